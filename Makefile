@@ -1,0 +1,191 @@
+# aieth - open test harness for AI Engine graphs on Versal boards.
+#
+#   make            library (static + shared + pkg-config), programs, examples
+#   make test       everything below: unit + end-to-end tests, the same under
+#                   AddressSanitizer+UBSan, and a short fuzzing run
+#   make check      unit + end-to-end tests of this build only
+#   make fuzz       build the libFuzzer targets (clang) and run each briefly
+#   make bench      benchmarks: figures printed, nothing asserted
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+#
+# Variables: O (output dir, default build), SAN=1 (sanitizer build),
+# CC, EXTRA_CFLAGS, FUZZ_SECONDS (per target, default 10).
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+O ?= build
+CC ?= cc
+FUZZ_SECONDS ?= 10
+PKG_CONFIG ?= pkg-config
+
+VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth.h)
+SONAME := libaieth.so.0
+
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm
+CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -fPIC \
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-Iharness/include -Iharness/src -Ipl_dma $(DEPS_CFLAGS) \
+	-DAIETH_DATADIR=\"$(PREFIX)/share/aieth\" -MMD -MP
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC := $(sort $(wildcard harness/src/*.c pl_dma/*.c pl_dma/models/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o)
+HOST_COMMON := $(sort $(wildcard host/cli_*.c))
+HOST_PROGS := $(filter-out $(HOST_COMMON),$(sort $(wildcard host/*.c)))
+BINS := $(HOST_PROGS:host/%.c=$(O)/bin/%)
+EXAMPLE_SRC := $(sort $(wildcard examples/c_api/*.c))
+EXAMPLES := $(EXAMPLE_SRC:examples/c_api/%.c=$(O)/bin/%)
+PLUGIN_SRC := $(sort $(wildcard examples/models/*.c tests/plugins/*.c))
+PLUGINS := $(patsubst %.c,$(O)/plugins/%.so,$(notdir $(PLUGIN_SRC)))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_COMMON := $(filter-out $(UNIT_SRC),$(sort $(wildcard tests/unit/*.c)))
+UNITS := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+E2E := $(sort $(wildcard tests/e2e/*.sh))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+STATIC := $(O)/lib/libaieth.a
+SHARED := $(O)/lib/libaieth.so.$(VERSION)
+PCFILE := $(O)/lib/pkgconfig/aieth.pc
+
+.PHONY: all lib test check unit e2e fuzz bench install uninstall clean deps FORCE
+.DEFAULT_GOAL := all
+
+all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench
+
+lib: $(STATIC) $(SHARED) $(PCFILE)
+
+$(O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(ALL_LDFLAGS) -o $@ $^ $(DEPS_LIBS)
+	ln -sf $(notdir $@) $(O)/lib/$(SONAME)
+	ln -sf $(SONAME) $(O)/lib/libaieth.so
+
+# PREFIX is compiled into the library (data directory) and the .pc file:
+# a stamp that changes with it rebuilds both.
+PREFIX_STAMP := $(O)/prefix.stamp
+$(PREFIX_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+FORCE:
+$(O)/obj/harness/src/util.o: $(PREFIX_STAMP)
+
+$(PCFILE): Makefile $(PREFIX_STAMP)
+	@mkdir -p $(dir $@)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(VERSION)' > $@
+
+# Programs link the static library so they run from the tree as they are.
+$(O)/bin/%: host/%.c $(HOST_COMMON) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ihost -o $@ $< $(HOST_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
+$(O)/bin/%: examples/c_api/%.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
+$(O)/plugins/%.so: examples/models/%.c harness/include/aieth_model.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+
+$(O)/plugins/%.so: tests/plugins/%.c harness/include/aieth_model.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+
+$(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(CUNIT_LIBS)
+
+$(O)/tests/bench: tests/bench/bench.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
+# Environment of every test: data from this tree, plugins from this build.
+TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(CURDIR)/$(O) AIETH_SRC=$(CURDIR)
+
+check: all unit e2e
+
+unit: $(UNITS) $(PLUGINS)
+	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $$t; done
+
+e2e: all
+	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
+
+# The full suite: normal build, sanitizer build, short fuzzing.
+test:
+	$(MAKE) check
+	$(MAKE) O=build-asan SAN=1 check
+	$(MAKE) fuzz
+	@echo "make test: all suites passed"
+
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -std=c11 -g -O1 -fno-sanitize-recover=all \
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iharness/include -Iharness/src -Ipl_dma \
+	$(DEPS_CFLAGS) -DAIETH_DATADIR=\"$(CURDIR)\"
+FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+
+FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
+
+build-fuzz/obj/%.o: %.c $(wildcard harness/src/*.h pl_dma/*.h harness/include/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(DEPS_LIBS)
+
+fuzz: $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do n=$$(basename $$f); \
+		mkdir -p build-fuzz/corpus/$$n; \
+		echo "== fuzz $$n ($(FUZZ_SECONDS)s)"; \
+		AIETH_DATA_DIR=$(CURDIR) $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+			build-fuzz/corpus/$$n tests/fuzz/corpus/$$n 2>build-fuzz/$$n.log \
+			|| { tail -n 40 build-fuzz/$$n.log; exit 1; }; \
+		grep -E '^Done|^#[0-9]+ *DONE' build-fuzz/$$n.log | tail -n 1; done
+
+bench: $(O)/tests/bench
+	AIETH_DATA_DIR=$(CURDIR) $(O)/tests/bench
+
+install: lib $(BINS)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aieth/platforms \
+		$(DESTDIR)$(PREFIX)/share/aieth/cfg
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(SHARED)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libaieth.so
+	install -m 644 $(PCFILE) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 harness/include/aieth.h harness/include/aieth_model.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 platforms/*.json $(DESTDIR)$(PREFIX)/share/aieth/platforms/
+	install -m 644 cfg/*.json cfg/*.cfg $(DESTDIR)$(PREFIX)/share/aieth/cfg/
+	$(if $(BINS),install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/)
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libaieth.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/aieth.pc \
+		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
+		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -rf $(DESTDIR)$(PREFIX)/share/aieth
+
+deps:
+	bash scripts/install-deps.sh
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(O)/obj -name '*.d' 2>/dev/null)

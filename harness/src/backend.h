@@ -1,0 +1,55 @@
+/*
+ * backend.h - the device backend operations table. A session talks to its
+ * device only through these calls, so the emulated board, a real board
+ * through XRT and a remote board behind th_server are interchangeable (the
+ * shape of aie-rt's XAie_BackendOps). The unit that crosses the boundary is
+ * the encoded transaction (pl_dma/protocol.h).
+ */
+#ifndef AIETH_BACKEND_H
+#define AIETH_BACKEND_H
+
+#include <stdint.h>
+
+#include "aieth.h"
+#include "protocol.h"
+
+struct aieth_session;
+struct aieth_txn;
+
+/* What a device reports for a transaction, besides the RX image and perf
+ * words it writes into the encoded transaction. */
+typedef struct {
+	aieth_txn_status status;
+	char msg[512];
+	uint64_t total_cycles;      /* 0 when the device cannot tell */
+	int have_progress;          /* per-channel progress below is valid */
+	/* beats moved, first/last, stalled-since per channel: N each */
+	uint64_t *tx_moved, *rx_moved, *tx_since, *rx_since;
+	uint64_t *tx_first, *tx_last, *rx_first, *rx_last;
+	int *tx_connected, *rx_connected;
+} aieth_dev_result;
+
+typedef struct {
+	const char *name;
+	/* Open the device for the session (board, graphs, xclbin are set). */
+	int (*open)(struct aieth_session *s, void **state);
+	void (*close)(void *state);
+	int (*graph_run)(void *state, uint32_t graph, int64_t iterations);
+	/* AIETH_OK when the bounded run completed, AIETH_ETIMEOUT otherwise. */
+	int (*graph_wait)(void *state, uint32_t graph, uint32_t timeout_ms);
+	int (*graph_end)(void *state, uint32_t graph);
+	/* Iterations done; *complete = the bounded run finished. */
+	int (*graph_status)(void *state, uint32_t graph, uint64_t *done, int *complete);
+	/* Start a transaction (already encoded in *wire). */
+	int (*txn_start)(void *state, pld_txn *wire);
+	/* Wait for the oldest started transaction; fills res and the wire's
+	 * RX image and perf words. */
+	int (*txn_wait)(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res);
+} aieth_backend_ops;
+
+extern const aieth_backend_ops aieth_backend_emu;
+
+/* The backend named name, or NULL. */
+const aieth_backend_ops *aieth_backend_find(const char *name);
+
+#endif

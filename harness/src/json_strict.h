@@ -1,0 +1,45 @@
+/*
+ * json_strict.h - strict reading of JSON input files on top of json-c:
+ * parse errors with line and column, duplicate keys (json-c silently keeps
+ * the last one), unknown keys, wrong types and ranges, each reported with the
+ * file name and the JSON path of the offending value.
+ */
+#ifndef AIETH_JSON_STRICT_H
+#define AIETH_JSON_STRICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* Parse text (len bytes) from file `what` (used in messages). Rejects
+ * malformed JSON (with line:column), trailing garbage, duplicate keys at any
+ * depth (naming the JSON path) and nesting deeper than 64. On failure sets
+ * the aieth error (AIETH_EPARSE) and returns NULL; caller json_object_put()s
+ * the result. */
+struct json_object *jstrict_parse(const char *what, const char *text, size_t len);
+
+/* Check that obj (at JSON path `path` in file `what`) is an object whose
+ * keys are all in the NULL-terminated list `allowed`. Returns 0 or an aieth
+ * error code (AIETH_EPARSE) naming the first unknown key and listing the
+ * allowed ones. */
+int jstrict_keys(const char *what, const char *path, struct json_object *obj,
+		 const char *const *allowed);
+
+/* Typed field getters. `required` non-zero: a missing key is an error;
+ * otherwise *out keeps its value. Each checks the JSON type exactly (no
+ * string->number coercion) and the range, and names file, path, value and
+ * rule in the error. Return 0 or an aieth error code. */
+int jstrict_get_string(const char *what, const char *path, struct json_object *obj,
+		       const char *key, int required, const char **out);
+int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
+		    const char *key, int required, uint64_t min, uint64_t max, uint64_t *out);
+int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
+		    const char *key, int required, uint32_t min, uint32_t max, uint32_t *out);
+int jstrict_get_object(const char *what, const char *path, struct json_object *obj,
+		       const char *key, int required, struct json_object **out);
+
+/* Byte offset -> 1-based line and column within text. */
+void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *col);
+
+#endif

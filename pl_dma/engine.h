@@ -1,0 +1,98 @@
+/*
+ * engine.h - the emulated board: a cycle model of the PL DMA engine of AMD's
+ * precompiled XSA plus models of the AIE graph kernels behind its PLIOs.
+ *
+ * The engine consumes an encoded transaction (pld_txn: cfg words, TX image,
+ * RX image) exactly as a real board would, and produces the RX image and the
+ * perf words. Its timing model is in docs/emulator.md. Two modes give the
+ * same counters and data: the reference mode steps every cycle; the fast mode
+ * skips idle stretches and repeats of a periodic steady state exactly, and
+ * computes only the graph iterations whose outputs can be observed.
+ */
+#ifndef PLD_ENGINE_H
+#define PLD_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aieth_model.h"
+#include "protocol.h"
+
+#define PLD_MAX_PORTS AIETH_MODEL_MAX_PORTS
+#define PLD_FOREVER UINT64_MAX
+
+typedef struct {
+	uint32_t channels;        /* N per direction */
+	uint32_t depth;           /* URAM depth in words */
+	uint32_t burst_words;     /* FUNC memory path */
+	uint32_t fifo_depth;
+	uint32_t read_latency;
+	uint32_t write_latency;
+	uint32_t max_outstanding;
+	uint32_t preload_latency; /* PERF: cycles per channel to start a URAM load/drain */
+} pld_engine_params;
+
+/* A graph kernel bound to channels (indices within each direction). */
+typedef struct {
+	uint32_t graph;                    /* graph id, 0-based */
+	uint32_t n_in, n_out;
+	uint32_t in_chan[PLD_MAX_PORTS];   /* TX channel feeding input p */
+	uint32_t out_chan[PLD_MAX_PORTS];  /* RX channel draining output q */
+	uint64_t in_beats[PLD_MAX_PORTS];  /* beats per iteration */
+	uint64_t out_beats[PLD_MAX_PORTS];
+	uint64_t cpi;                      /* cycles per iteration, >= 1 */
+	uint64_t latency;
+	aieth_model_compute_fn compute;
+	void *ctx;
+} pld_kernel_desc;
+
+typedef enum {
+	PLD_RUN_DONE = 0,      /* every channel finished */
+	PLD_RUN_STALLED = 1,   /* no channel can ever progress again */
+	PLD_RUN_TIMEOUT = 2,   /* still progressing at the cycle limit */
+	PLD_RUN_ERROR = 3      /* malformed transaction or model failure */
+} pld_run_status;
+
+typedef struct {
+	uint64_t beats_expected;
+	uint64_t beats_moved;
+	uint64_t first, last;      /* counter values (valid when finished) */
+	uint64_t stalled_since;    /* cycle after the last beat (or the start) */
+	int finished;
+	int connected;             /* bound to a graph kernel port */
+} pld_chan_progress;
+
+typedef struct {
+	pld_run_status status;
+	uint64_t end_cycle;        /* streaming phase end (all channels done) */
+	uint64_t preload_cycles;   /* PERF URAM load before the counters start */
+	uint64_t drain_cycles;     /* PERF URAM store after the streaming phase */
+	pld_chan_progress *tx, *rx;/* N entries each, allocated by the caller */
+	uint64_t sim_steps;        /* cycles simulated one by one (diagnostics) */
+	uint64_t sim_skipped;      /* cycles covered by exact skips */
+	char msg[512];
+} pld_run_result;
+
+typedef struct pld_engine pld_engine;
+
+/* Create an engine; kernels are copied. Returns 0, -1 with err filled. */
+int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_kernel_desc *k,
+		      size_t nk, uint32_t ngraphs, char *err, size_t errlen);
+void pld_engine_destroy(pld_engine *e);
+
+/* Graph control. run adds iterations (PLD_FOREVER: unbounded); end stops
+ * starting new iterations. */
+void pld_engine_graph_run(pld_engine *e, uint32_t graph, uint64_t iterations);
+void pld_engine_graph_end(pld_engine *e, uint32_t graph);
+/* Let the kernels run to quiescence (time passes between transactions),
+ * then report: iterations started by the slowest kernel of the graph, and
+ * whether every kernel reached its limit. */
+void pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete);
+
+/* Run one transaction. reference: 1 = step every cycle. cycle_limit: stop
+ * the streaming phase there (0 = none). r->tx/r->rx must point at N entries.
+ * Returns 0 when the run produced a status (any), -1 on internal failure. */
+int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
+		   pld_run_result *r);
+
+#endif /* PLD_ENGINE_H */

@@ -1,0 +1,105 @@
+/*
+ * engine_internal.h - state of the emulated board shared by the timing
+ * simulation (engine_sim.c), the data path (engine_data.c) and the glue
+ * (engine.c). See docs/emulator.md for the model these structures encode.
+ */
+#ifndef PLD_ENGINE_INTERNAL_H
+#define PLD_ENGINE_INTERNAL_H
+
+#include "engine.h"
+
+/* A graph kernel. Counters persist across transactions; times are cycles
+ * of the current transaction (0 = before it started). */
+typedef struct {
+	pld_kernel_desc d;
+	uint64_t limit;                        /* iterations allowed to start */
+	uint64_t started;                      /* iterations started */
+	uint64_t w[PLD_MAX_PORTS];             /* input beats received */
+	uint64_t r[PLD_MAX_PORTS];             /* output beats drained */
+	uint64_t s[2];                         /* start of iterations started-2, started-1 */
+	uint64_t windone[PLD_MAX_PORTS][2];    /* input windows started, started+1 complete */
+	uint64_t draindone[PLD_MAX_PORTS][2];  /* output windows started-2, started-1 drained */
+	/* Data that outlives a transaction: input beats [started*b, w) and
+	 * output beats [r, started*b) of each port. */
+	uint8_t *in_carry[PLD_MAX_PORTS];
+	uint8_t *out_carry[PLD_MAX_PORTS];
+	/* per-transaction bookkeeping */
+	uint64_t started0, w0[PLD_MAX_PORTS], r0[PLD_MAX_PORTS];
+	int active;                            /* has a channel in this transaction */
+} pld_kern;
+
+/* A channel in the current transaction. */
+typedef struct {
+	uint32_t idx;
+	int dir;
+	uint64_t n, d, k;               /* beats expected, delay, beats moved */
+	uint64_t frames, reps, offset;  /* from the cfg words */
+	uint64_t first, last, progress; /* counters; progress = cycle after last beat */
+	int have_first;
+	int func;                       /* FUNC mode: memory path, no URAM */
+	pld_kern *kp;                   /* bound kernel, NULL if none */
+	uint32_t port;
+	/* FUNC memory path */
+	uint64_t fetched;               /* TX: words requested from memory */
+	uint64_t claimed, popped;       /* RX: words claimed by / written in bursts */
+	uint32_t fifo, inflight, unclaimed;
+} pld_chan;
+
+typedef struct {
+	uint32_t chan;                  /* index into the component's list */
+	uint32_t words, done;
+	uint64_t start;                 /* cycle of the first word */
+	uint64_t resp;                  /* write: response cycle */
+} pld_burst;
+
+typedef struct {
+	pld_burst *q;
+	size_t head, len, cap;
+	uint64_t free_at;               /* first cycle the data bus is free */
+	uint32_t rr;                    /* round-robin pointer */
+} pld_bus;
+
+struct pld_engine {
+	pld_engine_params p;
+	uint32_t ngraphs;
+	size_t nk;
+	pld_kern *k;
+	pld_kern **tx_bind, **rx_bind;  /* per channel index: kernel or NULL */
+	uint32_t *tx_port, *rx_port;
+	char err[256];                  /* a graph-control failure, reported by the next run */
+};
+
+/* A set of channels and kernels simulated together. */
+typedef struct {
+	const pld_engine *e;
+	int func;                        /* FUNC mode: memory path modelled */
+	pld_chan **tx, **rx;
+	size_t ntx, nrx;
+	pld_kern **kern;
+	size_t nkern;
+	pld_bus rbus, wbus;
+} pld_comp;
+
+/* Simulate a component from cycle 0. Returns the run status; *end is the
+ * cycle after the last activity (DONE) or the cycle the run stopped. */
+pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit, uint64_t *end,
+				 uint64_t *steps, uint64_t *skipped, char *err, size_t errlen);
+
+/* Start (and compute) every iteration the carried data allows, as if
+ * unbounded time passed; then mark every time as past. 0, or -1 with err
+ * filled when the model's compute fails. */
+int pld_kern_settle(pld_kern *k, char *err, size_t errlen);
+
+/* Data path, after the timing of a transaction is known. Returns 0 or -1
+ * with err filled (model compute failure, out of memory). */
+int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int func, int done,
+		  char *err, size_t errlen);
+int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int func, int done,
+		       char *err, size_t errlen);
+
+/* TX stream beats [g0, g0+count) of a channel as the PL kernel emits them
+ * (PERF: URAM with wrap and filler; FUNC: memory words). */
+void pld_tx_stream(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
+		   uint64_t count, uint8_t *dst);
+
+#endif

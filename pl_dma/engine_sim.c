@@ -1,0 +1,775 @@
+/*
+ * engine_sim.c - cycle-level timing of one component (channels and kernels
+ * that interact) of the emulated board.
+ *
+ * One function, step(), defines what happens in a cycle; both modes call it.
+ * The reference mode calls it for every cycle. The fast mode (a) jumps over
+ * cycles in which nothing can happen (no state changes and no stored time
+ * falls due), and (b) detects a periodic steady state: when the normalized
+ * state (everything that decides future behaviour, with times relative to
+ * now) at two anchor cycles is identical, the system repeats that period
+ * until a counter nears one of its thresholds, so whole periods are applied
+ * at once. Both skips are exact by construction and cross-checked against
+ * the reference mode by tests/unit/test_engine.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+#define T_PAST (INT64_MIN / 4)
+#define DELAY_CAP 4096       /* delays further than this read as "far" */
+#define HIST_MAX 4096        /* anchors remembered per detection round */
+
+typedef int64_t tick;
+
+/* ----------------------------------------------------------- kernel rules */
+
+static int kern_accepts(const pld_kern *k, uint32_t p, tick t)
+{
+	uint64_t j = k->w[p] / k->d.in_beats[p];
+	if (j > k->started + 1)
+		return 0;
+	if (j < 2)
+		return 1;
+	/* window j reuses the buffer of iteration j-2: it must have finished */
+	return t >= (tick)k->s[j - k->started] + (tick)k->d.cpi;
+}
+
+static int kern_has_output(const pld_kern *k, uint32_t q, tick t)
+{
+	uint64_t j = k->r[q] / k->d.out_beats[q];
+	if (j >= k->started)
+		return 0;
+	return t >= (tick)k->s[j + 2 - k->started] + (tick)(k->d.cpi + k->d.latency);
+}
+
+static int kern_can_start(const pld_kern *k, tick t)
+{
+	uint32_t i;
+	if (k->started >= k->limit)
+		return 0;
+	if (k->started > 0 && t < (tick)k->s[1] + (tick)k->d.cpi)
+		return 0;
+	for (i = 0; i < k->d.n_in; i++)
+		if (k->w[i] < (k->started + 1) * k->d.in_beats[i] || (tick)k->windone[i][0] > t)
+			return 0;
+	if (k->started >= 2)
+		for (i = 0; i < k->d.n_out; i++)
+			if (k->r[i] < (k->started - 1) * k->d.out_beats[i] ||
+			    (tick)k->draindone[i][0] > t)
+				return 0;
+	return 1;
+}
+
+static void kern_start(pld_kern *k, tick t)
+{
+	uint32_t i;
+	k->s[0] = k->s[1];
+	k->s[1] = (uint64_t)t;
+	k->started++;
+	for (i = 0; i < k->d.n_in; i++) {
+		k->windone[i][0] = k->windone[i][1];
+		k->windone[i][1] = (uint64_t)T_PAST;
+	}
+	for (i = 0; i < k->d.n_out; i++) {
+		k->draindone[i][0] = k->draindone[i][1];
+		k->draindone[i][1] = (uint64_t)T_PAST;
+	}
+}
+
+/* ------------------------------------------------------------- the buses */
+
+static int bus_push(pld_bus *b, pld_burst x)
+{
+	if (b->len == b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 16, i;
+		pld_burst *nq = malloc(ncap * sizeof *nq);
+		if (!nq)
+			return -1;
+		for (i = 0; i < b->len; i++)
+			nq[i] = b->q[(b->head + i) % b->cap];
+		free(b->q);
+		b->q = nq;
+		b->cap = ncap;
+		b->head = 0;
+	}
+	b->q[(b->head + b->len) % b->cap] = x;
+	b->len++;
+	return 0;
+}
+
+static pld_burst *bus_at(pld_bus *b, size_t i) { return &b->q[(b->head + i) % b->cap]; }
+
+static void bus_pop(pld_bus *b)
+{
+	b->head = (b->head + 1) % b->cap;
+	b->len--;
+}
+
+/* ------------------------------------------------------------ one cycle */
+
+/* Process cycle t. Returns a bit set: 1 = anything happened, 2 = the
+ * anchor channel moved a beat, -1 = out of memory. */
+static int step(pld_comp *c, tick t, pld_chan *anchor)
+{
+	const pld_engine_params *P = &c->e->p;
+	int act = 0;
+	size_t i;
+
+	if (c->func) {
+		/* 1. read data bus delivers one word */
+		if (c->rbus.len) {
+			pld_burst *h = bus_at(&c->rbus, 0);
+			if ((tick)(h->start + h->done) <= t) {
+				pld_chan *ch = c->tx[h->chan];
+				ch->fifo++;
+				ch->inflight--;
+				if (++h->done == h->words)
+					bus_pop(&c->rbus);
+				act = 1;
+			}
+		}
+		/* 2. write data bus takes one word; responses retire */
+		for (i = 0; i < c->wbus.len; i++) {
+			pld_burst *b = bus_at(&c->wbus, i);
+			if (b->done == b->words)
+				continue;
+			if ((tick)(b->start + b->done) <= t) {
+				pld_chan *ch = c->rx[b->chan];
+				ch->fifo--;
+				ch->popped++;
+				if (++b->done == b->words)
+					b->resp = b->start + b->words + P->write_latency;
+				act = 1;
+			}
+			break;
+		}
+		while (c->wbus.len) {
+			pld_burst *h = bus_at(&c->wbus, 0);
+			if (h->done != h->words || (tick)h->resp > t)
+				break;
+			bus_pop(&c->wbus);
+			act = 1;
+		}
+	}
+
+	/* 3. TX channels push one beat each */
+	for (i = 0; i < c->ntx; i++) {
+		pld_chan *ch = c->tx[i];
+		pld_kern *k = ch->kp;
+		uint32_t p = ch->port;
+		if (ch->k >= ch->n || t < (tick)ch->d || !k)
+			continue;
+		if (c->func && ch->fifo == 0)
+			continue;
+		if (!kern_accepts(k, p, t))
+			continue;
+		ch->k++;
+		if (c->func)
+			ch->fifo--;
+		k->w[p]++;
+		if (k->w[p] % k->d.in_beats[p] == 0)
+			k->windone[p][k->w[p] / k->d.in_beats[p] - 1 - k->started] = (uint64_t)(t + 1);
+		ch->last = ch->progress = (uint64_t)(t + 1);
+		act |= ch == anchor ? 3 : 1;
+	}
+
+	/* 4. kernels start iterations */
+	for (i = 0; i < c->nkern; i++)
+		if (kern_can_start(c->kern[i], t)) {
+			kern_start(c->kern[i], t);
+			act |= 1;
+		}
+
+	/* 5. RX channels take one beat each */
+	for (i = 0; i < c->nrx; i++) {
+		pld_chan *ch = c->rx[i];
+		pld_kern *k = ch->kp;
+		uint32_t q = ch->port;
+		if (ch->k >= ch->n || t < (tick)ch->d || !k)
+			continue;
+		if (c->func && ch->fifo >= P->fifo_depth)
+			continue;
+		if (!kern_has_output(k, q, t))
+			continue;
+		if (!ch->have_first) {
+			ch->first = (uint64_t)t;
+			ch->have_first = 1;
+		}
+		ch->k++;
+		k->r[q]++;
+		if (k->r[q] % k->d.out_beats[q] == 0)
+			k->draindone[q][k->r[q] / k->d.out_beats[q] + 1 - k->started] =
+				(uint64_t)(t + 1);
+		if (c->func) {
+			ch->fifo++;
+			ch->unclaimed++;
+		}
+		ch->last = ch->progress = (uint64_t)(t + 1);
+		act |= ch == anchor ? 3 : 1;
+	}
+
+	if (!c->func)
+		return act;
+
+	/* 6. read arbiter: one burst request per cycle, round-robin */
+	if (c->rbus.len < P->max_outstanding && c->ntx) {
+		for (i = 0; i < c->ntx; i++) {
+			uint32_t ci = (uint32_t)((c->rbus.rr + i) % c->ntx);
+			pld_chan *ch = c->tx[ci];
+			uint64_t rem = ch->n - ch->fetched;
+			uint32_t B;
+			pld_burst b;
+			if (rem == 0)
+				continue;
+			B = rem < P->burst_words ? (uint32_t)rem : P->burst_words;
+			if (ch->fifo + ch->inflight + B > P->fifo_depth)
+				continue;
+			b.chan = ci;
+			b.words = B;
+			b.done = 0;
+			b.start = (uint64_t)t + (P->read_latency ? P->read_latency : 1);
+			if (b.start < c->rbus.free_at)
+				b.start = c->rbus.free_at;
+			b.resp = 0;
+			if (bus_push(&c->rbus, b))
+				return -1;
+			c->rbus.free_at = b.start + B;
+			ch->fetched += B;
+			ch->inflight += B;
+			c->rbus.rr = (ci + 1) % (uint32_t)c->ntx;
+			act |= 1;
+			break;
+		}
+	}
+	/* 7. write arbiter: a full burst, or the tail once it is all buffered */
+	if (c->wbus.len < P->max_outstanding && c->nrx) {
+		for (i = 0; i < c->nrx; i++) {
+			uint32_t ci = (uint32_t)((c->wbus.rr + i) % c->nrx);
+			pld_chan *ch = c->rx[ci];
+			uint64_t rem = ch->n - ch->claimed;
+			uint32_t B;
+			pld_burst b;
+			if (rem == 0)
+				continue;
+			if (ch->unclaimed >= P->burst_words && rem >= P->burst_words)
+				B = P->burst_words;
+			else if (ch->unclaimed == rem)
+				B = (uint32_t)rem;
+			else
+				continue;
+			b.chan = ci;
+			b.words = B;
+			b.done = 0;
+			b.start = (uint64_t)t + 1;
+			if (b.start < c->wbus.free_at)
+				b.start = c->wbus.free_at;
+			b.resp = 0;
+			if (bus_push(&c->wbus, b))
+				return -1;
+			c->wbus.free_at = b.start + B;
+			ch->unclaimed -= B;
+			ch->claimed += B;
+			c->wbus.rr = (ci + 1) % (uint32_t)c->nrx;
+			act |= 1;
+			break;
+		}
+	}
+	return act;
+}
+
+/* ------------------------------------------------------ completion, events */
+
+static int comp_done(const pld_comp *c)
+{
+	size_t i;
+	for (i = 0; i < c->ntx; i++)
+		if (c->tx[i]->k < c->tx[i]->n)
+			return 0;
+	for (i = 0; i < c->nrx; i++) {
+		if (c->rx[i]->k < c->rx[i]->n)
+			return 0;
+		if (c->func && c->rx[i]->popped < c->rx[i]->n)
+			return 0;
+	}
+	return !c->func || c->wbus.len == 0;
+}
+
+static void consider(tick *best, tick x, tick t)
+{
+	if (x > t && (*best < 0 || x < *best))
+		*best = x;
+}
+
+/* Earliest cycle after t at which a stored time falls due, or -1. */
+static tick next_event(const pld_comp *c, tick t)
+{
+	tick best = -1;
+	size_t i;
+	uint32_t p;
+	for (i = 0; i < c->ntx; i++)
+		if (c->tx[i]->k < c->tx[i]->n)
+			consider(&best, (tick)c->tx[i]->d, t);
+	for (i = 0; i < c->nrx; i++)
+		if (c->rx[i]->k < c->rx[i]->n)
+			consider(&best, (tick)c->rx[i]->d, t);
+	for (i = 0; i < c->nkern; i++) {
+		const pld_kern *k = c->kern[i];
+		int j;
+		for (j = 0; j < 2; j++) {
+			consider(&best, (tick)k->s[j] + (tick)k->d.cpi, t);
+			consider(&best, (tick)k->s[j] + (tick)(k->d.cpi + k->d.latency), t);
+			for (p = 0; p < k->d.n_in; p++)
+				consider(&best, (tick)k->windone[p][j], t);
+			for (p = 0; p < k->d.n_out; p++)
+				consider(&best, (tick)k->draindone[p][j], t);
+		}
+	}
+	if (c->func) {
+		if (c->rbus.len) {
+			pld_burst *h = bus_at((pld_bus *)&c->rbus, 0);
+			consider(&best, (tick)(h->start + h->done), t);
+		}
+		for (i = 0; i < c->wbus.len; i++) {
+			pld_burst *b = bus_at((pld_bus *)&c->wbus, i);
+			if (b->done < b->words)
+				consider(&best, (tick)(b->start + b->done), t);
+			else
+				consider(&best, (tick)b->resp, t);
+		}
+	}
+	return best;
+}
+
+/* --------------------------------------------- periodic steady-state skip */
+
+typedef struct {
+	uint64_t *v;   /* normalized state */
+	size_t n, cap;
+} vec;
+
+static int vpush(vec *x, uint64_t w)
+{
+	if (x->n == x->cap) {
+		size_t nc = x->cap ? x->cap * 2 : 256;
+		uint64_t *nv = realloc(x->v, nc * sizeof *nv);
+		if (!nv)
+			return -1;
+		x->v = nv;
+		x->cap = nc;
+	}
+	x->v[x->n++] = w;
+	return 0;
+}
+
+static uint64_t rel(uint64_t x, tick t) { return (tick)x > t ? (uint64_t)((tick)x - t) : 0; }
+
+static uint64_t rel_delay(uint64_t d, tick t)
+{
+	uint64_t r = rel(d, t);
+	return r > DELAY_CAP ? DELAY_CAP : r;
+}
+
+/* Everything that decides future behaviour, relative to t. Counters that
+ * only matter through thresholds are excluded (see margins()). */
+static int normalize(const pld_comp *c, tick t, vec *x)
+{
+	size_t i, j;
+	uint32_t p;
+	int rc = 0;
+	x->n = 0;
+	for (i = 0; i < c->ntx; i++) {
+		const pld_chan *ch = c->tx[i];
+		rc |= vpush(x, ch->k < ch->n ? rel_delay(ch->d, t) : 0);
+		rc |= vpush(x, ((uint64_t)ch->fifo << 32) | ch->inflight);
+	}
+	for (i = 0; i < c->nrx; i++) {
+		const pld_chan *ch = c->rx[i];
+		rc |= vpush(x, ch->k < ch->n ? rel_delay(ch->d, t) : 0);
+		rc |= vpush(x, ((uint64_t)ch->fifo << 32) | ch->unclaimed);
+	}
+	for (i = 0; i < c->nkern; i++) {
+		const pld_kern *k = c->kern[i];
+		rc |= vpush(x, k->started < 2 ? k->started : 2);
+		for (j = 0; j < 2; j++) {
+			rc |= vpush(x, rel(k->s[j] + k->d.cpi, t));
+			rc |= vpush(x, rel(k->s[j] + k->d.cpi + k->d.latency, t));
+		}
+		for (p = 0; p < k->d.n_in; p++) {
+			rc |= vpush(x, k->w[p] - k->started * k->d.in_beats[p]);
+			rc |= vpush(x, rel(k->windone[p][0], t));
+			rc |= vpush(x, rel(k->windone[p][1], t));
+		}
+		for (p = 0; p < k->d.n_out; p++) {
+			rc |= vpush(x, k->r[p] - k->started * k->d.out_beats[p]);
+			rc |= vpush(x, rel(k->draindone[p][0], t));
+			rc |= vpush(x, rel(k->draindone[p][1], t));
+		}
+	}
+	if (c->func) {
+		const pld_bus *b[2] = {&c->rbus, &c->wbus};
+		for (j = 0; j < 2; j++) {
+			rc |= vpush(x, b[j]->rr);
+			rc |= vpush(x, b[j]->len);
+			rc |= vpush(x, rel(b[j]->free_at, t));
+			for (i = 0; i < b[j]->len; i++) {
+				const pld_burst *u = &b[j]->q[(b[j]->head + i) % b[j]->cap];
+				rc |= vpush(x, ((uint64_t)u->chan << 40) | ((uint64_t)u->words << 20) |
+							 u->done);
+				rc |= vpush(x, rel(u->start, t));
+				rc |= vpush(x, rel(u->resp, t));
+			}
+		}
+	}
+	return rc;
+}
+
+/* Absolute counters, in a fixed order (their per-period increments). */
+static int counters(const pld_comp *c, vec *x)
+{
+	size_t i;
+	uint32_t p;
+	int rc = 0;
+	x->n = 0;
+	for (i = 0; i < c->ntx; i++) {
+		rc |= vpush(x, c->tx[i]->k);
+		rc |= vpush(x, c->tx[i]->fetched);
+	}
+	for (i = 0; i < c->nrx; i++) {
+		rc |= vpush(x, c->rx[i]->k);
+		rc |= vpush(x, c->rx[i]->claimed);
+		rc |= vpush(x, c->rx[i]->popped);
+	}
+	for (i = 0; i < c->nkern; i++) {
+		const pld_kern *k = c->kern[i];
+		rc |= vpush(x, k->started);
+		for (p = 0; p < k->d.n_in; p++)
+			rc |= vpush(x, k->w[p]);
+		for (p = 0; p < k->d.n_out; p++)
+			rc |= vpush(x, k->r[p]);
+	}
+	return rc;
+}
+
+static uint64_t hash_vec(const vec *x)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+	for (i = 0; i < x->n; i++) {
+		h ^= x->v[i];
+		h *= 1099511628211ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* How many periods can be applied: every thresholded counter must stay
+ * clear of its threshold (by K plus one period) until the end of the skip. */
+static uint64_t fit(uint64_t remaining, uint64_t delta, uint64_t K)
+{
+	if (delta == 0)
+		return UINT64_MAX;
+	if (remaining < K + delta)
+		return 0;
+	return (remaining - K - delta) / delta;
+}
+
+typedef struct {
+	uint64_t hash;
+	tick t;
+	size_t off;    /* into the pool: normalized state then counters */
+} hentry;
+
+#define HTAB 8192             /* open-addressing index, 2 x HIST_MAX */
+
+typedef struct {
+	hentry *e;
+	size_t n, cap;
+	uint64_t *pool;
+	size_t pn, pcap;
+	uint32_t tab[HTAB];   /* entry index + 1, 0 = empty */
+} history;
+
+static void hist_clear(history *h)
+{
+	if (h->n)
+		memset(h->tab, 0, sizeof h->tab);
+	h->n = 0;
+	h->pn = 0;
+}
+
+/* Entry with the same hash and state, or NULL. */
+static const hentry *hist_find(const history *h, uint64_t hash, const vec *s)
+{
+	size_t i = (size_t)(hash % HTAB);
+	for (; h->tab[i]; i = (i + 1) % HTAB) {
+		const hentry *e = &h->e[h->tab[i] - 1];
+		if (e->hash == hash && memcmp(h->pool + e->off, s->v, s->n * sizeof *s->v) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static int hist_add(history *h, uint64_t hash, tick t, const vec *s, const vec *cnt)
+{
+	size_t need = s->n + cnt->n;
+	if (h->n == h->cap) {
+		size_t nc = h->cap ? h->cap * 2 : 64;
+		hentry *ne = realloc(h->e, nc * sizeof *ne);
+		if (!ne)
+			return -1;
+		h->e = ne;
+		h->cap = nc;
+	}
+	if (h->pn + need > h->pcap) {
+		size_t nc = h->pcap ? h->pcap * 2 : 4096;
+		uint64_t *np;
+		while (nc < h->pn + need)
+			nc *= 2;
+		np = realloc(h->pool, nc * sizeof *np);
+		if (!np)
+			return -1;
+		h->pool = np;
+		h->pcap = nc;
+	}
+	h->e[h->n].hash = hash;
+	h->e[h->n].t = t;
+	h->e[h->n].off = h->pn;
+	memcpy(h->pool + h->pn, s->v, s->n * sizeof *s->v);
+	memcpy(h->pool + h->pn + s->n, cnt->v, cnt->n * sizeof *cnt->v);
+	h->pn += need;
+	h->n++;
+	{
+		size_t i = (size_t)(hash % HTAB);
+		while (h->tab[i])
+			i = (i + 1) % HTAB;
+		h->tab[i] = (uint32_t)h->n;
+	}
+	return 0;
+}
+
+/* Apply m periods of length P whose counter increments are delta. */
+static void apply_skip(pld_comp *c, tick t0, uint64_t m, uint64_t P, const uint64_t *delta)
+{
+	uint64_t sh = m * P;
+	size_t i, j, di = 0;
+	uint32_t p;
+	for (i = 0; i < c->ntx; i++) {
+		pld_chan *ch = c->tx[i];
+		uint64_t dk = delta[di++], df = delta[di++];
+		ch->k += m * dk;
+		ch->fetched += m * df;
+		if (dk && (tick)ch->last > t0) {
+			ch->last += sh;
+			ch->progress += sh;
+		}
+	}
+	for (i = 0; i < c->nrx; i++) {
+		pld_chan *ch = c->rx[i];
+		uint64_t dk = delta[di++], dc = delta[di++], dp = delta[di++];
+		ch->k += m * dk;
+		ch->claimed += m * dc;
+		ch->popped += m * dp;
+		if (dk && (tick)ch->last > t0) {
+			ch->last += sh;
+			ch->progress += sh;
+		}
+	}
+	for (i = 0; i < c->nkern; i++) {
+		pld_kern *k = c->kern[i];
+		k->started += m * delta[di++];
+		for (p = 0; p < k->d.n_in; p++)
+			k->w[p] += m * delta[di++];
+		for (p = 0; p < k->d.n_out; p++)
+			k->r[p] += m * delta[di++];
+		for (j = 0; j < 2; j++) {
+			k->s[j] += sh;
+			for (p = 0; p < k->d.n_in; p++)
+				k->windone[p][j] += sh;
+			for (p = 0; p < k->d.n_out; p++)
+				k->draindone[p][j] += sh;
+		}
+	}
+	if (c->func) {
+		pld_bus *b[2] = {&c->rbus, &c->wbus};
+		for (j = 0; j < 2; j++) {
+			b[j]->free_at += sh;
+			for (i = 0; i < b[j]->len; i++) {
+				pld_burst *u = bus_at(b[j], i);
+				u->start += sh;
+				if (u->resp)
+					u->resp += sh;
+			}
+		}
+	}
+}
+
+/* Number of periods that may be skipped from t1 (0 = none). */
+static uint64_t skip_count(const pld_comp *c, tick t1, uint64_t P, const uint64_t *delta,
+			   uint64_t cycle_limit)
+{
+	const pld_engine_params *E = &c->e->p;
+	uint64_t K = (uint64_t)E->burst_words + E->fifo_depth + 4, m = UINT64_MAX, f;
+	size_t i, di = 0;
+	
+	for (i = 0; i < c->ntx; i++) {
+		const pld_chan *ch = c->tx[i];
+		uint64_t dk = delta[di++], df = delta[di++];
+		f = fit(ch->n - ch->k, dk, K);
+		if (f < m) m = f;
+		f = fit(ch->n - ch->fetched, df, K);
+		if (f < m) m = f;
+		/* a far delay must stay far for the whole skip */
+		if (ch->k < ch->n && (tick)ch->d > t1) {
+			uint64_t r = ch->d - (uint64_t)t1;
+			f = r >= (uint64_t)DELAY_CAP + P ? (r - DELAY_CAP) / P - 1 : 0;
+			if (f < m) m = f;
+		}
+	}
+	for (i = 0; i < c->nrx; i++) {
+		const pld_chan *ch = c->rx[i];
+		uint64_t dk = delta[di++], dc = delta[di++], dp = delta[di++];
+		f = fit(ch->n - ch->k, dk, K);
+		if (f < m) m = f;
+		f = fit(ch->n - ch->claimed, dc, K);
+		if (f < m) m = f;
+		f = fit(ch->n - ch->popped, dp, K);
+		if (f < m) m = f;
+		if (ch->k < ch->n && (tick)ch->d > t1) {
+			uint64_t r = ch->d - (uint64_t)t1;
+			f = r >= (uint64_t)DELAY_CAP + P ? (r - DELAY_CAP) / P - 1 : 0;
+			if (f < m) m = f;
+		}
+	}
+	for (i = 0; i < c->nkern; i++) {
+		const pld_kern *k = c->kern[i];
+		uint64_t ds = delta[di++];
+		if (k->limit != PLD_FOREVER) {
+			f = fit(k->limit - k->started, ds, K);
+			if (f < m) m = f;
+		}
+		di += k->d.n_in + k->d.n_out;
+	}
+	if (cycle_limit) {
+		f = (uint64_t)t1 + P < cycle_limit ? (cycle_limit - (uint64_t)t1) / P - 1 : 0;
+		if (f < m) m = f;
+	}
+	return m == UINT64_MAX ? 0 : m;
+}
+
+/* ------------------------------------------------------------ the driver */
+
+static pld_chan *pick_anchor(const pld_comp *c)
+{
+	size_t i;
+	for (i = 0; i < c->ntx; i++)
+		if (c->tx[i]->kp && c->tx[i]->k < c->tx[i]->n)
+			return c->tx[i];
+	for (i = 0; i < c->nrx; i++)
+		if (c->rx[i]->kp && c->rx[i]->k < c->rx[i]->n)
+			return c->rx[i];
+	return NULL;
+}
+
+pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit, uint64_t *end,
+				 uint64_t *steps, uint64_t *skipped, char *err, size_t errlen)
+{
+	tick t = 0;
+	pld_run_status st = PLD_RUN_DONE;
+	history *h = calloc(1, sizeof *h);
+	vec s = {0}, cnt = {0};
+	pld_chan *anchor = pick_anchor(c);
+	tick last_act = 0;
+
+	if (!h) {
+		snprintf(err, errlen, "emulator: out of memory");
+		return PLD_RUN_ERROR;
+	}
+	for (;;) {
+		int act;
+		if (comp_done(c))
+			break;
+		if (cycle_limit && (uint64_t)t >= cycle_limit) {
+			st = PLD_RUN_TIMEOUT;
+			break;
+		}
+		act = step(c, t, anchor);
+		(*steps)++;
+		if (act < 0) {
+			snprintf(err, errlen, "emulator: out of memory");
+			st = PLD_RUN_ERROR;
+			break;
+		}
+		if (act) {
+			last_act = t + 1;
+			if (anchor && anchor->k >= anchor->n) {
+				anchor = pick_anchor(c);
+				hist_clear(h);
+			}
+		}
+		if (!reference && (act & 2) && anchor) {
+			uint64_t hv;
+			size_t i;
+			const hentry *he;
+			if (normalize(c, t, &s) || counters(c, &cnt)) {
+				snprintf(err, errlen, "emulator: out of memory");
+				st = PLD_RUN_ERROR;
+				break;
+			}
+			hv = hash_vec(&s);
+			he = hist_find(h, hv, &s);
+			if (he) {
+				const uint64_t *old = h->pool + he->off;
+				uint64_t *dv = malloc(cnt.n * sizeof *dv), m, P;
+				if (!dv) {
+					snprintf(err, errlen, "emulator: out of memory");
+					st = PLD_RUN_ERROR;
+					break;
+				}
+				P = (uint64_t)(t - he->t);
+				for (i = 0; i < cnt.n; i++)
+					dv[i] = cnt.v[i] - old[s.n + i];
+				m = skip_count(c, t, P, dv, cycle_limit);
+				if (m > 0) {
+					apply_skip(c, he->t, m, P, dv);
+					t += (tick)(m * P);
+					last_act = t + 1;
+					*skipped += m * P;
+				}
+				free(dv);
+				hist_clear(h);
+			} else {
+				if (h->n >= HIST_MAX)
+					hist_clear(h);
+				if (hist_add(h, hv, t, &s, &cnt)) {
+					snprintf(err, errlen, "emulator: out of memory");
+					st = PLD_RUN_ERROR;
+					break;
+				}
+			}
+		}
+		if (!act) {
+			tick nx = next_event(c, t);
+			if (nx < 0) {
+				st = PLD_RUN_STALLED;
+				break;
+			}
+			if (!reference) {
+				if (cycle_limit && (uint64_t)nx > cycle_limit)
+					nx = (tick)cycle_limit;
+				t = nx;
+				continue;
+			}
+		}
+		t++;
+	}
+	*end = st == PLD_RUN_DONE ? (uint64_t)last_act : (uint64_t)t;
+	free(h->e);
+	free(h->pool);
+	free(h);
+	free(s.v);
+	free(cnt.v);
+	return st;
+}

@@ -1,0 +1,229 @@
+/* params.c - code shared by the built-in models: the registry of built-ins,
+ * PLIO names and strict param reading. */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "internal.h"
+#include "json_strict.h"
+#include "models/models.h"
+#include "models/params.h"
+
+static const char *const dir_suffix[2] = {"_TO_AIE", "_FROM_AIE"};
+
+int aieth_mparam_plio_parse(const char *name, int *dir, uint32_t *num)
+{
+	const char *p;
+	char canon[32];
+	uint32_t n = 0;
+	int d, digits = 0;
+
+	if (!name || strncmp(name, "PLIO_", 5) != 0)
+		return -1;
+	for (p = name + 5; *p >= '0' && *p <= '9'; p++) {
+		if (++digits > 9)
+			return -1;
+		n = n * 10u + (uint32_t)(*p - '0');
+	}
+	if (digits == 0 || n == 0)
+		return -1;
+	if (strcmp(p, dir_suffix[0]) == 0)
+		d = AIETH_MPARAM_PLIO_TO_AIE;
+	else if (strcmp(p, dir_suffix[1]) == 0)
+		d = AIETH_MPARAM_PLIO_FROM_AIE;
+	else
+		return -1;
+	/* Only the canonical spelling: "PLIO_1_TO_AIE" and "PLIO_001_TO_AIE"
+	 * name no PLIO of any board. */
+	aieth_mparam_plio_format(canon, d, n);
+	if (strcmp(canon, name) != 0)
+		return -1;
+	if (dir)
+		*dir = d;
+	if (num)
+		*num = n;
+	return 0;
+}
+
+void aieth_mparam_plio_format(char out[32], int dir, uint32_t num)
+{
+	snprintf(out, 32, "PLIO_%02u%s", (unsigned)num,
+		 dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
+}
+
+void aieth_mparam_quote(char *dst, size_t cap, const char *s)
+{
+	size_t o = 0, i;
+	if (cap == 0)
+		return;
+	for (i = 0; s && s[i] && i < 64; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char tmp[8];
+		size_t k;
+		if (c == '"' || c == '\\')
+			snprintf(tmp, sizeof tmp, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(tmp, sizeof tmp, "\\x%02x", c);
+		else
+			snprintf(tmp, sizeof tmp, "%c", c);
+		k = strlen(tmp);
+		if (o + k + 4 > cap)
+			break;
+		memcpy(dst + o, tmp, k);
+		o += k;
+	}
+	if (s && s[i] && o + 4 <= cap) {
+		memcpy(dst + o, "...", 3);
+		o += 3;
+	}
+	dst[o] = '\0';
+}
+
+static int only_space(const char *s)
+{
+	for (; *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return 0;
+	return 1;
+}
+
+int aieth_mparam_check_env(const char *model, const aieth_model_env *env)
+{
+	if (!env)
+		return aieth_fail(AIETH_EINVAL, "%s: no model environment given", model);
+	if (env->abi_version != AIETH_MODEL_ABI_VERSION)
+		return aieth_fail(AIETH_EINVAL, "%s: environment has model ABI version %u, expected %u",
+				  model, (unsigned)env->abi_version, (unsigned)AIETH_MODEL_ABI_VERSION);
+	if (env->channels == 0)
+		return aieth_fail(AIETH_EINVAL, "%s: the board has no PLIO channels", model);
+	return 0;
+}
+
+int aieth_mparam_open(const char *model, const char *params, const char *const *allowed,
+		      struct json_object **out)
+{
+	struct json_object *obj;
+	char what[96];
+	int rc;
+
+	*out = NULL;
+	if (!params || only_space(params))
+		return 0;
+	snprintf(what, sizeof what, "%s: params", model);
+	obj = jstrict_parse(what, params, strlen(params));
+	if (!obj) {
+		/* json-c represents a JSON null by no object at all. */
+		const char *p = params + strspn(params, " \t\r\n");
+		if (strncmp(p, "null", 4) == 0 && only_space(p + 4))
+			return aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null",
+					  model);
+		return AIETH_EPARSE;
+	}
+	if (!json_object_is_type(obj, json_type_object)) {
+		rc = aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not %s", model,
+				json_type_to_name(json_object_get_type(obj)));
+		json_object_put(obj);
+		return rc;
+	}
+	rc = jstrict_keys(model, "params", obj, allowed);
+	if (rc) {
+		json_object_put(obj);
+		return rc;
+	}
+	*out = obj;
+	return 0;
+}
+
+int aieth_mparam_u64(const char *model, struct json_object *obj, const char *key,
+		     uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (!obj)
+		return 0;
+	return jstrict_get_u64(model, "params", obj, key, 0, min, max, out);
+}
+
+int aieth_mparam_window(const char *model, struct json_object *obj, const char *key,
+			uint64_t *out)
+{
+	int rc = aieth_mparam_u64(model, obj, key, 16, AIETH_MPARAM_MAX_WINDOW, out);
+	if (rc)
+		return rc;
+	if (*out % 16 != 0)
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: params.%s: %llu is not a multiple of 16 (one 128-bit PLIO beat)",
+				  model, key, (unsigned long long)*out);
+	return 0;
+}
+
+int aieth_mparam_plio(const char *model, struct json_object *obj, const char *key,
+		      const aieth_model_env *env, int dir, char name[32], uint32_t *num)
+{
+	const char *s = name;
+	char q[300];
+	int d, rc;
+	uint32_t n;
+
+	if (obj) {
+		rc = jstrict_get_string(model, "params", obj, key, 0, &s);
+		if (rc)
+			return rc;
+	}
+	aieth_mparam_quote(q, sizeof q, s);
+	if (aieth_mparam_plio_parse(s, &d, &n) != 0)
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: params.%s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
+				  " NN the channel number, e.g. PLIO_01%s)",
+				  model, key, q, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE],
+				  dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
+	if (d != dir)
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: params.%s: \"%s\" has the wrong direction (expected PLIO_NN%s)",
+				  model, key, s, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
+	if (n > env->channels)
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: params.%s: \"%s\" is beyond the board, which has %u channels"
+				  " per direction", model, key, s, (unsigned)env->channels);
+	if (s != name)
+		snprintf(name, 32, "%s", s);
+	*num = n;
+	return 0;
+}
+
+int aieth_mparam_report(const aieth_model_env *env)
+{
+	if (env && env->err && env->err_size > 0)
+		snprintf(env->err, env->err_size, "%s", aieth_error_message());
+	return -1;
+}
+
+/* ------------------------------------------------------------- registry */
+
+typedef struct {
+	const char *name;
+	aieth_model_create_fn create;
+} builtin;
+
+static const builtin builtins[] = {
+	{"loopback", aieth_model_loopback_create},
+	{"adder", aieth_model_adder_create},
+};
+
+static const char *const builtin_names[] = {"loopback", "adder", NULL};
+
+const char *const *aieth_builtin_model_names(void)
+{
+	return builtin_names;
+}
+
+int aieth_builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
+			       aieth_model *out)
+{
+	size_t i;
+	if (!name)
+		return 1;
+	for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (strcmp(name, builtins[i].name) == 0)
+			return builtins[i].create(env, params, out) == 0 ? 0 : -1;
+	return 1;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages aieth needs to build and test, when missing.
+# Idempotent: installs nothing when everything is present. As non-root it
+# prints the exact apt-get line to run instead.
+set -euo pipefail
+
+PKGS=(
+  build-essential      # gcc, make, libc headers
+  pkg-config
+  clang                # second compiler, libFuzzer targets
+  libclang-rt-14-dev   # clang's sanitizer and libFuzzer runtimes
+  libjson-c-dev        # board facts, constraints, test descriptions
+  libcunit1-dev        # unit tests
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  [[ $p == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+
+cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root:  apt-get update && ${cmd[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+"${cmd[@]}"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The benchmark runs and prints its figures (nothing about speed asserted).
+. "$(dirname "$0")/lib.sh"
+expect 0 "$B/tests/bench" --quick
+has "$TMP/out" "memcpy bandwidth:"
+has "$TMP/out" "ratio board time / wall time:"
+has "$TMP/out" "ratio data rate / memcpy:"
+if grep -q "MISMATCH" "$TMP/out"; then bad "bench data mismatch"; else ok; fi
+finish

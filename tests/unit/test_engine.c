@@ -1,0 +1,533 @@
+/*
+ * test_engine.c - the emulated board's cycle model: hand-computed timings,
+ * and the fast mode cross-checked against the beat-by-beat reference mode on
+ * many randomized small cases (delays, replays, sizes around the URAM depth,
+ * stalling graphs, FUNC memory contention, data carried across transactions).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "protocol.h"
+#include "tu.h"
+
+/* ------------------------------------------------------------ test kernels */
+
+/* out[q] = in[q % n_in] + iteration index + q (byte-wise): depends on the
+ * iteration, so a wrong iteration index or a skipped one shows up. */
+typedef struct {
+	uint32_t n_in, n_out;
+	uint64_t in_bytes[4], out_bytes[4];
+} mix_ctx;
+
+static int mix_compute(void *vctx, uint64_t first, uint64_t count, const uint8_t *const *in,
+		       uint8_t *const *out)
+{
+	mix_ctx *c = vctx;
+	uint64_t it, b;
+	uint32_t q;
+	for (it = 0; it < count; it++)
+		for (q = 0; q < c->n_out; q++)
+			for (b = 0; b < c->out_bytes[q]; b++) {
+				uint8_t v = (uint8_t)(first + it + q * 31);
+				if (c->n_in) {
+					uint32_t p = q % c->n_in;
+					v = (uint8_t)(v + in[p][it * c->in_bytes[p] +
+								 b % c->in_bytes[p]]);
+				}
+				out[q][it * c->out_bytes[q] + b] = v;
+			}
+	return 0;
+}
+
+static int copy_compute(void *vctx, uint64_t first, uint64_t count, const uint8_t *const *in,
+			uint8_t *const *out)
+{
+	uint64_t bytes = *(uint64_t *)vctx;
+	(void)first;
+	memcpy(out[0], in[0], count * bytes);
+	return 0;
+}
+
+static pld_engine_params small_params(void)
+{
+	pld_engine_params p;
+	memset(&p, 0, sizeof p);
+	p.channels = 4;
+	p.depth = 16;
+	p.burst_words = 4;
+	p.fifo_depth = 8;
+	p.read_latency = 5;
+	p.write_latency = 3;
+	p.max_outstanding = 3;
+	p.preload_latency = 2;
+	return p;
+}
+
+/* ------------------------------------------------- hand-computed timings */
+
+static uint64_t copy_bytes = 16;
+
+static pld_engine *loopback_engine(pld_engine_params p, uint64_t window_beats, uint64_t cpi,
+				   uint64_t lat, uint32_t pairs)
+{
+	pld_kernel_desc k[8];
+	pld_engine *e = NULL;
+	char err[256];
+	uint32_t i;
+	copy_bytes = window_beats * 16;
+	memset(k, 0, sizeof k);
+	for (i = 0; i < pairs; i++) {
+		k[i].n_in = k[i].n_out = 1;
+		k[i].in_chan[0] = k[i].out_chan[0] = i;
+		k[i].in_beats[0] = k[i].out_beats[0] = window_beats;
+		k[i].cpi = cpi;
+		k[i].latency = lat;
+		k[i].compute = copy_compute;
+		k[i].ctx = &copy_bytes;
+	}
+	CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, k, pairs, 1, err, sizeof err), 0);
+	return e;
+}
+
+typedef struct {
+	pld_txn t;
+	pld_run_result r;
+	pld_chan_progress tx[8], rx[8];
+} run;
+
+static int do_run(pld_engine *e, const pld_engine_params *p, uint64_t mode, pld_arg *a, size_t n,
+		  int reference, uint64_t limit, run *out)
+{
+	char err[256];
+	memset(out, 0, sizeof *out);
+	if (pld_txn_encode(&out->t, p->channels, p->depth, mode, a, n, err, sizeof err)) {
+		snprintf(out->r.msg, sizeof out->r.msg, "encode: %s", err);
+		return -1;
+	}
+	out->r.tx = out->tx;
+	out->r.rx = out->rx;
+	return pld_engine_run(e, &out->t, reference, limit, &out->r);
+}
+
+static void test_perf_loopback_full_rate(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
+	uint8_t src[64 * 16], dst[64 * 16];
+	pld_arg a[2] = {{0, 0, sizeof src, 1, 3, src}, {1, 0, sizeof dst, 1, 0, dst}};
+	run r;
+	int i, ref;
+	for (i = 0; i < (int)sizeof src; i++)
+		src[i] = (uint8_t)i;
+	for (ref = 0; ref < 2; ref++) {
+		pld_engine_graph_run(e, 0, PLD_FOREVER);
+		memset(dst, 0, sizeof dst);
+		CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
+		CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
+		/* TX: first = delay 3; 64 beats at one per cycle: last = 3 + 64 */
+		CU_ASSERT_EQUAL(r.tx[0].first, 3);
+		CU_ASSERT_EQUAL(r.tx[0].last, 67);
+		/* beat at 3 completes window 0 at 4, iteration starts at 4, its
+		 * output is ready at 4 + cpi 1 + latency 0 = 5 */
+		CU_ASSERT_EQUAL(r.rx[0].first, 5);
+		CU_ASSERT_EQUAL(r.rx[0].last, 69);
+		/* depth 16 < 64 frames: the URAM holds the last 16 beats by
+		 * position; beat g sits at g mod 16, so position 0 holds beat 48 */
+		/* beat 48 replays URAM word 0 XOR the filler mask of block 3 */
+		CU_ASSERT_EQUAL(dst[0], src[0] ^ 0x03);
+		CU_ASSERT_EQUAL(dst[2], src[2] ^ 0x06);
+		pld_txn_release(&r.t);
+	}
+	pld_engine_destroy(e);
+}
+
+static void test_latency_holds_output_window(void)
+{
+	/* 1-beat windows, latency 4: an output window is busy from its
+	 * iteration's start to its drain, so two windows cover 2 beats per
+	 * 1 + 4 + 1 cycles */
+	pld_engine_params p = small_params();
+	pld_engine *e = loopback_engine(p, 1, 1, 4, 1);
+	pld_arg a[2] = {{0, 0, 12 * 16, 1, 0, NULL}, {1, 0, 12 * 16, 1, 0, NULL}};
+	run r;
+	pld_engine_graph_run(e, 0, PLD_FOREVER);
+	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 1, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
+	CU_ASSERT_EQUAL(r.rx[0].first, 6);
+	/* beats 2k, 2k+1 received at 6+6k and 7+6k: last beat 11 at 37 */
+	CU_ASSERT_EQUAL(r.rx[0].last, 38);
+	pld_txn_release(&r.t);
+	pld_engine_destroy(e);
+}
+
+static void test_graph_not_running_stalls(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e = loopback_engine(p, 2, 2, 0, 1);
+	pld_arg a[2] = {{0, 0, 16 * 16, 1, 0, NULL}, {1, 0, 16 * 16, 1, 0, NULL}};
+	run r;
+	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 0, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_STALLED);
+	/* two input windows of 2 beats fill, then nothing moves */
+	CU_ASSERT_EQUAL(r.tx[0].beats_moved, 4);
+	CU_ASSERT_EQUAL(r.tx[0].stalled_since, 4);
+	CU_ASSERT_EQUAL(r.rx[0].beats_moved, 0);
+	CU_ASSERT_FALSE(r.tx[0].finished);
+	pld_txn_release(&r.t);
+	pld_engine_destroy(e);
+}
+
+static void test_iterations_bound_and_timeout(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e = loopback_engine(p, 2, 2, 0, 1);
+	pld_arg a[2] = {{0, 0, 8 * 16, 1, 0, NULL}, {1, 0, 8 * 16, 1, 0, NULL}};
+	run r;
+	/* 3 iterations of 2 beats: RX gets 6 of 8 beats, then the board stalls */
+	pld_engine_graph_run(e, 0, 3);
+	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 0, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_STALLED);
+	CU_ASSERT_EQUAL(r.rx[0].beats_moved, 6);
+	CU_ASSERT_EQUAL(r.tx[0].beats_moved, 8); /* two more windows buffered */
+	pld_txn_release(&r.t);
+	/* the cycle limit stops a run that would still progress */
+	pld_engine_graph_run(e, 0, PLD_FOREVER);
+	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 0, 5, &r), 0);
+	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_TIMEOUT);
+	pld_txn_release(&r.t);
+	pld_engine_destroy(e);
+}
+
+static void test_unconnected_channel_stalls(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
+	pld_arg a[1] = {{0, 2, 32, 1, 7, NULL}};
+	run r;
+	pld_engine_graph_run(e, 0, PLD_FOREVER);
+	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 1, 0, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_STALLED);
+	CU_ASSERT_FALSE(r.tx[2].connected);
+	CU_ASSERT_EQUAL(r.tx[2].stalled_since, 7);
+	pld_txn_release(&r.t);
+	pld_engine_destroy(e);
+}
+
+static void test_bad_offsets_rejected(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
+	pld_arg a[2] = {{0, 0, 32, 1, 0, NULL}, {1, 0, 32, 1, 0, NULL}};
+	run r;
+	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_FUNC, a, 2, 0, 0, &r), 0);
+	pld_txn_release(&r.t);
+	/* a cfg word pointing beyond the TX buffer: the kernel would read
+	 * outside it; the emulator refuses */
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&r.t, 4, 16, PLD_MODE_FUNC, a, 2, r.r.msg, 64), 0);
+	r.t.cfg[1 + 3 * 4 + 0] = 1000; /* TX offset of channel 0 */
+	r.r.tx = r.tx;
+	r.r.rx = r.rx;
+	CU_ASSERT_EQUAL(pld_engine_run(e, &r.t, 0, 0, &r.r), 0);
+	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_ERROR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.r.msg, "TX channel 0"));
+	pld_txn_release(&r.t);
+	pld_engine_destroy(e);
+}
+
+/* ---------------------------------------------- randomized cross-checks */
+
+static uint64_t rng_state;
+static uint64_t rnd(uint64_t n)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return n ? (rng_state >> 33) % n : 0;
+}
+
+typedef struct {
+	pld_engine_params p;
+	pld_kernel_desc k[4];
+	mix_ctx ctx[4];
+	size_t nk;
+	uint64_t limit;
+} scenario;
+
+/* Random kernels over 4 channels: each TX and RX channel bound at most once. */
+static void make_scenario(scenario *s)
+{
+	uint32_t txs[4] = {0, 1, 2, 3}, rxs[4] = {0, 1, 2, 3}, i, j, nt = 4, nr = 4;
+	memset(s, 0, sizeof *s);
+	s->p = small_params();
+	s->p.depth = 1u << rnd(4) << 2;       /* 4..32 */
+	s->p.burst_words = (uint32_t)(1 + rnd(4));
+	s->p.fifo_depth = s->p.burst_words * (uint32_t)(1 + rnd(3));
+	s->p.read_latency = (uint32_t)rnd(9);
+	s->p.write_latency = (uint32_t)rnd(5);
+	s->p.max_outstanding = (uint32_t)(1 + rnd(4));
+	for (i = 0; i < 4; i++) { /* shuffle channel lists */
+		uint32_t a = (uint32_t)rnd(4), b = (uint32_t)rnd(4), x;
+		x = txs[a], txs[a] = txs[b], txs[b] = x;
+		x = rxs[a], rxs[a] = rxs[b], rxs[b] = x;
+	}
+	s->nk = 1 + rnd(3);
+	for (i = 0; i < s->nk; i++) {
+		pld_kernel_desc *k = &s->k[i];
+		mix_ctx *c = &s->ctx[i];
+		uint32_t ni = (uint32_t)rnd(3), no = (uint32_t)(1 + rnd(2));
+		if (i == s->nk - 1) { /* the last kernel takes what is left */
+			ni = nt < 2 ? nt : ni;
+			no = nr < 2 ? nr : no;
+		}
+		if (ni > nt) ni = nt;
+		if (no > nr) no = nr;
+		if (ni + no == 0) {
+			s->nk = i;
+			break;
+		}
+		k->n_in = c->n_in = ni;
+		k->n_out = c->n_out = no;
+		for (j = 0; j < ni; j++) {
+			k->in_chan[j] = txs[--nt];
+			k->in_beats[j] = 1 + rnd(4);
+			c->in_bytes[j] = k->in_beats[j] * 16;
+		}
+		for (j = 0; j < no; j++) {
+			k->out_chan[j] = rxs[--nr];
+			k->out_beats[j] = 1 + rnd(4);
+			c->out_bytes[j] = k->out_beats[j] * 16;
+		}
+		k->cpi = 1 + rnd(5);
+		k->latency = rnd(4);
+		k->compute = mix_compute;
+		k->ctx = c;
+	}
+	s->limit = rnd(3) ? PLD_FOREVER : 2 + rnd(30);
+}
+
+/* Random arguments: every kernel-bound channel used with some probability,
+ * occasionally an unbound one. */
+static int long_runs; /* cross-checks with replays and sizes that skip */
+
+static size_t make_args(const scenario *s, int func, pld_arg *a, uint8_t bufs[8][64 * 16 * 3])
+{
+	size_t n = 0;
+	uint32_t c;
+	int d;
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < 4; c++) {
+			int bound = 0;
+			size_t i;
+			uint32_t q;
+			for (i = 0; i < s->nk; i++) {
+				const pld_kernel_desc *k = &s->k[i];
+				for (q = 0; q < (d ? k->n_out : k->n_in); q++)
+					bound |= (d ? k->out_chan[q] : k->in_chan[q]) == c;
+			}
+			if (!(bound ? rnd(5) : !rnd(12)))
+				continue;
+			a[n].dir = d;
+			a[n].index = c;
+			a[n].size = (1 + rnd(long_runs && func ? 190 : 2 * s->p.depth + 8)) * 16;
+			a[n].reps = func ? 1 : 1 + rnd(long_runs ? 400 : 3);
+			a[n].delay = rnd(4) ? rnd(12) : rnd(200);
+			a[n].data = bufs[n];
+			if (a[n].size > 64 * 16 * 3)
+				a[n].size = 64 * 16 * 3;
+			for (i = 0; i < a[n].size; i++)
+				bufs[n][i] = d ? 0xEE : (uint8_t)rnd(256);
+			n++;
+		}
+	return n;
+}
+
+static int compare_runs(const run *x, const run *y, const uint8_t *xb, const uint8_t *yb,
+			size_t nb, int seed)
+{
+	uint32_t c;
+	int bad = 0;
+	if (x->r.status != y->r.status) {
+		printf("\nseed %d: status %d vs %d\n", seed, x->r.status, y->r.status);
+		return 1;
+	}
+	for (c = 0; c < 4; c++) {
+		const pld_chan_progress *p[2][2] = {{&x->tx[c], &y->tx[c]}, {&x->rx[c], &y->rx[c]}};
+		int d;
+		for (d = 0; d < 2; d++)
+			if (p[d][0]->beats_moved != p[d][1]->beats_moved ||
+			    p[d][0]->finished != p[d][1]->finished ||
+			    (p[d][0]->finished && (p[d][0]->first != p[d][1]->first ||
+						   p[d][0]->last != p[d][1]->last)) ||
+			    p[d][0]->stalled_since != p[d][1]->stalled_since) {
+				printf("\nseed %d: %s channel %u: moved %llu/%llu first %llu/%llu "
+				       "last %llu/%llu since %llu/%llu\n",
+				       seed, d ? "RX" : "TX", c,
+				       (unsigned long long)p[d][0]->beats_moved,
+				       (unsigned long long)p[d][1]->beats_moved,
+				       (unsigned long long)p[d][0]->first,
+				       (unsigned long long)p[d][1]->first,
+				       (unsigned long long)p[d][0]->last,
+				       (unsigned long long)p[d][1]->last,
+				       (unsigned long long)p[d][0]->stalled_since,
+				       (unsigned long long)p[d][1]->stalled_since);
+				bad = 1;
+			}
+	}
+	if (x->r.end_cycle != y->r.end_cycle) {
+		printf("\nseed %d: end %llu vs %llu\n", seed, (unsigned long long)x->r.end_cycle,
+		       (unsigned long long)y->r.end_cycle);
+		bad = 1;
+	}
+	if (memcmp(x->t.perf, y->t.perf, pld_perf_count(4) * 8)) {
+		printf("\nseed %d: perf words differ\n", seed);
+		bad = 1;
+	}
+	if (memcmp(xb, yb, nb)) {
+		printf("\nseed %d: RX data differs\n", seed);
+		bad = 1;
+	}
+	return bad;
+}
+
+static uint64_t total_skipped;
+
+static int cross_check(int seed, int func)
+{
+	static uint8_t bf[8][64 * 16 * 3], br[8][64 * 16 * 3];
+	scenario s;
+	pld_engine *ef = NULL, *er = NULL;
+	char err[256];
+	int txn, bad = 0;
+	uint64_t skipped = 0;
+
+	rng_state = (uint64_t)seed * 7919u + (uint64_t)func;
+	make_scenario(&s);
+	if (s.nk == 0)
+		return 0;
+	if (pld_engine_create(&ef, &s.p, s.k, s.nk, 1, err, sizeof err) ||
+	    pld_engine_create(&er, &s.p, s.k, s.nk, 1, err, sizeof err)) {
+		printf("\nseed %d: create: %s\n", seed, err);
+		return 1;
+	}
+	pld_engine_graph_run(ef, 0, s.limit);
+	pld_engine_graph_run(er, 0, s.limit);
+	/* three transactions: data and kernel state carry across them */
+	for (txn = 0; txn < 3 && !bad; txn++) {
+		pld_arg af[8], ar[8];
+		uint64_t limit = rnd(4) ? 0 : 50 + rnd(400), state = rng_state;
+		size_t n, i;
+		run rf, rr;
+		n = make_args(&s, func, af, bf);
+		rng_state = state;
+		make_args(&s, func, ar, br);
+		for (i = 0; i < n; i++)
+			ar[i].data = br[i];
+		if (do_run(ef, &s.p, func ? PLD_MODE_FUNC : PLD_MODE_PERF, af, n, 0, limit, &rf) ||
+		    do_run(er, &s.p, func ? PLD_MODE_FUNC : PLD_MODE_PERF, ar, n, 1, limit, &rr)) {
+			printf("\nseed %d: run failed: %s / %s\n", seed, rf.r.msg, rr.r.msg);
+			return 1;
+		}
+		bad = compare_runs(&rf, &rr, &bf[0][0], &br[0][0], sizeof bf, seed);
+		skipped += rf.r.sim_skipped;
+		CU_ASSERT_EQUAL(rr.r.sim_skipped, 0);
+		pld_txn_release(&rf.t);
+		pld_txn_release(&rr.t);
+		if (rnd(3) == 0) { /* sometimes more iterations between transactions */
+			pld_engine_graph_run(ef, 0, 5);
+			pld_engine_graph_run(er, 0, 5);
+		}
+	}
+	if (!bad) {
+		uint64_t df, dr;
+		int cf, cr;
+		pld_engine_graph_status(ef, 0, &df, &cf);
+		pld_engine_graph_status(er, 0, &dr, &cr);
+		if (df != dr || cf != cr) {
+			printf("\nseed %d: graph state %llu/%d vs %llu/%d\n", seed,
+			       (unsigned long long)df, cf, (unsigned long long)dr, cr);
+			bad = 1;
+		}
+	}
+	total_skipped += skipped;
+	pld_engine_destroy(ef);
+	pld_engine_destroy(er);
+	return bad;
+}
+
+static void test_cross_check_perf(void)
+{
+	int seed, bad = 0;
+	for (seed = 1; seed <= 400; seed++)
+		bad += cross_check(seed, 0);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_cross_check_func(void)
+{
+	int seed, bad = 0;
+	for (seed = 1; seed <= 400; seed++)
+		bad += cross_check(seed, 1);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_cross_check_long(void)
+{
+	int seed, bad = 0;
+	long_runs = 1;
+	total_skipped = 0;
+	for (seed = 1000; seed < 1150; seed++) {
+		bad += cross_check(seed, 0);
+		bad += cross_check(seed, 1);
+	}
+	long_runs = 0;
+	CU_ASSERT_EQUAL(bad, 0);
+	/* the fast path did take exact skips in these cases */
+	CU_ASSERT(total_skipped > 100000);
+	printf("(skipped %llu cycles) ", (unsigned long long)total_skipped);
+}
+
+/* A long run must be covered mostly by exact skips, and still match. */
+static void test_fast_path_skips_long_runs(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *ef = loopback_engine(p, 3, 3, 2, 2), *er = loopback_engine(p, 3, 3, 2, 2);
+	static uint8_t src[2][256 * 16], df[2][256 * 16], dr[2][256 * 16];
+	pld_arg af[4], ar[4];
+	run rf, rr;
+	int i, m;
+	for (m = 0; m < 2; m++) {
+		uint64_t mode = m ? PLD_MODE_FUNC : PLD_MODE_PERF;
+		uint64_t frames = m ? 255 : 15, reps = m ? 1 : 4000;
+		for (i = 0; i < (int)sizeof src; i++)
+			(&src[0][0])[i] = (uint8_t)(i * 13);
+		for (i = 0; i < 2; i++) {
+			pld_arg tx = {0, (uint32_t)i, frames * 16, reps, (uint64_t)i * 5, src[i]};
+			pld_arg rxf = {1, (uint32_t)i, frames * 16, reps, 0, df[i]};
+			pld_arg rxr = {1, (uint32_t)i, frames * 16, reps, 0, dr[i]};
+			af[i] = ar[i] = tx;
+			af[2 + i] = rxf;
+			ar[2 + i] = rxr;
+		}
+		pld_engine_graph_run(ef, 0, PLD_FOREVER);
+		pld_engine_graph_run(er, 0, PLD_FOREVER);
+		CU_ASSERT_EQUAL_FATAL(do_run(ef, &p, mode, af, 4, 0, 0, &rf), 0);
+		CU_ASSERT_EQUAL_FATAL(do_run(er, &p, mode, ar, 4, 1, 0, &rr), 0);
+		CU_ASSERT_EQUAL(rf.r.status, PLD_RUN_DONE);
+		CU_ASSERT_EQUAL(compare_runs(&rf, &rr, &df[0][0], &dr[0][0], sizeof df, -1), 0);
+		CU_ASSERT(rf.r.sim_skipped > (m ? 2 : 9) * rf.r.sim_steps);
+		pld_txn_release(&rf.t);
+		pld_txn_release(&rr.t);
+	}
+	pld_engine_destroy(ef);
+	pld_engine_destroy(er);
+}
+
+TU_MAIN("engine", {"perf loopback full rate", test_perf_loopback_full_rate},
+	{"latency holds the output window", test_latency_holds_output_window},
+	{"graph not running stalls", test_graph_not_running_stalls},
+	{"iteration bound and cycle limit", test_iterations_bound_and_timeout},
+	{"unconnected channel stalls", test_unconnected_channel_stalls},
+	{"offsets beyond the buffer rejected", test_bad_offsets_rejected},
+	{"fast == reference, PERF, 400 random cases", test_cross_check_perf},
+	{"fast == reference, FUNC, 400 random cases", test_cross_check_func},
+	{"fast == reference, 300 random long runs", test_cross_check_long},
+	{"fast path skips long runs exactly", test_fast_path_skips_long_runs})

@@ -1,0 +1,65 @@
+/* tu.c - shared runner and file helpers for the unit tests. */
+#include <string.h>
+#include <unistd.h>
+
+#include "tu.h"
+
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : dflt;
+}
+
+const char *tu_src(const char *rel)
+{
+	static char buf[8][4096];
+	static int slot;
+	char *b = buf[slot++ % 8];
+	snprintf(b, sizeof buf[0], "%s/%s", env_or("AIETH_SRC", "."), rel);
+	return b;
+}
+
+const char *tu_build(const char *rel)
+{
+	static char buf[8][4096];
+	static int slot;
+	char *b = buf[slot++ % 8];
+	snprintf(b, sizeof buf[0], "%s/%s", env_or("AIETH_BUILD", "build"), rel);
+	return b;
+}
+
+const char *tu_tmpfile(const char *text)
+{
+	static char buf[8][64];
+	static int slot;
+	char *b = buf[slot++ % 8];
+	int fd;
+	size_t n = strlen(text);
+	snprintf(b, sizeof buf[0], "/tmp/aieth-tu-XXXXXX");
+	fd = mkstemp(b);
+	if (fd < 0 || write(fd, text, n) != (ssize_t)n) {
+		perror("tu_tmpfile");
+		exit(2);
+	}
+	close(fd);
+	return b;
+}
+
+int tu_run(const char *suite, const tu_test *tests)
+{
+	CU_pSuite s;
+	unsigned failed;
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite(suite, NULL, NULL);
+	if (!s)
+		return 2;
+	for (; tests->name; tests++)
+		if (!CU_add_test(s, tests->name, tests->fn))
+			return 2;
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
