@@ -18,6 +18,11 @@ O ?= build
 CC ?= cc
 FUZZ_SECONDS ?= 10
 PKG_CONFIG ?= pkg-config
+V ?= 0
+ifeq ($(V),0)
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
 
 VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth.h)
 SONAME := libaieth.so.0
@@ -65,17 +70,17 @@ lib: $(STATIC) $(SHARED) $(PCFILE)
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,$(SONAME) $(ALL_LDFLAGS) -o $@ $^ $(DEPS_LIBS)
-	ln -sf $(notdir $@) $(O)/lib/$(SONAME)
-	ln -sf $(SONAME) $(O)/lib/libaieth.so
+	$(call say,LD,$@)$(CC) -shared -Wl,-soname,$(SONAME) $(ALL_LDFLAGS) -o $@ $^ $(DEPS_LIBS)
+	$(Q)ln -sf $(notdir $@) $(O)/lib/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(O)/lib/libaieth.so
 
 # PREFIX is compiled into the library (data directory) and the .pc file:
 # a stamp that changes with it rebuilds both.
@@ -88,33 +93,33 @@ $(O)/obj/harness/src/util.o: $(PREFIX_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP)
 	@mkdir -p $(dir $@)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 # Programs link the static library so they run from the tree as they are.
 $(O)/bin/%: host/%.c $(HOST_COMMON) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ihost -o $@ $< $(HOST_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Ihost -o $@ $< $(HOST_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
 $(O)/bin/%: examples/c_api/%.c $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
 $(O)/plugins/%.so: examples/models/%.c harness/include/aieth_model.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
 
 $(O)/plugins/%.so: tests/plugins/%.c harness/include/aieth_model.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
 
 $(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(CUNIT_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(CUNIT_LIBS)
 
 $(O)/tests/bench: tests/bench/bench.c $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
 # Environment of every test: data from this tree, plugins from this build.
 TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(CURDIR)/$(O) AIETH_SRC=$(CURDIR)
@@ -144,11 +149,11 @@ FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
 
 build-fuzz/obj/%.o: %.c $(wildcard harness/src/*.h pl_dma/*.h harness/include/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+	$(call say,CC,$<)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(DEPS_LIBS)
 
 fuzz: $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do n=$$(basename $$f); \
@@ -188,4 +193,4 @@ deps:
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

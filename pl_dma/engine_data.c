@@ -156,6 +156,22 @@ int pld_kern_settle(pld_kern *k, char *err, size_t errlen)
 	return 0;
 }
 
+/* The carries built by a data pass replace the kernel's (ownership moves). */
+static void carries_replace(pld_kern *k, uint8_t **new_in, uint8_t **new_out)
+{
+	uint32_t p;
+	for (p = 0; p < k->d.n_in; p++) {
+		free(k->in_carry[p]);
+		k->in_carry[p] = new_in[p];
+		new_in[p] = NULL;
+	}
+	for (p = 0; p < k->d.n_out; p++) {
+		free(k->out_carry[p]);
+		k->out_carry[p] = new_out[p];
+		new_out[p] = NULL;
+	}
+}
+
 /* ------------------------------------------------------------ fast path */
 
 typedef struct {
@@ -322,16 +338,7 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 			goto oom;
 		port_in_read(e, t, k, p, &tx[k->d.in_chan[p]], x0, n, new_in[p]);
 	}
-	for (p = 0; p < k->d.n_in; p++) {
-		free(k->in_carry[p]);
-		k->in_carry[p] = new_in[p];
-		new_in[p] = NULL;
-	}
-	for (q = 0; q < k->d.n_out; q++) {
-		free(k->out_carry[q]);
-		k->out_carry[q] = new_out[q];
-		new_out[q] = NULL;
-	}
+	carries_replace(k, new_in, new_out);
 	rc = 0;
 	goto out;
 oom:
@@ -430,16 +437,7 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 		for (x = J1 * k->d.in_beats[p]; x < k->w[p]; x++)
 			port_in_read(e, t, k, p, &tx[k->d.in_chan[p]], x, 1,
 				     new_in[p] + (x - J1 * k->d.in_beats[p]) * W);
-	for (p = 0; p < k->d.n_in; p++) {
-		free(k->in_carry[p]);
-		k->in_carry[p] = new_in[p];
-		new_in[p] = NULL;
-	}
-	for (q = 0; q < k->d.n_out; q++) {
-		free(k->out_carry[q]);
-		k->out_carry[q] = new_out[q];
-		new_out[q] = NULL;
-	}
+	carries_replace(k, new_in, new_out);
 	rc = 0;
 	goto out;
 oom:

@@ -606,6 +606,17 @@ static void apply_skip(pld_comp *c, tick t0, uint64_t m, uint64_t P, const uint6
 	}
 }
 
+/* Periods a channel whose start is still "far" (beyond DELAY_CAP) allows:
+ * it must stay far for the whole skip. */
+static uint64_t far_delay_fit(const pld_chan *ch, tick t1, uint64_t P)
+{
+	uint64_t r;
+	if (ch->k >= ch->n || (tick)ch->d <= t1)
+		return UINT64_MAX;
+	r = ch->d - (uint64_t)t1;
+	return r >= (uint64_t)DELAY_CAP + P ? (r - DELAY_CAP) / P - 1 : 0;
+}
+
 /* Number of periods that may be skipped from t1 (0 = none). */
 static uint64_t skip_count(const pld_comp *c, tick t1, uint64_t P, const uint64_t *delta,
 			   uint64_t cycle_limit)
@@ -622,11 +633,8 @@ static uint64_t skip_count(const pld_comp *c, tick t1, uint64_t P, const uint64_
 		f = fit(ch->n - ch->fetched, df, K);
 		if (f < m) m = f;
 		/* a far delay must stay far for the whole skip */
-		if (ch->k < ch->n && (tick)ch->d > t1) {
-			uint64_t r = ch->d - (uint64_t)t1;
-			f = r >= (uint64_t)DELAY_CAP + P ? (r - DELAY_CAP) / P - 1 : 0;
-			if (f < m) m = f;
-		}
+		f = far_delay_fit(ch, t1, P);
+		if (f < m) m = f;
 	}
 	for (i = 0; i < c->nrx; i++) {
 		const pld_chan *ch = c->rx[i];
@@ -637,11 +645,8 @@ static uint64_t skip_count(const pld_comp *c, tick t1, uint64_t P, const uint64_
 		if (f < m) m = f;
 		f = fit(ch->n - ch->popped, dp, K);
 		if (f < m) m = f;
-		if (ch->k < ch->n && (tick)ch->d > t1) {
-			uint64_t r = ch->d - (uint64_t)t1;
-			f = r >= (uint64_t)DELAY_CAP + P ? (r - DELAY_CAP) / P - 1 : 0;
-			if (f < m) m = f;
-		}
+		f = far_delay_fit(ch, t1, P);
+		if (f < m) m = f;
 	}
 	for (i = 0; i < c->nkern; i++) {
 		const pld_kern *k = c->kern[i];

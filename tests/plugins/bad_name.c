@@ -1,43 +1,13 @@
 /* bad_name.c - test plugin: a port named "PLIO_1_TO_AIE" (not the canonical PLIO_01_TO_AIE). */
-#include <stdlib.h>
-#include <string.h>
-
-#include "aieth_model.h"
-
-int aieth_model_create(const aieth_model_env *env, const char *params, aieth_model *out);
-
-static int copy_compute(void *ctx, uint64_t first, uint64_t count, const uint8_t *const *in,
-			uint8_t *const *o)
-{
-	(void)ctx;
-	(void)first;
-	memcpy(o[0], in[0], (size_t)count * 16);
-	return 0;
-}
+#include "plugin_base.h"
 
 int aieth_model_create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	aieth_model_kernel *k = calloc(2, sizeof *k);
+	aieth_model_kernel *k = base_model(out);
 	(void)env;
 	(void)params;
 	if (!k)
 		return -1;
-	strcpy(k[0].name, "k0");
-	k[0].num_inputs = k[0].num_outputs = 1;
-	strcpy(k[0].inputs[0].plio, "PLIO_01_TO_AIE");
-	strcpy(k[0].outputs[0].plio, "PLIO_01_FROM_AIE");
-	k[0].inputs[0].bytes_per_iteration = k[0].outputs[0].bytes_per_iteration = 16;
-	k[0].cycles_per_iteration = 1;
-	k[0].compute = copy_compute;
-	k[1] = k[0];
-	strcpy(k[1].name, "k1");
-	strcpy(k[1].inputs[0].plio, "PLIO_02_TO_AIE");
-	strcpy(k[1].outputs[0].plio, "PLIO_02_FROM_AIE");
-	out->abi_version = AIETH_MODEL_ABI_VERSION;
-	out->num_kernels = 2;
-	out->kernels = k;
-	out->ctx = k;
-	out->destroy = free;
 	strcpy(k[1].inputs[0].plio, "PLIO_1_TO_AIE");
 	return 0;
 }
