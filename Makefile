@@ -1,8 +1,9 @@
 # aieth - open test harness for AI Engine graphs on Versal boards.
 #
 #   make            library (static + shared + pkg-config), programs, examples
-#   make test       everything below: unit + end-to-end tests, the same under
-#                   AddressSanitizer+UBSan, and a short fuzzing run
+#   make test       everything below: unit + end-to-end tests (gcc), the unit
+#                   tests built with clang, the same under AddressSanitizer+UBSan,
+#                   and a short fuzzing run
 #   make check      unit + end-to-end tests of this build only
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
@@ -122,7 +123,8 @@ $(O)/tests/bench: tests/bench/bench.c $(STATIC)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
 # Environment of every test: data from this tree, plugins from this build.
-TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(CURDIR)/$(O) AIETH_SRC=$(CURDIR)
+TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CURDIR) \
+	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC)
 
 check: all unit e2e
 
@@ -132,9 +134,10 @@ unit: $(UNITS) $(PLUGINS)
 e2e: all
 	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
 
-# The full suite: normal build, sanitizer build, short fuzzing.
+# The full suite: gcc build, clang build, sanitizer build, short fuzzing.
 test:
 	$(MAKE) check
+	$(MAKE) O=build-clang CC=clang all unit
 	$(MAKE) O=build-asan SAN=1 check
 	$(MAKE) fuzz
 	@echo "make test: all suites passed"
@@ -154,6 +157,8 @@ build-fuzz/obj/%.o: %.c $(wildcard harness/src/*.h pl_dma/*.h harness/include/*.
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(DEPS_LIBS)
+
+.SECONDARY: $(FUZZ_OBJ)
 
 fuzz: $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do n=$$(basename $$f); \

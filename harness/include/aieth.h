@@ -67,8 +67,8 @@ typedef struct {
 typedef struct {
 	uint32_t burst_words;        /* words per burst (16) */
 	uint32_t fifo_depth_words;   /* per-channel FIFO depth (32) */
-	uint32_t read_latency;       /* cycles from burst request to first word */
-	uint32_t write_latency;      /* cycles from last word to write response */
+	uint32_t read_latency_cycles;   /* from burst request to first word */
+	uint32_t write_latency_cycles;  /* from last word to write response */
 	uint32_t max_outstanding;    /* bursts in flight per direction */
 } aieth_func_memory;
 
@@ -87,7 +87,7 @@ typedef struct {
 	uint32_t memory_width_bits;  /* 128 */
 	uint64_t pl_clock_hz;        /* 312500000 */
 	uint32_t aie_columns;        /* 0 when the board file does not state it */
-	uint32_t preload_latency;    /* cycles per channel to start a URAM load */
+	uint32_t preload_latency_cycles; /* per channel, to start a URAM load */
 	aieth_func_memory func_memory;
 } aieth_board_info;
 

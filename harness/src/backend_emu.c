@@ -160,10 +160,10 @@ static int emu_open(aieth_session *s, void **state)
 	p.depth = s->info->uram_depth_words;
 	p.burst_words = s->info->func_memory.burst_words;
 	p.fifo_depth = s->info->func_memory.fifo_depth_words;
-	p.read_latency = s->info->func_memory.read_latency;
-	p.write_latency = s->info->func_memory.write_latency;
+	p.read_latency = s->info->func_memory.read_latency_cycles;
+	p.write_latency = s->info->func_memory.write_latency_cycles;
 	p.max_outstanding = s->info->func_memory.max_outstanding;
-	p.preload_latency = s->info->preload_latency;
+	p.preload_latency = s->info->preload_latency_cycles;
 	if (pld_engine_create(&st->eng, &p, kd, nk, (uint32_t)s->ngraphs, err, sizeof err)) {
 		rc = aieth_fail(AIETH_EDEVICE, "%s", err);
 		goto fail;

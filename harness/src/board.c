@@ -158,18 +158,6 @@ static int add_reason(int code, const char *reason)
 	return aieth_fail(code, "%s: %s", old, reason);
 }
 
-/* The code aieth_read_file() failed with (it returns only NULL): its
- * messages say "out of memory" or "the limit is" for those cases. */
-static int read_error_code(void)
-{
-	const char *m = aieth_error_message();
-	if (strstr(m, "out of memory"))
-		return AIETH_ENOMEM;
-	if (strstr(m, "the limit is"))
-		return AIETH_EINVAL;
-	return AIETH_EIO;
-}
-
 /* ----------------------------------------------------------- constraints */
 
 int aieth_constraints_parse(const aieth_board *board, const char *what, const char *text,
@@ -197,9 +185,11 @@ int aieth_constraints_parse(const aieth_board *board, const char *what, const ch
 	if (len > AIETH_BOARD_MAX_FILE)
 		return aieth_fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
 				  AIETH_BOARD_MAX_FILE);
-	root = jstrict_parse(what, text, len);
+	if ((rc = jstrict_parse(what, text, len, &root)))
+		return rc;
 	if (!root)
-		return AIETH_EPARSE;
+		return aieth_fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
+				  what);
 	rc = jstrict_keys(what, "", root, top_keys);
 	if (!rc)
 		rc = jstrict_get_object(what, "", root, "NodeConstraints", 1, &nc);
@@ -347,9 +337,8 @@ int aieth_constraints_check_file(const aieth_board *board, const char *path)
 	if (!board || !path || !*path)
 		return aieth_fail(AIETH_EINVAL, "aieth_constraints_check_file: %s is NULL",
 				  !board ? "board" : "path");
-	text = aieth_read_file(path, AIETH_BOARD_MAX_FILE, &len);
-	if (!text)
-		return read_error_code();
+	if ((rc = aieth_read_file(path, AIETH_BOARD_MAX_FILE, &text, &len)))
+		return rc;
 	tmp = calloc(2u * board->info.channels, sizeof *tmp);
 	if (!tmp) {
 		free(text);
@@ -419,9 +408,11 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	if (len > AIETH_BOARD_MAX_FILE)
 		return aieth_fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
 				  AIETH_BOARD_MAX_FILE);
-	root = jstrict_parse(what, text, len);
+	if ((rc = jstrict_parse(what, text, len, &root)))
+		return rc;
 	if (!root)
-		return AIETH_EPARSE;
+		return aieth_fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
+				  what);
 	memset(&in, 0, sizeof in);
 
 	rc = jstrict_keys(what, "", root, keys);
@@ -506,7 +497,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		rc = bad_value(what, "system_cfg", syscfg, "is not a path");
 	if (!rc)
 		rc = jstrict_get_u32(what, "", root, "preload_latency_cycles", 1, 0, MAX_LATENCY,
-				     &in.preload_latency);
+				     &in.preload_latency_cycles);
 	if (!rc)
 		rc = jstrict_get_object(what, "", root, "func_memory", 1, &fm);
 	if (!rc)
@@ -523,10 +514,10 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	}
 	if (!rc)
 		rc = jstrict_get_u32(what, "func_memory", fm, "read_latency_cycles", 1, 0,
-				     MAX_LATENCY, &in.func_memory.read_latency);
+				     MAX_LATENCY, &in.func_memory.read_latency_cycles);
 	if (!rc)
 		rc = jstrict_get_u32(what, "func_memory", fm, "write_latency_cycles", 1, 0,
-				     MAX_LATENCY, &in.func_memory.write_latency);
+				     MAX_LATENCY, &in.func_memory.write_latency_cycles);
 	if (!rc)
 		rc = jstrict_get_u32(what, "func_memory", fm, "max_outstanding", 1, 1, 256,
 				     &in.func_memory.max_outstanding);
@@ -559,12 +550,10 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	b->info.constraints_path = b->constraints_path;
 	b->info.system_cfg_path = b->system_cfg_path;
 
-	ctext = aieth_read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &clen);
-	if (!ctext) {
+	rc = aieth_read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
+	if (rc) {
 		char qc[200];
 		quote(qc, sizeof qc, cons);
-		/* aieth_read_file set EIO, EINVAL (too large) or ENOMEM; keep it. */
-		rc = read_error_code();
 		aieth_fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -690,9 +679,7 @@ int aieth_board_load(aieth_board **out, const char *name_or_path, const char *da
 		free(pdir);
 		expected = name_or_path;
 	}
-	text = aieth_read_file(path, AIETH_BOARD_MAX_FILE, &len);
-	if (!text) {
-		rc = read_error_code();
+	if ((rc = aieth_read_file(path, AIETH_BOARD_MAX_FILE, &text, &len))) {
 		free(path);
 		return rc;
 	}

@@ -21,16 +21,21 @@ int aieth_fail(int code, const char *fmt, ...)
 
 int aieth_fail_prefix(int code, const char *fmt, ...)
 {
-	char old[sizeof msg], pre[512];
+	char old[sizeof msg];
+	size_t n;
 	va_list ap;
 	memcpy(old, msg, sizeof old);
 	va_start(ap, fmt);
-	vsnprintf(pre, sizeof pre, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (old[0])
-		snprintf(msg, sizeof msg, "%s: %s", pre, old);
-	else
-		snprintf(msg, sizeof msg, "%s", pre);
+	/* append ": <old>" within the buffer; a long message is cut, not lost */
+	n = strlen(msg);
+	if (old[0] && n + 2 < sizeof msg) {
+		memcpy(msg + n, ": ", 2);
+		n += 2;
+		old[sizeof msg - 1 - n] = '\0';
+		memcpy(msg + n, old, strlen(old) + 1);
+	}
 	return code;
 }
 

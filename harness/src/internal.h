@@ -28,9 +28,10 @@ void aieth_error_clear(void);
  * AIETH_DATADIR. Never NULL. */
 const char *aieth_data_dir(const char *explicit_dir);
 
-/* Read a whole file into a NUL-terminated buffer (caller frees). On failure
- * sets the error (naming path) and returns NULL. max_bytes bounds the size. */
-char *aieth_read_file(const char *path, size_t max_bytes, size_t *len_out);
+/* Read a whole file into a NUL-terminated buffer *out (caller frees).
+ * Returns AIETH_OK, or AIETH_EIO / AIETH_EINVAL (larger than max_bytes) /
+ * AIETH_ENOMEM with the message naming path; *out is then NULL. */
+int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out);
 
 /* Join dir and rel into a newly allocated path; rel absolute is returned as
  * a copy. NULL on allocation failure. */

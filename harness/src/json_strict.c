@@ -653,7 +653,7 @@ static int strict_scan(const char *what, const char *text, size_t len)
 
 /* ---------------------------------------------------------------- parse */
 
-struct json_object *jstrict_parse(const char *what, const char *text, size_t len)
+int jstrict_parse(const char *what, const char *text, size_t len, struct json_object **out)
 {
 	struct json_tokener *tok;
 	struct json_object *obj;
@@ -661,24 +661,21 @@ struct json_object *jstrict_parse(const char *what, const char *text, size_t len
 	int flags = JSON_TOKENER_STRICT;
 	unsigned line, col;
 	size_t end;
+	int rc;
 
+	*out = NULL;
 	if (!what)
 		what = "(input)";
 	if (!text)
 		len = 0;
-	if (len > (size_t)INT_MAX - 1) {
-		aieth_fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what, len);
-		return NULL;
-	}
-	if (len == 0) {
-		aieth_fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
-		return NULL;
-	}
+	if (len > (size_t)INT_MAX - 1)
+		return aieth_fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what,
+				  len);
+	if (len == 0)
+		return aieth_fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
 	tok = json_tokener_new_ex(JSTRICT_MAX_DEPTH);
-	if (!tok) {
-		aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
-		return NULL;
-	}
+	if (!tok)
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
 #ifdef JSON_TOKENER_VALIDATE_UTF8
 	flags |= JSON_TOKENER_VALIDATE_UTF8;
 #endif
@@ -696,25 +693,31 @@ struct json_object *jstrict_parse(const char *what, const char *text, size_t len
 			jerr = json_tokener_error_parse_eof;
 	}
 	json_tokener_free(tok);
+	if (!obj && jerr == json_tokener_success) {
+		/* a JSON null: json-c represents it by no object */
+		return strict_scan(what, text, len);
+	}
 	if (!obj) {
 		if (end > len)
 			end = len;
 		jstrict_line_col(text, end, &line, &col);
 		if (jerr == json_tokener_error_depth)
-			aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)", what, line,
-				   col, json_tokener_error_desc(jerr), JSTRICT_MAX_DEPTH);
-		else
-			aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s", what, line, col,
-				   json_tokener_error_desc(jerr));
-		return NULL;
+			return aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)", what,
+					  line, col, json_tokener_error_desc(jerr),
+					  JSTRICT_MAX_DEPTH);
+		return aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s", what, line, col,
+				  json_tokener_error_desc(jerr));
 	}
 	/* json-c accepted it: check the grammar strictly and find duplicates. */
-	if (strict_scan(what, text, len) != 0) {
+	rc = strict_scan(what, text, len);
+	if (rc) {
 		json_object_put(obj);
-		return NULL;
+		return rc;
 	}
-	return obj;
+	*out = obj;
+	return AIETH_OK;
 }
+
 
 /* ----------------------------------------------------------- accessors */
 

@@ -12,12 +12,13 @@
 
 #include <json-c/json.h>
 
-/* Parse text (len bytes) from file `what` (used in messages). Rejects
- * malformed JSON (with line:column), trailing garbage, duplicate keys at any
- * depth (naming the JSON path) and nesting deeper than 64. On failure sets
- * the aieth error (AIETH_EPARSE) and returns NULL; caller json_object_put()s
- * the result. */
-struct json_object *jstrict_parse(const char *what, const char *text, size_t len);
+/* Parse text (len bytes) from file `what` (used in messages) into *out.
+ * Rejects malformed JSON (with line:column), anything json-c accepts beyond
+ * the JSON grammar, trailing garbage, duplicate keys at any depth (naming the
+ * JSON path) and nesting deeper than 64. Returns AIETH_OK, AIETH_EPARSE or
+ * AIETH_ENOMEM with the aieth error set. On success *out is the tree (caller
+ * json_object_put()s it), or NULL when the text is the JSON literal null. */
+int jstrict_parse(const char *what, const char *text, size_t len, struct json_object **out);
 
 /* Check that obj (at JSON path `path` in file `what`) is an object whose
  * keys are all in the NULL-terminated list `allowed`. Returns 0 or an aieth

@@ -35,48 +35,48 @@ char *aieth_strdup(const char *s)
 	return d;
 }
 
-char *aieth_read_file(const char *path, size_t max_bytes, size_t *len_out)
+int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out)
 {
 	FILE *f;
 	struct stat st;
 	char *buf;
 	size_t n;
+	int rc;
 
+	*out = NULL;
 	f = fopen(path, "rb");
-	if (!f) {
-		aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
+	if (!f)
+		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		aieth_fail(AIETH_EIO, "%s: not a regular file", path);
-		fclose(f);
-		return NULL;
+		rc = aieth_fail(AIETH_EIO, "%s: not a regular file", path);
+		goto fail;
 	}
 	if ((uint64_t)st.st_size > max_bytes) {
-		aieth_fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes", path,
-			   (long long)st.st_size, max_bytes);
-		fclose(f);
-		return NULL;
+		rc = aieth_fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes", path,
+				(long long)st.st_size, max_bytes);
+		goto fail;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
-		aieth_fail(AIETH_ENOMEM, "%s: out of memory reading %lld bytes", path,
-			   (long long)st.st_size);
-		fclose(f);
-		return NULL;
+		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory reading %lld bytes", path,
+				(long long)st.st_size);
+		goto fail;
 	}
 	n = fread(buf, 1, (size_t)st.st_size, f);
 	if (n != (size_t)st.st_size || ferror(f)) {
-		aieth_fail(AIETH_EIO, "%s: read error", path);
+		rc = aieth_fail(AIETH_EIO, "%s: read error", path);
 		free(buf);
-		fclose(f);
-		return NULL;
+		goto fail;
 	}
 	fclose(f);
 	buf[n] = '\0';
 	if (len_out)
 		*len_out = n;
-	return buf;
+	*out = buf;
+	return AIETH_OK;
+fail:
+	fclose(f);
+	return rc;
 }
 
 char *aieth_path_join(const char *dir, const char *rel)

@@ -111,15 +111,10 @@ int aieth_mparam_open(const char *model, const char *params, const char *const *
 	if (!params || only_space(params))
 		return 0;
 	snprintf(what, sizeof what, "%s: params", model);
-	obj = jstrict_parse(what, params, strlen(params));
-	if (!obj) {
-		/* json-c represents a JSON null by no object at all. */
-		const char *p = params + strspn(params, " \t\r\n");
-		if (strncmp(p, "null", 4) == 0 && only_space(p + 4))
-			return aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null",
-					  model);
-		return AIETH_EPARSE;
-	}
+	if ((rc = jstrict_parse(what, params, strlen(params), &obj)))
+		return rc;
+	if (!obj) /* json-c represents a JSON null by no object at all */
+		return aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null", model);
 	if (!json_object_is_type(obj, json_type_object)) {
 		rc = aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not %s", model,
 				json_type_to_name(json_object_get_type(obj)));

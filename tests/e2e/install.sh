@@ -4,7 +4,8 @@
 # installed data files.
 . "$(dirname "$0")/lib.sh"
 root=$TMP/root
-expect 0 make -C "$S" --no-print-directory O="${B#$S/}" install DESTDIR="$root" PREFIX=/opt/aieth
+expect 0 make -C "$S" --no-print-directory O="${B#$S/}" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" \
+  install DESTDIR="$root" PREFIX=/opt/aieth
 for f in include/aieth.h include/aieth_model.h lib/libaieth.a lib/libaieth.so \
          lib/pkgconfig/aieth.pc share/aieth/platforms/vck190.json \
          share/aieth/cfg/vek280_aie_constraints.json share/aieth/cfg/vck190_system.cfg; do
@@ -12,7 +13,7 @@ for f in include/aieth.h include/aieth_model.h lib/libaieth.a lib/libaieth.so \
 done
 pc=$root/opt/aieth/lib/pkgconfig
 flags=$(PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR=$root pkg-config --cflags --libs aieth)
-expect 0 cc -std=c11 -o "$TMP/client" "$S/examples/c_api/aieth_demo.c" $flags
+expect 0 "${AIETH_CC:-cc}" -std=c11 ${AIETH_SANFLAGS:-} -o "$TMP/client" "$S/examples/c_api/aieth_demo.c" $flags
 LD_LIBRARY_PATH=$root/opt/aieth/lib AIETH_DATA_DIR=$root/opt/aieth/share/aieth \
   expect 0 "$TMP/client" --board vek280 --channels 2 --size 1024 --replay 2
 has "$TMP/out" "PASS"

@@ -19,6 +19,15 @@
 #include "internal.h"
 #include "json_strict.h"
 
+/* jstrict_parse returning the tree, or NULL (error or JSON null). */
+static struct json_object *jp(const char *what, const char *text, size_t len)
+{
+	struct json_object *o = NULL;
+	if (jstrict_parse(what, text, len, &o) != 0)
+		return NULL;
+	return o;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(c)                                                                   \
@@ -94,16 +103,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jstrict_line_col(text, size, &line, &col);
 	CHECK(line >= 1 && col >= 1 && line <= size + 1 && col <= size + 1);
 
-	o = jstrict_parse(what, text, size);
-	if (!o) {
+	o = NULL;
+	if (jstrict_parse(what, text, size, &o) != 0) {
+		CHECK(o == NULL);
 		check_message();
 		return 0;
 	}
+	if (!o) /* the JSON literal null */
+		return 0;
 	{
 		const char *out = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 		struct json_object *again;
 		CHECK(out);
-		again = jstrict_parse(what, out, strlen(out));
+		again = jp(what, out, strlen(out));
 		if (!again)
 			CHECK(strstr(out, "Infinity") || strstr(out, "NaN") || strstr(out, "nan") ||
 			      strstr(out, "inf"));

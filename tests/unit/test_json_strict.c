@@ -6,6 +6,15 @@
 #include "json_strict.h"
 #include "tu.h"
 
+/* jstrict_parse returning the tree, or NULL (error or JSON null). */
+static struct json_object *jp(const char *what, const char *text, size_t len)
+{
+	struct json_object *o = NULL;
+	if (jstrict_parse(what, text, len, &o) != 0)
+		return NULL;
+	return o;
+}
+
 /* Assert that the last error message contains s. */
 #define MSG_HAS(s)                                                                    \
 	do {                                                                          \
@@ -17,7 +26,7 @@
 
 static struct json_object *parse(const char *text)
 {
-	return jstrict_parse("t.json", text, strlen(text));
+	return jp("t.json", text, strlen(text));
 }
 
 /* Parse must fail with EPARSE-style message containing s. */
@@ -57,10 +66,10 @@ static void test_parse_not_nul_terminated(void)
 {
 	/* Only len bytes are read: the rest of the buffer is garbage. */
 	const char buf[] = "{\"a\": 12}GARBAGE";
-	struct json_object *o = jstrict_parse("t.json", buf, 9);
+	struct json_object *o = jp("t.json", buf, 9);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	json_object_put(o);
-	o = jstrict_parse("t.json", buf, 7); /* {"a": 1 - truncated */
+	o = jp("t.json", buf, 7); /* {"a": 1 - truncated */
 	CU_ASSERT_PTR_NULL(o);
 	json_object_put(o);
 	MSG_HAS("t.json:1:8:");
@@ -84,12 +93,12 @@ static void test_parse_depth(void)
 	struct json_object *o;
 	memset(buf, '[', 64);
 	memset(buf + 64, ']', 64);
-	o = jstrict_parse("t.json", buf, 128);
+	o = jp("t.json", buf, 128);
 	CU_ASSERT_PTR_NOT_NULL(o);
 	json_object_put(o);
 	memset(buf, '[', 65);
 	memset(buf + 65, ']', 65);
-	o = jstrict_parse("t.json", buf, 130);
+	o = jp("t.json", buf, 130);
 	CU_ASSERT_PTR_NULL(o);
 	json_object_put(o);
 	MSG_HAS("t.json:1:65: nesting too deep (the limit is 64 levels)");
@@ -109,7 +118,7 @@ static void test_parse_strict_extras(void)
 	parse_fails("{\"a\\u0000b\": 1, \"a\": 2}", "t.json:1:4: a key must not contain \\u0000");
 	{
 		const char t[] = "{\"a\": 1}\0";
-		struct json_object *o = jstrict_parse("t.json", t, sizeof t - 1);
+		struct json_object *o = jp("t.json", t, sizeof t - 1);
 		CU_ASSERT_PTR_NULL(o);
 		json_object_put(o);
 		MSG_HAS("t.json:1:9: trailing characters");
@@ -273,7 +282,23 @@ static void test_line_col(void)
 	CU_ASSERT(l == 4 && c == 1);
 }
 
+/* The literal null parses (json-c gives no object for it); failures carry
+ * their code. */
+static void test_parse_null_and_codes(void)
+{
+	struct json_object *o = (struct json_object *)1;
+	CU_ASSERT_EQUAL(jstrict_parse("t.json", " null ", 6, &o), AIETH_OK);
+	CU_ASSERT_PTR_NULL(o);
+	o = (struct json_object *)1;
+	CU_ASSERT_EQUAL(jstrict_parse("t.json", "nul", 3, &o), AIETH_EPARSE);
+	CU_ASSERT_PTR_NULL(o);
+	CU_ASSERT_EQUAL(jstrict_parse("t.json", "{\"a\":1,\"a\":2}", 15, &o), AIETH_EPARSE);
+	CU_ASSERT_PTR_NULL(o);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "duplicate"));
+}
+
 TU_MAIN("json_strict",
+	{"null and error codes", test_parse_null_and_codes},
 	{"parse ok", test_parse_ok},
 	{"parse reads only len bytes", test_parse_not_nul_terminated},
 	{"syntax errors carry line:col", test_parse_syntax_line_col},
