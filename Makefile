@@ -55,7 +55,7 @@ PLUGINS := $(patsubst %.c,$(O)/plugins/%.so,$(notdir $(PLUGIN_SRC)))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_COMMON := $(filter-out $(UNIT_SRC),$(sort $(wildcard tests/unit/*.c)))
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
-E2E := $(sort $(wildcard tests/e2e/*.sh))
+E2E := $(filter-out tests/e2e/lib.sh,$(sort $(wildcard tests/e2e/*.sh)))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 STATIC := $(O)/lib/libaieth.a

@@ -239,6 +239,12 @@ int aieth_txn_channel_by_name(const aieth_txn *txn, const char *plio, aieth_chan
 int aieth_txn_delay_between(const aieth_txn *txn, const char *from_plio, const char *to_plio,
 			    int64_t *cycles);
 
+/* ------------------------------------------- test descriptions and runs */
+/* (run_test: declarations follow in this section) */
+
+/* ---------------------------------------------------- xclbin files */
+/* (th_package: declarations follow in this section) */
+
 #ifdef __cplusplus
 }
 #endif
