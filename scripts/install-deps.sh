@@ -11,6 +11,9 @@ PKGS=(
   libclang-rt-14-dev   # clang's sanitizer and libFuzzer runtimes
   libjson-c-dev        # board facts, constraints, test descriptions
   libcunit1-dev        # unit tests
+  jq                   # end-to-end tests: report.json fields
+  python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
+  libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
 )
 
 missing=()
