@@ -35,18 +35,27 @@ static jobj *get(jobj *o, const char *key)
 	return json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
+/* The value of key, or *v = NULL; a missing required key is an error. */
+static int lookup(const char *what, const char *path, jobj *o, const char *key, int required,
+		  jobj **v)
+{
+	char p[160];
+	*v = get(o, key);
+	if (!*v && required)
+		return aieth_fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
+				  at(p, sizeof p, path, key));
+	return 0;
+}
+
 static int get_i64(const char *what, const char *path, jobj *o, const char *key, int required,
 		   int64_t min, int64_t max, int64_t *out)
 {
 	char p[160];
-	jobj *v = get(o, key);
+	jobj *v;
 	int64_t x;
-	if (!v) {
-		if (required)
-			return aieth_fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
-					  at(p, sizeof p, path, key));
-		return 0;
-	}
+	int rc = lookup(what, path, o, key, required, &v);
+	if (rc || !v)
+		return rc;
 	if (!json_object_is_type(v, json_type_int))
 		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an integer, got %s", what,
 				  at(p, sizeof p, path, key),
@@ -64,14 +73,11 @@ static int get_num(const char *what, const char *path, jobj *o, const char *key,
 		   double min, double max, double *out)
 {
 	char p[160];
-	jobj *v = get(o, key);
+	jobj *v;
 	double x;
-	if (!v) {
-		if (required)
-			return aieth_fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
-					  at(p, sizeof p, path, key));
-		return 0;
-	}
+	int rc = lookup(what, path, o, key, required, &v);
+	if (rc || !v)
+		return rc;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 		return aieth_fail(AIETH_EPARSE, "%s: %s: expected a number, got %s", what,
 				  at(p, sizeof p, path, key),
@@ -90,15 +96,12 @@ static int get_i64_array(const char *what, const char *path, jobj *o, const char
 			 size_t *n)
 {
 	char p[160], q[200];
-	jobj *v = get(o, key);
+	jobj *v;
 	size_t i, len;
+	int rc;
 	*n = 0;
-	if (!v) {
-		if (required)
-			return aieth_fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
-					  at(p, sizeof p, path, key));
-		return 0;
-	}
+	if ((rc = lookup(what, path, o, key, required, &v)) || !v)
+		return rc;
 	at(p, sizeof p, path, key);
 	if (!json_object_is_type(v, json_type_array))
 		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an array of integers", what, p);
