@@ -53,6 +53,10 @@ int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **
  * written to a temporary name and renamed. len must be a multiple of the
  * element size. */
 int aieth_text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len);
+/* The text aieth_text_write writes, in memory: *out (malloc'd, caller
+ * frees, NUL-terminated) holds *out_len characters. */
+int aieth_text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
+		      size_t *out_len);
 
 /* Binary files: read whole (max_bytes bounds), write atomically. */
 int aieth_bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *len);
