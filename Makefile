@@ -31,6 +31,9 @@ SONAME := libaieth.so.0
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
+# libarchive: th_package reads the XSA (zip) and libadf.a (ar) with it
+DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
@@ -65,7 +68,11 @@ PCFILE := $(O)/lib/pkgconfig/aieth.pc
 .PHONY: all lib test check unit e2e fuzz bench install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
-all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench
+XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
+
+all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench \
+	$(O)/tests/gen_package_inputs $(O)/tests/bench_package \
+	$(XRT_DOUBLE)
 
 lib: $(STATIC) $(SHARED) $(PCFILE)
 
@@ -94,7 +101,7 @@ $(O)/obj/harness/src/util.o: $(PREFIX_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 # Programs link the static library so they run from the tree as they are.
@@ -117,6 +124,44 @@ $(O)/plugins/%.so: tests/plugins/%.c harness/include/aieth_model.h
 $(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(CUNIT_LIBS)
+
+# th_package: the fixture generator (tests/data/package) is linked into its
+# tests and programs; only the XRT cross-check links Debian's XRT (libaieth
+# never does). XRT's pkg-config file is wrong (research/xrt.md §1).
+PKG_FIX := tests/data/package/pkg_fixtures.c
+PKG_FIX_TESTS := $(filter $(O)/tests/test_xclbin_package $(O)/tests/test_xclbin_xrt,$(UNITS))
+XRT_CFLAGS := -isystem /usr/include/xrt
+XRT_LIBS := -lxrt_coreutil
+$(PKG_FIX_TESTS): $(O)/tests/test_%: tests/unit/test_%.c $(PKG_FIX) $(UNIT_COMMON) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(if $(findstring xrt,$*),$(XRT_CFLAGS)) -Itests/unit \
+		-Itests/data/package -o $@ $< $(PKG_FIX) $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) \
+		$(DEPS_LIBS) $(CUNIT_LIBS) $(if $(findstring xrt,$*),$(XRT_LIBS))
+
+$(O)/tests/gen_package_inputs: tests/data/package/gen_package_inputs.c $(PKG_FIX) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/data/package -o $@ $< $(PKG_FIX) $(STATIC) \
+		$(ALL_LDFLAGS) $(DEPS_LIBS)
+
+$(O)/tests/bench_package: tests/bench/bench_package.c $(PKG_FIX) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -Itests/data/package -o $@ $< $(PKG_FIX) \
+		$(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
+# The XRT C API test double (tests/xrt_double/): the emulated board behind
+# XRT's function names; only those are exported.
+$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c) tests/xrt_double/exports.map $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-Bsymbolic \
+		-Wl,--version-script=tests/xrt_double/exports.map -o $@ \
+		$(wildcard tests/xrt_double/*.c) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
+# XRT's own headers (when installed) check the xrt backend's prototypes.
+$(O)/tests/test_xrt: ALL_CFLAGS += -isystem /usr/include/xrt
+
+$(O)/tests/xrt_mkxclbin: tests/xrt_double/tools/xrt_mkxclbin.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
 $(O)/tests/bench: tests/bench/bench.c $(STATIC)
 	@mkdir -p $(dir $@)
@@ -169,8 +214,9 @@ fuzz: $(FUZZERS)
 			|| { tail -n 40 build-fuzz/$$n.log; exit 1; }; \
 		grep -E '^Done|^#[0-9]+ *DONE' build-fuzz/$$n.log | tail -n 1; done
 
-bench: $(O)/tests/bench
+bench: $(O)/tests/bench $(O)/tests/bench_package
 	AIETH_DATA_DIR=$(CURDIR) $(O)/tests/bench
+	AIETH_DATA_DIR=$(CURDIR) $(O)/tests/bench_package
 
 install: lib $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \

@@ -24,8 +24,12 @@ static const char *usage_text =
 	"options:\n"
 	"  -b, --board NAME|FILE  board to run on: vck190, vek280, vek385 or a board\n"
 	"                         JSON file (overrides the description's \"board\")\n"
-	"      --backend NAME     device backend (default: the description's, else emu,\n"
-	"                         the emulated board)\n"
+	"      --backend NAME     device backend: emu (the emulated board, the default\n"
+	"                         unless the description names one) or xrt (a board\n"
+	"                         through XRT, docs/on-board.md)\n"
+	"      --xclbin FILE      the design's AIE xclbin (overrides \"xclbin\")\n"
+	"      --pl-xclbin FILE   xrt: the PL DMA kernel's xclbin (overrides\n"
+	"                         \"pl_xclbin\"; default: the board's)\n"
 	"  -o, --out DIR          output directory, created if missing (default: .):\n"
 	"                         report.json, junit.xml, and relative \"save\" files\n"
 	"      --report FILE      report.json path (default: OUT/report.json)\n"
@@ -98,6 +102,8 @@ int main(int argc, char **argv)
 		{"timeout", required_argument, NULL, 't'},
 		{"data-dir", required_argument, NULL, 4},
 		{"reference", no_argument, NULL, 5},
+		{"xclbin", required_argument, NULL, 6},
+		{"pl-xclbin", required_argument, NULL, 7},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -132,6 +138,8 @@ int main(int argc, char **argv)
 		}
 		case 4: data_dir = optarg; break;
 		case 5: o.emu_reference = 1; break;
+		case 6: o.xclbin = optarg; break;
+		case 7: o.pl_xclbin = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;

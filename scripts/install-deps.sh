@@ -11,6 +11,10 @@ PKGS=(
   libclang-rt-14-dev   # clang's sanitizer and libFuzzer runtimes
   libjson-c-dev        # board facts, constraints, test descriptions
   libcunit1-dev        # unit tests
+  libarchive-dev       # th_package: reads the XSA (zip) and libadf.a (ar)
+  xilinx-bootgen       # th_package: builds the AIE PDI from the graph's CDOs
+  libxrt-dev           # tests only: XRT's xclbin parser checks th_package output; the xrt backend runs on XRT's noop mode (dlopen, never linked)
+  uuid-dev             # XRT's xclbin.h includes <uuid/uuid.h>; libxrt-dev lacks the dependency
   jq                   # end-to-end tests: report.json fields
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)

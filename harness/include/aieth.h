@@ -133,11 +133,14 @@ typedef struct {
 typedef struct {
 	const char *board;           /* board name or board JSON path (required) */
 	const char *data_dir;        /* NULL: $AIETH_DATA_DIR or installed data */
-	const char *backend;         /* "emu" (NULL means "emu") */
-	const char *xclbin;          /* design xclbin; may be NULL on "emu" */
+	const char *backend;         /* "emu" (NULL means "emu") or "xrt" (a board) */
+	const char *xclbin;          /* design (AIE) xclbin; may be NULL on "emu" */
 	const aieth_graph_spec *graphs;
 	size_t num_graphs;
 	int emu_reference;           /* emu: 1 = beat-by-beat reference mode */
+	/* Added in 0.1 (keep new fields at the end): */
+	const char *pl_xclbin;       /* xrt: the PL DMA kernel's xclbin (NULL: the
+				        board default, docs/on-board.md) */
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with
@@ -161,8 +164,20 @@ int aieth_graph_run(aieth_session *session, const char *graph, int64_t iteration
 int aieth_graph_wait(aieth_session *session, const char *graph, uint32_t timeout_ms);
 /* End the graph; it cannot be run again in this session. */
 int aieth_graph_end(aieth_session *session, const char *graph);
-/* Iterations completed so far (emulated board: as of the last wait). */
+/* Iterations completed so far (emulated board: as of the last wait; xrt:
+ * XRT cannot count them, so the bounded run's count once it completed,
+ * else 0). */
 int aieth_graph_iterations_done(aieth_session *session, const char *graph, uint64_t *out);
+/* Run-time parameters: write `size` bytes to a graph's RTP port (its
+ * hierarchical name, e.g. "gr.k.in[1]"), or read `size` bytes back. On a
+ * board these are xrtGraphUpdateRTP / xrtGraphReadRTP. The emulated board
+ * keeps the last bytes written per port (the graph models do not consume
+ * them); reading a port never written is AIETH_ENOTFOUND there. At most
+ * 65536 bytes. */
+int aieth_graph_update_rtp(aieth_session *session, const char *graph, const char *port,
+			   const void *data, size_t size);
+int aieth_graph_read_rtp(aieth_session *session, const char *graph, const char *port,
+			 void *data, size_t size);
 
 /* ------------------------------------------------------------ transactions */
 
@@ -274,6 +289,9 @@ typedef struct {
 	/* Called during long runs (may be NULL): phase text, done/total. */
 	void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* Added in 0.1 (keep new fields at the end): */
+	const char *xclbin;         /* override the description's AIE xclbin (NULL: keep) */
+	const char *pl_xclbin;      /* override its PL xclbin (NULL: keep / board default) */
 } aieth_run_opts;
 
 /* A report: one run of one or more descriptions (docs/report-schema.md). */
@@ -367,7 +385,8 @@ const char *aieth_xclbin_uuid_string(const aieth_xclbin *x);
  * line "file: what: expected X, found Y". */
 size_t aieth_xclbin_num_problems(const aieth_xclbin *x);
 const char *aieth_xclbin_problem(const aieth_xclbin *x, size_t i);
-/* Sections that lie inside the file, in table order. */
+/* The section table in file order (the entries that lie inside the file;
+ * section_read and section_dump refuse a payload outside it). */
 size_t aieth_xclbin_num_sections(const aieth_xclbin *x);
 int aieth_xclbin_section_at(const aieth_xclbin *x, size_t i, aieth_xclbin_section *out);
 /* Index of the first section of a kind; AIETH_ENOTFOUND if none. */
@@ -451,6 +470,7 @@ typedef struct {
 	const char *graph;           /* libadf.a (ar) or an aiecompiler Work/ dir */
 	const char *output;          /* the xclbin to write (atomically) */
 	const char *pdi;             /* prebuilt PDI: bootgen is not run */
+	const char *aie_metadata;    /* aie_control_config.json to use instead of the graph's */
 	const char *bootgen;         /* NULL: "bootgen" from PATH */
 	const char *tmp_dir;         /* NULL: $TMPDIR, then /tmp */
 	const uint8_t *uuid;         /* 16 bytes, or NULL: derived from content */
@@ -475,6 +495,7 @@ typedef struct {
 	size_t num_graphs, num_plios, num_cdos;
 	size_t problems;             /* check problems (then nothing is written) */
 	int tool_failed;             /* bootgen missing or failed */
+	int output_failed;           /* the output could not be written */
 	double bootgen_seconds;      /* 0 with a prebuilt PDI */
 	long bootgen_maxrss_kib;     /* bootgen's peak memory */
 } aieth_package_result;
@@ -486,7 +507,8 @@ typedef struct {
  * it replaces `output`; nothing is left behind on failure. Returns
  * AIETH_OK; AIETH_EINVAL with result->problems > 0 when the check failed;
  * with result->tool_failed set when bootgen is missing or failed (its
- * own error text in the message); other codes for bad inputs. */
+ * own error text in the message), result->output_failed when the output
+ * could not be written; other codes for bad inputs. */
 int aieth_package(const aieth_package_opts *opts, aieth_package_result *result);
 
 #ifdef __cplusplus

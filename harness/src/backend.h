@@ -8,6 +8,7 @@
 #ifndef AIETH_BACKEND_H
 #define AIETH_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "aieth.h"
@@ -45,9 +46,15 @@ typedef struct {
 	/* Wait for the oldest started transaction; fills res and the wire's
 	 * RX image and perf words. */
 	int (*txn_wait)(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res);
+	/* Run-time parameters of a graph port (port: "graph.kernel.in[1]"). */
+	int (*graph_update_rtp)(void *state, uint32_t graph, const char *port, const void *data,
+				size_t size);
+	int (*graph_read_rtp)(void *state, uint32_t graph, const char *port, void *data,
+			      size_t size);
 } aieth_backend_ops;
 
 extern const aieth_backend_ops aieth_backend_emu;
+extern const aieth_backend_ops aieth_backend_xrt;
 
 /* The backend named name, or NULL. */
 const aieth_backend_ops *aieth_backend_find(const char *name);

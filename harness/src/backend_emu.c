@@ -10,6 +10,15 @@
 #include "model_load.h"
 #include "session_internal.h"
 
+/* RTP values: the graph models do not consume them; the emulated board
+ * keeps the last bytes written per graph and port so a read returns them. */
+typedef struct {
+	uint32_t graph;
+	char *port;
+	uint8_t *data;
+	size_t size;
+} emu_rtp;
+
 typedef struct {
 	aieth_session *s;
 	pld_engine *eng;
@@ -17,6 +26,8 @@ typedef struct {
 	size_t nmodels;
 	uint32_t N;
 	pld_chan_progress *tx, *rx;
+	emu_rtp *rtp;                /* the last value written to each port */
+	size_t nrtp;
 } emu_state;
 
 static void emu_close(void *state)
@@ -31,6 +42,11 @@ static void emu_close(void *state)
 	free(st->models);
 	free(st->tx);
 	free(st->rx);
+	for (i = 0; i < st->nrtp; i++) {
+		free(st->rtp[i].port);
+		free(st->rtp[i].data);
+	}
+	free(st->rtp);
 	free(st);
 }
 
@@ -284,6 +300,64 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	return AIETH_OK;
 }
 
+static emu_rtp *rtp_find(emu_state *st, uint32_t graph, const char *port)
+{
+	size_t i;
+	for (i = 0; i < st->nrtp; i++)
+		if (st->rtp[i].graph == graph && !strcmp(st->rtp[i].port, port))
+			return &st->rtp[i];
+	return NULL;
+}
+
+static int emu_graph_update_rtp(void *state, uint32_t graph, const char *port, const void *data,
+				size_t size)
+{
+	emu_state *st = state;
+	emu_rtp *r = rtp_find(st, graph, port);
+	uint8_t *copy = malloc(size ? size : 1);
+	if (!copy)
+		return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+	memcpy(copy, data, size);
+	if (!r) {
+		emu_rtp *n = realloc(st->rtp, (st->nrtp + 1) * sizeof *n);
+		char *name = aieth_strdup(port);
+		if (!n || !name) {
+			free(copy);
+			free(name);
+			if (n)
+				st->rtp = n;
+			return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+		}
+		st->rtp = n;
+		r = &st->rtp[st->nrtp++];
+		r->graph = graph;
+		r->port = name;
+		r->data = NULL;
+	}
+	free(r->data);
+	r->data = copy;
+	r->size = size;
+	return AIETH_OK;
+}
+
+static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, void *data,
+			      size_t size)
+{
+	emu_state *st = state;
+	emu_rtp *r = rtp_find(st, graph, port);
+	if (!r)
+		return aieth_fail(AIETH_ENOTFOUND,
+				  "graph \"%s\": RTP port \"%s\" has not been written in this "
+				  "session (the emulated board returns the last value written)",
+				  st->s->graphs[graph].name, port);
+	if (r->size != size)
+		return aieth_fail(AIETH_EINVAL,
+				  "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
+				  st->s->graphs[graph].name, port, r->size, size);
+	memcpy(data, r->data, size);
+	return AIETH_OK;
+}
+
 const aieth_backend_ops aieth_backend_emu = {
 	.name = "emu",
 	.open = emu_open,
@@ -294,11 +368,7 @@ const aieth_backend_ops aieth_backend_emu = {
 	.graph_status = emu_graph_status,
 	.txn_start = emu_txn_start,
 	.txn_wait = emu_txn_wait,
+	.graph_update_rtp = emu_graph_update_rtp,
+	.graph_read_rtp = emu_graph_read_rtp,
 };
 
-const aieth_backend_ops *aieth_backend_find(const char *name)
-{
-	if (!name || !strcmp(name, "emu"))
-		return &aieth_backend_emu;
-	return NULL;
-}

@@ -102,11 +102,19 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 			  rj_getd(t, "duration_s"));
 		sb_lit(&b, "    <properties>\n");
 		{
-			const char *props[] = {"board", "backend", "spec", "xclbin", "status"};
+			const char *props[] = {"board", "backend", "spec", "status"};
+			struct json_object *xo = rj_get(t, "xclbin");
 			size_t p;
 			for (p = 0; p < sizeof props / sizeof *props; p++) {
 				sb_printf(&b, "      <property name=\"%s\" value=\"", props[p]);
 				sb_xml(&b, rj_gets(t, props[p]));
+				sb_lit(&b, "\"/>\n");
+			}
+			if (xo) {
+				sb_lit(&b, "      <property name=\"xclbin\" value=\"");
+				sb_xml(&b, rj_gets(xo, "path"));
+				sb_lit(&b, "\"/>\n      <property name=\"xclbin_uuid\" value=\"");
+				sb_xml(&b, rj_gets(xo, "uuid"));
 				sb_lit(&b, "\"/>\n");
 			}
 		}

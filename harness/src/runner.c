@@ -536,6 +536,32 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	aieth_txn_free(t);
 }
 
+/* The design xclbin in the report: path, and when it reads, its UUID,
+ * SHA-256 and platform (the device phase checks it strictly). */
+static void put_xclbin(jobj *test, const char *path)
+{
+	aieth_xclbin *x = NULL;
+	jobj *xo;
+	char hex[65];
+	if (!path) {
+		rj_null(test, "xclbin");
+		return;
+	}
+	xo = rj_obj();
+	rj_str(xo, "path", path);
+	if (aieth_xclbin_open(&x, path, AIETH_XCLBIN_LENIENT) == AIETH_OK) {
+		rj_str(xo, "uuid", aieth_xclbin_uuid_string(x));
+		rj_str(xo, "vbnv", aieth_xclbin_get_header(x)->vbnv);
+		if (aieth_xclbin_sha256(x, hex) == AIETH_OK)
+			rj_str(xo, "sha256", hex);
+		rj_int(xo, "problems", (int64_t)aieth_xclbin_num_problems(x));
+		aieth_xclbin_close(x);
+	} else {
+		rj_str(xo, "error", aieth_error_message());
+	}
+	rj_set(test, "xclbin", xo);
+}
+
 static void run_spec(run_ctx *c)
 {
 	aieth_session_opts so;
@@ -554,10 +580,7 @@ static void run_spec(run_ctx *c)
 				   : c->sp->backend	     ? c->sp->backend
 							     : "emu");
 	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
-	if (c->sp->xclbin)
-		rj_str(c->test, "xclbin", c->sp->xclbin);
-	else
-		rj_null(c->test, "xclbin");
+	put_xclbin(c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
 
 	if ((rc = prepare(c))) {
 		test_error(c, "prepare", rc, NULL, exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
@@ -579,7 +602,8 @@ static void run_spec(run_ctx *c)
 	so.board = bi->name;
 	so.data_dir = c->o ? c->o->data_dir : NULL;
 	so.backend = rj_gets(c->test, "backend");
-	so.xclbin = c->sp->xclbin;
+	so.xclbin = c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin;
+	so.pl_xclbin = c->o && c->o->pl_xclbin ? c->o->pl_xclbin : c->sp->pl_xclbin;
 	so.graphs = gs;
 	so.num_graphs = c->sp->ngraphs;
 	so.emu_reference = c->o ? c->o->emu_reference : 0;
@@ -590,8 +614,9 @@ static void run_spec(run_ctx *c)
 	free(gs);
 	if (rc) {
 		test_error(c, "open", rc,
-			   rc == AIETH_EUNSUPPORTED ? "this build runs on the emulated board "
-						      "(backend \"emu\")"
+			   rc == AIETH_EUNSUPPORTED ? "not available here: the emulated board "
+						      "(backend \"emu\") runs everywhere; a board "
+						      "needs XRT (docs/on-board.md)"
 						    : NULL,
 			   exit_for(rc));
 		return;

@@ -49,7 +49,7 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	if (!s->ops) {
 		free(s);
 		return aieth_fail(AIETH_EUNSUPPORTED,
-				  "session: unknown backend \"%s\" (available: emu)", o->backend);
+				  "session: unknown backend \"%s\" (available: emu, xrt)", o->backend);
 	}
 	rc = aieth_board_load(&s->board, o->board, o->data_dir);
 	if (rc) {
@@ -72,10 +72,16 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	}
 	if (o->xclbin && !(s->xclbin = aieth_strdup(o->xclbin)))
 		goto oom;
+	if (o->pl_xclbin && !(s->pl_xclbin = aieth_strdup(o->pl_xclbin)))
+		goto oom;
+	if (o->data_dir && !(s->data_dir = aieth_strdup(o->data_dir)))
+		goto oom;
 	rc = s->ops->open(s, &s->bstate);
 	if (rc) {
 		graphs_free(s);
 		free(s->xclbin);
+		free(s->pl_xclbin);
+		free(s->data_dir);
 		aieth_board_free(s->board);
 		free(s);
 		return rc;
@@ -85,6 +91,8 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 oom:
 	graphs_free(s);
 	free(s->xclbin);
+	free(s->pl_xclbin);
+	free(s->data_dir);
 	aieth_board_free(s->board);
 	free(s);
 	return aieth_fail(AIETH_ENOMEM, "session: out of memory");
@@ -107,6 +115,8 @@ void aieth_session_close(aieth_session *s)
 		s->ops->close(s->bstate);
 	graphs_free(s);
 	free(s->xclbin);
+	free(s->pl_xclbin);
+	free(s->data_dir);
 	aieth_board_free(s->board);
 	free(s);
 }
@@ -169,6 +179,7 @@ int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
 		return rc;
 	gs->bounded = iterations >= 0;
 	gs->forever = iterations < 0;
+	gs->iterations = iterations;
 	return AIETH_OK;
 }
 
@@ -214,4 +225,48 @@ int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *o
 	if (!out)
 		return aieth_fail(AIETH_EINVAL, "aieth_graph_iterations_done: NULL out");
 	return s->ops->graph_status(s->bstate, g, out, &complete);
+}
+
+/* RTP ports: the name is checked here, the bytes by the backend. */
+static int rtp_args(aieth_session *s, const char *graph, const char *port, const void *data,
+		    size_t size, uint32_t *g)
+{
+	int rc;
+	if ((rc = find_graph(s, graph, g)))
+		return rc;
+	if (!port || !*port || strlen(port) > 1024)
+		return aieth_fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
+				  port ? "longer than 1024 characters" : "missing");
+	if (!data && size)
+		return aieth_fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
+				  port);
+	if (size > 65536)
+		return aieth_fail(AIETH_EINVAL,
+				  "graph \"%s\" RTP port \"%s\": %zu bytes, at most 65536", graph,
+				  port, size);
+	return AIETH_OK;
+}
+
+int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port,
+			   const void *data, size_t size)
+{
+	uint32_t g;
+	int rc;
+	aieth_error_clear();
+	if ((rc = rtp_args(s, graph, port, data, size, &g)))
+		return rc;
+	if (s->graphs[g].ended)
+		return aieth_fail(AIETH_ESTATE, "graph \"%s\" has been ended", graph);
+	return s->ops->graph_update_rtp(s->bstate, g, port, data, size);
+}
+
+int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, void *data,
+			 size_t size)
+{
+	uint32_t g;
+	int rc;
+	aieth_error_clear();
+	if ((rc = rtp_args(s, graph, port, data, size, &g)))
+		return rc;
+	return s->ops->graph_read_rtp(s->bstate, g, port, data, size);
 }

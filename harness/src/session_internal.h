@@ -14,6 +14,7 @@ typedef struct {
 	int bounded;        /* a bounded run was started */
 	int forever;        /* running until ended */
 	int ended;
+	int64_t iterations; /* of the last run */
 } aieth_graph_state;
 
 struct aieth_session {
@@ -22,6 +23,8 @@ struct aieth_session {
 	const aieth_backend_ops *ops;
 	void *bstate;
 	char *xclbin;
+	char *pl_xclbin;                 /* xrt: NULL = the board default */
+	char *data_dir;                  /* as given (NULL: default) */
 	int emu_reference;
 	size_t ngraphs;
 	aieth_graph_state *graphs;

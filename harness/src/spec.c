@@ -524,6 +524,7 @@ void aieth_spec_free(aieth_spec *sp)
 	free(sp->board);
 	free(sp->backend);
 	free(sp->xclbin);
+	free(sp->pl_xclbin);
 	free(sp);
 }
 
@@ -556,10 +557,10 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 		     const char *base_dir)
 {
 	static const char *const keys[] = {"schema", "name", "description", "board", "backend",
-					   "xclbin", "graphs", "transactions", NULL};
+					   "xclbin", "pl_xclbin", "graphs", "transactions", NULL};
 	aieth_spec *sp;
 	jobj *root = NULL, *arr;
-	const char *schema = NULL, *xclbin = NULL;
+	const char *schema = NULL, *xclbin = NULL, *pl_xclbin = NULL;
 	size_t i, n;
 	int rc;
 
@@ -597,13 +598,15 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = dup_string(what, "", root, "description", 0, &sp->description)) ||
 	    (rc = dup_string(what, "", root, "board", 0, &sp->board)) ||
 	    (rc = dup_string(what, "", root, "backend", 0, &sp->backend)) ||
-	    (rc = jstrict_get_string(what, "", root, "xclbin", 0, &xclbin)))
+	    (rc = jstrict_get_string(what, "", root, "xclbin", 0, &xclbin)) ||
+	    (rc = jstrict_get_string(what, "", root, "pl_xclbin", 0, &pl_xclbin)))
 		goto fail;
 	if (!sp->name && !(sp->name = default_name(what))) {
 		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}
-	if (xclbin && !(sp->xclbin = aieth_path_join(sp->dir, xclbin))) {
+	if ((xclbin && !(sp->xclbin = aieth_path_join(sp->dir, xclbin))) ||
+	    (pl_xclbin && !(sp->pl_xclbin = aieth_path_join(sp->dir, pl_xclbin)))) {
 		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}

@@ -72,6 +72,7 @@ struct aieth_spec {
 	char *board;
 	char *backend;         /* NULL: emu */
 	char *xclbin;          /* resolved path or NULL */
+	char *pl_xclbin;       /* xrt: the PL kernel's xclbin (NULL: board default) */
 	spec_graph *graphs;
 	size_t ngraphs;
 	spec_txn *txns;

@@ -1,0 +1,51 @@
+/*
+ * pdi.h - Versal PDI facts the packager needs (the device IDCODE in the
+ * Image Header Table; the CDO file header) and building the AIE PDI with
+ * bootgen. Not installed.
+ */
+#ifndef AIETH_PDI_H
+#define AIETH_PDI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes read to find the IDCODE of a PDI we wrote (partial: table at 0x10). */
+#define AIETH_PDI_SCAN_BYTES (64u * 1024u)
+/* Bytes searched in an XSA's boot PDI (its table follows the boot loader). */
+#define AIETH_PDI_SCAN_BOOT (32u << 20)
+
+/* Find an Image Header Table in buf (4-byte aligned offsets; partial PDIs
+ * have it at 0x10, boot PDIs after the boot header and loader; the table's
+ * own checksum confirms it) and return its IDCODE and extended IDCODE.
+ * AIETH_ENOTFOUND (no message set) when there is none. */
+int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code);
+
+/* Check the 20-byte header of a binary CDO file (len >= 20 bytes read from
+ * a file of file_size bytes): header length word, identification word
+ * ("CDO\0" for version 2.x, "XLNX" before), version, payload length and
+ * checksum. `what` names the file in the message. */
+#define AIETH_CDO_HEADER_BYTES 20u
+int aieth_cdo_check_header(const uint8_t *buf, size_t len, uint64_t file_size, const char *what);
+
+typedef struct {
+	const char *bootgen;         /* program name or path; NULL: "bootgen" */
+	const char *work_dir;        /* where the BIF and bootgen's log go */
+	const char *const *cdos;     /* CDO files, in load order */
+	size_t num_cdos;
+	uint32_t id_code, ext_id_code;
+	const char *output;          /* the PDI to write */
+} aieth_pdi_build_opts;
+
+typedef struct {
+	int tool_failed;             /* bootgen missing, killed or failed */
+	double seconds;
+	long maxrss_kib;
+} aieth_pdi_build_result;
+
+/* Write a BIF with one AIE image (id 0x1c000000) holding the CDOs in order
+ * as one cdo partition, run `bootgen -arch versal -image BIF -o OUT -w`,
+ * and check that OUT is a PDI with the given IDCODE. On failure the
+ * message carries bootgen's own error lines. */
+int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r);
+
+#endif

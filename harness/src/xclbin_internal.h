@@ -1,0 +1,50 @@
+/*
+ * xclbin_internal.h - the xclbin reader's object, shared by the reader,
+ * the checks and the packager; in-memory entry points for the fuzz targets
+ * and unit tests. Not installed.
+ */
+#ifndef AIETH_XCLBIN_INTERNAL_H
+#define AIETH_XCLBIN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aieth.h"
+
+/* Problems kept per file; a fuzzed table of 10000 bad sections would
+ * otherwise make a 10000-line report. */
+#define XB_MAX_PROBLEMS 200u
+/* Largest AIE_METADATA section read into memory. */
+#define XB_MAX_AIE_META (64u << 20)
+
+typedef struct {
+	aieth_xclbin_section pub;
+	int readable;                /* lies inside the file */
+} xb_section;
+
+struct aieth_xclbin {
+	char *path;                  /* file name used in messages */
+	int fd;                      /* -1 when reading from memory */
+	const uint8_t *mem;
+	uint64_t size;
+	aieth_xclbin_header hdr;
+	char uuid_str[37];
+	xb_section *sec;             /* the table entries inside the file */
+	size_t nsec;
+	char **problems;
+	size_t nprob;
+	size_t dropped;              /* problems beyond XB_MAX_PROBLEMS */
+};
+
+/* Open an xclbin held in memory (len bytes, not copied: keep it alive
+ * until aieth_xclbin_close). `what` names it in messages. */
+int aieth_xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
+			  unsigned flags);
+
+/* Read n bytes at off of the file or memory. */
+int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
+
+/* "section 1 (PDI \"aie\")" for messages. */
+void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,534 @@
+/* test_xclbin.c - the xclbin writer and strict reader: round trips, every
+ * structural rule on corrupted files, the AIE-only rules, hashes. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tu.h"
+#include "xclbin_format.h"
+#include "xclbin_hash.h"
+#include "xclbin_internal.h"
+#include "xclbin_write.h"
+
+static const char meta[] = "{\"aie_metadata\": {\"graphs\": {\"graph0\": {\"id\": 0, "
+			   "\"name\": \"g\"}}, \"PLIOs\": {}}}";
+static const uint8_t pdi[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+
+static char path[64];
+
+static const char *tmp_path(void)
+{
+	int fd;
+	snprintf(path, sizeof path, "/tmp/aieth-xclbin-XXXXXX");
+	fd = mkstemp(path);
+	if (fd >= 0)
+		close(fd);
+	return path;
+}
+
+/* A valid AIE-only file; extra sections may be appended. */
+static int write_aie(const char *p, const xb_wsection *extra, size_t nextra, const uint8_t *uuid,
+		     uint8_t uuid_out[16])
+{
+	xb_wsection s[8];
+	xb_wopts o;
+	size_t n = 0, i;
+	memset(s, 0, sizeof s);
+	s[n].kind = AIETH_XCLBIN_KIND_AIE_METADATA, s[n].name = "aie_control_config";
+	s[n].data = meta, s[n++].size = strlen(meta);
+	s[n].kind = AIETH_XCLBIN_KIND_PDI, s[n].name = "aie";
+	s[n].data = pdi, s[n++].size = sizeof pdi;
+	for (i = 0; i < nextra; i++)
+		s[n++] = extra[i];
+	memset(&o, 0, sizeof o);
+	o.sections = s, o.num_sections = n;
+	o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE;
+	o.version_major = 2, o.version_minor = 23;
+	o.timestamp = 1700000000;
+	o.vbnv = "xilinx_vck190_base_202610_1";
+	o.uuid = uuid;
+	return xb_write_file(p, &o, uuid_out, NULL);
+}
+
+static void poke(const char *p, uint64_t off, const void *b, size_t n)
+{
+	int fd = open(p, O_WRONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(pwrite(fd, b, n, (off_t)off) == (ssize_t)n);
+	close(fd);
+}
+
+static void poke64(const char *p, uint64_t off, uint64_t v)
+{
+	uint8_t b[8];
+	xb_put64(b, v);
+	poke(p, off, b, 8);
+}
+
+static void poke32(const char *p, uint64_t off, uint32_t v)
+{
+	uint8_t b[4];
+	xb_put32(b, v);
+	poke(p, off, b, 4);
+}
+
+static uint64_t fsize(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* The strict open fails with `want` in its message; the lenient open lists it
+ * among the problems and aieth_xclbin_check counts it. */
+static void expect_problem(const char *p, const char *want)
+{
+	aieth_xclbin *x = NULL;
+	size_t i, n;
+	int found = 0;
+	CU_ASSERT_EQUAL(aieth_xclbin_open(&x, p, 0), AIETH_EPARSE);
+	CU_ASSERT_PTR_NULL(x);
+	if (aieth_xclbin_open(&x, p, AIETH_XCLBIN_LENIENT) != AIETH_OK) {
+		found = strstr(aieth_error_message(), want) != NULL;
+	} else {
+		n = aieth_xclbin_num_problems(x);
+		for (i = 0; i < n; i++)
+			found |= strstr(aieth_xclbin_problem(x, i), want) != NULL;
+		CU_ASSERT(aieth_xclbin_check(x, NULL, NULL, NULL) >= 1);
+		if (!found)
+			for (i = 0; i < n; i++)
+				fprintf(stderr, "\n  problem: %s", aieth_xclbin_problem(x, i));
+		aieth_xclbin_close(x);
+	}
+	if (!found)
+		fprintf(stderr, "\n  expected a problem with: %s (%s)\n", want, aieth_error_message());
+	CU_ASSERT(found);
+}
+
+static void test_round_trip(void)
+{
+	const char *p = tmp_path();
+	aieth_xclbin *x;
+	const aieth_xclbin_header *h;
+	aieth_xclbin_section s;
+	uint8_t uuid[16], all[4096];
+	void *data;
+	size_t len, i;
+	int fd;
+	CU_ASSERT_EQUAL_FATAL(write_aie(p, NULL, 0, NULL, uuid), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, 0), AIETH_OK);
+	h = aieth_xclbin_get_header(x);
+	CU_ASSERT_STRING_EQUAL(h->magic, "xclbin2");
+	CU_ASSERT_EQUAL(h->length, fsize(p));
+	CU_ASSERT_EQUAL(h->file_size, fsize(p));
+	CU_ASSERT_EQUAL(h->signature_length, -1);
+	CU_ASSERT_EQUAL(h->timestamp, 1700000000u);
+	CU_ASSERT_EQUAL(h->unique_id, 1700000000u);
+	CU_ASSERT_EQUAL(h->version_major, 2);
+	CU_ASSERT_EQUAL(h->version_minor, 23);
+	CU_ASSERT_EQUAL(h->mode, 0);
+	CU_ASSERT_EQUAL(h->action_mask, AIETH_XCLBIN_AM_LOAD_AIE);
+	CU_ASSERT_STRING_EQUAL(h->vbnv, "xilinx_vck190_base_202610_1");
+	CU_ASSERT_EQUAL(memcmp(h->uuid, uuid, 16), 0);
+	CU_ASSERT_EQUAL(h->num_sections, 2);
+	CU_ASSERT_EQUAL(aieth_xclbin_num_problems(x), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_num_sections(x), 2);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_at(x, 0, &s), 0);
+	CU_ASSERT_EQUAL(s.kind, AIETH_XCLBIN_KIND_AIE_METADATA);
+	CU_ASSERT_STRING_EQUAL(s.kind_name, "AIE_METADATA");
+	CU_ASSERT_STRING_EQUAL(s.name, "aie_control_con"); /* 15 characters + NUL */
+	CU_ASSERT_EQUAL(s.offset, 456 + 2 * 40);
+	CU_ASSERT_EQUAL(s.size, strlen(meta));
+	CU_ASSERT_EQUAL(aieth_xclbin_section_at(x, 1, &s), 0);
+	CU_ASSERT_EQUAL(s.offset % 8, 0);
+	CU_ASSERT_EQUAL(s.offset, (456 + 80 + strlen(meta) + 7) / 8 * 8);
+	CU_ASSERT_EQUAL(s.offset + s.size, fsize(p));
+	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, 1, 100, &data, &len), 0);
+	CU_ASSERT_EQUAL(len, sizeof pdi);
+	CU_ASSERT_EQUAL(memcmp(data, pdi, sizeof pdi), 0);
+	free(data);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, 0, 10, &data, &len), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_xclbin_check(x, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, 99, &i), AIETH_ENOTFOUND);
+	aieth_xclbin_close(x);
+	/* header fill and zero padding as xclbinutil writes them */
+	fd = open(p, O_RDONLY);
+	CU_ASSERT(read(fd, all, sizeof all) == (ssize_t)fsize(p));
+	close(fd);
+	for (i = 12; i < 296; i++)
+		CU_ASSERT_EQUAL_FATAL(all[i], 0xff);
+	for (i = 456 + 80 + strlen(meta); i % 8; i++)
+		CU_ASSERT_EQUAL(all[i], 0);
+	unlink(p);
+}
+
+static void test_uuid(void)
+{
+	const char *p = tmp_path();
+	uint8_t a[16], b[16], c[16], fixed[16];
+	xb_wsection extra = {AIETH_XCLBIN_KIND_AIE_TRACE_METADATA, "aie_trace_config", "{}", 2,
+			     NULL};
+	aieth_xclbin *x;
+	int i;
+	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, a), 0);
+	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, b), 0);
+	CU_ASSERT_EQUAL(memcmp(a, b, 16), 0); /* derived from content: stable */
+	CU_ASSERT_EQUAL(a[6] >> 4, 8);         /* version 8 */
+	CU_ASSERT_EQUAL(a[8] >> 6, 2);         /* RFC 4122 variant */
+	CU_ASSERT_EQUAL(write_aie(p, &extra, 1, NULL, c), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(a, c, 16), 0);
+	for (i = 0; i < 16; i++)
+		fixed[i] = (uint8_t)(0xa0 + i);
+	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, fixed, c), 0);
+	CU_ASSERT_EQUAL(memcmp(c, fixed, 16), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, 0), 0);
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_uuid_string(x), "a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
+	aieth_xclbin_close(x);
+	unlink(p);
+}
+
+static void test_file_payload_and_dump(void)
+{
+	const char *p = tmp_path();
+	char src[64] = "/tmp/aieth-xclbin-src-XXXXXX", dump[80], *big, *back;
+	xb_wsection extra;
+	aieth_xclbin *x;
+	size_t idx, n = 3u << 20, got;
+	int fd = mkstemp(src), i;
+	CU_ASSERT_FATAL(fd >= 0);
+	big = malloc(n);
+	for (i = 0; i < (int)n; i++)
+		big[i] = (char)(i * 7);
+	CU_ASSERT(write(fd, big, n) == (ssize_t)n);
+	close(fd);
+	memset(&extra, 0, sizeof extra);
+	extra.kind = 29, extra.name = "resources", extra.path = src; /* AIE_RESOURCES from a file */
+	CU_ASSERT_EQUAL_FATAL(write_aie(p, &extra, 1, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, 0), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, 29, &idx), 0);
+	CU_ASSERT_EQUAL(idx, 2);
+	snprintf(dump, sizeof dump, "%s.dump", src);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_dump(x, idx, dump), 0);
+	CU_ASSERT_EQUAL(aieth_read_file(dump, n, &back, &got), 0);
+	CU_ASSERT_EQUAL(got, n);
+	CU_ASSERT(back && memcmp(back, big, n) == 0);
+	free(back);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_dump(x, idx, "/nonexistent/dir/x"), AIETH_EIO);
+	aieth_xclbin_close(x);
+	/* a missing payload file: an error naming it, and no output left */
+	unlink(src);
+	CU_ASSERT_EQUAL(write_aie(dump, &extra, 1, NULL, NULL), AIETH_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), src));
+	unlink(dump);
+	unlink(p);
+	free(big);
+}
+
+static void test_sha256_and_hash(void)
+{
+	aieth_sha256 s;
+	aieth_hash128 h;
+	uint8_t d[32], a[16], b[16];
+	char hex[65];
+	const char *p = tmp_path();
+	aieth_xclbin *x;
+	int i;
+	aieth_sha256_init(&s);
+	aieth_sha256_update(&s, "abc", 3);
+	aieth_sha256_final(&s, d);
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	aieth_sha256_init(&s);
+	for (i = 0; i < 1000; i++)
+		aieth_sha256_update(&s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+				    1000);
+	aieth_sha256_final(&s, d);
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	/* FIPS 180-2 test vector: one million 'a' */
+	CU_ASSERT_STRING_EQUAL(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	/* the fast hash: chunking does not matter, a byte does */
+	aieth_hash128_init(&h);
+	aieth_hash128_update(&h, "hello world, this is more than thirty-two bytes", 47);
+	aieth_hash128_final(&h, a);
+	aieth_hash128_init(&h);
+	aieth_hash128_update(&h, "hello world, this is more ", 26);
+	aieth_hash128_update(&h, "than thirty-two bytes", 21);
+	aieth_hash128_final(&h, b);
+	CU_ASSERT_EQUAL(memcmp(a, b, 16), 0);
+	aieth_hash128_init(&h);
+	aieth_hash128_update(&h, "hello world, this is more than thirty-two bytez", 47);
+	aieth_hash128_final(&h, b);
+	CU_ASSERT_NOT_EQUAL(memcmp(a, b, 16), 0);
+	/* the file's sha256 through the reader */
+	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, 0), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_sha256(x, hex), 0);
+	CU_ASSERT_EQUAL(strlen(hex), 64);
+	aieth_xclbin_close(x);
+	unlink(p);
+}
+
+static void test_kinds(void)
+{
+	uint32_t k;
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_kind_name(18), "PDI");
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_kind_name(25), "AIE_METADATA");
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_kind_name(36), "DTBO");
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_kind_name(37), "UNKNOWN");
+	CU_ASSERT_EQUAL(aieth_xclbin_kind_parse("MEM_TOPOLOGY", &k), 0);
+	CU_ASSERT_EQUAL(k, 6);
+	CU_ASSERT_EQUAL(aieth_xclbin_kind_parse("35", &k), 0);
+	CU_ASSERT_EQUAL(k, 35);
+	CU_ASSERT_EQUAL(aieth_xclbin_kind_parse("ASK_FLASH", &k), 0);
+	CU_ASSERT_EQUAL(k, 24);
+	CU_ASSERT_EQUAL(aieth_xclbin_kind_parse("NOPE", &k), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "NOPE"));
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_mode_name(0), "FLAT");
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_mode_name(7), "UNKNOWN");
+}
+
+/* ------------------------------------------------------ corruptions */
+
+static uint64_t sec_off(const char *p, unsigned i)
+{
+	aieth_xclbin *x;
+	aieth_xclbin_section s;
+	uint64_t off = 0;
+	if (aieth_xclbin_open(&x, p, AIETH_XCLBIN_LENIENT) == 0) {
+		if (aieth_xclbin_section_at(x, i, &s) == 0)
+			off = s.offset;
+		aieth_xclbin_close(x);
+	}
+	return off;
+}
+
+#define SH(i, field) (XB_PREFIX + (i) * XB_SECTION_HDR + (field))
+
+static void test_truncated(void)
+{
+	const char *p = tmp_path();
+	write_aie(p, NULL, 0, NULL, NULL);
+	CU_ASSERT_EQUAL(truncate(p, 300), 0);
+	expect_problem(p, "file size: expected at least 456 bytes (the xclbin header), found 300");
+	write_aie(p, NULL, 0, NULL, NULL);
+	CU_ASSERT_EQUAL(truncate(p, (off_t)fsize(p) - 5), 0);
+	expect_problem(p, "m_length: expected");
+	expect_problem(p, "section 1 (PDI \"aie\"): end");
+	write_aie(p, NULL, 0, NULL, NULL);
+	CU_ASSERT_EQUAL(truncate(p, 470), 0); /* inside the section table */
+	expect_problem(p, "section table: expected the file to hold 2 entries");
+	CU_ASSERT_EQUAL(truncate(p, 0), 0);
+	expect_problem(p, "found 0");
+	unlink(p);
+}
+
+static void test_header_fields(void)
+{
+	const char *p = tmp_path();
+	uint8_t b[64];
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke64(p, XB_OFF_LENGTH, fsize(p) + 8);
+	expect_problem(p, "m_length: expected");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke(p, 0, "xclbin1", 7);
+	expect_problem(p, "magic: expected \"xclbin2\\x00\", found \"xclbin1\\x00\"");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke(p, 7, "X", 1); /* XRT accepts this one; zocl does not */
+	expect_problem(p, "magic");
+	write_aie(p, NULL, 0, NULL, NULL);
+	b[0] = 9, b[1] = 0;
+	poke(p, XB_OFF_MODE, b, 2);
+	expect_problem(p, "m_mode: expected 0..6 (FLAT..HW_EMU_PR), found 9");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke32(p, XB_OFF_NUM_SECTIONS, 0);
+	expect_problem(p, "m_numSections: expected 1..10000, found 0");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke32(p, XB_OFF_NUM_SECTIONS, 20000);
+	expect_problem(p, "m_numSections: expected 1..10000, found 20000");
+	write_aie(p, NULL, 0, NULL, NULL);
+	memset(b, 'v', 64);
+	poke(p, XB_OFF_VBNV, b, 64);
+	expect_problem(p, "m_platformVBNV: expected a NUL");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke32(p, XB_OFF_SIGLEN, 0x7fffffff);
+	expect_problem(p, "m_signature_length");
+	unlink(p);
+}
+
+static void test_sections(void)
+{
+	const char *p = tmp_path();
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke64(p, SH(1, XB_SH_OFFSET), sec_off(p, 0));
+	expect_problem(p, "the sections overlap");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke64(p, SH(1, XB_SH_SIZE), 1u << 30);
+	expect_problem(p, "section 1 (PDI \"aie\"): end (offset");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke64(p, SH(1, XB_SH_SIZE), UINT64_MAX - 4);
+	expect_problem(p, "overflows");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke64(p, SH(1, XB_SH_OFFSET), sec_off(p, 1) - 4);
+	expect_problem(p, "offset: expected a multiple of 8");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke64(p, SH(0, XB_SH_OFFSET), 40);
+	expect_problem(p, "section 0 (AIE_METADATA \"aie_control_con\"): offset: expected 536 or "
+			  "more (after the section table), found 40");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke32(p, SH(1, XB_SH_KIND), 99);
+	expect_problem(p, "kind: expected 0..36 (BITSTREAM..DTBO), found 99");
+	unlink(p);
+}
+
+/* An array section with a stated count and a wrong size. */
+static void array_case(uint32_t kind, unsigned count_bytes, int64_t count, size_t size,
+		       const char *want)
+{
+	const char *p = tmp_path();
+	uint8_t buf[512];
+	xb_wsection s;
+	memset(buf, 0, sizeof buf);
+	if (count_bytes == 4)
+		xb_put32(buf, (uint32_t)count);
+	else
+		xb_put16(buf, (uint16_t)count);
+	memset(&s, 0, sizeof s);
+	s.kind = kind, s.name = "array", s.data = buf, s.size = size;
+	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
+	expect_problem(p, want);
+	unlink(p);
+}
+
+static void test_array_sizes(void)
+{
+	const char *p = tmp_path();
+	uint8_t buf[8 + 2 * 40];
+	xb_wsection s;
+	aieth_xclbin *x;
+	array_case(6, 4, 2, 8 + 2 * 40 + 8, "(MEM_TOPOLOGY \"array\"): size: expected 88 (8 + 2 x 40 "
+					     "for m_count 2), found 96");
+	array_case(26, 4, 1, 40, "size: expected 48 (8 + 1 x 40");
+	array_case(7, 4, 3, 3 * 12 + 8, "(CONNECTIVITY \"array\"): size: expected 40 (4 + 3 x 12");
+	array_case(27, 4, 1, 20, "size: expected 16 (4 + 1 x 12");
+	array_case(8, 4, 1, 80, "(IP_LAYOUT \"array\"): size: expected 88 (8 + 1 x 80");
+	array_case(9, 2, 2, 8 + 144, "(DEBUG_IP_LAYOUT \"array\"): size: expected 296 (8 + 2 x 144");
+	array_case(11, 2, 1, 136, "(CLOCK_FREQ_TOPOLOGY \"array\"): size: expected 138 (2 + 1 x 136");
+	array_case(6, 4, -1, 8, "m_count: expected a count >= 0, found -1");
+	array_case(8, 4, 0, 4, "size: expected at least 8 (the m_count header), found 4");
+	/* the exact size passes */
+	memset(buf, 0, sizeof buf);
+	xb_put32(buf, 2);
+	memset(&s, 0, sizeof s);
+	s.kind = 6, s.name = "mem_topology", s.data = buf, s.size = sizeof buf;
+	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_open(&x, p, 0), 0);
+	aieth_xclbin_close(x);
+	unlink(p);
+}
+
+/* ---------------------------------------------------- AIE-only rules */
+
+static int found_flag;
+static const char *found_want;
+static void find_cb(void *ctx, const char *line)
+{
+	(void)ctx;
+	if (strstr(line, found_want))
+		found_flag = 1;
+}
+
+static void expect_check(const char *p, const char *want)
+{
+	aieth_xclbin *x;
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, AIETH_XCLBIN_LENIENT), 0);
+	found_flag = 0;
+	found_want = want;
+	CU_ASSERT(aieth_xclbin_check(x, NULL, find_cb, NULL) >= 1);
+	if (!found_flag)
+		fprintf(stderr, "\n  check lacks: %s\n", want);
+	CU_ASSERT(found_flag);
+	aieth_xclbin_close(x);
+}
+
+static void test_aie_rules(void)
+{
+	const char *p = tmp_path();
+	xb_wsection s[2];
+	xb_wopts o;
+	uint8_t b[2];
+	write_aie(p, NULL, 0, NULL, NULL);
+	b[0] = 0, b[1] = 0;
+	poke(p, XB_OFF_ACTION, b, 2);
+	expect_check(p, "m_actionMask: expected LOAD_AIE (0x1) or LOAD_PDI (0x2)");
+	b[0] = 5;
+	poke(p, XB_OFF_ACTION, b, 2);
+	expect_check(p, "m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found 0x0005");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke32(p, SH(1, XB_SH_KIND), 29);
+	expect_check(p, "expected a PDI section");
+	write_aie(p, NULL, 0, NULL, NULL);
+	poke32(p, SH(0, XB_SH_KIND), 2);
+	expect_check(p, "expected an AIE_METADATA section");
+	memset(s, 0, sizeof s);
+	s[0].kind = 20, s[0].name = "partition", s[0].data = "x", s[0].size = 1;
+	write_aie(p, s, 1, NULL, NULL);
+	expect_check(p, "(PARTITION_METADATA \"partition\"): expected none in an AIE-only xclbin");
+	/* AIE_METADATA that is not JSON, and one without graphs */
+	memset(&o, 0, sizeof o);
+	s[0].kind = 25, s[0].name = "m", s[0].data = "{\"aie_metadata\": [", s[0].size = 18;
+	s[1].kind = 18, s[1].name = "aie", s[1].data = pdi, s[1].size = sizeof pdi;
+	o.sections = s, o.num_sections = 2, o.action_mask = 1, o.vbnv = "v";
+	CU_ASSERT_EQUAL(xb_write_file(p, &o, NULL, NULL), 0);
+	expect_check(p, "AIE_METADATA");
+	s[0].data = "{\"aie_metadata\": {\"graphs\": {}}}", s[0].size = 32;
+	CU_ASSERT_EQUAL(xb_write_file(p, &o, NULL, NULL), 0);
+	expect_check(p, "expected at least one graph");
+	unlink(p);
+}
+
+static void test_writer_rules(void)
+{
+	xb_wopts o;
+	xb_wsection s = {25, "m", "{}", 2, NULL};
+	char long_vbnv[80];
+	memset(&o, 0, sizeof o);
+	o.sections = &s, o.num_sections = 0, o.vbnv = "v";
+	CU_ASSERT_EQUAL(xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
+	memset(long_vbnv, 'a', sizeof long_vbnv - 1);
+	long_vbnv[79] = 0;
+	o.num_sections = 1, o.vbnv = long_vbnv;
+	CU_ASSERT_EQUAL(xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "1..63"));
+	o.vbnv = "v", o.mode = 7;
+	CU_ASSERT_EQUAL(xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(access("/tmp/aieth-never", F_OK), -1);
+}
+
+static void test_open_errors(void)
+{
+	aieth_xclbin *x;
+	CU_ASSERT_EQUAL(aieth_xclbin_open(&x, "/nonexistent.xclbin", 0), AIETH_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "/nonexistent.xclbin"));
+	CU_ASSERT_EQUAL(aieth_xclbin_open(&x, "/tmp", AIETH_XCLBIN_LENIENT), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth_xclbin_open_mem(&x, "mem", "xclbin2", 8, 0), AIETH_EPARSE);
+}
+
+TU_MAIN("xclbin", {"round trip", test_round_trip}, {"uuid", test_uuid},
+	{"file payloads, dump", test_file_payload_and_dump}, {"hashes", test_sha256_and_hash},
+	{"kinds", test_kinds}, {"truncated", test_truncated}, {"header fields", test_header_fields},
+	{"sections", test_sections}, {"array sizes", test_array_sizes},
+	{"AIE-only rules", test_aie_rules}, {"writer rules", test_writer_rules},
+	{"open errors", test_open_errors})

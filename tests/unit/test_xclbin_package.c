@@ -1,0 +1,497 @@
+/* test_xclbin_package.c - aieth_package on synthetic XSAs and graphs
+ * (tests/data/package): every input form, determinism, bad inputs with
+ * their messages, bootgen failures, and that nothing partial is left. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "libadf.h"
+#include "pdi.h"
+#include "pkg_fixtures.h"
+#include "tu.h"
+#include "xsa.h"
+
+static char dir[64];      /* fixtures (one per board, all removed at the end) */
+static char made[8][64];
+static int nmade;
+static char scratch[64];  /* TMPDIR of the packager: must end up empty */
+static aieth_board *board;
+
+#define MSG_HAS(s)                                                                    \
+	do {                                                                          \
+		if (!strstr(aieth_error_message(), (s)))                              \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
+				aieth_error_message(), (s));                          \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+	} while (0)
+
+static const char *fx(const char *name)
+{
+	static char buf[8][256];
+	static int slot;
+	char *b = buf[slot++ % 8];
+	snprintf(b, sizeof buf[0], "%s/%s", dir, name);
+	return b;
+}
+
+static size_t count_entries(const char *d)
+{
+	DIR *h = opendir(d);
+	struct dirent *e;
+	size_t n = 0;
+	if (!h)
+		return 0;
+	while ((e = readdir(h)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(h);
+	return n;
+}
+
+static size_t problems_seen;
+static void count_problem(void *ctx, const char *line)
+{
+	(void)ctx;
+	(void)line;
+	problems_seen++;
+}
+
+static void opts_init(aieth_package_opts *o, const char *xsa, const char *graph, const char *out)
+{
+	memset(o, 0, sizeof *o);
+	o->board = board;
+	o->xsa = fx(xsa);
+	o->graph = graph ? fx(graph) : NULL;
+	o->output = out;
+	o->tmp_dir = scratch;
+	o->timestamp = 1700000000;
+	o->id_code = o->ext_id_code = -1;
+	o->report = count_problem;
+}
+
+static int setup_board(const char *name)
+{
+	aieth_board_free(board);
+	board = NULL;
+	if (aieth_board_load(&board, name, tu_src(""))) {
+		fprintf(stderr, "%s\n", aieth_error_message());
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "/tmp/aieth-pkg-%s-XXXXXX", name);
+	if (!mkdtemp(dir))
+		return -1;
+	if (nmade < 8)
+		snprintf(made[nmade++], sizeof made[0], "%s", dir);
+	return pf_write_standard(dir, name, tu_src("")) ? -1 : 0;
+}
+
+static char *slurp(const char *p, size_t *n)
+{
+	char *t = NULL;
+	if (aieth_read_file(p, 1u << 28, &t, n))
+		fprintf(stderr, "%s\n", aieth_error_message());
+	return t;
+}
+
+/* the whole packaged file is valid and its metadata is the graph's */
+static void verify(const char *out, const char *control_json, size_t nsections)
+{
+	aieth_xclbin *x;
+	aieth_xclbin_section s;
+	size_t i, n;
+	void *data;
+	char *want;
+	uint32_t id, ext;
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, out, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_xclbin_check(x, board, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_num_sections(x), nsections);
+	CU_ASSERT_STRING_EQUAL(aieth_xclbin_get_header(x)->vbnv,
+			       aieth_board_get_info(board)->base_platform);
+	CU_ASSERT_EQUAL(aieth_xclbin_get_header(x)->timestamp, 1700000000u);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_AIE_METADATA, &i), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, i, 1u << 20, &data, &n), 0);
+	want = slurp(control_json, NULL);
+	CU_ASSERT(want && n == strlen(want) && memcmp(data, want, n) == 0); /* verbatim */
+	free(want);
+	free(data);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &i), 0);
+	aieth_xclbin_section_at(x, i, &s);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, i, 1u << 24, &data, &n), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_idcode(data, n, &id, &ext), 0);
+	CU_ASSERT_EQUAL(id, PF_IDCODE_VC1902);
+	CU_ASSERT_EQUAL(ext, 1);
+	free(data);
+	aieth_xclbin_close(x);
+}
+
+static void package_forms_on(const char *name)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	char out[300], out2[300], pdi[300];
+	size_t i;
+	void *a, *b;
+	size_t na, nb;
+	aieth_xclbin *x;
+
+	CU_ASSERT_EQUAL_FATAL(setup_board(name), 0);
+	snprintf(out, sizeof out, "%s/out.xclbin", dir);
+	snprintf(out2, sizeof out2, "%s/out2.xclbin", dir);
+	snprintf(pdi, sizeof pdi, "%s/prebuilt.pdi", dir);
+
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(r.num_graphs, 1);
+	CU_ASSERT_EQUAL(r.num_plios, 8);
+	CU_ASSERT_EQUAL(r.num_cdos, 5);
+	CU_ASSERT_EQUAL(r.problems, 0);
+	CU_ASSERT_STRING_EQUAL(r.vbnv_source, "board file base_platform");
+	CU_ASSERT_EQUAL(r.id_code, PF_IDCODE_VC1902);
+	verify(out, fx("aie_control_config.json"), 2);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+
+	/* the same inputs give the same bytes */
+	opts_init(&o, "harness.xsa", "libadf.a", out2);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	a = slurp(out, &na);
+	b = slurp(out2, &nb);
+	CU_ASSERT(a && b && na == nb && memcmp(a, b, na) == 0);
+	free(b);
+	/* the Work/ directory gives the same file as the archive */
+	opts_init(&o, "harness.xsa", "Work", out2);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	b = slurp(out2, &nb);
+	CU_ASSERT(b && na == nb && memcmp(a, b, na) == 0);
+	free(b);
+	/* deferred AIE start: the enable CDO is left out, so the PDI is the same */
+	opts_init(&o, "harness.xsa", "enable.a", out2);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(r.num_cdos, 5);
+	b = slurp(out2, &nb);
+	CU_ASSERT(b && na == nb && memcmp(a, b, na) == 0);
+	free(b);
+	/* another timestamp: other bytes, same UUID */
+	opts_init(&o, "harness.xsa", "libadf.a", out2);
+	o.timestamp = 1800000000;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	b = slurp(out2, &nb);
+	CU_ASSERT(b && na == nb && memcmp(a, b, na) != 0);
+	CU_ASSERT(b && memcmp((char *)a + 416, (char *)b + 416, 16) == 0);
+	free(b);
+	free(a);
+
+	/* ELF sw.o with the enable CDO and a trace config: 3 sections */
+	opts_init(&o, "harness.xsa", "libadf_elf.a", out2);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(r.num_cdos, 5);
+	verify(out2, fx("aie_control_config.json"), 3);
+
+	/* explicit UUID, VBNV from the XSA */
+	{
+		static const uint8_t u[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+		opts_init(&o, "vbnv.xsa", "libadf.a", out2);
+		o.uuid = u;
+		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+		CU_ASSERT_STRING_EQUAL(r.uuid_string, "01020304-0506-0708-090a-0b0c0d0e0f10");
+		CU_ASSERT_STRING_EQUAL(r.vbnv, "xilinx_custom_platform_1_0");
+		CU_ASSERT_STRING_EQUAL(r.vbnv_source, "XSA xsa.json");
+		CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, out2, 0), 0);
+		CU_ASSERT_STRING_EQUAL(aieth_xclbin_uuid_string(x), r.uuid_string);
+		aieth_xclbin_close(x);
+	}
+
+	/* a prebuilt PDI and an explicit aie_control_config.json, no graph */
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, out, 0), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &i), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_dump(x, i, pdi), 0);
+	aieth_xclbin_close(x);
+	opts_init(&o, "harness.xsa", NULL, out2);
+	o.pdi = pdi;
+	o.aie_metadata = fx("aie_control_config.json");
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(r.bootgen_seconds, 0.0);
+	verify(out2, fx("aie_control_config.json"), 2);
+	/* a prebuilt PDI for another device: refused */
+	opts_init(&o, "harness.xsa", "libadf.a", out2);
+	o.pdi = pdi;
+	o.id_code = 0x12345678;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	MSG_HAS("IDCODE: expected 0x12345678/0x01 (--id-code), found 0x14ca8093/0x01");
+	opts_init(&o, "harness.xsa", "libadf.a", out2);
+	o.pdi = fx("aie_control_config.json");
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EPARSE);
+	MSG_HAS("not a PDI");
+	/* no device image in the XSA: --id-code is then needed */
+	opts_init(&o, "no_pdi.xsa", "libadf.a", out2);
+	o.id_code = PF_IDCODE_VC1902;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+}
+
+static void test_package_vck190(void) { package_forms_on("vck190"); }
+static void test_package_vek280(void) { package_forms_on("vek280"); }
+static void test_package_vek385(void) { package_forms_on("vek385"); }
+
+/* A failure: the code, the message, and the output left as it was. */
+static void expect_fail(const char *xsa, const char *graph, int code, const char *want,
+			size_t problems)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	char out[300], *before, *after;
+	size_t nb, na;
+	snprintf(out, sizeof out, "%s/keep.xclbin", dir);
+	before = slurp(out, &nb);
+	opts_init(&o, xsa, graph, out);
+	problems_seen = 0;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), code);
+	MSG_HAS(want);
+	CU_ASSERT_EQUAL(r.problems, problems);
+	CU_ASSERT_EQUAL(problems_seen, problems);
+	after = slurp(out, &na);
+	CU_ASSERT(before && after && na == nb && memcmp(before, after, na) == 0);
+	free(before);
+	free(after);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+}
+
+static void test_bad_inputs(void)
+{
+	FILE *f;
+	size_t before;
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	f = fopen(fx("keep.xclbin"), "w");
+	fputs("the previous output, never touched by a failed run\n", f);
+	fclose(f);
+	before = count_entries(dir);
+	expect_fail("no_json.xsa", "libadf.a", AIETH_EPARSE,
+		    "no_json.xsa: member xsa.json is missing (an XSA has xsa.json, xsa.xml and "
+		    "sysdef.xml; found: xsa.xml, sysdef.xml, design.hwh, design.pdi)", 0);
+	expect_fail("bad_json.xsa", "libadf.a", AIETH_EPARSE,
+		    "bad_json.xsa: member xsa.json:1:15: name: duplicate key", 0);
+	expect_fail("no_pdi.xsa", "libadf.a", AIETH_EINVAL, "give it with --id-code", 0);
+	expect_fail("other_board.xsa", "libadf.a", AIETH_EINVAL,
+		    "member xsa.json: board: expected vck190 (--board), found \"vek280\"", 0);
+	expect_fail("libadf.a", "libadf.a", AIETH_EIO, "libadf.a: cannot open the XSA", 0);
+	expect_fail("harness.xsa", "not_an_archive.a", AIETH_EIO,
+		    "not_an_archive.a: cannot open the graph archive", 0);
+	expect_fail("harness.xsa", "no_control.a", AIETH_EPARSE,
+		    "no_control.a: no aie_control_config.json found", 0);
+	expect_fail("harness.xsa", "bad_cdo.a", AIETH_EPARSE,
+		    "bad_cdo.a: member aie.cdo.init.bin: CDO header checksum: expected", 0);
+	expect_fail("harness.xsa", "nonexistent.a", AIETH_EIO, "nonexistent.a", 0);
+	/* PLIO problems: reported one by one, nothing written */
+	expect_fail("harness.xsa", "bad_name.a", AIETH_EINVAL,
+		    "the graph's PLIOs do not fit board vck190 (1 problem)", 1);
+	expect_fail("harness.xsa", "width64.a", AIETH_EINVAL, "(1 problem)", 1);
+	expect_fail("harness.xsa", "wrong_column.a", AIETH_EINVAL, "(1 problem)", 1);
+	expect_fail("harness.xsa", "wrong_channel.a", AIETH_EINVAL, "(1 problem)", 1);
+	expect_fail("harness.xsa", "wrong_dir.a", AIETH_EINVAL, "(1 problem)", 1);
+	expect_fail("harness.xsa", "wrong_hw_gen.a", AIETH_EINVAL, "(1 problem)", 1);
+	expect_fail("harness.xsa", "too_many.a", AIETH_EINVAL, "(2 problems)", 2);
+	expect_fail("harness.xsa", "dup_plio.a", AIETH_EINVAL, "(1 problem)", 1);
+	CU_ASSERT_EQUAL(count_entries(dir), before); /* no temporary file left next to it */
+}
+
+static void write_script(const char *path, const char *body)
+{
+	FILE *f = fopen(path, "w");
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	chmod(path, 0755);
+}
+
+static void test_bootgen_failures(void)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	char out[300], fake[300];
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	snprintf(out, sizeof out, "%s/b.xclbin", dir);
+	snprintf(fake, sizeof fake, "%s/fake-bootgen", dir);
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	o.bootgen = "/nonexistent/bootgen";
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EUNSUPPORTED);
+	CU_ASSERT_EQUAL(r.tool_failed, 1);
+	MSG_HAS("cannot run /nonexistent/bootgen");
+	MSG_HAS("xilinx-bootgen");
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	/* bootgen's own error text is passed on */
+	write_script(fake, "echo '****** Xilinx Bootgen'; echo '[ERROR]  : a BIF problem' >&2; exit 1");
+	o.bootgen = fake;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	CU_ASSERT_EQUAL(r.tool_failed, 1);
+	MSG_HAS("fake-bootgen failed (exit 1): [ERROR]  : a BIF problem");
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	/* exit 0 without a PDI is a failure too */
+	write_script(fake, "echo '[INFO] : Bootimage generated successfully'; exit 0");
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	MSG_HAS("wrote no readable PDI");
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	write_script(fake, "kill -9 $$");
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	MSG_HAS("killed by signal 9");
+	/* real bootgen refusing a CDO it cannot decode (the header passes our check) */
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+	/* an unwritable output: found before bootgen runs */
+	opts_init(&o, "harness.xsa", "libadf.a", "/nonexistent/dir/x.xclbin");
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	CU_ASSERT_EQUAL(r.output_failed, 1);
+	CU_ASSERT_EQUAL(r.bootgen_seconds, 0.0);
+	MSG_HAS("/nonexistent/dir/x.xclbin: cannot create a temporary file");
+	/* argument rules */
+	opts_init(&o, "harness.xsa", NULL, out);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	o.action_mask = 4;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+}
+
+/* ------------------------------------------------ the reader modules */
+
+static void test_xsa_reader(void)
+{
+	aieth_xsa_info x;
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	CU_ASSERT_EQUAL(aieth_xsa_read(&x, fx("vbnv.xsa")), 0);
+	CU_ASSERT_STRING_EQUAL(x.vbnv, "xilinx_custom_platform_1_0");
+	CU_ASSERT_STRING_EQUAL(x.board, "vck190");
+	CU_ASSERT_STRING_EQUAL(x.name, "vck190_test_harness");
+	CU_ASSERT_EQUAL(x.has_id_code, 1);
+	CU_ASSERT_EQUAL(x.id_code, PF_IDCODE_VC1902);
+	CU_ASSERT_STRING_EQUAL(x.pdi_member, "design.pdi");
+	CU_ASSERT_EQUAL(x.num_members, 5);
+	CU_ASSERT_EQUAL(aieth_xsa_read(&x, fx("libadf.a")), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth_xsa_read_mem(&x, "mem.xsa", "PK\003\004garbage", 11), AIETH_EPARSE);
+	MSG_HAS("mem.xsa");
+}
+
+static int write_ar(const char *path, const char *const *names, const char *const *texts, int n)
+{
+	struct archive *a = archive_write_new();
+	int i, rc = 0;
+	archive_write_set_format_ar_bsd(a); /* BSD long names: the other ar flavour */
+	archive_write_open_filename(a, path);
+	for (i = 0; i < n; i++) {
+		struct archive_entry *e = archive_entry_new();
+		archive_entry_set_pathname(e, names[i]);
+		archive_entry_set_size(e, (la_int64_t)strlen(texts[i]));
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0644);
+		if (archive_write_header(a, e) != ARCHIVE_OK ||
+		    archive_write_data(a, texts[i], strlen(texts[i])) < 0)
+			rc = -1;
+		archive_entry_free(e);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+	return rc;
+}
+
+static void test_graph_reader(void)
+{
+	aieth_graph_inputs g;
+	char w[300], link_[300];
+	static const char *const names[] = {"aie_control_config.json", "aie.cdo.foo.bin"};
+	static const char *const texts[] = {"{}", "xxxxxxxxxxxxxxxxxxxxxxxx"};
+	static const char *const names2[] = {"aie_control_config.json", "aie.cdo.init.bin"};
+	static const char *const texts2[] = {"{}", "tiny"};
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, fx("libadf_elf.a"), scratch, 1), 0);
+	CU_ASSERT_EQUAL(g.num_cdos, 6);
+	CU_ASSERT(g.cdo[AIETH_CDO_ENABLE].present);
+	CU_ASSERT(!g.cdo[AIETH_CDO_PARTITION_RESET].present);
+	CU_ASSERT_PTR_NOT_NULL(strstr(g.cdo[AIETH_CDO_ELFS].source,
+				      "libadf_elf.a: member sw.o section .aie.cdo.elfs.bin"));
+	CU_ASSERT_PTR_NOT_NULL(g.trace_config);
+	CU_ASSERT_PTR_NOT_NULL(strstr(g.control_config_source, "aie_control_config.json"));
+	CU_ASSERT_EQUAL(count_entries(scratch), 6); /* the extracted CDOs, no ELF spool */
+	aieth_graph_free(&g);
+	{
+		char cmd[400];
+		snprintf(cmd, sizeof cmd, "rm -f %s/*", scratch);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	/* a directory that holds Work/ */
+	snprintf(w, sizeof w, "%s/proj", dir);
+	mkdir(w, 0755);
+	snprintf(link_, sizeof link_, "%s/proj/Work", dir);
+	CU_ASSERT_EQUAL(symlink(fx("Work"), link_), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, w, scratch, 1), 0);
+	CU_ASSERT_EQUAL(g.num_cdos, 5);
+	aieth_graph_free(&g);
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, scratch, scratch, 1), AIETH_EPARSE);
+	MSG_HAS("not an aiecompiler Work directory: ps/c_rts/aie_control_config.json is missing");
+	/* an unknown CDO stage is refused rather than loaded in a guessed order */
+	snprintf(w, sizeof w, "%s/foo.a", dir);
+	CU_ASSERT_EQUAL(write_ar(w, names, texts, 2), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, w, scratch, 1), AIETH_EPARSE);
+	MSG_HAS("foo.a: member aie.cdo.foo.bin: aie.cdo.foo.bin: unknown AIE CDO stage \"foo\"");
+	/* a CDO that is no CDO */
+	CU_ASSERT_EQUAL(write_ar(w, names2, texts2, 2), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, w, scratch, 1), AIETH_EPARSE);
+	MSG_HAS("member aie.cdo.init.bin: size: expected a CDO file of at least 20 bytes");
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+}
+
+static void test_pdi_facts(void)
+{
+	uint8_t h[20];
+	uint32_t w[5] = {4, 0x004f4443u, 0x200u, 3, 0};
+	int i;
+	w[4] = ~(w[0] + w[1] + w[2] + w[3]);
+	for (i = 0; i < 5; i++)
+		h[4 * i] = (uint8_t)w[i], h[4 * i + 1] = (uint8_t)(w[i] >> 8),
+		h[4 * i + 2] = (uint8_t)(w[i] >> 16), h[4 * i + 3] = (uint8_t)(w[i] >> 24);
+	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 32, "c.bin"), 0);
+	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 31, "c.bin"), AIETH_EPARSE);
+	MSG_HAS("c.bin: CDO length: 3 words do not fit in the file (31 bytes)");
+	h[4] = 'X';
+	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 32, "c.bin"), AIETH_EPARSE);
+	MSG_HAS("CDO identification word: expected 0x004f4443 for version 0x200");
+	h[4] = 0x43, h[0] = 5;
+	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 32, "c.bin"), AIETH_EPARSE);
+	MSG_HAS("CDO header length word: expected 4, found 5");
+	{
+		uint8_t junk[300];
+		uint32_t id, ext;
+		memset(junk, 0, sizeof junk);
+		memcpy(junk + 0x10 + 0x28, "IDPP", 4); /* an id string without a valid checksum */
+		CU_ASSERT_EQUAL(aieth_pdi_idcode(junk, sizeof junk, &id, &ext), AIETH_ENOTFOUND);
+	}
+}
+
+static int suite_init(void)
+{
+	snprintf(scratch, sizeof scratch, "/tmp/aieth-pkg-scratch-XXXXXX");
+	return mkdtemp(scratch) ? 0 : -1;
+}
+
+static void test_cleanup(void)
+{
+	char cmd[300];
+	aieth_board_free(board);
+	board = NULL;
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", scratch);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	while (nmade > 0) {
+		snprintf(cmd, sizeof cmd, "rm -rf %s", made[--nmade]);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+}
+
+static void test_setup(void) { CU_ASSERT_EQUAL(suite_init(), 0); }
+
+TU_MAIN("xclbin_package", {"setup", test_setup}, {"package vck190", test_package_vck190},
+	{"package vek280", test_package_vek280}, {"package vek385", test_package_vek385},
+	{"bad inputs", test_bad_inputs}, {"bootgen failures", test_bootgen_failures},
+	{"XSA reader", test_xsa_reader}, {"graph reader", test_graph_reader},
+	{"PDI and CDO facts", test_pdi_facts}, {"cleanup", test_cleanup})
