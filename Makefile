@@ -8,10 +8,40 @@
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make cross-check  CROSS=aarch64 build, its unit + end-to-end tests under
+#                   qemu-user, reports compared with the native build's
 #   make clean
 #
 # Variables: O (output dir, default build), SAN=1 (sanitizer build),
-# CC, EXTRA_CFLAGS, FUZZ_SECONDS (per target, default 10).
+# CC, EXTRA_CFLAGS, FUZZ_SECONDS (per target, default 10), CROSS=aarch64
+# (build for the boards' Arm cores, default O=build-aarch64).
+
+# The boards' Arm cores (PetaLinux, aarch64): Debian's cross compiler and the
+# arm64 multiarch -dev packages (scripts/install-deps.sh installs them). The
+# programs and tests run here under qemu-user (RUN_WRAPPER); the fuzz targets
+# (libFuzzer, a host tool) and test_xclbin_xrt (links Debian's XRT) are not
+# cross-built.
+CROSS ?=
+ifneq ($(CROSS),)
+ifneq ($(CROSS),aarch64)
+$(error CROSS=$(CROSS): only CROSS=aarch64 is supported)
+endif
+CROSS_TRIPLET := aarch64-linux-gnu
+O ?= build-$(CROSS)
+ifeq ($(origin CC),default)
+CC := $(CROSS_TRIPLET)-gcc
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_TRIPLET)-ar
+endif
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+RUN_WRAPPER ?= env QEMU_LD_PREFIX=/usr/$(CROSS_TRIPLET) qemu-aarch64
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+ifeq ($(findstring aarch64,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+$(error CROSS=aarch64: CC=$(CC) does not build for aarch64 (bash scripts/install-deps.sh installs aarch64-linux-gnu-gcc))
+endif
+endif
+endif
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -58,6 +88,9 @@ PLUGINS := $(patsubst %.c,$(O)/plugins/%.so,$(notdir $(PLUGIN_SRC)))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_COMMON := $(filter-out $(UNIT_SRC),$(sort $(wildcard tests/unit/*.c)))
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+ifneq ($(CROSS),)
+UNITS := $(filter-out $(O)/tests/test_xclbin_xrt,$(UNITS))
+endif
 E2E := $(filter-out tests/e2e/lib.sh,$(sort $(wildcard tests/e2e/*.sh)))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
@@ -65,7 +98,7 @@ STATIC := $(O)/lib/libaieth.a
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e fuzz bench install uninstall clean deps FORCE
+.PHONY: all lib test check unit e2e fuzz bench install uninstall clean deps cross-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -82,7 +115,7 @@ $(O)/obj/%.o: %.c
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -169,12 +202,13 @@ $(O)/tests/bench: tests/bench/bench.c $(STATIC)
 
 # Environment of every test: data from this tree, plugins from this build.
 TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CURDIR) \
-	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC)
+	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
+	AIETH_RUN_WRAPPER="$(RUN_WRAPPER)"
 
 check: all unit e2e
 
 unit: $(UNITS) $(PLUGINS)
-	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $$t; done
+	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
 e2e: all
 	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
@@ -185,7 +219,21 @@ test:
 	$(MAKE) O=build-clang CC=clang all unit
 	$(MAKE) O=build-asan SAN=1 check
 	$(MAKE) fuzz
+	$(MAKE) cross-check
 	@echo "make test: all suites passed"
+
+# The cross build for the board under qemu-user: every unit test, the
+# end-to-end tests that make sense off the board's host (not the install,
+# Debian-XRT and benchmark ones), and the examples' reports compared with
+# the native build's (tests/e2e/cross_compare.sh).
+CROSS_E2E := $(addprefix tests/e2e/,run_test.sh demo.sh xrt_double.sh th_package.sh cross_compare.sh)
+cross-check:
+	$(MAKE) all
+	$(MAKE) CROSS=aarch64 all
+	@file -L build-aarch64/bin/run_test build-aarch64/lib/libaieth.so
+	@file -L build-aarch64/bin/run_test | grep -q 'ARM aarch64' || { echo "build-aarch64/bin/run_test is not aarch64" >&2; exit 1; }
+	$(MAKE) CROSS=aarch64 unit
+	AIETH_NATIVE_BUILD=$(CURDIR)/build $(MAKE) CROSS=aarch64 E2E="$(CROSS_E2E)" e2e
 
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -g -O1 -fno-sanitize-recover=all \
@@ -206,6 +254,7 @@ build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 .SECONDARY: $(FUZZ_OBJ)
 
 fuzz: $(FUZZERS)
+	$(if $(CROSS),$(error make fuzz: the libFuzzer targets are a host tool; run it without CROSS))
 	@set -e; for f in $(FUZZERS); do n=$$(basename $$f); \
 		mkdir -p build-fuzz/corpus/$$n; \
 		echo "== fuzz $$n ($(FUZZ_SECONDS)s)"; \
@@ -215,8 +264,8 @@ fuzz: $(FUZZERS)
 		grep -E '^Done|^#[0-9]+ *DONE' build-fuzz/$$n.log | tail -n 1; done
 
 bench: $(O)/tests/bench $(O)/tests/bench_package
-	AIETH_DATA_DIR=$(CURDIR) $(O)/tests/bench
-	AIETH_DATA_DIR=$(CURDIR) $(O)/tests/bench_package
+	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
+	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
 
 install: lib $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
@@ -242,6 +291,6 @@ deps:
 	bash scripts/install-deps.sh
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-aarch64
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

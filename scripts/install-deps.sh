@@ -20,27 +20,60 @@ PKGS=(
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
 )
 
+# The cross build for the boards' Arm cores (make CROSS=aarch64; make
+# cross-check runs its tests under qemu-user, part of make test): Debian's
+# cross compiler, qemu-aarch64, and the arm64 (multiarch) -dev packages of
+# the libraries libaieth and its tests link. Needs the arm64 architecture.
+CROSS_ARCH=arm64
+CROSS_PKGS=(
+  gcc-aarch64-linux-gnu    # aarch64-linux-gnu-gcc
+  libc6-dev-arm64-cross    # its libc; /usr/aarch64-linux-gnu is qemu's QEMU_LD_PREFIX
+  qemu-user                # /usr/bin/qemu-aarch64: runs the cross-built programs and tests
+  libjson-c-dev:arm64
+  libcunit1-dev:arm64
+  libarchive-dev:arm64
+)
+
+add_arch=()
+if ! dpkg --print-foreign-architectures | grep -qx "$CROSS_ARCH"; then
+  add_arch=(dpkg --add-architecture "$CROSS_ARCH")
+fi
+
+# installed PKG[:ARCH]: installed for ARCH, else for the native architecture
+# (or all); with arm64 enabled, a library's -dev package may be in twice.
+native=$(dpkg --print-architecture)
+installed() {
+  local arch=${1#*:}
+  [[ $1 == *:* ]] || arch="$native|all"
+  dpkg-query -W -f='${Architecture} ${Status}\n' "$1" 2>/dev/null | grep -qE "^($arch) install ok installed$"
+}
+
 missing=()
-for p in "${PKGS[@]}"; do
+for p in "${PKGS[@]}" "${CROSS_PKGS[@]}"; do
   [[ $p == \#* ]] && continue
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+  if ! installed "$p"; then
     missing+=("$p")
   fi
 done
 
-if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "install-deps: all ${#PKGS[@]} packages present"
+if [[ ${#missing[@]} -eq 0 && ${#add_arch[@]} -eq 0 ]]; then
+  echo "install-deps: all $((${#PKGS[@]} + ${#CROSS_PKGS[@]})) packages present"
   exit 0
 fi
 
 cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
 if [[ $(id -u) -ne 0 ]]; then
-  echo "install-deps: missing packages: ${missing[*]}" >&2
-  echo "install-deps: run as root:  apt-get update && ${cmd[*]}" >&2
+  [[ ${#add_arch[@]} -eq 0 ]] || echo "install-deps: the $CROSS_ARCH architecture is not enabled" >&2
+  [[ ${#missing[@]} -eq 0 ]] || echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root:  ${add_arch[*]}${add_arch[*]:+ && }apt-get update && ${cmd[*]}" >&2
   exit 1
 fi
 
-echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+if [[ ${#add_arch[@]} -ne 0 ]]; then
+  echo "install-deps: enabling the $CROSS_ARCH architecture: ${add_arch[*]}"
+  "${add_arch[@]}"
+fi
+echo "install-deps: installing ${missing[*]}"
 apt-get update -qq
 "${cmd[@]}"

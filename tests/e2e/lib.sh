@@ -18,3 +18,17 @@ has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/  |
 finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# AIETH_RUN_WRAPPER (a cross build: "make cross-check" runs the programs under
+# qemu-user): $B becomes a copy of the build tree in which each program is a
+# script that runs the real one under the wrapper, and every other file is a
+# link to the build's own. Unset or empty: nothing changes.
+if [[ -n ${AIETH_RUN_WRAPPER:-} ]]; then
+  while IFS= read -r -d '' f; do
+    w=$TMP/build/${f#"$B"/}
+    mkdir -p "${w%/*}"
+    if [[ -f $f && -x $f && $f != *.so* ]]; then
+      printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$AIETH_RUN_WRAPPER" "$f" >"$w" && chmod +x "$w"
+    else ln -s "$f" "$w"; fi
+  done < <(find "$B" -mindepth 1 \( -path "$B/obj" -prune -o ! -type d \) -print0)
+  B=$TMP/build
+fi

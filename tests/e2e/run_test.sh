@@ -181,6 +181,26 @@ jqis "$(jq -c '[.tests[0].transactions[0].channels[] | [.first_cycle, .last_cycl
   '[.tests[0].transactions[0].channels[] | [.first_cycle, .last_cycle]] | tostring' "$TMP/ref/report.json"
 expect 0 "$RT" -q -o "$TMP/v385" --board vek385 "$EX/tiling/test.json"
 jqis vek385 '.tests[0].board' "$TMP/v385/report.json"
+# a design xclbin (packaged by th_package): its UUID and SHA-256 in the report
+pk=$TMP/pkg; mkdir -p "$pk"
+if "$B/tests/gen_package_inputs" --board vck190 --out "$pk" >/dev/null 2>&1 &&
+   "$B/bin/th_package" --board vck190 --xsa "$pk/harness.xsa" --libadf "$pk/libadf.a" -o "$pk/design.xclbin" >/dev/null 2>&1; then
+  ok
+  expect 0 "$RT" -q -o "$TMP/withx" --xclbin "$pk/design.xclbin" "$EX/adder_perf/test.json"
+  validate "$TMP/withx/report.json"
+  jqis "$("$B/bin/th_package" info "$pk/design.xclbin" | awk '/xclbin UUID/ {print $3}')" '.tests[0].xclbin.uuid' "$TMP/withx/report.json"
+  jqis "$(sha256sum "$pk/design.xclbin" | cut -d' ' -f1)" '.tests[0].xclbin.sha256' "$TMP/withx/report.json"
+  jqis 0 '.tests[0].xclbin.problems' "$TMP/withx/report.json"
+  has "$TMP/withx/junit.xml" 'name="xclbin_uuid"'
+else
+  bad "could not package a design xclbin with th_package"
+fi
+# a file that is not an xclbin: recorded, not fatal on the emulated board
+echo "not an xclbin" > "$TMP/junk.xclbin"
+expect 0 "$RT" -q -o "$TMP/junkx" --xclbin "$TMP/junk.xclbin" "$EX/adder_perf/test.json"
+validate "$TMP/junkx/report.json"
+jqis true '.tests[0].xclbin.error | length > 0' "$TMP/junkx/report.json"
+
 # runs from any folder without AIETH_DATA_DIR (data found next to the program)
 (cd "$TMP" && env -u AIETH_DATA_DIR "$RT" -q -o "$TMP/nodd" "$EX/adder_perf/test.json" >/dev/null 2>&1); rc=$?
 if [[ $rc -eq 0 ]]; then ok; else bad "run_test without AIETH_DATA_DIR exited $rc"; fi

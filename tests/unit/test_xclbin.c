@@ -17,16 +17,18 @@ static const char meta[] = "{\"aie_metadata\": {\"graphs\": {\"graph0\": {\"id\"
 			   "\"name\": \"g\"}}, \"PLIOs\": {}}}";
 static const uint8_t pdi[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 
-static char path[64];
-
+/* A fresh temporary file (8 slots, so helpers may make their own). */
 static const char *tmp_path(void)
 {
+	static char path[8][64];
+	static int slot;
+	char *p = path[slot++ % 8];
 	int fd;
-	snprintf(path, sizeof path, "/tmp/aieth-xclbin-XXXXXX");
-	fd = mkstemp(path);
+	snprintf(p, sizeof path[0], "/tmp/aieth-xclbin-XXXXXX");
+	fd = mkstemp(p);
 	if (fd >= 0)
 		close(fd);
-	return path;
+	return p;
 }
 
 /* A valid AIE-only file; extra sections may be appended. */
@@ -414,7 +416,7 @@ static void array_case(uint32_t kind, unsigned count_bytes, int64_t count, size_
 
 static void test_array_sizes(void)
 {
-	const char *p = tmp_path();
+	const char *p;
 	uint8_t buf[8 + 2 * 40];
 	xb_wsection s;
 	aieth_xclbin *x;
@@ -429,6 +431,7 @@ static void test_array_sizes(void)
 	array_case(6, 4, -1, 8, "m_count: expected a count >= 0, found -1");
 	array_case(8, 4, 0, 4, "size: expected at least 8 (the m_count header), found 4");
 	/* the exact size passes */
+	p = tmp_path();
 	memset(buf, 0, sizeof buf);
 	xb_put32(buf, 2);
 	memset(&s, 0, sizeof s);
