@@ -38,40 +38,6 @@ static const char *const dir_suffix[2] = {"TO_AIE", "FROM_AIE"};
 
 /* ------------------------------------------------------------- helpers */
 
-/* Printable copy of s for messages: control bytes, quotes and backslashes
- * escaped, long text cut. */
-static void quote(char *dst, size_t cap, const char *s)
-{
-	size_t o = 0, i;
-	if (!cap)
-		return;
-	if (!s)
-		s = "";
-	for (i = 0; s[i] && i < 64; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char tmp[8];
-		size_t k;
-		if (c == '"' || c == '\\')
-			snprintf(tmp, sizeof tmp, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			snprintf(tmp, sizeof tmp, "\\x%02x", c);
-		else {
-			tmp[0] = (char)c;
-			tmp[1] = '\0';
-		}
-		k = strlen(tmp);
-		if (o + k + 4 >= cap)
-			break;
-		memcpy(dst + o, tmp, k);
-		o += k;
-	}
-	if (s[i] && o + 4 < cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-}
-
 static int is_board_name(const char *s)
 {
 	size_t i;
@@ -209,7 +175,7 @@ int aieth_constraints_parse(const aieth_board *board, const char *what, const ch
 		unsigned nn;
 		uint32_t c = 0, ch = 0, colmax, chmax, j;
 
-		quote(qk, sizeof qk, k);
+		jstrict_quote(qk, sizeof qk, k);
 		if (parse_plio_name(k, &dir, &nn) != 0 || nn == 0) {
 			rc = aieth_fail(AIETH_EINVAL,
 					"%s: NodeConstraints: key \"%s\" is not a PLIO name (expected "
@@ -373,7 +339,7 @@ void aieth_board_free(aieth_board *board)
 static int bad_value(const char *what, const char *field, const char *value, const char *rule)
 {
 	char q[200];
-	quote(q, sizeof q, value);
+	jstrict_quote(q, sizeof q, value);
 	return aieth_fail(AIETH_EINVAL, "%s: %s: value \"%s\" %s", what, field, q, rule);
 }
 
@@ -428,8 +394,8 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 			       "is not a board name (1..64 characters of a-z, 0-9 and _)");
 	if (!rc && expected_name && strcmp(name, expected_name) != 0) {
 		char want[200], got[200];
-		quote(want, sizeof want, expected_name);
-		quote(got, sizeof got, name);
+		jstrict_quote(want, sizeof want, expected_name);
+		jstrict_quote(got, sizeof got, name);
 		rc = aieth_fail(AIETH_EINVAL,
 				"%s: name: value \"%s\" does not match the file name (expected "
 				"\"%s\")",
@@ -553,7 +519,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	rc = aieth_read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
 	if (rc) {
 		char qc[200];
-		quote(qc, sizeof qc, cons);
+		jstrict_quote(qc, sizeof qc, cons);
 		aieth_fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -561,7 +527,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	free(ctext);
 	if (rc) {
 		char qc[200];
-		quote(qc, sizeof qc, cons);
+		jstrict_quote(qc, sizeof qc, cons);
 		aieth_fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -598,7 +564,7 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	DIR *dp;
 	struct dirent *de;
 
-	quote(qn, sizeof qn, name);
+	jstrict_quote(qn, sizeof qn, name);
 	dp = opendir(dir);
 	if (!dp)
 		return aieth_fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: cannot list %s: %s", qn,
@@ -711,7 +677,7 @@ int aieth_board_plio_find(const aieth_board *board, const char *name, aieth_plio
 	if (!board || !name || !out)
 		return aieth_fail(AIETH_EINVAL, "aieth_board_plio_find: %s is NULL",
 				  !board ? "board" : !name ? "name" : "out");
-	quote(q, sizeof q, name);
+	jstrict_quote(q, sizeof q, name);
 	if (parse_plio_name(name, &dir, &nn) != 0 || nn == 0)
 		return aieth_fail(AIETH_ENOTFOUND,
 				  "\"%s\" is not a PLIO name (expected PLIO_NN_TO_AIE or "

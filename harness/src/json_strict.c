@@ -72,7 +72,7 @@ static void quote_bytes(char *dst, size_t cap, const char *src, size_t n)
 	dst[o] = '\0';
 }
 
-static void quote_str(char *dst, size_t cap, const char *s)
+void jstrict_quote(char *dst, size_t cap, const char *s)
 {
 	quote_bytes(dst, cap, s ? s : "", s ? strlen(s) : 0);
 }
@@ -115,7 +115,7 @@ static void render_value(char *dst, size_t cap, struct json_object *v)
 static void field_path(char *dst, size_t cap, const char *path, const char *key)
 {
 	char qk[200];
-	quote_str(qk, sizeof qk, key);
+	jstrict_quote(qk, sizeof qk, key);
 	if (path && *path)
 		snprintf(dst, cap, "%s.%s", path, qk);
 	else
@@ -754,7 +754,7 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 			char pre[600], qk[200], list[1024];
 			size_t o = 0;
 			where_prefix(pre, sizeof pre, what, path);
-			quote_str(qk, sizeof qk, k);
+			jstrict_quote(qk, sizeof qk, k);
 			list[0] = '\0';
 			for (a = allowed; a && *a && o + 1 < sizeof list; a++)
 				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
@@ -783,7 +783,7 @@ static int lookup(const char *what, const char *path, struct json_object *obj, c
 		if (!required)
 			return 1;
 		where_prefix(pre, sizeof pre, what, path);
-		quote_str(qk, sizeof qk, key);
+		jstrict_quote(qk, sizeof qk, key);
 		return aieth_fail(AIETH_EPARSE, "%srequired key \"%s\" is missing", pre, qk);
 	}
 	return 0;

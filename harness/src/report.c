@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "data.h"
 #include "internal.h"
 #include "report_internal.h"
 
@@ -144,32 +145,7 @@ int aieth_exit_worst(int a, int b) { return severity(a) >= severity(b) ? a : b; 
 
 int aieth_write_atomic(const char *path, const char *data, size_t len)
 {
-	char tmp[4096];
-	FILE *f;
-	int rc;
-	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-		return aieth_fail(AIETH_EINVAL, "%s: path too long", path);
-	f = fopen(tmp, "wb");
-	if (!f)
-		return aieth_fail(AIETH_EIO, "%s: cannot write: %s", path, strerror(errno));
-	if (fwrite(data, 1, len, f) != len || fflush(f) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: write failed: %s", path, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return rc;
-	}
-	if (fclose(f) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: write failed: %s", path, strerror(errno));
-		unlink(tmp);
-		return rc;
-	}
-	if (rename(tmp, path) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot rename %s into place: %s", path, tmp,
-				strerror(errno));
-		unlink(tmp);
-		return rc;
-	}
-	return AIETH_OK;
+	return aieth_bin_write(path, (const uint8_t *)data, len);
 }
 
 int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const *argv)
