@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install the Debian 12 packages aieth needs to build and test, when missing.
+# Install the Debian 12 packages aieth needs to build and test, when missing
+# (and enable the arm64 architecture for the cross build).
 # Idempotent: installs nothing when everything is present. As non-root it
 # prints the exact apt-get line to run instead.
 set -euo pipefail
