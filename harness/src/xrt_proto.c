@@ -86,27 +86,21 @@ static const uint8_t *take(xrtp_rd *r, size_t n)
 	return p;
 }
 
-uint32_t xrtp_get_u32(xrtp_rd *r)
+/* An n-byte little-endian integer (0 once the reader has failed). */
+static uint64_t get_le(xrtp_rd *r, unsigned n)
 {
-	const uint8_t *p = take(r, 4);
-	uint32_t v = 0;
-	int i;
-	if (p)
-		for (i = 0; i < 4; i++)
-			v |= (uint32_t)p[i] << (8 * i);
-	return v;
-}
-
-uint64_t xrtp_get_u64(xrtp_rd *r)
-{
-	const uint8_t *p = take(r, 8);
+	const uint8_t *p = take(r, n);
 	uint64_t v = 0;
-	int i;
+	unsigned i;
 	if (p)
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < n; i++)
 			v |= (uint64_t)p[i] << (8 * i);
 	return v;
 }
+
+uint32_t xrtp_get_u32(xrtp_rd *r) { return (uint32_t)get_le(r, 4); }
+
+uint64_t xrtp_get_u64(xrtp_rd *r) { return get_le(r, 8); }
 
 const uint8_t *xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len)
 {
