@@ -11,17 +11,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                                   \
-	do {                                                                       \
-		if (!(c)) {                                                        \
-			fprintf(stderr, "CHECK failed: %s (%s:%d)\n", #c, __FILE__, \
-				__LINE__);                                         \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
 
 static aieth_board *boards[2];
 

@@ -16,17 +16,9 @@
 
 #include "board_internal.h"
 #include "internal.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                                   \
-	do {                                                                       \
-		if (!(c)) {                                                        \
-			fprintf(stderr, "CHECK failed: %s (%s:%d)\n", #c, __FILE__, \
-				__LINE__);                                         \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
 
 static aieth_board *board;
 

@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "json_strict.h"
+#include "fuzz_check.h"
 
 /* jstrict_parse returning the tree, or NULL (error or JSON null). */
 static struct json_object *jp(const char *what, const char *text, size_t len)
@@ -29,15 +30,6 @@ static struct json_object *jp(const char *what, const char *text, size_t len)
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                                   \
-	do {                                                                       \
-		if (!(c)) {                                                        \
-			fprintf(stderr, "CHECK failed: %s (%s:%d)\n", #c, __FILE__, \
-				__LINE__);                                         \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
 
 static const char what[] = "fuzz.json";
 

@@ -23,14 +23,9 @@
 #include <string.h>
 
 #include "protocol.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                  \
-	do {                      \
-		if (!(c))         \
-			abort();  \
-	} while (0)
 
 #define MAX_ARGS 16
 #define MAX_N 40

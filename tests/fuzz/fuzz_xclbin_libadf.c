@@ -15,17 +15,9 @@
 
 #include "internal.h"
 #include "libadf.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                                   \
-	do {                                                                       \
-		if (!(c)) {                                                        \
-			fprintf(stderr, "CHECK failed: %s (%s:%d)\n", #c, __FILE__, \
-				__LINE__);                                         \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
 
 typedef struct {
 	const uint8_t *d;
