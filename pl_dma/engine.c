@@ -361,9 +361,9 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	}
 	r->end_cycle = end;
 
-	rc = reference ? pld_data_reference(e, t, tx, rx, !perf, r->status == PLD_RUN_DONE, r->msg,
+	rc = reference ? pld_data_reference(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 					    sizeof r->msg)
-		       : pld_data_fast(e, t, tx, rx, !perf, r->status == PLD_RUN_DONE, r->msg,
+		       : pld_data_fast(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 				       sizeof r->msg);
 	if (rc) {
 		r->status = PLD_RUN_ERROR;

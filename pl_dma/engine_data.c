@@ -351,13 +351,12 @@ out:
 	return rc;
 }
 
-int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int func, int done,
+int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		  char *err, size_t errlen)
 {
 	scratch sc[2 * PLD_MAX_PORTS];
 	size_t j;
 	int rc = 0;
-	(void)func;
 	memset(sc, 0, sizeof sc);
 	for (j = 0; j < e->nk && !rc; j++)
 		if (e->k[j].active)
@@ -453,11 +452,10 @@ out:
 	return rc;
 }
 
-int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int func, int done,
+int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		       char *err, size_t errlen)
 {
 	size_t j;
-	(void)func;
 	for (j = 0; j < e->nk; j++)
 		if (e->k[j].active && kern_reference(e, t, &e->k[j], tx, rx, done, err, errlen))
 			return -1;

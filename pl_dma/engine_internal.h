@@ -92,9 +92,9 @@ int pld_kern_settle(pld_kern *k, char *err, size_t errlen);
 
 /* Data path, after the timing of a transaction is known. Returns 0 or -1
  * with err filled (model compute failure, out of memory). */
-int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int func, int done,
+int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		  char *err, size_t errlen);
-int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int func, int done,
+int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		       char *err, size_t errlen);
 
 /* TX stream beats [g0, g0+count) of a channel as the PL kernel emits them

@@ -118,7 +118,6 @@ static void chan_type(const spec_chan *sc, chan_run *cr)
 static int prepare_chan(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr)
 {
 	const char *what = c->sp->path, *jp = sc->jpath;
-	const aieth_board_info *bi = aieth_board_get_info(c->board);
 	int tx, rc;
 	uint8_t *raw = NULL;
 	size_t len = 0;
@@ -224,7 +223,6 @@ static int prepare_chan(run_ctx *c, const spec_txn *st, const spec_chan *sc, cha
 	}
 	if (sc->save.kind == SRC_TEXT && !sc->save.have_type && !cr->have_etype)
 		return aieth_fail(AIETH_EINVAL, "%s: %s.save: a text file needs a \"type\"", what, jp);
-	(void)bi;
 	return AIETH_OK;
 }
 
