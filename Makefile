@@ -1,10 +1,12 @@
 # aieth - open test harness for AI Engine graphs on Versal boards.
 #
 #   make            library (static + shared + pkg-config), programs, examples
-#   make test       everything below: unit + end-to-end tests (gcc), the unit
-#                   tests built with clang, the same under AddressSanitizer+UBSan,
+#   make test       everything below: unit + end-to-end tests (gcc), the
+#                   layering check, the unit tests built with clang, the same
+#                   under AddressSanitizer+UBSan,
 #                   a short fuzzing run, and cross-check
 #   make check      unit + end-to-end tests of this build only
+#   make layers     the layering of docs/architecture.md (includes, calls)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -61,7 +63,7 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
-VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth.h)
+VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth/version.h)
 SONAME := libaieth.so.0
 
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
@@ -71,6 +73,10 @@ CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 
+# Quoted includes resolve against these (scripts/check-layers.py reads the
+# same order): the public API, the subsystem folders, the tree root (pl_dma/).
+INCLUDES := -Iharness/include -Iharness/src -I.
+
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
 ifeq ($(SAN),1)
@@ -78,11 +84,14 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 endif
 ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -fPIC \
 	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-Iharness/include -Iharness/src -Ipl_dma $(DEPS_CFLAGS) \
+	$(INCLUDES) $(DEPS_CFLAGS) \
 	-DAIETH_DATADIR=\"$(PREFIX)/share/aieth\" -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard harness/src/*.c pl_dma/*.c pl_dma/models/*.c))
+# One folder per subsystem (docs/architecture.md); their sources, found per
+# folder. Includes name the folder: "util/error.h", "pl_dma/protocol.h".
+LIB_DIRS := $(sort $(dir $(wildcard harness/src/*/ harness/src/*/*/))) pl_dma/ pl_dma/models/
+LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o)
 HOST_COMMON := $(sort $(wildcard host/cli_*.c))
 HOST_PROGS := $(filter-out $(HOST_COMMON),$(sort $(wildcard host/*.c)))
@@ -109,7 +118,7 @@ STATIC := $(O)/lib/libaieth.a
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e fuzz bench install uninstall clean deps cross-check FORCE
+.PHONY: all lib test check unit e2e layers fuzz bench install uninstall clean deps cross-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -141,7 +150,7 @@ $(PREFIX_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
 FORCE:
-$(O)/obj/harness/src/util.o: $(PREFIX_STAMP)
+$(O)/obj/harness/src/util/path.o: $(PREFIX_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP)
 	@mkdir -p $(dir $@)
@@ -228,11 +237,19 @@ e2e: all
 # the aarch64 cross build under qemu-user.
 test:
 	$(MAKE) check
+	$(MAKE) layers
 	$(MAKE) O=build-clang CC=clang all unit
 	$(MAKE) O=build-asan SAN=1 check
 	$(MAKE) fuzz
 	$(MAKE) cross-check
 	@echo "make test: all suites passed"
+
+# The layering of docs/architecture.md: every #include of the library and the
+# programs, and the calls between this build's objects; then the checker's
+# own test (breaks made on purpose in a copy of the tree).
+layers: lib
+	python3 scripts/check-layers.py --objects $(O)/obj
+	@$(TEST_ENV) bash tests/layers/check_layers.sh
 
 # The cross build for the board, tested under qemu-user: its unit and
 # end-to-end tests (E2E above), and every example's report compared with the
@@ -246,13 +263,13 @@ cross-check:
 
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -g -O1 -fno-sanitize-recover=all \
-	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iharness/include -Iharness/src -Ipl_dma \
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(INCLUDES) \
 	$(DEPS_CFLAGS) -DAIETH_DATADIR=\"$(CURDIR)\"
 FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
 FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
 
-build-fuzz/obj/%.o: %.c $(wildcard harness/src/*.h pl_dma/*.h harness/include/*.h)
+build-fuzz/obj/%.o: %.c $(foreach d,$(LIB_DIRS) harness/include/ harness/include/aieth/,$(wildcard $(d)*.h))
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 
@@ -276,7 +293,7 @@ bench: $(O)/tests/bench $(O)/tests/bench_package
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
 
 install: lib $(BINS)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/aieth \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aieth/platforms \
 		$(DESTDIR)$(PREFIX)/share/aieth/cfg
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
@@ -285,6 +302,7 @@ install: lib $(BINS)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libaieth.so
 	install -m 644 $(PCFILE) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 644 harness/include/aieth.h harness/include/aieth_model.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 harness/include/aieth/*.h $(DESTDIR)$(PREFIX)/include/aieth/
 	install -m 644 platforms/*.json $(DESTDIR)$(PREFIX)/share/aieth/platforms/
 	install -m 644 cfg/*.json cfg/*.cfg $(DESTDIR)$(PREFIX)/share/aieth/cfg/
 	$(if $(BINS),install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/)
@@ -293,7 +311,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libaieth.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/aieth.pc \
 		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
 		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%)
-	rm -rf $(DESTDIR)$(PREFIX)/share/aieth
+	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth
 
 deps:
 	bash scripts/install-deps.sh

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "pl_dma/engine_internal.h"
 
 int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_kernel_desc *k,
 		      size_t nk, uint32_t ngraphs, char *err, size_t errlen)

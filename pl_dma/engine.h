@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "aieth_model.h"
-#include "protocol.h"
+#include "pl_dma/protocol.h"
 
 #define PLD_MAX_PORTS AIETH_MODEL_MAX_PORTS
 #define PLD_FOREVER UINT64_MAX

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "pl_dma/engine_internal.h"
 
 #define W PLD_WORD_BYTES
 #define CHUNK_BYTES ((uint64_t)1 << 20)

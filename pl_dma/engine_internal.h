@@ -6,7 +6,7 @@
 #ifndef PLD_ENGINE_INTERNAL_H
 #define PLD_ENGINE_INTERNAL_H
 
-#include "engine.h"
+#include "pl_dma/engine.h"
 
 /* A graph kernel. Counters persist across transactions; times are cycles
  * of the current transaction (0 = before it started). */

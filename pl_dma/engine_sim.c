@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "pl_dma/engine_internal.h"
 
 #define T_PAST (INT64_MIN / 4)
 #define DELAY_CAP 4096       /* delays further than this read as "far" */

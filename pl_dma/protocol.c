@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
+#include "pl_dma/protocol.h"
 
 #define U32_LIMIT ((uint64_t)UINT32_MAX)
 

@@ -17,6 +17,7 @@ PKGS=(
   libxrt-dev           # tests only: XRT's xclbin parser checks th_package output; the xrt backend runs on XRT's noop mode (dlopen, never linked)
   uuid-dev             # XRT's xclbin.h includes <uuid/uuid.h>; libxrt-dev lacks the dependency
   jq                   # end-to-end tests: report.json fields
+  python3              # make layers: scripts/check-layers.py
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
 )

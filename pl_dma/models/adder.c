@@ -6,9 +6,9 @@
 
 #include <json-c/json.h>
 
-#include "internal.h"
-#include "models/models.h"
-#include "models/params.h"
+#include "pl_dma/models/models.h"
+#include "pl_dma/models/params.h"
+#include "util/error.h"
 
 #define M "adder"
 #define MAX_LATENCY 1000000u

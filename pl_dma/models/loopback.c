@@ -6,10 +6,10 @@
 
 #include <json-c/json.h>
 
-#include "internal.h"
-#include "json_strict.h"
-#include "models/models.h"
-#include "models/params.h"
+#include "pl_dma/models/models.h"
+#include "pl_dma/models/params.h"
+#include "util/error.h"
+#include "util/json_strict.h"
 
 #define M "loopback"
 #define MAX_LATENCY 1000000u

@@ -1,14 +1,14 @@
-/* params.c - code shared by the built-in models: the registry of built-ins,
- * PLIO names and strict param reading. */
+/* params.c - code shared by the built-in models: PLIO names and strict
+ * param reading (the registry of built-ins: builtin.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "internal.h"
-#include "json_strict.h"
-#include "models/models.h"
-#include "models/params.h"
+#include "pl_dma/models/models.h"
+#include "pl_dma/models/params.h"
+#include "util/error.h"
+#include "util/json_strict.h"
 
 static const char *const dir_suffix[2] = {"_TO_AIE", "_FROM_AIE"};
 
@@ -190,35 +190,4 @@ int aieth_mparam_report(const aieth_model_env *env)
 	if (env && env->err && env->err_size > 0)
 		snprintf(env->err, env->err_size, "%s", aieth_error_message());
 	return -1;
-}
-
-/* ------------------------------------------------------------- registry */
-
-typedef struct {
-	const char *name;
-	aieth_model_create_fn create;
-} builtin;
-
-static const builtin builtins[] = {
-	{"loopback", aieth_model_loopback_create},
-	{"adder", aieth_model_adder_create},
-};
-
-static const char *const builtin_names[] = {"loopback", "adder", NULL};
-
-const char *const *aieth_builtin_model_names(void)
-{
-	return builtin_names;
-}
-
-int aieth_builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
-			       aieth_model *out)
-{
-	size_t i;
-	if (!name)
-		return 1;
-	for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-		if (strcmp(name, builtins[i].name) == 0)
-			return builtins[i].create(env, params, out) == 0 ? 0 : -1;
-	return 1;
 }

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "aieth.h"
 #include "fuzz_check.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board_internal.h"
-#include "internal.h"
+#include "aieth.h"
+#include "board/board.h"
 #include "fuzz_check.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

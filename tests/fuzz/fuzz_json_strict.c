@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "json_strict.h"
+#include "aieth.h"
 #include "fuzz_check.h"
+#include "util/error.h"
+#include "util/json_strict.h"
 
 /* jstrict_parse returning the tree, or NULL (error or JSON null). */
 static struct json_object *jp(const char *what, const char *text, size_t len)

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "model_load.h"
-#include "models/models.h"
+#include "aieth.h"
+#include "pl_dma/models/load.h"
+#include "pl_dma/models/models.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
 #include "fuzz_check.h"
+#include "pl_dma/protocol.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

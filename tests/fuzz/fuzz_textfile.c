@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
-#include "internal.h"
+#include "aieth.h"
+#include "data/data.h"
 #include "fuzz_check.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "xclbin_internal.h"
+#include "aieth.h"
 #include "fuzz_check.h"
+#include "util/error.h"
+#include "xclbin/xclbin_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "libadf.h"
+#include "aieth.h"
 #include "fuzz_check.h"
+#include "package/libadf.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

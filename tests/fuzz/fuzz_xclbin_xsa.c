@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "xsa.h"
+#include "aieth.h"
 #include "fuzz_check.h"
+#include "package/xsa.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

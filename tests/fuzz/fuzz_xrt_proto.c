@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xrt_proto.h"
+#include "backends/xrt/xrt_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "board_internal.h"
-#include "internal.h"
+#include "aieth.h"
+#include "board/board.h"
 #include "tu.h"
+#include "util/error.h"
+#include "util/fileio.h"
 
 #define MSG_HAS(s)                                                                    \
 	do {                                                                          \

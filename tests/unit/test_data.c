@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "data.h"
-#include "internal.h"
+#include "aieth.h"
+#include "data/data.h"
 #include "tu.h"
+#include "util/error.h"
+#include "util/fileio.h"
 
 /* Assert that the last error message contains s. */
 #define MSG_HAS(s)                                                                    \
@@ -458,7 +460,7 @@ static void test_bin_files(void)
 	size_t n = 0, i;
 	for (i = 0; i < sizeof data; i++)
 		data[i] = (uint8_t)(i * 7);
-	CU_ASSERT_EQUAL_FATAL(aieth_bin_write(path, data, sizeof data), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, data, sizeof data), AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(aieth_bin_read(path, LIMIT, &back, &n), AIETH_OK);
 	CU_ASSERT_EQUAL(n, sizeof data);
 	CU_ASSERT_EQUAL(memcmp(back, data, sizeof data), 0);
@@ -469,7 +471,7 @@ static void test_bin_files(void)
 	CU_ASSERT_PTR_NULL(back);
 	CU_ASSERT_EQUAL(n, 0);
 	/* an empty file is not data */
-	CU_ASSERT_EQUAL_FATAL(aieth_bin_write(path, NULL, 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, NULL, 0), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_bin_read(path, LIMIT, &back, &n), AIETH_EINVAL);
 	MSG_HAS("file is empty");
 	/* missing */
@@ -488,7 +490,7 @@ static void test_atomic_write(void)
 	char expect[512];
 	snprintf(path, sizeof path, "%s", tmppath("keep.txt"));
 	snprintf(dirpath, sizeof dirpath, "%s", tmppath("adir"));
-	CU_ASSERT_EQUAL_FATAL(aieth_bin_write(path, old, sizeof old - 1), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, old, sizeof old - 1), AIETH_OK);
 
 	/* a bad length fails before anything is written */
 	CU_ASSERT_EQUAL(aieth_text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, 7), AIETH_EINVAL);
@@ -500,7 +502,7 @@ static void test_atomic_write(void)
 
 	/* rename onto a non-empty directory fails: the temporary file is removed */
 	CU_ASSERT_EQUAL_FATAL(mkdir(dirpath, 0755), 0);
-	CU_ASSERT_EQUAL_FATAL(aieth_bin_write(tmppath("adir/inner"), old, 3), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(tmppath("adir/inner"), old, 3), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_text_write(dirpath, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),
 			AIETH_EIO);
 	snprintf(expect, sizeof expect, "%s: cannot rename the temporary file %s.tmp.%ld", dirpath,
@@ -513,7 +515,7 @@ static void test_atomic_write(void)
 	free(s);
 
 	/* a directory that does not exist */
-	CU_ASSERT_EQUAL(aieth_bin_write(tmppath("nodir/out.bin"), old, 3), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth_write_atomic(tmppath("nodir/out.bin"), old, 3), AIETH_EIO);
 	MSG_HAS("nodir/out.bin: cannot create the temporary file ");
 	MSG_HAS("nodir/out.bin.tmp.");
 	MSG_HAS("No such file or directory (does the directory exist?)");

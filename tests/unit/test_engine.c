@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "protocol.h"
+#include "pl_dma/engine.h"
+#include "pl_dma/protocol.h"
 #include "tu.h"
 
 /* ------------------------------------------------------------ test kernels */

@@ -2,9 +2,10 @@
  * duplicate keys with their JSON path, unknown keys, types and ranges. */
 #include <string.h>
 
-#include "internal.h"
-#include "json_strict.h"
+#include "aieth.h"
 #include "tu.h"
+#include "util/error.h"
+#include "util/json_strict.h"
 
 /* jstrict_parse returning the tree, or NULL (error or JSON null). */
 static struct json_object *jp(const char *what, const char *text, size_t len)

@@ -6,11 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "model_load.h"
-#include "models/models.h"
-#include "models/params.h"
+#include "aieth.h"
+#include "pl_dma/models/load.h"
+#include "pl_dma/models/models.h"
+#include "pl_dma/models/params.h"
 #include "tu.h"
+#include "util/error.h"
 
 #define ASSERT_HAS(msg, sub)                                                            \
 	do {                                                                            \

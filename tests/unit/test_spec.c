@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "spec.h"
+#include "spec/spec.h"
 #include "tu.h"
 
 #define MSG(s)                                                                      \

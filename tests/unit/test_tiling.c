@@ -2,9 +2,10 @@
  * gathers and scatters, padding, repetition, and the checks. */
 #include <string.h>
 
-#include "data.h"
-#include "internal.h"
+#include "aieth.h"
+#include "data/data.h"
 #include "tu.h"
+#include "util/error.h"
 
 #define MSG_HAS(s)                                                                    \
 	do {                                                                          \

@@ -6,12 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "aieth.h"
 #include "tu.h"
-#include "xclbin_format.h"
-#include "xclbin_hash.h"
-#include "xclbin_internal.h"
-#include "xclbin_write.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/hash.h"
+#include "xclbin/xclbin_format.h"
+#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_write.h"
 
 static const char meta[] = "{\"aie_metadata\": {\"graphs\": {\"graph0\": {\"id\": 0, "
 			   "\"name\": \"g\"}}, \"PLIOs\": {}}}";

@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "aieth.h"
 #include "tu.h"
+#include "util/error.h"
 
 static aieth_board *load(const char *name)
 {

@@ -10,12 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "libadf.h"
-#include "pdi.h"
+#include "aieth.h"
+#include "package/libadf.h"
+#include "package/pdi.h"
+#include "package/xsa.h"
 #include "pkg_fixtures.h"
 #include "tu.h"
-#include "xsa.h"
+#include "util/error.h"
+#include "util/fileio.h"
 
 static char dir[64];      /* fixtures (one per board, all removed at the end) */
 static char made[8][64];

@@ -17,10 +17,11 @@
 #include <experimental/xrt_ini.h>
 #include <experimental/xrt_xclbin.h>
 
-#include "internal.h"
+#include "aieth.h"
 #include "pkg_fixtures.h"
 #include "tu.h"
-#include "xclbin_write.h"
+#include "util/error.h"
+#include "xclbin/xclbin_write.h"
 
 /* XRT keeps static objects alive to the end: not our leaks. */
 const char *__lsan_default_suppressions(void);

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "aieth.h"
+#include "backends/xrt/xrt_api.h"
+#include "backends/xrt/xrt_proto.h"
 #include "tu.h"
-#include "xrt_api.h"
-#include "xrt_proto.h"
 
 #if defined(__has_include)
 #if __has_include(<xrt/xrt_device.h>) && __has_include(<uuid/uuid.h>)

@@ -32,8 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session_internal.h"
-#include "spec.h"
+#include "core/session_internal.h"
+#include "spec/spec.h"
 
 #define GROUP 2
 #define MAGIC_KERNEL 0x4b65726eu

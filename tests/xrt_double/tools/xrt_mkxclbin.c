@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "xclbin_write.h"
+#include "xclbin/xclbin_write.h"
 
 #define K_EMBEDDED_METADATA 2u
 #define K_MEM_TOPOLOGY 6u

@@ -1,0 +1,46 @@
+/*
+ * aieth/graph.h - graph control: run, wait, end, iterations, run-time parameters.
+ */
+#ifndef AIETH_PUBLIC_GRAPH_H
+#define AIETH_PUBLIC_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AIETH_ITERATIONS_FOREVER (-1)
+
+/* Run a graph for `iterations` iterations (AIETH_ITERATIONS_FOREVER: until
+ * ended). Fails with AIETH_ESTATE if the graph is still running a bounded
+ * run or has been ended. */
+int aieth_graph_run(aieth_session *session, const char *graph, int64_t iterations);
+/* Wait until the graph finished its bounded run; AIETH_ETIMEOUT if it does
+ * not within timeout_ms (0 = no limit; on the emulated board a graph that
+ * cannot progress any more is reported at once). */
+int aieth_graph_wait(aieth_session *session, const char *graph, uint32_t timeout_ms);
+/* End the graph; it cannot be run again in this session. */
+int aieth_graph_end(aieth_session *session, const char *graph);
+/* Iterations completed so far (emulated board: as of the last wait; xrt:
+ * XRT cannot count them, so the bounded run's count once it completed,
+ * else 0). */
+int aieth_graph_iterations_done(aieth_session *session, const char *graph, uint64_t *out);
+/* Run-time parameters: write `size` bytes to a graph's RTP port (its
+ * hierarchical name, e.g. "gr.k.in[1]"), or read `size` bytes back. On a
+ * board these are xrtGraphUpdateRTP / xrtGraphReadRTP. The emulated board
+ * keeps the last bytes written per port (the graph models do not consume
+ * them); reading a port never written is AIETH_ENOTFOUND there. At most
+ * 65536 bytes. */
+int aieth_graph_update_rtp(aieth_session *session, const char *graph, const char *port,
+			   const void *data, size_t size);
+int aieth_graph_read_rtp(aieth_session *session, const char *graph, const char *port,
+			 void *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AIETH_PUBLIC_GRAPH_H */

@@ -1,0 +1,68 @@
+/*
+ * aieth/package.h - the packager behind th_package: an AIE-only XCLBIN from a
+ * compiled graph and the precompiled XSA. See docs/packaging.md.
+ */
+#ifndef AIETH_PUBLIC_PACKAGE_H
+#define AIETH_PUBLIC_PACKAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "xclbin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+	const aieth_board *board;    /* required */
+	const char *xsa;             /* the precompiled XSA (zip); required */
+	const char *graph;           /* libadf.a (ar) or an aiecompiler Work/ dir */
+	const char *output;          /* the xclbin to write (atomically) */
+	const char *pdi;             /* prebuilt PDI: bootgen is not run */
+	const char *aie_metadata;    /* aie_control_config.json to use instead of the graph's */
+	const char *bootgen;         /* NULL: "bootgen" from PATH */
+	const char *tmp_dir;         /* NULL: $TMPDIR, then /tmp */
+	const uint8_t *uuid;         /* 16 bytes, or NULL: derived from content */
+	const char *vbnv;            /* NULL: from the XSA, else the board */
+	int64_t timestamp;           /* seconds; < 0: time(NULL) */
+	int64_t id_code;             /* device IDCODE; < 0: from the XSA's PDI */
+	int64_t ext_id_code;         /* < 0: from the XSA's PDI */
+	uint16_t action_mask;        /* 0: AIETH_XCLBIN_AM_LOAD_AIE */
+	int no_check;                /* 1: skip the PLIO check (structure is always checked) */
+	aieth_problem_fn report;     /* receives check problems (may be NULL) */
+	void (*progress)(void *ctx, const char *step); /* may be NULL */
+	void *ctx;
+} aieth_package_opts;
+
+typedef struct {
+	uint8_t uuid[16];
+	char uuid_string[37];
+	char vbnv[65];
+	const char *vbnv_source;     /* "--vbnv", "XSA xsa.json", "board file" */
+	uint32_t id_code, ext_id_code;
+	uint64_t size;               /* bytes written */
+	size_t num_graphs, num_plios, num_cdos;
+	size_t problems;             /* check problems (then nothing is written) */
+	int tool_failed;             /* bootgen missing or failed */
+	int output_failed;           /* the output could not be written */
+	double bootgen_seconds;      /* 0 with a prebuilt PDI */
+	long bootgen_maxrss_kib;     /* bootgen's peak memory */
+} aieth_package_result;
+
+/* Package an AIE-only xclbin: AIE_METADATA from the graph's
+ * aie_control_config.json, a PDI built by bootgen from its CDOs (without
+ * the core-enable CDO: the graph starts on graph run), header fields from
+ * the XSA and the board. The result is checked (aieth_xclbin_check) before
+ * it replaces `output`; nothing is left behind on failure. Returns
+ * AIETH_OK; AIETH_EINVAL with result->problems > 0 when the check failed;
+ * with result->tool_failed set when bootgen is missing or failed (its
+ * own error text in the message), result->output_failed when the output
+ * could not be written; other codes for bad inputs. */
+int aieth_package(const aieth_package_opts *opts, aieth_package_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AIETH_PUBLIC_PACKAGE_H */

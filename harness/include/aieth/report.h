@@ -1,0 +1,70 @@
+/*
+ * aieth/report.h - runs of test descriptions and their report: exit codes, the
+ * result model and its writers (docs/report-schema.md).
+ */
+#ifndef AIETH_PUBLIC_REPORT_H
+#define AIETH_PUBLIC_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit codes of a run (the run_test contract, docs/user-guide.md). */
+enum {
+	AIETH_EXIT_PASS = 0,
+	AIETH_EXIT_FAIL = 1,        /* data mismatch, threshold missed */
+	AIETH_EXIT_INPUT = 2,       /* usage or input error */
+	AIETH_EXIT_INFRA = 3,       /* device, xclbin, backend error */
+	AIETH_EXIT_SKIP = 4,        /* skipped / unsupported */
+	AIETH_EXIT_TIMEOUT = 5      /* hang or timeout: the board may need a reset */
+};
+
+typedef struct {
+	const char *board;          /* override the description's board (NULL: keep) */
+	const char *backend;        /* override the backend (NULL: keep; default emu) */
+	const char *data_dir;       /* board files (NULL: $AIETH_DATA_DIR, installed) */
+	const char *out_dir;        /* relative "save" paths resolve here (NULL: ".") */
+	uint32_t timeout_ms;        /* overrides every transaction's timeout (0: keep) */
+	int emu_reference;          /* emulated board: beat-by-beat reference mode */
+	/* Called during long runs (may be NULL): phase text, done/total. */
+	void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	/* Added in 0.1 (keep new fields at the end): */
+	const char *xclbin;         /* override the description's AIE xclbin (NULL: keep) */
+	const char *pl_xclbin;      /* override its PL xclbin (NULL: keep / board default) */
+} aieth_run_opts;
+
+/* A report: one run of one or more descriptions (docs/report-schema.md). */
+typedef struct aieth_report aieth_report;
+
+/* tool and argv are recorded in the report (argv may be NULL). */
+int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const *argv);
+/* Load, check and run one description; the outcome, including input and
+ * device errors, becomes one test of the report. Fails only when the report
+ * itself cannot be extended (out of memory). */
+int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *opts);
+/* Record an error that prevented a test from running at all. */
+int aieth_report_add_error(aieth_report *r, const char *name, const char *phase, int code,
+			   const char *message, const char *hint, int exit_code);
+/* Close the run: finish time, status, exit code. */
+int aieth_report_finish(aieth_report *r);
+/* The run's exit code (the most severe of its tests: 5, 3, 2, 1, 4, 0). */
+int aieth_report_exit_code(const aieth_report *r);
+/* Writers; files are written to a temporary name and renamed. */
+int aieth_report_write_json(const aieth_report *r, const char *path);
+int aieth_report_write_junit(const aieth_report *r, const char *path);
+/* The human summary of the last test added (tables, verdicts) or of all
+ * tests (index < 0), as a malloc'd string (caller frees), or NULL. */
+char *aieth_report_text(const aieth_report *r, int index);
+/* Stable one-line markers for farms: RUN_TEST BEGIN/CASE/END lines. */
+char *aieth_report_markers(const aieth_report *r);
+size_t aieth_report_num_tests(const aieth_report *r);
+void aieth_report_free(aieth_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AIETH_PUBLIC_REPORT_H */

@@ -1,0 +1,52 @@
+/*
+ * aieth/session.h - a session: one device (emulated board, XRT board) and the
+ * graphs of one design.
+ */
+#ifndef AIETH_PUBLIC_SESSION_H
+#define AIETH_PUBLIC_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct aieth_session aieth_session;
+
+/* One AIE graph of the design. On the emulated board, model names the graph
+ * model: "loopback", "adder", or a path to a plugin shared object (see
+ * aieth_model.h); model_params is a JSON object text or NULL. Other backends
+ * ignore model and model_params. */
+typedef struct {
+	const char *name;
+	const char *model;
+	const char *model_params;
+} aieth_graph_spec;
+
+typedef struct {
+	const char *board;           /* board name or board JSON path (required) */
+	const char *data_dir;        /* NULL: $AIETH_DATA_DIR or installed data */
+	const char *backend;         /* "emu" (NULL means "emu") or "xrt" (a board) */
+	const char *xclbin;          /* design (AIE) xclbin; may be NULL on "emu" */
+	const aieth_graph_spec *graphs;
+	size_t num_graphs;
+	int emu_reference;           /* emu: 1 = beat-by-beat reference mode */
+	/* Added in 0.1 (keep new fields at the end): */
+	const char *pl_xclbin;       /* xrt: the PL DMA kernel's xclbin (NULL: the
+				        board default, docs/on-board.md) */
+} aieth_session_opts;
+
+/* Open a session on a device. *out is owned by the caller: close with
+ * aieth_session_close, which also frees every transaction still open. */
+int aieth_session_open(aieth_session **out, const aieth_session_opts *opts);
+void aieth_session_close(aieth_session *session);
+const aieth_board *aieth_session_board(const aieth_session *session);
+const char *aieth_session_backend(const aieth_session *session);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AIETH_PUBLIC_SESSION_H */

@@ -1,0 +1,15 @@
+/*
+ * backend.c - the table of device backends.
+ */
+#include <string.h>
+
+#include "backends/backend.h"
+
+const aieth_backend_ops *aieth_backend_find(const char *name)
+{
+	if (!name || !strcmp(name, "emu"))
+		return &aieth_backend_emu;
+	if (!strcmp(name, "xrt"))
+		return &aieth_backend_xrt;
+	return NULL;
+}

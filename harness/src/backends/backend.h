@@ -1,0 +1,86 @@
+/*
+ * backends/backend.h - the device backend operations table. A session talks to its
+ * device only through these calls, so the emulated board, a real board
+ * through XRT and a remote board behind th_server are interchangeable (the
+ * shape of aie-rt's XAie_BackendOps). The unit that crosses the boundary is
+ * the encoded transaction (pl_dma/protocol.h).
+ * One file per backend in this folder (emu.c, xrt/); backend.c lists them.
+ */
+#ifndef AIETH_BACKENDS_BACKEND_H
+#define AIETH_BACKENDS_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aieth.h"
+#include "pl_dma/protocol.h"
+
+/* One graph of the session, as the session's graph calls keep it: backends
+ * read it (the names, the model, whether a bounded run is going on). */
+typedef struct {
+	char *name;
+	char *model;
+	char *params;
+	int bounded;        /* a bounded run was started */
+	int forever;        /* running until ended */
+	int ended;
+	int64_t iterations; /* of the last run */
+} aieth_graph_state;
+
+/* What a backend is opened with: the session's own fields, which outlive
+ * the backend's state. Backends never see the session itself, so they
+ * depend on this header only and the session (core/) on them. */
+typedef struct {
+	const aieth_board *board;
+	const aieth_board_info *info;
+	const char *xclbin;              /* design (AIE) xclbin, may be NULL */
+	const char *pl_xclbin;           /* xrt: NULL = the board default */
+	const char *data_dir;            /* as given (NULL: default) */
+	int emu_reference;
+	size_t ngraphs;
+	const aieth_graph_state *graphs;
+} aieth_dev_config;
+
+/* What a device reports for a transaction, besides the RX image and perf
+ * words it writes into the encoded transaction. */
+typedef struct {
+	aieth_txn_status status;
+	char msg[512];
+	uint64_t total_cycles;      /* 0 when the device cannot tell */
+	int have_progress;          /* per-channel progress below is valid */
+	/* beats moved, first/last, stalled-since per channel: N each */
+	uint64_t *tx_moved, *rx_moved, *tx_since, *rx_since;
+	uint64_t *tx_first, *tx_last, *rx_first, *rx_last;
+	int *tx_connected, *rx_connected;
+} aieth_dev_result;
+
+typedef struct {
+	const char *name;
+	/* Open the device for a session; cfg stays valid until close. */
+	int (*open)(const aieth_dev_config *cfg, void **state);
+	void (*close)(void *state);
+	int (*graph_run)(void *state, uint32_t graph, int64_t iterations);
+	/* AIETH_OK when the bounded run completed, AIETH_ETIMEOUT otherwise. */
+	int (*graph_wait)(void *state, uint32_t graph, uint32_t timeout_ms);
+	int (*graph_end)(void *state, uint32_t graph);
+	/* Iterations done; *complete = the bounded run finished. */
+	int (*graph_status)(void *state, uint32_t graph, uint64_t *done, int *complete);
+	/* Start a transaction (already encoded in *wire). */
+	int (*txn_start)(void *state, pld_txn *wire);
+	/* Wait for the oldest started transaction; fills res and the wire's
+	 * RX image and perf words. */
+	int (*txn_wait)(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res);
+	/* Run-time parameters of a graph port (port: "graph.kernel.in[1]"). */
+	int (*graph_update_rtp)(void *state, uint32_t graph, const char *port, const void *data,
+				size_t size);
+	int (*graph_read_rtp)(void *state, uint32_t graph, const char *port, void *data,
+			      size_t size);
+} aieth_backend_ops;
+
+extern const aieth_backend_ops aieth_backend_emu;
+extern const aieth_backend_ops aieth_backend_xrt;
+
+/* The backend named name, or NULL. */
+const aieth_backend_ops *aieth_backend_find(const char *name);
+
+#endif

@@ -1,0 +1,376 @@
+/*
+ * backend_emu.c - the emulated board backend: graph models bound to the
+ * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "pl_dma/engine.h"
+#include "pl_dma/models/load.h"
+#include "util/error.h"
+#include "util/path.h"
+
+/* RTP values: the graph models do not consume them; the emulated board
+ * keeps the last bytes written per graph and port so a read returns them. */
+typedef struct {
+	uint32_t graph;
+	char *port;
+	uint8_t *data;
+	size_t size;
+} emu_rtp;
+
+typedef struct {
+	const aieth_dev_config *cfg;   /* the session's, outlives this state */
+	pld_engine *eng;
+	aieth_model_handle *models;  /* one per graph */
+	size_t nmodels;
+	uint32_t N;
+	pld_chan_progress *tx, *rx;
+	emu_rtp *rtp;                /* the last value written to each port */
+	size_t nrtp;
+} emu_state;
+
+static void emu_close(void *state)
+{
+	emu_state *st = state;
+	size_t i;
+	if (!st)
+		return;
+	pld_engine_destroy(st->eng);
+	for (i = 0; i < st->nmodels; i++)
+		aieth_model_close(&st->models[i]);
+	free(st->models);
+	free(st->tx);
+	free(st->rx);
+	for (i = 0; i < st->nrtp; i++) {
+		free(st->rtp[i].port);
+		free(st->rtp[i].data);
+	}
+	free(st->rtp);
+	free(st);
+}
+
+/* Resolve a model port's PLIO to a channel index of the board. */
+static int bind_port(const aieth_dev_config *cfg, const char *graph, const char *kernel,
+		     const char *plio, aieth_dir want, uint32_t *idx)
+{
+	aieth_plio pl;
+	if (aieth_board_plio_find(cfg->board, plio, &pl) != AIETH_OK)
+		return aieth_fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph, kernel);
+	if (pl.dir != want)
+		return aieth_fail(AIETH_EINVAL, "graph \"%s\" kernel \"%s\": %s is an %s port but %s",
+				  graph, kernel, plio, want == AIETH_DIR_TO_AIE ? "input" : "output",
+				  want == AIETH_DIR_TO_AIE ? "carries data from the AIE"
+							   : "carries data to the AIE");
+	*idx = pl.index;
+	return AIETH_OK;
+}
+
+static int emu_open(const aieth_dev_config *cfg, void **state)
+{
+	emu_state *st = calloc(1, sizeof *st);
+	pld_kernel_desc *kd = NULL;
+	size_t nk = 0, cap = 0, g;
+	uint32_t i;
+	pld_engine_params p;
+	char err[512];
+	int rc;
+
+	if (!st)
+		return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+	st->cfg = cfg;
+	st->N = cfg->info->channels;
+	st->models = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->models);
+	st->tx = calloc(st->N, sizeof *st->tx);
+	st->rx = calloc(st->N, sizeof *st->rx);
+	if (!st->models || !st->tx || !st->rx) {
+		rc = aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+		goto fail;
+	}
+	for (g = 0; g < cfg->ngraphs; g++) {
+		const aieth_graph_state *gs = &cfg->graphs[g];
+		aieth_model_env env;
+		aieth_model *m;
+		memset(&env, 0, sizeof env);
+		env.abi_version = AIETH_MODEL_ABI_VERSION;
+		env.board = cfg->info->name;
+		env.channels = cfg->info->channels;
+		env.pl_clock_hz = cfg->info->pl_clock_hz;
+		env.err = err;
+		env.err_size = sizeof err;
+		rc = aieth_model_open(&st->models[g], gs->model ? gs->model : "loopback", gs->params,
+				      &env);
+		if (rc != AIETH_OK) {
+			aieth_fail_prefix(rc, "graph \"%s\"", gs->name);
+			goto fail;
+		}
+		st->nmodels = g + 1;
+		m = &st->models[g].model;
+		for (i = 0; i < m->num_kernels; i++) {
+			const aieth_model_kernel *mk = &m->kernels[i];
+			pld_kernel_desc *d;
+			uint32_t q;
+			if (nk == cap) {
+				size_t nc = cap ? cap * 2 : 16;
+				pld_kernel_desc *nd = realloc(kd, nc * sizeof *nd);
+				if (!nd) {
+					rc = aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+					goto fail;
+				}
+				kd = nd;
+				cap = nc;
+			}
+			d = &kd[nk++];
+			memset(d, 0, sizeof *d);
+			d->graph = (uint32_t)g;
+			d->n_in = mk->num_inputs;
+			d->n_out = mk->num_outputs;
+			for (q = 0; q < mk->num_inputs; q++) {
+				rc = bind_port(cfg, gs->name, mk->name, mk->inputs[q].plio,
+					       AIETH_DIR_TO_AIE, &d->in_chan[q]);
+				if (rc)
+					goto fail;
+				d->in_beats[q] = mk->inputs[q].bytes_per_iteration / PLD_WORD_BYTES;
+			}
+			for (q = 0; q < mk->num_outputs; q++) {
+				rc = bind_port(cfg, gs->name, mk->name, mk->outputs[q].plio,
+					       AIETH_DIR_FROM_AIE, &d->out_chan[q]);
+				if (rc)
+					goto fail;
+				d->out_beats[q] = mk->outputs[q].bytes_per_iteration / PLD_WORD_BYTES;
+			}
+			d->cpi = mk->cycles_per_iteration;
+			d->latency = mk->latency;
+			d->compute = mk->compute;
+			d->ctx = mk->ctx;
+		}
+	}
+	/* one PLIO feeds or drains one kernel port across all graphs */
+	{
+		uint8_t *used = calloc(2 * (size_t)st->N, 1);
+		size_t a;
+		if (!used) {
+			rc = aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+			goto fail;
+		}
+		for (a = 0; a < nk; a++) {
+			uint32_t q;
+			for (q = 0; q < kd[a].n_in + kd[a].n_out; q++) {
+				int out = q >= kd[a].n_in;
+				uint32_t c = out ? kd[a].out_chan[q - kd[a].n_in] : kd[a].in_chan[q];
+				if (used[out * st->N + c]++) {
+					aieth_plio pl;
+					aieth_board_plio_at(cfg->board, out, c, &pl);
+					free(used);
+					rc = aieth_fail(AIETH_EINVAL,
+							"graph models: %s is used by two kernels (graph "
+							"\"%s\" and another); each PLIO connects one port",
+							pl.name, cfg->graphs[kd[a].graph].name);
+					goto fail;
+				}
+			}
+		}
+		free(used);
+	}
+	p.channels = st->N;
+	p.depth = cfg->info->uram_depth_words;
+	p.burst_words = cfg->info->func_memory.burst_words;
+	p.fifo_depth = cfg->info->func_memory.fifo_depth_words;
+	p.read_latency = cfg->info->func_memory.read_latency_cycles;
+	p.write_latency = cfg->info->func_memory.write_latency_cycles;
+	p.max_outstanding = cfg->info->func_memory.max_outstanding;
+	p.preload_latency = cfg->info->preload_latency_cycles;
+	if (pld_engine_create(&st->eng, &p, kd, nk, (uint32_t)cfg->ngraphs, err, sizeof err)) {
+		rc = aieth_fail(AIETH_EDEVICE, "%s", err);
+		goto fail;
+	}
+	free(kd);
+	*state = st;
+	return AIETH_OK;
+fail:
+	free(kd);
+	emu_close(st);
+	return rc;
+}
+
+static int emu_graph_run(void *state, uint32_t graph, int64_t iterations)
+{
+	emu_state *st = state;
+	pld_engine_graph_run(st->eng, graph, iterations < 0 ? PLD_FOREVER : (uint64_t)iterations);
+	return AIETH_OK;
+}
+
+static int emu_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
+{
+	emu_state *st = state;
+	pld_engine_graph_status(st->eng, graph, done, complete);
+	return AIETH_OK;
+}
+
+static int emu_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
+{
+	emu_state *st = state;
+	uint64_t done;
+	int complete;
+	(void)timeout_ms; /* nothing more happens without transactions */
+	pld_engine_graph_status(st->eng, graph, &done, &complete);
+	if (complete)
+		return AIETH_OK;
+	return aieth_fail(AIETH_ETIMEOUT,
+			  "graph \"%s\" cannot finish: %llu iterations done and its kernels wait "
+			  "for data or for output space (emulated board)",
+			  st->cfg->graphs[graph].name, (unsigned long long)done);
+}
+
+static int emu_graph_end(void *state, uint32_t graph)
+{
+	emu_state *st = state;
+	pld_engine_graph_end(st->eng, graph);
+	return AIETH_OK;
+}
+
+static int emu_txn_start(void *state, pld_txn *wire)
+{
+	(void)state;
+	(void)wire; /* the emulator runs a transaction when it is waited for */
+	return AIETH_OK;
+}
+
+static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
+{
+	emu_state *st = state;
+	pld_run_result r;
+	uint64_t clock = st->cfg->info->pl_clock_hz, limit = 0, total;
+	uint32_t i;
+
+	memset(&r, 0, sizeof r);
+	r.tx = st->tx;
+	r.rx = st->rx;
+	if (timeout_ms)
+		limit = (uint64_t)timeout_ms * clock / 1000u;
+	if (pld_engine_run(st->eng, wire, st->cfg->emu_reference, limit, &r))
+		return aieth_fail(AIETH_EDEVICE, "emulator: %s", r.msg);
+	total = r.preload_cycles + r.end_cycle + r.drain_cycles;
+	res->total_cycles = total;
+	res->have_progress = 1;
+	for (i = 0; i < st->N; i++) {
+		res->tx_moved[i] = st->tx[i].beats_moved * PLD_WORD_BYTES;
+		res->rx_moved[i] = st->rx[i].beats_moved * PLD_WORD_BYTES;
+		res->tx_since[i] = st->tx[i].stalled_since;
+		res->rx_since[i] = st->rx[i].stalled_since;
+		res->tx_first[i] = st->tx[i].first;
+		res->tx_last[i] = st->tx[i].last;
+		res->rx_first[i] = st->rx[i].first;
+		res->rx_last[i] = st->rx[i].last;
+		res->tx_connected[i] = st->tx[i].connected;
+		res->rx_connected[i] = st->rx[i].connected;
+	}
+	switch (r.status) {
+	case PLD_RUN_DONE:
+		if (limit && total > limit) {
+			res->status = AIETH_TXN_TIMEOUT;
+			snprintf(res->msg, sizeof res->msg,
+				 "the transaction takes %llu cycles (%.3f ms) on the board, more "
+				 "than the %u ms timeout",
+				 (unsigned long long)total, (double)total * 1e3 / (double)clock,
+				 timeout_ms);
+		} else {
+			res->status = AIETH_TXN_DONE;
+		}
+		break;
+	case PLD_RUN_STALLED:
+		res->status = AIETH_TXN_TIMEOUT;
+		snprintf(res->msg, sizeof res->msg,
+			 "the board stalled at cycle %llu: no channel can move data any more "
+			 "(a graph that consumes or produces less than the channels expect, a "
+			 "graph not running, or a PLIO no graph port uses)",
+			 (unsigned long long)r.end_cycle);
+		break;
+	case PLD_RUN_TIMEOUT:
+		res->status = AIETH_TXN_TIMEOUT;
+		snprintf(res->msg, sizeof res->msg,
+			 "still running after %llu cycles, the %u ms timeout",
+			 (unsigned long long)limit, timeout_ms);
+		break;
+	default:
+		res->status = AIETH_TXN_FAILED;
+		snprintf(res->msg, sizeof res->msg, "%s", r.msg);
+		break;
+	}
+	return AIETH_OK;
+}
+
+static emu_rtp *rtp_find(emu_state *st, uint32_t graph, const char *port)
+{
+	size_t i;
+	for (i = 0; i < st->nrtp; i++)
+		if (st->rtp[i].graph == graph && !strcmp(st->rtp[i].port, port))
+			return &st->rtp[i];
+	return NULL;
+}
+
+static int emu_graph_update_rtp(void *state, uint32_t graph, const char *port, const void *data,
+				size_t size)
+{
+	emu_state *st = state;
+	emu_rtp *r = rtp_find(st, graph, port);
+	uint8_t *copy = malloc(size ? size : 1);
+	if (!copy)
+		return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+	memcpy(copy, data, size);
+	if (!r) {
+		emu_rtp *n = realloc(st->rtp, (st->nrtp + 1) * sizeof *n);
+		char *name = aieth_strdup(port);
+		if (!n || !name) {
+			free(copy);
+			free(name);
+			if (n)
+				st->rtp = n;
+			return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+		}
+		st->rtp = n;
+		r = &st->rtp[st->nrtp++];
+		r->graph = graph;
+		r->port = name;
+		r->data = NULL;
+	}
+	free(r->data);
+	r->data = copy;
+	r->size = size;
+	return AIETH_OK;
+}
+
+static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, void *data,
+			      size_t size)
+{
+	emu_state *st = state;
+	emu_rtp *r = rtp_find(st, graph, port);
+	if (!r)
+		return aieth_fail(AIETH_ENOTFOUND,
+				  "graph \"%s\": RTP port \"%s\" has not been written in this "
+				  "session (the emulated board returns the last value written)",
+				  st->cfg->graphs[graph].name, port);
+	if (r->size != size)
+		return aieth_fail(AIETH_EINVAL,
+				  "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
+				  st->cfg->graphs[graph].name, port, r->size, size);
+	memcpy(data, r->data, size);
+	return AIETH_OK;
+}
+
+const aieth_backend_ops aieth_backend_emu = {
+	.name = "emu",
+	.open = emu_open,
+	.close = emu_close,
+	.graph_run = emu_graph_run,
+	.graph_wait = emu_graph_wait,
+	.graph_end = emu_graph_end,
+	.graph_status = emu_graph_status,
+	.txn_start = emu_txn_start,
+	.txn_wait = emu_txn_wait,
+	.graph_update_rtp = emu_graph_update_rtp,
+	.graph_read_rtp = emu_graph_read_rtp,
+};
+

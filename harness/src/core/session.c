@@ -1,0 +1,282 @@
+/*
+ * session.c - opening a device session and controlling its graphs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/session_internal.h"
+#include "util/error.h"
+#include "util/path.h"
+
+static void graphs_free(aieth_session *s)
+{
+	size_t i;
+	for (i = 0; i < s->ngraphs; i++) {
+		free(s->graphs[i].name);
+		free(s->graphs[i].model);
+		free(s->graphs[i].params);
+	}
+	free(s->graphs);
+}
+
+int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
+{
+	aieth_session *s;
+	size_t i, j;
+	int rc;
+
+	aieth_error_clear();
+	if (!out || !o)
+		return aieth_fail(AIETH_EINVAL, "aieth_session_open: NULL argument");
+	*out = NULL;
+	if (!o->board || !*o->board)
+		return aieth_fail(AIETH_EINVAL, "session: no board given (vck190, vek280, vek385 "
+						"or a board JSON path)");
+	if (o->num_graphs && !o->graphs)
+		return aieth_fail(AIETH_EINVAL, "session: num_graphs is %zu but graphs is NULL",
+				  o->num_graphs);
+	for (i = 0; i < o->num_graphs; i++) {
+		if (!o->graphs[i].name || !*o->graphs[i].name)
+			return aieth_fail(AIETH_EINVAL, "session: graph %zu has no name", i);
+		for (j = 0; j < i; j++)
+			if (!strcmp(o->graphs[i].name, o->graphs[j].name))
+				return aieth_fail(AIETH_EINVAL, "session: graph \"%s\" is listed twice",
+						  o->graphs[i].name);
+	}
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return aieth_fail(AIETH_ENOMEM, "session: out of memory");
+	s->ops = aieth_backend_find(o->backend);
+	if (!s->ops) {
+		free(s);
+		return aieth_fail(AIETH_EUNSUPPORTED,
+				  "session: unknown backend \"%s\" (available: emu, xrt)", o->backend);
+	}
+	rc = aieth_board_load(&s->board, o->board, o->data_dir);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	s->info = aieth_board_get_info(s->board);
+	s->emu_reference = o->emu_reference;
+	s->graphs = calloc(o->num_graphs ? o->num_graphs : 1, sizeof *s->graphs);
+	if (!s->graphs)
+		goto oom;
+	s->ngraphs = o->num_graphs;
+	for (i = 0; i < o->num_graphs; i++) {
+		aieth_graph_state *g = &s->graphs[i];
+		g->name = aieth_strdup(o->graphs[i].name);
+		g->model = aieth_strdup(o->graphs[i].model ? o->graphs[i].model : "loopback");
+		g->params = o->graphs[i].model_params ? aieth_strdup(o->graphs[i].model_params) : NULL;
+		if (!g->name || !g->model || (o->graphs[i].model_params && !g->params))
+			goto oom;
+	}
+	if (o->xclbin && !(s->xclbin = aieth_strdup(o->xclbin)))
+		goto oom;
+	if (o->pl_xclbin && !(s->pl_xclbin = aieth_strdup(o->pl_xclbin)))
+		goto oom;
+	if (o->data_dir && !(s->data_dir = aieth_strdup(o->data_dir)))
+		goto oom;
+	s->dev.board = s->board;
+	s->dev.info = s->info;
+	s->dev.xclbin = s->xclbin;
+	s->dev.pl_xclbin = s->pl_xclbin;
+	s->dev.data_dir = s->data_dir;
+	s->dev.emu_reference = s->emu_reference;
+	s->dev.ngraphs = s->ngraphs;
+	s->dev.graphs = s->graphs;
+	rc = s->ops->open(&s->dev, &s->bstate);
+	if (rc) {
+		graphs_free(s);
+		free(s->xclbin);
+		free(s->pl_xclbin);
+		free(s->data_dir);
+		aieth_board_free(s->board);
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return AIETH_OK;
+oom:
+	graphs_free(s);
+	free(s->xclbin);
+	free(s->pl_xclbin);
+	free(s->data_dir);
+	aieth_board_free(s->board);
+	free(s);
+	return aieth_fail(AIETH_ENOMEM, "session: out of memory");
+}
+
+void aieth_session_close(aieth_session *s)
+{
+	aieth_txn *t;
+	if (!s)
+		return;
+	/* transactions never waited for are dropped, not run */
+	for (t = s->head; t; t = t->next)
+		if (t->status == AIETH_TXN_PENDING) {
+			t->status = AIETH_TXN_FAILED;
+			snprintf(t->msg, sizeof t->msg, "session closed before the wait");
+		}
+	while (s->head)
+		aieth_txn_free(s->head);
+	if (s->ops && s->bstate)
+		s->ops->close(s->bstate);
+	graphs_free(s);
+	free(s->xclbin);
+	free(s->pl_xclbin);
+	free(s->data_dir);
+	aieth_board_free(s->board);
+	free(s);
+}
+
+const aieth_board *aieth_session_board(const aieth_session *s) { return s ? s->board : NULL; }
+
+const char *aieth_session_backend(const aieth_session *s) { return s ? s->ops->name : ""; }
+
+static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
+{
+	size_t i, n = 0;
+	char list[512];
+	if (!s || !name)
+		return aieth_fail(AIETH_EINVAL, "graph: NULL session or name");
+	for (i = 0; i < s->ngraphs; i++)
+		if (!strcmp(s->graphs[i].name, name)) {
+			*idx = (uint32_t)i;
+			return AIETH_OK;
+		}
+	list[0] = '\0';
+	for (i = 0; i < s->ngraphs && n + 1 < sizeof list; i++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "",
+				      s->graphs[i].name);
+	return aieth_fail(AIETH_ENOTFOUND, "graph \"%s\" is not part of this session (graphs: %s)",
+			  name, s->ngraphs ? list : "none");
+}
+
+int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
+{
+	uint32_t g;
+	aieth_graph_state *gs;
+	int rc;
+
+	aieth_error_clear();
+	if ((rc = find_graph(s, graph, &g)))
+		return rc;
+	gs = &s->graphs[g];
+	if (iterations < 0 && iterations != AIETH_ITERATIONS_FOREVER)
+		return aieth_fail(AIETH_EINVAL,
+				  "graph \"%s\": iterations %lld (use a count >= 0, or -1 to run "
+				  "until ended)",
+				  graph, (long long)iterations);
+	if (gs->ended)
+		return aieth_fail(AIETH_ESTATE, "graph \"%s\" has been ended; it cannot run again",
+				  graph);
+	if (gs->forever)
+		return aieth_fail(AIETH_ESTATE, "graph \"%s\" is already running until ended", graph);
+	if (gs->bounded) {
+		uint64_t done;
+		int complete;
+		if ((rc = s->ops->graph_status(s->bstate, g, &done, &complete)))
+			return rc;
+		if (!complete)
+			return aieth_fail(AIETH_ESTATE,
+					  "graph \"%s\" is still running its previous run (%llu "
+					  "iterations done); wait for it first",
+					  graph, (unsigned long long)done);
+	}
+	if ((rc = s->ops->graph_run(s->bstate, g, iterations)))
+		return rc;
+	gs->bounded = iterations >= 0;
+	gs->forever = iterations < 0;
+	gs->iterations = iterations;
+	return AIETH_OK;
+}
+
+int aieth_graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
+{
+	uint32_t g;
+	int rc;
+	aieth_error_clear();
+	if ((rc = find_graph(s, graph, &g)))
+		return rc;
+	if (s->graphs[g].forever)
+		return aieth_fail(AIETH_ETIMEOUT,
+				  "graph \"%s\" runs until ended; waiting for it never returns", graph);
+	if (!s->graphs[g].bounded)
+		return AIETH_OK; /* nothing was started */
+	rc = s->ops->graph_wait(s->bstate, g, timeout_ms);
+	if (rc == AIETH_OK)
+		s->graphs[g].bounded = 0;
+	return rc;
+}
+
+int aieth_graph_end(aieth_session *s, const char *graph)
+{
+	uint32_t g;
+	int rc;
+	aieth_error_clear();
+	if ((rc = find_graph(s, graph, &g)))
+		return rc;
+	if ((rc = s->ops->graph_end(s->bstate, g)))
+		return rc;
+	s->graphs[g].ended = 1;
+	s->graphs[g].bounded = s->graphs[g].forever = 0;
+	return AIETH_OK;
+}
+
+int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
+{
+	uint32_t g;
+	int rc, complete;
+	aieth_error_clear();
+	if ((rc = find_graph(s, graph, &g)))
+		return rc;
+	if (!out)
+		return aieth_fail(AIETH_EINVAL, "aieth_graph_iterations_done: NULL out");
+	return s->ops->graph_status(s->bstate, g, out, &complete);
+}
+
+/* RTP ports: the name is checked here, the bytes by the backend. */
+static int rtp_args(aieth_session *s, const char *graph, const char *port, const void *data,
+		    size_t size, uint32_t *g)
+{
+	int rc;
+	if ((rc = find_graph(s, graph, g)))
+		return rc;
+	if (!port || !*port || strlen(port) > 1024)
+		return aieth_fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
+				  port ? "longer than 1024 characters" : "missing");
+	if (!data && size)
+		return aieth_fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
+				  port);
+	if (size > 65536)
+		return aieth_fail(AIETH_EINVAL,
+				  "graph \"%s\" RTP port \"%s\": %zu bytes, at most 65536", graph,
+				  port, size);
+	return AIETH_OK;
+}
+
+int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port,
+			   const void *data, size_t size)
+{
+	uint32_t g;
+	int rc;
+	aieth_error_clear();
+	if ((rc = rtp_args(s, graph, port, data, size, &g)))
+		return rc;
+	if (s->graphs[g].ended)
+		return aieth_fail(AIETH_ESTATE, "graph \"%s\" has been ended", graph);
+	return s->ops->graph_update_rtp(s->bstate, g, port, data, size);
+}
+
+int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, void *data,
+			 size_t size)
+{
+	uint32_t g;
+	int rc;
+	aieth_error_clear();
+	if ((rc = rtp_args(s, graph, port, data, size, &g)))
+		return rc;
+	return s->ops->graph_read_rtp(s->bstate, g, port, data, size);
+}

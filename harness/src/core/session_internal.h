@@ -1,0 +1,41 @@
+/*
+ * core/session_internal.h - sessions and transactions (not installed).
+ */
+#ifndef AIETH_CORE_SESSION_INTERNAL_H
+#define AIETH_CORE_SESSION_INTERNAL_H
+
+#include "aieth.h"
+#include "backends/backend.h"
+#include "util/error.h"
+
+struct aieth_session {
+	aieth_board *board;
+	const aieth_board_info *info;
+	const aieth_backend_ops *ops;
+	void *bstate;
+	char *xclbin;
+	char *pl_xclbin;                 /* xrt: NULL = the board default */
+	char *data_dir;                  /* as given (NULL: default) */
+	int emu_reference;
+	size_t ngraphs;
+	aieth_graph_state *graphs;
+	struct aieth_txn *head, *tail;   /* every transaction not freed, in order */
+	aieth_dev_config dev;            /* what the backend was opened with */
+};
+
+struct aieth_txn {
+	struct aieth_session *s;
+	struct aieth_txn *prev, *next;
+	aieth_mode mode;
+	aieth_txn_status status;
+	char msg[1024];
+	size_t n;
+	aieth_channel_args *args;        /* copies (plio points into plios) */
+	aieth_plio *plios;
+	pld_txn wire;
+	aieth_dev_result dev;
+	aieth_channel_result *res;
+	int valid;
+};
+
+#endif

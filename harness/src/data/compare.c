@@ -1,0 +1,149 @@
+/*
+ * compare.c - received data against golden data, element by element:
+ * integers exactly, floating-point types within abs_tol + rel_tol * |want|
+ * per scalar part (docs/data-formats.md, "Comparison").
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "data/data.h"
+#include "util/error.h"
+
+static uint64_t load_le(const uint8_t *s, unsigned n)
+{
+	uint64_t v = 0;
+	unsigned k;
+	for (k = 0; k < n; k++)
+		v |= (uint64_t)s[k] << (8 * k);
+	return v;
+}
+
+static int is_signed_int(aieth_elem t)
+{
+	return t == AIETH_ELEM_INT8 || t == AIETH_ELEM_INT16 || t == AIETH_ELEM_INT32 ||
+	       t == AIETH_ELEM_INT64 || t == AIETH_ELEM_CINT16 || t == AIETH_ELEM_CINT32;
+}
+
+static double part_value(aieth_elem t, const uint8_t *s)
+{
+	if (t == AIETH_ELEM_DOUBLE) {
+		uint64_t u = load_le(s, 8);
+		double d;
+		memcpy(&d, &u, 8);
+		return d;
+	} else {
+		uint32_t u = (uint32_t)load_le(s, 4);
+		float f;
+		memcpy(&f, &u, 4);
+		return f;
+	}
+}
+
+/* One scalar part as text, the way text files write it. */
+static int format_part(aieth_elem t, unsigned ps, const uint8_t *s, char *d, size_t cap)
+{
+	uint64_t v = load_le(s, ps);
+	if (aieth_elem_is_float(t))
+		return snprintf(d, cap, t == AIETH_ELEM_DOUBLE ? "%.17g" : "%.9g", part_value(t, s));
+	if (is_signed_int(t)) {
+		unsigned bits = 8 * ps;
+		if (bits < 64 && (v >> (bits - 1)) & 1)
+			v |= ~(uint64_t)0 << bits;
+		return snprintf(d, cap, "%" PRId64, (int64_t)v);
+	}
+	return snprintf(d, cap, "%" PRIu64, v);
+}
+
+static void format_elem(aieth_elem t, const uint8_t *s, size_t n, char *d, size_t cap)
+{
+	size_t esize = aieth_elem_size(t);
+	unsigned parts = aieth_elem_parts(t);
+	if (n < esize) { /* a partial element at the end: its bytes */
+		size_t o = (size_t)snprintf(d, cap, "bytes");
+		size_t i;
+		for (i = 0; i < n && o + 4 < cap; i++)
+			o += (size_t)snprintf(d + o, cap - o, " %02x", s[i]);
+		return;
+	}
+	if (parts == 2) {
+		unsigned ps = (unsigned)(esize / 2);
+		char re[28], im[28];
+		format_part(t, ps, s, re, sizeof re);
+		format_part(t, ps, s + ps, im, sizeof im);
+		snprintf(d, cap, "(%s, %s)", re, im);
+		return;
+	}
+	format_part(t, (unsigned)esize, s, d, cap);
+}
+
+/* One float part within tolerance? Updates the largest error seen. */
+static int part_ok(double g, double w, double abs_tol, double rel_tol, double *max_err)
+{
+	double e;
+	if (isnan(g) || isnan(w))
+		return isnan(g) && isnan(w);
+	if (g == w)
+		return 1;
+	e = fabs(g - w);
+	if (e > *max_err)
+		*max_err = e;
+	if (isinf(g) || isinf(w))
+		return 0;
+	return e <= abs_tol + rel_tol * fabs(w);
+}
+
+void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
+		   double abs_tol, double rel_tol, aieth_compare_result *r)
+{
+	size_t esize, n, tail, i;
+	int fl;
+
+	if (!r)
+		return;
+	memset(r, 0, sizeof *r);
+	if (!got || !want || len == 0)
+		return;
+	if (!aieth_elem_size(t))
+		t = AIETH_ELEM_UINT8;
+	esize = aieth_elem_size(t);
+	n = len / esize;
+	tail = len % esize;
+	r->elements = n + (tail != 0);
+	if (!(abs_tol >= 0)) /* negative or NaN */
+		abs_tol = 0;
+	if (!(rel_tol >= 0))
+		rel_tol = 0;
+	fl = aieth_elem_is_float(t);
+
+	if (!fl && memcmp(got, want, len) == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		const uint8_t *g = got + i * esize, *w = want + i * esize;
+		int bad;
+		if (!fl) {
+			bad = memcmp(g, w, esize) != 0;
+		} else {
+			unsigned ps = t == AIETH_ELEM_DOUBLE ? 8 : 4, k;
+			bad = 0;
+			for (k = 0; k < esize / ps; k++)
+				if (!part_ok(part_value(t, g + k * ps), part_value(t, w + k * ps),
+					     abs_tol, rel_tol, &r->max_abs_error))
+					bad = 1;
+		}
+		if (bad && r->mismatches++ == 0) {
+			r->first_index = i;
+			r->first_offset = (uint64_t)i * esize;
+			format_elem(t, g, esize, r->first_got, sizeof r->first_got);
+			format_elem(t, w, esize, r->first_want, sizeof r->first_want);
+		}
+	}
+	if (tail && memcmp(got + n * esize, want + n * esize, tail) != 0 && r->mismatches++ == 0) {
+		r->first_index = n;
+		r->first_offset = (uint64_t)n * esize;
+		format_elem(t, got + n * esize, tail, r->first_got, sizeof r->first_got);
+		format_elem(t, want + n * esize, tail, r->first_want, sizeof r->first_want);
+	}
+}

@@ -1,0 +1,151 @@
+/*
+ * data.h - channel data for test descriptions (not installed): element
+ * types, aiesimulator-style text files, binary files, generated patterns,
+ * golden comparison with tolerance, and ADF-style tiling (gather/scatter of a
+ * channel's stream from/to a larger multi-dimensional buffer).
+ *
+ * All functions report failures through aieth_fail() (internal.h) with the
+ * file, line, value and rule named, and return an aieth error code.
+ */
+#ifndef AIETH_DATA_H
+#define AIETH_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------- element types */
+
+typedef enum {
+	AIETH_ELEM_INT8, AIETH_ELEM_INT16, AIETH_ELEM_INT32, AIETH_ELEM_INT64,
+	AIETH_ELEM_UINT8, AIETH_ELEM_UINT16, AIETH_ELEM_UINT32, AIETH_ELEM_UINT64,
+	AIETH_ELEM_FLOAT, AIETH_ELEM_DOUBLE,
+	AIETH_ELEM_CINT16, AIETH_ELEM_CINT32, AIETH_ELEM_CFLOAT,
+	AIETH_ELEM_COUNT
+} aieth_elem;
+
+/* "int8", "uint16", "float", "cint16", ... -> type. AIETH_EINVAL listing
+ * the valid names when unknown. */
+int aieth_elem_parse(const char *name, aieth_elem *out);
+const char *aieth_elem_name(aieth_elem t);
+/* Bytes per element (a complex element counts both parts: cint16 = 4). */
+size_t aieth_elem_size(aieth_elem t);
+/* Scalars per element: 2 for complex types, else 1. */
+unsigned aieth_elem_parts(aieth_elem t);
+int aieth_elem_is_float(aieth_elem t);
+
+/* ------------------------------------------------------------- text files */
+
+/* Parse aiesimulator-style text: whitespace-separated values (decimal, or
+ * hex with 0x for integer types; floats in any strtod form), '#' starts a
+ * comment to the end of the line; complex values are two numbers (real
+ * then imaginary). Values are range-checked against the type (an int8 of
+ * 200 is an error naming file:line:column). Lines may hold any number of
+ * values: the data is the values in order, little-endian. `what` names the
+ * file in messages. On success *out (malloc'd, caller frees) holds *len
+ * bytes. max_bytes bounds the result (AIETH_EINVAL beyond it). */
+int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
+		     size_t max_bytes, uint8_t **out, size_t *len);
+int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
+		    size_t *len);
+/* Write data as text: one 128-bit beat per line (16 / element size values,
+ * the last line may be shorter when len is not a multiple of 16), integers
+ * in decimal, floats with enough digits to read back exactly. The file is
+ * written to a temporary name and renamed. len must be a multiple of the
+ * element size. */
+int aieth_text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len);
+/* The text aieth_text_write writes, in memory: *out (malloc'd, caller
+ * frees, NUL-terminated) holds *out_len characters. */
+int aieth_text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
+		      size_t *out_len);
+
+/* Binary files: read whole (max_bytes bounds). Writes: aieth_write_atomic
+ * (util/fileio.h). */
+int aieth_bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *len);
+
+/* --------------------------------------------------------------- patterns */
+
+typedef enum { AIETH_PAT_RAMP, AIETH_PAT_CONSTANT, AIETH_PAT_RANDOM } aieth_pattern_kind;
+
+typedef struct {
+	aieth_pattern_kind kind;
+	aieth_elem type;
+	double start;       /* ramp: first value; constant: the value */
+	double step;        /* ramp: increment per element (wraps for integers) */
+	uint64_t seed;      /* random: seed (same seed, same bytes, on every machine) */
+} aieth_pattern;
+
+/* Fill len bytes (a multiple of the element size) with the pattern.
+ * Element i of a ramp is start + i*step converted to the type (integers
+ * wrap modulo 2^bits; complex: real = imaginary = that value); random fills
+ * bytes from a documented 64-bit generator (splitmix64) seeded by seed.
+ * Values that do not fit the type are an error for constant. */
+int aieth_pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len);
+
+/* ------------------------------------------------------------ comparison */
+
+typedef struct {
+	uint64_t elements;        /* compared */
+	uint64_t mismatches;      /* elements outside the tolerance */
+	uint64_t first_offset;    /* byte offset of the first mismatch */
+	uint64_t first_index;     /* element index of the first mismatch */
+	char first_got[64];       /* the values at the first mismatch, as text */
+	char first_want[64];
+	double max_abs_error;     /* float types: largest |got - want| seen */
+} aieth_compare_result;
+
+/* Compare got with want element by element. Integer types compare exactly.
+ * Float types (float, double, cfloat) accept |got - want| <= abs_tol +
+ * rel_tol * |want| per scalar part; NaN equals NaN only when both are NaN.
+ * len must be a multiple of the element size. */
+void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
+		   double abs_tol, double rel_tol, aieth_compare_result *r);
+
+/* ---------------------------------------------------------------- tiling */
+
+#define AIETH_TILING_MAX_DIMS 8
+#define AIETH_TILING_MAX_LOOPS 8
+
+typedef struct {
+	uint32_t dimension;   /* which buffer dimension this loop moves along */
+	int64_t stride;       /* elements between consecutive steps */
+	uint32_t wrap;        /* steps before this loop wraps (>= 1) */
+} aieth_traversal;
+
+/* ADF tiling_parameters (seeds/tiling_parameters.txt): a buffer of
+ * buffer_dimension[0..ndims) elements (dimension 0 fastest, contiguous), a
+ * tile of tiling_dimension elements placed at offset, moved by the
+ * tile_traversal loops (loop 0 innermost). Each tile's elements are visited
+ * in buffer order (dimension 0 fastest). boundary_dimension (nbound = 0 or
+ * ndims) is the real data extent: reads outside it (or outside the buffer)
+ * give zeros (padding), writes there are dropped. repetition repeats the
+ * whole traversal. */
+typedef struct {
+	uint32_t ndims;
+	uint32_t buffer_dimension[AIETH_TILING_MAX_DIMS];
+	uint32_t tiling_dimension[AIETH_TILING_MAX_DIMS];
+	int64_t offset[AIETH_TILING_MAX_DIMS];
+	uint32_t nloops;
+	aieth_traversal tile_traversal[AIETH_TILING_MAX_LOOPS];
+	uint32_t nbound;
+	uint32_t boundary_dimension[AIETH_TILING_MAX_DIMS];
+	uint32_t repetition;  /* >= 1 */
+} aieth_tiling;
+
+/* Check a tiling (dims 1..8, every dimension >= 1, loops name existing
+ * dimensions, wraps >= 1, boundaries <= buffer, element counts without
+ * overflow). `what` prefixes messages (e.g. "t.json: transactions[0]
+ * .channels[2].tiling"). Returns AIETH_OK or AIETH_EINVAL naming the field. */
+int aieth_tiling_check(const char *what, const aieth_tiling *tl);
+/* Elements in the buffer, and elements the traversal visits in total. */
+uint64_t aieth_tiling_buffer_elems(const aieth_tiling *tl);
+uint64_t aieth_tiling_stream_elems(const aieth_tiling *tl);
+/* Gather: stream[k] = buffer element the traversal visits k-th (zero when
+ * padded). Scatter: the reverse (later visits overwrite earlier ones; padded
+ * positions are skipped). buf holds aieth_tiling_buffer_elems elements of
+ * esize bytes; stream holds aieth_tiling_stream_elems elements. */
+void aieth_tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *buf,
+			 uint8_t *stream);
+void aieth_tiling_scatter(const aieth_tiling *tl, size_t esize, const uint8_t *stream,
+			  uint8_t *buf);
+
+#endif /* AIETH_DATA_H */

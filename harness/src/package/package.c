@@ -1,0 +1,420 @@
+/*
+ * xclbin_package.c - aieth_package: XSA + compiled graph -> AIE-only
+ * xclbin, the open replacement of `v++ -p ... --package.defer_aie_run`
+ * with package.generateAiePdi=1 (research/xclbin.md §2.1-2.2).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "package/libadf.h"
+#include "package/pdi.h"
+#include "package/xsa.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/hash.h"
+#include "util/path.h"
+#include "xclbin/xclbin_format.h"
+#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_write.h"
+
+/* The header version field holds the writing tool's XRT version; nothing
+ * reads it. We write the XRT line of the 2026.1 board images. */
+#define PKG_VERSION_MAJOR 2
+#define PKG_VERSION_MINOR 23
+#define PKG_VERSION_PATCH 0
+
+typedef struct {
+	const aieth_package_opts *o;
+	aieth_package_result *r;
+	char *tmp;                   /* our scratch directory */
+	aieth_xsa_info xsa;
+	aieth_graph_inputs graph;
+	char *meta_text;             /* --aie-metadata text, when given */
+	size_t meta_len;
+	aieth_aie_meta *meta;
+} pkg;
+
+static void progress(const pkg *p, const char *step)
+{
+	if (p->o->progress)
+		p->o->progress(p->o->ctx, step);
+}
+
+/* Remove the scratch directory; it holds only files we made (no subdirs). */
+static void remove_tmp(pkg *p)
+{
+	DIR *d;
+	struct dirent *de;
+	char *f;
+	if (!p->tmp)
+		return;
+	d = opendir(p->tmp);
+	if (d) {
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				f = aieth_path_join(p->tmp, de->d_name);
+				if (f)
+					unlink(f);
+				free(f);
+			}
+		closedir(d);
+	}
+	rmdir(p->tmp);
+	free(p->tmp);
+	p->tmp = NULL;
+}
+
+static int make_tmp(pkg *p)
+{
+	const char *base = p->o->tmp_dir;
+	char *t;
+	if (!base || !*base)
+		base = getenv("TMPDIR");
+	if (!base || !*base || strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789/._-+") != strlen(base))
+		base = "/tmp"; /* bootgen's BIF cannot name files under other paths */
+	t = aieth_path_join(base, "th_package-XXXXXX");
+	if (!t)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (!mkdtemp(t)) {
+		int rc = aieth_fail(AIETH_EIO, "%s: cannot create a scratch directory: %s", base,
+				    strerror(errno));
+		free(t);
+		return rc;
+	}
+	p->tmp = t;
+	return AIETH_OK;
+}
+
+static int lower_contains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle), i, j;
+	for (i = 0; hay[i]; i++) {
+		for (j = 0; j < n && hay[i + j]; j++)
+			if ((hay[i + j] | 0x20) != (needle[j] | 0x20))
+				break;
+		if (j == n)
+			return 1;
+	}
+	return 0;
+}
+
+static int read_xsa(pkg *p)
+{
+	const aieth_board_info *in = aieth_board_get_info(p->o->board);
+	int rc;
+	progress(p, "reading the XSA");
+	if ((rc = aieth_xsa_read(&p->xsa, p->o->xsa)))
+		return rc;
+	if (p->xsa.board[0] && !lower_contains(p->xsa.board, in->name))
+		return aieth_fail(AIETH_EINVAL, "%s: member xsa.json: board: expected %s (--board), "
+				  "found \"%s\"", p->o->xsa, in->name, p->xsa.board);
+	if (p->o->vbnv) {
+		snprintf(p->r->vbnv, sizeof p->r->vbnv, "%s", p->o->vbnv);
+		p->r->vbnv_source = "--vbnv";
+	} else if (p->xsa.vbnv[0]) {
+		snprintf(p->r->vbnv, sizeof p->r->vbnv, "%s", p->xsa.vbnv);
+		p->r->vbnv_source = "XSA xsa.json";
+	} else {
+		snprintf(p->r->vbnv, sizeof p->r->vbnv, "%s", in->base_platform);
+		p->r->vbnv_source = "board file base_platform";
+	}
+	if (strlen(p->r->vbnv) > 63 || !p->r->vbnv[0])
+		return aieth_fail(AIETH_EINVAL, "VBNV \"%s\": expected 1..63 characters",
+				  p->r->vbnv);
+	if (p->o->id_code >= 0) {
+		p->r->id_code = (uint32_t)p->o->id_code;
+		p->r->ext_id_code = p->o->ext_id_code >= 0 ? (uint32_t)p->o->ext_id_code
+				    : p->xsa.has_id_code ? p->xsa.ext_id_code : 0x01u;
+	} else if (p->xsa.has_id_code) {
+		p->r->id_code = p->xsa.id_code;
+		p->r->ext_id_code = p->o->ext_id_code >= 0 ? (uint32_t)p->o->ext_id_code
+							   : p->xsa.ext_id_code;
+	} else if (!p->o->pdi) {
+		return aieth_fail(AIETH_EINVAL, "%s: no device image (.pdi member with an Image "
+				  "Header Table) to take the device IDCODE from; give it with "
+				  "--id-code", p->o->xsa);
+	}
+	return AIETH_OK;
+}
+
+static void report_line(void *ctx, const char *line)
+{
+	const aieth_package_opts *o = ctx;
+	if (o->report)
+		o->report(o->ctx, line);
+}
+
+static int read_graph(pkg *p)
+{
+	const char *text, *what;
+	size_t len;
+	char w[600];
+	int rc;
+	if (p->o->graph) {
+		progress(p, "reading the graph archive");
+		/* with a prebuilt PDI the CDOs are only checked, not extracted */
+		if ((rc = aieth_graph_read(&p->graph, p->o->graph, p->tmp, !p->o->pdi)))
+			return rc;
+	}
+	if (p->o->aie_metadata) {
+		if ((rc = aieth_read_file(p->o->aie_metadata, AIETH_LIBADF_MAX_JSON, &p->meta_text,
+					  &p->meta_len)))
+			return rc;
+		text = p->meta_text, len = p->meta_len, what = p->o->aie_metadata;
+	} else if (p->graph.control_config) {
+		text = p->graph.control_config, len = p->graph.control_config_len;
+		what = p->graph.control_config_source;
+	} else {
+		return aieth_fail(AIETH_EINVAL, "no aie_control_config.json: give --libadf or "
+				  "--aie-metadata");
+	}
+	snprintf(w, sizeof w, "%s", what);
+	if ((rc = aieth_aie_meta_parse(&p->meta, w, text, len)))
+		return rc;
+	p->r->num_graphs = aieth_aie_meta_num_graphs(p->meta);
+	p->r->num_plios = aieth_aie_meta_num_plios(p->meta);
+	if (!p->r->num_graphs)
+		return aieth_fail(AIETH_EINVAL, "%s: aie_metadata.graphs: expected at least one "
+				  "graph, found none", w);
+	if (!p->o->no_check) {
+		p->r->problems = aieth_aie_meta_check(p->meta, p->o->board, report_line,
+						      (void *)p->o);
+		if (p->r->problems)
+			return aieth_fail(AIETH_EINVAL, "%s: the graph's PLIOs do not fit board %s "
+					  "(%zu problem%s)", w, aieth_board_get_info(p->o->board)->name,
+					  p->r->problems, p->r->problems == 1 ? "" : "s");
+	}
+	return AIETH_OK;
+}
+
+static int check_prebuilt_pdi(pkg *p)
+{
+	uint8_t head[AIETH_PDI_SCAN_BYTES];
+	uint32_t id, ext;
+	ssize_t got;
+	int fd = open(p->o->pdi, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", p->o->pdi, strerror(errno));
+	got = read(fd, head, sizeof head);
+	close(fd);
+	if (got <= 0 || aieth_pdi_idcode(head, (size_t)got, &id, &ext))
+		return aieth_fail(AIETH_EPARSE, "%s: not a PDI (no Image Header Table in its first "
+				  "%u bytes)", p->o->pdi, AIETH_PDI_SCAN_BYTES);
+	if ((p->o->id_code >= 0 || p->xsa.has_id_code) &&
+	    (id != p->r->id_code || ext != p->r->ext_id_code))
+		return aieth_fail(AIETH_EINVAL, "%s: IDCODE: expected 0x%08x/0x%02x (%s), found "
+				  "0x%08x/0x%02x", p->o->pdi, (unsigned)p->r->id_code,
+				  (unsigned)p->r->ext_id_code,
+				  p->o->id_code >= 0 ? "--id-code" : p->xsa.pdi_member, (unsigned)id,
+				  (unsigned)ext);
+	p->r->id_code = id;
+	p->r->ext_id_code = ext;
+	return AIETH_OK;
+}
+
+/* Paths bootgen cannot take in a BIF get a symlink with a plain name. */
+static int bif_path(pkg *p, aieth_cdo_stage st, char **out)
+{
+	const char *src = p->graph.cdo[st].path;
+	char name[64], *link;
+	const char *c;
+	for (c = src; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr("/._-+", *c)))
+			break;
+	if (!*c && src[0] == '/') {
+		*out = aieth_strdup(src);
+		return *out ? AIETH_OK : aieth_fail(AIETH_ENOMEM, "out of memory");
+	}
+	snprintf(name, sizeof name, "link.%s.bin", aieth_cdo_stage_name(st));
+	link = aieth_path_join(p->tmp, name);
+	if (!link)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (src[0] != '/') {
+		char cwd[4096], *abs;
+		if (!getcwd(cwd, sizeof cwd) || !(abs = aieth_path_join(cwd, src))) {
+			free(link);
+			return aieth_fail(AIETH_EIO, "cannot resolve %s", src);
+		}
+		if (symlink(abs, link) != 0) {
+			free(abs);
+			free(link);
+			return aieth_fail(AIETH_EIO, "%s: cannot link: %s", src, strerror(errno));
+		}
+		free(abs);
+	} else if (symlink(src, link) != 0) {
+		free(link);
+		return aieth_fail(AIETH_EIO, "%s: cannot link: %s", src, strerror(errno));
+	}
+	*out = link;
+	return AIETH_OK;
+}
+
+static int build_pdi(pkg *p, char **pdi_path)
+{
+	char *cdos[AIETH_CDO_NUM_STAGES];
+	aieth_pdi_build_opts bo;
+	aieth_pdi_build_result br;
+	size_t n = 0, i;
+	int rc = AIETH_OK;
+	*pdi_path = NULL;
+	if (p->o->pdi) {
+		*pdi_path = aieth_strdup(p->o->pdi);
+		return *pdi_path ? check_prebuilt_pdi(p) : aieth_fail(AIETH_ENOMEM, "out of memory");
+	}
+	if (!p->o->graph)
+		return aieth_fail(AIETH_EINVAL, "no CDO files: give --libadf, or a prebuilt --pdi");
+	/* deferred AIE start: every stage but the core enable, in load order */
+	for (i = 0; i < AIETH_CDO_ENABLE && !rc; i++)
+		if (p->graph.cdo[i].present)
+			rc = bif_path(p, (aieth_cdo_stage)i, &cdos[n++]);
+	p->r->num_cdos = n;
+	if (!rc) {
+		*pdi_path = aieth_path_join(p->tmp, "aie.pdi");
+		if (!*pdi_path)
+			rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+	}
+	if (!rc) {
+		progress(p, "running bootgen");
+		memset(&bo, 0, sizeof bo);
+		bo.bootgen = p->o->bootgen;
+		bo.work_dir = p->tmp;
+		bo.cdos = (const char *const *)cdos;
+		bo.num_cdos = n;
+		bo.id_code = p->r->id_code;
+		bo.ext_id_code = p->r->ext_id_code;
+		bo.output = *pdi_path;
+		rc = aieth_pdi_build(&bo, &br);
+		p->r->tool_failed = br.tool_failed;
+		p->r->bootgen_seconds = br.seconds;
+		p->r->bootgen_maxrss_kib = br.maxrss_kib;
+	}
+	for (i = 0; i < n; i++)
+		free(cdos[i]);
+	return rc;
+}
+
+static const char *stem(const char *path, char *buf, size_t cap)
+{
+	const char *b = strrchr(path, '/'), *dot;
+	b = b ? b + 1 : path;
+	dot = strrchr(b, '.');
+	snprintf(buf, cap, "%.*s", (int)(dot && dot > b ? (size_t)(dot - b) : strlen(b)), b);
+	return buf;
+}
+
+static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
+{
+	const aieth_package_opts *o = p->o;
+	xb_wsection s[3];
+	xb_wopts w;
+	aieth_xclbin *x = NULL;
+	size_t n = 0, problems;
+	char pdi_name[64];
+	int rc;
+
+	memset(s, 0, sizeof s);
+	s[n].kind = AIETH_XCLBIN_KIND_AIE_METADATA;
+	s[n].name = "aie_control_config";
+	s[n].data = p->meta_text ? p->meta_text : p->graph.control_config;
+	s[n++].size = p->meta_text ? p->meta_len : p->graph.control_config_len;
+	s[n].kind = AIETH_XCLBIN_KIND_PDI;
+	s[n].name = stem(pdi_path, pdi_name, sizeof pdi_name);
+	s[n++].path = pdi_path;
+	if (p->graph.trace_config) {
+		s[n].kind = AIETH_XCLBIN_KIND_AIE_TRACE_METADATA;
+		s[n].name = "aie_trace_config";
+		s[n].data = p->graph.trace_config;
+		s[n++].size = p->graph.trace_config_len;
+	}
+	memset(&w, 0, sizeof w);
+	w.sections = s;
+	w.num_sections = n;
+	w.mode = 0; /* FLAT: the harness platforms are flat */
+	w.action_mask = o->action_mask ? o->action_mask : AIETH_XCLBIN_AM_LOAD_AIE;
+	w.version_major = PKG_VERSION_MAJOR;
+	w.version_minor = PKG_VERSION_MINOR;
+	w.version_patch = PKG_VERSION_PATCH;
+	w.timestamp = o->timestamp >= 0 ? (uint64_t)o->timestamp : (uint64_t)time(NULL);
+	w.vbnv = p->r->vbnv;
+	w.uuid = o->uuid;
+
+	progress(p, "writing the xclbin");
+	rc = xb_write_fd(out->fd, o->output, &w, p->r->uuid, &p->r->size);
+	if (rc)
+		p->r->output_failed = 1;
+	if (!rc) {
+		/* check the very bytes written, before they replace the target */
+		rc = aieth_xclbin_open(&x, out->tmp, AIETH_XCLBIN_LENIENT);
+		if (!rc) {
+			problems = aieth_xclbin_check(x, o->no_check ? NULL : o->board, report_line,
+						      (void *)o);
+			p->r->problems += problems;
+			if (problems)
+				rc = aieth_fail(AIETH_EINVAL, "%s: the written file failed its check "
+						"(%zu problem%s); nothing written", o->output, problems,
+						problems == 1 ? "" : "s");
+			aieth_xclbin_close(x);
+		}
+	}
+	if (rc)
+		return rc;
+	aieth_uuid_format(p->r->uuid, p->r->uuid_string);
+	rc = aieth_out_commit(out);
+	if (rc)
+		p->r->output_failed = 1;
+	return rc;
+}
+
+int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
+{
+	pkg p;
+	aieth_out out = {-1, NULL, NULL};
+	char *pdi_path = NULL;
+	int rc;
+	if (!o || !r)
+		return aieth_fail(AIETH_EINVAL, "aieth_package: NULL argument");
+	memset(r, 0, sizeof *r);
+	r->vbnv_source = "";
+	if (!o->board || !o->xsa || !o->output)
+		return aieth_fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
+	if (!o->graph && !(o->pdi && o->aie_metadata))
+		return aieth_fail(AIETH_EINVAL, "aieth_package: a graph (libadf.a or Work "
+				  "directory) is required, unless both --pdi and --aie-metadata "
+				  "are given");
+	if (o->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
+		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
+				  "LOAD_PDI (0x2)", (unsigned)o->action_mask);
+	memset(&p, 0, sizeof p);
+	p.o = o;
+	p.r = r;
+	rc = read_xsa(&p);
+	/* the output's directory is tried first: no bootgen run for nothing */
+	if (!rc && (rc = aieth_out_open(&out, o->output)))
+		r->output_failed = 1;
+	if (!rc)
+		rc = make_tmp(&p);
+	if (!rc)
+		rc = read_graph(&p);
+	if (!rc)
+		rc = build_pdi(&p, &pdi_path);
+	if (!rc)
+		rc = write_xclbin(&p, &out, pdi_path);
+	aieth_out_abort(&out);
+	free(pdi_path);
+	remove_tmp(&p);
+	aieth_graph_free(&p.graph);
+	aieth_aie_meta_free(p.meta);
+	free(p.meta_text);
+	if (!rc)
+		aieth_error_clear();
+	return rc;
+}

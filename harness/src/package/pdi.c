@@ -1,0 +1,249 @@
+/*
+ * pdi.c - PDI facts and the bootgen step (research/xclbin.md §2.2: the AIE
+ * PDI is a bootgen image of the aiecompiler's CDOs; with deferred AIE
+ * start the core-enable CDO is left out by the caller).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "package/pdi.h"
+#include "util/error.h"
+#include "util/path.h"
+#include "xclbin/xclbin_format.h"
+
+extern char **environ;
+
+#define IHT_BYTES 128u
+#define IHT_IDCODE 0x18u
+#define IHT_EXT_IDCODE 0x44u
+#define IHT_ID_STRING 0x28u
+#define IHT_CHECKSUM 0x7cu
+
+int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code)
+{
+	size_t off, k;
+	uint32_t sum;
+	for (off = 0; off + IHT_BYTES <= len; off += 4) {
+		const uint8_t *t = buf + off;
+		/* the id string reads "IDP?" in file order ("PPDI"/"FPDI" as a word) */
+		if (t[IHT_ID_STRING] != 'I' || t[IHT_ID_STRING + 1] != 'D' ||
+		    t[IHT_ID_STRING + 2] != 'P')
+			continue;
+		for (sum = 0, k = 0; k < IHT_CHECKSUM; k += 4)
+			sum += xb_le32(t + k);
+		if (~sum != xb_le32(t + IHT_CHECKSUM))
+			continue;
+		*id_code = xb_le32(t + IHT_IDCODE);
+		*ext_id_code = xb_le32(t + IHT_EXT_IDCODE);
+		return AIETH_OK;
+	}
+	return AIETH_ENOTFOUND;
+}
+
+int aieth_cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, const char *what)
+{
+	uint32_t w[5], sum, ident, want_ident;
+	int i;
+	if (len < AIETH_CDO_HEADER_BYTES || file_size < AIETH_CDO_HEADER_BYTES)
+		return aieth_fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
+				  "(its header), found %llu", what, (unsigned long long)file_size);
+	for (i = 0; i < 5; i++)
+		w[i] = xb_le32(b + 4 * i);
+	if (w[0] != 4)
+		return aieth_fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
+				  "(not a binary CDO file?)", what, (unsigned)w[0]);
+	ident = w[1];
+	want_ident = w[2] < 0x200 ? 0x584c4e58u : 0x004f4443u; /* "XNLX" / "CDO\0" */
+	if (ident != want_ident)
+		return aieth_fail(AIETH_EPARSE, "%s: CDO identification word: expected 0x%08x for "
+				  "version 0x%x, found 0x%08x", what, (unsigned)want_ident,
+				  (unsigned)w[2], (unsigned)ident);
+	if (w[2] >= 0x300)
+		return aieth_fail(AIETH_EPARSE, "%s: CDO version: expected below 0x300, found 0x%x",
+				  what, (unsigned)w[2]);
+	for (sum = 0, i = 0; i < 4; i++)
+		sum += w[i];
+	if (w[4] != ~sum)
+		return aieth_fail(AIETH_EPARSE, "%s: CDO header checksum: expected 0x%08x, found "
+				  "0x%08x", what, (unsigned)~sum, (unsigned)w[4]);
+	if ((uint64_t)w[3] * 4 + AIETH_CDO_HEADER_BYTES > file_size)
+		return aieth_fail(AIETH_EPARSE, "%s: CDO length: %u words do not fit in the file "
+				  "(%llu bytes)", what, (unsigned)w[3], (unsigned long long)file_size);
+	return AIETH_OK;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* bootgen's messages without its banner, joined with "; ". */
+static void log_summary(const char *log_path, char *out, size_t cap)
+{
+	FILE *f = fopen(log_path, "r");
+	char line[512];
+	size_t n = 0;
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f) && n + 4 < cap) {
+		char *s = line, *e;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strlen(s);
+		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '))
+			*--e = '\0';
+		if (!*s || *s == '*' || !strncmp(s, "[INFO]", 6))
+			continue;
+		n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? "; " : "", s);
+	}
+	fclose(f);
+	if (n >= cap)
+		out[cap - 1] = '\0';
+}
+
+/* Paths go into the BIF unquoted: refuse characters its grammar would split. */
+static int bif_safe(const char *p)
+{
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("/._-+", *p)))
+			return 0;
+	return 1;
+}
+
+static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
+{
+	FILE *f;
+	size_t i;
+	for (i = 0; i < o->num_cdos; i++)
+		if (!bif_safe(o->cdos[i]))
+			return aieth_fail(AIETH_EINVAL, "CDO path \"%s\": bootgen's BIF cannot hold "
+					  "it (allowed: letters, digits, / . _ - +)", o->cdos[i]);
+	f = fopen(bif, "w");
+	if (!f)
+		return aieth_fail(AIETH_EIO, "%s: cannot create: %s", bif, strerror(errno));
+	fprintf(f, "all:\n{\n  id_code = 0x%08x\n  extended_id_code = 0x%02x\n  image\n  {\n"
+		"    name=aie_image, id=0x1c000000\n    { type=cdo\n",
+		(unsigned)o->id_code, (unsigned)o->ext_id_code);
+	for (i = 0; i < o->num_cdos; i++)
+		fprintf(f, "      file=%s\n", o->cdos[i]);
+	fprintf(f, "    }\n  }\n}\n");
+	if (fclose(f) != 0)
+		return aieth_fail(AIETH_EIO, "%s: write error", bif);
+	return AIETH_OK;
+}
+
+int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
+{
+	const char *tool = o->bootgen && *o->bootgen ? o->bootgen : "bootgen";
+	char *bif = NULL, *log = NULL, msg[1200];
+	char *argv[9];
+	posix_spawn_file_actions_t fa;
+	struct rusage ru;
+	pid_t pid;
+	int rc, st = 0, e;
+	uint8_t head[AIETH_PDI_SCAN_BYTES];
+	uint32_t id, ext;
+	ssize_t got;
+	int fd;
+	double t0;
+
+	memset(r, 0, sizeof *r);
+	if (!o->num_cdos)
+		return aieth_fail(AIETH_EINVAL, "bootgen: no CDO files to put in the PDI");
+	if (!bif_safe(o->output) || !bif_safe(o->work_dir))
+		return aieth_fail(AIETH_EINVAL, "bootgen: work directory \"%s\" or output \"%s\" "
+				  "has characters a BIF cannot hold", o->work_dir, o->output);
+	bif = aieth_path_join(o->work_dir, "aie.bif");
+	log = aieth_path_join(o->work_dir, "bootgen.log");
+	if (!bif || !log) {
+		rc = aieth_fail(AIETH_ENOMEM, "bootgen: out of memory");
+		goto out;
+	}
+	if ((rc = write_bif(o, bif)))
+		goto out;
+	argv[0] = (char *)tool;
+	argv[1] = "-arch";
+	argv[2] = "versal";
+	argv[3] = "-image";
+	argv[4] = bif;
+	argv[5] = "-o";
+	argv[6] = (char *)o->output;
+	argv[7] = "-w";
+	argv[8] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	t0 = now_s();
+	e = posix_spawnp(&pid, tool, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e) {
+		r->tool_failed = 1;
+		rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s: %s (install the Debian package "
+				"xilinx-bootgen, or name the program with --bootgen)", tool,
+				strerror(e));
+		goto out;
+	}
+	while (wait4(pid, &st, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			r->tool_failed = 1;
+			rc = aieth_fail(AIETH_EIO, "%s: wait failed: %s", tool, strerror(errno));
+			goto out;
+		}
+	}
+	r->seconds = now_s() - t0;
+	r->maxrss_kib = ru.ru_maxrss;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		r->tool_failed = 1;
+		log_summary(log, msg, sizeof msg);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+			rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found; "
+					"install the Debian package xilinx-bootgen): %s", tool, msg);
+		else if (WIFEXITED(st))
+			rc = aieth_fail(AIETH_EIO, "%s failed (exit %d): %s", tool, WEXITSTATUS(st),
+					msg[0] ? msg : "no message");
+		else
+			rc = aieth_fail(AIETH_EIO, "%s was killed by signal %d", tool,
+					WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		goto out;
+	}
+	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
+	fd = open(o->output, O_RDONLY | O_CLOEXEC);
+	got = fd >= 0 ? read(fd, head, sizeof head) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0 || aieth_pdi_idcode(head, (size_t)got, &id, &ext) != AIETH_OK) {
+		r->tool_failed = 1;
+		log_summary(log, msg, sizeof msg);
+		rc = aieth_fail(AIETH_EIO, "%s wrote no readable PDI %s: %s", tool, o->output,
+				msg[0] ? msg : "no message");
+		goto out;
+	}
+	if (id != o->id_code || ext != o->ext_id_code) {
+		r->tool_failed = 1;
+		rc = aieth_fail(AIETH_EIO, "%s: the PDI has IDCODE 0x%08x/0x%02x, expected "
+				"0x%08x/0x%02x", tool, (unsigned)id, (unsigned)ext,
+				(unsigned)o->id_code, (unsigned)o->ext_id_code);
+		goto out;
+	}
+	rc = AIETH_OK;
+out:
+	free(bif);
+	free(log);
+	return rc;
+}

@@ -1,0 +1,301 @@
+/*
+ * report.c - the report object: run metadata, tests, exit codes, and the
+ * report.json writer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "report/report_internal.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+static _Thread_local int oom;
+
+int rj_oom(void) { return oom; }
+
+static struct json_object *chk(struct json_object *o)
+{
+	if (!o)
+		oom = 1;
+	return o;
+}
+
+struct json_object *rj_obj(void) { return chk(json_object_new_object()); }
+struct json_object *rj_arr(void) { return chk(json_object_new_array()); }
+
+void rj_set(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!o || json_object_object_add(o, key, v))
+		oom = 1;
+}
+
+void rj_str(struct json_object *o, const char *key, const char *s)
+{
+	rj_set(o, key, s ? chk(json_object_new_string(s)) : NULL);
+}
+
+void rj_int(struct json_object *o, const char *key, int64_t v)
+{
+	rj_set(o, key, chk(json_object_new_int64(v)));
+}
+
+void rj_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	rj_set(o, key, chk(json_object_new_uint64(v)));
+}
+
+void rj_num(struct json_object *o, const char *key, double v)
+{
+	rj_set(o, key, chk(json_object_new_double(v)));
+}
+
+void rj_bool(struct json_object *o, const char *key, int v)
+{
+	rj_set(o, key, chk(json_object_new_boolean(v != 0)));
+}
+
+void rj_null(struct json_object *o, const char *key) { rj_set(o, key, NULL); }
+
+void rj_push(struct json_object *a, struct json_object *v)
+{
+	if (!a || !v || json_object_array_add(a, v))
+		oom = 1;
+}
+
+struct json_object *rj_get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+const char *rj_gets(struct json_object *o, const char *key)
+{
+	struct json_object *v = rj_get(o, key);
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+int64_t rj_geti(struct json_object *o, const char *key)
+{
+	struct json_object *v = rj_get(o, key);
+	return v ? json_object_get_int64(v) : 0;
+}
+
+double rj_getd(struct json_object *o, const char *key)
+{
+	struct json_object *v = rj_get(o, key);
+	return v ? json_object_get_double(v) : 0.0;
+}
+
+struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint)
+{
+	struct json_object *e = rj_obj();
+	rj_str(e, "phase", phase);
+	rj_str(e, "code", aieth_error_name(code));
+	rj_str(e, "message", message);
+	if (hint)
+		rj_str(e, "hint", hint);
+	else
+		rj_null(e, "hint");
+	return e;
+}
+
+double aieth_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void aieth_iso8601(double t, char *buf, size_t n)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+const char *aieth_exit_status(int code)
+{
+	switch (code) {
+	case AIETH_EXIT_PASS: return "pass";
+	case AIETH_EXIT_FAIL: return "fail";
+	case AIETH_EXIT_SKIP: return "skip";
+	case AIETH_EXIT_TIMEOUT: return "timeout";
+	default: return "error";
+	}
+}
+
+static int severity(int code)
+{
+	switch (code) {
+	case AIETH_EXIT_TIMEOUT: return 5;
+	case AIETH_EXIT_INFRA: return 4;
+	case AIETH_EXIT_INPUT: return 3;
+	case AIETH_EXIT_FAIL: return 2;
+	case AIETH_EXIT_SKIP: return 1;
+	default: return 0;
+	}
+}
+
+int aieth_exit_worst(int a, int b) { return severity(a) >= severity(b) ? a : b; }
+
+int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const *argv)
+{
+	aieth_report *r;
+	struct json_object *cmd;
+	char ts[32], host[256], id[64];
+	int i;
+
+	aieth_error_clear();
+	if (!out)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_new: NULL out");
+	*out = NULL;
+	r = calloc(1, sizeof *r);
+	if (!r)
+		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
+	oom = 0;
+	r->t_start = aieth_now();
+	r->root = rj_obj();
+	r->run = rj_obj();
+	r->env = rj_obj();
+	r->tests = rj_arr();
+	cmd = rj_arr();
+	rj_str(r->root, "schema", AIETH_REPORT_SCHEMA);
+	snprintf(id, sizeof id, "%.0f-%ld", r->t_start * 1e3, (long)getpid());
+	rj_str(r->run, "id", id);
+	aieth_iso8601(r->t_start, ts, sizeof ts);
+	rj_str(r->run, "started_at", ts);
+	rj_null(r->run, "finished_at");
+	rj_null(r->run, "duration_s");
+	rj_str(r->run, "status", "error"); /* until finished: missing results are an error */
+	rj_int(r->run, "exit_code", AIETH_EXIT_INFRA);
+	rj_str(r->run, "tool", tool ? tool : "libaieth");
+	rj_str(r->run, "tool_version", aieth_version());
+	for (i = 0; argv && i < argc; i++)
+		rj_push(cmd, chk(json_object_new_string(argv[i])));
+	rj_set(r->run, "argv", cmd);
+	if (gethostname(host, sizeof host) != 0)
+		strcpy(host, "unknown");
+	host[sizeof host - 1] = '\0';
+	rj_str(r->env, "hostname", host);
+	rj_set(r->root, "run", r->run);
+	rj_set(r->root, "environment", r->env);
+	rj_set(r->root, "tests", r->tests);
+	if (rj_oom()) {
+		aieth_report_free(r);
+		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
+	}
+	*out = r;
+	return AIETH_OK;
+}
+
+void aieth_report_free(aieth_report *r)
+{
+	if (!r)
+		return;
+	json_object_put(r->root);
+	free(r);
+}
+
+size_t aieth_report_num_tests(const aieth_report *r)
+{
+	return r ? json_object_array_length(r->tests) : 0;
+}
+
+int aieth_report_add_error(aieth_report *r, const char *name, const char *phase, int code,
+			   const char *message, const char *hint, int exit_code)
+{
+	struct json_object *t;
+	if (!r)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_add_error: NULL report");
+	t = rj_obj();
+	rj_str(t, "name", name ? name : "run_test");
+	rj_null(t, "spec");
+	rj_str(t, "status", aieth_exit_status(exit_code));
+	rj_int(t, "exit_code", exit_code);
+	rj_num(t, "duration_s", 0.0);
+	rj_set(t, "graphs", rj_arr());
+	rj_set(t, "transactions", rj_arr());
+	rj_set(t, "error", rj_error(phase, code, message, hint));
+	rj_push(r->tests, t);
+	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+}
+
+int aieth_report_finish(aieth_report *r)
+{
+	size_t i, n;
+	int code = AIETH_EXIT_PASS, all_skipped = 1;
+	double t;
+	char ts[32];
+	if (!r)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_finish: NULL report");
+	n = json_object_array_length(r->tests);
+	for (i = 0; i < n; i++) {
+		int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
+		code = aieth_exit_worst(code, c);
+		all_skipped &= c == AIETH_EXIT_SKIP;
+	}
+	/* no test at all is an error, never a pass; some skipped among
+	 * passes is a pass */
+	if (n == 0)
+		code = AIETH_EXIT_INPUT;
+	else if (code == AIETH_EXIT_SKIP && !all_skipped)
+		code = AIETH_EXIT_PASS;
+	t = aieth_now();
+	aieth_iso8601(t, ts, sizeof ts);
+	rj_str(r->run, "finished_at", ts);
+	rj_num(r->run, "duration_s", t - r->t_start);
+	rj_str(r->run, "status", aieth_exit_status(code));
+	rj_int(r->run, "exit_code", code);
+	{
+		struct json_object *sum = rj_obj();
+		int counts[6] = {0};
+		for (i = 0; i < n; i++) {
+			int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
+			counts[c >= 0 && c <= 5 ? c : 3]++;
+		}
+		rj_int(sum, "tests", (int64_t)n);
+		rj_int(sum, "passed", counts[0]);
+		rj_int(sum, "failed", counts[1]);
+		rj_int(sum, "errors", counts[2] + counts[3]);
+		rj_int(sum, "skipped", counts[4]);
+		rj_int(sum, "timeouts", counts[5]);
+		rj_set(r->root, "summary", sum);
+	}
+	r->finished = 1;
+	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+}
+
+int aieth_report_exit_code(const aieth_report *r)
+{
+	return r ? (int)rj_geti(r->run, "exit_code") : AIETH_EXIT_INFRA;
+}
+
+int aieth_report_write_json(const aieth_report *r, const char *path)
+{
+	const char *txt;
+	size_t len;
+	char *buf;
+	int rc;
+	if (!r || !path)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_write_json: NULL argument");
+	txt = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_SPACED |
+							      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!txt)
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	len = strlen(txt);
+	buf = malloc(len + 2);
+	if (!buf)
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	memcpy(buf, txt, len);
+	buf[len++] = '\n';
+	rc = aieth_write_atomic(path, buf, len);
+	free(buf);
+	return rc;
+}

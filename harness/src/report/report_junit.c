@@ -1,0 +1,151 @@
+/*
+ * report_junit.c - junit.xml from the report: one <testsuite> per test
+ * description, one <testcase> per transaction channel, <failure> for data
+ * or threshold misses, <error> for hangs and infrastructure problems
+ * (JUnit: failure = the test ran and failed, error = it could not run).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "report/report_internal.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/sbuf.h"
+
+/* XML text/attribute escaping; control characters other than tab and
+ * newline are not allowed in XML 1.0 and become '?'. */
+static void sb_xml(sbuf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		switch (ch) {
+		case '&': sb_lit(b, "&amp;"); break;
+		case '<': sb_lit(b, "&lt;"); break;
+		case '>': sb_lit(b, "&gt;"); break;
+		case '"': sb_lit(b, "&quot;"); break;
+		case '\'': sb_lit(b, "&apos;"); break;
+		default:
+			if (ch < 0x20 && ch != '\t' && ch != '\n')
+				sb_lit(b, "?");
+			else
+				sb_put(b, s, 1);
+		}
+	}
+}
+
+static void junit_case(sbuf *b, struct json_object *test, struct json_object *txn,
+		       struct json_object *ch)
+{
+	const char *verdict = rj_gets(ch, "verdict");
+	struct json_object *in = rj_get(ch, "integrity");
+	sb_lit(b, "    <testcase classname=\"");
+	sb_xml(b, rj_gets(test, "name"));
+	sb_lit(b, "\" name=\"");
+	sb_xml(b, rj_gets(txn, "name"));
+	sb_lit(b, ".");
+	sb_xml(b, rj_gets(ch, "plio"));
+	sb_printf(b, "\" time=\"%.6f\">\n", rj_getd(ch, "duration_ns") * 1e-9);
+	if (!strcmp(verdict, "fail")) {
+		sb_lit(b, "      <failure type=\"");
+		if (in && rj_geti(in, "mismatches") > 0) {
+			struct json_object *fm = rj_get(in, "first_mismatch");
+			sb_printf(b, "data\" message=\"%lld of %lld elements differ; first at byte %lld: "
+				     "got ",
+				  (long long)rj_geti(in, "mismatches"), (long long)rj_geti(in, "elements"),
+				  (long long)rj_geti(fm, "offset"));
+			sb_xml(b, rj_gets(fm, "got"));
+			sb_lit(b, ", expected ");
+			sb_xml(b, rj_gets(fm, "expected"));
+			sb_lit(b, "\"/>\n");
+		} else {
+			sb_lit(b, "threshold\" message=\"a threshold was missed (see report.json)\"/>\n");
+		}
+	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error")) {
+		sb_printf(b, "      <error type=\"%s\" message=\"", verdict);
+		sb_xml(b, rj_gets(txn, "message"));
+		sb_lit(b, "\"/>\n");
+	}
+	sb_lit(b, "    </testcase>\n");
+}
+
+int aieth_report_write_junit(const aieth_report *r, const char *path)
+{
+	sbuf b = {0};
+	size_t i, j, k, n;
+	int rc;
+	if (!r || !path)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");
+	n = json_object_array_length(r->tests);
+	sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
+	for (i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(r->tests, i);
+		struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
+		size_t cases = 0, failures = 0, errors = 0;
+		for (j = 0; txns && j < json_object_array_length(txns); j++) {
+			struct json_object *chs = rj_get(json_object_array_get_idx(txns, j), "channels");
+			for (k = 0; chs && k < json_object_array_length(chs); k++) {
+				const char *v = rj_gets(json_object_array_get_idx(chs, k), "verdict");
+				cases++;
+				failures += !strcmp(v, "fail");
+				errors += !strcmp(v, "timeout") || !strcmp(v, "error");
+			}
+		}
+		if (err) { /* the test-level error is a case of its own */
+			cases++;
+			errors++;
+		}
+		sb_lit(&b, "  <testsuite name=\"");
+		sb_xml(&b, rj_gets(t, "name"));
+		sb_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%d\" "
+			      "time=\"%.3f\">\n",
+			  cases, failures, errors, rj_geti(t, "exit_code") == AIETH_EXIT_SKIP,
+			  rj_getd(t, "duration_s"));
+		sb_lit(&b, "    <properties>\n");
+		{
+			const char *props[] = {"board", "backend", "spec", "status"};
+			struct json_object *xo = rj_get(t, "xclbin");
+			size_t p;
+			for (p = 0; p < sizeof props / sizeof *props; p++) {
+				sb_printf(&b, "      <property name=\"%s\" value=\"", props[p]);
+				sb_xml(&b, rj_gets(t, props[p]));
+				sb_lit(&b, "\"/>\n");
+			}
+			if (xo) {
+				sb_lit(&b, "      <property name=\"xclbin\" value=\"");
+				sb_xml(&b, rj_gets(xo, "path"));
+				sb_lit(&b, "\"/>\n      <property name=\"xclbin_uuid\" value=\"");
+				sb_xml(&b, rj_gets(xo, "uuid"));
+				sb_lit(&b, "\"/>\n");
+			}
+		}
+		sb_lit(&b, "    </properties>\n");
+		for (j = 0; txns && j < json_object_array_length(txns); j++) {
+			struct json_object *tx = json_object_array_get_idx(txns, j);
+			struct json_object *chs = rj_get(tx, "channels");
+			for (k = 0; chs && k < json_object_array_length(chs); k++)
+				junit_case(&b, t, tx, json_object_array_get_idx(chs, k));
+		}
+		if (err) {
+			sb_lit(&b, "    <testcase classname=\"");
+			sb_xml(&b, rj_gets(t, "name"));
+			sb_lit(&b, "\" name=\"");
+			sb_xml(&b, rj_gets(err, "phase"));
+			sb_lit(&b, "\" time=\"0\">\n      <error type=\"");
+			sb_xml(&b, rj_gets(err, "code"));
+			sb_lit(&b, "\" message=\"");
+			sb_xml(&b, rj_gets(err, "message"));
+			sb_lit(&b, "\"/>\n    </testcase>\n");
+		}
+		sb_lit(&b, "  </testsuite>\n");
+	}
+	sb_lit(&b, "</testsuites>\n");
+	if (b.oom) {
+		free(b.p);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	rc = aieth_write_atomic(path, b.p, b.n);
+	free(b.p);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/*
+ * report_text.c - the human summary (one table per transaction) and the
+ * stable one-line markers farms parse (RUN_TEST BEGIN / CASE / END).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+#include "util/sbuf.h"
+
+static void upper(char *dst, size_t n, const char *s)
+{
+	size_t i;
+	for (i = 0; i + 1 < n && s[i]; i++)
+		dst[i] = (char)toupper((unsigned char)s[i]);
+	dst[i] = '\0';
+}
+
+static void data_cell(char *buf, size_t n, struct json_object *ch)
+{
+	struct json_object *in = rj_get(ch, "integrity");
+	if (!in || !json_object_get_boolean(rj_get(in, "checked")))
+		snprintf(buf, n, "-");
+	else if (rj_geti(in, "mismatches") == 0)
+		snprintf(buf, n, "ok (%lld)", (long long)rj_geti(in, "elements"));
+	else
+		snprintf(buf, n, "%lld BAD @%lld", (long long)rj_geti(in, "mismatches"),
+			 (long long)rj_geti(rj_get(in, "first_mismatch"), "offset"));
+}
+
+static void text_test(sbuf *b, struct json_object *t)
+{
+	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
+	char st[16];
+	size_t j, k;
+
+	upper(st, sizeof st, rj_gets(t, "status"));
+	sb_printf(b, "== %s (%s, %s): %s, exit %lld [%.3f s]\n", rj_gets(t, "name"),
+		  rj_gets(t, "board")[0] ? rj_gets(t, "board") : "no board",
+		  rj_gets(t, "backend")[0] ? rj_gets(t, "backend") : "-", st,
+		  (long long)rj_geti(t, "exit_code"), rj_getd(t, "duration_s"));
+	for (j = 0; txns && j < json_object_array_length(txns); j++) {
+		struct json_object *tx = json_object_array_get_idx(txns, j);
+		struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+		char ts[16];
+		upper(ts, sizeof ts, rj_gets(tx, "status"));
+		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, %lld board cycles\n",
+			  (long long)rj_geti(tx, "index"), rj_gets(tx, "name"), rj_gets(tx, "mode"),
+			  ts,
+			  !strcmp(rj_gets(tx, "status"), "done")
+				  ? (json_object_get_boolean(rj_get(tx, "valid")) ? ", valid"
+										    : ", NOT VALID")
+				  : "",
+			  (long long)rj_geti(tx, "total_cycles"));
+		if (rj_gets(tx, "message")[0])
+			sb_printf(b, "   note: %s\n", rj_gets(tx, "message"));
+		sb_printf(b, "   %-17s %-4s %-5s %12s %10s %10s %10s %9s %6s  %-14s %s\n", "PLIO", "dir",
+			  "shim", "bytes", "first", "last", "cycles", "MB/s", "%peak", "data", "verdict");
+		for (k = 0; chs && k < json_object_array_length(chs); k++) {
+			struct json_object *ch = json_object_array_get_idx(chs, k);
+			struct json_object *pl = rj_get(ch, "placement");
+			char shim[16], data[40], bytes[32];
+			int fin = json_object_get_boolean(rj_get(ch, "finished"));
+			snprintf(shim, sizeof shim, "%lld/%lld", (long long)rj_geti(pl, "shim_column"),
+				 (long long)rj_geti(pl, "shim_channel"));
+			data_cell(data, sizeof data, ch);
+			if (fin)
+				snprintf(bytes, sizeof bytes, "%lld", (long long)rj_geti(ch, "bytes_moved"));
+			else
+				snprintf(bytes, sizeof bytes, "%lld/%lld",
+					 (long long)rj_geti(ch, "bytes_moved"),
+					 (long long)rj_geti(ch, "bytes_expected"));
+			if (fin)
+				sb_printf(b, "   %-17s %-4s %-5s %12s %10lld %10lld %10lld %9.1f %6.1f  %-14s %s\n",
+					  rj_gets(ch, "plio"),
+					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to", shim,
+					  bytes, (long long)rj_geti(ch, "first_cycle"),
+					  (long long)rj_geti(ch, "last_cycle"),
+					  (long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
+					  rj_getd(ch, "utilisation_pct"), data, rj_gets(ch, "verdict"));
+			else
+				sb_printf(b, "   %-17s %-4s %-5s %12s  stalled since cycle %-26lld %-14s %s\n",
+					  rj_gets(ch, "plio"),
+					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to", shim,
+					  bytes, (long long)rj_geti(ch, "stalled_since_cycle"), data,
+					  rj_gets(ch, "verdict"));
+		}
+		for (k = 0; lats && k < json_object_array_length(lats); k++) {
+			struct json_object *l = json_object_array_get_idx(lats, k);
+			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s\n", rj_gets(l, "from"),
+				  rj_gets(l, "to"), (long long)rj_geti(l, "cycles"),
+				  (long long)rj_geti(l, "max_cycles"),
+				  json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "FAIL");
+		}
+	}
+	if (err) {
+		sb_printf(b, "   error (%s, %s): %s\n", rj_gets(err, "phase"), rj_gets(err, "code"),
+			  rj_gets(err, "message"));
+		if (rj_gets(err, "hint")[0])
+			sb_printf(b, "   hint: %s\n", rj_gets(err, "hint"));
+	}
+}
+
+char *aieth_report_text(const aieth_report *r, int index)
+{
+	sbuf b = {0};
+	size_t i, n;
+	if (!r)
+		return NULL;
+	n = json_object_array_length(r->tests);
+	if (index >= 0) {
+		if ((size_t)index < n)
+			text_test(&b, json_object_array_get_idx(r->tests, (size_t)index));
+	} else {
+		for (i = 0; i < n; i++)
+			text_test(&b, json_object_array_get_idx(r->tests, i));
+	}
+	if (!b.p)
+		sb_lit(&b, "");
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* Marker names may not contain whitespace (LAVA test case ids). */
+static void token(char *dst, size_t n, const char *s)
+{
+	size_t i;
+	for (i = 0; i + 1 < n && s[i]; i++)
+		dst[i] = isspace((unsigned char)s[i]) || s[i] == '=' ? '_' : s[i];
+	dst[i] = '\0';
+}
+
+char *aieth_report_markers(const aieth_report *r)
+{
+	sbuf b = {0};
+	size_t i, j, k, n;
+	char id[80], name[256], tn[128], xn[96];
+	if (!r)
+		return NULL;
+	token(id, sizeof id, rj_gets(r->run, "id"));
+	sb_printf(&b, "RUN_TEST BEGIN run=%s\n", id);
+	n = json_object_array_length(r->tests);
+	for (i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(r->tests, i);
+		struct json_object *txns = rj_get(t, "transactions");
+		token(tn, sizeof tn, rj_gets(t, "name"));
+		for (j = 0; txns && j < json_object_array_length(txns); j++) {
+			struct json_object *tx = json_object_array_get_idx(txns, j);
+			struct json_object *chs = rj_get(tx, "channels");
+			token(xn, sizeof xn, rj_gets(tx, "name"));
+			for (k = 0; chs && k < json_object_array_length(chs); k++) {
+				struct json_object *ch = json_object_array_get_idx(chs, k);
+				snprintf(name, sizeof name, "%s.%s.%s", tn, xn, rj_gets(ch, "plio"));
+				if (json_object_get_boolean(rj_get(ch, "finished")))
+					sb_printf(&b,
+						  "RUN_TEST CASE name=%s result=%s measurement=%.3f "
+						  "units=MBps\n",
+						  name, rj_gets(ch, "verdict"),
+						  rj_getd(ch, "throughput_MBps"));
+				else
+					sb_printf(&b, "RUN_TEST CASE name=%s result=%s\n", name,
+						  rj_gets(ch, "verdict"));
+			}
+		}
+		sb_printf(&b, "RUN_TEST CASE name=%s result=%s\n", tn, rj_gets(t, "status"));
+	}
+	sb_printf(&b, "RUN_TEST END run=%s status=%s exit=%lld\n", id, rj_gets(r->run, "status"),
+		  (long long)rj_geti(r->run, "exit_code"));
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}

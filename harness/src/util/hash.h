@@ -1,0 +1,39 @@
+/*
+ * util/hash.h - hashes (used with xclbin files): SHA-256 (reported file
+ * identity) and a fast 128-bit content hash (the derived xclbin UUID, which
+ * must cost little next to copying the payload; it is not cryptographic).
+ */
+#ifndef AIETH_UTIL_HASH_H
+#define AIETH_UTIL_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+	uint32_t h[8];
+	uint64_t bytes;
+	uint8_t buf[64];
+	size_t fill;
+} aieth_sha256;
+
+void aieth_sha256_init(aieth_sha256 *s);
+void aieth_sha256_update(aieth_sha256 *s, const void *data, size_t len);
+void aieth_sha256_final(aieth_sha256 *s, uint8_t out[32]);
+
+typedef struct {
+	uint64_t lane[4];
+	uint64_t bytes;
+	uint8_t buf[32];
+	size_t fill;
+} aieth_hash128;
+
+void aieth_hash128_init(aieth_hash128 *s);
+void aieth_hash128_update(aieth_hash128 *s, const void *data, size_t len);
+void aieth_hash128_final(aieth_hash128 *s, uint8_t out[16]);
+
+/* 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with NUL). */
+void aieth_uuid_format(const uint8_t uuid[16], char out[37]);
+/* Parse that form (dashes optional, either case); AIETH_EINVAL otherwise. */
+int aieth_uuid_parse(const char *text, uint8_t uuid[16]);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * util/path.h - paths, the data directory, string copies (not installed).
+ */
+#ifndef AIETH_UTIL_PATH_H
+#define AIETH_UTIL_PATH_H
+
+/* The data directory: explicit, else $AIETH_DATA_DIR, else the built-in
+ * AIETH_DATADIR. Never NULL. */
+const char *aieth_data_dir(const char *explicit_dir);
+
+/* Join dir and rel into a newly allocated path; rel absolute is returned as
+ * a copy. NULL on allocation failure. */
+char *aieth_path_join(const char *dir, const char *rel);
+/* Directory part of path (newly allocated; "." when there is none). */
+char *aieth_path_dirname(const char *path);
+
+/* A malloc'd copy of s (NULL for NULL or on allocation failure). */
+char *aieth_strdup(const char *s);
+
+#endif /* AIETH_UTIL_PATH_H */

@@ -1,0 +1,203 @@
+/* xclbin_write.c - writing xclbin files (see xclbin_write.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/hash.h"
+#include "xclbin/xclbin_format.h"
+#include "xclbin/xclbin_write.h"
+
+/* What the derived UUID covers: everything but the timestamps, so the same
+ * graph and XSA give the same UUID whenever they are packaged. */
+static void hash_meta(aieth_hash128 *h, const xb_wopts *o, const uint64_t *sizes)
+{
+	uint8_t b[16];
+	size_t i;
+	static const char domain[] = "aieth th_package xclbin uuid v1";
+	aieth_hash128_update(h, domain, sizeof domain);
+	xb_put16(b, o->mode);
+	xb_put16(b + 2, o->action_mask);
+	b[4] = o->version_major;
+	b[5] = o->version_minor;
+	xb_put16(b + 6, o->version_patch);
+	xb_put64(b + 8, o->num_sections);
+	aieth_hash128_update(h, b, 16);
+	aieth_hash128_update(h, o->vbnv, strlen(o->vbnv) + 1);
+	if (o->interface_uuid)
+		aieth_hash128_update(h, o->interface_uuid, 16);
+	for (i = 0; i < o->num_sections; i++) {
+		xb_put32(b, o->sections[i].kind);
+		xb_put64(b + 4, sizes[i]);
+		aieth_hash128_update(h, b, 12);
+		aieth_hash128_update(h, o->sections[i].name, strlen(o->sections[i].name) + 1);
+	}
+}
+
+static int check_opts(const char *what, const xb_wopts *o)
+{
+	size_t i;
+	if (o->num_sections < 1 || o->num_sections > XB_MAX_SECTIONS)
+		return aieth_fail(AIETH_EINVAL, "%s: %zu sections: expected 1..%u", what,
+				  o->num_sections, XB_MAX_SECTIONS);
+	if (!o->vbnv || strlen(o->vbnv) > 63)
+		return aieth_fail(AIETH_EINVAL, "%s: VBNV \"%s\": expected 1..63 characters", what,
+				  o->vbnv ? o->vbnv : "");
+	if (o->mode > XB_MODE_MAX)
+		return aieth_fail(AIETH_EINVAL, "%s: mode %u: expected 0..%u", what,
+				  (unsigned)o->mode, XB_MODE_MAX);
+	for (i = 0; i < o->num_sections; i++)
+		if (!o->sections[i].name || (!o->sections[i].data && !o->sections[i].path))
+			return aieth_fail(AIETH_EINVAL, "%s: section %zu: no name or no payload",
+					  what, i);
+	return AIETH_OK;
+}
+
+int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16],
+		uint64_t *size_out)
+{
+	size_t n = o->num_sections, i, tbl;
+	uint64_t *sizes = NULL, *offs = NULL, cur, end;
+	int *fds = NULL;
+	uint8_t *head = NULL, uuid[16];
+	static const uint8_t zeros[XB_SECTION_HDR];
+	aieth_hash128 h;
+	struct stat st;
+	int rc;
+
+	if ((rc = check_opts(what, o)))
+		return rc;
+	sizes = calloc(n, sizeof *sizes);
+	offs = calloc(n, sizeof *offs);
+	fds = malloc(n * sizeof *fds);
+	tbl = XB_PREFIX + n * XB_SECTION_HDR;
+	head = malloc(tbl);
+	if (!sizes || !offs || !fds || !head) {
+		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		fds[i] = -1;
+	/* sizes first: the layout is fixed before a byte is written */
+	for (i = 0; i < n; i++) {
+		const xb_wsection *s = &o->sections[i];
+		if (s->data) {
+			sizes[i] = s->size;
+			continue;
+		}
+		fds[i] = open(s->path, O_RDONLY | O_CLOEXEC);
+		if (fds[i] < 0 || fstat(fds[i], &st) != 0 || !S_ISREG(st.st_mode)) {
+			rc = aieth_fail(AIETH_EIO, "%s: cannot read %s: %s", s->path,
+					aieth_xclbin_kind_name(s->kind),
+					fds[i] < 0 ? strerror(errno) : "not a regular file");
+			goto out;
+		}
+		sizes[i] = (uint64_t)st.st_size;
+	}
+	cur = tbl;
+	for (i = 0; i < n; i++) {
+		cur = (cur + XB_ALIGN - 1) / XB_ALIGN * XB_ALIGN;
+		offs[i] = cur;
+		cur += sizes[i];
+	}
+	/* XRT and zocl bound the table with sizeof(struct axlf) = 496, so a file
+	 * needs 40 bytes after the table: tiny payloads get zero padding */
+	end = cur < XB_AXLF_STRUCT + n * XB_SECTION_HDR ? XB_AXLF_STRUCT + n * XB_SECTION_HDR : cur;
+
+	memset(head, 0, tbl);
+	memcpy(head + XB_OFF_MAGIC, XB_MAGIC, 8);
+	xb_put32(head + XB_OFF_SIGLEN, 0xffffffffu); /* -1: unsigned */
+	memset(head + XB_OFF_RESERVED, 0xff, 28);
+	memset(head + XB_OFF_KEYBLOCK, 0xff, 256);
+	xb_put64(head + XB_OFF_UNIQUE_ID, o->timestamp);
+	xb_put64(head + XB_OFF_LENGTH, end);
+	xb_put64(head + XB_OFF_TIMESTAMP, o->timestamp);
+	xb_put16(head + XB_OFF_VPATCH, o->version_patch);
+	head[XB_OFF_VMAJOR] = o->version_major;
+	head[XB_OFF_VMINOR] = o->version_minor;
+	xb_put16(head + XB_OFF_MODE, o->mode);
+	xb_put16(head + XB_OFF_ACTION, o->action_mask);
+	if (o->interface_uuid)
+		memcpy(head + XB_OFF_IF_UUID, o->interface_uuid, 16);
+	memcpy(head + XB_OFF_VBNV, o->vbnv, strlen(o->vbnv));
+	if (o->uuid)
+		memcpy(head + XB_OFF_UUID, o->uuid, 16);
+	xb_put32(head + XB_OFF_NUM_SECTIONS, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		uint8_t *sh = head + XB_PREFIX + i * XB_SECTION_HDR;
+		size_t nl = strlen(o->sections[i].name);
+		xb_put32(sh + XB_SH_KIND, o->sections[i].kind);
+		memcpy(sh + XB_SH_NAME, o->sections[i].name, nl > 15 ? 15 : nl);
+		xb_put64(sh + XB_SH_OFFSET, offs[i]);
+		xb_put64(sh + XB_SH_SIZE, sizes[i]);
+	}
+	if ((rc = aieth_write_full(fd, head, tbl, what)))
+		goto out;
+
+	aieth_hash128_init(&h);
+	hash_meta(&h, o, sizes);
+	cur = tbl;
+	for (i = 0; i < n && !rc; i++) {
+		const xb_wsection *s = &o->sections[i];
+		if (offs[i] > cur)
+			rc = aieth_write_full(fd, zeros, (size_t)(offs[i] - cur), what);
+		if (rc)
+			break;
+		if (s->data) {
+			aieth_hash128_update(&h, s->data, s->size);
+			rc = aieth_write_full(fd, s->data, s->size, what);
+		} else {
+			rc = aieth_copy(fds[i], 0, sizes[i], fd, o->uuid ? NULL : &h, s->path, what);
+		}
+		cur = offs[i] + sizes[i];
+	}
+	if (!rc && end > cur)
+		rc = aieth_write_full(fd, zeros, (size_t)(end - cur), what);
+	if (rc)
+		goto out;
+	if (o->uuid) {
+		memcpy(uuid, o->uuid, 16);
+	} else {
+		aieth_hash128_final(&h, uuid);
+		uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x80); /* RFC 9562 version 8: custom */
+		uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+		if (pwrite(fd, uuid, 16, XB_OFF_UUID) != 16) {
+			rc = aieth_fail(AIETH_EIO, "%s: write error: %s", what, strerror(errno));
+			goto out;
+		}
+	}
+	if (uuid_out)
+		memcpy(uuid_out, uuid, 16);
+	if (size_out)
+		*size_out = end;
+out:
+	if (fds)
+		for (i = 0; i < n; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+	free(fds);
+	free(sizes);
+	free(offs);
+	free(head);
+	return rc;
+}
+
+int xb_write_file(const char *path, const xb_wopts *o, uint8_t uuid_out[16], uint64_t *size_out)
+{
+	aieth_out out;
+	int rc = aieth_out_open(&out, path);
+	if (rc)
+		return rc;
+	rc = xb_write_fd(out.fd, path, o, uuid_out, size_out);
+	if (rc) {
+		aieth_out_abort(&out);
+		return rc;
+	}
+	return aieth_out_commit(&out);
+}

@@ -1,0 +1,36 @@
+/*
+ * builtin.c - the built-in graph models by name (the registry that
+ * load.c asks before it tries a plugin).
+ */
+#include <string.h>
+
+#include "pl_dma/models/models.h"
+
+typedef struct {
+	const char *name;
+	aieth_model_create_fn create;
+} builtin;
+
+static const builtin builtins[] = {
+	{"loopback", aieth_model_loopback_create},
+	{"adder", aieth_model_adder_create},
+};
+
+static const char *const builtin_names[] = {"loopback", "adder", NULL};
+
+const char *const *aieth_builtin_model_names(void)
+{
+	return builtin_names;
+}
+
+int aieth_builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
+			       aieth_model *out)
+{
+	size_t i;
+	if (!name)
+		return 1;
+	for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (strcmp(name, builtins[i].name) == 0)
+			return builtins[i].create(env, params, out) == 0 ? 0 : -1;
+	return 1;
+}

@@ -1,0 +1,104 @@
+# scripts/check-layers.py: passes on the tree and its build, and fails, naming
+# file and line, on each kind of break made on purpose in a copy of the tree.
+source "$(dirname "$0")/../e2e/lib.sh"
+CHECK=$S/scripts/check-layers.py
+CC=${AIETH_CC:-cc}
+
+# the tree and its objects as they are
+expect 0 python3 "$CHECK" --root "$S" --objects "$B/obj"
+has "$TMP/out" "layering holds"
+
+# fresh: a copy of the folders the rules name, with the rules
+fresh() {
+  rm -rf "$TMP/t"
+  mkdir -p "$TMP/t/docs"
+  cp -r "$S/harness" "$S/pl_dma" "$S/host" "$TMP/t/"
+  cp "$S/docs/architecture.md" "$TMP/t/docs/"
+}
+# add_after FILE PATTERN LINE: insert LINE after the first line matching PATTERN
+add_after() { sed -i "0,/$2/s//&\n$3/" "$1"; }
+line_of() { grep -n -F -- "$2" "$1" | head -n 1 | cut -d: -f1; }
+
+fresh
+expect 0 python3 "$CHECK" --root "$TMP/t"
+
+# util/ (the ground floor) including core/
+fresh
+add_after "$TMP/t/harness/src/util/sbuf.c" '#include "util\/sbuf.h"' '#include "core\/session_internal.h"'
+n=$(line_of "$TMP/t/harness/src/util/sbuf.c" '#include "core/session_internal.h"')
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/util/sbuf.c:$n: #include \"core/session_internal.h\": harness/src/util may not include harness/src/core"
+
+# pl_dma/ including the session API (it may use util/ and the model ABI only)
+fresh
+add_after "$TMP/t/pl_dma/protocol.c" '#include "pl_dma\/protocol.h"' '#include "aieth.h"'
+n=$(line_of "$TMP/t/pl_dma/protocol.c" '#include "aieth.h"')
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "pl_dma/protocol.c:$n: #include \"aieth.h\": pl_dma may not include harness/include"
+
+# a program reaching into the library's internals
+fresh
+add_after "$TMP/t/host/run_test.c" '#include "aieth.h"' '#include "util\/error.h"'
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "host/run_test.c:"
+has "$TMP/out" "host may not include harness/src/util"
+
+# core/ using report/ (listed above it)
+fresh
+add_after "$TMP/t/harness/src/core/txn.c" '#include "core\/results.h"' '#include "report\/report_internal.h"'
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/core may not include harness/src/report"
+
+# an include that is no file of the tree
+fresh
+add_after "$TMP/t/harness/src/data/elem.c" '#include "data\/data.h"' '#include "nosuch.h"'
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/data/elem.c:"
+has "$TMP/out" "is not a file of the tree"
+
+# two headers of one folder including each other
+fresh
+printf '#include "data/b.h"\n' >"$TMP/t/harness/src/data/a.h"
+printf '#include "data/a.h"\n' >"$TMP/t/harness/src/data/b.h"
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "include circle: harness/src/data/a.h:1 -> harness/src/data/b.h, harness/src/data/b.h:1 -> harness/src/data/a.h"
+
+# a source file directly in harness/src/
+fresh
+printf 'int aieth_stray(void);\nint aieth_stray(void) { return 0; }\n' >"$TMP/t/harness/src/stray.c"
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/stray.c: a source file directly in harness/src/"
+
+# a subsystem folder the rules do not name
+fresh
+mkdir -p "$TMP/t/harness/src/server"
+printf 'int aieth_srv(void);\nint aieth_srv(void) { return 0; }\n' >"$TMP/t/harness/src/server/srv.c"
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/server/: a folder missing from the layers block"
+
+# two library sources with one base name
+fresh
+cp "$TMP/t/harness/src/util/error.c" "$TMP/t/harness/src/data/error.c"
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/data/error.c and harness/src/util/error.c: two sources named error.c"
+
+# rules that point up the list are refused (exit 2)
+fresh
+sed -i 's|^harness/src/util: .*|harness/src/util: harness/src/core|' "$TMP/t/docs/architecture.md"
+expect 2 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/err" "harness/src/util may include harness/src/core, but harness/src/core is not listed above"
+
+# objects: a call circle between two files, and a call down the list
+fresh
+mkdir -p "$TMP/obj/harness/src/core" "$TMP/obj/harness/src/util"
+printf 'int aieth_b(int);\nint aieth_a(int);\nint aieth_a(int x) { return x ? aieth_b(x - 1) : 0; }\n' >"$TMP/t/harness/src/core/ca.c"
+printf 'int aieth_a(int);\nint aieth_b(int);\nint aieth_b(int x) { return x ? aieth_a(x - 1) : 1; }\n' >"$TMP/t/harness/src/core/cb.c"
+printf 'int aieth_a(int);\nint aieth_u(void);\nint aieth_u(void) { return aieth_a(3); }\n' >"$TMP/t/harness/src/util/cu.c"
+for f in core/ca core/cb util/cu; do
+  $CC -c -o "$TMP/obj/harness/src/$f.o" "$TMP/t/harness/src/$f.c" || bad "cannot compile $f.c"
+done
+expect 1 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
+has "$TMP/out" "call circle: harness/src/core/ca.c -> harness/src/core/cb.c (aieth_b), harness/src/core/cb.c -> harness/src/core/ca.c (aieth_a)"
+has "$TMP/out" "harness/src/util/cu.c: calls aieth_a() of harness/src/core/ca.c: harness/src/core is listed above harness/src/util"
+
+finish
