@@ -143,21 +143,64 @@ int aieth_copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, cons
 	return rc;
 }
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
+
+int aieth_open_input(const char *path, int *fd_out, struct stat *st_out)
+{
+	struct stat st;
+	int fd, flags;
+
+	*fd_out = -1;
+	/* O_NONBLOCK: opening a FIFO without a writer must not wait for one;
+	 * the type is checked before anything is read */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return aieth_fail(AIETH_EIO, "%s: cannot stat: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return aieth_fail(AIETH_EIO, "%s: is %s, not a regular file", path,
+				  file_kind(st.st_mode));
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		int e = errno;
+		close(fd);
+		return aieth_fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
+	}
+	if (st_out)
+		*st_out = st;
+	*fd_out = fd;
+	return AIETH_OK;
+}
+
 int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out)
 {
 	FILE *f;
 	struct stat st;
 	char *buf;
 	size_t n;
-	int rc;
+	int rc, fd;
 
 	*out = NULL;
-	f = fopen(path, "rb");
-	if (!f)
-		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = aieth_fail(AIETH_EIO, "%s: not a regular file", path);
-		goto fail;
+	if ((rc = aieth_open_input(path, &fd, &st)))
+		return rc;
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return aieth_fail(AIETH_ENOMEM, "%s: cannot open: %s", path, strerror(errno));
 	}
 	if ((uint64_t)st.st_size > max_bytes) {
 		rc = aieth_fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes", path,

@@ -9,12 +9,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "util/hash.h"
 
 /* Copy buffer size: large enough for full disk speed, small next to the
  * payloads (a 64 MiB PDI is never held in memory). */
 #define AIETH_IO_CHUNK (1u << 20)
+
+/* Open an input file for reading without ever blocking: a FIFO, a device
+ * or a directory is refused (AIETH_EIO naming what it is) before anything
+ * is read. *fd_out: the descriptor (blocking, close-on-exec), -1 on
+ * failure; *st_out (may be NULL) its fstat. */
+int aieth_open_input(const char *path, int *fd_out, struct stat *st_out);
 
 /* Read a whole file into a NUL-terminated buffer *out (caller frees).
  * Returns AIETH_OK, or AIETH_EIO / AIETH_EINVAL (larger than max_bytes) /
