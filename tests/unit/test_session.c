@@ -90,6 +90,18 @@ static void test_submit_validation(void)
 	a[0].size = 16ull << 34; /* 2^34 beats: beyond the PL kernel's 32-bit count */
 	CU_ASSERT_EQUAL(aieth_txn_submit(s, AIETH_MODE_PERF, a, 2, &t), AIETH_EINVAL);
 	MSG("counts at most 4294967295");
+	/* size x repetition beyond 64-bit byte and cycle counts */
+	a[0].size = AIETH_MAX_CHANNEL_SIZE;
+	a[0].repetition = AIETH_MAX_REPETITION;
+	CU_ASSERT_EQUAL(aieth_txn_submit(s, AIETH_MODE_PERF, a, 2, &t), AIETH_EINVAL);
+	MSG("x repetition 4294967295 is more than 1152921504606846976 bytes");
+	a[0].size = 64;
+	a[0].repetition = 1;
+	/* a delay the cycle counters cannot add to (was DONE with first > last) */
+	a[0].delay = UINT64_MAX;
+	CU_ASSERT_EQUAL(aieth_txn_submit(s, AIETH_MODE_PERF, a, 2, &t), AIETH_EINVAL);
+	MSG("delay 18446744073709551615 cycles is more than 1152921504606846976");
+	a[0].delay = 0;
 	CU_ASSERT_EQUAL(aieth_txn_submit(s, (aieth_mode)7, a, 2, &t), AIETH_EINVAL);
 	CU_ASSERT_PTR_NULL(t);
 	aieth_session_close(s);

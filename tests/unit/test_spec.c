@@ -68,7 +68,7 @@ static void test_sources_and_tiling(void)
 			   "[4, 2], \"offset\": [-1, 0], \"tile_traversal\": [{\"dimension\": 1, "
 			   "\"stride\": 2, \"wrap\": 2}], \"boundary_dimension\": [8, 3]}},"
 			   "{\"plio\": \"PLIO_01_FROM_AIE\", \"size\": 64, \"golden\": {\"pattern\": "
-			   "\"random\", \"seed\": 9}, \"tolerance\": {\"abs\": 0.5}, \"save\": {\"file\": "
+			   "\"random\", \"seed\": 9, \"type\": \"cfloat\"}, \"tolerance\": {\"abs\": 0.5}, \"save\": {\"file\": "
 			   "\"o.txt\", \"type\": \"cfloat\"}, \"min_throughput_MBps\": 12.5}]}]}",
 		      &sp),
 		AIETH_OK);
@@ -87,6 +87,7 @@ static void test_sources_and_tiling(void)
 	CU_ASSERT_EQUAL(c->golden.kind, SRC_PATTERN);
 	CU_ASSERT_EQUAL(c->golden.pat.kind, AIETH_PAT_RANDOM);
 	CU_ASSERT_EQUAL(c->golden.pat.seed, 9);
+	CU_ASSERT_EQUAL(c->golden.pat.type, AIETH_ELEM_CFLOAT);
 	CU_ASSERT_DOUBLE_EQUAL(c->abs_tol, 0.5, 0);
 	CU_ASSERT_EQUAL(c->save.kind, SRC_TEXT);
 	CU_ASSERT_STRING_EQUAL(c->save.path, "o.txt"); /* outputs resolve later, under --out */

@@ -174,6 +174,11 @@ static void test_rtp_emu(void)
 	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "", &v, 4), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "p", NULL, 4), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "p", &v, 65537), AIETH_EINVAL);
+	/* nothing to write or read is a caller's mistake, not a no-op */
+	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "p", &v, 0), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "0 bytes, the size must be 1..65536"));
+	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "p", NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, "gr", "gr.k.in[1]", &back, 0), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "p", &v, 4), AIETH_ESTATE);
 	aieth_session_close(s);

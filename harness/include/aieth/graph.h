@@ -33,8 +33,8 @@ int aieth_graph_iterations_done(aieth_session *session, const char *graph, uint6
  * hierarchical name, e.g. "gr.k.in[1]"), or read `size` bytes back. On a
  * board these are xrtGraphUpdateRTP / xrtGraphReadRTP. The emulated board
  * keeps the last bytes written per port (the graph models do not consume
- * them); reading a port never written is AIETH_ENOTFOUND there. At most
- * 65536 bytes. */
+ * them); reading a port never written is AIETH_ENOTFOUND there. size is
+ * 1..65536 bytes (AIETH_EINVAL otherwise), data not NULL. */
 int aieth_graph_update_rtp(aieth_session *session, const char *graph, const char *port,
 			   const void *data, size_t size);
 int aieth_graph_read_rtp(aieth_session *session, const char *graph, const char *port,

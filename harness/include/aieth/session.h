@@ -40,7 +40,10 @@ typedef struct {
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with
- * aieth_session_close, which also frees every transaction still open. */
+ * aieth_session_close, which also frees every transaction still open.
+ * Handles are checked (docs/api.md, "Handles and threads"): a closed
+ * session gives AIETH_EINVAL, closing twice does nothing, and a call while
+ * another call on the same session runs gives AIETH_ESTATE. */
 int aieth_session_open(aieth_session **out, const aieth_session_opts *opts);
 void aieth_session_close(aieth_session *session);
 const aieth_board *aieth_session_board(const aieth_session *session);

@@ -24,6 +24,16 @@ typedef enum {
 	AIETH_TXN_FAILED = 3     /* the device rejected or failed it */
 } aieth_txn_status;
 
+/* Limits of a channel, checked by aieth_txn_submit (and by test descriptions
+ * before anything is allocated). The PL kernel's beat and repetition
+ * counters are 32-bit (numFrames, numRep); the rest keeps every cycle and
+ * byte count of a transaction within 64 bits (2^60 cycles are over 100
+ * years at 312.5 MHz). */
+#define AIETH_MAX_CHANNEL_SIZE (16ull * 4294967295ull)  /* bytes per repetition */
+#define AIETH_MAX_REPETITION 4294967295ull
+#define AIETH_MAX_CHANNEL_BYTES (1ull << 60)             /* size x repetition */
+#define AIETH_MAX_DELAY_CYCLES (1ull << 60)
+
 /* One channel of a transaction. data: for a TO_AIE channel the bytes to
  * send (size bytes); for a FROM_AIE channel the destination (size bytes).
  * Both must stay valid, and TX data unchanged, until the wait returned. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/handles.h"
 #include "core/session_internal.h"
 #include "util/error.h"
 #include "util/path.h"
@@ -87,6 +88,8 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.ngraphs = s->ngraphs;
 	s->dev.graphs = s->graphs;
 	rc = s->ops->open(&s->dev, &s->bstate);
+	if (!rc && (rc = aieth_handle_add(s, AIETH_HANDLE_SESSION)))
+		s->ops->close(s->bstate);
 	if (rc) {
 		graphs_free(s);
 		free(s->xclbin);
@@ -111,8 +114,11 @@ oom:
 void aieth_session_close(aieth_session *s)
 {
 	aieth_txn *t;
-	if (!s)
+	/* closed already, never opened, or in use by another thread: a void
+	 * call cannot say so, and freeing would break the other call */
+	if (aieth_session_enter(s, "aieth_session_close"))
 		return;
+	aieth_handle_remove(s);
 	/* transactions never waited for are dropped, not run */
 	for (t = s->head; t; t = t->next)
 		if (t->status == AIETH_TXN_PENDING) {
@@ -120,7 +126,7 @@ void aieth_session_close(aieth_session *s)
 			snprintf(t->msg, sizeof t->msg, "session closed before the wait");
 		}
 	while (s->head)
-		aieth_txn_free(s->head);
+		aieth_txn_release(s->head);
 	if (s->ops && s->bstate)
 		s->ops->close(s->bstate);
 	graphs_free(s);
@@ -131,9 +137,15 @@ void aieth_session_close(aieth_session *s)
 	free(s);
 }
 
-const aieth_board *aieth_session_board(const aieth_session *s) { return s ? s->board : NULL; }
+const aieth_board *aieth_session_board(const aieth_session *s)
+{
+	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->board : NULL;
+}
 
-const char *aieth_session_backend(const aieth_session *s) { return s ? s->ops->name : ""; }
+const char *aieth_session_backend(const aieth_session *s)
+{
+	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->ops->name : "";
+}
 
 static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
 {
@@ -154,7 +166,7 @@ static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
 			  name, s->ngraphs ? list : "none");
 }
 
-int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
+static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
 {
 	uint32_t g;
 	aieth_graph_state *gs;
@@ -193,7 +205,7 @@ int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
 	return AIETH_OK;
 }
 
-int aieth_graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
+static int graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
 {
 	uint32_t g;
 	int rc;
@@ -211,7 +223,7 @@ int aieth_graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
 	return rc;
 }
 
-int aieth_graph_end(aieth_session *s, const char *graph)
+static int graph_end(aieth_session *s, const char *graph)
 {
 	uint32_t g;
 	int rc;
@@ -225,7 +237,7 @@ int aieth_graph_end(aieth_session *s, const char *graph)
 	return AIETH_OK;
 }
 
-int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
+static int graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
 {
 	uint32_t g;
 	int rc, complete;
@@ -247,18 +259,18 @@ static int rtp_args(aieth_session *s, const char *graph, const char *port, const
 	if (!port || !*port || strlen(port) > 1024)
 		return aieth_fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
 				  port ? "longer than 1024 characters" : "missing");
-	if (!data && size)
+	if (!data)
 		return aieth_fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
 				  port);
-	if (size > 65536)
+	if (size == 0 || size > 65536)
 		return aieth_fail(AIETH_EINVAL,
-				  "graph \"%s\" RTP port \"%s\": %zu bytes, at most 65536", graph,
-				  port, size);
+				  "graph \"%s\" RTP port \"%s\": %zu bytes, the size must be 1..65536",
+				  graph, port, size);
 	return AIETH_OK;
 }
 
-int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port,
-			   const void *data, size_t size)
+static int graph_update_rtp(aieth_session *s, const char *graph, const char *port,
+			    const void *data, size_t size)
 {
 	uint32_t g;
 	int rc;
@@ -270,8 +282,8 @@ int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port
 	return s->ops->graph_update_rtp(s->bstate, g, port, data, size);
 }
 
-int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, void *data,
-			 size_t size)
+static int graph_read_rtp(aieth_session *s, const char *graph, const char *port, void *data,
+			  size_t size)
 {
 	uint32_t g;
 	int rc;
@@ -279,4 +291,46 @@ int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, 
 	if ((rc = rtp_args(s, graph, port, data, size, &g)))
 		return rc;
 	return s->ops->graph_read_rtp(s->bstate, g, port, data, size);
+}
+
+/* The public graph calls: the session is checked and held for the call
+ * (core/handles.c), then the call runs. */
+#define HELD(fn, call)                                                                    \
+	int rc = aieth_session_enter(s, fn);                                              \
+	if (rc)                                                                           \
+		return rc;                                                                \
+	rc = call;                                                                        \
+	aieth_session_leave(s);                                                           \
+	return rc
+
+int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
+{
+	HELD("aieth_graph_run", graph_run(s, graph, iterations));
+}
+
+int aieth_graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
+{
+	HELD("aieth_graph_wait", graph_wait(s, graph, timeout_ms));
+}
+
+int aieth_graph_end(aieth_session *s, const char *graph)
+{
+	HELD("aieth_graph_end", graph_end(s, graph));
+}
+
+int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
+{
+	HELD("aieth_graph_iterations_done", graph_iterations_done(s, graph, out));
+}
+
+int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port,
+			   const void *data, size_t size)
+{
+	HELD("aieth_graph_update_rtp", graph_update_rtp(s, graph, port, data, size));
+}
+
+int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, void *data,
+			 size_t size)
+{
+	HELD("aieth_graph_read_rtp", graph_read_rtp(s, graph, port, data, size));
 }

@@ -5,6 +5,8 @@
 #define AIETH_CORE_SESSION_INTERNAL_H
 
 #include "aieth.h"
+#include <stdatomic.h>
+
 #include "backends/backend.h"
 #include "util/error.h"
 
@@ -21,6 +23,7 @@ struct aieth_session {
 	aieth_graph_state *graphs;
 	struct aieth_txn *head, *tail;   /* every transaction not freed, in order */
 	aieth_dev_config dev;            /* what the backend was opened with */
+	atomic_int busy;                 /* a call is running (core/handles.c) */
 };
 
 struct aieth_txn {
@@ -37,5 +40,10 @@ struct aieth_txn {
 	aieth_channel_result *res;
 	int valid;
 };
+
+/* Free a transaction of a session the caller holds (aieth_txn_free
+ * without the handle checks; aieth_session_close frees its transactions
+ * with it). */
+void aieth_txn_release(struct aieth_txn *t);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/handles.h"
 #include "core/results.h"
 #include "core/session_internal.h"
 #include "util/error.h"
@@ -45,17 +46,31 @@ static int check_args(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 					  "transaction channel %zu (%s): size %llu bytes is not a "
 					  "positive multiple of 16 (one 128-bit beat)",
 					  i, pl[i].name, (unsigned long long)c->size);
-		if (c->size / 16 > MAX_U32)
+		if (c->size > AIETH_MAX_CHANNEL_SIZE)
 			return aieth_fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): size %llu bytes is %llu beats, "
-					  "the PL kernel counts at most %llu",
+					  "the PL kernel counts at most %llu (%llu bytes)",
 					  i, pl[i].name, (unsigned long long)c->size,
-					  (unsigned long long)(c->size / 16), MAX_U32);
-		if (c->repetition == 0 || c->repetition > MAX_U32)
+					  (unsigned long long)(c->size / 16), MAX_U32,
+					  AIETH_MAX_CHANNEL_SIZE);
+		if (c->repetition == 0 || c->repetition > AIETH_MAX_REPETITION)
 			return aieth_fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): repetition %llu is outside "
 					  "1..%llu",
-					  i, pl[i].name, (unsigned long long)c->repetition, MAX_U32);
+					  i, pl[i].name, (unsigned long long)c->repetition,
+					  AIETH_MAX_REPETITION);
+		if (c->size > AIETH_MAX_CHANNEL_BYTES / c->repetition)
+			return aieth_fail(AIETH_EINVAL,
+					  "transaction channel %zu (%s): size %llu x repetition %llu is "
+					  "more than %llu bytes",
+					  i, pl[i].name, (unsigned long long)c->size,
+					  (unsigned long long)c->repetition, AIETH_MAX_CHANNEL_BYTES);
+		if (c->delay > AIETH_MAX_DELAY_CYCLES)
+			return aieth_fail(AIETH_EINVAL,
+					  "transaction channel %zu (%s): delay %llu cycles is more than "
+					  "%llu",
+					  i, pl[i].name, (unsigned long long)c->delay,
+					  AIETH_MAX_DELAY_CYCLES);
 		if (mode == AIETH_MODE_FUNC && c->repetition != 1)
 			return aieth_fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): repetition %llu in FUNC mode; "
@@ -65,8 +80,8 @@ static int check_args(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	return AIETH_OK;
 }
 
-int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
-		     size_t num_args, aieth_txn **out)
+static int txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
+		      size_t num_args, aieth_txn **out)
 {
 	aieth_txn *t;
 	pld_arg *pa = NULL;
@@ -83,6 +98,10 @@ int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args
 	t = calloc(1, sizeof *t);
 	if (!t)
 		return aieth_fail(AIETH_ENOMEM, "transaction: out of memory");
+	if ((rc = aieth_handle_add(t, AIETH_HANDLE_TXN))) {
+		free(t);
+		return rc;
+	}
 	t->s = s;
 	t->mode = mode;
 	t->n = num_args;
@@ -143,20 +162,17 @@ fail:
 	free(pa);
 	t->prev = t->next = NULL;
 	t->s = NULL;
-	aieth_txn_free(t);
+	aieth_txn_release(t);
 	return rc;
 }
 
-int aieth_txn_wait(aieth_txn *t, uint32_t timeout_ms)
+static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 {
 	aieth_txn *x;
-	aieth_session *s;
+	aieth_session *s = t->s;
 	int rc;
 
 	aieth_error_clear();
-	if (!t || !t->s)
-		return aieth_fail(AIETH_EINVAL, "aieth_txn_wait: NULL or freed transaction");
-	s = t->s;
 	/* earlier transactions complete first, in submission order */
 	for (x = s->head; x; x = x->next) {
 		if (x->status == AIETH_TXN_PENDING) {
@@ -178,9 +194,13 @@ int aieth_txn_wait(aieth_txn *t, uint32_t timeout_ms)
 	return AIETH_OK;
 }
 
+/* Getters read without holding the session (docs/api.md): a handle that
+ * is not live gives the "none" value. */
+static int live(const aieth_txn *t) { return aieth_handle_live(t, AIETH_HANDLE_TXN); }
+
 aieth_txn_status aieth_txn_get_status(const aieth_txn *t)
 {
-	return t ? t->status : AIETH_TXN_FAILED;
+	return live(t) ? t->status : AIETH_TXN_FAILED;
 }
 
 const char *aieth_txn_status_name(aieth_txn_status st)
@@ -194,26 +214,27 @@ const char *aieth_txn_status_name(aieth_txn_status st)
 	return "?";
 }
 
-const char *aieth_txn_message(const aieth_txn *t) { return t ? t->msg : ""; }
+const char *aieth_txn_message(const aieth_txn *t) { return live(t) ? t->msg : ""; }
 
-int aieth_txn_is_valid(const aieth_txn *t) { return t && t->status == AIETH_TXN_DONE && t->valid; }
-
-aieth_mode aieth_txn_mode(const aieth_txn *t) { return t ? t->mode : AIETH_MODE_FUNC; }
-
-uint64_t aieth_txn_total_cycles(const aieth_txn *t) { return t ? t->dev.total_cycles : 0; }
-
-size_t aieth_txn_num_channels(const aieth_txn *t) { return t ? t->n : 0; }
-
-void aieth_txn_free(aieth_txn *t)
+int aieth_txn_is_valid(const aieth_txn *t)
 {
-	aieth_session *s;
-	if (!t)
-		return;
-	s = t->s;
+	return live(t) && t->status == AIETH_TXN_DONE && t->valid;
+}
+
+aieth_mode aieth_txn_mode(const aieth_txn *t) { return live(t) ? t->mode : AIETH_MODE_FUNC; }
+
+uint64_t aieth_txn_total_cycles(const aieth_txn *t) { return live(t) ? t->dev.total_cycles : 0; }
+
+size_t aieth_txn_num_channels(const aieth_txn *t) { return live(t) ? t->n : 0; }
+
+void aieth_txn_release(aieth_txn *t)
+{
+	aieth_session *s = t->s;
+	aieth_handle_remove(t);
 	if (s) {
 		/* a pending transaction still occupies the device queue: finish it */
 		if (t->status == AIETH_TXN_PENDING)
-			aieth_txn_wait(t, 0);
+			txn_wait(t, 0);
 		if (t->prev)
 			t->prev->next = t->next;
 		else
@@ -240,9 +261,9 @@ void aieth_txn_free(aieth_txn *t)
 	free(t);
 }
 
-int aieth_txn_channel(const aieth_txn *t, size_t i, aieth_channel_result *out)
+static int txn_channel(const aieth_txn *t, size_t i, aieth_channel_result *out)
 {
-	if (!t || !out)
+	if (!out)
 		return aieth_fail(AIETH_EINVAL, "aieth_txn_channel: NULL argument");
 	if (t->status == AIETH_TXN_PENDING)
 		return aieth_fail(AIETH_ESTATE, "transaction is pending: wait for it first");
@@ -264,23 +285,23 @@ static int find_chan(const aieth_txn *t, const char *plio, size_t *i)
 	return aieth_fail(AIETH_ENOTFOUND, "%s is not a channel of this transaction", plio);
 }
 
-int aieth_txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_channel_result *out)
+static int txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_channel_result *out)
 {
 	size_t i = 0;
 	int rc;
-	if (!t || !plio || !out)
+	if (!plio || !out)
 		return aieth_fail(AIETH_EINVAL, "aieth_txn_channel_by_name: NULL argument");
 	if ((rc = find_chan(t, plio, &i)))
 		return rc;
-	return aieth_txn_channel(t, i, out);
+	return txn_channel(t, i, out);
 }
 
-int aieth_txn_delay_between(const aieth_txn *t, const char *from, const char *to,
-			    int64_t *cycles)
+static int txn_delay_between(const aieth_txn *t, const char *from, const char *to,
+			     int64_t *cycles)
 {
 	size_t a = 0, b = 0;
 	int rc;
-	if (!t || !from || !to || !cycles)
+	if (!from || !to || !cycles)
 		return aieth_fail(AIETH_EINVAL, "aieth_txn_delay_between: NULL argument");
 	if (t->status != AIETH_TXN_DONE)
 		return aieth_fail(AIETH_ESTATE, "transaction is %s: delays need a DONE transaction",
@@ -289,4 +310,57 @@ int aieth_txn_delay_between(const aieth_txn *t, const char *from, const char *to
 		return rc;
 	*cycles = (int64_t)t->res[b].first_cycle - (int64_t)t->res[a].first_cycle;
 	return AIETH_OK;
+}
+
+/* The public calls: the handle is checked and its session held for the
+ * call (core/handles.c). After a successful enter t->s stays valid: freeing
+ * needs the session. */
+int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
+		     size_t num_args, aieth_txn **out)
+{
+	int rc = aieth_session_enter(s, "aieth_txn_submit");
+	if (rc)
+		return rc;
+	rc = txn_submit(s, mode, args, num_args, out);
+	aieth_session_leave(s);
+	return rc;
+}
+
+#define HELD(fn, call)                                                                    \
+	int rc = aieth_txn_enter(t, fn);                                                  \
+	if (rc)                                                                           \
+		return rc;                                                                \
+	rc = call;                                                                        \
+	aieth_session_leave(t->s);                                                        \
+	return rc
+
+int aieth_txn_wait(aieth_txn *t, uint32_t timeout_ms)
+{
+	HELD("aieth_txn_wait", txn_wait(t, timeout_ms));
+}
+
+int aieth_txn_channel(const aieth_txn *t, size_t i, aieth_channel_result *out)
+{
+	HELD("aieth_txn_channel", txn_channel(t, i, out));
+}
+
+int aieth_txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_channel_result *out)
+{
+	HELD("aieth_txn_channel_by_name", txn_channel_by_name(t, plio, out));
+}
+
+int aieth_txn_delay_between(const aieth_txn *t, const char *from, const char *to,
+			    int64_t *cycles)
+{
+	HELD("aieth_txn_delay_between", txn_delay_between(t, from, to, cycles));
+}
+
+void aieth_txn_free(aieth_txn *t)
+{
+	aieth_session *s;
+	if (aieth_txn_enter(t, "aieth_txn_free"))
+		return; /* freed already, its session closed, or in use: nothing to do */
+	s = t->s;
+	aieth_txn_release(t);
+	aieth_session_leave(s);
 }

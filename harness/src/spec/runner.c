@@ -77,9 +77,13 @@ static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **
 	*len = 0;
 	switch (s->kind) {
 	case SRC_BINARY:
-		return aieth_bin_read(s->path, MAX_DATA_BYTES, out, len);
+		if ((rc = aieth_bin_read(s->path, MAX_DATA_BYTES, out, len)))
+			return aieth_fail_prefix(rc, "%s", what);
+		return AIETH_OK;
 	case SRC_TEXT:
-		return aieth_text_read(s->path, s->type, MAX_DATA_BYTES, out, len);
+		if ((rc = aieth_text_read(s->path, s->type, MAX_DATA_BYTES, out, len)))
+			return aieth_fail_prefix(rc, "%s", what);
+		return AIETH_OK;
 	case SRC_PATTERN:
 		if (!want)
 			return aieth_fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);

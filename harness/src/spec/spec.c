@@ -64,6 +64,13 @@ static int get_i64(const char *what, const char *path, jobj *o, const char *key,
 				  at(p, sizeof p, path, key),
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	x = json_object_get_int64(v);
+	/* json-c holds 2^63..2^64-1 as unsigned and clamps get_int64 to
+	 * INT64_MAX: compare the value as written */
+	if (x >= 0 && max >= 0 && json_object_get_uint64(v) > (uint64_t)max)
+		return aieth_fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%lld..%lld)",
+				  what, at(p, sizeof p, path, key),
+				  (unsigned long long)json_object_get_uint64(v), (long long)min,
+				  (long long)max);
 	if (x < min || x > max)
 		return aieth_fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)", what,
 				  at(p, sizeof p, path, key), (long long)x, (long long)min,
@@ -86,6 +93,11 @@ static int get_num(const char *what, const char *path, jobj *o, const char *key,
 				  at(p, sizeof p, path, key),
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	x = json_object_get_double(v);
+	if (!isfinite(x)) /* 1e999: say what was written, not what it became */
+		return aieth_fail(AIETH_EINVAL, "%s: %s: value %s is beyond the range of a double "
+						"(the range here is %g..%g)",
+				  what, at(p, sizeof p, path, key),
+				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), min, max);
 	if (!(x >= min && x <= max))
 		return aieth_fail(AIETH_EINVAL, "%s: %s: value %g is out of range (%g..%g)", what,
 				  at(p, sizeof p, path, key), x, min, max);
@@ -341,18 +353,24 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 				  at(p, sizeof p, path, "plio"), plio);
 	strcpy(c->plio, plio);
 	c->repetition = 1;
+	/* the limits of aieth_txn_submit, checked before anything is allocated */
 	if (get(o, "size")) {
-		if ((rc = get_i64(what, path, o, "size", 1, 1, INT64_MAX, &x)))
+		if ((rc = get_i64(what, path, o, "size", 1, 1, (int64_t)AIETH_MAX_CHANNEL_SIZE, &x)))
 			return rc;
 		c->size = (uint64_t)x;
 		c->have_size = 1;
 	}
 	x = 1;
-	if ((rc = get_i64(what, path, o, "repetition", 0, 1, UINT32_MAX, &x)))
+	if ((rc = get_i64(what, path, o, "repetition", 0, 1, (int64_t)AIETH_MAX_REPETITION, &x)))
 		return rc;
 	c->repetition = (uint64_t)x;
+	if (c->have_size && c->size > AIETH_MAX_CHANNEL_BYTES / c->repetition)
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: %s: size %llu x repetition %llu is more than %llu bytes", what,
+				  path, (unsigned long long)c->size, (unsigned long long)c->repetition,
+				  AIETH_MAX_CHANNEL_BYTES);
 	x = 0;
-	if ((rc = get_i64(what, path, o, "delay", 0, 0, INT64_MAX, &x)))
+	if ((rc = get_i64(what, path, o, "delay", 0, 0, (int64_t)AIETH_MAX_DELAY_CYCLES, &x)))
 		return rc;
 	c->delay = (uint64_t)x;
 	if ((v = get(o, "data")) &&
@@ -372,6 +390,15 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 		    (rc = get_num(what, p, v, "abs", 0, 0, 1e300, &c->abs_tol)) ||
 		    (rc = get_num(what, p, v, "rel", 0, 0, 1e300, &c->rel_tol)))
 			return rc;
+		/* integers compare exactly: a tolerance there is a mistake */
+		if (!c->golden.have_type || !aieth_elem_is_float(c->golden.type))
+			return aieth_fail(AIETH_EINVAL,
+					  "%s: %s: a tolerance applies to float, double and cfloat "
+					  "golden data; the golden data here is %s",
+					  what, p,
+					  !c->golden.kind	   ? "not given"
+					  : c->golden.have_type ? aieth_elem_name(c->golden.type)
+								: "bytes (no \"type\" given)");
 	}
 	if ((v = get(o, "tiling"))) {
 		if ((rc = parse_tiling(what, at(p, sizeof p, path, "tiling"), v, &c->tiling)))
@@ -456,6 +483,11 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 			    (rc = jstrict_get_string(what, q, e, "to", 1, &to)) ||
 			    (rc = get_i64(what, q, e, "max_cycles", 1, 0, INT64_MAX, &x)))
 				return rc;
+			if (!strcmp(from, to))
+				return aieth_fail(AIETH_EINVAL,
+						  "%s: %s: \"from\" and \"to\" are both %s; a latency "
+						  "is between two channels",
+						  what, q, from);
 			snprintf(t->lat[i].from, sizeof t->lat[i].from, "%s", from);
 			snprintf(t->lat[i].to, sizeof t->lat[i].to, "%s", to);
 			t->lat[i].max_cycles = (uint64_t)x;
@@ -556,6 +588,41 @@ static char *default_name(const char *path)
 	return n;
 }
 
+/* No key of a description takes null (a key is given or omitted); a
+ * graph's params belong to its model and are passed on as written. */
+static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int in_graphs)
+{
+	size_t n = strlen(path), i;
+	int rc;
+	if (json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, key, val)
+		{
+			snprintf(path + n, cap - n, "%s%s", n ? "." : "", key);
+			if (!val)
+				return aieth_fail(AIETH_EINVAL,
+						  "%s: %s: null is not a value here (omit the key for "
+						  "its default)",
+						  what, path);
+			if (in_graphs && !strcmp(key, "params"))
+				continue;
+			if ((rc = reject_nulls(what, val, path, cap, !n && !strcmp(key, "graphs"))))
+				return rc;
+		}
+	} else if (json_object_is_type(v, json_type_array)) {
+		for (i = 0; i < json_object_array_length(v); i++) {
+			jobj *e = json_object_array_get_idx(v, i);
+			snprintf(path + n, cap - n, "[%zu]", i);
+			if (!e)
+				return aieth_fail(AIETH_EINVAL, "%s: %s: null is not a value here", what,
+						  path);
+			if ((rc = reject_nulls(what, e, path, cap, in_graphs)))
+				return rc;
+		}
+	}
+	path[n] = '\0';
+	return 0;
+}
+
 int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_t len,
 		     const char *base_dir)
 {
@@ -587,6 +654,11 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		rc = aieth_fail(AIETH_EPARSE, "%s: the top level must be an object", what);
 		goto fail;
+	}
+	{
+		char np[512] = "";
+		if ((rc = reject_nulls(what, root, np, sizeof np, 0)))
+			goto fail;
 	}
 	if ((rc = jstrict_keys(what, "", root, keys)) ||
 	    (rc = jstrict_get_string(what, "", root, "schema", 1, &schema)))

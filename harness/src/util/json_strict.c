@@ -671,6 +671,12 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	if (len > (size_t)INT_MAX - 1)
 		return aieth_fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what,
 				  len);
+	/* A UTF-8 byte order mark, as some Windows editors write: RFC 8259 lets
+	 * a parser ignore it, and editors do not count it as a column. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	if (len == 0)
 		return aieth_fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
 	tok = json_tokener_new_ex(JSTRICT_MAX_DEPTH);

@@ -15,7 +15,8 @@
 /* Parse text (len bytes) from file `what` (used in messages) into *out.
  * Rejects malformed JSON (with line:column), anything json-c accepts beyond
  * the JSON grammar, trailing garbage, duplicate keys at any depth (naming the
- * JSON path) and nesting deeper than 64. Returns AIETH_OK, AIETH_EPARSE or
+ * JSON path) and nesting deeper than 64. A leading UTF-8 byte order mark is
+ * skipped (positions count from after it). Returns AIETH_OK, AIETH_EPARSE or
  * AIETH_ENOMEM with the aieth error set. On success *out is the tree (caller
  * json_object_put()s it), or NULL when the text is the JSON literal null. */
 int jstrict_parse(const char *what, const char *text, size_t len, struct json_object **out);
