@@ -36,6 +36,7 @@ struct aieth_txn {
 	aieth_dev_result dev;
 	aieth_channel_result *res;
 	int valid;
+	struct aieth_chan_io *io;        /* per channel: streamed data (txn.c) */
 };
 
 #endif
