@@ -630,6 +630,7 @@ static int channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t i
 		uint8_t *tiled = NULL;
 		aieth_compare_result cmp;
 		int saved = 0;
+		memset(&cmp, 0, sizeof cmp);
 		if (!cr->io_failed)
 			rx_zeros(cr, got); /* not received: zeros, as in a zeroed buffer */
 		if (sc->have_tiling) {
