@@ -204,15 +204,16 @@ static int check_arg(const pld_arg *a, size_t i, uint32_t n, int func, size_t *s
 	return 0;
 }
 
-static void add_seg(pld_image *img, uint64_t off, uint64_t len, uint8_t *ptr)
+static void add_seg(pld_image *img, uint64_t off, uint64_t len, uint8_t *ptr, const pld_io *io)
 {
 	pld_seg *s;
-	if (!ptr || !len)
+	if ((!ptr && !io) || !len)
 		return;
 	s = &img->seg[img->nseg++];
 	s->off = off;
 	s->len = len;
 	s->ptr = ptr;
+	s->io = ptr ? NULL : io;
 }
 
 int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
@@ -286,7 +287,7 @@ int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const 
 		c->frames = (uint32_t)(a->size / PLD_WORD_BYTES);
 		c->reps = (uint32_t)a->reps;
 		c->offset = (uint32_t)off;
-		if (a->data && a->size)
+		if ((a->data || a->io) && a->size)
 			cnt[a->dir]++;
 	}
 
@@ -312,7 +313,7 @@ int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const 
 				if (args[i].dir == d)
 					add_seg(img, (uint64_t)cc[(size_t)d * n + args[i].index].offset *
 							     PLD_WORD_BYTES,
-						args[i].size, args[i].data);
+						args[i].size, args[i].data, args[i].io);
 		} else {
 			/* Channel order is offset order. */
 			uint64_t cap = (uint64_t)depth * PLD_WORD_BYTES;
@@ -322,7 +323,7 @@ int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const 
 				if (k == SIZE_MAX)
 					continue;
 				add_seg(img, (uint64_t)c * cap, min_u64(args[k].size, cap),
-					args[k].data);
+					args[k].data, args[k].io);
 			}
 		}
 	}
@@ -400,6 +401,8 @@ void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len)
 			memset(out + (pos - off), 0, (size_t)(a - pos));
 		if (s->ptr)
 			memcpy(out + (a - off), s->ptr + (a - s->off), (size_t)(b - a));
+		else if (s->io && s->io->read)
+			s->io->read(s->io->ctx, a - s->off, out + (a - off), b - a);
 		else
 			memset(out + (a - off), 0, (size_t)(b - a));
 		pos = b;
@@ -425,6 +428,8 @@ void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len
 		b = min_u64(sat_add(s->off, s->len), end);
 		if (b > a && s->ptr)
 			memcpy(s->ptr + (a - s->off), in + (a - off), (size_t)(b - a));
+		else if (b > a && s->io && s->io->write)
+			s->io->write(s->io->ctx, a - s->off, in + (a - off), b - a);
 	}
 }
 

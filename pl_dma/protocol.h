@@ -34,12 +34,23 @@ typedef struct {
 	uint32_t offset;    /* in 16-byte words within the memory image */
 } pld_chan_cfg;
 
+/* A segment's data through callbacks instead of memory (streaming): read
+ * fills dst with segment bytes [off, off+len); write takes received bytes.
+ * Offsets are relative to the segment. Either may be NULL (zeros / drop).
+ * Failures are the callbacks' own to record: the image carries on. */
+typedef struct {
+	void (*read)(void *ctx, uint64_t off, void *dst, uint64_t len);
+	void (*write)(void *ctx, uint64_t off, const void *src, uint64_t len);
+	void *ctx;
+} pld_io;
+
 /* A sparse memory image: size bytes; seg[] are disjoint ranges sorted by
- * off, each backed by memory at ptr. Bytes outside every segment read as
- * zero and writes to them are discarded. */
+ * off, each backed by memory at ptr or by callbacks at io. Bytes outside
+ * every segment read as zero and writes to them are discarded. */
 typedef struct {
 	uint64_t off, len;
 	uint8_t *ptr;
+	const pld_io *io;   /* when ptr is NULL: the segment streams */
 } pld_seg;
 
 typedef struct {
@@ -66,6 +77,7 @@ typedef struct {
 	uint64_t reps;
 	uint64_t delay;
 	uint8_t *data;      /* TX source / RX destination; may be NULL */
+	const pld_io *io;   /* when data is NULL: callbacks (else ignored) */
 } pld_arg;
 
 static inline size_t pld_cfg_count(uint32_t n) { return 8u * (size_t)n + 1u; }
@@ -98,7 +110,9 @@ uint64_t pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_ar
 
 /* Sparse image access. read fills dst (zeros outside segments); write
  * drops bytes outside segments; ptr returns a direct pointer when
- * [off, off+len) lies in one segment, else NULL. */
+ * [off, off+len) lies in one memory segment, else NULL (never for a
+ * streaming segment). Streaming segments are called with the part of
+ * [off, off+len) that falls in them. */
 void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len);
 void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len);
 uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len);

@@ -7,13 +7,26 @@
  *           simulated board time / wall time (goal >= 1)
  *  (b)      FUNC, 1 GiB through one loopback channel pair: wall time, data
  *           rate, data rate / memcpy bandwidth (goal >= 0.5)
+ *  (c)      run_test, FUNC loopback, 4 GiB per channel from a binary data
+ *           file with a golden file: peak RSS (goal < 256 MiB) and data rate
+ *           (file bytes per second) against `cat` of the same files to
+ *           /dev/null in the same run (goal >= 0.5)
+ *  (d)      run_test, VCK190 PERF 36+36 x 64 MiB (random patterns): peak RSS
  *
- * Options: --quick (smaller sizes, for a smoke run), --only a|b|memcpy.
+ * Options: --quick (smaller sizes, for a smoke run), --only a|b|c|d|memcpy.
+ * (c) and (d) run build/bin/run_test (or $AIETH_RUN_TEST) with their files in
+ * a temporary folder under $TMPDIR (default /tmp), removed afterwards.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "aieth.h"
 
@@ -166,6 +179,190 @@ static int bench_b(uint64_t bytes, double memcpy_bps)
 	return bad;
 }
 
+/* ------------------------------------------------ run_test as a process */
+
+static char run_test_path[4096];
+
+/* Run argv; wall time and the child's peak RSS (KiB, from wait4). */
+static int run_child(char *const argv[], const char *out, double *wall, long *maxrss_kib)
+{
+	struct rusage ru;
+	double t0 = now();
+	int st = 0;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &st, 0, &ru) != pid)
+		return -1;
+	*wall = now() - t0;
+	*maxrss_kib = ru.ru_maxrss;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A file of bytes bytes of pseudo-random data (the same for a given seed). */
+static int make_file(const char *path, uint64_t bytes, uint64_t seed)
+{
+	size_t cap = 1u << 20, i;
+	uint64_t *buf = malloc(cap), x = seed | 1, done = 0;
+	FILE *f = fopen(path, "wb");
+	int rc = 0;
+	if (!buf || !f) {
+		free(buf);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (done < bytes && !rc) {
+		size_t n = bytes - done < cap ? (size_t)(bytes - done) : cap;
+		for (i = 0; i < cap / 8; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = x;
+		}
+		rc = fwrite(buf, 1, n, f) != n;
+		done += n;
+	}
+	free(buf);
+	if (fclose(f))
+		rc = 1;
+	return rc ? -1 : 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+	if (!f)
+		return -1;
+	rc = fputs(text, f) < 0;
+	return fclose(f) || rc ? -1 : 0;
+}
+
+static int bench_c(uint64_t bytes, const char *dir)
+{
+	char d[4200], g[4200], spec[4200], out[4200], text[2048];
+	char *cat[] = {"cat", d, g, NULL};
+	char *rt[] = {run_test_path, "-q", "-o", out, spec, NULL};
+	double wall_cat = 0, wall_rt = 0, w;
+	long rss_cat = 0, rss = 0;
+	int rc, k;
+
+	snprintf(d, sizeof d, "%s/data.bin", dir);
+	snprintf(g, sizeof g, "%s/golden.bin", dir);
+	snprintf(spec, sizeof spec, "%s/func.json", dir);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(text, sizeof text,
+		 "{\"schema\": \"aieth-test/1\", \"name\": \"bench_func\", \"board\": \"vck190\",\n"
+		 " \"graphs\": [{\"name\": \"gr\", \"model\": \"loopback\"}],\n"
+		 " \"transactions\": [{\"name\": \"t\", \"mode\": \"func\", \"timeout_ms\": 0,\n"
+		 "  \"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"data\": {\"file\": \"data.bin\"}},\n"
+		 "   {\"plio\": \"PLIO_01_FROM_AIE\", \"golden\": {\"file\": \"golden.bin\"}}]}]}\n");
+	if (make_file(d, bytes, 7) || make_file(g, bytes, 7) || write_text(spec, text)) {
+		fprintf(stderr, "bench: (c) cannot write the files in %s\n", dir);
+		return 1;
+	}
+	/* best of 2 each, alternating: the files stay in the page cache */
+	for (k = 0; k < 2; k++) {
+		if (run_child(cat, NULL, &w, &rss_cat) != 0)
+			return fprintf(stderr, "bench: (c) cat failed\n"), 1;
+		if (k == 0 || w < wall_cat)
+			wall_cat = w;
+		rc = run_child(rt, NULL, &w, &rss);
+		if (rc != 0) {
+			fprintf(stderr, "bench: (c) %s exited %d (report in %s)\n", run_test_path,
+				rc, out);
+			return 1;
+		}
+		if (k == 0 || w < wall_rt)
+			wall_rt = w;
+	}
+	printf("(c) run_test FUNC loopback, %.0f MiB per channel from a data file, checked "
+	       "against a golden file\n", (double)bytes / 1048576.0);
+	printf("    peak RSS %.1f MiB (goal < 256 MiB); wall time %.3f s (best of 2)\n",
+	       (double)rss / 1024.0, wall_rt);
+	printf("    data rate %.2f GB/s, cat of the same files %.2f GB/s: ratio %.2f (goal >= "
+	       "0.5)\n",
+	       2.0 * (double)bytes / wall_rt / 1e9, 2.0 * (double)bytes / wall_cat / 1e9,
+	       wall_cat / wall_rt);
+	return 0;
+}
+
+static int bench_d(uint64_t bytes, const char *dir)
+{
+	char spec[4200], out[4200], *text, *p;
+	char *rt[] = {run_test_path, "-q", "-o", out, spec, NULL};
+	size_t cap = 72 * 200 + 1024;
+	double wall = 0;
+	long rss = 0;
+	int i, rc;
+
+	snprintf(spec, sizeof spec, "%s/perf.json", dir);
+	snprintf(out, sizeof out, "%s/out_perf", dir);
+	text = malloc(cap);
+	if (!text)
+		return 1;
+	p = text + sprintf(text,
+			   "{\"schema\": \"aieth-test/1\", \"name\": \"bench_perf\", "
+			   "\"board\": \"vck190\",\n \"graphs\": [{\"name\": \"gr\", "
+			   "\"model\": \"loopback\"}],\n \"transactions\": [{\"name\": \"t\", "
+			   "\"mode\": \"perf\", \"timeout_ms\": 0, \"channels\": [\n");
+	for (i = 0; i < 72; i++)
+		p += sprintf(p, "  {\"plio\": \"PLIO_%02d_%s_AIE\", \"size\": %llu%s}%s\n",
+			     i % 36 + 1, i < 36 ? "TO" : "FROM", (unsigned long long)bytes,
+			     i < 36 ? ", \"data\": {\"pattern\": \"random\", \"seed\": 1}" : "",
+			     i < 71 ? "," : "]}]}");
+	rc = write_text(spec, text);
+	free(text);
+	if (rc)
+		return 1;
+	rc = run_child(rt, NULL, &wall, &rss);
+	if (rc != 0) {
+		fprintf(stderr, "bench: (d) %s exited %d (report in %s)\n", run_test_path, rc, out);
+		return 1;
+	}
+	printf("(d) run_test VCK190 PERF 36+36 x %.0f MiB: peak RSS %.1f MiB, wall time %.3f s\n",
+	       (double)bytes / 1048576.0, (double)rss / 1024.0, wall);
+	return 0;
+}
+
+/* (c) and (d) in a temporary folder, removed afterwards. */
+static int bench_cd(const char *argv0, int quick, const char *only)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], cmd[4200];
+	int rc = 0;
+	if (getenv("AIETH_RUN_TEST")) {
+		snprintf(run_test_path, sizeof run_test_path, "%s", getenv("AIETH_RUN_TEST"));
+	} else {
+		const char *sl = strrchr(argv0, '/');
+		snprintf(run_test_path, sizeof run_test_path, "%.*s/../bin/run_test",
+			 sl ? (int)(sl - argv0) : 1, sl ? argv0 : ".");
+	}
+	snprintf(dir, sizeof dir, "%s/aieth-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("bench: mkdtemp");
+		return 1;
+	}
+	if (!only || !strcmp(only, "c"))
+		rc |= bench_c(quick ? (64ull << 20) : (4ull << 30), dir);
+	if (!only || !strcmp(only, "d"))
+		rc |= bench_d(quick ? (1ull << 20) : (64ull << 20), dir);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench: could not remove %s\n", dir);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	int quick = 0, rc = 0, i;
@@ -177,12 +374,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = argv[++i];
 		else {
-			fprintf(stderr, "usage: bench [--quick] [--only memcpy|a|b]\n");
+			fprintf(stderr, "usage: bench [--quick] [--only memcpy|a|b|c|d]\n");
 			return 2;
 		}
 	}
 	printf("aieth %s benchmark%s\n", aieth_version(), quick ? " (quick)" : "");
-	if (!only || strcmp(only, "a")) {
+	if (!only || !strcmp(only, "memcpy") || !strcmp(only, "b")) {
 		mc = bench_memcpy(quick ? (16u << 20) : (256u << 20));
 		printf("memcpy bandwidth: %.2f GB/s (best of 5 x %u MiB)\n", mc / 1e9,
 		       quick ? 16u : 256u);
@@ -191,5 +388,7 @@ int main(int argc, char **argv)
 		rc |= bench_a(quick ? 10 : 1000);
 	if (!only || !strcmp(only, "b"))
 		rc |= bench_b(quick ? (64ull << 20) : (1ull << 30), mc);
+	if (!only || !strcmp(only, "c") || !strcmp(only, "d"))
+		rc |= bench_cd(argv[0], quick, only);
 	return rc;
 }

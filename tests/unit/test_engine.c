@@ -115,7 +115,7 @@ static void test_perf_loopback_full_rate(void)
 	pld_engine_params p = small_params();
 	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
 	uint8_t src[64 * 16], dst[64 * 16];
-	pld_arg a[2] = {{0, 0, sizeof src, 1, 3, src}, {1, 0, sizeof dst, 1, 0, dst}};
+	pld_arg a[2] = {{0, 0, sizeof src, 1, 3, src, NULL}, {1, 0, sizeof dst, 1, 0, dst, NULL}};
 	run r;
 	int i, ref;
 	for (i = 0; i < (int)sizeof src; i++)
@@ -149,7 +149,7 @@ static void test_latency_holds_output_window(void)
 	 * 1 + 4 + 1 cycles */
 	pld_engine_params p = small_params();
 	pld_engine *e = loopback_engine(p, 1, 1, 4, 1);
-	pld_arg a[2] = {{0, 0, 12 * 16, 1, 0, NULL}, {1, 0, 12 * 16, 1, 0, NULL}};
+	pld_arg a[2] = {{0, 0, 12 * 16, 1, 0, NULL, NULL}, {1, 0, 12 * 16, 1, 0, NULL, NULL}};
 	run r;
 	pld_engine_graph_run(e, 0, PLD_FOREVER);
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 1, 0, &r), 0);
@@ -165,7 +165,7 @@ static void test_graph_not_running_stalls(void)
 {
 	pld_engine_params p = small_params();
 	pld_engine *e = loopback_engine(p, 2, 2, 0, 1);
-	pld_arg a[2] = {{0, 0, 16 * 16, 1, 0, NULL}, {1, 0, 16 * 16, 1, 0, NULL}};
+	pld_arg a[2] = {{0, 0, 16 * 16, 1, 0, NULL, NULL}, {1, 0, 16 * 16, 1, 0, NULL, NULL}};
 	run r;
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 0, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_STALLED);
@@ -182,7 +182,7 @@ static void test_iterations_bound_and_timeout(void)
 {
 	pld_engine_params p = small_params();
 	pld_engine *e = loopback_engine(p, 2, 2, 0, 1);
-	pld_arg a[2] = {{0, 0, 8 * 16, 1, 0, NULL}, {1, 0, 8 * 16, 1, 0, NULL}};
+	pld_arg a[2] = {{0, 0, 8 * 16, 1, 0, NULL, NULL}, {1, 0, 8 * 16, 1, 0, NULL, NULL}};
 	run r;
 	/* 3 iterations of 2 beats: RX gets 6 of 8 beats, then the board stalls */
 	pld_engine_graph_run(e, 0, 3);
@@ -203,7 +203,7 @@ static void test_unconnected_channel_stalls(void)
 {
 	pld_engine_params p = small_params();
 	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
-	pld_arg a[1] = {{0, 2, 32, 1, 7, NULL}};
+	pld_arg a[1] = {{0, 2, 32, 1, 7, NULL, NULL}};
 	run r;
 	pld_engine_graph_run(e, 0, PLD_FOREVER);
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 1, 0, 0, &r), 0);
@@ -218,7 +218,7 @@ static void test_bad_offsets_rejected(void)
 {
 	pld_engine_params p = small_params();
 	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
-	pld_arg a[2] = {{0, 0, 32, 1, 0, NULL}, {1, 0, 32, 1, 0, NULL}};
+	pld_arg a[2] = {{0, 0, 32, 1, 0, NULL, NULL}, {1, 0, 32, 1, 0, NULL, NULL}};
 	run r;
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_FUNC, a, 2, 0, 0, &r), 0);
 	pld_txn_release(&r.t);
@@ -500,9 +500,9 @@ static void test_fast_path_skips_long_runs(void)
 		for (i = 0; i < (int)sizeof src; i++)
 			(&src[0][0])[i] = (uint8_t)(i * 13);
 		for (i = 0; i < 2; i++) {
-			pld_arg tx = {0, (uint32_t)i, frames * 16, reps, (uint64_t)i * 5, src[i]};
-			pld_arg rxf = {1, (uint32_t)i, frames * 16, reps, 0, df[i]};
-			pld_arg rxr = {1, (uint32_t)i, frames * 16, reps, 0, dr[i]};
+			pld_arg tx = {0, (uint32_t)i, frames * 16, reps, (uint64_t)i * 5, src[i], NULL};
+			pld_arg rxf = {1, (uint32_t)i, frames * 16, reps, 0, df[i], NULL};
+			pld_arg rxr = {1, (uint32_t)i, frames * 16, reps, 0, dr[i], NULL};
 			af[i] = ar[i] = tx;
 			af[2 + i] = rxf;
 			ar[2 + i] = rxr;

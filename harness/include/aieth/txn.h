@@ -34,6 +34,31 @@ typedef enum {
 #define AIETH_MAX_CHANNEL_BYTES (1ull << 60)             /* size x repetition */
 #define AIETH_MAX_DELAY_CYCLES (1ull << 60)
 
+/* Streamed channel data (instead of a data pointer, so that no copy of the
+ * dataset is held). offset is a byte offset into the channel's data of one
+ * repetition; len is a multiple of 16 and offset + len <= size.
+ *
+ * read (TO_AIE): fill buf with bytes [offset, offset+len). It may be asked
+ * for any range, more than once (the emulated board reads what each graph
+ * iteration needs; a board's device buffer is filled front to back).
+ * write (FROM_AIE): bytes [offset, offset+len) arrived. Calls come in
+ * increasing offset order without overlap; bytes never written were not
+ * received (a pointer destination would keep what it held).
+ *
+ * In FUNC mode the callbacks run inside aieth_txn_wait while the data
+ * moves, in chunks of at most a few MiB. In PERF mode the board holds at
+ * most the URAM capacity per channel: read is called in aieth_txn_submit
+ * for min(size, URAM capacity) bytes, and write in aieth_txn_wait after
+ * the transaction is DONE for the bytes returned (aieth_channel_result's
+ * user_bytes), and the library buffers only those bytes.
+ *
+ * Return 0, or nonzero to fail: the transaction then ends FAILED with a
+ * message naming the channel and offset (data already moved is moot).
+ * Callbacks must not call back into the library (a call on the same
+ * session gives AIETH_ESTATE: docs/api.md, "Handles and threads"). */
+typedef int (*aieth_data_read_fn)(void *ctx, uint64_t offset, void *buf, size_t len);
+typedef int (*aieth_data_write_fn)(void *ctx, uint64_t offset, const void *buf, size_t len);
+
 /* One channel of a transaction. data: for a TO_AIE channel the bytes to
  * send (size bytes); for a FROM_AIE channel the destination (size bytes).
  * Both must stay valid, and TX data unchanged, until the wait returned. */
@@ -45,6 +70,16 @@ typedef struct {
 	void *data;              /* may be NULL: TX sends zeros, RX discards */
 } aieth_channel_args;
 
+/* Streamed data of one channel (aieth_txn_submit_io): read for a TO_AIE
+ * channel, write for a FROM_AIE channel, ctx passed to it. All NULL: the
+ * channel uses its data pointer. A callback needs the channel's data
+ * pointer NULL and must be of the channel's direction (else AIETH_EINVAL). */
+typedef struct {
+	aieth_data_read_fn read;
+	aieth_data_write_fn write;
+	void *ctx;
+} aieth_channel_io;
+
 typedef struct aieth_txn aieth_txn;
 
 /* Validate, encode and submit a transaction. Several may be submitted
@@ -52,6 +87,12 @@ typedef struct aieth_txn aieth_txn;
  * (freed by aieth_txn_free or aieth_session_close). */
 int aieth_txn_submit(aieth_session *session, aieth_mode mode, const aieth_channel_args *args,
 		     size_t num_args, aieth_txn **out);
+/* The same with streamed data: io[i] (io may be NULL) gives channel i's
+ * callbacks. Nothing of the dataset is held by the library in FUNC mode
+ * on the emulated board; on a board the device buffer is filled from the
+ * callbacks in chunks; in PERF mode at most the URAM's worth per channel. */
+int aieth_txn_submit_io(aieth_session *session, aieth_mode mode, const aieth_channel_args *args,
+			const aieth_channel_io *io, size_t num_args, aieth_txn **out);
 /* Wait until this transaction (and every one submitted before it) is final.
  * timeout_ms bounds this transaction (0 = no limit); on the emulated board
  * it is compared with the board time the transaction takes. Returns AIETH_OK

@@ -39,6 +39,7 @@ struct aieth_txn {
 	aieth_dev_result dev;
 	aieth_channel_result *res;
 	int valid;
+	struct aieth_chan_io *io;        /* per channel: streamed data (txn.c) */
 };
 
 /* Free a transaction of a session the caller holds (aieth_txn_free

@@ -13,6 +13,135 @@
 #include "util/error.h"
 
 #define MAX_U32 4294967295ull
+#define IO_CHUNK ((uint64_t)1 << 20)
+
+/* Streamed data of one channel: the pld_io the image calls, wrapping the
+ * caller's callback; the first failure is kept for the wait. PERF keeps a
+ * buffer of at most the URAM capacity (what the board holds). */
+struct aieth_chan_io {
+	pld_io io;
+	aieth_data_read_fn read;
+	aieth_data_write_fn write;
+	void *ctx;
+	int failed;
+	uint64_t fail_off;
+	uint8_t *buf;        /* PERF: min(size, URAM) bytes */
+	uint64_t buf_len;
+};
+
+static void io_read(void *ctx, uint64_t off, void *dst, uint64_t len)
+{
+	struct aieth_chan_io *c = ctx;
+	if (c->failed) {
+		memset(dst, 0, (size_t)len);
+		return;
+	}
+	while (len) {
+		size_t n = len > IO_CHUNK ? (size_t)IO_CHUNK : (size_t)len;
+		if (c->read(c->ctx, off, dst, n)) {
+			c->failed = 1;
+			c->fail_off = off;
+			memset(dst, 0, (size_t)len);
+			return;
+		}
+		dst = (uint8_t *)dst + n;
+		off += n;
+		len -= n;
+	}
+}
+
+static void io_write(void *ctx, uint64_t off, const void *src, uint64_t len)
+{
+	struct aieth_chan_io *c = ctx;
+	while (len && !c->failed) {
+		size_t n = len > IO_CHUNK ? (size_t)IO_CHUNK : (size_t)len;
+		if (c->write(c->ctx, off, src, n)) {
+			c->failed = 1;
+			c->fail_off = off;
+		}
+		src = (const uint8_t *)src + n;
+		off += n;
+		len -= n;
+	}
+}
+
+/* Set up channel i's streamed data: FUNC streams through pa->io; PERF
+ * reads the URAM's worth now into a buffer (TX) or gives one for the board
+ * to fill (RX, written to the caller after the wait). */
+static int io_setup(aieth_txn *t, size_t i, const aieth_channel_io *u, pld_arg *pa, uint64_t uram)
+{
+	const aieth_channel_args *a = &t->args[i];
+	struct aieth_chan_io *c = &t->io[i];
+	int tx = t->plios[i].dir == AIETH_DIR_TO_AIE;
+
+	if (!u || !(tx ? u->read != NULL : u->write != NULL))
+		return AIETH_OK;
+	c->read = u->read;
+	c->write = u->write;
+	c->ctx = u->ctx;
+	c->io.ctx = c;
+	c->io.read = tx ? io_read : NULL;
+	c->io.write = tx ? NULL : io_write;
+	if (t->mode == AIETH_MODE_FUNC) {
+		pa->io = &c->io;
+		return AIETH_OK;
+	}
+	c->buf_len = a->size < uram ? a->size : uram;
+	c->buf = calloc(1, (size_t)c->buf_len);
+	if (!c->buf)
+		return aieth_fail(AIETH_ENOMEM, "transaction channel %zu (%s): out of memory for "
+				  "%llu bytes", i, t->plios[i].name, (unsigned long long)c->buf_len);
+	if (tx) {
+		io_read(c, 0, c->buf, c->buf_len);
+		if (c->failed)
+			return aieth_fail(AIETH_EIO, "transaction channel %zu (%s): the data source "
+					  "failed at byte %llu", i, t->plios[i].name,
+					  (unsigned long long)c->fail_off);
+	}
+	pa->data = c->buf;
+	return AIETH_OK;
+}
+
+/* After the device finished: PERF RX buffers go to the caller; a failed
+ * callback fails the transaction. */
+static void io_finish(aieth_txn *t)
+{
+	size_t i;
+	if (!t->io)
+		return;
+	for (i = 0; i < t->n; i++) {
+		struct aieth_chan_io *c = &t->io[i];
+		if (c->buf && c->write && t->status == AIETH_TXN_DONE)
+			io_write(c, 0, c->buf, c->buf_len);
+		free(c->buf);
+		c->buf = NULL;
+	}
+	for (i = 0; i < t->n; i++)
+		if (t->io[i].failed && t->status != AIETH_TXN_FAILED) {
+			t->status = AIETH_TXN_FAILED;
+			snprintf(t->msg, sizeof t->msg,
+				 "channel %zu (%s): the data %s failed at byte %llu", i,
+				 t->plios[i].name, t->io[i].read ? "source (read)" : "sink (write)",
+				 (unsigned long long)t->io[i].fail_off);
+			break;
+		}
+}
+
+static int check_io(const aieth_channel_args *a, const aieth_channel_io *io, size_t n,
+		    const aieth_plio *pl)
+{
+	size_t i;
+	for (i = 0; io && i < n; i++) {
+		int tx = pl[i].dir == AIETH_DIR_TO_AIE;
+		if ((a[i].data && (io[i].read || io[i].write)) ||
+		    (tx ? io[i].write != NULL : io[i].read != NULL))
+			return aieth_fail(AIETH_EINVAL,
+					  "transaction channel %zu (%s): give data, or the %s callback "
+					  "of its direction, not both",
+					  i, pl[i].name, tx ? "read" : "write");
+	}
+	return AIETH_OK;
+}
 
 static int check_args(aieth_session *s, aieth_mode mode, const aieth_channel_args *a, size_t n,
 		      aieth_plio *pl)
@@ -80,8 +209,8 @@ static int check_args(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	return AIETH_OK;
 }
 
-static int txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
-		      size_t num_args, aieth_txn **out)
+static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
+			 const aieth_channel_io *io, size_t num_args, aieth_txn **out)
 {
 	aieth_txn *t;
 	pld_arg *pa = NULL;
@@ -91,7 +220,7 @@ static int txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	int rc;
 
 	aieth_error_clear();
-	if (!s || !out || (num_args && !args))
+	if (!out || (num_args && !args))
 		return aieth_fail(AIETH_EINVAL, "aieth_txn_submit: NULL argument");
 	*out = NULL;
 	N = s->info->channels;
@@ -108,6 +237,7 @@ static int txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	t->args = calloc(num_args ? num_args : 1, sizeof *t->args);
 	t->plios = calloc(num_args ? num_args : 1, sizeof *t->plios);
 	t->res = calloc(num_args ? num_args : 1, sizeof *t->res);
+	t->io = calloc(num_args ? num_args : 1, sizeof *t->io);
 	pa = calloc(num_args ? num_args : 1, sizeof *pa);
 	t->dev.tx_moved = calloc(N, sizeof(uint64_t));
 	t->dev.rx_moved = calloc(N, sizeof(uint64_t));
@@ -119,13 +249,14 @@ static int txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	t->dev.rx_last = calloc(N, sizeof(uint64_t));
 	t->dev.tx_connected = calloc(N, sizeof(int));
 	t->dev.rx_connected = calloc(N, sizeof(int));
-	if (!t->args || !t->plios || !t->res || !pa || !t->dev.tx_moved || !t->dev.rx_moved ||
+	if (!t->args || !t->plios || !t->res || !t->io || !pa || !t->dev.tx_moved || !t->dev.rx_moved ||
 	    !t->dev.tx_since || !t->dev.rx_since || !t->dev.tx_first || !t->dev.tx_last ||
 	    !t->dev.rx_first || !t->dev.rx_last || !t->dev.tx_connected || !t->dev.rx_connected) {
 		rc = aieth_fail(AIETH_ENOMEM, "transaction: out of memory");
 		goto fail;
 	}
-	if ((rc = check_args(s, mode, args, num_args, t->plios)))
+	if ((rc = check_args(s, mode, args, num_args, t->plios)) ||
+	    (rc = check_io(args, io, num_args, t->plios)))
 		goto fail;
 	for (i = 0; i < num_args; i++) {
 		t->args[i] = args[i];
@@ -136,6 +267,9 @@ static int txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 		pa[i].reps = args[i].repetition;
 		pa[i].delay = args[i].delay;
 		pa[i].data = args[i].data;
+		if ((rc = io_setup(t, i, io ? &io[i] : NULL, &pa[i],
+				   (uint64_t)s->info->uram_depth_words * 16u)))
+			goto fail;
 	}
 	if (pld_txn_encode(&t->wire, N, s->info->uram_depth_words,
 			   mode == AIETH_MODE_PERF ? PLD_MODE_PERF : PLD_MODE_FUNC, pa, num_args, err,
@@ -184,6 +318,7 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 				x->status = x->dev.status;
 				snprintf(x->msg, sizeof x->msg, "%s", x->dev.msg);
 			}
+			io_finish(x);
 			aieth_txn_compute_results(x);
 		}
 		if (x == t)
@@ -248,6 +383,12 @@ void aieth_txn_release(aieth_txn *t)
 	free(t->args);
 	free(t->plios);
 	free(t->res);
+	if (t->io) {
+		size_t i;
+		for (i = 0; i < t->n; i++)
+			free(t->io[i].buf);
+		free(t->io);
+	}
 	free(t->dev.tx_moved);
 	free(t->dev.rx_moved);
 	free(t->dev.tx_since);
@@ -315,15 +456,21 @@ static int txn_delay_between(const aieth_txn *t, const char *from, const char *t
 /* The public calls: the handle is checked and its session held for the
  * call (core/handles.c). After a successful enter t->s stays valid: freeing
  * needs the session. */
-int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
-		     size_t num_args, aieth_txn **out)
+int aieth_txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
+			const aieth_channel_io *io, size_t num_args, aieth_txn **out)
 {
 	int rc = aieth_session_enter(s, "aieth_txn_submit");
 	if (rc)
 		return rc;
-	rc = txn_submit(s, mode, args, num_args, out);
+	rc = txn_submit_io(s, mode, args, io, num_args, out);
 	aieth_session_leave(s);
 	return rc;
+}
+
+int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
+		     size_t num_args, aieth_txn **out)
+{
+	return aieth_txn_submit_io(s, mode, args, NULL, num_args, out);
 }
 
 #define HELD(fn, call)                                                                    \

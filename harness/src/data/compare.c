@@ -98,20 +98,28 @@ static int part_ok(double g, double w, double abs_tol, double rel_tol, double *m
 void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
 		   double abs_tol, double rel_tol, aieth_compare_result *r)
 {
-	size_t esize, n, tail, i;
-	int fl;
-
 	if (!r)
 		return;
 	memset(r, 0, sizeof *r);
-	if (!got || !want || len == 0)
+	aieth_compare_more(got, want, len, 0, t, abs_tol, rel_tol, r);
+}
+
+void aieth_compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
+			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r)
+{
+	size_t esize, n, tail, i;
+	uint64_t e0;
+	int fl;
+
+	if (!r || !got || !want || len == 0)
 		return;
 	if (!aieth_elem_size(t))
 		t = AIETH_ELEM_UINT8;
 	esize = aieth_elem_size(t);
 	n = len / esize;
 	tail = len % esize;
-	r->elements = n + (tail != 0);
+	e0 = base / esize;
+	r->elements += n + (tail != 0);
 	if (!(abs_tol >= 0)) /* negative or NaN */
 		abs_tol = 0;
 	if (!(rel_tol >= 0))
@@ -134,15 +142,15 @@ void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_el
 					bad = 1;
 		}
 		if (bad && r->mismatches++ == 0) {
-			r->first_index = i;
-			r->first_offset = (uint64_t)i * esize;
+			r->first_index = e0 + i;
+			r->first_offset = base + (uint64_t)i * esize;
 			format_elem(t, g, esize, r->first_got, sizeof r->first_got);
 			format_elem(t, w, esize, r->first_want, sizeof r->first_want);
 		}
 	}
 	if (tail && memcmp(got + n * esize, want + n * esize, tail) != 0 && r->mismatches++ == 0) {
-		r->first_index = n;
-		r->first_offset = (uint64_t)n * esize;
+		r->first_index = e0 + n;
+		r->first_offset = base + (uint64_t)n * esize;
 		format_elem(t, got + n * esize, tail, r->first_got, sizeof r->first_got);
 		format_elem(t, want + n * esize, tail, r->first_want, sizeof r->first_want);
 	}

@@ -80,6 +80,9 @@ typedef struct {
  * bytes from a documented 64-bit generator (splitmix64) seeded by seed.
  * Values that do not fit the type are an error for constant. */
 int aieth_pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len);
+/* Bytes [off, off+len) of the same pattern (off a multiple of the element
+ * size): a dataset is generated chunk by chunk, identical to one fill. */
+int aieth_pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, size_t len);
 
 /* ------------------------------------------------------------ comparison */
 
@@ -99,6 +102,31 @@ typedef struct {
  * len must be a multiple of the element size. */
 void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
 		   double abs_tol, double rel_tol, aieth_compare_result *r);
+/* Streamed comparison: the next len bytes, starting at byte base of the
+ * data (a multiple of the element size), added to r (zero it first).
+ * Chunk by chunk this gives exactly aieth_compare's result of the whole. */
+void aieth_compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
+			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r);
+
+/* --------------------------------------------------------- data sources */
+
+/* A channel's data read piece by piece: none (zeros), memory, a binary
+ * file (read where asked, never held whole) or a pattern (generated where
+ * asked). */
+typedef enum { AIETH_SRC_ZERO, AIETH_SRC_MEM, AIETH_SRC_FILE, AIETH_SRC_PATTERN } aieth_src_kind;
+
+typedef struct {
+	aieth_src_kind kind;
+	const uint8_t *mem;      /* MEM */
+	int fd;                  /* FILE: open descriptor (the source does not own it) */
+	const char *what;        /* FILE: name for messages */
+	aieth_pattern pat;       /* PATTERN */
+	uint64_t len;            /* bytes available */
+} aieth_src;
+
+/* Bytes [off, off+n) of the source; beyond len is AIETH_EINVAL; a short
+ * file AIETH_EIO naming it. */
+int aieth_src_read(const aieth_src *s, uint64_t off, void *buf, size_t n);
 
 /* ---------------------------------------------------------------- tiling */
 

@@ -106,11 +106,20 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static int fill_random(uint64_t seed, uint8_t *dst, size_t len)
+/* Bytes [off, off+len) of the stream: splitmix64 is a counter, so word k
+ * is generated from the state seed + k * gamma. */
+static int fill_random(uint64_t seed, uint64_t off, uint8_t *dst, size_t len)
 {
-	uint64_t state = seed;
-	size_t i = 0;
+	uint64_t state = seed + (off / 8) * 0x9E3779B97F4A7C15ull;
+	size_t i = 0, skip = (size_t)(off % 8);
 	uint8_t w[8];
+	if (skip && len) {
+		size_t n = 8 - skip < len ? 8 - skip : len;
+		store_le(w, splitmix64(&state), 8);
+		memcpy(dst, w + skip, n);
+		dst += n;
+		len -= n;
+	}
 	for (; i + 8 <= len; i += 8)
 		store_le(dst + i, splitmix64(&state), 8);
 	if (i < len) {
@@ -170,7 +179,7 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 	return AIETH_OK;
 }
 
-static int fill_ramp(const aieth_pattern *p, uint8_t *dst, size_t len)
+static int fill_ramp(const aieth_pattern *p, uint64_t i0, uint8_t *dst, size_t len)
 {
 	aieth_elem t = p->type;
 	unsigned ps = part_size(t), parts = aieth_elem_parts(t), k;
@@ -189,13 +198,13 @@ static int fill_ramp(const aieth_pattern *p, uint8_t *dst, size_t len)
 					  "ramp step %s is not an integer in -2^63..2^64 (%s ramps "
 					  "take integer start and step)",
 					  num(vs, sizeof vs, p->step), aieth_elem_name(t));
-		for (i = 0, v = s; i < n; i++, v += st)
+		for (i = 0, v = s + i0 * st; i < n; i++, v += st)
 			for (k = 0; k < parts; k++)
 				store_le(dst + i * esize + k * ps, v, ps);
 		return AIETH_OK;
 	}
 	for (i = 0; i < n; i++) {
-		double d = p->start + (double)i * p->step;
+		double d = p->start + (double)(i0 + i) * p->step;
 		uint64_t bits = t == AIETH_ELEM_DOUBLE ? double_bits(d) : float_bits(d);
 		for (k = 0; k < parts; k++)
 			store_le(dst + i * esize + k * ps, bits, ps);
@@ -205,21 +214,31 @@ static int fill_ramp(const aieth_pattern *p, uint8_t *dst, size_t len)
 
 int aieth_pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len)
 {
+	return aieth_pattern_fill_at(p, 0, dst, len);
+}
+
+int aieth_pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, size_t len)
+{
 	size_t esize;
 	if (!p || (!dst && len))
 		return aieth_fail(AIETH_EINVAL, "aieth_pattern_fill: NULL argument");
 	esize = aieth_elem_size(p->type);
 	if (!esize)
 		return aieth_fail(AIETH_EINVAL, "pattern element type %d is not valid", (int)p->type);
+	if (off % esize)
+		return aieth_fail(AIETH_EINVAL,
+				  "pattern offset %llu bytes is not on a %s element boundary (%zu "
+				  "bytes each)",
+				  (unsigned long long)off, aieth_elem_name(p->type), esize);
 	if (len % esize)
 		return aieth_fail(AIETH_EINVAL,
 				  "pattern size %zu bytes is not a whole number of %s elements (%zu "
 				  "bytes each)",
 				  len, aieth_elem_name(p->type), esize);
 	switch (p->kind) {
-	case AIETH_PAT_RANDOM: return fill_random(p->seed, dst, len);
+	case AIETH_PAT_RANDOM: return fill_random(p->seed, off, dst, len);
 	case AIETH_PAT_CONSTANT: return fill_constant(p, dst, len);
-	case AIETH_PAT_RAMP: return fill_ramp(p, dst, len);
+	case AIETH_PAT_RAMP: return fill_ramp(p, off / esize, dst, len);
 	default: break;
 	}
 	return aieth_fail(AIETH_EINVAL, "pattern kind %d is not valid (ramp, constant, random)",

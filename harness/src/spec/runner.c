@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "report/report_internal.h"
@@ -21,16 +23,40 @@
 
 typedef struct json_object jobj;
 
-/* Per channel, what the run needs besides the description. */
+/* Per channel, what the run needs besides the description. The data is
+ * opened for one transaction at a time (chan_open / chan_close) and streams:
+ * TX from a file or pattern read where the device asks (src), RX compared
+ * with the golden source and saved as it arrives (rx_write). Text files and
+ * tiling keep their data whole (mem, golden_mem). */
 typedef struct {
 	aieth_plio pl;
-	uint8_t *buf;        /* TX: stream to send; RX: where the stream lands */
 	uint64_t size;
-	uint8_t *golden;     /* RX: expected (stream, or tiled buffer) */
-	size_t golden_len;
 	size_t esize;        /* element size for tiling / comparison */
 	aieth_elem etype;
 	int have_etype;
+	/* open for the running transaction */
+	int fd, gfd;         /* binary data / golden files, -1 when none */
+	aieth_src src;       /* TX data */
+	aieth_src gsrc;      /* RX golden (not tiling) */
+	int have_golden;
+	uint8_t *mem;        /* TX: whole data (text, tiling); RX: the stream (tiling) */
+	uint8_t *golden;     /* RX tiling: the whole golden buffer */
+	size_t golden_len;
+	uint64_t hwm;        /* RX: bytes taken so far */
+	uint64_t cmp_len;    /* RX: bytes compared with golden data */
+	aieth_compare_result cmp;
+	double abs_tol, rel_tol;
+	uint8_t *scratch;    /* RX: golden bytes of the chunk */
+	size_t scratch_cap;
+	int saving;          /* RX: out is open */
+	aieth_out out;
+	char *save_path;
+	int save_text;
+	aieth_elem save_type;
+	int save_failed;     /* the save's first error is in save_err */
+	char save_err[512];
+	int io_failed;       /* a read of data or golden failed: io_err */
+	char io_err[512];
 } chan_run;
 
 typedef struct {
@@ -69,6 +95,79 @@ static int exit_for(int code)
 }
 
 /* ------------------------------------------------------- data loading */
+
+/* A binary file's length, checked without reading it; *fd stays open when
+ * fd is not NULL. */
+static int bin_len(const char *path, int *fd, uint64_t *len)
+{
+	struct stat st;
+	int f = -1, rc = aieth_open_input(path, &f, &st);
+	if (rc)
+		return rc;
+	if (st.st_size == 0) {
+		close(f);
+		return aieth_fail(AIETH_EINVAL, "%s: file is empty (0 bytes of data)", path);
+	}
+	if ((uint64_t)st.st_size > MAX_DATA_BYTES) {
+		close(f);
+		return aieth_fail(AIETH_EINVAL, "%s: %llu bytes, more than the %llu a channel can "
+				  "carry", path, (unsigned long long)st.st_size,
+				  (unsigned long long)MAX_DATA_BYTES);
+	}
+	*len = (uint64_t)st.st_size;
+	if (fd)
+		*fd = f;
+	else
+		close(f);
+	return AIETH_OK;
+}
+
+/* A channel's data (TX) or golden data (RX) as a source of want bytes
+ * (0: take the length from the file). Binary files and patterns stream;
+ * text files are parsed whole into *mem. */
+static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_src *src, int *fd,
+		    uint8_t **mem)
+{
+	size_t len = 0;
+	int rc;
+	memset(src, 0, sizeof *src);
+	src->kind = AIETH_SRC_ZERO;
+	src->len = want;
+	switch (s->kind) {
+	case SRC_BINARY:
+		src->kind = AIETH_SRC_FILE;
+		src->what = s->path;
+		if ((rc = bin_len(s->path, fd, &src->len)))
+			return aieth_fail_prefix(rc, "%s", what);
+		src->fd = *fd;
+		return AIETH_OK;
+	case SRC_TEXT:
+		if ((rc = aieth_text_read(s->path, s->type, MAX_DATA_BYTES, mem, &len)))
+			return aieth_fail_prefix(rc, "%s", what);
+		src->kind = AIETH_SRC_MEM;
+		src->mem = *mem;
+		src->len = len;
+		return AIETH_OK;
+	case SRC_PATTERN: {
+		uint8_t one[16];
+		size_t es = aieth_elem_size(s->pat.type);
+		if (!want)
+			return aieth_fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
+		if (want % es)
+			return aieth_fail(AIETH_EINVAL,
+					  "%s: %llu bytes is not a whole number of %s elements", what,
+					  (unsigned long long)want, aieth_elem_name(s->pat.type));
+		/* one element tells whether the pattern's values fit the type */
+		if ((rc = aieth_pattern_fill(&s->pat, one, es)))
+			return aieth_fail_prefix(rc, "%s", what);
+		src->kind = AIETH_SRC_PATTERN;
+		src->pat = s->pat;
+		return AIETH_OK;
+	}
+	default:
+		return AIETH_OK;
+	}
+}
 
 static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **out, size_t *len)
 {
@@ -122,14 +221,43 @@ static void chan_type(const spec_chan *sc, chan_run *cr)
 	cr->esize = 1;
 }
 
-static int prepare_chan(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr)
+/* Release what chan_open holds (safe on a closed channel). */
+static void chan_close(chan_run *cr)
+{
+	if (cr->fd >= 0)
+		close(cr->fd);
+	if (cr->gfd >= 0)
+		close(cr->gfd);
+	cr->fd = cr->gfd = -1;
+	free(cr->mem);
+	free(cr->golden);
+	free(cr->scratch);
+	cr->mem = cr->golden = cr->scratch = NULL;
+	cr->scratch_cap = 0;
+	if (cr->saving)
+		aieth_out_abort(&cr->out);
+	cr->saving = 0;
+	free(cr->save_path);
+	cr->save_path = NULL;
+}
+
+/* Check a channel against the board and its data, and (open) set up its
+ * data for the run. Without open nothing is kept: prepare() checks every
+ * transaction before the device is touched, then each is opened in turn,
+ * so memory is that of one transaction, never of all. */
+static int chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr, int open)
 {
 	const char *what = c->sp->path, *jp = sc->jpath;
+	const aieth_board_info *bi = aieth_board_get_info(c->board);
+	uint64_t uram = (uint64_t)bi->uram_depth_words * 16u;
 	int tx, rc;
 	uint8_t *raw = NULL;
 	size_t len = 0;
 	char w[256];
 
+	cr->fd = cr->gfd = -1;
+	cr->abs_tol = sc->abs_tol;
+	cr->rel_tol = sc->rel_tol;
 	if ((rc = aieth_board_plio_find(c->board, sc->plio, &cr->pl)))
 		return aieth_fail_prefix(rc, "%s: %s.plio", what, jp);
 	tx = cr->pl.dir == AIETH_DIR_TO_AIE;
@@ -154,7 +282,9 @@ static int prepare_chan(run_ctx *c, const spec_txn *st, const spec_chan *sc, cha
 				  "PERF mode (use 1)",
 				  what, jp, (unsigned long long)sc->repetition);
 
+	snprintf(w, sizeof w, "%s: %s.%s", what, jp, tx ? "data" : "golden");
 	if (sc->have_tiling) {
+		/* tiling gathers from / scatters to a whole buffer: kept in memory */
 		uint64_t buf_bytes = aieth_tiling_buffer_elems(&sc->tiling) * cr->esize;
 		uint64_t stream = aieth_tiling_stream_elems(&sc->tiling) * cr->esize;
 		if (sc->have_size && sc->size != stream)
@@ -165,7 +295,6 @@ static int prepare_chan(run_ctx *c, const spec_txn *st, const spec_chan *sc, cha
 					  (unsigned long long)(stream / cr->esize), cr->esize,
 					  (unsigned long long)stream);
 		cr->size = stream;
-		snprintf(w, sizeof w, "%s: %s.%s", what, jp, tx ? "data" : "golden");
 		if ((rc = load_src(tx ? &sc->data : &sc->golden, w, (size_t)buf_bytes, &raw, &len)))
 			return rc;
 		if (raw && len != buf_bytes) {
@@ -175,66 +304,182 @@ static int prepare_chan(run_ctx *c, const spec_txn *st, const spec_chan *sc, cha
 					  "%llu bytes",
 					  w, len, (unsigned long long)buf_bytes);
 		}
-		if (tx) {
-			cr->buf = malloc(stream ? stream : 1);
-			if (!cr->buf) {
+		if (!open) {
+			free(raw);
+		} else if (tx) {
+			cr->mem = malloc(stream ? stream : 1);
+			if (!cr->mem) {
 				free(raw);
 				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", w);
 			}
 			if (raw)
-				aieth_tiling_gather(&sc->tiling, cr->esize, raw, cr->buf);
+				aieth_tiling_gather(&sc->tiling, cr->esize, raw, cr->mem);
 			else
-				memset(cr->buf, 0, stream);
+				memset(cr->mem, 0, stream);
 			free(raw);
+			cr->src.kind = AIETH_SRC_MEM;
+			cr->src.mem = cr->mem;
+			cr->src.len = stream;
 		} else {
 			cr->golden = raw;
 			cr->golden_len = len;
+			cr->mem = calloc(1, stream ? stream : 1);
+			if (!cr->mem)
+				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", w);
 		}
 	} else {
-		const spec_src *src = tx ? &sc->data : &sc->golden;
-		snprintf(w, sizeof w, "%s: %s.%s", what, jp, tx ? "data" : "golden");
-		if ((rc = load_src(src, w, sc->have_size ? (size_t)sc->size : 0, &raw, &len)))
+		aieth_src *src = tx ? &cr->src : &cr->gsrc;
+		rc = open_src(tx ? &sc->data : &sc->golden, w, sc->have_size ? sc->size : 0, src,
+			      tx ? &cr->fd : &cr->gfd, tx ? &cr->mem : &cr->golden);
+		if (rc)
 			return rc;
-		if (!sc->have_size && !raw)
+		if (!sc->have_size && src->kind == AIETH_SRC_ZERO)
 			return aieth_fail(AIETH_EPARSE,
 					  "%s: %s.size: missing, and there is no %s file to take it "
 					  "from",
 					  what, jp, tx ? "data" : "golden");
-		cr->size = sc->have_size ? sc->size : len;
-		if (raw && len != cr->size) {
-			free(raw);
-			return aieth_fail(AIETH_EINVAL, "%s: has %zu bytes, the channel's size is %llu",
-					  w, len, (unsigned long long)cr->size);
-		}
-		if (tx)
-			cr->buf = raw;
-		else {
-			cr->golden = raw;
-			cr->golden_len = len;
-		}
+		cr->size = sc->have_size ? sc->size : src->len;
+		if (src->kind != AIETH_SRC_ZERO && src->len != cr->size)
+			return aieth_fail(AIETH_EINVAL, "%s: has %llu bytes, the channel's size is %llu",
+					  w, (unsigned long long)src->len,
+					  (unsigned long long)cr->size);
+		cr->have_golden = !tx && src->kind != AIETH_SRC_ZERO;
+		cr->cmp_len = cr->size - cr->size % cr->esize;
 	}
 	if (cr->size == 0 || cr->size % 16)
 		return aieth_fail(AIETH_EINVAL,
 				  "%s: %s.size: %llu bytes is not a positive multiple of 16 (one "
 				  "128-bit beat)",
 				  what, jp, (unsigned long long)cr->size);
-	if (!tx) {
-		cr->buf = calloc(1, cr->size);
-		if (!cr->buf)
-			return aieth_fail(AIETH_ENOMEM, "%s: %s: out of memory for %llu bytes", what,
-					  jp, (unsigned long long)cr->size);
-	} else if (!cr->buf) {
-		cr->buf = calloc(1, cr->size); /* no data given: zeros */
-		if (!cr->buf)
-			return aieth_fail(AIETH_ENOMEM, "%s: %s: out of memory", what, jp);
-	}
 	if (sc->save.kind == SRC_TEXT && !sc->save.have_type && !cr->have_etype)
 		return aieth_fail(AIETH_EINVAL, "%s: %s.save: a text file needs a \"type\"", what, jp);
+	/* PERF: the board returns at most the URAM's worth of a channel */
+	if (!tx && st->mode == AIETH_MODE_PERF && cr->size > uram &&
+	    (sc->golden.kind || sc->save.kind))
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: %s.size: %llu bytes in PERF mode, but %s holds %llu bytes "
+				  "per channel (URAM): the board returns only the last %llu bytes by "
+				  "position, so \"%s\" cannot be honoured; use FUNC mode, or a size "
+				  "of at most %llu",
+				  what, jp, (unsigned long long)cr->size, bi->name,
+				  (unsigned long long)uram, (unsigned long long)uram,
+				  sc->golden.kind ? "golden" : "save", (unsigned long long)uram);
+	if (!open) {
+		chan_close(cr);
+		return AIETH_OK;
+	}
+	if (!tx && sc->save.kind && !sc->have_tiling) {
+		cr->save_path = aieth_path_join(c->o && c->o->out_dir ? c->o->out_dir : ".",
+						sc->save.path);
+		if (!cr->save_path)
+			return aieth_fail(AIETH_ENOMEM, "out of memory");
+		cr->save_text = sc->save.kind == SRC_TEXT;
+		cr->save_type = sc->save.have_type ? sc->save.type : cr->etype;
+		if (aieth_out_open(&cr->out, cr->save_path)) {
+			cr->save_failed = 1;
+			snprintf(cr->save_err, sizeof cr->save_err, "%s", aieth_error_message());
+		} else {
+			cr->saving = 1;
+		}
+	}
 	return AIETH_OK;
 }
 
-/* Check everything that needs the board, and load all data, before the
- * device is touched. */
+/* ------------------------------------------------------- data streaming */
+
+static int tx_read(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	chan_run *cr = ctx;
+	if (aieth_src_read(&cr->src, off, buf, n)) {
+		cr->io_failed = 1;
+		snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
+		return -1;
+	}
+	return 0;
+}
+
+static void save_fail(chan_run *cr)
+{
+	cr->save_failed = 1;
+	snprintf(cr->save_err, sizeof cr->save_err, "%s", aieth_error_message());
+	aieth_out_abort(&cr->out);
+	cr->saving = 0;
+}
+
+/* Received bytes [hwm, hwm+n): into the tiling stream, or compared with
+ * the golden data and saved, chunk by chunk. */
+static int rx_take(chan_run *cr, const uint8_t *buf, size_t n)
+{
+	uint64_t off = cr->hwm;
+	cr->hwm += n;
+	if (cr->mem) {
+		memcpy(cr->mem + off, buf, n);
+		return 0;
+	}
+	if (cr->have_golden && off < cr->cmp_len) {
+		size_t m = cr->cmp_len - off < n ? (size_t)(cr->cmp_len - off) : n;
+		if (m > cr->scratch_cap) {
+			uint8_t *p = realloc(cr->scratch, m);
+			if (!p) {
+				aieth_fail(AIETH_ENOMEM, "out of memory for %zu bytes of golden data", m);
+				goto io_fail;
+			}
+			cr->scratch = p;
+			cr->scratch_cap = m;
+		}
+		if (aieth_src_read(&cr->gsrc, off, cr->scratch, m))
+			goto io_fail;
+		aieth_compare_more(buf, cr->scratch, m, off, cr->etype, cr->abs_tol, cr->rel_tol,
+				   &cr->cmp);
+	}
+	if (cr->saving) {
+		if (cr->save_text) {
+			char *text = NULL;
+			size_t tl = 0;
+			if (aieth_text_format(cr->save_type, buf, n, &text, &tl) ||
+			    aieth_write_full(cr->out.fd, text, tl, cr->save_path))
+				save_fail(cr);
+			free(text);
+		} else if (aieth_write_full(cr->out.fd, buf, n, cr->save_path)) {
+			save_fail(cr);
+		}
+	}
+	return 0;
+io_fail:
+	cr->io_failed = 1;
+	snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
+	return -1;
+}
+
+/* Bytes never written (not received) count as zeros, as in a zeroed
+ * destination buffer. */
+static int rx_zeros(chan_run *cr, uint64_t upto)
+{
+	static const uint8_t zeros[65536];
+	while (cr->hwm < upto) {
+		size_t n = upto - cr->hwm < sizeof zeros ? (size_t)(upto - cr->hwm) : sizeof zeros;
+		if (rx_take(cr, zeros, n))
+			return -1;
+	}
+	return 0;
+}
+
+static int rx_write(void *ctx, uint64_t off, const void *buf, size_t n)
+{
+	chan_run *cr = ctx;
+	if (off < cr->hwm) {
+		aieth_fail(AIETH_EINVAL, "received data out of order: byte %llu after byte %llu",
+			   (unsigned long long)off, (unsigned long long)cr->hwm);
+		cr->io_failed = 1;
+		snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
+		return -1;
+	}
+	if (rx_zeros(cr, off))
+		return -1;
+	return rx_take(cr, buf, n);
+}
+
+/* Check everything that needs the board before the device is touched. */
 static int prepare(run_ctx *c)
 {
 	size_t i, j, k;
@@ -247,8 +492,10 @@ static int prepare(run_ctx *c)
 		c->cr[i] = calloc(st->nch, sizeof **c->cr);
 		if (!c->cr[i])
 			return aieth_fail(AIETH_ENOMEM, "out of memory");
+		for (j = 0; j < st->nch; j++)
+			c->cr[i][j].fd = c->cr[i][j].gfd = -1;
 		for (j = 0; j < st->nch; j++) {
-			if ((rc = prepare_chan(c, st, &st->ch[j], &c->cr[i][j])))
+			if ((rc = chan_open(c, st, &st->ch[j], &c->cr[i][j], 0)))
 				return rc;
 			for (k = 0; k < j; k++)
 				if (!strcmp(c->cr[i][k].pl.name, c->cr[i][j].pl.name))
@@ -384,35 +631,76 @@ static int channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t i
 	} else {
 		/* what came back: PERF returns at most the URAM capacity */
 		size_t got = (size_t)res.user_bytes;
-		const uint8_t *data = cr->buf;
 		uint8_t *tiled = NULL;
-		size_t dlen = got;
+		aieth_compare_result cmp;
+		int saved = 0;
+		memset(&cmp, 0, sizeof cmp);
+		if (!cr->io_failed)
+			rx_zeros(cr, got); /* not received: zeros, as in a zeroed buffer */
 		if (sc->have_tiling) {
+			/* the stream arrived whole in cr->mem: scatter, compare, save */
 			size_t bb = (size_t)aieth_tiling_buffer_elems(&sc->tiling) * cr->esize;
+			size_t n = bb < cr->golden_len ? bb : cr->golden_len;
 			tiled = calloc(1, bb ? bb : 1);
-			if (tiled) {
-				aieth_tiling_scatter(&sc->tiling, cr->esize, cr->buf, tiled);
-				data = tiled;
-				dlen = bb;
+			if (!tiled) {
+				aieth_fail(AIETH_ENOMEM, "out of memory for the tiling buffer");
+				test_error(c, "check", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+				code = AIETH_EXIT_INFRA;
+			} else {
+				aieth_tiling_scatter(&sc->tiling, cr->esize, cr->mem, tiled);
+				n -= n % cr->esize;
+				if (cr->golden)
+					aieth_compare(tiled, cr->golden, n, cr->etype, sc->abs_tol,
+						      sc->rel_tol, &cmp);
+				if (sc->save.kind && save_rx(c, sc, cr, tiled, bb, ch))
+					cr->save_failed = 1;
+				saved = 1;
 			}
+		} else {
+			cmp = cr->cmp;
 		}
-		if (!res.valid) {
+		if (cr->io_failed) {
+			aieth_fail(AIETH_EIO, "%s: %s", sc->jpath, cr->io_err);
+			put_integrity(ch, 0, cr->io_err, NULL);
+			test_error(c, "check", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
+			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+		} else if (!res.valid && (cr->golden || cr->have_golden)) {
+			/* never a pass: the data cannot be what the description expects */
 			put_integrity(ch, 0,
 				      "not valid: the size exceeds the URAM, the data beyond it is "
 				      "filler (TX) or wrapped (RX)",
 				      NULL);
-		} else if (cr->golden) {
-			aieth_compare_result cmp;
-			size_t n = dlen < cr->golden_len ? dlen : cr->golden_len;
-			n -= n % cr->esize;
-			aieth_compare(data, cr->golden, n, cr->etype, sc->abs_tol, sc->rel_tol, &cmp);
+			aieth_fail(AIETH_EINVAL, "%s: golden data given, but the received data is "
+				   "not valid (beyond the URAM)", sc->jpath);
+			test_error(c, "check", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
+			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+		} else if (!res.valid) {
+			put_integrity(ch, 0,
+				      "not valid: the size exceeds the URAM, the data beyond it is "
+				      "filler (TX) or wrapped (RX)",
+				      NULL);
+		} else if (cr->golden || cr->have_golden) {
 			put_integrity(ch, 1, NULL, &cmp);
 			if (cmp.mismatches)
 				code = AIETH_EXIT_FAIL;
 		} else {
 			put_integrity(ch, 0, "no golden data given", NULL);
 		}
-		if (sc->save.kind && save_rx(c, sc, cr, data, dlen, ch)) {
+		if (sc->save.kind && !saved) {
+			if (cr->saving && !cr->save_failed && !cr->io_failed &&
+			    aieth_out_commit(&cr->out) == AIETH_OK) {
+				rj_str(ch, "saved_to", cr->save_path);
+			} else if (!cr->save_failed) {
+				cr->save_failed = 1;
+				snprintf(cr->save_err, sizeof cr->save_err, "%s",
+					 cr->io_failed ? "not saved: reading the data failed"
+						       : aieth_error_message());
+			} else {
+				aieth_fail(AIETH_EIO, "%s", cr->save_err);
+			}
+			cr->saving = 0;
+		}
+		if (sc->save.kind && cr->save_failed) {
 			test_error(c, "save", AIETH_EIO, "check --out and the save path",
 				   AIETH_EXIT_INPUT);
 			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
@@ -459,6 +747,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	spec_txn *st = &c->sp->txns[ti];
 	chan_run *cr = c->cr[ti];
 	aieth_channel_args *a = calloc(st->nch, sizeof *a);
+	aieth_channel_io *io = calloc(st->nch ? st->nch : 1, sizeof *io);
 	jobj *tj = rj_obj(), *chans = rj_arr(), *lats = rj_arr();
 	aieth_txn *t = NULL;
 	uint32_t timeout = c->o && c->o->timeout_ms ? c->o->timeout_ms
@@ -473,22 +762,44 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	rj_str(tj, "mode", st->mode == AIETH_MODE_PERF ? "perf" : "func");
 	rj_int(tj, "timeout_ms", timeout);
 	rj_push(txns, tj);
-	if (!a) {
+	if (!a || !io) {
+		free(a);
+		free(io);
 		aieth_fail(AIETH_ENOMEM, "out of memory");
 		test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 		return;
 	}
 	for (j = 0; j < st->nch; j++) {
+		int tx = cr[j].pl.dir == AIETH_DIR_TO_AIE;
+		if ((rc = chan_open(c, st, &st->ch[j], &cr[j], 1))) {
+			free(a);
+			free(io);
+			rj_str(tj, "status", "failed");
+			rj_str(tj, "message", aieth_error_message());
+			test_error(c, "prepare", rc, NULL, exit_for(rc));
+			*stop = 1;
+			return;
+		}
 		a[j].plio = cr[j].pl.name;
 		a[j].size = cr[j].size;
 		a[j].repetition = st->ch[j].repetition;
 		a[j].delay = st->ch[j].delay;
-		a[j].data = cr[j].buf;
+		io[j].ctx = &cr[j];
+		if (tx && cr[j].src.kind != AIETH_SRC_ZERO)
+			io[j].read = tx_read;
+		else if (!tx && (cr[j].mem || cr[j].have_golden || cr[j].saving))
+			io[j].write = rx_write;
 	}
-	rc = aieth_txn_submit(s, st->mode, a, st->nch, &t);
+	rc = aieth_txn_submit_io(s, st->mode, a, io, st->nch, &t);
 	free(a);
+	free(io);
 	if (rc) {
+		for (j = 0; j < st->nch; j++)
+			if (cr[j].io_failed) {
+				aieth_fail(rc, "%s: %s", st->ch[j].jpath, cr[j].io_err);
+				break;
+			}
 		rj_str(tj, "status", "failed");
 		rj_str(tj, "message", aieth_error_message());
 		test_error(c, "run", rc, NULL, exit_for(rc));
@@ -525,6 +836,16 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			code = aieth_exit_worst(code, AIETH_EXIT_FAIL);
 	}
 	rj_set(tj, "latencies", lats);
+	for (j = 0; j < st->nch; j++)
+		if (cr[j].io_failed && status == AIETH_TXN_FAILED) {
+			/* our data source or sink failed, not the device */
+			aieth_fail(AIETH_EIO, "%s: %s", st->ch[j].jpath, cr[j].io_err);
+			test_error(c, "data", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
+			*stop = 1;
+			rc = 0;
+			status = AIETH_TXN_DONE; /* reported; skip the device error below */
+			break;
+		}
 	if (status == AIETH_TXN_TIMEOUT) {
 		aieth_fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
 		test_error(c, "wait", AIETH_ETIMEOUT,
@@ -539,6 +860,8 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	}
 	c->exit_code = aieth_exit_worst(c->exit_code, code);
 	aieth_txn_free(t);
+	for (j = 0; j < st->nch; j++)
+		chan_close(&cr[j]);
 }
 
 /* The design xclbin in the report: path, and when it reads, its UUID,
@@ -676,10 +999,8 @@ static void free_ctx(run_ctx *c)
 		for (i = 0; i < c->sp->ntxns; i++) {
 			if (!c->cr[i])
 				continue;
-			for (j = 0; j < c->sp->txns[i].nch; j++) {
-				free(c->cr[i][j].buf);
-				free(c->cr[i][j].golden);
-			}
+			for (j = 0; j < c->sp->txns[i].nch; j++)
+				chan_close(&c->cr[i][j]);
 			free(c->cr[i]);
 		}
 	}
