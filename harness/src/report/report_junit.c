@@ -62,7 +62,8 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 		} else {
 			sb_lit(b, "threshold\" message=\"a threshold was missed (see report.json)\"/>\n");
 		}
-	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error")) {
+	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error") ||
+		   !strcmp(verdict, "interrupted")) {
 		sb_printf(b, "      <error type=\"%s\" message=\"", verdict);
 		sb_xml(b, rj_gets(txn, "message"));
 		sb_lit(b, "\"/>\n");
@@ -89,7 +90,8 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 				const char *v = rj_gets(json_object_array_get_idx(chs, k), "verdict");
 				cases++;
 				failures += !strcmp(v, "fail");
-				errors += !strcmp(v, "timeout") || !strcmp(v, "error");
+				errors += !strcmp(v, "timeout") || !strcmp(v, "error") ||
+					  !strcmp(v, "interrupted");
 			}
 		}
 		if (err) { /* the test-level error is a case of its own */
