@@ -14,8 +14,9 @@
 #include "util/fileio.h"
 #include "util/sbuf.h"
 
-/* XML text/attribute escaping; control characters other than tab and
- * newline are not allowed in XML 1.0 and become '?'. */
+/* XML text/attribute escaping; tab, newline and carriage return become
+ * character references (kept as such in attributes), other control
+ * characters are not allowed in XML 1.0 and become '?'. */
 static void sb_xml(sbuf *b, const char *s)
 {
 	for (; s && *s; s++) {
@@ -26,8 +27,11 @@ static void sb_xml(sbuf *b, const char *s)
 		case '>': sb_lit(b, "&gt;"); break;
 		case '"': sb_lit(b, "&quot;"); break;
 		case '\'': sb_lit(b, "&apos;"); break;
+		case '\n': sb_lit(b, "&#10;"); break; /* kept in attributes too */
+		case '\t': sb_lit(b, "&#9;"); break;
+		case '\r': sb_lit(b, "&#13;"); break;
 		default:
-			if (ch < 0x20 && ch != '\t' && ch != '\n')
+			if (ch < 0x20 || ch == 0x7f)
 				sb_lit(b, "?");
 			else
 				sb_put(b, s, 1);
