@@ -68,23 +68,31 @@ typedef struct {
 } progress_state;
 
 /* The signal that interrupted the run (0: none). The first SIGINT, SIGTERM
- * or SIGHUP sets it and restores the default actions, so a second one ends
- * the program at once. */
+ * or SIGHUP sets it; a second one ends the program at once (the default
+ * action) unless it comes within a second of the first: timeout(1) and a
+ * terminal deliver one signal twice, to the process and to its group. */
 static volatile sig_atomic_t got_signal;
+static struct timespec first_signal;
 static int stdout_dead; /* EPIPE on stdout: stop printing, keep running */
 
 static void on_signal(int sig)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct timespec now;
 	struct sigaction sa;
-	size_t i;
-	if (!got_signal)
+	int e = errno;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!got_signal) {
+		first_signal = now;
 		got_signal = sig;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
+	} else if (now.tv_sec - first_signal.tv_sec > 1 ||
+		   (now.tv_sec - first_signal.tv_sec == 1 && now.tv_nsec >= first_signal.tv_nsec)) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sig, &sa, NULL);
+		raise(sig); /* delivered when this handler returns */
+	}
+	errno = e;
 }
 
 static void install_signals(void)
