@@ -1,8 +1,10 @@
-/* cli_common.c - data directory lookup and output-directory checks. */
+/* cli_common.c - data directory lookup, output checks and the output folder's lock. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,4 +78,113 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 	fclose(f);
 	unlink(probe);
 	return 0;
+}
+
+int cli_check_output(const char *what, const char *path, char *err, unsigned errlen)
+{
+	struct stat st;
+	char dir[4200], probe[4300];
+	const char *slash;
+	int fd, e;
+	if (!*path) {
+		snprintf(err, errlen, "%s: empty file name", what);
+		return -1;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s %s: is a directory (name a file)", what, path);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) { /* written in place */
+			if (access(path, W_OK) != 0) {
+				snprintf(err, errlen, "%s %s: cannot be written: %s", what, path,
+					 strerror(errno));
+				return -1;
+			}
+			return 0;
+		}
+	}
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else if ((size_t)(slash - path) >= sizeof dir) {
+		snprintf(err, errlen, "%s %.200s...: path too long", what, path);
+		return -1;
+	} else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st) != 0) {
+		snprintf(err, errlen, "%s %s: the folder %s: %s", what, path, dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: %s is not a folder", what, path, dir);
+		return -1;
+	}
+	snprintf(probe, sizeof probe, "%s/.run_test_probe.%ld", dir, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s %s: cannot create a file in %s: %s", what, path, dir,
+			 strerror(errno));
+		return -1;
+	}
+	e = write(fd, "", 1) == 1 ? 0 : errno ? errno : EIO;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	unlink(probe);
+	if (e) {
+		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what, path, dir, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
+{
+	char path[4300], buf[32];
+	int fd;
+	ssize_t n;
+	snprintf(path, sizeof path, "%s/.run_test.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "output directory %s: cannot open the lock %s: %s", dir, path,
+			 strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK) {
+			snprintf(err, errlen, "output directory %s: cannot lock %s: %s", dir, path,
+				 strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (!wait) {
+			n = pread(fd, buf, sizeof buf - 1, 0);
+			buf[n > 0 ? n : 0] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			snprintf(err, errlen,
+				 "output directory %s is in use by another run (PID %s, lock %s): "
+				 "give another --out, or --wait-lock to wait for it",
+				 dir, buf[0] ? buf : "unknown", path);
+			close(fd);
+			return -1;
+		}
+		if (flock(fd, LOCK_EX) != 0) {
+			int e = errno;
+			snprintf(err, errlen, "output directory %s: waiting for the lock %s: %s", dir,
+				 path, strerror(e));
+			close(fd);
+			errno = e;
+			return -1;
+		}
+	}
+	n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
+		snprintf(err, errlen, "output directory %s: cannot write the lock %s: %s", dir, path,
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

@@ -4,7 +4,9 @@
  * A thin layer over libaieth: options in, aieth_report_run per description,
  * writers out, exit code by the contract in docs/user-guide.md.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,27 +36,91 @@ static const char *usage_text =
 	"                         report.json, junit.xml, and relative \"save\" files\n"
 	"      --report FILE      report.json path (default: OUT/report.json)\n"
 	"      --junit FILE       JUnit XML path (default: OUT/junit.xml; \"none\": off)\n"
-	"  -t, --timeout MS       timeout of every transaction in ms (default: each\n"
-	"                         transaction's timeout_ms, else 10000)\n"
+	"  -t, --timeout MS       timeout of every transaction in ms, 0 for no limit\n"
+	"                         (default: each transaction's timeout_ms, else\n"
+	"                         10000)\n"
 	"      --data-dir DIR     board files (default: $AIETH_DATA_DIR, or next to\n"
 	"                         the program)\n"
 	"      --reference        emulated board: beat-by-beat reference mode (slow,\n"
 	"                         same results)\n"
-	"  -q, --quiet            print only the RUN_TEST marker lines\n"
+	"      --wait-lock        wait while another run uses the output directory\n"
+	"                         (default: fail at once, exit 2, naming its PID)\n"
+	"      --progress         print progress lines on stderr even when it is not\n"
+	"                         a terminal (default: on a terminal, after 1 s)\n"
+	"  -q, --quiet            print only the RUN_TEST marker lines (no progress)\n"
 	"  -v, --verbose          also print each phase as it starts\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
 	"exit codes: 0 all passed, 1 a test failed (data mismatch, threshold missed),\n"
 	"2 usage or input error, 3 infrastructure error (device, xclbin, backend),\n"
-	"4 skipped/unsupported, 5 hang or timeout (the board may need a reset).\n"
-	"With several descriptions the most severe wins: 5, 3, 2, 1, 4, 0.\n";
+	"4 skipped/unsupported, 5 hang or timeout (the board may need a reset),\n"
+	"128+N interrupted by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): the\n"
+	"running transaction is stopped, the reports are written first; a second\n"
+	"signal ends the program at once.\n"
+	"With several descriptions the most severe wins: 128+N, 5, 3, 2, 1, 4, 0.\n";
 
 typedef struct {
-	int verbose, tty;
-	double start;
+	int verbose, quiet, tty, force;
+	double start, last;
 	int shown;
+	char phase[160];
 } progress_state;
+
+/* The signal that interrupted the run (0: none). The first SIGINT, SIGTERM
+ * or SIGHUP sets it; a second one ends the program at once (the default
+ * action) unless it comes within a second of the first: timeout(1) and a
+ * terminal deliver one signal twice, to the process and to its group. */
+static volatile sig_atomic_t got_signal;
+static struct timespec first_signal;
+static int stdout_dead; /* EPIPE on stdout: stop printing, keep running */
+
+static void on_signal(int sig)
+{
+	struct timespec now;
+	struct sigaction sa;
+	int e = errno;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!got_signal) {
+		first_signal = now;
+		got_signal = sig;
+	} else if (now.tv_sec - first_signal.tv_sec > 1 ||
+		   (now.tv_sec - first_signal.tv_sec == 1 && now.tv_nsec >= first_signal.tv_nsec)) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sig, &sa, NULL);
+		raise(sig); /* delivered when this handler returns */
+	}
+	errno = e;
+}
+
+static void install_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+	size_t i;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal; /* no SA_RESTART: blocking waits return */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Print to stdout unless a reader went away (EPIPE: stop printing). */
+static void emit(const char *s)
+{
+	if (stdout_dead || !s)
+		return;
+	if (fputs(s, stdout) == EOF || fflush(stdout) == EOF) {
+		if (errno == EPIPE)
+			stdout_dead = 1;
+		clearerr(stdout);
+	}
+}
 
 static double mono(void)
 {
@@ -63,23 +129,48 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A progress line on a terminal once a run takes longer than a second. */
+/* Phases (total 0) with -v; bytes moved within a transaction on a terminal
+ * once a run takes longer than a second, or always with --progress (a line
+ * each, at most four a second). Nothing with -q. */
 static void progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
 	progress_state *p = ctx;
-	if (p->verbose)
-		fprintf(stderr, "run_test: %s\n", phase);
-	else if (p->tty && mono() - p->start > 1.0) {
-		fprintf(stderr, "\rrun_test: %s (%llu of %llu done)   ", phase,
-			(unsigned long long)done, (unsigned long long)total);
+	double now;
+	if (p->quiet)
+		return;
+	if (strcmp(phase, p->phase)) {
+		snprintf(p->phase, sizeof p->phase, "%s", phase);
+		if (p->verbose) {
+			if (p->shown)
+				fputc('\n', stderr);
+			p->shown = 0;
+			fprintf(stderr, "run_test: %s\n", phase);
+		}
+		p->last = 0;
+	}
+	if (!total)
+		return;
+	now = mono();
+	if (p->force) {
+		if (p->last && now - p->last < 0.25)
+			return;
+		fprintf(stderr, "run_test: %s: %llu of %llu bytes moved (%.1f%%)\n", phase,
+			(unsigned long long)done, (unsigned long long)total,
+			(double)done * 100.0 / (double)total);
+		p->last = now;
+	} else if (p->tty && now - p->start > 1.0 && (!p->last || now - p->last >= 0.1)) {
+		fprintf(stderr, "\rrun_test: %s: %llu of %llu bytes (%.1f%%)   ", phase,
+			(unsigned long long)done, (unsigned long long)total,
+			(double)done * 100.0 / (double)total);
 		p->shown = 1;
+		p->last = now;
 	}
 }
 
 static void progress_clear(progress_state *p)
 {
 	if (p->shown) {
-		fprintf(stderr, "\r%60s\r", "");
+		fprintf(stderr, "\r%100s\r", "");
 		p->shown = 0;
 	}
 }
@@ -89,6 +180,49 @@ static int usage_error(const char *msg, const char *arg)
 	fprintf(stderr, "run_test: %s%s%s\nTry 'run_test --help'.\n", msg, arg ? " " : "",
 		arg ? arg : "");
 	return AIETH_EXIT_INPUT;
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
+/* Write report.json and junit.xml; a failure becomes an error of the last
+ * test (and so of the run), and the other file is written with it, so the
+ * files, the markers and the exit code agree. */
+static void write_outputs(aieth_report *r, const char *report_path, const char *junit_path)
+{
+	int junit = strcmp(junit_path, "none") != 0, json_ok, junit_ok = 1;
+	char msg[1200];
+
+	aieth_report_finish(r);
+	json_ok = aieth_report_write_json(r, report_path) == AIETH_OK;
+	if (!json_ok) {
+		snprintf(msg, sizeof msg, "%s", aieth_error_message());
+		fprintf(stderr, "run_test: %s\n", msg);
+		aieth_report_test_error(r, -1, "write", AIETH_EIO, msg,
+					"the report could not be written: check the disk and "
+					"--report",
+					AIETH_EXIT_INPUT);
+		aieth_report_finish(r);
+	}
+	if (junit && aieth_report_write_junit(r, junit_path) != AIETH_OK) {
+		junit_ok = 0;
+		snprintf(msg, sizeof msg, "%s", aieth_error_message());
+		fprintf(stderr, "run_test: %s\n", msg);
+		aieth_report_test_error(r, -1, "write", AIETH_EIO, msg,
+					"the JUnit file could not be written: check the disk and "
+					"--junit",
+					AIETH_EXIT_INPUT);
+		aieth_report_finish(r);
+	}
+	if (json_ok && !junit_ok && aieth_report_write_json(r, report_path) != AIETH_OK)
+		fprintf(stderr, "run_test: %s\n", aieth_error_message());
 }
 
 int main(int argc, char **argv)
@@ -104,6 +238,8 @@ int main(int argc, char **argv)
 		{"reference", no_argument, NULL, 5},
 		{"xclbin", required_argument, NULL, 6},
 		{"pl-xclbin", required_argument, NULL, 7},
+		{"wait-lock", no_argument, NULL, 8},
+		{"progress", no_argument, NULL, 9},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -111,11 +247,11 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = ".", *report_path = NULL, *junit_path = NULL, *data_dir = NULL;
-	char rpath[4200], jpath[4200], err[512];
+	char rpath[4200], jpath[4200], err[1200];
 	aieth_run_opts o;
 	aieth_report *r = NULL;
 	progress_state ps;
-	int c, i, quiet = 0, rc, code;
+	int c, i, quiet = 0, code, wait_lock = 0, ntests;
 	char *txt;
 
 	memset(&o, 0, sizeof o);
@@ -129,17 +265,24 @@ int main(int argc, char **argv)
 		case 3: junit_path = optarg; break;
 		case 't': {
 			char *end;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || optarg[0] == '-' || v == 0 || v > 4294967295ull)
-				return usage_error("--timeout: expected milliseconds 1..4294967295, got",
+			unsigned long long v;
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno ||
+			    v > 4294967295ull)
+				return usage_error("--timeout: expected milliseconds 0..4294967295 (0: "
+						   "no limit), got",
 						   optarg);
 			o.timeout_ms = (uint32_t)v;
+			o.no_timeout = v == 0;
 			break;
 		}
 		case 4: data_dir = optarg; break;
 		case 5: o.emu_reference = 1; break;
 		case 6: o.xclbin = optarg; break;
 		case 7: o.pl_xclbin = optarg; break;
+		case 8: wait_lock = 1; break;
+		case 9: ps.force = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -149,7 +292,15 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("no test description given", NULL);
+	install_signals();
 	if (cli_ensure_dir(out, err, sizeof err)) {
+		fprintf(stderr, "run_test: %s\n", err);
+		return AIETH_EXIT_INPUT;
+	}
+	/* one run per output folder (the descriptor stays open until exit) */
+	if (cli_lock_dir(out, wait_lock, err, sizeof err) < 0) {
+		if (got_signal)
+			return AIETH_EXIT_SIGNAL + got_signal;
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
@@ -161,8 +312,16 @@ int main(int argc, char **argv)
 		snprintf(jpath, sizeof jpath, "%s/junit.xml", out);
 		junit_path = jpath;
 	}
+	/* every destination is checked before anything runs */
+	if (cli_check_output("--report", report_path, err, sizeof err) ||
+	    (strcmp(junit_path, "none") && cli_check_output("--junit", junit_path, err, sizeof err))) {
+		fprintf(stderr, "run_test: %s\n", err);
+		return AIETH_EXIT_INPUT;
+	}
 	o.data_dir = cli_data_dir(data_dir);
 	o.out_dir = out;
+	o.interrupt = &got_signal;
+	ps.quiet = quiet;
 	ps.tty = isatty(2);
 	ps.start = mono();
 	o.progress = progress;
@@ -173,7 +332,17 @@ int main(int argc, char **argv)
 		return AIETH_EXIT_INFRA;
 	}
 	for (i = optind; i < argc; i++) {
-		if (ps.verbose)
+		if (got_signal) { /* between descriptions: the next one is not run */
+			char m[300];
+			snprintf(m, sizeof m, "interrupted by signal %d (%s) before it ran",
+				 (int)got_signal, signame(got_signal));
+			aieth_report_add_error(r, argv[i], "interrupted", AIETH_ESTATE, m,
+					       "the run was stopped by a signal; this description "
+					       "and the ones after it did not run",
+					       AIETH_EXIT_SIGNAL + got_signal);
+			break;
+		}
+		if (ps.verbose && !quiet)
 			fprintf(stderr, "run_test: %s\n", argv[i]);
 		if (aieth_report_run(r, argv[i], &o)) {
 			progress_clear(&ps);
@@ -182,31 +351,34 @@ int main(int argc, char **argv)
 			return AIETH_EXIT_INFRA;
 		}
 		progress_clear(&ps);
-		if (!quiet && (txt = aieth_report_text(r, (int)aieth_report_num_tests(r) - 1))) {
-			fputs(txt, stdout);
-			free(txt);
-			fflush(stdout);
-		}
 	}
-	aieth_report_finish(r);
+	if (ps.verbose && !quiet)
+		fprintf(stderr, "run_test: write %s%s%s\n", report_path,
+			strcmp(junit_path, "none") ? " and " : "",
+			strcmp(junit_path, "none") ? junit_path : "");
+	/* the files first: what is printed afterwards is what they say */
+	write_outputs(r, report_path, junit_path);
 	code = aieth_report_exit_code(r);
-	/* the report is written whatever happened, and must exist for a pass */
-	rc = aieth_report_write_json(r, report_path);
-	if (rc) {
-		fprintf(stderr, "run_test: %s\n", aieth_error_message());
-		code = AIETH_EXIT_INPUT;
-	}
-	if (strcmp(junit_path, "none") && aieth_report_write_junit(r, junit_path)) {
-		fprintf(stderr, "run_test: %s\n", aieth_error_message());
-		code = AIETH_EXIT_INPUT;
-	}
+	ntests = (int)aieth_report_num_tests(r);
+	if (!quiet)
+		for (i = 0; i < ntests; i++)
+			if ((txt = aieth_report_text(r, i))) {
+				emit(txt);
+				free(txt);
+			}
 	if ((txt = aieth_report_markers(r))) {
-		fputs(txt, stdout);
+		emit(txt);
 		free(txt);
 	}
-	if (!quiet)
-		printf("report: %s%s%s\n", report_path, strcmp(junit_path, "none") ? ", junit: " : "",
-		       strcmp(junit_path, "none") ? junit_path : "");
+	if (!quiet) {
+		char line[9000];
+		snprintf(line, sizeof line, "report: %s%s%s\n", report_path,
+			 strcmp(junit_path, "none") ? ", junit: " : "",
+			 strcmp(junit_path, "none") ? junit_path : "");
+		emit(line);
+	}
+	if (code > AIETH_EXIT_SIGNAL)
+		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128), code);
 	aieth_report_free(r);
 	return code;
 }

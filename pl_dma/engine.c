@@ -241,6 +241,14 @@ static void fill_chan(pld_chan *ch, int dir, uint32_t idx, const pld_chan_cfg *c
 	ch->func = !perf;
 }
 
+void pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
+			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
+	e->intr = intr;
+	e->progress = progress;
+	e->progress_ctx = ctx;
+}
+
 int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
 		   pld_run_result *r)
 {
@@ -248,7 +256,7 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	uint64_t mode, *first = NULL;
 	pld_chan_cfg *txc = NULL, *rxc = NULL;
 	pld_chan *tx = NULL, *rx = NULL;
-	int perf, rc = -1, stalled = 0, timeout = 0;
+	int perf, rc = -1, stalled = 0, timeout = 0, interrupted = 0;
 	size_t j;
 	uint64_t end = 0;
 
@@ -327,6 +335,9 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 			st = run_comp(e, 0, &e->k[j], tx, rx, reference, cycle_limit, &ce, r);
 			if (st == PLD_RUN_ERROR)
 				goto out;
+			interrupted |= st == PLD_RUN_INTERRUPTED;
+			if (interrupted)
+				break;
 			stalled |= st == PLD_RUN_STALLED;
 			timeout |= st == PLD_RUN_TIMEOUT;
 			if (ce > end)
@@ -336,10 +347,14 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 		pld_run_status st = run_comp(e, 1, NULL, tx, rx, reference, cycle_limit, &end, r);
 		if (st == PLD_RUN_ERROR)
 			goto out;
+		interrupted |= st == PLD_RUN_INTERRUPTED;
 		stalled |= st == PLD_RUN_STALLED;
 		timeout |= st == PLD_RUN_TIMEOUT;
 	}
-	r->status = stalled ? PLD_RUN_STALLED : timeout ? PLD_RUN_TIMEOUT : PLD_RUN_DONE;
+	r->status = interrupted ? PLD_RUN_INTERRUPTED
+		    : stalled	? PLD_RUN_STALLED
+		    : timeout	? PLD_RUN_TIMEOUT
+				: PLD_RUN_DONE;
 
 	for (i = 0; i < N; i++) {
 		pld_chan *cs[2] = {&tx[i], &rx[i]};
@@ -360,6 +375,10 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 		}
 	}
 	r->end_cycle = end;
+	if (interrupted) { /* stopped where it was: no data, no perf words */
+		rc = 0;
+		goto out;
+	}
 
 	rc = reference ? pld_data_reference(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 					    sizeof r->msg)

@@ -12,6 +12,7 @@
 #ifndef PLD_ENGINE_H
 #define PLD_ENGINE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +51,8 @@ typedef enum {
 	PLD_RUN_DONE = 0,      /* every channel finished */
 	PLD_RUN_STALLED = 1,   /* no channel can ever progress again */
 	PLD_RUN_TIMEOUT = 2,   /* still progressing at the cycle limit */
-	PLD_RUN_ERROR = 3      /* malformed transaction or model failure */
+	PLD_RUN_ERROR = 3,     /* malformed transaction or model failure */
+	PLD_RUN_INTERRUPTED = 4 /* the interrupt flag was raised (pld_engine_set_hooks) */
 } pld_run_status;
 
 typedef struct {
@@ -88,6 +90,13 @@ void pld_engine_graph_end(pld_engine *e, uint32_t graph);
  * then report: iterations started by the slowest kernel of the graph, and
  * whether every kernel reached its limit. */
 void pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete);
+
+/* Hooks checked every few thousand simulated steps of a run (both may be
+ * NULL): when *intr is non-zero the run stops with PLD_RUN_INTERRUPTED (no
+ * data is moved, no perf words stored); progress gets the beats moved and
+ * expected by the channels being simulated. */
+void pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
+			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
 
 /* Run one transaction. reference: 1 = step every cycle. cycle_limit: stop
  * the streaming phase there (0 = none). r->tx/r->rx must point at N entries.

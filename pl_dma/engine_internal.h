@@ -67,6 +67,9 @@ struct pld_engine {
 	pld_kern **tx_bind, **rx_bind;  /* per channel index: kernel or NULL */
 	uint32_t *tx_port, *rx_port;
 	char err[256];                  /* a graph-control failure, reported by the next run */
+	const volatile sig_atomic_t *intr;  /* pld_engine_set_hooks */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 /* A set of channels and kernels simulated together. */

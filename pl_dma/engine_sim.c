@@ -678,6 +678,31 @@ static pld_chan *pick_anchor(const pld_comp *c)
 	return NULL;
 }
 
+/* The interrupt flag and the progress hook, every HOOK_MASK+1 steps: cheap
+ * next to the steps themselves. 1 = interrupted. */
+#define HOOK_MASK 0x3fffu
+
+static int poll_hooks(const pld_comp *c)
+{
+	const pld_engine *e = c->e;
+	uint64_t done = 0, total = 0;
+	size_t i;
+	if (e->intr && *e->intr)
+		return 1;
+	if (e->progress) {
+		for (i = 0; i < c->ntx; i++) {
+			done += c->tx[i]->k;
+			total += c->tx[i]->n;
+		}
+		for (i = 0; i < c->nrx; i++) {
+			done += c->rx[i]->k;
+			total += c->rx[i]->n;
+		}
+		e->progress(e->progress_ctx, done * PLD_WORD_BYTES, total * PLD_WORD_BYTES);
+	}
+	return 0;
+}
+
 pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit, uint64_t *end,
 				 uint64_t *steps, uint64_t *skipped, char *err, size_t errlen)
 {
@@ -696,6 +721,10 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 		int act;
 		if (comp_done(c))
 			break;
+		if (!(*steps & HOOK_MASK) && poll_hooks(c)) {
+			st = PLD_RUN_INTERRUPTED;
+			break;
+		}
 		if (cycle_limit && (uint64_t)t >= cycle_limit) {
 			st = PLD_RUN_TIMEOUT;
 			break;

@@ -5,6 +5,7 @@
 #ifndef AIETH_PUBLIC_REPORT_H
 #define AIETH_PUBLIC_REPORT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,7 +20,8 @@ enum {
 	AIETH_EXIT_INPUT = 2,       /* usage or input error */
 	AIETH_EXIT_INFRA = 3,       /* device, xclbin, backend error */
 	AIETH_EXIT_SKIP = 4,        /* skipped / unsupported */
-	AIETH_EXIT_TIMEOUT = 5      /* hang or timeout: the board may need a reset */
+	AIETH_EXIT_TIMEOUT = 5,     /* hang or timeout: the board may need a reset */
+	AIETH_EXIT_SIGNAL = 128     /* + N: interrupted by signal N (report written) */
 };
 
 typedef struct {
@@ -35,6 +37,15 @@ typedef struct {
 	/* Added in 0.1 (keep new fields at the end): */
 	const char *xclbin;         /* override the description's AIE xclbin (NULL: keep) */
 	const char *pl_xclbin;      /* override its PL xclbin (NULL: keep / board default) */
+	/* Added in 0.2: */
+	/* Interrupt flag (may be NULL): when *interrupt becomes non-zero the
+	 * run stops (a running transaction too, aieth_session_opts.interrupt)
+	 * and the test is recorded as interrupted with exit code 128 + the
+	 * flag's value, which should be the signal number (status
+	 * "interrupted", docs/report-schema.md). */
+	const volatile sig_atomic_t *interrupt;
+	int no_timeout;             /* 1: no transaction has a time limit (overrides
+				       timeout_ms and the descriptions' timeout_ms) */
 } aieth_run_opts;
 
 /* A report: one run of one or more descriptions (docs/report-schema.md). */
@@ -49,9 +60,16 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 /* Record an error that prevented a test from running at all. */
 int aieth_report_add_error(aieth_report *r, const char *name, const char *phase, int code,
 			   const char *message, const char *hint, int exit_code);
-/* Close the run: finish time, status, exit code. */
+/* Record an error in test index (< 0: the last test) after it ran, e.g. its
+ * report could not be written: its error (if it has none yet), status and
+ * exit code (the more severe one wins). */
+int aieth_report_test_error(aieth_report *r, int index, const char *phase, int code,
+			    const char *message, const char *hint, int exit_code);
+/* Close the run: finish time, status, exit code. Can be called again after
+ * aieth_report_test_error. */
 int aieth_report_finish(aieth_report *r);
-/* The run's exit code (the most severe of its tests: 5, 3, 2, 1, 4, 0). */
+/* The run's exit code (the most severe of its tests: 128+N, 5, 3, 2, 1, 4,
+ * 0). */
 int aieth_report_exit_code(const aieth_report *r);
 /* Writers; files are written to a temporary name and renamed. */
 int aieth_report_write_json(const aieth_report *r, const char *path);

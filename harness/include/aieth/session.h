@@ -5,6 +5,7 @@
 #ifndef AIETH_PUBLIC_SESSION_H
 #define AIETH_PUBLIC_SESSION_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,18 @@ typedef struct {
 	/* Added in 0.1 (keep new fields at the end): */
 	const char *pl_xclbin;       /* xrt: the PL DMA kernel's xclbin (NULL: the
 				        board default, docs/on-board.md) */
+	/* Added in 0.2: */
+	/* Interrupt flag (may be NULL), typically set by the caller's signal
+	 * handler: when *interrupt becomes non-zero, a transaction wait stops
+	 * the device (emulated board: within milliseconds; board: the run is
+	 * abandoned, graphs, AIE array and PL kernel reset, the watchdog child
+	 * reaped) and the transaction becomes AIETH_TXN_INTERRUPTED. */
+	const volatile sig_atomic_t *interrupt;
+	/* Progress during a transaction wait (may be NULL): bytes moved so far
+	 * of the bytes expected, summed over the channels being simulated;
+	 * called from the waiting thread now and then (emulated board). */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with

@@ -21,7 +21,10 @@ typedef enum {
 	AIETH_TXN_PENDING = 0,   /* submitted, not waited for yet */
 	AIETH_TXN_DONE = 1,      /* every channel finished */
 	AIETH_TXN_TIMEOUT = 2,   /* the wait expired or the board stalled */
-	AIETH_TXN_FAILED = 3     /* the device rejected or failed it */
+	AIETH_TXN_FAILED = 3,    /* the device rejected or failed it */
+	AIETH_TXN_INTERRUPTED = 4 /* the session's interrupt flag was raised while
+				     it ran: the device was stopped (on a board:
+				     graphs, AIE array and PL kernel reset) */
 } aieth_txn_status;
 
 /* Limits of a channel, checked by aieth_txn_submit (and by test descriptions

@@ -39,6 +39,12 @@ typedef struct {
 	int emu_reference;
 	size_t ngraphs;
 	const aieth_graph_state *graphs;
+	/* the session's interrupt flag and progress hook (may be NULL): a
+	 * txn_wait that sees *interrupt non-zero stops the device and reports
+	 * AIETH_TXN_INTERRUPTED */
+	const volatile sig_atomic_t *interrupt;
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 } aieth_dev_config;
 
 /* What a device reports for a transaction, besides the RX image and perf

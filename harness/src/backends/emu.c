@@ -186,6 +186,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		rc = aieth_fail(AIETH_EDEVICE, "%s", err);
 		goto fail;
 	}
+	pld_engine_set_hooks(st->eng, cfg->interrupt, cfg->progress, cfg->progress_ctx);
 	free(kd);
 	*state = st;
 	return AIETH_OK;
@@ -286,6 +287,12 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 			 "the board stalled at cycle %llu: no channel can move data any more "
 			 "(a graph that consumes or produces less than the channels expect, a "
 			 "graph not running, or a PLIO no graph port uses)",
+			 (unsigned long long)r.end_cycle);
+		break;
+	case PLD_RUN_INTERRUPTED:
+		res->status = AIETH_TXN_INTERRUPTED;
+		snprintf(res->msg, sizeof res->msg,
+			 "interrupted at board cycle %llu; the emulated board was stopped",
 			 (unsigned long long)r.end_cycle);
 		break;
 	case PLD_RUN_TIMEOUT:

@@ -87,6 +87,9 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.emu_reference = s->emu_reference;
 	s->dev.ngraphs = s->ngraphs;
 	s->dev.graphs = s->graphs;
+	s->dev.interrupt = o->interrupt;
+	s->dev.progress = o->progress;
+	s->dev.progress_ctx = o->progress_ctx;
 	rc = s->ops->open(&s->dev, &s->bstate);
 	if (!rc && (rc = aieth_handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);

@@ -309,7 +309,13 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 	aieth_error_clear();
 	/* earlier transactions complete first, in submission order */
 	for (x = s->head; x; x = x->next) {
-		if (x->status == AIETH_TXN_PENDING) {
+		if (x->status == AIETH_TXN_PENDING && x->prev &&
+		    x->prev->status == AIETH_TXN_INTERRUPTED) {
+			/* the device was stopped: what followed never runs */
+			x->status = AIETH_TXN_INTERRUPTED;
+			snprintf(x->msg, sizeof x->msg, "interrupted before it started");
+			aieth_txn_compute_results(x);
+		} else if (x->status == AIETH_TXN_PENDING) {
 			rc = s->ops->txn_wait(s->bstate, &x->wire, timeout_ms, &x->dev);
 			if (rc) {
 				x->status = AIETH_TXN_FAILED;
@@ -345,6 +351,7 @@ const char *aieth_txn_status_name(aieth_txn_status st)
 	case AIETH_TXN_DONE: return "DONE";
 	case AIETH_TXN_TIMEOUT: return "TIMEOUT";
 	case AIETH_TXN_FAILED: return "FAILED";
+	case AIETH_TXN_INTERRUPTED: return "INTERRUPTED";
 	}
 	return "?";
 }

@@ -121,6 +121,8 @@ void aieth_iso8601(double t, char *buf, size_t n)
 
 const char *aieth_exit_status(int code)
 {
+	if (code > AIETH_EXIT_SIGNAL && code < 2 * AIETH_EXIT_SIGNAL)
+		return "interrupted";
 	switch (code) {
 	case AIETH_EXIT_PASS: return "pass";
 	case AIETH_EXIT_FAIL: return "fail";
@@ -132,6 +134,8 @@ const char *aieth_exit_status(int code)
 
 static int severity(int code)
 {
+	if (code > AIETH_EXIT_SIGNAL && code < 2 * AIETH_EXIT_SIGNAL)
+		return 6; /* interrupted: nothing after it ran */
 	switch (code) {
 	case AIETH_EXIT_TIMEOUT: return 5;
 	case AIETH_EXIT_INFRA: return 4;
@@ -226,6 +230,27 @@ int aieth_report_add_error(aieth_report *r, const char *name, const char *phase,
 	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
+int aieth_report_test_error(aieth_report *r, int index, const char *phase, int code,
+			    const char *message, const char *hint, int exit_code)
+{
+	struct json_object *t;
+	size_t n;
+	int worst;
+	if (!r)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_test_error: NULL report");
+	n = json_object_array_length(r->tests);
+	if (index < 0 ? n == 0 : (size_t)index >= n)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_test_error: no test %d (%zu tests)",
+				  index, n);
+	t = json_object_array_get_idx(r->tests, index < 0 ? n - 1 : (size_t)index);
+	if (!rj_get(t, "error"))
+		rj_set(t, "error", rj_error(phase, code, message, hint));
+	worst = aieth_exit_worst((int)rj_geti(t, "exit_code"), exit_code);
+	rj_str(t, "status", aieth_exit_status(worst));
+	rj_int(t, "exit_code", worst);
+	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+}
+
 int aieth_report_finish(aieth_report *r)
 {
 	size_t i, n;
@@ -254,10 +279,10 @@ int aieth_report_finish(aieth_report *r)
 	rj_int(r->run, "exit_code", code);
 	{
 		struct json_object *sum = rj_obj();
-		int counts[6] = {0};
+		int counts[7] = {0};
 		for (i = 0; i < n; i++) {
 			int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
-			counts[c >= 0 && c <= 5 ? c : 3]++;
+			counts[c >= 0 && c <= 5 ? c : c > AIETH_EXIT_SIGNAL ? 6 : 3]++;
 		}
 		rj_int(sum, "tests", (int64_t)n);
 		rj_int(sum, "passed", counts[0]);
@@ -265,6 +290,7 @@ int aieth_report_finish(aieth_report *r)
 		rj_int(sum, "errors", counts[2] + counts[3]);
 		rj_int(sum, "skipped", counts[4]);
 		rj_int(sum, "timeouts", counts[5]);
+		rj_int(sum, "interrupted", counts[6]);
 		rj_set(r->root, "summary", sum);
 	}
 	r->finished = 1;

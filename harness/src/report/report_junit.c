@@ -14,8 +14,9 @@
 #include "util/fileio.h"
 #include "util/sbuf.h"
 
-/* XML text/attribute escaping; control characters other than tab and
- * newline are not allowed in XML 1.0 and become '?'. */
+/* XML text/attribute escaping; tab, newline and carriage return become
+ * character references (kept as such in attributes), other control
+ * characters are not allowed in XML 1.0 and become '?'. */
 static void sb_xml(sbuf *b, const char *s)
 {
 	for (; s && *s; s++) {
@@ -26,8 +27,11 @@ static void sb_xml(sbuf *b, const char *s)
 		case '>': sb_lit(b, "&gt;"); break;
 		case '"': sb_lit(b, "&quot;"); break;
 		case '\'': sb_lit(b, "&apos;"); break;
+		case '\n': sb_lit(b, "&#10;"); break; /* kept in attributes too */
+		case '\t': sb_lit(b, "&#9;"); break;
+		case '\r': sb_lit(b, "&#13;"); break;
 		default:
-			if (ch < 0x20 && ch != '\t' && ch != '\n')
+			if (ch < 0x20 || ch == 0x7f)
 				sb_lit(b, "?");
 			else
 				sb_put(b, s, 1);
@@ -62,7 +66,8 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 		} else {
 			sb_lit(b, "threshold\" message=\"a threshold was missed (see report.json)\"/>\n");
 		}
-	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error")) {
+	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error") ||
+		   !strcmp(verdict, "interrupted")) {
 		sb_printf(b, "      <error type=\"%s\" message=\"", verdict);
 		sb_xml(b, rj_gets(txn, "message"));
 		sb_lit(b, "\"/>\n");
@@ -89,7 +94,8 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 				const char *v = rj_gets(json_object_array_get_idx(chs, k), "verdict");
 				cases++;
 				failures += !strcmp(v, "fail");
-				errors += !strcmp(v, "timeout") || !strcmp(v, "error");
+				errors += !strcmp(v, "timeout") || !strcmp(v, "error") ||
+					  !strcmp(v, "interrupted");
 			}
 		}
 		if (err) { /* the test-level error is a case of its own */

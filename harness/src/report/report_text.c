@@ -18,6 +18,32 @@ static void upper(char *dst, size_t n, const char *s)
 	dst[i] = '\0';
 }
 
+/* s with control characters shown as \xNN (\n, \t, \r by name): a name
+ * or message can never start a line of its own, forge a marker or send a
+ * terminal escape sequence. Truncated to n. */
+static const char *clean(char *dst, size_t n, const char *s)
+{
+	size_t k = 0;
+	for (; s && *s && k + 5 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch >= 0x20 && ch != 0x7f) {
+			dst[k++] = (char)ch;
+			continue;
+		}
+		dst[k++] = '\\';
+		if (ch == '\n')
+			dst[k++] = 'n';
+		else if (ch == '\t')
+			dst[k++] = 't';
+		else if (ch == '\r')
+			dst[k++] = 'r';
+		else
+			k += (size_t)snprintf(dst + k, n - k, "x%02x", ch);
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
 static void data_cell(char *buf, size_t n, struct json_object *ch)
 {
 	struct json_object *in = rj_get(ch, "integrity");
@@ -33,13 +59,13 @@ static void data_cell(char *buf, size_t n, struct json_object *ch)
 static void text_test(sbuf *b, struct json_object *t)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
-	char st[16];
+	char st[16], c1[1024], c2[256], c3[64], c4[2048];
 	size_t j, k;
 
 	upper(st, sizeof st, rj_gets(t, "status"));
-	sb_printf(b, "== %s (%s, %s): %s, exit %lld [%.3f s]\n", rj_gets(t, "name"),
-		  rj_gets(t, "board")[0] ? rj_gets(t, "board") : "no board",
-		  rj_gets(t, "backend")[0] ? rj_gets(t, "backend") : "-", st,
+	sb_printf(b, "== %s (%s, %s): %s, exit %lld [%.3f s]\n", clean(c1, sizeof c1, rj_gets(t, "name")),
+		  rj_gets(t, "board")[0] ? clean(c2, sizeof c2, rj_gets(t, "board")) : "no board",
+		  rj_gets(t, "backend")[0] ? clean(c3, sizeof c3, rj_gets(t, "backend")) : "-", st,
 		  (long long)rj_geti(t, "exit_code"), rj_getd(t, "duration_s"));
 	for (j = 0; txns && j < json_object_array_length(txns); j++) {
 		struct json_object *tx = json_object_array_get_idx(txns, j);
@@ -47,7 +73,8 @@ static void text_test(sbuf *b, struct json_object *t)
 		char ts[16];
 		upper(ts, sizeof ts, rj_gets(tx, "status"));
 		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, %lld board cycles\n",
-			  (long long)rj_geti(tx, "index"), rj_gets(tx, "name"), rj_gets(tx, "mode"),
+			  (long long)rj_geti(tx, "index"), clean(c1, sizeof c1, rj_gets(tx, "name")),
+			  rj_gets(tx, "mode"),
 			  ts,
 			  !strcmp(rj_gets(tx, "status"), "done")
 				  ? (json_object_get_boolean(rj_get(tx, "valid")) ? ", valid"
@@ -55,7 +82,7 @@ static void text_test(sbuf *b, struct json_object *t)
 				  : "",
 			  (long long)rj_geti(tx, "total_cycles"));
 		if (rj_gets(tx, "message")[0])
-			sb_printf(b, "   note: %s\n", rj_gets(tx, "message"));
+			sb_printf(b, "   note: %s\n", clean(c4, sizeof c4, rj_gets(tx, "message")));
 		sb_printf(b, "   %-17s %-4s %-5s %12s %10s %10s %10s %9s %6s  %-14s %s\n", "PLIO", "dir",
 			  "shim", "bytes", "first", "last", "cycles", "MB/s", "%peak", "data", "verdict");
 		for (k = 0; chs && k < json_object_array_length(chs); k++) {
@@ -97,9 +124,9 @@ static void text_test(sbuf *b, struct json_object *t)
 	}
 	if (err) {
 		sb_printf(b, "   error (%s, %s): %s\n", rj_gets(err, "phase"), rj_gets(err, "code"),
-			  rj_gets(err, "message"));
+			  clean(c4, sizeof c4, rj_gets(err, "message")));
 		if (rj_gets(err, "hint")[0])
-			sb_printf(b, "   hint: %s\n", rj_gets(err, "hint"));
+			sb_printf(b, "   hint: %s\n", clean(c4, sizeof c4, rj_gets(err, "hint")));
 	}
 }
 
@@ -126,12 +153,16 @@ char *aieth_report_text(const aieth_report *r, int index)
 	return b.p;
 }
 
-/* Marker names may not contain whitespace (LAVA test case ids). */
+/* Marker names may not contain whitespace (LAVA test case ids) nor control
+ * characters (a newline would start a forged marker line). */
 static void token(char *dst, size_t n, const char *s)
 {
 	size_t i;
 	for (i = 0; i + 1 < n && s[i]; i++)
-		dst[i] = isspace((unsigned char)s[i]) || s[i] == '=' ? '_' : s[i];
+		dst[i] = isspace((unsigned char)s[i]) || iscntrl((unsigned char)s[i]) ||
+				 s[i] == '='
+			 ? '_'
+			 : s[i];
 	dst[i] = '\0';
 }
 

@@ -68,6 +68,7 @@ typedef struct {
 	const aieth_board *board;
 	aieth_board *own_board;
 	chan_run **cr;       /* per transaction, per channel */
+	char phase[160];     /* the transaction running, for progress */
 } run_ctx;
 
 /* Record the test's error and exit code (first error wins). */
@@ -76,6 +77,32 @@ static void test_error(run_ctx *c, const char *phase, int code, const char *hint
 	if (!rj_get(c->test, "error"))
 		rj_set(c->test, "error", rj_error(phase, code, aieth_error_message(), hint));
 	c->exit_code = aieth_exit_worst(c->exit_code, exit_code);
+}
+
+/* The signal number the run was interrupted by, 0 when it was not. */
+static int interrupted(const run_ctx *c)
+{
+	return c->o && c->o->interrupt ? (int)*c->o->interrupt : 0;
+}
+
+/* Record an interruption (once) and stop: exit code 128 + N. */
+static int check_interrupt(run_ctx *c, const char *where)
+{
+	int sig = interrupted(c);
+	if (!sig)
+		return 0;
+	if (c->exit_code < AIETH_EXIT_SIGNAL) {
+		aieth_fail(AIETH_ESTATE, "interrupted by signal %d%s while %s", sig,
+			   sig == 2 ? " (SIGINT)" : sig == 15 ? " (SIGTERM)" : sig == 1 ? " (SIGHUP)"
+										: "",
+			   where);
+		if (rj_get(c->test, "error"))
+			json_object_object_del(c->test, "error");
+		test_error(c, "interrupted", AIETH_ESTATE,
+			   "the run was stopped by a signal; results after this point are missing",
+			   AIETH_EXIT_SIGNAL + (sig > 0 && sig < 128 ? sig : 0));
+	}
+	return 1;
 }
 
 /* Exit code for an input/device error code of the library. */
@@ -725,6 +752,8 @@ static int channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t i
 	rj_set(ch, "thresholds", th);
 	if (status == AIETH_TXN_TIMEOUT)
 		verdict = res.finished ? "pass" : "timeout";
+	else if (status == AIETH_TXN_INTERRUPTED)
+		verdict = "interrupted";
 	else if (status != AIETH_TXN_DONE)
 		verdict = "error";
 	else
@@ -742,6 +771,13 @@ static void add_progress(run_ctx *c, const char *phase, uint64_t done, uint64_t 
 		c->o->progress(c->o->progress_ctx, phase, done, total);
 }
 
+/* The session's progress hook: bytes moved in the running transaction. */
+static void txn_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	run_ctx *c = ctx;
+	add_progress(c, c->phase, done, total);
+}
+
 static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
@@ -750,9 +786,10 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	aieth_channel_io *io = calloc(st->nch ? st->nch : 1, sizeof *io);
 	jobj *tj = rj_obj(), *chans = rj_arr(), *lats = rj_arr();
 	aieth_txn *t = NULL;
-	uint32_t timeout = c->o && c->o->timeout_ms ? c->o->timeout_ms
-			   : st->have_timeout	    ? st->timeout_ms
-						    : DEFAULT_TIMEOUT_MS;
+	uint32_t timeout = c->o && c->o->no_timeout  ? 0
+			   : c->o && c->o->timeout_ms ? c->o->timeout_ms
+			   : st->have_timeout	      ? st->timeout_ms
+						      : DEFAULT_TIMEOUT_MS;
 	size_t j;
 	int rc, code = AIETH_EXIT_PASS;
 	aieth_txn_status status;
@@ -808,9 +845,10 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	}
 	rc = aieth_txn_wait(t, timeout);
 	status = aieth_txn_get_status(t);
-	rj_str(tj, "status", status == AIETH_TXN_DONE ? "done" : status == AIETH_TXN_TIMEOUT
-								    ? "timeout"
-								    : "failed");
+	rj_str(tj, "status", status == AIETH_TXN_DONE	       ? "done"
+			     : status == AIETH_TXN_TIMEOUT     ? "timeout"
+			     : status == AIETH_TXN_INTERRUPTED ? "interrupted"
+							       : "failed");
 	rj_bool(tj, "valid", aieth_txn_is_valid(t));
 	rj_str(tj, "message", aieth_txn_message(t));
 	rj_u64(tj, "total_cycles", aieth_txn_total_cycles(t));
@@ -846,7 +884,12 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			status = AIETH_TXN_DONE; /* reported; skip the device error below */
 			break;
 		}
-	if (status == AIETH_TXN_TIMEOUT) {
+	if (status == AIETH_TXN_INTERRUPTED || interrupted(c)) {
+		char where[200];
+		snprintf(where, sizeof where, "%s ran: %s", st->jpath, aieth_txn_message(t));
+		check_interrupt(c, where);
+		*stop = 1;
+	} else if (status == AIETH_TXN_TIMEOUT) {
 		aieth_fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
 		test_error(c, "wait", AIETH_ETIMEOUT,
 			   "see each channel's bytes_moved and stalled_since_cycle; on a board, "
@@ -910,6 +953,9 @@ static void run_spec(run_ctx *c)
 	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 	put_xclbin(c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
 
+	if (check_interrupt(c, "loading"))
+		return;
+	add_progress(c, "prepare: load and check the data", 0, 0);
 	if ((rc = prepare(c))) {
 		test_error(c, "prepare", rc, NULL, exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
 											: AIETH_EXIT_INPUT);
@@ -935,9 +981,18 @@ static void run_spec(run_ctx *c)
 	so.graphs = gs;
 	so.num_graphs = c->sp->ngraphs;
 	so.emu_reference = c->o ? c->o->emu_reference : 0;
+	so.interrupt = c->o ? c->o->interrupt : NULL;
+	so.progress = txn_progress;
+	so.progress_ctx = c;
 	/* a board given by path must be opened by the same path */
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
+	if (check_interrupt(c, "preparing the data")) {
+		free(gs);
+		return;
+	}
+	snprintf(c->phase, sizeof c->phase, "open: %s board %s", so.backend, so.board);
+	add_progress(c, c->phase, 0, 0);
 	rc = aieth_session_open(&s, &so);
 	free(gs);
 	if (rc) {
@@ -955,6 +1010,8 @@ static void run_spec(run_ctx *c)
 		rj_int(g, "iterations", c->sp->graphs[i].iterations);
 		rj_str(g, "model", c->sp->graphs[i].model ? c->sp->graphs[i].model : "loopback");
 		rj_push(graphs, g);
+		snprintf(c->phase, sizeof c->phase, "graph \"%s\": run", c->sp->graphs[i].name);
+		add_progress(c, c->phase, 0, 0);
 		if ((rc = aieth_graph_run(s, c->sp->graphs[i].name, c->sp->graphs[i].iterations))) {
 			test_error(c, "run", rc, NULL, exit_for(rc) == AIETH_EXIT_INPUT
 								? AIETH_EXIT_INFRA
@@ -963,9 +1020,13 @@ static void run_spec(run_ctx *c)
 		}
 	}
 	for (i = 0; i < c->sp->ntxns && !stop; i++) {
-		char phase[64];
-		snprintf(phase, sizeof phase, "transaction %zu/%zu", i + 1, c->sp->ntxns);
-		add_progress(c, phase, i, c->sp->ntxns);
+		if (check_interrupt(c, "between transactions")) {
+			stop = 1;
+			break;
+		}
+		snprintf(c->phase, sizeof c->phase, "transaction %zu/%zu \"%s\"", i + 1,
+			 c->sp->ntxns, c->sp->txns[i].name ? c->sp->txns[i].name : c->sp->txns[i].jpath);
+		add_progress(c, c->phase, 0, 0);
 		run_txn(c, s, i, txns, &stop);
 	}
 	/* graphs with a bounded run must have completed it */
@@ -974,6 +1035,9 @@ static void run_spec(run_ctx *c)
 		uint64_t done = 0;
 		aieth_graph_iterations_done(s, c->sp->graphs[i].name, &done);
 		if (!stop && c->sp->graphs[i].iterations >= 0) {
+			snprintf(c->phase, sizeof c->phase, "graph \"%s\": wait",
+				 c->sp->graphs[i].name);
+			add_progress(c, c->phase, 0, 0);
 			rc = aieth_graph_wait(s, c->sp->graphs[i].name, DEFAULT_TIMEOUT_MS);
 			rj_str(g, "status", rc ? "incomplete" : "complete");
 			if (rc) {
@@ -989,6 +1053,7 @@ static void run_spec(run_ctx *c)
 		rj_u64(g, "iterations_done", done);
 		aieth_graph_end(s, c->sp->graphs[i].name);
 	}
+	add_progress(c, "close the session", 0, 0);
 	aieth_session_close(s);
 }
 
@@ -1027,6 +1092,7 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 	rj_str(c.test, "spec", spec_path);
 	rj_str(c.test, "name", spec_path);
 
+	add_progress(&c, "load the description", 0, 0);
 	rc = aieth_spec_load(&c.sp, spec_path);
 	if (rc) {
 		test_error(&c, "load", rc, "see docs/test-spec.md",

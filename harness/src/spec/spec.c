@@ -145,8 +145,17 @@ static int dup_string(const char *what, const char *path, jobj *o, const char *k
 {
 	const char *s = NULL;
 	int rc = jstrict_get_string(what, path, o, key, required, &s);
+	size_t i;
 	if (rc || !s)
 		return rc;
+	/* names are printed in tables, markers and JUnit: no control
+	 * characters (a newline could forge a marker line, ESC a terminal) */
+	for (i = 0; !strcmp(key, "name") && s[i]; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return aieth_fail(AIETH_EINVAL,
+					  "%s: %s%sname: control character 0x%02x at byte %zu; names "
+					  "may not contain control characters",
+					  what, path, *path ? "." : "", (unsigned char)s[i], i);
 	*out = aieth_strdup(s);
 	return *out ? 0 : aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
 }

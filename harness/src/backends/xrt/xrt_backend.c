@@ -505,6 +505,18 @@ static void timeout_result(xrt_state *st, const xrtp_txn_rep *rep, uint32_t time
 	(void)timeout_ms;
 }
 
+/* Interrupted by the caller: the child was ended; reset the device from a
+ * fresh one (graphs, AIE array, PL kernel). */
+static void interrupted_result(xrt_state *st, aieth_dev_result *res)
+{
+	char r[512];
+	reset_device(st, r, sizeof r);
+	res->status = AIETH_TXN_INTERRUPTED;
+	res->have_progress = 0;
+	join(res->msg, sizeof res->msg, "interrupted while the board ran the transaction; ", r,
+	     NULL, NULL);
+}
+
 static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	xrt_state *st = state;
@@ -541,6 +553,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		goto out;
 	}
 	dl = deadline(xfer);
+	st->proc.ch.intr = st->cfg->interrupt; /* only this wait is abandoned */
 	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.p, b.len, dl) ||
 	    send_image(st, &wire->tx, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
@@ -587,7 +600,14 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	}
 	goto out;
 lost_it:
-	if (rc == AIETH_ETIMEOUT) {
+	st->proc.ch.intr = NULL;
+	if (st->cfg->interrupt && *st->cfg->interrupt) {
+		/* a signal (to the run, maybe to the child too): end the run */
+		lost(st, "transaction", 1);
+		interrupted_result(st, res);
+		aieth_error_clear();
+		rc = AIETH_OK;
+	} else if (rc == AIETH_ETIMEOUT) {
 		lost(st, "transaction", 1);
 		timeout_result(st, NULL, timeout_ms, res);
 		rc = AIETH_OK;
@@ -595,6 +615,7 @@ lost_it:
 		rc = lost(st, "transaction", 0);
 	}
 out:
+	st->proc.ch.intr = NULL;
 	free(p);
 	free(req);
 	free(rep);

@@ -68,6 +68,12 @@ int aieth_xrt_proc_start(aieth_xrt_proc *p)
 		dup2(pp[1], 2);
 		close(pp[1]);
 		signal(SIGPIPE, SIG_IGN);
+		/* the parent decides what an interruption does to the board:
+		 * a terminal's SIGINT/SIGHUP to the process group is not for
+		 * the child; SIGTERM ends it (aieth_xrt_proc_kill) */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
 		aieth_xrt_child_main(sv[1]);
 	}
 	close(sv[1]);

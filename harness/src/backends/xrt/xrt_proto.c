@@ -301,6 +301,10 @@ static int wait_fd(xrtp_chan *c, short events, int64_t deadline)
 	for (;;) {
 		struct pollfd pf[2];
 		int n = 1, rc, ms = -1;
+		if (c->intr && *c->intr) {
+			errno = EINTR;
+			return -1;
+		}
 		pf[0].fd = c->fd;
 		pf[0].events = events;
 		pf[0].revents = 0;
@@ -318,6 +322,8 @@ static int wait_fd(xrtp_chan *c, short events, int64_t deadline)
 			}
 			ms = left > 60000 ? 60000 : (int)left;
 		}
+		if (c->intr && (ms < 0 || ms > 100))
+			ms = 100; /* a signal between the check and poll() */
 		rc = poll(pf, (nfds_t)n, ms);
 		if (rc < 0) {
 			if (errno == EINTR)

@@ -14,6 +14,7 @@
 #ifndef AIETH_XRT_PROTO_H
 #define AIETH_XRT_PROTO_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -136,6 +137,8 @@ typedef struct {
 	int side_fd;
 	xrtp_side_fn side;
 	void *side_ctx;
+	/* when set and *intr becomes non-zero, a wait fails with EINTR */
+	const volatile sig_atomic_t *intr;
 } xrtp_chan;
 
 int64_t xrtp_now_ms(void);
