@@ -7,11 +7,15 @@
  *   th_package dump-section KIND FILE -o OUT          extract one section
  *
  * Exit codes: 0 ok, 1 check found problems, 2 usage or input error,
- * 3 infrastructure error (bootgen missing or failing, output not writable).
+ * 3 infrastructure error (bootgen missing, failing or past its time limit,
+ * output not writable), 128+N interrupted by signal N (SIGINT, SIGTERM,
+ * SIGHUP: bootgen killed, scratch files removed, nothing written).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +30,31 @@ enum { EX_OK = 0, EX_PROBLEMS = 1, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_package";
 static int quiet;
+static volatile sig_atomic_t stop_signal;
+
+/* The first SIGINT, SIGTERM or SIGHUP asks the packager to stop (it kills
+ * bootgen and removes its scratch files); a second one ends us at once. */
+static void on_signal(int sig)
+{
+	if (stop_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a blocking read returns at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -62,6 +91,8 @@ static void help(void)
 	       "  --ext-id-code HEX     extended IDCODE (default: the XSA's PDI)\n"
 	       "  --action-mask MASK    LOAD_AIE (default), LOAD_PDI or LOAD_AIE,LOAD_PDI\n"
 	       "  --bootgen PROGRAM     bootgen to run (default: bootgen from PATH)\n"
+	       "  --bootgen-timeout S   stop bootgen after S seconds: exit 3 (default: 600;\n"
+	       "                        0: no limit)\n"
 	       "  --no-check            do not check the PLIOs against the board\n"
 	       "  --data-dir DIR        board files (default: $AIETH_DATA_DIR, installed data)\n"
 	       "  -q, --quiet           print nothing but problems and errors\n"
@@ -74,8 +105,13 @@ static void help(void)
 	       "\n"
 	       "Environment: SOURCE_DATE_EPOCH (header timestamp; default: now),\n"
 	       "  AIETH_DATA_DIR (board files), TMPDIR (scratch files).\n"
+	       "Output: -o and dump-section -o replace a regular file (or a symbolic link's\n"
+	       "  target) only when complete; a device or FIFO (/dev/null, /dev/stdout) is\n"
+	       "  written in place; an output that is one of the inputs is refused.\n"
 	       "Exit: 0 ok, 1 check found problems, 2 usage or input error,\n"
-	       "  3 infrastructure error (bootgen missing or failing, output not writable).\n");
+	       "  3 infrastructure error (bootgen missing, failing or past its time limit,\n"
+	       "  output not writable), 128+N interrupted by signal N (SIGINT, SIGTERM,\n"
+	       "  SIGHUP; scratch files removed, nothing written).\n");
 }
 
 static void print_problem(void *ctx, const char *line)
@@ -152,6 +188,7 @@ static int cmd_package(int argc, char **argv)
 		{"id-code", required_argument, NULL, 'i'}, {"ext-id-code", required_argument, NULL, 'e'},
 		{"action-mask", required_argument, NULL, 'a'},
 		{"bootgen", required_argument, NULL, 'g'}, {"no-check", no_argument, NULL, 'n'},
+		{"bootgen-timeout", required_argument, NULL, 't'},
 		{"data-dir", required_argument, NULL, 'd'}, {"quiet", no_argument, NULL, 'q'},
 		{NULL, 0, NULL, 0}};
 	aieth_package_opts o;
@@ -177,6 +214,17 @@ static int cmd_package(int argc, char **argv)
 		case 'm': o.aie_metadata = optarg; break;
 		case 'V': o.vbnv = optarg; break;
 		case 'g': o.bootgen = optarg; break;
+		case 't': {
+			char *end;
+			double t;
+			errno = 0;
+			t = strtod(optarg, &end);
+			if (!*optarg || *end || errno || !isfinite(t) || t < 0 || t > 1e9)
+				return usage_error("--bootgen-timeout \"%s\": expected a number of "
+						   "seconds from 0 (no limit) to 1e9", optarg);
+			o.bootgen_timeout_s = t > 0 ? t : -1;
+			break;
+		}
 		case 'n': o.no_check = 1; break;
 		case 'd': data_dir = optarg; break;
 		case 'q': quiet = 1; break;
@@ -221,6 +269,8 @@ static int cmd_package(int argc, char **argv)
 		return usage_error("%s", "--xsa is required");
 	if (!o.output)
 		return usage_error("%s", "-o/--output is required");
+	if (!*o.output)
+		return usage_error("%s", "-o/--output \"\": expected a file name");
 	if (!o.graph && !(o.pdi && o.aie_metadata))
 		return usage_error("%s", "--libadf is required (or both --pdi and --aie-metadata)");
 	sde = getenv("SOURCE_DATE_EPOCH");
@@ -240,7 +290,18 @@ static int cmd_package(int argc, char **argv)
 	o.report = print_problem;
 	if (!quiet && isatty(2))
 		o.progress = print_progress;
+	o.cancel = &stop_signal;
+	catch_stop_signals();
 	rc = aieth_package(&o, &r);
+	if (stop_signal) {
+		int sig = stop_signal;
+		fprintf(stderr, "%s: interrupted by signal %d (%s); %s\n", prog, sig,
+			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP",
+			rc ? "bootgen stopped, scratch files removed, nothing written"
+			   : "the output was written before the signal arrived");
+		aieth_board_free(board);
+		return 128 + sig;
+	}
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
 		aieth_board_free(board);
@@ -579,6 +640,8 @@ static int cmd_dump(int argc, char **argv)
 	}
 	if (!kind_s || !file || !out)
 		return usage_error("%s", "dump-section: usage: th_package dump-section KIND FILE -o OUT");
+	if (!*out)
+		return usage_error("%s", "dump-section: -o \"\": expected a file name");
 	if (aieth_xclbin_kind_parse(kind_s, &kind))
 		return usage_error("dump-section: %s", aieth_error_message());
 	if (aieth_xclbin_open(&x, file, AIETH_XCLBIN_LENIENT)) {
@@ -588,9 +651,10 @@ static int cmd_dump(int argc, char **argv)
 	if (aieth_xclbin_section_find(x, kind, &idx)) {
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
 		rc = EX_USAGE;
-	} else if (aieth_xclbin_section_dump(x, idx, out)) {
+	} else if ((rc = aieth_xclbin_section_dump(x, idx, out))) {
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
-		rc = strstr(aieth_error_message(), out) ? EX_INFRA : EX_USAGE;
+		/* a folder or an input as the output: a usage error; unwritable: 3 */
+		rc = rc != AIETH_EINVAL && strstr(aieth_error_message(), out) ? EX_INFRA : EX_USAGE;
 	} else if (!quiet) {
 		aieth_xclbin_section s;
 		aieth_xclbin_section_at(x, idx, &s);

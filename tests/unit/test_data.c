@@ -500,13 +500,12 @@ static void test_atomic_write(void)
 	CU_ASSERT_STRING_EQUAL(s, (const char *)old);
 	free(s);
 
-	/* rename onto a non-empty directory fails: the temporary file is removed */
+	/* a directory as the target is refused before anything is written */
 	CU_ASSERT_EQUAL_FATAL(mkdir(dirpath, 0755), 0);
 	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(tmppath("adir/inner"), old, 3), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_text_write(dirpath, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),
-			AIETH_EIO);
-	snprintf(expect, sizeof expect, "%s: cannot rename the temporary file %s.tmp.%ld", dirpath,
-		 dirpath, (long)getpid());
+			AIETH_EINVAL);
+	snprintf(expect, sizeof expect, "%s: is a directory, not a file", dirpath);
 	MSG_HAS(expect);
 	CU_ASSERT_EQUAL(count_files(".tmp."), 0);
 	s = slurp(tmppath("adir/inner"));
@@ -516,14 +515,14 @@ static void test_atomic_write(void)
 
 	/* a directory that does not exist */
 	CU_ASSERT_EQUAL(aieth_write_atomic(tmppath("nodir/out.bin"), old, 3), AIETH_EIO);
-	MSG_HAS("nodir/out.bin: cannot create the temporary file ");
-	MSG_HAS("nodir/out.bin.tmp.");
+	MSG_HAS("nodir/out.bin: cannot create a temporary file next to it ");
+	MSG_HAS("nodir/.out.bin.tmp.");
 	MSG_HAS("No such file or directory (does the directory exist?)");
 	CU_ASSERT_EQUAL(aieth_text_write("/nonexistent-dir/out.txt", AIETH_ELEM_INT32,
 					 (const uint8_t *)v, sizeof v),
 			AIETH_EIO);
-	MSG_HAS("/nonexistent-dir/out.txt: cannot create the temporary file "
-		"/nonexistent-dir/out.txt.tmp.");
+	MSG_HAS("/nonexistent-dir/out.txt: cannot create a temporary file next to it "
+		"(/nonexistent-dir/.out.txt.tmp.");
 
 	/* a successful write replaces the old file */
 	CU_ASSERT_EQUAL(aieth_text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),

@@ -5,6 +5,7 @@
 #ifndef AIETH_PUBLIC_PACKAGE_H
 #define AIETH_PUBLIC_PACKAGE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,7 +35,19 @@ typedef struct {
 	aieth_problem_fn report;     /* receives check problems (may be NULL) */
 	void (*progress)(void *ctx, const char *step); /* may be NULL */
 	void *ctx;
+	/* bootgen's time limit in seconds: 0 means AIETH_BOOTGEN_TIMEOUT_DEFAULT,
+	 * < 0 no limit. A bootgen still running then is killed with its whole
+	 * process group: AIETH_ETIMEOUT, result->tool_failed set. */
+	double bootgen_timeout_s;
+	/* Interruption (may be NULL): when *cancel becomes non-zero (a signal
+	 * handler sets it), aieth_package kills a running bootgen, removes its
+	 * scratch directory and the partial output, and returns AIETH_ESTATE
+	 * with result->interrupted set, within a fraction of a second while
+	 * bootgen runs, else at the next step. */
+	volatile sig_atomic_t *cancel;
 } aieth_package_opts;
+
+#define AIETH_BOOTGEN_TIMEOUT_DEFAULT 600.0
 
 typedef struct {
 	uint8_t uuid[16];
@@ -49,6 +62,7 @@ typedef struct {
 	int output_failed;           /* the output could not be written */
 	double bootgen_seconds;      /* 0 with a prebuilt PDI */
 	long bootgen_maxrss_kib;     /* bootgen's peak memory */
+	int interrupted;             /* stopped because *opts->cancel was set */
 } aieth_package_result;
 
 /* Package an AIE-only xclbin: AIE_METADATA from the graph's
@@ -59,7 +73,13 @@ typedef struct {
  * AIETH_OK; AIETH_EINVAL with result->problems > 0 when the check failed;
  * with result->tool_failed set when bootgen is missing or failed (its
  * own error text in the message), result->output_failed when the output
- * could not be written; other codes for bad inputs. */
+ * could not be written; AIETH_ETIMEOUT (tool_failed) when bootgen ran past
+ * its time limit; AIETH_ESTATE (interrupted) when cancelled; other codes
+ * for bad inputs. An output that is one of the inputs (the same file as
+ * xsa, graph, pdi or aie_metadata, or a file inside a graph Work/
+ * directory) is refused (AIETH_EINVAL) before anything is written. The
+ * output is written as util/fileio.h says: a device or FIFO in place, a
+ * symbolic link's target replaced, a directory refused (AIETH_EINVAL). */
 int aieth_package(const aieth_package_opts *opts, aieth_package_result *result);
 
 #ifdef __cplusplus

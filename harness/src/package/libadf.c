@@ -473,9 +473,9 @@ static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname
 		free(path);
 		return AIETH_OK;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
+	/* a FIFO or a device among the CDOs is refused, never waited on */
+	if (aieth_open_input(path, &fd, &sb) != AIETH_OK) {
+		rc = aieth_fail_prefix(AIETH_EIO, "the graph's CDO files");
 	} else {
 		got = read(fd, head, sizeof head);
 		rc = aieth_cdo_check_header(head, got > 0 ? (size_t)got : 0, (uint64_t)sb.st_size,
@@ -573,7 +573,7 @@ static int finish(aieth_graph_inputs *g, const char *what, int rc)
 int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract)
 {
 	struct archive *a;
-	int rc;
+	int rc, fd = -1;
 	memset(g, 0, sizeof *g);
 	if (is_dir(path))
 		return finish(g, path, work_read(g, path));
@@ -581,12 +581,17 @@ int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_d
 	if (!a)
 		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
 	archive_read_support_format_ar(a);
-	if (archive_read_open_filename(a, path, AR_CHUNK) != ARCHIVE_OK)
+	/* opened by us without blocking: a FIFO is refused before libarchive reads */
+	if ((rc = aieth_open_input(path, &fd, NULL)))
+		rc = aieth_fail_prefix(rc, "the graph archive");
+	else if (archive_read_open_fd(a, fd, AR_CHUNK) != ARCHIVE_OK)
 		rc = aieth_fail(AIETH_EIO, "%s: cannot open the graph archive: %s", path,
 				archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = ar_scan(g, path, a, work_dir, extract);
 	archive_read_free(a);
+	if (fd >= 0)
+		close(fd);
 	return finish(g, path, rc);
 }
 

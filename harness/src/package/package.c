@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +46,17 @@ static void progress(const pkg *p, const char *step)
 {
 	if (p->o->progress)
 		p->o->progress(p->o->ctx, step);
+}
+
+static int cancelled(const pkg *p)
+{
+	return p->o->cancel && *p->o->cancel;
+}
+
+static int interrupted(pkg *p)
+{
+	p->r->interrupted = 1;
+	return aieth_fail(AIETH_ESTATE, "interrupted; nothing written");
 }
 
 /* Remove the scratch directory; it holds only files we made (no subdirs). */
@@ -200,9 +212,9 @@ static int check_prebuilt_pdi(pkg *p)
 	uint8_t head[AIETH_PDI_SCAN_BYTES];
 	uint32_t id, ext;
 	ssize_t got;
-	int fd = open(p->o->pdi, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", p->o->pdi, strerror(errno));
+	int fd, rc;
+	if ((rc = aieth_open_input(p->o->pdi, &fd, NULL)))
+		return rc;
 	got = read(fd, head, sizeof head);
 	close(fd);
 	if (got <= 0 || aieth_pdi_idcode(head, (size_t)got, &id, &ext))
@@ -292,8 +304,12 @@ static int build_pdi(pkg *p, char **pdi_path)
 		bo.id_code = p->r->id_code;
 		bo.ext_id_code = p->r->ext_id_code;
 		bo.output = *pdi_path;
+		bo.timeout_s = p->o->bootgen_timeout_s == 0 ? AIETH_BOOTGEN_TIMEOUT_DEFAULT
+							     : p->o->bootgen_timeout_s;
+		bo.cancel = p->o->cancel;
 		rc = aieth_pdi_build(&bo, &br);
 		p->r->tool_failed = br.tool_failed;
+		p->r->interrupted = br.interrupted;
 		p->r->bootgen_seconds = br.seconds;
 		p->r->bootgen_maxrss_kib = br.maxrss_kib;
 	}
@@ -317,8 +333,9 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	xb_wsection s[3];
 	xb_wopts w;
 	aieth_xclbin *x = NULL;
+	aieth_out stage = {-1, NULL, NULL, 0};
 	size_t n = 0, problems;
-	char pdi_name[64];
+	char pdi_name[64], *staged = NULL;
 	int rc;
 
 	memset(s, 0, sizeof s);
@@ -348,12 +365,27 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	w.uuid = o->uuid;
 
 	progress(p, "writing the xclbin");
-	rc = xb_write_fd(out->fd, o->output, &w, p->r->uuid, &p->r->size);
+	/* the writer seeks (the UUID is written last) and the bytes are checked
+	 * before they go out: an output written in place (a device, a FIFO) is
+	 * staged in the scratch directory and copied to it once checked */
+	if (out->in_place) {
+		staged = aieth_path_join(p->tmp, "output.xclbin");
+		if (!staged)
+			return aieth_fail(AIETH_ENOMEM, "out of memory");
+		if ((rc = aieth_out_open(&stage, staged))) {
+			free(staged);
+			return rc;
+		}
+	}
+	rc = xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
+			 &p->r->size);
+	if (!rc && out->in_place)
+		rc = aieth_out_commit(&stage);
 	if (rc)
 		p->r->output_failed = 1;
 	if (!rc) {
 		/* check the very bytes written, before they replace the target */
-		rc = aieth_xclbin_open(&x, out->tmp, AIETH_XCLBIN_LENIENT);
+		rc = aieth_xclbin_open(&x, out->in_place ? staged : out->tmp, AIETH_XCLBIN_LENIENT);
 		if (!rc) {
 			problems = aieth_xclbin_check(x, o->no_check ? NULL : o->board, report_line,
 						      (void *)o);
@@ -362,9 +394,17 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 				rc = aieth_fail(AIETH_EINVAL, "%s: the written file failed its check "
 						"(%zu problem%s); nothing written", o->output, problems,
 						problems == 1 ? "" : "s");
+			if (!rc && out->in_place &&
+			    (rc = aieth_copy(x->fd, 0, p->r->size, out->fd, NULL, staged,
+					     o->output)))
+				p->r->output_failed = 1;
 			aieth_xclbin_close(x);
 		}
 	}
+	aieth_out_abort(&stage);
+	free(staged);
+	if (!rc && cancelled(p))
+		rc = interrupted(p);
 	if (rc)
 		return rc;
 	aieth_uuid_format(p->r->uuid, p->r->uuid_string);
@@ -374,10 +414,54 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	return rc;
 }
 
+/* 1 when dir (an existing directory) holds path, at any depth. */
+static int dir_holds(const char *dir, const char *path)
+{
+	char *d = realpath(dir, NULL), *parent = aieth_path_dirname(path), *f = NULL;
+	size_t n;
+	int in = 0;
+	if (d && parent)
+		f = realpath(parent, NULL);
+	if (d && f) {
+		n = strlen(d);
+		in = !strncmp(f, d, n) && (f[n] == '/' || f[n] == '\0' || (n == 1 && d[0] == '/'));
+	}
+	free(d);
+	free(parent);
+	free(f);
+	return in;
+}
+
+/* The output must not be one of the inputs: it would replace what it is
+ * made from. Compared by device and inode, so hard and symbolic links and
+ * other spellings of the same file are caught. */
+static int refuse_input_as_output(const aieth_package_opts *o)
+{
+	const struct {
+		const char *path, *what;
+	} in[] = {{o->xsa, "the XSA (--xsa)"}, {o->graph, "the graph (--libadf)"},
+		  {o->pdi, "the PDI (--pdi)"}, {o->aie_metadata, "the metadata (--aie-metadata)"}};
+	struct stat so, si;
+	size_t i;
+	if (stat(o->output, &so) != 0)
+		return AIETH_OK; /* a new file is no input */
+	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+		if (!in[i].path || stat(in[i].path, &si) != 0)
+			continue;
+		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return aieth_fail(AIETH_EINVAL, "output %s is %s %s: refusing to write over "
+					  "an input", o->output, in[i].what, in[i].path);
+		if (S_ISDIR(si.st_mode) && S_ISREG(so.st_mode) && dir_holds(in[i].path, o->output))
+			return aieth_fail(AIETH_EINVAL, "output %s is inside %s %s: refusing to "
+					  "write over an input", o->output, in[i].what, in[i].path);
+	}
+	return AIETH_OK;
+}
+
 int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 {
 	pkg p;
-	aieth_out out = {-1, NULL, NULL};
+	aieth_out out = {-1, NULL, NULL, 0};
 	char *pdi_path = NULL;
 	int rc;
 	if (!o || !r)
@@ -396,18 +480,28 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 	memset(&p, 0, sizeof p);
 	p.o = o;
 	p.r = r;
-	rc = read_xsa(&p);
+	rc = refuse_input_as_output(o);
+	if (!rc)
+		rc = read_xsa(&p);
 	/* the output's directory is tried first: no bootgen run for nothing */
-	if (!rc && (rc = aieth_out_open(&out, o->output)))
+	if (!rc && (rc = aieth_out_open(&out, o->output)) && rc != AIETH_EINVAL)
 		r->output_failed = 1;
 	if (!rc)
 		rc = make_tmp(&p);
+	if (!rc && cancelled(&p))
+		rc = interrupted(&p);
 	if (!rc)
 		rc = read_graph(&p);
+	if (!rc && cancelled(&p))
+		rc = interrupted(&p);
 	if (!rc)
 		rc = build_pdi(&p, &pdi_path);
+	if (!rc && cancelled(&p))
+		rc = interrupted(&p);
 	if (!rc)
 		rc = write_xclbin(&p, &out, pdi_path);
+	if (rc && cancelled(&p))
+		r->interrupted = 1;
 	aieth_out_abort(&out);
 	free(pdi_path);
 	remove_tmp(&p);

@@ -19,6 +19,7 @@
 #include "aieth.h"
 #include "package/pdi.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/path.h"
 #include "xclbin/xclbin_format.h"
 
@@ -147,12 +148,23 @@ static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
 	return AIETH_OK;
 }
 
+/* Kill bootgen's process group and reap bootgen. */
+static void kill_group(pid_t pid)
+{
+	int st;
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
 int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 {
 	const char *tool = o->bootgen && *o->bootgen ? o->bootgen : "bootgen";
 	char *bif = NULL, *log = NULL, msg[1200];
 	char *argv[9];
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t sa;
+	sigset_t defs;
 	struct rusage ru;
 	pid_t pid;
 	int rc, st = 0, e;
@@ -189,9 +201,22 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	/* its own process group: a time limit or an interruption kills bootgen
+	 * and whatever it started; the signals our caller may catch or ignore
+	 * are back to their defaults in it */
+	posix_spawnattr_init(&sa);
+	sigemptyset(&defs);
+	sigaddset(&defs, SIGINT);
+	sigaddset(&defs, SIGTERM);
+	sigaddset(&defs, SIGHUP);
+	sigaddset(&defs, SIGPIPE);
+	posix_spawnattr_setsigdefault(&sa, &defs);
+	posix_spawnattr_setpgroup(&sa, 0);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
 	t0 = now_s();
-	e = posix_spawnp(&pid, tool, &fa, NULL, argv, environ);
+	e = posix_spawnp(&pid, tool, &fa, &sa, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&sa);
 	if (e) {
 		r->tool_failed = 1;
 		rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s: %s (install the Debian package "
@@ -199,12 +224,33 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 				strerror(e));
 		goto out;
 	}
-	while (wait4(pid, &st, 0, &ru) < 0) {
-		if (errno != EINTR) {
+	for (;;) {
+		pid_t w = wait4(pid, &st, WNOHANG, &ru);
+		struct timespec nap = {0, 20 * 1000 * 1000};
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
 			r->tool_failed = 1;
 			rc = aieth_fail(AIETH_EIO, "%s: wait failed: %s", tool, strerror(errno));
+			kill_group(pid);
 			goto out;
 		}
+		if (o->cancel && *o->cancel) {
+			kill_group(pid);
+			r->interrupted = 1;
+			rc = aieth_fail(AIETH_ESTATE, "interrupted while %s ran (stopped it)", tool);
+			goto out;
+		}
+		if (o->timeout_s > 0 && now_s() - t0 >= o->timeout_s) {
+			kill_group(pid);
+			r->tool_failed = 1;
+			r->timed_out = 1;
+			r->seconds = now_s() - t0;
+			rc = aieth_fail(AIETH_ETIMEOUT, "%s still running after its time limit of %g s "
+					"(--bootgen-timeout): killed it", tool, o->timeout_s);
+			goto out;
+		}
+		nanosleep(&nap, NULL);
 	}
 	r->seconds = now_s() - t0;
 	r->maxrss_kib = ru.ru_maxrss;
@@ -223,8 +269,7 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		goto out;
 	}
 	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
-	fd = open(o->output, O_RDONLY | O_CLOEXEC);
-	got = fd >= 0 ? read(fd, head, sizeof head) : -1;
+	got = aieth_open_input(o->output, &fd, NULL) == AIETH_OK ? read(fd, head, sizeof head) : -1;
 	if (fd >= 0)
 		close(fd);
 	if (got <= 0 || aieth_pdi_idcode(head, (size_t)got, &id, &ext) != AIETH_OK) {

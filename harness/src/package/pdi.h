@@ -6,6 +6,7 @@
 #ifndef AIETH_PDI_H
 #define AIETH_PDI_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,18 +35,24 @@ typedef struct {
 	size_t num_cdos;
 	uint32_t id_code, ext_id_code;
 	const char *output;          /* the PDI to write */
+	double timeout_s;            /* > 0: bootgen is killed after this long */
+	volatile sig_atomic_t *cancel; /* non-zero: kill bootgen and stop */
 } aieth_pdi_build_opts;
 
 typedef struct {
 	int tool_failed;             /* bootgen missing, killed or failed */
 	double seconds;
 	long maxrss_kib;
+	int timed_out;               /* killed at its time limit (AIETH_ETIMEOUT) */
+	int interrupted;             /* killed because *cancel was set (AIETH_ESTATE) */
 } aieth_pdi_build_result;
 
 /* Write a BIF with one AIE image (id 0x1c000000) holding the CDOs in order
  * as one cdo partition, run `bootgen -arch versal -image BIF -o OUT -w`,
  * and check that OUT is a PDI with the given IDCODE. On failure the
- * message carries bootgen's own error lines. */
+ * message carries bootgen's own error lines. bootgen runs in its own
+ * process group; at the time limit or on *cancel the whole group is
+ * killed and reaped before this returns. */
 int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r);
 
 #endif

@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "package/pdi.h"
 #include "package/xsa.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/json_strict.h"
 
 #define XSA_MAX_MEMBERS 100000u
@@ -241,17 +243,22 @@ static struct archive *new_reader(void)
 int aieth_xsa_read(aieth_xsa_info *out, const char *path)
 {
 	struct archive *a;
-	int rc;
+	int rc, fd = -1;
 	memset(out, 0, sizeof *out);
 	a = new_reader();
 	if (!a)
 		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	if (archive_read_open_filename(a, path, XSA_CHUNK) != ARCHIVE_OK)
+	/* opened by us without blocking: a FIFO is refused before libarchive reads */
+	if ((rc = aieth_open_input(path, &fd, NULL)))
+		rc = aieth_fail_prefix(rc, "the XSA");
+	else if (archive_read_open_fd(a, fd, XSA_CHUNK) != ARCHIVE_OK)
 		rc = aieth_fail(AIETH_EIO, "%s: cannot open the XSA: %s", path,
 				archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = xsa_scan(out, path, a);
 	archive_read_free(a);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 

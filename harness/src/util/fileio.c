@@ -1,9 +1,12 @@
 /*
  * fileio.c - whole-file reads, full reads and writes, streamed copies, and
- * atomic output: a whole buffer (aieth_write_atomic: "<path>.tmp.<pid>",
- * flushed, renamed over path) or a stream (aieth_out: a temporary next to
- * the target, renamed when complete). On any failure the temporary file is
- * removed and an existing file at path is left as it was.
+ * output. One output mechanism (aieth_out) serves the whole-buffer writer
+ * (aieth_write_atomic) and streamed writers: a missing or regular target
+ * gets a temporary file beside it, flushed and renamed over it when
+ * complete (on failure the temporary is removed and the target left as it
+ * was); a symbolic link is followed to its final target, which is replaced
+ * (the link stays a link); an existing device, FIFO or socket is written in
+ * place, never renamed over or removed; a directory is an error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,34 +15,205 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
+
+/* ------------------------------------------------------------- outputs */
+
+#define MAX_LINKS 40
+#define PROC_MAGIC 0x9fa0 /* procfs: /proc/self/fd/N behind /dev/stdout */
+
+enum { T_MISSING, T_REGULAR, T_SPECIAL, T_DIR };
+
+/* A link in procfs (/proc/self/fd/1, what /dev/stdout and /dev/fd/N lead
+ * to) names an open file, not a path: it is written through, in place. */
+static int in_procfs(const char *link)
+{
+	struct statfs sf;
+	char *dir = aieth_path_dirname(link);
+	int r = dir && statfs(dir, &sf) == 0 && sf.f_type == PROC_MAGIC;
+	free(dir);
+	return r;
+}
+
+static char *read_link(const char *path)
+{
+	size_t cap = 256;
+	for (;;) {
+		char *buf = malloc(cap);
+		ssize_t n;
+		if (!buf)
+			return NULL;
+		n = readlink(path, buf, cap);
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if ((size_t)n < cap) {
+			buf[n] = '\0';
+			return buf;
+		}
+		free(buf);
+		if (cap > 65536)
+			return NULL;
+		cap *= 2;
+	}
+}
+
+/* What writing `path` replaces: symbolic links are followed one by one to
+ * the final target (which may not exist yet), so the link stays a link.
+ * *final (malloc'd): the target's path; *kind: T_*; *magic: reached through
+ * a procfs link (then *final is path itself, opened through the link). */
+static int resolve_output(const char *path, char **final, int *kind, mode_t *mode, int *magic)
+{
+	char *cur = aieth_strdup(path), *t, *dir;
+	struct stat sb;
+	int hops;
+	*final = NULL;
+	*magic = 0;
+	*mode = 0;
+	if (!cur)
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	for (hops = 0;; hops++) {
+		if (lstat(cur, &sb) != 0) {
+			int e = errno;
+			if (e == ENOENT) {
+				*kind = T_MISSING;
+				break;
+			}
+			free(cur);
+			return aieth_fail(AIETH_EIO, "%s: cannot write: %s", path, strerror(e));
+		}
+		if (!S_ISLNK(sb.st_mode)) {
+			*mode = sb.st_mode;
+			*kind = S_ISREG(sb.st_mode) ? T_REGULAR : S_ISDIR(sb.st_mode) ? T_DIR : T_SPECIAL;
+			break;
+		}
+		if (hops >= MAX_LINKS) {
+			free(cur);
+			return aieth_fail(AIETH_EIO, "%s: cannot write: more than %d symbolic links "
+					  "to follow", path, MAX_LINKS);
+		}
+		if (in_procfs(cur)) {
+			free(cur);
+			if (stat(path, &sb) != 0)
+				return aieth_fail(AIETH_EIO, "%s: cannot write: %s", path,
+						  strerror(errno));
+			*mode = sb.st_mode;
+			*kind = S_ISDIR(sb.st_mode) ? T_DIR : T_SPECIAL;
+			*magic = 1;
+			cur = aieth_strdup(path);
+			break;
+		}
+		t = read_link(cur);
+		dir = t && t[0] != '/' ? aieth_path_dirname(cur) : NULL;
+		free(cur);
+		if (!t || (t[0] != '/' && !dir)) {
+			free(t);
+			return aieth_fail(AIETH_EIO, "%s: cannot read a symbolic link on the way", path);
+		}
+		cur = dir ? aieth_path_join(dir, t) : t;
+		if (dir)
+			free(t);
+		free(dir);
+		if (!cur)
+			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	if (!cur)
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	*final = cur;
+	return AIETH_OK;
+}
+
+/* An existing device, FIFO or socket (or a procfs link): written in place,
+ * never renamed over. O_NONBLOCK so a FIFO with no reader fails at once. */
+static int open_in_place(aieth_out *o, const char *path, mode_t mode, int magic)
+{
+	struct stat sb;
+	int fd, flags;
+	fd = open(o->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (magic ? O_APPEND : 0));
+	if (fd < 0) {
+		int e = errno;
+		if (e == ENXIO)
+			return aieth_fail(AIETH_EIO, "%s: is %s that nothing reads from: cannot write "
+					  "to it", path, file_kind(mode));
+		return aieth_fail(AIETH_EIO, "%s: cannot open %s for writing: %s", path,
+				  file_kind(mode), strerror(e));
+	}
+	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && !magic)) {
+		close(fd);
+		return aieth_fail(AIETH_EIO, "%s: changed while it was opened; nothing written", path);
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		int e = errno;
+		close(fd);
+		return aieth_fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
+	}
+	o->fd = fd;
+	o->in_place = 1;
+	return AIETH_OK;
+}
+
 int aieth_out_open(aieth_out *o, const char *path)
 {
-	char *dir = aieth_path_dirname(path);
-	const char *base = strrchr(path, '/');
 	static atomic_uint counter;
-	size_t n;
-	int tries;
+	char *final = NULL, *dir;
+	const char *base;
+	size_t n, len;
+	int kind, magic, tries, rc;
+	mode_t mode;
 
 	o->fd = -1;
 	o->tmp = NULL;
-	o->path = aieth_strdup(path);
-	base = base ? base + 1 : path;
-	n = (dir ? strlen(dir) : 0) + strlen(base) + 64;
-	o->tmp = malloc(n);
-	if (!dir || !o->tmp || !o->path) {
+	o->path = NULL;
+	o->in_place = 0;
+	if (!path || !*path)
+		return aieth_fail(AIETH_EINVAL, "no output file named (an empty path)");
+	if ((rc = resolve_output(path, &final, &kind, &mode, &magic)))
+		return rc;
+	o->path = final;
+	len = strlen(final);
+	if (kind == T_DIR || (kind == T_MISSING && final[len - 1] == '/')) {
+		rc = aieth_fail(AIETH_EINVAL, "%s: is a directory%s, not a file: name a file to write",
+				path, kind == T_DIR ? "" : " name (it ends in /)");
+		aieth_out_abort(o);
+		return rc;
+	}
+	if (kind == T_SPECIAL) {
+		if ((rc = open_in_place(o, path, mode, magic)))
+			aieth_out_abort(o);
+		return rc;
+	}
+	/* a missing or regular target: a temporary file beside it, renamed over
+	 * it when complete (O_EXCL with our own names, not mkstemp, so the
+	 * umask applies) */
+	dir = aieth_path_dirname(final);
+	base = strrchr(final, '/');
+	base = base ? base + 1 : final;
+	n = (dir ? strlen(dir) : 0) + strlen(base) + 80;
+	o->tmp = dir ? malloc(n) : NULL;
+	if (!o->tmp) {
 		free(dir);
 		aieth_out_abort(o);
 		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
-	/* O_EXCL with our own unique names (not mkstemp) so the umask applies */
 	for (tries = 0; tries < 100; tries++) {
-		snprintf(o->tmp, n, "%s/.%s.tmp%ld.%u", dir, base, (long)getpid(),
+		snprintf(o->tmp, n, "%s/.%.200s.tmp.%ld.%u", dir, base, (long)getpid(),
 			 (unsigned)atomic_fetch_add(&counter, 1u));
 		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (o->fd >= 0 || errno != EEXIST)
@@ -48,8 +222,9 @@ int aieth_out_open(aieth_out *o, const char *path)
 	free(dir);
 	if (o->fd < 0) {
 		int e = errno;
-		int rc = aieth_fail(AIETH_EIO, "%s: cannot create a temporary file next to it: %s",
-				    path, strerror(e));
+		rc = aieth_fail(AIETH_EIO, "%s: cannot create a temporary file next to it (%s): %s%s",
+				path, o->tmp, strerror(e),
+				e == ENOENT ? " (does the directory exist?)" : "");
 		free(o->tmp);
 		o->tmp = NULL;
 		aieth_out_abort(o);
@@ -58,15 +233,30 @@ int aieth_out_open(aieth_out *o, const char *path)
 	return AIETH_OK;
 }
 
+int aieth_out_write(aieth_out *o, const void *buf, size_t n)
+{
+	return aieth_write_full(o->fd, buf, n, o->path ? o->path : "output");
+}
+
 int aieth_out_commit(aieth_out *o)
 {
-	int rc = AIETH_OK;
-	if (close(o->fd) != 0)
-		rc = aieth_fail(AIETH_EIO, "%s: write error: %s", o->path, strerror(errno));
+	const char *step = NULL;
+	int e = 0, rc = AIETH_OK;
+	if (!o->path || o->fd < 0)
+		return aieth_fail(AIETH_EINVAL, "aieth_out_commit: no open output");
+	/* a device or FIFO is not flushed: fsync would fail or block */
+	if (!o->in_place && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
+		step = "flush", e = errno;
+	if (close(o->fd) != 0 && !step)
+		step = "close", e = errno;
 	o->fd = -1;
-	if (!rc && rename(o->tmp, o->path) != 0)
-		rc = aieth_fail(AIETH_EIO, "%s: cannot rename %s over it: %s", o->path, o->tmp,
-				strerror(errno));
+	if (!step && !o->in_place && rename(o->tmp, o->path) != 0)
+		step = "rename", e = errno;
+	if (step && o->in_place)
+		rc = aieth_fail(AIETH_EIO, "%s: write error: %s", o->path, strerror(e));
+	else if (step)
+		rc = aieth_fail(AIETH_EIO, "%s: cannot %s the temporary file %s (removed; %s left "
+				"as it was): %s", o->path, step, o->tmp, o->path, strerror(e));
 	if (!rc) {
 		free(o->tmp);
 		o->tmp = NULL;
@@ -87,7 +277,6 @@ void aieth_out_abort(aieth_out *o)
 	o->tmp = NULL;
 	o->path = NULL;
 }
-
 int aieth_pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what)
 {
 	uint8_t *p = buf;
@@ -141,16 +330,6 @@ int aieth_copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, cons
 	}
 	free(buf);
 	return rc;
-}
-
-static const char *file_kind(mode_t m)
-{
-	return S_ISDIR(m)    ? "a directory"
-	       : S_ISFIFO(m) ? "a FIFO"
-	       : S_ISCHR(m)  ? "a character device"
-	       : S_ISBLK(m)  ? "a block device"
-	       : S_ISSOCK(m) ? "a socket"
-			     : "not a regular file";
 }
 
 int aieth_open_input(const char *path, int *fd_out, struct stat *st_out)
@@ -230,75 +409,18 @@ fail:
 	return rc;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n > 0) {
-		size_t chunk = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n;
-		ssize_t w = write(fd, p, chunk);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (w == 0) {
-			errno = EIO;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int aieth_write_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp;
-	size_t plen;
-	int fd, err;
-	const char *step;
-
+	aieth_out o;
+	int rc;
 	if (!path || !*path || (!data && len))
 		return aieth_fail(AIETH_EINVAL, "aieth_write_atomic: %s",
 				  !path || !*path ? "no path" : "NULL data");
-	plen = strlen(path);
-	tmp = malloc(plen + 32);
-	if (!tmp)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
-	if (fd < 0) {
-		err = errno;
-		aieth_fail(AIETH_EIO, "%s: cannot create the temporary file %s: %s%s", path, tmp,
-			   strerror(err), err == ENOENT ? " (does the directory exist?)" : "");
-		free(tmp);
-		return AIETH_EIO;
+	if ((rc = aieth_out_open(&o, path)))
+		return rc;
+	if ((rc = aieth_out_write(&o, data, len))) {
+		aieth_out_abort(&o);
+		return rc;
 	}
-	step = "write to";
-	if (write_all(fd, (const uint8_t *)data, len) != 0)
-		goto fail;
-	step = "flush";
-	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-		goto fail;
-	step = "close";
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	step = "rename";
-	if (rename(tmp, path) != 0)
-		goto fail;
-	free(tmp);
-	return AIETH_OK;
-
-fail:
-	err = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	aieth_fail(AIETH_EIO, "%s: cannot %s the temporary file %s (%zu bytes; removed, %s left as it was): %s",
-		   path, step, tmp, len, path, strerror(err));
-	free(tmp);
-	return AIETH_EIO;
+	return aieth_out_commit(&o);
 }

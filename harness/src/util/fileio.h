@@ -1,8 +1,8 @@
 /*
  * util/fileio.h - files (not installed): whole-file reads, full reads and
- * writes, streamed copies, and atomic output (a temporary file renamed over
- * the target only when complete, so a failed write never leaves half a
- * file).
+ * writes, streamed copies, inputs opened without blocking, and outputs that
+ * never clobber (a temporary file renamed over a regular target only when
+ * complete; a device or FIFO written in place).
  */
 #ifndef AIETH_UTIL_FILEIO_H
 #define AIETH_UTIL_FILEIO_H
@@ -28,23 +28,39 @@ int aieth_open_input(const char *path, int *fd_out, struct stat *st_out);
  * AIETH_ENOMEM with the message naming path; *out is then NULL. */
 int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out);
 
-/* Write len bytes to path atomically: "<path>.tmp.<pid>", flushed, renamed
- * over path. On failure nothing is left behind and path is unchanged. */
-int aieth_write_atomic(const char *path, const void *data, size_t len);
-
-/* Streamed atomic output. */
+/* Output files. One mechanism for every writer, by what exists at path:
+ * - nothing, or a regular file: a temporary file beside it
+ *   (".<name>.tmp.<pid>.<n>"), flushed and renamed over it on commit; on
+ *   failure the temporary is removed and the old file left as it was;
+ * - a symbolic link: followed to its final target (which may not exist
+ *   yet), and that target replaced as above; the link stays a link;
+ * - a character or block device, a FIFO, a socket (/dev/null, a tty, a
+ *   pipe behind /dev/stdout): written in place, never renamed over, never
+ *   removed, not flushed; a FIFO nothing reads from is an error at once
+ *   (AIETH_EIO), never a wait; /dev/stdout or /dev/fd/N leading to a
+ *   regular file appends to that open file;
+ * - a directory, or a name ending in "/": AIETH_EINVAL naming it;
+ * - an empty path: AIETH_EINVAL. */
 typedef struct {
 	int fd;
-	char *tmp;    /* temporary path */
-	char *path;   /* final path */
+	char *tmp;    /* temporary path; NULL when written in place */
+	char *path;   /* the file written: path, or a link's final target */
+	int in_place; /* 1: fd is the target itself (no rename) */
 } aieth_out;
 
-/* Create the temporary file for `path` (mode 0666 less the umask). */
+/* Open the output for `path` (mode 0666 less the umask when created). */
 int aieth_out_open(aieth_out *o, const char *path);
-/* Close and rename over the target; on failure the temporary is removed. */
+/* Write n bytes (a failure names the target). */
+int aieth_out_write(aieth_out *o, const void *buf, size_t n);
+/* Flush, close and rename over the target (in place: close); on failure the
+ * temporary is removed. Always releases o. */
 int aieth_out_commit(aieth_out *o);
 /* Close and remove the temporary (safe to call twice or after commit). */
 void aieth_out_abort(aieth_out *o);
+
+/* Write len bytes to path through aieth_out: the target is replaced only
+ * when complete, or written in place when it is a device or FIFO. */
+int aieth_write_atomic(const char *path, const void *data, size_t len);
 
 /* Read exactly n bytes at off; a short file is an error naming `what`. */
 int aieth_pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);

@@ -351,16 +351,13 @@ int aieth_xclbin_open(aieth_xclbin **out, const char *path, unsigned flags)
 		free(x);
 		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
-	x->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (x->fd < 0) {
-		int rc = aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
-		aieth_xclbin_close(x);
-		return rc;
-	}
-	if (fstat(x->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int rc = aieth_fail(AIETH_EIO, "%s: not a regular file", path);
-		aieth_xclbin_close(x);
-		return rc;
+	{
+		/* a FIFO or a device is refused before anything is read */
+		int rc = aieth_open_input(path, &x->fd, &st);
+		if (rc) {
+			aieth_xclbin_close(x);
+			return rc;
+		}
 	}
 	x->size = (uint64_t)st.st_size;
 	return finish_open(x, flags, out);
@@ -483,11 +480,16 @@ int aieth_xclbin_section_read(const aieth_xclbin *x, size_t i, size_t max_bytes,
 int aieth_xclbin_section_dump(const aieth_xclbin *x, size_t i, const char *path)
 {
 	const aieth_xclbin_section *s;
+	struct stat in, out;
 	aieth_out o;
 	int rc = readable(x, i);
 	if (rc)
 		return rc;
 	s = &x->sec[i].pub;
+	if (x->fd >= 0 && fstat(x->fd, &in) == 0 && stat(path, &out) == 0 &&
+	    in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+		return aieth_fail(AIETH_EINVAL, "%s: is the xclbin the section is read from: "
+				  "refusing to write over it", path);
 	rc = aieth_out_open(&o, path);
 	if (rc)
 		return rc;

@@ -91,11 +91,8 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 			sizes[i] = s->size;
 			continue;
 		}
-		fds[i] = open(s->path, O_RDONLY | O_CLOEXEC);
-		if (fds[i] < 0 || fstat(fds[i], &st) != 0 || !S_ISREG(st.st_mode)) {
-			rc = aieth_fail(AIETH_EIO, "%s: cannot read %s: %s", s->path,
-					aieth_xclbin_kind_name(s->kind),
-					fds[i] < 0 ? strerror(errno) : "not a regular file");
+		if ((rc = aieth_open_input(s->path, &fds[i], &st))) {
+			aieth_fail_prefix(rc, "%s section", aieth_xclbin_kind_name(s->kind));
 			goto out;
 		}
 		sizes[i] = (uint64_t)st.st_size;

@@ -1,0 +1,284 @@
+/*
+ * test_fileio.c - the output and input rules of util/fileio: outputs never
+ * replace what is not a regular file (devices and FIFOs written in place, a
+ * symbolic link's target replaced, a directory refused), inputs never block
+ * (a FIFO, a device, a directory refused before anything is read).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "tu.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+#define MSG_HAS(s)                                                                    \
+	do {                                                                          \
+		const char *m_ = aieth_error_message();                               \
+		if (!strstr(m_, (s)))                                                 \
+			fprintf(stderr, "\n  message \"%s\"\n  lacks \"%s\"\n", m_, (s)); \
+		CU_ASSERT_PTR_NOT_NULL(strstr(m_, (s)));                              \
+	} while (0)
+
+static char dir[64];
+
+static const char *at(const char *name)
+{
+	static char buf[8][256];
+	static int slot;
+	char *b = buf[slot++ % 8];
+	snprintf(b, sizeof buf[0], "%s/%s", dir, name);
+	return b;
+}
+
+static void fresh_dir(void)
+{
+	char cmd[128];
+	if (dir[0]) {
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	snprintf(dir, sizeof dir, "/tmp/aieth-fileio-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+}
+
+/* Entries of the directory whose name contains ".tmp." (left temporaries). */
+static int temporaries(void)
+{
+	char cmd[160];
+	FILE *p;
+	int n = 0, c;
+	snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '\\.tmp\\.'", dir);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (fscanf(p, "%d", &n) != 1)
+		n = -1;
+	while ((c = fgetc(p)) != EOF)
+		;
+	pclose(p);
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static mode_t kind_of(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+}
+
+/* A device node like /dev/null stays a device: written in place. */
+static void test_device_written_in_place(void)
+{
+	const char *dev;
+	aieth_out o;
+	fresh_dir();
+	if (geteuid() != 0) {
+		fprintf(stderr, "\n  skipped: mknod needs root\n");
+		return;
+	}
+	dev = at("null");
+	CU_ASSERT_EQUAL_FATAL(mknod(dev, S_IFCHR | 0666, makedev(1, 3)), 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(dev, "report", 6), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
+	/* the streamed writer follows the same rule */
+	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, dev), AIETH_OK);
+	CU_ASSERT_PTR_NULL(o.tmp);
+	CU_ASSERT_EQUAL(aieth_write_full(o.fd, "xclbin", 6, dev), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_out_commit(&o), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
+	/* abort never removes the device */
+	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, dev), AIETH_OK);
+	aieth_out_abort(&o);
+	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
+	CU_ASSERT_EQUAL(temporaries(), 0);
+	/* through a symbolic link: the device is still written in place */
+	CU_ASSERT_EQUAL_FATAL(symlink(dev, at("to-null")), 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(at("to-null"), "x", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("to-null")), S_IFLNK);
+	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* A FIFO: written in place when something reads it, an error at once (not
+ * a wait) when nothing does; never replaced by a file. */
+static void test_fifo(void)
+{
+	const char *fifo;
+	char got[16] = "";
+	int r;
+	fresh_dir();
+	fifo = at("fifo");
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0666), 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(fifo, "abc", 3), AIETH_EIO);
+	MSG_HAS("fifo: is a FIFO that nothing reads from");
+	CU_ASSERT_EQUAL(kind_of(fifo), S_IFIFO);
+	r = open(fifo, O_RDONLY | O_NONBLOCK);
+	CU_ASSERT_FATAL(r >= 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(fifo, "abc", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(read(r, got, sizeof got - 1), 3);
+	CU_ASSERT_STRING_EQUAL(got, "abc");
+	close(r);
+	CU_ASSERT_EQUAL(kind_of(fifo), S_IFIFO);
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* /dev/fd/N and /proc/self/fd/N (what /dev/stdout is) name an open file:
+ * written through it, never renamed over what it leads to. */
+static void test_open_descriptor(void)
+{
+	char path[64], got[16] = "";
+	int p[2], fd;
+	struct stat before, after;
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
+	snprintf(path, sizeof path, "/dev/fd/%d", p[1]);
+	CU_ASSERT_EQUAL(aieth_write_atomic(path, "piped", 5), AIETH_OK);
+	close(p[1]);
+	CU_ASSERT_EQUAL(read(p[0], got, sizeof got - 1), 5);
+	CU_ASSERT_STRING_EQUAL(got, "piped");
+	close(p[0]);
+	/* a regular file behind the descriptor: appended to, same inode */
+	fd = open(at("log"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, "A", 1), 1);
+	CU_ASSERT_EQUAL(fstat(fd, &before), 0);
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	CU_ASSERT_EQUAL(aieth_write_atomic(path, "B", 1), AIETH_OK);
+	close(fd);
+	CU_ASSERT_EQUAL(stat(at("log"), &after), 0);
+	CU_ASSERT_EQUAL(before.st_ino, after.st_ino);
+	CU_ASSERT_STRING_EQUAL(slurp(at("log")), "AB");
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* A symbolic link stays a link; its final target is replaced. */
+static void test_symlink(void)
+{
+	const char *s;
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("sub"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("sub/real.json"), "old", 3), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(symlink("sub/real.json", at("link1")), 0); /* relative */
+	CU_ASSERT_EQUAL_FATAL(symlink(at("link1"), at("link2")), 0);      /* a chain */
+	CU_ASSERT_EQUAL(aieth_write_atomic(at("link2"), "new", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("link1")), S_IFLNK);
+	CU_ASSERT_EQUAL(kind_of(at("link2")), S_IFLNK);
+	CU_ASSERT_EQUAL(kind_of(at("sub/real.json")), S_IFREG);
+	s = slurp(at("sub/real.json"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s, "new");
+	/* a dangling link: its target is created, the link stays */
+	CU_ASSERT_EQUAL_FATAL(symlink("sub/later.json", at("dangling")), 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(at("dangling"), "made", 4), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("dangling")), S_IFLNK);
+	s = slurp(at("sub/later.json"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s, "made");
+	/* a loop is an error, not a hang */
+	CU_ASSERT_EQUAL_FATAL(symlink("loop", at("loop")), 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(at("loop"), "x", 1), AIETH_EIO);
+	CU_ASSERT_EQUAL(kind_of(at("loop")), S_IFLNK);
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* A directory (or a name ending in /) is an error naming it; nothing is
+ * created; an empty path is an error. */
+static void test_directory_and_bad_names(void)
+{
+	aieth_out o;
+	char want[128];
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("d"), 0755), 0);
+	CU_ASSERT_EQUAL(aieth_write_atomic(at("d"), "x", 1), AIETH_EINVAL);
+	snprintf(want, sizeof want, "%s: is a directory", at("d"));
+	MSG_HAS(want);
+	CU_ASSERT_EQUAL(kind_of(at("d")), S_IFDIR);
+	CU_ASSERT_EQUAL(aieth_out_open(&o, at("d/")), AIETH_EINVAL);
+	MSG_HAS("is a directory");
+	CU_ASSERT_EQUAL(aieth_out_open(&o, at("new/")), AIETH_EINVAL);
+	MSG_HAS("new/: is a directory name (it ends in /)");
+	CU_ASSERT_EQUAL(aieth_out_open(&o, ""), AIETH_EINVAL);
+	MSG_HAS("empty path");
+	CU_ASSERT_EQUAL(aieth_write_atomic(at("nodir/x.json"), "x", 1), AIETH_EIO);
+	MSG_HAS("does the directory exist?");
+	CU_ASSERT_EQUAL(temporaries(), 0);
+	CU_ASSERT_EQUAL(access(at("new"), F_OK), -1);
+}
+
+/* A regular file is replaced whole or not at all (streamed writer). */
+static void test_regular_replaced_whole(void)
+{
+	aieth_out o;
+	struct stat before, after;
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("f"), "old", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(stat(at("f"), &before), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, at("f")), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL(o.tmp);
+	CU_ASSERT_EQUAL(aieth_write_full(o.fd, "half", 4, "f"), AIETH_OK);
+	aieth_out_abort(&o);
+	CU_ASSERT_STRING_EQUAL(slurp(at("f")), "old");
+	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, at("f")), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_write_full(o.fd, "whole", 5, "f"), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(slurp(at("f")), "old"); /* not yet */
+	CU_ASSERT_EQUAL(aieth_out_commit(&o), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(slurp(at("f")), "whole");
+	CU_ASSERT_EQUAL(stat(at("f"), &after), 0);
+	CU_ASSERT_NOT_EQUAL(before.st_ino, after.st_ino); /* renamed over, not rewritten */
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* Inputs: a FIFO, a device or a directory is refused before any read. */
+static void test_inputs_never_block(void)
+{
+	int fd = -2;
+	char *text = NULL;
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(mkfifo(at("fifo"), 0666), 0);
+	CU_ASSERT_EQUAL(aieth_open_input(at("fifo"), &fd, NULL), AIETH_EIO);
+	MSG_HAS("fifo: is a FIFO, not a regular file");
+	CU_ASSERT_EQUAL(fd, -1);
+	CU_ASSERT_EQUAL(aieth_read_file(at("fifo"), 100, &text, NULL), AIETH_EIO);
+	CU_ASSERT_PTR_NULL(text);
+	CU_ASSERT_EQUAL(aieth_open_input(dir, &fd, NULL), AIETH_EIO);
+	MSG_HAS("is a directory, not a regular file");
+	CU_ASSERT_EQUAL(aieth_open_input("/dev/null", &fd, NULL), AIETH_EIO);
+	MSG_HAS("/dev/null: is a character device, not a regular file");
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("ok"), "fine", 4), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_read_file(at("ok"), 100, &text, NULL), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(text, "fine");
+	free(text);
+}
+
+static void test_cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+TU_MAIN("fileio", {"device written in place", test_device_written_in_place},
+	{"FIFO written in place or refused at once", test_fifo},
+	{"/dev/fd/N written through", test_open_descriptor},
+	{"symbolic link: target replaced", test_symlink},
+	{"directory and bad names refused", test_directory_and_bad_names},
+	{"regular file replaced whole", test_regular_replaced_whole},
+	{"inputs never block", test_inputs_never_block}, {"cleanup", test_cleanup})
