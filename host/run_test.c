@@ -195,31 +195,26 @@ static const char *signame(int sig)
 /* Write report.json and junit.xml; a failure becomes an error of the last
  * test (and so of the run), and the other file is written with it, so the
  * files, the markers and the exit code agree. */
+static void write_failed(aieth_report *r, const char *hint)
+{
+	char msg[1200];
+	snprintf(msg, sizeof msg, "%s", aieth_error_message());
+	fprintf(stderr, "run_test: %s\n", msg);
+	aieth_report_test_error(r, -1, "write", AIETH_EIO, msg, hint, AIETH_EXIT_INPUT);
+	aieth_report_finish(r);
+}
+
 static void write_outputs(aieth_report *r, const char *report_path, const char *junit_path)
 {
 	int junit = strcmp(junit_path, "none") != 0, json_ok, junit_ok = 1;
-	char msg[1200];
 
 	aieth_report_finish(r);
 	json_ok = aieth_report_write_json(r, report_path) == AIETH_OK;
-	if (!json_ok) {
-		snprintf(msg, sizeof msg, "%s", aieth_error_message());
-		fprintf(stderr, "run_test: %s\n", msg);
-		aieth_report_test_error(r, -1, "write", AIETH_EIO, msg,
-					"the report could not be written: check the disk and "
-					"--report",
-					AIETH_EXIT_INPUT);
-		aieth_report_finish(r);
-	}
+	if (!json_ok)
+		write_failed(r, "the report could not be written: check the disk and --report");
 	if (junit && aieth_report_write_junit(r, junit_path) != AIETH_OK) {
 		junit_ok = 0;
-		snprintf(msg, sizeof msg, "%s", aieth_error_message());
-		fprintf(stderr, "run_test: %s\n", msg);
-		aieth_report_test_error(r, -1, "write", AIETH_EIO, msg,
-					"the JUnit file could not be written: check the disk and "
-					"--junit",
-					AIETH_EXIT_INPUT);
-		aieth_report_finish(r);
+		write_failed(r, "the JUnit file could not be written: check the disk and --junit");
 	}
 	if (json_ok && !junit_ok && aieth_report_write_json(r, report_path) != AIETH_OK)
 		fprintf(stderr, "run_test: %s\n", aieth_error_message());

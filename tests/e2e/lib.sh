@@ -32,3 +32,11 @@ if [[ -n ${AIETH_RUN_WRAPPER:-} ]]; then
   done < <(find "$B" -mindepth 1 \( -path "$B/obj" -prune -o ! -type d \) -print0)
   B=$TMP/build
 fi
+# xrt_double_env: the xrt backend runs on the XRT C API test double
+# (tests/xrt_double/), with no fault injected
+xrt_double_env() {
+  export AIETH_XRT_LIB=$B/tests/libxrt_double.so
+  unset XILINX_XRT XCL_EMULATION_MODE AIETH_XRT_DOUBLE_FAULT
+  # ASan builds: the double is loaded into a child of an instrumented program
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+}

@@ -10,10 +10,7 @@
 RT=$B/bin/run_test
 EX=$S/examples
 MK=$B/tests/xrt_mkxclbin
-export AIETH_XRT_LIB=$B/tests/libxrt_double.so
-unset XILINX_XRT XCL_EMULATION_MODE AIETH_XRT_DOUBLE_FAULT
-# ASan builds: the double is loaded into a child of an instrumented program
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+xrt_double_env
 
 "$MK" pl vck190 "$TMP/vck190_pl.xclbin" || bad "mkxclbin pl vck190"
 "$MK" pl vek280 "$TMP/vek280_pl.xclbin" || bad "mkxclbin pl vek280"

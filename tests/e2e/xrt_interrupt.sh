@@ -8,9 +8,7 @@
 RT=$B/bin/run_test
 EX=$S/examples
 MK=$B/tests/xrt_mkxclbin
-export AIETH_XRT_LIB=$B/tests/libxrt_double.so
-unset XILINX_XRT XCL_EMULATION_MODE AIETH_XRT_DOUBLE_FAULT
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+xrt_double_env
 jqis() { local got; got=$(jq -r "$2" "$3" 2>&1); [[ $got == "$1" ]] && ok || bad "$3: $2 = '$got', expected '$1'"; }
 
 "$MK" pl vck190 "$TMP/pl.xclbin" || bad "mkxclbin pl"

@@ -12,20 +12,6 @@
 
 #define MSG(s) CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)))
 
-static aieth_session *open_loopback(void)
-{
-	aieth_graph_spec g = {"gr", "loopback", NULL};
-	aieth_session_opts o;
-	aieth_session *s = NULL;
-	memset(&o, 0, sizeof o);
-	o.board = "vck190";
-	o.graphs = &g;
-	o.num_graphs = 1;
-	if (aieth_session_open(&s, &o) != AIETH_OK)
-		printf("\nopen failed: %s\n", aieth_error_message());
-	return s;
-}
-
 static aieth_txn *submit(aieth_session *s)
 {
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 64, 1, 0, NULL},
@@ -38,7 +24,7 @@ static aieth_txn *submit(aieth_session *s)
 /* was: AIETH_OK, reading freed memory */
 static void test_txn_after_free(void)
 {
-	aieth_session *s = open_loopback();
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	aieth_txn *t, *t2;
 	aieth_channel_result r;
 	int64_t d;
@@ -75,7 +61,7 @@ static void test_txn_after_free(void)
 /* was: a crash (submit), an abort (close twice) */
 static void test_closed_session(void)
 {
-	aieth_session *s = open_loopback();
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	aieth_channel_args a[1] = {{"PLIO_01_TO_AIE", 64, 1, 0, NULL}};
 	aieth_txn *t = NULL;
 	uint64_t n;
@@ -103,7 +89,7 @@ static void test_closed_session(void)
  * session is expected) is refused without being used as one. */
 static void test_wrong_kind(void)
 {
-	aieth_session *s = open_loopback();
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	aieth_txn *t;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER);
@@ -127,7 +113,7 @@ static void *other_thread(void *arg)
 
 static void test_in_use(void)
 {
-	aieth_session *s = open_loopback();
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	aieth_txn *t;
 	pthread_t th;
 	void *ret = NULL;
@@ -162,7 +148,7 @@ static void test_many(void)
 	aieth_txn *t[NS];
 	int i;
 	for (i = 0; i < NS; i++) {
-		s[i] = open_loopback();
+		s[i] = tu_session("vck190", "loopback", NULL, 0);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s[i]);
 		aieth_graph_run(s[i], "gr", AIETH_ITERATIONS_FOREVER);
 		t[i] = submit(s[i]);

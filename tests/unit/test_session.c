@@ -13,22 +13,6 @@
 
 #define MSG(s) CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)))
 
-static aieth_session *open_with(const char *board, const char *model, const char *params,
-				int reference)
-{
-	aieth_graph_spec g = {"gr", model, params};
-	aieth_session_opts o;
-	aieth_session *s = NULL;
-	memset(&o, 0, sizeof o);
-	o.board = board;
-	o.graphs = &g;
-	o.num_graphs = 1;
-	o.emu_reference = reference;
-	if (aieth_session_open(&s, &o) != AIETH_OK)
-		printf("\nopen failed: %s\n", aieth_error_message());
-	return s;
-}
-
 static void test_open_errors(void)
 {
 	aieth_session *s = NULL;
@@ -60,7 +44,7 @@ static void test_open_errors(void)
 
 static void test_submit_validation(void)
 {
-	aieth_session *s = open_with("vek280", "loopback", NULL, 0);
+	aieth_session *s = tu_session("vek280", "loopback", NULL, 0);
 	aieth_txn *t = NULL;
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 64, 1, 0, NULL},
 				   {"PLIO_01_FROM_AIE", 64, 1, 0, NULL}};
@@ -109,7 +93,7 @@ static void test_submit_validation(void)
 
 static void test_perf_results_full_rate(void)
 {
-	aieth_session *s = open_with("vck190", "loopback", "{\"latency\": 0}", 0);
+	aieth_session *s = tu_session("vck190", "loopback", "{\"latency\": 0}", 0);
 	static uint8_t src[4096], dst[4096];
 	aieth_channel_args a[2] = {{"PLIO_03_TO_AIE", sizeof src, 10, 20, src},
 				   {"PLIO_03_FROM_AIE", sizeof dst, 10, 0, dst}};
@@ -151,7 +135,7 @@ static void test_perf_results_full_rate(void)
 /* Throughput follows the board file's clock, not a constant. */
 static void test_board_clock_used(void)
 {
-	aieth_session *s = open_with(tu_src("tests/data/slow_board.json"), "loopback",
+	aieth_session *s = tu_session(tu_src("tests/data/slow_board.json"), "loopback",
 				     "{\"latency\": 0}", 0);
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 1024, 1, 0, NULL},
 				   {"PLIO_01_FROM_AIE", 1024, 1, 0, NULL}};
@@ -169,7 +153,7 @@ static void test_board_clock_used(void)
 
 static void test_perf_beyond_uram_invalid(void)
 {
-	aieth_session *s = open_with("vck190", "loopback", NULL, 0);
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	uint64_t n = 72 * 1024; /* 64 KiB URAM on VCK190 */
 	uint8_t *src = malloc(n), *dst = malloc(n);
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", n, 1, 0, src},
@@ -213,7 +197,7 @@ static void test_perf_beyond_uram_invalid(void)
 
 static void test_stall_reports_progress(void)
 {
-	aieth_session *s = open_with("vck190", "loopback",
+	aieth_session *s = tu_session("vck190", "loopback",
 				     "{\"window_bytes\": 256, \"channels\": [1]}", 0);
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 4096, 1, 0, NULL},
 				   {"PLIO_01_FROM_AIE", 4096, 1, 0, NULL}};
@@ -241,7 +225,7 @@ static void test_stall_reports_progress(void)
 
 static void test_timeout_applies(void)
 {
-	aieth_session *s = open_with("vck190", "loopback", NULL, 0);
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 65536, 4000, 0, NULL},
 				   {"PLIO_01_FROM_AIE", 65536, 4000, 0, NULL}};
 	aieth_txn *t;
@@ -265,7 +249,7 @@ static void test_pipelined_and_adder(void)
 	 * input, so iterations straddle transactions and inputs carry. A
 	 * transaction receives exactly the outputs of the iterations its input
 	 * completes (more would hang, as on a board). */
-	aieth_session *s = open_with("vek280", "adder", NULL, 0);
+	aieth_session *s = tu_session("vek280", "adder", NULL, 0);
 	enum { T = 8, B = 80, W = 128 };
 	static int32_t in0[T * B / 4], in1[T * B / 4], out[T * B / 4];
 	aieth_txn *t[T];
@@ -309,7 +293,7 @@ static void test_pipelined_and_adder(void)
 
 static void test_graph_wait_states(void)
 {
-	aieth_session *s = open_with("vck190", "loopback", NULL, 0);
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	uint64_t done = 99;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", 3), AIETH_OK);
@@ -319,7 +303,7 @@ static void test_graph_wait_states(void)
 	CU_ASSERT_EQUAL(done, 0);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", -5), AIETH_EINVAL);
 	aieth_session_close(s);
-	s = open_with("vck190", "loopback", NULL, 0);
+	s = tu_session("vck190", "loopback", NULL, 0);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT);
 	MSG("runs until ended");
@@ -337,7 +321,7 @@ static void test_reference_mode_matches(void)
 	for (i = 0; i < 3000; i++)
 		src[0][i] = (uint8_t)i, src[1][i] = (uint8_t)(i * 7);
 	for (m = 0; m < 2; m++) {
-		aieth_session *s = open_with("vck190", "loopback", "{\"window_bytes\": 48, "
+		aieth_session *s = tu_session("vck190", "loopback", "{\"window_bytes\": 48, "
 								   "\"latency\": 3}",
 					     m);
 		aieth_channel_args a[4] = {{"PLIO_05_TO_AIE", 2880, 3, 5, src[0]},
@@ -374,7 +358,7 @@ static void test_plugin_model(void)
 	snprintf(params, sizeof params,
 		 "{\"in\": \"PLIO_02_TO_AIE\", \"out\": \"PLIO_04_FROM_AIE\", \"gain\": 3, "
 		 "\"window_bytes\": 32}");
-	s = open_with("vck190", tu_build("plugins/scale_model.so"), params, 0);
+	s = tu_session("vck190", tu_build("plugins/scale_model.so"), params, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	for (i = 0; i < 64; i++)
 		in[i] = (int16_t)(i * 1000 - 30000);
@@ -393,7 +377,7 @@ static void test_plugin_model(void)
 
 static void test_unconnected_plio(void)
 {
-	aieth_session *s = open_with("vck190", "adder", NULL, 0);
+	aieth_session *s = tu_session("vck190", "adder", NULL, 0);
 	aieth_channel_args a[1] = {{"PLIO_09_TO_AIE", 256, 1, 3, NULL}};
 	aieth_channel_result r;
 	aieth_txn *t;

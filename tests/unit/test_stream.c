@@ -134,17 +134,8 @@ static int wr(void *ctx, uint64_t off, const void *buf, size_t n)
 
 static aieth_session *open_loop(int reference)
 {
-	aieth_graph_spec g = {"gr", "loopback", NULL};
-	aieth_session_opts o;
-	aieth_session *s = NULL;
-	memset(&o, 0, sizeof o);
-	o.board = "vck190";
-	o.graphs = &g;
-	o.num_graphs = 1;
-	o.emu_reference = reference;
-	if (aieth_session_open(&s, &o) != AIETH_OK)
-		printf("\nopen failed: %s\n", aieth_error_message());
-	else
+	aieth_session *s = tu_session("vck190", "loopback", NULL, reference);
+	if (s)
 		aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER);
 	return s;
 }

@@ -2,7 +2,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "aieth.h"
 #include "tu.h"
+
+aieth_session *tu_session(const char *board, const char *model, const char *params,
+			  int reference)
+{
+	aieth_graph_spec g = {"gr", model, params};
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	memset(&o, 0, sizeof o);
+	o.board = board;
+	o.graphs = &g;
+	o.num_graphs = 1;
+	o.emu_reference = reference;
+	if (aieth_session_open(&s, &o) != AIETH_OK)
+		printf("\nopen failed: %s\n", aieth_error_message());
+	return s;
+}
 
 static const char *env_or(const char *name, const char *dflt)
 {

@@ -23,6 +23,11 @@ const char *tu_tmpfile(const char *text);
 
 int tu_run(const char *suite, const tu_test *tests);
 
+/* A session on the emulated board with one graph "gr" of the given model
+ * (params: JSON text or NULL); NULL (and the error printed) on failure. */
+struct aieth_session *tu_session(const char *board, const char *model, const char *params,
+				 int reference);
+
 #define TU_MAIN(suite, ...)                                             \
 	int main(void)                                                  \
 	{                                                               \
