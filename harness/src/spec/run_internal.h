@@ -1,0 +1,87 @@
+/*
+ * spec/run_internal.h - what the runner's files share (not installed):
+ * runner.c runs a description (the device, graphs, transactions, the
+ * report's test); run_ctx.c records its errors and exit code; run_data.c
+ * opens, streams and checks each channel's data; run_results.c turns a
+ * finished transaction's channels into report entries.
+ */
+#ifndef AIETH_SPEC_RUN_INTERNAL_H
+#define AIETH_SPEC_RUN_INTERNAL_H
+
+#include <json-c/json.h>
+
+#include "aieth.h"
+#include "data/data.h"
+#include "spec/spec.h"
+#include "util/fileio.h"
+
+#define DEFAULT_TIMEOUT_MS 10000u
+#define MAX_DATA_BYTES ((size_t)1 << 36)   /* 64 GiB: the PL kernel's own limit */
+
+typedef struct json_object jobj;
+
+/* Per channel, what the run needs besides the description. The data is
+ * opened for one transaction at a time (chan_open / chan_close) and streams:
+ * TX from a file or pattern read where the device asks (src), RX compared
+ * with the golden source and saved as it arrives (rx_write). Text files and
+ * tiling keep their data whole (mem, golden_mem). */
+typedef struct {
+	aieth_plio pl;
+	uint64_t size;
+	size_t esize;        /* element size for tiling / comparison */
+	aieth_elem etype;
+	int have_etype;
+	/* open for the running transaction */
+	int fd, gfd;         /* binary data / golden files, -1 when none */
+	aieth_src src;       /* TX data */
+	aieth_src gsrc;      /* RX golden (not tiling) */
+	int have_golden;
+	uint8_t *mem;        /* TX: whole data (text, tiling); RX: the stream (tiling) */
+	uint8_t *golden;     /* RX tiling: the whole golden buffer */
+	size_t golden_len;
+	uint64_t hwm;        /* RX: bytes taken so far */
+	uint64_t cmp_len;    /* RX: bytes compared with golden data */
+	aieth_compare_result cmp;
+	double abs_tol, rel_tol;
+	uint8_t *scratch;    /* RX: golden bytes of the chunk */
+	size_t scratch_cap;
+	int saving;          /* RX: out is open */
+	aieth_out out;
+	char *save_path;
+	int save_text;
+	aieth_elem save_type;
+	int save_failed;     /* the save's first error is in save_err */
+	char save_err[512];
+	int io_failed;       /* a read of data or golden failed: io_err */
+	char io_err[512];
+} chan_run;
+
+typedef struct {
+	aieth_report *r;
+	const aieth_run_opts *o;
+	aieth_spec *sp;
+	jobj *test;
+	int exit_code;
+	const aieth_board *board;
+	aieth_board *own_board;
+	chan_run **cr;       /* per transaction, per channel */
+	char phase[160];     /* the transaction running, for progress */
+} run_ctx;
+
+/* run_ctx.c */
+void rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, int exit_code);
+int rn_exit_for(int code);
+
+/* run_data.c */
+int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr, int open);
+void rn_chan_close(chan_run *cr);
+int rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n);
+int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n);
+/* RX bytes never received, up to upto, count as zeros (compared, saved). */
+int rn_rx_zeros(chan_run *cr, uint64_t upto);
+int rn_prepare(run_ctx *c);
+
+/* run_results.c */
+int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans);
+
+#endif /* AIETH_SPEC_RUN_INTERNAL_H */

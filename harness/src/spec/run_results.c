@@ -1,0 +1,230 @@
+/*
+ * run_results.c - a finished transaction's channel into the report:
+ * counters, throughput, validity, data integrity, saved data, thresholds
+ * and the channel's verdict.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "report/report_internal.h"
+#include "spec/run_internal.h"
+#include "spec/spec.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/path.h"
+
+/* ----------------------------------------------------- channel results */
+
+static void put_integrity(jobj *ch, int checked, const char *reason, const aieth_compare_result *cmp)
+{
+	jobj *in = rj_obj();
+	rj_bool(in, "checked", checked);
+	if (!checked) {
+		rj_str(in, "reason", reason);
+	} else {
+		rj_u64(in, "elements", cmp->elements);
+		rj_u64(in, "mismatches", cmp->mismatches);
+		if (cmp->mismatches) {
+			jobj *fm = rj_obj();
+			rj_u64(fm, "offset", cmp->first_offset);
+			rj_u64(fm, "index", cmp->first_index);
+			rj_str(fm, "got", cmp->first_got);
+			rj_str(fm, "expected", cmp->first_want);
+			rj_set(in, "first_mismatch", fm);
+		} else {
+			rj_null(in, "first_mismatch");
+		}
+		rj_num(in, "max_abs_error", cmp->max_abs_error);
+	}
+	rj_set(ch, "integrity", in);
+}
+
+/* Save what arrived; relative paths go under the output directory. */
+static int save_rx(run_ctx *c, const spec_chan *sc, const chan_run *cr, const uint8_t *data,
+		   size_t len, jobj *ch)
+{
+	char *path = aieth_path_join(c->o && c->o->out_dir ? c->o->out_dir : ".", sc->save.path);
+	int rc;
+	if (!path)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (sc->save.kind == SRC_TEXT)
+		rc = aieth_text_write(path, sc->save.have_type ? sc->save.type : cr->etype, data, len);
+	else
+		rc = aieth_write_atomic(path, data, len);
+	if (!rc)
+		rj_str(ch, "saved_to", path);
+	free(path);
+	return rc;
+}
+
+/* Results of one channel into the report; returns its exit code. */
+int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans)
+{
+	const spec_chan *sc = &st->ch[idx];
+	chan_run *cr = &c->cr[st - c->sp->txns][idx];
+	const aieth_board_info *bi = aieth_board_get_info(c->board);
+	aieth_channel_result res;
+	jobj *ch = rj_obj(), *pl = rj_obj(), *th = rj_arr();
+	aieth_txn_status status = aieth_txn_get_status(t);
+	int tx = cr->pl.dir == AIETH_DIR_TO_AIE, code = AIETH_EXIT_PASS;
+	const char *verdict;
+
+	aieth_txn_channel(t, idx, &res);
+	rj_str(ch, "plio", res.plio.name);
+	rj_str(ch, "direction", tx ? "to_aie" : "from_aie");
+	rj_int(ch, "index", res.plio.index);
+	rj_int(pl, "shim_column", res.plio.shim_column);
+	rj_int(pl, "shim_channel", res.plio.shim_channel);
+	rj_set(ch, "placement", pl);
+	rj_int(ch, "width_bits", bi->stream_width_bits);
+	rj_u64(ch, "size_bytes", res.size);
+	rj_u64(ch, "repetition", res.repetition);
+	rj_u64(ch, "delay_cycles", res.delay);
+	rj_u64(ch, "bytes_expected", res.bytes_expected);
+	rj_u64(ch, "bytes_moved", res.bytes_moved);
+	rj_u64(ch, "beats", res.bytes_moved / 16);
+	rj_u64(ch, "user_bytes", res.user_bytes);
+	rj_bool(ch, "finished", res.finished);
+	if (res.finished) {
+		rj_u64(ch, "first_cycle", res.first_cycle);
+		rj_u64(ch, "last_cycle", res.last_cycle);
+		rj_u64(ch, "cycles", res.cycles);
+		rj_num(ch, "duration_ns", (double)res.cycles * 1e9 / (double)bi->pl_clock_hz);
+		rj_num(ch, "throughput_MBps", res.mb_per_s);
+		rj_num(ch, "throughput_MiBps", res.mib_per_s);
+		rj_null(ch, "stalled_since_cycle");
+	} else {
+		rj_null(ch, "first_cycle");
+		rj_null(ch, "last_cycle");
+		rj_null(ch, "cycles");
+		rj_null(ch, "duration_ns");
+		rj_null(ch, "throughput_MBps");
+		rj_null(ch, "throughput_MiBps");
+		if (status == AIETH_TXN_TIMEOUT)
+			rj_u64(ch, "stalled_since_cycle", res.stalled_since);
+		else
+			rj_null(ch, "stalled_since_cycle");
+	}
+	rj_num(ch, "theoretical_MBps", res.peak_mb_per_s);
+	if (res.finished)
+		rj_num(ch, "utilisation_pct", res.utilisation_pct);
+	else
+		rj_null(ch, "utilisation_pct");
+	rj_bool(ch, "valid", res.valid);
+
+	/* data integrity */
+	if (tx) {
+		put_integrity(ch, 0, "sent data is not checked", NULL);
+	} else if (status != AIETH_TXN_DONE) {
+		put_integrity(ch, 0, "the transaction did not complete", NULL);
+	} else {
+		/* what came back: PERF returns at most the URAM capacity */
+		size_t got = (size_t)res.user_bytes;
+		uint8_t *tiled = NULL;
+		aieth_compare_result cmp;
+		int saved = 0;
+		memset(&cmp, 0, sizeof cmp);
+		if (!cr->io_failed)
+			rn_rx_zeros(cr, got); /* not received: zeros, as in a zeroed buffer */
+		if (sc->have_tiling) {
+			/* the stream arrived whole in cr->mem: scatter, compare, save */
+			size_t bb = (size_t)aieth_tiling_buffer_elems(&sc->tiling) * cr->esize;
+			size_t n = bb < cr->golden_len ? bb : cr->golden_len;
+			tiled = calloc(1, bb ? bb : 1);
+			if (!tiled) {
+				aieth_fail(AIETH_ENOMEM, "out of memory for the tiling buffer");
+				rn_test_error(c, "check", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+				code = AIETH_EXIT_INFRA;
+			} else {
+				aieth_tiling_scatter(&sc->tiling, cr->esize, cr->mem, tiled);
+				n -= n % cr->esize;
+				if (cr->golden)
+					aieth_compare(tiled, cr->golden, n, cr->etype, sc->abs_tol,
+						      sc->rel_tol, &cmp);
+				if (sc->save.kind && save_rx(c, sc, cr, tiled, bb, ch))
+					cr->save_failed = 1;
+				saved = 1;
+			}
+		} else {
+			cmp = cr->cmp;
+		}
+		if (cr->io_failed) {
+			aieth_fail(AIETH_EIO, "%s: %s", sc->jpath, cr->io_err);
+			put_integrity(ch, 0, cr->io_err, NULL);
+			rn_test_error(c, "check", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
+			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+		} else if (!res.valid && (cr->golden || cr->have_golden)) {
+			/* never a pass: the data cannot be what the description expects */
+			put_integrity(ch, 0,
+				      "not valid: the size exceeds the URAM, the data beyond it is "
+				      "filler (TX) or wrapped (RX)",
+				      NULL);
+			aieth_fail(AIETH_EINVAL, "%s: golden data given, but the received data is "
+				   "not valid (beyond the URAM)", sc->jpath);
+			rn_test_error(c, "check", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
+			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+		} else if (!res.valid) {
+			put_integrity(ch, 0,
+				      "not valid: the size exceeds the URAM, the data beyond it is "
+				      "filler (TX) or wrapped (RX)",
+				      NULL);
+		} else if (cr->golden || cr->have_golden) {
+			put_integrity(ch, 1, NULL, &cmp);
+			if (cmp.mismatches)
+				code = AIETH_EXIT_FAIL;
+		} else {
+			put_integrity(ch, 0, "no golden data given", NULL);
+		}
+		if (sc->save.kind && !saved) {
+			if (cr->saving && !cr->save_failed && !cr->io_failed &&
+			    aieth_out_commit(&cr->out) == AIETH_OK) {
+				rj_str(ch, "saved_to", cr->save_path);
+			} else if (!cr->save_failed) {
+				cr->save_failed = 1;
+				snprintf(cr->save_err, sizeof cr->save_err, "%s",
+					 cr->io_failed ? "not saved: reading the data failed"
+						       : aieth_error_message());
+			} else {
+				aieth_fail(AIETH_EIO, "%s", cr->save_err);
+			}
+			cr->saving = 0;
+		}
+		if (sc->save.kind && cr->save_failed) {
+			rn_test_error(c, "save", AIETH_EIO, "check --out and the save path",
+				   AIETH_EXIT_INPUT);
+			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+		}
+		free(tiled);
+	}
+	/* thresholds */
+	if (sc->have_min_mbps) {
+		jobj *t1 = rj_obj();
+		int ok = res.finished && res.mb_per_s >= sc->min_mbps;
+		rj_str(t1, "metric", "throughput_MBps");
+		rj_num(t1, "min", sc->min_mbps);
+		if (res.finished)
+			rj_num(t1, "measured", res.mb_per_s);
+		else
+			rj_null(t1, "measured");
+		rj_bool(t1, "passed", ok);
+		rj_push(th, t1);
+		if (!ok && status == AIETH_TXN_DONE)
+			code = aieth_exit_worst(code, AIETH_EXIT_FAIL);
+	}
+	rj_set(ch, "thresholds", th);
+	if (status == AIETH_TXN_TIMEOUT)
+		verdict = res.finished ? "pass" : "timeout";
+	else if (status == AIETH_TXN_INTERRUPTED)
+		verdict = "interrupted";
+	else if (status != AIETH_TXN_DONE)
+		verdict = "error";
+	else
+		verdict = code == AIETH_EXIT_PASS ? "pass" : code == AIETH_EXIT_FAIL ? "fail" : "error";
+	rj_str(ch, "verdict", verdict);
+	rj_push(chans, ch);
+	return code;
+}
