@@ -80,31 +80,13 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 	return 0;
 }
 
-int cli_check_output(const char *what, const char *path, char *err, unsigned errlen)
+/* Can a file be created and written in the folder of path? */
+static int check_folder(const char *what, const char *path, char *err, unsigned errlen)
 {
 	struct stat st;
 	char dir[4200], probe[4300];
-	const char *slash;
+	const char *slash = strrchr(path, '/');
 	int fd, e;
-	if (!*path) {
-		snprintf(err, errlen, "%s: empty file name", what);
-		return -1;
-	}
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s %s: is a directory (name a file)", what, path);
-			return -1;
-		}
-		if (!S_ISREG(st.st_mode)) { /* written in place */
-			if (access(path, W_OK) != 0) {
-				snprintf(err, errlen, "%s %s: cannot be written: %s", what, path,
-					 strerror(errno));
-				return -1;
-			}
-			return 0;
-		}
-	}
-	slash = strrchr(path, '/');
 	if (!slash)
 		snprintf(dir, sizeof dir, ".");
 	else if (slash == path)
@@ -138,6 +120,38 @@ int cli_check_output(const char *what, const char *path, char *err, unsigned err
 		return -1;
 	}
 	return 0;
+}
+
+int cli_check_output(const char *what, const char *path, char *err, unsigned errlen)
+{
+	struct stat st;
+	char *real;
+	int rc;
+	if (!*path) {
+		snprintf(err, errlen, "%s: empty file name", what);
+		return -1;
+	}
+	if (stat(path, &st) != 0)
+		return check_folder(what, path, err, errlen);
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: is a directory (name a file)", what, path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) { /* written in place */
+		if (access(path, W_OK) != 0) {
+			snprintf(err, errlen, "%s %s: cannot be written: %s", what, path,
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* a symbolic link is followed and its target replaced: the target's folder */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL))) {
+		rc = check_folder(what, real, err, errlen);
+		free(real);
+		return rc;
+	}
+	return check_folder(what, path, err, errlen);
 }
 
 int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
