@@ -69,6 +69,26 @@ else
   # PERF: only the URAM's worth (64 KiB) of a 512 MiB file is held
   sed 's/"mode": "func"/"mode": "perf"/; s/, "golden": {"file": "g.bin"}//' "$D/big.json" >"$D/bigp.json"
   expect 0 bash -c 'ulimit -v 196608 && exec "$@"' _ "$RT" -q -o "$TMP/o5" "$D/bigp.json"
+  rm -f "$D/d.bin" "$D/g.bin"
+  # text data and golden text (aiesimulator style), 64 MiB of int32 each
+  # (about 150 MB of text each): parsed in chunks, never held whole (was:
+  # read whole, then parsed into a second buffer, per file)
+  seq 0 16777215 >"$D/d.txt"
+  cat >"$D/bigt.json" <<JSON
+{"schema": "aieth-test/1", "name": "bigt", "board": "vck190",
+ "graphs": [{"name": "gr", "model": "loopback"}],
+ "transactions": [{"name": "t", "mode": "func", "timeout_ms": 0, "channels": [
+   {"plio": "PLIO_01_TO_AIE", "data": {"file": "d.txt", "type": "int32"}},
+   {"plio": "PLIO_01_FROM_AIE", "golden": {"file": "d.txt", "type": "int32"}}]}]}
+JSON
+  expect 0 bash -c 'ulimit -v 196608 && exec "$@"' _ "$RT" -q -o "$TMP/o5t" "$D/bigt.json"
+  jqis 16777216 '.tests[0].transactions[0].channels[1].integrity.elements' "$TMP/o5t/report.json"
+  jqis 0 '.tests[0].transactions[0].channels[1].integrity.mismatches' "$TMP/o5t/report.json"
+  # a bad value deep in it: located by line and column across the chunks
+  sed -i '16000001s/.*/  12x/' "$D/d.txt"
+  expect 2 "$RT" -q -o "$TMP/o5u" "$D/bigt.json"
+  has "$TMP/o5u/report.json" "d.txt:16000001:3: "
+  rm -f "$D/d.txt"
 fi
 
 # PERF: RX beyond the 64 KiB URAM cannot be checked or saved: refused

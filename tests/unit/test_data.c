@@ -263,6 +263,75 @@ static void test_parse_errors(void)
 	MSG_HAS("/nonexistent/in.txt");
 }
 
+/* aieth_text_convert (chunked, to a file) gives exactly what aieth_text_read
+ * (whole) gives: the bytes, or the same error message. */
+static void convert_same(const char *text, size_t n, aieth_elem t, size_t max)
+{
+	const char *path = tmppath("conv.txt");
+	FILE *f = fopen(path, "wb");
+	uint8_t *whole = NULL, *back = NULL;
+	size_t wlen = 0;
+	uint64_t clen = 99;
+	char werr[1024];
+	int fd = -1, rw, rc;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(text, 1, n, f), n);
+	fclose(f);
+	rw = aieth_text_read(path, t, max, &whole, &wlen);
+	snprintf(werr, sizeof werr, "%s", aieth_error_message());
+	CU_ASSERT_EQUAL_FATAL(aieth_open_scratch(&fd), AIETH_OK);
+	rc = aieth_text_convert(path, t, max, fd, &clen);
+	CU_ASSERT_EQUAL(rc, rw);
+	if (rw) {
+		CU_ASSERT_STRING_EQUAL(aieth_error_message(), werr);
+		CU_ASSERT_EQUAL(clen, 0);
+	} else if (rc == AIETH_OK) {
+		CU_ASSERT_EQUAL_FATAL(clen, wlen);
+		back = malloc(wlen ? wlen : 1);
+		CU_ASSERT_EQUAL(pread(fd, back, wlen, 0), (ssize_t)wlen);
+		CU_ASSERT_EQUAL(memcmp(back, whole, wlen), 0);
+	}
+	free(whole);
+	free(back);
+	close(fd);
+}
+
+static void test_text_convert(void)
+{
+	/* ~3 MiB: several 1 MiB pieces, values, comments, markers, CRLF, and a
+	 * line of 1.5 MiB (longer than a piece) */
+	size_t cap = 4u << 20, n = 0, i;
+	char *t = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	n += (size_t)snprintf(t + n, cap - n, "\xEF\xBB\xBF# header\r\n");
+	for (i = 0; n < (1u << 20) + 12345; i++)
+		n += (size_t)snprintf(t + n, cap - n, i % 97 ? "%zu -%zu 0x%zx\r\n"
+							    : "T %zu ns\n%zu TLAST # c %zu\n",
+				      i, i % 1000, i * 7);
+	for (i = 0; n < (5u << 19) + (1u << 20); i++)
+		n += (size_t)snprintf(t + n, cap - n, "%zu ", i % 30000);
+	t[n++] = '\n';
+	for (i = 0; n < (3u << 20); i++)
+		n += (size_t)snprintf(t + n, cap - n, "%zu\n", i);
+	n += (size_t)snprintf(t + n, cap - n, "42"); /* no newline at the end */
+	convert_same(t, n, AIETH_ELEM_INT32, (size_t)1 << 30);
+	convert_same(t, n, AIETH_ELEM_INT64, (size_t)1 << 30);
+	/* the same errors: over the limit (counted to the end), a bad value
+	 * far from the start, an odd count of complex parts, no values */
+	convert_same(t, n, AIETH_ELEM_INT32, (size_t)1 << 20);
+	MSG_HAS("over the limit of 1048576 bytes");
+	convert_same(t, n, AIETH_ELEM_INT16, (size_t)1 << 30);
+	MSG_HAS("int16");
+	memcpy(t + (2u << 20) + 100, "zz", 2);
+	convert_same(t, n, AIETH_ELEM_INT32, (size_t)1 << 30);
+	MSG_HAS("is not");
+	convert_same("1 2 3\n", 6, AIETH_ELEM_CINT16, 64);
+	MSG_HAS("odd count of numbers (3)");
+	convert_same("# nothing\n", 10, AIETH_ELEM_INT8, 64);
+	MSG_HAS("no values");
+	free(t);
+}
+
 static void test_parse_float(void)
 {
 	float f[7] = {1.5f, -0.0f, INFINITY, -INFINITY, 0, FLT_MAX, 0x1p-149f};
@@ -817,7 +886,8 @@ static void test_cleanup(void)
 
 TU_MAIN("data", {"elem_names", test_elem_names}, {"parse_minmax", test_parse_minmax},
 	{"parse_hex", test_parse_hex}, {"parse_comments", test_parse_comments},
-	{"parse_errors", test_parse_errors}, {"parse_float", test_parse_float},
+	{"parse_errors", test_parse_errors}, {"text_convert", test_text_convert},
+	{"parse_float", test_parse_float},
 	{"parse_complex", test_parse_complex}, {"text_format", test_text_format},
 	{"text_roundtrip", test_text_roundtrip}, {"text_roundtrip_edges", test_text_roundtrip_edges},
 	{"bin_files", test_bin_files}, {"atomic_write", test_atomic_write},

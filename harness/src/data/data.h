@@ -47,6 +47,12 @@ int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_
 		     size_t max_bytes, uint8_t **out, size_t *len);
 int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
 		    size_t *len);
+/* The same parse of the file at path, read in chunks and written as binary
+ * to out_fd (at its position) in bounded memory: *len bytes (at most
+ * max_bytes). The same errors, with file:line:column, as aieth_text_read;
+ * a line may be up to 64 MiB. */
+int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
+		       uint64_t *len);
 /* Write data as text: one 128-bit beat per line (16 / element size values,
  * the last line may be shorter when len is not a multiple of 16), integers
  * in decimal, floats with enough digits to read back exactly. The file is

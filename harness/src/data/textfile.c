@@ -4,8 +4,9 @@
  * Parsing is one pass over the text with no allocation per value: tokens are
  * the runs of bytes between whitespace; '#' starts a comment to the end of
  * the line. Integers are parsed here (decimal, or 0x hex), floats with
- * strtod on a bounded copy of the token. The result buffer grows by
- * doubling. aiesimulator output markers are skipped: a line whose first
+ * strtod on a bounded copy of the token. A text is parsed whole (into a
+ * buffer that grows by doubling) or in pieces that end at line ends
+ * (aieth_text_convert: any size, in bounded memory). aiesimulator output markers are skipped: a line whose first
  * token is "T" (a timestamp such as "T 1234 ns") and the token "TLAST".
  *
  * Writing formats into one buffer and hands it to the atomic writer
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "data/data.h"
@@ -28,6 +30,10 @@
 #define TEXT_MAX_TOKEN 320
 /* A text file may be this many times larger than the data limit. */
 #define TEXT_SIZE_FACTOR 64
+/* aieth_text_convert reads this much text at a time; a line may be longer,
+ * up to TEXT_MAX_LINE. */
+#define TEXT_CHUNK (1 << 20)
+#define TEXT_MAX_LINE (64 << 20)
 
 enum { K_SIGNED, K_UNSIGNED, K_FLOAT, K_DOUBLE };
 
@@ -385,26 +391,145 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 	return AIETH_OK;
 }
 
-/* Count the remaining value tokens (after the limit was passed). */
-static uint64_t count_rest(scanner *sc)
+/* A text parsed in pieces, each ending at a line end (values never span
+ * lines), so a file of any size is read in chunks: line numbers carry over,
+ * values go to emit as they are parsed. Past max_bytes the rest is only
+ * counted, for the message. */
+typedef struct {
+	parser ps;
+	size_t max_bytes;
+	uint64_t n, scalars;
+	unsigned long last_line;          /* the last value's position */
+	size_t last_col;
+	int over;                         /* max_bytes passed at over_line:over_col */
+	unsigned long over_line;
+	size_t over_col;
+	int (*emit)(void *ctx, const uint8_t *p, size_t n);
+	void *ctx;
+	uint8_t out[4096];                /* values not yet emitted */
+	size_t fill;
+} text_stream;
+
+static void ts_init(text_stream *ts, const char *what, aieth_elem t, size_t max_bytes,
+		    int (*emit)(void *, const uint8_t *, size_t), void *ctx)
 {
+	memset(ts, 0, sizeof *ts);
+	ts->ps.what = what;
+	ts->ps.t = t;
+	ts->ps.pi = part_of(t);
+	ts->ps.sc.line = 1;
+	ts->ps.sc.first_on_line = 1;
+	ts->max_bytes = max_bytes;
+	ts->emit = emit;
+	ts->ctx = ctx;
+}
+
+static int ts_flush(text_stream *ts)
+{
+	int rc = ts->fill ? ts->emit(ts->ctx, ts->out, ts->fill) : AIETH_OK;
+	ts->fill = 0;
+	return rc;
+}
+
+/* Parse text[0, len): whole lines (or the end of the text). */
+static int ts_feed(text_stream *ts, const char *text, size_t len)
+{
+	parser *ps = &ts->ps;
 	const char *tb, *te;
-	uint64_t n = 0;
-	while (next_token(sc, &tb, &te))
-		n++;
-	return n;
+	int rc;
+	ps->sc.p = text;
+	ps->sc.end = text + len;
+	ps->sc.line_start = text;
+	ps->sc.first_on_line = 1;
+	/* a UTF-8 byte order mark is not data */
+	if (ps->sc.line == 1 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		ps->sc.p += 3;
+	while (next_token(&ps->sc, &tb, &te)) {
+		uint64_t v = 0;
+		size_t col = (size_t)(tb - ps->sc.line_start) + 1;
+		if (!ts->over && ts->n + ps->pi.psize > ts->max_bytes) {
+			ts->over = 1;
+			ts->over_line = ps->sc.line;
+			ts->over_col = col;
+		}
+		ts->scalars++;
+		if (ts->over)
+			continue;
+		if (ps->pi.kind == K_SIGNED || ps->pi.kind == K_UNSIGNED)
+			rc = parse_int(ps, tb, te, &v);
+		else
+			rc = parse_float(ps, tb, te, &v);
+		if (rc != AIETH_OK)
+			return rc;
+		if (ts->fill + ps->pi.psize > sizeof ts->out && (rc = ts_flush(ts)))
+			return rc;
+		store_le(ts->out + ts->fill, v, ps->pi.psize);
+		ts->fill += ps->pi.psize;
+		ts->n += ps->pi.psize;
+		ts->last_line = ps->sc.line;
+		ts->last_col = col;
+	}
+	return AIETH_OK;
+}
+
+/* After the last piece: the checks that need the whole text. */
+static int ts_finish(text_stream *ts)
+{
+	const char *what = ts->ps.what;
+	aieth_elem t = ts->ps.t;
+	if (ts->over)
+		return aieth_fail(AIETH_EINVAL,
+				  "%s: %llu bytes of %s data (%llu numbers), over the limit of %zu "
+				  "bytes (the value at %lu:%zu is the first past it)",
+				  what, (unsigned long long)(ts->scalars * ts->ps.pi.psize),
+				  aieth_elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
+				  ts->over_line, ts->over_col);
+	if (ts->scalars == 0)
+		return aieth_fail(AIETH_EPARSE,
+				  "%s: no values (the text is empty or holds only comments)", what);
+	if (aieth_elem_parts(t) == 2 && ts->scalars % 2)
+		return aieth_fail(AIETH_EPARSE,
+				  "%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
+				  "the text holds an odd count of numbers (%llu): this one has no "
+				  "imaginary part",
+				  what, ts->last_line, ts->last_col, aieth_elem_name(t),
+				  (unsigned long long)ts->scalars);
+	return ts_flush(ts);
+}
+
+typedef struct {
+	uint8_t *buf;
+	size_t cap, n, max;
+	const char *what;
+} grow_buf;
+
+/* emit into a buffer that grows by doubling (up to max) */
+static int grow_emit(void *ctx, const uint8_t *p, size_t n)
+{
+	grow_buf *g = ctx;
+	if (g->n + n > g->cap) {
+		size_t ncap = g->cap ? g->cap : 4096;
+		uint8_t *nb;
+		while (ncap < g->n + n)
+			ncap = ncap > SIZE_MAX / 2 ? g->n + n : ncap * 2;
+		if (ncap > g->max)
+			ncap = g->max;
+		nb = realloc(g->buf, ncap);
+		if (!nb)
+			return aieth_fail(AIETH_ENOMEM, "%s: out of memory (%zu bytes)", g->what, ncap);
+		g->buf = nb;
+		g->cap = ncap;
+	}
+	memcpy(g->buf + g->n, p, n);
+	g->n += n;
+	return AIETH_OK;
 }
 
 int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
 		     size_t max_bytes, uint8_t **out, size_t *len)
 {
-	parser ps;
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	const char *tb, *te, *last_tb = NULL;
-	unsigned long last_line = 0;
-	const char *last_ls = NULL;
-	uint64_t scalars = 0;
+	text_stream *ts;
+	grow_buf g = {NULL, 0, 0, max_bytes, NULL};
 	int rc;
 
 	if (out)
@@ -417,85 +542,25 @@ int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_
 		return aieth_fail(AIETH_EINVAL, "%s: aieth_text_parse: NULL argument", what);
 	if ((unsigned)t >= AIETH_ELEM_COUNT)
 		return aieth_fail(AIETH_EINVAL, "%s: element type %d is not valid", what, (int)t);
-
-	ps.what = what;
-	ps.t = t;
-	ps.pi = part_of(t);
-	ps.sc.p = text ? text : "";
-	ps.sc.end = ps.sc.p + text_len;
-	ps.sc.line_start = ps.sc.p;
-	ps.sc.line = 1;
-	ps.sc.first_on_line = 1;
-	/* a UTF-8 byte order mark is not data */
-	if (text_len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		ps.sc.p += 3;
-
-	while (next_token(&ps.sc, &tb, &te)) {
-		uint64_t v = 0;
-		if (n + ps.pi.psize > max_bytes) {
-			unsigned long l = ps.sc.line;
-			size_t col = (size_t)(tb - ps.sc.line_start) + 1;
-			uint64_t total = scalars + 1 + count_rest(&ps.sc);
-			free(buf);
-			return aieth_fail(AIETH_EINVAL,
-					  "%s: %llu bytes of %s data (%llu numbers), over the limit of "
-					  "%zu bytes (the value at %lu:%zu is the first past it)",
-					  what, (unsigned long long)(total * ps.pi.psize),
-					  aieth_elem_name(t), (unsigned long long)total, max_bytes, l,
-					  col);
-		}
-		if (n + ps.pi.psize > cap) {
-			size_t ncap = cap ? cap : 4096;
-			uint8_t *nb;
-			while (ncap < n + ps.pi.psize)
-				ncap = ncap > SIZE_MAX / 2 ? n + ps.pi.psize : ncap * 2;
-			if (ncap > max_bytes)
-				ncap = max_bytes;
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				free(buf);
-				return aieth_fail(AIETH_ENOMEM, "%s: out of memory (%zu bytes)", what,
-						  ncap);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		if (ps.pi.kind == K_SIGNED || ps.pi.kind == K_UNSIGNED)
-			rc = parse_int(&ps, tb, te, &v);
-		else
-			rc = parse_float(&ps, tb, te, &v);
-		if (rc != AIETH_OK) {
-			free(buf);
-			return rc;
-		}
-		store_le(buf + n, v, ps.pi.psize);
-		n += ps.pi.psize;
-		scalars++;
-		last_tb = tb;
-		last_line = ps.sc.line;
-		last_ls = ps.sc.line_start;
+	if (!(ts = malloc(sizeof *ts)))
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+	g.what = what;
+	ts_init(ts, what, t, max_bytes, grow_emit, &g);
+	rc = ts_feed(ts, text ? text : "", text_len);
+	if (!rc)
+		rc = ts_finish(ts);
+	free(ts);
+	if (rc) {
+		free(g.buf);
+		return rc;
 	}
-	if (scalars == 0) {
-		free(buf);
-		return aieth_fail(AIETH_EPARSE,
-				  "%s: no values (the text is empty or holds only comments)", what);
-	}
-	if (aieth_elem_parts(t) == 2 && scalars % 2) {
-		free(buf);
-		return aieth_fail(AIETH_EPARSE,
-				  "%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
-				  "the text holds an odd count of numbers (%llu): this one has no "
-				  "imaginary part",
-				  what, last_line, (size_t)(last_tb - last_ls) + 1, aieth_elem_name(t),
-				  (unsigned long long)scalars);
-	}
-	if (n < cap) { /* give back the unused tail of the last doubling */
-		uint8_t *nb = realloc(buf, n);
+	if (g.n < g.cap) { /* give back the unused tail of the last doubling */
+		uint8_t *nb = realloc(g.buf, g.n);
 		if (nb)
-			buf = nb;
+			g.buf = nb;
 	}
-	*out = buf;
-	*len = n;
+	*out = g.buf;
+	*len = g.n;
 	return AIETH_OK;
 }
 
@@ -527,6 +592,87 @@ int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **
 		return rc;
 	rc = aieth_text_parse(path, text, tlen, t, max_bytes, out, len);
 	free(text);
+	return rc;
+}
+
+/* emit to a file descriptor */
+typedef struct {
+	int fd;
+	const char *what;
+} fd_sink;
+
+static int fd_emit(void *ctx, const uint8_t *p, size_t n)
+{
+	fd_sink *f = ctx;
+	return aieth_write_full(f->fd, p, n, f->what);
+}
+
+int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
+		       uint64_t *len)
+{
+	text_stream *ts = NULL;
+	char *buf = NULL;
+	size_t cap = TEXT_CHUNK, have = 0;
+	fd_sink sink = {out_fd, "the converted data"};
+	int fd = -1, rc, eof = 0;
+
+	if (len)
+		*len = 0;
+	if (!path || !len || (unsigned)t >= AIETH_ELEM_COUNT)
+		return aieth_fail(AIETH_EINVAL, "aieth_text_convert: bad argument");
+	if ((rc = aieth_open_input(path, &fd, NULL)))
+		return rc;
+	ts = malloc(sizeof *ts);
+	buf = malloc(cap);
+	if (!ts || !buf) {
+		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	ts_init(ts, path, t, max_bytes > SIZE_MAX ? SIZE_MAX : (size_t)max_bytes, fd_emit, &sink);
+	while (!eof) {
+		ssize_t r = read(fd, buf + have, cap - have);
+		const char *nl;
+		size_t take;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = aieth_fail(AIETH_EIO, "%s: read error: %s", path, strerror(errno));
+			goto done;
+		}
+		have += (size_t)r;
+		eof = r == 0;
+		/* whole lines only, unless the text ends here */
+		for (nl = buf + have; nl > buf && nl[-1] != '\n'; nl--)
+			;
+		take = eof ? have : (size_t)(nl - buf);
+		if (!take && have == cap) {
+			char *nb;
+			if (cap >= TEXT_MAX_LINE) {
+				rc = aieth_fail(AIETH_EINVAL, "%s:%lu: a line longer than %d bytes", path,
+						ts->ps.sc.line, TEXT_MAX_LINE);
+				goto done;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+				goto done;
+			}
+			buf = nb;
+			cap *= 2;
+			continue;
+		}
+		if (take && (rc = ts_feed(ts, buf, take)))
+			goto done;
+		memmove(buf, buf + take, have - take);
+		have -= take;
+	}
+	rc = ts_finish(ts);
+	if (!rc)
+		*len = ts->n;
+done:
+	free(ts);
+	free(buf);
+	close(fd);
 	return rc;
 }
 

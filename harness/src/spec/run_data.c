@@ -49,11 +49,9 @@ static int bin_len(const char *path, int *fd, uint64_t *len)
 
 /* A channel's data (TX) or golden data (RX) as a source of want bytes
  * (0: take the length from the file). Binary files and patterns stream;
- * text files are parsed whole into *mem. */
-static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_src *src, int *fd,
-		    uint8_t **mem)
+ * text files are parsed in pieces into a scratch file (*fd) that streams. */
+static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_src *src, int *fd)
 {
-	size_t len = 0;
 	int rc;
 	memset(src, 0, sizeof *src);
 	src->kind = AIETH_SRC_ZERO;
@@ -67,11 +65,14 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 		src->fd = *fd;
 		return AIETH_OK;
 	case SRC_TEXT:
-		if ((rc = aieth_text_read(s->path, s->type, MAX_DATA_BYTES, mem, &len)))
+		/* parsed in chunks into a scratch file, then streamed like a binary
+		 * file: memory stays bounded whatever the text's size */
+		src->kind = AIETH_SRC_FILE;
+		src->what = s->path;
+		if ((rc = aieth_open_scratch(fd)) ||
+		    (rc = aieth_text_convert(s->path, s->type, MAX_DATA_BYTES, *fd, &src->len)))
 			return aieth_fail_prefix(rc, "%s", what);
-		src->kind = AIETH_SRC_MEM;
-		src->mem = *mem;
-		src->len = len;
+		src->fd = *fd;
 		return AIETH_OK;
 	case SRC_PATTERN: {
 		uint8_t one[16];
@@ -255,7 +256,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 	} else {
 		aieth_src *src = tx ? &cr->src : &cr->gsrc;
 		rc = open_src(tx ? &sc->data : &sc->golden, w, sc->have_size ? sc->size : 0, src,
-			      tx ? &cr->fd : &cr->gfd, tx ? &cr->mem : &cr->golden);
+			      tx ? &cr->fd : &cr->gfd);
 		if (rc)
 			return rc;
 		if (!sc->have_size && src->kind == AIETH_SRC_ZERO)

@@ -23,8 +23,9 @@ typedef struct json_object jobj;
 /* Per channel, what the run needs besides the description. The data is
  * opened for one transaction at a time (chan_open / chan_close) and streams:
  * TX from a file or pattern read where the device asks (src), RX compared
- * with the golden source and saved as it arrives (rx_write). Text files and
- * tiling keep their data whole (mem, golden_mem). */
+ * with the golden source and saved as it arrives (rx_write). Text files are
+ * parsed into a scratch file that streams the same way; tiling keeps its
+ * buffers whole (mem, golden). */
 typedef struct {
 	aieth_plio pl;
 	uint64_t size;

@@ -424,3 +424,27 @@ int aieth_write_atomic(const char *path, const void *data, size_t len)
 	}
 	return aieth_out_commit(&o);
 }
+
+int aieth_open_scratch(int *fd_out)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd, e;
+	*fd_out = -1;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	path = aieth_path_join(dir, "aieth-scratch.XXXXXX");
+	if (!path)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	fd = mkstemp(path);
+	e = errno;
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	if (fd < 0)
+		return aieth_fail(AIETH_EIO, "cannot create a scratch file in %s: %s", dir,
+				  strerror(e));
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	*fd_out = fd;
+	return AIETH_OK;
+}

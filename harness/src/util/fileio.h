@@ -23,6 +23,10 @@
  * failure; *st_out (may be NULL) its fstat. */
 int aieth_open_input(const char *path, int *fd_out, struct stat *st_out);
 
+/* A scratch file: read-write, in $TMPDIR (else /tmp), already unlinked so
+ * it is gone when *fd_out is closed, whatever happens to the process. */
+int aieth_open_scratch(int *fd_out);
+
 /* Read a whole file into a NUL-terminated buffer *out (caller frees).
  * Returns AIETH_OK, or AIETH_EIO / AIETH_EINVAL (larger than max_bytes) /
  * AIETH_ENOMEM with the message naming path; *out is then NULL. */
