@@ -240,6 +240,7 @@ static int limit(amdp_dec *d, const char *field, uint64_t v, uint64_t lim, const
 static int emit(amdp_dec *d, amdp_kind k)
 {
 	d->msg.kind = k;
+	d->partial = 0;
 	d->prim = P_NONE;
 	d->state = d->side == AMDP_SERVER ? SV_REQ_LEN : ST_IDLE;
 	if (d->side == AMDP_SERVER)
@@ -843,6 +844,7 @@ int amdp_dec_feed(amdp_dec *d, const uint8_t *p, size_t len, size_t *used)
 			else if (d->dst)
 				memcpy(d->dst + d->got, p, take);
 			d->got += take;
+			d->partial = 1;
 			p += take;
 			len -= take;
 			*used += take;
@@ -889,11 +891,9 @@ int amdp_dec_advance(amdp_dec *d, uint64_t n)
 
 int amdp_dec_at_boundary(const amdp_dec *d)
 {
-	if (d->dead)
+	if (d->dead || d->state == ST_WAIT_SINK || d->state == ST_WAIT_CONT)
 		return 0;
-	if (d->state == ST_IDLE || d->state == ST_ENDED)
-		return 1;
-	return (d->state == SV_REQ_LEN || d->state == SV_H2) && d->got == 0;
+	return !d->partial;
 }
 
 void amdp_dec_continue(amdp_dec *d, int go_on)
@@ -906,10 +906,12 @@ void amdp_dec_continue(amdp_dec *d, int go_on)
 		} else {
 			d->prim = P_NONE;
 			d->state = ST_ENDED;
+			d->partial = 0;
 		}
 	} else {
 		if (!go_on) {
 			rd(d, P_U64, SV_REQ_LEN);
+			d->partial = 0;   /* refused: the request ends here */
 		} else {
 			rd(d, P_U8, SV_RUN_MODE);
 		}

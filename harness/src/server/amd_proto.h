@@ -40,7 +40,7 @@
 #define AMDP_MAX_DEPTH 65536u          /* D, URAM depth in stream words */
 #define AMDP_MAX_CFG (8u * AMDP_MAX_CHANNELS + 1u)
 #define AMDP_MAX_PERF (4u * AMDP_MAX_CHANNELS)
-#define AMDP_MAX_TXN_BYTES (1ull << 32)     /* one transaction's announced bytes */
+#define AMDP_MAX_TXN_BYTES (1ull << 32)     /* a from_aie image in a reply (client side) */
 #define AMDP_MAX_FILES 256u            /* files returned at the end of a session */
 #define AMDP_MAX_FILE_BYTES (1ull << 30)    /* one returned file */
 #define AMDP_RTP_RAW 24u               /* update port: the client's vector object */
@@ -170,6 +170,7 @@ typedef struct {
 	uint64_t count, idx;  /* the vector being read */
 	amdp_kind expect;     /* client side: the reply awaited */
 	int pending_event;
+	int partial;          /* bytes of the current message were taken */
 	/* AMDP_EV_BULK */
 	amdp_bulk bulk;
 	uint64_t bulk_len;
