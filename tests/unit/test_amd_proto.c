@@ -704,6 +704,23 @@ static void test_room_advance(void)
 	CU_ASSERT_EQUAL(amdp_dec_feed(&d, b.p, b.len, &used), AMDP_EV_MSG);
 	CU_ASSERT(d.msg.kind == AMDP_Q_RUN && d.msg.to_aie_len == 1000);
 	/* a discarded bulk (NULL sink) still advances the stream */
+	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_SERVER, &VCK190), 0);
+	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_HELLO, sizeof CAP_HELLO, &used), AMDP_EV_BULK);
+	CU_ASSERT(!amdp_dec_at_boundary(&d));
+	amdp_dec_sink(&d, NULL);
+	CU_ASSERT_PTR_NULL(amdp_dec_room(&d, &n));
+	pos = used;
+	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_HELLO + pos, sizeof CAP_HELLO - pos, &used),
+			AMDP_EV_MSG);
+	CU_ASSERT(pos + used == sizeof CAP_HELLO && d.msg.nfiles == 1 && amdp_dec_at_boundary(&d));
+	/* client side: a reply cut short is not at a boundary */
+	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_CLIENT, NULL), 0);
+	CU_ASSERT_EQUAL(amdp_dec_expect(&d, AMDP_R_TIMEOUT), 0);
+	CU_ASSERT(amdp_dec_at_boundary(&d));
+	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_MGR_REPLY + 17, 4, &used), AMDP_EV_MORE);
+	CU_ASSERT(!amdp_dec_at_boundary(&d));
+	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_MGR_REPLY + 21, 4, &used), AMDP_EV_MSG);
+	CU_ASSERT(amdp_dec_at_boundary(&d) && d.msg.value == 1073741824ull);
 	amdp_buf_free(&b);
 }
 
