@@ -62,9 +62,12 @@ static void run(trace *t, amdp_side side, const amdp_geom *g, const uint8_t *s, 
 		CU_ASSERT_EQUAL(amdp_dec_expect(&d, expect[nexp++]), 0);
 	size_t pos = 0;
 	while (pos < len) {
-		size_t chunk = split == WHOLE ? len - pos
-			       : split == BYTES ? 1
-						: 1 + (size_t)(rand_r(&seed) % (rand_r(&seed) % 2 ? 7 : 3000));
+		size_t chunk = split == WHOLE ? len - pos : 1;
+		if (split == RANDOM) {
+			/* small pieces and large ones, in a fixed order */
+			unsigned big = (unsigned)rand_r(&seed) % 2;
+			chunk = 1 + (size_t)((unsigned)rand_r(&seed) % (big ? 3000u : 7u));
+		}
 		if (chunk > len - pos)
 			chunk = len - pos;
 		size_t off = 0;
