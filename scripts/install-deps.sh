@@ -20,6 +20,8 @@ PKGS=(
   python3              # make layers: scripts/check-layers.py
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
+  libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http_server.c)
+  curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make
@@ -34,6 +36,10 @@ CROSS_PKGS=(
   libjson-c-dev:arm64
   libcunit1-dev:arm64
   libarchive-dev:arm64
+  # not libmicrohttpd-dev:arm64: on Debian 12 it drags arm64 GnuTLS, whose
+  # install upgrades the native libgnutls/libssl/krb5 packages in lockstep
+  # (apt-get install -s); the cross build leaves th_server's HTTP side out
+  # (Makefile: HAVE_MHD) and aieth_server_open says so.
 )
 
 add_arch=()

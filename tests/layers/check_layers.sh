@@ -71,10 +71,10 @@ has "$TMP/out" "harness/src/stray.c: a source file directly in harness/src/"
 
 # a subsystem folder the rules do not name
 fresh
-mkdir -p "$TMP/t/harness/src/server"
-printf 'int aieth_srv(void);\nint aieth_srv(void) { return 0; }\n' >"$TMP/t/harness/src/server/srv.c"
+mkdir -p "$TMP/t/harness/src/farm"
+printf 'int aieth_srv(void);\nint aieth_srv(void) { return 0; }\n' >"$TMP/t/harness/src/farm/srv.c"
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "harness/src/server/: a folder missing from the layers block"
+has "$TMP/out" "harness/src/farm/: a folder missing from the layers block"
 
 # two library sources with one base name
 fresh
