@@ -83,6 +83,14 @@ DEPS_CFLAGS += -DAIETH_HAVE_MHD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lpthread
 PC_REQUIRES_MHD := libmicrohttpd
 endif
+# libcurl: the remote backend (harness/src/backends/remote/); left out the
+# same way where missing (the backend then answers AIETH_EUNSUPPORTED).
+HAVE_CURL := $(shell $(PKG_CONFIG) --exists libcurl 2>/dev/null && echo 1)
+ifeq ($(HAVE_CURL),1)
+DEPS_CFLAGS += -DAIETH_HAVE_CURL $(shell $(PKG_CONFIG) --cflags libcurl)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libcurl)
+PC_REQUIRES_MHD += libcurl
+endif
 
 # Quoted includes resolve against these (scripts/check-layers.py reads the
 # same order): the public API, the subsystem folders, the tree root (pl_dma/).

@@ -14,7 +14,10 @@ trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"
 # built without libmicrohttpd (the aarch64 cross build): nothing to test
 "$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
 probe=$!
-sleep 0.3
+for i in $(seq 50); do
+  kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
+  sleep 0.1
+done
 if kill -0 "$probe" 2>/dev/null; then kill -TERM "$probe"; wait "$probe" 2>/dev/null
 elif grep -q 'no HTTP server' "$TMP/probe"; then echo "th_server.sh: skipped (no libmicrohttpd in this build)"; exit 0; fi
 
@@ -128,7 +131,10 @@ req 504 -H "$A" -H "$J" -d '{"timeout_ms":10}' "$U/v1/sessions/$SA/graphs/gr/wai
 req 404 -H "$A" "$U/v1/sessions/$SA/graphs/other"
 req 400 -H "$A" -H "$J" -d '{"iterations":0}' "$U/v1/sessions/$SA/graphs/gr/run"
 req 204 -H "$A" -X POST "$U/v1/sessions/$SA/graphs/gr/end"
-req 501 -H "$A" "$U/v1/sessions/$SA/txns"
+req 501 -H "$A" "$U/v1/xclbins/0123"
+req 405 -H "$A" "$U/v1/sessions/$SA/txns"
+req 400 -H "$A" -H "$J" -d '{"channels":1}' "$U/v1/sessions/$SA/txns"
+req 404 -H "$A" -X POST "$U/v1/sessions/$SA/txns/t-9/wait"
 # alice ends: bob's first session gets the device, the other moves up
 req 204 -H "$A" -X DELETE "$U/v1/sessions/$SA"
 req 204 -H "$A" -X DELETE "$U/v1/sessions/$SA"

@@ -57,6 +57,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (srv_wait_req_parse(text, size, &ms) == AIETH_OK)
 		CHECK(ms <= SRV_WAIT_MS_MAX);
 
+	{
+		srv_txn_req tq;
+		if (srv_txn_req_parse(text, size, &tq) == AIETH_OK) {
+			CHECK(tq.cfg && tq.channels >= 1 && tq.channels <= SRV_CHANNELS_MAX);
+			CHECK(tq.tx_bytes % 16 == 0 && tq.rx_bytes <= SRV_IMAGE_MAX);
+			free(tq.cfg);
+		} else {
+			CHECK(tq.cfg == NULL);
+		}
+	}
 	if (srv_tokens_parse(&t, "fuzz", (const char *)data, size) == AIETH_OK) {
 		CHECK(t.n >= 1 && t.n <= SRV_TOKENS_MAX);
 		for (i = 0; i < t.n; i++)

@@ -112,6 +112,17 @@ static void test_routes(void)
 	srv_route_parse("/v1/sessions/s-1/graphs/gr/end", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_END);
 	srv_route_parse("/v1/sessions/s-1/txns", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXNS);
+	srv_route_parse("/v1/sessions/s-1/txns/t-2", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN);
+	CU_ASSERT_STRING_EQUAL(r.tid, "t-2");
+	srv_route_parse("/v1/sessions/s-1/txns/t-2/tx", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_TX);
+	srv_route_parse("/v1/sessions/s-1/txns/t-2/wait", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_WAIT);
+	srv_route_parse("/v1/sessions/s-1/txns/t-2/rx", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_RX);
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/p", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NOT_IMPL);
 	srv_route_parse("/v1/xclbins/abc", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NOT_IMPL);
@@ -122,7 +133,9 @@ static void test_routes(void)
 			"/v1//sessions", "/v1/sessions/", "/v1/sessions/a b", "/v1/sessions/../x",
 			"/v1/sessions/s/graphs", "/v1/sessions/s/graphs/g/run/x",
 			"/v1/sessions/s/graphs/g/fly", "/v1/sessions/0123456789012345678901234567890123",
-			"/v1/sessions/s/grap/g", "/v1/sessions/s/graphs/g%2f", NULL};
+			"/v1/sessions/s/grap/g", "/v1/sessions/s/graphs/g%2f",
+			"/v1/sessions/s/txns/", "/v1/sessions/s/txns/t/rx/x", "/v1/sessions/s/txns/t/go",
+			NULL};
 		size_t i;
 		for (i = 0; bad[i]; i++) {
 			srv_route_parse(bad[i], &r);
@@ -258,6 +271,54 @@ static void test_graph_bodies(void)
 	MSG_HAS("timeout");
 }
 
+static int treq(const char *body, srv_txn_req *q)
+{
+	return srv_txn_req_parse(body, strlen(body), q);
+}
+
+static void test_txn_body(void)
+{
+	srv_txn_req q;
+	char b[512];
+	int i, n;
+	/* 1 channel: 9 cfg words */
+	n = snprintf(b, sizeof b, "{\"channels\":1,\"depth\":4096,\"tx_bytes\":32,\"rx_bytes\":16,"
+		     "\"cfg\":[");
+	for (i = 0; i < 9; i++)
+		n += snprintf(b + n, sizeof b - (size_t)n, "%s\"0x%X\"", i ? "," : "", i * 0x1111);
+	snprintf(b + n, sizeof b - (size_t)n, "]}");
+	CU_ASSERT_EQUAL_FATAL(treq(b, &q), AIETH_OK);
+	CU_ASSERT_EQUAL(q.channels, 1);
+	CU_ASSERT_EQUAL(q.depth, 4096);
+	CU_ASSERT_EQUAL(q.tx_bytes, 32);
+	CU_ASSERT_EQUAL(q.cfg[8], 0x8888);
+	free(q.cfg);
+	CU_ASSERT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+			     "\"cfg\":[\"0x1\"]}", &q), AIETH_EINVAL);
+	MSG_HAS("cfg: 1 words, 1 channels need 9");
+	CU_ASSERT_PTR_NULL(q.cfg);
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":257,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[]}", &q), AIETH_OK);
+	MSG_HAS("channels");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":17,\"rx_bytes\":0,"
+				 "\"cfg\":[]}", &q), AIETH_OK);
+	MSG_HAS("multiples of 16");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,"
+				 "\"rx_bytes\":4294967312,\"cfg\":[]}", &q), AIETH_OK);
+	MSG_HAS("rx_bytes");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\","
+				 "\"0x1\",\"0xg\"]}", &q), AIETH_OK);
+	MSG_HAS("cfg[8]: not a hex digit");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[1,2,3,4,5,6,7,8,9]}", &q), AIETH_OK);
+	MSG_HAS("cfg[0]");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[\"0x12345678123456781\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\","
+				 "\"0\"]}", &q), AIETH_OK);
+	MSG_HAS("1..16 hex digits");
+}
+
 static void test_listen(void)
 {
 	unsigned char a[128];
@@ -326,5 +387,6 @@ TU_MAIN("server",
 	{"bearer header", test_bearer},
 	{"session request body", test_session_body},
 	{"graph request bodies", test_graph_bodies},
+	{"transaction request body", test_txn_body},
 	{"listen address", test_listen},
 	{"server open refusals", test_server_open_refusals})

@@ -50,6 +50,11 @@ typedef struct {
 	 * called from the waiting thread now and then (emulated board). */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* Added in 0.3: backend "remote", a device behind th_server
+	 * (docs/server.md). */
+	const char *server;          /* base URL, "http://host:port" or https */
+	const char *token;           /* bearer token (NULL: none) */
+	const char *cacert;          /* CA bundle for https (NULL: the system's) */
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with

@@ -18,6 +18,7 @@ struct aieth_session {
 	char *xclbin;
 	char *pl_xclbin;                 /* xrt: NULL = the board default */
 	char *data_dir;                  /* as given (NULL: default) */
+	char *server, *token, *cacert;   /* remote: copies (NULL: not given) */
 	int emu_reference;
 	size_t ngraphs;
 	aieth_graph_state *graphs;

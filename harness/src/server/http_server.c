@@ -30,6 +30,7 @@
 #include <json-c/json.h>
 #include <microhttpd.h>
 
+#include "core/session_internal.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
 #include "util/json_strict.h"
@@ -40,6 +41,24 @@
 #define CONN_TIMEOUT_S 30
 #define CONN_MEMORY (16u << 10)
 #define ENDED_KEEP 64
+
+#define TXNS_MAX 16             /* transactions a session holds at once */
+
+/* A transaction shipped encoded (pl_dma/protocol.h): the images live here
+ * once, the device reads and writes them in place. */
+typedef struct srv_txn {
+	char id[16];
+	int state;                    /* 0 awaiting TX, 1 started, 2 finished */
+	pld_txn wire;
+	uint8_t *txbuf, *rxbuf;
+	uint64_t tx_got;
+	aieth_dev_result res;
+	uint64_t *arr;                /* backing of res's 8 arrays of N */
+	int *conn;                    /* backing of res's 2 arrays of N */
+	int failed;                   /* the device call itself failed */
+	char msg[512];
+	struct srv_txn *next;
+} srv_txn;
 
 typedef enum { SS_QUEUED, SS_ACTIVE, SS_ENDED, SS_EXPIRED, SS_FAILED } ss_state;
 
@@ -56,11 +75,13 @@ typedef struct srv_sess {
 	aieth_session *dev;
 	int refs;                     /* device calls running */
 	pthread_mutex_t call;
+	srv_txn *txns;                /* in submission order */
+	uint32_t next_tid;
 	struct srv_sess *next;
 } srv_sess;
 
 /* status classes counted for the metrics */
-static const unsigned metric_codes[] = {200, 201, 204, 400, 401, 403, 404, 405, 409, 411,
+static const unsigned metric_codes[] = {200, 201, 202, 204, 400, 401, 403, 404, 405, 409, 411,
 					413, 415, 422, 429, 500, 501, 503, 504};
 #define NCODES (sizeof metric_codes / sizeof metric_codes[0])
 
@@ -97,6 +118,8 @@ typedef struct {
 	unsigned status;
 	uint64_t in, out;
 	int answered;                 /* a response was queued */
+	srv_sess *sess;               /* referenced during a TX upload */
+	srv_txn *txn;
 	int overflow;                 /* a chunked body went past the limit */
 	char *body;
 	size_t len, cap;
@@ -277,9 +300,25 @@ static unsigned position_locked(aieth_server *s, const srv_sess *x)
 	return n;
 }
 
+static void free_txns(srv_sess *x)
+{
+	srv_txn *t, *n;
+	for (t = x->txns; t; t = n) {
+		n = t->next;
+		pld_txn_release(&t->wire);
+		free(t->txbuf);
+		free(t->rxbuf);
+		free(t->arr);
+		free(t->conn);
+		free(t);
+	}
+	x->txns = NULL;
+}
+
 static void close_dev_locked(aieth_server *s, srv_sess *x)
 {
 	if (x->dev && x->refs == 0) {
+		free_txns(x);
 		/* closing the device is its reset: graphs ended, buffers freed; the
 		 * next session opens it afresh */
 		aieth_session_close(x->dev);
@@ -356,6 +395,7 @@ static void end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *re
 
 static void free_sess(srv_sess *x)
 {
+	free_txns(x);
 	srv_session_req_free(&x->req);
 	pthread_mutex_destroy(&x->call);
 	free(x);
@@ -651,7 +691,7 @@ static enum MHD_Result h_graph(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	int64_t iterations = 0;
 	uint32_t timeout_ms = 0;
 	uint64_t done = 0;
-	int rc = AIETH_OK;
+	int rc = AIETH_OK, complete = 0;
 
 	if (!x)
 		return ret;
@@ -691,9 +731,19 @@ static enum MHD_Result h_graph(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	case SRV_R_GRAPH_END:
 		rc = aieth_graph_end(x->dev, r->route.graph);
 		break;
-	default:
-		rc = aieth_graph_iterations_done(x->dev, r->route.graph, &done);
+	default: {
+		/* the backend's own status: iterations and whether a bounded run
+		 * completed (what the remote backend's graph_status returns) */
+		size_t g;
+		for (g = 0; g < x->dev->ngraphs && strcmp(x->dev->graphs[g].name, r->route.graph);
+		     g++)
+			;
+		if (g == x->dev->ngraphs)
+			rc = aieth_graph_iterations_done(x->dev, r->route.graph, &done);
+		else
+			rc = x->dev->ops->graph_status(x->dev->bstate, (uint32_t)g, &done, &complete);
 		break;
+	}
 	}
 	pthread_mutex_unlock(&x->call);
 	if (rc) {
@@ -702,6 +752,7 @@ static enum MHD_Result h_graph(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	} else if (r->route.kind == SRV_R_GRAPH) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "iterations_done", json_object_new_uint64(done));
+		json_object_object_add(o, "complete", json_object_new_boolean(complete));
 		ret = reply_json(c, r, 200, o);
 	} else {
 		ret = reply(c, r, 204, NULL, "", 0, NULL);
@@ -715,6 +766,403 @@ release:
 		promote_locked(s);
 	}
 	pthread_mutex_unlock(&s->mu);
+	return ret;
+}
+
+/* ---- transactions ---- */
+
+static srv_txn *find_txn(srv_sess *x, const char *id)
+{
+	srv_txn *t;
+	for (t = x->txns; t; t = t->next)
+		if (!strcmp(t->id, id))
+			return t;
+	return NULL;
+}
+
+/* Drop a reference to a session taken for a device call or a transfer;
+ * the device closes when the session ended meanwhile. */
+static void release_sess(aieth_server *s, srv_sess *x)
+{
+	pthread_mutex_lock(&s->mu);
+	x->refs--;
+	x->last_ms = now_ms();
+	if (x->state != SS_ACTIVE) {
+		close_dev_locked(s, x);
+		promote_locked(s);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* The session of the route, active, referenced (mu released); NULL with a
+ * reply queued otherwise. */
+static srv_sess *active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+				enum MHD_Result *ret)
+{
+	srv_sess *x = session_of(c, r, s, ret);
+	if (!x)
+		return NULL;
+	if (x->state != SS_ACTIVE) {
+		unsigned pos = position_locked(s, x);
+		ss_state st = x->state;
+		pthread_mutex_unlock(&s->mu);
+		if (st == SS_QUEUED)
+			*ret = reply_err(c, r, 409, NULL, "session \"%s\" is queued at position %u "
+					 "and does not hold the device yet", r->route.sid, pos);
+		else
+			*ret = reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s", r->route.sid,
+					 state_names[st], x->reason[0] ? ": " : "", x->reason);
+		return NULL;
+	}
+	x->refs++;
+	pthread_mutex_unlock(&s->mu);
+	return x;
+}
+
+static struct json_object *hex_array(const uint64_t *w, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	char b[24];
+	size_t i;
+	for (i = 0; i < n; i++) {
+		snprintf(b, sizeof b, "0x%llx", (unsigned long long)w[i]);
+		json_object_array_add(a, json_object_new_string(b));
+	}
+	return a;
+}
+
+static struct json_object *u64_array(const uint64_t *w, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(w[i]));
+	return a;
+}
+
+static struct json_object *txn_json(const srv_txn *t)
+{
+	static const char *const st[] = {"awaiting_tx", "started", "finished"};
+	struct json_object *o = json_object_new_object();
+	uint32_t N = t->wire.channels, i;
+	json_object_object_add(o, "id", json_object_new_string(t->id));
+	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
+	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
+	if (t->state == 2) {
+		struct json_object *tc = json_object_new_array(), *rc = json_object_new_array();
+		json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
+		json_object_object_add(o, "status", json_object_new_int((int)t->res.status));
+		json_object_object_add(o, "message", json_object_new_string(t->failed ? t->msg
+											: t->res.msg));
+		json_object_object_add(o, "total_cycles", json_object_new_uint64(t->res.total_cycles));
+		json_object_object_add(o, "have_progress", json_object_new_boolean(t->res.have_progress));
+		json_object_object_add(o, "perf", hex_array(t->wire.perf, pld_perf_count(N)));
+		json_object_object_add(o, "tx_moved", u64_array(t->res.tx_moved, N));
+		json_object_object_add(o, "rx_moved", u64_array(t->res.rx_moved, N));
+		json_object_object_add(o, "tx_since", u64_array(t->res.tx_since, N));
+		json_object_object_add(o, "rx_since", u64_array(t->res.rx_since, N));
+		json_object_object_add(o, "tx_first", u64_array(t->res.tx_first, N));
+		json_object_object_add(o, "tx_last", u64_array(t->res.tx_last, N));
+		json_object_object_add(o, "rx_first", u64_array(t->res.rx_first, N));
+		json_object_object_add(o, "rx_last", u64_array(t->res.rx_last, N));
+		for (i = 0; i < N; i++) {
+			json_object_array_add(tc, json_object_new_int(t->res.tx_connected[i]));
+			json_object_array_add(rc, json_object_new_int(t->res.rx_connected[i]));
+		}
+		json_object_object_add(o, "tx_connected", tc);
+		json_object_object_add(o, "rx_connected", rc);
+	}
+	return o;
+}
+
+static enum MHD_Result h_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x;
+	srv_txn *t = NULL, **pp;
+	srv_txn_req q;
+	const aieth_board_info *info;
+	unsigned n = 0;
+	uint32_t N;
+	int rc;
+
+	if ((rc = srv_txn_req_parse(r->body, r->len, &q)))
+		return reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if (!(x = active_session(c, r, s, &ret))) {
+		free(q.cfg);
+		return ret;
+	}
+	info = x->dev->info;
+	N = q.channels;
+	if (N != info->channels || q.depth != info->uram_depth_words) {
+		ret = reply_err(c, r, 400, NULL, "request body: channels %u and depth %u, the board "
+				"%s has %u channels and a depth of %u words", N, q.depth, info->name,
+				info->channels, info->uram_depth_words);
+		goto out;
+	}
+	pthread_mutex_lock(&s->mu);
+	for (pp = &x->txns; *pp; pp = &(*pp)->next)
+		n++;
+	pthread_mutex_unlock(&s->mu);
+	if (n >= TXNS_MAX) {
+		ret = reply_err(c, r, 409, NULL, "session \"%s\" holds %u transactions, the limit is "
+				"%d: fetch their results first", x->id, n, TXNS_MAX);
+		goto out;
+	}
+	t = calloc(1, sizeof *t);
+	if (!t)
+		goto oom;
+	t->wire.channels = N;
+	t->wire.depth = q.depth;
+	t->wire.cfg = q.cfg;
+	q.cfg = NULL;
+	t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t));
+	t->arr = calloc(8u * (size_t)N, sizeof(uint64_t));
+	t->conn = calloc(2u * (size_t)N, sizeof(int));
+	t->wire.tx.seg = calloc(1, sizeof(pld_seg));
+	t->wire.rx.seg = calloc(1, sizeof(pld_seg));
+	t->txbuf = malloc(q.tx_bytes ? (size_t)q.tx_bytes : 1);
+	t->rxbuf = calloc(1, q.rx_bytes ? (size_t)q.rx_bytes : 1);
+	if (!t->wire.perf || !t->arr || !t->conn || !t->wire.tx.seg || !t->wire.rx.seg ||
+	    !t->txbuf || !t->rxbuf)
+		goto oom;
+	t->wire.tx.size = q.tx_bytes;
+	t->wire.tx.nseg = q.tx_bytes ? 1 : 0;
+	t->wire.tx.seg[0].len = q.tx_bytes;
+	t->wire.tx.seg[0].ptr = t->txbuf;
+	t->wire.rx.size = q.rx_bytes;
+	t->wire.rx.nseg = q.rx_bytes ? 1 : 0;
+	t->wire.rx.seg[0].len = q.rx_bytes;
+	t->wire.rx.seg[0].ptr = t->rxbuf;
+	t->res.tx_moved = t->arr;
+	t->res.rx_moved = t->arr + N;
+	t->res.tx_since = t->arr + 2 * N;
+	t->res.rx_since = t->arr + 3 * N;
+	t->res.tx_first = t->arr + 4 * N;
+	t->res.tx_last = t->arr + 5 * N;
+	t->res.rx_first = t->arr + 6 * N;
+	t->res.rx_last = t->arr + 7 * N;
+	t->res.tx_connected = t->conn;
+	t->res.rx_connected = t->conn + N;
+	pthread_mutex_lock(&s->mu);
+	snprintf(t->id, sizeof t->id, "t-%u", ++x->next_tid);
+	for (pp = &x->txns; *pp; pp = &(*pp)->next)
+		;
+	*pp = t;
+	{
+		struct json_object *o = txn_json(t);
+		pthread_mutex_unlock(&s->mu);
+		ret = reply_json(c, r, 201, o);
+	}
+	t = NULL;
+	goto out;
+oom:
+	ret = reply_err(c, r, 500, NULL, "transaction: out of memory for images of %llu and "
+			"%llu bytes", (unsigned long long)q.tx_bytes, (unsigned long long)q.rx_bytes);
+out:
+	if (t) {
+		pld_txn_release(&t->wire);
+		free(t->txbuf);
+		free(t->rxbuf);
+		free(t->arr);
+		free(t->conn);
+		free(t);
+	}
+	free(q.cfg);
+	release_sess(s, x);
+	return ret;
+}
+
+/* The head of PUT .../tx: the body goes straight into the TX image. */
+static enum MHD_Result txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+				   unsigned long long len, int have_len)
+{
+	enum MHD_Result ret;
+	srv_sess *x = active_session(c, r, s, &ret);
+	srv_txn *t;
+	const char *ct;
+	if (!x)
+		return ret;
+	pthread_mutex_lock(&s->mu);
+	t = find_txn(x, r->route.tid);
+	pthread_mutex_unlock(&s->mu);
+	if (!t) {
+		ret = reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
+				r->route.tid);
+	} else if (t->state != 0) {
+		ret = reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is in already",
+				t->id);
+	} else if (!have_len || len != t->wire.tx.size) {
+		unsigned status = have_len && len > t->wire.tx.size ? 413 : 400;
+		ret = reply_err(c, r, status, NULL, "transaction \"%s\": Content-Length %s%llu, the TX "
+				"image is %llu bytes", t->id, have_len ? "" : "missing, ",
+				have_len ? len : 0ull, (unsigned long long)t->wire.tx.size);
+	} else if (!(ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						      MHD_HTTP_HEADER_CONTENT_TYPE)) ||
+		   strcmp(ct, "application/octet-stream")) {
+		ret = reply_err(c, r, 415, NULL, "Content-Type: application/octet-stream is needed");
+	} else {
+		t->tx_got = 0;
+		r->sess = x;
+		r->txn = t;
+		return MHD_YES;
+	}
+	release_sess(s, x);
+	return ret;
+}
+
+static enum MHD_Result txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	srv_txn *t = r->txn;
+	srv_sess *x = r->sess;
+	enum MHD_Result ret;
+	int rc;
+	if (t->tx_got != t->wire.tx.size)
+		return reply_err(c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came",
+				 t->id, (unsigned long long)t->tx_got,
+				 (unsigned long long)t->wire.tx.size);
+	if (pthread_mutex_trylock(&x->call))
+		return reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
+				 x->id);
+	rc = x->dev->ops->txn_start(x->dev->bstate, &t->wire);
+	pthread_mutex_unlock(&x->call);
+	if (rc)
+		return reply_err(c, r, status_of(rc), NULL, "transaction \"%s\": %s", t->id,
+				 aieth_error_message());
+	pthread_mutex_lock(&s->mu);
+	t->state = 1;
+	pthread_mutex_unlock(&s->mu);
+	{
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_string(t->id));
+		json_object_object_add(o, "state", json_object_new_string("started"));
+		ret = reply_json(c, r, 202, o);
+	}
+	return ret;
+}
+
+static enum MHD_Result h_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x;
+	srv_txn *t, *p;
+	uint32_t timeout_ms = 0;
+	int rc;
+
+	if (r->route.kind == SRV_R_TXN_WAIT &&
+	    srv_wait_req_parse(r->body, r->len, &timeout_ms))
+		return reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if (!(x = active_session(c, r, s, &ret)))
+		return ret;
+	pthread_mutex_lock(&s->mu);
+	t = find_txn(x, r->route.tid);
+	for (p = x->txns; p && p->state != 1; p = p->next)
+		;
+	pthread_mutex_unlock(&s->mu);
+	if (!t) {
+		ret = reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
+				r->route.tid);
+	} else if (r->route.kind == SRV_R_TXN) {
+		ret = reply_json(c, r, 200, txn_json(t));
+	} else if (r->route.kind == SRV_R_TXN_WAIT && t->state == 0) {
+		ret = reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is not in yet",
+				t->id);
+	} else if (r->route.kind == SRV_R_TXN_WAIT && t->state == 1 && p != t) {
+		ret = reply_err(c, r, 409, NULL, "transaction \"%s\": %s was started before it and "
+				"finishes first", t->id, p ? p->id : "?");
+	} else if (r->route.kind == SRV_R_TXN_WAIT) {
+		if (t->state == 1) {
+			if (pthread_mutex_trylock(&x->call)) {
+				ret = reply_err(c, r, 409, NULL, "session \"%s\" is busy with another "
+						"device call", x->id);
+				goto out;
+			}
+			rc = x->dev->ops->txn_wait(x->dev->bstate, &t->wire, timeout_ms, &t->res);
+			pthread_mutex_unlock(&x->call);
+			pthread_mutex_lock(&s->mu);
+			if (rc) {
+				t->failed = 1;
+				snprintf(t->msg, sizeof t->msg, "%s", aieth_error_message());
+			}
+			t->state = 2;
+			pthread_mutex_unlock(&s->mu);
+		}
+		ret = reply_json(c, r, 200, txn_json(t));
+	} else {
+		ret = MHD_NO; /* SRV_R_TXN_RX: below */
+	}
+out:
+	release_sess(s, x);
+	return ret;
+}
+
+/* GET .../rx: the RX image streamed from where the device wrote it; the
+ * session stays referenced until the response is done. */
+typedef struct {
+	aieth_server *s;
+	srv_sess *x;
+	const uint8_t *p;
+	uint64_t size;
+} rx_stream;
+
+static ssize_t rx_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	rx_stream *st = cls;
+	size_t n;
+	if (pos >= st->size)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = st->size - pos < max ? (size_t)(st->size - pos) : max;
+	memcpy(buf, st->p + pos, n);
+	return (ssize_t)n;
+}
+
+static void rx_free(void *cls)
+{
+	rx_stream *st = cls;
+	release_sess(st->s, st->x);
+	free(st);
+}
+
+static enum MHD_Result h_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x;
+	srv_txn *t;
+	rx_stream *st;
+	struct MHD_Response *resp;
+
+	if (!(x = active_session(c, r, s, &ret)))
+		return ret;
+	pthread_mutex_lock(&s->mu);
+	t = find_txn(x, r->route.tid);
+	pthread_mutex_unlock(&s->mu);
+	if (!t || t->state != 2) {
+		ret = reply_err(c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
+				t ? "not finished yet (POST .../wait)" : "no such transaction");
+		release_sess(s, x);
+		return ret;
+	}
+	st = malloc(sizeof *st);
+	if (!st) {
+		release_sess(s, x);
+		return reply_err(c, r, 500, NULL, "out of memory");
+	}
+	st->s = s;
+	st->x = x;
+	st->p = t->rxbuf;
+	st->size = t->wire.rx.size;
+	resp = MHD_create_response_from_callback(st->size, 256u << 10, rx_read, st, rx_free);
+	if (!resp) {
+		rx_free(st);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/octet-stream");
+	ret = MHD_queue_response(c, 200, resp);
+	MHD_destroy_response(resp);
+	r->status = 200;
+	r->out = st->size;
+	r->answered = 1;
 	return ret;
 }
 
@@ -732,6 +1180,15 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_serv
 		return h_session_create(c, r, s);
 	case SRV_R_SESSION:
 		return h_session(c, r, s);
+	case SRV_R_TXNS:
+		return h_txn_create(c, r, s);
+	case SRV_R_TXN_TX:
+		return txn_tx_done(c, r, s);
+	case SRV_R_TXN:
+	case SRV_R_TXN_WAIT:
+		return h_txn(c, r, s);
+	case SRV_R_TXN_RX:
+		return h_txn_rx(c, r, s);
 	default:
 		return h_graph(c, r, s);
 	}
@@ -814,11 +1271,15 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 						 "digits");
 			len = len * 10 + (unsigned long long)(*p - '0');
 		}
+	}
+	if (r->route.kind == SRV_R_TXN_TX)
+		return txn_tx_head(c, r, s, len, cl != NULL);
+	if (cl) {
 		if (len > SRV_BODY_MAX)
 			return reply_err(c, r, 413, NULL, "request body: Content-Length %llu bytes, "
 					 "the limit is %zu", len, SRV_BODY_MAX);
-	} else if (!te && !strcmp(r->method, "POST") &&
-		   r->route.kind != SRV_R_GRAPH_END && r->route.kind != SRV_R_GRAPH_WAIT) {
+	} else if (!te && !strcmp(r->method, "POST") && r->route.kind != SRV_R_GRAPH_END &&
+		   r->route.kind != SRV_R_GRAPH_WAIT && r->route.kind != SRV_R_TXN_WAIT) {
 		return reply_err(c, r, 411, NULL, "%s %s: a body with Content-Length is needed",
 				 r->method, r->path);
 	}
@@ -867,6 +1328,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*upload_size = 0;
 		if (r->answered || r->overflow)
 			return MHD_YES;
+		if (r->txn) {
+			srv_txn *t = r->txn;
+			if (n > t->wire.tx.size - t->tx_got) {
+				r->overflow = 1;
+				return MHD_NO;
+			}
+			memcpy(t->txbuf + t->tx_got, upload_data, n);
+			t->tx_got += n;
+			return MHD_YES;
+		}
 		if (n > r->cap - r->len) {
 			/* chunked, or more than Content-Length said */
 			size_t want = r->len + n;
@@ -944,6 +1415,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			  (unsigned long long)r->in, (unsigned long long)r->out, ms,
 			  r->status == 0 ? " (connection closed before the reply)" : "");
 	}
+	if (r->sess)
+		release_sess(s, r->sess);
 	free(r->body);
 	free(r);
 }

@@ -82,8 +82,24 @@ void srv_route_parse(const char *path, srv_route *r)
 	if (next_seg(&p, seg, sizeof seg))
 		return;
 	if (!strcmp(seg, "txns")) {
-		/* transactions: designed, not built yet */
-		r->kind = SRV_R_NOT_IMPL;
+		if (!*p) {
+			r->kind = SRV_R_TXNS;
+			return;
+		}
+		if (next_seg(&p, r->tid, sizeof r->tid))
+			return;
+		if (!*p) {
+			r->kind = SRV_R_TXN;
+			return;
+		}
+		if (next_seg(&p, seg, sizeof seg) || *p)
+			return;
+		if (!strcmp(seg, "tx"))
+			r->kind = SRV_R_TXN_TX;
+		else if (!strcmp(seg, "wait"))
+			r->kind = SRV_R_TXN_WAIT;
+		else if (!strcmp(seg, "rx"))
+			r->kind = SRV_R_TXN_RX;
 		return;
 	}
 	if (strcmp(seg, "graphs") || next_seg(&p, r->graph, sizeof r->graph))
@@ -114,7 +130,13 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_HEALTH:
 	case SRV_R_METRICS:
 	case SRV_R_GRAPH:
+	case SRV_R_TXN:
+	case SRV_R_TXN_RX:
 		return "GET";
+	case SRV_R_TXN_TX:
+		return "PUT";
+	case SRV_R_TXNS:
+	case SRV_R_TXN_WAIT:
 	case SRV_R_SESSIONS:
 	case SRV_R_GRAPH_RUN:
 	case SRV_R_GRAPH_WAIT:
@@ -347,6 +369,85 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 		rc = get_i64(o, "timeout_ms", 0, 0, SRV_WAIT_MS_MAX, &t);
 	if (!rc)
 		*timeout_ms = (uint32_t)t;
+	json_object_put(o);
+	return rc;
+}
+
+int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
+{
+	static const char *const keys[] = {"channels", "depth", "cfg", "tx_bytes", "rx_bytes",
+					   NULL};
+	struct json_object *o = NULL, *cfg = NULL;
+	size_t i, n, want;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((rc = body_object(body, len, 0, &o)))
+		return rc;
+	if ((rc = jstrict_keys(BODY, "", o, keys)) ||
+	    (rc = jstrict_get_u32(BODY, "", o, "channels", 1, 1, SRV_CHANNELS_MAX,
+				  &out->channels)) ||
+	    (rc = jstrict_get_u32(BODY, "", o, "depth", 1, 1, SRV_DEPTH_MAX, &out->depth)) ||
+	    (rc = jstrict_get_u64(BODY, "", o, "tx_bytes", 1, 0, SRV_IMAGE_MAX, &out->tx_bytes)) ||
+	    (rc = jstrict_get_u64(BODY, "", o, "rx_bytes", 1, 0, SRV_IMAGE_MAX, &out->rx_bytes)))
+		goto out;
+	if (out->tx_bytes % 16 || out->rx_bytes % 16) {
+		rc = aieth_fail(AIETH_EINVAL, BODY ": tx_bytes %llu and rx_bytes %llu must be "
+				"multiples of 16", (unsigned long long)out->tx_bytes,
+				(unsigned long long)out->rx_bytes);
+		goto out;
+	}
+	if (!json_object_object_get_ex(o, "cfg", &cfg) ||
+	    !json_object_is_type(cfg, json_type_array)) {
+		rc = aieth_fail(AIETH_EINVAL, BODY " cfg: an array of hex strings is needed");
+		goto out;
+	}
+	n = json_object_array_length(cfg);
+	want = 8u * (size_t)out->channels + 1u;
+	if (n != want) {
+		rc = aieth_fail(AIETH_EINVAL, BODY " cfg: %zu words, %u channels need %zu", n,
+				out->channels, want);
+		goto out;
+	}
+	out->cfg = calloc(n, sizeof *out->cfg);
+	if (!out->cfg) {
+		rc = aieth_fail(AIETH_ENOMEM, BODY " cfg: out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct json_object *w = json_object_array_get_idx(cfg, i);
+		const char *t = json_object_is_type(w, json_type_string) ? json_object_get_string(w)
+									  : NULL;
+		size_t k, tl = t ? strlen(t) : 0;
+		uint64_t v = 0;
+		if (!t || tl < 3 || tl > 18 || t[0] != '0' || t[1] != 'x') {
+			rc = aieth_fail(AIETH_EINVAL, BODY " cfg[%zu]: a string \"0x\" and 1..16 hex "
+					"digits is needed", i);
+			goto out;
+		}
+		for (k = 2; k < tl; k++) {
+			char ch = t[k];
+			unsigned d;
+			if (ch >= '0' && ch <= '9')
+				d = (unsigned)(ch - '0');
+			else if (ch >= 'a' && ch <= 'f')
+				d = (unsigned)(ch - 'a' + 10);
+			else if (ch >= 'A' && ch <= 'F')
+				d = (unsigned)(ch - 'A' + 10);
+			else {
+				rc = aieth_fail(AIETH_EINVAL, BODY " cfg[%zu]: not a hex digit at %zu",
+						i, k + 1);
+				goto out;
+			}
+			v = v << 4 | d;
+		}
+		out->cfg[i] = v;
+	}
+out:
+	if (rc) {
+		free(out->cfg);
+		out->cfg = NULL;
+	}
 	json_object_put(o);
 	return rc;
 }

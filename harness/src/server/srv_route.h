@@ -27,6 +27,11 @@ typedef enum {
 	SRV_R_GRAPH_RUN,      /* .../run */
 	SRV_R_GRAPH_WAIT,     /* .../wait */
 	SRV_R_GRAPH_END,      /* .../end */
+	SRV_R_TXNS,           /* /v1/sessions/ID/txns */
+	SRV_R_TXN,            /* /v1/sessions/ID/txns/T: the result */
+	SRV_R_TXN_TX,         /* .../tx: the TX image upload */
+	SRV_R_TXN_WAIT,       /* .../wait: run to the end, the result */
+	SRV_R_TXN_RX,         /* .../rx: the RX image download */
 	SRV_R_NOT_IMPL        /* a path of the design not built yet: 501 */
 } srv_route_kind;
 
@@ -34,6 +39,7 @@ typedef struct {
 	srv_route_kind kind;
 	char sid[SRV_ID_MAX + 1];
 	char graph[SRV_NAME_MAX + 1];
+	char tid[SRV_ID_MAX + 1];
 } srv_route;
 
 /* Parse a request path (without the query). Unknown paths give SRV_R_NONE;
@@ -70,6 +76,21 @@ void srv_session_req_free(srv_session_req *r);
  * means timeout_ms 0. */
 int srv_run_req_parse(const char *body, size_t len, int64_t *iterations);
 int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
+
+#define SRV_CHANNELS_MAX 256
+#define SRV_DEPTH_MAX (1u << 20)
+#define SRV_IMAGE_MAX ((uint64_t)4 << 30)
+
+/* POST /v1/sessions/ID/txns: {"channels": N, "depth": D, "cfg": [8N+1 hex
+ * strings "0x..."], "tx_bytes": B, "rx_bytes": R}. The count of cfg words
+ * is checked before they are stored; cfg (8N+1 words) is the caller's to
+ * free. */
+typedef struct {
+	uint32_t channels, depth;
+	uint64_t *cfg;
+	uint64_t tx_bytes, rx_bytes;
+} srv_txn_req;
+int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out);
 
 /* A listen address "ADDR:PORT": IPv4 dotted, or [IPv6]; port 0..65535.
  * Fills addr (a struct sockaddr_in or sockaddr_in6, cap bytes) and *loopback

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# run_test --backend remote against th_server on loopback (emulated board):
+# every example gives the same report as a local run (counters, data,
+# verdicts, exit codes; timing, paths and the backend name aside); tokens
+# (none or wrong: exit 3), an unreachable server (3), a queue timeout (3,
+# with the position), a client killed mid-run (the server keeps serving and
+# frees the device after the idle timeout). Every wait is bounded.
+. "$(dirname "$0")/lib.sh"
+RT=$B/bin/run_test
+TS=$B/bin/th_server
+EX=$S/examples
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+
+"$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
+probe=$!
+for i in $(seq 50); do
+  kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
+  sleep 0.1
+done
+if kill -0 "$probe" 2>/dev/null; then kill -TERM "$probe"; wait "$probe" 2>/dev/null
+elif grep -q 'no HTTP server' "$TMP/probe"; then echo "remote.sh: skipped (no libmicrohttpd in this build)"; exit 0; fi
+
+TOK=remote-test-token-0123456789
+printf 'ci %s\n' "$TOK" >"$TMP/tokens"
+printf '%s\n' "$TOK" >"$TMP/token"
+start_server() {
+  local log=$1; shift
+  "$TS" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+  SP=$!
+  PIDS+=("$SP")
+  local i port=
+  for i in $(seq 50); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log")
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  if [[ -z $port ]]; then bad "th_server did not start: $(cat "$log")"; finish; exit 1; fi
+  U=http://127.0.0.1:$port
+}
+norm() {
+  jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
+    .started_at, .finished_at, .hostname, .server) else . end)' "$1"
+}
+
+start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1
+# every example: local and remote, same exit code and report
+for t in "$EX"/*/test.json; do
+  n=$(basename "$(dirname "$t")")
+  "$RT" -q -o "$TMP/loc_$n" "$t" >"$TMP/loc_$n.out" 2>&1; lc=$?
+  "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/rem_$n" "$t" \
+    >"$TMP/rem_$n.out" 2>&1; rc=$?
+  if [[ $lc -eq $rc ]]; then ok; else bad "$n: exit $rc remote, $lc local: $(tail -3 "$TMP/rem_$n.out")"; fi
+  if diff <(norm "$TMP/loc_$n/report.json") <(norm "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
+  else bad "$n: reports differ:"; head -20 "$TMP/diff" >&2; fi
+  [[ $(jq -r .environment.server "$TMP/rem_$n/report.json") == "$U" ]] && ok || bad "$n: environment.server"
+  # saved outputs are the same bytes
+  for f in "$TMP/loc_$n"/*; do
+    [[ -f $f && $(basename "$f") != *.json && $(basename "$f") != *.xml ]] || continue
+    cmp -s "$f" "$TMP/rem_$n/$(basename "$f")" && ok || bad "$n: $(basename "$f") differs"
+  done
+done
+# the environment variables instead of the options
+AIETH_SERVER=$U AIETH_TOKEN=$TOK "$RT" -q --backend remote -o "$TMP/env" "$EX/adder_perf/test.json" >/dev/null 2>&1
+[[ $? -eq 0 ]] && ok || bad "AIETH_SERVER/AIETH_TOKEN run failed"
+
+# tokens: none, wrong -> 3, the server says 401
+expect 3 "$RT" -q --backend remote --server "$U" -o "$TMP/nt" "$EX/adder_perf/test.json"
+has "$TMP/nt/report.json" "refused the token (401)"
+printf 'wrong-token-wrong-token\n' >"$TMP/wrong"
+expect 3 "$RT" -q --backend remote --server "$U" --token-file "$TMP/wrong" -o "$TMP/wt" "$EX/adder_perf/test.json"
+has "$TMP/wt/report.json" "refused the token (401)"
+# an unreachable server: 3
+expect 3 "$RT" -q --backend remote --server http://127.0.0.1:1 -o "$TMP/ur" "$EX/adder_perf/test.json"
+has "$TMP/ur/report.json" "Couldn't connect"
+expect 2 "$RT" -q --backend remote --server ftp://x -o "$TMP/bu" "$EX/adder_perf/test.json"
+
+# queue timeout: another session holds the device; the run waits at
+# position 1 past --max-wait 1 and ends with 3 naming the position
+A="Authorization: Bearer $TOK"
+curl -s -m 5 -H "$A" -H 'Content-Type: application/json' -d '{"board":"vck190"}' "$U/v1/sessions" >"$TMP/hold"
+HOLD=$(jq -r .id "$TMP/hold")
+( for i in $(seq 20); do curl -s -m 2 -o /dev/null -H "$A" "$U/v1/sessions/$HOLD"; sleep 0.3; done ) &
+keeper=$!
+expect 3 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/qt" "$EX/adder_perf/test.json"
+has "$TMP/qt/report.json" "queue timeout at position 1"
+has "$TMP/qt/report.json" "--max-wait 1 s"
+kill "$keeper" 2>/dev/null; wait "$keeper" 2>/dev/null
+curl -s -m 5 -o /dev/null -X DELETE -H "$A" "$U/v1/sessions/$HOLD"
+
+# a client killed mid-run: the server keeps serving; the session expires
+# after the idle timeout and the next run gets the device
+"$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/kill" \
+  "$EX/vek280_func_large/test.json" >/dev/null 2>&1 &
+victim=$!
+sleep 0.3
+kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+curl -s -m 5 -o "$TMP/h" -w '%{http_code}' "$U/v1/health" >"$TMP/hc"
+has "$TMP/hc" 200
+expect 0 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/after" "$EX/adder_perf/test.json"
+kill -0 "$SP" && ok || bad "th_server died"
+
+kill -TERM "$SP"
+for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+wait "$SP"; [[ $? -eq 0 ]] && ok || bad "th_server did not drain on SIGTERM"
+finish
