@@ -50,6 +50,8 @@ static void help(void)
 	       "                       without it every request is accepted, allowed on a\n"
 	       "                       loopback address only\n"
 	       "  --insecure           allow a non-loopback address without --token-file\n"
+	       "  --tls-cert FILE      serve https with this PEM certificate (chain) ...\n"
+	       "  --tls-key FILE       ... and its PEM private key\n"
 	       "  --backend emu|xrt    the device: the emulated board (default) or a board\n"
 	       "                       through XRT\n"
 	       "  --board NAME         the board sessions must name (default: any board, emu)\n"
@@ -101,7 +103,7 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
-	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION };
+	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -113,6 +115,8 @@ int main(int argc, char **argv)
 		{"max-queue", required_argument, NULL, O_QUEUE},
 		{"max-wait", required_argument, NULL, O_WAIT},
 		{"log-json", no_argument, NULL, O_JSON},
+		{"tls-cert", required_argument, NULL, O_CERT},
+		{"tls-key", required_argument, NULL, O_KEY},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
@@ -150,6 +154,8 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			break;
 		case O_JSON: o.log_json = 1; break;
+		case O_CERT: o.tls_cert = optarg; break;
+		case O_KEY: o.tls_key = optarg; break;
 		case O_HELP: help(); return EX_OK;
 		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
 		default:
@@ -192,8 +198,9 @@ int main(int argc, char **argv)
 	{
 		/* the address as given, the port as bound (for --listen ...:0) */
 		const char *colon = strrchr(o.listen, ':');
-		printf("th_server %s: listening on %.*s:%u (backend %s%s%s)\n", aieth_version(),
+		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
 		       (int)(colon - o.listen), o.listen, (unsigned)aieth_server_port(srv),
+		       o.tls_cert ? "https" : "http",
 		       o.backend ? o.backend : "emu", o.token_file ? ", tokens from " : ", no tokens",
 		       o.token_file ? o.token_file : "");
 		fflush(stdout);

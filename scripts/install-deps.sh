@@ -23,6 +23,7 @@ PKGS=(
   libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http_server.c)
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
   curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
+  openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make

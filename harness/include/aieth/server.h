@@ -31,6 +31,8 @@ typedef struct {
 	uint32_t idle_timeout_s;     /* 0: 60 */
 	uint32_t max_queue;          /* 0: 16 */
 	uint32_t max_wait_s;         /* 0: 600 */
+	const char *tls_cert;        /* PEM certificate (chain) file: serve https */
+	const char *tls_key;         /* its PEM private key file (both or neither) */
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own

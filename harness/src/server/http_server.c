@@ -33,6 +33,7 @@
 #include "core/session_internal.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
+#include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 #include "util/sbuf.h"
@@ -104,6 +105,8 @@ struct aieth_server {
 	/* metrics */
 	uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
 	uint64_t requests[NCODES];
+	uint64_t txn_status[5], txn_failed;   /* by aieth_txn_status; device call failed */
+	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
 };
 
 /* One request as it is handled. */
@@ -485,6 +488,7 @@ static enum MHD_Result h_health(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	json_object_object_add(o, "backend", json_object_new_string(s->backend));
 	json_object_object_add(o, "board", s->board ? json_object_new_string(s->board) : NULL);
 	json_object_object_add(o, "draining", json_object_new_boolean(draining));
+	json_object_object_add(o, "tls", json_object_new_boolean(s->tls_cert != NULL));
 	return reply_json(c, r, 200, o);
 }
 
@@ -528,8 +532,15 @@ static enum MHD_Result h_metrics(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	if (s->requests_other)
 		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
 			  (unsigned long long)s->requests_other);
-	sb_lit(&b, "# HELP aieth_transactions_total Transactions, by status.\n"
+	sb_lit(&b, "# HELP aieth_transactions_total Transactions run to their end, by status.\n"
 		   "# TYPE aieth_transactions_total counter\n");
+	{
+		static const char *const tn[5] = {"pending", "done", "timeout", "failed",
+						  "interrupted"};
+		for (i = 0; i < 5; i++)
+			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
+				  (unsigned long long)(s->txn_status[i] + (i == 3 ? s->txn_failed : 0)));
+	}
 	pthread_mutex_unlock(&s->mu);
 	if (b.oom) {
 		free(b.p);
@@ -1084,6 +1095,9 @@ static enum MHD_Result h_txn(struct MHD_Connection *c, req_ctx *r, aieth_server 
 			if (rc) {
 				t->failed = 1;
 				snprintf(t->msg, sizeof t->msg, "%s", aieth_error_message());
+				s->txn_failed++;
+			} else if ((unsigned)t->res.status < 5) {
+				s->txn_status[t->res.status]++;
 			}
 			t->state = 2;
 			pthread_mutex_unlock(&s->mu);
@@ -1433,6 +1447,13 @@ static void free_server(aieth_server *s)
 		free_sess(p);
 	}
 	srv_tokens_free(&s->tokens);
+	free(s->tls_cert);
+	if (s->tls_key) {
+		volatile char *k = s->tls_key;
+		while (*k)
+			*k++ = 0;
+		free(s->tls_key);
+	}
 	free(s->backend);
 	free(s->board);
 	free(s->data_dir);
@@ -1460,6 +1481,9 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (o->backend && strcmp(o->backend, "emu") && strcmp(o->backend, "xrt"))
 		return aieth_fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
 				  o->backend);
+	if (!o->tls_cert != !o->tls_key)
+		return aieth_fail(AIETH_EINVAL, "TLS: a certificate and its key are needed together "
+				  "(got only the %s)", o->tls_cert ? "certificate" : "key");
 	if (!o->token_file && !loopback && !o->insecure)
 		return aieth_fail(AIETH_EINVAL, "listen address %s is not a loopback address and no "
 				  "token file is given: anyone who reaches it could use the board "
@@ -1503,18 +1527,40 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			return rc;
 		}
 	}
+	if (o->tls_cert) {
+		size_t n;
+		if ((rc = aieth_read_file(o->tls_cert, (size_t)1 << 20, &s->tls_cert, &n)) ||
+		    (rc = aieth_read_file(o->tls_key, (size_t)1 << 20, &s->tls_key, &n))) {
+			free_server(s);
+			return rc;
+		}
+	}
 	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 		MHD_USE_ERROR_LOG;
 	if (addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
-				MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, s,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT_S,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
-				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-				MHD_OPTION_END);
+	if (s->tls_cert)
+		flags |= MHD_USE_TLS;
+	{
+		/* the options as an array: TLS ones only when serving https */
+		struct MHD_OptionItem opt[12];
+		size_t k = 0;
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_logger, s};
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &addr};
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, CONN_LIMIT, NULL};
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S, NULL};
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY,
+						   NULL};
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED,
+						   (intptr_t)on_completed, s};
+		if (s->tls_cert) {
+			opt[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key};
+			opt[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert};
+		}
+		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+		s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, opt,
+					MHD_OPTION_END);
+	}
 	if (!s->d) {
 		int e = errno;
 		free_server(s);
