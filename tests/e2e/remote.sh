@@ -40,7 +40,7 @@ start_server() {
 }
 norm() {
   jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
-    .started_at, .finished_at, .hostname, .server) else . end)' "$1"
+    .started_at, .finished_at, .hostname, .server, .server_version) else . end)' "$1"
 }
 
 start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1
@@ -54,6 +54,8 @@ for t in "$EX"/*/test.json; do
   if diff <(norm "$TMP/loc_$n/report.json") <(norm "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
   else bad "$n: reports differ:"; head -20 "$TMP/diff" >&2; fi
   [[ $(jq -r .environment.server "$TMP/rem_$n/report.json") == "$U" ]] && ok || bad "$n: environment.server"
+  [[ $(jq -r .environment.server_version "$TMP/rem_$n/report.json") == "th_server "*", backend emu" ]] && ok \
+    || bad "$n: environment.server_version"
   # saved outputs are the same bytes
   for f in "$TMP/loc_$n"/*; do
     [[ -f $f && $(basename "$f") != *.json && $(basename "$f") != *.xml ]] || continue
@@ -99,6 +101,32 @@ curl -s -m 5 -o "$TMP/h" -w '%{http_code}' "$U/v1/health" >"$TMP/hc"
 has "$TMP/hc" 200
 expect 0 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/after" "$EX/adder_perf/test.json"
 kill -0 "$SP" && ok || bad "th_server died"
+
+# a client that vanishes mid-upload: the server keeps serving; its session
+# expires after the idle timeout (2 s) and the device is reset
+curl -s -m 5 -H "$A" -H 'Content-Type: application/json' -d '{"board":"vck190"}' "$U/v1/sessions" >"$TMP/up"
+UPS=$(jq -r .id "$TMP/up")
+cfg=$(printf '"0x0",%.0s' $(seq 288))
+curl -s -m 5 -H "$A" -H 'Content-Type: application/json' \
+  -d "{\"channels\":36,\"depth\":4096,\"tx_bytes\":67108864,\"rx_bytes\":16,\"cfg\":[$cfg\"0x0\"]}" \
+  "$U/v1/sessions/$UPS/txns" >"$TMP/upt"
+[[ $(jq -r .id "$TMP/upt") == t-1 ]] && ok || bad "transaction for the upload: $(cat "$TMP/upt")"
+head -c 67108864 /dev/zero >"$TMP/img"
+curl -s -m 10 --limit-rate 2M -X PUT -H "$A" -H 'Content-Type: application/octet-stream' \
+  --data-binary @"$TMP/img" "$U/v1/sessions/$UPS/txns/t-1/tx" >/dev/null 2>&1 &
+upl=$!
+sleep 0.5
+kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
+curl -s -m 5 -o /dev/null -w '%{http_code}' "$U/v1/health" >"$TMP/hc2"
+has "$TMP/hc2" 200
+for i in $(seq 40); do
+  st=$(curl -s -m 5 -H "$A" "$U/v1/metrics" | sed -n 's/^aieth_sessions_active //p')
+  [[ $st == 0 ]] && break
+  sleep 0.2
+done
+[[ $st == 0 ]] && ok || bad "the vanished uploader still holds the device"
+curl -s -m 5 -H "$A" "$U/v1/sessions/$UPS" >"$TMP/ups"
+has "$TMP/ups" '"state":"expired"'
 
 # several clients at once: each waits its turn and passes
 cp=()

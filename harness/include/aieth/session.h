@@ -66,6 +66,9 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *opts);
 void aieth_session_close(aieth_session *session);
 const aieth_board *aieth_session_board(const aieth_session *session);
 const char *aieth_session_backend(const aieth_session *session);
+/* Backend "remote": the server as it describes itself ("th_server 0.1.0,
+ * backend emu"); "" for other backends or a dead handle. Added in 0.3. */
+const char *aieth_session_server(const aieth_session *session);
 
 #ifdef __cplusplus
 }

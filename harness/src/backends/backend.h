@@ -47,6 +47,10 @@ typedef struct {
 	void *progress_ctx;
 	/* remote: th_server's base URL, bearer token, CA bundle (may be NULL) */
 	const char *server, *token, *cacert;
+	/* remote: written at open, what the server says it is (the session's
+	 * buffer of server_info_size bytes) */
+	char *server_info;
+	size_t server_info_size;
 } aieth_dev_config;
 
 /* What a device reports for a transaction, besides the RX image and perf

@@ -97,6 +97,8 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.server = s->server;
 	s->dev.token = s->token;
 	s->dev.cacert = s->cacert;
+	s->dev.server_info = s->server_info;
+	s->dev.server_info_size = sizeof s->server_info;
 	rc = s->ops->open(&s->dev, &s->bstate);
 	if (!rc && (rc = aieth_handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);
@@ -164,6 +166,11 @@ const aieth_board *aieth_session_board(const aieth_session *s)
 const char *aieth_session_backend(const aieth_session *s)
 {
 	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->ops->name : "";
+}
+
+const char *aieth_session_server(const aieth_session *s)
+{
+	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->server_info : "";
 }
 
 static int find_graph(aieth_session *s, const char *name, uint32_t *idx)

@@ -349,6 +349,14 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		free(st);
 		return aieth_fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
+	/* who serves: its name, version and device (for the report) */
+	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)))
+		goto fail;
+	if (cfg->server_info && cfg->server_info_size)
+		snprintf(cfg->server_info, cfg->server_info_size, "%s %s, backend %s",
+			 jstr(o, "server"), jstr(o, "version"), jstr(o, "backend"));
+	json_object_put(o);
+	o = NULL;
 	req = json_object_new_object();
 	graphs = json_object_new_array();
 	json_object_object_add(req, "board", json_object_new_string(cfg->info->name));
