@@ -111,6 +111,14 @@ curl -s -m 5 -H "$A" -H 'Content-Type: application/json' \
   -d "{\"channels\":36,\"depth\":4096,\"tx_bytes\":67108864,\"rx_bytes\":16,\"cfg\":[$cfg\"0x0\"]}" \
   "$U/v1/sessions/$UPS/txns" >"$TMP/upt"
 [[ $(jq -r .id "$TMP/upt") == t-1 ]] && ok || bad "transaction for the upload: $(cat "$TMP/upt")"
+# cfg words that point past the images are refused before any device sees them
+# (words: mode, then TX delay[36], frames[36], ...: TX channel 0 moves 16 words)
+oob=$(for i in $(seq 0 288); do [[ $i -eq 37 ]] && printf '"0x10",' || printf '"0x0",'; done)
+curl -s -m 5 -o "$TMP/oob" -w '%{http_code}' -H "$A" -H 'Content-Type: application/json' \
+  -d "{\"channels\":36,\"depth\":4096,\"tx_bytes\":16,\"rx_bytes\":16,\"cfg\":[${oob%,}]}" \
+  "$U/v1/sessions/$UPS/txns" >"$TMP/oobc"
+has "$TMP/oobc" 400
+has "$TMP/oob" "the TX image holds 1 words"
 head -c 67108864 /dev/zero >"$TMP/img"
 curl -s -m 10 --limit-rate 2M -X PUT -H "$A" -H 'Content-Type: application/octet-stream' \
   --data-binary @"$TMP/img" "$U/v1/sessions/$UPS/txns/t-1/tx" >/dev/null 2>&1 &

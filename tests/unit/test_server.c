@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aieth.h"
+#include "pl_dma/protocol.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
 #include "tu.h"
@@ -319,6 +320,45 @@ static void test_txn_body(void)
 	MSG_HAS("1..16 hex digits");
 }
 
+/* The cfg words against the images: what a board's DMA would touch. */
+static void test_txn_check(void)
+{
+	pld_chan_cfg tx[2], rx[2];
+	uint64_t words[17];
+	srv_txn_req q;
+	memset(tx, 0, sizeof tx);
+	memset(rx, 0, sizeof rx);
+	q.channels = 2;
+	q.depth = 8;
+	q.cfg = words;
+	q.tx_bytes = 32 * 16;
+	q.rx_bytes = 16 * 16;
+	tx[0].frames = 16;
+	tx[1].frames = 16;
+	tx[1].offset = 16;
+	rx[1].frames = 16;
+	pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_OK);
+	tx[1].offset = 17;
+	pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	MSG_HAS("TX channel 1 reads or writes memory words 17..32, the TX image holds 32 words");
+	/* PERF: a channel replays at most the URAM depth */
+	tx[1].offset = 24;
+	tx[1].reps = 1000;
+	pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_OK);
+	rx[0].offset = 0xffffffffu;
+	rx[0].frames = 0xffffffffu;
+	pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	MSG_HAS("RX channel 0");
+	rx[0].offset = rx[0].frames = 0;
+	pld_cfg_encode(2, 7, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	MSG_HAS("mode 7");
+}
+
 static void test_listen(void)
 {
 	unsigned char a[128];
@@ -388,5 +428,6 @@ TU_MAIN("server",
 	{"session request body", test_session_body},
 	{"graph request bodies", test_graph_bodies},
 	{"transaction request body", test_txn_body},
+	{"transaction cfg words against the images", test_txn_check},
 	{"listen address", test_listen},
 	{"server open refusals", test_server_open_refusals})

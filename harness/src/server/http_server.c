@@ -900,6 +900,10 @@ static enum MHD_Result h_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_
 
 	if ((rc = srv_txn_req_parse(r->body, r->len, &q)))
 		return reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if ((rc = srv_txn_check(&q))) {
+		free(q.cfg);
+		return reply_err(c, r, status_of(rc), NULL, "%s", aieth_error_message());
+	}
 	if (!(x = active_session(c, r, s, &ret))) {
 		free(q.cfg);
 		return ret;

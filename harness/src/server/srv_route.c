@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "pl_dma/protocol.h"
 #include "server/srv_route.h"
 #include "util/error.h"
 #include "util/json_strict.h"
@@ -449,6 +450,50 @@ out:
 		out->cfg = NULL;
 	}
 	json_object_put(o);
+	return rc;
+}
+
+static int check_chan(const char *dir, uint32_t c, const pld_chan_cfg *cf, int perf,
+		      uint32_t depth, uint64_t image_bytes)
+{
+	uint64_t words = perf && cf->frames > depth ? depth : cf->frames;
+	if (!words)
+		return AIETH_OK;
+	if ((uint64_t)cf->offset + words > image_bytes / PLD_WORD_BYTES)
+		return aieth_fail(AIETH_EINVAL, BODY " cfg: %s channel %u reads or writes memory words "
+				  "%llu..%llu, the %s image holds %llu words", dir, c,
+				  (unsigned long long)cf->offset,
+				  (unsigned long long)cf->offset + words - 1, dir,
+				  (unsigned long long)(image_bytes / PLD_WORD_BYTES));
+	return AIETH_OK;
+}
+
+int srv_txn_check(const srv_txn_req *q)
+{
+	pld_chan_cfg *tx, *rx;
+	uint64_t mode = 0;
+	uint32_t i;
+	int rc = AIETH_OK;
+
+	tx = calloc(q->channels, sizeof *tx);
+	rx = calloc(q->channels, sizeof *rx);
+	if (!tx || !rx) {
+		free(tx);
+		free(rx);
+		return aieth_fail(AIETH_ENOMEM, BODY " cfg: out of memory");
+	}
+	pld_cfg_decode(q->channels, q->cfg, &mode, tx, rx);
+	if (mode != PLD_MODE_FUNC && mode != PLD_MODE_PERF)
+		rc = aieth_fail(AIETH_EINVAL, BODY " cfg: mode %llu (FUNC is %u, PERF %u)",
+				(unsigned long long)mode, PLD_MODE_FUNC, PLD_MODE_PERF);
+	for (i = 0; !rc && i < q->channels; i++) {
+		int perf = mode == PLD_MODE_PERF;
+		if ((rc = check_chan("TX", i, &tx[i], perf, q->depth, q->tx_bytes)))
+			break;
+		rc = check_chan("RX", i, &rx[i], perf, q->depth, q->rx_bytes);
+	}
+	free(tx);
+	free(rx);
 	return rc;
 }
 

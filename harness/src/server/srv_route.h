@@ -91,6 +91,11 @@ typedef struct {
 	uint64_t tx_bytes, rx_bytes;
 } srv_txn_req;
 int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out);
+/* The decoded cfg words against the images, before any device sees them
+ * (a board's PL kernel would DMA wherever they point): the mode is FUNC or
+ * PERF, and every channel's words (PERF: at most the URAM depth, replayed)
+ * lie inside its image. AIETH_OK or AIETH_EINVAL naming the channel. */
+int srv_txn_check(const srv_txn_req *q);
 
 /* A listen address "ADDR:PORT": IPv4 dotted, or [IPv6]; port 0..65535.
  * Fills addr (a struct sockaddr_in or sockaddr_in6, cap bytes) and *loopback
