@@ -173,6 +173,10 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
 		curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s);
+		/* a transfer without an overall limit still ends when nothing moves
+		 * for a minute (a server that hangs) */
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
 		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 		if (st->cfg->cacert)
 			curl_easy_setopt(h, CURLOPT_CAINFO, st->cfg->cacert);
@@ -230,6 +234,9 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
 				  path);
+	if (cc == CURLE_OPERATION_TIMEDOUT)
+		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s)", st->base,
+				  method, path, curl_easy_strerror(cc));
 	return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
 			  curl_easy_strerror(cc));
 }
@@ -573,6 +580,12 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 			res->status = AIETH_TXN_INTERRUPTED;
 			snprintf(res->msg, sizeof res->msg, "interrupted while the server ran the "
 				 "transaction; the session ends and the server resets the device");
+			return AIETH_OK;
+		}
+		if (rc == AIETH_ETIMEOUT) {
+			/* the server hangs: as a device that hangs (exit 5) */
+			res->status = AIETH_TXN_TIMEOUT;
+			snprintf(res->msg, sizeof res->msg, "%s", aieth_error_message());
 			return AIETH_OK;
 		}
 		return rc;
