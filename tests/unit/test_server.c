@@ -123,8 +123,13 @@ static void test_routes(void)
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_WAIT);
 	srv_route_parse("/v1/sessions/s-1/txns/t-2/rx", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_RX);
-	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/p", &r);
-	CU_ASSERT_EQUAL(r.kind, SRV_R_NOT_IMPL);
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/g.k.in[1]", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RTP);
+	CU_ASSERT_STRING_EQUAL(r.port, "g.k.in[1]");
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/a/b", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	srv_route_parse("/v1/xclbins/abc", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NOT_IMPL);
 	/* unknown or malformed: 404 */
@@ -419,6 +424,50 @@ static void test_server_open_refusals(void)
 	aieth_server_close(s);
 }
 
+/* An in-process server and a session of backend "remote" on it: graph
+ * control and run-time parameters cross HTTP both ways. */
+static void test_remote_session(void)
+{
+#ifdef AIETH_HAVE_MHD
+	aieth_server_opts so;
+	aieth_server *srv = NULL;
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	aieth_graph_spec g = {"gr", "adder", NULL};
+	char url[64];
+	uint8_t in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, out[12];
+	uint64_t done = 99;
+
+	memset(&so, 0, sizeof so);
+	so.listen = "127.0.0.1:0";
+	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+	memset(&o, 0, sizeof o);
+	o.board = "vck190";
+	o.backend = "remote";
+	o.server = url;
+	o.graphs = &g;
+	o.num_graphs = 1;
+	if (aieth_session_open(&s, &o) != AIETH_OK)
+		fprintf(stderr, "\n  open: %s\n", aieth_error_message());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(aieth_session_backend(s), "remote");
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_session_server(s), "th_server"));
+	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "gr.k.in[1]", in, sizeof in), AIETH_OK);
+	memset(out, 0, sizeof out);
+	CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, "gr", "gr.k.in[1]", out, sizeof out), AIETH_OK);
+	CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, "gr", "gr.k.in[2]", out, sizeof out),
+			AIETH_ENOTFOUND);
+	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", 2), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_iterations_done(s, "gr", &done), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT);  /* no data: stalls */
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
+	aieth_session_close(s);
+	aieth_server_close(srv);
+#endif
+}
+
 TU_MAIN("server",
 	{"token file", test_tokens_ok},
 	{"token file refusals", test_tokens_bad},
@@ -430,4 +479,5 @@ TU_MAIN("server",
 	{"transaction request body", test_txn_body},
 	{"transaction cfg words against the images", test_txn_check},
 	{"listen address", test_listen},
-	{"server open refusals", test_server_open_refusals})
+	{"server open refusals", test_server_open_refusals},
+	{"a remote session on an in-process server", test_remote_session})

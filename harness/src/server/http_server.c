@@ -1184,6 +1184,56 @@ static enum MHD_Result h_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	return ret;
 }
 
+static enum MHD_Result h_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x = active_session(c, r, s, &ret);
+	const char *sz;
+	unsigned long n = 0;
+	uint8_t *buf = NULL;
+	int rc;
+
+	if (!x)
+		return ret;
+	if (!strcmp(r->method, "GET")) {
+		char *end;
+		sz = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size");
+		if (sz && *sz >= '0' && *sz <= '9')
+			n = strtoul(sz, &end, 10);
+		if (!sz || *end || n < 1 || n > SRV_RTP_MAX) {
+			ret = reply_err(c, r, 400, NULL, "GET %s: ?size=N (1..%u bytes) is needed",
+					r->path, SRV_RTP_MAX);
+			goto out;
+		}
+		buf = malloc(n);
+		if (!buf) {
+			ret = reply_err(c, r, 500, NULL, "out of memory");
+			goto out;
+		}
+	}
+	if (pthread_mutex_trylock(&x->call)) {
+		ret = reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
+				x->id);
+		goto out;
+	}
+	if (buf)
+		rc = aieth_graph_read_rtp(x->dev, r->route.graph, r->route.port, buf, n);
+	else
+		rc = aieth_graph_update_rtp(x->dev, r->route.graph, r->route.port, r->body, r->len);
+	pthread_mutex_unlock(&x->call);
+	if (rc)
+		ret = reply_err(c, r, status_of(rc), NULL, "graph \"%s\" port \"%s\": %s",
+				r->route.graph, r->route.port, aieth_error_message());
+	else if (buf)
+		ret = reply(c, r, 200, "application/octet-stream", (const char *)buf, n, NULL);
+	else
+		ret = reply(c, r, 204, NULL, "", 0, NULL);
+out:
+	free(buf);
+	release_sess(s, x);
+	return ret;
+}
+
 static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	if (r->overflow)
@@ -1207,6 +1257,8 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_serv
 		return h_txn(c, r, s);
 	case SRV_R_TXN_RX:
 		return h_txn_rx(c, r, s);
+	case SRV_R_GRAPH_RTP:
+		return h_rtp(c, r, s);
 	default:
 		return h_graph(c, r, s);
 	}
@@ -1300,6 +1352,23 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		   r->route.kind != SRV_R_GRAPH_WAIT && r->route.kind != SRV_R_TXN_WAIT) {
 		return reply_err(c, r, 411, NULL, "%s %s: a body with Content-Length is needed",
 				 r->method, r->path);
+	}
+	if (r->route.kind == SRV_R_GRAPH_RTP && !strcmp(r->method, "PUT")) {
+		ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+		if (!cl)
+			return reply_err(c, r, 411, NULL, "PUT %s: a body with Content-Length is needed",
+					 r->path);
+		if (!len || len > SRV_RTP_MAX)
+			return reply_err(c, r, len ? 413 : 400, NULL, "run-time parameter: %llu bytes, "
+					 "allowed 1..%u", len, SRV_RTP_MAX);
+		if (!ct || strcmp(ct, "application/octet-stream"))
+			return reply_err(c, r, 415, NULL,
+					 "Content-Type: application/octet-stream is needed");
+		r->cap = (size_t)len;
+		r->body = malloc(r->cap + 1);
+		if (!r->body)
+			return reply_err(c, r, 500, NULL, "request body: out of memory");
+		return MHD_YES;
 	}
 	if (len || te) {
 		ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);

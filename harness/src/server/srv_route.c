@@ -112,7 +112,22 @@ void srv_route_parse(const char *path, srv_route *r)
 	if (next_seg(&p, seg, sizeof seg))
 		return;
 	if (!strcmp(seg, "rtp")) {
-		r->kind = SRV_R_NOT_IMPL;
+		/* the port name: segment bytes plus [ ] (graph.kernel.in[1]) */
+		const char *q = p;
+		size_t n = 0;
+		if (*q++ != '/')
+			return;
+		while (q[n] && q[n] != '/') {
+			if ((!seg_char((unsigned char)q[n]) && q[n] != '[' && q[n] != ']') ||
+			    n + 1 >= sizeof r->port)
+				return;
+			n++;
+		}
+		if (!n || q[n])
+			return;
+		memcpy(r->port, q, n);
+		r->port[n] = '\0';
+		r->kind = SRV_R_GRAPH_RTP;
 		return;
 	}
 	if (*p)
@@ -145,6 +160,8 @@ const char *srv_route_methods(srv_route_kind k)
 		return "POST";
 	case SRV_R_SESSION:
 		return "GET, DELETE";
+	case SRV_R_GRAPH_RTP:
+		return "GET, PUT";
 	default:
 		return "";
 	}

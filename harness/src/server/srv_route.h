@@ -16,6 +16,7 @@
 #define SRV_BODY_MAX ((size_t)64 << 10)
 #define SRV_ID_MAX 32
 #define SRV_WAIT_MS_MAX 600000u
+#define SRV_RTP_MAX 65536u
 
 typedef enum {
 	SRV_R_NONE,           /* unknown path: 404 */
@@ -27,6 +28,7 @@ typedef enum {
 	SRV_R_GRAPH_RUN,      /* .../run */
 	SRV_R_GRAPH_WAIT,     /* .../wait */
 	SRV_R_GRAPH_END,      /* .../end */
+	SRV_R_GRAPH_RTP,      /* .../rtp/PORT: run-time parameter bytes */
 	SRV_R_TXNS,           /* /v1/sessions/ID/txns */
 	SRV_R_TXN,            /* /v1/sessions/ID/txns/T: the result */
 	SRV_R_TXN_TX,         /* .../tx: the TX image upload */
@@ -40,6 +42,7 @@ typedef struct {
 	char sid[SRV_ID_MAX + 1];
 	char graph[SRV_NAME_MAX + 1];
 	char tid[SRV_ID_MAX + 1];
+	char port[SRV_NAME_MAX + 1];   /* graph.kernel.in[1]: [A-Za-z0-9._-[]] */
 } srv_route;
 
 /* Parse a request path (without the query). Unknown paths give SRV_R_NONE;

@@ -635,25 +635,100 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	return AIETH_OK;
 }
 
+/* RTP: the value's bytes as a raw body; the port name escaped in the path. */
+static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, size_t cap)
+{
+	char *esc = curl_easy_escape(st->h, port, 0);
+	if (!esc)
+		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+	snprintf(path, cap, "/v1/sessions/%s/graphs/%s/rtp/%s", st->sid, st->cfg->graphs[graph].name,
+		 esc);
+	curl_free(esc);
+	return AIETH_OK;
+}
+
 static int rm_update_rtp(void *state, uint32_t graph, const char *port, const void *data,
 			 size_t size)
 {
-	(void)state;
-	(void)graph;
-	(void)data;
-	(void)size;
-	return aieth_fail(AIETH_EUNSUPPORTED, "backend remote: run-time parameters (%s) are not "
-			  "carried over HTTP yet", port);
+	rm_state *st = state;
+	char path[1024], msg[600];
+	struct curl_slist *hdrs = NULL;
+	rbuf b = {0};
+	long status = 0;
+	CURLcode cc;
+	int rc;
+
+	if ((rc = rtp_path(st, graph, port, path, sizeof path)))
+		return rc;
+	{
+		char url[1600];
+		snprintf(url, sizeof url, "%s%s", st->base, path);
+		curl_easy_reset(st->h);
+		if (st->auth[0])
+			hdrs = curl_slist_append(hdrs, st->auth);
+		hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
+		hdrs = curl_slist_append(hdrs, "Expect:");
+		curl_easy_setopt(st->h, CURLOPT_URL, url);
+		curl_easy_setopt(st->h, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(st->h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(st->h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
+		curl_easy_setopt(st->h, CURLOPT_TIMEOUT, CALL_S);
+		curl_easy_setopt(st->h, CURLOPT_PROTOCOLS_STR, "http,https");
+		if (st->cfg->cacert)
+			curl_easy_setopt(st->h, CURLOPT_CAINFO, st->cfg->cacert);
+		curl_easy_setopt(st->h, CURLOPT_CUSTOMREQUEST, "PUT");
+		curl_easy_setopt(st->h, CURLOPT_POSTFIELDS, data);
+		curl_easy_setopt(st->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
+		curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, rbuf_write);
+		curl_easy_setopt(st->h, CURLOPT_WRITEDATA, &b);
+		cc = curl_easy_perform(st->h);
+		curl_slist_free_all(hdrs);
+	}
+	if (cc != CURLE_OK) {
+		free(b.p);
+		return aieth_fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
+				  curl_easy_strerror(cc));
+	}
+	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
+	err_message(&b, msg, sizeof msg);
+	free(b.p);
+	if (status == 204)
+		return AIETH_OK;
+	return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
+							: AIETH_EDEVICE,
+			  "server %s: %s", st->base, msg);
 }
 
 static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
 {
-	(void)state;
-	(void)graph;
-	(void)data;
-	(void)size;
-	return aieth_fail(AIETH_EUNSUPPORTED, "backend remote: run-time parameters (%s) are not "
-			  "carried over HTTP yet", port);
+	rm_state *st = state;
+	char path[1100], msg[600];
+	rbuf b = {0};
+	long status = 0;
+	int rc;
+
+	if ((rc = rtp_path(st, graph, port, path, sizeof path - 32)))
+		return rc;
+	snprintf(path + strlen(path), sizeof path - strlen(path), "?size=%zu", size);
+	if ((rc = rm_req(st, "GET", path, NULL, NULL, NULL, CALL_S, &status, &b))) {
+		free(b.p);
+		return rc;
+	}
+	if (status != 200) {
+		err_message(&b, msg, sizeof msg);
+		free(b.p);
+		return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
+								: AIETH_EDEVICE,
+				  "server %s: %s", st->base, msg);
+	}
+	if (b.n != size) {
+		free(b.p);
+		return aieth_fail(AIETH_EDEVICE, "server %s: run-time parameter %s: %zu bytes came, "
+				  "%zu asked", st->base, port, b.n, size);
+	}
+	memcpy(data, b.p, size);
+	free(b.p);
+	return AIETH_OK;
 }
 
 const aieth_backend_ops aieth_backend_remote = {
