@@ -61,6 +61,8 @@ static void help(void)
 	       "                       device is reset before the next session\n"
 	       "  --max-queue N        sessions that may wait for the device (16)\n"
 	       "  --max-wait S         longest a session may wait in the queue (600)\n"
+	       "  --max-memory MIB     transaction images held at once, all sessions\n"
+	       "                       (4096); a transaction past it is refused (413)\n"
 	       "  --log-json           one JSON object per log line (stdout)\n"
 	       "  --help, --version\n"
 	       "\n"
@@ -103,7 +105,7 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
-	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY };
+	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 		{"log-json", no_argument, NULL, O_JSON},
 		{"tls-cert", required_argument, NULL, O_CERT},
 		{"tls-key", required_argument, NULL, O_KEY},
+		{"max-memory", required_argument, NULL, O_MEM},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
@@ -156,6 +159,10 @@ int main(int argc, char **argv)
 		case O_JSON: o.log_json = 1; break;
 		case O_CERT: o.tls_cert = optarg; break;
 		case O_KEY: o.tls_key = optarg; break;
+		case O_MEM:
+			if (parse_u32("--max-memory", optarg, 1, 1u << 20, &o.max_memory_mib))
+				return EX_USAGE;
+			break;
 		case O_HELP: help(); return EX_OK;
 		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
 		default:

@@ -43,7 +43,7 @@ norm() {
     .started_at, .finished_at, .hostname, .server, .server_version) else . end)' "$1"
 }
 
-start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1
+start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1 --max-memory 100
 # every example: local and remote, same exit code and report
 for t in "$EX"/*/test.json; do
   n=$(basename "$(dirname "$t")")
@@ -111,6 +111,12 @@ curl -s -m 5 -H "$A" -H 'Content-Type: application/json' \
   -d "{\"channels\":36,\"depth\":4096,\"tx_bytes\":67108864,\"rx_bytes\":16,\"cfg\":[$cfg\"0x0\"]}" \
   "$U/v1/sessions/$UPS/txns" >"$TMP/upt"
 [[ $(jq -r .id "$TMP/upt") == t-1 ]] && ok || bad "transaction for the upload: $(cat "$TMP/upt")"
+# the memory budget (--max-memory 100 MiB, 64 MiB held by t-1): refused, named
+curl -s -m 5 -o "$TMP/mem" -w '%{http_code}' -H "$A" -H 'Content-Type: application/json' \
+  -d "{\"channels\":36,\"depth\":4096,\"tx_bytes\":67108864,\"rx_bytes\":16,\"cfg\":[$cfg\"0x0\"]}" \
+  "$U/v1/sessions/$UPS/txns" >"$TMP/memc"
+has "$TMP/memc" 413
+has "$TMP/mem" "--max-memory 100 MiB"
 # cfg words that point past the images are refused before any device sees them
 # (words: mode, then TX delay[36], frames[36], ...: TX channel 0 moves 16 words)
 oob=$(for i in $(seq 0 288); do [[ $i -eq 37 ]] && printf '"0x10",' || printf '"0x0",'; done)
@@ -147,6 +153,7 @@ for p in "${cp[@]}"; do wait "$p"; [[ $? -eq 0 ]] && ok || bad "concurrent clien
 curl -s -m 5 -H "$A" "$U/v1/metrics" >"$TMP/metrics"
 has "$TMP/metrics" 'aieth_transactions_total{status="done"}'
 has "$TMP/metrics" 'aieth_queue_length 0'
+has "$TMP/metrics" 'aieth_image_bytes 0'
 
 kill -TERM "$SP"
 for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done

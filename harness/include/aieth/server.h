@@ -33,6 +33,8 @@ typedef struct {
 	uint32_t max_wait_s;         /* 0: 600 */
 	const char *tls_cert;        /* PEM certificate (chain) file: serve https */
 	const char *tls_key;         /* its PEM private key file (both or neither) */
+	uint32_t max_memory_mib;     /* transaction images held at once, all sessions
+				        (0: 4096 MiB); more is refused with 413 */
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own

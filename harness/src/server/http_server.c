@@ -78,6 +78,7 @@ typedef struct srv_sess {
 	pthread_mutex_t call;
 	srv_txn *txns;                /* in submission order */
 	uint32_t next_tid;
+	uint64_t mem;                 /* image bytes its transactions hold */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -107,6 +108,7 @@ struct aieth_server {
 	uint64_t requests[NCODES];
 	uint64_t txn_status[5], txn_failed;   /* by aieth_txn_status; device call failed */
 	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
+	uint64_t mem_used, mem_max;   /* image bytes held by all transactions */
 };
 
 /* One request as it is handled. */
@@ -322,6 +324,8 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 {
 	if (x->dev && x->refs == 0) {
 		free_txns(x);
+		s->mem_used -= x->mem;
+		x->mem = 0;
 		/* closing the device is its reset: graphs ended, buffers freed; the
 		 * next session opens it afresh */
 		aieth_session_close(x->dev);
@@ -523,6 +527,9 @@ static enum MHD_Result h_metrics(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	sb_lit(&b, "# HELP aieth_bytes_sent_total Response body bytes sent.\n"
 		   "# TYPE aieth_bytes_sent_total counter\n");
 	sb_printf(&b, "aieth_bytes_sent_total %llu\n", (unsigned long long)s->bytes_out);
+	sb_lit(&b, "# HELP aieth_image_bytes Transaction image bytes held (TX + RX).\n"
+		   "# TYPE aieth_image_bytes gauge\n");
+	sb_printf(&b, "aieth_image_bytes %llu\n", (unsigned long long)s->mem_used);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < NCODES; i++)
@@ -925,6 +932,20 @@ static enum MHD_Result h_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_
 				"%d: fetch their results first", x->id, n, TXNS_MAX);
 		goto out;
 	}
+	/* the memory budget: images are held until the session ends */
+	pthread_mutex_lock(&s->mu);
+	if (q.tx_bytes + q.rx_bytes > s->mem_max - s->mem_used) {
+		unsigned long long used = s->mem_used;
+		pthread_mutex_unlock(&s->mu);
+		ret = reply_err(c, r, 413, NULL, "transaction images of %llu bytes: %llu of the "
+				"--max-memory %llu MiB are in use", (unsigned long long)(q.tx_bytes +
+											 q.rx_bytes),
+				used, (unsigned long long)(s->mem_max >> 20));
+		goto out;
+	}
+	s->mem_used += q.tx_bytes + q.rx_bytes;
+	x->mem += q.tx_bytes + q.rx_bytes;
+	pthread_mutex_unlock(&s->mu);
 	t = calloc(1, sizeof *t);
 	if (!t)
 		goto oom;
@@ -973,6 +994,10 @@ static enum MHD_Result h_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	t = NULL;
 	goto out;
 oom:
+	pthread_mutex_lock(&s->mu);
+	s->mem_used -= q.tx_bytes + q.rx_bytes;
+	x->mem -= q.tx_bytes + q.rx_bytes;
+	pthread_mutex_unlock(&s->mu);
 	ret = reply_err(c, r, 500, NULL, "transaction: out of memory for images of %llu and "
 			"%llu bytes", (unsigned long long)q.tx_bytes, (unsigned long long)q.rx_bytes);
 out:
@@ -1573,6 +1598,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->max_queue = o->max_queue ? o->max_queue : 16;
 	s->max_wait_s = o->max_wait_s ? o->max_wait_s : 600;
 	s->idle_ms = (int64_t)s->idle_s * 1000;
+	s->mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
 	s->max_wait_ms = (int64_t)s->max_wait_s * 1000;
 	s->backend = aieth_strdup(o->backend ? o->backend : "emu");
 	s->board = o->board ? aieth_strdup(o->board) : NULL;
