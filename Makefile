@@ -73,6 +73,25 @@ CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 
+# libmicrohttpd: th_server's HTTP API (harness/src/server/http_server.c).
+# Where its -dev package is missing (the aarch64 cross build: the arm64
+# package does not co-install cleanly), the server is left out and
+# aieth_server_open fails with AIETH_EUNSUPPORTED.
+HAVE_MHD := $(shell $(PKG_CONFIG) --exists libmicrohttpd 2>/dev/null && echo 1)
+ifeq ($(HAVE_MHD),1)
+DEPS_CFLAGS += -DAIETH_HAVE_MHD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lpthread
+PC_REQUIRES_MHD := libmicrohttpd
+endif
+# libcurl: the remote backend (harness/src/backends/remote/); left out the
+# same way where missing (the backend then answers AIETH_EUNSUPPORTED).
+HAVE_CURL := $(shell $(PKG_CONFIG) --exists libcurl 2>/dev/null && echo 1)
+ifeq ($(HAVE_CURL),1)
+DEPS_CFLAGS += -DAIETH_HAVE_CURL $(shell $(PKG_CONFIG) --cflags libcurl)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libcurl)
+PC_REQUIRES_MHD += libcurl
+endif
+
 # Quoted includes resolve against these (scripts/check-layers.py reads the
 # same order): the public API, the subsystem folders, the tree root (pl_dma/).
 INCLUDES := -Iharness/include -Iharness/src -I.
@@ -154,7 +173,7 @@ $(O)/obj/harness/src/util/path.o: $(PREFIX_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 # Programs link the static library so they run from the tree as they are.

@@ -27,8 +27,14 @@ static const char *usage_text =
 	"  -b, --board NAME|FILE  board to run on: vck190, vek280, vek385 or a board\n"
 	"                         JSON file (overrides the description's \"board\")\n"
 	"      --backend NAME     device backend: emu (the emulated board, the default\n"
-	"                         unless the description names one) or xrt (a board\n"
-	"                         through XRT, docs/on-board.md)\n"
+	"                         unless the description names one), xrt (a board\n"
+	"                         through XRT, docs/on-board.md) or remote (a device\n"
+	"                         behind th_server, docs/server.md)\n"
+	"      --server URL       remote: th_server's URL, http://HOST:PORT (default:\n"
+	"                         $AIETH_SERVER)\n"
+	"      --token-file FILE  remote: a file holding the bearer token (default:\n"
+	"                         $AIETH_TOKEN)\n"
+	"      --cacert FILE      remote: CA bundle for https (default: the system's)\n"
 	"      --xclbin FILE      the design's AIE xclbin (overrides \"xclbin\")\n"
 	"      --pl-xclbin FILE   xrt: the PL DMA kernel's xclbin (overrides\n"
 	"                         \"pl_xclbin\"; default: the board's)\n"
@@ -235,6 +241,9 @@ int main(int argc, char **argv)
 		{"pl-xclbin", required_argument, NULL, 7},
 		{"wait-lock", no_argument, NULL, 8},
 		{"progress", no_argument, NULL, 9},
+		{"server", required_argument, NULL, 10},
+		{"token-file", required_argument, NULL, 11},
+		{"cacert", required_argument, NULL, 12},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -242,7 +251,8 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = ".", *report_path = NULL, *junit_path = NULL, *data_dir = NULL;
-	char rpath[4200], jpath[4200], err[1200];
+	char rpath[4200], jpath[4200], err[1200], token[300];
+	const char *token_file = NULL;
 	aieth_run_opts o;
 	aieth_report *r = NULL;
 	progress_state ps;
@@ -278,6 +288,9 @@ int main(int argc, char **argv)
 		case 7: o.pl_xclbin = optarg; break;
 		case 8: wait_lock = 1; break;
 		case 9: ps.force = 1; break;
+		case 10: o.server = optarg; break;
+		case 11: token_file = optarg; break;
+		case 12: o.cacert = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -287,6 +300,33 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("no test description given", NULL);
+	if (!o.server)
+		o.server = getenv("AIETH_SERVER");
+	if (token_file) {
+		/* the file holds just the token (surrounding white space ignored) */
+		FILE *f = fopen(token_file, "r");
+		size_t n, b = 0;
+		if (!f) {
+			fprintf(stderr, "run_test: --token-file %s: %s\n", token_file, strerror(errno));
+			return AIETH_EXIT_INPUT;
+		}
+		n = fread(token, 1, sizeof token - 1, f);
+		fclose(f);
+		token[n] = '\0';
+		while (n && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ' ||
+			     token[n - 1] == '\t'))
+			token[--n] = '\0';
+		while (token[b] == ' ' || token[b] == '\t')
+			b++;
+		if (n == b || n == sizeof token - 1 || strpbrk(token + b, " \t\r\n")) {
+			fprintf(stderr, "run_test: --token-file %s: one token of 1..256 bytes without "
+				"spaces is needed\n", token_file);
+			return AIETH_EXIT_INPUT;
+		}
+		o.token = token + b;
+	} else {
+		o.token = getenv("AIETH_TOKEN");
+	}
 	install_signals();
 	if (cli_ensure_dir(out, err, sizeof err)) {
 		fprintf(stderr, "run_test: %s\n", err);

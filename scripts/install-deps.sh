@@ -20,6 +20,10 @@ PKGS=(
   python3              # make layers: scripts/check-layers.py
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
+  libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http_server.c)
+  libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
+  curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
+  openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make
@@ -34,6 +38,11 @@ CROSS_PKGS=(
   libjson-c-dev:arm64
   libcunit1-dev:arm64
   libarchive-dev:arm64
+  # not libmicrohttpd-dev:arm64 nor libcurl4-openssl-dev:arm64: on Debian 12
+  # they drag arm64 GnuTLS/OpenSSL/krb5, whose install upgrades the native
+  # packages in lockstep (apt-get install -s); the cross build leaves
+  # th_server's HTTP side and the remote backend out (Makefile: HAVE_MHD,
+  # HAVE_CURL): aieth_server_open and --backend remote say so.
 )
 
 add_arch=()

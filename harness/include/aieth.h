@@ -20,6 +20,7 @@
 #include "aieth/graph.h"    /* graph run, wait, end, run-time parameters */
 #include "aieth/package.h"  /* th_package: an AIE-only XCLBIN from a graph */
 #include "aieth/report.h"   /* runs, exit codes, report.json / junit.xml */
+#include "aieth/server.h"   /* th_server: one device served over HTTP */
 #include "aieth/session.h"  /* a device and the graphs of one design */
 #include "aieth/spec.h"     /* test descriptions */
 #include "aieth/txn.h"      /* transactions and per-channel results */

@@ -46,6 +46,10 @@ typedef struct {
 	const volatile sig_atomic_t *interrupt;
 	int no_timeout;             /* 1: no transaction has a time limit (overrides
 				       timeout_ms and the descriptions' timeout_ms) */
+	/* Added in 0.3: backend "remote" (aieth_session_opts) */
+	const char *server;
+	const char *token;
+	const char *cacert;
 } aieth_run_opts;
 
 /* A report: one run of one or more descriptions (docs/report-schema.md). */

@@ -50,6 +50,11 @@ typedef struct {
 	 * called from the waiting thread now and then (emulated board). */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* Added in 0.3: backend "remote", a device behind th_server
+	 * (docs/server.md). */
+	const char *server;          /* base URL, "http://host:port" or https */
+	const char *token;           /* bearer token (NULL: none) */
+	const char *cacert;          /* CA bundle for https (NULL: the system's) */
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with
@@ -61,6 +66,9 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *opts);
 void aieth_session_close(aieth_session *session);
 const aieth_board *aieth_session_board(const aieth_session *session);
 const char *aieth_session_backend(const aieth_session *session);
+/* Backend "remote": the server as it describes itself ("th_server 0.1.0,
+ * backend emu"); "" for other backends or a dead handle. Added in 0.3. */
+const char *aieth_session_server(const aieth_session *session);
 
 #ifdef __cplusplus
 }

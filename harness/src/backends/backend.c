@@ -11,5 +11,7 @@ const aieth_backend_ops *aieth_backend_find(const char *name)
 		return &aieth_backend_emu;
 	if (!strcmp(name, "xrt"))
 		return &aieth_backend_xrt;
+	if (!strcmp(name, "remote"))
+		return &aieth_backend_remote;
 	return NULL;
 }

@@ -45,6 +45,12 @@ typedef struct {
 	const volatile sig_atomic_t *interrupt;
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* remote: th_server's base URL, bearer token, CA bundle (may be NULL) */
+	const char *server, *token, *cacert;
+	/* remote: written at open, what the server says it is (the session's
+	 * buffer of server_info_size bytes) */
+	char *server_info;
+	size_t server_info_size;
 } aieth_dev_config;
 
 /* What a device reports for a transaction, besides the RX image and perf
@@ -85,6 +91,7 @@ typedef struct {
 
 extern const aieth_backend_ops aieth_backend_emu;
 extern const aieth_backend_ops aieth_backend_xrt;
+extern const aieth_backend_ops aieth_backend_remote;
 
 /* The backend named name, or NULL. */
 const aieth_backend_ops *aieth_backend_find(const char *name);

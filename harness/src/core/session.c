@@ -52,7 +52,7 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	if (!s->ops) {
 		free(s);
 		return aieth_fail(AIETH_EUNSUPPORTED,
-				  "session: unknown backend \"%s\" (available: emu, xrt)", o->backend);
+				  "session: unknown backend \"%s\" (available: emu, xrt, remote)", o->backend);
 	}
 	rc = aieth_board_load(&s->board, o->board, o->data_dir);
 	if (rc) {
@@ -90,6 +90,15 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.interrupt = o->interrupt;
 	s->dev.progress = o->progress;
 	s->dev.progress_ctx = o->progress_ctx;
+	if ((o->server && !(s->server = aieth_strdup(o->server))) ||
+	    (o->token && !(s->token = aieth_strdup(o->token))) ||
+	    (o->cacert && !(s->cacert = aieth_strdup(o->cacert))))
+		goto oom;
+	s->dev.server = s->server;
+	s->dev.token = s->token;
+	s->dev.cacert = s->cacert;
+	s->dev.server_info = s->server_info;
+	s->dev.server_info_size = sizeof s->server_info;
 	rc = s->ops->open(&s->dev, &s->bstate);
 	if (!rc && (rc = aieth_handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);
@@ -98,6 +107,9 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		free(s->xclbin);
 		free(s->pl_xclbin);
 		free(s->data_dir);
+		free(s->server);
+		free(s->token);
+		free(s->cacert);
 		aieth_board_free(s->board);
 		free(s);
 		return rc;
@@ -109,6 +121,9 @@ oom:
 	free(s->xclbin);
 	free(s->pl_xclbin);
 	free(s->data_dir);
+	free(s->server);
+	free(s->token);
+	free(s->cacert);
 	aieth_board_free(s->board);
 	free(s);
 	return aieth_fail(AIETH_ENOMEM, "session: out of memory");
@@ -136,6 +151,9 @@ void aieth_session_close(aieth_session *s)
 	free(s->xclbin);
 	free(s->pl_xclbin);
 	free(s->data_dir);
+	free(s->server);
+	free(s->token);
+	free(s->cacert);
 	aieth_board_free(s->board);
 	free(s);
 }
@@ -148,6 +166,11 @@ const aieth_board *aieth_session_board(const aieth_session *s)
 const char *aieth_session_backend(const aieth_session *s)
 {
 	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->ops->name : "";
+}
+
+const char *aieth_session_server(const aieth_session *s)
+{
+	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->server_info : "";
 }
 
 static int find_graph(aieth_session *s, const char *name, uint32_t *idx)

@@ -67,6 +67,7 @@ typedef struct {
 	aieth_board *own_board;
 	chan_run **cr;       /* per transaction, per channel */
 	char phase[160];     /* the transaction running, for progress */
+	char server_info[160]; /* backend remote: aieth_session_server() */
 } run_ctx;
 
 /* run_ctx.c */

@@ -266,6 +266,9 @@ static void run_spec(run_ctx *c)
 	so.interrupt = c->o ? c->o->interrupt : NULL;
 	so.progress = txn_progress;
 	so.progress_ctx = c;
+	so.server = c->o ? c->o->server : NULL;
+	so.token = c->o ? c->o->token : NULL;
+	so.cacert = c->o ? c->o->cacert : NULL;
 	/* a board given by path must be opened by the same path */
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
@@ -286,6 +289,7 @@ static void run_spec(run_ctx *c)
 			   rn_exit_for(rc));
 		return;
 	}
+	snprintf(c->server_info, sizeof c->server_info, "%s", aieth_session_server(s));
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
 		jobj *g = rj_obj();
 		rj_str(g, "name", c->sp->graphs[i].name);
@@ -418,6 +422,11 @@ done:
 		rj_num(r->env, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 		rj_str(r->env, "pl_kernel", bi->pl_kernel);
 		rj_str(r->env, "emulator_mode", o && o->emu_reference ? "reference" : "fast");
+		if (o && o->server && !strcmp(rj_gets(c.test, "backend"), "remote")) {
+			rj_str(r->env, "server", o->server);
+			if (c.server_info[0])
+				rj_str(r->env, "server_version", c.server_info);
+		}
 	}
 	free_ctx(&c);
 	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;

@@ -1,0 +1,60 @@
+/*
+ * aieth/server.h - th_server: one device served over HTTP (docs/http-api.md).
+ * The library serves and never prints: every log line goes to the caller's
+ * callback. Built where libmicrohttpd is available (not in the aarch64
+ * cross build yet: aieth_server_open then fails with AIETH_EUNSUPPORTED).
+ */
+#ifndef AIETH_PUBLIC_SERVER_H
+#define AIETH_PUBLIC_SERVER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct aieth_server aieth_server;
+
+/* One line (no newline), from any of the server's threads, one call at a time. */
+typedef void (*aieth_server_log_fn)(void *ctx, const char *line);
+
+typedef struct {
+	const char *listen;          /* "ADDR:PORT" (IPv4 or [IPv6]); port 0 = any free port */
+	const char *token_file;      /* NULL: no tokens (only on loopback unless insecure) */
+	int insecure;                /* allow a non-loopback address without tokens */
+	const char *backend;         /* "emu" (NULL) or "xrt" */
+	const char *board;           /* NULL: sessions name any board (emu); else the only one */
+	const char *data_dir;        /* NULL: $AIETH_DATA_DIR or installed data */
+	int log_json;                /* log lines as JSON objects */
+	aieth_server_log_fn log;     /* may be NULL: no logging */
+	void *log_ctx;
+	uint32_t idle_timeout_s;     /* 0: 60 */
+	uint32_t max_queue;          /* 0: 16 */
+	uint32_t max_wait_s;         /* 0: 600 */
+	const char *tls_cert;        /* PEM certificate (chain) file: serve https */
+	const char *tls_key;         /* its PEM private key file (both or neither) */
+	uint32_t max_memory_mib;     /* transaction images held at once, all sessions
+				        (0: 4096 MiB); more is refused with 413 */
+} aieth_server_opts;
+
+/* Validate the options, read the tokens, bind and start serving (own
+ * threads). *out is the caller's: aieth_server_close ends it. */
+int aieth_server_open(aieth_server **out, const aieth_server_opts *opts);
+
+/* The TCP port bound (useful with port 0). */
+uint16_t aieth_server_port(const aieth_server *server);
+
+/* Housekeeping, to be called about once a second: sessions idle past the
+ * idle timeout or queued past the wait limit are ended (the device closed,
+ * i.e. reset) and the next queued session gets the device. */
+void aieth_server_tick(aieth_server *server);
+
+/* Drain and stop: new requests get 503, requests running finish, every
+ * session ends (the device is closed, i.e. reset), then all is freed. */
+void aieth_server_close(aieth_server *server);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

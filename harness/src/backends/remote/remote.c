@@ -1,0 +1,768 @@
+/*
+ * remote.c - the remote backend: a device behind th_server, over its HTTP
+ * API (docs/http-api.md) with libcurl. The encoded transaction crosses the
+ * network as it is: cfg words as JSON, the TX image streamed up from the
+ * transaction's own segments (files, patterns: never a second full copy),
+ * the RX image streamed down into its destinations, perf words and the
+ * per-channel progress as JSON.
+ *
+ * Errors: an unreachable server, a refused token or a session that expired
+ * in the queue are AIETH_EDEVICE (run_test exit 3, the queue position in
+ * the message); a transaction that times out on the server is a
+ * AIETH_TXN_TIMEOUT result (exit 5), as locally.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/backend.h"
+#include "util/error.h"
+
+#ifdef AIETH_HAVE_CURL
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#define RESP_MAX ((size_t)1 << 20)    /* a JSON reply */
+#define CONNECT_S 10L
+#define CALL_S 120L                   /* a call that does not wait on the device */
+#define TXNS_MAX 16
+#define RETRIES 3
+
+typedef struct {
+	const aieth_dev_config *cfg;
+	CURL *h;
+	char base[512];
+	char auth[320];
+	char sid[64];
+	char tids[TXNS_MAX][24];          /* started, not yet waited for: FIFO */
+	size_t nt, head;
+	pld_txn *wires[TXNS_MAX];
+} rm_state;
+
+typedef struct {
+	char *p;
+	size_t n;
+	int over;
+} rbuf;
+
+static size_t rbuf_write(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	rbuf *b = ctx;
+	size_t n = size * nmemb;
+	char *np;
+	if (b->over || b->n + n > RESP_MAX) {
+		b->over = 1;
+		return 0;
+	}
+	np = realloc(b->p, b->n + n + 1);
+	if (!np)
+		return 0;
+	memcpy(np + b->n, data, n);
+	b->p = np;
+	b->n += n;
+	b->p[b->n] = '\0';
+	return n;
+}
+
+/* The interrupt flag aborts a transfer. */
+static int rm_xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	rm_state *st = ctx;
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return st->cfg->interrupt && *st->cfg->interrupt ? 1 : 0;
+}
+
+typedef struct {
+	pld_image *img;
+	uint64_t off;           /* bytes passed to or from the image */
+	uint8_t carry[PLD_WORD_BYTES];  /* RX: a partial word, written once whole */
+	size_t ncarry;
+} img_io;
+
+static size_t img_read(char *buf, size_t size, size_t nmemb, void *ctx)
+{
+	img_io *io = ctx;
+	size_t n = size * nmemb;
+	if (io->off >= io->img->size)
+		return 0;
+	if ((uint64_t)n > io->img->size - io->off)
+		n = (size_t)(io->img->size - io->off);
+	pld_image_read(io->img, io->off, buf, n);
+	io->off += n;
+	return n;
+}
+
+/* RX: the image takes whole 16-byte words (as the device writes them, so
+ * the sinks behind it see whole elements); a partial word waits in carry. */
+static size_t img_write(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	img_io *io = ctx;
+	size_t n = size * nmemb, left = n, whole;
+	if ((uint64_t)n > io->img->size - io->off - io->ncarry)
+		return 0;     /* more than the image: the transfer fails */
+	if (io->ncarry) {
+		size_t k = PLD_WORD_BYTES - io->ncarry;
+		if (k > left)
+			k = left;
+		memcpy(io->carry + io->ncarry, data, k);
+		io->ncarry += k;
+		data += k;
+		left -= k;
+		if (io->ncarry < PLD_WORD_BYTES)
+			return n;
+		pld_image_write(io->img, io->off, io->carry, PLD_WORD_BYTES);
+		io->off += PLD_WORD_BYTES;
+		io->ncarry = 0;
+	}
+	whole = left - left % PLD_WORD_BYTES;
+	if (whole) {
+		pld_image_write(io->img, io->off, data, whole);
+		io->off += whole;
+	}
+	memcpy(io->carry, data + whole, left - whole);
+	io->ncarry = left - whole;
+	return n;
+}
+
+/* The error message of a reply body {"error": {"message"}} into dst. */
+static void err_message(const rbuf *b, char *dst, size_t cap)
+{
+	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
+	snprintf(dst, cap, "%s", "(no message)");
+	if (o && json_object_object_get_ex(o, "error", &e) &&
+	    json_object_object_get_ex(e, "message", &m))
+		snprintf(dst, cap, "%s", json_object_get_string(m));
+	json_object_put(o);
+}
+
+/* One request. body: JSON text or NULL; up/down: the TX/RX image streams.
+ * *status is the HTTP status; resp (may be NULL) gets a JSON reply.
+ * Returns AIETH_OK when the exchange happened (any status), else an error
+ * naming the server. Idempotent requests are retried on connection
+ * failures. timeout_s 0: no overall limit (a transfer of any size). */
+static int rm_req(rm_state *st, const char *method, const char *path, const char *body,
+		  img_io *up, img_io *down, long timeout_s, long *status, rbuf *resp)
+{
+	char url[768];
+	struct curl_slist *hdrs = NULL;
+	rbuf sink = {0};
+	CURLcode cc = CURLE_OK;
+	int idem = !strcmp(method, "GET") || !strcmp(method, "DELETE") ||
+		   !strcmp(method, "PUT");
+	int attempt;
+
+	snprintf(url, sizeof url, "%s%s", st->base, path);
+	for (attempt = 0; attempt < (idem ? RETRIES : 1); attempt++) {
+		CURL *h = st->h;
+		curl_easy_reset(h);
+		hdrs = NULL;
+		if (st->auth[0])
+			hdrs = curl_slist_append(hdrs, st->auth);
+		hdrs = curl_slist_append(hdrs, "Expect:");
+		if (body)
+			hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
+		if (up)
+			hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
+		curl_easy_setopt(h, CURLOPT_URL, url);
+		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
+		curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s);
+		/* a transfer without an overall limit still ends when nothing moves
+		 * for a minute (a server that hangs) */
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+		if (st->cfg->cacert)
+			curl_easy_setopt(h, CURLOPT_CAINFO, st->cfg->cacert);
+		curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, rm_xfer);
+		curl_easy_setopt(h, CURLOPT_XFERINFODATA, st);
+		if (up) {
+			up->off = 0;
+			curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+			curl_easy_setopt(h, CURLOPT_READFUNCTION, img_read);
+			curl_easy_setopt(h, CURLOPT_READDATA, up);
+			curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up->img->size);
+		} else if (body) {
+			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		}
+		if (strcmp(method, "GET") && !(up && !strcmp(method, "PUT")))
+			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+		if (!body && !strcmp(method, "POST")) {
+			curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
+		}
+		free(sink.p);
+		memset(&sink, 0, sizeof sink);
+		if (resp) {
+			free(resp->p);
+			memset(resp, 0, sizeof *resp);
+		}
+		if (down) {
+			down->off = 0;
+			down->ncarry = 0;
+			curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, img_write);
+			curl_easy_setopt(h, CURLOPT_WRITEDATA, down);
+		} else {
+			curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rbuf_write);
+			curl_easy_setopt(h, CURLOPT_WRITEDATA, resp ? resp : &sink);
+		}
+		cc = curl_easy_perform(h);
+		curl_slist_free_all(hdrs);
+		if (cc == CURLE_OK) {
+			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+			/* an error reply to a download: its JSON is what sink has */
+			free(sink.p);
+			return AIETH_OK;
+		}
+		if (cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR && cc != CURLE_RECV_ERROR &&
+		    cc != CURLE_GOT_NOTHING)
+			break;
+		if (attempt + 1 < (idem ? RETRIES : 1)) {
+			struct timespec ts = {0, 200 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+	free(sink.p);
+	if (cc == CURLE_ABORTED_BY_CALLBACK)
+		return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
+				  path);
+	if (cc == CURLE_OPERATION_TIMEDOUT)
+		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s)", st->base,
+				  method, path, curl_easy_strerror(cc));
+	return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
+			  curl_easy_strerror(cc));
+}
+
+/* A request whose reply must have status want; the reply JSON parsed into
+ * *out (may be NULL). Other statuses become errors with the server's
+ * message: 401 and 403 are the token, 404 not found, 409 state, 504 a
+ * timeout, the rest the device. */
+static int rm_json(rm_state *st, const char *method, const char *path, const char *body,
+		   long want, long timeout_s, struct json_object **out)
+{
+	rbuf b = {0};
+	long status = 0;
+	char msg[600];
+	int rc = rm_req(st, method, path, body, NULL, NULL, timeout_s, &status, &b);
+	if (out)
+		*out = NULL;
+	if (rc) {
+		free(b.p);
+		return rc;
+	}
+	if (status != want) {
+		err_message(&b, msg, sizeof msg);
+		free(b.p);
+		switch (status) {
+		case 401:
+		case 403:
+			return aieth_fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
+					  st->base, status, msg);
+		case 404:
+			return aieth_fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
+		case 409:
+			return aieth_fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
+		case 504:
+			return aieth_fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
+		case 400:
+			return aieth_fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
+		default:
+			return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: status %ld: %s", st->base,
+					  method, path, status, msg);
+		}
+	}
+	if (out && b.n) {
+		*out = json_tokener_parse(b.p);
+		if (!*out) {
+			free(b.p);
+			return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: the reply is not JSON",
+					  st->base, method, path);
+		}
+	}
+	free(b.p);
+	return AIETH_OK;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+	return o && json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
+		       ? json_object_get_string(v)
+		       : "";
+}
+
+static int64_t jint(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
+}
+
+static void rm_close(void *state)
+{
+	rm_state *st = state;
+	char path[128];
+	long status;
+	if (!st)
+		return;
+	if (st->sid[0]) {
+		snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
+		rm_req(st, "DELETE", path, NULL, NULL, NULL, CALL_S, &status, NULL);
+	}
+	curl_easy_cleanup(st->h);
+	free(st);
+}
+
+static int rm_open(const aieth_dev_config *cfg, void **state)
+{
+	rm_state *st;
+	struct json_object *req, *graphs, *o = NULL;
+	const char *text;
+	char path[128];
+	size_t i, n;
+	int rc, polls;
+
+	*state = NULL;
+	if (!cfg->server || !*cfg->server)
+		return aieth_fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
+				  "URL, or AIETH_SERVER)");
+	n = strlen(cfg->server);
+	while (n && cfg->server[n - 1] == '/')
+		n--;
+	if (n >= sizeof st->base || (strncmp(cfg->server, "http://", 7) &&
+				     strncmp(cfg->server, "https://", 8)))
+		return aieth_fail(AIETH_EINVAL, "backend remote: server \"%.80s\": an http:// or "
+				  "https:// URL of at most %zu bytes is needed", cfg->server,
+				  sizeof st->base - 1);
+	if (cfg->token && (strlen(cfg->token) > 256 || strpbrk(cfg->token, "\r\n")))
+		return aieth_fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
+				  "or has a line break");
+	st = calloc(1, sizeof *st);
+	if (!st)
+		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+	st->cfg = cfg;
+	memcpy(st->base, cfg->server, n);
+	st->base[n] = '\0';
+	if (cfg->token && *cfg->token)
+		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", cfg->token);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(st->h = curl_easy_init())) {
+		free(st);
+		return aieth_fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
+	}
+	/* who serves: its name, version and device (for the report) */
+	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)))
+		goto fail;
+	if (cfg->server_info && cfg->server_info_size)
+		snprintf(cfg->server_info, cfg->server_info_size, "%s %s, backend %s",
+			 jstr(o, "server"), jstr(o, "version"), jstr(o, "backend"));
+	json_object_put(o);
+	o = NULL;
+	req = json_object_new_object();
+	graphs = json_object_new_array();
+	json_object_object_add(req, "board", json_object_new_string(cfg->info->name));
+	for (i = 0; i < cfg->ngraphs; i++) {
+		struct json_object *g = json_object_new_object();
+		json_object_object_add(g, "name", json_object_new_string(cfg->graphs[i].name));
+		if (cfg->graphs[i].model)
+			json_object_object_add(g, "model",
+					       json_object_new_string(cfg->graphs[i].model));
+		if (cfg->graphs[i].params) {
+			struct json_object *p = json_tokener_parse(cfg->graphs[i].params);
+			if (p)
+				json_object_object_add(g, "params", p);
+		}
+		json_object_array_add(graphs, g);
+	}
+	json_object_object_add(req, "graphs", graphs);
+	text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	rc = rm_json(st, "POST", "/v1/sessions", text, 201, CALL_S, &o);
+	json_object_put(req);
+	if (rc)
+		goto fail;
+	snprintf(st->sid, sizeof st->sid, "%s", jstr(o, "id"));
+	if (!st->sid[0] || strspn(st->sid, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+				   strlen(st->sid)) {
+		st->sid[0] = '\0';
+		rc = aieth_fail(AIETH_EDEVICE, "server %s: the session reply has no valid id",
+				st->base);
+		goto fail;
+	}
+	/* queued: poll (each poll keeps the session alive) until the device is
+	 * ours; the server's --max-wait ends the wait, or an interrupt */
+	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
+	for (polls = 0; !strcmp(jstr(o, "state"), "queued"); polls++) {
+		int64_t pos = jint(o, "position");
+		struct timespec ts = {0, 250 * 1000000L};
+		if (cfg->interrupt && *cfg->interrupt) {
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: interrupted while queued at "
+					"position %lld", st->base, (long long)pos);
+			goto fail;
+		}
+		nanosleep(&ts, NULL);
+		json_object_put(o);
+		if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
+			goto fail;
+		if (!strcmp(jstr(o, "state"), "expired")) {
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: queue timeout at position %lld: %s",
+					st->base, (long long)pos, jstr(o, "reason"));
+			goto fail;
+		}
+	}
+	if (strcmp(jstr(o, "state"), "active")) {
+		rc = aieth_fail(AIETH_EDEVICE, "server %s: session %s is %s: %s", st->base, st->sid,
+				jstr(o, "state"), jstr(o, "reason"));
+		goto fail;
+	}
+	json_object_put(o);
+	*state = st;
+	return AIETH_OK;
+fail:
+	json_object_put(o);
+	{
+		/* keep the message: the close's own requests may set another */
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", aieth_error_message());
+		rm_close(st);
+		return aieth_fail(rc, "%s", msg);
+	}
+}
+
+static int graph_post(rm_state *st, uint32_t g, const char *verb, const char *body,
+		      long timeout_s)
+{
+	char path[512];
+	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/%s", st->sid,
+		 st->cfg->graphs[g].name, verb);
+	return rm_json(st, "POST", path, body, 204, timeout_s, NULL);
+}
+
+static int rm_graph_run(void *state, uint32_t graph, int64_t iterations)
+{
+	char body[64];
+	snprintf(body, sizeof body, "{\"iterations\":%lld}", (long long)iterations);
+	return graph_post(state, graph, "run", body, CALL_S);
+}
+
+static int rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
+{
+	char body[64];
+	snprintf(body, sizeof body, "{\"timeout_ms\":%u}", timeout_ms > 600000 ? 600000u : timeout_ms);
+	return graph_post(state, graph, "wait", body, CALL_S + (long)(timeout_ms / 1000));
+}
+
+static int rm_graph_end(void *state, uint32_t graph)
+{
+	return graph_post(state, graph, "end", NULL, CALL_S);
+}
+
+static int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
+{
+	rm_state *st = state;
+	struct json_object *o = NULL, *v;
+	char path[512];
+	int rc;
+	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s", st->sid,
+		 st->cfg->graphs[graph].name);
+	if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
+		return rc;
+	*done = (uint64_t)jint(o, "iterations_done");
+	*complete = json_object_object_get_ex(o, "complete", &v) && json_object_get_boolean(v);
+	json_object_put(o);
+	return AIETH_OK;
+}
+
+static int rm_txn_start(void *state, pld_txn *wire)
+{
+	rm_state *st = state;
+	struct json_object *req, *cfg, *o = NULL;
+	char path[256], w[24];
+	img_io up;
+	long status = 0;
+	rbuf b = {0};
+	size_t i, slot;
+	int rc;
+
+	if (st->nt == TXNS_MAX)
+		return aieth_fail(AIETH_ESTATE, "backend remote: %d transactions are started and not "
+				  "waited for, the limit", TXNS_MAX);
+	req = json_object_new_object();
+	cfg = json_object_new_array();
+	json_object_object_add(req, "channels", json_object_new_int64(wire->channels));
+	json_object_object_add(req, "depth", json_object_new_int64(wire->depth));
+	for (i = 0; i < pld_cfg_count(wire->channels); i++) {
+		snprintf(w, sizeof w, "0x%llx", (unsigned long long)wire->cfg[i]);
+		json_object_array_add(cfg, json_object_new_string(w));
+	}
+	json_object_object_add(req, "cfg", cfg);
+	json_object_object_add(req, "tx_bytes", json_object_new_uint64(wire->tx.size));
+	json_object_object_add(req, "rx_bytes", json_object_new_uint64(wire->rx.size));
+	snprintf(path, sizeof path, "/v1/sessions/%s/txns", st->sid);
+	rc = rm_json(st, "POST", path, json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN),
+		     201, CALL_S, &o);
+	json_object_put(req);
+	if (rc)
+		return rc;
+	slot = (st->head + st->nt) % TXNS_MAX;
+	snprintf(st->tids[slot], sizeof st->tids[slot], "%s", jstr(o, "id"));
+	json_object_put(o);
+	if (!st->tids[slot][0] || strspn(st->tids[slot], "t-0123456789") != strlen(st->tids[slot]))
+		return aieth_fail(AIETH_EDEVICE, "server %s: the transaction reply has no valid id",
+				  st->base);
+	/* the TX image, streamed from the transaction's segments */
+	up.img = &wire->tx;
+	up.off = 0;
+	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/tx", st->sid, st->tids[slot]);
+	rc = rm_req(st, "PUT", path, NULL, &up, NULL, 0, &status, &b);
+	if (!rc && status != 202) {
+		char msg[600];
+		err_message(&b, msg, sizeof msg);
+		rc = aieth_fail(status == 401 || status == 403 ? AIETH_EDEVICE : AIETH_EDEVICE,
+				"server %s: TX image upload: status %ld: %s", st->base, status, msg);
+	}
+	free(b.p);
+	if (rc)
+		return rc;
+	st->wires[slot] = wire;
+	st->nt++;
+	return AIETH_OK;
+}
+
+static void u64s(struct json_object *o, const char *k, uint64_t *dst, uint32_t n)
+{
+	struct json_object *a;
+	uint32_t i;
+	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array))
+		return;
+	for (i = 0; i < n && i < json_object_array_length(a); i++)
+		dst[i] = json_object_get_uint64(json_object_array_get_idx(a, i));
+}
+
+static void ints(struct json_object *o, const char *k, int *dst, uint32_t n)
+{
+	struct json_object *a;
+	uint32_t i;
+	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array))
+		return;
+	for (i = 0; i < n && i < json_object_array_length(a); i++)
+		dst[i] = json_object_get_int(json_object_array_get_idx(a, i));
+}
+
+static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
+{
+	rm_state *st = state;
+	struct json_object *o = NULL, *perf, *v;
+	char path[256], body[64];
+	const char *tid;
+	uint32_t N = wire->channels, i;
+	img_io down;
+	long status = 0;
+	int rc;
+
+	if (!st->nt || st->wires[st->head] != wire)
+		return aieth_fail(AIETH_ESTATE, "backend remote: wait for a transaction that is not "
+				  "the oldest started one");
+	tid = st->tids[st->head];
+	st->head = (st->head + 1) % TXNS_MAX;
+	st->nt--;
+	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
+	snprintf(body, sizeof body, "{\"timeout_ms\":%u}", timeout_ms > 600000 ? 600000u : timeout_ms);
+	rc = rm_json(st, "POST", path, body, 200, timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0,
+		     &o);
+	if (rc) {
+		if (st->cfg->interrupt && *st->cfg->interrupt) {
+			res->status = AIETH_TXN_INTERRUPTED;
+			snprintf(res->msg, sizeof res->msg, "interrupted while the server ran the "
+				 "transaction; the session ends and the server resets the device");
+			return AIETH_OK;
+		}
+		if (rc == AIETH_ETIMEOUT) {
+			/* the server hangs: as a device that hangs (exit 5) */
+			res->status = AIETH_TXN_TIMEOUT;
+			snprintf(res->msg, sizeof res->msg, "%s", aieth_error_message());
+			return AIETH_OK;
+		}
+		return rc;
+	}
+	if (json_object_object_get_ex(o, "failed", &v) && json_object_get_boolean(v)) {
+		rc = aieth_fail(AIETH_EDEVICE, "server %s: %s", st->base, jstr(o, "message"));
+		json_object_put(o);
+		return rc;
+	}
+	res->status = (aieth_txn_status)jint(o, "status");
+	snprintf(res->msg, sizeof res->msg, "%s", jstr(o, "message"));
+	res->total_cycles = (uint64_t)jint(o, "total_cycles");
+	res->have_progress = json_object_object_get_ex(o, "have_progress", &v) &&
+			     json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "perf", &perf) &&
+	    json_object_is_type(perf, json_type_array) &&
+	    json_object_array_length(perf) == pld_perf_count(N)) {
+		for (i = 0; i < pld_perf_count(N); i++) {
+			const char *t = json_object_get_string(json_object_array_get_idx(perf, i));
+			wire->perf[i] = t ? strtoull(t, NULL, 16) : 0;
+		}
+	}
+	u64s(o, "tx_moved", res->tx_moved, N);
+	u64s(o, "rx_moved", res->rx_moved, N);
+	u64s(o, "tx_since", res->tx_since, N);
+	u64s(o, "rx_since", res->rx_since, N);
+	u64s(o, "tx_first", res->tx_first, N);
+	u64s(o, "tx_last", res->tx_last, N);
+	u64s(o, "rx_first", res->rx_first, N);
+	u64s(o, "rx_last", res->rx_last, N);
+	ints(o, "tx_connected", res->tx_connected, N);
+	ints(o, "rx_connected", res->rx_connected, N);
+	json_object_put(o);
+	if (!wire->rx.size)
+		return AIETH_OK;
+	/* the RX image, streamed into its destinations */
+	down.img = &wire->rx;
+	down.off = 0;
+	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/rx", st->sid, tid);
+	rc = rm_req(st, "GET", path, NULL, NULL, &down, 0, &status, NULL);
+	if (rc)
+		return rc;
+	if (status != 200 || down.off != wire->rx.size)
+		return aieth_fail(AIETH_EDEVICE, "server %s: RX image download: status %ld, %llu of "
+				  "%llu bytes", st->base, status, (unsigned long long)down.off,
+				  (unsigned long long)wire->rx.size);
+	return AIETH_OK;
+}
+
+/* RTP: the value's bytes as a raw body; the port name escaped in the path. */
+static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, size_t cap)
+{
+	char *esc = curl_easy_escape(st->h, port, 0);
+	if (!esc)
+		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+	snprintf(path, cap, "/v1/sessions/%s/graphs/%s/rtp/%s", st->sid, st->cfg->graphs[graph].name,
+		 esc);
+	curl_free(esc);
+	return AIETH_OK;
+}
+
+static int rm_update_rtp(void *state, uint32_t graph, const char *port, const void *data,
+			 size_t size)
+{
+	rm_state *st = state;
+	char path[1024], msg[600];
+	struct curl_slist *hdrs = NULL;
+	rbuf b = {0};
+	long status = 0;
+	CURLcode cc;
+	int rc;
+
+	if ((rc = rtp_path(st, graph, port, path, sizeof path)))
+		return rc;
+	{
+		char url[1600];
+		snprintf(url, sizeof url, "%s%s", st->base, path);
+		curl_easy_reset(st->h);
+		if (st->auth[0])
+			hdrs = curl_slist_append(hdrs, st->auth);
+		hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
+		hdrs = curl_slist_append(hdrs, "Expect:");
+		curl_easy_setopt(st->h, CURLOPT_URL, url);
+		curl_easy_setopt(st->h, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(st->h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(st->h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
+		curl_easy_setopt(st->h, CURLOPT_TIMEOUT, CALL_S);
+		curl_easy_setopt(st->h, CURLOPT_PROTOCOLS_STR, "http,https");
+		if (st->cfg->cacert)
+			curl_easy_setopt(st->h, CURLOPT_CAINFO, st->cfg->cacert);
+		curl_easy_setopt(st->h, CURLOPT_CUSTOMREQUEST, "PUT");
+		curl_easy_setopt(st->h, CURLOPT_POSTFIELDS, data);
+		curl_easy_setopt(st->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
+		curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, rbuf_write);
+		curl_easy_setopt(st->h, CURLOPT_WRITEDATA, &b);
+		cc = curl_easy_perform(st->h);
+		curl_slist_free_all(hdrs);
+	}
+	if (cc != CURLE_OK) {
+		free(b.p);
+		return aieth_fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
+				  curl_easy_strerror(cc));
+	}
+	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
+	err_message(&b, msg, sizeof msg);
+	free(b.p);
+	if (status == 204)
+		return AIETH_OK;
+	return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
+							: AIETH_EDEVICE,
+			  "server %s: %s", st->base, msg);
+}
+
+static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
+{
+	rm_state *st = state;
+	char path[1100], msg[600];
+	rbuf b = {0};
+	long status = 0;
+	int rc;
+
+	if ((rc = rtp_path(st, graph, port, path, sizeof path - 32)))
+		return rc;
+	snprintf(path + strlen(path), sizeof path - strlen(path), "?size=%zu", size);
+	if ((rc = rm_req(st, "GET", path, NULL, NULL, NULL, CALL_S, &status, &b))) {
+		free(b.p);
+		return rc;
+	}
+	if (status != 200) {
+		err_message(&b, msg, sizeof msg);
+		free(b.p);
+		return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
+								: AIETH_EDEVICE,
+				  "server %s: %s", st->base, msg);
+	}
+	if (b.n != size) {
+		free(b.p);
+		return aieth_fail(AIETH_EDEVICE, "server %s: run-time parameter %s: %zu bytes came, "
+				  "%zu asked", st->base, port, b.n, size);
+	}
+	memcpy(data, b.p, size);
+	free(b.p);
+	return AIETH_OK;
+}
+
+const aieth_backend_ops aieth_backend_remote = {
+	.name = "remote",
+	.open = rm_open,
+	.close = rm_close,
+	.graph_run = rm_graph_run,
+	.graph_wait = rm_graph_wait,
+	.graph_end = rm_graph_end,
+	.graph_status = rm_graph_status,
+	.txn_start = rm_txn_start,
+	.txn_wait = rm_txn_wait,
+	.graph_update_rtp = rm_update_rtp,
+	.graph_read_rtp = rm_read_rtp,
+};
+
+#else /* !AIETH_HAVE_CURL: the aarch64 cross build */
+
+static int rm_open(const aieth_dev_config *cfg, void **state)
+{
+	(void)cfg;
+	*state = NULL;
+	return aieth_fail(AIETH_EUNSUPPORTED, "backend remote: this build has no libcurl");
+}
+
+static void rm_close(void *state)
+{
+	(void)state;
+}
+
+const aieth_backend_ops aieth_backend_remote = {
+	.name = "remote",
+	.open = rm_open,
+	.close = rm_close,
+};
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * server/srv_route.h - th_server's request parsing, free of HTTP: the path
+ * into a route, the Authorization header into a token, JSON bodies into
+ * checked requests (docs/http-api.md). Every limit is checked before any
+ * allocation; messages name the field, the value and the limit.
+ */
+#ifndef AIETH_SERVER_SRV_ROUTE_H
+#define AIETH_SERVER_SRV_ROUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SRV_NAME_MAX 256          /* board, graph, model names */
+#define SRV_PARAMS_MAX 4096       /* a graph model's params as JSON text */
+#define SRV_GRAPHS_MAX 64
+#define SRV_BODY_MAX ((size_t)64 << 10)
+#define SRV_ID_MAX 32
+#define SRV_WAIT_MS_MAX 600000u
+#define SRV_RTP_MAX 65536u
+
+typedef enum {
+	SRV_R_NONE,           /* unknown path: 404 */
+	SRV_R_HEALTH,         /* /v1/health */
+	SRV_R_METRICS,        /* /v1/metrics */
+	SRV_R_SESSIONS,       /* /v1/sessions */
+	SRV_R_SESSION,        /* /v1/sessions/ID */
+	SRV_R_GRAPH,          /* /v1/sessions/ID/graphs/NAME */
+	SRV_R_GRAPH_RUN,      /* .../run */
+	SRV_R_GRAPH_WAIT,     /* .../wait */
+	SRV_R_GRAPH_END,      /* .../end */
+	SRV_R_GRAPH_RTP,      /* .../rtp/PORT: run-time parameter bytes */
+	SRV_R_TXNS,           /* /v1/sessions/ID/txns */
+	SRV_R_TXN,            /* /v1/sessions/ID/txns/T: the result */
+	SRV_R_TXN_TX,         /* .../tx: the TX image upload */
+	SRV_R_TXN_WAIT,       /* .../wait: run to the end, the result */
+	SRV_R_TXN_RX,         /* .../rx: the RX image download */
+	SRV_R_NOT_IMPL        /* a path of the design not built yet: 501 */
+} srv_route_kind;
+
+typedef struct {
+	srv_route_kind kind;
+	char sid[SRV_ID_MAX + 1];
+	char graph[SRV_NAME_MAX + 1];
+	char tid[SRV_ID_MAX + 1];
+	char port[SRV_NAME_MAX + 1];   /* graph.kernel.in[1]: [A-Za-z0-9._-[]] */
+} srv_route;
+
+/* Parse a request path (without the query). Unknown paths give SRV_R_NONE;
+ * a segment too long or with bytes outside [A-Za-z0-9._-] also does. */
+void srv_route_parse(const char *path, srv_route *r);
+/* The methods allowed on a route, as an Allow header value ("GET, POST"). */
+const char *srv_route_methods(srv_route_kind k);
+
+/* The token of an "Authorization: Bearer TOKEN" value: *tok and *len point
+ * into value; 0, or -1 when the value is not a bearer token. */
+int srv_bearer(const char *value, const char **tok, size_t *len);
+
+typedef struct {
+	char name[SRV_NAME_MAX + 1];
+	char model[SRV_NAME_MAX + 1];  /* "" = the default model */
+	char *params;                  /* JSON object text or NULL (owned) */
+} srv_graph_req;
+
+typedef struct {
+	char board[SRV_NAME_MAX + 1];
+	char xclbin_sha256[65];        /* "" when absent */
+	size_t ngraphs;
+	srv_graph_req graphs[SRV_GRAPHS_MAX];
+} srv_session_req;
+
+/* POST /v1/sessions: {"board", "graphs": [{"name", "model", "params"}],
+ * "xclbin_sha256"}. AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
+ * srv_session_req_free after either. */
+int srv_session_req_parse(const char *body, size_t len, srv_session_req *out);
+void srv_session_req_free(srv_session_req *r);
+
+/* POST .../run {"iterations": N} (-1 = forever, else 1..2^31-1); .../wait
+ * {"timeout_ms": T} (0..600000). An empty body: run refuses it, wait
+ * means timeout_ms 0. */
+int srv_run_req_parse(const char *body, size_t len, int64_t *iterations);
+int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
+
+#define SRV_CHANNELS_MAX 256
+#define SRV_DEPTH_MAX (1u << 20)
+#define SRV_IMAGE_MAX ((uint64_t)4 << 30)
+
+/* POST /v1/sessions/ID/txns: {"channels": N, "depth": D, "cfg": [8N+1 hex
+ * strings "0x..."], "tx_bytes": B, "rx_bytes": R}. The count of cfg words
+ * is checked before they are stored; cfg (8N+1 words) is the caller's to
+ * free. */
+typedef struct {
+	uint32_t channels, depth;
+	uint64_t *cfg;
+	uint64_t tx_bytes, rx_bytes;
+} srv_txn_req;
+int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out);
+/* The decoded cfg words against the images, before any device sees them
+ * (a board's PL kernel would DMA wherever they point): the mode is FUNC or
+ * PERF, and every channel's words (PERF: at most the URAM depth, replayed)
+ * lie inside its image. AIETH_OK or AIETH_EINVAL naming the channel. */
+int srv_txn_check(const srv_txn_req *q);
+
+/* A listen address "ADDR:PORT": IPv4 dotted, or [IPv6]; port 0..65535.
+ * Fills addr (a struct sockaddr_in or sockaddr_in6, cap bytes) and *loopback
+ * (127.0.0.0/8 or ::1). AIETH_OK or AIETH_EINVAL naming the value. */
+int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, int *loopback);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * th_server - serve one device (a board through XRT, or the emulated board)
+ * over HTTP to run_test --backend remote and other clients
+ * (docs/server.md, docs/http-api.md).
+ *
+ * Exit codes: 0 stopped by SIGTERM/SIGINT/SIGHUP after draining, 2 usage
+ * or input error (options, token file), 3 cannot listen or serve.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "cli_common.h"
+
+enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
+
+static const char *prog = "th_server";
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	if (stop_signal) {
+		/* a second signal while draining: stop at once */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_signal = sig;
+}
+
+static void help(void)
+{
+	printf("usage: th_server --listen ADDR:PORT [options]\n"
+	       "       th_server --help | --version\n"
+	       "\n"
+	       "Serve one device over HTTP (API: docs/http-api.md): sessions hold it one at\n"
+	       "a time, others queue first come, first served. Clients: run_test --backend\n"
+	       "remote, curl. See docs/server.md.\n"
+	       "\n"
+	       "Options:\n"
+	       "  --listen ADDR:PORT   address to listen on: IPv4, or [IPv6]; port 0 picks a\n"
+	       "                       free port (printed as \"listening on ADDR:PORT\")\n"
+	       "  --token-file FILE    bearer tokens, one \"NAME TOKEN\" per line, '#' comments;\n"
+	       "                       without it every request is accepted, allowed on a\n"
+	       "                       loopback address only\n"
+	       "  --insecure           allow a non-loopback address without --token-file\n"
+	       "  --tls-cert FILE      serve https with this PEM certificate (chain) ...\n"
+	       "  --tls-key FILE       ... and its PEM private key\n"
+	       "  --backend emu|xrt    the device: the emulated board (default) or a board\n"
+	       "                       through XRT\n"
+	       "  --board NAME         the board sessions must name (default: any board, emu)\n"
+	       "  --data-dir DIR       board facts (platforms/, cfg/): default $AIETH_DATA_DIR\n"
+	       "                       or the installed data\n"
+	       "  --idle-timeout S     end a session after S s without a request (60); the\n"
+	       "                       device is reset before the next session\n"
+	       "  --max-queue N        sessions that may wait for the device (16)\n"
+	       "  --max-wait S         longest a session may wait in the queue (600)\n"
+	       "  --max-memory MIB     transaction images held at once, all sessions\n"
+	       "                       (4096); a transaction past it is refused (413)\n"
+	       "  --log-json           one JSON object per log line (stdout)\n"
+	       "  --help, --version\n"
+	       "\n"
+	       "One log line per request on stdout: time, client, token name, method, path,\n"
+	       "status, bytes in and out, duration. SIGTERM, SIGINT or SIGHUP drain: new\n"
+	       "requests get 503, running ones finish, every session ends and the device\n"
+	       "is reset, then th_server exits 0.\n"
+	       "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s: try '%s --help'\n", prog, prog);
+	return EX_USAGE;
+}
+
+static void log_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long x;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (!*v || *end || errno || x < min || x > max || *v == '-') {
+		fprintf(stderr, "%s: %s %s: a number %u..%u is needed\n", prog, opt, v, min, max);
+		return -1;
+	}
+	*out = (uint32_t)x;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
+	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM };
+	static const struct option longopts[] = {
+		{"listen", required_argument, NULL, O_LISTEN},
+		{"token-file", required_argument, NULL, O_TOKENS},
+		{"insecure", no_argument, NULL, O_INSECURE},
+		{"backend", required_argument, NULL, O_BACKEND},
+		{"board", required_argument, NULL, O_BOARD},
+		{"data-dir", required_argument, NULL, O_DATA},
+		{"idle-timeout", required_argument, NULL, O_IDLE},
+		{"max-queue", required_argument, NULL, O_QUEUE},
+		{"max-wait", required_argument, NULL, O_WAIT},
+		{"log-json", no_argument, NULL, O_JSON},
+		{"tls-cert", required_argument, NULL, O_CERT},
+		{"tls-key", required_argument, NULL, O_KEY},
+		{"max-memory", required_argument, NULL, O_MEM},
+		{"help", no_argument, NULL, O_HELP},
+		{"version", no_argument, NULL, O_VERSION},
+		{NULL, 0, NULL, 0},
+	};
+	aieth_server_opts o;
+	aieth_server *srv = NULL;
+	const char *data_opt = NULL;
+	struct sigaction sa;
+	int c, rc;
+
+	memset(&o, 0, sizeof o);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_LISTEN: o.listen = optarg; break;
+		case O_TOKENS: o.token_file = optarg; break;
+		case O_INSECURE: o.insecure = 1; break;
+		case O_BACKEND:
+			if (strcmp(optarg, "emu") && strcmp(optarg, "xrt"))
+				return usage_error("--backend %s: emu or xrt", optarg);
+			o.backend = optarg;
+			break;
+		case O_BOARD: o.board = optarg; break;
+		case O_DATA: data_opt = optarg; break;
+		case O_IDLE:
+			if (parse_u32("--idle-timeout", optarg, 1, 86400, &o.idle_timeout_s))
+				return EX_USAGE;
+			break;
+		case O_QUEUE:
+			if (parse_u32("--max-queue", optarg, 1, 1024, &o.max_queue))
+				return EX_USAGE;
+			break;
+		case O_WAIT:
+			if (parse_u32("--max-wait", optarg, 1, 86400, &o.max_wait_s))
+				return EX_USAGE;
+			break;
+		case O_JSON: o.log_json = 1; break;
+		case O_CERT: o.tls_cert = optarg; break;
+		case O_KEY: o.tls_key = optarg; break;
+		case O_MEM:
+			if (parse_u32("--max-memory", optarg, 1, 1u << 20, &o.max_memory_mib))
+				return EX_USAGE;
+			break;
+		case O_HELP: help(); return EX_OK;
+		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
+		default:
+			return usage_error("unknown option or missing value: %s", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument: %s", argv[optind]);
+	if (!o.listen)
+		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443)");
+	if (o.token_file) {
+		/* an unreadable token file is an input error (2), not a failure to
+		 * serve (3); its contents are checked by the library */
+		FILE *f = fopen(o.token_file, "r");
+		if (!f) {
+			fprintf(stderr, "%s: --token-file %s: %s\n", prog, o.token_file,
+				strerror(errno));
+			return EX_USAGE;
+		}
+		fclose(f);
+	}
+	o.data_dir = cli_data_dir(data_opt);
+	o.log = log_line;
+
+	/* SIGPIPE never kills the server: a client that vanishes costs its session */
+	signal(SIGPIPE, SIG_IGN);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	rc = aieth_server_open(&srv, &o);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
+		return rc == AIETH_EINVAL || rc == AIETH_EPARSE || rc == AIETH_ENOTFOUND ? EX_USAGE
+											   : EX_INFRA;
+	}
+	{
+		/* the address as given, the port as bound (for --listen ...:0) */
+		const char *colon = strrchr(o.listen, ':');
+		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
+		       (int)(colon - o.listen), o.listen, (unsigned)aieth_server_port(srv),
+		       o.tls_cert ? "https" : "http",
+		       o.backend ? o.backend : "emu", o.token_file ? ", tokens from " : ", no tokens",
+		       o.token_file ? o.token_file : "");
+		fflush(stdout);
+	}
+	while (!stop_signal) {
+		struct timespec ts = {0, 200 * 1000000L};
+		nanosleep(&ts, NULL);
+		aieth_server_tick(srv);
+	}
+	printf("th_server: signal %d: draining\n", (int)stop_signal);
+	fflush(stdout);
+	aieth_server_close(srv);
+	printf("th_server: stopped\n");
+	return EX_OK;
+}

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# th_server's HTTP API on loopback with the emulated board (docs/http-api.md):
+# health and metrics, tokens (401, names in the log), sessions that hold the
+# device one at a time with a visible queue, the queue limit (429), idle
+# expiry, graph control, 400/404/405/413/415/501 refusals (413 before the body
+# is read), several clients at once, clients that vanish or never finish,
+# --log-json, and SIGTERM draining. Every wait is bounded; servers are
+# stopped by the trap.
+. "$(dirname "$0")/lib.sh"
+TS=$B/bin/th_server
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+
+# built without libmicrohttpd (the aarch64 cross build): nothing to test
+"$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
+probe=$!
+for i in $(seq 50); do
+  kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
+  sleep 0.1
+done
+if kill -0 "$probe" 2>/dev/null; then kill -TERM "$probe"; wait "$probe" 2>/dev/null
+elif grep -q 'no HTTP server' "$TMP/probe"; then echo "th_server.sh: skipped (no libmicrohttpd in this build)"; exit 0; fi
+
+TOKA=0123456789abcdef0123
+TOKB=zzzzzzzzzzzzzzzzzzzz
+printf '# test tokens\nalice %s\nbob %s\n' "$TOKA" "$TOKB" >"$TMP/tokens"
+A="Authorization: Bearer $TOKA"
+BB="Authorization: Bearer $TOKB"
+J='Content-Type: application/json'
+
+# start_server LOG ARGS...: start th_server on a free port; sets U and SP
+start_server() {
+  local log=$1; shift
+  "$TS" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+  SP=$!
+  PIDS+=("$SP")
+  local i port=
+  for i in $(seq 50); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log")
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  if [[ -z $port ]]; then bad "th_server did not start: $(cat "$log")"; finish; exit 1; fi
+  U=http://127.0.0.1:$port
+}
+# req EXPECTED_STATUS CURL_ARGS...: body in $TMP/body
+req() {
+  local want=$1; shift
+  local got
+  got=$(curl -s -m 10 -o "$TMP/body" -w '%{http_code}' "$@")
+  if [[ $got == "$want" ]]; then ok; else bad "curl $* -> $got, expected $want: $(cat "$TMP/body")"; fi
+}
+jbody() {
+  local got; got=$(jq -r "$1" "$TMP/body" 2>&1)
+  if [[ $got == "$2" ]]; then ok; else bad "body $1 = '$got', expected '$2': $(cat "$TMP/body")"; fi
+}
+stop_server() {
+  kill -TERM "$SP"
+  local i
+  for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
+  wait "$SP"; local rc=$?
+  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
+}
+
+# --- options
+expect 0 "$TS" --help
+has "$TMP/out" "--listen ADDR:PORT"
+has "$TMP/out" "--token-file FILE"
+expect 2 "$TS"
+has "$TMP/err" "--listen ADDR:PORT is needed"
+expect 2 "$TS" --listen 0.0.0.0:0
+has "$TMP/err" "not a loopback address and no token file"
+expect 2 "$TS" --listen 127.0.0.1:0 --token-file /nonexistent/tokens
+has "$TMP/err" "/nonexistent/tokens"
+printf 'alice short\n' >"$TMP/badtok"
+expect 2 "$TS" --listen 127.0.0.1:0 --token-file "$TMP/badtok"
+has "$TMP/err" "badtok:1: the token of \"alice\" is 5 bytes"
+expect 2 "$TS" --listen 127.0.0.1:99999
+expect 2 "$TS" --listen 127.0.0.1:0 --backend nope
+expect 2 "$TS" --listen 127.0.0.1:0 --max-queue 0
+
+# --- one server with tokens, a queue of 2, idle timeout 2 s
+start_server "$TMP/log" --token-file "$TMP/tokens" --max-queue 2 --idle-timeout 2
+req 200 "$U/v1/health"
+jbody .status ok
+jbody .api 1
+req 401 "$U/v1/metrics"
+jbody .error.code unauthorized
+req 401 -H "Authorization: Bearer wrongwrongwrongwrong" "$U/v1/metrics"
+req 401 -H "Authorization: Basic $TOKA" "$U/v1/metrics"
+req 200 -H "$A" "$U/v1/metrics"
+has "$TMP/body" "aieth_queue_length 0"
+req 404 -H "$A" "$U/v1/nothing"
+jbody .error.code not_found
+req 405 -H "$A" -X PUT "$U/v1/sessions"
+req 400 -H "$A" -H "$J" -d '{"board":' "$U/v1/sessions"
+has "$TMP/body" "request body:1:"
+req 400 -H "$A" -H "$J" -d '{"board":"vck190","colour":1}' "$U/v1/sessions"
+req 415 -H "$A" -H 'Content-Type: text/plain' -d '{"board":"vck190"}' "$U/v1/sessions"
+req 422 -H "$A" -H "$J" -d '{"board":"nosuchboard"}' "$U/v1/sessions"
+# 413 before the body is read: the log shows 0 bytes received
+head -c 1000000 /dev/zero >"$TMP/big"
+req 413 -H "$A" -H "$J" --data-binary @"$TMP/big" "$U/v1/sessions"
+has "$TMP/body" "the limit is 65536"
+sleep 0.2
+if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
+
+# sessions: alice holds the device, bob queues at position 1
+req 201 -H "$A" -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"
+jbody .state active
+jbody .position 0
+SA=$(jq -r .id "$TMP/body")
+req 201 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+jbody .state queued
+jbody .position 1
+SB=$(jq -r .id "$TMP/body")
+req 403 -H "$BB" "$U/v1/sessions/$SA"
+req 409 -H "$BB" -X POST "$U/v1/sessions/$SB/graphs/gr/end"
+has "$TMP/body" "queued at position 1"
+req 201 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+jbody .position 2
+SC=$(jq -r .id "$TMP/body")
+req 429 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+has "$TMP/body" "--max-queue 2"
+# graph control on the active session
+req 204 -H "$A" -H "$J" -d '{"iterations":3}' "$U/v1/sessions/$SA/graphs/gr/run"
+req 200 -H "$A" "$U/v1/sessions/$SA/graphs/gr"
+jbody '.iterations_done|type' number
+req 504 -H "$A" -H "$J" -d '{"timeout_ms":10}' "$U/v1/sessions/$SA/graphs/gr/wait"
+req 404 -H "$A" "$U/v1/sessions/$SA/graphs/other"
+req 400 -H "$A" -H "$J" -d '{"iterations":0}' "$U/v1/sessions/$SA/graphs/gr/run"
+req 204 -H "$A" -X POST "$U/v1/sessions/$SA/graphs/gr/end"
+req 501 -H "$A" "$U/v1/xclbins/0123"
+req 405 -H "$A" "$U/v1/sessions/$SA/txns"
+req 400 -H "$A" -H "$J" -d '{"channels":1}' "$U/v1/sessions/$SA/txns"
+req 404 -H "$A" -X POST "$U/v1/sessions/$SA/txns/t-9/wait"
+# alice ends: bob's first session gets the device, the other moves up
+req 204 -H "$A" -X DELETE "$U/v1/sessions/$SA"
+req 204 -H "$A" -X DELETE "$U/v1/sessions/$SA"
+req 200 -H "$A" "$U/v1/sessions/$SA"
+jbody .state ended
+req 200 -H "$BB" "$U/v1/sessions/$SB"
+jbody .state active
+req 200 -H "$BB" "$U/v1/sessions/$SC"
+jbody .position 1
+# idle: nobody asks for 2 s; both expire (the queued one gets the device and
+# is idle too), the device is reset each time
+sleep 3.5
+req 200 -H "$BB" "$U/v1/sessions/$SB"
+jbody .state expired
+has "$TMP/body" "--idle-timeout 2 s"
+req 200 -H "$BB" "$U/v1/sessions/$SC"
+jbody .state expired
+req 200 -H "$A" "$U/v1/metrics"
+has "$TMP/body" "aieth_sessions_active 0"
+has "$TMP/body" "aieth_device_resets_total 3"
+has "$TMP/body" 'aieth_requests_total{status="401"} 3'
+# one line per request, with the token's name and never the token
+has "$TMP/log" "alice POST /v1/sessions 201"
+has "$TMP/log" "bob POST /v1/sessions 429"
+has "$TMP/log" "127.0.0.1 - GET /v1/metrics 401"
+if grep -q "$TOKA" "$TMP/log"; then bad "a token is in the log"; else ok; fi
+
+# several clients at once: eight sessions created concurrently get
+# distinct places 0..7 (served in arrival order)
+stop_server
+start_server "$TMP/log2" --max-queue 16 --log-json
+cp=()
+for i in $(seq 8); do
+  curl -s -m 10 -H "$J" -d '{"board":"vek280"}' "$U/v1/sessions" >"$TMP/c$i" &
+  cp+=($!)
+done
+wait "${cp[@]}"
+cat "$TMP"/c[1-8] | jq -r .position | sort -n | tr '\n' ' ' >"$TMP/pos"
+has "$TMP/pos" "0 1 2 3 4 5 6 7 "
+# a client that sends half a request and vanishes, one that never finishes
+# its request: the server keeps serving
+exec 7<>"/dev/tcp/127.0.0.1/${U##*:}"
+printf 'POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"boa' >&7
+exec 7>&-
+exec 8<>"/dev/tcp/127.0.0.1/${U##*:}"
+printf 'GET /v1/heal' >&8
+req 200 "$U/v1/health"
+req 200 "$U/v1/metrics"
+has "$TMP/body" "aieth_queue_length 7"
+# --log-json: every line of requests is a JSON object
+sleep 0.2
+if grep '^{' "$TMP/log2" | jq -e 'select(.method == null or .status == null)' >/dev/null; then
+  bad "--log-json line without method or status"; else ok; fi
+has "$TMP/log2" '"method":"POST","path":"\/v1\/sessions","status":201'
+stop_server
+exec 8>&-
+has "$TMP/log2" "th_server: stopped"
+
+finish

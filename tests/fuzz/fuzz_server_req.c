@@ -1,0 +1,81 @@
+/*
+ * fuzz_server_req.c - libFuzzer target for th_server's request parsing:
+ * the input is a request path, a bearer header, a session body, graph
+ * bodies and a token file at once (server/srv_route.c, srv_tokens.c).
+ *
+ * Invariants: every parse returns; a failure leaves a message; a parsed
+ * session has at most 64 graphs with non-empty, bounded names; a parsed
+ * token file has 1..1024 tokens, each found by its own token.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "fuzz_check.h"
+#include "server/srv_route.h"
+#include "server/srv_tokens.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	srv_route r;
+	srv_session_req q;
+	srv_tokens t;
+	const char *tok;
+	size_t tl, i;
+	int64_t it = 0;
+	uint32_t ms = 0;
+	unsigned char addr[128];
+	size_t alen;
+	int lo;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+
+	srv_route_parse(text, &r);
+	CHECK(strlen(r.sid) <= SRV_ID_MAX && strlen(r.graph) <= SRV_NAME_MAX);
+	(void)srv_route_methods(r.kind);
+	if (srv_bearer(text, &tok, &tl) == 0)
+		CHECK(tl > 0 && tok >= text && tok + tl <= text + size);
+	(void)srv_listen_parse(text, addr, sizeof addr, &alen, &lo);
+
+	if (srv_session_req_parse(text, size, &q) == AIETH_OK) {
+		CHECK(q.ngraphs <= SRV_GRAPHS_MAX && q.board[0]);
+		for (i = 0; i < q.ngraphs; i++)
+			CHECK(q.graphs[i].name[0] && strlen(q.graphs[i].name) <= SRV_NAME_MAX);
+	} else {
+		CHECK(aieth_error_message()[0]);
+	}
+	srv_session_req_free(&q);
+	if (srv_run_req_parse(text, size, &it) == AIETH_OK)
+		CHECK(it == -1 || (it >= 1 && it <= INT32_MAX));
+	if (srv_wait_req_parse(text, size, &ms) == AIETH_OK)
+		CHECK(ms <= SRV_WAIT_MS_MAX);
+
+	{
+		srv_txn_req tq;
+		if (srv_txn_req_parse(text, size, &tq) == AIETH_OK) {
+			CHECK(tq.cfg && tq.channels >= 1 && tq.channels <= SRV_CHANNELS_MAX);
+			CHECK(tq.tx_bytes % 16 == 0 && tq.rx_bytes <= SRV_IMAGE_MAX);
+			(void)srv_txn_check(&tq);
+			free(tq.cfg);
+		} else {
+			CHECK(tq.cfg == NULL);
+		}
+	}
+	if (srv_tokens_parse(&t, "fuzz", (const char *)data, size) == AIETH_OK) {
+		CHECK(t.n >= 1 && t.n <= SRV_TOKENS_MAX);
+		for (i = 0; i < t.n; i++)
+			CHECK(srv_tokens_check(&t, t.v[i].token, t.v[i].tlen) != NULL);
+		srv_tokens_free(&t);
+	} else {
+		CHECK(aieth_error_message()[0] && t.n == 0);
+	}
+	free(text);
+	return 0;
+}

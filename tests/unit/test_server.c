@@ -1,0 +1,483 @@
+/* test_server.c - th_server's parsing, free of HTTP: token files and the
+ * constant-time check, request paths, bearer headers, JSON request bodies
+ * and listen addresses (server/srv_tokens.c, server/srv_route.c). */
+#include <string.h>
+
+#include "aieth.h"
+#include "pl_dma/protocol.h"
+#include "server/srv_route.h"
+#include "server/srv_tokens.h"
+#include "tu.h"
+#include "util/error.h"
+
+#define MSG_HAS(s)                                                                    \
+	do {                                                                          \
+		if (!strstr(aieth_error_message(), (s)))                              \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
+				aieth_error_message(), (s));                          \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+	} while (0)
+
+static int tok_parse(srv_tokens *t, const char *text)
+{
+	return srv_tokens_parse(t, "tokens", text, strlen(text));
+}
+
+static void test_tokens_ok(void)
+{
+	srv_tokens t;
+	const char *text = "# lab tokens\n\n  alice   0123456789abcdef\t\r\n"
+			   "bob.ci-1 ~!@$%^&*()_+{}|:<>?\n# end\n  \n";
+	CU_ASSERT_EQUAL_FATAL(tok_parse(&t, text), AIETH_OK);
+	CU_ASSERT_EQUAL(t.n, 2);
+	CU_ASSERT_STRING_EQUAL(t.v[0].name, "alice");
+	CU_ASSERT_STRING_EQUAL(t.v[1].name, "bob.ci-1");
+	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "0123456789abcdef", 16), "alice");
+	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "~!@$%^&*()_+{}|:<>?", 19), "bob.ci-1");
+	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "0123456789abcdeF", 16));
+	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "0123456789abcdef0", 17));
+	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "0123456789abcde", 15));
+	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "", 0));
+	CU_ASSERT_PTR_NULL(srv_tokens_check(NULL, "0123456789abcdef", 16));
+	srv_tokens_free(&t);
+	CU_ASSERT_EQUAL(t.n, 0);
+	/* a last line without a newline */
+	CU_ASSERT_EQUAL_FATAL(tok_parse(&t, "c xxxxxxxxxxxxxxxxxxxx"), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "xxxxxxxxxxxxxxxxxxxx", 20), "c");
+	srv_tokens_free(&t);
+}
+
+static void test_tokens_bad(void)
+{
+	srv_tokens t;
+	char big[400];
+	CU_ASSERT_EQUAL(tok_parse(&t, "# only a comment\n"), AIETH_EPARSE);
+	MSG_HAS("tokens: no token");
+	CU_ASSERT_EQUAL(tok_parse(&t, ""), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(tok_parse(&t, "\nalice\n"), AIETH_EPARSE);
+	MSG_HAS("tokens:2: a NAME and a TOKEN are needed");
+	CU_ASSERT_EQUAL(tok_parse(&t, "alice 0123456789abcdef extra\n"), AIETH_EPARSE);
+	MSG_HAS("tokens:1: more than two fields");
+	CU_ASSERT_EQUAL(tok_parse(&t, "alice short\n"), AIETH_EPARSE);
+	MSG_HAS("is 5 bytes, allowed 16..256");
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "short"));   /* never the token */
+	CU_ASSERT_EQUAL(tok_parse(&t, "al/ce 0123456789abcdef\n"), AIETH_EPARSE);
+	MSG_HAS("byte 0x2f at 3");
+	CU_ASSERT_EQUAL(tok_parse(&t, "a 0123456789abcdef\na 0123456789abcdeX\n"), AIETH_EPARSE);
+	MSG_HAS("tokens:2: the name \"a\" is listed twice");
+	CU_ASSERT_EQUAL(tok_parse(&t, "a 0123456789abcdef\nb 0123456789abcdef\n"), AIETH_EPARSE);
+	MSG_HAS("\"b\" has the token of \"a\"");
+	CU_ASSERT_EQUAL(srv_tokens_parse(&t, "tokens", "a 0123456789abc\0ef", 18), AIETH_EPARSE);
+	MSG_HAS("NUL byte");
+	memset(big, 'n', sizeof big);
+	memcpy(big + 65, " 0123456789abcdef", 18);
+	CU_ASSERT_EQUAL(tok_parse(&t, big), AIETH_EPARSE);
+	MSG_HAS("the name is 65 bytes, the limit is 64");
+	memset(big, 't', sizeof big);
+	memcpy(big, "a ", 2);
+	big[2 + 257] = '\0';
+	CU_ASSERT_EQUAL(tok_parse(&t, big), AIETH_EPARSE);
+	MSG_HAS("is 257 bytes, allowed 16..256");
+	CU_ASSERT_EQUAL(srv_tokens_load(&t, "/nonexistent/tokens"), AIETH_EIO);
+	MSG_HAS("/nonexistent/tokens");
+}
+
+static void test_tokens_file(void)
+{
+	srv_tokens t;
+	const char *p = tu_tmpfile("ci 0123456789abcdef0123456789abcdef\n");
+	CU_ASSERT_EQUAL_FATAL(srv_tokens_load(&t, p), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "0123456789abcdef0123456789abcdef", 32), "ci");
+	srv_tokens_free(&t);
+}
+
+static void test_routes(void)
+{
+	srv_route r;
+	srv_route_parse("/v1/health", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_HEALTH);
+	srv_route_parse("/v1/metrics", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_METRICS);
+	srv_route_parse("/v1/sessions", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_SESSIONS);
+	srv_route_parse("/v1/sessions/s-1-ab", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_SESSION);
+	CU_ASSERT_STRING_EQUAL(r.sid, "s-1-ab");
+	srv_route_parse("/v1/sessions/s-1/graphs/gr.x", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
+	CU_ASSERT_STRING_EQUAL(r.graph, "gr.x");
+	srv_route_parse("/v1/sessions/s-1/graphs/gr/run", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RUN);
+	srv_route_parse("/v1/sessions/s-1/graphs/gr/wait", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_WAIT);
+	srv_route_parse("/v1/sessions/s-1/graphs/gr/end", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_END);
+	srv_route_parse("/v1/sessions/s-1/txns", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXNS);
+	srv_route_parse("/v1/sessions/s-1/txns/t-2", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN);
+	CU_ASSERT_STRING_EQUAL(r.tid, "t-2");
+	srv_route_parse("/v1/sessions/s-1/txns/t-2/tx", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_TX);
+	srv_route_parse("/v1/sessions/s-1/txns/t-2/wait", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_WAIT);
+	srv_route_parse("/v1/sessions/s-1/txns/t-2/rx", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_RX);
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/g.k.in[1]", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RTP);
+	CU_ASSERT_STRING_EQUAL(r.port, "g.k.in[1]");
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/a/b", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+	srv_route_parse("/v1/xclbins/abc", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NOT_IMPL);
+	/* unknown or malformed: 404 */
+	{
+		static const char *const bad[] = {
+			"", "/", "/v1", "/v1/", "/v2/health", "/v1/health/", "/v1/healthz",
+			"/v1//sessions", "/v1/sessions/", "/v1/sessions/a b", "/v1/sessions/../x",
+			"/v1/sessions/s/graphs", "/v1/sessions/s/graphs/g/run/x",
+			"/v1/sessions/s/graphs/g/fly", "/v1/sessions/0123456789012345678901234567890123",
+			"/v1/sessions/s/grap/g", "/v1/sessions/s/graphs/g%2f",
+			"/v1/sessions/s/txns/", "/v1/sessions/s/txns/t/rx/x", "/v1/sessions/s/txns/t/go",
+			NULL};
+		size_t i;
+		for (i = 0; bad[i]; i++) {
+			srv_route_parse(bad[i], &r);
+			if (r.kind != SRV_R_NONE)
+				fprintf(stderr, "\n  path %s: kind %d\n", bad[i], (int)r.kind);
+			CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+		}
+	}
+	srv_route_parse(NULL, &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SESSION), "GET, DELETE");
+	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_NONE), "");
+}
+
+static void test_bearer(void)
+{
+	const char *t;
+	size_t n;
+	CU_ASSERT_EQUAL(srv_bearer("Bearer abc", &t, &n), 0);
+	CU_ASSERT(n == 3 && !strncmp(t, "abc", 3));
+	CU_ASSERT_EQUAL(srv_bearer("Bearer   abc  ", &t, &n), 0);
+	CU_ASSERT(n == 3 && !strncmp(t, "abc", 3));
+	CU_ASSERT_EQUAL(srv_bearer("Basic abc", &t, &n), -1);
+	CU_ASSERT_EQUAL(srv_bearer("Bearer ", &t, &n), -1);
+	CU_ASSERT_EQUAL(srv_bearer("Bearer", &t, &n), -1);
+	CU_ASSERT_EQUAL(srv_bearer(NULL, &t, &n), -1);
+}
+
+static int sreq(const char *body, srv_session_req *r)
+{
+	return srv_session_req_parse(body, strlen(body), r);
+}
+
+static void test_session_body(void)
+{
+	srv_session_req r;
+	char big[300];
+	CU_ASSERT_EQUAL_FATAL(sreq("{\"board\":\"vck190\",\"graphs\":[{\"name\":\"gr\",\"model\":"
+				   "\"adder\",\"params\":{\"k\":2}},{\"name\":\"g2\"}]}", &r),
+			      AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(r.board, "vck190");
+	CU_ASSERT_EQUAL(r.ngraphs, 2);
+	CU_ASSERT_STRING_EQUAL(r.graphs[0].model, "adder");
+	CU_ASSERT_STRING_EQUAL(r.graphs[0].params, "{\"k\":2}");
+	CU_ASSERT_STRING_EQUAL(r.graphs[1].model, "");
+	CU_ASSERT_PTR_NULL(r.graphs[1].params);
+	CU_ASSERT_STRING_EQUAL(r.xclbin_sha256, "");
+	srv_session_req_free(&r);
+
+	CU_ASSERT_EQUAL(sreq("", &r), AIETH_EPARSE);
+	MSG_HAS("empty");
+	srv_session_req_free(&r);
+	CU_ASSERT_EQUAL(sreq("{\"board\":", &r), AIETH_EPARSE);
+	MSG_HAS("request body:1:");
+	srv_session_req_free(&r);
+	CU_ASSERT_EQUAL(sreq("[1]", &r), AIETH_EPARSE);
+	MSG_HAS("a JSON object is needed");
+	srv_session_req_free(&r);
+	CU_ASSERT_EQUAL(sreq("null", &r), AIETH_EPARSE);
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{}", &r), AIETH_OK);
+	MSG_HAS("board");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"color\":1}", &r), AIETH_OK);
+	MSG_HAS("color");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"\"}", &r), AIETH_OK);
+	MSG_HAS("board: empty");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\\u0001\"}", &r), AIETH_OK);
+	MSG_HAS("control byte");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":{}}", &r), AIETH_OK);
+	MSG_HAS("graphs: an array is needed");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"g\"},{\"name\":\"g\"}]}",
+				 &r), AIETH_OK);
+	MSG_HAS("graphs[1].name: \"g\" is also graphs[0]");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[1]}", &r), AIETH_OK);
+	MSG_HAS("graphs[0]: an object is needed");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"xclbin_sha256\":\"ABC\"}", &r), AIETH_OK);
+	MSG_HAS("64 lowercase hex digits");
+	srv_session_req_free(&r);
+	memset(big, 'b', sizeof big);
+	memcpy(big, "{\"board\":\"", 10);
+	memcpy(big + 280, "\"}", 3);
+	CU_ASSERT_NOT_EQUAL(sreq(big, &r), AIETH_OK);
+	MSG_HAS("board: 270 bytes, the limit is 256");
+	srv_session_req_free(&r);
+	{
+		/* 65 graphs: the count limit */
+		char b[2048];
+		size_t i, n = 0;
+		n += (size_t)snprintf(b + n, sizeof b - n, "{\"board\":\"a\",\"graphs\":[");
+		for (i = 0; i < 65; i++)
+			n += (size_t)snprintf(b + n, sizeof b - n, "%s{\"name\":\"g%zu\"}", i ? "," : "",
+					      i);
+		snprintf(b + n, sizeof b - n, "]}");
+		CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
+		MSG_HAS("65 graphs, the limit is 64");
+		srv_session_req_free(&r);
+	}
+	CU_ASSERT_EQUAL(srv_session_req_parse("{}", SRV_BODY_MAX + 1, &r), AIETH_EINVAL);
+	MSG_HAS("the limit is 65536");
+	srv_session_req_free(&r);
+}
+
+static void test_graph_bodies(void)
+{
+	int64_t it = 0;
+	uint32_t ms = 7;
+	CU_ASSERT_EQUAL(srv_run_req_parse("{\"iterations\":5}", 16, &it), AIETH_OK);
+	CU_ASSERT_EQUAL(it, 5);
+	CU_ASSERT_EQUAL(srv_run_req_parse("{\"iterations\":-1}", 17, &it), AIETH_OK);
+	CU_ASSERT_EQUAL(it, -1);
+	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":0}", 16, &it), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":-2}", 17, &it), AIETH_OK);
+	MSG_HAS("outside -1..2147483647");
+	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":1.5}", 18, &it), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":18446744073709551615}", 35, &it),
+			    AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{}", 2, &it), AIETH_OK);
+	MSG_HAS("\"iterations\" is missing");
+	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("", 0, &it), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_wait_req_parse("", 0, &ms), AIETH_OK);
+	CU_ASSERT_EQUAL(ms, 0);
+	CU_ASSERT_EQUAL(srv_wait_req_parse("{\"timeout_ms\":600000}", 21, &ms), AIETH_OK);
+	CU_ASSERT_EQUAL(ms, 600000);
+	CU_ASSERT_NOT_EQUAL(srv_wait_req_parse("{\"timeout_ms\":600001}", 21, &ms), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(srv_wait_req_parse("{\"timeout\":1}", 13, &ms), AIETH_OK);
+	MSG_HAS("timeout");
+}
+
+static int treq(const char *body, srv_txn_req *q)
+{
+	return srv_txn_req_parse(body, strlen(body), q);
+}
+
+static void test_txn_body(void)
+{
+	srv_txn_req q;
+	char b[512];
+	int i, n;
+	/* 1 channel: 9 cfg words */
+	n = snprintf(b, sizeof b, "{\"channels\":1,\"depth\":4096,\"tx_bytes\":32,\"rx_bytes\":16,"
+		     "\"cfg\":[");
+	for (i = 0; i < 9; i++)
+		n += snprintf(b + n, sizeof b - (size_t)n, "%s\"0x%X\"", i ? "," : "", i * 0x1111);
+	snprintf(b + n, sizeof b - (size_t)n, "]}");
+	CU_ASSERT_EQUAL_FATAL(treq(b, &q), AIETH_OK);
+	CU_ASSERT_EQUAL(q.channels, 1);
+	CU_ASSERT_EQUAL(q.depth, 4096);
+	CU_ASSERT_EQUAL(q.tx_bytes, 32);
+	CU_ASSERT_EQUAL(q.cfg[8], 0x8888);
+	free(q.cfg);
+	CU_ASSERT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+			     "\"cfg\":[\"0x1\"]}", &q), AIETH_EINVAL);
+	MSG_HAS("cfg: 1 words, 1 channels need 9");
+	CU_ASSERT_PTR_NULL(q.cfg);
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":257,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[]}", &q), AIETH_OK);
+	MSG_HAS("channels");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":17,\"rx_bytes\":0,"
+				 "\"cfg\":[]}", &q), AIETH_OK);
+	MSG_HAS("multiples of 16");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,"
+				 "\"rx_bytes\":4294967312,\"cfg\":[]}", &q), AIETH_OK);
+	MSG_HAS("rx_bytes");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\","
+				 "\"0x1\",\"0xg\"]}", &q), AIETH_OK);
+	MSG_HAS("cfg[8]: not a hex digit");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[1,2,3,4,5,6,7,8,9]}", &q), AIETH_OK);
+	MSG_HAS("cfg[0]");
+	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+				 "\"cfg\":[\"0x12345678123456781\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\","
+				 "\"0\"]}", &q), AIETH_OK);
+	MSG_HAS("1..16 hex digits");
+}
+
+/* The cfg words against the images: what a board's DMA would touch. */
+static void test_txn_check(void)
+{
+	pld_chan_cfg tx[2], rx[2];
+	uint64_t words[17];
+	srv_txn_req q;
+	memset(tx, 0, sizeof tx);
+	memset(rx, 0, sizeof rx);
+	q.channels = 2;
+	q.depth = 8;
+	q.cfg = words;
+	q.tx_bytes = 32 * 16;
+	q.rx_bytes = 16 * 16;
+	tx[0].frames = 16;
+	tx[1].frames = 16;
+	tx[1].offset = 16;
+	rx[1].frames = 16;
+	pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_OK);
+	tx[1].offset = 17;
+	pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	MSG_HAS("TX channel 1 reads or writes memory words 17..32, the TX image holds 32 words");
+	/* PERF: a channel replays at most the URAM depth */
+	tx[1].offset = 24;
+	tx[1].reps = 1000;
+	pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_OK);
+	rx[0].offset = 0xffffffffu;
+	rx[0].frames = 0xffffffffu;
+	pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	MSG_HAS("RX channel 0");
+	rx[0].offset = rx[0].frames = 0;
+	pld_cfg_encode(2, 7, tx, rx, words);
+	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	MSG_HAS("mode 7");
+}
+
+static void test_listen(void)
+{
+	unsigned char a[128];
+	size_t n;
+	int lo = -1;
+	CU_ASSERT_EQUAL(srv_listen_parse("127.0.0.1:8443", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(lo, 1);
+	CU_ASSERT_EQUAL(srv_listen_parse("127.1.2.3:0", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(lo, 1);
+	CU_ASSERT_EQUAL(srv_listen_parse("0.0.0.0:8443", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(lo, 0);
+	CU_ASSERT_EQUAL(srv_listen_parse("[::1]:80", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(lo, 1);
+	CU_ASSERT_EQUAL(srv_listen_parse("[::]:80", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(lo, 0);
+	CU_ASSERT_EQUAL(srv_listen_parse("127.0.0.1:65536", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	MSG_HAS("port 65536 is above 65535");
+	CU_ASSERT_EQUAL(srv_listen_parse("127.0.0.1", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_listen_parse("localhost:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	MSG_HAS("not an IPv4 address");
+	CU_ASSERT_EQUAL(srv_listen_parse("::1:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_listen_parse("[::1:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_listen_parse(":80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_listen_parse("1.2.3.4:-1", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_listen_parse("", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_listen_parse(NULL, a, sizeof a, &n, &lo), AIETH_EINVAL);
+}
+
+/* The server refuses a public address without tokens, and a bad token file. */
+static void test_server_open_refusals(void)
+{
+	aieth_server_opts o;
+	aieth_server *s = (aieth_server *)1;
+	memset(&o, 0, sizeof o);
+#ifndef AIETH_HAVE_MHD
+	/* built without libmicrohttpd (the aarch64 cross build) */
+	o.listen = "127.0.0.1:0";
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EUNSUPPORTED);
+	CU_ASSERT_PTR_NULL(s);
+	return;
+#endif
+	o.listen = "0.0.0.0:0";
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	CU_ASSERT_PTR_NULL(s);
+	MSG_HAS("not a loopback address and no token file");
+	o.listen = "127.0.0.1:0";
+	o.token_file = tu_tmpfile("x y z\n");
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EPARSE);
+	MSG_HAS("more than two fields");
+	o.token_file = NULL;
+	o.backend = "remote";
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	MSG_HAS("emu or xrt");
+	o.backend = NULL;
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth_server_port(s), 0);
+	aieth_server_tick(s);
+	aieth_server_close(s);
+}
+
+/* An in-process server and a session of backend "remote" on it: graph
+ * control and run-time parameters cross HTTP both ways. */
+static void test_remote_session(void)
+{
+#ifdef AIETH_HAVE_MHD
+	aieth_server_opts so;
+	aieth_server *srv = NULL;
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	aieth_graph_spec g = {"gr", "adder", NULL};
+	char url[64];
+	uint8_t in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, out[12];
+	uint64_t done = 99;
+
+	memset(&so, 0, sizeof so);
+	so.listen = "127.0.0.1:0";
+	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+	memset(&o, 0, sizeof o);
+	o.board = "vck190";
+	o.backend = "remote";
+	o.server = url;
+	o.graphs = &g;
+	o.num_graphs = 1;
+	if (aieth_session_open(&s, &o) != AIETH_OK)
+		fprintf(stderr, "\n  open: %s\n", aieth_error_message());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(aieth_session_backend(s), "remote");
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_session_server(s), "th_server"));
+	CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, "gr", "gr.k.in[1]", in, sizeof in), AIETH_OK);
+	memset(out, 0, sizeof out);
+	CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, "gr", "gr.k.in[1]", out, sizeof out), AIETH_OK);
+	CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, "gr", "gr.k.in[2]", out, sizeof out),
+			AIETH_ENOTFOUND);
+	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", 2), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_iterations_done(s, "gr", &done), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT);  /* no data: stalls */
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
+	aieth_session_close(s);
+	aieth_server_close(srv);
+#endif
+}
+
+TU_MAIN("server",
+	{"token file", test_tokens_ok},
+	{"token file refusals", test_tokens_bad},
+	{"token file from disk", test_tokens_file},
+	{"routes", test_routes},
+	{"bearer header", test_bearer},
+	{"session request body", test_session_body},
+	{"graph request bodies", test_graph_bodies},
+	{"transaction request body", test_txn_body},
+	{"transaction cfg words against the images", test_txn_check},
+	{"listen address", test_listen},
+	{"server open refusals", test_server_open_refusals},
+	{"a remote session on an in-process server", test_remote_session})
