@@ -40,3 +40,20 @@ xrt_double_env() {
   # ASan builds: the double is loaded into a child of an instrumented program
   export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 }
+# start_server LOG ARGS...: th_server ($TS) on 127.0.0.1, a port the system
+# picks (read from its start line, 5 s at most); sets U (its URL) and SP
+# (its PID, also added to PIDS for the caller's trap)
+start_server() {
+  local log=$1; shift
+  "$TS" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+  SP=$!
+  PIDS+=("$SP")
+  local i port=
+  for i in $(seq 50); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log")
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  if [[ -z $port ]]; then bad "th_server did not start: $(cat "$log")"; finish; exit 1; fi
+  U=http://127.0.0.1:$port
+}

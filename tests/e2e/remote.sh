@@ -24,20 +24,6 @@ elif grep -q 'no HTTP server' "$TMP/probe"; then echo "remote.sh: skipped (no li
 TOK=remote-test-token-0123456789
 printf 'ci %s\n' "$TOK" >"$TMP/tokens"
 printf '%s\n' "$TOK" >"$TMP/token"
-start_server() {
-  local log=$1; shift
-  "$TS" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
-  SP=$!
-  PIDS+=("$SP")
-  local i port=
-  for i in $(seq 50); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log")
-    [[ -n $port ]] && break
-    sleep 0.1
-  done
-  if [[ -z $port ]]; then bad "th_server did not start: $(cat "$log")"; finish; exit 1; fi
-  U=http://127.0.0.1:$port
-}
 norm() {
   jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
     .started_at, .finished_at, .hostname, .server, .server_version) else . end)' "$1"

@@ -28,21 +28,6 @@ A="Authorization: Bearer $TOKA"
 BB="Authorization: Bearer $TOKB"
 J='Content-Type: application/json'
 
-# start_server LOG ARGS...: start th_server on a free port; sets U and SP
-start_server() {
-  local log=$1; shift
-  "$TS" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
-  SP=$!
-  PIDS+=("$SP")
-  local i port=
-  for i in $(seq 50); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log")
-    [[ -n $port ]] && break
-    sleep 0.1
-  done
-  if [[ -z $port ]]; then bad "th_server did not start: $(cat "$log")"; finish; exit 1; fi
-  U=http://127.0.0.1:$port
-}
 # req EXPECTED_STATUS CURL_ARGS...: body in $TMP/body
 req() {
   local want=$1; shift

@@ -21,6 +21,20 @@ static void graphs_free(aieth_session *s)
 	free(s->graphs);
 }
 
+/* Everything the session owns but its device state and transactions. */
+static void session_free(aieth_session *s)
+{
+	graphs_free(s);
+	free(s->xclbin);
+	free(s->pl_xclbin);
+	free(s->data_dir);
+	free(s->server);
+	free(s->token);
+	free(s->cacert);
+	aieth_board_free(s->board);
+	free(s);
+}
+
 int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 {
 	aieth_session *s;
@@ -103,29 +117,13 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	if (!rc && (rc = aieth_handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);
 	if (rc) {
-		graphs_free(s);
-		free(s->xclbin);
-		free(s->pl_xclbin);
-		free(s->data_dir);
-		free(s->server);
-		free(s->token);
-		free(s->cacert);
-		aieth_board_free(s->board);
-		free(s);
+		session_free(s);
 		return rc;
 	}
 	*out = s;
 	return AIETH_OK;
 oom:
-	graphs_free(s);
-	free(s->xclbin);
-	free(s->pl_xclbin);
-	free(s->data_dir);
-	free(s->server);
-	free(s->token);
-	free(s->cacert);
-	aieth_board_free(s->board);
-	free(s);
+	session_free(s);
 	return aieth_fail(AIETH_ENOMEM, "session: out of memory");
 }
 
@@ -147,15 +145,7 @@ void aieth_session_close(aieth_session *s)
 		aieth_txn_release(s->head);
 	if (s->ops && s->bstate)
 		s->ops->close(s->bstate);
-	graphs_free(s);
-	free(s->xclbin);
-	free(s->pl_xclbin);
-	free(s->data_dir);
-	free(s->server);
-	free(s->token);
-	free(s->cacert);
-	aieth_board_free(s->board);
-	free(s);
+	session_free(s);
 }
 
 const aieth_board *aieth_session_board(const aieth_session *s)
