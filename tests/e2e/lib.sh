@@ -57,3 +57,21 @@ start_server() {
   if [[ -z $port ]]; then bad "th_server did not start: $(cat "$log")"; finish; exit 1; fi
   U=http://127.0.0.1:$port
 }
+# th_server_setup: TS is th_server; servers started (PIDS) are killed on
+# exit; a build without libmicrohttpd (the aarch64 cross build) has nothing
+# to test: the script says so and ends
+th_server_setup() {
+  TS=$B/bin/th_server
+  PIDS=()
+  trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+  "$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
+  local probe=$! i
+  for i in $(seq 50); do
+    kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
+    sleep 0.1
+  done
+  if kill -0 "$probe" 2>/dev/null; then kill -TERM "$probe"; wait "$probe" 2>/dev/null
+  elif grep -q 'no HTTP server' "$TMP/probe"; then
+    echo "$(basename "$0"): skipped (no libmicrohttpd in this build)"; exit 0
+  fi
+}

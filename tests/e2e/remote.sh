@@ -7,19 +7,8 @@
 # frees the device after the idle timeout). Every wait is bounded.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
-TS=$B/bin/th_server
 EX=$S/examples
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
-
-"$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
-probe=$!
-for i in $(seq 50); do
-  kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
-  sleep 0.1
-done
-if kill -0 "$probe" 2>/dev/null; then kill -TERM "$probe"; wait "$probe" 2>/dev/null
-elif grep -q 'no HTTP server' "$TMP/probe"; then echo "remote.sh: skipped (no libmicrohttpd in this build)"; exit 0; fi
+th_server_setup
 
 TOK=remote-test-token-0123456789
 printf 'ci %s\n' "$TOK" >"$TMP/tokens"

@@ -7,19 +7,7 @@
 # --log-json, and SIGTERM draining. Every wait is bounded; servers are
 # stopped by the trap.
 . "$(dirname "$0")/lib.sh"
-TS=$B/bin/th_server
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
-
-# built without libmicrohttpd (the aarch64 cross build): nothing to test
-"$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
-probe=$!
-for i in $(seq 50); do
-  kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
-  sleep 0.1
-done
-if kill -0 "$probe" 2>/dev/null; then kill -TERM "$probe"; wait "$probe" 2>/dev/null
-elif grep -q 'no HTTP server' "$TMP/probe"; then echo "th_server.sh: skipped (no libmicrohttpd in this build)"; exit 0; fi
+th_server_setup
 
 TOKA=0123456789abcdef0123
 TOKB=zzzzzzzzzzzzzzzzzzzz
