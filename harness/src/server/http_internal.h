@@ -1,0 +1,75 @@
+/*
+ * server/http_internal.h - th_server's HTTP API on libmicrohttpd, shared by
+ * its files: the request being handled, the replies, the handlers
+ * (http_server.c: the request cycle; http_sessions.c: health, metrics,
+ * sessions, graphs; http_txns.c: transactions and run-time parameters).
+ */
+#ifndef AIETH_SERVER_HTTP_INTERNAL_H
+#define AIETH_SERVER_HTTP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <microhttpd.h>
+
+#include "server/srv_core.h"
+
+extern const unsigned srv_metric_codes[SRV_NCODES];
+
+/* One request as it is handled. */
+typedef struct {
+	int64_t t0_ms;
+	struct timespec t0;
+	char method[16];
+	char path[256];
+	char client[64];
+	char who[SRV_TOKEN_NAME_MAX + 1];
+	srv_route route;
+	unsigned status;
+	uint64_t in, out;
+	int answered;                 /* a response was queued */
+	srv_sess *sess;               /* referenced during a TX upload */
+	srv_txn *txn;
+	int overflow;                 /* a chunked body went past the limit */
+	char *body;
+	size_t len, cap;
+} req_ctx;
+
+enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
+			   const char *type, const char *body, size_t len, const char *allow);
+/* Takes o. */
+enum MHD_Result http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				struct json_object *o);
+/* {"error": {"code", "message"}} with the code named after the status. */
+enum MHD_Result http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned status,
+			       const char *allow, const char *fmt, ...) AIETH_PRINTF(5, 6);
+/* An aieth error code as an HTTP status. */
+unsigned http_status_of(int rc);
+
+/* The session of the route, checked for owner, refreshed: NULL with a
+ * reply queued when it cannot be used; mu held on success. */
+srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+			  enum MHD_Result *ret);
+/* The same, active and referenced (mu released; srv_release after). */
+srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+			      enum MHD_Result *ret);
+
+enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+
+enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+/* The head of PUT .../tx: MHD_YES with r->sess, r->txn set when the body
+ * may stream into the TX image. */
+enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+				 unsigned long long len, int have_len);
+enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+
+#endif

@@ -1,0 +1,320 @@
+/*
+ * http_sessions.c - th_server's HTTP API: health, metrics, sessions and
+ * their graphs (docs/http-api.md).
+ */
+#ifdef AIETH_HAVE_MHD
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/session_internal.h"
+#include "server/http_internal.h"
+#include "util/json_strict.h"
+#include "util/sbuf.h"
+
+static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
+{
+	struct json_object *o = json_object_new_object(), *g = json_object_new_array();
+	size_t i;
+	json_object_object_add(o, "id", json_object_new_string(x->id));
+	json_object_object_add(o, "state", json_object_new_string(srv_state_names[x->state]));
+	json_object_object_add(o, "position", json_object_new_int64(srv_position_locked(s, x)));
+	json_object_object_add(o, "board", json_object_new_string(x->req.board));
+	json_object_object_add(o, "backend", json_object_new_string(s->backend));
+	for (i = 0; i < x->req.ngraphs; i++)
+		json_object_array_add(g, json_object_new_string(x->req.graphs[i].name));
+	json_object_object_add(o, "graphs", g);
+	json_object_object_add(o, "idle_timeout_s", json_object_new_int64(s->idle_s));
+	json_object_object_add(o, "max_wait_s", json_object_new_int64(s->max_wait_s));
+	if (x->reason[0])
+		json_object_object_add(o, "reason", json_object_new_string(x->reason));
+	return o;
+}
+
+enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	struct json_object *o = json_object_new_object();
+	int draining;
+	pthread_mutex_lock(&s->mu);
+	draining = s->draining;
+	pthread_mutex_unlock(&s->mu);
+	json_object_object_add(o, "status", json_object_new_string(draining ? "draining" : "ok"));
+	json_object_object_add(o, "server", json_object_new_string("th_server"));
+	json_object_object_add(o, "version", json_object_new_string(aieth_version()));
+	json_object_object_add(o, "api", json_object_new_int(1));
+	json_object_object_add(o, "backend", json_object_new_string(s->backend));
+	json_object_object_add(o, "board", s->board ? json_object_new_string(s->board) : NULL);
+	json_object_object_add(o, "draining", json_object_new_boolean(draining));
+	json_object_object_add(o, "tls", json_object_new_boolean(s->tls_cert != NULL));
+	return http_reply_json(c, r, 200, o);
+}
+
+enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	sbuf b = {0};
+	srv_sess *p;
+	unsigned active = 0, queued = 0;
+	size_t i;
+	enum MHD_Result ret;
+
+	pthread_mutex_lock(&s->mu);
+	for (p = s->sessions; p; p = p->next) {
+		active += p->state == SS_ACTIVE;
+		queued += p->state == SS_QUEUED;
+	}
+	sb_lit(&b, "# HELP aieth_sessions_active Sessions holding the device (0 or 1).\n"
+		   "# TYPE aieth_sessions_active gauge\n");
+	sb_printf(&b, "aieth_sessions_active %u\n", active);
+	sb_lit(&b, "# HELP aieth_queue_length Sessions waiting for the device.\n"
+		   "# TYPE aieth_queue_length gauge\n");
+	sb_printf(&b, "aieth_queue_length %u\n", queued);
+	sb_lit(&b, "# HELP aieth_sessions_total Sessions created.\n"
+		   "# TYPE aieth_sessions_total counter\n");
+	sb_printf(&b, "aieth_sessions_total %llu\n", (unsigned long long)s->sessions_total);
+	sb_lit(&b, "# HELP aieth_device_resets_total Device closes (resets) between sessions.\n"
+		   "# TYPE aieth_device_resets_total counter\n");
+	sb_printf(&b, "aieth_device_resets_total %llu\n", (unsigned long long)s->resets);
+	sb_lit(&b, "# HELP aieth_bytes_received_total Request body bytes received.\n"
+		   "# TYPE aieth_bytes_received_total counter\n");
+	sb_printf(&b, "aieth_bytes_received_total %llu\n", (unsigned long long)s->bytes_in);
+	sb_lit(&b, "# HELP aieth_bytes_sent_total Response body bytes sent.\n"
+		   "# TYPE aieth_bytes_sent_total counter\n");
+	sb_printf(&b, "aieth_bytes_sent_total %llu\n", (unsigned long long)s->bytes_out);
+	sb_lit(&b, "# HELP aieth_image_bytes Transaction image bytes held (TX + RX).\n"
+		   "# TYPE aieth_image_bytes gauge\n");
+	sb_printf(&b, "aieth_image_bytes %llu\n", (unsigned long long)s->mem_used);
+	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
+		   "# TYPE aieth_requests_total counter\n");
+	for (i = 0; i < SRV_NCODES; i++)
+		if (s->requests[i])
+			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n", srv_metric_codes[i],
+				  (unsigned long long)s->requests[i]);
+	if (s->requests_other)
+		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
+			  (unsigned long long)s->requests_other);
+	sb_lit(&b, "# HELP aieth_transactions_total Transactions run to their end, by status.\n"
+		   "# TYPE aieth_transactions_total counter\n");
+	{
+		static const char *const tn[5] = {"pending", "done", "timeout", "failed",
+						  "interrupted"};
+		for (i = 0; i < 5; i++)
+			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
+				  (unsigned long long)(s->txn_status[i] + (i == 3 ? s->txn_failed : 0)));
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (b.oom) {
+		free(b.p);
+		return http_reply_err(c, r, 500, NULL, "metrics: out of memory");
+	}
+	ret = http_reply(c, r, 200, "text/plain; version=0.0.4", b.p, b.n, NULL);
+	free(b.p);
+	return ret;
+}
+
+enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	srv_session_req req;
+	srv_sess *x;
+	aieth_board *b = NULL;
+	struct json_object *o;
+	char loc[64], id[SRV_ID_MAX + 1], msg[600];
+	struct MHD_Response *resp;
+	const char *text;
+	enum MHD_Result ret;
+
+	memset(&req, 0, sizeof req);
+	if (srv_session_req_parse(r->body, r->len, &req)) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	}
+	if (s->board && strcmp(s->board, req.board)) {
+		char q[80];
+		jstrict_quote(q, sizeof q, req.board);
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 422, NULL, "board \"%s\" requested, this server's "
+				      "board is %s", q, s->board);
+	}
+	if (req.xclbin_sha256[0]) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 501, NULL, "xclbin_sha256: the design upload is not "
+				      "built yet (docs/http-api.md); leave it out on the emulated "
+				      "board");
+	}
+	if (aieth_board_load(&b, req.board, s->data_dir)) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 422, NULL, "%s", aieth_error_message());
+	}
+	aieth_board_free(b);
+	if (!(x = srv_sess_new(r->who, &req))) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 500, NULL, "session: out of memory");
+	}
+	switch (srv_sess_enqueue(s, x, msg, sizeof msg)) {
+	case SRV_Q_DRAINING:
+		return http_reply_err(c, r, 503, NULL, "%s", msg);
+	case SRV_Q_FULL:
+		return http_reply_err(c, r, 429, NULL, "%s", msg);
+	case SRV_Q_FAILED:
+		return http_reply_err(c, r, 422, NULL, "%s", msg);
+	case SRV_Q_OK:
+		break;
+	}
+	pthread_mutex_lock(&s->mu);
+	snprintf(id, sizeof id, "%s", x->id);
+	o = session_json_locked(s, x);
+	pthread_mutex_unlock(&s->mu);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	resp = text ? MHD_create_response_from_buffer(strlen(text), (void *)text,
+						      MHD_RESPMEM_MUST_COPY) : NULL;
+	if (!resp) {
+		json_object_put(o);
+		return MHD_NO;
+	}
+	snprintf(loc, sizeof loc, "/v1/sessions/%s", id);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, loc);
+	ret = MHD_queue_response(c, 201, resp);
+	MHD_destroy_response(resp);
+	r->status = 201;
+	r->out = strlen(text);
+	r->answered = 1;
+	json_object_put(o);
+	return ret;
+}
+
+/* The session of the route, checked for owner; refreshed. NULL with a reply
+ * queued when it cannot be used. mu held on success. */
+srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+			    enum MHD_Result *ret)
+{
+	srv_sess *x;
+	pthread_mutex_lock(&s->mu);
+	x = srv_find_locked(s, r->route.sid);
+	if (!x) {
+		pthread_mutex_unlock(&s->mu);
+		*ret = http_reply_err(c, r, 404, NULL, "session \"%s\": no such session (ended "
+				 "sessions are forgotten after %d more)", r->route.sid, SRV_ENDED_KEEP);
+		return NULL;
+	}
+	if (s->have_tokens && strcmp(x->owner, r->who)) {
+		pthread_mutex_unlock(&s->mu);
+		*ret = http_reply_err(c, r, 403, NULL, "session \"%s\" belongs to another token",
+				 r->route.sid);
+		return NULL;
+	}
+	x->last_ms = srv_now_ms();
+	return x;
+}
+
+srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+			      enum MHD_Result *ret)
+{
+	srv_sess *x = http_session_of(c, r, s, ret);
+	if (!x)
+		return NULL;
+	if (x->state != SS_ACTIVE) {
+		unsigned pos = srv_position_locked(s, x);
+		ss_state st = x->state;
+		pthread_mutex_unlock(&s->mu);
+		if (st == SS_QUEUED)
+			*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is queued at position "
+					      "%u and does not hold the device yet", r->route.sid,
+					      pos);
+		else
+			*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s",
+					      r->route.sid, srv_state_names[st],
+					      x->reason[0] ? ": " : "", x->reason);
+		return NULL;
+	}
+	x->refs++;
+	pthread_mutex_unlock(&s->mu);
+	return x;
+}
+
+enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x = http_session_of(c, r, s, &ret);
+	struct json_object *o;
+	if (!x)
+		return ret;
+	if (!strcmp(r->method, "DELETE")) {
+		if (x->state == SS_QUEUED || x->state == SS_ACTIVE)
+			srv_log(s, "session %s (%s): ended by its client", x->id, x->owner);
+		srv_end_locked(s, x, SS_ENDED, NULL);
+		pthread_mutex_unlock(&s->mu);
+		return http_reply(c, r, 204, NULL, "", 0, NULL);
+	}
+	o = session_json_locked(s, x);
+	pthread_mutex_unlock(&s->mu);
+	return http_reply_json(c, r, 200, o);
+}
+
+enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x = http_active_session(c, r, s, &ret);
+	int64_t iterations = 0;
+	uint32_t timeout_ms = 0;
+	uint64_t done = 0;
+	int rc = AIETH_OK, complete = 0;
+
+	if (!x)
+		return ret;
+
+	if (r->route.kind == SRV_R_GRAPH_RUN)
+		rc = srv_run_req_parse(r->body, r->len, &iterations);
+	else if (r->route.kind == SRV_R_GRAPH_WAIT)
+		rc = srv_wait_req_parse(r->body, r->len, &timeout_ms);
+	if (rc) {
+		ret = http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+		goto release;
+	}
+	if (pthread_mutex_trylock(&x->call)) {
+		ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
+				r->route.sid);
+		goto release;
+	}
+	switch (r->route.kind) {
+	case SRV_R_GRAPH_RUN:
+		rc = aieth_graph_run(x->dev, r->route.graph, iterations);
+		break;
+	case SRV_R_GRAPH_WAIT:
+		rc = aieth_graph_wait(x->dev, r->route.graph, timeout_ms);
+		break;
+	case SRV_R_GRAPH_END:
+		rc = aieth_graph_end(x->dev, r->route.graph);
+		break;
+	default: {
+		/* the backend's own status: iterations and whether a bounded run
+		 * completed (what the remote backend's graph_status returns) */
+		size_t g;
+		for (g = 0; g < x->dev->ngraphs && strcmp(x->dev->graphs[g].name, r->route.graph);
+		     g++)
+			;
+		if (g == x->dev->ngraphs)
+			rc = aieth_graph_iterations_done(x->dev, r->route.graph, &done);
+		else
+			rc = x->dev->ops->graph_status(x->dev->bstate, (uint32_t)g, &done, &complete);
+		break;
+	}
+	}
+	pthread_mutex_unlock(&x->call);
+	if (rc) {
+		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s", r->route.graph,
+				aieth_error_message());
+	} else if (r->route.kind == SRV_R_GRAPH) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "iterations_done", json_object_new_uint64(done));
+		json_object_object_add(o, "complete", json_object_new_boolean(complete));
+		ret = http_reply_json(c, r, 200, o);
+	} else {
+		ret = http_reply(c, r, 204, NULL, "", 0, NULL);
+	}
+release:
+	srv_release(s, x);
+	return ret;
+}
+
+#endif /* AIETH_HAVE_MHD */

@@ -1,0 +1,342 @@
+/*
+ * http_txns.c - th_server's HTTP API: transactions (the encoded
+ * transaction, its TX image streamed in, the wait, the result, the RX
+ * image streamed out) and run-time parameters (docs/http-api.md).
+ */
+#ifdef AIETH_HAVE_MHD
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/session_internal.h"
+#include "server/http_internal.h"
+
+static struct json_object *hex_array(const uint64_t *w, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	char b[24];
+	size_t i;
+	for (i = 0; i < n; i++) {
+		snprintf(b, sizeof b, "0x%llx", (unsigned long long)w[i]);
+		json_object_array_add(a, json_object_new_string(b));
+	}
+	return a;
+}
+
+static struct json_object *u64_array(const uint64_t *w, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(w[i]));
+	return a;
+}
+
+static struct json_object *txn_json(const srv_txn *t)
+{
+	static const char *const st[] = {"awaiting_tx", "started", "finished"};
+	struct json_object *o = json_object_new_object();
+	uint32_t N = t->wire.channels, i;
+	json_object_object_add(o, "id", json_object_new_string(t->id));
+	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
+	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
+	if (t->state == ST_FINISHED) {
+		struct json_object *tc = json_object_new_array(), *rc = json_object_new_array();
+		json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
+		json_object_object_add(o, "status", json_object_new_int((int)t->res.status));
+		json_object_object_add(o, "message", json_object_new_string(t->failed ? t->msg
+											: t->res.msg));
+		json_object_object_add(o, "total_cycles", json_object_new_uint64(t->res.total_cycles));
+		json_object_object_add(o, "have_progress", json_object_new_boolean(t->res.have_progress));
+		json_object_object_add(o, "perf", hex_array(t->wire.perf, pld_perf_count(N)));
+		json_object_object_add(o, "tx_moved", u64_array(t->res.tx_moved, N));
+		json_object_object_add(o, "rx_moved", u64_array(t->res.rx_moved, N));
+		json_object_object_add(o, "tx_since", u64_array(t->res.tx_since, N));
+		json_object_object_add(o, "rx_since", u64_array(t->res.rx_since, N));
+		json_object_object_add(o, "tx_first", u64_array(t->res.tx_first, N));
+		json_object_object_add(o, "tx_last", u64_array(t->res.tx_last, N));
+		json_object_object_add(o, "rx_first", u64_array(t->res.rx_first, N));
+		json_object_object_add(o, "rx_last", u64_array(t->res.rx_last, N));
+		for (i = 0; i < N; i++) {
+			json_object_array_add(tc, json_object_new_int(t->res.tx_connected[i]));
+			json_object_array_add(rc, json_object_new_int(t->res.rx_connected[i]));
+		}
+		json_object_object_add(o, "tx_connected", tc);
+		json_object_object_add(o, "rx_connected", rc);
+	}
+	return o;
+}
+
+enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	static const unsigned status[] = {201, 400, 409, 413, 500};
+	enum MHD_Result ret;
+	srv_sess *x;
+	srv_txn *t;
+	srv_txn_req q;
+	srv_t_result tr;
+	char msg[512];
+	int rc;
+
+	if ((rc = srv_txn_req_parse(r->body, r->len, &q)))
+		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if ((rc = srv_txn_check(&q))) {
+		free(q.cfg);
+		return http_reply_err(c, r, http_status_of(rc), NULL, "%s", aieth_error_message());
+	}
+	if (!(x = http_active_session(c, r, s, &ret))) {
+		free(q.cfg);
+		return ret;
+	}
+	tr = srv_txn_new(s, x, &q, &t, msg, sizeof msg);
+	if (tr != SRV_T_OK) {
+		ret = http_reply_err(c, r, status[tr], NULL, "%s%s",
+				     tr == SRV_T_GEOMETRY ? "request body: " : "", msg);
+	} else {
+		struct json_object *o;
+		pthread_mutex_lock(&s->mu);
+		o = txn_json(t);
+		pthread_mutex_unlock(&s->mu);
+		ret = http_reply_json(c, r, 201, o);
+	}
+	free(q.cfg);
+	srv_release(s, x);
+	return ret;
+}
+
+/* The head of PUT .../tx: the body goes straight into the TX image. */
+enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+				   unsigned long long len, int have_len)
+{
+	enum MHD_Result ret;
+	srv_sess *x = http_active_session(c, r, s, &ret);
+	srv_txn *t;
+	const char *ct;
+	if (!x)
+		return ret;
+	pthread_mutex_lock(&s->mu);
+	t = srv_txn_find_locked(x, r->route.tid);
+	pthread_mutex_unlock(&s->mu);
+	if (!t) {
+		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
+				r->route.tid);
+	} else if (t->state != ST_AWAIT_TX) {
+		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is in already",
+				t->id);
+	} else if (!have_len || len != t->wire.tx.size) {
+		unsigned status = have_len && len > t->wire.tx.size ? 413 : 400;
+		ret = http_reply_err(c, r, status, NULL, "transaction \"%s\": Content-Length %s%llu, the TX "
+				"image is %llu bytes", t->id, have_len ? "" : "missing, ",
+				have_len ? len : 0ull, (unsigned long long)t->wire.tx.size);
+	} else if (!(ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						      MHD_HTTP_HEADER_CONTENT_TYPE)) ||
+		   strcmp(ct, "application/octet-stream")) {
+		ret = http_reply_err(c, r, 415, NULL, "Content-Type: application/octet-stream is needed");
+	} else {
+		t->tx_got = 0;
+		r->sess = x;
+		r->txn = t;
+		return MHD_YES;
+	}
+	srv_release(s, x);
+	return ret;
+}
+
+enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	srv_txn *t = r->txn;
+	srv_sess *x = r->sess;
+	enum MHD_Result ret;
+	int rc;
+	if (t->tx_got != t->wire.tx.size)
+		return http_reply_err(c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came",
+				 t->id, (unsigned long long)t->tx_got,
+				 (unsigned long long)t->wire.tx.size);
+	if (pthread_mutex_trylock(&x->call))
+		return http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
+				 x->id);
+	rc = x->dev->ops->txn_start(x->dev->bstate, &t->wire);
+	pthread_mutex_unlock(&x->call);
+	if (rc)
+		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s", t->id,
+				 aieth_error_message());
+	pthread_mutex_lock(&s->mu);
+	t->state = ST_STARTED;
+	pthread_mutex_unlock(&s->mu);
+	{
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_string(t->id));
+		json_object_object_add(o, "state", json_object_new_string("started"));
+		ret = http_reply_json(c, r, 202, o);
+	}
+	return ret;
+}
+
+enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x;
+	srv_txn *t, *p;
+	uint32_t timeout_ms = 0;
+
+	if (r->route.kind == SRV_R_TXN_WAIT &&
+	    srv_wait_req_parse(r->body, r->len, &timeout_ms))
+		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if (!(x = http_active_session(c, r, s, &ret)))
+		return ret;
+	pthread_mutex_lock(&s->mu);
+	t = srv_txn_find_locked(x, r->route.tid);
+	p = srv_txn_running_locked(x);
+	pthread_mutex_unlock(&s->mu);
+	if (!t) {
+		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
+				r->route.tid);
+	} else if (r->route.kind == SRV_R_TXN) {
+		ret = http_reply_json(c, r, 200, txn_json(t));
+	} else if (r->route.kind == SRV_R_TXN_WAIT && t->state == ST_AWAIT_TX) {
+		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is not in yet",
+				t->id);
+	} else if (r->route.kind == SRV_R_TXN_WAIT && t->state == ST_STARTED && p != t) {
+		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s was started before it and "
+				"finishes first", t->id, p ? p->id : "?");
+	} else if (r->route.kind == SRV_R_TXN_WAIT) {
+		if (t->state == ST_STARTED) {
+			if (pthread_mutex_trylock(&x->call)) {
+				ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another "
+						"device call", x->id);
+				goto out;
+			}
+			srv_txn_wait(s, x, t, timeout_ms);
+			pthread_mutex_unlock(&x->call);
+		}
+		ret = http_reply_json(c, r, 200, txn_json(t));
+	} else {
+		ret = MHD_NO; /* SRV_R_TXN_RX: below */
+	}
+out:
+	srv_release(s, x);
+	return ret;
+}
+
+/* GET .../rx: the RX image streamed from where the device wrote it; the
+ * session stays referenced until the response is done. */
+typedef struct {
+	aieth_server *s;
+	srv_sess *x;
+	const uint8_t *p;
+	uint64_t size;
+} rx_stream;
+
+static ssize_t rx_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	rx_stream *st = cls;
+	size_t n;
+	if (pos >= st->size)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = st->size - pos < max ? (size_t)(st->size - pos) : max;
+	memcpy(buf, st->p + pos, n);
+	return (ssize_t)n;
+}
+
+static void rx_free(void *cls)
+{
+	rx_stream *st = cls;
+	srv_release(st->s, st->x);
+	free(st);
+}
+
+enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x;
+	srv_txn *t;
+	rx_stream *st;
+	struct MHD_Response *resp;
+
+	if (!(x = http_active_session(c, r, s, &ret)))
+		return ret;
+	pthread_mutex_lock(&s->mu);
+	t = srv_txn_find_locked(x, r->route.tid);
+	pthread_mutex_unlock(&s->mu);
+	if (!t || t->state != ST_FINISHED) {
+		ret = http_reply_err(c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
+				t ? "not finished yet (POST .../wait)" : "no such transaction");
+		srv_release(s, x);
+		return ret;
+	}
+	st = malloc(sizeof *st);
+	if (!st) {
+		srv_release(s, x);
+		return http_reply_err(c, r, 500, NULL, "out of memory");
+	}
+	st->s = s;
+	st->x = x;
+	st->p = t->rxbuf;
+	st->size = t->wire.rx.size;
+	resp = MHD_create_response_from_callback(st->size, 256u << 10, rx_read, st, rx_free);
+	if (!resp) {
+		rx_free(st);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/octet-stream");
+	ret = MHD_queue_response(c, 200, resp);
+	MHD_destroy_response(resp);
+	r->status = 200;
+	r->out = st->size;
+	r->answered = 1;
+	return ret;
+}
+
+enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x = http_active_session(c, r, s, &ret);
+	const char *sz;
+	unsigned long n = 0;
+	uint8_t *buf = NULL;
+	int rc;
+
+	if (!x)
+		return ret;
+	if (!strcmp(r->method, "GET")) {
+		char *end;
+		sz = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size");
+		if (sz && *sz >= '0' && *sz <= '9')
+			n = strtoul(sz, &end, 10);
+		if (!sz || *end || n < 1 || n > SRV_RTP_MAX) {
+			ret = http_reply_err(c, r, 400, NULL, "GET %s: ?size=N (1..%u bytes) is needed",
+					r->path, SRV_RTP_MAX);
+			goto out;
+		}
+		buf = malloc(n);
+		if (!buf) {
+			ret = http_reply_err(c, r, 500, NULL, "out of memory");
+			goto out;
+		}
+	}
+	if (pthread_mutex_trylock(&x->call)) {
+		ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
+				x->id);
+		goto out;
+	}
+	if (buf)
+		rc = aieth_graph_read_rtp(x->dev, r->route.graph, r->route.port, buf, n);
+	else
+		rc = aieth_graph_update_rtp(x->dev, r->route.graph, r->route.port, r->body, r->len);
+	pthread_mutex_unlock(&x->call);
+	if (rc)
+		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\" port \"%s\": %s",
+				r->route.graph, r->route.port, aieth_error_message());
+	else if (buf)
+		ret = http_reply(c, r, 200, "application/octet-stream", (const char *)buf, n, NULL);
+	else
+		ret = http_reply(c, r, 204, NULL, "", 0, NULL);
+out:
+	free(buf);
+	srv_release(s, x);
+	return ret;
+}
+
+#endif /* AIETH_HAVE_MHD */

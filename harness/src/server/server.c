@@ -1,0 +1,145 @@
+/*
+ * server.c - th_server as the library offers it (aieth/server.h): the
+ * options checked, the device queue set up (srv_core.c), the listeners
+ * started (HTTP: http_server.c), and the drain that stops them all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "core/session_internal.h"
+#include "server/srv_core.h"
+#include "util/fileio.h"
+#include "util/path.h"
+
+static void free_server(aieth_server *s)
+{
+	srv_sess *p, *n;
+	for (p = s->sessions; p; p = n) {
+		n = p->next;
+		if (p->dev)
+			aieth_session_close(p->dev);
+		srv_free_sess(p);
+	}
+	srv_tokens_free(&s->tokens);
+	free(s->tls_cert);
+	if (s->tls_key) {
+		volatile char *k = s->tls_key;
+		while (*k)
+			*k++ = 0;
+		free(s->tls_key);
+	}
+	free(s->backend);
+	free(s->board);
+	free(s->data_dir);
+	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->logmu);
+	free(s);
+}
+
+int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
+{
+	aieth_server *s;
+	struct sockaddr_storage addr;
+	size_t alen = 0;
+	int loopback = 0, rc;
+
+	aieth_error_clear();
+	if (!out || !o)
+		return aieth_fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
+	*out = NULL;
+	rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback);
+	if (rc)
+		return rc;
+	if (o->backend && strcmp(o->backend, "emu") && strcmp(o->backend, "xrt"))
+		return aieth_fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
+				  o->backend);
+	if (!o->tls_cert != !o->tls_key)
+		return aieth_fail(AIETH_EINVAL, "TLS: a certificate and its key are needed together "
+				  "(got only the %s)", o->tls_cert ? "certificate" : "key");
+	if (!o->token_file && !loopback && !o->insecure)
+		return aieth_fail(AIETH_EINVAL, "listen address %s is not a loopback address and no "
+				  "token file is given: anyone who reaches it could use the board "
+				  "(give --token-file, or --insecure to allow it)", o->listen);
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_mutex_init(&s->logmu, NULL);
+	s->log = o->log;
+	s->log_ctx = o->log_ctx;
+	s->log_json = o->log_json;
+	s->idle_s = o->idle_timeout_s ? o->idle_timeout_s : 60;
+	s->max_queue = o->max_queue ? o->max_queue : 16;
+	s->max_wait_s = o->max_wait_s ? o->max_wait_s : 600;
+	s->idle_ms = (int64_t)s->idle_s * 1000;
+	s->mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
+	s->max_wait_ms = (int64_t)s->max_wait_s * 1000;
+	s->backend = aieth_strdup(o->backend ? o->backend : "emu");
+	s->board = o->board ? aieth_strdup(o->board) : NULL;
+	s->data_dir = o->data_dir ? aieth_strdup(o->data_dir) : NULL;
+	if (!s->backend || (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
+		free_server(s);
+		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+	}
+	if (getrandom(&s->id_key, sizeof s->id_key, GRND_NONBLOCK) != (ssize_t)sizeof s->id_key)
+		s->id_key = (uint64_t)time(NULL) * 0x2545f4914f6cdd1dull;
+	if (o->token_file) {
+		rc = srv_tokens_load(&s->tokens, o->token_file);
+		if (rc) {
+			free_server(s);
+			return rc;
+		}
+		s->have_tokens = 1;
+	}
+	if (s->board) {
+		aieth_board *b = NULL;
+		rc = aieth_board_load(&b, s->board, s->data_dir);
+		aieth_board_free(b);
+		if (rc) {
+			free_server(s);
+			return rc;
+		}
+	}
+	if (o->tls_cert) {
+		size_t n;
+		if ((rc = aieth_read_file(o->tls_cert, (size_t)1 << 20, &s->tls_cert, &n)) ||
+		    (rc = aieth_read_file(o->tls_key, (size_t)1 << 20, &s->tls_key, &n))) {
+			free_server(s);
+			return rc;
+		}
+	}
+	if ((rc = srv_http_start(s, o, &addr))) {
+		free_server(s);
+		return rc;
+	}
+	*out = s;
+	return AIETH_OK;
+}
+
+uint16_t aieth_server_port(const aieth_server *s)
+{
+	return s ? s->port : 0;
+}
+
+void aieth_server_close(aieth_server *s)
+{
+	srv_sess *p;
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->draining = 1;
+	s->stop = 1;
+	pthread_mutex_unlock(&s->mu);
+	/* running requests finish (a device wait sees the interrupt flag);
+	 * the listeners' threads are joined */
+	srv_http_stop(s);
+	pthread_mutex_lock(&s->mu);
+	for (p = s->sessions; p; p = p->next)
+		srv_end_locked(s, p, SS_ENDED, "the server stopped");
+	pthread_mutex_unlock(&s->mu);
+	free_server(s);
+}

@@ -1,0 +1,415 @@
+/*
+ * srv_core.c - th_server's one device and its first-come first-served
+ * queue (srv_core.h), shared by the HTTP API and AMD's protocol: sessions,
+ * their transactions under one memory budget, expiry, open and close.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/session_internal.h"
+#include "server/srv_core.h"
+
+const char *const srv_state_names[] = {"queued", "active", "ended", "expired", "failed"};
+
+int64_t srv_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void srv_log(aieth_server *s, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	if (!s->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&s->logmu);
+	s->log(s->log_ctx, line);
+	pthread_mutex_unlock(&s->logmu);
+}
+
+/* ---- sessions ---- */
+
+srv_sess *srv_find_locked(aieth_server *s, const char *id)
+{
+	srv_sess *p;
+	for (p = s->sessions; p; p = p->next)
+		if (!strcmp(p->id, id))
+			return p;
+	return NULL;
+}
+
+unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
+{
+	const srv_sess *p;
+	unsigned n = 1;
+	if (x->state != SS_QUEUED)
+		return 0;
+	for (p = s->sessions; p && p != x; p = p->next)
+		if (p->state == SS_QUEUED)
+			n++;
+	return n;
+}
+
+static void txn_free(srv_txn *t)
+{
+	pld_txn_release(&t->wire);
+	free(t->txbuf);
+	free(t->rxbuf);
+	free(t->arr);
+	free(t->conn);
+	free(t);
+}
+
+static void free_txns(srv_sess *x)
+{
+	srv_txn *t, *n;
+	for (t = x->txns; t; t = n) {
+		n = t->next;
+		txn_free(t);
+	}
+	x->txns = NULL;
+}
+
+static void close_dev_locked(aieth_server *s, srv_sess *x)
+{
+	if (x->dev && x->refs == 0) {
+		free_txns(x);
+		s->mem_used -= x->mem;
+		x->mem = 0;
+		/* closing the device is its reset: graphs ended, buffers freed; the
+		 * next session opens it afresh */
+		aieth_session_close(x->dev);
+		x->dev = NULL;
+		s->resets++;
+	}
+}
+
+/* A device still open by a session that ended during a call blocks the
+ * next session until that call returns. */
+static int device_busy_locked(aieth_server *s)
+{
+	srv_sess *p;
+	for (p = s->sessions; p; p = p->next)
+		if (p->state == SS_ACTIVE || p->dev)
+			return 1;
+	return 0;
+}
+
+static int open_dev(aieth_server *s, srv_sess *x)
+{
+	aieth_graph_spec g[SRV_GRAPHS_MAX];
+	aieth_session_opts o;
+	size_t i;
+	memset(&o, 0, sizeof o);
+	for (i = 0; i < x->req.ngraphs; i++) {
+		g[i].name = x->req.graphs[i].name;
+		g[i].model = x->req.graphs[i].model[0] ? x->req.graphs[i].model : NULL;
+		g[i].model_params = x->req.graphs[i].params;
+	}
+	o.board = x->req.board;
+	o.data_dir = s->data_dir;
+	o.backend = s->backend;
+	o.xclbin = x->xclbin;
+	o.graphs = g;
+	o.num_graphs = x->req.ngraphs;
+	o.interrupt = &s->stop;
+	return aieth_session_open(&x->dev, &o);
+}
+
+void srv_promote_locked(aieth_server *s)
+{
+	srv_sess *p;
+	if (s->draining)
+		return;
+	while (!device_busy_locked(s)) {
+		for (p = s->sessions; p && p->state != SS_QUEUED; p = p->next)
+			;
+		if (!p)
+			return;
+		if (open_dev(s, p)) {
+			p->state = SS_FAILED;
+			snprintf(p->reason, sizeof p->reason, "the device could not be opened: %s",
+				 aieth_error_message());
+			srv_log(s, "session %s: %s", p->id, p->reason);
+			continue;
+		}
+		/* the idle clock keeps running from the client's last request: a
+		 * client that left while queued does not hold the device longer */
+		p->state = SS_ACTIVE;
+	}
+}
+
+void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason)
+{
+	if (x->state != SS_QUEUED && x->state != SS_ACTIVE)
+		return;
+	x->state = st;
+	if (reason)
+		snprintf(x->reason, sizeof x->reason, "%s", reason);
+	close_dev_locked(s, x);
+	srv_promote_locked(s);
+}
+
+srv_sess *srv_sess_new(const char *owner, srv_session_req *req)
+{
+	srv_sess *x = calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->req = *req;
+	memset(req, 0, sizeof *req);
+	pthread_mutex_init(&x->call, NULL);
+	snprintf(x->owner, sizeof x->owner, "%s", owner);
+	return x;
+}
+
+void srv_free_sess(srv_sess *x)
+{
+	free_txns(x);
+	srv_session_req_free(&x->req);
+	free(x->xclbin);
+	pthread_mutex_destroy(&x->call);
+	free(x);
+}
+
+/* Forget the oldest finished sessions beyond SRV_ENDED_KEEP. */
+static void prune_locked(aieth_server *s)
+{
+	srv_sess **pp;
+	size_t n = 0;
+	for (pp = &s->sessions; *pp; pp = &(*pp)->next)
+		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs)
+			n++;
+	for (pp = &s->sessions; *pp && n > SRV_ENDED_KEEP;) {
+		srv_sess *x = *pp;
+		if (x->state >= SS_ENDED && !x->dev && !x->refs) {
+			*pp = x->next;
+			srv_free_sess(x);
+			n--;
+		} else {
+			pp = &x->next;
+		}
+	}
+}
+
+static void new_id(aieth_server *s, char *id, size_t cap)
+{
+	uint64_t v = ++s->next_seq;
+	/* unguessable enough to not collide with an older server's ids in a
+	 * client's retries; ownership is checked by token anyway */
+	snprintf(id, cap, "s-%llu-%08llx", (unsigned long long)v,
+		 (unsigned long long)((s->id_key ^ (v * 0x9e3779b97f4a7c15ull)) & 0xffffffffull));
+}
+
+srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap)
+{
+	srv_sess **pp;
+	unsigned queued = 0;
+
+	pthread_mutex_lock(&s->mu);
+	if (s->draining) {
+		pthread_mutex_unlock(&s->mu);
+		srv_free_sess(x);
+		snprintf(msg, cap, "the server is stopping");
+		return SRV_Q_DRAINING;
+	}
+	for (pp = &s->sessions; *pp; pp = &(*pp)->next)
+		queued += (*pp)->state == SS_QUEUED;
+	if (device_busy_locked(s) && queued >= s->max_queue) {
+		pthread_mutex_unlock(&s->mu);
+		srv_free_sess(x);
+		snprintf(msg, cap, "the queue holds %u sessions, the limit is --max-queue %u",
+			 queued, s->max_queue);
+		return SRV_Q_FULL;
+	}
+	new_id(s, x->id, sizeof x->id);
+	x->seq = s->next_seq;
+	x->created_ms = x->last_ms = srv_now_ms();
+	x->state = SS_QUEUED;
+	*pp = x;
+	s->sessions_total++;
+	srv_promote_locked(s);
+	if (x->state == SS_FAILED) {
+		snprintf(msg, cap, "%s", x->reason);
+		pthread_mutex_unlock(&s->mu);
+		return SRV_Q_FAILED;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return SRV_Q_OK;
+}
+
+void srv_release(aieth_server *s, srv_sess *x)
+{
+	pthread_mutex_lock(&s->mu);
+	x->refs--;
+	x->last_ms = srv_now_ms();
+	if (x->state != SS_ACTIVE) {
+		close_dev_locked(s, x);
+		srv_promote_locked(s);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+void aieth_server_tick(aieth_server *s)
+{
+	srv_sess *p;
+	int64_t t = srv_now_ms();
+	char why[256];
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	for (p = s->sessions; p; p = p->next) {
+		if (p->state == SS_QUEUED && t - p->created_ms > s->max_wait_ms) {
+			snprintf(why, sizeof why, "waited %lld s in the queue, the limit is "
+				 "--max-wait %u s", (long long)((t - p->created_ms) / 1000),
+				 s->max_wait_s);
+			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			srv_end_locked(s, p, SS_EXPIRED, why);
+		} else if ((p->state == SS_QUEUED || p->state == SS_ACTIVE) && !p->refs &&
+			   t - p->last_ms > s->idle_ms) {
+			snprintf(why, sizeof why, "no request for %lld s, the limit is "
+				 "--idle-timeout %u s", (long long)((t - p->last_ms) / 1000),
+				 s->idle_s);
+			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			srv_end_locked(s, p, SS_EXPIRED, why);
+		}
+	}
+	prune_locked(s);
+	srv_promote_locked(s);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- transactions ---- */
+
+srv_txn *srv_txn_find_locked(srv_sess *x, const char *id)
+{
+	srv_txn *t;
+	for (t = x->txns; t; t = t->next)
+		if (!strcmp(t->id, id))
+			return t;
+	return NULL;
+}
+
+srv_txn *srv_txn_running_locked(srv_sess *x)
+{
+	srv_txn *p;
+	for (p = x->txns; p && p->state != ST_STARTED; p = p->next)
+		;
+	return p;
+}
+
+srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
+			 char *msg, size_t cap)
+{
+	const aieth_board_info *info = x->dev->info;
+	uint64_t bytes = q->tx_bytes + q->rx_bytes;
+	srv_txn *t, **pp;
+	unsigned n = 0;
+	uint32_t N = q->channels;
+
+	*out = NULL;
+	if (N != info->channels || q->depth != info->uram_depth_words) {
+		snprintf(msg, cap, "channels %u and depth %u, the board %s has %u channels and a "
+			 "depth of %u words", N, q->depth, info->name, info->channels,
+			 info->uram_depth_words);
+		return SRV_T_GEOMETRY;
+	}
+	pthread_mutex_lock(&s->mu);
+	for (pp = &x->txns; *pp; pp = &(*pp)->next)
+		n++;
+	if (n >= SRV_TXNS_MAX) {
+		pthread_mutex_unlock(&s->mu);
+		snprintf(msg, cap, "session \"%s\" holds %u transactions, the limit is %d: fetch "
+			 "their results first", x->id, n, SRV_TXNS_MAX);
+		return SRV_T_TOO_MANY;
+	}
+	/* the memory budget: images are held until the session ends */
+	if (bytes > s->mem_max - s->mem_used) {
+		unsigned long long used = s->mem_used;
+		pthread_mutex_unlock(&s->mu);
+		snprintf(msg, cap, "transaction images of %llu bytes: %llu of the --max-memory "
+			 "%llu MiB are in use", (unsigned long long)bytes, used,
+			 (unsigned long long)(s->mem_max >> 20));
+		return SRV_T_MEMORY;
+	}
+	s->mem_used += bytes;
+	x->mem += bytes;
+	pthread_mutex_unlock(&s->mu);
+
+	t = calloc(1, sizeof *t);
+	if (!t)
+		goto oom;
+	t->wire.channels = N;
+	t->wire.depth = q->depth;
+	t->wire.cfg = q->cfg;
+	q->cfg = NULL;
+	t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t));
+	t->arr = calloc(8u * (size_t)N, sizeof(uint64_t));
+	t->conn = calloc(2u * (size_t)N, sizeof(int));
+	t->wire.tx.seg = calloc(1, sizeof(pld_seg));
+	t->wire.rx.seg = calloc(1, sizeof(pld_seg));
+	t->txbuf = malloc(q->tx_bytes ? (size_t)q->tx_bytes : 1);
+	t->rxbuf = calloc(1, q->rx_bytes ? (size_t)q->rx_bytes : 1);
+	if (!t->wire.perf || !t->arr || !t->conn || !t->wire.tx.seg || !t->wire.rx.seg ||
+	    !t->txbuf || !t->rxbuf)
+		goto oom;
+	t->wire.tx.size = q->tx_bytes;
+	t->wire.tx.nseg = q->tx_bytes ? 1 : 0;
+	t->wire.tx.seg[0].len = q->tx_bytes;
+	t->wire.tx.seg[0].ptr = t->txbuf;
+	t->wire.rx.size = q->rx_bytes;
+	t->wire.rx.nseg = q->rx_bytes ? 1 : 0;
+	t->wire.rx.seg[0].len = q->rx_bytes;
+	t->wire.rx.seg[0].ptr = t->rxbuf;
+	t->res.tx_moved = t->arr;
+	t->res.rx_moved = t->arr + N;
+	t->res.tx_since = t->arr + 2 * N;
+	t->res.rx_since = t->arr + 3 * N;
+	t->res.tx_first = t->arr + 4 * N;
+	t->res.tx_last = t->arr + 5 * N;
+	t->res.rx_first = t->arr + 6 * N;
+	t->res.rx_last = t->arr + 7 * N;
+	t->res.tx_connected = t->conn;
+	t->res.rx_connected = t->conn + N;
+	pthread_mutex_lock(&s->mu);
+	snprintf(t->id, sizeof t->id, "t-%u", ++x->next_tid);
+	for (pp = &x->txns; *pp; pp = &(*pp)->next)
+		;
+	*pp = t;
+	pthread_mutex_unlock(&s->mu);
+	*out = t;
+	return SRV_T_OK;
+oom:
+	if (t)
+		txn_free(t);
+	pthread_mutex_lock(&s->mu);
+	s->mem_used -= bytes;
+	x->mem -= bytes;
+	pthread_mutex_unlock(&s->mu);
+	snprintf(msg, cap, "transaction: out of memory for images of %llu and %llu bytes",
+		 (unsigned long long)q->tx_bytes, (unsigned long long)q->rx_bytes);
+	return SRV_T_NOMEM;
+}
+
+int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
+{
+	int rc = x->dev->ops->txn_wait(x->dev->bstate, &t->wire, timeout_ms, &t->res);
+	pthread_mutex_lock(&s->mu);
+	if (rc) {
+		t->failed = 1;
+		snprintf(t->msg, sizeof t->msg, "%s", aieth_error_message());
+		s->txn_failed++;
+	} else if ((unsigned)t->res.status < 5) {
+		s->txn_status[t->res.status]++;
+	}
+	t->state = ST_FINISHED;
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}

@@ -1,0 +1,159 @@
+/*
+ * server/srv_core.h - th_server's device and its queue, shared by every
+ * listener (HTTP: http_*.c; AMD's protocol: amd_*.c): sessions that hold
+ * the one device exclusively, first come first served, idle and wait
+ * limits, transactions with their images under one memory budget, the
+ * counters /v1/metrics shows. Free of any wire format.
+ *
+ * Threads: srv->mu guards the sessions, the queue and the counters; a
+ * device call runs outside it, under its session's call lock, with the
+ * session referenced (refs) so that an end (client, expiry, drain) closes
+ * the device only after the call.
+ */
+#ifndef AIETH_SERVER_SRV_CORE_H
+#define AIETH_SERVER_SRV_CORE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "aieth.h"
+#include "backends/backend.h"
+#include "server/srv_route.h"
+#include "server/srv_tokens.h"
+#include "util/error.h"
+
+#define SRV_ENDED_KEEP 64       /* ended sessions remembered for their status */
+#define SRV_TXNS_MAX 16         /* transactions a session holds at once */
+#define SRV_NCODES 19           /* HTTP statuses counted (http_server.c) */
+
+/* A transaction shipped encoded (pl_dma/protocol.h): the images live here
+ * once, the device reads and writes them in place. */
+typedef enum { ST_AWAIT_TX = 0, ST_STARTED, ST_FINISHED } srv_txn_state;
+
+typedef struct srv_txn {
+	char id[16];
+	srv_txn_state state;
+	pld_txn wire;
+	uint8_t *txbuf, *rxbuf;
+	uint64_t tx_got;
+	aieth_dev_result res;
+	uint64_t *arr;                /* backing of res's 8 arrays of N */
+	int *conn;                    /* backing of res's 2 arrays of N */
+	int failed;                   /* the device call itself failed */
+	char msg[512];
+	struct srv_txn *next;
+} srv_txn;
+
+typedef enum { SS_QUEUED, SS_ACTIVE, SS_ENDED, SS_EXPIRED, SS_FAILED } ss_state;
+
+extern const char *const srv_state_names[];
+
+typedef struct srv_sess {
+	char id[SRV_ID_MAX + 1];
+	char owner[SRV_TOKEN_NAME_MAX + 1];
+	ss_state state;
+	char reason[512];
+	int64_t created_ms, last_ms;
+	uint64_t seq;
+	srv_session_req req;
+	char *xclbin;                 /* the design xclbin's path, or NULL */
+	aieth_session *dev;
+	int refs;                     /* device calls and transfers running */
+	pthread_mutex_t call;
+	srv_txn *txns;                /* in submission order */
+	uint32_t next_tid;
+	uint64_t mem;                 /* image bytes its transactions hold */
+	struct srv_sess *next;
+} srv_sess;
+
+struct aieth_server {
+	pthread_mutex_t mu, logmu;
+	srv_tokens tokens;
+	int have_tokens;
+	char *backend, *board, *data_dir;
+	aieth_server_log_fn log;
+	void *log_ctx;
+	int log_json;
+	int64_t idle_ms, max_wait_ms;
+	uint32_t idle_s, max_wait_s, max_queue;
+	volatile sig_atomic_t stop;   /* the sessions' interrupt flag: set on drain */
+	int draining;
+	srv_sess *sessions;           /* in arrival order */
+	uint64_t next_seq, id_key;
+	/* metrics */
+	uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
+	uint64_t requests[SRV_NCODES];
+	uint64_t txn_status[5], txn_failed;   /* by aieth_txn_status; device call failed */
+	uint64_t mem_used, mem_max;   /* image bytes held by all transactions */
+	/* the HTTP listener (http_server.c) */
+	void *http;                   /* struct MHD_Daemon */
+	uint16_t port;
+	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
+};
+
+int64_t srv_now_ms(void);
+void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
+
+/* ---- sessions (srv->mu held where the name says _locked) ---- */
+
+srv_sess *srv_find_locked(aieth_server *s, const char *id);
+/* 1-based place among the queued sessions; 0 when not queued. */
+unsigned srv_position_locked(aieth_server *s, const srv_sess *x);
+void srv_promote_locked(aieth_server *s);
+void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason);
+/* Free a session that never entered the queue (or was pruned). */
+void srv_free_sess(srv_sess *x);
+
+/* A new session for owner with its request (moved in: *req is zeroed),
+ * board already checked. NULL on out of memory. */
+srv_sess *srv_sess_new(const char *owner, srv_session_req *req);
+
+typedef enum {
+	SRV_Q_OK = 0,       /* queued or active: *x is in the queue */
+	SRV_Q_DRAINING,     /* the server is stopping */
+	SRV_Q_FULL,         /* the queue is at --max-queue */
+	SRV_Q_FAILED        /* the device could not be opened: x->reason */
+} srv_q_result;
+
+/* Put x in the queue (mu taken inside); promotes it when the device is
+ * free. On SRV_Q_DRAINING/FULL x was freed and msg says why; on
+ * SRV_Q_FAILED x stays in the list (ended) and msg holds its reason. */
+srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap);
+
+/* Drop a reference taken for a device call or a transfer; the device
+ * closes when the session ended meanwhile. */
+void srv_release(aieth_server *s, srv_sess *x);
+
+/* ---- transactions ---- */
+
+typedef enum {
+	SRV_T_OK = 0,
+	SRV_T_GEOMETRY,     /* channels/depth are not the board's */
+	SRV_T_TOO_MANY,     /* the session holds SRV_TXNS_MAX */
+	SRV_T_MEMORY,       /* past the --max-memory budget */
+	SRV_T_NOMEM         /* allocation failed */
+} srv_t_result;
+
+/* A transaction of an active, referenced session from a checked request
+ * (q->cfg is moved into it): images allocated under the memory budget,
+ * the transaction appended with the next id. msg says why on failure. */
+srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
+			 char *msg, size_t cap);
+srv_txn *srv_txn_find_locked(srv_sess *x, const char *id);
+/* The oldest started transaction (the next to finish), or NULL. */
+srv_txn *srv_txn_running_locked(srv_sess *x);
+/* Wait for a started transaction under x->call (held by the caller):
+ * the result lands in t, the counters move, state becomes FINISHED unless
+ * the wait itself timed out with the transaction still running (returns
+ * AIETH_ETIMEOUT then). */
+int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms);
+
+/* ---- listeners ---- */
+
+/* HTTP (http_server.c): start on addr, or AIETH_EUNSUPPORTED where built
+ * without libmicrohttpd. stop joins its threads. */
+int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr);
+void srv_http_stop(aieth_server *s);
+
+#endif
