@@ -35,6 +35,8 @@ typedef struct {
 	const char *tls_key;         /* its PEM private key file (both or neither) */
 	uint32_t max_memory_mib;     /* transaction images held at once, all sessions
 				        (0: 4096 MiB); more is refused with 413 */
+	const char *work_dir;        /* sessions' artifact folders (NULL: a private
+				        folder under $TMPDIR, removed at close) */
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own

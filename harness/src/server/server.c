@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "core/session_internal.h"
@@ -32,12 +35,42 @@ static void free_server(aieth_server *s)
 			*k++ = 0;
 		free(s->tls_key);
 	}
+	if (s->work_dir && s->own_work_dir)
+		rmdir(s->work_dir);    /* the sessions' folders went with them */
+	free(s->work_dir);
 	free(s->backend);
 	free(s->board);
 	free(s->data_dir);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->logmu);
 	free(s);
+}
+
+/* The folder the sessions' artifact folders go in: the caller's (it must
+ * be a folder), or a private one made now and removed at close. */
+static int work_dir_open(aieth_server *s, const char *dir)
+{
+	struct stat st;
+	if (dir) {
+		if (stat(dir, &st))
+			return aieth_fail(AIETH_EINVAL, "work folder %s: %s", dir, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return aieth_fail(AIETH_EINVAL, "work folder %s: not a folder", dir);
+		s->work_dir = aieth_strdup(dir);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		char *t = aieth_path_join(tmp && *tmp ? tmp : "/tmp", "th_server.XXXXXX");
+		if (t && !mkdtemp(t)) {
+			int e = errno;
+			int rc = aieth_fail(AIETH_EIO, "%s: cannot create the work folder (%s)", t,
+					    strerror(e));
+			free(t);
+			return rc;
+		}
+		s->work_dir = t;
+		s->own_work_dir = 1;
+	}
+	return s->work_dir ? AIETH_OK : aieth_fail(AIETH_ENOMEM, "server: out of memory");
 }
 
 int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
@@ -84,6 +117,10 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (!s->backend || (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+	}
+	if ((rc = work_dir_open(s, o->work_dir))) {
+		free_server(s);
+		return rc;
 	}
 	if (getrandom(&s->id_key, sizeof s->id_key, GRND_NONBLOCK) != (ssize_t)sizeof s->id_key)
 		s->id_key = (uint64_t)time(NULL) * 0x2545f4914f6cdd1dull;

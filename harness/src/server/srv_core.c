@@ -175,6 +175,7 @@ void srv_free_sess(srv_sess *x)
 	free_txns(x);
 	srv_session_req_free(&x->req);
 	free(x->xclbin);
+	srv_artifacts_remove(x);
 	pthread_mutex_destroy(&x->call);
 	free(x);
 }

@@ -58,6 +58,7 @@ typedef struct srv_sess {
 	uint64_t seq;
 	srv_session_req req;
 	char *xclbin;                 /* the design xclbin's path, or NULL */
+	char *artdir;                 /* its artifact folder (srv_artifacts.c), or NULL */
 	aieth_session *dev;
 	int refs;                     /* device calls and transfers running */
 	pthread_mutex_t call;
@@ -86,6 +87,8 @@ struct aieth_server {
 	uint64_t requests[SRV_NCODES];
 	uint64_t txn_status[5], txn_failed;   /* by aieth_txn_status; device call failed */
 	uint64_t mem_used, mem_max;   /* image bytes held by all transactions */
+	char *work_dir;               /* sessions' artifact folders live here */
+	int own_work_dir;             /* made by us (mkdtemp): removed at close */
 	/* the HTTP listener (http_server.c) */
 	void *http;                   /* struct MHD_Daemon */
 	uint16_t port;
@@ -148,6 +151,16 @@ srv_txn *srv_txn_running_locked(srv_sess *x);
  * the wait itself timed out with the transaction still running (returns
  * AIETH_ETIMEOUT then). */
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms);
+
+/* ---- artifacts (srv_artifacts.c) ---- */
+
+#define SRV_XRT_INI_MAX (1u << 20)
+
+/* Create x's artifact folder (work_dir/ID, 0700) once; write the client's
+ * xrt.ini there when given (len 0: none). x->artdir is set on success. */
+int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t len);
+/* Remove the folder's files and the folder (when the session is freed). */
+void srv_artifacts_remove(srv_sess *x);
 
 /* ---- listeners ---- */
 
