@@ -138,35 +138,6 @@ static int parse_u32(const char *s, int64_t *out)
 	return 0;
 }
 
-static int hexdigit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int parse_uuid(const char *s, uint8_t u[16])
-{
-	int n = 0, hi, lo;
-	while (*s && n < 16) {
-		if (*s == '-') {
-			s++;
-			continue;
-		}
-		hi = hexdigit(s[0]);
-		lo = hi < 0 ? -1 : hexdigit(s[1]);
-		if (lo < 0)
-			return -1;
-		u[n++] = (uint8_t)(hi << 4 | lo);
-		s += 2;
-	}
-	return n == 16 && !*s ? 0 : -1;
-}
-
 static int load_board(aieth_board **b, const char *name, const char *data_dir)
 {
 	if (aieth_board_load(b, name, data_dir)) {
@@ -229,7 +200,7 @@ static int cmd_package(int argc, char **argv)
 		case 'd': data_dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'u':
-			if (parse_uuid(optarg, uuid))
+			if (aieth_uuid_parse(optarg, uuid))
 				return usage_error("--uuid \"%s\": expected 32 hex digits "
 						   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", optarg);
 			o.uuid = uuid;

@@ -47,6 +47,11 @@ typedef struct {
 	volatile sig_atomic_t *cancel;
 } aieth_package_opts;
 
+/* A UUID as text, 32 hex digits with dashes anywhere (the usual
+ * xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx form): AIETH_OK, or AIETH_EINVAL
+ * with the message naming the text. */
+int aieth_uuid_parse(const char *text, uint8_t uuid[16]);
+
 #define AIETH_BOOTGEN_TIMEOUT_DEFAULT 600.0
 
 typedef struct {

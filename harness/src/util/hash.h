@@ -33,7 +33,8 @@ void aieth_hash128_final(aieth_hash128 *s, uint8_t out[16]);
 
 /* 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with NUL). */
 void aieth_uuid_format(const uint8_t uuid[16], char out[37]);
-/* Parse that form (dashes optional, either case); AIETH_EINVAL otherwise. */
+/* Parse that form (dashes optional, either case); AIETH_EINVAL otherwise.
+ * Public too (aieth/package.h): th_package parses --uuid with it. */
 int aieth_uuid_parse(const char *text, uint8_t uuid[16]);
 
 #endif
