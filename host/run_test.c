@@ -35,6 +35,13 @@ static const char *usage_text =
 	"      --token-file FILE  remote: a file holding the bearer token (default:\n"
 	"                         $AIETH_TOKEN)\n"
 	"      --cacert FILE      remote: CA bundle for https (default: the system's)\n"
+	"      --xrt-ini FILE     remote: an xrt.ini (at most 1 MiB) sent with each\n"
+	"                         session; the server keeps it with the session's\n"
+	"                         files. Remote runs fetch those files at the end\n"
+	"                         into OUT/artifacts/ (run_summary.json, the\n"
+	"                         xrt.ini, what the device run wrote), listed in\n"
+	"                         report.json; the design xclbin is sent only when\n"
+	"                         the server does not have it yet\n"
 	"      --xclbin FILE      the design's AIE xclbin (overrides \"xclbin\")\n"
 	"      --pl-xclbin FILE   xrt: the PL DMA kernel's xclbin (overrides\n"
 	"                         \"pl_xclbin\"; default: the board's)\n"
@@ -244,6 +251,7 @@ int main(int argc, char **argv)
 		{"server", required_argument, NULL, 10},
 		{"token-file", required_argument, NULL, 11},
 		{"cacert", required_argument, NULL, 12},
+		{"xrt-ini", required_argument, NULL, 13},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -251,7 +259,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = ".", *report_path = NULL, *junit_path = NULL, *data_dir = NULL;
-	char rpath[4200], jpath[4200], err[1200], token[300];
+	char rpath[4200], jpath[4200], apath[4200], err[1200], token[300];
 	const char *token_file = NULL;
 	aieth_run_opts o;
 	aieth_report *r = NULL;
@@ -291,6 +299,7 @@ int main(int argc, char **argv)
 		case 10: o.server = optarg; break;
 		case 11: token_file = optarg; break;
 		case 12: o.cacert = optarg; break;
+		case 13: o.xrt_ini = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -355,6 +364,9 @@ int main(int argc, char **argv)
 	}
 	o.data_dir = cli_data_dir(data_dir);
 	o.out_dir = out;
+	/* a remote session's files (the local backends have none to fetch) */
+	snprintf(apath, sizeof apath, "%s/artifacts", out);
+	o.artifacts_dir = apath;
 	o.interrupt = &got_signal;
 	ps.quiet = quiet;
 	ps.tty = isatty(2);

@@ -63,6 +63,12 @@ static void help(void)
 	       "  --max-wait S         longest a session may wait in the queue (600)\n"
 	       "  --max-memory MIB     transaction images held at once, all sessions\n"
 	       "                       (4096); a transaction past it is refused (413)\n"
+	       "  --cache-dir DIR      design xclbins uploaded by clients, by sha256 (made\n"
+	       "                       if missing, kept across restarts; default: a folder\n"
+	       "                       in the server's private work folder, removed at exit)\n"
+	       "  --max-xclbin MIB     largest xclbin upload (1024); more is refused (413)\n"
+	       "  --xclbin-cache-mib MIB  all cached xclbins together (2048): the least\n"
+	       "                       recently used go first, never one a session uses\n"
 	       "  --log-json           one JSON object per log line (stdout)\n"
 	       "  --help, --version\n"
 	       "\n"
@@ -105,7 +111,8 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
-	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM };
+	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
+	       O_CACHE, O_MAXX, O_XCACHE };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -120,6 +127,9 @@ int main(int argc, char **argv)
 		{"tls-cert", required_argument, NULL, O_CERT},
 		{"tls-key", required_argument, NULL, O_KEY},
 		{"max-memory", required_argument, NULL, O_MEM},
+		{"cache-dir", required_argument, NULL, O_CACHE},
+		{"max-xclbin", required_argument, NULL, O_MAXX},
+		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
@@ -161,6 +171,15 @@ int main(int argc, char **argv)
 		case O_KEY: o.tls_key = optarg; break;
 		case O_MEM:
 			if (parse_u32("--max-memory", optarg, 1, 1u << 20, &o.max_memory_mib))
+				return EX_USAGE;
+			break;
+		case O_CACHE: o.cache_dir = optarg; break;
+		case O_MAXX:
+			if (parse_u32("--max-xclbin", optarg, 1, 1u << 20, &o.max_xclbin_mib))
+				return EX_USAGE;
+			break;
+		case O_XCACHE:
+			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24, &o.xclbin_cache_mib))
 				return EX_USAGE;
 			break;
 		case O_HELP: help(); return EX_OK;

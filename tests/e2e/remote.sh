@@ -15,7 +15,7 @@ printf 'ci %s\n' "$TOK" >"$TMP/tokens"
 printf '%s\n' "$TOK" >"$TMP/token"
 norm() {
   jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
-    .started_at, .finished_at, .hostname, .server, .server_version) else . end)' "$1"
+    .started_at, .finished_at, .hostname, .server, .server_version, .artifacts) else . end)' "$1"
 }
 
 start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1 --max-memory 100

@@ -2,7 +2,7 @@
 # th_server's HTTP API on loopback with the emulated board (docs/http-api.md):
 # health and metrics, tokens (401, names in the log), sessions that hold the
 # device one at a time with a visible queue, the queue limit (429), idle
-# expiry, graph control, 400/404/405/413/415/501 refusals (413 before the body
+# expiry, graph control, 400/404/405/413/415 refusals (413 before the body
 # is read), several clients at once, clients that vanish or never finish,
 # --log-json, and SIGTERM draining. Every wait is bounded; servers are
 # stopped by the trap.
@@ -73,9 +73,10 @@ req 400 -H "$A" -H "$J" -d '{"board":"vck190","colour":1}' "$U/v1/sessions"
 req 415 -H "$A" -H 'Content-Type: text/plain' -d '{"board":"vck190"}' "$U/v1/sessions"
 req 422 -H "$A" -H "$J" -d '{"board":"nosuchboard"}' "$U/v1/sessions"
 # 413 before the body is read: the log shows 0 bytes received
-head -c 1000000 /dev/zero >"$TMP/big"
+# (a session's body may carry an xrt.ini: 64 KiB + 2 MiB)
+head -c 3000000 /dev/zero >"$TMP/big"
 req 413 -H "$A" -H "$J" --data-binary @"$TMP/big" "$U/v1/sessions"
-has "$TMP/body" "the limit is 65536"
+has "$TMP/body" "the limit is 2162688"
 sleep 0.2
 if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
 
@@ -104,7 +105,8 @@ req 504 -H "$A" -H "$J" -d '{"timeout_ms":10}' "$U/v1/sessions/$SA/graphs/gr/wai
 req 404 -H "$A" "$U/v1/sessions/$SA/graphs/other"
 req 400 -H "$A" -H "$J" -d '{"iterations":0}' "$U/v1/sessions/$SA/graphs/gr/run"
 req 204 -H "$A" -X POST "$U/v1/sessions/$SA/graphs/gr/end"
-req 501 -H "$A" "$U/v1/xclbins/0123"
+req 404 -H "$A" "$U/v1/xclbins/0123"     # not a sha256 (the cache: server_design.sh)
+req 405 -H "$A" "$U/v1/xclbins/0123456789012345678901234567890123456789012345678901234567890123"
 req 405 -H "$A" "$U/v1/sessions/$SA/txns"
 req 400 -H "$A" -H "$J" -d '{"channels":1}' "$U/v1/sessions/$SA/txns"
 req 404 -H "$A" -X POST "$U/v1/sessions/$SA/txns/t-9/wait"

@@ -1,7 +1,8 @@
 /*
  * fuzz_server_req.c - libFuzzer target for th_server's request parsing:
- * the input is a request path, a bearer header, a session body, graph
- * bodies and a token file at once (server/srv_route.c, srv_tokens.c).
+ * the input is a request path, a bearer header, a session body (with its
+ * design sha256 and xrt.ini), graph bodies, an artifact name and a token
+ * file at once (server/srv_route.c, srv_tokens.c).
  *
  * Invariants: every parse returns; a failure leaves a message; a parsed
  * session has at most 64 graphs with non-empty, bounded names; a parsed
@@ -39,6 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	srv_route_parse(text, &r);
 	CHECK(strlen(r.sid) <= SRV_ID_MAX && strlen(r.graph) <= SRV_NAME_MAX);
+	if (r.kind == SRV_R_XCLBIN)
+		CHECK(srv_sha256_text_ok(r.sha));
+	if (r.kind == SRV_R_ARTIFACT)
+		CHECK(strlen(r.name) <= SRV_NAME_MAX && r.name[0]);
+	if (srv_artifact_name_ok(text))
+		CHECK(!strchr(text, '/') && text[0] != '.' && strlen(text) <= 255);
 	(void)srv_route_methods(r.kind);
 	if (srv_bearer(text, &tok, &tl) == 0)
 		CHECK(tl > 0 && tok >= text && tok + tl <= text + size);
@@ -48,6 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(q.ngraphs <= SRV_GRAPHS_MAX && q.board[0]);
 		for (i = 0; i < q.ngraphs; i++)
 			CHECK(q.graphs[i].name[0] && strlen(q.graphs[i].name) <= SRV_NAME_MAX);
+		CHECK(!q.xclbin_sha256[0] || srv_sha256_text_ok(q.xclbin_sha256));
+		CHECK(!q.xrt_ini || (q.xrt_ini_len && q.xrt_ini_len <= SRV_XRT_INI_MAX &&
+				     strlen(q.xrt_ini) == q.xrt_ini_len));
 	} else {
 		CHECK(aieth_error_message()[0]);
 	}

@@ -50,6 +50,11 @@ typedef struct {
 	const char *server;
 	const char *token;
 	const char *cacert;
+	/* Added in 0.4, backend "remote": an xrt.ini file sent with every
+	 * session, and the folder its artifacts land in (each test's report
+	 * lists them, "artifacts"; NULL: not fetched). */
+	const char *xrt_ini;
+	const char *artifacts_dir;
 } aieth_run_opts;
 
 /* A report: one run of one or more descriptions (docs/report-schema.md). */

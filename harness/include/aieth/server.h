@@ -37,6 +37,12 @@ typedef struct {
 				        (0: 4096 MiB); more is refused with 413 */
 	const char *work_dir;        /* sessions' artifact folders (NULL: a private
 				        folder under $TMPDIR, removed at close) */
+	/* The design xclbin cache (PUT /v1/xclbins/SHA256): */
+	const char *cache_dir;       /* NULL: WORK_DIR/xclbins (kept when work_dir is
+				        given, else removed at close) */
+	uint32_t max_xclbin_mib;     /* one upload (0: 1024 MiB); more is 413 */
+	uint32_t xclbin_cache_mib;   /* all cached designs (0: 2048 MiB); the least
+				        recently used go first, never one in use */
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own

@@ -55,6 +55,16 @@ typedef struct {
 	const char *server;          /* base URL, "http://host:port" or https */
 	const char *token;           /* bearer token (NULL: none) */
 	const char *cacert;          /* CA bundle for https (NULL: the system's) */
+	/* Added in 0.4, backend "remote" (the others refuse xrt_ini and
+	 * ignore artifacts_dir: their files are local already): */
+	const char *xrt_ini;         /* an xrt.ini file sent with the session (at
+				        most 1 MiB; NULL: none) */
+	const char *artifacts_dir;   /* the session's files (run_summary.json, the
+				        xrt.ini, what the device run wrote) are
+				        fetched here when it closes (NULL: not) */
+	/* Called for each file written there (may be NULL): its path, bytes. */
+	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
+	void *artifact_ctx;
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with

@@ -51,6 +51,11 @@ typedef struct {
 	 * buffer of server_info_size bytes) */
 	char *server_info;
 	size_t server_info_size;
+	/* remote: an xrt.ini file sent with the session, where its artifacts
+	 * land at close and who hears of each file (all may be NULL) */
+	const char *xrt_ini, *artifacts_dir;
+	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
+	void *artifact_ctx;
 } aieth_dev_config;
 
 /* What a device reports for a transaction, besides the RX image and perf

@@ -31,6 +31,8 @@ static void session_free(aieth_session *s)
 	free(s->server);
 	free(s->token);
 	free(s->cacert);
+	free(s->xrt_ini);
+	free(s->artifacts_dir);
 	aieth_board_free(s->board);
 	free(s);
 }
@@ -67,6 +69,12 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		free(s);
 		return aieth_fail(AIETH_EUNSUPPORTED,
 				  "session: unknown backend \"%s\" (available: emu, xrt, remote)", o->backend);
+	}
+	if (o->xrt_ini && strcmp(s->ops->name, "remote")) {
+		free(s);
+		return aieth_fail(AIETH_EINVAL, "session: xrt_ini %s: only the remote backend sends an "
+				  "xrt.ini (locally XRT reads xrt.ini from the working folder)",
+				  o->xrt_ini);
 	}
 	rc = aieth_board_load(&s->board, o->board, o->data_dir);
 	if (rc) {
@@ -111,6 +119,13 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.server = s->server;
 	s->dev.token = s->token;
 	s->dev.cacert = s->cacert;
+	if ((o->xrt_ini && !(s->xrt_ini = aieth_strdup(o->xrt_ini))) ||
+	    (o->artifacts_dir && !(s->artifacts_dir = aieth_strdup(o->artifacts_dir))))
+		goto oom;
+	s->dev.xrt_ini = s->xrt_ini;
+	s->dev.artifacts_dir = s->artifacts_dir;
+	s->dev.artifact = o->artifact;
+	s->dev.artifact_ctx = o->artifact_ctx;
 	s->dev.server_info = s->server_info;
 	s->dev.server_info_size = sizeof s->server_info;
 	rc = s->ops->open(&s->dev, &s->bstate);

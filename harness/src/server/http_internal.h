@@ -33,6 +33,8 @@ typedef struct {
 	srv_sess *sess;               /* referenced during a TX upload */
 	srv_txn *txn;
 	int overflow;                 /* a chunked body went past the limit */
+	size_t body_max;              /* this route's JSON body limit */
+	srv_xupload *xup;             /* PUT /v1/xclbins/SHA: the upload going on */
 	char *body;
 	size_t len, cap;
 } req_ctx;
@@ -71,5 +73,15 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+
+/* http_design.c: the design xclbin cache and the sessions' artifacts.
+ * The head of PUT /v1/xclbins/SHA: MHD_YES with r->xup set when the body
+ * may stream into the cache. */
+enum MHD_Result http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+				     unsigned long long len, int have_len);
+enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+/* A request that ends before its body did (the client went away). */
+void http_xclbin_drop(req_ctx *r);
+enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 
 #endif

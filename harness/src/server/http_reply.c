@@ -72,6 +72,7 @@ static const char *code_name(unsigned status)
 	case 501: return "not_implemented";
 	case 503: return "draining";
 	case 504: return "timeout";
+	case 507: return "insufficient_storage";
 	default: return "internal";
 	}
 }

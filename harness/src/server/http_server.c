@@ -56,8 +56,13 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_serv
 {
 	if (r->overflow)
 		return http_reply_err(c, r, 413, NULL, "request body: more than %zu bytes, the limit",
-				 SRV_BODY_MAX);
+				 r->body_max);
 	switch (r->route.kind) {
+	case SRV_R_XCLBIN:
+		return http_xclbin(c, r, s);
+	case SRV_R_ARTIFACTS:
+	case SRV_R_ARTIFACT:
+		return http_artifacts(c, r, s);
 	case SRV_R_HEALTH:
 		return http_health(c, r, s);
 	case SRV_R_METRICS:
@@ -160,10 +165,14 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	}
 	if (r->route.kind == SRV_R_TXN_TX)
 		return http_txn_tx_head(c, r, s, len, cl != NULL);
+	if (r->route.kind == SRV_R_XCLBIN && !strcmp(r->method, "PUT"))
+		return http_xclbin_put_head(c, r, s, len, cl != NULL);
+	/* a new session may carry an xrt.ini */
+	r->body_max = r->route.kind == SRV_R_SESSIONS ? SRV_SESSION_BODY_MAX : SRV_BODY_MAX;
 	if (cl) {
-		if (len > SRV_BODY_MAX)
+		if (len > r->body_max)
 			return http_reply_err(c, r, 413, NULL, "request body: Content-Length %llu bytes, "
-					 "the limit is %zu", len, SRV_BODY_MAX);
+					 "the limit is %zu", len, r->body_max);
 	} else if (!te && !strcmp(r->method, "POST") && r->route.kind != SRV_R_GRAPH_END &&
 		   r->route.kind != SRV_R_GRAPH_WAIT && r->route.kind != SRV_R_TXN_WAIT) {
 		return http_reply_err(c, r, 411, NULL, "%s %s: a body with Content-Length is needed",
@@ -231,6 +240,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*upload_size = 0;
 		if (r->answered || r->overflow)
 			return MHD_YES;
+		if (r->xup) {
+			if (srv_xclbin_write(r->xup, upload_data, n)) {
+				r->overflow = 1;
+				return MHD_NO;
+			}
+			return MHD_YES;
+		}
 		if (r->txn) {
 			srv_txn *t = r->txn;
 			if (n > t->wire.tx.size - t->tx_got) {
@@ -245,12 +261,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			/* chunked, or more than Content-Length said */
 			size_t want = r->len + n;
 			char *nb;
-			if (want > SRV_BODY_MAX) {
+			if (want > r->body_max) {
 				r->overflow = 1;
 				return MHD_NO;   /* stop reading a body past the limit */
 			}
 			if (want < r->cap * 2)
-				want = r->cap * 2 < SRV_BODY_MAX ? r->cap * 2 : SRV_BODY_MAX;
+				want = r->cap * 2 < r->body_max ? r->cap * 2 : r->body_max;
 			nb = realloc(r->body, want + 1);
 			if (!nb)
 				return MHD_NO;
@@ -320,6 +336,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	}
 	if (r->sess)
 		srv_release(s, r->sess);
+	http_xclbin_drop(r);     /* an upload that did not complete leaves nothing */
 	free(r->body);
 	free(r);
 }

@@ -11,6 +11,7 @@
 #include "core/session_internal.h"
 #include "server/http_internal.h"
 #include "util/json_strict.h"
+#include "util/path.h"
 #include "util/sbuf.h"
 
 static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
@@ -29,6 +30,8 @@ static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
 	json_object_object_add(o, "max_wait_s", json_object_new_int64(s->max_wait_s));
 	if (x->reason[0])
 		json_object_object_add(o, "reason", json_object_new_string(x->reason));
+	if (x->xsha[0])
+		json_object_object_add(o, "xclbin_sha256", json_object_new_string(x->xsha));
 	return o;
 }
 
@@ -84,6 +87,16 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	sb_lit(&b, "# HELP aieth_image_bytes Transaction image bytes held (TX + RX).\n"
 		   "# TYPE aieth_image_bytes gauge\n");
 	sb_printf(&b, "aieth_image_bytes %llu\n", (unsigned long long)s->mem_used);
+	sb_lit(&b, "# HELP aieth_xclbin_uploads_total Design xclbins stored in the cache.\n"
+		   "# TYPE aieth_xclbin_uploads_total counter\n");
+	sb_printf(&b, "aieth_xclbin_uploads_total %llu\n", (unsigned long long)s->xclbin_uploads);
+	sb_lit(&b, "# HELP aieth_xclbin_evictions_total Designs evicted from the cache.\n"
+		   "# TYPE aieth_xclbin_evictions_total counter\n");
+	sb_printf(&b, "aieth_xclbin_evictions_total %llu\n",
+		  (unsigned long long)s->xclbin_evictions);
+	sb_lit(&b, "# HELP aieth_xclbin_cache_bytes Bytes of designs in the cache.\n"
+		   "# TYPE aieth_xclbin_cache_bytes gauge\n");
+	sb_printf(&b, "aieth_xclbin_cache_bytes %llu\n", (unsigned long long)s->cache_used);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)
@@ -118,7 +131,7 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	srv_sess *x;
 	aieth_board *b = NULL;
 	struct json_object *o;
-	char loc[64], id[SRV_ID_MAX + 1], msg[600];
+	char loc[64], id[SRV_ID_MAX + 1], msg[600], *xpath;
 	struct MHD_Response *resp;
 	const char *text;
 	enum MHD_Result ret;
@@ -135,12 +148,6 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		return http_reply_err(c, r, 422, NULL, "board \"%s\" requested, this server's "
 				      "board is %s", q, s->board);
 	}
-	if (req.xclbin_sha256[0]) {
-		srv_session_req_free(&req);
-		return http_reply_err(c, r, 501, NULL, "xclbin_sha256: the design upload is not "
-				      "built yet (docs/http-api.md); leave it out on the emulated "
-				      "board");
-	}
 	if (aieth_board_load(&b, req.board, s->data_dir)) {
 		srv_session_req_free(&req);
 		return http_reply_err(c, r, 422, NULL, "%s", aieth_error_message());
@@ -150,6 +157,13 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		srv_session_req_free(&req);
 		return http_reply_err(c, r, 500, NULL, "session: out of memory");
 	}
+	/* the design (pinned in the cache) and the xrt.ini go with the
+	 * session into the queue */
+	memcpy(x->xsha, x->req.xclbin_sha256, sizeof x->xsha);
+	x->xrt_ini = x->req.xrt_ini;
+	x->xrt_ini_len = x->req.xrt_ini_len;
+	x->req.xrt_ini = NULL;
+	x->req.xrt_ini_len = 0;
 	switch (srv_sess_enqueue(s, x, msg, sizeof msg)) {
 	case SRV_Q_DRAINING:
 		return http_reply_err(c, r, 503, NULL, "%s", msg);
@@ -157,13 +171,35 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		return http_reply_err(c, r, 429, NULL, "%s", msg);
 	case SRV_Q_FAILED:
 		return http_reply_err(c, r, 422, NULL, "%s", msg);
+	case SRV_Q_NO_XCLBIN:
+		return http_reply_err(c, r, 409, NULL, "%s", msg);
+	case SRV_Q_INTERNAL:
+		return http_reply_err(c, r, 500, NULL, "%s", msg);
 	case SRV_Q_OK:
 		break;
 	}
 	pthread_mutex_lock(&s->mu);
 	snprintf(id, sizeof id, "%s", x->id);
 	o = session_json_locked(s, x);
+	xpath = x->xclbin ? aieth_strdup(x->xclbin) : NULL;
 	pthread_mutex_unlock(&s->mu);
+	if (xpath) {
+		/* checked as run_test checks a design locally (lenient: on the
+		 * emulated board a design that does not read is reported, not
+		 * fatal; a board's backend checks it strictly when it opens) */
+		aieth_xclbin *xb = NULL;
+		if (aieth_xclbin_open(&xb, xpath, AIETH_XCLBIN_LENIENT) == AIETH_OK) {
+			json_object_object_add(o, "xclbin_uuid",
+					       json_object_new_string(aieth_xclbin_uuid_string(xb)));
+			aieth_xclbin_close(xb);
+		} else {
+			json_object_object_add(o, "xclbin_problem",
+					       json_object_new_string(aieth_error_message()));
+			srv_log(s, "session %s: the design xclbin does not read as an xclbin: %s", id,
+				aieth_error_message());
+		}
+		free(xpath);
+	}
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	resp = text ? MHD_create_response_from_buffer(strlen(text), (void *)text,
 						      MHD_RESPMEM_MUST_COPY) : NULL;

@@ -27,6 +27,7 @@ static void free_server(aieth_server *s)
 			aieth_session_close(p->dev);
 		srv_free_sess(p);
 	}
+	srv_xclbin_fini(s);
 	srv_tokens_free(&s->tokens);
 	free(s->tls_cert);
 	if (s->tls_key) {
@@ -119,6 +120,13 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	}
 	if ((rc = work_dir_open(s, o->work_dir))) {
+		free_server(s);
+		return rc;
+	}
+	s->xclbin_max = (uint64_t)(o->max_xclbin_mib ? o->max_xclbin_mib : SRV_XCLBIN_MAX_MIB) << 20;
+	s->cache_max = (uint64_t)(o->xclbin_cache_mib ? o->xclbin_cache_mib : SRV_XCLBIN_CACHE_MIB)
+		       << 20;
+	if ((rc = srv_xclbin_init(s, o->cache_dir))) {
 		free_server(s);
 		return rc;
 	}

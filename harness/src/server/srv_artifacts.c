@@ -13,9 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "server/srv_core.h"
 #include "util/fileio.h"
 #include "util/path.h"
+
+#define SUMMARY "run_summary.json"
 
 int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t len)
 {
@@ -65,4 +69,88 @@ void srv_artifacts_remove(srv_sess *x)
 	rmdir(x->artdir);
 	free(x->artdir);
 	x->artdir = NULL;
+}
+
+static struct json_object *u64_array(const uint64_t *v, uint32_t n)
+{
+	struct json_object *a = json_object_new_array();
+	uint32_t i;
+	for (i = 0; v && i < n; i++)
+		json_object_array_add(a, json_object_new_uint64(v[i]));
+	return a;
+}
+
+static struct json_object *txn_json(const srv_txn *t)
+{
+	static const char *const st[] = {"awaiting_tx", "started", "finished"};
+	struct json_object *o = json_object_new_object();
+	uint32_t N = t->wire.channels;
+	json_object_object_add(o, "id", json_object_new_string(t->id));
+	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
+	json_object_object_add(o, "channels", json_object_new_int64(N));
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
+	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
+	json_object_object_add(o, "tx_received", json_object_new_uint64(t->tx_got));
+	if (t->state != ST_FINISHED)
+		return o;
+	json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
+	if (t->failed) {
+		json_object_object_add(o, "message", json_object_new_string(t->msg));
+		return o;
+	}
+	json_object_object_add(o, "status",
+			       json_object_new_string(aieth_txn_status_name(t->res.status)));
+	json_object_object_add(o, "message", json_object_new_string(t->res.msg));
+	json_object_object_add(o, "total_cycles", json_object_new_uint64(t->res.total_cycles));
+	if (t->res.have_progress) {
+		json_object_object_add(o, "tx_moved_beats", u64_array(t->res.tx_moved, N));
+		json_object_object_add(o, "rx_moved_beats", u64_array(t->res.rx_moved, N));
+	}
+	return o;
+}
+
+int srv_artifacts_summary(aieth_server *s, srv_sess *x)
+{
+	static const char *const states[] = {"queued", "active", "ended", "expired", "failed"};
+	struct json_object *o, *a;
+	const srv_txn *t;
+	const char *text;
+	char *path;
+	size_t i;
+	int rc;
+
+	if (!x->artdir)
+		return AIETH_OK;
+	o = json_object_new_object();
+	json_object_object_add(o, "session", json_object_new_string(x->id));
+	json_object_object_add(o, "owner", json_object_new_string(x->owner));
+	json_object_object_add(o, "state", json_object_new_string(states[x->state]));
+	if (x->reason[0])
+		json_object_object_add(o, "reason", json_object_new_string(x->reason));
+	json_object_object_add(o, "board", json_object_new_string(x->req.board));
+	json_object_object_add(o, "backend", json_object_new_string(s->backend));
+	json_object_object_add(o, "xclbin_sha256",
+			       x->xsha[0] ? json_object_new_string(x->xsha) : NULL);
+	a = json_object_new_array();
+	for (i = 0; i < x->req.ngraphs; i++) {
+		struct json_object *g = json_object_new_object();
+		json_object_object_add(g, "name", json_object_new_string(x->req.graphs[i].name));
+		json_object_object_add(g, "model", json_object_new_string(
+			x->req.graphs[i].model[0] ? x->req.graphs[i].model : "loopback"));
+		json_object_array_add(a, g);
+	}
+	json_object_object_add(o, "graphs", a);
+	a = json_object_new_array();
+	for (t = x->txns; t; t = t->next)
+		json_object_array_add(a, txn_json(t));
+	json_object_object_add(o, "transactions", a);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	path = aieth_path_join(x->artdir, SUMMARY);
+	if (!text || !path)
+		rc = aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
+	else
+		rc = aieth_write_atomic(path, text, strlen(text));
+	free(path);
+	json_object_put(o);
+	return rc;
 }

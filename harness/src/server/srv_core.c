@@ -78,9 +78,18 @@ static void free_txns(srv_sess *x)
 	x->txns = NULL;
 }
 
+/* A session done with the device lets go of its cached design. */
+static void unpin_done_locked(aieth_server *s, srv_sess *x)
+{
+	if (x->state >= SS_ENDED && !x->dev)
+		srv_xclbin_unpin_locked(s, x);
+}
+
 static void close_dev_locked(aieth_server *s, srv_sess *x)
 {
 	if (x->dev && x->refs == 0) {
+		/* what the client fetches afterwards (GET .../artifacts) */
+		srv_artifacts_summary(s, x);
 		free_txns(x);
 		s->mem_used -= x->mem;
 		x->mem = 0;
@@ -139,6 +148,8 @@ void srv_promote_locked(aieth_server *s)
 			snprintf(p->reason, sizeof p->reason, "the device could not be opened: %s",
 				 aieth_error_message());
 			srv_log(s, "session %s: %s", p->id, p->reason);
+			srv_artifacts_summary(s, p);
+			unpin_done_locked(s, p);
 			continue;
 		}
 		/* the idle clock keeps running from the client's last request: a
@@ -154,7 +165,10 @@ void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reaso
 	x->state = st;
 	if (reason)
 		snprintf(x->reason, sizeof x->reason, "%s", reason);
-	close_dev_locked(s, x);
+	if (!x->dev)
+		srv_artifacts_summary(s, x);   /* ended before it held the device */
+	close_dev_locked(s, x);            /* else the summary is written there */
+	unpin_done_locked(s, x);
 	srv_promote_locked(s);
 }
 
@@ -175,6 +189,7 @@ void srv_free_sess(srv_sess *x)
 	free_txns(x);
 	srv_session_req_free(&x->req);
 	free(x->xclbin);
+	free(x->xrt_ini);
 	srv_artifacts_remove(x);
 	pthread_mutex_destroy(&x->call);
 	free(x);
@@ -230,7 +245,23 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 			 queued, s->max_queue);
 		return SRV_Q_FULL;
 	}
+	if (x->xsha[0] && srv_xclbin_pin_locked(s, x)) {
+		pthread_mutex_unlock(&s->mu);
+		snprintf(msg, cap, "%s", aieth_error_message());
+		srv_free_sess(x);
+		return SRV_Q_NO_XCLBIN;
+	}
 	new_id(s, x->id, sizeof x->id);
+	/* the client's files are in place before the device opens */
+	if (srv_artifacts_open(s, x, x->xrt_ini, x->xrt_ini_len)) {
+		srv_xclbin_unpin_locked(s, x);
+		pthread_mutex_unlock(&s->mu);
+		snprintf(msg, cap, "%s", aieth_error_message());
+		srv_free_sess(x);
+		return SRV_Q_INTERNAL;
+	}
+	free(x->xrt_ini);
+	x->xrt_ini = NULL;
 	x->seq = s->next_seq;
 	x->created_ms = x->last_ms = srv_now_ms();
 	x->state = SS_QUEUED;
@@ -253,6 +284,7 @@ void srv_release(aieth_server *s, srv_sess *x)
 	x->last_ms = srv_now_ms();
 	if (x->state != SS_ACTIVE) {
 		close_dev_locked(s, x);
+		unpin_done_locked(s, x);
 		srv_promote_locked(s);
 	}
 	pthread_mutex_unlock(&s->mu);

@@ -22,6 +22,7 @@
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 #define SRV_ENDED_KEEP 64       /* ended sessions remembered for their status */
 #define SRV_TXNS_MAX 16         /* transactions a session holds at once */
@@ -49,6 +50,15 @@ typedef enum { SS_QUEUED, SS_ACTIVE, SS_ENDED, SS_EXPIRED, SS_FAILED } ss_state;
 
 extern const char *const srv_state_names[];
 
+/* One design xclbin in the cache (srv_xclbin.c), the file cache_dir/SHA. */
+typedef struct srv_xentry {
+	char sha[65];
+	uint64_t size;
+	uint64_t used;                /* the cache clock at its last use: LRU */
+	unsigned pins;                /* sessions that use it: never evicted */
+	struct srv_xentry *next;
+} srv_xentry;
+
 typedef struct srv_sess {
 	char id[SRV_ID_MAX + 1];
 	char owner[SRV_TOKEN_NAME_MAX + 1];
@@ -58,6 +68,10 @@ typedef struct srv_sess {
 	uint64_t seq;
 	srv_session_req req;
 	char *xclbin;                 /* the design xclbin's path, or NULL */
+	char xsha[65];                /* its sha256 when from the cache, else "" */
+	int xpinned;                  /* holds a pin on that cache entry */
+	char *xrt_ini;                /* the client's xrt.ini until stored (owned) */
+	size_t xrt_ini_len;
 	char *artdir;                 /* its artifact folder (srv_artifacts.c), or NULL */
 	aieth_session *dev;
 	int refs;                     /* device calls and transfers running */
@@ -89,6 +103,12 @@ struct aieth_server {
 	uint64_t mem_used, mem_max;   /* image bytes held by all transactions */
 	char *work_dir;               /* sessions' artifact folders live here */
 	int own_work_dir;             /* made by us (mkdtemp): removed at close */
+	/* the design xclbin cache (srv_xclbin.c), under mu */
+	char *cache_dir;
+	int own_cache_dir;            /* inside our own work folder: removed at close */
+	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
+	srv_xentry *xclbins;
+	uint64_t xclbin_uploads, xclbin_evictions;
 	/* the HTTP listener (http_server.c) */
 	void *http;                   /* struct MHD_Daemon */
 	uint16_t port;
@@ -116,11 +136,16 @@ typedef enum {
 	SRV_Q_OK = 0,       /* queued or active: *x is in the queue */
 	SRV_Q_DRAINING,     /* the server is stopping */
 	SRV_Q_FULL,         /* the queue is at --max-queue */
-	SRV_Q_FAILED        /* the device could not be opened: x->reason */
+	SRV_Q_FAILED,       /* the device could not be opened: x->reason */
+	SRV_Q_NO_XCLBIN,    /* x->xsha is not in the cache (x freed) */
+	SRV_Q_INTERNAL      /* its artifact folder could not be made (x freed) */
 } srv_q_result;
 
 /* Put x in the queue (mu taken inside); promotes it when the device is
- * free. On SRV_Q_DRAINING/FULL x was freed and msg says why; on
+ * free. A design named by x->xsha is pinned in the cache (x->xclbin its
+ * path) and x's artifact folder made with x->xrt_ini, both before the
+ * device opens. On SRV_Q_DRAINING/FULL/NO_XCLBIN/INTERNAL x was freed and
+ * msg says why; on
  * SRV_Q_FAILED x stays in the list (ended) and msg holds its reason. */
 srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap);
 
@@ -152,15 +177,69 @@ srv_txn *srv_txn_running_locked(srv_sess *x);
  * AIETH_ETIMEOUT then). */
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms);
 
-/* ---- artifacts (srv_artifacts.c) ---- */
+/* ---- the design xclbin cache (srv_xclbin.c) ---- */
 
-#define SRV_XRT_INI_MAX (1u << 20)
+#define SRV_XCLBIN_MAX_MIB 1024u        /* --max-xclbin default */
+#define SRV_XCLBIN_CACHE_MIB 2048u      /* --xclbin-cache-mib default */
+
+/* Open the cache: dir (made when missing), or work_dir/xclbins; entries
+ * already there are kept (a --cache-dir survives restarts), leftovers of
+ * broken uploads removed, then trimmed to cache_max. */
+int srv_xclbin_init(aieth_server *s, const char *dir);
+void srv_xclbin_fini(aieth_server *s);
+/* The entry of sha (mu held), or NULL; a lookup counts as a use. */
+srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha);
+/* Pin x->xsha for x (mu held): x->xclbin = its path. AIETH_ENOTFOUND
+ * (message naming the sha) when not cached. */
+int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);
+/* Drop x's pin, if any (mu held). */
+void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x);
+
+/* An upload: streamed into a temporary file in the cache folder while
+ * hashed; renamed to its sha when complete and right. */
+typedef struct {
+	int fd;
+	char *tmp;
+	char sha[65];
+	uint64_t want, got;
+	aieth_sha256 h;
+	unsigned evicted;         /* commit: entries evicted to make room */
+	int err;                  /* a write failed: errmsg */
+	char errmsg[256];
+} srv_xupload;
+
+typedef enum {
+	SRV_X_OK = 0,
+	SRV_X_TOO_LARGE,          /* over --max-xclbin or the cache size: 413 */
+	SRV_X_BAD,                /* short body, or the hash differs: 400 */
+	SRV_X_NO_ROOM,            /* pinned entries leave no room: 507 */
+	SRV_X_IO                  /* a file could not be written: 500 */
+} srv_x_result;
+
+/* Begin an upload of len bytes (checked against the limits first). */
+srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, uint64_t len,
+			      srv_xupload *u, char *msg, size_t cap);
+/* More body: 0, or -1 when it goes past the length (the upload fails). */
+int srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
+/* The end of the body: checked, stored (*created: 1 new, 0 it was there
+ * already, e.g. a concurrent upload of the same file), room made by
+ * evicting the least recently used entries not pinned. u is released. */
+srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg,
+			       size_t cap);
+/* A broken upload: the temporary file removed (safe after commit). */
+void srv_xclbin_abort(srv_xupload *u);
+
+/* ---- artifacts (srv_artifacts.c) ---- */
 
 /* Create x's artifact folder (work_dir/ID, 0700) once; write the client's
  * xrt.ini there when given (len 0: none). x->artdir is set on success. */
 int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t len);
 /* Remove the folder's files and the folder (when the session is freed). */
 void srv_artifacts_remove(srv_sess *x);
+/* Write x's run_summary.json (graphs, transactions with state, status,
+ * cycles, bytes; the session's state) into its folder; mu held. Called
+ * when the device closes and when a client lists the artifacts. */
+int srv_artifacts_summary(aieth_server *s, srv_sess *x);
 
 /* ---- listeners ---- */
 

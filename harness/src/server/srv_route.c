@@ -64,8 +64,10 @@ void srv_route_parse(const char *path, srv_route *r)
 		return;
 	}
 	if (!strcmp(seg, "xclbins")) {
-		if (!next_seg(&p, seg, sizeof seg) && !*p)
-			r->kind = SRV_R_NOT_IMPL;
+		if (!next_seg(&p, seg, sizeof seg) && !*p && srv_sha256_text_ok(seg)) {
+			memcpy(r->sha, seg, 65);
+			r->kind = SRV_R_XCLBIN;
+		}
 		return;
 	}
 	if (strcmp(seg, "sessions"))
@@ -101,6 +103,13 @@ void srv_route_parse(const char *path, srv_route *r)
 			r->kind = SRV_R_TXN_WAIT;
 		else if (!strcmp(seg, "rx"))
 			r->kind = SRV_R_TXN_RX;
+		return;
+	}
+	if (!strcmp(seg, "artifacts")) {
+		if (!*p)
+			r->kind = SRV_R_ARTIFACTS;
+		else if (!next_seg(&p, r->name, sizeof r->name) && !*p)
+			r->kind = SRV_R_ARTIFACT;
 		return;
 	}
 	if (strcmp(seg, "graphs") || next_seg(&p, r->graph, sizeof r->graph))
@@ -148,7 +157,11 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_GRAPH:
 	case SRV_R_TXN:
 	case SRV_R_TXN_RX:
+	case SRV_R_ARTIFACTS:
+	case SRV_R_ARTIFACT:
 		return "GET";
+	case SRV_R_XCLBIN:
+		return "HEAD, PUT";
 	case SRV_R_TXN_TX:
 		return "PUT";
 	case SRV_R_TXNS:
@@ -186,14 +199,33 @@ int srv_bearer(const char *value, const char **tok, size_t *len)
 	return 0;
 }
 
-/* The body as a JSON object (an empty body is allowed_empty ? NULL : an error). */
-static int body_object(const char *body, size_t len, int allow_empty, struct json_object **out)
+int srv_sha256_text_ok(const char *t)
+{
+	size_t i;
+	for (i = 0; i < 64; i++)
+		if (!((t[i] >= '0' && t[i] <= '9') || (t[i] >= 'a' && t[i] <= 'f')))
+			return 0;
+	return t[64] == '\0';
+}
+
+int srv_artifact_name_ok(const char *name)
+{
+	size_t i;
+	for (i = 0; name[i]; i++)
+		if (!seg_char((unsigned char)name[i]) || i >= 255)
+			return 0;
+	return i > 0 && name[0] != '.';
+}
+
+/* The body as a JSON object of at most max bytes (an empty body is
+ * allow_empty ? NULL : an error). */
+static int body_object_max(const char *body, size_t len, size_t max, int allow_empty,
+			   struct json_object **out)
 {
 	int rc;
 	*out = NULL;
-	if (len > SRV_BODY_MAX)
-		return aieth_fail(AIETH_EINVAL, BODY ": %zu bytes, the limit is %zu", len,
-				  SRV_BODY_MAX);
+	if (len > max)
+		return aieth_fail(AIETH_EINVAL, BODY ": %zu bytes, the limit is %zu", len, max);
 	if (!len) {
 		if (allow_empty)
 			return AIETH_OK;
@@ -208,6 +240,11 @@ static int body_object(const char *body, size_t len, int allow_empty, struct jso
 		return aieth_fail(AIETH_EPARSE, BODY ": a JSON object is needed");
 	}
 	return AIETH_OK;
+}
+
+static int body_object(const char *body, size_t len, int allow_empty, struct json_object **out)
+{
+	return body_object_max(body, len, SRV_BODY_MAX, allow_empty, out);
 }
 
 static int copy_name(char *dst, const char *path, const char *v, int allow_empty)
@@ -237,6 +274,9 @@ void srv_session_req_free(srv_session_req *r)
 		r->graphs[i].params = NULL;
 	}
 	r->ngraphs = 0;
+	free(r->xrt_ini);
+	r->xrt_ini = NULL;
+	r->xrt_ini_len = 0;
 }
 
 static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
@@ -286,14 +326,14 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 
 int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 {
-	static const char *const keys[] = {"board", "graphs", "xclbin_sha256", NULL};
-	struct json_object *o = NULL, *graphs = NULL;
+	static const char *const keys[] = {"board", "graphs", "xclbin_sha256", "xrt_ini", NULL};
+	struct json_object *o = NULL, *graphs = NULL, *ini = NULL;
 	const char *board = NULL, *sha = NULL;
 	size_t i, n;
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if ((rc = body_object(body, len, 0, &o)))
+	if ((rc = body_object_max(body, len, SRV_SESSION_BODY_MAX, 0, &o)))
 		return rc;
 	if ((rc = jstrict_keys(BODY, "", o, keys)) ||
 	    (rc = jstrict_get_string(BODY, "", o, "board", 1, &board)) ||
@@ -312,6 +352,33 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 			goto out;
 		}
 		memcpy(out->xclbin_sha256, sha, 65);
+	}
+	if (json_object_object_get_ex(o, "xrt_ini", &ini)) {
+		const char *t = json_object_is_type(ini, json_type_string) ? json_object_get_string(ini)
+									    : NULL;
+		if (!t) {
+			rc = aieth_fail(AIETH_EINVAL, BODY " xrt_ini: a string is needed (the text of "
+					"an xrt.ini)");
+			goto out;
+		}
+		n = (size_t)json_object_get_string_len(ini);
+		if (n > SRV_XRT_INI_MAX) {
+			rc = aieth_fail(AIETH_EINVAL, BODY " xrt_ini: %zu bytes, the limit is %u", n,
+					SRV_XRT_INI_MAX);
+			goto out;
+		}
+		if (memchr(t, '\0', n)) {
+			rc = aieth_fail(AIETH_EINVAL, BODY " xrt_ini: has a NUL byte");
+			goto out;
+		}
+		if (n) {
+			if (!(out->xrt_ini = malloc(n + 1))) {
+				rc = aieth_fail(AIETH_ENOMEM, BODY " xrt_ini: out of memory");
+				goto out;
+			}
+			memcpy(out->xrt_ini, t, n + 1);
+			out->xrt_ini_len = n;
+		}
 	}
 	if (json_object_object_get_ex(o, "graphs", &graphs)) {
 		if (!json_object_is_type(graphs, json_type_array)) {

@@ -17,6 +17,9 @@
 #define SRV_ID_MAX 32
 #define SRV_WAIT_MS_MAX 600000u
 #define SRV_RTP_MAX 65536u
+#define SRV_XRT_INI_MAX (1u << 20)  /* a client's xrt.ini */
+/* POST /v1/sessions may carry an xrt.ini: its JSON string, escaped */
+#define SRV_SESSION_BODY_MAX (SRV_BODY_MAX + 2 * (size_t)SRV_XRT_INI_MAX)
 
 typedef enum {
 	SRV_R_NONE,           /* unknown path: 404 */
@@ -34,6 +37,9 @@ typedef enum {
 	SRV_R_TXN_TX,         /* .../tx: the TX image upload */
 	SRV_R_TXN_WAIT,       /* .../wait: run to the end, the result */
 	SRV_R_TXN_RX,         /* .../rx: the RX image download */
+	SRV_R_XCLBIN,         /* /v1/xclbins/SHA256: HEAD, PUT (the design cache) */
+	SRV_R_ARTIFACTS,      /* /v1/sessions/ID/artifacts: the list */
+	SRV_R_ARTIFACT,       /* .../artifacts/NAME: one file */
 	SRV_R_NOT_IMPL        /* a path of the design not built yet: 501 */
 } srv_route_kind;
 
@@ -43,6 +49,8 @@ typedef struct {
 	char graph[SRV_NAME_MAX + 1];
 	char tid[SRV_ID_MAX + 1];
 	char port[SRV_NAME_MAX + 1];   /* graph.kernel.in[1]: [A-Za-z0-9._-[]] */
+	char sha[65];                  /* SRV_R_XCLBIN: 64 lowercase hex digits */
+	char name[SRV_NAME_MAX + 1];   /* SRV_R_ARTIFACT: [A-Za-z0-9._-] */
 } srv_route;
 
 /* Parse a request path (without the query). Unknown paths give SRV_R_NONE;
@@ -64,15 +72,24 @@ typedef struct {
 typedef struct {
 	char board[SRV_NAME_MAX + 1];
 	char xclbin_sha256[65];        /* "" when absent */
+	char *xrt_ini;                 /* the client's xrt.ini text, or NULL (owned) */
+	size_t xrt_ini_len;
 	size_t ngraphs;
 	srv_graph_req graphs[SRV_GRAPHS_MAX];
 } srv_session_req;
 
 /* POST /v1/sessions: {"board", "graphs": [{"name", "model", "params"}],
- * "xclbin_sha256"}. AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
+ * "xclbin_sha256", "xrt_ini"} (len up to SRV_SESSION_BODY_MAX; xrt_ini up
+ * to SRV_XRT_INI_MAX bytes, no NUL). AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
  * srv_session_req_free after either. */
 int srv_session_req_parse(const char *body, size_t len, srv_session_req *out);
 void srv_session_req_free(srv_session_req *r);
+
+/* A sha256 as the API writes it: 64 lowercase hex digits. */
+int srv_sha256_text_ok(const char *text);
+/* An artifact name a client may fetch: [A-Za-z0-9._-], 1..255 bytes, not
+ * starting with '.' (temporary files, "." and ".."). */
+int srv_artifact_name_ok(const char *name);
 
 /* POST .../run {"iterations": N} (-1 = forever, else 1..2^31-1); .../wait
  * {"timeout_ms": T} (0..600000). An empty body: run refuses it, wait

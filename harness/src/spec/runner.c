@@ -60,6 +60,23 @@ static void txn_progress(void *ctx, uint64_t done, uint64_t total)
 	add_progress(c, c->phase, done, total);
 }
 
+/* The session's artifact hook (backend remote): each file fetched into
+ * the artifacts folder is listed in the test. */
+static void got_artifact(void *ctx, const char *path, uint64_t bytes)
+{
+	run_ctx *c = ctx;
+	jobj *a = rj_get(c->test, "artifacts"), *f = rj_obj();
+	const char *base = strrchr(path, '/');
+	if (!a) {
+		a = rj_arr();
+		rj_set(c->test, "artifacts", a);
+	}
+	rj_str(f, "name", base ? base + 1 : path);
+	rj_str(f, "path", path);
+	rj_u64(f, "bytes", bytes);
+	rj_push(a, f);
+}
+
 static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
@@ -269,6 +286,10 @@ static void run_spec(run_ctx *c)
 	so.server = c->o ? c->o->server : NULL;
 	so.token = c->o ? c->o->token : NULL;
 	so.cacert = c->o ? c->o->cacert : NULL;
+	so.xrt_ini = c->o ? c->o->xrt_ini : NULL;
+	so.artifacts_dir = c->o ? c->o->artifacts_dir : NULL;
+	so.artifact = got_artifact;
+	so.artifact_ctx = c;
 	/* a board given by path must be opened by the same path */
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;

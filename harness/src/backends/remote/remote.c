@@ -24,6 +24,9 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
+#include "backends/remote/remote_design.h"
+#include "util/fileio.h"
+
 #define RESP_MAX ((size_t)1 << 20)    /* a JSON reply */
 #define CONNECT_S 10L
 #define CALL_S 120L                   /* a call that does not wait on the device */
@@ -305,6 +308,21 @@ static int64_t jint(struct json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
 }
 
+/* The connection as remote_design.c uses it. */
+static rmd_conn design_conn(rm_state *st)
+{
+	rmd_conn c;
+	memset(&c, 0, sizeof c);
+	c.h = st->h;
+	c.base = st->base;
+	c.auth = st->auth;
+	c.cacert = st->cfg->cacert;
+	c.interrupt = st->cfg->interrupt;
+	c.progress = st->cfg->progress;
+	c.progress_ctx = st->cfg->progress_ctx;
+	return c;
+}
+
 static void rm_close(void *state)
 {
 	rm_state *st = state;
@@ -315,9 +333,46 @@ static void rm_close(void *state)
 	if (st->sid[0]) {
 		snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
 		rm_req(st, "DELETE", path, NULL, NULL, NULL, CALL_S, &status, NULL);
+		/* the session's files, final once it ended (best effort: a close
+		 * cannot fail; what landed is what the artifact hook heard of) */
+		if (st->cfg->artifacts_dir) {
+			rmd_conn c = design_conn(st);
+			rmd_artifacts_fetch(&c, st->sid, st->cfg->artifacts_dir, st->cfg->artifact,
+					    st->cfg->artifact_ctx);
+		}
 	}
 	curl_easy_cleanup(st->h);
 	free(st);
+}
+
+#define XRT_INI_MAX ((size_t)1 << 20)   /* th_server's limit */
+
+/* What goes with a new session: the design xclbin (sent only when the
+ * server lacks it: xsha its sha256) and the xrt.ini text (*ini, owned). */
+static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xsha[65])
+{
+	const aieth_dev_config *cfg = st->cfg;
+	int rc, uploaded = 0;
+	if (cfg->xrt_ini) {
+		if ((rc = aieth_read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
+			return rc;
+		if (memchr(*ini, '\0', *ini_len)) {
+			free(*ini);
+			*ini = NULL;
+			return aieth_fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
+					  "needed)", cfg->xrt_ini);
+		}
+	}
+	if (cfg->xclbin) {
+		rmd_conn c = design_conn(st);
+		if ((rc = rmd_xclbin_ensure(&c, cfg->xclbin, xsha, &uploaded))) {
+			free(*ini);
+			*ini = NULL;
+			return rc;
+		}
+		(void)uploaded;
+	}
+	return AIETH_OK;
 }
 
 static int rm_open(const aieth_dev_config *cfg, void **state)
@@ -325,7 +380,8 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	rm_state *st;
 	struct json_object *req, *graphs, *o = NULL;
 	const char *text;
-	char path[128];
+	char path[128], xsha[65] = "", *ini = NULL;
+	size_t ini_len = 0;
 	size_t i, n;
 	int rc, polls;
 
@@ -344,6 +400,10 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (cfg->token && (strlen(cfg->token) > 256 || strpbrk(cfg->token, "\r\n")))
 		return aieth_fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
 				  "or has a line break");
+	if (cfg->pl_xclbin)
+		return aieth_fail(AIETH_EINVAL, "backend remote: pl_xclbin %s: the PL DMA kernel is "
+				  "the server's setting (th_server's board); leave pl_xclbin out",
+				  cfg->pl_xclbin);
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
@@ -364,7 +424,16 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 			 jstr(o, "server"), jstr(o, "version"), jstr(o, "backend"));
 	json_object_put(o);
 	o = NULL;
+	if ((rc = design_for_session(st, &ini, &ini_len, xsha)))
+		goto fail;
 	req = json_object_new_object();
+	if (xsha[0])
+		json_object_object_add(req, "xclbin_sha256", json_object_new_string(xsha));
+	if (ini) {
+		json_object_object_add(req, "xrt_ini", json_object_new_string_len(ini, (int)ini_len));
+		free(ini);
+		ini = NULL;
+	}
 	graphs = json_object_new_array();
 	json_object_object_add(req, "board", json_object_new_string(cfg->info->name));
 	for (i = 0; i < cfg->ngraphs; i++) {
@@ -746,6 +815,36 @@ const aieth_backend_ops aieth_backend_remote = {
 };
 
 #else /* !AIETH_HAVE_CURL: the aarch64 cross build */
+
+#define XRT_INI_MAX ((size_t)1 << 20)   /* th_server's limit */
+
+/* What goes with a new session: the design xclbin (sent only when the
+ * server lacks it: xsha its sha256) and the xrt.ini text (*ini, owned). */
+static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xsha[65])
+{
+	const aieth_dev_config *cfg = st->cfg;
+	int rc, uploaded = 0;
+	if (cfg->xrt_ini) {
+		if ((rc = aieth_read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
+			return rc;
+		if (memchr(*ini, '\0', *ini_len)) {
+			free(*ini);
+			*ini = NULL;
+			return aieth_fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
+					  "needed)", cfg->xrt_ini);
+		}
+	}
+	if (cfg->xclbin) {
+		rmd_conn c = design_conn(st);
+		if ((rc = rmd_xclbin_ensure(&c, cfg->xclbin, xsha, &uploaded))) {
+			free(*ini);
+			*ini = NULL;
+			return rc;
+		}
+		(void)uploaded;
+	}
+	return AIETH_OK;
+}
 
 static int rm_open(const aieth_dev_config *cfg, void **state)
 {

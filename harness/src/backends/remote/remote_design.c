@@ -1,0 +1,419 @@
+/*
+ * remote_design.c - the remote backend's files around a session
+ * (remote_design.h): the design xclbin uploaded once (the server caches it
+ * by sha256), the session's artifacts fetched at its end.
+ */
+#ifdef AIETH_HAVE_CURL
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "backends/remote/remote_design.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/hash.h"
+#include "util/path.h"
+
+#define REPLY_MAX ((size_t)1 << 20)
+#define CONNECT_S 10L
+#define CALL_S 120L
+
+typedef struct {
+	char *p;
+	size_t n;
+} rd_buf;
+
+static size_t buf_write(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	rd_buf *b = ctx;
+	size_t n = size * nmemb;
+	char *np;
+	if (b->n + n > REPLY_MAX || !(np = realloc(b->p, b->n + n + 1)))
+		return 0;
+	memcpy(np + b->n, data, n);
+	b->p = np;
+	b->n += n;
+	b->p[b->n] = '\0';
+	return n;
+}
+
+/* The interrupt flag aborts a transfer; an upload reports its progress. */
+static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	const rmd_conn *c = ctx;
+	(void)dt;
+	(void)dn;
+	if (c->interrupt && *c->interrupt)
+		return 1;
+	if (c->progress && ut > 0)
+		c->progress(c->progress_ctx, (uint64_t)un, (uint64_t)ut);
+	return 0;
+}
+
+static struct curl_slist *setup(const rmd_conn *c, const char *url, long timeout_s)
+{
+	struct curl_slist *hdrs = NULL;
+	curl_easy_reset(c->h);
+	if (c->auth && c->auth[0])
+		hdrs = curl_slist_append(hdrs, c->auth);
+	hdrs = curl_slist_append(hdrs, "Expect:");
+	curl_easy_setopt(c->h, CURLOPT_URL, url);
+	curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
+	curl_easy_setopt(c->h, CURLOPT_TIMEOUT, timeout_s);
+	/* no overall limit on a large transfer, but a minute without progress
+	 * ends it */
+	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_TIME, 60L);
+	curl_easy_setopt(c->h, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (c->cacert)
+		curl_easy_setopt(c->h, CURLOPT_CAINFO, c->cacert);
+	curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer);
+	curl_easy_setopt(c->h, CURLOPT_XFERINFODATA, (void *)c);
+	return hdrs;
+}
+
+/* The server's {"error": {"message"}} of a reply, or a stand-in. */
+static void reply_message(const rd_buf *b, char *dst, size_t cap)
+{
+	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
+	snprintf(dst, cap, "(no message)");
+	if (o && json_object_object_get_ex(o, "error", &e) &&
+	    json_object_object_get_ex(e, "message", &m))
+		snprintf(dst, cap, "%s", json_object_get_string(m));
+	json_object_put(o);
+}
+
+static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
+{
+	if (cc == CURLE_ABORTED_BY_CALLBACK)
+		return aieth_fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
+	return aieth_fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
+			  "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
+}
+
+static int status_error(const rmd_conn *c, const char *what, long status, const rd_buf *b)
+{
+	char msg[600];
+	reply_message(b, msg, sizeof msg);
+	if (status == 401 || status == 403)
+		return aieth_fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s", c->base,
+				  status, msg);
+	return aieth_fail(status == 413 || status == 400 ? AIETH_EINVAL : AIETH_EDEVICE,
+			  "server %s: %s: status %ld: %s", c->base, what, status, msg);
+}
+
+int rmd_file_sha256(const char *path, char hex[65], uint64_t *size)
+{
+	static const char x[] = "0123456789abcdef";
+	aieth_sha256 h;
+	uint8_t d[32], *buf;
+	uint64_t off = 0;
+	struct stat st;
+	int fd, rc, i;
+
+	if ((rc = aieth_open_input(path, &fd, &st)))
+		return rc;
+	if (!(buf = malloc(AIETH_IO_CHUNK))) {
+		close(fd);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	aieth_sha256_init(&h);
+	for (;;) {
+		ssize_t n = pread(fd, buf, AIETH_IO_CHUNK, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = aieth_fail(AIETH_EIO, "%s: %s", path, strerror(errno));
+			break;
+		}
+		if (!n)
+			break;
+		aieth_sha256_update(&h, buf, (size_t)n);
+		off += (uint64_t)n;
+	}
+	free(buf);
+	close(fd);
+	if (rc)
+		return rc;
+	aieth_sha256_final(&h, d);
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = x[d[i] >> 4];
+		hex[2 * i + 1] = x[d[i] & 15];
+	}
+	hex[64] = '\0';
+	*size = off;
+	return AIETH_OK;
+}
+
+typedef struct {
+	int fd;
+	uint64_t off, size;
+	int err;
+} file_up;
+
+static size_t file_read(char *buf, size_t size, size_t nmemb, void *ctx)
+{
+	file_up *u = ctx;
+	size_t n = size * nmemb;
+	ssize_t got;
+	if (u->off >= u->size)
+		return 0;
+	if ((uint64_t)n > u->size - u->off)
+		n = (size_t)(u->size - u->off);
+	do
+		got = pread(u->fd, buf, n, (off_t)u->off);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0) {
+		/* the file shrank or cannot be read: the upload fails */
+		u->err = got < 0 ? errno : EIO;
+		return CURL_READFUNC_ABORT;
+	}
+	u->off += (uint64_t)got;
+	return (size_t)got;
+}
+
+int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded)
+{
+	char url[700];
+	struct curl_slist *hdrs;
+	rd_buf b = {0};
+	file_up up;
+	uint64_t size;
+	long status = 0;
+	CURLcode cc;
+	struct stat st;
+	int rc;
+
+	*uploaded = 0;
+	if ((rc = rmd_file_sha256(path, sha, &size)))
+		return rc;
+	snprintf(url, sizeof url, "%s/v1/xclbins/%s", c->base, sha);
+	/* ask first: a design the server has is not sent again */
+	hdrs = setup(c, url, CALL_S);
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(c->h, CURLOPT_NOBODY, 1L);
+	cc = curl_easy_perform(c->h);
+	curl_slist_free_all(hdrs);
+	if (cc)
+		return curl_error(c, "HEAD /v1/xclbins", cc);
+	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status == 200)
+		return AIETH_OK;
+	if (status != 404)
+		return status_error(c, "HEAD /v1/xclbins", status, &b);
+
+	if ((rc = aieth_open_input(path, &up.fd, &st)))
+		return rc;
+	up.off = 0;
+	up.size = size;
+	up.err = 0;
+	hdrs = setup(c, url, 0);
+	hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(c->h, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c->h, CURLOPT_READFUNCTION, file_read);
+	curl_easy_setopt(c->h, CURLOPT_READDATA, &up);
+	curl_easy_setopt(c->h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, buf_write);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
+	cc = curl_easy_perform(c->h);
+	curl_slist_free_all(hdrs);
+	close(up.fd);
+	if (up.err) {
+		free(b.p);
+		return aieth_fail(AIETH_EIO, "%s: read failed during the upload (%s)", path,
+				  strerror(up.err));
+	}
+	if (cc) {
+		free(b.p);
+		return curl_error(c, "PUT /v1/xclbins", cc);
+	}
+	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status != 201 && status != 200) {
+		rc = status_error(c, "xclbin upload", status, &b);
+		free(b.p);
+		return rc;
+	}
+	free(b.p);
+	*uploaded = status == 201;
+	return AIETH_OK;
+}
+
+/* A name the client writes: [A-Za-z0-9._-], 1..255, not starting with '.'. */
+static int plain_name(const char *n)
+{
+	size_t i;
+	for (i = 0; n[i]; i++) {
+		char ch = n[i];
+		if (i >= 255 || !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+				  (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
+			return 0;
+	}
+	return i > 0 && n[0] != '.';
+}
+
+typedef struct {
+	aieth_out out;
+	uint64_t got, max;
+	int err;
+} file_down;
+
+static size_t file_write(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	file_down *d = ctx;
+	size_t n = size * nmemb;
+	if ((uint64_t)n > d->max - d->got || aieth_out_write(&d->out, data, n)) {
+		d->err = 1;
+		return 0;
+	}
+	d->got += n;
+	return n;
+}
+
+/* One file; its length may differ from the list's (a file the server
+ * rewrote since), within RMD_ARTIFACT_MAX. */
+static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const char *name,
+		     uint64_t *bytes, char **path_out)
+{
+	char url[1024], what[400];
+	struct curl_slist *hdrs;
+	file_down d;
+	long status = 0;
+	CURLcode cc;
+	char *path = aieth_path_join(dir, name);
+	int rc;
+
+	*path_out = NULL;
+	if (!path)
+		return aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
+	memset(&d, 0, sizeof d);
+	d.max = RMD_ARTIFACT_MAX;
+	if ((rc = aieth_out_open(&d.out, path))) {
+		free(path);
+		return rc;
+	}
+	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts/%s", c->base, sid, name);
+	snprintf(what, sizeof what, "artifact %s", name);
+	hdrs = setup(c, url, 0);
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, file_write);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &d);
+	/* an error reply is JSON, not the file: refuse it before writing */
+	curl_easy_setopt(c->h, CURLOPT_FAILONERROR, 1L);
+	cc = curl_easy_perform(c->h);
+	curl_slist_free_all(hdrs);
+	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+	if (cc || d.err) {
+		aieth_out_abort(&d.out);
+		if (d.err && d.got + AIETH_IO_CHUNK < d.max)
+			rc = aieth_fail(AIETH_EIO, "%s: %s", what, aieth_error_message());
+		else if (d.err)
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: more than %llu bytes", c->base,
+					what, (unsigned long long)d.max);
+		else if (status >= 400)
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: status %ld", c->base, what,
+					status);
+		else
+			rc = curl_error(c, what, cc);
+		free(path);
+		return rc;
+	}
+	*bytes = d.got;
+	if ((rc = aieth_out_commit(&d.out))) {
+		free(path);
+		return rc;
+	}
+	*path_out = path;
+	return AIETH_OK;
+}
+
+int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
+			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
+{
+	char url[700];
+	struct curl_slist *hdrs;
+	struct json_object *o = NULL, *a;
+	rd_buf b = {0};
+	long status = 0;
+	CURLcode cc;
+	size_t i, n;
+	int rc = AIETH_OK;
+
+	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts", c->base, sid);
+	hdrs = setup(c, url, CALL_S);
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, buf_write);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
+	cc = curl_easy_perform(c->h);
+	curl_slist_free_all(hdrs);
+	if (cc) {
+		free(b.p);
+		return curl_error(c, "GET artifacts", cc);
+	}
+	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status != 200) {
+		rc = status_error(c, "GET artifacts", status, &b);
+		free(b.p);
+		return rc;
+	}
+	o = b.p ? json_tokener_parse(b.p) : NULL;
+	free(b.p);
+	if (!o || !json_object_object_get_ex(o, "artifacts", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
+		json_object_put(o);
+		return aieth_fail(AIETH_EDEVICE, "server %s: GET artifacts: the reply has no "
+				  "\"artifacts\" list", c->base);
+	}
+	n = json_object_array_length(a);
+	if (n > RMD_ARTIFACTS_MAX) {
+		json_object_put(o);
+		return aieth_fail(AIETH_EDEVICE, "server %s: %zu artifacts, the limit is %d",
+				  c->base, n, RMD_ARTIFACTS_MAX);
+	}
+	if (n && mkdir(dir, 0777) && errno != EEXIST) {
+		rc = aieth_fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
+				strerror(errno));
+		json_object_put(o);
+		return rc;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		struct json_object *f = json_object_array_get_idx(a, i), *v;
+		const char *name = NULL;
+		int64_t bytes = -1;
+		char *path = NULL;
+		uint64_t got;
+		if (json_object_object_get_ex(f, "name", &v) && json_object_is_type(v, json_type_string))
+			name = json_object_get_string(v);
+		if (json_object_object_get_ex(f, "bytes", &v) && json_object_is_type(v, json_type_int))
+			bytes = json_object_get_int64(v);
+		if (!name || !plain_name(name)) {
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: artifact %zu: \"%.80s\" is not a plain "
+					"file name ([A-Za-z0-9._-], not starting with '.'): refused",
+					c->base, i, name ? name : "(none)");
+			break;
+		}
+		if (bytes < 0 || (uint64_t)bytes > RMD_ARTIFACT_MAX) {
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: artifact %s: %lld bytes, allowed "
+					"0..%llu", c->base, name, (long long)bytes,
+					(unsigned long long)RMD_ARTIFACT_MAX);
+			break;
+		}
+		got = (uint64_t)bytes;
+		if (!(rc = fetch_one(c, sid, dir, name, &got, &path)) && done)
+			done(ctx, path, got);
+		free(path);
+	}
+	json_object_put(o);
+	return rc;
+}
+
+#endif /* AIETH_HAVE_CURL */

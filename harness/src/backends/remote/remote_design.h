@@ -1,0 +1,49 @@
+/*
+ * backends/remote/remote_design.h - the remote backend's files around a
+ * session (docs/http-api.md): the design xclbin, hashed while read and
+ * uploaded only when th_server lacks it (HEAD, then a streamed PUT), and
+ * the session's artifacts fetched into a local folder at its end.
+ */
+#ifndef AIETH_BACKENDS_REMOTE_DESIGN_H
+#define AIETH_BACKENDS_REMOTE_DESIGN_H
+
+#ifdef AIETH_HAVE_CURL
+
+#include <signal.h>
+#include <stdint.h>
+
+#include <curl/curl.h>
+
+/* The connection the requests go over: the backend's own handle (reset
+ * by every request here) and its settings. */
+typedef struct {
+	CURL *h;
+	const char *base;            /* "http://host:port", no trailing slash */
+	const char *auth;            /* "Authorization: Bearer ..." or "" */
+	const char *cacert;          /* NULL: the system's */
+	const volatile sig_atomic_t *interrupt;
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} rmd_conn;
+
+#define RMD_ARTIFACTS_MAX 256         /* files fetched per session */
+#define RMD_ARTIFACT_MAX ((uint64_t)1 << 32)  /* bytes of one file */
+
+/* The sha256 of a file, read in chunks (never whole in memory), as 64
+ * lowercase hex digits; *size its length. */
+int rmd_file_sha256(const char *path, char hex[65], uint64_t *size);
+
+/* Make sure the server holds the xclbin at path: hash it, ask (HEAD), and
+ * upload it (PUT, streamed from the file) only when missing. sha gets its
+ * hash, *uploaded 1 when it was sent. */
+int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded);
+
+/* Fetch session sid's artifacts (GET .../artifacts, then each file) into
+ * dir (made when missing); each file written through the library's output
+ * rules (util/fileio.h), names that are not plain base names refused.
+ * done(ctx, path, bytes) is called for each file written (may be NULL). */
+int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
+			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
+
+#endif
+#endif
