@@ -1,7 +1,8 @@
 /*
  * th_server - serve one device (a board through XRT, or the emulated board)
  * over HTTP to run_test --backend remote and other clients
- * (docs/server.md, docs/http-api.md).
+ * (docs/server.md, docs/http-api.md), and to AMD's own clients over their
+ * TCP protocol (--amd-listen).
  *
  * Exit codes: 0 stopped by SIGTERM/SIGINT/SIGHUP after draining, 2 usage
  * or input error (options, token file), 3 cannot listen or serve.
@@ -36,7 +37,8 @@ static void on_signal(int sig)
 
 static void help(void)
 {
-	printf("usage: th_server --listen ADDR:PORT [options]\n"
+	printf("usage: th_server --listen ADDR:PORT [--amd-listen ADDR:PORT] [options]\n"
+	       "       th_server --amd-listen ADDR:PORT [options]\n"
 	       "       th_server --help | --version\n"
 	       "\n"
 	       "Serve one device over HTTP (API: docs/http-api.md): sessions hold it one at\n"
@@ -63,6 +65,14 @@ static void help(void)
 	       "  --max-wait S         longest a session may wait in the queue (600)\n"
 	       "  --max-memory MIB     transaction images held at once, all sessions\n"
 	       "                       (4096); a transaction past it is refused (413)\n"
+	       "  --amd-listen ADDR:PORT  also serve AMD's own clients (their TCP protocol,\n"
+	       "                       docs/server.md \"AMD's clients\"); printed as \"AMD's\n"
+	       "                       protocol on ADDR:PORT\". That protocol has NO\n"
+	       "                       authentication: off unless given, loopback only\n"
+	       "                       unless --insecure\n"
+	       "  --graph-model NAME=MODEL[:JSON]  emulated board: the graph model of an AMD\n"
+	       "                       client's graph NAME (repeatable; e.g. gr=adder or\n"
+	       "                       'gr=adder:{\"window_bytes\":4096}'); others: the default\n"
 	       "  --log-json           one JSON object per log line (stdout)\n"
 	       "  --help, --version\n"
 	       "\n"
@@ -105,7 +115,7 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
-	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM };
+	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM, O_AMD, O_MODEL };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -120,12 +130,16 @@ int main(int argc, char **argv)
 		{"tls-cert", required_argument, NULL, O_CERT},
 		{"tls-key", required_argument, NULL, O_KEY},
 		{"max-memory", required_argument, NULL, O_MEM},
+		{"amd-listen", required_argument, NULL, O_AMD},
+		{"graph-model", required_argument, NULL, O_MODEL},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
 	};
 	aieth_server_opts o;
 	aieth_server *srv = NULL;
+	const char *models[64];
+	size_t nmodels = 0;
 	const char *data_opt = NULL;
 	struct sigaction sa;
 	int c, rc;
@@ -163,6 +177,12 @@ int main(int argc, char **argv)
 			if (parse_u32("--max-memory", optarg, 1, 1u << 20, &o.max_memory_mib))
 				return EX_USAGE;
 			break;
+		case O_AMD: o.amd_listen = optarg; break;
+		case O_MODEL:
+			if (nmodels == sizeof models / sizeof models[0])
+				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
+			models[nmodels++] = optarg;
+			break;
 		case O_HELP: help(); return EX_OK;
 		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
 		default:
@@ -171,8 +191,11 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument: %s", argv[optind]);
-	if (!o.listen)
-		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443)");
+	if (!o.listen && !o.amd_listen)
+		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443), or "
+				   "--amd-listen ADDR:PORT");
+	o.graph_models = models;
+	o.num_graph_models = nmodels;
 	if (o.token_file) {
 		/* an unreadable token file is an input error (2), not a failure to
 		 * serve (3); its contents are checked by the library */
@@ -202,7 +225,7 @@ int main(int argc, char **argv)
 		return rc == AIETH_EINVAL || rc == AIETH_EPARSE || rc == AIETH_ENOTFOUND ? EX_USAGE
 											   : EX_INFRA;
 	}
-	{
+	if (o.listen) {
 		/* the address as given, the port as bound (for --listen ...:0) */
 		const char *colon = strrchr(o.listen, ':');
 		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
@@ -210,6 +233,13 @@ int main(int argc, char **argv)
 		       o.tls_cert ? "https" : "http",
 		       o.backend ? o.backend : "emu", o.token_file ? ", tokens from " : ", no tokens",
 		       o.token_file ? o.token_file : "");
+		fflush(stdout);
+	}
+	if (o.amd_listen) {
+		const char *colon = strrchr(o.amd_listen, ':');
+		printf("th_server %s: AMD's protocol on %.*s:%u (backend %s, no authentication)\n",
+		       aieth_version(), (int)(colon - o.amd_listen), o.amd_listen,
+		       (unsigned)aieth_server_amd_port(srv), o.backend ? o.backend : "emu");
 		fflush(stdout);
 	}
 	while (!stop_signal) {
