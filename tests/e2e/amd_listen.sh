@@ -2,8 +2,8 @@
 # th_server --amd-listen on loopback with the emulated board, driven by our
 # client of AMD's protocol (tests/tools/amd_client.c, written from the
 # specification): full sessions compared with the local emulated board,
-# device mismatch, accepted = 0 past --max-memory, a malformed frame, the
-# queue shared with HTTP sessions, clients killed mid-upload and
+# device mismatch, accepted = 0 past --max-memory, a malformed frame, 16
+# clients at once, the queue shared with HTTP sessions, clients killed mid-upload and
 # mid-transaction; the server stays healthy after every fault. Every wait
 # is bounded; servers are stopped by the trap or by the test.
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +58,15 @@ has "$TMP/out" "FUNC and PERF transactions match the local emulated board"
 has "$TMP/out" "3 pipelined transactions fetched as 4, 2, 3 match"
 has "$TMP/out" "wait ends in TIMEOUT with zeros"
 has "$TMP/out" "returned file xrt.ini (23 bytes)"
+# 16 clients at once: each completes; the queue serves them in arrival order
+CP=()
+for i in $(seq 16); do "$AC" full "$AP" "$M" >"$TMP/c$i" 2>&1 & CP+=($!); done
+for i in $(seq 16); do
+  if wait "${CP[$((i - 1))]}"; then ok; else bad "client $i of 16: $(cat "$TMP/c$i")"; fi
+done
+order=$(sed -n 's/.*session s-\([0-9]*\)-[0-9a-f]* ended: destroy.*/\1/p' "$TMP/log0" | tr '\n' ' ')
+if [[ $order == "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 " ]]; then ok
+else bad "sessions ended in the order: $order"; fi
 kill -TERM "$P0"; wait "$P0"; rc=$?
 [[ $rc -eq 0 ]] && ok || bad "th_server --amd-listen only: exit $rc after SIGTERM"
 
