@@ -123,7 +123,7 @@ S1=$SP
 
 # --- accepted = 0 past --max-memory (PERF images are 2 x 2.25 MiB)
 start_server "$TMP/log2" --amd-listen 127.0.0.1:0 --graph-model "gr=$M" --max-memory 3 \
-  --board vck190
+  --board vck190 --max-wait 1
 amd_port "$TMP/log2"
 expect 0 "$AC" memory "$AP"
 has "$TMP/out" "accepted = 0"
@@ -131,6 +131,18 @@ has "$TMP/log2" "refused (accepted = 0)"
 expect 0 "$AC" mismatch "$AP" vek280
 has "$TMP/out" "device vek280 refused: <vck190>"
 healthy "accepted = 0"
+
+# queued past --max-wait: the connection closes without a reply (AMD's
+# client reports a creation failure), the holder goes on
+rm -f "$TMP/release"
+"$AC" hold "$AP" "$TMP/release" >"$TMP/hold" 2>&1 &
+HP=$!
+wait_line "$TMP/hold" "holding the device"
+expect 1 "$AC" memory "$AP"
+has "$TMP/err" "the server closed the connection"
+has "$TMP/log2" "expired while queued: waited 1 s in the queue, the limit is --max-wait 1 s"
+touch "$TMP/release"
+wait "$HP" && ok || bad "amd_client hold failed: $(cat "$TMP/hold")"
 
 # SIGTERM drains both servers, one with an AMD client holding the device
 rm -f "$TMP/release"

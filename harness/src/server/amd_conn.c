@@ -357,6 +357,8 @@ static void runner_stop(amd_conn *c)
 	}
 	while (c->txns)
 		txn_remove_locked(c, c->txns);
+	if (c->cur && c->cur->t)
+		srv_txn_drop(c->s, c->x, c->cur->t);   /* its upload broke off */
 	free(c->cur);
 	c->cur = NULL;
 }
