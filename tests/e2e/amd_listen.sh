@@ -71,12 +71,17 @@ kill -TERM "$P0"; wait "$P0"; rc=$?
 [[ $rc -eq 0 ]] && ok || bad "th_server --amd-listen only: exit $rc after SIGTERM"
 
 # --- both listeners, one queue
-start_server "$TMP/log" --amd-listen 127.0.0.1:0 --graph-model "gr=$M" --idle-timeout 5
+start_server "$TMP/log" --amd-listen 127.0.0.1:0 --graph-model "gr=$M" --idle-timeout 5 \
+  --graph-model "other=$B/plugins/slow_loopback.so"
 amd_port "$TMP/log"
 expect 0 "$AC" full "$AP" "$M"
 has "$TMP/log" "session s-1-"
 has "$TMP/log" "ended: destroy"
 healthy "a full session"
+
+# a wait shorter than the device: TIMEOUT with zeros, the late result dropped
+expect 0 "$AC" slowwait "$AP"
+has "$TMP/out" "a 200 ms wait ended in TIMEOUT, the next transaction is right"
 
 # device mismatch: the reply carries the reason, the connection closes
 expect 0 "$AC" mismatch "$AP" nosuchboard

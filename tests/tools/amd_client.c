@@ -16,6 +16,8 @@
  *   amd_client stuck PORT WHAT       stop mid-upload / mid-transaction
  *                                    (WHAT: upload or txn) and wait to be killed
  *   amd_client latency PORT N        mean round trip of N status queries
+ *   amd_client slowwait PORT         a wait that ends before the device
+ *                                    (graph "other" on a slow model): TIMEOUT
  *
  * Every read has a 20 s deadline; every loop is bounded.
  */
@@ -179,9 +181,8 @@ static void hello(conn *c, int with_ini)
 	conn_send(c);
 }
 
-static void manager(conn *c, const char *device, uint32_t ngraphs)
+static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char *const *gr)
 {
-	static const char *const gr[2] = {"gr", "other"};
 	const char *kn[1] = {"vck190_test_harness"};
 	static const uint8_t xcl[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
 	amdp_msg *m;
@@ -196,6 +197,12 @@ static void manager(conn *c, const char *device, uint32_t ngraphs)
 	conn_send(c);
 	m = reply(c, AMDP_R_MAX_MEM);
 	CHECK(m->value > 0, "max memory is 0");
+}
+
+static void manager(conn *c, const char *device, uint32_t ngraphs)
+{
+	static const char *const gr[1] = {"gr"};
+	manager_g(c, device, ngraphs, gr);
 }
 
 /* -------------------------------------------------- transactions */
@@ -583,6 +590,69 @@ static int stuck(int port, const char *what)
 	return 1;
 }
 
+/* Graph "other" runs a model that takes 1.5 s per call: a 200 ms
+ * wait ends first with TIMEOUT and zeros; the late result is dropped and
+ * the next transaction comes back right. */
+static int slowwait(int port)
+{
+	conn c;
+	pld_arg a[2];
+	pld_txn w;
+	uint8_t tx[16], rx[16], img[16];
+	char err[256];
+	amdp_msg *m;
+	uint32_t id;
+	int i;
+	for (i = 0; i < 16; i++)
+		tx[i] = (uint8_t)(0xa0 + i);
+	memset(a, 0, sizeof a);
+	a[0].size = a[1].size = 16;
+	a[0].reps = a[1].reps = 1;
+	a[0].data = tx;
+	a[1].dir = 1;
+	a[1].data = rx;
+	if (pld_txn_encode(&w, N36, D4K, 0, a, 2, err, sizeof err))
+		die("pld_txn_encode: %s", err);
+	pld_image_read(&w.tx, 0, img, 16);
+	conn_open(&c, port);
+	hello(&c, 0);
+	{
+		static const char *const gr[1] = {"other"};
+		manager_g(&c, "vck190", 1, gr);
+	}
+	amdp_enc_req_run_graph(&c.b, 0, 2);
+	conn_send(&c);
+	CHECK(reply(&c, AMDP_R_GRAPHS)->started[0] == 1, "runAIEGraph(0): started[0] is not 1");
+	for (id = 7; id < 9; id++) {
+		amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, 16, 16));
+		conn_send(&c);
+		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "transaction %u not accepted", id);
+		amdp_enc_req_run(&c.b, 0, id, 0, w.cfg, 8 * N36 + 1, img, 16, 16);
+		conn_send(&c);
+		amdp_enc_req_wait_th(&c.b, id, id == 7 ? 200 : 0);
+		conn_send(&c);
+		m = reply(&c, AMDP_R_WAIT_TH);
+		if (id == 7) {
+			static const uint8_t z[16];
+			CHECK(m->status == AMDP_ST_TIMEOUT, "a 200 ms wait on a 1.5 s transaction: "
+			      "status %u, expected TIMEOUT (3)", m->status);
+			CHECK(c.from_len == 16 && !memcmp(c.from_aie, z, 16),
+			      "TIMEOUT: from_aie is not 16 zero bytes");
+			CHECK(query(&c, id) == AMDP_ST_DONE, "a fetched id must query DONE");
+		} else {
+			CHECK(m->status == AMDP_ST_DONE, "the next transaction: status %u", m->status);
+			CHECK(c.from_len == 16 && !memcmp(c.from_aie, tx, 16),
+			      "the next transaction: from_aie is not the looped-back TX data");
+		}
+	}
+	printf("amd_client: a 200 ms wait ended in TIMEOUT, the next transaction is right\n");
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	expect_close(&c, "after destroy");
+	pld_txn_release(&w);
+	return 0;
+}
+
 static int latency(int port, long n)
 {
 	conn c;
@@ -617,7 +687,7 @@ int main(int argc, char **argv)
 {
 	int port, rc;
 	if (argc < 3) {
-		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency "
+		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait "
 				"PORT [ARG]\n");
 		return 2;
 	}
@@ -636,6 +706,8 @@ int main(int argc, char **argv)
 		rc = hold(port, argv[3]);
 	else if (!strcmp(argv[1], "stuck") && argc == 4)
 		rc = stuck(port, argv[3]);
+	else if (!strcmp(argv[1], "slowwait"))
+		rc = slowwait(port);
 	else if (!strcmp(argv[1], "latency") && argc == 4)
 		rc = latency(port, atol(argv[3]) > 0 ? atol(argv[3]) : 1000);
 	else {

@@ -477,7 +477,8 @@ static int on_query(amd_conn *c, uint32_t id)
 	uint8_t st;
 	pthread_mutex_lock(&c->mu);
 	p = txn_find(c, id);
-	st = p ? p->st : AMDP_ST_DONE;
+	/* fetched (an abandoned one too): DONE, as research §12 advises */
+	st = p && !p->abandoned ? p->st : AMDP_ST_DONE;
 	pthread_mutex_unlock(&c->mu);
 	if (!p && !was_fetched(c, id)) {
 		snprintf(c->why, sizeof c->why, "queryTransactionStatus: no transaction %u", id);
@@ -498,7 +499,7 @@ static int on_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	int rc;
 
 	pthread_mutex_lock(&c->mu);
-	if (!(p = txn_find(c, id))) {
+	if (!(p = txn_find(c, id)) || p->abandoned) {
 		pthread_mutex_unlock(&c->mu);
 		snprintf(c->why, sizeof c->why, "waitForTestHarness: no pending transaction %u%s",
 			 id, was_fetched(c, id) ? " (its result was fetched)" : "");
@@ -762,7 +763,7 @@ static int on_mgr(amd_conn *c)
 		break;
 	case SRV_Q_FAILED:
 		/* AMD's server sends no reply when the device cannot be opened */
-		snprintf(c->why, sizeof c->why, "the device could not be opened: %s", msg);
+		snprintf(c->why, sizeof c->why, "%s", msg);
 		return -1;
 	default:
 		snprintf(c->why, sizeof c->why, "no session: %s", msg);
