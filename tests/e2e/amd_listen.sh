@@ -15,7 +15,7 @@ M='adder:{"in0":"PLIO_01_TO_AIE","in1":"PLIO_03_TO_AIE","out":"PLIO_02_FROM_AIE"
 amd_port() {
   local i p=
   for i in $(seq 50); do
-    p=$(sed -n "s/.*AMD's protocol on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p" "$1")
+    p=$(sed -n "s/.*AMD's protocol on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p" "$1" 2>/dev/null)
     [[ -n $p ]] && break
     sleep 0.1
   done
@@ -109,8 +109,9 @@ body=$(curl -s -m 10 "$U/v1/sessions/$sid")
 jq_is "$body" .state active
 curl -s -m 10 -X DELETE "$U/v1/sessions/$sid" >/dev/null
 
-# clients killed mid-upload and mid-transaction cost only their session
-for what in upload txn; do
+# clients killed mid-upload, mid-transaction and mid-download cost only
+# their session
+for what in upload txn download; do
   "$AC" stuck "$AP" "$what" >"$TMP/stuck" 2>&1 &
   KP=$!
   wait_line "$TMP/stuck" "stuck ($what)"
@@ -120,6 +121,22 @@ for what in upload txn; do
 done
 wait_line "$TMP/log" "ended: the client closed the connection in the middle of a message"
 expect 0 "$AC" full "$AP" "$M"
+
+# 16 connections at once are served (one holds the device, 15 queue); a
+# 17th is closed at once
+rm -f "$TMP/release"
+n0=$(grep -c ': connected$' "$TMP/log")
+HPS=()
+for i in $(seq 16); do "$AC" hold "$AP" "$TMP/release" >"$TMP/h$i" 2>&1 & HPS+=($!); done
+for i in $(seq 100); do
+  [[ $(grep -c ': connected$' "$TMP/log") -ge $((n0 + 16)) ]] && break; sleep 0.1
+done
+expect 1 "$AC" mismatch "$AP" vck190
+has "$TMP/log" "refused: 16 connections are open, the limit"
+touch "$TMP/release"
+for i in $(seq 16); do
+  if wait "${HPS[$((i - 1))]}"; then ok; else bad "holder $i of 16: $(cat "$TMP/h$i")"; fi
+done
 curl -s -m 5 "$U/v1/metrics" >"$TMP/metrics"
 has "$TMP/metrics" "aieth_sessions_active 0"
 has "$TMP/metrics" "aieth_image_bytes 0"

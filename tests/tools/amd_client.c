@@ -13,8 +13,9 @@
  *   amd_client memory PORT           accepted = 0 past --max-memory
  *   amd_client malformed PORT        a broken frame: the server closes
  *   amd_client hold PORT FILE        hold the device until FILE exists
- *   amd_client stuck PORT WHAT       stop mid-upload / mid-transaction
- *                                    (WHAT: upload or txn) and wait to be killed
+ *   amd_client stuck PORT WHAT       stop mid-upload, mid-transaction or
+ *                                    mid-download (WHAT: upload, txn,
+ *                                    download) and wait to be killed
  *   amd_client latency PORT N        mean round trip of N status queries
  *   amd_client slowwait PORT         a wait that ends before the device
  *                                    (graph "other" on a slow model): TIMEOUT
@@ -579,6 +580,13 @@ static int stuck(int port, const char *what)
 		amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
 				 t.w.rx.size);
 		c.b.len /= 2;        /* half of the TX image */
+		conn_send(&c);
+	} else if (!strcmp(what, "download")) {
+		/* a PERF result (2.25 MiB) asked for and never read */
+		txn_free(&t);
+		txn_make(&t, 1, 1);
+		send_run(&c, &t, 0, 1);
+		amdp_enc_req_wait_th(&c.b, 0, 0);
 		conn_send(&c);
 	} else {
 		send_run(&c, &t, 0, 1);
