@@ -239,6 +239,11 @@ $(O)/tests/bench: tests/bench/bench.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
+# A client of AMD's protocol for th_server --amd-listen (tests/e2e/amd_listen.sh).
+$(O)/tests/amd_client: tests/tools/amd_client.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
 # Environment of every test: data from this tree, plugins from this build.
 TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CURDIR) \
 	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
@@ -249,7 +254,7 @@ check: all unit e2e
 unit: $(UNITS) $(PLUGINS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
-e2e: all
+e2e: all $(O)/tests/amd_client
 	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
 
 # The full suite: gcc build, clang build, sanitizer build, short fuzzing,

@@ -1,7 +1,8 @@
 /*
  * th_server - serve one device (a board through XRT, or the emulated board)
  * over HTTP to run_test --backend remote and other clients
- * (docs/server.md, docs/http-api.md).
+ * (docs/server.md, docs/http-api.md), and to AMD's own clients over their
+ * TCP protocol (--amd-listen).
  *
  * Exit codes: 0 stopped by SIGTERM/SIGINT/SIGHUP after draining, 2 usage
  * or input error (options, token file), 3 cannot listen or serve.
@@ -36,12 +37,14 @@ static void on_signal(int sig)
 
 static void help(void)
 {
-	printf("usage: th_server --listen ADDR:PORT [options]\n"
+	printf("usage: th_server --listen ADDR:PORT [--amd-listen ADDR:PORT] [options]\n"
+	       "       th_server --amd-listen ADDR:PORT [options]\n"
 	       "       th_server --help | --version\n"
 	       "\n"
 	       "Serve one device over HTTP (API: docs/http-api.md): sessions hold it one at\n"
 	       "a time, others queue first come, first served. Clients: run_test --backend\n"
-	       "remote, curl. See docs/server.md.\n"
+	       "remote, curl; with --amd-listen also AMD's own clients, in the same queue.\n"
+	       "See docs/server.md.\n"
 	       "\n"
 	       "Options:\n"
 	       "  --listen ADDR:PORT   address to listen on: IPv4, or [IPv6]; port 0 picks a\n"
@@ -62,13 +65,22 @@ static void help(void)
 	       "  --max-queue N        sessions that may wait for the device (16)\n"
 	       "  --max-wait S         longest a session may wait in the queue (600)\n"
 	       "  --max-memory MIB     transaction images held at once, all sessions\n"
-	       "                       (4096); a transaction past it is refused (413)\n"
+	       "                       (4096); a transaction past it is refused (413; AMD's\n"
+	       "                       clients: accepted = 0)\n"
 	       "  --cache-dir DIR      design xclbins uploaded by clients, by sha256 (made\n"
 	       "                       if missing, kept across restarts; default: a folder\n"
 	       "                       in the server's private work folder, removed at exit)\n"
 	       "  --max-xclbin MIB     largest xclbin upload (1024); more is refused (413)\n"
 	       "  --xclbin-cache-mib MIB  all cached xclbins together (2048): the least\n"
 	       "                       recently used go first, never one a session uses\n"
+	       "  --amd-listen ADDR:PORT  also serve AMD's own clients (their TCP protocol,\n"
+	       "                       docs/server.md \"AMD's clients\"); printed as \"AMD's\n"
+	       "                       protocol on ADDR:PORT\". That protocol has NO\n"
+	       "                       authentication: off unless given, loopback only\n"
+	       "                       unless --insecure\n"
+	       "  --graph-model NAME=MODEL[:JSON]  emulated board: the graph model of an AMD\n"
+	       "                       client's graph NAME (repeatable; e.g. gr=adder or\n"
+	       "                       'gr=adder:{\"window_bytes\":4096}'); others: the default\n"
 	       "  --log-json           one JSON object per log line (stdout)\n"
 	       "  --help, --version\n"
 	       "\n"
@@ -112,7 +124,7 @@ int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
-	       O_CACHE, O_MAXX, O_XCACHE };
+	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -130,12 +142,16 @@ int main(int argc, char **argv)
 		{"cache-dir", required_argument, NULL, O_CACHE},
 		{"max-xclbin", required_argument, NULL, O_MAXX},
 		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
+		{"amd-listen", required_argument, NULL, O_AMD},
+		{"graph-model", required_argument, NULL, O_MODEL},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
 	};
 	aieth_server_opts o;
 	aieth_server *srv = NULL;
+	const char *models[64];
+	size_t nmodels = 0;
 	const char *data_opt = NULL;
 	struct sigaction sa;
 	int c, rc;
@@ -182,6 +198,12 @@ int main(int argc, char **argv)
 			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24, &o.xclbin_cache_mib))
 				return EX_USAGE;
 			break;
+		case O_AMD: o.amd_listen = optarg; break;
+		case O_MODEL:
+			if (nmodels == sizeof models / sizeof models[0])
+				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
+			models[nmodels++] = optarg;
+			break;
 		case O_HELP: help(); return EX_OK;
 		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
 		default:
@@ -190,8 +212,11 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument: %s", argv[optind]);
-	if (!o.listen)
-		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443)");
+	if (!o.listen && !o.amd_listen)
+		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443), or "
+				   "--amd-listen ADDR:PORT");
+	o.graph_models = models;
+	o.num_graph_models = nmodels;
 	if (o.token_file) {
 		/* an unreadable token file is an input error (2), not a failure to
 		 * serve (3); its contents are checked by the library */
@@ -221,7 +246,7 @@ int main(int argc, char **argv)
 		return rc == AIETH_EINVAL || rc == AIETH_EPARSE || rc == AIETH_ENOTFOUND ? EX_USAGE
 											   : EX_INFRA;
 	}
-	{
+	if (o.listen) {
 		/* the address as given, the port as bound (for --listen ...:0) */
 		const char *colon = strrchr(o.listen, ':');
 		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
@@ -229,6 +254,13 @@ int main(int argc, char **argv)
 		       o.tls_cert ? "https" : "http",
 		       o.backend ? o.backend : "emu", o.token_file ? ", tokens from " : ", no tokens",
 		       o.token_file ? o.token_file : "");
+		fflush(stdout);
+	}
+	if (o.amd_listen) {
+		const char *colon = strrchr(o.amd_listen, ':');
+		printf("th_server %s: AMD's protocol on %.*s:%u (backend %s, no authentication)\n",
+		       aieth_version(), (int)(colon - o.amd_listen), o.amd_listen,
+		       (unsigned)aieth_server_amd_port(srv), o.backend ? o.backend : "emu");
 		fflush(stdout);
 	}
 	while (!stop_signal) {

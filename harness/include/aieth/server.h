@@ -43,14 +43,24 @@ typedef struct {
 	uint32_t max_xclbin_mib;     /* one upload (0: 1024 MiB); more is 413 */
 	uint32_t xclbin_cache_mib;   /* all cached designs (0: 2048 MiB); the least
 				        recently used go first, never one in use */
+	/* AMD's clients (docs/server.md, "AMD's clients"): */
+	const char *amd_listen;      /* "ADDR:PORT" for AMD's TCP protocol (NULL: off);
+				        it has no authentication: an address that is
+				        not loopback needs insecure. listen may then be
+				        NULL (at least one of the two is needed) */
+	const char *const *graph_models; /* "NAME=MODEL[:JSON-params]": the graph
+				        model of an AMD client's graph NAME (emu);
+				        other names get the default model */
+	size_t num_graph_models;
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own
  * threads). *out is the caller's: aieth_server_close ends it. */
 int aieth_server_open(aieth_server **out, const aieth_server_opts *opts);
 
-/* The TCP port bound (useful with port 0). */
+/* The TCP port bound (useful with port 0); 0 without that listener. */
 uint16_t aieth_server_port(const aieth_server *server);
+uint16_t aieth_server_amd_port(const aieth_server *server);
 
 /* Housekeeping, to be called about once a second: sessions idle past the
  * idle timeout or queued past the wait limit are ended (the device closed,

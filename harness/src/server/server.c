@@ -1,7 +1,7 @@
 /*
  * server.c - th_server as the library offers it (aieth/server.h): the
  * options checked, the device queue set up (srv_core.c), the listeners
- * started (HTTP: http_server.c), and the drain that stops them all.
+ * started (HTTP: http_server.c; AMD's protocol: amd_listen.c), and the drain that stops them all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,16 +77,22 @@ static int work_dir_open(aieth_server *s, const char *dir)
 int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 {
 	aieth_server *s;
-	struct sockaddr_storage addr;
-	size_t alen = 0;
+	struct sockaddr_storage addr, amd_addr;
+	size_t alen = 0, amd_alen = 0;
 	int loopback = 0, rc;
 
 	aieth_error_clear();
 	if (!out || !o)
 		return aieth_fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
 	*out = NULL;
-	rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback);
-	if (rc)
+	if (!o->listen && !o->amd_listen)
+		return aieth_fail(AIETH_EINVAL, "server: a listen address is needed (HTTP listen, "
+				  "AMD's protocol amd_listen, or both)");
+	if (o->amd_listen &&
+	    (rc = srv_listen_parse(o->amd_listen, &amd_addr, sizeof amd_addr, &amd_alen, &loopback)))
+		return rc;
+	loopback = 1;
+	if (o->listen && (rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback)))
 		return rc;
 	if (o->backend && strcmp(o->backend, "emu") && strcmp(o->backend, "xrt"))
 		return aieth_fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
@@ -157,7 +163,12 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			return rc;
 		}
 	}
-	if ((rc = srv_http_start(s, o, &addr))) {
+	if (o->listen && (rc = srv_http_start(s, o, &addr))) {
+		free_server(s);
+		return rc;
+	}
+	if (o->amd_listen && (rc = srv_amd_start(s, o, &amd_addr, amd_alen))) {
+		srv_http_stop(s);
 		free_server(s);
 		return rc;
 	}
@@ -168,6 +179,11 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 uint16_t aieth_server_port(const aieth_server *s)
 {
 	return s ? s->port : 0;
+}
+
+uint16_t aieth_server_amd_port(const aieth_server *s)
+{
+	return s ? s->amd_port : 0;
 }
 
 void aieth_server_close(aieth_server *s)
@@ -182,6 +198,7 @@ void aieth_server_close(aieth_server *s)
 	/* running requests finish (a device wait sees the interrupt flag);
 	 * the listeners' threads are joined */
 	srv_http_stop(s);
+	srv_amd_stop(s);
 	pthread_mutex_lock(&s->mu);
 	for (p = s->sessions; p; p = p->next)
 		srv_end_locked(s, p, SS_ENDED, "the server stopped");

@@ -446,3 +446,21 @@ int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 	pthread_mutex_unlock(&s->mu);
 	return rc;
 }
+
+/* ---- appended helpers ---- */
+
+void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
+{
+	srv_txn **pp;
+	uint64_t bytes = t->wire.tx.size + t->wire.rx.size;
+	pthread_mutex_lock(&s->mu);
+	for (pp = &x->txns; *pp && *pp != t; pp = &(*pp)->next)
+		;
+	if (*pp) {
+		*pp = t->next;
+		s->mem_used -= bytes;
+		x->mem -= bytes;
+		txn_free(t);
+	}
+	pthread_mutex_unlock(&s->mu);
+}

@@ -113,6 +113,9 @@ struct aieth_server {
 	void *http;                   /* struct MHD_Daemon */
 	uint16_t port;
 	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
+	/* the AMD-protocol listener (amd_listen.c), or NULL */
+	void *amd;
+	uint16_t amd_port;
 };
 
 int64_t srv_now_ms(void);
@@ -247,5 +250,16 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x);
  * without libmicrohttpd. stop joins its threads. */
 int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr);
 void srv_http_stop(aieth_server *s);
+
+/* AMD's protocol (amd_listen.c): start on o->amd_listen (addr parsed by
+ * the caller); stop ends its connections and their sessions, joins all. */
+int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr, size_t alen);
+void srv_amd_stop(aieth_server *s);
+
+/* ---- appended helpers ---- */
+
+/* Free a finished (or never started) transaction of x and return its
+ * image bytes to the budget: AMD's protocol gives a result back once. */
+void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t);
 
 #endif

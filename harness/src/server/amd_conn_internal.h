@@ -1,0 +1,96 @@
+/*
+ * server/amd_conn_internal.h - the state of one connection of AMD's
+ * protocol, shared by its three files: amd_conn.c (requests, the manager,
+ * graphs, the file return) calls amd_txn.c (transactions and their runner
+ * thread) and amd_io.c (socket reads and writes); amd_txn.c calls amd_io.c.
+ */
+#ifndef AIETH_SERVER_AMD_CONN_INTERNAL_H
+#define AIETH_SERVER_AMD_CONN_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "server/amd_conn.h"
+#include "server/amd_proto.h"
+
+#define AMD_FETCHED_MAX 4096     /* fetched ids remembered (queries answer DONE) */
+#define AMD_SEND_TIMEOUT_S 30    /* a client that stops reading a reply */
+#define AMD_TIMEOUT_MAX_S 86400u /* setTimeOut is clamped to this */
+
+typedef struct amd_txn {
+	uint32_t id;
+	uint8_t st;                  /* AMDP_ST_READY, RUNNING, TIMEOUT, DONE */
+	int bad;                     /* refused by the checks or the budget: zeros */
+	int abandoned;               /* fetched while running: dropped when done */
+	uint64_t rx_len;
+	srv_txn *t;                  /* NULL when bad */
+	struct amd_txn *next;
+} amd_txn;
+
+typedef struct {
+	amd_shared *sh;
+	aieth_server *s;
+	int fd;
+	const char *peer;
+	amdp_dec dec;
+	amdp_buf out;
+	uint8_t in[65536];
+	size_t in_len, in_pos;
+	int64_t last_ms;             /* the last request (or the end of a wait) */
+	uint64_t timeout_s;          /* the idle watchdog (getTimeOut/setTimeOut) */
+	/* the handshake's xrt.ini */
+	uint8_t *ini;
+	uint64_t ini_len;
+	int ini_sent;
+	/* the manager */
+	int have_mgr;
+	srv_sess *x;                 /* referenced (refs) while the connection lives */
+	uint8_t started[AMDP_MAX_GRAPHS];
+	char *xpath;                 /* the xclbin's scratch file */
+	uint8_t *xmap;
+	uint64_t xlen;
+	/* transactions: mu guards the list and the states */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	amd_txn *txns;
+	amd_txn *cur;                /* the one being uploaded */
+	pthread_t runner;
+	int runner_on, runner_stop;
+	uint32_t *fetched;
+	size_t nfetched;
+	char why[700];               /* why the connection ends (log) */
+} amd_conn;
+
+
+/* ---- amd_io.c ---- */
+
+/* The listener or the server is stopping. */
+int amd_io_dying(amd_conn *c);
+/* Send a, then img, then t (each may be empty), with one sendmsg per try
+ * (MSG_NOSIGNAL). 0, or -1 with c->why. */
+int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
+		const uint8_t *t, size_t tn);
+/* Send c->out and empty it. */
+int amd_io_flush(amd_conn *c);
+/* The next decoder event (AMDP_EV_BULK or AMDP_EV_MSG), reading as needed
+ * (bulk straight into its sink) under the watchdog; -1 at the end (c->why). */
+int amd_io_next_event(amd_conn *c);
+
+/* ---- amd_txn.c ---- */
+
+/* Start the runner thread (once the session holds the device). */
+int amd_txn_start(amd_conn *c);
+/* End the runner after the transaction it runs; drop every transaction. */
+void amd_txn_stop(amd_conn *c);
+/* A device call's bound: the watchdog, in ms. */
+uint32_t amd_txn_limit_ms(amd_conn *c);
+/* runTestHarness step 1 (accepted), the TX image's sink, the end;
+ * queryTransactionStatus; waitForTestHarness. 0, or -1: the connection
+ * ends (c->why). */
+int amd_txn_run_bytes(amd_conn *c);
+int amd_txn_begin(amd_conn *c, uint8_t **sink);
+int amd_txn_run(amd_conn *c);
+int amd_txn_query(amd_conn *c, uint32_t id);
+int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo);
+
+#endif

@@ -1,0 +1,732 @@
+/*
+ * amd_client - a client of AMD's AI-Engine-Test-Harness TCP protocol,
+ * written from the specification (research/amd-protocol.md) with the
+ * codec's client side (server/amd_proto.h), to drive th_server
+ * --amd-listen in tests. Each scenario checks itself: exit 0 when every
+ * check passed, 1 with a message naming the check otherwise.
+ *
+ *   amd_client full PORT MODEL       sessions as AMD's clients run them;
+ *                                    results compared with the same
+ *                                    transactions on a local emulated board
+ *                                    (graph "gr" with MODEL, "name:json")
+ *   amd_client mismatch PORT DEVICE  a device the server does not have
+ *   amd_client memory PORT           accepted = 0 past --max-memory
+ *   amd_client malformed PORT        a broken frame: the server closes
+ *   amd_client hold PORT FILE        hold the device until FILE exists
+ *   amd_client stuck PORT WHAT       stop mid-upload, mid-transaction or
+ *                                    mid-download (WHAT: upload, txn,
+ *                                    download) and wait to be killed
+ *   amd_client latency PORT N        mean round trip of N status queries
+ *   amd_client slowwait PORT         a wait that ends before the device
+ *                                    (graph "other" on a slow model): TIMEOUT
+ *
+ * Every read has a 20 s deadline; every loop is bounded.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "core/session_internal.h"
+#include "pl_dma/protocol.h"
+#include "server/amd_proto.h"
+
+#define N36 36u
+#define D4K 4096u
+#define WIN 4096u                 /* bytes per channel in the FUNC transactions */
+static const char *const INI = "[Debug]\nxrt_trace=true\n";
+
+static int checks;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "amd_client: FAIL: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+#define CHECK(cond, ...) do { checks++; if (!(cond)) die(__VA_ARGS__); } while (0)
+
+/* ------------------------------------------------------ the connection */
+
+typedef struct {
+	int fd;
+	amdp_dec dec;
+	amdp_buf b;
+	uint8_t in[65536];
+	size_t in_len, in_pos;
+	/* bulk payloads of the last reply */
+	uint8_t *from_aie;
+	uint64_t from_len;
+	uint32_t nfiles;
+	uint8_t *file[AMDP_MAX_FILES];
+} conn;
+
+static void conn_open(conn *c, int port)
+{
+	struct sockaddr_in a;
+	struct timeval tv = {20, 0};
+	int one = 1;
+	memset(c, 0, sizeof *c);
+	c->fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&a, sizeof a))
+		die("connect to 127.0.0.1:%d: %s", port, strerror(errno));
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	amdp_dec_init(&c->dec, AMDP_CLIENT, NULL);
+}
+
+static void conn_send(conn *c)
+{
+	size_t off = 0;
+	if (c->b.oom)
+		die("out of memory building a request");
+	while (off < c->b.len) {
+		ssize_t n = send(c->fd, c->b.p + off, c->b.len - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			die("send: %s", n ? strerror(errno) : "closed");
+		off += (size_t)n;
+	}
+	amdp_buf_reset(&c->b);
+}
+
+static void free_bulk(conn *c)
+{
+	uint32_t i;
+	free(c->from_aie);
+	c->from_aie = NULL;
+	for (i = 0; i < c->nfiles; i++)
+		free(c->file[i]);
+	c->nfiles = 0;
+}
+
+/* Read the reply of the given kind into c->dec.msg (bulk into c). */
+static amdp_msg *reply(conn *c, amdp_kind kind)
+{
+	free_bulk(c);
+	if (amdp_dec_expect(&c->dec, kind))
+		die("expect: %s", aieth_error_message());
+	for (;;) {
+		int ev;
+		size_t used = 0;
+		if (c->in_pos == c->in_len) {
+			ssize_t n = recv(c->fd, c->in, sizeof c->in, 0);
+			if (n <= 0)
+				die("waiting for reply %d: %s", (int)kind,
+				    n ? strerror(errno) : "the server closed the connection");
+			c->in_len = (size_t)n;
+			c->in_pos = 0;
+		}
+		ev = amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos, &used);
+		c->in_pos += used;
+		if (ev < 0)
+			die("reply %d: %s", (int)kind, aieth_error_message());
+		if (ev == AMDP_EV_BULK) {
+			uint8_t *p = malloc(c->dec.bulk_len ? (size_t)c->dec.bulk_len : 1);
+			if (!p)
+				die("out of memory");
+			if (c->dec.bulk == AMDP_BULK_FROM_AIE) {
+				c->from_aie = p;
+				c->from_len = c->dec.bulk_len;
+			} else {
+				c->file[c->nfiles++] = p;
+			}
+			amdp_dec_sink(&c->dec, p);
+		} else if (ev == AMDP_EV_MSG) {
+			return &c->dec.msg;
+		}
+	}
+}
+
+/* The server closes: recv gives 0 within the read deadline. */
+static void expect_close(conn *c, const char *what)
+{
+	uint8_t b[256];
+	int i;
+	for (i = 0; i < 1000; i++) {
+		ssize_t n = recv(c->fd, b, sizeof b, 0);
+		if (n == 0)
+			break;
+		if (n < 0)
+			die("%s: no close: %s", what, strerror(errno));
+	}
+	checks++;
+	close(c->fd);
+	free_bulk(c);
+	amdp_buf_free(&c->b);
+}
+
+static void hello(conn *c, int with_ini)
+{
+	const char *nm[1] = {"xrt.ini"};
+	const uint8_t *dt[1] = {(const uint8_t *)INI};
+	uint64_t ln[1] = {strlen(INI)};
+	CHECK(reply(c, AMDP_R_AVAILABLE)->flag == 1, "available is not 1");
+	amdp_enc_hello(&c->b, 1, with_ini ? 1 : 0, nm, dt, ln);
+	conn_send(c);
+}
+
+static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char *const *gr)
+{
+	const char *kn[1] = {"vck190_test_harness"};
+	static const uint8_t xcl[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
+	amdp_msg *m;
+	amdp_enc_req_mgr_device(&c->b, device);
+	conn_send(c);
+	m = reply(c, AMDP_R_MGR_DEVICE);
+	CHECK(m->flag == 1, "device %s refused: <%s>", device, m->device);
+	CHECK(m->n == N36 && m->w == 16 && m->d == D4K && m->m == 16,
+	      "geometry N=%u W=%u D=%u M=%u, VCK190 is 36 16 4096 16", m->n, m->w, m->d, m->m);
+	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", xcl,
+			 sizeof xcl);
+	conn_send(c);
+	m = reply(c, AMDP_R_MAX_MEM);
+	CHECK(m->value > 0, "max memory is 0");
+}
+
+static void manager(conn *c, const char *device, uint32_t ngraphs)
+{
+	static const char *const gr[1] = {"gr"};
+	manager_g(c, device, ngraphs, gr);
+}
+
+/* -------------------------------------------------- transactions */
+
+typedef struct {
+	pld_txn w;
+	uint8_t *tx, *rx;            /* flat images as AMD's protocol carries them */
+	uint8_t *data[3];            /* in0, in1, out */
+	uint64_t *perf;
+} txn;
+
+/* The adder test of AMD's capture: PLIO_01 and PLIO_03 in, PLIO_02 out. */
+static void txn_make(txn *t, int mode, uint32_t seed)
+{
+	pld_arg a[3];
+	char err[256];
+	uint32_t i, k;
+	memset(t, 0, sizeof *t);
+	memset(a, 0, sizeof a);
+	for (k = 0; k < 3; k++) {
+		t->data[k] = calloc(1, WIN);
+		if (!t->data[k])
+			die("out of memory");
+		if (k < 2)
+			for (i = 0; i < WIN / 4; i++) {
+				int32_t v = (int32_t)(seed * 7919u + i * (k + 3u) + k);
+				memcpy(t->data[k] + 4 * i, &v, 4);
+			}
+		a[k].dir = k == 2;
+		a[k].index = k == 0 ? 0 : k == 1 ? 2 : 1;
+		a[k].size = WIN;
+		a[k].reps = 1;
+		a[k].data = t->data[k];
+	}
+	if (pld_txn_encode(&t->w, N36, D4K, (uint64_t)mode, a, 3, err, sizeof err))
+		die("pld_txn_encode: %s", err);
+	t->tx = calloc(1, t->w.tx.size);
+	t->rx = calloc(1, t->w.rx.size ? t->w.rx.size : 1);
+	if (!t->tx || !t->rx)
+		die("out of memory");
+	pld_image_read(&t->w.tx, 0, t->tx, t->w.tx.size);
+}
+
+static void txn_free(txn *t)
+{
+	int k;
+	pld_txn_release(&t->w);
+	free(t->tx);
+	free(t->rx);
+	for (k = 0; k < 3; k++)
+		free(t->data[k]);
+}
+
+/* The same transaction on the local emulated board: RX image and perf. */
+static void txn_local(aieth_session *s, txn *t)
+{
+	uint64_t arr[8 * N36];
+	int conn_[2 * N36];
+	aieth_dev_result r;
+	memset(&r, 0, sizeof r);
+	r.tx_moved = arr;
+	r.rx_moved = arr + N36;
+	r.tx_since = arr + 2 * N36;
+	r.rx_since = arr + 3 * N36;
+	r.tx_first = arr + 4 * N36;
+	r.tx_last = arr + 5 * N36;
+	r.rx_first = arr + 6 * N36;
+	r.rx_last = arr + 7 * N36;
+	r.tx_connected = conn_;
+	r.rx_connected = conn_ + N36;
+	if (s->ops->txn_start(s->bstate, &t->w) || s->ops->txn_wait(s->bstate, &t->w, 0, &r))
+		die("local transaction: %s", aieth_error_message());
+	CHECK(r.status == AIETH_TXN_DONE, "local transaction: status %d: %s", (int)r.status, r.msg);
+	pld_image_read(&t->w.rx, 0, t->rx, t->w.rx.size);
+}
+
+static void send_run(conn *c, txn *t, uint32_t id, int expect_accepted)
+{
+	uint64_t bytes = amdp_txn_bytes(N36, t->w.tx.size, t->w.rx.size);
+	amdp_enc_req_run_bytes(&c->b, bytes);
+	conn_send(c);
+	CHECK(reply(c, AMDP_R_ACCEPTED)->flag == expect_accepted,
+	      "transaction %u: accepted is %d, expected %d", id, !expect_accepted, expect_accepted);
+	if (!expect_accepted)
+		return;
+	amdp_enc_req_run(&c->b, (uint8_t)t->w.cfg[0], id, 0, t->w.cfg, 8 * N36 + 1, t->tx,
+			 t->w.tx.size, t->w.rx.size);
+	conn_send(c);
+}
+
+static uint8_t query(conn *c, uint32_t id)
+{
+	amdp_enc_req_query(&c->b, id);
+	conn_send(c);
+	return reply(c, AMDP_R_STATUS)->status;
+}
+
+/* Fetch id as AMD's client thread does (polls, then waits); compare. */
+static void fetch(conn *c, txn *t, uint32_t id, int poll_first)
+{
+	amdp_msg *m;
+	int i;
+	for (i = 0; poll_first && i < 200; i++) {
+		uint8_t st = query(c, id);
+		if (st == AMDP_ST_DONE || st == AMDP_ST_TIMEOUT)
+			break;
+		usleep(10000);
+	}
+	amdp_enc_req_wait_th(&c->b, id, 0);
+	conn_send(c);
+	m = reply(c, AMDP_R_WAIT_TH);
+	CHECK(m->status == AMDP_ST_DONE, "transaction %u: status %u, expected DONE (4)", id,
+	      m->status);
+	CHECK(c->from_len == t->w.rx.size, "transaction %u: from_aie %llu bytes, expected %llu",
+	      id, (unsigned long long)c->from_len, (unsigned long long)t->w.rx.size);
+	CHECK(memcmp(c->from_aie, t->rx, (size_t)c->from_len) == 0,
+	      "transaction %u: from_aie differs from the local run", id);
+	CHECK(m->nperf == 4 * N36, "transaction %u: %u perf words", id, m->nperf);
+	CHECK(memcmp(m->perf, t->w.perf, 4 * N36 * sizeof(uint64_t)) == 0,
+	      "transaction %u: perf words differ from the local run", id);
+	CHECK(query(c, id) == AMDP_ST_DONE, "transaction %u: a fetched id must query DONE", id);
+}
+
+static void run_graph(conn *c, aieth_session *s, uint32_t it)
+{
+	amdp_msg *m;
+	amdp_enc_req_run_graph(&c->b, 0, it);
+	conn_send(c);
+	m = reply(c, AMDP_R_GRAPHS);
+	CHECK(m->started[0] == 1, "runAIEGraph: started[0] = %u, AMD's client asserts 1",
+	      m->started[0]);
+	if (s && aieth_graph_run(s, "gr", it))
+		die("local graph run: %s", aieth_error_message());
+}
+
+static void wait_graph(conn *c, aieth_session *s)
+{
+	amdp_msg *m;
+	uint32_t i;
+	amdp_enc_req_wait_graph(&c->b, 0);
+	conn_send(c);
+	m = reply(c, AMDP_R_GRAPHS);
+	for (i = 0; i < m->ngraphs; i++)
+		CHECK(m->started[i] == 0, "waitForGraph: started[%u] = 1", i);
+	if (s)
+		aieth_graph_wait(s, "gr", 0);
+}
+
+static uint64_t get_timeout(conn *c)
+{
+	amdp_enc_req_get_timeout(&c->b);
+	conn_send(c);
+	return reply(c, AMDP_R_TIMEOUT)->value;
+}
+
+/* ------------------------------------------------------ scenarios */
+
+static aieth_session *local_open(const char *model)
+{
+	aieth_session *s;
+	aieth_session_opts o;
+	aieth_graph_spec g;
+	char name[256];
+	const char *colon = strchr(model, ':');
+	memset(&o, 0, sizeof o);
+	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - model) : (int)strlen(model),
+		 model);
+	g.name = "gr";
+	g.model = name;
+	g.model_params = colon ? colon + 1 : NULL;
+	o.board = "vck190";
+	o.backend = "emu";
+	o.graphs = &g;
+	o.num_graphs = 1;
+	if (aieth_session_open(&s, &o))
+		die("local session: %s", aieth_error_message());
+	return s;
+}
+
+static int full(int port, const char *model)
+{
+	aieth_session *s = local_open(model);
+	conn c;
+	txn t[6];
+	amdp_msg *m;
+	uint64_t g, i;
+	uint32_t k;
+	static const uint32_t order[3] = {4, 2, 3};
+
+	conn_open(&c, port);
+	hello(&c, 1);
+	/* requests a session may make before its manager */
+	g = get_timeout(&c);
+	CHECK(g > 0, "getTimeOut is 0");
+	manager(&c, "vck190", 1);
+
+	/* FUNC, then PERF, as AMD's adder example */
+	run_graph(&c, s, 1);
+	txn_make(&t[0], 0, 1);
+	send_run(&c, &t[0], 0, 1);
+	txn_local(s, &t[0]);
+	fetch(&c, &t[0], 0, 1);
+	wait_graph(&c, s);
+	run_graph(&c, s, 1);
+	txn_make(&t[1], 1, 2);
+	send_run(&c, &t[1], 1, 1);
+	txn_local(s, &t[1]);
+	fetch(&c, &t[1], 1, 1);
+	wait_graph(&c, s);
+	printf("amd_client: FUNC and PERF transactions match the local emulated board\n");
+
+	/* three pipelined, fetched out of order */
+	run_graph(&c, s, 3);
+	for (k = 2; k < 5; k++) {
+		txn_make(&t[k], 0, k + 1);
+		send_run(&c, &t[k], k, 1);
+		txn_local(s, &t[k]);
+	}
+	for (k = 0; k < 3; k++)
+		fetch(&c, &t[order[k]], order[k], k == 1);
+	wait_graph(&c, s);
+	printf("amd_client: 3 pipelined transactions fetched as 4, 2, 3 match\n");
+
+	/* getTimeOut / setTimeOut as waitForRes uses them */
+	g = get_timeout(&c);
+	amdp_enc_req_set_timeout(&c.b, g + 5);
+	conn_send(&c);
+	CHECK(get_timeout(&c) == g + 5, "setTimeOut(%llu) then getTimeOut gave another value",
+	      (unsigned long long)(g + 5));
+	amdp_enc_req_set_timeout(&c.b, g);
+	conn_send(&c);
+	CHECK(get_timeout(&c) == g, "setTimeOut back to %llu failed", (unsigned long long)g);
+
+	/* no graph runs now: the transaction stalls, the wait ends in TIMEOUT
+	 * with a zero-filled image and zero perf words */
+	txn_make(&t[5], 0, 9);
+	send_run(&c, &t[5], 5, 1);
+	amdp_enc_req_wait_th(&c.b, 5, 500);
+	conn_send(&c);
+	m = reply(&c, AMDP_R_WAIT_TH);
+	CHECK(m->status == AMDP_ST_TIMEOUT, "stalled transaction: status %u, expected TIMEOUT (3)",
+	      m->status);
+	CHECK(c.from_len == t[5].w.rx.size, "TIMEOUT: from_aie of %llu bytes",
+	      (unsigned long long)c.from_len);
+	for (i = 0; i < c.from_len && c.from_aie[i] == 0; i++)
+		;
+	CHECK(i == c.from_len, "TIMEOUT: from_aie byte %llu is not 0", (unsigned long long)i);
+	for (k = 0; k < m->nperf && m->perf[k] == 0; k++)
+		;
+	CHECK(k == m->nperf, "TIMEOUT: perf word %u is not 0", k);
+	printf("amd_client: a stalled transaction's wait ends in TIMEOUT with zeros\n");
+
+	/* update port: consumed, the session goes on */
+	{
+		uint8_t raw[AMDP_RTP_RAW] = {0};
+		amdp_enc_req_update_port(&c.b, 0, "gr.k.in[1]", raw);
+		conn_send(&c);
+		CHECK(get_timeout(&c) == g, "after update port the session broke");
+	}
+
+	/* destroy: the file return holds the xrt.ini sent */
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	m = reply(&c, AMDP_R_FILES);
+	{
+		int found = 0, summary = 0;
+		for (k = 0; k < m->nfiles; k++) {
+			if (!strcmp(m->file[k], "run_summary.json"))
+				summary = m->file_len[k] > 2 && c.file[k][0] == '{';
+			printf("amd_client: returned file %s (%llu bytes)\n", m->file[k],
+			       (unsigned long long)m->file_len[k]);
+			if (!strcmp(m->file[k], "xrt.ini")) {
+				CHECK(m->file_len[k] == strlen(INI) &&
+				      !memcmp(c.file[k], INI, strlen(INI)),
+				      "the returned xrt.ini differs from the one sent");
+				found = 1;
+			}
+		}
+		CHECK(found, "the file return lacks xrt.ini (%u files)", m->nfiles);
+		CHECK(summary, "the file return lacks the server's run_summary.json (%u files)",
+		      m->nfiles);
+	}
+	expect_close(&c, "after destroy");
+	for (k = 0; k < 6; k++)
+		txn_free(&t[k]);
+	aieth_session_close(s);
+	return 0;
+}
+
+static int mismatch(int port, const char *device)
+{
+	conn c;
+	amdp_msg *m;
+	conn_open(&c, port);
+	hello(&c, 0);
+	amdp_enc_req_mgr_device(&c.b, device);
+	conn_send(&c);
+	m = reply(&c, AMDP_R_MGR_DEVICE);
+	CHECK(m->flag == 0, "device %s was accepted", device);
+	CHECK(m->device[0] != 0, "the mismatch reply names no server device");
+	printf("amd_client: device %s refused: <%s>\n", device, m->device);
+	expect_close(&c, "after a device mismatch");
+	return 0;
+}
+
+static int memory(int port)
+{
+	conn c;
+	txn big, small;
+	conn_open(&c, port);
+	hello(&c, 0);
+	manager(&c, "vck190", 1);
+	txn_make(&big, 1, 1);    /* PERF: 2 x 2.25 MiB of images */
+	send_run(&c, &big, 0, 0);
+	printf("amd_client: a PERF transaction past --max-memory: accepted = 0\n");
+	/* the session goes on: a small one runs */
+	run_graph(&c, NULL, 1);
+	txn_make(&small, 0, 2);
+	send_run(&c, &small, 1, 1);
+	amdp_enc_req_wait_th(&c.b, 1, 0);
+	conn_send(&c);
+	CHECK(reply(&c, AMDP_R_WAIT_TH)->status == AMDP_ST_DONE,
+	      "the transaction after accepted = 0 did not finish");
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	expect_close(&c, "after destroy without xrt.ini");
+	txn_free(&big);
+	txn_free(&small);
+	return 0;
+}
+
+static int malformed(int port)
+{
+	conn c;
+	static const uint8_t bad[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 'x'};
+	conn_open(&c, port);
+	hello(&c, 0);
+	if (send(c.fd, bad, sizeof bad, MSG_NOSIGNAL) != (ssize_t)sizeof bad)
+		die("send: %s", strerror(errno));
+	expect_close(&c, "after a malformed request");
+	printf("amd_client: the server closed the connection after a malformed frame\n");
+	return 0;
+}
+
+static int hold(int port, const char *file)
+{
+	conn c;
+	int i;
+	conn_open(&c, port);
+	hello(&c, 0);
+	manager(&c, "vck190", 1);
+	printf("amd_client: holding the device\n");
+	fflush(stdout);
+	for (i = 0; i < 300 && access(file, F_OK); i++) {
+		get_timeout(&c);     /* a request now and then keeps the session */
+		usleep(100000);
+	}
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	expect_close(&c, "after destroy");
+	return 0;
+}
+
+static int stuck(int port, const char *what)
+{
+	conn c;
+	txn t;
+	int i;
+	conn_open(&c, port);
+	hello(&c, 1);
+	manager(&c, "vck190", 1);
+	run_graph(&c, NULL, 1);
+	txn_make(&t, 0, 1);
+	if (!strcmp(what, "upload")) {
+		amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t.w.tx.size, t.w.rx.size));
+		conn_send(&c);
+		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "not accepted");
+		amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
+				 t.w.rx.size);
+		c.b.len /= 2;        /* half of the TX image */
+		conn_send(&c);
+	} else if (!strcmp(what, "download")) {
+		/* a PERF result (2.25 MiB) asked for and never read */
+		txn_free(&t);
+		txn_make(&t, 1, 1);
+		send_run(&c, &t, 0, 1);
+		amdp_enc_req_wait_th(&c.b, 0, 0);
+		conn_send(&c);
+	} else {
+		send_run(&c, &t, 0, 1);
+	}
+	printf("amd_client: stuck (%s)\n", what);
+	fflush(stdout);
+	for (i = 0; i < 600; i++)
+		usleep(100000);
+	return 1;
+}
+
+/* Graph "other" runs a model that takes 1.5 s per call: a 200 ms
+ * wait ends first with TIMEOUT and zeros; the late result is dropped and
+ * the next transaction comes back right. */
+static int slowwait(int port)
+{
+	conn c;
+	pld_arg a[2];
+	pld_txn w;
+	uint8_t tx[16], rx[16], img[16];
+	char err[256];
+	amdp_msg *m;
+	uint32_t id;
+	int i;
+	for (i = 0; i < 16; i++)
+		tx[i] = (uint8_t)(0xa0 + i);
+	memset(a, 0, sizeof a);
+	a[0].size = a[1].size = 16;
+	a[0].reps = a[1].reps = 1;
+	a[0].data = tx;
+	a[1].dir = 1;
+	a[1].data = rx;
+	if (pld_txn_encode(&w, N36, D4K, 0, a, 2, err, sizeof err))
+		die("pld_txn_encode: %s", err);
+	pld_image_read(&w.tx, 0, img, 16);
+	conn_open(&c, port);
+	hello(&c, 0);
+	{
+		static const char *const gr[1] = {"other"};
+		manager_g(&c, "vck190", 1, gr);
+	}
+	amdp_enc_req_run_graph(&c.b, 0, 2);
+	conn_send(&c);
+	CHECK(reply(&c, AMDP_R_GRAPHS)->started[0] == 1, "runAIEGraph(0): started[0] is not 1");
+	for (id = 7; id < 9; id++) {
+		amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, 16, 16));
+		conn_send(&c);
+		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "transaction %u not accepted", id);
+		amdp_enc_req_run(&c.b, 0, id, 0, w.cfg, 8 * N36 + 1, img, 16, 16);
+		conn_send(&c);
+		amdp_enc_req_wait_th(&c.b, id, id == 7 ? 200 : 0);
+		conn_send(&c);
+		m = reply(&c, AMDP_R_WAIT_TH);
+		if (id == 7) {
+			static const uint8_t z[16];
+			CHECK(m->status == AMDP_ST_TIMEOUT, "a 200 ms wait on a 1.5 s transaction: "
+			      "status %u, expected TIMEOUT (3)", m->status);
+			CHECK(c.from_len == 16 && !memcmp(c.from_aie, z, 16),
+			      "TIMEOUT: from_aie is not 16 zero bytes");
+			CHECK(query(&c, id) == AMDP_ST_DONE, "a fetched id must query DONE");
+		} else {
+			CHECK(m->status == AMDP_ST_DONE, "the next transaction: status %u", m->status);
+			CHECK(c.from_len == 16 && !memcmp(c.from_aie, tx, 16),
+			      "the next transaction: from_aie is not the looped-back TX data");
+		}
+	}
+	printf("amd_client: a 200 ms wait ended in TIMEOUT, the next transaction is right\n");
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	expect_close(&c, "after destroy");
+	pld_txn_release(&w);
+	return 0;
+}
+
+static int latency(int port, long n)
+{
+	conn c;
+	txn t;
+	struct timespec a, b;
+	long i;
+	double us;
+	conn_open(&c, port);
+	hello(&c, 0);
+	manager(&c, "vck190", 1);
+	run_graph(&c, NULL, 1);
+	txn_make(&t, 0, 1);
+	send_run(&c, &t, 0, 1);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++)
+		query(&c, 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	us = ((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3) /
+	     (double)n;
+	printf("AMD protocol round trip: %ld requests, %.1f us per request\n", n, us);
+	amdp_enc_req_wait_th(&c.b, 0, 0);
+	conn_send(&c);
+	reply(&c, AMDP_R_WAIT_TH);
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	expect_close(&c, "after destroy");
+	txn_free(&t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int port, rc;
+	if (argc < 3) {
+		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait "
+				"PORT [ARG]\n");
+		return 2;
+	}
+	port = atoi(argv[2]);
+	if (port <= 0 || port > 65535)
+		die("port %s", argv[2]);
+	if (!strcmp(argv[1], "full") && argc == 4)
+		rc = full(port, argv[3]);
+	else if (!strcmp(argv[1], "mismatch") && argc == 4)
+		rc = mismatch(port, argv[3]);
+	else if (!strcmp(argv[1], "memory"))
+		rc = memory(port);
+	else if (!strcmp(argv[1], "malformed"))
+		rc = malformed(port);
+	else if (!strcmp(argv[1], "hold") && argc == 4)
+		rc = hold(port, argv[3]);
+	else if (!strcmp(argv[1], "stuck") && argc == 4)
+		rc = stuck(port, argv[3]);
+	else if (!strcmp(argv[1], "slowwait"))
+		rc = slowwait(port);
+	else if (!strcmp(argv[1], "latency") && argc == 4)
+		rc = latency(port, atol(argv[3]) > 0 ? atol(argv[3]) : 1000);
+	else {
+		fprintf(stderr, "amd_client: unknown scenario or missing argument\n");
+		return 2;
+	}
+	if (!rc)
+		printf("amd_client %s: %d checks passed\n", argv[1], checks);
+	return rc;
+}
