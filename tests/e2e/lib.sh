@@ -45,6 +45,7 @@ xrt_double_env() {
 # (its PID, also added to PIDS for the caller's trap)
 start_server() {
   local log=$1; shift
+  : >"$log"   # exists before the reads below (the job opens it later)
   "$TS" --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
   SP=$!
   PIDS+=("$SP")
@@ -64,6 +65,7 @@ th_server_setup() {
   TS=$B/bin/th_server
   PIDS=()
   trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+  : >"$TMP/probe"
   "$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
   local probe=$! i
   for i in $(seq 50); do
