@@ -9,7 +9,8 @@
 #   make layers     the layering of docs/architecture.md (includes, calls)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
+#                   systemd unit, init script and config: docs/server.md)
 #   make cross-check  CROSS=aarch64 build, its unit + end-to-end tests under
 #                   qemu-user, reports compared with the native build's
 #   make clean
@@ -74,8 +75,8 @@ DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 
 # libmicrohttpd: th_server's HTTP API (harness/src/server/http_server.c).
-# Where its -dev package is missing (the aarch64 cross build: the arm64
-# package does not co-install cleanly), the server is left out and
+# Where its -dev package is missing (for CROSS=aarch64: the arm64 one,
+# scripts/install-deps.sh installs it), the server is left out and
 # aieth_server_open fails with AIETH_EUNSUPPORTED.
 HAVE_MHD := $(shell $(PKG_CONFIG) --exists libmicrohttpd 2>/dev/null && echo 1)
 ifeq ($(HAVE_MHD),1)
@@ -91,6 +92,10 @@ DEPS_CFLAGS += -DAIETH_HAVE_CURL $(shell $(PKG_CONFIG) --cflags libcurl)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libcurl)
 PC_REQUIRES_MHD += libcurl
 endif
+# Which of the two a build tree has: a stamp that changes with them rebuilds
+# the objects that test AIETH_HAVE_MHD/AIETH_HAVE_CURL (after installing the
+# -dev packages, an existing tree gains the server without make clean).
+FEATURE_STAMP = $(O)/features.stamp
 
 # Quoted includes resolve against these (scripts/check-layers.py reads the
 # same order): the public API, the subsystem folders, the tree root (pl_dma/).
@@ -170,8 +175,13 @@ $(PREFIX_STAMP): FORCE
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
 FORCE:
 $(O)/obj/harness/src/util/path.o: $(PREFIX_STAMP)
+$(FEATURE_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
+$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/%,$(LIB_OBJ)): $(FEATURE_STAMP)
+$(filter $(O)/tests/test_server,$(UNITS)): $(FEATURE_STAMP)
 
-$(PCFILE): Makefile $(PREFIX_STAMP)
+$(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
@@ -311,6 +321,15 @@ bench: $(O)/tests/bench $(O)/tests/bench_package
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
 
+# th_server as a service (docs/server.md, "Install on a board"): the systemd
+# unit in $(PREFIX)/lib/systemd/system; the init script, an example config
+# and token file in $(PREFIX)/share/aieth/dist. Into a staging root
+# (DESTDIR set: a board image) also $(SYSCONFDIR)/init.d/th_server and
+# $(SYSCONFDIR)/aieth/th_server.conf; a plain install leaves /etc alone.
+SYSCONFDIR ?= /etc
+DIST_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	-e 's|@DATADIR@|$(PREFIX)/share/aieth|g'
+
 install: lib $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/aieth \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aieth/platforms \
@@ -325,11 +344,23 @@ install: lib $(BINS)
 	install -m 644 platforms/*.json $(DESTDIR)$(PREFIX)/share/aieth/platforms/
 	install -m 644 cfg/*.json cfg/*.cfg $(DESTDIR)$(PREFIX)/share/aieth/cfg/
 	$(if $(BINS),install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/)
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/aieth/dist
+	$(DIST_SUBST) dist/systemd/th_server.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
+	$(DIST_SUBST) dist/init.d/th_server > $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
+	chmod 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
+	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
+ifneq ($(DESTDIR),)
+	install -d $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/aieth
+	install -m 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init $(DESTDIR)$(SYSCONFDIR)/init.d/th_server
+	install -m 644 dist/etc/th_server.conf $(DESTDIR)$(SYSCONFDIR)/aieth/th_server.conf
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libaieth.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/aieth.pc \
 		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
-		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%)
+		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%) \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth
 
 deps:
