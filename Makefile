@@ -147,7 +147,7 @@ PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
 
-all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench \
+all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench $(O)/tests/tcp_loopback \
 	$(O)/tests/gen_package_inputs $(O)/tests/bench_package \
 	$(XRT_DOUBLE)
 
@@ -249,6 +249,11 @@ $(O)/tests/bench: tests/bench/bench.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
+# raw TCP on 127.0.0.1, the yardstick of the remote benchmark (bench_remote.sh)
+$(O)/tests/tcp_loopback: tests/bench/tcp_loopback.c
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(ALL_LDFLAGS) -lpthread
+
 # Environment of every test: data from this tree, plugins from this build.
 TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CURDIR) \
 	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
@@ -317,9 +322,13 @@ fuzz: $(FUZZERS)
 			|| { tail -n 40 build-fuzz/$$n.log; exit 1; }; \
 		grep -E '^Done|^#[0-9]+ *DONE' build-fuzz/$$n.log | tail -n 1; done
 
-bench: $(O)/tests/bench $(O)/tests/bench_package
+# (e): remote vs local through th_server on loopback, against raw TCP
+# measured in the same run (tests/bench/bench_remote.sh; its data files are
+# generated under $(O)/bench-data/)
+bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS)
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
+	$(TEST_ENV) bash tests/bench/bench_remote.sh
 
 # th_server as a service (docs/server.md, "Install on a board"): the systemd
 # unit in $(PREFIX)/lib/systemd/system; the init script, an example config

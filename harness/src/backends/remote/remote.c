@@ -330,6 +330,12 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	int rc, polls;
 
 	*state = NULL;
+	/* refused, not ignored: the report would claim a mode nobody ran */
+	if (cfg->emu_reference)
+		return aieth_fail(AIETH_EINVAL, "backend remote: --reference is the emulated "
+				  "board's beat-by-beat mode, a local emulator mode; the server "
+				  "runs its device its own way (run without --reference, or "
+				  "locally with --backend emu)");
 	if (!cfg->server || !*cfg->server)
 		return aieth_fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
 				  "URL, or AIETH_SERVER)");
