@@ -286,13 +286,16 @@ layers: lib
 	@$(TEST_ENV) bash tests/layers/check_layers.sh
 
 # The cross build for the board, tested under qemu-user: its unit and
-# end-to-end tests (E2E above), and every example's report compared with the
-# native build's (tests/e2e/cross_compare.sh).
+# end-to-end tests (E2E above, th_server and the remote backend included:
+# the build must have them), every example's report compared with the
+# native build's (tests/e2e/cross_compare.sh), and the aarch64 th_server
+# serving the native run_test (tests/e2e/server_board.sh).
 cross-check:
 	$(MAKE) all
 	$(MAKE) CROSS=aarch64 all
 	@file -L build-aarch64/bin/run_test build-aarch64/lib/libaieth.so
 	@file -L build-aarch64/bin/run_test | grep -q 'ARM aarch64' || { echo "build-aarch64/bin/run_test is not aarch64" >&2; exit 1; }
+	@grep -qx 'mhd=1 curl=1' build-aarch64/features.stamp || { echo "build-aarch64 has no th_server HTTP side or remote backend ($$(cat build-aarch64/features.stamp)): the arm64 libmicrohttpd/libcurl -dev packages are missing (bash scripts/install-deps.sh)" >&2; exit 1; }
 	AIETH_NATIVE_BUILD=$(CURDIR)/build $(MAKE) CROSS=aarch64 check
 
 FUZZ_CC ?= clang
