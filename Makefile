@@ -9,7 +9,8 @@
 #   make layers     the layering of docs/architecture.md (includes, calls)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
+#                   systemd unit, init script and config: docs/server.md)
 #   make cross-check  CROSS=aarch64 build, its unit + end-to-end tests under
 #                   qemu-user, reports compared with the native build's
 #   make clean
@@ -74,8 +75,8 @@ DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 
 # libmicrohttpd: th_server's HTTP API (harness/src/server/http_server.c).
-# Where its -dev package is missing (the aarch64 cross build: the arm64
-# package does not co-install cleanly), the server is left out and
+# Where its -dev package is missing (for CROSS=aarch64: the arm64 one,
+# scripts/install-deps.sh installs it), the server is left out and
 # aieth_server_open fails with AIETH_EUNSUPPORTED.
 HAVE_MHD := $(shell $(PKG_CONFIG) --exists libmicrohttpd 2>/dev/null && echo 1)
 ifeq ($(HAVE_MHD),1)
@@ -91,6 +92,10 @@ DEPS_CFLAGS += -DAIETH_HAVE_CURL $(shell $(PKG_CONFIG) --cflags libcurl)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libcurl)
 PC_REQUIRES_MHD += libcurl
 endif
+# Which of the two a build tree has: a stamp that changes with them rebuilds
+# the objects that test AIETH_HAVE_MHD/AIETH_HAVE_CURL (after installing the
+# -dev packages, an existing tree gains the server without make clean).
+FEATURE_STAMP = $(O)/features.stamp
 
 # Quoted includes resolve against these (scripts/check-layers.py reads the
 # same order): the public API, the subsystem folders, the tree root (pl_dma/).
@@ -142,7 +147,7 @@ PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
 
-all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench \
+all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench $(O)/tests/tcp_loopback \
 	$(O)/tests/gen_package_inputs $(O)/tests/bench_package \
 	$(XRT_DOUBLE)
 
@@ -170,8 +175,13 @@ $(PREFIX_STAMP): FORCE
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
 FORCE:
 $(O)/obj/harness/src/util/path.o: $(PREFIX_STAMP)
+$(FEATURE_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
+$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/%,$(LIB_OBJ)): $(FEATURE_STAMP)
+$(filter $(O)/tests/test_server,$(UNITS)): $(FEATURE_STAMP)
 
-$(PCFILE): Makefile $(PREFIX_STAMP)
+$(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
@@ -244,6 +254,11 @@ $(O)/tests/amd_client: tests/tools/amd_client.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
+# raw TCP on 127.0.0.1, the yardstick of the remote benchmark (bench_remote.sh)
+$(O)/tests/tcp_loopback: tests/bench/tcp_loopback.c
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(ALL_LDFLAGS) -lpthread
+
 # Environment of every test: data from this tree, plugins from this build.
 TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CURDIR) \
 	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
@@ -276,13 +291,16 @@ layers: lib
 	@$(TEST_ENV) bash tests/layers/check_layers.sh
 
 # The cross build for the board, tested under qemu-user: its unit and
-# end-to-end tests (E2E above), and every example's report compared with the
-# native build's (tests/e2e/cross_compare.sh).
+# end-to-end tests (E2E above, th_server and the remote backend included:
+# the build must have them), every example's report compared with the
+# native build's (tests/e2e/cross_compare.sh), and the aarch64 th_server
+# serving the native run_test (tests/e2e/server_board.sh).
 cross-check:
 	$(MAKE) all
 	$(MAKE) CROSS=aarch64 all
 	@file -L build-aarch64/bin/run_test build-aarch64/lib/libaieth.so
 	@file -L build-aarch64/bin/run_test | grep -q 'ARM aarch64' || { echo "build-aarch64/bin/run_test is not aarch64" >&2; exit 1; }
+	@grep -qx 'mhd=1 curl=1' build-aarch64/features.stamp || { echo "build-aarch64 has no th_server HTTP side or remote backend ($$(cat build-aarch64/features.stamp)): the arm64 libmicrohttpd/libcurl -dev packages are missing (bash scripts/install-deps.sh)" >&2; exit 1; }
 	AIETH_NATIVE_BUILD=$(CURDIR)/build $(MAKE) CROSS=aarch64 check
 
 FUZZ_CC ?= clang
@@ -312,9 +330,22 @@ fuzz: $(FUZZERS)
 			|| { tail -n 40 build-fuzz/$$n.log; exit 1; }; \
 		grep -E '^Done|^#[0-9]+ *DONE' build-fuzz/$$n.log | tail -n 1; done
 
-bench: $(O)/tests/bench $(O)/tests/bench_package
+# (e): remote vs local through th_server on loopback, against raw TCP
+# measured in the same run (tests/bench/bench_remote.sh; its data files are
+# generated under $(O)/bench-data/)
+bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS)
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
+	$(TEST_ENV) bash tests/bench/bench_remote.sh
+
+# th_server as a service (docs/server.md, "Install on a board"): the systemd
+# unit in $(PREFIX)/lib/systemd/system; the init script, an example config
+# and token file in $(PREFIX)/share/aieth/dist. Into a staging root
+# (DESTDIR set: a board image) also $(SYSCONFDIR)/init.d/th_server and
+# $(SYSCONFDIR)/aieth/th_server.conf; a plain install leaves /etc alone.
+SYSCONFDIR ?= /etc
+DIST_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	-e 's|@DATADIR@|$(PREFIX)/share/aieth|g'
 
 install: lib $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/aieth \
@@ -330,11 +361,23 @@ install: lib $(BINS)
 	install -m 644 platforms/*.json $(DESTDIR)$(PREFIX)/share/aieth/platforms/
 	install -m 644 cfg/*.json cfg/*.cfg $(DESTDIR)$(PREFIX)/share/aieth/cfg/
 	$(if $(BINS),install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/)
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/aieth/dist
+	$(DIST_SUBST) dist/systemd/th_server.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
+	$(DIST_SUBST) dist/init.d/th_server > $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
+	chmod 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
+	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
+ifneq ($(DESTDIR),)
+	install -d $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/aieth
+	install -m 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init $(DESTDIR)$(SYSCONFDIR)/init.d/th_server
+	install -m 644 dist/etc/th_server.conf $(DESTDIR)$(SYSCONFDIR)/aieth/th_server.conf
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libaieth.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/aieth.pc \
 		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
-		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%)
+		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%) \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth
 
 deps:

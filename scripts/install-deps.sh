@@ -38,11 +38,13 @@ CROSS_PKGS=(
   libjson-c-dev:arm64
   libcunit1-dev:arm64
   libarchive-dev:arm64
-  # not libmicrohttpd-dev:arm64 nor libcurl4-openssl-dev:arm64: on Debian 12
-  # they drag arm64 GnuTLS/OpenSSL/krb5, whose install upgrades the native
-  # packages in lockstep (apt-get install -s); the cross build leaves
-  # th_server's HTTP side and the remote backend out (Makefile: HAVE_MHD,
-  # HAVE_CURL): aieth_server_open and --backend remote say so.
+  # th_server's HTTP side and the remote backend on the board. On Debian 12
+  # these pull arm64 GnuTLS/OpenSSL/krb5/..., and apt upgrades the native
+  # packages of the same libraries in lockstep (multiarch packages must have
+  # equal versions) to Debian 12's current security releases: accepted, that
+  # is what any maintained machine runs (apt-get install -s shows the list).
+  libmicrohttpd-dev:arm64
+  libcurl4-openssl-dev:arm64
 )
 
 add_arch=()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark runs and prints its figures (nothing about speed asserted).
+# The benchmarks run and print their figures (nothing about speed asserted).
 . "$(dirname "$0")/lib.sh"
 expect 0 "$B/tests/bench" --quick
 has "$TMP/out" "memcpy bandwidth:"
@@ -9,4 +9,13 @@ has "$TMP/out" "(c) run_test FUNC loopback"
 has "$TMP/out" "(d) run_test VCK190 PERF 36+36"
 has "$TMP/out" "peak RSS"
 if grep -q "MISMATCH" "$TMP/out"; then bad "bench data mismatch"; else ok; fi
+# (e) remote vs local against raw loopback TCP: th_server on 127.0.0.1
+expect 0 bash "$S/tests/bench/bench_remote.sh" --quick
+has "$TMP/out" "loopback TCP: "
+has "$TMP/out" "(e) run_test FUNC loopback 16 MiB through --backend remote"
+has "$TMP/out" "ratio remote / local"
+has "$TMP/out" "remote data rate"
+has "$TMP/out" "(goal >= 0.5)"
+expect 2 bash "$S/tests/bench/bench_remote.sh" --nope
+expect 2 "$B/tests/tcp_loopback" 0
 finish

@@ -18,4 +18,84 @@ LD_LIBRARY_PATH=$root/opt/aieth/lib AIETH_DATA_DIR=$root/opt/aieth/share/aieth \
   expect 0 "$TMP/client" --board vek280 --channels 2 --size 1024 --replay 2
 has "$TMP/out" "PASS"
 if LD_LIBRARY_PATH=$root/opt/aieth/lib ldd "$TMP/client" | grep -q "libaieth.so.0 => $root"; then ok; else bad "client not linked to the installed libaieth.so.0"; ldd "$TMP/client" >&2; fi
+
+# th_server as a service: the systemd unit, the init script, the example
+# config and token file; into a staging root also /etc/init.d and /etc/aieth
+for f in opt/aieth/bin/th_server opt/aieth/lib/systemd/system/th_server.service \
+         opt/aieth/share/aieth/dist/th_server.init opt/aieth/share/aieth/dist/th_server.conf \
+         opt/aieth/share/aieth/dist/tokens.example etc/init.d/th_server etc/aieth/th_server.conf; do
+  if [[ -e $root/$f ]]; then ok; else bad "not installed: $f"; fi
+done
+[[ -x $root/etc/init.d/th_server ]] && ok || bad "etc/init.d/th_server is not executable"
+[[ ! -e $root/etc/aieth/tokens ]] && ok || bad "a token file was installed (secrets are the admin's)"
+unit=$root/opt/aieth/lib/systemd/system/th_server.service
+if grep -rl '@[A-Z]*@' "$unit" "$root/etc/init.d/th_server" >"$TMP/subst"; then
+  bad "placeholders left in: $(cat "$TMP/subst")"; else ok; fi
+has "$unit" "ExecStart=/opt/aieth/bin/th_server \$TH_SERVER_OPTS"
+has "$unit" "EnvironmentFile=-/etc/aieth/th_server.conf"
+has "$unit" "KillSignal=SIGTERM"
+has "$root/etc/init.d/th_server" "BIN=\${TH_SERVER_BIN:-/opt/aieth/bin/th_server}"
+has "$root/etc/aieth/th_server.conf" 'TH_SERVER_OPTS="--listen 0.0.0.0:8443 --token-file /etc/aieth/tokens --backend xrt"'
+has "$root/opt/aieth/share/aieth/dist/tokens.example" "mode 0600"
+# systemd's own check of the unit (warnings count as failures); its binary
+# path points into the staging root so that the check finds it
+if command -v systemd-analyze >/dev/null; then
+  mkdir -p "$TMP/unit"
+  sed "s|=/opt/aieth/bin/|=$root/opt/aieth/bin/|" "$unit" >"$TMP/unit/th_server.service"
+  expect 0 systemd-analyze verify "$TMP/unit/th_server.service"
+  if [[ -s $TMP/err ]]; then bad "systemd-analyze verify: $(cat "$TMP/err")"; else ok; fi
+else
+  echo "install.sh: systemd-analyze verify skipped (systemd-analyze is not installed)"
+fi
+expect 0 sh -n "$root/etc/init.d/th_server"
+
+# the installed init script starts, reports and stops the installed
+# th_server (emulated board, loopback, a free port) with its paths in $TMP;
+# with start-stop-daemon when present, then the plain fallback (a PATH
+# without it). Every wait is bounded; the trap kills what is left.
+SPIDS=()
+trap 'for p in "${SPIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+initd() {
+  TH_SERVER_BIN=$root/opt/aieth/bin/th_server TH_SERVER_CONF=$TMP/th_server.conf \
+    TH_SERVER_PIDFILE=$TMP/run/th_server.pid TH_SERVER_LOG=$TMP/log/th_server.log \
+    TH_SERVER_STOP_TIMEOUT=10 PATH=$ipath expect "$@"
+}
+printf 'TH_SERVER_OPTS="--listen 127.0.0.1:0 --backend emu --data-dir %s"\n' \
+  "$root/opt/aieth/share/aieth" >"$TMP/th_server.conf"
+ssd=$(command -v start-stop-daemon || true)
+for ipath in "$PATH" /usr/bin:/bin; do
+  if [[ $ipath == "$PATH" && -z $ssd ]]; then
+    echo "install.sh: the start-stop-daemon run skipped (start-stop-daemon is not installed)"; continue
+  fi
+  if [[ $ipath != "$PATH" && -n $ssd && ( ${ssd%/*} == /usr/bin || ${ssd%/*} == /bin ) ]]; then
+    echo "install.sh: the fallback run skipped (start-stop-daemon is in ${ssd%/*})"; continue
+  fi
+  initd 0 sh "$root/etc/init.d/th_server" start
+  has "$TMP/out" "th_server started (pid"
+  pid=$(cat "$TMP/run/th_server.pid" 2>/dev/null)
+  [[ $pid =~ ^[0-9]+$ ]] && SPIDS+=("$pid") && ok || bad "no pid in the pidfile"
+  port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/log/th_server.log" | tail -n 1)
+  code=$(curl -s -m 5 -o "$TMP/health" -w '%{http_code}' "http://127.0.0.1:$port/v1/health")
+  [[ $code == 200 ]] && ok || bad "health on port '$port': $code $(cat "$TMP/health")"
+  initd 0 sh "$root/etc/init.d/th_server" status
+  has "$TMP/out" "th_server is running (pid $pid)"
+  initd 0 sh "$root/etc/init.d/th_server" start
+  has "$TMP/out" "already running (pid $pid)"
+  initd 0 sh "$root/etc/init.d/th_server" stop
+  has "$TMP/out" "th_server stopped"
+  kill -0 "$pid" 2>/dev/null && bad "th_server $pid still runs after stop" || ok
+  [[ ! -e $TMP/run/th_server.pid ]] && ok || bad "the pidfile is left after stop"
+  has "$TMP/log/th_server.log" "draining"
+  has "$TMP/log/th_server.log" "th_server: stopped"
+  initd 3 sh "$root/etc/init.d/th_server" status
+  has "$TMP/out" "th_server is not running"
+  initd 0 sh "$root/etc/init.d/th_server" stop
+done
+# a config th_server refuses: start fails (1) and shows why
+printf 'TH_SERVER_OPTS="--listen 127.0.0.1:0 --backend nope"\n' >"$TMP/th_server.conf"
+ipath=$PATH
+initd 1 sh "$root/etc/init.d/th_server" start
+has "$TMP/err" "--backend nope"
+[[ ! -e $TMP/run/th_server.pid ]] && ok || bad "the pidfile is left after a failed start"
+initd 2 sh "$root/etc/init.d/th_server" reload
 finish

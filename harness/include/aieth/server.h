@@ -1,8 +1,9 @@
 /*
  * aieth/server.h - th_server: one device served over HTTP (docs/http-api.md).
  * The library serves and never prints: every log line goes to the caller's
- * callback. Built where libmicrohttpd is available (not in the aarch64
- * cross build yet: aieth_server_open then fails with AIETH_EUNSUPPORTED).
+ * callback. Built where libmicrohttpd is available (the native and the
+ * aarch64 cross build; without it aieth_server_open fails with
+ * AIETH_EUNSUPPORTED).
  */
 #ifndef AIETH_PUBLIC_SERVER_H
 #define AIETH_PUBLIC_SERVER_H

@@ -11,6 +11,7 @@
 
 #include "core/session_internal.h"
 #include "server/srv_core.h"
+#include "server/srv_image.h"
 
 const char *const srv_state_names[] = {"queued", "active", "ended", "expired", "failed"};
 
@@ -61,8 +62,8 @@ unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
 static void txn_free(srv_txn *t)
 {
 	pld_txn_release(&t->wire);
-	free(t->txbuf);
-	free(t->rxbuf);
+	srv_image_free(t->txbuf);
+	srv_image_free(t->rxbuf);
 	free(t->arr);
 	free(t->conn);
 	free(t);
@@ -388,8 +389,9 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->conn = calloc(2u * (size_t)N, sizeof(int));
 	t->wire.tx.seg = calloc(1, sizeof(pld_seg));
 	t->wire.rx.seg = calloc(1, sizeof(pld_seg));
-	t->txbuf = malloc(q->tx_bytes ? (size_t)q->tx_bytes : 1);
-	t->rxbuf = calloc(1, q->rx_bytes ? (size_t)q->rx_bytes : 1);
+	/* huge pages where the kernel has them (srv_image.c) */
+	t->txbuf = srv_image_alloc((size_t)q->tx_bytes);
+	t->rxbuf = srv_image_alloc((size_t)q->rx_bytes);
 	if (!t->wire.perf || !t->arr || !t->conn || !t->wire.tx.seg || !t->wire.rx.seg ||
 	    !t->txbuf || !t->rxbuf)
 		goto oom;
