@@ -333,10 +333,11 @@ fuzz: $(FUZZERS)
 # (e): remote vs local through th_server on loopback, against raw TCP
 # measured in the same run (tests/bench/bench_remote.sh; its data files are
 # generated under $(O)/bench-data/)
-bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS)
+bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS) $(O)/tests/amd_client
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
 	$(TEST_ENV) bash tests/bench/bench_remote.sh
+	$(TEST_ENV) bash tests/bench/amd_latency.sh
 
 # th_server as a service (docs/server.md, "Install on a board"): the systemd
 # unit in $(PREFIX)/lib/systemd/system; the init script, an example config
