@@ -26,6 +26,7 @@
 
 #define CONN_LIMIT 64
 #define CONN_MEMORY (16u << 10)
+#define DRAIN_S 15            /* requests running at a drain get this long to end */
 
 static void mhd_logger(void *cls, const char *fm, va_list ap)
 {
@@ -269,6 +270,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		if (!r)
 			return MHD_NO;
 		*con_cls = r;
+		pthread_mutex_lock(&s->mu);
+		s->inflight++;
+		pthread_mutex_unlock(&s->mu);
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
@@ -346,6 +350,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	pthread_mutex_lock(&s->mu);
+	s->inflight--;
 	s->bytes_in += r->in;
 	s->bytes_out += r->out;
 	for (i = 0; i < SRV_NCODES && srv_metric_codes[i] != r->status; i++)
@@ -433,6 +438,19 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 
 void srv_http_stop(aieth_server *s)
 {
+	int i;
+	/* requests running (a transaction wait sees the interrupt flag) get
+	 * their replies out before the daemon closes every connection */
+	for (i = 0; s->http && i < DRAIN_S * 50; i++) {
+		struct timespec ts = {0, 20 * 1000000L};
+		unsigned n;
+		pthread_mutex_lock(&s->mu);
+		n = s->inflight;
+		pthread_mutex_unlock(&s->mu);
+		if (!n)
+			break;
+		nanosleep(&ts, NULL);
+	}
 	if (s->http)
 		MHD_stop_daemon(s->http);
 	s->http = NULL;

@@ -189,7 +189,7 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s", t->id,
 				 aieth_error_message());
 	pthread_mutex_lock(&s->mu);
-	t->state = ST_STARTED;
+	srv_txn_started_locked(t);
 	pthread_mutex_unlock(&s->mu);
 	{
 		struct json_object *o = json_object_new_object();

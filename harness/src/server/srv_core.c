@@ -493,6 +493,23 @@ unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
 	return n;
 }
 
+void srv_txn_started_locked(srv_txn *t)
+{
+	uint32_t N = t->wire.channels, c, d;
+	uint64_t words = 0;
+	/* the bytes the device is to move, as the progress hook counts them
+	 * (each channel's frames times repetitions): known before the first
+	 * progress report */
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < N; c++) {
+			const uint64_t *b = t->wire.cfg + 1 + (size_t)d * 4 * N;
+			words += (b[N + c] & 0xffffffffu) * (b[2 * N + c] & 0xffffffffu);
+		}
+	t->state = ST_STARTED;
+	t->done = 0;
+	t->total = words * PLD_WORD_BYTES;
+}
+
 void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;

@@ -104,6 +104,7 @@ struct aieth_server {
 	char *reset_cmd;              /* --reset-cmd, or NULL */
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
+	unsigned inflight;            /* HTTP requests being handled (drain waits) */
 	/* per client address request rate (http_server.c) */
 	uint32_t rate_limit, client_timeout_s;
 	struct srv_rate { char addr[64]; int64_t sec; uint32_t n; } rate[256];
@@ -175,6 +176,9 @@ srv_txn *srv_txn_running_locked(srv_sess *x);
 /* 1-based place of t among x's started transactions (1 runs now); 0 when
  * t is not started. */
 unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t);
+/* t was started on the device: its state, and its progress (0 of the
+ * bytes its cfg words ask for). */
+void srv_txn_started_locked(srv_txn *t);
 /* Free a transaction that is not started and not streaming (checked by the
  * caller): its images' bytes go back to the memory budget. */
 void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t);

@@ -697,6 +697,15 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 		json_object_put(o);
 		return rc;
 	}
+	if (jint(o, "status") == AIETH_TXN_INTERRUPTED &&
+	    !(st->cfg->interrupt && *st->cfg->interrupt)) {
+		/* not ours: the server was stopped (drained) during the run */
+		rc = aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
+				"the transaction was interrupted and the device reset (%s); run "
+				"again when the server is back", st->base, tid, jstr(o, "message"));
+		json_object_put(o);
+		return rc;
+	}
 	res->status = (aieth_txn_status)jint(o, "status");
 	snprintf(res->msg, sizeof res->msg, "%s", jstr(o, "message"));
 	res->total_cycles = (uint64_t)jint(o, "total_cycles");
