@@ -17,11 +17,21 @@ for i in $(seq -w 1 $NC); do
   printf 'load-test-token-%s-0123456789\n' "$i" >"$TMP/token$i"
 done
 start_server "$TMP/log" --token-file "$TMP/tokens" --max-queue $NC --max-wait 60
-expect 0 "$RT" -q -o "$TMP/local" "$EX/adder_func/test.json"
+# each client moves 16 MiB each way (FUNC, a loopback graph): long enough
+# for the clients to overlap and queue
+cat >"$TMP/t16m.json" <<EOF
+{"schema": "aieth-test/1", "name": "load_16m", "board": "vck190",
+ "description": "16 MiB through a loopback graph (FUNC)",
+ "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
+ "transactions": [{"name": "t", "mode": "func", "timeout_ms": 60000, "channels": [
+   {"plio": "PLIO_01_TO_AIE", "size": 16777216, "data": {"pattern": "random", "seed": 7}},
+   {"plio": "PLIO_01_FROM_AIE", "size": 16777216, "golden": {"pattern": "random", "seed": 7}}]}]}
+EOF
+expect 0 "$RT" -q -o "$TMP/local" "$TMP/t16m.json"
 cp=()
 for i in $(seq -w 1 $NC); do
   timeout 60 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token$i" \
-    -o "$TMP/run$i" "$EX/adder_func/test.json" >"$TMP/run$i.out" 2>&1 &
+    -o "$TMP/run$i" "$TMP/t16m.json" >"$TMP/run$i.out" 2>&1 &
   cp+=($!)
   sleep 0.05
 done
