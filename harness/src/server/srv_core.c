@@ -235,6 +235,10 @@ static void *opener_main(void *arg)
 						 aieth_error_message());
 					srv_log(s, "session %s: %s", p->id, p->reason);
 				}
+				/* a device that would not open may be stuck: reset it
+				 * before the next try */
+				if (s->reset_cmd)
+					s->reset_pending = 1;
 			} else if (p->state == SS_QUEUED && !s->draining) {
 				/* the idle clock keeps running from the client's last
 				 * request: a client that left while queued does not hold
