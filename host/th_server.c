@@ -79,9 +79,10 @@ static void help(void)
 	       "\n"
 	       "One log line per request on stdout: time, client, token name, method, path,\n"
 	       "status, bytes in and out, duration. SIGTERM, SIGINT or SIGHUP drain: new\n"
-	       "requests get 503, a running transaction is interrupted (its client gets\n"
-	       "its result as interrupted), every session ends and the device is reset\n"
-	       "(closed; then the reset command), then th_server exits 0.\n"
+	       "requests get 503, a running transaction is interrupted (its client is\n"
+	       "told the server stopped), running requests get their replies out, every\n"
+	       "session ends and the device is reset (closed; then the reset command),\n"
+	       "then th_server exits 0.\n"
 	       "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n");
 }
 

@@ -267,15 +267,14 @@ has "$TMP/log" "th_server: stopped"
 start_server "$TMP/log_rate" --rate-limit 5
 # one curl, one connection, 12 requests: within at most two one-second
 # windows, so at most 10 pass
-urls=(); for i in $(seq 12); do urls+=(-o /dev/null "$U/v1/health"); done
+urls=(); for i in $(seq 12); do urls+=(-o "$TMP/rl$i" "$U/v1/health"); done
 curl -s -m 10 -D "$TMP/rh" -w '%{http_code}\n' "${urls[@]}" >"$TMP/rcodes"
 n429=$(grep -c '^429$' "$TMP/rcodes")
 [[ $n429 -ge 2 && $(head -1 "$TMP/rcodes") == 200 ]] && ok || bad "rate limit: $(tr '\n' ' ' <"$TMP/rcodes")"
 has "$TMP/rh" "Retry-After: 1"
-curl -s -m 10 -o /dev/null "${urls[@]}"
-req 429 "$U/v1/health"
-has "$TMP/body" "more than 5 requests in one second, the limit is --rate-limit 5"
-jbody .error.code rate_limited
+f=$(grep -l '"code":"rate_limited"' "$TMP"/rl* | head -1)
+[[ -n $f ]] && has "$f" "more than 5 requests in one second, the limit is --rate-limit 5" \
+  || bad "no 429 body names rate_limited"
 sleep 1.1
 req 200 "$U/v1/health"
 stop_server
