@@ -289,12 +289,26 @@ has "$TMP/log_rf" ": FAILED"
 expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rf" "$EX/adder_func/test.json"
 stop_server
 MARK=hung-reset-$$-$RANDOM
-start_server "$TMP/log_rh" --idle-timeout 1 --reset-cmd "sleep 30; : $MARK" --reset-timeout 1
+start_server "$TMP/log_rh" --idle-timeout 1 --reset-cmd "sleep 30; : $MARK" --reset-timeout 2
 req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
-wait_metric aieth_device_reset_failures_total 1
-has "$TMP/log_rh" "killed after the reset timeout of 1 s"
-# while the reset ran the server answered (the lock is not held)
+wait_metric aieth_sessions_active 0
+# the reset runs (2 s): the server answers meanwhile (its lock is not held),
+# and the next session waits for the device until the reset is over
+t0=$(date +%s%N)
 req 200 "$U/v1/metrics"
+el=$((($(date +%s%N) - t0) / 1000000))
+[[ $el -lt 1000 ]] && ok || bad "metrics took $el ms during the reset"
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+jbody .state queued
+jbody .position 1
+NS=$(jq -r .id "$TMP/body")
+for i in $(seq 60); do
+  curl -s -m 5 -o "$TMP/body" "$U/v1/sessions/$NS"; [[ $(jq -r .state "$TMP/body") == active ]] && break; sleep 0.1
+done
+jbody .state active
+has "$TMP/log_rh" "killed after the reset timeout of 2 s"
+[[ $(metric aieth_device_reset_failures_total) == 1 ]] && ok || bad "the hung reset was not counted"
+req 204 -X DELETE "$U/v1/sessions/$NS"
 expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rhung" "$EX/adder_func/test.json"
 stop_server
 if pgrep -f "$MARK" >/dev/null 2>&1; then bad "the hung reset command was left running"; else ok; fi
