@@ -81,13 +81,26 @@ static void help(void)
 	       "  --graph-model NAME=MODEL[:JSON]  emulated board: the graph model of an AMD\n"
 	       "                       client's graph NAME (repeatable; e.g. gr=adder or\n"
 	       "                       'gr=adder:{\"window_bytes\":4096}'); others: the default\n"
+	       "  --rate-limit N       requests per second per client address (200); more\n"
+	       "                       get 429 with Retry-After\n"
+	       "  --client-timeout S   close a connection idle for S s, e.g. a client that\n"
+	       "                       never finishes its request (30)\n"
+	       "  --reset-cmd 'CMD'    reset the device with /bin/sh -c CMD (e.g. 'xrt-smi\n"
+	       "                       reset --force') after a session that expired or\n"
+	       "                       failed and on drain, before the next session gets\n"
+	       "                       the device; its exit status is logged, failures\n"
+	       "                       counted in /v1/metrics (default: none; closing the\n"
+	       "                       device is the reset)\n"
+	       "  --reset-timeout S    kill the reset command after S s (120)\n"
 	       "  --log-json           one JSON object per log line (stdout)\n"
 	       "  --help, --version\n"
 	       "\n"
 	       "One log line per request on stdout: time, client, token name, method, path,\n"
 	       "status, bytes in and out, duration. SIGTERM, SIGINT or SIGHUP drain: new\n"
-	       "requests get 503, running ones finish, every session ends and the device\n"
-	       "is reset, then th_server exits 0.\n"
+	       "requests get 503, a running transaction is interrupted (its client is\n"
+	       "told the server stopped), running requests get their replies out, every\n"
+	       "session ends and the device is reset (closed; then the reset command),\n"
+	       "then th_server exits 0.\n"
 	       "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n");
 }
 
@@ -124,7 +137,8 @@ int main(int argc, char **argv)
 {
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
-	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL };
+	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
+	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -144,6 +158,10 @@ int main(int argc, char **argv)
 		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
 		{"amd-listen", required_argument, NULL, O_AMD},
 		{"graph-model", required_argument, NULL, O_MODEL},
+		{"rate-limit", required_argument, NULL, O_RATE},
+		{"client-timeout", required_argument, NULL, O_CTIMEOUT},
+		{"reset-cmd", required_argument, NULL, O_RESET},
+		{"reset-timeout", required_argument, NULL, O_RESET_TO},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
@@ -203,6 +221,23 @@ int main(int argc, char **argv)
 			if (nmodels == sizeof models / sizeof models[0])
 				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
 			models[nmodels++] = optarg;
+			break;
+		case O_RATE:
+			if (parse_u32("--rate-limit", optarg, 1, 1000000, &o.rate_limit))
+				return EX_USAGE;
+			break;
+		case O_CTIMEOUT:
+			if (parse_u32("--client-timeout", optarg, 1, 3600, &o.client_timeout_s))
+				return EX_USAGE;
+			break;
+		case O_RESET:
+			if (!*optarg)
+				return usage_error("%s", "--reset-cmd: an empty command");
+			o.reset_cmd = optarg;
+			break;
+		case O_RESET_TO:
+			if (parse_u32("--reset-timeout", optarg, 1, 3600, &o.reset_timeout_s))
+				return EX_USAGE;
 			break;
 		case O_HELP: help(); return EX_OK;
 		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;

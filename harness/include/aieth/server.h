@@ -53,6 +53,15 @@ typedef struct {
 				        model of an AMD client's graph NAME (emu);
 				        other names get the default model */
 	size_t num_graph_models;
+	uint32_t rate_limit;         /* requests per second per client address
+				        (0: 200); more get 429 with Retry-After */
+	uint32_t client_timeout_s;   /* a connection idle this long (a slow client
+				        that never ends its request) is closed (0: 30) */
+	const char *reset_cmd;       /* run with /bin/sh -c after a session that
+				        expired or failed, before the next one gets
+				        the device (NULL: none; closing the device
+				        is the reset) */
+	uint32_t reset_timeout_s;    /* the reset command is killed after this (0: 120) */
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own

@@ -25,8 +25,8 @@
 #include "util/json_strict.h"
 
 #define CONN_LIMIT 64
-#define CONN_TIMEOUT_S 30
 #define CONN_MEMORY (16u << 10)
+#define DRAIN_S 15            /* requests running at a drain get this long to end */
 
 static void mhd_logger(void *cls, const char *fm, va_list ap)
 {
@@ -114,6 +114,61 @@ static void client_text(struct MHD_Connection *c, char *dst, size_t cap)
 	}
 }
 
+/* The request rate per client address: a fixed one-second window per
+ * address in a small table (the least recently seen address gives its
+ * place). 1 when this request is past --rate-limit. */
+static int rate_exceeded(aieth_server *s, const char *addr)
+{
+	int64_t sec = srv_now_ms() / 1000;
+	size_t i, victim = 0;
+	int over = 0;
+	pthread_mutex_lock(&s->mu);
+	for (i = 0; i < sizeof s->rate / sizeof s->rate[0]; i++) {
+		if (!strcmp(s->rate[i].addr, addr))
+			break;
+		if (s->rate[i].sec < s->rate[victim].sec)
+			victim = i;
+	}
+	if (i == sizeof s->rate / sizeof s->rate[0]) {
+		i = victim;
+		snprintf(s->rate[i].addr, sizeof s->rate[i].addr, "%s", addr);
+		s->rate[i].sec = sec;
+		s->rate[i].n = 0;
+	}
+	if (s->rate[i].sec != sec) {
+		s->rate[i].sec = sec;
+		s->rate[i].n = 0;
+	}
+	if (s->rate[i].n >= s->rate_limit)
+		over = 1;
+	else
+		s->rate[i].n++;
+	pthread_mutex_unlock(&s->mu);
+	return over;
+}
+
+/* 429 with Retry-After: the error body names the limit. */
+static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	char text[512];
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	snprintf(text, sizeof text, "{\"error\":{\"code\":\"rate_limited\",\"message\":\"client "
+		 "%s: more than %u requests in one second, the limit is --rate-limit %u; retry "
+		 "after 1 s\"}}", r->client, s->rate_limit, s->rate_limit);
+	resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_COPY);
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	ret = MHD_queue_response(c, 429, resp);
+	MHD_destroy_response(resp);
+	r->status = 429;
+	r->out = strlen(text);
+	r->answered = 1;
+	return ret;
+}
+
 /* The first call of a request: everything decided from the head. */
 static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			       const char *url)
@@ -124,6 +179,8 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 
 	srv_route_parse(url, &r->route);
 	snprintf(r->who, sizeof r->who, "-");
+	if (rate_exceeded(s, r->client))
+		return reply_rate_limited(c, r, s);
 	if (r->route.kind != SRV_R_HEALTH && s->have_tokens) {
 		const char *tok, *name = NULL;
 		size_t tlen;
@@ -222,6 +279,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		if (!r)
 			return MHD_NO;
 		*con_cls = r;
+		pthread_mutex_lock(&s->mu);
+		s->inflight++;
+		pthread_mutex_unlock(&s->mu);
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
@@ -306,6 +366,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	pthread_mutex_lock(&s->mu);
+	s->inflight--;
 	s->bytes_in += r->in;
 	s->bytes_out += r->out;
 	for (i = 0; i < SRV_NCODES && srv_metric_codes[i] != r->status; i++)
@@ -333,6 +394,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			  r->who[0] ? r->who : "-", r->method, r->path, r->status,
 			  (unsigned long long)r->in, (unsigned long long)r->out, ms,
 			  r->status == 0 ? " (connection closed before the reply)" : "");
+	}
+	if (r->txn) {
+		/* the TX upload is over (done, refused or broken) */
+		pthread_mutex_lock(&s->mu);
+		r->txn->busy--;
+		pthread_mutex_unlock(&s->mu);
 	}
 	if (r->sess)
 		srv_release(s, r->sess);
@@ -364,7 +431,8 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_logger, s};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, CONN_LIMIT, NULL};
-	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S, NULL};
+	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT,
+					   (intptr_t)s->client_timeout_s, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s};
 	if (s->tls_cert) {
@@ -387,6 +455,19 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 
 void srv_http_stop(aieth_server *s)
 {
+	int i;
+	/* requests running (a transaction wait sees the interrupt flag) get
+	 * their replies out before the daemon closes every connection */
+	for (i = 0; s->http && i < DRAIN_S * 50; i++) {
+		struct timespec ts = {0, 20 * 1000000L};
+		unsigned n;
+		pthread_mutex_lock(&s->mu);
+		n = s->inflight;
+		pthread_mutex_unlock(&s->mu);
+		if (!n)
+			break;
+		nanosleep(&ts, NULL);
+	}
 	if (s->http)
 		MHD_stop_daemon(s->http);
 	s->http = NULL;

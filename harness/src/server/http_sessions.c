@@ -78,6 +78,10 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	sb_lit(&b, "# HELP aieth_device_resets_total Device closes (resets) between sessions.\n"
 		   "# TYPE aieth_device_resets_total counter\n");
 	sb_printf(&b, "aieth_device_resets_total %llu\n", (unsigned long long)s->resets);
+	sb_lit(&b, "# HELP aieth_device_reset_failures_total Reset commands (--reset-cmd) that "
+		   "failed or timed out.\n# TYPE aieth_device_reset_failures_total counter\n");
+	sb_printf(&b, "aieth_device_reset_failures_total %llu\n",
+		  (unsigned long long)s->reset_failures);
 	sb_lit(&b, "# HELP aieth_bytes_received_total Request body bytes received.\n"
 		   "# TYPE aieth_bytes_received_total counter\n");
 	sb_printf(&b, "aieth_bytes_received_total %llu\n", (unsigned long long)s->bytes_in);
@@ -240,6 +244,8 @@ srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 		return NULL;
 	}
 	x->last_ms = srv_now_ms();
+	/* its device being opened: answer once the open ended (bounded) */
+	srv_wait_open_locked(s, x, 5000);
 	return x;
 }
 

@@ -33,15 +33,25 @@ static struct json_object *u64_array(const uint64_t *w, size_t n)
 	return a;
 }
 
-static struct json_object *txn_json(const srv_txn *t)
+/* mu held: the progress hook writes t->done/total from the waiting thread. */
+static struct json_object *txn_json(srv_sess *x, const srv_txn *t)
 {
-	static const char *const st[] = {"awaiting_tx", "started", "finished"};
+	static const char *const st[] = {"awaiting_tx", "running", "finished"};
 	struct json_object *o = json_object_new_object();
 	uint32_t N = t->wire.channels, i;
 	json_object_object_add(o, "id", json_object_new_string(t->id));
 	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
 	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
 	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
+	if (t->state == ST_STARTED) {
+		struct json_object *pr = json_object_new_object();
+		/* its place among the session's started transactions: 1 runs now */
+		json_object_object_add(o, "position",
+				       json_object_new_uint64(srv_txn_position_locked(x, t)));
+		json_object_object_add(pr, "done", json_object_new_uint64(t->done));
+		json_object_object_add(pr, "total", json_object_new_uint64(t->total));
+		json_object_object_add(o, "progress", pr);
+	}
 	if (t->state == ST_FINISHED) {
 		struct json_object *tc = json_object_new_array(), *rc = json_object_new_array();
 		json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
@@ -97,7 +107,7 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	} else {
 		struct json_object *o;
 		pthread_mutex_lock(&s->mu);
-		o = txn_json(t);
+		o = txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 201, o);
 	}
@@ -116,12 +126,23 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	const char *ct;
 	if (!x)
 		return ret;
+	int busy = 0;
 	pthread_mutex_lock(&s->mu);
 	t = srv_txn_find_locked(x, r->route.tid);
+	if (t && t->state == ST_AWAIT_TX) {
+		/* one upload at a time; a DELETE waits for its end */
+		busy = t->busy;
+		if (!busy)
+			t->busy++;
+	}
 	pthread_mutex_unlock(&s->mu);
 	if (!t) {
 		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
 				r->route.tid);
+	} else if (busy) {
+		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": another upload of its TX "
+				"image is in progress", t->id);
+		t = NULL;
 	} else if (t->state != ST_AWAIT_TX) {
 		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is in already",
 				t->id);
@@ -137,8 +158,13 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	} else {
 		t->tx_got = 0;
 		r->sess = x;
-		r->txn = t;
+		r->txn = t;   /* t->busy is dropped when the request completes */
 		return MHD_YES;
+	}
+	if (t && t->state == ST_AWAIT_TX) {
+		pthread_mutex_lock(&s->mu);
+		t->busy--;
+		pthread_mutex_unlock(&s->mu);
 	}
 	srv_release(s, x);
 	return ret;
@@ -163,15 +189,40 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s", t->id,
 				 aieth_error_message());
 	pthread_mutex_lock(&s->mu);
-	t->state = ST_STARTED;
+	srv_txn_started_locked(t);
 	pthread_mutex_unlock(&s->mu);
 	{
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "id", json_object_new_string(t->id));
-		json_object_object_add(o, "state", json_object_new_string("started"));
+		json_object_object_add(o, "state", json_object_new_string("running"));
 		ret = http_reply_json(c, r, 202, o);
 	}
 	return ret;
+}
+
+/* DELETE .../txns/T (mu held, t found): a transaction not running and not
+ * streaming is freed with its images. */
+static enum MHD_Result txn_delete_locked(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+					 srv_sess *x, srv_txn *t)
+{
+	char id[16];
+	if (t->state == ST_STARTED) {
+		unsigned pos = srv_txn_position_locked(x, t);
+		pthread_mutex_unlock(&s->mu);
+		return http_reply_err(c, r, 409, NULL, "transaction \"%s\" is running on the device "
+				      "(place %u among the started ones): wait for it (POST "
+				      ".../wait) first, or end the session", r->route.tid, pos);
+	}
+	if (t->busy) {
+		pthread_mutex_unlock(&s->mu);
+		return http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX upload, wait or RX "
+				      "download is in progress", r->route.tid);
+	}
+	snprintf(id, sizeof id, "%s", t->id);
+	srv_txn_delete_locked(s, x, t);
+	pthread_mutex_unlock(&s->mu);
+	srv_log(s, "session %s: transaction %s deleted by its client", x->id, id);
+	return http_reply(c, r, 204, NULL, "", 0, NULL);
 }
 
 enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
@@ -179,6 +230,7 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	enum MHD_Result ret;
 	srv_sess *x;
 	srv_txn *t, *p;
+	struct json_object *o;
 	uint32_t timeout_ms = 0;
 
 	if (r->route.kind == SRV_R_TXN_WAIT &&
@@ -189,44 +241,62 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	pthread_mutex_lock(&s->mu);
 	t = srv_txn_find_locked(x, r->route.tid);
 	p = srv_txn_running_locked(x);
-	pthread_mutex_unlock(&s->mu);
 	if (!t) {
+		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
 				r->route.tid);
+	} else if (r->route.kind == SRV_R_TXN && !strcmp(r->method, "DELETE")) {
+		ret = txn_delete_locked(c, r, s, x, t);
 	} else if (r->route.kind == SRV_R_TXN) {
-		ret = http_reply_json(c, r, 200, txn_json(t));
-	} else if (r->route.kind == SRV_R_TXN_WAIT && t->state == ST_AWAIT_TX) {
+		/* the status: no device call, cheap to poll */
+		o = txn_json(x, t);
+		pthread_mutex_unlock(&s->mu);
+		ret = http_reply_json(c, r, 200, o);
+	} else if (t->state == ST_AWAIT_TX) {
+		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is not in yet",
 				t->id);
-	} else if (r->route.kind == SRV_R_TXN_WAIT && t->state == ST_STARTED && p != t) {
-		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s was started before it and "
-				"finishes first", t->id, p ? p->id : "?");
-	} else if (r->route.kind == SRV_R_TXN_WAIT) {
+	} else if (t->state == ST_STARTED && p != t) {
+		char pid[16];
+		snprintf(pid, sizeof pid, "%s", p ? p->id : "?");
+		pthread_mutex_unlock(&s->mu);
+		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s was started before it "
+				"and finishes first", r->route.tid, pid);
+	} else {
+		/* the wait: t stays (busy) until its result is written */
+		t->busy++;
+		pthread_mutex_unlock(&s->mu);
 		if (t->state == ST_STARTED) {
 			if (pthread_mutex_trylock(&x->call)) {
 				ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another "
 						"device call", x->id);
-				goto out;
+				goto unbusy;
 			}
 			srv_txn_wait(s, x, t, timeout_ms);
 			pthread_mutex_unlock(&x->call);
 		}
-		ret = http_reply_json(c, r, 200, txn_json(t));
-	} else {
-		ret = MHD_NO; /* SRV_R_TXN_RX: below */
+		pthread_mutex_lock(&s->mu);
+		o = txn_json(x, t);
+		pthread_mutex_unlock(&s->mu);
+		ret = http_reply_json(c, r, 200, o);
+unbusy:
+		pthread_mutex_lock(&s->mu);
+		t->busy--;
+		pthread_mutex_unlock(&s->mu);
 	}
-out:
 	srv_release(s, x);
 	return ret;
 }
 
-/* GET .../rx: the RX image streamed from where the device wrote it; the
- * session stays referenced until the response is done. */
+/* GET .../rx: the RX image streamed from where the device wrote it (or
+ * the part a Range asks for); the session stays referenced and the
+ * transaction busy until the response is done. */
 typedef struct {
 	aieth_server *s;
 	srv_sess *x;
-	const uint8_t *p;
-	uint64_t size;
+	srv_txn *t;
+	const uint8_t *p;       /* the first byte sent */
+	uint64_t size;          /* bytes sent */
 } rx_stream;
 
 static ssize_t rx_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -243,8 +313,97 @@ static ssize_t rx_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void rx_free(void *cls)
 {
 	rx_stream *st = cls;
+	pthread_mutex_lock(&st->s->mu);
+	st->t->busy--;
+	pthread_mutex_unlock(&st->s->mu);
 	srv_release(st->s, st->x);
 	free(st);
+}
+
+/* A decimal of 1..19 digits at *p, advanced past it. */
+static int range_num(const char **p, uint64_t *v)
+{
+	const char *q = *p;
+	*v = 0;
+	while (*q >= '0' && *q <= '9' && q - *p < 19)
+		*v = *v * 10 + (uint64_t)(*q++ - '0');
+	if (q == *p || (*q >= '0' && *q <= '9'))
+		return -1;
+	*p = q;
+	return 0;
+}
+
+/* Range: bytes=A-B, bytes=A- or bytes=-N (one range) against an image of
+ * size bytes: 0 with [*a, *b] inclusive, 1 when unsatisfiable or malformed
+ * (why in msg). */
+static int range_parse(const char *h, uint64_t size, uint64_t *a, uint64_t *b, char *msg,
+		       size_t cap)
+{
+	const char *p = h + 6;
+	uint64_t x, y;
+	if (strncmp(h, "bytes=", 6)) {
+		snprintf(msg, cap, "Range: %.60s: only \"bytes=\" ranges are served", h);
+		return 1;
+	}
+	if (*p == '-') {
+		p++;
+		if (range_num(&p, &y) || *p || !y || !size) {
+			snprintf(msg, cap, "Range: %.60s: a suffix of 1.. bytes of a %llu byte image "
+				 "is needed", h, (unsigned long long)size);
+			return 1;
+		}
+		*a = y >= size ? 0 : size - y;
+		*b = size - 1;
+		return 0;
+	}
+	if (range_num(&p, &x) || *p++ != '-') {
+		snprintf(msg, cap, "Range: %.60s: one range A-B, A- or -N is served", h);
+		return 1;
+	}
+	y = size ? size - 1 : 0;
+	if (*p && (range_num(&p, &y) || *p)) {
+		snprintf(msg, cap, "Range: %.60s: one range A-B, A- or -N is served", h);
+		return 1;
+	}
+	if (x >= size || y < x) {
+		snprintf(msg, cap, "Range: %.60s: the RX image is %llu bytes", h,
+			 (unsigned long long)size);
+		return 1;
+	}
+	*a = x;
+	*b = y < size ? y : size - 1;
+	return 0;
+}
+
+/* 416 with Content-Range: bytes STAR/size and the error body. */
+static enum MHD_Result reply_416(struct MHD_Connection *c, req_ctx *r, uint64_t size,
+				 const char *msg)
+{
+	struct json_object *o = json_object_new_object(), *e = json_object_new_object();
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	const char *text;
+	char cr[48];
+	json_object_object_add(e, "code", json_object_new_string("range_not_satisfiable"));
+	json_object_object_add(e, "message", json_object_new_string(msg));
+	json_object_object_add(o, "error", e);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	resp = text ? MHD_create_response_from_buffer(strlen(text), (void *)text,
+						      MHD_RESPMEM_MUST_COPY) : NULL;
+	if (!resp) {
+		json_object_put(o);
+		return MHD_NO;
+	}
+	snprintf(cr, sizeof cr, "bytes */%llu", (unsigned long long)size);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_RANGE, cr);
+	ret = MHD_queue_response(c, 416, resp);
+	MHD_destroy_response(resp);
+	r->status = 416;
+	r->out = strlen(text);
+	r->answered = 1;
+	json_object_put(o);
+	return ret;
 }
 
 enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
@@ -254,36 +413,63 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	srv_txn *t;
 	rx_stream *st;
 	struct MHD_Response *resp;
+	const char *range;
+	uint64_t a = 0, b = 0, size;
+	unsigned status = 200;
+	char msg[256];
 
 	if (!(x = http_active_session(c, r, s, &ret)))
 		return ret;
 	pthread_mutex_lock(&s->mu);
 	t = srv_txn_find_locked(x, r->route.tid);
-	pthread_mutex_unlock(&s->mu);
 	if (!t || t->state != ST_FINISHED) {
+		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_err(c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
 				t ? "not finished yet (POST .../wait)" : "no such transaction");
 		srv_release(s, x);
 		return ret;
 	}
+	size = t->wire.rx.size;
+	range = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_RANGE);
+	if (range && range_parse(range, size, &a, &b, msg, sizeof msg)) {
+		pthread_mutex_unlock(&s->mu);
+		srv_release(s, x);
+		return reply_416(c, r, size, msg);
+	}
 	st = malloc(sizeof *st);
 	if (!st) {
+		pthread_mutex_unlock(&s->mu);
 		srv_release(s, x);
 		return http_reply_err(c, r, 500, NULL, "out of memory");
 	}
+	t->busy++;
+	pthread_mutex_unlock(&s->mu);
 	st->s = s;
 	st->x = x;
+	st->t = t;
 	st->p = t->rxbuf;
-	st->size = t->wire.rx.size;
+	st->size = size;
+	if (range) {
+		status = 206;
+		st->p = t->rxbuf + a;
+		st->size = b - a + 1;
+	}
 	resp = MHD_create_response_from_callback(st->size, 256u << 10, rx_read, st, rx_free);
 	if (!resp) {
 		rx_free(st);
 		return MHD_NO;
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/octet-stream");
-	ret = MHD_queue_response(c, 200, resp);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_ACCEPT_RANGES, "bytes");
+	if (range) {
+		char cr[80];
+		snprintf(cr, sizeof cr, "bytes %llu-%llu/%llu", (unsigned long long)a,
+			 (unsigned long long)b, (unsigned long long)size);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_RANGE, cr);
+	}
+	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
-	r->status = 200;
+	r->status = status;
 	r->out = st->size;
 	r->answered = 1;
 	return ret;

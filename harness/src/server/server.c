@@ -39,6 +39,7 @@ static void free_server(aieth_server *s)
 	if (s->work_dir && s->own_work_dir)
 		rmdir(s->work_dir);    /* the sessions' folders went with them */
 	free(s->work_dir);
+	free(s->reset_cmd);
 	free(s->backend);
 	free(s->board);
 	free(s->data_dir);
@@ -118,10 +119,18 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->idle_ms = (int64_t)s->idle_s * 1000;
 	s->mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
 	s->max_wait_ms = (int64_t)s->max_wait_s * 1000;
+	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
+	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
+	s->reset_timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
+	if (o->reset_cmd && !*o->reset_cmd) {
+		free_server(s);
+		return aieth_fail(AIETH_EINVAL, "reset command: empty");
+	}
+	s->reset_cmd = o->reset_cmd ? aieth_strdup(o->reset_cmd) : NULL;
 	s->backend = aieth_strdup(o->backend ? o->backend : "emu");
 	s->board = o->board ? aieth_strdup(o->board) : NULL;
 	s->data_dir = o->data_dir ? aieth_strdup(o->data_dir) : NULL;
-	if (!s->backend || (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
+	if (!s->backend || (o->reset_cmd && !s->reset_cmd) || (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	}
@@ -203,5 +212,7 @@ void aieth_server_close(aieth_server *s)
 	for (p = s->sessions; p; p = p->next)
 		srv_end_locked(s, p, SS_ENDED, "the server stopped");
 	pthread_mutex_unlock(&s->mu);
+	/* an open still running ends (its device closed), a reset due runs */
+	srv_opener_stop(s);
 	free_server(s);
 }

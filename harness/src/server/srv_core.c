@@ -13,6 +13,10 @@
 #include "server/srv_core.h"
 #include "server/srv_image.h"
 
+/* how long POST /v1/sessions waits for its device to open before it
+ * answers "queued" at position 1 (the client then polls) */
+#define SRV_OPEN_WAIT_S 30
+
 const char *const srv_state_names[] = {"queued", "active", "ended", "expired", "failed"};
 
 int64_t srv_now_ms(void)
@@ -53,8 +57,9 @@ unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
 	unsigned n = 1;
 	if (x->state != SS_QUEUED)
 		return 0;
+	/* a session whose device is being opened is no longer waiting */
 	for (p = s->sessions; p && p != x; p = p->next)
-		if (p->state == SS_QUEUED)
+		if (p->state == SS_QUEUED && !p->opening)
 			n++;
 	return n;
 }
@@ -99,21 +104,42 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 		aieth_session_close(x->dev);
 		x->dev = NULL;
 		s->resets++;
+		/* a session that expired or failed (or a drain) may have left the
+		 * board in a bad state: the reset command runs before the next open */
+		if (s->reset_cmd && (x->state == SS_EXPIRED || x->state == SS_FAILED || s->draining)) {
+			s->reset_pending = 1;
+			pthread_cond_signal(&s->work_cv);
+		}
 	}
 }
 
 /* A device still open by a session that ended during a call blocks the
- * next session until that call returns. */
+ * next session until that call returns; so does an open or a reset. */
 static int device_busy_locked(aieth_server *s)
 {
 	srv_sess *p;
+	if (s->reset_pending || s->resetting)
+		return 1;
 	for (p = s->sessions; p; p = p->next)
-		if (p->state == SS_ACTIVE || p->dev)
+		if (p->state == SS_ACTIVE || p->dev || p->opening)
 			return 1;
 	return 0;
 }
 
-static int open_dev(aieth_server *s, srv_sess *x)
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	srv_sess *x = ctx;
+	srv_txn *t;
+	pthread_mutex_lock(&x->srv->mu);
+	if ((t = srv_txn_running_locked(x))) {
+		t->done = done;
+		t->total = total;
+	}
+	pthread_mutex_unlock(&x->srv->mu);
+}
+
+/* Called without mu: x stays in the list while x->opening (prune skips it). */
+static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 {
 	aieth_graph_spec g[SRV_GRAPHS_MAX];
 	aieth_session_opts o;
@@ -131,32 +157,148 @@ static int open_dev(aieth_server *s, srv_sess *x)
 	o.graphs = g;
 	o.num_graphs = x->req.ngraphs;
 	o.interrupt = &s->stop;
-	return aieth_session_open(&x->dev, &o);
+	o.progress = on_progress;
+	o.progress_ctx = x;
+	return aieth_session_open(dev, &o);
 }
 
+/* Marks the next queued session for the opener thread; the open itself
+ * happens outside mu (opener_main). */
 void srv_promote_locked(aieth_server *s)
 {
 	srv_sess *p;
-	if (s->draining)
+	if (s->draining || device_busy_locked(s))
 		return;
-	while (!device_busy_locked(s)) {
-		for (p = s->sessions; p && p->state != SS_QUEUED; p = p->next)
-			;
-		if (!p)
-			return;
-		if (open_dev(s, p)) {
-			p->state = SS_FAILED;
-			snprintf(p->reason, sizeof p->reason, "the device could not be opened: %s",
-				 aieth_error_message());
-			srv_log(s, "session %s: %s", p->id, p->reason);
-			srv_artifacts_summary(s, p);
-			unpin_done_locked(s, p);
+	for (p = s->sessions; p && p->state != SS_QUEUED; p = p->next)
+		;
+	if (!p)
+		return;
+	p->opening = 1;
+	pthread_cond_signal(&s->work_cv);
+}
+
+static void run_reset_unlocked(aieth_server *s)
+{
+	char msg[256];
+	int64_t t0 = srv_now_ms();
+	int rc = srv_reset_run(s->reset_cmd, s->reset_timeout_s, msg, sizeof msg);
+	if (rc) {
+		pthread_mutex_lock(&s->mu);
+		s->reset_failures++;
+		pthread_mutex_unlock(&s->mu);
+	}
+	srv_log(s, "device reset: \"%s\" %s (%lld ms)%s", s->reset_cmd, msg,
+		(long long)(srv_now_ms() - t0), rc ? ": FAILED" : "");
+}
+
+/* The opener thread: the reset command when due, then the device opened
+ * for the session promote marked, both with mu released so that every
+ * other request goes on meanwhile. A session ended during its open (DELETE,
+ * expiry, drain) gets its device closed at once. */
+static void *opener_main(void *arg)
+{
+	aieth_server *s = arg;
+	srv_sess *p;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		if (s->reset_pending) {
+			s->reset_pending = 0;
+			s->resetting = 1;
+			pthread_mutex_unlock(&s->mu);
+			run_reset_unlocked(s);
+			pthread_mutex_lock(&s->mu);
+			s->resetting = 0;
+			srv_promote_locked(s);
 			continue;
 		}
-		/* the idle clock keeps running from the client's last request: a
-		 * client that left while queued does not hold the device longer */
-		p->state = SS_ACTIVE;
+		for (p = s->sessions; p; p = p->next) {
+			if (!p->opening)
+				continue;
+			if (p->state == SS_QUEUED)
+				break;
+			/* marked, then ended before its open began: nothing to open */
+			p->opening = 0;
+			pthread_cond_broadcast(&s->opened_cv);
+		}
+		if (!p && !device_busy_locked(s)) {
+			srv_promote_locked(s);
+			for (p = s->sessions; p && !p->opening; p = p->next)
+				;
+		}
+		if (!p) {
+			if (s->opener_stop)
+				break;
+			pthread_cond_wait(&s->work_cv, &s->mu);
+			continue;
+		}
+		{
+			aieth_session *dev = NULL;
+			int rc;
+			pthread_mutex_unlock(&s->mu);
+			rc = open_dev(s, p, &dev);
+			pthread_mutex_lock(&s->mu);
+			if (rc) {
+				if (p->state == SS_QUEUED) {
+					p->state = SS_FAILED;
+					snprintf(p->reason, sizeof p->reason,
+						 "the device could not be opened: %s",
+						 aieth_error_message());
+					srv_log(s, "session %s: %s", p->id, p->reason);
+					srv_artifacts_summary(s, p);
+					unpin_done_locked(s, p);
+				}
+				/* a device that would not open may be stuck: reset it
+				 * before the next try */
+				if (s->reset_cmd)
+					s->reset_pending = 1;
+			} else if (p->state == SS_QUEUED && !s->draining) {
+				/* the idle clock keeps running from the client's last
+				 * request: a client that left while queued does not hold
+				 * the device longer */
+				p->dev = dev;
+				p->state = SS_ACTIVE;
+			} else {
+				if (p->state == SS_QUEUED)
+					srv_end_locked(s, p, SS_ENDED, "the server stopped");
+				p->dev = dev;
+				close_dev_locked(s, p);
+			}
+			p->opening = 0;
+			pthread_cond_broadcast(&s->opened_cv);
+			srv_promote_locked(s);
+		}
 	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* mu held. */
+static void opener_start_locked(aieth_server *s)
+{
+	if (s->opener_started)
+		return;
+	pthread_cond_init(&s->work_cv, NULL);
+	pthread_cond_init(&s->opened_cv, NULL);
+	if (pthread_create(&s->opener, NULL, opener_main, s))
+		return;   /* checked by the caller: opener_started stays 0 */
+	s->opener_started = 1;
+}
+
+void srv_opener_stop(aieth_server *s)
+{
+	int started;
+	pthread_mutex_lock(&s->mu);
+	started = s->opener_started;
+	s->opener_stop = 1;
+	if (started)
+		pthread_cond_signal(&s->work_cv);
+	pthread_mutex_unlock(&s->mu);
+	if (!started)
+		return;
+	pthread_join(s->opener, NULL);
+	pthread_cond_destroy(&s->work_cv);
+	pthread_cond_destroy(&s->opened_cv);
+	s->opener_started = 0;
 }
 
 void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason)
@@ -181,6 +323,7 @@ srv_sess *srv_sess_new(const char *owner, srv_session_req *req)
 	x->req = *req;
 	memset(req, 0, sizeof *req);
 	pthread_mutex_init(&x->call, NULL);
+	x->srv = NULL;
 	snprintf(x->owner, sizeof x->owner, "%s", owner);
 	return x;
 }
@@ -202,11 +345,11 @@ static void prune_locked(aieth_server *s)
 	srv_sess **pp;
 	size_t n = 0;
 	for (pp = &s->sessions; *pp; pp = &(*pp)->next)
-		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs)
+		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs && !(*pp)->opening)
 			n++;
 	for (pp = &s->sessions; *pp && n > SRV_ENDED_KEEP;) {
 		srv_sess *x = *pp;
-		if (x->state >= SS_ENDED && !x->dev && !x->refs) {
+		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening) {
 			*pp = x->next;
 			srv_free_sess(x);
 			n--;
@@ -238,7 +381,7 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 		return SRV_Q_DRAINING;
 	}
 	for (pp = &s->sessions; *pp; pp = &(*pp)->next)
-		queued += (*pp)->state == SS_QUEUED;
+		queued += (*pp)->state == SS_QUEUED && !(*pp)->opening;
 	if (device_busy_locked(s) && queued >= s->max_queue) {
 		pthread_mutex_unlock(&s->mu);
 		srv_free_sess(x);
@@ -252,6 +395,14 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 		srv_free_sess(x);
 		return SRV_Q_NO_XCLBIN;
 	}
+	opener_start_locked(s);
+	if (!s->opener_started) {
+		srv_xclbin_unpin_locked(s, x);
+		pthread_mutex_unlock(&s->mu);
+		srv_free_sess(x);
+		snprintf(msg, cap, "the server could not start its device opener thread");
+		return SRV_Q_DRAINING;
+	}
 	new_id(s, x->id, sizeof x->id);
 	/* the client's files are in place before the device opens */
 	if (srv_artifacts_open(s, x, x->xrt_ini, x->xrt_ini_len)) {
@@ -264,11 +415,16 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	free(x->xrt_ini);
 	x->xrt_ini = NULL;
 	x->seq = s->next_seq;
+	x->srv = s;
 	x->created_ms = x->last_ms = srv_now_ms();
 	x->state = SS_QUEUED;
 	*pp = x;
 	s->sessions_total++;
 	srv_promote_locked(s);
+	/* the device free: answer once it is open (the opener works without
+	 * mu; bounded, a slow board leaves the session queued at position 1
+	 * and its client polls) */
+	srv_wait_open_locked(s, x, SRV_OPEN_WAIT_S * 1000);
 	if (x->state == SS_FAILED) {
 		snprintf(msg, cap, "%s", x->reason);
 		pthread_mutex_unlock(&s->mu);
@@ -276,6 +432,29 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	}
 	pthread_mutex_unlock(&s->mu);
 	return SRV_Q_OK;
+}
+
+void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
+{
+	struct timespec dl;
+	if (!x->opening || !s->opener_started)
+		return;
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += ms / 1000;
+	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	/* referenced: not pruned while mu is released in the wait */
+	x->refs++;
+	while (x->opening && !pthread_cond_timedwait(&s->opened_cv, &s->mu, &dl))
+		;
+	x->refs--;
+	if (x->state != SS_ACTIVE) {
+		close_dev_locked(s, x);
+		srv_promote_locked(s);
+	}
 }
 
 void srv_release(aieth_server *s, srv_sess *x)
@@ -300,6 +479,8 @@ void aieth_server_tick(aieth_server *s)
 		return;
 	pthread_mutex_lock(&s->mu);
 	for (p = s->sessions; p; p = p->next) {
+		if (p->opening)
+			continue;   /* it gets the device now; judged once open */
 		if (p->state == SS_QUEUED && t - p->created_ms > s->max_wait_ms) {
 			snprintf(why, sizeof why, "waited %lld s in the queue, the limit is "
 				 "--max-wait %u s", (long long)((t - p->created_ms) / 1000),
@@ -337,6 +518,48 @@ srv_txn *srv_txn_running_locked(srv_sess *x)
 	for (p = x->txns; p && p->state != ST_STARTED; p = p->next)
 		;
 	return p;
+}
+
+unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
+{
+	const srv_txn *p;
+	unsigned n = 1;
+	if (t->state != ST_STARTED)
+		return 0;
+	for (p = x->txns; p && p != t; p = p->next)
+		n += p->state == ST_STARTED;
+	return n;
+}
+
+void srv_txn_started_locked(srv_txn *t)
+{
+	uint32_t N = t->wire.channels, c, d;
+	uint64_t words = 0;
+	/* the bytes the device is to move, as the progress hook counts them
+	 * (each channel's frames times repetitions): known before the first
+	 * progress report */
+	for (d = 0; d < 2; d++)
+		for (c = 0; c < N; c++) {
+			const uint64_t *b = t->wire.cfg + 1 + (size_t)d * 4 * N;
+			words += (b[N + c] & 0xffffffffu) * (b[2 * N + c] & 0xffffffffu);
+		}
+	t->state = ST_STARTED;
+	t->done = 0;
+	t->total = words * PLD_WORD_BYTES;
+}
+
+void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t)
+{
+	srv_txn **pp;
+	uint64_t bytes = t->wire.tx.size + t->wire.rx.size;
+	for (pp = &x->txns; *pp && *pp != t; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return;
+	*pp = t->next;
+	s->mem_used -= bytes;
+	x->mem -= bytes;
+	txn_free(t);
 }
 
 srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,

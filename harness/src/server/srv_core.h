@@ -43,6 +43,8 @@ typedef struct srv_txn {
 	int *conn;                    /* backing of res's 2 arrays of N */
 	int failed;                   /* the device call itself failed */
 	char msg[512];
+	uint64_t done, total;         /* progress while it runs: bytes moved of expected */
+	int busy;                     /* TX uploads and RX downloads streaming now */
 	struct srv_txn *next;
 } srv_txn;
 
@@ -79,6 +81,9 @@ typedef struct srv_sess {
 	srv_txn *txns;                /* in submission order */
 	uint32_t next_tid;
 	uint64_t mem;                 /* image bytes its transactions hold */
+	int opening;                  /* queued, the device being opened for it
+				         (outside srv->mu, by the opener thread) */
+	struct aieth_server *srv;     /* for the progress hook */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -109,6 +114,20 @@ struct aieth_server {
 	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
 	srv_xentry *xclbins;
 	uint64_t xclbin_uploads, xclbin_evictions;
+	/* the opener thread: opens the device for the next session and runs
+	 * the reset command, both outside mu (a board takes seconds) */
+	pthread_t opener;
+	pthread_cond_t work_cv;       /* something for the opener to do */
+	pthread_cond_t opened_cv;     /* an open ended (success or not) */
+	int opener_started, opener_stop;
+	int reset_pending, resetting; /* the reset command is due / running */
+	char *reset_cmd;              /* --reset-cmd, or NULL */
+	uint32_t reset_timeout_s;
+	uint64_t reset_failures;
+	unsigned inflight;            /* HTTP requests being handled (drain waits) */
+	/* per client address request rate (http_server.c) */
+	uint32_t rate_limit, client_timeout_s;
+	struct srv_rate { char addr[64]; int64_t sec; uint32_t n; } rate[256];
 	/* the HTTP listener (http_server.c) */
 	void *http;                   /* struct MHD_Daemon */
 	uint16_t port;
@@ -156,6 +175,14 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
  * closes when the session ended meanwhile. */
 void srv_release(aieth_server *s, srv_sess *x);
 
+/* Wait (mu held, at most ms) while x's device is being opened, so that a
+ * reply tells how the open ended. */
+void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
+
+/* The opener thread (started by the first enqueue): stop waits for an
+ * open or a reset running and for a reset still due, then joins it. */
+void srv_opener_stop(aieth_server *s);
+
 /* ---- transactions ---- */
 
 typedef enum {
@@ -174,6 +201,15 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 srv_txn *srv_txn_find_locked(srv_sess *x, const char *id);
 /* The oldest started transaction (the next to finish), or NULL. */
 srv_txn *srv_txn_running_locked(srv_sess *x);
+/* 1-based place of t among x's started transactions (1 runs now); 0 when
+ * t is not started. */
+unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t);
+/* t was started on the device: its state, and its progress (0 of the
+ * bytes its cfg words ask for). */
+void srv_txn_started_locked(srv_txn *t);
+/* Free a transaction that is not started and not streaming (checked by the
+ * caller): its images' bytes go back to the memory budget. */
+void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t);
 /* Wait for a started transaction under x->call (held by the caller):
  * the result lands in t, the counters move, state becomes FINISHED unless
  * the wait itself timed out with the transaction still running (returns
@@ -243,6 +279,13 @@ void srv_artifacts_remove(srv_sess *x);
  * cycles, bytes; the session's state) into its folder; mu held. Called
  * when the device closes and when a client lists the artifacts. */
 int srv_artifacts_summary(aieth_server *s, srv_sess *x);
+
+/* ---- the reset command (srv_reset.c) ---- */
+
+/* Run cmd with /bin/sh -c (stdin, stdout, stderr on /dev/null, its own
+ * process group), killed after timeout_s: 0 when it exited 0, else -1 with
+ * what happened in msg. */
+int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap);
 
 /* ---- listeners ---- */
 

@@ -155,7 +155,6 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_HEALTH:
 	case SRV_R_METRICS:
 	case SRV_R_GRAPH:
-	case SRV_R_TXN:
 	case SRV_R_TXN_RX:
 	case SRV_R_ARTIFACTS:
 	case SRV_R_ARTIFACT:
@@ -172,6 +171,7 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_GRAPH_END:
 		return "POST";
 	case SRV_R_SESSION:
+	case SRV_R_TXN:
 		return "GET, DELETE";
 	case SRV_R_GRAPH_RTP:
 		return "GET, PUT";

@@ -32,6 +32,7 @@
 #define CALL_S 120L                   /* a call that does not wait on the device */
 #define TXNS_MAX 16
 #define RETRIES 3
+#define RX_RESUMES 5                  /* a broken RX download resumed with Range */
 
 typedef struct {
 	const aieth_dev_config *cfg;
@@ -130,6 +131,25 @@ static size_t img_write(char *data, size_t size, size_t nmemb, void *ctx)
 	memcpy(io->carry, data + whole, left - whole);
 	io->ncarry = left - whole;
 	return n;
+}
+
+/* The RX download's body: into the image when the status is the one
+ * expected, else (an error reply) into a small buffer. */
+typedef struct {
+	CURL *h;
+	img_io *io;
+	rbuf *err;
+	long want;
+} rx_sink;
+
+static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	rx_sink *k = ctx;
+	long status = 0;
+	curl_easy_getinfo(k->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status == k->want)
+		return img_write(data, size, nmemb, k->io);
+	return rbuf_write(data, size, nmemb, k->err);
 }
 
 /* The error message of a reply body {"error": {"message"}} into dst. */
@@ -633,6 +653,90 @@ static void ints(struct json_object *o, const char *k, int *dst, uint32_t n)
 		dst[i] = json_object_get_int(json_object_array_get_idx(a, i));
 }
 
+/* GET .../rx into img; a download that breaks (the connection drops)
+ * resumes with Range from the last whole word written, RX_RESUMES times at
+ * most: the download is idempotent, the image positional. */
+static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
+{
+	char url[768], range[64], msg[600];
+	img_io down;
+	rx_sink sink;
+	int attempt;
+	CURLcode cc = CURLE_OK;
+	long status = 0;
+
+	snprintf(url, sizeof url, "%s%s", st->base, path);
+	memset(&down, 0, sizeof down);
+	down.img = img;
+	for (attempt = 0; attempt <= RX_RESUMES; attempt++) {
+		struct curl_slist *hdrs = NULL;
+		rbuf err = {0};
+		uint64_t from = down.off;
+		CURL *h = st->h;
+		down.ncarry = 0;      /* a partial word is fetched again */
+		curl_easy_reset(h);
+		if (st->auth[0])
+			hdrs = curl_slist_append(hdrs, st->auth);
+		curl_easy_setopt(h, CURLOPT_URL, url);
+		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+		if (st->cfg->cacert)
+			curl_easy_setopt(h, CURLOPT_CAINFO, st->cfg->cacert);
+		curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, rm_xfer);
+		curl_easy_setopt(h, CURLOPT_XFERINFODATA, st);
+		if (from) {
+			snprintf(range, sizeof range, "%llu-", (unsigned long long)from);
+			curl_easy_setopt(h, CURLOPT_RANGE, range);
+		}
+		/* the body goes to the image only with the status expected (libcurl
+		 * knows the status before the first write); an error reply is JSON */
+		sink.h = h;
+		sink.io = &down;
+		sink.err = &err;
+		sink.want = from ? 206 : 200;
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rx_write);
+		curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+		cc = curl_easy_perform(h);
+		curl_slist_free_all(hdrs);
+		status = 0;
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+		if (cc == CURLE_OK && status == (from ? 206 : 200)) {
+			free(err.p);
+			if (down.off + down.ncarry != img->size)
+				return aieth_fail(AIETH_EDEVICE, "server %s: RX image download: %llu of "
+						  "%llu bytes", st->base,
+						  (unsigned long long)(down.off + down.ncarry),
+						  (unsigned long long)img->size);
+			return AIETH_OK;
+		}
+		if (cc == CURLE_OK || status >= 300) {
+			err_message(&err, msg, sizeof msg);
+			free(err.p);
+			return aieth_fail(AIETH_EDEVICE, "server %s: RX image download%s: status %ld: %s",
+					  st->base, from ? " (resumed)" : "", status, msg);
+		}
+		free(err.p);
+		if (cc != CURLE_PARTIAL_FILE && cc != CURLE_RECV_ERROR && cc != CURLE_GOT_NOTHING &&
+		    cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR)
+			break;
+		if (attempt < RX_RESUMES) {
+			struct timespec ts = {0, 200 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (cc == CURLE_ABORTED_BY_CALLBACK)
+		return aieth_fail(AIETH_EDEVICE, "server %s: RX image download: interrupted", st->base);
+	return aieth_fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
+			  "server %s: RX image download: %s after %llu of %llu bytes (%d resumes "
+			  "at most)", st->base, curl_easy_strerror(cc),
+			  (unsigned long long)down.off, (unsigned long long)img->size, RX_RESUMES);
+}
+
 static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	rm_state *st = state;
@@ -640,8 +744,6 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	char path[256], body[64];
 	const char *tid;
 	uint32_t N = wire->channels, i;
-	img_io down;
-	long status = 0;
 	int rc;
 
 	if (!st->nt || st->wires[st->head] != wire)
@@ -674,6 +776,15 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 		json_object_put(o);
 		return rc;
 	}
+	if (jint(o, "status") == AIETH_TXN_INTERRUPTED &&
+	    !(st->cfg->interrupt && *st->cfg->interrupt)) {
+		/* not ours: the server was stopped (drained) during the run */
+		rc = aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
+				"the transaction was interrupted and the device reset (%s); run "
+				"again when the server is back", st->base, tid, jstr(o, "message"));
+		json_object_put(o);
+		return rc;
+	}
 	res->status = (aieth_txn_status)jint(o, "status");
 	snprintf(res->msg, sizeof res->msg, "%s", jstr(o, "message"));
 	res->total_cycles = (uint64_t)jint(o, "total_cycles");
@@ -701,17 +812,8 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	if (!wire->rx.size)
 		return AIETH_OK;
 	/* the RX image, streamed into its destinations */
-	down.img = &wire->rx;
-	down.off = 0;
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/rx", st->sid, tid);
-	rc = rm_req(st, "GET", path, NULL, NULL, &down, 0, &status, NULL);
-	if (rc)
-		return rc;
-	if (status != 200 || down.off != wire->rx.size)
-		return aieth_fail(AIETH_EDEVICE, "server %s: RX image download: status %ld, %llu of "
-				  "%llu bytes", st->base, status, (unsigned long long)down.off,
-				  (unsigned long long)wire->rx.size);
-	return AIETH_OK;
+	return rm_rx_download(st, path, &wire->rx);
 }
 
 /* RTP: the value's bytes as a raw body; the port name escaped in the path. */

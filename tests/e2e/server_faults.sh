@@ -1,0 +1,380 @@
+#!/usr/bin/env bash
+# th_server under faults (issue 11, "Nothing lost, nothing stuck"): a
+# transaction's status while it runs (progress, place), Range on the RX
+# download (and the remote backend resuming a broken one through a proxy
+# that cuts it), DELETE of a transaction, clients killed mid-upload,
+# mid-transaction and mid-download (the server keeps serving, the device
+# is freed after the idle timeout, image bytes back to 0, the reset command
+# run), a slow client dropped after --client-timeout while another is
+# served, the TX image refused (413) before it is read, --rate-limit (429),
+# a failing and a hanging reset command, SIGTERM with a transaction running
+# for a remote client, and th_server under valgrind. 401, malformed JSON and
+# the JSON 413 are in th_server.sh. Every wait is bounded.
+. "$(dirname "$0")/lib.sh"
+RT=$B/bin/run_test
+EX=$S/examples
+th_server_setup
+
+req() {
+  local want=$1; shift
+  local got
+  got=$(curl -s -m 10 -o "$TMP/body" -w '%{http_code}' "$@")
+  if [[ $got == "$want" ]]; then ok; else bad "curl $* -> $got, expected $want: $(head -c 300 "$TMP/body")"; fi
+}
+jbody() {
+  local got; got=$(jq -r "$1" "$TMP/body" 2>&1)
+  if [[ $got == "$2" ]]; then ok; else bad "body $1 = '$got', expected '$2': $(head -c 300 "$TMP/body")"; fi
+}
+stop_server() {
+  kill -TERM "$SP"
+  local i
+  for i in $(seq 150); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
+  wait "$SP"; local rc=$?
+  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
+}
+# metric NAME: its value now
+metric() { curl -s -m 5 "$U/v1/metrics" | sed -n "s/^$1 //p"; }
+# wait_metric NAME VALUE: until the metric has the value (8 s at most)
+wait_metric() {
+  local i v=
+  for i in $(seq 80); do v=$(metric "$1"); [[ $v == "$2" ]] && break; sleep 0.1; done
+  [[ $v == "$2" ]] && ok || bad "metric $1 = '$v', expected $2"
+}
+# wait_log FILE TEXT: until the log has the text (10 s at most)
+wait_log() {
+  local i
+  for i in $(seq 200); do grep -qF -- "$2" "$1" && return 0; sleep 0.05; done
+  return 1
+}
+J='Content-Type: application/json'
+OS='Content-Type: application/octet-stream'
+N=36
+# txn_body SIZE: a FUNC transaction on the VCK190 (36 channels, depth 4096):
+# TX channel 0 sends SIZE bytes, RX channel 0 takes SIZE bytes (the cfg
+# words: mode, then TX delay[36] frames[36] reps[36] offsets[36], then RX)
+txn_body() {
+  local f=$(($1 / 16)) i w=
+  for i in $(seq 0 $((8 * N))); do
+    case $i in $((1 + N)) | $((1 + 5 * N))) w+="\"0x$(printf %x "$f")\",";;
+      $((1 + 2 * N)) | $((1 + 6 * N))) w+='"0x1",';;
+      *) w+='"0x0",';; esac
+  done
+  printf '{"channels":%d,"depth":4096,"tx_bytes":%d,"rx_bytes":%d,"cfg":[%s]}' "$N" "$1" "$1" "${w%,}"
+}
+# a test: SIZE bytes through channel 1 of a loopback graph, as FUNC
+func_test() {
+  cat <<EOF
+{"schema": "aieth-test/1", "name": "func_$1", "board": "vck190",
+ "description": "$1 bytes through a loopback graph (FUNC)",
+ "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
+ "transactions": [{"name": "t", "mode": "func", "timeout_ms": 60000, "channels": [
+   {"plio": "PLIO_01_TO_AIE", "size": $1, "data": {"pattern": "ramp", "type": "uint32", "start": 0, "step": 1}},
+   {"plio": "PLIO_01_FROM_AIE", "size": $1, "golden": {"pattern": "ramp", "type": "uint32", "start": 0, "step": 1}}]}]}
+EOF
+}
+func_test 134217728 >"$TMP/t128m.json"
+func_test 16777216 >"$TMP/t16m.json"
+BIG=134217728
+python3 -c "
+import sys
+b = bytes(range(251)) * ($BIG // 251 + 1)
+sys.stdout.buffer.write(b[:$BIG])" >"$TMP/tx.img"
+
+RESETS=$TMP/resets
+start_server "$TMP/log" --idle-timeout 2 --client-timeout 2 --max-memory 1024 \
+  --reset-cmd "echo reset >>$RESETS"
+
+# ---- a transaction while it runs: status, place, progress; Range; DELETE
+req 201 -H "$J" -d '{"board":"vck190","graphs":[{"name":"lb","model":"loopback","params":{"channels":[1],"window_bytes":4096}}]}' "$U/v1/sessions"
+SID=$(jq -r .id "$TMP/body")
+T=$U/v1/sessions/$SID/txns
+req 204 -H "$J" -d '{"iterations":-1}' "$U/v1/sessions/$SID/graphs/lb/run"
+txn_body $BIG >"$TMP/txn"
+req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
+jbody .id t-1
+# the TX image: a Content-Length above tx_bytes is refused before the body is read
+req 413 -X PUT -H "$OS" -H "Content-Length: $((BIG + 16))" --data-binary @/dev/null "$T/t-1/tx"
+has "$TMP/body" "the TX image is $BIG bytes"
+req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-1/tx"
+jbody .state running
+req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
+jbody .id t-2
+req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-2/tx"
+# t-2 was started after t-1: second place; not deletable while started
+req 200 "$T/t-2"
+jbody .state running
+jbody .position 2
+jbody .progress.total $((2 * BIG))
+req 409 -X DELETE "$T/t-2"
+has "$TMP/body" "is running on the device (place 2"
+# t-1's wait on another connection; its status meanwhile, without a device call
+curl -s -m 30 -o "$TMP/w1" -H "$J" -d '{"timeout_ms":0}' "$T/t-1/wait" &
+wpid=$!
+seen=
+for i in $(seq 400); do
+  curl -s -m 5 -o "$TMP/st" "$T/t-1"
+  s=$(jq -r .state "$TMP/st")
+  [[ $s == running && -z $seen ]] && seen=$(jq -c '[.position, .progress.total, (.progress.done <= .progress.total)]' "$TMP/st")
+  [[ $s == finished ]] && break
+  sleep 0.01
+done
+wait "$wpid"
+[[ $seen == "[1,$((2 * BIG)),true]" ]] && ok || bad "t-1 while it ran: '$seen' (place, total, done<=total)"
+[[ $(jq -r '.state, .status, .failed' "$TMP/w1" | tr '\n' ' ') == "finished 1 false " ]] && ok \
+  || bad "t-1 wait: $(head -c 200 "$TMP/w1")"
+req 200 "$T/t-1"
+jbody .state finished
+jbody .position null
+# Range on the RX image (the loopback gives back the TX bytes)
+curl -s -m 10 -o "$TMP/r1" -D "$TMP/h1" -H 'Range: bytes=1000-1999' "$T/t-1/rx"
+has "$TMP/h1" "206 Partial Content"
+has "$TMP/h1" "Content-Range: bytes 1000-1999/$BIG"
+cmp -s "$TMP/r1" <(tail -c +1001 "$TMP/tx.img" | head -c 1000) && ok || bad "Range 1000-1999: wrong bytes"
+curl -s -m 10 -o "$TMP/r2" -D "$TMP/h2" -H "Range: bytes=$((BIG - 100))-" "$T/t-1/rx"
+has "$TMP/h2" "Content-Range: bytes $((BIG - 100))-$((BIG - 1))/$BIG"
+cmp -s "$TMP/r2" <(tail -c 100 "$TMP/tx.img") && ok || bad "Range A-: wrong bytes"
+curl -s -m 10 -o "$TMP/r3" -D "$TMP/h3" -H 'Range: bytes=-16' "$T/t-1/rx"
+cmp -s "$TMP/r3" <(tail -c 16 "$TMP/tx.img") && ok || bad "Range -16: wrong bytes"
+req 416 -H "Range: bytes=$BIG-" "$T/t-1/rx"
+has "$TMP/body" "the RX image is $BIG bytes"
+curl -s -m 10 -o /dev/null -D "$TMP/h4" -H "Range: bytes=$BIG-" "$T/t-1/rx"
+has "$TMP/h4" "Content-Range: bytes */$BIG"
+req 416 -H 'Range: bytes=5-2' "$T/t-1/rx"
+req 416 -H 'Range: bytes=0-1,5-6' "$T/t-1/rx"
+# the whole image, without Range: 200, the same bytes
+curl -s -m 20 -o "$TMP/rall" -w '%{http_code}' "$T/t-1/rx" >"$TMP/code"
+has "$TMP/code" 200
+cmp -s "$TMP/rall" "$TMP/tx.img" && ok || bad "RX image differs from the TX image"
+rm -f "$TMP/rall"
+# a download killed half way: the server keeps serving; the transaction is
+# deletable once the broken download is over (never while it streams)
+curl -s -m 20 --limit-rate 4M -o /dev/null "$T/t-1/rx" &
+dpid=$!
+sleep 0.5
+req 409 -X DELETE "$T/t-1"
+has "$TMP/body" "RX download is in progress"
+kill -KILL "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null
+req 200 "$U/v1/health"
+for i in $(seq 40); do
+  c=$(curl -s -m 5 -o "$TMP/body" -w '%{http_code}' -X DELETE "$T/t-1"); [[ $c == 204 ]] && break; sleep 0.1
+done
+[[ $c == 204 ]] && ok || bad "DELETE t-1 after the killed download: $c $(cat "$TMP/body")"
+req 404 "$T/t-1"
+has "$TMP/log" "transaction t-1 deleted by its client"
+# t-2: its memory comes back when deleted after its wait
+req 200 -H "$J" -d '{"timeout_ms":0}' "$T/t-2/wait"
+[[ $(metric aieth_image_bytes) == $((2 * BIG)) ]] && ok || bad "image bytes with t-2 held: $(metric aieth_image_bytes)"
+req 204 -X DELETE "$T/t-2"
+[[ $(metric aieth_image_bytes) == 0 ]] && ok || bad "image bytes after DELETE: $(metric aieth_image_bytes)"
+# a client killed mid-upload: its session expires after the idle timeout,
+# its images are given back, the reset command runs before the next session
+req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
+jbody .id t-3
+curl -s -m 20 --limit-rate 8M -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-3/tx" >/dev/null 2>&1 &
+upl=$!
+sleep 0.5
+kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
+req 200 "$U/v1/health"
+wait_metric aieth_sessions_active 0
+req 200 "$U/v1/sessions/$SID"
+jbody .state expired
+wait_metric aieth_image_bytes 0
+for i in $(seq 50); do [[ -s $RESETS ]] && break; sleep 0.1; done
+has "$RESETS" reset
+has "$TMP/log" "device reset: \"echo reset >>$RESETS\" exited 0"
+[[ $(metric aieth_device_reset_failures_total) == 0 ]] && ok || bad "reset failures counted"
+
+# ---- run_test killed while its transaction runs on the server
+"$RT" -q --backend remote --server "$U" -o "$TMP/kill" "$TMP/t128m.json" >/dev/null 2>&1 &
+victim=$!
+if wait_log "$TMP/log" "/txns/t-1/wait"; then ok; else
+  # the wait line is written when it ends: the upload's line is enough
+  wait_log "$TMP/log" "/txns/t-1/tx 202" && ok || bad "the killed client never started its transaction"; fi
+kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+req 200 "$U/v1/health"
+wait_metric aieth_sessions_active 0
+wait_metric aieth_image_bytes 0
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/after" "$EX/adder_func/test.json"
+
+# ---- a slow client that never finishes its request is dropped after
+# --client-timeout 2 s, while another client is served meanwhile
+t0=$(date +%s%N)
+exec 7<>"/dev/tcp/127.0.0.1/${U##*:}"
+printf 'POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Len' >&7
+req 200 "$U/v1/health"
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/while_slow" "$EX/adder_perf/test.json"
+timeout 10 cat <&7 >/dev/null
+rc=$?
+exec 7<&-
+el=$((($(date +%s%N) - t0) / 1000000))
+[[ $rc -eq 0 && $el -ge 1500 && $el -lt 9000 ]] && ok || bad "slow client: closed after $el ms (cat exit $rc), expected about 2 s"
+
+# ---- the remote backend resumes a broken RX download with Range: a proxy
+# cuts the first whole download after 1 MiB
+cat >"$TMP/proxy.py" <<'EOF'
+import socket, sys, threading
+up_port = int(sys.argv[1]); cut = [1]
+ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(16); ls.settimeout(60)
+print(ls.getsockname()[1], flush=True)
+def pipe(c, u):
+    state = {"cut_at": None}
+    def down():
+        sent = 0
+        try:
+            while True:
+                d = u.recv(65536)
+                if not d: break
+                if state["cut_at"] is not None:
+                    left = state["cut_at"] - sent
+                    if len(d) >= left:
+                        c.sendall(d[:left]); break
+                sent += len(d); c.sendall(d)
+        except OSError: pass
+        for s in (c, u):
+            try: s.shutdown(socket.SHUT_RDWR)
+            except OSError: pass
+    threading.Thread(target=down, daemon=True).start()
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d: break
+            t = d.decode("latin-1")
+            if cut[0] and "GET " in t and "/rx " in t and "Range:" not in t and "range:" not in t:
+                cut[0] = 0; state["cut_at"] = 1 << 20
+            u.sendall(d)
+    except OSError: pass
+while True:
+    try: c, _ = ls.accept()
+    except socket.timeout: break
+    u = socket.create_connection(("127.0.0.1", up_port))
+    threading.Thread(target=pipe, args=(c, u), daemon=True).start()
+EOF
+python3 "$TMP/proxy.py" "${U##*:}" >"$TMP/pport" 2>/dev/null &
+PP=$!
+PIDS+=("$PP")
+for i in $(seq 50); do [[ -s $TMP/pport ]] && break; sleep 0.1; done
+PU=http://127.0.0.1:$(head -1 "$TMP/pport")
+expect 0 "$RT" -q --backend remote --server "$PU" -o "$TMP/resumed" "$TMP/t16m.json"
+grep -q 'GET /v1/sessions/[^ ]*/txns/t-1/rx 206 ' "$TMP/log" && ok \
+  || bad "no resumed (206) RX download in the server log: $(grep '/rx ' "$TMP/log" | tail -3)"
+kill "$PP" 2>/dev/null; wait "$PP" 2>/dev/null
+stop_server
+has "$TMP/log" "th_server: stopped"
+
+# ---- --rate-limit: past N requests a second from one address, 429 with
+# Retry-After and the limit named; the next second serves again
+start_server "$TMP/log_rate" --rate-limit 5
+# one curl, one connection, 12 requests: within at most two one-second
+# windows, so at most 10 pass
+urls=(); for i in $(seq 12); do urls+=(-o "$TMP/rl$i" "$U/v1/health"); done
+curl -s -m 10 -D "$TMP/rh" -w '%{http_code}\n' "${urls[@]}" >"$TMP/rcodes"
+n429=$(grep -c '^429$' "$TMP/rcodes")
+[[ $n429 -ge 2 && $(head -1 "$TMP/rcodes") == 200 ]] && ok || bad "rate limit: $(tr '\n' ' ' <"$TMP/rcodes")"
+has "$TMP/rh" "Retry-After: 1"
+f=$(grep -l '"code":"rate_limited"' "$TMP"/rl* | head -1)
+[[ -n $f ]] && has "$f" "more than 5 requests in one second, the limit is --rate-limit 5" \
+  || bad "no 429 body names rate_limited"
+sleep 1.1
+req 200 "$U/v1/health"
+stop_server
+
+# ---- a failing reset command is logged and counted; a hanging one is
+# killed after --reset-timeout; both leave the server serving
+start_server "$TMP/log_rf" --idle-timeout 1 --reset-cmd 'exit 3'
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+wait_metric aieth_device_reset_failures_total 1
+has "$TMP/log_rf" "exited 3 ("
+has "$TMP/log_rf" ": FAILED"
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rf" "$EX/adder_func/test.json"
+stop_server
+MARK=hung-reset-$$-$RANDOM
+start_server "$TMP/log_rh" --idle-timeout 1 --reset-cmd "sleep 30; : $MARK" --reset-timeout 2
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+wait_metric aieth_sessions_active 0
+# the reset runs (2 s): the server answers meanwhile (its lock is not held),
+# and the next session waits for the device until the reset is over
+t0=$(date +%s%N)
+req 200 "$U/v1/metrics"
+el=$((($(date +%s%N) - t0) / 1000000))
+[[ $el -lt 1000 ]] && ok || bad "metrics took $el ms during the reset"
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+jbody .state queued
+jbody .position 1
+NS=$(jq -r .id "$TMP/body")
+for i in $(seq 60); do
+  curl -s -m 5 -o "$TMP/body" "$U/v1/sessions/$NS"; [[ $(jq -r .state "$TMP/body") == active ]] && break; sleep 0.1
+done
+jbody .state active
+has "$TMP/log_rh" "killed after the reset timeout of 2 s"
+[[ $(metric aieth_device_reset_failures_total) == 1 ]] && ok || bad "the hung reset was not counted"
+req 204 -X DELETE "$U/v1/sessions/$NS"
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rhung" "$EX/adder_func/test.json"
+stop_server
+if pgrep -f "$MARK" >/dev/null 2>&1; then bad "the hung reset command was left running"; else ok; fi
+
+# ---- SIGTERM while a remote client's transaction runs: th_server drains
+# (the transaction ends, interrupted or done), resets the device and exits
+# 0 within a bound; the client gets its result or exit 3 naming why
+start_server "$TMP/log_d" --reset-cmd "echo drained >>$TMP/dreset"
+"$RT" -q --backend remote --server "$U" -o "$TMP/drain" "$TMP/t128m.json" >"$TMP/drain.out" 2>&1 &
+cl=$!
+wait_log "$TMP/log_d" "/txns/t-1/tx 202" && ok || bad "the drained client never started its transaction"
+t0=$(date +%s%N)
+stop_server
+el=$((($(date +%s%N) - t0) / 1000000))
+[[ $el -lt 10000 ]] && ok || bad "drain took $el ms"
+for i in $(seq 100); do kill -0 "$cl" 2>/dev/null || break; sleep 0.1; done
+wait "$cl"; crc=$?
+# the emulated board notices the interrupt between its simulation steps: the
+# transaction ends interrupted (exit 3, the server named), or it had run to
+# its end and its result went out before the server closed (exit 0), or the
+# next request was refused as the server stopped (exit 3); never a connection
+# cut under a running request
+if [[ $crc -eq 0 ]]; then
+  jq -e '.summary.passed == 1' "$TMP/drain/report.json" >/dev/null && ok || bad "drained client: exit 0 without a pass"
+elif [[ $crc -eq 3 ]] && grep -Eq "stopped while it ran transaction t-1|the server is stopping" "$TMP/drain/report.json"; then
+  ok
+else
+  bad "drained client exit $crc:"; cat "$TMP/drain.out" >&2; grep -o '"message": "[^"]*"' "$TMP/drain/report.json" >&2
+fi
+has "$TMP/log_d" "signal 15: draining"
+has "$TMP/dreset" drained
+
+# ---- th_server under valgrind: a session, a client killed mid-upload,
+# SIGTERM; no error, no definite leak
+if [[ ${AIETH_SAN:-0} == 1 ]]; then
+  echo "server_faults.sh: valgrind run skipped (AIETH_SAN=1: ASan binaries do not run under valgrind; this suite under ASan is the ASan test)"
+elif ! command -v valgrind >/dev/null; then
+  echo "server_faults.sh: valgrind run skipped (no valgrind installed)"
+else
+  valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    "$TS" --listen 127.0.0.1:0 --idle-timeout 1 --reset-cmd true >"$TMP/log_vg" 2>&1 &
+  SP=$!
+  PIDS+=("$SP")
+  port=
+  for i in $(seq 150); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/log_vg")
+    [[ -n $port ]] && break; sleep 0.1
+  done
+  U=http://127.0.0.1:$port
+  [[ -n $port ]] && ok || bad "th_server under valgrind did not start: $(cat "$TMP/log_vg")"
+  expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/vg1" "$EX/adder_func/test.json"
+  req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+  VS=$(jq -r .id "$TMP/body")
+  txn_body 1048576 >"$TMP/vtxn"
+  req 201 -H "$J" --data-binary @"$TMP/vtxn" "$U/v1/sessions/$VS/txns"
+  head -c 1048576 "$TMP/tx.img" >"$TMP/vimg"
+  curl -s -m 20 --limit-rate 100K -X PUT -H "$OS" --data-binary @"$TMP/vimg" \
+    "$U/v1/sessions/$VS/txns/t-1/tx" >/dev/null 2>&1 &
+  upl=$!
+  sleep 0.5
+  kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
+  wait_metric aieth_sessions_active 0
+  kill -TERM "$SP"
+  for i in $(seq 300); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$SP" 2>/dev/null; then bad "th_server under valgrind did not stop"; kill -KILL "$SP"; fi
+  wait "$SP"; vrc=$?
+  [[ $vrc -eq 0 ]] && ok || { bad "th_server under valgrind: exit $vrc"; grep '==' "$TMP/log_vg" | head -40 >&2; }
+fi
+finish
