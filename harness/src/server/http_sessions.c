@@ -53,6 +53,13 @@ enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	return http_reply_json(c, r, 200, o);
 }
 
+/* One metric with its HELP and TYPE lines (Prometheus text format). */
+static void metric(sbuf *b, const char *name, const char *type, const char *help, uint64_t v)
+{
+	sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name,
+		  (unsigned long long)v);
+}
+
 enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	sbuf b = {0};
@@ -66,41 +73,25 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 		active += p->state == SS_ACTIVE;
 		queued += p->state == SS_QUEUED;
 	}
-	sb_lit(&b, "# HELP aieth_sessions_active Sessions holding the device (0 or 1).\n"
-		   "# TYPE aieth_sessions_active gauge\n");
-	sb_printf(&b, "aieth_sessions_active %u\n", active);
-	sb_lit(&b, "# HELP aieth_queue_length Sessions waiting for the device.\n"
-		   "# TYPE aieth_queue_length gauge\n");
-	sb_printf(&b, "aieth_queue_length %u\n", queued);
-	sb_lit(&b, "# HELP aieth_sessions_total Sessions created.\n"
-		   "# TYPE aieth_sessions_total counter\n");
-	sb_printf(&b, "aieth_sessions_total %llu\n", (unsigned long long)s->sessions_total);
-	sb_lit(&b, "# HELP aieth_device_resets_total Device closes (resets) between sessions.\n"
-		   "# TYPE aieth_device_resets_total counter\n");
-	sb_printf(&b, "aieth_device_resets_total %llu\n", (unsigned long long)s->resets);
-	sb_lit(&b, "# HELP aieth_device_reset_failures_total Reset commands (--reset-cmd) that "
-		   "failed or timed out.\n# TYPE aieth_device_reset_failures_total counter\n");
-	sb_printf(&b, "aieth_device_reset_failures_total %llu\n",
-		  (unsigned long long)s->reset_failures);
-	sb_lit(&b, "# HELP aieth_bytes_received_total Request body bytes received.\n"
-		   "# TYPE aieth_bytes_received_total counter\n");
-	sb_printf(&b, "aieth_bytes_received_total %llu\n", (unsigned long long)s->bytes_in);
-	sb_lit(&b, "# HELP aieth_bytes_sent_total Response body bytes sent.\n"
-		   "# TYPE aieth_bytes_sent_total counter\n");
-	sb_printf(&b, "aieth_bytes_sent_total %llu\n", (unsigned long long)s->bytes_out);
-	sb_lit(&b, "# HELP aieth_image_bytes Transaction image bytes held (TX + RX).\n"
-		   "# TYPE aieth_image_bytes gauge\n");
-	sb_printf(&b, "aieth_image_bytes %llu\n", (unsigned long long)s->mem_used);
-	sb_lit(&b, "# HELP aieth_xclbin_uploads_total Design xclbins stored in the cache.\n"
-		   "# TYPE aieth_xclbin_uploads_total counter\n");
-	sb_printf(&b, "aieth_xclbin_uploads_total %llu\n", (unsigned long long)s->xclbin_uploads);
-	sb_lit(&b, "# HELP aieth_xclbin_evictions_total Designs evicted from the cache.\n"
-		   "# TYPE aieth_xclbin_evictions_total counter\n");
-	sb_printf(&b, "aieth_xclbin_evictions_total %llu\n",
-		  (unsigned long long)s->xclbin_evictions);
-	sb_lit(&b, "# HELP aieth_xclbin_cache_bytes Bytes of designs in the cache.\n"
-		   "# TYPE aieth_xclbin_cache_bytes gauge\n");
-	sb_printf(&b, "aieth_xclbin_cache_bytes %llu\n", (unsigned long long)s->cache_used);
+	metric(&b, "aieth_sessions_active", "gauge",
+	       "Sessions holding the device (0 or 1).", active);
+	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", queued);
+	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->sessions_total);
+	metric(&b, "aieth_device_resets_total", "counter",
+	       "Device closes (resets) between sessions.", s->resets);
+	metric(&b, "aieth_device_reset_failures_total", "counter",
+	       "Reset commands (--reset-cmd) that failed or timed out.", s->reset_failures);
+	metric(&b, "aieth_bytes_received_total", "counter",
+	       "Request body bytes received.", s->bytes_in);
+	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
+	metric(&b, "aieth_image_bytes", "gauge",
+	       "Transaction image bytes held (TX + RX).", s->mem_used);
+	metric(&b, "aieth_xclbin_uploads_total", "counter",
+	       "Design xclbins stored in the cache.", s->xclbin_uploads);
+	metric(&b, "aieth_xclbin_evictions_total", "counter",
+	       "Designs evicted from the cache.", s->xclbin_evictions);
+	metric(&b, "aieth_xclbin_cache_bytes", "gauge",
+	       "Bytes of designs in the cache.", s->cache_used);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)

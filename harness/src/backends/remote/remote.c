@@ -926,37 +926,7 @@ const aieth_backend_ops aieth_backend_remote = {
 	.graph_read_rtp = rm_read_rtp,
 };
 
-#else /* !AIETH_HAVE_CURL: the aarch64 cross build */
-
-#define XRT_INI_MAX ((size_t)1 << 20)   /* th_server's limit */
-
-/* What goes with a new session: the design xclbin (sent only when the
- * server lacks it: xsha its sha256) and the xrt.ini text (*ini, owned). */
-static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xsha[65])
-{
-	const aieth_dev_config *cfg = st->cfg;
-	int rc, uploaded = 0;
-	if (cfg->xrt_ini) {
-		if ((rc = aieth_read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
-			return rc;
-		if (memchr(*ini, '\0', *ini_len)) {
-			free(*ini);
-			*ini = NULL;
-			return aieth_fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
-					  "needed)", cfg->xrt_ini);
-		}
-	}
-	if (cfg->xclbin) {
-		rmd_conn c = design_conn(st);
-		if ((rc = rmd_xclbin_ensure(&c, cfg->xclbin, xsha, &uploaded))) {
-			free(*ini);
-			*ini = NULL;
-			return rc;
-		}
-		(void)uploaded;
-	}
-	return AIETH_OK;
-}
+#else /* !AIETH_HAVE_CURL: built without libcurl */
 
 static int rm_open(const aieth_dev_config *cfg, void **state)
 {
