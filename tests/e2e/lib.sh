@@ -77,3 +77,10 @@ th_server_setup() {
     echo "$(basename "$0"): skipped (no libmicrohttpd in this build)"; exit 0
   fi
 }
+# norm_report FILE: a report.json without what differs between a local and a
+# remote run of the same test (times, ids, host, server, the remote run's
+# artifacts), keys sorted: the two must then be equal
+norm_report() {
+  jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
+    .started_at, .finished_at, .hostname, .server, .server_version, .artifacts) else . end)' "$1"
+}

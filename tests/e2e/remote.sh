@@ -13,10 +13,6 @@ th_server_setup
 TOK=remote-test-token-0123456789
 printf 'ci %s\n' "$TOK" >"$TMP/tokens"
 printf '%s\n' "$TOK" >"$TMP/token"
-norm() {
-  jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
-    .started_at, .finished_at, .hostname, .server, .server_version, .artifacts) else . end)' "$1"
-}
 
 start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1 --max-memory 100
 # every example: local and remote, same exit code and report
@@ -26,7 +22,7 @@ for t in "$EX"/*/test.json; do
   "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/rem_$n" "$t" \
     >"$TMP/rem_$n.out" 2>&1; rc=$?
   if [[ $lc -eq $rc ]]; then ok; else bad "$n: exit $rc remote, $lc local: $(tail -3 "$TMP/rem_$n.out")"; fi
-  if diff <(norm "$TMP/loc_$n/report.json") <(norm "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
+  if diff <(norm_report "$TMP/loc_$n/report.json") <(norm_report "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
   else bad "$n: reports differ:"; head -20 "$TMP/diff" >&2; fi
   [[ $(jq -r .environment.server "$TMP/rem_$n/report.json") == "$U" ]] && ok || bad "$n: environment.server"
   [[ $(jq -r .environment.server_version "$TMP/rem_$n/report.json") == "th_server "*", backend emu" ]] && ok \

@@ -31,16 +31,12 @@ if [[ -z ${AIETH_RUN_WRAPPER:-} ]]; then
 fi
 N=${AIETH_NATIVE_BUILD:-$S/build}
 if [[ ! -x $N/bin/run_test ]]; then bad "no native $N/bin/run_test: build it first (make all)"; finish; exit; fi
-norm() {
-  jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
-    .started_at, .finished_at, .hostname, .server, .server_version) else . end)' "$1"
-}
 for t in "$EX"/*/test.json; do
   n=$(basename "$(dirname "$t")")
   "$N/bin/run_test" -q -o "$TMP/loc_$n" "$t" >/dev/null 2>&1; lc=$?
   "$N/bin/run_test" -q --backend remote --server "$U" -o "$TMP/rem_$n" "$t" >"$TMP/rem.out" 2>&1; rc=$?
   if [[ $lc -eq $rc ]]; then ok; else bad "$n: exit $rc from the aarch64 server, $lc local: $(tail -n 3 "$TMP/rem.out")"; continue; fi
-  if diff <(norm "$TMP/loc_$n/report.json") <(norm "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
+  if diff <(norm_report "$TMP/loc_$n/report.json") <(norm_report "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
   else bad "$n: reports differ (native local <, aarch64 server >)"; head -n 20 "$TMP/diff" >&2; fi
   for f in "$TMP/loc_$n"/*; do
     [[ -f $f && $f != *.json && $f != *.xml ]] || continue
