@@ -25,11 +25,10 @@
 #include <json-c/json.h>
 
 #include "backends/remote/remote_design.h"
+#include "backends/remote/remote_http.h"
 #include "util/fileio.h"
 
-#define RESP_MAX ((size_t)1 << 20)    /* a JSON reply */
-#define CONNECT_S 10L
-#define CALL_S 120L                   /* a call that does not wait on the device */
+#define CALL_S RMH_CALL_S
 #define TXNS_MAX 16
 #define RETRIES 3
 #define RX_RESUMES 5                  /* a broken RX download resumed with Range */
@@ -37,6 +36,7 @@
 typedef struct {
 	const aieth_dev_config *cfg;
 	CURL *h;
+	rmh_xfer xfer;                    /* the interrupt flag; no progress */
 	char base[512];
 	char auth[320];
 	char sid[64];
@@ -45,40 +45,12 @@ typedef struct {
 	pld_txn *wires[TXNS_MAX];
 } rm_state;
 
-typedef struct {
-	char *p;
-	size_t n;
-	int over;
-} rbuf;
-
-static size_t rbuf_write(char *data, size_t size, size_t nmemb, void *ctx)
+/* A request's common setup on the backend's handle (remote_http.h). */
+static struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_type,
+				   long timeout_s)
 {
-	rbuf *b = ctx;
-	size_t n = size * nmemb;
-	char *np;
-	if (b->over || b->n + n > RESP_MAX) {
-		b->over = 1;
-		return 0;
-	}
-	np = realloc(b->p, b->n + n + 1);
-	if (!np)
-		return 0;
-	memcpy(np + b->n, data, n);
-	b->p = np;
-	b->n += n;
-	b->p[b->n] = '\0';
-	return n;
-}
-
-/* The interrupt flag aborts a transfer. */
-static int rm_xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
-{
-	rm_state *st = ctx;
-	(void)dt;
-	(void)dn;
-	(void)ut;
-	(void)un;
-	return st->cfg->interrupt && *st->cfg->interrupt ? 1 : 0;
+	return rmh_setup(st->h, url, st->auth, st->cfg->cacert, content_type, timeout_s,
+			 &st->xfer);
 }
 
 typedef struct {
@@ -138,7 +110,7 @@ static size_t img_write(char *data, size_t size, size_t nmemb, void *ctx)
 typedef struct {
 	CURL *h;
 	img_io *io;
-	rbuf *err;
+	rmh_buf *err;
 	long want;
 } rx_sink;
 
@@ -149,18 +121,7 @@ static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
 	curl_easy_getinfo(k->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status == k->want)
 		return img_write(data, size, nmemb, k->io);
-	return rbuf_write(data, size, nmemb, k->err);
-}
-
-/* The error message of a reply body {"error": {"message"}} into dst. */
-static void err_message(const rbuf *b, char *dst, size_t cap)
-{
-	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
-	snprintf(dst, cap, "%s", "(no message)");
-	if (o && json_object_object_get_ex(o, "error", &e) &&
-	    json_object_object_get_ex(e, "message", &m))
-		snprintf(dst, cap, "%s", json_object_get_string(m));
-	json_object_put(o);
+	return rmh_buf_write(data, size, nmemb, k->err);
 }
 
 /* One request. body: JSON text or NULL; up/down: the TX/RX image streams.
@@ -169,11 +130,11 @@ static void err_message(const rbuf *b, char *dst, size_t cap)
  * naming the server. Idempotent requests are retried on connection
  * failures. timeout_s 0: no overall limit (a transfer of any size). */
 static int rm_req(rm_state *st, const char *method, const char *path, const char *body,
-		  img_io *up, img_io *down, long timeout_s, long *status, rbuf *resp)
+		  img_io *up, img_io *down, long timeout_s, long *status, rmh_buf *resp)
 {
 	char url[768];
 	struct curl_slist *hdrs = NULL;
-	rbuf sink = {0};
+	rmh_buf sink = {0};
 	CURLcode cc = CURLE_OK;
 	int idem = !strcmp(method, "GET") || !strcmp(method, "DELETE") ||
 		   !strcmp(method, "PUT");
@@ -182,30 +143,9 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 	snprintf(url, sizeof url, "%s%s", st->base, path);
 	for (attempt = 0; attempt < (idem ? RETRIES : 1); attempt++) {
 		CURL *h = st->h;
-		curl_easy_reset(h);
-		hdrs = NULL;
-		if (st->auth[0])
-			hdrs = curl_slist_append(hdrs, st->auth);
-		hdrs = curl_slist_append(hdrs, "Expect:");
-		if (body)
-			hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
-		if (up)
-			hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
-		curl_easy_setopt(h, CURLOPT_URL, url);
-		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
-		curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s);
-		/* a transfer without an overall limit still ends when nothing moves
-		 * for a minute (a server that hangs) */
-		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
-		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-		if (st->cfg->cacert)
-			curl_easy_setopt(h, CURLOPT_CAINFO, st->cfg->cacert);
-		curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-		curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, rm_xfer);
-		curl_easy_setopt(h, CURLOPT_XFERINFODATA, st);
+		hdrs = rm_setup(st, url, up ? "Content-Type: application/octet-stream"
+					: body ? "Content-Type: application/json" : NULL,
+				timeout_s);
 		if (up) {
 			up->off = 0;
 			curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
@@ -238,7 +178,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 			/* images: 512 KiB reads, not libcurl's 16 KiB (make bench (e)) */
 			curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 512L << 10);
 		} else {
-			curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rbuf_write);
+			curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 			curl_easy_setopt(h, CURLOPT_WRITEDATA, resp ? resp : &sink);
 		}
 		cc = curl_easy_perform(h);
@@ -275,7 +215,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 static int rm_json(rm_state *st, const char *method, const char *path, const char *body,
 		   long want, long timeout_s, struct json_object **out)
 {
-	rbuf b = {0};
+	rmh_buf b = {0};
 	long status = 0;
 	char msg[600];
 	int rc = rm_req(st, method, path, body, NULL, NULL, timeout_s, &status, &b);
@@ -286,7 +226,7 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 		return rc;
 	}
 	if (status != want) {
-		err_message(&b, msg, sizeof msg);
+		rmh_reply_message(&b, msg, sizeof msg);
 		free(b.p);
 		switch (status) {
 		case 401:
@@ -341,9 +281,9 @@ static rmd_conn design_conn(rm_state *st)
 	c.base = st->base;
 	c.auth = st->auth;
 	c.cacert = st->cfg->cacert;
-	c.interrupt = st->cfg->interrupt;
-	c.progress = st->cfg->progress;
-	c.progress_ctx = st->cfg->progress_ctx;
+	c.xfer.interrupt = st->cfg->interrupt;
+	c.xfer.progress = st->cfg->progress;
+	c.xfer.progress_ctx = st->cfg->progress_ctx;
 	return c;
 }
 
@@ -438,6 +378,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
+	st->xfer.interrupt = cfg->interrupt;
 	memcpy(st->base, cfg->server, n);
 	st->base[n] = '\0';
 	if (cfg->token && *cfg->token)
@@ -584,7 +525,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	char path[256], w[24];
 	img_io up;
 	long status = 0;
-	rbuf b = {0};
+	rmh_buf b = {0};
 	size_t i, slot;
 	int rc;
 
@@ -621,7 +562,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	rc = rm_req(st, "PUT", path, NULL, &up, NULL, 0, &status, &b);
 	if (!rc && status != 202) {
 		char msg[600];
-		err_message(&b, msg, sizeof msg);
+		rmh_reply_message(&b, msg, sizeof msg);
 		rc = aieth_fail(status == 401 || status == 403 ? AIETH_EDEVICE : AIETH_EDEVICE,
 				"server %s: TX image upload: status %ld: %s", st->base, status, msg);
 	}
@@ -669,26 +610,13 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 	memset(&down, 0, sizeof down);
 	down.img = img;
 	for (attempt = 0; attempt <= RX_RESUMES; attempt++) {
-		struct curl_slist *hdrs = NULL;
-		rbuf err = {0};
+		struct curl_slist *hdrs;
+		rmh_buf err = {0};
 		uint64_t from = down.off;
 		CURL *h = st->h;
 		down.ncarry = 0;      /* a partial word is fetched again */
-		curl_easy_reset(h);
-		if (st->auth[0])
-			hdrs = curl_slist_append(hdrs, st->auth);
-		curl_easy_setopt(h, CURLOPT_URL, url);
-		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
-		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
-		curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-		if (st->cfg->cacert)
-			curl_easy_setopt(h, CURLOPT_CAINFO, st->cfg->cacert);
-		curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-		curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, rm_xfer);
-		curl_easy_setopt(h, CURLOPT_XFERINFODATA, st);
+		/* no overall limit: an image of any size (the stall limit holds) */
+		hdrs = rm_setup(st, url, NULL, 0);
 		if (from) {
 			snprintf(range, sizeof range, "%llu-", (unsigned long long)from);
 			curl_easy_setopt(h, CURLOPT_RANGE, range);
@@ -715,7 +643,7 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 			return AIETH_OK;
 		}
 		if (cc == CURLE_OK || status >= 300) {
-			err_message(&err, msg, sizeof msg);
+			rmh_reply_message(&err, msg, sizeof msg);
 			free(err.p);
 			return aieth_fail(AIETH_EDEVICE, "server %s: RX image download%s: status %ld: %s",
 					  st->base, from ? " (resumed)" : "", status, msg);
@@ -832,46 +760,35 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 			 size_t size)
 {
 	rm_state *st = state;
-	char path[1024], msg[600];
-	struct curl_slist *hdrs = NULL;
-	rbuf b = {0};
+	char path[1024], url[1600], msg[600];
+	struct curl_slist *hdrs;
+	rmh_buf b = {0};
 	long status = 0;
 	CURLcode cc;
 	int rc;
 
 	if ((rc = rtp_path(st, graph, port, path, sizeof path)))
 		return rc;
-	{
-		char url[1600];
-		snprintf(url, sizeof url, "%s%s", st->base, path);
-		curl_easy_reset(st->h);
-		if (st->auth[0])
-			hdrs = curl_slist_append(hdrs, st->auth);
-		hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
-		hdrs = curl_slist_append(hdrs, "Expect:");
-		curl_easy_setopt(st->h, CURLOPT_URL, url);
-		curl_easy_setopt(st->h, CURLOPT_HTTPHEADER, hdrs);
-		curl_easy_setopt(st->h, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(st->h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
-		curl_easy_setopt(st->h, CURLOPT_TIMEOUT, CALL_S);
-		curl_easy_setopt(st->h, CURLOPT_PROTOCOLS_STR, "http,https");
-		if (st->cfg->cacert)
-			curl_easy_setopt(st->h, CURLOPT_CAINFO, st->cfg->cacert);
-		curl_easy_setopt(st->h, CURLOPT_CUSTOMREQUEST, "PUT");
-		curl_easy_setopt(st->h, CURLOPT_POSTFIELDS, data);
-		curl_easy_setopt(st->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
-		curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, rbuf_write);
-		curl_easy_setopt(st->h, CURLOPT_WRITEDATA, &b);
-		cc = curl_easy_perform(st->h);
-		curl_slist_free_all(hdrs);
-	}
+	/* not rm_req: its bodies are JSON text (strlen), this one raw bytes */
+	snprintf(url, sizeof url, "%s%s", st->base, path);
+	hdrs = rm_setup(st, url, "Content-Type: application/octet-stream", CALL_S);
+	curl_easy_setopt(st->h, CURLOPT_CUSTOMREQUEST, "PUT");
+	curl_easy_setopt(st->h, CURLOPT_POSTFIELDS, data);
+	curl_easy_setopt(st->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
+	curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(st->h, CURLOPT_WRITEDATA, &b);
+	cc = curl_easy_perform(st->h);
+	curl_slist_free_all(hdrs);
 	if (cc != CURLE_OK) {
 		free(b.p);
+		if (cc == CURLE_ABORTED_BY_CALLBACK)
+			return aieth_fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted", st->base,
+					  path);
 		return aieth_fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
 				  curl_easy_strerror(cc));
 	}
 	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
-	err_message(&b, msg, sizeof msg);
+	rmh_reply_message(&b, msg, sizeof msg);
 	free(b.p);
 	if (status == 204)
 		return AIETH_OK;
@@ -884,7 +801,7 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 {
 	rm_state *st = state;
 	char path[1100], msg[600];
-	rbuf b = {0};
+	rmh_buf b = {0};
 	long status = 0;
 	int rc;
 
@@ -896,7 +813,7 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 		return rc;
 	}
 	if (status != 200) {
-		err_message(&b, msg, sizeof msg);
+		rmh_reply_message(&b, msg, sizeof msg);
 		free(b.p);
 		return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
 								: AIETH_EDEVICE,

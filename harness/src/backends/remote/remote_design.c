@@ -21,75 +21,11 @@
 #include "util/hash.h"
 #include "util/path.h"
 
-#define REPLY_MAX ((size_t)1 << 20)
-#define CONNECT_S 10L
-#define CALL_S 120L
-
-typedef struct {
-	char *p;
-	size_t n;
-} rd_buf;
-
-static size_t buf_write(char *data, size_t size, size_t nmemb, void *ctx)
+/* The requests' common setup, over the connection's handle. */
+static struct curl_slist *setup(const rmd_conn *c, const char *url, const char *content_type,
+				long timeout_s)
 {
-	rd_buf *b = ctx;
-	size_t n = size * nmemb;
-	char *np;
-	if (b->n + n > REPLY_MAX || !(np = realloc(b->p, b->n + n + 1)))
-		return 0;
-	memcpy(np + b->n, data, n);
-	b->p = np;
-	b->n += n;
-	b->p[b->n] = '\0';
-	return n;
-}
-
-/* The interrupt flag aborts a transfer; an upload reports its progress. */
-static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
-{
-	const rmd_conn *c = ctx;
-	(void)dt;
-	(void)dn;
-	if (c->interrupt && *c->interrupt)
-		return 1;
-	if (c->progress && ut > 0)
-		c->progress(c->progress_ctx, (uint64_t)un, (uint64_t)ut);
-	return 0;
-}
-
-static struct curl_slist *setup(const rmd_conn *c, const char *url, long timeout_s)
-{
-	struct curl_slist *hdrs = NULL;
-	curl_easy_reset(c->h);
-	if (c->auth && c->auth[0])
-		hdrs = curl_slist_append(hdrs, c->auth);
-	hdrs = curl_slist_append(hdrs, "Expect:");
-	curl_easy_setopt(c->h, CURLOPT_URL, url);
-	curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT, CONNECT_S);
-	curl_easy_setopt(c->h, CURLOPT_TIMEOUT, timeout_s);
-	/* no overall limit on a large transfer, but a minute without progress
-	 * ends it */
-	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_TIME, 60L);
-	curl_easy_setopt(c->h, CURLOPT_PROTOCOLS_STR, "http,https");
-	if (c->cacert)
-		curl_easy_setopt(c->h, CURLOPT_CAINFO, c->cacert);
-	curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer);
-	curl_easy_setopt(c->h, CURLOPT_XFERINFODATA, (void *)c);
-	return hdrs;
-}
-
-/* The server's {"error": {"message"}} of a reply, or a stand-in. */
-static void reply_message(const rd_buf *b, char *dst, size_t cap)
-{
-	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
-	snprintf(dst, cap, "(no message)");
-	if (o && json_object_object_get_ex(o, "error", &e) &&
-	    json_object_object_get_ex(e, "message", &m))
-		snprintf(dst, cap, "%s", json_object_get_string(m));
-	json_object_put(o);
+	return rmh_setup(c->h, url, c->auth, c->cacert, content_type, timeout_s, &c->xfer);
 }
 
 static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
@@ -100,10 +36,10 @@ static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 			  "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
 }
 
-static int status_error(const rmd_conn *c, const char *what, long status, const rd_buf *b)
+static int status_error(const rmd_conn *c, const char *what, long status, const rmh_buf *b)
 {
 	char msg[600];
-	reply_message(b, msg, sizeof msg);
+	rmh_reply_message(b, msg, sizeof msg);
 	if (status == 401 || status == 403)
 		return aieth_fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s", c->base,
 				  status, msg);
@@ -185,7 +121,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 {
 	char url[700];
 	struct curl_slist *hdrs;
-	rd_buf b = {0};
+	rmh_buf b = {0};
 	file_up up;
 	uint64_t size;
 	long status = 0;
@@ -198,8 +134,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 		return rc;
 	snprintf(url, sizeof url, "%s/v1/xclbins/%s", c->base, sha);
 	/* ask first: a design the server has is not sent again */
-	hdrs = setup(c, url, CALL_S);
-	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	hdrs = setup(c, url, NULL, RMH_CALL_S);
 	curl_easy_setopt(c->h, CURLOPT_NOBODY, 1L);
 	cc = curl_easy_perform(c->h);
 	curl_slist_free_all(hdrs);
@@ -216,14 +151,12 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	up.off = 0;
 	up.size = size;
 	up.err = 0;
-	hdrs = setup(c, url, 0);
-	hdrs = curl_slist_append(hdrs, "Content-Type: application/octet-stream");
-	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	hdrs = setup(c, url, "Content-Type: application/octet-stream", 0);
 	curl_easy_setopt(c->h, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c->h, CURLOPT_READFUNCTION, file_read);
 	curl_easy_setopt(c->h, CURLOPT_READDATA, &up);
 	curl_easy_setopt(c->h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
-	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, buf_write);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
 	cc = curl_easy_perform(c->h);
 	curl_slist_free_all(hdrs);
@@ -303,8 +236,7 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	}
 	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts/%s", c->base, sid, name);
 	snprintf(what, sizeof what, "artifact %s", name);
-	hdrs = setup(c, url, 0);
-	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
+	hdrs = setup(c, url, NULL, 0);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, file_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &d);
 	/* an error reply is JSON, not the file: refuse it before writing */
@@ -342,16 +274,15 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
 	char url[700];
 	struct curl_slist *hdrs;
 	struct json_object *o = NULL, *a;
-	rd_buf b = {0};
+	rmh_buf b = {0};
 	long status = 0;
 	CURLcode cc;
 	size_t i, n;
 	int rc = AIETH_OK;
 
 	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts", c->base, sid);
-	hdrs = setup(c, url, CALL_S);
-	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, hdrs);
-	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, buf_write);
+	hdrs = setup(c, url, NULL, RMH_CALL_S);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
 	cc = curl_easy_perform(c->h);
 	curl_slist_free_all(hdrs);

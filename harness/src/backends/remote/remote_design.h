@@ -9,10 +9,11 @@
 
 #ifdef AIETH_HAVE_CURL
 
-#include <signal.h>
 #include <stdint.h>
 
 #include <curl/curl.h>
+
+#include "backends/remote/remote_http.h"
 
 /* The connection the requests go over: the backend's own handle (reset
  * by every request here) and its settings. */
@@ -21,9 +22,7 @@ typedef struct {
 	const char *base;            /* "http://host:port", no trailing slash */
 	const char *auth;            /* "Authorization: Bearer ..." or "" */
 	const char *cacert;          /* NULL: the system's */
-	const volatile sig_atomic_t *interrupt;
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
+	rmh_xfer xfer;               /* an upload reports its progress here */
 } rmd_conn;
 
 #define RMD_ARTIFACTS_MAX 256         /* files fetched per session */

@@ -1,0 +1,85 @@
+/*
+ * remote_http.c - what every request of the remote backend shares
+ * (remote_http.h).
+ */
+#ifdef AIETH_HAVE_CURL
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "backends/remote/remote_http.h"
+
+static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	const rmh_xfer *x = ctx;
+	(void)dt;
+	(void)dn;
+	if (x->interrupt && *x->interrupt)
+		return 1;
+	if (x->progress && ut > 0)
+		x->progress(x->progress_ctx, (uint64_t)un, (uint64_t)ut);
+	return 0;
+}
+
+struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const char *cacert,
+			     const char *content_type, long timeout_s, const rmh_xfer *x)
+{
+	struct curl_slist *hdrs = NULL;
+	curl_easy_reset(h);
+	if (auth && auth[0])
+		hdrs = curl_slist_append(hdrs, auth);
+	/* a body goes at once, without waiting for a 100 Continue */
+	hdrs = curl_slist_append(hdrs, "Expect:");
+	if (content_type)
+		hdrs = curl_slist_append(hdrs, content_type);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, RMH_CONNECT_S);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s);
+	/* a transfer without an overall limit still ends when nothing moves
+	 * for a minute (a server that hangs) */
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (cacert)
+		curl_easy_setopt(h, CURLOPT_CAINFO, cacert);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, xfer);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)x);
+	return hdrs;
+}
+
+size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	rmh_buf *b = ctx;
+	size_t n = size * nmemb;
+	char *np;
+	if (b->over || b->n + n > RMH_BODY_MAX) {
+		b->over = 1;
+		return 0;
+	}
+	np = realloc(b->p, b->n + n + 1);
+	if (!np)
+		return 0;
+	memcpy(np + b->n, data, n);
+	b->p = np;
+	b->n += n;
+	b->p[b->n] = '\0';
+	return n;
+}
+
+void rmh_reply_message(const rmh_buf *b, char *dst, size_t cap)
+{
+	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
+	snprintf(dst, cap, "%s", "(no message)");
+	if (o && json_object_object_get_ex(o, "error", &e) &&
+	    json_object_object_get_ex(e, "message", &m))
+		snprintf(dst, cap, "%s", json_object_get_string(m));
+	json_object_put(o);
+}
+
+#endif /* AIETH_HAVE_CURL */

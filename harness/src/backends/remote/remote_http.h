@@ -1,0 +1,54 @@
+/*
+ * backends/remote/remote_http.h - what every request of the remote backend
+ * shares (remote.c, remote_design.c): the libcurl handle's setup, the
+ * interrupt that aborts a transfer, a reply body read into memory under a
+ * limit, and the server's error message out of that body.
+ */
+#ifndef AIETH_BACKENDS_REMOTE_HTTP_H
+#define AIETH_BACKENDS_REMOTE_HTTP_H
+
+#ifdef AIETH_HAVE_CURL
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curl/curl.h>
+
+#define RMH_CONNECT_S 10L
+#define RMH_CALL_S 120L                    /* a call that does not wait on the device */
+#define RMH_BODY_MAX ((size_t)1 << 20)     /* a reply body kept in memory (JSON) */
+
+/* What a transfer watches: the interrupt flag aborts it; an upload
+ * reports its progress when progress is set. */
+typedef struct {
+	const volatile sig_atomic_t *interrupt;    /* NULL: none */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);  /* NULL: none */
+	void *progress_ctx;
+} rmh_xfer;
+
+/* Reset h for one request to url: auth ("Authorization: Bearer ..." or ""
+ * for none), content_type (NULL: none), cacert (NULL: the system's),
+ * timeout_s the overall limit (0: none), x watched during the transfer
+ * (must outlive it). Returns the header list, already set on h: the caller
+ * frees it after the transfer. */
+struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const char *cacert,
+			     const char *content_type, long timeout_s, const rmh_xfer *x);
+
+/* A reply body in memory, NUL-terminated, at most RMH_BODY_MAX bytes: a
+ * longer one fails the transfer. Start it zeroed; free(p) after. */
+typedef struct {
+	char *p;
+	size_t n;
+	int over;
+} rmh_buf;
+
+/* CURLOPT_WRITEFUNCTION for an rmh_buf (the WRITEDATA). */
+size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx);
+
+/* The server's {"error": {"message"}} of a reply into dst, or
+ * "(no message)". */
+void rmh_reply_message(const rmh_buf *b, char *dst, size_t cap);
+
+#endif
+#endif
