@@ -563,7 +563,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	if (!rc && status != 202) {
 		char msg[600];
 		rmh_reply_message(&b, msg, sizeof msg);
-		rc = aieth_fail(status == 401 || status == 403 ? AIETH_EDEVICE : AIETH_EDEVICE,
+		rc = aieth_fail(AIETH_EDEVICE,
 				"server %s: TX image upload: status %ld: %s", st->base, status, msg);
 	}
 	free(b.p);
