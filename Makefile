@@ -142,7 +142,7 @@ STATIC := $(O)/lib/libaieth.a
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e layers fuzz bench install uninstall clean deps cross-check FORCE
+.PHONY: all lib test check unit e2e pytest layers fuzz bench install uninstall clean deps cross-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -264,13 +264,33 @@ TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CUR
 	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
 	AIETH_RUN_WRAPPER="$(RUN_WRAPPER)"
 
-check: all unit e2e
+check: all unit e2e pytest
 
 unit: $(UNITS) $(PLUGINS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
 e2e: all $(O)/tests/amd_client
 	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
+
+# The Python package (python/aieth) over this build's shared library, with
+# Debian's python3-pytest and python3-numpy (PYTHON: the interpreter they
+# belong to). In the sanitizer build the interpreter needs the sanitizer
+# runtimes preloaded; leak detection is off there (the interpreter keeps
+# memory at exit by design; the C tests check the library's leaks). Under
+# CROSS the aarch64 library cannot load into the host's interpreter.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+ifeq ($(SAN),1)
+PYTEST_ENV := LD_PRELOAD="$(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-file-name=libubsan.so)" \
+	ASAN_OPTIONS=detect_leaks=0
+endif
+pytest: all
+ifneq ($(CROSS),)
+	@echo "pytest: skipped under CROSS=$(CROSS) (an aarch64 libaieth does not load into the host's python)"
+else
+	@echo "== tests/python ($(PYTHON) -m pytest$(if $(PYTEST_ENV), with the sanitizer runtimes preloaded))"
+	@$(TEST_ENV) AIETH_LIB=$(abspath $(SHARED)) PYTHONDONTWRITEBYTECODE=1 $(PYTEST_ENV) \
+		$(PYTHON) -m pytest -q -p no:cacheprovider tests/python
+endif
 
 # The full suite: gcc build, clang build, sanitizer build, short fuzzing,
 # the aarch64 cross build under qemu-user.
