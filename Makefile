@@ -5,12 +5,14 @@
 #                   layering check, the unit tests built with clang, the same
 #                   under AddressSanitizer+UBSan,
 #                   a short fuzzing run, and cross-check
-#   make check      unit + end-to-end tests of this build only
+#   make check      unit + end-to-end + Python (make pytest) tests of this
+#                   build only
 #   make layers     the layering of docs/architecture.md (includes, calls)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
 #   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
-#                   systemd unit, init script and config: docs/server.md)
+#                   systemd unit, init script and config: docs/server.md;
+#                   the Python package in PYTHON_SITEDIR: docs/python.md)
 #   make cross-check  CROSS=aarch64 build, its unit + end-to-end tests under
 #                   qemu-user, reports compared with the native build's
 #   make clean
@@ -368,6 +370,13 @@ SYSCONFDIR ?= /etc
 DIST_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	-e 's|@DATADIR@|$(PREFIX)/share/aieth|g'
 
+# The Python package goes to PYTHON_SITEDIR (default: the prefix's
+# dist-packages of $(PYTHON)'s version, on Debian's sys.path for /usr and
+# /usr/local; other prefixes need PYTHONPATH, docs/python.md).
+PYTHON_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHON_SITEDIR ?= $(PREFIX)/lib/python$(PYTHON_VERSION)/dist-packages
+PY_FILES := $(sort $(wildcard python/aieth/*.py)) python/aieth/py.typed
+
 install: lib $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/aieth \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aieth/platforms \
@@ -388,6 +397,8 @@ install: lib $(BINS)
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
 	chmod 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
 	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
+	install -d $(DESTDIR)$(PYTHON_SITEDIR)/aieth
+	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHON_SITEDIR)/aieth/
 ifneq ($(DESTDIR),)
 	install -d $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/aieth
 	install -m 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init $(DESTDIR)$(SYSCONFDIR)/init.d/th_server
@@ -399,7 +410,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
 		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%) \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
-	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth
+	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth \
+		$(DESTDIR)$(PYTHON_SITEDIR)/aieth
 
 deps:
 	bash scripts/install-deps.sh
