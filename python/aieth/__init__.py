@@ -4,6 +4,8 @@ A pure-Python package over libaieth (ctypes): sessions on the emulated
 board, a board through XRT or a device behind th_server; graph control;
 PL DMA transactions with numpy arrays used in place; per-channel results;
 and run_test's test descriptions with their report (docs/python.md).
+aieth.compat offers AMD's Python wrapper names; aieth.pytest_plugin is a
+pytest plugin (both imported on demand).
 
 The library is found through $AIETH_LIB, then a source checkout's
 build/lib/, then the prefix the package is installed under, then the

@@ -29,7 +29,7 @@ if LD_LIBRARY_PATH=$root/opt/aieth/lib ldd "$TMP/client" | grep -q "libaieth.so.
 py=/usr/bin/python3
 pyver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 site=$root/opt/aieth/lib/python$pyver/dist-packages
-for f in __init__.py _lib.py errors.py report.py session.py py.typed; do
+for f in __init__.py _lib.py errors.py report.py session.py compat.py pytest_plugin.py py.typed; do
   if [[ -e $site/aieth/$f ]]; then ok; else bad "not installed: $site/aieth/$f"; fi
 done
 pyenv=(env -u AIETH_LIB -u PYTHONPATH AIETH_DATA_DIR="$root/opt/aieth/share/aieth" PYTHONDONTWRITEBYTECODE=1)

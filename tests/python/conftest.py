@@ -43,3 +43,6 @@ def closed_port() -> int:
     port = s.getsockname()[1]
     s.close()
     return port
+
+# the pytest plugin's own tests run pytest inside pytest
+pytest_plugins = ["pytester"]
