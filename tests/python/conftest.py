@@ -6,8 +6,11 @@ is the one AIETH_LIB names (make pytest: this build's libaieth.so).
 """
 
 import os
+import re
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -43,6 +46,39 @@ def closed_port() -> int:
     port = s.getsockname()[1]
     s.close()
     return port
+
+@pytest.fixture(scope="module")
+def th_server(tmp_path_factory):
+    """This build's th_server on 127.0.0.1 (a free port, emulated board, no
+    tokens): its URL. Stopped by the fixture (TERM, then KILL)."""
+    exe = BUILD / "bin" / "th_server"
+    if not exe.exists():
+        pytest.skip(f"{exe} not built (no libmicrohttpd)")
+    log = tmp_path_factory.mktemp("th_server") / "log"
+    with open(log, "w") as f:
+        p = subprocess.Popen([str(exe), "--listen", "127.0.0.1:0", "--backend", "emu",
+                              "--data-dir", str(SRC)], stdout=f, stderr=subprocess.STDOUT)
+    try:
+        port = None
+        for _ in range(100):  # at most 10 s
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())
+            if m:
+                port = m.group(1)
+                break
+            if p.poll() is not None:
+                break
+            time.sleep(0.1)
+        if port is None:
+            pytest.fail(f"th_server did not start: {log.read_text()}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        p.terminate()
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
 
 # the pytest plugin's own tests run pytest inside pytest
 pytest_plugins = ["pytester"]
