@@ -15,6 +15,7 @@ import os
 from typing import Any, Dict, Optional, Sequence, Union
 
 from . import _lib
+from ._interrupt import interruptible
 from .errors import check
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -64,6 +65,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
 
     Raises:
         Error: the report itself could not be made or written.
+        KeyboardInterrupt: Ctrl-C stopped the run; report.json was written
+            first (status "interrupted", exit code 130), as run_test does.
     """
     paths = [specs] if isinstance(specs, (str, os.PathLike)) else list(specs)
     out_dir = os.fspath(out) if out is not None else "."
@@ -79,6 +82,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
             raise ValueError(f"run_test: timeout {timeout!r} is not positive (no_timeout=True: none)")
         o.timeout_ms = max(1, int(timeout * 1000))
     o.no_timeout = 1 if no_timeout else 0
+    flag = ctypes.c_int(0)  # Ctrl-C: the run stops, recorded as interrupted (exit 130)
+    o.interrupt = ctypes.pointer(flag)
     o.emu_reference = 1 if emu_reference else 0
     o.xclbin, o.pl_xclbin = _lib.enc(xclbin), _lib.enc(pl_xclbin)
     o.server, o.token, o.cacert = _lib.enc(server), _lib.enc(token), _lib.enc(cacert)
@@ -90,8 +95,16 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     r = ctypes.c_void_p()
     check(lib.aieth_report_new(ctypes.byref(r), b"aieth.run_test", len(argv), c_argv))
     try:
+        interrupted = False
         for p in paths:
-            check(lib.aieth_report_run(r, _lib.enc(os.fspath(p)), ctypes.byref(o)))
+            try:
+                interruptible(lambda: check(lib.aieth_report_run(r, _lib.enc(os.fspath(p)),
+                                                                 ctypes.byref(o))), flag)
+            except KeyboardInterrupt:
+                # the library recorded the test as interrupted; the report
+                # is written before the KeyboardInterrupt goes on
+                interrupted = True
+                break
         check(lib.aieth_report_finish(r))
         report_path = os.path.join(out_dir, "report.json")
         check(lib.aieth_report_write_json(r, _lib.enc(report_path)))
@@ -99,6 +112,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
             check(lib.aieth_report_write_junit(r, _lib.enc(os.path.join(out_dir, "junit.xml"))))
     finally:
         lib.aieth_report_free(r)
+    if interrupted:
+        raise KeyboardInterrupt
     with open(report_path, encoding="utf-8") as f:
         data: Dict[str, Any] = json.load(f)
     return Report(data)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _lib
+from ._interrupt import interruptible
 from .errors import InvalidError, check
 
 Params = Union[None, str, Dict[str, Any]]
@@ -240,11 +241,17 @@ class Transaction:
             The status: "done", "timeout" (the wait expired or the board
             stalled) or "interrupted".
 
+        Ctrl-C (KeyboardInterrupt) during the wait stops the device (on a
+        board: graphs, AIE array and PL kernel reset): the transaction, and
+        every later one, becomes "interrupted" and the KeyboardInterrupt is
+        raised once the device stopped; close the session then.
+
         Raises:
             Error: the transaction FAILED (the device refused or failed it).
         """
         ms = _timeout_ms(timeout, "transaction wait")
-        check(_lib.lib().aieth_txn_wait(self._handle(), ms))
+        h = self._handle()
+        interruptible(lambda: check(_lib.lib().aieth_txn_wait(h, ms)), self._session._interrupt)
         return self.status
 
     @property
@@ -381,6 +388,8 @@ class Session:
                  artifacts_dir: Optional[str] = None, data_dir: Optional[str] = None,
                  emu_reference: bool = False) -> None:
         self._h: Optional[int] = None
+        # raised by Ctrl-C during a wait (_interrupt.py); lives as long as the session
+        self._interrupt = ctypes.c_int(0)
         lib = _lib.lib()
         graphs = list(graphs)
         for g in graphs:
@@ -398,6 +407,7 @@ class Session:
         o.xclbin, o.pl_xclbin = _lib.enc(xclbin), _lib.enc(pl_xclbin)
         o.graphs, o.num_graphs = specs, len(graphs)
         o.emu_reference = 1 if emu_reference else 0
+        o.interrupt = ctypes.pointer(self._interrupt)
         o.server, o.token, o.cacert = _lib.enc(server), _lib.enc(token), _lib.enc(cacert)
         o.xrt_ini, o.artifacts_dir = _lib.enc(xrt_ini), _lib.enc(artifacts_dir)
         h = ctypes.c_void_p()

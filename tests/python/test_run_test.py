@@ -95,3 +95,27 @@ def test_session_equals_program_counters(example, mode, src, run_test_bin, tmp_p
         s.graph(g["name"]).wait(timeout=5)
     for got, golden in keep:
         np.testing.assert_array_equal(got, golden)
+
+
+def test_ctrl_c_writes_the_report_first(tmp_path):
+    """SIGINT during a long run: report.json says interrupted, exit 130,
+    then KeyboardInterrupt (as run_test: report first, then the signal)."""
+    import os
+    import signal
+    import threading
+    spec = tmp_path / "long.json"
+    rep = 1 << 18
+    spec.write_text(json.dumps({
+        "schema": "aieth-test/1", "name": "long", "board": "vck190",
+        "graphs": [{"name": "g", "model": "loopback"}],
+        "transactions": [{"name": "t", "mode": "perf", "channels": [
+            {"plio": "PLIO_01_TO_AIE", "size": 65536, "repetition": rep,
+             "data": {"pattern": "random", "seed": 1}},
+            {"plio": "PLIO_01_FROM_AIE", "size": 65536, "repetition": rep}]}]}))
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        aieth.run_test(spec, out=tmp_path / "out", emu_reference=True, no_timeout=True)
+    timer.join()
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["run"]["exit_code"] == 130 and report["run"]["status"] == "interrupted"

@@ -84,3 +84,26 @@ def test_rtp_round_trip():
         v = np.array([5], dtype=np.int32)
         s.graph("gr").update_rtp("gr.k.in[1]", v)
         assert np.frombuffer(s.graph("gr").read_rtp("gr.k.in[1]", 4), np.int32)[0] == 5
+
+
+def test_ctrl_c_stops_a_wait():
+    """SIGINT during a long wait (reference mode, ~30 s of work): the device
+    stops, the transaction is interrupted, KeyboardInterrupt follows."""
+    import os
+    import signal
+    import threading
+    import time
+    with aieth.Session(board="vck190", graphs=[aieth.Graph("g", model="loopback")],
+                       emu_reference=True) as s:
+        s.graph("g").run()
+        a = np.zeros(65536, dtype=np.uint8); o = np.zeros_like(a)
+        t = s.submit("perf", [aieth.Channel("PLIO_01_TO_AIE", a, repetition=1 << 18),
+                              aieth.Channel("PLIO_01_FROM_AIE", o, repetition=1 << 18)])
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            t.wait()
+        timer.join()
+        assert t.status == "interrupted"
+        assert time.monotonic() - start < 20
