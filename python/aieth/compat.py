@@ -26,7 +26,7 @@ import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .errors import Error
-from .session import Channel, Graph, Session, Transaction
+from .session import Channel, Graph, Session, Transaction, nbytes_of
 
 log = logging.getLogger("aieth.compat")
 
@@ -85,7 +85,7 @@ class test_harness_args:
 
     def __init__(self, channel: Union[int, "channel_index"], size_in_bytes: int, repetition: int,
                  delay: int, np_array: Any) -> None:
-        nbytes = memoryview(np_array).nbytes
+        nbytes = nbytes_of(np_array)
         if size_in_bytes != nbytes:
             raise TestHarnessException(
                 "INVALID_ARGUMENTS",

@@ -119,7 +119,13 @@ def _describe(array: Any) -> str:
     dtype = getattr(array, "dtype", None)
     if shape is not None and dtype is not None:
         return f"array of shape {tuple(shape)} dtype {dtype}, {array.nbytes} bytes"
-    return f"{type(array).__name__} of {memoryview(array).nbytes} bytes"
+    return f"{type(array).__name__} of {nbytes_of(array)} bytes"
+
+
+def nbytes_of(array: Any) -> int:
+    """The bytes of an array or buffer (numpy's nbytes, else the buffer's)."""
+    n = getattr(array, "nbytes", None)
+    return int(n) if isinstance(n, int) else memoryview(array).nbytes
 
 
 def _buffer(array: Any, plio: str, what: str) -> "tuple[Optional[int], int, Any]":
@@ -127,21 +133,32 @@ def _buffer(array: Any, plio: str, what: str) -> "tuple[Optional[int], int, Any]
     if array is None:
         return None, 0, None
     rx = plio.upper().endswith("_FROM_AIE")
+    iface = getattr(array, "__array_interface__", None)
+    flags = getattr(array, "flags", None)
+    if iface is not None and flags is not None:
+        # a numpy array: its own flags (the buffer protocol refuses some
+        # dtypes, e.g. datetime64)
+        if getattr(getattr(array, "dtype", None), "hasobject", False):
+            raise TypeError(f"{what}: an array of Python objects has no data bytes")
+        if not flags.c_contiguous:
+            raise ValueError(f"{what}: the array is not C-contiguous (use numpy.ascontiguousarray;"
+                             " a copy would not receive data in place)")
+        if rx and not flags.writeable:
+            raise ValueError(f"{what}: a FROM_AIE destination must be writable")
+        nbytes = int(array.nbytes)
+        return (int(iface["data"][0]) if nbytes else None), nbytes, array
     try:
         view = memoryview(array)
     except TypeError:
         raise TypeError(f"{what}: {type(array).__name__} is not an array or buffer") from None
     if not view.c_contiguous:
-        raise ValueError(f"{what}: the array is not C-contiguous (use numpy.ascontiguousarray;"
-                         " a copy would not receive data in place)")
+        raise ValueError(f"{what}: the buffer is not C-contiguous (a copy would not receive "
+                         "data in place)")
     if rx and view.readonly:
         raise ValueError(f"{what}: a FROM_AIE destination must be writable")
     if view.nbytes == 0:
         return None, 0, view
-    iface = getattr(array, "__array_interface__", None)
-    if iface is not None:
-        address = int(iface["data"][0])
-    elif not view.readonly:
+    if not view.readonly:
         address = ctypes.addressof(ctypes.c_char.from_buffer(view))
     elif isinstance(array, bytes):
         address = ctypes.cast(ctypes.c_char_p(array), ctypes.c_void_p).value
