@@ -5,12 +5,14 @@
 #                   layering check, the unit tests built with clang, the same
 #                   under AddressSanitizer+UBSan,
 #                   a short fuzzing run, and cross-check
-#   make check      unit + end-to-end tests of this build only
+#   make check      unit + end-to-end + Python (make pytest) tests of this
+#                   build only
 #   make layers     the layering of docs/architecture.md (includes, calls)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
 #   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
-#                   systemd unit, init script and config: docs/server.md)
+#                   systemd unit, init script and config: docs/server.md;
+#                   the Python package in PYTHON_SITEDIR: docs/python.md)
 #   make cross-check  CROSS=aarch64 build, its unit + end-to-end tests under
 #                   qemu-user, reports compared with the native build's
 #   make clean
@@ -142,7 +144,7 @@ STATIC := $(O)/lib/libaieth.a
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e layers fuzz bench install uninstall clean deps cross-check FORCE
+.PHONY: all lib test check unit e2e pytest layers fuzz bench install uninstall clean deps cross-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -264,13 +266,36 @@ TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CUR
 	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
 	AIETH_RUN_WRAPPER="$(RUN_WRAPPER)"
 
+# pytest after the end-to-end tests, not beside them under -j: install.sh
+# relinks the build's library for its PREFIX while it runs.
 check: all unit e2e
+	@$(MAKE) --no-print-directory pytest
 
 unit: $(UNITS) $(PLUGINS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
 e2e: all $(O)/tests/amd_client
 	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
+
+# The Python package (python/aieth) over this build's shared library, with
+# Debian's python3-pytest and python3-numpy (PYTHON: the interpreter they
+# belong to). In the sanitizer build the interpreter needs the sanitizer
+# runtimes preloaded; leak detection is off there (the interpreter keeps
+# memory at exit by design; the C tests check the library's leaks). Under
+# CROSS the aarch64 library cannot load into the host's interpreter.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+ifeq ($(SAN),1)
+PYTEST_ENV := LD_PRELOAD="$(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-file-name=libubsan.so)" \
+	ASAN_OPTIONS=detect_leaks=0
+endif
+pytest: all
+ifneq ($(CROSS),)
+	@echo "pytest: skipped under CROSS=$(CROSS) (an aarch64 libaieth does not load into the host's python)"
+else
+	@echo "== tests/python ($(PYTHON) -m pytest$(if $(PYTEST_ENV), with the sanitizer runtimes preloaded))"
+	@$(TEST_ENV) AIETH_LIB=$(abspath $(SHARED)) PYTHONDONTWRITEBYTECODE=1 $(PYTEST_ENV) \
+		$(PYTHON) -m pytest -q -p no:cacheprovider tests/python
+endif
 
 # The full suite: gcc build, clang build, sanitizer build, short fuzzing,
 # the aarch64 cross build under qemu-user.
@@ -348,6 +373,13 @@ SYSCONFDIR ?= /etc
 DIST_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	-e 's|@DATADIR@|$(PREFIX)/share/aieth|g'
 
+# The Python package goes to PYTHON_SITEDIR (default: the prefix's
+# dist-packages of $(PYTHON)'s version, on Debian's sys.path for /usr and
+# /usr/local; other prefixes need PYTHONPATH, docs/python.md).
+PYTHON_VERSION = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHON_SITEDIR ?= $(PREFIX)/lib/python$(PYTHON_VERSION)/dist-packages
+PY_FILES := $(sort $(wildcard python/aieth/*.py)) python/aieth/py.typed
+
 install: lib $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/aieth \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aieth/platforms \
@@ -368,6 +400,8 @@ install: lib $(BINS)
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
 	chmod 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
 	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
+	install -d $(DESTDIR)$(PYTHON_SITEDIR)/aieth
+	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHON_SITEDIR)/aieth/
 ifneq ($(DESTDIR),)
 	install -d $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/aieth
 	install -m 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init $(DESTDIR)$(SYSCONFDIR)/init.d/th_server
@@ -379,7 +413,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
 		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%) \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
-	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth
+	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth \
+		$(DESTDIR)$(PYTHON_SITEDIR)/aieth
 
 deps:
 	bash scripts/install-deps.sh

@@ -19,6 +19,10 @@ PKGS=(
   jq                   # end-to-end tests: report.json fields
   python3              # make layers: scripts/check-layers.py
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
+  python3-numpy        # the Python package's tests (tests/python): arrays passed without copies
+  python3-pytest       # the Python package's tests: make pytest (part of make check)
+  python3-venv         # end-to-end tests: pip installs the Python package into a venv (install.sh)
+  python3-wheel        # ... offline, with --no-build-isolation: setuptools builds the wheel with it
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
   libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http_server.c)
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make install into a staging root; a client builds against the installed
 # header and pkg-config file, links the shared library and runs with the
-# installed data files.
+# installed data files. The Python package imports the installed library,
+# from the prefix and from a virtual environment (pip, offline).
 . "$(dirname "$0")/lib.sh"
 root=$TMP/root
 expect 0 make -C "$S" --no-print-directory O="${B#$S/}" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" \
@@ -18,6 +19,53 @@ LD_LIBRARY_PATH=$root/opt/aieth/lib AIETH_DATA_DIR=$root/opt/aieth/share/aieth \
   expect 0 "$TMP/client" --board vek280 --channels 2 --size 1024 --replay 2
 has "$TMP/out" "PASS"
 if LD_LIBRARY_PATH=$root/opt/aieth/lib ldd "$TMP/client" | grep -q "libaieth.so.0 => $root"; then ok; else bad "client not linked to the installed libaieth.so.0"; ldd "$TMP/client" >&2; fi
+
+# The Python package: installed under the prefix's dist-packages, it loads
+# the installed libaieth next to it (no AIETH_LIB) and runs a transaction
+# with the installed data; then pip installs the source folder into a
+# virtual environment offline (no index, no find-links, no build isolation:
+# Debian's setuptools and wheel) and runs against the installed library.
+# The sanitizer build's library needs its runtimes preloaded.
+py=/usr/bin/python3
+pyver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+site=$root/opt/aieth/lib/python$pyver/dist-packages
+for f in __init__.py _lib.py errors.py report.py session.py compat.py pytest_plugin.py py.typed; do
+  if [[ -e $site/aieth/$f ]]; then ok; else bad "not installed: $site/aieth/$f"; fi
+done
+pyenv=(env -u AIETH_LIB -u PYTHONPATH AIETH_DATA_DIR="$root/opt/aieth/share/aieth" PYTHONDONTWRITEBYTECODE=1)
+if [[ ${AIETH_SAN:-} == 1 ]]; then
+  pyenv+=(LD_PRELOAD="$(${AIETH_CC:-cc} -print-file-name=libasan.so) $(${AIETH_CC:-cc} -print-file-name=libubsan.so)"
+          ASAN_OPTIONS=detect_leaks=0)
+fi
+cat >"$TMP/demo.py" <<'PY'
+import sys
+import numpy as np
+import aieth
+print("pkg=" + aieth.__file__)
+print("lib=" + aieth.library_path())
+with aieth.Session(board="vek280", graphs=[aieth.Graph("g", model="loopback")]) as s:
+    s.graph("g").run()
+    a = np.arange(1024, dtype=np.int32); out = np.zeros_like(a)
+    t = s.submit("perf", [aieth.Channel("PLIO_01_TO_AIE", a, repetition=2),
+                          aieth.Channel("PLIO_01_FROM_AIE", out, repetition=2)])
+    print("status", t.wait(timeout=5), bool((out == a).all()), t.results[1].bytes_moved)
+PY
+expect 0 "${pyenv[@]}" PYTHONPATH="$site" "$py" "$TMP/demo.py"
+has "$TMP/out" "pkg=$site/aieth/__init__.py"
+has "$TMP/out" "lib=$root/opt/aieth/lib/libaieth.so.0"
+has "$TMP/out" "status done True 8192"
+cp -r "$S/python" "$TMP/pysrc"
+expect 0 "$py" -m venv --system-site-packages "$TMP/venv"
+expect 0 env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+  "$TMP/venv/bin/pip" install --no-index --no-build-isolation "$TMP/pysrc"
+has "$TMP/out" "Successfully installed aieth-0.1.0"
+expect 0 "${pyenv[@]}" AIETH_LIB="$root/opt/aieth/lib/libaieth.so.0" "$TMP/venv/bin/python" "$TMP/demo.py"
+has "$TMP/out" "pkg=$TMP/venv/lib/python$pyver/site-packages/aieth/__init__.py"
+has "$TMP/out" "lib=$root/opt/aieth/lib/libaieth.so.0"
+has "$TMP/out" "status done True 8192"
+# a library path that does not exist is an error naming it, not another copy
+expect 1 "${pyenv[@]}" AIETH_LIB="$TMP/nope.so" "$TMP/venv/bin/python" -c 'import aieth; aieth.library_path()'
+has "$TMP/err" "$TMP/nope.so (no such file)"
 
 # th_server as a service: the systemd unit, the init script, the example
 # config and token file; into a staging root also /etc/init.d and /etc/aieth

@@ -1,0 +1,267 @@
+"""libaieth through ctypes: finding the library, its structures and prototypes.
+
+Only this module knows the C layout. The structures mirror the public
+headers (harness/include/aieth/*.h) field by field, including the fields
+added in later versions at the end of each options structure; a field left
+unset is NULL or 0, as in C.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from pathlib import Path
+from typing import List, Optional
+
+SONAME = "libaieth.so.0"
+
+c_char_p = ctypes.c_char_p
+c_void_p = ctypes.c_void_p
+c_int = ctypes.c_int
+c_size_t = ctypes.c_size_t
+c_uint32 = ctypes.c_uint32
+c_uint64 = ctypes.c_uint64
+c_int64 = ctypes.c_int64
+c_double = ctypes.c_double
+
+
+class GraphSpec(ctypes.Structure):
+    """aieth_graph_spec (aieth/session.h)."""
+
+    _fields_ = [("name", c_char_p), ("model", c_char_p), ("model_params", c_char_p)]
+
+
+class SessionOpts(ctypes.Structure):
+    """aieth_session_opts (aieth/session.h), fields of 0.1 to 0.4."""
+
+    _fields_ = [
+        ("board", c_char_p),
+        ("data_dir", c_char_p),
+        ("backend", c_char_p),
+        ("xclbin", c_char_p),
+        ("graphs", ctypes.POINTER(GraphSpec)),
+        ("num_graphs", c_size_t),
+        ("emu_reference", c_int),
+        ("pl_xclbin", c_char_p),
+        ("interrupt", ctypes.POINTER(c_int)),  # sig_atomic_t is int on Linux
+        ("progress", c_void_p),
+        ("progress_ctx", c_void_p),
+        ("server", c_char_p),
+        ("token", c_char_p),
+        ("cacert", c_char_p),
+        ("xrt_ini", c_char_p),
+        ("artifacts_dir", c_char_p),
+        ("artifact", c_void_p),
+        ("artifact_ctx", c_void_p),
+    ]
+
+
+class ChannelArgs(ctypes.Structure):
+    """aieth_channel_args (aieth/txn.h)."""
+
+    _fields_ = [
+        ("plio", c_char_p),
+        ("size", c_uint64),
+        ("repetition", c_uint64),
+        ("delay", c_uint64),
+        ("data", c_void_p),
+    ]
+
+
+class Plio(ctypes.Structure):
+    """aieth_plio (aieth/board.h)."""
+
+    _fields_ = [
+        ("name", ctypes.c_char * 32),
+        ("dir", c_int),
+        ("index", c_uint32),
+        ("shim_column", c_uint32),
+        ("shim_channel", c_uint32),
+    ]
+
+
+class ChannelResult(ctypes.Structure):
+    """aieth_channel_result (aieth/txn.h)."""
+
+    _fields_ = [
+        ("plio", Plio),
+        ("size", c_uint64),
+        ("repetition", c_uint64),
+        ("delay", c_uint64),
+        ("bytes_expected", c_uint64),
+        ("bytes_moved", c_uint64),
+        ("user_bytes", c_uint64),
+        ("finished", c_int),
+        ("first_cycle", c_uint64),
+        ("last_cycle", c_uint64),
+        ("cycles", c_uint64),
+        ("stalled_since", c_uint64),
+        ("mb_per_s", c_double),
+        ("mib_per_s", c_double),
+        ("peak_mb_per_s", c_double),
+        ("utilisation_pct", c_double),
+        ("valid", c_int),
+    ]
+
+
+class RunOpts(ctypes.Structure):
+    """aieth_run_opts (aieth/report.h), fields of 0.1 to 0.4."""
+
+    _fields_ = [
+        ("board", c_char_p),
+        ("backend", c_char_p),
+        ("data_dir", c_char_p),
+        ("out_dir", c_char_p),
+        ("timeout_ms", c_uint32),
+        ("emu_reference", c_int),
+        ("progress", c_void_p),
+        ("progress_ctx", c_void_p),
+        ("xclbin", c_char_p),
+        ("pl_xclbin", c_char_p),
+        ("interrupt", ctypes.POINTER(c_int)),
+        ("no_timeout", c_int),
+        ("server", c_char_p),
+        ("token", c_char_p),
+        ("cacert", c_char_p),
+        ("xrt_ini", c_char_p),
+        ("artifacts_dir", c_char_p),
+    ]
+
+
+def _candidates() -> List[str]:
+    """Where the library is looked for, in order (see docs/python.md)."""
+    out: List[str] = []
+    env = os.environ.get("AIETH_LIB")
+    if env:
+        out.append(env)
+    here = Path(__file__).resolve().parent
+    # A source checkout: python/aieth/ next to build/lib/ (make's default O).
+    out.append(str(here.parent.parent / "build" / "lib" / SONAME))
+    # Installed by make install: PREFIX/lib/pythonX.Y/dist-packages/aieth/,
+    # the library in PREFIX/lib/.
+    for parent in here.parents:
+        if parent.name == "lib":
+            out.append(str(parent / SONAME))
+            break
+    out.append(SONAME)  # the dynamic loader's own search path
+    return out
+
+
+_lock = threading.Lock()
+_lib: Optional[ctypes.CDLL] = None
+_lib_path: str = ""
+
+
+def _load() -> ctypes.CDLL:
+    tried: List[str] = []
+    env = os.environ.get("AIETH_LIB")
+    for path in _candidates():
+        if "/" in path and not os.path.exists(path):
+            tried.append(f"{path} (no such file)")
+            if env and path == env:
+                # An explicit choice that does not exist is an error, not a
+                # reason to load some other copy.
+                break
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            tried.append(f"{path} ({e})")
+            if env and path == env:
+                break
+            continue
+        global _lib_path
+        _lib_path = path
+        return lib
+    raise OSError("aieth: libaieth not found; tried: " + "; ".join(tried) +
+                  ". Set AIETH_LIB to the library's path (e.g. build/lib/libaieth.so.0)")
+
+
+def _proto(lib: ctypes.CDLL, name: str, restype, *argtypes) -> None:
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+def _declare(lib: ctypes.CDLL) -> None:
+    P = ctypes.POINTER
+    _proto(lib, "aieth_version", c_char_p)
+    _proto(lib, "aieth_error_message", c_char_p)
+    _proto(lib, "aieth_error_name", c_char_p, c_int)
+    _proto(lib, "aieth_session_open", c_int, P(c_void_p), P(SessionOpts))
+    _proto(lib, "aieth_session_close", None, c_void_p)
+    _proto(lib, "aieth_session_backend", c_char_p, c_void_p)
+    _proto(lib, "aieth_session_server", c_char_p, c_void_p)
+    _proto(lib, "aieth_session_board", c_void_p, c_void_p)
+    _proto(lib, "aieth_graph_run", c_int, c_void_p, c_char_p, c_int64)
+    _proto(lib, "aieth_graph_wait", c_int, c_void_p, c_char_p, c_uint32)
+    _proto(lib, "aieth_graph_end", c_int, c_void_p, c_char_p)
+    _proto(lib, "aieth_graph_iterations_done", c_int, c_void_p, c_char_p, P(c_uint64))
+    _proto(lib, "aieth_graph_update_rtp", c_int, c_void_p, c_char_p, c_char_p, c_void_p, c_size_t)
+    _proto(lib, "aieth_graph_read_rtp", c_int, c_void_p, c_char_p, c_char_p, c_void_p, c_size_t)
+    _proto(lib, "aieth_txn_submit", c_int, c_void_p, c_int, P(ChannelArgs), c_size_t, P(c_void_p))
+    _proto(lib, "aieth_txn_wait", c_int, c_void_p, c_uint32)
+    _proto(lib, "aieth_txn_get_status", c_int, c_void_p)
+    _proto(lib, "aieth_txn_status_name", c_char_p, c_int)
+    _proto(lib, "aieth_txn_message", c_char_p, c_void_p)
+    _proto(lib, "aieth_txn_is_valid", c_int, c_void_p)
+    _proto(lib, "aieth_txn_total_cycles", c_uint64, c_void_p)
+    _proto(lib, "aieth_txn_free", None, c_void_p)
+    _proto(lib, "aieth_txn_num_channels", c_size_t, c_void_p)
+    _proto(lib, "aieth_txn_channel", c_int, c_void_p, c_size_t, P(ChannelResult))
+    _proto(lib, "aieth_txn_delay_between", c_int, c_void_p, c_char_p, c_char_p, P(c_int64))
+    _proto(lib, "aieth_report_new", c_int, P(c_void_p), c_char_p, c_int, P(c_char_p))
+    _proto(lib, "aieth_report_run", c_int, c_void_p, c_char_p, P(RunOpts))
+    _proto(lib, "aieth_report_finish", c_int, c_void_p)
+    _proto(lib, "aieth_report_exit_code", c_int, c_void_p)
+    _proto(lib, "aieth_report_write_json", c_int, c_void_p, c_char_p)
+    _proto(lib, "aieth_report_write_junit", c_int, c_void_p, c_char_p)
+    _proto(lib, "aieth_report_free", None, c_void_p)
+
+
+def lib() -> ctypes.CDLL:
+    """The loaded libaieth, loaded and declared on first use."""
+    global _lib
+    with _lock:
+        if _lib is None:
+            loaded = _load()
+            _declare(loaded)
+            _lib = loaded
+        return _lib
+
+
+def lib_path() -> str:
+    """The path (or name) the library was loaded from."""
+    lib()
+    return _lib_path
+
+
+def default_data_dir() -> Optional[str]:
+    """The board files' folder when none is given and $AIETH_DATA_DIR is
+    unset: a source checkout's own (platforms/, cfg/) when the library was
+    loaded from its build tree; else None (the library's installed data)."""
+    if os.environ.get("AIETH_DATA_DIR"):
+        return None
+    path = lib_path()
+    root = Path(__file__).resolve().parent.parent.parent
+    if "/" in path and Path(path).resolve().parent.parent.parent == root.resolve() \
+            and (root / "platforms").is_dir():
+        return str(root)
+    return None
+
+
+def enc(s: Optional[str]) -> Optional[bytes]:
+    """A str argument as the C string the library takes (None stays NULL)."""
+    if s is None:
+        return None
+    if not isinstance(s, str):
+        raise TypeError(f"expected a str, got {type(s).__name__}")
+    if "\0" in s:
+        raise ValueError(f"string {s!r} contains a NUL character")
+    return s.encode()
+
+
+def dec(b: Optional[bytes]) -> str:
+    """A C string from the library as str ('' for NULL)."""
+    return b.decode(errors="replace") if b else ""

@@ -1,0 +1,119 @@
+"""aieth.run_test: run test descriptions as run_test does, the report as a dict.
+
+It calls the library (aieth_report_new / _run / _finish / _write_json), the
+code run_test is a thin layer over, rather than the run_test program: no
+program to find on PATH, the same library the rest of the package loaded,
+and errors as exceptions. The program adds only its command line, progress
+printing, signal handling and the output-folder lock.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from typing import Any, Dict, Optional, Sequence, Union
+
+from . import _lib
+from ._interrupt import interruptible
+from .errors import check
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Report(dict):
+    """report.json as a dict (docs/report-schema.md), plus its exit code."""
+
+    @property
+    def exit_code(self) -> int:
+        """The run's exit code: 0 pass, 1 fail, 2 input error, 3 device
+        error, 4 skipped, 5 timeout (docs/user-guide.md)."""
+        return int(self["run"]["exit_code"])
+
+    @property
+    def status(self) -> str:
+        """The run's status: pass, fail, error, skip, timeout, interrupted."""
+        return str(self["run"]["status"])
+
+
+def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike] = None, *,
+             board: Optional[str] = None, backend: Optional[str] = None,
+             server: Optional[str] = None, token: Optional[str] = None,
+             cacert: Optional[str] = None, xclbin: Optional[str] = None,
+             pl_xclbin: Optional[str] = None, xrt_ini: Optional[str] = None,
+             timeout: Optional[float] = None, no_timeout: bool = False,
+             data_dir: Optional[str] = None, emu_reference: bool = False,
+             junit: bool = True) -> Report:
+    """Run one or more test descriptions (docs/test-spec.md), as run_test does.
+
+    Args:
+        specs: a description's path, or several (one test each).
+        out: the output folder (created if missing; None: the current one):
+            report.json, junit.xml, received data saved by relative "save"
+            paths, and remote artifacts under out/artifacts/.
+        board, backend, server, token, cacert, xclbin, pl_xclbin, xrt_ini:
+            override the descriptions' values (as run_test's options do).
+        timeout: seconds for every transaction (None: each description's own).
+        no_timeout: no transaction has a time limit.
+        data_dir: board files (None: $AIETH_DATA_DIR or the installed data).
+        emu_reference: emulated board: beat-by-beat reference mode.
+        junit: also write out/junit.xml.
+
+    Returns:
+        The report (Report, a dict; .exit_code as run_test would exit). Test
+        failures, input and device errors are in the report, not raised.
+
+    Raises:
+        Error: the report itself could not be made or written.
+        KeyboardInterrupt: Ctrl-C stopped the run; report.json was written
+            first (status "interrupted", exit code 130), as run_test does.
+    """
+    paths = [specs] if isinstance(specs, (str, os.PathLike)) else list(specs)
+    out_dir = os.fspath(out) if out is not None else "."
+    os.makedirs(out_dir, exist_ok=True)
+    lib = _lib.lib()
+    o = _lib.RunOpts()
+    if data_dir is None:
+        data_dir = _lib.default_data_dir()
+    o.board, o.backend, o.data_dir = _lib.enc(board), _lib.enc(backend), _lib.enc(data_dir)
+    o.out_dir = _lib.enc(out_dir)
+    if timeout is not None:
+        if timeout <= 0:
+            raise ValueError(f"run_test: timeout {timeout!r} is not positive (no_timeout=True: none)")
+        o.timeout_ms = max(1, int(timeout * 1000))
+    o.no_timeout = 1 if no_timeout else 0
+    flag = ctypes.c_int(0)  # Ctrl-C: the run stops, recorded as interrupted (exit 130)
+    o.interrupt = ctypes.pointer(flag)
+    o.emu_reference = 1 if emu_reference else 0
+    o.xclbin, o.pl_xclbin = _lib.enc(xclbin), _lib.enc(pl_xclbin)
+    o.server, o.token, o.cacert = _lib.enc(server), _lib.enc(token), _lib.enc(cacert)
+    o.xrt_ini = _lib.enc(xrt_ini)
+    # a remote session's files, as run_test (the local backends have none)
+    o.artifacts_dir = _lib.enc(os.path.join(out_dir, "artifacts"))
+    argv = ["aieth.run_test"] + [os.fspath(p) for p in paths]
+    c_argv = (ctypes.c_char_p * len(argv))(*[_lib.enc(a) for a in argv])
+    r = ctypes.c_void_p()
+    check(lib.aieth_report_new(ctypes.byref(r), b"aieth.run_test", len(argv), c_argv))
+    try:
+        interrupted = False
+        for p in paths:
+            try:
+                interruptible(lambda: check(lib.aieth_report_run(r, _lib.enc(os.fspath(p)),
+                                                                 ctypes.byref(o))), flag)
+            except KeyboardInterrupt:
+                # the library recorded the test as interrupted; the report
+                # is written before the KeyboardInterrupt goes on
+                interrupted = True
+                break
+        check(lib.aieth_report_finish(r))
+        report_path = os.path.join(out_dir, "report.json")
+        check(lib.aieth_report_write_json(r, _lib.enc(report_path)))
+        if junit:
+            check(lib.aieth_report_write_junit(r, _lib.enc(os.path.join(out_dir, "junit.xml"))))
+    finally:
+        lib.aieth_report_free(r)
+    if interrupted:
+        raise KeyboardInterrupt
+    with open(report_path, encoding="utf-8") as f:
+        data: Dict[str, Any] = json.load(f)
+    return Report(data)

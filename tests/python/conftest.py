@@ -1,0 +1,84 @@
+"""Shared set-up of the Python package's tests (make pytest).
+
+The package is imported from the source tree's python/ folder unless
+AIETH_PY_INSTALLED=1 (the installed copy is then on sys.path); the library
+is the one AIETH_LIB names (make pytest: this build's libaieth.so).
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SRC = Path(os.environ.get("AIETH_SRC", Path(__file__).resolve().parents[2]))
+BUILD = Path(os.environ.get("AIETH_BUILD", SRC / "build"))
+
+if os.environ.get("AIETH_PY_INSTALLED") != "1":
+    sys.path.insert(0, str(SRC / "python"))
+os.environ.setdefault("AIETH_DATA_DIR", str(SRC))
+
+
+@pytest.fixture
+def src() -> Path:
+    """The source tree (examples/, platforms/)."""
+    return SRC
+
+
+@pytest.fixture
+def run_test_bin() -> Path:
+    """This build's run_test program."""
+    p = BUILD / "bin" / "run_test"
+    if not p.exists():
+        pytest.fail(f"{p} missing: build first (make)")
+    return p
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A 127.0.0.1 port nothing listens on (bound, then closed)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+@pytest.fixture(scope="module")
+def th_server(tmp_path_factory):
+    """This build's th_server on 127.0.0.1 (a free port, emulated board, no
+    tokens): its URL. Stopped by the fixture (TERM, then KILL)."""
+    exe = BUILD / "bin" / "th_server"
+    if not exe.exists():
+        pytest.skip(f"{exe} not built (no libmicrohttpd)")
+    log = tmp_path_factory.mktemp("th_server") / "log"
+    with open(log, "w") as f:
+        p = subprocess.Popen([str(exe), "--listen", "127.0.0.1:0", "--backend", "emu",
+                              "--data-dir", str(SRC)], stdout=f, stderr=subprocess.STDOUT)
+    try:
+        port = None
+        for _ in range(100):  # at most 10 s
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())
+            if m:
+                port = m.group(1)
+                break
+            if p.poll() is not None:
+                break
+            time.sleep(0.1)
+        if port is None:
+            pytest.fail(f"th_server did not start: {log.read_text()}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        p.terminate()
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+# the pytest plugin's own tests run pytest inside pytest
+pytest_plugins = ["pytester"]
