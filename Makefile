@@ -288,7 +288,7 @@ ifeq ($(SAN),1)
 PYTEST_ENV := LD_PRELOAD="$(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-file-name=libubsan.so)" \
 	ASAN_OPTIONS=detect_leaks=0
 endif
-pytest: all
+pytest: all $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
 ifneq ($(CROSS),)
 	@echo "pytest: skipped under CROSS=$(CROSS) (an aarch64 libaieth does not load into the host's python)"
 else

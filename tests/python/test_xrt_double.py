@@ -1,0 +1,67 @@
+"""The package on the xrt backend, against this build's XRT test double
+(tests/xrt_double/: the emulated board behind XRT's C API names): the same
+results as the emulated board. A real board is not checked here."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import aieth
+from conftest import BUILD
+
+DOUBLE = BUILD / "tests" / "libxrt_double.so"
+MK = BUILD / "tests" / "xrt_mkxclbin"
+
+
+@pytest.fixture
+def xrt_env(monkeypatch, tmp_path, src):
+    """The double in place of XRT, with its xclbins; the double takes its
+    graph models from AIETH_XRT_DOUBLE_SPEC (here adder_perf's)."""
+    if not DOUBLE.exists() or not MK.exists():
+        pytest.skip(f"{DOUBLE} or {MK} not built (make {DOUBLE} {MK})")
+    spec = src / "examples/adder_perf/test.json"
+    pl, aie = tmp_path / "pl.xclbin", tmp_path / "aie.xclbin"
+    subprocess.run([str(MK), "pl", "vck190", str(pl)], check=True)
+    subprocess.run([str(MK), "aie", "vck190", str(aie), "gr"], check=True)
+    monkeypatch.setenv("AIETH_XRT_LIB", str(DOUBLE))
+    monkeypatch.setenv("AIETH_XRT_DOUBLE_SPEC", str(spec))
+    for v in ("XILINX_XRT", "XCL_EMULATION_MODE", "AIETH_XRT_DOUBLE_FAULT"):
+        monkeypatch.delenv(v, raising=False)
+    # ASan builds: the double is loaded into a child of an instrumented process
+    monkeypatch.setenv("ASAN_OPTIONS", os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+    return {"spec": spec, "pl_xclbin": str(pl), "xclbin": str(aie)}
+
+
+def test_run_test_xrt_equals_emu(xrt_env, tmp_path):
+    spec = xrt_env["spec"]
+    x = aieth.run_test(spec, out=tmp_path / "x", backend="xrt", xclbin=xrt_env["xclbin"],
+                       pl_xclbin=xrt_env["pl_xclbin"])
+    e = aieth.run_test(spec, out=tmp_path / "e")
+    assert x.exit_code == e.exit_code == 0
+    assert x["environment"]["backend"] == "xrt"
+    keys = ("plio", "first_cycle", "last_cycle", "cycles", "throughput_MBps", "bytes_moved",
+            "verdict")
+    for tx, te in zip(x["tests"][0]["transactions"], e["tests"][0]["transactions"]):
+        assert [{k: c[k] for k in keys} for c in tx["channels"]] == \
+               [{k: c[k] for k in keys} for c in te["channels"]]
+
+
+def test_session_xrt_equals_emu(xrt_env):
+    def adder(**kw):
+        graphs = [aieth.Graph("gr", model="adder")]
+        with aieth.Session(board="vck190", graphs=graphs, **kw) as s:
+            a = np.arange(4096, dtype=np.int32); b = a * 3; out = np.zeros_like(a)
+            s.graph("gr").run()
+            t = s.submit("perf", [aieth.Channel("PLIO_01_TO_AIE", a, repetition=4),
+                                  aieth.Channel("PLIO_02_TO_AIE", b, repetition=4),
+                                  aieth.Channel("PLIO_01_FROM_AIE", out, repetition=4)])
+            assert t.wait(timeout=30) == "done"
+            np.testing.assert_array_equal(out, a + b)
+            return s.backend, t.results
+    backend, on_xrt = adder(backend="xrt", xclbin=xrt_env["xclbin"],
+                            pl_xclbin=xrt_env["pl_xclbin"])
+    assert backend == "xrt"
+    _, on_emu = adder()
+    assert on_xrt == on_emu
