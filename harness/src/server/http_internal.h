@@ -41,6 +41,13 @@ typedef struct {
 
 enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
 			   const char *type, const char *body, size_t len, const char *allow);
+/* The same with one more header (hname: hvalue; NULL or "" value: none). */
+enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+			       const char *type, const char *body, size_t len, const char *hname,
+			       const char *hvalue);
+/* Takes o. */
+enum MHD_Result http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				    struct json_object *o, const char *hname, const char *hvalue);
 /* Takes o. */
 enum MHD_Result http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
 				struct json_object *o);

@@ -17,8 +17,9 @@
 const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 400, 401, 403, 404, 405,
 					       409, 411, 413, 415, 422, 429, 500, 501, 503, 504};
 
-enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			     const char *type, const char *body, size_t len, const char *allow)
+enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+			       const char *type, const char *body, size_t len, const char *hname,
+			       const char *hvalue)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -27,8 +28,8 @@ enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status
 		return MHD_NO;
 	if (type)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (allow && *allow)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+	if (hname && hvalue && *hvalue)
+		MHD_add_response_header(resp, hname, hvalue);
 	if (status == 401)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
 	ret = MHD_queue_response(c, status, resp);
@@ -39,20 +40,32 @@ enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status
 	return ret;
 }
 
-enum MHD_Result http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
-				  struct json_object *o)
+enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
+			   const char *type, const char *body, size_t len, const char *allow)
+{
+	return http_reply_hdr(c, r, status, type, body, len, MHD_HTTP_HEADER_ALLOW, allow);
+}
+
+enum MHD_Result http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				    struct json_object *o, const char *hname, const char *hvalue)
 {
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	enum MHD_Result ret;
 	if (!text) {
 		json_object_put(o);
 		return http_reply(c, r, 500, "application/json",
-			     "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}", 56,
-			     NULL);
+				  "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}",
+				  56, NULL);
 	}
-	ret = http_reply(c, r, status, "application/json", text, strlen(text), NULL);
+	ret = http_reply_hdr(c, r, status, "application/json", text, strlen(text), hname, hvalue);
 	json_object_put(o);
 	return ret;
+}
+
+enum MHD_Result http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				struct json_object *o)
+{
+	return http_reply_json_hdr(c, r, status, o, NULL, NULL);
 }
 
 static const char *code_name(unsigned status)

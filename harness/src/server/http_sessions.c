@@ -127,9 +127,6 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	aieth_board *b = NULL;
 	struct json_object *o;
 	char loc[64], id[SRV_ID_MAX + 1], msg[600], *xpath;
-	struct MHD_Response *resp;
-	const char *text;
-	enum MHD_Result ret;
 
 	memset(&req, 0, sizeof req);
 	if (srv_session_req_parse(r->body, r->len, &req)) {
@@ -195,23 +192,8 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		}
 		free(xpath);
 	}
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	resp = text ? MHD_create_response_from_buffer(strlen(text), (void *)text,
-						      MHD_RESPMEM_MUST_COPY) : NULL;
-	if (!resp) {
-		json_object_put(o);
-		return MHD_NO;
-	}
 	snprintf(loc, sizeof loc, "/v1/sessions/%s", id);
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, loc);
-	ret = MHD_queue_response(c, 201, resp);
-	MHD_destroy_response(resp);
-	r->status = 201;
-	r->out = strlen(text);
-	r->answered = 1;
-	json_object_put(o);
-	return ret;
+	return http_reply_json_hdr(c, r, 201, o, MHD_HTTP_HEADER_LOCATION, loc);
 }
 
 /* The session of the route, checked for owner; refreshed. NULL with a reply

@@ -380,30 +380,12 @@ static enum MHD_Result reply_416(struct MHD_Connection *c, req_ctx *r, uint64_t 
 				 const char *msg)
 {
 	struct json_object *o = json_object_new_object(), *e = json_object_new_object();
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
-	const char *text;
 	char cr[48];
 	json_object_object_add(e, "code", json_object_new_string("range_not_satisfiable"));
 	json_object_object_add(e, "message", json_object_new_string(msg));
 	json_object_object_add(o, "error", e);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	resp = text ? MHD_create_response_from_buffer(strlen(text), (void *)text,
-						      MHD_RESPMEM_MUST_COPY) : NULL;
-	if (!resp) {
-		json_object_put(o);
-		return MHD_NO;
-	}
 	snprintf(cr, sizeof cr, "bytes */%llu", (unsigned long long)size);
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_RANGE, cr);
-	ret = MHD_queue_response(c, 416, resp);
-	MHD_destroy_response(resp);
-	r->status = 416;
-	r->out = strlen(text);
-	r->answered = 1;
-	json_object_put(o);
-	return ret;
+	return http_reply_json_hdr(c, r, 416, o, MHD_HTTP_HEADER_CONTENT_RANGE, cr);
 }
 
 enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
