@@ -81,10 +81,11 @@ sleep 0.2
 if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
 
 # sessions: alice holds the device, bob queues at position 1
-req 201 -H "$A" -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"
+req 201 -D "$TMP/head" -H "$A" -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"
 jbody .state active
 jbody .position 0
 SA=$(jq -r .id "$TMP/body")
+has "$TMP/head" "Location: /v1/sessions/$SA"
 req 201 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 jbody .state queued
 jbody .position 1
