@@ -84,3 +84,29 @@ norm_report() {
   jq -S 'walk(if type == "object" then del(.duration_s, .id, .argv, .saved_to, .backend,
     .started_at, .finished_at, .hostname, .server, .server_version, .artifacts) else . end)' "$1"
 }
+# req EXPECTED_STATUS CURL_ARGS...: one request to th_server, its status
+# checked; body in $TMP/body, headers in $TMP/hdr (REQ_MAX_S seconds at
+# most, default 10)
+req() {
+  local want=$1; shift
+  local got
+  got=$(curl -s -m "${REQ_MAX_S:-10}" -D "$TMP/hdr" -o "$TMP/body" -w '%{http_code}' "$@")
+  if [[ $got == "$want" ]]; then ok; else bad "curl $* -> $got, expected $want: $(head -c 300 "$TMP/body")"; fi
+}
+# jbody JQ_PATH VALUE: the last reply's JSON body has that value there
+jbody() {
+  local got; got=$(jq -r "$1" "$TMP/body" 2>&1)
+  if [[ $got == "$2" ]]; then ok; else bad "body $1 = '$got', expected '$2': $(head -c 300 "$TMP/body")"; fi
+}
+# metric NAME: its value in th_server's /v1/metrics now (at $U)
+metric() { curl -s -m 5 "$U/v1/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
+# stop_server [TENTHS]: SIGTERM to th_server $SP; it must drain and exit 0
+# within TENTHS tenths of a second (default 100)
+stop_server() {
+  kill -TERM "$SP"
+  local i
+  for i in $(seq "${1:-100}"); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
+  wait "$SP"; local rc=$?
+  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
+}

@@ -10,20 +10,13 @@
 # Every wait is bounded; servers are stopped by the trap.
 . "$(dirname "$0")/lib.sh"
 th_server_setup
+REQ_MAX_S=20   # uploads of a few MiB
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3
 J='Content-Type: application/json'
 O='Content-Type: application/octet-stream'
 
-# req EXPECTED_STATUS CURL_ARGS...: body in $TMP/body, headers in $TMP/hdr
-req() {
-  local want=$1; shift
-  local got
-  got=$(curl -s -m 20 -D "$TMP/hdr" -o "$TMP/body" -w '%{http_code}' "$@")
-  if [[ $got == "$want" ]]; then ok; else bad "curl $* -> $got, expected $want: $(cat "$TMP/body")"; fi
-}
-metric() { curl -s -m 5 "$U/v1/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
 is() { if [[ $2 == "$3" ]]; then ok; else bad "$1: '$2', expected '$3'"; fi; }
 # files in the cache folder, temporaries included
 nfiles() { find "$1" -mindepth 1 | wc -l; }

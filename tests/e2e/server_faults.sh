@@ -15,26 +15,7 @@ RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup
 
-req() {
-  local want=$1; shift
-  local got
-  got=$(curl -s -m 10 -o "$TMP/body" -w '%{http_code}' "$@")
-  if [[ $got == "$want" ]]; then ok; else bad "curl $* -> $got, expected $want: $(head -c 300 "$TMP/body")"; fi
-}
-jbody() {
-  local got; got=$(jq -r "$1" "$TMP/body" 2>&1)
-  if [[ $got == "$2" ]]; then ok; else bad "body $1 = '$got', expected '$2': $(head -c 300 "$TMP/body")"; fi
-}
-stop_server() {
-  kill -TERM "$SP"
-  local i
-  for i in $(seq 150); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
-  wait "$SP"; local rc=$?
-  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
-}
 # metric NAME: its value now
-metric() { curl -s -m 5 "$U/v1/metrics" | sed -n "s/^$1 //p"; }
 # wait_metric NAME VALUE: until the metric has the value (8 s at most)
 wait_metric() {
   local i v=
@@ -259,7 +240,7 @@ expect 0 "$RT" -q --backend remote --server "$PU" -o "$TMP/resumed" "$TMP/t16m.j
 grep -q 'GET /v1/sessions/[^ ]*/txns/t-1/rx 206 ' "$TMP/log" && ok \
   || bad "no resumed (206) RX download in the server log: $(grep '/rx ' "$TMP/log" | tail -3)"
 kill "$PP" 2>/dev/null; wait "$PP" 2>/dev/null
-stop_server
+stop_server 150
 has "$TMP/log" "th_server: stopped"
 
 # ---- --rate-limit: past N requests a second from one address, 429 with
@@ -277,7 +258,7 @@ f=$(grep -l '"code":"rate_limited"' "$TMP"/rl* | head -1)
   || bad "no 429 body names rate_limited"
 sleep 1.1
 req 200 "$U/v1/health"
-stop_server
+stop_server 150
 
 # ---- a failing reset command is logged and counted; a hanging one is
 # killed after --reset-timeout; both leave the server serving
@@ -287,7 +268,7 @@ wait_metric aieth_device_reset_failures_total 1
 has "$TMP/log_rf" "exited 3 ("
 has "$TMP/log_rf" ": FAILED"
 expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rf" "$EX/adder_func/test.json"
-stop_server
+stop_server 150
 MARK=hung-reset-$$-$RANDOM
 start_server "$TMP/log_rh" --idle-timeout 1 --reset-cmd "sleep 30; : $MARK" --reset-timeout 2
 req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
@@ -310,7 +291,7 @@ has "$TMP/log_rh" "killed after the reset timeout of 2 s"
 [[ $(metric aieth_device_reset_failures_total) == 1 ]] && ok || bad "the hung reset was not counted"
 req 204 -X DELETE "$U/v1/sessions/$NS"
 expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rhung" "$EX/adder_func/test.json"
-stop_server
+stop_server 150
 if pgrep -f "$MARK" >/dev/null 2>&1; then bad "the hung reset command was left running"; else ok; fi
 
 # ---- SIGTERM while a remote client's transaction runs: th_server drains
@@ -321,7 +302,7 @@ start_server "$TMP/log_d" --reset-cmd "echo drained >>$TMP/dreset"
 cl=$!
 wait_log "$TMP/log_d" "/txns/t-1/tx 202" && ok || bad "the drained client never started its transaction"
 t0=$(date +%s%N)
-stop_server
+stop_server 150
 el=$((($(date +%s%N) - t0) / 1000000))
 [[ $el -lt 10000 ]] && ok || bad "drain took $el ms"
 for i in $(seq 100); do kill -0 "$cl" 2>/dev/null || break; sleep 0.1; done

@@ -16,25 +16,6 @@ A="Authorization: Bearer $TOKA"
 BB="Authorization: Bearer $TOKB"
 J='Content-Type: application/json'
 
-# req EXPECTED_STATUS CURL_ARGS...: body in $TMP/body
-req() {
-  local want=$1; shift
-  local got
-  got=$(curl -s -m 10 -o "$TMP/body" -w '%{http_code}' "$@")
-  if [[ $got == "$want" ]]; then ok; else bad "curl $* -> $got, expected $want: $(cat "$TMP/body")"; fi
-}
-jbody() {
-  local got; got=$(jq -r "$1" "$TMP/body" 2>&1)
-  if [[ $got == "$2" ]]; then ok; else bad "body $1 = '$got', expected '$2': $(cat "$TMP/body")"; fi
-}
-stop_server() {
-  kill -TERM "$SP"
-  local i
-  for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
-  wait "$SP"; local rc=$?
-  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
-}
 
 # --- options
 expect 0 "$TS" --help
@@ -81,11 +62,11 @@ sleep 0.2
 if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
 
 # sessions: alice holds the device, bob queues at position 1
-req 201 -D "$TMP/head" -H "$A" -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"
+req 201 -H "$A" -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"
 jbody .state active
 jbody .position 0
 SA=$(jq -r .id "$TMP/body")
-has "$TMP/head" "Location: /v1/sessions/$SA"
+has "$TMP/hdr" "Location: /v1/sessions/$SA"
 req 201 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 jbody .state queued
 jbody .position 1
