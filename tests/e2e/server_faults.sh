@@ -259,6 +259,27 @@ f=$(grep -l '"code":"rate_limited"' "$TMP"/rl* | head -1)
 sleep 1.1
 req 200 "$U/v1/health"
 stop_server 150
+# with tokens, each token has its own budget (clients on one host or behind
+# one NAT do not starve each other); requests without a valid token share
+# the address's; the remote backend waits out a 429 and completes
+printf 'ann rate-token-ann-0123456789\nbob rate-token-bob-0123456789\n' >"$TMP/rtokens"
+printf 'rate-token-bob-0123456789\n' >"$TMP/rtok_bob"
+start_server "$TMP/log_rate2" --rate-limit 5 --token-file "$TMP/rtokens"
+urls=(); for i in $(seq 8); do urls+=(-o "$TMP/ra$i" "$U/v1/metrics"); done
+curl -s -m 10 -H "Authorization: Bearer rate-token-ann-0123456789" -w '%{http_code}\n' \
+  "${urls[@]}" >"$TMP/rcodes_ann"
+curl -s -m 5 -H "Authorization: Bearer rate-token-bob-0123456789" -w '%{http_code}\n' \
+  -o /dev/null "$U/v1/metrics" >"$TMP/rcode_bob"
+if grep -q '^429$' "$TMP/rcodes_ann"; then ok; else bad "ann not limited: $(tr '\n' ' ' <"$TMP/rcodes_ann")"; fi
+has "$TMP/rcode_bob" 200
+f=$(grep -l '"code":"rate_limited"' "$TMP"/ra* | head -1)
+[[ -n $f ]] && has "$f" "token ann: more than 5 requests in one second" || bad "no 429 names token ann"
+sleep 1.1
+expect 0 timeout 60 "$RT" -q --backend remote --server "$U" --token-file "$TMP/rtok_bob" \
+  -o "$TMP/rate_rt" "$EX/adder_perf/test.json"
+grep -q ' bob [A-Z]* [^ ]* 429 ' "$TMP/log_rate2" && ok \
+  || { bad "run_test was never rate limited: the check above proves nothing"; cat "$TMP/log_rate2" >&2; }
+stop_server 150
 
 # ---- a failing reset command is logged and counted; a hanging one is
 # killed after --reset-timeout; both leave the server serving

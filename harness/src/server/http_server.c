@@ -114,24 +114,27 @@ static void client_text(struct MHD_Connection *c, char *dst, size_t cap)
 	}
 }
 
-/* The request rate per client address: a fixed one-second window per
- * address in a small table (the least recently seen address gives its
- * place). 1 when this request is past --rate-limit. */
-static int rate_exceeded(aieth_server *s, const char *addr)
+/* The request rate per client: a fixed one-second window per key in a
+ * small table (the least recently seen key gives its place). The key is
+ * the token's name when the request carries a valid token (clients on one
+ * host or behind one NAT each have their own budget), else the address
+ * (requests without a valid token, token guessing included, share it).
+ * 1 when this request is past --rate-limit. */
+static int rate_exceeded(aieth_server *s, const char *key)
 {
 	int64_t sec = srv_now_ms() / 1000;
 	size_t i, victim = 0;
 	int over = 0;
 	pthread_mutex_lock(&s->mu);
 	for (i = 0; i < sizeof s->rate / sizeof s->rate[0]; i++) {
-		if (!strcmp(s->rate[i].addr, addr))
+		if (!strcmp(s->rate[i].key, key))
 			break;
 		if (s->rate[i].sec < s->rate[victim].sec)
 			victim = i;
 	}
 	if (i == sizeof s->rate / sizeof s->rate[0]) {
 		i = victim;
-		snprintf(s->rate[i].addr, sizeof s->rate[i].addr, "%s", addr);
+		snprintf(s->rate[i].key, sizeof s->rate[i].key, "%s", key);
 		s->rate[i].sec = sec;
 		s->rate[i].n = 0;
 	}
@@ -147,15 +150,17 @@ static int rate_exceeded(aieth_server *s, const char *addr)
 	return over;
 }
 
-/* 429 with Retry-After: the error body names the limit. */
-static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+/* 429 with Retry-After: the error body names the limit and whose budget
+ * (an address or "token NAME") ran out. */
+static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+					  const char *key)
 {
 	char text[512];
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
 	snprintf(text, sizeof text, "{\"error\":{\"code\":\"rate_limited\",\"message\":\"client "
 		 "%s: more than %u requests in one second, the limit is --rate-limit %u; retry "
-		 "after 1 s\"}}", r->client, s->rate_limit, s->rate_limit);
+		 "after 1 s\"}}", key, s->rate_limit, s->rate_limit);
 	resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
@@ -179,18 +184,27 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 
 	srv_route_parse(url, &r->route);
 	snprintf(r->who, sizeof r->who, "-");
-	if (rate_exceeded(s, r->client))
-		return reply_rate_limited(c, r, s);
 	if (r->route.kind != SRV_R_HEALTH && s->have_tokens) {
 		const char *tok, *name = NULL;
 		size_t tlen;
+		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
 		auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+		if (auth && !srv_bearer(auth, &tok, &tlen))
+			name = srv_tokens_check(&s->tokens, tok, tlen);
+		/* "token NAME" cannot be an address: the two kinds of key never meet */
+		if (name) {
+			snprintf(key, sizeof key, "token %s", name);
+			snprintf(r->who, sizeof r->who, "%s", name);
+		}
+		if (rate_exceeded(s, name ? key : r->client))
+			return reply_rate_limited(c, r, s, name ? key : r->client);
 		if (!auth)
 			return http_reply_err(c, r, 401, NULL, "no token: send Authorization: Bearer "
 					 "TOKEN");
-		if (srv_bearer(auth, &tok, &tlen) || !(name = srv_tokens_check(&s->tokens, tok, tlen)))
+		if (!name)
 			return http_reply_err(c, r, 401, NULL, "the token is not one of this server's");
-		snprintf(r->who, sizeof r->who, "%s", name);
+	} else if (rate_exceeded(s, r->client)) {
+		return reply_rate_limited(c, r, s, r->client);
 	}
 	pthread_mutex_lock(&s->mu);
 	draining = s->draining;

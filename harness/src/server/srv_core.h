@@ -125,9 +125,9 @@ struct aieth_server {
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
 	unsigned inflight;            /* HTTP requests being handled (drain waits) */
-	/* per client address request rate (http_server.c) */
+	/* request rate per client: an address or "token NAME" (http_server.c) */
 	uint32_t rate_limit, client_timeout_s;
-	struct srv_rate { char addr[64]; int64_t sec; uint32_t n; } rate[256];
+	struct srv_rate { char key[sizeof "token " + SRV_TOKEN_NAME_MAX]; int64_t sec; uint32_t n; } rate[256];
 	/* the HTTP listener (http_server.c) */
 	void *http;                   /* struct MHD_Daemon */
 	uint16_t port;

@@ -124,14 +124,34 @@ static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
 	return rmh_buf_write(data, size, nmemb, k->err);
 }
 
-/* One request. body: JSON text or NULL; up/down: the TX/RX image streams.
+/* One request. body: JSON text or NULL; up: the TX image stream or NULL.
  * *status is the HTTP status; resp (may be NULL) gets a JSON reply.
  * Returns AIETH_OK when the exchange happened (any status), else an error
- * naming the server. Idempotent requests are retried on connection
+ * naming the server. A request the rate limit refused is repeated after
+ * the wait the server names (rmh_perform). Idempotent requests are retried
+ * on connection
  * failures. timeout_s 0: no overall limit (a transfer of any size). */
-static int rm_req(rm_state *st, const char *method, const char *path, const char *body,
-		  img_io *up, img_io *down, long timeout_s, long *status, rmh_buf *resp)
+/* What a request repeated after the rate limit starts from again: empty
+ * reply buffers, the upload from its start. */
+typedef struct {
+	rmh_buf *sink, *resp;
+	img_io *up;
+} req_again;
+
+static void req_restart(void *ctx)
 {
+	req_again *a = ctx;
+	rmh_buf_clear(a->sink);
+	if (a->resp)
+		rmh_buf_clear(a->resp);
+	if (a->up)
+		a->up->off = 0;
+}
+
+static int rm_req(rm_state *st, const char *method, const char *path, const char *body,
+		  img_io *up, long timeout_s, long *status, rmh_buf *resp)
+{
+	req_again again;
 	char url[768];
 	struct curl_slist *hdrs = NULL;
 	rmh_buf sink = {0};
@@ -164,28 +184,16 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
 			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
 		}
-		free(sink.p);
-		memset(&sink, 0, sizeof sink);
-		if (resp) {
-			free(resp->p);
-			memset(resp, 0, sizeof *resp);
-		}
-		if (down) {
-			down->off = 0;
-			down->ncarry = 0;
-			curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, img_write);
-			curl_easy_setopt(h, CURLOPT_WRITEDATA, down);
-			/* images: 512 KiB reads, not libcurl's 16 KiB (make bench (e)) */
-			curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 512L << 10);
-		} else {
-			curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
-			curl_easy_setopt(h, CURLOPT_WRITEDATA, resp ? resp : &sink);
-		}
-		cc = curl_easy_perform(h);
+		again.sink = &sink;
+		again.resp = resp;
+		again.up = up;
+		req_restart(&again);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+		curl_easy_setopt(h, CURLOPT_WRITEDATA, resp ? resp : &sink);
+		cc = rmh_perform(h, &st->xfer, req_restart, &again);
 		curl_slist_free_all(hdrs);
 		if (cc == CURLE_OK) {
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-			/* an error reply to a download: its JSON is what sink has */
 			free(sink.p);
 			return AIETH_OK;
 		}
@@ -218,7 +226,7 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 	rmh_buf b = {0};
 	long status = 0;
 	char msg[600];
-	int rc = rm_req(st, method, path, body, NULL, NULL, timeout_s, &status, &b);
+	int rc = rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
 	if (out)
 		*out = NULL;
 	if (rc) {
@@ -296,7 +304,7 @@ static void rm_close(void *state)
 		return;
 	if (st->sid[0]) {
 		snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-		rm_req(st, "DELETE", path, NULL, NULL, NULL, CALL_S, &status, NULL);
+		rm_req(st, "DELETE", path, NULL, NULL, CALL_S, &status, NULL);
 		/* the session's files, final once it ended (best effort: a close
 		 * cannot fail; what landed is what the artifact hook heard of) */
 		if (st->cfg->artifacts_dir) {
@@ -559,7 +567,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	up.img = &wire->tx;
 	up.off = 0;
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/tx", st->sid, st->tids[slot]);
-	rc = rm_req(st, "PUT", path, NULL, &up, NULL, 0, &status, &b);
+	rc = rm_req(st, "PUT", path, NULL, &up, 0, &status, &b);
 	if (!rc && status != 202) {
 		char msg[600];
 		rmh_reply_message(&b, msg, sizeof msg);
@@ -629,7 +637,8 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 		sink.want = from ? 206 : 200;
 		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rx_write);
 		curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-		cc = curl_easy_perform(h);
+		/* a refused request wrote its JSON to err only */
+		cc = rmh_perform(h, &st->xfer, rmh_buf_clear, &err);
 		curl_slist_free_all(hdrs);
 		status = 0;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
@@ -777,7 +786,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	curl_easy_setopt(st->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
 	curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(st->h, CURLOPT_WRITEDATA, &b);
-	cc = curl_easy_perform(st->h);
+	cc = rmh_perform(st->h, &st->xfer, rmh_buf_clear, &b);
 	curl_slist_free_all(hdrs);
 	if (cc != CURLE_OK) {
 		free(b.p);
@@ -808,7 +817,7 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 	if ((rc = rtp_path(st, graph, port, path, sizeof path - 32)))
 		return rc;
 	snprintf(path + strlen(path), sizeof path - strlen(path), "?size=%zu", size);
-	if ((rc = rm_req(st, "GET", path, NULL, NULL, NULL, CALL_S, &status, &b))) {
+	if ((rc = rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
 		free(b.p);
 		return rc;
 	}

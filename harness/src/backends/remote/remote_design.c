@@ -94,6 +94,7 @@ typedef struct {
 	int fd;
 	uint64_t off, size;
 	int err;
+	rmh_buf *reply;               /* the reply to the PUT */
 } file_up;
 
 static size_t file_read(char *buf, size_t size, size_t nmemb, void *ctx)
@@ -117,6 +118,15 @@ static size_t file_read(char *buf, size_t size, size_t nmemb, void *ctx)
 	return (size_t)got;
 }
 
+/* A PUT refused by the rate limit: the file and the reply from the start. */
+static void up_restart(void *ctx)
+{
+	file_up *u = ctx;
+	u->off = 0;
+	u->err = 0;
+	rmh_buf_clear(u->reply);
+}
+
 int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded)
 {
 	char url[700];
@@ -136,7 +146,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	/* ask first: a design the server has is not sent again */
 	hdrs = setup(c, url, NULL, RMH_CALL_S);
 	curl_easy_setopt(c->h, CURLOPT_NOBODY, 1L);
-	cc = curl_easy_perform(c->h);
+	cc = rmh_perform(c->h, &c->xfer, NULL, NULL);
 	curl_slist_free_all(hdrs);
 	if (cc)
 		return curl_error(c, "HEAD /v1/xclbins", cc);
@@ -151,6 +161,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	up.off = 0;
 	up.size = size;
 	up.err = 0;
+	up.reply = &b;
 	hdrs = setup(c, url, "Content-Type: application/octet-stream", 0);
 	curl_easy_setopt(c->h, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c->h, CURLOPT_READFUNCTION, file_read);
@@ -158,7 +169,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	curl_easy_setopt(c->h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
-	cc = curl_easy_perform(c->h);
+	cc = rmh_perform(c->h, &c->xfer, up_restart, &up);
 	curl_slist_free_all(hdrs);
 	close(up.fd);
 	if (up.err) {
@@ -241,7 +252,7 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &d);
 	/* an error reply is JSON, not the file: refuse it before writing */
 	curl_easy_setopt(c->h, CURLOPT_FAILONERROR, 1L);
-	cc = curl_easy_perform(c->h);
+	cc = rmh_perform(c->h, &c->xfer, NULL, NULL);
 	curl_slist_free_all(hdrs);
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (cc || d.err) {
@@ -284,7 +295,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
 	hdrs = setup(c, url, NULL, RMH_CALL_S);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
-	cc = curl_easy_perform(c->h);
+	cc = rmh_perform(c->h, &c->xfer, rmh_buf_clear, &b);
 	curl_slist_free_all(hdrs);
 	if (cc) {
 		free(b.p);

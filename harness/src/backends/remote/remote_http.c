@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -51,6 +52,37 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, xfer);
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)x);
 	return hdrs;
+}
+
+CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx)
+{
+	int waits;
+	for (waits = 0;; waits++) {
+		CURLcode cc = curl_easy_perform(h);
+		long status = 0;
+		curl_off_t after = -1, tenths;
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+		if (status != 429 || waits == RMH_RATE_RETRIES ||
+		    curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after) != CURLE_OK || after <= 0)
+			return cc;
+		if (after > RMH_RATE_WAIT_S)
+			after = RMH_RATE_WAIT_S;
+		for (tenths = 0; tenths < after * 10; tenths++) {
+			struct timespec ts = {0, 100 * 1000000L};
+			if (x && x->interrupt && *x->interrupt)
+				return cc;
+			nanosleep(&ts, NULL);
+		}
+		if (again)
+			again(ctx);
+	}
+}
+
+void rmh_buf_clear(void *b)
+{
+	rmh_buf *buf = b;
+	free(buf->p);
+	memset(buf, 0, sizeof *buf);
 }
 
 size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx)

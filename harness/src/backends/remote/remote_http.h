@@ -18,6 +18,8 @@
 #define RMH_CONNECT_S 10L
 #define RMH_CALL_S 120L                    /* a call that does not wait on the device */
 #define RMH_BODY_MAX ((size_t)1 << 20)     /* a reply body kept in memory (JSON) */
+#define RMH_RATE_RETRIES 30                /* waits a request makes on the rate limit */
+#define RMH_RATE_WAIT_S 10                 /* the longest Retry-After honoured */
 
 /* What a transfer watches: the interrupt flag aborts it; an upload
  * reports its progress when progress is set. */
@@ -35,6 +37,15 @@ typedef struct {
 struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const char *cacert,
 			     const char *content_type, long timeout_s, const rmh_xfer *x);
 
+/* curl_easy_perform on h as set up; a reply the server asks to repeat
+ * later (429 with Retry-After: its rate limit; a full queue sends none and
+ * is final) is repeated after Retry-After seconds (at most
+ * RMH_RATE_WAIT_S), RMH_RATE_RETRIES times at most, unless x's interrupt
+ * is raised while waiting. The server refuses it from the request's head,
+ * so nothing of the request was done. again(ctx) (may be NULL) first undoes
+ * what the refused exchange wrote and read: reply buffers, upload offsets. */
+CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
+
 /* A reply body in memory, NUL-terminated, at most RMH_BODY_MAX bytes: a
  * longer one fails the transfer. Start it zeroed; free(p) after. */
 typedef struct {
@@ -42,6 +53,10 @@ typedef struct {
 	size_t n;
 	int over;
 } rmh_buf;
+
+/* Frees the rmh_buf b (an rmh_buf *) and leaves it empty, to be written
+ * again (an rmh_perform again). */
+void rmh_buf_clear(void *b);
 
 /* CURLOPT_WRITEFUNCTION for an rmh_buf (the WRITEDATA). */
 size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx);
