@@ -31,17 +31,20 @@ wait_log() {
 J='Content-Type: application/json'
 OS='Content-Type: application/octet-stream'
 N=36
-# txn_body SIZE: a FUNC transaction on the VCK190 (36 channels, depth 4096):
-# TX channel 0 sends SIZE bytes, RX channel 0 takes SIZE bytes (the cfg
-# words: mode, then TX delay[36] frames[36] reps[36] offsets[36], then RX)
+# txn_body SIZE [RX]: a FUNC transaction on the VCK190 (36 channels, depth
+# 4096): TX channel 0 sends SIZE bytes, RX channel 0 takes RX bytes (SIZE
+# if not given) (the cfg words: mode, then TX delay[36] frames[36] reps[36]
+# offsets[36], then RX)
 txn_body() {
-  local f=$(($1 / 16)) i w=
+  local tf=$(($1 / 16)) rf=$((${2:-$1} / 16)) i w=
   for i in $(seq 0 $((8 * N))); do
-    case $i in $((1 + N)) | $((1 + 5 * N))) w+="\"0x$(printf %x "$f")\",";;
+    case $i in $((1 + N))) w+="\"0x$(printf %x "$tf")\",";;
+      $((1 + 5 * N))) w+="\"0x$(printf %x "$rf")\",";;
       $((1 + 2 * N)) | $((1 + 6 * N))) w+='"0x1",';;
       *) w+='"0x0",';; esac
   done
-  printf '{"channels":%d,"depth":4096,"tx_bytes":%d,"rx_bytes":%d,"cfg":[%s]}' "$N" "$1" "$1" "${w%,}"
+  printf '{"channels":%d,"depth":4096,"tx_bytes":%d,"rx_bytes":%d,"cfg":[%s]}' "$N" "$1" \
+    "${2:-$1}" "${w%,}"
 }
 # a test: SIZE bytes through channel 1 of a loopback graph, as FUNC
 func_test() {
@@ -148,11 +151,28 @@ req 200 -H "$J" -d '{"timeout_ms":0}' "$T/t-2/wait"
 [[ $(metric aieth_image_bytes) == $((2 * BIG)) ]] && ok || bad "image bytes with t-2 held: $(metric aieth_image_bytes)"
 req 204 -X DELETE "$T/t-2"
 [[ $(metric aieth_image_bytes) == 0 ]] && ok || bad "image bytes after DELETE: $(metric aieth_image_bytes)"
+# their mappings (and t-1's) are kept for the next transaction, within
+# --max-memory 1024; one reused as an RX
+# image reads zero where the device writes nothing (no TX: the graph gets
+# no data, the RX channel nothing; the wait times out)
+k=$(metric aieth_image_kept_bytes)
+[[ $k -ge $((2 * BIG)) && $k -le $((1024 << 20)) ]] && ok || bad "image bytes kept after DELETE: $k"
+txn_body 0 $BIG >"$TMP/txn_rx"
+req 201 -H "$J" --data-binary @"$TMP/txn_rx" "$T"
+jbody .id t-3
+[[ $(metric aieth_image_kept_bytes) -lt $k ]] && ok || bad "the RX image did not reuse a kept mapping"
+req 202 -X PUT -H "$OS" --data-binary @/dev/null "$T/t-3/tx"
+req 200 -H "$J" -d '{"timeout_ms":300}' "$T/t-3/wait"
+curl -s -m 20 -o "$TMP/rzero" "$T/t-3/rx"
+cmp -s "$TMP/rzero" <(head -c $BIG /dev/zero) && ok \
+  || bad "a reused RX image shows earlier data: $(od -An -tx1 -N16 "$TMP/rzero")"
+rm -f "$TMP/rzero"
+req 204 -X DELETE "$T/t-3"
 # a client killed mid-upload: its session expires after the idle timeout,
 # its images are given back, the reset command runs before the next session
 req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
-jbody .id t-3
-curl -s -m 20 --limit-rate 8M -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-3/tx" >/dev/null 2>&1 &
+jbody .id t-4
+curl -s -m 20 --limit-rate 8M -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-4/tx" >/dev/null 2>&1 &
 upl=$!
 sleep 0.5
 kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null

@@ -2,7 +2,7 @@
 # th_server's HTTP API on loopback with the emulated board (docs/http-api.md):
 # health and metrics, tokens (401, names in the log), sessions that hold the
 # device one at a time with a visible queue, the queue limit (429), idle
-# expiry, graph control, 400/404/405/413/415 refusals (413 before the body
+# expiry, graph control, 400/404/405/413/415/431 refusals (413 before the body
 # is read), several clients at once, clients that vanish or never finish,
 # --log-json, and SIGTERM draining. Every wait is bounded; servers are
 # stopped by the trap.
@@ -60,6 +60,21 @@ req 413 -H "$A" -H "$J" --data-binary @"$TMP/big" "$U/v1/sessions"
 has "$TMP/body" "the limit is 2162688"
 sleep 0.2
 if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
+# the request line and headers: 16 KiB at most, the 431 names the limit;
+# just under it is served; far over it (beyond libmicrohttpd's memory) the
+# connection gets 431 or is closed, and the server goes on
+X12=$(head -c 12000 /dev/zero | tr '\0' x)
+X20=$(head -c 20000 /dev/zero | tr '\0' x)
+req 200 -H "$A" -H "X-Pad: $X12" "$U/v1/metrics"
+req 431 -H "$A" -H "X-Pad: $X20" "$U/v1/metrics"
+jbody .error.code headers_too_large
+has "$TMP/body" "the limit is 16384"
+req 431 -H "$A" "$U/v1/metrics?pad=$X20"
+X400=$(head -c 400000 /dev/zero | tr '\0' x)
+printf 'X-Pad: %s\r\n' "$X400" >"$TMP/bighdr"
+got=$(curl -s -m 10 -o /dev/null -w '%{http_code}' -H @"$TMP/bighdr" "$U/v1/health")
+[[ $got == 431 || $got == 000 ]] && ok || bad "a 400 KB header: status $got"
+req 200 "$U/v1/health"
 
 # sessions: alice holds the device, bob queues at position 1
 req 201 -H "$A" -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"

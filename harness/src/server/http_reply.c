@@ -14,8 +14,9 @@
 #include "server/http_internal.h"
 
 /* status classes counted for the metrics */
-const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 400, 401, 403, 404, 405,
-					       409, 411, 413, 415, 422, 429, 500, 501, 503, 504};
+const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 206, 400, 401, 403, 404,
+					       405, 409, 411, 413, 415, 416, 422, 429, 431, 500,
+					       501, 503, 504, 507};
 
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
 			       const char *type, const char *body, size_t len, const char *hname,
@@ -82,6 +83,7 @@ static const char *code_name(unsigned status)
 	case 415: return "unsupported_media_type";
 	case 422: return "device_error";
 	case 429: return "queue_full";
+	case 431: return "headers_too_large";
 	case 501: return "not_implemented";
 	case 503: return "draining";
 	case 504: return "timeout";

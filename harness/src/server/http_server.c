@@ -25,7 +25,14 @@
 #include "util/json_strict.h"
 
 #define CONN_LIMIT 64
-#define CONN_MEMORY (16u << 10)
+/* libmicrohttpd's memory per connection: its read buffer is half of it
+ * while a body arrives, so this sets the size of each read of an upload
+ * (16 KiB gave 8 KiB reads: 33,000 reads and polls for a 256 MiB image;
+ * 256 KiB gives 128 KiB reads, make bench (e)). 64 connections: 16 MiB. */
+#define CONN_MEMORY ((size_t)256 << 10)
+/* the request line and headers, checked here (the memory above would let
+ * libmicrohttpd take far more) */
+#define HEAD_MAX ((size_t)16 << 10)
 #define DRAIN_S 15            /* requests running at a drain get this long to end */
 
 static void mhd_logger(void *cls, const char *fm, va_list ap)
@@ -174,16 +181,32 @@ static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, 
 	return ret;
 }
 
+/* MHD_KeyValueIterator: adds a header line's length ("Name: value\r\n") */
+static enum MHD_Result head_bytes(void *cls, enum MHD_ValueKind kind, const char *key,
+				  const char *value)
+{
+	size_t *n = cls;
+	(void)kind;
+	*n += strlen(key) + (value ? strlen(value) : 0) + 4;
+	return MHD_YES;
+}
+
 /* The first call of a request: everything decided from the head. */
 static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			       const char *url)
 {
+	size_t head = strlen(url);
 	const char *allow, *auth, *cl, *ct, *te;
 	unsigned long long len = 0;
 	int draining;
 
 	srv_route_parse(url, &r->route);
 	snprintf(r->who, sizeof r->who, "-");
+	MHD_get_connection_values(c, MHD_HEADER_KIND, head_bytes, &head);
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, head_bytes, &head);
+	if (head > HEAD_MAX)
+		return http_reply_err(c, r, 431, NULL, "the request line and headers have about %zu "
+				 "bytes, the limit is %zu", head, HEAD_MAX);
 	if (r->route.kind != SRV_R_HEALTH && s->have_tokens) {
 		const char *tok, *name = NULL;
 		size_t tlen;

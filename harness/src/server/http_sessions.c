@@ -86,6 +86,9 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
 	metric(&b, "aieth_image_bytes", "gauge",
 	       "Transaction image bytes held (TX + RX).", s->mem_used);
+	metric(&b, "aieth_image_kept_bytes", "gauge",
+	       "Image memory kept mapped for the next transaction (released when unused for "
+	       "10 s; within --max-memory).", srv_images_kept(&s->images));
 	metric(&b, "aieth_xclbin_uploads_total", "counter",
 	       "Design xclbins stored in the cache.", s->xclbin_uploads);
 	metric(&b, "aieth_xclbin_evictions_total", "counter",

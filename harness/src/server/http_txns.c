@@ -288,27 +288,17 @@ unbusy:
 	return ret;
 }
 
-/* GET .../rx: the RX image streamed from where the device wrote it (or
- * the part a Range asks for); the session stays referenced and the
- * transaction busy until the response is done. */
+/* GET .../rx: the RX image sent from where the device wrote it (or the
+ * part a Range asks for), without a copy: libmicrohttpd sends a buffer
+ * response straight from its memory (a 256 MiB image copied through a
+ * 256 KiB callback buffer was a tenth of a remote transfer's time). The
+ * session stays referenced and the transaction busy, so the image stays,
+ * until the response is done. */
 typedef struct {
 	aieth_server *s;
 	srv_sess *x;
 	srv_txn *t;
-	const uint8_t *p;       /* the first byte sent */
-	uint64_t size;          /* bytes sent */
 } rx_stream;
-
-static ssize_t rx_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-	rx_stream *st = cls;
-	size_t n;
-	if (pos >= st->size)
-		return MHD_CONTENT_READER_END_OF_STREAM;
-	n = st->size - pos < max ? (size_t)(st->size - pos) : max;
-	memcpy(buf, st->p + pos, n);
-	return (ssize_t)n;
-}
 
 static void rx_free(void *cls)
 {
@@ -396,7 +386,7 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	rx_stream *st;
 	struct MHD_Response *resp;
 	const char *range;
-	uint64_t a = 0, b = 0, size;
+	uint64_t a = 0, b = 0, size, from = 0, len;
 	unsigned status = 200;
 	char msg[256];
 
@@ -429,14 +419,14 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	st->s = s;
 	st->x = x;
 	st->t = t;
-	st->p = t->rxbuf;
-	st->size = size;
+	len = size;
 	if (range) {
 		status = 206;
-		st->p = t->rxbuf + a;
-		st->size = b - a + 1;
+		from = a;
+		len = b - a + 1;
 	}
-	resp = MHD_create_response_from_callback(st->size, 256u << 10, rx_read, st, rx_free);
+	resp = MHD_create_response_from_buffer_with_free_callback_cls((size_t)len,
+								      t->rxbuf + from, rx_free, st);
 	if (!resp) {
 		rx_free(st);
 		return MHD_NO;
@@ -452,7 +442,7 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
 	r->status = status;
-	r->out = st->size;
+	r->out = len;
 	r->answered = 1;
 	return ret;
 }

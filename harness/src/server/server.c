@@ -27,6 +27,7 @@ static void free_server(aieth_server *s)
 			aieth_session_close(p->dev);
 		srv_free_sess(p);
 	}
+	srv_images_fini(&s->images);
 	srv_xclbin_fini(s);
 	srv_tokens_free(&s->tokens);
 	free(s->tls_cert);
@@ -118,6 +119,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->max_wait_s = o->max_wait_s ? o->max_wait_s : 600;
 	s->idle_ms = (int64_t)s->idle_s * 1000;
 	s->mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
+	srv_images_init(&s->images, s->mem_max);
 	s->max_wait_ms = (int64_t)s->max_wait_s * 1000;
 	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
 	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;

@@ -67,8 +67,8 @@ unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
 static void txn_free(srv_txn *t)
 {
 	pld_txn_release(&t->wire);
-	srv_image_free(t->txbuf);
-	srv_image_free(t->rxbuf);
+	srv_image_free(t->im, t->txbuf, srv_now_ms());
+	srv_image_free(t->im, t->rxbuf, srv_now_ms());
 	free(t->arr);
 	free(t->conn);
 	free(t);
@@ -499,6 +499,8 @@ void aieth_server_tick(aieth_server *s)
 	prune_locked(s);
 	srv_promote_locked(s);
 	pthread_mutex_unlock(&s->mu);
+	/* images kept for reuse go back to the system when unused a while */
+	srv_images_trim(&s->images, t, SRV_IMAGE_IDLE_MS);
 }
 
 /* ---- transactions ---- */
@@ -612,9 +614,11 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->conn = calloc(2u * (size_t)N, sizeof(int));
 	t->wire.tx.seg = calloc(1, sizeof(pld_seg));
 	t->wire.rx.seg = calloc(1, sizeof(pld_seg));
-	/* huge pages where the kernel has them (srv_image.c) */
-	t->txbuf = srv_image_alloc((size_t)q->tx_bytes);
-	t->rxbuf = srv_image_alloc((size_t)q->rx_bytes);
+	/* huge pages where the kernel has them, reused (srv_image.c); TX is
+	 * written whole by its upload before the device runs, RX zeroed */
+	t->im = &s->images;
+	t->txbuf = srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
+	t->rxbuf = srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
 	if (!t->wire.perf || !t->arr || !t->conn || !t->wire.tx.seg || !t->wire.rx.seg ||
 	    !t->txbuf || !t->rxbuf)
 		goto oom;

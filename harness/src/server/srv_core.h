@@ -19,6 +19,7 @@
 
 #include "aieth.h"
 #include "backends/backend.h"
+#include "server/srv_image.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
 #include "util/error.h"
@@ -26,7 +27,8 @@
 
 #define SRV_ENDED_KEEP 64       /* ended sessions remembered for their status */
 #define SRV_TXNS_MAX 16         /* transactions a session holds at once */
-#define SRV_NCODES 19           /* HTTP statuses counted (http_server.c) */
+#define SRV_IMAGE_IDLE_MS 10000 /* an image mapping kept unused this long is unmapped */
+#define SRV_NCODES 23           /* HTTP statuses counted (http_server.c) */
 
 /* A transaction shipped encoded (pl_dma/protocol.h): the images live here
  * once, the device reads and writes them in place. */
@@ -36,7 +38,8 @@ typedef struct srv_txn {
 	char id[16];
 	srv_txn_state state;
 	pld_txn wire;
-	uint8_t *txbuf, *rxbuf;
+	uint8_t *txbuf, *rxbuf;       /* from im (srv_image.c) */
+	srv_images *im;
 	uint64_t tx_got;
 	aieth_dev_result res;
 	uint64_t *arr;                /* backing of res's 8 arrays of N */
@@ -106,6 +109,7 @@ struct aieth_server {
 	uint64_t requests[SRV_NCODES];
 	uint64_t txn_status[5], txn_failed;   /* by aieth_txn_status; device call failed */
 	uint64_t mem_used, mem_max;   /* image bytes held by all transactions */
+	srv_images images;            /* their memory, kept for reuse */
 	char *work_dir;               /* sessions' artifact folders live here */
 	int own_work_dir;             /* made by us (mkdtemp): removed at close */
 	/* the design xclbin cache (srv_xclbin.c), under mu */

@@ -1,18 +1,44 @@
 /*
  * srv_image.h - the server's transaction images (TX and RX, up to GiBs):
- * zeroed memory that the kernel backs with huge pages where it can, so that
- * touching a fresh image costs few page faults (make bench, (e)).
+ * memory the kernel backs with huge pages where it can, and large images
+ * kept mapped after their transaction for the next one, so that a fresh
+ * image costs neither page faults nor the kernel's clearing of its pages
+ * (make bench, (e)). Thread-safe.
  */
 #ifndef AIETH_SRV_IMAGE_H
 #define AIETH_SRV_IMAGE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* bytes of zeroed memory (0 gives a valid, empty image); NULL when out of
- * memory */
-uint8_t *srv_image_alloc(size_t bytes);
-/* frees an image of srv_image_alloc (NULL: nothing) */
-void srv_image_free(uint8_t *p);
+#define SRV_IMAGE_KEEP 4          /* mappings kept for reuse, at most */
+
+typedef struct {
+	pthread_mutex_t mu;
+	uint64_t cap;             /* mapped bytes, in use and kept, at most */
+	uint64_t live, kept;      /* mapped bytes in use; kept for reuse */
+	unsigned n;
+	struct srv_kept { uint8_t *map; size_t total; int64_t since_ms; } e[SRV_IMAGE_KEEP];
+} srv_images;
+
+/* cap: the server's image budget (--max-memory): mappings are kept only
+ * while those in use and those kept fit in it */
+void srv_images_init(srv_images *im, uint64_t cap);
+/* unmaps what is kept (every image must have been freed) */
+void srv_images_fini(srv_images *im);
+/* drops the mappings kept since before now_ms - idle_ms */
+void srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms);
+/* bytes kept for reuse, not in use */
+uint64_t srv_images_kept(srv_images *im);
+
+/* An image of bytes (0 gives a valid, empty image); NULL when out of
+ * memory. zero: its bytes read as 0 (an RX image: what the device does
+ * not write must not show another transaction's data); else its content
+ * is undefined and the caller writes every byte before anything reads it
+ * (a TX image, filled by the upload before the device runs). */
+uint8_t *srv_image_alloc(srv_images *im, size_t bytes, int zero);
+/* frees an image of srv_image_alloc (NULL: nothing), now_ms the time */
+void srv_image_free(srv_images *im, uint8_t *p, int64_t now_ms);
 
 #endif
