@@ -67,9 +67,13 @@ static void help(void)
 	       "  --max-memory MIB     transaction images held at once, all sessions\n"
 	       "                       (4096); a transaction past it is refused (413; AMD's\n"
 	       "                       clients: accepted = 0)\n"
+	       "  --work-dir DIR       an existing folder for the sessions' artifact folders\n"
+	       "                       and the default --cache-dir, kept across restarts\n"
+	       "                       (default: a private folder under $TMPDIR, removed\n"
+	       "                       at exit)\n"
 	       "  --cache-dir DIR      design xclbins uploaded by clients, by sha256 (made\n"
-	       "                       if missing, kept across restarts; default: a folder\n"
-	       "                       in the server's private work folder, removed at exit)\n"
+	       "                       if missing, kept across restarts; default: DIR/xclbins\n"
+	       "                       in the work folder)\n"
 	       "  --max-xclbin MIB     largest xclbin upload (1024); more is refused (413)\n"
 	       "  --xclbin-cache-mib MIB  all cached xclbins together (2048): the least\n"
 	       "                       recently used go first, never one a session uses\n"
@@ -139,7 +143,7 @@ int main(int argc, char **argv)
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
 	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO };
+	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -155,6 +159,7 @@ int main(int argc, char **argv)
 		{"tls-key", required_argument, NULL, O_KEY},
 		{"max-memory", required_argument, NULL, O_MEM},
 		{"cache-dir", required_argument, NULL, O_CACHE},
+		{"work-dir", required_argument, NULL, O_WORK},
 		{"max-xclbin", required_argument, NULL, O_MAXX},
 		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
 		{"amd-listen", required_argument, NULL, O_AMD},
@@ -209,6 +214,7 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			break;
 		case O_CACHE: o.cache_dir = optarg; break;
+		case O_WORK: o.work_dir = optarg; break;
 		case O_MAXX:
 			if (parse_u32("--max-xclbin", optarg, 1, 1u << 20, &o.max_xclbin_mib))
 				return EX_USAGE;

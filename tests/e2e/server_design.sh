@@ -190,4 +190,22 @@ req 200 -I "$U/v1/xclbins/$HC"
 req 413 -X PUT -H "$O" -H 'Content-Length: 2000000' --data-binary @"$TMP/ec.bin" "$U/v1/xclbins/$HA"
 has "$TMP/body" "--xclbin-cache-mib 1 MiB"
 kill -TERM "$SP"; wait "$SP" 2>/dev/null
+
+# --work-dir: the sessions' artifact folders go there, and the design cache
+# (DIR/xclbins), kept after the server stops; a missing or non-folder one
+# is refused at start (exit 2, named)
+mkdir "$TMP/work"
+start_server "$TMP/log3" --work-dir "$TMP/work"
+req 201 -X PUT -H "$O" --data-binary @"$TMP/ea.bin" "$U/v1/xclbins/$HA"
+req 201 -H "$J" -d "{\"board\":\"vck190\",\"xclbin_sha256\":\"$HA\",\"xrt_ini\":\"[Runtime]\\n\"}" "$U/v1/sessions"
+SW=$(jq -r .id "$TMP/body")
+[[ -f $TMP/work/$SW/xrt.ini ]] && ok || bad "no $TMP/work/$SW/xrt.ini: $(ls -R "$TMP/work" | head)"
+req 204 -X DELETE "$U/v1/sessions/$SW"
+kill -TERM "$SP"; wait "$SP" 2>/dev/null
+is "cache kept in the work folder" "$(nfiles "$TMP/work/xclbins")" 1
+[[ -d $TMP/work ]] && ok || bad "the given work folder was removed"
+expect 2 "$TS" --listen 127.0.0.1:0 --work-dir "$TMP/nowhere"
+has "$TMP/err" "work folder $TMP/nowhere"
+expect 2 "$TS" --listen 127.0.0.1:0 --work-dir "$TMP/ea.bin"
+has "$TMP/err" "not a folder"
 finish
