@@ -28,6 +28,8 @@ static void free_server(aieth_server *s)
 		srv_free_sess(p);
 	}
 	srv_images_fini(&s->images);
+	if (s->closing)
+		aieth_session_close(s->closing);   /* the opener never got to it */
 	srv_xclbin_fini(s);
 	srv_tokens_free(&s->tokens);
 	free(s->tls_cert);

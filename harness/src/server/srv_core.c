@@ -100,8 +100,14 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 		s->mem_used -= x->mem;
 		x->mem = 0;
 		/* closing the device is its reset: graphs ended, buffers freed; the
-		 * next session opens it afresh */
-		aieth_session_close(x->dev);
+		 * next session opens it afresh. The opener thread closes it, with
+		 * mu released; the device counts as busy until then. */
+		if (s->opener_started && !s->closing) {
+			s->closing = x->dev;
+			pthread_cond_signal(&s->work_cv);
+		} else {
+			aieth_session_close(x->dev);
+		}
 		x->dev = NULL;
 		s->resets++;
 		/* a session that expired or failed (or a drain) may have left the
@@ -118,7 +124,7 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 static int device_busy_locked(aieth_server *s)
 {
 	srv_sess *p;
-	if (s->reset_pending || s->resetting)
+	if (s->reset_pending || s->resetting || s->closing)
 		return 1;
 	for (p = s->sessions; p; p = p->next)
 		if (p->state == SS_ACTIVE || p->dev || p->opening)
@@ -191,9 +197,10 @@ static void run_reset_unlocked(aieth_server *s)
 		(long long)(srv_now_ms() - t0), rc ? ": FAILED" : "");
 }
 
-/* The opener thread: the reset command when due, then the device opened
- * for the session promote marked, both with mu released so that every
- * other request goes on meanwhile. A session ended during its open (DELETE,
+/* The opener thread: the device a session let go of closed, the reset
+ * command when due, then the device opened for the session promote
+ * marked, all with mu released so that every other request goes on
+ * meanwhile. A session ended during its open (DELETE,
  * expiry, drain) gets its device closed at once. */
 static void *opener_main(void *arg)
 {
@@ -201,6 +208,15 @@ static void *opener_main(void *arg)
 	srv_sess *p;
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
+		if (s->closing) {
+			aieth_session *dev = s->closing;
+			pthread_mutex_unlock(&s->mu);
+			aieth_session_close(dev);
+			pthread_mutex_lock(&s->mu);
+			s->closing = NULL;
+			srv_promote_locked(s);
+			continue;
+		}
 		if (s->reset_pending) {
 			s->reset_pending = 0;
 			s->resetting = 1;

@@ -125,6 +125,9 @@ struct aieth_server {
 	pthread_cond_t opened_cv;     /* an open ended (success or not) */
 	int opener_started, opener_stop;
 	int reset_pending, resetting; /* the reset command is due / running */
+	/* a device a session let go of, closed by the opener thread outside mu
+	 * (on a board the close is the device's reset: it may take seconds) */
+	aieth_session *closing;
 	char *reset_cmd;              /* --reset-cmd, or NULL */
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
