@@ -90,7 +90,9 @@ static void help(void)
 	       "  --id-code HEX         device IDCODE for the PDI (default: the XSA's PDI)\n"
 	       "  --ext-id-code HEX     extended IDCODE (default: the XSA's PDI)\n"
 	       "  --action-mask MASK    LOAD_AIE (default), LOAD_PDI or LOAD_AIE,LOAD_PDI\n"
-	       "  --bootgen PROGRAM     bootgen to run (default: bootgen from PATH)\n"
+	       "  --bootgen PROGRAM     bootgen to run (default: $BOOTGEN, else bootgen from\n"
+	       "                        PATH); a board whose PDIs need another architecture\n"
+	       "                        (VEK385: versal_2ve_2vm) needs one that lists it\n"
 	       "  --bootgen-timeout S   stop bootgen after S seconds: exit 3 (default: 600;\n"
 	       "                        0: no limit)\n"
 	       "  --no-check            do not check the PLIOs against the board\n"
@@ -104,7 +106,7 @@ static void help(void)
 	       "  the first section of that kind is written to OUT.\n"
 	       "\n"
 	       "Environment: SOURCE_DATE_EPOCH (header timestamp; default: now),\n"
-	       "  AIETH_DATA_DIR (board files), TMPDIR (scratch files).\n"
+	       "  AIETH_DATA_DIR (board files), TMPDIR (scratch files), BOOTGEN (bootgen).\n"
 	       "Output: -o and dump-section -o replace a regular file (or a symbolic link's\n"
 	       "  target) only when complete; a device or FIFO (/dev/null, /dev/stdout) is\n"
 	       "  written in place; an output that is one of the inputs is refused.\n"
@@ -255,9 +257,12 @@ static int cmd_package(int argc, char **argv)
 					   sde);
 		o.timestamp = t;
 	}
+	if (!o.bootgen && getenv("BOOTGEN") && *getenv("BOOTGEN"))
+		o.bootgen = getenv("BOOTGEN"); /* --bootgen wins */
 	if ((rc = load_board(&board, board_name, data_dir)))
 		return rc;
 	o.board = board;
+	o.data_dir = data_dir;
 	o.report = print_problem;
 	if (!quiet && isatty(2))
 		o.progress = print_progress;

@@ -477,7 +477,21 @@ static void test_aie_rules(void)
 	write_aie(p, NULL, 0, NULL, NULL);
 	b[0] = 0, b[1] = 0;
 	poke(p, XB_OFF_ACTION, b, 2);
-	expect_check(p, "m_actionMask: expected LOAD_AIE (0x1) or LOAD_PDI (0x2)");
+	expect_check(p, "m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin");
+	/* LOAD_PDI alone: XRT would not take it as AIE-only */
+	b[0] = 2;
+	poke(p, XB_OFF_ACTION, b, 2);
+	expect_check(p, "m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin (XRT "
+			"takes it as AIE-only from that bit alone; without it the load fails with "
+			"\"No xml metadata in xclbin\"), found 0x0002");
+	b[0] = 3;
+	poke(p, XB_OFF_ACTION, b, 2);
+	{
+		aieth_xclbin *x;
+		CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, 0), 0);
+		CU_ASSERT_EQUAL(aieth_xclbin_check(x, NULL, NULL, NULL), 0);
+		aieth_xclbin_close(x);
+	}
 	b[0] = 5;
 	poke(p, XB_OFF_ACTION, b, 2);
 	expect_check(p, "m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found 0x0005");

@@ -11,16 +11,18 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "package/bootgen_arch.h"
 #include "package/libadf.h"
 #include "package/pdi.h"
 #include "package/xsa.h"
+#include "package/xsa_device.h"
 #include "pkg_fixtures.h"
 #include "tu.h"
 #include "util/error.h"
 #include "util/fileio.h"
 
 static char dir[64];      /* fixtures (one per board, all removed at the end) */
-static char made[8][64];
+static char made[16][64];
 static int nmade;
 static char scratch[64];  /* TMPDIR of the packager: must end up empty */
 static aieth_board *board;
@@ -75,6 +77,10 @@ static void opts_init(aieth_package_opts *o, const char *xsa, const char *graph,
 	o->timestamp = 1700000000;
 	o->id_code = o->ext_id_code = -1;
 	o->report = count_problem;
+	o->data_dir = tu_src("");
+	/* a Gen 2 board's PDIs need a bootgen that lists its architecture */
+	if (strcmp(aieth_board_get_info(board)->bootgen_arch, "versal"))
+		o->bootgen = tu_src(PF_FAKE_BOOTGEN_GEN2);
 }
 
 static int setup_board(const char *name)
@@ -88,7 +94,7 @@ static int setup_board(const char *name)
 	snprintf(dir, sizeof dir, "/tmp/aieth-pkg-%s-XXXXXX", name);
 	if (!mkdtemp(dir))
 		return -1;
-	if (nmade < 8)
+	if (nmade < 16)
 		snprintf(made[nmade++], sizeof made[0], "%s", dir);
 	return pf_write_standard(dir, name, tu_src("")) ? -1 : 0;
 }
@@ -126,7 +132,7 @@ static void verify(const char *out, const char *control_json, size_t nsections)
 	aieth_xclbin_section_at(x, i, &s);
 	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, i, 1u << 24, &data, &n), 0);
 	CU_ASSERT_EQUAL(aieth_pdi_idcode(data, n, &id, &ext), 0);
-	CU_ASSERT_EQUAL(id, PF_IDCODE_VC1902);
+	CU_ASSERT_EQUAL(id, pf_board_id_code(aieth_board_get_info(board)));
 	CU_ASSERT_EQUAL(ext, 1);
 	free(data);
 	aieth_xclbin_close(x);
@@ -154,7 +160,7 @@ static void package_forms_on(const char *name)
 	CU_ASSERT_EQUAL(r.num_cdos, 5);
 	CU_ASSERT_EQUAL(r.problems, 0);
 	CU_ASSERT_STRING_EQUAL(r.vbnv_source, "board file base_platform");
-	CU_ASSERT_EQUAL(r.id_code, PF_IDCODE_VC1902);
+	CU_ASSERT_EQUAL(r.id_code, pf_board_id_code(aieth_board_get_info(board)));
 	verify(out, fx("aie_control_config.json"), 2);
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 
@@ -224,14 +230,19 @@ static void package_forms_on(const char *name)
 	o.pdi = pdi;
 	o.id_code = 0x12345678;
 	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
-	MSG_HAS("IDCODE: expected 0x12345678/0x01 (--id-code), found 0x14ca8093/0x01");
+	{
+		char want[100];
+		snprintf(want, sizeof want, "IDCODE: expected 0x12345678/0x01 (--id-code), found "
+			 "0x%08x/0x01", (unsigned)pf_board_id_code(aieth_board_get_info(board)));
+		MSG_HAS(want);
+	}
 	opts_init(&o, "harness.xsa", "libadf.a", out2);
 	o.pdi = fx("aie_control_config.json");
 	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EPARSE);
 	MSG_HAS("not a PDI");
 	/* no device image in the XSA: --id-code is then needed */
 	opts_init(&o, "no_pdi.xsa", "libadf.a", out2);
-	o.id_code = PF_IDCODE_VC1902;
+	o.id_code = pf_board_id_code(aieth_board_get_info(board));
 	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 }
@@ -356,6 +367,201 @@ static void test_bootgen_failures(void)
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 }
 
+/* ------------------------------------- files a board accepts (issue 15) */
+
+/* LOAD_PDI alone: refused when packaging, reported by check */
+static void test_action_mask(void)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	aieth_xclbin *x;
+	char out[300];
+	FILE *f;
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	snprintf(out, sizeof out, "%s/mask.xclbin", dir);
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	o.action_mask = AIETH_XCLBIN_AM_LOAD_PDI;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	MSG_HAS("action mask 0x2: an AIE-only xclbin needs LOAD_AIE (0x1)");
+	MSG_HAS("No xml metadata in xclbin");
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+	/* both bits are fine */
+	o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI;
+	CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), AIETH_OK);
+	/* an existing file with LOAD_PDI alone: one check problem */
+	f = fopen(out, "r+b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 334, SEEK_SET); /* m_actionMask, little-endian u16 */
+	fputc(0x02, f);
+	fputc(0x00, f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, out, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_xclbin_get_header(x)->action_mask, AIETH_XCLBIN_AM_LOAD_PDI);
+	problems_seen = 0;
+	CU_ASSERT_EQUAL(aieth_xclbin_check(x, board, count_problem, NULL), 1);
+	CU_ASSERT_EQUAL(problems_seen, 1);
+	aieth_xclbin_close(x);
+}
+
+/* The XSA must be the board's: its part and its device IDCODE */
+static void test_xsa_device(void)
+{
+	static const char *const boards[] = {"vck190", "vek280", "vek385"};
+	aieth_package_opts o;
+	aieth_package_result r;
+	char out[300];
+	size_t i;
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(setup_board(boards[i]), 0);
+		snprintf(out, sizeof out, "%s/dev.xclbin", dir);
+		opts_init(&o, "other_part.xsa", "libadf.a", out);
+		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+		MSG_HAS("member xsa.json: part: expected ");
+		MSG_HAS("the XSA is for another device");
+		MSG_HAS(boards[i]);
+		opts_init(&o, "other_device.xsa", "libadf.a", out);
+		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+		if (i == 0) /* vck190 states its IDCODE */
+			MSG_HAS("device IDCODE: expected 0x14ca8093 (board vck190, xcvc1902; "
+				"revision bits 31..28 not compared), found 0x0ffff093");
+		else /* the others do not, but it is VCK190's */
+			MSG_HAS("device IDCODE 0x14ca8093 (member design.pdi): expected board vek");
+		if (i)
+			MSG_HAS("found board vck190's (xcvc1902): the XSA is for another device");
+		CU_ASSERT_EQUAL(access(out, F_OK), -1);
+		CU_ASSERT_EQUAL(count_entries(scratch), 0);
+	}
+	/* another revision of the same device is the same device */
+	{
+		aieth_xsa_info xi;
+		memset(&xi, 0, sizeof xi);
+		CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+		xi.has_id_code = 1;
+		xi.id_code = 0x24ca8093u;
+		snprintf(xi.part, sizeof xi.part, "XCVC1902-vsva2197-2MP-e-S");
+		CU_ASSERT_EQUAL(aieth_xsa_check_device(&xi, "x.xsa", board, tu_src("")), AIETH_OK);
+		xi.id_code = 0x14ca9093u;
+		CU_ASSERT_EQUAL(aieth_xsa_check_device(&xi, "x.xsa", board, tu_src("")),
+				AIETH_EINVAL);
+	}
+}
+
+static const char debian_table[] =
+	"\n\n****** Xilinx Bootgen v2022.2\n"
+	"-------------+----------------------------------------------------------------+\n"
+	" OPTION      | arch                                                           |\n"
+	"-------------+----------------------------------------------------------------+\n"
+	" ARGUMENTS   | *zynq   : Image is targeted for ZYNQ architecture              |\n"
+	"             |  zynqmp : Image is targeted for ZYNQ MP SoC architecture       |\n"
+	"             |  versal : Image is targeted for VERSAL ACAP architecture       |\n"
+	"             |  fpga   : Image is targeted for other FPGA architectures       |\n"
+	"-------------+----------------------------------------------------------------+\n"
+	" USAGE       | bootgen -arch zynq -image test.bif -o boot.bin                 |\n";
+
+static void test_bootgen_arch(void)
+{
+	char list[256], small[12];
+	/* the real -help arch tables: Debian's 2022.2, and AMD's current one
+	 * (the test stand-in prints it in that layout) */
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse(debian_table, sizeof debian_table - 1, list,
+						 sizeof list), 4);
+	CU_ASSERT_STRING_EQUAL(list, "zynq,zynqmp,versal,fpga");
+	CU_ASSERT(aieth_bootgen_arch_listed(list, "versal"));
+	CU_ASSERT(!aieth_bootgen_arch_listed(list, "versal_2ve_2vm"));
+	CU_ASSERT(!aieth_bootgen_arch_listed(list, "vers"));
+	CU_ASSERT(!aieth_bootgen_arch_listed(list, ""));
+	CU_ASSERT(!aieth_bootgen_arch_listed("versal_2ve_2vm", "versal"));
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_query(tu_src(PF_FAKE_BOOTGEN_GEN2), 10, list,
+						 sizeof list), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(list, "zynq,zynqmp,versal,fpga,versal_2ve_2vm,spartanup");
+	/* a list that does not fit is cut at a whole name */
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse(debian_table, sizeof debian_table - 1, small,
+						 sizeof small), 2);
+	CU_ASSERT_STRING_EQUAL(small, "zynq,zynqmp");
+	/* no table, garbage, nothing */
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse("usage: bootgen\n", 15, list, sizeof list), 0);
+	CU_ASSERT_STRING_EQUAL(list, "");
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse(" ARGUMENTS | : x\n |*: y", 23, list,
+						 sizeof list), 0);
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse("", 0, list, sizeof list), 0);
+	CU_ASSERT_EQUAL(aieth_bootgen_arch_query("/nonexistent/bootgen", 10, list, sizeof list),
+			AIETH_EUNSUPPORTED);
+}
+
+/* VEK385: a Gen 2 PDI from a bootgen that has the architecture, else a
+ * refusal that says what to do; its AIE generation number checked */
+static void test_vek385_gen2(void)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	char out[300], log[320], fake[300], *text;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(setup_board("vek385"), 0);
+	snprintf(out, sizeof out, "%s/g2.xclbin", dir);
+	snprintf(log, sizeof log, "%s/bootgen.args", dir);
+	snprintf(fake, sizeof fake, "%.200s/old-bootgen", dir);
+	/* a bootgen without versal_2ve_2vm: refused before it builds anything */
+	write_script(fake, "if [ \"$1\" = -help ]; then cat <<'E'\n ARGUMENTS   | *zynq : a |\n"
+			   "             |  versal : b |\n---\nE\nexit 0; fi\ntouch \"$0.ran\"; "
+			   "exit 1");
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	o.bootgen = fake;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EUNSUPPORTED);
+	CU_ASSERT_EQUAL(r.tool_failed, 1);
+	MSG_HAS("board vek385 (xc2ve3858) needs PDIs of bootgen architecture versal_2ve_2vm");
+	MSG_HAS("supports only zynq,versal");
+	MSG_HAS("--bootgen PATH or $BOOTGEN");
+	MSG_HAS("--pdi");
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	snprintf(log, sizeof log, "%s.ran", fake);
+	CU_ASSERT_EQUAL(access(log, F_OK), -1);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+	/* one that lists it is asked for -arch versal_2ve_2vm */
+	snprintf(log, sizeof log, "%s/bootgen.args", dir);
+	setenv("FAKE_BOOTGEN_LOG", log, 1);
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	unsetenv("FAKE_BOOTGEN_LOG");
+	text = slurp(log, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "-arch versal_2ve_2vm -image "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, " -w"));
+	free(text);
+	/* the AIE generation: AIE-MLv2 is hw_gen 5 */
+	problems_seen = 0;
+	opts_init(&o, "harness.xsa", "wrong_hw_gen.a", out);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(r.problems, 1);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+	/* the first-generation boards still get -arch versal, without a query */
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	snprintf(log, sizeof log, "%s/bootgen.args", dir);
+	setenv("FAKE_BOOTGEN_LOG", log, 1);
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	o.bootgen = tu_src(PF_FAKE_BOOTGEN_GEN2);
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	unsetenv("FAKE_BOOTGEN_LOG");
+	text = slurp(log, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "-arch versal -image "));
+	CU_ASSERT_PTR_NULL(strstr(text, "2ve"));
+	free(text);
+}
+
+static void test_hw_gen_check(void)
+{
+	aieth_aie_meta *m = NULL;
+	static const char meta[] = "{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": 2}, "
+				   "\"graphs\": {\"g\": {\"id\": 0, \"name\": \"g\"}}}}";
+	CU_ASSERT_EQUAL_FATAL(setup_board("vek385"), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_aie_meta_parse(&m, "meta", meta, sizeof meta - 1), 0);
+	problems_seen = 0;
+	CU_ASSERT_EQUAL(aieth_aie_meta_check(m, board, count_problem, NULL), 1);
+	CU_ASSERT_EQUAL(aieth_board_get_info(board)->aie_hw_gen, 5);
+	aieth_aie_meta_free(m);
+}
+
 /* ------------------------------------------------ the reader modules */
 
 static void test_xsa_reader(void)
@@ -368,6 +574,7 @@ static void test_xsa_reader(void)
 	CU_ASSERT_STRING_EQUAL(x.name, "vck190_test_harness");
 	CU_ASSERT_EQUAL(x.has_id_code, 1);
 	CU_ASSERT_EQUAL(x.id_code, PF_IDCODE_VC1902);
+	CU_ASSERT_STRING_EQUAL(x.part, "xcvc1902-fixture-2MP-e-S");
 	CU_ASSERT_STRING_EQUAL(x.pdi_member, "design.pdi");
 	CU_ASSERT_EQUAL(x.num_members, 5);
 	CU_ASSERT_EQUAL(aieth_xsa_read(&x, fx("libadf.a")), AIETH_EIO);
@@ -495,5 +702,8 @@ static void test_setup(void) { CU_ASSERT_EQUAL(suite_init(), 0); }
 TU_MAIN("xclbin_package", {"setup", test_setup}, {"package vck190", test_package_vck190},
 	{"package vek280", test_package_vek280}, {"package vek385", test_package_vek385},
 	{"bad inputs", test_bad_inputs}, {"bootgen failures", test_bootgen_failures},
+	{"action mask", test_action_mask}, {"XSA device", test_xsa_device},
+	{"bootgen architectures", test_bootgen_arch}, {"VEK385 Gen 2", test_vek385_gen2},
+	{"hw_gen check", test_hw_gen_check},
 	{"XSA reader", test_xsa_reader}, {"graph reader", test_graph_reader},
 	{"PDI and CDO facts", test_pdi_facts}, {"cleanup", test_cleanup})

@@ -109,6 +109,10 @@ static void package_all(const char *board_name)
 			memset(&o, 0, sizeof o);
 			o.board = b, o.xsa = xsa, o.graph = in, o.output = out;
 			o.timestamp = -1, o.id_code = o.ext_id_code = -1;
+			o.data_dir = tu_src("");
+			/* Debian's bootgen has no Gen 2 architecture (VEK385) */
+			if (strcmp(aieth_board_get_info(b)->bootgen_arch, "versal"))
+				o.bootgen = tu_src(PF_FAKE_BOOTGEN_GEN2);
 			if (g == 3) { /* a given UUID and both action bits */
 				memset(uuid, 0x5a, sizeof uuid);
 				o.uuid = uuid;

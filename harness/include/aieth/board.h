@@ -49,6 +49,12 @@ typedef struct {
 	uint32_t aie_columns;        /* 0 when the board file does not state it */
 	uint32_t preload_latency_cycles; /* per channel, to start a URAM load */
 	aieth_func_memory func_memory;
+	/* Device facts for packaging (optional in the board file). */
+	uint32_t aie_hw_gen;         /* driver_config.hw_gen of the graph; 0: unknown */
+	const char *device_part;     /* part name prefix, "xcvc1902"; "" unknown */
+	int has_device_id_code;
+	uint32_t device_id_code;     /* JTAG IDCODE of the device (revision bits included) */
+	const char *bootgen_arch;    /* bootgen -arch for its PDIs; "": "versal" */
 } aieth_board_info;
 
 typedef struct aieth_board aieth_board;

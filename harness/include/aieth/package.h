@@ -45,6 +45,10 @@ typedef struct {
 	 * with result->interrupted set, within a fraction of a second while
 	 * bootgen runs, else at the next step. */
 	volatile sig_atomic_t *cancel;
+	/* Data directory of the board files (NULL: $AIETH_DATA_DIR, then the
+	 * installed one): an XSA whose IDCODE another board file states is
+	 * refused. */
+	const char *data_dir;
 } aieth_package_opts;
 
 /* A UUID as text, 32 hex digits with dashes anywhere (the usual

@@ -34,6 +34,7 @@ struct aieth_board {
 	aieth_board_info info;
 	char *name, *description, *aie_generation, *base_platform, *pl_kernel;
 	char *constraints_path, *system_cfg_path;
+	char *device_part, *bootgen_arch; /* optional device facts for packaging */
 	aieth_plio *plio[2]; /* [dir][index], info.channels entries each */
 };
 
@@ -334,6 +335,8 @@ void aieth_board_free(aieth_board *board)
 	free(board->pl_kernel);
 	free(board->constraints_path);
 	free(board->system_cfg_path);
+	free(board->device_part);
+	free(board->bootgen_arch);
 	free(board->plio[0]);
 	free(board->plio[1]);
 	free(board);
@@ -346,6 +349,40 @@ static int bad_value(const char *what, const char *field, const char *value, con
 	return aieth_fail(AIETH_EINVAL, "%s: %s: value \"%s\" %s", what, field, q, rule);
 }
 
+/* The optional device facts the packager checks an XSA and a graph
+ * against (docs/boards.md): AIE generation number, part, IDCODE, bootgen
+ * architecture. */
+static int board_device_facts(const char *what, struct json_object *root, aieth_board_info *in,
+			      const char **part, const char **idc, const char **barch)
+{
+	char *end;
+	unsigned long v;
+	int rc = jstrict_get_u32(what, "", root, "aie_hw_gen", 0, 1, 255, &in->aie_hw_gen);
+	if (!rc)
+		rc = jstrict_get_string(what, "", root, "device_part", 0, part);
+	if (!rc && **part && !is_token(*part))
+		rc = bad_value(what, "device_part", *part,
+			       "is not a part name (letters, digits, '_', '-', '.')");
+	if (!rc)
+		rc = jstrict_get_string(what, "", root, "bootgen_arch", 0, barch);
+	if (!rc && **barch && !is_c_ident(*barch))
+		rc = bad_value(what, "bootgen_arch", *barch,
+			       "is not a bootgen architecture (e.g. \"versal\")");
+	if (!rc)
+		rc = jstrict_get_string(what, "", root, "device_id_code", 0, idc);
+	if (!rc && *idc) {
+		errno = 0;
+		v = strtoul(*idc, &end, 16);
+		if (strncmp(*idc, "0x", 2) || strlen(*idc) != 10 || *end || errno ||
+		    v > 0xffffffffUL)
+			rc = bad_value(what, "device_id_code", *idc,
+				       "is not an IDCODE (\"0x\" and 8 hex digits)");
+		in->device_id_code = (uint32_t)v;
+		in->has_device_id_code = 1;
+	}
+	return rc;
+}
+
 static int board_parse_ex(aieth_board **out, const char *what, const char *text, size_t len,
 			  const char *data_dir, const char *expected_name)
 {
@@ -353,13 +390,15 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		"schema", "name", "description", "aie_generation", "base_platform",
 		"pl_kernel", "channels", "uram_depth_words", "stream_width_bits",
 		"memory_width_bits", "pl_clock_hz", "aie_columns", "constraints",
-		"system_cfg", "preload_latency_cycles", "func_memory", NULL};
+		"system_cfg", "preload_latency_cycles", "func_memory", "aie_hw_gen",
+		"device_part", "device_id_code", "bootgen_arch", NULL};
 	static const char *const fm_keys[] = {"burst_words", "fifo_depth_words",
 					      "read_latency_cycles", "write_latency_cycles",
 					      "max_outstanding", NULL};
 	struct json_object *root, *fm = NULL;
 	const char *schema = NULL, *name = NULL, *desc = NULL, *gen = NULL, *base = NULL,
-		   *kernel = NULL, *cons = NULL, *syscfg = NULL;
+		   *kernel = NULL, *cons = NULL, *syscfg = NULL, *part = "", *idc = NULL,
+		   *barch = "";
 	aieth_board *b = NULL;
 	aieth_board_info in;
 	const char *dd;
@@ -468,6 +507,8 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		rc = jstrict_get_u32(what, "", root, "preload_latency_cycles", 1, 0, MAX_LATENCY,
 				     &in.preload_latency_cycles);
 	if (!rc)
+		rc = board_device_facts(what, root, &in, &part, &idc, &barch);
+	if (!rc)
 		rc = jstrict_get_object(what, "", root, "func_memory", 1, &fm);
 	if (!rc)
 		rc = jstrict_keys(what, "func_memory", fm, fm_keys);
@@ -504,11 +545,13 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	b->pl_kernel = aieth_strdup(kernel);
 	b->constraints_path = aieth_path_join(dd, cons);
 	b->system_cfg_path = aieth_path_join(dd, syscfg);
+	b->device_part = aieth_strdup(part);
+	b->bootgen_arch = aieth_strdup(barch);
 	b->plio[0] = calloc(in.channels, sizeof(aieth_plio));
 	b->plio[1] = calloc(in.channels, sizeof(aieth_plio));
 	if (!b->name || !b->description || !b->aie_generation || !b->base_platform ||
 	    !b->pl_kernel || !b->constraints_path || !b->system_cfg_path || !b->plio[0] ||
-	    !b->plio[1])
+	    !b->plio[1] || !b->device_part || !b->bootgen_arch)
 		goto nomem;
 	b->info = in;
 	b->info.name = b->name;
@@ -518,6 +561,8 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	b->info.pl_kernel = b->pl_kernel;
 	b->info.constraints_path = b->constraints_path;
 	b->info.system_cfg_path = b->system_cfg_path;
+	b->info.device_part = b->device_part;
+	b->info.bootgen_arch = b->bootgen_arch;
 
 	rc = aieth_read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
 	if (rc) {

@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "package/bootgen_arch.h"
 #include "package/libadf.h"
 #include "package/pdi.h"
 #include "package/xsa.h"
+#include "package/xsa_device.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hash.h"
@@ -128,6 +130,8 @@ static int read_xsa(pkg *p)
 	if (p->xsa.board[0] && !lower_contains(p->xsa.board, in->name))
 		return aieth_fail(AIETH_EINVAL, "%s: member xsa.json: board: expected %s (--board), "
 				  "found \"%s\"", p->o->xsa, in->name, p->xsa.board);
+	if ((rc = aieth_xsa_check_device(&p->xsa, p->o->xsa, p->o->board, p->o->data_dir)))
+		return rc;
 	if (p->o->vbnv) {
 		snprintf(p->r->vbnv, sizeof p->r->vbnv, "%s", p->o->vbnv);
 		p->r->vbnv_source = "--vbnv";
@@ -270,6 +274,42 @@ static int bif_path(pkg *p, aieth_cdo_stage st, char **out)
 	return AIETH_OK;
 }
 
+static const char *pkg_arch(const pkg *p)
+{
+	const char *a = aieth_board_get_info(p->o->board)->bootgen_arch;
+	return a && *a ? a : "versal";
+}
+
+/* A board whose PDIs need another bootgen architecture than versal (the
+ * Gen 2 parts: versal_2ve_2vm) gets them only from a bootgen that lists it
+ * in `bootgen -help arch`; a first-generation PDI would be refused by the
+ * device's firmware. */
+static int check_bootgen_arch(pkg *p)
+{
+	const aieth_board_info *in = aieth_board_get_info(p->o->board);
+	const char *tool = p->o->bootgen && *p->o->bootgen ? p->o->bootgen : "bootgen";
+	const char *arch = pkg_arch(p);
+	char list[512];
+	int rc;
+	if (!strcmp(arch, "versal"))
+		return AIETH_OK;
+	progress(p, "asking bootgen for its architectures");
+	rc = aieth_bootgen_arch_query(tool, AIETH_BOOTGEN_HELP_TIMEOUT, list, sizeof list);
+	if (!rc && aieth_bootgen_arch_listed(list, arch))
+		return AIETH_OK;
+	p->r->tool_failed = 1;
+	if (rc)
+		return aieth_fail_prefix(rc, "board %s needs a bootgen with -arch %s", in->name,
+					 arch);
+	return aieth_fail(AIETH_EUNSUPPORTED, "board %s (%s) needs PDIs of bootgen architecture %s "
+			  "(bootgen_arch of its board file), but %s supports only %s (its -help "
+			  "arch): install AMD's current bootgen (https://github.com/Xilinx/bootgen or "
+			  "Vitis; Debian's xilinx-bootgen 2022.2 lacks it) and name it with --bootgen "
+			  "PATH or $BOOTGEN, or give a PDI built for the device with --pdi", in->name,
+			  in->device_part && *in->device_part ? in->device_part : in->aie_generation,
+			  arch, tool, list[0] ? list : "(none listed)");
+}
+
 static int build_pdi(pkg *p, char **pdi_path)
 {
 	char *cdos[AIETH_CDO_NUM_STAGES];
@@ -294,9 +334,12 @@ static int build_pdi(pkg *p, char **pdi_path)
 		if (!*pdi_path)
 			rc = aieth_fail(AIETH_ENOMEM, "out of memory");
 	}
+	if (!rc)
+		rc = check_bootgen_arch(p);
 	if (!rc) {
 		progress(p, "running bootgen");
 		memset(&bo, 0, sizeof bo);
+		bo.arch = pkg_arch(p);
 		bo.bootgen = p->o->bootgen;
 		bo.work_dir = p->tmp;
 		bo.cdos = (const char *const *)cdos;
@@ -477,6 +520,15 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 	if (o->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
 		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
 				  "LOAD_PDI (0x2)", (unsigned)o->action_mask);
+	/* XRT takes an xclbin as AIE-only from the LOAD_AIE bit alone (its
+	 * xclbin_parser is_aie_only); without it the load goes on to scheduler
+	 * set-up and fails ("No xml metadata in xclbin") */
+	if (o->action_mask && !(o->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
+		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
+				  "(0x1): XRT takes an xclbin as AIE-only from that bit alone, "
+				  "without it the board's load fails (\"No xml metadata in "
+				  "xclbin\"); use LOAD_AIE or LOAD_AIE,LOAD_PDI",
+				  (unsigned)o->action_mask);
 	memset(&p, 0, sizeof p);
 	p.o = o;
 	p.r = r;

@@ -190,7 +190,7 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		goto out;
 	argv[0] = (char *)tool;
 	argv[1] = "-arch";
-	argv[2] = "versal";
+	argv[2] = (char *)(o->arch && *o->arch ? o->arch : "versal");
 	argv[3] = "-image";
 	argv[4] = bif;
 	argv[5] = "-o";

@@ -37,6 +37,7 @@ typedef struct {
 	const char *output;          /* the PDI to write */
 	double timeout_s;            /* > 0: bootgen is killed after this long */
 	volatile sig_atomic_t *cancel; /* non-zero: kill bootgen and stop */
+	const char *arch;            /* bootgen -arch; NULL: "versal" */
 } aieth_pdi_build_opts;
 
 typedef struct {
@@ -48,7 +49,8 @@ typedef struct {
 } aieth_pdi_build_result;
 
 /* Write a BIF with one AIE image (id 0x1c000000) holding the CDOs in order
- * as one cdo partition, run `bootgen -arch versal -image BIF -o OUT -w`,
+ * as one cdo partition, run `bootgen -arch ARCH -image BIF -o OUT -w`
+ * (ARCH: o->arch, else versal),
  * and check that OUT is a PDI with the given IDCODE. On failure the
  * message carries bootgen's own error lines. bootgen runs in its own
  * process group; at the time limit or on *cancel the whole group is

@@ -138,6 +138,7 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 						NULL};
 	static const char *const name_keys[] = {"name", "Name", NULL};
 	static const char *const board_keys[] = {"board", "Board", "board_id", "boardId", NULL};
+	static const char *const part_keys[] = {"part", "Part", "partName", "part_name", NULL};
 	char w[600];
 	struct json_object *root = NULL;
 	const char *v;
@@ -167,6 +168,13 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 		snprintf(o->name, sizeof o->name, "%s", v);
 	if ((v = pick(root, board_keys)))
 		snprintf(o->board, sizeof o->board, "%s", v);
+	if (!rc && (v = pick(root, part_keys))) {
+		if (strlen(v) >= sizeof o->part)
+			rc = aieth_fail(AIETH_EINVAL, "%s: part \"%.80s...\": expected at most %zu "
+					"characters", w, v, sizeof o->part - 1);
+		else
+			snprintf(o->part, sizeof o->part, "%s", v);
+	}
 	json_object_put(root);
 	return rc;
 }

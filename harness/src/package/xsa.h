@@ -16,6 +16,7 @@ typedef struct {
 	char vbnv[64];               /* "" when xsa.json does not state one */
 	char name[128];              /* xsa.json "name", or "" */
 	char board[128];             /* xsa.json "board"/"board_id", or "" */
+	char part[128];              /* xsa.json "part"/"partName", or "" */
 	int has_id_code;
 	uint32_t id_code, ext_id_code;
 	char pdi_member[256];        /* where the IDCODE came from */

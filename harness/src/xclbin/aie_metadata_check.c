@@ -51,9 +51,14 @@ static int parse_plio_name(const char *n, unsigned *nn, aieth_dir *dir)
 	return 1;
 }
 
-/* hw_gen values XRT uses (research/xclbin.md §2.5); 0 = not known here. */
-static uint32_t expected_hw_gen(const char *generation)
+/* The board file's aie_hw_gen; for a board file without it the values XRT
+ * uses for the first two generations (research/xclbin.md §2.5); 0 = not
+ * known. */
+static uint32_t expected_hw_gen(const aieth_board_info *in)
 {
+	const char *generation = in->aie_generation;
+	if (in->aie_hw_gen)
+		return in->aie_hw_gen;
 	if (!strcmp(generation, "AIE"))
 		return 1;
 	if (!strcmp(generation, "AIE-ML"))
@@ -73,7 +78,7 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 	const aieth_board_info *in = aieth_board_get_info(board);
 	sink s = {report, ctx, 0};
 	size_t i, j, used[2] = {0, 0};
-	uint32_t want_gen = expected_hw_gen(in->aie_generation);
+	uint32_t want_gen = expected_hw_gen(in);
 	uint32_t hw_gen = aieth_aie_meta_hw_gen(m);
 	aieth_aie_plio p, q;
 	aieth_plio bp;
@@ -148,9 +153,13 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 	if (h->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
 		say(&s, "%s: m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found "
 		    "0x%04x", x->path, (unsigned)h->action_mask);
-	if (!(h->action_mask & (AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI)))
-		say(&s, "%s: m_actionMask: expected LOAD_AIE (0x1) or LOAD_PDI (0x2) for an AIE-only "
-		    "xclbin, found 0x%04x", x->path, (unsigned)h->action_mask);
+	/* XRT takes an xclbin as AIE-only from LOAD_AIE alone (xclbin_parser
+	 * is_aie_only); LOAD_PDI alone sends the load on to scheduler set-up */
+	if (!(h->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
+		say(&s, "%s: m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin (XRT "
+		    "takes it as AIE-only from that bit alone; without it the load fails with "
+		    "\"No xml metadata in xclbin\"), found 0x%04x", x->path,
+		    (unsigned)h->action_mask);
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx))
 		say(&s, "%s: sections: expected a PDI section (the AIE configuration), found none",
 		    x->path);

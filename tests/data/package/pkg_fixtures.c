@@ -66,7 +66,7 @@ int pf_graph_for_board(pf_graph *g, const aieth_board *board, size_t pairs)
 	int d;
 	memset(g, 0, sizeof *g);
 	g->graph = "mygraph";
-	g->hw_gen = !strcmp(in->aie_generation, "AIE") ? 1 : 2;
+	g->hw_gen = in->aie_hw_gen ? in->aie_hw_gen : !strcmp(in->aie_generation, "AIE") ? 1 : 2;
 	g->num_columns = in->aie_columns ? in->aie_columns : 38;
 	for (i = 0; i < pairs && g->nplios + 2 <= sizeof g->plios / sizeof g->plios[0]; i++)
 		for (d = 0; d < 2; d++) {
@@ -481,10 +481,12 @@ int pf_write_xsa(const char *path, const pf_xsa *x)
 	else
 		snprintf(json, sizeof json,
 			 "{\n  \"name\": \"%s_test_harness\",\n  \"board\": \"%s\",\n"
-			 "%s%s%s  \"platformState\": \"impl\",\n"
+			 "%s%s%s%s%s%s  \"platformState\": \"impl\",\n"
 			 "  \"files\": [{\"name\": \"%s_test_harness.hwh\", \"type\": \"TOP_BD\"}]\n}\n",
 			 x->board, x->board, x->vbnv ? "  \"platformVBNV\": \"" : "",
-			 x->vbnv ? x->vbnv : "", x->vbnv ? "\",\n" : "", x->board);
+			 x->vbnv ? x->vbnv : "", x->vbnv ? "\",\n" : "",
+			 x->part ? "  \"part\": \"" : "", x->part ? x->part : "",
+			 x->part ? "\",\n" : "", x->board);
 	if (!(x->omit && !strcmp(x->omit, "xsa.json")) && (rc = arc_text(a, "xsa.json", json)))
 		goto out;
 	if (!(x->omit && !strcmp(x->omit, "xsa.xml")) &&
@@ -511,13 +513,18 @@ out:
 
 /* ------------------------------------------------- standard fixtures */
 
+uint32_t pf_board_id_code(const aieth_board_info *in)
+{
+	return in->has_device_id_code ? in->device_id_code : PF_IDCODE_FIXTURE;
+}
+
 int pf_write_standard(const char *dir, const char *board_name, const char *data_dir)
 {
 	aieth_board *board;
 	const aieth_board_info *in;
 	pf_graph g, v;
 	pf_xsa x;
-	char p[4096], *cfg;
+	char p[4096], *cfg, part[160];
 	size_t i;
 	int rc = 0;
 	if (aieth_board_load(&board, board_name, data_dir))
@@ -529,8 +536,10 @@ int pf_write_standard(const char *dir, const char *board_name, const char *data_
 	}
 	memset(&x, 0, sizeof x);
 	x.board = in->name;
-	x.id_code = PF_IDCODE_VC1902;
+	x.id_code = pf_board_id_code(in);
 	x.ext_id_code = 0x01;
+	snprintf(part, sizeof part, "%s-fixture-2MP-e-S", in->device_part);
+	x.part = in->device_part[0] ? part : NULL;
 #define OUT(name) (snprintf(p, sizeof p, "%s/%s", dir, name), p)
 	rc |= pf_write_xsa(OUT("harness.xsa"), &x);
 	x.omit = "xsa.json";
@@ -545,6 +554,15 @@ int pf_write_standard(const char *dir, const char *board_name, const char *data_
 	x.board = !strcmp(in->name, "vck190") ? "vek280" : "vck190";
 	rc |= pf_write_xsa(OUT("other_board.xsa"), &x);
 	x.board = in->name;
+	/* the board's name but another device: a part, an IDCODE */
+	x.part = !strcmp(in->device_part, "xcvc1902") ? "xcve2802-vsvh1760-2MP-e-S"
+						      : "xcvc1902-vsva2197-2MP-e-S";
+	rc |= pf_write_xsa(OUT("other_part.xsa"), &x);
+	x.part = NULL;
+	x.id_code = in->has_device_id_code ? PF_IDCODE_FIXTURE : PF_IDCODE_VC1902;
+	rc |= pf_write_xsa(OUT("other_device.xsa"), &x);
+	x.id_code = pf_board_id_code(in);
+	x.part = in->device_part[0] ? part : NULL;
 	x.vbnv = "xilinx_custom_platform_1_0";
 	rc |= pf_write_xsa(OUT("vbnv.xsa"), &x);
 

@@ -43,6 +43,7 @@ typedef struct {
 	int no_pdi;                  /* leave the device image out */
 	const char *omit;            /* member to leave out: "xsa.json", ... */
 	const char *json_text;       /* replaces the xsa.json text */
+	const char *part;            /* xsa.json "part" (NULL: left out) */
 } pf_xsa;
 
 /* A graph with n PLIO pairs PLIO_01..PLIO_n placed as the board's
@@ -58,6 +59,14 @@ int pf_write_workdir(const char *dir, const pf_graph *g);
 int pf_write_xsa(const char *path, const pf_xsa *x);
 /* A VCK190 / board default: IDCODE of the XC VC1902 (research/xclbin.md §2.2). */
 #define PF_IDCODE_VC1902 0x14ca8093u
+/* The fixture XSAs' IDCODE for a board whose board file states none
+ * (VEK280, VEK385: their real codes are not known here); no real device's. */
+#define PF_IDCODE_FIXTURE 0x0ffff093u
+/* The IDCODE of a board's fixture XSAs. */
+uint32_t pf_board_id_code(const aieth_board_info *in);
+/* A Gen 2 bootgen stand-in (tests/data/package/fake_bootgen_gen2.sh,
+ * relative to the source tree). */
+#define PF_FAKE_BOOTGEN_GEN2 "tests/data/package/fake_bootgen_gen2.sh"
 
 /* Write every standard fixture of a board into dir (see
  * tests/data/package/README.md). */

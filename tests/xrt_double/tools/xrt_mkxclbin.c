@@ -118,7 +118,8 @@ static int write_aie(const aieth_board_info *bi, const char *out, int ng, char *
 			      "{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": %d, "
 			      "\"num_columns\": %u, \"num_rows\": 9, \"shim_row\": 0}, "
 			      "\"graphs\": {",
-			      !strcmp(bi->aie_generation, "AIE") ? 1 : 2,
+			      bi->aie_hw_gen ? (int)bi->aie_hw_gen
+					     : !strcmp(bi->aie_generation, "AIE") ? 1 : 2,
 			      bi->aie_columns ? bi->aie_columns : 38);
 	for (i = 0; i < ng && n < sizeof json; i++)
 		n += (size_t)snprintf(json + n, sizeof json - n,
