@@ -312,22 +312,25 @@ static int find_entry(const aieth_pdi_cache *c, const uint8_t key[32], char name
 	return AIETH_OK;
 }
 
-/* The hash128 of fd's first n bytes (a short file: -1). Mapped, not
- * read: no copy out of the page cache. */
+/* The hash128 of fd's first n bytes (a short file: -1). Mapped in windows,
+ * not read: no copy out of the page cache, and little resident at once. */
+#define PC_WINDOW (8u << 20)
 static int hash_fd(int fd, uint64_t n, uint8_t out[16])
 {
 	aieth_hash128 h;
 	struct stat st;
+	uint64_t off;
 	void *m;
-	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < n || n > SIZE_MAX)
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < n)
 		return -1;
 	aieth_hash128_init(&h);
-	if (n) {
-		m = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	for (off = 0; off < n; off += PC_WINDOW) {
+		size_t len = n - off < PC_WINDOW ? (size_t)(n - off) : PC_WINDOW;
+		m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)off);
 		if (m == MAP_FAILED)
 			return -1;
-		aieth_hash128_update(&h, m, (size_t)n);
-		munmap(m, (size_t)n);
+		aieth_hash128_update(&h, m, len);
+		munmap(m, len);
 	}
 	aieth_hash128_final(&h, out);
 	return 0;
