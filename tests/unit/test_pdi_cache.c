@@ -441,6 +441,55 @@ static void test_direct_memo(void)
 	aieth_pdi_cache_close(&c);
 }
 
+/* The cache on another file system than the scratch files (/dev/shm, a
+ * tmpfs, when it is one): entries are copied in and out, and checked the
+ * same way. */
+static void test_other_file_system(void)
+{
+	aieth_pdi_cache c;
+	uint8_t key[32];
+	char shm[] = "/dev/shm/aieth-pdicache-XXXXXX", entry[300], cmd[100], hex[65];
+	struct stat a, b;
+	struct dirent *de;
+	DIR *d;
+	int hit, stored, fd, i;
+	fresh_dir();
+	if (!mkdtemp(shm) || stat(shm, &a) || stat(dir, &b) || a.st_dev == b.st_dev) {
+		fprintf(stderr, "\n  (no second file system at /dev/shm: the copy path is "
+			"not tested)\n");
+		return;
+	}
+	memset(key, 0x77, 32);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, shm, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(stored, 1);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("o.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT(same_file(at("o.pdi"), payload[0], 4000));
+	CU_ASSERT_EQUAL(stat(at("o.pdi"), &a), 0);
+	CU_ASSERT_EQUAL(a.st_nlink, 1); /* a copy */
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	entry[0] = '\0';
+	if ((d = opendir(shm))) {
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, hex, 64))
+				snprintf(entry, sizeof entry, "%s/%.200s", shm, de->d_name);
+		closedir(d);
+	}
+	fd = open(entry, O_WRONLY);
+	CU_ASSERT(fd >= 0);
+	CU_ASSERT_EQUAL(pwrite(fd, "\x01", 1, 3999), 1);
+	close(fd);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("o2.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(at("o2.pdi"), F_OK), -1); /* the partial copy removed */
+	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	aieth_pdi_cache_close(&c);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", shm);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -452,4 +501,5 @@ TU_MAIN("pdi_cache", {"key: what bootgen reads, nothing else", test_key},
 	{"hit, miss, damaged entries", test_hit_miss_damage},
 	{"least recently used eviction under the bound", test_lru_bound},
 	{"the folder: choice and privacy", test_folder},
-	{"direct mode: archive state, memos", test_direct_memo}, {"cleanup", test_cleanup})
+	{"direct mode: archive state, memos", test_direct_memo},
+	{"another file system: copies, checked", test_other_file_system}, {"cleanup", test_cleanup})

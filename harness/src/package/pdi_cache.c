@@ -355,6 +355,7 @@ int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const c
 	uint64_t size;
 	int fd = -1, lfd = -1, rc;
 	*hit = 0;
+	memset(&st, 0, sizeof st);
 	if ((rc = find_entry(c, key, name)) || !name[0])
 		return rc; /* a miss */
 	pc_entry_name(name, want, &size);
