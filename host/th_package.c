@@ -96,6 +96,11 @@ static void help(void)
 	       "  --bootgen-timeout S   stop bootgen after S seconds: exit 3 (default: 600;\n"
 	       "                        0: no limit)\n"
 	       "  --no-check            do not check the PLIOs against the board\n"
+	       "  --no-cache            always run bootgen; neither read nor fill the PDI cache\n"
+	       "  --cache-dir DIR       PDI cache folder (default: $AIETH_CACHE_DIR, else\n"
+	       "                        $XDG_CACHE_HOME/aieth, else ~/.cache/aieth; made 0700)\n"
+	       "  --cache-max SIZE      bound of the PDI cache, bytes or with K, M, G\n"
+	       "                        (default: 1G; least recently used entries go first)\n"
 	       "  --data-dir DIR        board files (default: $AIETH_DATA_DIR, installed data)\n"
 	       "  -q, --quiet           print nothing but problems and errors\n"
 	       "\n"
@@ -105,8 +110,13 @@ static void help(void)
 	       "dump-section: KIND is a section kind name (PDI, AIE_METADATA, ...) or number;\n"
 	       "  the first section of that kind is written to OUT.\n"
 	       "\n"
+	       "PDI cache: a PDI bootgen built is kept under the SHA-256 of what bootgen\n"
+	       "  read (the CDOs, the BIF, bootgen's identity and arguments); packaging the\n"
+	       "  same graph again takes it from there and skips bootgen (same bytes out).\n"
+	       "\n"
 	       "Environment: SOURCE_DATE_EPOCH (header timestamp; default: now),\n"
-	       "  AIETH_DATA_DIR (board files), TMPDIR (scratch files), BOOTGEN (bootgen).\n"
+	       "  AIETH_DATA_DIR (board files), TMPDIR (scratch files), BOOTGEN (bootgen),\n"
+	       "  AIETH_CACHE_DIR and XDG_CACHE_HOME (the PDI cache folder).\n"
 	       "Output: -o and dump-section -o replace a regular file (or a symbolic link's\n"
 	       "  target) only when complete; a device or FIFO (/dev/null, /dev/stdout) is\n"
 	       "  written in place; an output that is one of the inputs is refused.\n"
@@ -140,6 +150,28 @@ static int parse_u32(const char *s, int64_t *out)
 	return 0;
 }
 
+/* "N", "NK", "NM", "NG" (binary units), N >= 1, the product below 2^63. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!*s || *s == '-' || *s == '+' || errno || end == s || v == 0)
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		shift = 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30, end++;
+	if (*end || v > (0x7fffffffffffffffull >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
 static int load_board(aieth_board **b, const char *name, const char *data_dir)
 {
 	if (aieth_board_load(b, name, data_dir)) {
@@ -163,6 +195,8 @@ static int cmd_package(int argc, char **argv)
 		{"bootgen", required_argument, NULL, 'g'}, {"no-check", no_argument, NULL, 'n'},
 		{"bootgen-timeout", required_argument, NULL, 't'},
 		{"data-dir", required_argument, NULL, 'd'}, {"quiet", no_argument, NULL, 'q'},
+		{"no-cache", no_argument, NULL, 'N'}, {"cache-dir", required_argument, NULL, 'C'},
+		{"cache-max", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0}};
 	aieth_package_opts o;
 	aieth_package_result r;
@@ -175,6 +209,7 @@ static int cmd_package(int argc, char **argv)
 	o.timestamp = -1;
 	o.id_code = -1;
 	o.ext_id_code = -1;
+	o.use_cache = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:q", opts, NULL)) != -1) {
@@ -199,6 +234,17 @@ static int cmd_package(int argc, char **argv)
 			break;
 		}
 		case 'n': o.no_check = 1; break;
+		case 'N': o.use_cache = 0; break;
+		case 'C':
+			if (!*optarg)
+				return usage_error("%s", "--cache-dir \"\": expected a folder name");
+			o.cache_dir = optarg;
+			break;
+		case 'M':
+			if (parse_size(optarg, &o.cache_max_bytes))
+				return usage_error("--cache-max \"%s\": expected a size of at least 1 "
+						   "byte, with an optional K, M or G (e.g. 512M)", optarg);
+			break;
 		case 'd': data_dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'u':
@@ -293,9 +339,19 @@ static int cmd_package(int argc, char **argv)
 		       r.num_plios, r.num_plios == 1 ? "" : "s");
 		if (o.pdi)
 			printf("PDI %s (prebuilt)\n", o.pdi);
+		else if (r.pdi_from_cache)
+			printf("%zu CDO%s: PDI from the cache (bootgen not run; %.2f s)\n",
+			       r.num_cdos, r.num_cdos == 1 ? "" : "s", r.cache_seconds);
 		else
 			printf("%zu CDO%s through bootgen (%.2f s)\n", r.num_cdos,
 			       r.num_cdos == 1 ? "" : "s", r.bootgen_seconds);
+		if (!o.pdi && r.cache_dir[0])
+			printf("  PDI cache %s: %s\n", r.cache_dir,
+			       r.cache_direct ? "hit (direct: the archive is unchanged)"
+			       : r.pdi_from_cache ? "hit" : r.pdi_cached ? "miss, PDI stored"
+								  : "miss, PDI not stored");
+		else if (!o.pdi)
+			printf("  PDI cache: not used (--no-cache)\n");
 		printf("  check: passed%s\n", o.no_check ? " (structure only, --no-check)" : "");
 	}
 	aieth_board_free(board);

@@ -18,6 +18,9 @@ has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/  |
 finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# th_package's PDI cache: per script, never the user's ~/.cache
+export XDG_CACHE_HOME="$TMP/xdg-cache"
+unset AIETH_CACHE_DIR
 # AIETH_RUN_WRAPPER (a cross build: "make cross-check" runs the programs under
 # qemu-user): $B becomes a copy of the build tree in which each program is a
 # script that runs the real one under the wrapper, and every other file is a

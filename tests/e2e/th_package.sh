@@ -45,7 +45,11 @@ for board in vck190 vek280 vek385; do
   idc=0x0ffff093; [[ $board == vck190 ]] && idc=0x14ca8093
   BOOTGEN=$bg expect 0 "$T" --board "$board" --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$X"
   has "$TMP/out" "$X: "
-  has "$TMP/out" "1 graph, 8 PLIOs, 5 CDOs through bootgen"
+  # the boards' fixtures share CDOs and IDCODE: after the first, the PDI
+  # cache (th_package_cache.sh) holds their PDI
+  has "$TMP/out" "1 graph, 8 PLIOs, 5 CDOs"
+  if [[ $board == vck190 ]]; then has "$TMP/out" "5 CDOs through bootgen"
+  else has "$TMP/out" "5 CDOs: PDI from the cache (bootgen not run"; fi
   has "$TMP/out" "check: passed"
   expect 0 "$T" check --board "$board" "$X"
   has "$TMP/out" "OK (UUID "

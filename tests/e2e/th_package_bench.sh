@@ -6,6 +6,8 @@ has "$TMP/out" "th_package on a 8 MiB graph archive"
 has "$TMP/out" "ratio package / cp:"
 has "$TMP/out" "peak memory: packager"
 has "$TMP/out" "prebuilt --pdi (no bootgen)"
+has "$TMP/out" "CDO members, warm PDI cache"
+has "$TMP/out" "th_package's own part of the cold run"
 expect 2 "$B/tests/bench_package" --bogus
 has "$TMP/err" "usage: bench_package"
 finish

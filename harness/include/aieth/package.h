@@ -49,7 +49,18 @@ typedef struct {
 	 * installed one): an XSA whose IDCODE another board file states is
 	 * refused. */
 	const char *data_dir;
+	/* The PDI cache (docs/packaging.md): with use_cache 1 a PDI bootgen
+	 * built is kept under the SHA-256 of everything bootgen read, and the
+	 * same inputs again skip bootgen (same output bytes). cache_dir NULL:
+	 * $AIETH_CACHE_DIR, else $XDG_CACHE_HOME/aieth, else ~/.cache/aieth
+	 * (created 0700); cache_max_bytes 0: AIETH_PACKAGE_CACHE_MAX_DEFAULT,
+	 * least recently used entries evicted past it. */
+	int use_cache;
+	const char *cache_dir;
+	uint64_t cache_max_bytes;
 } aieth_package_opts;
+
+#define AIETH_PACKAGE_CACHE_MAX_DEFAULT (1ull << 30)
 
 /* A UUID as text, 32 hex digits with dashes anywhere (the usual
  * xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx form): AIETH_OK, or AIETH_EINVAL
@@ -72,6 +83,12 @@ typedef struct {
 	double bootgen_seconds;      /* 0 with a prebuilt PDI */
 	long bootgen_maxrss_kib;     /* bootgen's peak memory */
 	int interrupted;             /* stopped because *opts->cancel was set */
+	int pdi_from_cache;          /* the PDI came from the cache (bootgen not run) */
+	int pdi_cached;              /* bootgen's PDI was stored in the cache */
+	double cache_seconds;        /* the cache's part: key (hashing the CDOs), entry */
+	char cache_dir[1024];        /* the cache folder used ("" without the cache) */
+	int cache_direct;            /* the hit came by the archive's unchanged state
+				      * (direct mode): its CDOs were not even hashed */
 } aieth_package_result;
 
 /* Package an AIE-only xclbin: AIE_METADATA from the graph's

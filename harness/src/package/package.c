@@ -17,6 +17,7 @@
 #include "package/bootgen_arch.h"
 #include "package/libadf.h"
 #include "package/pdi.h"
+#include "package/pdi_cache.h"
 #include "package/xsa.h"
 #include "package/xsa_device.h"
 #include "util/error.h"
@@ -42,6 +43,10 @@ typedef struct {
 	char *meta_text;             /* --aie-metadata text, when given */
 	size_t meta_len;
 	aieth_aie_meta *meta;
+	aieth_pdi_cache cache;       /* the PDI cache (cache.dir NULL: not used) */
+	char *cached_pdi;            /* a direct-mode hit: the PDI, in tmp */
+	uint8_t dkey[32];            /* the direct-mode key (have_dkey) */
+	int have_dkey, dkey_settled;
 } pkg;
 
 static void progress(const pkg *p, const char *step)
@@ -177,7 +182,8 @@ static int read_graph(pkg *p)
 	if (p->o->graph) {
 		progress(p, "reading the graph archive");
 		/* with a prebuilt PDI the CDOs are only checked, not extracted */
-		if ((rc = aieth_graph_read(&p->graph, p->o->graph, p->tmp, !p->o->pdi)))
+		if ((rc = aieth_graph_read(&p->graph, p->o->graph, p->tmp,
+					   !p->o->pdi && !p->cached_pdi)))
 			return rc;
 	}
 	if (p->o->aie_metadata) {
@@ -310,6 +316,55 @@ static int check_bootgen_arch(pkg *p)
 			  arch, tool, list[0] ? list : "(none listed)");
 }
 
+/* Open the PDI cache; in direct mode (pdi_cache.h) an archive in the state
+ * a memo remembers gives its PDI before the graph is read: its CDOs are
+ * then neither extracted nor hashed. A memo or entry that does not hold
+ * up is a miss, never an error. */
+static int cache_direct(pkg *p)
+{
+	const char *tool = p->o->bootgen && *p->o->bootgen ? p->o->bootgen : "bootgen";
+	uint8_t key[32], head[AIETH_PDI_SCAN_BYTES];
+	char board[160];
+	uint32_t id, ext;
+	int found = 0, hit = 0, fd, rc;
+	ssize_t got;
+	struct timespec t0, t1;
+	if (!p->o->use_cache || p->o->pdi || !p->o->graph)
+		return AIETH_OK;
+	if ((rc = aieth_pdi_cache_open(&p->cache, p->o->cache_dir, p->o->cache_max_bytes)))
+		return rc;
+	snprintf(p->r->cache_dir, sizeof p->r->cache_dir, "%s", p->cache.dir);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* the board and the bootgen architecture its file names (bootgen's
+	 * -arch, in the full key too) */
+	snprintf(board, sizeof board, "%s/%s", aieth_board_get_info(p->o->board)->name, pkg_arch(p));
+	p->have_dkey = aieth_pdi_cache_direct_key(p->o->graph, board, tool, p->r->id_code,
+						  p->r->ext_id_code, p->dkey,
+						  &p->dkey_settled) == AIETH_OK;
+	if (p->have_dkey && !aieth_pdi_cache_memo_get(&p->cache, p->dkey, key, &found) && found &&
+	    (p->cached_pdi = aieth_path_join(p->tmp, "aie.pdi")) &&
+	    (rc = aieth_pdi_cache_get(&p->cache, key, p->cached_pdi, &hit)))
+		return rc;
+	if (hit) { /* the same read-back check as a PDI bootgen just wrote */
+		got = aieth_open_input(p->cached_pdi, &fd, NULL) == AIETH_OK
+			      ? read(fd, head, sizeof head) : -1;
+		if (fd >= 0)
+			close(fd);
+		hit = got > 0 && !aieth_pdi_idcode(head, (size_t)got, &id, &ext) &&
+		      id == p->r->id_code && ext == p->r->ext_id_code;
+	}
+	if (!hit && p->cached_pdi) {
+		unlink(p->cached_pdi);
+		free(p->cached_pdi);
+		p->cached_pdi = NULL;
+	}
+	p->r->pdi_from_cache = p->r->cache_direct = hit;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	p->r->cache_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	aieth_error_clear();
+	return AIETH_OK;
+}
+
 static int build_pdi(pkg *p, char **pdi_path)
 {
 	char *cdos[AIETH_CDO_NUM_STAGES];
@@ -324,6 +379,13 @@ static int build_pdi(pkg *p, char **pdi_path)
 	}
 	if (!p->o->graph)
 		return aieth_fail(AIETH_EINVAL, "no CDO files: give --libadf, or a prebuilt --pdi");
+	if (p->cached_pdi) { /* a direct-mode hit (cache_direct) */
+		for (i = 0; i < AIETH_CDO_ENABLE; i++)
+			p->r->num_cdos += p->graph.cdo[i].present ? 1u : 0u;
+		*pdi_path = p->cached_pdi;
+		p->cached_pdi = NULL;
+		return AIETH_OK;
+	}
 	/* deferred AIE start: every stage but the core enable, in load order */
 	for (i = 0; i < AIETH_CDO_ENABLE && !rc; i++)
 		if (p->graph.cdo[i].present)
@@ -337,7 +399,8 @@ static int build_pdi(pkg *p, char **pdi_path)
 	if (!rc)
 		rc = check_bootgen_arch(p);
 	if (!rc) {
-		progress(p, "running bootgen");
+		progress(p, p->cache.dir ? "running bootgen (or taking the PDI from the cache)"
+					 : "running bootgen");
 		memset(&bo, 0, sizeof bo);
 		bo.arch = pkg_arch(p);
 		bo.bootgen = p->o->bootgen;
@@ -350,7 +413,15 @@ static int build_pdi(pkg *p, char **pdi_path)
 		bo.timeout_s = p->o->bootgen_timeout_s == 0 ? AIETH_BOOTGEN_TIMEOUT_DEFAULT
 							     : p->o->bootgen_timeout_s;
 		bo.cancel = p->o->cancel;
+		bo.cache = p->cache.dir ? &p->cache : NULL;
 		rc = aieth_pdi_build(&bo, &br);
+		p->r->pdi_from_cache = br.from_cache;
+		p->r->pdi_cached = br.cache_stored;
+		p->r->cache_seconds += br.cache_seconds;
+		/* remember the archive's state -> this key (direct mode) */
+		if (!rc && br.have_key && p->have_dkey && p->dkey_settled &&
+		    aieth_pdi_cache_memo_put(&p->cache, p->dkey, br.cache_key))
+			aieth_error_clear(); /* only a shortcut is lost */
 		p->r->tool_failed = br.tool_failed;
 		p->r->interrupted = br.interrupted;
 		p->r->bootgen_seconds = br.seconds;
@@ -543,6 +614,8 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 	if (!rc && cancelled(&p))
 		rc = interrupted(&p);
 	if (!rc)
+		rc = cache_direct(&p);
+	if (!rc)
 		rc = read_graph(&p);
 	if (!rc && cancelled(&p))
 		rc = interrupted(&p);
@@ -556,6 +629,8 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 		r->interrupted = 1;
 	aieth_out_abort(&out);
 	free(pdi_path);
+	free(p.cached_pdi);
+	aieth_pdi_cache_close(&p.cache);
 	remove_tmp(&p);
 	aieth_graph_free(&p.graph);
 	aieth_aie_meta_free(p.meta);

@@ -171,7 +171,8 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	uint8_t head[AIETH_PDI_SCAN_BYTES];
 	uint32_t id, ext;
 	ssize_t got;
-	int fd;
+	int fd, have_key = 0;
+	uint8_t *key = r->cache_key;
 	double t0;
 
 	memset(r, 0, sizeof *r);
@@ -197,6 +198,20 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	argv[6] = (char *)o->output;
 	argv[7] = "-w";
 	argv[8] = NULL;
+	/* the PDI cache (pdi_cache.h): a hit skips bootgen; no key (bootgen not
+	 * found) leaves bootgen to report that */
+	if (o->cache) {
+		t0 = now_s();
+		have_key = aieth_pdi_cache_key(tool, (const char *const *)argv, bif, o->output,
+					       o->cdos, o->num_cdos, key) == AIETH_OK;
+		if (have_key && (rc = aieth_pdi_cache_get(o->cache, key, o->output, &r->from_cache)))
+			goto out;
+		r->cache_seconds = now_s() - t0;
+		r->have_key = have_key;
+		aieth_error_clear();
+		if (r->from_cache)
+			goto check;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -268,6 +283,7 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 					WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		goto out;
 	}
+check:
 	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
 	got = aieth_open_input(o->output, &fd, NULL) == AIETH_OK ? read(fd, head, sizeof head) : -1;
 	if (fd >= 0)
@@ -285,6 +301,12 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 				"0x%08x/0x%02x", tool, (unsigned)id, (unsigned)ext,
 				(unsigned)o->id_code, (unsigned)o->ext_id_code);
 		goto out;
+	}
+	if (have_key && !r->from_cache) {
+		t0 = now_s();
+		if (aieth_pdi_cache_put(o->cache, key, o->output, &r->cache_stored))
+			aieth_error_clear(); /* the PDI is good; only the cache missed it */
+		r->cache_seconds += now_s() - t0;
 	}
 	rc = AIETH_OK;
 out:

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "package/pdi_cache.h"
+
 /* Bytes read to find the IDCODE of a PDI we wrote (partial: table at 0x10). */
 #define AIETH_PDI_SCAN_BYTES (64u * 1024u)
 /* Bytes searched in an XSA's boot PDI (its table follows the boot loader). */
@@ -38,6 +40,7 @@ typedef struct {
 	double timeout_s;            /* > 0: bootgen is killed after this long */
 	volatile sig_atomic_t *cancel; /* non-zero: kill bootgen and stop */
 	const char *arch;            /* bootgen -arch; NULL: "versal" */
+	const aieth_pdi_cache *cache; /* NULL: no PDI cache; else a hit skips bootgen */
 } aieth_pdi_build_opts;
 
 typedef struct {
@@ -46,6 +49,11 @@ typedef struct {
 	long maxrss_kib;
 	int timed_out;               /* killed at its time limit (AIETH_ETIMEOUT) */
 	int interrupted;             /* killed because *cancel was set (AIETH_ESTATE) */
+	int from_cache;              /* the PDI came from the cache: bootgen not run */
+	int cache_stored;            /* bootgen's PDI was stored in the cache */
+	double cache_seconds;        /* computing the key and reading or storing the entry */
+	int have_key;                /* cache_key holds the PDI's cache key */
+	uint8_t cache_key[32];
 } aieth_pdi_build_result;
 
 /* Write a BIF with one AIE image (id 0x1c000000) holding the CDOs in order
@@ -54,7 +62,10 @@ typedef struct {
  * and check that OUT is a PDI with the given IDCODE. On failure the
  * message carries bootgen's own error lines. bootgen runs in its own
  * process group; at the time limit or on *cancel the whole group is
- * killed and reaped before this returns. */
+ * killed and reaped before this returns. With o->cache, the PDI comes
+ * from the cache when it holds one for the same inputs (the same checks
+ * apply), and a PDI bootgen built is stored there (a failure to store is
+ * not an error: cache_stored stays 0). */
 int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r);
 
 #endif

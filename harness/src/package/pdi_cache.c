@@ -1,0 +1,632 @@
+/*
+ * pdi_cache.c - the PDI cache (pdi_cache.h; docs/packaging.md).
+ *
+ * One file per entry, "<64 hex digits of the key>.pdi": an 80-byte header
+ * (magic, format, payload size, the payload's 128-bit content hash, the
+ * key) and the PDI. The recency of an entry is its modification time (a
+ * hit touches it). Writers make ".tmp.*" files and rename them: renames
+ * are atomic, and a reader or an evictor holding an open descriptor keeps
+ * reading the old inode after an unlink, so concurrent processes never
+ * see a partial entry or lose one they are reading.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "package/pdi_cache.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/hash.h"
+#include "util/path.h"
+
+#define PC_KEY_TAG "aieth pdi cache key 1\n"
+#define PC_DIRECT_TAG "aieth pdi cache direct 1\n"
+#define PC_NAME_MAX 128
+#define PC_SETTLE_S 2
+#define PC_MAX_BIF (1u << 20)
+#define PC_TMP_MAX_AGE 3600
+#define PC_MAX_ENTRIES 1000000u
+
+/* "<64 hex key>-<32 hex hash128>-<decimal size>.pdi": 1 when name has that
+ * form; its hash and size (may be NULL) then. */
+static int pc_entry_name(const char *name, uint8_t hash[16], uint64_t *size)
+{
+	const char *p = name + 98;
+	char *end;
+	unsigned long long v;
+	int i;
+	if (strlen(name) < 104 || strlen(name) >= PC_NAME_MAX || strspn(name, "0123456789abcdef") != 64 ||
+	    name[64] != '-' || strspn(name + 65, "0123456789abcdef") != 32 || name[97] != '-' ||
+	    *p < '0' || *p > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (errno || strcmp(end, ".pdi"))
+		return 0;
+	for (i = 0; hash && i < 16; i++) {
+		unsigned x;
+		sscanf(name + 65 + 2 * i, "%2x", &x);
+		hash[i] = (uint8_t)x;
+	}
+	if (size)
+		*size = v;
+	return 1;
+}
+
+/* mkdir -p, each new level 0700 (XDG: the cache base directory is 0700). */
+static int make_dirs(char *path)
+{
+	char *s;
+	struct stat st;
+	for (s = path + 1;; s++) {
+		if (*s != '/' && *s)
+			continue;
+		char save = *s;
+		*s = '\0';
+		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+			int e = errno;
+			*s = save;
+			return aieth_fail(AIETH_EIO, "PDI cache folder %s: cannot create: %s (choose "
+					  "another with --cache-dir, or --no-cache)", path,
+					  strerror(e));
+		}
+		*s = save;
+		if (!save)
+			break;
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return aieth_fail(AIETH_EIO, "PDI cache folder %s: not a directory", path);
+	if (st.st_uid != geteuid())
+		return aieth_fail(AIETH_EIO, "PDI cache folder %s: owned by uid %u, not by us "
+				  "(uid %u): refusing to use it", path, (unsigned)st.st_uid,
+				  (unsigned)geteuid());
+	if ((st.st_mode & 077) && chmod(path, 0700) != 0)
+		return aieth_fail(AIETH_EIO, "PDI cache folder %s: cannot make it private (0700): "
+				  "%s", path, strerror(errno));
+	return AIETH_OK;
+}
+
+int aieth_pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes)
+{
+	const char *env;
+	int rc;
+	memset(c, 0, sizeof c[0]);
+	c->max_bytes = max_bytes ? max_bytes : AIETH_PDI_CACHE_MAX_DEFAULT;
+	if (dir && *dir)
+		c->dir = aieth_strdup(dir);
+	else if ((env = getenv("AIETH_CACHE_DIR")) && *env)
+		c->dir = aieth_strdup(env);
+	else if ((env = getenv("XDG_CACHE_HOME")) && env[0] == '/') /* XDG: relative is ignored */
+		c->dir = aieth_path_join(env, "aieth");
+	else if ((env = getenv("HOME")) && env[0] == '/')
+		c->dir = aieth_path_join(env, ".cache/aieth");
+	else
+		return aieth_fail(AIETH_EINVAL, "PDI cache: no folder (neither $XDG_CACHE_HOME nor "
+				  "$HOME is an absolute path): give --cache-dir, or --no-cache");
+	if (!c->dir)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (!c->dir[0] || (rc = make_dirs(c->dir))) {
+		rc = c->dir[0] ? rc : aieth_fail(AIETH_EINVAL, "PDI cache folder: empty name");
+		aieth_pdi_cache_close(c);
+		return rc;
+	}
+	return AIETH_OK;
+}
+
+void aieth_pdi_cache_close(aieth_pdi_cache *c)
+{
+	free(c->dir);
+	c->dir = NULL;
+}
+
+/* ------------------------------------------------------------------ key */
+
+/* The program posix_spawnp would run: tool itself when it has a '/', else
+ * the first executable of that name in $PATH. */
+static char *resolve_tool(const char *tool)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+	if (strchr(tool, '/'))
+		return realpath(tool, NULL);
+	for (p = path && *path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		if ((size_t)snprintf(buf, sizeof buf, "%.*s/%s", (int)(e - p), e > p ? p : ".",
+				     tool) < sizeof buf && access(buf, X_OK) == 0)
+			return realpath(buf, NULL);
+	}
+	return NULL;
+}
+
+static void feed_str(aieth_sha256 *s, const char *t)
+{
+	aieth_sha256_update(s, t, strlen(t) + 1); /* the NUL separates fields */
+}
+
+/* The BIF with each "file=PATH" value left out: the CDOs' bytes follow. */
+static int feed_bif(aieth_sha256 *s, const char *bif_path)
+{
+	char *text = NULL, *line, *next;
+	size_t len;
+	int rc = aieth_read_file(bif_path, PC_MAX_BIF, &text, &len);
+	if (rc)
+		return rc;
+	for (line = text; line && *line; line = next) {
+		const char *v = line + strspn(line, " \t");
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		feed_str(s, strncmp(v, "file=", 5) ? line : "file=<CDO>");
+	}
+	free(text);
+	return AIETH_OK;
+}
+
+static int feed_file(aieth_sha256 *s, const char *path, size_t k, uint8_t *buf)
+{
+	struct stat st;
+	char head[64];
+	ssize_t got;
+	uint64_t total = 0;
+	int fd, rc = aieth_open_input(path, &fd, &st);
+	if (rc)
+		return rc;
+	snprintf(head, sizeof head, "cdo %zu %llu", k, (unsigned long long)st.st_size);
+	feed_str(s, head);
+	while ((got = read(fd, buf, AIETH_IO_CHUNK)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = aieth_fail(AIETH_EIO, "%s: read error: %s", path, strerror(errno));
+			break;
+		}
+		aieth_sha256_update(s, buf, (size_t)got);
+		total += (uint64_t)got;
+	}
+	close(fd);
+	if (!rc && total != (uint64_t)st.st_size)
+		rc = aieth_fail(AIETH_EIO, "%s: changed while read (%llu bytes, expected %llu)", path,
+				(unsigned long long)total, (unsigned long long)st.st_size);
+	return rc;
+}
+
+/* bootgen's identity: its resolved path, size, modification time, inode. */
+static int tool_identity(const char *tool, char *out, size_t cap)
+{
+	struct stat st;
+	char *exe = resolve_tool(tool);
+	if (!exe || stat(exe, &st) != 0) {
+		free(exe);
+		return aieth_fail(AIETH_ENOTFOUND, "PDI cache: cannot find %s to identify it", tool);
+	}
+	snprintf(out, cap, "bootgen %s size %llu mtime %lld.%09ld ino %llu", exe,
+		 (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		 (long)st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+	free(exe);
+	return AIETH_OK;
+}
+
+int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
+			const char *output, const char *const *cdos, size_t num_cdos,
+			uint8_t key[32])
+{
+	aieth_sha256 s;
+	char id[4200];
+	uint8_t *buf;
+	size_t i;
+	int rc;
+	if ((rc = tool_identity(tool, id, sizeof id)))
+		return rc;
+	aieth_sha256_init(&s);
+	feed_str(&s, PC_KEY_TAG);
+	feed_str(&s, id);
+	for (i = 1; argv[i]; i++)
+		feed_str(&s, !strcmp(argv[i], bif_path) ? "<BIF>"
+			     : !strcmp(argv[i], output) ? "<OUT>" : argv[i]);
+	feed_str(&s, "<END ARGS>");
+	if ((rc = feed_bif(&s, bif_path)))
+		return rc;
+	if (!(buf = malloc(AIETH_IO_CHUNK)))
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	for (i = 0; i < num_cdos && !rc; i++)
+		rc = feed_file(&s, cdos[i], i, buf);
+	free(buf);
+	if (!rc)
+		aieth_sha256_final(&s, key);
+	return rc;
+}
+
+int aieth_pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
+			       uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
+			       int *settled)
+{
+	aieth_sha256 s;
+	struct stat st;
+	char id[4200], line[600], *real;
+	time_t now = time(NULL);
+	int rc;
+	*settled = 0;
+	if (stat(graph, &st) != 0 || !S_ISREG(st.st_mode) || !(real = realpath(graph, NULL)))
+		return aieth_fail(AIETH_ENOTFOUND, "PDI cache: %s is not an archive", graph);
+	if ((rc = tool_identity(tool, id, sizeof id))) {
+		free(real);
+		return rc;
+	}
+	aieth_sha256_init(&s);
+	feed_str(&s, PC_DIRECT_TAG);
+	snprintf(line, sizeof line, "aieth %d.%d.%d board %s idcode 0x%08x/0x%02x",
+		 AIETH_VERSION_MAJOR, AIETH_VERSION_MINOR, AIETH_VERSION_PATCH, board,
+		 (unsigned)id_code, (unsigned)ext_id_code);
+	feed_str(&s, line);
+	feed_str(&s, id);
+	feed_str(&s, real);
+	free(real);
+	snprintf(line, sizeof line, "dev %llu ino %llu size %llu mtime %lld.%09ld ctime %lld.%09ld",
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		 (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		 (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
+	feed_str(&s, line);
+	aieth_sha256_final(&s, dkey);
+	/* a file changed within the last seconds may change again within the
+	 * same time stamp: not remembered until it has settled */
+	*settled = now - st.st_mtim.tv_sec >= PC_SETTLE_S && now - st.st_ctim.tv_sec >= PC_SETTLE_S;
+	return AIETH_OK;
+}
+
+/* -------------------------------------------------------------- entries */
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+/* The name of a sound entry for key in the folder ("" when none): the
+ * first "<key>-" name with a well-formed rest. */
+static int find_entry(const aieth_pdi_cache *c, const uint8_t key[32], char name[PC_NAME_MAX])
+{
+	DIR *d = opendir(c->dir);
+	struct dirent *de;
+	char k[65];
+	name[0] = '\0';
+	if (!d)
+		return aieth_fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
+	hex(key, 32, k);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, k, 64) && pc_entry_name(de->d_name, NULL, NULL)) {
+			memcpy(name, de->d_name, strlen(de->d_name) + 1); /* < PC_NAME_MAX */
+			break;
+		}
+	closedir(d);
+	return AIETH_OK;
+}
+
+/* The hash128 of fd's first n bytes (a short file: -1). Mapped in windows,
+ * not read: no copy out of the page cache, and little resident at once. */
+#define PC_WINDOW (8u << 20)
+static int hash_fd(int fd, uint64_t n, uint8_t out[16])
+{
+	aieth_hash128 h;
+	struct stat st;
+	uint64_t off;
+	void *m;
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < n)
+		return -1;
+	aieth_hash128_init(&h);
+	for (off = 0; off < n; off += PC_WINDOW) {
+		size_t len = n - off < PC_WINDOW ? (size_t)(n - off) : PC_WINDOW;
+		m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)off);
+		if (m == MAP_FAILED)
+			return -1;
+		aieth_hash128_update(&h, m, len);
+		munmap(m, len);
+	}
+	aieth_hash128_final(&h, out);
+	return 0;
+}
+
+/* Remove a damaged entry, unless another process renamed a new one in. */
+static void drop_entry(const char *path, const struct stat *was)
+{
+	struct stat now;
+	if (lstat(path, &now) == 0 && now.st_dev == was->st_dev && now.st_ino == was->st_ino)
+		unlink(path);
+}
+
+int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+			int *hit)
+{
+	char name[PC_NAME_MAX], *path = NULL;
+	uint8_t want[16], sum[16];
+	aieth_hash128 hs;
+	aieth_out o = {-1, NULL, NULL, 0};
+	struct stat st, lst;
+	uint64_t size;
+	int fd = -1, lfd = -1, rc;
+	*hit = 0;
+	memset(&st, 0, sizeof st);
+	if ((rc = find_entry(c, key, name)) || !name[0])
+		return rc; /* a miss */
+	pc_entry_name(name, want, &size);
+	if (!(path = aieth_path_join(c->dir, name)))
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		goto miss; /* evicted meanwhile, or not a file */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size)
+		goto damaged;
+	/* the same folder as out: a hard link, no copy; it keeps the bytes
+	 * readable whatever an evictor does to the entry's name */
+	unlink(out);
+	if (link(path, out) == 0) {
+		lfd = open(out, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (lfd < 0 || fstat(lfd, &lst) != 0 || lst.st_ino != st.st_ino ||
+		    lst.st_dev != st.st_dev || hash_fd(lfd, size, sum) || memcmp(sum, want, 16)) {
+			unlink(out);
+			goto damaged;
+		}
+		close(lfd);
+		lfd = -1;
+	} else {
+		if ((rc = aieth_out_open(&o, out)))
+			goto fail;
+		aieth_hash128_init(&hs);
+		if ((rc = aieth_copy(fd, 0, size, o.fd, &hs, path, out)))
+			goto fail;
+		aieth_hash128_final(&hs, sum);
+		if (memcmp(sum, want, 16))
+			goto damaged;
+		if ((rc = aieth_out_commit(&o)))
+			goto fail;
+	}
+	futimens(fd, NULL); /* recently used */
+	*hit = 1;
+	goto miss;
+damaged:
+	aieth_out_abort(&o);
+	drop_entry(path, &st);
+miss:
+	if (lfd >= 0)
+		close(lfd);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	aieth_error_clear();
+	return AIETH_OK;
+fail:
+	aieth_out_abort(&o);
+	close(fd);
+	free(path);
+	return rc;
+}
+
+int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
+			int *stored)
+{
+	static unsigned seq;
+	char name[PC_NAME_MAX], k[65], hh[33], *path = NULL, *tmp = NULL;
+	uint8_t sum[16];
+	struct stat st;
+	int in = -1, fd = -1, rc;
+	*stored = 0;
+	if ((rc = aieth_open_input(pdi, &in, &st)))
+		return rc;
+	if ((uint64_t)st.st_size > c->max_bytes)
+		goto out; /* larger than the whole cache: not kept */
+	if (hash_fd(in, (uint64_t)st.st_size, sum)) {
+		rc = aieth_fail(AIETH_EIO, "%s: read error", pdi);
+		goto out;
+	}
+	hex(key, 32, k);
+	hex(sum, 16, hh);
+	snprintf(name, sizeof name, "%s-%s-%llu.pdi", k, hh, (unsigned long long)st.st_size);
+	path = aieth_path_join(c->dir, name);
+	snprintf(name, sizeof name, ".tmp.%ld.%u.%ld", (long)getpid(), seq++, (long)time(NULL));
+	tmp = aieth_path_join(c->dir, name);
+	if (!path || !tmp) {
+		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* the same file system: a hard link of bootgen's file; else a copy */
+	if (link(pdi, tmp) != 0) {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+			goto out;
+		}
+		if ((rc = aieth_copy(in, 0, (uint64_t)st.st_size, fd, NULL, pdi, tmp)))
+			goto out;
+		if (close(fd) != 0) {
+			fd = -1;
+			rc = aieth_fail(AIETH_EIO, "%s: write error: %s", tmp, strerror(errno));
+			goto out;
+		}
+		fd = -1;
+	}
+	if (rename(tmp, path) != 0) {
+		rc = aieth_fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, path,
+				strerror(errno));
+		goto out;
+	}
+	*stored = 1;
+	rc = aieth_pdi_cache_evict(c, c->max_bytes);
+out:
+	close(in);
+	if (fd >= 0)
+		close(fd);
+	if (tmp && !*stored)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- memos */
+
+static char *memo_path(const aieth_pdi_cache *c, const uint8_t dkey[32])
+{
+	char name[80];
+	hex(dkey, 32, name);
+	snprintf(name + 64, sizeof name - 64, ".key");
+	return aieth_path_join(c->dir, name);
+}
+
+static int parse_key(const char *t, uint8_t key[32])
+{
+	int i;
+	unsigned x;
+	if (strspn(t, "0123456789abcdef") != 64 || (t[64] && t[64] != '\n'))
+		return -1;
+	for (i = 0; i < 32; i++) {
+		if (sscanf(t + 2 * i, "%2x", &x) != 1)
+			return -1;
+		key[i] = (uint8_t)x;
+	}
+	return 0;
+}
+
+int aieth_pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
+			     int *found)
+{
+	char *path = memo_path(c, dkey), *text = NULL;
+	size_t len;
+	*found = 0;
+	if (!path)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (aieth_read_file(path, 256, &text, &len) == AIETH_OK && !parse_key(text, key))
+		*found = 1;
+	aieth_error_clear();
+	free(text);
+	free(path);
+	return AIETH_OK;
+}
+
+int aieth_pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
+			     const uint8_t key[32])
+{
+	char *path = memo_path(c, dkey), text[66];
+	int rc;
+	if (!path)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	hex(key, 32, text);
+	text[64] = '\n';
+	rc = aieth_write_atomic(path, text, 65);
+	free(path);
+	return rc;
+}
+
+/* ------------------------------------------------------------- eviction */
+
+typedef struct {
+	char name[PC_NAME_MAX];
+	uint64_t size;
+	struct timespec used;
+	int gone;
+} pc_ent;
+
+static int older_first(const void *a, const void *b)
+{
+	const pc_ent *x = a, *y = b;
+	if (x->used.tv_sec != y->used.tv_sec)
+		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+	if (x->used.tv_nsec != y->used.tv_nsec)
+		return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int add_ent(pc_ent **v, size_t *n, size_t *cap, const char *name, const struct stat *st)
+{
+	pc_ent *nv;
+	if (*n == *cap) {
+		if (*cap >= PC_MAX_ENTRIES)
+			return aieth_fail(AIETH_EINVAL, "PDI cache: more than %u files",
+					  PC_MAX_ENTRIES);
+		*cap = *cap ? 2 * *cap : 64;
+		if (!(nv = realloc(*v, *cap * sizeof **v)))
+			return aieth_fail(AIETH_ENOMEM, "out of memory");
+		*v = nv;
+	}
+	memcpy((*v)[*n].name, name, strlen(name) + 1); /* checked < PC_NAME_MAX */
+	(*v)[*n].size = (uint64_t)st->st_size;
+	(*v)[*n].used = st->st_mtim;
+	(*v)[*n].gone = 0;
+	(*n)++;
+	return AIETH_OK;
+}
+
+/* 1 when a remaining entry has key text k (64 hex digits). */
+static int has_entry(const pc_ent *v, size_t n, const char *k)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!v[i].gone && !strncmp(v[i].name, k, 64))
+			return 1;
+	return 0;
+}
+
+int aieth_pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
+{
+	DIR *d = opendir(c->dir);
+	struct dirent *de;
+	struct stat st;
+	pc_ent *v = NULL, *m = NULL;
+	size_t n = 0, cap = 0, nm = 0, capm = 0, i;
+	uint64_t total = 0;
+	int dfd, rc = AIETH_OK;
+	time_t now = time(NULL);
+	char text[80];
+	if (!d)
+		return aieth_fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
+	dfd = dirfd(d);
+	while (!rc && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue; /* gone meanwhile, or not ours */
+		if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp.")) {
+			if (now - st.st_mtime > PC_TMP_MAX_AGE)
+				unlinkat(dfd, de->d_name, 0); /* its writer died */
+		} else if (pc_entry_name(de->d_name, NULL, NULL)) {
+			rc = add_ent(&v, &n, &cap, de->d_name, &st);
+			total += (uint64_t)st.st_size;
+		} else if (len == 68 && strspn(de->d_name, "0123456789abcdef") == 64 &&
+			   !strcmp(de->d_name + 64, ".key")) {
+			rc = add_ent(&m, &nm, &capm, de->d_name, &st);
+		}
+	}
+	if (!rc && total > max_bytes) {
+		qsort(v, n, sizeof *v, older_first);
+		/* an unlink under a reader's open descriptor or hard link leaves
+		 * it reading the same bytes */
+		for (i = 0; i < n && total > max_bytes; i++)
+			if (unlinkat(dfd, v[i].name, 0) == 0 || errno == ENOENT) {
+				total -= v[i].size;
+				v[i].gone = 1;
+			}
+	}
+	/* memos whose entry is gone */
+	for (i = 0; !rc && i < nm; i++) {
+		int f = openat(dfd, m[i].name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		ssize_t got = f >= 0 ? read(f, text, sizeof text - 1) : -1;
+		if (f >= 0)
+			close(f);
+		if (got >= 64 && (text[64] = '\0', has_entry(v, n, text)))
+			continue;
+		if (got >= 0 || errno != ENOENT)
+			unlinkat(dfd, m[i].name, 0);
+	}
+	closedir(d);
+	free(v);
+	free(m);
+	return rc;
+}

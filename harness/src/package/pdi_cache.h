@@ -1,0 +1,72 @@
+/*
+ * pdi_cache.h - the PDI cache (docs/packaging.md, "The PDI cache"): PDIs
+ * bootgen built, kept under the SHA-256 of everything bootgen read, so the
+ * same graph packaged again skips bootgen. Entries are written to a
+ * temporary file and renamed into place, so a reader never sees a partial
+ * entry; each carries its size and a content hash, so a damaged entry is a
+ * miss (and removed), never packaged; the folder is bounded in bytes, the
+ * least recently used entries going first. Not installed.
+ */
+#ifndef AIETH_PDI_CACHE_H
+#define AIETH_PDI_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Default bound of the cache folder (bytes of entries). */
+#define AIETH_PDI_CACHE_MAX_DEFAULT (1ull << 30) /* = AIETH_PACKAGE_CACHE_MAX_DEFAULT */
+
+typedef struct {
+	char *dir;                   /* the cache folder (0700) */
+	uint64_t max_bytes;          /* bound on the entries' total size */
+} aieth_pdi_cache;
+
+/* The folder: dir when given, else $AIETH_CACHE_DIR, else
+ * $XDG_CACHE_HOME/aieth, else $HOME/.cache/aieth. Created (with missing
+ * parents) mode 0700; an existing one must be a directory of ours, and
+ * is made 0700. max_bytes 0: AIETH_PDI_CACHE_MAX_DEFAULT. */
+int aieth_pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes);
+void aieth_pdi_cache_close(aieth_pdi_cache *c);
+
+/* The key: SHA-256 over a format tag, bootgen's identity (its resolved
+ * path, size, modification time and inode: Debian's bootgen has no version
+ * option), its arguments (argv[1..], with the BIF and output paths as
+ * placeholders), the BIF text (each CDO path a placeholder) and the size
+ * and bytes of each CDO in BIF order. */
+int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
+			const char *output, const char *const *cdos, size_t num_cdos,
+			uint8_t key[32]);
+
+/* Copy the entry for key to out (created or replaced) when there is a
+ * sound one: *hit 1. No entry, or a damaged one (removed): *hit 0 and
+ * AIETH_OK. Other errors: writing out. A hit marks the entry recently
+ * used. */
+int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+			int *hit);
+
+/* Store pdi (a file) under key, then evict down to the bound. A PDI larger
+ * than the bound is not stored (AIETH_OK, *stored 0). */
+int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
+			int *stored);
+
+/* Direct mode (a shortcut past hashing the CDOs, as ccache's): the key of
+ * a graph archive's state - its resolved path, device, inode, size,
+ * modification and change times - with the board, bootgen's identity, the
+ * IDCODEs and aieth's version. A memo maps it to the full key computed
+ * from the same state. *settled 0: the archive changed within the last 2
+ * s (it may change again within the same time stamp): do not remember it.
+ * AIETH_ENOTFOUND: graph is not a regular file, or bootgen not found. */
+int aieth_pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
+			       uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
+			       int *settled);
+int aieth_pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
+			     int *found);
+int aieth_pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
+			     const uint8_t key[32]);
+
+/* Remove least recently used entries until they total at most max_bytes;
+ * also temporary files older than an hour (a writer that died) and memos
+ * whose entry is gone. */
+int aieth_pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes);
+
+#endif

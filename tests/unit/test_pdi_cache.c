@@ -1,0 +1,505 @@
+/*
+ * test_pdi_cache.c - the PDI cache (package/pdi_cache.h): the key changes
+ * with each thing bootgen reads (and only with those), hit and miss, a
+ * damaged entry is a miss and is removed, least recently used eviction
+ * under the bound, the folder's choice and privacy.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aieth.h"
+#include "package/pdi_cache.h"
+#include "tu.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+static char dir[64];
+
+static const char *at(const char *name)
+{
+	static char buf[16][256];
+	static int slot;
+	char *b = buf[slot++ % 16];
+	snprintf(b, sizeof buf[0], "%s/%s", dir, name);
+	return b;
+}
+
+static void put_file(const char *path, const void *data, size_t n)
+{
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, data, n), AIETH_OK);
+}
+
+static void fresh_dir(void)
+{
+	char cmd[128];
+	if (dir[0]) {
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	snprintf(dir, sizeof dir, "/tmp/aieth-pdicache-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+}
+
+static const char *bif_text(unsigned id, const char *c0, const char *c1)
+{
+	static char t[512];
+	snprintf(t, sizeof t, "all:\n{\n  id_code = 0x%08x\n  image\n  {\n    { type=cdo\n"
+		 "      file=%s\n      file=%s\n    }\n  }\n}\n", id, c0, c1);
+	return t;
+}
+
+/* The key of tool, argv "-arch ARCH -image BIF -o OUT -w", the BIF and two CDOs. */
+static int key_of(const char *arch, const char *bif, const char *out, const char *c0,
+		  const char *c1, uint8_t k[32])
+{
+	const char *argv[] = {at("tool"), "-arch", arch, "-image", bif, "-o", out, "-w", NULL};
+	const char *cdos[] = {c0, c1};
+	return aieth_pdi_cache_key(at("tool"), argv, bif, out, cdos, 2, k);
+}
+
+static void setup_inputs(void)
+{
+	fresh_dir();
+	put_file(at("tool"), "#!/bin/sh\n", 10);
+	CU_ASSERT_EQUAL(chmod(at("tool"), 0755), 0);
+	put_file(at("a.cdo"), "cdo-one-bytes", 13);
+	put_file(at("b.cdo"), "cdo-two-bytes", 13);
+	put_file(at("bif"), bif_text(0x14ca8093, at("a.cdo"), at("b.cdo")),
+		 strlen(bif_text(0x14ca8093, at("a.cdo"), at("b.cdo"))));
+}
+
+static void test_key(void)
+{
+	uint8_t k0[32], k[32];
+	struct timespec ts[2] = {{1000000000, 0}, {1000000000, 0}};
+	const char *t;
+	setup_inputs();
+	CU_ASSERT_EQUAL_FATAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k0),
+			      AIETH_OK);
+	/* the same inputs: the same key */
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_EQUAL(memcmp(k0, k, 32), 0);
+	/* other scratch paths (BIF, output, CDO copies): the same key */
+	put_file(at("a2.cdo"), "cdo-one-bytes", 13);
+	t = bif_text(0x14ca8093, at("a2.cdo"), at("b.cdo"));
+	put_file(at("bif2"), t, strlen(t));
+	CU_ASSERT_EQUAL(key_of("versal", at("bif2"), at("p.pdi"), at("a2.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_EQUAL(memcmp(k0, k, 32), 0);
+	/* an argument */
+	CU_ASSERT_EQUAL(key_of("versal_2ve_2vm", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"),
+			       k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	/* the BIF text */
+	t = bif_text(0x14ca8094, at("a.cdo"), at("b.cdo"));
+	put_file(at("bif3"), t, strlen(t));
+	CU_ASSERT_EQUAL(key_of("versal", at("bif3"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	/* the CDOs' order, a byte, a length */
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("b.cdo"), at("a.cdo"), k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	put_file(at("a3.cdo"), "cdo-one-bytex", 13);
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a3.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	put_file(at("a4.cdo"), "cdo-one-bytes\0", 14);
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a4.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	/* bootgen's identity: its time, then its bytes */
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("tool"), ts, 0), 0);
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	memcpy(k0, k, 32);
+	put_file(at("tool"), "#!/bin/sh\n\n", 11);
+	CU_ASSERT_EQUAL(chmod(at("tool"), 0755), 0);
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
+	/* no bootgen, no CDO: no key */
+	CU_ASSERT_EQUAL(unlink(at("tool")), 0);
+	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k),
+			AIETH_ENOTFOUND);
+	setup_inputs();
+	CU_ASSERT_NOT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("none"), k),
+			    AIETH_OK);
+}
+
+static uint8_t payload[3][4000];
+
+/* The entry of key in DIR/SUB ("<key>-<hash>-<size>.pdi"): its path in out
+ * ("" when there is none). */
+static void entry_name(char *out, size_t cap, const char *sub, const uint8_t key[32])
+{
+	char hex[65], d[128];
+	struct dirent *de;
+	DIR *dd;
+	int i;
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	snprintf(d, sizeof d, "%s/%s", dir, sub);
+	out[0] = '\0';
+	if (!(dd = opendir(d)))
+		return;
+	while ((de = readdir(dd)))
+		if (!strncmp(de->d_name, hex, 64) && de->d_name[64] == '-' &&
+		    strlen(d) + strlen(de->d_name) + 2 <= cap)
+			sprintf(out, "%s/%s", d, de->d_name);
+	closedir(dd);
+}
+
+/* Put a fresh in.pdi (payload[0]) under key, as bootgen's scratch file:
+ * removed after (the entry may be a hard link of it). */
+static int store(const aieth_pdi_cache *c, const uint8_t key[32], int *stored)
+{
+	int rc;
+	put_file(at("in.pdi"), payload[0], 4000);
+	rc = aieth_pdi_cache_put(c, key, at("in.pdi"), stored);
+	unlink(at("in.pdi"));
+	return rc;
+}
+
+static int same_file(const char *path, const void *data, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int same;
+	if (aieth_read_file(path, 1 << 20, &text, &len))
+		return 0;
+	same = len == n && !memcmp(text, data, n);
+	free(text);
+	return same;
+}
+
+static void test_hit_miss_damage(void)
+{
+	aieth_pdi_cache c;
+	uint8_t key[32], other[32];
+	int hit = -1, stored = -1, fd, i;
+	char entry[300], oe[300];
+	struct stat st;
+	fresh_dir();
+	for (i = 0; i < 4000; i++)
+		payload[0][i] = (uint8_t)(i * 31 + 7);
+	memset(key, 0x5a, sizeof key);
+	memset(other, 0xa5, sizeof other);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("c/d"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.max_bytes, AIETH_PDI_CACHE_MAX_DEFAULT);
+	CU_ASSERT_EQUAL(stat(at("c/d"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
+	/* miss, store, hit with the same bytes */
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("out.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(at("out.pdi"), F_OK), -1);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(stored, 1);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("out.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT(same_file(at("out.pdi"), payload[0], 4000));
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, other, at("out2.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	/* a hit in the cache's file system is a hard link: no copy, and the
+	 * bytes stay whatever happens to the entry */
+	entry_name(entry, sizeof entry, "c/d", key);
+	CU_ASSERT_EQUAL(stat(at("out.pdi"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_nlink, 2);
+	CU_ASSERT_EQUAL(unlink(entry), 0);
+	CU_ASSERT(same_file(at("out.pdi"), payload[0], 4000));
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "c/d", key);
+	CU_ASSERT_EQUAL_FATAL(stat(entry, &st), 0);
+	CU_ASSERT_EQUAL(st.st_size, 4000); /* the PDI itself: hard-linkable */
+	CU_ASSERT_PTR_NOT_NULL(strstr(entry, "-4000.pdi"));
+	/* a flipped byte: a miss, the entry removed */
+	fd = open(entry, O_WRONLY);
+	CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 1234), 1);
+	close(fd);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(at("bad.pdi"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	/* truncated, grown, empty: misses */
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "c/d", key);
+	CU_ASSERT_EQUAL(truncate(entry, 3999), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "c/d", key);
+	CU_ASSERT_EQUAL(truncate(entry, 4001), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "c/d", key);
+	CU_ASSERT_EQUAL(truncate(entry, 0), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	/* the same size, another content hash in the name */
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "c/d", key);
+	snprintf(oe, sizeof oe, "%s", entry);
+	oe[strlen(oe) - strlen("-4000.pdi") - 1] ^= 1; /* the hash's last digit */
+	CU_ASSERT_EQUAL(rename(entry, oe), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(oe, F_OK), -1);
+	/* a symbolic link or a directory under an entry's name: misses */
+	CU_ASSERT_EQUAL(symlink(at("out.pdi"), oe), 0); /* sound bytes, but a link */
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	unlink(oe);
+	CU_ASSERT_EQUAL(mkdir(oe, 0700), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(at("bad.pdi"), F_OK), -1);
+	rmdir(oe);
+	/* the entry rebuilt: a hit again */
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("good.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT(same_file(at("good.pdi"), payload[0], 4000));
+	aieth_pdi_cache_close(&c);
+}
+
+static void set_used(const char *path, time_t t)
+{
+	struct timespec ts[2] = {{t, 0}, {t, 0}};
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+static int entry_count(const char *d)
+{
+	char cmd[200];
+	FILE *p;
+	int n = -1;
+	snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '\\.pdi$'", d);
+	p = popen(cmd, "r");
+	if (p && fscanf(p, "%d", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+static void test_lru_bound(void)
+{
+	aieth_pdi_cache c;
+	uint8_t k[4][32];
+	char e[4][300];
+	int i, hit, stored;
+	fresh_dir();
+	/* room for three entries of 4000 bytes */
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("lru"), 3 * 4000 + 100), AIETH_OK);
+	for (i = 0; i < 4; i++) {
+		memset(k[i], 0x10 + i, 32);
+		CU_ASSERT_EQUAL(store(&c, k[i], &stored), AIETH_OK);
+		CU_ASSERT_EQUAL(stored, 1);
+		entry_name(e[i], sizeof e[i], "lru", k[i]);
+		set_used(e[i], 1000000 + 10 * i); /* A oldest, then B, C, D */
+		if (i == 2)
+			break;
+	}
+	CU_ASSERT_EQUAL(entry_count(at("lru")), 3);
+	/* a hit makes A the most recently used: B is the one to go */
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, k[0], at("o.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(store(&c, k[3], &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(stored, 1);
+	entry_name(e[3], sizeof e[3], "lru", k[3]);
+	CU_ASSERT_EQUAL(entry_count(at("lru")), 3);
+	CU_ASSERT_EQUAL(access(e[0], F_OK), 0);
+	CU_ASSERT_EQUAL(access(e[1], F_OK), -1);
+	CU_ASSERT_EQUAL(access(e[2], F_OK), 0);
+	CU_ASSERT_EQUAL(access(e[3], F_OK), 0);
+	/* a smaller bound evicts the oldest first (times set: the clock the
+	 * file system stamps with is coarse) */
+	set_used(e[0], 2000000);
+	set_used(e[2], 2000010);
+	set_used(e[3], 2000020);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 4000), AIETH_OK);
+	CU_ASSERT_EQUAL(entry_count(at("lru")), 1);
+	CU_ASSERT_EQUAL(access(e[3], F_OK), 0);
+	/* a stale temporary (a writer that died) goes, a fresh one stays;
+	 * files not named like entries are not touched */
+	put_file(at("lru/.tmp.1.0.0"), "x", 1);
+	set_used(at("lru/.tmp.1.0.0"), 1000000);
+	put_file(at("lru/.tmp.2.0.0"), "x", 1);
+	put_file(at("lru/notes.txt"), "mine", 4);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(entry_count(at("lru")), 0);
+	CU_ASSERT_EQUAL(access(at("lru/.tmp.1.0.0"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(at("lru/.tmp.2.0.0"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(at("lru/notes.txt"), F_OK), 0);
+	aieth_pdi_cache_close(&c);
+	/* an entry larger than the bound is not kept */
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("tiny"), 1000), AIETH_OK);
+	CU_ASSERT_EQUAL(store(&c, k[0], &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(stored, 0);
+	CU_ASSERT_EQUAL(entry_count(at("tiny")), 0);
+	aieth_pdi_cache_close(&c);
+}
+
+static void test_folder(void)
+{
+	aieth_pdi_cache c;
+	struct stat st;
+	char want[300];
+	fresh_dir();
+	/* $AIETH_CACHE_DIR, then $XDG_CACHE_HOME/aieth, then $HOME/.cache/aieth */
+	setenv("AIETH_CACHE_DIR", at("env"), 1);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(c.dir, at("env"));
+	aieth_pdi_cache_close(&c);
+	unsetenv("AIETH_CACHE_DIR");
+	setenv("XDG_CACHE_HOME", at("xdg"), 1);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_OK);
+	snprintf(want, sizeof want, "%s/xdg/aieth", dir);
+	CU_ASSERT_STRING_EQUAL(c.dir, want);
+	aieth_pdi_cache_close(&c);
+	setenv("XDG_CACHE_HOME", "relative", 1); /* XDG: ignored */
+	setenv("HOME", at("home"), 1);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_OK);
+	snprintf(want, sizeof want, "%s/home/.cache/aieth", dir);
+	CU_ASSERT_STRING_EQUAL(c.dir, want);
+	CU_ASSERT_EQUAL(stat(at("home/.cache"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
+	aieth_pdi_cache_close(&c);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	CU_ASSERT_EQUAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "--cache-dir"));
+	/* an existing public folder is made private; a file is refused */
+	CU_ASSERT_EQUAL(mkdir(at("pub"), 0755), 0);
+	CU_ASSERT_EQUAL(chmod(at("pub"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("pub"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(stat(at("pub"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
+	aieth_pdi_cache_close(&c);
+	put_file(at("file"), "x", 1);
+	CU_ASSERT_NOT_EQUAL(aieth_pdi_cache_open(&c, at("file"), 0), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "file"));
+	CU_ASSERT_PTR_NULL(c.dir);
+}
+
+/* Direct mode: the archive's state, board, bootgen and IDCODEs make the
+ * key; a fresh archive is not yet settled; memos round-trip and go with
+ * their entry. */
+static void test_direct_memo(void)
+{
+	aieth_pdi_cache c;
+	uint8_t d0[32], d[32], key[32], got[32];
+	struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+	int settled = -1, found = -1, stored;
+	fresh_dir();
+	put_file(at("tool"), "#!/bin/sh\n", 10);
+	CU_ASSERT_EQUAL(chmod(at("tool"), 0755), 0);
+	put_file(at("g.a"), "!<arch>\n", 8);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d0,
+							 &settled), AIETH_OK);
+	CU_ASSERT_EQUAL(settled, 0); /* written just now */
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(memcmp(d0, d, 32), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vek280", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 2, 1, d, &settled), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 2, d, &settled), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
+	/* the archive touched (even back to an old time: its change time moves) */
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("g.a"), old, 0), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
+	CU_ASSERT_EQUAL(settled, 0); /* its change time is now */
+	memcpy(d0, d, 32);
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("tool"), old, 0), 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
+	/* a directory is not an archive: no direct mode */
+	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(dir, "vck190", at("tool"), 1, 1, d, &settled),
+			AIETH_ENOTFOUND);
+	/* memos */
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	memset(key, 0x42, 32);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_put(&c, d, key), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	CU_ASSERT_EQUAL(memcmp(got, key, 32), 0);
+	/* its entry there: the memo stays; its entry gone: the memo goes */
+	payload[0][0] = 1;
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 1u << 30), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	aieth_pdi_cache_close(&c);
+}
+
+/* The cache on another file system than the scratch files (/dev/shm, a
+ * tmpfs, when it is one): entries are copied in and out, and checked the
+ * same way. */
+static void test_other_file_system(void)
+{
+	aieth_pdi_cache c;
+	uint8_t key[32];
+	char shm[] = "/dev/shm/aieth-pdicache-XXXXXX", entry[300], cmd[100], hex[65];
+	struct stat a, b;
+	struct dirent *de;
+	DIR *d;
+	int hit, stored, fd, i;
+	fresh_dir();
+	if (!mkdtemp(shm) || stat(shm, &a) || stat(dir, &b) || a.st_dev == b.st_dev) {
+		fprintf(stderr, "\n  (no second file system at /dev/shm: the copy path is "
+			"not tested)\n");
+		return;
+	}
+	memset(key, 0x77, 32);
+	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, shm, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(stored, 1);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("o.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT(same_file(at("o.pdi"), payload[0], 4000));
+	CU_ASSERT_EQUAL(stat(at("o.pdi"), &a), 0);
+	CU_ASSERT_EQUAL(a.st_nlink, 1); /* a copy */
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	entry[0] = '\0';
+	if ((d = opendir(shm))) {
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, hex, 64))
+				snprintf(entry, sizeof entry, "%s/%.200s", shm, de->d_name);
+		closedir(d);
+	}
+	fd = open(entry, O_WRONLY);
+	CU_ASSERT(fd >= 0);
+	CU_ASSERT_EQUAL(pwrite(fd, "\x01", 1, 3999), 1);
+	close(fd);
+	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("o2.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(at("o2.pdi"), F_OK), -1); /* the partial copy removed */
+	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	aieth_pdi_cache_close(&c);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", shm);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static void test_cleanup(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+TU_MAIN("pdi_cache", {"key: what bootgen reads, nothing else", test_key},
+	{"hit, miss, damaged entries", test_hit_miss_damage},
+	{"least recently used eviction under the bound", test_lru_bound},
+	{"the folder: choice and privacy", test_folder},
+	{"direct mode: archive state, memos", test_direct_memo},
+	{"another file system: copies, checked", test_other_file_system}, {"cleanup", test_cleanup})
