@@ -48,17 +48,19 @@ expect 3 "$T" --board vek385 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$
 has "$TMP/err" "but $TMP/mute supports only (none listed)"
 gone "$F/g.xclbin"
 # the stand-in lists versal_2ve_2vm: asked for it, by --bootgen or $BOOTGEN
+# (--no-cache: the same inputs again would take the PDI from the cache and
+# not run the stand-in, whose arguments are checked)
 export FAKE_BOOTGEN_LOG="$TMP/args"
-expect 0 "$T" --board vek385 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$F/g.xclbin" --bootgen "$FAKE"
+expect 0 "$T" --no-cache --board vek385 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$F/g.xclbin" --bootgen "$FAKE"
 has "$TMP/args" "-arch versal_2ve_2vm -image "
 rm -f "$TMP/args"
-BOOTGEN="$FAKE" expect 0 "$T" --board vek385 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$F/g.xclbin"
+BOOTGEN="$FAKE" expect 0 "$T" --no-cache --board vek385 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$F/g.xclbin"
 has "$TMP/args" "-arch versal_2ve_2vm -image "
 # --bootgen wins over $BOOTGEN
 BOOTGEN=/nonexistent/bootgen expect 0 "$T" -q --board vek385 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$F/g.xclbin" --bootgen "$FAKE"
 # a first-generation board gets -arch versal from the same program
 rm -f "$TMP/args"
-expect 0 "$T" --board vck190 --xsa "$TMP/vck190/harness.xsa" --libadf "$TMP/vck190/libadf.a" -o "$F/v.xclbin" --bootgen "$FAKE"
+expect 0 "$T" --no-cache --board vck190 --xsa "$TMP/vck190/harness.xsa" --libadf "$TMP/vck190/libadf.a" -o "$F/v.xclbin" --bootgen "$FAKE"
 has "$TMP/args" "-arch versal -image "
 lacks "$TMP/args" "2ve"
 unset FAKE_BOOTGEN_LOG
