@@ -125,7 +125,7 @@ static int up_extract(up_ctx *c)
 	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = NULL;
-		char *full;
+		char *full, rel[ASX_NAME_MAX + 1];
 		mode_t type;
 		if ((rc = up_entry_rules(c, e, &name)))
 			goto out;
@@ -133,6 +133,9 @@ static int up_extract(up_ctx *c)
 			name += 2;
 		if (!*name)
 			continue;
+		/* name lives in the entry, which the new path replaces */
+		snprintf(rel, sizeof rel, "%s", name);
+		name = rel;
 		type = archive_entry_filetype(e);
 		full = aieth_path_join(c->tmp, name);
 		if (!full) {
