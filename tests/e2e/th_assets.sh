@@ -150,6 +150,17 @@ expect 2 "$TA" fetch "$h_URL/good.tar.gz" --sha256 "$GOOD" --dest "$D/y"
 has "$TMP/err" "sha256 mismatch"
 nofile "$D/y/downloads/good.tar.gz.part"
 
+# two downloads of one file at once: the second is refused, the part kept
+D=$TMP/d6b
+mkdir -p "$D/downloads"
+head -c 1234 "$TMP/www/good.tar.gz" >"$D/downloads/good.tar.gz.part"
+flock "$D/downloads/good.tar.gz.part" sleep 5 &
+PIDS+=($!)
+for i in $(seq 50); do flock -n "$D/downloads/good.tar.gz.part" true || break; sleep 0.05; done
+expect 3 "$TA" fetch "$h_URL/good.tar.gz" --sha256 "$GOOD" --dest "$D"
+has "$TMP/err" "another th_assets is downloading it"
+[[ $(stat -c %s "$D/downloads/good.tar.gz.part") -eq 1234 ]] && ok || bad "the part changed"
+
 # --- HTTPS with a throwaway CA ---
 if command -v openssl >/dev/null; then
   C=$TMP/certs; mkdir -p "$C"
@@ -206,6 +217,10 @@ expect 0 "$TA" list --dest "$D"
 has "$TMP/out" "test.1"
 has "$TMP/out" "$GOOD"
 has "$TMP/out" "good.tar.gz $GOOD $h_URL/good.tar.gz"
+# the temporary folder of an unpack that died is swept (its PID is gone)
+mkdir -p "$D/assets/.tmp-test.1-99999999/x"
+expect 0 "$TA" unpack --release test.1 --data-dir "$TMP/data" --dest "$D"
+nofile "$D/assets/.tmp-test.1-99999999"
 # unpacked again: replaced whole
 echo stale >"$D/assets/test.1/stale"
 expect 0 "$TA" unpack --release test.1 --data-dir "$TMP/data" --dest "$D"

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -235,6 +236,10 @@ static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const 
 	if (fstat(x.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(x.fd);
 		return aieth_fail(AIETH_EIO, "%s: not a regular file", part);
+	}
+	if (flock(x.fd, LOCK_EX | LOCK_NB) != 0) {
+		close(x.fd);
+		return aieth_fail(AIETH_EIO, "%s: another th_assets is downloading it", part);
 	}
 	for (i = 0; i < FT_ATTEMPTS; i++) {
 		rc = ft_attempt(o, url, &x, &retry);

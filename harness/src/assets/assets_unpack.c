@@ -6,7 +6,9 @@
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +266,31 @@ static int up_release_name(const char *lock_path, asx_release *rel)
 	return asx_release_check(rel->release);
 }
 
+/* .tmp-/.old- folders of unpacks that died (their process is gone): removed. */
+static void up_sweep(const char *adir)
+{
+	DIR *d = opendir(adir);
+	struct dirent *de;
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		const char *dash;
+		char *end, *p;
+		long pid;
+		if (strncmp(de->d_name, ".tmp-", 5) && strncmp(de->d_name, ".old-", 5))
+			continue;
+		dash = strrchr(de->d_name, '-');
+		pid = strtol(dash + 1, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		p = aieth_path_join(adir, de->d_name);
+		if (p)
+			up_rmtree(p);
+		free(p);
+	}
+	closedir(d);
+}
+
 static int up_install(const char *tmp, const char *target, const char *old)
 {
 	struct stat st;
@@ -316,6 +343,8 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	sprintf(old, "%s/.old-%s-%ld", adir, rel.release, (long)getpid());
 	snprintf(r->lock_path, sizeof r->lock_path, "%s", lock);
 	snprintf(r->path, sizeof r->path, "%s", target);
+	if ((rc = asx_mkdirs(adir)))
+		goto out;
 	/* the archive is checked before a byte of it is unpacked */
 	if ((rc = asx_file_sha256(from, r->sha256, &r->bytes)))
 		goto out;
@@ -323,8 +352,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",
 				      rel.release, 1, &r->recorded)))
 		goto out;
-	if ((rc = asx_mkdirs(adir)))
-		goto out;
+	up_sweep(adir);
 	up_rmtree(tmp);
 	if (mkdir(tmp, 0755) != 0) {
 		rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,17 +60,47 @@ int asx_file_sha256(const char *path, char out[65], uint64_t *size_out)
 	return 0;
 }
 
+static int vf_check_record(const char *lock_path, const char *file, const char *found,
+			   const char *expected, const char *url, const char *release, int check_only,
+			   int *recorded);
+
 int asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
 			const char *expected, const char *expected_what, const char *url,
 			const char *release, int check_only, int *recorded)
 {
-	asx_lock l;
-	const asx_lock_entry *e;
 	int rc;
+	char *guard;
+	int gfd;
 	*recorded = 0;
 	if (expected && *expected && strcmp(expected, found))
 		return aieth_fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (%s), found %s", file,
 				  expected, expected_what, found);
+	/* two th_assets at once: the read-check-write of the lock is one step */
+	guard = malloc(strlen(lock_path) + 5);
+	if (!guard)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	sprintf(guard, "%s.lck", lock_path);
+	gfd = open(guard, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (gfd < 0 || flock(gfd, LOCK_EX) != 0) {
+		rc = aieth_fail(AIETH_EIO, "%s: cannot lock: %s", guard, strerror(errno));
+		if (gfd >= 0)
+			close(gfd);
+		free(guard);
+		return rc;
+	}
+	free(guard);
+	rc = vf_check_record(lock_path, file, found, expected, url, release, check_only, recorded);
+	close(gfd);
+	return rc;
+}
+
+static int vf_check_record(const char *lock_path, const char *file, const char *found,
+			   const char *expected, const char *url, const char *release, int check_only,
+			   int *recorded)
+{
+	asx_lock l;
+	const asx_lock_entry *e;
+	int rc;
 	if ((rc = asx_lock_load(lock_path, &l)))
 		return rc;
 	e = asx_lock_find(&l, file);
