@@ -67,6 +67,8 @@ GOOD=$(sha "$TMP/www/good.tar.gz")
 # --- usage ---
 expect 0 "$TA" --help
 has "$TMP/out" "Exit codes: 0 ok, 2 usage"
+expect 0 "$TA" --version
+has "$TMP/out" "th_assets "
 expect 2 "$TA"
 expect 2 "$TA" frobnicate
 expect 2 "$TA" fetch --release 2026.1 http://127.0.0.1:1/x.tar.gz
