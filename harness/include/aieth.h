@@ -18,6 +18,7 @@
 #include "aieth/board.h"    /* board facts, PLIOs, placement constraints */
 #include "aieth/error.h"    /* error codes, aieth_error_message() */
 #include "aieth/graph.h"    /* graph run, wait, end, run-time parameters */
+#include "aieth/assets.h"   /* th_assets: AMD's precompiled XSAs, verified */
 #include "aieth/package.h"  /* th_package: an AIE-only XCLBIN from a graph */
 #include "aieth/report.h"   /* runs, exit codes, report.json / junit.xml */
 #include "aieth/server.h"   /* th_server: one device served over HTTP */

@@ -1,0 +1,189 @@
+/*
+ * assets_lock.c - the lock file: the sha256 of every archive th_assets has
+ * installed, so a hash recorded once is enforced from then on.
+ *
+ *   {"lock_version": 1,
+ *    "files": {"<file>": {"sha256": "<64 hex>", "url": "...", "release": "..."}}}
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "assets/assets_internal.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/json_strict.h"
+#include "util/path.h"
+
+static int lk_entry(const char *what, asx_lock *l, const char *file, struct json_object *o)
+{
+	static const char *const keys[] = {"sha256", "url", "release", NULL};
+	char path[320];
+	const char *sha = NULL, *url = "", *rel = "";
+	char norm[65];
+	int rc;
+	snprintf(path, sizeof path, "files.%.255s", file);
+	if ((rc = asx_file_name_check(file)))
+		return aieth_fail_prefix(AIETH_EPARSE, "%s: files", what);
+	if (!json_object_is_type(o, json_type_object))
+		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+	if ((rc = jstrict_keys(what, path, o, keys)) ||
+	    (rc = jstrict_get_string(what, path, o, "sha256", 1, &sha)) ||
+	    (rc = jstrict_get_string(what, path, o, "url", 0, &url)) ||
+	    (rc = jstrict_get_string(what, path, o, "release", 0, &rel)))
+		return rc;
+	if (asx_sha256_norm(sha, norm, "sha256"))
+		return aieth_fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
+	if (asx_lock_find(l, file))
+		return aieth_fail(AIETH_EPARSE, "%s: %s: listed twice", what, path);
+	return asx_lock_add(l, file, norm, url, rel);
+}
+
+int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out)
+{
+	static const char *const keys[] = {"lock_version", "files", NULL};
+	struct json_object *root = NULL, *files = NULL;
+	uint32_t ver = 0;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (len > ASX_LOCK_MAX_BYTES)
+		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, at most %u", what, len, ASX_LOCK_MAX_BYTES);
+	if ((rc = jstrict_parse(what, text, len, &root)))
+		return rc;
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		rc = aieth_fail(AIETH_EPARSE, "%s: expected an object at the top", what);
+		goto out;
+	}
+	if ((rc = jstrict_keys(what, "", root, keys)) ||
+	    (rc = jstrict_get_u32(what, "", root, "lock_version", 1, 1, 1, &ver)) ||
+	    (rc = jstrict_get_object(what, "", root, "files", 1, &files)))
+		goto out;
+	if (json_object_object_length(files) > (int)ASX_LOCK_MAX_ENTRIES) {
+		rc = aieth_fail(AIETH_EPARSE, "%s: files: %d entries, at most %u", what,
+				json_object_object_length(files), ASX_LOCK_MAX_ENTRIES);
+		goto out;
+	}
+	json_object_object_foreach(files, k, v)
+	{
+		if ((rc = lk_entry(what, out, k, v)))
+			goto out;
+	}
+out:
+	json_object_put(root);
+	if (rc)
+		asx_lock_free(out);
+	return rc;
+}
+
+int asx_lock_load(const char *path, asx_lock *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (access(path, F_OK) != 0)
+		return 0;
+	if ((rc = aieth_read_file(path, ASX_LOCK_MAX_BYTES, &text, &len)))
+		return rc;
+	rc = asx_lock_parse(path, text, len, out);
+	free(text);
+	return rc;
+}
+
+int asx_lock_save(const char *path, const asx_lock *l)
+{
+	struct json_object *root = json_object_new_object(), *files = json_object_new_object();
+	const char *s;
+	size_t i;
+	int rc;
+	if (!root || !files) {
+		json_object_put(root);
+		json_object_put(files);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	json_object_object_add(root, "lock_version", json_object_new_int(1));
+	json_object_object_add(root, "files", files);
+	for (i = 0; i < l->n; i++) {
+		struct json_object *e = json_object_new_object();
+		if (!e)
+			break;
+		json_object_object_add(e, "sha256", json_object_new_string(l->e[i].sha256));
+		json_object_object_add(e, "url", json_object_new_string(l->e[i].url));
+		json_object_object_add(e, "release", json_object_new_string(l->e[i].release));
+		json_object_object_add(files, l->e[i].file, e);
+	}
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (i < l->n || !s) {
+		json_object_put(root);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	{
+		size_t n = strlen(s);
+		char *buf = malloc(n + 2);
+		if (!buf) {
+			json_object_put(root);
+			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		}
+		memcpy(buf, s, n);
+		buf[n] = '\n';
+		rc = aieth_write_atomic(path, buf, n + 1);
+		free(buf);
+	}
+	json_object_put(root);
+	return rc;
+}
+
+const asx_lock_entry *asx_lock_find(const asx_lock *l, const char *file)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->e[i].file, file))
+			return &l->e[i];
+	return NULL;
+}
+
+int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *url,
+		 const char *release)
+{
+	asx_lock_entry *e;
+	if (l->n >= ASX_LOCK_MAX_ENTRIES)
+		return aieth_fail(AIETH_EINVAL, "lock file: %u entries at most", ASX_LOCK_MAX_ENTRIES);
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		asx_lock_entry *ne = realloc(l->e, cap * sizeof *ne);
+		if (!ne)
+			return aieth_fail(AIETH_ENOMEM, "lock file: out of memory");
+		l->e = ne;
+		l->cap = cap;
+	}
+	e = &l->e[l->n];
+	memset(e, 0, sizeof *e);
+	e->file = aieth_strdup(file);
+	e->url = aieth_strdup(url ? url : "");
+	e->release = aieth_strdup(release ? release : "");
+	snprintf(e->sha256, sizeof e->sha256, "%s", sha256);
+	if (!e->file || !e->url || !e->release) {
+		free(e->file);
+		free(e->url);
+		free(e->release);
+		return aieth_fail(AIETH_ENOMEM, "lock file: out of memory");
+	}
+	l->n++;
+	return 0;
+}
+
+void asx_lock_free(asx_lock *l)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++) {
+		free(l->e[i].file);
+		free(l->e[i].url);
+		free(l->e[i].release);
+	}
+	free(l->e);
+	memset(l, 0, sizeof *l);
+}

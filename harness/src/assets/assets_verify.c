@@ -1,0 +1,151 @@
+/*
+ * assets_verify.c - the one rule of every install: a file matches every
+ * hash known for it, and a file no one knows a hash for has its hash
+ * recorded in the lock file, which enforces it from then on.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assets/assets_internal.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/hash.h"
+#include "util/path.h"
+
+int asx_file_sha256(const char *path, char out[65], uint64_t *size_out)
+{
+	static const char hx[] = "0123456789abcdef";
+	aieth_sha256 s;
+	uint8_t d[32];
+	char *buf;
+	int fd, rc = 0, i;
+	uint64_t total = 0;
+	if ((rc = aieth_open_input(path, &fd, NULL)))
+		return rc;
+	buf = malloc(AIETH_IO_CHUNK);
+	if (!buf) {
+		close(fd);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	aieth_sha256_init(&s);
+	for (;;) {
+		ssize_t n = read(fd, buf, AIETH_IO_CHUNK);
+		if (n < 0) {
+			rc = aieth_fail(AIETH_EIO, "%s: read failed", path);
+			break;
+		}
+		if (n == 0)
+			break;
+		aieth_sha256_update(&s, buf, (size_t)n);
+		total += (uint64_t)n;
+	}
+	free(buf);
+	close(fd);
+	if (rc)
+		return rc;
+	aieth_sha256_final(&s, d);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = hx[d[i] >> 4];
+		out[2 * i + 1] = hx[d[i] & 15];
+	}
+	out[64] = 0;
+	if (size_out)
+		*size_out = total;
+	return 0;
+}
+
+static int vf_check_record(const char *lock_path, const char *file, const char *found,
+			   const char *expected, const char *url, const char *release, int check_only,
+			   int *recorded);
+
+int asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
+			const char *expected, const char *expected_what, const char *url,
+			const char *release, int check_only, int *recorded)
+{
+	int rc;
+	char *guard;
+	int gfd;
+	*recorded = 0;
+	if (expected && *expected && strcmp(expected, found))
+		return aieth_fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (%s), found %s", file,
+				  expected, expected_what, found);
+	/* two th_assets at once: the read-check-write of the lock is one step */
+	guard = malloc(strlen(lock_path) + 5);
+	if (!guard)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	sprintf(guard, "%s.lck", lock_path);
+	gfd = open(guard, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (gfd < 0 || flock(gfd, LOCK_EX) != 0) {
+		rc = aieth_fail(AIETH_EIO, "%s: cannot lock: %s", guard, strerror(errno));
+		if (gfd >= 0)
+			close(gfd);
+		free(guard);
+		return rc;
+	}
+	free(guard);
+	rc = vf_check_record(lock_path, file, found, expected, url, release, check_only, recorded);
+	close(gfd);
+	return rc;
+}
+
+static int vf_check_record(const char *lock_path, const char *file, const char *found,
+			   const char *expected, const char *url, const char *release, int check_only,
+			   int *recorded)
+{
+	asx_lock l;
+	const asx_lock_entry *e;
+	int rc;
+	if ((rc = asx_lock_load(lock_path, &l)))
+		return rc;
+	e = asx_lock_find(&l, file);
+	if (e && strcmp(e->sha256, found)) {
+		rc = aieth_fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (recorded in %s), found %s", file,
+				e->sha256, lock_path, found);
+	} else if (!e) {
+		/* every install is in the lock: a known hash is kept there too */
+		*recorded = !(expected && *expected);
+		if (!check_only && !(rc = asx_lock_add(&l, file, found, url, release)))
+			rc = asx_lock_save(lock_path, &l);
+	}
+	asx_lock_free(&l);
+	return rc;
+}
+
+char *asx_dest_path(const char *dest, const char *rel)
+{
+	return aieth_path_join(aieth_data_dir(dest), rel);
+}
+
+int asx_mkdirs(const char *path)
+{
+	char *p = aieth_strdup(path), *s;
+	struct stat st;
+	int rc = 0;
+	if (!p)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	for (s = p + 1;; s++) {
+		char c = *s;
+		if (c != '/' && c != 0)
+			continue;
+		*s = 0;
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			rc = aieth_fail(AIETH_EIO, "%s: cannot create folder: %s", p, strerror(errno));
+			break;
+		}
+		if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			rc = aieth_fail(AIETH_EIO, "%s: not a folder", p);
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
