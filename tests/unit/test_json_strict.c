@@ -298,7 +298,32 @@ static void test_parse_null_and_codes(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "duplicate"));
 }
 
+static void test_parse_object(void)
+{
+	struct json_object *o = (struct json_object *)1;
+	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "{\"a\":1}", 7, 64, &o), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT(json_object_is_type(o, json_type_object));
+	json_object_put(o);
+	/* the size before anything is parsed, with the limit */
+	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "{\"a\":1}", 7, 6, &o), AIETH_EPARSE);
+	CU_ASSERT_PTR_NULL(o);
+	MSG_HAS("t.json: 7 bytes, at most 6");
+	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "[1]", 3, 64, &o), AIETH_EPARSE);
+	CU_ASSERT_PTR_NULL(o);
+	MSG_HAS("t.json: expected an object at the top");
+	/* the literal null, as the whole text (no byte after it) */
+	CU_ASSERT_EQUAL(jstrict_parse("t.json", "null", 4, &o), 0);
+	CU_ASSERT_PTR_NULL(o);
+	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "null", 4, 64, &o), AIETH_EPARSE);
+	MSG_HAS("expected an object at the top");
+	CU_ASSERT_EQUAL(jstrict_parse("t.json", "nul", 3, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "{", 1, 64, &o), AIETH_EPARSE);
+	MSG_HAS("t.json:1:2:");
+}
+
 TU_MAIN("json_strict",
+	{"object at the top, size first", test_parse_object},
 	{"null and error codes", test_parse_null_and_codes},
 	{"parse ok", test_parse_ok},
 	{"parse reads only len bytes", test_parse_not_nul_terminated},

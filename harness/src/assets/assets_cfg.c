@@ -66,14 +66,8 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 	char known[256] = "";
 	int rc, found = 0;
 	memset(out, 0, sizeof *out);
-	if (len > CF_MAX_BYTES)
-		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, at most %u", what, len, CF_MAX_BYTES);
-	if ((rc = jstrict_parse(what, text, len, &root)))
+	if ((rc = jstrict_parse_object(what, text, len, CF_MAX_BYTES, &root)))
 		return rc;
-	if (!root || !json_object_is_type(root, json_type_object)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: expected an object at the top", what);
-		goto out;
-	}
 	if ((rc = jstrict_keys(what, "", root, keys)) ||
 	    (rc = jstrict_get_string(what, "", root, "comment", 0, &comment)) ||
 	    (rc = jstrict_get_object(what, "", root, "releases", 1, &rels)))

@@ -274,22 +274,8 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 		const char *name = o->release ? o->release : AIETH_ASSETS_DEFAULT_RELEASE;
 		if ((rc = asx_release_check(name)) || (rc = asx_cfg_find(o->data_dir, name, NULL, rel)))
 			return rc;
-		if (*rel->sha256) {
-			memcpy(expected, rel->sha256, 65);
-			*expected_what = "cfg/assets.json";
-		}
 	}
-	if (o->sha256) {
-		char h[65];
-		if ((rc = asx_sha256_norm(o->sha256, h, "--sha256")))
-			return rc;
-		if (*expected && strcmp(h, expected))
-			return aieth_fail(AIETH_EINVAL, "--sha256 %s: cfg/assets.json says %s for release %s", h,
-					  expected, rel->release);
-		memcpy(expected, h, 65);
-		*expected_what = "--sha256";
-	}
-	return 0;
+	return asx_expected_hash(rel, o->sha256, expected, expected_what);
 }
 
 int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)

@@ -76,6 +76,12 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 		  const char *file, asx_release *out);
 /* The same on <data dir>/cfg/assets.json. */
 int asx_cfg_find(const char *data_dir, const char *release, const char *file, asx_release *out);
+/* The hash a file must have before the lock file is asked: rel's (from
+ * cfg/assets.json), else "" ; sha256_opt (--sha256, may be NULL) must
+ * agree with it and then is the one named. *what says where it came from
+ * ("" when nothing is known). */
+int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expected[65],
+		      const char **what);
 void asx_release_free(asx_release *r);
 
 /* --- hashes (assets_verify.c) --- */

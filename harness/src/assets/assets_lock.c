@@ -49,14 +49,8 @@ int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out
 	uint32_t ver = 0;
 	int rc;
 	memset(out, 0, sizeof *out);
-	if (len > ASX_LOCK_MAX_BYTES)
-		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, at most %u", what, len, ASX_LOCK_MAX_BYTES);
-	if ((rc = jstrict_parse(what, text, len, &root)))
+	if ((rc = jstrict_parse_object(what, text, len, ASX_LOCK_MAX_BYTES, &root)))
 		return rc;
-	if (!root || !json_object_is_type(root, json_type_object)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: expected an object at the top", what);
-		goto out;
-	}
 	if ((rc = jstrict_keys(what, "", root, keys)) ||
 	    (rc = jstrict_get_u32(what, "", root, "lock_version", 1, 1, 1, &ver)) ||
 	    (rc = jstrict_get_object(what, "", root, "files", 1, &files)))

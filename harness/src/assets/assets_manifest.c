@@ -45,14 +45,8 @@ int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manif
 	uint32_t ver;
 	int rc;
 	memset(m, 0, sizeof *m);
-	if (len > MF_MAX_BYTES)
-		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, at most %u", what, len, MF_MAX_BYTES);
-	if ((rc = jstrict_parse(what, text, len, &root)))
+	if ((rc = jstrict_parse_object(what, text, len, MF_MAX_BYTES, &root)))
 		return rc;
-	if (!root || !json_object_is_type(root, json_type_object)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: expected an object at the top", what);
-		goto out;
-	}
 	if ((rc = jstrict_keys(what, "", root, keys)) ||
 	    (rc = jstrict_get_u32(what, "", root, "manifest_version", 1, 1, 1, &ver)) ||
 	    (rc = jstrict_get_string(what, "", root, "release", 1, &rel)) ||

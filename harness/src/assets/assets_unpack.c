@@ -218,20 +218,7 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 	aieth_error_clear();
 	if (o->release)
 		snprintf(rel->release, sizeof rel->release, "%s", o->release);
-	if (*rel->sha256) {
-		memcpy(expected, rel->sha256, 65);
-		*ewhat = "cfg/assets.json";
-	}
-	if (o->sha256) {
-		char h[65];
-		if ((rc = asx_sha256_norm(o->sha256, h, "--sha256")))
-			return rc;
-		if (*expected && strcmp(h, expected))
-			return aieth_fail(AIETH_EINVAL, "--sha256 %s: cfg/assets.json says %s", h, expected);
-		memcpy(expected, h, 65);
-		*ewhat = "--sha256";
-	}
-	return 0;
+	return asx_expected_hash(rel, o->sha256, expected, ewhat);
 }
 
 /* The release name when nothing named it: the lock's, else the file's name

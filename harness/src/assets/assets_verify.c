@@ -149,3 +149,26 @@ int asx_mkdirs(const char *path)
 	free(p);
 	return rc;
 }
+
+int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expected[65],
+		      const char **what)
+{
+	char h[65];
+	int rc;
+	*expected = 0;
+	*what = "";
+	if (*rel->sha256) {
+		memcpy(expected, rel->sha256, 65);
+		*what = "cfg/assets.json";
+	}
+	if (!sha256_opt)
+		return AIETH_OK;
+	if ((rc = asx_sha256_norm(sha256_opt, h, "--sha256")))
+		return rc;
+	if (*expected && strcmp(h, expected))
+		return aieth_fail(AIETH_EINVAL, "--sha256 %s: cfg/assets.json says %s for release %s",
+				  h, expected, rel->release);
+	memcpy(expected, h, 65);
+	*what = "--sha256";
+	return AIETH_OK;
+}

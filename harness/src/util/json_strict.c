@@ -691,11 +691,12 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	end = json_tokener_get_parse_end(tok);
 	if (!obj && jerr == json_tokener_continue) {
 		/* A top-level number or literal ends only at the next character:
-		 * feed the terminating NUL. Anything else is truncated input. */
+		 * feed the terminating NUL. Anything else is truncated input; a
+		 * success without an object is the literal null. */
 		obj = json_tokener_parse_ex(tok, "", 1);
 		jerr = json_tokener_get_error(tok);
 		end = len;
-		if (!obj && (jerr == json_tokener_continue || jerr == json_tokener_success))
+		if (!obj && jerr == json_tokener_continue)
 			jerr = json_tokener_error_parse_eof;
 	}
 	json_tokener_free(tok);
@@ -888,4 +889,21 @@ int jstrict_get_object(const char *what, const char *path, struct json_object *o
 	if (out)
 		*out = v;
 	return 0;
+}
+
+int jstrict_parse_object(const char *what, const char *text, size_t len, size_t max,
+			 struct json_object **out)
+{
+	int rc;
+	*out = NULL;
+	if (len > max)
+		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, at most %zu", what, len, max);
+	if ((rc = jstrict_parse(what, text, len, out)))
+		return rc;
+	if (!*out || !json_object_is_type(*out, json_type_object)) {
+		json_object_put(*out);
+		*out = NULL;
+		return aieth_fail(AIETH_EPARSE, "%s: expected an object at the top", what);
+	}
+	return AIETH_OK;
 }

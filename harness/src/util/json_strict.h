@@ -21,6 +21,12 @@
  * json_object_put()s it), or NULL when the text is the JSON literal null. */
 int jstrict_parse(const char *what, const char *text, size_t len, struct json_object **out);
 
+/* jstrict_parse of a document whose top is an object, at most max bytes:
+ * the size checked first (named with the limit), then the parse, then the
+ * object. On success *out is the object (caller json_object_put()s it). */
+int jstrict_parse_object(const char *what, const char *text, size_t len, size_t max,
+			 struct json_object **out);
+
 /* Check that obj (at JSON path `path` in file `what`) is an object whose
  * keys are all in the NULL-terminated list `allowed`. Returns 0 or an aieth
  * error code (AIETH_EPARSE) naming the first unknown key and listing the
