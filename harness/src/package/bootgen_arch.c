@@ -110,7 +110,7 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 	sigset_t defs;
 	char *buf;
 	size_t got = 0;
-	int fds[2], e, st, rc = AIETH_OK, open_end = 1;
+	int fds[2], e, st = 0, rc = AIETH_OK, open_end = 1;
 	pid_t pid;
 	double t0 = ba_now();
 
@@ -190,6 +190,11 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* posix_spawnp can succeed for a program that is not there (under
+	 * qemu-user, or a spawn without an exec error pipe): the child then
+	 * exits 127, as a shell's "not found" */
+	if (!rc && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found)", tool);
 	if (!rc)
 		aieth_bootgen_arch_parse(buf, got, list, cap);
 	free(buf);
