@@ -275,7 +275,27 @@ static void test_cleanup(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+static void test_file_sha256(void)
+{
+	char hex[65];
+	uint64_t n = 7;
+	fresh_dir();
+	/* FIPS 180-2's "abc"; and the empty file */
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("abc"), "abc", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_file_sha256(at("abc"), hex, &n), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("empty"), "", 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_file_sha256(at("empty"), hex, NULL), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	CU_ASSERT_NOT_EQUAL(aieth_file_sha256(at("missing"), hex, &n), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "missing"));
+	CU_ASSERT_EQUAL(mkdir(at("d"), 0755), 0);
+	CU_ASSERT_NOT_EQUAL(aieth_file_sha256(at("d"), hex, &n), AIETH_OK);
+}
+
 TU_MAIN("fileio", {"device written in place", test_device_written_in_place},
+	{"file sha256", test_file_sha256},
 	{"FIFO written in place or refused at once", test_fifo},
 	{"/dev/fd/N written through", test_open_descriptor},
 	{"symbolic link: target replaced", test_symlink},

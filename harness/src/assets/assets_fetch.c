@@ -22,6 +22,7 @@
 #include "aieth/version.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 
@@ -308,7 +309,7 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 			rc = aieth_fail(AIETH_EIO, "%s: not a regular file", final);
 			goto out;
 		}
-		if ((rc = asx_file_sha256(final, r->sha256, &r->bytes)))
+		if ((rc = aieth_file_sha256(final, r->sha256, &r->bytes)))
 			goto out;
 		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release, 0,
 					 &r->recorded);
@@ -319,7 +320,7 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 #ifdef AIETH_HAVE_CURL
 	if ((rc = ft_download(o, rel.url, part, r)))
 		goto out;
-	if ((rc = asx_file_sha256(part, r->sha256, &r->bytes)))
+	if ((rc = aieth_file_sha256(part, r->sha256, &r->bytes)))
 		goto out;
 	rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release, 0, &r->recorded);
 	if (rc) {

@@ -85,8 +85,6 @@ int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expec
 void asx_release_free(asx_release *r);
 
 /* --- hashes (assets_verify.c) --- */
-/* sha256 of a file (hex). */
-int asx_file_sha256(const char *path, char out[65], uint64_t *size_out);
 /* The rule of every install: the file's hash `found` must equal every hash
  * known for `file` (expected: --sha256 / cfg, may be NULL or ""; and the lock
  * file at lock_path). When none is known the hash is recorded in the lock

@@ -21,6 +21,7 @@
 #include "aieth/assets.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 
@@ -333,7 +334,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if ((rc = asx_mkdirs(adir)))
 		goto out;
 	/* the archive is checked before a byte of it is unpacked */
-	if ((rc = asx_file_sha256(from, r->sha256, &r->bytes)))
+	if ((rc = aieth_file_sha256(from, r->sha256, &r->bytes)))
 		goto out;
 	/* recorded in the lock only once unpacked: a refused archive leaves no trace */
 	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",

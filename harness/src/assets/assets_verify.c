@@ -18,48 +18,6 @@
 #include "util/hash.h"
 #include "util/path.h"
 
-int asx_file_sha256(const char *path, char out[65], uint64_t *size_out)
-{
-	static const char hx[] = "0123456789abcdef";
-	aieth_sha256 s;
-	uint8_t d[32];
-	char *buf;
-	int fd, rc = 0, i;
-	uint64_t total = 0;
-	if ((rc = aieth_open_input(path, &fd, NULL)))
-		return rc;
-	buf = malloc(AIETH_IO_CHUNK);
-	if (!buf) {
-		close(fd);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	aieth_sha256_init(&s);
-	for (;;) {
-		ssize_t n = read(fd, buf, AIETH_IO_CHUNK);
-		if (n < 0) {
-			rc = aieth_fail(AIETH_EIO, "%s: read failed", path);
-			break;
-		}
-		if (n == 0)
-			break;
-		aieth_sha256_update(&s, buf, (size_t)n);
-		total += (uint64_t)n;
-	}
-	free(buf);
-	close(fd);
-	if (rc)
-		return rc;
-	aieth_sha256_final(&s, d);
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = hx[d[i] >> 4];
-		out[2 * i + 1] = hx[d[i] & 15];
-	}
-	out[64] = 0;
-	if (size_out)
-		*size_out = total;
-	return 0;
-}
-
 static int vf_check_record(const char *lock_path, const char *file, const char *found,
 			   const char *expected, const char *url, const char *release, int check_only,
 			   int *recorded);

@@ -22,17 +22,6 @@
 
 #define TMP_PREFIX ".up-"
 
-static void hex32(const uint8_t d[32], char out[65])
-{
-	static const char x[] = "0123456789abcdef";
-	int i;
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = x[d[i] >> 4];
-		out[2 * i + 1] = x[d[i] & 15];
-	}
-	out[64] = '\0';
-}
-
 static char *entry_path(aieth_server *s, const char *sha)
 {
 	return aieth_path_join(s->cache_dir, sha);
@@ -265,7 +254,7 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		return SRV_X_IO;
 	}
 	aieth_sha256_final(&u->h, d);
-	hex32(d, got);
+	aieth_sha256_hex(d, got);
 	if (strcmp(got, u->sha)) {
 		snprintf(msg, cap, "xclbin upload: the body's sha256 is %s, the path says %s",
 			 got, u->sha);

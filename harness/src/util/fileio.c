@@ -20,6 +20,7 @@
 
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/hash.h"
 #include "util/path.h"
 
 static const char *file_kind(mode_t m)
@@ -446,5 +447,43 @@ int aieth_open_scratch(int *fd_out)
 				  strerror(e));
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	*fd_out = fd;
+	return AIETH_OK;
+}
+
+int aieth_file_sha256(const char *path, char hex[65], uint64_t *size)
+{
+	aieth_sha256 h;
+	uint8_t d[32];
+	char *buf;
+	uint64_t off = 0;
+	int fd, rc;
+	if ((rc = aieth_open_input(path, &fd, NULL)))
+		return rc;
+	if (!(buf = malloc(AIETH_IO_CHUNK))) {
+		close(fd);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	aieth_sha256_init(&h);
+	for (;;) {
+		ssize_t n = pread(fd, buf, AIETH_IO_CHUNK, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = aieth_fail(AIETH_EIO, "%s: %s", path, strerror(errno));
+			break;
+		}
+		if (!n)
+			break;
+		aieth_sha256_update(&h, buf, (size_t)n);
+		off += (uint64_t)n;
+	}
+	free(buf);
+	close(fd);
+	if (rc)
+		return rc;
+	aieth_sha256_final(&h, d);
+	aieth_sha256_hex(d, hex);
+	if (size)
+		*size = off;
 	return AIETH_OK;
 }

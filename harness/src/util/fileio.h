@@ -23,6 +23,11 @@
  * failure; *st_out (may be NULL) its fstat. */
 int aieth_open_input(const char *path, int *fd_out, struct stat *st_out);
 
+/* The SHA-256 of a whole input file (opened as aieth_open_input does) as
+ * hex, read in AIETH_IO_CHUNK pieces (memory bounded whatever its size);
+ * *size (may be NULL) gets its length. */
+int aieth_file_sha256(const char *path, char hex[65], uint64_t *size);
+
 /* A scratch file: read-write, in $TMPDIR (else /tmp), already unlinked so
  * it is gone when *fd_out is closed, whatever happens to the process. */
 int aieth_open_scratch(int *fd_out);

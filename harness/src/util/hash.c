@@ -214,3 +214,14 @@ int aieth_uuid_parse(const char *text, uint8_t uuid[16])
 				  text);
 	return AIETH_OK;
 }
+
+void aieth_sha256_hex(const uint8_t d[32], char out[65])
+{
+	static const char x[] = "0123456789abcdef";
+	int i;
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = x[d[i] >> 4];
+		out[2 * i + 1] = x[d[i] & 15];
+	}
+	out[64] = '\0';
+}

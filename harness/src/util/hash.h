@@ -19,6 +19,8 @@ typedef struct {
 void aieth_sha256_init(aieth_sha256 *s);
 void aieth_sha256_update(aieth_sha256 *s, const void *data, size_t len);
 void aieth_sha256_final(aieth_sha256 *s, uint8_t out[32]);
+/* A digest as 64 lowercase hex digits and a NUL. */
+void aieth_sha256_hex(const uint8_t d[32], char out[65]);
 
 typedef struct {
 	uint64_t lane[4];

@@ -47,49 +47,6 @@ static int status_error(const rmd_conn *c, const char *what, long status, const 
 			  "server %s: %s: status %ld: %s", c->base, what, status, msg);
 }
 
-int rmd_file_sha256(const char *path, char hex[65], uint64_t *size)
-{
-	static const char x[] = "0123456789abcdef";
-	aieth_sha256 h;
-	uint8_t d[32], *buf;
-	uint64_t off = 0;
-	struct stat st;
-	int fd, rc, i;
-
-	if ((rc = aieth_open_input(path, &fd, &st)))
-		return rc;
-	if (!(buf = malloc(AIETH_IO_CHUNK))) {
-		close(fd);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	aieth_sha256_init(&h);
-	for (;;) {
-		ssize_t n = pread(fd, buf, AIETH_IO_CHUNK, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = aieth_fail(AIETH_EIO, "%s: %s", path, strerror(errno));
-			break;
-		}
-		if (!n)
-			break;
-		aieth_sha256_update(&h, buf, (size_t)n);
-		off += (uint64_t)n;
-	}
-	free(buf);
-	close(fd);
-	if (rc)
-		return rc;
-	aieth_sha256_final(&h, d);
-	for (i = 0; i < 32; i++) {
-		hex[2 * i] = x[d[i] >> 4];
-		hex[2 * i + 1] = x[d[i] & 15];
-	}
-	hex[64] = '\0';
-	*size = off;
-	return AIETH_OK;
-}
-
 typedef struct {
 	int fd;
 	uint64_t off, size;
@@ -140,7 +97,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	int rc;
 
 	*uploaded = 0;
-	if ((rc = rmd_file_sha256(path, sha, &size)))
+	if ((rc = aieth_file_sha256(path, sha, &size)))
 		return rc;
 	snprintf(url, sizeof url, "%s/v1/xclbins/%s", c->base, sha);
 	/* ask first: a design the server has is not sent again */

@@ -28,10 +28,6 @@ typedef struct {
 #define RMD_ARTIFACTS_MAX 256         /* files fetched per session */
 #define RMD_ARTIFACT_MAX ((uint64_t)1 << 32)  /* bytes of one file */
 
-/* The sha256 of a file, read in chunks (never whole in memory), as 64
- * lowercase hex digits; *size its length. */
-int rmd_file_sha256(const char *path, char hex[65], uint64_t *size);
-
 /* Make sure the server holds the xclbin at path: hash it, ask (HEAD), and
  * upload it (PUT, streamed from the file) only when missing. sha gets its
  * hash, *uploaded 1 when it was sent. */
