@@ -19,9 +19,8 @@
 
 #include "aieth.h"
 #include "package/bootgen_arch.h"
+#include "package/spawn.h"
 #include "util/error.h"
-
-extern char **environ;
 
 static int ba_name_char(char c)
 {
@@ -95,24 +94,15 @@ int aieth_bootgen_arch_listed(const char *list, const char *arch)
 	return 0;
 }
 
-static double ba_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, size_t cap)
 {
 	char *argv[] = {(char *)tool, "-help", "arch", NULL};
 	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t sa;
-	sigset_t defs;
 	char *buf;
 	size_t got = 0;
 	int fds[2], e, st = 0, rc = AIETH_OK, open_end = 1;
 	pid_t pid;
-	double t0 = ba_now();
+	double t0 = aieth_pkg_now_s();
 
 	list[0] = '\0';
 	buf = malloc(AIETH_BOOTGEN_HELP_MAX);
@@ -129,15 +119,8 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	/* a group of its own, so a time limit kills whatever it started */
-	posix_spawnattr_init(&sa);
-	sigemptyset(&defs);
-	sigaddset(&defs, SIGPIPE);
-	posix_spawnattr_setsigdefault(&sa, &defs);
-	posix_spawnattr_setpgroup(&sa, 0);
-	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-	e = posix_spawnp(&pid, tool, &fa, &sa, argv, environ);
+	e = aieth_pkg_spawn(&pid, tool, argv, &fa);
 	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&sa);
 	close(fds[1]);
 	if (e) {
 		close(fds[0]);
@@ -146,7 +129,7 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 	}
 	while (open_end) {
 		struct pollfd pf = {fds[0], POLLIN, 0};
-		double left = timeout_s - (ba_now() - t0);
+		double left = timeout_s - (aieth_pkg_now_s() - t0);
 		ssize_t r;
 		char sink[4096];
 		if (left <= 0) {
@@ -179,17 +162,14 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 		if (w != 0 && !(w < 0 && errno == EINTR))
 			break;
 		struct timespec nap = {0, 5 * 1000 * 1000};
-		if (ba_now() - t0 >= timeout_s)
+		if (aieth_pkg_now_s() - t0 >= timeout_s)
 			rc = aieth_fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
 					"killed it", tool, timeout_s);
 		else
 			nanosleep(&nap, NULL);
 	}
-	if (rc) {
-		kill(-pid, SIGKILL);
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-	}
+	if (rc)
+		aieth_pkg_kill_group(pid);
 	/* posix_spawnp can succeed for a program that is not there (under
 	 * qemu-user, or a spawn without an exec error pipe): the child then
 	 * exits 127, as a shell's "not found" */

@@ -18,6 +18,7 @@
 #include "package/libadf.h"
 #include "package/pdi.h"
 #include "package/pdi_cache.h"
+#include "package/spawn.h"
 #include "package/xsa.h"
 #include "package/xsa_device.h"
 #include "util/error.h"
@@ -219,15 +220,11 @@ static int read_graph(pkg *p)
 
 static int check_prebuilt_pdi(pkg *p)
 {
-	uint8_t head[AIETH_PDI_SCAN_BYTES];
 	uint32_t id, ext;
-	ssize_t got;
-	int fd, rc;
-	if ((rc = aieth_open_input(p->o->pdi, &fd, NULL)))
+	int rc = aieth_pdi_file_idcode(p->o->pdi, &id, &ext);
+	if (rc && rc != AIETH_ENOTFOUND)
 		return rc;
-	got = read(fd, head, sizeof head);
-	close(fd);
-	if (got <= 0 || aieth_pdi_idcode(head, (size_t)got, &id, &ext))
+	if (rc)
 		return aieth_fail(AIETH_EPARSE, "%s: not a PDI (no Image Header Table in its first "
 				  "%u bytes)", p->o->pdi, AIETH_PDI_SCAN_BYTES);
 	if ((p->o->id_code >= 0 || p->xsa.has_id_code) &&
@@ -323,18 +320,17 @@ static int check_bootgen_arch(pkg *p)
 static int cache_direct(pkg *p)
 {
 	const char *tool = p->o->bootgen && *p->o->bootgen ? p->o->bootgen : "bootgen";
-	uint8_t key[32], head[AIETH_PDI_SCAN_BYTES];
+	uint8_t key[32];
 	char board[160];
 	uint32_t id, ext;
-	int found = 0, hit = 0, fd, rc;
-	ssize_t got;
-	struct timespec t0, t1;
+	int found = 0, hit = 0, rc;
+	double t0;
 	if (!p->o->use_cache || p->o->pdi || !p->o->graph)
 		return AIETH_OK;
 	if ((rc = aieth_pdi_cache_open(&p->cache, p->o->cache_dir, p->o->cache_max_bytes)))
 		return rc;
 	snprintf(p->r->cache_dir, sizeof p->r->cache_dir, "%s", p->cache.dir);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = aieth_pkg_now_s();
 	/* the board and the bootgen architecture its file names (bootgen's
 	 * -arch, in the full key too) */
 	snprintf(board, sizeof board, "%s/%s", aieth_board_get_info(p->o->board)->name, pkg_arch(p));
@@ -345,22 +341,16 @@ static int cache_direct(pkg *p)
 	    (p->cached_pdi = aieth_path_join(p->tmp, "aie.pdi")) &&
 	    (rc = aieth_pdi_cache_get(&p->cache, key, p->cached_pdi, &hit)))
 		return rc;
-	if (hit) { /* the same read-back check as a PDI bootgen just wrote */
-		got = aieth_open_input(p->cached_pdi, &fd, NULL) == AIETH_OK
-			      ? read(fd, head, sizeof head) : -1;
-		if (fd >= 0)
-			close(fd);
-		hit = got > 0 && !aieth_pdi_idcode(head, (size_t)got, &id, &ext) &&
-		      id == p->r->id_code && ext == p->r->ext_id_code;
-	}
+	if (hit) /* the same read-back check as a PDI bootgen just wrote */
+		hit = !aieth_pdi_file_idcode(p->cached_pdi, &id, &ext) && id == p->r->id_code &&
+		      ext == p->r->ext_id_code;
 	if (!hit && p->cached_pdi) {
 		unlink(p->cached_pdi);
 		free(p->cached_pdi);
 		p->cached_pdi = NULL;
 	}
 	p->r->pdi_from_cache = p->r->cache_direct = hit;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	p->r->cache_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	p->r->cache_seconds = aieth_pkg_now_s() - t0;
 	aieth_error_clear();
 	return AIETH_OK;
 }

@@ -18,12 +18,11 @@
 
 #include "aieth.h"
 #include "package/pdi.h"
+#include "package/spawn.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
 #include "xclbin/xclbin_format.h"
-
-extern char **environ;
 
 #define IHT_BYTES 128u
 #define IHT_IDCODE 0x18u
@@ -50,6 +49,20 @@ int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t
 		return AIETH_OK;
 	}
 	return AIETH_ENOTFOUND;
+}
+
+int aieth_pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code)
+{
+	uint8_t head[AIETH_PDI_SCAN_BYTES];
+	ssize_t got;
+	int fd, rc;
+	if ((rc = aieth_open_input(path, &fd, NULL)))
+		return rc;
+	got = read(fd, head, sizeof head);
+	close(fd);
+	if (got <= 0)
+		return AIETH_ENOTFOUND;
+	return aieth_pdi_idcode(head, (size_t)got, id_code, ext_id_code);
 }
 
 int aieth_cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, const char *what)
@@ -82,13 +95,6 @@ int aieth_cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, con
 		return aieth_fail(AIETH_EPARSE, "%s: CDO length: %u words do not fit in the file "
 				  "(%llu bytes)", what, (unsigned)w[3], (unsigned long long)file_size);
 	return AIETH_OK;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* bootgen's messages without its banner, joined with "; ". */
@@ -148,30 +154,17 @@ static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
 	return AIETH_OK;
 }
 
-/* Kill bootgen's process group and reap bootgen. */
-static void kill_group(pid_t pid)
-{
-	int st;
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-}
-
 int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 {
 	const char *tool = o->bootgen && *o->bootgen ? o->bootgen : "bootgen";
 	char *bif = NULL, *log = NULL, msg[1200];
 	char *argv[9];
 	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t sa;
-	sigset_t defs;
 	struct rusage ru;
 	pid_t pid;
 	int rc, st = 0, e;
-	uint8_t head[AIETH_PDI_SCAN_BYTES];
 	uint32_t id, ext;
-	ssize_t got;
-	int fd, have_key = 0;
+	int have_key = 0;
 	uint8_t *key = r->cache_key;
 	double t0;
 
@@ -201,12 +194,12 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	/* the PDI cache (pdi_cache.h): a hit skips bootgen; no key (bootgen not
 	 * found) leaves bootgen to report that */
 	if (o->cache) {
-		t0 = now_s();
+		t0 = aieth_pkg_now_s();
 		have_key = aieth_pdi_cache_key(tool, (const char *const *)argv, bif, o->output,
 					       o->cdos, o->num_cdos, key) == AIETH_OK;
 		if (have_key && (rc = aieth_pdi_cache_get(o->cache, key, o->output, &r->from_cache)))
 			goto out;
-		r->cache_seconds = now_s() - t0;
+		r->cache_seconds = aieth_pkg_now_s() - t0;
 		r->have_key = have_key;
 		aieth_error_clear();
 		if (r->from_cache)
@@ -216,22 +209,9 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	/* its own process group: a time limit or an interruption kills bootgen
-	 * and whatever it started; the signals our caller may catch or ignore
-	 * are back to their defaults in it */
-	posix_spawnattr_init(&sa);
-	sigemptyset(&defs);
-	sigaddset(&defs, SIGINT);
-	sigaddset(&defs, SIGTERM);
-	sigaddset(&defs, SIGHUP);
-	sigaddset(&defs, SIGPIPE);
-	posix_spawnattr_setsigdefault(&sa, &defs);
-	posix_spawnattr_setpgroup(&sa, 0);
-	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-	t0 = now_s();
-	e = posix_spawnp(&pid, tool, &fa, &sa, argv, environ);
+	t0 = aieth_pkg_now_s();
+	e = aieth_pkg_spawn(&pid, tool, argv, &fa);
 	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&sa);
 	if (e) {
 		r->tool_failed = 1;
 		rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s: %s (install the Debian package "
@@ -247,27 +227,27 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		if (w < 0 && errno != EINTR) {
 			r->tool_failed = 1;
 			rc = aieth_fail(AIETH_EIO, "%s: wait failed: %s", tool, strerror(errno));
-			kill_group(pid);
+			aieth_pkg_kill_group(pid);
 			goto out;
 		}
 		if (o->cancel && *o->cancel) {
-			kill_group(pid);
+			aieth_pkg_kill_group(pid);
 			r->interrupted = 1;
 			rc = aieth_fail(AIETH_ESTATE, "interrupted while %s ran (stopped it)", tool);
 			goto out;
 		}
-		if (o->timeout_s > 0 && now_s() - t0 >= o->timeout_s) {
-			kill_group(pid);
+		if (o->timeout_s > 0 && aieth_pkg_now_s() - t0 >= o->timeout_s) {
+			aieth_pkg_kill_group(pid);
 			r->tool_failed = 1;
 			r->timed_out = 1;
-			r->seconds = now_s() - t0;
+			r->seconds = aieth_pkg_now_s() - t0;
 			rc = aieth_fail(AIETH_ETIMEOUT, "%s still running after its time limit of %g s "
 					"(--bootgen-timeout): killed it", tool, o->timeout_s);
 			goto out;
 		}
 		nanosleep(&nap, NULL);
 	}
-	r->seconds = now_s() - t0;
+	r->seconds = aieth_pkg_now_s() - t0;
 	r->maxrss_kib = ru.ru_maxrss;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		r->tool_failed = 1;
@@ -285,10 +265,7 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	}
 check:
 	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
-	got = aieth_open_input(o->output, &fd, NULL) == AIETH_OK ? read(fd, head, sizeof head) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (got <= 0 || aieth_pdi_idcode(head, (size_t)got, &id, &ext) != AIETH_OK) {
+	if (aieth_pdi_file_idcode(o->output, &id, &ext) != AIETH_OK) {
 		r->tool_failed = 1;
 		log_summary(log, msg, sizeof msg);
 		rc = aieth_fail(AIETH_EIO, "%s wrote no readable PDI %s: %s", tool, o->output,
@@ -303,10 +280,10 @@ check:
 		goto out;
 	}
 	if (have_key && !r->from_cache) {
-		t0 = now_s();
+		t0 = aieth_pkg_now_s();
 		if (aieth_pdi_cache_put(o->cache, key, o->output, &r->cache_stored))
 			aieth_error_clear(); /* the PDI is good; only the cache missed it */
-		r->cache_seconds += now_s() - t0;
+		r->cache_seconds += aieth_pkg_now_s() - t0;
 	}
 	rc = AIETH_OK;
 out:

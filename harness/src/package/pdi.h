@@ -22,6 +22,10 @@
  * own checksum confirms it) and return its IDCODE and extended IDCODE.
  * AIETH_ENOTFOUND (no message set) when there is none. */
 int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code);
+/* The same on the first AIETH_PDI_SCAN_BYTES of the file at path: the
+ * error of opening it (message set), or AIETH_ENOTFOUND (no message) when
+ * it is empty, unreadable or holds no table there. */
+int aieth_pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code);
 
 /* Check the 20-byte header of a binary CDO file (len >= 20 bytes read from
  * a file of file_size bytes): header length word, identification word
