@@ -70,13 +70,16 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 
 	pthread_mutex_lock(&s->mu);
 	/* a session whose device is being opened (the opener thread) holds
-	 * it already: it no longer waits (as its queue position says) */
+	 * it already: it no longer waits (as its queue position says); a
+	 * device still being closed is held by the session that let it go
+	 * (0 here means the device is free) */
 	for (p = s->sessions; p; p = p->next) {
 		active += p->state == SS_ACTIVE || (p->state == SS_QUEUED && p->opening);
 		queued += p->state == SS_QUEUED && !p->opening;
 	}
+	active += s->closing != NULL;
 	metric(&b, "aieth_sessions_active", "gauge",
-	       "Sessions holding the device or having it opened (0 or 1).", active);
+	       "Sessions holding the device, having it opened or closed (0 or 1).", active);
 	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", queued);
 	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->sessions_total);
 	metric(&b, "aieth_device_resets_total", "counter",
