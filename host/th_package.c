@@ -346,10 +346,11 @@ static int cmd_package(int argc, char **argv)
 			printf("%zu CDO%s through bootgen (%.2f s)\n", r.num_cdos,
 			       r.num_cdos == 1 ? "" : "s", r.bootgen_seconds);
 		if (!o.pdi && r.cache_dir[0])
-			printf("  PDI cache %s: %s\n", r.cache_dir,
+			printf("  PDI cache %s: %s%s\n", r.cache_dir,
 			       r.cache_direct ? "hit (direct: the archive is unchanged)"
 			       : r.pdi_from_cache ? "hit" : r.pdi_cached ? "miss, PDI stored"
-								  : "miss, PDI not stored");
+								  : "miss, PDI not stored",
+			       r.cache_damaged ? " (a damaged entry was found and removed)" : "");
 		else if (!o.pdi)
 			printf("  PDI cache: not used (--no-cache)\n");
 		printf("  check: passed%s\n", o.no_check ? " (structure only, --no-check)" : "");

@@ -167,8 +167,9 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 	if (cp_out)
 		*cp_out = cpbest;
 	if (cache)
-		printf("%-28s package %7.3f s (bootgen not run; cache key and entry %6.3f s)  cp "
-		       "%6.3f s\n", label, best.wall, best.cache, cpbest);
+		printf("%-28s package %7.3f s (bootgen not run; cache lookup %6.3f s, the entry's "
+		       "hash checked in the copy)  cp %6.3f s\n", label, best.wall, best.cache,
+		       cpbest);
 	else
 		printf("%-28s package %7.3f s (bootgen %6.3f s, packager %6.3f s)  cp %6.3f s\n",
 		       label, best.wall, best.bootgen, best.wall - best.bootgen, cpbest);

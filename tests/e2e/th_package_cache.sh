@@ -113,6 +113,20 @@ pkg "$TMP/c4.xclbin"
 has "$TMP/out" "PDI from the cache"                          # rebuilt sound
 want_runs 8 "the rebuilt entry"
 same "$TMP/a.xclbin" "$TMP/c4.xclbin"
+# past the header only the content hash can tell: it is checked as the
+# packager copies the entry into the xclbin, and a mismatch writes nothing
+# of it (the entry removed, bootgen run, the same bytes as a.xclbin)
+entry=$(ls -t "$C"/*.pdi | head -1)
+n_before=$(entries "$C")
+printf 'X' | dd of="$entry" bs=1 seek=$((size - 1)) conv=notrunc status=none
+pkg "$TMP/c5.xclbin"
+has "$TMP/out" "through bootgen"
+has "$TMP/out" "miss, PDI stored (a damaged entry was found and removed)"
+want_runs 9 "a flipped last byte"
+same "$TMP/a.xclbin" "$TMP/c5.xclbin"
+# the damaged entry replaced by a sound one, not kept beside it
+if [[ $(entries "$C") -eq $n_before ]] && cmp -s "$(ls -t "$C"/*.pdi | head -1)" "$TMP/a.pdi"
+then ok; else bad "the damaged entry was kept, or the new one differs"; fi
 
 # the folder: --cache-dir, $AIETH_CACHE_DIR, a public one made private
 D="$TMP/mine/deep/cache"
@@ -157,6 +171,18 @@ has "$TMP/out" "PDI cache $C: hit"
 gpkg "$TMP/g2.xclbin"
 has "$TMP/out" "PDI cache $C: hit (direct: the archive is unchanged)"
 same "$TMP/a.xclbin" "$TMP/g2.xclbin"
+# a direct hit is checked the same way
+runs_before=$(runs)
+entry=$(ls -t "$C"/*.pdi | head -1)
+printf 'X' | dd of="$entry" bs=1 seek=$((size / 2)) conv=notrunc status=none
+gpkg "$TMP/g2b.xclbin"
+has "$TMP/out" "through bootgen"
+has "$TMP/out" "(a damaged entry was found and removed)"
+want_runs $((runs_before + 1)) "a damaged entry in direct mode"
+same "$TMP/a.xclbin" "$TMP/g2b.xclbin"
+gpkg "$TMP/g2c.xclbin"
+has "$TMP/out" "PDI cache $C: hit (direct: the archive is unchanged)"
+same "$TMP/a.xclbin" "$TMP/g2c.xclbin"
 runs_before=$(runs)
 cp "$TMP/big.a" "$TMP/g.a"           # the same path and inode, other CDOs
 gpkg "$TMP/g3.xclbin"

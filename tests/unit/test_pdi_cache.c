@@ -19,6 +19,7 @@
 #include "tu.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/hash.h"
 
 static char dir[64];
 
@@ -261,6 +262,39 @@ static void test_hit_miss_damage(void)
 	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("good.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 1);
 	CU_ASSERT(same_file(at("good.pdi"), payload[0], 4000));
+	/* taken unchecked: the caller gets the hash to check, a damaged entry
+	 * comes out as it is (only its size is checked here) and drop removes
+	 * it; a sound one stays after a drop of another hash */
+	{
+		aieth_pdi_cache_check ck;
+		aieth_hash128 h;
+		uint8_t sum[16];
+		CU_ASSERT_EQUAL(aieth_pdi_cache_take(&c, key, at("t.pdi"), &hit, &ck), AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 1);
+		CU_ASSERT_EQUAL(ck.pending, 1);
+		CU_ASSERT_EQUAL(ck.size, 4000);
+		aieth_hash128_init(&h);
+		aieth_hash128_update(&h, payload[0], 4000);
+		aieth_hash128_final(&h, sum);
+		CU_ASSERT_EQUAL(memcmp(sum, ck.hash, 16), 0);
+		entry_name(entry, sizeof entry, "c/d", key);
+		fd = open(entry, O_WRONLY);
+		CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 3999), 1);
+		close(fd);
+		CU_ASSERT_EQUAL(aieth_pdi_cache_take(&c, key, at("t2.pdi"), &hit, &ck), AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 1);
+		CU_ASSERT_EQUAL(ck.pending, 1);
+		CU_ASSERT(!same_file(at("t2.pdi"), payload[0], 4000));
+		ck.hash[0] ^= 1; /* another entry's name: not this one */
+		aieth_pdi_cache_drop(&c, key, &ck);
+		CU_ASSERT_EQUAL(access(entry, F_OK), 0);
+		ck.hash[0] ^= 1;
+		aieth_pdi_cache_drop(&c, key, &ck);
+		CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+		CU_ASSERT_EQUAL(aieth_pdi_cache_take(&c, key, at("t3.pdi"), &hit, &ck), AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 0);
+		CU_ASSERT_EQUAL(ck.pending, 0);
+	}
 	aieth_pdi_cache_close(&c);
 }
 

@@ -172,8 +172,8 @@ static void test_uuid(void)
 {
 	const char *p = tmp_path();
 	uint8_t a[16], b[16], c[16], fixed[16];
-	xb_wsection extra = {AIETH_XCLBIN_KIND_AIE_TRACE_METADATA, "aie_trace_config", "{}", 2,
-			     NULL};
+	xb_wsection extra = {.kind = AIETH_XCLBIN_KIND_AIE_TRACE_METADATA,
+			     .name = "aie_trace_config", .data = "{}", .size = 2};
 	aieth_xclbin *x;
 	int i;
 	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, a), 0);
@@ -521,7 +521,7 @@ static void test_aie_rules(void)
 static void test_writer_rules(void)
 {
 	xb_wopts o;
-	xb_wsection s = {25, "m", "{}", 2, NULL};
+	xb_wsection s = {.kind = 25, .name = "m", .data = "{}", .size = 2};
 	char long_vbnv[80];
 	memset(&o, 0, sizeof o);
 	o.sections = &s, o.num_sections = 0, o.vbnv = "v";

@@ -133,13 +133,14 @@ static void test_writer_files(void)
 {
 	uint8_t mem[8 + 40], ip[8 + 80], conn[4 + 12], clk[2 + 136];
 	xb_wsection s[7] = {
-		{25, "aie_control_config", "{\"aie_metadata\": {\"graphs\": {}}}", 32, NULL},
-		{18, "aie", "PDI bytes", 9, NULL},
-		{6, "mem_topology", mem, sizeof mem, NULL},
-		{8, "ip_layout", ip, sizeof ip, NULL},
-		{7, "connectivity", conn, sizeof conn, NULL},
-		{11, "clock_freq", clk, sizeof clk, NULL},
-		{14, "build_metadata", "{\"build_metadata\": {}}", 22, NULL},
+		{.kind = 25, .name = "aie_control_config",
+		 .data = "{\"aie_metadata\": {\"graphs\": {}}}", .size = 32},
+		{.kind = 18, .name = "aie", .data = "PDI bytes", .size = 9},
+		{.kind = 6, .name = "mem_topology", .data = mem, .size = sizeof mem},
+		{.kind = 8, .name = "ip_layout", .data = ip, .size = sizeof ip},
+		{.kind = 7, .name = "connectivity", .data = conn, .size = sizeof conn},
+		{.kind = 11, .name = "clock_freq", .data = clk, .size = sizeof clk},
+		{.kind = 14, .name = "build_metadata", .data = "{\"build_metadata\": {}}", .size = 22},
 	};
 	xb_wopts o;
 	char out[300];

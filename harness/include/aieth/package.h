@@ -89,6 +89,8 @@ typedef struct {
 	char cache_dir[1024];        /* the cache folder used ("" without the cache) */
 	int cache_direct;            /* the hit came by the archive's unchanged state
 				      * (direct mode): its CDOs were not even hashed */
+	int cache_damaged;           /* a cache entry's bytes did not match its content
+				      * hash: removed, the PDI rebuilt by bootgen */
 } aieth_package_result;
 
 /* Package an AIE-only xclbin: AIE_METADATA from the graph's

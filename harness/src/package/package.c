@@ -48,6 +48,12 @@ typedef struct {
 	char *cached_pdi;            /* a direct-mode hit: the PDI, in tmp */
 	uint8_t dkey[32];            /* the direct-mode key (have_dkey) */
 	int have_dkey, dkey_settled;
+	/* a cache hit is checked as the writer copies it (each byte read
+	 * once): its key and the content hash its bytes must have */
+	int store_only;              /* rebuilding after a damaged entry: no lookups */
+	uint8_t hit_key[32];
+	aieth_pdi_cache_check check;
+	int damaged;                 /* the hit's bytes did not match: rebuild */
 } pkg;
 
 static void progress(const pkg *p, const char *step)
@@ -330,6 +336,8 @@ static int cache_direct(pkg *p)
 	if ((rc = aieth_pdi_cache_open(&p->cache, p->o->cache_dir, p->o->cache_max_bytes)))
 		return rc;
 	snprintf(p->r->cache_dir, sizeof p->r->cache_dir, "%s", p->cache.dir);
+	if (p->store_only)
+		return AIETH_OK;
 	t0 = aieth_pkg_now_s();
 	/* the board and the bootgen architecture its file names (bootgen's
 	 * -arch, in the full key too) */
@@ -339,12 +347,18 @@ static int cache_direct(pkg *p)
 						  &p->dkey_settled) == AIETH_OK;
 	if (p->have_dkey && !aieth_pdi_cache_memo_get(&p->cache, p->dkey, key, &found) && found &&
 	    (p->cached_pdi = aieth_path_join(p->tmp, "aie.pdi")) &&
-	    (rc = aieth_pdi_cache_get(&p->cache, key, p->cached_pdi, &hit)))
+	    (rc = aieth_pdi_cache_take(&p->cache, key, p->cached_pdi, &hit, &p->check)))
 		return rc;
-	if (hit) /* the same read-back check as a PDI bootgen just wrote */
-		hit = !aieth_pdi_file_idcode(p->cached_pdi, &id, &ext) && id == p->r->id_code &&
-		      ext == p->r->ext_id_code;
+	memcpy(p->hit_key, key, 32);
+	/* the same read-back check as a PDI bootgen just wrote; an entry that
+	 * fails it is damaged (removed) */
+	if (hit && (aieth_pdi_file_idcode(p->cached_pdi, &id, &ext) || id != p->r->id_code ||
+		    ext != p->r->ext_id_code)) {
+		aieth_pdi_cache_drop(&p->cache, key, &p->check);
+		hit = 0;
+	}
 	if (!hit && p->cached_pdi) {
+		p->check.pending = 0;
 		unlink(p->cached_pdi);
 		free(p->cached_pdi);
 		p->cached_pdi = NULL;
@@ -404,7 +418,13 @@ static int build_pdi(pkg *p, char **pdi_path)
 							     : p->o->bootgen_timeout_s;
 		bo.cancel = p->o->cancel;
 		bo.cache = p->cache.dir ? &p->cache : NULL;
+		bo.cache_store_only = p->store_only;
+		bo.defer_check = 1;
 		rc = aieth_pdi_build(&bo, &br);
+		if (!rc && br.from_cache) {
+			p->check = br.cache_check;
+			memcpy(p->hit_key, br.cache_key, 32);
+		}
 		p->r->pdi_from_cache = br.from_cache;
 		p->r->pdi_cached = br.cache_stored;
 		p->r->cache_seconds += br.cache_seconds;
@@ -440,6 +460,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	aieth_out stage = {-1, NULL, NULL, 0};
 	size_t n = 0, problems;
 	char pdi_name[64], *staged = NULL;
+	uint8_t pdi_sum[16];
 	int rc;
 
 	memset(s, 0, sizeof s);
@@ -449,6 +470,10 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	s[n++].size = p->meta_text ? p->meta_len : p->graph.control_config_len;
 	s[n].kind = AIETH_XCLBIN_KIND_PDI;
 	s[n].name = stem(pdi_path, pdi_name, sizeof pdi_name);
+	/* a PDI in our scratch folder (bootgen's, or a cache entry's hard
+	 * link) changes under nobody: mapped; a --pdi file is read */
+	s[n].stable = !o->pdi;
+	s[n].hash_out = pdi_sum;
 	s[n++].path = pdi_path;
 	if (p->graph.trace_config) {
 		s[n].kind = AIETH_XCLBIN_KIND_AIE_TRACE_METADATA;
@@ -483,6 +508,13 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	}
 	rc = xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
 			 &p->r->size);
+	/* a cache hit's check, on the bytes just copied */
+	if (!rc && p->check.pending && memcmp(pdi_sum, p->check.hash, 16)) {
+		p->damaged = 1;
+		aieth_pdi_cache_drop(&p->cache, p->hit_key, &p->check);
+		rc = aieth_fail(AIETH_EIO, "PDI cache %s: a damaged entry (content hash "
+				"mismatch): removed", p->cache.dir);
+	}
 	if (!rc && out->in_place)
 		rc = aieth_out_commit(&stage);
 	if (rc)
@@ -562,37 +594,19 @@ static int refuse_input_as_output(const aieth_package_opts *o)
 	return AIETH_OK;
 }
 
-int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
+/* One packaging run; *damaged 1 when a cache hit's bytes turned out not
+ * to match their content hash (the entry is removed, nothing written). */
+static int package_once(const aieth_package_opts *o, aieth_package_result *r, int store_only,
+			int *damaged)
 {
 	pkg p;
 	aieth_out out = {-1, NULL, NULL, 0};
 	char *pdi_path = NULL;
 	int rc;
-	if (!o || !r)
-		return aieth_fail(AIETH_EINVAL, "aieth_package: NULL argument");
-	memset(r, 0, sizeof *r);
-	r->vbnv_source = "";
-	if (!o->board || !o->xsa || !o->output)
-		return aieth_fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
-	if (!o->graph && !(o->pdi && o->aie_metadata))
-		return aieth_fail(AIETH_EINVAL, "aieth_package: a graph (libadf.a or Work "
-				  "directory) is required, unless both --pdi and --aie-metadata "
-				  "are given");
-	if (o->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
-		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
-				  "LOAD_PDI (0x2)", (unsigned)o->action_mask);
-	/* XRT takes an xclbin as AIE-only from the LOAD_AIE bit alone (its
-	 * xclbin_parser is_aie_only); without it the load goes on to scheduler
-	 * set-up and fails ("No xml metadata in xclbin") */
-	if (o->action_mask && !(o->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
-		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
-				  "(0x1): XRT takes an xclbin as AIE-only from that bit alone, "
-				  "without it the board's load fails (\"No xml metadata in "
-				  "xclbin\"); use LOAD_AIE or LOAD_AIE,LOAD_PDI",
-				  (unsigned)o->action_mask);
 	memset(&p, 0, sizeof p);
 	p.o = o;
 	p.r = r;
+	p.store_only = store_only;
 	rc = refuse_input_as_output(o);
 	if (!rc)
 		rc = read_xsa(&p);
@@ -625,7 +639,44 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 	aieth_graph_free(&p.graph);
 	aieth_aie_meta_free(p.meta);
 	free(p.meta_text);
+	*damaged = p.damaged;
 	if (!rc)
 		aieth_error_clear();
+	return rc;
+}
+
+int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
+{
+	int rc, damaged = 0;
+	if (!o || !r)
+		return aieth_fail(AIETH_EINVAL, "aieth_package: NULL argument");
+	memset(r, 0, sizeof *r);
+	r->vbnv_source = "";
+	if (!o->board || !o->xsa || !o->output)
+		return aieth_fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
+	if (!o->graph && !(o->pdi && o->aie_metadata))
+		return aieth_fail(AIETH_EINVAL, "aieth_package: a graph (libadf.a or Work "
+				  "directory) is required, unless both --pdi and --aie-metadata "
+				  "are given");
+	if (o->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
+		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
+				  "LOAD_PDI (0x2)", (unsigned)o->action_mask);
+	/* XRT takes an xclbin as AIE-only from the LOAD_AIE bit alone (its
+	 * xclbin_parser is_aie_only); without it the load goes on to scheduler
+	 * set-up and fails ("No xml metadata in xclbin") */
+	if (o->action_mask && !(o->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
+		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
+				  "(0x1): XRT takes an xclbin as AIE-only from that bit alone, "
+				  "without it the board's load fails (\"No xml metadata in "
+				  "xclbin\"); use LOAD_AIE or LOAD_AIE,LOAD_PDI",
+				  (unsigned)o->action_mask);
+	rc = package_once(o, r, 0, &damaged);
+	if (damaged && !r->interrupted) {
+		/* the bytes are rebuilt by bootgen, and stored anew */
+		memset(r, 0, sizeof *r);
+		r->vbnv_source = "";
+		rc = package_once(o, r, 1, &damaged);
+		r->cache_damaged = 1;
+	}
 	return rc;
 }

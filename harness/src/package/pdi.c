@@ -197,13 +197,28 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		t0 = aieth_pkg_now_s();
 		have_key = aieth_pdi_cache_key(tool, (const char *const *)argv, bif, o->output,
 					       o->cdos, o->num_cdos, key) == AIETH_OK;
-		if (have_key && (rc = aieth_pdi_cache_get(o->cache, key, o->output, &r->from_cache)))
+		if (have_key && !o->cache_store_only &&
+		    (rc = aieth_pdi_cache_take(o->cache, key, o->output, &r->from_cache,
+					       o->defer_check ? &r->cache_check : NULL)))
 			goto out;
 		r->cache_seconds = aieth_pkg_now_s() - t0;
 		r->have_key = have_key;
 		aieth_error_clear();
-		if (r->from_cache)
-			goto check;
+		/* a hit must read back as bootgen's PDI must; one that does not
+		 * is a damaged entry (its content hash, when the caller checks
+		 * it, could not have matched): removed, and bootgen runs */
+		if (r->from_cache && !aieth_pdi_file_idcode(o->output, &id, &ext) &&
+		    id == o->id_code && ext == o->ext_id_code) {
+			rc = AIETH_OK;
+			goto out;
+		}
+		if (r->from_cache) {
+			aieth_pdi_cache_drop(o->cache, key, &r->cache_check);
+			memset(&r->cache_check, 0, sizeof r->cache_check);
+			r->from_cache = 0;
+			unlink(o->output);
+			aieth_error_clear();
+		}
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -263,7 +278,6 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 					WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		goto out;
 	}
-check:
 	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
 	if (aieth_pdi_file_idcode(o->output, &id, &ext) != AIETH_OK) {
 		r->tool_failed = 1;

@@ -45,6 +45,10 @@ typedef struct {
 	volatile sig_atomic_t *cancel; /* non-zero: kill bootgen and stop */
 	const char *arch;            /* bootgen -arch; NULL: "versal" */
 	const aieth_pdi_cache *cache; /* NULL: no PDI cache; else a hit skips bootgen */
+	int cache_store_only;        /* with cache: no lookup, only store (a rebuild
+					after a damaged entry) */
+	int defer_check;             /* with cache: a hit's content hash is left to the
+					caller (result cache_check, aieth_pdi_cache_take) */
 } aieth_pdi_build_opts;
 
 typedef struct {
@@ -58,6 +62,7 @@ typedef struct {
 	double cache_seconds;        /* computing the key and reading or storing the entry */
 	int have_key;                /* cache_key holds the PDI's cache key */
 	uint8_t cache_key[32];
+	aieth_pdi_cache_check cache_check; /* defer_check: what the caller checks */
 } aieth_pdi_build_result;
 
 /* Write a BIF with one AIE image (id 0x1c000000) holding the CDOs in order

@@ -347,6 +347,32 @@ static void drop_entry(const char *path, const struct stat *was)
 int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			int *hit)
 {
+	return aieth_pdi_cache_take(c, key, out, hit, NULL);
+}
+
+/* The path of the entry for key with this hash and size (caller frees). */
+static char *entry_path(const aieth_pdi_cache *c, const uint8_t key[32], const uint8_t hash[16],
+			uint64_t size)
+{
+	char name[PC_NAME_MAX], k[65], hh[33];
+	hex(key, 32, k);
+	hex(hash, 16, hh);
+	snprintf(name, sizeof name, "%s-%s-%llu.pdi", k, hh, (unsigned long long)size);
+	return aieth_path_join(c->dir, name);
+}
+
+void aieth_pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
+			  const aieth_pdi_cache_check *check)
+{
+	char *path = entry_path(c, key, check->hash, check->size);
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+int aieth_pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+			 int *hit, aieth_pdi_cache_check *check)
+{
 	char name[PC_NAME_MAX], *path = NULL;
 	uint8_t want[16], sum[16];
 	aieth_hash128 hs;
@@ -356,6 +382,8 @@ int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const c
 	int fd = -1, lfd = -1, rc;
 	*hit = 0;
 	memset(&st, 0, sizeof st);
+	if (check)
+		memset(check, 0, sizeof *check);
 	if ((rc = find_entry(c, key, name)) || !name[0])
 		return rc; /* a miss */
 	pc_entry_name(name, want, &size);
@@ -372,12 +400,15 @@ int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const c
 	if (link(path, out) == 0) {
 		lfd = open(out, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (lfd < 0 || fstat(lfd, &lst) != 0 || lst.st_ino != st.st_ino ||
-		    lst.st_dev != st.st_dev || hash_fd(lfd, size, sum) || memcmp(sum, want, 16)) {
+		    lst.st_dev != st.st_dev ||
+		    (!check && (hash_fd(lfd, size, sum) || memcmp(sum, want, 16)))) {
 			unlink(out);
 			goto damaged;
 		}
 		close(lfd);
 		lfd = -1;
+		if (check) /* the caller hashes the bytes as it copies them */
+			check->pending = 1;
 	} else {
 		if ((rc = aieth_out_open(&o, out)))
 			goto fail;
@@ -392,6 +423,10 @@ int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const c
 	}
 	futimens(fd, NULL); /* recently used */
 	*hit = 1;
+	if (check) { /* which entry this is (aieth_pdi_cache_drop) */
+		memcpy(check->hash, want, 16);
+		check->size = size;
+	}
 	goto miss;
 damaged:
 	aieth_out_abort(&o);
@@ -415,7 +450,7 @@ int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const c
 			int *stored)
 {
 	static unsigned seq;
-	char name[PC_NAME_MAX], k[65], hh[33], *path = NULL, *tmp = NULL;
+	char name[PC_NAME_MAX], *path = NULL, *tmp = NULL;
 	uint8_t sum[16];
 	struct stat st;
 	int in = -1, fd = -1, rc;
@@ -428,10 +463,7 @@ int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const c
 		rc = aieth_fail(AIETH_EIO, "%s: read error", pdi);
 		goto out;
 	}
-	hex(key, 32, k);
-	hex(sum, 16, hh);
-	snprintf(name, sizeof name, "%s-%s-%llu.pdi", k, hh, (unsigned long long)st.st_size);
-	path = aieth_path_join(c->dir, name);
+	path = entry_path(c, key, sum, (uint64_t)st.st_size);
 	snprintf(name, sizeof name, ".tmp.%ld.%u.%ld", (long)getpid(), seq++, (long)time(NULL));
 	tmp = aieth_path_join(c->dir, name);
 	if (!path || !tmp) {

@@ -43,6 +43,25 @@ int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *b
  * used. */
 int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			int *hit);
+/* What a caller checks of a hit it takes unchecked (aieth_pdi_cache_take):
+ * the bytes of out must hash (hash128) to hash. */
+typedef struct {
+	int pending;                 /* 1: not checked yet; the caller checks */
+	uint8_t hash[16];
+	uint64_t size;
+} aieth_pdi_cache_check;
+/* aieth_pdi_cache_get, but a hit taken as a hard link (the usual case) is
+ * not hashed here when check is not NULL: check->pending 1 and the hash
+ * its bytes must have, for the caller to compare while it reads them
+ * anyway (the packager's copy into the xclbin: each byte read once). A
+ * copy (another file system) is checked here: pending 0. */
+int aieth_pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+			 int *hit, aieth_pdi_cache_check *check);
+/* Remove the entry for key that check describes: its bytes were found not
+ * to hash to check->hash (damaged). A new entry renamed in meanwhile
+ * under another name stays. */
+void aieth_pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
+			  const aieth_pdi_cache_check *check);
 
 /* Store pdi (a file) under key, then evict down to the bound. A PDI larger
  * than the bound is not stored (AIETH_OK, *stored 0). */

@@ -15,12 +15,14 @@
 #include "xclbin/xclbin_write.h"
 
 /* What the derived UUID covers: everything but the timestamps, so the same
- * graph and XSA give the same UUID whenever they are packaged. */
+ * graph and XSA give the same UUID whenever they are packaged. Payloads
+ * count by their own hash128 (sums, in section order), the one a cache
+ * entry is checked against: each byte is hashed once. */
 static void hash_meta(aieth_hash128 *h, const xb_wopts *o, const uint64_t *sizes)
 {
 	uint8_t b[16];
 	size_t i;
-	static const char domain[] = "aieth th_package xclbin uuid v1";
+	static const char domain[] = "aieth th_package xclbin uuid v2";
 	aieth_hash128_update(h, domain, sizeof domain);
 	xb_put16(b, o->mode);
 	xb_put16(b + 2, o->action_mask);
@@ -142,16 +144,25 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 	cur = tbl;
 	for (i = 0; i < n && !rc; i++) {
 		const xb_wsection *s = &o->sections[i];
+		aieth_hash128 hs, *ph = o->uuid && !s->hash_out ? NULL : &hs;
+		uint8_t sum[16];
 		if (offs[i] > cur)
 			rc = aieth_write_full(fd, zeros, (size_t)(offs[i] - cur), what);
 		if (rc)
 			break;
+		aieth_hash128_init(&hs);
 		if (s->data) {
-			aieth_hash128_update(&h, s->data, s->size);
+			aieth_hash128_update(&hs, s->data, s->size);
 			rc = aieth_write_full(fd, s->data, s->size, what);
+		} else if (s->stable) {
+			rc = aieth_copy_stable(fds[i], 0, sizes[i], fd, ph, s->path, what);
 		} else {
-			rc = aieth_copy(fds[i], 0, sizes[i], fd, o->uuid ? NULL : &h, s->path, what);
+			rc = aieth_copy(fds[i], 0, sizes[i], fd, ph, s->path, what);
 		}
+		aieth_hash128_final(&hs, sum);
+		aieth_hash128_update(&h, sum, 16);
+		if (s->hash_out)
+			memcpy(s->hash_out, sum, 16);
 		cur = offs[i] + sizes[i];
 	}
 	if (!rc && end > cur)

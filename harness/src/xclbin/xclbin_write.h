@@ -16,6 +16,11 @@ typedef struct {
 	const void *data;            /* payload in memory (size bytes) ... */
 	size_t size;
 	const char *path;            /* ... or, when data is NULL, this file */
+	int stable;                  /* path is never cut short or rewritten while it is
+					read (an immutable cache entry): mapped, one copy
+					less (aieth_copy_stable); others are read */
+	uint8_t *hash_out;           /* NULL, or 16 bytes: the payload's hash128, the
+					bytes as written (a cache entry's check) */
 } xb_wsection;
 
 typedef struct {
@@ -27,7 +32,8 @@ typedef struct {
 	uint16_t version_patch;
 	uint64_t timestamp;          /* also m_uniqueId, as xclbinutil does */
 	const char *vbnv;            /* at most 63 characters */
-	const uint8_t *uuid;         /* 16 bytes, or NULL: derived from the content */
+	const uint8_t *uuid;         /* 16 bytes, or NULL: derived from the content (the
+					header's fields and each payload's hash128) */
 	const uint8_t *interface_uuid; /* NULL: zero (flat embedded platforms) */
 } xb_wopts;
 

@@ -91,10 +91,13 @@ static int write_pl(const aieth_board_info *bi, const char *out)
 				      args[i], i, 0x10 + 12 * i);
 	snprintf(xml + n, sizeof xml - n,
 		 "</kernel></core></device></platform></project>\n");
-	sec[0] = (xb_wsection){K_MEM_TOPOLOGY, "MEM_TOPOLOGY", mem, sizeof mem, NULL};
-	sec[1] = (xb_wsection){K_IP_LAYOUT, "IP_LAYOUT", ip, sizeof ip, NULL};
-	sec[2] = (xb_wsection){K_CONNECTIVITY, "CONNECTIVITY", conn, sizeof conn, NULL};
-	sec[3] = (xb_wsection){K_EMBEDDED_METADATA, "EMBEDDED_METADA", xml, strlen(xml), NULL};
+	sec[0] = (xb_wsection){.kind = K_MEM_TOPOLOGY, .name = "MEM_TOPOLOGY",
+				 .data = mem, .size = sizeof mem};
+	sec[1] = (xb_wsection){.kind = K_IP_LAYOUT, .name = "IP_LAYOUT", .data = ip, .size = sizeof ip};
+	sec[2] = (xb_wsection){.kind = K_CONNECTIVITY, .name = "CONNECTIVITY",
+				 .data = conn, .size = sizeof conn};
+	sec[3] = (xb_wsection){.kind = K_EMBEDDED_METADATA, .name = "EMBEDDED_METADA",
+				 .data = xml, .size = strlen(xml)};
 	memset(&o, 0, sizeof o);
 	o.sections = sec;
 	o.num_sections = 4;
@@ -129,8 +132,9 @@ static int write_aie(const aieth_board_info *bi, const char *out, int ng, char *
 		snprintf(json + n, sizeof json - n,
 			 "}, \"RTPs\": {}, \"GMIOs\": {}, \"PLIOs\": {}}}\n");
 	memset(pdi, 0, sizeof pdi);
-	sec[0] = (xb_wsection){K_AIE_METADATA, "AIE_METADATA", json, strlen(json), NULL};
-	sec[1] = (xb_wsection){K_PDI, "PDI", pdi, sizeof pdi, NULL};
+	sec[0] = (xb_wsection){.kind = K_AIE_METADATA, .name = "AIE_METADATA",
+				 .data = json, .size = strlen(json)};
+	sec[1] = (xb_wsection){.kind = K_PDI, .name = "PDI", .data = pdi, .size = sizeof pdi};
 	memset(&o, 0, sizeof o);
 	o.sections = sec;
 	o.num_sections = 2;
