@@ -350,7 +350,11 @@ class GraphHandle:
         """Wait for the bounded run to finish (WaitTimeoutError if it does not;
         on the emulated board at once when the graph cannot progress)."""
         ms = _timeout_ms(timeout, f"graph {self.name} wait")
-        check(_lib.lib().aieth_graph_wait(*self._args(), ms))
+        args = self._args()
+        # as Transaction.wait: Ctrl-C raises the session's interrupt flag, which
+        # ends a wait on a board or behind th_server, then KeyboardInterrupt
+        interruptible(lambda: check(_lib.lib().aieth_graph_wait(*args, ms)),
+                      self._session._interrupt)
 
     def end(self) -> None:
         """End the graph; it cannot run again in this session."""

@@ -65,3 +65,42 @@ def test_session_xrt_equals_emu(xrt_env):
     assert backend == "xrt"
     _, on_emu = adder()
     assert on_xrt == on_emu
+
+
+GRAPH_HANG = """
+import os, signal, sys, threading, time
+import aieth
+with aieth.Session(board="vck190", graphs=[aieth.Graph("gr", model="adder")], backend="xrt",
+                   xclbin=sys.argv[1], pl_xclbin=sys.argv[2]) as s:
+    s.graph("gr").run(iterations=4)
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    start = time.monotonic()
+    try:
+        s.graph("gr").wait()
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt after %.1f s" % (time.monotonic() - start))
+    try:
+        s.graph("gr").wait(timeout=1)
+    except aieth.Error as e:
+        print("then:", e)
+"""
+
+
+def test_ctrl_c_ends_a_graph_wait_on_a_board(xrt_env, tmp_path):
+    """A graph that never finishes (the double's graph_hang: XRT's wait never
+    returns) and a wait without a time limit: SIGINT ends the wait (the xrt
+    backend abandons it and resets the device) and KeyboardInterrupt follows;
+    the session then says the device session has ended. In a child with a
+    time limit, so a wait that cannot be interrupted fails the test."""
+    import sys
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(aieth.__file__)))
+    env = dict(os.environ, AIETH_XRT_DOUBLE_FAULT="graph_hang",
+               PYTHONPATH=os.pathsep.join(filter(None, [pkg, os.environ.get("PYTHONPATH")])))
+    try:
+        r = subprocess.run([sys.executable, "-c", GRAPH_HANG, xrt_env["xclbin"],
+                            xrt_env["pl_xclbin"]], env=env, capture_output=True, text=True,
+                           timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("Ctrl-C did not end a graph wait on the xrt backend within 60 s")
+    assert "KeyboardInterrupt after" in r.stdout, r.stdout + r.stderr
+    assert "then: " in r.stdout and "session has ended" in r.stdout, r.stdout + r.stderr

@@ -124,7 +124,7 @@ static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, co
 		return aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
 	if (aieth_xrt_proc_call(&st->proc, type, b->p, b->len, ms < 0 ? -1 : deadline(ms), &h,
 				&p))
-		return lost(st, what, errno == ETIMEDOUT);
+		return lost(st, what, errno == ETIMEDOUT || errno == EINTR); /* EINTR: ended now */
 	reply_text(p, (size_t)h.len, msg, sizeof msg);
 	free(p);
 	if (h.code)
@@ -352,7 +352,18 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 	int rc;
 	if (st->complete[graph])
 		return AIETH_OK;
+	if ((rc = check_alive(st)))
+		return rc;
+	st->proc.ch.intr = st->cfg->interrupt; /* a signal ends the wait (not the graph) */
 	rc = graph_wait_ms(st, graph, timeout_ms);
+	st->proc.ch.intr = NULL;
+	if (rc != AIETH_OK && st->gone && st->cfg->interrupt && *st->cfg->interrupt) {
+		/* the child was left in XRT's wait: ended; the device reset */
+		char r[512];
+		reset_device(st, r, sizeof r);
+		return aieth_fail(AIETH_EDEVICE, "graph \"%s\": wait interrupted; %s",
+				  st->cfg->graphs[graph].name, r);
+	}
 	if (rc == AIETH_ETIMEOUT && st->gone) {
 		char r[512];
 		char m[1024];
