@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "pl_dma/models/aiesim.h"
 #include "pl_dma/models/models.h"
 
 typedef struct {
@@ -14,9 +15,10 @@ typedef struct {
 static const builtin builtins[] = {
 	{"loopback", aieth_model_loopback_create},
 	{"adder", aieth_model_adder_create},
+	{"aiesim", aieth_model_aiesim_create},
 };
 
-static const char *const builtin_names[] = {"loopback", "adder", NULL};
+static const char *const builtin_names[] = {"loopback", "adder", "aiesim", NULL};
 
 const char *const *aieth_builtin_model_names(void)
 {

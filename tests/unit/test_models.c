@@ -122,7 +122,8 @@ static void test_builtin_registry(void)
 
 	CU_ASSERT_STRING_EQUAL(names[0], "loopback");
 	CU_ASSERT_STRING_EQUAL(names[1], "adder");
-	CU_ASSERT_PTR_NULL(names[2]);
+	CU_ASSERT_STRING_EQUAL(names[2], "aiesim");
+	CU_ASSERT_PTR_NULL(names[3]);
 	memset(&m, 0xab, sizeof m);
 	CU_ASSERT_EQUAL(aieth_builtin_model_create("nope", &env, NULL, &m), 1);
 	CU_ASSERT_EQUAL(errbuf[0], '\0');
@@ -525,7 +526,7 @@ static void test_open_errors(void)
 	aieth_model_handle h;
 
 	CU_ASSERT_EQUAL(aieth_model_open(&h, "nope", NULL, &env), AIETH_ENOTFOUND);
-	ASSERT_HAS(aieth_error_message(), "model \"nope\": not a built-in model (loopback, adder)"
+	ASSERT_HAS(aieth_error_message(), "model \"nope\": not a built-in model (loopback, adder, aiesim)"
 		   " nor a plugin path (one containing '/' or ending in \".so\")");
 	CU_ASSERT(is_zero(&h, sizeof h));
 	CU_ASSERT_EQUAL(aieth_model_open(&h, "Loopback", NULL, &env), AIETH_ENOTFOUND);

@@ -1,0 +1,352 @@
+/* test_aiesim.c - the "aiesim" model: the aiesimulator text reader (types,
+ * units, TLAST, comments, refusals with file:line), times to PL cycles, the
+ * fit to the window timing, and the model's params and compute. The timing
+ * under back-pressure on the emulated board: tests/e2e/aiesim.sh. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "pl_dma/models/aiesim.h"
+#include "pl_dma/models/load.h"
+#include "pl_dma/models/models.h"
+#include "tu.h"
+#include "util/error.h"
+
+#define PL_HZ 312500000u
+
+static char err[1024];
+static aieth_model_env env = {AIETH_MODEL_ABI_VERSION, "vck190", 36, PL_HZ, err, sizeof err};
+
+static const char *data_dir(void)
+{
+	return tu_src("tests/data/aiesim");
+}
+
+static int tparse(const char *s, uint64_t *ps)
+{
+	return aiesim_time_parse(s, strlen(s), ps);
+}
+
+static void test_time_parse(void)
+{
+	uint64_t ps = 0;
+	CU_ASSERT(tparse("1234 ns", &ps) == 0 && ps == 1234000);
+	CU_ASSERT(tparse("T 103.2 ns", &ps) == 0 && ps == 103200);
+	CU_ASSERT(tparse("0.5032 us", &ps) == 0 && ps == 503200);
+	CU_ASSERT(tparse("T 7 ps", &ps) == 0 && ps == 7);
+	CU_ASSERT(tparse("  T\t0 ps  ", &ps) == 0 && ps == 0);
+	CU_ASSERT(tparse("1000000000000000 ps", &ps) == 0 && ps == AIESIM_MAX_TIME_PS);
+	CU_ASSERT(tparse("1000000000000001 ps", &ps) != 0);
+	CU_ASSERT(tparse("99999999999999999999999 ns", &ps) != 0);
+	CU_ASSERT(tparse("5 ms", &ps) != 0);
+	CU_ASSERT(tparse("1.5 ps", &ps) != 0);
+	CU_ASSERT(tparse("1.0001 ns", &ps) != 0);
+	CU_ASSERT(tparse("", &ps) != 0);
+	CU_ASSERT(tparse("T ns", &ps) != 0);
+	CU_ASSERT(tparse("3 ns x", &ps) != 0);
+	CU_ASSERT(tparse("-3 ns", &ps) != 0);
+}
+
+static void test_cycles(void)
+{
+	/* 312.5 MHz: 3.2 ns a cycle */
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(3200, PL_HZ, 1250, 1250), 1);
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(960000, PL_HZ, 1250, 1250), 300);
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(1599, PL_HZ, 1250, 1250), 0);
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(1600, PL_HZ, 1250, 1250), 1); /* half: up */
+	/* simulated at 1000 MHz, the board's AIE at 1250: 4/5 of the time */
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(960000, PL_HZ, 1000, 1250), 240);
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(AIESIM_MAX_TIME_PS, PL_HZ, 1250, 1250),
+			312500000000ull); /* 1000 s */
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(AIESIM_MAX_TIME_PS, UINT64_MAX, 100000, 1),
+			UINT64_MAX); /* saturates, never wraps */
+	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(UINT64_MAX, UINT64_MAX, UINT32_MAX, 1), UINT64_MAX);
+}
+
+static void test_fit(void)
+{
+	uint64_t even[] = {300, 500, 700, 900}, gap[] = {300, 500, 1500, 1700}, one[] = {50};
+	aiesim_fit f;
+	aiesim_fit_blocks(even, 4, 4, UINT64_MAX, &f);
+	CU_ASSERT_EQUAL(f.cpi, 200);
+	CU_ASSERT_EQUAL(f.latency, 100);
+	CU_ASSERT_EQUAL(f.max_dev, 0);
+	aiesim_fit_blocks(gap, 4, 4, UINT64_MAX, &f);
+	CU_ASSERT_EQUAL(f.cpi, 467); /* (1700 - 300) / 3, rounded */
+	CU_ASSERT_EQUAL(f.latency, 0);
+	CU_ASSERT_EQUAL(f.max_dev, 434); /* block 1: 934 vs 500 */
+	CU_ASSERT_EQUAL(f.dev_at, 1);
+	aiesim_fit_blocks(even, 4, 4, 50, &f); /* latency capped */
+	CU_ASSERT_EQUAL(f.latency, 50);
+	CU_ASSERT_EQUAL(f.max_dev, 50);
+	aiesim_fit_blocks(one, 1, 8, UINT64_MAX, &f); /* one window: the stream rate */
+	CU_ASSERT_EQUAL(f.cpi, 8);
+	CU_ASSERT_EQUAL(f.latency, 42);
+}
+
+static int read_trace(const char *name, aiesim_type t, aiesim_trace *tr)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", data_dir(), name);
+	aiesim_trace_init(tr, t);
+	return aiesim_trace_read(tr, path);
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static void test_read_int16(void)
+{
+	aiesim_trace tr;
+	uint64_t line;
+	CU_ASSERT_EQUAL_FATAL(read_trace("int16_ns.txt", AIESIM_INT16, &tr), 0);
+	CU_ASSERT_EQUAL(tr.len, 64);
+	CU_ASSERT_EQUAL(le16(tr.data), 1);
+	CU_ASSERT_EQUAL(le16(tr.data + 16), 0xffff);   /* -1 */
+	CU_ASSERT_EQUAL(le16(tr.data + 24), 0x7fff);
+	CU_ASSERT_EQUAL(le16(tr.data + 26), 0x8000);   /* -32768 */
+	CU_ASSERT_EQUAL(le16(tr.data + 30), 0xffff);   /* 0xFFFF: the bit pattern */
+	CU_ASSERT_EQUAL(le16(tr.data + 62), 24);
+	CU_ASSERT_EQUAL_FATAL(tr.ntlast, 2);
+	CU_ASSERT_EQUAL(tr.tlast[0], 32);
+	CU_ASSERT_EQUAL(tr.tlast[1], 64);
+	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 0, &line), 100000);
+	CU_ASSERT_EQUAL(line, 2);
+	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 24, NULL), 109600);
+	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 32, &line), 1100000);
+	CU_ASSERT_EQUAL(line, 13);
+	aiesim_trace_free(&tr);
+}
+
+static void test_read_types(void)
+{
+	aiesim_trace tr;
+	float f;
+	uint32_t u;
+	CU_ASSERT_EQUAL_FATAL(read_trace("cint16_ps.txt", AIESIM_CINT16, &tr), 0);
+	CU_ASSERT_EQUAL(tr.len, 64);
+	CU_ASSERT_EQUAL(le16(tr.data + 2), 0xffff); /* imaginary part of 1-1i */
+	CU_ASSERT_EQUAL(tr.ntlast, 2);
+	CU_ASSERT_EQUAL(tr.tlast[0], 32);
+	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 48, NULL), 9600);
+	aiesim_trace_free(&tr);
+
+	CU_ASSERT_EQUAL_FATAL(read_trace("float_us.txt", AIESIM_FLOAT, &tr), 0);
+	CU_ASSERT_EQUAL(tr.len, 32);
+	memcpy(&f, tr.data + 4, 4);
+	CU_ASSERT(f == -2.25f);
+	memcpy(&f, tr.data + 16, 4);
+	CU_ASSERT(isinf(f));
+	memcpy(&u, tr.data + 20, 4);
+	CU_ASSERT_EQUAL(u, 0x80000000u); /* -0.0 */
+	memcpy(&f, tr.data + 28, 4);
+	CU_ASSERT(isnan(f));
+	CU_ASSERT_EQUAL(tr.ntlast, 0);
+	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 16, NULL), 503200);
+	aiesim_trace_free(&tr);
+
+	CU_ASSERT_EQUAL_FATAL(read_trace("int8_plain.txt", AIESIM_INT8, &tr), 0);
+	CU_ASSERT_EQUAL(tr.len, 16);
+	CU_ASSERT_EQUAL(tr.nstamps, 0);
+	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 0, NULL), 0);
+	aiesim_trace_free(&tr);
+}
+
+static void expect_bad(const char *name, aiesim_type t, const char *msg)
+{
+	aiesim_trace tr;
+	CU_ASSERT_NOT_EQUAL(read_trace(name, t, &tr), 0);
+	if (!strstr(aieth_error_message(), msg)) {
+		printf("\n%s: got \"%s\", wanted \"%s\"\n", name, aieth_error_message(), msg);
+		CU_FAIL("message");
+	}
+	aiesim_trace_free(&tr);
+}
+
+static void test_read_bad(void)
+{
+	aiesim_trace tr;
+	expect_bad("bad_backwards.txt", AIESIM_INT32,
+		   "bad_backwards.txt:3: time goes backwards: 1000 ps after 2000 ps (line 1)");
+	expect_bad("bad_range.txt", AIESIM_INT8,
+		   "bad_range.txt:3: not an in-range int8 value: \"300\"");
+	expect_bad("bad_tlast.txt", AIESIM_INT32, "bad_tlast.txt:3: TLAST without a data line");
+	expect_bad("bad_unit.txt", AIESIM_INT32, "bad_unit.txt:1: not a time stamp");
+	expect_bad("missing.txt", AIESIM_INT32, "missing.txt");
+	/* a directory, a NUL byte, a TLAST twice, a line too long */
+	aiesim_trace_init(&tr, AIESIM_INT32);
+	CU_ASSERT_NOT_EQUAL(aiesim_trace_read(&tr, data_dir()), 0);
+	CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", "1\n2\0003\n", 6), 0);
+	CU_ASSERT(strstr(aieth_error_message(), "m:2: NUL byte") != NULL);
+	aiesim_trace_free(&tr);
+	aiesim_trace_init(&tr, AIESIM_CINT16);
+	CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", "# c\n1 2 3\n", 10), 0);
+	CU_ASSERT(strstr(aieth_error_message(), "m:2: odd number of values") != NULL);
+	aiesim_trace_free(&tr);
+	aiesim_trace_init(&tr, AIESIM_INT32);
+	CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", "TLAST\nTLAST\n1\n", 14), 0);
+	CU_ASSERT(strstr(aieth_error_message(), "m:2: TLAST again") != NULL);
+	aiesim_trace_free(&tr);
+	{
+		size_t n = AIESIM_MAX_LINE + 10;
+		char *big = malloc(n);
+		CU_ASSERT_FATAL(big != NULL);
+		memset(big, '1', n);
+		aiesim_trace_init(&tr, AIESIM_INT32);
+		CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", big, n), 0);
+		CU_ASSERT(strstr(aieth_error_message(), "longer than") != NULL);
+		aiesim_trace_free(&tr);
+		free(big);
+	}
+}
+
+static int create(const char *params, aieth_model *m)
+{
+	err[0] = '\0';
+	return aieth_builtin_model_create("aiesim", &env, params, m);
+}
+
+static void expect_refused(const char *params, const char *msg)
+{
+	aieth_model m;
+	CU_ASSERT_EQUAL(create(params, &m), -1);
+	if (!strstr(err, msg)) {
+		printf("\ngot \"%s\", wanted \"%s\"\n", err, msg);
+		CU_FAIL("message");
+	}
+}
+
+static void test_model(void)
+{
+	char p[2048];
+	aieth_model m;
+	const aieth_model_kernel *k;
+	uint8_t out[4 * 32];
+	uint8_t *outs[1] = {out};
+	const uint8_t *ins[1] = {NULL};
+
+	/* windows at 100 ns and 1100 ns: 31 and 344 cycles (rounded) */
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_02_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\"}]}", data_dir());
+	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "aiesim"), 0);
+	k = &m.kernels[0];
+	CU_ASSERT_STRING_EQUAL(k->name, "aiesim");
+	CU_ASSERT_EQUAL(k->num_inputs, 0);
+	CU_ASSERT_EQUAL(k->num_outputs, 1);
+	CU_ASSERT_STRING_EQUAL(k->outputs[0].plio, "PLIO_02_FROM_AIE");
+	CU_ASSERT_EQUAL(k->outputs[0].bytes_per_iteration, 32); /* the first TLAST packet */
+	CU_ASSERT_EQUAL(k->cycles_per_iteration, 313);
+	CU_ASSERT_EQUAL(k->latency, 0);
+	/* iterations 1..4: windows 1, 0, 1, 0 (the trace repeats) */
+	CU_ASSERT_EQUAL_FATAL(k->compute(k->ctx, 1, 4, ins, outs), 0);
+	CU_ASSERT_EQUAL(le16(out), 9);
+	CU_ASSERT_EQUAL(le16(out + 32), 1);
+	CU_ASSERT_EQUAL(le16(out + 64), 9);
+	m.destroy(m.ctx);
+
+	/* repeat false: beyond the trace is a model failure */
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"repeat\": false, \"inputs\": [{\"plio\":"
+		 " \"PLIO_03_TO_AIE\", \"window_bytes\": 64}], \"outputs\": [{\"plio\":"
+		 " \"PLIO_02_FROM_AIE\", \"file\": \"int16_ns.txt\", \"type\": \"int16\","
+		 " \"window_bytes\": 16}]}", data_dir());
+	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	k = &m.kernels[0];
+	CU_ASSERT_EQUAL(k->num_inputs, 1);
+	CU_ASSERT_EQUAL(k->inputs[0].bytes_per_iteration, 64);
+	CU_ASSERT_EQUAL(k->outputs[0].bytes_per_iteration, 16);
+	CU_ASSERT_EQUAL(k->compute(k->ctx, 0, 4, ins, outs), 0);
+	CU_ASSERT_NOT_EQUAL(k->compute(k->ctx, 1, 4, ins, outs), 0);
+	m.destroy(m.ctx);
+}
+
+/* A latency above cpi - beats would halve the rate in the engine's window
+ * model: "throughput" caps it, "latency" keeps it. */
+static void test_fit_modes(void)
+{
+	const char *f = tu_tmpfile("T 3200 ns\n1 2 3 4\n5 6 7 8\nT 3840 ns\n1 2 3 4\n5 6 7 8\n");
+	char dir[1024], p[2048];
+	const char *slash = strrchr(f, '/');
+	aieth_model m;
+
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"%s\", \"window_bytes\": 32}]}", dir, slash + 1);
+	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 200); /* 640 ns */
+	CU_ASSERT_EQUAL(m.kernels[0].latency, 198);              /* 200 - 2 beats */
+	m.destroy(m.ctx);
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"fit\": \"latency\", \"input_time\": \"0.64 us\","
+		 " \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"%s\","
+		 " \"window_bytes\": 32}]}", dir, slash + 1);
+	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 200);
+	CU_ASSERT_EQUAL(m.kernels[0].latency, 600); /* 2560 ns = 800 cycles - cpi */
+	m.destroy(m.ctx);
+	/* jitter: 3 windows at 0, 100 and 1000 cycles; fitted every 500 from
+	 * 500: window 1 is 900 away */
+	f = tu_tmpfile("T 0 ns\n1 2 3 4\nT 320 ns\n1 2 3 4\nT 3200 ns\n1 2 3 4\n");
+	slash = strrchr(f, '/');
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"max_jitter_cycles\": 10, \"outputs\": [{\"plio\":"
+		 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}", dir, slash + 1);
+	expect_refused(p, "aiesim: params.max_jitter_cycles: window 1 (time stamp at line 3 of"
+			  " outputs[0]) is 900 cycles away");
+}
+
+static void test_model_refused(void)
+{
+	char p[2048];
+	const char *d = data_dir();
+	expect_refused(NULL, "aiesim: params.outputs: required");
+	expect_refused("{\"dir\": \"/nonexistent/aiesim\", \"outputs\": [{\"plio\":"
+		       " \"PLIO_01_FROM_AIE\", \"file\": \"x.txt\"}]}",
+		       "aiesim: params.dir: \"/nonexistent/aiesim\": No such file or directory");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_TO_AIE\","
+		 " \"file\": \"int16_ns.txt\"}]}", d);
+	expect_refused(p, "aiesim: params.outputs[0].plio: \"PLIO_01_TO_AIE\" is not an output");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_37_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\"}]}", d);
+	expect_refused(p, "is beyond the board, which has 36 channels");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"bad_range.txt\", \"type\": \"int8\"}]}", d);
+	expect_refused(p, "bad_range.txt:3: not an in-range int8 value: \"300\"");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"bad_window.txt\"}]}", d);
+	expect_refused(p, "a window of 12 bytes (the whole file, no TLAST) is not a non-zero"
+			  " multiple of 16");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\", \"window_bytes\": 48}]}", d);
+	expect_refused(p, "holds 64 bytes, not a whole number of 48-byte windows");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"cint16_ps.txt\", \"type\": \"cint16\", \"window_bytes\": 64}]}", d);
+	expect_refused(p, "TLAST packet 0 ends at byte 32, not at the end of a 64-byte window");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\"}, {\"plio\": \"PLIO_02_FROM_AIE\","
+		 " \"file\": \"float_us.txt\", \"type\": \"float\"}]}", d);
+	expect_refused(p, "aiesim: params.outputs[1]: 1 windows, but outputs[0] has 2");
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int12\"}]}", d);
+	expect_refused(p, "params.outputs[0].type: \"int12\" is not an element type");
+	expect_refused("{\"fit\": \"fast\"}", "params.fit: \"fast\" is neither");
+	expect_refused("{\"input_time\": \"3 s\"}", "params.input_time: \"3 s\" is not a time");
+	expect_refused("{\"repeat\": 1}", "params.repeat: must be true or false");
+	expect_refused("{\"outputs\": {}}", "params.outputs: must be an array");
+	expect_refused("{\"color\": 1}", "color");
+}
+
+TU_MAIN("aiesim",
+	{"time_parse", test_time_parse},
+	{"cycles", test_cycles},
+	{"fit", test_fit},
+	{"read_int16", test_read_int16},
+	{"read_types", test_read_types},
+	{"read_bad", test_read_bad},
+	{"model", test_model},
+	{"fit_modes", test_fit_modes},
+	{"model_refused", test_model_refused})
