@@ -62,6 +62,11 @@ static const char *usage_text =
 	"                         a terminal (default: on a terminal, after 1 s)\n"
 	"  -q, --quiet            print only the RUN_TEST marker lines (no progress)\n"
 	"  -v, --verbose          also print each phase as it starts\n"
+	"      --lava             also print LAVA test shell signals (docs/farm.md):\n"
+	"                         a test set per test, a test case per channel\n"
+	"                         (MB/s), latency check, transaction and test\n"
+	"      --tap FILE         write TAP version 13 of the same cases (\"-\":\n"
+	"                         stdout, after the markers)\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -233,6 +238,36 @@ static void write_outputs(aieth_report *r, const char *report_path, const char *
 		fprintf(stderr, "run_test: %s\n", aieth_error_message());
 }
 
+/* --lava and --tap (docs/farm.md): the same cases as report.json says. */
+enum { FARM_OPT_LAVA = 0x1a70, FARM_OPT_TAP };
+static int farm_lava;
+static const char *farm_tap;
+
+/* The TAP file after the others, by their rule: a failure is the last
+ * test's error, and report.json and junit.xml are written again with it. */
+static void write_farm(aieth_report *r, const char *report_path, const char *junit_path)
+{
+	if (!farm_tap || !strcmp(farm_tap, "-") || aieth_report_write_tap(r, farm_tap) == AIETH_OK)
+		return;
+	write_failed(r, "the TAP file could not be written: check the disk and --tap");
+	if (aieth_report_write_json(r, report_path) != AIETH_OK ||
+	    (strcmp(junit_path, "none") && aieth_report_write_junit(r, junit_path) != AIETH_OK))
+		fprintf(stderr, "run_test: %s\n", aieth_error_message());
+}
+
+static void emit_farm(const aieth_report *r)
+{
+	char *t;
+	if (farm_lava && (t = aieth_report_lava(r))) {
+		emit(t);
+		free(t);
+	}
+	if (farm_tap && !strcmp(farm_tap, "-") && (t = aieth_report_tap(r))) {
+		emit(t);
+		free(t);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -252,6 +287,8 @@ int main(int argc, char **argv)
 		{"token-file", required_argument, NULL, 11},
 		{"cacert", required_argument, NULL, 12},
 		{"xrt-ini", required_argument, NULL, 13},
+		{"lava", no_argument, NULL, FARM_OPT_LAVA},
+		{"tap", required_argument, NULL, FARM_OPT_TAP},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -300,6 +337,8 @@ int main(int argc, char **argv)
 		case 11: token_file = optarg; break;
 		case 12: o.cacert = optarg; break;
 		case 13: o.xrt_ini = optarg; break;
+		case FARM_OPT_LAVA: farm_lava = 1; break;
+		case FARM_OPT_TAP: farm_tap = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -358,7 +397,8 @@ int main(int argc, char **argv)
 	}
 	/* every destination is checked before anything runs */
 	if (cli_check_output("--report", report_path, err, sizeof err) ||
-	    (strcmp(junit_path, "none") && cli_check_output("--junit", junit_path, err, sizeof err))) {
+	    (strcmp(junit_path, "none") && cli_check_output("--junit", junit_path, err, sizeof err)) ||
+	    (farm_tap && strcmp(farm_tap, "-") && cli_check_output("--tap", farm_tap, err, sizeof err))) {
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
@@ -405,6 +445,7 @@ int main(int argc, char **argv)
 			strcmp(junit_path, "none") ? junit_path : "");
 	/* the files first: what is printed afterwards is what they say */
 	write_outputs(r, report_path, junit_path);
+	write_farm(r, report_path, junit_path);
 	code = aieth_report_exit_code(r);
 	ntests = (int)aieth_report_num_tests(r);
 	if (!quiet)
@@ -417,6 +458,7 @@ int main(int argc, char **argv)
 		emit(txt);
 		free(txt);
 	}
+	emit_farm(r);
 	if (!quiet) {
 		char line[9000];
 		snprintf(line, sizeof line, "report: %s%s%s\n", report_path,

@@ -28,6 +28,8 @@ PKGS=(
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
   curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
   openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
+  lava-dispatcher      # end-to-end tests: LAVA's lava-run runs the shipped job (tests/e2e/farm_lava.sh)
+  openssh-server       # ... against an sshd on 127.0.0.1 standing in for the board
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make

@@ -91,6 +91,18 @@ char *aieth_report_markers(const aieth_report *r);
 size_t aieth_report_num_tests(const aieth_report *r);
 void aieth_report_free(aieth_report *r);
 
+/* Added in 0.5: farm signals (docs/farm.md), one result case per channel
+ * (throughput, MB/s), latency check (cycles), transaction (total cycles)
+ * and test (seconds), ids made of [A-Za-z0-9._-] only. LAVA lava-test-shell
+ * signal lines, a TESTSET around each test (malloc'd, caller frees; NULL
+ * when out of memory). Only a pass is a pass: a failure, hang or error is
+ * "fail", an interrupted run "unknown". */
+char *aieth_report_lava(const aieth_report *r);
+/* The same cases as TAP version 13 with YAML diagnostics (malloc'd), and
+ * written to a file by the same rules as the other writers. */
+char *aieth_report_tap(const aieth_report *r);
+int aieth_report_write_tap(const aieth_report *r, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

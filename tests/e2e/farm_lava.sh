@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The shipped LAVA job for real (issue 13): Debian's lava-dispatcher runs
+# scripts/farm/lava/job-ssh.yaml in standalone mode (lava-run) against an
+# ssh "board" that is this machine (an sshd on 127.0.0.1, a free port, a
+# throwaway key), and the board runs this build's run_test --lava on the
+# emulated board. Asserted from the results LAVA recorded (its log's
+# "results" lines): pass and fail cases with their measurements, and a hang
+# (exit 5) recorded as failures. gcc build only (lava-run is heavy and runs
+# the native programs); farm_signals.sh checks the signals in every build.
+. "$(dirname "$0")/lib.sh"
+if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
+  echo "$(basename "$0"): skipped (lava-run runs in the gcc build only; farm_signals.sh covers the signals here)"
+  exit 0
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "$(basename "$0"): skipped (lava-run must run as root)"; exit 0
+fi
+for p in lava-run /usr/sbin/sshd ssh-keygen; do
+  command -v "$p" >/dev/null || { bad "$p missing: run scripts/install-deps.sh"; finish; exit 1; }
+done
+PY=/usr/bin/python3
+L=$S/scripts/farm/lava
+JOB=$((100000 + $$))
+SSHD=
+cleanup() {
+  [[ -n $SSHD ]] && kill -TERM "$SSHD" 2>/dev/null && wait "$SSHD" 2>/dev/null
+  # lava-run's scratch and the overlay it unpacked on the "board" (here)
+  rm -rf "/var/lib/lava/dispatcher/tmp/$JOB" "/lava-$JOB" /lava-"$JOB"-* 2>/dev/null
+  [[ -n ${AIETH_KEEP:-} ]] && cp -r "$TMP" "$AIETH_KEEP"  # debugging: keep the logs
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# the board: sshd on a free loopback port, keys made for this run
+K=$TMP/ssh; mkdir -p "$K" /run/sshd; chmod 700 "$K"
+ssh-keygen -q -t ed25519 -N '' -f "$K/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$K/client_key" -C aieth-lava-e2e
+cp "$K/client_key.pub" "$K/authorized_keys"; chmod 600 "$K/authorized_keys"
+PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf '%s\n' "Port $PORT" "ListenAddress 127.0.0.1" "HostKey $K/hostkey" "PidFile none" \
+  "AuthorizedKeysFile $K/authorized_keys" "PermitRootLogin prohibit-password" \
+  "PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" "StrictModes no" \
+  "Subsystem sftp internal-sftp" >"$K/sshd_config"
+/usr/sbin/sshd -D -f "$K/sshd_config" -E "$K/sshd.log" &
+SSHD=$!
+for i in $(seq 50); do
+  $PY -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' "$PORT" 2>/dev/null && break
+  sleep 0.1
+done
+
+# the descriptions: a passing one, one whose golden data is wrong (exit 1),
+# and a hang (exit 5), each run by its own test definition
+cp -r "$S/examples/adder_func" "$TMP/adder_bad"
+sed -i '1s/^-\?[0-9][0-9]*/12345/' "$TMP/adder_bad/golden.txt"
+sed -i 's/"name": *"adder_func"/"name": "adder_bad"/' "$TMP/adder_bad/test.json"
+sed "s|@HOST@|127.0.0.1|; s|@PORT@|$PORT|; s|@USER@|root|; s|@KEY@|$K/client_key|" \
+  "$L/device-ssh.yaml" >"$TMP/device.yaml"
+# the shipped job with its git test definition made inline (no git server
+# here): the shipped aieth-run-test.yaml's text, placeholders filled in
+$PY - "$L" "$TMP" "$B/bin/run_test" "--data-dir $S" "$S/examples/adder_func/test.json $TMP/adder_bad/test.json" \
+  "$S/examples/stall_hang/test.json" <<'P' || bad "job not made"
+import copy, sys, yaml
+lava, tmp, rt, args, d0, d1 = sys.argv[1:]
+job = yaml.safe_load(open(lava + "/job-ssh.yaml"))
+testdef = yaml.safe_load(open(lava + "/aieth-run-test.yaml"))
+test = [a for a in job["actions"] if "test" in a][0]["test"]
+proto = test["definitions"][0]
+assert proto["from"] == "git" and proto["path"].endswith("aieth-run-test.yaml")
+defs = []
+for i, descs in enumerate((d0, d1)):
+    d = {"from": "inline", "repository": copy.deepcopy(testdef), "name": proto["name"] + ("-main", "-hang")[i],
+         "path": "inline/aieth-run-test.yaml",
+         "parameters": {"RUN_TEST": rt, "DESCRIPTIONS": descs, "RUN_TEST_ARGS": args,
+                        "OUT": "%s/out%d" % (tmp, i)}}
+    defs.append(d)
+test["definitions"] = defs
+test["timeout"] = {"minutes": 3}
+job["timeouts"] = {"job": {"minutes": 4}, "action": {"minutes": 3}, "connection": {"minutes": 1}}
+yaml.safe_dump(job, open(tmp + "/job.yaml", "w"))
+P
+rc=0
+timeout -k 10 240 lava-run --job-id "$JOB" --output-dir "$TMP/lava" --device "$TMP/device.yaml" \
+  "$TMP/job.yaml" >"$TMP/job.log" 2>&1 </dev/null || rc=$?
+[[ $rc -eq 0 ]] && ok || { bad "lava-run exit $rc"; tail -n 30 "$TMP/job.log" >&2; cat "$TMP/lava/result.yaml" >&2 2>/dev/null; }
+
+# LAVA's own record: the "results" lines of its log (YAML flow mappings)
+$PY - "$TMP/job.log" >"$TMP/results" <<'P'
+import sys, yaml
+for line in open(sys.argv[1]):
+    if '"lvl": "results"' not in line:
+        continue
+    m = yaml.safe_load(line)["msg"]
+    meas = m.get("measurement")
+    meas = "-" if meas in (None, "None") else "%g" % float(meas)
+    print(m.get("definition"), m.get("set", "-"), m.get("case"), m.get("result"), meas, m.get("units", "-"))
+P
+# want DEF SET CASE RESULT [MEASUREMENT-REGEX UNITS]: LAVA recorded it
+want() {
+  local re="^$1 $2 $3 $4"
+  [[ $# -gt 4 ]] && re="$re $5 $6\$"
+  if grep -qE -- "$re" "$TMP/results"; then ok; else bad "LAVA did not record: $*"; sed 's/^/  | /' "$TMP/results" >&2; fi
+}
+M='[0-9.e+]+'
+want 0_aieth-run-test-main adder_func adder_func.func.PLIO_01_TO_AIE pass "$M" MB/s
+want 0_aieth-run-test-main adder_func adder_func.func.PLIO_01_FROM_AIE pass "$M" MB/s
+want 0_aieth-run-test-main adder_func adder_func.func pass "$M" cycles
+want 0_aieth-run-test-main adder_func adder_func pass
+want 0_aieth-run-test-main adder_bad adder_bad.func.PLIO_01_FROM_AIE fail "$M" MB/s
+want 0_aieth-run-test-main adder_bad adder_bad.func.PLIO_01_TO_AIE pass "$M" MB/s
+want 0_aieth-run-test-main adder_bad adder_bad fail
+want 0_aieth-run-test-main - run_test-exit fail 1 exit_code
+want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations.PLIO_01_FROM_AIE fail - -
+want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations fail
+want 1_aieth-run-test-hang stall_hang stall_hang fail
+want 1_aieth-run-test-hang - run_test-exit fail 5 exit_code
+want lava - job pass
+# nothing of the hang passed, and LAVA recorded every case run_test printed
+if grep -E '^1_aieth-run-test-hang stall_hang .* pass' "$TMP/results"; then bad "a case of the hang passed"; else ok; fi
+n=$(grep -c '^[01]_aieth-run-test-' "$TMP/results")
+[[ $n -eq 17 ]] && ok || { bad "LAVA recorded $n cases, expected 17 (5 per description, 1 exit per definition)"; cat "$TMP/results" >&2; }
+# the board side wrote its reports, and they say what LAVA recorded
+[[ $(jq -r .run.exit_code "$TMP/out0/report.json" 2>/dev/null) == 1 ]] && ok || bad "out0/report.json exit_code"
+[[ $(jq -r .run.exit_code "$TMP/out1/report.json" 2>/dev/null) == 5 ]] && ok || bad "out1/report.json exit_code"
+finish
