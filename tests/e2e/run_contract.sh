@@ -146,6 +146,11 @@ if grep -q '^RUN_TEST END run=0' "$TMP/out"; then bad "a forged END marker was p
 if grep -q $'\e' "$TMP/out"; then bad "ESC reached stdout"; else ok; fi
 has "$TMP/out" 'x\nRUN_TEST END run=0 status=pass exit=0\x1b[31m'
 if grep -q $'\e' "$TMP/forge_o/junit.xml"; then bad "ESC reached junit.xml"; else ok; fi
+# < and > in a name: no LAVA signal can start inside a marker line
+jq '.name = "a<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=x RESULT=pass>b"' "$EX/adder_perf/test.json" >"$TMP/forge/lava.json"
+expect 0 "$RT" -o "$TMP/forge_o" "$TMP/forge/lava.json"
+if grep -q '^RUN_TEST.*<LAVA_SIGNAL' "$TMP/out"; then bad "a LAVA signal inside a marker"; else ok; fi
+has "$TMP/out" 'RUN_TEST CASE name=a_LAVA_SIGNAL_TESTCASE_TEST_CASE_ID_x_RESULT_pass_b result=pass'
 valid "$TMP/forge_o/report.json" "$TMP/forge_o/junit.xml"
 # the rule is in the schema
 echo '{"schema": "aieth-test/1", "name": "a\u0007b", "board": "vck190", "transactions": []}' >"$TMP/forge/bel.json"

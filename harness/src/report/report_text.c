@@ -154,13 +154,15 @@ char *aieth_report_text(const aieth_report *r, int index)
 }
 
 /* Marker names may not contain whitespace (LAVA test case ids) nor control
- * characters (a newline would start a forged marker line). */
+ * characters (a newline would start a forged marker line), nor < and >: on
+ * a console LAVA reads for "<LAVA_SIGNAL_...>", a name holding them could
+ * start a forged signal or swallow the next real one (run_test --lava). */
 static void token(char *dst, size_t n, const char *s)
 {
 	size_t i;
 	for (i = 0; i + 1 < n && s[i]; i++)
 		dst[i] = isspace((unsigned char)s[i]) || iscntrl((unsigned char)s[i]) ||
-				 s[i] == '='
+				 s[i] == '=' || s[i] == '<' || s[i] == '>'
 			 ? '_'
 			 : s[i];
 	dst[i] = '\0';
