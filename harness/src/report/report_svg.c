@@ -381,7 +381,7 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 		  axis + 16, clk > 0 ? "" : " (no clock: no \xc2\xb5s)");
 	if (clk > 0)
 		sb_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">at %.1f MHz</text>\n",
-			  LBL + plot + 8, axis + 28, clk);
+			  LBL + plot + 30, axis + 28, clk);
 	if (!n)
 		sb_printf(b, "<text x=\"%d\" y=\"%d\">no channels</text>\n", LBL, TOP + 12);
 	sb_lit(b, "</svg>\n");
