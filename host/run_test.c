@@ -49,6 +49,12 @@ static const char *usage_text =
 	"                         report.json, junit.xml, and relative \"save\" files\n"
 	"      --report FILE      report.json path (default: OUT/report.json)\n"
 	"      --junit FILE       JUnit XML path (default: OUT/junit.xml; \"none\": off)\n"
+	"      --html FILE        the page a person reads: summary, tables, charts\n"
+	"                         (default: OUT/report.html; \"none\": off)\n"
+	"      --charts DIR       the charts as SVG files (default: OUT/charts;\n"
+	"                         \"none\": off)\n"
+	"      --trace FILE       Chrome trace events for Perfetto (default:\n"
+	"                         OUT/trace.json; \"none\": off)\n"
 	"  -t, --timeout MS       timeout of every transaction in ms, 0 for no limit\n"
 	"                         (default: each transaction's timeout_ms, else\n"
 	"                         10000)\n"
@@ -268,6 +274,65 @@ static void emit_farm(const aieth_report *r)
 	}
 }
 
+/* report.html, the SVG charts and trace.json: paths (NULL: default under
+ * OUT; "none": off), checked before the run like report.json. */
+typedef struct {
+	const char *html, *charts, *trace;
+	char hbuf[4200], cbuf[4200], tbuf[4200];
+} visual_paths;
+
+static int visual_check(visual_paths *v, const char *out, char *err, unsigned errlen)
+{
+	if (!v->html && snprintf(v->hbuf, sizeof v->hbuf, "%s/report.html", out) > 0)
+		v->html = v->hbuf;
+	if (!v->charts && snprintf(v->cbuf, sizeof v->cbuf, "%s/charts", out) > 0)
+		v->charts = v->cbuf;
+	if (!v->trace && snprintf(v->tbuf, sizeof v->tbuf, "%s/trace.json", out) > 0)
+		v->trace = v->tbuf;
+	if (strcmp(v->html, "none") && cli_check_output("--html", v->html, err, errlen))
+		return -1;
+	if (strcmp(v->trace, "none") && cli_check_output("--trace", v->trace, err, errlen))
+		return -1;
+	return strcmp(v->charts, "none") ? cli_ensure_dir(v->charts, err, errlen) : 0;
+}
+
+/* 1: all written; 0: one failed, recorded as the last test's error. */
+static int write_visual(aieth_report *r, const visual_paths *v)
+{
+	int ok = 1;
+	if (strcmp(v->html, "none") && aieth_report_write_html(r, v->html) != AIETH_OK) {
+		write_failed(r, "report.html could not be written: check the disk and --html");
+		ok = 0;
+	}
+	if (strcmp(v->charts, "none") && aieth_report_write_svgs(r, v->charts) != AIETH_OK) {
+		write_failed(r, "the SVG charts could not be written: check the disk and --charts");
+		ok = 0;
+	}
+	if (strcmp(v->trace, "none") && aieth_report_write_trace(r, v->trace) != AIETH_OK) {
+		write_failed(r, "trace.json could not be written: check the disk and --trace");
+		ok = 0;
+	}
+	return ok;
+}
+
+static void visual_line(const visual_paths *v)
+{
+	char line[13000];
+	int n = 0;
+	if (strcmp(v->html, "none"))
+		n += snprintf(line + n, sizeof line - (size_t)n, "%shtml: %s", n ? ", " : "", v->html);
+	if (strcmp(v->charts, "none"))
+		n += snprintf(line + n, sizeof line - (size_t)n, "%scharts: %s/", n ? ", " : "",
+			      v->charts);
+	if (strcmp(v->trace, "none"))
+		n += snprintf(line + n, sizeof line - (size_t)n, "%strace: %s", n ? ", " : "",
+			      v->trace);
+	if (n) {
+		snprintf(line + n, sizeof line - (size_t)n, "\n");
+		emit(line);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -289,6 +354,9 @@ int main(int argc, char **argv)
 		{"xrt-ini", required_argument, NULL, 13},
 		{"lava", no_argument, NULL, FARM_OPT_LAVA},
 		{"tap", required_argument, NULL, FARM_OPT_TAP},
+		{"html", required_argument, NULL, 301},
+		{"charts", required_argument, NULL, 302},
+		{"trace", required_argument, NULL, 303},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -299,6 +367,7 @@ int main(int argc, char **argv)
 	char rpath[4200], jpath[4200], apath[4200], err[1200], token[300];
 	const char *token_file = NULL;
 	aieth_run_opts o;
+	visual_paths vis;
 	aieth_report *r = NULL;
 	progress_state ps;
 	int c, i, quiet = 0, code, wait_lock = 0, ntests;
@@ -306,6 +375,7 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	memset(&ps, 0, sizeof ps);
+	memset(&vis, 0, sizeof vis);
 	while ((c = getopt_long(argc, argv, "b:o:t:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.board = optarg; break;
@@ -339,6 +409,9 @@ int main(int argc, char **argv)
 		case 13: o.xrt_ini = optarg; break;
 		case FARM_OPT_LAVA: farm_lava = 1; break;
 		case FARM_OPT_TAP: farm_tap = optarg; break;
+		case 301: vis.html = optarg; break;
+		case 302: vis.charts = optarg; break;
+		case 303: vis.trace = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -402,6 +475,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
+	if (visual_check(&vis, out, err, sizeof err)) {
+		fprintf(stderr, "run_test: %s\n", err);
+		return AIETH_EXIT_INPUT;
+	}
 	o.data_dir = cli_data_dir(data_dir);
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
@@ -445,6 +522,8 @@ int main(int argc, char **argv)
 			strcmp(junit_path, "none") ? junit_path : "");
 	/* the files first: what is printed afterwards is what they say */
 	write_outputs(r, report_path, junit_path);
+	if (!write_visual(r, &vis)) /* the error recorded in report.json too */
+		write_outputs(r, report_path, junit_path);
 	write_farm(r, report_path, junit_path);
 	code = aieth_report_exit_code(r);
 	ntests = (int)aieth_report_num_tests(r);
@@ -465,6 +544,7 @@ int main(int argc, char **argv)
 			 strcmp(junit_path, "none") ? ", junit: " : "",
 			 strcmp(junit_path, "none") ? junit_path : "");
 		emit(line);
+		visual_line(&vis);
 	}
 	if (code > AIETH_EXIT_SIGNAL)
 		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128), code);

@@ -30,6 +30,7 @@ PKGS=(
   openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
   lava-dispatcher      # end-to-end tests: LAVA's lava-run runs the shipped job (tests/e2e/farm_lava.sh)
   openssh-server       # ... against an sshd on 127.0.0.1 standing in for the board
+  chromium             # end-to-end tests: report.html loads without console errors and its screenshot shows the charts (tests/e2e/farm_html.sh, gcc build only)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make

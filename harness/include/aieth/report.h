@@ -102,6 +102,21 @@ char *aieth_report_lava(const aieth_report *r);
  * written to a file by the same rules as the other writers. */
 char *aieth_report_tap(const aieth_report *r);
 int aieth_report_write_tap(const aieth_report *r, const char *path);
+/* Added in 0.5: reports a person looks at (docs/farm.md). Written like
+ * the other files (a temporary name renamed; a device or FIFO in place).
+ * report.html: one self-contained page (inline CSS and SVG, no script, no
+ * network): the run, each test and transaction with the figures of the
+ * text table, the throughput and timeline charts (the first 64
+ * transactions of the run; table rows for the first 4096 channels). */
+int aieth_report_write_html(const aieth_report *r, const char *path);
+/* The same charts as standalone SVG files in the existing folder dir:
+ * <test>-<transaction>-throughput.svg and -timeline.svg (names reduced to
+ * [A-Za-z0-9._-]; a repeated name gets +I.J, the indexes). */
+int aieth_report_write_svgs(const aieth_report *r, const char *dir);
+/* trace.json in the Chrome trace event format (Perfetto,
+ * chrome://tracing): a process per test and transaction, a track per
+ * channel, times in microseconds at the test's PL clock. */
+int aieth_report_write_trace(const aieth_report *r, const char *path);
 
 #ifdef __cplusplus
 }

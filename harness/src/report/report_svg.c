@@ -1,0 +1,448 @@
+/*
+ * report_svg.c - the charts of a transaction as SVG (inline in report.html
+ * and standalone files), and the helpers every visual writer shares:
+ * escaping, file-name parts, the drawn span of a channel.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "report/report_internal.h"
+#include "report/report_visual.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+/* Length of the valid UTF-8 sequence (2..4 bytes) at s, or 0: overlong
+ * forms, surrogates, code points past U+10FFFF and U+FFFE/U+FFFF (not
+ * allowed in XML) are invalid. A NUL ends the check before reading on. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t n, i;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1fu;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0fu;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07u;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+void rv_esc(sbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (p && *p) {
+		size_t n;
+		switch (*p) {
+		case '&': sb_lit(b, "&amp;"); break;
+		case '<': sb_lit(b, "&lt;"); break;
+		case '>': sb_lit(b, "&gt;"); break;
+		case '"': sb_lit(b, "&quot;"); break;
+		case '\'': sb_lit(b, "&#39;"); break;
+		default:
+			if (*p >= 0x80 && (n = utf8_seq(p)) > 0) {
+				sb_put(b, (const char *)p, n);
+				p += n;
+				continue;
+			}
+			if (*p < 0x20 || *p >= 0x7f)
+				sb_lit(b, "?");
+			else
+				sb_put(b, (const char *)p, 1);
+		}
+		p++;
+	}
+}
+
+void rv_json(sbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	sb_lit(b, "\"");
+	while (p && *p) {
+		size_t n;
+		if (*p == '"' || *p == '\\') {
+			sb_lit(b, "\\");
+			sb_put(b, (const char *)p, 1);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			sb_printf(b, "\\u%04x", *p);
+		} else if (*p >= 0x80) {
+			if ((n = utf8_seq(p)) > 0) {
+				sb_put(b, (const char *)p, n);
+				p += n;
+				continue;
+			}
+			sb_lit(b, "?");
+		} else {
+			sb_put(b, (const char *)p, 1);
+		}
+		p++;
+	}
+	sb_lit(b, "\"");
+}
+
+/* s escaped, cut to at most max bytes on a character boundary ("..."
+ * marks the cut): long names keep the chart's layout. */
+static void esc_cut(sbuf *b, const char *s, size_t max)
+{
+	char tmp[256];
+	size_t n = strlen(s);
+	if (max >= sizeof tmp)
+		max = sizeof tmp - 1;
+	if (n <= max) {
+		rv_esc(b, s);
+		return;
+	}
+	n = max - 3;
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(tmp, s, n);
+	memcpy(tmp + n, "...", 4);
+	rv_esc(b, tmp);
+}
+
+void rv_file_part(char *dst, size_t n, const char *s)
+{
+	size_t i = 0;
+	if (!n)
+		return;
+	for (; s && *s && i + 1 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+		int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			   (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || (ch == '.' && i);
+		dst[i++] = keep ? (char)ch : '_';
+	}
+	if (!i && n > 1)
+		dst[i++] = '_';
+	dst[i] = '\0';
+}
+
+double rv_clock_mhz(struct json_object *test)
+{
+	double c = rj_getd(test, "pl_clock_MHz");
+	return c > 0 && c < 1e6 ? c : 0;
+}
+
+void rv_channel_span(struct json_object *ch, rv_span *sp)
+{
+	sp->finished = json_object_get_boolean(rj_get(ch, "finished"));
+	sp->delay = rj_geti(ch, "delay_cycles");
+	if (sp->delay < 0)
+		sp->delay = 0;
+	if (sp->finished) {
+		sp->start = rj_geti(ch, "first_cycle");
+		sp->end = rj_geti(ch, "last_cycle");
+	} else {
+		sp->start = sp->delay;
+		sp->end = rj_geti(ch, "stalled_since_cycle");
+	}
+	if (sp->start < 0)
+		sp->start = 0;
+	if (sp->end < sp->start)
+		sp->end = sp->start;
+}
+
+long long rv_txn_end(struct json_object *txn)
+{
+	struct json_object *chs = rj_get(txn, "channels");
+	long long end = rj_geti(txn, "total_cycles");
+	size_t k;
+	for (k = 0; chs && k < json_object_array_length(chs); k++) {
+		rv_span sp;
+		rv_channel_span(json_object_array_get_idx(chs, k), &sp);
+		if (sp.end > end)
+			end = sp.end;
+	}
+	return end > 0 ? end : 1;
+}
+
+static const char *verdict_colour(const char *v)
+{
+	if (!strcmp(v, "pass"))
+		return "#2e7d32";
+	if (!strcmp(v, "fail"))
+		return "#c62828";
+	if (!strcmp(v, "timeout"))
+		return "#ef6c00";
+	if (!strcmp(v, "interrupted"))
+		return "#6a1b9a";
+	return "#6d4c41";
+}
+
+#define ROW 20
+#define TOP 40
+#define LBL 190
+
+static void svg_open(sbuf *b, int standalone, int w, int h, const char *kind,
+		     struct json_object *test, struct json_object *txn)
+{
+	if (standalone)
+		sb_lit(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" "
+		     "font-size=\"12\" class=\"chart %s\">\n",
+		  w, h, w, h, kind);
+	sb_lit(b, "<title>");
+	rv_esc(b, rj_gets(test, "name"));
+	sb_lit(b, " / ");
+	rv_esc(b, rj_gets(txn, "name"));
+	sb_printf(b, ": %s</title>\n", kind);
+	sb_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
+	sb_lit(b, "<text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">");
+	esc_cut(b, rj_gets(test, "name"), 60);
+	sb_lit(b, " / ");
+	esc_cut(b, rj_gets(txn, "name"), 40);
+	sb_printf(b, ": %s</text>\n",
+		  !strcmp(kind, "throughput") ? "throughput per channel against its peak (MB/s)"
+					      : "channel timeline (first..last cycle)");
+}
+
+static void row_label(sbuf *b, struct json_object *ch, int y)
+{
+	sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LBL - 8, y + 14);
+	esc_cut(b, rj_gets(ch, "plio"), 28);
+	sb_lit(b, "<title>");
+	rv_esc(b, rj_gets(ch, "plio"));
+	sb_lit(b, "</title></text>\n");
+}
+
+void rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *txn, int standalone)
+{
+	struct json_object *chs = rj_get(txn, "channels");
+	size_t k, n = chs ? json_object_array_length(chs) : 0;
+	const int bar = 440, w = LBL + bar + 250;
+	int h = TOP + (int)n * ROW + 40, t;
+	double maxv = 0;
+
+	for (k = 0; k < n; k++) {
+		struct json_object *ch = json_object_array_get_idx(chs, k);
+		double p = rj_getd(ch, "theoretical_MBps"), m = rj_getd(ch, "throughput_MBps");
+		if (p > maxv)
+			maxv = p;
+		if (m > maxv)
+			maxv = m;
+	}
+	if (!(maxv > 0))
+		maxv = 1;
+	svg_open(b, standalone, w, h, "throughput", test, txn);
+	for (k = 0; k < n; k++) {
+		struct json_object *ch = json_object_array_get_idx(chs, k);
+		double p = rj_getd(ch, "theoretical_MBps"), m = rj_getd(ch, "throughput_MBps");
+		int y = TOP + (int)k * ROW;
+		const char *v = rj_gets(ch, "verdict");
+		row_label(b, ch, y);
+		sb_printf(b, "<rect class=\"peak\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"14\" "
+			     "fill=\"#eceff1\" stroke=\"#90a4ae\"/>\n",
+			  LBL, y + 3, p / maxv * bar);
+		if (json_object_get_boolean(rj_get(ch, "finished"))) {
+			sb_printf(b, "<rect class=\"measured\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
+				     "height=\"10\" fill=\"%s\"><title>",
+				  LBL, y + 5, m / maxv * bar, verdict_colour(v));
+			rv_esc(b, rj_gets(ch, "plio"));
+			sb_printf(b, ": %.1f MB/s of %.1f (%.1f%%), %s</title></rect>\n", m, p,
+				  rj_getd(ch, "utilisation_pct"), v);
+			sb_printf(b, "<text x=\"%d\" y=\"%d\">%.1f / %.0f MB/s (%.1f%%) %s</text>\n",
+				  LBL + bar + 8, y + 14, m, p, rj_getd(ch, "utilisation_pct"), v);
+		} else {
+			sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s: %lld of %lld bytes</text>\n",
+				  LBL + bar + 8, y + 14, verdict_colour(v),
+				  !strcmp(v, "timeout") ? "stalled" : "unfinished",
+				  (long long)rj_geti(ch, "bytes_moved"),
+				  (long long)rj_geti(ch, "bytes_expected"));
+		}
+	}
+	/* the axis: 0, 25, 50, 75, 100% of the largest value */
+	sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>\n", LBL,
+		  TOP + (int)n * ROW + 2, LBL + bar, TOP + (int)n * ROW + 2);
+	for (t = 0; t <= 4; t++) {
+		int x = LBL + bar * t / 4, y = TOP + (int)n * ROW + 2;
+		sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
+			     "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.0f</text>\n",
+			  x, y, x, y + 4, x, y + 16, maxv * t / 4);
+	}
+	if (!n)
+		sb_printf(b, "<text x=\"%d\" y=\"%d\">no channels</text>\n", LBL, TOP + 12);
+	sb_lit(b, "</svg>\n");
+}
+
+/* The channel named plio in chs, or NULL. */
+static struct json_object *find_channel(struct json_object *chs, const char *plio)
+{
+	size_t k;
+	for (k = 0; chs && k < json_object_array_length(chs); k++)
+		if (!strcmp(rj_gets(json_object_array_get_idx(chs, k), "plio"), plio))
+			return json_object_array_get_idx(chs, k);
+	return NULL;
+}
+
+void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn, int standalone)
+{
+	struct json_object *chs = rj_get(txn, "channels"), *lats = rj_get(txn, "latencies");
+	size_t k, n = chs ? json_object_array_length(chs) : 0;
+	size_t nl = lats ? json_object_array_length(lats) : 0;
+	const int plot = 480, w = LBL + plot + 260;
+	int axis = TOP + (int)n * ROW + 4, h = axis + 44 + (int)nl * 16, t;
+	double clk = rv_clock_mhz(test), end = (double)rv_txn_end(txn);
+
+#define X(c) (LBL + (double)(c) / end * plot)
+	svg_open(b, standalone, w, h, "timeline", test, txn);
+	for (k = 0; k < n; k++) {
+		struct json_object *ch = json_object_array_get_idx(chs, k);
+		int y = TOP + (int)k * ROW, to = !strcmp(rj_gets(ch, "direction"), "to_aie");
+		rv_span sp;
+		rv_channel_span(ch, &sp);
+		row_label(b, ch, y);
+		if (sp.start > 0) /* the delay before the first data */
+			sb_printf(b, "<line class=\"delay\" x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				     "stroke=\"#9e9e9e\" stroke-dasharray=\"3,3\"/>\n",
+				  LBL, y + 10, X(sp.start), y + 10);
+		sb_printf(b, "<rect class=\"span\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" "
+			     "fill=\"%s\"%s><title>",
+			  X(sp.start), y + 3, X(sp.end) - X(sp.start) < 1 ? 1 : X(sp.end) - X(sp.start),
+			  sp.finished ? (to ? "#1e88e5" : "#00897b") : "#ef6c00",
+			  sp.finished ? "" : " fill-opacity=\"0.6\"");
+		rv_esc(b, rj_gets(ch, "plio"));
+		if (sp.finished)
+			sb_printf(b, ": cycles %lld..%lld (%lld)", sp.start, sp.end, sp.end - sp.start);
+		else
+			sb_printf(b, ": stalled at cycle %lld", sp.end);
+		if (clk > 0)
+			sb_printf(b, ", %.3f..%.3f \xc2\xb5s", (double)sp.start / clk, (double)sp.end / clk);
+		sb_lit(b, "</title></rect>\n");
+		if (sp.finished)
+			sb_printf(b, "<text x=\"%d\" y=\"%d\">%lld..%lld%s", LBL + plot + 8, y + 14,
+				  sp.start, sp.end, sp.start > 0 ? " (delay " : "");
+		else
+			sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#ef6c00\">stalled at %lld%s",
+				  LBL + plot + 8, y + 14, sp.end, sp.start > 0 ? " (delay " : "");
+		if (sp.start > 0)
+			sb_printf(b, "%lld)", sp.start);
+		sb_lit(b, "</text>\n");
+	}
+	/* latencies: first data of `from` to first data of `to`, on to's row */
+	for (k = 0; k < nl; k++) {
+		struct json_object *l = json_object_array_get_idx(lats, k);
+		struct json_object *a = find_channel(chs, rj_gets(l, "from"));
+		struct json_object *z = find_channel(chs, rj_gets(l, "to"));
+		int pass = json_object_get_boolean(rj_get(l, "passed"));
+		long long cyc = rj_geti(l, "cycles");
+		if (a && z && json_object_get_boolean(rj_get(a, "finished")) &&
+		    json_object_get_boolean(rj_get(z, "finished"))) {
+			size_t row;
+			for (row = 0; row < n && json_object_array_get_idx(chs, row) != z; row++)
+				;
+			sb_printf(b, "<line class=\"latency\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				     "y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+				  X(rj_geti(a, "first_cycle")), TOP + (int)row * ROW + 2,
+				  X(rj_geti(z, "first_cycle")), TOP + (int)row * ROW + 2,
+				  pass ? "#d81b60" : "#c62828");
+		}
+		sb_printf(b, "<text x=\"8\" y=\"%d\" fill=\"%s\">latency ", axis + 40 + (int)k * 16,
+			  pass ? "#000000" : "#c62828");
+		esc_cut(b, rj_gets(l, "from"), 40);
+		sb_lit(b, " \xe2\x86\x92 ");
+		esc_cut(b, rj_gets(l, "to"), 40);
+		sb_printf(b, ": %lld cycles", cyc);
+		if (clk > 0)
+			sb_printf(b, " (%.3f \xc2\xb5s)", (double)cyc / clk);
+		sb_printf(b, ", max %lld: %s</text>\n", (long long)rj_geti(l, "max_cycles"),
+			  pass ? "pass" : "FAIL");
+	}
+	/* the axis: cycles, and microseconds at the PL clock */
+	sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>\n", LBL, axis,
+		  LBL + plot, axis);
+	for (t = 0; t <= 5; t++) {
+		double c = end * t / 5;
+		int x = LBL + plot * t / 5;
+		sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
+			     "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.0f</text>\n",
+			  x, axis, x, axis + 4, x, axis + 16, c);
+		if (clk > 0)
+			sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" "
+				     "fill=\"#546e7a\">%.3g \xc2\xb5s</text>\n",
+				  x, axis + 28, c / clk);
+	}
+	sb_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">cycles%s</text>\n", LBL + plot + 30,
+		  axis + 16, clk > 0 ? "" : " (no clock: no \xc2\xb5s)");
+	if (clk > 0)
+		sb_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">at %.1f MHz</text>\n",
+			  LBL + plot + 30, axis + 28, clk);
+	if (!n)
+		sb_printf(b, "<text x=\"%d\" y=\"%d\">no channels</text>\n", LBL, TOP + 12);
+	sb_lit(b, "</svg>\n");
+#undef X
+}
+
+/* The standalone chart files: DIR/<test>-<transaction>-throughput.svg and
+ * -timeline.svg, names reduced to [A-Za-z0-9._-]; a name that repeats
+ * (the same description twice, names equal once reduced) gets "+I.J", the
+ * test's and the transaction's index ('+' never comes from a name). */
+#define STEM 140
+
+static int write_svg(const char *dir, const char *stem, const char *kind, struct json_object *t,
+		     struct json_object *tx)
+{
+	char path[4400];
+	sbuf b = {0};
+	int rc;
+	if ((size_t)snprintf(path, sizeof path, "%s/%s-%s.svg", dir, stem, kind) >= sizeof path)
+		return aieth_fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
+				  sizeof path - 1);
+	if (!strcmp(kind, "throughput"))
+		rv_svg_throughput(&b, t, tx, 1);
+	else
+		rv_svg_timeline(&b, t, tx, 1);
+	if (b.oom) {
+		free(b.p);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	rc = aieth_write_atomic(path, b.p, b.n);
+	free(b.p);
+	return rc;
+}
+
+int aieth_report_write_svgs(const aieth_report *r, const char *dir)
+{
+	char stems[RV_MAX_CHARTS][STEM + 24];
+	size_t i, j, n, charts = 0;
+	if (!r || !dir || !*dir)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_write_svgs: NULL or empty argument");
+	n = json_object_array_length(r->tests);
+	for (i = 0; i < n && charts < RV_MAX_CHARTS; i++) {
+		struct json_object *t = json_object_array_get_idx(r->tests, i);
+		struct json_object *txns = rj_get(t, "transactions");
+		for (j = 0; txns && j < json_object_array_length(txns) && charts < RV_MAX_CHARTS; j++) {
+			struct json_object *tx = json_object_array_get_idx(txns, j);
+			char a[STEM / 2], z[STEM / 2], *stem = stems[charts];
+			size_t c;
+			int rc;
+			rv_file_part(a, sizeof a, rj_gets(t, "name"));
+			rv_file_part(z, sizeof z, rj_gets(tx, "name"));
+			snprintf(stem, sizeof stems[0], "%s-%s", a, z);
+			for (c = 0; c < charts && strcmp(stems[c], stem); c++)
+				;
+			if (c < charts)
+				snprintf(stem, sizeof stems[0], "%s-%s+%zu.%zu", a, z, i, j);
+			charts++;
+			if ((rc = write_svg(dir, stem, "throughput", t, tx)) != AIETH_OK ||
+			    (rc = write_svg(dir, stem, "timeline", t, tx)) != AIETH_OK)
+				return rc;
+		}
+	}
+	return AIETH_OK;
+}

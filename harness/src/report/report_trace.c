@@ -1,0 +1,180 @@
+/*
+ * report_trace.c - trace.json in the Chrome trace event format (the JSON
+ * object form), which Perfetto and chrome://tracing open: one process per
+ * test and transaction, one track (thread) per channel, a complete event
+ * ("ph":"X") per channel from its first to its last cycle, the delay before
+ * its first data and each latency as events of their own. Times are
+ * microseconds at the test's PL clock (ts = cycle / MHz).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "report/report_internal.h"
+#include "report/report_visual.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/sbuf.h"
+
+typedef struct {
+	sbuf *b;
+	int first;
+} ev_list;
+
+/* Start an event: separator, phase, name, ids (the caller adds the rest
+ * and the closing brace). */
+static void ev(ev_list *l, const char *ph, const char *name, const char *prefix, int pid, int tid)
+{
+	if (l->first)
+		sb_lit(l->b, "\n");
+	else
+		sb_lit(l->b, ",\n");
+	l->first = 0;
+	sb_printf(l->b, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"name\":", ph, pid, tid);
+	if (prefix) {
+		sbuf tmp = {0};
+		sb_printf(&tmp, "%s%s", prefix, name);
+		rv_json(l->b, tmp.p ? tmp.p : "");
+		l->b->oom |= tmp.oom;
+		free(tmp.p);
+	} else {
+		rv_json(l->b, name);
+	}
+}
+
+static void meta(ev_list *l, const char *what, int pid, int tid, const char *name, int sort)
+{
+	char key[32];
+	ev(l, "M", what, NULL, pid, tid);
+	snprintf(key, sizeof key, "%s", sort >= 0 ? "sort_index" : "name");
+	if (sort >= 0) {
+		sb_printf(l->b, ",\"args\":{\"%s\":%d}}", key, sort);
+	} else {
+		sb_printf(l->b, ",\"args\":{\"%s\":", key);
+		rv_json(l->b, name);
+		sb_lit(l->b, "}}");
+	}
+}
+
+static void span(ev_list *l, double clk, long long c0, long long c1)
+{
+	sb_printf(l->b, ",\"ts\":%.6f,\"dur\":%.6f", (double)c0 / clk, (double)(c1 - c0) / clk);
+}
+
+static void channel_events(ev_list *l, struct json_object *chs, struct json_object *ch, int pid,
+			   int tid, double clk, struct json_object *lats)
+{
+	sbuf *b = l->b;
+	rv_span sp;
+	size_t k;
+	rv_channel_span(ch, &sp);
+	meta(l, "thread_name", pid, tid, rj_gets(ch, "plio"), -1);
+	meta(l, "thread_sort_index", pid, tid, NULL, tid);
+	if (sp.start > 0) {
+		ev(l, "X", "delay", NULL, pid, tid);
+		sb_lit(b, ",\"cat\":\"delay\"");
+		span(l, clk, 0, sp.start);
+		sb_printf(b, ",\"args\":{\"cycles\":%lld}}", sp.start);
+	}
+	ev(l, "X", rj_gets(ch, "plio"), NULL, pid, tid);
+	sb_lit(b, ",\"cat\":\"channel\"");
+	span(l, clk, sp.start, sp.end);
+	sb_lit(b, ",\"args\":{\"direction\":");
+	rv_json(b, rj_gets(ch, "direction"));
+	sb_lit(b, ",\"verdict\":");
+	rv_json(b, rj_gets(ch, "verdict"));
+	sb_printf(b, ",\"finished\":%s,\"bytes_moved\":%lld,\"bytes_expected\":%lld,"
+		     "\"delay_cycles\":%lld",
+		  sp.finished ? "true" : "false", (long long)rj_geti(ch, "bytes_moved"),
+		  (long long)rj_geti(ch, "bytes_expected"), sp.delay);
+	if (sp.finished)
+		sb_printf(b, ",\"first_cycle\":%lld,\"last_cycle\":%lld,\"cycles\":%lld,"
+			     "\"throughput_MBps\":%.3f,\"utilisation_pct\":%.3f}}",
+			  sp.start, sp.end, sp.end - sp.start, rj_getd(ch, "throughput_MBps"),
+			  rj_getd(ch, "utilisation_pct"));
+	else
+		sb_printf(b, ",\"stalled_since_cycle\":%lld}}", sp.end);
+	/* latencies ending at this channel: from the source's first data to
+	 * this one's (inside the delay event above: the nesting stays valid) */
+	for (k = 0; lats && k < json_object_array_length(lats); k++) {
+		struct json_object *lat = json_object_array_get_idx(lats, k), *from = NULL;
+		size_t c;
+		if (strcmp(rj_gets(lat, "to"), rj_gets(ch, "plio")) || !sp.finished)
+			continue;
+		for (c = 0; c < json_object_array_length(chs); c++)
+			if (!strcmp(rj_gets(json_object_array_get_idx(chs, c), "plio"),
+				    rj_gets(lat, "from")))
+				from = json_object_array_get_idx(chs, c);
+		if (!from || !json_object_get_boolean(rj_get(from, "finished")) ||
+		    rj_geti(from, "first_cycle") > sp.start)
+			continue;
+		ev(l, "X", rj_gets(lat, "from"), "latency from ", pid, tid);
+		sb_lit(b, ",\"cat\":\"latency\"");
+		span(l, clk, rj_geti(from, "first_cycle"), sp.start);
+		sb_printf(b, ",\"args\":{\"cycles\":%lld,\"max_cycles\":%lld,\"passed\":%s}}",
+			  (long long)rj_geti(lat, "cycles"), (long long)rj_geti(lat, "max_cycles"),
+			  json_object_get_boolean(rj_get(lat, "passed")) ? "true" : "false");
+	}
+}
+
+int aieth_report_write_trace(const aieth_report *r, const char *path)
+{
+	sbuf b = {0};
+	ev_list l = {&b, 1};
+	size_t i, j, k, n;
+	int pid = 0, rc;
+	if (!r || !path)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_write_trace: NULL argument");
+	n = json_object_array_length(r->tests);
+	sb_lit(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":");
+	rv_json(&b, rj_gets(r->run, "id"));
+	sb_lit(&b, ",\"status\":");
+	rv_json(&b, rj_gets(r->run, "status"));
+	sb_lit(&b, ",\"time_unit\":\"microseconds at each test's PL clock\"},\n\"traceEvents\":[");
+	for (i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(r->tests, i);
+		struct json_object *txns = rj_get(t, "transactions");
+		double clk = rv_clock_mhz(t);
+		if (!txns || !json_object_array_length(txns) || !(clk > 0)) {
+			/* nothing ran (or no clock): the test and its outcome */
+			struct json_object *err = rj_get(t, "error");
+			meta(&l, "process_name", ++pid, 0, rj_gets(t, "name"), -1);
+			meta(&l, "process_sort_index", pid, 0, NULL, pid);
+			ev(&l, "i", rj_gets(t, "status"), NULL, pid, 0);
+			sb_lit(&b, ",\"s\":\"p\",\"ts\":0,\"args\":{\"message\":");
+			rv_json(&b, err ? rj_gets(err, "message") : "no transaction ran");
+			sb_lit(&b, "}}");
+			continue;
+		}
+		for (j = 0; j < json_object_array_length(txns); j++) {
+			struct json_object *tx = json_object_array_get_idx(txns, j);
+			struct json_object *chs = rj_get(tx, "channels");
+			sbuf pn = {0};
+			sb_printf(&pn, "%s / %s", rj_gets(t, "name"), rj_gets(tx, "name"));
+			b.oom |= pn.oom;
+			meta(&l, "process_name", ++pid, 0, pn.p ? pn.p : "", -1);
+			free(pn.p);
+			meta(&l, "process_sort_index", pid, 0, NULL, pid);
+			meta(&l, "thread_name", pid, 0, "transaction", -1);
+			ev(&l, "X", rj_gets(tx, "name"), NULL, pid, 0);
+			sb_lit(&b, ",\"cat\":\"transaction\"");
+			span(&l, clk, 0, rj_geti(tx, "total_cycles") > 0 ? rj_geti(tx, "total_cycles") : 0);
+			sb_lit(&b, ",\"args\":{\"status\":");
+			rv_json(&b, rj_gets(tx, "status"));
+			sb_printf(&b, ",\"total_cycles\":%lld,\"pl_clock_MHz\":%.6g}}",
+				  (long long)rj_geti(tx, "total_cycles"), clk);
+			for (k = 0; chs && k < json_object_array_length(chs); k++)
+				channel_events(&l, chs, json_object_array_get_idx(chs, k), pid,
+					       (int)k + 1, clk, rj_get(tx, "latencies"));
+		}
+	}
+	sb_lit(&b, "\n]}\n");
+	if (b.oom) {
+		free(b.p);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	rc = aieth_write_atomic(path, b.p, b.n);
+	free(b.p);
+	return rc;
+}
