@@ -28,6 +28,7 @@ PKGS=(
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
   curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
   openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
+  influxdb             # end-to-end tests: run_test --upload to InfluxDB's v1 write API (tests/e2e/farm_upload.sh; influxd started by the test, not the service)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make
