@@ -76,7 +76,7 @@ static int header(const char **p, const char *end, const char *key, char *dst, s
 int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 {
 	const char *p = data, *end = data + len;
-	char num[24], *q;
+	char num[24];
 	unsigned long long n;
 	up_target t;
 	int rc;
@@ -91,9 +91,10 @@ int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 	    (rc = header(&p, end, "content-type", e->ctype, sizeof e->ctype, what)) ||
 	    (rc = header(&p, end, "length", num, sizeof num, what)))
 		return rc;
-	if (strspn(num, "0123456789") != strlen(num) || strlen(num) > 19)
+	if (strspn(num, "0123456789") != strlen(num) || strlen(num) > 19 ||
+	    (num[0] == '0' && num[1]))
 		return aieth_fail(AIETH_EPARSE, "%s: length '%s' is not a number", what, num);
-	n = strtoull(num, &q, 10);
+	n = strtoull(num, NULL, 10);
 	if (p >= end || *p != '\n')
 		return aieth_fail(AIETH_EPARSE, "%s: no blank line after the header", what);
 	p++;
