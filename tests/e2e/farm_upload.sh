@@ -82,6 +82,11 @@ jq_rec '.[1].has_uploads' "false"
 if diff <(jq -S 'del(.uploads)' "$TMP/o3/report.json") <(jq -S . "$TMP/bodies/001.webhook") >/dev/null; then ok
 else bad "report.json without uploads differs from what the webhook received"; fi
 
+for f in "$TMP"/o1 "$TMP"/o2 "$TMP"/o3; do
+  if /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$f/report.json" >"$TMP/schema" 2>&1; then ok
+  else bad "$f/report.json does not validate against docs/report.schema.json"; cat "$TMP/schema" >&2; fi
+done
+
 # -- 4. refused (400, and 401 for a wrong token): kept in failed/, never retried
 : >"$TMP/rec"
 expect 0 "$RT" -q -o "$TMP/o4" --spool "$SPOOL" --upload "http://127.0.0.1:$FP/status-400/hook" "$SPEC"

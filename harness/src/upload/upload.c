@@ -7,9 +7,11 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -294,11 +296,28 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 
 static int flush(up_ctx *c)
 {
-	char **names = NULL;
+	char **names = NULL, lock[4200];
 	size_t n = 0, i;
-	int rc;
-	if ((rc = list_dir(c->spool, &names, &n, NULL)))
+	int rc, fd;
+	struct stat st;
+	if (stat(c->spool, &st)) /* no spool yet: nothing waits */
+		return AIETH_OK;
+	/* one retrying process at a time, or an entry could be sent twice;
+	 * another one retrying now is not waited for (its entries are its) */
+	snprintf(lock, sizeof lock, "%s/.lock", c->spool);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return aieth_fail(AIETH_EIO, "spool %s: %s", lock, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		sb_printf(&c->log, "spool %s: another process is retrying it; not retried here\n",
+			  c->spool);
+		return AIETH_OK;
+	}
+	if ((rc = list_dir(c->spool, &names, &n, NULL))) {
+		close(fd);
 		return rc;
+	}
 	for (i = 0; i < n; i++) {
 		char path[4400], *data = NULL;
 		size_t len = 0;
@@ -323,6 +342,7 @@ static int flush(up_ctx *c)
 		free(data);
 	}
 	free_names(names, n);
+	close(fd); /* the lock goes with it */
 	return AIETH_OK;
 }
 
