@@ -180,7 +180,7 @@ $(O)/obj/harness/src/util/path.o: $(PREFIX_STAMP)
 $(FEATURE_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
-$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/harness/src/assets/%,$(LIB_OBJ)): $(FEATURE_STAMP)
+$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/harness/src/assets/% $(O)/obj/harness/src/upload/%,$(LIB_OBJ)): $(FEATURE_STAMP)
 $(filter $(O)/tests/test_server,$(UNITS)): $(FEATURE_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)

@@ -66,6 +66,29 @@ static const char *usage_text =
 	"                         (default: fail at once, exit 2, naming its PID)\n"
 	"      --progress         print progress lines on stderr even when it is not\n"
 	"                         a terminal (default: on a terminal, after 1 s)\n"
+	"      --upload URL       after the reports are written, send the results to\n"
+	"                         URL (repeatable, docs/farm.md): SQUAD\n"
+	"                         (squad+https://HOST/TEAM/PROJECT/BUILD/ENV), InfluxDB\n"
+	"                         v1 (influx+http://HOST:8086/DB) or a JSON webhook\n"
+	"                         (https://...: report.json POSTed). What cannot be\n"
+	"                         delivered is spooled and retried by the next run;\n"
+	"                         the exit code never changes, report.json lists\n"
+	"                         each outcome (\"uploads\")\n"
+	"      --upload-credentials FILE  tokens per URL prefix (\"PREFIX token TOKEN\"\n"
+	"                         or \"PREFIX basic USER:PASSWORD\" lines, mode 600;\n"
+	"                         default: $AIETH_UPLOAD_CREDENTIALS), else\n"
+	"                         $AIETH_SQUAD_TOKEN, $AIETH_INFLUX_TOKEN,\n"
+	"                         $AIETH_WEBHOOK_TOKEN, $AIETH_UPLOAD_TOKEN\n"
+	"      --upload-cacert FILE  CA bundle for https uploads (default: the system's)\n"
+	"      --upload-timeout S each upload's time limit in seconds (default 60;\n"
+	"                         connecting: at most 10)\n"
+	"      --spool DIR        payloads not delivered yet (default:\n"
+	"                         $XDG_STATE_HOME/aieth/spool, else\n"
+	"                         ~/.local/state/aieth/spool; rejected ones in\n"
+	"                         DIR/failed/; at most 100 MiB)\n"
+	"      --flush-spool      retry the spool (oldest first) and exit: 0 when it\n"
+	"                         is empty afterwards, 3 when entries remain or were\n"
+	"                         rejected (no TEST.json needed)\n"
 	"  -q, --quiet            print only the RUN_TEST marker lines (no progress)\n"
 	"  -v, --verbose          also print each phase as it starts\n"
 	"      --lava             also print LAVA test shell signals (docs/farm.md):\n"
@@ -83,6 +106,8 @@ static const char *usage_text =
 	"running transaction is stopped, the reports are written first; a second\n"
 	"signal ends the program at once.\n"
 	"With several descriptions the most severe wins: 128+N, 5, 3, 2, 1, 4, 0.\n";
+
+#define UPLOADS_MAX 16
 
 typedef struct {
 	int verbose, quiet, tty, force;
@@ -333,6 +358,47 @@ static void visual_line(const visual_paths *v)
 	}
 }
 
+/* Print the upload library's lines on stderr, each prefixed. */
+static void print_upload_log(char *log)
+{
+	char *line, *save = NULL;
+	for (line = log ? strtok_r(log, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "run_test: %s\n", line);
+	free(log);
+}
+
+/* --flush-spool without descriptions: 0 when the spool is empty after. */
+static int flush_only(const aieth_upload_opts *uo)
+{
+	char *log = NULL;
+	size_t left = 0;
+	if (aieth_upload_flush(uo, &log, &left)) {
+		print_upload_log(log);
+		fprintf(stderr, "run_test: --flush-spool: %s\n", aieth_error_message());
+		return AIETH_EXIT_INFRA;
+	}
+	print_upload_log(log);
+	return left ? AIETH_EXIT_INFRA : AIETH_EXIT_PASS;
+}
+
+/* After the reports are written and printed: upload (the webhook gets
+ * report.json as written), then write report.json again with the outcomes
+ * ("uploads"). Nothing here changes the exit code. */
+static void upload_results(aieth_report *r, const char *const *urls, size_t n,
+			   const aieth_upload_opts *uo, const char *report_path)
+{
+	char *log = NULL;
+	if (aieth_upload_report(r, urls, n, uo, &log)) {
+		print_upload_log(log);
+		fprintf(stderr, "run_test: upload: %s\n", aieth_error_message());
+		return;
+	}
+	print_upload_log(log);
+	if (aieth_report_write_json(r, report_path))
+		fprintf(stderr, "run_test: the upload outcomes are not in the report: %s\n",
+			aieth_error_message());
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -357,6 +423,12 @@ int main(int argc, char **argv)
 		{"html", required_argument, NULL, 301},
 		{"charts", required_argument, NULL, 302},
 		{"trace", required_argument, NULL, 303},
+		{"upload", required_argument, NULL, 14},
+		{"upload-credentials", required_argument, NULL, 15},
+		{"upload-cacert", required_argument, NULL, 16},
+		{"upload-timeout", required_argument, NULL, 17},
+		{"spool", required_argument, NULL, 18},
+		{"flush-spool", no_argument, NULL, 19},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -372,7 +444,12 @@ int main(int argc, char **argv)
 	progress_state ps;
 	int c, i, quiet = 0, code, wait_lock = 0, ntests;
 	char *txt;
+	const char *uploads[UPLOADS_MAX];
+	size_t nuploads = 0;
+	int flush_spool = 0;
+	aieth_upload_opts uo;
 
+	memset(&uo, 0, sizeof uo);
 	memset(&o, 0, sizeof o);
 	memset(&ps, 0, sizeof ps);
 	memset(&vis, 0, sizeof vis);
@@ -412,6 +489,28 @@ int main(int argc, char **argv)
 		case 301: vis.html = optarg; break;
 		case 302: vis.charts = optarg; break;
 		case 303: vis.trace = optarg; break;
+		case 14:
+			if (nuploads == UPLOADS_MAX)
+				return usage_error("--upload: at most 16 URLs, one more:", optarg);
+			if (aieth_upload_check_url(optarg))
+				return usage_error(aieth_error_message(), NULL);
+			uploads[nuploads++] = optarg;
+			break;
+		case 15: uo.credentials = optarg; break;
+		case 16: uo.cacert = optarg; break;
+		case 17: {
+			char *end;
+			unsigned long v;
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno || v < 1 ||
+			    v > 3600)
+				return usage_error("--upload-timeout: expected seconds 1..3600, got", optarg);
+			uo.timeout_s = (uint32_t)v;
+			break;
+		}
+		case 18: uo.spool_dir = optarg; break;
+		case 19: flush_spool = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -419,6 +518,12 @@ int main(int argc, char **argv)
 		default: return usage_error("bad option", NULL);
 		}
 	}
+	if (!uo.credentials)
+		uo.credentials = getenv("AIETH_UPLOAD_CREDENTIALS");
+	if (uo.timeout_s && uo.timeout_s < 10)
+		uo.connect_timeout_s = uo.timeout_s;
+	if (flush_spool && optind >= argc)
+		return flush_only(&uo);
 	if (optind >= argc)
 		return usage_error("no test description given", NULL);
 	if (!o.server)
@@ -546,6 +651,8 @@ int main(int argc, char **argv)
 		emit(line);
 		visual_line(&vis);
 	}
+	if (nuploads || flush_spool)
+		upload_results(r, uploads, nuploads, &uo, report_path);
 	if (code > AIETH_EXIT_SIGNAL)
 		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128), code);
 	aieth_report_free(r);

@@ -25,6 +25,7 @@
 #include "aieth/session.h"  /* a device and the graphs of one design */
 #include "aieth/spec.h"     /* test descriptions */
 #include "aieth/txn.h"      /* transactions and per-channel results */
+#include "aieth/upload.h"   /* results upload: SQUAD, InfluxDB, webhooks, spool */
 #include "aieth/version.h"  /* version macros, aieth_version() */
 #include "aieth/xclbin.h"   /* XCLBIN reading, AIE metadata, checks */
 

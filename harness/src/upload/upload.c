@@ -1,0 +1,485 @@
+/*
+ * upload.c - results upload (aieth/upload.h): the spool is retried oldest
+ * first, then each --upload target gets its payload; what could not be
+ * delivered is spooled (transient: connection, timeout, 408, 429, 5xx) or
+ * kept in failed/ (any other answer), and every outcome is recorded in the
+ * report's "uploads" array. Upload problems never change a run's exit code.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef AIETH_HAVE_CURL
+#include <curl/curl.h>
+#endif
+
+#include "report/report_internal.h"
+#include "upload/upload_internal.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/path.h"
+
+#define SPOOL_DEFAULT_MAX (100ull << 20)
+#define MAX_DOWN 64 /* origins found down in one pass */
+
+typedef struct {
+	const aieth_upload_opts *o;
+	char spool[4096];
+	struct json_object *uploads; /* NULL: flush only */
+	sbuf log;
+	char down[MAX_DOWN][256];    /* scheme://authority of servers down in this pass */
+	int ndown;
+	size_t remaining;
+	unsigned seq;
+} up_ctx;
+
+char *aieth_upload_default_spool(void)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	sbuf b = {0};
+	if (x && x[0] == '/')
+		sb_printf(&b, "%s/aieth/spool", x);
+	else if (home && home[0] == '/')
+		sb_printf(&b, "%s/.local/state/aieth/spool", home);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* mkdir -p with 0700 for what it creates. */
+static int ensure_dir(const char *path)
+{
+	char buf[4096];
+	size_t i, n = strlen(path);
+	struct stat st;
+	if (n >= sizeof buf)
+		return aieth_fail(AIETH_EINVAL, "spool %s: path too long", path);
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return aieth_fail(AIETH_EIO, "spool %s: mkdir %s: %s", path, buf, strerror(errno));
+		buf[i] = i == n ? '\0' : '/';
+	}
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return aieth_fail(AIETH_EIO, "spool %s: not a directory", path);
+	return AIETH_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The spool's entries in dir, sorted (oldest first); *bytes: their size. */
+static int list_dir(const char *dir, char ***names, size_t *count, uint64_t *bytes)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	if (names) {
+		*names = NULL;
+		*count = 0;
+	}
+	if (!d)
+		return errno == ENOENT ? AIETH_OK :
+			aieth_fail(AIETH_EIO, "spool %s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		char path[4400];
+		struct stat st;
+		if (!up_spool_name_ok(de->d_name))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		if (lstat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (bytes)
+			*bytes += (uint64_t)st.st_size;
+		if (!names)
+			continue;
+		if (n == cap) {
+			char **nv = realloc(v, (cap ? cap * 2 : 16) * sizeof *v);
+			if (!nv)
+				goto oom;
+			v = nv;
+			cap = cap ? cap * 2 : 16;
+		}
+		if (!(v[n] = aieth_strdup(de->d_name)))
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	if (!names)
+		return AIETH_OK;
+	if (n)
+		qsort(v, n, sizeof *v, cmp_str);
+	*names = v;
+	*count = n;
+	return AIETH_OK;
+oom:
+	closedir(d);
+	while (n)
+		free(v[--n]);
+	free(v);
+	return aieth_fail(AIETH_ENOMEM, "spool %s: out of memory", dir);
+}
+
+static void free_names(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+static void record(up_ctx *c, const char *target, const char *kind, const char *status, long code,
+		   const char *file, const char *msg, int from_spool)
+{
+	struct json_object *u;
+	sb_printf(&c->log, "upload %s%s: %s", target, from_spool ? " (from the spool)" : "", status);
+	if (code)
+		sb_printf(&c->log, " (HTTP %ld)", code);
+	if (file)
+		sb_printf(&c->log, ", %s", file);
+	if (msg && *msg)
+		sb_printf(&c->log, ": %s", msg);
+	sb_lit(&c->log, "\n");
+	if (!c->uploads)
+		return;
+	u = rj_obj();
+	rj_str(u, "url", target);
+	rj_str(u, "kind", kind);
+	rj_str(u, "status", status);
+	if (code)
+		rj_int(u, "http_code", code);
+	else
+		rj_null(u, "http_code");
+	if (file)
+		rj_str(u, "spool_file", file);
+	else
+		rj_null(u, "spool_file");
+	rj_str(u, "message", msg ? msg : "");
+	rj_bool(u, "from_spool", from_spool);
+	rj_push(c->uploads, u);
+}
+
+static void origin(const char *url, char *out, size_t n)
+{
+	const char *a = strstr(url, "://");
+	size_t len = a ? (size_t)(a + 3 - url) + strcspn(a + 3, "/?#") : strlen(url);
+	snprintf(out, n, "%.*s", (int)len, url);
+}
+
+static int is_down(up_ctx *c, const char *url)
+{
+	char o[256];
+	int i;
+	origin(url, o, sizeof o);
+	for (i = 0; i < c->ndown; i++)
+		if (!strcmp(c->down[i], o))
+			return 1;
+	return 0;
+}
+
+static void mark_down(up_ctx *c, const char *url)
+{
+	if (c->ndown < MAX_DOWN && !is_down(c, url))
+		origin(url, c->down[c->ndown++], sizeof c->down[0]);
+}
+
+/* Write e into the spool (sub: NULL or "failed"), within the size bound;
+ * path gets the file written. */
+static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const char *sub,
+		       char *path, size_t pathn)
+{
+	sbuf b = {0};
+	char dir[4200], name[128];
+	uint64_t used = 0, max = c->o->spool_max_bytes ? c->o->spool_max_bytes : SPOOL_DEFAULT_MAX;
+	struct timespec ts;
+	int rc;
+
+	snprintf(dir, sizeof dir, "%s/failed", c->spool);
+	if ((rc = ensure_dir(sub ? dir : c->spool)))
+		return rc;
+	if ((rc = list_dir(c->spool, NULL, NULL, &used)) || (rc = list_dir(dir, NULL, NULL, &used)))
+		return rc;
+	if ((rc = up_spool_format(e, &b)))
+		goto out;
+	if (used + b.n > max) {
+		rc = aieth_fail(AIETH_EIO, "spool %s: full (%llu bytes used, %zu more would pass "
+				"the bound of %llu)", c->spool, (unsigned long long)used, b.n,
+				(unsigned long long)max);
+		goto out;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (up_spool_name(name, sizeof name, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
+			  (long)getpid(), c->seq++, kind)) {
+		rc = aieth_fail(AIETH_EINVAL, "spool: bad entry name");
+		goto out;
+	}
+	snprintf(path, pathn, "%s/%s", sub ? dir : c->spool, name);
+	rc = aieth_write_atomic(path, b.p, b.n);
+out:
+	free(b.p);
+	return rc;
+}
+
+/* Send one entry; fresh: not from the spool (it is spooled on failure). */
+static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spooled_path)
+{
+	const char *kn = up_kind_name(kind);
+	char err[1200], path[4400];
+	long code = 0;
+	up_cred cred;
+	int cls, from_spool = spooled_path != NULL;
+
+	if (is_down(c, e->url)) {
+		cls = UP_RETRY;
+		snprintf(err, sizeof err, "not tried: the server did not answer earlier in this pass");
+	} else if (up_creds_find(c->o->credentials, e->target, kind, &cred)) {
+		cls = UP_RETRY; /* a credentials problem is fixed by the admin: keep it */
+		snprintf(err, sizeof err, "%s", aieth_error_message());
+	} else {
+		cls = up_http_post(e, kind, &cred, c->o, &code, err, sizeof err);
+		memset(&cred, 0, sizeof cred);
+		if (cls == UP_RETRY && code == 0)
+			mark_down(c, e->url);
+	}
+	if (cls == UP_SENT) {
+		if (from_spool && unlink(spooled_path)) {
+			snprintf(err, sizeof err, "delivered, but removing it failed: %s", strerror(errno));
+			record(c, e->target, kn, "delivered", code, spooled_path, err, 1);
+			return;
+		}
+		record(c, e->target, kn, "delivered", code, NULL, "", from_spool);
+		return;
+	}
+	if (from_spool) {
+		if (cls == UP_RETRY) {
+			c->remaining++;
+			record(c, e->target, kn, "spooled", code, spooled_path, err, 1);
+			return;
+		}
+		/* permanent: out of the retry queue, into failed/ */
+		snprintf(path, sizeof path, "%s/failed/%s", c->spool, strrchr(spooled_path, '/') + 1);
+		c->remaining++;
+		{
+			char fdir[4200];
+			snprintf(fdir, sizeof fdir, "%s/failed", c->spool);
+			if (ensure_dir(fdir) || rename(spooled_path, path)) {
+				record(c, e->target, kn, "spooled", code, spooled_path,
+				       "rejected, and moving it to failed/ failed", 1);
+				return;
+			}
+		}
+		record(c, e->target, kn, "failed", code, path, err, 1);
+		return;
+	}
+	if (spool_write(c, e, kn, cls == UP_RETRY ? NULL : "failed", path, sizeof path)) {
+		char m[2600];
+		snprintf(m, sizeof m, "%s; not spooled: %s", err, aieth_error_message());
+		record(c, e->target, kn, "lost", code, NULL, m, 0);
+		return;
+	}
+	record(c, e->target, kn, cls == UP_RETRY ? "spooled" : "failed", code, path, err, 0);
+}
+
+static int flush(up_ctx *c)
+{
+	char **names = NULL, lock[4200];
+	size_t n = 0, i;
+	int rc, fd;
+	struct stat st;
+	if (stat(c->spool, &st)) /* no spool yet: nothing waits */
+		return AIETH_OK;
+	/* one retrying process at a time, or an entry could be sent twice;
+	 * another one retrying now is not waited for (its entries are its) */
+	snprintf(lock, sizeof lock, "%s/.lock", c->spool);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return aieth_fail(AIETH_EIO, "spool %s: %s", lock, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		sb_printf(&c->log, "spool %s: another process is retrying it; not retried here\n",
+			  c->spool);
+		return AIETH_OK;
+	}
+	if ((rc = list_dir(c->spool, &names, &n, NULL))) {
+		close(fd);
+		return rc;
+	}
+	for (i = 0; i < n; i++) {
+		char path[4400], *data = NULL;
+		size_t len = 0;
+		up_entry e;
+		up_target t;
+		snprintf(path, sizeof path, "%s/%s", c->spool, names[i]);
+		if (aieth_read_file(path, UP_ENTRY_MAX, &data, &len) ||
+		    up_spool_parse(data, len, path, &e) || up_parse_url(e.target, &t)) {
+			char fdir[4200], dst[4400], m[1300];
+			snprintf(m, sizeof m, "%s", aieth_error_message());
+			snprintf(fdir, sizeof fdir, "%s/failed", c->spool);
+			snprintf(dst, sizeof dst, "%s/%s", fdir, names[i]);
+			c->remaining++;
+			if (ensure_dir(fdir) || rename(path, dst))
+				record(c, "?", "?", "spooled", 0, path, m, 1);
+			else
+				record(c, "?", "?", "failed", 0, dst, m, 1);
+			free(data);
+			continue;
+		}
+		deliver(c, &e, t.kind, path);
+		free(data);
+	}
+	free_names(names, n);
+	close(fd); /* the lock goes with it */
+	return AIETH_OK;
+}
+
+static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
+{
+	char *def = NULL;
+	memset(c, 0, sizeof *c);
+	c->o = o;
+	if (!o->spool_dir && !(def = aieth_upload_default_spool()))
+		return aieth_fail(AIETH_EINVAL, "no spool folder: --spool DIR, $XDG_STATE_HOME or "
+				  "$HOME is needed");
+	if (strlen(o->spool_dir ? o->spool_dir : def) >= 4000) {
+		free(def);
+		return aieth_fail(AIETH_EINVAL, "spool: the path is longer than 4000 bytes");
+	}
+	snprintf(c->spool, sizeof c->spool, "%s", o->spool_dir ? o->spool_dir : def);
+	free(def);
+#ifdef AIETH_HAVE_CURL
+	if (curl_global_init(CURL_GLOBAL_DEFAULT))
+		return aieth_fail(AIETH_EDEVICE, "curl_global_init failed");
+#endif
+	return AIETH_OK;
+}
+
+static void ctx_done(up_ctx *c, char **log)
+{
+#ifdef AIETH_HAVE_CURL
+	curl_global_cleanup();
+#endif
+	if (log)
+		*log = c->log.p;
+	else
+		free(c->log.p);
+}
+
+int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remaining)
+{
+	up_ctx c;
+	int rc;
+	if (log)
+		*log = NULL;
+	if (!opts)
+		return aieth_fail(AIETH_EINVAL, "aieth_upload_flush: NULL options");
+	if ((rc = ctx_init(&c, opts)))
+		return rc;
+	rc = flush(&c);
+	if (remaining)
+		*remaining = c.remaining;
+	ctx_done(&c, log);
+	return rc;
+}
+
+/* report.json's bytes, as aieth_report_write_json writes them. */
+static char *report_text(aieth_report *r, size_t *len)
+{
+	const char *t = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_SPACED |
+								 JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *s;
+	if (!t)
+		return NULL;
+	*len = strlen(t) + 1;
+	if (!(s = malloc(*len + 1)))
+		return NULL;
+	memcpy(s, t, *len - 1);
+	s[*len - 1] = '\n';
+	s[*len] = '\0';
+	return s;
+}
+
+int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
+			const aieth_upload_opts *opts, char **log)
+{
+	up_ctx c;
+	char *rep = NULL, boundary[64];
+	size_t rlen = 0, i;
+	int rc;
+
+	if (log)
+		*log = NULL;
+	if (!r || !opts || (n && !urls))
+		return aieth_fail(AIETH_EINVAL, "aieth_upload_report: NULL argument");
+	if ((rc = ctx_init(&c, opts)))
+		return rc;
+	json_object_object_del(r->root, "uploads");
+	if (!(rep = report_text(r, &rlen)) || !(c.uploads = rj_arr())) {
+		rc = aieth_fail(AIETH_ENOMEM, "upload: out of memory");
+		goto out;
+	}
+	rj_set(r->root, "uploads", c.uploads);
+	if ((rc = flush(&c)))
+		record(&c, "?", "?", "spooled", 0, c.spool, aieth_error_message(), 1);
+	rc = AIETH_OK;
+	/* a boundary that the parts cannot contain: they are made of the report's
+	 * strings, and the boundary's characters are never JSON-escaped */
+	for (i = 0;; i++) {
+		snprintf(boundary, sizeof boundary, "aieth-%.30s-%zu", rj_gets(r->run, "id"), i);
+		if (!strstr(rep, boundary))
+			break;
+	}
+	for (i = 0; i < n; i++) {
+		up_target t;
+		up_entry e;
+		sbuf body = {0};
+		int prc;
+		if (up_parse_url(urls[i], &t)) {
+			record(&c, "?", "?", "lost", 0, NULL, aieth_error_message(), 0);
+			continue;
+		}
+		memset(&e, 0, sizeof e);
+		snprintf(e.target, sizeof e.target, "%s", urls[i]);
+		snprintf(e.url, sizeof e.url, "%s", t.url);
+		if (t.kind == UP_INFLUX) {
+			snprintf(e.ctype, sizeof e.ctype, "text/plain; charset=utf-8");
+			prc = up_payload_influx(r->root, (uint64_t)(r->t_start * 1e3 + 0.5), &body);
+		} else if (t.kind == UP_SQUAD) {
+			snprintf(e.ctype, sizeof e.ctype, "multipart/form-data; boundary=%s", boundary);
+			prc = up_payload_squad(r->root, rep, boundary, &body);
+		} else {
+			snprintf(e.ctype, sizeof e.ctype, "application/json");
+			sb_put(&body, rep, rlen);
+			prc = body.oom ? aieth_fail(AIETH_ENOMEM, "upload: out of memory") : AIETH_OK;
+		}
+		if (prc) {
+			record(&c, urls[i], up_kind_name(t.kind), "lost", 0, NULL, aieth_error_message(), 0);
+			free(body.p);
+			continue;
+		}
+		e.body = body.p ? body.p : "";
+		e.len = body.n;
+		deliver(&c, &e, t.kind, NULL);
+		free(body.p);
+	}
+out:
+	free(rep);
+	ctx_done(&c, log);
+	if (!rc && rj_oom())
+		rc = aieth_fail(AIETH_ENOMEM, "upload: out of memory");
+	return rc;
+}

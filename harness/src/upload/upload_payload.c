@@ -1,0 +1,306 @@
+/*
+ * upload_payload.c - what each target receives, built from the report tree
+ * (report.json's root) so that a payload is one byte string that can be
+ * sent, spooled and sent again unchanged:
+ *  - InfluxDB line protocol (v1 write API): one point per channel, latency
+ *    and test (docs/farm.md lists measurements, tags and fields);
+ *  - SQUAD's submit API: multipart fields tests, metrics, metadata and
+ *    report.json as an attachment (SQUAD's doc/intro.rst, "Submitting
+ *    results").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+#include "upload/upload_internal.h"
+#include "util/error.h"
+
+/* Line protocol (InfluxDB 1.x "line protocol reference", special
+ * characters): measurements escape comma and space; tag keys, tag values
+ * and field keys also '='; string field values escape '"' and '\'. A
+ * newline cannot be escaped anywhere, so control characters become '_'
+ * (' ' in strings); a backslash outside strings would escape the next
+ * separator and becomes '_' too. */
+void up_lp_escape(sbuf *b, const char *s, int what)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (what == UP_LP_STRING) {
+			if (c < 0x20 || c == 0x7f)
+				c = ' ';
+			else if (c == '"' || c == '\\')
+				sb_lit(b, "\\");
+		} else {
+			if (c < 0x20 || c == 0x7f || c == '\\')
+				c = '_';
+			else if (c == ',' || c == ' ' || (c == '=' && what == UP_LP_KEY))
+				sb_lit(b, "\\");
+		}
+		sb_put(b, (const char *)&c, 1);
+	}
+}
+
+static void lp_tag(sbuf *b, const char *key, const char *val)
+{
+	if (!val || !*val) /* an empty tag value is not allowed: left out */
+		return;
+	sb_lit(b, ",");
+	up_lp_escape(b, key, UP_LP_KEY);
+	sb_lit(b, "=");
+	up_lp_escape(b, val, UP_LP_KEY);
+}
+
+/* Fields: the first has no leading comma (*nf counts them). */
+static void lp_key(sbuf *b, int *nf, const char *key)
+{
+	sb_put(b, *nf ? "," : " ", 1);
+	(*nf)++;
+	up_lp_escape(b, key, UP_LP_KEY);
+	sb_lit(b, "=");
+}
+
+static void lp_int(sbuf *b, int *nf, struct json_object *o, const char *key, const char *as)
+{
+	struct json_object *v = rj_get(o, key);
+	if (!v || !json_object_is_type(v, json_type_int))
+		return;
+	lp_key(b, nf, as);
+	sb_printf(b, "%lldi", (long long)json_object_get_int64(v));
+}
+
+static void lp_float(sbuf *b, int *nf, struct json_object *o, const char *key)
+{
+	struct json_object *v = rj_get(o, key);
+	double d;
+	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+		return;
+	d = json_object_get_double(v);
+	if (!isfinite(d))
+		return;
+	lp_key(b, nf, key);
+	sb_printf(b, "%.17g", d);
+}
+
+static void lp_string(sbuf *b, int *nf, const char *key, const char *val)
+{
+	if (!val)
+		return;
+	lp_key(b, nf, key);
+	sb_lit(b, "\"");
+	up_lp_escape(b, val, UP_LP_STRING);
+	sb_lit(b, "\"");
+}
+
+static void lp_bool(sbuf *b, int *nf, struct json_object *o, const char *key)
+{
+	struct json_object *v = rj_get(o, key);
+	if (!v || !json_object_is_type(v, json_type_boolean))
+		return;
+	lp_key(b, nf, key);
+	sb_put(b, json_object_get_boolean(v) ? "true" : "false", json_object_get_boolean(v) ? 4 : 5);
+}
+
+/* The common tags of a test's points. */
+static void lp_test_tags(sbuf *b, struct json_object *root, struct json_object *t)
+{
+	struct json_object *env = rj_get(root, "environment");
+	const char *board = rj_gets(t, "board"), *backend = rj_gets(t, "backend");
+	lp_tag(b, "backend", *backend ? backend : rj_gets(env, "backend"));
+	lp_tag(b, "board", *board ? board : rj_gets(env, "board"));
+	lp_tag(b, "test", rj_gets(t, "name"));
+}
+
+int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
+{
+	struct json_object *tests = rj_get(root, "tests"), *run = rj_get(root, "run");
+	const char *version = rj_gets(run, "tool_version"), *run_id = rj_gets(run, "id");
+	size_t i, j, k;
+	char ts[32];
+
+	snprintf(ts, sizeof ts, "%llu", (unsigned long long)ts_ms);
+	for (i = 0; i < json_object_array_length(tests); i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i);
+		struct json_object *txns = rj_get(t, "transactions");
+		int nf = 0;
+		sb_lit(b, "aieth_test");
+		lp_test_tags(b, root, t);
+		lp_tag(b, "version", version);
+		lp_string(b, &nf, "status", rj_gets(t, "status"));
+		lp_int(b, &nf, t, "exit_code", "exit_code");
+		lp_float(b, &nf, t, "duration_s");
+		lp_string(b, &nf, "run_id", run_id);
+		sb_printf(b, " %s\n", ts);
+		for (j = 0; txns && j < json_object_array_length(txns); j++) {
+			struct json_object *x = json_object_array_get_idx(txns, j);
+			struct json_object *chs = rj_get(x, "channels"), *lats = rj_get(x, "latencies");
+			for (k = 0; chs && k < json_object_array_length(chs); k++) {
+				struct json_object *c = json_object_array_get_idx(chs, k);
+				nf = 0;
+				sb_lit(b, "aieth_channel");
+				lp_test_tags(b, root, t);
+				lp_tag(b, "direction", rj_gets(c, "direction"));
+				lp_tag(b, "plio", rj_gets(c, "plio"));
+				lp_tag(b, "transaction", rj_gets(x, "name"));
+				lp_tag(b, "version", version);
+				lp_float(b, &nf, c, "throughput_MBps");
+				lp_int(b, &nf, c, "first_cycle", "first");
+				lp_int(b, &nf, c, "last_cycle", "last");
+				lp_int(b, &nf, c, "cycles", "cycles");
+				lp_int(b, &nf, c, "bytes_moved", "bytes");
+				lp_float(b, &nf, c, "utilisation_pct");
+				lp_string(b, &nf, "verdict", rj_gets(c, "verdict"));
+				lp_string(b, &nf, "run_id", run_id);
+				sb_printf(b, " %s\n", ts);
+			}
+			for (k = 0; lats && k < json_object_array_length(lats); k++) {
+				struct json_object *l = json_object_array_get_idx(lats, k);
+				nf = 0;
+				sb_lit(b, "aieth_latency");
+				lp_test_tags(b, root, t);
+				lp_tag(b, "from", rj_gets(l, "from"));
+				lp_tag(b, "to", rj_gets(l, "to"));
+				lp_tag(b, "transaction", rj_gets(x, "name"));
+				lp_tag(b, "version", version);
+				lp_int(b, &nf, l, "cycles", "cycles");
+				lp_int(b, &nf, l, "max_cycles", "max_cycles");
+				lp_bool(b, &nf, l, "passed");
+				lp_string(b, &nf, "run_id", run_id);
+				sb_printf(b, " %s\n", ts);
+			}
+		}
+	}
+	if (b->oom)
+		return aieth_fail(AIETH_ENOMEM, "influx payload: out of memory");
+	return AIETH_OK;
+}
+
+void up_squad_name(sbuf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		char c = *s;
+		if ((unsigned char)c < 0x20 || c == 0x7f || c == '/' || c == '[' || c == ']')
+			c = '_';
+		sb_put(b, &c, 1);
+	}
+}
+
+/* "test/transaction/leaf" for SQUAD (suite test/transaction, name leaf). */
+static const char *squad_key(sbuf *k, const char *test, const char *txn, const char *leaf,
+			     const char *leaf2)
+{
+	k->n = 0;
+	sb_lit(k, "");
+	up_squad_name(k, test);
+	if (txn) {
+		sb_lit(k, "/");
+		up_squad_name(k, txn);
+	}
+	sb_lit(k, "/");
+	up_squad_name(k, leaf);
+	if (leaf2)
+		up_squad_name(k, leaf2);
+	return k->p ? k->p : "";
+}
+
+static const char *squad_result(const char *status)
+{
+	if (!strcmp(status, "pass"))
+		return "pass";
+	if (!strcmp(status, "skip"))
+		return "skip";
+	return "fail";
+}
+
+static void add_num(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		json_object_object_add(o, key, json_object_get(v));
+}
+
+/* One multipart part (RFC 7578: name, filename, its type). */
+static void part(sbuf *b, const char *boundary, const char *name, const char *filename,
+		 const char *data)
+{
+	sb_printf(b, "--%s\r\nContent-Disposition: form-data; name=\"%s\"; filename=\"%s\"\r\n"
+		  "Content-Type: application/json\r\n\r\n%s\r\n", boundary, name, filename, data);
+}
+
+int up_payload_squad(struct json_object *root, const char *report_json, const char *boundary,
+		     sbuf *b)
+{
+	struct json_object *tests = rj_get(root, "tests"), *run = rj_get(root, "run");
+	struct json_object *env = rj_get(root, "environment");
+	struct json_object *jt = json_object_new_object(), *jm = json_object_new_object();
+	struct json_object *md = json_object_new_object(), *units = json_object_new_object();
+	sbuf k = {0};
+	size_t i, j, c;
+	int rc = AIETH_OK;
+	static const int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+
+	if (!jt || !jm || !md || !units)
+		goto oom;
+	for (i = 0; i < json_object_array_length(tests); i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i);
+		struct json_object *txns = rj_get(t, "transactions");
+		const char *tn = rj_gets(t, "name");
+		json_object_object_add(jt, squad_key(&k, tn, NULL, "result", NULL),
+				       json_object_new_string(squad_result(rj_gets(t, "status"))));
+		for (j = 0; txns && j < json_object_array_length(txns); j++) {
+			struct json_object *x = json_object_array_get_idx(txns, j);
+			struct json_object *chs = rj_get(x, "channels"), *lats = rj_get(x, "latencies");
+			const char *xn = rj_gets(x, "name");
+			for (c = 0; chs && c < json_object_array_length(chs); c++) {
+				struct json_object *ch = json_object_array_get_idx(chs, c);
+				const char *plio = rj_gets(ch, "plio"), *v = rj_gets(ch, "verdict");
+				json_object_object_add(jt, squad_key(&k, tn, xn, plio, NULL),
+						       json_object_new_string(squad_result(v)));
+				add_num(jm, squad_key(&k, tn, xn, plio, ".throughput_MBps"),
+					rj_get(ch, "throughput_MBps"));
+				add_num(jm, squad_key(&k, tn, xn, plio, ".cycles"), rj_get(ch, "cycles"));
+			}
+			for (c = 0; lats && c < json_object_array_length(lats); c++) {
+				struct json_object *l = json_object_array_get_idx(lats, c);
+				sbuf leaf = {0};
+				sb_printf(&leaf, "latency.%s.%s", rj_gets(l, "from"), rj_gets(l, "to"));
+				add_num(jm, squad_key(&k, tn, xn, leaf.p ? leaf.p : "", ".cycles"),
+					rj_get(l, "cycles"));
+				free(leaf.p);
+			}
+		}
+	}
+	/* metadata: SQUAD's recognised keys (strings), then ours */
+	json_object_object_add(md, "job_id", json_object_new_string(rj_gets(run, "id")));
+	json_object_object_add(md, "datetime", json_object_new_string(rj_gets(run, "started_at")));
+	json_object_object_add(md, "job_status", json_object_new_string(rj_gets(run, "status")));
+	json_object_object_add(md, "board", json_object_new_string(rj_gets(env, "board")));
+	json_object_object_add(md, "backend", json_object_new_string(rj_gets(env, "backend")));
+	json_object_object_add(md, "hostname", json_object_new_string(rj_gets(env, "hostname")));
+	json_object_object_add(md, "tool", json_object_new_string(rj_gets(run, "tool")));
+	json_object_object_add(md, "tool_version",
+			       json_object_new_string(rj_gets(run, "tool_version")));
+	json_object_object_add(units, "throughput_MBps", json_object_new_string("MB/s (10^6 bytes/s)"));
+	json_object_object_add(units, "cycles", json_object_new_string("PL clock cycles"));
+	json_object_object_add(md, "metric_units", units);
+	units = NULL;
+	if (k.oom)
+		goto oom;
+	part(b, boundary, "tests", "tests.json", json_object_to_json_string_ext(jt, flags));
+	part(b, boundary, "metrics", "metrics.json", json_object_to_json_string_ext(jm, flags));
+	part(b, boundary, "metadata", "metadata.json", json_object_to_json_string_ext(md, flags));
+	part(b, boundary, "attachment", "report.json", report_json);
+	sb_printf(b, "--%s--\r\n", boundary);
+	if (b->oom)
+		goto oom;
+	goto done;
+oom:
+	rc = aieth_fail(AIETH_ENOMEM, "squad payload: out of memory");
+done:
+	free(k.p);
+	json_object_put(jt);
+	json_object_put(jm);
+	json_object_put(md);
+	json_object_put(units);
+	return rc;
+}

@@ -1,0 +1,175 @@
+#!/bin/bash
+# farm_upload.sh - run_test --upload for real (issue 13, item 7): SQUAD's
+# submit API and a JSON webhook received by tests/tools/farm_server.py
+# (which checks the multipart fields and the auth header), InfluxDB's v1
+# write API received by Debian's influxd (started here on loopback, its
+# data queried back), the spool (a closed port, then --flush-spool once the
+# server is up), a rejected payload in failed/, and a token that never
+# shows in report.json, stderr or the spool.
+. "$(dirname "$0")/lib.sh"
+RT=$B/bin/run_test
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do { kill -KILL "$p"; wait "$p"; } 2>/dev/null; done; rm -rf "$TMP"' EXIT
+unset AIETH_UPLOAD_TOKEN AIETH_SQUAD_TOKEN AIETH_INFLUX_TOKEN AIETH_WEBHOOK_TOKEN AIETH_UPLOAD_CREDENTIALS
+export XDG_STATE_HOME=$TMP/state
+SPEC=$S/examples/adder_perf/test.json
+TOKEN=tok-$RANDOM$RANDOM-never-logged
+SPOOL=$TMP/spool
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# start_farm PORT: farm_server.py on 127.0.0.1:PORT (0: any), expecting
+# $TOKEN; sets FP (its port)
+start_farm() {
+  rm -f "$TMP/fs.port"
+  mkdir -p "$TMP/bodies"
+  python3 "$S/tests/tools/farm_server.py" --port "$1" --port-file "$TMP/fs.port" \
+    --record "$TMP/rec" --token "$TOKEN" --save-dir "$TMP/bodies" --max-seconds 120 &
+  PIDS+=($!)
+  local i
+  for i in $(seq 50); do [[ -s $TMP/fs.port ]] && break; sleep 0.1; done
+  FP=$(cat "$TMP/fs.port" 2>/dev/null)
+  [[ -n $FP ]] || { bad "farm_server.py did not start"; finish; exit 1; }
+}
+# spooled: the number of entries waiting in the spool
+spooled() { find "$SPOOL" -maxdepth 1 -name '*.spool' 2>/dev/null | wc -l; }
+# nolog FILE...: the token is in none of them
+nolog() { if grep -rqF -- "$TOKEN" "$@"; then bad "the token shows in $*"; else ok; fi; }
+# jq_is FILE FILTER VALUE; jq_rec FILTER VALUE: over the server's requests
+jq_is() { local got; got=$(jq -r "$2" "$1" 2>&1); if [[ $got == "$3" ]]; then ok; else bad "$1: $2 = '$got', expected '$3'"; fi; }
+jq_rec() { local got; got=$(jq -rs "$1" "$TMP/rec" 2>&1); if [[ $got == "$2" ]]; then ok; else bad "requests: $1 = '$got', expected '$2'"; fi; }
+
+# -- 1. the server is down: everything spooled, the exit code is the test's
+P=$(free_port)
+SQ=squad+http://127.0.0.1:$P/aie-team/aieth/1.2.3/vck190-emu
+WH=http://127.0.0.1:$P/hook
+export AIETH_SQUAD_TOKEN=$TOKEN AIETH_WEBHOOK_TOKEN=$TOKEN
+expect 0 "$RT" -q -o "$TMP/o1" --spool "$SPOOL" --upload "$SQ" --upload "$WH" "$SPEC"
+jq_is "$TMP/o1/report.json" '[.uploads[].status] | join(",")' "spooled,spooled"
+jq_is "$TMP/o1/report.json" '.uploads[0].url' "$SQ"
+jq_is "$TMP/o1/report.json" '.uploads[0].http_code' "null"
+has "$TMP/err" "upload $SQ: spooled"
+[[ $(spooled) -eq 2 ]] && ok || bad "expected 2 spooled entries, found $(spooled)"
+# a failing run keeps its exit code (2: no such description)
+expect 2 "$RT" -q -o "$TMP/o2" --spool "$SPOOL" --upload "$WH" "$TMP/missing.json"
+jq_is "$TMP/o2/report.json" '.uploads[-1].status' "spooled"
+jq_is "$TMP/o2/report.json" '.run.exit_code' "2"
+[[ $(spooled) -eq 3 ]] && ok || bad "expected 3 spooled entries, found $(spooled)"
+# still down: --flush-spool keeps them and says so (exit 3)
+expect 3 "$RT" --flush-spool --spool "$SPOOL"
+[[ $(spooled) -eq 3 ]] && ok || bad "a failed flush lost entries: $(spooled) left"
+nolog "$TMP/o1" "$TMP/o2" "$TMP/err" "$SPOOL"
+
+# -- 2. the server is up: --flush-spool delivers oldest first, the spool empties
+start_farm "$P"
+expect 0 "$RT" --flush-spool --spool "$SPOOL"
+[[ $(spooled) -eq 0 ]] && ok || bad "spool not empty after the flush: $(spooled)"
+jq_rec '[.[] | .kind] | join(",")' "squad,webhook,webhook"
+jq_rec '[.[] | .problems | length] | add' "0"
+jq_rec '.[0].tests["adder_perf/perf/PLIO_01_FROM_AIE"]' "pass"
+
+# -- 3. delivered at once; what the webhook got is report.json without "uploads"
+: >"$TMP/rec"; rm -f "$TMP/bodies"/*
+expect 0 "$RT" -q -o "$TMP/o3" --spool "$SPOOL" --upload "$SQ" --upload "$WH" "$SPEC"
+jq_is "$TMP/o3/report.json" '[.uploads[] | "\(.status) \(.http_code)"] | join(",")' "delivered 200,delivered 200"
+jq_rec '[.[] | .problems | length] | add' "0"
+jq_rec '.[0].fields | join(",")' "attachment,metadata,metrics,tests"
+jq_rec '.[0].tests["adder_perf/result"]' "pass"
+jq_rec '.[0].metrics["adder_perf/perf/PLIO_01_FROM_AIE.throughput_MBps"]' "5000"
+jq_rec '.[0].metrics["adder_perf/perf/latency.PLIO_01_TO_AIE.PLIO_01_FROM_AIE.cycles"]' "16"
+jq_rec '.[0].metadata.job_id' "$(jq -r .run.id "$TMP/o3/report.json")"
+jq_rec '.[0].metadata.metric_units.cycles' "PL clock cycles"
+jq_rec '.[1].has_uploads' "false"
+if diff <(jq -S 'del(.uploads)' "$TMP/o3/report.json") <(jq -S . "$TMP/bodies/001.webhook") >/dev/null; then ok
+else bad "report.json without uploads differs from what the webhook received"; fi
+
+for f in "$TMP"/o1 "$TMP"/o2 "$TMP"/o3; do
+  if /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$f/report.json" >"$TMP/schema" 2>&1; then ok
+  else bad "$f/report.json does not validate against docs/report.schema.json"; cat "$TMP/schema" >&2; fi
+done
+
+# -- 4. refused (400, and 401 for a wrong token): kept in failed/, never retried
+: >"$TMP/rec"
+expect 0 "$RT" -q -o "$TMP/o4" --spool "$SPOOL" --upload "http://127.0.0.1:$FP/status-400/hook" "$SPEC"
+jq_is "$TMP/o4/report.json" '.uploads[0] | "\(.status) \(.http_code)"' "failed 400"
+jq_is "$TMP/o4/report.json" '.uploads[0].spool_file | test("/failed/")' "true"
+AIETH_SQUAD_TOKEN=wrong-token expect 0 "$RT" -q -o "$TMP/o5" --spool "$SPOOL" --upload "$SQ" "$SPEC"
+jq_is "$TMP/o5/report.json" '.uploads[0] | "\(.status) \(.http_code)"' "failed 401"
+[[ $(spooled) -eq 0 && $(find "$SPOOL/failed" -name '*.spool' | wc -l) -eq 2 ]] && ok || bad "failed/ should hold 2 entries, the spool none"
+expect 0 "$RT" --flush-spool --spool "$SPOOL"
+[[ $(wc -l <"$TMP/rec") -eq 2 ]] && ok || bad "failed/ entries were retried: $(wc -l <"$TMP/rec") requests"
+
+# -- 5. credentials: a file (longest prefix wins over the environment), its
+# mode checked; never in a URL
+printf '# farm credentials\nsquad+http://127.0.0.1:%s/ token wrong\nsquad+http://127.0.0.1:%s/aie-team/ token %s\n' "$FP" "$FP" "$TOKEN" >"$TMP/creds"
+chmod 600 "$TMP/creds"
+AIETH_SQUAD_TOKEN=wrong expect 0 "$RT" -q -o "$TMP/o6" --spool "$SPOOL" --upload-credentials "$TMP/creds" --upload "$SQ" "$SPEC"
+jq_is "$TMP/o6/report.json" '.uploads[0].status' "delivered"
+chmod 644 "$TMP/creds"
+expect 0 "$RT" -q -o "$TMP/o7" --spool "$SPOOL" --upload-credentials "$TMP/creds" --upload "$SQ" "$SPEC"
+jq_is "$TMP/o7/report.json" '.uploads[0].status' "spooled"
+has "$TMP/err" "chmod 600"
+expect 0 "$RT" --flush-spool --spool "$SPOOL"   # env token again: delivered
+expect 2 "$RT" -q -o "$TMP/o8" --upload "squad+http://farm:$TOKEN@127.0.0.1:$FP/a/b/c/d" "$SPEC"
+has "$TMP/err" "user:password@"
+nolog "$TMP"/o[1-8] "$TMP/err" "$SPOOL" "$TMP/rec"
+# bad URLs are usage errors before anything runs
+expect 2 "$RT" -q -o "$TMP/o9" --upload "squad+https://h/team/project/build" "$SPEC"
+expect 2 "$RT" -q -o "$TMP/o9" --upload "influx+http://h:8086/bad%20db" "$SPEC"
+expect 2 "$RT" -q -o "$TMP/o9" --upload "ftp://h/x" "$SPEC"
+
+# -- 6. InfluxDB: Debian's influxd on loopback, authentication on, data queried back
+if ! command -v influxd >/dev/null; then
+  echo "farm_upload.sh: InfluxDB part skipped: no influxd (bash scripts/install-deps.sh installs influxdb)"
+else
+  IP=$(free_port); IB=$(free_port)
+  mkdir -p "$TMP/influx"
+  cat >"$TMP/influx/influxdb.conf" <<CONF
+reporting-enabled = false
+bind-address = "127.0.0.1:$IB"
+[meta]
+  dir = "$TMP/influx/meta"
+[data]
+  dir = "$TMP/influx/data"
+  wal-dir = "$TMP/influx/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:$IP"
+  auth-enabled = true
+  log-enabled = false
+[continuous_queries]
+  enabled = false
+CONF
+  influxd run -config "$TMP/influx/influxdb.conf" >"$TMP/influx/log" 2>&1 &
+  PIDS+=($!)
+  IU=http://127.0.0.1:$IP
+  for i in $(seq 100); do curl -s -m 1 -o /dev/null "$IU/ping" && break; sleep 0.1; done
+  IPW=pw-$RANDOM$RANDOM
+  curl -s -m 5 -XPOST "$IU/query" --data-urlencode "q=CREATE USER farm WITH PASSWORD '$IPW' WITH ALL PRIVILEGES" >/dev/null
+  curl -s -m 5 -u "farm:$IPW" -XPOST "$IU/query" --data-urlencode "q=CREATE DATABASE aieth" >/dev/null
+  printf 'influx+http://127.0.0.1:%s/ basic farm:%s\n' "$IP" "$IPW" >"$TMP/icreds"
+  chmod 600 "$TMP/icreds"
+  # a hostile test name: the line protocol's separators in a tag
+  mkdir -p "$TMP/hx" && cp "$S"/examples/adder_perf/*.txt "$TMP/hx/"
+  jq '.name = "adder perf,x=1 \"q\""' "$SPEC" >"$TMP/hx/test.json"
+  expect 0 "$RT" -q -o "$TMP/i1" --spool "$SPOOL" --upload-credentials "$TMP/icreds" \
+    --upload "influx+http://127.0.0.1:$IP/aieth" "$SPEC" "$TMP/hx/test.json"
+  jq_is "$TMP/i1/report.json" '.uploads[0] | "\(.status) \(.http_code)"' "delivered 204"
+  iq() { curl -s -m 5 -u "farm:$IPW" -G "$IU/query" --data-urlencode db=aieth --data-urlencode "q=$1" >"$TMP/iq"; }
+  iq "SELECT throughput_MBps, cycles, first, last, bytes, verdict FROM aieth_channel WHERE test = 'adder_perf' GROUP BY plio, transaction, board, backend, version"
+  jq_is "$TMP/iq" '[.results[0].series[].tags.plio] | sort | join(",")' "PLIO_01_FROM_AIE,PLIO_01_TO_AIE,PLIO_02_TO_AIE"
+  jq_is "$TMP/iq" '[.results[0].series[] | select(.tags.plio == "PLIO_01_FROM_AIE") | .values[0][1:]][0] | map(tostring) | join(" ")' "5000 1024 16 1040 16384 pass"
+  jq_is "$TMP/iq" '.results[0].series[0].tags | "\(.board) \(.backend) \(.transaction)"' "vck190 emu perf"
+  jq_is "$TMP/iq" '.results[0].series[0].tags.version' "$("$RT" --version | awk '{print $3}')"
+  iq "SELECT cycles, max_cycles, passed FROM aieth_latency WHERE test = 'adder_perf'"
+  jq_is "$TMP/iq" '.results[0].series[0].values[0][1:] | map(tostring) | join(" ")' "16 64 true"
+  iq "SHOW TAG VALUES FROM aieth_test WITH KEY = \"test\""
+  jq_is "$TMP/iq" '[.results[0].series[0].values[][1]] | sort | join("|")' 'adder perf,x=1 "q"|adder_perf'
+  # without credentials: 401, kept in failed/
+  expect 0 "$RT" -q -o "$TMP/i2" --spool "$SPOOL" --upload "influx+http://127.0.0.1:$IP/aieth" "$SPEC"
+  jq_is "$TMP/i2/report.json" '.uploads[0] | "\(.status) \(.http_code)"' "failed 401"
+  nolog "$TMP/i1" "$TMP/i2" "$TMP/err" "$SPOOL"
+  if grep -rqF -- "$IPW" "$TMP/i1" "$TMP/i2" "$TMP/err" "$SPOOL"; then bad "the InfluxDB password shows"; else ok; fi
+fi
+finish

@@ -1,0 +1,204 @@
+/*
+ * test_upload.c - the parsers and encoders of harness/src/upload: --upload
+ * URLs (kinds, SQUAD's identifiers, InfluxDB's db, credentials refused),
+ * line protocol escaping, the SQUAD name rule, spool file names (they sort
+ * oldest first) and entries (round trip, truncation found), credentials
+ * (longest prefix, malformed lines), the HTTP status classes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "tu.h"
+#include "upload/upload_internal.h"
+#include "util/error.h"
+
+#define MSG_HAS(s) CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)))
+
+static void test_url_squad(void)
+{
+	up_target t;
+	CU_ASSERT_EQUAL(up_parse_url("squad+https://squad.example.com/team/proj/1.2.3/vck190-emu", &t), 0);
+	CU_ASSERT_EQUAL(t.kind, UP_SQUAD);
+	CU_ASSERT_STRING_EQUAL(t.team, "team");
+	CU_ASSERT_STRING_EQUAL(t.project, "proj");
+	CU_ASSERT_STRING_EQUAL(t.build, "1.2.3");
+	CU_ASSERT_STRING_EQUAL(t.env, "vck190-emu");
+	CU_ASSERT_STRING_EQUAL(t.url, "https://squad.example.com/api/submit/team/proj/1.2.3/vck190-emu");
+	/* a path prefix (SQUAD behind a proxy) and a port; one trailing slash */
+	CU_ASSERT_EQUAL(up_parse_url("squad+http://h:8000/squad/a/b/c/d/", &t), 0);
+	CU_ASSERT_STRING_EQUAL(t.url, "http://h:8000/squad/api/submit/a/b/c/d");
+	/* SQUAD's identifier rule, too few segments */
+	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a/b/c", &t), AIETH_EINVAL);
+	MSG_HAS("TEAM");
+	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a/b/-c/d", &t), AIETH_EINVAL);
+	MSG_HAS("BUILD");
+	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a/b/c/d?x=1", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a//c/d", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("squad+ftp://h/a/b/c/d", &t), AIETH_EINVAL);
+	MSG_HAS("unknown scheme");
+}
+
+static void test_url_influx_webhook(void)
+{
+	up_target t;
+	CU_ASSERT_EQUAL(up_parse_url("influx+http://127.0.0.1:8086/aieth", &t), 0);
+	CU_ASSERT_EQUAL(t.kind, UP_INFLUX);
+	CU_ASSERT_STRING_EQUAL(t.db, "aieth");
+	CU_ASSERT_STRING_EQUAL(t.url, "http://127.0.0.1:8086/write?db=aieth&precision=ms");
+	CU_ASSERT_EQUAL(up_parse_url("influx+https://h/proxy/db1", &t), 0);
+	CU_ASSERT_STRING_EQUAL(t.url, "https://h/proxy/write?db=db1&precision=ms");
+	CU_ASSERT_EQUAL(up_parse_url("influx+http://h:8086/", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("influx+http://h:8086/a%20b", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("https://hooks.example.com/x?y=1", &t), 0);
+	CU_ASSERT_EQUAL(t.kind, UP_WEBHOOK);
+	CU_ASSERT_STRING_EQUAL(t.url, "https://hooks.example.com/x?y=1");
+	CU_ASSERT_EQUAL(up_parse_url("https://h/x#frag", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("http:///x", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("http://h/a b", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(up_parse_url("", &t), AIETH_EINVAL);
+	/* credentials never in a URL, and the message does not repeat them */
+	CU_ASSERT_EQUAL(up_parse_url("https://user:s3cret@h/x", &t), AIETH_EINVAL);
+	MSG_HAS("user:password@");
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "s3cret"));
+	CU_ASSERT_EQUAL(aieth_upload_check_url("influx+https://user@h/db"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_upload_check_url("influx+https://h/db"), 0);
+}
+
+static char *lp(const char *s, int what)
+{
+	static char out[256];
+	sbuf b = {0};
+	up_lp_escape(&b, s, what);
+	snprintf(out, sizeof out, "%s", b.p ? b.p : "");
+	free(b.p);
+	return out;
+}
+
+static void test_line_protocol_escaping(void)
+{
+	CU_ASSERT_STRING_EQUAL(lp("a b,c=d", UP_LP_MEASUREMENT), "a\\ b\\,c=d");
+	CU_ASSERT_STRING_EQUAL(lp("a b,c=d", UP_LP_KEY), "a\\ b\\,c\\=d");
+	CU_ASSERT_STRING_EQUAL(lp("say \"hi\" \\ ok", UP_LP_STRING), "say \\\"hi\\\" \\\\ ok");
+	/* newlines cannot be escaped; a backslash would escape a separator */
+	CU_ASSERT_STRING_EQUAL(lp("x\ny\\", UP_LP_KEY), "x_y_");
+	CU_ASSERT_STRING_EQUAL(lp("x\ny", UP_LP_STRING), "x y");
+	CU_ASSERT_STRING_EQUAL(lp("", UP_LP_KEY), "");
+}
+
+static void test_squad_name(void)
+{
+	sbuf b = {0};
+	up_squad_name(&b, "a/b[c]\nd");
+	CU_ASSERT_STRING_EQUAL(b.p, "a_b_c__d");
+	free(b.p);
+}
+
+static void test_spool_names(void)
+{
+	char a[128], b[128], c[128];
+	CU_ASSERT_EQUAL(up_spool_name(a, sizeof a, 999, 7, 0, "squad"), 0);
+	CU_ASSERT_STRING_EQUAL(a, "00000000000000000999-7-0.squad.spool");
+	CU_ASSERT_EQUAL(up_spool_name(b, sizeof b, 1000, 7, 0, "influx"), 0);
+	CU_ASSERT_EQUAL(up_spool_name(c, sizeof c, 1795519498549533523ull, 123456, 42, "webhook"), 0);
+	/* fixed width: the order of names is the order of time */
+	CU_ASSERT_TRUE(strcmp(a, b) < 0);
+	CU_ASSERT_TRUE(strcmp(b, c) < 0);
+	CU_ASSERT_TRUE(up_spool_name_ok(a) && up_spool_name_ok(b) && up_spool_name_ok(c));
+	CU_ASSERT_FALSE(up_spool_name_ok(".00000000000000000999-7-0.squad.spool.tmp.1.0"));
+	CU_ASSERT_FALSE(up_spool_name_ok("0000000000000000999-7-0.squad.spool"));
+	CU_ASSERT_FALSE(up_spool_name_ok("00000000000000000999-7-0..spool"));
+	CU_ASSERT_FALSE(up_spool_name_ok("00000000000000000999-7-0.SQUAD.spool"));
+	CU_ASSERT_FALSE(up_spool_name_ok("readme.txt"));
+	CU_ASSERT_EQUAL(up_spool_name(a, 10, 999, 7, 0, "squad"), -1);
+	CU_ASSERT_EQUAL(up_spool_name(a, sizeof a, 999, 7, 0, "../x"), -1);
+}
+
+static void test_spool_entry(void)
+{
+	up_entry e, back;
+	sbuf b = {0};
+	memset(&e, 0, sizeof e);
+	strcpy(e.target, "influx+http://h:8086/db");
+	strcpy(e.url, "http://h:8086/write?db=db&precision=ms");
+	strcpy(e.ctype, "text/plain; charset=utf-8");
+	e.body = "m,t=1 f=1i 1\n\0binary";
+	e.len = 20;
+	CU_ASSERT_EQUAL(up_spool_format(&e, &b), 0);
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_STRING_EQUAL(back.target, e.target);
+	CU_ASSERT_STRING_EQUAL(back.url, e.url);
+	CU_ASSERT_STRING_EQUAL(back.ctype, e.ctype);
+	CU_ASSERT_EQUAL(back.len, 20);
+	CU_ASSERT_EQUAL(memcmp(back.body, e.body, 20), 0);
+	/* truncated, or a request URL that is not the target's */
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n - 1, "x.spool", &back), AIETH_EPARSE);
+	MSG_HAS("truncated");
+	strcpy(e.url, "http://elsewhere/write?db=db&precision=ms");
+	b.n = 0;
+	CU_ASSERT_EQUAL(up_spool_format(&e, &b), 0);
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_spool_parse("aieth-spool 1\n", 14, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_spool_parse("", 0, "x.spool", &back), AIETH_EPARSE);
+	free(b.p);
+}
+
+static void test_credentials(void)
+{
+	static const char text[] =
+		"# comment\n"
+		"\n"
+		"squad+https://squad.example.com/ token general\r\n"
+		"squad+https://squad.example.com/team/ token specific\n"
+		"influx+http://h:8086/ basic user:pw\n";
+	up_cred c;
+	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds",
+				       "squad+https://squad.example.com/team/p/b/e", &c), 0);
+	CU_ASSERT_EQUAL(c.type, UP_CRED_TOKEN);
+	CU_ASSERT_STRING_EQUAL(c.value, "specific");
+	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds",
+				       "squad+https://squad.example.com/other/p/b/e", &c), 0);
+	CU_ASSERT_STRING_EQUAL(c.value, "general");
+	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds", "influx+http://h:8086/db", &c), 0);
+	CU_ASSERT_EQUAL(c.type, UP_CRED_BASIC);
+	CU_ASSERT_STRING_EQUAL(c.value, "user:pw");
+	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds", "https://other/", &c), 0);
+	CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
+	/* malformed lines name the file and line, never the value */
+	CU_ASSERT_EQUAL(up_creds_parse("x token a b\n", 12, "creds", "x", &c), AIETH_EPARSE);
+	MSG_HAS("creds:1");
+	CU_ASSERT_EQUAL(up_creds_parse("\nx basic nocolon\n", 17, "creds", "x", &c), AIETH_EPARSE);
+	MSG_HAS("creds:2");
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "nocolon"));
+	CU_ASSERT_EQUAL(up_creds_parse("x password y\n", 13, "creds", "x", &c), AIETH_EPARSE);
+	/* the environment: per kind first */
+	setenv("AIETH_INFLUX_TOKEN", "itok", 1);
+	setenv("AIETH_UPLOAD_TOKEN", "utok", 1);
+	CU_ASSERT_EQUAL(up_creds_find(NULL, "influx+http://h/db", UP_INFLUX, &c), 0);
+	CU_ASSERT_STRING_EQUAL(c.value, "itok");
+	CU_ASSERT_EQUAL(up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), 0);
+	CU_ASSERT_STRING_EQUAL(c.value, "utok");
+	setenv("AIETH_UPLOAD_TOKEN", "two words", 1);
+	CU_ASSERT_EQUAL(up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), AIETH_EINVAL);
+	unsetenv("AIETH_INFLUX_TOKEN");
+	unsetenv("AIETH_UPLOAD_TOKEN");
+}
+
+static void test_http_classes(void)
+{
+	CU_ASSERT_EQUAL(up_http_class(200), UP_SENT);
+	CU_ASSERT_EQUAL(up_http_class(204), UP_SENT);
+	CU_ASSERT_EQUAL(up_http_class(0), UP_RETRY);
+	CU_ASSERT_EQUAL(up_http_class(408), UP_RETRY);
+	CU_ASSERT_EQUAL(up_http_class(429), UP_RETRY);
+	CU_ASSERT_EQUAL(up_http_class(503), UP_RETRY);
+	CU_ASSERT_EQUAL(up_http_class(400), UP_PERMANENT);
+	CU_ASSERT_EQUAL(up_http_class(401), UP_PERMANENT);
+	CU_ASSERT_EQUAL(up_http_class(302), UP_PERMANENT);
+}
+
+TU_MAIN("upload", {"squad URLs", test_url_squad},
+	{"influx and webhook URLs", test_url_influx_webhook},
+	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
+	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},
+	{"credentials", test_credentials}, {"http classes", test_http_classes})
