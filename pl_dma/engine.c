@@ -18,7 +18,7 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 
 	*out = NULL;
 	if (p->channels == 0 || p->depth == 0 || p->burst_words == 0 ||
-	    p->fifo_depth < p->burst_words || p->max_outstanding == 0) {
+	    p->fifo_depth < p->burst_words || p->loop_overhead == 0) {
 		snprintf(err, errlen, "emulator: invalid board parameters");
 		return -1;
 	}
@@ -183,8 +183,6 @@ static void comp_free(pld_comp *c)
 	free(c->tx);
 	free(c->rx);
 	free(c->kern);
-	free(c->rbus.q);
-	free(c->wbus.q);
 }
 
 /* Simulate the channels bound to kernel kk (PERF) or all channels (FUNC). */
@@ -372,6 +370,15 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 			pp->connected = ch->kp != NULL;
 			if (ch->last > end)
 				end = ch->last;
+			/* the counter sees each trigger a constant time after the
+			 * mover writes it (docs/emulator.md, "Counter edges"); the
+			 * counters of a channel that did not finish are not reported */
+			if (ch->n && ch->k == ch->n) {
+				pp->first += d ? e->p.edge_rx_first : e->p.edge_tx_first;
+				pp->last += d ? e->p.edge_rx_last : e->p.edge_tx_last;
+				if (pp->last < pp->first)
+					pp->last = pp->first;
+			}
 		}
 	}
 	r->end_cycle = end;

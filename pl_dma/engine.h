@@ -29,8 +29,11 @@ typedef struct {
 	uint32_t fifo_depth;
 	uint32_t read_latency;
 	uint32_t write_latency;
-	uint32_t max_outstanding;
 	uint32_t preload_latency; /* PERF: cycles per channel to start a URAM load/drain */
+	uint32_t loop_overhead;   /* FUNC: cycles of one visit of a mover's loop */
+	/* Cycles the hardware adds to each counter edge (trigger FIFO hand-over):
+	 * TX first/last, RX first/last. Applied to channels that move data. */
+	uint32_t edge_tx_first, edge_tx_last, edge_rx_first, edge_rx_last;
 } pld_engine_params;
 
 /* A graph kernel bound to channels (indices within each direction). */

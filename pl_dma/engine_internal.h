@@ -42,22 +42,23 @@ typedef struct {
 	/* FUNC memory path */
 	uint64_t fetched;               /* TX: words requested from memory */
 	uint64_t claimed, popped;       /* RX: words claimed by / written in bursts */
-	uint32_t fifo, inflight, unclaimed;
+	uint32_t fifo, inflight;
 } pld_chan;
 
+/* One of the kernel's two memory movers (load_memories / store_memories in
+ * AMD's test_harness.hpp): a sequential loop that visits the channels
+ * round-robin, moves at most one burst per visit and waits for it. */
+#define PLD_RING_EMPTY UINT32_MAX   /* a channel slot with no words at all */
 typedef struct {
-	uint32_t chan;                  /* index into the component's list */
-	uint32_t words, done;
-	uint64_t start;                 /* cycle of the first word */
-	uint64_t resp;                  /* write: response cycle */
-} pld_burst;
-
-typedef struct {
-	pld_burst *q;
-	size_t head, len, cap;
-	uint64_t free_at;               /* first cycle the data bus is free */
-	uint32_t rr;                    /* round-robin pointer */
-} pld_bus;
+	uint32_t *ring;                 /* channel slots in visiting order:
+					   component index or PLD_RING_EMPTY */
+	uint32_t nv, pos;               /* slots still visited; next slot */
+	uint32_t idle;                  /* idle visits since anything moved (<= nv) */
+	uint64_t next;                  /* cycle of the next visit */
+	int busy;                       /* a burst is moving */
+	uint32_t chan, words, done;     /* the burst: channel, length, words moved */
+	uint64_t start;                 /* cycle of its first word */
+} pld_mover;
 
 struct pld_engine {
 	pld_engine_params p;
@@ -80,7 +81,7 @@ typedef struct {
 	size_t ntx, nrx;
 	pld_kern **kern;
 	size_t nkern;
-	pld_bus rbus, wbus;
+	pld_mover rd, wr;                /* FUNC: the reader and the writer */
 } pld_comp;
 
 /* Simulate a component from cycle 0. Returns the run status; *end is the

@@ -79,33 +79,108 @@ static void kern_start(pld_kern *k, tick t)
 	}
 }
 
-/* ------------------------------------------------------------- the buses */
+/* ------------------------------------------------------------ the movers */
 
-static int bus_push(pld_bus *b, pld_burst x)
+/* A visit of a slot whose channel has nothing left: the slot leaves the
+ * rotation (the kernel decrements num_valid_channels without a shift). */
+static void mover_drop(pld_mover *m)
 {
-	if (b->len == b->cap) {
-		size_t ncap = b->cap ? b->cap * 2 : 16, i;
-		pld_burst *nq = malloc(ncap * sizeof *nq);
-		if (!nq)
-			return -1;
-		for (i = 0; i < b->len; i++)
-			nq[i] = b->q[(b->head + i) % b->cap];
-		free(b->q);
-		b->q = nq;
-		b->cap = ncap;
-		b->head = 0;
-	}
-	b->q[(b->head + b->len) % b->cap] = x;
-	b->len++;
-	return 0;
+	memmove(m->ring + m->pos, m->ring + m->pos + 1, (m->nv - m->pos - 1) * sizeof *m->ring);
+	m->nv--;
+	if (m->pos >= m->nv)
+		m->pos = 0;
 }
 
-static pld_burst *bus_at(pld_bus *b, size_t i) { return &b->q[(b->head + i) % b->cap]; }
-
-static void bus_pop(pld_bus *b)
+/* A visit that moved nothing: the slot goes to the back of the rotation. */
+static void mover_idle(pld_mover *m, tick t, uint32_t O)
 {
-	b->head = (b->head + 1) % b->cap;
-	b->len--;
+	m->pos = (m->pos + 1) % m->nv;
+	m->next = (uint64_t)t + O;
+	if (m->idle < m->nv)
+		m->idle++;
+}
+
+/* The reader (load_memories): a full burst when at least a burst remains
+ * and the FIFO has room for it, else the tail when it fits; the loop waits
+ * for the burst's last word before the next visit. 1 = something moved. */
+static int visit_reader(pld_comp *c, tick t)
+{
+	const pld_engine_params *P = &c->e->p;
+	pld_mover *m = &c->rd;
+	uint32_t slot = m->ring[m->pos], B = 0;
+	pld_chan *ch = slot == PLD_RING_EMPTY ? NULL : c->tx[slot];
+	uint64_t rem = ch ? ch->n - ch->fetched : 0;
+
+	if (rem == 0) {
+		mover_drop(m);
+		m->next = (uint64_t)t + P->loop_overhead;
+		return 1;
+	}
+	if (rem >= P->burst_words && ch->fifo + P->burst_words <= P->fifo_depth)
+		B = P->burst_words;
+	else if (ch->fifo + rem <= P->fifo_depth)
+		B = (uint32_t)rem;
+	if (!B) {
+		mover_idle(m, t, P->loop_overhead);
+		return 0;
+	}
+	m->pos = (m->pos + 1) % m->nv;
+	m->busy = 1;
+	m->chan = slot;
+	m->words = B;
+	m->done = 0;
+	m->start = (uint64_t)t + (P->read_latency ? P->read_latency : 1);
+	m->next = m->start + B - 1 + P->loop_overhead;
+	ch->fetched += B;
+	ch->inflight += B;
+	return 1;
+}
+
+/* The writer (store_memories): a full burst when a burst remains and is
+ * buffered, else the tail once all of it is buffered; the loop waits for
+ * the write response before the next visit. 1 = something moved. */
+static int visit_writer(pld_comp *c, tick t)
+{
+	const pld_engine_params *P = &c->e->p;
+	pld_mover *m = &c->wr;
+	uint32_t slot = m->ring[m->pos], B = 0;
+	pld_chan *ch = slot == PLD_RING_EMPTY ? NULL : c->rx[slot];
+	uint64_t rem = ch ? ch->n - ch->claimed : 0;
+
+	if (rem == 0) {
+		mover_drop(m);
+		m->next = (uint64_t)t + P->loop_overhead;
+		return 1;
+	}
+	if (rem >= P->burst_words && ch->fifo >= P->burst_words)
+		B = P->burst_words;
+	else if (ch->fifo == rem)
+		B = (uint32_t)rem;
+	if (!B) {
+		mover_idle(m, t, P->loop_overhead);
+		return 0;
+	}
+	m->pos = (m->pos + 1) % m->nv;
+	m->busy = 1;
+	m->chan = slot;
+	m->words = B;
+	m->done = 0;
+	m->start = (uint64_t)t + 1;
+	m->next = (uint64_t)t + B + P->write_latency + P->loop_overhead;
+	ch->claimed += B;
+	return 1;
+}
+
+/* Visits a quiescent mover (a whole rotation of idle visits since anything
+ * moved) makes before cycle nx: all idle, so only its position moves. */
+static void mover_catch_up(pld_mover *m, tick nx, uint32_t O)
+{
+	uint64_t k;
+	if (!m->nv || m->idle < m->nv || (tick)m->next >= nx)
+		return;
+	k = ((uint64_t)(nx - (tick)m->next) + O - 1) / O;
+	m->pos = (uint32_t)((m->pos + k) % m->nv);
+	m->next += k * O;
 }
 
 /* ------------------------------------------------------------ one cycle */
@@ -119,38 +194,24 @@ static int step(pld_comp *c, tick t, pld_chan *anchor)
 	size_t i;
 
 	if (c->func) {
-		/* 1. read data bus delivers one word */
-		if (c->rbus.len) {
-			pld_burst *h = bus_at(&c->rbus, 0);
-			if ((tick)(h->start + h->done) <= t) {
-				pld_chan *ch = c->tx[h->chan];
-				ch->fifo++;
-				ch->inflight--;
-				if (++h->done == h->words)
-					bus_pop(&c->rbus);
-				act = 1;
-			}
+		/* 1. the reader's burst puts one word per cycle into its FIFO */
+		pld_mover *m = &c->rd;
+		if (m->busy && (tick)(m->start + m->done) <= t) {
+			pld_chan *ch = c->tx[m->chan];
+			ch->fifo++;
+			ch->inflight--;
+			if (++m->done == m->words)
+				m->busy = 0;
+			act = 1;
 		}
-		/* 2. write data bus takes one word; responses retire */
-		for (i = 0; i < c->wbus.len; i++) {
-			pld_burst *b = bus_at(&c->wbus, i);
-			if (b->done == b->words)
-				continue;
-			if ((tick)(b->start + b->done) <= t) {
-				pld_chan *ch = c->rx[b->chan];
-				ch->fifo--;
-				ch->popped++;
-				if (++b->done == b->words)
-					b->resp = b->start + b->words + P->write_latency;
-				act = 1;
-			}
-			break;
-		}
-		while (c->wbus.len) {
-			pld_burst *h = bus_at(&c->wbus, 0);
-			if (h->done != h->words || (tick)h->resp > t)
-				break;
-			bus_pop(&c->wbus);
+		/* 2. the writer's burst takes one word per cycle from its FIFO */
+		m = &c->wr;
+		if (m->busy && (tick)(m->start + m->done) <= t) {
+			pld_chan *ch = c->rx[m->chan];
+			ch->fifo--;
+			ch->popped++;
+			if (++m->done == m->words)
+				m->busy = 0;
 			act = 1;
 		}
 	}
@@ -203,10 +264,8 @@ static int step(pld_comp *c, tick t, pld_chan *anchor)
 		if (k->r[q] % k->d.out_beats[q] == 0)
 			k->draindone[q][k->r[q] / k->d.out_beats[q] + 1 - k->started] =
 				(uint64_t)(t + 1);
-		if (c->func) {
+		if (c->func)
 			ch->fifo++;
-			ch->unclaimed++;
-		}
 		ch->last = ch->progress = (uint64_t)(t + 1);
 		act |= ch == anchor ? 3 : 1;
 	}
@@ -214,69 +273,14 @@ static int step(pld_comp *c, tick t, pld_chan *anchor)
 	if (!c->func)
 		return act;
 
-	/* 6. read arbiter: one burst request per cycle, round-robin */
-	if (c->rbus.len < P->max_outstanding && c->ntx) {
-		for (i = 0; i < c->ntx; i++) {
-			uint32_t ci = (uint32_t)((c->rbus.rr + i) % c->ntx);
-			pld_chan *ch = c->tx[ci];
-			uint64_t rem = ch->n - ch->fetched;
-			uint32_t B;
-			pld_burst b;
-			if (rem == 0)
-				continue;
-			B = rem < P->burst_words ? (uint32_t)rem : P->burst_words;
-			if (ch->fifo + ch->inflight + B > P->fifo_depth)
-				continue;
-			b.chan = ci;
-			b.words = B;
-			b.done = 0;
-			b.start = (uint64_t)t + (P->read_latency ? P->read_latency : 1);
-			if (b.start < c->rbus.free_at)
-				b.start = c->rbus.free_at;
-			b.resp = 0;
-			if (bus_push(&c->rbus, b))
-				return -1;
-			c->rbus.free_at = b.start + B;
-			ch->fetched += B;
-			ch->inflight += B;
-			c->rbus.rr = (ci + 1) % (uint32_t)c->ntx;
-			act |= 1;
-			break;
-		}
-	}
-	/* 7. write arbiter: a full burst, or the tail once it is all buffered */
-	if (c->wbus.len < P->max_outstanding && c->nrx) {
-		for (i = 0; i < c->nrx; i++) {
-			uint32_t ci = (uint32_t)((c->wbus.rr + i) % c->nrx);
-			pld_chan *ch = c->rx[ci];
-			uint64_t rem = ch->n - ch->claimed;
-			uint32_t B;
-			pld_burst b;
-			if (rem == 0)
-				continue;
-			if (ch->unclaimed >= P->burst_words && rem >= P->burst_words)
-				B = P->burst_words;
-			else if (ch->unclaimed == rem)
-				B = (uint32_t)rem;
-			else
-				continue;
-			b.chan = ci;
-			b.words = B;
-			b.done = 0;
-			b.start = (uint64_t)t + 1;
-			if (b.start < c->wbus.free_at)
-				b.start = c->wbus.free_at;
-			b.resp = 0;
-			if (bus_push(&c->wbus, b))
-				return -1;
-			c->wbus.free_at = b.start + B;
-			ch->unclaimed -= B;
-			ch->claimed += B;
-			c->wbus.rr = (ci + 1) % (uint32_t)c->nrx;
-			act |= 1;
-			break;
-		}
-	}
+	/* 6. the movers visit their next slot when their loop gets there */
+	if (c->rd.nv && !c->rd.busy && (tick)c->rd.next <= t)
+		act |= visit_reader(c, t);
+	if (c->wr.nv && !c->wr.busy && (tick)c->wr.next <= t)
+		act |= visit_writer(c, t);
+	/* idle visits count only while nothing else changes */
+	if (act)
+		c->rd.idle = c->wr.idle = 0;
 	return act;
 }
 
@@ -294,7 +298,7 @@ static int comp_done(const pld_comp *c)
 		if (c->func && c->rx[i]->popped < c->rx[i]->n)
 			return 0;
 	}
-	return !c->func || c->wbus.len == 0;
+	return !c->func || (c->rd.nv == 0 && c->wr.nv == 0);
 }
 
 static void consider(tick *best, tick x, tick t)
@@ -328,16 +332,13 @@ static tick next_event(const pld_comp *c, tick t)
 		}
 	}
 	if (c->func) {
-		if (c->rbus.len) {
-			pld_burst *h = bus_at((pld_bus *)&c->rbus, 0);
-			consider(&best, (tick)(h->start + h->done), t);
-		}
-		for (i = 0; i < c->wbus.len; i++) {
-			pld_burst *b = bus_at((pld_bus *)&c->wbus, i);
-			if (b->done < b->words)
-				consider(&best, (tick)(b->start + b->done), t);
-			else
-				consider(&best, (tick)b->resp, t);
+		const pld_mover *m[2] = {&c->rd, &c->wr};
+		for (i = 0; i < 2; i++) {
+			if (m[i]->busy)
+				consider(&best, (tick)(m[i]->start + m[i]->done), t);
+			/* a quiescent mover only spins: it waits for the others */
+			if (m[i]->nv && m[i]->idle < m[i]->nv)
+				consider(&best, (tick)m[i]->next, t);
 		}
 	}
 	return best;
@@ -388,7 +389,7 @@ static int normalize(const pld_comp *c, tick t, vec *x)
 	for (i = 0; i < c->nrx; i++) {
 		const pld_chan *ch = c->rx[i];
 		rc |= vpush(x, ch->k < ch->n ? rel_delay(ch->d, t) : 0);
-		rc |= vpush(x, ((uint64_t)ch->fifo << 32) | ch->unclaimed);
+		rc |= vpush(x, ch->fifo);
 	}
 	for (i = 0; i < c->nkern; i++) {
 		const pld_kern *k = c->kern[i];
@@ -409,18 +410,18 @@ static int normalize(const pld_comp *c, tick t, vec *x)
 		}
 	}
 	if (c->func) {
-		const pld_bus *b[2] = {&c->rbus, &c->wbus};
+		const pld_mover *m[2] = {&c->rd, &c->wr};
 		for (j = 0; j < 2; j++) {
-			rc |= vpush(x, b[j]->rr);
-			rc |= vpush(x, b[j]->len);
-			rc |= vpush(x, rel(b[j]->free_at, t));
-			for (i = 0; i < b[j]->len; i++) {
-				const pld_burst *u = &b[j]->q[(b[j]->head + i) % b[j]->cap];
-				rc |= vpush(x, ((uint64_t)u->chan << 40) | ((uint64_t)u->words << 20) |
-							 u->done);
-				rc |= vpush(x, rel(u->start, t));
-				rc |= vpush(x, rel(u->resp, t));
+			rc |= vpush(x, ((uint64_t)m[j]->nv << 32) | m[j]->pos);
+			rc |= vpush(x, ((uint64_t)m[j]->idle << 1) | (uint64_t)m[j]->busy);
+			rc |= vpush(x, rel(m[j]->next, t));
+			if (m[j]->busy) {
+				rc |= vpush(x, ((uint64_t)m[j]->chan << 40) |
+						       ((uint64_t)m[j]->words << 20) | m[j]->done);
+				rc |= vpush(x, rel(m[j]->start, t));
 			}
+			for (i = 0; i < m[j]->nv; i++)
+				rc |= vpush(x, m[j]->ring[i]);
 		}
 	}
 	return rc;
@@ -593,15 +594,11 @@ static void apply_skip(pld_comp *c, tick t0, uint64_t m, uint64_t P, const uint6
 		}
 	}
 	if (c->func) {
-		pld_bus *b[2] = {&c->rbus, &c->wbus};
+		pld_mover *mv[2] = {&c->rd, &c->wr};
 		for (j = 0; j < 2; j++) {
-			b[j]->free_at += sh;
-			for (i = 0; i < b[j]->len; i++) {
-				pld_burst *u = bus_at(b[j], i);
-				u->start += sh;
-				if (u->resp)
-					u->resp += sh;
-			}
+			mv[j]->next += sh;
+			if (mv[j]->busy)
+				mv[j]->start += sh;
 		}
 	}
 }
@@ -678,6 +675,38 @@ static pld_chan *pick_anchor(const pld_comp *c)
 	return NULL;
 }
 
+/* Both movers start at cycle 0 with every channel slot of the board in
+ * index order (AMD's kernel shifts 0..N-1 into its channel register):
+ * slots of channels without words are dropped on their first visit. */
+static int mover_setup(pld_comp *c)
+{
+	uint32_t N = c->e->p.channels, idx;
+	size_t i;
+	pld_mover *m[2] = {&c->rd, &c->wr};
+	pld_chan **chs[2] = {c->tx, c->rx};
+	size_t nch[2] = {c->ntx, c->nrx}, d;
+	for (d = 0; d < 2; d++) {
+		memset(m[d], 0, sizeof *m[d]);
+		m[d]->ring = malloc((size_t)N * sizeof *m[d]->ring);
+		if (!m[d]->ring)
+			return -1;
+		for (idx = 0; idx < N; idx++)
+			m[d]->ring[idx] = PLD_RING_EMPTY;
+		for (i = 0; i < nch[d]; i++)
+			if (chs[d][i]->idx < N)
+				m[d]->ring[chs[d][i]->idx] = (uint32_t)i;
+		m[d]->nv = N;
+	}
+	return 0;
+}
+
+static void mover_free(pld_comp *c)
+{
+	free(c->rd.ring);
+	free(c->wr.ring);
+	c->rd.ring = c->wr.ring = NULL;
+}
+
 /* The interrupt flag and the progress hook, every HOOK_MASK+1 steps: cheap
  * next to the steps themselves. 1 = interrupted. */
 #define HOOK_MASK 0x3fffu
@@ -713,8 +742,10 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 	pld_chan *anchor = pick_anchor(c);
 	tick last_act = 0;
 
-	if (!h) {
+	if (!h || (c->func && mover_setup(c))) {
 		snprintf(err, errlen, "emulator: out of memory");
+		free(h);
+		mover_free(c);
 		return PLD_RUN_ERROR;
 	}
 	for (;;) {
@@ -793,6 +824,10 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 			if (!reference) {
 				if (cycle_limit && (uint64_t)nx > cycle_limit)
 					nx = (tick)cycle_limit;
+				if (c->func) {
+					mover_catch_up(&c->rd, nx, c->e->p.loop_overhead);
+					mover_catch_up(&c->wr, nx, c->e->p.loop_overhead);
+				}
 				t = nx;
 				continue;
 			}
@@ -803,6 +838,7 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 	free(h->e);
 	free(h->pool);
 	free(h);
+	mover_free(c);
 	free(s.v);
 	free(cnt.v);
 	return st;

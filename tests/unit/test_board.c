@@ -102,6 +102,11 @@ static void test_boards_load(void)
 		CU_ASSERT_EQUAL(in->func_memory.read_latency_cycles, 64);
 		CU_ASSERT_EQUAL(in->func_memory.write_latency_cycles, 64);
 		CU_ASSERT_EQUAL(in->func_memory.max_outstanding, 16);
+		CU_ASSERT_EQUAL(in->func_memory.loop_overhead_cycles, 3);
+		CU_ASSERT_EQUAL(in->counter_edges.tx_first_cycles, 1);
+		CU_ASSERT_EQUAL(in->counter_edges.tx_last_cycles, 1);
+		CU_ASSERT_EQUAL(in->counter_edges.rx_first_cycles, 1);
+		CU_ASSERT_EQUAL(in->counter_edges.rx_last_cycles, 1);
 		/* 16 B x 312.5 MHz = 5 GB/s */
 		CU_ASSERT_DOUBLE_EQUAL(aieth_board_channel_peak_bps(b), 5.0e9, 1.0);
 		aieth_board_free(b);
@@ -304,6 +309,14 @@ static void test_board_range_errors(void)
 		  "func_memory.read_latency_cycles: value 100001 is out of range (0..100000)");
 	bad_board("\"max_outstanding\": 16", "\"max_outstanding\": 0", AIETH_EINVAL,
 		  "func_memory.max_outstanding: value 0 is out of range (1..256)");
+	bad_board("\"loop_overhead_cycles\": 3", "\"loop_overhead_cycles\": 0", AIETH_EINVAL,
+		  "func_memory.loop_overhead_cycles: value 0 is out of range (1..1000)");
+	bad_board("\"rx_last_cycles\": 1", "\"rx_last_cycles\": 1001", AIETH_EINVAL,
+		  "counter_edges.rx_last_cycles: value 1001 is out of range (0..1000)");
+	bad_board("\"tx_first_cycles\": 1,", "\"tx_first_cycles\": 1, \"tx_middle\": 2,",
+		  AIETH_EPARSE, "x.json: counter_edges: key \"tx_middle\" is not allowed here");
+	bad_board("\"tx_last_cycles\": 1,", "", AIETH_EPARSE,
+		  "x.json: counter_edges: required key \"tx_last_cycles\" is missing");
 	bad_board("\"preload_latency_cycles\": 64", "\"preload_latency_cycles\": 1000000",
 		  AIETH_EINVAL, "preload_latency_cycles: value 1000000 is out of range");
 	bad_board("\"aie_columns\": 50", "\"aie_columns\": 5000", AIETH_EINVAL,

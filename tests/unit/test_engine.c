@@ -59,8 +59,8 @@ static pld_engine_params small_params(void)
 	p.fifo_depth = 8;
 	p.read_latency = 5;
 	p.write_latency = 3;
-	p.max_outstanding = 3;
 	p.preload_latency = 2;
+	p.loop_overhead = 2;
 	return p;
 }
 
@@ -235,6 +235,66 @@ static void test_bad_offsets_rejected(void)
 	pld_engine_destroy(e);
 }
 
+/* FUNC: one burst at a time per mover, visits in channel order, empty
+ * slots dropped on their first visit; then the counter edges. */
+static void test_func_reader_one_burst_at_a_time(void)
+{
+	pld_engine_params p = small_params();
+	pld_arg a[2] = {{0, 0, 32 * 16, 1, 0, NULL, NULL}, {1, 0, 32 * 16, 1, 0, NULL, NULL}};
+	run r;
+	int ref, edges;
+	for (edges = 0; edges < 2; edges++) {
+		pld_engine *e;
+		p.edge_tx_first = edges ? 1 : 0;
+		p.edge_tx_last = edges ? 2 : 0;
+		p.edge_rx_first = edges ? 3 : 0;
+		p.edge_rx_last = edges ? 4 : 0;
+		e = loopback_engine(p, 1, 1, 0, 1);
+		for (ref = 0; ref < 2; ref++) {
+			pld_engine_graph_run(e, 0, PLD_FOREVER);
+			CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_FUNC, a, 2, ref, 0, &r), 0);
+			CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
+			/* burst 0 at cycle 0: words 5..8; visits at 10, 12, 14 drop
+			 * the three empty slots; burst 1 at 16: words 21..24; then a
+			 * burst every 4 + 5 - 1 + 2 = 10 cycles: burst 7 at 81..84 */
+			CU_ASSERT_EQUAL(r.tx[0].first, 0 + (uint64_t)edges * 1);
+			CU_ASSERT_EQUAL(r.tx[0].last, 85 + (uint64_t)edges * 2);
+			/* beat 5 -> window at 6 -> output at 7; last beat 84 -> 86 */
+			CU_ASSERT_EQUAL(r.rx[0].first, 7 + (uint64_t)edges * 3);
+			CU_ASSERT_EQUAL(r.rx[0].last, 87 + (uint64_t)edges * 4);
+			pld_txn_release(&r.t);
+		}
+		pld_engine_destroy(e);
+	}
+}
+
+/* FUNC: an RX FIFO that the writer cannot drain (tail not all buffered)
+ * back-pressures the graph; a TX FIFO without room makes the reader visit
+ * the next channel without a burst. Both modes agree on the stall. */
+static void test_func_full_fifos_stall(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e[2];
+	pld_arg a[2] = {{0, 0, 16 * 16, 1, 0, NULL, NULL}, {1, 0, 16 * 16, 1, 0, NULL, NULL}};
+	run r[2];
+	int ref;
+	for (ref = 0; ref < 2; ref++) {
+		e[ref] = loopback_engine(p, 2, 2, 0, 1);
+		/* graph not running: two windows of 2 beats fill, then the TX
+		 * FIFO fills to its depth 8 and nothing moves again */
+		CU_ASSERT_EQUAL_FATAL(do_run(e[ref], &p, PLD_MODE_FUNC, a, 2, ref, 0, &r[ref]), 0);
+		CU_ASSERT_EQUAL(r[ref].r.status, PLD_RUN_STALLED);
+		CU_ASSERT_EQUAL(r[ref].tx[0].beats_moved, 4);
+		CU_ASSERT_EQUAL(r[ref].rx[0].beats_moved, 0);
+		pld_txn_release(&r[ref].t);
+	}
+	CU_ASSERT_EQUAL(r[0].r.end_cycle, r[1].r.end_cycle);
+	CU_ASSERT_EQUAL(r[0].tx[0].stalled_since, r[1].tx[0].stalled_since);
+	CU_ASSERT(r[0].r.sim_steps < r[1].r.sim_steps);
+	pld_engine_destroy(e[0]);
+	pld_engine_destroy(e[1]);
+}
+
 /* ---------------------------------------------- randomized cross-checks */
 
 static uint64_t rng_state;
@@ -263,7 +323,11 @@ static void make_scenario(scenario *s)
 	s->p.fifo_depth = s->p.burst_words * (uint32_t)(1 + rnd(3));
 	s->p.read_latency = (uint32_t)rnd(9);
 	s->p.write_latency = (uint32_t)rnd(5);
-	s->p.max_outstanding = (uint32_t)(1 + rnd(4));
+	s->p.loop_overhead = (uint32_t)(1 + rnd(4));
+	s->p.edge_tx_first = (uint32_t)rnd(3);
+	s->p.edge_tx_last = (uint32_t)rnd(3);
+	s->p.edge_rx_first = (uint32_t)rnd(3);
+	s->p.edge_rx_last = (uint32_t)rnd(3);
 	for (i = 0; i < 4; i++) { /* shuffle channel lists */
 		uint32_t a = (uint32_t)rnd(4), b = (uint32_t)rnd(4), x;
 		x = txs[a], txs[a] = txs[b], txs[b] = x;
@@ -490,13 +554,14 @@ static void test_fast_path_skips_long_runs(void)
 {
 	pld_engine_params p = small_params();
 	pld_engine *ef = loopback_engine(p, 3, 3, 2, 2), *er = loopback_engine(p, 3, 3, 2, 2);
-	static uint8_t src[2][256 * 16], df[2][256 * 16], dr[2][256 * 16];
+	static uint8_t src[2][4096 * 16], df[2][4096 * 16], dr[2][4096 * 16];
 	pld_arg af[4], ar[4];
 	run rf, rr;
 	int i, m;
 	for (m = 0; m < 2; m++) {
 		uint64_t mode = m ? PLD_MODE_FUNC : PLD_MODE_PERF;
-		uint64_t frames = m ? 255 : 15, reps = m ? 1 : 4000;
+		/* FUNC: long enough that the movers' start-up is a small part */
+		uint64_t frames = m ? 4095 : 15, reps = m ? 1 : 4000;
 		for (i = 0; i < (int)sizeof src; i++)
 			(&src[0][0])[i] = (uint8_t)(i * 13);
 		for (i = 0; i < 2; i++) {
@@ -527,6 +592,8 @@ TU_MAIN("engine", {"perf loopback full rate", test_perf_loopback_full_rate},
 	{"iteration bound and cycle limit", test_iterations_bound_and_timeout},
 	{"unconnected channel stalls", test_unconnected_channel_stalls},
 	{"offsets beyond the buffer rejected", test_bad_offsets_rejected},
+	{"FUNC: one burst at a time, counter edges", test_func_reader_one_burst_at_a_time},
+	{"FUNC: full FIFOs stall, both modes", test_func_full_fifos_stall},
 	{"fast == reference, PERF, 400 random cases", test_cross_check_perf},
 	{"fast == reference, FUNC, 400 random cases", test_cross_check_func},
 	{"fast == reference, 300 random long runs", test_cross_check_long},

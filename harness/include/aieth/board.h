@@ -29,8 +29,16 @@ typedef struct {
 	uint32_t fifo_depth_words;   /* per-channel FIFO depth (32) */
 	uint32_t read_latency_cycles;   /* from burst request to first word */
 	uint32_t write_latency_cycles;  /* from last word to write response */
-	uint32_t max_outstanding;    /* bursts in flight per direction */
+	uint32_t max_outstanding;    /* the m_axi adapter's limit (16); not a model
+					parameter: the kernel's loops keep one burst in flight */
+	uint32_t loop_overhead_cycles;  /* one visit of the reader's/writer's loop */
 } aieth_func_memory;
+
+/* Cycles the hardware adds at each counter edge (trigger FIFO hand-over). */
+typedef struct {
+	uint32_t tx_first_cycles, tx_last_cycles;
+	uint32_t rx_first_cycles, rx_last_cycles;
+} aieth_counter_edges;
 
 /* Facts of a board, loaded from platforms/<name>.json. */
 typedef struct {
@@ -55,6 +63,7 @@ typedef struct {
 	int has_device_id_code;
 	uint32_t device_id_code;     /* JTAG IDCODE of the device (revision bits included) */
 	const char *bootgen_arch;    /* bootgen -arch for its PDIs; "": "versal" */
+	aieth_counter_edges counter_edges;  /* emulated counters (docs/emulator.md) */
 } aieth_board_info;
 
 typedef struct aieth_board aieth_board;

@@ -180,8 +180,12 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	p.fifo_depth = cfg->info->func_memory.fifo_depth_words;
 	p.read_latency = cfg->info->func_memory.read_latency_cycles;
 	p.write_latency = cfg->info->func_memory.write_latency_cycles;
-	p.max_outstanding = cfg->info->func_memory.max_outstanding;
 	p.preload_latency = cfg->info->preload_latency_cycles;
+	p.loop_overhead = cfg->info->func_memory.loop_overhead_cycles;
+	p.edge_tx_first = cfg->info->counter_edges.tx_first_cycles;
+	p.edge_tx_last = cfg->info->counter_edges.tx_last_cycles;
+	p.edge_rx_first = cfg->info->counter_edges.rx_first_cycles;
+	p.edge_rx_last = cfg->info->counter_edges.rx_last_cycles;
 	if (pld_engine_create(&st->eng, &p, kd, nk, (uint32_t)cfg->ngraphs, err, sizeof err)) {
 		rc = aieth_fail(AIETH_EDEVICE, "%s", err);
 		goto fail;

@@ -29,6 +29,7 @@
 /* Sanity bound on aie_columns (not a device fact). */
 #define BOARD_MAX_COLUMNS 1024
 #define MAX_LATENCY 100000u
+#define MAX_OVERHEAD 1000u      /* loop visit and counter edge cycles */
 
 struct aieth_board {
 	aieth_board_info info;
@@ -391,11 +392,13 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		"pl_kernel", "channels", "uram_depth_words", "stream_width_bits",
 		"memory_width_bits", "pl_clock_hz", "aie_columns", "constraints",
 		"system_cfg", "preload_latency_cycles", "func_memory", "aie_hw_gen",
-		"device_part", "device_id_code", "bootgen_arch", NULL};
+		"device_part", "device_id_code", "bootgen_arch", "counter_edges", NULL};
 	static const char *const fm_keys[] = {"burst_words", "fifo_depth_words",
 					      "read_latency_cycles", "write_latency_cycles",
-					      "max_outstanding", NULL};
-	struct json_object *root, *fm = NULL;
+					      "max_outstanding", "loop_overhead_cycles", NULL};
+	static const char *const ce_keys[] = {"tx_first_cycles", "tx_last_cycles",
+					      "rx_first_cycles", "rx_last_cycles", NULL};
+	struct json_object *root, *fm = NULL, *ce = NULL;
 	const char *schema = NULL, *name = NULL, *desc = NULL, *gen = NULL, *base = NULL,
 		   *kernel = NULL, *cons = NULL, *syscfg = NULL, *part = "", *idc = NULL,
 		   *barch = "";
@@ -531,6 +534,30 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	if (!rc)
 		rc = jstrict_get_u32(what, "func_memory", fm, "max_outstanding", 1, 1, 256,
 				     &in.func_memory.max_outstanding);
+	/* Optional (board files before issue 14): the values derived from the
+	 * kernel's structure, docs/emulator.md "How close to a board". */
+	in.func_memory.loop_overhead_cycles = 3;
+	if (!rc)
+		rc = jstrict_get_u32(what, "func_memory", fm, "loop_overhead_cycles", 0, 1,
+				     MAX_OVERHEAD, &in.func_memory.loop_overhead_cycles);
+	in.counter_edges.tx_first_cycles = in.counter_edges.tx_last_cycles = 1;
+	in.counter_edges.rx_first_cycles = in.counter_edges.rx_last_cycles = 1;
+	if (!rc)
+		rc = jstrict_get_object(what, "", root, "counter_edges", 0, &ce);
+	if (!rc && ce)
+		rc = jstrict_keys(what, "counter_edges", ce, ce_keys);
+	if (!rc && ce)
+		rc = jstrict_get_u32(what, "counter_edges", ce, "tx_first_cycles", 1, 0,
+				     MAX_OVERHEAD, &in.counter_edges.tx_first_cycles);
+	if (!rc && ce)
+		rc = jstrict_get_u32(what, "counter_edges", ce, "tx_last_cycles", 1, 0,
+				     MAX_OVERHEAD, &in.counter_edges.tx_last_cycles);
+	if (!rc && ce)
+		rc = jstrict_get_u32(what, "counter_edges", ce, "rx_first_cycles", 1, 0,
+				     MAX_OVERHEAD, &in.counter_edges.rx_first_cycles);
+	if (!rc && ce)
+		rc = jstrict_get_u32(what, "counter_edges", ce, "rx_last_cycles", 1, 0,
+				     MAX_OVERHEAD, &in.counter_edges.rx_last_cycles);
 	if (rc)
 		goto fail;
 
