@@ -20,11 +20,13 @@ cd "$W" || exit 1
 # every 640 ns (200 cycles): RX first = 4 + 300 = 304; window 3 starts at
 # 4 + 3 * 200 and its 4 beats end at 604 + 300 + 4 = 908 (last = the cycle
 # after the last beat). TX window 3 waits for iteration 1 to finish:
-# 204 + 200 = 404, beats to 408.
+# 204 + 200 = 404, beats to 408. Each reported edge is 1 cycle later: the
+# counter reads a trigger the cycle after it is written (the board files'
+# counter_edges, docs/emulator.md "Counter edges").
 expect 0 "$RT" -q -o "$TMP/perf" test.json
-is "PERF RX first" "$(cyc "$TMP/perf/report.json" PLIO_01_FROM_AIE first_cycle)" 304
-is "PERF RX last" "$(cyc "$TMP/perf/report.json" PLIO_01_FROM_AIE last_cycle)" 908
-is "PERF TX last" "$(cyc "$TMP/perf/report.json" PLIO_01_TO_AIE last_cycle)" 408
+is "PERF RX first" "$(cyc "$TMP/perf/report.json" PLIO_01_FROM_AIE first_cycle)" $((304 + 1))
+is "PERF RX last" "$(cyc "$TMP/perf/report.json" PLIO_01_FROM_AIE last_cycle)" $((908 + 1))
+is "PERF TX last" "$(cyc "$TMP/perf/report.json" PLIO_01_TO_AIE last_cycle)" $((408 + 1))
 is "PERF data" "$(jq -r '.tests[0].transactions[0].channels[1].integrity | "\(.elements) \(.mismatches)"' "$TMP/perf/report.json")" "64 0"
 
 # FUNC: the memory path delays the input (board read latency), the trace's
@@ -39,12 +41,13 @@ is "FUNC data" "$(jq -r '.tests[0].transactions[0].channels[1].integrity | "\(.e
 # Back-pressure: the RX channel starts at cycle 1000, so windows 0 and 1
 # (ready at 304 and 504) wait, drained 1000..1007; iteration 2 needs window
 # 0's buffer (free at 1004): out at 1004 + 300, iteration 3 200 cycles
-# later (not at its trace time 904): its last beat ends at 1204 + 300 + 4.
+# later (not at its trace time 904): its last beat ends at 1204 + 300 + 4;
+# + 1 each for the counter edges, as above.
 sed 's/{"plio": "PLIO_01_FROM_AIE", "golden"/{"plio": "PLIO_01_FROM_AIE", "delay": 1000, "golden"/' \
   test.json >bp.json
 expect 0 "$RT" -q -o "$TMP/bp" bp.json
-is "back-pressure RX first" "$(cyc "$TMP/bp/report.json" PLIO_01_FROM_AIE first_cycle)" 1000
-is "back-pressure RX last" "$(cyc "$TMP/bp/report.json" PLIO_01_FROM_AIE last_cycle)" 1508
+is "back-pressure RX first" "$(cyc "$TMP/bp/report.json" PLIO_01_FROM_AIE first_cycle)" $((1000 + 1))
+is "back-pressure RX last" "$(cyc "$TMP/bp/report.json" PLIO_01_FROM_AIE last_cycle)" $((1508 + 1))
 
 # Refusals: a missing folder, a broken trace (file:line), a bad param.
 sed 's|"aiesimulator_output/data"|"nowhere"|' test.json >nodir.json
