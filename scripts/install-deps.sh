@@ -28,6 +28,7 @@ PKGS=(
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
   curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
   openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
+  python3-yaml         # end-to-end tests: the GitLab CI template parses (tests/e2e/farm_templates.sh)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make
