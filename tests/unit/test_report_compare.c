@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "aieth.h"
+#include "spec/spec.h"
 #include "tu.h"
 
 #define MSG_HAS(s)                                                                    \
@@ -335,7 +336,46 @@ static void t_repeated_names(void)
 	CU_ASSERT_EQUAL(cmp(a, b, -1, NULL, NULL, NULL), 1);
 }
 
-TU_MAIN("report_compare", {"identical", t_identical}, {"throughput_drop", t_throughput_drop},
+/* The description's "regression" objects: parsed, or errors that name the
+ * field. */
+static void t_spec_regression(void)
+{
+	static const struct {
+		const char *top, *txn, *msg;
+	} bad[] = {
+		{"\"regression\": 5,", "", "regression: expected an object"},
+		{"\"regression\": {},", "", "regression: expected an object with one or more"},
+		{"\"regression\": {\"speed_pct\": 1},", "", "speed_pct"},
+		{"\"regression\": {\"throughput_pct\": -1},", "", "regression.throughput_pct"},
+		{"\"regression\": {\"cycles_pct\": \"5\"},", "", "expected a number"},
+		{"", "\"regression\": {\"latency_pct\": 2e6},",
+		 "transactions[0].regression.latency_pct"},
+	};
+	char text[1000];
+	aieth_spec *sp = NULL;
+	size_t i;
+	const char *fmt = "{\"schema\": \"aieth-test/1\", %s \"board\": \"vck190\", "
+			  "\"transactions\": [{%s \"mode\": \"perf\", \"channels\": [{\"plio\": "
+			  "\"PLIO_01_TO_AIE\", \"size\": 64}]}]}";
+	snprintf(text, sizeof text, fmt, "\"regression\": {\"throughput_pct\": 2},",
+		 "\"regression\": {\"latency_pct\": 10, \"cycles_pct\": 0},");
+	CU_ASSERT_EQUAL_FATAL(aieth_spec_parse(&sp, "t.json", text, strlen(text), "."), AIETH_OK);
+	CU_ASSERT(sp->regr.have && sp->regr.throughput_pct == 2 && sp->regr.latency_pct < 0);
+	CU_ASSERT(sp->txns[0].regr.have && sp->txns[0].regr.latency_pct == 10 &&
+		  sp->txns[0].regr.cycles_pct == 0 && sp->txns[0].regr.throughput_pct < 0);
+	aieth_spec_free(sp);
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		sp = NULL;
+		snprintf(text, sizeof text, fmt, bad[i].top, bad[i].txn);
+		CU_ASSERT_NOT_EQUAL(aieth_spec_parse(&sp, "t.json", text, strlen(text), "."),
+				    AIETH_OK);
+		CU_ASSERT_PTR_NULL(sp);
+		MSG_HAS(bad[i].msg);
+		MSG_HAS("t.json");
+	}
+}
+
+TU_MAIN("report_compare", {"spec_regression", t_spec_regression}, {"identical", t_identical}, {"throughput_drop", t_throughput_drop},
 	{"improvements", t_improvements}, {"missing_and_new", t_missing_and_new},
 	{"latency", t_latency}, {"overrides", t_overrides}, {"refused", t_refused},
 	{"no_common_test", t_no_common_test}, {"bad_reports", t_bad_reports},
