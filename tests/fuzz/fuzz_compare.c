@@ -9,8 +9,7 @@
  *  - a report compared with itself has no regression: exit 0, or 2 (refused)
  *    exactly when it has no test;
  *  - any two reports compare to exit 0, 1 or 2 with a table, and the
- *    comparison can be recorded in the new report, which then finishes with
- *    an exit code of the contract.
+ *    comparison can be recorded in the new report.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,10 +44,11 @@ static int compare(aieth_report *base, aieth_report *now, int record)
 	CHECK(txt != NULL);
 	free(txt);
 	if (record) {
+		/* a loaded report is not finished or written again (it may lack
+		 * "run"); its tests and their summary text are what changes */
 		CHECK(aieth_report_add_baseline(now, d) == AIETH_OK);
-		CHECK(aieth_report_finish(now) == AIETH_OK);
-		code = aieth_report_exit_code(now);
-		CHECK((code >= 0 && code <= 5) || code > 128);
+		txt = aieth_report_text(now, -1);
+		free(txt);
 	}
 	aieth_report_diff_free(d);
 	return code;
