@@ -15,9 +15,11 @@
 
 #include "aieth.h"
 #include "cli_common.h"
+#include "cli_compare.h"
 
 static const char *usage_text =
 	"usage: run_test [options] TEST.json...\n"
+	"       run_test compare BASELINE.json NEW.json [--max-regression PCT]\n"
 	"\n"
 	"Run AIE test descriptions (docs/test-spec.md) on a board and report\n"
 	"per-channel cycle counters, throughput, data checks and verdicts.\n"
@@ -96,6 +98,16 @@ static const char *usage_text =
 	"                         (MB/s), latency check, transaction and test\n"
 	"      --tap FILE         write TAP version 13 of the same cases (\"-\":\n"
 	"                         stdout, after the markers)\n"
+	"      --baseline FILE    compare with an earlier report.json after the run:\n"
+	"                         each channel's throughput, cycles and last cycle,\n"
+	"                         each transaction's total cycles and each latency;\n"
+	"                         a regression beyond tolerance or a missing value\n"
+	"                         fails the test (exit 1); a baseline from another\n"
+	"                         board, PL clock or backend kind is refused (exit 2).\n"
+	"                         The table of what moved is printed and recorded in\n"
+	"                         report.json (\"baseline\", docs/farm.md)\n"
+	"      --max-regression PCT  tolerance in percent (default 5); a description's\n"
+	"                         \"regression\" object overrides it per metric\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -429,6 +441,8 @@ int main(int argc, char **argv)
 		{"upload-timeout", required_argument, NULL, 17},
 		{"spool", required_argument, NULL, 18},
 		{"flush-spool", no_argument, NULL, 19},
+		{"baseline", required_argument, NULL, 40},
+		{"max-regression", required_argument, NULL, 41},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -440,7 +454,10 @@ int main(int argc, char **argv)
 	const char *token_file = NULL;
 	aieth_run_opts o;
 	visual_paths vis;
-	aieth_report *r = NULL;
+	aieth_report *r = NULL, *base = NULL;
+	const char *baseline = NULL;
+	double max_reg = -1;
+	char *gate = NULL;
 	progress_state ps;
 	int c, i, quiet = 0, code, wait_lock = 0, ntests;
 	char *txt;
@@ -450,6 +467,8 @@ int main(int argc, char **argv)
 	aieth_upload_opts uo;
 
 	memset(&uo, 0, sizeof uo);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return cli_compare_main("run_test", argc - 1, argv + 1);
 	memset(&o, 0, sizeof o);
 	memset(&ps, 0, sizeof ps);
 	memset(&vis, 0, sizeof vis);
@@ -511,6 +530,12 @@ int main(int argc, char **argv)
 		}
 		case 18: uo.spool_dir = optarg; break;
 		case 19: flush_spool = 1; break;
+		case 40: baseline = optarg; break;
+		case 41:
+			if (cli_parse_pct(optarg, &max_reg))
+				return usage_error("--max-regression: expected percent 0..1000000, "
+						   "got", optarg);
+			break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
@@ -526,6 +551,8 @@ int main(int argc, char **argv)
 		return flush_only(&uo);
 	if (optind >= argc)
 		return usage_error("no test description given", NULL);
+	if (max_reg >= 0 && !baseline)
+		return usage_error("--max-regression needs --baseline", NULL);
 	if (!o.server)
 		o.server = getenv("AIETH_SERVER");
 	if (token_file) {
@@ -584,6 +611,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
+	/* the baseline is read before anything runs: a bad one costs no board time */
+	if (baseline && aieth_report_load(&base, baseline)) {
+		fprintf(stderr, "run_test: --baseline: %s\n", aieth_error_message());
+		return AIETH_EXIT_INPUT;
+	}
 	o.data_dir = cli_data_dir(data_dir);
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
@@ -617,6 +649,7 @@ int main(int argc, char **argv)
 			progress_clear(&ps);
 			fprintf(stderr, "run_test: %s\n", aieth_error_message());
 			aieth_report_free(r);
+			aieth_report_free(base);
 			return AIETH_EXIT_INFRA;
 		}
 		progress_clear(&ps);
@@ -625,6 +658,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "run_test: write %s%s%s\n", report_path,
 			strcmp(junit_path, "none") ? " and " : "",
 			strcmp(junit_path, "none") ? junit_path : "");
+	if (base)
+		gate = cli_baseline_gate(r, base, baseline, max_reg);
 	/* the files first: what is printed afterwards is what they say */
 	write_outputs(r, report_path, junit_path);
 	if (!write_visual(r, &vis)) /* the error recorded in report.json too */
@@ -638,6 +673,9 @@ int main(int argc, char **argv)
 				emit(txt);
 				free(txt);
 			}
+	if (gate && !quiet)
+		emit(gate);
+	free(gate);
 	if ((txt = aieth_report_markers(r))) {
 		emit(txt);
 		free(txt);
@@ -656,5 +694,6 @@ int main(int argc, char **argv)
 	if (code > AIETH_EXIT_SIGNAL)
 		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128), code);
 	aieth_report_free(r);
+	aieth_report_free(base);
 	return code;
 }

@@ -77,6 +77,23 @@ static void got_artifact(void *ctx, const char *path, uint64_t bytes)
 	rj_push(a, f);
 }
 
+/* The description's "regression" tolerances, kept in the report for the
+ * baseline comparison (report_compare.c reads them back). */
+static void put_regression(jobj *o, const spec_regression *r)
+{
+	jobj *g;
+	if (!r->have)
+		return;
+	g = rj_obj();
+	if (r->throughput_pct >= 0)
+		rj_num(g, "throughput_pct", r->throughput_pct);
+	if (r->latency_pct >= 0)
+		rj_num(g, "latency_pct", r->latency_pct);
+	if (r->cycles_pct >= 0)
+		rj_num(g, "cycles_pct", r->cycles_pct);
+	rj_set(o, "regression", g);
+}
+
 static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
@@ -97,6 +114,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	rj_str(tj, "name", st->name ? st->name : st->jpath);
 	rj_str(tj, "mode", st->mode == AIETH_MODE_PERF ? "perf" : "func");
 	rj_int(tj, "timeout_ms", timeout);
+	put_regression(tj, &st->regr);
 	rj_push(txns, tj);
 	if (!a || !io) {
 		free(a);
@@ -250,6 +268,7 @@ static void run_spec(run_ctx *c)
 				   : c->sp->backend	     ? c->sp->backend
 							     : "emu");
 	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
+	put_regression(c->test, &c->sp->regr);
 	put_xclbin(c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
 
 	if (check_interrupt(c, "loading"))

@@ -422,10 +422,36 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 	return 0;
 }
 
+/* "regression": {"throughput_pct", "latency_pct", "cycles_pct"}, each a
+ * tolerance in percent for the baseline comparison (run_test --baseline). */
+static int parse_regression(const char *what, const char *path, jobj *o, spec_regression *r)
+{
+	static const char *const keys[] = {"throughput_pct", "latency_pct", "cycles_pct", NULL};
+	char p[160];
+	jobj *v = get(o, "regression");
+	int rc;
+	r->throughput_pct = r->latency_pct = r->cycles_pct = -1;
+	if (!v)
+		return 0;
+	at(p, sizeof p, path, "regression");
+	if (!json_object_is_type(v, json_type_object) || !json_object_object_length(v))
+		return aieth_fail(AIETH_EPARSE,
+				  "%s: %s: expected an object with one or more of throughput_pct, "
+				  "latency_pct, cycles_pct (tolerances in percent)",
+				  what, p);
+	if ((rc = jstrict_keys(what, p, v, keys)) ||
+	    (rc = get_num(what, p, v, "throughput_pct", 0, 0, 1e6, &r->throughput_pct)) ||
+	    (rc = get_num(what, p, v, "latency_pct", 0, 0, 1e6, &r->latency_pct)) ||
+	    (rc = get_num(what, p, v, "cycles_pct", 0, 0, 1e6, &r->cycles_pct)))
+		return rc;
+	r->have = 1;
+	return 0;
+}
+
 static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 {
 	static const char *const keys[] = {"name", "mode", "timeout_ms", "channels", "max_latency",
-					   NULL};
+					   "regression", NULL};
 	static const char *const lkeys[] = {"from", "to", "max_cycles", NULL};
 	const char *mode = NULL, *path = t->jpath;
 	char p[160], q[200];
@@ -438,7 +464,8 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)) ||
 	    (rc = dup_string(what, path, o, "name", 0, &t->name)) ||
-	    (rc = jstrict_get_string(what, path, o, "mode", 1, &mode)))
+	    (rc = jstrict_get_string(what, path, o, "mode", 1, &mode)) ||
+	    (rc = parse_regression(what, path, o, &t->regr)))
 		return rc;
 	if (!strcmp(mode, "perf"))
 		t->mode = AIETH_MODE_PERF;
@@ -636,7 +663,8 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 		     const char *base_dir)
 {
 	static const char *const keys[] = {"schema", "name", "description", "board", "backend",
-					   "xclbin", "pl_xclbin", "graphs", "transactions", NULL};
+					   "xclbin", "pl_xclbin", "graphs", "transactions",
+					   "regression", NULL};
 	aieth_spec *sp;
 	jobj *root = NULL, *arr;
 	const char *schema = NULL, *xclbin = NULL, *pl_xclbin = NULL;
@@ -683,7 +711,8 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = dup_string(what, "", root, "board", 0, &sp->board)) ||
 	    (rc = dup_string(what, "", root, "backend", 0, &sp->backend)) ||
 	    (rc = jstrict_get_string(what, "", root, "xclbin", 0, &xclbin)) ||
-	    (rc = jstrict_get_string(what, "", root, "pl_xclbin", 0, &pl_xclbin)))
+	    (rc = jstrict_get_string(what, "", root, "pl_xclbin", 0, &pl_xclbin)) ||
+	    (rc = parse_regression(what, "", root, &sp->regr)))
 		goto fail;
 	if (!sp->name && !(sp->name = default_name(what))) {
 		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);

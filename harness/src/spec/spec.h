@@ -45,6 +45,13 @@ typedef struct {
 	uint64_t max_cycles;
 } spec_latency;
 
+/* "regression": tolerances of the baseline comparison in percent
+ * (docs/farm.md); a negative value is "not given" (the default applies). */
+typedef struct {
+	int have;
+	double throughput_pct, latency_pct, cycles_pct;
+} spec_regression;
+
 typedef struct {
 	char jpath[48];
 	char *name;
@@ -55,6 +62,7 @@ typedef struct {
 	size_t nch;
 	spec_latency *lat;
 	size_t nlat;
+	spec_regression regr;  /* overrides the test's */
 } spec_txn;
 
 typedef struct {
@@ -77,6 +85,7 @@ struct aieth_spec {
 	size_t ngraphs;
 	spec_txn *txns;
 	size_t ntxns;
+	spec_regression regr;
 };
 
 #endif

@@ -1,0 +1,199 @@
+/*
+ * report_compare_out.c - a baseline comparison's outputs: the table of what
+ * moved, and the "baseline" object of report.json with the verdict on each
+ * test (docs/farm.md, docs/report-schema.md).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "report/report_compare_internal.h"
+#include "report/report_internal.h"
+#include "util/error.h"
+#include "util/sbuf.h"
+
+typedef struct json_object jobj;
+
+const char *const rc_metric_name[] = {"throughput_MBps", "cycles", "last_cycle",
+					  "total_cycles", "latency_cycles", "test"};
+const char *const rc_verdict_name[] = {"ok", "regression", "improved", "missing",
+					   "unfinished", "new", "no baseline", "not run"};
+const char *const rc_item_name[] = {"transaction", "channel", "latency", "test"};
+
+/* ---------------------------------------------------------------- text */
+
+/* Names as in the marker lines: white space and control bytes become _. */
+static void sb_name(sbuf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		char c = ch <= ' ' || ch == 0x7f ? '_' : (char)ch;
+		sb_put(b, &c, 1);
+	}
+}
+
+static void sb_where(sbuf *b, const row *r)
+{
+	sb_name(b, r->test);
+	if (r->kind == K_TEST)
+		return;
+	sb_lit(b, ".");
+	sb_name(b, r->txn);
+	if (r->kind == K_CHAN) {
+		sb_lit(b, ".");
+		sb_name(b, r->a);
+	} else if (r->kind == K_LAT) {
+		sb_lit(b, ".");
+		sb_name(b, r->a);
+		sb_lit(b, "->");
+		sb_name(b, r->b);
+	}
+}
+
+static void sb_value(sbuf *b, int has, double v, int metric, int present)
+{
+	if (!present)
+		sb_printf(b, " %14s", "-");
+	else if (!has)
+		sb_printf(b, " %14s", "null");
+	else if (metric == M_THROUGHPUT)
+		sb_printf(b, " %14.2f", v);
+	else
+		sb_printf(b, " %14.0f", v);
+}
+
+char *aieth_report_diff_text(const aieth_report_diff *d)
+{
+	sbuf b = {0};
+	size_t i;
+	if (!d)
+		return NULL;
+	sb_printf(&b, "baseline %s (run %s)", d->base_name, *d->base_run ? d->base_run : "?");
+	if (d->refusal) {
+		sb_printf(&b, ": refused\n  %s\n", d->refusal);
+		return b.oom ? (free(b.p), NULL) : b.p;
+	}
+	sb_printf(&b, ": %zu values compared, %zu regressions, %zu missing or unfinished, %zu "
+		  "improvements (default tolerance %g%%)\n",
+		  d->compared, d->regressions, d->missing, d->improvements, d->default_pct);
+	if (d->nrows) {
+		sb_printf(&b, "  %-16s %14s %14s %9s %9s  %-11s %s\n", "METRIC", "BASELINE", "NOW",
+			  "CHANGE", "TOLERANCE", "VERDICT", "WHERE");
+		for (i = 0; i < d->nrows; i++) {
+			const row *r = &d->rows[i];
+			int both = r->kind != K_TEST && r->verdict != V_NEW && r->verdict != V_MISSING;
+			sb_printf(&b, "  %-16s",
+				  r->verdict == V_NEW || r->verdict == V_MISSING || r->kind == K_TEST
+					  ? rc_item_name[r->kind]
+					  : rc_metric_name[r->metric]);
+			sb_value(&b, r->has_base, r->base, r->metric,
+				 both || r->verdict == V_MISSING);
+			sb_value(&b, r->has_now, r->now, r->metric, both || r->verdict == V_NEW);
+			if (isfinite(r->change))
+				sb_printf(&b, " %+8.2f%%", r->change);
+			else
+				sb_printf(&b, " %9s", r->has_base && r->has_now ? "from 0" : "-");
+			if (!both)
+				sb_printf(&b, " %9s", "-");
+			else
+				sb_printf(&b, " %8g%%", r->tol);
+			sb_printf(&b, "  %-11s ", rc_verdict_name[r->verdict]);
+			sb_where(&b, r);
+			sb_lit(&b, "\n");
+		}
+	} else {
+		sb_lit(&b, "  nothing moved\n");
+	}
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* -------------------------------------------------------- into report */
+
+static void put_num(jobj *o, const char *key, int has, double v)
+{
+	if (has && isfinite(v))
+		rj_num(o, key, v);
+	else
+		rj_null(o, key);
+}
+
+int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
+{
+	jobj *bo, *ch;
+	size_t i;
+	int rc;
+	if (!r || !d)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_add_baseline: NULL argument");
+	if (json_object_array_length(r->tests) != d->ntests)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_add_baseline: the report has %zu "
+				  "tests, the comparison %zu: not the report it was made with",
+				  json_object_array_length(r->tests), d->ntests);
+	bo = rj_obj();
+	ch = rj_arr();
+	rj_str(bo, "path", d->base_name);
+	rj_str(bo, "run_id", d->base_run);
+	rj_str(bo, "status", d->refusal ? "refused" : d->exit_code ? "regression" : "pass");
+	rj_int(bo, "exit_code", d->exit_code);
+	if (d->refusal)
+		rj_str(bo, "message", d->refusal);
+	else
+		rj_null(bo, "message");
+	rj_num(bo, "max_regression_pct", d->default_pct);
+	rj_u64(bo, "compared", d->compared);
+	rj_u64(bo, "regressions", d->regressions);
+	rj_u64(bo, "missing", d->missing);
+	rj_u64(bo, "improvements", d->improvements);
+	for (i = 0; i < d->nrows; i++) {
+		const row *w = &d->rows[i];
+		jobj *c = rj_obj();
+		rj_str(c, "item", rc_item_name[w->kind]);
+		rj_str(c, "test", w->test);
+		if (w->kind != K_TEST) {
+			rj_int(c, "transaction_index", w->txn_index);
+			rj_str(c, "transaction", w->txn);
+		}
+		if (w->kind == K_CHAN)
+			rj_str(c, "plio", w->a);
+		if (w->kind == K_LAT) {
+			rj_str(c, "from", w->a);
+			rj_str(c, "to", w->b);
+		}
+		rj_str(c, "metric", rc_metric_name[w->metric]);
+		put_num(c, "baseline", w->has_base, w->base);
+		put_num(c, "now", w->has_now, w->now);
+		put_num(c, "change_pct", 1, w->change);
+		put_num(c, "tolerance_pct", w->kind != K_TEST, w->tol);
+		rj_str(c, "verdict", rc_verdict_name[w->verdict]);
+		rj_push(ch, c);
+	}
+	rj_set(bo, "changes", ch);
+	rj_set(r->root, "baseline", bo);
+	if (rj_oom())
+		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
+	for (i = 0; i < d->ntests; i++) {
+		char msg[1400];
+		if (d->refusal) {
+			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL, d->refusal,
+						     "compare with a baseline made on the same board, "
+						     "PL clock and backend kind", AIETH_EXIT_INPUT);
+		} else if (d->fails[i]) {
+			snprintf(msg, sizeof msg, "%zu values regressed or went missing against the "
+				 "baseline %s", d->fails[i], d->base_name);
+			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL, msg,
+						     "see the table on stdout and baseline.changes in "
+						     "report.json; if the change is intended, make this "
+						     "report the new baseline", AIETH_EXIT_FAIL);
+		} else {
+			rc = 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return AIETH_OK;
+}
