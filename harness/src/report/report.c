@@ -259,6 +259,11 @@ int aieth_report_finish(aieth_report *r)
 	char ts[32];
 	if (!r)
 		return aieth_fail(AIETH_EINVAL, "aieth_report_finish: NULL report");
+	/* a report read back (aieth_report_load) may lack both: nothing to
+	 * close, and no out-of-memory flag raised by writing into nothing */
+	if (!r->run || !r->tests)
+		return aieth_fail(AIETH_EINVAL, "aieth_report_finish: the report has no \"run\" or "
+				  "\"tests\" (a loaded report is read only)");
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n; i++) {
 		int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
