@@ -115,14 +115,15 @@ static void test_perf_results_full_rate(void)
 	CU_ASSERT_STRING_EQUAL(r.plio.name, "PLIO_03_TO_AIE");
 	CU_ASSERT_EQUAL(r.plio.shim_column, 7); /* hw_features.rst placement */
 	CU_ASSERT_EQUAL(r.plio.shim_channel, 0);
-	CU_ASSERT_EQUAL(r.first_cycle, 20);   /* right after its delay */
+	/* right after its delay (20), read one cycle later (counter_edges) */
+	CU_ASSERT_EQUAL(r.first_cycle, 21);
 	CU_ASSERT_EQUAL(r.cycles, 2560);      /* 40960 bytes, one beat a cycle */
 	CU_ASSERT_EQUAL(r.bytes_moved, 40960);
 	CU_ASSERT_DOUBLE_EQUAL(r.mb_per_s, 5000.0, 1e-6); /* 16 B x 312.5 MHz */
 	CU_ASSERT_DOUBLE_EQUAL(r.mib_per_s, 5000e6 / 1048576.0, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(r.utilisation_pct, 100.0, 1e-9);
 	CU_ASSERT_EQUAL(aieth_txn_channel_by_name(t, "PLIO_03_FROM_AIE", &r), AIETH_OK);
-	CU_ASSERT_EQUAL(r.first_cycle, 22); /* window done 21, output at 22 */
+	CU_ASSERT_EQUAL(r.first_cycle, 23); /* window done 21, output at 22, +1 edge */
 	CU_ASSERT_EQUAL(aieth_txn_delay_between(t, "PLIO_03_TO_AIE", "PLIO_03_FROM_AIE", &d),
 			AIETH_OK);
 	CU_ASSERT_EQUAL(d, 2);

@@ -234,7 +234,8 @@ static void test_writers_escape(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "errors=\"1\""));
 	free(text);
 	m = aieth_report_markers(r);
-	CU_ASSERT_PTR_NOT_NULL(strstr(m, "RUN_TEST CASE name=a<b>&\"c\" result=error"));
+	/* < and > become _ in markers: no LAVA signal can start in one */
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "RUN_TEST CASE name=a_b_&\"c\" result=error"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, "status=error exit=2"));
 	free(m);
 	unlink(path);
