@@ -46,6 +46,10 @@ typedef struct {
 	uint64_t pl_clock_hz;
 	char *err;                /* write a message here on failure */
 	size_t err_size;
+	/* Added after ABI 1 (read it only when not NULL): the folder relative
+	 * paths in params mean, a test description's folder; NULL: the
+	 * current directory. */
+	const char *base_dir;
 } aieth_model_env;
 
 typedef struct {

@@ -220,7 +220,8 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 					   "max_jitter_cycles", "fit", NULL};
 	struct json_object *obj = NULL, *outs = NULL, *ins = NULL, *rep;
 	aiesim_trace tr[AIETH_MODEL_MAX_PORTS];
-	const char *dir = ".", *fitmode = "throughput";
+	const char *dir = ".", *given, *fitmode = "throughput";
+	char *dirbuf = NULL;
 	uint64_t maxlat = UINT64_MAX;
 	uint64_t sim_mhz = 1250, board_mhz = 0, t0 = 0, jitter = UINT64_MAX, fallback = 1;
 	uint64_t *cyc = NULL;
@@ -244,6 +245,16 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	k = &a->kernel;
 	if (obj && (rc = jstrict_get_string(M, "params", obj, "dir", 0, &dir)))
 		goto done;
+	/* a relative folder is the description's (env->base_dir), as its data
+	 * files are; without one, the current directory */
+	given = dir;
+	if (dir[0] != '/' && env->base_dir && env->base_dir[0]) {
+		if (!(dirbuf = aieth_path_join(env->base_dir, dir))) {
+			rc = aieth_fail(AIETH_ENOMEM, M ": out of memory");
+			goto done;
+		}
+		dir = dirbuf;
+	}
 	if ((rc = aieth_mparam_u64(M, obj, "aie_clock_mhz", 1, 100000, &sim_mhz)))
 		goto done;
 	board_mhz = sim_mhz;
@@ -280,9 +291,9 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		int bad = stat(dir, &st) != 0 ? errno : 0;
 		if (bad || !S_ISDIR(st.st_mode)) {
 			char qd[100];
-			jstrict_quote(qd, sizeof qd, dir);
+			jstrict_quote(qd, sizeof qd, given);
 			rc = aieth_fail(AIETH_EIO, M ": params.dir: \"%s\": %s (the aiesimulator"
-					" output folder, relative to the current directory)", qd,
+					" output folder, relative to the description's folder)", qd,
 					bad ? strerror(bad) : "not a directory");
 			goto done;
 		}
@@ -381,6 +392,7 @@ done:
 	for (q = 0; q < AIETH_MODEL_MAX_PORTS; q++)
 		aiesim_trace_free(&tr[q]);
 	free(cyc);
+	free(dirbuf);
 	json_object_put(obj);
 	if (rc)
 		aiesim_destroy(a);

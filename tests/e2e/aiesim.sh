@@ -8,8 +8,9 @@ RT=$B/bin/run_test
 cyc() { jq -r ".tests[0].transactions[0].channels[] | select(.plio == \"$2\") | .$3" "$1"; }
 is() { if [[ $2 == "$3" ]]; then ok; else bad "$1: got '$2', expected '$3'"; fi; }
 
-# The example's folder holds the trace; dir is relative to the current
-# directory, so run from there (a copy: FUNC is the same description).
+# The example's folder holds the trace; dir is relative to the
+# description's folder, so it runs from anywhere (a copy: FUNC is the same
+# description).
 W=$TMP/ex
 cp -r "$S/examples/aiesim_replay" "$W"
 sed 's/"mode": "perf"/"mode": "func"/' "$W/test.json" >"$W/func.json"
@@ -27,6 +28,9 @@ expect 0 "$RT" -q -o "$TMP/perf" test.json
 is "PERF RX first" "$(cyc "$TMP/perf/report.json" PLIO_01_FROM_AIE first_cycle)" $((304 + 1))
 is "PERF RX last" "$(cyc "$TMP/perf/report.json" PLIO_01_FROM_AIE last_cycle)" $((908 + 1))
 is "PERF TX last" "$(cyc "$TMP/perf/report.json" PLIO_01_TO_AIE last_cycle)" $((408 + 1))
+# from another folder: the same trace, found beside the description
+(cd / && "$RT" -q -o "$TMP/elsewhere" "$W/test.json" >/dev/null 2>&1) && ok || bad "run from / failed"
+is "from / RX last" "$(cyc "$TMP/elsewhere/report.json" PLIO_01_FROM_AIE last_cycle)" $((908 + 1))
 is "PERF data" "$(jq -r '.tests[0].transactions[0].channels[1].integrity | "\(.elements) \(.mismatches)"' "$TMP/perf/report.json")" "64 0"
 
 # FUNC: the memory path delays the input (board read latency), the trace's

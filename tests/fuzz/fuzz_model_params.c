@@ -56,7 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const models[] = {"loopback", "adder"};
 	char err[1024];
-	aieth_model_env env = {AIETH_MODEL_ABI_VERSION, "vck190", 36, 312500000, err, sizeof err};
+	aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION, .board = "vck190",
+			       .channels = 36, .pl_clock_hz = 312500000, .err = err,
+			       .err_size = sizeof err};
 	char *text = malloc(size + 1);
 	size_t i;
 

@@ -18,7 +18,9 @@
 #define PL_HZ 312500000u
 
 static char err[1024];
-static aieth_model_env env = {AIETH_MODEL_ABI_VERSION, "vck190", 36, PL_HZ, err, sizeof err};
+static aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION, .board = "vck190",
+			      .channels = 36, .pl_clock_hz = PL_HZ, .err = err,
+			      .err_size = sizeof err};
 
 static const char *data_dir(void)
 {

@@ -164,6 +164,7 @@ void *xrtDeviceOpen(unsigned int index)
 		}
 		o.graphs = gs;
 		o.num_graphs = sp->ngraphs;
+		o.model_base_dir = sp->dir;
 	}
 	o.backend = "emu";
 	if (aieth_session_open(&D.s, &o)) {

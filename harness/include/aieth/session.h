@@ -18,9 +18,9 @@ extern "C" {
 typedef struct aieth_session aieth_session;
 
 /* One AIE graph of the design. On the emulated board, model names the graph
- * model: "loopback", "adder", or a path to a plugin shared object (see
- * aieth_model.h); model_params is a JSON object text or NULL. Other backends
- * ignore model and model_params. */
+ * model: "loopback", "adder", "aiesim", or a path to a plugin shared object
+ * (see aieth_model.h); model_params is a JSON object text or NULL. Other
+ * backends ignore model and model_params. */
 typedef struct {
 	const char *name;
 	const char *model;
@@ -65,6 +65,10 @@ typedef struct {
 	/* Called for each file written there (may be NULL): its path, bytes. */
 	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
 	void *artifact_ctx;
+	/* Added in 0.5, emulated board: the folder relative paths in the
+	 * graphs' model_params mean (a test description's folder, as for its
+	 * data files; NULL: the current directory). */
+	const char *model_base_dir;
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with

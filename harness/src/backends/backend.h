@@ -21,6 +21,7 @@ typedef struct {
 	char *name;
 	char *model;
 	char *params;
+	char *base_dir;     /* relative paths in params (NULL: the current directory) */
 	int bounded;        /* a bounded run was started */
 	int forever;        /* running until ended */
 	int ended;

@@ -100,6 +100,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		env.pl_clock_hz = cfg->info->pl_clock_hz;
 		env.err = err;
 		env.err_size = sizeof err;
+		env.base_dir = gs->base_dir;
 		rc = aieth_model_open(&st->models[g], gs->model ? gs->model : "loopback", gs->params,
 				      &env);
 		if (rc != AIETH_OK) {

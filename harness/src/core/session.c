@@ -17,6 +17,7 @@ static void graphs_free(aieth_session *s)
 		free(s->graphs[i].name);
 		free(s->graphs[i].model);
 		free(s->graphs[i].params);
+		free(s->graphs[i].base_dir);
 	}
 	free(s->graphs);
 }
@@ -92,7 +93,9 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		g->name = aieth_strdup(o->graphs[i].name);
 		g->model = aieth_strdup(o->graphs[i].model ? o->graphs[i].model : "loopback");
 		g->params = o->graphs[i].model_params ? aieth_strdup(o->graphs[i].model_params) : NULL;
-		if (!g->name || !g->model || (o->graphs[i].model_params && !g->params))
+		g->base_dir = o->model_base_dir ? aieth_strdup(o->model_base_dir) : NULL;
+		if (!g->name || !g->model || (o->graphs[i].model_params && !g->params) ||
+		    (o->model_base_dir && !g->base_dir))
 			goto oom;
 	}
 	if (o->xclbin && !(s->xclbin = aieth_strdup(o->xclbin)))

@@ -298,6 +298,7 @@ static void run_spec(run_ctx *c)
 	so.pl_xclbin = c->o && c->o->pl_xclbin ? c->o->pl_xclbin : c->sp->pl_xclbin;
 	so.graphs = gs;
 	so.num_graphs = c->sp->ngraphs;
+	so.model_base_dir = c->sp->dir; /* relative model paths: the description's folder */
 	so.emu_reference = c->o ? c->o->emu_reference : 0;
 	so.interrupt = c->o ? c->o->interrupt : NULL;
 	so.progress = txn_progress;
