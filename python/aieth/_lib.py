@@ -33,7 +33,8 @@ class GraphSpec(ctypes.Structure):
 
 
 class SessionOpts(ctypes.Structure):
-    """aieth_session_opts (aieth/session.h), fields of 0.1 to 0.4."""
+    """aieth_session_opts (aieth/session.h), fields of 0.1 to 0.5 (the library
+    reads every one: this layout must end where the C struct ends)."""
 
     _fields_ = [
         ("board", c_char_p),
@@ -54,6 +55,7 @@ class SessionOpts(ctypes.Structure):
         ("artifacts_dir", c_char_p),
         ("artifact", c_void_p),
         ("artifact_ctx", c_void_p),
+        ("model_base_dir", c_char_p),
     ]
 
 
