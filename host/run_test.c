@@ -16,10 +16,12 @@
 #include "aieth.h"
 #include "cli_common.h"
 #include "cli_compare.h"
+#include "cli_calibrate.h"
 
 static const char *usage_text =
 	"usage: run_test [options] TEST.json...\n"
 	"       run_test compare BASELINE.json NEW.json [--max-regression PCT]\n"
+	"       run_test calibrate --board NAME|FILE -o FITTED.json DESC.json=REPORT.json...\n"
 	"\n"
 	"Run AIE test descriptions (docs/test-spec.md) on a board and report\n"
 	"per-channel cycle counters, throughput, data checks and verdicts.\n"
@@ -469,6 +471,8 @@ int main(int argc, char **argv)
 	memset(&uo, 0, sizeof uo);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cli_compare_main("run_test", argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return cli_calibrate_main("run_test", argc - 1, argv + 1);
 	memset(&o, 0, sizeof o);
 	memset(&ps, 0, sizeof ps);
 	memset(&vis, 0, sizeof vis);

@@ -1,0 +1,284 @@
+/*
+ * calibrate_check.c - the description and report pairs of run_test
+ * calibrate: a board report is only fitted when it is one of the same
+ * description on the same board and every counter in it is final. Which
+ * values are compared is decided here, once per pair.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+#include "spec/calibrate_impl.h"
+#include "util/error.h"
+#include "util/json_strict.h"
+#include "util/path.h"
+
+typedef struct json_object jobj;
+
+double cal_rel_err(double emu, double board)
+{
+	double d = fabs(board) > 1 ? fabs(board) : 1;
+	return fabs(emu - board) / d;
+}
+
+static int is_num(jobj *v)
+{
+	return v && (json_object_is_type(v, json_type_int) ||
+		     json_object_is_type(v, json_type_double));
+}
+
+static jobj *idx(jobj *arr, size_t i)
+{
+	return arr && json_object_is_type(arr, json_type_array) &&
+			       i < json_object_array_length(arr)
+		       ? json_object_array_get_idx(arr, i)
+		       : NULL;
+}
+
+static size_t len(jobj *arr)
+{
+	return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr)
+								: 0;
+}
+
+static double val_of(jobj *chan_or_txn, int kind)
+{
+	static const char *const keys[] = {"first_cycle", "last_cycle", "cycles", "total_cycles"};
+	return rj_getd(chan_or_txn, keys[kind]);
+}
+
+static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kind, double board,
+		   const char *test, const char *tname, const char *plio)
+{
+	cal_val *v;
+	size_t n;
+	if (c->nvals >= CAL_MAX_VALUES)
+		return aieth_fail(AIETH_EINVAL, "calibrate: more than %u compared values",
+				  CAL_MAX_VALUES);
+	if (c->nvals == c->vcap) {
+		size_t cap = c->vcap ? c->vcap * 2 : 64;
+		cal_val *nv = realloc(c->vals, cap * sizeof *nv);
+		if (!nv)
+			return aieth_fail(AIETH_ENOMEM, "out of memory");
+		c->vals = nv;
+		c->vcap = cap;
+	}
+	v = &c->vals[c->nvals];
+	memset(v, 0, sizeof *v);
+	n = strlen(test) + strlen(tname) + strlen(plio) + 8;
+	v->label = malloc(n);
+	if (!v->label)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	snprintf(v->label, n, "%s / %s / %s", test, tname, plio);
+	v->pair = pair;
+	v->txn = txn;
+	v->chan = chan;
+	v->kind = kind;
+	v->board = board;
+	c->nvals++;
+	return AIETH_OK;
+}
+
+/* The board report's test bt (tests[ti]) against the emulated test et. */
+static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj *et)
+{
+	jobj *btx = rj_get(bt, "transactions"), *etx = rj_get(et, "transactions");
+	const char *st = rj_gets(bt, "status"), *tb = rj_gets(bt, "board");
+	double clk = rj_getd(bt, "pl_clock_MHz");
+	char q[100], q2[100];
+	size_t j, k;
+	if (*tb && strcmp(tb, c->board_name)) {
+		jstrict_quote(q, sizeof q, tb);
+		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].board: \"%s\" is another board than "
+				  "the one calibrated (\"%s\", --board)", rp, ti, q, c->board_name);
+	}
+	if (clk > 0 && fabs(clk - c->pl_clock_MHz) > 1e-6 * c->pl_clock_MHz)
+		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].pl_clock_MHz: %g, the board "
+				  "calibrated runs at %g", rp, ti, clk, c->pl_clock_MHz);
+	if (strcmp(st, "pass") && strcmp(st, "fail")) {
+		jstrict_quote(q, sizeof q, st);
+		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].status: \"%s\": the test did not "
+				  "finish (hang, timeout, error or interrupt), its counters are not "
+				  "final (only \"pass\" and \"fail\" are fitted)", rp, ti, q);
+	}
+	if (len(btx) != len(etx))
+		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions: %zu transactions, the "
+				  "description has %zu", rp, ti, len(btx), len(etx));
+	for (j = 0; j < len(btx); j++) {
+		jobj *b = idx(btx, j), *e = idx(etx, j);
+		jobj *bc = rj_get(b, "channels"), *ec = rj_get(e, "channels");
+		const char *fields[] = {"name", "mode", NULL};
+		int f;
+		for (f = 0; fields[f]; f++)
+			if (strcmp(rj_gets(b, fields[f]), rj_gets(e, fields[f]))) {
+				jstrict_quote(q, sizeof q, rj_gets(b, fields[f]));
+				jstrict_quote(q2, sizeof q2, rj_gets(e, fields[f]));
+				return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].%s: "
+						  "\"%s\", the description has \"%s\"", rp, ti, j,
+						  fields[f], q, q2);
+			}
+		if (strcmp(rj_gets(b, "status"), "done")) {
+			jstrict_quote(q, sizeof q, rj_gets(b, "status"));
+			return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].status: "
+					  "\"%s\": the transaction did not complete (hang, timeout, "
+					  "error or interrupt), its counters are not final", rp, ti, j, q);
+		}
+		if (len(bc) != len(ec))
+			return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].channels: %zu "
+					  "PLIOs, the description has %zu", rp, ti, j, len(bc),
+					  len(ec));
+		for (k = 0; k < len(bc); k++) {
+			jobj *ch = idx(bc, k);
+			int kind;
+			if (strcmp(rj_gets(ch, "plio"), rj_gets(idx(ec, k), "plio"))) {
+				jstrict_quote(q, sizeof q, rj_gets(ch, "plio"));
+				jstrict_quote(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
+				return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
+						  "channels[%zu].plio: \"%s\", the description has "
+						  "\"%s\"", rp, ti, j, k, q, q2);
+			}
+			if (rj_get(ch, "finished") && !json_object_get_boolean(rj_get(ch, "finished")))
+				return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
+						  "channels[%zu].finished: false: the channel did not "
+						  "move all its data, its counters are not final", rp, ti,
+						  j, k);
+			for (kind = CAL_FIRST; kind <= CAL_CYCLES; kind++) {
+				static const char *const keys[] = {"first_cycle", "last_cycle",
+								   "cycles"};
+				jobj *v = rj_get(ch, keys[kind]);
+				if (!is_num(v) || json_object_get_double(v) < 0)
+					return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions"
+							  "[%zu].channels[%zu].%s: %s", rp, ti, j, k,
+							  keys[kind], v ? "expected a number >= 0"
+									: "missing");
+			}
+		}
+	}
+	return AIETH_OK;
+}
+
+/* The compared values of pair p: every channel's first, last and cycles,
+ * and the total cycles when the board reported them. */
+static int add_vals(aieth_calib *c, size_t p, jobj *bt)
+{
+	jobj *btx = rj_get(bt, "transactions");
+	const char *test = rj_gets(bt, "name");
+	size_t j, k;
+	int rc, kind;
+	for (j = 0; j < len(btx); j++) {
+		jobj *b = idx(btx, j), *bc = rj_get(b, "channels");
+		for (k = 0; k < len(bc); k++)
+			for (kind = CAL_FIRST; kind <= CAL_CYCLES; kind++)
+				if ((rc = add_val(c, p, j, k, kind, val_of(idx(bc, k), kind), test,
+						  rj_gets(b, "name"), rj_gets(idx(bc, k), "plio"))))
+					return rc;
+		if (rj_getd(b, "total_cycles") > 0 &&
+		    (rc = add_val(c, p, j, 0, CAL_TOTAL, rj_getd(b, "total_cycles"), test,
+				  rj_gets(b, "name"), "total_cycles")))
+			return rc;
+	}
+	return AIETH_OK;
+}
+
+int cal_read_values(aieth_calib *c, size_t pair, jobj *t)
+{
+	jobj *tx = rj_get(t, "transactions");
+	size_t i;
+	for (i = 0; i < c->nvals; i++) {
+		cal_val *v = &c->vals[i];
+		jobj *x;
+		if (v->pair != pair)
+			continue;
+		x = idx(tx, v->txn);
+		if (!x || strcmp(rj_gets(x, "status"), "done"))
+			return -1;
+		v->emu = val_of(v->kind == CAL_TOTAL ? x : idx(rj_get(x, "channels"), v->chan),
+				v->kind);
+	}
+	return 0;
+}
+
+static int add_pair(aieth_calib *c, const char *spec, const char *rp)
+{
+	cal_pair *np = realloc(c->pairs, (c->npairs + 1) * sizeof *np);
+	if (!np)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	c->pairs = np;
+	np[c->npairs].spec = aieth_strdup(spec);
+	np[c->npairs].report = aieth_strdup(rp);
+	c->npairs++;
+	if (!np[c->npairs - 1].spec || !np[c->npairs - 1].report)
+		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	return AIETH_OK;
+}
+
+int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **note)
+{
+	aieth_report *br = NULL, *er = NULL;
+	jobj *et, *bt = NULL;
+	const char *eb, *name, *est;
+	char q[100];
+	size_t i, ti = 0;
+	int rc;
+	aieth_error_clear();
+	if (note)
+		*note = NULL;
+	if (!c || !spec || !rp)
+		return aieth_fail(AIETH_EINVAL, "aieth_calib_add: NULL argument");
+	if (c->npairs >= 1000)
+		return aieth_fail(AIETH_EINVAL, "calibrate: more than 1000 reports");
+	if ((rc = aieth_report_load(&br, rp)))
+		return rc;
+	/* The description on the base board: its test's shape and name. */
+	if ((rc = cal_write_board(c, c->x0, c->tmpboard)) || (rc = cal_run(c, spec, &er)))
+		goto out;
+	et = json_object_array_get_idx(er->tests, 0);
+	name = rj_gets(et, "name");
+	est = rj_gets(et, "status");
+	eb = rj_gets(br->env, "board");
+	if (*eb && strcmp(eb, c->board_name)) {
+		jstrict_quote(q, sizeof q, eb);
+		rc = aieth_fail(AIETH_EINVAL, "%s: environment.board: \"%s\" is another board than "
+				"the one calibrated (\"%s\", --board)", rp, q, c->board_name);
+		goto out;
+	}
+	for (i = 0; i < len(br->tests); i++)
+		if (!strcmp(rj_gets(idx(br->tests, i), "name"), name)) {
+			bt = idx(br->tests, i);
+			ti = i;
+			break;
+		}
+	if (!bt) {
+		jstrict_quote(q, sizeof q, name);
+		rc = aieth_fail(AIETH_EINVAL, "%s: tests[].name: no test named \"%s\" (the name in "
+				"%s): the report is not one of this description", rp, q, spec);
+		goto out;
+	}
+	if ((rc = check_test(c, rp, ti, bt, et)))
+		goto out;
+	/* The report is fine; the description must run on the base board too. */
+	if (strcmp(est, "pass") && strcmp(est, "fail")) {
+		jobj *err = rj_get(et, "error");
+		rc = aieth_fail(AIETH_EINVAL, "%s: the emulated board cannot run it (%s, status %s)%s%s",
+				spec, c->board_name, est, err ? ": " : "",
+				err ? rj_gets(err, "message") : "");
+		goto out;
+	}
+	if ((rc = add_pair(c, spec, rp)) ||
+	    (rc = add_vals(c, c->npairs - 1, bt)))
+		goto out;
+	if (note && (!strcmp(rj_gets(br->env, "backend"), "emu") ||
+		     !strcmp(rj_gets(bt, "backend"), "emu"))) {
+		size_t n = strlen(rp) + 200;
+		*note = malloc(n);
+		if (*note)
+			snprintf(*note, n, "note: %s was made by the emulated board (backend \"emu\"), "
+				 "not by a board: the fit finds the parameters it was made with", rp);
+	}
+out:
+	aieth_report_free(er);
+	aieth_report_free(br);
+	return rc;
+}

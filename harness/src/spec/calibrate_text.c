@@ -1,0 +1,61 @@
+/*
+ * calibrate_text.c - the table run_test calibrate prints: per channel the
+ * board's cycles, the emulated ones before and after the fit and their
+ * errors, the remaining total error and the parameters that moved.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "spec/calibrate_impl.h"
+#include "util/sbuf.h"
+
+static double pct(double emu, double board)
+{
+	return 100 * cal_rel_err(emu, board);
+}
+
+char *aieth_calib_text(const aieth_calib *c)
+{
+	sbuf b = {0};
+	size_t i, changed = 0;
+	double worst = 0;
+	if (!c)
+		return NULL;
+	sb_printf(&b, "%-52s %12s %12s %12s %10s %10s\n", "test / transaction / PLIO", "board",
+		  "before", "after", "err before", "err after");
+	for (i = 0; i < c->nvals; i++) {
+		const cal_val *v = &c->vals[i];
+		double e = pct(v->after, v->board);
+		worst = e > worst ? e : worst;
+		if (v->kind != CAL_CYCLES && v->kind != CAL_TOTAL)
+			continue;
+		sb_printf(&b, "%-52.52s %12.0f %12.0f %12.0f %9.2f%% %9.2f%%\n", v->label, v->board,
+			  v->before, v->after, pct(v->before, v->board), e);
+	}
+	sb_printf(&b, "total error (mean relative error of %zu values: each channel's "
+		  "first_cycle, last_cycle and cycles, each transaction's total_cycles): "
+		  "before %.3f %%, after %.3f %% (largest after: %.3f %%)\n", c->nvals,
+		  c->nvals ? 100 * c->cost_before / (double)c->nvals : 0.0,
+		  c->nvals ? 100 * c->cost_after / (double)c->nvals : 0.0, worst);
+	sb_printf(&b, "search: %u evaluations, %u emulated runs of each of %zu descriptions\n",
+		  c->evals, c->runs, c->npairs);
+	for (i = 0; i < CAL_NPARAM; i++) {
+		char name[80];
+		snprintf(name, sizeof name, "%s%s%s", cal_params[i].obj ? cal_params[i].obj : "",
+			 cal_params[i].obj ? "." : "", cal_params[i].key);
+		if (c->x[i] != c->x0[i]) {
+			sb_printf(&b, "changed: %s: %lld -> %lld\n", name, (long long)c->x0[i],
+				  (long long)c->x[i]);
+			changed++;
+		} else {
+			sb_printf(&b, "unchanged: %s: %lld\n", name, (long long)c->x[i]);
+		}
+	}
+	if (!changed)
+		sb_lit(&b, "no parameter changed\n");
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
