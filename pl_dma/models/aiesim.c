@@ -401,12 +401,5 @@ done:
 
 int aieth_model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	if (!out)
-		return -1;
-	memset(out, 0, sizeof *out);
-	if (create(env, params, out) != 0) {
-		memset(out, 0, sizeof *out);
-		return aieth_mparam_report(env);
-	}
-	return 0;
+	return aieth_mparam_create(create, env, params, out);
 }

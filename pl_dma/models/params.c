@@ -191,3 +191,16 @@ int aieth_mparam_report(const aieth_model_env *env)
 		snprintf(env->err, env->err_size, "%s", aieth_error_message());
 	return -1;
 }
+
+int aieth_mparam_create(aieth_mparam_create_fn create, const aieth_model_env *env,
+			const char *params, aieth_model *out)
+{
+	if (!out)
+		return -1;
+	memset(out, 0, sizeof *out);
+	if (create(env, params, out) != 0) {
+		memset(out, 0, sizeof *out);
+		return aieth_mparam_report(env);
+	}
+	return 0;
+}

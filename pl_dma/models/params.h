@@ -68,4 +68,11 @@ int aieth_mparam_plio(const char *model, struct json_object *obj, const char *ke
  * and return -1, the built-in models' failure value. */
 int aieth_mparam_report(const aieth_model_env *env);
 
+/* A built-in model's create entry: out cleared, create() run, and on its
+ * failure out cleared again and the message reported (-1). */
+typedef int (*aieth_mparam_create_fn)(const aieth_model_env *env, const char *params,
+				      aieth_model *out);
+int aieth_mparam_create(aieth_mparam_create_fn create, const aieth_model_env *env,
+			const char *params, aieth_model *out);
+
 #endif
