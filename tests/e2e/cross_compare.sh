@@ -35,9 +35,13 @@ for spec in "$EX"/*/test.json; do
     if diff <(jq -S "$norm" "$TMP/native/$name/report.json") <(jq -S "$norm" "$TMP/cross/$name/report.json") >"$TMP/diff"; then ok
     else bad "$name: report.json differs (native <, cross >)"; head -n 40 "$TMP/diff" >&2; fi
     # the data files run_test saved (received data, ...): same bytes
-    for f in "$TMP/native/$name"/*; do
-      case $f in */report.json|*/junit.xml) continue ;; esac
-      if cmp -s "$f" "$TMP/cross/$name/${f##*/}"; then ok; else bad "$name: ${f##*/} differs"; fi
+    # (report.html and trace.json name the run, its times and command, as
+    # report.json does; the charts hold only the figures: same bytes)
+    for f in "$TMP/native/$name"/* "$TMP/native/$name"/charts/*; do
+      case $f in */report.json|*/junit.xml|*/report.html|*/trace.json|*/charts) continue ;; esac
+      [[ -e $f ]] || continue
+      r=${f#"$TMP/native/$name/"}
+      if cmp -s "$f" "$TMP/cross/$name/$r"; then ok; else bad "$name: $r differs"; fi
     done
     [[ $fail -eq $failed ]] && echo "   $name: exit $got, $(jq -r '[.tests[].transactions[] | "\(.status) \(.total_cycles) cycles"] | join(", ")' \
       "$TMP/cross/$name/report.json"), $(jq -r '[.tests[].transactions[].channels[].verdict] | group_by(.) | map("\(length) \(.[0])") | join(", ")' \
