@@ -276,7 +276,6 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 {
 	sbuf b = {0};
 	size_t i, n, rows = 0, charts = 0;
-	int rc;
 	if (!r || !path)
 		return aieth_fail(AIETH_EINVAL, "aieth_report_write_html: NULL argument");
 	n = json_object_array_length(r->tests);
@@ -295,11 +294,5 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 	sb_lit(&b, "<p class=\"note\">Every figure is in report.json "
 		   "(docs/report-schema.md); the charts are also standalone SVG files.</p>\n"
 		   "</body>\n</html>\n");
-	if (b.oom) {
-		free(b.p);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	rc = aieth_write_atomic(path, b.p, b.n);
-	free(b.p);
-	return rc;
+	return sb_write_file(&b, path);
 }

@@ -79,7 +79,6 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 {
 	sbuf b = {0};
 	size_t i, j, k, n;
-	int rc;
 	if (!r || !path)
 		return aieth_fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");
 	n = json_object_array_length(r->tests);
@@ -147,11 +146,5 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		sb_lit(&b, "  </testsuite>\n");
 	}
 	sb_lit(&b, "</testsuites>\n");
-	if (b.oom) {
-		free(b.p);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	rc = aieth_write_atomic(path, b.p, b.n);
-	free(b.p);
-	return rc;
+	return sb_write_file(&b, path);
 }

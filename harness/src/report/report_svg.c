@@ -399,7 +399,6 @@ static int write_svg(const char *dir, const char *stem, const char *kind, struct
 {
 	char path[4400];
 	sbuf b = {0};
-	int rc;
 	if ((size_t)snprintf(path, sizeof path, "%s/%s-%s.svg", dir, stem, kind) >= sizeof path)
 		return aieth_fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
 				  sizeof path - 1);
@@ -407,13 +406,7 @@ static int write_svg(const char *dir, const char *stem, const char *kind, struct
 		rv_svg_throughput(&b, t, tx, 1);
 	else
 		rv_svg_timeline(&b, t, tx, 1);
-	if (b.oom) {
-		free(b.p);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	rc = aieth_write_atomic(path, b.p, b.n);
-	free(b.p);
-	return rc;
+	return sb_write_file(&b, path);
 }
 
 int aieth_report_write_svgs(const aieth_report *r, const char *dir)

@@ -123,7 +123,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 	sbuf b = {0};
 	ev_list l = {&b, 1};
 	size_t i, j, k, n;
-	int pid = 0, rc;
+	int pid = 0;
 	if (!r || !path)
 		return aieth_fail(AIETH_EINVAL, "aieth_report_write_trace: NULL argument");
 	n = json_object_array_length(r->tests);
@@ -170,11 +170,5 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 		}
 	}
 	sb_lit(&b, "\n]}\n");
-	if (b.oom) {
-		free(b.p);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	rc = aieth_write_atomic(path, b.p, b.n);
-	free(b.p);
-	return rc;
+	return sb_write_file(&b, path);
 }

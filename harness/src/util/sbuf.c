@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fileio.h"
 #include "util/sbuf.h"
 
 void sb_put(sbuf *b, const char *s, size_t len)
@@ -54,3 +55,16 @@ void sb_printf(sbuf *b, const char *fmt, ...)
 	}
 }
 
+
+int sb_write_file(sbuf *b, const char *path)
+{
+	int rc;
+	if (b->oom)
+		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	else
+		rc = aieth_write_atomic(path, b->p ? b->p : "", b->n);
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return rc;
+}

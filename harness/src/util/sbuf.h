@@ -18,6 +18,11 @@ typedef struct {
 void sb_put(sbuf *b, const char *s, size_t len);
 void sb_printf(sbuf *b, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
+/* Write the buffer to path through aieth_write_atomic (replaced only when
+ * complete; a device or FIFO in place), or fail with AIETH_ENOMEM naming
+ * path when an append ran out of memory; the buffer is freed either way. */
+int sb_write_file(sbuf *b, const char *path);
+
 /* a string literal, its length from sizeof */
 #define sb_lit(b, s) sb_put((b), (s), sizeof(s) - 1)
 
