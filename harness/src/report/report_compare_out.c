@@ -106,11 +106,7 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 	} else {
 		sb_lit(&b, "  nothing moved\n");
 	}
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }
 
 /* -------------------------------------------------------- into report */

@@ -184,9 +184,5 @@ char *aieth_report_lava(const aieth_report *r)
 	aieth_farm_walk(r, lava_line, &b);
 	if (!b.p)
 		sb_lit(&b, "");
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }

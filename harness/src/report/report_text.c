@@ -146,11 +146,7 @@ char *aieth_report_text(const aieth_report *r, int index)
 	}
 	if (!b.p)
 		sb_lit(&b, "");
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }
 
 /* Marker names may not contain whitespace (LAVA test case ids) nor control
@@ -204,9 +200,5 @@ char *aieth_report_markers(const aieth_report *r)
 	}
 	sb_printf(&b, "RUN_TEST END run=%s status=%s exit=%lld\n", id, rj_gets(r->run, "status"),
 		  (long long)rj_geti(r->run, "exit_code"));
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }

@@ -53,9 +53,5 @@ char *aieth_calib_text(const aieth_calib *c)
 	}
 	if (!changed)
 		sb_lit(&b, "no parameter changed\n");
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }

@@ -48,11 +48,7 @@ char *aieth_upload_default_spool(void)
 		sb_printf(&b, "%s/aieth/spool", x);
 	else if (home && home[0] == '/')
 		sb_printf(&b, "%s/.local/state/aieth/spool", home);
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }
 
 /* mkdir -p with 0700 for what it creates. */

@@ -68,3 +68,15 @@ int sb_write_file(sbuf *b, const char *path)
 	b->n = b->cap = 0;
 	return rc;
 }
+
+char *sb_take(sbuf *b)
+{
+	char *p = b->p;
+	if (b->oom) {
+		free(p);
+		p = NULL;
+	}
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return p;
+}

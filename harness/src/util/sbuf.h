@@ -18,6 +18,10 @@ typedef struct {
 void sb_put(sbuf *b, const char *s, size_t len);
 void sb_printf(sbuf *b, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
+/* The text, for the caller to free (NULL when nothing was appended), or
+ * NULL when an append ran out of memory (the buffer freed). */
+char *sb_take(sbuf *b);
+
 /* Write the buffer to path through aieth_write_atomic (replaced only when
  * complete; a device or FIFO in place), or fail with AIETH_ENOMEM naming
  * path when an append ran out of memory; the buffer is freed either way. */
