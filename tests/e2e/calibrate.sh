@@ -143,4 +143,12 @@ expect 0 "$RT" calibrate -q -b vck190 -o "$TMP/one.json" --max-runs 1 --pair "$A
 has "$TMP/out" "no parameter changed"
 [[ -s $TMP/err ]] && bad "-q printed progress" || ok
 expect 0 "$RT" "${OUTS[@]}" -b "$TMP/one.json" -o "$TMP/one" "$A"
+
+# The scratch folder goes, with what the runs saved to relative paths
+# (adder_perf saves its output to adder_perf_out.txt)
+mkdir -p "$TMP/ctmp"
+expect 0 "$RT" "${OUTS[@]}" -o "$TMP/h_ap" "$EX/adder_perf/test.json"
+TMPDIR=$TMP/ctmp expect 0 "$RT" calibrate -q -b vck190 -o "$TMP/ap.json" --max-runs 3 \
+  "$EX/adder_perf/test.json=$TMP/h_ap/report.json"
+if [[ -z $(ls -A "$TMP/ctmp") ]]; then ok; else bad "calibrate left $(ls -AR "$TMP/ctmp")"; fi
 finish

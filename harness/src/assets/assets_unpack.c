@@ -4,10 +4,8 @@
  * beside the target, which is renamed into place only when complete.
  * Every entry passes assets_names.c's rules before anything is written.
  */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,21 +29,6 @@ typedef struct {
 	uint64_t max_entry, max_total;
 	uint64_t files, bytes, entries;
 } up_ctx;
-
-static int up_rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	remove(p);
-	return 0;
-}
-
-/* rm -rf that never follows a link */
-static void up_rmtree(const char *dir)
-{
-	nftw(dir, up_rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_out)
 {
@@ -273,7 +256,7 @@ static void up_sweep(const char *adir)
 			continue;
 		p = aieth_path_join(adir, de->d_name);
 		if (p)
-			up_rmtree(p);
+			aieth_remove_tree(p);
 		free(p);
 	}
 	closedir(d);
@@ -293,7 +276,7 @@ static int up_install(const char *tmp, const char *target, const char *old)
 		rename(old, target);
 		return aieth_fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target, strerror(e));
 	}
-	up_rmtree(old);
+	aieth_remove_tree(old);
 	return 0;
 }
 
@@ -341,7 +324,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 				      rel.release, 1, &r->recorded)))
 		goto out;
 	up_sweep(adir);
-	up_rmtree(tmp);
+	aieth_remove_tree(tmp);
 	if (mkdir(tmp, 0755) != 0) {
 		rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
@@ -350,7 +333,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	rtmp = realpath(tmp, NULL);
 	if (!rtmp) {
 		rc = aieth_fail(AIETH_EIO, "%s: %s", tmp, strerror(errno));
-		up_rmtree(tmp);
+		aieth_remove_tree(tmp);
 		goto out;
 	}
 	c.archive = from;
@@ -359,7 +342,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	c.max_total = o->max_total_bytes ? o->max_total_bytes : AIETH_ASSETS_MAX_TOTAL;
 	if ((rc = up_extract(&c))) {
 		aieth_fail_prefix(rc, "%s: refused, nothing installed", from);
-		up_rmtree(tmp);
+		aieth_remove_tree(tmp);
 		goto out;
 	}
 	memset(&m, 0, sizeof m);
@@ -379,7 +362,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if (!rc)
 		rc = up_install(tmp, target, old);
 	if (rc)
-		up_rmtree(tmp);
+		aieth_remove_tree(tmp);
 out:
 	asx_release_free(&rel);
 	free(from);

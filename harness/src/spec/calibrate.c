@@ -112,10 +112,9 @@ void aieth_calib_free(aieth_calib *c)
 	size_t i;
 	if (!c)
 		return;
-	if (c->tmpboard)
-		unlink(c->tmpboard);
+	/* the board file and whatever the runs saved to relative paths */
 	if (c->tmpdir)
-		rmdir(c->tmpdir);
+		aieth_remove_tree(c->tmpdir);
 	for (i = 0; i < c->npairs; i++) {
 		free(c->pairs[i].spec);
 		free(c->pairs[i].report);

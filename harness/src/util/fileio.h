@@ -32,6 +32,10 @@ int aieth_file_sha256(const char *path, char hex[65], uint64_t *size);
  * it is gone when *fd_out is closed, whatever happens to the process. */
 int aieth_open_scratch(int *fd_out);
 
+/* Remove dir and everything in it (rm -rf of a scratch folder of ours):
+ * links are removed, never followed; what cannot be removed stays. */
+void aieth_remove_tree(const char *dir);
+
 /* Read a whole file into a NUL-terminated buffer *out (caller frees).
  * Returns AIETH_OK, or AIETH_EIO / AIETH_EINVAL (larger than max_bytes) /
  * AIETH_ENOMEM with the message naming path; *out is then NULL. */
