@@ -66,7 +66,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 static void help(void)
 {
-	printf("usage: th_package --board BOARD --xsa FILE --libadf FILE|DIR -o FILE [options]\n"
+	printf("usage: th_package --board BOARD [--xsa FILE] --libadf FILE|DIR -o FILE [options]\n"
 	       "       th_package info FILE [--json]\n"
 	       "       th_package check [--board BOARD] FILE...\n"
 	       "       th_package dump-section KIND FILE -o OUT\n"
@@ -79,7 +79,13 @@ static void help(void)
 	       "\n"
 	       "Packaging:\n"
 	       "  --board NAME|FILE     board: vck190, vek280, vek385, or a board JSON file\n"
-	       "  --xsa FILE            the precompiled test harness XSA (zip)\n"
+	       "  --xsa FILE            the precompiled test harness XSA (zip); default: the\n"
+	       "                        board's <board>_test_harness.xsa in the release\n"
+	       "                        th_assets unpacked (see --release, --assets-dir)\n"
+	       "  --release R           take the XSA from release R (default: 2026.1 when\n"
+	       "                        unpacked, else the newest unpacked release)\n"
+	       "  --assets-dir DIR      where th_assets unpacked (its --dest; default: the\n"
+	       "                        data directory)\n"
 	       "  --libadf FILE|DIR     the compiled graph: libadf.a, or aiecompiler's Work/\n"
 	       "  -o, --output FILE     the xclbin to write (replaced only when complete)\n"
 	       "  --pdi FILE            use this PDI instead of running bootgen\n"
@@ -197,8 +203,12 @@ static int cmd_package(int argc, char **argv)
 		{"data-dir", required_argument, NULL, 'd'}, {"quiet", no_argument, NULL, 'q'},
 		{"no-cache", no_argument, NULL, 'N'}, {"cache-dir", required_argument, NULL, 'C'},
 		{"cache-max", required_argument, NULL, 'M'},
+		{"release", required_argument, NULL, 'R'},
+		{"assets-dir", required_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0}};
 	aieth_package_opts o;
+	const char *release = NULL, *assets_dir = NULL;
+	char xsa_path[4096], xsa_release[65];
 	aieth_package_result r;
 	const char *board_name = NULL, *data_dir = NULL, *sde;
 	aieth_board *board = NULL;
@@ -246,6 +256,12 @@ static int cmd_package(int argc, char **argv)
 						   "byte, with an optional K, M or G (e.g. 512M)", optarg);
 			break;
 		case 'd': data_dir = optarg; break;
+		case 'R': release = optarg; break;
+		case 'A':
+			if (!*optarg)
+				return usage_error("%s", "--assets-dir \"\": expected a folder name");
+			assets_dir = optarg;
+			break;
 		case 'q': quiet = 1; break;
 		case 'u':
 			if (aieth_uuid_parse(optarg, uuid))
@@ -284,8 +300,9 @@ static int cmd_package(int argc, char **argv)
 				   argv[optind]);
 	if (!board_name)
 		return usage_error("%s", "--board is required");
-	if (!o.xsa)
-		return usage_error("%s", "--xsa is required");
+	if (o.xsa && (release || assets_dir))
+		return usage_error("%s", "--release and --assets-dir choose the XSA th_assets "
+					 "unpacked: not with --xsa");
 	if (!o.output)
 		return usage_error("%s", "-o/--output is required");
 	if (!*o.output)
@@ -307,6 +324,20 @@ static int cmd_package(int argc, char **argv)
 		o.bootgen = getenv("BOOTGEN"); /* --bootgen wins */
 	if ((rc = load_board(&board, board_name, data_dir)))
 		return rc;
+	if (!o.xsa) {
+		/* AMD's XSA as th_assets unpacked it: the files farms already have */
+		if (aieth_assets_find_xsa(assets_dir ? assets_dir : data_dir,
+					  aieth_board_get_info(board)->name, release, xsa_path,
+					  sizeof xsa_path, xsa_release, sizeof xsa_release)) {
+			fprintf(stderr, "%s: --xsa not given: %s\n", prog, aieth_error_message());
+			aieth_board_free(board);
+			return EX_USAGE;
+		}
+		o.xsa = xsa_path;
+		if (!quiet)
+			fprintf(stderr, "%s: XSA %s (release %s, unpacked by th_assets)\n", prog,
+				xsa_path, xsa_release);
+	}
 	o.board = board;
 	o.data_dir = data_dir;
 	o.report = print_problem;

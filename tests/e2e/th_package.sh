@@ -23,7 +23,8 @@ no_leftovers() {
 }
 
 expect 0 "$T" --help
-has "$TMP/out" "usage: th_package --board BOARD --xsa FILE --libadf FILE|DIR -o FILE"
+has "$TMP/out" "usage: th_package --board BOARD [--xsa FILE] --libadf FILE|DIR -o FILE"
+has "$TMP/out" "--release R"
 has "$TMP/out" "Exit: 0 ok, 1 check found problems, 2 usage or input error"
 expect 0 "$T" --version
 has "$TMP/out" "th_package (aieth)"
@@ -94,6 +95,55 @@ expect 2 "$T" --board vck190 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$
 has "$TMP/err" "--uuid \"1234\": expected 32 hex digits"
 expect 0 "$T" --board vck190 --xsa "$F/harness.xsa" --pdi "$F/aie.pdi" --aie-metadata "$F/aie_control_config.json" -o "$F/d.xclbin"
 has "$TMP/out" "(prebuilt)"
+
+# no --xsa: the board's XSA from the releases th_assets unpacked
+AD="$TMP/assets_dest"
+SOURCE_DATE_EPOCH=1700000000 expect 2 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+has "$TMP/err" "--xsa not given: no vck190_test_harness.xsa in any release under $AD/assets/"
+has "$TMP/err" "th_assets fetch && th_assets unpack"
+if [[ -x $B/bin/th_assets ]]; then
+  mkrel() { # mkrel RELEASE: a release tarball with this fixture's XSA, unpacked by th_assets
+    rm -rf "$TMP/rel" && mkdir -p "$TMP/rel" && cp "$F/harness.xsa" "$TMP/rel/vck190_test_harness.xsa" &&
+      echo "$1" > "$TMP/rel/pkg_info" && tar -C "$TMP/rel" -czf "$TMP/rel_$1.tar.gz" . &&
+      "$B/bin/th_assets" unpack --from "$TMP/rel_$1.tar.gz" --release "$1" --dest "$AD" -q > /dev/null 2>&1 ||
+      bad "th_assets unpack of release $1 failed"
+  }
+  mkrel 2025.2
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+  has "$TMP/err" "XSA $AD/assets/2025.2/vck190_test_harness.xsa (release 2025.2, unpacked by th_assets)"
+  if cmp -s "$F/a.xclbin" "$F/f.xclbin"; then ok; else bad "the default XSA gave other bytes than --xsa"; fi
+  # a newer release wins over an older one (numbers, not text: 2025.10 > 2025.2) ...
+  mkrel 2025.10
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+  has "$TMP/err" "(release 2025.10, unpacked by th_assets)"
+  # ... and the release this version was made for over any other
+  mkrel 2026.1
+  mkrel 2027.1
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+  has "$TMP/err" "(release 2026.1, unpacked by th_assets)"
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD" --release 2025.2
+  has "$TMP/err" "(release 2025.2, unpacked by th_assets)"
+  expect 2 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD" --release 2024.1
+  has "$TMP/err" "$AD/assets/2024.1/vck190_test_harness.xsa: no such file; unpack release 2024.1 with 'th_assets fetch --release 2024.1"
+  expect 2 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD" --release ../x
+  has "$TMP/err" "release \"../x\""
+  # another board's release folder has no XSA for it; a folder not unpacked by th_assets is not trusted
+  expect 2 "$T" --board vek280 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+  has "$TMP/err" "no vek280_test_harness.xsa in any release"
+  mkdir -p "$AD/assets/2030.1" && cp "$F/harness.xsa" "$AD/assets/2030.1/vck190_test_harness.xsa"
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD" --release 2027.1
+  has "$TMP/err" "(release 2027.1, unpacked by th_assets)"
+  rm -rf "$AD/assets/2026.1"
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" -q --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+  if [[ -s $TMP/err ]]; then bad "-q printed: $(cat "$TMP/err")"; else ok; fi
+  SOURCE_DATE_EPOCH=1700000000 expect 0 "$T" --board vck190 --libadf "$F/libadf.a" -o "$F/f.xclbin" --assets-dir "$AD"
+  has "$TMP/err" "(release 2027.1, unpacked by th_assets)"
+  rm -f "$F/f.xclbin"
+else
+  echo "th_package.sh: th_assets not built: default XSA cases skipped"
+fi
+expect 2 "$T" --board vck190 --xsa "$F/harness.xsa" --release 2026.1 --libadf "$F/libadf.a" -o "$F/f.xclbin"
+has "$TMP/err" "--release and --assets-dir choose the XSA th_assets unpacked: not with --xsa"
 
 # usage and input errors: 2, with the file and member named
 expect 2 "$T" --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$F/e.xclbin"

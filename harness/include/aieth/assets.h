@@ -91,6 +91,16 @@ typedef void (*aieth_assets_lock_fn)(void *ctx, const char *file, const char *sh
 				     const char *url);
 int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx);
 
+/* The test harness XSA of board ("vck190": <board>_test_harness.xsa) in an
+ * unpacked release: DEST/assets/<release>/. release NULL: the default
+ * release when it has the file, else the newest release that has it
+ * (releases compare as dot-separated numbers). Only releases th_assets
+ * unpacked (with a manifest) count. Writes the path and the release used;
+ * AIETH_ENOTFOUND (saying how to get it) when there is none. th_package's
+ * default for --xsa. */
+int aieth_assets_find_xsa(const char *dest, const char *board, const char *release,
+			  char *path, size_t path_size, char *release_out, size_t release_size);
+
 #ifdef __cplusplus
 }
 #endif
