@@ -51,6 +51,8 @@ jqis baseline .tests[0].error.phase "$TMP/c/report.json"
 jqis regression .baseline.status "$TMP/c/report.json"
 jqis PLIO_01_FROM_AIE '.baseline.changes[] | select(.verdict == "regression") | .plio' "$TMP/c/report.json"
 has "$TMP/c/junit.xml" 'name="baseline"'
+has "$TMP/c/junit.xml" '<failure type="baseline" message="1 values regressed'
+has "$TMP/c/junit.xml" 'failures="1" errors="0"'
 valid "$TMP/c/report.json"
 # the same two reports without running anything
 expect 1 "$RT" compare "$TMP/reg.json" "$TMP/b/report.json"
@@ -109,6 +111,7 @@ has "$TMP/out" "refused"
 has "$TMP/out" '"vek280"'
 has "$TMP/err" "refused"
 jqis refused .baseline.status "$TMP/h/report.json"
+has "$TMP/h/junit.xml" '<error type="AIETH_EINVAL"'
 jqis 2 .run.exit_code "$TMP/h/report.json"
 valid "$TMP/h/report.json"
 edit "$A" "$TMP/clk.json" "r['tests'][0]['pl_clock_MHz'] = 250"

@@ -1,7 +1,8 @@
 /*
  * report_junit.c - junit.xml from the report: one <testsuite> per test
  * description, one <testcase> per transaction channel, <failure> for data
- * or threshold misses, <error> for hangs and infrastructure problems
+ * or threshold misses and a failed regression gate, <error> for hangs and
+ * infrastructure problems
  * (JUnit: failure = the test ran and failed, error = it could not run).
  */
 #include <stdio.h>
@@ -87,6 +88,7 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
 		struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
 		size_t cases = 0, failures = 0, errors = 0;
+		int err_failed;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *chs = rj_get(json_object_array_get_idx(txns, j), "channels");
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
@@ -97,9 +99,13 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 					  !strcmp(v, "interrupted");
 			}
 		}
-		if (err) { /* the test-level error is a case of its own */
+		/* the test-level error is a case of its own: a failure when the
+		 * test ran and failed (a regression gate), else an error */
+		err_failed = err && !strcmp(rj_gets(t, "status"), "fail");
+		if (err) {
 			cases++;
-			errors++;
+			failures += err_failed;
+			errors += !err_failed;
 		}
 		sb_lit(&b, "  <testsuite name=\"");
 		sb_xml(&b, rj_gets(t, "name"));
@@ -137,8 +143,9 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 			sb_xml(&b, rj_gets(t, "name"));
 			sb_lit(&b, "\" name=\"");
 			sb_xml(&b, rj_gets(err, "phase"));
-			sb_lit(&b, "\" time=\"0\">\n      <error type=\"");
-			sb_xml(&b, rj_gets(err, "code"));
+			sb_printf(&b, "\" time=\"0\">\n      <%s type=\"",
+				  err_failed ? "failure" : "error");
+			sb_xml(&b, rj_gets(err, err_failed ? "phase" : "code"));
 			sb_lit(&b, "\" message=\"");
 			sb_xml(&b, rj_gets(err, "message"));
 			sb_lit(&b, "\"/>\n    </testcase>\n");
