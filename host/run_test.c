@@ -335,20 +335,21 @@ static int visual_check(visual_paths *v, const char *out, char *err, unsigned er
 	return strcmp(v->charts, "none") ? cli_ensure_dir(v->charts, err, errlen) : 0;
 }
 
-/* 1: all written; 0: one failed, recorded as the last test's error. */
+/* 1: all written; 0: one failed, recorded as the last test's error. The
+ * page goes last so that it shows a chart or trace failure too. */
 static int write_visual(aieth_report *r, const visual_paths *v)
 {
 	int ok = 1;
-	if (strcmp(v->html, "none") && aieth_report_write_html(r, v->html) != AIETH_OK) {
-		write_failed(r, "report.html could not be written: check the disk and --html");
-		ok = 0;
-	}
 	if (strcmp(v->charts, "none") && aieth_report_write_svgs(r, v->charts) != AIETH_OK) {
 		write_failed(r, "the SVG charts could not be written: check the disk and --charts");
 		ok = 0;
 	}
 	if (strcmp(v->trace, "none") && aieth_report_write_trace(r, v->trace) != AIETH_OK) {
 		write_failed(r, "trace.json could not be written: check the disk and --trace");
+		ok = 0;
+	}
+	if (strcmp(v->html, "none") && aieth_report_write_html(r, v->html) != AIETH_OK) {
+		write_failed(r, "report.html could not be written: check the disk and --html");
 		ok = 0;
 	}
 	return ok;

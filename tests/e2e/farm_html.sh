@@ -95,6 +95,12 @@ expect 2 "$RT" -q -o "$TMP/d3" --html "$TMP/d3x/page.html" "$EX/adder_perf/test.
 has "$TMP/err" "--html $TMP/d3x/page.html: the folder"
 expect 0 "$RT" -q -o "$TMP/d3" --html "$TMP/page.html" --trace /dev/null "$EX/adder_perf/test.json"
 [[ -s $TMP/page.html && ! -e $TMP/d3/report.html && ! -e $TMP/d3/trace.json ]] && ok || bad "--html FILE / --trace /dev/null"
+# a trace that cannot be written is an error of the run, and the page (written last) shows it
+if [[ -w /dev/full ]]; then
+  expect 2 "$RT" -q -o "$TMP/d4" --trace /dev/full "$EX/adder_perf/test.json"
+  has "$TMP/d4/report.html" "trace.json could not be written: check the disk and --trace"
+  has "$TMP/d4/report.html" "No space left on device"
+fi
 
 # --- size bound: 80 transactions x 72 channels
 M=$TMP/many
