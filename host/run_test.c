@@ -77,7 +77,8 @@ static const char *usage_text =
 	"                         (https://...: report.json POSTed). What cannot be\n"
 	"                         delivered is spooled and retried by the next run;\n"
 	"                         the exit code never changes, report.json lists\n"
-	"                         each outcome (\"uploads\")\n"
+	"                         each outcome (\"uploads\"); a signal during the\n"
+	"                         uploads stops them, spooling what was not sent\n"
 	"      --upload-credentials FILE  tokens per URL prefix (\"PREFIX token TOKEN\"\n"
 	"                         or \"PREFIX basic USER:PASSWORD\" lines, mode 600;\n"
 	"                         default: $AIETH_UPLOAD_CREDENTIALS), else\n"
@@ -135,6 +136,10 @@ typedef struct {
  * action) unless it comes within a second of the first: timeout(1) and a
  * terminal deliver one signal twice, to the process and to its group. */
 static volatile sig_atomic_t got_signal;
+/* While the uploads run: a signal then (the first one of a run that has
+ * ended, or the next one of an interrupted run) aborts them instead; what
+ * was not sent is spooled. One more signal after that ends the program. */
+static volatile sig_atomic_t uploading, upload_cancel;
 static struct timespec first_signal;
 static int stdout_dead; /* EPIPE on stdout: stop printing, keep running */
 
@@ -147,8 +152,16 @@ static void on_signal(int sig)
 	if (!got_signal) {
 		first_signal = now;
 		got_signal = sig;
+		if (uploading)
+			upload_cancel = sig;
 	} else if (now.tv_sec - first_signal.tv_sec > 1 ||
 		   (now.tv_sec - first_signal.tv_sec == 1 && now.tv_nsec >= first_signal.tv_nsec)) {
+		if (uploading && !upload_cancel) {
+			upload_cancel = sig;
+			first_signal = now; /* its twin to the process group is not a third */
+			errno = e;
+			return;
+		}
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = SIG_DFL;
 		sigemptyset(&sa.sa_mask);
@@ -387,7 +400,17 @@ static int flush_only(const aieth_upload_opts *uo)
 {
 	char *log = NULL;
 	size_t left = 0;
-	if (aieth_upload_flush(uo, &log, &left)) {
+	int rc;
+	install_signals();
+	uploading = 1;
+	rc = aieth_upload_flush(uo, &log, &left);
+	uploading = 0;
+	if (upload_cancel) {
+		print_upload_log(log);
+		fprintf(stderr, "run_test: --flush-spool stopped by %s\n", signame(upload_cancel));
+		return 128 + upload_cancel;
+	}
+	if (rc) {
 		print_upload_log(log);
 		fprintf(stderr, "run_test: --flush-spool: %s\n", aieth_error_message());
 		return AIETH_EXIT_INFRA;
@@ -403,7 +426,14 @@ static void upload_results(aieth_report *r, const char *const *urls, size_t n,
 			   const aieth_upload_opts *uo, const char *report_path)
 {
 	char *log = NULL;
-	if (aieth_upload_report(r, urls, n, uo, &log)) {
+	int rc;
+	uploading = 1;
+	rc = aieth_upload_report(r, urls, n, uo, &log);
+	uploading = 0;
+	if (upload_cancel)
+		fprintf(stderr, "run_test: uploads stopped by %s: what was not sent is in the "
+			"spool (run_test --flush-spool sends it)\n", signame(upload_cancel));
+	if (rc) {
 		print_upload_log(log);
 		fprintf(stderr, "run_test: upload: %s\n", aieth_error_message());
 		return;
@@ -548,6 +578,7 @@ int main(int argc, char **argv)
 		default: return usage_error("bad option", NULL);
 		}
 	}
+	uo.cancel = &upload_cancel;
 	if (!uo.credentials)
 		uo.credentials = getenv("AIETH_UPLOAD_CREDENTIALS");
 	if (uo.timeout_s && uo.timeout_s < 10)

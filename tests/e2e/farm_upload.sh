@@ -172,4 +172,41 @@ CONF
   nolog "$TMP/i1" "$TMP/i2" "$TMP/err" "$SPOOL"
   if grep -rqF -- "$IPW" "$TMP/i1" "$TMP/i2" "$TMP/err" "$SPOOL"; then bad "the InfluxDB password shows"; else ok; fi
 fi
+
+# -- 7. a signal while an upload waits on a server that never answers: the
+# transfer is aborted at once, the request spooled and recorded, the exit
+# code is still the run's
+HP=$(free_port)
+python3 - "$HP" "$TMP/held" <<'PY' &
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(4); s.settimeout(30)
+held = []
+try:
+    while True:
+        c, _ = s.accept(); held.append(c)      # accept, read nothing, answer nothing
+        open(sys.argv[2], "a").write("held\n")
+except OSError:
+    pass
+PY
+HOLD=$!
+for i in $(seq 100); do python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $HP), 0.2).close()" 2>/dev/null && break; sleep 0.1; done
+rm -f "$TMP/held"
+before=$(spooled)
+"$RT" -q -o "$TMP/s1" --spool "$SPOOL" --upload-timeout 60 --upload "http://127.0.0.1:$HP/hook" "$SPEC" >"$TMP/out" 2>"$TMP/err" &
+RTP=$!
+for i in $(seq 200); do [[ -s $TMP/held ]] && break; sleep 0.05; done
+[[ -s $TMP/held ]] && ok || bad "run_test never connected to the silent server"
+sleep 0.3
+t0=$(date +%s%N)
+kill -INT $RTP
+wait $RTP; rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[[ $rc -eq 0 ]] && ok || bad "a signal during the upload changed the exit code to $rc"
+[[ $ms -lt 20000 ]] && ok || bad "run_test took $ms ms to end after SIGINT during an upload"
+echo "farm_upload.sh: SIGINT during an upload to a silent server: ended after $ms ms"
+has "$TMP/err" "uploads stopped by SIGINT"
+jq_is "$TMP/s1/report.json" '.uploads[0] | "\(.status) \(.message)"' "spooled not sent: interrupted"
+[[ $(spooled) -eq $((before + 1)) ]] && ok || bad "the interrupted upload was not spooled ($(spooled) entries, $before before)"
+kill $HOLD 2>/dev/null; wait $HOLD 2>/dev/null
 finish

@@ -7,6 +7,7 @@
 #ifndef AIETH_PUBLIC_UPLOAD_H
 #define AIETH_PUBLIC_UPLOAD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ typedef struct {
 	uint32_t connect_timeout_s;  /* 0: 10 */
 	uint32_t timeout_s;          /* whole request, 0: 60 */
 	uint64_t spool_max_bytes;    /* the spool's size bound, 0: 100 MiB */
+	/* Interruption (may be NULL): once *cancel is non-zero (a signal
+	 * handler sets it), a transfer under way is aborted within about a
+	 * second and nothing more is sent; what was not delivered is spooled
+	 * (or stays in the spool) and recorded, as for a server that is down. */
+	volatile sig_atomic_t *cancel;
 } aieth_upload_opts;
 
 /* Check an --upload URL (squad+http[s]://HOST/TEAM/PROJECT/BUILD/ENV,

@@ -29,6 +29,15 @@ static size_t drop(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
+/* libcurl calls this often (at least once a second, also while connecting):
+ * non-zero aborts the transfer when the run is being interrupted. */
+static int abort_check(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	const aieth_upload_opts *o = ctx;
+	(void)dt, (void)dn, (void)ut, (void)un;
+	return o->cancel && *o->cancel;
+}
+
 int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
 		 const aieth_upload_opts *o, long *code, char *err, size_t errn)
 {
@@ -39,6 +48,11 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
 	int cls;
 
 	*code = 0;
+	if (o->cancel && *o->cancel) {
+		curl_easy_cleanup(h);
+		snprintf(err, errn, "not sent: interrupted");
+		return UP_RETRY;
+	}
 	if (!h) {
 		snprintf(err, errn, "curl_easy_init failed");
 		return UP_RETRY;
@@ -76,11 +90,18 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
 		curl_easy_setopt(h, CURLOPT_CAINFO, o->cacert);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, drop);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, abort_check);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)o);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	cc = curl_easy_perform(h);
 	if (cc == CURLE_OK)
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, code);
 	curl_slist_free_all(hdrs);
 	curl_easy_cleanup(h);
+	if (cc == CURLE_ABORTED_BY_CALLBACK) {
+		snprintf(err, errn, "not sent: interrupted");
+		return UP_RETRY;
+	}
 	if (cc != CURLE_OK) {
 		snprintf(err, errn, "%s", ebuf[0] ? ebuf : curl_easy_strerror(cc));
 		return UP_RETRY;
