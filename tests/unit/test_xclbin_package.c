@@ -636,6 +636,14 @@ static void graph_in_place_checks(void)
 	}
 	unlink(cut);
 	free(data);
+	/* BSD long names ("#1/N": the name opens the member's data) move the
+	 * data offset: found and confirmed too (a fuzz corpus file) */
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, tu_src("tests/fuzz/corpus/fuzz_xclbin_libadf/"
+						 "libadf_elf_bsd.a"), scratch, 0), 0);
+	CU_ASSERT_EQUAL(g.elf_in_place, 1);
+	CU_ASSERT(g.cdo[AIETH_CDO_ELFS].present);
+	CU_ASSERT_PTR_NOT_NULL(g.control_config);
+	aieth_graph_free(&g);
 }
 
 static void test_graph_reader(void)
