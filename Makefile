@@ -240,6 +240,10 @@ $(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c) tests/xrt_double/e
 		-Wl,--version-script=tests/xrt_double/exports.map -o $@ \
 		$(wildcard tests/xrt_double/*.c) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
+# hash128 (util/hash.c) runs next to every packaged byte: -O3 is what lets
+# gcc and clang unroll and vectorise its lanes (about 2 x at -O2).
+$(O)/obj/harness/src/util/hash.o: ALL_CFLAGS += -O3
+
 # XRT's own headers (when installed) check the xrt backend's prototypes.
 $(O)/tests/test_xrt: ALL_CFLAGS += -isystem /usr/include/xrt
 

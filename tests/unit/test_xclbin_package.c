@@ -604,6 +604,48 @@ static int write_ar(const char *path, const char *const *names, const char *cons
 	return rc;
 }
 
+/* libadf_elf.a's sw.o read in place: the same CDOs from the file (not
+ * extracted: the warm-cache path) and from memory; the archive cut short
+ * anywhere in sw.o is an error naming it, never a crash. */
+static void graph_in_place_checks(void)
+{
+	aieth_graph_inputs g;
+	char *data = NULL, cut[300];
+	size_t len = 0, n, before = count_entries(scratch);
+	int rc;
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, fx("libadf_elf.a"), scratch, 0), 0);
+	CU_ASSERT_EQUAL(g.elf_in_place, 1);
+	CU_ASSERT_EQUAL(g.num_cdos, 6);
+	CU_ASSERT_PTR_NULL(g.cdo[AIETH_CDO_ELFS].path);
+	CU_ASSERT_EQUAL(count_entries(scratch), before); /* nothing spooled or written */
+	aieth_graph_free(&g);
+	CU_ASSERT_EQUAL_FATAL(aieth_read_file(fx("libadf_elf.a"), 1u << 30, &data, &len), 0);
+	CU_ASSERT_EQUAL(aieth_graph_read_mem(&g, "mem.a", data, len, NULL), 0);
+	CU_ASSERT_EQUAL(g.elf_in_place, 1);
+	CU_ASSERT_EQUAL(g.num_cdos, 6);
+	aieth_graph_free(&g);
+	snprintf(cut, sizeof cut, "%s/cut.a", dir);
+	for (n = len - 1; n > len / 2; n -= len / 7) {
+		CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(cut, data, n), 0);
+		rc = aieth_graph_read(&g, cut, scratch, 0);
+		CU_ASSERT_NOT_EQUAL(rc, 0);
+		MSG_HAS("cut.a");
+		rc = aieth_graph_read_mem(&g, "cut-mem.a", data, n, NULL);
+		CU_ASSERT_NOT_EQUAL(rc, 0);
+		MSG_HAS("cut-mem.a");
+	}
+	unlink(cut);
+	free(data);
+	/* BSD long names ("#1/N": the name opens the member's data) move the
+	 * data offset: found and confirmed too (a fuzz corpus file) */
+	CU_ASSERT_EQUAL(aieth_graph_read(&g, tu_src("tests/fuzz/corpus/fuzz_xclbin_libadf/"
+						 "libadf_elf_bsd.a"), scratch, 0), 0);
+	CU_ASSERT_EQUAL(g.elf_in_place, 1);
+	CU_ASSERT(g.cdo[AIETH_CDO_ELFS].present);
+	CU_ASSERT_PTR_NOT_NULL(g.control_config);
+	aieth_graph_free(&g);
+}
+
 static void test_graph_reader(void)
 {
 	aieth_graph_inputs g;
@@ -622,7 +664,9 @@ static void test_graph_reader(void)
 	CU_ASSERT_PTR_NOT_NULL(g.trace_config);
 	CU_ASSERT_PTR_NOT_NULL(strstr(g.control_config_source, "aie_control_config.json"));
 	CU_ASSERT_EQUAL(count_entries(scratch), 6); /* the extracted CDOs, no ELF spool */
+	CU_ASSERT_EQUAL(g.elf_in_place, 1);           /* sw.o read where it lies */
 	aieth_graph_free(&g);
+	graph_in_place_checks();
 	{
 		char cmd[400];
 		snprintf(cmd, sizeof cmd, "rm -f %s/*", scratch);

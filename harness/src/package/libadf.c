@@ -4,7 +4,8 @@
  * aiecompiler: aie.cdo.<stage>.bin (older: aie_cdo_<stage>.bin), and
  * sections .aie.cdo.<stage>.bin inside ELF members. Archive members are
  * streamed to files, never held whole in memory (the ELFs CDO can be tens
- * of MiB).
+ * of MiB); an ELF member is read where it lies in the archive (pread, or
+ * the caller's buffer) once its place is confirmed, else spooled.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -134,11 +135,18 @@ typedef struct {
 	const char *work_dir;        /* NULL: write nothing */
 	int extract;                 /* write the CDOs to work_dir for bootgen */
 	const char *member;
-	int fd;                      /* spooled ELF member, or -1 */
-	const uint8_t *mem;          /* ELF member in memory */
+	/* the ELF member being read: at base in fd (the archive, or a spool
+	 * file) or in mem (the archive in memory, or the member slurped) */
+	int fd;
+	const uint8_t *mem;
+	uint64_t base;
 	uint64_t size;
 	uint64_t entry_size;         /* the member's size as the archive records it */
 	unsigned seq;
+	int ar_fd;                   /* the archive: a regular file, or -1 */
+	const uint8_t *ar_mem;       /* or in memory (aieth_graph_read_mem) */
+	uint64_t ar_size;            /* its size (fstat when opened) */
+	uint64_t data_pos;           /* where libarchive says the member's data begins */
 } ar_ctx;
 
 static char *stage_file(const ar_ctx *c, aieth_cdo_stage st)
@@ -154,11 +162,11 @@ static int elf_read(void *ctx, uint64_t off, void *buf, size_t n)
 	if (off > c->size || n > c->size - off)
 		return aieth_fail(AIETH_EPARSE, "%s: member %s: read beyond its end", c->what,
 				  c->member);
-	if (c->fd < 0) {
-		memcpy(buf, c->mem + off, n);
+	if (c->mem) {
+		memcpy(buf, c->mem + c->base + off, n);
 		return AIETH_OK;
 	}
-	return aieth_pread_full(c->fd, buf, n, off, c->member);
+	return aieth_pread_full(c->fd, buf, n, c->base + off, c->base ? c->what : c->member);
 }
 
 static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
@@ -190,7 +198,10 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 				rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", path,
 						strerror(errno));
 			} else {
-				rc = aieth_copy(c->fd, off, size, out, NULL, c->member, path);
+				rc = c->mem ? aieth_write_full(out, c->mem + c->base + off,
+							       (size_t)size, path)
+					    : aieth_copy(c->fd, c->base + off, size, out, NULL,
+							 c->base ? c->what : c->member, path);
 				if (close(out) && !rc)
 					rc = aieth_fail(AIETH_EIO, "%s: write error", path);
 			}
@@ -295,6 +306,35 @@ static int fill_first(struct archive *a, ar_ctx *c, uint8_t *buf, size_t want, s
 	return AIETH_OK;
 }
 
+/* Bytes compared to confirm a member's place in the archive. */
+#define PLACE_CHECK 65536u
+
+/* 1 when the member whose first `have` bytes libarchive gave (head) lies
+ * whole at c->data_pos in the archive (its bytes there are the same), so
+ * it can be read in place: no spool copy. Anything else (a size libarchive
+ * does not know, a member that would pass the end, different bytes): 0,
+ * and the member is spooled as before. */
+static int member_in_place(ar_ctx *c, const uint8_t *head, size_t have)
+{
+	uint64_t pos = c->data_pos, n = have < PLACE_CHECK ? have : PLACE_CHECK;
+	uint8_t *b;
+	int same;
+	if ((c->ar_fd < 0 && !c->ar_mem) || c->entry_size == UINT64_MAX ||
+	    pos > c->ar_size || c->entry_size > c->ar_size - pos || have > c->entry_size ||
+	    (have < AR_CHUNK && have != c->entry_size))
+		return 0;
+	if (c->ar_mem)
+		return !memcmp(c->ar_mem + pos, head, (size_t)n);
+	b = malloc((size_t)n + 1);
+	if (!b)
+		return 0;
+	same = aieth_pread_full(c->ar_fd, b, (size_t)n, pos, c->what) == AIETH_OK &&
+	       !memcmp(b, head, (size_t)n);
+	free(b);
+	aieth_error_clear();
+	return same;
+}
+
 static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 {
 	const char *b = strrchr(c->member, '/');
@@ -356,6 +396,18 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 	}
 	if (have < 4 || memcmp(*bufp, "\177ELF", 4))
 		return AIETH_OK; /* another member (e.g. a host object): not ours */
+	if (member_in_place(c, *bufp, have)) {
+		c->fd = c->ar_fd;
+		c->mem = c->ar_mem;
+		c->base = c->data_pos;
+		c->size = c->entry_size;
+		c->g->elf_in_place++;
+		rc = aieth_elf_sections(source, c->size, elf_read, c, elf_section, c);
+		c->fd = -1;
+		c->mem = NULL;
+		c->base = 0;
+		return rc;
+	}
 	if (!c->work_dir) {
 		uint8_t *m = *bufp;
 		*bufp = NULL;
@@ -365,6 +417,7 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 			c->mem = m;
 			c->size = len;
 			rc = aieth_elf_sections(source, len, elf_read, c, elf_section, c);
+			c->mem = NULL;
 		}
 		free(m);
 		*bufp = malloc(AR_CHUNK + 1);
@@ -398,7 +451,8 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 }
 
 static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
-		   const char *work_dir, int extract)
+		   const char *work_dir, int extract, int ar_fd, const uint8_t *ar_mem,
+		   uint64_t ar_size)
 {
 	struct archive_entry *e;
 	ar_ctx c;
@@ -411,6 +465,9 @@ static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
 	c.work_dir = work_dir;
 	c.extract = work_dir && extract;
 	c.fd = -1;
+	c.ar_fd = ar_fd;
+	c.ar_mem = ar_mem;
+	c.ar_size = ar_size;
 	if (!buf)
 		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
 	for (;;) {
@@ -427,6 +484,10 @@ static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
 			rc = aieth_fail(AIETH_EINVAL, "%s: more than %u members", what, AR_MAX_MEMBERS);
 			break;
 		}
+		/* the bytes libarchive consumed so far: the header (and a BSD
+		 * long name), so where the data begins; confirmed before use */
+		c.data_pos = archive_filter_bytes(a, 0) >= 0 ? (uint64_t)archive_filter_bytes(a, 0)
+							      : UINT64_MAX;
 		c.member = archive_entry_pathname(e);
 		if (!c.member || !*c.member)
 			continue;
@@ -573,6 +634,7 @@ static int finish(aieth_graph_inputs *g, const char *what, int rc)
 int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract)
 {
 	struct archive *a;
+	struct stat st;
 	int rc, fd = -1;
 	memset(g, 0, sizeof *g);
 	if (is_dir(path))
@@ -582,13 +644,13 @@ int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_d
 		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
 	archive_read_support_format_ar(a);
 	/* opened by us without blocking: a FIFO is refused before libarchive reads */
-	if ((rc = aieth_open_input(path, &fd, NULL)))
+	if ((rc = aieth_open_input(path, &fd, &st)))
 		rc = aieth_fail_prefix(rc, "the graph archive");
 	else if (archive_read_open_fd(a, fd, AR_CHUNK) != ARCHIVE_OK)
 		rc = aieth_fail(AIETH_EIO, "%s: cannot open the graph archive: %s", path,
 				archive_error_string(a) ? archive_error_string(a) : "?");
 	else
-		rc = ar_scan(g, path, a, work_dir, extract);
+		rc = ar_scan(g, path, a, work_dir, extract, fd, NULL, (uint64_t)st.st_size);
 	archive_read_free(a);
 	if (fd >= 0)
 		close(fd);
@@ -609,7 +671,7 @@ int aieth_graph_read_mem(aieth_graph_inputs *g, const char *what, const void *da
 		rc = aieth_fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): %s",
 				what, archive_error_string(a) ? archive_error_string(a) : "?");
 	else
-		rc = ar_scan(g, what, a, work_dir, 1);
+		rc = ar_scan(g, what, a, work_dir, 1, -1, data, len);
 	archive_read_free(a);
 	return finish(g, what, rc);
 }

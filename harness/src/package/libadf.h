@@ -45,11 +45,14 @@ typedef struct {
 	aieth_cdo_file cdo[AIETH_CDO_NUM_STAGES];
 	size_t num_cdos;
 	int merged_ignored;          /* aie.merged.cdo.bin was present and not used */
+	unsigned elf_in_place;       /* ELF members read where they lie (not spooled) */
 } aieth_graph_inputs;
 
 /* Read path: a directory is a Work/ directory (or one that contains Work/),
- * anything else an ar archive. ELF members are spooled to work_dir (which
- * must exist) to be read at random; with extract, the CDOs of an archive
+ * anything else an ar archive. ELF members are read at random where they
+ * lie in the archive (pread: a file cut short meanwhile is an error, never
+ * a signal), or spooled to work_dir (which must exist) when libarchive's
+ * view of their place cannot be confirmed; with extract, the CDOs of an archive
  * are written there too, as files for bootgen (else only checked). */
 int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract);
 /* An ar archive in memory; with work_dir NULL nothing is written (the

@@ -22,11 +22,14 @@ void aieth_sha256_final(aieth_sha256 *s, uint8_t out[32]);
 /* A digest as 64 lowercase hex digits and a NUL. */
 void aieth_sha256_hex(const uint8_t d[32], char out[65]);
 
+/* hash128 (hash.c): 8 lanes over 64-byte stripes; streamed updates in any
+ * split give the digest of the whole. */
 typedef struct {
-	uint64_t lane[4];
+	uint64_t lane[8];
 	uint64_t bytes;
-	uint8_t buf[32];
+	uint8_t buf[64];
 	size_t fill;
+	unsigned stripe; /* the next stripe's place in its block */
 } aieth_hash128;
 
 void aieth_hash128_init(aieth_hash128 *s);

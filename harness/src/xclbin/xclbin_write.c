@@ -22,7 +22,7 @@ static void hash_meta(aieth_hash128 *h, const xb_wopts *o, const uint64_t *sizes
 {
 	uint8_t b[16];
 	size_t i;
-	static const char domain[] = "aieth th_package xclbin uuid v2";
+	static const char domain[] = "aieth th_package xclbin uuid v3";
 	aieth_hash128_update(h, domain, sizeof domain);
 	xb_put16(b, o->mode);
 	xb_put16(b + 2, o->action_mask);
