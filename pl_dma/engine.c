@@ -76,6 +76,12 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 			if (!kk->out_carry[q])
 				goto oom;
 		}
+		if (kk->d.timing) {
+			kk->tcyc = malloc(PLD_TIMING_BATCH * sizeof *kk->tcyc);
+			kk->tlat = malloc(PLD_TIMING_BATCH * sizeof *kk->tlat);
+			if (!kk->tcyc || !kk->tlat)
+				goto oom;
+		}
 		if (pld_kern_settle(kk, err, errlen)) {
 			pld_engine_destroy(e);
 			return -1;
@@ -95,11 +101,14 @@ void pld_engine_destroy(pld_engine *e)
 	uint32_t q;
 	if (!e)
 		return;
-	for (i = 0; e->k && i < e->nk; i++)
+	for (i = 0; e->k && i < e->nk; i++) {
+		free(e->k[i].tcyc);
+		free(e->k[i].tlat);
 		for (q = 0; q < PLD_MAX_PORTS; q++) {
 			free(e->k[i].in_carry[q]);
 			free(e->k[i].out_carry[q]);
 		}
+	}
 	free(e->k);
 	free(e->tx_bind);
 	free(e->rx_bind);
@@ -187,7 +196,8 @@ static void comp_free(pld_comp *c)
 
 /* Simulate the channels bound to kernel kk (PERF) or all channels (FUNC). */
 static pld_run_status run_comp(pld_engine *e, int func, pld_kern *only, pld_chan *tx, pld_chan *rx,
-			       int reference, uint64_t cycle_limit, uint64_t *end, pld_run_result *r)
+			       int reference, uint64_t cycle_limit, uint64_t *end, pld_run_result *r,
+			       int *model_failed)
 {
 	pld_comp c;
 	uint32_t N = e->p.channels, i;
@@ -216,6 +226,7 @@ static pld_run_status run_comp(pld_engine *e, int func, pld_kern *only, pld_chan
 			c.kern[c.nkern++] = &e->k[j];
 	st = pld_sim_component(&c, reference, cycle_limit, end, &r->sim_steps, &r->sim_skipped,
 			       r->msg, sizeof r->msg);
+	*model_failed = c.model_failed;
 	comp_free(&c);
 	return st;
 }
@@ -254,7 +265,7 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	uint64_t mode, *first = NULL;
 	pld_chan_cfg *txc = NULL, *rxc = NULL;
 	pld_chan *tx = NULL, *rx = NULL;
-	int perf, rc = -1, stalled = 0, timeout = 0, interrupted = 0;
+	int perf, rc = -1, stalled = 0, timeout = 0, interrupted = 0, mfail = 0;
 	size_t j;
 	uint64_t end = 0;
 
@@ -330,9 +341,11 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 			pld_run_status st;
 			if (!e->k[j].active)
 				continue;
-			st = run_comp(e, 0, &e->k[j], tx, rx, reference, cycle_limit, &ce, r);
-			if (st == PLD_RUN_ERROR)
+			st = run_comp(e, 0, &e->k[j], tx, rx, reference, cycle_limit, &ce, r, &mfail);
+			if (st == PLD_RUN_ERROR) {
+				rc = mfail ? 0 : -1; /* a model's failure ends the run in error */
 				goto out;
+			}
 			interrupted |= st == PLD_RUN_INTERRUPTED;
 			if (interrupted)
 				break;
@@ -342,9 +355,12 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 				end = ce;
 		}
 	} else {
-		pld_run_status st = run_comp(e, 1, NULL, tx, rx, reference, cycle_limit, &end, r);
-		if (st == PLD_RUN_ERROR)
+		pld_run_status st = run_comp(e, 1, NULL, tx, rx, reference, cycle_limit, &end, r,
+					     &mfail);
+		if (st == PLD_RUN_ERROR) {
+			rc = mfail ? 0 : -1;
 			goto out;
+		}
 		interrupted |= st == PLD_RUN_INTERRUPTED;
 		stalled |= st == PLD_RUN_STALLED;
 		timeout |= st == PLD_RUN_TIMEOUT;

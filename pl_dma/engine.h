@@ -48,7 +48,20 @@ typedef struct {
 	uint64_t latency;
 	aieth_model_compute_fn compute;
 	void *ctx;
+	/* Optional per-iteration timing (aieth_model.iteration_timing): when
+	 * set, iteration i uses its own cycles and latency instead of cpi and
+	 * latency; timing_period as in aieth_model.h (0 = aperiodic). The
+	 * names only label messages (may be NULL). */
+	int (*timing)(void *ctx, uint32_t kernel, uint64_t first, uint64_t count, uint64_t *cycles,
+		      uint64_t *latency);
+	void *timing_ctx;
+	uint32_t timing_kernel;
+	uint64_t timing_period;
+	const char *model_name, *kernel_name;
 } pld_kernel_desc;
+
+/* Limit of a per-iteration cycles or latency value (aieth_model.h). */
+#define PLD_MAX_TIMING 1000000000ull
 
 typedef enum {
 	PLD_RUN_DONE = 0,      /* every channel finished */

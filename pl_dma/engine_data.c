@@ -148,7 +148,7 @@ int pld_kern_settle(pld_kern *k, char *err, size_t errlen)
 		memmove(k->in_carry[i], k->in_carry[i] + (J1 - J0) * k->d.in_beats[i] * W,
 			(k->w[i] - J1 * k->d.in_beats[i]) * W);
 	k->started = J1;
-	k->s[0] = k->s[1] = T_PAST;
+	k->fin[0] = k->fin[1] = k->avail[0] = k->avail[1] = T_PAST;
 	for (i = 0; i < PLD_MAX_PORTS; i++) {
 		k->windone[i][0] = k->windone[i][1] = T_PAST;
 		k->draindone[i][0] = k->draindone[i][1] = T_PAST;

@@ -16,7 +16,10 @@ typedef struct {
 	uint64_t started;                      /* iterations started */
 	uint64_t w[PLD_MAX_PORTS];             /* input beats received */
 	uint64_t r[PLD_MAX_PORTS];             /* output beats drained */
-	uint64_t s[2];                         /* start of iterations started-2, started-1 */
+	/* iterations started-2, started-1: end (start + cycles; the input
+	 * buffer is free and the next iteration may start) and output time
+	 * (end + latency) */
+	uint64_t fin[2], avail[2];
 	uint64_t windone[PLD_MAX_PORTS][2];    /* input windows started, started+1 complete */
 	uint64_t draindone[PLD_MAX_PORTS][2];  /* output windows started-2, started-1 drained */
 	/* Data that outlives a transaction: input beats [started*b, w) and
@@ -26,7 +29,11 @@ typedef struct {
 	/* per-transaction bookkeeping */
 	uint64_t started0, w0[PLD_MAX_PORTS], r0[PLD_MAX_PORTS];
 	int active;                            /* has a channel in this transaction */
+	/* d.timing: cycles and latency of iterations tbase .. tbase+tn-1 */
+	uint64_t *tcyc, *tlat, tbase, tn;
 } pld_kern;
+
+#define PLD_TIMING_BATCH 256  /* iterations asked of a timing hook at once */
 
 /* A channel in the current transaction. */
 typedef struct {
@@ -82,6 +89,9 @@ typedef struct {
 	pld_kern **kern;
 	size_t nkern;
 	pld_mover rd, wr;                /* FUNC: the reader and the writer */
+	char *err;                       /* a timing hook failure goes here */
+	size_t errlen;
+	int model_failed;                /* the run's error is the model's */
 } pld_comp;
 
 /* Simulate a component from cycle 0. Returns the run status; *end is the

@@ -34,7 +34,7 @@ static int kern_accepts(const pld_kern *k, uint32_t p, tick t)
 	if (j < 2)
 		return 1;
 	/* window j reuses the buffer of iteration j-2: it must have finished */
-	return t >= (tick)k->s[j - k->started] + (tick)k->d.cpi;
+	return t >= (tick)k->fin[j - k->started];
 }
 
 static int kern_has_output(const pld_kern *k, uint32_t q, tick t)
@@ -42,7 +42,7 @@ static int kern_has_output(const pld_kern *k, uint32_t q, tick t)
 	uint64_t j = k->r[q] / k->d.out_beats[q];
 	if (j >= k->started)
 		return 0;
-	return t >= (tick)k->s[j + 2 - k->started] + (tick)(k->d.cpi + k->d.latency);
+	return t >= (tick)k->avail[j + 2 - k->started];
 }
 
 static int kern_can_start(const pld_kern *k, tick t)
@@ -50,7 +50,7 @@ static int kern_can_start(const pld_kern *k, tick t)
 	uint32_t i;
 	if (k->started >= k->limit)
 		return 0;
-	if (k->started > 0 && t < (tick)k->s[1] + (tick)k->d.cpi)
+	if (k->started > 0 && t < (tick)k->fin[1])
 		return 0;
 	for (i = 0; i < k->d.n_in; i++)
 		if (k->w[i] < (k->started + 1) * k->d.in_beats[i] || (tick)k->windone[i][0] > t)
@@ -63,11 +63,56 @@ static int kern_can_start(const pld_kern *k, tick t)
 	return 1;
 }
 
-static void kern_start(pld_kern *k, tick t)
+/* Cycles and latency of iteration i from the kernel's timing hook, asked
+ * PLD_TIMING_BATCH iterations at a time and checked as they are used (an
+ * iteration that never starts is never judged). 0, or -1 with err filled. */
+static int kern_timing(pld_kern *k, uint64_t i, uint64_t *cyc, uint64_t *lat, char *err,
+		       size_t errlen)
 {
+	const pld_kernel_desc *d = &k->d;
+	const char *mn = d->model_name ? d->model_name : "?";
+	const char *kn = d->kernel_name ? d->kernel_name : "?";
+	if (i - k->tbase >= k->tn) {
+		uint64_t n = UINT64_MAX - i < PLD_TIMING_BATCH ? UINT64_MAX - i + 1 : PLD_TIMING_BATCH;
+		int rc;
+		k->tn = 0;
+		rc = d->timing(d->timing_ctx, d->timing_kernel, i, n, k->tcyc, k->tlat);
+		if (rc) {
+			snprintf(err, errlen, "model \"%s\": kernel %u \"%s\": iteration_timing failed"
+				 " (returned %d) for iterations %llu..%llu", mn,
+				 (unsigned)d->timing_kernel, kn, rc, (unsigned long long)i,
+				 (unsigned long long)(i + n - 1));
+			return -1;
+		}
+		k->tbase = i;
+		k->tn = n;
+	}
+	*cyc = k->tcyc[i - k->tbase];
+	*lat = k->tlat[i - k->tbase];
+	if (*cyc < 1 || *cyc > PLD_MAX_TIMING || *lat > PLD_MAX_TIMING) {
+		int bad = *cyc < 1 || *cyc > PLD_MAX_TIMING;
+		snprintf(err, errlen, "model \"%s\": kernel %u \"%s\": iteration %llu: iteration_timing"
+			 " gave %s %llu, %s", mn, (unsigned)d->timing_kernel, kn,
+			 (unsigned long long)i, bad ? "cycles" : "latency",
+			 (unsigned long long)(bad ? *cyc : *lat),
+			 bad ? "out of range 1..1000000000" : "above the limit of 1000000000");
+		return -1;
+	}
+	return 0;
+}
+
+/* Start iteration `started` at t: its end and output times follow from its
+ * cycles and latency (the kernel's, or the hook's for this iteration). */
+static int kern_start(pld_comp *c, pld_kern *k, tick t)
+{
+	uint64_t cyc = k->d.cpi, lat = k->d.latency;
 	uint32_t i;
-	k->s[0] = k->s[1];
-	k->s[1] = (uint64_t)t;
+	if (k->d.timing && kern_timing(k, k->started, &cyc, &lat, c->err, c->errlen))
+		return -1;
+	k->fin[0] = k->fin[1];
+	k->avail[0] = k->avail[1];
+	k->fin[1] = (uint64_t)t + cyc;
+	k->avail[1] = (uint64_t)t + cyc + lat;
 	k->started++;
 	for (i = 0; i < k->d.n_in; i++) {
 		k->windone[i][0] = k->windone[i][1];
@@ -77,6 +122,7 @@ static void kern_start(pld_kern *k, tick t)
 		k->draindone[i][0] = k->draindone[i][1];
 		k->draindone[i][1] = (uint64_t)T_PAST;
 	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ the movers */
@@ -186,7 +232,7 @@ static void mover_catch_up(pld_mover *m, tick nx, uint32_t O)
 /* ------------------------------------------------------------ one cycle */
 
 /* Process cycle t. Returns a bit set: 1 = anything happened, 2 = the
- * anchor channel moved a beat, -1 = out of memory. */
+ * anchor channel moved a beat; or -2: a timing hook failed (c->err). */
 static int step(pld_comp *c, tick t, pld_chan *anchor)
 {
 	const pld_engine_params *P = &c->e->p;
@@ -240,7 +286,8 @@ static int step(pld_comp *c, tick t, pld_chan *anchor)
 	/* 4. kernels start iterations */
 	for (i = 0; i < c->nkern; i++)
 		if (kern_can_start(c->kern[i], t)) {
-			kern_start(c->kern[i], t);
+			if (kern_start(c, c->kern[i], t))
+				return -2;
 			act |= 1;
 		}
 
@@ -323,8 +370,8 @@ static tick next_event(const pld_comp *c, tick t)
 		const pld_kern *k = c->kern[i];
 		int j;
 		for (j = 0; j < 2; j++) {
-			consider(&best, (tick)k->s[j] + (tick)k->d.cpi, t);
-			consider(&best, (tick)k->s[j] + (tick)(k->d.cpi + k->d.latency), t);
+			consider(&best, (tick)k->fin[j], t);
+			consider(&best, (tick)k->avail[j], t);
 			for (p = 0; p < k->d.n_in; p++)
 				consider(&best, (tick)k->windone[p][j], t);
 			for (p = 0; p < k->d.n_out; p++)
@@ -394,9 +441,17 @@ static int normalize(const pld_comp *c, tick t, vec *x)
 	for (i = 0; i < c->nkern; i++) {
 		const pld_kern *k = c->kern[i];
 		rc |= vpush(x, k->started < 2 ? k->started : 2);
+		if (k->d.timing) {
+			/* the timing of the iterations to come: their phase in the
+			 * period (from iteration P on), else the index itself, so
+			 * that only a state where the kernel starts nothing can
+			 * repeat */
+			uint64_t P = k->d.timing_period;
+			rc |= vpush(x, P && k->started >= P ? P + k->started % P : k->started);
+		}
 		for (j = 0; j < 2; j++) {
-			rc |= vpush(x, rel(k->s[j] + k->d.cpi, t));
-			rc |= vpush(x, rel(k->s[j] + k->d.cpi + k->d.latency, t));
+			rc |= vpush(x, rel(k->fin[j], t));
+			rc |= vpush(x, rel(k->avail[j], t));
 		}
 		for (p = 0; p < k->d.n_in; p++) {
 			rc |= vpush(x, k->w[p] - k->started * k->d.in_beats[p]);
@@ -586,7 +641,8 @@ static void apply_skip(pld_comp *c, tick t0, uint64_t m, uint64_t P, const uint6
 		for (p = 0; p < k->d.n_out; p++)
 			k->r[p] += m * delta[di++];
 		for (j = 0; j < 2; j++) {
-			k->s[j] += sh;
+			k->fin[j] += sh;
+			k->avail[j] += sh;
 			for (p = 0; p < k->d.n_in; p++)
 				k->windone[p][j] += sh;
 			for (p = 0; p < k->d.n_out; p++)
@@ -742,6 +798,8 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 	pld_chan *anchor = pick_anchor(c);
 	tick last_act = 0;
 
+	c->err = err;
+	c->errlen = errlen;
 	if (!h || (c->func && mover_setup(c))) {
 		snprintf(err, errlen, "emulator: out of memory");
 		free(h);
@@ -762,6 +820,11 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 		}
 		act = step(c, t, anchor);
 		(*steps)++;
+		if (act == -2) {
+			c->model_failed = 1;
+			st = PLD_RUN_ERROR;
+			break;
+		}
 		if (act < 0) {
 			snprintf(err, errlen, "emulator: out of memory");
 			st = PLD_RUN_ERROR;

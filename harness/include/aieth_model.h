@@ -24,6 +24,11 @@
  *    latency at most 1e9; PLIO names spelt exactly ("PLIO_01_TO_AIE").
  *  - compute buffers have no particular alignment: load and store through
  *    memcpy (or byte access), never by casting to wider pointer types.
+ *  - iteration_timing (optional, appended to aieth_model after ABI 1; see
+ *    there): per-iteration cycles and latency, with the same limits, a
+ *    pure function of the iteration index, checked as the emulator uses
+ *    them (a bad value ends the run in error naming the model, the kernel
+ *    and the iteration).
  */
 #ifndef AIETH_MODEL_H
 #define AIETH_MODEL_H
@@ -80,6 +85,30 @@ typedef struct {
 	aieth_model_kernel *kernels;    /* owned by the model */
 	void *ctx;
 	void (*destroy)(void *ctx);     /* frees kernels and ctx; may be NULL */
+	/* Added after ABI 1 (the version stays 1: the emulator zeroes the
+	 * structure before create, so a plugin built before these fields
+	 * leaves them NULL and 0, which means "absent").
+	 *
+	 * iteration_timing: when not NULL, iteration i of kernel `kernel`
+	 * (its index in kernels[]) takes cycles[i - first] PL cycles (1..1e9)
+	 * and its outputs come latency[i - first] cycles (0..1e9) after it
+	 * ends, for i in first .. first+count-1 (count >= 1; both arrays hold
+	 * count entries). It replaces that kernel's cycles_per_iteration and
+	 * latency, which must still be valid. Return 0, non-zero on error
+	 * (the run ends in error). Like compute it must be a pure function of
+	 * (kernel, iteration index): the emulator asks in batches, in any
+	 * order, possibly several times for the same iteration, and may skip
+	 * ranges. A NULL hook: every iteration uses the kernel's fields.
+	 *
+	 * timing_period: 0 = aperiodic (the fast mode then skips no period of
+	 * a steady state across an iteration start of that kernel); P >= 1
+	 * (at most 1e9): for every kernel and every i >= P the timing of
+	 * iteration i + P equals that of iteration i, i.e. it repeats every P
+	 * iterations from iteration P on (iterations 0..P-1 may be a start-up
+	 * of their own). Ignored when iteration_timing is NULL. */
+	int (*iteration_timing)(void *ctx, uint32_t kernel, uint64_t first, uint64_t count,
+				uint64_t *cycles, uint64_t *latency);
+	uint64_t timing_period;
 } aieth_model;
 
 typedef int (*aieth_model_create_fn)(const aieth_model_env *env, const char *params,

@@ -2,8 +2,11 @@
  * aiesim.c - the "aiesim" built-in model: one kernel replaying the output
  * PLIO files of an aiesimulator run. Block k of every output is iteration
  * k's output window; the block's simulated time, relative to the arrival
- * of the inputs, becomes the kernel's cycles_per_iteration and latency
- * (aiesim_fit_blocks), so the engine's window rules give back-pressure.
+ * of the inputs, becomes each iteration's cycles through the ABI's
+ * iteration_timing (fit "exact", aiesim_exact_schedule), or one
+ * cycles_per_iteration and latency for the whole trace (fits "throughput"
+ * and "latency", aiesim_fit_blocks); the engine's window rules give
+ * back-pressure.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +31,7 @@ typedef struct {
 	uint8_t *data[AIETH_MODEL_MAX_PORTS];
 	uint64_t blocks;
 	int repeat;
+	uint32_t *cyc;   /* fit "exact": cycles of iterations 0..2*blocks-1 */
 	aieth_model_kernel kernel;
 } aiesim;
 
@@ -39,7 +43,26 @@ static void aiesim_destroy(void *ctx)
 		return;
 	for (q = 0; q < a->nout; q++)
 		free(a->data[q]);
+	free(a->cyc);
 	free(a);
+}
+
+/* Fit "exact": iteration i takes the cycles of its window in the first
+ * pass of the trace, and those of window i mod blocks of the later passes
+ * from iteration `blocks` on (timing_period = blocks); latency 0. */
+static int aiesim_timing(void *ctx, uint32_t kernel, uint64_t first, uint64_t count,
+			 uint64_t *cycles, uint64_t *latency)
+{
+	const aiesim *a = ctx;
+	uint64_t j;
+	if (kernel != 0)
+		return -1;
+	for (j = 0; j < count; j++) {
+		uint64_t i = first + j;
+		cycles[j] = a->cyc[i < a->blocks ? i : a->blocks + i % a->blocks];
+		latency[j] = 0;
+	}
+	return 0;
 }
 
 /* Iteration i outputs block i of each file (i modulo the blocks when the
@@ -220,7 +243,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 					   "max_jitter_cycles", "fit", NULL};
 	struct json_object *obj = NULL, *outs = NULL, *ins = NULL, *rep;
 	aiesim_trace tr[AIETH_MODEL_MAX_PORTS];
-	const char *dir = ".", *given, *fitmode = "throughput";
+	const char *dir = ".", *given, *fitmode = "exact";
 	char *dirbuf = NULL;
 	uint64_t maxlat = UINT64_MAX;
 	uint64_t sim_mhz = 1250, board_mhz = 0, t0 = 0, jitter = UINT64_MAX, fallback = 1;
@@ -265,11 +288,12 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		goto done;
 	if (obj && (rc = jstrict_get_string(M, "params", obj, "fit", 0, &fitmode)))
 		goto done;
-	if (strcmp(fitmode, "throughput") != 0 && strcmp(fitmode, "latency") != 0) {
+	if (strcmp(fitmode, "exact") != 0 && strcmp(fitmode, "throughput") != 0 &&
+	    strcmp(fitmode, "latency") != 0) {
 		char qf[100];
 		jstrict_quote(qf, sizeof qf, fitmode);
-		rc = aieth_fail(AIETH_EINVAL, M ": params.fit: \"%s\" is neither \"throughput\" nor"
-				" \"latency\"", qf);
+		rc = aieth_fail(AIETH_EINVAL, M ": params.fit: \"%s\" is not \"exact\","
+				" \"throughput\" nor \"latency\"", qf);
 		goto done;
 	}
 	if (obj && json_object_object_get_ex(obj, "repeat", &rep)) {
@@ -356,6 +380,33 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		maxlat = c0 > beats ? c0 - beats : 0;
 	}
 	aiesim_fit_blocks(cyc, a->blocks, fallback, maxlat, &fit);
+	if (!strcmp(fitmode, "exact")) {
+		uint64_t beats[AIETH_MODEL_MAX_PORTS];
+		size_t bad = 0;
+		for (q = 0; q < a->nout; q++)
+			beats[q] = a->window[q] / 16;
+		/* two passes: the trace, then every later pass (repeat) */
+		a->cyc = a->blocks <= SIZE_MAX / 2 / sizeof *a->cyc
+				 ? malloc(2 * a->blocks * sizeof *a->cyc) : NULL;
+		if (!a->cyc) {
+			rc = aieth_fail(AIETH_ENOMEM, M ": out of memory");
+			goto done;
+		}
+		if (aiesim_exact_schedule(cyc, a->blocks, beats, a->nout, fit.cpi, 2,
+					  AIETH_MPARAM_MAX_CYCLES, a->cyc, &bad)) {
+			uint64_t line = 0;
+			aiesim_trace_time_at(&tr[0], bad * a->window[0], &line);
+			rc = aieth_fail(AIETH_EINVAL, M ": window %zu (time stamp at line %llu of"
+					" outputs[0]) comes more than 1e9 cycles after the one before"
+					" (the model limit)", bad, (unsigned long long)line);
+			goto done;
+		}
+		/* the fixed fields must stay valid; the hook replaces them */
+		fit.latency = 0;
+		fit.max_dev = 0;
+		if (fit.cpi > AIETH_MPARAM_MAX_CYCLES)
+			fit.cpi = AIETH_MPARAM_MAX_CYCLES;
+	}
 	if (fit.cpi > AIETH_MPARAM_MAX_CYCLES || fit.latency > 1000000000u) {
 		rc = aieth_fail(AIETH_EINVAL, M ": the trace's timing (%llu cycles per window, latency"
 				" %llu) is beyond the model limits (1e9 each)",
@@ -388,6 +439,10 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	out->kernels = k;
 	out->ctx = a;
 	out->destroy = aiesim_destroy;
+	if (a->cyc) {
+		out->iteration_timing = aiesim_timing;
+		out->timing_period = a->blocks;
+	}
 done:
 	for (q = 0; q < AIETH_MODEL_MAX_PORTS; q++)
 		aiesim_trace_free(&tr[q]);

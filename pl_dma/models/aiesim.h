@@ -104,6 +104,22 @@ typedef struct {
 void aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t max_latency,
 		       aiesim_fit *out);
 
+/* The per-window schedule of fit "exact" (docs/graph-models.md): cycles
+ * of each iteration (latency 0) so that, with the inputs there and the RX
+ * channels draining at one beat a cycle, window k comes out at c[k]
+ * (cycles after iteration 0 starts) when it can: iteration k starts when
+ * k-1 ends and output window k-2 is drained (the engine's rules), and ends
+ * at max(c[k], start + 1): a window that cannot make its stamp (equal
+ * stamps, windows closer than the RX drains them) comes as soon as it can
+ * and later windows still aim at their own stamps, so none drifts.
+ * beats[q]: window beats of output q. With `passes` 2 the trace is
+ * scheduled twice, pass 2 aiming at c[k] + c[n-1] - c[0] + gap (the gap
+ * after the last window: the mean spacing), so cyc[n..2n-1] are the
+ * cycles of every later pass. cyc: n * passes entries. 0, or -1 when a
+ * cycle count exceeds max (*bad: its iteration). */
+int aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, uint32_t nout,
+			  uint64_t gap, int passes, uint64_t max, uint32_t *cyc, size_t *bad);
+
 /* The model (same contract as a plugin's aieth_model_create). */
 int aieth_model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out);
 

@@ -513,3 +513,40 @@ void aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t 
 		}
 	}
 }
+
+int aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, uint32_t nout,
+			  uint64_t gap, int passes, uint64_t max, uint32_t *cyc, size_t *bad)
+{
+	uint64_t drained[AIETH_MODEL_MAX_PORTS] = {0}, hist[2] = {0, 0}, end = 0;
+	size_t k, total = n * (size_t)passes;
+	uint32_t q;
+
+	for (k = 0; k < total; k++) {
+		size_t b = k % n;
+		/* pass 2 follows the last window by `gap`; saturate, never wrap */
+		uint64_t want = c[b], s = end, o, d = 0;
+		if (k >= n) {
+			uint64_t shift = c[n - 1] - c[0];
+			want = shift > UINT64_MAX / 4 || gap > UINT64_MAX / 4 || want > UINT64_MAX / 4
+				       ? UINT64_MAX / 2 : want + shift + gap;
+		}
+		if (k >= 2 && hist[0] > s)
+			s = hist[0];   /* output window k-2 must be drained */
+		o = want > s ? want : s + 1;
+		if (o - s > max) {
+			*bad = b;
+			return -1;
+		}
+		cyc[k] = (uint32_t)(o - s);
+		end = o;
+		for (q = 0; q < nout; q++) {
+			uint64_t st = o > drained[q] ? o : drained[q];
+			drained[q] = st + beats[q];
+			if (drained[q] > d)
+				d = drained[q];
+		}
+		hist[0] = hist[1];
+		hist[1] = d;
+	}
+	return 0;
+}

@@ -181,6 +181,12 @@ int aieth_model_validate(const aieth_model *m, const aieth_model_env *env, const
 		rc = aieth_fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
 	for (k = 0; !rc && k < m->num_kernels; k++)
 		rc = check_kernel(m, env, spec, k, used);
+	/* the per-iteration values are checked as the emulator uses them */
+	if (!rc && m->iteration_timing && m->timing_period > AIETH_MODEL_MAX_CYCLES)
+		rc = aieth_fail(AIETH_EINVAL, "model \"%s\": timing_period %llu is above the limit"
+				" of %llu iterations (0 = aperiodic)", spec,
+				(unsigned long long)m->timing_period,
+				(unsigned long long)AIETH_MODEL_MAX_CYCLES);
 	free(used[0]);
 	free(used[1]);
 	return rc;

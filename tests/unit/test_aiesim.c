@@ -1,7 +1,9 @@
 /* test_aiesim.c - the "aiesim" model: the aiesimulator text reader (types,
  * units, TLAST, comments, refusals with file:line), times to PL cycles, the
- * fit to the window timing, and the model's params and compute. The timing
- * under back-pressure on the emulated board: tests/e2e/aiesim.sh. */
+ * fit to the window timing, and the model's params and compute; fit
+ * "exact" run on the engine: each window of an irregular trace drained at
+ * its trace time, equal stamps, back-pressure. The same through run_test:
+ * tests/e2e/aiesim.sh. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include "pl_dma/models/aiesim.h"
 #include "pl_dma/models/load.h"
 #include "pl_dma/models/models.h"
+#include "pl_dma/engine.h"
+#include "pl_dma/protocol.h"
 #include "tu.h"
 #include "util/error.h"
 
@@ -277,9 +281,11 @@ static void test_fit_modes(void)
 	aieth_model m;
 
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"%s\", \"window_bytes\": 32}]}", dir, slash + 1);
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"fit\": \"throughput\", \"outputs\":"
+		 " [{\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 32}]}",
+		 dir, slash + 1);
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	CU_ASSERT_PTR_NULL(m.iteration_timing); /* one cpi and latency */
 	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 200); /* 640 ns */
 	CU_ASSERT_EQUAL(m.kernels[0].latency, 198);              /* 200 - 2 beats */
 	m.destroy(m.ctx);
@@ -295,10 +301,17 @@ static void test_fit_modes(void)
 	f = tu_tmpfile("T 0 ns\n1 2 3 4\nT 320 ns\n1 2 3 4\nT 3200 ns\n1 2 3 4\n");
 	slash = strrchr(f, '/');
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"max_jitter_cycles\": 10, \"outputs\": [{\"plio\":"
-		 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}", dir, slash + 1);
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"fit\": \"throughput\", \"max_jitter_cycles\":"
+		 " 10, \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"%s\","
+		 " \"window_bytes\": 16}]}", dir, slash + 1);
 	expect_refused(p, "aiesim: params.max_jitter_cycles: window 1 (time stamp at line 3 of"
 			  " outputs[0]) is 900 cycles away");
+	/* fit "exact" (the default) places every window: the limit is moot */
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"max_jitter_cycles\": 10, \"outputs\": [{\"plio\":"
+		 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}", dir, slash + 1);
+	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	CU_ASSERT_PTR_NOT_NULL(m.iteration_timing);
+	m.destroy(m.ctx);
 }
 
 static void test_model_refused(void)
@@ -335,11 +348,165 @@ static void test_model_refused(void)
 	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
 		 " \"file\": \"int16_ns.txt\", \"type\": \"int12\"}]}", d);
 	expect_refused(p, "params.outputs[0].type: \"int12\" is not an element type");
-	expect_refused("{\"fit\": \"fast\"}", "params.fit: \"fast\" is neither");
+	expect_refused("{\"fit\": \"fast\"}", "params.fit: \"fast\" is not \"exact\",");
 	expect_refused("{\"input_time\": \"3 s\"}", "params.input_time: \"3 s\" is not a time");
 	expect_refused("{\"repeat\": 1}", "params.repeat: must be true or false");
 	expect_refused("{\"outputs\": {}}", "params.outputs: must be an array");
 	expect_refused("{\"color\": 1}", "color");
+}
+
+/* ------------------------------------------- fit "exact" on the engine */
+
+/* An irregular trace of six 32-byte windows (2 beats) at 100, 130, 400,
+ * 400 (the same stamp), 405 and 1000 cycles (3.2 ns a cycle). */
+static const char *irregular_trace(char *dir, size_t dn)
+{
+	/* TLAST ends window 0 (one packet per window); windows 2 and 3
+	 * share the stamp 1280 ns */
+	const char *f = tu_tmpfile("T 320 ns\n1 2 3 4\nTLAST\n5 6 7 8\n"
+				   "T 416 ns\n1 1 1 1\n2 2 2 2\n"
+				   "T 1280 ns\n3 3 3 3\n4 4 4 4\n5 5 5 5\n6 6 6 6\n"
+				   "T 1296 ns\n7 7 7 7\n8 8 8 8\nT 3200 ns\n9 9 9 9\n0 1 0 1\n");
+	const char *slash = strrchr(f, '/');
+	snprintf(dir, dn, "%.*s", (int)(slash - f), f);
+	return slash + 1;
+}
+
+/* Run the model's kernel on a board slice: TX channel 0 gives `windows`
+ * 1-beat input windows from cycle 0 (input 0 is complete at cycle 1: the
+ * trace's times count from there), RX channel 0 takes `windows` 2-beat
+ * windows from cycle `delay`; both engine modes, which must agree. (A
+ * kernel without inputs would start two iterations before the transaction,
+ * as time passes between transactions.) */
+static void run_engine(const aieth_model *m, uint64_t windows, uint64_t delay, uint64_t *first,
+		       uint64_t *last)
+{
+	pld_engine_params p;
+	pld_kernel_desc d;
+	static uint8_t dst[2][8 * 32], src[8 * 16];
+	int ref;
+	memset(&p, 0, sizeof p);
+	p.channels = 4;
+	p.depth = 64;
+	p.burst_words = 4;
+	p.fifo_depth = 8;
+	p.loop_overhead = 1;
+	memset(&d, 0, sizeof d);
+	d.n_in = 1;
+	d.in_beats[0] = 1;
+	d.n_out = 1;
+	d.out_beats[0] = 2;
+	d.cpi = m->kernels[0].cycles_per_iteration;
+	d.latency = m->kernels[0].latency;
+	d.compute = m->kernels[0].compute;
+	d.ctx = m->kernels[0].ctx;
+	d.timing = m->iteration_timing;
+	d.timing_ctx = m->ctx;
+	d.timing_period = m->timing_period;
+	for (ref = 0; ref < 2; ref++) {
+		pld_engine *e = NULL;
+		pld_txn t;
+		pld_chan_progress tx[4], rx[4];
+		pld_run_result r;
+		pld_arg a[2] = {{0, 0, windows * 16, 1, 0, src, NULL},
+				{1, 0, windows * 32, 1, delay, dst[ref], NULL}};
+		char e2[256];
+		memset(&r, 0, sizeof r);
+		r.tx = tx;
+		r.rx = rx;
+		CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &d, 1, 1, e2, sizeof e2), 0);
+		pld_engine_graph_run(e, 0, PLD_FOREVER);
+		CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, a, 2, e2, sizeof e2), 0);
+		CU_ASSERT_EQUAL_FATAL(pld_engine_run(e, &t, ref, 0, &r), 0);
+		CU_ASSERT_EQUAL(r.status, PLD_RUN_DONE);
+		if (ref && (rx[0].first != first[0] || rx[0].last != last[0])) {
+			printf("\nreference %llu..%llu, fast %llu..%llu\n",
+			       (unsigned long long)rx[0].first, (unsigned long long)rx[0].last,
+			       (unsigned long long)first[0], (unsigned long long)last[0]);
+			CU_FAIL("fast != reference");
+		}
+		first[0] = rx[0].first;
+		last[0] = rx[0].last;
+		pld_txn_release(&t);
+		pld_engine_destroy(e);
+	}
+	CU_ASSERT_EQUAL(memcmp(dst[0], dst[1], windows * 32), 0);
+}
+
+/* Window k is drained from its trace time when the RX takes it: the
+ * schedule (aiesim_exact_schedule) starts iteration k when k-1 ends and
+ * window k-2 is drained, and ends it at max(stamp, start + 1); cycles
+ * after iteration 0's start (its input complete at cycle 1: add 1):
+ *   k  stamp  start  out  RX beats   cycles
+ *   0   100     0    100  100..101   100
+ *   1   130   100    130  130..131    30
+ *   2   400   130    400  400..401   270
+ *   3   400   400    401  402..403     1  (the same stamp: right after 2)
+ *   4   405   402    405  405..406     3  (on time again: no drift)
+ *   5  1000   405   1000 1000..1001  595
+ * so the RX "last" (the cycle after the last beat) after window k is
+ * 1 + 102, 132, 402, 404, 407, 1002; "first" is 1 + 100. */
+static void test_exact_schedule(void)
+{
+	static const uint64_t want_last[6] = {103, 133, 403, 405, 408, 1003};
+	static const uint64_t pass1[6] = {100, 30, 270, 1, 3, 595};
+	/* pass 2 aims at stamp + 900 + 180 (the mean spacing after the last):
+	 * 1180, 1210, 1480, 1480, 1485, 2080 -> the same cycles but the first */
+	static const uint64_t pass2[6] = {180, 30, 270, 1, 3, 595};
+	char dir[1024], p[2048];
+	const char *file = irregular_trace(dir, sizeof dir);
+	uint64_t cyc[14], lat[14], first, last;
+	aieth_model m;
+	int k;
+
+	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"%s\", \"window_bytes\": 32}]}", dir, file);
+	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
+	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "aiesim"), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.iteration_timing);
+	CU_ASSERT_EQUAL(m.timing_period, 6);
+	CU_ASSERT_EQUAL_FATAL(m.iteration_timing(m.ctx, 0, 0, 14, cyc, lat), 0);
+	for (k = 0; k < 14; k++) {
+		CU_ASSERT_EQUAL(cyc[k], k < 6 ? pass1[k] : pass2[(k - 6) % 6]);
+		CU_ASSERT_EQUAL(lat[k], 0);
+	}
+	for (k = 0; k < 6; k++) {
+		run_engine(&m, (uint64_t)k + 1, 0, &first, &last);
+		CU_ASSERT_EQUAL(first, 101);
+		if (last != want_last[k]) {
+			printf("\nwindow %d: last %llu, want %llu\n", k, (unsigned long long)last,
+			       (unsigned long long)want_last[k]);
+			CU_FAIL("window cycle");
+		}
+	}
+	/* repeat: window 6 (pass 2's first) at 1 + 1000 + 180 -> last 1183 */
+	run_engine(&m, 7, 0, &first, &last);
+	CU_ASSERT_EQUAL(last, 1183);
+
+	/* Back-pressure: RX from cycle 300. Windows 0, 1 (out at 101, 131)
+	 * wait (300..303);
+	 * iteration 2 starts when window 0 is drained (302) and takes its 270
+	 * cycles: out 572 (572..573); 3: start 572, out 573, RX 574..575;
+	 * 4: start 574 (window 2 drained), out 577 (577..578); 5: start 577,
+	 * out 577 + 595 = 1172, last 1174: later windows keep their spacing
+	 * from when they could go. */
+	run_engine(&m, 6, 300, &first, &last);
+	CU_ASSERT_EQUAL(first, 300);
+	CU_ASSERT_EQUAL(last, 1174);
+	m.destroy(m.ctx);
+
+	/* the bad-value path: a stamp more than 1e9 cycles after the one
+	 * before is refused at create, naming the window and its line */
+	{
+		const char *f = tu_tmpfile("T 0 ns\n1 2 3 4\nT 3300000 us\n1 2 3 4\n");
+		const char *slash = strrchr(f, '/');
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
+		snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\":"
+			 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}", dir,
+			 slash + 1);
+		expect_refused(p, "aiesim: window 1 (time stamp at line 3 of outputs[0]) comes more"
+				  " than 1e9 cycles after the one before");
+	}
 }
 
 TU_MAIN("aiesim",
@@ -351,4 +518,5 @@ TU_MAIN("aiesim",
 	{"read_bad", test_read_bad},
 	{"model", test_model},
 	{"fit_modes", test_fit_modes},
-	{"model_refused", test_model_refused})
+	{"model_refused", test_model_refused},
+	{"exact_schedule", test_exact_schedule})

@@ -64,6 +64,48 @@ static pld_engine_params small_params(void)
 	return p;
 }
 
+/* Per-iteration timing (pld_kernel_desc.timing): a start-up table for
+ * iterations 0..P-1, then a table repeating every P iterations; with P = 0
+ * (aperiodic) a hash of the iteration index. bad_at: that iteration gets
+ * 0 cycles (or, with bad_lat, a latency above the limit). */
+typedef struct {
+	uint64_t P, seed, bad_at;
+	int bad_lat, fail;
+	uint64_t cyc0[8], lat0[8], cyc[8], lat[8];
+} timing_ctx;
+
+static int test_timing(void *vctx, uint32_t kernel, uint64_t first, uint64_t count,
+		       uint64_t *cycles, uint64_t *latency)
+{
+	const timing_ctx *c = vctx;
+	uint64_t j;
+	(void)kernel;
+	if (c->fail)
+		return 7;
+	for (j = 0; j < count; j++) {
+		uint64_t i = first + j;
+		if (!c->P) {
+			uint64_t h = (i + c->seed) * 0x9E3779B97F4A7C15ull;
+			h ^= h >> 31;
+			cycles[j] = 1 + (h >> 7) % 7;
+			latency[j] = (h >> 17) % 5;
+		} else if (i < c->P) {
+			cycles[j] = c->cyc0[i];
+			latency[j] = c->lat0[i];
+		} else {
+			cycles[j] = c->cyc[i % c->P];
+			latency[j] = c->lat[i % c->P];
+		}
+		if (c->bad_at && i == c->bad_at) {
+			if (c->bad_lat)
+				latency[j] = 1000000001ull;
+			else
+				cycles[j] = 0;
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------- hand-computed timings */
 
 static uint64_t copy_bytes = 16;
@@ -308,9 +350,14 @@ typedef struct {
 	pld_engine_params p;
 	pld_kernel_desc k[4];
 	mix_ctx ctx[4];
+	timing_ctx tc[4];
 	size_t nk;
 	uint64_t limit;
 } scenario;
+
+/* 0: fixed timing; 1: per-iteration timing on most kernels, periodic
+ * (small periods) or aperiodic; 2: periodic only. */
+static int timing_mode;
 
 /* Random kernels over 4 channels: each TX and RX channel bound at most once. */
 static void make_scenario(scenario *s)
@@ -364,6 +411,25 @@ static void make_scenario(scenario *s)
 		k->latency = rnd(4);
 		k->compute = mix_compute;
 		k->ctx = c;
+	}
+	/* per-iteration timings (drawn after the rest, so the cases without
+	 * them stay those of before) */
+	for (i = 0; timing_mode && i < s->nk; i++) {
+		timing_ctx *tc = &s->tc[i];
+		if (timing_mode == 1 && rnd(4) == 0)
+			continue; /* some kernels keep the fixed timing */
+		tc->P = timing_mode == 1 && rnd(3) == 0 ? 0 : 1 + rnd(4);
+		tc->seed = rnd(1000);
+		for (j = 0; j < 8; j++) {
+			tc->cyc0[j] = 1 + rnd(6);
+			tc->lat0[j] = rnd(6);
+			tc->cyc[j] = 1 + rnd(6);
+			tc->lat[j] = rnd(5);
+		}
+		s->k[i].timing = test_timing;
+		s->k[i].timing_ctx = tc;
+		s->k[i].timing_kernel = i;
+		s->k[i].timing_period = tc->P;
 	}
 	s->limit = rnd(3) ? PLD_FOREVER : 2 + rnd(30);
 }
@@ -549,6 +615,140 @@ static void test_cross_check_long(void)
 	printf("(skipped %llu cycles) ", (unsigned long long)total_skipped);
 }
 
+/* The same with per-iteration timings: periodic with periods 1..4 and a
+ * start-up of their own, or aperiodic. */
+static void test_cross_check_timing(void)
+{
+	int seed, bad = 0;
+	timing_mode = 1;
+	for (seed = 1; seed <= 300; seed++) {
+		bad += cross_check(seed, 0);
+		bad += cross_check(seed, 1);
+	}
+	timing_mode = 0;
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Long runs with periodic timings still skip (the phase is in the state). */
+static void test_cross_check_timing_long(void)
+{
+	int seed, bad = 0;
+	timing_mode = 2;
+	long_runs = 1;
+	total_skipped = 0;
+	for (seed = 3000; seed < 3100; seed++) {
+		bad += cross_check(seed, 0);
+		bad += cross_check(seed, 1);
+	}
+	long_runs = 0;
+	timing_mode = 0;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(total_skipped > 100000);
+	printf("(skipped %llu cycles) ", (unsigned long long)total_skipped);
+}
+
+/* Hand-computed: 1-beat loopback of 4 windows from cycle 0, iteration
+ * timings (cycles, latency) = (5,0), (2,3), (1,0), (4,1) (the start-up of
+ * a period of 4 that is (1,0) after). A window is complete the cycle after
+ * its beat; window j >= 2 enters when iteration j-2 has ended; iteration i
+ * starts when iteration i-1 has ended, its input is complete and output
+ * window i-2 is drained.
+ *   it 0: start 1 (input at 0), end 6, output 6 -> drained 6..7
+ *   it 1: start 6, end 8, output 11 -> drained 11..12
+ *   it 2: input enters at 6 (it 0 ended); start 8, end 9, output 9, but
+ *         window 1 goes first: drained 12..13
+ *   it 3: input enters at 8; start max(9, window 1 drained 12) = 12,
+ *         end 16, output 17 -> drained 17..18
+ * RX first = 6, last = 18 (the cycle after the last beat). */
+static void test_iteration_timing_schedule(void)
+{
+	pld_engine_params p = small_params();
+	pld_engine *e[2];
+	static uint8_t src[4 * 16], dst[2][4 * 16];
+	timing_ctx tc;
+	int ref;
+	memset(&tc, 0, sizeof tc);
+	tc.P = 4;
+	tc.cyc0[0] = 5, tc.lat0[0] = 0;
+	tc.cyc0[1] = 2, tc.lat0[1] = 3;
+	tc.cyc0[2] = 1, tc.lat0[2] = 0;
+	tc.cyc0[3] = 4, tc.lat0[3] = 1;
+	tc.cyc[0] = tc.cyc[1] = tc.cyc[2] = tc.cyc[3] = 1;
+	for (ref = 0; ref < 2; ref++) {
+		pld_kernel_desc k;
+		char err[256];
+		pld_arg a[2] = {{0, 0, 4 * 16, 1, 0, src, NULL}, {1, 0, 4 * 16, 1, 0, dst[ref], NULL}};
+		run r;
+		memset(&k, 0, sizeof k);
+		copy_bytes = 16;
+		k.n_in = k.n_out = 1;
+		k.in_beats[0] = k.out_beats[0] = 1;
+		k.cpi = 100; /* replaced by the hook */
+		k.latency = 100;
+		k.compute = copy_compute;
+		k.ctx = &copy_bytes;
+		k.timing = test_timing;
+		k.timing_ctx = &tc;
+		k.timing_period = tc.P;
+		CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e[ref], &p, &k, 1, 1, err, sizeof err), 0);
+		pld_engine_graph_run(e[ref], 0, PLD_FOREVER);
+		CU_ASSERT_EQUAL_FATAL(do_run(e[ref], &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
+		CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
+		CU_ASSERT_EQUAL(r.rx[0].first, 6);
+		CU_ASSERT_EQUAL(r.rx[0].last, 18);
+		pld_txn_release(&r.t);
+		pld_engine_destroy(e[ref]);
+	}
+	CU_ASSERT_EQUAL(memcmp(dst[0], dst[1], sizeof dst[0]), 0);
+}
+
+/* A bad value from the hook ends the run in error naming the model, the
+ * kernel and the iteration; so does a failing hook. Never a crash. */
+static void test_iteration_timing_bad_value(void)
+{
+	pld_engine_params p = small_params();
+	static uint8_t src[8 * 16], dst[8 * 16];
+	int c, ref;
+	for (c = 0; c < 3; c++)
+		for (ref = 0; ref < 2; ref++) {
+			timing_ctx tc;
+			pld_kernel_desc k;
+			pld_engine *e = NULL;
+			char err[256];
+			pld_arg a[2] = {{0, 0, 8 * 16, 1, 0, src, NULL},
+					{1, 0, 8 * 16, 1, 0, dst, NULL}};
+			run r;
+			memset(&tc, 0, sizeof tc);
+			tc.P = 0;
+			tc.bad_at = 5;
+			tc.bad_lat = c == 1;
+			tc.fail = c == 2;
+			memset(&k, 0, sizeof k);
+			copy_bytes = 16;
+			k.n_in = k.n_out = 1;
+			k.in_beats[0] = k.out_beats[0] = 1;
+			k.cpi = 1;
+			k.compute = copy_compute;
+			k.ctx = &copy_bytes;
+			k.timing = test_timing;
+			k.timing_ctx = &tc;
+			k.timing_kernel = 2;
+			k.model_name = "m.so";
+			k.kernel_name = "kern";
+			CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &k, 1, 1, err, sizeof err), 0);
+			pld_engine_graph_run(e, 0, PLD_FOREVER);
+			CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
+			CU_ASSERT_EQUAL(r.r.status, PLD_RUN_ERROR);
+			CU_ASSERT_PTR_NOT_NULL(strstr(r.r.msg, "model \"m.so\": kernel 2 \"kern\": "));
+			CU_ASSERT_PTR_NOT_NULL(strstr(r.r.msg,
+				c == 0 ? "iteration 5: iteration_timing gave cycles 0, out of range"
+				: c == 1 ? "iteration 5: iteration_timing gave latency 1000000001, above"
+				: "iteration_timing failed (returned 7) for iterations 0..255"));
+			pld_txn_release(&r.t);
+			pld_engine_destroy(e);
+		}
+}
+
 /* A long run must be covered mostly by exact skips, and still match. */
 static void test_fast_path_skips_long_runs(void)
 {
@@ -597,4 +797,8 @@ TU_MAIN("engine", {"perf loopback full rate", test_perf_loopback_full_rate},
 	{"fast == reference, PERF, 400 random cases", test_cross_check_perf},
 	{"fast == reference, FUNC, 400 random cases", test_cross_check_func},
 	{"fast == reference, 300 random long runs", test_cross_check_long},
-	{"fast path skips long runs exactly", test_fast_path_skips_long_runs})
+	{"fast path skips long runs exactly", test_fast_path_skips_long_runs},
+	{"per-iteration timing: hand-computed schedule", test_iteration_timing_schedule},
+	{"per-iteration timing: bad values are errors", test_iteration_timing_bad_value},
+	{"fast == reference, per-iteration timings, 600 cases", test_cross_check_timing},
+	{"fast == reference, periodic timings, 200 long runs", test_cross_check_timing_long})

@@ -681,6 +681,8 @@ static void test_plugin_bad(void)
 		 "create failed: refusing on purpose (params: {\"x\": 1})"},
 		{"no_entry.so", NULL, AIETH_EINVAL, "does not export aieth_model_create"},
 		{"missing.so", NULL, AIETH_EIO, "dlopen failed: "},
+		{"timed_loopback.so", "bad_period", AIETH_EINVAL,
+		 "timing_period 2000000000 is above the limit of 1000000000 iterations"},
 	};
 	aieth_model_env env = board_env(36);
 	size_t i;
@@ -901,6 +903,31 @@ static void test_validate(void)
 	CU_ASSERT_EQUAL(aieth_model_validate(&m, NULL, "t"), AIETH_EINVAL);
 }
 
+/* The optional per-iteration timing hook: a plugin setting it gets it
+ * through; plugins built before it (the other test plugins, the example)
+ * leave it NULL and 0, which the emulator reads as absent. */
+static void test_plugin_timing(void)
+{
+	static const char *const old[] = {"good_source.so", "slow_loopback.so", "scale_model.so"};
+	aieth_model_env env = board_env(36);
+	aieth_model_handle h;
+	uint64_t cyc[6], lat[6];
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, plugin("timed_loopback.so"), NULL, &env), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h.model.iteration_timing);
+	CU_ASSERT_EQUAL(h.model.timing_period, 4);
+	CU_ASSERT_EQUAL(h.model.iteration_timing(h.model.ctx, 0, 3, 6, cyc, lat), 0);
+	CU_ASSERT(cyc[0] == 4 && lat[0] == 1 && cyc[1] == 5 && lat[1] == 0 && cyc[5] == 5);
+	aieth_model_close(&h);
+	for (i = 0; i < sizeof old / sizeof old[0]; i++) {
+		CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, plugin(old[i]), NULL, &env), 0);
+		CU_ASSERT_PTR_NULL(h.model.iteration_timing);
+		CU_ASSERT_EQUAL(h.model.timing_period, 0);
+		aieth_model_close(&h);
+	}
+}
+
 TU_MAIN("models",
 	{"plio_names", test_plio_names},
 	{"builtin_registry", test_builtin_registry},
@@ -920,4 +947,5 @@ TU_MAIN("models",
 	{"plugin_bare_name", test_plugin_bare_name},
 	{"plugin_bad", test_plugin_bad},
 	{"plugin_source", test_plugin_source},
+	{"plugin_timing", test_plugin_timing},
 	{"validate", test_validate})

@@ -146,6 +146,12 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 			d->latency = mk->latency;
 			d->compute = mk->compute;
 			d->ctx = mk->ctx;
+			d->timing = m->iteration_timing; /* NULL from older plugins */
+			d->timing_ctx = m->ctx;
+			d->timing_kernel = (uint32_t)i;
+			d->timing_period = m->timing_period;
+			d->model_name = st->models[g].spec;
+			d->kernel_name = mk->name;
 		}
 	}
 	/* one PLIO feeds or drains one kernel port across all graphs */
