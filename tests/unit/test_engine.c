@@ -583,6 +583,17 @@ static int cross_check(int seed, int func)
 	return bad;
 }
 
+/* Seeds from..to-1 in both modes: the number of mismatching cases. */
+static int cross_range(int from, int to)
+{
+	int seed, bad = 0;
+	for (seed = from; seed < to; seed++) {
+		bad += cross_check(seed, 0);
+		bad += cross_check(seed, 1);
+	}
+	return bad;
+}
+
 static void test_cross_check_perf(void)
 {
 	int seed, bad = 0;
@@ -601,13 +612,10 @@ static void test_cross_check_func(void)
 
 static void test_cross_check_long(void)
 {
-	int seed, bad = 0;
+	int bad;
 	long_runs = 1;
 	total_skipped = 0;
-	for (seed = 1000; seed < 1150; seed++) {
-		bad += cross_check(seed, 0);
-		bad += cross_check(seed, 1);
-	}
+	bad = cross_range(1000, 1150);
 	long_runs = 0;
 	CU_ASSERT_EQUAL(bad, 0);
 	/* the fast path did take exact skips in these cases */
@@ -619,12 +627,9 @@ static void test_cross_check_long(void)
  * start-up of their own, or aperiodic. */
 static void test_cross_check_timing(void)
 {
-	int seed, bad = 0;
+	int bad;
 	timing_mode = 1;
-	for (seed = 1; seed <= 300; seed++) {
-		bad += cross_check(seed, 0);
-		bad += cross_check(seed, 1);
-	}
+	bad = cross_range(1, 301);
 	timing_mode = 0;
 	CU_ASSERT_EQUAL(bad, 0);
 }
@@ -632,14 +637,11 @@ static void test_cross_check_timing(void)
 /* Long runs with periodic timings still skip (the phase is in the state). */
 static void test_cross_check_timing_long(void)
 {
-	int seed, bad = 0;
+	int bad;
 	timing_mode = 2;
 	long_runs = 1;
 	total_skipped = 0;
-	for (seed = 3000; seed < 3100; seed++) {
-		bad += cross_check(seed, 0);
-		bad += cross_check(seed, 1);
-	}
+	bad = cross_range(3000, 3100);
 	long_runs = 0;
 	timing_mode = 0;
 	CU_ASSERT_EQUAL(bad, 0);
