@@ -363,6 +363,45 @@ fi
 has "$TMP/log_d" "signal 15: draining"
 has "$TMP/dreset" drained
 
+# ---- a drain keeps serving results: a transaction that finished before
+# SIGTERM is still collected (result, RX image) and its session ended;
+# new work is refused (503); the server stops once its clients are done
+start_server "$TMP/log_c"
+req 201 -H "$J" -d '{"board":"vck190","graphs":[{"name":"lb","model":"loopback","params":{"channels":[1],"window_bytes":4096}}]}' "$U/v1/sessions"
+SID=$(jq -r .id "$TMP/body")
+T=$U/v1/sessions/$SID/txns
+req 204 -H "$J" -d '{"iterations":-1}' "$U/v1/sessions/$SID/graphs/lb/run"
+txn_body 65536 >"$TMP/txn"
+req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
+head -c 65536 "$TMP/tx.img" >"$TMP/tx64k.img"
+req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx64k.img" "$T/t-1/tx"
+req 200 -H "$J" -d '{"timeout_ms":0}' "$T/t-1/wait"
+jbody .state finished
+kill -TERM "$SP"
+wait_log "$TMP/log_c" "signal 15: draining" && ok || bad "no drain after SIGTERM"
+req 200 "$T/t-1"
+jbody .state finished
+req 200 "$T/t-1/rx"
+cmp -s "$TMP/body" "$TMP/tx64k.img" && ok || bad "the RX image collected during the drain differs"
+req 503 -H "$J" --data-binary @"$TMP/txn" "$T"
+has "$TMP/body" "the server is stopping"
+req 503 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+req 503 -H "$J" -d '{"iterations":1}' "$U/v1/sessions/$SID/graphs/lb/run"
+req 200 "$U/v1/health"
+t0=$(date +%s%N)
+req 204 -X DELETE "$U/v1/sessions/$SID"
+for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.05; done
+el=$((($(date +%s%N) - t0) / 1000000))
+wait "$SP"; rc=$?
+[[ $rc -eq 0 && $el -lt 3000 ]] && ok || bad "th_server: exit $rc $el ms after the last session ended (expected 0, well under the 5 s collect window)"
+# a client that never ends its session: the drain waits the collect window, no more
+start_server "$TMP/log_c2"
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+t0=$(date +%s%N)
+stop_server 100
+el=$((($(date +%s%N) - t0) / 1000000))
+[[ $el -ge 4500 && $el -lt 9000 ]] && ok || bad "a drain with an idle session took $el ms (expected the 5 s collect window)"
+
 # ---- th_server under valgrind: a session, a client killed mid-upload,
 # SIGTERM; no error, no definite leak
 if [[ ${AIETH_SAN:-0} == 1 ]]; then

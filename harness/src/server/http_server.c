@@ -34,6 +34,11 @@
  * libmicrohttpd take far more) */
 #define HEAD_MAX ((size_t)16 << 10)
 #define DRAIN_S 15            /* requests running at a drain get this long to end */
+/* After a drain interrupted the device: HTTP clients still holding a session
+ * get this long to collect what their transactions produced (wait, result,
+ * RX image, artifacts) and end the session; new work is refused (503). */
+#define COLLECT_MS 5000
+#define QUIET_MS 300          /* no session left: stop once requests pause this long */
 
 static void mhd_logger(void *cls, const char *fm, va_list ap)
 {
@@ -192,6 +197,25 @@ static enum MHD_Result head_bytes(void *cls, enum MHD_ValueKind kind, const char
 }
 
 /* The first call of a request: everything decided from the head. */
+/* What a drain still serves: the health check, and the requests that
+ * collect a session's results or end it; nothing that starts new work. */
+static int drain_collects(const req_ctx *r)
+{
+	switch (r->route.kind) {
+	case SRV_R_HEALTH:
+	case SRV_R_TXN:
+	case SRV_R_TXN_WAIT:
+	case SRV_R_TXN_RX:
+	case SRV_R_ARTIFACTS:
+	case SRV_R_ARTIFACT:
+		return 1;
+	case SRV_R_SESSION:
+		return !strcmp(r->method, "GET") || !strcmp(r->method, "DELETE");
+	default:
+		return 0;
+	}
+}
+
 static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			       const char *url)
 {
@@ -231,8 +255,9 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	}
 	pthread_mutex_lock(&s->mu);
 	draining = s->draining;
+	s->last_req_ms = srv_now_ms();
 	pthread_mutex_unlock(&s->mu);
-	if (draining && r->route.kind != SRV_R_HEALTH)
+	if (draining && !drain_collects(r))
 		return http_reply_err(c, r, 503, NULL, "the server is stopping");
 	if (r->route.kind == SRV_R_NONE)
 		return http_reply_err(c, r, 404, NULL, "no such path: %s (the API is under /v1/, "
@@ -490,18 +515,35 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	return AIETH_OK;
 }
 
+/* HTTP sessions still open (their clients may be collecting results). */
+static unsigned open_http_sessions_locked(const aieth_server *s)
+{
+	const srv_sess *x;
+	unsigned n = 0;
+	for (x = s->sessions; x; x = x->next)
+		n += x->http && x->state == SS_ACTIVE; /* a queued one has nothing to collect */
+	return n;
+}
+
 void srv_http_stop(aieth_server *s)
 {
+	int64_t t0 = srv_now_ms(), now;
 	int i;
 	/* requests running (a transaction wait sees the interrupt flag) get
-	 * their replies out before the daemon closes every connection */
+	 * their replies out, and clients holding a session get COLLECT_MS to
+	 * fetch their results and end it, before the daemon closes every
+	 * connection: a transaction that ended in the drain is not lost */
 	for (i = 0; s->http && i < DRAIN_S * 50; i++) {
 		struct timespec ts = {0, 20 * 1000000L};
-		unsigned n;
+		unsigned n, open;
+		int64_t last;
 		pthread_mutex_lock(&s->mu);
 		n = s->inflight;
+		open = open_http_sessions_locked(s);
+		last = s->last_req_ms;
 		pthread_mutex_unlock(&s->mu);
-		if (!n)
+		now = srv_now_ms();
+		if (!n && (now - t0 >= COLLECT_MS || (!open && now - last >= QUIET_MS)))
 			break;
 		nanosleep(&ts, NULL);
 	}

@@ -157,6 +157,7 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		srv_session_req_free(&req);
 		return http_reply_err(c, r, 500, NULL, "session: out of memory");
 	}
+	x->http = 1;
 	/* the design (pinned in the cache) and the xrt.ini go with the
 	 * session into the queue */
 	memcpy(x->xsha, x->req.xclbin_sha256, sizeof x->xsha);

@@ -87,6 +87,8 @@ typedef struct srv_sess {
 	int opening;                  /* queued, the device being opened for it
 				         (outside srv->mu, by the opener thread) */
 	struct aieth_server *srv;     /* for the progress hook */
+	int http;                     /* opened through the HTTP API (its client
+				         may collect results during a drain) */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -132,6 +134,7 @@ struct aieth_server {
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
 	unsigned inflight;            /* HTTP requests being handled (drain waits) */
+	int64_t last_req_ms;          /* when the last HTTP request arrived (drain) */
 	/* request rate per client: an address or "token NAME" (http_server.c) */
 	uint32_t rate_limit, client_timeout_s;
 	struct srv_rate { char key[sizeof "token " + SRV_TOKEN_NAME_MAX]; int64_t sec; uint32_t n; } rate[256];
