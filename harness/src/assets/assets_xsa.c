@@ -92,8 +92,7 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 				  board ? board : "");
 	snprintf(file, sizeof file, "%s_test_harness.xsa", board);
 	if (release && asx_release_check(release))
-		return aieth_fail(AIETH_EINVAL, "release \"%s\": %s", release,
-				  aieth_error_message());
+		return aieth_fail_prefix(AIETH_EINVAL, "release \"%s\"", release);
 	memset(&k, 0, sizeof k);
 	k.dest = dest;
 	k.file = file;
