@@ -91,8 +91,8 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 		return aieth_fail(AIETH_EINVAL, "board name \"%s\": expected a board's name",
 				  board ? board : "");
 	snprintf(file, sizeof file, "%s_test_harness.xsa", board);
-	if (release && asx_release_check(release))
-		return aieth_fail_prefix(AIETH_EINVAL, "release \"%s\"", release);
+	if (release && (rc = asx_release_check(release)))
+		return rc; /* its message names the release and the rule */
 	memset(&k, 0, sizeof k);
 	k.dest = dest;
 	k.file = file;
