@@ -70,14 +70,7 @@ has "$TMP/out" "html: $TMP/p1/report.html, charts: $TMP/p1/charts/, trace: $TMP/
 
 # --- interrupted: the page says so
 I=$TMP/int
-cat >"$TMP/long.json" <<'J'
-{"schema": "aieth-test/1", "name": "long_perf", "board": "vek280",
- "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
- "transactions": [{"name": "long", "mode": "perf",
-   "channels": [
-     {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4000000000, "data": {"pattern": "random", "seed": 1}},
-     {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4000000000}]}]}
-J
+long_perf "$TMP/long.json"
 expect 130 timeout --preserve-status -k 30 -s INT 1 "$RT" --reference -t 0 -q -o "$I" "$TMP/long.json"
 visual "$I"
 has "$I/report.html" 'class="b interrupted">interrupted</span>'

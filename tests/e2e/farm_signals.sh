@@ -137,14 +137,7 @@ check "$TMP/missing.out" "$TMP/missing/report.json" "$TMP/missing.tap"
 has "$TMP/missing.tap" "not ok 1 - "
 # interrupted (SIGINT during a long reference-mode run): exit 130, signals
 # and TAP still written, nothing a pass
-cat >"$TMP/long.json" <<'J'
-{"schema": "aieth-test/1", "name": "long_perf", "board": "vek280",
- "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
- "transactions": [{"name": "long", "mode": "perf",
-   "channels": [
-     {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4000000000, "data": {"pattern": "random", "seed": 1}},
-     {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4000000000}]}]}
-J
+long_perf "$TMP/long.json"
 o=$TMP/int
 expect 130 timeout --preserve-status -k 30 -s INT 2 "$RT" -q --lava --tap "$TMP/int.tap" --reference -t 0 -o "$o" "$TMP/long.json"
 cp "$TMP/out" "$TMP/int.out"

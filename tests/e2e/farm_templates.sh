@@ -85,14 +85,7 @@ expect 2 slurm 104
 expect 2 env -u SLURM_JOB_ID RUN_TEST="$RT" bash "$SB" "$EX"
 has "$TMP/err" "SLURM_JOB_ID"
 # SIGTERM to the batch shell: passed to run_test, which writes its reports
-cat >"$TMP/long.json" <<'J'
-{"schema": "aieth-test/1", "name": "long_perf", "board": "vck190",
- "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
- "transactions": [{"name": "long", "mode": "perf",
-   "channels": [
-     {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4000000000, "data": {"pattern": "random", "seed": 1}},
-     {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4000000000}]}]}
-J
+long_perf "$TMP/long.json" vck190
 # in a process group of its own: the watchdog and the exit trap end all of it
 setsid env SLURM_JOB_ID=105 SLURM_SUBMIT_DIR="$TMP/slurm" RUN_TEST="$RT" \
   bash "$SB" --reference -t 0 "$TMP/long.json" >"$TMP/sig.out" 2>&1 &

@@ -35,6 +35,20 @@ if [[ -n ${AIETH_RUN_WRAPPER:-} ]]; then
   done < <(find "$B" -mindepth 1 \( -path "$B/obj" -prune -o ! -type d \) -print0)
   B=$TMP/build
 fi
+# long_perf FILE [BOARD]: a description that keeps the emulated board busy
+# for hours in reference mode (every cycle stepped): 4 KiB replayed 4e9
+# times through a loopback, little memory (BOARD: vek280 by default). For
+# runs that a signal or a time limit must end.
+long_perf() {
+  cat >"$1" <<J
+{"schema": "aieth-test/1", "name": "long_perf", "board": "${2:-vek280}",
+ "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
+ "transactions": [{"name": "long", "mode": "perf",
+   "channels": [
+     {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4000000000, "data": {"pattern": "random", "seed": 1}},
+     {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4000000000}]}]}
+J
+}
 # xrt_double_env: the xrt backend runs on the XRT C API test double
 # (tests/xrt_double/), with no fault injected
 xrt_double_env() {

@@ -23,14 +23,7 @@ valid() {
 # A transaction that keeps the emulated board busy for hours in reference
 # mode (every cycle stepped): 4 KiB replayed 4e9 times, little memory.
 LONG=$TMP/long.json
-cat >"$LONG" <<'J'
-{"schema": "aieth-test/1", "name": "long_perf", "board": "vek280",
- "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
- "transactions": [{"name": "long", "mode": "perf",
-   "channels": [
-     {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4000000000, "data": {"pattern": "random", "seed": 1}},
-     {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4000000000}]}]}
-J
+long_perf "$LONG"
 
 # --- interruption: report, JUnit error, END marker, exit 128+N; bounded
 # (-k: a run that ignores the signal is killed and gives 137, not 128+N)
