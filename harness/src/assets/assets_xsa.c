@@ -42,34 +42,38 @@ typedef struct {
 	int has_default, count, failed;
 } pick;
 
-/* 1 when DEST/assets/<release>/<file> is a regular file. */
-static int has_file(const char *dest, const char *release, const char *file)
+/* DEST/assets/<release>/<file>, allocated (NULL: out of memory). A release
+ * passed asx_release_check (at most 64 bytes) and the file is a board's
+ * name (at most 64) with a fixed suffix, so rel always fits. */
+static char *xsa_path(const char *dest, const char *release, const char *file)
 {
-	char rel[512];
-	char *p;
+	char rel[256];
+	snprintf(rel, sizeof rel, "assets/%s/%s", release, file);
+	return asx_dest_path(dest, rel);
+}
+
+static int is_regular(const char *path)
+{
 	struct stat st;
-	int ok;
-	if (snprintf(rel, sizeof rel, "assets/%s/%s", release, file) >= (int)sizeof rel)
-		return 0;
-	if (!(p = asx_dest_path(dest, rel)))
-		return -1;
-	ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return ok;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static void consider(void *ctx, const char *release, const char *archive, const char *sha256,
 		     uint64_t files, uint64_t bytes)
 {
 	pick *k = ctx;
+	char *p;
 	int h;
 	(void)sha256, (void)files, (void)bytes;
 	if (!*archive || strlen(release) >= sizeof k->best)
 		return; /* no manifest: not unpacked by th_assets */
-	h = has_file(k->dest, release, k->file);
-	if (h < 0)
+	if (!(p = xsa_path(k->dest, release, k->file))) {
 		k->failed = 1;
-	if (h <= 0)
+		return;
+	}
+	h = is_regular(p);
+	free(p);
+	if (!h)
 		return;
 	k->count++;
 	if (!strcmp(release, AIETH_ASSETS_DEFAULT_RELEASE))
@@ -81,7 +85,7 @@ static void consider(void *ctx, const char *release, const char *archive, const 
 int aieth_assets_find_xsa(const char *dest, const char *board, const char *release,
 			  char *path, size_t path_size, char *release_out, size_t release_size)
 {
-	char file[128], rel[512];
+	char file[128];
 	char *p, *adir;
 	pick k;
 	int rc;
@@ -97,19 +101,6 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 	k.dest = dest;
 	k.file = file;
 	if (release) {
-		int h = has_file(dest, release, file);
-		if (h < 0)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
-		if (!h) {
-			snprintf(rel, sizeof rel, "assets/%s/%s", release, file);
-			p = asx_dest_path(dest, rel);
-			rc = aieth_fail(AIETH_ENOTFOUND,
-					"%s: no such file; unpack release %s with 'th_assets fetch "
-					"--release %s && th_assets unpack --release %s', or pass --xsa FILE",
-					p ? p : rel, release, release, release);
-			free(p);
-			return rc;
-		}
 		snprintf(k.best, sizeof k.best, "%s", release);
 	} else {
 		if ((rc = aieth_assets_list(dest, consider, &k)))
@@ -128,9 +119,16 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 		if (k.has_default) /* the release this version was made for wins */
 			snprintf(k.best, sizeof k.best, "%s", AIETH_ASSETS_DEFAULT_RELEASE);
 	}
-	snprintf(rel, sizeof rel, "assets/%s/%s", k.best, file);
-	if (!(p = asx_dest_path(dest, rel)))
+	if (!(p = xsa_path(dest, k.best, file)))
 		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (release && !is_regular(p)) {
+		rc = aieth_fail(AIETH_ENOTFOUND,
+				"%s: no such file; unpack release %s with 'th_assets fetch "
+				"--release %s && th_assets unpack --release %s', or pass --xsa FILE",
+				p, release, release, release);
+		free(p);
+		return rc;
+	}
 	if (strlen(p) >= path_size || strlen(k.best) >= release_size) {
 		rc = aieth_fail(AIETH_EINVAL, "%s: path too long (limit %zu bytes)", p,
 				path_size - 1);
