@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # aieth - open test harness for AI Engine graphs on Versal boards.
 #
 #   make            library (static + shared + pkg-config), programs, examples
@@ -317,6 +318,7 @@ test:
 # own test (breaks made on purpose in a copy of the tree).
 layers: lib
 	python3 scripts/check-layers.py --objects $(O)/obj
+	python3 scripts/check-spdx.py
 	@$(TEST_ENV) bash tests/layers/check_layers.sh
 
 # The cross build for the board, tested under qemu-user: its unit and

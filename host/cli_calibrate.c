@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_calibrate.c - the command-line side of run_test calibrate: options,
  * the DESC=REPORT pairs, progress lines and the output file's checks. The

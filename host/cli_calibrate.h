@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_calibrate.h - run_test calibrate: fit the emulated board's timing
  * parameters to a board's reports (docs/emulator.md, "How close to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli_common.c - data directory lookup, output checks and the output folder's lock. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_common.h - helpers shared by the command-line programs.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_compare.c - the command-line side of the regression gates: the
  * compare command and the --baseline step of run_test. The comparison

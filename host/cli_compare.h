@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli_compare.h - regression gates on the command line: run_test
  * --baseline and run_test compare (docs/farm.md, "Regression gates").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_test - run AIE test descriptions on a board (emulated by default) and
  * report per-channel counters, throughput, data checks and verdicts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * th_assets - AMD's precompiled test harness assets, verified (docs/assets.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * th_package - the open XCLBIN packager and inspector (docs/packaging.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * th_server - serve one device (a board through XRT, or the emulated board)
  * over HTTP to run_test --backend remote and other clients

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.c - the emulated board: kernels, graph control, and running one
  * encoded transaction (decode cfg words, simulate timing per component, move

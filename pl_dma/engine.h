@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.h - the emulated board: a cycle model of the PL DMA engine of AMD's
  * precompiled XSA plus models of the AIE graph kernels behind its PLIOs.

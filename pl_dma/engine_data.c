@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine_data.c - the data the emulated board moves. Values never depend on
  * timing: once the timing simulation has counted how many beats every channel

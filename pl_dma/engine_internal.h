@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine_internal.h - state of the emulated board shared by the timing
  * simulation (engine_sim.c), the data path (engine_data.c) and the glue

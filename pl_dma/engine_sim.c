@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine_sim.c - cycle-level timing of one component (channels and kernels
  * that interact) of the emulated board.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * protocol.c - the host <-> PL DMA engine protocol: cfg and perf words, the
  * PERF and FUNC memory images, sparse image access and the PERF filler mask.

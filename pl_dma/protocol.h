@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * protocol.h - the host <-> PL DMA engine protocol of AMD's precompiled XSA
  * (research/anchor.md section 2). Everything a device backend sends or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check-layers.py - the layering of libaieth, checked.
 
 The rules are the `layers` block of docs/architecture.md (one place, so the

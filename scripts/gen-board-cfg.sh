@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # gen-board-cfg.sh - regenerate the PLIO placement and connectivity files of
 # the boards:
 #

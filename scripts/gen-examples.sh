@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerate the example test descriptions' data and golden files under
 # examples/. Deterministic (awk only); the output is committed.
 #   scripts/gen-examples.sh          write the files

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install the Debian 12 packages aieth needs to build and test, when missing
 # (and enable the arm64 architecture for the cross build).
 # Idempotent: installs nothing when everything is present. As non-root it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth_demo.c - a small program on the libaieth API: opens an emulated
  * board, runs a loopback graph, sends data through PLIOs in PERF and FUNC

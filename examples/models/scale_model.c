@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scale_model.c - an example graph model plugin, and the template to copy
  * when writing your own (docs/graph-models.md).

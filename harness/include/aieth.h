@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth.h - the public API of libaieth, the open AI Engine test harness.
  * One header per concept under aieth/; this one includes them all.

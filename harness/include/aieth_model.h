@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth_model.h - graph models for the emulated board (plugin ABI).
  *

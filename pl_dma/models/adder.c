@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* adder.c - the "adder" built-in model: out = in0 + in1 (int32, wrapping). */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aiesim.c - the "aiesim" built-in model: one kernel replaying the output
  * PLIO files of an aiesimulator run. Block k of every output is iteration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aiesim.h - the "aiesim" built-in model (not installed): a graph replayed
  * from aiesimulator's PLIO text files (docs/graph-models.md, "aiesim").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aiesim_text.c - the reader of aiesimulator's PLIO text files: "T <time>
  * <unit>" lines, "TLAST" lines, comments and data lines of one element

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * builtin.c - the built-in graph models by name (the registry that
  * load.c asks before it tries a plugin).

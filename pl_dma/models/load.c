@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model_load.c - open built-in and plugin graph models and validate them. */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model_load.h - open a graph model for the emulated board (not installed):
  * a built-in by name or a plugin shared object by path, validated strictly

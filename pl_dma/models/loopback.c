@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loopback.c - the "loopback" built-in model: PLIO_kk_TO_AIE -> PLIO_kk_FROM_AIE. */
 #include <stdint.h>
 #include <stdio.h>

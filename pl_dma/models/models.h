@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * models.h - the built-in graph models of the emulated board (not
  * installed). They use the plugin structures of aieth_model.h; see

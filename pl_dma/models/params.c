@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* params.c - code shared by the built-in models: PLIO names and strict
  * param reading (the registry of built-ins: builtin.c). */
 #include <stdio.h>

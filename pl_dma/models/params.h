@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * params.h - helpers shared by the built-in graph models (not installed):
  * PLIO names and the reading of a model's JSON params with the strict JSON

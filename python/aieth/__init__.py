@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """aieth: AI Engine graph tests on Versal boards, from Python.
 
 A pure-Python package over libaieth (ctypes): sessions on the emulated

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ctrl-C during a blocking library call.
 
 A Python signal handler runs only between bytecodes of the main thread, never

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """libaieth through ctypes: finding the library, its structures and prototypes.
 
 Only this module knows the C layout. The structures mirror the public

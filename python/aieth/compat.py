@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """AMD's Python API (test_harness_mgr.py of AMD's AIE test harness) over aieth.
 
 An AMD test bench runs on the emulated board, on a board or against

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Exceptions: one class per libaieth error code (aieth/error.h)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """pytest plugin: aieth sessions and run_test in a pytest suite.
 
 Enable it with ``pytest -p aieth.pytest_plugin`` or ``pytest_plugins =

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """aieth.run_test: run test descriptions as run_test does, the report as a dict.
 
 It calls the library (aieth_report_new / _run / _finish / _write_json), the

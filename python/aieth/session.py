@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sessions, graphs and transactions over libaieth (aieth/session.h,
 aieth/graph.h, aieth/txn.h).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The cost of one request of AMD's protocol on loopback: th_server
 # --amd-listen (emulated board) and amd_client latency, which times N
 # queryTransactionStatus round trips and prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench.c - `make bench`: figures printed, nothing asserted.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_package.c - `make bench`: th_package on a 64 MiB graph archive.
  * Figures printed, nothing asserted.

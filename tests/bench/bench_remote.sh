@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make bench: (e) loopback TCP throughput, measured now, and a FUNC
 # transaction through run_test --backend remote against th_server on
 # 127.0.0.1 (emulated board) vs the same run locally. Figures printed,

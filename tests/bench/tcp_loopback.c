@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tcp_loopback.c - `make bench`: raw TCP throughput on 127.0.0.1 on this
  * machine, now: one thread writes N MiB into a socket, another reads them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The "aiesim" graph model (docs/graph-models.md): examples/aiesim_replay
 # replays aiesimulator output in PERF and FUNC mode; the report's cycles
 # match the hand-computed ones and the data the golden file; bad traces and

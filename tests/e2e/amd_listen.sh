@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_server --amd-listen on loopback with the emulated board, driven by our
 # client of AMD's protocol (tests/tools/amd_client.c, written from the
 # specification): full sessions compared with the local emulated board,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The benchmarks run and print their figures (nothing about speed asserted).
 . "$(dirname "$0")/lib.sh"
 expect 0 "$B/tests/bench" --quick

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A cross build (make cross-check: build-aarch64 under qemu-user) gives the
 # same results as the native build (AIETH_NATIVE_BUILD, default build/) for
 # every example, in both emulator modes: the exit code, the whole report but

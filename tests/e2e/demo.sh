@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The API demo program on every board, both emulator modes, bad options.
 . "$(dirname "$0")/lib.sh"
 

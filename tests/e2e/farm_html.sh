@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Reports a person looks at (issue 13, item 4): report.html, the charts as
 # SVG files and trace.json, written by every run. The files are checked
 # with xmllint and python3 (trace events against report.json) for passing,

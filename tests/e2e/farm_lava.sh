@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The shipped LAVA job for real (issue 13): Debian's lava-dispatcher runs
 # scripts/farm/lava/job-ssh.yaml in standalone mode (lava-run) against an
 # ssh "board" that is this machine (an sshd on 127.0.0.1, a free port, a

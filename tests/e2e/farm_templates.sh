@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The job templates of scripts/farm/ (issue 13, docs/farm.md): what can run
 # here runs against this build's run_test on the emulated board.
 # - GitLab CI: the YAML parses (python3-yaml), the job's keys are checked,

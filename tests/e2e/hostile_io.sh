@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Hostile inputs and outputs (issue 10 items 1-3): outputs that are devices,
 # FIFOs, symbolic links or directories; inputs that are FIFOs; th_package's
 # output naming one of its inputs; th_package interrupted while bootgen runs,

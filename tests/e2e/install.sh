@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make install into a staging root; a client builds against the installed
 # header and pkg-config file, links the shared library and runs with the
 # installed data files. The Python package imports the installed library,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the end-to-end tests (sourced). Environment from the
 # Makefile: AIETH_SRC (tree), AIETH_BUILD (build dir), AIETH_DATA_DIR.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A plugin with the per-iteration timing hook (aieth_model.iteration_timing,
 # tests/plugins/timed_loopback.c) through run_test: the RX counters follow
 # its irregular schedule in both engine modes, and a bad value ends the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run_test --backend remote against th_server on loopback (emulated board):
 # every example gives the same report as a local run (counters, data,
 # verdicts, exit codes; timing, paths and the backend name aside); tokens

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The run_test contract under hostile conditions (issue 10): SIGINT, SIGTERM
 # and SIGHUP end a run with its report written and exit 128+N; a closed
 # stdout (SIGPIPE) never kills a run; output destinations are checked

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run_test with channel data bigger than the streaming chunks: FUNC data
 # files compared and saved correctly, a mismatch deep in a large file
 # reported at the right index, a run under a virtual-memory limit well

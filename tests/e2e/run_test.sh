@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run_test end to end: every example (exit code, report fields, schema,
 # JUnit), the bad inputs of the run_test contract, and the CLI itself.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_server as a board runs it. Every build: --reference (the emulated
 # board's beat-by-beat mode, a local emulator mode) through --backend remote
 # is refused before any session is made (exit 2, the message says why).

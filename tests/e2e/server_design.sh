@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_server's design xclbin cache and session files on loopback (emulated
 # board, docs/http-api.md): HEAD 404 -> PUT -> HEAD 200; a wrong hash (400,
 # nothing cached); an oversize upload refused before its body (413); a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_server under faults (issue 11, "Nothing lost, nothing stuck"): a
 # transaction's status while it runs (progress, place), Range on the RX
 # download (and the remote backend resuming a broken one through a proxy

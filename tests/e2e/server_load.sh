@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_server under load (issue 11): 16 run_test --backend remote clients at
 # once, started in a known order 50 ms apart, each with its own token (the
 # log names it): each completes with the local result, they are served in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Test descriptions: values beyond the PL kernel's fields and the 64-bit
 # cycle arithmetic, nulls, lax checks: each an input error (exit 2) naming
 # the file, the JSON path, the value as written and the rule, found before

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_assets: verified downloads and safe unpacking of AMD's precompiled
 # assets (docs/assets.md), against file servers on 127.0.0.1 only
 # (tests/tools/assets_server.py: HTTP, and HTTPS with a throwaway CA).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_package end to end: package, info, check, dump-section on generated
 # inputs (tests/data/package), the bad inputs with their messages and exit
 # codes (0 ok, 1 check problems, 2 usage/input, 3 infrastructure).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The th_package benchmark runs and prints its figures (nothing about speed asserted).
 . "$(dirname "$0")/lib.sh"
 expect 0 "$B/tests/bench_package" --quick

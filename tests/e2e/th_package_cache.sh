@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_package's PDI cache end to end (docs/packaging.md, "The PDI cache"): a
 # hit skips bootgen (a bootgen wrapper counts its runs) and writes the same
 # bytes as a miss; --no-cache runs bootgen; any change of what bootgen reads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # th_server's HTTP API on loopback with the emulated board (docs/http-api.md):
 # health and metrics, tokens (401, names in the log), sessions that hold the
 # device one at a time with a visible queue, the queue limit (429), idle

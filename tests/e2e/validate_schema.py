@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """validate_schema.py SCHEMA FILE... - validate JSON files against a JSON
 Schema (Debian's python3-jsonschema); prints each problem, exits 1 on any."""
 import json

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The xrt backend end to end against the XRT C API test double
 # (tests/xrt_double/: the emulated board behind XRT's function names):
 # every example gives the same report as on the emu backend (counters,

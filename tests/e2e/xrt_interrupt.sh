@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The xrt backend interrupted (issue 10): a run on the XRT test double whose
 # kernel never completes, with no time limit (-t 0), ended by SIGINT or
 # SIGTERM: the parent's wait notices, the watchdog child is ended and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The xrt backend against the real XRT of Debian 12 (libxrt 2.13) in its
 # noop mode (research/xrt.md section 4): open, xclbin load, exclusive kernel
 # open, argument groups, one buffer per argument, run start and wait, the

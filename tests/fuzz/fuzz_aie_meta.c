@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_aie_meta.c - libFuzzer target for the aie_control_config.json
  * reader (aieth_aie_meta_parse) and the PLIO checks against two boards.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_aiesim.c - random aiesimulator PLIO text for the "aiesim" model's
  * reader, in each element type: it must parse or fail with a message; the
  * parsed trace must be consistent (stamps in order and within the data,

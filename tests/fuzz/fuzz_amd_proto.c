@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_amd_proto.c - the decoder of AMD's client/server protocol
  * (server/amd_proto.c): every byte from a client (server side) or a server

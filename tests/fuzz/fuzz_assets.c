@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_assets.c - libFuzzer target for th_assets' readers (harness/src/
  * assets/): the lock file, cfg/assets.json, the manifest, and the archive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_board.c - libFuzzer target for the board file reader (board.c).
  *

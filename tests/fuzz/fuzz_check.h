@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_check.h - CHECK(c) for the fuzz targets: an invariant that does not
  * hold prints where and aborts, which libFuzzer reports as a crash.

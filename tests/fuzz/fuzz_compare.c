@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_compare.c - libFuzzer target for the report reader and the baseline
  * comparison (harness/src/report/report_compare*.c).

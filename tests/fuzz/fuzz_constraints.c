@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_constraints.c - libFuzzer target for the NodeConstraints checker
  * (aieth_constraints_parse in board.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_json_strict.c - libFuzzer target for harness/src/json_strict.c.
  *

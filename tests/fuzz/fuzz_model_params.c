@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_model_params.c - random params text for the built-in models: create
  * must either succeed with a model that passes validation and computes, or
  * fail with a message; never crash, leak or read out of bounds. */

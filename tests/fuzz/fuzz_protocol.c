@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_protocol.c - libFuzzer target for pl_dma/protocol.c.
  *

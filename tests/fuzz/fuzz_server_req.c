@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_server_req.c - libFuzzer target for th_server's request parsing:
  * the input is a request path, a bearer header, a session body (with its

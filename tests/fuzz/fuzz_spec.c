@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_spec.c - libFuzzer target for the test-description parser: any
  * input either parses into a description or fails with a message that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_textfile.c - libFuzzer target for harness/src/textfile.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_tiling.c - libFuzzer target for harness/src/tiling.c.
  *

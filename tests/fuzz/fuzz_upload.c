@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_upload.c - libFuzzer target for the parsers of harness/src/upload:
  * the first byte picks one (% 3), the rest is its input.

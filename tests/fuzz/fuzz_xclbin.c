@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_xclbin.c - libFuzzer target for the strict xclbin reader
  * (aieth_xclbin_open_mem), the whole-file check and the section reads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_xclbin_libadf.c - libFuzzer target for the graph archive reader of
  * the packager: libadf.a (ar, via libarchive) with plain and ELF members

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_xclbin_xsa.c - libFuzzer target for the XSA (zip) reader of the
  * packager (aieth_xsa_read_mem: libarchive, xsa.json, the PDI's IDCODE).

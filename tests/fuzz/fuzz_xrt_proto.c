@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_xrt_proto.c - the decoders of the xrt backend's parent/child
  * protocol (xrt_proto.c): every reply from the child is untrusted input.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # scripts/check-layers.py: passes on the tree and its build, and fails, naming
 # file and line, on each kind of break made on purpose in a copy of the tree.
 source "$(dirname "$0")/../e2e/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bad_abi.c - test plugin: a model of ABI version 99 (the loader must reject it). */
 #include "plugin_base.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bad_bytes.c - test plugin: a port of 24 bytes per iteration (not a multiple of 16). */
 #include "plugin_base.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bad_name.c - test plugin: a port named "PLIO_1_TO_AIE" (not the canonical PLIO_01_TO_AIE). */
 #include "plugin_base.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dup_plio.c - test plugin: two ports on the same PLIO (PLIO_01_FROM_AIE in two kernels). */
 #include "plugin_base.h"
 

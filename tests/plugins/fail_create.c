@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fail_create.c - test plugin: create fails with a message quoting params. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * good_source.c - test plugin: a source kernel (no input, one output).
  *

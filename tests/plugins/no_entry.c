@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* no_entry.c - test plugin: a shared object that does not export
  * aieth_model_create (only a look-alike name). */
 #include "aieth_model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugin_base.h - the valid two-kernel loopback model the faulty test
  * plugins start from; each then breaks one rule the loader must catch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slow_loopback.c - test plugin: the two-kernel loopback of plugin_base.h
  * (PLIO_01 and PLIO_02, 16-byte windows) whose compute takes 1.5 s of wall

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timed_loopback.c - test plugin: the two-kernel loopback of plugin_base.h
  * with the optional per-iteration timing hook (aieth_model.iteration_timing).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared set-up of the Python package's tests (make pytest).
 
 The package is imported from the source tree's python/ folder unless

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The ctypes layouts of python/aieth/_lib.py against the public headers: the
 same members in the same order. The library reads a caller's struct to its
 end, so a field added to a header and not here makes it read past the

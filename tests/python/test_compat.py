@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """aieth.compat: test benches written in the style of AMD's Python examples
 (adder in PERF and FUNC mode, pipelined transactions) run unchanged but for
 the import line, and their results are checked."""

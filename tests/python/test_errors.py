@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Error cases: each raises an aieth.Error (or ValueError for an array
 that cannot be used) whose message names what is wrong."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The pytest plugin (aieth.pytest_plugin), run with pytester."""
 
 import json

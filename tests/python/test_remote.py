@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The package on the remote backend: a th_server of this build on
 127.0.0.1, the same results as on the emulated board."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """aieth.run_test against the run_test program: every example gives the
 same report (counters, verdicts, statuses, exit code), and the Session API
 reproduces run_test's counters for the adder examples."""

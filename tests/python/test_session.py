@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sessions, graphs and transactions through the Python package."""
 
 import numpy as np

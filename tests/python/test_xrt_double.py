@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The package on the xrt backend, against this build's XRT test double
 (tests/xrt_double/: the emulated board behind XRT's C API names): the same
 results as the emulated board. A real board is not checked here."""

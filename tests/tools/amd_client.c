@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_client - a client of AMD's AI-Engine-Test-Harness TCP protocol,
  * written from the specification (research/amd-protocol.md) with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """html_png_check.py PNG [--blank OUT.png]: is a screenshot of report.html
 showing its charts? Decodes the PNG with the standard library only (zlib,
 the five row filters; 8-bit RGB or RGBA, not interlaced) and requires

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """html_trace_check.py REPORT.json TRACE.json: trace.json is a Chrome trace
 (a JSON object with traceEvents) that matches the report: per test and
 transaction a process, per channel a track (tid) named by thread_name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_aiesim.c - the "aiesim" model: the aiesimulator text reader (types,
  * units, TLAST, comments, refusals with file:line), times to PL cycles, the
  * fit to the window timing, and the model's params and compute; fit

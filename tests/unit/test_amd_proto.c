@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_amd_proto.c - the codec of AMD's client/server protocol
  * (server/amd_proto.c).

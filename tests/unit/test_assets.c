@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_assets.c - th_assets' rules (harness/src/assets/): which archive
  * entry names and link targets may be unpacked, which file names a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_board.c - board facts, PLIO lookups and NodeConstraints checking. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_calibrate.c - the parameter search of run_test calibrate
  * (calibrate_search.c) on objectives of its own: recovery from far starts,
  * parameters that trade against each other, bounds, the budget, the stop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_data.c - channel data: element types, text and binary files,
  * atomic writes, patterns and golden comparison (harness/src/data.h). */
 #include <dirent.h>

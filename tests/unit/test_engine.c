@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_engine.c - the emulated board's cycle model: hand-computed timings,
  * and the fast mode cross-checked against the beat-by-beat reference mode on

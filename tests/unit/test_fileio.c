@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fileio.c - the output and input rules of util/fileio: outputs never
  * replace what is not a regular file (devices and FIFOs written in place, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_handles.c - library misuse is detected (docs/api.md, "Handles and
  * threads"): calls with a freed transaction or a closed session, closing or

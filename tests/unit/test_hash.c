@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_hash.c - hash128 (util/hash.c): pinned digests, streaming in any
  * split, and sensitivity to every bit, to the length and to the order of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_json_strict.c - strict JSON reading: syntax errors with line:column,
  * duplicate keys with their JSON path, unknown keys, types and ranges. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_models.c - built-in graph models, their params, plugin loading and
  * model validation. */
 #include <stdint.h>

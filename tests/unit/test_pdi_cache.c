@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_pdi_cache.c - the PDI cache (package/pdi_cache.h): the key changes
  * with each thing bootgen reads (and only with those), hit and miss, a

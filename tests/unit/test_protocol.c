@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_protocol.c - the host <-> PL DMA protocol (pl_dma/protocol.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_compare.c - regression gates: reading reports back, matching
  * by test / transaction / PLIO, tolerances and their overrides,
  * improvements, missing and new items, refused baselines. */

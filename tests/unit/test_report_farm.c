@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_report_farm.c - the farm writers: LAVA test case ids (the sanitizer's
  * rule), the LAVA signal lines and TAP 13 for tests that errored, were

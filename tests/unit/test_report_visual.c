@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_report_visual.c - the writers of the pages a person looks at:
  * escaping (HTML/SVG and JSON, invalid UTF-8), safe chart file names, a

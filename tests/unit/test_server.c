@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server.c - th_server's parsing, free of HTTP: token files and the
  * constant-time check, request paths, bearer headers, JSON request bodies
  * and listen addresses (server/srv_tokens.c, server/srv_route.c). */

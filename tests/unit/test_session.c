@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_session.c - the public API on the emulated board: sessions, graph
  * control, transaction validation (the anchor's defects fixed), results

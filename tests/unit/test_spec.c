@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_spec.c - test descriptions (parser, defaults, errors with JSON paths)
  * and the report model (exit-code precedence, writers).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_srv_image.c - th_server's transaction images (server/srv_image.c):
  * zeroed when asked, writable to the last byte, freed with the pointer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_srv_xclbin.c - th_server's design xclbin cache and session files:
  * the routes and fields that name them (server/srv_route.c), the cache
  * (server/srv_xclbin.c: uploads checked by hash, limits, LRU eviction,

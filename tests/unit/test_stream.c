@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_stream.c - streamed channel data gives exactly what the in-memory
  * path gives: patterns generated in pieces, comparison in pieces (first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_tiling.c - ADF-style tiling (harness/src/tiling.c): hand-computed
  * gathers and scatters, padding, repetition, and the checks. */
 #include <string.h>

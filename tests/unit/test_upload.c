@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_upload.c - the parsers and encoders of harness/src/upload: --upload
  * URLs (kinds, SQUAD's identifiers, InfluxDB's db, credentials refused),

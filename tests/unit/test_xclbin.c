@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xclbin.c - the xclbin writer and strict reader: round trips, every
  * structural rule on corrupted files, the AIE-only rules, hashes. */
 #include <fcntl.h>

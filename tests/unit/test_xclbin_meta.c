@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xclbin_meta.c - aie_control_config.json (AIE_METADATA) reading and
  * the PLIO checks against the boards. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xclbin_package.c - aieth_package on synthetic XSAs and graphs
  * (tests/data/package): every input form, determinism, bad inputs with
  * their messages, bootgen failures, and that nothing partial is left. */

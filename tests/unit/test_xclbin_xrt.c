@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_xclbin_xrt.c - XRT's own xclbin parser (Debian libxrt_coreutil, the
  * C API xrtXclbinAllocFilename / xrtXclbinGetUUID / xrtXclbinGetXSAName)

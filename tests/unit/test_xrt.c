@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_xrt.c - the xrt backend's pieces that need no process: the child
  * protocol (round trips, every truncation rejected), the function table

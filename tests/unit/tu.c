@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tu.c - shared runner and file helpers for the unit tests. */
 #include <string.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tu.h - tiny helpers for the CUnit unit tests: each tests/unit/test_*.c is
  * its own program; TU_MAIN registers its tests and runs them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_double.c - a test double of the subset of XRT's C API the xrt
  * backend uses, built on the emulated board: the PL DMA engine model runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/assets.h - AMD's precompiled test harness assets (the XSAs and SD
  * card images of a release): verified download, safe unpacking, listing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/board.h - board facts (platforms/<board>.json) and PLIO placement.
  */

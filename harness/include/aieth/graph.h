@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/graph.h - graph control: run, wait, end, iterations, run-time parameters.
  */

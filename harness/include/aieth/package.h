@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/package.h - the packager behind th_package: an AIE-only XCLBIN from a
  * compiled graph and the precompiled XSA. See docs/packaging.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/report.h - runs of test descriptions and their report: exit codes, the
  * result model and its writers (docs/report-schema.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/server.h - th_server: one device served over HTTP (docs/http-api.md).
  * The library serves and never prints: every log line goes to the caller's

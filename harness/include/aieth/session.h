@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/session.h - a session: one device (emulated board, XRT board) and the
  * graphs of one design.

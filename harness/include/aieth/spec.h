@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/spec.h - test descriptions (docs/test-spec.md).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/txn.h - transactions: the PL DMA engine's channels in PERF or FUNC mode,
  * and their per-channel results (cycle counters, throughput).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/upload.h - results upload: a finished report sent to SQUAD, InfluxDB
  * (line protocol, v1 write API) or a JSON webhook, with a spool folder so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aieth/xclbin.h - XCLBIN (axlf) files: a strict reader, AIE metadata, checks
  * against a board. See docs/packaging.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_cfg.c - cfg/assets.json: AMD's releases of the precompiled assets.
  *

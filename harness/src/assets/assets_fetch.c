@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_fetch.c - th_assets fetch: an archive downloaded with libcurl, TLS
  * verification always on (a private CA by file, never "insecure"), a

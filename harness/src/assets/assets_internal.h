@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets/assets_internal.h - th_assets' parts (not installed): archive
  * entry names, the lock file, cfg/assets.json, hash checks. The public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* assets_list.c - th_assets list: the unpacked releases and the lock file. */
 #include <dirent.h>
 #include <stdio.h>

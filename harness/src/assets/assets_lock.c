@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_lock.c - the lock file: the sha256 of every archive th_assets has
  * installed, so a hash recorded once is enforced from then on.

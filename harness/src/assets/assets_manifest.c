@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_manifest.c - the manifest an unpacked release keeps beside its
  * files (.aieth-manifest.json): where it came from and its hash, for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* assets_names.c - which names an archive entry, a link, a download may have. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_unpack.c - th_assets unpack: an archive checked like a download,
  * then extracted entry by entry with libarchive into a temporary folder

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_verify.c - the one rule of every install: a file matches every
  * hash known for it, and a file no one knows a hash for has its hash

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assets_xsa.c - the test harness XSA of a board among the releases
  * th_assets unpacked: th_package's default for --xsa. Only folders with

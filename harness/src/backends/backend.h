@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backends/backend.h - the device backend operations table. A session talks to its
  * device only through these calls, so the emulated board, a real board

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backend_emu.c - the emulated board backend: graph models bound to the
  * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).

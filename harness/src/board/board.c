@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * board.c - board facts (platforms/<name>.json) and PLIO placement
  * (cfg/<board>_aie_constraints.json, the NodeConstraints schema that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * board_internal.h - in-memory entry points of the board module (board.c),
  * for the fuzz targets and unit tests. Not installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handles.c - the live sessions and transactions (an open-addressing set
  * of pointers under one mutex) and the per-session in-use flag. Checking

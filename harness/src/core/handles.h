@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/handles.h - which sessions and transactions are alive, and who is
  * inside a call on a session (not installed). A call with a closed session,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * results.c - computing the per-channel results of a transaction: counters
  * from the perf words (or the emulator's progress when the kernel did not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/results.h - per-channel results of a finished transaction (not
  * installed).

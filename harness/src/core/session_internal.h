@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/session_internal.h - sessions and transactions (not installed).
  */

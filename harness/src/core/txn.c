@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * txn.c - transactions: validation (fixing the defects of AMD's host code,
  * research/anchor.md 8.2), encoding, pipelined submission and waiting,

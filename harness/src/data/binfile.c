@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * binfile.c - binary data files, read whole (writes: aieth_write_atomic,
  * util/fileio.c).

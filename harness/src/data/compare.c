@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compare.c - received data against golden data, element by element:
  * integers exactly, floating-point types within abs_tol + rel_tol * |want|

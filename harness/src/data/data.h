@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * data.h - channel data for test descriptions (not installed): element
  * types, aiesimulator-style text files, binary files, generated patterns,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* elem.c - element types of channel data: names, sizes, parts. */
 #include <string.h>
 

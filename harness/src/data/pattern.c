@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pattern.c - generated channel data: ramp, constant, seeded pseudo-random.
  * The definitions are in docs/data-formats.md; the random generator is

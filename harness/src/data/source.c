@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * source.c - channel data read piece by piece (aieth_src, data.h), so that
  * a dataset is never held whole: files are read where asked, patterns

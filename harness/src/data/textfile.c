@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * textfile.c - aiesimulator-style text data: parse and write.
  *

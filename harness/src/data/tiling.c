@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tiling.c - ADF-style tiling: a channel's stream gathered from (or
  * scattered to) a larger multi-dimensional buffer, with zero padding outside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bootgen_arch.c - the architectures a bootgen supports. AMD's bootgen
  * prints them as the ARGUMENTS rows of `bootgen -help arch` (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bootgen_arch.h - which `-arch` values the bootgen in use supports, read
  * from its own `bootgen -help arch` table. Not installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libadf.c - the compiled graph: libadf.a (ar, via libarchive) or an
  * aiecompiler Work/ directory (research/xclbin.md §4). CDO names follow

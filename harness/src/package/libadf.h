@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libadf.h - reading a compiled AIE graph for the packager: libadf.a (an ar
  * archive whose members are plain files or ELF objects with the CDOs in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libadf_elf.c - the section table of an ELF object (32 or 64 bit, either
  * byte order). libadf.a's hw.o and sw.o are ELF containers whose named

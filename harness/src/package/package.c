@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xclbin_package.c - aieth_package: XSA + compiled graph -> AIE-only
  * xclbin, the open replacement of `v++ -p ... --package.defer_aie_run`

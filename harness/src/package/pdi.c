@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pdi.c - PDI facts and the bootgen step (research/xclbin.md §2.2: the AIE
  * PDI is a bootgen image of the aiecompiler's CDOs; with deferred AIE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pdi.h - Versal PDI facts the packager needs (the device IDCODE in the
  * Image Header Table; the CDO file header) and building the AIE PDI with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pdi_cache.c - the PDI cache (pdi_cache.h; docs/packaging.md).
  *

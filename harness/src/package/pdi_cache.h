@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pdi_cache.h - the PDI cache (docs/packaging.md, "The PDI cache"): PDIs
  * bootgen built, kept under the SHA-256 of everything bootgen read, so the

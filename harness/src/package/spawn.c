@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spawn.c - bootgen in a process group of its own (spawn.h).
  */

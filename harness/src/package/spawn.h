@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spawn.h - running bootgen (pdi.c: the PDI; bootgen_arch.c: its -help
  * arch table) in a process group of its own, so that a time limit or an

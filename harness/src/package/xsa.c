@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xsa.c - the XSA (zip) reader. An XSA always holds xsa.json, xsa.xml and
  * sysdef.xml (research/xclbin.md §3); a Versal XSA also holds the device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xsa.h - reading the precompiled XSA (a zip archive) for the packager:
  * its required metadata members, the platform identity from xsa.json and

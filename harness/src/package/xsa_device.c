@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xsa_device.c - the XSA against the board's device (issue 15: a VEK280
  * graph packaged against a VCK190 XSA must be refused). The facts are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xsa_device.h - is the XSA made for the board's device? Not installed.
  */

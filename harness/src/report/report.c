@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c - the report object: run metadata, tests, exit codes, and the
  * report.json writer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_compare.c - regression gates: a report compared with a baseline
  * report (run_test --baseline, run_test compare; docs/farm.md).

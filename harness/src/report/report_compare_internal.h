@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_compare_internal.h - the baseline comparison's rows, shared by the
  * comparison (report_compare.c) and its outputs (report_compare_out.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_compare_load.c - reading a report.json back for a comparison
  * (run_test --baseline, run_test compare): the strict JSON reader, then a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_compare_out.c - a baseline comparison's outputs: the table of what
  * moved, and the "baseline" object of report.json with the verdict on each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_farm.h - the report as a flat list of farm result cases (one per
  * channel, transaction, latency check and test), shared by the LAVA signal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_html.c - report.html: one self-contained page a person reads
  * (inline CSS and SVG; no script, no network: its Content-Security-Policy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_internal.h - the result model: the report.json tree itself
  * (docs/report-schema.md), shared by the runner and every writer.

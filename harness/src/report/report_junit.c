@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_junit.c - junit.xml from the report: one <testsuite> per test
  * description, one <testcase> per transaction channel, <failure> for data

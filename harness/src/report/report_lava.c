@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_lava.c - the report as LAVA lava-test-shell signal lines, so a LAVA
  * test definition needs no parse pattern, and the flat case list the LAVA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_svg.c - the charts of a transaction as SVG (inline in report.html
  * and standalone files), and the helpers every visual writer shares:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_tap.c - the report as TAP version 13 (testanything.org): one test
  * point per farm case (report_farm.h: channel, latency check, transaction,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_text.c - the human summary (one table per transaction) and the
  * stable one-line markers farms parse (RUN_TEST BEGIN / CASE / END).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_trace.c - trace.json in the Chrome trace event format (the JSON
  * object form), which Perfetto and chrome://tracing open: one process per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_visual.h - what the writers of the pages a person looks at share
  * (report_html.c, report_svg.c, report_trace.c): escaping, safe file names,

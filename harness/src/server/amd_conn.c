@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_conn.c - one connection of AMD's protocol (amd_conn.h), decoded by
  * amd_proto.c: the requests, the manager that becomes a session in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server/amd_conn.h - one connection of AMD's protocol (amd_conn.c), as
  * the listener (amd_listen.c) starts it: the handshake, the manager that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server/amd_conn_internal.h - the state of one connection of AMD's
  * protocol, shared by its three files: amd_conn.c (requests, the manager,

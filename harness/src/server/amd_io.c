@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_io.c - the socket side of a connection of AMD's protocol
  * (amd_conn_internal.h): replies sent with one sendmsg each (MSG_NOSIGNAL;

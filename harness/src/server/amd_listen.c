@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_listen.c - th_server's second listener: AMD's TCP protocol
  * (docs/server.md "AMD's clients", research/amd-protocol.md). The accept

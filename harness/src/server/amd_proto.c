@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_proto.c - the codec of AMD's client/server wire protocol
  * (amd_proto.h; research/amd-protocol.md sections 1, 3, 4, 5, 7, 9, 12).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_proto.h - the codec of AMD's AI-Engine-Test-Harness client/server
  * wire protocol (research/amd-protocol.md; docs/amd-protocol.md says what

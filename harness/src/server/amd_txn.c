@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amd_txn.c - the transactions of a connection of AMD's protocol
  * (amd_conn_internal.h): accepted by the memory budget, checked

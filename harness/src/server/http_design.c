@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http_design.c - th_server's HTTP API for the design xclbin cache
  * (HEAD/PUT /v1/xclbins/SHA256: a client asks before sending megabytes)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server/http_internal.h - th_server's HTTP API on libmicrohttpd, shared by
  * its files: the request being handled, the replies, the handlers

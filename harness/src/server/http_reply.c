@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http_reply.c - th_server's HTTP replies: a body with its status, JSON,
  * and the {"error": {"code", "message"}} every refusal uses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http_server.c - th_server's HTTP API (docs/http-api.md) on libmicrohttpd:
  * the request cycle (head checks, tokens, bodies within their limits,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http_sessions.c - th_server's HTTP API: health, metrics, sessions and
  * their graphs (docs/http-api.md).

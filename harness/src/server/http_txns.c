@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * http_txns.c - th_server's HTTP API: transactions (the encoded
  * transaction, its TX image streamed in, the wait, the result, the RX

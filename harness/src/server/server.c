@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server.c - th_server as the library offers it (aieth/server.h): the
  * options checked, the device queue set up (srv_core.c), the listeners

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_artifacts.c - a session's artifact folder on the server: the files
  * its device run produced (and the xrt.ini its client sent), returned to

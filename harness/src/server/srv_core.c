@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_core.c - th_server's one device and its first-come first-served
  * queue (srv_core.h), shared by the HTTP API and AMD's protocol: sessions,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server/srv_core.h - th_server's device and its queue, shared by every
  * listener (HTTP: http_*.c; AMD's protocol: amd_*.c): sessions that hold

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_image.c - transaction images: small ones from calloc, large ones
  * mapped directly and advised to use transparent huge pages. A fresh 256 MiB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_image.h - the server's transaction images (TX and RX, up to GiBs):
  * memory the kernel backs with huge pages where it can, and large images

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_reset.c - th_server's device reset command (--reset-cmd, e.g.
  * "xrt-smi reset --force" on a board): run with /bin/sh -c after a session

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_route.c - th_server's request parsing: paths, bearer tokens, JSON
  * request bodies (docs/http-api.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server/srv_route.h - th_server's request parsing, free of HTTP: the path
  * into a route, the Authorization header into a token, JSON bodies into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_tokens.c - th_server's token file and constant-time token check.
  */

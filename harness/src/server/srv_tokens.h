@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * server/srv_tokens.h - th_server's bearer tokens: the token file
  * (one "NAME TOKEN" per line, '#' comments, blank lines) and the check of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * srv_xclbin.c - th_server's design xclbin cache: files named by their
  * sha256 in one folder, uploaded once (streamed to a temporary file while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate.c - run_test calibrate: fit the emulated board's timing
  * parameters to the counters a board reported for the same descriptions.

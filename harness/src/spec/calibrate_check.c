@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate_check.c - the description and report pairs of run_test
  * calibrate: a board report is only fitted when it is one of the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate_impl.h - the calibration's state, shared by calibrate.c (runs
  * and fit), calibrate_check.c (the pairs and their checks) and

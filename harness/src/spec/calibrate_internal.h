@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate_internal.h - the parameter search of run_test calibrate
  * (calibrate_search.c), kept apart from the runs so a unit test can drive it

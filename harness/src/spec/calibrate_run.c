@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate_run.c - one candidate of run_test calibrate: the base board
  * file with the candidate values, and one emulated run of a description on

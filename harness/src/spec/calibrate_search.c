@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate_search.c - the integer pattern search behind run_test
  * calibrate. The emulator's cycle counts are piecewise in its parameters

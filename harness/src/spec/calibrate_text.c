@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate_text.c - the table run_test calibrate prints: per channel the
  * board's cycles, the emulated ones before and after the fit and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_ctx.c - a run's test record: its error (the first one wins) and its
  * exit code by the contract (docs/user-guide.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_data.c - a channel's data for one transaction: checked before the
  * device is touched (rn_prepare), opened just before the transaction runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec/run_internal.h - what the runner's files share (not installed):
  * runner.c runs a description (the device, graphs, transactions, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_results.c - a finished transaction's channel into the report:
  * counters, throughput, validity, data integrity, saved data, thresholds

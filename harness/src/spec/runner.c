@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runner.c - run one test description and record it as a test of a report:
  * load and check the description against the board, check every channel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec.c - parse and check a test description (docs/test-spec.md). Every
  * error names the file, the JSON path, the value and the rule.

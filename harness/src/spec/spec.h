@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec.h - a parsed test description (docs/test-spec.md), not installed.
  * Everything here has been checked against the schema; board-dependent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload.c - results upload (aieth/upload.h): the spool is retried oldest
  * first, then each --upload target gets its payload; what could not be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload_creds.c - where upload credentials come from: never the command
  * line. A credentials file (one "URL-PREFIX token TOKEN" or "URL-PREFIX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload_http.c - one POST of a payload with libcurl: TLS verified
  * (a private CA through the cacert option), bounded connect and total

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload_internal.h - the parts of results upload: target URLs, payloads
  * (SQUAD multipart, InfluxDB line protocol, the webhook's JSON), the spool's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload_payload.c - what each target receives, built from the report tree
  * (report.json's root) so that a payload is one byte string that can be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload_spool.c - one spooled request per file: a short text header (the
  * --upload URL, the request URL, the content type, the body's length) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * upload_url.c - --upload URLs: squad+http[s]://HOST[/PREFIX]/TEAM/PROJECT/
  * BUILD/ENV, influx+http[s]://HOST[:PORT][/PREFIX]/DB and plain http[s]://

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.c - error codes and the per-thread message of the last failure. */
 #include <stdio.h>
 #include <string.h>

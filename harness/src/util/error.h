@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util/error.h - recording the message of a failure (not installed). The
  * public side is aieth/error.h: the codes, aieth_error_message().

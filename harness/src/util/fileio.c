@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fileio.c - whole-file reads, full reads and writes, streamed copies, and
  * output. One output mechanism (aieth_out) serves the whole-buffer writer

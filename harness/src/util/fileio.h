@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util/fileio.h - files (not installed): whole-file reads, full reads and
  * writes, streamed copies, inputs opened without blocking, and outputs that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hash.c - SHA-256 (FIPS 180-4), a fast 128-bit hash, UUID text. */
 #include <stdio.h>
 #include <string.h>

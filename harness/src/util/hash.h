@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util/hash.h - hashes (used with xclbin files): SHA-256 (reported file
  * identity) and a fast 128-bit content hash (the derived xclbin UUID, which

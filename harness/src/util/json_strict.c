@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_strict.c - strict JSON input on top of json-c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_strict.h - strict reading of JSON input files on top of json-c:
  * parse errors with line and column, duplicate keys (json-c silently keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* path.c - paths, the data directory, string copies. */
 #include <stdlib.h>
 #include <string.h>

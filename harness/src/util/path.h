@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util/path.h - paths, the data directory, string copies (not installed).
  */

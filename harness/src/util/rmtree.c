@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rmtree.c - removing a scratch folder with everything in it (fileio.h). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <ftw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sbuf.c - the growing string buffer of the report writers. */
 #include <stdarg.h>
 #include <stdio.h>

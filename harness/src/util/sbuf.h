@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sbuf.h - a growing string buffer for the report writers (not installed).
  * An allocation failure is remembered in oom; later appends do nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aie_metadata.c - reading aie_control_config.json (the AIE_METADATA
  * section): graphs and PLIOs, with the keys XRT's edge parser reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aie_metadata_check.c - a graph's PLIOs against a board (the PLIO rules of
  * the precompiled XSA: anchor.md §4.1-4.3), and the whole-file check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xclbin_format.h - the byte layout of an xclbin (axlf) file, as offsets,
  * so reader and writer never depend on a compiler's struct layout.

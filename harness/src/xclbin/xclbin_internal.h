@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xclbin_internal.h - the xclbin reader's object, shared by the reader,
  * the checks and the packager; in-memory entry points for the fuzz targets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xclbin_kinds.c - names of section kinds and modes (xclbinutil's names). */
 #include <stdlib.h>
 #include <string.h>

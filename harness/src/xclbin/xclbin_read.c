@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xclbin_read.c - the strict xclbin reader. Only the header and the
  * section table are read at open; payloads are read on demand. Every rule

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xclbin_write.c - writing xclbin files (see xclbin_write.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xclbin_write.h - the xclbin writer: header, section table, payloads on
  * 8-byte boundaries with zero padding, m_length = file size (the layout

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A stand-in for AMD's current bootgen in tests (Debian's 2022.2 has no
 # Versal Gen 2 architecture). It answers `-help arch` with a table in the
 # layout of AMD bootgen's own (common/include/help.h) that lists

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_package_inputs - writes synthetic th_package inputs for the
  * end-to-end tests and the benchmark (tests/data/package/README.md).

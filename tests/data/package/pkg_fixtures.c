@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pkg_fixtures.c - synthetic th_package inputs (see pkg_fixtures.h). */
 #include <archive.h>
 #include <archive_entry.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pkg_fixtures.h - synthetic but well-formed th_package inputs, generated
  * (no real XSA or libadf.a can be in the tree): an XSA zip with its

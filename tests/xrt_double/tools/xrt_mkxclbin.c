@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_mkxclbin - write the xclbins the xrt backend's tests load:
  *   xrt_mkxclbin pl BOARD OUT         the PL DMA kernel of BOARD as XRT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * remote.c - the remote backend: a device behind th_server, over its HTTP
  * API (docs/http-api.md) with libcurl. The encoded transaction crosses the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * remote_design.c - the remote backend's files around a session
  * (remote_design.h): the design xclbin uploaded once (the server caches it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backends/remote/remote_design.h - the remote backend's files around a
  * session (docs/http-api.md): the design xclbin, hashed while read and

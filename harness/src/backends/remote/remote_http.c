@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * remote_http.c - what every request of the remote backend shares
  * (remote_http.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backends/remote/remote_http.h - what every request of the remote backend
  * shares (remote.c, remote_design.c): the libcurl handle's setup, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_api.h - the subset of XRT's C API the xrt backend uses, as a table of
  * function pointers resolved at run time with dlopen (xrt_load.c). libaieth

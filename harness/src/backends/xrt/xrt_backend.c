@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backend_xrt.c - a real board through XRT's C API (docs/on-board.md).
  *

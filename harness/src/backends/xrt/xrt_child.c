@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_child.c - the child process of the xrt backend: it alone loads XRT
  * and owns the device, kernel, graph and buffer handles, and serves the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_child.h - the child process of the xrt backend (xrt_child.c) and the
  * process that runs it under the parent's watchdog (xrt_proc.c).

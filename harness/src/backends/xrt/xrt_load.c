@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_load.c - load XRT's C API (libxrt_coreutil, or a stand-in) with
  * dlopen and resolve the functions the xrt backend uses.

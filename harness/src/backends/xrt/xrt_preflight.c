@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_preflight.c - checks the xrt backend makes before it touches the
  * device, each with a message that says what to fix (docs/on-board.md):

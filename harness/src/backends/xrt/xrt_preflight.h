@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_preflight.h - checks before the xrt backend touches the device
  * (xrt_preflight.c, docs/on-board.md "Pre-flight checks").

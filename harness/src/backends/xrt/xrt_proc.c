@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_proc.c - the xrt backend's child process under watchdog: fork, a
  * socketpair for requests, a pipe that collects what XRT prints, bounded

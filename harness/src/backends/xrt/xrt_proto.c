@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_proto.c - encoding, decoding and frame I/O of the xrt backend's
  * parent/child protocol (xrt_proto.h).

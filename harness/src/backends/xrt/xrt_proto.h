@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xrt_proto.h - the request/response protocol between libaieth and the
  * child process that owns the XRT handles (the watchdog design of the xrt
