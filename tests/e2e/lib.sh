@@ -68,7 +68,7 @@ start_server() {
   SP=$!
   PIDS+=("$SP")
   local i port=
-  for i in $(seq 50); do
+  for i in $(seq 600); do
     port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log")
     [[ -n $port ]] && break
     sleep 0.1
@@ -86,7 +86,7 @@ th_server_setup() {
   : >"$TMP/probe"
   "$TS" --listen 127.0.0.1:0 >"$TMP/probe" 2>&1 &
   local probe=$! i
-  for i in $(seq 50); do
+  for i in $(seq 600); do
     kill -0 "$probe" 2>/dev/null && ! grep -q listening "$TMP/probe" || break
     sleep 0.1
   done
@@ -123,7 +123,7 @@ metric() { curl -s -m 5 "$U/v1/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
 stop_server() {
   kill -TERM "$SP"
   local i
-  for i in $(seq "${1:-100}"); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+  for i in $(seq "${1:-300}"); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
   wait "$SP"; local rc=$?
   [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"

@@ -5,7 +5,11 @@
 # verdicts, exit codes; timing, paths and the backend name aside); tokens
 # (none or wrong: exit 3), an unreachable server (3), a queue timeout (3,
 # with the position), a client killed mid-run (the server keeps serving and
-# frees the device after the idle timeout). Every wait is bounded.
+# frees the device after the idle timeout). Every wait is bounded; each
+# time limit under test (--max-wait, --idle-timeout) has a server of its
+# own, every other one is wide, and the checks wait for events (a metric),
+# never for a sleep to be long enough: the suite holds on a loaded machine
+# and under qemu.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
@@ -14,8 +18,19 @@ th_server_setup
 TOK=remote-test-token-0123456789
 printf 'ci %s\n' "$TOK" >"$TMP/tokens"
 printf '%s\n' "$TOK" >"$TMP/token"
+A="Authorization: Bearer $TOK"
 
-start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1 --max-memory 100
+# active_sessions: the server's aieth_sessions_active metric now
+active_sessions() {
+  curl -s -m 5 -H "Authorization: Bearer $TOK" "$U/v1/metrics" | sed -n 's/^aieth_sessions_active //p'
+}
+# wait_active N: until N sessions hold the device (60 s at most)
+wait_active() {
+  local i st=
+  for i in $(seq 600); do st=$(active_sessions); [[ $st == "$1" ]] && return 0; sleep 0.1; done
+  return 1
+}
+start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 120 --max-wait 600 --max-memory 100
 # every example: local and remote, same exit code and report
 for t in "$EX"/*/test.json; do
   n=$(basename "$(dirname "$t")")
@@ -55,42 +70,7 @@ expect 3 "$RT" -q --backend remote --server http://127.0.0.1:1 -o "$TMP/ur" "$EX
 has "$TMP/ur/report.json" "Couldn't connect"
 expect 2 "$RT" -q --backend remote --server ftp://x -o "$TMP/bu" "$EX/adder_perf/test.json"
 
-# queue timeout: another session holds the device; the run waits at
-# position 1 past --max-wait 1 and ends with 3 naming the position
-A="Authorization: Bearer $TOK"
-curl -s -m 5 -H "$A" -H 'Content-Type: application/json' -d '{"board":"vck190"}' "$U/v1/sessions" >"$TMP/hold"
-HOLD=$(jq -r .id "$TMP/hold")
-( for i in $(seq 20); do curl -s -m 2 -o /dev/null -H "$A" "$U/v1/sessions/$HOLD"; sleep 0.3; done ) &
-keeper=$!
-expect 3 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/qt" "$EX/adder_perf/test.json"
-has "$TMP/qt/report.json" "queue timeout at position 1"
-has "$TMP/qt/report.json" "--max-wait 1 s"
-kill "$keeper" 2>/dev/null; wait "$keeper" 2>/dev/null
-curl -s -m 5 -o /dev/null -X DELETE -H "$A" "$U/v1/sessions/$HOLD"
-
-# a client killed mid-run: the server keeps serving; the session expires
-# after the idle timeout and the next run gets the device
-"$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/kill" \
-  "$EX/vek280_func_large/test.json" >/dev/null 2>&1 &
-victim=$!
-sleep 0.3
-kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
-curl -s -m 5 -o "$TMP/h" -w '%{http_code}' "$U/v1/health" >"$TMP/hc"
-has "$TMP/hc" 200
-# killed while holding the device (likely under qemu, where the victim is
-# slower), its session holds it until the idle timeout (2 s), longer than
-# --max-wait 1: wait for the device to be free before the next run
-for i in $(seq 40); do
-  st=$(curl -s -m 5 -H "Authorization: Bearer $TOK" "$U/v1/metrics" | sed -n 's/^aieth_sessions_active //p')
-  [[ $st == 0 ]] && break
-  sleep 0.2
-done
-[[ $st == 0 ]] && ok || bad "the killed client's session still holds the device"
-expect 0 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/after" "$EX/adder_perf/test.json"
-kill -0 "$SP" && ok || bad "th_server died"
-
-# a client that vanishes mid-upload: the server keeps serving; its session
-# expires after the idle timeout (2 s) and the device is reset
+# the memory budget and the cfg checks (the idle timeout is tested below)
 curl -s -m 5 -H "$A" -H 'Content-Type: application/json' -d '{"board":"vck190"}' "$U/v1/sessions" >"$TMP/up"
 UPS=$(jq -r .id "$TMP/up")
 cfg=$(printf '"0x0",%.0s' $(seq 288))
@@ -112,22 +92,7 @@ curl -s -m 5 -o "$TMP/oob" -w '%{http_code}' -H "$A" -H 'Content-Type: applicati
   "$U/v1/sessions/$UPS/txns" >"$TMP/oobc"
 has "$TMP/oobc" 400
 has "$TMP/oob" "the TX image holds 1 words"
-head -c 67108864 /dev/zero >"$TMP/img"
-curl -s -m 10 --limit-rate 2M -X PUT -H "$A" -H 'Content-Type: application/octet-stream' \
-  --data-binary @"$TMP/img" "$U/v1/sessions/$UPS/txns/t-1/tx" >/dev/null 2>&1 &
-upl=$!
-sleep 0.5
-kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
-curl -s -m 5 -o /dev/null -w '%{http_code}' "$U/v1/health" >"$TMP/hc2"
-has "$TMP/hc2" 200
-for i in $(seq 40); do
-  st=$(curl -s -m 5 -H "$A" "$U/v1/metrics" | sed -n 's/^aieth_sessions_active //p')
-  [[ $st == 0 ]] && break
-  sleep 0.2
-done
-[[ $st == 0 ]] && ok || bad "the vanished uploader still holds the device"
-curl -s -m 5 -H "$A" "$U/v1/sessions/$UPS" >"$TMP/ups"
-has "$TMP/ups" '"state":"expired"'
+curl -s -m 5 -o /dev/null -X DELETE -H "$A" "$U/v1/sessions/$UPS"
 
 # several clients at once: each waits its turn and passes
 cp=()
@@ -143,8 +108,58 @@ has "$TMP/metrics" 'aieth_queue_length 0'
 has "$TMP/metrics" 'aieth_image_bytes 0'
 
 kill -TERM "$SP"
-for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+for i in $(seq 600); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
 wait "$SP"; [[ $? -eq 0 ]] && ok || bad "th_server did not drain on SIGTERM"
+
+# ---- queue timeout (a server of its own, --max-wait 1 under test): another
+# session holds the device; the run waits at position 1 past --max-wait 1
+# and ends with 3 naming the position
+start_server "$TMP/log_q" --token-file "$TMP/tokens" --max-wait 1
+curl -s -m 5 -H "$A" -H 'Content-Type: application/json' -d '{"board":"vck190"}' "$U/v1/sessions" >"$TMP/hold"
+HOLD=$(jq -r .id "$TMP/hold")
+expect 3 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/qt" "$EX/adder_perf/test.json"
+has "$TMP/qt/report.json" "queue timeout at position 1"
+has "$TMP/qt/report.json" "--max-wait 1 s"
+curl -s -m 5 -o /dev/null -X DELETE -H "$A" "$U/v1/sessions/$HOLD"
+stop_server
+
+# ---- the idle timeout (a server of its own, --idle-timeout 3 under test)
+start_server "$TMP/log_i" --token-file "$TMP/tokens" --idle-timeout 3
+# a client killed mid-run, while it holds the device: the server keeps
+# serving; the session expires after the idle timeout and the next run gets
+# the device
+"$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/kill" \
+  "$EX/vek280_func_large/test.json" >/dev/null 2>&1 &
+victim=$!
+wait_active 1 && ok || bad "the victim never held the device"
+kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+curl -s -m 5 -o "$TMP/h" -w '%{http_code}' "$U/v1/health" >"$TMP/hc"
+has "$TMP/hc" 200
+wait_active 0 && ok || bad "the killed client's session still holds the device"
+expect 0 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/after" "$EX/adder_perf/test.json"
+kill -0 "$SP" && ok || bad "th_server died"
+# a client that vanishes mid-upload (killed once its first body bytes went
+# out): the server keeps serving; its session expires after the idle
+# timeout and the device is reset
+curl -s -m 5 -H "$A" -H 'Content-Type: application/json' -d '{"board":"vck190"}' "$U/v1/sessions" >"$TMP/up"
+UPS=$(jq -r .id "$TMP/up")
+curl -s -m 5 -H "$A" -H 'Content-Type: application/json' \
+  -d "{\"channels\":36,\"depth\":4096,\"tx_bytes\":67108864,\"rx_bytes\":16,\"cfg\":[$cfg\"0x0\"]}" \
+  "$U/v1/sessions/$UPS/txns" >"$TMP/upt"
+[[ $(jq -r .id "$TMP/upt") == t-1 ]] && ok || bad "transaction for the upload: $(cat "$TMP/upt")"
+head -c 67108864 /dev/zero >"$TMP/img"
+curl -s -m 60 --limit-rate 2M --trace-ascii "$TMP/upl.trace" -X PUT -H "$A" \
+  -H 'Content-Type: application/octet-stream' \
+  --data-binary @"$TMP/img" "$U/v1/sessions/$UPS/txns/t-1/tx" >/dev/null 2>&1 &
+upl=$!
+for i in $(seq 600); do grep -q '^=> Send data' "$TMP/upl.trace" 2>/dev/null && break; sleep 0.1; done
+kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
+curl -s -m 5 -o /dev/null -w '%{http_code}' "$U/v1/health" >"$TMP/hc2"
+has "$TMP/hc2" 200
+wait_active 0 && ok || bad "the vanished uploader still holds the device"
+curl -s -m 5 -H "$A" "$U/v1/sessions/$UPS" >"$TMP/ups"
+has "$TMP/ups" '"state":"expired"'
+stop_server
 
 # https: with the lab CA the run passes; without it, verification (on by
 # default) refuses the server: exit 3

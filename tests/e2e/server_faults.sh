@@ -10,23 +10,27 @@
 # served, the TX image refused (413) before it is read, --rate-limit (429),
 # a failing and a hanging reset command, SIGTERM with a transaction running
 # for a remote client, and th_server under valgrind. 401, malformed JSON and
-# the JSON 413 are in th_server.sh. Every wait is bounded.
+# the JSON 413 are in th_server.sh. Every wait is bounded, and nothing
+# depends on how fast the machine is: each time limit under test has a
+# server of its own, every other limit is wide, and the checks wait for
+# events (a log line, a metric, bytes arriving), never for a sleep to be
+# long enough (issue 21: the suite holds on a loaded machine and qemu).
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup
 
 # metric NAME: its value now
-# wait_metric NAME VALUE: until the metric has the value (8 s at most)
+# wait_metric NAME VALUE: until the metric has the value (60 s at most)
 wait_metric() {
   local i v=
-  for i in $(seq 80); do v=$(metric "$1"); [[ $v == "$2" ]] && break; sleep 0.1; done
+  for i in $(seq 600); do v=$(metric "$1"); [[ $v == "$2" ]] && break; sleep 0.1; done
   [[ $v == "$2" ]] && ok || bad "metric $1 = '$v', expected $2"
 }
-# wait_log FILE TEXT: until the log has the text (10 s at most)
+# wait_log FILE TEXT: until the log has the text (60 s at most)
 wait_log() {
   local i
-  for i in $(seq 200); do grep -qF -- "$2" "$1" && return 0; sleep 0.05; done
+  for i in $(seq 1200); do grep -qF -- "$2" "$1" && return 0; sleep 0.05; done
   return 1
 }
 J='Content-Type: application/json'
@@ -67,8 +71,8 @@ b = bytes(range(251)) * ($BIG // 251 + 1)
 sys.stdout.buffer.write(b[:$BIG])" >"$TMP/tx.img"
 
 RESETS=$TMP/resets
-start_server "$TMP/log" --idle-timeout 2 --client-timeout 2 --max-memory 1024 \
-  --reset-cmd "echo reset >>$RESETS"
+# the idle and client timeouts are not under test on this server: wide
+start_server "$TMP/log" --idle-timeout 120 --client-timeout 120 --max-memory 1024
 
 # ---- a transaction while it runs: status, place, progress; Range; DELETE
 req 201 -H "$J" -d '{"board":"vck190","graphs":[{"name":"lb","model":"loopback","params":{"channels":[1],"window_bytes":4096}}]}' "$U/v1/sessions"
@@ -134,14 +138,16 @@ cmp -s "$TMP/rall" "$TMP/tx.img" && ok || bad "RX image differs from the TX imag
 rm -f "$TMP/rall"
 # a download killed half way: the server keeps serving; the transaction is
 # deletable once the broken download is over (never while it streams)
-curl -s -m 20 --limit-rate 4M -o /dev/null "$T/t-1/rx" &
+curl -s -m 60 --limit-rate 4M -o "$TMP/partial" "$T/t-1/rx" &
 dpid=$!
-sleep 0.5
+# the download is under way once its first bytes arrived
+for i in $(seq 600); do [[ -s $TMP/partial ]] && break; sleep 0.1; done
 req 409 -X DELETE "$T/t-1"
 has "$TMP/body" "RX download is in progress"
 kill -KILL "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null
+rm -f "$TMP/partial"
 req 200 "$U/v1/health"
-for i in $(seq 40); do
+for i in $(seq 600); do
   c=$(curl -s -m 5 -o "$TMP/body" -w '%{http_code}' -X DELETE "$T/t-1"); [[ $c == 204 ]] && break; sleep 0.1
 done
 [[ $c == 204 ]] && ok || bad "DELETE t-1 after the killed download: $c $(cat "$TMP/body")"
@@ -169,49 +175,7 @@ cmp -s "$TMP/rzero" <(head -c $BIG /dev/zero) && ok \
   || bad "a reused RX image shows earlier data: $(od -An -tx1 -N16 "$TMP/rzero")"
 rm -f "$TMP/rzero"
 req 204 -X DELETE "$T/t-3"
-# a client killed mid-upload: its session expires after the idle timeout,
-# its images are given back, the reset command runs before the next session
-req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
-jbody .id t-4
-curl -s -m 20 --limit-rate 8M -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-4/tx" >/dev/null 2>&1 &
-upl=$!
-sleep 0.5
-kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
-req 200 "$U/v1/health"
-wait_metric aieth_sessions_active 0
-req 200 "$U/v1/sessions/$SID"
-jbody .state expired
-wait_metric aieth_image_bytes 0
-for i in $(seq 50); do [[ -s $RESETS ]] && break; sleep 0.1; done
-has "$RESETS" reset
-has "$TMP/log" "device reset: \"echo reset >>$RESETS\" exited 0"
-[[ $(metric aieth_device_reset_failures_total) == 0 ]] && ok || bad "reset failures counted"
-
-# ---- run_test killed while its transaction runs on the server
-"$RT" -q --backend remote --server "$U" -o "$TMP/kill" "$TMP/t128m.json" >/dev/null 2>&1 &
-victim=$!
-if wait_log "$TMP/log" "/txns/t-1/wait"; then ok; else
-  # the wait line is written when it ends: the upload's line is enough
-  wait_log "$TMP/log" "/txns/t-1/tx 202" && ok || bad "the killed client never started its transaction"; fi
-kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
-req 200 "$U/v1/health"
-wait_metric aieth_sessions_active 0
-wait_metric aieth_image_bytes 0
-expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/after" "$EX/adder_func/test.json"
-
-# ---- a slow client that never finishes its request is dropped after
-# --client-timeout 2 s, while another client is served meanwhile
-t0=$(date +%s%N)
-exec 7<>"/dev/tcp/127.0.0.1/${U##*:}"
-printf 'POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Len' >&7
-req 200 "$U/v1/health"
-expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/while_slow" "$EX/adder_perf/test.json"
-timeout 10 cat <&7 >/dev/null
-rc=$?
-exec 7<&-
-el=$((($(date +%s%N) - t0) / 1000000))
-[[ $rc -eq 0 && $el -ge 1500 && $el -lt 9000 ]] && ok || bad "slow client: closed after $el ms (cat exit $rc), expected about 2 s"
-
+req 204 -X DELETE "$U/v1/sessions/$SID"
 # ---- the remote backend resumes a broken RX download with Range: a proxy
 # cuts the first whole download after 1 MiB
 cat >"$TMP/proxy.py" <<'EOF'
@@ -255,7 +219,7 @@ EOF
 python3 "$TMP/proxy.py" "${U##*:}" >"$TMP/pport" 2>/dev/null &
 PP=$!
 PIDS+=("$PP")
-for i in $(seq 50); do [[ -s $TMP/pport ]] && break; sleep 0.1; done
+for i in $(seq 600); do [[ -s $TMP/pport ]] && break; sleep 0.1; done
 PU=http://127.0.0.1:$(head -1 "$TMP/pport")
 expect 0 "$RT" -q --backend remote --server "$PU" -o "$TMP/resumed" "$TMP/t16m.json"
 grep -q 'GET /v1/sessions/[^ ]*/txns/t-1/rx 206 ' "$TMP/log" && ok \
@@ -264,15 +228,75 @@ kill "$PP" 2>/dev/null; wait "$PP" 2>/dev/null
 stop_server 150
 has "$TMP/log" "th_server: stopped"
 
+# ---- the idle timeout (a server of its own: the limit under test, 5 s)
+# a client killed mid-upload: its session expires after the idle timeout,
+# its images are given back, the reset command runs before the next session
+start_server "$TMP/log_idle" --idle-timeout 5 --reset-cmd "echo reset >>$RESETS"
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+SID=$(jq -r .id "$TMP/body")
+T=$U/v1/sessions/$SID/txns
+txn_body $BIG >"$TMP/txn"
+req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
+jbody .id t-1
+curl -s -m 60 --limit-rate 8M --trace-ascii "$TMP/upl.trace" -X PUT -H "$OS" \
+  --data-binary @"$TMP/tx.img" "$T/t-1/tx" >/dev/null 2>&1 &
+upl=$!
+# killed once its first body bytes went out
+for i in $(seq 600); do grep -q '^=> Send data' "$TMP/upl.trace" 2>/dev/null && break; sleep 0.1; done
+grep -q '^=> Send data' "$TMP/upl.trace" && ok || bad "the upload never sent its body"
+kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
+req 200 "$U/v1/health"
+wait_metric aieth_sessions_active 0
+req 200 "$U/v1/sessions/$SID"
+jbody .state expired
+wait_metric aieth_image_bytes 0
+for i in $(seq 600); do [[ -s $RESETS ]] && break; sleep 0.1; done
+has "$RESETS" reset
+has "$TMP/log_idle" "device reset: \"echo reset >>$RESETS\" exited 0"
+[[ $(metric aieth_device_reset_failures_total) == 0 ]] && ok || bad "reset failures counted"
+
+# ---- run_test killed while its transaction runs on the server
+"$RT" -q --backend remote --server "$U" -o "$TMP/kill" "$TMP/t128m.json" >/dev/null 2>&1 &
+victim=$!
+if wait_log "$TMP/log_idle" "/txns/t-1/wait"; then ok; else
+  # the wait line is written when it ends: the upload's line is enough
+  wait_log "$TMP/log_idle" "/txns/t-1/tx 202" && ok || bad "the killed client never started its transaction"; fi
+kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+req 200 "$U/v1/health"
+wait_metric aieth_sessions_active 0
+wait_metric aieth_image_bytes 0
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/after" "$EX/adder_func/test.json"
+
+stop_server 300
+
+# ---- a slow client that never finishes its request is dropped after
+# --client-timeout 2 s (a server of its own: the limit under test), while
+# another client is served meanwhile
+start_server "$TMP/log_slow" --client-timeout 2
+t0=$(date +%s%N)
+exec 7<>"/dev/tcp/127.0.0.1/${U##*:}"
+printf 'POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Len' >&7
+req 200 "$U/v1/health"
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/while_slow" "$EX/adder_perf/test.json"
+timeout 60 cat <&7 >/dev/null
+rc=$?
+exec 7<&-
+el=$((($(date +%s%N) - t0) / 1000000))
+# closed by the server (cat saw EOF, not its own timeout), and not before
+# the 2 s: how much later depends on the machine's load
+[[ $rc -eq 0 && $el -ge 1500 ]] && ok || bad "slow client: closed after $el ms (cat exit $rc), expected the server to close it after 2 s"
+
+stop_server 300
+
 # ---- --rate-limit: past N requests a second from one address, 429 with
 # Retry-After and the limit named; the next second serves again
 start_server "$TMP/log_rate" --rate-limit 5
-# one curl, one connection, 12 requests: within at most two one-second
-# windows, so at most 10 pass
-urls=(); for i in $(seq 12); do urls+=(-o "$TMP/rl$i" "$U/v1/health"); done
-curl -s -m 10 -D "$TMP/rh" -w '%{http_code}\n' "${urls[@]}" >"$TMP/rcodes"
+# one curl, one connection, 60 requests: unless they take 12 s or more (a
+# machine no test could run on), more than 5 fall in one second: some 429
+urls=(); for i in $(seq 60); do urls+=(-o "$TMP/rl$i" "$U/v1/health"); done
+curl -s -m 60 -D "$TMP/rh" -w '%{http_code}\n' "${urls[@]}" >"$TMP/rcodes"
 n429=$(grep -c '^429$' "$TMP/rcodes")
-[[ $n429 -ge 2 && $(head -1 "$TMP/rcodes") == 200 ]] && ok || bad "rate limit: $(tr '\n' ' ' <"$TMP/rcodes")"
+[[ $n429 -ge 1 && $(head -1 "$TMP/rcodes") == 200 ]] && ok || bad "rate limit: $(tr '\n' ' ' <"$TMP/rcodes")"
 has "$TMP/rh" "Retry-After: 1"
 f=$(grep -l '"code":"rate_limited"' "$TMP"/rl* | head -1)
 [[ -n $f ]] && has "$f" "more than 5 requests in one second, the limit is --rate-limit 5" \
@@ -286,8 +310,8 @@ stop_server 150
 printf 'ann rate-token-ann-0123456789\nbob rate-token-bob-0123456789\n' >"$TMP/rtokens"
 printf 'rate-token-bob-0123456789\n' >"$TMP/rtok_bob"
 start_server "$TMP/log_rate2" --rate-limit 5 --token-file "$TMP/rtokens"
-urls=(); for i in $(seq 8); do urls+=(-o "$TMP/ra$i" "$U/v1/metrics"); done
-curl -s -m 10 -H "Authorization: Bearer rate-token-ann-0123456789" -w '%{http_code}\n' \
+urls=(); for i in $(seq 60); do urls+=(-o "$TMP/ra$i" "$U/v1/metrics"); done
+curl -s -m 60 -H "Authorization: Bearer rate-token-ann-0123456789" -w '%{http_code}\n' \
   "${urls[@]}" >"$TMP/rcodes_ann"
 curl -s -m 5 -H "Authorization: Bearer rate-token-bob-0123456789" -w '%{http_code}\n' \
   -o /dev/null "$U/v1/metrics" >"$TMP/rcode_bob"
@@ -304,35 +328,44 @@ stop_server 150
 
 # ---- a failing reset command is logged and counted; a hanging one is
 # killed after --reset-timeout; both leave the server serving
+# (the reset runs after a session that expired: --idle-timeout 1 ends the
+# first one; what comes after is checked by events, so the short idle
+# timeout cannot race the checks)
+# session_gets_device ID: the session gets the device (active; or already
+# expired again after 1 s idle: it had it)
+session_gets_device() {
+  local st= i
+  for i in $(seq 600); do
+    st=$(curl -s -m 5 "$U/v1/sessions/$1" | jq -r .state)
+    [[ $st == active || $st == expired ]] && break; sleep 0.1
+  done
+  [[ $st == active || $st == expired ]] && ok || bad "session $1 after the reset: state '$st'"
+}
 start_server "$TMP/log_rf" --idle-timeout 1 --reset-cmd 'exit 3'
 req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 wait_metric aieth_device_reset_failures_total 1
 has "$TMP/log_rf" "exited 3 ("
 has "$TMP/log_rf" ": FAILED"
-expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rf" "$EX/adder_func/test.json"
+req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+session_gets_device "$(jq -r .id "$TMP/body")"
 stop_server 150
 MARK=hung-reset-$$-$RANDOM
-start_server "$TMP/log_rh" --idle-timeout 1 --reset-cmd "sleep 30; : $MARK" --reset-timeout 2
+start_server "$TMP/log_rh" --idle-timeout 1 --reset-cmd "sleep 60; : $MARK" --reset-timeout 10
 req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 wait_metric aieth_sessions_active 0
-# the reset runs (2 s): the server answers meanwhile (its lock is not held),
-# and the next session waits for the device until the reset is over
-t0=$(date +%s%N)
+# the reset runs (killed after 10 s): the server answers meanwhile (its lock
+# is not held: the answer comes while the reset still runs), and the next
+# session waits for the device until the reset is over
 req 200 "$U/v1/metrics"
-el=$((($(date +%s%N) - t0) / 1000000))
-[[ $el -lt 1000 ]] && ok || bad "metrics took $el ms during the reset"
+if grep -q "killed after the reset timeout" "$TMP/log_rh"; then
+  bad "metrics answered only after the hung reset was killed"; else ok; fi
 req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 jbody .state queued
 jbody .position 1
 NS=$(jq -r .id "$TMP/body")
-for i in $(seq 60); do
-  curl -s -m 5 -o "$TMP/body" "$U/v1/sessions/$NS"; [[ $(jq -r .state "$TMP/body") == active ]] && break; sleep 0.1
-done
-jbody .state active
-has "$TMP/log_rh" "killed after the reset timeout of 2 s"
+session_gets_device "$NS"
+has "$TMP/log_rh" "killed after the reset timeout of 10 s"
 [[ $(metric aieth_device_reset_failures_total) == 1 ]] && ok || bad "the hung reset was not counted"
-req 204 -X DELETE "$U/v1/sessions/$NS"
-expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rhung" "$EX/adder_func/test.json"
 stop_server 150
 if pgrep -f "$MARK" >/dev/null 2>&1; then bad "the hung reset command was left running"; else ok; fi
 
@@ -343,11 +376,8 @@ start_server "$TMP/log_d" --reset-cmd "echo drained >>$TMP/dreset"
 "$RT" -q --backend remote --server "$U" -o "$TMP/drain" "$TMP/t128m.json" >"$TMP/drain.out" 2>&1 &
 cl=$!
 wait_log "$TMP/log_d" "/txns/t-1/tx 202" && ok || bad "the drained client never started its transaction"
-t0=$(date +%s%N)
-stop_server 150
-el=$((($(date +%s%N) - t0) / 1000000))
-[[ $el -lt 10000 ]] && ok || bad "drain took $el ms"
-for i in $(seq 100); do kill -0 "$cl" 2>/dev/null || break; sleep 0.1; done
+stop_server 600
+for i in $(seq 600); do kill -0 "$cl" 2>/dev/null || break; sleep 0.1; done
 wait "$cl"; crc=$?
 # the emulated board notices the interrupt between its simulation steps: the
 # transaction ends interrupted (exit 3, the server named), or it had run to
@@ -389,19 +419,21 @@ has "$TMP/body" "the server is stopping"
 req 503 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 req 503 -H "$J" -d '{"iterations":1}' "$U/v1/sessions/$SID/graphs/lb/run"
 req 200 "$U/v1/health"
-t0=$(date +%s%N)
 req 204 -X DELETE "$U/v1/sessions/$SID"
-for i in $(seq 100); do kill -0 "$SP" 2>/dev/null || break; sleep 0.05; done
-el=$((($(date +%s%N) - t0) / 1000000))
+for i in $(seq 600); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
 wait "$SP"; rc=$?
-[[ $rc -eq 0 && $el -lt 3000 ]] && ok || bad "th_server: exit $rc $el ms after the last session ended (expected 0, well under the 5 s collect window)"
+[[ $rc -eq 0 ]] && ok || bad "th_server: exit $rc after the last session ended"
+# it stopped because its last session ended, not at the collect window
+has "$TMP/log_c" "drain: no HTTP session left open"
+if grep -q "collect window is over" "$TMP/log_c"; then bad "the drain waited the collect window"; else ok; fi
 # a client that never ends its session: the drain waits the collect window, no more
 start_server "$TMP/log_c2"
 req 201 -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 t0=$(date +%s%N)
-stop_server 100
+stop_server 600
 el=$((($(date +%s%N) - t0) / 1000000))
-[[ $el -ge 4500 && $el -lt 9000 ]] && ok || bad "a drain with an idle session took $el ms (expected the 5 s collect window)"
+has "$TMP/log_c2" "drain: the 5 s collect window is over with 1 HTTP session open"
+[[ $el -ge 4500 ]] && ok || bad "a drain with an idle session took $el ms (expected at least the 5 s collect window)"
 
 # ---- th_server under valgrind: a session, a client killed mid-upload,
 # SIGTERM; no error, no definite leak
@@ -411,11 +443,11 @@ elif ! command -v valgrind >/dev/null; then
   echo "server_faults.sh: valgrind run skipped (no valgrind installed)"
 else
   valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-    "$TS" --listen 127.0.0.1:0 --idle-timeout 1 --reset-cmd true >"$TMP/log_vg" 2>&1 &
+    "$TS" --listen 127.0.0.1:0 --idle-timeout 5 --reset-cmd true >"$TMP/log_vg" 2>&1 &
   SP=$!
   PIDS+=("$SP")
   port=
-  for i in $(seq 150); do
+  for i in $(seq 600); do
     port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/log_vg")
     [[ -n $port ]] && break; sleep 0.1
   done
@@ -427,10 +459,10 @@ else
   txn_body 1048576 >"$TMP/vtxn"
   req 201 -H "$J" --data-binary @"$TMP/vtxn" "$U/v1/sessions/$VS/txns"
   head -c 1048576 "$TMP/tx.img" >"$TMP/vimg"
-  curl -s -m 20 --limit-rate 100K -X PUT -H "$OS" --data-binary @"$TMP/vimg" \
-    "$U/v1/sessions/$VS/txns/t-1/tx" >/dev/null 2>&1 &
+  curl -s -m 60 --limit-rate 100K --trace-ascii "$TMP/vupl.trace" -X PUT -H "$OS" \
+    --data-binary @"$TMP/vimg" "$U/v1/sessions/$VS/txns/t-1/tx" >/dev/null 2>&1 &
   upl=$!
-  sleep 0.5
+  for i in $(seq 600); do grep -q '^=> Send data' "$TMP/vupl.trace" 2>/dev/null && break; sleep 0.1; done
   kill -KILL "$upl" 2>/dev/null; wait "$upl" 2>/dev/null
   wait_metric aieth_sessions_active 0
   kill -TERM "$SP"

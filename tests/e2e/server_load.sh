@@ -1,20 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # th_server under load (issue 11): 16 run_test --backend remote clients at
-# once, started in a known order 50 ms apart, each with its own token (the
-# log names it): each completes with the local result, they are served in
-# arrival order (the order in which their sessions were created is the
-# order in which they got the device), and the server is healthy after
-# (nothing queued, active or held). Every wait is bounded.
+# once, each with its own token (the log names it): each completes with the
+# local result, they are served first come, first served by arrival (the
+# order in which the server gave out their session ids, under its lock as
+# each entered the queue, is the order in which they got the device), and
+# the server is healthy after (nothing queued, active or held). Which client
+# arrives first is the scheduler's business, not the test's: nothing here
+# depends on the order in which the clients were started. Every wait is
+# bounded.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup
 NC=16
-# the clients start this far apart (more under ASan, whose start-up varies
-# more), so that they arrive in the order they were started
-GAP=0.05
-[[ ${AIETH_SAN:-0} == 1 ]] && GAP=0.2
 
 : >"$TMP/tokens"
 for i in $(seq -w 1 $NC); do
@@ -43,9 +42,10 @@ for i in $(seq -w 1 $NC); do
   timeout 60 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token$i" \
     -o "$TMP/run$i" "$TMP/t16m.json" >"$TMP/run$i.out" 2>&1 &
   cp+=($!)
-  sleep "$GAP"
 done
-for i in $(seq 100); do
+# all of them queued (a metric, polled for up to 120 s: a loaded machine or
+# qemu starts 16 clients slowly)
+for i in $(seq 1200); do
   q=$(curl -s -m 5 -H "$HA" "$U/v1/metrics" | sed -n 's/^aieth_queue_length //p')
   [[ $q == "$NC" ]] && break
   sleep 0.1
@@ -62,13 +62,13 @@ for i in $(seq -w 1 $NC); do
   [[ $(jq -r .summary.passed "$TMP/run$i/report.json" 2>/dev/null) == 1 ]] && ok || bad "client $i: report"
 done
 # arrival order is the order of the session ids (given under the server's
-# lock as each session enters the queue); the clients, started in order,
-# got ids 2..17 in that order (1 is the holder's); service order: their
-# first transactions, by session id, count up the same way
+# lock as each session enters the queue): the clients got ids 2..17, one
+# each (1 is the holder's), in whatever order they arrived; service order:
+# their first transactions, by session id, count up the same way
 for i in $(seq -w 1 $NC); do
   grep -m1 -o " c$i [A-Z]* /v1/sessions/s-[0-9]*-" "$TMP/log" | sed 's/.*s-\([0-9]*\)-$/\1/'
-done >"$TMP/ids"
-if cmp -s "$TMP/ids" <(seq 2 $((NC + 1))); then ok; else bad "session ids of c01..c16: $(tr '\n' ' ' <"$TMP/ids")"; fi
+done | sort -n >"$TMP/ids"
+if cmp -s "$TMP/ids" <(seq 2 $((NC + 1))); then ok; else bad "session ids of c01..c16 (sorted): $(tr '\n' ' ' <"$TMP/ids")"; fi
 grep -o 'POST /v1/sessions/s-[0-9]*-[0-9a-f]*/txns ' "$TMP/log" | awk -F'[/-]' '!seen[$5]++ {print $5}' >"$TMP/served"
 if cmp -s "$TMP/served" <(seq 2 $((NC + 1))); then ok; else bad "served out of arrival order: $(tr '\n' ' ' <"$TMP/served")"; fi
 # they were at once: each waited in the queue, polling its place

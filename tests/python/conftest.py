@@ -25,6 +25,38 @@ os.environ.setdefault("AIETH_DATA_DIR", str(SRC))
 
 
 @pytest.fixture
+def ctrl_c():
+    """Ctrl-C for a test, sent once the package's blocking call is under way.
+
+    A non-interactive shell starts its background jobs with SIGINT ignored,
+    and Python then installs no KeyboardInterrupt handler: the default one
+    is put back for the test (and the old disposition after it). The signal
+    goes out when the package's worker thread ("aieth-wait",
+    python/aieth/_interrupt.py) is running, an event, never after a guessed
+    delay; returns a function that arms it and the thread that sends it."""
+    import signal
+    import threading
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def arm(delay_s: float = 0.0) -> threading.Thread:
+        def send() -> None:
+            for _ in range(6000):  # 60 s at most
+                if any(t.name == "aieth-wait" and t.is_alive() for t in threading.enumerate()):
+                    break
+                time.sleep(0.01)
+            # delay_s: the call has been running a while (its work is long:
+            # nothing depends on the delay being exact)
+            time.sleep(delay_s)
+            os.kill(os.getpid(), signal.SIGINT)
+        th = threading.Thread(target=send, daemon=True)
+        th.start()
+        return th
+
+    yield arm
+    signal.signal(signal.SIGINT, old)
+
+
+@pytest.fixture
 def src() -> Path:
     """The source tree (examples/, platforms/)."""
     return SRC

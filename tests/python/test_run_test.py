@@ -98,12 +98,9 @@ def test_session_equals_program_counters(example, mode, src, run_test_bin, tmp_p
         np.testing.assert_array_equal(got, golden)
 
 
-def test_ctrl_c_writes_the_report_first(tmp_path):
+def test_ctrl_c_writes_the_report_first(tmp_path, ctrl_c):
     """SIGINT during a long run: report.json says interrupted, exit 130,
     then KeyboardInterrupt (as run_test: report first, then the signal)."""
-    import os
-    import signal
-    import threading
     spec = tmp_path / "long.json"
     rep = 1 << 18
     spec.write_text(json.dumps({
@@ -113,9 +110,8 @@ def test_ctrl_c_writes_the_report_first(tmp_path):
             {"plio": "PLIO_01_TO_AIE", "size": 65536, "repetition": rep,
              "data": {"pattern": "random", "seed": 1}},
             {"plio": "PLIO_01_FROM_AIE", "size": 65536, "repetition": rep}]}]}))
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
     with pytest.raises(KeyboardInterrupt):
+        timer = ctrl_c(0.3)
         aieth.run_test(spec, out=tmp_path / "out", emu_reference=True, no_timeout=True)
     timer.join()
     report = json.loads((tmp_path / "out" / "report.json").read_text())

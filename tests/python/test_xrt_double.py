@@ -71,10 +71,19 @@ def test_session_xrt_equals_emu(xrt_env):
 GRAPH_HANG = """
 import os, signal, sys, threading, time
 import aieth
+# started from a non-interactive shell's background job, SIGINT is ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
+def ctrl_c_once_waiting():
+    # the signal goes out once the wait is under way (its worker thread runs)
+    for _ in range(6000):
+        if any(t.name == "aieth-wait" and t.is_alive() for t in threading.enumerate()):
+            break
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGINT)
 with aieth.Session(board="vck190", graphs=[aieth.Graph("gr", model="adder")], backend="xrt",
                    xclbin=sys.argv[1], pl_xclbin=sys.argv[2]) as s:
     s.graph("gr").run(iterations=4)
-    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    threading.Thread(target=ctrl_c_once_waiting, daemon=True).start()
     start = time.monotonic()
     try:
         s.graph("gr").wait()

@@ -544,8 +544,17 @@ void srv_http_stop(aieth_server *s)
 		last = s->last_req_ms;
 		pthread_mutex_unlock(&s->mu);
 		now = srv_now_ms();
-		if (!n && (now - t0 >= COLLECT_MS || (!open && now - last >= QUIET_MS)))
+		/* the log says which end it was: operators (and tests) read why
+		 * a stop took as long as it did, not a stopwatch */
+		if (!n && !open && now - last >= QUIET_MS) {
+			srv_log(s, "drain: no HTTP session left open");
 			break;
+		}
+		if (!n && now - t0 >= COLLECT_MS) {
+			srv_log(s, "drain: the %d s collect window is over with %u HTTP session%s open",
+				COLLECT_MS / 1000, open, open == 1 ? "" : "s");
+			break;
+		}
 		nanosleep(&ts, NULL);
 	}
 	if (s->http)
