@@ -17,6 +17,14 @@ expect() {
 # has FILE TEXT: FILE contains TEXT
 has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/  | /' "$1" >&2; fi; }
 finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
+# log_has FILE REGEX: until FILE has a line matching REGEX (grep -E; 60 s
+# at most): a server writes its log line after its reply, so a test waits
+# for the line instead of sleeping
+log_has() {
+  local i
+  for i in $(seq 600); do grep -Eq -- "$2" "$1" && return 0; sleep 0.1; done
+  return 1
+}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # th_package's PDI cache: per script, never the user's ~/.cache

@@ -23,7 +23,10 @@ start_server "$TMP/log"
 expect 2 "$B/bin/run_test" -q --reference --backend remote --server "$U" -o "$TMP/ref" \
   "$EX/adder_perf/test.json"
 has "$TMP/ref/report.json" "--reference is the emulated board's beat-by-beat mode, a local emulator mode"
-sleep 0.2
+# the log is in order: once a later request's line is there, a session
+# made for --reference would be too
+curl -s -m 5 -o /dev/null "$U/v1/health"
+log_has "$TMP/log" 'GET /v1/health 200' || bad "no log line for /v1/health"
 if grep -q 'POST /v1/sessions' "$TMP/log"; then bad "a session was made for --reference"; else ok; fi
 
 if [[ -z ${AIETH_RUN_WRAPPER:-} ]]; then
