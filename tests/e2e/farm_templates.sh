@@ -228,8 +228,9 @@ printf '# node index kind backend target\nboard01 0 vck190 remote %s\nboard01 1 
 # a run_test that records its arguments and waits for a signal (a long board run)
 cat >"$TMP/bin/slow_run_test" <<EOF
 #!/bin/bash
-echo "\$* xrt_device=\${AIETH_XRT_DEVICE:-}" >"$TMP/slow.args"
+# the trap first: the file says it is ready for the signal
 trap 'echo TERM >>"$TMP/slow.args"; exit 143' TERM
+echo "\$* xrt_device=\${AIETH_XRT_DEVICE:-}" >"$TMP/slow.args"
 for _ in \$(seq 600); do sleep 0.1; done
 exit 9
 EOF
