@@ -100,6 +100,8 @@ JobCompType=jobcomp/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
+SchedulerParameters=sched_interval=1
+# (the main scheduler every second, not 60: a freed board is given again within a second)
 ReturnToService=2
 MinJobAge=600
 StateSaveLocation=$W/state
@@ -242,6 +244,7 @@ s280=$(grep -c 'ended by its client' "$TMP/ts_vek280.log")
 [[ $s190 == "$n190" && $s280 == "$n280" && $n190 == 3 && $n280 == 3 ]] && ok ||
   bad "sessions: vck190 server $s190 for $n190 jobs, vek280 server $s280 for $n280 jobs (3 each expected)"
 # one job per board at a time: no two runs on one board overlap
+[[ ${#SPANS[@]} -eq 2 ]] && ok || bad "runs recorded on ${#SPANS[@]} boards, expected 2"
 for u in "${!SPANS[@]}"; do
   if printf '%s' "${SPANS[$u]}" | sort -n | awk -v u="$u" '
       NF == 3 { if (NR > 1 && $1 < end) { print "board " u ": job " $3 " started before job " id " ended"; bad = 1 }
