@@ -8,6 +8,8 @@
 # - GitLab CI: the YAML parses (python3-yaml), its jobs' keys are checked,
 #   and their script lines run in a shell with the job's and the runner's
 #   variables.
+# - LAVA: the test definition's steps run in /bin/sh with its params and
+#   a recording lava-test-case (farm_lava.sh runs the job with lava-run).
 # - Jenkins: not run (no Jenkins in Debian 12): its structure is checked
 #   and the shell text of its sh steps runs with the lock's variables.
 # - Slurm: the #SBATCH directives are checked, and the batch scripts run
@@ -199,6 +201,56 @@ mkdir -p "$TMP/jk_emu"
 expect 0 env -C "$TMP/jk_emu" RUN_TEST="$RT" AIETH_OUT=out/7/emulator AIETH_TESTS="$EX" bash -e "$TMP/jenkins_emu.sh"
 jqis emu .environment.backend "$TMP/jk_emu/out/7/emulator/report.json"
 
+# --- LAVA: the test definition's steps in one /bin/sh, as lava-test-shell
+# runs them, with its params exported and lava-test-case recording
+# (tests/e2e/farm_lava.sh runs the whole job with lava-run)
+if $PY - "$F/lava/aieth-run-test.yaml" "$TMP/lava_steps.sh" >"$TMP/lv" 2>&1 <<'P'
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+want = {"BOARD", "BACKEND", "SERVER", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT"}
+if set(d["params"]) != want:
+    sys.exit("params %s, expected %s" % (sorted(d["params"]), sorted(want)))
+if d["params"]["BACKEND"] != "xrt":
+    sys.exit("BACKEND defaults to %r, expected xrt" % d["params"]["BACKEND"])
+open(sys.argv[2], "w").write("\n".join(d["run"]["steps"]) + "\n")
+P
+then ok; else bad "aieth-run-test.yaml: $(cat "$TMP/lv")"; fi
+mkdir -p "$TMP/bin"
+printf '#!/bin/sh\necho "$*" >>"%s"\n' "$TMP/lava.cases" >"$TMP/bin/lava-test-case"
+chmod +x "$TMP/bin/lava-test-case"
+# lv DIR [VAR=VALUE...]: the steps in DIR on the board behind th_server; the
+# recorded run_test-exit case is printed
+lv() {
+  local d=$TMP/lv_$1; shift
+  mkdir -p "$d"
+  rm -f "$TMP/lava.cases"
+  (cd "$d" && env PATH="$TMP/bin:$PATH" RUN_TEST="$RT" DESCRIPTIONS="$EX" BOARD=vck190 BACKEND=remote SERVER="$U" \
+    XCLBIN="$XB" RUN_TEST_ARGS= OUT=out "$@" /bin/sh "$TMP/lava_steps.sh" >"$TMP/lv.out" 2>&1)
+  cat "$TMP/lava.cases" 2>/dev/null
+}
+lcase() {
+  local want=$1 dir=$2; shift 2
+  local got; got=$(lv "$dir" "$@")
+  [[ $got == "run_test-exit $want --units exit_code" ]] && ok || { bad "LAVA $dir: recorded '$got', expected 'run_test-exit $want'"; cat "$TMP/lv.out" >&2; }
+}
+lcase "--result pass --measurement 0" pass
+outputs "$TMP/lv_pass/out"
+ran_on "$TMP/lv_pass/out"
+has "$TMP/lv.out" "<LAVA_SIGNAL_TESTCASE"
+lrefused() {
+  local want=$1 dir=$2 msg=$3; shift 3
+  lcase "--result fail --measurement $want" "$dir" "$@"
+  has "$TMP/lv.out" "$msg"
+  [[ ! -e $TMP/lv_$dir/out ]] && ok || bad "LAVA $dir: run_test ran"
+}
+lrefused 3 emu 'BACKEND is "emu", expected xrt or remote (never the emulator)' BACKEND=emu
+lrefused 3 noserver "BACKEND remote without SERVER" SERVER=
+lrefused 3 noboard "BOARD is unset" BOARD=
+lrefused 2 noxclbin "XCLBIN: no readable design xclbin" XCLBIN=
+lrefused 2 abbrev "RUN_TEST_ARGS: --backe may not choose" RUN_TEST_ARGS="--backe emu"
+lrefused 2 short "RUN_TEST_ARGS: -qbvek280 may not choose" RUN_TEST_ARGS="-qbvek280"
+lcase "--result fail --measurement 1" gate RUN_TEST_ARGS="--baseline $TMP/fast.json"
+
 # --- Slurm
 SB=$F/slurm/run_test.sbatch
 SE=$F/slurm/run_test_emu.sbatch
@@ -265,6 +317,10 @@ srefused 2 110 "no design xclbin: set AIETH_XCLBIN" env AIETH_XCLBIN= bash "$SB"
 srefused 2 111 "--backend is not accepted" bash "$SB" --backend emu "$EX"
 srefused 2 112 "--reference is not accepted" bash "$SB" --reference "$EX"
 srefused 2 113 "--server=http://x is not accepted" bash "$SB" --server=http://x "$EX"
+# run_test takes abbreviations (getopt_long) and grouped short options
+srefused 2 122 "--backe=emu is not accepted" bash "$SB" --backe=emu "$EX"
+srefused 2 123 "-qbvek280 is not accepted" bash "$SB" -qbvek280 "$EX"
+srefused 2 124 "--xc is not accepted" bash "$SB" --xc "$XB" "$EX"
 srefused 3 114 "no line for node board01, board index 5" env FAKE_GRES='board:vck190:1(IDX:5)' bash "$SB" "$EX"
 srefused 3 115 "board 0 is a vck190, Slurm's GRES says vek280" env FAKE_GRES='board:vek280:1(IDX:0)' bash "$SB" "$EX"
 srefused 3 116 "backend emu is neither xrt nor remote (the emulator is run_test_emu.sbatch)" env FAKE_GRES='board:vck190:1(IDX:2)' bash "$SB" "$EX"
