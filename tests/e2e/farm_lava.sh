@@ -7,8 +7,9 @@
 # --backend remote against a th_server on 127.0.0.1 (the emulated board
 # behind it). Asserted from the results LAVA recorded (its log's "results"
 # lines): pass and fail cases with their measurements, a hang (exit 5)
-# recorded as failures, and a definition asking for the emulator refused
-# (run_test-exit fail, 3) without running run_test. gcc build only (lava-run is heavy and runs
+# recorded as failures, a definition asking for the emulator refused
+# (run_test-exit fail, 3) without running run_test, and the outputs
+# archived through ARCHIVE_URL (a file:// URL here). gcc build only (lava-run is heavy and runs
 # the native programs); farm_signals.sh checks the signals in every build.
 . "$(dirname "$0")/lib.sh"
 if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
@@ -82,7 +83,8 @@ for i, descs in enumerate((d0, d1, d0)):
          "path": "inline/aieth-run-test.yaml",
          "parameters": {"RUN_TEST": rt, "DESCRIPTIONS": descs, "RUN_TEST_ARGS": args,
                         "BOARD": "vck190", "BACKEND": ("remote", "remote", "emu")[i], "SERVER": url,
-                        "XCLBIN": tmp + "/design.xclbin", "OUT": "%s/out%d" % (tmp, i)}}
+                        "XCLBIN": tmp + "/design.xclbin", "OUT": "%s/out%d" % (tmp, i),
+                        "ARCHIVE_URL": ("file://%s/out0.archive.tar.gz" % tmp, "", "")[i]}}
     assert set(d["parameters"]) <= set(testdef["params"]), "a parameter the definition lacks"
     defs.append(d)
 test["definitions"] = defs
@@ -126,11 +128,19 @@ want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations fail
 want 1_aieth-run-test-hang stall_hang stall_hang fail
 want 1_aieth-run-test-hang - run_test-exit fail 5 exit_code
 want 2_aieth-run-test-emu - run_test-exit fail 3 exit_code
+# the outputs: archived where ARCHIVE_URL says, else "skip" (kept on the device)
+want 0_aieth-run-test-main - outputs-archived pass
+want 1_aieth-run-test-hang - outputs-archived skip
 want lava - job pass
 # nothing of the hang passed, and LAVA recorded every case run_test printed
 if grep -E '^1_aieth-run-test-hang stall_hang .* pass' "$TMP/results"; then bad "a case of the hang passed"; else ok; fi
 n=$(grep -c '^[012]_aieth-run-test-' "$TMP/results")
-[[ $n -eq 18 ]] && ok || { bad "LAVA recorded $n cases, expected 18 (5 per description run, 1 exit per definition)"; cat "$TMP/results" >&2; }
+[[ $n -eq 20 ]] && ok || { bad "LAVA recorded $n cases, expected 20 (5 per description run, 1 exit per definition, 1 archive per run)"; cat "$TMP/results" >&2; }
+mkdir -p "$TMP/arch"
+tar -C "$TMP/arch" -xzf "$TMP/out0.archive.tar.gz" && ok || bad "the archive of out0 does not unpack"
+for f in report.json junit.xml report.html trace.json charts artifacts; do
+  [[ -e $TMP/arch/$f ]] && ok || bad "the archive of out0 lacks $f"
+done
 # the board side wrote its reports, and they say what LAVA recorded
 [[ $(jq -r .run.exit_code "$TMP/out0/report.json" 2>/dev/null) == 1 ]] && ok || bad "out0/report.json exit_code"
 [[ $(jq -r .run.exit_code "$TMP/out1/report.json" 2>/dev/null) == 5 ]] && ok || bad "out1/report.json exit_code"

@@ -207,7 +207,7 @@ jqis emu .environment.backend "$TMP/jk_emu/out/7/emulator/report.json"
 if $PY - "$F/lava/aieth-run-test.yaml" "$TMP/lava_steps.sh" >"$TMP/lv" 2>&1 <<'P'
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
-want = {"BOARD", "BACKEND", "SERVER", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT"}
+want = {"BOARD", "BACKEND", "SERVER", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT", "ARCHIVE_URL"}
 if set(d["params"]) != want:
     sys.exit("params %s, expected %s" % (sorted(d["params"]), sorted(want)))
 if d["params"]["BACKEND"] != "xrt":
@@ -217,7 +217,8 @@ P
 then ok; else bad "aieth-run-test.yaml: $(cat "$TMP/lv")"; fi
 mkdir -p "$TMP/bin"
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$TMP/lava.cases" >"$TMP/bin/lava-test-case"
-chmod +x "$TMP/bin/lava-test-case"
+printf '#!/bin/sh\necho "reference $*" >>"%s"\n' "$TMP/lava.cases" >"$TMP/bin/lava-test-reference"
+chmod +x "$TMP/bin/lava-test-case" "$TMP/bin/lava-test-reference"
 # lv DIR [VAR=VALUE...]: the steps in DIR on the board behind th_server; the
 # recorded run_test-exit case is printed
 lv() {
@@ -225,8 +226,8 @@ lv() {
   mkdir -p "$d"
   rm -f "$TMP/lava.cases"
   (cd "$d" && env PATH="$TMP/bin:$PATH" RUN_TEST="$RT" DESCRIPTIONS="$EX" BOARD=vck190 BACKEND=remote SERVER="$U" \
-    XCLBIN="$XB" RUN_TEST_ARGS= OUT=out "$@" /bin/sh "$TMP/lava_steps.sh" >"$TMP/lv.out" 2>&1)
-  cat "$TMP/lava.cases" 2>/dev/null
+    XCLBIN="$XB" RUN_TEST_ARGS= OUT=out ARCHIVE_URL= "$@" /bin/sh "$TMP/lava_steps.sh" >"$TMP/lv.out" 2>&1)
+  grep '^run_test-exit' "$TMP/lava.cases" 2>/dev/null
 }
 lcase() {
   local want=$1 dir=$2; shift 2
@@ -237,11 +238,22 @@ lcase "--result pass --measurement 0" pass
 outputs "$TMP/lv_pass/out"
 ran_on "$TMP/lv_pass/out"
 has "$TMP/lv.out" "<LAVA_SIGNAL_TESTCASE"
+# no ARCHIVE_URL: the outputs stay on the device, and the results say so
+has "$TMP/lava.cases" "outputs-archived --result skip"
+# ARCHIVE_URL: every output in one .tar.gz, its URL the case's reference
+lcase "--result pass --measurement 0" arch ARCHIVE_URL="file://$TMP/arch.tar.gz"
+has "$TMP/lava.cases" "reference outputs-archived --result pass --reference file://$TMP/arch.tar.gz"
+mkdir -p "$TMP/arch"
+tar -C "$TMP/arch" -xzf "$TMP/arch.tar.gz" && ok || bad "LAVA: the archive does not unpack"
+outputs "$TMP/arch"
+lcase "--result pass --measurement 0" archbad ARCHIVE_URL="file://$TMP/no/such/dir/a.tar.gz"
+has "$TMP/lava.cases" "reference outputs-archived --result fail --reference file://$TMP/no/such/dir/a.tar.gz"
 lrefused() {
   local want=$1 dir=$2 msg=$3; shift 3
   lcase "--result fail --measurement $want" "$dir" "$@"
   has "$TMP/lv.out" "$msg"
   [[ ! -e $TMP/lv_$dir/out ]] && ok || bad "LAVA $dir: run_test ran"
+  if grep -q outputs-archived "$TMP/lava.cases"; then bad "LAVA $dir: refused, yet outputs-archived recorded"; else ok; fi
 }
 lrefused 3 emu 'BACKEND is "emu", expected xrt or remote (never the emulator)' BACKEND=emu
 lrefused 3 noserver "BACKEND remote without SERVER" SERVER=
