@@ -36,7 +36,7 @@ chmod 700 "$W/munge"
 DAEMONS=()
 JOBS=()
 cleanup() {
-  [[ ${#JOBS[@]} -gt 0 ]] && scancel "${JOBS[@]}" 2>/dev/null
+  [[ ${#JOBS[@]} -gt 0 ]] && timeout 10 scancel "${JOBS[@]}" 2>/dev/null
   local p i
   for p in "${DAEMONS[@]}" "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
   for i in $(seq 50); do
@@ -125,8 +125,9 @@ DAEMONS+=($!)
 slurmd -D -f "$SLURM_CONF" -N board01 >"$W/log/slurmd.out" 2>&1 &
 DAEMONS+=($!)
 up=
-for _ in $(seq 100); do
-  [[ $(sinfo -h -n board01 -o %t 2>/dev/null) == idle ]] && { up=1; break; }
+end=$((SECONDS + 20))
+while [[ $SECONDS -lt $end ]]; do
+  [[ $(timeout 5 sinfo -h -n board01 -o %t 2>/dev/null) == idle ]] && { up=1; break; }
   sleep 0.2
 done
 [[ -n $up ]] || skip "Slurm did not start: $(tail -qn 3 "$W/log/slurmctld.log" "$W/log/slurmd.log" 2>/dev/null)"
@@ -161,7 +162,7 @@ sub() {
   shift
   local id
   id=$(cd "$W/jobs" && env AIETH_BOARD_MAP="$W/boards" RUN_TEST="$W/rt" "${envs[@]}" \
-    sbatch --parsable "${sargs[@]}" "$script" "$@" 2>"$TMP/sberr")
+    timeout 30 sbatch --parsable "${sargs[@]}" "$script" "$@" 2>"$TMP/sberr")
   if [[ ! $id =~ ^[0-9]+$ ]]; then bad "sbatch $script $*: $id $(cat "$TMP/sberr")"; return; fi
   JOBS+=("$id")
   KIND[$id]=$kind
@@ -189,20 +190,21 @@ MSG[${JOBS[-1]}]="boards_no280: no line for node board01, board index 1"
 # the emulator: a job of its own, no GRES
 sub emu 0 "$SE" -- -- "$TMP/ok/test.json"
 # a board kind the node does not have: refused by Slurm at submission
-if (cd "$W/jobs" && sbatch --parsable --gres=board:vek385:1 "$SB" "$TMP/ok/test.json" >"$TMP/out" 2>&1); then
+if (cd "$W/jobs" && timeout 30 sbatch --parsable --gres=board:vek385:1 "$SB" "$TMP/ok/test.json" >"$TMP/out" 2>&1); then
   bad "sbatch --gres=board:vek385:1 was accepted: $(cat "$TMP/out")"; JOBS+=("$(cat "$TMP/out")")
 else ok; fi
 
 # every job ends (60 s at most)
 done=
-for _ in $(seq 300); do
-  [[ -z $(squeue -h -o %i 2>/dev/null) ]] && { done=1; break; }
+end=$((SECONDS + 60))
+while [[ $SECONDS -lt $end ]]; do
+  q=$(timeout 5 squeue -h -o %i 2>/dev/null) && [[ -z $q ]] && { done=1; break; }
   sleep 0.2
 done
 [[ -n $done ]] && ok || bad "jobs still queued or running after 60 s: $(squeue 2>&1)"
 
 # field JOB NAME: a field of scontrol show job
-field() { scontrol show job "$1" | grep -oE "(^| )$2=[^ ]*" | head -1 | cut -d= -f2; }
+field() { timeout 10 scontrol show job "$1" | grep -oE "(^| )$2=[^ ]*" | head -1 | cut -d= -f2; }
 declare -A SPANS   # board URL -> "start end" lines
 n190=0 n280=0
 for id in "${JOBS[@]}"; do
