@@ -34,6 +34,7 @@ PKGS=(
   chromium             # end-to-end tests: report.html loads without console errors and its screenshot shows the charts (tests/e2e/farm_html.sh, gcc build only)
   influxdb             # end-to-end tests: run_test --upload to InfluxDB's v1 write API (tests/e2e/farm_upload.sh; influxd started by the test, not the service)
   python3-yaml         # end-to-end tests: the GitLab CI template parses (tests/e2e/farm_templates.sh)
+  slurm-wlm            # end-to-end tests: a one-node Slurm (slurmctld, slurmd, munge; started by the test, not the services) runs scripts/farm/slurm/run_test.sbatch on two GRES boards (tests/e2e/farm_slurm.sh)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make

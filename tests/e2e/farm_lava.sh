@@ -3,10 +3,13 @@
 # The shipped LAVA job for real (issue 13): Debian's lava-dispatcher runs
 # scripts/farm/lava/job-ssh.yaml in standalone mode (lava-run) against an
 # ssh "board" that is this machine (an sshd on 127.0.0.1, a free port, a
-# throwaway key), and the board runs this build's run_test --lava on the
-# emulated board. Asserted from the results LAVA recorded (its log's
-# "results" lines): pass and fail cases with their measurements, and a hang
-# (exit 5) recorded as failures. gcc build only (lava-run is heavy and runs
+# throwaway key), and the board runs this build's run_test --lava with
+# --backend remote against a th_server on 127.0.0.1 (the emulated board
+# behind it). Asserted from the results LAVA recorded (its log's "results"
+# lines): pass and fail cases with their measurements, a hang (exit 5)
+# recorded as failures, a definition asking for the emulator refused
+# (run_test-exit fail, 3) without running run_test, and the outputs
+# archived through ARCHIVE_URL (a file:// URL here). gcc build only (lava-run is heavy and runs
 # the native programs); farm_signals.sh checks the signals in every build.
 . "$(dirname "$0")/lib.sh"
 if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
@@ -23,8 +26,11 @@ PY=/usr/bin/python3
 L=$S/scripts/farm/lava
 JOB=$((100000 + $$))
 SSHD=
+TS=$B/bin/th_server
+PIDS=()
 cleanup() {
   [[ -n $SSHD ]] && kill -TERM "$SSHD" 2>/dev/null && wait "$SSHD" 2>/dev/null
+  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
   # lava-run's scratch and the overlay it unpacked on the "board" (here)
   rm -rf "/var/lib/lava/dispatcher/tmp/$JOB" "/lava-$JOB" /lava-"$JOB"-* 2>/dev/null
   [[ -n ${AIETH_KEEP:-} ]] && cp -r "$TMP" "$AIETH_KEEP"  # debugging: keep the logs
@@ -49,6 +55,10 @@ for i in $(seq 50); do
   sleep 0.1
 done
 
+# the board: th_server on the emulated board; the design's xclbin
+start_server "$TMP/ts.log" --board vck190
+"$B/tests/xrt_mkxclbin" aie vck190 "$TMP/design.xclbin" gr || bad "xrt_mkxclbin"
+
 # the descriptions: a passing one, one whose golden data is wrong (exit 1),
 # and a hang (exit 5), each run by its own test definition
 cp -r "$S/examples/adder_func" "$TMP/adder_bad"
@@ -59,20 +69,23 @@ sed "s|@HOST@|127.0.0.1|; s|@PORT@|$PORT|; s|@USER@|root|; s|@KEY@|$K/client_key
 # the shipped job with its git test definition made inline (no git server
 # here): the shipped aieth-run-test.yaml's text, placeholders filled in
 $PY - "$L" "$TMP" "$B/bin/run_test" "--data-dir $S" "$S/examples/adder_func/test.json $TMP/adder_bad/test.json" \
-  "$S/examples/stall_hang/test.json" <<'P' || bad "job not made"
+  "$S/examples/stall_hang/test.json" "$U" <<'P' || bad "job not made"
 import copy, sys, yaml
-lava, tmp, rt, args, d0, d1 = sys.argv[1:]
+lava, tmp, rt, args, d0, d1, url = sys.argv[1:]
 job = yaml.safe_load(open(lava + "/job-ssh.yaml"))
 testdef = yaml.safe_load(open(lava + "/aieth-run-test.yaml"))
 test = [a for a in job["actions"] if "test" in a][0]["test"]
 proto = test["definitions"][0]
 assert proto["from"] == "git" and proto["path"].endswith("aieth-run-test.yaml")
 defs = []
-for i, descs in enumerate((d0, d1)):
-    d = {"from": "inline", "repository": copy.deepcopy(testdef), "name": proto["name"] + ("-main", "-hang")[i],
+for i, descs in enumerate((d0, d1, d0)):
+    d = {"from": "inline", "repository": copy.deepcopy(testdef), "name": proto["name"] + ("-main", "-hang", "-emu")[i],
          "path": "inline/aieth-run-test.yaml",
          "parameters": {"RUN_TEST": rt, "DESCRIPTIONS": descs, "RUN_TEST_ARGS": args,
-                        "OUT": "%s/out%d" % (tmp, i)}}
+                        "BOARD": "vck190", "BACKEND": ("remote", "remote", "emu")[i], "SERVER": url,
+                        "XCLBIN": tmp + "/design.xclbin", "OUT": "%s/out%d" % (tmp, i),
+                        "ARCHIVE_URL": ("file://%s/out0.archive.tar.gz" % tmp, "", "")[i]}}
+    assert set(d["parameters"]) <= set(testdef["params"]), "a parameter the definition lacks"
     defs.append(d)
 test["definitions"] = defs
 test["timeout"] = {"minutes": 3}
@@ -114,12 +127,27 @@ want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations.PLIO_01_FROM
 want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations fail
 want 1_aieth-run-test-hang stall_hang stall_hang fail
 want 1_aieth-run-test-hang - run_test-exit fail 5 exit_code
+want 2_aieth-run-test-emu - run_test-exit fail 3 exit_code
+# the outputs: archived where ARCHIVE_URL says, else "skip" (kept on the device)
+want 0_aieth-run-test-main - outputs-archived pass
+want 1_aieth-run-test-hang - outputs-archived skip
 want lava - job pass
 # nothing of the hang passed, and LAVA recorded every case run_test printed
 if grep -E '^1_aieth-run-test-hang stall_hang .* pass' "$TMP/results"; then bad "a case of the hang passed"; else ok; fi
-n=$(grep -c '^[01]_aieth-run-test-' "$TMP/results")
-[[ $n -eq 17 ]] && ok || { bad "LAVA recorded $n cases, expected 17 (5 per description, 1 exit per definition)"; cat "$TMP/results" >&2; }
+n=$(grep -c '^[012]_aieth-run-test-' "$TMP/results")
+[[ $n -eq 20 ]] && ok || { bad "LAVA recorded $n cases, expected 20 (5 per description run, 1 exit per definition, 1 archive per run)"; cat "$TMP/results" >&2; }
+mkdir -p "$TMP/arch"
+tar -C "$TMP/arch" -xzf "$TMP/out0.archive.tar.gz" && ok || bad "the archive of out0 does not unpack"
+for f in report.json junit.xml report.html trace.json charts artifacts; do
+  [[ -e $TMP/arch/$f ]] && ok || bad "the archive of out0 lacks $f"
+done
 # the board side wrote its reports, and they say what LAVA recorded
 [[ $(jq -r .run.exit_code "$TMP/out0/report.json" 2>/dev/null) == 1 ]] && ok || bad "out0/report.json exit_code"
 [[ $(jq -r .run.exit_code "$TMP/out1/report.json" 2>/dev/null) == 5 ]] && ok || bad "out1/report.json exit_code"
+# on the board behind th_server, never the emulator in its place
+for o in out0 out1; do
+  [[ $(jq -r .environment.server "$TMP/$o/report.json" 2>/dev/null) == "$U" ]] && ok || bad "$o/report.json: not run on $U"
+done
+grep -q 'expected xrt or remote (never the emulator)' "$TMP/job.log" && ok || bad "the emulator definition's refusal is not in the log"
+[[ ! -e $TMP/out2 ]] && ok || bad "the emulator definition ran run_test"
 finish
