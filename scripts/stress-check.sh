@@ -31,7 +31,8 @@ for r in $(seq "$ROUNDS"); do
     else
       failed=$((failed + 1))
       echo "stress-check: round $r/$ROUNDS $(basename "$t"): FAILED after $(($(date +%s) - t0)) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-      grep -E 'FAIL' "/tmp/stress-check.$$.out" | head -20
+      # its FAIL lines, or its last lines when it failed without one
+      grep -E 'FAIL' "/tmp/stress-check.$$.out" | head -20 | grep . || tail -20 "/tmp/stress-check.$$.out"
     fi
   done
 done

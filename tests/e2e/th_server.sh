@@ -35,8 +35,9 @@ expect 2 "$TS" --listen 127.0.0.1:99999
 expect 2 "$TS" --listen 127.0.0.1:0 --backend nope
 expect 2 "$TS" --listen 127.0.0.1:0 --max-queue 0
 
-# --- one server with tokens, a queue of 2, idle timeout 2 s
-start_server "$TMP/log" --token-file "$TMP/tokens" --max-queue 2 --idle-timeout 2
+# --- one server with tokens, a queue of 2 (the idle timeout is not under
+# test here: wide; it has a server of its own below)
+start_server "$TMP/log" --token-file "$TMP/tokens" --max-queue 2 --idle-timeout 120
 req 200 "$U/v1/health"
 jbody .status ok
 jbody .api 1
@@ -117,16 +118,14 @@ req 200 -H "$BB" "$U/v1/sessions/$SB"
 jbody .state active
 req 200 -H "$BB" "$U/v1/sessions/$SC"
 jbody .position 1
-req 200 -H "$BB" "$U/v1/sessions/$SB"
-# idle: nobody asks for 2 s; both expire. The queued one (idle the longer)
-# never gets the device: a client that stopped polling is gone. The active
-# one's device is reset (closed): with alice's, 2 resets
-sleep 3.5
-req 200 -H "$BB" "$U/v1/sessions/$SB"
-jbody .state expired
-has "$TMP/body" "--idle-timeout 2 s"
-req 200 -H "$BB" "$U/v1/sessions/$SC"
-jbody .state expired
+# the queued one first (it never opens the device), then the active one
+req 204 -H "$BB" -X DELETE "$U/v1/sessions/$SC"
+req 204 -H "$BB" -X DELETE "$U/v1/sessions/$SB"
+# (the device is closed by the server's opener thread: a metric to wait for)
+for i in $(seq 600); do
+  grep -q '^aieth_device_resets_total 2$' <<<"$(curl -s -m 5 -H "$A" "$U/v1/metrics")" && break
+  sleep 0.1
+done
 req 200 -H "$A" "$U/v1/metrics"
 has "$TMP/body" "aieth_sessions_active 0"
 has "$TMP/body" "aieth_device_resets_total 2"
@@ -136,6 +135,35 @@ has "$TMP/log" "alice POST /v1/sessions 201"
 has "$TMP/log" "bob POST /v1/sessions 429"
 has "$TMP/log" "127.0.0.1 - GET /v1/metrics 401"
 if grep -q "$TOKA" "$TMP/log"; then bad "a token is in the log"; else ok; fi
+stop_server
+
+# --- idle: a server of its own (--idle-timeout 2, the limit under test).
+# bob holds the device, then queues a second session, then polls the first
+# one last: nobody asks for 2 s; both expire, the queued one first (idle the
+# longer), so it never gets the device: a client that stopped polling is
+# gone. The active one's device is reset (closed). Waited for on the
+# metrics (alice's requests: no session's activity), never on a sleep.
+start_server "$TMP/log_idle" --token-file "$TMP/tokens" --idle-timeout 2
+req 201 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+jbody .state active
+SB=$(jq -r .id "$TMP/body")
+req 201 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
+SC=$(jq -r .id "$TMP/body")
+req 200 -H "$BB" "$U/v1/sessions/$SB"
+for i in $(seq 600); do
+  curl -s -m 5 -H "$A" "$U/v1/metrics" >"$TMP/m"
+  grep -q '^aieth_sessions_active 0$' "$TMP/m" && grep -q '^aieth_queue_length 0$' "$TMP/m" && break
+  sleep 0.1
+done
+has "$TMP/m" "aieth_sessions_active 0"
+has "$TMP/m" "aieth_queue_length 0"
+req 200 -H "$BB" "$U/v1/sessions/$SB"
+jbody .state expired
+has "$TMP/body" "--idle-timeout 2 s"
+req 200 -H "$BB" "$U/v1/sessions/$SC"
+jbody .state expired
+# one reset: the queued session never opened the device
+has "$TMP/m" "aieth_device_resets_total 1"
 
 # several clients at once: eight sessions created concurrently get
 # distinct places 0..7 (served in arrival order)
