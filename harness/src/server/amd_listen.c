@@ -185,6 +185,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	L->fd = -1;
 	L->sh.s = s;
+	L->sh.setup_s = o->amd_setup_timeout_s ? o->amd_setup_timeout_s : AMD_SETUP_S;
 	pthread_mutex_init(&L->mu, NULL);
 	for (i = 0; i < o->num_graph_models; i++) {
 		size_t j;
