@@ -84,6 +84,8 @@ mkdir "$W"
 if mount -t tmpfs -o size=1m,mode=0700 aieth-test "$W" 2>/dev/null; then
   MNT=$W
   start_amd "$TMP/log3" --work-dir "$W" --cache-dir "$TMP/cache3"
+  # full to the last byte: the first bytes of the xclbin cannot be stored
+  head -c 2M /dev/zero >"$W/filler" 2>/dev/null
   expect 0 "$AC" xclbin "$AP" 4194304
   has "$TMP/out" "the server closed the connection without a reply"
   wait_line "$TMP/log3" "closed: xclbin: cannot write its scratch file in $W: No space left on device"
@@ -91,6 +93,7 @@ if mount -t tmpfs -o size=1m,mode=0700 aieth-test "$W" 2>/dev/null; then
     bad "the client saw a server path"; else ok; fi
   [[ $(scratch_files "$W") -eq 0 ]] && ok || bad "a scratch file was left in $W"
   healthy "a full work folder"
+  rm -f "$W/filler"
   expect 0 "$AC" full "$AP" "$M"
   healthy "a session after a full work folder"
   stop
@@ -113,17 +116,6 @@ else bad "VmHWM grew by $(( (h1 - h0) / 1024 )) MiB for a 256 MiB TIMEOUT reply 
 healthy "a large TIMEOUT reply"
 stop
 
-# --- before its manager a connection has a fixed deadline: setTimeOut(86400)
-# and requests every 100 ms do not extend it
-start_amd "$TMP/log5" --amd-setup-timeout 2 --idle-timeout 600
-expect 0 "$AC" idle "$AP"
-has "$TMP/out" "closed by the server after"
-wait_line "$TMP/log5" "closed: no test_harness_mgr within 2 s of connecting (the limit is --amd-setup-timeout 2 s)"
-healthy "a connection without a manager"
-stop
-expect 2 "$TS" --amd-listen 127.0.0.1:0 --amd-setup-timeout 0
-has "$TMP/err" "--amd-setup-timeout"
-
 # --- an AMD session's run_summary.json lists its transactions (returned
 # after destroy with the other artifacts)
 start_amd "$TMP/log6"
@@ -141,5 +133,16 @@ else
   bad "no run_summary.json returned: $(ls "$TMP/files")"
 fi
 stop
+
+# --- before its manager a connection has a fixed deadline: setTimeOut(86400)
+# and requests every 100 ms do not extend it
+start_amd "$TMP/log5" --amd-setup-timeout 2 --idle-timeout 600
+expect 0 "$AC" idle "$AP"
+has "$TMP/out" "closed by the server after"
+wait_line "$TMP/log5" "closed: no test_harness_mgr within 2 s of connecting (the limit is --amd-setup-timeout 2 s)"
+healthy "a connection without a manager"
+stop
+expect 2 "$TS" --amd-listen 127.0.0.1:0 --amd-setup-timeout 0
+has "$TMP/err" "--amd-setup-timeout"
 
 finish
