@@ -135,12 +135,20 @@ fi
 stop
 
 # --- before its manager a connection has a fixed deadline: setTimeOut(86400)
-# and requests every 100 ms do not extend it
+# and requests every 100 ms do not extend it. 16 such connections fill every
+# slot; once they are closed a 17th connection is served
 start_amd "$TMP/log5" --amd-setup-timeout 2 --idle-timeout 600
-expect 0 "$AC" idle "$AP"
-has "$TMP/out" "closed by the server after"
-wait_line "$TMP/log5" "closed: no test_harness_mgr within 2 s of connecting (the limit is --amd-setup-timeout 2 s)"
-healthy "a connection without a manager"
+IPS=()
+for i in $(seq 16); do "$AC" idle "$AP" >"$TMP/i$i" 2>&1 & IPS+=($!); done
+for i in $(seq 16); do
+  if wait "${IPS[$((i - 1))]}"; then ok; else bad "idle client $i of 16: $(cat "$TMP/i$i")"; fi
+done
+has "$TMP/i1" "closed by the server after"
+n=$(grep -c "closed: no test_harness_mgr within 2 s of connecting (the limit is --amd-setup-timeout 2 s)" "$TMP/log5")
+[[ $n -eq 16 ]] && ok || bad "$n of 16 idle connections closed by the deadline"
+expect 0 "$AC" mismatch "$AP" nosuchboard
+has "$TMP/out" 'device nosuchboard refused'
+healthy "16 connections without a manager"
 stop
 expect 2 "$TS" --amd-listen 127.0.0.1:0 --amd-setup-timeout 0
 has "$TMP/err" "--amd-setup-timeout"

@@ -717,6 +717,12 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
 	pthread_mutex_unlock(&s->mu);
 }
 
+/* The number in a transaction's id "t-N" (srv_txn_new). */
+static unsigned long txn_seq(const srv_txn *t)
+{
+	return strtoul(t->id + 2, NULL, 10);
+}
+
 void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;
@@ -739,9 +745,11 @@ void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 		t->wire.channels = n;
 		t->wire.tx.size = tx;
 		t->wire.rx.size = rx;
-		t->next = NULL;
-		for (pp = &x->retired; *pp; pp = &(*pp)->next)
+		/* in submission order, as HTTP sessions list theirs (results
+		 * may be fetched in any order) */
+		for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)
 			;
+		t->next = *pp;
 		*pp = t;
 		if (++x->nretired > SRV_RETIRED_MAX) {
 			srv_txn *old = x->retired;
