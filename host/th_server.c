@@ -86,6 +86,9 @@ static void help(void)
 	       "  --graph-model NAME=MODEL[:JSON]  emulated board: the graph model of an AMD\n"
 	       "                       client's graph NAME (repeatable; e.g. gr=adder or\n"
 	       "                       'gr=adder:{\"window_bytes\":4096}'); others: the default\n"
+	       "  --amd-setup-timeout S  an AMD connection must send its manager (its\n"
+	       "                       constructor: handshake, device, xclbin) within S s\n"
+	       "                       of connecting (30); setTimeOut does not extend it\n"
 	       "  --rate-limit N       requests per second per token, or per address for\n"
 	       "                       requests without a valid token (200); more get 429\n"
 	       "                       with Retry-After\n"
@@ -144,7 +147,7 @@ int main(int argc, char **argv)
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
 	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK };
+	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -165,6 +168,7 @@ int main(int argc, char **argv)
 		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
 		{"amd-listen", required_argument, NULL, O_AMD},
 		{"graph-model", required_argument, NULL, O_MODEL},
+		{"amd-setup-timeout", required_argument, NULL, O_AMD_SETUP},
 		{"rate-limit", required_argument, NULL, O_RATE},
 		{"client-timeout", required_argument, NULL, O_CTIMEOUT},
 		{"reset-cmd", required_argument, NULL, O_RESET},
@@ -229,6 +233,10 @@ int main(int argc, char **argv)
 			if (nmodels == sizeof models / sizeof models[0])
 				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
 			models[nmodels++] = optarg;
+			break;
+		case O_AMD_SETUP:
+			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600, &o.amd_setup_timeout_s))
+				return EX_USAGE;
 			break;
 		case O_RATE:
 			if (parse_u32("--rate-limit", optarg, 1, 1000000, &o.rate_limit))

@@ -6,10 +6,11 @@
  * --amd-listen in tests. Each scenario checks itself: exit 0 when every
  * check passed, 1 with a message naming the check otherwise.
  *
- *   amd_client full PORT MODEL       sessions as AMD's clients run them;
+ *   amd_client full PORT MODEL [DIR] sessions as AMD's clients run them;
  *                                    results compared with the same
  *                                    transactions on a local emulated board
- *                                    (graph "gr" with MODEL, "name:json")
+ *                                    (graph "gr" with MODEL, "name:json");
+ *                                    the returned files written into DIR
  *   amd_client mismatch PORT DEVICE  a device the server does not have
  *   amd_client memory PORT           accepted = 0 past --max-memory
  *   amd_client malformed PORT        a broken frame: the server closes
@@ -20,6 +21,15 @@
  *   amd_client latency PORT N        mean round trip of N status queries
  *   amd_client slowwait PORT         a wait that ends before the device
  *                                    (graph "other" on a slow model): TIMEOUT
+ *   amd_client xclbin PORT BYTES     a manager with an xclbin of BYTES bytes
+ *                                    the server refuses: it closes with no
+ *                                    reply (sending may break off)
+ *   amd_client zeros PORT MIB        a transaction the server's checks refuse,
+ *                                    with a from_aie of MIB MiB: its TIMEOUT
+ *                                    reply read (and dropped) as it streams
+ *   amd_client idle PORT             setTimeOut(86400) and getTimeOut every
+ *                                    100 ms, never a manager: the server
+ *                                    closes (printed with the seconds taken)
  *
  * Every read has a 20 s deadline; every loop is bounded.
  */
@@ -73,6 +83,7 @@ typedef struct {
 	uint64_t from_len;
 	uint32_t nfiles;
 	uint8_t *file[AMDP_MAX_FILES];
+	int discard;                 /* from_aie is read and dropped (its length kept) */
 } conn;
 
 static void conn_open(conn *c, int port)
@@ -139,7 +150,13 @@ static amdp_msg *reply(conn *c, amdp_kind kind)
 		if (ev < 0)
 			die("reply %d: %s", (int)kind, aieth_error_message());
 		if (ev == AMDP_EV_BULK) {
-			uint8_t *p = malloc(c->dec.bulk_len ? (size_t)c->dec.bulk_len : 1);
+			uint8_t *p;
+			if (c->discard && c->dec.bulk == AMDP_BULK_FROM_AIE) {
+				c->from_len = c->dec.bulk_len;
+				amdp_dec_sink(&c->dec, NULL);
+				continue;
+			}
+			p = malloc(c->dec.bulk_len ? (size_t)c->dec.bulk_len : 1);
 			if (!p)
 				die("out of memory");
 			if (c->dec.bulk == AMDP_BULK_FROM_AIE) {
@@ -384,7 +401,18 @@ static aieth_session *local_open(const char *model)
 	return s;
 }
 
-static int full(int port, const char *model)
+/* Write the returned file name (a plain name: the decoder checked it)
+ * into dir. */
+static void save_file(const char *dir, const char *name, const uint8_t *p, uint64_t n)
+{
+	char path[4096];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (!(f = fopen(path, "wb")) || fwrite(p, 1, (size_t)n, f) != (size_t)n || fclose(f))
+		die("cannot write %s", path);
+}
+
+static int full(int port, const char *model, const char *dir)
 {
 	aieth_session *s = local_open(model);
 	conn c;
@@ -476,6 +504,8 @@ static int full(int port, const char *model)
 				summary = m->file_len[k] > 2 && c.file[k][0] == '{';
 			printf("amd_client: returned file %s (%llu bytes)\n", m->file[k],
 			       (unsigned long long)m->file_len[k]);
+			if (dir)
+				save_file(dir, m->file[k], c.file[k], m->file_len[k]);
 			if (!strcmp(m->file[k], "xrt.ini")) {
 				CHECK(m->file_len[k] == strlen(INI) &&
 				      !memcmp(c.file[k], INI, strlen(INI)),
@@ -666,6 +696,127 @@ static int slowwait(int port)
 	return 0;
 }
 
+/* Send c->b; 0, or -1 when the server broke the connection (buffer
+ * emptied either way). */
+static int send_or_broken(conn *c)
+{
+	size_t off = 0, len = c->b.len;
+	while (off < len) {
+		ssize_t n = send(c->fd, c->b.p + off, len - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	amdp_buf_reset(&c->b);
+	return off < len ? -1 : 0;
+}
+
+/* The server closed (or reset) the connection with no reply. */
+static void expect_closed(conn *c, const char *what)
+{
+	uint8_t b[256];
+	ssize_t n = recv(c->fd, b, sizeof b, 0);
+	CHECK(n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE)),
+	      "%s: %s", what, n > 0 ? "the server sent a reply" : strerror(errno));
+	close(c->fd);
+	free_bulk(c);
+	amdp_buf_free(&c->b);
+}
+
+static int xclbin(int port, uint64_t bytes)
+{
+	const char *kn[1] = {"vck190_test_harness"};
+	static const char *const gr[1] = {"gr"};
+	uint8_t *x = calloc(1, bytes ? (size_t)bytes : 1);
+	conn c;
+	amdp_msg *m;
+	if (!x)
+		die("out of memory for %llu bytes", (unsigned long long)bytes);
+	memcpy(x, "xclbin2", bytes < 7 ? (size_t)bytes : 7);
+	conn_open(&c, port);
+	hello(&c, 0);
+	amdp_enc_req_mgr_device(&c.b, "vck190");
+	conn_send(&c);
+	m = reply(&c, AMDP_R_MGR_DEVICE);
+	CHECK(m->flag == 1, "device vck190 refused: <%s>", m->device);
+	amdp_enc_req_mgr(&c.b, 0, 1, gr, NULL, 1, kn, "big.xclbin", x, bytes);
+	free(x);
+	if (send_or_broken(&c))
+		printf("amd_client: sending the xclbin broke off: %s\n", strerror(errno));
+	expect_closed(&c, "a refused xclbin");
+	printf("amd_client: the server closed the connection without a reply\n");
+	return 0;
+}
+
+static int zeros(int port, uint64_t mib)
+{
+	conn c;
+	txn t;
+	amdp_msg *m;
+	uint64_t rx = mib << 20;
+	conn_open(&c, port);
+	hello(&c, 0);
+	manager(&c, "vck190", 1);
+	txn_make(&t, 0, 1);
+	amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t.w.tx.size, rx));
+	conn_send(&c);
+	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "a from_aie of %llu MiB was not accepted "
+	      "(--max-memory too small?)", (unsigned long long)mib);
+	/* cfg[0] says PERF, the mode FUNC: amdp_txn_check refuses it */
+	t.w.cfg[0] = 1;
+	amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size, rx);
+	conn_send(&c);
+	amdp_enc_req_wait_th(&c.b, 0, 0);
+	conn_send(&c);
+	c.discard = 1;
+	m = reply(&c, AMDP_R_WAIT_TH);
+	CHECK(m->status == AMDP_ST_TIMEOUT, "a refused transaction: status %u, expected TIMEOUT",
+	      m->status);
+	CHECK(c.from_len == rx, "TIMEOUT: from_aie of %llu bytes, expected %llu",
+	      (unsigned long long)c.from_len, (unsigned long long)rx);
+	CHECK(m->nperf == 4 * N36, "TIMEOUT: %u perf words", m->nperf);
+	printf("amd_client: TIMEOUT with a from_aie of %llu MiB\n", (unsigned long long)mib);
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	expect_close(&c, "after destroy");
+	txn_free(&t);
+	return 0;
+}
+
+static int idle(int port)
+{
+	conn c;
+	struct timespec a, b;
+	int i;
+	conn_open(&c, port);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	hello(&c, 0);
+	amdp_enc_req_set_timeout(&c.b, 86400);
+	conn_send(&c);
+	for (i = 0; i < 600; i++) {
+		amdp_msg *m;
+		ssize_t n;
+		amdp_enc_req_get_timeout(&c.b);
+		if (send_or_broken(&c))
+			break;
+		/* a reply, or the end */
+		n = recv(c.fd, c.in, 8, MSG_PEEK);
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
+			break;
+		m = reply(&c, AMDP_R_TIMEOUT);
+		CHECK(m->value == 86400, "getTimeOut %llu after setTimeOut(86400)",
+		      (unsigned long long)m->value);
+		usleep(100000);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK(i < 600, "the server kept a connection without a manager for 60 s");
+	close(c.fd);
+	amdp_buf_free(&c.b);
+	printf("amd_client: closed by the server after %ld s without a manager\n",
+	       (long)(b.tv_sec - a.tv_sec));
+	return 0;
+}
+
 static int latency(int port, long n)
 {
 	conn c;
@@ -700,15 +851,16 @@ int main(int argc, char **argv)
 {
 	int port, rc;
 	if (argc < 3) {
-		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait "
+		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
+				"xclbin|zeros|idle "
 				"PORT [ARG]\n");
 		return 2;
 	}
 	port = atoi(argv[2]);
 	if (port <= 0 || port > 65535)
 		die("port %s", argv[2]);
-	if (!strcmp(argv[1], "full") && argc == 4)
-		rc = full(port, argv[3]);
+	if (!strcmp(argv[1], "full") && (argc == 4 || argc == 5))
+		rc = full(port, argv[3], argc == 5 ? argv[4] : NULL);
 	else if (!strcmp(argv[1], "mismatch") && argc == 4)
 		rc = mismatch(port, argv[3]);
 	else if (!strcmp(argv[1], "memory"))
@@ -719,6 +871,12 @@ int main(int argc, char **argv)
 		rc = hold(port, argv[3]);
 	else if (!strcmp(argv[1], "stuck") && argc == 4)
 		rc = stuck(port, argv[3]);
+	else if (!strcmp(argv[1], "xclbin") && argc == 4)
+		rc = xclbin(port, strtoull(argv[3], NULL, 10));
+	else if (!strcmp(argv[1], "zeros") && argc == 4)
+		rc = zeros(port, strtoull(argv[3], NULL, 10));
+	else if (!strcmp(argv[1], "idle"))
+		rc = idle(port);
 	else if (!strcmp(argv[1], "slowwait"))
 		rc = slowwait(port);
 	else if (!strcmp(argv[1], "latency") && argc == 4)

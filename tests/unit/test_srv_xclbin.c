@@ -283,6 +283,57 @@ static void test_cache(void)
 #endif
 }
 
+/* A file outside the cache (an AMD client's xclbin) counts against its
+ * limit: designs not pinned make room, an upload that does not fit with it
+ * is refused, and the room comes back when it is given back. */
+static void test_reserve(void)
+{
+#ifdef AIETH_HAVE_MHD
+	char dir[] = "/tmp/aieth_xres.XXXXXX", msg[600], ha[65], hb[65];
+	size_t n = 600u << 10;
+	uint8_t *a = malloc(n), *b = malloc(n);
+	aieth_server *s;
+	unsigned ev = 99;
+	int created = -1;
+
+	CU_ASSERT_FATAL(a && b);
+	memset(a, 'a', n);
+	memset(b, 'b', n);
+	sha_hex(a, n, ha);
+	sha_hex(b, n, hb);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	s = open_cache(dir, 1, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(put(s, ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
+	/* more than the whole cache: refused, nothing evicted or counted */
+	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, (1u << 20) + 1, &ev, msg, sizeof msg), -1);
+	MSG_HAS(msg, "do not fit");
+	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
+	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(files_in(dir), 1);
+	/* room made by evicting a */
+	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), 0);
+	CU_ASSERT_EQUAL(ev, 1);
+	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(files_in(dir), 0);
+	/* nothing left to evict: an upload and a second reservation fail */
+	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_NO_ROOM);
+	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), -1);
+	CU_ASSERT_EQUAL(s->cache_used, n);
+	/* given back: the upload fits */
+	srv_xclbin_unreserve(s, n);
+	CU_ASSERT_EQUAL(s->cache_used, 0);
+	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(created, 1);
+	aieth_server_close(s);
+	snprintf(msg, sizeof msg, "%s/%s", dir, hb);
+	unlink(msg);
+	rmdir(dir);
+	free(a);
+	free(b);
+#endif
+}
+
 static int nart;
 static void on_artifact(void *ctx, const char *path, uint64_t bytes)
 {
@@ -359,4 +410,5 @@ TU_MAIN("srv_xclbin",
 	{"routes and names", test_routes},
 	{"session fields: xclbin_sha256, xrt_ini", test_session_fields},
 	{"the xclbin cache", test_cache},
+	{"files outside the cache count against its limit", test_reserve},
 	{"a remote session with a design and an xrt.ini", test_remote_design})

@@ -54,6 +54,9 @@ typedef struct {
 				        model of an AMD client's graph NAME (emu);
 				        other names get the default model */
 	size_t num_graph_models;
+	uint32_t amd_setup_timeout_s; /* an AMD connection's manager must be in this
+				        long after its accept, whatever setTimeOut
+				        says (0: 30) */
 	uint32_t rate_limit;         /* requests per second per client address
 				        (0: 200); more get 429 with Retry-After */
 	uint32_t client_timeout_s;   /* a connection idle this long (a slow client

@@ -7,8 +7,8 @@
  * (research/amd-protocol.md §12) this does what that section says, and a
  * correct client sees the same bytes:
  * - replies go in one sendmsg each (MSG_NOSIGNAL, TCP_NODELAY); bulk data
- *   is received straight into place (the xclbin into a mapped scratch file,
- *   the TX image into its srv_txn);
+ *   is received straight into place (the TX image into its srv_txn; the
+ *   xclbin is written to a scratch file as it comes, amd_xclbin.c);
  * - the idle watchdog counts every request and every wait in progress;
  *   getTimeOut never answers 0;
  * - every phase has a deadline; a malformed frame closes this connection
@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -122,35 +121,6 @@ static int on_mgr_device(amd_conn *c)
 	return ok ? 0 : -1;
 }
 
-/* The xclbin goes to a scratch file under the work folder, mapped: the
- * bytes are received straight into the page cache, never held whole. */
-static int xclbin_sink(amd_conn *c, uint64_t len, uint8_t **dst)
-{
-	char *path = aieth_path_join(c->s->work_dir, "amd-xclbin.XXXXXX");
-	int fd;
-	*dst = NULL;
-	if (!path || (fd = mkstemp(path)) < 0) {
-		snprintf(c->why, sizeof c->why, "xclbin: cannot create a scratch file in %s: %s",
-			 c->s->work_dir, strerror(errno));
-		free(path);
-		return -1;
-	}
-	c->xpath = path;
-	if (ftruncate(fd, (off_t)len) ||
-	    (c->xmap = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
-		MAP_FAILED) {
-		snprintf(c->why, sizeof c->why, "xclbin: scratch file %s of %llu bytes: %s", path,
-			 (unsigned long long)len, strerror(errno));
-		c->xmap = NULL;
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	c->xlen = len;
-	*dst = c->xmap;
-	return 0;
-}
-
 static const amd_model *model_of(amd_conn *c, const char *graph)
 {
 	size_t i;
@@ -201,10 +171,8 @@ static int on_mgr(amd_conn *c)
 	uint32_t i;
 	srv_sess *x;
 
-	if (c->xmap) {
-		munmap(c->xmap, (size_t)c->xlen);
-		c->xmap = NULL;
-	}
+	if (amd_xclbin_check(c))
+		return -1;
 	memset(&req, 0, sizeof req);
 	snprintf(req.board, sizeof req.board, "%s", m->device);
 	req.ngraphs = m->ngraphs;
@@ -413,7 +381,8 @@ static int on_bulk(amd_conn *c)
 		dst = c->ini;
 		break;
 	case AMDP_BULK_XCLBIN:
-		if (xclbin_sink(c, c->dec.bulk_len, &dst))
+		/* no sink: amd_io.c hands the bytes to amd_xclbin_take */
+		if (amd_xclbin_begin(c, c->dec.bulk_len))
 			return -1;
 		break;
 	case AMDP_BULK_TO_AIE:
@@ -445,6 +414,8 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 	c->peer = peer;
 	c->timeout_s = s->idle_s ? s->idle_s : 60;
 	c->last_ms = srv_now_ms();
+	c->setup_end_ms = c->last_ms + (int64_t)sh->setup_s * 1000;
+	c->xfd = -1;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -480,12 +451,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 	} else {
 		srv_log(s, "amd %s: closed: %s", peer, c->why);
 	}
-	if (c->xmap)
-		munmap(c->xmap, (size_t)c->xlen);
-	if (c->xpath) {
-		unlink(c->xpath);
-		free(c->xpath);
-	}
+	amd_xclbin_end(c);
 	free(c->ini);
 	free(c->fetched);
 	amdp_buf_free(&c->out);

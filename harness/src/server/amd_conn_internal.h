@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * server/amd_conn_internal.h - the state of one connection of AMD's
- * protocol, shared by its three files: amd_conn.c (requests, the manager,
+ * protocol, shared by its four files: amd_conn.c (requests, the manager,
  * graphs, the file return) calls amd_txn.c (transactions and their runner
- * thread) and amd_io.c (socket reads and writes); amd_txn.c calls amd_io.c.
+ * thread), amd_xclbin.c (the manager's xclbin) and amd_io.c (socket reads
+ * and writes); amd_txn.c and amd_xclbin.c's bytes go through amd_io.c.
  */
 #ifndef AIETH_SERVER_AMD_CONN_INTERNAL_H
 #define AIETH_SERVER_AMD_CONN_INTERNAL_H
@@ -47,9 +48,12 @@ typedef struct {
 	int have_mgr;
 	srv_sess *x;                 /* referenced (refs) while the connection lives */
 	uint8_t started[AMDP_MAX_GRAPHS];
-	char *xpath;                 /* the xclbin's scratch file */
-	uint8_t *xmap;
-	uint64_t xlen;
+	/* the manager's xclbin (amd_xclbin.c) */
+	char *xpath;                 /* its scratch file, or NULL */
+	int xfd;                     /* open while bytes are due, else -1 */
+	uint64_t xlen, xoff;         /* announced (reserved in the cache); received */
+	int xerr;                    /* a write failed: errno (the file is gone) */
+	int64_t setup_end_ms;        /* the manager must be in by then */
 	/* transactions: mu guards the list and the states */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -76,6 +80,24 @@ int amd_io_flush(amd_conn *c);
 /* The next decoder event (AMDP_EV_BULK or AMDP_EV_MSG), reading as needed
  * (bulk straight into its sink) under the watchdog; -1 at the end (c->why). */
 int amd_io_next_event(amd_conn *c);
+
+/* ---- amd_xclbin.c ---- */
+
+/* The manager's xclbin of len bytes is announced: checked against
+ * --max-xclbin and reserved in the design cache before its scratch file is
+ * made. 0, or -1 (c->why): the connection ends. */
+int amd_xclbin_begin(amd_conn *c, uint64_t len);
+/* The xclbin bytes still due (amd_io.c passes them to amd_xclbin_take
+ * before the decoder sees them). */
+uint64_t amd_xclbin_due(const amd_conn *c);
+/* n received bytes of it, written at their place; after a failed write
+ * they are dropped (amd_xclbin_check reports it). */
+void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n);
+/* The manager request is in: 0 when the xclbin was written whole, else -1
+ * (c->why): the connection ends without a reply. */
+int amd_xclbin_check(amd_conn *c);
+/* The connection ends: the file removed, the reservation given back. */
+void amd_xclbin_end(amd_conn *c);
 
 /* ---- amd_txn.c ---- */
 

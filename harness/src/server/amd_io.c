@@ -69,13 +69,30 @@ int amd_io_flush(amd_conn *c)
 	return rc;
 }
 
+/* Before its manager, a connection has a fixed deadline from its accept:
+ * bytes trickling in or setTimeOut never extend it. */
+static int setup_over(amd_conn *c, int64_t now)
+{
+	if (c->x || now < c->setup_end_ms)
+		return 0;
+	snprintf(c->why, sizeof c->why, "no test_harness_mgr within %u s of connecting (the "
+		 "limit is --amd-setup-timeout %u s)", c->sh->setup_s, c->sh->setup_s);
+	return 1;
+}
+
 /* Wait until fd is readable, checking the watchdog, the stop flag and the
  * session every 200 ms. 1 readable, -1 the connection ends (c->why). */
 static int wait_readable(amd_conn *c)
 {
 	for (;;) {
 		struct pollfd p = {c->fd, POLLIN, 0};
-		int r = poll(&p, 1, 200);
+		int r, ms = 200;
+		int64_t now = srv_now_ms();
+		if (setup_over(c, now))
+			return -1;
+		if (!c->x && c->setup_end_ms - now < ms)
+			ms = (int)(c->setup_end_ms - now) + 1;
+		r = poll(&p, 1, ms);
 		if (r > 0)
 			return 1;
 		if (r < 0 && errno != EINTR) {
@@ -167,7 +184,12 @@ int amd_io_next_event(amd_conn *c)
 	for (;;) {
 		int ev = AMDP_EV_MORE;
 		if (c->in_pos < c->in_len) {
-			size_t used = 0;
+			size_t used = 0, avail = c->in_len - c->in_pos;
+			uint64_t due = amd_xclbin_due(c);
+			/* the xclbin's bytes come first in what is buffered: to its
+			 * file, then to the decoder, which drops them */
+			if (due)
+				amd_xclbin_take(c, c->in + c->in_pos, due < avail ? (size_t)due : avail);
 			ev = amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos, &used);
 			c->in_pos += used;
 		} else if (read_more(c, &ev) < 0) {

@@ -44,8 +44,10 @@ static void *conn_main(void *arg)
 	amd_slot *sl = arg;
 	amd_conn_serve(&sl->L->sh, sl->fd, sl->peer);
 	pthread_mutex_lock(&sl->L->mu);
-	close(sl->fd);
+	/* done before the close: a client that saw its connection end finds
+	 * the slot free (accept_main reaps before it looks) */
 	sl->done = 1;
+	close(sl->fd);
 	pthread_mutex_unlock(&sl->L->mu);
 	return NULL;
 }
@@ -98,6 +100,7 @@ static void *accept_main(void *arg)
 		fd = accept(L->fd, (struct sockaddr *)&a, &alen);
 		if (fd < 0)
 			continue;
+		reap(L, 0);   /* connections that ended during the poll */
 		peer_name(&a, peer, sizeof peer);
 		pthread_mutex_lock(&L->mu);
 		for (i = 0; i < AMD_CONNS_MAX && L->slot[i].used; i++)
@@ -185,6 +188,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	L->fd = -1;
 	L->sh.s = s;
+	L->sh.setup_s = o->amd_setup_timeout_s ? o->amd_setup_timeout_s : AMD_SETUP_S;
 	pthread_mutex_init(&L->mu, NULL);
 	for (i = 0; i < o->num_graph_models; i++) {
 		size_t j;

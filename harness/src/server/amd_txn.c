@@ -43,7 +43,8 @@ static void remember_fetched(amd_conn *c, uint32_t id)
 	c->fetched[c->nfetched++] = id;
 }
 
-/* Unlink p from the list (mu held) and free it with its srv_txn. */
+/* Unlink p from the list (mu held) and free it; its srv_txn's images go,
+ * its record stays for run_summary.json. */
 static void txn_remove_locked(amd_conn *c, amd_txn *p)
 {
 	amd_txn **pp;
@@ -52,7 +53,7 @@ static void txn_remove_locked(amd_conn *c, amd_txn *p)
 	if (*pp)
 		*pp = p->next;
 	if (p->t)
-		srv_txn_drop(c->s, c->x, p->t);
+		srv_txn_retire(c->s, c->x, p->t);
 	free(p);
 }
 
@@ -222,8 +223,14 @@ int amd_txn_run(amd_conn *c)
 	}
 	p = c->cur;
 	c->cur = NULL;
-	if (p->bad)
+	if (p->bad) {
 		p->st = AMDP_ST_TIMEOUT;
+	} else {
+		/* its TX image is in (received straight into txbuf) */
+		pthread_mutex_lock(&c->s->mu);
+		p->t->tx_got = p->t->wire.tx.size;
+		pthread_mutex_unlock(&c->s->mu);
+	}
 	pthread_mutex_lock(&c->mu);
 	for (pp = &c->txns; *pp; pp = &(*pp)->next)
 		;
@@ -250,12 +257,41 @@ int amd_txn_query(amd_conn *c, uint32_t id)
 	return amd_io_flush(c);
 }
 
+/* waitForTestHarness's TIMEOUT: rx_len zero bytes and 4N zero perf
+ * words. The image is sent from one static block of zeros, never built in
+ * memory: it may be as large as the whole --max-memory budget (a refused
+ * transaction holds no memory of its own). The first and the last block
+ * go with the head and the tail: a small reply is still one sendmsg. */
+static int send_timeout(amd_conn *c, uint64_t rx_len)
+{
+	static const uint8_t zeros[65536];
+	amdp_buf tail = {0};
+	uint64_t left = rx_len;
+	int rc, first = 1;
+	if (amdp_enc_wait_th_head(&c->out, AMDP_ST_TIMEOUT, rx_len) ||
+	    amdp_enc_wait_th_tail(&tail, NULL, 4 * c->dec.geom.n) || c->out.oom || tail.oom) {
+		snprintf(c->why, sizeof c->why, "out of memory building a reply");
+		amdp_buf_reset(&c->out);
+		amdp_buf_free(&tail);
+		return -1;
+	}
+	do {
+		size_t k = left < sizeof zeros ? (size_t)left : sizeof zeros;
+		left -= k;
+		rc = amd_io_send(c, first ? c->out.p : NULL, first ? c->out.len : 0, zeros, k,
+				 left ? NULL : tail.p, left ? 0 : tail.len);
+		first = 0;
+	} while (!rc && left);
+	amdp_buf_reset(&c->out);
+	amdp_buf_free(&tail);
+	return rc;
+}
+
 /* waitForTestHarness: any pending id; T ms at most (0: until the device
  * is done, bounded by the transaction's own limit). */
 int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 {
 	int64_t t0 = srv_now_ms();
-	uint64_t zero[AMDP_MAX_PERF];
 	amd_txn *p;
 	uint8_t st;
 	int rc;
@@ -287,9 +323,7 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		/* the wait ended first: TIMEOUT with zeros; the device's result
 		 * will be dropped */
 		pthread_mutex_unlock(&c->mu);
-		memset(zero, 0, sizeof zero);
-		rc = amdp_enc_wait_th(&c->out, AMDP_ST_TIMEOUT, NULL, p->rx_len, zero,
-				      4 * c->dec.geom.n) || amd_io_flush(c);
+		rc = send_timeout(c, p->rx_len);
 		pthread_mutex_lock(&c->mu);
 		if (p->st == AMDP_ST_RUNNING)
 			p->abandoned = 1;
@@ -310,9 +344,7 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		amdp_buf_reset(&c->out);
 		amdp_buf_free(&tail);
 	} else {
-		memset(zero, 0, sizeof zero);
-		rc = amdp_enc_wait_th(&c->out, AMDP_ST_TIMEOUT, NULL, p->rx_len, zero,
-				      4 * c->dec.geom.n) || amd_io_flush(c);
+		rc = send_timeout(c, p->rx_len);
 	}
 	pthread_mutex_lock(&c->mu);
 	txn_remove_locked(c, p);

@@ -142,9 +142,15 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x)
 	}
 	json_object_object_add(o, "graphs", a);
 	a = json_object_new_array();
+	/* AMD's sessions: the results already given back come first */
+	for (t = x->retired; t; t = t->next)
+		json_object_array_add(a, txn_json(t));
 	for (t = x->txns; t; t = t->next)
 		json_object_array_add(a, txn_json(t));
 	json_object_object_add(o, "transactions", a);
+	if (x->retired_omitted)
+		json_object_object_add(o, "transactions_omitted",
+				       json_object_new_uint64(x->retired_omitted));
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 	path = aieth_path_join(x->artdir, SUMMARY);
 	if (!text || !path)

@@ -83,6 +83,12 @@ static void free_txns(srv_sess *x)
 		txn_free(t);
 	}
 	x->txns = NULL;
+	for (t = x->retired; t; t = n) {
+		n = t->next;
+		txn_free(t);
+	}
+	x->retired = NULL;
+	x->nretired = 0;
 }
 
 /* A session done with the device lets go of its cached design. */
@@ -707,6 +713,51 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
 		s->mem_used -= bytes;
 		x->mem -= bytes;
 		txn_free(t);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* The number in a transaction's id "t-N" (srv_txn_new). */
+static unsigned long txn_seq(const srv_txn *t)
+{
+	return strtoul(t->id + 2, NULL, 10);
+}
+
+void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
+{
+	srv_txn **pp;
+	uint64_t bytes = t->wire.tx.size + t->wire.rx.size;
+	pthread_mutex_lock(&s->mu);
+	for (pp = &x->txns; *pp && *pp != t; pp = &(*pp)->next)
+		;
+	if (*pp) {
+		uint32_t n = t->wire.channels;
+		uint64_t tx = t->wire.tx.size, rx = t->wire.rx.size;
+		*pp = t->next;
+		s->mem_used -= bytes;
+		x->mem -= bytes;
+		/* the images and the wire words go; the sizes and the result
+		 * (res's arrays live in t->arr) stay */
+		srv_image_free(t->im, t->txbuf, srv_now_ms());
+		srv_image_free(t->im, t->rxbuf, srv_now_ms());
+		t->txbuf = t->rxbuf = NULL;
+		pld_txn_release(&t->wire);
+		t->wire.channels = n;
+		t->wire.tx.size = tx;
+		t->wire.rx.size = rx;
+		/* in submission order, as HTTP sessions list theirs (results
+		 * may be fetched in any order) */
+		for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)
+			;
+		t->next = *pp;
+		*pp = t;
+		if (++x->nretired > SRV_RETIRED_MAX) {
+			srv_txn *old = x->retired;
+			x->retired = old->next;
+			x->nretired--;
+			x->retired_omitted++;
+			txn_free(old);
+		}
 	}
 	pthread_mutex_unlock(&s->mu);
 }

@@ -28,6 +28,7 @@
 
 #define SRV_ENDED_KEEP 64       /* ended sessions remembered for their status */
 #define SRV_TXNS_MAX 16         /* transactions a session holds at once */
+#define SRV_RETIRED_MAX 256     /* fetched AMD transactions listed in run_summary.json */
 #define SRV_IMAGE_IDLE_MS 10000 /* an image mapping kept unused this long is unmapped */
 #define SRV_NCODES 23           /* HTTP statuses counted (http_server.c) */
 
@@ -83,6 +84,9 @@ typedef struct srv_sess {
 	int refs;                     /* device calls and transfers running */
 	pthread_mutex_t call;
 	srv_txn *txns;                /* in submission order */
+	srv_txn *retired;             /* results given back (AMD's protocol), images
+				         freed: for run_summary.json, oldest first */
+	uint32_t nretired, retired_omitted;   /* kept; dropped past SRV_RETIRED_MAX */
 	uint32_t next_tid;
 	uint64_t mem;                 /* image bytes its transactions hold */
 	int opening;                  /* queued, the device being opened for it
@@ -278,6 +282,12 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 			       size_t cap);
 /* A broken upload: the temporary file removed (safe after commit). */
 void srv_xclbin_abort(srv_xupload *u);
+/* Count n bytes of a file kept outside the cache (an AMD client's xclbin
+ * scratch file) against --xclbin-cache-mib, evicting the least recently
+ * used designs not pinned to make room (*evicted: how many). 0, or -1
+ * with msg saying why (nothing reserved). unreserve gives them back. */
+int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg, size_t cap);
+void srv_xclbin_unreserve(aieth_server *s, uint64_t n);
 
 /* ---- artifacts (srv_artifacts.c) ---- */
 
@@ -315,5 +325,10 @@ void srv_amd_stop(aieth_server *s);
 /* Free a finished (or never started) transaction of x and return its
  * image bytes to the budget: AMD's protocol gives a result back once. */
 void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t);
+/* The same, but what run_summary.json shows of t (its id, state, sizes,
+ * result) is kept in x->retired (the last SRV_RETIRED_MAX; older ones are
+ * counted in retired_omitted): AMD's sessions list their transactions as
+ * HTTP sessions do. */
+void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t);
 
 #endif

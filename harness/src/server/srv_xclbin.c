@@ -306,3 +306,30 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 	free(dst);
 	return res;
 }
+
+/* ---- room for files outside the cache ---- */
+
+int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg, size_t cap)
+{
+	int rc = 0;
+	*evicted = 0;
+	pthread_mutex_lock(&s->mu);
+	if (n > s->cache_max || make_room_locked(s, n, evicted)) {
+		snprintf(msg, cap, "%llu bytes do not fit: the design cache holds %llu of "
+			 "--xclbin-cache-mib %llu MiB in designs and files that sessions use",
+			 (unsigned long long)n, (unsigned long long)s->cache_used,
+			 (unsigned long long)(s->cache_max >> 20));
+		rc = -1;
+	} else {
+		s->cache_used += n;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+void srv_xclbin_unreserve(aieth_server *s, uint64_t n)
+{
+	pthread_mutex_lock(&s->mu);
+	s->cache_used -= n < s->cache_used ? n : s->cache_used;
+	pthread_mutex_unlock(&s->mu);
+}
