@@ -86,6 +86,11 @@ static void help(void)
 	       "  --graph-model NAME=MODEL[:JSON]  emulated board: the graph model of an AMD\n"
 	       "                       client's graph NAME (repeatable; e.g. gr=adder or\n"
 	       "                       'gr=adder:{\"window_bytes\":4096}'); others: the default\n"
+	       "  --model-dir DIR      emulated board: graph model plugins HTTP clients may\n"
+	       "                       name by file name (\"scale_model\" or \"scale_model.so\",\n"
+	       "                       never a path; repeatable, up to 16, the first folder\n"
+	       "                       holding the name wins). Without it clients name only\n"
+	       "                       the built-in models\n"
 	       "  --rate-limit N       requests per second per token, or per address for\n"
 	       "                       requests without a valid token (200); more get 429\n"
 	       "                       with Retry-After\n"
@@ -144,7 +149,7 @@ int main(int argc, char **argv)
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
 	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK };
+	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_MODEL_DIR };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -165,6 +170,7 @@ int main(int argc, char **argv)
 		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
 		{"amd-listen", required_argument, NULL, O_AMD},
 		{"graph-model", required_argument, NULL, O_MODEL},
+		{"model-dir", required_argument, NULL, O_MODEL_DIR},
 		{"rate-limit", required_argument, NULL, O_RATE},
 		{"client-timeout", required_argument, NULL, O_CTIMEOUT},
 		{"reset-cmd", required_argument, NULL, O_RESET},
@@ -175,8 +181,8 @@ int main(int argc, char **argv)
 	};
 	aieth_server_opts o;
 	aieth_server *srv = NULL;
-	const char *models[64];
-	size_t nmodels = 0;
+	const char *models[64], *model_dirs[16];
+	size_t nmodels = 0, nmodel_dirs = 0;
 	const char *data_opt = NULL;
 	struct sigaction sa;
 	int c, rc;
@@ -230,6 +236,11 @@ int main(int argc, char **argv)
 				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
 			models[nmodels++] = optarg;
 			break;
+		case O_MODEL_DIR:
+			if (nmodel_dirs == sizeof model_dirs / sizeof model_dirs[0])
+				return usage_error("--model-dir %s: at most 16 are allowed", optarg);
+			model_dirs[nmodel_dirs++] = optarg;
+			break;
 		case O_RATE:
 			if (parse_u32("--rate-limit", optarg, 1, 1000000, &o.rate_limit))
 				return EX_USAGE;
@@ -260,6 +271,8 @@ int main(int argc, char **argv)
 				   "--amd-listen ADDR:PORT");
 	o.graph_models = models;
 	o.num_graph_models = nmodels;
+	o.model_dirs = model_dirs;
+	o.num_model_dirs = nmodel_dirs;
 	if (o.token_file) {
 		/* an unreadable token file is an input error (2), not a failure to
 		 * serve (3); its contents are checked by the library */
