@@ -26,7 +26,14 @@ printf 'root:SECRET-LINE-4242:19000:0:99999:7:::\n' >"$TMP/secret/shadow"
 cd "$B/plugins" || exit 1
 start_server "$TMP/log" --model-dir "$TMP/models" --amd-listen 127.0.0.1:0
 cd "$S" || exit 1
-session() { req "$1" -H "$J" -d "$2" "$U/v1/sessions"; }
+# session STATUS BODY: POST /v1/sessions; a session made where a refusal
+# was expected is ended at once, so that each check meets a free device
+session() {
+  req "$1" -H "$J" -d "$2" "$U/v1/sessions"
+  local id; id=$(jq -r '.id // empty' "$TMP/body" 2>/dev/null)
+  [[ $1 != 201 && -n $id ]] && curl -s -m 5 -o /dev/null -X DELETE "$U/v1/sessions/$id"
+  return 0
+}
 end_session() {
   local id; id=$(jq -r .id "$TMP/body")
   req 204 -X DELETE "$U/v1/sessions/$id"

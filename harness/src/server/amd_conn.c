@@ -96,8 +96,10 @@ static int on_mgr_device(amd_conn *c)
 	/* the client's name is looked up in the server's boards, never opened */
 	if (c->s->board && strcmp(c->s->board, dev)) {
 		snprintf(why, sizeof why, "%s", c->s->board);
-	} else if (srv_board_check(c->s, dev, why, sizeof why)) {
-		/* why says which boards there are */
+	} else if ((ok = srv_board_check(c->s, dev, why, sizeof why))) {
+		/* why says which boards there are; a file that does not load, the log */
+		if (ok == -2)
+			srv_log(c->s, "board %s: %s", dev, aieth_error_message());
 	} else if (aieth_board_load(&b, dev, c->s->data_dir)) {
 		snprintf(why, sizeof why, "board \"%.64s\" does not load here", dev);
 	} else {
@@ -210,7 +212,7 @@ static int on_mgr(amd_conn *c)
 	}
 	memset(&req, 0, sizeof req);
 	if (srv_board_check(c->s, m->device, msg, sizeof msg)) {
-		snprintf(c->why, sizeof c->why, "%s", msg);
+		snprintf(c->why, sizeof c->why, "%s", msg);   /* logged with the close */
 		return -1;
 	}
 	snprintf(req.board, sizeof req.board, "%s", m->device);

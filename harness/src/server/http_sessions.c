@@ -136,6 +136,7 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	srv_sess *x;
 	struct json_object *o;
 	char loc[64], id[SRV_ID_MAX + 1], msg[1024], *xpath;
+	int rc;
 
 	memset(&req, 0, sizeof req);
 	if (srv_session_req_parse(r->body, r->len, &req)) {
@@ -143,8 +144,9 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
 	}
 	/* names looked up in the operator's tables, never opened as paths */
-	if (srv_board_check(s, req.board, msg, sizeof msg) ||
-	    srv_session_names_check(s, &req, msg, sizeof msg)) {
+	if ((rc = srv_board_check(s, req.board, msg, sizeof msg)) == -2)
+		srv_log(s, "board %s: %s", req.board, aieth_error_message());
+	if (rc || srv_session_names_check(s, &req, msg, sizeof msg)) {
 		srv_session_req_free(&req);
 		return http_reply_err(c, r, 422, NULL, "%s", msg);
 	}

@@ -158,11 +158,10 @@ int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap)
 		return -1;
 	}
 	if (aieth_board_load(&b, board, s->data_dir)) {
-		/* the operator's file: its problem goes to the log, not the client */
-		srv_log(s, "board %s: %s", board, aieth_error_message());
+		/* the operator's file: its problem is for the log, not the client */
 		snprintf(msg, cap, "board \"%s\": this server's description of it does not load "
 			 "(its log says why)", q);
-		return -1;
+		return -2;
 	}
 	aieth_board_free(b);
 	return 0;

@@ -26,7 +26,9 @@ void srv_model_dirs_free(aieth_server *s);
 /* A board a client names (HTTP "board", AMD's device name): s->board when
  * the operator set one, else a plain board name found among the data
  * folder's platforms/ files, and loading. 0, or -1 with msg set for the
- * client (its value and the boards this server has). */
+ * client (its value and the boards this server has); -2 when the board's
+ * file does not load: msg for the client, the details for the operator's
+ * log in the aieth error message. */
 int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap);
 
 /* A graph model a client names: "" (the default), a built-in, or a plugin
