@@ -99,7 +99,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The plain names of the data folder's platforms/NAME.json, sorted, into
- * list ("a, b"); *found when one is `want`. */
+ * list ("a, b"; the first LIST_MAX read); *found when one is `want`. */
 static void board_list(aieth_server *s, const char *want, char *list, size_t cap, int *found)
 {
 	char *names[LIST_MAX], *pdir = aieth_path_join(aieth_data_dir(s->data_dir), "platforms");
@@ -109,20 +109,19 @@ static void board_list(aieth_server *s, const char *want, char *list, size_t cap
 
 	*found = 0;
 	list[0] = '\0';
-	while (d && (de = readdir(d)) && nn < LIST_MAX) {
+	while (d && (de = readdir(d))) {
 		size_t l = strlen(de->d_name);
-		if (l <= 5 || strcmp(de->d_name + l - 5, ".json"))
+		char base[BOARD_NAME_MAX + 1];
+		if (l <= 5 || l - 5 > BOARD_NAME_MAX || strcmp(de->d_name + l - 5, ".json"))
 			continue;
-		if (!(names[nn] = aieth_strdup(de->d_name)))
-			break;
-		names[nn][l - 5] = '\0';
-		if (!board_name_ok(names[nn])) {
-			free(names[nn]);
+		memcpy(base, de->d_name, l - 5);
+		base[l - 5] = '\0';
+		if (!board_name_ok(base))
 			continue;
-		}
-		if (!strcmp(names[nn], want))
+		if (!strcmp(base, want))
 			*found = 1;
-		nn++;
+		if (nn < LIST_MAX && (names[nn] = aieth_strdup(base)))
+			nn++;
 	}
 	if (d)
 		closedir(d);
