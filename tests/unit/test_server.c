@@ -488,6 +488,15 @@ static void test_server_open_refusals(void)
 	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS("emu or xrt");
 	o.backend = NULL;
+	{
+		static const char *const dirs[] = {"/nonexistent-model-dir"};
+		o.model_dirs = dirs;
+		o.num_model_dirs = 1;
+		CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+		MSG_HAS("model folder /nonexistent-model-dir: No such file");
+		o.model_dirs = NULL;
+		o.num_model_dirs = 0;
+	}
 	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
 	CU_ASSERT_NOT_EQUAL(aieth_server_port(s), 0);
 	aieth_server_tick(s);
@@ -538,6 +547,55 @@ static void test_remote_session(void)
 #endif
 }
 
+/* Graph names as a test description may have them (ADF's top.gr[0], a
+ * space, UTF-8, '%') cross the URLs percent-encoded; a '/' is refused when
+ * the session is created. */
+static void test_remote_graph_names(void)
+{
+#ifdef AIETH_HAVE_MHD
+	static const char *const names[] = {"top.gr[0]", "my graph %2f \xc3\xa9", "..", NULL};
+	aieth_server_opts so;
+	aieth_server *srv = NULL;
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	aieth_graph_spec g = {"a/b", "adder", NULL};
+	uint8_t in[4] = {1, 2, 3, 4}, out[4];
+	char url[64], port[300];
+	uint64_t done = 99;
+	size_t i;
+
+	memset(&so, 0, sizeof so);
+	so.listen = "127.0.0.1:0";
+	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+	memset(&o, 0, sizeof o);
+	o.board = "vck190";
+	o.backend = "remote";
+	o.server = url;
+	o.graphs = &g;
+	o.num_graphs = 1;
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG_HAS("\"a/b\" has a '/'");
+	for (i = 0; names[i]; i++) {
+		g.name = names[i];
+		s = NULL;
+		if (aieth_session_open(&s, &o) != AIETH_OK)
+			fprintf(stderr, "\n  open %s: %s\n", names[i], aieth_error_message());
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(aieth_graph_run(s, names[i], 2), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth_graph_iterations_done(s, names[i], &done), AIETH_OK);
+		snprintf(port, sizeof port, "%s.k.in[1]", names[i]);
+		CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, names[i], port, in, sizeof in), AIETH_OK);
+		memset(out, 0, sizeof out);
+		CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, names[i], port, out, sizeof out), AIETH_OK);
+		CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
+		CU_ASSERT_EQUAL(aieth_graph_end(s, names[i]), AIETH_OK);
+		aieth_session_close(s);
+	}
+	aieth_server_close(srv);
+#endif
+}
+
 TU_MAIN("server",
 	{"token file", test_tokens_ok},
 	{"token file refusals", test_tokens_bad},
@@ -550,4 +608,5 @@ TU_MAIN("server",
 	{"transaction cfg words against the images", test_txn_check},
 	{"listen address", test_listen},
 	{"server open refusals", test_server_open_refusals},
-	{"a remote session on an in-process server", test_remote_session})
+	{"a remote session on an in-process server", test_remote_session},
+	{"graph names remotely", test_remote_graph_names})
