@@ -225,7 +225,7 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 		struct dirent *de;
 		struct stat st;
 		while (d && (de = readdir(d))) {
-			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX) || !ends_so(de->d_name) ||
+			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 3) || !ends_so(de->d_name) ||
 			    fstatat(dirfd(d), de->d_name, &st, 0) || !S_ISREG(st.st_mode))
 				continue;
 			if (!strcmp(de->d_name, file)) {
