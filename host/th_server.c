@@ -89,6 +89,11 @@ static void help(void)
 	       "  --amd-setup-timeout S  an AMD connection must send its manager (its\n"
 	       "                       constructor: handshake, device, xclbin) within S s\n"
 	       "                       of connecting (30); setTimeOut does not extend it\n"
+	       "  --model-dir DIR      emulated board: graph model plugins HTTP clients may\n"
+	       "                       name by file name (\"scale_model\" or \"scale_model.so\",\n"
+	       "                       never a path; repeatable, up to 16, the first folder\n"
+	       "                       holding the name wins). Without it clients name only\n"
+	       "                       the built-in models\n"
 	       "  --rate-limit N       requests per second per token, or per address for\n"
 	       "                       requests without a valid token (200); more get 429\n"
 	       "                       with Retry-After\n"
@@ -147,7 +152,7 @@ int main(int argc, char **argv)
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
 	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP };
+	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP, O_MODEL_DIR };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -169,6 +174,7 @@ int main(int argc, char **argv)
 		{"amd-listen", required_argument, NULL, O_AMD},
 		{"graph-model", required_argument, NULL, O_MODEL},
 		{"amd-setup-timeout", required_argument, NULL, O_AMD_SETUP},
+		{"model-dir", required_argument, NULL, O_MODEL_DIR},
 		{"rate-limit", required_argument, NULL, O_RATE},
 		{"client-timeout", required_argument, NULL, O_CTIMEOUT},
 		{"reset-cmd", required_argument, NULL, O_RESET},
@@ -179,8 +185,8 @@ int main(int argc, char **argv)
 	};
 	aieth_server_opts o;
 	aieth_server *srv = NULL;
-	const char *models[64];
-	size_t nmodels = 0;
+	const char *models[64], *model_dirs[16];
+	size_t nmodels = 0, nmodel_dirs = 0;
 	const char *data_opt = NULL;
 	struct sigaction sa;
 	int c, rc;
@@ -238,6 +244,11 @@ int main(int argc, char **argv)
 			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600, &o.amd_setup_timeout_s))
 				return EX_USAGE;
 			break;
+		case O_MODEL_DIR:
+			if (nmodel_dirs == sizeof model_dirs / sizeof model_dirs[0])
+				return usage_error("--model-dir %s: at most 16 are allowed", optarg);
+			model_dirs[nmodel_dirs++] = optarg;
+			break;
 		case O_RATE:
 			if (parse_u32("--rate-limit", optarg, 1, 1000000, &o.rate_limit))
 				return EX_USAGE;
@@ -268,6 +279,8 @@ int main(int argc, char **argv)
 				   "--amd-listen ADDR:PORT");
 	o.graph_models = models;
 	o.num_graph_models = nmodels;
+	o.model_dirs = model_dirs;
+	o.num_model_dirs = nmodel_dirs;
 	if (o.token_file) {
 		/* an unreadable token file is an input error (2), not a failure to
 		 * serve (3); its contents are checked by the library */

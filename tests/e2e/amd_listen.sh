@@ -86,7 +86,7 @@ has "$TMP/out" "a 200 ms wait ended in TIMEOUT, the next transaction is right"
 
 # device mismatch: the reply carries the reason, the connection closes
 expect 0 "$AC" mismatch "$AP" nosuchboard
-has "$TMP/out" 'device nosuchboard refused: <no board "nosuchboard" here'
+has "$TMP/out" 'device nosuchboard refused: <board "nosuchboard": not a board of this server (its boards: vck190, vek280, vek385)>'
 healthy "a device mismatch"
 
 # a malformed frame closes that connection; the next client is served

@@ -56,10 +56,11 @@ req 400 -H "$A" -H "$J" -d '{"board":"vck190","colour":1}' "$U/v1/sessions"
 req 415 -H "$A" -H 'Content-Type: text/plain' -d '{"board":"vck190"}' "$U/v1/sessions"
 req 422 -H "$A" -H "$J" -d '{"board":"nosuchboard"}' "$U/v1/sessions"
 # 413 before the body is read: the log shows 0 bytes received
-# (a session's body may carry an xrt.ini: 64 KiB + 2 MiB)
-head -c 3000000 /dev/zero >"$TMP/big"
+# (a session's body may carry an xrt.ini and aiesim traces: 64 KiB +
+# 2 x 1 MiB + 2 x 4 MiB, JSON-escaped)
+head -c 11000000 /dev/zero >"$TMP/big"
 req 413 -H "$A" -H "$J" --data-binary @"$TMP/big" "$U/v1/sessions"
-has "$TMP/body" "the limit is 2162688"
+has "$TMP/body" "the limit is 10551296"
 log_has "$TMP/log" 'POST /v1/sessions 413 '
 if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
 # the request line and headers: 16 KiB at most, the 431 names the limit;

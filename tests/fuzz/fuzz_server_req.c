@@ -6,7 +6,8 @@
  * file at once (server/srv_route.c, srv_tokens.c).
  *
  * Invariants: every parse returns; a failure leaves a message; a parsed
- * session has at most 64 graphs with non-empty, bounded names; a parsed
+ * session has at most 64 graphs with non-empty, bounded names without '/',
+ * at most 16 traces with plain file names and 4 MiB together; a parsed
  * token file has 1..1024 tokens, each found by its own token.
  */
 #include <stdint.h>
@@ -47,6 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(strlen(r.name) <= SRV_NAME_MAX && r.name[0]);
 	if (srv_artifact_name_ok(text))
 		CHECK(!strchr(text, '/') && text[0] != '.' && strlen(text) <= 255);
+	if (srv_file_name_ok(text, SRV_TRACE_NAME_MAX))
+		CHECK(!strchr(text, '/') && text[0] != '.' && !strstr(text, "..") &&
+		      strlen(text) <= SRV_TRACE_NAME_MAX);
 	(void)srv_route_methods(r.kind);
 	if (srv_bearer(text, &tok, &tl) == 0)
 		CHECK(tl > 0 && tok >= text && tok + tl <= text + size);
@@ -54,8 +58,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (srv_session_req_parse(text, size, &q) == AIETH_OK) {
 		CHECK(q.ngraphs <= SRV_GRAPHS_MAX && q.board[0]);
+		size_t tb = 0;
 		for (i = 0; i < q.ngraphs; i++)
-			CHECK(q.graphs[i].name[0] && strlen(q.graphs[i].name) <= SRV_NAME_MAX);
+			CHECK(q.graphs[i].name[0] && strlen(q.graphs[i].name) <= SRV_NAME_MAX &&
+			      !strchr(q.graphs[i].name, '/'));
+		CHECK(q.ntraces <= SRV_TRACES_MAX);
+		for (i = 0; i < q.ntraces; i++) {
+			CHECK(srv_file_name_ok(q.traces[i].name, SRV_TRACE_NAME_MAX));
+			CHECK(q.traces[i].text && strlen(q.traces[i].text) == q.traces[i].len);
+			tb += q.traces[i].len;
+		}
+		CHECK(tb <= SRV_TRACES_BYTES_MAX);
 		CHECK(!q.xclbin_sha256[0] || srv_sha256_text_ok(q.xclbin_sha256));
 		CHECK(!q.xrt_ini || (q.xrt_ini_len && q.xrt_ini_len <= SRV_XRT_INI_MAX &&
 				     strlen(q.xrt_ini) == q.xrt_ini_len));

@@ -131,6 +131,17 @@ static void test_routes(void)
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+	/* graph and port names as a test description has them: the path comes
+	 * percent-decoded, any byte but '/' and control bytes */
+	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/run", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RUN);
+	CU_ASSERT_STRING_EQUAL(r.graph, "top.gr[0]");
+	srv_route_parse("/v1/sessions/s-1/graphs/my graph %2f\xc3\xa9", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
+	CU_ASSERT_STRING_EQUAL(r.graph, "my graph %2f\xc3\xa9");
+	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/rtp/top.gr[0].k.in[1]", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RTP);
+	CU_ASSERT_STRING_EQUAL(r.port, "top.gr[0].k.in[1]");
 	srv_route_parse("/v1/xclbins/abc", &r);   /* not a sha256 (test_srv_xclbin.c) */
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	/* unknown or malformed: 404 */
@@ -140,7 +151,8 @@ static void test_routes(void)
 			"/v1//sessions", "/v1/sessions/", "/v1/sessions/a b", "/v1/sessions/../x",
 			"/v1/sessions/s/graphs", "/v1/sessions/s/graphs/g/run/x",
 			"/v1/sessions/s/graphs/g/fly", "/v1/sessions/0123456789012345678901234567890123",
-			"/v1/sessions/s/grap/g", "/v1/sessions/s/graphs/g%2f",
+			"/v1/sessions/s/grap/g", "/v1/sessions/s/graphs/g\x01",
+			"/v1/sessions/s/graphs/g\x7f/run", "/v1/sessions/s/graphs/g/rtp/p\x1b",
 			"/v1/sessions/s/txns/", "/v1/sessions/s/txns/t/rx/x", "/v1/sessions/s/txns/t/go",
 			NULL};
 		size_t i;
@@ -225,6 +237,62 @@ static void test_session_body(void)
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[1]}", &r), AIETH_OK);
 	MSG_HAS("graphs[0]: an object is needed");
 	srv_session_req_free(&r);
+	/* a graph name is a URL path segment: no '/' */
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"a/b\"}]}", &r), AIETH_OK);
+	MSG_HAS("graphs[0].name: \"a/b\" has a '/'");
+	srv_session_req_free(&r);
+	/* aiesim traces sent with the session: plain names, bounded */
+	CU_ASSERT_EQUAL_FATAL(sreq("{\"board\":\"a\",\"traces\":{\"out.txt\":\"T 0 ns\\n1\\n\","
+				   "\"b-2.txt\":\"\"}}", &r), AIETH_OK);
+	CU_ASSERT_EQUAL(r.ntraces, 2);
+	CU_ASSERT_STRING_EQUAL(r.traces[0].name, "out.txt");
+	CU_ASSERT_STRING_EQUAL(r.traces[0].text, "T 0 ns\n1\n");
+	CU_ASSERT_EQUAL(r.traces[0].len, 9);
+	srv_session_req_free(&r);
+	{
+		static const char *const badn[] = {"../x", "/etc/shadow", "a/b", ".hidden", "..",
+						   "a..b", "", "x y", NULL};
+		size_t i;
+		for (i = 0; badn[i]; i++) {
+			char b[200];
+			snprintf(b, sizeof b, "{\"board\":\"a\",\"traces\":{\"%s\":\"1\"}}", badn[i]);
+			CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
+			MSG_HAS("is not a file name");
+			srv_session_req_free(&r);
+		}
+	}
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"traces\":{\"a\":1}}", &r), AIETH_OK);
+	MSG_HAS("traces.a: a string is needed");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"traces\":{\"a\":\"x\\u0000y\"}}", &r),
+			    AIETH_OK);
+	MSG_HAS("traces.a: has a NUL byte");
+	srv_session_req_free(&r);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"traces\":[]}", &r), AIETH_OK);
+	MSG_HAS("traces: an object is needed");
+	srv_session_req_free(&r);
+	{
+		/* 17 files: the count limit; 4 MiB + 1 byte: the size limit */
+		char b[1024];
+		size_t i, n = 0;
+		char *huge;
+		n += (size_t)snprintf(b + n, sizeof b - n, "{\"board\":\"a\",\"traces\":{");
+		for (i = 0; i < 17; i++)
+			n += (size_t)snprintf(b + n, sizeof b - n, "%s\"t%zu\":\"\"", i ? "," : "", i);
+		snprintf(b + n, sizeof b - n, "}}");
+		CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
+		MSG_HAS("17 files, the limit is 16");
+		srv_session_req_free(&r);
+		huge = malloc(SRV_TRACES_BYTES_MAX + 100);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(huge);
+		n = (size_t)sprintf(huge, "{\"board\":\"a\",\"traces\":{\"a\":\"x\",\"b\":\"");
+		memset(huge + n, 'y', SRV_TRACES_BYTES_MAX);
+		strcpy(huge + n + SRV_TRACES_BYTES_MAX, "\"}}");
+		CU_ASSERT_NOT_EQUAL(sreq(huge, &r), AIETH_OK);
+		MSG_HAS("more than 4194304 bytes together (at traces.b)");
+		srv_session_req_free(&r);
+		free(huge);
+	}
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"xclbin_sha256\":\"ABC\"}", &r), AIETH_OK);
 	MSG_HAS("64 lowercase hex digits");
 	srv_session_req_free(&r);
@@ -249,7 +317,7 @@ static void test_session_body(void)
 	}
 	/* a session body may carry an xrt.ini: its own, larger limit */
 	CU_ASSERT_EQUAL(srv_session_req_parse("{}", SRV_SESSION_BODY_MAX + 1, &r), AIETH_EINVAL);
-	MSG_HAS("the limit is 2162688");
+	MSG_HAS("the limit is 10551296");
 	srv_session_req_free(&r);
 }
 
@@ -420,6 +488,15 @@ static void test_server_open_refusals(void)
 	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS("emu or xrt");
 	o.backend = NULL;
+	{
+		static const char *const dirs[] = {"/nonexistent-model-dir"};
+		o.model_dirs = dirs;
+		o.num_model_dirs = 1;
+		CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+		MSG_HAS("model folder /nonexistent-model-dir: No such file");
+		o.model_dirs = NULL;
+		o.num_model_dirs = 0;
+	}
 	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
 	CU_ASSERT_NOT_EQUAL(aieth_server_port(s), 0);
 	aieth_server_tick(s);
@@ -470,6 +547,55 @@ static void test_remote_session(void)
 #endif
 }
 
+/* Graph names as a test description may have them (ADF's top.gr[0], a
+ * space, UTF-8, '%') cross the URLs percent-encoded; a '/' is refused when
+ * the session is created. */
+static void test_remote_graph_names(void)
+{
+#ifdef AIETH_HAVE_MHD
+	static const char *const names[] = {"top.gr[0]", "my graph %2f \xc3\xa9", "..", NULL};
+	aieth_server_opts so;
+	aieth_server *srv = NULL;
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	aieth_graph_spec g = {"a/b", "adder", NULL};
+	uint8_t in[4] = {1, 2, 3, 4}, out[4];
+	char url[64], port[300];
+	uint64_t done = 99;
+	size_t i;
+
+	memset(&so, 0, sizeof so);
+	so.listen = "127.0.0.1:0";
+	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+	memset(&o, 0, sizeof o);
+	o.board = "vck190";
+	o.backend = "remote";
+	o.server = url;
+	o.graphs = &g;
+	o.num_graphs = 1;
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG_HAS("\"a/b\" has a '/'");
+	for (i = 0; names[i]; i++) {
+		g.name = names[i];
+		s = NULL;
+		if (aieth_session_open(&s, &o) != AIETH_OK)
+			fprintf(stderr, "\n  open %s: %s\n", names[i], aieth_error_message());
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(aieth_graph_run(s, names[i], 2), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth_graph_iterations_done(s, names[i], &done), AIETH_OK);
+		snprintf(port, sizeof port, "%s.k.in[1]", names[i]);
+		CU_ASSERT_EQUAL(aieth_graph_update_rtp(s, names[i], port, in, sizeof in), AIETH_OK);
+		memset(out, 0, sizeof out);
+		CU_ASSERT_EQUAL(aieth_graph_read_rtp(s, names[i], port, out, sizeof out), AIETH_OK);
+		CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
+		CU_ASSERT_EQUAL(aieth_graph_end(s, names[i]), AIETH_OK);
+		aieth_session_close(s);
+	}
+	aieth_server_close(srv);
+#endif
+}
+
 TU_MAIN("server",
 	{"token file", test_tokens_ok},
 	{"token file refusals", test_tokens_bad},
@@ -482,4 +608,5 @@ TU_MAIN("server",
 	{"transaction cfg words against the images", test_txn_check},
 	{"listen address", test_listen},
 	{"server open refusals", test_server_open_refusals},
-	{"a remote session on an in-process server", test_remote_session})
+	{"a remote session on an in-process server", test_remote_session},
+	{"graph names remotely", test_remote_graph_names})

@@ -66,6 +66,11 @@ typedef struct {
 				        the device (NULL: none; closing the device
 				        is the reset) */
 	uint32_t reset_timeout_s;    /* the reset command is killed after this (0: 120) */
+	/* Folders of graph model plugins HTTP clients may name by file name
+	 * ("scale_model" or "scale_model.so"; docs/server.md), at most 16;
+	 * without any, clients name built-in models only: */
+	const char *const *model_dirs;
+	size_t num_model_dirs;
 } aieth_server_opts;
 
 /* Validate the options, read the tokens, bind and start serving (own

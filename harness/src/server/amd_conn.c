@@ -30,6 +30,7 @@
 
 #include "core/session_internal.h"
 #include "server/amd_conn_internal.h"
+#include "server/srv_names.h"
 #include "util/path.h"
 
 /* ------------------------------------------------------------ graphs */
@@ -91,11 +92,15 @@ static int on_mgr_device(amd_conn *c)
 		return -1;
 	}
 	why[0] = 0;
+	/* the client's name is looked up in the server's boards, never opened */
 	if (c->s->board && strcmp(c->s->board, dev)) {
 		snprintf(why, sizeof why, "%s", c->s->board);
+	} else if ((ok = srv_board_check(c->s, dev, why, sizeof why))) {
+		/* why says which boards there are; a file that does not load, the log */
+		if (ok == -2)
+			srv_log(c->s, "board %s: %s", dev, aieth_error_message());
 	} else if (aieth_board_load(&b, dev, c->s->data_dir)) {
-		snprintf(why, sizeof why, "no board \"%.64s\" here: %.200s", dev,
-			 aieth_error_message());
+		snprintf(why, sizeof why, "board \"%.64s\" does not load here", dev);
 	} else {
 		const aieth_board_info *i = aieth_board_get_info(b);
 		amdp_geom g = {i->channels, AMDP_WORD_BYTES, i->uram_depth_words, AMDP_WORD_BYTES};
@@ -174,6 +179,10 @@ static int on_mgr(amd_conn *c)
 	if (amd_xclbin_check(c))
 		return -1;
 	memset(&req, 0, sizeof req);
+	if (srv_board_check(c->s, m->device, msg, sizeof msg)) {
+		snprintf(c->why, sizeof c->why, "%s", msg);   /* logged with the close */
+		return -1;
+	}
 	snprintf(req.board, sizeof req.board, "%s", m->device);
 	req.ngraphs = m->ngraphs;
 	for (i = 0; i < m->ngraphs; i++) {

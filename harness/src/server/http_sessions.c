@@ -11,6 +11,7 @@
 
 #include "core/session_internal.h"
 #include "server/http_internal.h"
+#include "server/srv_names.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 #include "util/sbuf.h"
@@ -133,27 +134,22 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 {
 	srv_session_req req;
 	srv_sess *x;
-	aieth_board *b = NULL;
 	struct json_object *o;
-	char loc[64], id[SRV_ID_MAX + 1], msg[600], *xpath;
+	char loc[64], id[SRV_ID_MAX + 1], msg[1024], *xpath;
+	int rc;
 
 	memset(&req, 0, sizeof req);
 	if (srv_session_req_parse(r->body, r->len, &req)) {
 		srv_session_req_free(&req);
 		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
 	}
-	if (s->board && strcmp(s->board, req.board)) {
-		char q[80];
-		jstrict_quote(q, sizeof q, req.board);
+	/* names looked up in the operator's tables, never opened as paths */
+	if ((rc = srv_board_check(s, req.board, msg, sizeof msg)) == -2)
+		srv_log(s, "board %s: %s", req.board, aieth_error_message());
+	if (rc || srv_session_names_check(s, &req, msg, sizeof msg)) {
 		srv_session_req_free(&req);
-		return http_reply_err(c, r, 422, NULL, "board \"%s\" requested, this server's "
-				      "board is %s", q, s->board);
+		return http_reply_err(c, r, 422, NULL, "%s", msg);
 	}
-	if (aieth_board_load(&b, req.board, s->data_dir)) {
-		srv_session_req_free(&req);
-		return http_reply_err(c, r, 422, NULL, "%s", aieth_error_message());
-	}
-	aieth_board_free(b);
 	if (!(x = srv_sess_new(r->who, &req))) {
 		srv_session_req_free(&req);
 		return http_reply_err(c, r, 500, NULL, "session: out of memory");

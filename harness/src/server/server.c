@@ -16,6 +16,7 @@
 
 #include "core/session_internal.h"
 #include "server/srv_core.h"
+#include "server/srv_names.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
@@ -44,6 +45,7 @@ static void free_server(aieth_server *s)
 		rmdir(s->work_dir);    /* the sessions' folders went with them */
 	free(s->work_dir);
 	free(s->reset_cmd);
+	srv_model_dirs_free(s);
 	free(s->backend);
 	free(s->board);
 	free(s->data_dir);
@@ -139,7 +141,8 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		free_server(s);
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	}
-	if ((rc = work_dir_open(s, o->work_dir))) {
+	if ((rc = srv_model_dirs_set(s, o->model_dirs, o->num_model_dirs)) ||
+	    (rc = work_dir_open(s, o->work_dir))) {
 		free_server(s);
 		return rc;
 	}

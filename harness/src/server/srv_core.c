@@ -12,6 +12,7 @@
 
 #include "core/session_internal.h"
 #include "server/srv_core.h"
+#include "server/srv_names.h"
 #include "server/srv_image.h"
 
 /* how long POST /v1/sessions waits for its device to open before it
@@ -156,7 +157,9 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 {
 	aieth_graph_spec g[SRV_GRAPHS_MAX];
 	aieth_session_opts o;
+	char *own[SRV_GRAPHS_MAX], *tdir = NULL;
 	size_t i;
+	int rc;
 	memset(&o, 0, sizeof o);
 	for (i = 0; i < x->req.ngraphs; i++) {
 		g[i].name = x->req.graphs[i].name;
@@ -172,7 +175,24 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	o.interrupt = &s->stop;
 	o.progress = on_progress;
 	o.progress_ctx = x;
-	return aieth_session_open(dev, &o);
+	if (!x->http)
+		return aieth_session_open(dev, &o);
+	/* an HTTP client's names: plugins from --model-dir, its traces in its
+	 * own folder (AMD clients' models are the operator's --graph-model) */
+	rc = srv_session_names_prepare(s, x, g, own, &tdir);
+	o.model_base_dir = tdir;
+	if (!rc)
+		rc = aieth_session_open(dev, &o);
+	if (rc) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", aieth_error_message());
+		srv_session_names_scrub(x, own, tdir, msg, sizeof msg);
+		if (strcmp(msg, aieth_error_message()))
+			srv_log(s, "session %s: %s", x->id, aieth_error_message());
+		aieth_fail(rc, "%s", msg);
+	}
+	srv_session_names_release(x, own, tdir);
+	return rc;
 }
 
 /* Marks the next queued session for the opener thread; the open itself
@@ -357,6 +377,7 @@ void srv_free_sess(srv_sess *x)
 	srv_session_req_free(&x->req);
 	free(x->xclbin);
 	free(x->xrt_ini);
+	srv_traces_remove(x);
 	srv_artifacts_remove(x);
 	pthread_mutex_destroy(&x->call);
 	free(x);

@@ -147,6 +147,9 @@ struct aieth_server {
 	void *http;                   /* struct MHD_Daemon */
 	uint16_t port;
 	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
+	/* --model-dir: the folders plugins come from (srv_names.c) */
+	char **model_dirs;
+	size_t nmodel_dirs;
 	/* the AMD-protocol listener (amd_listen.c), or NULL */
 	void *amd;
 	uint16_t amd_port;

@@ -25,9 +25,17 @@ static int seg_char(unsigned char c)
 	       c == '.' || c == '_' || c == '-';
 }
 
+/* A byte of a graph or RTP port name in a path (percent-decoded by then):
+ * anything but '/' and control bytes, as names in a test description. */
+static int name_char(unsigned char c)
+{
+	return c >= 0x20 && c != 0x7f && c != '/';
+}
+
 /* The next path segment after *p ('/' skipped) into dst (cap bytes with
- * the NUL); 0, or -1 when absent, empty, too long or with other bytes. */
-static int next_seg(const char **p, char *dst, size_t cap)
+ * the NUL), its bytes as ok says; 0, or -1 when absent, empty, too long
+ * or with other bytes. */
+static int next_seg_of(const char **p, char *dst, size_t cap, int (*ok)(unsigned char))
 {
 	const char *s = *p;
 	size_t n = 0;
@@ -35,7 +43,7 @@ static int next_seg(const char **p, char *dst, size_t cap)
 		return -1;
 	s++;
 	while (s[n] && s[n] != '/') {
-		if (!seg_char((unsigned char)s[n]) || n + 1 >= cap)
+		if (!ok((unsigned char)s[n]) || n + 1 >= cap)
 			return -1;
 		n++;
 	}
@@ -45,6 +53,11 @@ static int next_seg(const char **p, char *dst, size_t cap)
 	dst[n] = '\0';
 	*p = s + n;
 	return 0;
+}
+
+static int next_seg(const char **p, char *dst, size_t cap)
+{
+	return next_seg_of(p, dst, cap, seg_char);
 }
 
 void srv_route_parse(const char *path, srv_route *r)
@@ -113,7 +126,7 @@ void srv_route_parse(const char *path, srv_route *r)
 			r->kind = SRV_R_ARTIFACT;
 		return;
 	}
-	if (strcmp(seg, "graphs") || next_seg(&p, r->graph, sizeof r->graph))
+	if (strcmp(seg, "graphs") || next_seg_of(&p, r->graph, sizeof r->graph, name_char))
 		return;
 	if (!*p) {
 		r->kind = SRV_R_GRAPH;
@@ -122,22 +135,9 @@ void srv_route_parse(const char *path, srv_route *r)
 	if (next_seg(&p, seg, sizeof seg))
 		return;
 	if (!strcmp(seg, "rtp")) {
-		/* the port name: segment bytes plus [ ] (graph.kernel.in[1]) */
-		const char *q = p;
-		size_t n = 0;
-		if (*q++ != '/')
-			return;
-		while (q[n] && q[n] != '/') {
-			if ((!seg_char((unsigned char)q[n]) && q[n] != '[' && q[n] != ']') ||
-			    n + 1 >= sizeof r->port)
-				return;
-			n++;
-		}
-		if (!n || q[n])
-			return;
-		memcpy(r->port, q, n);
-		r->port[n] = '\0';
-		r->kind = SRV_R_GRAPH_RTP;
+		/* the port name: graph.kernel.in[1], the graph's name in it */
+		if (!next_seg_of(&p, r->port, sizeof r->port, name_char) && !*p)
+			r->kind = SRV_R_GRAPH_RTP;
 		return;
 	}
 	if (*p)
@@ -275,6 +275,11 @@ void srv_session_req_free(srv_session_req *r)
 		r->graphs[i].params = NULL;
 	}
 	r->ngraphs = 0;
+	for (i = 0; i < r->ntraces; i++) {
+		free(r->traces[i].text);
+		r->traces[i].text = NULL;
+	}
+	r->ntraces = 0;
 	free(r->xrt_ini);
 	r->xrt_ini = NULL;
 	r->xrt_ini_len = 0;
@@ -301,6 +306,15 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 	snprintf(path, sizeof path, "graphs[%zu].name", i);
 	if ((rc = copy_name(gr->name, path, name, 0)))
 		return rc;
+	/* the name is a path segment of the graph's URLs (other bytes travel
+	 * percent-encoded) */
+	if (strchr(gr->name, '/')) {
+		char q[80];
+		jstrict_quote(q, sizeof q, gr->name);
+		return aieth_fail(AIETH_EINVAL, BODY " %s: \"%s\" has a '/', which the graph's "
+				  "URLs (/v1/sessions/ID/graphs/NAME) cannot carry; rename the "
+				  "graph", path, q);
+	}
 	snprintf(path, sizeof path, "graphs[%zu].model", i);
 	if (model && (rc = copy_name(gr->model, path, model, 0)))
 		return rc;
@@ -327,8 +341,9 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 
 int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 {
-	static const char *const keys[] = {"board", "graphs", "xclbin_sha256", "xrt_ini", NULL};
-	struct json_object *o = NULL, *graphs = NULL, *ini = NULL;
+	static const char *const keys[] = {"board", "graphs", "xclbin_sha256", "xrt_ini",
+					   "traces", NULL};
+	struct json_object *o = NULL, *graphs = NULL, *ini = NULL, *traces = NULL;
 	const char *board = NULL, *sha = NULL;
 	size_t i, n;
 	int rc;
@@ -381,6 +396,9 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 			out->xrt_ini_len = n;
 		}
 	}
+	if (json_object_object_get_ex(o, "traces", &traces) &&
+	    (rc = srv_traces_parse(traces, out)))
+		goto out;
 	if (json_object_object_get_ex(o, "graphs", &graphs)) {
 		if (!json_object_is_type(graphs, json_type_array)) {
 			rc = aieth_fail(AIETH_EINVAL, BODY " graphs: an array is needed");

@@ -19,8 +19,13 @@
 #define SRV_WAIT_MS_MAX 600000u
 #define SRV_RTP_MAX 65536u
 #define SRV_XRT_INI_MAX (1u << 20)  /* a client's xrt.ini */
-/* POST /v1/sessions may carry an xrt.ini: its JSON string, escaped */
-#define SRV_SESSION_BODY_MAX (SRV_BODY_MAX + 2 * (size_t)SRV_XRT_INI_MAX)
+/* aiesim traces sent with a session (srv_names.c): files, bytes of all */
+#define SRV_TRACES_MAX 16
+#define SRV_TRACES_BYTES_MAX (4u << 20)
+#define SRV_TRACE_NAME_MAX 128
+/* POST /v1/sessions may carry an xrt.ini and traces: JSON strings, escaped */
+#define SRV_SESSION_BODY_MAX \
+	(SRV_BODY_MAX + 2 * (size_t)SRV_XRT_INI_MAX + 2 * (size_t)SRV_TRACES_BYTES_MAX)
 
 typedef enum {
 	SRV_R_NONE,           /* unknown path: 404 */
@@ -49,13 +54,15 @@ typedef struct {
 	char sid[SRV_ID_MAX + 1];
 	char graph[SRV_NAME_MAX + 1];
 	char tid[SRV_ID_MAX + 1];
-	char port[SRV_NAME_MAX + 1];   /* graph.kernel.in[1]: [A-Za-z0-9._-[]] */
+	char port[SRV_NAME_MAX + 1];   /* graph.kernel.in[1] */
 	char sha[65];                  /* SRV_R_XCLBIN: 64 lowercase hex digits */
 	char name[SRV_NAME_MAX + 1];   /* SRV_R_ARTIFACT: [A-Za-z0-9._-] */
 } srv_route;
 
-/* Parse a request path (without the query). Unknown paths give SRV_R_NONE;
- * a segment too long or with bytes outside [A-Za-z0-9._-] also does. */
+/* Parse a request path (without the query, percent-decoded). Unknown paths
+ * give SRV_R_NONE; a segment too long or with bytes outside [A-Za-z0-9._-]
+ * also does, except graph and RTP port names, which may hold any byte but
+ * '/' and control bytes (as a test description's names may: "top.gr[0]"). */
 void srv_route_parse(const char *path, srv_route *r);
 /* The methods allowed on a route, as an Allow header value ("GET, POST"). */
 const char *srv_route_methods(srv_route_kind k);
@@ -70,6 +77,13 @@ typedef struct {
 	char *params;                  /* JSON object text or NULL (owned) */
 } srv_graph_req;
 
+/* One aiesim trace file sent with the session (srv_names.c). */
+typedef struct {
+	char name[SRV_TRACE_NAME_MAX + 1];  /* a plain file name (srv_file_name_ok) */
+	char *text;                    /* its bytes (owned) */
+	size_t len;
+} srv_trace_req;
+
 typedef struct {
 	char board[SRV_NAME_MAX + 1];
 	char xclbin_sha256[65];        /* "" when absent */
@@ -77,11 +91,14 @@ typedef struct {
 	size_t xrt_ini_len;
 	size_t ngraphs;
 	srv_graph_req graphs[SRV_GRAPHS_MAX];
+	size_t ntraces;
+	srv_trace_req traces[SRV_TRACES_MAX];
 } srv_session_req;
 
 /* POST /v1/sessions: {"board", "graphs": [{"name", "model", "params"}],
- * "xclbin_sha256", "xrt_ini"} (len up to SRV_SESSION_BODY_MAX; xrt_ini up
- * to SRV_XRT_INI_MAX bytes, no NUL). AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
+ * "xclbin_sha256", "xrt_ini", "traces": {NAME: TEXT}} (len up to
+ * SRV_SESSION_BODY_MAX; xrt_ini up to SRV_XRT_INI_MAX bytes, no NUL;
+ * traces as srv_traces_parse says). AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
  * srv_session_req_free after either. */
 int srv_session_req_parse(const char *body, size_t len, srv_session_req *out);
 void srv_session_req_free(srv_session_req *r);
@@ -91,6 +108,14 @@ int srv_sha256_text_ok(const char *text);
 /* An artifact name a client may fetch: [A-Za-z0-9._-], 1..255 bytes, not
  * starting with '.' (temporary files, "." and ".."). */
 int srv_artifact_name_ok(const char *name);
+/* A file name a client may give (a trace, a plugin): [A-Za-z0-9._-],
+ * 1..max bytes, not starting with '.', never "..": never a path. */
+int srv_file_name_ok(const char *name, size_t max);
+/* The "traces" object of a session request into out->traces: at most
+ * SRV_TRACES_MAX names (srv_file_name_ok, SRV_TRACE_NAME_MAX) whose
+ * string values (no NUL) hold SRV_TRACES_BYTES_MAX bytes together. */
+struct json_object;
+int srv_traces_parse(struct json_object *traces, srv_session_req *out);
 
 /* POST .../run {"iterations": N} (-1 = forever, else 1..2^31-1); .../wait
  * {"timeout_ms": T} (0..600000). An empty body: run refuses it, wait

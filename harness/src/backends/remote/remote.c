@@ -27,6 +27,7 @@
 
 #include "backends/remote/remote_design.h"
 #include "backends/remote/remote_http.h"
+#include "backends/remote/remote_traces.h"
 #include "util/fileio.h"
 
 #define CALL_S RMH_CALL_S
@@ -430,6 +431,11 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		json_object_array_add(graphs, g);
 	}
 	json_object_object_add(req, "graphs", graphs);
+	/* aiesim traces go with the session: the server reads no client path */
+	if ((rc = rmt_traces_add(cfg, req))) {
+		json_object_put(req);
+		goto fail;
+	}
 	text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
 	rc = rm_json(st, "POST", "/v1/sessions", text, 201, CALL_S, &o);
 	json_object_put(req);
@@ -486,9 +492,9 @@ fail:
 static int graph_post(rm_state *st, uint32_t g, const char *verb, const char *body,
 		      long timeout_s)
 {
-	char path[512];
+	char path[1024], seg[RMT_SEG_MAX];
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/%s", st->sid,
-		 st->cfg->graphs[g].name, verb);
+		 rmt_path_seg(st->cfg->graphs[g].name, seg), verb);
 	return rm_json(st, "POST", path, body, 204, timeout_s, NULL);
 }
 
@@ -515,10 +521,10 @@ static int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *com
 {
 	rm_state *st = state;
 	struct json_object *o = NULL, *v;
-	char path[512];
+	char path[1024], seg[RMT_SEG_MAX];
 	int rc;
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s", st->sid,
-		 st->cfg->graphs[graph].name);
+		 rmt_path_seg(st->cfg->graphs[graph].name, seg));
 	if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
 		return rc;
 	*done = (uint64_t)jint(o, "iterations_done");
@@ -760,12 +766,16 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 /* RTP: the value's bytes as a raw body; the port name escaped in the path. */
 static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, size_t cap)
 {
-	char *esc = curl_easy_escape(st->h, port, 0);
+	char *esc = curl_easy_escape(st->h, port, 0), seg[RMT_SEG_MAX];
+	int n;
 	if (!esc)
 		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
-	snprintf(path, cap, "/v1/sessions/%s/graphs/%s/rtp/%s", st->sid, st->cfg->graphs[graph].name,
-		 esc);
+	n = snprintf(path, cap, "/v1/sessions/%s/graphs/%s/rtp/%s", st->sid,
+		     rmt_path_seg(st->cfg->graphs[graph].name, seg), esc);
 	curl_free(esc);
+	if (n < 0 || (size_t)n >= cap)
+		return aieth_fail(AIETH_EINVAL, "backend remote: RTP port \"%.80s\": the graph and "
+				  "port names make a URL path longer than %zu bytes", port, cap - 1);
 	return AIETH_OK;
 }
 
