@@ -224,9 +224,20 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
 				  path);
-	if (cc == CURLE_OPERATION_TIMEDOUT)
-		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s)", st->base,
-				  method, path, curl_easy_strerror(cc));
+	if (cc == CURLE_OPERATION_TIMEDOUT) {
+		/* which limit ended it: the request's own, or nothing moved */
+		char limits[160];
+		if (st->device_wait)
+			snprintf(limits, sizeof limits, "the wait's limit: %ld s", timeout_s);
+		else if (timeout_s)
+			snprintf(limits, sizeof limits, "limits: %ld s in all, %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)", timeout_s, st->xfer.stall_s);
+		else
+			snprintf(limits, sizeof limits, "limit: %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)", st->xfer.stall_s);
+		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s; %s)",
+				  st->base, method, path, curl_easy_strerror(cc), limits);
+	}
 	return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
 			  curl_easy_strerror(cc));
 }
