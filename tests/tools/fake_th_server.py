@@ -9,7 +9,8 @@ ask for:
   --wait-del KEY          ... loses KEY
   --wait-trim KEY         ... loses the last item of the array KEY
   --wait-append TEXT      ... gets TEXT before its last '}' (duplicate keys)
-  --delay-wait S          ... comes S seconds late, no byte before it
+  --delay-wait S          ... and the reply to a graph's wait come S seconds
+                          late, no byte before them
   --stall-health S        GET /v1/health answers after S silent seconds
   --queued-forever P      POST /v1/sessions: a session queued at position P
                           that never becomes active
@@ -106,7 +107,9 @@ class Handler(BaseHTTPRequestHandler):
             return None
         is_wait = self.command == "POST" and re.fullmatch(r"/v1/sessions/[^/]+/txns/[^/]+/wait",
                                                          path)
-        if is_wait and ARGS.delay_wait:
+        graph_wait = self.command == "POST" and re.fullmatch(
+            r"/v1/sessions/[^/]+/graphs/[^/]+/wait", path)
+        if (is_wait or graph_wait) and ARGS.delay_wait:
             time.sleep(ARGS.delay_wait)
         return self.forward(body, bool(is_wait))
 
