@@ -90,6 +90,12 @@ expect 3 remote state "$T"
 has "$TMP/state/report.json" 'state \"running\"'
 fake hexp --wait-set 'perf=["0xzz"]'
 expect 3 remote hexp "$T"
+# a graph's status of the wrong type: an error, not a count
+fake gcomp --graph-set 'iterations_done="128"'
+expect 3 remote gcomp "$T"
+has "$TMP/gcomp/report.json" "protocol error in a graph reply"
+jq -e '.tests[0].error.phase == "graph status"' "$TMP/gcomp/report.json" >/dev/null && ok \
+  || bad "gcomp: $(jq -c .tests[0].error "$TMP/gcomp/report.json")"
 
 # queued for ever: the client's own bound, the place on the progress line
 fake queued --queued-forever 3

@@ -9,6 +9,7 @@ ask for:
   --wait-del KEY          ... loses KEY
   --wait-trim KEY         ... loses the last item of the array KEY
   --wait-append TEXT      ... gets TEXT before its last '}' (duplicate keys)
+  --graph-set KEY=JSON    the reply to GET .../graphs/NAME gets KEY = JSON
   --delay-wait S          ... and the reply to a graph's wait come S seconds
                           late, no byte before them
   --stall-health S        GET /v1/health answers after S silent seconds
@@ -124,6 +125,13 @@ class Handler(BaseHTTPRequestHandler):
         conn.close()
         if is_wait and r.status == 200:
             data = bend_wait(data)
+        if (ARGS.graph_set and self.command == "GET" and r.status == 200 and
+                re.fullmatch(r"/v1/sessions/[^/]+/graphs/[^/]+", self.path)):
+            o = json.loads(data)
+            for kv in ARGS.graph_set:
+                k, v = kv.split("=", 1)
+                o[k] = json.loads(v)
+            data = json.dumps(o).encode()
         extra = {k: v for k, v in r.getheaders()
                  if k.lower() not in HOP and k.lower() != "content-type"}
         if self.command == "HEAD":
@@ -155,6 +163,7 @@ def main():
     p.add_argument("--wait-del", action="append", default=[])
     p.add_argument("--wait-trim", action="append", default=[])
     p.add_argument("--wait-append", default="")
+    p.add_argument("--graph-set", action="append", default=[])
     p.add_argument("--delay-wait", type=float, default=0)
     p.add_argument("--stall-health", type=float, default=0)
     p.add_argument("--queued-forever", type=int)

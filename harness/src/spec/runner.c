@@ -412,16 +412,24 @@ static void run_spec(run_ctx *c)
 			add_progress(c, c->phase, 0, 0);
 			rc = aieth_graph_wait(s, c->sp->graphs[i].name, DEFAULT_TIMEOUT_MS);
 			rj_str(g, "status", rc ? "incomplete" : "complete");
-			if (rc) {
+			if (rc == AIETH_ETIMEOUT) {
 				rn_test_error(c, "graph wait", rc,
 					   "the graph did not finish its iterations: check the "
 					   "iterations against the data the transactions send",
 					   AIETH_EXIT_TIMEOUT);
+			} else if (rc) {
+				/* the device or the server failed the wait: not a hang */
+				rn_test_error(c, "graph wait", rc, NULL, AIETH_EXIT_INFRA);
 			}
 		} else {
 			rj_str(g, "status", c->sp->graphs[i].iterations < 0 ? "running" : "stopped");
 		}
-		aieth_graph_iterations_done(s, c->sp->graphs[i].name, &done);
+		/* what the report says the graph did: an unanswered question is an
+		 * error, not a count of 0 */
+		if ((rc = aieth_graph_iterations_done(s, c->sp->graphs[i].name, &done)) && !stop) {
+			rn_test_error(c, "graph status", rc, NULL, AIETH_EXIT_INFRA);
+			stop = 1;
+		}
 		rj_u64(g, "iterations_done", done);
 		aieth_graph_end(s, c->sp->graphs[i].name);
 	}
