@@ -202,9 +202,52 @@ static void t_session_graph(void)
 	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":1}");
 	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
 	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_OK);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":"
+			       "\"emuemuemuemuemuemuemuemuemuemuemuemuemuemu\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "1..40 printable"));
+	json_object_put(o);
+}
+
+/* A server URL with user:password@ is refused before any request, and the
+ * message does not repeat it. */
+static void t_userinfo(void)
+{
+	static const char *const urls[] = {"http://u:s3cretpw@127.0.0.1:1",
+					   "https://s3cretpw@127.0.0.1:1/x",
+					   "http://u:s3cretpw@[::1]:1?a=b", NULL};
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	size_t i;
+	for (i = 0; urls[i]; i++) {
+		memset(&o, 0, sizeof o);
+		o.board = "vck190";
+		o.backend = "remote";
+		o.server = urls[i];
+		CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "user:password@"));
+		CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "s3cretpw"));
+	}
+	/* an '@' after the authority is not a user part: this one gets as far
+	 * as connecting (nothing listens on port 1) */
+	memset(&o, 0, sizeof o);
+	o.board = "vck190";
+	o.backend = "remote";
+	o.server = "http://127.0.0.1:1/a@b";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
 }
 
 TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
+	{"a server URL with user:password@ is refused", t_userinfo},
 	{"a status outside the protocol is refused", t_status},
 	{"a device failure on the server", t_failed},
 	{"every field checked: type, range, length", t_fields},

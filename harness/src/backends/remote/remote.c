@@ -451,7 +451,8 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		return aieth_fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
 	/* who serves: its name, version and device (for the report) */
-	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)))
+	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)) ||
+	    (rc = rmr_health(st->base, o)))
 		goto fail;
 	if (cfg->server_info && cfg->server_info_size)
 		snprintf(cfg->server_info, cfg->server_info_size, "%s %s, backend %s",

@@ -208,6 +208,27 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 	return AIETH_OK;
 }
 
+int rmr_health(const char *base, struct json_object *o)
+{
+	static const char *const keys[] = {"server", "version", "backend"};
+	const char *what = "the health reply", *v = NULL;
+	size_t i, j;
+	for (i = 0; i < 3; i++) {
+		if (jstrict_get_string(what, NULL, o, keys[i], 1, &v))
+			return proto(base, "GET /v1/health");
+		for (j = 0; v[j] && v[j] >= 0x20 && v[j] < 0x7f; j++)
+			;
+		if (!j || v[j] || j > 40) {
+			char q[80];
+			jstrict_quote(q, sizeof q, v);
+			aieth_fail(AIETH_EDEVICE, "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
+				   "needed", what, keys[i], q);
+			return proto(base, "GET /v1/health");
+		}
+	}
+	return AIETH_OK;
+}
+
 int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete)
 {
 	const char *what = "the graph's status";

@@ -32,6 +32,10 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 int rmr_session_state(const char *base, struct json_object *o, const char **state,
 		      uint32_t *position, const char **reason);
 
+/* GET /v1/health: "server", "version" and "backend" strings of 1..40
+ * printable ASCII bytes (they go into the report as they are). */
+int rmr_health(const char *base, struct json_object *o);
+
 /* GET .../graphs/NAME: "iterations_done" (0..2^63-1), "complete" (bool). */
 int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete);
 
