@@ -20,6 +20,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hash.h"
+#include "util/json_strict.h"
 #include "util/path.h"
 
 /* The requests' common setup, over the connection's handle. */
@@ -275,9 +276,16 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 		free(b.p);
 		return rc;
 	}
-	o = b.p ? json_tokener_parse(b.p) : NULL;
-	free(b.p);
-	if (!o || !json_object_object_get_ex(o, "artifacts", &a) ||
+	{
+		/* as strictly as a file: one object, no key twice */
+		char what[800];
+		snprintf(what, sizeof what, "server %s: GET artifacts", c->base);
+		rc = jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o);
+		free(b.p);
+		if (rc)
+			return aieth_fail_prefix(AIETH_EDEVICE, "protocol error");
+	}
+	if (!json_object_object_get_ex(o, "artifacts", &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		json_object_put(o);
 		return aieth_fail(AIETH_EDEVICE, "server %s: GET artifacts: the reply has no "
