@@ -182,7 +182,7 @@ $(FEATURE_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
 $(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/harness/src/assets/% $(O)/obj/harness/src/upload/%,$(LIB_OBJ)): $(FEATURE_STAMP)
-$(filter $(O)/tests/test_server,$(UNITS)): $(FEATURE_STAMP)
+$(filter $(O)/tests/test_server $(O)/tests/test_remote_reply,$(UNITS)): $(FEATURE_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)

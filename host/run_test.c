@@ -36,7 +36,17 @@ static const char *usage_text =
 	"                         through XRT, docs/on-board.md) or remote (a device\n"
 	"                         behind th_server, docs/server.md)\n"
 	"      --server URL       remote: th_server's URL, http://HOST:PORT (default:\n"
-	"                         $AIETH_SERVER)\n"
+	"                         $AIETH_SERVER); a user:password@ part is refused\n"
+	"                         (use --token-file)\n"
+	"      --queue-timeout S  remote: the longest wait in th_server's queue, in\n"
+	"                         seconds (default 600), whatever the server says;\n"
+	"                         the place in the queue shows on the progress line.\n"
+	"                         $AIETH_REMOTE_STALL_S: seconds a request may move\n"
+	"                         no byte (default 60); a transaction's wait has no\n"
+	"                         such limit, its timeout bounds it\n"
+	"      --max-artifacts MIB  remote: the session's files fetched into\n"
+	"                         OUT/artifacts/, all together (default 1024); a\n"
+	"                         file past it is not kept (report.json says why)\n"
 	"      --token-file FILE  remote: a file holding the bearer token (default:\n"
 	"                         $AIETH_TOKEN)\n"
 	"      --cacert FILE      remote: CA bundle for https (default: the system's)\n"
@@ -206,9 +216,12 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Phases (total 0) with -v; bytes moved within a transaction on a terminal
- * once a run takes longer than a second, or always with --progress (a line
- * each, at most four a second). Nothing with -q. */
+/* Phases (total 0) with -v or --progress, and on a terminal once a run
+ * takes longer than a second (a remote run waiting in th_server's queue
+ * names its place there, a phase a second); bytes moved within a
+ * transaction on a terminal once a run takes longer than a second, or
+ * always with --progress (a line each, at most four a second). Nothing
+ * with -q. */
 static void progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
 	progress_state *p = ctx;
@@ -217,11 +230,15 @@ static void progress(void *ctx, const char *phase, uint64_t done, uint64_t total
 		return;
 	if (strcmp(phase, p->phase)) {
 		snprintf(p->phase, sizeof p->phase, "%s", phase);
-		if (p->verbose) {
+		if (p->verbose || p->force) {
 			if (p->shown)
 				fputc('\n', stderr);
 			p->shown = 0;
 			fprintf(stderr, "run_test: %s\n", phase);
+		} else if (p->tty && mono() - p->start > 1.0) {
+			fprintf(stderr, "\rrun_test: %.90s%*s", phase,
+				(int)(strlen(phase) < 90 ? 90 - strlen(phase) : 0), "");
+			p->shown = 1;
 		}
 		p->last = 0;
 	}
@@ -250,6 +267,25 @@ static void progress_clear(progress_state *p)
 		fprintf(stderr, "\r%100s\r", "");
 		p->shown = 0;
 	}
+}
+
+/* A whole decimal number min..max (no sign, no blanks). */
+static int parse_count(const char *s, unsigned long long min, unsigned long long max,
+		       unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !*s || *end || s[0] == '-' || s[0] == '+' || s[0] == ' ' || errno || *out < min ||
+	       *out > max;
+}
+
+/* The URL's authority (after "scheme://", up to / ? #) holds an '@'. */
+static int url_has_userinfo(const char *url)
+{
+	const char *a = strstr(url, "://");
+	a = a ? a + 3 : url;
+	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -464,6 +500,8 @@ int main(int argc, char **argv)
 		{"token-file", required_argument, NULL, 11},
 		{"cacert", required_argument, NULL, 12},
 		{"xrt-ini", required_argument, NULL, 13},
+		{"queue-timeout", required_argument, NULL, 20},
+		{"max-artifacts", required_argument, NULL, 21},
 		{"lava", no_argument, NULL, FARM_OPT_LAVA},
 		{"tap", required_argument, NULL, FARM_OPT_TAP},
 		{"html", required_argument, NULL, 301},
@@ -565,6 +603,22 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 18: uo.spool_dir = optarg; break;
+		case 20: {
+			unsigned long long v;
+			if (parse_count(optarg, 1, 86400, &v))
+				return usage_error("--queue-timeout: expected seconds 1..86400, got",
+						   optarg);
+			o.queue_timeout_s = (uint32_t)v;
+			break;
+		}
+		case 21: {
+			unsigned long long v;
+			if (parse_count(optarg, 1, 1048576, &v))
+				return usage_error("--max-artifacts: expected MiB 1..1048576, got",
+						   optarg);
+			o.artifacts_max_bytes = (uint64_t)v << 20;
+			break;
+		}
 		case 19: flush_spool = 1; break;
 		case 40: baseline = optarg; break;
 		case 41:
@@ -592,6 +646,15 @@ int main(int argc, char **argv)
 		return usage_error("--max-regression needs --baseline", NULL);
 	if (!o.server)
 		o.server = getenv("AIETH_SERVER");
+	/* never recorded, never sent: a password in the URL would land in
+	 * report.json, report.html and the uploads */
+	if (o.server && url_has_userinfo(o.server)) {
+		fprintf(stderr, "run_test: %s: a URL with user:password@ (not repeated here) is "
+			"refused: it would land in the reports and uploads; th_server takes a "
+			"bearer token (--token-file FILE, or $AIETH_TOKEN)\n",
+			o.server == getenv("AIETH_SERVER") ? "$AIETH_SERVER" : "--server");
+		return AIETH_EXIT_INPUT;
+	}
 	if (token_file) {
 		/* the file holds just the token (surrounding white space ignored) */
 		FILE *f = fopen(token_file, "r");

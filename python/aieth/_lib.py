@@ -34,7 +34,7 @@ class GraphSpec(ctypes.Structure):
 
 
 class SessionOpts(ctypes.Structure):
-    """aieth_session_opts (aieth/session.h), fields of 0.1 to 0.5 (the library
+    """aieth_session_opts (aieth/session.h), fields of 0.1 to 0.6 (the library
     reads every one: this layout must end where the C struct ends)."""
 
     _fields_ = [
@@ -57,6 +57,10 @@ class SessionOpts(ctypes.Structure):
         ("artifact", c_void_p),
         ("artifact_ctx", c_void_p),
         ("model_base_dir", c_char_p),
+        ("queue_timeout_s", c_uint32),
+        ("artifacts_max_bytes", c_uint64),
+        ("queued", c_void_p),
+        ("artifact_error", c_void_p),
     ]
 
 
@@ -109,7 +113,7 @@ class ChannelResult(ctypes.Structure):
 
 
 class RunOpts(ctypes.Structure):
-    """aieth_run_opts (aieth/report.h), fields of 0.1 to 0.4."""
+    """aieth_run_opts (aieth/report.h), fields of 0.1 to 0.6."""
 
     _fields_ = [
         ("board", c_char_p),
@@ -129,6 +133,8 @@ class RunOpts(ctypes.Structure):
         ("cacert", c_char_p),
         ("xrt_ini", c_char_p),
         ("artifacts_dir", c_char_p),
+        ("queue_timeout_s", c_uint32),
+        ("artifacts_max_bytes", c_uint64),
     ]
 
 

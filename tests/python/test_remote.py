@@ -60,3 +60,17 @@ def test_compat_remote(th_server, monkeypatch, tmp_path):
     assert mgr.isResultValid() and mgr._s.backend == "remote"
     np.testing.assert_array_equal(o, d)
     mgr.close()
+
+
+def test_run_test_server_userinfo(src, tmp_path):
+    """A server URL with user:password@ is refused, and the password is in
+    no file of the run: report.json records the URL without it."""
+    spec = src / "examples/adder_perf/test.json"
+    r = aieth.run_test(spec, out=tmp_path / "u", backend="remote",
+                       server="http://alice:pw-s3cret@127.0.0.1:1")
+    assert r.exit_code == 2
+    assert r["environment"]["server"] == "http://127.0.0.1:1"
+    assert "user:password@" in r["tests"][0]["error"]["message"]
+    for f in (tmp_path / "u").rglob("*"):
+        if f.is_file():
+            assert b"pw-s3cret" not in f.read_bytes(), f

@@ -56,6 +56,13 @@ typedef struct {
 	 * lists them, "artifacts"; NULL: not fetched). */
 	const char *xrt_ini;
 	const char *artifacts_dir;
+	/* Added in 0.6, backend "remote" (aieth_session_opts): the longest
+	 * wait in th_server's queue (0: 600 s; the progress hook shows the
+	 * place in the queue as the phase) and the bytes of a test's
+	 * artifacts together (0: 1 GiB; past it: the test's
+	 * "artifacts_error"). */
+	uint32_t queue_timeout_s;
+	uint64_t artifacts_max_bytes;
 } aieth_run_opts;
 
 /* A report: one run of one or more descriptions (docs/report-schema.md). */

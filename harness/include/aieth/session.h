@@ -70,6 +70,17 @@ typedef struct {
 	 * graphs' model_params mean (a test description's folder, as for its
 	 * data files; NULL: the current directory). */
 	const char *model_base_dir;
+	/* Added in 0.6, backend "remote" (docs/server.md): */
+	uint32_t queue_timeout_s;    /* the longest wait in th_server's queue,
+				        whatever the server says (0: 600 s) */
+	uint64_t artifacts_max_bytes; /* all files fetched into artifacts_dir
+				        together (0: 1 GiB); a file past it is
+				        not kept, artifact_error hears why */
+	/* While queued, at each poll (may be NULL; progress_ctx): the place
+	 * in the queue and the seconds waited so far. */
+	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
+	/* Why the artifacts were not all fetched (may be NULL; artifact_ctx). */
+	void (*artifact_error)(void *ctx, const char *message);
 } aieth_session_opts;
 
 /* Open a session on a device. *out is owned by the caller: close with

@@ -58,6 +58,15 @@ typedef struct {
 	const char *xrt_ini, *artifacts_dir;
 	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
 	void *artifact_ctx;
+	/* remote: the longest wait in th_server's queue (0: the default) and
+	 * the bytes of all artifacts together (0: the default); queued (may be
+	 * NULL, progress_ctx) hears the position at each poll while queued;
+	 * artifact_error (may be NULL, artifact_ctx) hears why the artifacts
+	 * were not all fetched */
+	uint32_t queue_timeout_s;
+	uint64_t artifacts_max;
+	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
+	void (*artifact_error)(void *ctx, const char *message);
 } aieth_dev_config;
 
 /* What a device reports for a transaction, besides the RX image and perf

@@ -130,6 +130,10 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.artifacts_dir = s->artifacts_dir;
 	s->dev.artifact = o->artifact;
 	s->dev.artifact_ctx = o->artifact_ctx;
+	s->dev.queue_timeout_s = o->queue_timeout_s;
+	s->dev.artifacts_max = o->artifacts_max_bytes;
+	s->dev.queued = o->queued;
+	s->dev.artifact_error = o->artifact_error;
 	s->dev.server_info = s->server_info;
 	s->dev.server_info_size = sizeof s->server_info;
 	rc = s->ops->open(&s->dev, &s->bstate);

@@ -321,6 +321,14 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 			if (rc) {
 				x->status = AIETH_TXN_FAILED;
 				snprintf(x->msg, sizeof x->msg, "%s", aieth_error_message());
+			} else if (x->dev.status < AIETH_TXN_DONE ||
+				   x->dev.status > AIETH_TXN_INTERRUPTED) {
+				/* a backend that returns without an outcome (still
+				 * pending, or no status at all) failed the wait */
+				x->status = AIETH_TXN_FAILED;
+				snprintf(x->msg, sizeof x->msg, "backend %s: the wait ended with "
+					 "transaction status %d, none of done, timeout, failed, "
+					 "interrupted", s->ops->name, (int)x->dev.status);
 			} else {
 				x->status = x->dev.status;
 				snprintf(x->msg, sizeof x->msg, "%s", x->dev.msg);

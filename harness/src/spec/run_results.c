@@ -73,8 +73,16 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 	aieth_txn_status status = aieth_txn_get_status(t);
 	int tx = cr->pl.dir == AIETH_DIR_TO_AIE, code = AIETH_EXIT_PASS;
 	const char *verdict;
+	int answered;
 
-	aieth_txn_channel(t, idx, &res);
+	/* a channel the library cannot answer for is an error, never a pass
+	 * (and nothing of an unfilled result reaches the report) */
+	memset(&res, 0, sizeof res);
+	answered = aieth_txn_channel(t, idx, &res) == AIETH_OK;
+	if (!answered) {
+		snprintf(res.plio.name, sizeof res.plio.name, "%s", sc->plio);
+		code = AIETH_EXIT_INFRA;
+	}
 	rj_str(ch, "plio", res.plio.name);
 	rj_str(ch, "direction", tx ? "to_aie" : "from_aie");
 	rj_int(ch, "index", res.plio.index);
@@ -120,7 +128,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 	/* data integrity */
 	if (tx) {
 		put_integrity(ch, 0, "sent data is not checked", NULL);
-	} else if (status != AIETH_TXN_DONE) {
+	} else if (status != AIETH_TXN_DONE || !answered) {
 		put_integrity(ch, 0, "the transaction did not complete", NULL);
 	} else {
 		/* what came back: PERF returns at most the URAM capacity */
@@ -221,7 +229,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		verdict = res.finished ? "pass" : "timeout";
 	else if (status == AIETH_TXN_INTERRUPTED)
 		verdict = "interrupted";
-	else if (status != AIETH_TXN_DONE)
+	else if (status != AIETH_TXN_DONE || !answered)
 		verdict = "error";
 	else
 		verdict = code == AIETH_EXIT_PASS ? "pass" : code == AIETH_EXIT_FAIL ? "fail" : "error";

@@ -78,6 +78,45 @@ static void got_artifact(void *ctx, const char *path, uint64_t bytes)
 	rj_push(a, f);
 }
 
+/* The session's queue hook (backend remote): the place in th_server's
+ * queue becomes the phase, so a waiting run says what it waits for. */
+static void queued(void *ctx, uint32_t position, uint32_t waited_s)
+{
+	run_ctx *c = ctx;
+	char phase[sizeof c->phase + 80];
+	snprintf(phase, sizeof phase, "%s: queued at position %u for %u s", c->phase, position,
+		 waited_s);
+	add_progress(c, phase, 0, 0);
+}
+
+/* The artifacts were not all fetched (backend remote): the test says why
+ * (its run is not changed: the files are extras). */
+static void artifact_error(void *ctx, const char *message)
+{
+	run_ctx *c = ctx;
+	rj_str(c->test, "artifacts_error", message);
+}
+
+/* The server's URL as the report records it: a user:password@ part is
+ * never recorded (the remote backend refuses such a URL; a report must
+ * not carry it either way). */
+static void put_server(jobj *env, const char *url)
+{
+	const char *sep = strstr(url, "://");
+	const char *auth = sep ? sep + 3 : url, *at = NULL, *p;
+	size_t n = strcspn(auth, "/?#");
+	char buf[600];
+	for (p = auth; p < auth + n; p++)
+		if (*p == '@')
+			at = p;      /* the last '@' of the authority ends the user part */
+	if (!at) {
+		rj_str(env, "server", url);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%.*s%s", (int)(auth - url), url, at + 1);
+	rj_str(env, "server", buf);
+}
+
 /* The description's "regression" tolerances, kept in the report for the
  * baseline comparison (report_compare.c reads them back). */
 static void put_regression(jobj *o, const spec_regression *r)
@@ -214,7 +253,8 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			   "reset it before the next test",
 			   AIETH_EXIT_TIMEOUT);
 		*stop = 1; /* the kernel never completed: nothing after it can run */
-	} else if (status == AIETH_TXN_FAILED || rc) {
+	} else if (status != AIETH_TXN_DONE || rc) {
+		/* failed, or any status but done: never a pass */
 		aieth_fail(AIETH_EDEVICE, "%s: %s", st->jpath, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_EDEVICE, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
@@ -311,6 +351,10 @@ static void run_spec(run_ctx *c)
 	so.artifacts_dir = c->o ? c->o->artifacts_dir : NULL;
 	so.artifact = got_artifact;
 	so.artifact_ctx = c;
+	so.queue_timeout_s = c->o ? c->o->queue_timeout_s : 0;
+	so.artifacts_max_bytes = c->o ? c->o->artifacts_max_bytes : 0;
+	so.queued = queued;
+	so.artifact_error = artifact_error;
 	/* a board given by path must be opened by the same path */
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
@@ -368,16 +412,24 @@ static void run_spec(run_ctx *c)
 			add_progress(c, c->phase, 0, 0);
 			rc = aieth_graph_wait(s, c->sp->graphs[i].name, DEFAULT_TIMEOUT_MS);
 			rj_str(g, "status", rc ? "incomplete" : "complete");
-			if (rc) {
+			if (rc == AIETH_ETIMEOUT) {
 				rn_test_error(c, "graph wait", rc,
 					   "the graph did not finish its iterations: check the "
 					   "iterations against the data the transactions send",
 					   AIETH_EXIT_TIMEOUT);
+			} else if (rc) {
+				/* the device or the server failed the wait: not a hang */
+				rn_test_error(c, "graph wait", rc, NULL, AIETH_EXIT_INFRA);
 			}
 		} else {
 			rj_str(g, "status", c->sp->graphs[i].iterations < 0 ? "running" : "stopped");
 		}
-		aieth_graph_iterations_done(s, c->sp->graphs[i].name, &done);
+		/* what the report says the graph did: an unanswered question is an
+		 * error, not a count of 0 */
+		if ((rc = aieth_graph_iterations_done(s, c->sp->graphs[i].name, &done)) && !stop) {
+			rn_test_error(c, "graph status", rc, NULL, AIETH_EXIT_INFRA);
+			stop = 1;
+		}
 		rj_u64(g, "iterations_done", done);
 		aieth_graph_end(s, c->sp->graphs[i].name);
 	}
@@ -465,7 +517,7 @@ done:
 		rj_str(r->env, "pl_kernel", bi->pl_kernel);
 		rj_str(r->env, "emulator_mode", o && o->emu_reference ? "reference" : "fast");
 		if (o && o->server && !strcmp(rj_gets(c.test, "backend"), "remote")) {
-			rj_str(r->env, "server", o->server);
+			put_server(r->env, o->server);
 			if (c.server_info[0])
 				rj_str(r->env, "server_version", c.server_info);
 		}

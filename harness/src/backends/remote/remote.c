@@ -27,18 +27,25 @@
 
 #include "backends/remote/remote_design.h"
 #include "backends/remote/remote_http.h"
+#include "backends/remote/remote_reply.h"
 #include "backends/remote/remote_traces.h"
 #include "util/fileio.h"
+#include "util/json_strict.h"
 
 #define CALL_S RMH_CALL_S
 #define TXNS_MAX 16
 #define RETRIES 3
 #define RX_RESUMES 5                  /* a broken RX download resumed with Range */
+#define QUEUE_S 600                   /* default client bound on the queue wait */
+#define ARTIFACTS_MAX ((uint64_t)1 << 30)  /* default bound on all artifacts */
+#define WAIT_MAX_MS 600000u           /* the server's limit on one wait */
 
 typedef struct {
 	const aieth_dev_config *cfg;
 	CURL *h;
-	rmh_xfer xfer;                    /* the interrupt flag; no progress */
+	rmh_xfer xfer;                    /* the interrupt flag, the stall limit; no progress */
+	int device_wait;                  /* the request waits on the device: no stall limit */
+	rmh_xfer xfer_wait;               /* xfer as such a request uses it */
 	char base[512];
 	char auth[320];
 	char sid[64];
@@ -51,8 +58,15 @@ typedef struct {
 static struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_type,
 				   long timeout_s)
 {
-	return rmh_setup(st->h, url, st->auth, st->cfg->cacert, content_type, timeout_s,
-			 &st->xfer);
+	rmh_xfer *x = &st->xfer;
+	if (st->device_wait) {
+		/* silent until the device is done: timeout_s bounds it (the
+		 * transfer keeps the pointer: the state's copy) */
+		st->xfer_wait = st->xfer;
+		st->xfer_wait.stall_s = -1;
+		x = &st->xfer_wait;
+	}
+	return rmh_setup(st->h, url, st->auth, st->cfg->cacert, content_type, timeout_s, x);
 }
 
 typedef struct {
@@ -211,9 +225,20 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
 				  path);
-	if (cc == CURLE_OPERATION_TIMEDOUT)
-		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s)", st->base,
-				  method, path, curl_easy_strerror(cc));
+	if (cc == CURLE_OPERATION_TIMEDOUT) {
+		/* which limit ended it: the request's own, or nothing moved */
+		char limits[160];
+		if (st->device_wait)
+			snprintf(limits, sizeof limits, "the wait's limit: %ld s", timeout_s);
+		else if (timeout_s)
+			snprintf(limits, sizeof limits, "limits: %ld s in all, %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)", timeout_s, st->xfer.stall_s);
+		else
+			snprintf(limits, sizeof limits, "limit: %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)", st->xfer.stall_s);
+		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s; %s)",
+				  st->base, method, path, curl_easy_strerror(cc), limits);
+	}
 	return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
 			  curl_easy_strerror(cc));
 }
@@ -256,16 +281,34 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 					  method, path, status, msg);
 		}
 	}
-	if (out && b.n) {
-		*out = json_tokener_parse(b.p);
-		if (!*out) {
+	if (out) {
+		/* a reply is parsed as strictly as a file: one object, no
+		 * duplicate keys, nothing after it */
+		char what[1400];
+		snprintf(what, sizeof what, "server %s: reply to %s %s", st->base, method, path);
+		if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, out)) {
 			free(b.p);
-			return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: the reply is not JSON",
-					  st->base, method, path);
+			*out = NULL;
+			return aieth_fail_prefix(AIETH_EDEVICE, "protocol error");
 		}
 	}
 	free(b.p);
 	return AIETH_OK;
+}
+
+/* An http(s) URL's authority (up to the first / ? #) holds an '@'. */
+static int has_userinfo(const char *url)
+{
+	const char *a = strstr(url, "://");
+	a = a ? a + 3 : url;
+	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static const char *jstr(struct json_object *o, const char *k)
@@ -274,12 +317,6 @@ static const char *jstr(struct json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string)
 		       ? json_object_get_string(v)
 		       : "";
-}
-
-static int64_t jint(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
 }
 
 /* The connection as remote_design.c uses it. */
@@ -294,6 +331,7 @@ static rmd_conn design_conn(rm_state *st)
 	c.xfer.interrupt = st->cfg->interrupt;
 	c.xfer.progress = st->cfg->progress;
 	c.xfer.progress_ctx = st->cfg->progress_ctx;
+	c.xfer.stall_s = st->xfer.stall_s;
 	return c;
 }
 
@@ -311,8 +349,12 @@ static void rm_close(void *state)
 		 * cannot fail; what landed is what the artifact hook heard of) */
 		if (st->cfg->artifacts_dir) {
 			rmd_conn c = design_conn(st);
-			rmd_artifacts_fetch(&c, st->sid, st->cfg->artifacts_dir, st->cfg->artifact,
-					    st->cfg->artifact_ctx);
+			if (rmd_artifacts_fetch(&c, st->sid, st->cfg->artifacts_dir,
+						st->cfg->artifacts_max ? st->cfg->artifacts_max
+								       : ARTIFACTS_MAX,
+						st->cfg->artifact, st->cfg->artifact_ctx) &&
+			    st->cfg->artifact_error)
+				st->cfg->artifact_error(st->cfg->artifact_ctx, aieth_error_message());
 		}
 	}
 	curl_easy_cleanup(st->h);
@@ -357,7 +399,10 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	char path[128], xsha[65] = "", *ini = NULL;
 	size_t ini_len = 0;
 	size_t i, n;
-	int rc, polls;
+	const char *sstate = "", *reason = "";
+	uint32_t pos = 0, npos = 0, qmax;
+	double t0;
+	int rc;
 
 	*state = NULL;
 	/* refused, not ignored: the report would claim a mode nobody ran */
@@ -369,6 +414,11 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (!cfg->server || !*cfg->server)
 		return aieth_fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
 				  "URL, or AIETH_SERVER)");
+	if (has_userinfo(cfg->server))
+		return aieth_fail(AIETH_EINVAL, "backend remote: the server URL has a user name or "
+				  "password (user:password@, not repeated here): refused, it would "
+				  "land in reports and logs; th_server takes a bearer token "
+				  "(run_test --token-file FILE, or AIETH_TOKEN)");
 	n = strlen(cfg->server);
 	while (n && cfg->server[n - 1] == '/')
 		n--;
@@ -389,6 +439,10 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
 	st->xfer.interrupt = cfg->interrupt;
+	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
+		free(st);
+		return rc;
+	}
 	memcpy(st->base, cfg->server, n);
 	st->base[n] = '\0';
 	if (cfg->token && *cfg->token)
@@ -398,7 +452,8 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		return aieth_fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
 	/* who serves: its name, version and device (for the report) */
-	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)))
+	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)) ||
+	    (rc = rmr_health(st->base, o)))
 		goto fail;
 	if (cfg->server_info && cfg->server_info_size)
 		snprintf(cfg->server_info, cfg->server_info_size, "%s %s, backend %s",
@@ -449,30 +504,45 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 				st->base);
 		goto fail;
 	}
+	if ((rc = rmr_session_state(st->base, o, &sstate, &pos, &reason)))
+		goto fail;
 	/* queued: poll (each poll keeps the session alive) until the device is
-	 * ours; the server's --max-wait ends the wait, or an interrupt */
+	 * ours; the server's --max-wait ends the wait, the client's own bound
+	 * (a server that says "queued" for ever), or an interrupt */
 	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-	for (polls = 0; !strcmp(jstr(o, "state"), "queued"); polls++) {
-		int64_t pos = jint(o, "position");
+	qmax = cfg->queue_timeout_s ? cfg->queue_timeout_s : QUEUE_S;
+	t0 = mono_s();
+	while (!strcmp(sstate, "queued")) {
 		struct timespec ts = {0, 250 * 1000000L};
+		double waited = mono_s() - t0;
+		if (cfg->queued)
+			cfg->queued(cfg->progress_ctx, pos, (uint32_t)waited);
 		if (cfg->interrupt && *cfg->interrupt) {
 			rc = aieth_fail(AIETH_EDEVICE, "server %s: interrupted while queued at "
-					"position %lld", st->base, (long long)pos);
+					"position %u", st->base, pos);
+			goto fail;
+		}
+		if (waited >= (double)qmax) {
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: still queued at position %u after "
+					"%u s, the client's queue timeout (run_test --queue-timeout)",
+					st->base, pos, qmax);
 			goto fail;
 		}
 		nanosleep(&ts, NULL);
 		json_object_put(o);
-		if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
+		if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)) ||
+		    (rc = rmr_session_state(st->base, o, &sstate, &npos, &reason)))
 			goto fail;
-		if (!strcmp(jstr(o, "state"), "expired")) {
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: queue timeout at position %lld: %s",
-					st->base, (long long)pos, jstr(o, "reason"));
+		if (!strcmp(sstate, "expired")) {
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: queue timeout at position %u: %s",
+					st->base, pos, reason);
 			goto fail;
 		}
+		pos = npos;
 	}
-	if (strcmp(jstr(o, "state"), "active")) {
+	if (strcmp(sstate, "active")) {
 		rc = aieth_fail(AIETH_EDEVICE, "server %s: session %s is %s: %s", st->base, st->sid,
-				jstr(o, "state"), jstr(o, "reason"));
+				sstate, reason);
 		goto fail;
 	}
 	json_object_put(o);
@@ -507,9 +577,16 @@ static int rm_graph_run(void *state, uint32_t graph, int64_t iterations)
 
 static int rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 {
+	rm_state *st = state;
 	char body[64];
-	snprintf(body, sizeof body, "{\"timeout_ms\":%u}", timeout_ms > 600000 ? 600000u : timeout_ms);
-	return graph_post(state, graph, "wait", body, CALL_S + (long)(timeout_ms / 1000));
+	int rc;
+	snprintf(body, sizeof body, "{\"timeout_ms\":%u}",
+		 timeout_ms > WAIT_MAX_MS ? WAIT_MAX_MS : timeout_ms);
+	/* as a transaction's wait: its own timeout bounds it, no stall limit */
+	st->device_wait = 1;
+	rc = graph_post(state, graph, "wait", body, CALL_S + (long)(timeout_ms / 1000));
+	st->device_wait = 0;
+	return rc;
 }
 
 static int rm_graph_end(void *state, uint32_t graph)
@@ -520,17 +597,16 @@ static int rm_graph_end(void *state, uint32_t graph)
 static int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
 {
 	rm_state *st = state;
-	struct json_object *o = NULL, *v;
+	struct json_object *o = NULL;
 	char path[1024], seg[RMT_SEG_MAX];
 	int rc;
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s", st->sid,
 		 rmt_path_seg(st->cfg->graphs[graph].name, seg));
 	if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
 		return rc;
-	*done = (uint64_t)jint(o, "iterations_done");
-	*complete = json_object_object_get_ex(o, "complete", &v) && json_object_get_boolean(v);
+	rc = rmr_graph_status(st->base, o, done, complete);
 	json_object_put(o);
-	return AIETH_OK;
+	return rc;
 }
 
 static int rm_txn_start(void *state, pld_txn *wire)
@@ -587,26 +663,6 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	st->wires[slot] = wire;
 	st->nt++;
 	return AIETH_OK;
-}
-
-static void u64s(struct json_object *o, const char *k, uint64_t *dst, uint32_t n)
-{
-	struct json_object *a;
-	uint32_t i;
-	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array))
-		return;
-	for (i = 0; i < n && i < json_object_array_length(a); i++)
-		dst[i] = json_object_get_uint64(json_object_array_get_idx(a, i));
-}
-
-static void ints(struct json_object *o, const char *k, int *dst, uint32_t n)
-{
-	struct json_object *a;
-	uint32_t i;
-	if (!json_object_object_get_ex(o, k, &a) || !json_object_is_type(a, json_type_array))
-		return;
-	for (i = 0; i < n && i < json_object_array_length(a); i++)
-		dst[i] = json_object_get_int(json_object_array_get_idx(a, i));
 }
 
 /* GET .../rx into img; a download that breaks (the connection drops)
@@ -687,11 +743,10 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	rm_state *st = state;
-	struct json_object *o = NULL, *perf, *v;
+	struct json_object *o = NULL;
 	char path[256], body[64];
 	const char *tid;
-	uint32_t N = wire->channels, i;
-	int rc;
+	int rc, failed = 0;
 
 	if (!st->nt || st->wires[st->head] != wire)
 		return aieth_fail(AIETH_ESTATE, "backend remote: wait for a transaction that is not "
@@ -700,9 +755,15 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	st->head = (st->head + 1) % TXNS_MAX;
 	st->nt--;
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
-	snprintf(body, sizeof body, "{\"timeout_ms\":%u}", timeout_ms > 600000 ? 600000u : timeout_ms);
-	rc = rm_json(st, "POST", path, body, 200, timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0,
-		     &o);
+	snprintf(body, sizeof body, "{\"timeout_ms\":%u}",
+		 timeout_ms > WAIT_MAX_MS ? WAIT_MAX_MS : timeout_ms);
+	/* bounded by the transaction's own timeout and a margin, never by the
+	 * stall limit: the server answers when the device is done (0: no
+	 * limit asked, none here either; TCP keep-alive finds a lost host) */
+	st->device_wait = 1;
+	rc = rm_json(st, "POST", path, body, 200,
+		     timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o);
+	st->device_wait = 0;
 	if (rc) {
 		if (st->cfg->interrupt && *st->cfg->interrupt) {
 			res->status = AIETH_TXN_INTERRUPTED;
@@ -718,44 +779,17 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 		}
 		return rc;
 	}
-	if (json_object_object_get_ex(o, "failed", &v) && json_object_get_boolean(v)) {
-		rc = aieth_fail(AIETH_EDEVICE, "server %s: %s", st->base, jstr(o, "message"));
-		json_object_put(o);
-		return rc;
-	}
-	if (jint(o, "status") == AIETH_TXN_INTERRUPTED &&
-	    !(st->cfg->interrupt && *st->cfg->interrupt)) {
-		/* not ours: the server was stopped (drained) during the run */
-		rc = aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
-				"the transaction was interrupted and the device reset (%s); run "
-				"again when the server is back", st->base, tid, jstr(o, "message"));
-		json_object_put(o);
-		return rc;
-	}
-	res->status = (aieth_txn_status)jint(o, "status");
-	snprintf(res->msg, sizeof res->msg, "%s", jstr(o, "message"));
-	res->total_cycles = (uint64_t)jint(o, "total_cycles");
-	res->have_progress = json_object_object_get_ex(o, "have_progress", &v) &&
-			     json_object_get_boolean(v);
-	if (json_object_object_get_ex(o, "perf", &perf) &&
-	    json_object_is_type(perf, json_type_array) &&
-	    json_object_array_length(perf) == pld_perf_count(N)) {
-		for (i = 0; i < pld_perf_count(N); i++) {
-			const char *t = json_object_get_string(json_object_array_get_idx(perf, i));
-			wire->perf[i] = t ? strtoull(t, NULL, 16) : 0;
-		}
-	}
-	u64s(o, "tx_moved", res->tx_moved, N);
-	u64s(o, "rx_moved", res->rx_moved, N);
-	u64s(o, "tx_since", res->tx_since, N);
-	u64s(o, "rx_since", res->rx_since, N);
-	u64s(o, "tx_first", res->tx_first, N);
-	u64s(o, "tx_last", res->tx_last, N);
-	u64s(o, "rx_first", res->rx_first, N);
-	u64s(o, "rx_last", res->rx_last, N);
-	ints(o, "tx_connected", res->tx_connected, N);
-	ints(o, "rx_connected", res->rx_connected, N);
+	rc = rmr_txn_result(st->base, tid, o, wire, res, &failed);
 	json_object_put(o);
+	if (rc)
+		return rc;
+	if (failed)
+		return aieth_fail(AIETH_EDEVICE, "server %s: %s", st->base, res->msg);
+	if (res->status == AIETH_TXN_INTERRUPTED && !(st->cfg->interrupt && *st->cfg->interrupt))
+		/* not ours: the server was stopped (drained) during the run */
+		return aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
+				  "the transaction was interrupted and the device reset (%s); run "
+				  "again when the server is back", st->base, tid, res->msg);
 	if (!wire->rx.size)
 		return AIETH_OK;
 	/* the RX image, streamed into its destinations */

@@ -20,6 +20,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hash.h"
+#include "util/json_strict.h"
 #include "util/path.h"
 
 /* The requests' common setup, over the connection's handle. */
@@ -166,14 +167,18 @@ static int plain_name(const char *n)
 typedef struct {
 	aieth_out out;
 	uint64_t got, max;
-	int err;
+	int err, over;
 } file_down;
 
 static size_t file_write(char *data, size_t size, size_t nmemb, void *ctx)
 {
 	file_down *d = ctx;
 	size_t n = size * nmemb;
-	if ((uint64_t)n > d->max - d->got || aieth_out_write(&d->out, data, n)) {
+	if ((uint64_t)n > d->max - d->got) {
+		d->over = 1;     /* past the bound: the transfer ends */
+		return 0;
+	}
+	if (aieth_out_write(&d->out, data, n)) {
 		d->err = 1;
 		return 0;
 	}
@@ -182,9 +187,10 @@ static size_t file_write(char *data, size_t size, size_t nmemb, void *ctx)
 }
 
 /* One file; its length may differ from the list's (a file the server
- * rewrote since), within RMD_ARTIFACT_MAX. */
+ * rewrote since), within max bytes (what is left of the session's bound,
+ * at most RMD_ARTIFACT_MAX); a longer one is not kept. */
 static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const char *name,
-		     uint64_t *bytes, char **path_out)
+		     uint64_t max, uint64_t max_total, uint64_t *bytes, char **path_out)
 {
 	char url[1024], what[400];
 	struct curl_slist *hdrs;
@@ -198,7 +204,7 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	if (!path)
 		return aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
 	memset(&d, 0, sizeof d);
-	d.max = RMD_ARTIFACT_MAX;
+	d.max = max < RMD_ARTIFACT_MAX ? max : RMD_ARTIFACT_MAX;
 	if ((rc = aieth_out_open(&d.out, path))) {
 		free(path);
 		return rc;
@@ -213,13 +219,17 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	cc = rmh_perform(c->h, &c->xfer, NULL, NULL);
 	curl_slist_free_all(hdrs);
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
-	if (cc || d.err) {
+	if (cc || d.err || d.over) {
 		aieth_out_abort(&d.out);
-		if (d.err && d.got + AIETH_IO_CHUNK < d.max)
-			rc = aieth_fail(AIETH_EIO, "%s: %s", what, aieth_error_message());
-		else if (d.err)
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: more than %llu bytes", c->base,
-					what, (unsigned long long)d.max);
+		if (d.err)
+			rc = aieth_fail_prefix(AIETH_EIO, "%s", what);
+		else if (d.over)
+			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: more than %llu bytes came, "
+					"past the artifacts' limit of %llu bytes in all (%llu of one "
+					"file): not kept, the files after it not fetched", c->base,
+					what, (unsigned long long)d.max,
+					(unsigned long long)max_total,
+					(unsigned long long)RMD_ARTIFACT_MAX);
 		else if (status >= 400)
 			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: status %ld", c->base, what,
 					status);
@@ -237,7 +247,7 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	return AIETH_OK;
 }
 
-int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
+int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uint64_t max_total,
 			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
 {
 	char url[700];
@@ -247,6 +257,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
 	long status = 0;
 	CURLcode cc;
 	size_t i, n;
+	uint64_t listed = 0, used = 0;
 	int rc = AIETH_OK;
 
 	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts", c->base, sid);
@@ -265,9 +276,16 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
 		free(b.p);
 		return rc;
 	}
-	o = b.p ? json_tokener_parse(b.p) : NULL;
-	free(b.p);
-	if (!o || !json_object_object_get_ex(o, "artifacts", &a) ||
+	{
+		/* as strictly as a file: one object, no key twice */
+		char what[800];
+		snprintf(what, sizeof what, "server %s: GET artifacts", c->base);
+		rc = jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o);
+		free(b.p);
+		if (rc)
+			return aieth_fail_prefix(AIETH_EDEVICE, "protocol error");
+	}
+	if (!json_object_object_get_ex(o, "artifacts", &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		json_object_put(o);
 		return aieth_fail(AIETH_EDEVICE, "server %s: GET artifacts: the reply has no "
@@ -279,18 +297,12 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
 		return aieth_fail(AIETH_EDEVICE, "server %s: %zu artifacts, the limit is %d",
 				  c->base, n, RMD_ARTIFACTS_MAX);
 	}
-	if (n && mkdir(dir, 0777) && errno != EEXIST) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
-				strerror(errno));
-		json_object_put(o);
-		return rc;
-	}
-	for (i = 0; i < n && !rc; i++) {
+	/* the list first: names and sizes, and the total against the bound
+	 * before any file is written */
+	for (i = 0; i < n; i++) {
 		struct json_object *f = json_object_array_get_idx(a, i), *v;
 		const char *name = NULL;
 		int64_t bytes = -1;
-		char *path = NULL;
-		uint64_t got;
 		if (json_object_object_get_ex(f, "name", &v) && json_object_is_type(v, json_type_string))
 			name = json_object_get_string(v);
 		if (json_object_object_get_ex(f, "bytes", &v) && json_object_is_type(v, json_type_int))
@@ -307,9 +319,27 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
 					(unsigned long long)RMD_ARTIFACT_MAX);
 			break;
 		}
-		got = (uint64_t)bytes;
-		if (!(rc = fetch_one(c, sid, dir, name, &got, &path)) && done)
-			done(ctx, path, got);
+		listed += (uint64_t)bytes;
+	}
+	if (!rc && listed > max_total)
+		rc = aieth_fail(AIETH_EDEVICE, "server %s: the session's %zu artifacts are %llu "
+				"bytes, more than the limit of %llu bytes in all (run_test "
+				"--max-artifacts MIB): none fetched", c->base, n,
+				(unsigned long long)listed, (unsigned long long)max_total);
+	if (!rc && n && mkdir(dir, 0777) && errno != EEXIST)
+		rc = aieth_fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
+				strerror(errno));
+	for (i = 0; i < n && !rc; i++) {
+		struct json_object *f = json_object_array_get_idx(a, i), *v;
+		char *path = NULL;
+		uint64_t got = 0;
+		json_object_object_get_ex(f, "name", &v);
+		if (!(rc = fetch_one(c, sid, dir, json_object_get_string(v), max_total - used,
+				     max_total, &got, &path))) {
+			used += got;
+			if (done)
+				done(ctx, path, got);
+		}
 		free(path);
 	}
 	json_object_put(o);

@@ -37,8 +37,12 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 /* Fetch session sid's artifacts (GET .../artifacts, then each file) into
  * dir (made when missing); each file written through the library's output
  * rules (util/fileio.h), names that are not plain base names refused.
+ * max_total bounds the bytes of all files together: the list's sizes are
+ * checked against it before anything is fetched, and each download against
+ * what is left; a file that would pass it is not written (nothing half
+ * written stays), and the error names the file and the limit.
  * done(ctx, path, bytes) is called for each file written (may be NULL). */
-int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
+int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uint64_t max_total,
 			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #ifdef AIETH_HAVE_CURL
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "backends/remote/remote_http.h"
+#include "util/error.h"
 
 static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
@@ -43,9 +45,16 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, RMH_CONNECT_S);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s);
 	/* a transfer without an overall limit still ends when nothing moves
-	 * for a minute (a server that hangs) */
-	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+	 * for the stall limit (a server that hangs); a device wait has none:
+	 * its overall limit is the transaction's own timeout */
+	if (!x || x->stall_s >= 0) {
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, x && x->stall_s ? x->stall_s : RMH_STALL_S);
+	}
+	/* a silent wait on a host that vanished still ends */
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, 30L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, 10L);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	if (cacert)
 		curl_easy_setopt(h, CURLOPT_CAINFO, cacert);
@@ -53,6 +62,24 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, xfer);
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)x);
 	return hdrs;
+}
+
+int rmh_stall_from_env(long *stall_s)
+{
+	const char *v = getenv("AIETH_REMOTE_STALL_S");
+	char *end;
+	long n;
+	*stall_s = RMH_STALL_S;
+	if (!v || !*v)
+		return AIETH_OK;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*end || errno || n < 1 || n > RMH_STALL_MAX_S || v[0] == '+' || v[0] == ' ')
+		return aieth_fail(AIETH_EINVAL, "AIETH_REMOTE_STALL_S=\"%.40s\": seconds 1..%ld "
+				  "are needed (the longest a transfer may move nothing)", v,
+				  RMH_STALL_MAX_S);
+	*stall_s = n;
+	return AIETH_OK;
 }
 
 CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx)

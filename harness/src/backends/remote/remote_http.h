@@ -21,18 +21,31 @@
 #define RMH_BODY_MAX ((size_t)1 << 20)     /* a reply body kept in memory (JSON) */
 #define RMH_RATE_RETRIES 30                /* waits a request makes on the rate limit */
 #define RMH_RATE_WAIT_S 10                 /* the longest Retry-After honoured */
+#define RMH_STALL_S 60L                    /* default stall limit (AIETH_REMOTE_STALL_S) */
+#define RMH_STALL_MAX_S 3600L
 
 /* What a transfer watches: the interrupt flag aborts it; an upload
- * reports its progress when progress is set. */
+ * reports its progress when progress is set; a transfer during which no
+ * byte moves for stall_s seconds ends (0: RMH_STALL_S; -1: no stall limit,
+ * for a request the server answers only when the device is done: its
+ * overall limit bounds it). */
 typedef struct {
 	const volatile sig_atomic_t *interrupt;    /* NULL: none */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);  /* NULL: none */
 	void *progress_ctx;
+	long stall_s;
 } rmh_xfer;
+
+/* The stall limit from the environment: AIETH_REMOTE_STALL_S, seconds
+ * 1..RMH_STALL_MAX_S (unset or empty: RMH_STALL_S). Another value is an
+ * AIETH_EINVAL naming the variable. */
+int rmh_stall_from_env(long *stall_s);
 
 /* Reset h for one request to url: auth ("Authorization: Bearer ..." or ""
  * for none), content_type (NULL: none), cacert (NULL: the system's),
  * timeout_s the overall limit (0: none), x watched during the transfer
+ * (its stall limit applied; TCP keep-alive probes find a peer that
+ * vanished)
  * (must outlive it). Returns the header list, already set on h: the caller
  * frees it after the transfer. */
 struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const char *cacert,

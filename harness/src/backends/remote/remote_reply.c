@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * remote_reply.c - th_server's replies checked field by field
+ * (remote_reply.h). A server is another party's program: a status it may
+ * not send, a missing field or an array of the wrong length is refused
+ * with a message naming the field, the value and the rule.
+ */
+#ifdef AIETH_HAVE_CURL
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/remote/remote_reply.h"
+#include "util/error.h"
+#include "util/json_strict.h"
+
+/* A protocol error: the message so far, prefixed with the server. */
+static int proto(const char *base, const char *what)
+{
+	return aieth_fail_prefix(AIETH_EDEVICE, "server %s: protocol error in %s", base, what);
+}
+
+static int get_bool(const char *what, struct json_object *o, const char *key, int *out)
+{
+	struct json_object *v;
+	if (!json_object_object_get_ex(o, key, &v))
+		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
+	if (!json_object_is_type(v, json_type_boolean))
+		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" must be true or false", what, key);
+	*out = json_object_get_boolean(v);
+	return AIETH_OK;
+}
+
+/* key: an array of exactly n integers in 0..max; dst (may be NULL: only
+ * checked) gets them. */
+static int get_u64s(const char *what, struct json_object *o, const char *key, uint32_t n,
+		    uint64_t max, uint64_t *dst)
+{
+	struct json_object *a, *v;
+	uint32_t i;
+	if (!json_object_object_get_ex(o, key, &a))
+		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
+		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" must be an array of %u numbers, one "
+				  "per channel", what, key, n);
+	for (i = 0; i < n; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+		    json_object_get_uint64(v) > max)
+			return aieth_fail(AIETH_EDEVICE, "%s: \"%s\"[%u] = %.40s: an integer "
+					  "0..%llu is needed", what, key, i,
+					  json_object_to_json_string(v), (unsigned long long)max);
+		if (dst)
+			dst[i] = json_object_get_uint64(v);
+	}
+	return AIETH_OK;
+}
+
+/* "perf": 4N strings "0x" and 1..16 hex digits. */
+static int get_perf(const char *what, struct json_object *o, uint32_t N, uint64_t *dst)
+{
+	struct json_object *a, *v;
+	size_t i, n = pld_perf_count(N);
+	if (!json_object_object_get_ex(o, "perf", &a))
+		return aieth_fail(AIETH_EDEVICE, "%s: \"perf\" is missing", what);
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
+		return aieth_fail(AIETH_EDEVICE, "%s: \"perf\" must be an array of %zu words "
+				  "(4 per channel)", what, n);
+	for (i = 0; i < n; i++) {
+		const char *t;
+		size_t d;
+		v = json_object_array_get_idx(a, i);
+		t = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+		d = t && !strncmp(t, "0x", 2) ? strspn(t + 2, "0123456789abcdefABCDEF") : 0;
+		if (!t || d < 1 || d > 16 || t[2 + d])
+			return aieth_fail(AIETH_EDEVICE, "%s: \"perf\"[%zu] = %.40s: a string "
+					  "\"0x\" and 1..16 hex digits is needed", what, i,
+					  json_object_to_json_string(v));
+		if (dst)
+			dst[i] = strtoull(t + 2, NULL, 16);
+	}
+	return AIETH_OK;
+}
+
+static const char *const u64_keys[] = {"tx_moved", "rx_moved", "tx_since", "rx_since",
+				       "tx_first", "tx_last",  "rx_first", "rx_last"};
+
+/* Every field checked (dst NULL), or every field written. */
+static int txn_fields(const char *what, struct json_object *o, uint32_t N, uint64_t *perf,
+		      aieth_dev_result *res)
+{
+	uint64_t *dst[8] = {NULL};
+	size_t i;
+	int rc;
+	if (res) {
+		uint64_t *d[8] = {res->tx_moved, res->rx_moved, res->tx_since, res->rx_since,
+				  res->tx_first, res->tx_last,  res->rx_first, res->rx_last};
+		memcpy(dst, d, sizeof dst);
+	}
+	if ((rc = get_perf(what, o, N, perf)))
+		return rc;
+	for (i = 0; i < 8; i++)
+		if ((rc = get_u64s(what, o, u64_keys[i], N, INT64_MAX, dst[i])))
+			return rc;
+	if ((rc = get_u64s(what, o, "tx_connected", N, 1, NULL)) ||
+	    (rc = get_u64s(what, o, "rx_connected", N, 1, NULL)))
+		return rc;
+	if (res) {
+		uint64_t c[2];
+		struct json_object *a[2];
+		uint32_t j;
+		json_object_object_get_ex(o, "tx_connected", &a[0]);
+		json_object_object_get_ex(o, "rx_connected", &a[1]);
+		for (j = 0; j < N; j++) {
+			c[0] = json_object_get_uint64(json_object_array_get_idx(a[0], j));
+			c[1] = json_object_get_uint64(json_object_array_get_idx(a[1], j));
+			res->tx_connected[j] = (int)c[0];
+			res->rx_connected[j] = (int)c[1];
+		}
+	}
+	return AIETH_OK;
+}
+
+int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
+		   aieth_dev_result *res, int *failed)
+{
+	char what[160];
+	const char *id = NULL, *state = NULL, *msg = NULL;
+	uint64_t status = 0, cycles = 0;
+	int fail = 0, progress = 0, rc;
+
+	*failed = 0;
+	snprintf(what, sizeof what, "the result of transaction %s", tid);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		aieth_fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		return proto(base, "a transaction's wait reply");
+	}
+	if ((rc = jstrict_get_string(what, NULL, o, "id", 1, &id)) ||
+	    (rc = jstrict_get_string(what, NULL, o, "state", 1, &state)))
+		return proto(base, "a transaction's wait reply");
+	if (strcmp(id, tid) || strcmp(state, "finished")) {
+		aieth_fail(AIETH_EDEVICE, "%s: id \"%.40s\", state \"%.40s\" (expected \"%s\", "
+			   "\"finished\")", what, id, state, tid);
+		return proto(base, "a transaction's wait reply");
+	}
+	if ((rc = get_bool(what, o, "failed", &fail)) ||
+	    (rc = jstrict_get_string(what, NULL, o, "message", 1, &msg)))
+		return proto(base, "a transaction's wait reply");
+	if (strlen(msg) >= sizeof res->msg) {
+		aieth_fail(AIETH_EDEVICE, "%s: \"message\" has %zu bytes, at most %zu are allowed",
+			   what, strlen(msg), sizeof res->msg - 1);
+		return proto(base, "a transaction's wait reply");
+	}
+	if (fail) {
+		/* the device call failed on the server: its message, no result */
+		*failed = 1;
+		snprintf(res->msg, sizeof res->msg, "%s", msg);
+		return AIETH_OK;
+	}
+	/* a finished transaction is done, timed out, failed or interrupted:
+	 * pending (0) or any other value is outside the protocol */
+	if ((rc = jstrict_get_u64(what, NULL, o, "status", 1, AIETH_TXN_DONE,
+				  AIETH_TXN_INTERRUPTED, &status)) ||
+	    (rc = jstrict_get_u64(what, NULL, o, "total_cycles", 1, 0, INT64_MAX, &cycles)) ||
+	    (rc = get_bool(what, o, "have_progress", &progress)) ||
+	    (rc = txn_fields(what, o, wire->channels, NULL, NULL)))
+		return proto(base, "a transaction's wait reply");
+	/* valid: now written */
+	txn_fields(what, o, wire->channels, wire->perf, res);
+	res->status = (aieth_txn_status)status;
+	snprintf(res->msg, sizeof res->msg, "%s", msg);
+	res->total_cycles = cycles;
+	res->have_progress = progress;
+	return AIETH_OK;
+}
+
+int rmr_session_state(const char *base, struct json_object *o, const char **state,
+		      uint32_t *position, const char **reason)
+{
+	static const char *const states[] = {"queued", "active", "ended", "expired", NULL};
+	const char *what = "the session's state";
+	const char *s = NULL, *why = "";
+	uint32_t pos = 0;
+	size_t i;
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		aieth_fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		return proto(base, "a session reply");
+	}
+	if (jstrict_get_string(what, NULL, o, "state", 1, &s) ||
+	    jstrict_get_string(what, NULL, o, "reason", 0, &why))
+		return proto(base, "a session reply");
+	for (i = 0; states[i] && strcmp(states[i], s); i++)
+		;
+	if (!states[i]) {
+		char q[80];
+		jstrict_quote(q, sizeof q, s);
+		aieth_fail(AIETH_EDEVICE, "%s: \"state\" %s is none of queued, active, ended, "
+			   "expired", what, q);
+		return proto(base, "a session reply");
+	}
+	if (jstrict_get_u32(what, NULL, o, "position", !strcmp(s, "queued"), 0, 65535, &pos))
+		return proto(base, "a session reply");
+	*state = s;
+	*position = pos;
+	if (reason)
+		*reason = why;
+	return AIETH_OK;
+}
+
+int rmr_health(const char *base, struct json_object *o)
+{
+	static const char *const keys[] = {"server", "version", "backend"};
+	const char *what = "the health reply", *v = NULL;
+	size_t i, j;
+	for (i = 0; i < 3; i++) {
+		if (jstrict_get_string(what, NULL, o, keys[i], 1, &v))
+			return proto(base, "GET /v1/health");
+		for (j = 0; v[j] && v[j] >= 0x20 && v[j] < 0x7f; j++)
+			;
+		if (!j || v[j] || j > 40) {
+			char q[80];
+			jstrict_quote(q, sizeof q, v);
+			aieth_fail(AIETH_EDEVICE, "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
+				   "needed", what, keys[i], q);
+			return proto(base, "GET /v1/health");
+		}
+	}
+	return AIETH_OK;
+}
+
+int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete)
+{
+	const char *what = "the graph's status";
+	uint64_t d = 0;
+	int c = 0;
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		aieth_fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		return proto(base, "a graph reply");
+	}
+	if (jstrict_get_u64(what, NULL, o, "iterations_done", 1, 0, INT64_MAX, &d) ||
+	    get_bool(what, o, "complete", &c))
+		return proto(base, "a graph reply");
+	*done = d;
+	*complete = c;
+	return AIETH_OK;
+}
+
+#endif /* AIETH_HAVE_CURL */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * backends/remote/remote_reply.h - th_server's replies checked as strictly
+ * as a file (docs/http-api.md): every field the remote backend uses has the
+ * documented type and range, arrays the session's channel count; a value
+ * outside the documented set is a protocol error (AIETH_EDEVICE, run_test
+ * exit 3), never a pass. Keys the backend does not use are ignored (a newer
+ * server may add some).
+ */
+#ifndef AIETH_BACKENDS_REMOTE_REPLY_H
+#define AIETH_BACKENDS_REMOTE_REPLY_H
+
+#ifdef AIETH_HAVE_CURL
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "backends/backend.h"
+
+/* The reply to POST .../txns/TID/wait (base names the server in messages).
+ * When the device failed it ("failed": true), *failed is 1 and res->msg the
+ * server's message; else res and the wire's perf words get the result.
+ * Nothing is written into res or wire unless the whole reply is valid. */
+int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
+		   aieth_dev_result *res, int *failed);
+
+/* A session's state reply (POST /v1/sessions, GET /v1/sessions/SID):
+ * "state" one of queued, active, ended, expired; "position" 0..65535 when
+ * present (required while queued); reason (may be NULL) the "reason"
+ * string or "". */
+int rmr_session_state(const char *base, struct json_object *o, const char **state,
+		      uint32_t *position, const char **reason);
+
+/* GET /v1/health: "server", "version" and "backend" strings of 1..40
+ * printable ASCII bytes (they go into the report as they are). */
+int rmr_health(const char *base, struct json_object *o);
+
+/* GET .../graphs/NAME: "iterations_done" (0..2^63-1), "complete" (bool). */
+int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete);
+
+#endif
+#endif

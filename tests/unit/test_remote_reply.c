@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* test_remote_reply.c - th_server's replies as the remote backend reads
+ * them: a transaction result with a status outside the protocol, a field of
+ * the wrong type or an array of the wrong length is a protocol error
+ * (AIETH_EDEVICE) and leaves the result untouched; a valid one is taken
+ * whole. */
+#include <string.h>
+
+#include "aieth.h"
+#include "tu.h"
+
+#ifdef AIETH_HAVE_CURL
+
+#include "backends/remote/remote_reply.h"
+#include "util/error.h"
+
+#define N 2
+
+static uint64_t perf[4 * N], mv[8][N];
+static int conn[2][N];
+static aieth_dev_result res;
+static pld_txn wire;
+
+static void reset(void)
+{
+	memset(perf, 0xAB, sizeof perf);
+	memset(mv, 0xAB, sizeof mv);
+	memset(conn, 0xAB, sizeof conn);
+	memset(&res, 0, sizeof res);
+	memset(&wire, 0, sizeof wire);
+	res.status = (aieth_txn_status)77;
+	strcpy(res.msg, "untouched");
+	res.tx_moved = mv[0];
+	res.rx_moved = mv[1];
+	res.tx_since = mv[2];
+	res.rx_since = mv[3];
+	res.tx_first = mv[4];
+	res.tx_last = mv[5];
+	res.rx_first = mv[6];
+	res.rx_last = mv[7];
+	res.tx_connected = conn[0];
+	res.rx_connected = conn[1];
+	wire.channels = N;
+	wire.perf = perf;
+}
+
+/* A valid reply for t-1 with field key replaced by value (JSON text;
+ * NULL: left out; key NULL: nothing replaced). */
+static struct json_object *reply(const char *key, const char *value)
+{
+	static const char *const base =
+		"{\"id\":\"t-1\",\"state\":\"finished\",\"failed\":false,\"status\":1,"
+		"\"message\":\"ok\",\"total_cycles\":1234,\"have_progress\":true,"
+		"\"perf\":[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0xffffffffffffffff\"],"
+		"\"tx_moved\":[10,11],\"rx_moved\":[12,13],\"tx_since\":[0,0],\"rx_since\":[0,0],"
+		"\"tx_first\":[1,2],\"tx_last\":[3,4],\"rx_first\":[5,6],\"rx_last\":[7,8],"
+		"\"tx_connected\":[1,0],\"rx_connected\":[0,1],\"tx_bytes\":32,\"rx_bytes\":32}";
+	struct json_object *o = json_tokener_parse(base);
+	if (key) {
+		json_object_object_del(o, key);
+		if (value)
+			json_object_object_add(o, key, json_tokener_parse(value));
+	}
+	return o;
+}
+
+static int run(struct json_object *o, int *failed)
+{
+	int rc = rmr_txn_result("http://x", "t-1", o, &wire, &res, failed);
+	json_object_put(o);
+	return rc;
+}
+
+static void refused(const char *key, const char *value, const char *msg)
+{
+	int failed = 0, rc;
+	reset();
+	rc = run(reply(key, value), &failed);
+	CU_ASSERT_EQUAL(rc, AIETH_EDEVICE);
+	if (!strstr(aieth_error_message(), msg) || !strstr(aieth_error_message(), "protocol error"))
+		fprintf(stderr, "\n  %s=%s: message: %s\n  expected: %s\n", key, value ? value : "-",
+			aieth_error_message(), msg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), msg));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "protocol error"));
+	/* nothing of a refused reply is taken */
+	CU_ASSERT_EQUAL((int)res.status, 77);
+	CU_ASSERT_STRING_EQUAL(res.msg, "untouched");
+	CU_ASSERT_EQUAL(mv[0][0], 0xABABABABABABABABull);
+	CU_ASSERT_EQUAL(perf[0], 0xABABABABABABABABull);
+}
+
+static void t_valid(void)
+{
+	int failed = 1;
+	reset();
+	CU_ASSERT_EQUAL(run(reply(NULL, NULL), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT_EQUAL(res.status, AIETH_TXN_DONE);
+	CU_ASSERT_STRING_EQUAL(res.msg, "ok");
+	CU_ASSERT_EQUAL(res.total_cycles, 1234);
+	CU_ASSERT_EQUAL(res.have_progress, 1);
+	CU_ASSERT_EQUAL(perf[0], 1);
+	CU_ASSERT_EQUAL(perf[7], 0xffffffffffffffffull);
+	CU_ASSERT_EQUAL(res.tx_moved[1], 11);
+	CU_ASSERT_EQUAL(res.rx_last[1], 8);
+	CU_ASSERT_EQUAL(res.tx_connected[0], 1);
+	CU_ASSERT_EQUAL(res.rx_connected[0], 0);
+	/* each status of the documented set but pending */
+	reset();
+	CU_ASSERT_EQUAL(run(reply("status", "2"), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(res.status, AIETH_TXN_TIMEOUT);
+	reset();
+	CU_ASSERT_EQUAL(run(reply("status", "4"), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(res.status, AIETH_TXN_INTERRUPTED);
+}
+
+static void t_status(void)
+{
+	refused("status", "99", "status");
+	refused("status", "-1", "status");
+	refused("status", "0", "status");      /* pending: not an outcome */
+	refused("status", "5", "status");
+	refused("status", "\"1\"", "status");
+	refused("status", "1.0", "status");
+	refused("status", NULL, "status");
+	refused("status", "9223372036854775808", "status");
+}
+
+static void t_failed(void)
+{
+	int failed = 0;
+	reset();
+	/* a device failure on the server: its message, no result */
+	CU_ASSERT_EQUAL(run(reply("failed", "true"), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(failed, 1);
+	CU_ASSERT_STRING_EQUAL(res.msg, "ok");
+	CU_ASSERT_EQUAL(mv[0][0], 0xABABABABABABABABull);
+	refused("failed", "1", "\"failed\" must be true or false");
+	refused("failed", NULL, "\"failed\" is missing");
+}
+
+static void t_fields(void)
+{
+	refused("id", "\"t-2\"", "id \"t-2\"");
+	refused("state", "\"running\"", "state \"running\"");
+	refused("message", "5", "message");
+	refused("message", NULL, "message");
+	refused("total_cycles", "-3", "total_cycles");
+	refused("have_progress", "\"yes\"", "have_progress");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\"]",
+		"\"perf\" must be an array of 8 words");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x10000000000000000\"]",
+		"\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"7\"]", "\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",8]", "\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x\"]", "\"perf\"[7]");
+	refused("tx_moved", "[1]", "\"tx_moved\" must be an array of 2 numbers");
+	refused("tx_moved", "[1,2,3]", "\"tx_moved\" must be an array of 2 numbers");
+	refused("rx_last", "[1,-2]", "\"rx_last\"[1] = -2");
+	refused("rx_first", "[1,\"2\"]", "\"rx_first\"[1]");
+	refused("tx_since", "{}", "\"tx_since\" must be an array");
+	refused("tx_connected", "[1,2]", "\"tx_connected\"[1] = 2");
+	refused("rx_connected", NULL, "\"rx_connected\" is missing");
+	{
+		int failed;
+		reset();
+		CU_ASSERT_EQUAL(rmr_txn_result("http://x", "t-1", NULL, &wire, &res, &failed),
+				AIETH_EDEVICE);
+	}
+}
+
+static void t_session_graph(void)
+{
+	const char *st = NULL, *why = NULL;
+	uint32_t pos = 9;
+	uint64_t done = 0;
+	int complete = 0;
+	struct json_object *o = json_tokener_parse("{\"state\":\"queued\",\"position\":3}");
+	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(st, "queued");
+	CU_ASSERT_EQUAL(pos, 3);
+	CU_ASSERT_STRING_EQUAL(why, "");
+	json_object_put(o);
+	o = json_tokener_parse("{\"state\":\"queued\"}");
+	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"state\":\"queued\",\"position\":-1}");
+	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"state\":\"sleeping\",\"position\":0}");
+	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "none of queued, active"));
+	json_object_put(o);
+	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":true}");
+	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_OK);
+	CU_ASSERT_EQUAL(done, 7);
+	CU_ASSERT_EQUAL(complete, 1);
+	json_object_put(o);
+	o = json_tokener_parse("{\"iterations_done\":-7,\"complete\":true}");
+	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":1}");
+	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_OK);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	json_object_put(o);
+	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":"
+			       "\"emuemuemuemuemuemuemuemuemuemuemuemuemuemu\"}");
+	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "1..40 printable"));
+	json_object_put(o);
+}
+
+/* A server URL with user:password@ is refused before any request, and the
+ * message does not repeat it. */
+static void t_userinfo(void)
+{
+	static const char *const urls[] = {"http://u:s3cretpw@127.0.0.1:1",
+					   "https://s3cretpw@127.0.0.1:1/x",
+					   "http://u:s3cretpw@[::1]:1?a=b", NULL};
+	aieth_session_opts o;
+	aieth_session *s = NULL;
+	size_t i;
+	for (i = 0; urls[i]; i++) {
+		memset(&o, 0, sizeof o);
+		o.board = "vck190";
+		o.backend = "remote";
+		o.server = urls[i];
+		CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "user:password@"));
+		CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "s3cretpw"));
+	}
+	/* an '@' after the authority is not a user part: this one gets as far
+	 * as connecting (nothing listens on port 1) */
+	memset(&o, 0, sizeof o);
+	o.board = "vck190";
+	o.backend = "remote";
+	o.server = "http://127.0.0.1:1/a@b";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
+}
+
+TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
+	{"a server URL with user:password@ is refused", t_userinfo},
+	{"a status outside the protocol is refused", t_status},
+	{"a device failure on the server", t_failed},
+	{"every field checked: type, range, length", t_fields},
+	{"session and graph replies", t_session_graph})
+
+#else
+
+static void t_none(void)
+{
+	/* built without libcurl: no remote backend to test */
+}
+
+TU_MAIN("remote_reply", {"no libcurl in this build", t_none})
+
+#endif
