@@ -86,6 +86,11 @@ ifeq ($(HAVE_MHD),1)
 DEPS_CFLAGS += -DAIETH_HAVE_MHD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lpthread
 PC_REQUIRES_MHD := libmicrohttpd
+# GnuTLS (libmicrohttpd-dev depends on it): th_server checks its TLS
+# certificate and key pair itself (harness/src/server/srv_tls.c)
+DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags gnutls)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs gnutls)
+PC_REQUIRES_MHD += gnutls
 endif
 # libcurl: the remote backend (harness/src/backends/remote/); left out the
 # same way where missing (the backend then answers AIETH_EUNSUPPORTED).

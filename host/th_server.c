@@ -5,8 +5,9 @@
  * (docs/server.md, docs/http-api.md), and to AMD's own clients over their
  * TCP protocol (--amd-listen).
  *
- * Exit codes: 0 stopped by SIGTERM/SIGINT/SIGHUP after draining, 2 usage
- * or input error (options, token file), 3 cannot listen or serve.
+ * Exit codes: 0 stopped by SIGTERM/SIGINT after draining, 2 usage or input
+ * error (options, token file, TLS certificate), 3 cannot listen or serve.
+ * SIGHUP reloads the token file.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,7 +24,15 @@
 enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_server";
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, reload_signal;
+
+/* SIGHUP: read the token file again (an operator's reload habit must not
+ * leave the board's server down) */
+static void on_hup(int sig)
+{
+	(void)sig;
+	reload_signal = 1;
+}
 
 static void on_signal(int sig)
 {
@@ -102,11 +111,12 @@ static void help(void)
 	       "  --help, --version\n"
 	       "\n"
 	       "One log line per request on stdout: time, client, token name, method, path,\n"
-	       "status, bytes in and out, duration. SIGTERM, SIGINT or SIGHUP drain: new\n"
-	       "requests get 503, a running transaction is interrupted (its client is\n"
-	       "told the server stopped), running requests get their replies out, every\n"
-	       "session ends and the device is reset (closed; then the reset command),\n"
-	       "then th_server exits 0.\n"
+	       "status, bytes in and out, duration. SIGHUP reads the token file again\n"
+	       "(a bad file keeps the tokens in use; both are logged). SIGTERM or SIGINT\n"
+	       "drain: new requests get 503, a running transaction is interrupted (its\n"
+	       "client is told the server stopped), running requests get their replies\n"
+	       "out, every session ends and the device is reset (closed; then the reset\n"
+	       "command), then th_server exits 0.\n"
 	       "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n");
 }
 
@@ -260,17 +270,6 @@ int main(int argc, char **argv)
 				   "--amd-listen ADDR:PORT");
 	o.graph_models = models;
 	o.num_graph_models = nmodels;
-	if (o.token_file) {
-		/* an unreadable token file is an input error (2), not a failure to
-		 * serve (3); its contents are checked by the library */
-		FILE *f = fopen(o.token_file, "r");
-		if (!f) {
-			fprintf(stderr, "%s: --token-file %s: %s\n", prog, o.token_file,
-				strerror(errno));
-			return EX_USAGE;
-		}
-		fclose(f);
-	}
 	o.data_dir = cli_data_dir(data_opt);
 	o.log = log_line;
 
@@ -281,6 +280,7 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
 
 	rc = aieth_server_open(&srv, &o);
@@ -309,6 +309,17 @@ int main(int argc, char **argv)
 	while (!stop_signal) {
 		struct timespec ts = {0, 200 * 1000000L};
 		nanosleep(&ts, NULL);
+		if (reload_signal) {
+			size_t n = 0;
+			reload_signal = 0;
+			if (aieth_server_reload_tokens(srv, &n))
+				printf("th_server: SIGHUP: token file not reloaded, the tokens in "
+				       "use stay: %s\n", aieth_error_message());
+			else
+				printf("th_server: SIGHUP: token file %s reloaded: %zu tokens\n",
+				       o.token_file, n);
+			fflush(stdout);
+		}
 		aieth_server_tick(srv);
 	}
 	printf("th_server: signal %d: draining\n", (int)stop_signal);

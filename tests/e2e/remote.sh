@@ -13,6 +13,7 @@ th_server_setup
 
 TOK=remote-test-token-0123456789
 printf 'ci %s\n' "$TOK" >"$TMP/tokens"
+chmod 600 "$TMP/tokens"
 printf '%s\n' "$TOK" >"$TMP/token"
 
 start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 2 --max-wait 1 --max-memory 100
