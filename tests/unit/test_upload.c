@@ -172,6 +172,73 @@ static void test_credentials(void)
 	MSG_HAS("creds:2");
 	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "nocolon"));
 	CU_ASSERT_EQUAL(up_creds_parse("x password y\n", 13, "creds", "x", &c), AIETH_EPARSE);
+}
+
+/* the credential found for target among text's lines ("" for none) */
+static const char *cred_for(const char *text, const char *target)
+{
+	static up_cred c;
+	if (up_creds_parse(text, strlen(text), "creds", target, &c))
+		return "(error)";
+	return c.type == UP_CRED_NONE ? "" : c.value;
+}
+
+static void test_credentials_match_components(void)
+{
+	static const char hosts[] =
+		"http://127.0.0.1 token loopback\n"
+		"squad+https://squad.example.com token squad\n"
+		"squad+https://squad.example.com/aie-lab/ token lab\n"
+		"influx+http://m.example.com:8086/ token influx\n"
+		"https://[::1]:8443/hook token v6\n";
+	up_cred c;
+
+	/* the host is a whole component: no longer host matches it */
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1/x"), "loopback");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.12/x"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1.evil.net/x"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com/t/p/b/e"), "squad");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com.evil.net/t/p/b/e"),
+			       "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://SQUAD.example.com/t/p/b/e"), "squad");
+	/* the scheme and the port: http is not https, a default port is itself */
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+http://squad.example.com/t/p/b/e"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://squad.example.com/t/p/b/e"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1:80/x"), "loopback");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1:8080/x"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com:8443/t/p/b/e"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "influx+http://m.example.com:8086/db"), "influx");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "influx+http://m.example.com:80866/db"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "influx+http://m.example.com/db"), "");
+	/* whole path segments, the most of them winning */
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com/aie-lab/p/b/e"),
+			       "lab");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com/aie-lab-x/p/b/e"),
+			       "squad");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hook"), "v6");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hook/a?x=1"), "v6");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hooks"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]/hook"), "");
+	/* a prefix that is no URL is a mistake in the file, named */
+	CU_ASSERT_EQUAL(up_creds_parse("squad.example.com token t\n", 26, "creds", "x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("creds:1: the URL-PREFIX is not SCHEME://HOST");
+	CU_ASSERT_EQUAL(up_creds_parse("ftp://h/ token t\n", 17, "creds", "x", &c), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_creds_parse("http://u:p@h/ token t\n", 22, "creds", "x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("user:password@");
+	CU_ASSERT_EQUAL(up_creds_parse("http://h:99999/ token t\n", 24, "creds", "x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("a bad port");
+	CU_ASSERT_EQUAL(up_creds_parse("http://h/?a token t\n", 20, "creds", "x", &c),
+			AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_creds_parse("http:// token t\n", 16, "creds", "x", &c), AIETH_EPARSE);
+	MSG_HAS("no host");
+}
+
+static void test_credentials_env(void)
+{
+	up_cred c;
 	/* the environment: per kind first */
 	setenv("AIETH_INFLUX_TOKEN", "itok", 1);
 	setenv("AIETH_UPLOAD_TOKEN", "utok", 1);
@@ -202,4 +269,7 @@ TU_MAIN("upload", {"squad URLs", test_url_squad},
 	{"influx and webhook URLs", test_url_influx_webhook},
 	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
 	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},
-	{"credentials", test_credentials}, {"http classes", test_http_classes})
+	{"credentials", test_credentials},
+	{"credentials match by URL components", test_credentials_match_components},
+	{"credentials from the environment", test_credentials_env},
+	{"http classes", test_http_classes})
