@@ -252,6 +252,84 @@ static void test_credentials_env(void)
 	unsetenv("AIETH_UPLOAD_TOKEN");
 }
 
+/* the number of lines of text that contain needle */
+static int lines_with(const char *text, const char *needle)
+{
+	int n = 0;
+	const char *p = text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[1024];
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		n += strstr(line, needle) != NULL;
+		p = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+/* Namesakes never replace each other: tests and transactions equal once
+ * escaped become NAME#2, a repeated latency bound gets #2 (SQUAD) or seq=2
+ * (InfluxDB). */
+static void test_payload_namesakes(void)
+{
+	static const char report[] =
+		"{\"run\": {\"id\": \"r1\", \"tool_version\": \"0.1.0\"},"
+		" \"environment\": {\"board\": \"vck190\", \"backend\": \"emu\"},"
+		" \"tests\": ["
+		"  {\"name\": \"t/x\", \"status\": \"fail\", \"transactions\": ["
+		"    {\"name\": \"p\", \"channels\": [{\"plio\": \"A\", \"verdict\": \"fail\", \"cycles\": 1}],"
+		"     \"latencies\": [{\"from\": \"A\", \"to\": \"B\", \"cycles\": 3},"
+		"                     {\"from\": \"A\", \"to\": \"B\", \"cycles\": 4}]},"
+		"    {\"name\": \"p\", \"channels\": [{\"plio\": \"A\", \"verdict\": \"pass\", \"cycles\": 2}]}]},"
+		"  {\"name\": \"t_x\", \"status\": \"pass\", \"transactions\": []},"
+		"  {\"name\": \"t/x\", \"status\": \"pass\", \"transactions\": []}]}";
+	struct json_object *root = json_tokener_parse(report), *tj = NULL, *v;
+	sbuf b = {0};
+	const char *tests;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL_FATAL(up_payload_squad(root, "{}", "BND", &b), 0);
+	/* the "tests" part: the JSON between its headers and the next boundary */
+	tests = strstr(b.p, "filename=\"tests.json\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
+	tests = strstr(tests, "\r\n\r\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
+	tj = json_tokener_parse(tests + 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tj);
+	CU_ASSERT_EQUAL(json_object_object_length(tj), 5);
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x/result", &v) &&
+		  !strcmp(json_object_get_string(v), "fail"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x#2/result", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x#3/result", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x/p/A", &v) &&
+		  !strcmp(json_object_get_string(v), "fail"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x/p#2/A", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "\"t_x/p/latency.A.B.cycles\":3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "\"t_x/p/latency.A.B.cycles#2\":4"));
+	json_object_put(tj);
+	free(b.p);
+
+	memset(&b, 0, sizeof b);
+	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
+	CU_ASSERT_EQUAL(lines_with(b.p, "aieth_test,"), 3);
+	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x,version=0.1.0 status=\"fail\""), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x#2,version=0.1.0 status=\"pass\""), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "test=t_x,version=0.1.0 status=\"pass\""), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "plio=A,transaction=p,version=0.1.0 "), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "plio=A,transaction=p#2,version=0.1.0 "), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "to=B,transaction=p,version=0.1.0 cycles=3i"), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "to=B,transaction=p,version=0.1.0,seq=2 cycles=4i"), 1);
+	free(b.p);
+	json_object_put(root);
+}
+
 static void test_http_classes(void)
 {
 	CU_ASSERT_EQUAL(up_http_class(200), UP_SENT);
@@ -272,4 +350,5 @@ TU_MAIN("upload", {"squad URLs", test_url_squad},
 	{"credentials", test_credentials},
 	{"credentials match by URL components", test_credentials_match_components},
 	{"credentials from the environment", test_credentials_env},
+	{"payload namesakes stay apart", test_payload_namesakes},
 	{"http classes", test_http_classes})
