@@ -86,6 +86,11 @@ ifeq ($(HAVE_MHD),1)
 DEPS_CFLAGS += -DAIETH_HAVE_MHD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lpthread
 PC_REQUIRES_MHD := libmicrohttpd
+# GnuTLS (libmicrohttpd-dev depends on it): th_server checks its TLS
+# certificate and key pair itself (harness/src/server/srv_tls.c)
+DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags gnutls)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs gnutls)
+PC_REQUIRES_MHD += gnutls
 endif
 # libcurl: the remote backend (harness/src/backends/remote/); left out the
 # same way where missing (the backend then answers AIETH_EUNSUPPORTED).
@@ -388,6 +393,8 @@ bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS)
 # and token file in $(PREFIX)/share/aieth/dist. Into a staging root
 # (DESTDIR set: a board image) also $(SYSCONFDIR)/init.d/th_server and
 # $(SYSCONFDIR)/aieth/th_server.conf; a plain install leaves /etc alone.
+# Its unprivileged user: $(PREFIX)/lib/sysusers.d/aieth.conf (with
+# PREFIX=/usr where systemd-sysusers creates it at boot).
 SYSCONFDIR ?= /etc
 DIST_SUBST = sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	-e 's|@DATADIR@|$(PREFIX)/share/aieth|g'
@@ -419,6 +426,8 @@ install: lib $(BINS)
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
 	chmod 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init
 	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
+	install -d $(DESTDIR)$(PREFIX)/lib/sysusers.d
+	install -m 644 dist/sysusers.d/aieth.conf $(DESTDIR)$(PREFIX)/lib/sysusers.d/aieth.conf
 	install -d $(DESTDIR)$(PYTHON_SITEDIR)/aieth
 	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHON_SITEDIR)/aieth/
 ifneq ($(DESTDIR),)
@@ -431,7 +440,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libaieth.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/aieth.pc \
 		$(DESTDIR)$(PREFIX)/include/aieth.h $(DESTDIR)$(PREFIX)/include/aieth_model.h \
 		$(BINS:$(O)/bin/%=$(DESTDIR)$(PREFIX)/bin/%) \
-		$(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service \
+		$(DESTDIR)$(PREFIX)/lib/sysusers.d/aieth.conf
 	rm -rf $(DESTDIR)$(PREFIX)/share/aieth $(DESTDIR)$(PREFIX)/include/aieth \
 		$(DESTDIR)$(PYTHON_SITEDIR)/aieth
 

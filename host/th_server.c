@@ -5,8 +5,9 @@
  * (docs/server.md, docs/http-api.md), and to AMD's own clients over their
  * TCP protocol (--amd-listen).
  *
- * Exit codes: 0 stopped by SIGTERM/SIGINT/SIGHUP after draining, 2 usage
- * or input error (options, token file), 3 cannot listen or serve.
+ * Exit codes: 0 stopped by SIGTERM/SIGINT after draining, 2 usage or input
+ * error (options, token file, TLS certificate), 3 cannot listen or serve.
+ * SIGHUP reloads the token file.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,7 +24,15 @@
 enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_server";
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, reload_signal;
+
+/* SIGHUP: read the token file again (an operator's reload habit must not
+ * leave the board's server down) */
+static void on_hup(int sig)
+{
+	(void)sig;
+	reload_signal = 1;
+}
 
 static void on_signal(int sig)
 {
@@ -51,11 +60,13 @@ static void help(void)
 	       "  --listen ADDR:PORT   address to listen on: IPv4, or [IPv6]; port 0 picks a\n"
 	       "                       free port (printed as \"listening on ADDR:PORT\")\n"
 	       "  --token-file FILE    bearer tokens, one \"NAME TOKEN\" per line, '#' comments;\n"
-	       "                       without it every request is accepted, allowed on a\n"
-	       "                       loopback address only\n"
+	       "                       a regular file only its owner may read (mode 0600);\n"
+	       "                       SIGHUP reads it again. Without it every request is\n"
+	       "                       accepted, allowed on a loopback address only\n"
 	       "  --insecure           allow a non-loopback address without --token-file\n"
 	       "  --tls-cert FILE      serve https with this PEM certificate (chain) ...\n"
-	       "  --tls-key FILE       ... and its PEM private key\n"
+	       "  --tls-key FILE       ... and its PEM private key (checked to be the\n"
+	       "                       certificate's at start)\n"
 	       "  --backend emu|xrt    the device: the emulated board (default) or a board\n"
 	       "                       through XRT\n"
 	       "  --board NAME         the board sessions must name (default: any board, emu)\n"
@@ -110,11 +121,12 @@ static void help(void)
 	       "  --help, --version\n"
 	       "\n"
 	       "One log line per request on stdout: time, client, token name, method, path,\n"
-	       "status, bytes in and out, duration. SIGTERM, SIGINT or SIGHUP drain: new\n"
-	       "requests get 503, a running transaction is interrupted (its client is\n"
-	       "told the server stopped), running requests get their replies out, every\n"
-	       "session ends and the device is reset (closed; then the reset command),\n"
-	       "then th_server exits 0.\n"
+	       "status, bytes in and out, duration. SIGHUP reads the token file again\n"
+	       "(a bad file keeps the tokens in use; both are logged). SIGTERM or SIGINT\n"
+	       "drain: new requests get 503, a running transaction is interrupted (its\n"
+	       "client is told the server stopped), running requests get their replies\n"
+	       "out, every session ends and the device is reset (closed; then the reset\n"
+	       "command), then th_server exits 0.\n"
 	       "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n");
 }
 
@@ -281,17 +293,6 @@ int main(int argc, char **argv)
 	o.num_graph_models = nmodels;
 	o.model_dirs = model_dirs;
 	o.num_model_dirs = nmodel_dirs;
-	if (o.token_file) {
-		/* an unreadable token file is an input error (2), not a failure to
-		 * serve (3); its contents are checked by the library */
-		FILE *f = fopen(o.token_file, "r");
-		if (!f) {
-			fprintf(stderr, "%s: --token-file %s: %s\n", prog, o.token_file,
-				strerror(errno));
-			return EX_USAGE;
-		}
-		fclose(f);
-	}
 	o.data_dir = cli_data_dir(data_opt);
 	o.log = log_line;
 
@@ -302,6 +303,7 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
 
 	rc = aieth_server_open(&srv, &o);
@@ -330,6 +332,17 @@ int main(int argc, char **argv)
 	while (!stop_signal) {
 		struct timespec ts = {0, 200 * 1000000L};
 		nanosleep(&ts, NULL);
+		if (reload_signal) {
+			size_t n = 0;
+			reload_signal = 0;
+			if (aieth_server_reload_tokens(srv, &n))
+				printf("th_server: SIGHUP: token file not reloaded, the tokens in "
+				       "use stay: %s\n", aieth_error_message());
+			else
+				printf("th_server: SIGHUP: token file %s reloaded: %zu tokens\n",
+				       o.token_file, n);
+			fflush(stdout);
+		}
 		aieth_server_tick(srv);
 	}
 	printf("th_server: signal %d: draining\n", (int)stop_signal);

@@ -10,10 +10,11 @@ unset is NULL or 0, as in C.
 from __future__ import annotations
 
 import ctypes
+import operator
 import os
 import threading
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 SONAME = "libaieth.so.0"
 
@@ -258,6 +259,36 @@ def default_data_dir() -> Optional[str]:
             and (root / "platforms").is_dir():
         return str(root)
     return None
+
+
+class IntRangeError(ValueError, OverflowError):
+    """An integer outside what the library's C type (or its documented limit)
+    holds: ctypes would wrap it silently (2**64 becoming 0), so it is refused
+    here. Both a ValueError and an OverflowError."""
+
+
+def int_arg(value: Any, what: str, ctype: Any, lo: Optional[int] = None,
+            hi: Optional[int] = None) -> int:
+    """`value` as an integer argument or field of C type `ctype` (a ctypes
+    integer type), checked against that type's range and the tighter
+    [lo, hi] when given. `what` names the field in the message. Every
+    integer the package hands to the library passes through here."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what}: {value!r} is a bool, not an integer")
+    try:
+        v = operator.index(value)   # int and numpy integers, never a float
+    except TypeError:
+        raise TypeError(f"{what}: {value!r} is not an integer") from None
+    bits = 8 * ctypes.sizeof(ctype)
+    signed = ctype(-1).value < 0
+    tmin, tmax = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    low = tmin if lo is None else max(lo, tmin)
+    high = tmax if hi is None else min(hi, tmax)
+    if v < low:
+        raise IntRangeError(f"{what}: {v} is below the minimum {low}")
+    if v > high:
+        raise IntRangeError(f"{what}: {v} exceeds the limit {high}")
+    return v
 
 
 def enc(s: Optional[str]) -> Optional[bytes]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
 import os
 from typing import Any, Dict, Optional, Sequence, Union
 
@@ -81,7 +82,10 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     if timeout is not None:
         if timeout <= 0:
             raise ValueError(f"run_test: timeout {timeout!r} is not positive (no_timeout=True: none)")
-        o.timeout_ms = max(1, int(timeout * 1000))
+        if not math.isfinite(timeout):
+            raise ValueError(f"run_test: timeout {timeout!r} is not a finite number of seconds")
+        o.timeout_ms = _lib.int_arg(max(1, math.ceil(timeout * 1000)), "run_test: timeout (ms)",
+                                    _lib.c_uint32)
     o.no_timeout = 1 if no_timeout else 0
     flag = ctypes.c_int(0)  # Ctrl-C: the run stops, recorded as interrupted (exit 130)
     o.interrupt = ctypes.pointer(flag)

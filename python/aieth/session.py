@@ -21,9 +21,11 @@ from .errors import InvalidError, check
 
 Params = Union[None, str, Dict[str, Any]]
 
-# Limits of the C API (aieth/txn.h), checked here too for clear messages.
+# Limits of the C API (aieth/txn.h, aieth/graph.h), checked here too for
+# clear messages.
 MAX_REPETITION = 4294967295
 _MAX_TIMEOUT_MS = 4294967295
+MAX_RTP_BYTES = 65536
 
 
 def _timeout_ms(timeout: Optional[float], what: str) -> int:
@@ -94,14 +96,13 @@ class Channel:
     def _c_args(self, position: int) -> "tuple[_lib.ChannelArgs, Any]":
         """The C arguments and the object that must stay alive for them."""
         what = f"channel {position} ({self.plio})"
-        for name in ("repetition", "delay"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"{what}: {name} {v!r} is not a non-negative integer")
-        if self.size is not None and (not isinstance(self.size, int) or self.size < 0):
-            raise ValueError(f"{what}: size {self.size!r} is not a non-negative integer")
+        # the C fields are uint64_t: ctypes would wrap 2**64 to 0
+        repetition = _lib.int_arg(self.repetition, f"{what}: repetition", _lib.c_uint64)
+        delay = _lib.int_arg(self.delay, f"{what}: delay", _lib.c_uint64)
+        if self.size is not None:
+            _lib.int_arg(self.size, f"{what}: size", _lib.c_uint64)
         address, nbytes, keep = _buffer(self.array, self.plio, what)
-        size = nbytes if self.size is None else self.size
+        size = nbytes if self.size is None else int(self.size)
         if self.array is not None and size > nbytes:
             raise ValueError(f"{what}: size {size} bytes exceeds the array's {_describe(self.array)}"
                              f" ({nbytes} bytes)")
@@ -111,7 +112,7 @@ class Channel:
             raise ValueError(f"{what}: {size} bytes per repetition"
                              f"{' (' + _describe(self.array) + ')' if self.array is not None else ''}"
                              " is not a positive multiple of 16 (one 128-bit beat)")
-        args = _lib.ChannelArgs(_lib.enc(self.plio), size, self.repetition, self.delay, address)
+        args = _lib.ChannelArgs(_lib.enc(self.plio), size, repetition, delay, address)
         return args, keep
 
 
@@ -341,10 +342,12 @@ class GraphHandle:
 
     def run(self, iterations: Optional[int] = None) -> None:
         """Run the graph for `iterations` iterations (None: until ended)."""
-        n = -1 if iterations is None else iterations
-        if not isinstance(n, int) or isinstance(n, bool) or (iterations is not None and n < 1):
-            raise ValueError(f"graph {self.name}: iterations {iterations!r} is not a positive "
-                             "integer (None: until ended)")
+        if iterations is None:
+            n = -1
+        else:
+            # int64_t in C: 2**63 would arrive negative
+            n = _lib.int_arg(iterations, f"graph {self.name}: iterations (None: until ended)",
+                             _lib.c_int64, lo=1)
         check(_lib.lib().aieth_graph_run(*self._args(), n))
 
     def wait(self, timeout: Optional[float] = None) -> None:
@@ -375,10 +378,13 @@ class GraphHandle:
         del keep
 
     def read_rtp(self, port: str, size: int) -> bytes:
-        """Read `size` bytes of a run-time parameter back."""
-        buf = ctypes.create_string_buffer(max(size, 0))
-        check(_lib.lib().aieth_graph_read_rtp(*self._args(), _lib.enc(port), buf, size))
-        return buf.raw[:size]
+        """Read `size` bytes (1..65536) of a run-time parameter back."""
+        # checked before the buffer is allocated (2**40 would be 1 TiB)
+        n = _lib.int_arg(size, f"graph {self.name} port {port}: size", _lib.c_size_t, lo=1,
+                         hi=MAX_RTP_BYTES)
+        buf = ctypes.create_string_buffer(n)
+        check(_lib.lib().aieth_graph_read_rtp(*self._args(), _lib.enc(port), buf, n))
+        return buf.raw[:n]
 
 
 class Session:

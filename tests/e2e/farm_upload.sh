@@ -83,6 +83,21 @@ jq_rec '.[1].has_uploads' "false"
 if diff <(jq -S 'del(.uploads)' "$TMP/o3/report.json") <(jq -S . "$TMP/bodies/001.webhook") >/dev/null; then ok
 else bad "report.json without uploads differs from what the webhook received"; fi
 
+# -- 3b. namesakes: a failing test next to a passing one of the same name (and
+# one equal once '/' becomes '_') each arrive, the failure as a failure
+mkdir -p "$TMP/ns" && cp "$S"/examples/adder_perf/*.txt "$TMP/ns/"
+jq '.transactions[0].channels[2].min_throughput_MBps = 9999999' "$SPEC" >"$TMP/ns/fail.json"
+jq '.name = "adder/perf"' "$SPEC" >"$TMP/ns/slash.json"
+NS=("$TMP/ns/fail.json" "$SPEC" "$TMP/ns/slash.json")
+: >"$TMP/rec"
+expect 1 "$RT" -q -o "$TMP/ns1" --spool "$SPOOL" --upload "$SQ" "${NS[@]}"
+jq_is "$TMP/ns1/report.json" '.uploads[0].status' "delivered"
+jq_rec '[.[0].tests | to_entries[] | select(.key | endswith("/result")) | "\(.key)=\(.value)"] | sort | join(" ")' \
+  "adder_perf#2/result=pass adder_perf#3/result=pass adder_perf/result=fail"
+jq_rec '.[0].tests["adder_perf/perf/PLIO_01_FROM_AIE"]' "fail"
+jq_rec '.[0].tests["adder_perf#2/perf/PLIO_01_FROM_AIE"]' "pass"
+jq_rec '.[0].metrics | keys | map(select(endswith("/perf/PLIO_01_FROM_AIE.cycles"))) | length' "3"
+
 for f in "$TMP"/o1 "$TMP"/o2 "$TMP"/o3; do
   if /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$f/report.json" >"$TMP/schema" 2>&1; then ok
   else bad "$f/report.json does not validate against docs/report.schema.json"; cat "$TMP/schema" >&2; fi
@@ -167,6 +182,16 @@ CONF
   jq_is "$TMP/iq" '.results[0].series[0].values[0][1:] | map(tostring) | join(" ")' "16 64 true"
   iq "SHOW TAG VALUES FROM aieth_test WITH KEY = \"test\""
   jq_is "$TMP/iq" '[.results[0].series[0].values[][1]] | sort | join("|")' 'adder perf,x=1 "q"|adder_perf'
+  # namesakes (3b): every test's points stay apart, the failure a failure
+  expect 1 "$RT" -q -o "$TMP/i3" --spool "$SPOOL" --upload-credentials "$TMP/icreds" \
+    --upload "influx+http://127.0.0.1:$IP/aieth" "${NS[@]}"
+  jq_is "$TMP/i3/report.json" '.uploads[0] | "\(.status) \(.http_code)"' "delivered 204"
+  iq "SELECT last(status) FROM aieth_test WHERE run_id = '$(jq -r .run.id "$TMP/i3/report.json")' GROUP BY test"
+  jq_is "$TMP/iq" '[.results[0].series[] | "\(.tags.test)=\(.values[0][1])"] | sort | join(" ")' \
+    "adder/perf=pass adder_perf#2=pass adder_perf=fail"
+  iq "SELECT verdict FROM aieth_channel WHERE run_id = '$(jq -r .run.id "$TMP/i3/report.json")' AND plio = 'PLIO_01_FROM_AIE' GROUP BY test"
+  jq_is "$TMP/iq" '[.results[0].series[] | "\(.tags.test)=\(.values | length)x\(.values[0][1])"] | sort | join(" ")' \
+    "adder/perf=1xpass adder_perf#2=1xpass adder_perf=1xfail"
   # without credentials: 401, kept in failed/
   expect 0 "$RT" -q -o "$TMP/i2" --spool "$SPOOL" --upload "influx+http://127.0.0.1:$IP/aieth" "$SPEC"
   jq_is "$TMP/i2/report.json" '.uploads[0] | "\(.status) \(.http_code)"' "failed 401"

@@ -17,6 +17,7 @@ th_server_setup
 
 TOK=remote-test-token-0123456789
 printf 'ci %s\n' "$TOK" >"$TMP/tokens"
+chmod 600 "$TMP/tokens"
 printf '%s\n' "$TOK" >"$TMP/token"
 A="Authorization: Bearer $TOK"
 

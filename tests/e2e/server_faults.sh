@@ -308,6 +308,7 @@ stop_server 150
 # one NAT do not starve each other); requests without a valid token share
 # the address's; the remote backend waits out a 429 and completes
 printf 'ann rate-token-ann-0123456789\nbob rate-token-bob-0123456789\n' >"$TMP/rtokens"
+chmod 600 "$TMP/rtokens"
 printf 'rate-token-bob-0123456789\n' >"$TMP/rtok_bob"
 start_server "$TMP/log_rate2" --rate-limit 5 --token-file "$TMP/rtokens"
 urls=(); for i in $(seq 60); do urls+=(-o "$TMP/ra$i" "$U/v1/metrics"); done

@@ -22,6 +22,7 @@ for i in $(seq -w 1 $NC); do
 done
 printf 'holder load-test-token-holder-0123456789\n' >>"$TMP/tokens"
 HA="Authorization: Bearer load-test-token-holder-0123456789"
+chmod 600 "$TMP/tokens"
 start_server "$TMP/log" --token-file "$TMP/tokens" --max-queue $NC --max-wait 60
 # each client moves 16 MiB each way (FUNC, a loopback graph)
 cat >"$TMP/t16m.json" <<EOF

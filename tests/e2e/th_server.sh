@@ -13,6 +13,7 @@ th_server_setup
 TOKA=0123456789abcdef0123
 TOKB=zzzzzzzzzzzzzzzzzzzz
 printf '# test tokens\nalice %s\nbob %s\n' "$TOKA" "$TOKB" >"$TMP/tokens"
+chmod 600 "$TMP/tokens"   # th_server refuses a token file others may read
 A="Authorization: Bearer $TOKA"
 BB="Authorization: Bearer $TOKB"
 J='Content-Type: application/json'
@@ -29,6 +30,7 @@ has "$TMP/err" "not a loopback address and no token file"
 expect 2 "$TS" --listen 127.0.0.1:0 --token-file /nonexistent/tokens
 has "$TMP/err" "/nonexistent/tokens"
 printf 'alice short\n' >"$TMP/badtok"
+chmod 600 "$TMP/badtok"
 expect 2 "$TS" --listen 127.0.0.1:0 --token-file "$TMP/badtok"
 has "$TMP/err" "badtok:1: the token of \"alice\" is 5 bytes"
 expect 2 "$TS" --listen 127.0.0.1:99999

@@ -3,6 +3,7 @@
  * constant-time check, request paths, bearer headers, JSON request bodies
  * and listen addresses (server/srv_tokens.c, server/srv_route.c). */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "aieth.h"
 #include "pl_dma/protocol.h"
@@ -79,7 +80,8 @@ static void test_tokens_bad(void)
 	big[2 + 257] = '\0';
 	CU_ASSERT_EQUAL(tok_parse(&t, big), AIETH_EPARSE);
 	MSG_HAS("is 257 bytes, allowed 16..256");
-	CU_ASSERT_EQUAL(srv_tokens_load(&t, "/nonexistent/tokens"), AIETH_EIO);
+	/* a token file that cannot be used is the operator's input error */
+	CU_ASSERT_EQUAL(srv_tokens_load(&t, "/nonexistent/tokens"), AIETH_EINVAL);
 	MSG_HAS("/nonexistent/tokens");
 }
 
@@ -90,6 +92,11 @@ static void test_tokens_file(void)
 	CU_ASSERT_EQUAL_FATAL(srv_tokens_load(&t, p), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "0123456789abcdef0123456789abcdef", 32), "ci");
 	srv_tokens_free(&t);
+	/* secrets others may read: refused, the mode named */
+	CU_ASSERT_EQUAL_FATAL(chmod(p, 0604), 0);
+	CU_ASSERT_EQUAL(srv_tokens_load(&t, p), AIETH_EINVAL);
+	MSG_HAS("group or others may use it (mode 0604)");
+	CU_ASSERT_PTR_NULL(t.v);
 }
 
 static void test_routes(void)

@@ -172,6 +172,73 @@ static void test_credentials(void)
 	MSG_HAS("creds:2");
 	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "nocolon"));
 	CU_ASSERT_EQUAL(up_creds_parse("x password y\n", 13, "creds", "x", &c), AIETH_EPARSE);
+}
+
+/* the credential found for target among text's lines ("" for none) */
+static const char *cred_for(const char *text, const char *target)
+{
+	static up_cred c;
+	if (up_creds_parse(text, strlen(text), "creds", target, &c))
+		return "(error)";
+	return c.type == UP_CRED_NONE ? "" : c.value;
+}
+
+static void test_credentials_match_components(void)
+{
+	static const char hosts[] =
+		"http://127.0.0.1 token loopback\n"
+		"squad+https://squad.example.com token squad\n"
+		"squad+https://squad.example.com/aie-lab/ token lab\n"
+		"influx+http://m.example.com:8086/ token influx\n"
+		"https://[::1]:8443/hook token v6\n";
+	up_cred c;
+
+	/* the host is a whole component: no longer host matches it */
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1/x"), "loopback");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.12/x"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1.evil.net/x"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com/t/p/b/e"), "squad");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com.evil.net/t/p/b/e"),
+			       "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://SQUAD.example.com/t/p/b/e"), "squad");
+	/* the scheme and the port: http is not https, a default port is itself */
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+http://squad.example.com/t/p/b/e"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://squad.example.com/t/p/b/e"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1:80/x"), "loopback");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "http://127.0.0.1:8080/x"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com:8443/t/p/b/e"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "influx+http://m.example.com:8086/db"), "influx");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "influx+http://m.example.com:80866/db"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "influx+http://m.example.com/db"), "");
+	/* whole path segments, the most of them winning */
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com/aie-lab/p/b/e"),
+			       "lab");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "squad+https://squad.example.com/aie-lab-x/p/b/e"),
+			       "squad");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hook"), "v6");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hook/a?x=1"), "v6");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hooks"), "");
+	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]/hook"), "");
+	/* a prefix that is no URL is a mistake in the file, named */
+	CU_ASSERT_EQUAL(up_creds_parse("squad.example.com token t\n", 26, "creds", "x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("creds:1: the URL-PREFIX is not SCHEME://HOST");
+	CU_ASSERT_EQUAL(up_creds_parse("ftp://h/ token t\n", 17, "creds", "x", &c), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_creds_parse("http://u:p@h/ token t\n", 22, "creds", "x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("user:password@");
+	CU_ASSERT_EQUAL(up_creds_parse("http://h:99999/ token t\n", 24, "creds", "x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("a bad port");
+	CU_ASSERT_EQUAL(up_creds_parse("http://h/?a token t\n", 20, "creds", "x", &c),
+			AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_creds_parse("http:// token t\n", 16, "creds", "x", &c), AIETH_EPARSE);
+	MSG_HAS("no host");
+}
+
+static void test_credentials_env(void)
+{
+	up_cred c;
 	/* the environment: per kind first */
 	setenv("AIETH_INFLUX_TOKEN", "itok", 1);
 	setenv("AIETH_UPLOAD_TOKEN", "utok", 1);
@@ -183,6 +250,84 @@ static void test_credentials(void)
 	CU_ASSERT_EQUAL(up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), AIETH_EINVAL);
 	unsetenv("AIETH_INFLUX_TOKEN");
 	unsetenv("AIETH_UPLOAD_TOKEN");
+}
+
+/* the number of lines of text that contain needle */
+static int lines_with(const char *text, const char *needle)
+{
+	int n = 0;
+	const char *p = text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[1024];
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		n += strstr(line, needle) != NULL;
+		p = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+/* Namesakes never replace each other: tests and transactions equal once
+ * escaped become NAME#2, a repeated latency bound gets #2 (SQUAD) or seq=2
+ * (InfluxDB). */
+static void test_payload_namesakes(void)
+{
+	static const char report[] =
+		"{\"run\": {\"id\": \"r1\", \"tool_version\": \"0.1.0\"},"
+		" \"environment\": {\"board\": \"vck190\", \"backend\": \"emu\"},"
+		" \"tests\": ["
+		"  {\"name\": \"t/x\", \"status\": \"fail\", \"transactions\": ["
+		"    {\"name\": \"p\", \"channels\": [{\"plio\": \"A\", \"verdict\": \"fail\", \"cycles\": 1}],"
+		"     \"latencies\": [{\"from\": \"A\", \"to\": \"B\", \"cycles\": 3},"
+		"                     {\"from\": \"A\", \"to\": \"B\", \"cycles\": 4}]},"
+		"    {\"name\": \"p\", \"channels\": [{\"plio\": \"A\", \"verdict\": \"pass\", \"cycles\": 2}]}]},"
+		"  {\"name\": \"t_x\", \"status\": \"pass\", \"transactions\": []},"
+		"  {\"name\": \"t/x\", \"status\": \"pass\", \"transactions\": []}]}";
+	struct json_object *root = json_tokener_parse(report), *tj = NULL, *v;
+	sbuf b = {0};
+	const char *tests;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL_FATAL(up_payload_squad(root, "{}", "BND", &b), 0);
+	/* the "tests" part: the JSON between its headers and the next boundary */
+	tests = strstr(b.p, "filename=\"tests.json\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
+	tests = strstr(tests, "\r\n\r\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
+	tj = json_tokener_parse(tests + 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tj);
+	CU_ASSERT_EQUAL(json_object_object_length(tj), 5);
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x/result", &v) &&
+		  !strcmp(json_object_get_string(v), "fail"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x#2/result", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x#3/result", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x/p/A", &v) &&
+		  !strcmp(json_object_get_string(v), "fail"));
+	CU_ASSERT(json_object_object_get_ex(tj, "t_x/p#2/A", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "\"t_x/p/latency.A.B.cycles\":3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "\"t_x/p/latency.A.B.cycles#2\":4"));
+	json_object_put(tj);
+	free(b.p);
+
+	memset(&b, 0, sizeof b);
+	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
+	CU_ASSERT_EQUAL(lines_with(b.p, "aieth_test,"), 3);
+	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x,version=0.1.0 status=\"fail\""), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x#2,version=0.1.0 status=\"pass\""), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "test=t_x,version=0.1.0 status=\"pass\""), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "plio=A,transaction=p,version=0.1.0 "), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "plio=A,transaction=p#2,version=0.1.0 "), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "to=B,transaction=p,version=0.1.0 cycles=3i"), 1);
+	CU_ASSERT_EQUAL(lines_with(b.p, "to=B,transaction=p,version=0.1.0,seq=2 cycles=4i"), 1);
+	free(b.p);
+	json_object_put(root);
 }
 
 static void test_http_classes(void)
@@ -202,4 +347,8 @@ TU_MAIN("upload", {"squad URLs", test_url_squad},
 	{"influx and webhook URLs", test_url_influx_webhook},
 	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
 	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},
-	{"credentials", test_credentials}, {"http classes", test_http_classes})
+	{"credentials", test_credentials},
+	{"credentials match by URL components", test_credentials_match_components},
+	{"credentials from the environment", test_credentials_env},
+	{"payload namesakes stay apart", test_payload_namesakes},
+	{"http classes", test_http_classes})

@@ -77,6 +77,13 @@ typedef struct {
  * threads). *out is the caller's: aieth_server_close ends it. */
 int aieth_server_open(aieth_server **out, const aieth_server_opts *opts);
 
+/* Read the token file again (th_server does on SIGHUP). The new file is
+ * checked in full (as at start: mode, type, every line) before it replaces
+ * the tokens, for requests that arrive afterwards; *count (may be NULL)
+ * is their number. On failure the tokens in use stay and the message says
+ * why; without a token file there is nothing to reload (AIETH_EINVAL). */
+int aieth_server_reload_tokens(aieth_server *server, size_t *count);
+
 /* The TCP port bound (useful with port 0); 0 without that listener. */
 uint16_t aieth_server_port(const aieth_server *server);
 uint16_t aieth_server_amd_port(const aieth_server *server);

@@ -237,13 +237,18 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		size_t tlen;
 		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
 		auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+		/* tokmu: a reload (SIGHUP) may swap the tokens; the name is
+		 * copied out before they can go */
+		pthread_mutex_lock(&s->tokmu);
 		if (auth && !srv_bearer(auth, &tok, &tlen))
 			name = srv_tokens_check(&s->tokens, tok, tlen);
 		/* "token NAME" cannot be an address: the two kinds of key never meet */
 		if (name) {
 			snprintf(key, sizeof key, "token %s", name);
 			snprintf(r->who, sizeof r->who, "%s", name);
+			name = r->who;
 		}
+		pthread_mutex_unlock(&s->tokmu);
 		if (rate_exceeded(s, name ? key : r->client))
 			return reply_rate_limited(c, r, s, name ? key : r->client);
 		if (!auth)

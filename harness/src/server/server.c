@@ -17,6 +17,7 @@
 #include "core/session_internal.h"
 #include "server/srv_core.h"
 #include "server/srv_names.h"
+#include "server/srv_tls.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
@@ -34,6 +35,8 @@ static void free_server(aieth_server *s)
 		aieth_session_close(s->closing);   /* the opener never got to it */
 	srv_xclbin_fini(s);
 	srv_tokens_free(&s->tokens);
+	free(s->token_file);
+	pthread_mutex_destroy(&s->tokmu);
 	free(s->tls_cert);
 	if (s->tls_key) {
 		volatile char *k = s->tls_key;
@@ -116,6 +119,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->logmu, NULL);
+	pthread_mutex_init(&s->tokmu, NULL);
 	s->log = o->log;
 	s->log_ctx = o->log_ctx;
 	s->log_json = o->log_json;
@@ -162,6 +166,10 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			return rc;
 		}
 		s->have_tokens = 1;
+		if (!(s->token_file = aieth_strdup(o->token_file))) {
+			free_server(s);
+			return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		}
 	}
 	if (s->board) {
 		aieth_board *b = NULL;
@@ -173,9 +181,14 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		}
 	}
 	if (o->tls_cert) {
-		size_t n;
-		if ((rc = aieth_read_file(o->tls_cert, (size_t)1 << 20, &s->tls_cert, &n)) ||
-		    (rc = aieth_read_file(o->tls_key, (size_t)1 << 20, &s->tls_key, &n))) {
+		size_t cn, kn;
+		/* unreadable or a wrong pair: the operator's input (exit 2) */
+		if ((rc = aieth_read_file(o->tls_cert, (size_t)1 << 20, &s->tls_cert, &cn)) ||
+		    (rc = aieth_read_file(o->tls_key, (size_t)1 << 20, &s->tls_key, &kn))) {
+			free_server(s);
+			return rc == AIETH_ENOMEM ? rc : aieth_fail_prefix(AIETH_EINVAL, "TLS");
+		}
+		if ((rc = srv_tls_check(o->tls_cert, s->tls_cert, cn, o->tls_key, s->tls_key, kn))) {
 			free_server(s);
 			return rc;
 		}
@@ -190,6 +203,32 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		return rc;
 	}
 	*out = s;
+	return AIETH_OK;
+}
+
+int aieth_server_reload_tokens(aieth_server *s, size_t *count)
+{
+	srv_tokens fresh, old;
+	int rc;
+
+	aieth_error_clear();
+	if (count)
+		*count = 0;
+	if (!s)
+		return aieth_fail(AIETH_EINVAL, "aieth_server_reload_tokens: NULL argument");
+	if (!s->token_file)
+		return aieth_fail(AIETH_EINVAL, "no token file was given at start: nothing to "
+				  "reload");
+	/* read and checked in full first: a bad file leaves the old tokens */
+	if ((rc = srv_tokens_load(&fresh, s->token_file)))
+		return rc;
+	pthread_mutex_lock(&s->tokmu);
+	old = s->tokens;
+	s->tokens = fresh;
+	pthread_mutex_unlock(&s->tokmu);
+	if (count)
+		*count = fresh.n;
+	srv_tokens_free(&old);
 	return AIETH_OK;
 }
 

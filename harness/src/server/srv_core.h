@@ -99,7 +99,9 @@ typedef struct srv_sess {
 
 struct aieth_server {
 	pthread_mutex_t mu, logmu;
-	srv_tokens tokens;
+	srv_tokens tokens;            /* under tokmu: a reload (SIGHUP) swaps them */
+	pthread_mutex_t tokmu;
+	char *token_file;             /* for the reload */
 	int have_tokens;
 	char *backend, *board, *data_dir;
 	aieth_server_log_fn log;

@@ -2,8 +2,12 @@
 /*
  * srv_tokens.c - th_server's token file and constant-time token check.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "server/srv_tokens.h"
 #include "util/error.h"
@@ -151,15 +155,49 @@ int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t l
 
 int srv_tokens_load(srv_tokens *t, const char *path)
 {
+	struct stat st;
 	char *text = NULL;
-	size_t len = 0;
-	int rc;
+	size_t len = 0, got = 0;
+	int rc, fd;
 
 	t->v = NULL;
 	t->n = 0;
-	rc = aieth_read_file(path, SRV_TOKEN_FILE_MAX, &text, &len);
-	if (rc)
-		return rc;
+	/* opened without blocking (a FIFO has no writer to wait for) and
+	 * checked as opened (no window between a stat and the read) */
+	if (aieth_open_input(path, &fd, &st))
+		return aieth_fail_prefix(AIETH_EINVAL, "token file");
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		close(fd);
+		return aieth_fail(AIETH_EINVAL, "token file %s: group or others may use it (mode "
+				  "%04o): the tokens are secrets, chmod 600 it",
+				  path, (unsigned)(st.st_mode & 07777));
+	}
+	if ((uint64_t)st.st_size > SRV_TOKEN_FILE_MAX) {
+		close(fd);
+		return aieth_fail(AIETH_EPARSE, "%s: %lld bytes, the limit is %zu", path,
+				  (long long)st.st_size, SRV_TOKEN_FILE_MAX);
+	}
+	len = (size_t)st.st_size;
+	text = malloc(len + 1);
+	if (!text) {
+		close(fd);
+		return aieth_fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", path, len);
+	}
+	while (got < len) {
+		ssize_t r = read(fd, text + got, len - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got != len) {
+		memset(text, 0, got);
+		free(text);
+		return aieth_fail(AIETH_EINVAL, "token file %s: read %zu of %zu bytes (it changed "
+				  "while read)", path, got, len);
+	}
 	rc = srv_tokens_parse(t, path, text, len);
 	memset(text, 0, len);
 	free(text);

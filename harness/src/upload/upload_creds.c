@@ -2,8 +2,10 @@
 /*
  * upload_creds.c - where upload credentials come from: never the command
  * line. A credentials file (one "URL-PREFIX token TOKEN" or "URL-PREFIX
- * basic USER:PASSWORD" per line, '#' comments; the longest prefix of the
- * --upload URL wins) that others may not read, then per-kind variables
+ * basic USER:PASSWORD" per line, '#' comments; a line applies to an
+ * --upload URL of the same scheme, host and port whose path starts with the
+ * prefix's whole path segments, the most segments winning) that others may
+ * not read, then per-kind variables
  * (AIETH_SQUAD_TOKEN, AIETH_INFLUX_TOKEN, AIETH_WEBHOOK_TOKEN), then
  * AIETH_UPLOAD_TOKEN. Messages name the file and line, never a value.
  */
@@ -28,17 +30,131 @@ static size_t word(const char **p, const char *end, const char **w)
 	return (size_t)(*p - *w);
 }
 
+/* A URL cut into what credentials are matched by. */
+typedef struct {
+	const char *scheme, *host, *path;
+	size_t sl, hl, pl;
+	unsigned port;
+} cred_url;
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static int same_nocase(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t i;
+	if (an != bn)
+		return 0;
+	for (i = 0; i < an; i++)
+		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
+			return 0;
+	return 1;
+}
+
+/* Split [s, s+n) as SCHEME://HOST[:PORT][/PATH][?...]: the port defaults
+ * by scheme (…https 443, …http 80), the path leaves out the query. A
+ * prefix (is_prefix) may hold no query or fragment. 0, or -1 with *why. */
+static int cred_url_split(const char *s, size_t n, int is_prefix, cred_url *u, const char **why)
+{
+	const char *e = s + n, *a = NULL, *ae, *p, *c;
+	unsigned long port = 0;
+
+	memset(u, 0, sizeof *u);
+	for (p = s; p + 3 <= e; p++)
+		if (p[0] == ':' && p[1] == '/' && p[2] == '/') {
+			a = p + 3;
+			break;
+		}
+	if (!a || p == s)
+		return *why = "no SCHEME://", -1;
+	u->scheme = s;
+	u->sl = (size_t)(p - s);
+	if (u->sl >= 5 && same_nocase(p - 5, 5, "https", 5))
+		port = 443;
+	else if (u->sl >= 4 && same_nocase(p - 4, 4, "http", 4))
+		port = 80;
+	else
+		return *why = "the scheme is not http or https (with squad+ or influx+)", -1;
+	for (ae = a; ae < e && *ae != '/' && *ae != '?' && *ae != '#'; ae++)
+		if (*ae == '@')
+			return *why = "a user:password@ part", -1;
+	if (*a == '[') {   /* an IPv6 address */
+		for (c = a; c < ae && *c != ']'; c++)
+			;
+		if (c == ae)
+			return *why = "an IPv6 address without ]", -1;
+		c++;
+	} else {
+		for (c = a; c < ae && *c != ':'; c++)
+			;
+	}
+	u->host = a;
+	u->hl = (size_t)(c - a);
+	if (!u->hl)
+		return *why = "no host", -1;
+	if (c < ae) {
+		if (*c != ':' || c + 1 == ae)
+			return *why = "a bad port", -1;
+		for (port = 0, c++; c < ae; c++) {
+			if (*c < '0' || *c > '9' || (port = port * 10 + (unsigned long)(*c - '0')) > 65535)
+				return *why = "a bad port", -1;
+		}
+		if (!port)
+			return *why = "a bad port", -1;
+	}
+	u->port = (unsigned)port;
+	for (p = ae; p < e && *p != '?' && *p != '#'; p++)
+		;
+	if (is_prefix && p != e)
+		return *why = "a query or fragment", -1;
+	u->path = ae;
+	u->pl = (size_t)(p - ae);
+	return 0;
+}
+
+/* How well the line's prefix pre matches the target: 0 not at all, else 1
+ * + the number of whole path segments of the prefix (the target's path
+ * starts with them: "/team" matches "/team/p" and "/team", not "/teamX"). */
+static size_t cred_url_match(const cred_url *pre, const cred_url *t)
+{
+	const char *pp = pre->path, *tp = t->path;
+	size_t pl = pre->pl, tl = t->pl, i, segs;
+
+	if (!same_nocase(pre->scheme, pre->sl, t->scheme, t->sl) ||
+	    !same_nocase(pre->host, pre->hl, t->host, t->hl) || pre->port != t->port)
+		return 0;
+	if (pl && *pp == '/')
+		pp++, pl--;
+	if (pl && pp[pl - 1] == '/')   /* one trailing slash: the same prefix */
+		pl--;
+	if (tl && *tp == '/')
+		tp++, tl--;
+	if (!pl)
+		return 1;
+	if (tl < pl || memcmp(pp, tp, pl) || (tl > pl && tp[pl] != '/'))
+		return 0;
+	for (segs = 1, i = 0; i < pl; i++)
+		segs += pp[i] == '/';
+	return 1 + segs;
+}
+
 int up_creds_parse(const char *text, size_t len, const char *what, const char *target,
 		   up_cred *out)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end = text + len, *why = NULL;
 	size_t best = 0, lineno = 0;
+	cred_url tu;
+	int have_target;
 
 	memset(out, 0, sizeof *out);
+	have_target = target && !cred_url_split(target, strlen(target), 0, &tu, &why);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
 		const char *pre, *type, *val, *extra, *q;
-		size_t pl, tl, vl, i;
+		size_t pl, tl, vl, i, score;
+		cred_url pu;
 		lineno++;
 		if (le > p && le[-1] == '\r')
 			le--;
@@ -66,9 +182,15 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 			if ((unsigned char)val[i] > 0x7e)
 				return aieth_fail(AIETH_EPARSE, "%s:%zu: the credential must be "
 						  "printable ASCII", what, lineno);
-		/* the longest matching prefix wins; a tie: the first line */
-		if (target && pl > best && !strncmp(target, pre, pl) && strlen(target) >= pl) {
-			best = pl;
+		if (cred_url_split(pre, pl, 1, &pu, &why))
+			return aieth_fail(AIETH_EPARSE, "%s:%zu: the URL-PREFIX is not SCHEME://HOST"
+					  "[:PORT][/PATH] (%s)", what, lineno, why);
+		/* matched by scheme, host, port, then whole path segments (never
+		 * by bytes: a token for http://10.0.0.1 must not go to
+		 * http://10.0.0.12); the most segments win, a tie: the first line */
+		score = have_target ? cred_url_match(&pu, &tu) : 0;
+		if (score > best) {
+			best = score;
 			out->type = type[0] == 'b' ? UP_CRED_BASIC : UP_CRED_TOKEN;
 			memcpy(out->value, val, vl);
 			out->value[vl] = '\0';

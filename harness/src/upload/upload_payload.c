@@ -8,6 +8,11 @@
  *  - SQUAD's submit API: multipart fields tests, metrics, metadata and
  *    report.json as an attachment (SQUAD's doc/intro.rst, "Submitting
  *    results").
+ * Every key and point is unique in its payload: a name equal to an earlier
+ * one of its level (tests of the run, transactions of a test) once escaped
+ * becomes NAME#2, #3, ...; whatever still repeats (e.g. a latency bound
+ * listed twice) gets #N on its SQUAD key and a "seq" tag on its point, so
+ * that no result replaces another (a failure must never arrive as a pass).
  */
 #include <math.h>
 #include <stdio.h>
@@ -103,31 +108,118 @@ static void lp_bool(sbuf *b, int *nf, struct json_object *o, const char *key)
 	sb_put(b, json_object_get_boolean(v) ? "true" : "false", json_object_get_boolean(v) ? 4 : 5);
 }
 
-/* The common tags of a test's points. */
-static void lp_test_tags(sbuf *b, struct json_object *root, struct json_object *t)
+typedef void (*up_esc_fn)(sbuf *b, const char *s);
+
+static void lp_esc_tag(sbuf *b, const char *s)
+{
+	up_lp_escape(b, s, UP_LP_KEY);
+}
+
+/* For each object of arr, the number that makes its "name" unique among
+ * them once escaped by esc: 0 (the name as it is) or n >= 2 (NAME#n; a
+ * name that is itself "x#2" is taken into account). NULL: out of memory. */
+static unsigned *unique_names(struct json_object *arr, up_esc_fn esc)
+{
+	size_t n = arr ? json_object_array_length(arr) : 0, i, base;
+	unsigned *out = calloc(n ? n : 1, sizeof *out);
+	struct json_object *seen = json_object_new_object();
+	sbuf e = {0};
+
+	for (i = 0; out && seen && i < n; i++) {
+		unsigned k = 0;
+		e.n = 0;
+		sb_lit(&e, "");
+		if (e.p)
+			e.p[0] = '\0';
+		esc(&e, rj_gets(json_object_array_get_idx(arr, i), "name"));
+		base = e.n;
+		while (!e.oom && json_object_object_get_ex(seen, e.p ? e.p : "", NULL)) {
+			e.n = base;
+			k = k ? k + 1 : 2;
+			sb_printf(&e, "#%u", k);
+		}
+		if (e.oom || json_object_object_add(seen, e.p ? e.p : "", NULL))
+			break;
+		out[i] = k;
+	}
+	if (i < n || !seen) {
+		free(out);
+		out = NULL;
+	}
+	free(e.p);
+	json_object_put(seen);
+	return out;
+}
+
+/* name, or name#dup (dup >= 2) in tmp */
+static const char *dup_name(sbuf *tmp, const char *name, unsigned dup)
+{
+	if (!dup)
+		return name;
+	tmp->n = 0;
+	sb_printf(tmp, "%s#%u", name, dup);
+	return tmp->p ? tmp->p : name;
+}
+
+/* The common tags of a test's points (dup: see unique_names). */
+static void lp_test_tags(sbuf *b, struct json_object *root, struct json_object *t, unsigned dup)
 {
 	struct json_object *env = rj_get(root, "environment");
 	const char *board = rj_gets(t, "board"), *backend = rj_gets(t, "backend");
+	sbuf tmp = {0};
 	lp_tag(b, "backend", *backend ? backend : rj_gets(env, "backend"));
 	lp_tag(b, "board", *board ? board : rj_gets(env, "board"));
-	lp_tag(b, "test", rj_gets(t, "name"));
+	lp_tag(b, "test", dup_name(&tmp, rj_gets(t, "name"), dup));
+	b->oom |= tmp.oom;
+	free(tmp.p);
+}
+
+/* The point begun at b->p[start] has its measurement and tags written:
+ * the same series a second time (same timestamp: InfluxDB would keep only
+ * the last) gets a "seq" tag that tells it apart. */
+static void lp_series_unique(sbuf *b, size_t start, struct json_object *seen)
+{
+	size_t end = b->n;
+	unsigned k = 1;
+	if (b->oom || !b->p)
+		return;
+	while (json_object_object_get_ex(seen, b->p + start, NULL)) {
+		b->n = end;
+		sb_printf(b, ",seq=%u", ++k);
+		if (b->oom)
+			return;
+	}
+	if (json_object_object_add(seen, b->p + start, NULL))
+		b->oom = 1;
 }
 
 int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 {
 	struct json_object *tests = rj_get(root, "tests"), *run = rj_get(root, "run");
 	const char *version = rj_gets(run, "tool_version"), *run_id = rj_gets(run, "id");
-	size_t i, j, k;
+	size_t i, j, k, start;
 	char ts[32];
+	unsigned *tdup = unique_names(tests, lp_esc_tag), *xdup = NULL;
+	struct json_object *seen = json_object_new_object();
+	sbuf tmp = {0};
 
+	if (!tdup || !seen)
+		b->oom = 1;
 	snprintf(ts, sizeof ts, "%llu", (unsigned long long)ts_ms);
-	for (i = 0; i < json_object_array_length(tests); i++) {
+	for (i = 0; !b->oom && i < json_object_array_length(tests); i++) {
 		struct json_object *t = json_object_array_get_idx(tests, i);
 		struct json_object *txns = rj_get(t, "transactions");
 		int nf = 0;
+		free(xdup);
+		if (!(xdup = unique_names(txns, lp_esc_tag))) {
+			b->oom = 1;
+			break;
+		}
+		start = b->n;
 		sb_lit(b, "aieth_test");
-		lp_test_tags(b, root, t);
+		lp_test_tags(b, root, t, tdup[i]);
 		lp_tag(b, "version", version);
+		lp_series_unique(b, start, seen);
 		lp_string(b, &nf, "status", rj_gets(t, "status"));
 		lp_int(b, &nf, t, "exit_code", "exit_code");
 		lp_float(b, &nf, t, "duration_s");
@@ -139,12 +231,14 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
 				struct json_object *c = json_object_array_get_idx(chs, k);
 				nf = 0;
+				start = b->n;
 				sb_lit(b, "aieth_channel");
-				lp_test_tags(b, root, t);
+				lp_test_tags(b, root, t, tdup[i]);
 				lp_tag(b, "direction", rj_gets(c, "direction"));
 				lp_tag(b, "plio", rj_gets(c, "plio"));
-				lp_tag(b, "transaction", rj_gets(x, "name"));
+				lp_tag(b, "transaction", dup_name(&tmp, rj_gets(x, "name"), xdup[j]));
 				lp_tag(b, "version", version);
+				lp_series_unique(b, start, seen);
 				lp_float(b, &nf, c, "throughput_MBps");
 				lp_int(b, &nf, c, "first_cycle", "first");
 				lp_int(b, &nf, c, "last_cycle", "last");
@@ -158,12 +252,14 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 			for (k = 0; lats && k < json_object_array_length(lats); k++) {
 				struct json_object *l = json_object_array_get_idx(lats, k);
 				nf = 0;
+				start = b->n;
 				sb_lit(b, "aieth_latency");
-				lp_test_tags(b, root, t);
+				lp_test_tags(b, root, t, tdup[i]);
 				lp_tag(b, "from", rj_gets(l, "from"));
 				lp_tag(b, "to", rj_gets(l, "to"));
-				lp_tag(b, "transaction", rj_gets(x, "name"));
+				lp_tag(b, "transaction", dup_name(&tmp, rj_gets(x, "name"), xdup[j]));
 				lp_tag(b, "version", version);
+				lp_series_unique(b, start, seen);
 				lp_int(b, &nf, l, "cycles", "cycles");
 				lp_int(b, &nf, l, "max_cycles", "max_cycles");
 				lp_bool(b, &nf, l, "passed");
@@ -172,7 +268,11 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 			}
 		}
 	}
-	if (b->oom)
+	free(tdup);
+	free(xdup);
+	free(tmp.p);
+	json_object_put(seen);
+	if (b->oom || tmp.oom)
 		return aieth_fail(AIETH_ENOMEM, "influx payload: out of memory");
 	return AIETH_OK;
 }
@@ -187,16 +287,21 @@ void up_squad_name(sbuf *b, const char *s)
 	}
 }
 
-/* "test/transaction/leaf" for SQUAD (suite test/transaction, name leaf). */
-static const char *squad_key(sbuf *k, const char *test, const char *txn, const char *leaf,
-			     const char *leaf2)
+/* "test/transaction/leaf" for SQUAD (suite test/transaction, name leaf);
+ * tdup, xdup: see unique_names. */
+static const char *squad_key(sbuf *k, const char *test, unsigned tdup, const char *txn,
+			     unsigned xdup, const char *leaf, const char *leaf2)
 {
 	k->n = 0;
 	sb_lit(k, "");
 	up_squad_name(k, test);
+	if (tdup)
+		sb_printf(k, "#%u", tdup);
 	if (txn) {
 		sb_lit(k, "/");
 		up_squad_name(k, txn);
+		if (xdup)
+			sb_printf(k, "#%u", xdup);
 	}
 	sb_lit(k, "/");
 	up_squad_name(k, leaf);
@@ -214,10 +319,25 @@ static const char *squad_result(const char *status)
 	return "fail";
 }
 
-static void add_num(struct json_object *o, const char *key, struct json_object *v)
+/* o[key] = v, or o["key#N"] if key is taken already (never replaced). */
+static void add_unique(struct json_object *o, sbuf *k, struct json_object *v)
+{
+	size_t base = k->n;
+	unsigned n = 1;
+	while (!k->oom && json_object_object_get_ex(o, k->p ? k->p : "", NULL)) {
+		k->n = base;
+		sb_printf(k, "#%u", ++n);
+	}
+	if (k->oom || json_object_object_add(o, k->p ? k->p : "", v)) {
+		k->oom = 1;
+		json_object_put(v);
+	}
+}
+
+static void add_num(struct json_object *o, sbuf *k, struct json_object *v)
 {
 	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		json_object_object_add(o, key, json_object_get(v));
+		add_unique(o, k, json_object_get(v));
 }
 
 /* One multipart part (RFC 7578: name, filename, its type). */
@@ -238,35 +358,43 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 	sbuf k = {0};
 	size_t i, j, c;
 	int rc = AIETH_OK;
+	unsigned *tdup = unique_names(tests, up_squad_name), *xdup = NULL;
 	static const int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
 
-	if (!jt || !jm || !md || !units)
+	if (!jt || !jm || !md || !units || !tdup)
 		goto oom;
 	for (i = 0; i < json_object_array_length(tests); i++) {
 		struct json_object *t = json_object_array_get_idx(tests, i);
 		struct json_object *txns = rj_get(t, "transactions");
 		const char *tn = rj_gets(t, "name");
-		json_object_object_add(jt, squad_key(&k, tn, NULL, "result", NULL),
-				       json_object_new_string(squad_result(rj_gets(t, "status"))));
+		unsigned td = tdup[i];
+		free(xdup);
+		if (!(xdup = unique_names(txns, up_squad_name)))
+			goto oom;
+		squad_key(&k, tn, td, NULL, 0, "result", NULL);
+		add_unique(jt, &k, json_object_new_string(squad_result(rj_gets(t, "status"))));
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *x = json_object_array_get_idx(txns, j);
 			struct json_object *chs = rj_get(x, "channels"), *lats = rj_get(x, "latencies");
 			const char *xn = rj_gets(x, "name");
+			unsigned xd = xdup[j];
 			for (c = 0; chs && c < json_object_array_length(chs); c++) {
 				struct json_object *ch = json_object_array_get_idx(chs, c);
 				const char *plio = rj_gets(ch, "plio"), *v = rj_gets(ch, "verdict");
-				json_object_object_add(jt, squad_key(&k, tn, xn, plio, NULL),
-						       json_object_new_string(squad_result(v)));
-				add_num(jm, squad_key(&k, tn, xn, plio, ".throughput_MBps"),
-					rj_get(ch, "throughput_MBps"));
-				add_num(jm, squad_key(&k, tn, xn, plio, ".cycles"), rj_get(ch, "cycles"));
+				squad_key(&k, tn, td, xn, xd, plio, NULL);
+				add_unique(jt, &k, json_object_new_string(squad_result(v)));
+				squad_key(&k, tn, td, xn, xd, plio, ".throughput_MBps");
+				add_num(jm, &k, rj_get(ch, "throughput_MBps"));
+				squad_key(&k, tn, td, xn, xd, plio, ".cycles");
+				add_num(jm, &k, rj_get(ch, "cycles"));
 			}
 			for (c = 0; lats && c < json_object_array_length(lats); c++) {
 				struct json_object *l = json_object_array_get_idx(lats, c);
 				sbuf leaf = {0};
 				sb_printf(&leaf, "latency.%s.%s", rj_gets(l, "from"), rj_gets(l, "to"));
-				add_num(jm, squad_key(&k, tn, xn, leaf.p ? leaf.p : "", ".cycles"),
-					rj_get(l, "cycles"));
+				squad_key(&k, tn, td, xn, xd, leaf.p ? leaf.p : "", ".cycles");
+				add_num(jm, &k, rj_get(l, "cycles"));
+				k.oom |= leaf.oom;
 				free(leaf.p);
 			}
 		}
@@ -298,6 +426,8 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 oom:
 	rc = aieth_fail(AIETH_ENOMEM, "squad payload: out of memory");
 done:
+	free(tdup);
+	free(xdup);
 	free(k.p);
 	json_object_put(jt);
 	json_object_put(jm);
