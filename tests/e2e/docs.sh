@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# docs.sh - every command the documentation tells a user to run works as
+# written.
+#
+# Which blocks: every fenced ```sh block of README.md, docs/*.md,
+# examples/README.md and python/README.md. Every fence must name its
+# language: ```sh for commands to run, ```text (or ```console, ```json, ...)
+# for output, synopses and files; a bare ``` fails this test, so a command
+# cannot hide from it.
+#
+# Where: each file gets a fresh copy of the tree (the files git knows,
+# committed or not, without build folders) with a copy of this build as
+# build/ (so the documents' `make` finds everything up to date), and runs
+# its blocks in order in one bash shell from the copy's root, stdin from
+# /dev/null, build/bin on PATH, HOME and TMPDIR in the copy, and none of the
+# AIETH_* variables of the test environment: programs find the board files
+# next to themselves, as for a user. The shell runs in a network namespace
+# of its own when `unshare -rn` works (the documents' fixed ports, 8443 and
+# 8080, never meet another test's; loopback only), else in the machine's.
+#
+# Installs: DESTDIR is set to a folder in the copy, so `make install` as
+# written installs there; PKG_CONFIG_PATH, PKG_CONFIG_SYSROOT_DIR and
+# LD_LIBRARY_PATH point into it, so pkg-config and the programs built
+# against the installed library find it there, as they would find
+# /usr/local after a real install. `bash scripts/install-deps.sh` runs as
+# written: it installs nothing when the packages are present.
+#
+# Exit status: a block without a marker passes when every command in it
+# succeeds (the ERR trap's rules, those of `set -e`: a command tested by
+# if/while/&&/|| may fail, the last one of an && or || list may not) and
+# the block's last command exits 0.
+#   <!-- docs-test: exit N -->   on the line before the fence: the block's
+#                                last command must exit N (the others are
+#                                not checked)
+#   <!-- docs-test: skip REASON --> on the line before the fence: the block
+#                                does not run (needs a board, the internet,
+#                                AMD's tools, ...); printed with its reason
+#
+# Output: one line per block (ok, skip and its reason, FAIL and why) and the
+# counts; a failing file's whole shell output. Each file's shell ends after
+# 300 s (a hang is a failure).
+#
+# Not run under AIETH_RUN_WRAPPER (the cross build: its programs are
+# aarch64, the documents run build/bin/... directly) nor AIETH_SAN=1 (the
+# documents are the same; the gcc build's run checks them): it says so and
+# passes.
+. "$(dirname "$0")/lib.sh"
+
+if [[ -n ${AIETH_RUN_WRAPPER:-} ]]; then
+  echo "docs.sh: skipped under AIETH_RUN_WRAPPER (the cross build): the documents run the native build/bin"
+  exit 0
+fi
+if [[ ${AIETH_SAN:-} == 1 ]]; then
+  echo "docs.sh: skipped in the sanitizer build: the documents are checked by the gcc build's run"
+  exit 0
+fi
+
+cd "$S" || exit 1
+files=(README.md docs/*.md examples/README.md python/README.md)
+[[ -n ${AIETH_DOCS:-} ]] && read -r -a files <<<"$AIETH_DOCS"   # a subset, when debugging
+if ! python3 "$S/tests/e2e/docs_blocks.py" "$TMP/blocks" "${files[@]}" >"$TMP/list" 2>"$TMP/parse"; then
+  bad "the documents' fences: $(cat "$TMP/parse")"
+fi
+
+# The tree as a fresh clone has it: git's files (tracked, and new ones not
+# ignored) when this is a git checkout, else everything but build folders.
+if git -C "$S" rev-parse --git-dir >/dev/null 2>&1; then
+  git -C "$S" ls-files -z -co --exclude-standard | grep -zv '^build' >"$TMP/files"
+else
+  (cd "$S" && find . -path './build*' -prune -o ! -type d -print0) >"$TMP/files"
+fi
+netns=(unshare -rn bash -c 'ip link set lo up 2>/dev/null || exit 97; exec "$@"' netns)
+if ! "${netns[@]}" true 2>/dev/null; then
+  echo "docs.sh: no private network namespace here (unshare -rn): the blocks use the machine's loopback"
+  netns=()
+fi
+
+nrun=0 nskip=0 nfail=0 ncmd=0
+while read -r n file nblk nskp nc; do
+  root=$TMP/copy$n
+  mkdir -p "$root/tree" "$root/home" "$root/tmp" "$root/destdir"
+  tar -C "$S" --null -T "$TMP/files" -cf - 2>/dev/null | tar -C "$root/tree" -xf -
+  cp -a "$B" "$root/tree/build"
+  rm -f "$root/tree/build/.run_test.lock"
+  lib=$root/destdir/usr/local/lib
+  (cd "$root/tree" &&
+   timeout -k 5 300 env -i PATH="$root/tree/build/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
+     HOME="$root/home" TMPDIR="$root/tmp" LANG=C.UTF-8 TERM=dumb USER="${USER:-root}" \
+     DESTDIR="$root/destdir" PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root/destdir" \
+     LD_LIBRARY_PATH="$lib" \
+     "${netns[@]}" bash "$TMP/blocks/$n/run.sh") >"$root/log" 2>&1
+  st=$?
+  res=$TMP/blocks/$n/results
+  file_bad=0
+  while read -r what line rest; do
+    case $what in
+      ok) echo "  ok    $file:$line"; nrun=$((nrun + 1)) ;;
+      skip) echo "  skip  $file:$line: $rest"; nskip=$((nskip + 1)) ;;
+      fail) echo "  FAIL  $file:$line: $rest"; nrun=$((nrun + 1)); nfail=$((nfail + 1)); file_bad=1 ;;
+    esac
+  done <"$res"
+  if ! grep -qx done "$res"; then
+    last=$(grep '^begin' "$res" | tail -n 1)
+    echo "  FAIL  $file:${last##* }: the shell ended in this block (exit $st${st/124/: 300 s passed})"
+    nrun=$((nrun + 1)); nfail=$((nfail + 1)); file_bad=1
+  fi
+  ncmd=$((ncmd + nc))
+  if [[ $file_bad == 1 ]]; then
+    bad "$file: see its shell's output below"
+    sed 's/^/  | /' "$root/log" >&2
+  else ok; fi
+  rm -rf "$root"
+done <"$TMP/list"
+echo "docs.sh: $nrun blocks ran ($ncmd commands), $nskip skipped, $nfail failed"
+finish
