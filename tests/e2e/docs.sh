@@ -15,9 +15,11 @@
 # its blocks in order in one bash shell from the copy's root, stdin from
 # /dev/null, build/bin on PATH, HOME and TMPDIR in the copy, and none of the
 # AIETH_* variables of the test environment: programs find the board files
-# next to themselves, as for a user. The shell runs in a network namespace
-# of its own when `unshare -rn` works (the documents' fixed ports, 8443 and
-# 8080, never meet another test's; loopback only), else in the machine's.
+# next to themselves, as for a user. The shell runs in namespaces of its
+# own when `unshare -rmn` works: a network with loopback only (the
+# documents' fixed ports, 8443 and 8080, never meet another test's), and a
+# file system where everything but this test's temporary folder is
+# read-only (a block that writes to /etc or /usr fails, even as root).
 #
 # Installs: DESTDIR is set to a folder in the copy, so `make install` as
 # written installs there; PKG_CONFIG_PATH, PKG_CONFIG_SYSROOT_DIR and
@@ -58,7 +60,9 @@ fi
 
 cd "$S" || exit 1
 files=(README.md docs/*.md examples/README.md python/README.md)
-[[ -n ${AIETH_DOCS:-} ]] && read -r -a files <<<"$AIETH_DOCS"   # a subset, when debugging
+# when debugging: AIETH_DOCS="README.md docs/x.md" a subset, AIETH_DOCS_VERBOSE=1
+# every shell's output
+[[ -n ${AIETH_DOCS:-} ]] && read -r -a files <<<"$AIETH_DOCS"
 if ! python3 "$S/tests/e2e/docs_blocks.py" "$TMP/blocks" "${files[@]}" >"$TMP/list" 2>"$TMP/parse"; then
   bad "the documents' fences: $(cat "$TMP/parse")"
 fi
@@ -70,10 +74,16 @@ if git -C "$S" rev-parse --git-dir >/dev/null 2>&1; then
 else
   (cd "$S" && find . -path './build*' -prune -o ! -type d -print0) >"$TMP/files"
 fi
-netns=(unshare -rn bash -c 'ip link set lo up 2>/dev/null || exit 97; exec "$@"' netns)
-if ! "${netns[@]}" true 2>/dev/null; then
-  echo "docs.sh: no private network namespace here (unshare -rn): the blocks use the machine's loopback"
-  netns=()
+# The sandbox: a network namespace of its own (loopback only), and a mount
+# namespace where / is read-only but for this test's folder, so that a
+# block writing to the system (/etc, /usr/local) fails instead (this test
+# may run as root). Where unshare cannot, the machine's, said once.
+# (cd "$PWD": the folder the shell started in, through the new mount)
+sandbox=(unshare -rmn bash -c 'mount --bind "$0" "$0" && mount -o remount,bind,ro / &&
+  ip link set lo up && cd "$PWD" && exec "$@"' "$TMP")
+if ! "${sandbox[@]}" true 2>/dev/null; then
+  echo "docs.sh: no private mount and network namespaces here (unshare -rmn): the blocks run on the machine's file system and loopback"
+  sandbox=()
 fi
 
 nrun=0 nskip=0 nfail=0 ncmd=0
@@ -82,14 +92,13 @@ while read -r n file nblk nskp nc; do
   mkdir -p "$root/tree" "$root/home" "$root/tmp" "$root/destdir"
   tar -C "$S" --null -T "$TMP/files" -cf - 2>/dev/null | tar -C "$root/tree" -xf -
   cp -a "$B" "$root/tree/build"
-  rm -f "$root/tree/build/.run_test.lock"
   lib=$root/destdir/usr/local/lib
   (cd "$root/tree" &&
    timeout -k 5 300 env -i PATH="$root/tree/build/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
      HOME="$root/home" TMPDIR="$root/tmp" LANG=C.UTF-8 TERM=dumb USER="${USER:-root}" \
      DESTDIR="$root/destdir" PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root/destdir" \
      LD_LIBRARY_PATH="$lib" \
-     "${netns[@]}" bash "$TMP/blocks/$n/run.sh") >"$root/log" 2>&1
+     "${sandbox[@]}" bash "$TMP/blocks/$n/run.sh") >"$root/log" 2>&1
   st=$?
   res=$TMP/blocks/$n/results
   file_bad=0
@@ -102,14 +111,18 @@ while read -r n file nblk nskp nc; do
   done <"$res"
   if ! grep -qx done "$res"; then
     last=$(grep '^begin' "$res" | tail -n 1)
-    echo "  FAIL  $file:${last##* }: the shell ended in this block (exit $st${st/124/: 300 s passed})"
+  why="exit $st"; [[ $st == 124 || $st == 137 ]] && why="300 s passed"
+  echo "  FAIL  $file:${last##* }: the shell ended in this block ($why)"
     nrun=$((nrun + 1)); nfail=$((nfail + 1)); file_bad=1
   fi
   ncmd=$((ncmd + nc))
   if [[ $file_bad == 1 ]]; then
     bad "$file: see its shell's output below"
     sed 's/^/  | /' "$root/log" >&2
-  else ok; fi
+  else
+    ok
+    [[ -n ${AIETH_DOCS_VERBOSE:-} ]] && sed 's/^/  | /' "$root/log"
+  fi
   rm -rf "$root"
 done <"$TMP/list"
 echo "docs.sh: $nrun blocks ran ($ncmd commands), $nskip skipped, $nfail failed"

@@ -121,6 +121,8 @@ __docs_end() {
 }
 set -E
 trap '__docs_err $?' ERR
+# what a block left running in the background (a server) ends with the shell
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
 '''
 
 
