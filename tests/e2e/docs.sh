@@ -58,6 +58,45 @@ if [[ ${AIETH_SAN:-} == 1 ]]; then
   exit 0
 fi
 
+# The checker itself, on a made-up document: a failing command in the
+# middle of a block, a wrong exit, a skip, an expected exit, and shell state
+# carried from block to block; then the fences it refuses.
+mkdir -p "$TMP/self/doc"
+cat >"$TMP/self/doc/a.md" <<'MD'
+```sh
+x=1
+false
+true
+```
+<!-- docs-test: skip a reason -->
+```sh
+exit 9
+```
+<!-- docs-test: exit 3 -->
+```sh
+[ "$x" = 1 ] && (exit 3)
+```
+  <!-- docs-test: exit 0 -->
+  ```sh
+  (exit 3)
+  ```
+```text
+false
+```
+MD
+(cd "$TMP/self/doc" && python3 "$S/tests/e2e/docs_blocks.py" "$TMP/self/out" a.md >"$TMP/self/list") ||
+  bad "docs_blocks.py refused a good document"
+(cd "$TMP/self/doc" && bash "$TMP/self/out/1/run.sh" >/dev/null 2>&1)
+printf 'begin 1 1\nfail 1 line 3 exited 1\nskip 7 a reason\nbegin 3 11\nok 11\nbegin 4 15\nfail 15 exit 3, the text says 0\ndone\n' >"$TMP/self/want"
+if diff "$TMP/self/want" "$TMP/self/out/1/results" >&2; then ok; else bad "the checker's verdicts on a made-up document"; fi
+has "$TMP/self/list" "1 a.md 4 1 5"
+printf 'text\n```\nls\n```\n<!-- docs-test: skip -->\n```sh\nls\n```\n<!-- docs-test: exit 1 -->\n\n```sh\nls\n```\n' >"$TMP/self/doc/b.md"
+(cd "$TMP/self/doc" && python3 "$S/tests/e2e/docs_blocks.py" "$TMP/self/out2" b.md >/dev/null 2>"$TMP/self/err") &&
+  bad "docs_blocks.py accepted bad fences"
+has "$TMP/self/err" "b.md:2: fence without a language"
+has "$TMP/self/err" "b.md:5: bad docs-test marker"
+has "$TMP/self/err" "b.md:9: docs-test marker not on the line before a fence"
+
 cd "$S" || exit 1
 files=(README.md docs/*.md examples/README.md python/README.md)
 # when debugging: AIETH_DOCS="README.md docs/x.md" a subset, AIETH_DOCS_VERBOSE=1

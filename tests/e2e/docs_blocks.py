@@ -103,7 +103,7 @@ __docs_blk= __docs_base=0 __docs_bad=0 __docs_cmds=0
 : >"$__docs_res"
 __docs_err() {
   [[ ${BASH_SOURCE[1]} == "$__docs_dir"/b*.sh ]] || return 0
-  __docs_bad=1
+  [[ $__docs_bad != 0 ]] || __docs_bad="line $((__docs_base + BASH_LINENO[0])) exited $1"
   printf 'docs-test: %%s:%%d: exit %%d\n' "$__docs_file" $((__docs_base + BASH_LINENO[0])) "$1" >&2
 }
 __docs_begin() {
@@ -114,8 +114,9 @@ __docs_begin() {
 __docs_end() {
   local st=$1 want=$2
   if [[ $want == - ]]; then
-    if [[ $__docs_bad == 0 && $st == 0 ]]; then printf 'ok %%s\n' "$__docs_base" >>"$__docs_res"
-    else printf 'fail %%s a command failed (exit %%s)\n' "$__docs_base" "$st" >>"$__docs_res"; fi
+    if [[ $__docs_bad != 0 ]]; then printf 'fail %%s %%s\n' "$__docs_base" "$__docs_bad" >>"$__docs_res"
+    elif [[ $st != 0 ]]; then printf 'fail %%s exit %%s\n' "$__docs_base" "$st" >>"$__docs_res"
+    else printf 'ok %%s\n' "$__docs_base" >>"$__docs_res"; fi
   elif [[ $st == "$want" ]]; then printf 'ok %%s\n' "$__docs_base" >>"$__docs_res"
   else printf 'fail %%s exit %%s, the text says %%s\n' "$__docs_base" "$st" "$want" >>"$__docs_res"; fi
 }
