@@ -39,6 +39,9 @@
 #                                does not run (needs a board, the internet,
 #                                AMD's tools, ...); printed with its reason
 #
+# Files: what a file's commands leave in the tree must be ignored by
+# .gitignore (a user following the text keeps a clean `git status`).
+#
 # Output: one line per block (ok, skip and its reason, FAIL and why) and the
 # counts; a failing file's whole shell output. Each file's shell ends after
 # 300 s (a hang is a failure).
@@ -108,7 +111,9 @@ fi
 
 # The tree as a fresh clone has it: git's files (tracked, and new ones not
 # ignored) when this is a git checkout, else everything but build folders.
+have_git=
 if git -C "$S" rev-parse --git-dir >/dev/null 2>&1; then
+  have_git=1
   git -C "$S" ls-files -z -co --exclude-standard | grep -zv '^build' >"$TMP/files"
 else
   (cd "$S" && find . -path './build*' -prune -o ! -type d -print0) >"$TMP/files"
@@ -155,6 +160,17 @@ while read -r n file nblk nskp nc; do
     nrun=$((nrun + 1)); nfail=$((nfail + 1)); file_bad=1
   fi
   ncmd=$((ncmd + nc))
+  # what the file's commands left in the tree is ignored by .gitignore (a
+  # user following the text from the tree's root keeps a clean git status)
+  [[ -n $have_git ]] && (cd "$root/tree" && find . -path ./build -prune -o ! -type d -print | sed 's|^\./||' | sort) >"$TMP/after"
+  tr '\0' '\n' <"$TMP/files" | sed 's|^\./||' | sort >"$TMP/before"
+  comm -13 "$TMP/before" "$TMP/after" >"$TMP/new"
+  git -C "$S" check-ignore --no-index --stdin <"$TMP/new" >"$TMP/ignored" 2>/dev/null
+  left=; [[ -n $have_git ]] && left=$(comm -23 "$TMP/new" <(sort "$TMP/ignored") | head -n 5)
+  if [[ -n $left ]]; then
+    echo "  FAIL  $file: its commands leave files .gitignore does not ignore: $(echo $left)"
+    file_bad=1
+  fi
   if [[ $file_bad == 1 ]]; then
     bad "$file: see its shell's output below"
     sed 's/^/  | /' "$root/log" >&2
