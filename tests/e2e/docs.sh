@@ -155,8 +155,8 @@ while read -r n file nblk nskp nc; do
   done <"$res"
   if ! grep -qx done "$res"; then
     last=$(grep '^begin' "$res" | tail -n 1)
-  why="exit $st"; [[ $st == 124 || $st == 137 ]] && why="300 s passed"
-  echo "  FAIL  $file:${last##* }: the shell ended in this block ($why)"
+    why="exit $st"; [[ $st == 124 || $st == 137 ]] && why="300 s passed"
+    echo "  FAIL  $file:${last##* }: the shell ended in this block ($why)"
     nrun=$((nrun + 1)); nfail=$((nfail + 1)); file_bad=1
   fi
   ncmd=$((ncmd + nc))
