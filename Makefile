@@ -434,7 +434,19 @@ ifneq ($(DESTDIR),)
 	install -d $(DESTDIR)$(SYSCONFDIR)/init.d $(DESTDIR)$(SYSCONFDIR)/aieth
 	install -m 755 $(DESTDIR)$(PREFIX)/share/aieth/dist/th_server.init $(DESTDIR)$(SYSCONFDIR)/init.d/th_server
 	install -m 644 dist/etc/th_server.conf $(DESTDIR)$(SYSCONFDIR)/aieth/th_server.conf
+else
+	$(call ldconfig_note)
 endif
+
+# Into the system (no DESTDIR; a staging root's own system runs ldconfig):
+# refresh the dynamic linker's cache, so that a program linked with
+# `pkg-config --libs aieth` finds libaieth.so.0; where ldconfig cannot run
+# (not root) or PREFIX/lib is not on its path, say what to do.
+define ldconfig_note
+	@if [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then echo ldconfig; ldconfig; fi; \
+	if ! { command -v ldconfig >/dev/null 2>&1 && ldconfig -p | grep -qF '$(PREFIX)/lib/$(SONAME)'; }; then \
+		echo "make install: the dynamic linker does not know $(PREFIX)/lib: run ldconfig as root, or add $(PREFIX)/lib to /etc/ld.so.conf.d/ (or LD_LIBRARY_PATH) so that programs find $(SONAME)"; fi
+endef
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libaieth.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/aieth.pc \

@@ -154,7 +154,7 @@ int cli_calibrate_main(const char *prog, int argc, char **argv)
 		fprintf(stderr, "%s calibrate: %s\n", prog, err);
 		goto done;
 	}
-	if (aieth_calib_new(&c, board, cli_data_dir(data_dir))) {
+	if (aieth_calib_new(&c, board, data_dir)) {
 		fprintf(stderr, "%s calibrate: --board %s: %s\n", prog, board, aieth_error_message());
 		goto done;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cli_common.c - data directory lookup, output checks and the output folder's lock. */
+/* cli_common.c - output checks and the output folder's lock. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,39 +10,6 @@
 #include <unistd.h>
 
 #include "cli_common.h"
-
-static int is_data_dir(const char *d)
-{
-	char p[4400];
-	struct stat st;
-	if (snprintf(p, sizeof p, "%s/platforms/vck190.json", d) >= (int)sizeof p)
-		return 0;
-	return stat(p, &st) == 0;
-}
-
-const char *cli_data_dir(const char *opt)
-{
-	static char buf[4200];
-	char exe[4096], *slash;
-	const char *env = getenv("AIETH_DATA_DIR");
-	ssize_t n;
-	if (opt && *opt)
-		return opt;
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if (!(slash = strrchr(exe, '/')))
-		return NULL;
-	*slash = '\0'; /* <prefix>/bin or <tree>/build/bin */
-	if (snprintf(buf, sizeof buf, "%s/../share/aieth", exe) < (int)sizeof buf && is_data_dir(buf))
-		return buf;
-	if (snprintf(buf, sizeof buf, "%s/../..", exe) < (int)sizeof buf && is_data_dir(buf))
-		return buf;
-	return NULL;
-}
 
 int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 {

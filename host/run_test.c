@@ -716,7 +716,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "run_test: --baseline: %s\n", aieth_error_message());
 		return AIETH_EXIT_INPUT;
 	}
-	o.data_dir = cli_data_dir(data_dir);
+	o.data_dir = data_dir;
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
 	snprintf(apath, sizeof apath, "%s/artifacts", out);

@@ -50,8 +50,8 @@ static void help(void)
 	       "  --release R         a release of cfg/assets.json (unpack: the folder name)\n"
 	       "  --sha256 HEX        the expected sha256 of the archive\n"
 	       "  --dest DIR          assets folder (default: the data directory)\n"
-	       "  --data-dir DIR      where cfg/assets.json is (default $AIETH_DATA_DIR, then\n"
-	       "                      the installed data)\n"
+	       "  --data-dir DIR      where cfg/assets.json is (default $AIETH_DATA_DIR, else\n"
+	       "                      next to the program)\n"
 	       "  --cacert FILE       trust this CA bundle (a private mirror); there is no\n"
 	       "                      option to turn verification off\n"
 	       "  --stall-timeout S   fetch: give up after S seconds without a byte (default 60)\n"
@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 		return usage_error("%s: --from and the size limits are unpack options", cmd);
 	if (!strcmp(cmd, "list") && (release || sha))
 		return usage_error("%s", "list: takes --dest and --data-dir only");
-	data_dir = cli_data_dir(data_opt);
+	data_dir = aieth_board_data_dir(data_opt);
 	if (!dest)
 		dest = data_dir;
 

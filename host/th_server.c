@@ -71,7 +71,7 @@ static void help(void)
 	       "                       through XRT\n"
 	       "  --board NAME         the board sessions must name (default: any board, emu)\n"
 	       "  --data-dir DIR       board facts (platforms/, cfg/): default $AIETH_DATA_DIR\n"
-	       "                       or the installed data\n"
+	       "                       or next to the program\n"
 	       "  --idle-timeout S     end a session after S s without a request (60); the\n"
 	       "                       device is reset before the next session\n"
 	       "  --max-queue N        sessions that may wait for the device (16)\n"
@@ -293,7 +293,7 @@ int main(int argc, char **argv)
 	o.num_graph_models = nmodels;
 	o.model_dirs = model_dirs;
 	o.num_model_dirs = nmodel_dirs;
-	o.data_dir = cli_data_dir(data_opt);
+	o.data_dir = data_opt;
 	o.log = log_line;
 
 	/* SIGPIPE never kills the server: a client that vanishes costs its session */

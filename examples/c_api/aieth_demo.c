@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		   "  --size       bytes per channel and repetition, multiple of 16 (default 65536)\n"
 		   "  --replay     PERF repetitions (default 10)\n"
 		   "  --reference  beat-by-beat emulator mode (slow; same results)\n"
-		   "  Data files come from $AIETH_DATA_DIR or the installed data directory.\n");
+		   "  Board files come from $AIETH_DATA_DIR, else next to the program or the\n"
+		   "  library (PREFIX/share/aieth when installed, the source tree from build/).\n");
 }
 
 static int fail(const char *what, int rc)

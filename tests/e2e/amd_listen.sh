@@ -181,4 +181,14 @@ done
 wait "$HP" 2>/dev/null
 has "$TMP/log2" "ended: the server stopped"
 
+# docs/server.md's example: AMD's adder example moves 16384 bytes per
+# channel (4096 int32 per iteration), so its graph model has 16384-byte
+# windows; FUNC and PERF as AMD's client runs them
+M16='adder:{"in0":"PLIO_01_TO_AIE","in1":"PLIO_03_TO_AIE","out":"PLIO_02_FROM_AIE","window_bytes":16384}'
+start_server "$TMP/log16" --amd-listen 127.0.0.1:0 --graph-model "gr=$M16"
+amd_port "$TMP/log16"
+expect 0 "$AC" full "$AP" "$M16" 16384
+has "$TMP/out" "FUNC and PERF transactions match the local emulated board"
+kill -TERM "$SP"; wait "$SP"
+
 finish

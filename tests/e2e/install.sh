@@ -187,4 +187,24 @@ if [[ $(id -u) == 0 ]]; then
   TSU=no-such-user-aieth initd 1 sh "$root/etc/init.d/th_server" start
   has "$TMP/err" "user no-such-user-aieth does not exist"
 fi
+
+# Into the system (no DESTDIR) install ends with ldconfig, so a client
+# linked with pkg-config starts (libaieth.so.0 found); into a staging root
+# it does not. Its recipe (make -n) runs here with a stand-in ldconfig that
+# records its calls and knows no libaieth: as root it is called, and the
+# note on PREFIX/lib is printed either way.
+mk=(make -C "$S" --no-print-directory -n O="${B#$S/}" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" PREFIX=/opt/aieth)
+"${mk[@]}" install >"$TMP/plan" 2>&1
+line=$(grep 'ldconfig' "$TMP/plan")
+if [[ -n $line ]]; then ok; else bad "make install (no DESTDIR) runs no ldconfig"; fi
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "ldconfig $*" >>"%s"\n' "$TMP/ldconfig.calls" >"$TMP/fakebin/ldconfig"
+chmod +x "$TMP/fakebin/ldconfig"
+PATH=$TMP/fakebin:$PATH sh -c "$line" >"$TMP/out" 2>&1
+if [[ $(id -u) == 0 ]]; then
+  if grep -qx 'ldconfig ' "$TMP/ldconfig.calls" 2>/dev/null; then ok; else bad "ldconfig not called as root"; fi
+fi
+has "$TMP/out" "the dynamic linker does not know /opt/aieth/lib: run ldconfig as root"
+"${mk[@]}" install DESTDIR="$root" >"$TMP/plan" 2>&1
+if grep -q ldconfig "$TMP/plan"; then bad "make install DESTDIR=... runs ldconfig"; else ok; fi
 finish

@@ -6,11 +6,13 @@
  * --amd-listen in tests. Each scenario checks itself: exit 0 when every
  * check passed, 1 with a message naming the check otherwise.
  *
- *   amd_client full PORT MODEL [DIR] sessions as AMD's clients run them;
- *                                    results compared with the same
- *                                    transactions on a local emulated board
- *                                    (graph "gr" with MODEL, "name:json");
- *                                    the returned files written into DIR
+ *   amd_client full PORT MODEL [BYTES] [DIR]  sessions as AMD's clients
+ *                                    run them; results compared with the
+ *                                    same transactions on a local emulated
+ *                                    board (graph "gr" with MODEL,
+ *                                    "name:json"); BYTES per channel
+ *                                    (default 4096); the returned files
+ *                                    written into DIR
  *   amd_client mismatch PORT DEVICE  a device the server does not have
  *   amd_client memory PORT           accepted = 0 past --max-memory
  *   amd_client malformed PORT        a broken frame: the server closes
@@ -52,7 +54,9 @@
 
 #define N36 36u
 #define D4K 4096u
-#define WIN 4096u                 /* bytes per channel in the FUNC transactions */
+/* bytes per channel in each transaction: 4096, or full's BYTES (AMD's own
+ * adder example moves 16384: 4096 int32 per iteration) */
+static uint32_t win = 4096u;
 static const char *const INI = "[Debug]\nxrt_trace=true\n";
 
 static int checks;
@@ -91,14 +95,26 @@ static void conn_open(conn *c, int port)
 	struct sockaddr_in a;
 	struct timeval tv = {20, 0};
 	int one = 1;
+	int tries;
 	memset(c, 0, sizeof *c);
-	c->fd = socket(AF_INET, SOCK_STREAM, 0);
 	memset(&a, 0, sizeof a);
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&a, sizeof a))
-		die("connect to 127.0.0.1:%d: %s", port, strerror(errno));
+	/* a server started just before (in the background) may not listen
+	 * yet: refused connections are retried for 10 s */
+	for (tries = 0;; tries++) {
+		struct timespec pause = {0, 100 * 1000000L};
+		c->fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (c->fd < 0)
+			die("socket: %s", strerror(errno));
+		if (!connect(c->fd, (struct sockaddr *)&a, sizeof a))
+			break;
+		if (errno != ECONNREFUSED || tries == 100)
+			die("connect to 127.0.0.1:%d: %s", port, strerror(errno));
+		close(c->fd);
+		nanosleep(&pause, NULL);
+	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	amdp_dec_init(&c->dec, AMDP_CLIENT, NULL);
@@ -242,17 +258,17 @@ static void txn_make(txn *t, int mode, uint32_t seed)
 	memset(t, 0, sizeof *t);
 	memset(a, 0, sizeof a);
 	for (k = 0; k < 3; k++) {
-		t->data[k] = calloc(1, WIN);
+		t->data[k] = calloc(1, win);
 		if (!t->data[k])
 			die("out of memory");
 		if (k < 2)
-			for (i = 0; i < WIN / 4; i++) {
+			for (i = 0; i < win / 4; i++) {
 				int32_t v = (int32_t)(seed * 7919u + i * (k + 3u) + k);
 				memcpy(t->data[k] + 4 * i, &v, 4);
 			}
 		a[k].dir = k == 2;
 		a[k].index = k == 0 ? 0 : k == 1 ? 2 : 1;
-		a[k].size = WIN;
+		a[k].size = win;
 		a[k].reps = 1;
 		a[k].data = t->data[k];
 	}
@@ -859,8 +875,23 @@ int main(int argc, char **argv)
 	port = atoi(argv[2]);
 	if (port <= 0 || port > 65535)
 		die("port %s", argv[2]);
-	if (!strcmp(argv[1], "full") && (argc == 4 || argc == 5))
-		rc = full(port, argv[3], argc == 5 ? argv[4] : NULL);
+	if (!strcmp(argv[1], "full") && argc >= 4 && argc <= 6) {
+		const char *dir = NULL;
+		int a = 4;
+		/* BYTES (digits) first if given, then DIR */
+		if (argc > a && argv[a][0] >= '0' && argv[a][0] <= '9') {
+			unsigned long w = strtoul(argv[a], NULL, 10);
+			if (w == 0 || w % 16 || w > 65536)
+				die("BYTES %s: a multiple of 16, at most 65536", argv[a]);
+			win = (uint32_t)w;
+			a++;
+		}
+		if (argc > a)
+			dir = argv[a++];
+		if (argc > a)
+			die("full: too many arguments");
+		rc = full(port, argv[3], dir);
+	}
 	else if (!strcmp(argv[1], "mismatch") && argc == 4)
 		rc = mismatch(port, argv[3]);
 	else if (!strcmp(argv[1], "memory"))

@@ -71,10 +71,17 @@ typedef struct aieth_board aieth_board;
 
 /* Load a board by name ("vck190": data_dir/platforms/vck190.json) or by a
  * path to a board JSON file (contains a '/' or ends in ".json"). data_dir may
- * be NULL: then $AIETH_DATA_DIR, then the installed data directory. The
- * board's PLIO constraints file is loaded and validated too.
+ * be NULL: then aieth_board_data_dir(NULL). The board's PLIO constraints
+ * file is loaded and validated too.
  * On success *out is owned by the caller: free with aieth_board_free. */
 int aieth_board_load(aieth_board **out, const char *name_or_path, const char *data_dir);
+/* The data directory (platforms/, cfg/) every call taking a data_dir uses:
+ * data_dir itself when given, else $AIETH_DATA_DIR, else next to the
+ * running program, else next to the shared library (DIR/../share/aieth when
+ * installed, the source tree for a program in build/bin: the first holding
+ * a platforms/ folder), else the installed PREFIX/share/aieth. Never NULL;
+ * the string lives as long as data_dir, the environment or the process. */
+const char *aieth_board_data_dir(const char *data_dir);
 void aieth_board_free(aieth_board *board);
 /* Board facts; the pointers inside belong to the board. */
 const aieth_board_info *aieth_board_get_info(const aieth_board *board);

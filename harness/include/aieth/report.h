@@ -28,7 +28,7 @@ enum {
 typedef struct {
 	const char *board;          /* override the description's board (NULL: keep) */
 	const char *backend;        /* override the backend (NULL: keep; default emu) */
-	const char *data_dir;       /* board files (NULL: $AIETH_DATA_DIR, installed) */
+	const char *data_dir;       /* board files (NULL: aieth_board_data_dir) */
 	const char *out_dir;        /* relative "save" paths resolve here (NULL: ".") */
 	uint32_t timeout_ms;        /* overrides every transaction's timeout (0: keep) */
 	int emu_reference;          /* emulated board: beat-by-beat reference mode */

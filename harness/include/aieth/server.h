@@ -26,7 +26,7 @@ typedef struct {
 	int insecure;                /* allow a non-loopback address without tokens */
 	const char *backend;         /* "emu" (NULL) or "xrt" */
 	const char *board;           /* NULL: sessions name any board (emu); else the only one */
-	const char *data_dir;        /* NULL: $AIETH_DATA_DIR or installed data */
+	const char *data_dir;        /* NULL: aieth_board_data_dir(NULL) */
 	int log_json;                /* log lines as JSON objects */
 	aieth_server_log_fn log;     /* may be NULL: no logging */
 	void *log_ctx;

@@ -30,7 +30,7 @@ typedef struct {
 
 typedef struct {
 	const char *board;           /* board name or board JSON path (required) */
-	const char *data_dir;        /* NULL: $AIETH_DATA_DIR or installed data */
+	const char *data_dir;        /* NULL: aieth_board_data_dir(NULL) */
 	const char *backend;         /* "emu" (NULL means "emu") or "xrt" (a board) */
 	const char *xclbin;          /* design (AIE) xclbin; may be NULL on "emu" */
 	const aieth_graph_spec *graphs;

@@ -326,6 +326,11 @@ int aieth_constraints_check_file(const aieth_board *board, const char *path)
 
 /* ---------------------------------------------------------------- boards */
 
+const char *aieth_board_data_dir(const char *data_dir)
+{
+	return aieth_data_dir(data_dir);
+}
+
 void aieth_board_free(aieth_board *board)
 {
 	if (!board)

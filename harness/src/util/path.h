@@ -5,8 +5,11 @@
 #ifndef AIETH_UTIL_PATH_H
 #define AIETH_UTIL_PATH_H
 
-/* The data directory: explicit, else $AIETH_DATA_DIR, else the built-in
- * AIETH_DATADIR. Never NULL. */
+/* The data directory, the one rule of every program and of the library:
+ * explicit, else $AIETH_DATA_DIR, else next to the running program, else
+ * next to the shared library (<dir>/../share/aieth when installed, the
+ * source tree for build/bin, build/lib, build/tests: the first with a
+ * platforms/ folder), else the built-in AIETH_DATADIR. Never NULL. */
 const char *aieth_data_dir(const char *explicit_dir);
 
 /* Join dir and rel into a newly allocated path; rel absolute is returned as
