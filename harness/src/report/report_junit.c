@@ -15,14 +15,26 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
+#include "util/utf8.h"
 
 /* XML text/attribute escaping; tab, newline and carriage return become
  * character references (kept as such in attributes), other control
- * characters are not allowed in XML 1.0 and become '?'. */
+ * characters are not allowed in XML 1.0 and become '?'; a byte that is not
+ * valid UTF-8 becomes the text \xNN (util/utf8.h). */
 static void sb_xml(sbuf *b, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
+		size_t n;
+		if (ch >= 0x80) {
+			if ((n = aieth_utf8_seq(s))) {
+				sb_put(b, s, n);
+				s += n - 1;
+			} else {
+				sb_printf(b, "\\x%02x", ch);
+			}
+			continue;
+		}
 		switch (ch) {
 		case '&': sb_lit(b, "&amp;"); break;
 		case '<': sb_lit(b, "&lt;"); break;

@@ -10,6 +10,7 @@
 
 #include "report/report_internal.h"
 #include "util/sbuf.h"
+#include "util/utf8.h"
 
 static void upper(char *dst, size_t n, const char *s)
 {
@@ -19,15 +20,24 @@ static void upper(char *dst, size_t n, const char *s)
 	dst[i] = '\0';
 }
 
-/* s with control characters shown as \xNN (\n, \t, \r by name): a name
- * or message can never start a line of its own, forge a marker or send a
- * terminal escape sequence. Truncated to n. */
+/* s with control characters and bytes that are not valid UTF-8 shown as
+ * \xNN (\n, \t, \r by name): a name or message can never start a line of
+ * its own, forge a marker or send a terminal escape sequence. Truncated to
+ * n, never inside a character. */
 static const char *clean(char *dst, size_t n, const char *s)
 {
-	size_t k = 0;
+	size_t k = 0, m;
 	for (; s && *s && k + 5 < n; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch >= 0x20 && ch != 0x7f) {
+		if (ch >= 0x80 && (m = aieth_utf8_seq(s))) {
+			if (k + m + 5 >= n)
+				break;
+			memcpy(dst + k, s, m);
+			k += m;
+			s += m - 1;
+			continue;
+		}
+		if (ch >= 0x20 && ch < 0x7f) {
 			dst[k++] = (char)ch;
 			continue;
 		}

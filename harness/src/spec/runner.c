@@ -225,13 +225,27 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		rn_chan_close(&cr[j]);
 }
 
+/* A warning of the test: the run went on, the caller shows it. */
+static void add_warning(jobj *test, const char *msg)
+{
+	jobj *w = rj_get(test, "warnings");
+	if (!w) {
+		w = rj_arr();
+		rj_set(test, "warnings", w);
+	}
+	rj_push_str(w, msg);
+}
+
 /* The design xclbin in the report: path, and when it reads, its UUID,
- * SHA-256 and platform (the device phase checks it strictly). */
+ * SHA-256 and platform (the device phase checks it strictly). One that
+ * cannot be read, or reads with problems, is a warning: the emulated board
+ * never loads it, but the report cannot vouch for the design that ran. */
 static void put_xclbin(jobj *test, const char *path)
 {
 	aieth_xclbin *x = NULL;
 	jobj *xo;
-	char hex[65];
+	char hex[65], msg[1400];
+	size_t np;
 	if (!path) {
 		rj_null(test, "xclbin");
 		return;
@@ -243,10 +257,20 @@ static void put_xclbin(jobj *test, const char *path)
 		rj_str(xo, "vbnv", aieth_xclbin_get_header(x)->vbnv);
 		if (aieth_xclbin_sha256(x, hex) == AIETH_OK)
 			rj_str(xo, "sha256", hex);
-		rj_int(xo, "problems", (int64_t)aieth_xclbin_num_problems(x));
+		np = aieth_xclbin_num_problems(x);
+		rj_int(xo, "problems", (int64_t)np);
+		if (np) {
+			snprintf(msg, sizeof msg, "the design xclbin %s has %zu structural "
+				 "problem%s (is it an xclbin?), the first: %s", path, np,
+				 np == 1 ? "" : "s", aieth_xclbin_problem(x, 0));
+			add_warning(test, msg);
+		}
 		aieth_xclbin_close(x);
 	} else {
+		snprintf(msg, sizeof msg, "the design xclbin cannot be read, the report has no "
+			 "UUID for it: %s", aieth_error_message());
 		rj_str(xo, "error", aieth_error_message());
+		add_warning(test, msg);
 	}
 	rj_set(test, "xclbin", xo);
 }
