@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "report/report_why.h"
 #include "util/sbuf.h"
 #include "util/utf8.h"
 
@@ -67,6 +68,20 @@ static void data_cell(char *buf, size_t n, struct json_object *ch)
 			 (long long)rj_geti(rj_get(in, "first_mismatch"), "offset"));
 }
 
+/* The verdict, and for a failed one the limit and the measured value. */
+static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
+{
+	sbuf w = {0};
+	sb_printf(&w, "%s", rj_gets(ch, "verdict"));
+	if (!strcmp(rj_gets(ch, "verdict"), "fail")) {
+		sb_lit(&w, ": ");
+		rw_channel_why(&w, ch);
+	}
+	clean(dst, n, w.p && !w.oom ? w.p : rj_gets(ch, "verdict"));
+	free(w.p);
+	return dst;
+}
+
 static void text_test(sbuf *b, struct json_object *t)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -99,7 +114,7 @@ static void text_test(sbuf *b, struct json_object *t)
 		for (k = 0; chs && k < json_object_array_length(chs); k++) {
 			struct json_object *ch = json_object_array_get_idx(chs, k);
 			struct json_object *pl = rj_get(ch, "placement");
-			char shim[16], data[40], bytes[32];
+			char shim[16], data[40], bytes[32], vd[1024];
 			int fin = json_object_get_boolean(rj_get(ch, "finished"));
 			snprintf(shim, sizeof shim, "%lld/%lld", (long long)rj_geti(pl, "shim_column"),
 				 (long long)rj_geti(pl, "shim_channel"));
@@ -117,7 +132,8 @@ static void text_test(sbuf *b, struct json_object *t)
 					  bytes, (long long)rj_geti(ch, "first_cycle"),
 					  (long long)rj_geti(ch, "last_cycle"),
 					  (long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
-					  rj_getd(ch, "utilisation_pct"), data, rj_gets(ch, "verdict"));
+					  rj_getd(ch, "utilisation_pct"), data,
+					  verdict_cell(vd, sizeof vd, ch));
 			else
 				sb_printf(b, "   %-17s %-4s %-5s %12s  stalled since cycle %-26lld %-14s %s\n",
 					  rj_gets(ch, "plio"),
@@ -127,10 +143,15 @@ static void text_test(sbuf *b, struct json_object *t)
 		}
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
-			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s\n", rj_gets(l, "from"),
+			sbuf w = {0};
+			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s", rj_gets(l, "from"),
 				  rj_gets(l, "to"), (long long)rj_geti(l, "cycles"),
 				  (long long)rj_geti(l, "max_cycles"),
 				  json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "FAIL");
+			if (rw_latency_why(&w, l) && w.p && !w.oom)
+				sb_printf(b, " (%s)", w.p);
+			free(w.p);
+			sb_lit(b, "\n");
 		}
 	}
 	if (err) {
