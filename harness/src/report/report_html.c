@@ -152,7 +152,7 @@ static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct j
 }
 
 /* The channel table of a transaction, as run_test prints it. */
-static void channel_rows(sbuf *b, struct json_object *chs, size_t *rows)
+static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *chs, size_t *rows)
 {
 	size_t k;
 	sb_lit(b, "<table><tr><th class=\"l\">PLIO</th><th>dir</th><th>shim</th><th>bytes</th>"
@@ -179,12 +179,16 @@ static void channel_rows(sbuf *b, struct json_object *chs, size_t *rows)
 				  (long long)rj_geti(ch, "bytes_moved"), (long long)rj_geti(ch, "first_cycle"),
 				  (long long)rj_geti(ch, "last_cycle"), (long long)rj_geti(ch, "cycles"),
 				  rj_getd(ch, "throughput_MBps"), rj_getd(ch, "utilisation_pct"));
-		else
-			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">stalled since "
-				     "cycle %lld</td>",
+		else {
+			sbuf u = {0};
+			rw_unfinished(&u, tx, ch);
+			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
 				  (long long)rj_geti(ch, "bytes_moved"),
-				  (long long)rj_geti(ch, "bytes_expected"),
-				  (long long)rj_geti(ch, "stalled_since_cycle"));
+				  (long long)rj_geti(ch, "bytes_expected"));
+			rv_esc(b, u.p && !u.oom ? u.p : "did not finish");
+			sb_lit(b, "</td>");
+			free(u.p);
+		}
 		sb_lit(b, "<td class=\"l\">");
 		data_cell(b, ch);
 		sb_lit(b, "</td><td class=\"l\">");
@@ -218,7 +222,7 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 		rv_esc(b, rj_gets(tx, "message"));
 		sb_lit(b, "</p>\n");
 	}
-	channel_rows(b, chs, rows);
+	channel_rows(b, tx, chs, rows);
 	if (lats && json_object_array_length(lats)) {
 		sb_lit(b, "<table><tr><th class=\"l\">latency from</th><th class=\"l\">to</th>"
 			  "<th>cycles</th><th>max</th><th class=\"l\">verdict</th></tr>\n");

@@ -134,12 +134,16 @@ static void text_test(sbuf *b, struct json_object *t)
 					  (long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
 					  rj_getd(ch, "utilisation_pct"), data,
 					  verdict_cell(vd, sizeof vd, ch));
-			else
-				sb_printf(b, "   %-17s %-4s %-5s %12s  stalled since cycle %-26lld %-14s %s\n",
+			else {
+				sbuf u = {0};
+				rw_unfinished(&u, tx, ch);
+				sb_printf(b, "   %-17s %-4s %-5s %12s  %-46s %-14s %s\n",
 					  rj_gets(ch, "plio"),
 					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to", shim,
-					  bytes, (long long)rj_geti(ch, "stalled_since_cycle"), data,
+					  bytes, u.p && !u.oom ? u.p : "did not finish", data,
 					  rj_gets(ch, "verdict"));
+				free(u.p);
+			}
 		}
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);

@@ -67,3 +67,19 @@ int rw_latency_why(sbuf *b, struct json_object *l)
 		sb_printf(b, "cycles not measured (max %lld)", (long long)rj_geti(l, "max_cycles"));
 	return 1;
 }
+
+void rw_unfinished(sbuf *b, struct json_object *txn, struct json_object *ch)
+{
+	struct json_object *since = rj_get(ch, "stalled_since_cycle");
+	int has = since && !json_object_is_type(since, json_type_null);
+	const char *st = rj_gets(txn, "status");
+	if (!strcmp(st, "interrupted") && has && rj_geti(ch, "bytes_moved") > 0)
+		sb_printf(b, "interrupted; its last beat ended at cycle %lld",
+			  (long long)json_object_get_int64(since));
+	else if (!strcmp(st, "interrupted"))
+		sb_lit(b, "interrupted before its first beat");
+	else if (has)
+		sb_printf(b, "stalled since cycle %lld", (long long)json_object_get_int64(since));
+	else
+		sb_lit(b, "did not finish");
+}

@@ -19,6 +19,12 @@ int rw_channel_why(sbuf *b, struct json_object *ch);
  * (max 64)"; nothing when it passed. Returns 1 when it failed. */
 int rw_latency_why(sbuf *b, struct json_object *lat);
 
+/* An unfinished channel's state, for the cells of the counters: "stalled
+ * since cycle N" (timeout), "interrupted; its last beat ended at cycle N"
+ * or "interrupted before its first beat" (a signal stopped the board),
+ * "did not finish" (anything else). */
+void rw_unfinished(sbuf *b, struct json_object *txn, struct json_object *ch);
+
 /* "a OP b" (OP: "< min") with the fewest decimals (1..6) that tell them apart. */
 void rw_pair(sbuf *b, double measured, const char *op, double limit);
 

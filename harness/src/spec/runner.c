@@ -204,7 +204,9 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		}
 	if (status == AIETH_TXN_INTERRUPTED || interrupted(c)) {
 		char where[200];
-		snprintf(where, sizeof where, "%s ran: %s", st->jpath, aieth_txn_message(t));
+		/* a transaction that completed has no message: no dangling colon */
+		snprintf(where, sizeof where, "%s ran%s%s", st->jpath,
+			 aieth_txn_message(t)[0] ? ": " : "", aieth_txn_message(t));
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
@@ -275,6 +277,30 @@ static void put_xclbin(jobj *test, const char *path)
 	rj_set(test, "xclbin", xo);
 }
 
+/* A plugin model given by a relative path ("models/mine.so", "mine.so") is
+ * relative to the description's folder, as its data, golden and aiesim
+ * files are, so the test runs the same from any folder. Built-in names stay
+ * as they are, and so does every name sent to th_server (backend remote:
+ * the server looks it up in its own --model-dir). 0 on out of memory. */
+static int model_path(const run_ctx *c, const char **model)
+{
+	const char *m = *model, *backend = rj_gets(c->test, "backend");
+	size_t n = m ? strlen(m) : 0;
+	if (!m || m[0] == '/' || !strcmp(backend, "remote") ||
+	    !(strchr(m, '/') || (n >= 3 && !strcmp(m + n - 3, ".so"))))
+		return 1;
+	return (*model = aieth_path_join(c->sp->dir, m)) != NULL;
+}
+
+/* Free what model_path allocated for graphs [0, n). */
+static void free_models(const run_ctx *c, aieth_graph_spec *gs, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (gs[i].model != c->sp->graphs[i].model)
+			free((char *)gs[i].model);
+}
+
 static void run_spec(run_ctx *c)
 {
 	aieth_session_opts so;
@@ -314,6 +340,13 @@ static void run_spec(run_ctx *c)
 		gs[i].name = c->sp->graphs[i].name;
 		gs[i].model = c->sp->graphs[i].model;
 		gs[i].model_params = c->sp->graphs[i].params;
+		if (!model_path(c, &gs[i].model)) {
+			aieth_fail(AIETH_ENOMEM, "out of memory");
+			rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+			free_models(c, gs, i);
+			free(gs);
+			return;
+		}
 	}
 	memset(&so, 0, sizeof so);
 	so.board = bi->name;
@@ -339,12 +372,14 @@ static void run_spec(run_ctx *c)
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
 	if (check_interrupt(c, "preparing the data")) {
+		free_models(c, gs, c->sp->ngraphs);
 		free(gs);
 		return;
 	}
 	snprintf(c->phase, sizeof c->phase, "open: %s board %s", so.backend, so.board);
 	add_progress(c, c->phase, 0, 0);
 	rc = aieth_session_open(&s, &so);
+	free_models(c, gs, c->sp->ngraphs);
 	free(gs);
 	if (rc) {
 		rn_test_error(c, "open", rc,
