@@ -32,7 +32,9 @@ awk 'NR == 1 {$4 = $4 + 1} {print}' golden.txt >bad_golden.txt
 edit data.json 't["channels"][2]["golden"]["file"] = "bad_golden.txt"'
 
 # --- a missed threshold and latency bound
-expect 1 "$RT" -o thr thr.json
+expect 1 "$RT" -o thr --tap thr.tap thr.json
+has thr.tap 'failed: "MB/s 5000.0 < min 9000.0"'
+has thr.tap 'failed: "cycles 16 > max 10"'
 has "$TMP/out" "fail: MB/s 5000.0 < min 9000.0"
 has "$TMP/out" "16 cycles (max 10): FAIL (cycles 16 > max 10)"
 has thr/junit.xml '<failure type="threshold" message="MB/s 5000.0 &lt; min 9000.0"/>'
