@@ -74,6 +74,12 @@ has reg/report.html "$why"
 has reg/report.html "<h2>Baseline "
 has reg/report.html "<td>6000.00</td><td>5000.00</td><td>-16.67%</td><td>5%</td>"
 lacks reg/report.html "table on stdout"
+# run_test compare writes the same page for two reports
+expect 1 "$RT" compare --html cmp.html reg.json base/report.json
+has cmp.html "<h2>Baseline "
+has cmp.html "<td>6000.00</td><td>5000.00</td><td>-16.67%</td><td>5%</td>"
+has cmp.html "$why"
+expect 2 "$RT" compare --html
 
 # --- a file that is not an xclbin, with a name that is not UTF-8
 bad_name=$'not\xffxclbin.bin'
