@@ -36,9 +36,7 @@ void rv_esc(sbuf *b, const char *s)
 				p += n;
 				continue;
 			}
-			if (*p >= 0x80)
-				sb_printf(b, "\\x%02x", *p); /* not UTF-8: the byte, as text */
-			else if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p >= 0x7f)
 				sb_lit(b, "?");
 			else
 				sb_put(b, (const char *)p, 1);
@@ -64,7 +62,7 @@ void rv_json(sbuf *b, const char *s)
 				p += n;
 				continue;
 			}
-			sb_printf(b, "\\x%02x", *p);
+			sb_lit(b, "?");
 		} else {
 			sb_put(b, (const char *)p, 1);
 		}
