@@ -110,17 +110,15 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
  * filled when the model's compute fails. */
 int pld_kern_settle(pld_kern *k, char *err, size_t errlen);
 
-/* Data path, after the timing of a transaction is known. Returns 0 or -1
- * with err filled (model compute failure, out of memory). */
 /* The data phase's hook, between chunks of its work: frac (0..1) of the
- * current kernel's done. Gives progress the bytes of the transaction in
- * that proportion of the whole phase
- * (never less than already shown) and returns 1 when the interrupt flag is
- * raised: the data phase stops, the run is interrupted. */
+ * current kernel's work done. Gives progress the transaction's bytes in
+ * that share of the whole phase (never less than already shown) and
+ * returns 1 when the interrupt flag is raised: the data phase stops. */
 int pld_data_poll(pld_engine *e, double frac);
 
-/* pld_data_fast and pld_data_reference return 0, -1 (err filled) or
- * PLD_DATA_INTERRUPTED. */
+/* Data path, after the timing of a transaction is known. Returns 0, -1
+ * with err filled (model compute failure, out of memory), or
+ * PLD_DATA_INTERRUPTED (the interrupt flag, seen by pld_data_poll). */
 #define PLD_DATA_INTERRUPTED 2
 int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		  char *err, size_t errlen);
