@@ -3,8 +3,8 @@
  * report_junit.c - junit.xml from the report: one <testsuite> per test
  * description, one <testcase> per transaction channel and latency bound,
  * <failure> for data, threshold and latency misses (the message names the
- * limit and the measured value) and a failed regression gate, <error> for hangs and
- * infrastructure problems
+ * limit and the measured value) and a failed regression gate, <error> for
+ * hangs and infrastructure problems
  * (JUnit: failure = the test ran and failed, error = it could not run).
  */
 #include <stdio.h>
@@ -13,9 +13,9 @@
 
 #include "aieth.h"
 #include "report/report_internal.h"
+#include "report/report_why.h"
 #include "util/error.h"
 #include "util/fileio.h"
-#include "report/report_why.h"
 #include "util/sbuf.h"
 #include "util/utf8.h"
 
