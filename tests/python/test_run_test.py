@@ -4,6 +4,7 @@ same report (counters, verdicts, statuses, exit code), and the Session API
 reproduces run_test's counters for the adder examples."""
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -68,6 +69,29 @@ def test_not_an_xclbin_is_a_warning(src, tmp_path):
     assert r.exit_code == 0
     assert r["tests"][0]["warnings"]
     json.loads((tmp_path / "o" / "report.json").read_bytes().decode("utf-8"))
+
+
+def test_relative_plugin_model_from_another_folder(run_test_bin, tmp_path, monkeypatch):
+    # a plugin named relative to its description runs from any current folder
+    plugin = run_test_bin.parent.parent / "plugins" / "timed_loopback.so"
+    desc = tmp_path / "desc"
+    (desc / "plug").mkdir(parents=True)
+    shutil.copy(plugin, desc / "plug" / "timed_loopback.so")
+    (desc / "in.txt").write_text("\n".join(str(i) for i in range(1, 17)) + "\n")
+    chans = [{"plio": f"PLIO_0{n}_TO_AIE", "data": {"file": "in.txt", "type": "int32"}}
+             for n in (1, 2)] + \
+            [{"plio": f"PLIO_0{n}_FROM_AIE", "golden": {"file": "in.txt", "type": "int32"}}
+             for n in (1, 2)]
+    (desc / "t.json").write_text(json.dumps({
+        "schema": "aieth-test/1", "name": "relplug", "board": "vck190",
+        "graphs": [{"name": "gr", "iterations": 4, "model": "plug/timed_loopback.so"}],
+        "transactions": [{"name": "t", "mode": "perf", "timeout_ms": 5000,
+                          "channels": chans}]}))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    r = aieth.run_test(desc / "t.json", out=tmp_path / "o")
+    assert r.exit_code == 0, r["tests"][0].get("error")
 
 
 def read_ints(path):
