@@ -26,7 +26,7 @@ int cli_parse_pct(const char *s, double *out)
 }
 
 static const char compare_usage[] =
-	"usage: %s compare BASELINE.json NEW.json [--max-regression PCT]\n"
+	"usage: %s compare BASELINE.json NEW.json [--max-regression PCT] [--html FILE]\n"
 	"\n"
 	"Compare two run_test reports without running anything: per channel\n"
 	"throughput_MBps, cycles and last_cycle, per transaction total_cycles and\n"
@@ -36,6 +36,8 @@ static const char compare_usage[] =
 	"  --max-regression PCT  tolerance in percent of every metric (default 5);\n"
 	"                        NEW.json's \"regression\" objects (from the test\n"
 	"                        descriptions) override it per metric\n"
+	"  --html FILE           also write NEW.json's page (as report.html) with the\n"
+	"                        baseline table and each failing test's values\n"
 	"\n"
 	"exit codes: 0 no regression, 1 a value regressed beyond its tolerance or a\n"
 	"baseline value is missing or unfinished in NEW.json, 2 bad input or a\n"
@@ -43,7 +45,7 @@ static const char compare_usage[] =
 
 int cli_compare_main(const char *prog, int argc, char **argv)
 {
-	const char *files[2] = {NULL, NULL};
+	const char *files[2] = {NULL, NULL}, *html = NULL;
 	aieth_report *a = NULL, *b = NULL;
 	aieth_report_diff *d = NULL;
 	double pct = -1;
@@ -60,6 +62,12 @@ int cli_compare_main(const char *prog, int argc, char **argv)
 			if (cli_parse_pct(v, &pct)) {
 				fprintf(stderr, "%s compare: --max-regression: expected percent "
 					"0..1000000, got %s\n", prog, v ? v : "nothing");
+				return AIETH_EXIT_INPUT;
+			}
+		} else if (!strcmp(argv[i], "--html") || !strncmp(argv[i], "--html=", 7)) {
+			html = argv[i][6] == '=' ? argv[i] + 7 : i + 1 < argc ? argv[++i] : NULL;
+			if (!html || !*html) {
+				fprintf(stderr, "%s compare: --html: a file name is needed\n", prog);
 				return AIETH_EXIT_INPUT;
 			}
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -90,6 +98,12 @@ int cli_compare_main(const char *prog, int argc, char **argv)
 		code = aieth_report_diff_exit(d);
 		if (code == AIETH_EXIT_INPUT)
 			fprintf(stderr, "%s compare: the baseline was refused\n", prog);
+		/* the page: NEW.json as run_test --baseline would have shown it */
+		if (html && (aieth_report_add_baseline(b, d) || aieth_report_write_html(b, html))) {
+			fprintf(stderr, "%s compare: --html %s: %s\n", prog, html,
+				aieth_error_message());
+			code = code ? code : AIETH_EXIT_INPUT;
+		}
 	}
 	if (fflush(stdout))
 		code = code ? code : AIETH_EXIT_INPUT;

@@ -534,7 +534,7 @@ int main(int argc, char **argv)
 	int c, i, quiet = 0, code, wait_lock = 0, ntests;
 	char *txt;
 	const char *uploads[UPLOADS_MAX];
-	size_t nuploads = 0;
+	size_t nuploads = 0, warned = 0;
 	int flush_spool = 0;
 	aieth_upload_opts uo;
 
@@ -753,6 +753,10 @@ int main(int argc, char **argv)
 			return AIETH_EXIT_INFRA;
 		}
 		progress_clear(&ps);
+		/* what the run went on with, shown where a person looks */
+		for (; warned < aieth_report_num_warnings(r); warned++)
+			fprintf(stderr, "run_test: warning: %s: %s\n", argv[i],
+				aieth_report_warning(r, warned));
 	}
 	if (ps.verbose && !quiet)
 		fprintf(stderr, "run_test: write %s%s%s\n", report_path,

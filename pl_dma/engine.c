@@ -271,6 +271,7 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	uint64_t end = 0;
 
 	r->status = PLD_RUN_ERROR;
+	e->shown = 0;
 	r->end_cycle = r->preload_cycles = r->drain_cycles = 0;
 	r->sim_steps = r->sim_skipped = 0;
 	r->msg[0] = '\0';
@@ -348,8 +349,11 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 				goto out;
 			}
 			interrupted |= st == PLD_RUN_INTERRUPTED;
-			if (interrupted)
+			if (interrupted) {
+				if (ce > end) /* the cycle it was stopped at */
+					end = ce;
 				break;
+			}
 			stalled |= st == PLD_RUN_STALLED;
 			timeout |= st == PLD_RUN_TIMEOUT;
 			if (ce > end)
@@ -404,10 +408,25 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 		goto out;
 	}
 
+	/* the data: long for big FUNC transactions, so it reports progress and
+	 * honours the interrupt flag too */
+	e->data_bytes = 0;
+	for (i = 0; i < N; i++)
+		e->data_bytes += (tx[i].n + rx[i].n) * PLD_WORD_BYTES;
 	rc = reference ? pld_data_reference(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 					    sizeof r->msg)
 		       : pld_data_fast(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 				       sizeof r->msg);
+	if (rc == PLD_DATA_INTERRUPTED) {
+		r->status = PLD_RUN_INTERRUPTED;
+		snprintf(r->msg, sizeof r->msg,
+			 "interrupted while the emulated board computed the data (%.0f%% done); "
+			 "its counters had reached cycle %llu", e->data_bytes ?
+			 100.0 * (double)e->shown / (double)e->data_bytes : 0.0,
+			 (unsigned long long)end);
+		rc = 0;
+		goto out;
+	}
 	if (rc) {
 		r->status = PLD_RUN_ERROR;
 		rc = 0;

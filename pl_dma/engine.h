@@ -108,10 +108,13 @@ void pld_engine_graph_end(pld_engine *e, uint32_t graph);
  * whether every kernel reached its limit. */
 void pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete);
 
-/* Hooks checked every few thousand simulated steps of a run (both may be
- * NULL): when *intr is non-zero the run stops with PLD_RUN_INTERRUPTED (no
- * data is moved, no perf words stored); progress gets the beats moved and
- * expected by the channels being simulated. */
+/* Hooks checked every few thousand simulated steps of a run, and between
+ * chunks of its data phase (both may be NULL): when *intr is non-zero the
+ * run stops with PLD_RUN_INTERRUPTED (no more data is moved, no perf words
+ * stored; stopped in the data phase, r->msg says so); progress gets the
+ * bytes moved and expected by the channels being simulated, then, while
+ * the data is computed, the transaction's bytes in the share of that work
+ * done (never less than shown before). */
 void pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
 			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
 

@@ -226,6 +226,22 @@ static void clip(uint64_t x0, uint64_t n, uint64_t lo, uint64_t hi, uint64_t *a,
 	*z = min64(x0 + n, hi);
 }
 
+int pld_data_poll(pld_engine *e, double frac)
+{
+	if (e->intr && *e->intr)
+		return 1;
+	if (e->progress && e->data_nk) {
+		double f = ((double)e->data_k + frac) / (double)e->data_nk;
+		uint64_t done = (uint64_t)(f * (double)e->data_bytes);
+		if (done > e->data_bytes)
+			done = e->data_bytes;
+		if (done > e->shown) /* never back: the timing phase may have shown more */
+			e->shown = done;
+		e->progress(e->progress_ctx, e->shown, e->data_bytes);
+	}
+	return 0;
+}
+
 static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_chan *rx, int done,
 		     scratch *sc, char *err, size_t errlen)
 {
@@ -234,6 +250,7 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 	uint8_t *new_out[PLD_MAX_PORTS] = {0}, *new_in[PLD_MAX_PORTS] = {0};
 	irange rg[2 * PLD_MAX_PORTS + 1];
 	size_t nr = 0, i, m;
+	uint64_t todo = 0, done_it = 0;
 	uint32_t p, q;
 	int rc = -1;
 
@@ -266,6 +283,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 		}
 		rg[m++] = rg[i];
 	}
+	for (i = 0; i < m; i++)
+		todo += rg[i].z - rg[i].a;
 	for (i = 0; i < m; i++) {
 		uint64_t a = rg[i].a;
 		while (a < rg[i].z) {
@@ -329,6 +348,12 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 					       out[q] + (lo - x0) * W, (hi - lo) * W);
 			}
 			a += cnt;
+			done_it += cnt;
+			/* progress, and the interrupt honoured within a chunk's time */
+			if (pld_data_poll(e, (double)done_it / (double)todo)) {
+				rc = PLD_DATA_INTERRUPTED;
+				goto out;
+			}
 		}
 	}
 	/* 3. inputs received but not consumed */
@@ -352,6 +377,15 @@ out:
 	return rc;
 }
 
+/* The data phase starts: count the kernels it computes. */
+static void data_begin(pld_engine *e)
+{
+	size_t j;
+	e->data_k = e->data_nk = 0;
+	for (j = 0; j < e->nk; j++)
+		e->data_nk += e->k[j].active != 0;
+}
+
 int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		  char *err, size_t errlen)
 {
@@ -359,15 +393,21 @@ int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int don
 	size_t j;
 	int rc = 0;
 	memset(sc, 0, sizeof sc);
+	data_begin(e);
 	for (j = 0; j < e->nk && !rc; j++)
-		if (e->k[j].active)
+		if (e->k[j].active) {
 			rc = kern_fast(e, t, &e->k[j], tx, rx, done, sc, err, errlen);
+			e->data_k++;
+		}
 	for (j = 0; j < 2 * PLD_MAX_PORTS; j++)
 		free(sc[j].p);
 	return rc;
 }
 
 /* ------------------------------------------------------- reference path */
+
+/* the hook every 4096 iterations or beats: one at a time is slow enough */
+#define REF_POLL_MASK 0xfffu
 
 static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_chan *rx,
 			  int done, char *err, size_t errlen)
@@ -395,6 +435,11 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 
 	/* every iteration, one at a time, inputs gathered beat by beat */
 	for (j = J0; j < J1; j++) {
+		if (!((j - J0) & REF_POLL_MASK) &&
+		    pld_data_poll(e, 0.5 * (double)(j - J0) / (double)(J1 - J0))) {
+			rc = PLD_DATA_INTERRUPTED;
+			goto out;
+		}
 		for (p = 0; p < k->d.n_in; p++) {
 			for (x = 0; x < k->d.in_beats[p]; x++)
 				port_in_read(e, t, k, p, &tx[k->d.in_chan[p]],
@@ -416,6 +461,11 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 		const uint8_t *src;
 		memset(uram, 0, D * W);
 		for (g = 0; g < ch->k; g++) {
+			if (!(g & REF_POLL_MASK) &&
+			    pld_data_poll(e, 0.5 + 0.5 * (double)q / (double)k->d.n_out)) {
+				rc = PLD_DATA_INTERRUPTED;
+				goto out;
+			}
 			x = r0 + g;
 			src = x < J0 * b ? k->out_carry[q] + (x - r0) * W : outq[q] + (x - J0 * b) * W;
 			if (ch->func) {
@@ -457,8 +507,13 @@ int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, in
 		       char *err, size_t errlen)
 {
 	size_t j;
+	int rc;
+	data_begin(e);
 	for (j = 0; j < e->nk; j++)
-		if (e->k[j].active && kern_reference(e, t, &e->k[j], tx, rx, done, err, errlen))
-			return -1;
+		if (e->k[j].active) {
+			if ((rc = kern_reference(e, t, &e->k[j], tx, rx, done, err, errlen)))
+				return rc;
+			e->data_k++;
+		}
 	return 0;
 }

@@ -79,11 +79,16 @@ struct pld_engine {
 	const volatile sig_atomic_t *intr;  /* pld_engine_set_hooks */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	uint64_t shown;                 /* the last done given to progress in this run */
+	/* the data phase: bytes of the transaction, and which of how many
+	 * active kernels is being computed (pld_data_poll) */
+	uint64_t data_bytes;
+	size_t data_k, data_nk;
 };
 
 /* A set of channels and kernels simulated together. */
 typedef struct {
-	const pld_engine *e;
+	pld_engine *e;                   /* hooks: progress shown so far */
 	int func;                        /* FUNC mode: memory path modelled */
 	pld_chan **tx, **rx;
 	size_t ntx, nrx;
@@ -105,8 +110,16 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
  * filled when the model's compute fails. */
 int pld_kern_settle(pld_kern *k, char *err, size_t errlen);
 
-/* Data path, after the timing of a transaction is known. Returns 0 or -1
- * with err filled (model compute failure, out of memory). */
+/* The data phase's hook, between chunks of its work: frac (0..1) of the
+ * current kernel's work done. Gives progress the transaction's bytes in
+ * that share of the whole phase (never less than already shown) and
+ * returns 1 when the interrupt flag is raised: the data phase stops. */
+int pld_data_poll(pld_engine *e, double frac);
+
+/* Data path, after the timing of a transaction is known. Returns 0, -1
+ * with err filled (model compute failure, out of memory), or
+ * PLD_DATA_INTERRUPTED (the interrupt flag, seen by pld_data_poll). */
+#define PLD_DATA_INTERRUPTED 2
 int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
 		  char *err, size_t errlen);
 int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,

@@ -770,7 +770,7 @@ static void mover_free(pld_comp *c)
 
 static int poll_hooks(const pld_comp *c)
 {
-	const pld_engine *e = c->e;
+	pld_engine *e = c->e;
 	uint64_t done = 0, total = 0;
 	size_t i;
 	if (e->intr && *e->intr)
@@ -784,7 +784,8 @@ static int poll_hooks(const pld_comp *c)
 			done += c->rx[i]->k;
 			total += c->rx[i]->n;
 		}
-		e->progress(e->progress_ctx, done * PLD_WORD_BYTES, total * PLD_WORD_BYTES);
+		e->shown = done * PLD_WORD_BYTES;
+		e->progress(e->progress_ctx, e->shown, total * PLD_WORD_BYTES);
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@ import ctypes
 import json
 import math
 import os
+import warnings
 from typing import Any, Dict, Optional, Sequence, Union
 
 from . import _lib
@@ -64,6 +65,9 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     Returns:
         The report (Report, a dict; .exit_code as run_test would exit). Test
         failures, input and device errors are in the report, not raised.
+        What a test noticed and went on with (a design xclbin that cannot
+        be read, each test's "warnings") is also a RuntimeWarning, as
+        run_test prints it on stderr.
 
     Raises:
         Error: the report itself could not be made or written.
@@ -121,4 +125,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
         raise KeyboardInterrupt
     with open(report_path, encoding="utf-8") as f:
         data: Dict[str, Any] = json.load(f)
+    for t in data.get("tests", []):
+        for w in t.get("warnings", []):
+            warnings.warn(f"{t.get('name', '?')}: {w}", RuntimeWarning, stacklevel=2)
     return Report(data)

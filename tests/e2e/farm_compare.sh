@@ -52,7 +52,8 @@ jqis baseline .tests[0].error.phase "$TMP/c/report.json"
 jqis regression .baseline.status "$TMP/c/report.json"
 jqis PLIO_01_FROM_AIE '.baseline.changes[] | select(.verdict == "regression") | .plio' "$TMP/c/report.json"
 has "$TMP/c/junit.xml" 'name="baseline"'
-has "$TMP/c/junit.xml" '<failure type="baseline" message="1 values regressed'
+has "$TMP/c/junit.xml" '<failure type="baseline" message="1 value regressed'
+has "$TMP/c/junit.xml" 'PLIO_01_FROM_AIE throughput_MBps 5000.00, baseline 6000.00 (-16.67%, tolerance 5%)'
 has "$TMP/c/junit.xml" 'failures="1" errors="0"'
 valid "$TMP/c/report.json"
 # the same two reports without running anything

@@ -192,6 +192,9 @@ if "$B/tests/gen_package_inputs" --board vck190 --out "$pk" >/dev/null 2>&1 &&
   jqis "$("$B/bin/th_package" info "$pk/design.xclbin" | awk '/xclbin UUID/ {print $3}')" '.tests[0].xclbin.uuid' "$TMP/withx/report.json"
   jqis "$(sha256sum "$pk/design.xclbin" | cut -d' ' -f1)" '.tests[0].xclbin.sha256' "$TMP/withx/report.json"
   jqis 0 '.tests[0].xclbin.problems' "$TMP/withx/report.json"
+  # a valid xclbin is no warning (a non-xclbin is: explain_failures.sh)
+  if grep -q "warning" "$TMP/err"; then bad "a valid xclbin gave a warning: $(cat "$TMP/err")"; else ok; fi
+  jqis null '.tests[0].warnings' "$TMP/withx/report.json"
   has "$TMP/withx/junit.xml" 'name="xclbin_uuid"'
 else
   bad "could not package a design xclbin with th_package"

@@ -4,6 +4,7 @@ same report (counters, verdicts, statuses, exit code), and the Session API
 reproduces run_test's counters for the adder examples."""
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -54,6 +55,43 @@ def test_several_specs_and_missing_file(src, tmp_path):
                        out=tmp_path)
     assert r["summary"]["tests"] == 2
     assert r.exit_code == 2 and r["tests"][1]["error"]["phase"] == "load"
+
+
+def test_not_an_xclbin_is_a_warning(src, tmp_path):
+    # a file that is not an xclbin, with bytes that are not UTF-8 in what
+    # the report records of it: report.json stays readable, the run passes
+    # and says what it noticed
+    bad = tmp_path / "not.xclbin"
+    bad.write_bytes(b"\xff\xfe not an xclbin \x80\x81" + bytes(range(256)) * 4)
+    with pytest.warns(RuntimeWarning, match="design xclbin"):
+        r = aieth.run_test(src / "examples/adder_perf/test.json", out=tmp_path / "o",
+                           xclbin=str(bad))
+    assert r.exit_code == 0
+    assert r["tests"][0]["warnings"]
+    json.loads((tmp_path / "o" / "report.json").read_bytes().decode("utf-8"))
+
+
+def test_relative_plugin_model_from_another_folder(run_test_bin, tmp_path, monkeypatch):
+    # a plugin named relative to its description runs from any current folder
+    plugin = run_test_bin.parent.parent / "plugins" / "timed_loopback.so"
+    desc = tmp_path / "desc"
+    (desc / "plug").mkdir(parents=True)
+    shutil.copy(plugin, desc / "plug" / "timed_loopback.so")
+    (desc / "in.txt").write_text("\n".join(str(i) for i in range(1, 17)) + "\n")
+    chans = [{"plio": f"PLIO_0{n}_TO_AIE", "data": {"file": "in.txt", "type": "int32"}}
+             for n in (1, 2)] + \
+            [{"plio": f"PLIO_0{n}_FROM_AIE", "golden": {"file": "in.txt", "type": "int32"}}
+             for n in (1, 2)]
+    (desc / "t.json").write_text(json.dumps({
+        "schema": "aieth-test/1", "name": "relplug", "board": "vck190",
+        "graphs": [{"name": "gr", "iterations": 4, "model": "plug/timed_loopback.so"}],
+        "transactions": [{"name": "t", "mode": "perf", "timeout_ms": 5000,
+                          "channels": chans}]}))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    r = aieth.run_test(desc / "t.json", out=tmp_path / "o")
+    assert r.exit_code == 0, r["tests"][0].get("error")
 
 
 def read_ints(path):

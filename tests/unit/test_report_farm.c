@@ -91,7 +91,10 @@ static void test_tap_escaping(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "not ok 1 - a_b__\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(t, "  message: \"say \\\"hi\\\" \\\\ \\x01\\x0a\\xff\"\n"));
+	/* the report keeps a byte that is not UTF-8 as the text \xff
+	 * (util/utf8.h); TAP escapes that text's backslash */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "  message: \"say \\\"hi\\\" \\\\ \\x01\\x0a\\\\xff\"\n"));
+	CU_ASSERT_PTR_NULL(strchr(t, '\xff'));
 	CU_ASSERT_PTR_NOT_NULL(strstr(l, "TEST_CASE_ID=a_b__ RESULT=fail"));
 	free(t);
 	free(l);

@@ -98,6 +98,12 @@ char *aieth_report_text(const aieth_report *r, int index);
 char *aieth_report_markers(const aieth_report *r);
 size_t aieth_report_num_tests(const aieth_report *r);
 void aieth_report_free(aieth_report *r);
+/* Added in 0.6: what a run noticed and went on with (a design xclbin that
+ * cannot be read, ...), every test's "warnings" in order, for the caller to
+ * show: the count, and warning i (NULL past the end). Valid until the
+ * report changes or is freed. */
+size_t aieth_report_num_warnings(const aieth_report *r);
+const char *aieth_report_warning(const aieth_report *r, size_t i);
 
 /* Added in 0.5: farm signals (docs/farm.md), one result case per channel
  * (throughput, MB/s), latency check (cycles), transaction (total cycles)

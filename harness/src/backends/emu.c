@@ -303,9 +303,13 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		break;
 	case PLD_RUN_INTERRUPTED:
 		res->status = AIETH_TXN_INTERRUPTED;
-		snprintf(res->msg, sizeof res->msg,
-			 "interrupted at board cycle %llu; the emulated board was stopped",
-			 (unsigned long long)r.end_cycle);
+		if (r.msg[0]) /* in the data phase: the engine says where */
+			snprintf(res->msg, sizeof res->msg, "%.400s; the emulated board was stopped",
+				 r.msg);
+		else
+			snprintf(res->msg, sizeof res->msg,
+				 "interrupted at board cycle %llu; the emulated board was stopped",
+				 (unsigned long long)r.end_cycle);
 		break;
 	case PLD_RUN_TIMEOUT:
 		res->status = AIETH_TXN_TIMEOUT;

@@ -14,6 +14,7 @@
 #include "report/report_internal.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/utf8.h"
 
 static _Thread_local int oom;
 
@@ -35,9 +36,25 @@ void rj_set(struct json_object *o, const char *key, struct json_object *v)
 		oom = 1;
 }
 
+/* Every string of the report is valid UTF-8 (a name, path or message may
+ * hold any bytes: an xclbin's header, a Latin-1 file name); what is not
+ * becomes \xNN text, so readers of report.json never refuse it. */
+static struct json_object *new_str(const char *s)
+{
+	struct json_object *v;
+	char *c;
+	if (aieth_utf8_valid(s))
+		return chk(json_object_new_string(s));
+	if (!(c = aieth_utf8_clean(s)))
+		return chk(NULL);
+	v = chk(json_object_new_string(c));
+	free(c);
+	return v;
+}
+
 void rj_str(struct json_object *o, const char *key, const char *s)
 {
-	rj_set(o, key, s ? chk(json_object_new_string(s)) : NULL);
+	rj_set(o, key, s ? new_str(s) : NULL);
 }
 
 void rj_int(struct json_object *o, const char *key, int64_t v)
@@ -61,6 +78,11 @@ void rj_bool(struct json_object *o, const char *key, int v)
 }
 
 void rj_null(struct json_object *o, const char *key) { rj_set(o, key, NULL); }
+
+void rj_push_str(struct json_object *a, const char *s)
+{
+	rj_push(a, s ? new_str(s) : NULL);
+}
 
 void rj_push(struct json_object *a, struct json_object *v)
 {
@@ -182,7 +204,7 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	rj_str(r->run, "tool", tool ? tool : "libaieth");
 	rj_str(r->run, "tool_version", aieth_version());
 	for (i = 0; argv && i < argc; i++)
-		rj_push(cmd, chk(json_object_new_string(argv[i])));
+		rj_push(cmd, new_str(argv[i]));
 	rj_set(r->run, "argv", cmd);
 	if (gethostname(host, sizeof host) != 0)
 		strcpy(host, "unknown");
@@ -210,6 +232,35 @@ void aieth_report_free(aieth_report *r)
 size_t aieth_report_num_tests(const aieth_report *r)
 {
 	return r ? json_object_array_length(r->tests) : 0;
+}
+
+/* Warning i of all tests, or NULL; *count gets how many there are. */
+static const char *warning_at(const aieth_report *r, size_t i, size_t *count)
+{
+	size_t t, n = 0, k;
+	const char *found = NULL;
+	for (t = 0; r && t < json_object_array_length(r->tests); t++) {
+		struct json_object *w = rj_get(json_object_array_get_idx(r->tests, t), "warnings");
+		k = w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
+		if (!found && i >= n && i < n + k)
+			found = json_object_get_string(json_object_array_get_idx(w, i - n));
+		n += k;
+	}
+	if (count)
+		*count = n;
+	return found;
+}
+
+size_t aieth_report_num_warnings(const aieth_report *r)
+{
+	size_t n;
+	warning_at(r, 0, &n);
+	return n;
+}
+
+const char *aieth_report_warning(const aieth_report *r, size_t i)
+{
+	return warning_at(r, i, NULL);
 }
 
 int aieth_report_add_error(aieth_report *r, const char *name, const char *phase, int code,

@@ -313,7 +313,7 @@ static int judge(aieth_report_diff *d, const aieth_report *now, const cval *b, c
 	if (r.verdict == V_IMPROVED)
 		d->improvements++;
 	if (failing(r.verdict))
-		d->fails[n->test]++;
+		d->fails[r.fail_test = n->test]++;
 	return add_row(d, &r);
 }
 
@@ -336,7 +336,7 @@ static int one_side(aieth_report_diff *d, const aieth_report *now, const cval *c
 		r.has_base = c->has;
 		r.base = c->v;
 		d->missing++;
-		d->fails[c->test]++;
+		d->fails[r.fail_test = c->test]++;
 	}
 	return add_row(d, &r);
 }

@@ -20,6 +20,7 @@ typedef struct {
 	int64_t txn_index;
 	int kind, metric, verdict, has_base, has_now;
 	double base, now, change, tol; /* change: NAN when there is no percentage */
+	size_t fail_test;              /* failing rows: the test of `now` it fails */
 } row;
 
 struct aieth_report_diff {

@@ -112,6 +112,44 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 
 /* -------------------------------------------------------- into report */
 
+/* Test i's error message: how many values failed, and the first few with
+ * their values against the baseline's and the tolerance (a failed check
+ * names its limit and what was measured, wherever it is shown). */
+#define FAIL_SHOWN 3
+static char *fail_message(const aieth_report_diff *d, size_t ti)
+{
+	sbuf b = {0};
+	size_t k, shown = 0;
+	sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s",
+		  d->fails[ti], d->fails[ti] == 1 ? "" : "s", d->base_name);
+	for (k = 0; k < d->nrows && shown < FAIL_SHOWN; k++) {
+		const row *w = &d->rows[k];
+		if (w->fail_test != ti || (w->verdict != V_REGRESSION && w->verdict != V_MISSING &&
+					   w->verdict != V_UNFINISHED))
+			continue;
+		sb_put(&b, shown ? "; " : ": ", 2);
+		sb_where(&b, w);
+		sb_printf(&b, " %s ", w->kind == K_TEST ? "test" : rc_metric_name[w->metric]);
+		if (w->verdict == V_REGRESSION) {
+			int dec = w->metric == M_THROUGHPUT ? 2 : 0;
+			sb_printf(&b, "%.*f, baseline %.*f", dec, w->now, dec, w->base);
+			if (isfinite(w->change))
+				sb_printf(&b, " (%+.2f%%, tolerance %g%%)", w->change, w->tol);
+			else
+				sb_printf(&b, " (from 0, tolerance %g%%)", w->tol);
+		} else {
+			sb_printf(&b, "%s now", w->verdict == V_MISSING ? "missing" : "unfinished");
+			if (w->has_base)
+				sb_printf(&b, ", baseline %.*f", w->metric == M_THROUGHPUT ? 2 : 0,
+					  w->base);
+		}
+		shown++;
+	}
+	if (d->fails[ti] > shown)
+		sb_printf(&b, "; %zu more in the baseline table", d->fails[ti] - shown);
+	return sb_take(&b);
+}
+
 static void put_num(jobj *o, const char *key, int has, double v)
 {
 	if (has && isfinite(v))
@@ -174,18 +212,19 @@ int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
 	if (rj_oom())
 		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
 	for (i = 0; i < d->ntests; i++) {
-		char msg[1400];
 		if (d->refusal) {
 			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL, d->refusal,
 						     "compare with a baseline made on the same board, "
 						     "PL clock and backend kind", AIETH_EXIT_INPUT);
 		} else if (d->fails[i]) {
-			snprintf(msg, sizeof msg, "%zu values regressed or went missing against the "
-				 "baseline %s", d->fails[i], d->base_name);
-			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL, msg,
-						     "see the table on stdout and baseline.changes in "
-						     "report.json; if the change is intended, make this "
-						     "report the new baseline", AIETH_EXIT_FAIL);
+			char *m = fail_message(d, i);
+			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL,
+						     m ? m : "values regressed against the baseline",
+						     "see the baseline table (on stdout and in "
+						     "report.html) and baseline.changes in report.json; "
+						     "if the change is intended, make this report the new "
+						     "baseline", AIETH_EXIT_FAIL);
+			free(m);
 		} else {
 			rc = 0;
 		}

@@ -13,6 +13,7 @@
 #include "aieth.h"
 #include "report/report_internal.h"
 #include "report/report_visual.h"
+#include "report/report_why.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
@@ -139,13 +140,24 @@ static void data_cell(sbuf *b, struct json_object *ch)
 			  (long long)rj_geti(rj_get(in, "first_mismatch"), "offset"));
 }
 
+/* After a failed check's badge: the limit and the measured value. */
+static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct json_object *))
+{
+	sbuf w = {0};
+	if (why(&w, o) && w.p && !w.oom) {
+		sb_lit(b, " ");
+		rv_esc(b, w.p);
+	}
+	free(w.p);
+}
+
 /* The channel table of a transaction, as run_test prints it. */
-static void channel_rows(sbuf *b, struct json_object *chs, size_t *rows)
+static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *chs, size_t *rows)
 {
 	size_t k;
 	sb_lit(b, "<table><tr><th class=\"l\">PLIO</th><th>dir</th><th>shim</th><th>bytes</th>"
 		  "<th>first</th><th>last</th><th>cycles</th><th>MB/s</th><th>%peak</th>"
-		  "<th class=\"l\">data</th><th>verdict</th></tr>\n");
+		  "<th class=\"l\">data</th><th class=\"l\">verdict</th></tr>\n");
 	for (k = 0; chs && k < json_object_array_length(chs); k++, (*rows)++) {
 		struct json_object *ch = json_object_array_get_idx(chs, k);
 		struct json_object *pl = rj_get(ch, "placement");
@@ -167,16 +179,21 @@ static void channel_rows(sbuf *b, struct json_object *chs, size_t *rows)
 				  (long long)rj_geti(ch, "bytes_moved"), (long long)rj_geti(ch, "first_cycle"),
 				  (long long)rj_geti(ch, "last_cycle"), (long long)rj_geti(ch, "cycles"),
 				  rj_getd(ch, "throughput_MBps"), rj_getd(ch, "utilisation_pct"));
-		else
-			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">stalled since "
-				     "cycle %lld</td>",
+		else {
+			sbuf u = {0};
+			rw_unfinished(&u, tx, ch);
+			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
 				  (long long)rj_geti(ch, "bytes_moved"),
-				  (long long)rj_geti(ch, "bytes_expected"),
-				  (long long)rj_geti(ch, "stalled_since_cycle"));
+				  (long long)rj_geti(ch, "bytes_expected"));
+			rv_esc(b, u.p && !u.oom ? u.p : "did not finish");
+			sb_lit(b, "</td>");
+			free(u.p);
+		}
 		sb_lit(b, "<td class=\"l\">");
 		data_cell(b, ch);
-		sb_lit(b, "</td><td>");
+		sb_lit(b, "</td><td class=\"l\">");
 		badge(b, rj_gets(ch, "verdict"));
+		why_text(b, ch, rw_channel_why);
 		sb_lit(b, "</td></tr>\n");
 	}
 	sb_lit(b, "</table>\n");
@@ -205,10 +222,10 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 		rv_esc(b, rj_gets(tx, "message"));
 		sb_lit(b, "</p>\n");
 	}
-	channel_rows(b, chs, rows);
+	channel_rows(b, tx, chs, rows);
 	if (lats && json_object_array_length(lats)) {
 		sb_lit(b, "<table><tr><th class=\"l\">latency from</th><th class=\"l\">to</th>"
-			  "<th>cycles</th><th>max</th><th>verdict</th></tr>\n");
+			  "<th>cycles</th><th>max</th><th class=\"l\">verdict</th></tr>\n");
 		for (k = 0; k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
 			sb_lit(b, "<tr><td class=\"l\">");
@@ -218,6 +235,8 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 			sb_printf(b, "</td><td>%lld</td><td>%lld</td><td>", (long long)rj_geti(l, "cycles"),
 				  (long long)rj_geti(l, "max_cycles"));
 			badge(b, json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "fail");
+			if (!strcmp(rj_gets(tx, "status"), "done"))
+				why_text(b, l, rw_latency_why);
 			sb_lit(b, "</td></tr>\n");
 		}
 		sb_lit(b, "</table>\n");
@@ -273,6 +292,90 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 	sb_lit(b, "</section>\n");
 }
 
+static void num_cell(sbuf *b, struct json_object *v, const char *fmt)
+{
+	if (v && !json_object_is_type(v, json_type_null))
+		sb_printf(b, fmt, json_object_get_double(v));
+	else
+		sb_lit(b, "-");
+}
+
+/* run_test --baseline: the table of what moved, as printed on stdout. */
+static void baseline_section(sbuf *b, const aieth_report *r)
+{
+	struct json_object *bo = rj_get(r->root, "baseline"), *chs;
+	size_t i, n;
+	if (!bo)
+		return;
+	chs = rj_get(bo, "changes");
+	n = chs ? json_object_array_length(chs) : 0;
+	sb_lit(b, "<h2>Baseline ");
+	badge(b, !strcmp(rj_gets(bo, "status"), "pass") ? "pass" : "fail");
+	sb_lit(b, "</h2>\n<p>");
+	rv_esc(b, rj_gets(bo, "path"));
+	sb_lit(b, " (run ");
+	rv_esc(b, rj_gets(bo, "run_id"));
+	sb_lit(b, "): ");
+	if (!strcmp(rj_gets(bo, "status"), "refused")) {
+		sb_lit(b, "refused: ");
+		rv_esc(b, rj_gets(bo, "message"));
+		sb_lit(b, "</p>\n");
+		return;
+	}
+	sb_printf(b, "%lld values compared, %lld regressions, %lld missing or unfinished, %lld "
+		     "improvements (default tolerance %g%%)</p>\n",
+		  (long long)rj_geti(bo, "compared"), (long long)rj_geti(bo, "regressions"),
+		  (long long)rj_geti(bo, "missing"), (long long)rj_geti(bo, "improvements"),
+		  rj_getd(bo, "max_regression_pct"));
+	if (!n) {
+		sb_lit(b, "<p class=\"note\">nothing moved</p>\n");
+		return;
+	}
+	sb_lit(b, "<table><tr><th class=\"l\">metric</th><th>baseline</th><th>now</th>"
+		  "<th>change</th><th>tolerance</th><th class=\"l\">verdict</th>"
+		  "<th class=\"l\">where</th></tr>\n");
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(chs, i);
+		const char *v = rj_gets(c, "verdict");
+		int bad = !strcmp(v, "regression") || !strcmp(v, "missing") || !strcmp(v, "unfinished");
+		if (i >= RV_MAX_ROWS) {
+			sb_printf(b, "<tr><td class=\"l note\" colspan=\"7\">%zu more rows: see "
+				     "baseline.changes in report.json</td></tr>\n", n - i);
+			break;
+		}
+		sb_lit(b, "<tr><td class=\"l\">");
+		rv_esc(b, rj_gets(c, "metric"));
+		sb_lit(b, "</td><td>");
+		num_cell(b, rj_get(c, "baseline"), "%.2f");
+		sb_lit(b, "</td><td>");
+		num_cell(b, rj_get(c, "now"), "%.2f");
+		sb_lit(b, "</td><td>");
+		num_cell(b, rj_get(c, "change_pct"), "%+.2f%%");
+		sb_lit(b, "</td><td>");
+		num_cell(b, rj_get(c, "tolerance_pct"), "%g%%");
+		sb_printf(b, "</td><td class=\"l\"><span class=\"b %s\">", bad ? "fail" : "pass");
+		rv_esc(b, v);
+		sb_lit(b, "</span></td><td class=\"l\">");
+		rv_esc(b, rj_gets(c, "test"));
+		if (rj_get(c, "transaction")) {
+			sb_lit(b, ".");
+			rv_esc(b, rj_gets(c, "transaction"));
+		}
+		if (rj_get(c, "plio")) {
+			sb_lit(b, ".");
+			rv_esc(b, rj_gets(c, "plio"));
+		}
+		if (rj_get(c, "from")) {
+			sb_lit(b, ".");
+			rv_esc(b, rj_gets(c, "from"));
+			sb_lit(b, "-&gt;");
+			rv_esc(b, rj_gets(c, "to"));
+		}
+		sb_lit(b, "</td></tr>\n");
+	}
+	sb_lit(b, "</table>\n");
+}
+
 int aieth_report_write_html(const aieth_report *r, const char *path)
 {
 	sbuf b = {0};
@@ -290,6 +393,7 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 		  n == 1 ? "" : "s", css);
 	run_summary(&b, r);
 	test_index(&b, r);
+	baseline_section(&b, r);
 	for (i = 0; i < n; i++)
 		test_section(&b, json_object_array_get_idx(r->tests, i), i, &rows, &charts);
 	sb_lit(&b, "<p class=\"note\">Every figure is in report.json "

@@ -37,6 +37,8 @@ void rj_num(struct json_object *o, const char *key, double v);
 void rj_bool(struct json_object *o, const char *key, int v);
 void rj_null(struct json_object *o, const char *key);
 void rj_push(struct json_object *a, struct json_object *v);
+/* push a string (valid UTF-8 as rj_str makes it) */
+void rj_push_str(struct json_object *a, const char *s);
 int rj_oom(void);
 
 /* Lookups for the writers (NULL / 0 / "" when absent). */

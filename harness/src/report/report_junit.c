@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_junit.c - junit.xml from the report: one <testsuite> per test
- * description, one <testcase> per transaction channel, <failure> for data
- * or threshold misses and a failed regression gate, <error> for hangs and
- * infrastructure problems
+ * description, one <testcase> per transaction channel and latency bound,
+ * <failure> for data, threshold and latency misses (the message names the
+ * limit and the measured value) and a failed regression gate, <error> for
+ * hangs and infrastructure problems
  * (JUnit: failure = the test ran and failed, error = it could not run).
  */
 #include <stdio.h>
@@ -12,17 +13,30 @@
 
 #include "aieth.h"
 #include "report/report_internal.h"
+#include "report/report_why.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
+#include "util/utf8.h"
 
 /* XML text/attribute escaping; tab, newline and carriage return become
  * character references (kept as such in attributes), other control
- * characters are not allowed in XML 1.0 and become '?'. */
+ * characters are not allowed in XML 1.0 and become '?'; a byte that is not
+ * valid UTF-8 becomes the text \xNN (util/utf8.h). */
 static void sb_xml(sbuf *b, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
+		size_t n;
+		if (ch >= 0x80) {
+			if ((n = aieth_utf8_seq(s))) {
+				sb_put(b, s, n);
+				s += n - 1;
+			} else {
+				sb_printf(b, "\\x%02x", ch);
+			}
+			continue;
+		}
 		switch (ch) {
 		case '&': sb_lit(b, "&amp;"); break;
 		case '<': sb_lit(b, "&lt;"); break;
@@ -54,26 +68,45 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 	sb_xml(b, rj_gets(ch, "plio"));
 	sb_printf(b, "\" time=\"%.6f\">\n", rj_getd(ch, "duration_ns") * 1e-9);
 	if (!strcmp(verdict, "fail")) {
-		sb_lit(b, "      <failure type=\"");
-		if (in && rj_geti(in, "mismatches") > 0) {
-			struct json_object *fm = rj_get(in, "first_mismatch");
-			sb_printf(b, "data\" message=\"%lld of %lld elements differ; first at byte %lld: "
-				     "got ",
-				  (long long)rj_geti(in, "mismatches"), (long long)rj_geti(in, "elements"),
-				  (long long)rj_geti(fm, "offset"));
-			sb_xml(b, rj_gets(fm, "got"));
-			sb_lit(b, ", expected ");
-			sb_xml(b, rj_gets(fm, "expected"));
-			sb_lit(b, "\"/>\n");
-		} else {
-			sb_lit(b, "threshold\" message=\"a threshold was missed (see report.json)\"/>\n");
-		}
+		/* the message names the limit and the measured value */
+		sbuf w = {0};
+		rw_channel_why(&w, ch);
+		sb_printf(b, "      <failure type=\"%s\" message=\"",
+			  in && rj_geti(in, "mismatches") > 0 ? "data" : "threshold");
+		sb_xml(b, w.p && !w.oom ? w.p : "a check failed (see report.json)");
+		sb_lit(b, "\"/>\n");
+		free(w.p);
 	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error") ||
 		   !strcmp(verdict, "interrupted")) {
 		sb_printf(b, "      <error type=\"%s\" message=\"", verdict);
 		sb_xml(b, rj_gets(txn, "message"));
 		sb_lit(b, "\"/>\n");
 	}
+	sb_lit(b, "    </testcase>\n");
+}
+
+/* A latency bound is a case of its own: <transaction>.latency.<from>-><to>. */
+static void junit_latency(sbuf *b, struct json_object *test, struct json_object *txn,
+			  struct json_object *l)
+{
+	sbuf w = {0};
+	sb_lit(b, "    <testcase classname=\"");
+	sb_xml(b, rj_gets(test, "name"));
+	sb_lit(b, "\" name=\"");
+	sb_xml(b, rj_gets(txn, "name"));
+	sb_lit(b, ".latency.");
+	sb_xml(b, rj_gets(l, "from"));
+	sb_lit(b, "->");
+	sb_xml(b, rj_gets(l, "to"));
+	sb_lit(b, "\" time=\"0\">\n");
+	/* only a completed transaction can miss a bound; else its channels
+	 * carry the error */
+	if (!strcmp(rj_gets(txn, "status"), "done") && rw_latency_why(&w, l)) {
+		sb_lit(b, "      <failure type=\"latency\" message=\"");
+		sb_xml(b, w.p && !w.oom ? w.p : "the latency bound was missed");
+		sb_lit(b, "\"/>\n");
+	}
+	free(w.p);
 	sb_lit(b, "    </testcase>\n");
 }
 
@@ -91,7 +124,14 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		size_t cases = 0, failures = 0, errors = 0;
 		int err_failed;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
-			struct json_object *chs = rj_get(json_object_array_get_idx(txns, j), "channels");
+			struct json_object *tx = json_object_array_get_idx(txns, j);
+			struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+			for (k = 0; lats && k < json_object_array_length(lats); k++) {
+				cases++;
+				failures += !strcmp(rj_gets(tx, "status"), "done") &&
+					    !json_object_get_boolean(
+						    rj_get(json_object_array_get_idx(lats, k), "passed"));
+			}
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
 				const char *v = rj_gets(json_object_array_get_idx(chs, k), "verdict");
 				cases++;
@@ -135,9 +175,11 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		sb_lit(&b, "    </properties>\n");
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(tx, "channels");
+			struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
 			for (k = 0; chs && k < json_object_array_length(chs); k++)
 				junit_case(&b, t, tx, json_object_array_get_idx(chs, k));
+			for (k = 0; lats && k < json_object_array_length(lats); k++)
+				junit_latency(&b, t, tx, json_object_array_get_idx(lats, k));
 		}
 		if (err) {
 			sb_lit(&b, "    <testcase classname=\"");

@@ -14,36 +14,10 @@
 #include "report/report_visual.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/utf8.h"
 
-/* Length of the valid UTF-8 sequence (2..4 bytes) at s, or 0: overlong
- * forms, surrogates, code points past U+10FFFF and U+FFFE/U+FFFF (not
- * allowed in XML) are invalid. A NUL ends the check before reading on. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	uint32_t cp;
-	size_t n, i;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1fu;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0fu;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
+/* The valid UTF-8 character at s (2..4 bytes), or 0 (util/utf8.h). */
+static size_t utf8_seq(const unsigned char *s) { return aieth_utf8_seq((const char *)s); }
 
 void rv_esc(sbuf *b, const char *s)
 {

@@ -12,6 +12,7 @@
 
 #include "aieth.h"
 #include "report/report_farm.h"
+#include "report/report_why.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
@@ -45,6 +46,15 @@ static void yaml_kv(sbuf *b, const char *key, const char *val)
 	sb_lit(b, "\n");
 }
 
+/* "failed": the limit and the measured value, as in the table. */
+static void failed_check(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct json_object *))
+{
+	sbuf w = {0};
+	if (why(&w, o) && w.p && !w.oom)
+		yaml_kv(b, "failed", w.p);
+	free(w.p);
+}
+
 /* Why a case did not pass, from the report's own words. */
 static void why(sbuf *b, const aieth_farm_case *c)
 {
@@ -65,8 +75,12 @@ static void why(sbuf *b, const aieth_farm_case *c)
 			sb_printf(b, "  bytes_moved: %lld\n  bytes_expected: %lld\n",
 				  (long long)rj_geti(c->item, "bytes_moved"),
 				  (long long)rj_geti(c->item, "bytes_expected"));
+		if (!strcmp(rj_gets(c->item, "verdict"), "fail"))
+			failed_check(b, c->item, rw_channel_why);
 	} else if (c->kind == AIETH_FARM_LATENCY) {
 		sb_printf(b, "  max_cycles: %lld\n", (long long)rj_geti(c->item, "max_cycles"));
+		if (c->txn && !strcmp(rj_gets(c->txn, "status"), "done"))
+			failed_check(b, c->item, rw_latency_why);
 	}
 	if (c->txn) {
 		yaml_kv(b, "transaction_status", rj_gets(c->txn, "status"));

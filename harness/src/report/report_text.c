@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "report/report_why.h"
 #include "util/sbuf.h"
+#include "util/utf8.h"
 
 static void upper(char *dst, size_t n, const char *s)
 {
@@ -19,15 +21,24 @@ static void upper(char *dst, size_t n, const char *s)
 	dst[i] = '\0';
 }
 
-/* s with control characters shown as \xNN (\n, \t, \r by name): a name
- * or message can never start a line of its own, forge a marker or send a
- * terminal escape sequence. Truncated to n. */
+/* s with control characters and bytes that are not valid UTF-8 shown as
+ * \xNN (\n, \t, \r by name): a name or message can never start a line of
+ * its own, forge a marker or send a terminal escape sequence. Truncated to
+ * n, never inside a character. */
 static const char *clean(char *dst, size_t n, const char *s)
 {
-	size_t k = 0;
+	size_t k = 0, m;
 	for (; s && *s && k + 5 < n; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch >= 0x20 && ch != 0x7f) {
+		if (ch >= 0x80 && (m = aieth_utf8_seq(s))) {
+			if (k + m + 5 >= n)
+				break;
+			memcpy(dst + k, s, m);
+			k += m;
+			s += m - 1;
+			continue;
+		}
+		if (ch >= 0x20 && ch < 0x7f) {
 			dst[k++] = (char)ch;
 			continue;
 		}
@@ -55,6 +66,20 @@ static void data_cell(char *buf, size_t n, struct json_object *ch)
 	else
 		snprintf(buf, n, "%lld BAD @%lld", (long long)rj_geti(in, "mismatches"),
 			 (long long)rj_geti(rj_get(in, "first_mismatch"), "offset"));
+}
+
+/* The verdict, and for a failed one the limit and the measured value. */
+static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
+{
+	sbuf w = {0};
+	sb_printf(&w, "%s", rj_gets(ch, "verdict"));
+	if (!strcmp(rj_gets(ch, "verdict"), "fail")) {
+		sb_lit(&w, ": ");
+		rw_channel_why(&w, ch);
+	}
+	clean(dst, n, w.p && !w.oom ? w.p : rj_gets(ch, "verdict"));
+	free(w.p);
+	return dst;
 }
 
 static void text_test(sbuf *b, struct json_object *t)
@@ -89,7 +114,7 @@ static void text_test(sbuf *b, struct json_object *t)
 		for (k = 0; chs && k < json_object_array_length(chs); k++) {
 			struct json_object *ch = json_object_array_get_idx(chs, k);
 			struct json_object *pl = rj_get(ch, "placement");
-			char shim[16], data[40], bytes[32];
+			char shim[16], data[40], bytes[32], vd[1024];
 			int fin = json_object_get_boolean(rj_get(ch, "finished"));
 			snprintf(shim, sizeof shim, "%lld/%lld", (long long)rj_geti(pl, "shim_column"),
 				 (long long)rj_geti(pl, "shim_channel"));
@@ -107,20 +132,30 @@ static void text_test(sbuf *b, struct json_object *t)
 					  bytes, (long long)rj_geti(ch, "first_cycle"),
 					  (long long)rj_geti(ch, "last_cycle"),
 					  (long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
-					  rj_getd(ch, "utilisation_pct"), data, rj_gets(ch, "verdict"));
-			else
-				sb_printf(b, "   %-17s %-4s %-5s %12s  stalled since cycle %-26lld %-14s %s\n",
+					  rj_getd(ch, "utilisation_pct"), data,
+					  verdict_cell(vd, sizeof vd, ch));
+			else {
+				sbuf u = {0};
+				rw_unfinished(&u, tx, ch);
+				sb_printf(b, "   %-17s %-4s %-5s %12s  %-46s %-14s %s\n",
 					  rj_gets(ch, "plio"),
 					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to", shim,
-					  bytes, (long long)rj_geti(ch, "stalled_since_cycle"), data,
+					  bytes, u.p && !u.oom ? u.p : "did not finish", data,
 					  rj_gets(ch, "verdict"));
+				free(u.p);
+			}
 		}
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
-			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s\n", rj_gets(l, "from"),
+			sbuf w = {0};
+			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s", rj_gets(l, "from"),
 				  rj_gets(l, "to"), (long long)rj_geti(l, "cycles"),
 				  (long long)rj_geti(l, "max_cycles"),
 				  json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "FAIL");
+			if (rw_latency_why(&w, l) && w.p && !w.oom)
+				sb_printf(b, " (%s)", w.p);
+			free(w.p);
+			sb_lit(b, "\n");
 		}
 	}
 	if (err) {

@@ -113,7 +113,8 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		rj_null(ch, "duration_ns");
 		rj_null(ch, "throughput_MBps");
 		rj_null(ch, "throughput_MiBps");
-		if (status == AIETH_TXN_TIMEOUT)
+		/* where the channel stood when the board stalled or was stopped */
+		if (status == AIETH_TXN_TIMEOUT || status == AIETH_TXN_INTERRUPTED)
 			rj_u64(ch, "stalled_since_cycle", res.stalled_since);
 		else
 			rj_null(ch, "stalled_since_cycle");

@@ -243,7 +243,9 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		}
 	if (status == AIETH_TXN_INTERRUPTED || interrupted(c)) {
 		char where[200];
-		snprintf(where, sizeof where, "%s ran: %s", st->jpath, aieth_txn_message(t));
+		/* a transaction that completed has no message: no dangling colon */
+		snprintf(where, sizeof where, "%s ran%s%s", st->jpath,
+			 aieth_txn_message(t)[0] ? ": " : "", aieth_txn_message(t));
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
@@ -265,13 +267,27 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		rn_chan_close(&cr[j]);
 }
 
+/* A warning of the test: the run went on, the caller shows it. */
+static void add_warning(jobj *test, const char *msg)
+{
+	jobj *w = rj_get(test, "warnings");
+	if (!w) {
+		w = rj_arr();
+		rj_set(test, "warnings", w);
+	}
+	rj_push_str(w, msg);
+}
+
 /* The design xclbin in the report: path, and when it reads, its UUID,
- * SHA-256 and platform (the device phase checks it strictly). */
+ * SHA-256 and platform (the device phase checks it strictly). One that
+ * cannot be read, or reads with problems, is a warning: the emulated board
+ * never loads it, but the report cannot vouch for the design that ran. */
 static void put_xclbin(jobj *test, const char *path)
 {
 	aieth_xclbin *x = NULL;
 	jobj *xo;
-	char hex[65];
+	char hex[65], msg[1400];
+	size_t np;
 	if (!path) {
 		rj_null(test, "xclbin");
 		return;
@@ -283,12 +299,46 @@ static void put_xclbin(jobj *test, const char *path)
 		rj_str(xo, "vbnv", aieth_xclbin_get_header(x)->vbnv);
 		if (aieth_xclbin_sha256(x, hex) == AIETH_OK)
 			rj_str(xo, "sha256", hex);
-		rj_int(xo, "problems", (int64_t)aieth_xclbin_num_problems(x));
+		np = aieth_xclbin_num_problems(x);
+		rj_int(xo, "problems", (int64_t)np);
+		if (np) {
+			snprintf(msg, sizeof msg, "the design xclbin %s has %zu structural "
+				 "problem%s (is it an xclbin?), the first: %s", path, np,
+				 np == 1 ? "" : "s", aieth_xclbin_problem(x, 0));
+			add_warning(test, msg);
+		}
 		aieth_xclbin_close(x);
 	} else {
+		snprintf(msg, sizeof msg, "the design xclbin cannot be read, the report has no "
+			 "UUID for it: %s", aieth_error_message());
 		rj_str(xo, "error", aieth_error_message());
+		add_warning(test, msg);
 	}
 	rj_set(test, "xclbin", xo);
+}
+
+/* A plugin model given by a relative path ("models/mine.so", "mine.so") is
+ * relative to the description's folder, as its data, golden and aiesim
+ * files are, so the test runs the same from any folder. Built-in names stay
+ * as they are, and so does every name sent to th_server (backend remote:
+ * the server looks it up in its own --model-dir). 0 on out of memory. */
+static int model_path(const run_ctx *c, const char **model)
+{
+	const char *m = *model, *backend = rj_gets(c->test, "backend");
+	size_t n = m ? strlen(m) : 0;
+	if (!m || m[0] == '/' || !strcmp(backend, "remote") ||
+	    !(strchr(m, '/') || (n >= 3 && !strcmp(m + n - 3, ".so"))))
+		return 1;
+	return (*model = aieth_path_join(c->sp->dir, m)) != NULL;
+}
+
+/* Free what model_path allocated for graphs [0, n). */
+static void free_models(const run_ctx *c, aieth_graph_spec *gs, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (gs[i].model != c->sp->graphs[i].model)
+			free((char *)gs[i].model);
 }
 
 static void run_spec(run_ctx *c)
@@ -330,6 +380,13 @@ static void run_spec(run_ctx *c)
 		gs[i].name = c->sp->graphs[i].name;
 		gs[i].model = c->sp->graphs[i].model;
 		gs[i].model_params = c->sp->graphs[i].params;
+		if (!model_path(c, &gs[i].model)) {
+			aieth_fail(AIETH_ENOMEM, "out of memory");
+			rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+			free_models(c, gs, i);
+			free(gs);
+			return;
+		}
 	}
 	memset(&so, 0, sizeof so);
 	so.board = bi->name;
@@ -359,12 +416,14 @@ static void run_spec(run_ctx *c)
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
 	if (check_interrupt(c, "preparing the data")) {
+		free_models(c, gs, c->sp->ngraphs);
 		free(gs);
 		return;
 	}
 	snprintf(c->phase, sizeof c->phase, "open: %s board %s", so.backend, so.board);
 	add_progress(c, c->phase, 0, 0);
 	rc = aieth_session_open(&s, &so);
+	free_models(c, gs, c->sp->ngraphs);
 	free(gs);
 	if (rc) {
 		rn_test_error(c, "open", rc,

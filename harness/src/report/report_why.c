@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_why.c - the words for a failed check (report_why.h): one text for
+ * the table, junit.xml and report.html, so they never disagree.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_why.h"
+
+void rw_pair(sbuf *b, double measured, const char *op, double limit)
+{
+	char m[64], l[64];
+	int d;
+	for (d = 1; d <= 6; d++) {
+		snprintf(m, sizeof m, "%.*f", d, measured);
+		snprintf(l, sizeof l, "%.*f", d, limit);
+		if (strcmp(m, l))
+			break;
+	}
+	sb_printf(b, "%s %s %s", m, op, l);
+}
+
+int rw_channel_why(sbuf *b, struct json_object *ch)
+{
+	struct json_object *th = rj_get(ch, "thresholds"), *in = rj_get(ch, "integrity");
+	size_t i;
+	int n = 0;
+	if (in && json_object_get_boolean(rj_get(in, "checked")) && rj_geti(in, "mismatches") > 0) {
+		struct json_object *fm = rj_get(in, "first_mismatch");
+		sb_printf(b, "%lld of %lld elements differ", (long long)rj_geti(in, "mismatches"),
+			  (long long)rj_geti(in, "elements"));
+		if (fm && !json_object_is_type(fm, json_type_null)) {
+			sb_printf(b, ", first at byte %lld: got ", (long long)rj_geti(fm, "offset"));
+			sb_printf(b, "%s, expected %s", rj_gets(fm, "got"), rj_gets(fm, "expected"));
+		}
+		n++;
+	}
+	for (i = 0; th && json_object_is_type(th, json_type_array) &&
+		    i < json_object_array_length(th); i++) {
+		struct json_object *t = json_object_array_get_idx(th, i);
+		struct json_object *meas = rj_get(t, "measured");
+		const char *unit = strcmp(rj_gets(t, "metric"), "throughput_MBps")
+					   ? rj_gets(t, "metric") : "MB/s";
+		if (json_object_get_boolean(rj_get(t, "passed")))
+			continue;
+		sb_printf(b, "%s%s ", n ? "; " : "", unit);
+		if (meas && !json_object_is_type(meas, json_type_null))
+			rw_pair(b, json_object_get_double(meas), "< min", rj_getd(t, "min"));
+		else
+			sb_printf(b, "not measured (min %.1f)", rj_getd(t, "min"));
+		n++;
+	}
+	return n;
+}
+
+int rw_latency_why(sbuf *b, struct json_object *l)
+{
+	struct json_object *cy = rj_get(l, "cycles");
+	if (json_object_get_boolean(rj_get(l, "passed")))
+		return 0;
+	if (cy && !json_object_is_type(cy, json_type_null))
+		sb_printf(b, "cycles %lld > max %lld", (long long)json_object_get_int64(cy),
+			  (long long)rj_geti(l, "max_cycles"));
+	else
+		sb_printf(b, "cycles not measured (max %lld)", (long long)rj_geti(l, "max_cycles"));
+	return 1;
+}
+
+void rw_unfinished(sbuf *b, struct json_object *txn, struct json_object *ch)
+{
+	struct json_object *since = rj_get(ch, "stalled_since_cycle");
+	int has = since && !json_object_is_type(since, json_type_null);
+	const char *st = rj_gets(txn, "status");
+	if (!strcmp(st, "interrupted") && has && rj_geti(ch, "bytes_moved") > 0)
+		sb_printf(b, "interrupted; its last beat ended at cycle %lld",
+			  (long long)json_object_get_int64(since));
+	else if (!strcmp(st, "interrupted"))
+		sb_lit(b, "interrupted before its first beat");
+	else if (has)
+		sb_printf(b, "stalled since cycle %lld", (long long)json_object_get_int64(since));
+	else
+		sb_lit(b, "did not finish");
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_why.h - why a check failed, in words every writer shows (the text
+ * table, junit.xml, report.html): the limit and the measured value.
+ */
+#ifndef AIETH_REPORT_WHY_H
+#define AIETH_REPORT_WHY_H
+
+#include "report/report_internal.h"
+#include "util/sbuf.h"
+
+/* A channel's failed checks, "; " between them, unescaped (the caller
+ * escapes for its format): "MB/s 963.9 < min 5000.0", "3 of 1024 elements
+ * differ, first at byte 16: got 5, expected 6". Appends nothing when no
+ * check failed; returns how many failed. */
+int rw_channel_why(sbuf *b, struct json_object *ch);
+
+/* A failed latency bound: "cycles 500 > max 64" or "cycles not measured
+ * (max 64)"; nothing when it passed. Returns 1 when it failed. */
+int rw_latency_why(sbuf *b, struct json_object *lat);
+
+/* An unfinished channel's state, for the cells of the counters: "stalled
+ * since cycle N" (timeout), "interrupted; its last beat ended at cycle N"
+ * or "interrupted before its first beat" (a signal stopped the board),
+ * "did not finish" (anything else). */
+void rw_unfinished(sbuf *b, struct json_object *txn, struct json_object *ch);
+
+/* "a OP b" (OP: "< min") with the fewest decimals (1..6) that tell them apart. */
+void rw_pair(sbuf *b, double measured, const char *op, double limit);
+
+#endif
