@@ -101,6 +101,9 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       "Designs evicted from the cache.", s->xclbin_evictions);
 	metric(&b, "aieth_xclbin_cache_bytes", "gauge",
 	       "Bytes of designs in the cache.", s->cache_used);
+	metric(&b, "aieth_xclbin_upload_bytes", "gauge",
+	       "Bytes reserved by design uploads in progress (within --xclbin-cache-mib).",
+	       s->cache_reserved);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)

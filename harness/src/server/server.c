@@ -49,6 +49,7 @@ static void free_server(aieth_server *s)
 	free(s->data_dir);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->logmu);
+	pthread_mutex_destroy(&s->xidx_mu);
 	free(s);
 }
 
@@ -114,6 +115,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->logmu, NULL);
+	pthread_mutex_init(&s->xidx_mu, NULL);
 	s->log = o->log;
 	s->log_ctx = o->log_ctx;
 	s->log_json = o->log_json;

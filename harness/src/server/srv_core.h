@@ -62,6 +62,9 @@ typedef struct srv_xentry {
 	uint64_t size;
 	uint64_t used;                /* the cache clock at its last use: LRU */
 	unsigned pins;                /* sessions that use it: never evicted */
+	char **owners;                /* the token names that uploaded it ("*": no
+				         tokens): only they see it (HEAD, sessions) */
+	unsigned nowners;
 	struct srv_xentry *next;
 } srv_xentry;
 
@@ -90,6 +93,10 @@ typedef struct srv_sess {
 	struct aieth_server *srv;     /* for the progress hook */
 	int http;                     /* opened through the HTTP API (its client
 				         may collect results during a drain) */
+	int64_t active_ms;            /* when it got the device (--max-session) */
+	volatile sig_atomic_t intr;   /* its device call's interrupt flag: set on
+				         drain and when --max-session ends it */
+	uint64_t sum_hash;            /* run_summary.json as last written (FNV-1a) */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -121,6 +128,14 @@ struct aieth_server {
 	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
 	srv_xentry *xclbins;
 	uint64_t xclbin_uploads, xclbin_evictions;
+	uint64_t cache_reserved;      /* bytes of uploads in progress (counted in
+				         the limit: they are on disk already) */
+	unsigned xclbin_count;
+	/* the owners index (srv_xclbin.c), written outside mu in order */
+	pthread_mutex_t xidx_mu;
+	uint64_t xidx_gen, xidx_written;
+	int64_t max_session_ms;       /* --max-session (0: no limit) */
+	uint32_t max_session_s;
 	/* the opener thread: opens the device for the next session and runs
 	 * the reset command, both outside mu (a board takes seconds) */
 	pthread_t opener;
@@ -231,16 +246,21 @@ int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms);
 
 #define SRV_XCLBIN_MAX_MIB 1024u        /* --max-xclbin default */
 #define SRV_XCLBIN_CACHE_MIB 2048u      /* --xclbin-cache-mib default */
+#define SRV_XCLBIN_ENTRIES_MAX 4096u    /* designs in the cache (the LRU go first) */
 
 /* Open the cache: dir (made when missing), or work_dir/xclbins; entries
  * already there are kept (a --cache-dir survives restarts), leftovers of
  * broken uploads removed, then trimmed to cache_max. */
 int srv_xclbin_init(aieth_server *s, const char *dir);
 void srv_xclbin_fini(aieth_server *s);
-/* The entry of sha (mu held), or NULL; a lookup counts as a use. */
-srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha);
-/* Pin x->xsha for x (mu held): x->xclbin = its path. AIETH_ENOTFOUND
- * (message naming the sha) when not cached. */
+/* The owner name designs are kept under for a request's token name who
+ * (without tokens every client shares one anonymous namespace). */
+const char *srv_xclbin_owner(const aieth_server *s, const char *who);
+/* The entry of sha that owner uploaded (mu held; owner NULL: any), or
+ * NULL; a lookup counts as a use. Another owner's design is not there. */
+srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner);
+/* Pin x->xsha for x (mu held), if x's owner uploaded it: x->xclbin = its
+ * path. AIETH_ENOTFOUND (message naming the sha) when not cached. */
 int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);
 /* Drop x's pin, if any (mu held). */
 void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x);
@@ -251,6 +271,11 @@ typedef struct {
 	int fd;
 	char *tmp;
 	char sha[65];
+	char owner[SRV_TOKEN_NAME_MAX + 1];
+	aieth_server *s;
+	int reserved;             /* want bytes counted in s->cache_reserved */
+	int pinned;               /* the file is cached already: the body is only
+				     hashed, the entry pinned until the end */
 	uint64_t want, got;
 	aieth_sha256 h;
 	unsigned evicted;         /* commit: entries evicted to make room */
@@ -262,17 +287,21 @@ typedef enum {
 	SRV_X_OK = 0,
 	SRV_X_TOO_LARGE,          /* over --max-xclbin or the cache size: 413 */
 	SRV_X_BAD,                /* short body, or the hash differs: 400 */
-	SRV_X_NO_ROOM,            /* pinned entries leave no room: 507 */
+	SRV_X_NO_ROOM,            /* pinned entries and uploads in progress leave
+				     no room: 507 */
 	SRV_X_IO                  /* a file could not be written: 500 */
 } srv_x_result;
 
-/* Begin an upload of len bytes (checked against the limits first). */
-srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, uint64_t len,
-			      srv_xupload *u, char *msg, size_t cap);
+/* Begin an upload of len bytes by owner (checked against the limits
+ * first): room for len is made and reserved until commit or abort, so
+ * that unfinished uploads count against the cache limit. */
+srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner,
+			      uint64_t len, srv_xupload *u, char *msg, size_t cap);
 /* More body: 0, or -1 when it goes past the length (the upload fails). */
 int srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
-/* The end of the body: checked, stored (*created: 1 new, 0 it was there
- * already, e.g. a concurrent upload of the same file), room made by
+/* The end of the body: checked, stored (*created: 1 new for its owner, 0
+ * the owner had it already, e.g. a concurrent upload of the same file; a
+ * file another owner uploaded is shared, not stored twice), room made by
  * evicting the least recently used entries not pinned. u is released. */
 srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg,
 			       size_t cap);
@@ -287,8 +316,9 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 /* Remove the folder's files and the folder (when the session is freed). */
 void srv_artifacts_remove(srv_sess *x);
 /* Write x's run_summary.json (graphs, transactions with state, status,
- * cycles, bytes; the session's state) into its folder; mu held. Called
- * when the device closes and when a client lists the artifacts. */
+ * cycles, bytes; the session's state) into its folder when it differs
+ * from what was written last; mu held. Called when the device closes and
+ * when a client lists the artifacts. */
 int srv_artifacts_summary(aieth_server *s, srv_sess *x);
 
 /* ---- the reset command (srv_reset.c) ---- */
