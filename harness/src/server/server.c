@@ -129,6 +129,11 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
 	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
 	s->reset_timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
+	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 16;
+	s->head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
+	s->max_session_s = o->max_session_s ? o->max_session_s : 3600;
+	s->max_session_ms = s->max_session_s == AIETH_SERVER_NO_LIMIT
+				    ? 0 : (int64_t)s->max_session_s * 1000;
 	if (o->reset_cmd && !*o->reset_cmd) {
 		free_server(s);
 		return aieth_fail(AIETH_EINVAL, "reset command: empty");
@@ -210,6 +215,8 @@ void aieth_server_close(aieth_server *s)
 	pthread_mutex_lock(&s->mu);
 	s->draining = 1;
 	s->stop = 1;
+	for (p = s->sessions; p; p = p->next)
+		p->intr = 1;       /* a device call running ends */
 	pthread_mutex_unlock(&s->mu);
 	/* running requests finish (a device wait sees the interrupt flag);
 	 * the listeners' threads are joined */

@@ -156,6 +156,8 @@ struct aieth_server {
 	struct srv_rate { char key[sizeof "token " + SRV_TOKEN_NAME_MAX]; int64_t sec; uint32_t n; } rate[256];
 	/* the HTTP listener (http_server.c) */
 	void *http;                   /* struct MHD_Daemon */
+	void *conns;                  /* its connections (http_conns, http_internal.h) */
+	uint32_t conn_per_addr, head_timeout_s;
 	uint16_t port;
 	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
 	/* the AMD-protocol listener (amd_listen.c), or NULL */
@@ -334,6 +336,9 @@ int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap);
  * without libmicrohttpd. stop joins its threads. */
 int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr);
 void srv_http_stop(aieth_server *s);
+/* Housekeeping (aieth_server_tick): connections whose request head did not
+ * arrive within --head-timeout are shut down. */
+void srv_http_tick(aieth_server *s);
 
 /* AMD's protocol (amd_listen.c): start on o->amd_listen (addr parsed by
  * the caller); stop ends its connections and their sessions, joins all. */
