@@ -132,6 +132,9 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 			srv_log(s, "xclbin cache: %u older designs evicted to make room (the limit "
 				"is --xclbin-cache-mib %llu)", u->evicted,
 				(unsigned long long)(s->cache_max >> 20));
+		if (u->index_failed)
+			srv_log(s, "xclbin cache: who may see %s is not kept across a restart: %s",
+				r->route.sha, u->errmsg);
 		free(u);
 		r->xup = NULL;
 		if (xr)

@@ -197,6 +197,14 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	return AIETH_OK;
 }
 
+void aieth_server_tick(aieth_server *s)
+{
+	if (!s)
+		return;
+	srv_http_tick(s);   /* request heads past --head-timeout */
+	srv_tick(s);
+}
+
 uint16_t aieth_server_port(const aieth_server *s)
 {
 	return s ? s->port : 0;

@@ -488,7 +488,7 @@ void srv_release(aieth_server *s, srv_sess *x)
 	pthread_mutex_unlock(&s->mu);
 }
 
-void aieth_server_tick(aieth_server *s)
+void srv_tick(aieth_server *s)
 {
 	srv_sess *p;
 	int64_t t = srv_now_ms();
@@ -496,7 +496,6 @@ void aieth_server_tick(aieth_server *s)
 	unsigned waiting = 0;
 	if (!s)
 		return;
-	srv_http_tick(s);
 	pthread_mutex_lock(&s->mu);
 	for (p = s->sessions; p; p = p->next)
 		waiting += p->state == SS_QUEUED && !p->opening;

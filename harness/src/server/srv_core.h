@@ -170,6 +170,10 @@ void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
 /* ---- sessions (srv->mu held where the name says _locked) ---- */
 
+/* aieth_server_tick's part for the sessions: idle, queue-wait and
+ * --max-session expiry, pruning, promotion. */
+void srv_tick(aieth_server *s);
+
 srv_sess *srv_find_locked(aieth_server *s, const char *id);
 /* 1-based place among the queued sessions; 0 when not queued. */
 unsigned srv_position_locked(aieth_server *s, const srv_sess *x);
@@ -282,6 +286,8 @@ typedef struct {
 	aieth_sha256 h;
 	unsigned evicted;         /* commit: entries evicted to make room */
 	int err;                  /* a write failed: errmsg */
+	int index_failed;         /* commit: stored, but the owners index could
+				     not be written (errmsg): to be logged */
 	char errmsg[256];
 } srv_xupload;
 

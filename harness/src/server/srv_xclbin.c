@@ -524,10 +524,12 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 	pthread_mutex_unlock(&s->mu);
 	free(dst);
 	/* a restart keeps who may see what; without the index line the design
-	 * is only nobody's (safe), so a failed write is logged, not refused */
-	if (idx && owners_write(s, idx, idx_len, gen))
-		srv_log(s, "xclbin cache: cannot write %s/%s: %s", s->cache_dir, OWNERS,
-			aieth_error_message());
+	 * is only nobody's (safe), so a failed write is logged (by the
+	 * caller), not refused */
+	if (idx && owners_write(s, idx, idx_len, gen)) {
+		u->index_failed = 1;
+		snprintf(u->errmsg, sizeof u->errmsg, "%s", aieth_error_message());
+	}
 	free(idx);
 	return res;
 }
