@@ -157,6 +157,29 @@ static void test_routes(void)
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_NONE), "");
 }
 
+/* GET .../rtp/PORT?size=N: decimal digits only, 1..65536; nothing else
+ * (a value that does not start with a digit was read through a pointer
+ * never set) */
+static void test_rtp_size(void)
+{
+	static const char *const bad[] = {"", "x", "x1", "-1", "+1", " 1", "1 ", "1x", "0", "00",
+					  "65537", "99999999999999999999999", "0x10", NULL};
+	uint32_t v = 7;
+	size_t i;
+	CU_ASSERT_EQUAL(srv_rtp_size_parse("1", &v), 0);
+	CU_ASSERT_EQUAL(v, 1);
+	CU_ASSERT_EQUAL(srv_rtp_size_parse("065536", &v), 0);
+	CU_ASSERT_EQUAL(v, 65536);
+	CU_ASSERT_EQUAL(srv_rtp_size_parse(NULL, &v), -1);
+	for (i = 0; bad[i]; i++) {
+		v = 7;
+		if (srv_rtp_size_parse(bad[i], &v) != -1)
+			fprintf(stderr, "\n  ?size=%s accepted\n", bad[i]);
+		CU_ASSERT_EQUAL(srv_rtp_size_parse(bad[i], &v), -1);
+		CU_ASSERT_EQUAL(v, 0);
+	}
+}
+
 static void test_bearer(void)
 {
 	const char *t;
@@ -475,6 +498,7 @@ TU_MAIN("server",
 	{"token file refusals", test_tokens_bad},
 	{"token file from disk", test_tokens_file},
 	{"routes", test_routes},
+	{"RTP read size", test_rtp_size},
 	{"bearer header", test_bearer},
 	{"session request body", test_session_body},
 	{"graph request bodies", test_graph_bodies},
