@@ -95,7 +95,7 @@ static void help(void)
 	       "                       have not all arrived S s after it opened or after\n"
 	       "                       its previous request ended (10)\n"
 	       "  --max-conn-per-addr N  HTTP connections one client address may hold open\n"
-	       "                       (16 of the server's 64); more are closed at once\n"
+	       "                       (32 of the server's 64); more are closed at once\n"
 	       "  --max-session S      a session that has held the device S s while another\n"
 	       "                       waits is ended (state \"expired\"; a running\n"
 	       "                       transaction is interrupted) and the next one gets\n"

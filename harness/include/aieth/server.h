@@ -64,7 +64,7 @@ typedef struct {
 				        is the reset) */
 	uint32_t reset_timeout_s;    /* the reset command is killed after this (0: 120) */
 	uint32_t max_conn_per_addr;  /* HTTP connections one client address may hold
-				        open (0: 16); more are closed at accept */
+				        open (0: 32); more are closed at accept */
 	uint32_t head_timeout_s;     /* a connection's request line and headers must
 				        arrive within this, from the accept or the
 				        end of its previous request (0: 10) */

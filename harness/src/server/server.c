@@ -129,7 +129,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
 	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
 	s->reset_timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
-	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 16;
+	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 32;
 	s->head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
 	s->max_session_s = o->max_session_s ? o->max_session_s : 3600;
 	s->max_session_ms = s->max_session_s == AIETH_SERVER_NO_LIMIT
