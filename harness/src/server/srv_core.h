@@ -110,7 +110,7 @@ struct aieth_server {
 	int log_json;
 	int64_t idle_ms, max_wait_ms;
 	uint32_t idle_s, max_wait_s, max_queue;
-	volatile sig_atomic_t stop;   /* the sessions' interrupt flag: set on drain */
+	volatile sig_atomic_t stop;   /* set on drain (with every session's intr) */
 	int draining;
 	srv_sess *sessions;           /* in arrival order */
 	uint64_t next_seq, id_key;
