@@ -110,6 +110,15 @@ static void help(void)
 	       "                       with Retry-After\n"
 	       "  --client-timeout S   close a connection idle for S s, e.g. a client that\n"
 	       "                       never finishes its request (30)\n"
+	       "  --head-timeout S     close a connection whose request line and headers\n"
+	       "                       have not all arrived S s after it opened or after\n"
+	       "                       its previous request ended (10)\n"
+	       "  --max-conn-per-addr N  HTTP connections one client address may hold open\n"
+	       "                       (32 of the server's 64); more are closed at once\n"
+	       "  --max-session S      a session that has held the device S s while another\n"
+	       "                       waits is ended (state \"expired\"; a running\n"
+	       "                       transaction is interrupted) and the next one gets\n"
+	       "                       the device (3600; 0: no limit)\n"
 	       "  --reset-cmd 'CMD'    reset the device with /bin/sh -c CMD (e.g. 'xrt-smi\n"
 	       "                       reset --force') after a session that expired or\n"
 	       "                       failed and on drain, before the next session gets\n"
@@ -164,7 +173,8 @@ int main(int argc, char **argv)
 	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
 	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
 	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP, O_MODEL_DIR };
+	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP, O_MODEL_DIR,
+	       O_HTIMEOUT, O_PERADDR, O_MAXSESS };
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -191,6 +201,9 @@ int main(int argc, char **argv)
 		{"client-timeout", required_argument, NULL, O_CTIMEOUT},
 		{"reset-cmd", required_argument, NULL, O_RESET},
 		{"reset-timeout", required_argument, NULL, O_RESET_TO},
+		{"head-timeout", required_argument, NULL, O_HTIMEOUT},
+		{"max-conn-per-addr", required_argument, NULL, O_PERADDR},
+		{"max-session", required_argument, NULL, O_MAXSESS},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
 		{NULL, 0, NULL, 0},
@@ -277,6 +290,20 @@ int main(int argc, char **argv)
 		case O_RESET_TO:
 			if (parse_u32("--reset-timeout", optarg, 1, 3600, &o.reset_timeout_s))
 				return EX_USAGE;
+			break;
+		case O_HTIMEOUT:
+			if (parse_u32("--head-timeout", optarg, 1, 3600, &o.head_timeout_s))
+				return EX_USAGE;
+			break;
+		case O_PERADDR:
+			if (parse_u32("--max-conn-per-addr", optarg, 1, 64, &o.max_conn_per_addr))
+				return EX_USAGE;
+			break;
+		case O_MAXSESS:
+			if (parse_u32("--max-session", optarg, 0, 7 * 86400, &o.max_session_s))
+				return EX_USAGE;
+			if (!o.max_session_s)
+				o.max_session_s = AIETH_SERVER_NO_LIMIT;
 			break;
 		case O_HELP: help(); return EX_OK;
 		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;

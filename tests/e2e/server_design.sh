@@ -19,8 +19,8 @@ J='Content-Type: application/json'
 O='Content-Type: application/octet-stream'
 
 is() { if [[ $2 == "$3" ]]; then ok; else bad "$1: '$2', expected '$3'"; fi; }
-# files in the cache folder, temporaries included
-nfiles() { find "$1" -mindepth 1 | wc -l; }
+# files in the cache folder, temporaries included (not the owners index)
+nfiles() { find "$1" -mindepth 1 ! -name owners.txt | wc -l; }
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 # raw REQUEST: send it on a fresh connection, print the status line's code
 # (5 s at most); the body is never sent

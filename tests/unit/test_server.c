@@ -4,9 +4,11 @@
  * and listen addresses (server/srv_tokens.c, server/srv_route.c). */
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "aieth.h"
 #include "pl_dma/protocol.h"
+#include "server/srv_core.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
 #include "tu.h"
@@ -174,6 +176,29 @@ static void test_routes(void)
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SESSION), "GET, DELETE");
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_NONE), "");
+}
+
+/* GET .../rtp/PORT?size=N: decimal digits only, 1..65536; nothing else
+ * (a value that does not start with a digit was read through a pointer
+ * never set) */
+static void test_rtp_size(void)
+{
+	static const char *const bad[] = {"", "x", "x1", "-1", "+1", " 1", "1 ", "1x", "0", "00",
+					  "65537", "99999999999999999999999", "0x10", NULL};
+	uint32_t v = 7;
+	size_t i;
+	CU_ASSERT_EQUAL(srv_rtp_size_parse("1", &v), 0);
+	CU_ASSERT_EQUAL(v, 1);
+	CU_ASSERT_EQUAL(srv_rtp_size_parse("065536", &v), 0);
+	CU_ASSERT_EQUAL(v, 65536);
+	CU_ASSERT_EQUAL(srv_rtp_size_parse(NULL, &v), -1);
+	for (i = 0; bad[i]; i++) {
+		v = 7;
+		if (srv_rtp_size_parse(bad[i], &v) != -1)
+			fprintf(stderr, "\n  ?size=%s accepted\n", bad[i]);
+		CU_ASSERT_EQUAL(srv_rtp_size_parse(bad[i], &v), -1);
+		CU_ASSERT_EQUAL(v, 0);
+	}
 }
 
 static void test_bearer(void)
@@ -510,6 +535,73 @@ static void test_server_open_refusals(void)
 	aieth_server_close(s);
 }
 
+/* --max-session: a holder past the limit keeps the device while nobody
+ * waits; once a session waits, the tick ends it (expired, the limit named,
+ * its device call's interrupt flag set) and the waiting one gets the device. */
+static void test_max_session(void)
+{
+#ifdef AIETH_HAVE_MHD
+	static const char body[] = "{\"board\":\"vck190\"}";
+	aieth_server_opts so;
+	aieth_server *srv = NULL;
+	srv_session_req q;
+	srv_sess *a, *b;
+	ss_state st = SS_QUEUED;
+	char msg[600];
+	int i;
+
+	memset(&so, 0, sizeof so);
+	so.listen = "127.0.0.1:0";
+	so.max_session_s = 1;
+	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	memset(&q, 0, sizeof q);
+	CU_ASSERT_EQUAL_FATAL(srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
+	a = srv_sess_new("alice", &q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL_FATAL(srv_sess_enqueue(srv, a, msg, sizeof msg), SRV_Q_OK);
+	pthread_mutex_lock(&srv->mu);
+	srv_wait_open_locked(srv, a, 30000);
+	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);
+	a->active_ms -= 5000;           /* it has held the device 5 s */
+	pthread_mutex_unlock(&srv->mu);
+	aieth_server_tick(srv);
+	pthread_mutex_lock(&srv->mu);
+	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);   /* nobody waits */
+	CU_ASSERT_EQUAL(a->intr, 0);
+	pthread_mutex_unlock(&srv->mu);
+
+	CU_ASSERT_EQUAL_FATAL(srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
+	b = srv_sess_new("bob", &q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(srv_sess_enqueue(srv, b, msg, sizeof msg), SRV_Q_OK);
+	pthread_mutex_lock(&srv->mu);
+	CU_ASSERT_EQUAL(b->state, SS_QUEUED);
+	pthread_mutex_unlock(&srv->mu);
+	aieth_server_tick(srv);
+	pthread_mutex_lock(&srv->mu);
+	CU_ASSERT_EQUAL(a->state, SS_EXPIRED);
+	CU_ASSERT_EQUAL(a->intr, 1);
+	if (!strstr(a->reason, "while 1 session waited, the limit is --max-session 1 s"))
+		fprintf(stderr, "\n  reason: %s\n", a->reason);
+	CU_ASSERT_PTR_NOT_NULL(strstr(a->reason, "while 1 session waited, the limit is "
+					 "--max-session 1 s"));
+	pthread_mutex_unlock(&srv->mu);
+	/* a's device is closed by the opener thread, then b's opened: polled,
+	 * 30 s at most */
+	for (i = 0; i < 3000; i++) {
+		struct timespec ts = {0, 10 * 1000000L};
+		pthread_mutex_lock(&srv->mu);
+		st = b->state;
+		pthread_mutex_unlock(&srv->mu);
+		if (st != SS_QUEUED)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	CU_ASSERT_EQUAL(st, SS_ACTIVE);
+	aieth_server_close(srv);
+#endif
+}
+
 /* An in-process server and a session of backend "remote" on it: graph
  * control and run-time parameters cross HTTP both ways. */
 static void test_remote_session(void)
@@ -608,6 +700,7 @@ TU_MAIN("server",
 	{"token file refusals", test_tokens_bad},
 	{"token file from disk", test_tokens_file},
 	{"routes", test_routes},
+	{"RTP read size", test_rtp_size},
 	{"bearer header", test_bearer},
 	{"session request body", test_session_body},
 	{"graph request bodies", test_graph_bodies},
@@ -615,5 +708,6 @@ TU_MAIN("server",
 	{"transaction cfg words against the images", test_txn_check},
 	{"listen address", test_listen},
 	{"server open refusals", test_server_open_refusals},
+	{"--max-session ends a holder when another waits", test_max_session},
 	{"a remote session on an in-process server", test_remote_session},
 	{"graph names remotely", test_remote_graph_names})

@@ -132,11 +132,11 @@ static void sha_hex(const void *data, size_t n, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
-static srv_x_result put(aieth_server *s, const char *sha, const void *data, size_t n, int *created,
-			char *msg, size_t cap)
+static srv_x_result put_as(aieth_server *s, const char *owner, const char *sha, const void *data,
+			   size_t n, int *created, char *msg, size_t cap)
 {
 	srv_xupload u;
-	srv_x_result r = srv_xclbin_begin(s, sha, n, &u, msg, cap);
+	srv_x_result r = srv_xclbin_begin(s, sha, owner, n, &u, msg, cap);
 	size_t off;
 	if (r)
 		return r;
@@ -147,13 +147,22 @@ static srv_x_result put(aieth_server *s, const char *sha, const void *data, size
 	return srv_xclbin_commit(s, &u, created, msg, cap);
 }
 
+/* without tokens: the one anonymous namespace */
+static srv_x_result put(aieth_server *s, const char *sha, const void *data, size_t n, int *created,
+			char *msg, size_t cap)
+{
+	return put_as(s, "*", sha, data, n, created, msg, cap);
+}
+
 static int files_in(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0;
+	/* the designs and temporaries; not the owners index beside them */
 	while (d && (e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		     strcmp(e->d_name, "owners.txt");
 	if (d)
 		closedir(d);
 	return n;
@@ -203,7 +212,7 @@ static void test_cache(void)
 	CU_ASSERT_EQUAL(access(p, F_OK), -1);
 
 	/* over --max-xclbin: refused from the length alone */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, (1u << 20) + 1, &u, msg, sizeof msg),
+	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", (1u << 20) + 1, &u, msg, sizeof msg),
 			SRV_X_TOO_LARGE);
 	MSG_HAS(msg, "the limit is --max-xclbin 1 MiB");
 	/* a body whose hash differs: 400, nothing left behind */
@@ -211,14 +220,14 @@ static void test_cache(void)
 	MSG_HAS(msg, "sha256 is");
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* a body that ends early: 400, nothing left */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, n, &u, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, 100), 0);
 	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, n), -1);  /* past the length */
 	CU_ASSERT_EQUAL(srv_xclbin_commit(s, &u, &created, msg, sizeof msg), SRV_X_BAD);
 	MSG_HAS(msg, "ended after 100 of");
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* a client that vanished */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, n, &u, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, 100), 0);
 	srv_xclbin_abort(&u);
 	CU_ASSERT_EQUAL(files_in(dir), 0);
@@ -235,14 +244,15 @@ static void test_cache(void)
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(s->xclbin_evictions, 1);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha));
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hb));
+	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "*"));
+	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hb, "*"));
 	pthread_mutex_unlock(&s->mu);
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 
 	/* b pinned by a session: c finds no room (507), b stays */
 	memset(&x, 0, sizeof x);
 	memcpy(x.xsha, hb, 65);
+	snprintf(x.owner, sizeof x.owner, "-");
 	pthread_mutex_lock(&s->mu);
 	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_OK);
 	pthread_mutex_unlock(&s->mu);
@@ -270,16 +280,132 @@ static void test_cache(void)
 	s = open_cache(dir, 4, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hc));
+	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hc, "*"));
 	CU_ASSERT_EQUAL(s->cache_used, n);
 	pthread_mutex_unlock(&s->mu);
 	aieth_server_close(s);
 	snprintf(p, sizeof p, "%s/%s", dir, hc);
 	unlink(p);
+	snprintf(p, sizeof p, "%s/owners.txt", dir);
+	unlink(p);
 	rmdir(dir);
 	free(a);
 	free(b);
 	free(c);
+#endif
+}
+
+/* Designs per owner (a token's name): another owner's design is answered
+ * as a missing one (find, pin), stored once when both send it, and who
+ * may see what survives a restart (the owners index). */
+static void test_cache_owners(void)
+{
+#ifdef AIETH_HAVE_MHD
+	char dir[] = "/tmp/aieth_xown.XXXXXX", msg[600], ha[65], p[600];
+	size_t n = 1000;
+	uint8_t a[1000];
+	aieth_server *s;
+	srv_sess x;
+	int created = -1;
+
+	memset(a, 'o', n);
+	sha_hex(a, n, ha);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	s = open_cache(dir, 4, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	s->have_tokens = 1;   /* as with a token file: owners are token names */
+	CU_ASSERT_STRING_EQUAL(srv_xclbin_owner(s, "alice"), "alice");
+	CU_ASSERT_EQUAL(put_as(s, "alice", ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(created, 1);
+	pthread_mutex_lock(&s->mu);
+	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, ha, "alice"));
+	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "bob"));
+	pthread_mutex_unlock(&s->mu);
+	/* bob's session cannot use it: the same message as a missing design */
+	memset(&x, 0, sizeof x);
+	memcpy(x.xsha, ha, 65);
+	snprintf(x.owner, sizeof x.owner, "bob");
+	pthread_mutex_lock(&s->mu);
+	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_ENOTFOUND);
+	pthread_mutex_unlock(&s->mu);
+	MSG_HAS(aieth_error_message(), "not in the server's cache: upload it first");
+	CU_ASSERT_PTR_NULL(x.xclbin);
+	/* bob sends the same bytes: new for him, stored once */
+	CU_ASSERT_EQUAL(put_as(s, "bob", ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(created, 1);
+	CU_ASSERT_EQUAL(put_as(s, "bob", ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(created, 0);
+	CU_ASSERT_EQUAL(files_in(dir), 1);
+	CU_ASSERT_EQUAL(s->cache_used, n);
+	pthread_mutex_lock(&s->mu);
+	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_OK);
+	srv_xclbin_unpin_locked(s, &x);
+	pthread_mutex_unlock(&s->mu);
+	free(x.xclbin);
+	aieth_server_close(s);
+
+	/* after a restart: alice and bob still see it, carol does not; a
+	 * server without tokens (the anonymous namespace) does not either */
+	s = open_cache(dir, 4, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	pthread_mutex_lock(&s->mu);
+	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, ha, "alice"));
+	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, ha, "bob"));
+	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "carol"));
+	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, srv_xclbin_owner(s, "-")));
+	pthread_mutex_unlock(&s->mu);
+	aieth_server_close(s);
+	snprintf(p, sizeof p, "%s/%s", dir, ha);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/owners.txt", dir);
+	unlink(p);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+#endif
+}
+
+/* Uploads in progress hold their length in the cache limit: a second one
+ * that does not fit beside them is refused (507) until the first ends. */
+static void test_cache_reserved(void)
+{
+#ifdef AIETH_HAVE_MHD
+	char dir[] = "/tmp/aieth_xres.XXXXXX", msg[600], ha[65], hb[65];
+	size_t n = 600u << 10;
+	uint8_t *a = malloc(n), *b = malloc(n);
+	srv_xupload u1, u2;
+	aieth_server *s;
+	int created = -1;
+
+	CU_ASSERT_FATAL(a && b);
+	memset(a, 'A', n);
+	memset(b, 'B', n);
+	sha_hex(a, n, ha);
+	sha_hex(b, n, hb);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	s = open_cache(dir, 1, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(srv_xclbin_write(&u1, a, 100), 0);
+	CU_ASSERT_EQUAL(s->cache_reserved, n);
+	CU_ASSERT_EQUAL(srv_xclbin_begin(s, hb, "*", n, &u2, msg, sizeof msg), SRV_X_NO_ROOM);
+	MSG_HAS(msg, "uploads in progress hold 614400 bytes");
+	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
+	srv_xclbin_abort(&u1);       /* the client went away */
+	CU_ASSERT_EQUAL(s->cache_reserved, 0);
+	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(s->cache_reserved, 0);
+	/* a finished design that is not in use makes room for the next upload */
+	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(s->xclbin_evictions, 1);
+	CU_ASSERT_EQUAL(s->cache_used + s->cache_reserved, n);
+	srv_xclbin_abort(&u1);
+	aieth_server_close(s);
+	snprintf(msg, sizeof msg, "%s/%s", dir, hb);
+	CU_ASSERT_EQUAL(unlink(msg), -1);   /* evicted */
+	snprintf(msg, sizeof msg, "%s/owners.txt", dir);
+	unlink(msg);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+	free(a);
+	free(b);
 #endif
 }
 
@@ -314,15 +440,16 @@ static void test_reserve(void)
 	/* room made by evicting a */
 	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), 0);
 	CU_ASSERT_EQUAL(ev, 1);
-	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(s->cache_used, 0);
+	CU_ASSERT_EQUAL(s->cache_reserved, n);
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* nothing left to evict: an upload and a second reservation fail */
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_NO_ROOM);
 	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), -1);
-	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(s->cache_reserved, n);
 	/* given back: the upload fits */
 	srv_xclbin_unreserve(s, n);
-	CU_ASSERT_EQUAL(s->cache_used, 0);
+	CU_ASSERT_EQUAL(s->cache_reserved, 0);
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 1);
 	aieth_server_close(s);
@@ -410,5 +537,7 @@ TU_MAIN("srv_xclbin",
 	{"routes and names", test_routes},
 	{"session fields: xclbin_sha256, xrt_ini", test_session_fields},
 	{"the xclbin cache", test_cache},
+	{"the xclbin cache: designs per owner", test_cache_owners},
+	{"the xclbin cache: uploads in progress count", test_cache_reserved},
 	{"files outside the cache count against its limit", test_reserve},
 	{"a remote session with a design and an xrt.ini", test_remote_design})

@@ -71,7 +71,17 @@ typedef struct {
 	 * without any, clients name built-in models only: */
 	const char *const *model_dirs;
 	size_t num_model_dirs;
+	uint32_t max_conn_per_addr;  /* HTTP connections one client address may hold
+				        open (0: 32); more are closed at accept */
+	uint32_t head_timeout_s;     /* a connection's request line and headers must
+				        arrive within this, from the accept or the
+				        end of its previous request (0: 10) */
+	uint32_t max_session_s;      /* a session that held the device this long
+				        while another waits is ended as expired
+				        (0: 3600; AIETH_SERVER_NO_LIMIT: never) */
 } aieth_server_opts;
+
+#define AIETH_SERVER_NO_LIMIT UINT32_MAX
 
 /* Validate the options, read the tokens, bind and start serving (own
  * threads). *out is the caller's: aieth_server_close ends it. */

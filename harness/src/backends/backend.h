@@ -76,7 +76,8 @@ typedef struct {
 	char msg[512];
 	uint64_t total_cycles;      /* 0 when the device cannot tell */
 	int have_progress;          /* per-channel progress below is valid */
-	/* beats moved, first/last, stalled-since per channel: N each */
+	/* bytes moved (whole beats of PLD_WORD_BYTES), first/last,
+	 * stalled-since per channel: N each */
 	uint64_t *tx_moved, *rx_moved, *tx_since, *rx_since;
 	uint64_t *tx_first, *tx_last, *rx_first, *rx_last;
 	int *tx_connected, *rx_connected;

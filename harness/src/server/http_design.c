@@ -50,7 +50,8 @@ enum MHD_Result http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth
 	if (!(r->xup = calloc(1, sizeof *r->xup)))
 		return http_reply_err(c, r, 500, NULL, "xclbin upload: out of memory");
 	/* the limits come from Content-Length: nothing is read past them */
-	xr = srv_xclbin_begin(s, r->route.sha, len, r->xup, msg, sizeof msg);
+	xr = srv_xclbin_begin(s, r->route.sha, srv_xclbin_owner(s, r->who), len, r->xup, msg,
+			      sizeof msg);
 	if (xr) {
 		free(r->xup);
 		r->xup = NULL;
@@ -95,7 +96,8 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		char *path;
 		int fd;
 		pthread_mutex_lock(&s->mu);
-		e = srv_xclbin_find_locked(s, r->route.sha);
+		/* another token's design is answered as a missing one */
+		e = srv_xclbin_find_locked(s, r->route.sha, srv_xclbin_owner(s, r->who));
 		path = e ? aieth_path_join(s->cache_dir, e->sha) : NULL;
 		/* opened under the lock: an eviction after it leaves the open
 		 * file readable */
@@ -130,6 +132,9 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 			srv_log(s, "xclbin cache: %u older designs evicted to make room (the limit "
 				"is --xclbin-cache-mib %llu)", u->evicted,
 				(unsigned long long)(s->cache_max >> 20));
+		if (u->index_failed)
+			srv_log(s, "xclbin cache: who may see %s is not kept across a restart: %s",
+				r->route.sha, u->errmsg);
 		free(u);
 		r->xup = NULL;
 		if (xr)

@@ -19,6 +19,25 @@
 
 extern const unsigned srv_metric_codes[SRV_NCODES];
 
+/* The HTTP connections open (s->conns): how many each address holds
+ * (--max-conn-per-addr) and when each began waiting for a request head
+ * (--head-timeout: from the accept or the end of the previous request). */
+#define HTTP_CONN_SLOTS 128   /* twice libmicrohttpd's connection limit */
+typedef struct {
+	int used;
+	int in_head;                  /* waiting for a request's head */
+	int fd;
+	int64_t since_ms;
+	char addr[64];
+} http_conn;
+typedef struct {
+	pthread_mutex_t mu;
+	http_conn v[HTTP_CONN_SLOTS];
+	unsigned open;
+	uint64_t refused, head_timeouts;
+	int64_t refused_logged_s;     /* one log line per second at most */
+} http_conns;
+
 /* One request as it is handled. */
 typedef struct {
 	int64_t t0_ms;

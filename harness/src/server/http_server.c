@@ -34,6 +34,9 @@
 /* the request line and headers, checked here (the memory above would let
  * libmicrohttpd take far more) */
 #define HEAD_MAX ((size_t)16 << 10)
+/* a chunked JSON body past its limit: read and discarded up to this much
+ * more so that the 413 reaches the client; beyond, the connection is cut */
+#define DISCARD_MAX ((size_t)1 << 20)
 #define DRAIN_S 15            /* requests running at a drain get this long to end */
 /* After a drain interrupted the device: HTTP clients still holding a session
  * get this long to collect what their transactions produced (wait, result,
@@ -112,19 +115,128 @@ static int method_allowed(const char *allow, const char *method)
 	return 0;
 }
 
+static void addr_text(const struct sockaddr *sa, char *dst, size_t cap)
+{
+	snprintf(dst, cap, "-");
+	if (sa) {
+		socklen_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+							  : sizeof(struct sockaddr_in);
+		char host[64];
+		if (!getnameinfo(sa, len, host, sizeof host, NULL, 0, NI_NUMERICHOST))
+			snprintf(dst, cap, "%s", host);
+	}
+}
+
 static void client_text(struct MHD_Connection *c, char *dst, size_t cap)
 {
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	snprintf(dst, cap, "-");
-	if (ci && ci->client_addr) {
-		socklen_t len = ci->client_addr->sa_family == AF_INET6
-					? sizeof(struct sockaddr_in6)
-					: sizeof(struct sockaddr_in);
-		char host[64];
-		if (!getnameinfo(ci->client_addr, len, host, sizeof host, NULL, 0, NI_NUMERICHOST))
-			snprintf(dst, cap, "%s", host);
+	addr_text(ci ? ci->client_addr : NULL, dst, cap);
+}
+
+/* ---- connections: per address, and the deadline of a request head ---- */
+
+/* The accept policy (the listening thread, before the connection is
+ * counted open): refused when its address holds --max-conn-per-addr. */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+	aieth_server *s = cls;
+	http_conns *t = s->conns;
+	char a[64];
+	unsigned i, n = 0;
+	int log = 0;
+	(void)len;
+	addr_text(addr, a, sizeof a);
+	pthread_mutex_lock(&t->mu);
+	for (i = 0; i < HTTP_CONN_SLOTS; i++)
+		n += t->v[i].used && !strcmp(t->v[i].addr, a);
+	if (n >= s->conn_per_addr) {
+		int64_t sec = srv_now_ms() / 1000;
+		t->refused++;
+		log = t->refused_logged_s != sec;
+		t->refused_logged_s = sec;
 	}
+	pthread_mutex_unlock(&t->mu);
+	if (n < s->conn_per_addr)
+		return MHD_YES;
+	if (log)
+		srv_log(s, "http: client %s: connection refused: it holds %u connections, the "
+			"limit is --max-conn-per-addr %u", a, n, s->conn_per_addr);
+	return MHD_NO;
+}
+
+/* Connection start and end (NOTIFY_CLOSED comes before libmicrohttpd
+ * closes the socket: a slot's fd stays valid while the slot is used). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	aieth_server *s = cls;
+	http_conns *t = s->conns;
+	http_conn *k = *ctx;
+	pthread_mutex_lock(&t->mu);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fi =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *ai =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		unsigned i;
+		for (i = 0; i < HTTP_CONN_SLOTS && t->v[i].used; i++)
+			;
+		if (i < HTTP_CONN_SLOTS && fi) {
+			k = &t->v[i];
+			k->used = 1;
+			k->in_head = 1;
+			k->fd = fi->connect_fd;
+			k->since_ms = srv_now_ms();
+			addr_text(ai ? ai->client_addr : NULL, k->addr, sizeof k->addr);
+			t->open++;
+			*ctx = k;
+		}
+	} else if (k) {
+		memset(k, 0, sizeof *k);
+		t->open--;
+		*ctx = NULL;
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* The connection's head arrived (head 0), or its request ended and the
+ * next head is awaited (head 1). */
+static void conn_in_head(aieth_server *s, struct MHD_Connection *c, int head)
+{
+	http_conns *t = s->conns;
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	http_conn *k = ci ? ci->socket_context : NULL;
+	if (!k)
+		return;
+	pthread_mutex_lock(&t->mu);
+	k->in_head = head;
+	k->since_ms = srv_now_ms();
+	pthread_mutex_unlock(&t->mu);
+}
+
+void srv_http_tick(aieth_server *s)
+{
+	http_conns *t = s->conns;
+	int64_t now = srv_now_ms(), lim = (int64_t)s->head_timeout_s * 1000;
+	unsigned i;
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->mu);
+	for (i = 0; i < HTTP_CONN_SLOTS; i++) {
+		http_conn *k = &t->v[i];
+		if (!k->used || !k->in_head || now - k->since_ms <= lim)
+			continue;
+		/* the connection's own thread sees the end of its socket and
+		 * closes it; the fd is not closed before the slot is freed */
+		shutdown(k->fd, SHUT_RDWR);
+		k->in_head = 0;
+		t->head_timeouts++;
+		srv_log(s, "http: client %s: no complete request head within --head-timeout %u s: "
+			"connection closed", k->addr, s->head_timeout_s);
+	}
+	pthread_mutex_unlock(&t->mu);
 }
 
 /* The request rate per client: a fixed one-second window per key in a
@@ -347,6 +459,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		if (!r)
 			return MHD_NO;
 		*con_cls = r;
+		conn_in_head(s, c, 0);
 		pthread_mutex_lock(&s->mu);
 		s->inflight++;
 		pthread_mutex_unlock(&s->mu);
@@ -366,8 +479,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		size_t n = *upload_size;
 		r->in += n;
 		*upload_size = 0;
-		if (r->answered || r->overflow)
+		if (r->answered)
 			return MHD_YES;
+		if (r->overflow) {
+			/* a chunked body past its limit is read to its end (a bounded
+			 * amount more) and thrown away, so that the client gets the
+			 * 413; one that goes on is cut */
+			return r->in <= r->body_max + DISCARD_MAX ? MHD_YES : MHD_NO;
+		}
 		if (r->xup) {
 			if (srv_xclbin_write(r->xup, upload_data, n)) {
 				r->overflow = 1;
@@ -391,7 +510,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			char *nb;
 			if (want > r->body_max) {
 				r->overflow = 1;
-				return MHD_NO;   /* stop reading a body past the limit */
+				return MHD_YES;   /* the rest is discarded, then 413 */
 			}
 			if (want < r->cap * 2)
 				want = r->cap * 2 < r->body_max ? r->cap * 2 : r->body_max;
@@ -421,11 +540,11 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	struct tm tm;
 	double ms;
 	size_t i;
-	(void)c;
 
 	if (!r)
 		return;
 	*con_cls = NULL;
+	conn_in_head(s, c, 1);    /* kept alive: the next head has its deadline */
 	if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status < 400 && !r->overflow)
 		r->status = 0;    /* the client went away, or the connection broke */
 	if (r->overflow)
@@ -476,7 +595,15 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	free(r);
 }
 
-/* ---- open / close ---- */
+static void conns_free(aieth_server *s)
+{
+	http_conns *t = s->conns;
+	if (!t)
+		return;
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+	s->conns = NULL;
+}
 
 /* ---- start / stop ---- */
 
@@ -487,8 +614,14 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	struct MHD_Daemon *d;
 	unsigned flags;
 	/* the options as an array: TLS ones only when serving https */
-	struct MHD_OptionItem opt[12];
+	struct MHD_OptionItem opt[14];
 	size_t k = 0;
+	http_conns *t = calloc(1, sizeof *t);
+
+	if (!t)
+		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+	pthread_mutex_init(&t->mu, NULL);
+	s->conns = t;
 
 	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
 		MHD_USE_ERROR_LOG;
@@ -503,15 +636,17 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 					   (intptr_t)s->client_timeout_s, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s};
+	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, s};
 	if (s->tls_cert) {
 		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key};
 		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert};
 	}
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, opt,
+	d = MHD_start_daemon(flags, 0, on_accept, s, on_request, s, MHD_OPTION_ARRAY, opt,
 			     MHD_OPTION_END);
 	if (!d) {
 		int e = errno;
+		conns_free(s);
 		return aieth_fail(AIETH_EIO, "listen address %s: cannot listen (%s)", o->listen,
 				  e ? strerror(e) : "libmicrohttpd refused to start");
 	}
@@ -565,6 +700,7 @@ void srv_http_stop(aieth_server *s)
 	if (s->http)
 		MHD_stop_daemon(s->http);
 	s->http = NULL;
+	conns_free(s);
 }
 
 #else /* !AIETH_HAVE_MHD: built without libmicrohttpd */
@@ -579,6 +715,11 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 }
 
 void srv_http_stop(aieth_server *s)
+{
+	(void)s;
+}
+
+void srv_http_tick(aieth_server *s)
 {
 	(void)s;
 }

@@ -69,7 +69,22 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	unsigned active = 0, queued = 0;
 	size_t i;
 	enum MHD_Result ret;
+	http_conns *t = s->conns;
+	uint64_t conns = 0, refused = 0, head_to = 0;
 
+	if (t) {
+		pthread_mutex_lock(&t->mu);
+		conns = t->open;
+		refused = t->refused;
+		head_to = t->head_timeouts;
+		pthread_mutex_unlock(&t->mu);
+	}
+	metric(&b, "aieth_http_connections", "gauge", "HTTP connections open.", conns);
+	metric(&b, "aieth_http_connections_refused_total", "counter",
+	       "HTTP connections refused: their address held --max-conn-per-addr.", refused);
+	metric(&b, "aieth_http_head_timeouts_total", "counter",
+	       "HTTP connections closed: no complete request head within --head-timeout.",
+	       head_to);
 	pthread_mutex_lock(&s->mu);
 	/* a session whose device is being opened (the opener thread) holds
 	 * it already: it no longer waits (as its queue position says); a
@@ -102,6 +117,9 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       "Designs evicted from the cache.", s->xclbin_evictions);
 	metric(&b, "aieth_xclbin_cache_bytes", "gauge",
 	       "Bytes of designs in the cache.", s->cache_used);
+	metric(&b, "aieth_xclbin_upload_bytes", "gauge",
+	       "Bytes reserved by design uploads in progress (within --xclbin-cache-mib).",
+	       s->cache_reserved);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)

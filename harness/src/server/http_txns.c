@@ -460,15 +460,14 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	if (!x)
 		return ret;
 	if (!strcmp(r->method, "GET")) {
-		char *end;
+		uint32_t v;
 		sz = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size");
-		if (sz && *sz >= '0' && *sz <= '9')
-			n = strtoul(sz, &end, 10);
-		if (!sz || *end || n < 1 || n > SRV_RTP_MAX) {
+		if (srv_rtp_size_parse(sz, &v)) {
 			ret = http_reply_err(c, r, 400, NULL, "GET %s: ?size=N (1..%u bytes) is needed",
 					r->path, SRV_RTP_MAX);
 			goto out;
 		}
+		n = v;
 		buf = malloc(n);
 		if (!buf) {
 			ret = http_reply_err(c, r, 500, NULL, "out of memory");

@@ -54,6 +54,7 @@ static void free_server(aieth_server *s)
 	free(s->data_dir);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->logmu);
+	pthread_mutex_destroy(&s->xidx_mu);
 	free(s);
 }
 
@@ -120,6 +121,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->logmu, NULL);
 	pthread_mutex_init(&s->tokmu, NULL);
+	pthread_mutex_init(&s->xidx_mu, NULL);
 	s->log = o->log;
 	s->log_ctx = o->log_ctx;
 	s->log_json = o->log_json;
@@ -133,6 +135,11 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
 	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
 	s->reset_timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
+	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 32;
+	s->head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
+	s->max_session_s = o->max_session_s ? o->max_session_s : 3600;
+	s->max_session_ms = s->max_session_s == AIETH_SERVER_NO_LIMIT
+				    ? 0 : (int64_t)s->max_session_s * 1000;
 	if (o->reset_cmd && !*o->reset_cmd) {
 		free_server(s);
 		return aieth_fail(AIETH_EINVAL, "reset command: empty");
@@ -232,6 +239,14 @@ int aieth_server_reload_tokens(aieth_server *s, size_t *count)
 	return AIETH_OK;
 }
 
+void aieth_server_tick(aieth_server *s)
+{
+	if (!s)
+		return;
+	srv_http_tick(s);   /* request heads past --head-timeout */
+	srv_tick(s);
+}
+
 uint16_t aieth_server_port(const aieth_server *s)
 {
 	return s ? s->port : 0;
@@ -250,6 +265,8 @@ void aieth_server_close(aieth_server *s)
 	pthread_mutex_lock(&s->mu);
 	s->draining = 1;
 	s->stop = 1;
+	for (p = s->sessions; p; p = p->next)
+		p->intr = 1;       /* a device call running ends */
 	pthread_mutex_unlock(&s->mu);
 	/* running requests finish (a device wait sees the interrupt flag);
 	 * the listeners' threads are joined */

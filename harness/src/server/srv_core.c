@@ -172,7 +172,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	o.xclbin = x->xclbin;
 	o.graphs = g;
 	o.num_graphs = x->req.ngraphs;
-	o.interrupt = &s->stop;
+	o.interrupt = &x->intr;   /* set on drain, and by --max-session */
 	o.progress = on_progress;
 	o.progress_ctx = x;
 	if (!x->http)
@@ -300,6 +300,7 @@ static void *opener_main(void *arg)
 				 * the device longer */
 				p->dev = dev;
 				p->state = SS_ACTIVE;
+				p->active_ms = srv_now_ms();
 			} else {
 				if (p->state == SS_QUEUED)
 					srv_end_locked(s, p, SS_ENDED, "the server stopped");
@@ -514,14 +515,17 @@ void srv_release(aieth_server *s, srv_sess *x)
 	pthread_mutex_unlock(&s->mu);
 }
 
-void aieth_server_tick(aieth_server *s)
+void srv_tick(aieth_server *s)
 {
 	srv_sess *p;
 	int64_t t = srv_now_ms();
 	char why[256];
+	unsigned waiting = 0;
 	if (!s)
 		return;
 	pthread_mutex_lock(&s->mu);
+	for (p = s->sessions; p; p = p->next)
+		waiting += p->state == SS_QUEUED && !p->opening;
 	for (p = s->sessions; p; p = p->next) {
 		if (p->opening)
 			continue;   /* it gets the device now; judged once open */
@@ -537,6 +541,17 @@ void aieth_server_tick(aieth_server *s)
 				 "--idle-timeout %u s", (long long)((t - p->last_ms) / 1000),
 				 s->idle_s);
 			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			srv_end_locked(s, p, SS_EXPIRED, why);
+		} else if (p->state == SS_ACTIVE && waiting && s->max_session_ms &&
+			   t - p->active_ms > s->max_session_ms) {
+			/* others wait: the holder's running call is interrupted and
+			 * the device goes to the next session */
+			snprintf(why, sizeof why, "held the device for %lld s while %u session%s "
+				 "waited, the limit is --max-session %u s",
+				 (long long)((t - p->active_ms) / 1000), waiting,
+				 waiting == 1 ? "" : "s", s->max_session_s);
+			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			p->intr = 1;
 			srv_end_locked(s, p, SS_EXPIRED, why);
 		}
 	}

@@ -63,6 +63,9 @@ typedef struct srv_xentry {
 	uint64_t size;
 	uint64_t used;                /* the cache clock at its last use: LRU */
 	unsigned pins;                /* sessions that use it: never evicted */
+	char **owners;                /* the token names that uploaded it ("*": no
+				         tokens): only they see it (HEAD, sessions) */
+	unsigned nowners;
 	struct srv_xentry *next;
 } srv_xentry;
 
@@ -94,6 +97,10 @@ typedef struct srv_sess {
 	struct aieth_server *srv;     /* for the progress hook */
 	int http;                     /* opened through the HTTP API (its client
 				         may collect results during a drain) */
+	int64_t active_ms;            /* when it got the device (--max-session) */
+	volatile sig_atomic_t intr;   /* its device call's interrupt flag: set on
+				         drain and when --max-session ends it */
+	uint64_t sum_hash;            /* run_summary.json as last written (FNV-1a) */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -109,7 +116,7 @@ struct aieth_server {
 	int log_json;
 	int64_t idle_ms, max_wait_ms;
 	uint32_t idle_s, max_wait_s, max_queue;
-	volatile sig_atomic_t stop;   /* the sessions' interrupt flag: set on drain */
+	volatile sig_atomic_t stop;   /* set on drain (with every session's intr) */
 	int draining;
 	srv_sess *sessions;           /* in arrival order */
 	uint64_t next_seq, id_key;
@@ -127,6 +134,14 @@ struct aieth_server {
 	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
 	srv_xentry *xclbins;
 	uint64_t xclbin_uploads, xclbin_evictions;
+	uint64_t cache_reserved;      /* bytes of uploads in progress (counted in
+				         the limit: they are on disk already) */
+	unsigned xclbin_count;
+	/* the owners index (srv_xclbin.c), written outside mu in order */
+	pthread_mutex_t xidx_mu;
+	uint64_t xidx_gen, xidx_written;
+	int64_t max_session_ms;       /* --max-session (0: no limit) */
+	uint32_t max_session_s;
 	/* the opener thread: opens the device for the next session and runs
 	 * the reset command, both outside mu (a board takes seconds) */
 	pthread_t opener;
@@ -147,6 +162,8 @@ struct aieth_server {
 	struct srv_rate { char key[sizeof "token " + SRV_TOKEN_NAME_MAX]; int64_t sec; uint32_t n; } rate[256];
 	/* the HTTP listener (http_server.c) */
 	void *http;                   /* struct MHD_Daemon */
+	void *conns;                  /* its connections (http_conns, http_internal.h) */
+	uint32_t conn_per_addr, head_timeout_s;
 	uint16_t port;
 	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
 	/* --model-dir: the folders plugins come from (srv_names.c) */
@@ -161,6 +178,10 @@ int64_t srv_now_ms(void);
 void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
 /* ---- sessions (srv->mu held where the name says _locked) ---- */
+
+/* aieth_server_tick's part for the sessions: idle, queue-wait and
+ * --max-session expiry, pruning, promotion. */
+void srv_tick(aieth_server *s);
 
 srv_sess *srv_find_locked(aieth_server *s, const char *id);
 /* 1-based place among the queued sessions; 0 when not queued. */
@@ -240,16 +261,21 @@ int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms);
 
 #define SRV_XCLBIN_MAX_MIB 1024u        /* --max-xclbin default */
 #define SRV_XCLBIN_CACHE_MIB 2048u      /* --xclbin-cache-mib default */
+#define SRV_XCLBIN_ENTRIES_MAX 4096u    /* designs in the cache (the LRU go first) */
 
 /* Open the cache: dir (made when missing), or work_dir/xclbins; entries
  * already there are kept (a --cache-dir survives restarts), leftovers of
  * broken uploads removed, then trimmed to cache_max. */
 int srv_xclbin_init(aieth_server *s, const char *dir);
 void srv_xclbin_fini(aieth_server *s);
-/* The entry of sha (mu held), or NULL; a lookup counts as a use. */
-srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha);
-/* Pin x->xsha for x (mu held): x->xclbin = its path. AIETH_ENOTFOUND
- * (message naming the sha) when not cached. */
+/* The owner name designs are kept under for a request's token name who
+ * (without tokens every client shares one anonymous namespace). */
+const char *srv_xclbin_owner(const aieth_server *s, const char *who);
+/* The entry of sha that owner uploaded (mu held; owner NULL: any), or
+ * NULL; a lookup counts as a use. Another owner's design is not there. */
+srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner);
+/* Pin x->xsha for x (mu held), if x's owner uploaded it: x->xclbin = its
+ * path. AIETH_ENOTFOUND (message naming the sha) when not cached. */
 int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);
 /* Drop x's pin, if any (mu held). */
 void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x);
@@ -260,10 +286,17 @@ typedef struct {
 	int fd;
 	char *tmp;
 	char sha[65];
+	char owner[SRV_TOKEN_NAME_MAX + 1];
+	aieth_server *s;
+	int reserved;             /* want bytes counted in s->cache_reserved */
+	int pinned;               /* the file is cached already: the body is only
+				     hashed, the entry pinned until the end */
 	uint64_t want, got;
 	aieth_sha256 h;
 	unsigned evicted;         /* commit: entries evicted to make room */
 	int err;                  /* a write failed: errmsg */
+	int index_failed;         /* commit: stored, but the owners index could
+				     not be written (errmsg): to be logged */
 	char errmsg[256];
 } srv_xupload;
 
@@ -271,17 +304,21 @@ typedef enum {
 	SRV_X_OK = 0,
 	SRV_X_TOO_LARGE,          /* over --max-xclbin or the cache size: 413 */
 	SRV_X_BAD,                /* short body, or the hash differs: 400 */
-	SRV_X_NO_ROOM,            /* pinned entries leave no room: 507 */
+	SRV_X_NO_ROOM,            /* pinned entries and uploads in progress leave
+				     no room: 507 */
 	SRV_X_IO                  /* a file could not be written: 500 */
 } srv_x_result;
 
-/* Begin an upload of len bytes (checked against the limits first). */
-srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, uint64_t len,
-			      srv_xupload *u, char *msg, size_t cap);
+/* Begin an upload of len bytes by owner (checked against the limits
+ * first): room for len is made and reserved until commit or abort, so
+ * that unfinished uploads count against the cache limit. */
+srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner,
+			      uint64_t len, srv_xupload *u, char *msg, size_t cap);
 /* More body: 0, or -1 when it goes past the length (the upload fails). */
 int srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
-/* The end of the body: checked, stored (*created: 1 new, 0 it was there
- * already, e.g. a concurrent upload of the same file), room made by
+/* The end of the body: checked, stored (*created: 1 new for its owner, 0
+ * the owner had it already, e.g. a concurrent upload of the same file; a
+ * file another owner uploaded is shared, not stored twice), room made by
  * evicting the least recently used entries not pinned. u is released. */
 srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg,
 			       size_t cap);
@@ -302,8 +339,9 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 /* Remove the folder's files and the folder (when the session is freed). */
 void srv_artifacts_remove(srv_sess *x);
 /* Write x's run_summary.json (graphs, transactions with state, status,
- * cycles, bytes; the session's state) into its folder; mu held. Called
- * when the device closes and when a client lists the artifacts. */
+ * cycles, bytes; the session's state) into its folder when it differs
+ * from what was written last; mu held. Called when the device closes and
+ * when a client lists the artifacts. */
 int srv_artifacts_summary(aieth_server *s, srv_sess *x);
 
 /* ---- the reset command (srv_reset.c) ---- */
@@ -319,6 +357,9 @@ int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap);
  * without libmicrohttpd. stop joins its threads. */
 int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr);
 void srv_http_stop(aieth_server *s);
+/* Housekeeping (aieth_server_tick): connections whose request head did not
+ * arrive within --head-timeout are shut down. */
+void srv_http_tick(aieth_server *s);
 
 /* AMD's protocol (amd_listen.c): start on o->amd_listen (addr parsed by
  * the caller); stop ends its connections and their sessions, joins all. */

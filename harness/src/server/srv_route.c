@@ -200,6 +200,26 @@ int srv_bearer(const char *value, const char **tok, size_t *len)
 	return 0;
 }
 
+int srv_rtp_size_parse(const char *text, uint32_t *out)
+{
+	uint64_t v = 0;
+	const char *p = text;
+	*out = 0;
+	if (!p || !*p)
+		return -1;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > SRV_RTP_MAX)
+			return -1;
+	}
+	if (!v)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
 int srv_sha256_text_ok(const char *t)
 {
 	size_t i;

@@ -105,6 +105,9 @@ void srv_session_req_free(srv_session_req *r);
 
 /* A sha256 as the API writes it: 64 lowercase hex digits. */
 int srv_sha256_text_ok(const char *text);
+/* The ?size= of an RTP read: decimal digits only, 1..SRV_RTP_MAX; 0 with
+ * *out set, else -1 (NULL, empty, a sign, a space, anything else). */
+int srv_rtp_size_parse(const char *text, uint32_t *out);
 /* An artifact name a client may fetch: [A-Za-z0-9._-], 1..255 bytes, not
  * starting with '.' (temporary files, "." and ".."). */
 int srv_artifact_name_ok(const char *name);
