@@ -740,6 +740,35 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 			  (unsigned long long)down.off, (unsigned long long)img->size, RX_RESUMES);
 }
 
+/* A transaction the server interrupted, not this client: the session's
+ * own reason when the server ended it (--max-session, an idle limit),
+ * else the server was stopped (drained) during the run. */
+static int rm_interrupted_by_server(rm_state *st, const char *tid, const char *why)
+{
+	struct json_object *o = NULL;
+	const char *sstate = "", *reason = "";
+	char path[256];
+	uint32_t pos = 0;
+	int ended = 0;
+	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
+	if (!rm_json(st, "GET", path, NULL, 200, CALL_S, &o) &&
+	    !rmr_session_state(st->base, o, &sstate, &pos, &reason) &&
+	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && reason[0])
+		ended = 1;
+	if (ended) {
+		int rc = aieth_fail(AIETH_EDEVICE, "server %s ended session %s while it ran "
+				    "transaction %s: %s (the transaction was interrupted: %s)",
+				    st->base, st->sid, tid, reason, why);
+		json_object_put(o);
+		return rc;
+	}
+	json_object_put(o);
+	aieth_error_clear();
+	return aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
+			  "the transaction was interrupted and the device reset (%s); run "
+			  "again when the server is back", st->base, tid, why);
+}
+
 static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	rm_state *st = state;
@@ -786,10 +815,7 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	if (failed)
 		return aieth_fail(AIETH_EDEVICE, "server %s: %s", st->base, res->msg);
 	if (res->status == AIETH_TXN_INTERRUPTED && !(st->cfg->interrupt && *st->cfg->interrupt))
-		/* not ours: the server was stopped (drained) during the run */
-		return aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
-				  "the transaction was interrupted and the device reset (%s); run "
-				  "again when the server is back", st->base, tid, res->msg);
+		return rm_interrupted_by_server(st, tid, res->msg);
 	if (!wire->rx.size)
 		return AIETH_OK;
 	/* the RX image, streamed into its destinations */
