@@ -284,8 +284,10 @@ check: all unit e2e
 unit: $(UNITS) $(PLUGINS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
+# Two scripts at a time (E2E_JOBS), install.sh alone: scripts/run-e2e.sh.
+E2E_JOBS ?= 2
 e2e: all $(O)/tests/amd_client
-	@set -e; for t in $(E2E); do echo "== $$t"; $(TEST_ENV) bash $$t; done
+	@$(TEST_ENV) E2E_JOBS=$(E2E_JOBS) bash scripts/run-e2e.sh $(E2E)
 
 # The Python package (python/aieth) over this build's shared library, with
 # Debian's python3-pytest and python3-numpy (PYTHON: the interpreter they
@@ -371,13 +373,13 @@ build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 .SECONDARY: $(FUZZ_OBJ)
 
 fuzz: $(FUZZERS)
-	@set -e; for f in $(FUZZERS); do n=$$(basename $$f); \
+	@for f in $(FUZZERS); do echo $$f; done | \
+		AIETH_DATA_DIR=$(CURDIR) xargs -P 2 -I{} sh -c 'n=$$(basename {}); \
 		mkdir -p build-fuzz/corpus/$$n; \
-		echo "== fuzz $$n ($(FUZZ_SECONDS)s)"; \
-		AIETH_DATA_DIR=$(CURDIR) $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+		{} -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
 			build-fuzz/corpus/$$n tests/fuzz/corpus/$$n 2>build-fuzz/$$n.log \
-			|| { tail -n 40 build-fuzz/$$n.log; exit 1; }; \
-		grep -E '^Done|^#[0-9]+ *DONE' build-fuzz/$$n.log | tail -n 1; done
+			|| { echo "== fuzz $$n FAILED"; tail -n 40 build-fuzz/$$n.log; exit 255; }; \
+		echo "== fuzz $$n ($(FUZZ_SECONDS)s): $$(grep -E "^Done|^#[0-9]+ *DONE" build-fuzz/$$n.log | tail -n 1)"'
 
 # (e): remote vs local through th_server on loopback, against raw TCP
 # measured in the same run (tests/bench/bench_remote.sh; its data files are

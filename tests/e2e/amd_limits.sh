@@ -17,17 +17,6 @@ MNT=
 trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
       [[ -n $MNT ]] && umount "$MNT" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-# amd_port LOG: the AMD listener's port from the start line (5 s at most)
-amd_port() {
-  local i p=
-  for i in $(seq 50); do
-    p=$(sed -n "s/.*AMD's protocol on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p" "$1" 2>/dev/null)
-    [[ -n $p ]] && break
-    sleep 0.1
-  done
-  [[ -n $p ]] || { bad "no AMD listen line: $(cat "$1")"; finish; exit 1; }
-  AP=$p
-}
 # start_amd LOG OPTIONS...: both listeners (HTTP for health), graph gr
 start_amd() {
   local log=$1; shift

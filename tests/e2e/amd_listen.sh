@@ -12,17 +12,6 @@ th_server_setup
 AC=$B/tests/amd_client
 M='adder:{"in0":"PLIO_01_TO_AIE","in1":"PLIO_03_TO_AIE","out":"PLIO_02_FROM_AIE","window_bytes":4096}'
 
-# amd_port LOG: the AMD listener's port from the start line (5 s at most)
-amd_port() {
-  local i p=
-  for i in $(seq 50); do
-    p=$(sed -n "s/.*AMD's protocol on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p" "$1" 2>/dev/null)
-    [[ -n $p ]] && break
-    sleep 0.1
-  done
-  [[ -n $p ]] || { bad "no AMD listen line: $(cat "$1")"; finish; exit 1; }
-  AP=$p
-}
 healthy() {
   if [[ $(curl -s -m 5 -o /dev/null -w '%{http_code}' "$U/v1/health") == 200 ]]; then ok
   else bad "server not healthy after $1"; fi

@@ -17,6 +17,18 @@ expect() {
 # has FILE TEXT: FILE contains TEXT
 has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/  | /' "$1" >&2; fi; }
 finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
+# amd_port LOG: the AMD listener's port from th_server's start line (60 s
+# at most), into AP
+amd_port() {
+  local i p=
+  for i in $(seq 600); do
+    p=$(sed -n "s/.*AMD's protocol on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p" "$1" 2>/dev/null)
+    [[ -n $p ]] && break
+    sleep 0.1
+  done
+  [[ -n $p ]] || { bad "no AMD listen line: $(cat "$1")"; finish; exit 1; }
+  AP=$p
+}
 # log_has FILE REGEX: until FILE has a line matching REGEX (grep -E; 60 s
 # at most): a server writes its log line after its reply, so a test waits
 # for the line instead of sleeping

@@ -737,19 +737,27 @@ int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 
 /* ---- appended helpers ---- */
 
-void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
+/* mu held: t taken out of the session's list, its images' bytes given back
+ * to the memory budget; 0 if it was not there (already dropped). */
+static int txn_unlink_locked(aieth_server *s, srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;
 	uint64_t bytes = t->wire.tx.size + t->wire.rx.size;
-	pthread_mutex_lock(&s->mu);
 	for (pp = &x->txns; *pp && *pp != t; pp = &(*pp)->next)
 		;
-	if (*pp) {
-		*pp = t->next;
-		s->mem_used -= bytes;
-		x->mem -= bytes;
+	if (!*pp)
+		return 0;
+	*pp = t->next;
+	s->mem_used -= bytes;
+	x->mem -= bytes;
+	return 1;
+}
+
+void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
+{
+	pthread_mutex_lock(&s->mu);
+	if (txn_unlink_locked(s, x, t))
 		txn_free(t);
-	}
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -762,16 +770,10 @@ static unsigned long txn_seq(const srv_txn *t)
 void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;
-	uint64_t bytes = t->wire.tx.size + t->wire.rx.size;
 	pthread_mutex_lock(&s->mu);
-	for (pp = &x->txns; *pp && *pp != t; pp = &(*pp)->next)
-		;
-	if (*pp) {
+	if (txn_unlink_locked(s, x, t)) {
 		uint32_t n = t->wire.channels;
 		uint64_t tx = t->wire.tx.size, rx = t->wire.rx.size;
-		*pp = t->next;
-		s->mem_used -= bytes;
-		x->mem -= bytes;
 		/* the images and the wire words go; the sizes and the result
 		 * (res's arrays live in t->arr) stay */
 		srv_image_free(t->im, t->txbuf, srv_now_ms());
