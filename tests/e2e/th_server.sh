@@ -61,7 +61,7 @@ req 422 -H "$A" -H "$J" -d '{"board":"nosuchboard"}' "$U/v1/sessions"
 # (a session's body may carry an xrt.ini and aiesim traces: 64 KiB +
 # 2 x 1 MiB + 2 x 4 MiB, JSON-escaped)
 head -c 11000000 /dev/zero >"$TMP/big"
-req 413 -H "$A" -H "$J" --data-binary @"$TMP/big" "$U/v1/sessions"
+req 413 --expect100-timeout 60 -H 'Expect: 100-continue' -H "$A" -H "$J" --data-binary @"$TMP/big" "$U/v1/sessions"
 has "$TMP/body" "the limit is 10551296"
 log_has "$TMP/log" 'POST /v1/sessions 413 '
 if grep -q 'POST /v1/sessions 413 in=0 ' "$TMP/log"; then ok; else bad "413 read the body: $(grep ' 413 ' "$TMP/log")"; fi
