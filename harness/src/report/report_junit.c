@@ -55,26 +55,40 @@ static void sb_xml(sbuf *b, const char *s)
 	}
 }
 
-static void junit_case(sbuf *b, struct json_object *test, struct json_object *txn,
-		       struct json_object *ch)
+/* A case's opening, up to "TXN." in its name (the caller adds the rest
+ * of the name and the time). */
+static void case_open(sbuf *b, struct json_object *test, struct json_object *txn)
 {
-	const char *verdict = rj_gets(ch, "verdict");
-	struct json_object *in = rj_get(ch, "integrity");
 	sb_lit(b, "    <testcase classname=\"");
 	sb_xml(b, rj_gets(test, "name"));
 	sb_lit(b, "\" name=\"");
 	sb_xml(b, rj_gets(txn, "name"));
 	sb_lit(b, ".");
+}
+
+/* A failure's message element (fallback when the words could not be
+ * written: out of memory). */
+static void case_failure(sbuf *b, const char *type, const sbuf *w, const char *fallback)
+{
+	sb_printf(b, "      <failure type=\"%s\" message=\"", type);
+	sb_xml(b, w->p && !w->oom ? w->p : fallback);
+	sb_lit(b, "\"/>\n");
+}
+
+static void junit_case(sbuf *b, struct json_object *test, struct json_object *txn,
+		       struct json_object *ch)
+{
+	const char *verdict = rj_gets(ch, "verdict");
+	struct json_object *in = rj_get(ch, "integrity");
+	case_open(b, test, txn);
 	sb_xml(b, rj_gets(ch, "plio"));
 	sb_printf(b, "\" time=\"%.6f\">\n", rj_getd(ch, "duration_ns") * 1e-9);
 	if (!strcmp(verdict, "fail")) {
 		/* the message names the limit and the measured value */
 		sbuf w = {0};
 		rw_channel_why(&w, ch);
-		sb_printf(b, "      <failure type=\"%s\" message=\"",
-			  in && rj_geti(in, "mismatches") > 0 ? "data" : "threshold");
-		sb_xml(b, w.p && !w.oom ? w.p : "a check failed (see report.json)");
-		sb_lit(b, "\"/>\n");
+		case_failure(b, in && rj_geti(in, "mismatches") > 0 ? "data" : "threshold", &w,
+			     "a check failed (see report.json)");
 		free(w.p);
 	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error") ||
 		   !strcmp(verdict, "interrupted")) {
@@ -90,22 +104,16 @@ static void junit_latency(sbuf *b, struct json_object *test, struct json_object 
 			  struct json_object *l)
 {
 	sbuf w = {0};
-	sb_lit(b, "    <testcase classname=\"");
-	sb_xml(b, rj_gets(test, "name"));
-	sb_lit(b, "\" name=\"");
-	sb_xml(b, rj_gets(txn, "name"));
-	sb_lit(b, ".latency.");
+	case_open(b, test, txn);
+	sb_lit(b, "latency.");
 	sb_xml(b, rj_gets(l, "from"));
 	sb_lit(b, "->");
 	sb_xml(b, rj_gets(l, "to"));
 	sb_lit(b, "\" time=\"0\">\n");
 	/* only a completed transaction can miss a bound; else its channels
 	 * carry the error */
-	if (!strcmp(rj_gets(txn, "status"), "done") && rw_latency_why(&w, l)) {
-		sb_lit(b, "      <failure type=\"latency\" message=\"");
-		sb_xml(b, w.p && !w.oom ? w.p : "the latency bound was missed");
-		sb_lit(b, "\"/>\n");
-	}
+	if (!strcmp(rj_gets(txn, "status"), "done") && rw_latency_why(&w, l))
+		case_failure(b, "latency", &w, "the latency bound was missed");
 	free(w.p);
 	sb_lit(b, "    </testcase>\n");
 }

@@ -28,15 +28,7 @@
 
 int srv_file_name_ok(const char *name, size_t max)
 {
-	size_t i;
-	for (i = 0; name[i]; i++) {
-		char c = name[i];
-		if (i >= max || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
-			return 0;
-	}
-	/* no leading dot: not ".", "..", nor a hidden or temporary file */
-	return i > 0 && name[0] != '.' && !strstr(name, "..");
+	return aieth_name_ok(name, max) && !strstr(name, "..");
 }
 
 int srv_traces_parse(struct json_object *traces, srv_session_req *out)

@@ -12,12 +12,7 @@
 #include "server/srv_tokens.h"
 #include "util/error.h"
 #include "util/fileio.h"
-
-static int name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.' || c == '_' || c == '-';
-}
+#include "util/path.h"
 
 static int is_blank(char c)
 {
@@ -76,7 +71,7 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 		return aieth_fail(AIETH_EPARSE, "%s:%u: the name is %zu bytes, the limit is %d",
 				  what, line, (size_t)(ne - ns), SRV_TOKEN_NAME_MAX);
 	for (i = 0; i < (size_t)(ne - ns); i++)
-		if (!name_char((unsigned char)ns[i]))
+		if (!aieth_name_char((unsigned char)ns[i]))
 			return aieth_fail(AIETH_EPARSE, "%s:%u: the name has byte 0x%02x at %zu "
 					  "(allowed: A-Z a-z 0-9 . _ -)", what, line,
 					  (unsigned char)ns[i], i + 1);

@@ -42,8 +42,7 @@ static int owner_ok(const char *n)
 	if (!len || len > SRV_TOKEN_NAME_MAX)
 		return 0;
 	for (i = 0; i < len; i++)
-		if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= 'A' && n[i] <= 'Z') ||
-		      (n[i] >= '0' && n[i] <= '9') || n[i] == '.' || n[i] == '_' || n[i] == '-'))
+		if (!aieth_name_char((unsigned char)n[i]))
 			return 0;
 	return 1;
 }

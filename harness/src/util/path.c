@@ -122,3 +122,18 @@ char *aieth_path_dirname(const char *path)
 	d[n] = '\0';
 	return d;
 }
+
+int aieth_name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '_' || c == '-';
+}
+
+int aieth_name_ok(const char *name, size_t max)
+{
+	size_t i;
+	for (i = 0; name[i]; i++)
+		if (i >= max || !aieth_name_char((unsigned char)name[i]))
+			return 0;
+	return i > 0 && name[0] != '.';
+}

@@ -5,6 +5,8 @@
 #ifndef AIETH_UTIL_PATH_H
 #define AIETH_UTIL_PATH_H
 
+#include <stddef.h>
+
 /* The data directory, the one rule of every program and of the library:
  * explicit, else $AIETH_DATA_DIR, else next to the running program, else
  * next to the shared library (<dir>/../share/aieth when installed, the
@@ -17,6 +19,13 @@ const char *aieth_data_dir(const char *explicit_dir);
 char *aieth_path_join(const char *dir, const char *rel);
 /* Directory part of path (newly allocated; "." when there is none). */
 char *aieth_path_dirname(const char *path);
+
+/* The bytes of a plain name (a file, token or board-side name): A-Z a-z
+ * 0-9 . _ - */
+int aieth_name_char(unsigned char c);
+/* name is 1..max plain-name bytes and does not start with '.' (not ".",
+ * "..", nor a hidden or temporary file): never a path. */
+int aieth_name_ok(const char *name, size_t max);
 
 /* A malloc'd copy of s (NULL for NULL or on allocation failure). */
 char *aieth_strdup(const char *s);

@@ -151,18 +151,6 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	return AIETH_OK;
 }
 
-/* A name the client writes: [A-Za-z0-9._-], 1..255, not starting with '.'. */
-static int plain_name(const char *n)
-{
-	size_t i;
-	for (i = 0; n[i]; i++) {
-		char ch = n[i];
-		if (i >= 255 || !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-				  (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
-			return 0;
-	}
-	return i > 0 && n[0] != '.';
-}
 
 typedef struct {
 	aieth_out out;
@@ -307,7 +295,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 			name = json_object_get_string(v);
 		if (json_object_object_get_ex(f, "bytes", &v) && json_object_is_type(v, json_type_int))
 			bytes = json_object_get_int64(v);
-		if (!name || !plain_name(name)) {
+		if (!name || !aieth_name_ok(name, 255)) {
 			rc = aieth_fail(AIETH_EDEVICE, "server %s: artifact %zu: \"%.80s\" is not a plain "
 					"file name ([A-Za-z0-9._-], not starting with '.'): refused",
 					c->base, i, name ? name : "(none)");
