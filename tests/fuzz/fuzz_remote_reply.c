@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_remote_reply.c - libFuzzer target for the remote backend's reading
+ * of th_server's replies (backends/remote/remote_reply.c): the bytes are a
+ * reply body as the backend parses it (strict JSON object), the first byte
+ * picks which reply it is (% 4) and the channel count (1..36).
+ *  0: a transaction's wait reply: either refused, leaving the result and
+ *     the perf words untouched, or taken whole with a status of the
+ *     protocol (done, timeout, failed, interrupted; never pending or
+ *     outside the set), connected flags 0 or 1, counts below 2^63.
+ *  1: a session's state: one of queued, active, ended, expired.
+ *  2: a graph's status: complete is 0 or 1, the count below 2^63.
+ *  3: the health reply.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_check.h"
+
+#ifdef AIETH_HAVE_CURL
+#include "backends/remote/remote_reply.h"
+#include "util/json_strict.h"
+
+#define NMAX 36
+#define MARK 0xAB
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void txn_case(struct json_object *o, uint32_t n)
+{
+	static uint64_t perf[4 * NMAX], mv[8][NMAX];
+	static int conn[2][NMAX];
+	aieth_dev_result res;
+	pld_txn wire;
+	uint64_t *arr[8];
+	int failed = -1;
+	uint32_t i, k;
+	memset(perf, MARK, sizeof perf);
+	memset(mv, MARK, sizeof mv);
+	memset(conn, MARK, sizeof conn);
+	memset(&res, 0, sizeof res);
+	memset(&wire, 0, sizeof wire);
+	res.status = (aieth_txn_status)77;
+	for (k = 0; k < 8; k++)
+		arr[k] = mv[k];
+	res.tx_moved = arr[0];
+	res.rx_moved = arr[1];
+	res.tx_since = arr[2];
+	res.rx_since = arr[3];
+	res.tx_first = arr[4];
+	res.tx_last = arr[5];
+	res.rx_first = arr[6];
+	res.rx_last = arr[7];
+	res.tx_connected = conn[0];
+	res.rx_connected = conn[1];
+	wire.channels = n;
+	wire.perf = perf;
+	if (rmr_txn_result("http://x", "t-1", o, &wire, &res, &failed)) {
+		/* refused: nothing written */
+		unsigned char m[sizeof perf];
+		memset(m, MARK, sizeof m);
+		CHECK(res.status == (aieth_txn_status)77);
+		CHECK(!memcmp(perf, m, sizeof perf));
+		return;
+	}
+	if (failed == 1)
+		return;
+	CHECK(failed == 0);
+	CHECK(res.status == AIETH_TXN_DONE || res.status == AIETH_TXN_TIMEOUT ||
+	      res.status == AIETH_TXN_FAILED || res.status == AIETH_TXN_INTERRUPTED);
+	CHECK(memchr(res.msg, '\0', sizeof res.msg) != NULL);
+	for (i = 0; i < n; i++) {
+		CHECK(conn[0][i] == 0 || conn[0][i] == 1);
+		CHECK(conn[1][i] == 0 || conn[1][i] == 1);
+		for (k = 0; k < 8; k++)
+			CHECK(mv[k][i] < ((uint64_t)1 << 63));
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct json_object *o = NULL;
+	uint32_t n;
+	if (size < 1)
+		return 0;
+	n = 1 + (uint32_t)(data[0] >> 2) % NMAX;
+	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
+		return 0;
+	switch (data[0] % 4) {
+	case 0:
+		txn_case(o, n);
+		break;
+	case 1: {
+		const char *st = NULL, *why = NULL;
+		uint32_t pos = 0;
+		if (!rmr_session_state("http://x", o, &st, &pos, &why))
+			CHECK(!strcmp(st, "queued") || !strcmp(st, "active") || !strcmp(st, "ended") ||
+			      !strcmp(st, "expired"));
+		break;
+	}
+	case 2: {
+		uint64_t done = 0;
+		int complete = -1;
+		if (!rmr_graph_status("http://x", o, &done, &complete))
+			CHECK((complete == 0 || complete == 1) && done < ((uint64_t)1 << 63));
+		break;
+	}
+	default:
+		(void)rmr_health("http://x", o);
+	}
+	json_object_put(o);
+	return 0;
+}
+#else
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	(void)data;
+	(void)size;
+	return 0;
+}
+#endif
