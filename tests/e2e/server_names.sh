@@ -94,9 +94,7 @@ grep -q SECRET "$TMP/body" && bad "a server file's bytes in the reply" || ok
 session 422 '{"board":"../platforms/vck190"}'
 has "$TMP/body" 'not a board of this server'
 # AMD's clients: the device name too
-for i in $(seq 50); do
-  AP=$(sed -n "s/.*AMD's protocol on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p" "$TMP/log"); [[ -n $AP ]] && break; sleep 0.1
-done
+amd_port "$TMP/log"
 expect 0 "$B/tests/amd_client" mismatch "$AP" /etc/passwd
 has "$TMP/out" 'device /etc/passwd refused: <board "/etc/passwd": not a board of this server (its boards: vck190, vek280, vek385)>'
 expect 0 "$B/tests/amd_client" mismatch "$AP" /nonexistent/passwd
