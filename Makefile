@@ -77,7 +77,7 @@ CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 
-# libmicrohttpd: th_server's HTTP API (harness/src/server/http_server.c).
+# libmicrohttpd: th_server's HTTP API (harness/src/server/http/http_server.c).
 # Where its -dev package is missing (for CROSS=aarch64: the arm64 one,
 # scripts/install-deps.sh installs it), the server is left out and
 # aieth_server_open fails with AIETH_EUNSUPPORTED.
@@ -169,9 +169,9 @@ $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
-$(SHARED): $(LIB_OBJ)
+$(SHARED): $(LIB_OBJ) harness/libaieth.map
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) -shared -Wl,-soname,$(SONAME) $(ALL_LDFLAGS) -o $@ $^ $(DEPS_LIBS)
+	$(call say,LD,$@)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=harness/libaieth.map $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(DEPS_LIBS)
 	$(Q)ln -sf $(notdir $@) $(O)/lib/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(O)/lib/libaieth.so
 

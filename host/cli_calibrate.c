@@ -2,7 +2,7 @@
 /*
  * cli_calibrate.c - the command-line side of run_test calibrate: options,
  * the DESC=REPORT pairs, progress lines and the output file's checks. The
- * fit is the library's (harness/src/spec/calibrate*.c).
+ * fit is the library's (harness/src/runner/calibrate*.c).
  */
 #include <errno.h>
 #include <stdio.h>

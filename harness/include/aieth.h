@@ -21,7 +21,10 @@
 #include "aieth/graph.h"    /* graph run, wait, end, run-time parameters */
 #include "aieth/assets.h"   /* th_assets: AMD's precompiled XSAs, verified */
 #include "aieth/package.h"  /* th_package: an AIE-only XCLBIN from a graph */
-#include "aieth/report.h"   /* runs, exit codes, report.json / junit.xml */
+#include "aieth/run.h"      /* runs of descriptions, exit codes, run options */
+#include "aieth/report.h"   /* the report: report.json, junit.xml, farm outputs */
+#include "aieth/compare.h"  /* regression gates against a baseline report */
+#include "aieth/calibrate.h" /* calibration of the emulated board */
 #include "aieth/server.h"   /* th_server: one device served over HTTP */
 #include "aieth/session.h"  /* a device and the graphs of one design */
 #include "aieth/spec.h"     /* test descriptions */

@@ -70,39 +70,39 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	adder *a;
 	int rc;
 
-	rc = aieth_mparam_check_env(M, env);
+	rc = aieth__mparam_check_env(M, env);
 	if (rc)
 		return rc;
-	rc = aieth_mparam_open(M, params, keys, &obj);
+	rc = aieth__mparam_open(M, params, keys, &obj);
 	if (rc)
 		return rc;
-	aieth_mparam_plio_format(in0, AIETH_MPARAM_PLIO_TO_AIE, 1);
-	aieth_mparam_plio_format(in1, AIETH_MPARAM_PLIO_TO_AIE, 2);
-	aieth_mparam_plio_format(outp, AIETH_MPARAM_PLIO_FROM_AIE, 1);
-	rc = aieth_mparam_plio(M, obj, "in0", env, AIETH_MPARAM_PLIO_TO_AIE, in0, &n0);
+	aieth__mparam_plio_format(in0, AIETH_MPARAM_PLIO_TO_AIE, 1);
+	aieth__mparam_plio_format(in1, AIETH_MPARAM_PLIO_TO_AIE, 2);
+	aieth__mparam_plio_format(outp, AIETH_MPARAM_PLIO_FROM_AIE, 1);
+	rc = aieth__mparam_plio(M, obj, "in0", env, AIETH_MPARAM_PLIO_TO_AIE, in0, &n0);
 	if (!rc)
-		rc = aieth_mparam_plio(M, obj, "in1", env, AIETH_MPARAM_PLIO_TO_AIE, in1, &n1);
+		rc = aieth__mparam_plio(M, obj, "in1", env, AIETH_MPARAM_PLIO_TO_AIE, in1, &n1);
 	if (!rc)
-		rc = aieth_mparam_plio(M, obj, "out", env, AIETH_MPARAM_PLIO_FROM_AIE, outp, &no);
+		rc = aieth__mparam_plio(M, obj, "out", env, AIETH_MPARAM_PLIO_FROM_AIE, outp, &no);
 	if (!rc && n0 == n1)
-		rc = aieth_fail(AIETH_EINVAL,
+		rc = aieth__fail(AIETH_EINVAL,
 				M ": params.in1: \"%s\" is also params.in0; the two inputs must be"
 				" different PLIOs", in1);
 	if (!rc)
-		rc = aieth_mparam_window(M, obj, "window_bytes", &window);
+		rc = aieth__mparam_window(M, obj, "window_bytes", &window);
 	cycles = window / 16;
 	if (!rc)
-		rc = aieth_mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
+		rc = aieth__mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
 				      &cycles);
 	if (!rc)
-		rc = aieth_mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
+		rc = aieth__mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
 	json_object_put(obj);
 	if (rc)
 		return rc;
 
 	a = calloc(1, sizeof *a);
 	if (!a)
-		return aieth_fail(AIETH_ENOMEM, M ": out of memory");
+		return aieth__fail(AIETH_ENOMEM, M ": out of memory");
 	a->window = window;
 	k = &a->kernel;
 	snprintf(k->name, sizeof k->name, "%s", M);
@@ -126,7 +126,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	return 0;
 }
 
-int aieth_model_adder_create(const aieth_model_env *env, const char *params, aieth_model *out)
+int aieth__model_adder_create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	return aieth_mparam_create(create, env, params, out);
+	return aieth__mparam_create(create, env, params, out);
 }

@@ -92,9 +92,9 @@ static int get_array(struct json_object *obj, const char *key, size_t max,
 	if (!obj || !json_object_object_get_ex(obj, key, &v))
 		return 0;
 	if (!json_object_is_type(v, json_type_array))
-		return aieth_fail(AIETH_EINVAL, M ": params.%s: must be an array of objects", key);
+		return aieth__fail(AIETH_EINVAL, M ": params.%s: must be an array of objects", key);
 	if (json_object_array_length(v) > max)
-		return aieth_fail(AIETH_EINVAL, M ": params.%s: %zu entries, the limit is %zu", key,
+		return aieth__fail(AIETH_EINVAL, M ": params.%s: %zu entries, the limit is %zu", key,
 				  json_object_array_length(v), max);
 	*out = v;
 	return 0;
@@ -112,7 +112,7 @@ static int get_time(struct json_object *obj, const char *key, uint64_t *ps)
 		return rc;
 	if (aiesim_time_parse(s, strlen(s), ps) != 0) {
 		jstrict_quote(q, sizeof q, s);
-		return aieth_fail(AIETH_EINVAL, M ": params.%s: \"%s\" is not a time \"<number>"
+		return aieth__fail(AIETH_EINVAL, M ": params.%s: \"%s\" is not a time \"<number>"
 				  " <unit>\" (unit ps, ns or us; at most 1000 s)", key, q);
 	}
 	return 0;
@@ -128,15 +128,15 @@ static int entry_plio(const aieth_model_env *env, struct json_object *o, const c
 	int d, rc;
 	if ((rc = jstrict_get_string(M, path, o, "plio", 1, &s)))
 		return rc;
-	aieth_mparam_quote(q, sizeof q, s);
-	if (aieth_mparam_plio_parse(s, &d, &num) != 0 || d != dir)
-		return aieth_fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is not %s PLIO name (PLIO_NN%s,"
+	aieth__mparam_quote(q, sizeof q, s);
+	if (aieth__mparam_plio_parse(s, &d, &num) != 0 || d != dir)
+		return aieth__fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is not %s PLIO name (PLIO_NN%s,"
 				  " NN the channel number, e.g. PLIO_01%s)", path, q,
 				  dir == AIETH_MPARAM_PLIO_TO_AIE ? "an input" : "an output",
 				  dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE",
 				  dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE");
 	if (num > env->channels)
-		return aieth_fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is beyond the board, which has"
+		return aieth__fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is beyond the board, which has"
 				  " %u channels per direction", path, q, (unsigned)env->channels);
 	snprintf(name, 32, "%s", s);
 	return 0;
@@ -155,7 +155,7 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EINVAL, M ": %s: must be an object", path);
+		return aieth__fail(AIETH_EINVAL, M ": %s: must be an object", path);
 	if ((rc = jstrict_keys(M, path, o, keys)))
 		return rc;
 	if ((rc = entry_plio(env, o, path, AIETH_MPARAM_PLIO_FROM_AIE, port->plio)))
@@ -166,7 +166,7 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 	if (aiesim_type_parse(tname, &t) != 0) {
 		char q[100];
 		jstrict_quote(q, sizeof q, tname);
-		return aieth_fail(AIETH_EINVAL, M ": %s.type: \"%s\" is not an element type (int8,"
+		return aieth__fail(AIETH_EINVAL, M ": %s.type: \"%s\" is not an element type (int8,"
 				  " int16, int32, int64, uint8..uint64, float, double, cint16, cint32,"
 				  " cfloat)", path, q);
 	}
@@ -176,17 +176,17 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 					  window)))
 			return rc;
 		if (*window % 16)
-			return aieth_fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple"
+			return aieth__fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple"
 					  " of 16 (one 128-bit PLIO beat)", path,
 					  (unsigned long long)*window);
 	}
-	full = aieth_path_join(dir, file);
+	full = aieth__path_join(dir, file);
 	if (!full)
-		return aieth_fail(AIETH_ENOMEM, M ": out of memory");
+		return aieth__fail(AIETH_ENOMEM, M ": out of memory");
 	aiesim_trace_init(tr, t);
 	rc = aiesim_trace_read(tr, full);
 	if (rc) {
-		rc = aieth_fail_prefix(rc, M ": %s", path);
+		rc = aieth__fail_prefix(rc, M ": %s", path);
 		free(full);
 		return rc;
 	}
@@ -194,20 +194,20 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 		*window = tr->ntlast ? tr->tlast[0] : tr->len;
 	rc = 0;
 	if (tr->len == 0)
-		rc = aieth_fail(AIETH_EINVAL, M ": %s: %s has no data", path, full);
+		rc = aieth__fail(AIETH_EINVAL, M ": %s: %s has no data", path, full);
 	else if (*window % 16 || *window == 0 || *window > AIETH_MPARAM_MAX_WINDOW)
-		rc = aieth_fail(AIETH_EINVAL, M ": %s: %s: a window of %llu bytes (%s) is not a"
+		rc = aieth__fail(AIETH_EINVAL, M ": %s: %s: a window of %llu bytes (%s) is not a"
 				" non-zero multiple of 16 up to %u; set window_bytes", path, full,
 				(unsigned long long)*window,
 				tr->ntlast ? "its first TLAST packet" : "the whole file, no TLAST",
 				AIETH_MPARAM_MAX_WINDOW);
 	else if (tr->len % *window)
-		rc = aieth_fail(AIETH_EINVAL, M ": %s: %s holds %zu bytes, not a whole number of"
+		rc = aieth__fail(AIETH_EINVAL, M ": %s: %s holds %zu bytes, not a whole number of"
 				" %llu-byte windows", path, full, tr->len,
 				(unsigned long long)*window);
 	for (k = 0; !rc && k < tr->ntlast; k++)
 		if (tr->tlast[k] % *window)
-			rc = aieth_fail(AIETH_EINVAL, M ": %s: %s: TLAST packet %zu ends at byte %llu,"
+			rc = aieth__fail(AIETH_EINVAL, M ": %s: %s: TLAST packet %zu ends at byte %llu,"
 					" not at the end of a %llu-byte window", path, full, k,
 					(unsigned long long)tr->tlast[k],
 					(unsigned long long)*window);
@@ -224,12 +224,12 @@ static int read_input(const aieth_model_env *env, struct json_object *o, const c
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EINVAL, M ": %s: must be an object", path);
+		return aieth__fail(AIETH_EINVAL, M ": %s: must be an object", path);
 	if ((rc = jstrict_keys(M, path, o, keys)) ||
 	    (rc = jstrict_get_u64(M, path, o, "window_bytes", 1, 16, AIETH_MPARAM_MAX_WINDOW, &w)))
 		return rc;
 	if (w % 16)
-		return aieth_fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple of 16"
+		return aieth__fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple of 16"
 				  " (one 128-bit PLIO beat)", path, (unsigned long long)w);
 	if ((rc = entry_plio(env, o, path, AIETH_MPARAM_PLIO_TO_AIE, port->plio)))
 		return rc;
@@ -258,12 +258,12 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	int rc;
 
 	memset(tr, 0, sizeof tr);
-	if ((rc = aieth_mparam_check_env(M, env)) || (rc = aieth_mparam_open(M, params, keys, &obj)))
+	if ((rc = aieth__mparam_check_env(M, env)) || (rc = aieth__mparam_open(M, params, keys, &obj)))
 		return rc;
 	a = calloc(1, sizeof *a);
 	if (!a) {
 		json_object_put(obj);
-		return aieth_fail(AIETH_ENOMEM, M ": out of memory");
+		return aieth__fail(AIETH_ENOMEM, M ": out of memory");
 	}
 	a->repeat = 1;
 	k = &a->kernel;
@@ -273,18 +273,18 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	 * files are; without one, the current directory */
 	given = dir;
 	if (dir[0] != '/' && env->base_dir && env->base_dir[0]) {
-		if (!(dirbuf = aieth_path_join(env->base_dir, dir))) {
-			rc = aieth_fail(AIETH_ENOMEM, M ": out of memory");
+		if (!(dirbuf = aieth__path_join(env->base_dir, dir))) {
+			rc = aieth__fail(AIETH_ENOMEM, M ": out of memory");
 			goto done;
 		}
 		dir = dirbuf;
 	}
-	if ((rc = aieth_mparam_u64(M, obj, "aie_clock_mhz", 1, 100000, &sim_mhz)))
+	if ((rc = aieth__mparam_u64(M, obj, "aie_clock_mhz", 1, 100000, &sim_mhz)))
 		goto done;
 	board_mhz = sim_mhz;
-	if ((rc = aieth_mparam_u64(M, obj, "board_aie_clock_mhz", 1, 100000, &board_mhz)) ||
+	if ((rc = aieth__mparam_u64(M, obj, "board_aie_clock_mhz", 1, 100000, &board_mhz)) ||
 	    (rc = get_time(obj, "input_time", &t0)) ||
-	    (rc = aieth_mparam_u64(M, obj, "max_jitter_cycles", 0, AIETH_MPARAM_MAX_CYCLES,
+	    (rc = aieth__mparam_u64(M, obj, "max_jitter_cycles", 0, AIETH_MPARAM_MAX_CYCLES,
 				   &jitter)))
 		goto done;
 	if (obj && (rc = jstrict_get_string(M, "params", obj, "fit", 0, &fitmode)))
@@ -293,13 +293,13 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	    strcmp(fitmode, "latency") != 0) {
 		char qf[100];
 		jstrict_quote(qf, sizeof qf, fitmode);
-		rc = aieth_fail(AIETH_EINVAL, M ": params.fit: \"%s\" is not \"exact\","
+		rc = aieth__fail(AIETH_EINVAL, M ": params.fit: \"%s\" is not \"exact\","
 				" \"throughput\" nor \"latency\"", qf);
 		goto done;
 	}
 	if (obj && json_object_object_get_ex(obj, "repeat", &rep)) {
 		if (!json_object_is_type(rep, json_type_boolean)) {
-			rc = aieth_fail(AIETH_EINVAL, M ": params.repeat: must be true or false");
+			rc = aieth__fail(AIETH_EINVAL, M ": params.repeat: must be true or false");
 			goto done;
 		}
 		a->repeat = json_object_get_boolean(rep);
@@ -308,7 +308,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	    (rc = get_array(obj, "inputs", AIETH_MODEL_MAX_PORTS, &ins)))
 		goto done;
 	if (!outs || json_object_array_length(outs) == 0) {
-		rc = aieth_fail(AIETH_EINVAL, M ": params.outputs: required, one entry per output"
+		rc = aieth__fail(AIETH_EINVAL, M ": params.outputs: required, one entry per output"
 				" PLIO ({\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"out.txt\"})");
 		goto done;
 	}
@@ -317,7 +317,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		if (bad || !S_ISDIR(st.st_mode)) {
 			char qd[100];
 			jstrict_quote(qd, sizeof qd, given);
-			rc = aieth_fail(AIETH_EIO, M ": params.dir: \"%s\": %s (the aiesimulator"
+			rc = aieth__fail(AIETH_EIO, M ": params.dir: \"%s\": %s (the aiesimulator"
 					" output folder, relative to the description's folder)", qd,
 					bad ? strerror(bad) : "not a directory");
 			goto done;
@@ -337,7 +337,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		if (i == 0)
 			a->blocks = tr[0].len / a->window[0];
 		else if (tr[i].len / a->window[i] != a->blocks) {
-			rc = aieth_fail(AIETH_EINVAL, M ": params.outputs[%zu]: %zu windows, but"
+			rc = aieth__fail(AIETH_EINVAL, M ": params.outputs[%zu]: %zu windows, but"
 					" outputs[0] has %llu; every output gives one window per"
 					" iteration", i, (size_t)(tr[i].len / a->window[i]),
 					(unsigned long long)a->blocks);
@@ -356,7 +356,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	/* Block k is released when every output has it: the latest of them. */
 	cyc = calloc(a->blocks, sizeof *cyc);
 	if (!cyc) {
-		rc = aieth_fail(AIETH_ENOMEM, M ": out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, M ": out of memory");
 		goto done;
 	}
 	for (q = 0; q < a->nout; q++)
@@ -390,14 +390,14 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		a->cyc = a->blocks <= SIZE_MAX / 2 / sizeof *a->cyc
 				 ? malloc(2 * a->blocks * sizeof *a->cyc) : NULL;
 		if (!a->cyc) {
-			rc = aieth_fail(AIETH_ENOMEM, M ": out of memory");
+			rc = aieth__fail(AIETH_ENOMEM, M ": out of memory");
 			goto done;
 		}
 		if (aiesim_exact_schedule(cyc, a->blocks, beats, a->nout, fit.cpi, 2,
 					  AIETH_MPARAM_MAX_CYCLES, a->cyc, &bad)) {
 			uint64_t line = 0;
 			aiesim_trace_time_at(&tr[0], bad * a->window[0], &line);
-			rc = aieth_fail(AIETH_EINVAL, M ": window %zu (time stamp at line %llu of"
+			rc = aieth__fail(AIETH_EINVAL, M ": window %zu (time stamp at line %llu of"
 					" outputs[0]) comes more than 1e9 cycles after the one before"
 					" (the model limit)", bad, (unsigned long long)line);
 			goto done;
@@ -409,7 +409,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 			fit.cpi = AIETH_MPARAM_MAX_CYCLES;
 	}
 	if (fit.cpi > AIETH_MPARAM_MAX_CYCLES || fit.latency > 1000000000u) {
-		rc = aieth_fail(AIETH_EINVAL, M ": the trace's timing (%llu cycles per window, latency"
+		rc = aieth__fail(AIETH_EINVAL, M ": the trace's timing (%llu cycles per window, latency"
 				" %llu) is beyond the model limits (1e9 each)",
 				(unsigned long long)fit.cpi, (unsigned long long)fit.latency);
 		goto done;
@@ -417,7 +417,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	if (fit.max_dev > jitter) {
 		uint64_t line = 0;
 		aiesim_trace_time_at(&tr[0], fit.dev_at * a->window[0], &line);
-		rc = aieth_fail(AIETH_EINVAL, M ": params.max_jitter_cycles: window %zu (time stamp at"
+		rc = aieth__fail(AIETH_EINVAL, M ": params.max_jitter_cycles: window %zu (time stamp at"
 				" line %llu of outputs[0]) is %llu cycles away from the fitted"
 				" schedule (every %llu cycles after latency %llu), above %llu",
 				fit.dev_at, (unsigned long long)line, (unsigned long long)fit.max_dev,
@@ -455,7 +455,7 @@ done:
 	return rc;
 }
 
-int aieth_model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out)
+int aieth__model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	return aieth_mparam_create(create, env, params, out);
+	return aieth__mparam_create(create, env, params, out);
 }

@@ -122,6 +122,6 @@ int aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, ui
 			  uint64_t gap, int passes, uint64_t max, uint32_t *cyc, size_t *bad);
 
 /* The model (same contract as a plugin's aieth_model_create). */
-int aieth_model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out);
+int aieth__model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out);
 
 #endif

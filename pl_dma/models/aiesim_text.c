@@ -242,7 +242,7 @@ static int fail_at(const char *what, uint64_t line, const char *msg, const char 
 			q[o++] = (char)c;
 	}
 	q[o] = '\0';
-	return aieth_fail(AIETH_EPARSE, "%s:%llu: %s%s%s%s%s", what, (unsigned long long)line, msg,
+	return aieth__fail(AIETH_EPARSE, "%s:%llu: %s%s%s%s%s", what, (unsigned long long)line, msg,
 			  tok ? " \"" : "", tok ? q : "", tok && i < n ? "..." : "", tok ? "\"" : "");
 }
 
@@ -265,11 +265,11 @@ static int add_stamp(aiesim_trace *tr, const char *what, uint64_t ps)
 	g = grow((void **)&tr->stamps, &tr->capstamps, tr->nstamps + 1, sizeof *tr->stamps,
 		 MAX_STAMPS);
 	if (g == -1)
-		return aieth_fail(AIETH_EINVAL, "%s:%llu: more than %u time stamps with data between"
+		return aieth__fail(AIETH_EINVAL, "%s:%llu: more than %u time stamps with data between"
 				  " them (the limit of one file)", what, (unsigned long long)tr->line,
 				  MAX_STAMPS);
 	if (g)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	tr->stamps[tr->nstamps].at = tr->len;
 	tr->stamps[tr->nstamps].time_ps = ps;
 	tr->stamps[tr->nstamps].line = tr->line;
@@ -306,10 +306,10 @@ static int data_line(aiesim_trace *tr, const char *what, const char *s, const ch
 		if (g) {
 			tr->len = start;
 			if (g == -1)
-				return aieth_fail(AIETH_EINVAL, "%s:%llu: more than %u bytes of data (the"
+				return aieth__fail(AIETH_EINVAL, "%s:%llu: more than %u bytes of data (the"
 						  " limit of one file)", what,
 						  (unsigned long long)tr->line, AIESIM_MAX_DATA_BYTES);
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		}
 		for (b = 0; b < ti->size; b++)
 			tr->data[tr->len++] = (uint8_t)(bits >> (8 * b));
@@ -325,9 +325,9 @@ static int data_line(aiesim_trace *tr, const char *what, const char *s, const ch
 		g = grow((void **)&tr->tlast, &tr->captlast, tr->ntlast + 1, sizeof *tr->tlast,
 			 MAX_TLAST);
 		if (g)
-			return g == -1 ? aieth_fail(AIETH_EINVAL, "%s:%llu: more than %u TLAST",
+			return g == -1 ? aieth__fail(AIETH_EINVAL, "%s:%llu: more than %u TLAST",
 						    what, (unsigned long long)tr->line, MAX_TLAST)
-				       : aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+				       : aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		tr->tlast[tr->ntlast++] = tr->len;
 		tr->pending_tlast = 0;
 	}
@@ -350,7 +350,7 @@ int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size
 		return 0;
 	if (e - s == 5 && !memcmp(s, "TLAST", 5)) {
 		if (tr->pending_tlast)
-			return aieth_fail(AIETH_EPARSE, "%s:%llu: TLAST again before the data line"
+			return aieth__fail(AIETH_EPARSE, "%s:%llu: TLAST again before the data line"
 					  " of the TLAST at line %llu", what,
 					  (unsigned long long)tr->line,
 					  (unsigned long long)tr->tlast_line);
@@ -371,7 +371,7 @@ int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size
 int aiesim_trace_end(aiesim_trace *tr, const char *what)
 {
 	if (tr->pending_tlast)
-		return aieth_fail(AIETH_EPARSE, "%s:%llu: TLAST without a data line after it (the"
+		return aieth__fail(AIETH_EPARSE, "%s:%llu: TLAST without a data line after it (the"
 				  " line after TLAST is the last of its packet)", what,
 				  (unsigned long long)tr->tlast_line);
 	return 0;
@@ -385,7 +385,7 @@ int aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, siz
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
 		if (n > AIESIM_MAX_LINE)
-			return aieth_fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", what,
+			return aieth__fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", what,
 					  (unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
 		if ((rc = aiesim_trace_line(tr, what, text + i, n)))
 			return rc;
@@ -401,22 +401,22 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 	size_t have = 0;
 	int fd, rc = 0;
 
-	rc = aieth_open_input(path, &fd, &st);
+	rc = aieth__open_input(path, &fd, &st);
 	if (rc)
 		return rc;
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > AIESIM_MAX_FILE_BYTES) {
 		close(fd);
 		return S_ISREG(st.st_mode)
-			       ? aieth_fail(AIETH_EINVAL, "%s: %llu bytes, above the limit of %llu for"
+			       ? aieth__fail(AIETH_EINVAL, "%s: %llu bytes, above the limit of %llu for"
 					    " an aiesimulator file", path,
 					    (unsigned long long)st.st_size,
 					    (unsigned long long)AIESIM_MAX_FILE_BYTES)
-			       : aieth_fail(AIETH_EIO, "%s: not a regular file", path);
+			       : aieth__fail(AIETH_EIO, "%s: not a regular file", path);
 	}
 	buf = malloc(AIESIM_MAX_LINE + CHUNK + 1);
 	if (!buf) {
 		close(fd);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	for (;;) {
 		ssize_t n = read(fd, buf + have, CHUNK);
@@ -424,7 +424,7 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			rc = aieth_fail(AIETH_EIO, "%s: read failed: %s", path, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: read failed: %s", path, strerror(errno));
 			break;
 		}
 		have += (size_t)n;
@@ -442,7 +442,7 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 		memmove(buf, buf + i, have - i);
 		have -= i;
 		if (have > AIESIM_MAX_LINE) {
-			rc = aieth_fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", path,
+			rc = aieth__fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", path,
 					(unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
 			break;
 		}

@@ -14,19 +14,19 @@ typedef struct {
 } builtin;
 
 static const builtin builtins[] = {
-	{"loopback", aieth_model_loopback_create},
-	{"adder", aieth_model_adder_create},
-	{"aiesim", aieth_model_aiesim_create},
+	{"loopback", aieth__model_loopback_create},
+	{"adder", aieth__model_adder_create},
+	{"aiesim", aieth__model_aiesim_create},
 };
 
 static const char *const builtin_names[] = {"loopback", "adder", "aiesim", NULL};
 
-const char *const *aieth_builtin_model_names(void)
+const char *const *aieth__builtin_model_names(void)
 {
 	return builtin_names;
 }
 
-int aieth_builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
+int aieth__builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
 			       aieth_model *out)
 {
 	size_t i;

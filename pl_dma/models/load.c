@@ -37,7 +37,7 @@ static void first_user(const aieth_model *m, int dir, uint32_t num, uint32_t *ke
 		for (p = 0; p < np; p++) {
 			int d;
 			uint32_t n;
-			if (aieth_mparam_plio_parse(port_of(kn, dir, p)->plio, &d, &n) == 0 &&
+			if (aieth__mparam_plio_parse(port_of(kn, dir, p)->plio, &d, &n) == 0 &&
 			    n == num) {
 				*kernel = k;
 				*port = p;
@@ -62,31 +62,31 @@ static int check_port(const aieth_model *m, const aieth_model_env *env, const ch
 #define WHERE "model \"%s\": kernel %u \"%s\": %s %u"
 #define WHERE_ARGS spec, (unsigned)k, kq, dir_word[dir], (unsigned)p
 	if (!memchr(port->plio, '\0', sizeof port->plio))
-		return aieth_fail(AIETH_EINVAL, WHERE ": PLIO name is not NUL-terminated within"
+		return aieth__fail(AIETH_EINVAL, WHERE ": PLIO name is not NUL-terminated within"
 				  " its %zu bytes", WHERE_ARGS, sizeof port->plio);
-	if (aieth_mparam_plio_parse(port->plio, &d, &num) != 0) {
-		aieth_mparam_quote(q, sizeof q, port->plio);
-		return aieth_fail(AIETH_EINVAL, WHERE ": \"%s\" is not a PLIO name (expected %s,"
+	if (aieth__mparam_plio_parse(port->plio, &d, &num) != 0) {
+		aieth__mparam_quote(q, sizeof q, port->plio);
+		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" is not a PLIO name (expected %s,"
 				  " NN the channel number written with two digits)", WHERE_ARGS,
 				  q, dir_form[dir]);
 	}
 	if (d != dir)
-		return aieth_fail(AIETH_EINVAL, WHERE ": \"%s\" has the wrong direction (an %s"
+		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" has the wrong direction (an %s"
 				  " must be %s)", WHERE_ARGS, port->plio, dir_word[dir], dir_form[dir]);
 	if (num > env->channels)
-		return aieth_fail(AIETH_EINVAL, WHERE ": \"%s\" is beyond the board, which has"
+		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" is beyond the board, which has"
 				  " %u channels per direction", WHERE_ARGS, port->plio,
 				  (unsigned)env->channels);
 	if (bytes == 0 || bytes % 16 != 0 || bytes > AIETH_MODEL_MAX_PORT_BYTES)
-		return aieth_fail(AIETH_EINVAL, WHERE " (%s): bytes_per_iteration %llu %s",
+		return aieth__fail(AIETH_EINVAL, WHERE " (%s): bytes_per_iteration %llu %s",
 				  WHERE_ARGS, port->plio, (unsigned long long)bytes,
 				  bytes == 0 ? "is zero (must be a non-zero multiple of 16)"
 				  : bytes % 16 ? "is not a multiple of 16 (one 128-bit PLIO beat)"
 				  : "is above the limit of 1 GiB (1073741824 bytes)");
 	if (used[num]) {
 		first_user(m, dir, num, &uk, &up);
-		aieth_mparam_quote(q, sizeof q, m->kernels[uk].name);
-		return aieth_fail(AIETH_EINVAL, WHERE ": %s is already used by kernel %u \"%s\" %s"
+		aieth__mparam_quote(q, sizeof q, m->kernels[uk].name);
+		return aieth__fail(AIETH_EINVAL, WHERE ": %s is already used by kernel %u \"%s\" %s"
 				  " %u; a PLIO carries one port only", WHERE_ARGS, port->plio,
 				  (unsigned)uk, q, dir_word[dir], (unsigned)up);
 	}
@@ -105,28 +105,28 @@ static int check_kernel(const aieth_model *m, const aieth_model_env *env, const 
 	int dir, rc;
 
 	if (!memchr(kn->name, '\0', sizeof kn->name))
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is not"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is not"
 				  " NUL-terminated within its %zu bytes", spec, (unsigned)k,
 				  sizeof kn->name);
 	if (!kn->name[0])
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is empty", spec,
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is empty", spec,
 				  (unsigned)k);
-	aieth_mparam_quote(kq, sizeof kq, kn->name);
+	aieth__mparam_quote(kq, sizeof kq, kn->name);
 	for (j = 0; j < k; j++)
 		if (strcmp(m->kernels[j].name, kn->name) == 0)
-			return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u: name \"%s\" is"
+			return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name \"%s\" is"
 					  " also the name of kernel %u", spec, (unsigned)k,
 					  kq, (unsigned)j);
 	if (!kn->compute)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": compute is NULL",
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": compute is NULL",
 				  spec, (unsigned)k, kq);
 	if (kn->num_inputs > AIETH_MODEL_MAX_PORTS || kn->num_outputs > AIETH_MODEL_MAX_PORTS)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": %u inputs and %u"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": %u inputs and %u"
 				  " outputs, the limit is %u of each", spec, (unsigned)k, kq,
 				  (unsigned)kn->num_inputs, (unsigned)kn->num_outputs,
 				  (unsigned)AIETH_MODEL_MAX_PORTS);
 	if (kn->num_inputs + kn->num_outputs == 0)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": has no port (a"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": has no port (a"
 				  " kernel needs at least one input or output)", spec, (unsigned)k,
 				  kq);
 	for (dir = 0; dir < 2; dir++) {
@@ -138,19 +138,19 @@ static int check_kernel(const aieth_model *m, const aieth_model_env *env, const 
 		}
 	}
 	if (kn->cycles_per_iteration < 1 || kn->cycles_per_iteration > AIETH_MODEL_MAX_CYCLES)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\":"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\":"
 				  " cycles_per_iteration %llu is out of range 1..%llu", spec,
 				  (unsigned)k, kq, (unsigned long long)kn->cycles_per_iteration,
 				  (unsigned long long)AIETH_MODEL_MAX_CYCLES);
 	if (kn->latency > AIETH_MODEL_MAX_LATENCY)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": latency %llu is"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": latency %llu is"
 				  " above the limit of %llu cycles", spec, (unsigned)k, kq,
 				  (unsigned long long)kn->latency,
 				  (unsigned long long)AIETH_MODEL_MAX_LATENCY);
 	return 0;
 }
 
-int aieth_model_validate(const aieth_model *m, const aieth_model_env *env, const char *spec)
+int aieth__model_validate(const aieth_model *m, const aieth_model_env *env, const char *spec)
 {
 	unsigned char *used[2];
 	uint32_t k;
@@ -159,32 +159,32 @@ int aieth_model_validate(const aieth_model *m, const aieth_model_env *env, const
 	if (!spec)
 		spec = "?";
 	if (!m || !env)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": no model or environment to validate",
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": no model or environment to validate",
 				  spec);
 	if (env->channels == 0)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels", spec);
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels", spec);
 	if (m->abi_version != AIETH_MODEL_ABI_VERSION)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": ABI version %u, expected %u (rebuild"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": ABI version %u, expected %u (rebuild"
 				  " the model against this aieth_model.h)", spec,
 				  (unsigned)m->abi_version, (unsigned)AIETH_MODEL_ABI_VERSION);
 	if (m->num_kernels == 0 || !m->kernels)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": declares no kernel (num_kernels %u,"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": declares no kernel (num_kernels %u,"
 				  " kernels %s)", spec, (unsigned)m->num_kernels,
 				  m->kernels ? "set" : "NULL");
 	/* Every kernel has a port and no PLIO serves two ports. */
 	if ((uint64_t)m->num_kernels > 2ull * env->channels)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": %u kernels, more than the board's"
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": %u kernels, more than the board's"
 				  " %u PLIOs can serve", spec, (unsigned)m->num_kernels,
 				  (unsigned)(2u * env->channels));
 	used[0] = calloc((size_t)env->channels + 1, 1);
 	used[1] = calloc((size_t)env->channels + 1, 1);
 	if (!used[0] || !used[1])
-		rc = aieth_fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
+		rc = aieth__fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
 	for (k = 0; !rc && k < m->num_kernels; k++)
 		rc = check_kernel(m, env, spec, k, used);
 	/* the per-iteration values are checked as the emulator uses them */
 	if (!rc && m->iteration_timing && m->timing_period > AIETH_MODEL_MAX_CYCLES)
-		rc = aieth_fail(AIETH_EINVAL, "model \"%s\": timing_period %llu is above the limit"
+		rc = aieth__fail(AIETH_EINVAL, "model \"%s\": timing_period %llu is above the limit"
 				" of %llu iterations (0 = aperiodic)", spec,
 				(unsigned long long)m->timing_period,
 				(unsigned long long)AIETH_MODEL_MAX_CYCLES);
@@ -202,22 +202,22 @@ static int open_plugin(aieth_model_handle *h, const char *spec, const char *para
 	int rc;
 
 	if (!strchr(spec, '/')) {
-		path = aieth_path_join(".", spec);
+		path = aieth__path_join(".", spec);
 		if (!path)
-			return aieth_fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
+			return aieth__fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
 	}
 	dlerror();
 	h->dl = dlopen(path ? path : spec, RTLD_NOW | RTLD_LOCAL);
 	free(path);
 	if (!h->dl) {
 		const char *e = dlerror();
-		return aieth_fail(AIETH_EIO, "model \"%s\": dlopen failed: %s", spec,
+		return aieth__fail(AIETH_EIO, "model \"%s\": dlopen failed: %s", spec,
 				  e ? e : "unknown error");
 	}
 	dlerror();
 	sym = dlsym(h->dl, AIETH_MODEL_ENTRY);
 	if (!sym) {
-		rc = aieth_fail(AIETH_EINVAL, "model \"%s\": does not export %s (see aieth_model.h)",
+		rc = aieth__fail(AIETH_EINVAL, "model \"%s\": does not export %s (see aieth_model.h)",
 				spec, AIETH_MODEL_ENTRY);
 		goto fail;
 	}
@@ -228,9 +228,9 @@ static int open_plugin(aieth_model_handle *h, const char *spec, const char *para
 	if (rc != 0) {
 		env->err[env->err_size - 1] = '\0';
 		if (env->err[0])
-			rc = aieth_fail(AIETH_EINVAL, "model \"%s\": create failed: %s", spec, env->err);
+			rc = aieth__fail(AIETH_EINVAL, "model \"%s\": create failed: %s", spec, env->err);
 		else
-			rc = aieth_fail(AIETH_EINVAL, "model \"%s\": create failed (returned %d)"
+			rc = aieth__fail(AIETH_EINVAL, "model \"%s\": create failed (returned %d)"
 					" without a message", spec, rc);
 		memset(&h->model, 0, sizeof h->model);
 		goto fail;
@@ -245,17 +245,17 @@ fail:
 static int open_builtin(aieth_model_handle *h, const char *spec, const char *params,
 			aieth_model_env *env)
 {
-	const char *const *names = aieth_builtin_model_names();
+	const char *const *names = aieth__builtin_model_names();
 	char list[256];
 	size_t used = 0;
-	int rc = aieth_builtin_model_create(spec, env, params, &h->model);
+	int rc = aieth__builtin_model_create(spec, env, params, &h->model);
 
 	if (rc == 0)
 		return 0;
 	if (rc < 0) {
 		env->err[env->err_size - 1] = '\0';
 		/* The message of a built-in names the model already. */
-		return aieth_fail(AIETH_EINVAL, "%s", env->err[0] ? env->err : "create failed");
+		return aieth__fail(AIETH_EINVAL, "%s", env->err[0] ? env->err : "create failed");
 	}
 	list[0] = '\0';
 	for (; *names && used < sizeof list; names++) {
@@ -264,11 +264,11 @@ static int open_builtin(aieth_model_handle *h, const char *spec, const char *par
 			break;
 		used += (size_t)n;
 	}
-	return aieth_fail(AIETH_ENOTFOUND, "model \"%s\": not a built-in model (%s) nor a plugin"
+	return aieth__fail(AIETH_ENOTFOUND, "model \"%s\": not a built-in model (%s) nor a plugin"
 			  " path (one containing '/' or ending in \".so\")", spec, list);
 }
 
-int aieth_model_open(aieth_model_handle *h, const char *spec, const char *params,
+int aieth__model_open(aieth_model_handle *h, const char *spec, const char *params,
 		     const aieth_model_env *env)
 {
 	char err[1024];
@@ -276,14 +276,14 @@ int aieth_model_open(aieth_model_handle *h, const char *spec, const char *params
 	int rc;
 
 	if (!h)
-		return aieth_fail(AIETH_EINVAL, "aieth_model_open: no handle given");
+		return aieth__fail(AIETH_EINVAL, "aieth__model_open: no handle given");
 	memset(h, 0, sizeof *h);
 	if (!spec || !*spec)
-		return aieth_fail(AIETH_EINVAL, "model: no model name or plugin path given");
+		return aieth__fail(AIETH_EINVAL, "model: no model name or plugin path given");
 	if (!env)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": no model environment given", spec);
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": no model environment given", spec);
 	if (env->channels == 0)
-		return aieth_fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels", spec);
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels", spec);
 	/* The model writes its messages into our buffer, whatever the caller's. */
 	e = *env;
 	e.abi_version = AIETH_MODEL_ABI_VERSION;
@@ -294,21 +294,21 @@ int aieth_model_open(aieth_model_handle *h, const char *spec, const char *params
 	rc = is_path(spec) ? open_plugin(h, spec, params, &e) : open_builtin(h, spec, params, &e);
 	if (rc)
 		return rc;
-	rc = aieth_model_validate(&h->model, &e, spec);
+	rc = aieth__model_validate(&h->model, &e, spec);
 	if (!rc) {
-		h->spec = aieth_strdup(spec);
+		h->spec = aieth__strdup(spec);
 		if (!h->spec)
-			rc = aieth_fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
+			rc = aieth__fail(AIETH_ENOMEM, "model \"%s\": out of memory", spec);
 	}
 	if (rc) {
-		aieth_model_close(h);
+		aieth__model_close(h);
 		return rc;
 	}
-	aieth_error_clear();
+	aieth__error_clear();
 	return 0;
 }
 
-void aieth_model_close(aieth_model_handle *h)
+void aieth__model_close(aieth_model_handle *h)
 {
 	if (!h)
 		return;

@@ -25,18 +25,18 @@ typedef struct {
  * looked up in the current directory, never in the library search path).
  * The plugin is loaded with dlopen(RTLD_NOW | RTLD_LOCAL) and its
  * aieth_model_create is called. The model is then checked with
- * aieth_model_validate. On success *h owns the model: release it with
- * aieth_model_close. On failure *h is zeroed, nothing stays loaded, and an
+ * aieth__model_validate. On success *h owns the model: release it with
+ * aieth__model_close. On failure *h is zeroed, nothing stays loaded, and an
  * aieth error code is returned with the message set (each naming the model:
  * `model "x.so": dlopen failed: ...`, `model "x.so": does not export
  * aieth_model_create`, `model "x.so": create failed: ...`, an unknown name
  * gives AIETH_ENOTFOUND listing the built-ins). */
-int aieth_model_open(aieth_model_handle *h, const char *spec, const char *params,
+int aieth__model_open(aieth_model_handle *h, const char *spec, const char *params,
 		     const aieth_model_env *env);
 
 /* Destroy the model, unload its plugin, free the spec; zeroes *h. Safe on a
  * zeroed handle and on NULL. */
-void aieth_model_close(aieth_model_handle *h);
+void aieth__model_close(aieth_model_handle *h);
 
 /* Check a model against the ABI and the board (env->channels); spec names it
  * in messages. Rules: abi_version == AIETH_MODEL_ABI_VERSION; 1 ..
@@ -49,7 +49,7 @@ void aieth_model_close(aieth_model_handle *h);
  * non-zero multiple of 16 and at most 1 GiB; cycles_per_iteration in
  * 1..1e9; latency at most 1e9; no PLIO used by two ports of the model.
  * Returns 0, or AIETH_EINVAL with the message set. */
-int aieth_model_validate(const aieth_model *m, const aieth_model_env *env, const char *spec);
+int aieth__model_validate(const aieth_model *m, const aieth_model_env *env, const char *spec);
 
 #define AIETH_MODEL_MAX_PORT_BYTES (1ull << 30)
 #define AIETH_MODEL_MAX_CYCLES 1000000000ull

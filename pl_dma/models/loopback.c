@@ -55,12 +55,12 @@ static int read_channels(struct json_object *obj, uint32_t channels, unsigned ch
 		return 0;
 	}
 	if (!json_object_is_type(arr, json_type_array))
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  M ": params.channels: %.64s is not an array of channel numbers",
 				  json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
 	n = json_object_array_length(arr);
 	if (n == 0)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  M ": params.channels: [] selects no channel (give at least one of 1..%u)",
 				  (unsigned)channels);
 	for (i = 0; i < n; i++) {
@@ -68,16 +68,16 @@ static int read_channels(struct json_object *obj, uint32_t channels, unsigned ch
 		const char *txt = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
 		int64_t c;
 		if (!json_object_is_type(v, json_type_int))
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  M ": params.channels[%zu]: %.64s is not an integer channel number",
 					  i, txt);
 		c = json_object_get_int64(v);
 		if (c < 1 || (uint64_t)c > channels)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  M ": params.channels[%zu]: %.64s is out of range: the board has"
 					  " channels 1..%u", i, txt, (unsigned)channels);
 		if (sel[c])
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  M ": params.channels[%zu]: channel %lld is listed twice", i,
 					  (long long)c);
 		sel[c] = 1;
@@ -97,26 +97,26 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	uint32_t c, k, count;
 	int rc;
 
-	rc = aieth_mparam_check_env(M, env);
+	rc = aieth__mparam_check_env(M, env);
 	if (rc)
 		return rc;
-	rc = aieth_mparam_open(M, params, keys, &obj);
+	rc = aieth__mparam_open(M, params, keys, &obj);
 	if (rc)
 		return rc;
 	sel = calloc((size_t)env->channels + 1, 1);
 	if (!sel) {
-		rc = aieth_fail(AIETH_ENOMEM, M ": out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, M ": out of memory");
 		goto out;
 	}
 	rc = read_channels(obj, env->channels, sel, &count);
 	if (!rc)
-		rc = aieth_mparam_window(M, obj, "window_bytes", &window);
+		rc = aieth__mparam_window(M, obj, "window_bytes", &window);
 	cycles = window / 16;
 	if (!rc)
-		rc = aieth_mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
+		rc = aieth__mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
 				      &cycles);
 	if (!rc)
-		rc = aieth_mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
+		rc = aieth__mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
 	if (rc)
 		goto out;
 
@@ -124,7 +124,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	if (lb)
 		lb->kernels = calloc(count, sizeof *lb->kernels);
 	if (!lb || !lb->kernels) {
-		rc = aieth_fail(AIETH_ENOMEM, M ": out of memory for %u kernels", (unsigned)count);
+		rc = aieth__fail(AIETH_ENOMEM, M ": out of memory for %u kernels", (unsigned)count);
 		goto out;
 	}
 	lb->window = window;
@@ -136,8 +136,8 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		snprintf(kn->name, sizeof kn->name, M "_%02u", (unsigned)c);
 		kn->num_inputs = 1;
 		kn->num_outputs = 1;
-		aieth_mparam_plio_format(kn->inputs[0].plio, AIETH_MPARAM_PLIO_TO_AIE, c);
-		aieth_mparam_plio_format(kn->outputs[0].plio, AIETH_MPARAM_PLIO_FROM_AIE, c);
+		aieth__mparam_plio_format(kn->inputs[0].plio, AIETH_MPARAM_PLIO_TO_AIE, c);
+		aieth__mparam_plio_format(kn->outputs[0].plio, AIETH_MPARAM_PLIO_FROM_AIE, c);
 		kn->inputs[0].bytes_per_iteration = window;
 		kn->outputs[0].bytes_per_iteration = window;
 		kn->cycles_per_iteration = cycles;
@@ -158,7 +158,7 @@ out:
 	return rc;
 }
 
-int aieth_model_loopback_create(const aieth_model_env *env, const char *params, aieth_model *out)
+int aieth__model_loopback_create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	return aieth_mparam_create(create, env, params, out);
+	return aieth__mparam_create(create, env, params, out);
 }

@@ -19,15 +19,15 @@
  * (nothing written anywhere); -1 on error with the message in env->err
  * (when env and env->err are non-NULL) and the aieth error message set.
  * *out is zeroed unless 0 is returned. */
-int aieth_builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
+int aieth__builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
 			       aieth_model *out);
 
 /* Names of the built-in models, NULL-terminated; static storage. */
-const char *const *aieth_builtin_model_names(void);
+const char *const *aieth__builtin_model_names(void);
 
 /* The create functions of each built-in (same contract as a plugin's
  * aieth_model_create). */
-int aieth_model_loopback_create(const aieth_model_env *env, const char *params, aieth_model *out);
-int aieth_model_adder_create(const aieth_model_env *env, const char *params, aieth_model *out);
+int aieth__model_loopback_create(const aieth_model_env *env, const char *params, aieth_model *out);
+int aieth__model_adder_create(const aieth_model_env *env, const char *params, aieth_model *out);
 
 #endif

@@ -13,7 +13,7 @@
 
 static const char *const dir_suffix[2] = {"_TO_AIE", "_FROM_AIE"};
 
-int aieth_mparam_plio_parse(const char *name, int *dir, uint32_t *num)
+int aieth__mparam_plio_parse(const char *name, int *dir, uint32_t *num)
 {
 	const char *p;
 	char canon[32];
@@ -37,7 +37,7 @@ int aieth_mparam_plio_parse(const char *name, int *dir, uint32_t *num)
 		return -1;
 	/* Only the canonical spelling: "PLIO_1_TO_AIE" and "PLIO_001_TO_AIE"
 	 * name no PLIO of any board. */
-	aieth_mparam_plio_format(canon, d, n);
+	aieth__mparam_plio_format(canon, d, n);
 	if (strcmp(canon, name) != 0)
 		return -1;
 	if (dir)
@@ -47,13 +47,13 @@ int aieth_mparam_plio_parse(const char *name, int *dir, uint32_t *num)
 	return 0;
 }
 
-void aieth_mparam_plio_format(char out[32], int dir, uint32_t num)
+void aieth__mparam_plio_format(char out[32], int dir, uint32_t num)
 {
 	snprintf(out, 32, "PLIO_%02u%s", (unsigned)num,
 		 dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
 }
 
-void aieth_mparam_quote(char *dst, size_t cap, const char *s)
+void aieth__mparam_quote(char *dst, size_t cap, const char *s)
 {
 	size_t o = 0, i;
 	if (cap == 0)
@@ -89,19 +89,19 @@ static int only_space(const char *s)
 	return 1;
 }
 
-int aieth_mparam_check_env(const char *model, const aieth_model_env *env)
+int aieth__mparam_check_env(const char *model, const aieth_model_env *env)
 {
 	if (!env)
-		return aieth_fail(AIETH_EINVAL, "%s: no model environment given", model);
+		return aieth__fail(AIETH_EINVAL, "%s: no model environment given", model);
 	if (env->abi_version != AIETH_MODEL_ABI_VERSION)
-		return aieth_fail(AIETH_EINVAL, "%s: environment has model ABI version %u, expected %u",
+		return aieth__fail(AIETH_EINVAL, "%s: environment has model ABI version %u, expected %u",
 				  model, (unsigned)env->abi_version, (unsigned)AIETH_MODEL_ABI_VERSION);
 	if (env->channels == 0)
-		return aieth_fail(AIETH_EINVAL, "%s: the board has no PLIO channels", model);
+		return aieth__fail(AIETH_EINVAL, "%s: the board has no PLIO channels", model);
 	return 0;
 }
 
-int aieth_mparam_open(const char *model, const char *params, const char *const *allowed,
+int aieth__mparam_open(const char *model, const char *params, const char *const *allowed,
 		      struct json_object **out)
 {
 	struct json_object *obj;
@@ -115,9 +115,9 @@ int aieth_mparam_open(const char *model, const char *params, const char *const *
 	if ((rc = jstrict_parse(what, params, strlen(params), &obj)))
 		return rc;
 	if (!obj) /* json-c represents a JSON null by no object at all */
-		return aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null", model);
+		return aieth__fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null", model);
 	if (!json_object_is_type(obj, json_type_object)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: params: must be a JSON object, not %s", model,
+		rc = aieth__fail(AIETH_EPARSE, "%s: params: must be a JSON object, not %s", model,
 				json_type_to_name(json_object_get_type(obj)));
 		json_object_put(obj);
 		return rc;
@@ -131,7 +131,7 @@ int aieth_mparam_open(const char *model, const char *params, const char *const *
 	return 0;
 }
 
-int aieth_mparam_u64(const char *model, struct json_object *obj, const char *key,
+int aieth__mparam_u64(const char *model, struct json_object *obj, const char *key,
 		     uint64_t min, uint64_t max, uint64_t *out)
 {
 	if (!obj)
@@ -139,20 +139,20 @@ int aieth_mparam_u64(const char *model, struct json_object *obj, const char *key
 	return jstrict_get_u64(model, "params", obj, key, 0, min, max, out);
 }
 
-int aieth_mparam_window(const char *model, struct json_object *obj, const char *key,
+int aieth__mparam_window(const char *model, struct json_object *obj, const char *key,
 			uint64_t *out)
 {
-	int rc = aieth_mparam_u64(model, obj, key, 16, AIETH_MPARAM_MAX_WINDOW, out);
+	int rc = aieth__mparam_u64(model, obj, key, 16, AIETH_MPARAM_MAX_WINDOW, out);
 	if (rc)
 		return rc;
 	if (*out % 16 != 0)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: params.%s: %llu is not a multiple of 16 (one 128-bit PLIO beat)",
 				  model, key, (unsigned long long)*out);
 	return 0;
 }
 
-int aieth_mparam_plio(const char *model, struct json_object *obj, const char *key,
+int aieth__mparam_plio(const char *model, struct json_object *obj, const char *key,
 		      const aieth_model_env *env, int dir, char name[32], uint32_t *num)
 {
 	const char *s = name;
@@ -165,19 +165,19 @@ int aieth_mparam_plio(const char *model, struct json_object *obj, const char *ke
 		if (rc)
 			return rc;
 	}
-	aieth_mparam_quote(q, sizeof q, s);
-	if (aieth_mparam_plio_parse(s, &d, &n) != 0)
-		return aieth_fail(AIETH_EINVAL,
+	aieth__mparam_quote(q, sizeof q, s);
+	if (aieth__mparam_plio_parse(s, &d, &n) != 0)
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: params.%s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
 				  " NN the channel number, e.g. PLIO_01%s)",
 				  model, key, q, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE],
 				  dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
 	if (d != dir)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: params.%s: \"%s\" has the wrong direction (expected PLIO_NN%s)",
 				  model, key, s, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
 	if (n > env->channels)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: params.%s: \"%s\" is beyond the board, which has %u channels"
 				  " per direction", model, key, s, (unsigned)env->channels);
 	if (s != name)
@@ -186,14 +186,14 @@ int aieth_mparam_plio(const char *model, struct json_object *obj, const char *ke
 	return 0;
 }
 
-int aieth_mparam_report(const aieth_model_env *env)
+int aieth__mparam_report(const aieth_model_env *env)
 {
 	if (env && env->err && env->err_size > 0)
 		snprintf(env->err, env->err_size, "%s", aieth_error_message());
 	return -1;
 }
 
-int aieth_mparam_create(aieth_mparam_create_fn create, const aieth_model_env *env,
+int aieth__mparam_create(aieth_mparam_create_fn create, const aieth_model_env *env,
 			const char *params, aieth_model *out)
 {
 	if (!out)
@@ -201,7 +201,7 @@ int aieth_mparam_create(aieth_mparam_create_fn create, const aieth_model_env *en
 	memset(out, 0, sizeof *out);
 	if (create(env, params, out) != 0) {
 		memset(out, 0, sizeof *out);
-		return aieth_mparam_report(env);
+		return aieth__mparam_report(env);
 	}
 	return 0;
 }

@@ -140,9 +140,9 @@ static void bench_hash(unsigned long mib, int rounds)
 		b[i] = (uint8_t)(i * 2654435761u >> 13);
 	for (r = 0; r < rounds; r++) {
 		t = now();
-		aieth_hash128_init(&h);
-		aieth_hash128_update(&h, b, n);
-		aieth_hash128_final(&h, d);
+		aieth__hash128_init(&h);
+		aieth__hash128_update(&h, b, n);
+		aieth__hash128_final(&h, d);
 		t = now() - t;
 		if (t < best)
 			best = t;

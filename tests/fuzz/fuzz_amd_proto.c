@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_amd_proto.c - the decoder of AMD's client/server protocol
- * (server/amd_proto.c): every byte from a client (server side) or a server
+ * (server/amd/amd_proto.c): every byte from a client (server side) or a server
  * (client side) is untrusted input.
  *
  * Input: byte 0 picks the side, the board (VCK190 or VEK280), the reply
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "server/amd_proto.h"
+#include "server/amd/amd_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

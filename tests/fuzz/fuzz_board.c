@@ -2,7 +2,7 @@
 /*
  * fuzz_board.c - libFuzzer target for the board file reader (board.c).
  *
- * The input is a board JSON text, parsed with aieth_board_parse; its
+ * The input is a board JSON text, parsed with aieth__board_parse; its
  * constraints file is loaded from $AIETH_DATA_DIR (make fuzz sets it to the
  * source tree). Checked invariants on success: the facts are within the
  * documented ranges, and the PLIO lookups agree in every direction (index
@@ -57,7 +57,7 @@ static void check_board(const aieth_board *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	aieth_board *b = (aieth_board *)&b;
-	int rc = aieth_board_parse(&b, "fuzz.json", (const char *)data, size,
+	int rc = aieth__board_parse(&b, "fuzz.json", (const char *)data, size,
 				   getenv("AIETH_DATA_DIR"));
 	if (rc) {
 		CHECK(b == NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_constraints.c - libFuzzer target for the NodeConstraints checker
- * (aieth_constraints_parse in board.c).
+ * (aieth__constraints_parse in board.c).
  *
  * The vck190 board is loaded once from $AIETH_DATA_DIR; each input is a
  * constraints text checked against it. Checked invariants on success:
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	in = aieth_board_get_info(board);
 	memset(pl, 0xa5, sizeof pl);
-	rc = aieth_constraints_parse(board, "fuzz.json", (const char *)data, size, pl[0], pl[1]);
+	rc = aieth__constraints_parse(board, "fuzz.json", (const char *)data, size, pl[0], pl[1]);
 	if (rc) {
 		CHECK(rc < 0);
 		CHECK(strstr(aieth_error_message(), "fuzz.json") != NULL);

@@ -73,9 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int rc;
 
 		err[0] = '\0';
-		rc = aieth_builtin_model_create(models[i], &env, text, &m);
+		rc = aieth__builtin_model_create(models[i], &env, text, &m);
 		if (rc == 0) {
-			if (aieth_model_validate(&m, &env, models[i]) != 0)
+			if (aieth__model_validate(&m, &env, models[i]) != 0)
 				abort(); /* a built-in produced an invalid model */
 			exercise(&m);
 			m.destroy(m.ctx);
@@ -83,9 +83,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a failure without a message */
 		}
 		/* The loader agrees with the built-in. */
-		if (aieth_model_open(&h, models[i], text, &env) != (rc == 0 ? 0 : AIETH_EINVAL))
+		if (aieth__model_open(&h, models[i], text, &env) != (rc == 0 ? 0 : AIETH_EINVAL))
 			abort();
-		aieth_model_close(&h);
+		aieth__model_close(&h);
 	}
 	free(text);
 	return 0;

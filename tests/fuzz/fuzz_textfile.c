@@ -7,7 +7,7 @@
  * NUL-terminated). Checked invariants:
  *  - a failure returns NULL/0 and a message starting with the file name;
  *  - a success returns 0 < len <= limit, a multiple of the element size;
- *  - the data formatted as text (aieth_text_format) parses back to the same
+ *  - the data formatted as text (aieth__text_format) parses back to the same
  *    bytes (integers exactly; floats exactly, NaN to some NaN), and
  *    formatting that again gives the same text.
  */
@@ -30,7 +30,7 @@ static const char what[] = "fuzz.txt";
 static int same_data(aieth_elem t, const uint8_t *a, const uint8_t *b, size_t len)
 {
 	size_t i, w;
-	if (!aieth_elem_is_float(t))
+	if (!aieth__elem_is_float(t))
 		return memcmp(a, b, len) == 0;
 	w = t == AIETH_ELEM_DOUBLE ? 8 : 4;
 	for (i = 0; i < len; i += w) {
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t = (aieth_elem)(data[0] % AIETH_ELEM_COUNT);
 	limit = (data[0] / AIETH_ELEM_COUNT) % 2 ? 40 : (1u << 20);
 
-	rc = aieth_text_parse(what, (const char *)data + 1, size - 1, t, limit, &out, &len);
+	rc = aieth__text_parse(what, (const char *)data + 1, size - 1, t, limit, &out, &len);
 	if (rc != AIETH_OK) {
 		CHECK(rc == AIETH_EPARSE || rc == AIETH_EINVAL || rc == AIETH_ENOMEM);
 		CHECK(out == NULL && len == 0);
@@ -75,17 +75,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	CHECK(out != NULL);
-	CHECK(len > 0 && len <= limit && len % aieth_elem_size(t) == 0);
+	CHECK(len > 0 && len <= limit && len % aieth__elem_size(t) == 0);
 
-	CHECK(aieth_text_format(t, out, len, &text, &tlen) == AIETH_OK);
+	CHECK(aieth__text_format(t, out, len, &text, &tlen) == AIETH_OK);
 	CHECK(text && strlen(text) == tlen);
-	rc = aieth_text_parse(what, text, tlen, t, limit, &out2, &len2);
+	rc = aieth__text_parse(what, text, tlen, t, limit, &out2, &len2);
 	if (rc != AIETH_OK)
 		fprintf(stderr, "re-parse failed: %s\n", aieth_error_message());
 	CHECK(rc == AIETH_OK);
 	CHECK(len2 == len);
 	CHECK(same_data(t, out, out2, len));
-	CHECK(aieth_text_format(t, out2, len2, &text2, &tlen2) == AIETH_OK);
+	CHECK(aieth__text_format(t, out2, len2, &text2, &tlen2) == AIETH_OK);
 	CHECK(tlen2 == tlen && memcmp(text, text2, tlen) == 0);
 
 	free(out);

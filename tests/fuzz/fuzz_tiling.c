@@ -4,7 +4,7 @@
  *
  * The bytes build a small tiling (layout below; missing bytes read as 0),
  * sometimes with one field set to a raw 64-bit value to reach the overflow
- * checks. aieth_tiling_check must accept or reject it with a message that
+ * checks. aieth__tiling_check must accept or reject it with a message that
  * starts with the given name. When accepted and small, gather and scatter
  * run on exactly sized heap buffers (ASan catches any access outside) and
  * are compared with a one-element-at-a-time reference:
@@ -128,14 +128,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
-	if (aieth_tiling_check(what, &t) != AIETH_OK) {
+	if (aieth__tiling_check(what, &t) != AIETH_OK) {
 		CHECK(strncmp(aieth_error_message(), what, strlen(what)) == 0);
 		return 0;
 	}
 	CHECK(t.ndims >= 1 && t.ndims <= AIETH_TILING_MAX_DIMS);
 	CHECK(t.nloops <= AIETH_TILING_MAX_LOOPS && t.repetition >= 1);
-	belems = aieth_tiling_buffer_elems(&t);
-	selems = aieth_tiling_stream_elems(&t);
+	belems = aieth__tiling_buffer_elems(&t);
+	selems = aieth__tiling_stream_elems(&t);
 	CHECK(belems >= 1 && selems >= 1);
 	CHECK(belems <= ((uint64_t)1 << 48) && selems <= ((uint64_t)1 << 48));
 	if (belems * esize > (1u << 20) || selems * esize > (1u << 20))
@@ -150,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		buf[k] = (uint8_t)(1 + k % 251);
 
 	/* gather against the reference */
-	aieth_tiling_gather(&t, esize, buf, stream);
+	aieth__tiling_gather(&t, esize, buf, stream);
 	for (k = 0; k < selems; k++) {
 		int64_t i = ref_index(&t, k);
 		if (i < 0) {
@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* scatter of what was gathered changes nothing */
 	memcpy(copy, buf, belems * esize);
-	aieth_tiling_scatter(&t, esize, stream, copy);
+	aieth__tiling_scatter(&t, esize, stream, copy);
 	CHECK(memcmp(copy, buf, belems * esize) == 0);
 
 	/* scatter of a distinct stream against the reference */
@@ -171,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stream[k] = (uint8_t)(k * 7 + 3);
 	memset(copy, 0xa5, belems * esize);
 	memset(ref, 0xa5, belems * esize);
-	aieth_tiling_scatter(&t, esize, stream, copy);
+	aieth__tiling_scatter(&t, esize, stream, copy);
 	for (k = 0; k < selems; k++) {
 		int64_t i = ref_index(&t, k);
 		if (i >= 0)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_xclbin.c - libFuzzer target for the strict xclbin reader
- * (aieth_xclbin_open_mem), the whole-file check and the section reads.
+ * (aieth__xclbin_open_mem), the whole-file check and the section reads.
  *
  * Invariants: a strict open succeeds exactly when the lenient one finds no
  * problem; every problem line names the file; a readable section lies
@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "fuzz_xclbin: %s\n", aieth_error_message());
 		abort();
 	}
-	rc = aieth_xclbin_open_mem(&x, "fuzz.xclbin", data, size, AIETH_XCLBIN_LENIENT);
-	src = aieth_xclbin_open_mem(&strict, "fuzz.xclbin", data, size, 0);
+	rc = aieth__xclbin_open_mem(&x, "fuzz.xclbin", data, size, AIETH_XCLBIN_LENIENT);
+	src = aieth__xclbin_open_mem(&strict, "fuzz.xclbin", data, size, 0);
 	if (rc) {
 		CHECK(rc < 0 && x == NULL && src != 0);
 		CHECK(strstr(aieth_error_message(), "fuzz.xclbin") != NULL);

@@ -2,7 +2,7 @@
 /*
  * fuzz_xclbin_libadf.c - libFuzzer target for the graph archive reader of
  * the packager: libadf.a (ar, via libarchive) with plain and ELF members
- * (aieth_graph_read_mem, nothing written), and the ELF section table walk
+ * (aieth__graph_read_mem, nothing written), and the ELF section table walk
  * on its own when the input is an ELF object.
  *
  * Invariants: a failure names the archive; on success there is a control
@@ -48,11 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mem m = {data, size};
 	int rc;
 	if (size >= 4 && !memcmp(data, "\177ELF", 4)) {
-		rc = aieth_elf_sections("fuzz.o", size, rd, &m, sec, &m);
+		rc = aieth__elf_sections("fuzz.o", size, rd, &m, sec, &m);
 		CHECK(rc <= 0);
 		return 0;
 	}
-	rc = aieth_graph_read_mem(&g, "fuzz.a", data, size, NULL);
+	rc = aieth__graph_read_mem(&g, "fuzz.a", data, size, NULL);
 	if (rc) {
 		CHECK(rc < 0);
 		CHECK(strstr(aieth_error_message(), "fuzz.a") != NULL);
@@ -60,6 +60,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(g.control_config != NULL);
 	CHECK(g.num_cdos - (g.cdo[AIETH_CDO_ENABLE].present ? 1u : 0u) > 0);
-	aieth_graph_free(&g);
+	aieth__graph_free(&g);
 	return 0;
 }

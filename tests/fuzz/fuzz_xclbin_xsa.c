@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_xclbin_xsa.c - libFuzzer target for the XSA (zip) reader of the
- * packager (aieth_xsa_read_mem: libarchive, xsa.json, the PDI's IDCODE).
+ * packager (aieth__xsa_read_mem: libarchive, xsa.json, the PDI's IDCODE).
  *
  * Invariants: a failure names the archive; on success the VBNV is at most
  * 63 characters.
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	aieth_xsa_info x;
-	int rc = aieth_xsa_read_mem(&x, "fuzz.xsa", data, size);
+	int rc = aieth__xsa_read_mem(&x, "fuzz.xsa", data, size);
 	if (rc) {
 		CHECK(rc < 0);
 		CHECK(strstr(aieth_error_message(), "fuzz.xsa") != NULL);

@@ -2,7 +2,7 @@
 /*
  * amd_client - a client of AMD's AI-Engine-Test-Harness TCP protocol,
  * written from the specification (research/amd-protocol.md) with the
- * codec's client side (server/amd_proto.h), to drive th_server
+ * codec's client side (server/amd/amd_proto.h), to drive th_server
  * --amd-listen in tests. Each scenario checks itself: exit 0 when every
  * check passed, 1 with a message naming the check otherwise.
  *
@@ -50,7 +50,7 @@
 #include "aieth.h"
 #include "core/session_internal.h"
 #include "pl_dma/protocol.h"
-#include "server/amd_proto.h"
+#include "server/amd/amd_proto.h"
 
 #define N36 36u
 #define D4K 4096u

@@ -215,7 +215,7 @@ static void test_read_bad(void)
 static int create(const char *params, aieth_model *m)
 {
 	err[0] = '\0';
-	return aieth_builtin_model_create("aiesim", &env, params, m);
+	return aieth__builtin_model_create("aiesim", &env, params, m);
 }
 
 static void expect_refused(const char *params, const char *msg)
@@ -241,7 +241,7 @@ static void test_model(void)
 	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_02_FROM_AIE\","
 		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\"}]}", data_dir());
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "aiesim"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "aiesim"), 0);
 	k = &m.kernels[0];
 	CU_ASSERT_STRING_EQUAL(k->name, "aiesim");
 	CU_ASSERT_EQUAL(k->num_inputs, 0);
@@ -463,7 +463,7 @@ static void test_exact_schedule(void)
 	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
 		 " \"file\": \"%s\", \"window_bytes\": 32}]}", dir, file);
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "aiesim"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "aiesim"), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m.iteration_timing);
 	CU_ASSERT_EQUAL(m.timing_period, 6);
 	CU_ASSERT_EQUAL_FATAL(m.iteration_timing(m.ctx, 0, 0, 14, cyc, lat), 0);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_amd_proto.c - the codec of AMD's client/server protocol
- * (server/amd_proto.c).
+ * (server/amd/amd_proto.c).
  *
  * The captured bytes of research/amd-protocol.md (sections 3, 4.1, 4.2, 7)
  * are written out literally here, at the offsets the captures give, so a
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "aieth/error.h"
-#include "server/amd_proto.h"
+#include "server/amd/amd_proto.h"
 #include "tu.h"
 
 #define ASSERT_U64(a, b) CU_ASSERT_EQUAL((uint64_t)(a), (uint64_t)(b))

@@ -22,7 +22,7 @@
 static char *slurp(const char *rel)
 {
 	char *t = NULL;
-	if (aieth_read_file(tu_src(rel), 1u << 20, &t, NULL))
+	if (aieth__read_file(tu_src(rel), 1u << 20, &t, NULL))
 		fprintf(stderr, "%s\n", aieth_error_message());
 	return t;
 }
@@ -221,7 +221,7 @@ static void bad_board(const char *from, const char *to, int code, const char *ms
 	int rc;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(base);
 	t = subst(base, from, to);
-	rc = aieth_board_parse(&b, "x.json", t, strlen(t), data_dir());
+	rc = aieth__board_parse(&b, "x.json", t, strlen(t), data_dir());
 	if (rc != code)
 		fprintf(stderr, "\n  replace %s -> %s: rc %d (%s)\n", from, to, rc,
 			aieth_error_message());
@@ -238,7 +238,7 @@ static void test_board_parse_ok(void)
 	char *t = slurp("platforms/vck190.json");
 	aieth_board *b = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	CU_ASSERT_EQUAL(aieth_board_parse(&b, "x.json", t, strlen(t), data_dir()), 0);
+	CU_ASSERT_EQUAL(aieth__board_parse(&b, "x.json", t, strlen(t), data_dir()), 0);
 	CU_ASSERT_PTR_NOT_NULL(b);
 	aieth_board_free(b);
 	free(t);
@@ -335,7 +335,7 @@ static void test_board_optional_columns(void)
 	aieth_board *b = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(base);
 	t = subst(base, "\"aie_columns\": 50,", "");
-	CU_ASSERT_EQUAL(aieth_board_parse(&b, "x.json", t, strlen(t), data_dir()), 0);
+	CU_ASSERT_EQUAL(aieth__board_parse(&b, "x.json", t, strlen(t), data_dir()), 0);
 	CU_ASSERT_EQUAL(aieth_board_get_info(b)->aie_columns, 0);
 	aieth_board_free(b);
 	free(t);
@@ -469,7 +469,7 @@ static aieth_board *vck190, *vek280;
 static int cons(aieth_board *b, const centry *e, size_t n, aieth_plio *to, aieth_plio *from)
 {
 	char *t = render(e, n);
-	int rc = aieth_constraints_parse(b, "c.json", t, strlen(t), to, from);
+	int rc = aieth__constraints_parse(b, "c.json", t, strlen(t), to, from);
 	free(t);
 	return rc;
 }
@@ -552,7 +552,7 @@ static void test_constraints_duplicate_shim(void)
 	{
 		char *t = render(e, n), *t2;
 		t2 = subst(t, "\"PLIO_02_TO_AIE\"", "\"PLIO_01_TO_AIE\"");
-		CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+		CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 				AIETH_EPARSE);
 		MSG_HAS("c.json:3:3: NodeConstraints.PLIO_01_TO_AIE: duplicate key (first defined at 2:3)");
 		free(t2);
@@ -628,39 +628,39 @@ static void test_constraints_schema(void)
 	e[2].extra = NULL;
 	t = render(e, n);
 	t2 = subst(t, "\"channel\": 0}", "\"channel\": 0, \"port\": 2}");
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 			AIETH_EPARSE);
 	MSG_HAS("NodeConstraints.PLIO_01_TO_AIE.shim: key \"port\" is not allowed here (allowed: "
 		"column, channel)");
 	free(t2);
 	t2 = subst(t, ", \"channel\": 0}", "}");
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 			AIETH_EPARSE);
 	MSG_HAS("NodeConstraints.PLIO_01_TO_AIE.shim: required key \"channel\" is missing");
 	free(t2);
 	t2 = subst(t, "\"channel\": 0}", "\"channel\": \"0\"}");
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 			AIETH_EPARSE);
 	MSG_HAS("PLIO_01_TO_AIE.shim.channel: expected an integer, got a string");
 	free(t2);
 	t2 = subst(t, "{\"NodeConstraints\"", "{\"Extra\": 1, \"NodeConstraints\"");
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 			AIETH_EPARSE);
 	MSG_HAS("c.json: key \"Extra\" is not allowed here (allowed: NodeConstraints)");
 	free(t2);
 	t2 = subst(t, "{\"NodeConstraints\"", "{\"NodeConstraintz\"");
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 			AIETH_EPARSE);
 	free(t2);
 	t2 = subst(t, "}}\n", "}");
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
 			AIETH_EPARSE);
 	MSG_HAS("c.json:34:");
 	free(t2);
-	CU_ASSERT_EQUAL(aieth_constraints_parse(vek280, "c.json", "[]", 2, NULL, NULL), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", "[]", 2, NULL, NULL), AIETH_EPARSE);
 	MSG_HAS("c.json: expected an object, got an array");
 	free(t);
-	CU_ASSERT_EQUAL(aieth_constraints_parse(NULL, "c.json", "{}", 2, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__constraints_parse(NULL, "c.json", "{}", 2, NULL, NULL), AIETH_EINVAL);
 }
 
 /* ------------------------------------------------------ system.cfg */
@@ -676,7 +676,7 @@ static void test_system_cfg(void)
 		unsigned char seen[2][36];
 		CU_ASSERT_EQUAL_FATAL(aieth_board_load(&b, facts[i].name, data_dir()), 0);
 		in = aieth_board_get_info(b);
-		CU_ASSERT_EQUAL_FATAL(aieth_read_file(in->system_cfg_path, 1u << 20, &text, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__read_file(in->system_cfg_path, 1u << 20, &text, NULL), 0);
 		memset(seen, 0, sizeof seen);
 		snprintf(nk, sizeof nk, "nk=%s:1:%s", in->pl_kernel, in->pl_kernel);
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "[connectivity]\n"));

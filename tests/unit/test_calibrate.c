@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "spec/calibrate_internal.h"
+#include "runner/calibrate_internal.h"
 #include "tu.h"
 #include "util/error.h"
 

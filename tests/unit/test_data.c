@@ -32,7 +32,7 @@ static void parse_ok(aieth_elem t, const char *text, const void *want, size_t wa
 {
 	uint8_t *out = NULL;
 	size_t len = 0;
-	int rc = aieth_text_parse("in.txt", text, strlen(text), t, LIMIT, &out, &len);
+	int rc = aieth__text_parse("in.txt", text, strlen(text), t, LIMIT, &out, &len);
 	if (rc != AIETH_OK)
 		fprintf(stderr, "\n  unexpected failure: %s\n", aieth_error_message());
 	CU_ASSERT_EQUAL_FATAL(rc, AIETH_OK);
@@ -47,7 +47,7 @@ static void parse_fails(aieth_elem t, const char *text, int code, const char *s)
 {
 	uint8_t *out = (uint8_t *)1;
 	size_t len = 99;
-	int rc = aieth_text_parse("in.txt", text, strlen(text), t, LIMIT, &out, &len);
+	int rc = aieth__text_parse("in.txt", text, strlen(text), t, LIMIT, &out, &len);
 	CU_ASSERT_EQUAL(rc, code);
 	CU_ASSERT_PTR_NULL(out);
 	CU_ASSERT_EQUAL(len, 0);
@@ -92,7 +92,7 @@ static char *slurp(const char *path)
 {
 	char *t = NULL;
 	size_t n;
-	if (aieth_read_file(path, LIMIT, &t, &n) != AIETH_OK)
+	if (aieth__read_file(path, LIMIT, &t, &n) != AIETH_OK)
 		return NULL;
 	return t;
 }
@@ -109,23 +109,23 @@ static void test_elem_names(void)
 	aieth_elem t;
 	CU_ASSERT_EQUAL(sizeof names / sizeof names[0], AIETH_ELEM_COUNT);
 	for (i = 0; i < AIETH_ELEM_COUNT; i++) {
-		CU_ASSERT_EQUAL(aieth_elem_parse(names[i], &t), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__elem_parse(names[i], &t), AIETH_OK);
 		CU_ASSERT_EQUAL(t, (aieth_elem)i);
-		CU_ASSERT_STRING_EQUAL(aieth_elem_name(t), names[i]);
-		CU_ASSERT_EQUAL(aieth_elem_size(t), sizes[i]);
-		CU_ASSERT_EQUAL(aieth_elem_parts(t), i >= AIETH_ELEM_CINT16 ? 2u : 1u);
-		CU_ASSERT_EQUAL(aieth_elem_is_float(t), t == AIETH_ELEM_FLOAT ||
+		CU_ASSERT_STRING_EQUAL(aieth__elem_name(t), names[i]);
+		CU_ASSERT_EQUAL(aieth__elem_size(t), sizes[i]);
+		CU_ASSERT_EQUAL(aieth__elem_parts(t), i >= AIETH_ELEM_CINT16 ? 2u : 1u);
+		CU_ASSERT_EQUAL(aieth__elem_is_float(t), t == AIETH_ELEM_FLOAT ||
 							 t == AIETH_ELEM_DOUBLE ||
 							 t == AIETH_ELEM_CFLOAT);
 	}
-	CU_ASSERT_EQUAL(aieth_elem_parse("int12", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__elem_parse("int12", &t), AIETH_EINVAL);
 	MSG_HAS("unknown element type \"int12\"");
 	MSG_HAS("int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double, cint16, "
 		"cint32, cfloat");
-	CU_ASSERT_EQUAL(aieth_elem_parse("Int8", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(aieth_elem_parse(NULL, &t), AIETH_EINVAL);
-	CU_ASSERT_STRING_EQUAL(aieth_elem_name(AIETH_ELEM_COUNT), "?");
-	CU_ASSERT_EQUAL(aieth_elem_size(AIETH_ELEM_COUNT), 0);
+	CU_ASSERT_EQUAL(aieth__elem_parse("Int8", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__elem_parse(NULL, &t), AIETH_EINVAL);
+	CU_ASSERT_STRING_EQUAL(aieth__elem_name(AIETH_ELEM_COUNT), "?");
+	CU_ASSERT_EQUAL(aieth__elem_size(AIETH_ELEM_COUNT), 0);
 }
 
 /* ------------------------------------------------------- text parsing */
@@ -237,34 +237,34 @@ static void test_parse_errors(void)
 	parse_fails(AIETH_ELEM_DOUBLE, "--1", AIETH_EPARSE, "\"--1\" is not a number (double expected)");
 	parse_fails(AIETH_ELEM_INT8, "1 \x01\x7f", AIETH_EPARSE, "\"\\x01\\x7f\" is not a number");
 	/* over max_bytes: how many bytes and the limit */
-	CU_ASSERT_EQUAL(aieth_text_parse("in.txt", "1 2 3 4 5 6", 11, AIETH_ELEM_INT16, 8, &out,
+	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", "1 2 3 4 5 6", 11, AIETH_ELEM_INT16, 8, &out,
 					 &len),
 			AIETH_EINVAL);
 	MSG_HAS("in.txt: 12 bytes of int16 data (6 numbers), over the limit of 8 bytes (the value "
 		"at 1:9 is the first past it)");
 	CU_ASSERT_PTR_NULL(out);
-	CU_ASSERT_EQUAL(aieth_text_parse("in.txt", "1 2 3 4", 7, AIETH_ELEM_INT16, 8, &out, &len),
+	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", "1 2 3 4", 7, AIETH_ELEM_INT16, 8, &out, &len),
 			AIETH_OK);
 	CU_ASSERT_EQUAL(len, 8);
 	free(out);
 	/* text that is not NUL-terminated: the length is honoured */
 	memcpy(big, "12 34", 5);
 	memset(big + 5, '9', sizeof big - 5);
-	CU_ASSERT_EQUAL(aieth_text_parse("in.txt", big, 5, AIETH_ELEM_UINT8, 8, &out, &len),
+	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", big, 5, AIETH_ELEM_UINT8, 8, &out, &len),
 			AIETH_OK);
 	CU_ASSERT_EQUAL(len, 2);
 	if (len == 2)
 		CU_ASSERT(out[0] == 12 && out[1] == 34);
 	free(out);
-	CU_ASSERT_EQUAL(aieth_text_parse("in.txt", "1", 1, AIETH_ELEM_COUNT, 8, &out, &len),
+	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", "1", 1, AIETH_ELEM_COUNT, 8, &out, &len),
 			AIETH_EINVAL);
 	/* a file: missing, and the message names it */
-	CU_ASSERT_EQUAL(aieth_text_read("/nonexistent/in.txt", AIETH_ELEM_INT8, 8, &out, &len),
+	CU_ASSERT_EQUAL(aieth__text_read("/nonexistent/in.txt", AIETH_ELEM_INT8, 8, &out, &len),
 			AIETH_EIO);
 	MSG_HAS("/nonexistent/in.txt");
 }
 
-/* aieth_text_convert (chunked, to a file) gives exactly what aieth_text_read
+/* aieth__text_convert (chunked, to a file) gives exactly what aieth__text_read
  * (whole) gives: the bytes, or the same error message. */
 static void convert_same(const char *text, size_t n, aieth_elem t, size_t max)
 {
@@ -278,10 +278,10 @@ static void convert_same(const char *text, size_t n, aieth_elem t, size_t max)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_EQUAL(fwrite(text, 1, n, f), n);
 	fclose(f);
-	rw = aieth_text_read(path, t, max, &whole, &wlen);
+	rw = aieth__text_read(path, t, max, &whole, &wlen);
 	snprintf(werr, sizeof werr, "%s", aieth_error_message());
-	CU_ASSERT_EQUAL_FATAL(aieth_open_scratch(&fd), AIETH_OK);
-	rc = aieth_text_convert(path, t, max, fd, &clen);
+	CU_ASSERT_EQUAL_FATAL(aieth__open_scratch(&fd), AIETH_OK);
+	rc = aieth__text_convert(path, t, max, fd, &clen);
 	CU_ASSERT_EQUAL(rc, rw);
 	if (rw) {
 		CU_ASSERT_STRING_EQUAL(aieth_error_message(), werr);
@@ -344,7 +344,7 @@ static void test_parse_float(void)
 	parse_ok(AIETH_ELEM_DOUBLE, "0.1 -1.7976931348623157e308 0x1.8p3 2.2250738585072014e-308", d,
 		 sizeof d);
 	/* NaN is accepted for float types */
-	CU_ASSERT_EQUAL(aieth_text_parse("in.txt", "nan", 3, AIETH_ELEM_FLOAT, 8, &out, &len),
+	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", "nan", 3, AIETH_ELEM_FLOAT, 8, &out, &len),
 			AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(len, 4);
 	memcpy(&g, out, 4);
@@ -387,28 +387,28 @@ static void test_text_format(void)
 	static const double d[3] = {0.1, -0.0, 1e300};
 	char *s = NULL;
 	size_t n = 0;
-	CU_ASSERT_EQUAL(aieth_text_format(AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v, &s, &n),
+	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v, &s, &n),
 			AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "1 -2 3 2147483647\n-2147483648\n");
 	CU_ASSERT_EQUAL(n, strlen(s));
 	free(s);
-	CU_ASSERT_EQUAL(aieth_text_format(AIETH_ELEM_UINT8, u8, sizeof u8, &s, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_UINT8, u8, sizeof u8, &s, &n), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 255\n7\n");
 	free(s);
-	CU_ASSERT_EQUAL(aieth_text_format(AIETH_ELEM_CINT16, (const uint8_t *)c16, sizeof c16, &s,
+	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_CINT16, (const uint8_t *)c16, sizeof c16, &s,
 					  &n),
 			AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "1 -1 2 -2 3 -3\n");
 	free(s);
-	CU_ASSERT_EQUAL(aieth_text_format(AIETH_ELEM_DOUBLE, (const uint8_t *)d, sizeof d, &s, &n),
+	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_DOUBLE, (const uint8_t *)d, sizeof d, &s, &n),
 			AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "0.10000000000000001 -0\n1.0000000000000001e+300\n");
 	free(s);
-	CU_ASSERT_EQUAL(aieth_text_format(AIETH_ELEM_INT32, (const uint8_t *)v, 6, &s, &n),
+	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_INT32, (const uint8_t *)v, 6, &s, &n),
 			AIETH_EINVAL);
 	MSG_HAS("6 bytes is not a whole number of int32 elements (4 bytes each)");
 	CU_ASSERT_PTR_NULL(s);
-	CU_ASSERT_EQUAL(aieth_text_format(AIETH_ELEM_INT32, NULL, 0, &s, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_INT32, NULL, 0, &s, &n), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "");
 	free(s);
 }
@@ -417,7 +417,7 @@ static void test_text_format(void)
 static int same_data(aieth_elem t, const uint8_t *a, const uint8_t *b, size_t len)
 {
 	size_t i;
-	if (!aieth_elem_is_float(t))
+	if (!aieth__elem_is_float(t))
 		return memcmp(a, b, len) == 0;
 	for (i = 0; i < len;) {
 		if (t == AIETH_ELEM_DOUBLE) {
@@ -448,7 +448,7 @@ static void test_text_roundtrip(void)
 		uint8_t data[1024], *back = NULL;
 		size_t len = sizeof data - 16, blen = 0;
 		const char *path = tmppath("rt.txt");
-		CU_ASSERT_EQUAL_FATAL(aieth_pattern_fill(&p, data, len), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(aieth__pattern_fill(&p, data, len), AIETH_OK);
 		if (t == AIETH_ELEM_FLOAT || t == AIETH_ELEM_CFLOAT) {
 			static const float sp[] = {NAN, -NAN, INFINITY, -INFINITY, -0.0f, 0.0f,
 						   FLT_MAX, -FLT_MIN, 0x1p-149f, 0.1f};
@@ -458,20 +458,20 @@ static void test_text_roundtrip(void)
 						    DBL_MIN, 0x1p-1074, 0.1};
 			memcpy(data, sp, sizeof sp);
 		}
-		if (aieth_text_write(path, t, data, len) != AIETH_OK)
-			fprintf(stderr, "\n  %s: %s\n", aieth_elem_name(t), aieth_error_message());
-		CU_ASSERT_EQUAL_FATAL(aieth_text_write(path, t, data, len), AIETH_OK);
-		CU_ASSERT_EQUAL_FATAL(aieth_text_read(path, t, LIMIT, &back, &blen), AIETH_OK);
+		if (aieth__text_write(path, t, data, len) != AIETH_OK)
+			fprintf(stderr, "\n  %s: %s\n", aieth__elem_name(t), aieth_error_message());
+		CU_ASSERT_EQUAL_FATAL(aieth__text_write(path, t, data, len), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(aieth__text_read(path, t, LIMIT, &back, &blen), AIETH_OK);
 		CU_ASSERT_EQUAL(blen, len);
 		if (!same_data(t, data, back, len))
-			fprintf(stderr, "\n  round trip differs for %s\n", aieth_elem_name(t));
+			fprintf(stderr, "\n  round trip differs for %s\n", aieth__elem_name(t));
 		CU_ASSERT(blen == len && same_data(t, data, back, len));
 		free(back);
 		/* one 128-bit beat per line */
 		{
 			char *text = slurp(path), *line;
 			size_t lines = 0;
-			unsigned per_line = (unsigned)(16 / (aieth_elem_size(t) / aieth_elem_parts(t)));
+			unsigned per_line = (unsigned)(16 / (aieth__elem_size(t) / aieth__elem_parts(t)));
 			CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 			for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 				unsigned words = 0;
@@ -509,10 +509,10 @@ static void test_text_roundtrip_edges(void)
 		uint8_t *d = NULL;
 		size_t n = 0, tn = 0;
 		char *s = NULL;
-		CU_ASSERT_EQUAL_FATAL(aieth_text_parse("e.txt", cases[i].text, strlen(cases[i].text),
+		CU_ASSERT_EQUAL_FATAL(aieth__text_parse("e.txt", cases[i].text, strlen(cases[i].text),
 						       cases[i].t, LIMIT, &d, &n),
 				      AIETH_OK);
-		CU_ASSERT_EQUAL_FATAL(aieth_text_format(cases[i].t, d, n, &s, &tn), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(aieth__text_format(cases[i].t, d, n, &s, &tn), AIETH_OK);
 		if (strcmp(s, cases[i].text) != 0)
 			fprintf(stderr, "\n  got %s\n  want %s\n", s, cases[i].text);
 		CU_ASSERT_STRING_EQUAL(s, cases[i].text);
@@ -530,22 +530,22 @@ static void test_bin_files(void)
 	size_t n = 0, i;
 	for (i = 0; i < sizeof data; i++)
 		data[i] = (uint8_t)(i * 7);
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, data, sizeof data), AIETH_OK);
-	CU_ASSERT_EQUAL_FATAL(aieth_bin_read(path, LIMIT, &back, &n), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(path, data, sizeof data), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__bin_read(path, LIMIT, &back, &n), AIETH_OK);
 	CU_ASSERT_EQUAL(n, sizeof data);
 	CU_ASSERT_EQUAL(memcmp(back, data, sizeof data), 0);
 	free(back);
 	/* limit */
-	CU_ASSERT_EQUAL(aieth_bin_read(path, 299, &back, &n), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__bin_read(path, 299, &back, &n), AIETH_EINVAL);
 	MSG_HAS("file is 300 bytes, the limit is 299 bytes");
 	CU_ASSERT_PTR_NULL(back);
 	CU_ASSERT_EQUAL(n, 0);
 	/* an empty file is not data */
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, NULL, 0), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_bin_read(path, LIMIT, &back, &n), AIETH_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(path, NULL, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__bin_read(path, LIMIT, &back, &n), AIETH_EINVAL);
 	MSG_HAS("file is empty");
 	/* missing */
-	CU_ASSERT_EQUAL(aieth_bin_read(tmppath("missing.bin"), LIMIT, &back, &n), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__bin_read(tmppath("missing.bin"), LIMIT, &back, &n), AIETH_EIO);
 	MSG_HAS("missing.bin: cannot open: No such file or directory");
 	unlink(path);
 	CU_ASSERT_EQUAL(count_files(".tmp."), 0);
@@ -560,10 +560,10 @@ static void test_atomic_write(void)
 	char expect[512];
 	snprintf(path, sizeof path, "%s", tmppath("keep.txt"));
 	snprintf(dirpath, sizeof dirpath, "%s", tmppath("adir"));
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, old, sizeof old - 1), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(path, old, sizeof old - 1), AIETH_OK);
 
 	/* a bad length fails before anything is written */
-	CU_ASSERT_EQUAL(aieth_text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, 7), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, 7), AIETH_EINVAL);
 	MSG_HAS("keep.txt: 7 bytes is not a whole number of int32 elements");
 	s = slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -572,8 +572,8 @@ static void test_atomic_write(void)
 
 	/* a directory as the target is refused before anything is written */
 	CU_ASSERT_EQUAL_FATAL(mkdir(dirpath, 0755), 0);
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(tmppath("adir/inner"), old, 3), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_text_write(dirpath, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(tmppath("adir/inner"), old, 3), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__text_write(dirpath, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),
 			AIETH_EINVAL);
 	snprintf(expect, sizeof expect, "%s: is a directory, not a file", dirpath);
 	MSG_HAS(expect);
@@ -584,18 +584,18 @@ static void test_atomic_write(void)
 	free(s);
 
 	/* a directory that does not exist */
-	CU_ASSERT_EQUAL(aieth_write_atomic(tmppath("nodir/out.bin"), old, 3), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__write_atomic(tmppath("nodir/out.bin"), old, 3), AIETH_EIO);
 	MSG_HAS("nodir/out.bin: cannot create a temporary file next to it ");
 	MSG_HAS("nodir/.out.bin.tmp.");
 	MSG_HAS("No such file or directory (does the directory exist?)");
-	CU_ASSERT_EQUAL(aieth_text_write("/nonexistent-dir/out.txt", AIETH_ELEM_INT32,
+	CU_ASSERT_EQUAL(aieth__text_write("/nonexistent-dir/out.txt", AIETH_ELEM_INT32,
 					 (const uint8_t *)v, sizeof v),
 			AIETH_EIO);
 	MSG_HAS("/nonexistent-dir/out.txt: cannot create a temporary file next to it "
 		"(/nonexistent-dir/.out.txt.tmp.");
 
 	/* a successful write replaces the old file */
-	CU_ASSERT_EQUAL(aieth_text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),
+	CU_ASSERT_EQUAL(aieth__text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, sizeof v),
 			AIETH_OK);
 	s = slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -624,41 +624,41 @@ static void test_pattern_ramp(void)
 	static const float want_f[4] = {0.5f, 0.75f, 1.0f, 1.25f};
 	static const double want_d[3] = {-1, -1.5, -2};
 	static const uint64_t want_u64[3] = {UINT64_MAX - 1, 0, 2};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)i8, sizeof i8), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)i8, sizeof i8), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(i8, want_i8, sizeof i8), 0);
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_UINT8, 1, -1, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, u8, sizeof u8), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, u8, sizeof u8), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(u8, want_u8, sizeof u8), 0);
 	/* complex: real = imaginary; wraps modulo 2^16 */
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_CINT16, 32766, 1, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c16, sizeof c16), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c16, sizeof c16), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(c16, want_c16, sizeof c16), 0);
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_FLOAT, 0.5, 0.25, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)f, sizeof f), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)f, sizeof f), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(f, want_f, sizeof f), 0);
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_DOUBLE, -1, -0.5, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)d, sizeof d), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)d, sizeof d), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(d, want_d, sizeof d), 0);
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_UINT64, -2, 2, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)u64, sizeof u64), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)u64, sizeof u64), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(u64, want_u64, sizeof u64), 0);
 	/* a float ramp past the float range becomes infinity */
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_FLOAT, 3e38, 3e38, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)f, 8), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)f, 8), AIETH_OK);
 	CU_ASSERT(f[0] == 3e38f && isinf(f[1]));
 	/* integer ramps take integers */
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_INT16, 1.5, 1, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c16, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c16, 4), AIETH_EINVAL);
 	MSG_HAS("ramp start 1.5 is not an integer");
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_INT16, 0.1, 1, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c16, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c16, 4), AIETH_EINVAL);
 	MSG_HAS("ramp start 0.1 is not an integer in -2^63..2^64 (int16 ramps take integer start "
 		"and step)");
 	p = (aieth_pattern){AIETH_PAT_RAMP, AIETH_ELEM_INT16, 1, 0.5, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c16, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c16, 4), AIETH_EINVAL);
 	MSG_HAS("ramp step 0.5 is not an integer");
 	p.step = 1;
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c16, 3), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c16, 3), AIETH_EINVAL);
 	MSG_HAS("pattern size 3 bytes is not a whole number of int16 elements (2 bytes each)");
 }
 
@@ -670,43 +670,43 @@ static void test_pattern_constant(void)
 	float cf[6];
 	uint8_t u8[3] = {9, 9, 9};
 	unsigned i;
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)i16, sizeof i16), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)i16, sizeof i16), AIETH_OK);
 	for (i = 0; i < 5; i++)
 		CU_ASSERT_EQUAL(i16[i], -5);
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_CINT32, -2147483648.0, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c32, sizeof c32), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c32, sizeof c32), AIETH_OK);
 	for (i = 0; i < 4; i++)
 		CU_ASSERT_EQUAL(c32[i], INT32_MIN);
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_CFLOAT, 0.1, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)cf, sizeof cf), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)cf, sizeof cf), AIETH_OK);
 	for (i = 0; i < 6; i++)
 		CU_ASSERT_EQUAL(cf[i], 0.1f);
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_UINT8, 255, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, u8, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, u8, 0), AIETH_OK);
 	CU_ASSERT_EQUAL(u8[0], 9);
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, u8, 3), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, u8, 3), AIETH_OK);
 	CU_ASSERT(u8[0] == 255 && u8[2] == 255);
 
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_INT8, 200, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, u8, 3), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, u8, 3), AIETH_EINVAL);
 	MSG_HAS("constant 200 does not fit int8 (-128..127)");
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_UINT16, -1, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)i16, 2), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)i16, 2), AIETH_EINVAL);
 	MSG_HAS("constant -1 does not fit uint16 (0..65535)");
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_CINT16, 32768, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)i16, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)i16, 4), AIETH_EINVAL);
 	MSG_HAS("constant 32768 does not fit cint16 (each part -32768..32767)");
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_UINT64, 18446744073709551616.0, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c32, 8), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c32, 8), AIETH_EINVAL);
 	MSG_HAS("constant 1.8446744073709552e+19 does not fit uint64 (0..18446744073709551615)");
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_INT32, 0.5, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)c32, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)c32, 4), AIETH_EINVAL);
 	MSG_HAS("constant 0.5 is not an integer (int32 takes -2147483648..2147483647)");
 	p = (aieth_pattern){AIETH_PAT_CONSTANT, AIETH_ELEM_FLOAT, 1e39, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)cf, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)cf, 4), AIETH_EINVAL);
 	MSG_HAS("constant 1e+39 does not fit float (finite magnitudes up to 3.40282347e+38)");
 	p = (aieth_pattern){(aieth_pattern_kind)7, AIETH_ELEM_FLOAT, 0, 0, 0};
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, (uint8_t *)cf, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, (uint8_t *)cf, 4), AIETH_EINVAL);
 	MSG_HAS("pattern kind 7 is not valid");
 }
 
@@ -721,24 +721,24 @@ static void test_pattern_random(void)
 	static const uint8_t want0[8] = {0xaf, 0xcd, 0x1d, 0x7b, 0x39, 0xa8, 0x20, 0xe2};
 	aieth_pattern p = {AIETH_PAT_RANDOM, AIETH_ELEM_UINT8, 0, 0, 1};
 	uint8_t a[24], b[24];
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, a, sizeof a), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, a, sizeof a), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(a, want, sizeof want), 0);
 	/* the last word is truncated; the type does not change the bytes */
 	memset(b, 0, sizeof b);
 	p.type = AIETH_ELEM_INT32;
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, b, 12), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, b, 12), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(b, want, 12), 0);
 	CU_ASSERT_EQUAL(b[12], 0);
 	p.type = AIETH_ELEM_CFLOAT;
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, b, 24), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, b, 24), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(b, want, 24), 0);
 	p.seed = 0;
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, b, 8), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, b, 8), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(b, want0, 8), 0);
 	p.seed = 2;
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, b, 24), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, b, 24), AIETH_OK);
 	CU_ASSERT_NOT_EQUAL(memcmp(a, b, 24), 0);
-	CU_ASSERT_EQUAL(aieth_pattern_fill(&p, b, 20), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill(&p, b, 20), AIETH_EINVAL);
 }
 
 /* --------------------------------------------------------- comparison */
@@ -748,14 +748,14 @@ static void test_compare_int(void)
 	static const int16_t want[6] = {1, 2, 3, 4, 5, 6};
 	int16_t got[6] = {1, 2, 3, 4, 5, 6};
 	aieth_compare_result r;
-	aieth_compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 0, 0,
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 0, 0,
 		      &r);
 	CU_ASSERT_EQUAL(r.elements, 6);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 	got[2] = -3;
 	got[5] = 7;
 	/* tolerances do not apply to integers */
-	aieth_compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 100,
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 100,
 		      1, &r);
 	CU_ASSERT_EQUAL(r.elements, 6);
 	CU_ASSERT_EQUAL(r.mismatches, 2);
@@ -766,9 +766,9 @@ static void test_compare_int(void)
 	CU_ASSERT_EQUAL(r.max_abs_error, 0);
 	{
 		uint64_t g = UINT64_MAX, w = 0;
-		aieth_compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_UINT64, 0, 0, &r);
+		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_UINT64, 0, 0, &r);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "18446744073709551615");
-		aieth_compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_INT64, 0, 0, &r);
+		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_INT64, 0, 0, &r);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "-1");
 		CU_ASSERT_STRING_EQUAL(r.first_want, "0");
 	}
@@ -779,7 +779,7 @@ static void test_compare_cint16(void)
 	static const int16_t want[6] = {1, 2, 3, 4, 5, 6};
 	int16_t got[6] = {1, 2, 3, -4, 5, 6};
 	aieth_compare_result r;
-	aieth_compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_CINT16, 0, 0,
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_CINT16, 0, 0,
 		      &r);
 	CU_ASSERT_EQUAL(r.elements, 3);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
@@ -796,7 +796,7 @@ static void test_compare_float(void)
 	aieth_compare_result r;
 	const uint8_t *g = (const uint8_t *)got, *w = (const uint8_t *)want;
 	/* exact: -0 equals 0 */
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0, 0, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0, 0, &r);
 	CU_ASSERT_EQUAL(r.elements, 4);
 	CU_ASSERT_EQUAL(r.mismatches, 2);
 	CU_ASSERT_EQUAL(r.first_index, 0);
@@ -804,25 +804,25 @@ static void test_compare_float(void)
 	CU_ASSERT_STRING_EQUAL(r.first_want, "1");
 	CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 0.5, 1e-9);
 	/* absolute tolerance: 0.5 covers both */
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.5, 0, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.5, 0, &r);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 	/* 0.01 covers the first only */
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.01, 0, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.01, 0, &r);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
 	CU_ASSERT_EQUAL(r.first_index, 1);
 	CU_ASSERT_EQUAL(r.first_offset, 4);
 	CU_ASSERT_STRING_EQUAL(r.first_got, "100.5");
 	CU_ASSERT_STRING_EQUAL(r.first_want, "100");
 	/* relative: 1% of |want| covers 100.5 vs 100 but not 1.001 vs 1 at 0.01% */
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0, 0.01, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0, 0.01, &r);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0, 0.0001, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0, 0.0001, &r);
 	CU_ASSERT_EQUAL(r.mismatches, 2);
 	/* abs + rel add up: 0.0015 + 0.004 * 100 = 0.4015 < 0.5 */
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.0015, 0.004, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.0015, 0.004, &r);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
 	CU_ASSERT_EQUAL(r.first_index, 1);
-	aieth_compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.1005, 0.004, &r);
+	aieth__compare(g, w, sizeof got, AIETH_ELEM_FLOAT, 0.1005, 0.004, &r);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 }
 
@@ -832,7 +832,7 @@ static void test_compare_nan(void)
 	double got[4] = {NAN, NAN, INFINITY, INFINITY};
 	float cw[4] = {1, 2, 3, NAN}, cg[4] = {1, 2, 3, NAN};
 	aieth_compare_result r;
-	aieth_compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_DOUBLE, 1e9,
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_DOUBLE, 1e9,
 		      1e9, &r);
 	/* NaN = NaN; NaN != 1; inf = inf; inf is never within a tolerance of 2 */
 	CU_ASSERT_EQUAL(r.mismatches, 2);
@@ -841,12 +841,12 @@ static void test_compare_nan(void)
 	CU_ASSERT_STRING_EQUAL(r.first_got, "nan");
 	CU_ASSERT_STRING_EQUAL(r.first_want, "1");
 	CU_ASSERT(isinf(r.max_abs_error));
-	aieth_compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CFLOAT, 0, 0,
+	aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CFLOAT, 0, 0,
 		      &r);
 	CU_ASSERT_EQUAL(r.elements, 2);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 	cg[3] = 4;
-	aieth_compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CFLOAT, 0, 0,
+	aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CFLOAT, 0, 0,
 		      &r);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
 	CU_ASSERT_EQUAL(r.first_index, 1);
@@ -860,14 +860,14 @@ static void test_compare_edges(void)
 	static const uint8_t a[7] = {1, 2, 3, 4, 5, 6, 7}, b[7] = {1, 2, 3, 4, 5, 6, 8};
 	aieth_compare_result r;
 	/* a partial element at the end is compared byte by byte */
-	aieth_compare(a, b, 7, AIETH_ELEM_INT32, 0, 0, &r);
+	aieth__compare(a, b, 7, AIETH_ELEM_INT32, 0, 0, &r);
 	CU_ASSERT_EQUAL(r.elements, 2);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
 	CU_ASSERT_EQUAL(r.first_index, 1);
 	CU_ASSERT_EQUAL(r.first_offset, 4);
 	CU_ASSERT_STRING_EQUAL(r.first_got, "bytes 05 06 07");
 	CU_ASSERT_STRING_EQUAL(r.first_want, "bytes 05 06 08");
-	aieth_compare(a, b, 0, AIETH_ELEM_INT32, 0, 0, &r);
+	aieth__compare(a, b, 0, AIETH_ELEM_INT32, 0, 0, &r);
 	CU_ASSERT_EQUAL(r.elements, 0);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 	CU_ASSERT_STRING_EQUAL(r.first_got, "");

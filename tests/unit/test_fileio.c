@@ -99,22 +99,22 @@ static void test_device_written_in_place(void)
 	}
 	dev = at("null");
 	CU_ASSERT_EQUAL_FATAL(mknod(dev, S_IFCHR | 0666, makedev(1, 3)), 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(dev, "report", 6), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(dev, "report", 6), AIETH_OK);
 	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
 	/* the streamed writer follows the same rule */
-	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, dev), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, dev), AIETH_OK);
 	CU_ASSERT_PTR_NULL(o.tmp);
-	CU_ASSERT_EQUAL(aieth_write_full(o.fd, "xclbin", 6, dev), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_out_commit(&o), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_full(o.fd, "xclbin", 6, dev), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__out_commit(&o), AIETH_OK);
 	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
 	/* abort never removes the device */
-	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, dev), AIETH_OK);
-	aieth_out_abort(&o);
+	CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, dev), AIETH_OK);
+	aieth__out_abort(&o);
 	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
 	CU_ASSERT_EQUAL(temporaries(), 0);
 	/* through a symbolic link: the device is still written in place */
 	CU_ASSERT_EQUAL_FATAL(symlink(dev, at("to-null")), 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(at("to-null"), "x", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("to-null"), "x", 1), AIETH_OK);
 	CU_ASSERT_EQUAL(kind_of(at("to-null")), S_IFLNK);
 	CU_ASSERT_EQUAL(kind_of(dev), S_IFCHR);
 	CU_ASSERT_EQUAL(temporaries(), 0);
@@ -130,12 +130,12 @@ static void test_fifo(void)
 	fresh_dir();
 	fifo = at("fifo");
 	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0666), 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(fifo, "abc", 3), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__write_atomic(fifo, "abc", 3), AIETH_EIO);
 	MSG_HAS("fifo: is a FIFO that nothing reads from");
 	CU_ASSERT_EQUAL(kind_of(fifo), S_IFIFO);
 	r = open(fifo, O_RDONLY | O_NONBLOCK);
 	CU_ASSERT_FATAL(r >= 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(fifo, "abc", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(fifo, "abc", 3), AIETH_OK);
 	CU_ASSERT_EQUAL(read(r, got, sizeof got - 1), 3);
 	CU_ASSERT_STRING_EQUAL(got, "abc");
 	close(r);
@@ -153,7 +153,7 @@ static void test_open_descriptor(void)
 	fresh_dir();
 	CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
 	snprintf(path, sizeof path, "/dev/fd/%d", p[1]);
-	CU_ASSERT_EQUAL(aieth_write_atomic(path, "piped", 5), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(path, "piped", 5), AIETH_OK);
 	close(p[1]);
 	CU_ASSERT_EQUAL(read(p[0], got, sizeof got - 1), 5);
 	CU_ASSERT_STRING_EQUAL(got, "piped");
@@ -164,7 +164,7 @@ static void test_open_descriptor(void)
 	CU_ASSERT_EQUAL(write(fd, "A", 1), 1);
 	CU_ASSERT_EQUAL(fstat(fd, &before), 0);
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	CU_ASSERT_EQUAL(aieth_write_atomic(path, "B", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(path, "B", 1), AIETH_OK);
 	close(fd);
 	CU_ASSERT_EQUAL(stat(at("log"), &after), 0);
 	CU_ASSERT_EQUAL(before.st_ino, after.st_ino);
@@ -178,10 +178,10 @@ static void test_symlink(void)
 	const char *s;
 	fresh_dir();
 	CU_ASSERT_EQUAL_FATAL(mkdir(at("sub"), 0755), 0);
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("sub/real.json"), "old", 3), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("sub/real.json"), "old", 3), AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(symlink("sub/real.json", at("link1")), 0); /* relative */
 	CU_ASSERT_EQUAL_FATAL(symlink(at("link1"), at("link2")), 0);      /* a chain */
-	CU_ASSERT_EQUAL(aieth_write_atomic(at("link2"), "new", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("link2"), "new", 3), AIETH_OK);
 	CU_ASSERT_EQUAL(kind_of(at("link1")), S_IFLNK);
 	CU_ASSERT_EQUAL(kind_of(at("link2")), S_IFLNK);
 	CU_ASSERT_EQUAL(kind_of(at("sub/real.json")), S_IFREG);
@@ -190,14 +190,14 @@ static void test_symlink(void)
 	CU_ASSERT_STRING_EQUAL(s, "new");
 	/* a dangling link: its target is created, the link stays */
 	CU_ASSERT_EQUAL_FATAL(symlink("sub/later.json", at("dangling")), 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(at("dangling"), "made", 4), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("dangling"), "made", 4), AIETH_OK);
 	CU_ASSERT_EQUAL(kind_of(at("dangling")), S_IFLNK);
 	s = slurp(at("sub/later.json"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_STRING_EQUAL(s, "made");
 	/* a loop is an error, not a hang */
 	CU_ASSERT_EQUAL_FATAL(symlink("loop", at("loop")), 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(at("loop"), "x", 1), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("loop"), "x", 1), AIETH_EIO);
 	CU_ASSERT_EQUAL(kind_of(at("loop")), S_IFLNK);
 	CU_ASSERT_EQUAL(temporaries(), 0);
 }
@@ -210,17 +210,17 @@ static void test_directory_and_bad_names(void)
 	char want[128];
 	fresh_dir();
 	CU_ASSERT_EQUAL_FATAL(mkdir(at("d"), 0755), 0);
-	CU_ASSERT_EQUAL(aieth_write_atomic(at("d"), "x", 1), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("d"), "x", 1), AIETH_EINVAL);
 	snprintf(want, sizeof want, "%s: is a directory", at("d"));
 	MSG_HAS(want);
 	CU_ASSERT_EQUAL(kind_of(at("d")), S_IFDIR);
-	CU_ASSERT_EQUAL(aieth_out_open(&o, at("d/")), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__out_open(&o, at("d/")), AIETH_EINVAL);
 	MSG_HAS("is a directory");
-	CU_ASSERT_EQUAL(aieth_out_open(&o, at("new/")), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__out_open(&o, at("new/")), AIETH_EINVAL);
 	MSG_HAS("new/: is a directory name (it ends in /)");
-	CU_ASSERT_EQUAL(aieth_out_open(&o, ""), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__out_open(&o, ""), AIETH_EINVAL);
 	MSG_HAS("empty path");
-	CU_ASSERT_EQUAL(aieth_write_atomic(at("nodir/x.json"), "x", 1), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("nodir/x.json"), "x", 1), AIETH_EIO);
 	MSG_HAS("does the directory exist?");
 	CU_ASSERT_EQUAL(temporaries(), 0);
 	CU_ASSERT_EQUAL(access(at("new"), F_OK), -1);
@@ -232,17 +232,17 @@ static void test_regular_replaced_whole(void)
 	aieth_out o;
 	struct stat before, after;
 	fresh_dir();
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("f"), "old", 3), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("f"), "old", 3), AIETH_OK);
 	CU_ASSERT_EQUAL(stat(at("f"), &before), 0);
-	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, at("f")), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, at("f")), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL(o.tmp);
-	CU_ASSERT_EQUAL(aieth_write_full(o.fd, "half", 4, "f"), AIETH_OK);
-	aieth_out_abort(&o);
+	CU_ASSERT_EQUAL(aieth__write_full(o.fd, "half", 4, "f"), AIETH_OK);
+	aieth__out_abort(&o);
 	CU_ASSERT_STRING_EQUAL(slurp(at("f")), "old");
-	CU_ASSERT_EQUAL_FATAL(aieth_out_open(&o, at("f")), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_write_full(o.fd, "whole", 5, "f"), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, at("f")), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_full(o.fd, "whole", 5, "f"), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(slurp(at("f")), "old"); /* not yet */
-	CU_ASSERT_EQUAL(aieth_out_commit(&o), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__out_commit(&o), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(slurp(at("f")), "whole");
 	CU_ASSERT_EQUAL(stat(at("f"), &after), 0);
 	CU_ASSERT_NOT_EQUAL(before.st_ino, after.st_ino); /* renamed over, not rewritten */
@@ -256,17 +256,17 @@ static void test_inputs_never_block(void)
 	char *text = NULL;
 	fresh_dir();
 	CU_ASSERT_EQUAL_FATAL(mkfifo(at("fifo"), 0666), 0);
-	CU_ASSERT_EQUAL(aieth_open_input(at("fifo"), &fd, NULL), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__open_input(at("fifo"), &fd, NULL), AIETH_EIO);
 	MSG_HAS("fifo: is a FIFO, not a regular file");
 	CU_ASSERT_EQUAL(fd, -1);
-	CU_ASSERT_EQUAL(aieth_read_file(at("fifo"), 100, &text, NULL), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__read_file(at("fifo"), 100, &text, NULL), AIETH_EIO);
 	CU_ASSERT_PTR_NULL(text);
-	CU_ASSERT_EQUAL(aieth_open_input(dir, &fd, NULL), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__open_input(dir, &fd, NULL), AIETH_EIO);
 	MSG_HAS("is a directory, not a regular file");
-	CU_ASSERT_EQUAL(aieth_open_input("/dev/null", &fd, NULL), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__open_input("/dev/null", &fd, NULL), AIETH_EIO);
 	MSG_HAS("/dev/null: is a character device, not a regular file");
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("ok"), "fine", 4), AIETH_OK);
-	CU_ASSERT_EQUAL_FATAL(aieth_read_file(at("ok"), 100, &text, NULL), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("ok"), "fine", 4), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(at("ok"), 100, &text, NULL), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(text, "fine");
 	free(text);
 }
@@ -284,20 +284,20 @@ static void test_file_sha256(void)
 	uint64_t n = 7;
 	fresh_dir();
 	/* FIPS 180-2's "abc"; and the empty file */
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("abc"), "abc", 3), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_file_sha256(at("abc"), hex, &n), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("abc"), "abc", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__file_sha256(at("abc"), hex, &n), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	CU_ASSERT_EQUAL(n, 3);
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(at("empty"), "", 0), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_file_sha256(at("empty"), hex, NULL), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("empty"), "", 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__file_sha256(at("empty"), hex, NULL), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	CU_ASSERT_NOT_EQUAL(aieth_file_sha256(at("missing"), hex, &n), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__file_sha256(at("missing"), hex, &n), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "missing"));
 	CU_ASSERT_EQUAL(mkdir(at("d"), 0755), 0);
-	CU_ASSERT_NOT_EQUAL(aieth_file_sha256(at("d"), hex, &n), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__file_sha256(at("d"), hex, &n), AIETH_OK);
 }
 
-/* aieth_copy_stable: the same bytes and hash as aieth_copy, from an
+/* aieth__copy_stable: the same bytes and hash as aieth__copy, from an
  * offset that is not page aligned and across mapping windows; a file
  * shorter than asked is an error, never a SIGBUS */
 static void test_copy_stable(void)
@@ -314,19 +314,19 @@ static void test_copy_stable(void)
 	for (i = 0; i < n; i++)
 		buf[i] = (uint8_t)(i * 131 + (i >> 13));
 	in = open(at("src"), O_RDWR | O_CREAT | O_TRUNC, 0600);
-	CU_ASSERT_EQUAL_FATAL(aieth_write_full(in, buf, n, "src"), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_full(in, buf, n, "src"), AIETH_OK);
 	o1 = open(at("a"), O_RDWR | O_CREAT | O_TRUNC, 0600);
 	o2 = open(at("b"), O_RDWR | O_CREAT | O_TRUNC, 0600);
-	aieth_hash128_init(&h1);
-	aieth_hash128_init(&h2);
-	CU_ASSERT_EQUAL(aieth_copy_stable(in, 777, n - 777, o1, &h1, "src", "a"), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_copy(in, 777, n - 777, o2, &h2, "src", "b"), AIETH_OK);
-	aieth_hash128_final(&h1, s1);
-	aieth_hash128_final(&h2, s2);
+	aieth__hash128_init(&h1);
+	aieth__hash128_init(&h2);
+	CU_ASSERT_EQUAL(aieth__copy_stable(in, 777, n - 777, o1, &h1, "src", "a"), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__copy(in, 777, n - 777, o2, &h2, "src", "b"), AIETH_OK);
+	aieth__hash128_final(&h1, s1);
+	aieth__hash128_final(&h2, s2);
 	CU_ASSERT_EQUAL(memcmp(s1, s2, 16), 0);
-	CU_ASSERT_EQUAL(aieth_pread_full(o1, back, n - 777, 0, "a"), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pread_full(o1, back, n - 777, 0, "a"), AIETH_OK);
 	CU_ASSERT_EQUAL(memcmp(back, buf + 777, n - 777), 0);
-	CU_ASSERT_EQUAL(aieth_copy_stable(in, 777, n, o1, NULL, "src", "a"), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__copy_stable(in, 777, n, o1, NULL, "src", "a"), AIETH_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "src"));
 	close(in);
 	close(o1);

@@ -123,7 +123,7 @@ static void test_in_use(void)
 	aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER);
 	t = submit(s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	CU_ASSERT_EQUAL_FATAL(aieth_session_enter(s, "test"), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "test"), AIETH_OK);
 	CU_ASSERT_EQUAL(pthread_create(&th, NULL, other_thread, s), 0);
 	CU_ASSERT_EQUAL(pthread_join(th, &ret), 0);
 	CU_ASSERT_EQUAL(*(int *)ret, AIETH_ESTATE);
@@ -134,7 +134,7 @@ static void test_in_use(void)
 	aieth_txn_free(t);
 	aieth_session_close(s);
 	CU_ASSERT_PTR_NOT_NULL(aieth_session_board(s));
-	aieth_session_leave(s);
+	aieth__session_leave(s);
 	/* both still alive, and usable again */
 	CU_ASSERT_EQUAL(aieth_txn_wait(t, 0), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_txn_get_status(t), AIETH_TXN_DONE);

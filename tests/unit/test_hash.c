@@ -26,9 +26,9 @@ static void fill(uint8_t *b, size_t n, uint32_t seed)
 static void digest(const void *p, size_t n, uint8_t out[16])
 {
 	aieth_hash128 h;
-	aieth_hash128_init(&h);
-	aieth_hash128_update(&h, p, n);
-	aieth_hash128_final(&h, out);
+	aieth__hash128_init(&h);
+	aieth__hash128_update(&h, p, n);
+	aieth__hash128_final(&h, out);
 }
 
 static void hex(const uint8_t d[16], char out[33])
@@ -88,7 +88,7 @@ static void test_random_splits(void)
 	for (round = 0; round < 300; round++) {
 		aieth_hash128 h;
 		size_t off = 0, k;
-		aieth_hash128_init(&h);
+		aieth__hash128_init(&h);
 		while (off < N) {
 			r = r * 1664525u + 1013904223u;
 			/* small pieces, pieces around a stripe, and large ones */
@@ -96,10 +96,10 @@ static void test_random_splits(void)
 									  : (r >> 8) % (3 * BLOCK);
 			if (k > N - off)
 				k = N - off;
-			aieth_hash128_update(&h, b + off, k);
+			aieth__hash128_update(&h, b + off, k);
 			off += k;
 		}
-		aieth_hash128_final(&h, many);
+		aieth__hash128_final(&h, many);
 		CU_ASSERT_EQUAL(memcmp(one, many, 16), 0);
 	}
 }

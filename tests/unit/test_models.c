@@ -88,28 +88,28 @@ static void test_plio_names(void)
 	uint32_t num = 0;
 	char buf[32];
 
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_01_TO_AIE", &dir, &num), 0);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_01_TO_AIE", &dir, &num), 0);
 	CU_ASSERT_EQUAL(dir, AIETH_MPARAM_PLIO_TO_AIE);
 	CU_ASSERT_EQUAL(num, 1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_36_FROM_AIE", &dir, &num), 0);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_36_FROM_AIE", &dir, &num), 0);
 	CU_ASSERT_EQUAL(dir, AIETH_MPARAM_PLIO_FROM_AIE);
 	CU_ASSERT_EQUAL(num, 36);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_100_TO_AIE", &dir, &num), 0);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_100_TO_AIE", &dir, &num), 0);
 	CU_ASSERT_EQUAL(num, 100);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_1_TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_001_TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_00_TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO__TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_01_TO_AIEx", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_01_to_aie", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("plio_01_TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_-1_TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("PLIO_9999999999_TO_AIE", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse("", &dir, &num), -1);
-	CU_ASSERT_EQUAL(aieth_mparam_plio_parse(NULL, &dir, &num), -1);
-	aieth_mparam_plio_format(buf, AIETH_MPARAM_PLIO_FROM_AIE, 7);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_1_TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_001_TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_00_TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO__TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_01_TO_AIEx", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_01_to_aie", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("plio_01_TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_-1_TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("PLIO_9999999999_TO_AIE", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse("", &dir, &num), -1);
+	CU_ASSERT_EQUAL(aieth__mparam_plio_parse(NULL, &dir, &num), -1);
+	aieth__mparam_plio_format(buf, AIETH_MPARAM_PLIO_FROM_AIE, 7);
 	CU_ASSERT_STRING_EQUAL(buf, "PLIO_07_FROM_AIE");
-	aieth_mparam_plio_format(buf, AIETH_MPARAM_PLIO_TO_AIE, 123);
+	aieth__mparam_plio_format(buf, AIETH_MPARAM_PLIO_TO_AIE, 123);
 	CU_ASSERT_STRING_EQUAL(buf, "PLIO_123_TO_AIE");
 }
 
@@ -117,7 +117,7 @@ static void test_plio_names(void)
 
 static void test_builtin_registry(void)
 {
-	const char *const *names = aieth_builtin_model_names();
+	const char *const *names = aieth__builtin_model_names();
 	aieth_model_env env = board_env(36);
 	aieth_model m;
 
@@ -126,14 +126,14 @@ static void test_builtin_registry(void)
 	CU_ASSERT_STRING_EQUAL(names[2], "aiesim");
 	CU_ASSERT_PTR_NULL(names[3]);
 	memset(&m, 0xab, sizeof m);
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("nope", &env, NULL, &m), 1);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("nope", &env, NULL, &m), 1);
 	CU_ASSERT_EQUAL(errbuf[0], '\0');
-	CU_ASSERT_EQUAL(aieth_builtin_model_create(NULL, &env, NULL, &m), 1);
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("loopback", &env, NULL, &m), 0);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create(NULL, &env, NULL, &m), 1);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("loopback", &env, NULL, &m), 0);
 	release(&m);
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("adder", &env, "", &m), 0);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("adder", &env, "", &m), 0);
 	release(&m);
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("adder", &env, " \n\t ", &m), 0);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("adder", &env, " \n\t ", &m), 0);
 	release(&m);
 }
 
@@ -142,20 +142,20 @@ static void test_builtin_env(void)
 	aieth_model_env env = board_env(0);
 	aieth_model m;
 
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("loopback", &env, NULL, &m), -1);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("loopback", &env, NULL, &m), -1);
 	ASSERT_HAS(errbuf, "loopback: the board has no PLIO channels");
 	CU_ASSERT(is_zero(&m, sizeof m));
 	env = board_env(36);
 	env.abi_version = 2;
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("adder", &env, NULL, &m), -1);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("adder", &env, NULL, &m), -1);
 	ASSERT_HAS(errbuf, "adder: environment has model ABI version 2, expected 1");
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("adder", NULL, NULL, &m), -1);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("adder", NULL, NULL, &m), -1);
 	ASSERT_HAS(aieth_error_message(), "adder: no model environment given");
 	/* No err buffer: the failure is still reported through the return. */
 	env = board_env(36);
 	env.err = NULL;
 	env.err_size = 0;
-	CU_ASSERT_EQUAL(aieth_builtin_model_create("loopback", &env, "{\"x\":1}", &m), -1);
+	CU_ASSERT_EQUAL(aieth__builtin_model_create("loopback", &env, "{\"x\":1}", &m), -1);
 	ASSERT_HAS(aieth_error_message(), "\"x\" is not allowed");
 }
 
@@ -168,7 +168,7 @@ static void test_loopback_defaults(void)
 	uint32_t k;
 	char name[64], plio[32];
 
-	CU_ASSERT_EQUAL_FATAL(aieth_builtin_model_create("loopback", &env, NULL, &m), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create("loopback", &env, NULL, &m), 0);
 	CU_ASSERT_EQUAL(m.abi_version, AIETH_MODEL_ABI_VERSION);
 	CU_ASSERT_EQUAL_FATAL(m.num_kernels, 36);
 	CU_ASSERT_PTR_NOT_NULL(m.destroy);
@@ -188,12 +188,12 @@ static void test_loopback_defaults(void)
 		CU_ASSERT_EQUAL(kn->latency, 0); /* default: full PLIO rate */
 		CU_ASSERT_PTR_NOT_NULL(kn->compute);
 	}
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "loopback"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "loopback"), 0);
 	release(&m);
 
 	/* A smaller board: one kernel per channel of that board. */
 	env = board_env(16);
-	CU_ASSERT_EQUAL_FATAL(aieth_builtin_model_create("loopback", &env, "{}", &m), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create("loopback", &env, "{}", &m), 0);
 	CU_ASSERT_EQUAL(m.num_kernels, 16);
 	CU_ASSERT_STRING_EQUAL(m.kernels[15].outputs[0].plio, "PLIO_16_FROM_AIE");
 	release(&m);
@@ -205,7 +205,7 @@ static void test_loopback_channels(void)
 	aieth_model m;
 
 	CU_ASSERT_EQUAL_FATAL(
-		aieth_builtin_model_create("loopback", &env, "{\"channels\": [36, 1, 3]}", &m), 0);
+		aieth__builtin_model_create("loopback", &env, "{\"channels\": [36, 1, 3]}", &m), 0);
 	CU_ASSERT_EQUAL_FATAL(m.num_kernels, 3);
 	/* Kernels in channel order, whatever the order of the list. */
 	CU_ASSERT_STRING_EQUAL(m.kernels[0].name, "loopback_01");
@@ -214,7 +214,7 @@ static void test_loopback_channels(void)
 	CU_ASSERT_STRING_EQUAL(m.kernels[1].inputs[0].plio, "PLIO_03_TO_AIE");
 	CU_ASSERT_STRING_EQUAL(m.kernels[1].outputs[0].plio, "PLIO_03_FROM_AIE");
 	CU_ASSERT_STRING_EQUAL(m.kernels[2].inputs[0].plio, "PLIO_36_TO_AIE");
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "loopback"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "loopback"), 0);
 	release(&m);
 }
 
@@ -224,14 +224,14 @@ static void test_loopback_window(void)
 	aieth_model m;
 
 	CU_ASSERT_EQUAL_FATAL(
-		aieth_builtin_model_create("loopback", &env, "{\"window_bytes\": 256}", &m), 0);
+		aieth__builtin_model_create("loopback", &env, "{\"window_bytes\": 256}", &m), 0);
 	CU_ASSERT_EQUAL(m.kernels[0].inputs[0].bytes_per_iteration, 256);
 	CU_ASSERT_EQUAL(m.kernels[0].outputs[0].bytes_per_iteration, 256);
 	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 16); /* stream rate */
 	CU_ASSERT_EQUAL(m.kernels[0].latency, 0);
 	release(&m);
 
-	CU_ASSERT_EQUAL_FATAL(aieth_builtin_model_create(
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create(
 				      "loopback", &env,
 				      "{\"window_bytes\": 1048576, \"cycles_per_iteration\": 1,"
 				      " \"latency\": 0, \"channels\": [2]}", &m), 0);
@@ -241,7 +241,7 @@ static void test_loopback_window(void)
 	CU_ASSERT_EQUAL(m.kernels[0].latency, 0);
 	release(&m);
 
-	CU_ASSERT_EQUAL_FATAL(aieth_builtin_model_create(
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create(
 				      "loopback", &env,
 				      "{\"cycles_per_iteration\": 1000000000, \"latency\": 1000000}",
 				      &m), 0);
@@ -260,7 +260,7 @@ static void test_loopback_compute(void)
 	size_t i;
 
 	CU_ASSERT_FATAL(in && out);
-	CU_ASSERT_EQUAL_FATAL(aieth_builtin_model_create("loopback", &env,
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create("loopback", &env,
 							 "{\"window_bytes\": 32}", &m), 0);
 	for (i = 0; i < 5 * 32; i++)
 		in[1 + i] = (uint8_t)(i * 7 + 3);
@@ -290,7 +290,7 @@ static void test_adder_defaults(void)
 	aieth_model m;
 	const aieth_model_kernel *k;
 
-	CU_ASSERT_EQUAL_FATAL(aieth_builtin_model_create("adder", &env, NULL, &m), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create("adder", &env, NULL, &m), 0);
 	CU_ASSERT_EQUAL_FATAL(m.num_kernels, 1);
 	k = &m.kernels[0];
 	CU_ASSERT_STRING_EQUAL(k->name, "adder");
@@ -304,7 +304,7 @@ static void test_adder_defaults(void)
 	CU_ASSERT_EQUAL(k->outputs[0].bytes_per_iteration, 128);
 	CU_ASSERT_EQUAL(k->cycles_per_iteration, 8);
 	CU_ASSERT_EQUAL(k->latency, 0);
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "adder"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "adder"), 0);
 	release(&m);
 }
 
@@ -315,7 +315,7 @@ static void test_adder_params(void)
 	const aieth_model_kernel *k;
 
 	CU_ASSERT_EQUAL_FATAL(
-		aieth_builtin_model_create("adder", &env,
+		aieth__builtin_model_create("adder", &env,
 					   "{\"in0\": \"PLIO_36_TO_AIE\", \"in1\": \"PLIO_05_TO_AIE\","
 					   " \"out\": \"PLIO_36_FROM_AIE\", \"window_bytes\": 64,"
 					   " \"cycles_per_iteration\": 2, \"latency\": 0}", &m), 0);
@@ -326,12 +326,12 @@ static void test_adder_params(void)
 	CU_ASSERT_EQUAL(k->outputs[0].bytes_per_iteration, 64);
 	CU_ASSERT_EQUAL(k->cycles_per_iteration, 2);
 	CU_ASSERT_EQUAL(k->latency, 0);
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "adder"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "adder"), 0);
 	release(&m);
 
 	/* Default cycles follow the window. */
 	CU_ASSERT_EQUAL_FATAL(
-		aieth_builtin_model_create("adder", &env, "{\"window_bytes\": 16}", &m), 0);
+		aieth__builtin_model_create("adder", &env, "{\"window_bytes\": 16}", &m), 0);
 	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 1);
 	release(&m);
 }
@@ -353,7 +353,7 @@ static void test_adder_sum(void)
 
 	CU_ASSERT_FATAL(x && y && z);
 	CU_ASSERT_EQUAL_FATAL(
-		aieth_builtin_model_create("adder", &env, "{\"window_bytes\": 16}", &m), 0);
+		aieth__builtin_model_create("adder", &env, "{\"window_bytes\": 16}", &m), 0);
 	/* Three windows of four int32 each, on odd addresses. */
 	for (i = 0; i < 12; i++) {
 		wr32(x + 1 + 4 * i, a[i]);
@@ -467,7 +467,7 @@ static void test_bad_params(void)
 		int rc;
 
 		memset(&m, 0x5a, sizeof m);
-		rc = aieth_builtin_model_create(c->model, &env, c->params, &m);
+		rc = aieth__builtin_model_create(c->model, &env, c->params, &m);
 		if (rc != -1)
 			fprintf(stderr, "\n  case %zu (%s %s): rc %d\n", i, c->model, c->params, rc);
 		CU_ASSERT_EQUAL(rc, -1);
@@ -478,12 +478,12 @@ static void test_bad_params(void)
 			release(&m);
 
 		/* Through the loader: the same message, an aieth error code. */
-		rc = aieth_model_open(&h, c->model, c->params, &env);
+		rc = aieth__model_open(&h, c->model, c->params, &env);
 		CU_ASSERT_EQUAL(rc, AIETH_EINVAL);
 		ASSERT_HAS(aieth_error_message(), c->msg);
 		CU_ASSERT(is_zero(&h, sizeof h));
 		if (rc == 0)
-			aieth_model_close(&h);
+			aieth__model_close(&h);
 	}
 }
 
@@ -496,29 +496,29 @@ static void test_open_builtin(void)
 
 	env.err = NULL; /* the loader uses its own buffer */
 	env.err_size = 0;
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, "loopback", "{\"channels\": [2, 4]}", &env), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, "loopback", "{\"channels\": [2, 4]}", &env), 0);
 	CU_ASSERT_PTR_NULL(h.dl);
 	CU_ASSERT_STRING_EQUAL(h.spec, "loopback");
 	CU_ASSERT_EQUAL(h.model.num_kernels, 2);
 	CU_ASSERT_STRING_EQUAL(h.model.kernels[1].inputs[0].plio, "PLIO_04_TO_AIE");
 	CU_ASSERT_STRING_EQUAL(aieth_error_message(), "");
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 	CU_ASSERT(is_zero(&h, sizeof h));
-	aieth_model_close(&h); /* twice is harmless */
-	aieth_model_close(NULL);
+	aieth__model_close(&h); /* twice is harmless */
+	aieth__model_close(NULL);
 
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, "adder", NULL, &env), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, "adder", NULL, &env), 0);
 	CU_ASSERT_EQUAL(h.model.num_kernels, 1);
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 
 	/* A board with four channels: the adder's default PLIOs fit, 5 does not. */
 	env = board_env(4);
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "adder", "{\"in1\": \"PLIO_05_TO_AIE\"}", &env),
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "adder", "{\"in1\": \"PLIO_05_TO_AIE\"}", &env),
 			AIETH_EINVAL);
 	ASSERT_HAS(aieth_error_message(), "which has 4 channels");
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, "loopback", NULL, &env), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, "loopback", NULL, &env), 0);
 	CU_ASSERT_EQUAL(h.model.num_kernels, 4);
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 }
 
 static void test_open_errors(void)
@@ -526,19 +526,19 @@ static void test_open_errors(void)
 	aieth_model_env env = board_env(36);
 	aieth_model_handle h;
 
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "nope", NULL, &env), AIETH_ENOTFOUND);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "nope", NULL, &env), AIETH_ENOTFOUND);
 	ASSERT_HAS(aieth_error_message(), "model \"nope\": not a built-in model (loopback, adder, aiesim)"
 		   " nor a plugin path (one containing '/' or ending in \".so\")");
 	CU_ASSERT(is_zero(&h, sizeof h));
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "Loopback", NULL, &env), AIETH_ENOTFOUND);
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "", NULL, &env), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "Loopback", NULL, &env), AIETH_ENOTFOUND);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "", NULL, &env), AIETH_EINVAL);
 	ASSERT_HAS(aieth_error_message(), "no model name or plugin path given");
-	CU_ASSERT_EQUAL(aieth_model_open(&h, NULL, NULL, &env), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(aieth_model_open(NULL, "loopback", NULL, &env), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "loopback", NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, NULL, NULL, &env), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_open(NULL, "loopback", NULL, &env), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "loopback", NULL, NULL), AIETH_EINVAL);
 	ASSERT_HAS(aieth_error_message(), "model \"loopback\": no model environment given");
 	env.channels = 0;
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "loopback", NULL, &env), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "loopback", NULL, &env), AIETH_EINVAL);
 	ASSERT_HAS(aieth_error_message(), "model \"loopback\": the board has no PLIO channels");
 }
 
@@ -557,7 +557,7 @@ static void test_plugin_scale(void)
 	size_t i;
 
 	CU_ASSERT_FATAL(in && out);
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, path, NULL, &env), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, path, NULL, &env), 0);
 	CU_ASSERT_PTR_NOT_NULL(h.dl);
 	CU_ASSERT_STRING_EQUAL(h.spec, path);
 	k = &h.model.kernels[0];
@@ -567,9 +567,9 @@ static void test_plugin_scale(void)
 	CU_ASSERT_EQUAL(k->inputs[0].bytes_per_iteration, 256);
 	CU_ASSERT_EQUAL(k->cycles_per_iteration, 16);
 	CU_ASSERT_EQUAL(k->latency, 16);
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, path,
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, path,
 					       "{ \"gain\": -3, \"in\": \"PLIO_02_TO_AIE\",\n"
 					       "  \"out\": \"PLIO_05_FROM_AIE\", \"window_bytes\": 16,"
 					       " \"cycles_per_iteration\": 3, \"latency\": 0 }",
@@ -594,7 +594,7 @@ static void test_plugin_scale(void)
 		int32_t got = u >= 32768 ? (int32_t)u - 65536 : (int32_t)u;
 		CU_ASSERT_EQUAL(got, want[i]);
 	}
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 	free(in);
 	free(out);
 }
@@ -631,7 +631,7 @@ static void test_plugin_scale_params(void)
 	snprintf(prefix, sizeof prefix, "model \"%s\": ", path);
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		aieth_model_handle h;
-		CU_ASSERT_EQUAL(aieth_model_open(&h, path, cases[i].params, &env), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__model_open(&h, path, cases[i].params, &env), AIETH_EINVAL);
 		ASSERT_HAS(aieth_error_message(), prefix);
 		ASSERT_HAS(aieth_error_message(), cases[i].msg);
 		CU_ASSERT(is_zero(&h, sizeof h));
@@ -650,13 +650,13 @@ static void test_plugin_bare_name(void)
 	CU_ASSERT_FATAL(getcwd(cwd, sizeof cwd) != NULL);
 	snprintf(dir, sizeof dir, "%s", plugin(""));
 	CU_ASSERT_FATAL(chdir(dir) == 0);
-	rc = aieth_model_open(&h, "scale_model.so", NULL, &env);
+	rc = aieth__model_open(&h, "scale_model.so", NULL, &env);
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc == 0)
 		CU_ASSERT_STRING_EQUAL(h.spec, "scale_model.so");
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 	CU_ASSERT_FATAL(chdir(cwd) == 0);
-	CU_ASSERT_EQUAL(aieth_model_open(&h, "scale_model.so", NULL, &env), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, "scale_model.so", NULL, &env), AIETH_EIO);
 	ASSERT_HAS(aieth_error_message(), "model \"scale_model.so\": dlopen failed: ./scale_model.so");
 }
 
@@ -692,7 +692,7 @@ static void test_plugin_bad(void)
 		const char *path = plugin(cases[i].so);
 		char prefix[4200];
 		aieth_model_handle h;
-		int rc = aieth_model_open(&h, path, cases[i].params, &env);
+		int rc = aieth__model_open(&h, path, cases[i].params, &env);
 		if (rc != cases[i].code)
 			fprintf(stderr, "\n  %s: rc %d: %s\n", cases[i].so, rc, aieth_error_message());
 		CU_ASSERT_EQUAL(rc, cases[i].code);
@@ -704,7 +704,7 @@ static void test_plugin_bad(void)
 	/* The dlopen message names the file. */
 	{
 		aieth_model_handle h;
-		aieth_model_open(&h, plugin("missing.so"), NULL, &env);
+		aieth__model_open(&h, plugin("missing.so"), NULL, &env);
 		ASSERT_HAS(aieth_error_message(), "missing.so: cannot open shared object file");
 	}
 }
@@ -718,7 +718,7 @@ static void test_plugin_source(void)
 	uint8_t *outs[1] = {out + 1};
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, plugin("good_source.so"), NULL, &env), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, plugin("good_source.so"), NULL, &env), 0);
 	k = &h.model.kernels[0];
 	CU_ASSERT_EQUAL(k->num_inputs, 0);
 	CU_ASSERT_EQUAL(k->num_outputs, 1);
@@ -727,8 +727,8 @@ static void test_plugin_source(void)
 	CU_ASSERT_EQUAL(k->compute(k->ctx, 5, 2, NULL, outs), 0);
 	for (i = 0; i < 32; i++)
 		CU_ASSERT_EQUAL(rd32(out + 1 + 4 * i), 80 + i);
-	aieth_model_close(&h);
-	CU_ASSERT_EQUAL(aieth_model_open(&h, plugin("good_source.so"), "{\"a\":1}", &env),
+	aieth__model_close(&h);
+	CU_ASSERT_EQUAL(aieth__model_open(&h, plugin("good_source.so"), "{\"a\":1}", &env),
 			AIETH_EINVAL);
 	ASSERT_HAS(aieth_error_message(), "create failed: good_source: takes no params");
 }
@@ -777,7 +777,7 @@ static void sample(aieth_model *m, aieth_model_kernel k[2])
 static void expect_invalid(const aieth_model *m, const char *msg)
 {
 	aieth_model_env env = board_env(36);
-	CU_ASSERT_EQUAL(aieth_model_validate(m, &env, "t"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_validate(m, &env, "t"), AIETH_EINVAL);
 	ASSERT_HAS(aieth_error_message(), "model \"t\": ");
 	ASSERT_HAS(aieth_error_message(), msg);
 }
@@ -790,7 +790,7 @@ static void test_validate(void)
 	uint32_t i;
 
 	sample(&m, k);
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "t"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "t"), 0);
 
 	sample(&m, k);
 	m.abi_version = 0;
@@ -878,7 +878,7 @@ static void test_validate(void)
 	/* The same channel number in both directions is two PLIOs. */
 	sample(&m, k);
 	strcpy(k[1].outputs[0].plio, "PLIO_02_FROM_AIE");
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "t"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "t"), 0);
 
 	/* Every PLIO of the board used once: the largest valid model. */
 	memset(many, 0, sizeof many);
@@ -886,11 +886,11 @@ static void test_validate(void)
 		snprintf(many[i].name, sizeof many[i].name, "k%u", i);
 		if (i < 36) {
 			many[i].num_inputs = 1;
-			aieth_mparam_plio_format(many[i].inputs[0].plio, 0, i + 1);
+			aieth__mparam_plio_format(many[i].inputs[0].plio, 0, i + 1);
 			many[i].inputs[0].bytes_per_iteration = 16;
 		} else {
 			many[i].num_outputs = 1;
-			aieth_mparam_plio_format(many[i].outputs[0].plio, 1, i - 35);
+			aieth__mparam_plio_format(many[i].outputs[0].plio, 1, i - 35);
 			many[i].outputs[0].bytes_per_iteration = 16;
 		}
 		many[i].cycles_per_iteration = 1;
@@ -898,10 +898,10 @@ static void test_validate(void)
 	}
 	m.kernels = many;
 	m.num_kernels = 72;
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, &env, "t"), 0);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "t"), 0);
 
-	CU_ASSERT_EQUAL(aieth_model_validate(NULL, &env, "t"), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(aieth_model_validate(&m, NULL, "t"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_validate(NULL, &env, "t"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, NULL, "t"), AIETH_EINVAL);
 }
 
 /* The optional per-iteration timing hook: a plugin setting it gets it
@@ -915,17 +915,17 @@ static void test_plugin_timing(void)
 	uint64_t cyc[6], lat[6];
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, plugin("timed_loopback.so"), NULL, &env), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, plugin("timed_loopback.so"), NULL, &env), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h.model.iteration_timing);
 	CU_ASSERT_EQUAL(h.model.timing_period, 4);
 	CU_ASSERT_EQUAL(h.model.iteration_timing(h.model.ctx, 0, 3, 6, cyc, lat), 0);
 	CU_ASSERT(cyc[0] == 4 && lat[0] == 1 && cyc[1] == 5 && lat[1] == 0 && cyc[5] == 5);
-	aieth_model_close(&h);
+	aieth__model_close(&h);
 	for (i = 0; i < sizeof old / sizeof old[0]; i++) {
-		CU_ASSERT_EQUAL_FATAL(aieth_model_open(&h, plugin(old[i]), NULL, &env), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, plugin(old[i]), NULL, &env), 0);
 		CU_ASSERT_PTR_NULL(h.model.iteration_timing);
 		CU_ASSERT_EQUAL(h.model.timing_period, 0);
-		aieth_model_close(&h);
+		aieth__model_close(&h);
 	}
 }
 

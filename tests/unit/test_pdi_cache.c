@@ -35,7 +35,7 @@ static const char *at(const char *name)
 
 static void put_file(const char *path, const void *data, size_t n)
 {
-	CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(path, data, n), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(path, data, n), AIETH_OK);
 }
 
 static void fresh_dir(void)
@@ -63,7 +63,7 @@ static int key_of(const char *arch, const char *bif, const char *out, const char
 {
 	const char *argv[] = {at("tool"), "-arch", arch, "-image", bif, "-o", out, "-w", NULL};
 	const char *cdos[] = {c0, c1};
-	return aieth_pdi_cache_key(at("tool"), argv, bif, out, cdos, 2, k);
+	return aieth__pdi_cache_key(at("tool"), argv, bif, out, cdos, 2, k);
 }
 
 static void setup_inputs(void)
@@ -159,7 +159,7 @@ static int store(const aieth_pdi_cache *c, const uint8_t key[32], int *stored)
 {
 	int rc;
 	put_file(at("in.pdi"), payload[0], 4000);
-	rc = aieth_pdi_cache_put(c, key, at("in.pdi"), stored);
+	rc = aieth__pdi_cache_put(c, key, at("in.pdi"), stored);
 	unlink(at("in.pdi"));
 	return rc;
 }
@@ -169,7 +169,7 @@ static int same_file(const char *path, const void *data, size_t n)
 	char *text = NULL;
 	size_t len = 0;
 	int same;
-	if (aieth_read_file(path, 1 << 20, &text, &len))
+	if (aieth__read_file(path, 1 << 20, &text, &len))
 		return 0;
 	same = len == n && !memcmp(text, data, n);
 	free(text);
@@ -188,20 +188,20 @@ static void test_hit_miss_damage(void)
 		payload[0][i] = (uint8_t)(i * 31 + 7);
 	memset(key, 0x5a, sizeof key);
 	memset(other, 0xa5, sizeof other);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("c/d"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("c/d"), 0), AIETH_OK);
 	CU_ASSERT_EQUAL(c.max_bytes, AIETH_PDI_CACHE_MAX_DEFAULT);
 	CU_ASSERT_EQUAL(stat(at("c/d"), &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
 	/* miss, store, hit with the same bytes */
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("out.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("out.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(access(at("out.pdi"), F_OK), -1);
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
 	CU_ASSERT_EQUAL(stored, 1);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("out.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("out.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 1);
 	CU_ASSERT(same_file(at("out.pdi"), payload[0], 4000));
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, other, at("out2.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, other, at("out2.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	/* a hit in the cache's file system is a hard link: no copy, and the
 	 * bytes stay whatever happens to the entry */
@@ -219,7 +219,7 @@ static void test_hit_miss_damage(void)
 	fd = open(entry, O_WRONLY);
 	CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 1234), 1);
 	close(fd);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(access(at("bad.pdi"), F_OK), -1);
 	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
@@ -227,17 +227,17 @@ static void test_hit_miss_damage(void)
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
 	entry_name(entry, sizeof entry, "c/d", key);
 	CU_ASSERT_EQUAL(truncate(entry, 3999), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
 	entry_name(entry, sizeof entry, "c/d", key);
 	CU_ASSERT_EQUAL(truncate(entry, 4001), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
 	entry_name(entry, sizeof entry, "c/d", key);
 	CU_ASSERT_EQUAL(truncate(entry, 0), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	/* the same size, another content hash in the name */
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
@@ -245,22 +245,22 @@ static void test_hit_miss_damage(void)
 	snprintf(oe, sizeof oe, "%s", entry);
 	oe[strlen(oe) - strlen("-4000.pdi") - 1] ^= 1; /* the hash's last digit */
 	CU_ASSERT_EQUAL(rename(entry, oe), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(access(oe, F_OK), -1);
 	/* a symbolic link or a directory under an entry's name: misses */
 	CU_ASSERT_EQUAL(symlink(at("out.pdi"), oe), 0); /* sound bytes, but a link */
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	unlink(oe);
 	CU_ASSERT_EQUAL(mkdir(oe, 0700), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("bad.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(access(at("bad.pdi"), F_OK), -1);
 	rmdir(oe);
 	/* the entry rebuilt: a hit again */
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("good.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("good.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 1);
 	CU_ASSERT(same_file(at("good.pdi"), payload[0], 4000));
 	/* taken unchecked: the caller gets the hash to check, a damaged entry
@@ -270,33 +270,33 @@ static void test_hit_miss_damage(void)
 		aieth_pdi_cache_check ck;
 		aieth_hash128 h;
 		uint8_t sum[16];
-		CU_ASSERT_EQUAL(aieth_pdi_cache_take(&c, key, at("t.pdi"), &hit, &ck), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("t.pdi"), &hit, &ck), AIETH_OK);
 		CU_ASSERT_EQUAL(hit, 1);
 		CU_ASSERT_EQUAL(ck.pending, 1);
 		CU_ASSERT_EQUAL(ck.size, 4000);
-		aieth_hash128_init(&h);
-		aieth_hash128_update(&h, payload[0], 4000);
-		aieth_hash128_final(&h, sum);
+		aieth__hash128_init(&h);
+		aieth__hash128_update(&h, payload[0], 4000);
+		aieth__hash128_final(&h, sum);
 		CU_ASSERT_EQUAL(memcmp(sum, ck.hash, 16), 0);
 		entry_name(entry, sizeof entry, "c/d", key);
 		fd = open(entry, O_WRONLY);
 		CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 3999), 1);
 		close(fd);
-		CU_ASSERT_EQUAL(aieth_pdi_cache_take(&c, key, at("t2.pdi"), &hit, &ck), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("t2.pdi"), &hit, &ck), AIETH_OK);
 		CU_ASSERT_EQUAL(hit, 1);
 		CU_ASSERT_EQUAL(ck.pending, 1);
 		CU_ASSERT(!same_file(at("t2.pdi"), payload[0], 4000));
 		ck.hash[0] ^= 1; /* another entry's name: not this one */
-		aieth_pdi_cache_drop(&c, key, &ck);
+		aieth__pdi_cache_drop(&c, key, &ck);
 		CU_ASSERT_EQUAL(access(entry, F_OK), 0);
 		ck.hash[0] ^= 1;
-		aieth_pdi_cache_drop(&c, key, &ck);
+		aieth__pdi_cache_drop(&c, key, &ck);
 		CU_ASSERT_EQUAL(access(entry, F_OK), -1);
-		CU_ASSERT_EQUAL(aieth_pdi_cache_take(&c, key, at("t3.pdi"), &hit, &ck), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("t3.pdi"), &hit, &ck), AIETH_OK);
 		CU_ASSERT_EQUAL(hit, 0);
 		CU_ASSERT_EQUAL(ck.pending, 0);
 	}
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 }
 
 static void set_used(const char *path, time_t t)
@@ -327,7 +327,7 @@ static void test_lru_bound(void)
 	int i, hit, stored;
 	fresh_dir();
 	/* room for three entries of 4000 bytes */
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("lru"), 3 * 4000 + 100), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("lru"), 3 * 4000 + 100), AIETH_OK);
 	for (i = 0; i < 4; i++) {
 		memset(k[i], 0x10 + i, 32);
 		CU_ASSERT_EQUAL(store(&c, k[i], &stored), AIETH_OK);
@@ -339,7 +339,7 @@ static void test_lru_bound(void)
 	}
 	CU_ASSERT_EQUAL(entry_count(at("lru")), 3);
 	/* a hit makes A the most recently used: B is the one to go */
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, k[0], at("o.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, k[0], at("o.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 1);
 	CU_ASSERT_EQUAL(store(&c, k[3], &stored), AIETH_OK);
 	CU_ASSERT_EQUAL(stored, 1);
@@ -354,7 +354,7 @@ static void test_lru_bound(void)
 	set_used(e[0], 2000000);
 	set_used(e[2], 2000010);
 	set_used(e[3], 2000020);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 4000), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_evict(&c, 4000), AIETH_OK);
 	CU_ASSERT_EQUAL(entry_count(at("lru")), 1);
 	CU_ASSERT_EQUAL(access(e[3], F_OK), 0);
 	/* a stale temporary (a writer that died) goes, a fresh one stays;
@@ -363,18 +363,18 @@ static void test_lru_bound(void)
 	set_used(at("lru/.tmp.1.0.0"), 1000000);
 	put_file(at("lru/.tmp.2.0.0"), "x", 1);
 	put_file(at("lru/notes.txt"), "mine", 4);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_evict(&c, 0), AIETH_OK);
 	CU_ASSERT_EQUAL(entry_count(at("lru")), 0);
 	CU_ASSERT_EQUAL(access(at("lru/.tmp.1.0.0"), F_OK), -1);
 	CU_ASSERT_EQUAL(access(at("lru/.tmp.2.0.0"), F_OK), 0);
 	CU_ASSERT_EQUAL(access(at("lru/notes.txt"), F_OK), 0);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 	/* an entry larger than the bound is not kept */
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("tiny"), 1000), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("tiny"), 1000), AIETH_OK);
 	CU_ASSERT_EQUAL(store(&c, k[0], &stored), AIETH_OK);
 	CU_ASSERT_EQUAL(stored, 0);
 	CU_ASSERT_EQUAL(entry_count(at("tiny")), 0);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 }
 
 static void test_folder(void)
@@ -385,36 +385,36 @@ static void test_folder(void)
 	fresh_dir();
 	/* $AIETH_CACHE_DIR, then $XDG_CACHE_HOME/aieth, then $HOME/.cache/aieth */
 	setenv("AIETH_CACHE_DIR", at("env"), 1);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, NULL, 0), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(c.dir, at("env"));
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 	unsetenv("AIETH_CACHE_DIR");
 	setenv("XDG_CACHE_HOME", at("xdg"), 1);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, NULL, 0), AIETH_OK);
 	snprintf(want, sizeof want, "%s/xdg/aieth", dir);
 	CU_ASSERT_STRING_EQUAL(c.dir, want);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 	setenv("XDG_CACHE_HOME", "relative", 1); /* XDG: ignored */
 	setenv("HOME", at("home"), 1);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, NULL, 0), AIETH_OK);
 	snprintf(want, sizeof want, "%s/home/.cache/aieth", dir);
 	CU_ASSERT_STRING_EQUAL(c.dir, want);
 	CU_ASSERT_EQUAL(stat(at("home/.cache"), &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("HOME");
-	CU_ASSERT_EQUAL(aieth_pdi_cache_open(&c, NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_open(&c, NULL, 0), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "--cache-dir"));
 	/* an existing public folder is made private; a file is refused */
 	CU_ASSERT_EQUAL(mkdir(at("pub"), 0755), 0);
 	CU_ASSERT_EQUAL(chmod(at("pub"), 0755), 0);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("pub"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("pub"), 0), AIETH_OK);
 	CU_ASSERT_EQUAL(stat(at("pub"), &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 	put_file(at("file"), "x", 1);
-	CU_ASSERT_NOT_EQUAL(aieth_pdi_cache_open(&c, at("file"), 0), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__pdi_cache_open(&c, at("file"), 0), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "file"));
 	CU_ASSERT_PTR_NULL(c.dir);
 }
@@ -432,48 +432,48 @@ static void test_direct_memo(void)
 	put_file(at("tool"), "#!/bin/sh\n", 10);
 	CU_ASSERT_EQUAL(chmod(at("tool"), 0755), 0);
 	put_file(at("g.a"), "!<arch>\n", 8);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d0,
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d0,
 							 &settled), AIETH_OK);
 	CU_ASSERT_EQUAL(settled, 0); /* written just now */
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_EQUAL(memcmp(d0, d, 32), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vek280", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vek280", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 2, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 2, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 2, d, &settled), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 2, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
 	/* the archive touched (even back to an old time: its change time moves) */
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("g.a"), old, 0), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
 	CU_ASSERT_EQUAL(settled, 0); /* its change time is now */
 	memcpy(d0, d, 32);
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("tool"), old, 0), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
 	/* a directory is not an archive: no direct mode */
-	CU_ASSERT_EQUAL(aieth_pdi_cache_direct_key(dir, "vck190", at("tool"), 1, 1, d, &settled),
+	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(dir, "vck190", at("tool"), 1, 1, d, &settled),
 			AIETH_ENOTFOUND);
 	/* memos */
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
 	memset(key, 0x42, 32);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
 	CU_ASSERT_EQUAL(found, 0);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_put(&c, d, key), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d, key), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
 	CU_ASSERT_EQUAL(found, 1);
 	CU_ASSERT_EQUAL(memcmp(got, key, 32), 0);
 	/* its entry there: the memo stays; its entry gone: the memo goes */
 	payload[0][0] = 1;
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 1u << 30), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_evict(&c, 1u << 30), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
 	CU_ASSERT_EQUAL(found, 1);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_evict(&c, 0), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_evict(&c, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d, got, &found), AIETH_OK);
 	CU_ASSERT_EQUAL(found, 0);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 }
 
 /* The cache on another file system than the scratch files (/dev/shm, a
@@ -495,10 +495,10 @@ static void test_other_file_system(void)
 		return;
 	}
 	memset(key, 0x77, 32);
-	CU_ASSERT_EQUAL_FATAL(aieth_pdi_cache_open(&c, shm, 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, shm, 0), AIETH_OK);
 	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
 	CU_ASSERT_EQUAL(stored, 1);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("o.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("o.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 1);
 	CU_ASSERT(same_file(at("o.pdi"), payload[0], 4000));
 	CU_ASSERT_EQUAL(stat(at("o.pdi"), &a), 0);
@@ -516,11 +516,11 @@ static void test_other_file_system(void)
 	CU_ASSERT(fd >= 0);
 	CU_ASSERT_EQUAL(pwrite(fd, "\x01", 1, 3999), 1);
 	close(fd);
-	CU_ASSERT_EQUAL(aieth_pdi_cache_get(&c, key, at("o2.pdi"), &hit), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("o2.pdi"), &hit), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 0);
 	CU_ASSERT_EQUAL(access(at("o2.pdi"), F_OK), -1); /* the partial copy removed */
 	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
-	aieth_pdi_cache_close(&c);
+	aieth__pdi_cache_close(&c);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", shm);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "spec/spec.h"
+#include "runner/spec.h"
 #include "tu.h"
 
 #define MSG_HAS(s)                                                                    \

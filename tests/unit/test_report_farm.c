@@ -15,15 +15,15 @@
 static void test_id_rule(void)
 {
 	char b[AIETH_FARM_ID_MAX + 1];
-	CU_ASSERT_EQUAL(aieth_farm_id(b, sizeof b, "adder_func.func.PLIO-01"), 23);
+	CU_ASSERT_EQUAL(aieth__farm_id(b, sizeof b, "adder_func.func.PLIO-01"), 23);
 	CU_ASSERT_STRING_EQUAL(b, "adder_func.func.PLIO-01");
-	aieth_farm_id(b, sizeof b, "a b=c<d>e/f#g\n\th");
+	aieth__farm_id(b, sizeof b, "a b=c<d>e/f#g\n\th");
 	CU_ASSERT_STRING_EQUAL(b, "a_b_c_d_e_f_g__h");
-	aieth_farm_id(b, sizeof b, "caf\xc3\xa9");   /* non-ASCII bytes: one '_' each */
+	aieth__farm_id(b, sizeof b, "caf\xc3\xa9");   /* non-ASCII bytes: one '_' each */
 	CU_ASSERT_STRING_EQUAL(b, "caf__");
-	aieth_farm_id(b, sizeof b, "");
+	aieth__farm_id(b, sizeof b, "");
 	CU_ASSERT_STRING_EQUAL(b, "_");
-	aieth_farm_id(b, sizeof b, NULL);
+	aieth__farm_id(b, sizeof b, NULL);
 	CU_ASSERT_STRING_EQUAL(b, "_");
 }
 
@@ -32,13 +32,13 @@ static void test_id_bounds(void)
 	char b[8], big[400];
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	CU_ASSERT_EQUAL(aieth_farm_id(b, sizeof b, "abcdefghij"), 7);
+	CU_ASSERT_EQUAL(aieth__farm_id(b, sizeof b, "abcdefghij"), 7);
 	CU_ASSERT_STRING_EQUAL(b, "abcdefg");
-	CU_ASSERT_EQUAL(aieth_farm_id(b, 1, "abc"), 0); /* no room for an id */
-	CU_ASSERT_EQUAL(aieth_farm_id(NULL, 8, "abc"), 0);
+	CU_ASSERT_EQUAL(aieth__farm_id(b, 1, "abc"), 0); /* no room for an id */
+	CU_ASSERT_EQUAL(aieth__farm_id(NULL, 8, "abc"), 0);
 	{
 		char id[AIETH_FARM_ID_MAX + 1];
-		CU_ASSERT_EQUAL(aieth_farm_id(id, sizeof id, big), AIETH_FARM_ID_MAX);
+		CU_ASSERT_EQUAL(aieth__farm_id(id, sizeof id, big), AIETH_FARM_ID_MAX);
 	}
 }
 

@@ -58,7 +58,7 @@ static char *slurp(const char *name)
 {
 	char path[128], *txt = NULL;
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	CU_ASSERT_EQUAL(aieth_read_file(path, 1u << 24, &txt, NULL), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__read_file(path, 1u << 24, &txt, NULL), AIETH_OK);
 	return txt ? txt : calloc(1, 1);
 }
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "spec/spec.h"
+#include "runner/spec.h"
 #include "tu.h"
 
 #define MSG(s)                                                                      \

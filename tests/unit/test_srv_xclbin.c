@@ -125,9 +125,9 @@ static void sha_hex(const void *data, size_t n, char out[65])
 	aieth_sha256 h;
 	uint8_t d[32];
 	int i;
-	aieth_sha256_init(&h);
-	aieth_sha256_update(&h, data, n);
-	aieth_sha256_final(&h, d);
+	aieth__sha256_init(&h);
+	aieth__sha256_update(&h, data, n);
+	aieth__sha256_final(&h, d);
 	for (i = 0; i < 32; i++)
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }

@@ -39,19 +39,19 @@ static void test_pattern_pieces(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(whole);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(part);
 	for (k = 0; k < 5; k++) {
-		size_t es = aieth_elem_size(p[k].type), off = 0;
-		CU_ASSERT_EQUAL(aieth_pattern_fill(&p[k], whole, len), AIETH_OK);
+		size_t es = aieth__elem_size(p[k].type), off = 0;
+		CU_ASSERT_EQUAL(aieth__pattern_fill(&p[k], whole, len), AIETH_OK);
 		memset(part, 0xA5, len);
 		while (off < len) {
 			size_t n = es * (1 + rnd(97));
 			if (n > len - off)
 				n = len - off;
-			CU_ASSERT_EQUAL(aieth_pattern_fill_at(&p[k], off, part + off, n), AIETH_OK);
+			CU_ASSERT_EQUAL(aieth__pattern_fill_at(&p[k], off, part + off, n), AIETH_OK);
 			off += n;
 		}
 		CU_ASSERT_EQUAL(memcmp(whole, part, len), 0);
 	}
-	CU_ASSERT_EQUAL(aieth_pattern_fill_at(&p[0], 2, part, 4), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__pattern_fill_at(&p[0], 2, part, 4), AIETH_EINVAL);
 	MSG("element boundary");
 	free(whole);
 	free(part);
@@ -61,14 +61,14 @@ static void cmp_pieces(aieth_elem t, const uint8_t *got, const uint8_t *want, si
 		       double at, double rt)
 {
 	aieth_compare_result a, b;
-	size_t es = aieth_elem_size(t), off = 0;
-	aieth_compare(got, want, len, t, at, rt, &a);
+	size_t es = aieth__elem_size(t), off = 0;
+	aieth__compare(got, want, len, t, at, rt, &a);
 	memset(&b, 0, sizeof b);
 	while (off < len) {
 		size_t n = es * (1 + rnd(61));
 		if (n > len - off)
 			n = len - off;
-		aieth_compare_more(got + off, want + off, n, off, t, at, rt, &b);
+		aieth__compare_more(got + off, want + off, n, off, t, at, rt, &b);
 		off += n;
 	}
 	CU_ASSERT_EQUAL(a.elements, b.elements);

@@ -61,11 +61,11 @@ static void test_classic_four_tiles(void)
 {
 	aieth_tiling t = classic();
 	uint8_t buf[64], s[64], back[64];
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_tiling_buffer_elems(&t), 64);
-	CU_ASSERT_EQUAL(aieth_tiling_stream_elems(&t), 64);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_buffer_elems(&t), 64);
+	CU_ASSERT_EQUAL(aieth__tiling_stream_elems(&t), 64);
 	fill_index(buf, 64, 0);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	/* tiles at x,y = (0,0) (4,0) (0,4) (4,4), each row by row */
 	expect_bytes(s, tile00, 16);
 	expect_bytes(s + 16, tile40, 16);
@@ -73,7 +73,7 @@ static void test_classic_four_tiles(void)
 	expect_bytes(s + 48, tile44, 16);
 	/* the traversal covers the buffer exactly: scatter restores it */
 	memset(back, 0xee, sizeof back);
-	aieth_tiling_scatter(&t, 1, s, back);
+	aieth__tiling_scatter(&t, 1, s, back);
 	expect_bytes(back, buf, 64);
 }
 
@@ -83,9 +83,9 @@ static void test_dimension_1_first(void)
 	uint8_t buf[64], s[64];
 	t.tile_traversal[0] = (aieth_traversal){1, 4, 2};
 	t.tile_traversal[1] = (aieth_traversal){0, 4, 2};
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
 	fill_index(buf, 64, 0);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	/* down first: (0,0) (0,4) (4,0) (4,4) */
 	expect_bytes(s, tile00, 16);
 	expect_bytes(s + 16, tile04, 16);
@@ -101,11 +101,11 @@ static void test_wide_elements(void)
 	unsigned i;
 	for (i = 0; i < 64; i++)
 		buf[i] = 0x01000000u * i + i;
-	aieth_tiling_gather(&t, 4, (const uint8_t *)buf, (uint8_t *)s);
+	aieth__tiling_gather(&t, 4, (const uint8_t *)buf, (uint8_t *)s);
 	for (i = 0; i < 16; i++)
 		CU_ASSERT_EQUAL(s[16 + i], buf[tile40[i]]);
 	memset(back, 0, sizeof back);
-	aieth_tiling_scatter(&t, 4, (const uint8_t *)s, (uint8_t *)back);
+	aieth__tiling_scatter(&t, 4, (const uint8_t *)s, (uint8_t *)back);
 	CU_ASSERT_EQUAL(memcmp(back, buf, sizeof buf), 0);
 }
 
@@ -120,9 +120,9 @@ static void test_boundary_padding(void)
 	t.nbound = 2;
 	t.boundary_dimension[0] = 6;
 	t.boundary_dimension[1] = 6;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
 	fill_index(buf, 64, 0);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, tile00, 16);
 	expect_bytes(s + 16, w40, 16);
 	expect_bytes(s + 32, w04, 16);
@@ -131,7 +131,7 @@ static void test_boundary_padding(void)
 	memset(back, 0xee, sizeof back);
 	memset(s + 16, 0x77, 48 - 16 + 16);
 	fill_index(s, 16, 100);
-	aieth_tiling_scatter(&t, 1, s, back);
+	aieth__tiling_scatter(&t, 1, s, back);
 	for (y = 0; y < 8; y++) {
 		for (x = 0; x < 8; x++) {
 			uint8_t v = back[y * 8 + x];
@@ -150,13 +150,13 @@ static void test_zero_boundary(void)
 	t.nbound = 2;
 	t.boundary_dimension[0] = 8;
 	t.boundary_dimension[1] = 0;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
 	fill_index(buf, 64, 1);
 	memset(s, 0x55, sizeof s);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	for (i = 0; i < 64; i++)
 		CU_ASSERT_EQUAL(s[i], 0);
-	aieth_tiling_scatter(&t, 1, s, buf);
+	aieth__tiling_scatter(&t, 1, s, buf);
 	for (i = 0; i < 64; i++)
 		CU_ASSERT_EQUAL(buf[i], i + 1);
 }
@@ -182,14 +182,14 @@ static void test_negative_offset(void)
 	t.tile_traversal[0] = (aieth_traversal){0, 2, 2};
 	t.tile_traversal[1] = (aieth_traversal){1, 2, 2};
 	t.repetition = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_tiling_stream_elems(&t), 36);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_stream_elems(&t), 36);
 	fill_index(buf, 16, 1);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, want, 36);
 	/* every element is visited at least once: scatter restores the buffer */
 	memset(back, 0, sizeof back);
-	aieth_tiling_scatter(&t, 1, s, back);
+	aieth__tiling_scatter(&t, 1, s, back);
 	expect_bytes(back, buf, 16);
 }
 
@@ -207,14 +207,14 @@ static void test_negative_stride(void)
 	t.nloops = 1;
 	t.tile_traversal[0] = (aieth_traversal){0, -2, 5};
 	t.repetition = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
 	fill_index(buf, 8, 1);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, want, 10);
 	/* a tile half outside on the right */
 	t.offset[0] = 7;
 	t.tile_traversal[0] = (aieth_traversal){0, 3, 1};
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	CU_ASSERT(s[0] == 8 && s[1] == 0);
 }
 
@@ -231,12 +231,12 @@ static void test_repetition(void)
 	t.nloops = 1;
 	t.tile_traversal[0] = (aieth_traversal){0, 2, 2};
 	t.repetition = 2;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_tiling_stream_elems(&t), 8);
-	aieth_tiling_gather(&t, 1, buf, s);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_stream_elems(&t), 8);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, want, 8);
 	/* the last repetition's data wins */
-	aieth_tiling_scatter(&t, 1, later, back);
+	aieth__tiling_scatter(&t, 1, later, back);
 	CU_ASSERT(back[0] == 11 && back[1] == 21 && back[2] == 31 && back[3] == 41);
 }
 
@@ -254,9 +254,9 @@ static void test_overlap_last_wins(void)
 	t.nloops = 1;
 	t.tile_traversal[0] = (aieth_traversal){0, 1, 3};
 	t.repetition = 1;
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, want, 6);
-	aieth_tiling_scatter(&t, 1, in, back);
+	aieth__tiling_scatter(&t, 1, in, back);
 	CU_ASSERT(back[0] == 10 && back[1] == 20 && back[2] == 30 && back[3] == 31);
 }
 
@@ -280,11 +280,11 @@ static void test_3d(void)
 	t.nloops = 1;
 	t.tile_traversal[0] = (aieth_traversal){0, 2, 2};
 	t.repetition = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_tiling_buffer_elems(&t), 24);
-	CU_ASSERT_EQUAL(aieth_tiling_stream_elems(&t), 16);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_buffer_elems(&t), 24);
+	CU_ASSERT_EQUAL(aieth__tiling_stream_elems(&t), 16);
 	fill_index(buf, 24, 1);
-	aieth_tiling_gather(&t, 1, buf, s);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, want, 16);
 
 	/* full cover in z, y, x order: tiles 2 x 3 x 1 stepping x by 2, z by 1 */
@@ -300,18 +300,18 @@ static void test_3d(void)
 	t.tile_traversal[0] = (aieth_traversal){2, 1, 2};
 	t.tile_traversal[1] = (aieth_traversal){0, 2, 2};
 	t.repetition = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_tiling_stream_elems(&t), 24);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_stream_elems(&t), 24);
 	{
 		uint8_t s2[24];
 		static const uint8_t w2[24] = {1,  2,  5,  6,  9,  10, /* x 0..1, z 0 */
 					       13, 14, 17, 18, 21, 22, /* x 0..1, z 1 */
 					       3,  4,  7,  8,  11, 12, /* x 2..3, z 0 */
 					       15, 16, 19, 20, 23, 24};
-		aieth_tiling_gather(&t, 1, buf, s2);
+		aieth__tiling_gather(&t, 1, buf, s2);
 		expect_bytes(s2, w2, 24);
 		memset(back, 0, sizeof back);
-		aieth_tiling_scatter(&t, 1, s2, back);
+		aieth__tiling_scatter(&t, 1, s2, back);
 		expect_bytes(back, buf, 24);
 	}
 	for (i = 0; i < 24; i++)
@@ -332,22 +332,22 @@ static void test_no_loops(void)
 	t.tiling_dimension[1] = 2;
 	t.offset[0] = 1;
 	t.repetition = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_tiling_check("t", &t), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_tiling_stream_elems(&t), 4);
-	aieth_tiling_gather(&t, 1, buf, s);
+	CU_ASSERT_EQUAL_FATAL(aieth__tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_stream_elems(&t), 4);
+	aieth__tiling_gather(&t, 1, buf, s);
 	expect_bytes(s, want, 4);
 }
 
 static void check_fails(const aieth_tiling *t, const char *msg)
 {
-	CU_ASSERT_EQUAL(aieth_tiling_check("t.json: channels[2].tiling", t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__tiling_check("t.json: channels[2].tiling", t), AIETH_EINVAL);
 	MSG_HAS(msg);
 }
 
 static void test_check_errors(void)
 {
 	aieth_tiling t = classic();
-	CU_ASSERT_EQUAL(aieth_tiling_check(NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__tiling_check(NULL, NULL), AIETH_EINVAL);
 	t.ndims = 0;
 	check_fails(&t, "t.json: channels[2].tiling.buffer_dimension: 0 dimensions, the allowed "
 			"number is 1..8");
@@ -377,7 +377,7 @@ static void test_check_errors(void)
 	t.boundary_dimension[1] = 9;
 	check_fails(&t, "tiling.boundary_dimension[1]: 9 is larger than buffer_dimension[1] = 8");
 	t.boundary_dimension[1] = 0; /* all padding */
-	CU_ASSERT_EQUAL(aieth_tiling_check("t", &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__tiling_check("t", &t), AIETH_OK);
 	t = classic();
 	t.repetition = 0;
 	check_fails(&t, "tiling.repetition: 0 (must be >= 1)");

@@ -216,7 +216,7 @@ static void test_file_payload_and_dump(void)
 	CU_ASSERT_EQUAL(idx, 2);
 	snprintf(dump, sizeof dump, "%s.dump", src);
 	CU_ASSERT_EQUAL(aieth_xclbin_section_dump(x, idx, dump), 0);
-	CU_ASSERT_EQUAL(aieth_read_file(dump, n, &back, &got), 0);
+	CU_ASSERT_EQUAL(aieth__read_file(dump, n, &back, &got), 0);
 	CU_ASSERT_EQUAL(got, n);
 	CU_ASSERT(back && memcmp(back, big, n) == 0);
 	free(back);
@@ -240,15 +240,15 @@ static void test_sha256_and_hash(void)
 	const char *p = tmp_path();
 	aieth_xclbin *x;
 	int i;
-	aieth_sha256_init(&s);
-	aieth_sha256_update(&s, "abc", 3);
-	aieth_sha256_final(&s, d);
+	aieth__sha256_init(&s);
+	aieth__sha256_update(&s, "abc", 3);
+	aieth__sha256_final(&s, d);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	aieth_sha256_init(&s);
+	aieth__sha256_init(&s);
 	for (i = 0; i < 1000; i++)
-		aieth_sha256_update(&s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		aieth__sha256_update(&s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -259,23 +259,23 @@ static void test_sha256_and_hash(void)
 					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 				    1000);
-	aieth_sha256_final(&s, d);
+	aieth__sha256_final(&s, d);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	/* FIPS 180-2 test vector: one million 'a' */
 	CU_ASSERT_STRING_EQUAL(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	/* the fast hash: chunking does not matter, a byte does */
-	aieth_hash128_init(&h);
-	aieth_hash128_update(&h, "hello world, this is more than thirty-two bytes", 47);
-	aieth_hash128_final(&h, a);
-	aieth_hash128_init(&h);
-	aieth_hash128_update(&h, "hello world, this is more ", 26);
-	aieth_hash128_update(&h, "than thirty-two bytes", 21);
-	aieth_hash128_final(&h, b);
+	aieth__hash128_init(&h);
+	aieth__hash128_update(&h, "hello world, this is more than thirty-two bytes", 47);
+	aieth__hash128_final(&h, a);
+	aieth__hash128_init(&h);
+	aieth__hash128_update(&h, "hello world, this is more ", 26);
+	aieth__hash128_update(&h, "than thirty-two bytes", 21);
+	aieth__hash128_final(&h, b);
 	CU_ASSERT_EQUAL(memcmp(a, b, 16), 0);
-	aieth_hash128_init(&h);
-	aieth_hash128_update(&h, "hello world, this is more than thirty-two bytez", 47);
-	aieth_hash128_final(&h, b);
+	aieth__hash128_init(&h);
+	aieth__hash128_update(&h, "hello world, this is more than thirty-two bytez", 47);
+	aieth__hash128_final(&h, b);
 	CU_ASSERT_NOT_EQUAL(memcmp(a, b, 16), 0);
 	/* the file's sha256 through the reader */
 	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, NULL), 0);
@@ -543,7 +543,7 @@ static void test_open_errors(void)
 	CU_ASSERT_EQUAL(aieth_xclbin_open(&x, "/nonexistent.xclbin", 0), AIETH_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "/nonexistent.xclbin"));
 	CU_ASSERT_EQUAL(aieth_xclbin_open(&x, "/tmp", AIETH_XCLBIN_LENIENT), AIETH_EIO);
-	CU_ASSERT_EQUAL(aieth_xclbin_open_mem(&x, "mem", "xclbin2", 8, 0), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__xclbin_open_mem(&x, "mem", "xclbin2", 8, 0), AIETH_EPARSE);
 }
 
 TU_MAIN("xclbin", {"round trip", test_round_trip}, {"uuid", test_uuid},

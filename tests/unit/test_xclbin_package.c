@@ -103,7 +103,7 @@ static int setup_board(const char *name)
 static char *slurp(const char *p, size_t *n)
 {
 	char *t = NULL;
-	if (aieth_read_file(p, 1u << 28, &t, n))
+	if (aieth__read_file(p, 1u << 28, &t, n))
 		fprintf(stderr, "%s\n", aieth_error_message());
 	return t;
 }
@@ -132,7 +132,7 @@ static void verify(const char *out, const char *control_json, size_t nsections)
 	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &i), 0);
 	aieth_xclbin_section_at(x, i, &s);
 	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, i, 1u << 24, &data, &n), 0);
-	CU_ASSERT_EQUAL(aieth_pdi_idcode(data, n, &id, &ext), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_idcode(data, n, &id, &ext), 0);
 	CU_ASSERT_EQUAL(id, pf_board_id_code(aieth_board_get_info(board)));
 	CU_ASSERT_EQUAL(ext, 1);
 	free(data);
@@ -441,9 +441,9 @@ static void test_xsa_device(void)
 		xi.has_id_code = 1;
 		xi.id_code = 0x24ca8093u;
 		snprintf(xi.part, sizeof xi.part, "XCVC1902-vsva2197-2MP-e-S");
-		CU_ASSERT_EQUAL(aieth_xsa_check_device(&xi, "x.xsa", board, tu_src("")), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__xsa_check_device(&xi, "x.xsa", board, tu_src("")), AIETH_OK);
 		xi.id_code = 0x14ca9093u;
-		CU_ASSERT_EQUAL(aieth_xsa_check_device(&xi, "x.xsa", board, tu_src("")),
+		CU_ASSERT_EQUAL(aieth__xsa_check_device(&xi, "x.xsa", board, tu_src("")),
 				AIETH_EINVAL);
 	}
 }
@@ -465,28 +465,28 @@ static void test_bootgen_arch(void)
 	char list[256], small[12];
 	/* the real -help arch tables: Debian's 2022.2, and AMD's current one
 	 * (the test stand-in prints it in that layout) */
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse(debian_table, sizeof debian_table - 1, list,
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse(debian_table, sizeof debian_table - 1, list,
 						 sizeof list), 4);
 	CU_ASSERT_STRING_EQUAL(list, "zynq,zynqmp,versal,fpga");
-	CU_ASSERT(aieth_bootgen_arch_listed(list, "versal"));
-	CU_ASSERT(!aieth_bootgen_arch_listed(list, "versal_2ve_2vm"));
-	CU_ASSERT(!aieth_bootgen_arch_listed(list, "vers"));
-	CU_ASSERT(!aieth_bootgen_arch_listed(list, ""));
-	CU_ASSERT(!aieth_bootgen_arch_listed("versal_2ve_2vm", "versal"));
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_query(tu_src(PF_FAKE_BOOTGEN_GEN2), 10, list,
+	CU_ASSERT(aieth__bootgen_arch_listed(list, "versal"));
+	CU_ASSERT(!aieth__bootgen_arch_listed(list, "versal_2ve_2vm"));
+	CU_ASSERT(!aieth__bootgen_arch_listed(list, "vers"));
+	CU_ASSERT(!aieth__bootgen_arch_listed(list, ""));
+	CU_ASSERT(!aieth__bootgen_arch_listed("versal_2ve_2vm", "versal"));
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_query(tu_src(PF_FAKE_BOOTGEN_GEN2), 10, list,
 						 sizeof list), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(list, "zynq,zynqmp,versal,fpga,versal_2ve_2vm,spartanup");
 	/* a list that does not fit is cut at a whole name */
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse(debian_table, sizeof debian_table - 1, small,
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse(debian_table, sizeof debian_table - 1, small,
 						 sizeof small), 2);
 	CU_ASSERT_STRING_EQUAL(small, "zynq,zynqmp");
 	/* no table, garbage, nothing */
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse("usage: bootgen\n", 15, list, sizeof list), 0);
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse("usage: bootgen\n", 15, list, sizeof list), 0);
 	CU_ASSERT_STRING_EQUAL(list, "");
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse(" ARGUMENTS | : x\n |*: y", 23, list,
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse(" ARGUMENTS | : x\n |*: y", 23, list,
 						 sizeof list), 0);
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_parse("", 0, list, sizeof list), 0);
-	CU_ASSERT_EQUAL(aieth_bootgen_arch_query("/nonexistent/bootgen", 10, list, sizeof list),
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse("", 0, list, sizeof list), 0);
+	CU_ASSERT_EQUAL(aieth__bootgen_arch_query("/nonexistent/bootgen", 10, list, sizeof list),
 			AIETH_EUNSUPPORTED);
 }
 
@@ -569,7 +569,7 @@ static void test_xsa_reader(void)
 {
 	aieth_xsa_info x;
 	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
-	CU_ASSERT_EQUAL(aieth_xsa_read(&x, fx("vbnv.xsa")), 0);
+	CU_ASSERT_EQUAL(aieth__xsa_read(&x, fx("vbnv.xsa")), 0);
 	CU_ASSERT_STRING_EQUAL(x.vbnv, "xilinx_custom_platform_1_0");
 	CU_ASSERT_STRING_EQUAL(x.board, "vck190");
 	CU_ASSERT_STRING_EQUAL(x.name, "vck190_test_harness");
@@ -578,8 +578,8 @@ static void test_xsa_reader(void)
 	CU_ASSERT_STRING_EQUAL(x.part, "xcvc1902-fixture-2MP-e-S");
 	CU_ASSERT_STRING_EQUAL(x.pdi_member, "design.pdi");
 	CU_ASSERT_EQUAL(x.num_members, 5);
-	CU_ASSERT_EQUAL(aieth_xsa_read(&x, fx("libadf.a")), AIETH_EIO);
-	CU_ASSERT_EQUAL(aieth_xsa_read_mem(&x, "mem.xsa", "PK\003\004garbage", 11), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__xsa_read(&x, fx("libadf.a")), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__xsa_read_mem(&x, "mem.xsa", "PK\003\004garbage", 11), AIETH_EPARSE);
 	MSG_HAS("mem.xsa");
 }
 
@@ -614,24 +614,24 @@ static void graph_in_place_checks(void)
 	char *data = NULL, cut[300];
 	size_t len = 0, n, before = count_entries(scratch);
 	int rc;
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, fx("libadf_elf.a"), scratch, 0), 0);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, fx("libadf_elf.a"), scratch, 0), 0);
 	CU_ASSERT_EQUAL(g.elf_in_place, 1);
 	CU_ASSERT_EQUAL(g.num_cdos, 6);
 	CU_ASSERT_PTR_NULL(g.cdo[AIETH_CDO_ELFS].path);
 	CU_ASSERT_EQUAL(count_entries(scratch), before); /* nothing spooled or written */
-	aieth_graph_free(&g);
-	CU_ASSERT_EQUAL_FATAL(aieth_read_file(fx("libadf_elf.a"), 1u << 30, &data, &len), 0);
-	CU_ASSERT_EQUAL(aieth_graph_read_mem(&g, "mem.a", data, len, NULL), 0);
+	aieth__graph_free(&g);
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(fx("libadf_elf.a"), 1u << 30, &data, &len), 0);
+	CU_ASSERT_EQUAL(aieth__graph_read_mem(&g, "mem.a", data, len, NULL), 0);
 	CU_ASSERT_EQUAL(g.elf_in_place, 1);
 	CU_ASSERT_EQUAL(g.num_cdos, 6);
-	aieth_graph_free(&g);
+	aieth__graph_free(&g);
 	snprintf(cut, sizeof cut, "%s/cut.a", dir);
 	for (n = len - 1; n > len / 2; n -= len / 7) {
-		CU_ASSERT_EQUAL_FATAL(aieth_write_atomic(cut, data, n), 0);
-		rc = aieth_graph_read(&g, cut, scratch, 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(cut, data, n), 0);
+		rc = aieth__graph_read(&g, cut, scratch, 0);
 		CU_ASSERT_NOT_EQUAL(rc, 0);
 		MSG_HAS("cut.a");
-		rc = aieth_graph_read_mem(&g, "cut-mem.a", data, n, NULL);
+		rc = aieth__graph_read_mem(&g, "cut-mem.a", data, n, NULL);
 		CU_ASSERT_NOT_EQUAL(rc, 0);
 		MSG_HAS("cut-mem.a");
 	}
@@ -639,12 +639,12 @@ static void graph_in_place_checks(void)
 	free(data);
 	/* BSD long names ("#1/N": the name opens the member's data) move the
 	 * data offset: found and confirmed too (a fuzz corpus file) */
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, tu_src("tests/fuzz/corpus/fuzz_xclbin_libadf/"
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, tu_src("tests/fuzz/corpus/fuzz_xclbin_libadf/"
 						 "libadf_elf_bsd.a"), scratch, 0), 0);
 	CU_ASSERT_EQUAL(g.elf_in_place, 1);
 	CU_ASSERT(g.cdo[AIETH_CDO_ELFS].present);
 	CU_ASSERT_PTR_NOT_NULL(g.control_config);
-	aieth_graph_free(&g);
+	aieth__graph_free(&g);
 }
 
 static void test_graph_reader(void)
@@ -656,7 +656,7 @@ static void test_graph_reader(void)
 	static const char *const names2[] = {"aie_control_config.json", "aie.cdo.init.bin"};
 	static const char *const texts2[] = {"{}", "tiny"};
 	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, fx("libadf_elf.a"), scratch, 1), 0);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, fx("libadf_elf.a"), scratch, 1), 0);
 	CU_ASSERT_EQUAL(g.num_cdos, 6);
 	CU_ASSERT(g.cdo[AIETH_CDO_ENABLE].present);
 	CU_ASSERT(!g.cdo[AIETH_CDO_PARTITION_RESET].present);
@@ -666,7 +666,7 @@ static void test_graph_reader(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(g.control_config_source, "aie_control_config.json"));
 	CU_ASSERT_EQUAL(count_entries(scratch), 6); /* the extracted CDOs, no ELF spool */
 	CU_ASSERT_EQUAL(g.elf_in_place, 1);           /* sw.o read where it lies */
-	aieth_graph_free(&g);
+	aieth__graph_free(&g);
 	graph_in_place_checks();
 	{
 		char cmd[400];
@@ -678,19 +678,19 @@ static void test_graph_reader(void)
 	mkdir(w, 0755);
 	snprintf(link_, sizeof link_, "%s/proj/Work", dir);
 	CU_ASSERT_EQUAL(symlink(fx("Work"), link_), 0);
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, w, scratch, 1), 0);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, w, scratch, 1), 0);
 	CU_ASSERT_EQUAL(g.num_cdos, 5);
-	aieth_graph_free(&g);
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, scratch, scratch, 1), AIETH_EPARSE);
+	aieth__graph_free(&g);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, scratch, scratch, 1), AIETH_EPARSE);
 	MSG_HAS("not an aiecompiler Work directory: ps/c_rts/aie_control_config.json is missing");
 	/* an unknown CDO stage is refused rather than loaded in a guessed order */
 	snprintf(w, sizeof w, "%s/foo.a", dir);
 	CU_ASSERT_EQUAL(write_ar(w, names, texts, 2), 0);
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, w, scratch, 1), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, w, scratch, 1), AIETH_EPARSE);
 	MSG_HAS("foo.a: member aie.cdo.foo.bin: aie.cdo.foo.bin: unknown AIE CDO stage \"foo\"");
 	/* a CDO that is no CDO */
 	CU_ASSERT_EQUAL(write_ar(w, names2, texts2, 2), 0);
-	CU_ASSERT_EQUAL(aieth_graph_read(&g, w, scratch, 1), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g, w, scratch, 1), AIETH_EPARSE);
 	MSG_HAS("member aie.cdo.init.bin: size: expected a CDO file of at least 20 bytes");
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 }
@@ -704,21 +704,21 @@ static void test_pdi_facts(void)
 	for (i = 0; i < 5; i++)
 		h[4 * i] = (uint8_t)w[i], h[4 * i + 1] = (uint8_t)(w[i] >> 8),
 		h[4 * i + 2] = (uint8_t)(w[i] >> 16), h[4 * i + 3] = (uint8_t)(w[i] >> 24);
-	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 32, "c.bin"), 0);
-	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 31, "c.bin"), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__cdo_check_header(h, 20, 32, "c.bin"), 0);
+	CU_ASSERT_EQUAL(aieth__cdo_check_header(h, 20, 31, "c.bin"), AIETH_EPARSE);
 	MSG_HAS("c.bin: CDO length: 3 words do not fit in the file (31 bytes)");
 	h[4] = 'X';
-	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 32, "c.bin"), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__cdo_check_header(h, 20, 32, "c.bin"), AIETH_EPARSE);
 	MSG_HAS("CDO identification word: expected 0x004f4443 for version 0x200");
 	h[4] = 0x43, h[0] = 5;
-	CU_ASSERT_EQUAL(aieth_cdo_check_header(h, 20, 32, "c.bin"), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__cdo_check_header(h, 20, 32, "c.bin"), AIETH_EPARSE);
 	MSG_HAS("CDO header length word: expected 4, found 5");
 	{
 		uint8_t junk[300];
 		uint32_t id, ext;
 		memset(junk, 0, sizeof junk);
 		memcpy(junk + 0x10 + 0x28, "IDPP", 4); /* an id string without a valid checksum */
-		CU_ASSERT_EQUAL(aieth_pdi_idcode(junk, sizeof junk, &id, &ext), AIETH_ENOTFOUND);
+		CU_ASSERT_EQUAL(aieth__pdi_idcode(junk, sizeof junk, &id, &ext), AIETH_ENOTFOUND);
 	}
 }
 

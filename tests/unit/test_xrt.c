@@ -189,21 +189,21 @@ static void test_lib_path(void)
 {
 	char buf[512];
 	setenv("AIETH_XRT_LIB", "/opt/x/libdouble.so", 1);
-	CU_ASSERT_STRING_EQUAL(aieth_xrt_lib_path(buf, sizeof buf), "/opt/x/libdouble.so");
+	CU_ASSERT_STRING_EQUAL(aieth__xrt_lib_path(buf, sizeof buf), "/opt/x/libdouble.so");
 	unsetenv("AIETH_XRT_LIB");
 	setenv("XILINX_XRT", "/nonexistent", 1);
-	CU_ASSERT_STRING_EQUAL(aieth_xrt_lib_path(buf, sizeof buf), "libxrt_coreutil.so.2");
+	CU_ASSERT_STRING_EQUAL(aieth__xrt_lib_path(buf, sizeof buf), "libxrt_coreutil.so.2");
 	unsetenv("XILINX_XRT");
 }
 
 static void test_load_missing(void)
 {
 	aieth_xrt_api api;
-	CU_ASSERT_EQUAL(aieth_xrt_api_load(&api, "/nonexistent/libxrt_coreutil.so.2"),
+	CU_ASSERT_EQUAL(aieth__xrt_api_load(&api, "/nonexistent/libxrt_coreutil.so.2"),
 			AIETH_EUNSUPPORTED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "/nonexistent/libxrt_coreutil.so.2"));
 	/* a library without XRT's symbols */
-	CU_ASSERT_EQUAL(aieth_xrt_api_load(&api, "libm.so.6"), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__xrt_api_load(&api, "libm.so.6"), AIETH_EDEVICE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "does not export xrtDeviceOpen"));
 }
 

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "core/session_internal.h"
-#include "spec/spec.h"
+#include "runner/spec.h"
 
 #define GROUP 2
 #define MAGIC_KERNEL 0x4b65726eu

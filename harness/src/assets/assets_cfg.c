@@ -31,22 +31,22 @@ static int cf_entry(const char *what, const char *name, struct json_object *o, a
 	int rc;
 	snprintf(path, sizeof path, "releases.%.64s", name);
 	if (asx_release_check(name))
-		return aieth_fail_prefix(AIETH_EPARSE, "%s: releases", what);
+		return aieth__fail_prefix(AIETH_EPARSE, "%s: releases", what);
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)) ||
 	    (rc = jstrict_get_string(what, path, o, "url", 1, &url)) ||
 	    (rc = jstrict_get_string(what, path, o, "file", 1, &file)) ||
 	    (rc = jstrict_get_string(what, path, o, "note", 0, &note)))
 		return rc;
 	if (asx_url_file_name(url, fname, sizeof fname) || asx_file_name_check(file))
-		return aieth_fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
+		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (!json_object_object_get_ex(o, "sha256", &sha))
-		return aieth_fail(AIETH_EPARSE, "%s: %s.sha256: missing (null when not known)", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: missing (null when not known)", what, path);
 	if (sha && !json_object_is_type(sha, json_type_string))
-		return aieth_fail(AIETH_EPARSE, "%s: %s.sha256: expected a string or null", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: expected a string or null", what, path);
 	if (sha && asx_sha256_norm(json_object_get_string(sha), norm, "sha256"))
-		return aieth_fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
+		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (!r)
 		return 0;
 	memset(r, 0, sizeof *r);
@@ -54,8 +54,8 @@ static int cf_entry(const char *what, const char *name, struct json_object *o, a
 		memcpy(r->sha256, norm, sizeof r->sha256);
 	snprintf(r->release, sizeof r->release, "%s", name);
 	snprintf(r->file, sizeof r->file, "%s", file);
-	r->url = aieth_strdup(url);
-	return r->url ? 0 : aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+	r->url = aieth__strdup(url);
+	return r->url ? 0 : aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 }
 
 int asx_cfg_parse(const char *what, const char *text, size_t len, const char *release,
@@ -93,8 +93,8 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", *known ? ", " : "", k);
 	}
 	if (!found)
-		rc = release ? aieth_fail(AIETH_ENOTFOUND, "%s: no release \"%.64s\" (known: %s)", what, release, known)
-			     : aieth_fail(AIETH_ENOTFOUND, "%s: no release with file \"%.255s\"", what,
+		rc = release ? aieth__fail(AIETH_ENOTFOUND, "%s: no release \"%.64s\" (known: %s)", what, release, known)
+			     : aieth__fail(AIETH_ENOTFOUND, "%s: no release with file \"%.255s\"", what,
 					  file ? file : "");
 out:
 	json_object_put(root);
@@ -105,13 +105,13 @@ out:
 
 int asx_cfg_find(const char *data_dir, const char *release, const char *file, asx_release *out)
 {
-	char *path = aieth_path_join(aieth_data_dir(data_dir), "cfg/assets.json"), *text = NULL;
+	char *path = aieth__path_join(aieth__data_dir(data_dir), "cfg/assets.json"), *text = NULL;
 	size_t len = 0;
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
-	if ((rc = aieth_read_file(path, CF_MAX_BYTES, &text, &len)) == 0)
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	if ((rc = aieth__read_file(path, CF_MAX_BYTES, &text, &len)) == 0)
 		rc = asx_cfg_parse(path, text, len, release, file, out);
 	free(text);
 	free(path);

@@ -71,13 +71,13 @@ static int ft_check_status(ft_xfer *x)
 		return 0;
 	}
 	if (code == 206) {
-		x->bad = aieth_fail(AIETH_EIO, "%s: the server resumed at byte %ld, asked for %llu", x->part,
+		x->bad = aieth__fail(AIETH_EIO, "%s: the server resumed at byte %ld, asked for %llu", x->part,
 				    x->range_start, (unsigned long long)x->offset);
 		return -1;
 	}
 	/* a 200: the whole file again, from the start */
 	if (ftruncate(x->fd, 0) != 0 || lseek(x->fd, 0, SEEK_SET) != 0) {
-		x->bad = aieth_fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
+		x->bad = aieth__fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
 		return -1;
 	}
 	x->offset = 0;
@@ -92,7 +92,7 @@ static size_t ft_write(char *b, size_t size, size_t n, void *ud)
 	if (!x->checked && ft_check_status(x))
 		return 0;
 	if (x->offset + x->written + len > AIETH_ASSETS_MAX_TOTAL) {
-		x->bad = aieth_fail(AIETH_EINVAL, "%s: larger than %llu bytes (the limit of an archive)", x->part,
+		x->bad = aieth__fail(AIETH_EINVAL, "%s: larger than %llu bytes (the limit of an archive)", x->part,
 				    (unsigned long long)AIETH_ASSETS_MAX_TOTAL);
 		return 0;
 	}
@@ -101,7 +101,7 @@ static size_t ft_write(char *b, size_t size, size_t n, void *ud)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			x->bad = aieth_fail(AIETH_EIO, "%s: write failed: %s", x->part, strerror(errno));
+			x->bad = aieth__fail(AIETH_EIO, "%s: write failed: %s", x->part, strerror(errno));
 			return 0;
 		}
 		done += (size_t)w;
@@ -146,17 +146,17 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 
 	*retry = 0;
 	if (fstat(x->fd, &st) != 0)
-		return aieth_fail(AIETH_EIO, "%s: %s", x->part, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: %s", x->part, strerror(errno));
 	x->offset = (uint64_t)st.st_size;
 	x->written = 0;
 	x->checked = 0;
 	x->range_start = -1;
 	x->bad = 0;
 	if (lseek(x->fd, 0, SEEK_END) < 0)
-		return aieth_fail(AIETH_EIO, "%s: %s", x->part, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: %s", x->part, strerror(errno));
 	x->c = curl_easy_init();
 	if (!x->c)
-		return aieth_fail(AIETH_ENOMEM, "libcurl: cannot start a transfer");
+		return aieth__fail(AIETH_ENOMEM, "libcurl: cannot start a transfer");
 	snprintf(ua, sizeof ua, "th_assets/%s", AIETH_VERSION_STRING);
 	curl_easy_setopt(x->c, CURLOPT_URL, url);
 	curl_easy_setopt(x->c, CURLOPT_USERAGENT, ua);
@@ -196,21 +196,21 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	else if (cc == CURLE_HTTP_RETURNED_ERROR && code == 416 && x->offset) {
 		/* the part is not a prefix the server knows: start over */
 		if (ftruncate(x->fd, 0) != 0)
-			rc = aieth_fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
 		else {
 			x->restarted = 1;
 			*retry = 1;
-			rc = aieth_fail(AIETH_EIO, "%s: HTTP 416 for a resumed download", q);
+			rc = aieth__fail(AIETH_EIO, "%s: HTTP 416 for a resumed download", q);
 		}
 	} else if (cc == CURLE_HTTP_RETURNED_ERROR)
-		rc = aieth_fail(AIETH_EIO, "%s: HTTP %ld", q, code);
+		rc = aieth__fail(AIETH_EIO, "%s: HTTP %ld", q, code);
 	else if (ft_tls_error(cc))
-		rc = aieth_fail(AIETH_EIO,
+		rc = aieth__fail(AIETH_EIO,
 				"%s: TLS: %s (certificate verification is always on; --cacert FILE trusts a private CA)",
 				q, *err ? err : curl_easy_strerror(cc));
 	else if (cc != CURLE_OK) {
 		*retry = ft_cut(cc) && x->written > 0;
-		rc = aieth_fail(AIETH_EIO, "%s: %s (%llu bytes kept in %s for the next run to resume)", q,
+		rc = aieth__fail(AIETH_EIO, "%s: %s (%llu bytes kept in %s for the next run to resume)", q,
 				*err ? err : curl_easy_strerror(cc),
 				(unsigned long long)(x->offset + x->written), x->part);
 	}
@@ -231,17 +231,17 @@ static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const 
 	x.part = part;
 	x.o = o;
 	if (o->cacert && access(o->cacert, R_OK) != 0)
-		return aieth_fail(AIETH_EINVAL, "--cacert %s: %s", o->cacert, strerror(errno));
+		return aieth__fail(AIETH_EINVAL, "--cacert %s: %s", o->cacert, strerror(errno));
 	x.fd = open(part, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (x.fd < 0)
-		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", part, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: cannot open: %s", part, strerror(errno));
 	if (fstat(x.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(x.fd);
-		return aieth_fail(AIETH_EIO, "%s: not a regular file", part);
+		return aieth__fail(AIETH_EIO, "%s: not a regular file", part);
 	}
 	if (flock(x.fd, LOCK_EX | LOCK_NB) != 0) {
 		close(x.fd);
-		return aieth_fail(AIETH_EIO, "%s: another th_assets is downloading it", part);
+		return aieth__fail(AIETH_EIO, "%s: another th_assets is downloading it", part);
 	}
 	for (i = 0; i < FT_ATTEMPTS; i++) {
 		rc = ft_attempt(o, url, &x, &retry);
@@ -251,7 +251,7 @@ static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const 
 	r->resumed = x.resumed;
 	r->restarted = x.restarted;
 	if (close(x.fd) != 0 && !rc)
-		rc = aieth_fail(AIETH_EIO, "%s: close failed: %s", part, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: close failed: %s", part, strerror(errno));
 	return rc;
 }
 #endif /* AIETH_HAVE_CURL */
@@ -267,9 +267,9 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 	if (o->url) {
 		if ((rc = asx_url_file_name(o->url, rel->file, sizeof rel->file)))
 			return rc;
-		rel->url = aieth_strdup(o->url);
+		rel->url = aieth__strdup(o->url);
 		if (!rel->url)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		if (o->release)
 			snprintf(rel->release, sizeof rel->release, "%s", o->release);
 	} else {
@@ -288,15 +288,15 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 	struct stat st;
 	int rc;
 	memset(r, 0, sizeof *r);
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = ft_resolve(o, &rel, expected, &ewhat)))
 		goto out;
 	dl = asx_dest_path(o->dest, "downloads");
 	lock = asx_dest_path(o->dest, ASX_LOCK_NAME);
-	final = dl ? aieth_path_join(dl, rel.file) : NULL;
+	final = dl ? aieth__path_join(dl, rel.file) : NULL;
 	part = final ? malloc(strlen(final) + 6) : NULL;
 	if (!lock || !part) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto out;
 	}
 	sprintf(part, "%s.part", final);
@@ -307,21 +307,21 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 	if (lstat(final, &st) == 0) {
 		/* already installed: checked again, never downloaded over */
 		if (!S_ISREG(st.st_mode)) {
-			rc = aieth_fail(AIETH_EIO, "%s: not a regular file", final);
+			rc = aieth__fail(AIETH_EIO, "%s: not a regular file", final);
 			goto out;
 		}
-		if ((rc = aieth_file_sha256(final, r->sha256, &r->bytes)))
+		if ((rc = aieth__file_sha256(final, r->sha256, &r->bytes)))
 			goto out;
 		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release, 0,
 					 &r->recorded);
 		if (rc)
-			aieth_fail_prefix(rc, "%s (already there; remove it to download again)", final);
+			aieth__fail_prefix(rc, "%s (already there; remove it to download again)", final);
 		goto out;
 	}
 #ifdef AIETH_HAVE_CURL
 	if ((rc = ft_download(o, rel.url, part, r)))
 		goto out;
-	if ((rc = aieth_file_sha256(part, r->sha256, &r->bytes)))
+	if ((rc = aieth__file_sha256(part, r->sha256, &r->bytes)))
 		goto out;
 	rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release, 0, &r->recorded);
 	if (rc) {
@@ -329,9 +329,9 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 		goto out;
 	}
 	if (rename(part, final) != 0)
-		rc = aieth_fail(AIETH_EIO, "%s: cannot rename to %s: %s", part, final, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", part, final, strerror(errno));
 #else
-	rc = aieth_fail(AIETH_EUNSUPPORTED, "th_assets fetch: this build has no libcurl (use unpack --from FILE)");
+	rc = aieth__fail(AIETH_EUNSUPPORTED, "th_assets fetch: this build has no libcurl (use unpack --from FILE)");
 #endif
 out:
 	asx_release_free(&rel);

@@ -24,9 +24,9 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 	struct dirent *d;
 	DIR *dir;
 	int rc = 0;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!adir)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	dir = opendir(adir);
 	if (!dir) {
 		free(adir);
@@ -38,19 +38,19 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 		if (n == cap) {
 			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
 			if (!nn) {
-				rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+				rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 				break;
 			}
 			names = nn;
 		}
-		if (!(names[n] = aieth_strdup(d->d_name))) {
-			rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		if (!(names[n] = aieth__strdup(d->d_name))) {
+			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 			break;
 		}
 		n++;
 	}
 	closedir(dir);
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!rc && n)
 		qsort(names, n, sizeof *names, ls_cmp);
 	for (i = 0; i < n && !rc; i++) {
@@ -58,9 +58,9 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 		char *mfp;
 		asx_manifest m;
 		snprintf(rel, sizeof rel, "%s/%s", names[i], ASX_MANIFEST_NAME);
-		mfp = aieth_path_join(adir, rel);
+		mfp = aieth__path_join(adir, rel);
 		if (!mfp) {
-			rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 			break;
 		}
 		if (asx_manifest_read(mfp, &m) == 0)
@@ -69,7 +69,7 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 			fn(ctx, names[i], "", "", 0, 0); /* not unpacked by th_assets */
 		free(mfp);
 	}
-	aieth_error_clear();
+	aieth__error_clear();
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -83,9 +83,9 @@ int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx)
 	asx_lock l;
 	size_t i;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!lp)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	rc = asx_lock_load(lp, &l);
 	free(lp);
 	if (rc)

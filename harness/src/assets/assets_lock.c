@@ -28,18 +28,18 @@ static int lk_entry(const char *what, asx_lock *l, const char *file, struct json
 	int rc;
 	snprintf(path, sizeof path, "files.%.255s", file);
 	if ((rc = asx_file_name_check(file)))
-		return aieth_fail_prefix(AIETH_EPARSE, "%s: files", what);
+		return aieth__fail_prefix(AIETH_EPARSE, "%s: files", what);
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)) ||
 	    (rc = jstrict_get_string(what, path, o, "sha256", 1, &sha)) ||
 	    (rc = jstrict_get_string(what, path, o, "url", 0, &url)) ||
 	    (rc = jstrict_get_string(what, path, o, "release", 0, &rel)))
 		return rc;
 	if (asx_sha256_norm(sha, norm, "sha256"))
-		return aieth_fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
+		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (asx_lock_find(l, file))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: listed twice", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: listed twice", what, path);
 	return asx_lock_add(l, file, norm, url, rel);
 }
 
@@ -57,7 +57,7 @@ int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out
 	    (rc = jstrict_get_object(what, "", root, "files", 1, &files)))
 		goto out;
 	if (json_object_object_length(files) > (int)ASX_LOCK_MAX_ENTRIES) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: files: %d entries, at most %u", what,
+		rc = aieth__fail(AIETH_EPARSE, "%s: files: %d entries, at most %u", what,
 				json_object_object_length(files), ASX_LOCK_MAX_ENTRIES);
 		goto out;
 	}
@@ -81,7 +81,7 @@ int asx_lock_load(const char *path, asx_lock *out)
 	memset(out, 0, sizeof *out);
 	if (access(path, F_OK) != 0)
 		return 0;
-	if ((rc = aieth_read_file(path, ASX_LOCK_MAX_BYTES, &text, &len)))
+	if ((rc = aieth__read_file(path, ASX_LOCK_MAX_BYTES, &text, &len)))
 		return rc;
 	rc = asx_lock_parse(path, text, len, out);
 	free(text);
@@ -97,7 +97,7 @@ int asx_lock_save(const char *path, const asx_lock *l)
 	if (!root || !files) {
 		json_object_put(root);
 		json_object_put(files);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	json_object_object_add(root, "lock_version", json_object_new_int(1));
 	json_object_object_add(root, "files", files);
@@ -114,18 +114,18 @@ int asx_lock_save(const char *path, const asx_lock *l)
 							JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (i < l->n || !s) {
 		json_object_put(root);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	{
 		size_t n = strlen(s);
 		char *buf = malloc(n + 2);
 		if (!buf) {
 			json_object_put(root);
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 		}
 		memcpy(buf, s, n);
 		buf[n] = '\n';
-		rc = aieth_write_atomic(path, buf, n + 1);
+		rc = aieth__write_atomic(path, buf, n + 1);
 		free(buf);
 	}
 	json_object_put(root);
@@ -146,26 +146,26 @@ int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *
 {
 	asx_lock_entry *e;
 	if (l->n >= ASX_LOCK_MAX_ENTRIES)
-		return aieth_fail(AIETH_EINVAL, "lock file: %u entries at most", ASX_LOCK_MAX_ENTRIES);
+		return aieth__fail(AIETH_EINVAL, "lock file: %u entries at most", ASX_LOCK_MAX_ENTRIES);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 8;
 		asx_lock_entry *ne = realloc(l->e, cap * sizeof *ne);
 		if (!ne)
-			return aieth_fail(AIETH_ENOMEM, "lock file: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "lock file: out of memory");
 		l->e = ne;
 		l->cap = cap;
 	}
 	e = &l->e[l->n];
 	memset(e, 0, sizeof *e);
-	e->file = aieth_strdup(file);
-	e->url = aieth_strdup(url ? url : "");
-	e->release = aieth_strdup(release ? release : "");
+	e->file = aieth__strdup(file);
+	e->url = aieth__strdup(url ? url : "");
+	e->release = aieth__strdup(release ? release : "");
 	snprintf(e->sha256, sizeof e->sha256, "%s", sha256);
 	if (!e->file || !e->url || !e->release) {
 		free(e->file);
 		free(e->url);
 		free(e->release);
-		return aieth_fail(AIETH_ENOMEM, "lock file: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "lock file: out of memory");
 	}
 	l->n++;
 	return 0;

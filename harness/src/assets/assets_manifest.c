@@ -23,7 +23,7 @@ int asx_manifest_write(const char *path, const asx_manifest *m)
 	const char *s;
 	int rc;
 	if (!o)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	json_object_object_add(o, "manifest_version", json_object_new_int(1));
 	json_object_object_add(o, "release", json_object_new_string(m->release));
 	json_object_object_add(o, "archive", json_object_new_string(m->archive));
@@ -32,7 +32,7 @@ int asx_manifest_write(const char *path, const asx_manifest *m)
 	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)m->bytes));
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);
-	rc = s ? aieth_write_atomic(path, s, strlen(s)) : aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+	rc = s ? aieth__write_atomic(path, s, strlen(s)) : aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	json_object_put(o);
 	return rc;
 }
@@ -57,7 +57,7 @@ int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manif
 	    (rc = jstrict_get_u64(what, "", root, "bytes", 1, 0, AIETH_ASSETS_MAX_TOTAL, &m->bytes)))
 		goto out;
 	if (asx_release_check(rel) || asx_file_name_check(arc) || asx_sha256_norm(sha, m->sha256, "sha256")) {
-		rc = aieth_fail_prefix(AIETH_EPARSE, "%s", what);
+		rc = aieth__fail_prefix(AIETH_EPARSE, "%s", what);
 		goto out;
 	}
 	snprintf(m->release, sizeof m->release, "%s", rel);
@@ -71,7 +71,7 @@ int asx_manifest_read(const char *path, asx_manifest *m)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int rc = aieth_read_file(path, MF_MAX_BYTES, &text, &len);
+	int rc = aieth__read_file(path, MF_MAX_BYTES, &text, &len);
 	if (!rc)
 		rc = asx_manifest_parse(path, text, len, m);
 	free(text);

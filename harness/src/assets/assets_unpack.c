@@ -38,25 +38,25 @@ static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_
 	char q[96];
 	int rc;
 	if (!name)
-		return aieth_fail(AIETH_EINVAL, "an entry without a readable name");
+		return aieth__fail(AIETH_EINVAL, "an entry without a readable name");
 	jstrict_quote(q, sizeof q, name);
 	if ((rc = asx_name_check(name)))
 		return rc;
 	if (++c->entries > AIETH_ASSETS_MAX_ENTRIES)
-		return aieth_fail(AIETH_EINVAL, "more than %u entries", AIETH_ASSETS_MAX_ENTRIES);
+		return aieth__fail(AIETH_EINVAL, "more than %u entries", AIETH_ASSETS_MAX_ENTRIES);
 	if (archive_entry_hardlink(e))
-		return aieth_fail(AIETH_EINVAL, "archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
+		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
 	if (type == AE_IFLNK) {
 		const char *t = archive_entry_symlink(e);
 		if ((rc = asx_link_check(name, t ? t : "")))
 			return rc;
 	} else if (type != AE_IFREG && type != AE_IFDIR) {
-		return aieth_fail(AIETH_EINVAL, "archive entry \"%s\": a %s (only files, folders and links inside are unpacked)",
+		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": a %s (only files, folders and links inside are unpacked)",
 				  q, type == AE_IFCHR ? "character device" : type == AE_IFBLK ? "block device"
 				     : type == AE_IFIFO ? "FIFO" : type == AE_IFSOCK ? "socket" : "special file");
 	}
 	if (archive_entry_size_is_set(e) && (uint64_t)archive_entry_size(e) > c->max_entry)
-		return aieth_fail(AIETH_EINVAL, "archive entry \"%s\": %lld bytes, at most %llu per entry", q,
+		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %lld bytes, at most %llu per entry", q,
 				  (long long)archive_entry_size(e), (unsigned long long)c->max_entry);
 	*name_out = name;
 	return 0;
@@ -74,16 +74,16 @@ static int up_data(up_ctx *c, struct archive *a, struct archive *w, const char *
 	while ((r = archive_read_data_block(a, &buf, &n, &off)) == ARCHIVE_OK) {
 		got += n;
 		if (got > c->max_entry)
-			return aieth_fail(AIETH_EINVAL, "archive entry \"%s\": more than %llu bytes per entry", q,
+			return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": more than %llu bytes per entry", q,
 					  (unsigned long long)c->max_entry);
 		if (c->bytes + got > c->max_total)
-			return aieth_fail(AIETH_EINVAL, "archive: more than %llu bytes in all",
+			return aieth__fail(AIETH_EINVAL, "archive: more than %llu bytes in all",
 					  (unsigned long long)c->max_total);
 		if (archive_write_data_block(w, buf, n, off) != ARCHIVE_OK)
-			return aieth_fail(AIETH_EIO, "%s: %s", q, archive_error_string(w));
+			return aieth__fail(AIETH_EIO, "%s: %s", q, archive_error_string(w));
 	}
 	if (r != ARCHIVE_EOF)
-		return aieth_fail(AIETH_EINVAL, "archive entry \"%s\": %s", q, archive_error_string(a));
+		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %s", q, archive_error_string(a));
 	c->bytes += got;
 	return 0;
 }
@@ -94,7 +94,7 @@ static int up_extract(up_ctx *c)
 	struct archive_entry *e;
 	int rc = 0, r;
 	if (!a || !w) {
-		rc = aieth_fail(AIETH_ENOMEM, "libarchive: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "libarchive: out of memory");
 		goto out;
 	}
 	archive_read_support_filter_gzip(a);
@@ -107,7 +107,7 @@ static int up_extract(up_ctx *c)
 	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
 						  ARCHIVE_EXTRACT_TIME);
 	if (archive_read_open_filename(a, c->archive, 1 << 16) != ARCHIVE_OK) {
-		rc = aieth_fail(AIETH_EINVAL, "%s", archive_error_string(a));
+		rc = aieth__fail(AIETH_EINVAL, "%s", archive_error_string(a));
 		goto out;
 	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
@@ -124,9 +124,9 @@ static int up_extract(up_ctx *c)
 		snprintf(rel, sizeof rel, "%s", name);
 		name = rel;
 		type = archive_entry_filetype(e);
-		full = aieth_path_join(c->tmp, name);
+		full = aieth__path_join(c->tmp, name);
 		if (!full) {
-			rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 			goto out;
 		}
 		archive_entry_copy_pathname(e, full);
@@ -139,7 +139,7 @@ static int up_extract(up_ctx *c)
 		archive_entry_set_uid(e, getuid());
 		archive_entry_set_gid(e, getgid());
 		if (archive_write_header(w, e) != ARCHIVE_OK) {
-			rc = aieth_fail(AIETH_EINVAL, "%s", archive_error_string(w));
+			rc = aieth__fail(AIETH_EINVAL, "%s", archive_error_string(w));
 			goto out;
 		}
 		if (type == AE_IFREG) {
@@ -148,14 +148,14 @@ static int up_extract(up_ctx *c)
 			c->files++;
 		}
 		if (archive_write_finish_entry(w) != ARCHIVE_OK) {
-			rc = aieth_fail(AIETH_EIO, "%s", archive_error_string(w));
+			rc = aieth__fail(AIETH_EIO, "%s", archive_error_string(w));
 			goto out;
 		}
 	}
 	if (r != ARCHIVE_EOF)
-		rc = aieth_fail(AIETH_EINVAL, "%s", archive_error_string(a));
+		rc = aieth__fail(AIETH_EINVAL, "%s", archive_error_string(a));
 	else if (archive_write_close(w) != ARCHIVE_OK)
-		rc = aieth_fail(AIETH_EIO, "%s", archive_error_string(w));
+		rc = aieth__fail(AIETH_EIO, "%s", archive_error_string(w));
 out:
 	if (a)
 		archive_read_free(a);
@@ -181,26 +181,26 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 		if ((rc = asx_cfg_find(o->data_dir, name, NULL, rel)))
 			return rc;
 		dl = asx_dest_path(o->dest, "downloads");
-		*from = dl ? aieth_path_join(dl, rel->file) : NULL;
+		*from = dl ? aieth__path_join(dl, rel->file) : NULL;
 		free(dl);
 		if (!*from)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 	} else {
 		base = strrchr(o->from, '/');
 		base = base ? base + 1 : o->from;
 		if ((rc = asx_file_name_check(base)))
-			return aieth_fail_prefix(rc, "--from %s", o->from);
+			return aieth__fail_prefix(rc, "--from %s", o->from);
 		/* a file named in cfg/assets.json is that release's (a missing cfg is fine offline) */
 		if (asx_cfg_find(o->data_dir, NULL, base, rel) || (o->release && strcmp(o->release, rel->release))) {
 			asx_release_free(rel);
 			memset(rel, 0, sizeof *rel);
 			snprintf(rel->file, sizeof rel->file, "%s", base);
 		}
-		*from = aieth_strdup(o->from);
+		*from = aieth__strdup(o->from);
 		if (!*from)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
-	aieth_error_clear();
+	aieth__error_clear();
 	if (o->release)
 		snprintf(rel->release, sizeof rel->release, "%s", o->release);
 	return asx_expected_hash(rel, o->sha256, expected, ewhat);
@@ -234,7 +234,7 @@ static int up_release_name(const char *lock_path, asx_release *rel)
 			break;
 		}
 	}
-	aieth_error_clear();
+	aieth__error_clear();
 	return asx_release_check(rel->release);
 }
 
@@ -255,9 +255,9 @@ static void up_sweep(const char *adir)
 		pid = strtol(dash + 1, &end, 10);
 		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
-		p = aieth_path_join(adir, de->d_name);
+		p = aieth__path_join(adir, de->d_name);
 		if (p)
-			aieth_remove_tree(p);
+			aieth__remove_tree(p);
 		free(p);
 	}
 	closedir(d);
@@ -268,16 +268,16 @@ static int up_install(const char *tmp, const char *target, const char *old)
 	struct stat st;
 	if (lstat(target, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
-			return aieth_fail(AIETH_EIO, "%s: exists and is not a folder", target);
+			return aieth__fail(AIETH_EIO, "%s: exists and is not a folder", target);
 		if (rename(target, old) != 0)
-			return aieth_fail(AIETH_EIO, "%s: cannot move aside: %s", target, strerror(errno));
+			return aieth__fail(AIETH_EIO, "%s: cannot move aside: %s", target, strerror(errno));
 	}
 	if (rename(tmp, target) != 0) {
 		int e = errno;
 		rename(old, target);
-		return aieth_fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target, strerror(e));
+		return aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target, strerror(e));
 	}
-	aieth_remove_tree(old);
+	aieth__remove_tree(old);
 	return 0;
 }
 
@@ -293,22 +293,22 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	int rc;
 	memset(r, 0, sizeof *r);
 	memset(&c, 0, sizeof c);
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = up_resolve(o, &rel, &from, expected, &ewhat)))
 		goto out;
 	lock = asx_dest_path(o->dest, ASX_LOCK_NAME);
 	adir = asx_dest_path(o->dest, "assets");
 	if (!lock || !adir) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto out;
 	}
 	if ((rc = up_release_name(lock, &rel)))
 		goto out;
 	tmp = malloc(strlen(adir) + 100);
 	old = malloc(strlen(adir) + 100);
-	target = aieth_path_join(adir, rel.release);
+	target = aieth__path_join(adir, rel.release);
 	if (!tmp || !old || !target) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto out;
 	}
 	sprintf(tmp, "%s/.tmp-%s-%ld", adir, rel.release, (long)getpid());
@@ -318,23 +318,23 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if ((rc = asx_mkdirs(adir)))
 		goto out;
 	/* the archive is checked before a byte of it is unpacked */
-	if ((rc = aieth_file_sha256(from, r->sha256, &r->bytes)))
+	if ((rc = aieth__file_sha256(from, r->sha256, &r->bytes)))
 		goto out;
 	/* recorded in the lock only once unpacked: a refused archive leaves no trace */
 	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",
 				      rel.release, 1, &r->recorded)))
 		goto out;
 	up_sweep(adir);
-	aieth_remove_tree(tmp);
+	aieth__remove_tree(tmp);
 	if (mkdir(tmp, 0755) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 		goto out;
 	}
 	/* libarchive refuses a link anywhere in an entry's path: no links in ours */
 	rtmp = realpath(tmp, NULL);
 	if (!rtmp) {
-		rc = aieth_fail(AIETH_EIO, "%s: %s", tmp, strerror(errno));
-		aieth_remove_tree(tmp);
+		rc = aieth__fail(AIETH_EIO, "%s: %s", tmp, strerror(errno));
+		aieth__remove_tree(tmp);
 		goto out;
 	}
 	c.archive = from;
@@ -342,8 +342,8 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	c.max_entry = o->max_entry_bytes ? o->max_entry_bytes : AIETH_ASSETS_MAX_ENTRY;
 	c.max_total = o->max_total_bytes ? o->max_total_bytes : AIETH_ASSETS_MAX_TOTAL;
 	if ((rc = up_extract(&c))) {
-		aieth_fail_prefix(rc, "%s: refused, nothing installed", from);
-		aieth_remove_tree(tmp);
+		aieth__fail_prefix(rc, "%s: refused, nothing installed", from);
+		aieth__remove_tree(tmp);
 		goto out;
 	}
 	memset(&m, 0, sizeof m);
@@ -352,9 +352,9 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	memcpy(m.sha256, r->sha256, 65);
 	m.files = c.files;
 	m.bytes = c.bytes;
-	mf = aieth_path_join(tmp, ASX_MANIFEST_NAME);
+	mf = aieth__path_join(tmp, ASX_MANIFEST_NAME);
 	if (!mf)
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 	else
 		rc = asx_manifest_write(mf, &m);
 	if (!rc)
@@ -363,7 +363,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if (!rc)
 		rc = up_install(tmp, target, old);
 	if (rc)
-		aieth_remove_tree(tmp);
+		aieth__remove_tree(tmp);
 out:
 	asx_release_free(&rel);
 	free(from);

@@ -32,16 +32,16 @@ int asx_verify_and_lock(const char *lock_path, const char *file, const char *fou
 	int gfd;
 	*recorded = 0;
 	if (expected && *expected && strcmp(expected, found))
-		return aieth_fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (%s), found %s", file,
+		return aieth__fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (%s), found %s", file,
 				  expected, expected_what, found);
 	/* two th_assets at once: the read-check-write of the lock is one step */
 	guard = malloc(strlen(lock_path) + 5);
 	if (!guard)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	sprintf(guard, "%s.lck", lock_path);
 	gfd = open(guard, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (gfd < 0 || flock(gfd, LOCK_EX) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot lock: %s", guard, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: cannot lock: %s", guard, strerror(errno));
 		if (gfd >= 0)
 			close(gfd);
 		free(guard);
@@ -64,7 +64,7 @@ static int vf_check_record(const char *lock_path, const char *file, const char *
 		return rc;
 	e = asx_lock_find(&l, file);
 	if (e && strcmp(e->sha256, found)) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (recorded in %s), found %s", file,
+		rc = aieth__fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (recorded in %s), found %s", file,
 				e->sha256, lock_path, found);
 	} else if (!e) {
 		/* every install is in the lock: a known hash is kept there too */
@@ -78,27 +78,27 @@ static int vf_check_record(const char *lock_path, const char *file, const char *
 
 char *asx_dest_path(const char *dest, const char *rel)
 {
-	return aieth_path_join(aieth_data_dir(dest), rel);
+	return aieth__path_join(aieth__data_dir(dest), rel);
 }
 
 int asx_mkdirs(const char *path)
 {
-	char *p = aieth_strdup(path), *s;
+	char *p = aieth__strdup(path), *s;
 	struct stat st;
 	int rc = 0;
 	if (!p)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	for (s = p + 1;; s++) {
 		char c = *s;
 		if (c != '/' && c != 0)
 			continue;
 		*s = 0;
 		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-			rc = aieth_fail(AIETH_EIO, "%s: cannot create folder: %s", p, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: cannot create folder: %s", p, strerror(errno));
 			break;
 		}
 		if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			rc = aieth_fail(AIETH_EIO, "%s: not a folder", p);
+			rc = aieth__fail(AIETH_EIO, "%s: not a folder", p);
 			break;
 		}
 		*s = c;
@@ -125,7 +125,7 @@ int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expec
 	if ((rc = asx_sha256_norm(sha256_opt, h, "--sha256")))
 		return rc;
 	if (*expected && strcmp(h, expected))
-		return aieth_fail(AIETH_EINVAL, "--sha256 %s: cfg/assets.json says %s for release %s",
+		return aieth__fail(AIETH_EINVAL, "--sha256 %s: cfg/assets.json says %s for release %s",
 				  h, expected, rel->release);
 	memcpy(expected, h, 65);
 	*what = "--sha256";

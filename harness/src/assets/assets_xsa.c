@@ -91,9 +91,9 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 	pick k;
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!board || !*board || strlen(board) > 64 || strchr(board, '/'))
-		return aieth_fail(AIETH_EINVAL, "board name \"%s\": expected a board's name",
+		return aieth__fail(AIETH_EINVAL, "board name \"%s\": expected a board's name",
 				  board ? board : "");
 	snprintf(file, sizeof file, "%s_test_harness.xsa", board);
 	if (release && (rc = asx_release_check(release)))
@@ -107,10 +107,10 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 		if ((rc = aieth_assets_list(dest, consider, &k)))
 			return rc;
 		if (k.failed)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		if (!k.count) {
 			adir = asx_dest_path(dest, "assets");
-			rc = aieth_fail(AIETH_ENOTFOUND,
+			rc = aieth__fail(AIETH_ENOTFOUND,
 					"no %s in any release under %s/ (th_assets fetch && th_assets "
 					"unpack put AMD's release there); pass --xsa FILE",
 					file, adir ? adir : "assets");
@@ -121,9 +121,9 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 			snprintf(k.best, sizeof k.best, "%s", AIETH_ASSETS_DEFAULT_RELEASE);
 	}
 	if (!(p = xsa_path(dest, k.best, file)))
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (release && !is_regular(p)) {
-		rc = aieth_fail(AIETH_ENOTFOUND,
+		rc = aieth__fail(AIETH_ENOTFOUND,
 				"%s: no such file; unpack release %s with 'th_assets fetch "
 				"--release %s && th_assets unpack --release %s', or pass --xsa FILE",
 				p, release, release, release);
@@ -131,7 +131,7 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 		return rc;
 	}
 	if (strlen(p) >= path_size || strlen(k.best) >= release_size) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: path too long (limit %zu bytes)", p,
+		rc = aieth__fail(AIETH_EINVAL, "%s: path too long (limit %zu bytes)", p,
 				path_size - 1);
 		free(p);
 		return rc;

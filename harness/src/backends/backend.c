@@ -6,13 +6,13 @@
 
 #include "backends/backend.h"
 
-const aieth_backend_ops *aieth_backend_find(const char *name)
+const aieth_backend_ops *aieth__backend_find(const char *name)
 {
 	if (!name || !strcmp(name, "emu"))
-		return &aieth_backend_emu;
+		return &aieth__backend_emu;
 	if (!strcmp(name, "xrt"))
-		return &aieth_backend_xrt;
+		return &aieth__backend_xrt;
 	if (!strcmp(name, "remote"))
-		return &aieth_backend_remote;
+		return &aieth__backend_remote;
 	return NULL;
 }

@@ -106,11 +106,11 @@ typedef struct {
 			      size_t size);
 } aieth_backend_ops;
 
-extern const aieth_backend_ops aieth_backend_emu;
-extern const aieth_backend_ops aieth_backend_xrt;
-extern const aieth_backend_ops aieth_backend_remote;
+extern const aieth_backend_ops aieth__backend_emu;
+extern const aieth_backend_ops aieth__backend_xrt;
+extern const aieth_backend_ops aieth__backend_remote;
 
 /* The backend named name, or NULL. */
-const aieth_backend_ops *aieth_backend_find(const char *name);
+const aieth_backend_ops *aieth__backend_find(const char *name);
 
 #endif

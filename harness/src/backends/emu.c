@@ -41,7 +41,7 @@ static void emu_close(void *state)
 		return;
 	pld_engine_destroy(st->eng);
 	for (i = 0; i < st->nmodels; i++)
-		aieth_model_close(&st->models[i]);
+		aieth__model_close(&st->models[i]);
 	free(st->models);
 	free(st->tx);
 	free(st->rx);
@@ -59,9 +59,9 @@ static int bind_port(const aieth_dev_config *cfg, const char *graph, const char 
 {
 	aieth_plio pl;
 	if (aieth_board_plio_find(cfg->board, plio, &pl) != AIETH_OK)
-		return aieth_fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph, kernel);
+		return aieth__fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph, kernel);
 	if (pl.dir != want)
-		return aieth_fail(AIETH_EINVAL, "graph \"%s\" kernel \"%s\": %s is an %s port but %s",
+		return aieth__fail(AIETH_EINVAL, "graph \"%s\" kernel \"%s\": %s is an %s port but %s",
 				  graph, kernel, plio, want == AIETH_DIR_TO_AIE ? "input" : "output",
 				  want == AIETH_DIR_TO_AIE ? "carries data from the AIE"
 							   : "carries data to the AIE");
@@ -80,14 +80,14 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	int rc;
 
 	if (!st)
-		return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 	st->cfg = cfg;
 	st->N = cfg->info->channels;
 	st->models = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->models);
 	st->tx = calloc(st->N, sizeof *st->tx);
 	st->rx = calloc(st->N, sizeof *st->rx);
 	if (!st->models || !st->tx || !st->rx) {
-		rc = aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 		goto fail;
 	}
 	for (g = 0; g < cfg->ngraphs; g++) {
@@ -102,10 +102,10 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		env.err = err;
 		env.err_size = sizeof err;
 		env.base_dir = gs->base_dir;
-		rc = aieth_model_open(&st->models[g], gs->model ? gs->model : "loopback", gs->params,
+		rc = aieth__model_open(&st->models[g], gs->model ? gs->model : "loopback", gs->params,
 				      &env);
 		if (rc != AIETH_OK) {
-			aieth_fail_prefix(rc, "graph \"%s\"", gs->name);
+			aieth__fail_prefix(rc, "graph \"%s\"", gs->name);
 			goto fail;
 		}
 		st->nmodels = g + 1;
@@ -118,7 +118,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 				size_t nc = cap ? cap * 2 : 16;
 				pld_kernel_desc *nd = realloc(kd, nc * sizeof *nd);
 				if (!nd) {
-					rc = aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+					rc = aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 					goto fail;
 				}
 				kd = nd;
@@ -160,7 +160,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		uint8_t *used = calloc(2 * (size_t)st->N, 1);
 		size_t a;
 		if (!used) {
-			rc = aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+			rc = aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 			goto fail;
 		}
 		for (a = 0; a < nk; a++) {
@@ -172,7 +172,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 					aieth_plio pl;
 					aieth_board_plio_at(cfg->board, out, c, &pl);
 					free(used);
-					rc = aieth_fail(AIETH_EINVAL,
+					rc = aieth__fail(AIETH_EINVAL,
 							"graph models: %s is used by two kernels (graph "
 							"\"%s\" and another); each PLIO connects one port",
 							pl.name, cfg->graphs[kd[a].graph].name);
@@ -195,7 +195,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	p.edge_rx_first = cfg->info->counter_edges.rx_first_cycles;
 	p.edge_rx_last = cfg->info->counter_edges.rx_last_cycles;
 	if (pld_engine_create(&st->eng, &p, kd, nk, (uint32_t)cfg->ngraphs, err, sizeof err)) {
-		rc = aieth_fail(AIETH_EDEVICE, "%s", err);
+		rc = aieth__fail(AIETH_EDEVICE, "%s", err);
 		goto fail;
 	}
 	pld_engine_set_hooks(st->eng, cfg->interrupt, cfg->progress, cfg->progress_ctx);
@@ -231,7 +231,7 @@ static int emu_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 	pld_engine_graph_status(st->eng, graph, &done, &complete);
 	if (complete)
 		return AIETH_OK;
-	return aieth_fail(AIETH_ETIMEOUT,
+	return aieth__fail(AIETH_ETIMEOUT,
 			  "graph \"%s\" cannot finish: %llu iterations done and its kernels wait "
 			  "for data or for output space (emulated board)",
 			  st->cfg->graphs[graph].name, (unsigned long long)done);
@@ -264,7 +264,7 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	if (timeout_ms)
 		limit = (uint64_t)timeout_ms * clock / 1000u;
 	if (pld_engine_run(st->eng, wire, st->cfg->emu_reference, limit, &r))
-		return aieth_fail(AIETH_EDEVICE, "emulator: %s", r.msg);
+		return aieth__fail(AIETH_EDEVICE, "emulator: %s", r.msg);
 	total = r.preload_cycles + r.end_cycle + r.drain_cycles;
 	res->total_cycles = total;
 	res->have_progress = 1;
@@ -341,17 +341,17 @@ static int emu_graph_update_rtp(void *state, uint32_t graph, const char *port, c
 	emu_rtp *r = rtp_find(st, graph, port);
 	uint8_t *copy = malloc(size ? size : 1);
 	if (!copy)
-		return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 	memcpy(copy, data, size);
 	if (!r) {
 		emu_rtp *n = realloc(st->rtp, (st->nrtp + 1) * sizeof *n);
-		char *name = aieth_strdup(port);
+		char *name = aieth__strdup(port);
 		if (!n || !name) {
 			free(copy);
 			free(name);
 			if (n)
 				st->rtp = n;
-			return aieth_fail(AIETH_ENOMEM, "emulator: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 		}
 		st->rtp = n;
 		r = &st->rtp[st->nrtp++];
@@ -371,19 +371,19 @@ static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, voi
 	emu_state *st = state;
 	emu_rtp *r = rtp_find(st, graph, port);
 	if (!r)
-		return aieth_fail(AIETH_ENOTFOUND,
+		return aieth__fail(AIETH_ENOTFOUND,
 				  "graph \"%s\": RTP port \"%s\" has not been written in this "
 				  "session (the emulated board returns the last value written)",
 				  st->cfg->graphs[graph].name, port);
 	if (r->size != size)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
 				  st->cfg->graphs[graph].name, port, r->size, size);
 	memcpy(data, r->data, size);
 	return AIETH_OK;
 }
 
-const aieth_backend_ops aieth_backend_emu = {
+const aieth_backend_ops aieth__backend_emu = {
 	.name = "emu",
 	.open = emu_open,
 	.close = emu_close,

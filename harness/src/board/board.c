@@ -127,12 +127,12 @@ static int add_reason(int code, const char *reason)
 {
 	char old[2048];
 	snprintf(old, sizeof old, "%s", aieth_error_message());
-	return aieth_fail(code, "%s: %s", old, reason);
+	return aieth__fail(code, "%s: %s", old, reason);
 }
 
 /* ----------------------------------------------------------- constraints */
 
-int aieth_constraints_parse(const aieth_board *board, const char *what, const char *text,
+int aieth__constraints_parse(const aieth_board *board, const char *what, const char *text,
 			    size_t len, aieth_plio *to_aie, aieth_plio *from_aie)
 {
 	static const char *const top_keys[] = {"NodeConstraints", NULL};
@@ -149,18 +149,18 @@ int aieth_constraints_parse(const aieth_board *board, const char *what, const ch
 	if (!what)
 		what = "(constraints)";
 	if (!board || (!text && len))
-		return aieth_fail(AIETH_EINVAL, "%s: no board or no text given", what);
+		return aieth__fail(AIETH_EINVAL, "%s: no board or no text given", what);
 	n = board->info.channels;
 	if (n < 1 || n > BOARD_MAX_CHANNELS)
-		return aieth_fail(AIETH_EINVAL, "%s: board has %u channels (1..%u)", what,
+		return aieth__fail(AIETH_EINVAL, "%s: board has %u channels (1..%u)", what,
 				  (unsigned)n, BOARD_MAX_CHANNELS);
 	if (len > AIETH_BOARD_MAX_FILE)
-		return aieth_fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
+		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
 				  AIETH_BOARD_MAX_FILE);
 	if ((rc = jstrict_parse(what, text, len, &root)))
 		return rc;
 	if (!root)
-		return aieth_fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
+		return aieth__fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
 				  what);
 	rc = jstrict_keys(what, "", root, top_keys);
 	if (!rc)
@@ -183,14 +183,14 @@ int aieth_constraints_parse(const aieth_board *board, const char *what, const ch
 
 		jstrict_quote(qk, sizeof qk, k);
 		if (parse_plio_name(k, &dir, &nn) != 0 || nn == 0) {
-			rc = aieth_fail(AIETH_EINVAL,
+			rc = aieth__fail(AIETH_EINVAL,
 					"%s: NodeConstraints: key \"%s\" is not a PLIO name (expected "
 					"PLIO_NN_TO_AIE or PLIO_NN_FROM_AIE, NN = 01..%02u)",
 					what, qk, (unsigned)n);
 			goto out;
 		}
 		if (nn > n) {
-			rc = aieth_fail(AIETH_EINVAL,
+			rc = aieth__fail(AIETH_EINVAL,
 					"%s: NodeConstraints.%s: PLIO %02u is beyond board %s, which "
 					"has %u channels per direction (PLIO_01..PLIO_%02u)",
 					what, qk, nn, board->info.name ? board->info.name : "?",
@@ -232,7 +232,7 @@ int aieth_constraints_parse(const aieth_board *board, const char *what, const ch
 			if (seen[dir][j] && col[dir][j] == c && chan[dir][j] == ch) {
 				char other[32];
 				plio_name(other, sizeof other, dir, j);
-				rc = aieth_fail(AIETH_EINVAL,
+				rc = aieth__fail(AIETH_EINVAL,
 						"%s: NodeConstraints.%s: shim column %u channel %u is "
 						"already used by %s (two PLIOs of one direction cannot "
 						"share a shim channel)",
@@ -269,7 +269,7 @@ int aieth_constraints_parse(const aieth_board *board, const char *what, const ch
 			if (missing > shown)
 				snprintf(list + o, sizeof list - o, " and %u more",
 					 missing - shown);
-			rc = aieth_fail(AIETH_EINVAL,
+			rc = aieth__fail(AIETH_EINVAL,
 					"%s: NodeConstraints: %u PLIO%s of board %s %s missing: %s "
 					"(every PLIO_01..PLIO_%02u of both directions must be placed)",
 					what, missing, missing == 1 ? "" : "s",
@@ -307,20 +307,20 @@ int aieth_constraints_check_file(const aieth_board *board, const char *path)
 	aieth_plio *tmp;
 	int rc;
 	if (!board || !path || !*path)
-		return aieth_fail(AIETH_EINVAL, "aieth_constraints_check_file: %s is NULL",
+		return aieth__fail(AIETH_EINVAL, "aieth_constraints_check_file: %s is NULL",
 				  !board ? "board" : "path");
-	if ((rc = aieth_read_file(path, AIETH_BOARD_MAX_FILE, &text, &len)))
+	if ((rc = aieth__read_file(path, AIETH_BOARD_MAX_FILE, &text, &len)))
 		return rc;
 	tmp = calloc(2u * board->info.channels, sizeof *tmp);
 	if (!tmp) {
 		free(text);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
-	rc = aieth_constraints_parse(board, path, text, len, tmp, tmp + board->info.channels);
+	rc = aieth__constraints_parse(board, path, text, len, tmp, tmp + board->info.channels);
 	free(tmp);
 	free(text);
 	if (!rc)
-		aieth_error_clear();
+		aieth__error_clear();
 	return rc;
 }
 
@@ -328,7 +328,7 @@ int aieth_constraints_check_file(const aieth_board *board, const char *path)
 
 const char *aieth_board_data_dir(const char *data_dir)
 {
-	return aieth_data_dir(data_dir);
+	return aieth__data_dir(data_dir);
 }
 
 void aieth_board_free(aieth_board *board)
@@ -353,7 +353,7 @@ static int bad_value(const char *what, const char *field, const char *value, con
 {
 	char q[200];
 	jstrict_quote(q, sizeof q, value);
-	return aieth_fail(AIETH_EINVAL, "%s: %s: value \"%s\" %s", what, field, q, rule);
+	return aieth__fail(AIETH_EINVAL, "%s: %s: value \"%s\" %s", what, field, q, rule);
 }
 
 /* The optional device facts the packager checks an XSA and a graph
@@ -416,19 +416,19 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	int rc;
 
 	if (!out)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_parse: out is NULL");
+		return aieth__fail(AIETH_EINVAL, "aieth__board_parse: out is NULL");
 	*out = NULL;
 	if (!what)
 		what = "(board)";
 	if (!text && len)
-		return aieth_fail(AIETH_EINVAL, "%s: no text given", what);
+		return aieth__fail(AIETH_EINVAL, "%s: no text given", what);
 	if (len > AIETH_BOARD_MAX_FILE)
-		return aieth_fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
+		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
 				  AIETH_BOARD_MAX_FILE);
 	if ((rc = jstrict_parse(what, text, len, &root)))
 		return rc;
 	if (!root)
-		return aieth_fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
+		return aieth__fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
 				  what);
 	memset(&in, 0, sizeof in);
 
@@ -447,7 +447,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		char want[200], got[200];
 		jstrict_quote(want, sizeof want, expected_name);
 		jstrict_quote(got, sizeof got, name);
-		rc = aieth_fail(AIETH_EINVAL,
+		rc = aieth__fail(AIETH_EINVAL,
 				"%s: name: value \"%s\" does not match the file name (expected "
 				"\"%s\")",
 				what, got, want);
@@ -479,14 +479,14 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		rc = jstrict_get_u32(what, "", root, "uram_depth_words", 1, 1, 1u << 20,
 				     &in.uram_depth_words);
 	if (!rc && (in.uram_depth_words & (in.uram_depth_words - 1)) != 0)
-		rc = aieth_fail(AIETH_EINVAL,
+		rc = aieth__fail(AIETH_EINVAL,
 				"%s: uram_depth_words: value %u is not a power of two", what,
 				(unsigned)in.uram_depth_words);
 	if (!rc)
 		rc = jstrict_get_u32(what, "", root, "stream_width_bits", 1, 0, UINT32_MAX,
 				     &in.stream_width_bits);
 	if (!rc && in.stream_width_bits != 128)
-		rc = aieth_fail(AIETH_EINVAL,
+		rc = aieth__fail(AIETH_EINVAL,
 				"%s: stream_width_bits: value %u is not supported: the PL DMA engine "
 				"protocol is 128-bit (must be 128)",
 				what, (unsigned)in.stream_width_bits);
@@ -494,7 +494,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		rc = jstrict_get_u32(what, "", root, "memory_width_bits", 1, 0, UINT32_MAX,
 				     &in.memory_width_bits);
 	if (!rc && in.memory_width_bits != 128)
-		rc = aieth_fail(AIETH_EINVAL,
+		rc = aieth__fail(AIETH_EINVAL,
 				"%s: memory_width_bits: value %u is not supported: the PL DMA engine "
 				"protocol is 128-bit (must be 128)",
 				what, (unsigned)in.memory_width_bits);
@@ -570,16 +570,16 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	b = calloc(1, sizeof *b);
 	if (!b)
 		goto nomem;
-	dd = aieth_data_dir(data_dir);
-	b->name = aieth_strdup(name);
-	b->description = aieth_strdup(desc);
-	b->aie_generation = aieth_strdup(gen);
-	b->base_platform = aieth_strdup(base);
-	b->pl_kernel = aieth_strdup(kernel);
-	b->constraints_path = aieth_path_join(dd, cons);
-	b->system_cfg_path = aieth_path_join(dd, syscfg);
-	b->device_part = aieth_strdup(part);
-	b->bootgen_arch = aieth_strdup(barch);
+	dd = aieth__data_dir(data_dir);
+	b->name = aieth__strdup(name);
+	b->description = aieth__strdup(desc);
+	b->aie_generation = aieth__strdup(gen);
+	b->base_platform = aieth__strdup(base);
+	b->pl_kernel = aieth__strdup(kernel);
+	b->constraints_path = aieth__path_join(dd, cons);
+	b->system_cfg_path = aieth__path_join(dd, syscfg);
+	b->device_part = aieth__strdup(part);
+	b->bootgen_arch = aieth__strdup(barch);
 	b->plio[0] = calloc(in.channels, sizeof(aieth_plio));
 	b->plio[1] = calloc(in.channels, sizeof(aieth_plio));
 	if (!b->name || !b->description || !b->aie_generation || !b->base_platform ||
@@ -597,19 +597,19 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	b->info.device_part = b->device_part;
 	b->info.bootgen_arch = b->bootgen_arch;
 
-	rc = aieth_read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
+	rc = aieth__read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
 	if (rc) {
 		char qc[200];
 		jstrict_quote(qc, sizeof qc, cons);
-		aieth_fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
+		aieth__fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
-	rc = aieth_constraints_parse(b, b->constraints_path, ctext, clen, b->plio[0], b->plio[1]);
+	rc = aieth__constraints_parse(b, b->constraints_path, ctext, clen, b->plio[0], b->plio[1]);
 	free(ctext);
 	if (rc) {
 		char qc[200];
 		jstrict_quote(qc, sizeof qc, cons);
-		aieth_fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
+		aieth__fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
 	json_object_put(root);
@@ -617,14 +617,14 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	return AIETH_OK;
 
 nomem:
-	rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+	rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 fail:
 	aieth_board_free(b);
 	json_object_put(root);
 	return rc;
 }
 
-int aieth_board_parse(aieth_board **out, const char *what, const char *text, size_t len,
+int aieth__board_parse(aieth_board **out, const char *what, const char *text, size_t len,
 		      const char *data_dir)
 {
 	return board_parse_ex(out, what, text, len, data_dir, NULL);
@@ -648,14 +648,14 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	jstrict_quote(qn, sizeof qn, name);
 	dp = opendir(dir);
 	if (!dp)
-		return aieth_fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: cannot list %s: %s", qn,
+		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: cannot list %s: %s", qn,
 				  why, dir, strerror(errno));
 	while ((de = readdir(dp)) != NULL && nn < MAXB) {
 		size_t l = strlen(de->d_name);
 		char *base;
 		if (l <= 5 || strcmp(de->d_name + l - 5, ".json") != 0)
 			continue;
-		base = aieth_strdup(de->d_name);
+		base = aieth__strdup(de->d_name);
 		if (!base)
 			break;
 		base[l - 5] = '\0';
@@ -675,9 +675,9 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 		free(names[i]);
 	}
 	if (nn == 0)
-		return aieth_fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: no board files in %s",
+		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: no board files in %s",
 				  qn, why, dir);
-	return aieth_fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s (known boards: %s; in %s)", qn,
+	return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s (known boards: %s; in %s)", qn,
 			  why, list, dir);
 }
 
@@ -690,21 +690,21 @@ int aieth_board_load(aieth_board **out, const char *name_or_path, const char *da
 	int rc;
 
 	if (!out)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_load: out is NULL");
+		return aieth__fail(AIETH_EINVAL, "aieth_board_load: out is NULL");
 	*out = NULL;
 	if (!name_or_path || !*name_or_path)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_load: no board name or path given");
-	dd = aieth_data_dir(data_dir);
+		return aieth__fail(AIETH_EINVAL, "aieth_board_load: no board name or path given");
+	dd = aieth__data_dir(data_dir);
 	nl = strlen(name_or_path);
 	if (strchr(name_or_path, '/') || (nl >= 5 && strcmp(name_or_path + nl - 5, ".json") == 0)) {
-		path = aieth_strdup(name_or_path);
+		path = aieth__strdup(name_or_path);
 		if (!path)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 	} else {
 		struct stat st;
-		pdir = aieth_path_join(dd, "platforms");
+		pdir = aieth__path_join(dd, "platforms");
 		if (!pdir)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		if (!is_board_name(name_or_path)) {
 			rc = unknown_board(name_or_path, pdir,
 					   " (board names use a-z, 0-9 and _)");
@@ -714,7 +714,7 @@ int aieth_board_load(aieth_board **out, const char *name_or_path, const char *da
 		path = malloc(strlen(pdir) + nl + 7);
 		if (!path) {
 			free(pdir);
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		}
 		sprintf(path, "%s/%s.json", pdir, name_or_path);
 		if (stat(path, &st) != 0 && errno == ENOENT) {
@@ -726,7 +726,7 @@ int aieth_board_load(aieth_board **out, const char *name_or_path, const char *da
 		free(pdir);
 		expected = name_or_path;
 	}
-	if ((rc = aieth_read_file(path, AIETH_BOARD_MAX_FILE, &text, &len))) {
+	if ((rc = aieth__read_file(path, AIETH_BOARD_MAX_FILE, &text, &len))) {
 		free(path);
 		return rc;
 	}
@@ -734,7 +734,7 @@ int aieth_board_load(aieth_board **out, const char *name_or_path, const char *da
 	free(text);
 	free(path);
 	if (!rc)
-		aieth_error_clear();
+		aieth__error_clear();
 	return rc;
 }
 
@@ -756,40 +756,40 @@ int aieth_board_plio_find(const aieth_board *board, const char *name, aieth_plio
 	unsigned nn;
 	char q[200];
 	if (!board || !name || !out)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_plio_find: %s is NULL",
+		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_find: %s is NULL",
 				  !board ? "board" : !name ? "name" : "out");
 	jstrict_quote(q, sizeof q, name);
 	if (parse_plio_name(name, &dir, &nn) != 0 || nn == 0)
-		return aieth_fail(AIETH_ENOTFOUND,
+		return aieth__fail(AIETH_ENOTFOUND,
 				  "\"%s\" is not a PLIO name (expected PLIO_NN_TO_AIE or "
 				  "PLIO_NN_FROM_AIE, NN = 01..%02u on board %s)",
 				  q, (unsigned)board->info.channels, board->info.name);
 	if (nn > board->info.channels)
-		return aieth_fail(AIETH_ENOTFOUND,
+		return aieth__fail(AIETH_ENOTFOUND,
 				  "%s is not a PLIO of board %s, which has %u channels per "
 				  "direction (PLIO_01..PLIO_%02u)",
 				  q, board->info.name, (unsigned)board->info.channels,
 				  (unsigned)board->info.channels);
 	*out = board->plio[dir][nn - 1];
-	aieth_error_clear();
+	aieth__error_clear();
 	return AIETH_OK;
 }
 
 int aieth_board_plio_at(const aieth_board *board, aieth_dir dir, uint32_t index, aieth_plio *out)
 {
 	if (!board || !out)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_plio_at: %s is NULL",
+		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_at: %s is NULL",
 				  !board ? "board" : "out");
 	if (dir != AIETH_DIR_TO_AIE && dir != AIETH_DIR_FROM_AIE)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_plio_at: direction %d is not valid",
+		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_at: direction %d is not valid",
 				  (int)dir);
 	if (index >= board->info.channels)
-		return aieth_fail(AIETH_ENOTFOUND,
+		return aieth__fail(AIETH_ENOTFOUND,
 				  "board %s has no %s channel index %u (it has %u: 0..%u)",
 				  board->info.name, dir_suffix[dir], (unsigned)index,
 				  (unsigned)board->info.channels, (unsigned)board->info.channels - 1);
 	*out = board->plio[dir][index];
-	aieth_error_clear();
+	aieth__error_clear();
 	return AIETH_OK;
 }
 
@@ -798,19 +798,19 @@ int aieth_board_plio_at_shim(const aieth_board *board, aieth_dir dir, uint32_t c
 {
 	uint32_t i;
 	if (!board || !out)
-		return aieth_fail(AIETH_EINVAL, "aieth_board_plio_at_shim: %s is NULL",
+		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_at_shim: %s is NULL",
 				  !board ? "board" : "out");
 	if (dir != AIETH_DIR_TO_AIE && dir != AIETH_DIR_FROM_AIE)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "aieth_board_plio_at_shim: direction %d is not valid", (int)dir);
 	for (i = 0; i < board->info.channels; i++) {
 		const aieth_plio *p = &board->plio[dir][i];
 		if (p->shim_column == column && p->shim_channel == channel) {
 			*out = *p;
-			aieth_error_clear();
+			aieth__error_clear();
 			return AIETH_OK;
 		}
 	}
-	return aieth_fail(AIETH_ENOTFOUND, "board %s has no %s PLIO on shim column %u channel %u",
+	return aieth__fail(AIETH_ENOTFOUND, "board %s has no %s PLIO on shim column %u channel %u",
 			  board->info.name, dir_suffix[dir], (unsigned)column, (unsigned)channel);
 }

@@ -71,13 +71,13 @@ static int grow(void)
 	return 0;
 }
 
-int aieth_handle_add(const void *p, aieth_handle_kind kind)
+int aieth__handle_add(const void *p, aieth_handle_kind kind)
 {
 	size_t i;
 	pthread_mutex_lock(&mu);
 	if ((used + 1) * 2 > cap && grow()) {
 		pthread_mutex_unlock(&mu);
-		return aieth_fail(AIETH_ENOMEM, "out of memory registering a handle");
+		return aieth__fail(AIETH_ENOMEM, "out of memory registering a handle");
 	}
 	for (i = hash(p) & (cap - 1); tab[i].p && tab[i].p != TOMB; i = (i + 1) & (cap - 1))
 		;
@@ -89,7 +89,7 @@ int aieth_handle_add(const void *p, aieth_handle_kind kind)
 	return AIETH_OK;
 }
 
-void aieth_handle_remove(const void *p)
+void aieth__handle_remove(const void *p)
 {
 	slot *s;
 	pthread_mutex_lock(&mu);
@@ -98,7 +98,7 @@ void aieth_handle_remove(const void *p)
 	pthread_mutex_unlock(&mu);
 }
 
-int aieth_handle_live(const void *p, aieth_handle_kind kind)
+int aieth__handle_live(const void *p, aieth_handle_kind kind)
 {
 	slot *s;
 	int live;
@@ -122,15 +122,15 @@ static int enter(const void *h, aieth_handle_kind kind, const char *fn,
 	pthread_mutex_lock(&mu);
 	e = find(h);
 	if (!h) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: NULL %s", fn, what);
+		rc = aieth__fail(AIETH_EINVAL, "%s: NULL %s", fn, what);
 	} else if (!e || e->kind != (int)kind) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: not a live %s (%s, or never one)", fn, what,
+		rc = aieth__fail(AIETH_EINVAL, "%s: not a live %s (%s, or never one)", fn, what,
 				kind == AIETH_HANDLE_TXN ? "freed or its session closed" : "closed");
 	} else {
 		s = kind == AIETH_HANDLE_TXN ? ((const struct aieth_txn *)h)->s
 					     : (struct aieth_session *)(uintptr_t)h;
 		if (atomic_exchange(&s->busy, 1))
-			rc = aieth_fail(AIETH_ESTATE,
+			rc = aieth__fail(AIETH_ESTATE,
 					"%s: another thread is inside a call on this session (a "
 					"session and its transactions are used by one thread at a "
 					"time)",
@@ -142,19 +142,19 @@ static int enter(const void *h, aieth_handle_kind kind, const char *fn,
 	return rc;
 }
 
-int aieth_session_enter(struct aieth_session *s, const char *fn)
+int aieth__session_enter(struct aieth_session *s, const char *fn)
 {
 	struct aieth_session *got;
 	return enter(s, AIETH_HANDLE_SESSION, fn, &got);
 }
 
-int aieth_txn_enter(const struct aieth_txn *t, const char *fn)
+int aieth__txn_enter(const struct aieth_txn *t, const char *fn)
 {
 	struct aieth_session *got;
 	return enter(t, AIETH_HANDLE_TXN, fn, &got);
 }
 
-void aieth_session_leave(struct aieth_session *s)
+void aieth__session_leave(struct aieth_session *s)
 {
 	atomic_store(&s->busy, 0);
 }

@@ -16,17 +16,17 @@ struct aieth_txn;
 typedef enum { AIETH_HANDLE_SESSION = 1, AIETH_HANDLE_TXN = 2 } aieth_handle_kind;
 
 /* Register a new handle (AIETH_ENOMEM when the table cannot grow). */
-int aieth_handle_add(const void *p, aieth_handle_kind kind);
+int aieth__handle_add(const void *p, aieth_handle_kind kind);
 /* Forget it (before it is freed). */
-void aieth_handle_remove(const void *p);
+void aieth__handle_remove(const void *p);
 /* 1 when p is a live handle of that kind. */
-int aieth_handle_live(const void *p, aieth_handle_kind kind);
+int aieth__handle_live(const void *p, aieth_handle_kind kind);
 
 /* Enter a call named fn on session s (or on the session of transaction t):
  * AIETH_EINVAL when it is not live, AIETH_ESTATE when another call on the
  * session is running. On AIETH_OK the caller must leave. */
-int aieth_session_enter(struct aieth_session *s, const char *fn);
-int aieth_txn_enter(const struct aieth_txn *t, const char *fn);
-void aieth_session_leave(struct aieth_session *s);
+int aieth__session_enter(struct aieth_session *s, const char *fn);
+int aieth__txn_enter(const struct aieth_txn *t, const char *fn);
+void aieth__session_leave(struct aieth_session *s);
 
 #endif /* AIETH_CORE_HANDLES_H */

@@ -23,7 +23,7 @@ static void add_reason(aieth_txn *t, const char *fmt, const char *plio, unsigned
 		snprintf(t->msg + n, sizeof t->msg - n, fmt, plio, a, b);
 }
 
-void aieth_txn_compute_results(aieth_txn *t)
+void aieth__txn_compute_results(aieth_txn *t)
 {
 	const aieth_board_info *bi = t->s->info;
 	uint32_t N = bi->channels;

@@ -9,6 +9,6 @@
 struct aieth_txn;
 
 /* Fill t->res and t->valid from the device result and the perf words. */
-void aieth_txn_compute_results(struct aieth_txn *t);
+void aieth__txn_compute_results(struct aieth_txn *t);
 
 #endif /* AIETH_CORE_RESULTS_H */

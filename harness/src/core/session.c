@@ -45,36 +45,36 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	size_t i, j;
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !o)
-		return aieth_fail(AIETH_EINVAL, "aieth_session_open: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_session_open: NULL argument");
 	*out = NULL;
 	if (!o->board || !*o->board)
-		return aieth_fail(AIETH_EINVAL, "session: no board given (vck190, vek280, vek385 "
+		return aieth__fail(AIETH_EINVAL, "session: no board given (vck190, vek280, vek385 "
 						"or a board JSON path)");
 	if (o->num_graphs && !o->graphs)
-		return aieth_fail(AIETH_EINVAL, "session: num_graphs is %zu but graphs is NULL",
+		return aieth__fail(AIETH_EINVAL, "session: num_graphs is %zu but graphs is NULL",
 				  o->num_graphs);
 	for (i = 0; i < o->num_graphs; i++) {
 		if (!o->graphs[i].name || !*o->graphs[i].name)
-			return aieth_fail(AIETH_EINVAL, "session: graph %zu has no name", i);
+			return aieth__fail(AIETH_EINVAL, "session: graph %zu has no name", i);
 		for (j = 0; j < i; j++)
 			if (!strcmp(o->graphs[i].name, o->graphs[j].name))
-				return aieth_fail(AIETH_EINVAL, "session: graph \"%s\" is listed twice",
+				return aieth__fail(AIETH_EINVAL, "session: graph \"%s\" is listed twice",
 						  o->graphs[i].name);
 	}
 	s = calloc(1, sizeof *s);
 	if (!s)
-		return aieth_fail(AIETH_ENOMEM, "session: out of memory");
-	s->ops = aieth_backend_find(o->backend);
+		return aieth__fail(AIETH_ENOMEM, "session: out of memory");
+	s->ops = aieth__backend_find(o->backend);
 	if (!s->ops) {
 		free(s);
-		return aieth_fail(AIETH_EUNSUPPORTED,
+		return aieth__fail(AIETH_EUNSUPPORTED,
 				  "session: unknown backend \"%s\" (available: emu, xrt, remote)", o->backend);
 	}
 	if (o->xrt_ini && strcmp(s->ops->name, "remote")) {
 		free(s);
-		return aieth_fail(AIETH_EINVAL, "session: xrt_ini %s: only the remote backend sends an "
+		return aieth__fail(AIETH_EINVAL, "session: xrt_ini %s: only the remote backend sends an "
 				  "xrt.ini (locally XRT reads xrt.ini from the working folder)",
 				  o->xrt_ini);
 	}
@@ -91,19 +91,19 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->ngraphs = o->num_graphs;
 	for (i = 0; i < o->num_graphs; i++) {
 		aieth_graph_state *g = &s->graphs[i];
-		g->name = aieth_strdup(o->graphs[i].name);
-		g->model = aieth_strdup(o->graphs[i].model ? o->graphs[i].model : "loopback");
-		g->params = o->graphs[i].model_params ? aieth_strdup(o->graphs[i].model_params) : NULL;
-		g->base_dir = o->model_base_dir ? aieth_strdup(o->model_base_dir) : NULL;
+		g->name = aieth__strdup(o->graphs[i].name);
+		g->model = aieth__strdup(o->graphs[i].model ? o->graphs[i].model : "loopback");
+		g->params = o->graphs[i].model_params ? aieth__strdup(o->graphs[i].model_params) : NULL;
+		g->base_dir = o->model_base_dir ? aieth__strdup(o->model_base_dir) : NULL;
 		if (!g->name || !g->model || (o->graphs[i].model_params && !g->params) ||
 		    (o->model_base_dir && !g->base_dir))
 			goto oom;
 	}
-	if (o->xclbin && !(s->xclbin = aieth_strdup(o->xclbin)))
+	if (o->xclbin && !(s->xclbin = aieth__strdup(o->xclbin)))
 		goto oom;
-	if (o->pl_xclbin && !(s->pl_xclbin = aieth_strdup(o->pl_xclbin)))
+	if (o->pl_xclbin && !(s->pl_xclbin = aieth__strdup(o->pl_xclbin)))
 		goto oom;
-	if (o->data_dir && !(s->data_dir = aieth_strdup(o->data_dir)))
+	if (o->data_dir && !(s->data_dir = aieth__strdup(o->data_dir)))
 		goto oom;
 	s->dev.board = s->board;
 	s->dev.info = s->info;
@@ -116,15 +116,15 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.interrupt = o->interrupt;
 	s->dev.progress = o->progress;
 	s->dev.progress_ctx = o->progress_ctx;
-	if ((o->server && !(s->server = aieth_strdup(o->server))) ||
-	    (o->token && !(s->token = aieth_strdup(o->token))) ||
-	    (o->cacert && !(s->cacert = aieth_strdup(o->cacert))))
+	if ((o->server && !(s->server = aieth__strdup(o->server))) ||
+	    (o->token && !(s->token = aieth__strdup(o->token))) ||
+	    (o->cacert && !(s->cacert = aieth__strdup(o->cacert))))
 		goto oom;
 	s->dev.server = s->server;
 	s->dev.token = s->token;
 	s->dev.cacert = s->cacert;
-	if ((o->xrt_ini && !(s->xrt_ini = aieth_strdup(o->xrt_ini))) ||
-	    (o->artifacts_dir && !(s->artifacts_dir = aieth_strdup(o->artifacts_dir))))
+	if ((o->xrt_ini && !(s->xrt_ini = aieth__strdup(o->xrt_ini))) ||
+	    (o->artifacts_dir && !(s->artifacts_dir = aieth__strdup(o->artifacts_dir))))
 		goto oom;
 	s->dev.xrt_ini = s->xrt_ini;
 	s->dev.artifacts_dir = s->artifacts_dir;
@@ -137,7 +137,7 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.server_info = s->server_info;
 	s->dev.server_info_size = sizeof s->server_info;
 	rc = s->ops->open(&s->dev, &s->bstate);
-	if (!rc && (rc = aieth_handle_add(s, AIETH_HANDLE_SESSION)))
+	if (!rc && (rc = aieth__handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);
 	if (rc) {
 		session_free(s);
@@ -147,7 +147,7 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	return AIETH_OK;
 oom:
 	session_free(s);
-	return aieth_fail(AIETH_ENOMEM, "session: out of memory");
+	return aieth__fail(AIETH_ENOMEM, "session: out of memory");
 }
 
 void aieth_session_close(aieth_session *s)
@@ -155,9 +155,9 @@ void aieth_session_close(aieth_session *s)
 	aieth_txn *t;
 	/* closed already, never opened, or in use by another thread: a void
 	 * call cannot say so, and freeing would break the other call */
-	if (aieth_session_enter(s, "aieth_session_close"))
+	if (aieth__session_enter(s, "aieth_session_close"))
 		return;
-	aieth_handle_remove(s);
+	aieth__handle_remove(s);
 	/* transactions never waited for are dropped, not run */
 	for (t = s->head; t; t = t->next)
 		if (t->status == AIETH_TXN_PENDING) {
@@ -165,7 +165,7 @@ void aieth_session_close(aieth_session *s)
 			snprintf(t->msg, sizeof t->msg, "session closed before the wait");
 		}
 	while (s->head)
-		aieth_txn_release(s->head);
+		aieth__txn_release(s->head);
 	if (s->ops && s->bstate)
 		s->ops->close(s->bstate);
 	session_free(s);
@@ -173,17 +173,17 @@ void aieth_session_close(aieth_session *s)
 
 const aieth_board *aieth_session_board(const aieth_session *s)
 {
-	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->board : NULL;
+	return aieth__handle_live(s, AIETH_HANDLE_SESSION) ? s->board : NULL;
 }
 
 const char *aieth_session_backend(const aieth_session *s)
 {
-	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->ops->name : "";
+	return aieth__handle_live(s, AIETH_HANDLE_SESSION) ? s->ops->name : "";
 }
 
 const char *aieth_session_server(const aieth_session *s)
 {
-	return aieth_handle_live(s, AIETH_HANDLE_SESSION) ? s->server_info : "";
+	return aieth__handle_live(s, AIETH_HANDLE_SESSION) ? s->server_info : "";
 }
 
 static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
@@ -191,7 +191,7 @@ static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
 	size_t i, n = 0;
 	char list[512];
 	if (!s || !name)
-		return aieth_fail(AIETH_EINVAL, "graph: NULL session or name");
+		return aieth__fail(AIETH_EINVAL, "graph: NULL session or name");
 	for (i = 0; i < s->ngraphs; i++)
 		if (!strcmp(s->graphs[i].name, name)) {
 			*idx = (uint32_t)i;
@@ -201,7 +201,7 @@ static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
 	for (i = 0; i < s->ngraphs && n + 1 < sizeof list; i++)
 		n += (size_t)snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "",
 				      s->graphs[i].name);
-	return aieth_fail(AIETH_ENOTFOUND, "graph \"%s\" is not part of this session (graphs: %s)",
+	return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\" is not part of this session (graphs: %s)",
 			  name, s->ngraphs ? list : "none");
 }
 
@@ -211,27 +211,27 @@ static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
 	aieth_graph_state *gs;
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = find_graph(s, graph, &g)))
 		return rc;
 	gs = &s->graphs[g];
 	if (iterations < 0 && iterations != AIETH_ITERATIONS_FOREVER)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "graph \"%s\": iterations %lld (use a count >= 0, or -1 to run "
 				  "until ended)",
 				  graph, (long long)iterations);
 	if (gs->ended)
-		return aieth_fail(AIETH_ESTATE, "graph \"%s\" has been ended; it cannot run again",
+		return aieth__fail(AIETH_ESTATE, "graph \"%s\" has been ended; it cannot run again",
 				  graph);
 	if (gs->forever)
-		return aieth_fail(AIETH_ESTATE, "graph \"%s\" is already running until ended", graph);
+		return aieth__fail(AIETH_ESTATE, "graph \"%s\" is already running until ended", graph);
 	if (gs->bounded) {
 		uint64_t done;
 		int complete;
 		if ((rc = s->ops->graph_status(s->bstate, g, &done, &complete)))
 			return rc;
 		if (!complete)
-			return aieth_fail(AIETH_ESTATE,
+			return aieth__fail(AIETH_ESTATE,
 					  "graph \"%s\" is still running its previous run (%llu "
 					  "iterations done); wait for it first",
 					  graph, (unsigned long long)done);
@@ -248,11 +248,11 @@ static int graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
 {
 	uint32_t g;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = find_graph(s, graph, &g)))
 		return rc;
 	if (s->graphs[g].forever)
-		return aieth_fail(AIETH_ETIMEOUT,
+		return aieth__fail(AIETH_ETIMEOUT,
 				  "graph \"%s\" runs until ended; waiting for it never returns", graph);
 	if (!s->graphs[g].bounded)
 		return AIETH_OK; /* nothing was started */
@@ -266,7 +266,7 @@ static int graph_end(aieth_session *s, const char *graph)
 {
 	uint32_t g;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = find_graph(s, graph, &g)))
 		return rc;
 	if ((rc = s->ops->graph_end(s->bstate, g)))
@@ -280,11 +280,11 @@ static int graph_iterations_done(aieth_session *s, const char *graph, uint64_t *
 {
 	uint32_t g;
 	int rc, complete;
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = find_graph(s, graph, &g)))
 		return rc;
 	if (!out)
-		return aieth_fail(AIETH_EINVAL, "aieth_graph_iterations_done: NULL out");
+		return aieth__fail(AIETH_EINVAL, "aieth_graph_iterations_done: NULL out");
 	return s->ops->graph_status(s->bstate, g, out, &complete);
 }
 
@@ -296,13 +296,13 @@ static int rtp_args(aieth_session *s, const char *graph, const char *port, const
 	if ((rc = find_graph(s, graph, g)))
 		return rc;
 	if (!port || !*port || strlen(port) > 1024)
-		return aieth_fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
+		return aieth__fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
 				  port ? "longer than 1024 characters" : "missing");
 	if (!data)
-		return aieth_fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
+		return aieth__fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
 				  port);
 	if (size == 0 || size > 65536)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "graph \"%s\" RTP port \"%s\": %zu bytes, the size must be 1..65536",
 				  graph, port, size);
 	return AIETH_OK;
@@ -313,11 +313,11 @@ static int graph_update_rtp(aieth_session *s, const char *graph, const char *por
 {
 	uint32_t g;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = rtp_args(s, graph, port, data, size, &g)))
 		return rc;
 	if (s->graphs[g].ended)
-		return aieth_fail(AIETH_ESTATE, "graph \"%s\" has been ended", graph);
+		return aieth__fail(AIETH_ESTATE, "graph \"%s\" has been ended", graph);
 	return s->ops->graph_update_rtp(s->bstate, g, port, data, size);
 }
 
@@ -326,7 +326,7 @@ static int graph_read_rtp(aieth_session *s, const char *graph, const char *port,
 {
 	uint32_t g;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if ((rc = rtp_args(s, graph, port, data, size, &g)))
 		return rc;
 	return s->ops->graph_read_rtp(s->bstate, g, port, data, size);
@@ -335,11 +335,11 @@ static int graph_read_rtp(aieth_session *s, const char *graph, const char *port,
 /* The public graph calls: the session is checked and held for the call
  * (core/handles.c), then the call runs. */
 #define HELD(fn, call)                                                                    \
-	int rc = aieth_session_enter(s, fn);                                              \
+	int rc = aieth__session_enter(s, fn);                                              \
 	if (rc)                                                                           \
 		return rc;                                                                \
 	rc = call;                                                                        \
-	aieth_session_leave(s);                                                           \
+	aieth__session_leave(s);                                                           \
 	return rc
 
 int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)

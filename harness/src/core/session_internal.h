@@ -49,6 +49,6 @@ struct aieth_txn {
 /* Free a transaction of a session the caller holds (aieth_txn_free
  * without the handle checks; aieth_session_close frees its transactions
  * with it). */
-void aieth_txn_release(struct aieth_txn *t);
+void aieth__txn_release(struct aieth_txn *t);
 
 #endif

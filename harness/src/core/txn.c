@@ -90,12 +90,12 @@ static int io_setup(aieth_txn *t, size_t i, const aieth_channel_io *u, pld_arg *
 	c->buf_len = a->size < uram ? a->size : uram;
 	c->buf = calloc(1, (size_t)c->buf_len);
 	if (!c->buf)
-		return aieth_fail(AIETH_ENOMEM, "transaction channel %zu (%s): out of memory for "
+		return aieth__fail(AIETH_ENOMEM, "transaction channel %zu (%s): out of memory for "
 				  "%llu bytes", i, t->plios[i].name, (unsigned long long)c->buf_len);
 	if (tx) {
 		io_read(c, 0, c->buf, c->buf_len);
 		if (c->failed)
-			return aieth_fail(AIETH_EIO, "transaction channel %zu (%s): the data source "
+			return aieth__fail(AIETH_EIO, "transaction channel %zu (%s): the data source "
 					  "failed at byte %llu", i, t->plios[i].name,
 					  (unsigned long long)c->fail_off);
 	}
@@ -136,7 +136,7 @@ static int check_io(const aieth_channel_args *a, const aieth_channel_io *io, siz
 		int tx = pl[i].dir == AIETH_DIR_TO_AIE;
 		if ((a[i].data && (io[i].read || io[i].write)) ||
 		    (tx ? io[i].write != NULL : io[i].read != NULL))
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): give data, or the %s callback "
 					  "of its direction, not both",
 					  i, pl[i].name, tx ? "read" : "write");
@@ -151,58 +151,58 @@ static int check_args(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	size_t i, j;
 
 	if (mode != AIETH_MODE_FUNC && mode != AIETH_MODE_PERF)
-		return aieth_fail(AIETH_EINVAL, "transaction: mode %d is neither FUNC (0) nor PERF (1)",
+		return aieth__fail(AIETH_EINVAL, "transaction: mode %d is neither FUNC (0) nor PERF (1)",
 				  (int)mode);
 	if (n == 0)
-		return aieth_fail(AIETH_EINVAL, "transaction: no channels");
+		return aieth__fail(AIETH_EINVAL, "transaction: no channels");
 	if (n > 2u * bi->channels)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "transaction: %zu channels, %s has %u per direction (%u in all)", n,
 				  bi->name, bi->channels, 2 * bi->channels);
 	for (i = 0; i < n; i++) {
 		const aieth_channel_args *c = &a[i];
 		if (!c->plio)
-			return aieth_fail(AIETH_EINVAL, "transaction channel %zu: no PLIO name", i);
+			return aieth__fail(AIETH_EINVAL, "transaction channel %zu: no PLIO name", i);
 		if (aieth_board_plio_find(s->board, c->plio, &pl[i]) != AIETH_OK)
-			return aieth_fail_prefix(AIETH_ENOTFOUND, "transaction channel %zu", i);
+			return aieth__fail_prefix(AIETH_ENOTFOUND, "transaction channel %zu", i);
 		for (j = 0; j < i; j++)
 			if (!strcmp(pl[j].name, pl[i].name))
-				return aieth_fail(AIETH_EINVAL,
+				return aieth__fail(AIETH_EINVAL,
 						  "transaction channels %zu and %zu: %s is listed twice "
 						  "(one entry per PLIO)",
 						  j, i, pl[i].name);
 		if (c->size == 0 || c->size % 16)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): size %llu bytes is not a "
 					  "positive multiple of 16 (one 128-bit beat)",
 					  i, pl[i].name, (unsigned long long)c->size);
 		if (c->size > AIETH_MAX_CHANNEL_SIZE)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): size %llu bytes is %llu beats, "
 					  "the PL kernel counts at most %llu (%llu bytes)",
 					  i, pl[i].name, (unsigned long long)c->size,
 					  (unsigned long long)(c->size / 16), MAX_U32,
 					  AIETH_MAX_CHANNEL_SIZE);
 		if (c->repetition == 0 || c->repetition > AIETH_MAX_REPETITION)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): repetition %llu is outside "
 					  "1..%llu",
 					  i, pl[i].name, (unsigned long long)c->repetition,
 					  AIETH_MAX_REPETITION);
 		if (c->size > AIETH_MAX_CHANNEL_BYTES / c->repetition)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): size %llu x repetition %llu is "
 					  "more than %llu bytes",
 					  i, pl[i].name, (unsigned long long)c->size,
 					  (unsigned long long)c->repetition, AIETH_MAX_CHANNEL_BYTES);
 		if (c->delay > AIETH_MAX_DELAY_CYCLES)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): delay %llu cycles is more than "
 					  "%llu",
 					  i, pl[i].name, (unsigned long long)c->delay,
 					  AIETH_MAX_DELAY_CYCLES);
 		if (mode == AIETH_MODE_FUNC && c->repetition != 1)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "transaction channel %zu (%s): repetition %llu in FUNC mode; "
 					  "replay is only supported in PERF mode (use 1)",
 					  i, pl[i].name, (unsigned long long)c->repetition);
@@ -220,15 +220,15 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 	char err[512];
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || (num_args && !args))
-		return aieth_fail(AIETH_EINVAL, "aieth_txn_submit: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_txn_submit: NULL argument");
 	*out = NULL;
 	N = s->info->channels;
 	t = calloc(1, sizeof *t);
 	if (!t)
-		return aieth_fail(AIETH_ENOMEM, "transaction: out of memory");
-	if ((rc = aieth_handle_add(t, AIETH_HANDLE_TXN))) {
+		return aieth__fail(AIETH_ENOMEM, "transaction: out of memory");
+	if ((rc = aieth__handle_add(t, AIETH_HANDLE_TXN))) {
 		free(t);
 		return rc;
 	}
@@ -253,7 +253,7 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 	if (!t->args || !t->plios || !t->res || !t->io || !pa || !t->dev.tx_moved || !t->dev.rx_moved ||
 	    !t->dev.tx_since || !t->dev.rx_since || !t->dev.tx_first || !t->dev.tx_last ||
 	    !t->dev.rx_first || !t->dev.rx_last || !t->dev.tx_connected || !t->dev.rx_connected) {
-		rc = aieth_fail(AIETH_ENOMEM, "transaction: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "transaction: out of memory");
 		goto fail;
 	}
 	if ((rc = check_args(s, mode, args, num_args, t->plios)) ||
@@ -275,7 +275,7 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 	if (pld_txn_encode(&t->wire, N, s->info->uram_depth_words,
 			   mode == AIETH_MODE_PERF ? PLD_MODE_PERF : PLD_MODE_FUNC, pa, num_args, err,
 			   sizeof err)) {
-		rc = aieth_fail(AIETH_EINVAL, "transaction: %s", err);
+		rc = aieth__fail(AIETH_EINVAL, "transaction: %s", err);
 		goto fail;
 	}
 	free(pa);
@@ -297,7 +297,7 @@ fail:
 	free(pa);
 	t->prev = t->next = NULL;
 	t->s = NULL;
-	aieth_txn_release(t);
+	aieth__txn_release(t);
 	return rc;
 }
 
@@ -307,7 +307,7 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 	aieth_session *s = t->s;
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	/* earlier transactions complete first, in submission order */
 	for (x = s->head; x; x = x->next) {
 		if (x->status == AIETH_TXN_PENDING && x->prev &&
@@ -315,7 +315,7 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 			/* the device was stopped: what followed never runs */
 			x->status = AIETH_TXN_INTERRUPTED;
 			snprintf(x->msg, sizeof x->msg, "interrupted before it started");
-			aieth_txn_compute_results(x);
+			aieth__txn_compute_results(x);
 		} else if (x->status == AIETH_TXN_PENDING) {
 			rc = s->ops->txn_wait(s->bstate, &x->wire, timeout_ms, &x->dev);
 			if (rc) {
@@ -334,19 +334,19 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 				snprintf(x->msg, sizeof x->msg, "%s", x->dev.msg);
 			}
 			io_finish(x);
-			aieth_txn_compute_results(x);
+			aieth__txn_compute_results(x);
 		}
 		if (x == t)
 			break;
 	}
 	if (t->status == AIETH_TXN_FAILED)
-		return aieth_fail(AIETH_EDEVICE, "transaction failed: %s", t->msg);
+		return aieth__fail(AIETH_EDEVICE, "transaction failed: %s", t->msg);
 	return AIETH_OK;
 }
 
 /* Getters read without holding the session (docs/api.md): a handle that
  * is not live gives the "none" value. */
-static int live(const aieth_txn *t) { return aieth_handle_live(t, AIETH_HANDLE_TXN); }
+static int live(const aieth_txn *t) { return aieth__handle_live(t, AIETH_HANDLE_TXN); }
 
 aieth_txn_status aieth_txn_get_status(const aieth_txn *t)
 {
@@ -378,10 +378,10 @@ uint64_t aieth_txn_total_cycles(const aieth_txn *t) { return live(t) ? t->dev.to
 
 size_t aieth_txn_num_channels(const aieth_txn *t) { return live(t) ? t->n : 0; }
 
-void aieth_txn_release(aieth_txn *t)
+void aieth__txn_release(aieth_txn *t)
 {
 	aieth_session *s = t->s;
-	aieth_handle_remove(t);
+	aieth__handle_remove(t);
 	if (s) {
 		/* a pending transaction still occupies the device queue: finish it */
 		if (t->status == AIETH_TXN_PENDING)
@@ -421,11 +421,11 @@ void aieth_txn_release(aieth_txn *t)
 static int txn_channel(const aieth_txn *t, size_t i, aieth_channel_result *out)
 {
 	if (!out)
-		return aieth_fail(AIETH_EINVAL, "aieth_txn_channel: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_txn_channel: NULL argument");
 	if (t->status == AIETH_TXN_PENDING)
-		return aieth_fail(AIETH_ESTATE, "transaction is pending: wait for it first");
+		return aieth__fail(AIETH_ESTATE, "transaction is pending: wait for it first");
 	if (i >= t->n)
-		return aieth_fail(AIETH_EINVAL, "transaction has %zu channels, index %zu asked", t->n,
+		return aieth__fail(AIETH_EINVAL, "transaction has %zu channels, index %zu asked", t->n,
 				  i);
 	*out = t->res[i];
 	return AIETH_OK;
@@ -439,7 +439,7 @@ static int find_chan(const aieth_txn *t, const char *plio, size_t *i)
 			*i = j;
 			return AIETH_OK;
 		}
-	return aieth_fail(AIETH_ENOTFOUND, "%s is not a channel of this transaction", plio);
+	return aieth__fail(AIETH_ENOTFOUND, "%s is not a channel of this transaction", plio);
 }
 
 static int txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_channel_result *out)
@@ -447,7 +447,7 @@ static int txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_chann
 	size_t i = 0;
 	int rc;
 	if (!plio || !out)
-		return aieth_fail(AIETH_EINVAL, "aieth_txn_channel_by_name: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_txn_channel_by_name: NULL argument");
 	if ((rc = find_chan(t, plio, &i)))
 		return rc;
 	return txn_channel(t, i, out);
@@ -459,9 +459,9 @@ static int txn_delay_between(const aieth_txn *t, const char *from, const char *t
 	size_t a = 0, b = 0;
 	int rc;
 	if (!from || !to || !cycles)
-		return aieth_fail(AIETH_EINVAL, "aieth_txn_delay_between: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_txn_delay_between: NULL argument");
 	if (t->status != AIETH_TXN_DONE)
-		return aieth_fail(AIETH_ESTATE, "transaction is %s: delays need a DONE transaction",
+		return aieth__fail(AIETH_ESTATE, "transaction is %s: delays need a DONE transaction",
 				  aieth_txn_status_name(t->status));
 	if ((rc = find_chan(t, from, &a)) || (rc = find_chan(t, to, &b)))
 		return rc;
@@ -475,11 +475,11 @@ static int txn_delay_between(const aieth_txn *t, const char *from, const char *t
 int aieth_txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_args *args,
 			const aieth_channel_io *io, size_t num_args, aieth_txn **out)
 {
-	int rc = aieth_session_enter(s, "aieth_txn_submit");
+	int rc = aieth__session_enter(s, "aieth_txn_submit");
 	if (rc)
 		return rc;
 	rc = txn_submit_io(s, mode, args, io, num_args, out);
-	aieth_session_leave(s);
+	aieth__session_leave(s);
 	return rc;
 }
 
@@ -490,11 +490,11 @@ int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args
 }
 
 #define HELD(fn, call)                                                                    \
-	int rc = aieth_txn_enter(t, fn);                                                  \
+	int rc = aieth__txn_enter(t, fn);                                                  \
 	if (rc)                                                                           \
 		return rc;                                                                \
 	rc = call;                                                                        \
-	aieth_session_leave(t->s);                                                        \
+	aieth__session_leave(t->s);                                                        \
 	return rc
 
 int aieth_txn_wait(aieth_txn *t, uint32_t timeout_ms)
@@ -521,9 +521,9 @@ int aieth_txn_delay_between(const aieth_txn *t, const char *from, const char *to
 void aieth_txn_free(aieth_txn *t)
 {
 	aieth_session *s;
-	if (aieth_txn_enter(t, "aieth_txn_free"))
+	if (aieth__txn_enter(t, "aieth_txn_free"))
 		return; /* freed already, its session closed, or in use: nothing to do */
 	s = t->s;
-	aieth_txn_release(t);
-	aieth_session_leave(s);
+	aieth__txn_release(t);
+	aieth__session_leave(s);
 }

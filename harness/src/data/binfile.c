@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * binfile.c - binary data files, read whole (writes: aieth_write_atomic,
+ * binfile.c - binary data files, read whole (writes: aieth__write_atomic,
  * util/fileio.c).
  */
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-int aieth_bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *len)
+int aieth__bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *len)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -21,13 +21,13 @@ int aieth_bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *le
 	if (len)
 		*len = 0;
 	if (!path || !out || !len)
-		return aieth_fail(AIETH_EINVAL, "aieth_bin_read: NULL argument");
-	rc = aieth_read_file(path, max_bytes, &buf, &n);
+		return aieth__fail(AIETH_EINVAL, "aieth__bin_read: NULL argument");
+	rc = aieth__read_file(path, max_bytes, &buf, &n);
 	if (rc != AIETH_OK)
 		return rc;
 	if (n == 0) {
 		free(buf);
-		return aieth_fail(AIETH_EINVAL, "%s: file is empty (0 bytes of data)", path);
+		return aieth__fail(AIETH_EINVAL, "%s: file is empty (0 bytes of data)", path);
 	}
 	*out = (uint8_t *)buf;
 	*len = n;

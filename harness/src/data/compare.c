@@ -47,7 +47,7 @@ static double part_value(aieth_elem t, const uint8_t *s)
 static int format_part(aieth_elem t, unsigned ps, const uint8_t *s, char *d, size_t cap)
 {
 	uint64_t v = load_le(s, ps);
-	if (aieth_elem_is_float(t))
+	if (aieth__elem_is_float(t))
 		return snprintf(d, cap, t == AIETH_ELEM_DOUBLE ? "%.17g" : "%.9g", part_value(t, s));
 	if (is_signed_int(t)) {
 		unsigned bits = 8 * ps;
@@ -60,8 +60,8 @@ static int format_part(aieth_elem t, unsigned ps, const uint8_t *s, char *d, siz
 
 static void format_elem(aieth_elem t, const uint8_t *s, size_t n, char *d, size_t cap)
 {
-	size_t esize = aieth_elem_size(t);
-	unsigned parts = aieth_elem_parts(t);
+	size_t esize = aieth__elem_size(t);
+	unsigned parts = aieth__elem_parts(t);
 	if (n < esize) { /* a partial element at the end: its bytes */
 		size_t o = (size_t)snprintf(d, cap, "bytes");
 		size_t i;
@@ -96,16 +96,16 @@ static int part_ok(double g, double w, double abs_tol, double rel_tol, double *m
 	return e <= abs_tol + rel_tol * fabs(w);
 }
 
-void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
+void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
 		   double abs_tol, double rel_tol, aieth_compare_result *r)
 {
 	if (!r)
 		return;
 	memset(r, 0, sizeof *r);
-	aieth_compare_more(got, want, len, 0, t, abs_tol, rel_tol, r);
+	aieth__compare_more(got, want, len, 0, t, abs_tol, rel_tol, r);
 }
 
-void aieth_compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
+void aieth__compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
 			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r)
 {
 	size_t esize, n, tail, i;
@@ -114,9 +114,9 @@ void aieth_compare_more(const uint8_t *got, const uint8_t *want, size_t len, uin
 
 	if (!r || !got || !want || len == 0)
 		return;
-	if (!aieth_elem_size(t))
+	if (!aieth__elem_size(t))
 		t = AIETH_ELEM_UINT8;
-	esize = aieth_elem_size(t);
+	esize = aieth__elem_size(t);
 	n = len / esize;
 	tail = len % esize;
 	e0 = base / esize;
@@ -125,7 +125,7 @@ void aieth_compare_more(const uint8_t *got, const uint8_t *want, size_t len, uin
 		abs_tol = 0;
 	if (!(rel_tol >= 0))
 		rel_tol = 0;
-	fl = aieth_elem_is_float(t);
+	fl = aieth__elem_is_float(t);
 
 	if (!fl && memcmp(got, want, len) == 0)
 		return;

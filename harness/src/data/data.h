@@ -5,7 +5,7 @@
  * golden comparison with tolerance, and ADF-style tiling (gather/scatter of a
  * channel's stream from/to a larger multi-dimensional buffer).
  *
- * All functions report failures through aieth_fail() (internal.h) with the
+ * All functions report failures through aieth__fail() (internal.h) with the
  * file, line, value and rule named, and return an aieth error code.
  */
 #ifndef AIETH_DATA_H
@@ -26,13 +26,13 @@ typedef enum {
 
 /* "int8", "uint16", "float", "cint16", ... -> type. AIETH_EINVAL listing
  * the valid names when unknown. */
-int aieth_elem_parse(const char *name, aieth_elem *out);
-const char *aieth_elem_name(aieth_elem t);
+int aieth__elem_parse(const char *name, aieth_elem *out);
+const char *aieth__elem_name(aieth_elem t);
 /* Bytes per element (a complex element counts both parts: cint16 = 4). */
-size_t aieth_elem_size(aieth_elem t);
+size_t aieth__elem_size(aieth_elem t);
 /* Scalars per element: 2 for complex types, else 1. */
-unsigned aieth_elem_parts(aieth_elem t);
-int aieth_elem_is_float(aieth_elem t);
+unsigned aieth__elem_parts(aieth_elem t);
+int aieth__elem_is_float(aieth_elem t);
 
 /* ------------------------------------------------------------- text files */
 
@@ -44,30 +44,30 @@ int aieth_elem_is_float(aieth_elem t);
  * values: the data is the values in order, little-endian. `what` names the
  * file in messages. On success *out (malloc'd, caller frees) holds *len
  * bytes. max_bytes bounds the result (AIETH_EINVAL beyond it). */
-int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
+int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
 		     size_t max_bytes, uint8_t **out, size_t *len);
-int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
+int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
 		    size_t *len);
 /* The same parse of the file at path, read in chunks and written as binary
  * to out_fd (at its position) in bounded memory: *len bytes (at most
- * max_bytes). The same errors, with file:line:column, as aieth_text_read;
+ * max_bytes). The same errors, with file:line:column, as aieth__text_read;
  * a line may be up to 64 MiB. */
-int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
+int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
 		       uint64_t *len);
 /* Write data as text: one 128-bit beat per line (16 / element size values,
  * the last line may be shorter when len is not a multiple of 16), integers
  * in decimal, floats with enough digits to read back exactly. The file is
  * written to a temporary name and renamed. len must be a multiple of the
  * element size. */
-int aieth_text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len);
-/* The text aieth_text_write writes, in memory: *out (malloc'd, caller
+int aieth__text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len);
+/* The text aieth__text_write writes, in memory: *out (malloc'd, caller
  * frees, NUL-terminated) holds *out_len characters. */
-int aieth_text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
+int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
 		      size_t *out_len);
 
-/* Binary files: read whole (max_bytes bounds). Writes: aieth_write_atomic
+/* Binary files: read whole (max_bytes bounds). Writes: aieth__write_atomic
  * (util/fileio.h). */
-int aieth_bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *len);
+int aieth__bin_read(const char *path, size_t max_bytes, uint8_t **out, size_t *len);
 
 /* --------------------------------------------------------------- patterns */
 
@@ -86,10 +86,10 @@ typedef struct {
  * wrap modulo 2^bits; complex: real = imaginary = that value); random fills
  * bytes from a documented 64-bit generator (splitmix64) seeded by seed.
  * Values that do not fit the type are an error for constant. */
-int aieth_pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len);
+int aieth__pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len);
 /* Bytes [off, off+len) of the same pattern (off a multiple of the element
  * size): a dataset is generated chunk by chunk, identical to one fill. */
-int aieth_pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, size_t len);
+int aieth__pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, size_t len);
 
 /* ------------------------------------------------------------ comparison */
 
@@ -107,12 +107,12 @@ typedef struct {
  * Float types (float, double, cfloat) accept |got - want| <= abs_tol +
  * rel_tol * |want| per scalar part; NaN equals NaN only when both are NaN.
  * len must be a multiple of the element size. */
-void aieth_compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
+void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
 		   double abs_tol, double rel_tol, aieth_compare_result *r);
 /* Streamed comparison: the next len bytes, starting at byte base of the
  * data (a multiple of the element size), added to r (zero it first).
- * Chunk by chunk this gives exactly aieth_compare's result of the whole. */
-void aieth_compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
+ * Chunk by chunk this gives exactly aieth__compare's result of the whole. */
+void aieth__compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
 			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r);
 
 /* --------------------------------------------------------- data sources */
@@ -133,7 +133,7 @@ typedef struct {
 
 /* Bytes [off, off+n) of the source; beyond len is AIETH_EINVAL; a short
  * file AIETH_EIO naming it. */
-int aieth_src_read(const aieth_src *s, uint64_t off, void *buf, size_t n);
+int aieth__src_read(const aieth_src *s, uint64_t off, void *buf, size_t n);
 
 /* ---------------------------------------------------------------- tiling */
 
@@ -170,17 +170,17 @@ typedef struct {
  * dimensions, wraps >= 1, boundaries <= buffer, element counts without
  * overflow). `what` prefixes messages (e.g. "t.json: transactions[0]
  * .channels[2].tiling"). Returns AIETH_OK or AIETH_EINVAL naming the field. */
-int aieth_tiling_check(const char *what, const aieth_tiling *tl);
+int aieth__tiling_check(const char *what, const aieth_tiling *tl);
 /* Elements in the buffer, and elements the traversal visits in total. */
-uint64_t aieth_tiling_buffer_elems(const aieth_tiling *tl);
-uint64_t aieth_tiling_stream_elems(const aieth_tiling *tl);
+uint64_t aieth__tiling_buffer_elems(const aieth_tiling *tl);
+uint64_t aieth__tiling_stream_elems(const aieth_tiling *tl);
 /* Gather: stream[k] = buffer element the traversal visits k-th (zero when
  * padded). Scatter: the reverse (later visits overwrite earlier ones; padded
- * positions are skipped). buf holds aieth_tiling_buffer_elems elements of
- * esize bytes; stream holds aieth_tiling_stream_elems elements. */
-void aieth_tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *buf,
+ * positions are skipped). buf holds aieth__tiling_buffer_elems elements of
+ * esize bytes; stream holds aieth__tiling_stream_elems elements. */
+void aieth__tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *buf,
 			 uint8_t *stream);
-void aieth_tiling_scatter(const aieth_tiling *tl, size_t esize, const uint8_t *stream,
+void aieth__tiling_scatter(const aieth_tiling *tl, size_t esize, const uint8_t *stream,
 			  uint8_t *buf);
 
 #endif /* AIETH_DATA_H */

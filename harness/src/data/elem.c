@@ -29,7 +29,7 @@ static const struct {
 
 static int valid(aieth_elem t) { return (unsigned)t < AIETH_ELEM_COUNT; }
 
-int aieth_elem_parse(const char *name, aieth_elem *out)
+int aieth__elem_parse(const char *name, aieth_elem *out)
 {
 	unsigned i;
 	for (i = 0; name && i < AIETH_ELEM_COUNT; i++) {
@@ -39,16 +39,16 @@ int aieth_elem_parse(const char *name, aieth_elem *out)
 			return AIETH_OK;
 		}
 	}
-	return aieth_fail(AIETH_EINVAL,
+	return aieth__fail(AIETH_EINVAL,
 			  "unknown element type \"%.64s\" (valid: int8, int16, int32, int64, uint8, "
 			  "uint16, uint32, uint64, float, double, cint16, cint32, cfloat)",
 			  name ? name : "(null)");
 }
 
-const char *aieth_elem_name(aieth_elem t) { return valid(t) ? elems[t].name : "?"; }
+const char *aieth__elem_name(aieth_elem t) { return valid(t) ? elems[t].name : "?"; }
 
-size_t aieth_elem_size(aieth_elem t) { return valid(t) ? elems[t].size : 0; }
+size_t aieth__elem_size(aieth_elem t) { return valid(t) ? elems[t].size : 0; }
 
-unsigned aieth_elem_parts(aieth_elem t) { return valid(t) ? elems[t].parts : 0; }
+unsigned aieth__elem_parts(aieth_elem t) { return valid(t) ? elems[t].parts : 0; }
 
-int aieth_elem_is_float(aieth_elem t) { return valid(t) ? elems[t].is_float : 0; }
+int aieth__elem_is_float(aieth_elem t) { return valid(t) ? elems[t].is_float : 0; }

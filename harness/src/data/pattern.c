@@ -24,7 +24,7 @@ static void store_le(uint8_t *d, uint64_t v, unsigned n)
 /* Bytes per scalar part. */
 static unsigned part_size(aieth_elem t)
 {
-	return (unsigned)(aieth_elem_size(t) / aieth_elem_parts(t));
+	return (unsigned)(aieth__elem_size(t) / aieth__elem_parts(t));
 }
 
 static int is_signed_int(aieth_elem t)
@@ -133,7 +133,7 @@ static int fill_random(uint64_t seed, uint64_t off, uint8_t *dst, size_t len)
 static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 {
 	aieth_elem t = p->type;
-	unsigned ps = part_size(t), parts = aieth_elem_parts(t), k;
+	unsigned ps = part_size(t), parts = aieth__elem_parts(t), k;
 	uint8_t e[8];
 	uint64_t bits = 0;
 	double v = p->start;
@@ -141,12 +141,12 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 
 	if (t == AIETH_ELEM_DOUBLE) {
 		bits = double_bits(v);
-	} else if (aieth_elem_is_float(t)) {
+	} else if (aieth__elem_is_float(t)) {
 		if (isfinite(v) && fabs(v) >= 0x1.ffffffp+127)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "constant %s does not fit %s (finite magnitudes up to "
 					  "%.9g)",
-					  num(vs, sizeof vs, v), aieth_elem_name(t), (double)FLT_MAX);
+					  num(vs, sizeof vs, v), aieth__elem_name(t), (double)FLT_MAX);
 		bits = float_bits(v);
 	} else {
 		unsigned bitsz = 8 * ps;
@@ -167,11 +167,11 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 				 ? "-9223372036854775808..9223372036854775807"
 				 : "0..18446744073709551615");
 		if (!isfinite(v) || v != floor(v))
-			return aieth_fail(AIETH_EINVAL, "constant %s is not an integer (%s takes %s)",
-					  num(vs, sizeof vs, v), aieth_elem_name(t), rng);
+			return aieth__fail(AIETH_EINVAL, "constant %s is not an integer (%s takes %s)",
+					  num(vs, sizeof vs, v), aieth__elem_name(t), rng);
 		if (v < lo || v >= hi)
-			return aieth_fail(AIETH_EINVAL, "constant %s does not fit %s (%s)",
-					  num(vs, sizeof vs, v), aieth_elem_name(t), rng);
+			return aieth__fail(AIETH_EINVAL, "constant %s does not fit %s (%s)",
+					  num(vs, sizeof vs, v), aieth__elem_name(t), rng);
 		to_u64_mod(v, &bits);
 	}
 	for (k = 0; k < parts; k++)
@@ -183,22 +183,22 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 static int fill_ramp(const aieth_pattern *p, uint64_t i0, uint8_t *dst, size_t len)
 {
 	aieth_elem t = p->type;
-	unsigned ps = part_size(t), parts = aieth_elem_parts(t), k;
+	unsigned ps = part_size(t), parts = aieth__elem_parts(t), k;
 	size_t esize = ps * parts, n = len / esize, i;
 
-	if (!aieth_elem_is_float(t)) {
+	if (!aieth__elem_is_float(t)) {
 		uint64_t s, st, v;
 		char vs[40];
 		if (!to_u64_mod(p->start, &s))
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "ramp start %s is not an integer in -2^63..2^64 (%s ramps "
 					  "take integer start and step)",
-					  num(vs, sizeof vs, p->start), aieth_elem_name(t));
+					  num(vs, sizeof vs, p->start), aieth__elem_name(t));
 		if (!to_u64_mod(p->step, &st))
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "ramp step %s is not an integer in -2^63..2^64 (%s ramps "
 					  "take integer start and step)",
-					  num(vs, sizeof vs, p->step), aieth_elem_name(t));
+					  num(vs, sizeof vs, p->step), aieth__elem_name(t));
 		for (i = 0, v = s + i0 * st; i < n; i++, v += st)
 			for (k = 0; k < parts; k++)
 				store_le(dst + i * esize + k * ps, v, ps);
@@ -213,35 +213,35 @@ static int fill_ramp(const aieth_pattern *p, uint64_t i0, uint8_t *dst, size_t l
 	return AIETH_OK;
 }
 
-int aieth_pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len)
+int aieth__pattern_fill(const aieth_pattern *p, uint8_t *dst, size_t len)
 {
-	return aieth_pattern_fill_at(p, 0, dst, len);
+	return aieth__pattern_fill_at(p, 0, dst, len);
 }
 
-int aieth_pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, size_t len)
+int aieth__pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, size_t len)
 {
 	size_t esize;
 	if (!p || (!dst && len))
-		return aieth_fail(AIETH_EINVAL, "aieth_pattern_fill: NULL argument");
-	esize = aieth_elem_size(p->type);
+		return aieth__fail(AIETH_EINVAL, "aieth__pattern_fill: NULL argument");
+	esize = aieth__elem_size(p->type);
 	if (!esize)
-		return aieth_fail(AIETH_EINVAL, "pattern element type %d is not valid", (int)p->type);
+		return aieth__fail(AIETH_EINVAL, "pattern element type %d is not valid", (int)p->type);
 	if (off % esize)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "pattern offset %llu bytes is not on a %s element boundary (%zu "
 				  "bytes each)",
-				  (unsigned long long)off, aieth_elem_name(p->type), esize);
+				  (unsigned long long)off, aieth__elem_name(p->type), esize);
 	if (len % esize)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "pattern size %zu bytes is not a whole number of %s elements (%zu "
 				  "bytes each)",
-				  len, aieth_elem_name(p->type), esize);
+				  len, aieth__elem_name(p->type), esize);
 	switch (p->kind) {
 	case AIETH_PAT_RANDOM: return fill_random(p->seed, off, dst, len);
 	case AIETH_PAT_CONSTANT: return fill_constant(p, dst, len);
 	case AIETH_PAT_RAMP: return fill_ramp(p, off / esize, dst, len);
 	default: break;
 	}
-	return aieth_fail(AIETH_EINVAL, "pattern kind %d is not valid (ramp, constant, random)",
+	return aieth__fail(AIETH_EINVAL, "pattern kind %d is not valid (ramp, constant, random)",
 			  (int)p->kind);
 }

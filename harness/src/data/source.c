@@ -11,12 +11,12 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-int aieth_src_read(const aieth_src *s, uint64_t off, void *buf, size_t n)
+int aieth__src_read(const aieth_src *s, uint64_t off, void *buf, size_t n)
 {
 	if (!s || (!buf && n))
-		return aieth_fail(AIETH_EINVAL, "aieth_src_read: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth__src_read: NULL argument");
 	if (off > s->len || n > s->len - off)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "data source: bytes %llu..%llu asked, it has %llu",
 				  (unsigned long long)off, (unsigned long long)(off + n),
 				  (unsigned long long)s->len);
@@ -25,9 +25,9 @@ int aieth_src_read(const aieth_src *s, uint64_t off, void *buf, size_t n)
 		memcpy(buf, s->mem + off, n);
 		return AIETH_OK;
 	case AIETH_SRC_FILE:
-		return aieth_pread_full(s->fd, buf, n, off, s->what ? s->what : "data file");
+		return aieth__pread_full(s->fd, buf, n, off, s->what ? s->what : "data file");
 	case AIETH_SRC_PATTERN:
-		return aieth_pattern_fill_at(&s->pat, off, buf, n);
+		return aieth__pattern_fill_at(&s->pat, off, buf, n);
 	default:
 		memset(buf, 0, n);
 		return AIETH_OK;

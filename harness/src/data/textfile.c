@@ -7,11 +7,11 @@
  * the line. Integers are parsed here (decimal, or 0x hex), floats with
  * strtod on a bounded copy of the token. A text is parsed whole (into a
  * buffer that grows by doubling) or in pieces that end at line ends
- * (aieth_text_convert: any size, in bounded memory). aiesimulator output markers are skipped: a line whose first
+ * (aieth__text_convert: any size, in bounded memory). aiesimulator output markers are skipped: a line whose first
  * token is "T" (a timestamp such as "T 1234 ns") and the token "TLAST".
  *
  * Writing formats into one buffer and hands it to the atomic writer
- * (aieth_write_atomic, util/fileio.h).
+ * (aieth__write_atomic, util/fileio.h).
  */
 #include <errno.h>
 #include <float.h>
@@ -31,7 +31,7 @@
 #define TEXT_MAX_TOKEN 320
 /* A text file may be this many times larger than the data limit. */
 #define TEXT_SIZE_FACTOR 64
-/* aieth_text_convert reads this much text at a time; a line may be longer,
+/* aieth__text_convert reads this much text at a time; a line may be longer,
  * up to TEXT_MAX_LINE. */
 #define TEXT_CHUNK (1 << 20)
 #define TEXT_MAX_LINE (64 << 20)
@@ -177,7 +177,7 @@ static int fail_at(const parser *ps, const char *tb, int code, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(m, sizeof m, fmt, ap);
 	va_end(ap);
-	return aieth_fail(code, "%s:%lu:%zu: %s", ps->what, ps->sc.line,
+	return aieth__fail(code, "%s:%lu:%zu: %s", ps->what, ps->sc.line,
 			  (size_t)(tb - ps->sc.line_start) + 1, m);
 }
 
@@ -283,7 +283,7 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 		}
 	}
 	if (p != e || p == digits) {
-		const char *tn = aieth_elem_name(ps->t);
+		const char *tn = aieth__elem_name(ps->t);
 		show(sh, sizeof sh, b, (size_t)(e - b));
 		if (is_nonfinite(b, e))
 			return fail_at(ps, b, AIETH_EPARSE,
@@ -319,7 +319,7 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 		int_range(ps->pi, rng, sizeof rng, hex);
 		show(sh, sizeof sh, b, (size_t)(e - b));
 		return fail_at(ps, b, AIETH_EINVAL, "value %s does not fit %s (%s%s)", sh,
-			       aieth_elem_name(ps->t), aieth_elem_parts(ps->t) == 2 ? "each part " : "",
+			       aieth__elem_name(ps->t), aieth__elem_parts(ps->t) == 2 ? "each part " : "",
 			       rng);
 	}
 	*out = neg ? (uint64_t)0 - mag : mag;
@@ -343,7 +343,7 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 	char *end;
 	size_t n = (size_t)(e - b);
 	double d;
-	const char *tn = aieth_elem_name(ps->t);
+	const char *tn = aieth__elem_name(ps->t);
 
 	if (n >= sizeof buf) {
 		show(sh, sizeof sh, b, n);
@@ -479,21 +479,21 @@ static int ts_finish(text_stream *ts)
 	const char *what = ts->ps.what;
 	aieth_elem t = ts->ps.t;
 	if (ts->over)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %llu bytes of %s data (%llu numbers), over the limit of %zu "
 				  "bytes (the value at %lu:%zu is the first past it)",
 				  what, (unsigned long long)(ts->scalars * ts->ps.pi.psize),
-				  aieth_elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
+				  aieth__elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
 				  ts->over_line, ts->over_col);
 	if (ts->scalars == 0)
-		return aieth_fail(AIETH_EPARSE,
+		return aieth__fail(AIETH_EPARSE,
 				  "%s: no values (the text is empty or holds only comments)", what);
-	if (aieth_elem_parts(t) == 2 && ts->scalars % 2)
-		return aieth_fail(AIETH_EPARSE,
+	if (aieth__elem_parts(t) == 2 && ts->scalars % 2)
+		return aieth__fail(AIETH_EPARSE,
 				  "%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
 				  "the text holds an odd count of numbers (%llu): this one has no "
 				  "imaginary part",
-				  what, ts->last_line, ts->last_col, aieth_elem_name(t),
+				  what, ts->last_line, ts->last_col, aieth__elem_name(t),
 				  (unsigned long long)ts->scalars);
 	return ts_flush(ts);
 }
@@ -517,7 +517,7 @@ static int grow_emit(void *ctx, const uint8_t *p, size_t n)
 			ncap = g->max;
 		nb = realloc(g->buf, ncap);
 		if (!nb)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory (%zu bytes)", g->what, ncap);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory (%zu bytes)", g->what, ncap);
 		g->buf = nb;
 		g->cap = ncap;
 	}
@@ -526,7 +526,7 @@ static int grow_emit(void *ctx, const uint8_t *p, size_t n)
 	return AIETH_OK;
 }
 
-int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
+int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
 		     size_t max_bytes, uint8_t **out, size_t *len)
 {
 	text_stream *ts;
@@ -540,11 +540,11 @@ int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_
 	if (!what)
 		what = "text";
 	if (!out || !len || (!text && text_len))
-		return aieth_fail(AIETH_EINVAL, "%s: aieth_text_parse: NULL argument", what);
+		return aieth__fail(AIETH_EINVAL, "%s: aieth__text_parse: NULL argument", what);
 	if ((unsigned)t >= AIETH_ELEM_COUNT)
-		return aieth_fail(AIETH_EINVAL, "%s: element type %d is not valid", what, (int)t);
+		return aieth__fail(AIETH_EINVAL, "%s: element type %d is not valid", what, (int)t);
 	if (!(ts = malloc(sizeof *ts)))
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	g.what = what;
 	ts_init(ts, what, t, max_bytes, grow_emit, &g);
 	rc = ts_feed(ts, text ? text : "", text_len);
@@ -565,7 +565,7 @@ int aieth_text_parse(const char *what, const char *text, size_t text_len, aieth_
 	return AIETH_OK;
 }
 
-int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
+int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
 		    size_t *len)
 {
 	struct stat st;
@@ -579,19 +579,19 @@ int aieth_text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **
 	if (len)
 		*len = 0;
 	if (!path || !out || !len)
-		return aieth_fail(AIETH_EINVAL, "aieth_text_read: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth__text_read: NULL argument");
 	limit = max_bytes > (SIZE_MAX - 2 - 65536) / TEXT_SIZE_FACTOR
 			? SIZE_MAX - 2
 			: max_bytes * TEXT_SIZE_FACTOR + 65536;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > limit)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: text file is %lld bytes, larger than %d times the data limit "
 				  "of %zu bytes plus 64 KiB",
 				  path, (long long)st.st_size, TEXT_SIZE_FACTOR, max_bytes);
-	rc = aieth_read_file(path, limit, &text, &tlen);
+	rc = aieth__read_file(path, limit, &text, &tlen);
 	if (rc != AIETH_OK)
 		return rc;
-	rc = aieth_text_parse(path, text, tlen, t, max_bytes, out, len);
+	rc = aieth__text_parse(path, text, tlen, t, max_bytes, out, len);
 	free(text);
 	return rc;
 }
@@ -605,10 +605,10 @@ typedef struct {
 static int fd_emit(void *ctx, const uint8_t *p, size_t n)
 {
 	fd_sink *f = ctx;
-	return aieth_write_full(f->fd, p, n, f->what);
+	return aieth__write_full(f->fd, p, n, f->what);
 }
 
-int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
+int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
 		       uint64_t *len)
 {
 	text_stream *ts = NULL;
@@ -620,13 +620,13 @@ int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int o
 	if (len)
 		*len = 0;
 	if (!path || !len || (unsigned)t >= AIETH_ELEM_COUNT)
-		return aieth_fail(AIETH_EINVAL, "aieth_text_convert: bad argument");
-	if ((rc = aieth_open_input(path, &fd, NULL)))
+		return aieth__fail(AIETH_EINVAL, "aieth__text_convert: bad argument");
+	if ((rc = aieth__open_input(path, &fd, NULL)))
 		return rc;
 	ts = malloc(sizeof *ts);
 	buf = malloc(cap);
 	if (!ts || !buf) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 		goto done;
 	}
 	ts_init(ts, path, t, max_bytes > SIZE_MAX ? SIZE_MAX : (size_t)max_bytes, fd_emit, &sink);
@@ -637,7 +637,7 @@ int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int o
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = aieth_fail(AIETH_EIO, "%s: read error: %s", path, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: read error: %s", path, strerror(errno));
 			goto done;
 		}
 		have += (size_t)r;
@@ -649,13 +649,13 @@ int aieth_text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int o
 		if (!take && have == cap) {
 			char *nb;
 			if (cap >= TEXT_MAX_LINE) {
-				rc = aieth_fail(AIETH_EINVAL, "%s:%lu: a line longer than %d bytes", path,
+				rc = aieth__fail(AIETH_EINVAL, "%s:%lu: a line longer than %d bytes", path,
 						ts->ps.sc.line, TEXT_MAX_LINE);
 				goto done;
 			}
 			nb = realloc(buf, cap * 2);
 			if (!nb) {
-				rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+				rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 				goto done;
 			}
 			buf = nb;
@@ -729,7 +729,7 @@ static size_t format_part(part_info pi, const uint8_t *s, char *d)
 	return k;
 }
 
-int aieth_text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
+int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
 		      size_t *out_len)
 {
 	part_info pi;
@@ -741,24 +741,24 @@ int aieth_text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
 	if (out_len)
 		*out_len = 0;
 	if (!out || !out_len || (!data && len))
-		return aieth_fail(AIETH_EINVAL, "aieth_text_format: NULL argument");
-	esize = aieth_elem_size(t);
+		return aieth__fail(AIETH_EINVAL, "aieth__text_format: NULL argument");
+	esize = aieth__elem_size(t);
 	if (!esize)
-		return aieth_fail(AIETH_EINVAL, "element type %d is not valid", (int)t);
+		return aieth__fail(AIETH_EINVAL, "element type %d is not valid", (int)t);
 	if (len % esize)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%zu bytes is not a whole number of %s elements (%zu bytes each)",
-				  len, aieth_elem_name(t), esize);
+				  len, aieth__elem_name(t), esize);
 	pi = part_of(t);
 	scalars = len / pi.psize;
 	if (scalars > (SIZE_MAX - 1) / TEXT_MAX_NUMBER)
-		return aieth_fail(AIETH_ENOMEM, "%zu bytes of data are too many to format as text",
+		return aieth__fail(AIETH_ENOMEM, "%zu bytes of data are too many to format as text",
 				  len);
 	cap = scalars * TEXT_MAX_NUMBER + 1;
 	buf = malloc(cap);
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "out of memory formatting %zu bytes of %s as text",
-				  len, aieth_elem_name(t));
+		return aieth__fail(AIETH_ENOMEM, "out of memory formatting %zu bytes of %s as text",
+				  len, aieth__elem_name(t));
 	per_line = 16 / pi.psize;
 	for (i = 0; i < scalars; i++) {
 		o += format_part(pi, data + i * pi.psize, buf + o);
@@ -770,17 +770,17 @@ int aieth_text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
 	return AIETH_OK;
 }
 
-int aieth_text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len)
+int aieth__text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len)
 {
 	char *text;
 	size_t n;
 	int rc;
 	if (!path)
-		return aieth_fail(AIETH_EINVAL, "aieth_text_write: no path");
-	rc = aieth_text_format(t, data, len, &text, &n);
+		return aieth__fail(AIETH_EINVAL, "aieth__text_write: no path");
+	rc = aieth__text_format(t, data, len, &text, &n);
 	if (rc != AIETH_OK)
-		return aieth_fail_prefix(rc, "%s", path);
-	rc = aieth_write_atomic(path, text, n);
+		return aieth__fail_prefix(rc, "%s", path);
+	rc = aieth__write_atomic(path, text, n);
 	free(text);
 	return rc;
 }

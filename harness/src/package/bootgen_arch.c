@@ -47,7 +47,7 @@ static size_t ba_row_name(const char *line, size_t n, const char **name)
 	return t < e && *t == ':' ? n : 0;
 }
 
-size_t aieth_bootgen_arch_parse(const char *text, size_t len, char *list, size_t cap)
+size_t aieth__bootgen_arch_parse(const char *text, size_t len, char *list, size_t cap)
 {
 	const char *p = text, *e = text + len, *nl, *name;
 	size_t found = 0, used = 0, n;
@@ -81,7 +81,7 @@ size_t aieth_bootgen_arch_parse(const char *text, size_t len, char *list, size_t
 	return found;
 }
 
-int aieth_bootgen_arch_listed(const char *list, const char *arch)
+int aieth__bootgen_arch_listed(const char *list, const char *arch)
 {
 	size_t n = strlen(arch);
 	const char *p = list;
@@ -95,7 +95,7 @@ int aieth_bootgen_arch_listed(const char *list, const char *arch)
 	return 0;
 }
 
-int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, size_t cap)
+int aieth__bootgen_arch_query(const char *tool, double timeout_s, char *list, size_t cap)
 {
 	char *argv[] = {(char *)tool, "-help", "arch", NULL};
 	posix_spawn_file_actions_t fa;
@@ -103,15 +103,15 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 	size_t got = 0;
 	int fds[2], e, st = 0, rc = AIETH_OK, open_end = 1;
 	pid_t pid;
-	double t0 = aieth_pkg_now_s();
+	double t0 = aieth__pkg_now_s();
 
 	list[0] = '\0';
 	buf = malloc(AIETH_BOOTGEN_HELP_MAX);
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (pipe(fds) != 0) {
 		free(buf);
-		return aieth_fail(AIETH_EIO, "pipe: %s", strerror(errno));
+		return aieth__fail(AIETH_EIO, "pipe: %s", strerror(errno));
 	}
 	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
@@ -120,26 +120,26 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	/* a group of its own, so a time limit kills whatever it started */
-	e = aieth_pkg_spawn(&pid, tool, argv, &fa);
+	e = aieth__pkg_spawn(&pid, tool, argv, &fa);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	if (e) {
 		close(fds[0]);
 		free(buf);
-		return aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s: %s", tool, strerror(e));
+		return aieth__fail(AIETH_EUNSUPPORTED, "cannot run %s: %s", tool, strerror(e));
 	}
 	while (open_end) {
 		struct pollfd pf = {fds[0], POLLIN, 0};
-		double left = timeout_s - (aieth_pkg_now_s() - t0);
+		double left = timeout_s - (aieth__pkg_now_s() - t0);
 		ssize_t r;
 		char sink[4096];
 		if (left <= 0) {
-			rc = aieth_fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
+			rc = aieth__fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
 					"killed it", tool, timeout_s);
 			break;
 		}
 		if (poll(&pf, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR) {
-			rc = aieth_fail(AIETH_EIO, "%s -help arch: poll: %s", tool, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s -help arch: poll: %s", tool, strerror(errno));
 			break;
 		}
 		if (!pf.revents)
@@ -163,21 +163,21 @@ int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, siz
 		if (w != 0 && !(w < 0 && errno == EINTR))
 			break;
 		struct timespec nap = {0, 5 * 1000 * 1000};
-		if (aieth_pkg_now_s() - t0 >= timeout_s)
-			rc = aieth_fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
+		if (aieth__pkg_now_s() - t0 >= timeout_s)
+			rc = aieth__fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
 					"killed it", tool, timeout_s);
 		else
 			nanosleep(&nap, NULL);
 	}
 	if (rc)
-		aieth_pkg_kill_group(pid);
+		aieth__pkg_kill_group(pid);
 	/* posix_spawnp can succeed for a program that is not there (under
 	 * qemu-user, or a spawn without an exec error pipe): the child then
 	 * exits 127, as a shell's "not found" */
 	if (!rc && WIFEXITED(st) && WEXITSTATUS(st) == 127)
-		rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found)", tool);
+		rc = aieth__fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found)", tool);
 	if (!rc)
-		aieth_bootgen_arch_parse(buf, got, list, cap);
+		aieth__bootgen_arch_parse(buf, got, list, cap);
 	free(buf);
 	return rc;
 }

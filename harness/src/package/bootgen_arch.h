@@ -17,16 +17,16 @@
  * ("*zynq : Image is ...", "versal_2ve_2vm : Image is ..."), written
  * comma-separated to list (cap bytes, at least 1). Returns how many were
  * found; 0 when text has no such table. */
-size_t aieth_bootgen_arch_parse(const char *text, size_t len, char *list, size_t cap);
+size_t aieth__bootgen_arch_parse(const char *text, size_t len, char *list, size_t cap);
 
 /* 1 when `arch` is one of the comma-separated names of list. */
-int aieth_bootgen_arch_listed(const char *list, const char *arch);
+int aieth__bootgen_arch_listed(const char *list, const char *arch);
 
 /* Run `tool -help arch` (stdin /dev/null, stdout and stderr captured, at
  * most AIETH_BOOTGEN_HELP_MAX bytes, killed with its process group after
  * timeout_s seconds) and parse its table into list. AIETH_OK, also when
  * the table is missing (list is then ""); AIETH_EUNSUPPORTED when the
  * program cannot be started, AIETH_ETIMEOUT past the limit. */
-int aieth_bootgen_arch_query(const char *tool, double timeout_s, char *list, size_t cap);
+int aieth__bootgen_arch_query(const char *tool, double timeout_s, char *list, size_t cap);
 
 #endif

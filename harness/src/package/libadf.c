@@ -36,7 +36,7 @@ static const char *const stage_names[AIETH_CDO_NUM_STAGES] = {
 	"elfs", "init", "enable",
 };
 
-const char *aieth_cdo_stage_name(aieth_cdo_stage s)
+const char *aieth__cdo_stage_name(aieth_cdo_stage s)
 {
 	return (unsigned)s < AIETH_CDO_NUM_STAGES ? stage_names[s] : "?";
 }
@@ -74,7 +74,7 @@ static int classify(const char *what, const char *name, aieth_cdo_stage *st, int
 			*kind = IS_CDO;
 			return AIETH_OK;
 		}
-	return aieth_fail(AIETH_EPARSE, "%s: %s: unknown AIE CDO stage \"%s\" (known: "
+	return aieth__fail(AIETH_EPARSE, "%s: %s: unknown AIE CDO stage \"%s\" (known: "
 			  "device.partition.reset, reset, clock.gating, error.handling, elfs, "
 			  "init, enable)", what, name, stage);
 }
@@ -84,12 +84,12 @@ static int add_cdo(aieth_graph_inputs *g, aieth_cdo_stage st, const char *source
 {
 	aieth_cdo_file *c = &g->cdo[st];
 	if (c->present)
-		return aieth_fail(AIETH_EPARSE, "%s: the %s CDO appears twice (also in %s)", source,
+		return aieth__fail(AIETH_EPARSE, "%s: the %s CDO appears twice (also in %s)", source,
 				  stage_names[st], c->source);
-	c->source = aieth_strdup(source);
-	c->path = path ? aieth_strdup(path) : NULL;
+	c->source = aieth__strdup(source);
+	c->path = path ? aieth__strdup(path) : NULL;
 	if (!c->source || (path && !c->path))
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 	c->present = 1;
 	c->size = size;
 	g->num_cdos++;
@@ -101,7 +101,7 @@ static int set_json(aieth_graph_inputs *g, int trace, const char *source, char *
 	char **dst = trace ? &g->trace_config : &g->control_config;
 	if (*dst) {
 		free(text);
-		return aieth_fail(AIETH_EPARSE, "%s: a second %s", source,
+		return aieth__fail(AIETH_EPARSE, "%s: a second %s", source,
 				  trace ? TRACE_NAME : CONTROL_NAME);
 	}
 	*dst = text;
@@ -109,9 +109,9 @@ static int set_json(aieth_graph_inputs *g, int trace, const char *source, char *
 		g->trace_config_len = len;
 	} else {
 		g->control_config_len = len;
-		g->control_config_source = aieth_strdup(source);
+		g->control_config_source = aieth__strdup(source);
 		if (!g->control_config_source)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 	}
 	return AIETH_OK;
 }
@@ -145,7 +145,7 @@ typedef struct {
 	uint64_t entry_size;         /* the member's size as the archive records it */
 	unsigned seq;
 	int ar_fd;                   /* the archive: a regular file, or -1 */
-	const uint8_t *ar_mem;       /* or in memory (aieth_graph_read_mem) */
+	const uint8_t *ar_mem;       /* or in memory (aieth__graph_read_mem) */
 	uint64_t ar_size;            /* its size (fstat when opened) */
 	uint64_t data_pos;           /* where libarchive says the member's data begins */
 } ar_ctx;
@@ -154,20 +154,20 @@ static char *stage_file(const ar_ctx *c, aieth_cdo_stage st)
 {
 	char name[64];
 	snprintf(name, sizeof name, "aie.cdo.%s.bin", stage_names[st]);
-	return aieth_path_join(c->work_dir, name);
+	return aieth__path_join(c->work_dir, name);
 }
 
 static int elf_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
 	ar_ctx *c = ctx;
 	if (off > c->size || n > c->size - off)
-		return aieth_fail(AIETH_EPARSE, "%s: member %s: read beyond its end", c->what,
+		return aieth__fail(AIETH_EPARSE, "%s: member %s: read beyond its end", c->what,
 				  c->member);
 	if (c->mem) {
 		memcpy(buf, c->mem + c->base + off, n);
 		return AIETH_OK;
 	}
-	return aieth_pread_full(c->fd, buf, n, c->base + off, c->base ? c->what : c->member);
+	return aieth__pread_full(c->fd, buf, n, c->base + off, c->base ? c->what : c->member);
 }
 
 static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
@@ -187,24 +187,24 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 	if (kind == IS_CDO) {
 		if (size >= AIETH_CDO_HEADER_BYTES && (rc = elf_read(c, off, head, sizeof head)))
 			return rc;
-		if ((rc = aieth_cdo_check_header(head, size >= AIETH_CDO_HEADER_BYTES ? sizeof head : 0,
+		if ((rc = aieth__cdo_check_header(head, size >= AIETH_CDO_HEADER_BYTES ? sizeof head : 0,
 						 size, source)))
 			return rc;
 		if (c->extract) {
 			path = stage_file(c, st);
 			if (!path)
-				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+				return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 			out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (out < 0) {
-				rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", path,
+				rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path,
 						strerror(errno));
 			} else {
-				rc = c->mem ? aieth_write_full(out, c->mem + c->base + off,
+				rc = c->mem ? aieth__write_full(out, c->mem + c->base + off,
 							       (size_t)size, path)
-					    : aieth_copy(c->fd, c->base + off, size, out, NULL,
+					    : aieth__copy(c->fd, c->base + off, size, out, NULL,
 							 c->base ? c->what : c->member, path);
 				if (close(out) && !rc)
-					rc = aieth_fail(AIETH_EIO, "%s: write error", path);
+					rc = aieth__fail(AIETH_EIO, "%s: write error", path);
 			}
 			if (!rc)
 				rc = add_cdo(c->g, st, source, path, size);
@@ -217,11 +217,11 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 	if (!jk)
 		return AIETH_OK;
 	if (size > AIETH_LIBADF_MAX_JSON)
-		return aieth_fail(AIETH_EINVAL, "%s: %llu bytes, the limit is %u", source,
+		return aieth__fail(AIETH_EINVAL, "%s: %llu bytes, the limit is %u", source,
 				  (unsigned long long)size, AIETH_LIBADF_MAX_JSON);
 	text = malloc((size_t)size + 1);
 	if (!text)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 	if ((rc = elf_read(c, off, text, (size_t)size))) {
 		free(text);
 		return rc;
@@ -232,7 +232,7 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 
 static int member_error(struct archive *a, const ar_ctx *c)
 {
-	return aieth_fail(AIETH_EPARSE, "%s: member %s: cannot read: %s", c->what, c->member,
+	return aieth__fail(AIETH_EPARSE, "%s: member %s: cannot read: %s", c->what, c->member,
 			  archive_error_string(a) ? archive_error_string(a) : "?");
 }
 
@@ -249,7 +249,7 @@ static int slurp_rest(struct archive *a, ar_ctx *c, uint8_t **buf, size_t have, 
 			g = realloc(b, cap + 1);
 			if (!g) {
 				*buf = b;
-				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", c->what);
+				return aieth__fail(AIETH_ENOMEM, "%s: out of memory", c->what);
 			}
 			b = g;
 		}
@@ -263,7 +263,7 @@ static int slurp_rest(struct archive *a, ar_ctx *c, uint8_t **buf, size_t have, 
 		have += (size_t)r;
 		if (have > max) {
 			*buf = b;
-			return aieth_fail(AIETH_EINVAL, "%s: member %s: larger than the %zu-byte "
+			return aieth__fail(AIETH_EINVAL, "%s: member %s: larger than the %zu-byte "
 					  "limit", c->what, c->member, max);
 		}
 	}
@@ -278,7 +278,7 @@ static int spool(struct archive *a, ar_ctx *c, uint8_t *buf, size_t have, int fd
 		 const char *path, uint64_t *size)
 {
 	la_ssize_t r;
-	int rc = aieth_write_full(fd, buf, have, path);
+	int rc = aieth__write_full(fd, buf, have, path);
 	*size = have;
 	while (!rc) {
 		r = archive_read_data(a, buf, AR_CHUNK);
@@ -287,7 +287,7 @@ static int spool(struct archive *a, ar_ctx *c, uint8_t *buf, size_t have, int fd
 		if (r == 0)
 			break;
 		*size += (uint64_t)r;
-		rc = aieth_write_full(fd, buf, (size_t)r, path);
+		rc = aieth__write_full(fd, buf, (size_t)r, path);
 	}
 	return rc;
 }
@@ -329,10 +329,10 @@ static int member_in_place(ar_ctx *c, const uint8_t *head, size_t have)
 	b = malloc((size_t)n + 1);
 	if (!b)
 		return 0;
-	same = aieth_pread_full(c->ar_fd, b, (size_t)n, pos, c->what) == AIETH_OK &&
+	same = aieth__pread_full(c->ar_fd, b, (size_t)n, pos, c->what) == AIETH_OK &&
 	       !memcmp(b, head, (size_t)n);
 	free(b);
-	aieth_error_clear();
+	aieth__error_clear();
 	return same;
 }
 
@@ -360,20 +360,20 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 		return rc;
 	if (kind == IS_CDO) {
 		/* ar records each member's size: the CDO length word is checked with it */
-		if ((rc = aieth_cdo_check_header(*bufp, have, c->entry_size, source)))
+		if ((rc = aieth__cdo_check_header(*bufp, have, c->entry_size, source)))
 			return rc;
 		if (!c->extract)
 			return add_cdo(c->g, st, source, NULL, c->entry_size);
 		path = stage_file(c, st);
 		if (!path)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0) {
-			rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", path, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path, strerror(errno));
 		} else {
 			rc = spool(a, c, *bufp, have, fd, path, &size);
 			if (close(fd) && !rc)
-				rc = aieth_fail(AIETH_EIO, "%s: write error", path);
+				rc = aieth__fail(AIETH_EIO, "%s: write error", path);
 		}
 		if (!rc)
 			rc = add_cdo(c->g, st, source, path, size);
@@ -391,7 +391,7 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 		*bufp = malloc(AR_CHUNK + 1);
 		if (!*bufp) {
 			free(text);
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 		}
 		return set_json(c->g, jk == 2, source, (char *)text, len);
 	}
@@ -403,7 +403,7 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 		c->base = c->data_pos;
 		c->size = c->entry_size;
 		c->g->elf_in_place++;
-		rc = aieth_elf_sections(source, c->size, elf_read, c, elf_section, c);
+		rc = aieth__elf_sections(source, c->size, elf_read, c, elf_section, c);
 		c->fd = -1;
 		c->mem = NULL;
 		c->base = 0;
@@ -417,31 +417,31 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 			c->fd = -1;
 			c->mem = m;
 			c->size = len;
-			rc = aieth_elf_sections(source, len, elf_read, c, elf_section, c);
+			rc = aieth__elf_sections(source, len, elf_read, c, elf_section, c);
 			c->mem = NULL;
 		}
 		free(m);
 		*bufp = malloc(AR_CHUNK + 1);
 		if (!rc && !*bufp)
-			rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+			rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 		return rc;
 	}
 	{
 		char name[64];
 		snprintf(name, sizeof name, "member%u.o", c->seq++);
-		path = aieth_path_join(c->work_dir, name);
+		path = aieth__path_join(c->work_dir, name);
 	}
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", source);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", path, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path, strerror(errno));
 	} else {
 		rc = spool(a, c, *bufp, have, fd, path, &size);
 		if (!rc) {
 			c->fd = fd;
 			c->size = size;
-			rc = aieth_elf_sections(source, size, elf_read, c, elf_section, c);
+			rc = aieth__elf_sections(source, size, elf_read, c, elf_section, c);
 			c->fd = -1;
 		}
 		close(fd);
@@ -470,19 +470,19 @@ static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
 	c.ar_mem = ar_mem;
 	c.ar_size = ar_size;
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	for (;;) {
 		r = archive_read_next_header(a, &e);
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
-			rc = aieth_fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): "
+			rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): "
 					"%s", what, archive_error_string(a) ? archive_error_string(a)
 									   : "?");
 			break;
 		}
 		if (++n > AR_MAX_MEMBERS) {
-			rc = aieth_fail(AIETH_EINVAL, "%s: more than %u members", what, AR_MAX_MEMBERS);
+			rc = aieth__fail(AIETH_EINVAL, "%s: more than %u members", what, AR_MAX_MEMBERS);
 			break;
 		}
 		/* the bytes libarchive consumed so far: the header (and a BSD
@@ -500,7 +500,7 @@ static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
 	}
 	free(buf);
 	if (!rc && !n)
-		rc = aieth_fail(AIETH_EPARSE, "%s: an empty archive", what);
+		rc = aieth__fail(AIETH_EPARSE, "%s: an empty archive", what);
 	return rc;
 }
 
@@ -515,7 +515,7 @@ static int is_dir(const char *p)
 static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname_,
 		    const char *name)
 {
-	char *path = aieth_path_join(dirname_, name), source[1200];
+	char *path = aieth__path_join(dirname_, name), source[1200];
 	uint8_t head[AIETH_CDO_HEADER_BYTES];
 	aieth_cdo_stage st = AIETH_CDO_RESET;
 	struct stat sb;
@@ -523,7 +523,7 @@ static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname
 	ssize_t got;
 	(void)root;
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	snprintf(source, sizeof source, "%s", path);
 	rc = classify(source, name, &st, &kind);
 	if (rc || kind == NOT_CDO) {
@@ -536,11 +536,11 @@ static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname
 		return AIETH_OK;
 	}
 	/* a FIFO or a device among the CDOs is refused, never waited on */
-	if (aieth_open_input(path, &fd, &sb) != AIETH_OK) {
-		rc = aieth_fail_prefix(AIETH_EIO, "the graph's CDO files");
+	if (aieth__open_input(path, &fd, &sb) != AIETH_OK) {
+		rc = aieth__fail_prefix(AIETH_EIO, "the graph's CDO files");
 	} else {
 		got = read(fd, head, sizeof head);
-		rc = aieth_cdo_check_header(head, got > 0 ? (size_t)got : 0, (uint64_t)sb.st_size,
+		rc = aieth__cdo_check_header(head, got > 0 ? (size_t)got : 0, (uint64_t)sb.st_size,
 					    source);
 	}
 	if (fd >= 0)
@@ -558,48 +558,48 @@ static int work_read(aieth_graph_inputs *g, const char *path)
 	struct dirent *de;
 	int rc = AIETH_OK;
 
-	p = aieth_path_join(path, "ps/c_rts/" CONTROL_NAME);
+	p = aieth__path_join(path, "ps/c_rts/" CONTROL_NAME);
 	if (p && access(p, F_OK) == 0) {
-		root = aieth_strdup(path);
+		root = aieth__strdup(path);
 	} else {
 		free(p);
-		p = aieth_path_join(path, "Work/ps/c_rts/" CONTROL_NAME);
+		p = aieth__path_join(path, "Work/ps/c_rts/" CONTROL_NAME);
 		if (p && access(p, F_OK) == 0)
-			root = aieth_path_join(path, "Work");
+			root = aieth__path_join(path, "Work");
 		else if (p) {
-			rc = aieth_fail(AIETH_EPARSE, "%s: not an aiecompiler Work directory: "
+			rc = aieth__fail(AIETH_EPARSE, "%s: not an aiecompiler Work directory: "
 					"ps/c_rts/" CONTROL_NAME " is missing (also under Work/)",
 					path);
 			goto out;
 		}
 	}
 	if (!root) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 		goto out;
 	}
-	cfg = aieth_path_join(root, "ps/c_rts/" CONTROL_NAME);
-	trace = aieth_path_join(root, "ps/c_rts/" TRACE_NAME);
-	cdodir = aieth_path_join(root, "ps/cdo");
+	cfg = aieth__path_join(root, "ps/c_rts/" CONTROL_NAME);
+	trace = aieth__path_join(root, "ps/c_rts/" TRACE_NAME);
+	cdodir = aieth__path_join(root, "ps/cdo");
 	if (!cfg || !trace || !cdodir) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 		goto out;
 	}
-	rc = aieth_read_file(cfg, AIETH_LIBADF_MAX_JSON, &g->control_config,
+	rc = aieth__read_file(cfg, AIETH_LIBADF_MAX_JSON, &g->control_config,
 			     &g->control_config_len);
 	if (rc)
 		goto out;
-	g->control_config_source = aieth_strdup(cfg);
+	g->control_config_source = aieth__strdup(cfg);
 	if (access(trace, F_OK) == 0 &&
-	    (rc = aieth_read_file(trace, AIETH_LIBADF_MAX_JSON, &g->trace_config,
+	    (rc = aieth__read_file(trace, AIETH_LIBADF_MAX_JSON, &g->trace_config,
 				  &g->trace_config_len)))
 		goto out;
 	if (!is_dir(cdodir)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: the CDO directory ps/cdo is missing", root);
+		rc = aieth__fail(AIETH_EPARSE, "%s: the CDO directory ps/cdo is missing", root);
 		goto out;
 	}
 	d = opendir(cdodir);
 	if (!d) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot read: %s", cdodir, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: cannot read: %s", cdodir, strerror(errno));
 		goto out;
 	}
 	while (!rc && (de = readdir(d)))
@@ -621,18 +621,18 @@ out:
 static int finish(aieth_graph_inputs *g, const char *what, int rc)
 {
 	if (!rc && !g->control_config)
-		rc = aieth_fail(AIETH_EPARSE, "%s: no " CONTROL_NAME " found (a member or an ELF "
+		rc = aieth__fail(AIETH_EPARSE, "%s: no " CONTROL_NAME " found (a member or an ELF "
 				"section; give it with --aie-metadata, or package from the Work "
 				"directory)", what);
 	if (!rc && g->num_cdos - (g->cdo[AIETH_CDO_ENABLE].present ? 1u : 0u) == 0)
-		rc = aieth_fail(AIETH_EPARSE, "%s: no AIE CDO files found (aie.cdo.<stage>.bin "
+		rc = aieth__fail(AIETH_EPARSE, "%s: no AIE CDO files found (aie.cdo.<stage>.bin "
 				"members, or .aie.cdo.<stage>.bin sections of an ELF member)", what);
 	if (rc)
-		aieth_graph_free(g);
+		aieth__graph_free(g);
 	return rc;
 }
 
-int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract)
+int aieth__graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract)
 {
 	struct archive *a;
 	struct stat st;
@@ -642,13 +642,13 @@ int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_d
 		return finish(g, path, work_read(g, path));
 	a = archive_read_new();
 	if (!a)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	archive_read_support_format_ar(a);
 	/* opened by us without blocking: a FIFO is refused before libarchive reads */
-	if ((rc = aieth_open_input(path, &fd, &st)))
-		rc = aieth_fail_prefix(rc, "the graph archive");
+	if ((rc = aieth__open_input(path, &fd, &st)))
+		rc = aieth__fail_prefix(rc, "the graph archive");
 	else if (archive_read_open_fd(a, fd, AR_CHUNK) != ARCHIVE_OK)
-		rc = aieth_fail(AIETH_EIO, "%s: cannot open the graph archive: %s", path,
+		rc = aieth__fail(AIETH_EIO, "%s: cannot open the graph archive: %s", path,
 				archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = ar_scan(g, path, a, work_dir, extract, fd, NULL, (uint64_t)st.st_size);
@@ -658,7 +658,7 @@ int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_d
 	return finish(g, path, rc);
 }
 
-int aieth_graph_read_mem(aieth_graph_inputs *g, const char *what, const void *data, size_t len,
+int aieth__graph_read_mem(aieth_graph_inputs *g, const char *what, const void *data, size_t len,
 			 const char *work_dir)
 {
 	struct archive *a;
@@ -666,10 +666,10 @@ int aieth_graph_read_mem(aieth_graph_inputs *g, const char *what, const void *da
 	memset(g, 0, sizeof *g);
 	a = archive_read_new();
 	if (!a)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	archive_read_support_format_ar(a);
 	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK)
-		rc = aieth_fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): %s",
+		rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): %s",
 				what, archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = ar_scan(g, what, a, work_dir, 1, -1, data, len);
@@ -677,7 +677,7 @@ int aieth_graph_read_mem(aieth_graph_inputs *g, const char *what, const void *da
 	return finish(g, what, rc);
 }
 
-void aieth_graph_free(aieth_graph_inputs *g)
+void aieth__graph_free(aieth_graph_inputs *g)
 {
 	size_t i;
 	free(g->control_config);

@@ -28,7 +28,7 @@ typedef enum {
 	AIETH_CDO_NUM_STAGES
 } aieth_cdo_stage;
 
-const char *aieth_cdo_stage_name(aieth_cdo_stage s);
+const char *aieth__cdo_stage_name(aieth_cdo_stage s);
 
 typedef struct {
 	int present;
@@ -55,17 +55,17 @@ typedef struct {
  * a signal), or spooled to work_dir (which must exist) when libarchive's
  * view of their place cannot be confirmed; with extract, the CDOs of an archive
  * are written there too, as files for bootgen (else only checked). */
-int aieth_graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract);
+int aieth__graph_read(aieth_graph_inputs *g, const char *path, const char *work_dir, int extract);
 /* An ar archive in memory; with work_dir NULL nothing is written (the
  * fuzz target). */
-int aieth_graph_read_mem(aieth_graph_inputs *g, const char *what, const void *data, size_t len,
+int aieth__graph_read_mem(aieth_graph_inputs *g, const char *what, const void *data, size_t len,
 			 const char *work_dir);
-void aieth_graph_free(aieth_graph_inputs *g);
+void aieth__graph_free(aieth_graph_inputs *g);
 
 /* ELF section table walk (libadf_elf.c). */
 typedef int (*aieth_elf_read_fn)(void *ctx, uint64_t off, void *buf, size_t n);
 typedef int (*aieth_elf_section_fn)(void *ctx, const char *name, uint64_t off, uint64_t size);
-int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn rd, void *rctx,
+int aieth__elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn rd, void *rctx,
 		       aieth_elf_section_fn fn, void *fctx);
 
 #endif

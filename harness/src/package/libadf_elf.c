@@ -29,7 +29,7 @@ static uint64_t rd(const elf_fmt *f, const uint8_t *p, unsigned n)
 	return v;
 }
 
-int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn rd_at, void *rctx,
+int aieth__elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn rd_at, void *rctx,
 		       aieth_elf_section_fn fn, void *fctx)
 {
 	uint8_t eh[64], sh[64];
@@ -39,15 +39,15 @@ int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn r
 	int rc;
 
 	if (file_size < 52 || (rc = rd_at(rctx, 0, eh, file_size < 64 ? 52 : 64)))
-		return file_size < 52 ? aieth_fail(AIETH_EPARSE, "%s: too short for an ELF header",
+		return file_size < 52 ? aieth__fail(AIETH_EPARSE, "%s: too short for an ELF header",
 						   what)
 				      : rc;
 	if (memcmp(eh, "\177ELF", 4) || (eh[4] != 1 && eh[4] != 2) || (eh[5] != 1 && eh[5] != 2))
-		return aieth_fail(AIETH_EPARSE, "%s: not an ELF object (bad identification)", what);
+		return aieth__fail(AIETH_EPARSE, "%s: not an ELF object (bad identification)", what);
 	f.is64 = eh[4] == 2;
 	f.be = eh[5] == 2;
 	if (f.is64 && file_size < 64)
-		return aieth_fail(AIETH_EPARSE, "%s: too short for an ELF64 header", what);
+		return aieth__fail(AIETH_EPARSE, "%s: too short for an ELF64 header", what);
 	shoff = f.is64 ? rd(&f, eh + 0x28, 8) : rd(&f, eh + 0x20, 4);
 	shentsize = f.is64 ? rd(&f, eh + 0x3a, 2) : rd(&f, eh + 0x2e, 2);
 	shnum = f.is64 ? rd(&f, eh + 0x3c, 2) : rd(&f, eh + 0x30, 2);
@@ -55,10 +55,10 @@ int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn r
 	if (shoff == 0)
 		return AIETH_OK; /* no section table */
 	if (shentsize != (f.is64 ? 64u : 40u))
-		return aieth_fail(AIETH_EPARSE, "%s: section header size: expected %u, found %llu",
+		return aieth__fail(AIETH_EPARSE, "%s: section header size: expected %u, found %llu",
 				  what, f.is64 ? 64u : 40u, (unsigned long long)shentsize);
 	if (shoff > file_size || file_size - shoff < shentsize)
-		return aieth_fail(AIETH_EPARSE, "%s: section table offset %llu lies beyond the end "
+		return aieth__fail(AIETH_EPARSE, "%s: section table offset %llu lies beyond the end "
 				  "(%llu bytes)", what, (unsigned long long)shoff,
 				  (unsigned long long)file_size);
 	/* more than 0xff00 sections: the real count and string index are in entry 0 */
@@ -69,10 +69,10 @@ int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn r
 	if (shstrndx == 0xffff)
 		shstrndx = rd(&f, sh + (f.is64 ? 0x28 : 0x18), 4);
 	if (shnum > ELF_MAX_SECTIONS || shnum > (file_size - shoff) / shentsize)
-		return aieth_fail(AIETH_EPARSE, "%s: %llu section headers do not fit in the file",
+		return aieth__fail(AIETH_EPARSE, "%s: %llu section headers do not fit in the file",
 				  what, (unsigned long long)shnum);
 	if (shstrndx >= shnum)
-		return aieth_fail(AIETH_EPARSE, "%s: section name table index %llu: expected below "
+		return aieth__fail(AIETH_EPARSE, "%s: section name table index %llu: expected below "
 				  "%llu", what, (unsigned long long)shstrndx,
 				  (unsigned long long)shnum);
 	if ((rc = rd_at(rctx, shoff + shstrndx * shentsize, sh, (size_t)shentsize)))
@@ -80,12 +80,12 @@ int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn r
 	str_off = f.is64 ? rd(&f, sh + 0x18, 8) : rd(&f, sh + 0x10, 4);
 	str_size = f.is64 ? rd(&f, sh + 0x20, 8) : rd(&f, sh + 0x14, 4);
 	if (str_size > ELF_MAX_STRTAB || str_off > file_size || str_size > file_size - str_off)
-		return aieth_fail(AIETH_EPARSE, "%s: section name table (offset %llu, %llu bytes) "
+		return aieth__fail(AIETH_EPARSE, "%s: section name table (offset %llu, %llu bytes) "
 				  "lies outside the file", what, (unsigned long long)str_off,
 				  (unsigned long long)str_size);
 	strtab = malloc((size_t)str_size + 1);
 	if (!strtab)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	if ((rc = rd_at(rctx, str_off, strtab, (size_t)str_size)))
 		goto out;
 	strtab[str_size] = '\0';
@@ -100,7 +100,7 @@ int aieth_elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn r
 		if (type == SHT_NOBITS || name >= str_size)
 			continue;
 		if (off > file_size || size > file_size - off) {
-			rc = aieth_fail(AIETH_EPARSE, "%s: section %s (offset %llu, %llu bytes) lies "
+			rc = aieth__fail(AIETH_EPARSE, "%s: section %s (offset %llu, %llu bytes) lies "
 					"outside the file (%llu bytes)", what, strtab + name,
 					(unsigned long long)off, (unsigned long long)size,
 					(unsigned long long)file_size);

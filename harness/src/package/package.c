@@ -71,7 +71,7 @@ static int cancelled(const pkg *p)
 static int interrupted(pkg *p)
 {
 	p->r->interrupted = 1;
-	return aieth_fail(AIETH_ESTATE, "interrupted; nothing written");
+	return aieth__fail(AIETH_ESTATE, "interrupted; nothing written");
 }
 
 /* Remove the scratch directory; it holds only files we made (no subdirs). */
@@ -86,7 +86,7 @@ static void remove_tmp(pkg *p)
 	if (d) {
 		while ((de = readdir(d)))
 			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				f = aieth_path_join(p->tmp, de->d_name);
+				f = aieth__path_join(p->tmp, de->d_name);
 				if (f)
 					unlink(f);
 				free(f);
@@ -107,11 +107,11 @@ static int make_tmp(pkg *p)
 	if (!base || !*base || strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					  "0123456789/._-+") != strlen(base))
 		base = "/tmp"; /* bootgen's BIF cannot name files under other paths */
-	t = aieth_path_join(base, "th_package-XXXXXX");
+	t = aieth__path_join(base, "th_package-XXXXXX");
 	if (!t)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (!mkdtemp(t)) {
-		int rc = aieth_fail(AIETH_EIO, "%s: cannot create a scratch directory: %s", base,
+		int rc = aieth__fail(AIETH_EIO, "%s: cannot create a scratch directory: %s", base,
 				    strerror(errno));
 		free(t);
 		return rc;
@@ -138,12 +138,12 @@ static int read_xsa(pkg *p)
 	const aieth_board_info *in = aieth_board_get_info(p->o->board);
 	int rc;
 	progress(p, "reading the XSA");
-	if ((rc = aieth_xsa_read(&p->xsa, p->o->xsa)))
+	if ((rc = aieth__xsa_read(&p->xsa, p->o->xsa)))
 		return rc;
 	if (p->xsa.board[0] && !lower_contains(p->xsa.board, in->name))
-		return aieth_fail(AIETH_EINVAL, "%s: member xsa.json: board: expected %s (--board), "
+		return aieth__fail(AIETH_EINVAL, "%s: member xsa.json: board: expected %s (--board), "
 				  "found \"%s\"", p->o->xsa, in->name, p->xsa.board);
-	if ((rc = aieth_xsa_check_device(&p->xsa, p->o->xsa, p->o->board, p->o->data_dir)))
+	if ((rc = aieth__xsa_check_device(&p->xsa, p->o->xsa, p->o->board, p->o->data_dir)))
 		return rc;
 	if (p->o->vbnv) {
 		snprintf(p->r->vbnv, sizeof p->r->vbnv, "%s", p->o->vbnv);
@@ -156,7 +156,7 @@ static int read_xsa(pkg *p)
 		p->r->vbnv_source = "board file base_platform";
 	}
 	if (strlen(p->r->vbnv) > 63 || !p->r->vbnv[0])
-		return aieth_fail(AIETH_EINVAL, "VBNV \"%s\": expected 1..63 characters",
+		return aieth__fail(AIETH_EINVAL, "VBNV \"%s\": expected 1..63 characters",
 				  p->r->vbnv);
 	if (p->o->id_code >= 0) {
 		p->r->id_code = (uint32_t)p->o->id_code;
@@ -167,7 +167,7 @@ static int read_xsa(pkg *p)
 		p->r->ext_id_code = p->o->ext_id_code >= 0 ? (uint32_t)p->o->ext_id_code
 							   : p->xsa.ext_id_code;
 	} else if (!p->o->pdi) {
-		return aieth_fail(AIETH_EINVAL, "%s: no device image (.pdi member with an Image "
+		return aieth__fail(AIETH_EINVAL, "%s: no device image (.pdi member with an Image "
 				  "Header Table) to take the device IDCODE from; give it with "
 				  "--id-code", p->o->xsa);
 	}
@@ -190,12 +190,12 @@ static int read_graph(pkg *p)
 	if (p->o->graph) {
 		progress(p, "reading the graph archive");
 		/* with a prebuilt PDI the CDOs are only checked, not extracted */
-		if ((rc = aieth_graph_read(&p->graph, p->o->graph, p->tmp,
+		if ((rc = aieth__graph_read(&p->graph, p->o->graph, p->tmp,
 					   !p->o->pdi && !p->cached_pdi)))
 			return rc;
 	}
 	if (p->o->aie_metadata) {
-		if ((rc = aieth_read_file(p->o->aie_metadata, AIETH_LIBADF_MAX_JSON, &p->meta_text,
+		if ((rc = aieth__read_file(p->o->aie_metadata, AIETH_LIBADF_MAX_JSON, &p->meta_text,
 					  &p->meta_len)))
 			return rc;
 		text = p->meta_text, len = p->meta_len, what = p->o->aie_metadata;
@@ -203,7 +203,7 @@ static int read_graph(pkg *p)
 		text = p->graph.control_config, len = p->graph.control_config_len;
 		what = p->graph.control_config_source;
 	} else {
-		return aieth_fail(AIETH_EINVAL, "no aie_control_config.json: give --libadf or "
+		return aieth__fail(AIETH_EINVAL, "no aie_control_config.json: give --libadf or "
 				  "--aie-metadata");
 	}
 	snprintf(w, sizeof w, "%s", what);
@@ -212,13 +212,13 @@ static int read_graph(pkg *p)
 	p->r->num_graphs = aieth_aie_meta_num_graphs(p->meta);
 	p->r->num_plios = aieth_aie_meta_num_plios(p->meta);
 	if (!p->r->num_graphs)
-		return aieth_fail(AIETH_EINVAL, "%s: aie_metadata.graphs: expected at least one "
+		return aieth__fail(AIETH_EINVAL, "%s: aie_metadata.graphs: expected at least one "
 				  "graph, found none", w);
 	if (!p->o->no_check) {
 		p->r->problems = aieth_aie_meta_check(p->meta, p->o->board, report_line,
 						      (void *)p->o);
 		if (p->r->problems)
-			return aieth_fail(AIETH_EINVAL, "%s: the graph's PLIOs do not fit board %s "
+			return aieth__fail(AIETH_EINVAL, "%s: the graph's PLIOs do not fit board %s "
 					  "(%zu problem%s)", w, aieth_board_get_info(p->o->board)->name,
 					  p->r->problems, p->r->problems == 1 ? "" : "s");
 	}
@@ -228,15 +228,15 @@ static int read_graph(pkg *p)
 static int check_prebuilt_pdi(pkg *p)
 {
 	uint32_t id, ext;
-	int rc = aieth_pdi_file_idcode(p->o->pdi, &id, &ext);
+	int rc = aieth__pdi_file_idcode(p->o->pdi, &id, &ext);
 	if (rc && rc != AIETH_ENOTFOUND)
 		return rc;
 	if (rc)
-		return aieth_fail(AIETH_EPARSE, "%s: not a PDI (no Image Header Table in its first "
+		return aieth__fail(AIETH_EPARSE, "%s: not a PDI (no Image Header Table in its first "
 				  "%u bytes)", p->o->pdi, AIETH_PDI_SCAN_BYTES);
 	if ((p->o->id_code >= 0 || p->xsa.has_id_code) &&
 	    (id != p->r->id_code || ext != p->r->ext_id_code))
-		return aieth_fail(AIETH_EINVAL, "%s: IDCODE: expected 0x%08x/0x%02x (%s), found "
+		return aieth__fail(AIETH_EINVAL, "%s: IDCODE: expected 0x%08x/0x%02x (%s), found "
 				  "0x%08x/0x%02x", p->o->pdi, (unsigned)p->r->id_code,
 				  (unsigned)p->r->ext_id_code,
 				  p->o->id_code >= 0 ? "--id-code" : p->xsa.pdi_member, (unsigned)id,
@@ -257,28 +257,28 @@ static int bif_path(pkg *p, aieth_cdo_stage st, char **out)
 		      (*c >= '0' && *c <= '9') || strchr("/._-+", *c)))
 			break;
 	if (!*c && src[0] == '/') {
-		*out = aieth_strdup(src);
-		return *out ? AIETH_OK : aieth_fail(AIETH_ENOMEM, "out of memory");
+		*out = aieth__strdup(src);
+		return *out ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
-	snprintf(name, sizeof name, "link.%s.bin", aieth_cdo_stage_name(st));
-	link = aieth_path_join(p->tmp, name);
+	snprintf(name, sizeof name, "link.%s.bin", aieth__cdo_stage_name(st));
+	link = aieth__path_join(p->tmp, name);
 	if (!link)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (src[0] != '/') {
 		char cwd[4096], *abs;
-		if (!getcwd(cwd, sizeof cwd) || !(abs = aieth_path_join(cwd, src))) {
+		if (!getcwd(cwd, sizeof cwd) || !(abs = aieth__path_join(cwd, src))) {
 			free(link);
-			return aieth_fail(AIETH_EIO, "cannot resolve %s", src);
+			return aieth__fail(AIETH_EIO, "cannot resolve %s", src);
 		}
 		if (symlink(abs, link) != 0) {
 			free(abs);
 			free(link);
-			return aieth_fail(AIETH_EIO, "%s: cannot link: %s", src, strerror(errno));
+			return aieth__fail(AIETH_EIO, "%s: cannot link: %s", src, strerror(errno));
 		}
 		free(abs);
 	} else if (symlink(src, link) != 0) {
 		free(link);
-		return aieth_fail(AIETH_EIO, "%s: cannot link: %s", src, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: cannot link: %s", src, strerror(errno));
 	}
 	*out = link;
 	return AIETH_OK;
@@ -304,14 +304,14 @@ static int check_bootgen_arch(pkg *p)
 	if (!strcmp(arch, "versal"))
 		return AIETH_OK;
 	progress(p, "asking bootgen for its architectures");
-	rc = aieth_bootgen_arch_query(tool, AIETH_BOOTGEN_HELP_TIMEOUT, list, sizeof list);
-	if (!rc && aieth_bootgen_arch_listed(list, arch))
+	rc = aieth__bootgen_arch_query(tool, AIETH_BOOTGEN_HELP_TIMEOUT, list, sizeof list);
+	if (!rc && aieth__bootgen_arch_listed(list, arch))
 		return AIETH_OK;
 	p->r->tool_failed = 1;
 	if (rc)
-		return aieth_fail_prefix(rc, "board %s needs a bootgen with -arch %s", in->name,
+		return aieth__fail_prefix(rc, "board %s needs a bootgen with -arch %s", in->name,
 					 arch);
-	return aieth_fail(AIETH_EUNSUPPORTED, "board %s (%s) needs PDIs of bootgen architecture %s "
+	return aieth__fail(AIETH_EUNSUPPORTED, "board %s (%s) needs PDIs of bootgen architecture %s "
 			  "(bootgen_arch of its board file), but %s supports only %s (its -help "
 			  "arch): install AMD's current bootgen (https://github.com/Xilinx/bootgen or "
 			  "Vitis; Debian's xilinx-bootgen 2022.2 lacks it) and name it with --bootgen "
@@ -334,28 +334,28 @@ static int cache_direct(pkg *p)
 	double t0;
 	if (!p->o->use_cache || p->o->pdi || !p->o->graph)
 		return AIETH_OK;
-	if ((rc = aieth_pdi_cache_open(&p->cache, p->o->cache_dir, p->o->cache_max_bytes)))
+	if ((rc = aieth__pdi_cache_open(&p->cache, p->o->cache_dir, p->o->cache_max_bytes)))
 		return rc;
 	snprintf(p->r->cache_dir, sizeof p->r->cache_dir, "%s", p->cache.dir);
 	if (p->store_only)
 		return AIETH_OK;
-	t0 = aieth_pkg_now_s();
+	t0 = aieth__pkg_now_s();
 	/* the board and the bootgen architecture its file names (bootgen's
 	 * -arch, in the full key too) */
 	snprintf(board, sizeof board, "%s/%s", aieth_board_get_info(p->o->board)->name, pkg_arch(p));
-	p->have_dkey = aieth_pdi_cache_direct_key(p->o->graph, board, tool, p->r->id_code,
+	p->have_dkey = aieth__pdi_cache_direct_key(p->o->graph, board, tool, p->r->id_code,
 						  p->r->ext_id_code, p->dkey,
 						  &p->dkey_settled) == AIETH_OK;
-	if (p->have_dkey && !aieth_pdi_cache_memo_get(&p->cache, p->dkey, key, &found) && found &&
-	    (p->cached_pdi = aieth_path_join(p->tmp, "aie.pdi")) &&
-	    (rc = aieth_pdi_cache_take(&p->cache, key, p->cached_pdi, &hit, &p->check)))
+	if (p->have_dkey && !aieth__pdi_cache_memo_get(&p->cache, p->dkey, key, &found) && found &&
+	    (p->cached_pdi = aieth__path_join(p->tmp, "aie.pdi")) &&
+	    (rc = aieth__pdi_cache_take(&p->cache, key, p->cached_pdi, &hit, &p->check)))
 		return rc;
 	memcpy(p->hit_key, key, 32);
 	/* the same read-back check as a PDI bootgen just wrote; an entry that
 	 * fails it is damaged (removed) */
-	if (hit && (aieth_pdi_file_idcode(p->cached_pdi, &id, &ext) || id != p->r->id_code ||
+	if (hit && (aieth__pdi_file_idcode(p->cached_pdi, &id, &ext) || id != p->r->id_code ||
 		    ext != p->r->ext_id_code)) {
-		aieth_pdi_cache_drop(&p->cache, key, &p->check);
+		aieth__pdi_cache_drop(&p->cache, key, &p->check);
 		hit = 0;
 	}
 	if (!hit && p->cached_pdi) {
@@ -365,8 +365,8 @@ static int cache_direct(pkg *p)
 		p->cached_pdi = NULL;
 	}
 	p->r->pdi_from_cache = p->r->cache_direct = hit;
-	p->r->cache_seconds = aieth_pkg_now_s() - t0;
-	aieth_error_clear();
+	p->r->cache_seconds = aieth__pkg_now_s() - t0;
+	aieth__error_clear();
 	return AIETH_OK;
 }
 
@@ -379,11 +379,11 @@ static int build_pdi(pkg *p, char **pdi_path)
 	int rc = AIETH_OK;
 	*pdi_path = NULL;
 	if (p->o->pdi) {
-		*pdi_path = aieth_strdup(p->o->pdi);
-		return *pdi_path ? check_prebuilt_pdi(p) : aieth_fail(AIETH_ENOMEM, "out of memory");
+		*pdi_path = aieth__strdup(p->o->pdi);
+		return *pdi_path ? check_prebuilt_pdi(p) : aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
 	if (!p->o->graph)
-		return aieth_fail(AIETH_EINVAL, "no CDO files: give --libadf, or a prebuilt --pdi");
+		return aieth__fail(AIETH_EINVAL, "no CDO files: give --libadf, or a prebuilt --pdi");
 	if (p->cached_pdi) { /* a direct-mode hit (cache_direct) */
 		for (i = 0; i < AIETH_CDO_ENABLE; i++)
 			p->r->num_cdos += p->graph.cdo[i].present ? 1u : 0u;
@@ -397,9 +397,9 @@ static int build_pdi(pkg *p, char **pdi_path)
 			rc = bif_path(p, (aieth_cdo_stage)i, &cdos[n++]);
 	p->r->num_cdos = n;
 	if (!rc) {
-		*pdi_path = aieth_path_join(p->tmp, "aie.pdi");
+		*pdi_path = aieth__path_join(p->tmp, "aie.pdi");
 		if (!*pdi_path)
-			rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
 	if (!rc)
 		rc = check_bootgen_arch(p);
@@ -421,7 +421,7 @@ static int build_pdi(pkg *p, char **pdi_path)
 		bo.cache = p->cache.dir ? &p->cache : NULL;
 		bo.cache_store_only = p->store_only;
 		bo.defer_check = 1;
-		rc = aieth_pdi_build(&bo, &br);
+		rc = aieth__pdi_build(&bo, &br);
 		if (!rc && br.from_cache) {
 			p->check = br.cache_check;
 			memcpy(p->hit_key, br.cache_key, 32);
@@ -431,8 +431,8 @@ static int build_pdi(pkg *p, char **pdi_path)
 		p->r->cache_seconds += br.cache_seconds;
 		/* remember the archive's state -> this key (direct mode) */
 		if (!rc && br.have_key && p->have_dkey && p->dkey_settled &&
-		    aieth_pdi_cache_memo_put(&p->cache, p->dkey, br.cache_key))
-			aieth_error_clear(); /* only a shortcut is lost */
+		    aieth__pdi_cache_memo_put(&p->cache, p->dkey, br.cache_key))
+			aieth__error_clear(); /* only a shortcut is lost */
 		p->r->tool_failed = br.tool_failed;
 		p->r->interrupted = br.interrupted;
 		p->r->bootgen_seconds = br.seconds;
@@ -499,10 +499,10 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	 * before they go out: an output written in place (a device, a FIFO) is
 	 * staged in the scratch directory and copied to it once checked */
 	if (out->in_place) {
-		staged = aieth_path_join(p->tmp, "output.xclbin");
+		staged = aieth__path_join(p->tmp, "output.xclbin");
 		if (!staged)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
-		if ((rc = aieth_out_open(&stage, staged))) {
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
+		if ((rc = aieth__out_open(&stage, staged))) {
 			free(staged);
 			return rc;
 		}
@@ -512,12 +512,12 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	/* a cache hit's check, on the bytes just copied */
 	if (!rc && p->check.pending && memcmp(pdi_sum, p->check.hash, 16)) {
 		p->damaged = 1;
-		aieth_pdi_cache_drop(&p->cache, p->hit_key, &p->check);
-		rc = aieth_fail(AIETH_EIO, "PDI cache %s: a damaged entry (content hash "
+		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
+		rc = aieth__fail(AIETH_EIO, "PDI cache %s: a damaged entry (content hash "
 				"mismatch): removed", p->cache.dir);
 	}
 	if (!rc && out->in_place)
-		rc = aieth_out_commit(&stage);
+		rc = aieth__out_commit(&stage);
 	if (rc)
 		p->r->output_failed = 1;
 	if (!rc) {
@@ -528,24 +528,24 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 						      (void *)o);
 			p->r->problems += problems;
 			if (problems)
-				rc = aieth_fail(AIETH_EINVAL, "%s: the written file failed its check "
+				rc = aieth__fail(AIETH_EINVAL, "%s: the written file failed its check "
 						"(%zu problem%s); nothing written", o->output, problems,
 						problems == 1 ? "" : "s");
 			if (!rc && out->in_place &&
-			    (rc = aieth_copy(x->fd, 0, p->r->size, out->fd, NULL, staged,
+			    (rc = aieth__copy(x->fd, 0, p->r->size, out->fd, NULL, staged,
 					     o->output)))
 				p->r->output_failed = 1;
 			aieth_xclbin_close(x);
 		}
 	}
-	aieth_out_abort(&stage);
+	aieth__out_abort(&stage);
 	free(staged);
 	if (!rc && cancelled(p))
 		rc = interrupted(p);
 	if (rc)
 		return rc;
-	aieth_uuid_format(p->r->uuid, p->r->uuid_string);
-	rc = aieth_out_commit(out);
+	aieth__uuid_format(p->r->uuid, p->r->uuid_string);
+	rc = aieth__out_commit(out);
 	if (rc)
 		p->r->output_failed = 1;
 	return rc;
@@ -554,7 +554,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 /* 1 when dir (an existing directory) holds path, at any depth. */
 static int dir_holds(const char *dir, const char *path)
 {
-	char *d = realpath(dir, NULL), *parent = aieth_path_dirname(path), *f = NULL;
+	char *d = realpath(dir, NULL), *parent = aieth__path_dirname(path), *f = NULL;
 	size_t n;
 	int in = 0;
 	if (d && parent)
@@ -586,10 +586,10 @@ static int refuse_input_as_output(const aieth_package_opts *o)
 		if (!in[i].path || stat(in[i].path, &si) != 0)
 			continue;
 		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-			return aieth_fail(AIETH_EINVAL, "output %s is %s %s: refusing to write over "
+			return aieth__fail(AIETH_EINVAL, "output %s is %s %s: refusing to write over "
 					  "an input", o->output, in[i].what, in[i].path);
 		if (S_ISDIR(si.st_mode) && S_ISREG(so.st_mode) && dir_holds(in[i].path, o->output))
-			return aieth_fail(AIETH_EINVAL, "output %s is inside %s %s: refusing to "
+			return aieth__fail(AIETH_EINVAL, "output %s is inside %s %s: refusing to "
 					  "write over an input", o->output, in[i].what, in[i].path);
 	}
 	return AIETH_OK;
@@ -612,7 +612,7 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	if (!rc)
 		rc = read_xsa(&p);
 	/* the output's directory is tried first: no bootgen run for nothing */
-	if (!rc && (rc = aieth_out_open(&out, o->output)) && rc != AIETH_EINVAL)
+	if (!rc && (rc = aieth__out_open(&out, o->output)) && rc != AIETH_EINVAL)
 		r->output_failed = 1;
 	if (!rc)
 		rc = make_tmp(&p);
@@ -632,17 +632,17 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 		rc = write_xclbin(&p, &out, pdi_path);
 	if (rc && cancelled(&p))
 		r->interrupted = 1;
-	aieth_out_abort(&out);
+	aieth__out_abort(&out);
 	free(pdi_path);
 	free(p.cached_pdi);
-	aieth_pdi_cache_close(&p.cache);
+	aieth__pdi_cache_close(&p.cache);
 	remove_tmp(&p);
-	aieth_graph_free(&p.graph);
+	aieth__graph_free(&p.graph);
 	aieth_aie_meta_free(p.meta);
 	free(p.meta_text);
 	*damaged = p.damaged;
 	if (!rc)
-		aieth_error_clear();
+		aieth__error_clear();
 	return rc;
 }
 
@@ -650,23 +650,23 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 {
 	int rc, damaged = 0;
 	if (!o || !r)
-		return aieth_fail(AIETH_EINVAL, "aieth_package: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_package: NULL argument");
 	memset(r, 0, sizeof *r);
 	r->vbnv_source = "";
 	if (!o->board || !o->xsa || !o->output)
-		return aieth_fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
+		return aieth__fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
 	if (!o->graph && !(o->pdi && o->aie_metadata))
-		return aieth_fail(AIETH_EINVAL, "aieth_package: a graph (libadf.a or Work "
+		return aieth__fail(AIETH_EINVAL, "aieth_package: a graph (libadf.a or Work "
 				  "directory) is required, unless both --pdi and --aie-metadata "
 				  "are given");
 	if (o->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
-		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
+		return aieth__fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
 				  "LOAD_PDI (0x2)", (unsigned)o->action_mask);
 	/* XRT takes an xclbin as AIE-only from the LOAD_AIE bit alone (its
 	 * xclbin_parser is_aie_only); without it the load goes on to scheduler
 	 * set-up and fails ("No xml metadata in xclbin") */
 	if (o->action_mask && !(o->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
-		return aieth_fail(AIETH_EINVAL, "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
+		return aieth__fail(AIETH_EINVAL, "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
 				  "(0x1): XRT takes an xclbin as AIE-only from that bit alone, "
 				  "without it the board's load fails (\"No xml metadata in "
 				  "xclbin\"); use LOAD_AIE or LOAD_AIE,LOAD_PDI",

@@ -31,7 +31,7 @@
 #define IHT_ID_STRING 0x28u
 #define IHT_CHECKSUM 0x7cu
 
-int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code)
+int aieth__pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code)
 {
 	size_t off, k;
 	uint32_t sum;
@@ -52,48 +52,48 @@ int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t
 	return AIETH_ENOTFOUND;
 }
 
-int aieth_pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code)
+int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code)
 {
 	uint8_t head[AIETH_PDI_SCAN_BYTES];
 	ssize_t got;
 	int fd, rc;
-	if ((rc = aieth_open_input(path, &fd, NULL)))
+	if ((rc = aieth__open_input(path, &fd, NULL)))
 		return rc;
 	got = read(fd, head, sizeof head);
 	close(fd);
 	if (got <= 0)
 		return AIETH_ENOTFOUND;
-	return aieth_pdi_idcode(head, (size_t)got, id_code, ext_id_code);
+	return aieth__pdi_idcode(head, (size_t)got, id_code, ext_id_code);
 }
 
-int aieth_cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, const char *what)
+int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, const char *what)
 {
 	uint32_t w[5], sum, ident, want_ident;
 	int i;
 	if (len < AIETH_CDO_HEADER_BYTES || file_size < AIETH_CDO_HEADER_BYTES)
-		return aieth_fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
+		return aieth__fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
 				  "(its header), found %llu", what, (unsigned long long)file_size);
 	for (i = 0; i < 5; i++)
 		w[i] = xb_le32(b + 4 * i);
 	if (w[0] != 4)
-		return aieth_fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
+		return aieth__fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
 				  "(not a binary CDO file?)", what, (unsigned)w[0]);
 	ident = w[1];
 	want_ident = w[2] < 0x200 ? 0x584c4e58u : 0x004f4443u; /* "XNLX" / "CDO\0" */
 	if (ident != want_ident)
-		return aieth_fail(AIETH_EPARSE, "%s: CDO identification word: expected 0x%08x for "
+		return aieth__fail(AIETH_EPARSE, "%s: CDO identification word: expected 0x%08x for "
 				  "version 0x%x, found 0x%08x", what, (unsigned)want_ident,
 				  (unsigned)w[2], (unsigned)ident);
 	if (w[2] >= 0x300)
-		return aieth_fail(AIETH_EPARSE, "%s: CDO version: expected below 0x300, found 0x%x",
+		return aieth__fail(AIETH_EPARSE, "%s: CDO version: expected below 0x300, found 0x%x",
 				  what, (unsigned)w[2]);
 	for (sum = 0, i = 0; i < 4; i++)
 		sum += w[i];
 	if (w[4] != ~sum)
-		return aieth_fail(AIETH_EPARSE, "%s: CDO header checksum: expected 0x%08x, found "
+		return aieth__fail(AIETH_EPARSE, "%s: CDO header checksum: expected 0x%08x, found "
 				  "0x%08x", what, (unsigned)~sum, (unsigned)w[4]);
 	if ((uint64_t)w[3] * 4 + AIETH_CDO_HEADER_BYTES > file_size)
-		return aieth_fail(AIETH_EPARSE, "%s: CDO length: %u words do not fit in the file "
+		return aieth__fail(AIETH_EPARSE, "%s: CDO length: %u words do not fit in the file "
 				  "(%llu bytes)", what, (unsigned)w[3], (unsigned long long)file_size);
 	return AIETH_OK;
 }
@@ -139,11 +139,11 @@ static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
 	size_t i;
 	for (i = 0; i < o->num_cdos; i++)
 		if (!bif_safe(o->cdos[i]))
-			return aieth_fail(AIETH_EINVAL, "CDO path \"%s\": bootgen's BIF cannot hold "
+			return aieth__fail(AIETH_EINVAL, "CDO path \"%s\": bootgen's BIF cannot hold "
 					  "it (allowed: letters, digits, / . _ - +)", o->cdos[i]);
 	f = fopen(bif, "w");
 	if (!f)
-		return aieth_fail(AIETH_EIO, "%s: cannot create: %s", bif, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: cannot create: %s", bif, strerror(errno));
 	fprintf(f, "all:\n{\n  id_code = 0x%08x\n  extended_id_code = 0x%02x\n  image\n  {\n"
 		"    name=aie_image, id=0x1c000000\n    { type=cdo\n",
 		(unsigned)o->id_code, (unsigned)o->ext_id_code);
@@ -151,11 +151,11 @@ static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
 		fprintf(f, "      file=%s\n", o->cdos[i]);
 	fprintf(f, "    }\n  }\n}\n");
 	if (fclose(f) != 0)
-		return aieth_fail(AIETH_EIO, "%s: write error", bif);
+		return aieth__fail(AIETH_EIO, "%s: write error", bif);
 	return AIETH_OK;
 }
 
-int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
+int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 {
 	const char *tool = o->bootgen && *o->bootgen ? o->bootgen : "bootgen";
 	char *bif = NULL, *log = NULL, msg[1200];
@@ -171,14 +171,14 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 
 	memset(r, 0, sizeof *r);
 	if (!o->num_cdos)
-		return aieth_fail(AIETH_EINVAL, "bootgen: no CDO files to put in the PDI");
+		return aieth__fail(AIETH_EINVAL, "bootgen: no CDO files to put in the PDI");
 	if (!bif_safe(o->output) || !bif_safe(o->work_dir))
-		return aieth_fail(AIETH_EINVAL, "bootgen: work directory \"%s\" or output \"%s\" "
+		return aieth__fail(AIETH_EINVAL, "bootgen: work directory \"%s\" or output \"%s\" "
 				  "has characters a BIF cannot hold", o->work_dir, o->output);
-	bif = aieth_path_join(o->work_dir, "aie.bif");
-	log = aieth_path_join(o->work_dir, "bootgen.log");
+	bif = aieth__path_join(o->work_dir, "aie.bif");
+	log = aieth__path_join(o->work_dir, "bootgen.log");
 	if (!bif || !log) {
-		rc = aieth_fail(AIETH_ENOMEM, "bootgen: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "bootgen: out of memory");
 		goto out;
 	}
 	if ((rc = write_bif(o, bif)))
@@ -195,42 +195,42 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	/* the PDI cache (pdi_cache.h): a hit skips bootgen; no key (bootgen not
 	 * found) leaves bootgen to report that */
 	if (o->cache) {
-		t0 = aieth_pkg_now_s();
-		have_key = aieth_pdi_cache_key(tool, (const char *const *)argv, bif, o->output,
+		t0 = aieth__pkg_now_s();
+		have_key = aieth__pdi_cache_key(tool, (const char *const *)argv, bif, o->output,
 					       o->cdos, o->num_cdos, key) == AIETH_OK;
 		if (have_key && !o->cache_store_only &&
-		    (rc = aieth_pdi_cache_take(o->cache, key, o->output, &r->from_cache,
+		    (rc = aieth__pdi_cache_take(o->cache, key, o->output, &r->from_cache,
 					       o->defer_check ? &r->cache_check : NULL)))
 			goto out;
-		r->cache_seconds = aieth_pkg_now_s() - t0;
+		r->cache_seconds = aieth__pkg_now_s() - t0;
 		r->have_key = have_key;
-		aieth_error_clear();
+		aieth__error_clear();
 		/* a hit must read back as bootgen's PDI must; one that does not
 		 * is a damaged entry (its content hash, when the caller checks
 		 * it, could not have matched): removed, and bootgen runs */
-		if (r->from_cache && !aieth_pdi_file_idcode(o->output, &id, &ext) &&
+		if (r->from_cache && !aieth__pdi_file_idcode(o->output, &id, &ext) &&
 		    id == o->id_code && ext == o->ext_id_code) {
 			rc = AIETH_OK;
 			goto out;
 		}
 		if (r->from_cache) {
-			aieth_pdi_cache_drop(o->cache, key, &r->cache_check);
+			aieth__pdi_cache_drop(o->cache, key, &r->cache_check);
 			memset(&r->cache_check, 0, sizeof r->cache_check);
 			r->from_cache = 0;
 			unlink(o->output);
-			aieth_error_clear();
+			aieth__error_clear();
 		}
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	t0 = aieth_pkg_now_s();
-	e = aieth_pkg_spawn(&pid, tool, argv, &fa);
+	t0 = aieth__pkg_now_s();
+	e = aieth__pkg_spawn(&pid, tool, argv, &fa);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e) {
 		r->tool_failed = 1;
-		rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s: %s (install the Debian package "
+		rc = aieth__fail(AIETH_EUNSUPPORTED, "cannot run %s: %s (install the Debian package "
 				"xilinx-bootgen, or name the program with --bootgen)", tool,
 				strerror(e));
 		goto out;
@@ -242,63 +242,63 @@ int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 			break;
 		if (w < 0 && errno != EINTR) {
 			r->tool_failed = 1;
-			rc = aieth_fail(AIETH_EIO, "%s: wait failed: %s", tool, strerror(errno));
-			aieth_pkg_kill_group(pid);
+			rc = aieth__fail(AIETH_EIO, "%s: wait failed: %s", tool, strerror(errno));
+			aieth__pkg_kill_group(pid);
 			goto out;
 		}
 		if (o->cancel && *o->cancel) {
-			aieth_pkg_kill_group(pid);
+			aieth__pkg_kill_group(pid);
 			r->interrupted = 1;
-			rc = aieth_fail(AIETH_ESTATE, "interrupted while %s ran (stopped it)", tool);
+			rc = aieth__fail(AIETH_ESTATE, "interrupted while %s ran (stopped it)", tool);
 			goto out;
 		}
-		if (o->timeout_s > 0 && aieth_pkg_now_s() - t0 >= o->timeout_s) {
-			aieth_pkg_kill_group(pid);
+		if (o->timeout_s > 0 && aieth__pkg_now_s() - t0 >= o->timeout_s) {
+			aieth__pkg_kill_group(pid);
 			r->tool_failed = 1;
 			r->timed_out = 1;
-			r->seconds = aieth_pkg_now_s() - t0;
-			rc = aieth_fail(AIETH_ETIMEOUT, "%s still running after its time limit of %g s "
+			r->seconds = aieth__pkg_now_s() - t0;
+			rc = aieth__fail(AIETH_ETIMEOUT, "%s still running after its time limit of %g s "
 					"(--bootgen-timeout): killed it", tool, o->timeout_s);
 			goto out;
 		}
 		nanosleep(&nap, NULL);
 	}
-	r->seconds = aieth_pkg_now_s() - t0;
+	r->seconds = aieth__pkg_now_s() - t0;
 	r->maxrss_kib = ru.ru_maxrss;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		r->tool_failed = 1;
 		log_summary(log, msg, sizeof msg);
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-			rc = aieth_fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found; "
+			rc = aieth__fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found; "
 					"install the Debian package xilinx-bootgen): %s", tool, msg);
 		else if (WIFEXITED(st))
-			rc = aieth_fail(AIETH_EIO, "%s failed (exit %d): %s", tool, WEXITSTATUS(st),
+			rc = aieth__fail(AIETH_EIO, "%s failed (exit %d): %s", tool, WEXITSTATUS(st),
 					msg[0] ? msg : "no message");
 		else
-			rc = aieth_fail(AIETH_EIO, "%s was killed by signal %d", tool,
+			rc = aieth__fail(AIETH_EIO, "%s was killed by signal %d", tool,
 					WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		goto out;
 	}
 	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
-	if (aieth_pdi_file_idcode(o->output, &id, &ext) != AIETH_OK) {
+	if (aieth__pdi_file_idcode(o->output, &id, &ext) != AIETH_OK) {
 		r->tool_failed = 1;
 		log_summary(log, msg, sizeof msg);
-		rc = aieth_fail(AIETH_EIO, "%s wrote no readable PDI %s: %s", tool, o->output,
+		rc = aieth__fail(AIETH_EIO, "%s wrote no readable PDI %s: %s", tool, o->output,
 				msg[0] ? msg : "no message");
 		goto out;
 	}
 	if (id != o->id_code || ext != o->ext_id_code) {
 		r->tool_failed = 1;
-		rc = aieth_fail(AIETH_EIO, "%s: the PDI has IDCODE 0x%08x/0x%02x, expected "
+		rc = aieth__fail(AIETH_EIO, "%s: the PDI has IDCODE 0x%08x/0x%02x, expected "
 				"0x%08x/0x%02x", tool, (unsigned)id, (unsigned)ext,
 				(unsigned)o->id_code, (unsigned)o->ext_id_code);
 		goto out;
 	}
 	if (have_key && !r->from_cache) {
-		t0 = aieth_pkg_now_s();
-		if (aieth_pdi_cache_put(o->cache, key, o->output, &r->cache_stored))
-			aieth_error_clear(); /* the PDI is good; only the cache missed it */
-		r->cache_seconds += aieth_pkg_now_s() - t0;
+		t0 = aieth__pkg_now_s();
+		if (aieth__pdi_cache_put(o->cache, key, o->output, &r->cache_stored))
+			aieth__error_clear(); /* the PDI is good; only the cache missed it */
+		r->cache_seconds += aieth__pkg_now_s() - t0;
 	}
 	rc = AIETH_OK;
 out:

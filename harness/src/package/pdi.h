@@ -22,18 +22,18 @@
  * have it at 0x10, boot PDIs after the boot header and loader; the table's
  * own checksum confirms it) and return its IDCODE and extended IDCODE.
  * AIETH_ENOTFOUND (no message set) when there is none. */
-int aieth_pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code);
+int aieth__pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_t *ext_id_code);
 /* The same on the first AIETH_PDI_SCAN_BYTES of the file at path: the
  * error of opening it (message set), or AIETH_ENOTFOUND (no message) when
  * it is empty, unreadable or holds no table there. */
-int aieth_pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code);
+int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code);
 
 /* Check the 20-byte header of a binary CDO file (len >= 20 bytes read from
  * a file of file_size bytes): header length word, identification word
  * ("CDO\0" for version 2.x, "XLNX" before), version, payload length and
  * checksum. `what` names the file in the message. */
 #define AIETH_CDO_HEADER_BYTES 20u
-int aieth_cdo_check_header(const uint8_t *buf, size_t len, uint64_t file_size, const char *what);
+int aieth__cdo_check_header(const uint8_t *buf, size_t len, uint64_t file_size, const char *what);
 
 typedef struct {
 	const char *bootgen;         /* program name or path; NULL: "bootgen" */
@@ -49,7 +49,7 @@ typedef struct {
 	int cache_store_only;        /* with cache: no lookup, only store (a rebuild
 					after a damaged entry) */
 	int defer_check;             /* with cache: a hit's content hash is left to the
-					caller (result cache_check, aieth_pdi_cache_take) */
+					caller (result cache_check, aieth__pdi_cache_take) */
 } aieth_pdi_build_opts;
 
 typedef struct {
@@ -76,6 +76,6 @@ typedef struct {
  * from the cache when it holds one for the same inputs (the same checks
  * apply), and a PDI bootgen built is stored there (a failure to store is
  * not an error: cache_stored stays 0). */
-int aieth_pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r);
+int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r);
 
 #endif

@@ -75,7 +75,7 @@ static int make_dirs(char *path)
 		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
 			int e = errno;
 			*s = save;
-			return aieth_fail(AIETH_EIO, "PDI cache folder %s: cannot create: %s (choose "
+			return aieth__fail(AIETH_EIO, "PDI cache folder %s: cannot create: %s (choose "
 					  "another with --cache-dir, or --no-cache)", path,
 					  strerror(e));
 		}
@@ -84,45 +84,45 @@ static int make_dirs(char *path)
 			break;
 	}
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return aieth_fail(AIETH_EIO, "PDI cache folder %s: not a directory", path);
+		return aieth__fail(AIETH_EIO, "PDI cache folder %s: not a directory", path);
 	if (st.st_uid != geteuid())
-		return aieth_fail(AIETH_EIO, "PDI cache folder %s: owned by uid %u, not by us "
+		return aieth__fail(AIETH_EIO, "PDI cache folder %s: owned by uid %u, not by us "
 				  "(uid %u): refusing to use it", path, (unsigned)st.st_uid,
 				  (unsigned)geteuid());
 	if ((st.st_mode & 077) && chmod(path, 0700) != 0)
-		return aieth_fail(AIETH_EIO, "PDI cache folder %s: cannot make it private (0700): "
+		return aieth__fail(AIETH_EIO, "PDI cache folder %s: cannot make it private (0700): "
 				  "%s", path, strerror(errno));
 	return AIETH_OK;
 }
 
-int aieth_pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes)
+int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes)
 {
 	const char *env;
 	int rc;
 	memset(c, 0, sizeof c[0]);
 	c->max_bytes = max_bytes ? max_bytes : AIETH_PDI_CACHE_MAX_DEFAULT;
 	if (dir && *dir)
-		c->dir = aieth_strdup(dir);
+		c->dir = aieth__strdup(dir);
 	else if ((env = getenv("AIETH_CACHE_DIR")) && *env)
-		c->dir = aieth_strdup(env);
+		c->dir = aieth__strdup(env);
 	else if ((env = getenv("XDG_CACHE_HOME")) && env[0] == '/') /* XDG: relative is ignored */
-		c->dir = aieth_path_join(env, "aieth");
+		c->dir = aieth__path_join(env, "aieth");
 	else if ((env = getenv("HOME")) && env[0] == '/')
-		c->dir = aieth_path_join(env, ".cache/aieth");
+		c->dir = aieth__path_join(env, ".cache/aieth");
 	else
-		return aieth_fail(AIETH_EINVAL, "PDI cache: no folder (neither $XDG_CACHE_HOME nor "
+		return aieth__fail(AIETH_EINVAL, "PDI cache: no folder (neither $XDG_CACHE_HOME nor "
 				  "$HOME is an absolute path): give --cache-dir, or --no-cache");
 	if (!c->dir)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (!c->dir[0] || (rc = make_dirs(c->dir))) {
-		rc = c->dir[0] ? rc : aieth_fail(AIETH_EINVAL, "PDI cache folder: empty name");
-		aieth_pdi_cache_close(c);
+		rc = c->dir[0] ? rc : aieth__fail(AIETH_EINVAL, "PDI cache folder: empty name");
+		aieth__pdi_cache_close(c);
 		return rc;
 	}
 	return AIETH_OK;
 }
 
-void aieth_pdi_cache_close(aieth_pdi_cache *c)
+void aieth__pdi_cache_close(aieth_pdi_cache *c)
 {
 	free(c->dir);
 	c->dir = NULL;
@@ -151,7 +151,7 @@ static char *resolve_tool(const char *tool)
 
 static void feed_str(aieth_sha256 *s, const char *t)
 {
-	aieth_sha256_update(s, t, strlen(t) + 1); /* the NUL separates fields */
+	aieth__sha256_update(s, t, strlen(t) + 1); /* the NUL separates fields */
 }
 
 /* The BIF with each "file=PATH" value left out: the CDOs' bytes follow. */
@@ -159,7 +159,7 @@ static int feed_bif(aieth_sha256 *s, const char *bif_path)
 {
 	char *text = NULL, *line, *next;
 	size_t len;
-	int rc = aieth_read_file(bif_path, PC_MAX_BIF, &text, &len);
+	int rc = aieth__read_file(bif_path, PC_MAX_BIF, &text, &len);
 	if (rc)
 		return rc;
 	for (line = text; line && *line; line = next) {
@@ -179,7 +179,7 @@ static int feed_file(aieth_sha256 *s, const char *path, size_t k, uint8_t *buf)
 	char head[64];
 	ssize_t got;
 	uint64_t total = 0;
-	int fd, rc = aieth_open_input(path, &fd, &st);
+	int fd, rc = aieth__open_input(path, &fd, &st);
 	if (rc)
 		return rc;
 	snprintf(head, sizeof head, "cdo %zu %llu", k, (unsigned long long)st.st_size);
@@ -188,15 +188,15 @@ static int feed_file(aieth_sha256 *s, const char *path, size_t k, uint8_t *buf)
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = aieth_fail(AIETH_EIO, "%s: read error: %s", path, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: read error: %s", path, strerror(errno));
 			break;
 		}
-		aieth_sha256_update(s, buf, (size_t)got);
+		aieth__sha256_update(s, buf, (size_t)got);
 		total += (uint64_t)got;
 	}
 	close(fd);
 	if (!rc && total != (uint64_t)st.st_size)
-		rc = aieth_fail(AIETH_EIO, "%s: changed while read (%llu bytes, expected %llu)", path,
+		rc = aieth__fail(AIETH_EIO, "%s: changed while read (%llu bytes, expected %llu)", path,
 				(unsigned long long)total, (unsigned long long)st.st_size);
 	return rc;
 }
@@ -208,7 +208,7 @@ static int tool_identity(const char *tool, char *out, size_t cap)
 	char *exe = resolve_tool(tool);
 	if (!exe || stat(exe, &st) != 0) {
 		free(exe);
-		return aieth_fail(AIETH_ENOTFOUND, "PDI cache: cannot find %s to identify it", tool);
+		return aieth__fail(AIETH_ENOTFOUND, "PDI cache: cannot find %s to identify it", tool);
 	}
 	snprintf(out, cap, "bootgen %s size %llu mtime %lld.%09ld ino %llu", exe,
 		 (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
@@ -217,7 +217,7 @@ static int tool_identity(const char *tool, char *out, size_t cap)
 	return AIETH_OK;
 }
 
-int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
+int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
 			const char *output, const char *const *cdos, size_t num_cdos,
 			uint8_t key[32])
 {
@@ -228,7 +228,7 @@ int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *b
 	int rc;
 	if ((rc = tool_identity(tool, id, sizeof id)))
 		return rc;
-	aieth_sha256_init(&s);
+	aieth__sha256_init(&s);
 	feed_str(&s, PC_KEY_TAG);
 	feed_str(&s, id);
 	for (i = 1; argv[i]; i++)
@@ -238,16 +238,16 @@ int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *b
 	if ((rc = feed_bif(&s, bif_path)))
 		return rc;
 	if (!(buf = malloc(AIETH_IO_CHUNK)))
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	for (i = 0; i < num_cdos && !rc; i++)
 		rc = feed_file(&s, cdos[i], i, buf);
 	free(buf);
 	if (!rc)
-		aieth_sha256_final(&s, key);
+		aieth__sha256_final(&s, key);
 	return rc;
 }
 
-int aieth_pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
+int aieth__pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
 			       uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
 			       int *settled)
 {
@@ -258,12 +258,12 @@ int aieth_pdi_cache_direct_key(const char *graph, const char *board, const char 
 	int rc;
 	*settled = 0;
 	if (stat(graph, &st) != 0 || !S_ISREG(st.st_mode) || !(real = realpath(graph, NULL)))
-		return aieth_fail(AIETH_ENOTFOUND, "PDI cache: %s is not an archive", graph);
+		return aieth__fail(AIETH_ENOTFOUND, "PDI cache: %s is not an archive", graph);
 	if ((rc = tool_identity(tool, id, sizeof id))) {
 		free(real);
 		return rc;
 	}
-	aieth_sha256_init(&s);
+	aieth__sha256_init(&s);
 	feed_str(&s, PC_DIRECT_TAG);
 	snprintf(line, sizeof line, "aieth %d.%d.%d board %s idcode 0x%08x/0x%02x",
 		 AIETH_VERSION_MAJOR, AIETH_VERSION_MINOR, AIETH_VERSION_PATCH, board,
@@ -277,7 +277,7 @@ int aieth_pdi_cache_direct_key(const char *graph, const char *board, const char 
 		 (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
 		 (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
 	feed_str(&s, line);
-	aieth_sha256_final(&s, dkey);
+	aieth__sha256_final(&s, dkey);
 	/* a file changed within the last seconds may change again within the
 	 * same time stamp: not remembered until it has settled */
 	*settled = now - st.st_mtim.tv_sec >= PC_SETTLE_S && now - st.st_ctim.tv_sec >= PC_SETTLE_S;
@@ -302,7 +302,7 @@ static int find_entry(const aieth_pdi_cache *c, const uint8_t key[32], char name
 	char k[65];
 	name[0] = '\0';
 	if (!d)
-		return aieth_fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
 	hex(key, 32, k);
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, k, 64) && pc_entry_name(de->d_name, NULL, NULL)) {
@@ -324,16 +324,16 @@ static int hash_fd(int fd, uint64_t n, uint8_t out[16])
 	void *m;
 	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < n)
 		return -1;
-	aieth_hash128_init(&h);
+	aieth__hash128_init(&h);
 	for (off = 0; off < n; off += PC_WINDOW) {
 		size_t len = n - off < PC_WINDOW ? (size_t)(n - off) : PC_WINDOW;
 		m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)off);
 		if (m == MAP_FAILED)
 			return -1;
-		aieth_hash128_update(&h, m, len);
+		aieth__hash128_update(&h, m, len);
 		munmap(m, len);
 	}
-	aieth_hash128_final(&h, out);
+	aieth__hash128_final(&h, out);
 	return 0;
 }
 
@@ -345,10 +345,10 @@ static void drop_entry(const char *path, const struct stat *was)
 		unlink(path);
 }
 
-int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			int *hit)
 {
-	return aieth_pdi_cache_take(c, key, out, hit, NULL);
+	return aieth__pdi_cache_take(c, key, out, hit, NULL);
 }
 
 /* The path of the entry for key with this hash and size (caller frees). */
@@ -359,10 +359,10 @@ static char *entry_path(const aieth_pdi_cache *c, const uint8_t key[32], const u
 	hex(key, 32, k);
 	hex(hash, 16, hh);
 	snprintf(name, sizeof name, "%s-%s-%llu.pdi", k, hh, (unsigned long long)size);
-	return aieth_path_join(c->dir, name);
+	return aieth__path_join(c->dir, name);
 }
 
-void aieth_pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
+void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 			  const aieth_pdi_cache_check *check)
 {
 	char *path = entry_path(c, key, check->hash, check->size);
@@ -371,7 +371,7 @@ void aieth_pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 	free(path);
 }
 
-int aieth_pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			 int *hit, aieth_pdi_cache_check *check)
 {
 	char name[PC_NAME_MAX], *path = NULL;
@@ -388,8 +388,8 @@ int aieth_pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const 
 	if ((rc = find_entry(c, key, name)) || !name[0])
 		return rc; /* a miss */
 	pc_entry_name(name, want, &size);
-	if (!(path = aieth_path_join(c->dir, name)))
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+	if (!(path = aieth__path_join(c->dir, name)))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		goto miss; /* evicted meanwhile, or not a file */
@@ -411,26 +411,26 @@ int aieth_pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const 
 		if (check) /* the caller hashes the bytes as it copies them */
 			check->pending = 1;
 	} else {
-		if ((rc = aieth_out_open(&o, out)))
+		if ((rc = aieth__out_open(&o, out)))
 			goto fail;
-		aieth_hash128_init(&hs);
-		if ((rc = aieth_copy(fd, 0, size, o.fd, &hs, path, out)))
+		aieth__hash128_init(&hs);
+		if ((rc = aieth__copy(fd, 0, size, o.fd, &hs, path, out)))
 			goto fail;
-		aieth_hash128_final(&hs, sum);
+		aieth__hash128_final(&hs, sum);
 		if (memcmp(sum, want, 16))
 			goto damaged;
-		if ((rc = aieth_out_commit(&o)))
+		if ((rc = aieth__out_commit(&o)))
 			goto fail;
 	}
 	futimens(fd, NULL); /* recently used */
 	*hit = 1;
-	if (check) { /* which entry this is (aieth_pdi_cache_drop) */
+	if (check) { /* which entry this is (aieth__pdi_cache_drop) */
 		memcpy(check->hash, want, 16);
 		check->size = size;
 	}
 	goto miss;
 damaged:
-	aieth_out_abort(&o);
+	aieth__out_abort(&o);
 	drop_entry(path, &st);
 miss:
 	if (lfd >= 0)
@@ -438,16 +438,16 @@ miss:
 	if (fd >= 0)
 		close(fd);
 	free(path);
-	aieth_error_clear();
+	aieth__error_clear();
 	return AIETH_OK;
 fail:
-	aieth_out_abort(&o);
+	aieth__out_abort(&o);
 	close(fd);
 	free(path);
 	return rc;
 }
 
-int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
+int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
 			int *stored)
 {
 	static unsigned seq;
@@ -456,44 +456,44 @@ int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const c
 	struct stat st;
 	int in = -1, fd = -1, rc;
 	*stored = 0;
-	if ((rc = aieth_open_input(pdi, &in, &st)))
+	if ((rc = aieth__open_input(pdi, &in, &st)))
 		return rc;
 	if ((uint64_t)st.st_size > c->max_bytes)
 		goto out; /* larger than the whole cache: not kept */
 	if (hash_fd(in, (uint64_t)st.st_size, sum)) {
-		rc = aieth_fail(AIETH_EIO, "%s: read error", pdi);
+		rc = aieth__fail(AIETH_EIO, "%s: read error", pdi);
 		goto out;
 	}
 	path = entry_path(c, key, sum, (uint64_t)st.st_size);
 	snprintf(name, sizeof name, ".tmp.%ld.%u.%ld", (long)getpid(), seq++, (long)time(NULL));
-	tmp = aieth_path_join(c->dir, name);
+	tmp = aieth__path_join(c->dir, name);
 	if (!path || !tmp) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto out;
 	}
 	/* the same file system: a hard link of bootgen's file; else a copy */
 	if (link(pdi, tmp) != 0) {
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
-			rc = aieth_fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 			goto out;
 		}
-		if ((rc = aieth_copy(in, 0, (uint64_t)st.st_size, fd, NULL, pdi, tmp)))
+		if ((rc = aieth__copy(in, 0, (uint64_t)st.st_size, fd, NULL, pdi, tmp)))
 			goto out;
 		if (close(fd) != 0) {
 			fd = -1;
-			rc = aieth_fail(AIETH_EIO, "%s: write error: %s", tmp, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: write error: %s", tmp, strerror(errno));
 			goto out;
 		}
 		fd = -1;
 	}
 	if (rename(tmp, path) != 0) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, path,
+		rc = aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, path,
 				strerror(errno));
 		goto out;
 	}
 	*stored = 1;
-	rc = aieth_pdi_cache_evict(c, c->max_bytes);
+	rc = aieth__pdi_cache_evict(c, c->max_bytes);
 out:
 	close(in);
 	if (fd >= 0)
@@ -512,7 +512,7 @@ static char *memo_path(const aieth_pdi_cache *c, const uint8_t dkey[32])
 	char name[80];
 	hex(dkey, 32, name);
 	snprintf(name + 64, sizeof name - 64, ".key");
-	return aieth_path_join(c->dir, name);
+	return aieth__path_join(c->dir, name);
 }
 
 static int parse_key(const char *t, uint8_t key[32])
@@ -529,32 +529,32 @@ static int parse_key(const char *t, uint8_t key[32])
 	return 0;
 }
 
-int aieth_pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
+int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
 			     int *found)
 {
 	char *path = memo_path(c, dkey), *text = NULL;
 	size_t len;
 	*found = 0;
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
-	if (aieth_read_file(path, 256, &text, &len) == AIETH_OK && !parse_key(text, key))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	if (aieth__read_file(path, 256, &text, &len) == AIETH_OK && !parse_key(text, key))
 		*found = 1;
-	aieth_error_clear();
+	aieth__error_clear();
 	free(text);
 	free(path);
 	return AIETH_OK;
 }
 
-int aieth_pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
+int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
 			     const uint8_t key[32])
 {
 	char *path = memo_path(c, dkey), text[66];
 	int rc;
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	hex(key, 32, text);
 	text[64] = '\n';
-	rc = aieth_write_atomic(path, text, 65);
+	rc = aieth__write_atomic(path, text, 65);
 	free(path);
 	return rc;
 }
@@ -583,11 +583,11 @@ static int add_ent(pc_ent **v, size_t *n, size_t *cap, const char *name, const s
 	pc_ent *nv;
 	if (*n == *cap) {
 		if (*cap >= PC_MAX_ENTRIES)
-			return aieth_fail(AIETH_EINVAL, "PDI cache: more than %u files",
+			return aieth__fail(AIETH_EINVAL, "PDI cache: more than %u files",
 					  PC_MAX_ENTRIES);
 		*cap = *cap ? 2 * *cap : 64;
 		if (!(nv = realloc(*v, *cap * sizeof **v)))
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		*v = nv;
 	}
 	memcpy((*v)[*n].name, name, strlen(name) + 1); /* checked < PC_NAME_MAX */
@@ -608,7 +608,7 @@ static int has_entry(const pc_ent *v, size_t n, const char *k)
 	return 0;
 }
 
-int aieth_pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
+int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 {
 	DIR *d = opendir(c->dir);
 	struct dirent *de;
@@ -620,7 +620,7 @@ int aieth_pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 	time_t now = time(NULL);
 	char text[80];
 	if (!d)
-		return aieth_fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
 	dfd = dirfd(d);
 	while (!rc && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);

@@ -26,15 +26,15 @@ typedef struct {
  * $XDG_CACHE_HOME/aieth, else $HOME/.cache/aieth. Created (with missing
  * parents) mode 0700; an existing one must be a directory of ours, and
  * is made 0700. max_bytes 0: AIETH_PDI_CACHE_MAX_DEFAULT. */
-int aieth_pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes);
-void aieth_pdi_cache_close(aieth_pdi_cache *c);
+int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes);
+void aieth__pdi_cache_close(aieth_pdi_cache *c);
 
 /* The key: SHA-256 over a format tag, bootgen's identity (its resolved
  * path, size, modification time and inode: Debian's bootgen has no version
  * option), its arguments (argv[1..], with the BIF and output paths as
  * placeholders), the BIF text (each CDO path a placeholder) and the size
  * and bytes of each CDO in BIF order. */
-int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
+int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
 			const char *output, const char *const *cdos, size_t num_cdos,
 			uint8_t key[32]);
 
@@ -42,31 +42,31 @@ int aieth_pdi_cache_key(const char *tool, const char *const *argv, const char *b
  * sound one: *hit 1. No entry, or a damaged one (removed): *hit 0 and
  * AIETH_OK. Other errors: writing out. A hit marks the entry recently
  * used. */
-int aieth_pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			int *hit);
-/* What a caller checks of a hit it takes unchecked (aieth_pdi_cache_take):
+/* What a caller checks of a hit it takes unchecked (aieth__pdi_cache_take):
  * the bytes of out must hash (hash128) to hash. */
 typedef struct {
 	int pending;                 /* 1: not checked yet; the caller checks */
 	uint8_t hash[16];
 	uint64_t size;
 } aieth_pdi_cache_check;
-/* aieth_pdi_cache_get, but a hit taken as a hard link (the usual case) is
+/* aieth__pdi_cache_get, but a hit taken as a hard link (the usual case) is
  * not hashed here when check is not NULL: check->pending 1 and the hash
  * its bytes must have, for the caller to compare while it reads them
  * anyway (the packager's copy into the xclbin: each byte read once). A
  * copy (another file system) is checked here: pending 0. */
-int aieth_pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
+int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			 int *hit, aieth_pdi_cache_check *check);
 /* Remove the entry for key that check describes: its bytes were found not
  * to hash to check->hash (damaged). A new entry renamed in meanwhile
  * under another name stays. */
-void aieth_pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
+void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 			  const aieth_pdi_cache_check *check);
 
 /* Store pdi (a file) under key, then evict down to the bound. A PDI larger
  * than the bound is not stored (AIETH_OK, *stored 0). */
-int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
+int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
 			int *stored);
 
 /* Direct mode (a shortcut past hashing the CDOs, as ccache's): the key of
@@ -76,17 +76,17 @@ int aieth_pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const c
  * from the same state. *settled 0: the archive changed within the last 2
  * s (it may change again within the same time stamp): do not remember it.
  * AIETH_ENOTFOUND: graph is not a regular file, or bootgen not found. */
-int aieth_pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
+int aieth__pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
 			       uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
 			       int *settled);
-int aieth_pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
+int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
 			     int *found);
-int aieth_pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
+int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
 			     const uint8_t key[32]);
 
 /* Remove least recently used entries until they total at most max_bytes;
  * also temporary files older than an hour (a writer that died) and memos
  * whose entry is gone. */
-int aieth_pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes);
+int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes);
 
 #endif

@@ -11,14 +11,14 @@
 
 extern char **environ;
 
-double aieth_pkg_now_s(void)
+double aieth__pkg_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int aieth_pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
+int aieth__pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
 		    const posix_spawn_file_actions_t *fa)
 {
 	posix_spawnattr_t sa;
@@ -38,7 +38,7 @@ int aieth_pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
 	return e;
 }
 
-void aieth_pkg_kill_group(pid_t pid)
+void aieth__pkg_kill_group(pid_t pid)
 {
 	int st;
 	kill(-pid, SIGKILL);

@@ -11,15 +11,15 @@
 #include <sys/types.h>
 
 /* Seconds on the monotonic clock (time limits, durations). */
-double aieth_pkg_now_s(void);
+double aieth__pkg_now_s(void);
 
 /* posix_spawnp(tool, argv) with fa, in a new process group, with SIGINT,
  * SIGTERM, SIGHUP and SIGPIPE at their defaults (the caller may catch or
  * ignore them). Returns 0 or the errno of the spawn. */
-int aieth_pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
+int aieth__pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
 		    const posix_spawn_file_actions_t *fa);
 
 /* Kill pid's process group and reap pid. */
-void aieth_pkg_kill_group(pid_t pid);
+void aieth__pkg_kill_group(pid_t pid);
 
 #endif

@@ -33,7 +33,7 @@ static int ends_with_ci(const char *s, const char *suffix)
 
 static int member_error(struct archive *a, const char *what, const char *member)
 {
-	return aieth_fail(AIETH_EPARSE, "%s: member %s: cannot read: %s", what, member,
+	return aieth__fail(AIETH_EPARSE, "%s: member %s: cannot read: %s", what, member,
 			  archive_error_string(a) ? archive_error_string(a) : "unknown error");
 }
 
@@ -46,19 +46,19 @@ static int read_member(struct archive *a, const char *what, const char *member, 
 	la_ssize_t r;
 	*out = NULL;
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	for (;;) {
 		if (n == cap) {
 			if (cap >= max) {
 				free(buf);
-				return aieth_fail(AIETH_EINVAL, "%s: member %s: larger than the "
+				return aieth__fail(AIETH_EINVAL, "%s: member %s: larger than the "
 						  "%zu-byte limit", what, member, max);
 			}
 			cap = cap * 2 > max ? max : cap * 2;
 			g = realloc(buf, cap + 1);
 			if (!g) {
 				free(buf);
-				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+				return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 			}
 			buf = g;
 		}
@@ -85,7 +85,7 @@ static int scan_pdi(struct archive *a, const char *what, const char *member, aie
 	la_ssize_t r;
 	int rc = AIETH_OK;
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	while (total < AIETH_PDI_SCAN_BOOT) {
 		r = archive_read_data(a, buf + len, XSA_CHUNK + 128 - len);
 		if (r < 0) {
@@ -96,7 +96,7 @@ static int scan_pdi(struct archive *a, const char *what, const char *member, aie
 			break;
 		len += (size_t)r;
 		total += (size_t)r;
-		if (aieth_pdi_idcode(buf, len, &o->id_code, &o->ext_id_code) == AIETH_OK) {
+		if (aieth__pdi_idcode(buf, len, &o->id_code, &o->ext_id_code) == AIETH_OK) {
 			o->has_id_code = 1;
 			snprintf(o->pdi_member, sizeof o->pdi_member, "%s", member);
 			break;
@@ -152,15 +152,15 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		if (root)
 			json_object_put(root);
-		return aieth_fail(AIETH_EPARSE, "%s: expected a JSON object", w);
+		return aieth__fail(AIETH_EPARSE, "%s: expected a JSON object", w);
 	}
 	if ((v = pick(root, vbnv_keys))) {
 		if (!*v || strlen(v) > 63)
-			rc = aieth_fail(AIETH_EINVAL, "%s: platform VBNV \"%.80s\": expected 1..63 "
+			rc = aieth__fail(AIETH_EINVAL, "%s: platform VBNV \"%.80s\": expected 1..63 "
 					"characters", w, v);
 		for (i = 0; !rc && v[i]; i++)
 			if (!isalnum((unsigned char)v[i]) && !strchr("_.:-", v[i]))
-				rc = aieth_fail(AIETH_EINVAL, "%s: platform VBNV \"%.80s\": character "
+				rc = aieth__fail(AIETH_EINVAL, "%s: platform VBNV \"%.80s\": character "
 						"%zu is not a letter, digit, _ . : or -", w, v, i + 1);
 		if (!rc)
 			snprintf(o->vbnv, sizeof o->vbnv, "%s", v);
@@ -171,7 +171,7 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 		snprintf(o->board, sizeof o->board, "%s", v);
 	if (!rc && (v = pick(root, part_keys))) {
 		if (strlen(v) >= sizeof o->part)
-			rc = aieth_fail(AIETH_EINVAL, "%s: part \"%.80s...\": expected at most %zu "
+			rc = aieth__fail(AIETH_EINVAL, "%s: part \"%.80s...\": expected at most %zu "
 					"characters", w, v, sizeof o->part - 1);
 		else
 			snprintf(o->part, sizeof o->part, "%s", v);
@@ -194,7 +194,7 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
-			rc = aieth_fail(AIETH_EPARSE, "%s: cannot read as a zip archive (an XSA is a "
+			rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as a zip archive (an XSA is a "
 					"zip): %s", what,
 					archive_error_string(a) ? archive_error_string(a) : "?");
 			goto out;
@@ -203,7 +203,7 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 		if (!name)
 			continue;
 		if (++o->num_members > XSA_MAX_MEMBERS) {
-			rc = aieth_fail(AIETH_EINVAL, "%s: more than %u members", what,
+			rc = aieth__fail(AIETH_EINVAL, "%s: more than %u members", what,
 					XSA_MAX_MEMBERS);
 			goto out;
 		}
@@ -213,7 +213,7 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 		for (i = 0; i < 3; i++)
 			if (!strcmp(name, required[i])) {
 				if (have[i]) {
-					rc = aieth_fail(AIETH_EPARSE, "%s: member %s appears twice",
+					rc = aieth__fail(AIETH_EPARSE, "%s: member %s appears twice",
 							what, name);
 					goto out;
 				}
@@ -230,7 +230,7 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 	}
 	for (i = 0; i < 3; i++)
 		if (!have[i]) {
-			rc = aieth_fail(AIETH_EPARSE, "%s: member %s is missing (an XSA has xsa.json, "
+			rc = aieth__fail(AIETH_EPARSE, "%s: member %s is missing (an XSA has xsa.json, "
 					"xsa.xml and sysdef.xml; found: %s)", what, required[i],
 					o->num_members ? names : "no members");
 			goto out;
@@ -249,19 +249,19 @@ static struct archive *new_reader(void)
 	return a;
 }
 
-int aieth_xsa_read(aieth_xsa_info *out, const char *path)
+int aieth__xsa_read(aieth_xsa_info *out, const char *path)
 {
 	struct archive *a;
 	int rc, fd = -1;
 	memset(out, 0, sizeof *out);
 	a = new_reader();
 	if (!a)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	/* opened by us without blocking: a FIFO is refused before libarchive reads */
-	if ((rc = aieth_open_input(path, &fd, NULL)))
-		rc = aieth_fail_prefix(rc, "the XSA");
+	if ((rc = aieth__open_input(path, &fd, NULL)))
+		rc = aieth__fail_prefix(rc, "the XSA");
 	else if (archive_read_open_fd(a, fd, XSA_CHUNK) != ARCHIVE_OK)
-		rc = aieth_fail(AIETH_EIO, "%s: cannot open the XSA: %s", path,
+		rc = aieth__fail(AIETH_EIO, "%s: cannot open the XSA: %s", path,
 				archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = xsa_scan(out, path, a);
@@ -271,16 +271,16 @@ int aieth_xsa_read(aieth_xsa_info *out, const char *path)
 	return rc;
 }
 
-int aieth_xsa_read_mem(aieth_xsa_info *out, const char *what, const void *data, size_t len)
+int aieth__xsa_read_mem(aieth_xsa_info *out, const char *what, const void *data, size_t len)
 {
 	struct archive *a;
 	int rc;
 	memset(out, 0, sizeof *out);
 	a = new_reader();
 	if (!a)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK)
-		rc = aieth_fail(AIETH_EPARSE, "%s: cannot read as a zip archive (an XSA is a zip): %s",
+		rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as a zip archive (an XSA is a zip): %s",
 				what, archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = xsa_scan(out, what, a);

@@ -26,8 +26,8 @@ typedef struct {
 
 /* Read an XSA file. Members xsa.json, xsa.xml and sysdef.xml are required;
  * a missing or malformed member is an error naming the archive and member. */
-int aieth_xsa_read(aieth_xsa_info *out, const char *path);
+int aieth__xsa_read(aieth_xsa_info *out, const char *path);
 /* The same from memory (`what` names it in messages): the fuzz target. */
-int aieth_xsa_read_mem(aieth_xsa_info *out, const char *what, const void *data, size_t len);
+int aieth__xsa_read_mem(aieth_xsa_info *out, const char *what, const void *data, size_t len);
 
 #endif

@@ -32,7 +32,7 @@ static int xd_same_device(uint32_t a, uint32_t b)
 static int xd_foreign_owner(const aieth_board_info *in, uint32_t id, const char *data_dir,
 			    char *owner, size_t cap)
 {
-	char *dir = aieth_path_join(aieth_data_dir(data_dir), "platforms"), *f;
+	char *dir = aieth__path_join(aieth__data_dir(data_dir), "platforms"), *f;
 	struct dirent *de;
 	DIR *d;
 	size_t seen = 0, n;
@@ -47,7 +47,7 @@ static int xd_foreign_owner(const aieth_board_info *in, uint32_t id, const char 
 		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
 			continue;
 		seen++;
-		f = aieth_path_join(dir, de->d_name);
+		f = aieth__path_join(dir, de->d_name);
 		if (f && aieth_board_load(&b, f, data_dir) == AIETH_OK) {
 			bi = aieth_board_get_info(b);
 			if (strcmp(bi->name, in->name) && bi->has_device_id_code &&
@@ -63,31 +63,31 @@ static int xd_foreign_owner(const aieth_board_info *in, uint32_t id, const char 
 	if (d)
 		closedir(d);
 	free(dir);
-	aieth_error_clear(); /* a broken other board file is not this run's error */
+	aieth__error_clear(); /* a broken other board file is not this run's error */
 	return found;
 }
 
-int aieth_xsa_check_device(const aieth_xsa_info *x, const char *xsa_path,
+int aieth__xsa_check_device(const aieth_xsa_info *x, const char *xsa_path,
 			   const aieth_board *board, const char *data_dir)
 {
 	const aieth_board_info *in = aieth_board_get_info(board);
 	const char *part = in->device_part && in->device_part[0] ? in->device_part : NULL;
 	char owner[200];
 	if (part && x->part[0] && !xd_prefix_ci(x->part, part))
-		return aieth_fail(AIETH_EINVAL, "%s: member xsa.json: part: expected %s... (board "
+		return aieth__fail(AIETH_EINVAL, "%s: member xsa.json: part: expected %s... (board "
 				  "%s, --board), found \"%s\": the XSA is for another device",
 				  xsa_path, part, in->name, x->part);
 	if (!x->has_id_code)
 		return AIETH_OK;
 	if (in->has_device_id_code && !xd_same_device(x->id_code, in->device_id_code))
-		return aieth_fail(AIETH_EINVAL, "%s: device IDCODE: expected 0x%08x (board %s, %s; "
+		return aieth__fail(AIETH_EINVAL, "%s: device IDCODE: expected 0x%08x (board %s, %s; "
 				  "revision bits 31..28 not compared), found 0x%08x (member %s): "
 				  "the XSA is for another device", xsa_path,
 				  (unsigned)in->device_id_code, in->name, part ? part : "--board",
 				  (unsigned)x->id_code, x->pdi_member);
 	if (!in->has_device_id_code &&
 	    xd_foreign_owner(in, x->id_code, data_dir, owner, sizeof owner))
-		return aieth_fail(AIETH_EINVAL, "%s: device IDCODE 0x%08x (member %s): expected "
+		return aieth__fail(AIETH_EINVAL, "%s: device IDCODE 0x%08x (member %s): expected "
 				  "board %s's device (%s, --board), found board %s: the XSA is for "
 				  "another device", xsa_path, (unsigned)x->id_code, x->pdi_member,
 				  in->name, part ? part : "not stated", owner);

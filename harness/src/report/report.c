@@ -43,9 +43,9 @@ static struct json_object *new_str(const char *s)
 {
 	struct json_object *v;
 	char *c;
-	if (aieth_utf8_valid(s))
+	if (aieth__utf8_valid(s))
 		return chk(json_object_new_string(s));
-	if (!(c = aieth_utf8_clean(s)))
+	if (!(c = aieth__utf8_clean(s)))
 		return chk(NULL);
 	v = chk(json_object_new_string(c));
 	free(c);
@@ -127,14 +127,14 @@ struct json_object *rj_error(const char *phase, int code, const char *message, c
 	return e;
 }
 
-double aieth_now(void)
+double aieth__now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void aieth_iso8601(double t, char *buf, size_t n)
+void aieth__iso8601(double t, char *buf, size_t n)
 {
 	time_t s = (time_t)t;
 	struct tm tm;
@@ -142,7 +142,7 @@ void aieth_iso8601(double t, char *buf, size_t n)
 	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-const char *aieth_exit_status(int code)
+const char *aieth__exit_status(int code)
 {
 	if (code > AIETH_EXIT_SIGNAL && code < 2 * AIETH_EXIT_SIGNAL)
 		return "interrupted";
@@ -169,7 +169,7 @@ static int severity(int code)
 	}
 }
 
-int aieth_exit_worst(int a, int b) { return severity(a) >= severity(b) ? a : b; }
+int aieth__exit_worst(int a, int b) { return severity(a) >= severity(b) ? a : b; }
 
 int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const *argv)
 {
@@ -178,15 +178,15 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	char ts[32], host[256], id[64];
 	int i;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_new: NULL out");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_new: NULL out");
 	*out = NULL;
 	r = calloc(1, sizeof *r);
 	if (!r)
-		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	oom = 0;
-	r->t_start = aieth_now();
+	r->t_start = aieth__now();
 	r->root = rj_obj();
 	r->run = rj_obj();
 	r->env = rj_obj();
@@ -195,7 +195,7 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	rj_str(r->root, "schema", AIETH_REPORT_SCHEMA);
 	snprintf(id, sizeof id, "%.0f-%ld", r->t_start * 1e3, (long)getpid());
 	rj_str(r->run, "id", id);
-	aieth_iso8601(r->t_start, ts, sizeof ts);
+	aieth__iso8601(r->t_start, ts, sizeof ts);
 	rj_str(r->run, "started_at", ts);
 	rj_null(r->run, "finished_at");
 	rj_null(r->run, "duration_s");
@@ -215,7 +215,7 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	rj_set(r->root, "tests", r->tests);
 	if (rj_oom()) {
 		aieth_report_free(r);
-		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	}
 	*out = r;
 	return AIETH_OK;
@@ -268,18 +268,18 @@ int aieth_report_add_error(aieth_report *r, const char *name, const char *phase,
 {
 	struct json_object *t;
 	if (!r)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_add_error: NULL report");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_add_error: NULL report");
 	t = rj_obj();
 	rj_str(t, "name", name ? name : "run_test");
 	rj_null(t, "spec");
-	rj_str(t, "status", aieth_exit_status(exit_code));
+	rj_str(t, "status", aieth__exit_status(exit_code));
 	rj_int(t, "exit_code", exit_code);
 	rj_num(t, "duration_s", 0.0);
 	rj_set(t, "graphs", rj_arr());
 	rj_set(t, "transactions", rj_arr());
 	rj_set(t, "error", rj_error(phase, code, message, hint));
 	rj_push(r->tests, t);
-	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
 int aieth_report_test_error(aieth_report *r, int index, const char *phase, int code,
@@ -289,18 +289,18 @@ int aieth_report_test_error(aieth_report *r, int index, const char *phase, int c
 	size_t n;
 	int worst;
 	if (!r)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_test_error: NULL report");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_test_error: NULL report");
 	n = json_object_array_length(r->tests);
 	if (index < 0 ? n == 0 : (size_t)index >= n)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_test_error: no test %d (%zu tests)",
+		return aieth__fail(AIETH_EINVAL, "aieth_report_test_error: no test %d (%zu tests)",
 				  index, n);
 	t = json_object_array_get_idx(r->tests, index < 0 ? n - 1 : (size_t)index);
 	if (!rj_get(t, "error"))
 		rj_set(t, "error", rj_error(phase, code, message, hint));
-	worst = aieth_exit_worst((int)rj_geti(t, "exit_code"), exit_code);
-	rj_str(t, "status", aieth_exit_status(worst));
+	worst = aieth__exit_worst((int)rj_geti(t, "exit_code"), exit_code);
+	rj_str(t, "status", aieth__exit_status(worst));
 	rj_int(t, "exit_code", worst);
-	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
 int aieth_report_finish(aieth_report *r)
@@ -310,16 +310,16 @@ int aieth_report_finish(aieth_report *r)
 	double t;
 	char ts[32];
 	if (!r)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_finish: NULL report");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_finish: NULL report");
 	/* a report read back (aieth_report_load) may lack both: nothing to
 	 * close, and no out-of-memory flag raised by writing into nothing */
 	if (!r->run || !r->tests)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_finish: the report has no \"run\" or "
+		return aieth__fail(AIETH_EINVAL, "aieth_report_finish: the report has no \"run\" or "
 				  "\"tests\" (a loaded report is read only)");
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n; i++) {
 		int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
-		code = aieth_exit_worst(code, c);
+		code = aieth__exit_worst(code, c);
 		all_skipped &= c == AIETH_EXIT_SKIP;
 	}
 	/* no test at all is an error, never a pass; some skipped among
@@ -328,11 +328,11 @@ int aieth_report_finish(aieth_report *r)
 		code = AIETH_EXIT_INPUT;
 	else if (code == AIETH_EXIT_SKIP && !all_skipped)
 		code = AIETH_EXIT_PASS;
-	t = aieth_now();
-	aieth_iso8601(t, ts, sizeof ts);
+	t = aieth__now();
+	aieth__iso8601(t, ts, sizeof ts);
 	rj_str(r->run, "finished_at", ts);
 	rj_num(r->run, "duration_s", t - r->t_start);
-	rj_str(r->run, "status", aieth_exit_status(code));
+	rj_str(r->run, "status", aieth__exit_status(code));
 	rj_int(r->run, "exit_code", code);
 	{
 		struct json_object *sum = rj_obj();
@@ -351,7 +351,7 @@ int aieth_report_finish(aieth_report *r)
 		rj_set(r->root, "summary", sum);
 	}
 	r->finished = 1;
-	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
 int aieth_report_exit_code(const aieth_report *r)
@@ -366,19 +366,19 @@ int aieth_report_write_json(const aieth_report *r, const char *path)
 	char *buf;
 	int rc;
 	if (!r || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_write_json: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_write_json: NULL argument");
 	txt = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_SPACED |
 							      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!txt)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	len = strlen(txt);
 	buf = malloc(len + 2);
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	memcpy(buf, txt, len);
 	buf[len++] = '\n';
-	rc = aieth_write_atomic(path, buf, len);
+	rc = aieth__write_atomic(path, buf, len);
 	free(buf);
 	return rc;
 }

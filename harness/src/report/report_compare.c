@@ -56,7 +56,7 @@ static int failing(int verdict)
 
 static char *dup(const char *s)
 {
-	return s ? aieth_strdup(s) : NULL;
+	return s ? aieth__strdup(s) : NULL;
 }
 
 static int add_row(aieth_report_diff *d, const row *src)
@@ -66,7 +66,7 @@ static int add_row(aieth_report_diff *d, const row *src)
 		size_t nc = d->cap ? d->cap * 2 : 32;
 		row *nr = realloc(d->rows, nc * sizeof *nr);
 		if (!nr)
-			return aieth_fail(AIETH_ENOMEM, "baseline comparison: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 		d->rows = nr;
 		d->cap = nc;
 	}
@@ -82,7 +82,7 @@ static int add_row(aieth_report_diff *d, const row *src)
 		free(r->txn);
 		free(r->a);
 		free(r->b);
-		return aieth_fail(AIETH_ENOMEM, "baseline comparison: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 	}
 	d->nrows++;
 	return 0;
@@ -252,8 +252,8 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 					 "baseline from another board, PL clock or backend kind cannot "
 					 "gate this run",
 					 d->base_name, q1, q2, kind_of(k1), c1, q3, kind_of(k2), c2);
-				if (!(d->refusal = aieth_strdup(msg)))
-					return aieth_fail(AIETH_ENOMEM, "out of memory");
+				if (!(d->refusal = aieth__strdup(msg)))
+					return aieth__fail(AIETH_ENOMEM, "out of memory");
 			}
 		}
 	}
@@ -382,12 +382,12 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 	int rc = AIETH_ENOMEM;
 	char rid[100];
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !base || !now || !base_name)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_compare: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_compare: NULL argument");
 	*out = NULL;
 	if (!isfinite(default_pct) || default_pct > 1e6)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_compare: tolerance %g%% is out of "
+		return aieth__fail(AIETH_EINVAL, "aieth_report_compare: tolerance %g%% is out of "
 				  "range (0..1000000, < 0: the default)", default_pct);
 	if (default_pct < 0)
 		default_pct = AIETH_REGRESSION_DEFAULT_PCT;
@@ -395,12 +395,12 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 	nn = json_object_array_length(now->tests);
 	d = calloc(1, sizeof *d);
 	if (!d)
-		return aieth_fail(AIETH_ENOMEM, "baseline comparison: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 	d->default_pct = default_pct;
 	d->ntests = nn;
 	jstrict_quote(rid, sizeof rid, rj_gets(base->run, "id"));
-	d->base_name = aieth_strdup(base_name);
-	d->base_run = aieth_strdup(rid);
+	d->base_name = aieth__strdup(base_name);
+	d->base_run = aieth__strdup(rid);
 	d->fails = calloc(nn ? nn : 1, sizeof *d->fails);
 	mb = calloc(nb ? nb : 1, sizeof *mb);
 	mn = calloc(nn ? nn : 1, sizeof *mn);
@@ -415,7 +415,7 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 		snprintf(msg, sizeof msg, "baseline %s shares no test name with this run (%zu tests "
 			 "there, %zu here): it is not a baseline of these tests", d->base_name, nb,
 			 nn);
-		if (!(d->refusal = aieth_strdup(msg)))
+		if (!(d->refusal = aieth__strdup(msg)))
 			goto oom;
 	}
 	if (d->refusal) {
@@ -428,7 +428,7 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 	cb = count_values(base, mb);
 	cn = count_values(now, mn);
 	if (cb > MAX_VALUES || cn > MAX_VALUES) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: more than %u values to compare", cb > MAX_VALUES
+		rc = aieth__fail(AIETH_EINVAL, "%s: more than %u values to compare", cb > MAX_VALUES
 				? d->base_name : "the new report", MAX_VALUES);
 		goto fail;
 	}
@@ -459,7 +459,7 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 	*out = d;
 	return AIETH_OK;
 oom:
-	rc = aieth_fail(AIETH_ENOMEM, "baseline comparison: out of memory");
+	rc = aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 fail:
 	free(bv);
 	free(nv);

@@ -25,7 +25,7 @@ typedef struct json_object jobj;
 
 static int bad(const char *what, const char *path, const char *rule)
 {
-	return aieth_fail(AIETH_EPARSE, "%s: %s: %s", what, path, rule);
+	return aieth__fail(AIETH_EPARSE, "%s: %s: %s", what, path, rule);
 }
 
 static int is_num(jobj *v)
@@ -85,7 +85,7 @@ static int want_arr(const char *what, const char *path, jobj *o, const char *key
 	if (json_object_array_length(v) > max) {
 		snprintf(m, sizeof m, "%zu entries, more than the %zu a comparison reads",
 			 json_object_array_length(v), max);
-		return aieth_fail(AIETH_EINVAL, "%s: %s: %s", what, p, m);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %s", what, p, m);
 	}
 	*out = v;
 	return 0;
@@ -172,7 +172,7 @@ static int check_report(const char *what, jobj *root)
 	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
 		char q[100];
 		jstrict_quote(q, sizeof q, schema);
-		return aieth_fail(AIETH_EINVAL, "%s: schema: \"%s\" is not a report this program "
+		return aieth__fail(AIETH_EINVAL, "%s: schema: \"%s\" is not a report this program "
 				  "reads (\"%s\")", what, q, AIETH_REPORT_SCHEMA);
 	}
 	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
@@ -209,7 +209,7 @@ int aieth_report_parse(aieth_report **out, const char *what, const char *text, s
 	jobj *root = NULL;
 	int rc;
 	if (!out || !what || (!text && len))
-		return aieth_fail(AIETH_EINVAL, "aieth_report_parse: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_parse: NULL argument");
 	*out = NULL;
 	if ((rc = jstrict_parse_object(what, text, len, AIETH_REPORT_MAX_FILE, &root)))
 		return rc;
@@ -220,7 +220,7 @@ int aieth_report_parse(aieth_report **out, const char *what, const char *text, s
 	r = calloc(1, sizeof *r);
 	if (!r) {
 		json_object_put(root);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
 	r->root = root;
 	r->run = rj_get(root, "run");
@@ -236,11 +236,11 @@ int aieth_report_load(aieth_report **out, const char *path)
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_load: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_load: NULL argument");
 	*out = NULL;
-	if ((rc = aieth_read_file(path, AIETH_REPORT_MAX_FILE, &text, &len)))
+	if ((rc = aieth__read_file(path, AIETH_REPORT_MAX_FILE, &text, &len)))
 		return rc;
 	rc = aieth_report_parse(out, path, text, len);
 	free(text);

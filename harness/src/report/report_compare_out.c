@@ -164,9 +164,9 @@ int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
 	size_t i;
 	int rc;
 	if (!r || !d)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_add_baseline: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_add_baseline: NULL argument");
 	if (json_object_array_length(r->tests) != d->ntests)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_add_baseline: the report has %zu "
+		return aieth__fail(AIETH_EINVAL, "aieth_report_add_baseline: the report has %zu "
 				  "tests, the comparison %zu: not the report it was made with",
 				  json_object_array_length(r->tests), d->ntests);
 	bo = rj_obj();
@@ -210,7 +210,7 @@ int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
 	rj_set(bo, "changes", ch);
 	rj_set(r->root, "baseline", bo);
 	if (rj_oom())
-		return aieth_fail(AIETH_ENOMEM, "report: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	for (i = 0; i < d->ntests; i++) {
 		if (d->refusal) {
 			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL, d->refusal,

@@ -26,7 +26,7 @@ typedef enum {
 
 typedef struct {
 	aieth_farm_kind kind;
-	const char *id;          /* sanitized (aieth_farm_id) */
+	const char *id;          /* sanitized (aieth__farm_id) */
 	const char *result;      /* pass, fail, skip, unknown (LAVA's words) */
 	int has_measurement;     /* measurement and units are set */
 	double measurement;
@@ -38,12 +38,12 @@ typedef void (*aieth_farm_fn)(void *ctx, const aieth_farm_case *c);
 
 /* Every case of every test, in report order, set start/stop around each
  * test's cases. */
-void aieth_farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx);
+void aieth__farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx);
 
 /* A LAVA test case id from any text: bytes A-Z a-z 0-9 . _ - are kept,
  * every other byte (white space, '=', '<', '>', '/', '#', control and
  * non-ASCII bytes) becomes '_', an empty text is "_"; at most n-1 bytes
  * (n > 1). Returns the length written. */
-size_t aieth_farm_id(char *dst, size_t n, const char *s);
+size_t aieth__farm_id(char *dst, size_t n, const char *s);
 
 #endif

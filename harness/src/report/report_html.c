@@ -381,7 +381,7 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 	sbuf b = {0};
 	size_t i, n, rows = 0, charts = 0;
 	if (!r || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_write_html: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_write_html: NULL argument");
 	n = json_object_array_length(r->tests);
 	sb_lit(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

@@ -22,8 +22,8 @@ struct aieth_report {
 };
 
 /* Seconds since the epoch (wall clock) and ISO 8601 UTC text of it. */
-double aieth_now(void);
-void aieth_iso8601(double t, char *buf, size_t n);
+double aieth__now(void);
+void aieth__iso8601(double t, char *buf, size_t n);
 
 /* json-c helpers that never fail silently: a NULL from json-c (out of
  * memory) is remembered and reported by aieth_report_finish. */
@@ -51,8 +51,8 @@ double rj_getd(struct json_object *o, const char *key);
 struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint);
 
 /* Status word for an exit code: pass, fail, error, skip, timeout. */
-const char *aieth_exit_status(int exit_code);
+const char *aieth__exit_status(int exit_code);
 /* The more severe of two exit codes (5 > 3 > 2 > 1 > 4 > 0). */
-int aieth_exit_worst(int a, int b);
+int aieth__exit_worst(int a, int b);
 
 #endif

@@ -29,7 +29,7 @@ static void sb_xml(sbuf *b, const char *s)
 		unsigned char ch = (unsigned char)*s;
 		size_t n;
 		if (ch >= 0x80) {
-			if ((n = aieth_utf8_seq(s))) {
+			if ((n = aieth__utf8_seq(s))) {
 				sb_put(b, s, n);
 				s += n - 1;
 			} else {
@@ -123,7 +123,7 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 	sbuf b = {0};
 	size_t i, j, k, n;
 	if (!r || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");
 	n = json_object_array_length(r->tests);
 	sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
 	for (i = 0; i < n; i++) {

@@ -8,7 +8,7 @@
  * <LAVA_SIGNAL_(\S+) ([^>]+)>, its parameters split on white space and
  * each TESTCASE parameter on '=' (lava_dispatcher/actions/test/shell.py,
  * 2023.01): ids and values therefore never hold white space, '=', '<' or
- * '>' (aieth_farm_id), and a measurement is a plain decimal number.
+ * '>' (aieth__farm_id), and a measurement is a plain decimal number.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #include "report/report_farm.h"
 #include "util/sbuf.h"
 
-size_t aieth_farm_id(char *dst, size_t n, const char *s)
+size_t aieth__farm_id(char *dst, size_t n, const char *s)
 {
 	size_t k = 0;
 	if (!dst || n < 2)
@@ -42,7 +42,7 @@ static void make_id(char *dst, const char *a, const char *b, const char *c, cons
 	char raw[1024];
 	snprintf(raw, sizeof raw, "%s%s%s%s%s%s%s", a, b ? "." : "", b ? b : "", c ? "." : "",
 		 c ? c : "", d ? "." : "", d ? d : "");
-	aieth_farm_id(dst, AIETH_FARM_ID_MAX + 1, raw);
+	aieth__farm_id(dst, AIETH_FARM_ID_MAX + 1, raw);
 }
 
 /* A channel's verdict or a test's status as a LAVA result: only a pass is
@@ -119,7 +119,7 @@ static void walk_txn(aieth_farm_fn fn, void *ctx, aieth_farm_case *c, const char
 	emit(fn, ctx, c, id, all_pass ? "pass" : stopped ? "unknown" : "fail");
 }
 
-void aieth_farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx)
+void aieth__farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx)
 {
 	size_t i, j, n;
 	if (!r || !fn)
@@ -182,7 +182,7 @@ char *aieth_report_lava(const aieth_report *r)
 	sbuf b = {0};
 	if (!r)
 		return NULL;
-	aieth_farm_walk(r, lava_line, &b);
+	aieth__farm_walk(r, lava_line, &b);
 	if (!b.p)
 		sb_lit(&b, "");
 	return sb_take(&b);

@@ -17,7 +17,7 @@
 #include "util/utf8.h"
 
 /* The valid UTF-8 character at s (2..4 bytes), or 0 (util/utf8.h). */
-static size_t utf8_seq(const unsigned char *s) { return aieth_utf8_seq((const char *)s); }
+static size_t utf8_seq(const unsigned char *s) { return aieth__utf8_seq((const char *)s); }
 
 void rv_esc(sbuf *b, const char *s)
 {
@@ -375,7 +375,7 @@ static int write_svg(const char *dir, const char *stem, const char *kind, struct
 	char path[4400];
 	sbuf b = {0};
 	if ((size_t)snprintf(path, sizeof path, "%s/%s-%s.svg", dir, stem, kind) >= sizeof path)
-		return aieth_fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
+		return aieth__fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
 				  sizeof path - 1);
 	if (!strcmp(kind, "throughput"))
 		rv_svg_throughput(&b, t, tx, 1);
@@ -389,7 +389,7 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir)
 	char stems[RV_MAX_CHARTS][STEM + 24];
 	size_t i, j, n, charts = 0;
 	if (!r || !dir || !*dir)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_write_svgs: NULL or empty argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_write_svgs: NULL or empty argument");
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n && charts < RV_MAX_CHARTS; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);

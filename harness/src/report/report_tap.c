@@ -131,7 +131,7 @@ char *aieth_report_tap(const aieth_report *r)
 	if (!r)
 		return NULL;
 	memset(&s, 0, sizeof s);
-	aieth_farm_walk(r, tap_point, &s);
+	aieth__farm_walk(r, tap_point, &s);
 	/* the plan first: the number of points is known once they are made */
 	sb_printf(&out, "TAP version 13\n1..%zu\n", s.n);
 	if (s.body.p)
@@ -152,11 +152,11 @@ int aieth_report_write_tap(const aieth_report *r, const char *path)
 	char *t;
 	int rc;
 	if (!r || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_write_tap: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_write_tap: NULL argument");
 	t = aieth_report_tap(r);
 	if (!t)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
-	rc = aieth_write_atomic(path, t, strlen(t));
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	rc = aieth__write_atomic(path, t, strlen(t));
 	free(t);
 	return rc;
 }

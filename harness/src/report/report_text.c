@@ -30,7 +30,7 @@ static const char *clean(char *dst, size_t n, const char *s)
 	size_t k = 0, m;
 	for (; s && *s && k + 5 < n; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch >= 0x80 && (m = aieth_utf8_seq(s))) {
+		if (ch >= 0x80 && (m = aieth__utf8_seq(s))) {
 			if (k + m + 5 >= n)
 				break;
 			memcpy(dst + k, s, m);

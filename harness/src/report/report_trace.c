@@ -126,7 +126,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 	size_t i, j, k, n;
 	int pid = 0;
 	if (!r || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_write_trace: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_write_trace: NULL argument");
 	n = json_object_array_length(r->tests);
 	sb_lit(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"run\":");
 	rv_json(&b, rj_gets(r->run, "id"));

@@ -65,16 +65,16 @@ static int work_dir_open(aieth_server *s, const char *dir)
 	struct stat st;
 	if (dir) {
 		if (stat(dir, &st))
-			return aieth_fail(AIETH_EINVAL, "work folder %s: %s", dir, strerror(errno));
+			return aieth__fail(AIETH_EINVAL, "work folder %s: %s", dir, strerror(errno));
 		if (!S_ISDIR(st.st_mode))
-			return aieth_fail(AIETH_EINVAL, "work folder %s: not a folder", dir);
-		s->work_dir = aieth_strdup(dir);
+			return aieth__fail(AIETH_EINVAL, "work folder %s: not a folder", dir);
+		s->work_dir = aieth__strdup(dir);
 	} else {
 		const char *tmp = getenv("TMPDIR");
-		char *t = aieth_path_join(tmp && *tmp ? tmp : "/tmp", "th_server.XXXXXX");
+		char *t = aieth__path_join(tmp && *tmp ? tmp : "/tmp", "th_server.XXXXXX");
 		if (t && !mkdtemp(t)) {
 			int e = errno;
-			int rc = aieth_fail(AIETH_EIO, "%s: cannot create the work folder (%s)", t,
+			int rc = aieth__fail(AIETH_EIO, "%s: cannot create the work folder (%s)", t,
 					    strerror(e));
 			free(t);
 			return rc;
@@ -82,7 +82,7 @@ static int work_dir_open(aieth_server *s, const char *dir)
 		s->work_dir = t;
 		s->own_work_dir = 1;
 	}
-	return s->work_dir ? AIETH_OK : aieth_fail(AIETH_ENOMEM, "server: out of memory");
+	return s->work_dir ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "server: out of memory");
 }
 
 int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
@@ -92,12 +92,12 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	size_t alen = 0, amd_alen = 0;
 	int loopback = 0, rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !o)
-		return aieth_fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
 	*out = NULL;
 	if (!o->listen && !o->amd_listen)
-		return aieth_fail(AIETH_EINVAL, "server: a listen address is needed (HTTP listen, "
+		return aieth__fail(AIETH_EINVAL, "server: a listen address is needed (HTTP listen, "
 				  "AMD's protocol amd_listen, or both)");
 	if (o->amd_listen &&
 	    (rc = srv_listen_parse(o->amd_listen, &amd_addr, sizeof amd_addr, &amd_alen, &loopback)))
@@ -106,18 +106,18 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (o->listen && (rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback)))
 		return rc;
 	if (o->backend && strcmp(o->backend, "emu") && strcmp(o->backend, "xrt"))
-		return aieth_fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
+		return aieth__fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
 				  o->backend);
 	if (!o->tls_cert != !o->tls_key)
-		return aieth_fail(AIETH_EINVAL, "TLS: a certificate and its key are needed together "
+		return aieth__fail(AIETH_EINVAL, "TLS: a certificate and its key are needed together "
 				  "(got only the %s)", o->tls_cert ? "certificate" : "key");
 	if (!o->token_file && !loopback && !o->insecure)
-		return aieth_fail(AIETH_EINVAL, "listen address %s is not a loopback address and no "
+		return aieth__fail(AIETH_EINVAL, "listen address %s is not a loopback address and no "
 				  "token file is given: anyone who reaches it could use the board "
 				  "(give --token-file, or --insecure to allow it)", o->listen);
 	s = calloc(1, sizeof *s);
 	if (!s)
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->logmu, NULL);
 	pthread_mutex_init(&s->tokmu, NULL);
@@ -142,15 +142,15 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 				    ? 0 : (int64_t)s->max_session_s * 1000;
 	if (o->reset_cmd && !*o->reset_cmd) {
 		free_server(s);
-		return aieth_fail(AIETH_EINVAL, "reset command: empty");
+		return aieth__fail(AIETH_EINVAL, "reset command: empty");
 	}
-	s->reset_cmd = o->reset_cmd ? aieth_strdup(o->reset_cmd) : NULL;
-	s->backend = aieth_strdup(o->backend ? o->backend : "emu");
-	s->board = o->board ? aieth_strdup(o->board) : NULL;
-	s->data_dir = o->data_dir ? aieth_strdup(o->data_dir) : NULL;
+	s->reset_cmd = o->reset_cmd ? aieth__strdup(o->reset_cmd) : NULL;
+	s->backend = aieth__strdup(o->backend ? o->backend : "emu");
+	s->board = o->board ? aieth__strdup(o->board) : NULL;
+	s->data_dir = o->data_dir ? aieth__strdup(o->data_dir) : NULL;
 	if (!s->backend || (o->reset_cmd && !s->reset_cmd) || (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	}
 	if ((rc = srv_model_dirs_set(s, o->model_dirs, o->num_model_dirs)) ||
 	    (rc = work_dir_open(s, o->work_dir))) {
@@ -173,9 +173,9 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			return rc;
 		}
 		s->have_tokens = 1;
-		if (!(s->token_file = aieth_strdup(o->token_file))) {
+		if (!(s->token_file = aieth__strdup(o->token_file))) {
 			free_server(s);
-			return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 		}
 	}
 	if (s->board) {
@@ -190,10 +190,10 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (o->tls_cert) {
 		size_t cn, kn;
 		/* unreadable or a wrong pair: the operator's input (exit 2) */
-		if ((rc = aieth_read_file(o->tls_cert, (size_t)1 << 20, &s->tls_cert, &cn)) ||
-		    (rc = aieth_read_file(o->tls_key, (size_t)1 << 20, &s->tls_key, &kn))) {
+		if ((rc = aieth__read_file(o->tls_cert, (size_t)1 << 20, &s->tls_cert, &cn)) ||
+		    (rc = aieth__read_file(o->tls_key, (size_t)1 << 20, &s->tls_key, &kn))) {
 			free_server(s);
-			return rc == AIETH_ENOMEM ? rc : aieth_fail_prefix(AIETH_EINVAL, "TLS");
+			return rc == AIETH_ENOMEM ? rc : aieth__fail_prefix(AIETH_EINVAL, "TLS");
 		}
 		if ((rc = srv_tls_check(o->tls_cert, s->tls_cert, cn, o->tls_key, s->tls_key, kn))) {
 			free_server(s);
@@ -218,13 +218,13 @@ int aieth_server_reload_tokens(aieth_server *s, size_t *count)
 	srv_tokens fresh, old;
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (count)
 		*count = 0;
 	if (!s)
-		return aieth_fail(AIETH_EINVAL, "aieth_server_reload_tokens: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_server_reload_tokens: NULL argument");
 	if (!s->token_file)
-		return aieth_fail(AIETH_EINVAL, "no token file was given at start: nothing to "
+		return aieth__fail(AIETH_EINVAL, "no token file was given at start: nothing to "
 				  "reload");
 	/* read and checked in full first: a bad file leaves the old tokens */
 	if ((rc = srv_tokens_load(&fresh, s->token_file)))

@@ -29,14 +29,14 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 	if (x->artdir)
 		return AIETH_OK;
 	if (len > SRV_XRT_INI_MAX)
-		return aieth_fail(AIETH_EINVAL, "xrt.ini: %zu bytes, the limit is %u", len,
+		return aieth__fail(AIETH_EINVAL, "xrt.ini: %zu bytes, the limit is %u", len,
 				  SRV_XRT_INI_MAX);
-	dir = aieth_path_join(s->work_dir, x->id);
+	dir = aieth__path_join(s->work_dir, x->id);
 	if (!dir)
-		return aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
 	if (mkdir(dir, 0700) && errno != EEXIST) {
 		int e = errno;
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create the session's artifact folder (%s)",
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create the session's artifact folder (%s)",
 				dir, strerror(e));
 		free(dir);
 		return rc;
@@ -44,9 +44,9 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 	x->artdir = dir;
 	if (!xrt_ini || !len)
 		return AIETH_OK;
-	if (!(ini = aieth_path_join(dir, "xrt.ini")))
-		return aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
-	rc = aieth_write_atomic(ini, xrt_ini, len);
+	if (!(ini = aieth__path_join(dir, "xrt.ini")))
+		return aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
+	rc = aieth__write_atomic(ini, xrt_ini, len);
 	free(ini);
 	return rc;
 }
@@ -172,10 +172,10 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x)
 		json_object_put(o);
 		return AIETH_OK;
 	}
-	path = aieth_path_join(x->artdir, SUMMARY);
+	path = aieth__path_join(x->artdir, SUMMARY);
 	if (!text || !path)
-		rc = aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
-	else if (!(rc = aieth_write_atomic(path, text, strlen(text))))
+		rc = aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
+	else if (!(rc = aieth__write_atomic(path, text, strlen(text))))
 		x->sum_hash = h;
 	free(path);
 	json_object_put(o);

@@ -189,7 +189,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 		srv_session_names_scrub(x, own, tdir, msg, sizeof msg);
 		if (strcmp(msg, aieth_error_message()))
 			srv_log(s, "session %s: %s", x->id, aieth_error_message());
-		aieth_fail(rc, "%s", msg);
+		aieth__fail(rc, "%s", msg);
 	}
 	srv_session_names_release(x, own, tdir);
 	return rc;

@@ -28,7 +28,7 @@
 
 int srv_file_name_ok(const char *name, size_t max)
 {
-	return aieth_name_ok(name, max) && !strstr(name, "..");
+	return aieth__name_ok(name, max) && !strstr(name, "..");
 }
 
 int srv_traces_parse(struct json_object *traces, srv_session_req *out)
@@ -37,11 +37,11 @@ int srv_traces_parse(struct json_object *traces, srv_session_req *out)
 	char q[80];
 
 	if (!json_object_is_type(traces, json_type_object))
-		return aieth_fail(AIETH_EINVAL, "request body traces: an object is needed "
+		return aieth__fail(AIETH_EINVAL, "request body traces: an object is needed "
 				  "({\"out.txt\": \"the file's text\"})");
 	n = (size_t)json_object_object_length(traces);
 	if (n > SRV_TRACES_MAX)
-		return aieth_fail(AIETH_EINVAL, "request body traces: %zu files, the limit is %d", n,
+		return aieth__fail(AIETH_EINVAL, "request body traces: %zu files, the limit is %d", n,
 				  SRV_TRACES_MAX);
 	json_object_object_foreach(traces, key, val) {
 		srv_trace_req *t = &out->traces[out->ntraces];
@@ -49,22 +49,22 @@ int srv_traces_parse(struct json_object *traces, srv_session_req *out)
 		size_t len;
 		jstrict_quote(q, sizeof q, key);
 		if (!srv_file_name_ok(key, SRV_TRACE_NAME_MAX))
-			return aieth_fail(AIETH_EINVAL, "request body traces: \"%s\" is not a file name "
+			return aieth__fail(AIETH_EINVAL, "request body traces: \"%s\" is not a file name "
 					  "([A-Za-z0-9._-], 1..%d bytes, not starting with '.'; never "
 					  "a path)", q, SRV_TRACE_NAME_MAX);
 		if (!json_object_is_type(val, json_type_string))
-			return aieth_fail(AIETH_EINVAL, "request body traces.%s: a string is needed "
+			return aieth__fail(AIETH_EINVAL, "request body traces.%s: a string is needed "
 					  "(the file's text)", q);
 		text = json_object_get_string(val);
 		len = (size_t)json_object_get_string_len(val);
 		if (len > SRV_TRACES_BYTES_MAX - total)
-			return aieth_fail(AIETH_EINVAL, "request body traces: more than %u bytes "
+			return aieth__fail(AIETH_EINVAL, "request body traces: more than %u bytes "
 					  "together (at traces.%s), the limit", SRV_TRACES_BYTES_MAX, q);
 		if (memchr(text, '\0', len))
-			return aieth_fail(AIETH_EINVAL, "request body traces.%s: has a NUL byte", q);
+			return aieth__fail(AIETH_EINVAL, "request body traces.%s: has a NUL byte", q);
 		total += len;
 		if (!(t->text = malloc(len + 1)))
-			return aieth_fail(AIETH_ENOMEM, "request body traces: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "request body traces: out of memory");
 		memcpy(t->text, text, len + 1);
 		t->len = len;
 		snprintf(t->name, sizeof t->name, "%s", key);
@@ -94,7 +94,7 @@ static int cmp_str(const void *a, const void *b)
  * list ("a, b"; the first LIST_MAX read); *found when one is `want`. */
 static void board_list(aieth_server *s, const char *want, char *list, size_t cap, int *found)
 {
-	char *names[LIST_MAX], *pdir = aieth_path_join(aieth_data_dir(s->data_dir), "platforms");
+	char *names[LIST_MAX], *pdir = aieth__path_join(aieth__data_dir(s->data_dir), "platforms");
 	size_t nn = 0, i, o = 0;
 	struct dirent *de;
 	DIR *d = pdir ? opendir(pdir) : NULL;
@@ -112,7 +112,7 @@ static void board_list(aieth_server *s, const char *want, char *list, size_t cap
 			continue;
 		if (!strcmp(base, want))
 			*found = 1;
-		if (nn < LIST_MAX && (names[nn] = aieth_strdup(base)))
+		if (nn < LIST_MAX && (names[nn] = aieth__strdup(base)))
 			nn++;
 	}
 	if (d)
@@ -165,17 +165,17 @@ int srv_model_dirs_set(aieth_server *s, const char *const *dirs, size_t n)
 	struct stat st;
 	size_t i;
 	if (n > SRV_MODEL_DIRS_MAX)
-		return aieth_fail(AIETH_EINVAL, "model folders: %zu given, the limit is %d", n,
+		return aieth__fail(AIETH_EINVAL, "model folders: %zu given, the limit is %d", n,
 				  SRV_MODEL_DIRS_MAX);
 	if (n && !(s->model_dirs = calloc(n, sizeof *s->model_dirs)))
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	for (i = 0; i < n; i++) {
 		if (stat(dirs[i], &st))
-			return aieth_fail(AIETH_EINVAL, "model folder %s: %s", dirs[i], strerror(errno));
+			return aieth__fail(AIETH_EINVAL, "model folder %s: %s", dirs[i], strerror(errno));
 		if (!S_ISDIR(st.st_mode))
-			return aieth_fail(AIETH_EINVAL, "model folder %s: not a folder", dirs[i]);
-		if (!(s->model_dirs[i] = aieth_strdup(dirs[i])))
-			return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+			return aieth__fail(AIETH_EINVAL, "model folder %s: not a folder", dirs[i]);
+		if (!(s->model_dirs[i] = aieth__strdup(dirs[i])))
+			return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 		s->nmodel_dirs = i + 1;
 	}
 	return AIETH_OK;
@@ -194,7 +194,7 @@ void srv_model_dirs_free(aieth_server *s)
 static int is_builtin(const char *model)
 {
 	const char *const *n;
-	for (n = aieth_builtin_model_names(); *n; n++)
+	for (n = aieth__builtin_model_names(); *n; n++)
 		if (!strcmp(*n, model))
 			return 1;
 	return 0;
@@ -221,7 +221,7 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 			    fstatat(dirfd(d), de->d_name, &st, 0) || !S_ISREG(st.st_mode))
 				continue;
 			if (!strcmp(de->d_name, file)) {
-				path = aieth_path_join(s->model_dirs[i], de->d_name);
+				path = aieth__path_join(s->model_dirs[i], de->d_name);
 				break;
 			}
 			if (o + strlen(de->d_name) + 3 < cap)
@@ -246,7 +246,7 @@ int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, 
 		return 0;
 	jstrict_quote(q, sizeof q, model);
 	list[0] = '\0';
-	for (n = aieth_builtin_model_names(); *n; n++)
+	for (n = aieth__builtin_model_names(); *n; n++)
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", *n);
 	if (!srv_file_name_ok(model, SRV_MODEL_NAME_MAX)) {
 		snprintf(msg, cap, "model \"%s\": a built-in (%s) or the file name of a plugin in "
@@ -343,11 +343,11 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 	for (i = 0; i < x->req.ngraphs; i++)
 		own[i] = NULL;
 	if (!x->artdir)
-		return aieth_fail(AIETH_EINVAL, "session %s: no folder for its files", x->id);
-	if (!(*base_dir = aieth_path_join(x->artdir, TRACES_DIR)))
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_EINVAL, "session %s: no folder for its files", x->id);
+	if (!(*base_dir = aieth__path_join(x->artdir, TRACES_DIR)))
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	if (mkdir(*base_dir, 0700) && errno != EEXIST)
-		return aieth_fail(AIETH_EIO, "session %s: cannot create its traces folder (%s)",
+		return aieth__fail(AIETH_EIO, "session %s: cannot create its traces folder (%s)",
 				  x->id, strerror(errno));
 	for (i = 0; i < x->req.ntraces; i++) {
 		srv_trace_req *t = &x->req.traces[i];
@@ -355,20 +355,20 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 		if (!t->text)
 			continue;
 		if (!srv_file_name_ok(t->name, SRV_TRACE_NAME_MAX))
-			return aieth_fail(AIETH_EINVAL, "trace \"%s\": not a file name", t->name);
-		if (!(p = aieth_path_join(*base_dir, t->name)))
-			return aieth_fail(AIETH_ENOMEM, "server: out of memory");
-		rc = aieth_write_atomic(p, t->text, t->len);
+			return aieth__fail(AIETH_EINVAL, "trace \"%s\": not a file name", t->name);
+		if (!(p = aieth__path_join(*base_dir, t->name)))
+			return aieth__fail(AIETH_ENOMEM, "server: out of memory");
+		rc = aieth__write_atomic(p, t->text, t->len);
 		free(p);
 		if (rc)
-			return aieth_fail(rc, "session %s: trace %s could not be stored", x->id,
+			return aieth__fail(rc, "session %s: trace %s could not be stored", x->id,
 					  t->name);
 		free(t->text);      /* on disk now: not held in memory while it runs */
 		t->text = NULL;
 	}
 	for (i = 0; i < x->req.ngraphs; i++) {
 		if (srv_model_check(s, x->req.graphs[i].model, &own[i], msg, sizeof msg))
-			return aieth_fail(AIETH_ENOTFOUND, "graph \"%s\": %s", x->req.graphs[i].name,
+			return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\": %s", x->req.graphs[i].name,
 					  msg);
 		if (own[i])
 			g[i].model = own[i];
@@ -425,7 +425,7 @@ void srv_traces_remove(srv_sess *x)
 	char *dir;
 	DIR *d;
 	struct dirent *e;
-	if (!x->artdir || !(dir = aieth_path_join(x->artdir, TRACES_DIR)))
+	if (!x->artdir || !(dir = aieth__path_join(x->artdir, TRACES_DIR)))
 		return;
 	/* flat, made by us: regular files only, never followed */
 	if ((d = opendir(dir))) {

@@ -246,11 +246,11 @@ static int body_object_max(const char *body, size_t len, size_t max, int allow_e
 	int rc;
 	*out = NULL;
 	if (len > max)
-		return aieth_fail(AIETH_EINVAL, BODY ": %zu bytes, the limit is %zu", len, max);
+		return aieth__fail(AIETH_EINVAL, BODY ": %zu bytes, the limit is %zu", len, max);
 	if (!len) {
 		if (allow_empty)
 			return AIETH_OK;
-		return aieth_fail(AIETH_EPARSE, BODY ": empty, a JSON object is needed");
+		return aieth__fail(AIETH_EPARSE, BODY ": empty, a JSON object is needed");
 	}
 	rc = jstrict_parse(BODY, body, len, out);
 	if (rc)
@@ -258,7 +258,7 @@ static int body_object_max(const char *body, size_t len, size_t max, int allow_e
 	if (!*out || !json_object_is_type(*out, json_type_object)) {
 		json_object_put(*out);
 		*out = NULL;
-		return aieth_fail(AIETH_EPARSE, BODY ": a JSON object is needed");
+		return aieth__fail(AIETH_EPARSE, BODY ": a JSON object is needed");
 	}
 	return AIETH_OK;
 }
@@ -273,14 +273,14 @@ static int copy_name(char *dst, const char *path, const char *v, int allow_empty
 	size_t n = strlen(v), i;
 	char q[80];
 	if (n > SRV_NAME_MAX)
-		return aieth_fail(AIETH_EINVAL, BODY " %s: %zu bytes, the limit is %d", path, n,
+		return aieth__fail(AIETH_EINVAL, BODY " %s: %zu bytes, the limit is %d", path, n,
 				  SRV_NAME_MAX);
 	if (!n && !allow_empty)
-		return aieth_fail(AIETH_EINVAL, BODY " %s: empty", path);
+		return aieth__fail(AIETH_EINVAL, BODY " %s: empty", path);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
 			jstrict_quote(q, sizeof q, v);
-			return aieth_fail(AIETH_EINVAL, BODY " %s: \"%s\" has a control byte", path,
+			return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a control byte", path,
 					  q);
 		}
 	memcpy(dst, v, n + 1);
@@ -317,7 +317,7 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 
 	snprintf(path, sizeof path, "graphs[%zu]", i);
 	if (!json_object_is_type(g, json_type_object))
-		return aieth_fail(AIETH_EINVAL, BODY " %s: an object is needed", path);
+		return aieth__fail(AIETH_EINVAL, BODY " %s: an object is needed", path);
 	if ((rc = jstrict_keys(BODY, path, g, keys)) ||
 	    (rc = jstrict_get_string(BODY, path, g, "name", 1, &name)) ||
 	    (rc = jstrict_get_string(BODY, path, g, "model", 0, &model)) ||
@@ -331,7 +331,7 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 	if (strchr(gr->name, '/')) {
 		char q[80];
 		jstrict_quote(q, sizeof q, gr->name);
-		return aieth_fail(AIETH_EINVAL, BODY " %s: \"%s\" has a '/', which the graph's "
+		return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a '/', which the graph's "
 				  "URLs (/v1/sessions/ID/graphs/NAME) cannot carry; rename the "
 				  "graph", path, q);
 	}
@@ -340,20 +340,20 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 		return rc;
 	for (j = 0; j < i; j++)
 		if (!strcmp(out->graphs[j].name, gr->name))
-			return aieth_fail(AIETH_EINVAL, BODY " graphs[%zu].name: \"%s\" is also "
+			return aieth__fail(AIETH_EINVAL, BODY " graphs[%zu].name: \"%s\" is also "
 					  "graphs[%zu]", i, gr->name, j);
 	if (params) {
 		size_t n;
 		text = json_object_to_json_string_ext(params, JSON_C_TO_STRING_PLAIN);
 		n = text ? strlen(text) : 0;
 		if (!text)
-			return aieth_fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory", i);
+			return aieth__fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory", i);
 		if (n > SRV_PARAMS_MAX)
-			return aieth_fail(AIETH_EINVAL, BODY " graphs[%zu].params: %zu bytes, the "
+			return aieth__fail(AIETH_EINVAL, BODY " graphs[%zu].params: %zu bytes, the "
 					  "limit is %d", i, n, SRV_PARAMS_MAX);
 		gr->params = malloc(n + 1);
 		if (!gr->params)
-			return aieth_fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory", i);
+			return aieth__fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory", i);
 		memcpy(gr->params, text, n + 1);
 	}
 	return AIETH_OK;
@@ -383,7 +383,7 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 			if (!((sha[i] >= '0' && sha[i] <= '9') || (sha[i] >= 'a' && sha[i] <= 'f')))
 				break;
 		if (n != 64 || i != n) {
-			rc = aieth_fail(AIETH_EINVAL, BODY " xclbin_sha256: 64 lowercase hex digits "
+			rc = aieth__fail(AIETH_EINVAL, BODY " xclbin_sha256: 64 lowercase hex digits "
 					"are needed (got %zu bytes)", n);
 			goto out;
 		}
@@ -393,23 +393,23 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 		const char *t = json_object_is_type(ini, json_type_string) ? json_object_get_string(ini)
 									    : NULL;
 		if (!t) {
-			rc = aieth_fail(AIETH_EINVAL, BODY " xrt_ini: a string is needed (the text of "
+			rc = aieth__fail(AIETH_EINVAL, BODY " xrt_ini: a string is needed (the text of "
 					"an xrt.ini)");
 			goto out;
 		}
 		n = (size_t)json_object_get_string_len(ini);
 		if (n > SRV_XRT_INI_MAX) {
-			rc = aieth_fail(AIETH_EINVAL, BODY " xrt_ini: %zu bytes, the limit is %u", n,
+			rc = aieth__fail(AIETH_EINVAL, BODY " xrt_ini: %zu bytes, the limit is %u", n,
 					SRV_XRT_INI_MAX);
 			goto out;
 		}
 		if (memchr(t, '\0', n)) {
-			rc = aieth_fail(AIETH_EINVAL, BODY " xrt_ini: has a NUL byte");
+			rc = aieth__fail(AIETH_EINVAL, BODY " xrt_ini: has a NUL byte");
 			goto out;
 		}
 		if (n) {
 			if (!(out->xrt_ini = malloc(n + 1))) {
-				rc = aieth_fail(AIETH_ENOMEM, BODY " xrt_ini: out of memory");
+				rc = aieth__fail(AIETH_ENOMEM, BODY " xrt_ini: out of memory");
 				goto out;
 			}
 			memcpy(out->xrt_ini, t, n + 1);
@@ -421,12 +421,12 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 		goto out;
 	if (json_object_object_get_ex(o, "graphs", &graphs)) {
 		if (!json_object_is_type(graphs, json_type_array)) {
-			rc = aieth_fail(AIETH_EINVAL, BODY " graphs: an array is needed");
+			rc = aieth__fail(AIETH_EINVAL, BODY " graphs: an array is needed");
 			goto out;
 		}
 		n = json_object_array_length(graphs);
 		if (n > SRV_GRAPHS_MAX) {
-			rc = aieth_fail(AIETH_EINVAL, BODY " graphs: %zu graphs, the limit is %d", n,
+			rc = aieth__fail(AIETH_EINVAL, BODY " graphs: %zu graphs, the limit is %d", n,
 					SRV_GRAPHS_MAX);
 			goto out;
 		}
@@ -448,14 +448,14 @@ static int get_i64(struct json_object *o, const char *key, int required, int64_t
 	int64_t x;
 	if (!json_object_object_get_ex(o, key, &v)) {
 		if (required)
-			return aieth_fail(AIETH_EINVAL, BODY ": \"%s\" is missing", key);
+			return aieth__fail(AIETH_EINVAL, BODY ": \"%s\" is missing", key);
 		return AIETH_OK;
 	}
 	if (!json_object_is_type(v, json_type_int))
-		return aieth_fail(AIETH_EINVAL, BODY " %s: an integer is needed", key);
+		return aieth__fail(AIETH_EINVAL, BODY " %s: an integer is needed", key);
 	x = json_object_get_int64(v);
 	if (x < min || x > max || (json_object_get_uint64(v) > (uint64_t)INT64_MAX && x >= 0))
-		return aieth_fail(AIETH_EINVAL, BODY " %s: %s is outside %lld..%lld", key,
+		return aieth__fail(AIETH_EINVAL, BODY " %s: %s is outside %lld..%lld", key,
 				  json_object_to_json_string(v), (long long)min, (long long)max);
 	*out = x;
 	return AIETH_OK;
@@ -472,7 +472,7 @@ int srv_run_req_parse(const char *body, size_t len, int64_t *iterations)
 	if (!(rc = jstrict_keys(BODY, "", o, keys)) &&
 	    !(rc = get_i64(o, "iterations", 1, -1, INT32_MAX, &it))) {
 		if (it == 0)
-			rc = aieth_fail(AIETH_EINVAL, BODY " iterations: 0 (allowed: -1 for until "
+			rc = aieth__fail(AIETH_EINVAL, BODY " iterations: 0 (allowed: -1 for until "
 					"ended, or 1..%d)", INT32_MAX);
 		else
 			*iterations = it;
@@ -516,26 +516,26 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 	    (rc = jstrict_get_u64(BODY, "", o, "rx_bytes", 1, 0, SRV_IMAGE_MAX, &out->rx_bytes)))
 		goto out;
 	if (out->tx_bytes % 16 || out->rx_bytes % 16) {
-		rc = aieth_fail(AIETH_EINVAL, BODY ": tx_bytes %llu and rx_bytes %llu must be "
+		rc = aieth__fail(AIETH_EINVAL, BODY ": tx_bytes %llu and rx_bytes %llu must be "
 				"multiples of 16", (unsigned long long)out->tx_bytes,
 				(unsigned long long)out->rx_bytes);
 		goto out;
 	}
 	if (!json_object_object_get_ex(o, "cfg", &cfg) ||
 	    !json_object_is_type(cfg, json_type_array)) {
-		rc = aieth_fail(AIETH_EINVAL, BODY " cfg: an array of hex strings is needed");
+		rc = aieth__fail(AIETH_EINVAL, BODY " cfg: an array of hex strings is needed");
 		goto out;
 	}
 	n = json_object_array_length(cfg);
 	want = 8u * (size_t)out->channels + 1u;
 	if (n != want) {
-		rc = aieth_fail(AIETH_EINVAL, BODY " cfg: %zu words, %u channels need %zu", n,
+		rc = aieth__fail(AIETH_EINVAL, BODY " cfg: %zu words, %u channels need %zu", n,
 				out->channels, want);
 		goto out;
 	}
 	out->cfg = calloc(n, sizeof *out->cfg);
 	if (!out->cfg) {
-		rc = aieth_fail(AIETH_ENOMEM, BODY " cfg: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, BODY " cfg: out of memory");
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -545,7 +545,7 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 		size_t k, tl = t ? strlen(t) : 0;
 		uint64_t v = 0;
 		if (!t || tl < 3 || tl > 18 || t[0] != '0' || t[1] != 'x') {
-			rc = aieth_fail(AIETH_EINVAL, BODY " cfg[%zu]: a string \"0x\" and 1..16 hex "
+			rc = aieth__fail(AIETH_EINVAL, BODY " cfg[%zu]: a string \"0x\" and 1..16 hex "
 					"digits is needed", i);
 			goto out;
 		}
@@ -559,7 +559,7 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 			else if (ch >= 'A' && ch <= 'F')
 				d = (unsigned)(ch - 'A' + 10);
 			else {
-				rc = aieth_fail(AIETH_EINVAL, BODY " cfg[%zu]: not a hex digit at %zu",
+				rc = aieth__fail(AIETH_EINVAL, BODY " cfg[%zu]: not a hex digit at %zu",
 						i, k + 1);
 				goto out;
 			}
@@ -583,7 +583,7 @@ static int check_chan(const char *dir, uint32_t c, const pld_chan_cfg *cf, int p
 	if (!words)
 		return AIETH_OK;
 	if ((uint64_t)cf->offset + words > image_bytes / PLD_WORD_BYTES)
-		return aieth_fail(AIETH_EINVAL, BODY " cfg: %s channel %u reads or writes memory words "
+		return aieth__fail(AIETH_EINVAL, BODY " cfg: %s channel %u reads or writes memory words "
 				  "%llu..%llu, the %s image holds %llu words", dir, c,
 				  (unsigned long long)cf->offset,
 				  (unsigned long long)cf->offset + words - 1, dir,
@@ -603,11 +603,11 @@ int srv_txn_check(const srv_txn_req *q)
 	if (!tx || !rx) {
 		free(tx);
 		free(rx);
-		return aieth_fail(AIETH_ENOMEM, BODY " cfg: out of memory");
+		return aieth__fail(AIETH_ENOMEM, BODY " cfg: out of memory");
 	}
 	pld_cfg_decode(q->channels, q->cfg, &mode, tx, rx);
 	if (mode != PLD_MODE_FUNC && mode != PLD_MODE_PERF)
-		rc = aieth_fail(AIETH_EINVAL, BODY " cfg: mode %llu (FUNC is %u, PERF %u)",
+		rc = aieth__fail(AIETH_EINVAL, BODY " cfg: mode %llu (FUNC is %u, PERF %u)",
 				(unsigned long long)mode, PLD_MODE_FUNC, PLD_MODE_PERF);
 	for (i = 0; !rc && i < q->channels; i++) {
 		int perf = mode == PLD_MODE_PERF;
@@ -628,35 +628,35 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 	size_t i, n;
 
 	if (!text || !*text)
-		return aieth_fail(AIETH_EINVAL, "listen address: empty (ADDR:PORT, e.g. "
+		return aieth__fail(AIETH_EINVAL, "listen address: empty (ADDR:PORT, e.g. "
 				  "127.0.0.1:8443)");
 	jstrict_quote(q, sizeof q, text);
 	colon = strrchr(text, ':');
 	if (!colon || !colon[1])
-		return aieth_fail(AIETH_EINVAL, "listen address \"%s\": no port (ADDR:PORT)", q);
+		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": no port (ADDR:PORT)", q);
 	n = strlen(colon + 1);
 	if (n > 5)
-		return aieth_fail(AIETH_EINVAL, "listen address \"%s\": the port is not 0..65535", q);
+		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": the port is not 0..65535", q);
 	for (i = 0; i < n; i++) {
 		if (colon[1 + i] < '0' || colon[1 + i] > '9')
-			return aieth_fail(AIETH_EINVAL, "listen address \"%s\": the port is not a "
+			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": the port is not a "
 					  "number", q);
 		port = port * 10 + (unsigned long)(colon[1 + i] - '0');
 	}
 	if (port > 65535)
-		return aieth_fail(AIETH_EINVAL, "listen address \"%s\": port %lu is above 65535", q,
+		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": port %lu is above 65535", q,
 				  port);
 	hs = text;
 	he = colon;
 	if (*hs == '[') {
 		if (he - hs < 2 || he[-1] != ']')
-			return aieth_fail(AIETH_EINVAL, "listen address \"%s\": an IPv6 address is "
+			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": an IPv6 address is "
 					  "written [ADDR]:PORT", q);
 		hs++;
 		he--;
 	}
 	if ((size_t)(he - hs) >= sizeof host || he == hs)
-		return aieth_fail(AIETH_EINVAL, "listen address \"%s\": no valid address", q);
+		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": no valid address", q);
 	memcpy(host, hs, (size_t)(he - hs));
 	host[he - hs] = '\0';
 	if (hs == text) {
@@ -665,11 +665,11 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 		a.sin_family = AF_INET;
 		a.sin_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
-			return aieth_fail(AIETH_EINVAL, "listen address \"%s\": \"%s\" is not an "
+			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": \"%s\" is not an "
 					  "IPv4 address (names are not resolved; IPv6 is [ADDR]:PORT)",
 					  q, host);
 		if (cap < sizeof a)
-			return aieth_fail(AIETH_EINVAL, "listen address: buffer too small");
+			return aieth__fail(AIETH_EINVAL, "listen address: buffer too small");
 		*loopback = (ntohl(a.sin_addr.s_addr) >> 24) == 127;
 		memcpy(addr, &a, sizeof a);
 		*addrlen = sizeof a;
@@ -679,10 +679,10 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 		a.sin6_family = AF_INET6;
 		a.sin6_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET6, host, &a.sin6_addr) != 1)
-			return aieth_fail(AIETH_EINVAL, "listen address \"%s\": \"%s\" is not an "
+			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": \"%s\" is not an "
 					  "IPv6 address", q, host);
 		if (cap < sizeof a)
-			return aieth_fail(AIETH_EINVAL, "listen address: buffer too small");
+			return aieth__fail(AIETH_EINVAL, "listen address: buffer too small");
 		*loopback = IN6_IS_ADDR_LOOPBACK(&a.sin6_addr);
 		memcpy(addr, &a, sizeof a);
 		*addrlen = sizeof a;

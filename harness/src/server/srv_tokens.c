@@ -62,40 +62,40 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 	while (p < e && is_blank(*p))
 		p++;
 	if (ts == te)
-		return aieth_fail(AIETH_EPARSE, "%s:%u: a NAME and a TOKEN are needed, found one "
+		return aieth__fail(AIETH_EPARSE, "%s:%u: a NAME and a TOKEN are needed, found one "
 				  "field", what, line);
 	if (p != e)
-		return aieth_fail(AIETH_EPARSE, "%s:%u: more than two fields (NAME TOKEN)", what,
+		return aieth__fail(AIETH_EPARSE, "%s:%u: more than two fields (NAME TOKEN)", what,
 				  line);
 	if ((size_t)(ne - ns) > SRV_TOKEN_NAME_MAX)
-		return aieth_fail(AIETH_EPARSE, "%s:%u: the name is %zu bytes, the limit is %d",
+		return aieth__fail(AIETH_EPARSE, "%s:%u: the name is %zu bytes, the limit is %d",
 				  what, line, (size_t)(ne - ns), SRV_TOKEN_NAME_MAX);
 	for (i = 0; i < (size_t)(ne - ns); i++)
-		if (!aieth_name_char((unsigned char)ns[i]))
-			return aieth_fail(AIETH_EPARSE, "%s:%u: the name has byte 0x%02x at %zu "
+		if (!aieth__name_char((unsigned char)ns[i]))
+			return aieth__fail(AIETH_EPARSE, "%s:%u: the name has byte 0x%02x at %zu "
 					  "(allowed: A-Z a-z 0-9 . _ -)", what, line,
 					  (unsigned char)ns[i], i + 1);
 	if ((size_t)(te - ts) < SRV_TOKEN_MIN || (size_t)(te - ts) > SRV_TOKEN_MAX)
-		return aieth_fail(AIETH_EPARSE, "%s:%u: the token of \"%.*s\" is %zu bytes, "
+		return aieth__fail(AIETH_EPARSE, "%s:%u: the token of \"%.*s\" is %zu bytes, "
 				  "allowed %d..%d", what, line, (int)(ne - ns), ns,
 				  (size_t)(te - ts), SRV_TOKEN_MIN, SRV_TOKEN_MAX);
 	for (i = 0; i < (size_t)(te - ts); i++)
 		if ((unsigned char)ts[i] < 0x21 || (unsigned char)ts[i] > 0x7e)
-			return aieth_fail(AIETH_EPARSE, "%s:%u: the token of \"%.*s\" has a "
+			return aieth__fail(AIETH_EPARSE, "%s:%u: the token of \"%.*s\" has a "
 					  "non-printable byte at %zu", what, line, (int)(ne - ns),
 					  ns, i + 1);
 	for (i = 0; i < t->n; i++) {
 		if (strlen(t->v[i].name) == (size_t)(ne - ns) &&
 		    !memcmp(t->v[i].name, ns, (size_t)(ne - ns)))
-			return aieth_fail(AIETH_EPARSE, "%s:%u: the name \"%.*s\" is listed twice",
+			return aieth__fail(AIETH_EPARSE, "%s:%u: the name \"%.*s\" is listed twice",
 					  what, line, (int)(ne - ns), ns);
 		if (t->v[i].tlen == (size_t)(te - ts) && !memcmp(t->v[i].token, ts, t->v[i].tlen))
-			return aieth_fail(AIETH_EPARSE, "%s:%u: \"%.*s\" has the token of \"%s\" "
+			return aieth__fail(AIETH_EPARSE, "%s:%u: \"%.*s\" has the token of \"%s\" "
 					  "(tokens must differ)", what, line, (int)(ne - ns), ns,
 					  t->v[i].name);
 	}
 	if (t->n == SRV_TOKENS_MAX)
-		return aieth_fail(AIETH_EPARSE, "%s:%u: more than %d tokens", what, line,
+		return aieth__fail(AIETH_EPARSE, "%s:%u: more than %d tokens", what, line,
 				  SRV_TOKENS_MAX);
 	if (t->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 8;
@@ -104,7 +104,7 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 			nc = SRV_TOKENS_MAX;
 		nv = realloc(t->v, nc * sizeof *nv);
 		if (!nv)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory for %zu tokens", what, nc);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu tokens", what, nc);
 		t->v = nv;
 		*cap = nc;
 	}
@@ -126,10 +126,10 @@ int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t l
 	t->v = NULL;
 	t->n = 0;
 	if (len > SRV_TOKEN_FILE_MAX)
-		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, the limit is %zu", what, len,
+		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes, the limit is %zu", what, len,
 				  SRV_TOKEN_FILE_MAX);
 	if (len && memchr(text, '\0', len))
-		return aieth_fail(AIETH_EPARSE, "%s: contains a NUL byte (not a text file)", what);
+		return aieth__fail(AIETH_EPARSE, "%s: contains a NUL byte (not a text file)", what);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
@@ -143,7 +143,7 @@ int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t l
 	}
 	if (!t->n) {
 		srv_tokens_free(t);
-		return aieth_fail(AIETH_EPARSE, "%s: no token (lines are NAME TOKEN)", what);
+		return aieth__fail(AIETH_EPARSE, "%s: no token (lines are NAME TOKEN)", what);
 	}
 	return AIETH_OK;
 }
@@ -159,24 +159,24 @@ int srv_tokens_load(srv_tokens *t, const char *path)
 	t->n = 0;
 	/* opened without blocking (a FIFO has no writer to wait for) and
 	 * checked as opened (no window between a stat and the read) */
-	if (aieth_open_input(path, &fd, &st))
-		return aieth_fail_prefix(AIETH_EINVAL, "token file");
+	if (aieth__open_input(path, &fd, &st))
+		return aieth__fail_prefix(AIETH_EINVAL, "token file");
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
 		close(fd);
-		return aieth_fail(AIETH_EINVAL, "token file %s: group or others may use it (mode "
+		return aieth__fail(AIETH_EINVAL, "token file %s: group or others may use it (mode "
 				  "%04o): the tokens are secrets, chmod 600 it",
 				  path, (unsigned)(st.st_mode & 07777));
 	}
 	if ((uint64_t)st.st_size > SRV_TOKEN_FILE_MAX) {
 		close(fd);
-		return aieth_fail(AIETH_EPARSE, "%s: %lld bytes, the limit is %zu", path,
+		return aieth__fail(AIETH_EPARSE, "%s: %lld bytes, the limit is %zu", path,
 				  (long long)st.st_size, SRV_TOKEN_FILE_MAX);
 	}
 	len = (size_t)st.st_size;
 	text = malloc(len + 1);
 	if (!text) {
 		close(fd);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", path, len);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", path, len);
 	}
 	while (got < len) {
 		ssize_t r = read(fd, text + got, len - got);
@@ -190,7 +190,7 @@ int srv_tokens_load(srv_tokens *t, const char *path)
 	if (got != len) {
 		memset(text, 0, got);
 		free(text);
-		return aieth_fail(AIETH_EINVAL, "token file %s: read %zu of %zu bytes (it changed "
+		return aieth__fail(AIETH_EINVAL, "token file %s: read %zu of %zu bytes (it changed "
 				  "while read)", path, got, len);
 	}
 	rc = srv_tokens_parse(t, path, text, len);

@@ -42,7 +42,7 @@ static int owner_ok(const char *n)
 	if (!len || len > SRV_TOKEN_NAME_MAX)
 		return 0;
 	for (i = 0; i < len; i++)
-		if (!aieth_name_char((unsigned char)n[i]))
+		if (!aieth__name_char((unsigned char)n[i]))
 			return 0;
 	return 1;
 }
@@ -54,7 +54,7 @@ const char *srv_xclbin_owner(const aieth_server *s, const char *who)
 
 static char *entry_path(aieth_server *s, const char *sha)
 {
-	return aieth_path_join(s->cache_dir, sha);
+	return aieth__path_join(s->cache_dir, sha);
 }
 
 static void free_entry(srv_xentry *e)
@@ -80,7 +80,7 @@ static int add_owner(srv_xentry *e, const char *owner)
 	char **v, *n;
 	if (owned_by(e, owner))
 		return 0;
-	if (!(n = aieth_strdup(owner)))
+	if (!(n = aieth__strdup(owner)))
 		return -1;
 	if (!(v = realloc(e->owners, (e->nowners + 1) * sizeof *v))) {
 		free(n);
@@ -144,10 +144,10 @@ static srv_xentry *add_entry_locked(aieth_server *s, const char *sha, uint64_t s
  * visible to no client, until its owner uploads it again. */
 static void read_owners(aieth_server *s)
 {
-	char *path = aieth_path_join(s->cache_dir, OWNERS), *text = NULL, *line, *next;
+	char *path = aieth__path_join(s->cache_dir, OWNERS), *text = NULL, *line, *next;
 	size_t len = 0;
-	if (!path || aieth_read_file(path, OWNERS_MAX, &text, &len)) {
-		aieth_error_clear();
+	if (!path || aieth__read_file(path, OWNERS_MAX, &text, &len)) {
+		aieth__error_clear();
 		free(path);
 		return;
 	}
@@ -179,7 +179,7 @@ static int scan(aieth_server *s)
 	struct dirent *de;
 	struct stat st;
 	if (!d)
-		return aieth_fail(AIETH_EIO, "xclbin cache %s: %s", s->cache_dir, strerror(errno));
+		return aieth__fail(AIETH_EIO, "xclbin cache %s: %s", s->cache_dir, strerror(errno));
 	while ((de = readdir(d))) {
 		if (!strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX))) {
 			unlinkat(dirfd(d), de->d_name, 0);
@@ -190,7 +190,7 @@ static int scan(aieth_server *s)
 			continue;
 		if (!add_entry_locked(s, de->d_name, (uint64_t)st.st_size)) {
 			closedir(d);
-			return aieth_fail(AIETH_ENOMEM, "xclbin cache: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "xclbin cache: out of memory");
 		}
 		/* older files count as used longer ago */
 		s->xclbins->used = (uint64_t)st.st_mtime;
@@ -209,15 +209,15 @@ static int scan(aieth_server *s)
 int srv_xclbin_init(aieth_server *s, const char *dir)
 {
 	struct stat st;
-	s->cache_dir = dir ? aieth_strdup(dir) : aieth_path_join(s->work_dir, "xclbins");
+	s->cache_dir = dir ? aieth__strdup(dir) : aieth__path_join(s->work_dir, "xclbins");
 	if (!s->cache_dir)
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	s->own_cache_dir = !dir && s->own_work_dir;
 	if (mkdir(s->cache_dir, 0700) && errno != EEXIST)
-		return aieth_fail(AIETH_EIO, "xclbin cache %s: cannot create the folder (%s)",
+		return aieth__fail(AIETH_EIO, "xclbin cache %s: cannot create the folder (%s)",
 				  s->cache_dir, strerror(errno));
 	if (stat(s->cache_dir, &st) || !S_ISDIR(st.st_mode))
-		return aieth_fail(AIETH_EINVAL, "xclbin cache %s: not a folder", s->cache_dir);
+		return aieth__fail(AIETH_EINVAL, "xclbin cache %s: not a folder", s->cache_dir);
 	return scan(s);
 }
 
@@ -233,7 +233,7 @@ void srv_xclbin_fini(aieth_server *s)
 		}
 	}
 	if (s->cache_dir && s->own_cache_dir) {
-		char *p = aieth_path_join(s->cache_dir, OWNERS);
+		char *p = aieth__path_join(s->cache_dir, OWNERS);
 		if (p)
 			unlink(p);
 		free(p);
@@ -280,13 +280,13 @@ static char *owners_text_locked(aieth_server *s, size_t *len, uint64_t *gen)
  * meanwhile (mu not held: an fsync takes a while). */
 static int owners_write(aieth_server *s, const char *text, size_t len, uint64_t gen)
 {
-	char *path = aieth_path_join(s->cache_dir, OWNERS);
+	char *path = aieth__path_join(s->cache_dir, OWNERS);
 	int rc = 0;
 	if (!path)
 		return -1;
 	pthread_mutex_lock(&s->xidx_mu);
 	if (gen > s->xidx_written) {
-		rc = aieth_write_atomic(path, text, len);
+		rc = aieth__write_atomic(path, text, len);
 		if (!rc)
 			s->xidx_written = gen;
 	}
@@ -300,10 +300,10 @@ int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x)
 	srv_xentry *e = srv_xclbin_find_locked(s, x->xsha, srv_xclbin_owner(s, x->owner));
 	char *p;
 	if (!e)
-		return aieth_fail(AIETH_ENOTFOUND, "xclbin_sha256 %s: not in the server's cache: "
+		return aieth__fail(AIETH_ENOTFOUND, "xclbin_sha256 %s: not in the server's cache: "
 				  "upload it first (PUT /v1/xclbins/%s)", x->xsha, x->xsha);
 	if (!(p = entry_path(s, e->sha)))
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	free(x->xclbin);
 	x->xclbin = p;
 	e->pins++;
@@ -342,7 +342,7 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	memcpy(u->sha, sha, 65);
 	snprintf(u->owner, sizeof u->owner, "%s", owner);
 	u->want = len;
-	aieth_sha256_init(&u->h);
+	aieth__sha256_init(&u->h);
 	pthread_mutex_lock(&s->mu);
 	if ((e = srv_xclbin_find_locked(s, sha, NULL))) {
 		/* the file is here (maybe another owner's): the body is only
@@ -367,7 +367,7 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	u->reserved = 1;
 	pthread_mutex_unlock(&s->mu);
 	u->evicted = evicted;
-	u->tmp = aieth_path_join(s->cache_dir, TMP_PREFIX "XXXXXX");
+	u->tmp = aieth__path_join(s->cache_dir, TMP_PREFIX "XXXXXX");
 	if (!u->tmp) {
 		snprintf(msg, cap, "xclbin upload: out of memory");
 		srv_xclbin_abort(u);
@@ -392,8 +392,8 @@ int srv_xclbin_write(srv_xupload *u, const void *data, size_t n)
 	u->got += n;
 	if (u->err)
 		return 0;     /* keep reading to the end: the reply names the error */
-	aieth_sha256_update(&u->h, data, n);
-	if (u->fd >= 0 && aieth_write_full(u->fd, data, n, "xclbin upload")) {
+	aieth__sha256_update(&u->h, data, n);
+	if (u->fd >= 0 && aieth__write_full(u->fd, data, n, "xclbin upload")) {
 		u->err = 1;
 		snprintf(u->errmsg, sizeof u->errmsg, "%s", aieth_error_message());
 	}
@@ -456,8 +456,8 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		srv_xclbin_abort(u);
 		return SRV_X_IO;
 	}
-	aieth_sha256_final(&u->h, d);
-	aieth_sha256_hex(d, got);
+	aieth__sha256_final(&u->h, d);
+	aieth__sha256_hex(d, got);
 	if (strcmp(got, u->sha)) {
 		snprintf(msg, cap, "xclbin upload: the body's sha256 is %s, the path says %s",
 			 got, u->sha);

@@ -59,18 +59,18 @@ static int ensure_dir(const char *path)
 	size_t i, n = strlen(path);
 	struct stat st;
 	if (n >= sizeof buf)
-		return aieth_fail(AIETH_EINVAL, "spool %s: path too long", path);
+		return aieth__fail(AIETH_EINVAL, "spool %s: path too long", path);
 	memcpy(buf, path, n + 1);
 	for (i = 1; i <= n; i++) {
 		if (buf[i] != '/' && buf[i] != '\0')
 			continue;
 		buf[i] = '\0';
 		if (mkdir(buf, 0700) && errno != EEXIST)
-			return aieth_fail(AIETH_EIO, "spool %s: mkdir %s: %s", path, buf, strerror(errno));
+			return aieth__fail(AIETH_EIO, "spool %s: mkdir %s: %s", path, buf, strerror(errno));
 		buf[i] = i == n ? '\0' : '/';
 	}
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return aieth_fail(AIETH_EIO, "spool %s: not a directory", path);
+		return aieth__fail(AIETH_EIO, "spool %s: not a directory", path);
 	return AIETH_OK;
 }
 
@@ -92,7 +92,7 @@ static int list_dir(const char *dir, char ***names, size_t *count, uint64_t *byt
 	}
 	if (!d)
 		return errno == ENOENT ? AIETH_OK :
-			aieth_fail(AIETH_EIO, "spool %s: %s", dir, strerror(errno));
+			aieth__fail(AIETH_EIO, "spool %s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		char path[4400];
 		struct stat st;
@@ -112,7 +112,7 @@ static int list_dir(const char *dir, char ***names, size_t *count, uint64_t *byt
 			v = nv;
 			cap = cap ? cap * 2 : 16;
 		}
-		if (!(v[n] = aieth_strdup(de->d_name)))
+		if (!(v[n] = aieth__strdup(de->d_name)))
 			goto oom;
 		n++;
 	}
@@ -129,7 +129,7 @@ oom:
 	while (n)
 		free(v[--n]);
 	free(v);
-	return aieth_fail(AIETH_ENOMEM, "spool %s: out of memory", dir);
+	return aieth__fail(AIETH_ENOMEM, "spool %s: out of memory", dir);
 }
 
 static void free_names(char **v, size_t n)
@@ -213,7 +213,7 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 	if ((rc = up_spool_format(e, &b)))
 		goto out;
 	if (used + b.n > max) {
-		rc = aieth_fail(AIETH_EIO, "spool %s: full (%llu bytes used, %zu more would pass "
+		rc = aieth__fail(AIETH_EIO, "spool %s: full (%llu bytes used, %zu more would pass "
 				"the bound of %llu)", c->spool, (unsigned long long)used, b.n,
 				(unsigned long long)max);
 		goto out;
@@ -221,11 +221,11 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (up_spool_name(name, sizeof name, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
 			  (long)getpid(), c->seq++, kind)) {
-		rc = aieth_fail(AIETH_EINVAL, "spool: bad entry name");
+		rc = aieth__fail(AIETH_EINVAL, "spool: bad entry name");
 		goto out;
 	}
 	snprintf(path, pathn, "%s/%s", sub ? dir : c->spool, name);
-	rc = aieth_write_atomic(path, b.p, b.n);
+	rc = aieth__write_atomic(path, b.p, b.n);
 out:
 	free(b.p);
 	return rc;
@@ -304,7 +304,7 @@ static int flush(up_ctx *c)
 	snprintf(lock, sizeof lock, "%s/.lock", c->spool);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return aieth_fail(AIETH_EIO, "spool %s: %s", lock, strerror(errno));
+		return aieth__fail(AIETH_EIO, "spool %s: %s", lock, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
 		sb_printf(&c->log, "spool %s: another process is retrying it; not retried here\n",
@@ -321,7 +321,7 @@ static int flush(up_ctx *c)
 		up_entry e;
 		up_target t;
 		snprintf(path, sizeof path, "%s/%s", c->spool, names[i]);
-		if (aieth_read_file(path, UP_ENTRY_MAX, &data, &len) ||
+		if (aieth__read_file(path, UP_ENTRY_MAX, &data, &len) ||
 		    up_spool_parse(data, len, path, &e) || up_parse_url(e.target, &t)) {
 			char fdir[4200], dst[4400], m[1300];
 			snprintf(m, sizeof m, "%s", aieth_error_message());
@@ -349,17 +349,17 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 	memset(c, 0, sizeof *c);
 	c->o = o;
 	if (!o->spool_dir && !(def = aieth_upload_default_spool()))
-		return aieth_fail(AIETH_EINVAL, "no spool folder: --spool DIR, $XDG_STATE_HOME or "
+		return aieth__fail(AIETH_EINVAL, "no spool folder: --spool DIR, $XDG_STATE_HOME or "
 				  "$HOME is needed");
 	if (strlen(o->spool_dir ? o->spool_dir : def) >= 4000) {
 		free(def);
-		return aieth_fail(AIETH_EINVAL, "spool: the path is longer than 4000 bytes");
+		return aieth__fail(AIETH_EINVAL, "spool: the path is longer than 4000 bytes");
 	}
 	snprintf(c->spool, sizeof c->spool, "%s", o->spool_dir ? o->spool_dir : def);
 	free(def);
 #ifdef AIETH_HAVE_CURL
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
-		return aieth_fail(AIETH_EDEVICE, "curl_global_init failed");
+		return aieth__fail(AIETH_EDEVICE, "curl_global_init failed");
 #endif
 	return AIETH_OK;
 }
@@ -382,7 +382,7 @@ int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remain
 	if (log)
 		*log = NULL;
 	if (!opts)
-		return aieth_fail(AIETH_EINVAL, "aieth_upload_flush: NULL options");
+		return aieth__fail(AIETH_EINVAL, "aieth_upload_flush: NULL options");
 	if ((rc = ctx_init(&c, opts)))
 		return rc;
 	rc = flush(&c);
@@ -421,12 +421,12 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 	if (log)
 		*log = NULL;
 	if (!r || !opts || (n && !urls))
-		return aieth_fail(AIETH_EINVAL, "aieth_upload_report: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_upload_report: NULL argument");
 	if ((rc = ctx_init(&c, opts)))
 		return rc;
 	json_object_object_del(r->root, "uploads");
 	if (!(rep = report_text(r, &rlen)) || !(c.uploads = rj_arr())) {
-		rc = aieth_fail(AIETH_ENOMEM, "upload: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "upload: out of memory");
 		goto out;
 	}
 	rj_set(r->root, "uploads", c.uploads);
@@ -461,7 +461,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		} else {
 			snprintf(e.ctype, sizeof e.ctype, "application/json");
 			sb_put(&body, rep, rlen);
-			prc = body.oom ? aieth_fail(AIETH_ENOMEM, "upload: out of memory") : AIETH_OK;
+			prc = body.oom ? aieth__fail(AIETH_ENOMEM, "upload: out of memory") : AIETH_OK;
 		}
 		if (prc) {
 			record(&c, urls[i], up_kind_name(t.kind), "lost", 0, NULL, aieth_error_message(), 0);
@@ -477,6 +477,6 @@ out:
 	free(rep);
 	ctx_done(&c, log);
 	if (!rc && rj_oom())
-		rc = aieth_fail(AIETH_ENOMEM, "upload: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "upload: out of memory");
 	return rc;
 }

@@ -160,7 +160,7 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 			le--;
 		for (q = p; q < le; q++)
 			if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f)
-				return aieth_fail(AIETH_EPARSE, "%s:%zu: a control character", what,
+				return aieth__fail(AIETH_EPARSE, "%s:%zu: a control character", what,
 						  lineno);
 		q = p;
 		pl = word(&q, le, &pre);
@@ -170,20 +170,20 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 		vl = word(&q, le, &val);
 		if (word(&q, le, &extra) || !vl ||
 		    !((tl == 5 && !memcmp(type, "token", 5)) || (tl == 5 && !memcmp(type, "basic", 5))))
-			return aieth_fail(AIETH_EPARSE, "%s:%zu: expected 'URL-PREFIX token TOKEN' or "
+			return aieth__fail(AIETH_EPARSE, "%s:%zu: expected 'URL-PREFIX token TOKEN' or "
 					  "'URL-PREFIX basic USER:PASSWORD'", what, lineno);
 		if (vl >= UP_CRED_MAX)
-			return aieth_fail(AIETH_EPARSE, "%s:%zu: the credential is %zu bytes, the "
+			return aieth__fail(AIETH_EPARSE, "%s:%zu: the credential is %zu bytes, the "
 					  "limit is %d", what, lineno, vl, UP_CRED_MAX - 1);
 		if (type[0] == 'b' && !memchr(val, ':', vl))
-			return aieth_fail(AIETH_EPARSE, "%s:%zu: basic needs USER:PASSWORD", what,
+			return aieth__fail(AIETH_EPARSE, "%s:%zu: basic needs USER:PASSWORD", what,
 					  lineno);
 		for (i = 0; i < vl; i++)
 			if ((unsigned char)val[i] > 0x7e)
-				return aieth_fail(AIETH_EPARSE, "%s:%zu: the credential must be "
+				return aieth__fail(AIETH_EPARSE, "%s:%zu: the credential must be "
 						  "printable ASCII", what, lineno);
 		if (cred_url_split(pre, pl, 1, &pu, &why))
-			return aieth_fail(AIETH_EPARSE, "%s:%zu: the URL-PREFIX is not SCHEME://HOST"
+			return aieth__fail(AIETH_EPARSE, "%s:%zu: the URL-PREFIX is not SCHEME://HOST"
 					  "[:PORT][/PATH] (%s)", what, lineno, why);
 		/* matched by scheme, host, port, then whole path segments (never
 		 * by bytes: a token for http://10.0.0.1 must not go to
@@ -209,7 +209,7 @@ static int from_env(const char *name, up_cred *out)
 		return 0;
 	n = strlen(v);
 	if (n >= UP_CRED_MAX || strpbrk(v, " \t\r\n"))
-		return aieth_fail(AIETH_EINVAL, "$%s: one token of 1..%d bytes without white space "
+		return aieth__fail(AIETH_EINVAL, "$%s: one token of 1..%d bytes without white space "
 				  "is needed", name, UP_CRED_MAX - 1);
 	out->type = UP_CRED_TOKEN;
 	memcpy(out->value, v, n + 1);
@@ -227,12 +227,12 @@ int up_creds_find(const char *file, const char *target, up_kind kind, up_cred *o
 		char *text = NULL;
 		size_t len = 0;
 		if (stat(file, &st))
-			return aieth_fail(AIETH_EIO, "--upload-credentials %s: cannot be read", file);
+			return aieth__fail(AIETH_EIO, "--upload-credentials %s: cannot be read", file);
 		if (st.st_mode & (S_IROTH | S_IWOTH))
-			return aieth_fail(AIETH_EINVAL, "--upload-credentials %s: others may read or "
+			return aieth__fail(AIETH_EINVAL, "--upload-credentials %s: others may read or "
 					  "write it (mode %03o): chmod 600 it", file,
 					  (unsigned)(st.st_mode & 0777));
-		if ((rc = aieth_read_file(file, CREDS_FILE_MAX, &text, &len)))
+		if ((rc = aieth__read_file(file, CREDS_FILE_MAX, &text, &len)))
 			return rc;
 		rc = up_creds_parse(text, len, file, target, out);
 		free(text);

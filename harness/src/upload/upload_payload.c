@@ -273,7 +273,7 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 	free(tmp.p);
 	json_object_put(seen);
 	if (b->oom || tmp.oom)
-		return aieth_fail(AIETH_ENOMEM, "influx payload: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "influx payload: out of memory");
 	return AIETH_OK;
 }
 
@@ -424,7 +424,7 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 		goto oom;
 	goto done;
 oom:
-	rc = aieth_fail(AIETH_ENOMEM, "squad payload: out of memory");
+	rc = aieth__fail(AIETH_ENOMEM, "squad payload: out of memory");
 done:
 	free(tdup);
 	free(xdup);

@@ -47,7 +47,7 @@ int up_spool_format(const up_entry *e, sbuf *out)
 	sb_printf(out, "target %s\nurl %s\ncontent-type %s\nlength %zu\n\n", e->target, e->url,
 		  e->ctype, e->len);
 	sb_put(out, e->body, e->len);
-	return out->oom ? aieth_fail(AIETH_ENOMEM, "spool entry: out of memory") : AIETH_OK;
+	return out->oom ? aieth__fail(AIETH_ENOMEM, "spool entry: out of memory") : AIETH_OK;
 }
 
 /* One "key value\n" header line at *p into dst (printable, < cap). */
@@ -57,17 +57,17 @@ static int header(const char **p, const char *end, const char *key, char *dst, s
 	size_t kl = strlen(key), i;
 	const char *v, *nl;
 	if ((size_t)(end - *p) < kl + 1 || memcmp(*p, key, kl) || (*p)[kl] != ' ')
-		return aieth_fail(AIETH_EPARSE, "%s: expected the '%s' line", what, key);
+		return aieth__fail(AIETH_EPARSE, "%s: expected the '%s' line", what, key);
 	v = *p + kl + 1;
 	nl = memchr(v, '\n', (size_t)(end - v));
 	if (!nl)
-		return aieth_fail(AIETH_EPARSE, "%s: the '%s' line has no end", what, key);
+		return aieth__fail(AIETH_EPARSE, "%s: the '%s' line has no end", what, key);
 	if ((size_t)(nl - v) >= cap || nl == v)
-		return aieth_fail(AIETH_EPARSE, "%s: '%s' is %zu bytes, 1..%zu allowed", what, key,
+		return aieth__fail(AIETH_EPARSE, "%s: '%s' is %zu bytes, 1..%zu allowed", what, key,
 				  (size_t)(nl - v), cap - 1);
 	for (i = 0; v + i < nl; i++)
 		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
-			return aieth_fail(AIETH_EPARSE, "%s: '%s' has a control character", what, key);
+			return aieth__fail(AIETH_EPARSE, "%s: '%s' has a control character", what, key);
 	memcpy(dst, v, (size_t)(nl - v));
 	dst[nl - v] = '\0';
 	*p = nl + 1;
@@ -84,7 +84,7 @@ int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 
 	memset(e, 0, sizeof *e);
 	if (len < sizeof SPOOL_MAGIC - 1 || memcmp(data, SPOOL_MAGIC, sizeof SPOOL_MAGIC - 1))
-		return aieth_fail(AIETH_EPARSE, "%s: not a spool entry (no '%.*s' line)", what,
+		return aieth__fail(AIETH_EPARSE, "%s: not a spool entry (no '%.*s' line)", what,
 				  (int)sizeof SPOOL_MAGIC - 2, SPOOL_MAGIC);
 	p += sizeof SPOOL_MAGIC - 1;
 	if ((rc = header(&p, end, "target", e->target, sizeof e->target, what)) ||
@@ -94,22 +94,22 @@ int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 		return rc;
 	if (strspn(num, "0123456789") != strlen(num) || strlen(num) > 19 ||
 	    (num[0] == '0' && num[1]))
-		return aieth_fail(AIETH_EPARSE, "%s: length '%s' is not a number", what, num);
+		return aieth__fail(AIETH_EPARSE, "%s: length '%s' is not a number", what, num);
 	n = strtoull(num, NULL, 10);
 	if (p >= end || *p != '\n')
-		return aieth_fail(AIETH_EPARSE, "%s: no blank line after the header", what);
+		return aieth__fail(AIETH_EPARSE, "%s: no blank line after the header", what);
 	p++;
 	if (n != (unsigned long long)(end - p))
-		return aieth_fail(AIETH_EPARSE, "%s: the body is %zu bytes, the header says %llu "
+		return aieth__fail(AIETH_EPARSE, "%s: the body is %zu bytes, the header says %llu "
 				  "(a truncated file?)", what, (size_t)(end - p), n);
 	/* the target must still be a URL we send to, and name the same request */
 	if ((rc = up_parse_url(e->target, &t)))
-		return aieth_fail_prefix(rc, "%s", what);
+		return aieth__fail_prefix(rc, "%s", what);
 	if (strcmp(t.url, e->url) && t.kind != UP_WEBHOOK)
-		return aieth_fail(AIETH_EPARSE, "%s: url %s is not the request of target %s", what,
+		return aieth__fail(AIETH_EPARSE, "%s: url %s is not the request of target %s", what,
 				  e->url, e->target);
 	if (t.kind == UP_WEBHOOK && strcmp(e->url, e->target))
-		return aieth_fail(AIETH_EPARSE, "%s: url %s is not target %s", what, e->url,
+		return aieth__fail(AIETH_EPARSE, "%s: url %s is not target %s", what, e->url,
 				  e->target);
 	e->body = p;
 	e->len = (size_t)n;

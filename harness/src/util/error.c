@@ -10,9 +10,9 @@ static _Thread_local char msg[2048];
 
 const char *aieth_error_message(void) { return msg; }
 
-void aieth_error_clear(void) { msg[0] = '\0'; }
+void aieth__error_clear(void) { msg[0] = '\0'; }
 
-int aieth_fail(int code, const char *fmt, ...)
+int aieth__fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -21,7 +21,7 @@ int aieth_fail(int code, const char *fmt, ...)
 	return code;
 }
 
-int aieth_fail_prefix(int code, const char *fmt, ...)
+int aieth__fail_prefix(int code, const char *fmt, ...)
 {
 	char old[sizeof msg];
 	size_t n;

@@ -17,11 +17,11 @@
 #endif
 
 /* Record the message of a failure for aieth_error_message() on this thread
- * and return code, so callers can write `return aieth_fail(AIETH_EINVAL, ...)`. */
-int aieth_fail(int code, const char *fmt, ...) AIETH_PRINTF(2, 3);
+ * and return code, so callers can write `return aieth__fail(AIETH_EINVAL, ...)`. */
+int aieth__fail(int code, const char *fmt, ...) AIETH_PRINTF(2, 3);
 /* Prefix the current message: "<prefix>: <old message>". Returns code. */
-int aieth_fail_prefix(int code, const char *fmt, ...) AIETH_PRINTF(2, 3);
+int aieth__fail_prefix(int code, const char *fmt, ...) AIETH_PRINTF(2, 3);
 /* Clear the message (called on entry of public functions that succeed). */
-void aieth_error_clear(void);
+void aieth__error_clear(void);
 
 #endif /* AIETH_UTIL_ERROR_H */

@@ -2,7 +2,7 @@
 /*
  * fileio.c - whole-file reads, full reads and writes, streamed copies, and
  * output. One output mechanism (aieth_out) serves the whole-buffer writer
- * (aieth_write_atomic) and streamed writers: a missing or regular target
+ * (aieth__write_atomic) and streamed writers: a missing or regular target
  * gets a temporary file beside it, flushed and renamed over it when
  * complete (on failure the temporary is removed and the target left as it
  * was); a symbolic link is followed to its final target, which is replaced
@@ -47,7 +47,7 @@ enum { T_MISSING, T_REGULAR, T_SPECIAL, T_DIR };
 static int in_procfs(const char *link)
 {
 	struct statfs sf;
-	char *dir = aieth_path_dirname(link);
+	char *dir = aieth__path_dirname(link);
 	int r = dir && statfs(dir, &sf) == 0 && sf.f_type == PROC_MAGIC;
 	free(dir);
 	return r;
@@ -83,14 +83,14 @@ static char *read_link(const char *path)
  * a procfs link (then *final is path itself, opened through the link). */
 static int resolve_output(const char *path, char **final, int *kind, mode_t *mode, int *magic)
 {
-	char *cur = aieth_strdup(path), *t, *dir;
+	char *cur = aieth__strdup(path), *t, *dir;
 	struct stat sb;
 	int hops;
 	*final = NULL;
 	*magic = 0;
 	*mode = 0;
 	if (!cur)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	for (hops = 0;; hops++) {
 		if (lstat(cur, &sb) != 0) {
 			int e = errno;
@@ -99,7 +99,7 @@ static int resolve_output(const char *path, char **final, int *kind, mode_t *mod
 				break;
 			}
 			free(cur);
-			return aieth_fail(AIETH_EIO, "%s: cannot write: %s", path, strerror(e));
+			return aieth__fail(AIETH_EIO, "%s: cannot write: %s", path, strerror(e));
 		}
 		if (!S_ISLNK(sb.st_mode)) {
 			*mode = sb.st_mode;
@@ -108,36 +108,36 @@ static int resolve_output(const char *path, char **final, int *kind, mode_t *mod
 		}
 		if (hops >= MAX_LINKS) {
 			free(cur);
-			return aieth_fail(AIETH_EIO, "%s: cannot write: more than %d symbolic links "
+			return aieth__fail(AIETH_EIO, "%s: cannot write: more than %d symbolic links "
 					  "to follow", path, MAX_LINKS);
 		}
 		if (in_procfs(cur)) {
 			free(cur);
 			if (stat(path, &sb) != 0)
-				return aieth_fail(AIETH_EIO, "%s: cannot write: %s", path,
+				return aieth__fail(AIETH_EIO, "%s: cannot write: %s", path,
 						  strerror(errno));
 			*mode = sb.st_mode;
 			*kind = S_ISDIR(sb.st_mode) ? T_DIR : T_SPECIAL;
 			*magic = 1;
-			cur = aieth_strdup(path);
+			cur = aieth__strdup(path);
 			break;
 		}
 		t = read_link(cur);
-		dir = t && t[0] != '/' ? aieth_path_dirname(cur) : NULL;
+		dir = t && t[0] != '/' ? aieth__path_dirname(cur) : NULL;
 		free(cur);
 		if (!t || (t[0] != '/' && !dir)) {
 			free(t);
-			return aieth_fail(AIETH_EIO, "%s: cannot read a symbolic link on the way", path);
+			return aieth__fail(AIETH_EIO, "%s: cannot read a symbolic link on the way", path);
 		}
-		cur = dir ? aieth_path_join(dir, t) : t;
+		cur = dir ? aieth__path_join(dir, t) : t;
 		if (dir)
 			free(t);
 		free(dir);
 		if (!cur)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	if (!cur)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	*final = cur;
 	return AIETH_OK;
 }
@@ -152,27 +152,27 @@ static int open_in_place(aieth_out *o, const char *path, mode_t mode, int magic)
 	if (fd < 0) {
 		int e = errno;
 		if (e == ENXIO)
-			return aieth_fail(AIETH_EIO, "%s: is %s that nothing reads from: cannot write "
+			return aieth__fail(AIETH_EIO, "%s: is %s that nothing reads from: cannot write "
 					  "to it", path, file_kind(mode));
-		return aieth_fail(AIETH_EIO, "%s: cannot open %s for writing: %s", path,
+		return aieth__fail(AIETH_EIO, "%s: cannot open %s for writing: %s", path,
 				  file_kind(mode), strerror(e));
 	}
 	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && !magic)) {
 		close(fd);
-		return aieth_fail(AIETH_EIO, "%s: changed while it was opened; nothing written", path);
+		return aieth__fail(AIETH_EIO, "%s: changed while it was opened; nothing written", path);
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
 		int e = errno;
 		close(fd);
-		return aieth_fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
+		return aieth__fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
 	}
 	o->fd = fd;
 	o->in_place = 1;
 	return AIETH_OK;
 }
 
-int aieth_out_open(aieth_out *o, const char *path)
+int aieth__out_open(aieth_out *o, const char *path)
 {
 	static atomic_uint counter;
 	char *final = NULL, *dir;
@@ -186,34 +186,34 @@ int aieth_out_open(aieth_out *o, const char *path)
 	o->path = NULL;
 	o->in_place = 0;
 	if (!path || !*path)
-		return aieth_fail(AIETH_EINVAL, "no output file named (an empty path)");
+		return aieth__fail(AIETH_EINVAL, "no output file named (an empty path)");
 	if ((rc = resolve_output(path, &final, &kind, &mode, &magic)))
 		return rc;
 	o->path = final;
 	len = strlen(final);
 	if (kind == T_DIR || (kind == T_MISSING && final[len - 1] == '/')) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: is a directory%s, not a file: name a file to write",
+		rc = aieth__fail(AIETH_EINVAL, "%s: is a directory%s, not a file: name a file to write",
 				path, kind == T_DIR ? "" : " name (it ends in /)");
-		aieth_out_abort(o);
+		aieth__out_abort(o);
 		return rc;
 	}
 	if (kind == T_SPECIAL) {
 		if ((rc = open_in_place(o, path, mode, magic)))
-			aieth_out_abort(o);
+			aieth__out_abort(o);
 		return rc;
 	}
 	/* a missing or regular target: a temporary file beside it, renamed over
 	 * it when complete (O_EXCL with our own names, not mkstemp, so the
 	 * umask applies) */
-	dir = aieth_path_dirname(final);
+	dir = aieth__path_dirname(final);
 	base = strrchr(final, '/');
 	base = base ? base + 1 : final;
 	n = (dir ? strlen(dir) : 0) + strlen(base) + 80;
 	o->tmp = dir ? malloc(n) : NULL;
 	if (!o->tmp) {
 		free(dir);
-		aieth_out_abort(o);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		aieth__out_abort(o);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	for (tries = 0; tries < 100; tries++) {
 		snprintf(o->tmp, n, "%s/.%.200s.tmp.%ld.%u", dir, base, (long)getpid(),
@@ -225,28 +225,28 @@ int aieth_out_open(aieth_out *o, const char *path)
 	free(dir);
 	if (o->fd < 0) {
 		int e = errno;
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create a temporary file next to it (%s): %s%s",
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create a temporary file next to it (%s): %s%s",
 				path, o->tmp, strerror(e),
 				e == ENOENT ? " (does the directory exist?)" : "");
 		free(o->tmp);
 		o->tmp = NULL;
-		aieth_out_abort(o);
+		aieth__out_abort(o);
 		return rc;
 	}
 	return AIETH_OK;
 }
 
-int aieth_out_write(aieth_out *o, const void *buf, size_t n)
+int aieth__out_write(aieth_out *o, const void *buf, size_t n)
 {
-	return aieth_write_full(o->fd, buf, n, o->path ? o->path : "output");
+	return aieth__write_full(o->fd, buf, n, o->path ? o->path : "output");
 }
 
-int aieth_out_commit(aieth_out *o)
+int aieth__out_commit(aieth_out *o)
 {
 	const char *step = NULL;
 	int e = 0, rc = AIETH_OK;
 	if (!o->path || o->fd < 0)
-		return aieth_fail(AIETH_EINVAL, "aieth_out_commit: no open output");
+		return aieth__fail(AIETH_EINVAL, "aieth__out_commit: no open output");
 	/* a device or FIFO is not flushed: fsync would fail or block */
 	if (!o->in_place && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
 		step = "flush", e = errno;
@@ -256,19 +256,19 @@ int aieth_out_commit(aieth_out *o)
 	if (!step && !o->in_place && rename(o->tmp, o->path) != 0)
 		step = "rename", e = errno;
 	if (step && o->in_place)
-		rc = aieth_fail(AIETH_EIO, "%s: write error: %s", o->path, strerror(e));
+		rc = aieth__fail(AIETH_EIO, "%s: write error: %s", o->path, strerror(e));
 	else if (step)
-		rc = aieth_fail(AIETH_EIO, "%s: cannot %s the temporary file %s (removed; %s left "
+		rc = aieth__fail(AIETH_EIO, "%s: cannot %s the temporary file %s (removed; %s left "
 				"as it was): %s", o->path, step, o->tmp, o->path, strerror(e));
 	if (!rc) {
 		free(o->tmp);
 		o->tmp = NULL;
 	}
-	aieth_out_abort(o);
+	aieth__out_abort(o);
 	return rc;
 }
 
-void aieth_out_abort(aieth_out *o)
+void aieth__out_abort(aieth_out *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);
@@ -280,7 +280,7 @@ void aieth_out_abort(aieth_out *o)
 	o->tmp = NULL;
 	o->path = NULL;
 }
-int aieth_pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what)
+int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what)
 {
 	uint8_t *p = buf;
 	while (n) {
@@ -288,17 +288,17 @@ int aieth_pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return aieth_fail(AIETH_EIO, "%s: read error at offset %llu: %s", what,
+			return aieth__fail(AIETH_EIO, "%s: read error at offset %llu: %s", what,
 					  (unsigned long long)off, strerror(errno));
 		if (r == 0)
-			return aieth_fail(AIETH_EIO, "%s: unexpected end of file at offset %llu",
+			return aieth__fail(AIETH_EIO, "%s: unexpected end of file at offset %llu",
 					  what, (unsigned long long)off);
 		p += r, n -= (size_t)r, off += (uint64_t)r;
 	}
 	return AIETH_OK;
 }
 
-int aieth_write_full(int fd, const void *buf, size_t n, const char *what)
+int aieth__write_full(int fd, const void *buf, size_t n, const char *what)
 {
 	const uint8_t *p = buf;
 	while (n) {
@@ -306,13 +306,13 @@ int aieth_write_full(int fd, const void *buf, size_t n, const char *what)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return aieth_fail(AIETH_EIO, "%s: write error: %s", what, strerror(errno));
+			return aieth__fail(AIETH_EIO, "%s: write error: %s", what, strerror(errno));
 		p += r, n -= (size_t)r;
 	}
 	return AIETH_OK;
 }
 
-int aieth_copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,
+int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,
 	    const char *what_out)
 {
 	uint8_t *buf;
@@ -321,14 +321,14 @@ int aieth_copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, cons
 		return AIETH_OK;
 	buf = malloc(n < AIETH_IO_CHUNK ? (size_t)n : AIETH_IO_CHUNK);
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what_out);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what_out);
 	while (n && !rc) {
 		size_t k = n < AIETH_IO_CHUNK ? (size_t)n : AIETH_IO_CHUNK;
-		rc = aieth_pread_full(in, buf, k, off, what_in);
+		rc = aieth__pread_full(in, buf, k, off, what_in);
 		if (!rc && h)
-			aieth_hash128_update(h, buf, k);
+			aieth__hash128_update(h, buf, k);
 		if (!rc)
-			rc = aieth_write_full(out, buf, k, what_out);
+			rc = aieth__write_full(out, buf, k, what_out);
 		off += k, n -= k;
 	}
 	free(buf);
@@ -338,7 +338,7 @@ int aieth_copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, cons
 /* Windows of the mapping: few mmap calls, little resident at once. */
 #define COPY_WINDOW (8u << 20)
 
-int aieth_copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
+int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
 		      const char *what_in, const char *what_out)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -347,10 +347,10 @@ int aieth_copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 	uint8_t *m;
 	int rc = AIETH_OK;
 	if (pg <= 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
-		return aieth_copy(in, off, n, out, h, what_in, what_out);
+		return aieth__copy(in, off, n, out, h, what_in, what_out);
 	/* a mapping past the end is SIGBUS: a short file is an error first */
 	if ((uint64_t)st.st_size < off || (uint64_t)st.st_size - off < n)
-		return aieth_fail(AIETH_EIO, "%s: %llu bytes, expected at least %llu", what_in,
+		return aieth__fail(AIETH_EIO, "%s: %llu bytes, expected at least %llu", what_in,
 				  (unsigned long long)st.st_size, (unsigned long long)(off + n));
 	while (n && !rc) {
 		/* mmap offsets are page aligned */
@@ -360,12 +360,12 @@ int aieth_copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 		m = mmap(NULL, (size_t)(skip + len), PROT_READ, MAP_PRIVATE | MAP_POPULATE, in,
 			 (off_t)base);
 		if (m == MAP_FAILED)
-			return aieth_copy(in, off, n, out, h, what_in, what_out);
+			return aieth__copy(in, off, n, out, h, what_in, what_out);
 		for (k = 0; k < len && !rc; k += AIETH_IO_CHUNK) {
 			size_t piece = len - k < AIETH_IO_CHUNK ? (size_t)(len - k) : AIETH_IO_CHUNK;
 			if (h)
-				aieth_hash128_update(h, m + skip + k, piece);
-			rc = aieth_write_full(out, m + skip + k, piece, what_out);
+				aieth__hash128_update(h, m + skip + k, piece);
+			rc = aieth__write_full(out, m + skip + k, piece, what_out);
 		}
 		munmap(m, (size_t)(skip + len));
 		off += len, n -= len;
@@ -373,7 +373,7 @@ int aieth_copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 	return rc;
 }
 
-int aieth_open_input(const char *path, int *fd_out, struct stat *st_out)
+int aieth__open_input(const char *path, int *fd_out, struct stat *st_out)
 {
 	struct stat st;
 	int fd, flags;
@@ -383,22 +383,22 @@ int aieth_open_input(const char *path, int *fd_out, struct stat *st_out)
 	 * the type is checked before anything is read */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return aieth_fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
+		return aieth__fail(AIETH_EIO, "%s: cannot open: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0) {
 		int e = errno;
 		close(fd);
-		return aieth_fail(AIETH_EIO, "%s: cannot stat: %s", path, strerror(e));
+		return aieth__fail(AIETH_EIO, "%s: cannot stat: %s", path, strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return aieth_fail(AIETH_EIO, "%s: is %s, not a regular file", path,
+		return aieth__fail(AIETH_EIO, "%s: is %s, not a regular file", path,
 				  file_kind(st.st_mode));
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
 		int e = errno;
 		close(fd);
-		return aieth_fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
+		return aieth__fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
 	}
 	if (st_out)
 		*st_out = st;
@@ -406,7 +406,7 @@ int aieth_open_input(const char *path, int *fd_out, struct stat *st_out)
 	return AIETH_OK;
 }
 
-int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out)
+int aieth__read_file(const char *path, size_t max_bytes, char **out, size_t *len_out)
 {
 	FILE *f;
 	struct stat st;
@@ -415,27 +415,27 @@ int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_
 	int rc, fd;
 
 	*out = NULL;
-	if ((rc = aieth_open_input(path, &fd, &st)))
+	if ((rc = aieth__open_input(path, &fd, &st)))
 		return rc;
 	f = fdopen(fd, "rb");
 	if (!f) {
 		close(fd);
-		return aieth_fail(AIETH_ENOMEM, "%s: cannot open: %s", path, strerror(errno));
+		return aieth__fail(AIETH_ENOMEM, "%s: cannot open: %s", path, strerror(errno));
 	}
 	if ((uint64_t)st.st_size > max_bytes) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes", path,
+		rc = aieth__fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes", path,
 				(long long)st.st_size, max_bytes);
 		goto fail;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory reading %lld bytes", path,
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory reading %lld bytes", path,
 				(long long)st.st_size);
 		goto fail;
 	}
 	n = fread(buf, 1, (size_t)st.st_size, f);
 	if (n != (size_t)st.st_size || ferror(f)) {
-		rc = aieth_fail(AIETH_EIO, "%s: read error", path);
+		rc = aieth__fail(AIETH_EIO, "%s: read error", path);
 		free(buf);
 		goto fail;
 	}
@@ -450,23 +450,23 @@ fail:
 	return rc;
 }
 
-int aieth_write_atomic(const char *path, const void *data, size_t len)
+int aieth__write_atomic(const char *path, const void *data, size_t len)
 {
 	aieth_out o;
 	int rc;
 	if (!path || !*path || (!data && len))
-		return aieth_fail(AIETH_EINVAL, "aieth_write_atomic: %s",
+		return aieth__fail(AIETH_EINVAL, "aieth__write_atomic: %s",
 				  !path || !*path ? "no path" : "NULL data");
-	if ((rc = aieth_out_open(&o, path)))
+	if ((rc = aieth__out_open(&o, path)))
 		return rc;
-	if ((rc = aieth_out_write(&o, data, len))) {
-		aieth_out_abort(&o);
+	if ((rc = aieth__out_write(&o, data, len))) {
+		aieth__out_abort(&o);
 		return rc;
 	}
-	return aieth_out_commit(&o);
+	return aieth__out_commit(&o);
 }
 
-int aieth_open_scratch(int *fd_out)
+int aieth__open_scratch(int *fd_out)
 {
 	const char *dir = getenv("TMPDIR");
 	char *path;
@@ -474,55 +474,55 @@ int aieth_open_scratch(int *fd_out)
 	*fd_out = -1;
 	if (!dir || !*dir)
 		dir = "/tmp";
-	path = aieth_path_join(dir, "aieth-scratch.XXXXXX");
+	path = aieth__path_join(dir, "aieth-scratch.XXXXXX");
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	fd = mkstemp(path);
 	e = errno;
 	if (fd >= 0)
 		unlink(path);
 	free(path);
 	if (fd < 0)
-		return aieth_fail(AIETH_EIO, "cannot create a scratch file in %s: %s", dir,
+		return aieth__fail(AIETH_EIO, "cannot create a scratch file in %s: %s", dir,
 				  strerror(e));
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	*fd_out = fd;
 	return AIETH_OK;
 }
 
-int aieth_file_sha256(const char *path, char hex[65], uint64_t *size)
+int aieth__file_sha256(const char *path, char hex[65], uint64_t *size)
 {
 	aieth_sha256 h;
 	uint8_t d[32];
 	char *buf;
 	uint64_t off = 0;
 	int fd, rc;
-	if ((rc = aieth_open_input(path, &fd, NULL)))
+	if ((rc = aieth__open_input(path, &fd, NULL)))
 		return rc;
 	if (!(buf = malloc(AIETH_IO_CHUNK))) {
 		close(fd);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
-	aieth_sha256_init(&h);
+	aieth__sha256_init(&h);
 	for (;;) {
 		ssize_t n = pread(fd, buf, AIETH_IO_CHUNK, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			rc = aieth_fail(AIETH_EIO, "%s: %s", path, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: %s", path, strerror(errno));
 			break;
 		}
 		if (!n)
 			break;
-		aieth_sha256_update(&h, buf, (size_t)n);
+		aieth__sha256_update(&h, buf, (size_t)n);
 		off += (uint64_t)n;
 	}
 	free(buf);
 	close(fd);
 	if (rc)
 		return rc;
-	aieth_sha256_final(&h, d);
-	aieth_sha256_hex(d, hex);
+	aieth__sha256_final(&h, d);
+	aieth__sha256_hex(d, hex);
 	if (size)
 		*size = off;
 	return AIETH_OK;

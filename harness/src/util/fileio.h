@@ -22,25 +22,25 @@
  * or a directory is refused (AIETH_EIO naming what it is) before anything
  * is read. *fd_out: the descriptor (blocking, close-on-exec), -1 on
  * failure; *st_out (may be NULL) its fstat. */
-int aieth_open_input(const char *path, int *fd_out, struct stat *st_out);
+int aieth__open_input(const char *path, int *fd_out, struct stat *st_out);
 
-/* The SHA-256 of a whole input file (opened as aieth_open_input does) as
+/* The SHA-256 of a whole input file (opened as aieth__open_input does) as
  * hex, read in AIETH_IO_CHUNK pieces (memory bounded whatever its size);
  * *size (may be NULL) gets its length. */
-int aieth_file_sha256(const char *path, char hex[65], uint64_t *size);
+int aieth__file_sha256(const char *path, char hex[65], uint64_t *size);
 
 /* A scratch file: read-write, in $TMPDIR (else /tmp), already unlinked so
  * it is gone when *fd_out is closed, whatever happens to the process. */
-int aieth_open_scratch(int *fd_out);
+int aieth__open_scratch(int *fd_out);
 
 /* Remove dir and everything in it (rm -rf of a scratch folder of ours):
  * links are removed, never followed; what cannot be removed stays. */
-void aieth_remove_tree(const char *dir);
+void aieth__remove_tree(const char *dir);
 
 /* Read a whole file into a NUL-terminated buffer *out (caller frees).
  * Returns AIETH_OK, or AIETH_EIO / AIETH_EINVAL (larger than max_bytes) /
  * AIETH_ENOMEM with the message naming path; *out is then NULL. */
-int aieth_read_file(const char *path, size_t max_bytes, char **out, size_t *len_out);
+int aieth__read_file(const char *path, size_t max_bytes, char **out, size_t *len_out);
 
 /* Output files. One mechanism for every writer, by what exists at path:
  * - nothing, or a regular file: a temporary file beside it
@@ -63,36 +63,36 @@ typedef struct {
 } aieth_out;
 
 /* Open the output for `path` (mode 0666 less the umask when created). */
-int aieth_out_open(aieth_out *o, const char *path);
+int aieth__out_open(aieth_out *o, const char *path);
 /* Write n bytes (a failure names the target). */
-int aieth_out_write(aieth_out *o, const void *buf, size_t n);
+int aieth__out_write(aieth_out *o, const void *buf, size_t n);
 /* Flush, close and rename over the target (in place: close); on failure the
  * temporary is removed. Always releases o. */
-int aieth_out_commit(aieth_out *o);
+int aieth__out_commit(aieth_out *o);
 /* Close and remove the temporary (safe to call twice or after commit). */
-void aieth_out_abort(aieth_out *o);
+void aieth__out_abort(aieth_out *o);
 
 /* Write len bytes to path through aieth_out: the target is replaced only
  * when complete, or written in place when it is a device or FIFO. */
-int aieth_write_atomic(const char *path, const void *data, size_t len);
+int aieth__write_atomic(const char *path, const void *data, size_t len);
 
 /* Read exactly n bytes at off; a short file is an error naming `what`. */
-int aieth_pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);
-int aieth_write_full(int fd, const void *buf, size_t n, const char *what);
+int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);
+int aieth__write_full(int fd, const void *buf, size_t n, const char *what);
 
-/* aieth_copy for a file nobody truncates or rewrites while it is read
+/* aieth__copy for a file nobody truncates or rewrites while it is read
  * (an immutable cache entry of ours): mapped in windows and written from
  * the mapping, one copy less than a read through a buffer, each piece
  * hashed (h, may be NULL) just before it is written, while it is in the
  * processor's cache. Not for inputs others may change: a mapped file cut
  * short under the reader is SIGBUS, not an error. Falls back to
- * aieth_copy where the file cannot be mapped. */
-int aieth_copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
+ * aieth__copy where the file cannot be mapped. */
+int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
 		      const char *what_in, const char *what_out);
 
 /* Copy n bytes from in (at offset off) to the current position of out,
  * feeding them to h when not NULL. */
-int aieth_copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,
+int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,
 	       const char *what_out);
 
 #endif /* AIETH_UTIL_FILEIO_H */

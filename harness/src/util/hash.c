@@ -45,7 +45,7 @@ static void sha_block(uint32_t h[8], const uint8_t *p)
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-void aieth_sha256_init(aieth_sha256 *s)
+void aieth__sha256_init(aieth_sha256 *s)
 {
 	static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 				       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -54,7 +54,7 @@ void aieth_sha256_init(aieth_sha256 *s)
 	s->fill = 0;
 }
 
-void aieth_sha256_update(aieth_sha256 *s, const void *data, size_t len)
+void aieth__sha256_update(aieth_sha256 *s, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	s->bytes += len;
@@ -73,7 +73,7 @@ void aieth_sha256_update(aieth_sha256 *s, const void *data, size_t len)
 	s->fill = len;
 }
 
-void aieth_sha256_final(aieth_sha256 *s, uint8_t out[32])
+void aieth__sha256_final(aieth_sha256 *s, uint8_t out[32])
 {
 	uint64_t bits = s->bytes * 8;
 	int i;
@@ -194,7 +194,7 @@ static void h128_step(aieth_hash128 *s, const uint8_t *p)
 	}
 }
 
-void aieth_hash128_init(aieth_hash128 *s)
+void aieth__hash128_init(aieth_hash128 *s)
 {
 	int i;
 	for (i = 0; i < 8; i++)
@@ -204,7 +204,7 @@ void aieth_hash128_init(aieth_hash128 *s)
 	s->stripe = 0;
 }
 
-void aieth_hash128_update(aieth_hash128 *s, const void *data, size_t len)
+void aieth__hash128_update(aieth_hash128 *s, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	s->bytes += len;
@@ -231,7 +231,7 @@ void aieth_hash128_update(aieth_hash128 *s, const void *data, size_t len)
 	s->fill = len;
 }
 
-void aieth_hash128_final(aieth_hash128 *s, uint8_t out[16])
+void aieth__hash128_final(aieth_hash128 *s, uint8_t out[16])
 {
 	uint64_t a, b;
 	int i;
@@ -257,7 +257,7 @@ void aieth_hash128_final(aieth_hash128 *s, uint8_t out[16])
 
 /* ---------------------------------------------------------------- UUIDs */
 
-void aieth_uuid_format(const uint8_t u[16], char out[37])
+void aieth__uuid_format(const uint8_t u[16], char out[37])
 {
 	snprintf(out, 37,
 		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
@@ -293,14 +293,14 @@ int aieth_uuid_parse(const char *text, uint8_t uuid[16])
 		p += 2;
 	}
 	if (n != 16 || *p)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "UUID \"%s\": expected 32 hex digits "
 				  "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
 				  text);
 	return AIETH_OK;
 }
 
-void aieth_sha256_hex(const uint8_t d[32], char out[65])
+void aieth__sha256_hex(const uint8_t d[32], char out[65])
 {
 	static const char x[] = "0123456789abcdef";
 	int i;

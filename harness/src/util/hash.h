@@ -17,11 +17,11 @@ typedef struct {
 	size_t fill;
 } aieth_sha256;
 
-void aieth_sha256_init(aieth_sha256 *s);
-void aieth_sha256_update(aieth_sha256 *s, const void *data, size_t len);
-void aieth_sha256_final(aieth_sha256 *s, uint8_t out[32]);
+void aieth__sha256_init(aieth_sha256 *s);
+void aieth__sha256_update(aieth_sha256 *s, const void *data, size_t len);
+void aieth__sha256_final(aieth_sha256 *s, uint8_t out[32]);
 /* A digest as 64 lowercase hex digits and a NUL. */
-void aieth_sha256_hex(const uint8_t d[32], char out[65]);
+void aieth__sha256_hex(const uint8_t d[32], char out[65]);
 
 /* hash128 (hash.c): 8 lanes over 64-byte stripes; streamed updates in any
  * split give the digest of the whole. */
@@ -33,12 +33,12 @@ typedef struct {
 	unsigned stripe; /* the next stripe's place in its block */
 } aieth_hash128;
 
-void aieth_hash128_init(aieth_hash128 *s);
-void aieth_hash128_update(aieth_hash128 *s, const void *data, size_t len);
-void aieth_hash128_final(aieth_hash128 *s, uint8_t out[16]);
+void aieth__hash128_init(aieth_hash128 *s);
+void aieth__hash128_update(aieth_hash128 *s, const void *data, size_t len);
+void aieth__hash128_final(aieth_hash128 *s, uint8_t out[16]);
 
 /* 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with NUL). */
-void aieth_uuid_format(const uint8_t uuid[16], char out[37]);
+void aieth__uuid_format(const uint8_t uuid[16], char out[37]);
 /* Parse that form (dashes optional, either case); AIETH_EINVAL otherwise.
  * Public too (aieth/package.h): th_package parses --uuid with it. */
 int aieth_uuid_parse(const char *text, uint8_t uuid[16]);

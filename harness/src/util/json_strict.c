@@ -170,13 +170,13 @@ static int sc_fail(scanner *s, size_t off, const char *fmt, const char *a)
 	jstrict_line_col(s->t, off, &line, &col);
 	snprintf(msg, sizeof msg, fmt, a ? a : "");
 	s->err = AIETH_EPARSE;
-	return aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, line, col, msg);
+	return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, line, col, msg);
 }
 
 static int sc_nomem(scanner *s)
 {
 	s->err = AIETH_ENOMEM;
-	return aieth_fail(AIETH_ENOMEM, "%s: out of memory while checking keys", s->what);
+	return aieth__fail(AIETH_ENOMEM, "%s: out of memory while checking keys", s->what);
 }
 
 static int arena_put(scanner *s, const char *p, size_t n)
@@ -504,7 +504,7 @@ static int add_key(scanner *s, size_t off, size_t len, size_t pos)
 			snprintf(msg, sizeof msg, "%s: duplicate key (first defined at %u:%u)", path,
 				 l0, c0);
 			s->err = AIETH_EPARSE;
-			return aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, l1, c1, msg);
+			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, l1, c1, msg);
 		}
 		j = (j + 1) & (s->keys_cap - 1);
 	}
@@ -634,7 +634,7 @@ static int strict_scan(const char *what, const char *text, size_t len)
 	scanner *s = calloc(1, sizeof *s);
 	int rc;
 	if (!s)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	s->what = what;
 	s->t = text;
 	s->len = len;
@@ -643,7 +643,7 @@ static int strict_scan(const char *what, const char *text, size_t len)
 	s->arena = malloc(s->arena_cap);
 	if (!s->arena) {
 		free(s);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
 	rc = scan(s);
 	free(s->arena);
@@ -670,7 +670,7 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	if (!text)
 		len = 0;
 	if (len > (size_t)INT_MAX - 1)
-		return aieth_fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what,
+		return aieth__fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what,
 				  len);
 	/* A UTF-8 byte order mark, as some Windows editors write: RFC 8259 lets
 	 * a parser ignore it, and editors do not count it as a column. */
@@ -679,10 +679,10 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 		len -= 3;
 	}
 	if (len == 0)
-		return aieth_fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
+		return aieth__fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
 	tok = json_tokener_new_ex(JSTRICT_MAX_DEPTH);
 	if (!tok)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 #ifdef JSON_TOKENER_VALIDATE_UTF8
 	flags |= JSON_TOKENER_VALIDATE_UTF8;
 #endif
@@ -710,10 +710,10 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 			end = len;
 		jstrict_line_col(text, end, &line, &col);
 		if (jerr == json_tokener_error_depth)
-			return aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)", what,
+			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)", what,
 					  line, col, json_tokener_error_desc(jerr),
 					  JSTRICT_MAX_DEPTH);
-		return aieth_fail(AIETH_EPARSE, "%s:%u:%u: %s", what, line, col,
+		return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", what, line, col,
 				  json_tokener_error_desc(jerr));
 	}
 	/* json-c accepted it: check the grammar strictly and find duplicates. */
@@ -736,7 +736,7 @@ static int need_object(const char *what, const char *path, struct json_object *o
 		return 0;
 	where_prefix(pre, sizeof pre, what, path);
 	render_value(val, sizeof val, obj);
-	return aieth_fail(AIETH_EPARSE, "%sexpected an object, got %s (%s)", pre,
+	return aieth__fail(AIETH_EPARSE, "%sexpected an object, got %s (%s)", pre,
 			  type_article(obj), val);
 }
 
@@ -769,7 +769,7 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 						      a == allowed ? "" : ", ", *a);
 			if (!allowed || !*allowed)
 				snprintf(list, sizeof list, "none");
-			return aieth_fail(AIETH_EPARSE, "%skey \"%s\" is not allowed here (allowed: %s)",
+			return aieth__fail(AIETH_EPARSE, "%skey \"%s\" is not allowed here (allowed: %s)",
 					  pre, qk, list);
 		}
 	}
@@ -785,14 +785,14 @@ static int lookup(const char *what, const char *path, struct json_object *obj, c
 	if (rc)
 		return rc;
 	if (!key)
-		return aieth_fail(AIETH_EINVAL, "%s: internal error: no key given", what);
+		return aieth__fail(AIETH_EINVAL, "%s: internal error: no key given", what);
 	if (!json_object_object_get_ex(obj, key, v)) {
 		char pre[600], qk[200];
 		if (!required)
 			return 1;
 		where_prefix(pre, sizeof pre, what, path);
 		jstrict_quote(qk, sizeof qk, key);
-		return aieth_fail(AIETH_EPARSE, "%srequired key \"%s\" is missing", pre, qk);
+		return aieth__fail(AIETH_EPARSE, "%srequired key \"%s\" is missing", pre, qk);
 	}
 	return 0;
 }
@@ -803,7 +803,7 @@ static int wrong_type(const char *what, const char *path, const char *key, const
 	char fp[600], val[100];
 	field_path(fp, sizeof fp, path, key);
 	render_value(val, sizeof val, v);
-	return aieth_fail(AIETH_EPARSE, "%s: %s: expected %s, got %s (%s)", what ? what : "(input)",
+	return aieth__fail(AIETH_EPARSE, "%s: %s: expected %s, got %s (%s)", what ? what : "(input)",
 			  fp, expected, type_article(v), val);
 }
 
@@ -823,7 +823,7 @@ int jstrict_get_string(const char *what, const char *path, struct json_object *o
 	if ((size_t)json_object_get_string_len(v) != strlen(s)) {
 		char fp[600];
 		field_path(fp, sizeof fp, path, key);
-		return aieth_fail(AIETH_EPARSE, "%s: %s: string contains a NUL character (\\u0000)",
+		return aieth__fail(AIETH_EPARSE, "%s: %s: string contains a NUL character (\\u0000)",
 				  what ? what : "(input)", fp);
 	}
 	if (out)
@@ -848,14 +848,14 @@ int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
 	field_path(fp, sizeof fp, path, key);
 	i = json_object_get_int64(v);
 	if (i < 0)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s: value %lld is out of range (%llu..%llu): it must not be "
 				  "negative",
 				  what ? what : "(input)", fp, (long long)i, (unsigned long long)min,
 				  (unsigned long long)max);
 	u = json_object_get_uint64(v);
 	if (u < min || u > max)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%llu..%llu)",
+		return aieth__fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%llu..%llu)",
 				  what ? what : "(input)", fp, (unsigned long long)u,
 				  (unsigned long long)min, (unsigned long long)max);
 	if (out)
@@ -898,13 +898,13 @@ int jstrict_parse_object(const char *what, const char *text, size_t len, size_t 
 	int rc;
 	*out = NULL;
 	if (len > max)
-		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes, at most %zu", what, len, max);
+		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes, at most %zu", what, len, max);
 	if ((rc = jstrict_parse(what, text, len, out)))
 		return rc;
 	if (!*out || !json_object_is_type(*out, json_type_object)) {
 		json_object_put(*out);
 		*out = NULL;
-		return aieth_fail(AIETH_EPARSE, "%s: expected an object at the top", what);
+		return aieth__fail(AIETH_EPARSE, "%s: expected an object at the top", what);
 	}
 	return AIETH_OK;
 }

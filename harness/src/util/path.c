@@ -60,7 +60,7 @@ static void find_next_to(void)
 		try_next_to(info.dli_fname);
 }
 
-const char *aieth_data_dir(const char *explicit_dir)
+const char *aieth__data_dir(const char *explicit_dir)
 {
 	const char *env;
 	if (explicit_dir && *explicit_dir)
@@ -72,7 +72,7 @@ const char *aieth_data_dir(const char *explicit_dir)
 	return next_to[0] ? next_to : AIETH_DATADIR;
 }
 
-char *aieth_strdup(const char *s)
+char *aieth__strdup(const char *s)
 {
 	size_t n;
 	char *d;
@@ -85,14 +85,14 @@ char *aieth_strdup(const char *s)
 	return d;
 }
 
-char *aieth_path_join(const char *dir, const char *rel)
+char *aieth__path_join(const char *dir, const char *rel)
 {
 	size_t a, b;
 	char *p;
 	if (!rel)
 		return NULL;
 	if (rel[0] == '/' || !dir || !*dir)
-		return aieth_strdup(rel);
+		return aieth__strdup(rel);
 	a = strlen(dir);
 	b = strlen(rel);
 	p = malloc(a + b + 2);
@@ -105,13 +105,13 @@ char *aieth_path_join(const char *dir, const char *rel)
 	return p;
 }
 
-char *aieth_path_dirname(const char *path)
+char *aieth__path_dirname(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
 	char *d;
 	size_t n;
 	if (!slash)
-		return aieth_strdup(".");
+		return aieth__strdup(".");
 	n = (size_t)(slash - path);
 	if (n == 0)
 		n = 1; /* "/file" -> "/" */
@@ -123,17 +123,17 @@ char *aieth_path_dirname(const char *path)
 	return d;
 }
 
-int aieth_name_char(unsigned char c)
+int aieth__name_char(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '.' || c == '_' || c == '-';
 }
 
-int aieth_name_ok(const char *name, size_t max)
+int aieth__name_ok(const char *name, size_t max)
 {
 	size_t i;
 	for (i = 0; name[i]; i++)
-		if (i >= max || !aieth_name_char((unsigned char)name[i]))
+		if (i >= max || !aieth__name_char((unsigned char)name[i]))
 			return 0;
 	return i > 0 && name[0] != '.';
 }

@@ -16,7 +16,7 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 	return 0;
 }
 
-void aieth_remove_tree(const char *dir)
+void aieth__remove_tree(const char *dir)
 {
 	/* depth first, never following a link out of the folder */
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -61,9 +61,9 @@ int sb_write_file(sbuf *b, const char *path)
 {
 	int rc;
 	if (b->oom)
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	else
-		rc = aieth_write_atomic(path, b->p ? b->p : "", b->n);
+		rc = aieth__write_atomic(path, b->p ? b->p : "", b->n);
 	free(b->p);
 	b->p = NULL;
 	b->n = b->cap = 0;

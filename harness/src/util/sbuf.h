@@ -23,7 +23,7 @@ void sb_printf(sbuf *b, const char *fmt, ...) AIETH_PRINTF(2, 3);
  * NULL when an append ran out of memory (the buffer freed). */
 char *sb_take(sbuf *b);
 
-/* Write the buffer to path through aieth_write_atomic (replaced only when
+/* Write the buffer to path through aieth__write_atomic (replaced only when
  * complete; a device or FIFO in place), or fail with AIETH_ENOMEM naming
  * path when an append ran out of memory; the buffer is freed either way. */
 int sb_write_file(sbuf *b, const char *path);

@@ -10,7 +10,7 @@
 
 #include "util/utf8.h"
 
-size_t aieth_utf8_seq(const char *str)
+size_t aieth__utf8_seq(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	uint32_t cp;
@@ -42,20 +42,20 @@ size_t aieth_utf8_seq(const char *str)
 	return n;
 }
 
-int aieth_utf8_valid(const char *s)
+int aieth__utf8_valid(const char *s)
 {
 	size_t n;
 	if (!s)
 		return 1;
 	while (*s) {
-		if (!(n = aieth_utf8_seq(s)))
+		if (!(n = aieth__utf8_seq(s)))
 			return 0;
 		s += n;
 	}
 	return 1;
 }
 
-char *aieth_utf8_clean(const char *s)
+char *aieth__utf8_clean(const char *s)
 {
 	size_t len, n, k = 0;
 	const char *p;
@@ -69,7 +69,7 @@ char *aieth_utf8_clean(const char *s)
 	if (!out)
 		return NULL;
 	for (p = s; *p;) {
-		if ((n = aieth_utf8_seq(p))) {
+		if ((n = aieth__utf8_seq(p))) {
 			memcpy(out + k, p, n);
 			k += n;
 			p += n;

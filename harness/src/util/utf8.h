@@ -14,14 +14,14 @@
  * (a stray continuation byte, an overlong form, a surrogate, a code point
  * past U+10FFFF, U+FFFE and U+FFFF, which XML does not allow). Never reads
  * past a NUL. */
-size_t aieth_utf8_seq(const char *s);
+size_t aieth__utf8_seq(const char *s);
 
 /* 1 when s (NUL-terminated) is valid UTF-8 in the sense above. */
-int aieth_utf8_valid(const char *s);
+int aieth__utf8_valid(const char *s);
 
 /* A malloc'd copy of s where every byte that does not start a valid
  * character is written as the four characters \xNN (so the text says what
  * the byte was); NULL on allocation failure or for NULL. */
-char *aieth_utf8_clean(const char *s);
+char *aieth__utf8_clean(const char *s);
 
 #endif /* AIETH_UTIL_UTF8_H */

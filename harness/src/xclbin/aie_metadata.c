@@ -56,13 +56,13 @@ static int get_uint(const char *what, const char *path, struct json_object *o, c
 	if (!json_object_object_get_ex(o, key, &v)) {
 		if (!required)
 			return AIETH_OK;
-		return aieth_fail(AIETH_EPARSE, "%s: %s: required key \"%s\" is missing", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: required key \"%s\" is missing", what,
 				  path, key);
 	}
 	if (json_object_is_type(v, json_type_int)) {
 		i = json_object_get_int64(v);
 		if (i < 0 || (uint64_t)i > max)
-			return aieth_fail(AIETH_EINVAL, "%s: %s.%s: expected 0..%u, found %lld", what,
+			return aieth__fail(AIETH_EINVAL, "%s: %s.%s: expected 0..%u, found %lld", what,
 					  path, key, (unsigned)max, (long long)i);
 		*out = (uint32_t)i;
 		return AIETH_OK;
@@ -72,12 +72,12 @@ static int get_uint(const char *what, const char *path, struct json_object *o, c
 		errno = 0;
 		u = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 10) : 0;
 		if (*s < '0' || *s > '9' || *end || errno || u > max)
-			return aieth_fail(AIETH_EINVAL, "%s: %s.%s: expected an integer 0..%u, "
+			return aieth__fail(AIETH_EINVAL, "%s: %s.%s: expected an integer 0..%u, "
 					  "found \"%.40s\"", what, path, key, (unsigned)max, s);
 		*out = (uint32_t)u;
 		return AIETH_OK;
 	}
-	return aieth_fail(AIETH_EPARSE, "%s: %s.%s: expected an integer, found %s", what, path, key,
+	return aieth__fail(AIETH_EPARSE, "%s: %s.%s: expected an integer, found %s", what, path, key,
 			  type_name(v));
 }
 
@@ -86,10 +86,10 @@ static int get_str(const char *what, const char *path, struct json_object *o, co
 {
 	struct json_object *v;
 	if (!json_object_object_get_ex(o, key, &v))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: required key \"%s\" is missing", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: required key \"%s\" is missing", what,
 				  path, key);
 	if (!json_object_is_type(v, json_type_string))
-		return aieth_fail(AIETH_EPARSE, "%s: %s.%s: expected a string, found %s", what, path,
+		return aieth__fail(AIETH_EPARSE, "%s: %s.%s: expected a string, found %s", what, path,
 				  key, type_name(v));
 	*out = json_object_get_string(v);
 	return AIETH_OK;
@@ -102,7 +102,7 @@ static int get_dir(const char *what, const char *path, struct json_object *o, ai
 	const char *s;
 	int b = -1;
 	if (!json_object_object_get_ex(o, "slaveOrMaster", &v))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: required key \"slaveOrMaster\" is missing",
+		return aieth__fail(AIETH_EPARSE, "%s: %s: required key \"slaveOrMaster\" is missing",
 				  what, path);
 	if (json_object_is_type(v, json_type_boolean))
 		b = json_object_get_boolean(v);
@@ -115,7 +115,7 @@ static int get_dir(const char *what, const char *path, struct json_object *o, ai
 		    : (!strcmp(s, "1") || !strcmp(s, "true")) ? 1 : -1;
 	}
 	if (b < 0)
-		return aieth_fail(AIETH_EINVAL, "%s: %s.slaveOrMaster: expected 0/false (slave: PL "
+		return aieth__fail(AIETH_EINVAL, "%s: %s.slaveOrMaster: expected 0/false (slave: PL "
 				  "to AIE) or 1/true (master: AIE to PL), found %s %.40s", what,
 				  path, type_name(v), json_object_to_json_string(v));
 	*out = b ? AIETH_DIR_FROM_AIE : AIETH_DIR_TO_AIE;
@@ -135,7 +135,7 @@ static int each_child(aieth_aie_meta *m, const char *what, const char *path,
 	if (json_object_is_type(coll, json_type_object)) {
 		json_object_object_foreach(coll, key, val) {
 			if (++n > max)
-				return aieth_fail(AIETH_EINVAL, "%s: %s: more than %zu entries", what,
+				return aieth__fail(AIETH_EINVAL, "%s: %s: more than %zu entries", what,
 						  path, max);
 			snprintf(cp, sizeof cp, "%s.%s", path, key);
 			if ((rc = fn(m, what, cp, val)))
@@ -146,7 +146,7 @@ static int each_child(aieth_aie_meta *m, const char *what, const char *path,
 	if (json_object_is_type(coll, json_type_array)) {
 		n = json_object_array_length(coll);
 		if (n > max)
-			return aieth_fail(AIETH_EINVAL, "%s: %s: %zu entries, the limit is %zu", what,
+			return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, the limit is %zu", what,
 					  path, n, max);
 		for (i = 0; i < n; i++) {
 			snprintf(cp, sizeof cp, "%s[%zu]", path, i);
@@ -158,14 +158,14 @@ static int each_child(aieth_aie_meta *m, const char *what, const char *path,
 	/* boost writes an empty collection as "" */
 	if (json_object_is_type(coll, json_type_string) && !*json_object_get_string(coll))
 		return AIETH_OK;
-	return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object or an array, found %s", what,
+	return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object or an array, found %s", what,
 			  path, type_name(coll));
 }
 
 static int need_object(const char *what, const char *path, struct json_object *v)
 {
 	if (!json_object_is_type(v, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object, found %s", what, path,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object, found %s", what, path,
 				  type_name(v));
 	return AIETH_OK;
 }
@@ -181,11 +181,11 @@ static int add_graph(aieth_aie_meta *m, const char *what, const char *path,
 	    (rc = get_str(what, path, v, "name", &g->name)))
 		return rc;
 	if (!*g->name)
-		return aieth_fail(AIETH_EINVAL, "%s: %s.name: expected a graph name, found \"\"",
+		return aieth__fail(AIETH_EINVAL, "%s: %s.name: expected a graph name, found \"\"",
 				  what, path);
 	for (i = 0; i < m->ngraphs; i++)
 		if (!strcmp(m->graphs[i].name, g->name))
-			return aieth_fail(AIETH_EINVAL, "%s: %s.name: graph \"%s\" appears twice",
+			return aieth__fail(AIETH_EINVAL, "%s: %s.name: graph \"%s\" appears twice",
 					  what, path, g->name);
 	m->ngraphs++;
 	return AIETH_OK;
@@ -247,17 +247,17 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 	*out = NULL;
 	m = calloc(1, sizeof *m);
 	if (!m)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	rc = jstrict_parse(what, text, len, &m->root);
 	if (rc)
 		goto fail;
 	if (!m->root || !json_object_is_type(m->root, json_type_object)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: expected a JSON object with key \"aie_metadata\"",
+		rc = aieth__fail(AIETH_EPARSE, "%s: expected a JSON object with key \"aie_metadata\"",
 				what);
 		goto fail;
 	}
 	if (!json_object_object_get_ex(m->root, "aie_metadata", &am)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: required key \"aie_metadata\" is missing (is "
+		rc = aieth__fail(AIETH_EPARSE, "%s: required key \"aie_metadata\" is missing (is "
 				"this aie_control_config.json?)", what);
 		goto fail;
 	}
@@ -270,14 +270,14 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 			goto fail;
 	}
 	if (!json_object_object_get_ex(am, "graphs", &c)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: aie_metadata: required key \"graphs\" is missing",
+		rc = aieth__fail(AIETH_EPARSE, "%s: aie_metadata: required key \"graphs\" is missing",
 				what);
 		goto fail;
 	}
 	n = count_children(c);
 	m->graphs = calloc(n < AM_MAX_GRAPHS ? n + 1 : AM_MAX_GRAPHS + 1, sizeof *m->graphs);
 	if (!m->graphs) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}
 	if ((rc = each_child(m, what, "aie_metadata.graphs", c, AM_MAX_GRAPHS, add_graph)))
@@ -286,7 +286,7 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 		n = count_children(c);
 		m->plios = calloc(n < AM_MAX_PLIOS ? n + 1 : AM_MAX_PLIOS + 1, sizeof *m->plios);
 		if (!m->plios) {
-			rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+			rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 			goto fail;
 		}
 		if ((rc = each_child(m, what, "aie_metadata.PLIOs", c, AM_MAX_PLIOS, add_plio)))
@@ -318,7 +318,7 @@ size_t aieth_aie_meta_num_plios(const aieth_aie_meta *m) { return m->nplios; }
 int aieth_aie_meta_graph(const aieth_aie_meta *m, size_t i, aieth_aie_graph *out)
 {
 	if (i >= m->ngraphs)
-		return aieth_fail(AIETH_EINVAL, "graph %zu: out of range (%zu graphs)", i,
+		return aieth__fail(AIETH_EINVAL, "graph %zu: out of range (%zu graphs)", i,
 				  m->ngraphs);
 	*out = m->graphs[i];
 	return AIETH_OK;
@@ -327,7 +327,7 @@ int aieth_aie_meta_graph(const aieth_aie_meta *m, size_t i, aieth_aie_graph *out
 int aieth_aie_meta_plio(const aieth_aie_meta *m, size_t i, aieth_aie_plio *out)
 {
 	if (i >= m->nplios)
-		return aieth_fail(AIETH_EINVAL, "PLIO %zu: out of range (%zu PLIOs)", i, m->nplios);
+		return aieth__fail(AIETH_EINVAL, "PLIO %zu: out of range (%zu PLIOs)", i, m->nplios);
 	*out = m->plios[i];
 	return AIETH_OK;
 }

@@ -134,7 +134,7 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 		if (used[i] > in->channels)
 			say(&s, "PLIOs %s: count: expected at most %u (board %s), found %zu",
 			    i ? "FROM_AIE" : "TO_AIE", (unsigned)in->channels, in->name, used[i]);
-	aieth_error_clear();
+	aieth__error_clear();
 	return s.count;
 }
 
@@ -186,7 +186,7 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 			s.count += aieth_aie_meta_check(m, board, report, ctx);
 	}
 	aieth_aie_meta_free(m);
-	aieth_error_clear();
+	aieth__error_clear();
 	return s.count;
 }
 

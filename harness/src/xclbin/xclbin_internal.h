@@ -39,7 +39,7 @@ struct aieth_xclbin {
 
 /* Open an xclbin held in memory (len bytes, not copied: keep it alive
  * until aieth_xclbin_close). `what` names it in messages. */
-int aieth_xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
+int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
 			  unsigned flags);
 
 /* Read n bytes at off of the file or memory. */

@@ -39,7 +39,7 @@ int aieth_xclbin_kind_parse(const char *name, uint32_t *kind)
 	char *end;
 	unsigned long v;
 	if (!name || !*name || !kind)
-		return aieth_fail(AIETH_EINVAL, "section kind: empty");
+		return aieth__fail(AIETH_EINVAL, "section kind: empty");
 	for (k = 0; k <= XB_KIND_MAX; k++)
 		if (strcmp(name, kinds[k]) == 0) {
 			*kind = k;
@@ -57,7 +57,7 @@ int aieth_xclbin_kind_parse(const char *name, uint32_t *kind)
 			return AIETH_OK;
 		}
 	}
-	return aieth_fail(AIETH_EINVAL,
+	return aieth__fail(AIETH_EINVAL,
 			  "unknown section kind \"%s\" (use a name such as PDI, AIE_METADATA, "
 			  "MEM_TOPOLOGY, or a number)",
 			  name);

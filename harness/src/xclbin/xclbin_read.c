@@ -42,7 +42,7 @@ static void problem(aieth_xclbin *x, const char *fmt, ...)
 	if (!grown)
 		return; /* out of memory: the problem count is then a lower bound */
 	x->problems = grown;
-	x->problems[x->nprob] = aieth_strdup(line);
+	x->problems[x->nprob] = aieth__strdup(line);
 	if (x->problems[x->nprob])
 		x->nprob++;
 }
@@ -50,14 +50,14 @@ static void problem(aieth_xclbin *x, const char *fmt, ...)
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 {
 	if (off > x->size || n > x->size - off)
-		return aieth_fail(AIETH_EPARSE, "%s: %zu bytes at offset %llu lie beyond the end "
+		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes at offset %llu lie beyond the end "
 				  "of the file (%llu bytes)", x->path, n,
 				  (unsigned long long)off, (unsigned long long)x->size);
 	if (x->fd < 0) {
 		memcpy(buf, x->mem + off, n);
 		return AIETH_OK;
 	}
-	return aieth_pread_full(x->fd, buf, n, off, x->path);
+	return aieth__pread_full(x->fd, buf, n, off, x->path);
 }
 
 void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap)
@@ -116,7 +116,7 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 	memcpy(h->interface_uuid, p + XB_OFF_IF_UUID, 16);
 	memcpy(h->uuid, p + XB_OFF_UUID, 16);
 	h->num_sections = xb_le32(p + XB_OFF_NUM_SECTIONS);
-	aieth_uuid_format(h->uuid, x->uuid_str);
+	aieth__uuid_format(h->uuid, x->uuid_str);
 	if (!copy_field(h->vbnv, p + XB_OFF_VBNV, 64))
 		problem(x, "m_platformVBNV: expected a NUL within its 64 bytes, found none");
 	if (!copy_field(h->debug_bin, p + XB_OFF_DEBUG_BIN, 16))
@@ -260,7 +260,7 @@ static int read_table(aieth_xclbin *x)
 	x->sec = calloc((size_t)n, sizeof *x->sec);
 	if (!t || !x->sec) {
 		free(t);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", x->path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
 	}
 	if (xb_read_at(x, t, (size_t)n * XB_SECTION_HDR, XB_PREFIX)) {
 		free(t);
@@ -318,7 +318,7 @@ static int finish_open(aieth_xclbin *x, unsigned flags, aieth_xclbin **out)
 	uint8_t p[XB_PREFIX];
 	int rc;
 	if (x->size < XB_PREFIX) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: file size: expected at least %u bytes (the "
+		rc = aieth__fail(AIETH_EPARSE, "%s: file size: expected at least %u bytes (the "
 				"xclbin header), found %llu", x->path, XB_PREFIX,
 				(unsigned long long)x->size);
 		aieth_xclbin_close(x);
@@ -330,12 +330,12 @@ static int finish_open(aieth_xclbin *x, unsigned flags, aieth_xclbin **out)
 		rc = read_table(x);
 	}
 	if (!rc && x->nprob && !(flags & AIETH_XCLBIN_LENIENT))
-		rc = aieth_fail(AIETH_EPARSE, "%s", x->problems[0]);
+		rc = aieth__fail(AIETH_EPARSE, "%s", x->problems[0]);
 	if (rc) {
 		aieth_xclbin_close(x);
 		return rc;
 	}
-	aieth_error_clear();
+	aieth__error_clear();
 	*out = x;
 	return AIETH_OK;
 }
@@ -345,16 +345,16 @@ int aieth_xclbin_open(aieth_xclbin **out, const char *path, unsigned flags)
 	aieth_xclbin *x;
 	struct stat st;
 	if (!out || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_xclbin_open: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_xclbin_open: NULL argument");
 	*out = NULL;
 	x = calloc(1, sizeof *x);
-	if (!x || !(x->path = aieth_strdup(path))) {
+	if (!x || !(x->path = aieth__strdup(path))) {
 		free(x);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	{
 		/* a FIFO or a device is refused before anything is read */
-		int rc = aieth_open_input(path, &x->fd, &st);
+		int rc = aieth__open_input(path, &x->fd, &st);
 		if (rc) {
 			aieth_xclbin_close(x);
 			return rc;
@@ -364,15 +364,15 @@ int aieth_xclbin_open(aieth_xclbin **out, const char *path, unsigned flags)
 	return finish_open(x, flags, out);
 }
 
-int aieth_xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
+int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
 			  unsigned flags)
 {
 	aieth_xclbin *x;
 	*out = NULL;
 	x = calloc(1, sizeof *x);
-	if (!x || !(x->path = aieth_strdup(what))) {
+	if (!x || !(x->path = aieth__strdup(what))) {
 		free(x);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
 	x->fd = -1;
 	x->mem = data;
@@ -418,7 +418,7 @@ size_t aieth_xclbin_num_sections(const aieth_xclbin *x) { return x->nsec; }
 int aieth_xclbin_section_at(const aieth_xclbin *x, size_t i, aieth_xclbin_section *out)
 {
 	if (i >= x->nsec)
-		return aieth_fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
+		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
 				  x->path, i, x->nsec);
 	*out = x->sec[i].pub;
 	return AIETH_OK;
@@ -432,7 +432,7 @@ int aieth_xclbin_section_find(const aieth_xclbin *x, uint32_t kind, size_t *inde
 			*index = i;
 			return AIETH_OK;
 		}
-	return aieth_fail(AIETH_ENOTFOUND, "%s: no %s section", x->path,
+	return aieth__fail(AIETH_ENOTFOUND, "%s: no %s section", x->path,
 			  aieth_xclbin_kind_name(kind));
 }
 
@@ -440,11 +440,11 @@ static int readable(const aieth_xclbin *x, size_t i)
 {
 	char label[96];
 	if (i >= x->nsec)
-		return aieth_fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
+		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
 				  x->path, i, x->nsec);
 	if (!x->sec[i].readable) {
 		xb_section_label(&x->sec[i].pub, i, label, sizeof label);
-		return aieth_fail(AIETH_EPARSE, "%s: %s lies outside the file's payload area",
+		return aieth__fail(AIETH_EPARSE, "%s: %s lies outside the file's payload area",
 				  x->path, label);
 	}
 	return AIETH_OK;
@@ -461,11 +461,11 @@ int aieth_xclbin_section_read(const aieth_xclbin *x, size_t i, size_t max_bytes,
 		return rc;
 	s = &x->sec[i].pub;
 	if (s->size > max_bytes)
-		return aieth_fail(AIETH_EINVAL, "%s: %s section is %llu bytes, the limit is %zu",
+		return aieth__fail(AIETH_EINVAL, "%s: %s section is %llu bytes, the limit is %zu",
 				  x->path, s->kind_name, (unsigned long long)s->size, max_bytes);
 	buf = malloc((size_t)s->size + 1);
 	if (!buf)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", x->path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
 	rc = xb_read_at(x, buf, (size_t)s->size, s->offset);
 	if (rc) {
 		free(buf);
@@ -489,20 +489,20 @@ int aieth_xclbin_section_dump(const aieth_xclbin *x, size_t i, const char *path)
 	s = &x->sec[i].pub;
 	if (x->fd >= 0 && fstat(x->fd, &in) == 0 && stat(path, &out) == 0 &&
 	    in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-		return aieth_fail(AIETH_EINVAL, "%s: is the xclbin the section is read from: "
+		return aieth__fail(AIETH_EINVAL, "%s: is the xclbin the section is read from: "
 				  "refusing to write over it", path);
-	rc = aieth_out_open(&o, path);
+	rc = aieth__out_open(&o, path);
 	if (rc)
 		return rc;
 	if (x->fd >= 0)
-		rc = aieth_copy(x->fd, s->offset, s->size, o.fd, NULL, x->path, path);
+		rc = aieth__copy(x->fd, s->offset, s->size, o.fd, NULL, x->path, path);
 	else
-		rc = aieth_write_full(o.fd, x->mem + s->offset, (size_t)s->size, path);
+		rc = aieth__write_full(o.fd, x->mem + s->offset, (size_t)s->size, path);
 	if (rc) {
-		aieth_out_abort(&o);
+		aieth__out_abort(&o);
 		return rc;
 	}
-	return aieth_out_commit(&o);
+	return aieth__out_commit(&o);
 }
 
 int aieth_xclbin_sha256(const aieth_xclbin *x, char hex[65])
@@ -511,24 +511,24 @@ int aieth_xclbin_sha256(const aieth_xclbin *x, char hex[65])
 	uint8_t d[32], *buf;
 	uint64_t off = 0;
 	int i, rc = AIETH_OK;
-	aieth_sha256_init(&h);
+	aieth__sha256_init(&h);
 	if (x->fd < 0) {
-		aieth_sha256_update(&h, x->mem, (size_t)x->size);
+		aieth__sha256_update(&h, x->mem, (size_t)x->size);
 	} else {
 		buf = malloc(AIETH_IO_CHUNK);
 		if (!buf)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", x->path);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
 		while (off < x->size && !rc) {
 			size_t k = x->size - off < AIETH_IO_CHUNK ? (size_t)(x->size - off) : AIETH_IO_CHUNK;
-			rc = aieth_pread_full(x->fd, buf, k, off, x->path);
-			aieth_sha256_update(&h, buf, k);
+			rc = aieth__pread_full(x->fd, buf, k, off, x->path);
+			aieth__sha256_update(&h, buf, k);
 			off += k;
 		}
 		free(buf);
 		if (rc)
 			return rc;
 	}
-	aieth_sha256_final(&h, d);
+	aieth__sha256_final(&h, d);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	return AIETH_OK;

@@ -24,22 +24,22 @@ static void hash_meta(aieth_hash128 *h, const xb_wopts *o, const uint64_t *sizes
 	uint8_t b[16];
 	size_t i;
 	static const char domain[] = "aieth th_package xclbin uuid v3";
-	aieth_hash128_update(h, domain, sizeof domain);
+	aieth__hash128_update(h, domain, sizeof domain);
 	xb_put16(b, o->mode);
 	xb_put16(b + 2, o->action_mask);
 	b[4] = o->version_major;
 	b[5] = o->version_minor;
 	xb_put16(b + 6, o->version_patch);
 	xb_put64(b + 8, o->num_sections);
-	aieth_hash128_update(h, b, 16);
-	aieth_hash128_update(h, o->vbnv, strlen(o->vbnv) + 1);
+	aieth__hash128_update(h, b, 16);
+	aieth__hash128_update(h, o->vbnv, strlen(o->vbnv) + 1);
 	if (o->interface_uuid)
-		aieth_hash128_update(h, o->interface_uuid, 16);
+		aieth__hash128_update(h, o->interface_uuid, 16);
 	for (i = 0; i < o->num_sections; i++) {
 		xb_put32(b, o->sections[i].kind);
 		xb_put64(b + 4, sizes[i]);
-		aieth_hash128_update(h, b, 12);
-		aieth_hash128_update(h, o->sections[i].name, strlen(o->sections[i].name) + 1);
+		aieth__hash128_update(h, b, 12);
+		aieth__hash128_update(h, o->sections[i].name, strlen(o->sections[i].name) + 1);
 	}
 }
 
@@ -47,17 +47,17 @@ static int check_opts(const char *what, const xb_wopts *o)
 {
 	size_t i;
 	if (o->num_sections < 1 || o->num_sections > XB_MAX_SECTIONS)
-		return aieth_fail(AIETH_EINVAL, "%s: %zu sections: expected 1..%u", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %zu sections: expected 1..%u", what,
 				  o->num_sections, XB_MAX_SECTIONS);
 	if (!o->vbnv || strlen(o->vbnv) > 63)
-		return aieth_fail(AIETH_EINVAL, "%s: VBNV \"%s\": expected 1..63 characters", what,
+		return aieth__fail(AIETH_EINVAL, "%s: VBNV \"%s\": expected 1..63 characters", what,
 				  o->vbnv ? o->vbnv : "");
 	if (o->mode > XB_MODE_MAX)
-		return aieth_fail(AIETH_EINVAL, "%s: mode %u: expected 0..%u", what,
+		return aieth__fail(AIETH_EINVAL, "%s: mode %u: expected 0..%u", what,
 				  (unsigned)o->mode, XB_MODE_MAX);
 	for (i = 0; i < o->num_sections; i++)
 		if (!o->sections[i].name || (!o->sections[i].data && !o->sections[i].path))
-			return aieth_fail(AIETH_EINVAL, "%s: section %zu: no name or no payload",
+			return aieth__fail(AIETH_EINVAL, "%s: section %zu: no name or no payload",
 					  what, i);
 	return AIETH_OK;
 }
@@ -82,7 +82,7 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 	tbl = XB_PREFIX + n * XB_SECTION_HDR;
 	head = malloc(tbl);
 	if (!sizes || !offs || !fds || !head) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -94,8 +94,8 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 			sizes[i] = s->size;
 			continue;
 		}
-		if ((rc = aieth_open_input(s->path, &fds[i], &st))) {
-			aieth_fail_prefix(rc, "%s section", aieth_xclbin_kind_name(s->kind));
+		if ((rc = aieth__open_input(s->path, &fds[i], &st))) {
+			aieth__fail_prefix(rc, "%s section", aieth_xclbin_kind_name(s->kind));
 			goto out;
 		}
 		sizes[i] = (uint64_t)st.st_size;
@@ -137,10 +137,10 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 		xb_put64(sh + XB_SH_OFFSET, offs[i]);
 		xb_put64(sh + XB_SH_SIZE, sizes[i]);
 	}
-	if ((rc = aieth_write_full(fd, head, tbl, what)))
+	if ((rc = aieth__write_full(fd, head, tbl, what)))
 		goto out;
 
-	aieth_hash128_init(&h);
+	aieth__hash128_init(&h);
 	hash_meta(&h, o, sizes);
 	cur = tbl;
 	for (i = 0; i < n && !rc; i++) {
@@ -148,36 +148,36 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 		aieth_hash128 hs, *ph = o->uuid && !s->hash_out ? NULL : &hs;
 		uint8_t sum[16];
 		if (offs[i] > cur)
-			rc = aieth_write_full(fd, zeros, (size_t)(offs[i] - cur), what);
+			rc = aieth__write_full(fd, zeros, (size_t)(offs[i] - cur), what);
 		if (rc)
 			break;
-		aieth_hash128_init(&hs);
+		aieth__hash128_init(&hs);
 		if (s->data) {
-			aieth_hash128_update(&hs, s->data, s->size);
-			rc = aieth_write_full(fd, s->data, s->size, what);
+			aieth__hash128_update(&hs, s->data, s->size);
+			rc = aieth__write_full(fd, s->data, s->size, what);
 		} else if (s->stable) {
-			rc = aieth_copy_stable(fds[i], 0, sizes[i], fd, ph, s->path, what);
+			rc = aieth__copy_stable(fds[i], 0, sizes[i], fd, ph, s->path, what);
 		} else {
-			rc = aieth_copy(fds[i], 0, sizes[i], fd, ph, s->path, what);
+			rc = aieth__copy(fds[i], 0, sizes[i], fd, ph, s->path, what);
 		}
-		aieth_hash128_final(&hs, sum);
-		aieth_hash128_update(&h, sum, 16);
+		aieth__hash128_final(&hs, sum);
+		aieth__hash128_update(&h, sum, 16);
 		if (s->hash_out)
 			memcpy(s->hash_out, sum, 16);
 		cur = offs[i] + sizes[i];
 	}
 	if (!rc && end > cur)
-		rc = aieth_write_full(fd, zeros, (size_t)(end - cur), what);
+		rc = aieth__write_full(fd, zeros, (size_t)(end - cur), what);
 	if (rc)
 		goto out;
 	if (o->uuid) {
 		memcpy(uuid, o->uuid, 16);
 	} else {
-		aieth_hash128_final(&h, uuid);
+		aieth__hash128_final(&h, uuid);
 		uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x80); /* RFC 9562 version 8: custom */
 		uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
 		if (pwrite(fd, uuid, 16, XB_OFF_UUID) != 16) {
-			rc = aieth_fail(AIETH_EIO, "%s: write error: %s", what, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: write error: %s", what, strerror(errno));
 			goto out;
 		}
 	}
@@ -200,13 +200,13 @@ out:
 int xb_write_file(const char *path, const xb_wopts *o, uint8_t uuid_out[16], uint64_t *size_out)
 {
 	aieth_out out;
-	int rc = aieth_out_open(&out, path);
+	int rc = aieth__out_open(&out, path);
 	if (rc)
 		return rc;
 	rc = xb_write_fd(out.fd, path, o, uuid_out, size_out);
 	if (rc) {
-		aieth_out_abort(&out);
+		aieth__out_abort(&out);
 		return rc;
 	}
-	return aieth_out_commit(&out);
+	return aieth__out_commit(&out);
 }

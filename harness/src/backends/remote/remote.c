@@ -223,7 +223,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 	}
 	free(sink.p);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
-		return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
+		return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
 				  path);
 	if (cc == CURLE_OPERATION_TIMEDOUT) {
 		/* which limit ended it: the request's own, or nothing moved */
@@ -236,10 +236,10 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 		else
 			snprintf(limits, sizeof limits, "limit: %ld s without a byte "
 				 "(AIETH_REMOTE_STALL_S)", st->xfer.stall_s);
-		return aieth_fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s; %s)",
+		return aieth__fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s; %s)",
 				  st->base, method, path, curl_easy_strerror(cc), limits);
 	}
-	return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
+	return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
 			  curl_easy_strerror(cc));
 }
 
@@ -266,18 +266,18 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 		switch (status) {
 		case 401:
 		case 403:
-			return aieth_fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
+			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
 					  st->base, status, msg);
 		case 404:
-			return aieth_fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
+			return aieth__fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
 		case 409:
-			return aieth_fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
+			return aieth__fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
 		case 504:
-			return aieth_fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
+			return aieth__fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
 		case 400:
-			return aieth_fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
+			return aieth__fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
 		default:
-			return aieth_fail(AIETH_EDEVICE, "server %s: %s %s: status %ld: %s", st->base,
+			return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: status %ld: %s", st->base,
 					  method, path, status, msg);
 		}
 	}
@@ -289,7 +289,7 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 		if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, out)) {
 			free(b.p);
 			*out = NULL;
-			return aieth_fail_prefix(AIETH_EDEVICE, "protocol error");
+			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 		}
 	}
 	free(b.p);
@@ -370,12 +370,12 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 	const aieth_dev_config *cfg = st->cfg;
 	int rc, uploaded = 0;
 	if (cfg->xrt_ini) {
-		if ((rc = aieth_read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
+		if ((rc = aieth__read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
 			return rc;
 		if (memchr(*ini, '\0', *ini_len)) {
 			free(*ini);
 			*ini = NULL;
-			return aieth_fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
+			return aieth__fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
 					  "needed)", cfg->xrt_ini);
 		}
 	}
@@ -407,15 +407,15 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	*state = NULL;
 	/* refused, not ignored: the report would claim a mode nobody ran */
 	if (cfg->emu_reference)
-		return aieth_fail(AIETH_EINVAL, "backend remote: --reference is the emulated "
+		return aieth__fail(AIETH_EINVAL, "backend remote: --reference is the emulated "
 				  "board's beat-by-beat mode, a local emulator mode; the server "
 				  "runs its device its own way (run without --reference, or "
 				  "locally with --backend emu)");
 	if (!cfg->server || !*cfg->server)
-		return aieth_fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
+		return aieth__fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
 				  "URL, or AIETH_SERVER)");
 	if (has_userinfo(cfg->server))
-		return aieth_fail(AIETH_EINVAL, "backend remote: the server URL has a user name or "
+		return aieth__fail(AIETH_EINVAL, "backend remote: the server URL has a user name or "
 				  "password (user:password@, not repeated here): refused, it would "
 				  "land in reports and logs; th_server takes a bearer token "
 				  "(run_test --token-file FILE, or AIETH_TOKEN)");
@@ -424,19 +424,19 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		n--;
 	if (n >= sizeof st->base || (strncmp(cfg->server, "http://", 7) &&
 				     strncmp(cfg->server, "https://", 8)))
-		return aieth_fail(AIETH_EINVAL, "backend remote: server \"%.80s\": an http:// or "
+		return aieth__fail(AIETH_EINVAL, "backend remote: server \"%.80s\": an http:// or "
 				  "https:// URL of at most %zu bytes is needed", cfg->server,
 				  sizeof st->base - 1);
 	if (cfg->token && (strlen(cfg->token) > 256 || strpbrk(cfg->token, "\r\n")))
-		return aieth_fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
+		return aieth__fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
 				  "or has a line break");
 	if (cfg->pl_xclbin)
-		return aieth_fail(AIETH_EINVAL, "backend remote: pl_xclbin %s: the PL DMA kernel is "
+		return aieth__fail(AIETH_EINVAL, "backend remote: pl_xclbin %s: the PL DMA kernel is "
 				  "the server's setting (th_server's board); leave pl_xclbin out",
 				  cfg->pl_xclbin);
 	st = calloc(1, sizeof *st);
 	if (!st)
-		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
 	st->xfer.interrupt = cfg->interrupt;
 	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
@@ -449,7 +449,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", cfg->token);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(st->h = curl_easy_init())) {
 		free(st);
-		return aieth_fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
+		return aieth__fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
 	/* who serves: its name, version and device (for the report) */
 	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)) ||
@@ -500,7 +500,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (!st->sid[0] || strspn(st->sid, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
 				   strlen(st->sid)) {
 		st->sid[0] = '\0';
-		rc = aieth_fail(AIETH_EDEVICE, "server %s: the session reply has no valid id",
+		rc = aieth__fail(AIETH_EDEVICE, "server %s: the session reply has no valid id",
 				st->base);
 		goto fail;
 	}
@@ -518,12 +518,12 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		if (cfg->queued)
 			cfg->queued(cfg->progress_ctx, pos, (uint32_t)waited);
 		if (cfg->interrupt && *cfg->interrupt) {
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: interrupted while queued at "
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: interrupted while queued at "
 					"position %u", st->base, pos);
 			goto fail;
 		}
 		if (waited >= (double)qmax) {
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: still queued at position %u after "
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: still queued at position %u after "
 					"%u s, the client's queue timeout (run_test --queue-timeout)",
 					st->base, pos, qmax);
 			goto fail;
@@ -534,14 +534,14 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		    (rc = rmr_session_state(st->base, o, &sstate, &npos, &reason)))
 			goto fail;
 		if (!strcmp(sstate, "expired")) {
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: queue timeout at position %u: %s",
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: queue timeout at position %u: %s",
 					st->base, pos, reason);
 			goto fail;
 		}
 		pos = npos;
 	}
 	if (strcmp(sstate, "active")) {
-		rc = aieth_fail(AIETH_EDEVICE, "server %s: session %s is %s: %s", st->base, st->sid,
+		rc = aieth__fail(AIETH_EDEVICE, "server %s: session %s is %s: %s", st->base, st->sid,
 				sstate, reason);
 		goto fail;
 	}
@@ -555,7 +555,7 @@ fail:
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", aieth_error_message());
 		rm_close(st);
-		return aieth_fail(rc, "%s", msg);
+		return aieth__fail(rc, "%s", msg);
 	}
 }
 
@@ -621,7 +621,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	int rc;
 
 	if (st->nt == TXNS_MAX)
-		return aieth_fail(AIETH_ESTATE, "backend remote: %d transactions are started and not "
+		return aieth__fail(AIETH_ESTATE, "backend remote: %d transactions are started and not "
 				  "waited for, the limit", TXNS_MAX);
 	req = json_object_new_object();
 	cfg = json_object_new_array();
@@ -644,7 +644,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	snprintf(st->tids[slot], sizeof st->tids[slot], "%s", jstr(o, "id"));
 	json_object_put(o);
 	if (!st->tids[slot][0] || strspn(st->tids[slot], "t-0123456789") != strlen(st->tids[slot]))
-		return aieth_fail(AIETH_EDEVICE, "server %s: the transaction reply has no valid id",
+		return aieth__fail(AIETH_EDEVICE, "server %s: the transaction reply has no valid id",
 				  st->base);
 	/* the TX image, streamed from the transaction's segments */
 	up.img = &wire->tx;
@@ -654,7 +654,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	if (!rc && status != 202) {
 		char msg[600];
 		rmh_reply_message(&b, msg, sizeof msg);
-		rc = aieth_fail(AIETH_EDEVICE,
+		rc = aieth__fail(AIETH_EDEVICE,
 				"server %s: TX image upload: status %ld: %s", st->base, status, msg);
 	}
 	free(b.p);
@@ -711,7 +711,7 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 		if (cc == CURLE_OK && status == (from ? 206 : 200)) {
 			free(err.p);
 			if (down.off + down.ncarry != img->size)
-				return aieth_fail(AIETH_EDEVICE, "server %s: RX image download: %llu of "
+				return aieth__fail(AIETH_EDEVICE, "server %s: RX image download: %llu of "
 						  "%llu bytes", st->base,
 						  (unsigned long long)(down.off + down.ncarry),
 						  (unsigned long long)img->size);
@@ -720,7 +720,7 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 		if (cc == CURLE_OK || status >= 300) {
 			rmh_reply_message(&err, msg, sizeof msg);
 			free(err.p);
-			return aieth_fail(AIETH_EDEVICE, "server %s: RX image download%s: status %ld: %s",
+			return aieth__fail(AIETH_EDEVICE, "server %s: RX image download%s: status %ld: %s",
 					  st->base, from ? " (resumed)" : "", status, msg);
 		}
 		free(err.p);
@@ -733,8 +733,8 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 		}
 	}
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
-		return aieth_fail(AIETH_EDEVICE, "server %s: RX image download: interrupted", st->base);
-	return aieth_fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
+		return aieth__fail(AIETH_EDEVICE, "server %s: RX image download: interrupted", st->base);
+	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			  "server %s: RX image download: %s after %llu of %llu bytes (%d resumes "
 			  "at most)", st->base, curl_easy_strerror(cc),
 			  (unsigned long long)down.off, (unsigned long long)img->size, RX_RESUMES);
@@ -756,15 +756,15 @@ static int rm_interrupted_by_server(rm_state *st, const char *tid, const char *w
 	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && reason[0])
 		ended = 1;
 	if (ended) {
-		int rc = aieth_fail(AIETH_EDEVICE, "server %s ended session %s while it ran "
+		int rc = aieth__fail(AIETH_EDEVICE, "server %s ended session %s while it ran "
 				    "transaction %s: %s (the transaction was interrupted: %s)",
 				    st->base, st->sid, tid, reason, why);
 		json_object_put(o);
 		return rc;
 	}
 	json_object_put(o);
-	aieth_error_clear();
-	return aieth_fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
+	aieth__error_clear();
+	return aieth__fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
 			  "the transaction was interrupted and the device reset (%s); run "
 			  "again when the server is back", st->base, tid, why);
 }
@@ -778,7 +778,7 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	int rc, failed = 0;
 
 	if (!st->nt || st->wires[st->head] != wire)
-		return aieth_fail(AIETH_ESTATE, "backend remote: wait for a transaction that is not "
+		return aieth__fail(AIETH_ESTATE, "backend remote: wait for a transaction that is not "
 				  "the oldest started one");
 	tid = st->tids[st->head];
 	st->head = (st->head + 1) % TXNS_MAX;
@@ -813,7 +813,7 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	if (rc)
 		return rc;
 	if (failed)
-		return aieth_fail(AIETH_EDEVICE, "server %s: %s", st->base, res->msg);
+		return aieth__fail(AIETH_EDEVICE, "server %s: %s", st->base, res->msg);
 	if (res->status == AIETH_TXN_INTERRUPTED && !(st->cfg->interrupt && *st->cfg->interrupt))
 		return rm_interrupted_by_server(st, tid, res->msg);
 	if (!wire->rx.size)
@@ -829,12 +829,12 @@ static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, 
 	char *esc = curl_easy_escape(st->h, port, 0), seg[RMT_SEG_MAX];
 	int n;
 	if (!esc)
-		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	n = snprintf(path, cap, "/v1/sessions/%s/graphs/%s/rtp/%s", st->sid,
 		     rmt_path_seg(st->cfg->graphs[graph].name, seg), esc);
 	curl_free(esc);
 	if (n < 0 || (size_t)n >= cap)
-		return aieth_fail(AIETH_EINVAL, "backend remote: RTP port \"%.80s\": the graph and "
+		return aieth__fail(AIETH_EINVAL, "backend remote: RTP port \"%.80s\": the graph and "
 				  "port names make a URL path longer than %zu bytes", port, cap - 1);
 	return AIETH_OK;
 }
@@ -865,9 +865,9 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	if (cc != CURLE_OK) {
 		free(b.p);
 		if (cc == CURLE_ABORTED_BY_CALLBACK)
-			return aieth_fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted", st->base,
+			return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted", st->base,
 					  path);
-		return aieth_fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
+		return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
 				  curl_easy_strerror(cc));
 	}
 	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
@@ -875,7 +875,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	free(b.p);
 	if (status == 204)
 		return AIETH_OK;
-	return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
+	return aieth__fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
 							: AIETH_EDEVICE,
 			  "server %s: %s", st->base, msg);
 }
@@ -898,13 +898,13 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 	if (status != 200) {
 		rmh_reply_message(&b, msg, sizeof msg);
 		free(b.p);
-		return aieth_fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
+		return aieth__fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
 								: AIETH_EDEVICE,
 				  "server %s: %s", st->base, msg);
 	}
 	if (b.n != size) {
 		free(b.p);
-		return aieth_fail(AIETH_EDEVICE, "server %s: run-time parameter %s: %zu bytes came, "
+		return aieth__fail(AIETH_EDEVICE, "server %s: run-time parameter %s: %zu bytes came, "
 				  "%zu asked", st->base, port, b.n, size);
 	}
 	memcpy(data, b.p, size);
@@ -912,7 +912,7 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 	return AIETH_OK;
 }
 
-const aieth_backend_ops aieth_backend_remote = {
+const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.open = rm_open,
 	.close = rm_close,
@@ -932,7 +932,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 {
 	(void)cfg;
 	*state = NULL;
-	return aieth_fail(AIETH_EUNSUPPORTED, "backend remote: this build has no libcurl");
+	return aieth__fail(AIETH_EUNSUPPORTED, "backend remote: this build has no libcurl");
 }
 
 static void rm_close(void *state)
@@ -940,7 +940,7 @@ static void rm_close(void *state)
 	(void)state;
 }
 
-const aieth_backend_ops aieth_backend_remote = {
+const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.open = rm_open,
 	.close = rm_close,

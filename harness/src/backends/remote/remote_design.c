@@ -33,8 +33,8 @@ static struct curl_slist *setup(const rmd_conn *c, const char *url, const char *
 static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 {
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
-		return aieth_fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
-	return aieth_fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
+		return aieth__fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
+	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			  "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
 }
 
@@ -43,9 +43,9 @@ static int status_error(const rmd_conn *c, const char *what, long status, const 
 	char msg[600];
 	rmh_reply_message(b, msg, sizeof msg);
 	if (status == 401 || status == 403)
-		return aieth_fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s", c->base,
+		return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s", c->base,
 				  status, msg);
-	return aieth_fail(status == 413 || status == 400 ? AIETH_EINVAL : AIETH_EDEVICE,
+	return aieth__fail(status == 413 || status == 400 ? AIETH_EINVAL : AIETH_EDEVICE,
 			  "server %s: %s: status %ld: %s", c->base, what, status, msg);
 }
 
@@ -99,7 +99,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	int rc;
 
 	*uploaded = 0;
-	if ((rc = aieth_file_sha256(path, sha, &size)))
+	if ((rc = aieth__file_sha256(path, sha, &size)))
 		return rc;
 	snprintf(url, sizeof url, "%s/v1/xclbins/%s", c->base, sha);
 	/* ask first: a design the server has is not sent again */
@@ -115,7 +115,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	if (status != 404)
 		return status_error(c, "HEAD /v1/xclbins", status, &b);
 
-	if ((rc = aieth_open_input(path, &up.fd, &st)))
+	if ((rc = aieth__open_input(path, &up.fd, &st)))
 		return rc;
 	up.off = 0;
 	up.size = size;
@@ -133,7 +133,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	close(up.fd);
 	if (up.err) {
 		free(b.p);
-		return aieth_fail(AIETH_EIO, "%s: read failed during the upload (%s)", path,
+		return aieth__fail(AIETH_EIO, "%s: read failed during the upload (%s)", path,
 				  strerror(up.err));
 	}
 	if (cc) {
@@ -166,7 +166,7 @@ static size_t file_write(char *data, size_t size, size_t nmemb, void *ctx)
 		d->over = 1;     /* past the bound: the transfer ends */
 		return 0;
 	}
-	if (aieth_out_write(&d->out, data, n)) {
+	if (aieth__out_write(&d->out, data, n)) {
 		d->err = 1;
 		return 0;
 	}
@@ -185,15 +185,15 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	file_down d;
 	long status = 0;
 	CURLcode cc;
-	char *path = aieth_path_join(dir, name);
+	char *path = aieth__path_join(dir, name);
 	int rc;
 
 	*path_out = NULL;
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "artifacts: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
 	memset(&d, 0, sizeof d);
 	d.max = max < RMD_ARTIFACT_MAX ? max : RMD_ARTIFACT_MAX;
-	if ((rc = aieth_out_open(&d.out, path))) {
+	if ((rc = aieth__out_open(&d.out, path))) {
 		free(path);
 		return rc;
 	}
@@ -208,18 +208,18 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 	curl_slist_free_all(hdrs);
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (cc || d.err || d.over) {
-		aieth_out_abort(&d.out);
+		aieth__out_abort(&d.out);
 		if (d.err)
-			rc = aieth_fail_prefix(AIETH_EIO, "%s", what);
+			rc = aieth__fail_prefix(AIETH_EIO, "%s", what);
 		else if (d.over)
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: more than %llu bytes came, "
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: %s: more than %llu bytes came, "
 					"past the artifacts' limit of %llu bytes in all (%llu of one "
 					"file): not kept, the files after it not fetched", c->base,
 					what, (unsigned long long)d.max,
 					(unsigned long long)max_total,
 					(unsigned long long)RMD_ARTIFACT_MAX);
 		else if (status >= 400)
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: %s: status %ld", c->base, what,
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: %s: status %ld", c->base, what,
 					status);
 		else
 			rc = curl_error(c, what, cc);
@@ -227,7 +227,7 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 		return rc;
 	}
 	*bytes = d.got;
-	if ((rc = aieth_out_commit(&d.out))) {
+	if ((rc = aieth__out_commit(&d.out))) {
 		free(path);
 		return rc;
 	}
@@ -271,18 +271,18 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 		rc = jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o);
 		free(b.p);
 		if (rc)
-			return aieth_fail_prefix(AIETH_EDEVICE, "protocol error");
+			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 	}
 	if (!json_object_object_get_ex(o, "artifacts", &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		json_object_put(o);
-		return aieth_fail(AIETH_EDEVICE, "server %s: GET artifacts: the reply has no "
+		return aieth__fail(AIETH_EDEVICE, "server %s: GET artifacts: the reply has no "
 				  "\"artifacts\" list", c->base);
 	}
 	n = json_object_array_length(a);
 	if (n > RMD_ARTIFACTS_MAX) {
 		json_object_put(o);
-		return aieth_fail(AIETH_EDEVICE, "server %s: %zu artifacts, the limit is %d",
+		return aieth__fail(AIETH_EDEVICE, "server %s: %zu artifacts, the limit is %d",
 				  c->base, n, RMD_ARTIFACTS_MAX);
 	}
 	/* the list first: names and sizes, and the total against the bound
@@ -295,14 +295,14 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 			name = json_object_get_string(v);
 		if (json_object_object_get_ex(f, "bytes", &v) && json_object_is_type(v, json_type_int))
 			bytes = json_object_get_int64(v);
-		if (!name || !aieth_name_ok(name, 255)) {
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: artifact %zu: \"%.80s\" is not a plain "
+		if (!name || !aieth__name_ok(name, 255)) {
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: artifact %zu: \"%.80s\" is not a plain "
 					"file name ([A-Za-z0-9._-], not starting with '.'): refused",
 					c->base, i, name ? name : "(none)");
 			break;
 		}
 		if (bytes < 0 || (uint64_t)bytes > RMD_ARTIFACT_MAX) {
-			rc = aieth_fail(AIETH_EDEVICE, "server %s: artifact %s: %lld bytes, allowed "
+			rc = aieth__fail(AIETH_EDEVICE, "server %s: artifact %s: %lld bytes, allowed "
 					"0..%llu", c->base, name, (long long)bytes,
 					(unsigned long long)RMD_ARTIFACT_MAX);
 			break;
@@ -310,12 +310,12 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 		listed += (uint64_t)bytes;
 	}
 	if (!rc && listed > max_total)
-		rc = aieth_fail(AIETH_EDEVICE, "server %s: the session's %zu artifacts are %llu "
+		rc = aieth__fail(AIETH_EDEVICE, "server %s: the session's %zu artifacts are %llu "
 				"bytes, more than the limit of %llu bytes in all (run_test "
 				"--max-artifacts MIB): none fetched", c->base, n,
 				(unsigned long long)listed, (unsigned long long)max_total);
 	if (!rc && n && mkdir(dir, 0777) && errno != EEXIST)
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
 				strerror(errno));
 	for (i = 0; i < n && !rc; i++) {
 		struct json_object *f = json_object_array_get_idx(a, i), *v;

@@ -75,7 +75,7 @@ int rmh_stall_from_env(long *stall_s)
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (*end || errno || n < 1 || n > RMH_STALL_MAX_S || v[0] == '+' || v[0] == ' ')
-		return aieth_fail(AIETH_EINVAL, "AIETH_REMOTE_STALL_S=\"%.40s\": seconds 1..%ld "
+		return aieth__fail(AIETH_EINVAL, "AIETH_REMOTE_STALL_S=\"%.40s\": seconds 1..%ld "
 				  "are needed (the longest a transfer may move nothing)", v,
 				  RMH_STALL_MAX_S);
 	*stall_s = n;

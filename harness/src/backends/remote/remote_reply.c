@@ -18,16 +18,16 @@
 /* A protocol error: the message so far, prefixed with the server. */
 static int proto(const char *base, const char *what)
 {
-	return aieth_fail_prefix(AIETH_EDEVICE, "server %s: protocol error in %s", base, what);
+	return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error in %s", base, what);
 }
 
 static int get_bool(const char *what, struct json_object *o, const char *key, int *out)
 {
 	struct json_object *v;
 	if (!json_object_object_get_ex(o, key, &v))
-		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
+		return aieth__fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
 	if (!json_object_is_type(v, json_type_boolean))
-		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" must be true or false", what, key);
+		return aieth__fail(AIETH_EDEVICE, "%s: \"%s\" must be true or false", what, key);
 	*out = json_object_get_boolean(v);
 	return AIETH_OK;
 }
@@ -40,15 +40,15 @@ static int get_u64s(const char *what, struct json_object *o, const char *key, ui
 	struct json_object *a, *v;
 	uint32_t i;
 	if (!json_object_object_get_ex(o, key, &a))
-		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
+		return aieth__fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
-		return aieth_fail(AIETH_EDEVICE, "%s: \"%s\" must be an array of %u numbers, one "
+		return aieth__fail(AIETH_EDEVICE, "%s: \"%s\" must be an array of %u numbers, one "
 				  "per channel", what, key, n);
 	for (i = 0; i < n; i++) {
 		v = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
 		    json_object_get_uint64(v) > max)
-			return aieth_fail(AIETH_EDEVICE, "%s: \"%s\"[%u] = %.40s: an integer "
+			return aieth__fail(AIETH_EDEVICE, "%s: \"%s\"[%u] = %.40s: an integer "
 					  "0..%llu is needed", what, key, i,
 					  json_object_to_json_string(v), (unsigned long long)max);
 		if (dst)
@@ -63,9 +63,9 @@ static int get_perf(const char *what, struct json_object *o, uint32_t N, uint64_
 	struct json_object *a, *v;
 	size_t i, n = pld_perf_count(N);
 	if (!json_object_object_get_ex(o, "perf", &a))
-		return aieth_fail(AIETH_EDEVICE, "%s: \"perf\" is missing", what);
+		return aieth__fail(AIETH_EDEVICE, "%s: \"perf\" is missing", what);
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
-		return aieth_fail(AIETH_EDEVICE, "%s: \"perf\" must be an array of %zu words "
+		return aieth__fail(AIETH_EDEVICE, "%s: \"perf\" must be an array of %zu words "
 				  "(4 per channel)", what, n);
 	for (i = 0; i < n; i++) {
 		const char *t;
@@ -74,7 +74,7 @@ static int get_perf(const char *what, struct json_object *o, uint32_t N, uint64_
 		t = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 		d = t && !strncmp(t, "0x", 2) ? strspn(t + 2, "0123456789abcdefABCDEF") : 0;
 		if (!t || d < 1 || d > 16 || t[2 + d])
-			return aieth_fail(AIETH_EDEVICE, "%s: \"perf\"[%zu] = %.40s: a string "
+			return aieth__fail(AIETH_EDEVICE, "%s: \"perf\"[%zu] = %.40s: a string "
 					  "\"0x\" and 1..16 hex digits is needed", what, i,
 					  json_object_to_json_string(v));
 		if (dst)
@@ -133,14 +133,14 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	*failed = 0;
 	snprintf(what, sizeof what, "the result of transaction %s", tid);
 	if (!o || !json_object_is_type(o, json_type_object)) {
-		aieth_fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a transaction's wait reply");
 	}
 	if ((rc = jstrict_get_string(what, NULL, o, "id", 1, &id)) ||
 	    (rc = jstrict_get_string(what, NULL, o, "state", 1, &state)))
 		return proto(base, "a transaction's wait reply");
 	if (strcmp(id, tid) || strcmp(state, "finished")) {
-		aieth_fail(AIETH_EDEVICE, "%s: id \"%.40s\", state \"%.40s\" (expected \"%s\", "
+		aieth__fail(AIETH_EDEVICE, "%s: id \"%.40s\", state \"%.40s\" (expected \"%s\", "
 			   "\"finished\")", what, id, state, tid);
 		return proto(base, "a transaction's wait reply");
 	}
@@ -148,7 +148,7 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	    (rc = jstrict_get_string(what, NULL, o, "message", 1, &msg)))
 		return proto(base, "a transaction's wait reply");
 	if (strlen(msg) >= sizeof res->msg) {
-		aieth_fail(AIETH_EDEVICE, "%s: \"message\" has %zu bytes, at most %zu are allowed",
+		aieth__fail(AIETH_EDEVICE, "%s: \"message\" has %zu bytes, at most %zu are allowed",
 			   what, strlen(msg), sizeof res->msg - 1);
 		return proto(base, "a transaction's wait reply");
 	}
@@ -184,7 +184,7 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 	uint32_t pos = 0;
 	size_t i;
 	if (!o || !json_object_is_type(o, json_type_object)) {
-		aieth_fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a session reply");
 	}
 	if (jstrict_get_string(what, NULL, o, "state", 1, &s) ||
@@ -195,7 +195,7 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 	if (!states[i]) {
 		char q[80];
 		jstrict_quote(q, sizeof q, s);
-		aieth_fail(AIETH_EDEVICE, "%s: \"state\" %s is none of queued, active, ended, "
+		aieth__fail(AIETH_EDEVICE, "%s: \"state\" %s is none of queued, active, ended, "
 			   "expired", what, q);
 		return proto(base, "a session reply");
 	}
@@ -221,7 +221,7 @@ int rmr_health(const char *base, struct json_object *o)
 		if (!j || v[j] || j > 40) {
 			char q[80];
 			jstrict_quote(q, sizeof q, v);
-			aieth_fail(AIETH_EDEVICE, "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
+			aieth__fail(AIETH_EDEVICE, "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
 				   "needed", what, keys[i], q);
 			return proto(base, "GET /v1/health");
 		}
@@ -235,7 +235,7 @@ int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, in
 	uint64_t d = 0;
 	int c = 0;
 	if (!o || !json_object_is_type(o, json_type_object)) {
-		aieth_fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a graph reply");
 	}
 	if (jstrict_get_u64(what, NULL, o, "iterations_done", 1, 0, INT64_MAX, &d) ||

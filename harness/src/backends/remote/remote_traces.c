@@ -77,31 +77,31 @@ static int add_one(const aieth_graph_state *gs, size_t g, size_t o, const char *
 	    !json_object_object_get_ex(entry, "file", &f) || !json_object_is_type(f, json_type_string))
 		return AIETH_OK;   /* the model's own checks name it */
 	file = json_object_get_string(f);
-	path = file[0] == '/' ? aieth_strdup(file) : aieth_path_join(dir, file);
+	path = file[0] == '/' ? aieth__strdup(file) : aieth__path_join(dir, file);
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	if ((size_t)json_object_object_length(traces) >= RMT_TRACES_MAX) {
-		rc = aieth_fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: more than %d trace "
+		rc = aieth__fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: more than %d trace "
 				"files in one session, the server's limit", gs->name, path,
 				RMT_TRACES_MAX);
 		goto out;
 	}
 	if (stat(path, &st)) {
-		rc = aieth_fail(AIETH_EIO, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
+		rc = aieth__fail(AIETH_EIO, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
 				strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > RMT_TRACES_BYTES_MAX - *total) {
-		rc = aieth_fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
+		rc = aieth__fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
 				!S_ISREG(st.st_mode) ? "not a regular file"
 				: "the traces of a session are sent with it, at most 4 MiB "
 				  "together (4194304 bytes), the server's limit");
 		goto out;
 	}
-	if ((rc = aieth_read_file(path, RMT_TRACES_BYTES_MAX - *total, &text, &len)))
+	if ((rc = aieth__read_file(path, RMT_TRACES_BYTES_MAX - *total, &text, &len)))
 		goto out;
 	if (memchr(text, '\0', len)) {
-		rc = aieth_fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: has a NUL byte (a "
+		rc = aieth__fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: has a NUL byte (a "
 				"text file is needed)", gs->name, path);
 		goto out;
 	}
@@ -139,13 +139,13 @@ int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req)
 			const char *dd = d && json_object_is_type(d, json_type_string)
 					 ? json_object_get_string(d) : ".";
 			dir = dd[0] != '/' && gs->base_dir && gs->base_dir[0]
-			      ? aieth_path_join(gs->base_dir, dd) : aieth_strdup(dd);
+			      ? aieth__path_join(gs->base_dir, dd) : aieth__strdup(dd);
 		}
 		if (!dir)
-			return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 		if (!traces && !(traces = json_object_new_object())) {
 			free(dir);
-			return aieth_fail(AIETH_ENOMEM, "backend remote: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 		}
 		for (o = 0; o < json_object_array_length(outs) && !rc; o++)
 			rc = add_one(gs, g, o, dir, json_object_array_get_idx(outs, o), traces, &total);

@@ -101,12 +101,12 @@ typedef struct {
  * libxrt_coreutil.so.2 when that file exists, else the soname
  * "libxrt_coreutil.so.2" (the dynamic loader's search path). Never NULL;
  * buf receives the path. */
-const char *aieth_xrt_lib_path(char *buf, size_t size);
+const char *aieth__xrt_lib_path(char *buf, size_t size);
 
 /* dlopen the library and resolve every function of the table. On failure
  * returns AIETH_EUNSUPPORTED (library missing) or AIETH_EDEVICE (a symbol
  * missing) with the library and symbol named. */
-int aieth_xrt_api_load(aieth_xrt_api *api, const char *path);
-void aieth_xrt_api_unload(aieth_xrt_api *api);
+int aieth__xrt_api_load(aieth_xrt_api *api, const char *path);
+void aieth__xrt_api_unload(aieth_xrt_api *api);
 
 #endif

@@ -76,21 +76,21 @@ static int lost(xrt_state *st, const char *what, int timed_out)
 {
 	char d[1024];
 	if (timed_out) {
-		aieth_xrt_proc_kill(&st->proc, 500);
-	} else if (!aieth_xrt_proc_reap(&st->proc, 2000)) {
-		aieth_xrt_proc_kill(&st->proc, 500);
+		aieth__xrt_proc_kill(&st->proc, 500);
+	} else if (!aieth__xrt_proc_reap(&st->proc, 2000)) {
+		aieth__xrt_proc_kill(&st->proc, 500);
 	}
-	aieth_xrt_proc_describe(&st->proc, d, sizeof d);
+	aieth__xrt_proc_describe(&st->proc, d, sizeof d);
 	st->gone = 1;
 	join(st->gone_msg, sizeof st->gone_msg, "xrt: ", what,
 	     timed_out ? ": no answer in time; " : ": ", d);
-	return aieth_fail(timed_out ? AIETH_ETIMEOUT : AIETH_EDEVICE, "%s", st->gone_msg);
+	return aieth__fail(timed_out ? AIETH_ETIMEOUT : AIETH_EDEVICE, "%s", st->gone_msg);
 }
 
 static int check_alive(xrt_state *st)
 {
 	if (st->gone)
-		return aieth_fail(AIETH_ESTATE, "xrt: the device session has ended (%s)",
+		return aieth__fail(AIETH_ESTATE, "xrt: the device session has ended (%s)",
 				  st->gone_msg);
 	return AIETH_OK;
 }
@@ -108,8 +108,8 @@ static void reply_text(const uint8_t *p, size_t len, char *out, size_t size)
 static int fail_with_output(xrt_state *st, int code, const char *msg)
 {
 	char said[700];
-	aieth_xrt_proc_said(&st->proc, said, sizeof said);
-	return aieth_fail(code, "xrt: %s%s", msg, said);
+	aieth__xrt_proc_said(&st->proc, said, sizeof said);
+	return aieth__fail(code, "xrt: %s%s", msg, said);
 }
 
 /* A simple request whose reply carries a message only. */
@@ -122,8 +122,8 @@ static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, co
 	if ((rc = check_alive(st)))
 		return rc;
 	if (b->oom)
-		return aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
-	if (aieth_xrt_proc_call(&st->proc, type, b->p, b->len, ms < 0 ? -1 : deadline(ms), &h,
+		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	if (aieth__xrt_proc_call(&st->proc, type, b->p, b->len, ms < 0 ? -1 : deadline(ms), &h,
 				&p))
 		return lost(st, what, errno == ETIMEDOUT || errno == EINTR); /* EINTR: ended now */
 	reply_text(p, (size_t)h.len, msg, sizeof msg);
@@ -142,21 +142,21 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 	uint8_t *p = NULL;
 	char msg[1024] = "";
 
-	aieth_xrt_proc_kill(&st->proc, 500);
+	aieth__xrt_proc_kill(&st->proc, 500);
 	st->gone = 1;
 	snprintf(st->gone_msg, sizeof st->gone_msg, "reset after a hang");
 	memcpy(st->req.pl_uuid, st->rep.pl_uuid, 16);
 	xrtp_encode_open(&b, &st->req);
-	if (b.oom || aieth_xrt_proc_start(&rp)) {
+	if (b.oom || aieth__xrt_proc_start(&rp)) {
 		snprintf(out, size, "the device could not be reset (no process): reset the board");
 		xrtp_buf_free(&b);
 		return;
 	}
-	if (aieth_xrt_proc_call(&rp, XRTP_RESET, b.p, b.len,
+	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.p, b.len,
 				deadline(env_ms("AIETH_XRT_RESET_TIMEOUT_MS", 10000)), &h, &p)) {
 		int to = errno == ETIMEDOUT;
-		aieth_xrt_proc_kill(&rp, 500);
-		aieth_xrt_proc_describe(&rp, msg, sizeof msg);
+		aieth__xrt_proc_kill(&rp, 500);
+		aieth__xrt_proc_describe(&rp, msg, sizeof msg);
 		snprintf(out, size, "the reset %s (%s): reset the board",
 			 to ? "did not finish in time" : "failed", msg);
 	} else {
@@ -166,8 +166,8 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 		else
 			snprintf(out, size, "the graphs, the AIE array and the PL kernel were reset");
 		xrtp_send(&rp.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
-		if (!aieth_xrt_proc_reap(&rp, 2000))
-			aieth_xrt_proc_kill(&rp, 500);
+		if (!aieth__xrt_proc_reap(&rp, 2000))
+			aieth__xrt_proc_kill(&rp, 500);
 	}
 	free(p);
 	xrtp_buf_free(&b);
@@ -186,10 +186,10 @@ static void xrt_close(void *state)
 			if (xrtp_recv(&st->proc.ch, &h, &p, deadline(CMD_TIMEOUT_MS)) == 0)
 				free(p);
 		}
-		if (!aieth_xrt_proc_reap(&st->proc, 2000))
-			aieth_xrt_proc_kill(&st->proc, 500);
+		if (!aieth__xrt_proc_reap(&st->proc, 2000))
+			aieth__xrt_proc_kill(&st->proc, 500);
 	} else if (st->proc.pid) {
-		aieth_xrt_proc_kill(&st->proc, 500);
+		aieth__xrt_proc_kill(&st->proc, 500);
 	}
 	free(st->complete);
 	free(st);
@@ -207,19 +207,19 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 		/* the board default: <data dir>/xclbin/<kernel>.xclbin */
 		char rel[160];
 		snprintf(rel, sizeof rel, "xclbin/%s.xclbin", cfg->info->pl_kernel);
-		*default_pl = aieth_path_join(aieth_data_dir(cfg->data_dir), rel);
+		*default_pl = aieth__path_join(aieth__data_dir(cfg->data_dir), rel);
 		if (!*default_pl)
-			return aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+			return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 		pl = *default_pl;
 	}
 	if (cfg->ngraphs > XRTP_MAX_GRAPHS)
-		return aieth_fail(AIETH_EINVAL, "xrt: %zu graphs, at most %u", cfg->ngraphs,
+		return aieth__fail(AIETH_EINVAL, "xrt: %zu graphs, at most %u", cfg->ngraphs,
 				  XRTP_MAX_GRAPHS);
 	if (strlen(pl) >= sizeof r->pl_xclbin ||
 	    (cfg->xclbin && strlen(cfg->xclbin) >= sizeof r->aie_xclbin))
-		return aieth_fail(AIETH_EINVAL, "xrt: xclbin path longer than %zu characters",
+		return aieth__fail(AIETH_EINVAL, "xrt: xclbin path longer than %zu characters",
 				  sizeof r->pl_xclbin - 1);
-	snprintf(r->lib, sizeof r->lib, "%s", aieth_xrt_lib_path(lib, sizeof lib));
+	snprintf(r->lib, sizeof r->lib, "%s", aieth__xrt_lib_path(lib, sizeof lib));
 	snprintf(r->pl_xclbin, sizeof r->pl_xclbin, "%s", pl);
 	snprintf(r->aie_xclbin, sizeof r->aie_xclbin, "%s", cfg->xclbin ? cfg->xclbin : "");
 	snprintf(r->kernel, sizeof r->kernel, "%s", cfg->info->pl_kernel);
@@ -227,7 +227,7 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 	r->ngraphs = (uint32_t)cfg->ngraphs;
 	for (i = 0; i < cfg->ngraphs; i++) {
 		if (strlen(cfg->graphs[i].name) >= sizeof r->graphs[i])
-			return aieth_fail(AIETH_EINVAL, "xrt: graph name \"%s\" longer than %zu",
+			return aieth__fail(AIETH_EINVAL, "xrt: graph name \"%s\" longer than %zu",
 					  cfg->graphs[i].name, sizeof r->graphs[i] - 1);
 		snprintf(r->graphs[i], sizeof r->graphs[i], "%s", cfg->graphs[i].name);
 	}
@@ -247,12 +247,12 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	int rc;
 
 	if (!st)
-		return aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 	st->cfg = cfg;
 	st->complete = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->complete);
 	names = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *names);
 	if (!st->complete || !names) {
-		rc = aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 		goto fail;
 	}
 	if ((rc = fill_req(cfg, &st->req, &default_pl)))
@@ -265,11 +265,11 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	pin.aie_xclbin = cfg->xclbin;
 	pin.graphs = names;
 	pin.ngraphs = cfg->ngraphs;
-	if ((rc = aieth_xrt_preflight(&pin))) {
+	if ((rc = aieth__xrt_preflight(&pin))) {
 		if (default_pl && rc == AIETH_EIO) {
 			char m[1024];
 			snprintf(m, sizeof m, "%s", aieth_error_message());
-			rc = aieth_fail(AIETH_EIO,
+			rc = aieth__fail(AIETH_EIO,
 					"%s (the board default; give \"pl_xclbin\" in the "
 					"description or --pl-xclbin, or install it there; see "
 					"docs/on-board.md)",
@@ -277,22 +277,22 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		}
 		goto fail;
 	}
-	if ((rc = aieth_xrt_proc_start(&st->proc)))
+	if ((rc = aieth__xrt_proc_start(&st->proc)))
 		goto fail;
 	xrtp_encode_open(&b, &st->req);
 	if (b.oom) {
-		rc = aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 		goto fail;
 	}
-	if (aieth_xrt_proc_call(&st->proc, XRTP_OPEN, b.p, b.len,
+	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.p, b.len,
 				deadline(env_ms("AIETH_XRT_OPEN_TIMEOUT_MS", 60000)), &h, &p)) {
 		rc = lost(st, "opening the device", errno == ETIMEDOUT);
 		if (rc == AIETH_ETIMEOUT)
-			rc = aieth_fail(AIETH_EDEVICE, "%s", aieth_error_message());
+			rc = aieth__fail(AIETH_EDEVICE, "%s", aieth_error_message());
 		goto fail;
 	}
 	if (xrtp_decode_open_rep(p, (size_t)h.len, &st->rep)) {
-		rc = aieth_fail(AIETH_EDEVICE, "xrt: malformed reply to open");
+		rc = aieth__fail(AIETH_EDEVICE, "xrt: malformed reply to open");
 		goto fail;
 	}
 	if (h.code) {
@@ -320,7 +320,7 @@ static int xrt_graph_run(void *state, uint32_t graph, int64_t iterations)
 	xrtp_buf b = {0};
 	int rc;
 	if (iterations > INT_MAX)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "graph \"%s\": %lld iterations, XRT takes at most %d",
 				  st->cfg->graphs[graph].name, (long long)iterations, INT_MAX);
 	st->complete[graph] = iterations == 0;
@@ -362,7 +362,7 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 		/* the child was left in XRT's wait: ended; the device reset */
 		char r[512];
 		reset_device(st, r, sizeof r);
-		return aieth_fail(AIETH_EDEVICE, "graph \"%s\": wait interrupted; %s",
+		return aieth__fail(AIETH_EDEVICE, "graph \"%s\": wait interrupted; %s",
 				  st->cfg->graphs[graph].name, r);
 	}
 	if (rc == AIETH_ETIMEOUT && st->gone) {
@@ -370,7 +370,7 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 		char m[1024];
 		snprintf(m, sizeof m, "%s", aieth_error_message());
 		reset_device(st, r, sizeof r);
-		return aieth_fail(AIETH_ETIMEOUT, "%s; %s", m, r);
+		return aieth__fail(AIETH_ETIMEOUT, "%s; %s", m, r);
 	}
 	return rc;
 }
@@ -383,7 +383,7 @@ static int xrt_graph_status(void *state, uint32_t graph, uint64_t *done, int *co
 		graph_wait_ms(st, graph, 1);
 	*complete = st->complete[graph];
 	*done = *complete && g->iterations > 0 ? (uint64_t)g->iterations : 0;
-	aieth_error_clear();
+	aieth__error_clear();
 	return AIETH_OK;
 }
 
@@ -429,9 +429,9 @@ static int xrt_read_rtp(void *state, uint32_t graph, const char *port, void *dat
 	xrtp_put_u64(&b, size);
 	if (b.oom) {
 		xrtp_buf_free(&b);
-		return aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 	}
-	rc = aieth_xrt_proc_call(&st->proc, XRTP_RTP_READ, b.p, b.len, deadline(CMD_TIMEOUT_MS),
+	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.p, b.len, deadline(CMD_TIMEOUT_MS),
 				 &h, &p);
 	xrtp_buf_free(&b);
 	if (rc)
@@ -448,7 +448,7 @@ static int xrt_read_rtp(void *state, uint32_t graph, const char *port, void *dat
 		d = xrtp_get_blob(&r, XRTP_MAX_RTP, &n);
 		if (r.err || n != size) {
 			free(p);
-			return aieth_fail(AIETH_EDEVICE, "xrt: malformed RTP read reply");
+			return aieth__fail(AIETH_EDEVICE, "xrt: malformed RTP read reply");
 		}
 		memcpy(data, d, n);
 	}
@@ -545,12 +545,12 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	if ((rc = check_alive(st)))
 		return rc;
 	if (wire->channels > XRTP_MAX_CHANNELS)
-		return aieth_fail(AIETH_EINVAL, "xrt: %u channels, at most %u", wire->channels,
+		return aieth__fail(AIETH_EINVAL, "xrt: %u channels, at most %u", wire->channels,
 				  XRTP_MAX_CHANNELS);
 	req = calloc(1, sizeof *req);
 	rep = calloc(1, sizeof *rep);
 	if (!req || !rep) {
-		rc = aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 		goto out;
 	}
 	req->channels = wire->channels;
@@ -561,7 +561,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	memcpy(req->cfg, wire->cfg, req->ncfg * sizeof *req->cfg);
 	xrtp_encode_txn(&b, req);
 	if (b.oom) {
-		rc = aieth_fail(AIETH_ENOMEM, "xrt: out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 		goto out;
 	}
 	dl = deadline(xfer);
@@ -587,7 +587,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	}
 	if (rep->nperf != pld_perf_count(wire->channels) ||
 	    (rep->status == AIETH_TXN_DONE && rep->rx_bytes != wire->rx.size)) {
-		rc = aieth_fail(AIETH_EDEVICE, "xrt: reply does not match the transaction");
+		rc = aieth__fail(AIETH_EDEVICE, "xrt: reply does not match the transaction");
 		lost(st, "transaction", 0);
 		goto out;
 	}
@@ -608,7 +608,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		fail_with_output(st, AIETH_EDEVICE, m);
 		res->status = AIETH_TXN_FAILED;
 		snprintf(res->msg, sizeof res->msg, "%s", aieth_error_message());
-		aieth_error_clear();
+		aieth__error_clear();
 	}
 	goto out;
 lost_it:
@@ -617,7 +617,7 @@ lost_it:
 		/* a signal (to the run, maybe to the child too): end the run */
 		lost(st, "transaction", 1);
 		interrupted_result(st, res);
-		aieth_error_clear();
+		aieth__error_clear();
 		rc = AIETH_OK;
 	} else if (rc == AIETH_ETIMEOUT) {
 		lost(st, "transaction", 1);
@@ -635,7 +635,7 @@ out:
 	return rc;
 }
 
-const aieth_backend_ops aieth_backend_xrt = {
+const aieth_backend_ops aieth__backend_xrt = {
 	.name = "xrt",
 	.open = xrt_open,
 	.close = xrt_close,

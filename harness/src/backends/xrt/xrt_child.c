@@ -79,7 +79,7 @@ static int load_api(child *c, char *msg, size_t n)
 {
 	if (c->loaded)
 		return AIETH_OK;
-	if (aieth_xrt_api_load(&c->api, c->req.lib) != AIETH_OK) {
+	if (aieth__xrt_api_load(&c->api, c->req.lib) != AIETH_OK) {
 		snprintf(msg, n, "%s", aieth_error_message());
 		return AIETH_EUNSUPPORTED;
 	}
@@ -552,7 +552,7 @@ static void do_close(child *c)
 	reply_msg(c, AIETH_OK, "%s", "");
 }
 
-void aieth_xrt_child_main(int fd)
+void aieth__xrt_child_main(int fd)
 {
 	child *c = calloc(1, sizeof *c);
 	if (!c)

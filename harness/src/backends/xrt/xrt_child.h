@@ -23,7 +23,7 @@
 
 /* Serve requests on fd until CLOSE or until the parent goes away; never
  * returns (the process ends with _exit). */
-void aieth_xrt_child_main(int fd) AIETH_NORETURN;
+void aieth__xrt_child_main(int fd) AIETH_NORETURN;
 
 /* A child process under watchdog. */
 typedef struct {
@@ -36,22 +36,22 @@ typedef struct {
 } aieth_xrt_proc;
 
 /* Fork the child. AIETH_OK or AIETH_EDEVICE. */
-int aieth_xrt_proc_start(aieth_xrt_proc *p);
+int aieth__xrt_proc_start(aieth_xrt_proc *p);
 /* Send a request and receive its reply before deadline_ms (xrtp_now_ms
  * time, < 0 none). 0, or -1 with errno ETIMEDOUT (no reply in time) or
  * ECONNRESET/EPIPE (the child is gone). *payload: caller frees. */
-int aieth_xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,
+int aieth__xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,
 			int64_t deadline_ms, xrtp_hdr *h, uint8_t **payload);
 /* End the child: SIGTERM, then SIGKILL after grace_ms; reaps it. */
-void aieth_xrt_proc_kill(aieth_xrt_proc *p, int grace_ms);
+void aieth__xrt_proc_kill(aieth_xrt_proc *p, int grace_ms);
 /* Wait up to ms for the child to exit by itself (after CLOSE or a crash);
  * 1 when it has been reaped. */
-int aieth_xrt_proc_reap(aieth_xrt_proc *p, int ms);
+int aieth__xrt_proc_reap(aieth_xrt_proc *p, int ms);
 /* The error, warning and abort lines the child printed, on one line
  * ("; XRT printed: ..."), or "" when none. */
-void aieth_xrt_proc_said(const aieth_xrt_proc *p, char *buf, size_t size);
+void aieth__xrt_proc_said(const aieth_xrt_proc *p, char *buf, size_t size);
 /* How the child ended ("killed by signal 6 (Aborted)", "exited with status
  * 1"), plus the last lines it printed, into buf. */
-void aieth_xrt_proc_describe(aieth_xrt_proc *p, char *buf, size_t size);
+void aieth__xrt_proc_describe(aieth_xrt_proc *p, char *buf, size_t size);
 
 #endif

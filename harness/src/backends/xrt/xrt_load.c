@@ -13,7 +13,7 @@
 #include "backends/xrt/xrt_api.h"
 #include "util/error.h"
 
-const char *aieth_xrt_lib_path(char *buf, size_t size)
+const char *aieth__xrt_lib_path(char *buf, size_t size)
 {
 	const char *env = getenv("AIETH_XRT_LIB"), *root = getenv("XILINX_XRT");
 	if (env && *env) {
@@ -66,7 +66,7 @@ static const struct {
 	SYM(aie_reset_array, "xrtAIEResetArray"),
 };
 
-int aieth_xrt_api_load(aieth_xrt_api *api, const char *path)
+int aieth__xrt_api_load(aieth_xrt_api *api, const char *path)
 {
 	size_t i;
 	memset(api, 0, sizeof *api);
@@ -75,7 +75,7 @@ int aieth_xrt_api_load(aieth_xrt_api *api, const char *path)
 	api->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!api->dl) {
 		const char *e = dlerror();
-		return aieth_fail(AIETH_EUNSUPPORTED,
+		return aieth__fail(AIETH_EUNSUPPORTED,
 				  "xrt: cannot load XRT's C API from %s: %s (install XRT, or set "
 				  "AIETH_XRT_LIB or XILINX_XRT; see docs/on-board.md)",
 				  path, e ? e : "unknown error");
@@ -83,8 +83,8 @@ int aieth_xrt_api_load(aieth_xrt_api *api, const char *path)
 	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
 		void *f = dlsym(api->dl, syms[i].name);
 		if (!f) {
-			aieth_xrt_api_unload(api);
-			return aieth_fail(AIETH_EDEVICE,
+			aieth__xrt_api_unload(api);
+			return aieth__fail(AIETH_EDEVICE,
 					  "xrt: %s does not export %s (XRT 2.13 or newer is "
 					  "needed)",
 					  path, syms[i].name);
@@ -96,7 +96,7 @@ int aieth_xrt_api_load(aieth_xrt_api *api, const char *path)
 	return AIETH_OK;
 }
 
-void aieth_xrt_api_unload(aieth_xrt_api *api)
+void aieth__xrt_api_unload(aieth_xrt_api *api)
 {
 	if (api->dl)
 		dlclose(api->dl);

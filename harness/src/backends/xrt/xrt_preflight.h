@@ -22,6 +22,6 @@ typedef struct {
 /* AIETH_OK, or the first problem: AIETH_EINVAL (environment, mismatch),
  * AIETH_EUNSUPPORTED, AIETH_EIO / AIETH_EPARSE (xclbin files),
  * AIETH_ENOTFOUND (a graph not in AIE_METADATA). */
-int aieth_xrt_preflight(const aieth_preflight_in *in);
+int aieth__xrt_preflight(const aieth_preflight_in *in);
 
 #endif

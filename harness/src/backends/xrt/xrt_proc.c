@@ -36,7 +36,7 @@ static void keep_output(void *ctx, const char *bytes, size_t n)
 	p->out[p->outlen] = '\0';
 }
 
-int aieth_xrt_proc_start(aieth_xrt_proc *p)
+int aieth__xrt_proc_start(aieth_xrt_proc *p)
 {
 	int sv[2], pp[2];
 	pid_t pid;
@@ -44,11 +44,11 @@ int aieth_xrt_proc_start(aieth_xrt_proc *p)
 	memset(p, 0, sizeof *p);
 	p->ch.fd = p->ch.side_fd = -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return aieth_fail(AIETH_EDEVICE, "xrt: socketpair: %s", strerror(errno));
+		return aieth__fail(AIETH_EDEVICE, "xrt: socketpair: %s", strerror(errno));
 	if (pipe(pp)) {
 		close(sv[0]);
 		close(sv[1]);
-		return aieth_fail(AIETH_EDEVICE, "xrt: pipe: %s", strerror(errno));
+		return aieth__fail(AIETH_EDEVICE, "xrt: pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
 	pid = fork();
@@ -58,7 +58,7 @@ int aieth_xrt_proc_start(aieth_xrt_proc *p)
 		close(sv[1]);
 		close(pp[0]);
 		close(pp[1]);
-		return aieth_fail(AIETH_EDEVICE, "xrt: fork: %s", strerror(e));
+		return aieth__fail(AIETH_EDEVICE, "xrt: fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		/* the child: what XRT prints goes to the parent, never to the
@@ -71,11 +71,11 @@ int aieth_xrt_proc_start(aieth_xrt_proc *p)
 		signal(SIGPIPE, SIG_IGN);
 		/* the parent decides what an interruption does to the board:
 		 * a terminal's SIGINT/SIGHUP to the process group is not for
-		 * the child; SIGTERM ends it (aieth_xrt_proc_kill) */
+		 * the child; SIGTERM ends it (aieth__xrt_proc_kill) */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
-		aieth_xrt_child_main(sv[1]);
+		aieth__xrt_child_main(sv[1]);
 	}
 	close(sv[1]);
 	close(pp[1]);
@@ -88,7 +88,7 @@ int aieth_xrt_proc_start(aieth_xrt_proc *p)
 	return AIETH_OK;
 }
 
-int aieth_xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,
+int aieth__xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,
 			int64_t deadline_ms, xrtp_hdr *h, uint8_t **payload)
 {
 	*payload = NULL;
@@ -120,7 +120,7 @@ static void drain(aieth_xrt_proc *p)
 		keep_output(p, tmp, (size_t)k);
 }
 
-int aieth_xrt_proc_reap(aieth_xrt_proc *p, int ms)
+int aieth__xrt_proc_reap(aieth_xrt_proc *p, int ms)
 {
 	int64_t end = xrtp_now_ms() + ms;
 	if (!p->pid)
@@ -147,7 +147,7 @@ int aieth_xrt_proc_reap(aieth_xrt_proc *p, int ms)
 	return 1;
 }
 
-void aieth_xrt_proc_kill(aieth_xrt_proc *p, int grace_ms)
+void aieth__xrt_proc_kill(aieth_xrt_proc *p, int grace_ms)
 {
 	if (!p->pid || p->reaped)
 		return;
@@ -156,13 +156,13 @@ void aieth_xrt_proc_kill(aieth_xrt_proc *p, int grace_ms)
 		p->ch.fd = -1;
 	}
 	kill(p->pid, SIGTERM);
-	if (!aieth_xrt_proc_reap(p, grace_ms)) {
+	if (!aieth__xrt_proc_reap(p, grace_ms)) {
 		kill(p->pid, SIGKILL);
-		aieth_xrt_proc_reap(p, 60000);
+		aieth__xrt_proc_reap(p, 60000);
 	}
 }
 
-void aieth_xrt_proc_describe(aieth_xrt_proc *p, char *buf, size_t size)
+void aieth__xrt_proc_describe(aieth_xrt_proc *p, char *buf, size_t size)
 {
 	size_t n;
 	if (p->reaped && WIFSIGNALED(p->status))
@@ -175,7 +175,7 @@ void aieth_xrt_proc_describe(aieth_xrt_proc *p, char *buf, size_t size)
 		n = (size_t)snprintf(buf, size, "the XRT process stopped answering");
 	if (n >= size)
 		return;
-	aieth_xrt_proc_said(p, buf + n, size - n);
+	aieth__xrt_proc_said(p, buf + n, size - n);
 }
 
 /* Is this line worth repeating: an error, a warning, an abort? (XRT's
@@ -194,7 +194,7 @@ static int telling(const char *l, size_t len)
 	return 0;
 }
 
-void aieth_xrt_proc_said(const aieth_xrt_proc *p, char *buf, size_t size)
+void aieth__xrt_proc_said(const aieth_xrt_proc *p, char *buf, size_t size)
 {
 	const char *l = p->out, *e;
 	size_t n = 0;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "spec/calibrate_impl.h"
+#include "runner/calibrate_impl.h"
 #include "util/sbuf.h"
 
 static double pct(double emu, double board)

@@ -9,7 +9,7 @@
  * allocated: strings land in the message, bulk payloads where the caller
  * says.
  */
-#include "server/amd_proto.h"
+#include "server/amd/amd_proto.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,7 +90,7 @@ static void put_str(amdp_buf *b, const char *s)
 static int done(amdp_buf *b)
 {
 	if (b->oom)
-		return aieth_fail(AIETH_ENOMEM, PFX "out of memory building a message");
+		return aieth__fail(AIETH_ENOMEM, PFX "out of memory building a message");
 	return 0;
 }
 
@@ -134,10 +134,10 @@ static int check_text(const char *what, const char *s, size_t len)
 {
 	char q[200];
 	if (len == 0)
-		return aieth_fail(AIETH_EINVAL, PFX "%s is empty", what);
+		return aieth__fail(AIETH_EINVAL, PFX "%s is empty", what);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  PFX "%s \"%s\" has a byte 0x%02x at %zu (printable ASCII only)",
 					  what, quote(s, len, q), (unsigned char)s[i], i);
 	return 0;
@@ -147,13 +147,13 @@ int amdp_check_name(const char *what, const char *s, size_t len)
 {
 	char q[200];
 	if (len > AMDP_MAX_NAME)
-		return aieth_fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what, len,
+		return aieth__fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what, len,
 				  AMDP_MAX_NAME);
 	if (check_text(what, s, len))
 		return AIETH_EINVAL;
 	if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.') ||
 	    memchr(s, '/', len) || memchr(s, '\\', len))
-		return aieth_fail(AIETH_EINVAL, PFX "%s \"%s\" is not a plain base name", what,
+		return aieth__fail(AIETH_EINVAL, PFX "%s \"%s\" is not a plain base name", what,
 				  quote(s, len, q));
 	return 0;
 }
@@ -229,7 +229,7 @@ static int fail(amdp_dec *d, int code, const char *fmt, ...)
 	va_end(ap);
 	d->dead = 1;
 	d->prim = P_NONE;
-	return aieth_fail(code, PFX "%s", m);
+	return aieth__fail(code, PFX "%s", m);
 }
 
 static int limit(amdp_dec *d, const char *field, uint64_t v, uint64_t lim, const char *name)
@@ -261,7 +261,7 @@ int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 	if (side == AMDP_SERVER) {
 		if (!g || g->n == 0 || g->n > AMDP_MAX_CHANNELS || g->w != AMDP_WORD_BYTES ||
 		    g->m != AMDP_WORD_BYTES || g->d == 0 || g->d > AMDP_MAX_DEPTH)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  PFX "board geometry N=%u W=%u D=%u M=%u out of range "
 					      "(N 1..%u, W = M = %u, D 1..%u)",
 					  g ? g->n : 0, g ? g->w : 0, g ? g->d : 0, g ? g->m : 0,
@@ -813,11 +813,11 @@ static int complete(amdp_dec *d)
 static int state_error(amdp_dec *d, size_t len)
 {
 	if (d->dead)
-		return aieth_fail(AIETH_ESTATE, PFX "the decoder stopped at an earlier error");
+		return aieth__fail(AIETH_ESTATE, PFX "the decoder stopped at an earlier error");
 	if (d->state == ST_WAIT_SINK)
-		return aieth_fail(AIETH_ESTATE, PFX "a bulk payload was announced: call amdp_dec_sink first");
+		return aieth__fail(AIETH_ESTATE, PFX "a bulk payload was announced: call amdp_dec_sink first");
 	if (d->state == ST_WAIT_CONT)
-		return aieth_fail(AIETH_ESTATE,
+		return aieth__fail(AIETH_ESTATE,
 				  PFX "reply first, then amdp_dec_continue, before more bytes");
 	if (d->state == ST_ENDED)
 		return fail(d, AIETH_EINVAL, "%zu bytes after the end of the session", len);
@@ -882,7 +882,7 @@ int amdp_dec_advance(amdp_dec *d, uint64_t n)
 {
 	uint64_t room;
 	if (!amdp_dec_room(d, &room) || n > room)
-		return aieth_fail(AIETH_ESTATE, PFX "advance by %llu bytes with %llu due",
+		return aieth__fail(AIETH_ESTATE, PFX "advance by %llu bytes with %llu due",
 				  (unsigned long long)n, (unsigned long long)room);
 	d->got += n;
 	if (d->got < d->want)
@@ -923,7 +923,7 @@ int amdp_dec_expect(amdp_dec *d, amdp_kind reply)
 {
 	int st;
 	if (d->side != AMDP_CLIENT || d->dead || d->state != ST_IDLE)
-		return aieth_fail(AIETH_ESTATE, PFX "expect: the decoder is not between replies");
+		return aieth__fail(AIETH_ESTATE, PFX "expect: the decoder is not between replies");
 	switch (reply) {
 	case AMDP_R_AVAILABLE: st = CL_AVAIL; break;
 	case AMDP_R_MGR_DEVICE: st = CL_DEV_OK; break;
@@ -935,10 +935,10 @@ int amdp_dec_expect(amdp_dec *d, amdp_kind reply)
 	case AMDP_R_TIMEOUT: st = CL_TIMEOUT; break;
 	case AMDP_R_FILES: st = CL_F_COUNT; break;
 	default:
-		return aieth_fail(AIETH_EINVAL, PFX "expect: %d is not a reply", (int)reply);
+		return aieth__fail(AIETH_EINVAL, PFX "expect: %d is not a reply", (int)reply);
 	}
 	if (reply == AMDP_R_WAIT_TH && d->geom.n == 0)
-		return aieth_fail(AIETH_ESTATE,
+		return aieth__fail(AIETH_ESTATE,
 				  PFX "expect: waitForTestHarness needs the board's N (test_harness_mgr first)");
 	new_msg(d);
 	d->expect = reply;
@@ -956,16 +956,16 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 	uint32_t n = g->n;
 	uint64_t full = (uint64_t)n * g->w * g->d;
 	if (n == 0 || n > AMDP_MAX_CHANNELS)
-		return aieth_fail(AIETH_EINVAL, PFX "channel count N = %u out of range 1..%u", n,
+		return aieth__fail(AIETH_EINVAL, PFX "channel count N = %u out of range 1..%u", n,
 				  AMDP_MAX_CHANNELS);
 	if (r->ncfg != 8u * n + 1)
-		return aieth_fail(AIETH_EINVAL, PFX "cfg word count %u, N = %u needs %u", r->ncfg, n,
+		return aieth__fail(AIETH_EINVAL, PFX "cfg word count %u, N = %u needs %u", r->ncfg, n,
 				  8 * n + 1);
 	if (r->cfg[0] != r->mode)
-		return aieth_fail(AIETH_EINVAL, PFX "cfg[0] = %llu differs from the mode %u",
+		return aieth__fail(AIETH_EINVAL, PFX "cfg[0] = %llu differs from the mode %u",
 				  (unsigned long long)r->cfg[0], r->mode);
 	if (r->mode == 1 && (r->to_aie_len != full || r->from_aie_len != full))
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  PFX "PERF images of %llu and %llu bytes, N*W*D = %llu needed",
 				  (unsigned long long)r->to_aie_len,
 				  (unsigned long long)r->from_aie_len, (unsigned long long)full);
@@ -973,7 +973,7 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 	for (uint32_t i = 1; i < r->ncfg; i++) {
 		uint32_t row = (i - 1) / n % 4, dir = (i - 1) / (4 * n);
 		if (row != 0 && r->cfg[i] > UINT32_MAX)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  PFX "%s channel %u: %s %llu exceeds 32 bits",
 					  dir ? "RX" : "TX", (i - 1) % n,
 					  row == 1 ? "frames" : row == 2 ? "repetitions" : "offset",
@@ -990,14 +990,14 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 			if (k->frames == 0 && k->reps == 0)
 				continue;
 			if (r->mode == PLD_MODE_FUNC && k->reps != 1)
-				return aieth_fail(AIETH_EINVAL,
+				return aieth__fail(AIETH_EINVAL,
 						  PFX "%s channel %u: %u repetitions in FUNC mode (must be 1)",
 						  dn, c, k->reps);
 			/* PERF: the kernel replays at most D words per channel from its URAM */
 			uint64_t words = r->mode == PLD_MODE_PERF && k->frames > g->d ? g->d : k->frames;
 			uint64_t start = (uint64_t)k->offset * g->m, len = words * g->w;
 			if (start > img || len > img - start)
-				return aieth_fail(AIETH_EINVAL,
+				return aieth__fail(AIETH_EINVAL,
 						  PFX "%s channel %u: %llu bytes at offset %llu leave the "
 						      "%llu-byte image",
 						  dn, c, (unsigned long long)len, (unsigned long long)start,
@@ -1028,7 +1028,7 @@ int amdp_enc_mgr_device_ok(amdp_buf *b, const amdp_geom *g)
 int amdp_enc_mgr_device_bad(amdp_buf *b, const char *server_device)
 {
 	if (strlen(server_device) > AMDP_MAX_NAME)
-		return aieth_fail(AIETH_EINVAL, PFX "server device length %zu exceeds the limit %u",
+		return aieth__fail(AIETH_EINVAL, PFX "server device length %zu exceeds the limit %u",
 				  strlen(server_device), AMDP_MAX_NAME);
 	put_u8(b, 0);
 	put_str(b, server_device);
@@ -1050,7 +1050,7 @@ int amdp_enc_accepted(amdp_buf *b, int accepted)
 int amdp_enc_status(amdp_buf *b, uint8_t status)
 {
 	if (status > AMDP_ST_DONE)
-		return aieth_fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4", status);
+		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4", status);
 	put_u8(b, status);
 	return done(b);
 }
@@ -1058,7 +1058,7 @@ int amdp_enc_status(amdp_buf *b, uint8_t status)
 int amdp_enc_wait_th_head(amdp_buf *b, uint8_t status, uint64_t rx_len)
 {
 	if (status != AMDP_ST_DONE && status != AMDP_ST_TIMEOUT)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  PFX "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
 				  status);
 	put_u8(b, status);
@@ -1095,7 +1095,7 @@ int amdp_enc_graphs(amdp_buf *b, const uint8_t *started, uint32_t n)
 int amdp_enc_timeout(amdp_buf *b, uint64_t seconds)
 {
 	if (seconds == 0)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  PFX "getTimeOut must not answer 0: AMD's client then fails");
 	put_u64(b, seconds);
 	return done(b);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * server/amd_conn_internal.h - the state of one connection of AMD's
+ * server/amd/amd_conn_internal.h - the state of one connection of AMD's
  * protocol, shared by its four files: amd_conn.c (requests, the manager,
  * graphs, the file return) calls amd_txn.c (transactions and their runner
  * thread), amd_xclbin.c (the manager's xclbin) and amd_io.c (socket reads
@@ -12,8 +12,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "server/amd_conn.h"
-#include "server/amd_proto.h"
+#include "server/amd/amd_conn.h"
+#include "server/amd/amd_proto.h"
 
 #define AMD_FETCHED_MAX 4096     /* fetched ids remembered (queries answer DONE) */
 #define AMD_SEND_TIMEOUT_S 30    /* a client that stops reading a reply */

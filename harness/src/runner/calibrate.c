@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "report/report_internal.h"
-#include "spec/calibrate_impl.h"
+#include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
@@ -41,39 +41,39 @@ int aieth_calib_new(aieth_calib **out, const char *board, const char *data_dir)
 	char *path = NULL, *text = NULL;
 	size_t len = 0, nl;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !board || !*board)
-		return aieth_fail(AIETH_EINVAL, "aieth_calib_new: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_calib_new: NULL argument");
 	*out = NULL;
 	if ((rc = aieth_board_load(&b, board, data_dir)))
 		return rc;
 	c = calloc(1, sizeof *c);
 	if (!c) {
 		aieth_board_free(b);
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
 	start_values(aieth_board_get_info(b), c->x0);
 	memcpy(c->x, c->x0, sizeof c->x);
-	c->board_name = aieth_strdup(aieth_board_get_info(b)->name);
+	c->board_name = aieth__strdup(aieth_board_get_info(b)->name);
 	c->pl_clock_MHz = (double)aieth_board_get_info(b)->pl_clock_hz / 1e6;
 	aieth_board_free(b);
 	/* The loader's rule: a path, or a name under DATA_DIR/platforms. */
 	nl = strlen(board);
 	if (strchr(board, '/') || (nl >= 5 && !strcmp(board + nl - 5, ".json"))) {
-		path = aieth_strdup(board);
+		path = aieth__strdup(board);
 	} else {
-		char *pdir = aieth_path_join(aieth_data_dir(data_dir), "platforms");
+		char *pdir = aieth__path_join(aieth__data_dir(data_dir), "platforms");
 		path = pdir ? malloc(strlen(pdir) + nl + 7) : NULL;
 		if (path)
 			sprintf(path, "%s/%s.json", pdir, board);
 		free(pdir);
 	}
-	c->data_dir = data_dir ? aieth_strdup(data_dir) : NULL;
+	c->data_dir = data_dir ? aieth__strdup(data_dir) : NULL;
 	if (!path || !c->board_name || (data_dir && !c->data_dir)) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto fail;
 	}
-	if ((rc = aieth_read_file(path, CAL_BOARD_MAX_FILE, &text, &len)) ||
+	if ((rc = aieth__read_file(path, CAL_BOARD_MAX_FILE, &text, &len)) ||
 	    (rc = jstrict_parse_object(path, text, len, CAL_BOARD_MAX_FILE, &c->base)))
 		goto fail;
 	/* A folder of our own for the candidate board file and "save" files. */
@@ -81,20 +81,20 @@ int aieth_calib_new(aieth_calib **out, const char *board, const char *data_dir)
 		tmp = "/tmp";
 	c->tmpdir = malloc(strlen(tmp) + 32);
 	if (!c->tmpdir) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto fail;
 	}
 	sprintf(c->tmpdir, "%s/aieth-calib-XXXXXX", tmp);
 	if (!mkdtemp(c->tmpdir)) {
-		rc = aieth_fail(AIETH_EIO, "%s: cannot create a temporary folder: %s", c->tmpdir,
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create a temporary folder: %s", c->tmpdir,
 				strerror(errno));
 		free(c->tmpdir);
 		c->tmpdir = NULL;
 		goto fail;
 	}
-	c->tmpboard = aieth_path_join(c->tmpdir, "board.json");
+	c->tmpboard = aieth__path_join(c->tmpdir, "board.json");
 	if (!c->tmpboard) {
-		rc = aieth_fail(AIETH_ENOMEM, "out of memory");
+		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto fail;
 	}
 	free(path);
@@ -115,7 +115,7 @@ void aieth_calib_free(aieth_calib *c)
 		return;
 	/* the board file and whatever the runs saved to relative paths */
 	if (c->tmpdir)
-		aieth_remove_tree(c->tmpdir);
+		aieth__remove_tree(c->tmpdir);
 	for (i = 0; i < c->npairs; i++) {
 		free(c->pairs[i].spec);
 		free(c->pairs[i].report);
@@ -190,12 +190,12 @@ int aieth_calib_fit(aieth_calib *c, unsigned max_runs,
 	cal_search_cfg cfg;
 	int stop = 0;
 	size_t i;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!c || !max_runs)
-		return aieth_fail(AIETH_EINVAL, "aieth_calib_fit: %s",
+		return aieth__fail(AIETH_EINVAL, "aieth_calib_fit: %s",
 				  c ? "max_runs is 0" : "NULL argument");
 	if (!c->npairs)
-		return aieth_fail(AIETH_EINVAL, "calibrate: no description and report pair");
+		return aieth__fail(AIETH_EINVAL, "calibrate: no description and report pair");
 	c->progress = progress;
 	c->progress_ctx = ctx;
 	/* Before: the base values. */
@@ -229,11 +229,11 @@ int aieth_calib_write_board(const aieth_calib *c, const char *path)
 	aieth_calib *m = (aieth_calib *)c; /* the base tree is reused as scratch */
 	struct stat st;
 	if (!c || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_calib_write_board: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_calib_write_board: NULL argument");
 	if (!c->fitted)
-		return aieth_fail(AIETH_ESTATE, "aieth_calib_write_board: nothing fitted yet");
+		return aieth__fail(AIETH_ESTATE, "aieth_calib_write_board: nothing fitted yet");
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return aieth_fail(AIETH_EINVAL, "%s: exists and is not a regular file; the fitted "
+		return aieth__fail(AIETH_EINVAL, "%s: exists and is not a regular file; the fitted "
 				  "board file is never written over one", path);
 	return cal_write_board(m, c->x, path);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/session_internal.h"
-#include "server/http_internal.h"
+#include "server/http/http_internal.h"
 #include "server/srv_names.h"
 #include "util/json_strict.h"
 #include "util/path.h"
@@ -197,7 +197,7 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	pthread_mutex_lock(&s->mu);
 	snprintf(id, sizeof id, "%s", x->id);
 	o = session_json_locked(s, x);
-	xpath = x->xclbin ? aieth_strdup(x->xclbin) : NULL;
+	xpath = x->xclbin ? aieth__strdup(x->xclbin) : NULL;
 	pthread_mutex_unlock(&s->mu);
 	if (xpath) {
 		/* checked as run_test checks a design locally (lenient: on the

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/session_internal.h"
-#include "server/http_internal.h"
+#include "server/http/http_internal.h"
 
 static struct json_object *hex_array(const uint64_t *w, size_t n)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * server/http_internal.h - th_server's HTTP API on libmicrohttpd, shared by
+ * server/http/http_internal.h - th_server's HTTP API on libmicrohttpd, shared by
  * its files: the request being handled, the replies, the handlers
  * (http_server.c: the request cycle; http_sessions.c: health, metrics,
  * sessions, graphs; http_txns.c: transactions and run-time parameters).

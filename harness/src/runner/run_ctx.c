@@ -5,7 +5,7 @@
  */
 #include "aieth.h"
 #include "report/report_internal.h"
-#include "spec/run_internal.h"
+#include "runner/run_internal.h"
 #include "util/error.h"
 
 /* Record the test's error and exit code (first error wins). */
@@ -13,7 +13,7 @@ void rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, in
 {
 	if (!rj_get(c->test, "error"))
 		rj_set(c->test, "error", rj_error(phase, code, aieth_error_message(), hint));
-	c->exit_code = aieth_exit_worst(c->exit_code, exit_code);
+	c->exit_code = aieth__exit_worst(c->exit_code, exit_code);
 }
 
 /* Exit code for an input/device error code of the library. */

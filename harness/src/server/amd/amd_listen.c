@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "server/amd_conn.h"
+#include "server/amd/amd_conn.h"
 #include "server/srv_core.h"
 #include "util/path.h"
 
@@ -135,24 +135,24 @@ static int model_parse(const char *text, amd_model *m)
 	const char *eq = strchr(text, '='), *colon;
 	size_t nl, ml;
 	if (!eq || eq == text)
-		return aieth_fail(AIETH_EINVAL, "graph model \"%.80s\": NAME=MODEL[:JSON-params] "
+		return aieth__fail(AIETH_EINVAL, "graph model \"%.80s\": NAME=MODEL[:JSON-params] "
 				  "is needed", text);
 	colon = strchr(eq + 1, ':');
 	nl = (size_t)(eq - text);
 	ml = colon ? (size_t)(colon - eq - 1) : strlen(eq + 1);
 	if (nl > SRV_NAME_MAX || ml == 0 || ml > SRV_NAME_MAX)
-		return aieth_fail(AIETH_EINVAL, "graph model \"%.80s\": the name and the model are "
+		return aieth__fail(AIETH_EINVAL, "graph model \"%.80s\": the name and the model are "
 				  "1..%d characters", text, SRV_NAME_MAX);
 	if (colon && strlen(colon + 1) > SRV_PARAMS_MAX)
-		return aieth_fail(AIETH_EINVAL, "graph model \"%.40s...\": params of %zu bytes, the "
+		return aieth__fail(AIETH_EINVAL, "graph model \"%.40s...\": params of %zu bytes, the "
 				  "limit is %d", text, strlen(colon + 1), SRV_PARAMS_MAX);
 	memcpy(m->name, text, nl);
 	m->name[nl] = 0;
 	memcpy(m->model, eq + 1, ml);
 	m->model[ml] = 0;
-	m->params = colon ? aieth_strdup(colon + 1) : NULL;
+	m->params = colon ? aieth__strdup(colon + 1) : NULL;
 	if (colon && !m->params)
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	return AIETH_OK;
 }
 
@@ -178,14 +178,14 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	if ((rc = srv_listen_parse(o->amd_listen, &a, sizeof a, &len, &loopback)))
 		return rc;
 	if (!loopback && !o->insecure)
-		return aieth_fail(AIETH_EINVAL, "AMD listen address %s is not a loopback address: "
+		return aieth__fail(AIETH_EINVAL, "AMD listen address %s is not a loopback address: "
 				  "AMD's protocol has no authentication, anyone who reaches it could "
 				  "use the board (give --insecure to allow it)", o->amd_listen);
 	if (o->num_graph_models > AMD_MODELS_MAX)
-		return aieth_fail(AIETH_EINVAL, "%zu graph models, the limit is %d",
+		return aieth__fail(AIETH_EINVAL, "%zu graph models, the limit is %d",
 				  o->num_graph_models, AMD_MODELS_MAX);
 	if (!(L = calloc(1, sizeof *L)))
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	L->fd = -1;
 	L->sh.s = s;
 	L->sh.setup_s = o->amd_setup_timeout_s ? o->amd_setup_timeout_s : AMD_SETUP_S;
@@ -199,7 +199,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 		L->sh.nmodels = i + 1;
 		for (j = 0; j < i; j++)
 			if (!strcmp(L->sh.models[j].name, L->sh.models[i].name)) {
-				rc = aieth_fail(AIETH_EINVAL, "graph model for \"%s\" given twice",
+				rc = aieth__fail(AIETH_EINVAL, "graph model for \"%s\" given twice",
 						L->sh.models[i].name);
 				listener_free(L);
 				return rc;
@@ -211,14 +211,14 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	    getsockname(L->fd, (struct sockaddr *)&bound, &blen)) {
 		int e = errno;
 		listener_free(L);
-		return aieth_fail(AIETH_EIO, "AMD listen address %s: %s", o->amd_listen, strerror(e));
+		return aieth__fail(AIETH_EIO, "AMD listen address %s: %s", o->amd_listen, strerror(e));
 	}
 	s->amd_port = ntohs(bound.ss_family == AF_INET6
 			    ? ((struct sockaddr_in6 *)&bound)->sin6_port
 			    : ((struct sockaddr_in *)&bound)->sin_port);
 	if (pthread_create(&L->th, NULL, accept_main, L)) {
 		listener_free(L);
-		return aieth_fail(AIETH_EIO, "AMD listener: cannot start its thread");
+		return aieth__fail(AIETH_EIO, "AMD listener: cannot start its thread");
 	}
 	s->amd = L;
 	return AIETH_OK;

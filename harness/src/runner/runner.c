@@ -14,8 +14,8 @@
 
 #include "aieth.h"
 #include "report/report_internal.h"
-#include "spec/run_internal.h"
-#include "spec/spec.h"
+#include "runner/run_internal.h"
+#include "runner/spec.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
@@ -33,7 +33,7 @@ static int check_interrupt(run_ctx *c, const char *where)
 	if (!sig)
 		return 0;
 	if (c->exit_code < AIETH_EXIT_SIGNAL) {
-		aieth_fail(AIETH_ESTATE, "interrupted by signal %d%s while %s", sig,
+		aieth__fail(AIETH_ESTATE, "interrupted by signal %d%s while %s", sig,
 			   sig == 2 ? " (SIGINT)" : sig == 15 ? " (SIGTERM)" : sig == 1 ? " (SIGHUP)"
 										: "",
 			   where);
@@ -159,7 +159,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	if (!a || !io) {
 		free(a);
 		free(io);
-		aieth_fail(AIETH_ENOMEM, "out of memory");
+		aieth__fail(AIETH_ENOMEM, "out of memory");
 		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 		return;
@@ -191,7 +191,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	if (rc) {
 		for (j = 0; j < st->nch; j++)
 			if (cr[j].io_failed) {
-				aieth_fail(rc, "%s: %s", st->ch[j].jpath, cr[j].io_err);
+				aieth__fail(rc, "%s: %s", st->ch[j].jpath, cr[j].io_err);
 				break;
 			}
 		rj_str(tj, "status", "failed");
@@ -210,7 +210,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	rj_str(tj, "message", aieth_txn_message(t));
 	rj_u64(tj, "total_cycles", aieth_txn_total_cycles(t));
 	for (j = 0; j < st->nch; j++)
-		code = aieth_exit_worst(code, rn_channel_result(c, st, t, j, chans));
+		code = aieth__exit_worst(code, rn_channel_result(c, st, t, j, chans));
 	rj_set(tj, "channels", chans);
 	for (j = 0; j < st->nlat; j++) {
 		jobj *l = rj_obj();
@@ -228,13 +228,13 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		rj_bool(l, "passed", ok);
 		rj_push(lats, l);
 		if (!ok && status == AIETH_TXN_DONE)
-			code = aieth_exit_worst(code, AIETH_EXIT_FAIL);
+			code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
 	}
 	rj_set(tj, "latencies", lats);
 	for (j = 0; j < st->nch; j++)
 		if (cr[j].io_failed && status == AIETH_TXN_FAILED) {
 			/* our data source or sink failed, not the device */
-			aieth_fail(AIETH_EIO, "%s: %s", st->ch[j].jpath, cr[j].io_err);
+			aieth__fail(AIETH_EIO, "%s: %s", st->ch[j].jpath, cr[j].io_err);
 			rn_test_error(c, "data", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
 			*stop = 1;
 			rc = 0;
@@ -249,7 +249,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
-		aieth_fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
+		aieth__fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_ETIMEOUT,
 			   "see each channel's bytes_moved and stalled_since_cycle; on a board, "
 			   "reset it before the next test",
@@ -257,11 +257,11 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		*stop = 1; /* the kernel never completed: nothing after it can run */
 	} else if (status != AIETH_TXN_DONE || rc) {
 		/* failed, or any status but done: never a pass */
-		aieth_fail(AIETH_EDEVICE, "%s: %s", st->jpath, aieth_txn_message(t));
+		aieth__fail(AIETH_EDEVICE, "%s: %s", st->jpath, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_EDEVICE, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 	}
-	c->exit_code = aieth_exit_worst(c->exit_code, code);
+	c->exit_code = aieth__exit_worst(c->exit_code, code);
 	aieth_txn_free(t);
 	for (j = 0; j < st->nch; j++)
 		rn_chan_close(&cr[j]);
@@ -329,7 +329,7 @@ static int model_path(const run_ctx *c, const char **model)
 	if (!m || m[0] == '/' || !strcmp(backend, "remote") ||
 	    !(strchr(m, '/') || (n >= 3 && !strcmp(m + n - 3, ".so"))))
 		return 1;
-	return (*model = aieth_path_join(c->sp->dir, m)) != NULL;
+	return (*model = aieth__path_join(c->sp->dir, m)) != NULL;
 }
 
 /* Free what model_path allocated for graphs [0, n). */
@@ -372,7 +372,7 @@ static void run_spec(run_ctx *c)
 	}
 	gs = calloc(c->sp->ngraphs ? c->sp->ngraphs : 1, sizeof *gs);
 	if (!gs) {
-		aieth_fail(AIETH_ENOMEM, "out of memory");
+		aieth__fail(AIETH_ENOMEM, "out of memory");
 		rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		return;
 	}
@@ -381,7 +381,7 @@ static void run_spec(run_ctx *c)
 		gs[i].model = c->sp->graphs[i].model;
 		gs[i].model_params = c->sp->graphs[i].params;
 		if (!model_path(c, &gs[i].model)) {
-			aieth_fail(AIETH_ENOMEM, "out of memory");
+			aieth__fail(AIETH_ENOMEM, "out of memory");
 			rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 			free_models(c, gs, i);
 			free(gs);
@@ -516,12 +516,12 @@ static void free_ctx(run_ctx *c)
 int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
 {
 	run_ctx c;
-	double t0 = aieth_now();
+	double t0 = aieth__now();
 	const char *board;
 	int rc;
 
 	if (!r || !spec_path)
-		return aieth_fail(AIETH_EINVAL, "aieth_report_run: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_report_run: NULL argument");
 	memset(&c, 0, sizeof c);
 	c.r = r;
 	c.o = o;
@@ -543,7 +543,7 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 		rj_str(c.test, "description", c.sp->description);
 	board = o && o->board ? o->board : c.sp->board;
 	if (!board) {
-		aieth_fail(AIETH_EINVAL, "%s: board: missing: name the board in the description or "
+		aieth__fail(AIETH_EINVAL, "%s: board: missing: name the board in the description or "
 					 "give --board",
 			   spec_path);
 		rn_test_error(&c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
@@ -564,9 +564,9 @@ done:
 		rj_set(c.test, "transactions", rj_arr());
 	if (!rj_get(c.test, "graphs"))
 		rj_set(c.test, "graphs", rj_arr());
-	rj_str(c.test, "status", aieth_exit_status(c.exit_code));
+	rj_str(c.test, "status", aieth__exit_status(c.exit_code));
 	rj_int(c.test, "exit_code", c.exit_code);
-	rj_num(c.test, "duration_s", aieth_now() - t0);
+	rj_num(c.test, "duration_s", aieth__now() - t0);
 	/* the environment reflects the first test's board */
 	if (c.board && !rj_get(r->env, "board")) {
 		const aieth_board_info *bi = aieth_board_get_info(c.board);
@@ -582,5 +582,5 @@ done:
 		}
 	}
 	free_ctx(&c);
-	return rj_oom() ? aieth_fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }

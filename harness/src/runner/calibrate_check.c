@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
-#include "spec/calibrate_impl.h"
+#include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/path.h"
@@ -56,13 +56,13 @@ static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kin
 	cal_val *v;
 	size_t n;
 	if (c->nvals >= CAL_MAX_VALUES)
-		return aieth_fail(AIETH_EINVAL, "calibrate: more than %u compared values",
+		return aieth__fail(AIETH_EINVAL, "calibrate: more than %u compared values",
 				  CAL_MAX_VALUES);
 	if (c->nvals == c->vcap) {
 		size_t cap = c->vcap ? c->vcap * 2 : 64;
 		cal_val *nv = realloc(c->vals, cap * sizeof *nv);
 		if (!nv)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		c->vals = nv;
 		c->vcap = cap;
 	}
@@ -71,7 +71,7 @@ static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kin
 	n = strlen(test) + strlen(tname) + strlen(plio) + 8;
 	v->label = malloc(n);
 	if (!v->label)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	snprintf(v->label, n, "%s / %s / %s", test, tname, plio);
 	v->pair = pair;
 	v->txn = txn;
@@ -92,20 +92,20 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 	size_t j, k;
 	if (*tb && strcmp(tb, c->board_name)) {
 		jstrict_quote(q, sizeof q, tb);
-		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].board: \"%s\" is another board than "
+		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].board: \"%s\" is another board than "
 				  "the one calibrated (\"%s\", --board)", rp, ti, q, c->board_name);
 	}
 	if (clk > 0 && fabs(clk - c->pl_clock_MHz) > 1e-6 * c->pl_clock_MHz)
-		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].pl_clock_MHz: %g, the board "
+		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].pl_clock_MHz: %g, the board "
 				  "calibrated runs at %g", rp, ti, clk, c->pl_clock_MHz);
 	if (strcmp(st, "pass") && strcmp(st, "fail")) {
 		jstrict_quote(q, sizeof q, st);
-		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].status: \"%s\": the test did not "
+		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].status: \"%s\": the test did not "
 				  "finish (hang, timeout, error or interrupt), its counters are not "
 				  "final (only \"pass\" and \"fail\" are fitted)", rp, ti, q);
 	}
 	if (len(btx) != len(etx))
-		return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions: %zu transactions, the "
+		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions: %zu transactions, the "
 				  "description has %zu", rp, ti, len(btx), len(etx));
 	for (j = 0; j < len(btx); j++) {
 		jobj *b = idx(btx, j), *e = idx(etx, j);
@@ -116,18 +116,18 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 			if (strcmp(rj_gets(b, fields[f]), rj_gets(e, fields[f]))) {
 				jstrict_quote(q, sizeof q, rj_gets(b, fields[f]));
 				jstrict_quote(q2, sizeof q2, rj_gets(e, fields[f]));
-				return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].%s: "
+				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].%s: "
 						  "\"%s\", the description has \"%s\"", rp, ti, j,
 						  fields[f], q, q2);
 			}
 		if (strcmp(rj_gets(b, "status"), "done")) {
 			jstrict_quote(q, sizeof q, rj_gets(b, "status"));
-			return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].status: "
+			return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].status: "
 					  "\"%s\": the transaction did not complete (hang, timeout, "
 					  "error or interrupt), its counters are not final", rp, ti, j, q);
 		}
 		if (len(bc) != len(ec))
-			return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].channels: %zu "
+			return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].channels: %zu "
 					  "PLIOs, the description has %zu", rp, ti, j, len(bc),
 					  len(ec));
 		for (k = 0; k < len(bc); k++) {
@@ -136,12 +136,12 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 			if (strcmp(rj_gets(ch, "plio"), rj_gets(idx(ec, k), "plio"))) {
 				jstrict_quote(q, sizeof q, rj_gets(ch, "plio"));
 				jstrict_quote(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
-				return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
+				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
 						  "channels[%zu].plio: \"%s\", the description has "
 						  "\"%s\"", rp, ti, j, k, q, q2);
 			}
 			if (rj_get(ch, "finished") && !json_object_get_boolean(rj_get(ch, "finished")))
-				return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
+				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
 						  "channels[%zu].finished: false: the channel did not "
 						  "move all its data, its counters are not final", rp, ti,
 						  j, k);
@@ -150,7 +150,7 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 								   "cycles"};
 				jobj *v = rj_get(ch, keys[kind]);
 				if (!is_num(v) || json_object_get_double(v) < 0)
-					return aieth_fail(AIETH_EINVAL, "%s: tests[%zu].transactions"
+					return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions"
 							  "[%zu].channels[%zu].%s: %s", rp, ti, j, k,
 							  keys[kind], v ? "expected a number >= 0"
 									: "missing");
@@ -205,13 +205,13 @@ static int add_pair(aieth_calib *c, const char *spec, const char *rp)
 {
 	cal_pair *np = realloc(c->pairs, (c->npairs + 1) * sizeof *np);
 	if (!np)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	c->pairs = np;
-	np[c->npairs].spec = aieth_strdup(spec);
-	np[c->npairs].report = aieth_strdup(rp);
+	np[c->npairs].spec = aieth__strdup(spec);
+	np[c->npairs].report = aieth__strdup(rp);
 	c->npairs++;
 	if (!np[c->npairs - 1].spec || !np[c->npairs - 1].report)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	return AIETH_OK;
 }
 
@@ -223,13 +223,13 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	char q[100];
 	size_t i, ti = 0;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (note)
 		*note = NULL;
 	if (!c || !spec || !rp)
-		return aieth_fail(AIETH_EINVAL, "aieth_calib_add: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_calib_add: NULL argument");
 	if (c->npairs >= 1000)
-		return aieth_fail(AIETH_EINVAL, "calibrate: more than 1000 reports");
+		return aieth__fail(AIETH_EINVAL, "calibrate: more than 1000 reports");
 	if ((rc = aieth_report_load(&br, rp)))
 		return rc;
 	/* The description on the base board: its test's shape and name. */
@@ -241,7 +241,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	eb = rj_gets(br->env, "board");
 	if (*eb && strcmp(eb, c->board_name)) {
 		jstrict_quote(q, sizeof q, eb);
-		rc = aieth_fail(AIETH_EINVAL, "%s: environment.board: \"%s\" is another board than "
+		rc = aieth__fail(AIETH_EINVAL, "%s: environment.board: \"%s\" is another board than "
 				"the one calibrated (\"%s\", --board)", rp, q, c->board_name);
 		goto out;
 	}
@@ -253,7 +253,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 		}
 	if (!bt) {
 		jstrict_quote(q, sizeof q, name);
-		rc = aieth_fail(AIETH_EINVAL, "%s: tests[].name: no test named \"%s\" (the name in "
+		rc = aieth__fail(AIETH_EINVAL, "%s: tests[].name: no test named \"%s\" (the name in "
 				"%s): the report is not one of this description", rp, q, spec);
 		goto out;
 	}
@@ -262,7 +262,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	/* The report is fine; the description must run on the base board too. */
 	if (strcmp(est, "pass") && strcmp(est, "fail")) {
 		jobj *err = rj_get(et, "error");
-		rc = aieth_fail(AIETH_EINVAL, "%s: the emulated board cannot run it (%s, status %s)%s%s",
+		rc = aieth__fail(AIETH_EINVAL, "%s: the emulated board cannot run it (%s, status %s)%s%s",
 				spec, c->board_name, est, err ? ": " : "",
 				err ? rj_gets(err, "message") : "");
 		goto out;

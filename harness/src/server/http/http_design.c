@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "server/http_internal.h"
+#include "server/http/http_internal.h"
 #include "util/path.h"
 
 #define ARTIFACTS_MAX 256     /* files listed per session */
@@ -98,7 +98,7 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		pthread_mutex_lock(&s->mu);
 		/* another token's design is answered as a missing one */
 		e = srv_xclbin_find_locked(s, r->route.sha, srv_xclbin_owner(s, r->who));
-		path = e ? aieth_path_join(s->cache_dir, e->sha) : NULL;
+		path = e ? aieth__path_join(s->cache_dir, e->sha) : NULL;
 		/* opened under the lock: an eviction after it leaves the open
 		 * file readable */
 		fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
@@ -187,7 +187,7 @@ enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	/* a running session's summary as it stands now */
 	if (x->state == SS_ACTIVE && !x->refs)
 		srv_artifacts_summary(s, x);
-	if (x->artdir && !(dir = aieth_strdup(x->artdir))) {
+	if (x->artdir && !(dir = aieth__strdup(x->artdir))) {
 		pthread_mutex_unlock(&s->mu);
 		return http_reply_err(c, r, 500, NULL, "artifacts: out of memory");
 	}

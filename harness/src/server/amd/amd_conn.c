@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "core/session_internal.h"
-#include "server/amd_conn_internal.h"
+#include "server/amd/amd_conn_internal.h"
 #include "server/srv_names.h"
 #include "util/path.h"
 
@@ -190,7 +190,7 @@ static int on_mgr(amd_conn *c)
 		snprintf(req.graphs[i].name, sizeof req.graphs[i].name, "%s", m->graph[i]);
 		if (md) {
 			snprintf(req.graphs[i].model, sizeof req.graphs[i].model, "%s", md->model);
-			if (md->params && !(req.graphs[i].params = aieth_strdup(md->params))) {
+			if (md->params && !(req.graphs[i].params = aieth__strdup(md->params))) {
 				srv_session_req_free(&req);
 				snprintf(c->why, sizeof c->why, "out of memory");
 				return -1;
@@ -215,7 +215,7 @@ static int on_mgr(amd_conn *c)
 		x->xrt_ini_len = (size_t)c->ini_len;
 	}
 	/* the emulated board takes no design xclbin: received, then ignored */
-	if (c->xpath && !strcmp(c->s->backend, "xrt") && !(x->xclbin = aieth_strdup(c->xpath))) {
+	if (c->xpath && !strcmp(c->s->backend, "xrt") && !(x->xclbin = aieth__strdup(c->xpath))) {
 		srv_free_sess(x);
 		snprintf(c->why, sizeof c->why, "out of memory");
 		return -1;
@@ -276,7 +276,7 @@ static int file_return(amd_conn *c)
 			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 			    !S_ISREG(st.st_mode) || (uint64_t)st.st_size > AMDP_MAX_FILE_BYTES)
 				continue;
-			if (!(names[n] = aieth_strdup(e->d_name)))
+			if (!(names[n] = aieth__strdup(e->d_name)))
 				break;
 			sizes[n++] = (uint64_t)st.st_size;
 		}
@@ -286,7 +286,7 @@ static int file_return(amd_conn *c)
 	for (i = 0; i < n && !rc; i++) {
 		uint8_t buf[65536];
 		uint64_t left = sizes[i];
-		char *path = aieth_path_join(c->x->artdir, names[i]);
+		char *path = aieth__path_join(c->x->artdir, names[i]);
 		int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
 		free(path);
 		amdp_enc_file_head(&c->out, names[i], sizes[i]);

@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "aieth.h"
-#include "spec/calibrate_internal.h"
+#include "runner/calibrate_internal.h"
 
 #define CAL_NPARAM 8
 #define CAL_BOARD_MAX_FILE (1u << 20)  /* docs/boards.md: board files */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/amd_conn_internal.h"
+#include "server/amd/amd_conn_internal.h"
 #include "util/path.h"
 
 int amd_xclbin_begin(amd_conn *c, uint64_t len)
@@ -43,7 +43,7 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 		srv_log(s, "xclbin cache: %u older designs evicted to make room for an AMD "
 			"client's xclbin (the limit is --xclbin-cache-mib %llu)", evicted,
 			(unsigned long long)(s->cache_max >> 20));
-	c->xpath = aieth_path_join(s->work_dir, "amd-xclbin.XXXXXX");
+	c->xpath = aieth__path_join(s->work_dir, "amd-xclbin.XXXXXX");
 	if (!c->xpath || (c->xfd = mkstemp(c->xpath)) < 0) {
 		snprintf(c->why, sizeof c->why, "xclbin: cannot create a scratch file in %s: %s",
 			 s->work_dir, c->xpath ? strerror(errno) : "out of memory");

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
-#include "spec/calibrate_impl.h"
+#include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
@@ -53,7 +53,7 @@ static char *board_text(aieth_calib *c, const int64_t *x, size_t *len)
 	if (!s)
 		return NULL;
 	*len = strlen(s);
-	return aieth_strdup(s);
+	return aieth__strdup(s);
 }
 
 int cal_write_board(aieth_calib *c, const int64_t *x, const char *path)
@@ -62,9 +62,9 @@ int cal_write_board(aieth_calib *c, const int64_t *x, const char *path)
 	char *t = board_text(c, x, &len);
 	int rc;
 	if (!t)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	t[len] = '\0';
-	rc = aieth_write_atomic(path, t, len);
+	rc = aieth__write_atomic(path, t, len);
 	free(t);
 	return rc;
 }
@@ -85,7 +85,7 @@ int cal_run(aieth_calib *c, const char *spec, aieth_report **out)
 	rc = aieth_report_run(r, spec, &o);
 	if (rc || !r->tests || json_object_array_length(r->tests) < 1) {
 		aieth_report_free(r);
-		return rc ? rc : aieth_fail(AIETH_EINVAL, "%s: no test was run", spec);
+		return rc ? rc : aieth__fail(AIETH_EINVAL, "%s: no test was run", spec);
 	}
 	*out = r;
 	return AIETH_OK;

@@ -13,7 +13,7 @@
 
 #include "aieth.h"
 #include "data/data.h"
-#include "spec/spec.h"
+#include "runner/spec.h"
 #include "util/fileio.h"
 
 #define DEFAULT_TIMEOUT_MS 10000u

@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#include "server/amd_conn_internal.h"
+#include "server/amd/amd_conn_internal.h"
 
 int amd_io_dying(amd_conn *c)
 {

@@ -12,7 +12,7 @@
 
 #ifdef AIETH_HAVE_MHD
 
-#include "server/http_internal.h"
+#include "server/http/http_internal.h"
 
 /* status classes counted for the metrics */
 const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 206, 400, 401, 403, 404,

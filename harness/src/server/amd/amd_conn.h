@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * server/amd_conn.h - one connection of AMD's protocol (amd_conn.c), as
+ * server/amd/amd_conn.h - one connection of AMD's protocol (amd_conn.c), as
  * the listener (amd_listen.c) starts it: the handshake, the manager that
  * becomes a session in the shared queue (srv_core.c), transactions run back
  * to back by a runner thread, graph calls, the file return, the end.

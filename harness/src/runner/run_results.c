@@ -12,8 +12,8 @@
 
 #include "aieth.h"
 #include "report/report_internal.h"
-#include "spec/run_internal.h"
-#include "spec/spec.h"
+#include "runner/run_internal.h"
+#include "runner/spec.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
@@ -48,14 +48,14 @@ static void put_integrity(jobj *ch, int checked, const char *reason, const aieth
 static int save_rx(run_ctx *c, const spec_chan *sc, const chan_run *cr, const uint8_t *data,
 		   size_t len, jobj *ch)
 {
-	char *path = aieth_path_join(c->o && c->o->out_dir ? c->o->out_dir : ".", sc->save.path);
+	char *path = aieth__path_join(c->o && c->o->out_dir ? c->o->out_dir : ".", sc->save.path);
 	int rc;
 	if (!path)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (sc->save.kind == SRC_TEXT)
-		rc = aieth_text_write(path, sc->save.have_type ? sc->save.type : cr->etype, data, len);
+		rc = aieth__text_write(path, sc->save.have_type ? sc->save.type : cr->etype, data, len);
 	else
-		rc = aieth_write_atomic(path, data, len);
+		rc = aieth__write_atomic(path, data, len);
 	if (!rc)
 		rj_str(ch, "saved_to", path);
 	free(path);
@@ -142,18 +142,18 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 			rn_rx_zeros(cr, got); /* not received: zeros, as in a zeroed buffer */
 		if (sc->have_tiling) {
 			/* the stream arrived whole in cr->mem: scatter, compare, save */
-			size_t bb = (size_t)aieth_tiling_buffer_elems(&sc->tiling) * cr->esize;
+			size_t bb = (size_t)aieth__tiling_buffer_elems(&sc->tiling) * cr->esize;
 			size_t n = bb < cr->golden_len ? bb : cr->golden_len;
 			tiled = calloc(1, bb ? bb : 1);
 			if (!tiled) {
-				aieth_fail(AIETH_ENOMEM, "out of memory for the tiling buffer");
+				aieth__fail(AIETH_ENOMEM, "out of memory for the tiling buffer");
 				rn_test_error(c, "check", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 				code = AIETH_EXIT_INFRA;
 			} else {
-				aieth_tiling_scatter(&sc->tiling, cr->esize, cr->mem, tiled);
+				aieth__tiling_scatter(&sc->tiling, cr->esize, cr->mem, tiled);
 				n -= n % cr->esize;
 				if (cr->golden)
-					aieth_compare(tiled, cr->golden, n, cr->etype, sc->abs_tol,
+					aieth__compare(tiled, cr->golden, n, cr->etype, sc->abs_tol,
 						      sc->rel_tol, &cmp);
 				if (sc->save.kind && save_rx(c, sc, cr, tiled, bb, ch))
 					cr->save_failed = 1;
@@ -163,20 +163,20 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 			cmp = cr->cmp;
 		}
 		if (cr->io_failed) {
-			aieth_fail(AIETH_EIO, "%s: %s", sc->jpath, cr->io_err);
+			aieth__fail(AIETH_EIO, "%s: %s", sc->jpath, cr->io_err);
 			put_integrity(ch, 0, cr->io_err, NULL);
 			rn_test_error(c, "check", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
-			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		} else if (!res.valid && (cr->golden || cr->have_golden)) {
 			/* never a pass: the data cannot be what the description expects */
 			put_integrity(ch, 0,
 				      "not valid: the size exceeds the URAM, the data beyond it is "
 				      "filler (TX) or wrapped (RX)",
 				      NULL);
-			aieth_fail(AIETH_EINVAL, "%s: golden data given, but the received data is "
+			aieth__fail(AIETH_EINVAL, "%s: golden data given, but the received data is "
 				   "not valid (beyond the URAM)", sc->jpath);
 			rn_test_error(c, "check", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
-			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		} else if (!res.valid) {
 			put_integrity(ch, 0,
 				      "not valid: the size exceeds the URAM, the data beyond it is "
@@ -191,7 +191,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		}
 		if (sc->save.kind && !saved) {
 			if (cr->saving && !cr->save_failed && !cr->io_failed &&
-			    aieth_out_commit(&cr->out) == AIETH_OK) {
+			    aieth__out_commit(&cr->out) == AIETH_OK) {
 				rj_str(ch, "saved_to", cr->save_path);
 			} else if (!cr->save_failed) {
 				cr->save_failed = 1;
@@ -199,14 +199,14 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 					 cr->io_failed ? "not saved: reading the data failed"
 						       : aieth_error_message());
 			} else {
-				aieth_fail(AIETH_EIO, "%s", cr->save_err);
+				aieth__fail(AIETH_EIO, "%s", cr->save_err);
 			}
 			cr->saving = 0;
 		}
 		if (sc->save.kind && cr->save_failed) {
 			rn_test_error(c, "save", AIETH_EIO, "check --out and the save path",
 				   AIETH_EXIT_INPUT);
-			code = aieth_exit_worst(code, AIETH_EXIT_INPUT);
+			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		}
 		free(tiled);
 	}
@@ -223,7 +223,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		rj_bool(t1, "passed", ok);
 		rj_push(th, t1);
 		if (!ok && status == AIETH_TXN_DONE)
-			code = aieth_exit_worst(code, AIETH_EXIT_FAIL);
+			code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
 	}
 	rj_set(ch, "thresholds", th);
 	if (status == AIETH_TXN_TIMEOUT)

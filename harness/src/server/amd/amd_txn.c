@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "core/session_internal.h"
-#include "server/amd_conn_internal.h"
+#include "server/amd/amd_conn_internal.h"
 
 static amd_txn *txn_find(amd_conn *c, uint32_t id)
 {

@@ -22,7 +22,7 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
-#include "server/http_internal.h"
+#include "server/http/http_internal.h"
 #include "util/json_strict.h"
 
 #define CONN_LIMIT 64
@@ -619,7 +619,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	http_conns *t = calloc(1, sizeof *t);
 
 	if (!t)
-		return aieth_fail(AIETH_ENOMEM, "server: out of memory");
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	pthread_mutex_init(&t->mu, NULL);
 	s->conns = t;
 
@@ -647,7 +647,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	if (!d) {
 		int e = errno;
 		conns_free(s);
-		return aieth_fail(AIETH_EIO, "listen address %s: cannot listen (%s)", o->listen,
+		return aieth__fail(AIETH_EIO, "listen address %s: cannot listen (%s)", o->listen,
 				  e ? strerror(e) : "libmicrohttpd refused to start");
 	}
 	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -710,7 +710,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	(void)s;
 	(void)o;
 	(void)addr;
-	return aieth_fail(AIETH_EUNSUPPORTED, "th_server: this build has no HTTP server "
+	return aieth__fail(AIETH_EUNSUPPORTED, "th_server: this build has no HTTP server "
 			  "(libaieth was built without libmicrohttpd)");
 }
 

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "spec/calibrate_internal.h"
+#include "runner/calibrate_internal.h"
 
 typedef struct {
 	const cal_search_cfg *cfg;

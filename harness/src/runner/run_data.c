@@ -14,8 +14,8 @@
 
 #include "aieth.h"
 #include "report/report_internal.h"
-#include "spec/run_internal.h"
-#include "spec/spec.h"
+#include "runner/run_internal.h"
+#include "runner/spec.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
@@ -27,16 +27,16 @@
 static int bin_len(const char *path, int *fd, uint64_t *len)
 {
 	struct stat st;
-	int f = -1, rc = aieth_open_input(path, &f, &st);
+	int f = -1, rc = aieth__open_input(path, &f, &st);
 	if (rc)
 		return rc;
 	if (st.st_size == 0) {
 		close(f);
-		return aieth_fail(AIETH_EINVAL, "%s: file is empty (0 bytes of data)", path);
+		return aieth__fail(AIETH_EINVAL, "%s: file is empty (0 bytes of data)", path);
 	}
 	if ((uint64_t)st.st_size > MAX_DATA_BYTES) {
 		close(f);
-		return aieth_fail(AIETH_EINVAL, "%s: %llu bytes, more than the %llu a channel can "
+		return aieth__fail(AIETH_EINVAL, "%s: %llu bytes, more than the %llu a channel can "
 				  "carry", path, (unsigned long long)st.st_size,
 				  (unsigned long long)MAX_DATA_BYTES);
 	}
@@ -62,7 +62,7 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 		src->kind = AIETH_SRC_FILE;
 		src->what = s->path;
 		if ((rc = bin_len(s->path, fd, &src->len)))
-			return aieth_fail_prefix(rc, "%s", what);
+			return aieth__fail_prefix(rc, "%s", what);
 		src->fd = *fd;
 		return AIETH_OK;
 	case SRC_TEXT:
@@ -70,23 +70,23 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 		 * file: memory stays bounded whatever the text's size */
 		src->kind = AIETH_SRC_FILE;
 		src->what = s->path;
-		if ((rc = aieth_open_scratch(fd)) ||
-		    (rc = aieth_text_convert(s->path, s->type, MAX_DATA_BYTES, *fd, &src->len)))
-			return aieth_fail_prefix(rc, "%s", what);
+		if ((rc = aieth__open_scratch(fd)) ||
+		    (rc = aieth__text_convert(s->path, s->type, MAX_DATA_BYTES, *fd, &src->len)))
+			return aieth__fail_prefix(rc, "%s", what);
 		src->fd = *fd;
 		return AIETH_OK;
 	case SRC_PATTERN: {
 		uint8_t one[16];
-		size_t es = aieth_elem_size(s->pat.type);
+		size_t es = aieth__elem_size(s->pat.type);
 		if (!want)
-			return aieth_fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
+			return aieth__fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
 		if (want % es)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: %llu bytes is not a whole number of %s elements", what,
-					  (unsigned long long)want, aieth_elem_name(s->pat.type));
+					  (unsigned long long)want, aieth__elem_name(s->pat.type));
 		/* one element tells whether the pattern's values fit the type */
-		if ((rc = aieth_pattern_fill(&s->pat, one, es)))
-			return aieth_fail_prefix(rc, "%s", what);
+		if ((rc = aieth__pattern_fill(&s->pat, one, es)))
+			return aieth__fail_prefix(rc, "%s", what);
 		src->kind = AIETH_SRC_PATTERN;
 		src->pat = s->pat;
 		return AIETH_OK;
@@ -103,27 +103,27 @@ static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **
 	*len = 0;
 	switch (s->kind) {
 	case SRC_BINARY:
-		if ((rc = aieth_bin_read(s->path, MAX_DATA_BYTES, out, len)))
-			return aieth_fail_prefix(rc, "%s", what);
+		if ((rc = aieth__bin_read(s->path, MAX_DATA_BYTES, out, len)))
+			return aieth__fail_prefix(rc, "%s", what);
 		return AIETH_OK;
 	case SRC_TEXT:
-		if ((rc = aieth_text_read(s->path, s->type, MAX_DATA_BYTES, out, len)))
-			return aieth_fail_prefix(rc, "%s", what);
+		if ((rc = aieth__text_read(s->path, s->type, MAX_DATA_BYTES, out, len)))
+			return aieth__fail_prefix(rc, "%s", what);
 		return AIETH_OK;
 	case SRC_PATTERN:
 		if (!want)
-			return aieth_fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
-		if (want % aieth_elem_size(s->pat.type))
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
+		if (want % aieth__elem_size(s->pat.type))
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: %zu bytes is not a whole number of %s elements", what,
-					  want, aieth_elem_name(s->pat.type));
+					  want, aieth__elem_name(s->pat.type));
 		*out = malloc(want);
 		if (!*out)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", what, want);
-		if ((rc = aieth_pattern_fill(&s->pat, *out, want))) {
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", what, want);
+		if ((rc = aieth__pattern_fill(&s->pat, *out, want))) {
 			free(*out);
 			*out = NULL;
-			return aieth_fail_prefix(rc, "%s", what);
+			return aieth__fail_prefix(rc, "%s", what);
 		}
 		*len = want;
 		return AIETH_OK;
@@ -141,7 +141,7 @@ static void chan_type(const spec_chan *sc, chan_run *cr)
 		if (s[i]->have_type) {
 			cr->etype = s[i]->type;
 			cr->have_etype = 1;
-			cr->esize = aieth_elem_size(s[i]->type);
+			cr->esize = aieth__elem_size(s[i]->type);
 			return;
 		}
 	cr->etype = AIETH_ELEM_UINT8;
@@ -162,7 +162,7 @@ void rn_chan_close(chan_run *cr)
 	cr->mem = cr->golden = cr->scratch = NULL;
 	cr->scratch_cap = 0;
 	if (cr->saving)
-		aieth_out_abort(&cr->out);
+		aieth__out_abort(&cr->out);
 	cr->saving = 0;
 	free(cr->save_path);
 	cr->save_path = NULL;
@@ -186,25 +186,25 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 	cr->abs_tol = sc->abs_tol;
 	cr->rel_tol = sc->rel_tol;
 	if ((rc = aieth_board_plio_find(c->board, sc->plio, &cr->pl)))
-		return aieth_fail_prefix(rc, "%s: %s.plio", what, jp);
+		return aieth__fail_prefix(rc, "%s: %s.plio", what, jp);
 	tx = cr->pl.dir == AIETH_DIR_TO_AIE;
 	chan_type(sc, cr);
 	if (tx && (sc->golden.kind || sc->save.kind || sc->abs_tol > 0 || sc->rel_tol > 0))
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s: %s sends data to the AIE: \"golden\", \"tolerance\" and "
 				  "\"save\" belong to FROM_AIE channels",
 				  what, jp, sc->plio);
 	if (!tx && sc->data.kind)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s: %s receives data from the AIE: use \"golden\" for the "
 				  "expected data, not \"data\"",
 				  what, jp, sc->plio);
 	if (sc->have_tiling && !cr->have_etype)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s.tiling: the element size is unknown: give the %s a \"type\"",
 				  what, jp, tx ? "data" : "golden data");
 	if (st->mode == AIETH_MODE_FUNC && sc->repetition != 1)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s.repetition: %llu in FUNC mode; replay is only supported in "
 				  "PERF mode (use 1)",
 				  what, jp, (unsigned long long)sc->repetition);
@@ -212,10 +212,10 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 	snprintf(w, sizeof w, "%s: %s.%s", what, jp, tx ? "data" : "golden");
 	if (sc->have_tiling) {
 		/* tiling gathers from / scatters to a whole buffer: kept in memory */
-		uint64_t buf_bytes = aieth_tiling_buffer_elems(&sc->tiling) * cr->esize;
-		uint64_t stream = aieth_tiling_stream_elems(&sc->tiling) * cr->esize;
+		uint64_t buf_bytes = aieth__tiling_buffer_elems(&sc->tiling) * cr->esize;
+		uint64_t stream = aieth__tiling_stream_elems(&sc->tiling) * cr->esize;
 		if (sc->have_size && sc->size != stream)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: %s.size: %llu bytes, but the tiling moves %llu elements "
 					  "of %zu bytes = %llu bytes",
 					  what, jp, (unsigned long long)sc->size,
@@ -226,7 +226,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 			return rc;
 		if (raw && len != buf_bytes) {
 			free(raw);
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: has %zu bytes, the tiling buffer (buffer_dimension) holds "
 					  "%llu bytes",
 					  w, len, (unsigned long long)buf_bytes);
@@ -237,10 +237,10 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 			cr->mem = malloc(stream ? stream : 1);
 			if (!cr->mem) {
 				free(raw);
-				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", w);
+				return aieth__fail(AIETH_ENOMEM, "%s: out of memory", w);
 			}
 			if (raw)
-				aieth_tiling_gather(&sc->tiling, cr->esize, raw, cr->mem);
+				aieth__tiling_gather(&sc->tiling, cr->esize, raw, cr->mem);
 			else
 				memset(cr->mem, 0, stream);
 			free(raw);
@@ -252,7 +252,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 			cr->golden_len = len;
 			cr->mem = calloc(1, stream ? stream : 1);
 			if (!cr->mem)
-				return aieth_fail(AIETH_ENOMEM, "%s: out of memory", w);
+				return aieth__fail(AIETH_ENOMEM, "%s: out of memory", w);
 		}
 	} else {
 		aieth_src *src = tx ? &cr->src : &cr->gsrc;
@@ -261,29 +261,29 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 		if (rc)
 			return rc;
 		if (!sc->have_size && src->kind == AIETH_SRC_ZERO)
-			return aieth_fail(AIETH_EPARSE,
+			return aieth__fail(AIETH_EPARSE,
 					  "%s: %s.size: missing, and there is no %s file to take it "
 					  "from",
 					  what, jp, tx ? "data" : "golden");
 		cr->size = sc->have_size ? sc->size : src->len;
 		if (src->kind != AIETH_SRC_ZERO && src->len != cr->size)
-			return aieth_fail(AIETH_EINVAL, "%s: has %llu bytes, the channel's size is %llu",
+			return aieth__fail(AIETH_EINVAL, "%s: has %llu bytes, the channel's size is %llu",
 					  w, (unsigned long long)src->len,
 					  (unsigned long long)cr->size);
 		cr->have_golden = !tx && src->kind != AIETH_SRC_ZERO;
 		cr->cmp_len = cr->size - cr->size % cr->esize;
 	}
 	if (cr->size == 0 || cr->size % 16)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s.size: %llu bytes is not a positive multiple of 16 (one "
 				  "128-bit beat)",
 				  what, jp, (unsigned long long)cr->size);
 	if (sc->save.kind == SRC_TEXT && !sc->save.have_type && !cr->have_etype)
-		return aieth_fail(AIETH_EINVAL, "%s: %s.save: a text file needs a \"type\"", what, jp);
+		return aieth__fail(AIETH_EINVAL, "%s: %s.save: a text file needs a \"type\"", what, jp);
 	/* PERF: the board returns at most the URAM's worth of a channel */
 	if (!tx && st->mode == AIETH_MODE_PERF && cr->size > uram &&
 	    (sc->golden.kind || sc->save.kind))
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s.size: %llu bytes in PERF mode, but %s holds %llu bytes "
 				  "per channel (URAM): the board returns only the last %llu bytes by "
 				  "position, so \"%s\" cannot be honoured; use FUNC mode, or a size "
@@ -296,13 +296,13 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 		return AIETH_OK;
 	}
 	if (!tx && sc->save.kind && !sc->have_tiling) {
-		cr->save_path = aieth_path_join(c->o && c->o->out_dir ? c->o->out_dir : ".",
+		cr->save_path = aieth__path_join(c->o && c->o->out_dir ? c->o->out_dir : ".",
 						sc->save.path);
 		if (!cr->save_path)
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		cr->save_text = sc->save.kind == SRC_TEXT;
 		cr->save_type = sc->save.have_type ? sc->save.type : cr->etype;
-		if (aieth_out_open(&cr->out, cr->save_path)) {
+		if (aieth__out_open(&cr->out, cr->save_path)) {
 			cr->save_failed = 1;
 			snprintf(cr->save_err, sizeof cr->save_err, "%s", aieth_error_message());
 		} else {
@@ -317,7 +317,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 int rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
 	chan_run *cr = ctx;
-	if (aieth_src_read(&cr->src, off, buf, n)) {
+	if (aieth__src_read(&cr->src, off, buf, n)) {
 		cr->io_failed = 1;
 		snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
 		return -1;
@@ -329,7 +329,7 @@ static void save_fail(chan_run *cr)
 {
 	cr->save_failed = 1;
 	snprintf(cr->save_err, sizeof cr->save_err, "%s", aieth_error_message());
-	aieth_out_abort(&cr->out);
+	aieth__out_abort(&cr->out);
 	cr->saving = 0;
 }
 
@@ -348,26 +348,26 @@ static int rx_take(chan_run *cr, const uint8_t *buf, size_t n)
 		if (m > cr->scratch_cap) {
 			uint8_t *p = realloc(cr->scratch, m);
 			if (!p) {
-				aieth_fail(AIETH_ENOMEM, "out of memory for %zu bytes of golden data", m);
+				aieth__fail(AIETH_ENOMEM, "out of memory for %zu bytes of golden data", m);
 				goto io_fail;
 			}
 			cr->scratch = p;
 			cr->scratch_cap = m;
 		}
-		if (aieth_src_read(&cr->gsrc, off, cr->scratch, m))
+		if (aieth__src_read(&cr->gsrc, off, cr->scratch, m))
 			goto io_fail;
-		aieth_compare_more(buf, cr->scratch, m, off, cr->etype, cr->abs_tol, cr->rel_tol,
+		aieth__compare_more(buf, cr->scratch, m, off, cr->etype, cr->abs_tol, cr->rel_tol,
 				   &cr->cmp);
 	}
 	if (cr->saving) {
 		if (cr->save_text) {
 			char *text = NULL;
 			size_t tl = 0;
-			if (aieth_text_format(cr->save_type, buf, n, &text, &tl) ||
-			    aieth_write_full(cr->out.fd, text, tl, cr->save_path))
+			if (aieth__text_format(cr->save_type, buf, n, &text, &tl) ||
+			    aieth__write_full(cr->out.fd, text, tl, cr->save_path))
 				save_fail(cr);
 			free(text);
-		} else if (aieth_write_full(cr->out.fd, buf, n, cr->save_path)) {
+		} else if (aieth__write_full(cr->out.fd, buf, n, cr->save_path)) {
 			save_fail(cr);
 		}
 	}
@@ -395,7 +395,7 @@ int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n)
 {
 	chan_run *cr = ctx;
 	if (off < cr->hwm) {
-		aieth_fail(AIETH_EINVAL, "received data out of order: byte %llu after byte %llu",
+		aieth__fail(AIETH_EINVAL, "received data out of order: byte %llu after byte %llu",
 			   (unsigned long long)off, (unsigned long long)cr->hwm);
 		cr->io_failed = 1;
 		snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
@@ -413,12 +413,12 @@ int rn_prepare(run_ctx *c)
 	int rc;
 	c->cr = calloc(c->sp->ntxns, sizeof *c->cr);
 	if (!c->cr)
-		return aieth_fail(AIETH_ENOMEM, "out of memory");
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	for (i = 0; i < c->sp->ntxns; i++) {
 		spec_txn *st = &c->sp->txns[i];
 		c->cr[i] = calloc(st->nch, sizeof **c->cr);
 		if (!c->cr[i])
-			return aieth_fail(AIETH_ENOMEM, "out of memory");
+			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		for (j = 0; j < st->nch; j++)
 			c->cr[i][j].fd = c->cr[i][j].gfd = -1;
 		for (j = 0; j < st->nch; j++) {
@@ -426,7 +426,7 @@ int rn_prepare(run_ctx *c)
 				return rc;
 			for (k = 0; k < j; k++)
 				if (!strcmp(c->cr[i][k].pl.name, c->cr[i][j].pl.name))
-					return aieth_fail(AIETH_EINVAL,
+					return aieth__fail(AIETH_EINVAL,
 							  "%s: %s.plio: %s is also %s.plio (one entry "
 							  "per PLIO)",
 							  c->sp->path, st->ch[j].jpath,
@@ -440,7 +440,7 @@ int rn_prepare(run_ctx *c)
 					if (!strcmp(c->cr[i][k].pl.name, ends[e]))
 						break;
 				if (k == st->nch)
-					return aieth_fail(AIETH_EINVAL,
+					return aieth__fail(AIETH_EINVAL,
 							  "%s: %s.max_latency[%zu].%s: %s is not a "
 							  "channel of this transaction",
 							  c->sp->path, st->jpath, j, e ? "to" : "from",

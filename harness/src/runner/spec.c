@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "spec/spec.h"
+#include "runner/spec.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
@@ -46,7 +46,7 @@ static int lookup(const char *what, const char *path, jobj *o, const char *key, 
 	char p[160];
 	*v = get(o, key);
 	if (!*v && required)
-		return aieth_fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
 				  at(p, sizeof p, path, key));
 	return 0;
 }
@@ -61,19 +61,19 @@ static int get_i64(const char *what, const char *path, jobj *o, const char *key,
 	if (rc || !v)
 		return rc;
 	if (!json_object_is_type(v, json_type_int))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an integer, got %s", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an integer, got %s", what,
 				  at(p, sizeof p, path, key),
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	x = json_object_get_int64(v);
 	/* json-c holds 2^63..2^64-1 as unsigned and clamps get_int64 to
 	 * INT64_MAX: compare the value as written */
 	if (x >= 0 && max >= 0 && json_object_get_uint64(v) > (uint64_t)max)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%lld..%lld)",
+		return aieth__fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%lld..%lld)",
 				  what, at(p, sizeof p, path, key),
 				  (unsigned long long)json_object_get_uint64(v), (long long)min,
 				  (long long)max);
 	if (x < min || x > max)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)", what,
 				  at(p, sizeof p, path, key), (long long)x, (long long)min,
 				  (long long)max);
 	*out = x;
@@ -90,17 +90,17 @@ static int get_num(const char *what, const char *path, jobj *o, const char *key,
 	if (rc || !v)
 		return rc;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected a number, got %s", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected a number, got %s", what,
 				  at(p, sizeof p, path, key),
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	x = json_object_get_double(v);
 	if (!isfinite(x)) /* 1e999: say what was written, not what it became */
-		return aieth_fail(AIETH_EINVAL, "%s: %s: value %s is beyond the range of a double "
+		return aieth__fail(AIETH_EINVAL, "%s: %s: value %s is beyond the range of a double "
 						"(the range here is %g..%g)",
 				  what, at(p, sizeof p, path, key),
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), min, max);
 	if (!(x >= min && x <= max))
-		return aieth_fail(AIETH_EINVAL, "%s: %s: value %g is out of range (%g..%g)", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: value %g is out of range (%g..%g)", what,
 				  at(p, sizeof p, path, key), x, min, max);
 	*out = x;
 	return 0;
@@ -120,20 +120,20 @@ static int get_i64_array(const char *what, const char *path, jobj *o, const char
 		return rc;
 	at(p, sizeof p, path, key);
 	if (!json_object_is_type(v, json_type_array))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an array of integers", what, p);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an array of integers", what, p);
 	len = json_object_array_length(v);
 	if (len < 1 || len > maxn)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: %zu entries, expected 1..%zu", what, p, len,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, expected 1..%zu", what, p, len,
 				  maxn);
 	for (i = 0; i < len; i++) {
 		jobj *e = json_object_array_get_idx(v, i);
 		int64_t x;
 		snprintf(q, sizeof q, "%s[%zu]", p, i);
 		if (!json_object_is_type(e, json_type_int))
-			return aieth_fail(AIETH_EPARSE, "%s: %s: expected an integer", what, q);
+			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an integer", what, q);
 		x = json_object_get_int64(e);
 		if (x < min || x > max)
-			return aieth_fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)",
+			return aieth__fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)",
 					  what, q, (long long)x, (long long)min, (long long)max);
 		out[i] = x;
 	}
@@ -153,12 +153,12 @@ static int dup_string(const char *what, const char *path, jobj *o, const char *k
 	 * characters (a newline could forge a marker line, ESC a terminal) */
 	for (i = 0; !strcmp(key, "name") && s[i]; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: %s%sname: control character 0x%02x at byte %zu; names "
 					  "may not contain control characters",
 					  what, path, *path ? "." : "", (unsigned char)s[i], i);
-	*out = aieth_strdup(s);
-	return *out ? 0 : aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+	*out = aieth__strdup(s);
+	return *out ? 0 : aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -180,7 +180,7 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object with \"file\"%s", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object with \"file\"%s", what,
 				  path, output ? "" : " or \"pattern\"");
 	if (get(o, "pattern") && !output) {
 		if ((rc = jstrict_keys(what, path, o, pat_keys)) ||
@@ -207,17 +207,17 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 				return rc;
 			s->pat.seed = (uint64_t)seed;
 		} else {
-			return aieth_fail(AIETH_EINVAL,
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: %s: pattern \"%s\" is unknown (ramp, constant, random)",
 					  what, at(p, sizeof p, path, "pattern"), pat);
 		}
 		if (s->pat.kind != AIETH_PAT_RANDOM && !type)
-			return aieth_fail(AIETH_EPARSE, "%s: %s: missing: a %s pattern needs an element "
+			return aieth__fail(AIETH_EPARSE, "%s: %s: missing: a %s pattern needs an element "
 							"type",
 					  what, at(p, sizeof p, path, "type"), pat);
 		if (type) {
-			if ((rc = aieth_elem_parse(type, &s->pat.type)))
-				return aieth_fail_prefix(rc, "%s: %s", what, at(p, sizeof p, path, "type"));
+			if ((rc = aieth__elem_parse(type, &s->pat.type)))
+				return aieth__fail_prefix(rc, "%s: %s", what, at(p, sizeof p, path, "type"));
 			s->have_type = 1;
 			s->type = s->pat.type;
 		}
@@ -229,7 +229,7 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 	    (rc = jstrict_get_string(what, path, o, "type", 0, &type)))
 		return rc;
 	if (!*file)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: empty file name", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: empty file name", what,
 				  at(p, sizeof p, path, "file"));
 	if (!format)
 		format = ends_with(file, ".txt") ? "text" : "binary";
@@ -238,23 +238,23 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 	else if (!strcmp(format, "binary"))
 		s->kind = SRC_BINARY;
 	else
-		return aieth_fail(AIETH_EINVAL, "%s: %s: format \"%s\" is unknown (binary, text)",
+		return aieth__fail(AIETH_EINVAL, "%s: %s: format \"%s\" is unknown (binary, text)",
 				  what, at(p, sizeof p, path, "format"), format);
 	if (type) {
-		if ((rc = aieth_elem_parse(type, &s->type)))
-			return aieth_fail_prefix(rc, "%s: %s", what, at(p, sizeof p, path, "type"));
+		if ((rc = aieth__elem_parse(type, &s->type)))
+			return aieth__fail_prefix(rc, "%s: %s", what, at(p, sizeof p, path, "type"));
 		s->have_type = 1;
 	} else if (s->kind == SRC_TEXT) {
-		return aieth_fail(AIETH_EPARSE, "%s: %s: missing: text files need an element type "
+		return aieth__fail(AIETH_EPARSE, "%s: %s: missing: text files need an element type "
 						"(int8 ... cfloat)",
 				  what, at(p, sizeof p, path, "type"));
 	}
-	s->given = aieth_strdup(file);
+	s->given = aieth__strdup(file);
 	/* inputs resolve against the description's folder; outputs later,
 	 * against the output directory */
-	s->path = output ? aieth_strdup(file) : aieth_path_join(sp->dir, file);
+	s->path = output ? aieth__strdup(file) : aieth__path_join(sp->dir, file);
 	if (!s->given || !s->path)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	return 0;
 }
 
@@ -273,7 +273,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 
 	memset(tl, 0, sizeof *tl);
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)))
 		return rc;
 	if ((rc = get_i64_array(what, path, o, "buffer_dimension", 1, 1, UINT32_MAX,
@@ -286,7 +286,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 				AIETH_TILING_MAX_DIMS, v, &n2)))
 		return rc;
 	if (n2 != n)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
 				  at(p, sizeof p, path, "tiling_dimension"), n2, n);
 	for (i = 0; i < n; i++)
 		tl->tiling_dimension[i] = (uint32_t)v[i];
@@ -294,7 +294,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 				AIETH_TILING_MAX_DIMS, v, &n2)))
 		return rc;
 	if (n2 && n2 != n)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
 				  at(p, sizeof p, path, "offset"), n2, n);
 	for (i = 0; i < n2; i++)
 		tl->offset[i] = v[i];
@@ -302,7 +302,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 				AIETH_TILING_MAX_DIMS, v, &n2)))
 		return rc;
 	if (n2 && n2 != n)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
 				  at(p, sizeof p, path, "boundary_dimension"), n2, n);
 	tl->nbound = (uint32_t)n2;
 	for (i = 0; i < n2; i++)
@@ -314,17 +314,17 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 	if (tr) {
 		at(p, sizeof p, path, "tile_traversal");
 		if (!json_object_is_type(tr, json_type_array))
-			return aieth_fail(AIETH_EPARSE, "%s: %s: expected an array", what, p);
+			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an array", what, p);
 		n = json_object_array_length(tr);
 		if (n > AIETH_TILING_MAX_LOOPS)
-			return aieth_fail(AIETH_EINVAL, "%s: %s: %zu loops, the limit is %d", what, p, n,
+			return aieth__fail(AIETH_EINVAL, "%s: %s: %zu loops, the limit is %d", what, p, n,
 					  AIETH_TILING_MAX_LOOPS);
 		for (i = 0; i < n; i++) {
 			jobj *e = json_object_array_get_idx(tr, i);
 			int64_t d = 0, st = 0, w = 1;
 			snprintf(q, sizeof q, "%s[%zu]", p, i);
 			if (!json_object_is_type(e, json_type_object))
-				return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, q);
+				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, q);
 			if ((rc = jstrict_keys(what, q, e, tkeys)) ||
 			    (rc = get_i64(what, q, e, "dimension", 1, 0, AIETH_TILING_MAX_DIMS - 1, &d)) ||
 			    (rc = get_i64(what, q, e, "stride", 1, INT32_MIN, INT32_MAX, &st)) ||
@@ -337,7 +337,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 		tl->nloops = (uint32_t)n;
 	}
 	snprintf(q, sizeof q, "%s: %s", what, path);
-	return aieth_tiling_check(q, tl);
+	return aieth__tiling_check(q, tl);
 }
 
 static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
@@ -354,12 +354,12 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)) ||
 	    (rc = jstrict_get_string(what, path, o, "plio", 1, &plio)))
 		return rc;
 	if (strlen(plio) >= sizeof c->plio)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: \"%.40s...\" is not a PLIO name", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: \"%.40s...\" is not a PLIO name", what,
 				  at(p, sizeof p, path, "plio"), plio);
 	strcpy(c->plio, plio);
 	c->repetition = 1;
@@ -375,7 +375,7 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 		return rc;
 	c->repetition = (uint64_t)x;
 	if (c->have_size && c->size > AIETH_MAX_CHANNEL_BYTES / c->repetition)
-		return aieth_fail(AIETH_EINVAL,
+		return aieth__fail(AIETH_EINVAL,
 				  "%s: %s: size %llu x repetition %llu is more than %llu bytes", what,
 				  path, (unsigned long long)c->size, (unsigned long long)c->repetition,
 				  AIETH_MAX_CHANNEL_BYTES);
@@ -395,19 +395,19 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 	if ((v = get(o, "tolerance"))) {
 		at(p, sizeof p, path, "tolerance");
 		if (!json_object_is_type(v, json_type_object))
-			return aieth_fail(AIETH_EPARSE, "%s: %s: expected {\"abs\": x, \"rel\": y}", what, p);
+			return aieth__fail(AIETH_EPARSE, "%s: %s: expected {\"abs\": x, \"rel\": y}", what, p);
 		if ((rc = jstrict_keys(what, p, v, tol_keys)) ||
 		    (rc = get_num(what, p, v, "abs", 0, 0, 1e300, &c->abs_tol)) ||
 		    (rc = get_num(what, p, v, "rel", 0, 0, 1e300, &c->rel_tol)))
 			return rc;
 		/* integers compare exactly: a tolerance there is a mistake */
-		if (!c->golden.have_type || !aieth_elem_is_float(c->golden.type))
-			return aieth_fail(AIETH_EINVAL,
+		if (!c->golden.have_type || !aieth__elem_is_float(c->golden.type))
+			return aieth__fail(AIETH_EINVAL,
 					  "%s: %s: a tolerance applies to float, double and cfloat "
 					  "golden data; the golden data here is %s",
 					  what, p,
 					  !c->golden.kind	   ? "not given"
-					  : c->golden.have_type ? aieth_elem_name(c->golden.type)
+					  : c->golden.have_type ? aieth__elem_name(c->golden.type)
 								: "bytes (no \"type\" given)");
 	}
 	if ((v = get(o, "tiling"))) {
@@ -436,7 +436,7 @@ static int parse_regression(const char *what, const char *path, jobj *o, spec_re
 		return 0;
 	at(p, sizeof p, path, "regression");
 	if (!json_object_is_type(v, json_type_object) || !json_object_object_length(v))
-		return aieth_fail(AIETH_EPARSE,
+		return aieth__fail(AIETH_EPARSE,
 				  "%s: %s: expected an object with one or more of throughput_pct, "
 				  "latency_pct, cycles_pct (tolerances in percent)",
 				  what, p);
@@ -462,7 +462,7 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)) ||
 	    (rc = dup_string(what, path, o, "name", 0, &t->name)) ||
 	    (rc = jstrict_get_string(what, path, o, "mode", 1, &mode)) ||
@@ -473,7 +473,7 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 	else if (!strcmp(mode, "func"))
 		t->mode = AIETH_MODE_FUNC;
 	else
-		return aieth_fail(AIETH_EINVAL, "%s: %s: mode \"%s\" is unknown (perf, func)", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: mode \"%s\" is unknown (perf, func)", what,
 				  at(p, sizeof p, path, "mode"), mode);
 	if (get(o, "timeout_ms")) {
 		if ((rc = get_i64(what, path, o, "timeout_ms", 1, 0, UINT32_MAX, &x)))
@@ -484,16 +484,16 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 	chs = get(o, "channels");
 	at(p, sizeof p, path, "channels");
 	if (!chs)
-		return aieth_fail(AIETH_EPARSE, "%s: %s: missing (required)", what, p);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: missing (required)", what, p);
 	if (!json_object_is_type(chs, json_type_array) || !(n = json_object_array_length(chs)))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected a non-empty array of channels", what,
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected a non-empty array of channels", what,
 				  p);
 	if (n > 72)
-		return aieth_fail(AIETH_EINVAL, "%s: %s: %zu channels, no board has more than 72", what,
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu channels, no board has more than 72", what,
 				  p, n);
 	t->ch = calloc(n, sizeof *t->ch);
 	if (!t->ch)
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	t->nch = n;
 	for (i = 0; i < n; i++) {
 		snprintf(t->ch[i].jpath, sizeof t->ch[i].jpath, "%s.channels[%zu]", path, i);
@@ -504,24 +504,24 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 	if (lat) {
 		at(p, sizeof p, path, "max_latency");
 		if (!json_object_is_type(lat, json_type_array))
-			return aieth_fail(AIETH_EPARSE, "%s: %s: expected an array", what, p);
+			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an array", what, p);
 		n = json_object_array_length(lat);
 		t->lat = calloc(n ? n : 1, sizeof *t->lat);
 		if (!t->lat)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		for (i = 0; i < n; i++) {
 			jobj *e = json_object_array_get_idx(lat, i);
 			const char *from = NULL, *to = NULL;
 			snprintf(q, sizeof q, "%s[%zu]", p, i);
 			if (!json_object_is_type(e, json_type_object))
-				return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, q);
+				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, q);
 			if ((rc = jstrict_keys(what, q, e, lkeys)) ||
 			    (rc = jstrict_get_string(what, q, e, "from", 1, &from)) ||
 			    (rc = jstrict_get_string(what, q, e, "to", 1, &to)) ||
 			    (rc = get_i64(what, q, e, "max_cycles", 1, 0, INT64_MAX, &x)))
 				return rc;
 			if (!strcmp(from, to))
-				return aieth_fail(AIETH_EINVAL,
+				return aieth__fail(AIETH_EINVAL,
 						  "%s: %s: \"from\" and \"to\" are both %s; a latency "
 						  "is between two channels",
 						  what, q, from);
@@ -541,7 +541,7 @@ static int parse_graph(const char *what, jobj *o, const char *path, spec_graph *
 	int64_t it = AIETH_ITERATIONS_FOREVER;
 	int rc;
 	if (!json_object_is_type(o, json_type_object))
-		return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
 	if ((rc = jstrict_keys(what, path, o, keys)) ||
 	    (rc = dup_string(what, path, o, "name", 1, &g->name)) ||
 	    (rc = get_i64(what, path, o, "iterations", 0, -1, INT64_MAX, &it)) ||
@@ -551,11 +551,11 @@ static int parse_graph(const char *what, jobj *o, const char *path, spec_graph *
 	if ((pv = get(o, "params"))) {
 		char p[160];
 		if (!json_object_is_type(pv, json_type_object))
-			return aieth_fail(AIETH_EPARSE, "%s: %s: expected an object", what,
+			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what,
 					  at(p, sizeof p, path, "params"));
-		g->params = aieth_strdup(json_object_to_json_string_ext(pv, JSON_C_TO_STRING_PLAIN));
+		g->params = aieth__strdup(json_object_to_json_string_ext(pv, JSON_C_TO_STRING_PLAIN));
 		if (!g->params)
-			return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
 	return 0;
 }
@@ -605,7 +605,7 @@ static char *default_name(const char *path)
 	const char *b = strrchr(path, '/');
 	char *n, *dot;
 	b = b ? b + 1 : path;
-	n = aieth_strdup(b);
+	n = aieth__strdup(b);
 	if (n && (dot = strrchr(n, '.')) && dot != n)
 		*dot = '\0';
 	/* "test.json" says little: use its folder's name */
@@ -636,7 +636,7 @@ static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int i
 		{
 			snprintf(path + n, cap - n, "%s%s", n ? "." : "", key);
 			if (!val)
-				return aieth_fail(AIETH_EINVAL,
+				return aieth__fail(AIETH_EINVAL,
 						  "%s: %s: null is not a value here (omit the key for "
 						  "its default)",
 						  what, path);
@@ -650,7 +650,7 @@ static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int i
 			jobj *e = json_object_array_get_idx(v, i);
 			snprintf(path + n, cap - n, "[%zu]", i);
 			if (!e)
-				return aieth_fail(AIETH_EINVAL, "%s: %s: null is not a value here", what,
+				return aieth__fail(AIETH_EINVAL, "%s: %s: null is not a value here", what,
 						  path);
 			if ((rc = reject_nulls(what, e, path, cap, in_graphs)))
 				return rc;
@@ -672,25 +672,25 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	size_t i, n;
 	int rc;
 
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !what || (!text && len))
-		return aieth_fail(AIETH_EINVAL, "aieth_spec_parse: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_spec_parse: NULL argument");
 	*out = NULL;
 	if ((rc = jstrict_parse(what, text, len, &root)))
 		return rc;
 	sp = calloc(1, sizeof *sp);
 	if (!sp) {
 		json_object_put(root);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
-	sp->path = aieth_strdup(what);
-	sp->dir = aieth_strdup(base_dir ? base_dir : ".");
+	sp->path = aieth__strdup(what);
+	sp->dir = aieth__strdup(base_dir ? base_dir : ".");
 	if (!sp->path || !sp->dir) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}
 	if (!root || !json_object_is_type(root, json_type_object)) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: the top level must be an object", what);
+		rc = aieth__fail(AIETH_EPARSE, "%s: the top level must be an object", what);
 		goto fail;
 	}
 	{
@@ -702,7 +702,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = jstrict_get_string(what, "", root, "schema", 1, &schema)))
 		goto fail;
 	if (strcmp(schema, SPEC_SCHEMA)) {
-		rc = aieth_fail(AIETH_EINVAL, "%s: schema: \"%s\" is not supported (this run_test "
+		rc = aieth__fail(AIETH_EINVAL, "%s: schema: \"%s\" is not supported (this run_test "
 					      "reads \"%s\")",
 				what, schema, SPEC_SCHEMA);
 		goto fail;
@@ -716,24 +716,24 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = parse_regression(what, "", root, &sp->regr)))
 		goto fail;
 	if (!sp->name && !(sp->name = default_name(what))) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}
-	if ((xclbin && !(sp->xclbin = aieth_path_join(sp->dir, xclbin))) ||
-	    (pl_xclbin && !(sp->pl_xclbin = aieth_path_join(sp->dir, pl_xclbin)))) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+	if ((xclbin && !(sp->xclbin = aieth__path_join(sp->dir, xclbin))) ||
+	    (pl_xclbin && !(sp->pl_xclbin = aieth__path_join(sp->dir, pl_xclbin)))) {
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}
 	arr = get(root, "graphs");
 	if (arr) {
 		if (!json_object_is_type(arr, json_type_array)) {
-			rc = aieth_fail(AIETH_EPARSE, "%s: graphs: expected an array", what);
+			rc = aieth__fail(AIETH_EPARSE, "%s: graphs: expected an array", what);
 			goto fail;
 		}
 		n = json_object_array_length(arr);
 		sp->graphs = calloc(n ? n : 1, sizeof *sp->graphs);
 		if (!sp->graphs) {
-			rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+			rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 			goto fail;
 		}
 		sp->ngraphs = n;
@@ -745,7 +745,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 				goto fail;
 			for (j = 0; j < i; j++)
 				if (!strcmp(sp->graphs[j].name, sp->graphs[i].name)) {
-					rc = aieth_fail(AIETH_EINVAL,
+					rc = aieth__fail(AIETH_EINVAL,
 							"%s: %s.name: \"%s\" is also graphs[%zu].name", what,
 							p, sp->graphs[i].name, j);
 					goto fail;
@@ -755,13 +755,13 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	arr = get(root, "transactions");
 	if (!arr || !json_object_is_type(arr, json_type_array) ||
 	    !(n = json_object_array_length(arr))) {
-		rc = aieth_fail(AIETH_EPARSE, "%s: transactions: %s", what,
+		rc = aieth__fail(AIETH_EPARSE, "%s: transactions: %s", what,
 				arr ? "expected a non-empty array" : "missing (required)");
 		goto fail;
 	}
 	sp->txns = calloc(n, sizeof *sp->txns);
 	if (!sp->txns) {
-		rc = aieth_fail(AIETH_ENOMEM, "%s: out of memory", what);
+		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		goto fail;
 	}
 	sp->ntxns = n;
@@ -784,16 +784,16 @@ int aieth_spec_load(aieth_spec **out, const char *path)
 	char *text = NULL, *dir;
 	size_t len = 0;
 	int rc;
-	aieth_error_clear();
+	aieth__error_clear();
 	if (!out || !path)
-		return aieth_fail(AIETH_EINVAL, "aieth_spec_load: NULL argument");
+		return aieth__fail(AIETH_EINVAL, "aieth_spec_load: NULL argument");
 	*out = NULL;
-	if ((rc = aieth_read_file(path, SPEC_MAX_FILE, &text, &len)))
+	if ((rc = aieth__read_file(path, SPEC_MAX_FILE, &text, &len)))
 		return rc;
-	dir = aieth_path_dirname(path);
+	dir = aieth__path_dirname(path);
 	if (!dir) {
 		free(text);
-		return aieth_fail(AIETH_ENOMEM, "%s: out of memory", path);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
 	rc = aieth_spec_parse(out, path, text, len, dir);
 	free(dir);
