@@ -114,7 +114,7 @@ class ChannelResult(ctypes.Structure):
 
 
 class RunOpts(ctypes.Structure):
-    """aieth_run_opts (aieth/report.h), fields of 0.1 to 0.6."""
+    """aieth_run_opts (aieth/run.h), fields of 0.1 to 0.6."""
 
     _fields_ = [
         ("board", c_char_p),
