@@ -155,9 +155,11 @@ def _preset(graph: str, name: str) -> Dict[str, Any]:
     except (OSError, ValueError) as e:
         raise TestHarnessException("INVALID_ARGUMENTS", f"{path}: {e}") from None
     if not isinstance(value, dict) or not isinstance(value.get("model"), str) \
-            or not isinstance(value.get("params"), dict):
+            or not isinstance(value.get("params"), dict) \
+            or set(value) - {"about", "source", "model", "params"}:
         raise TestHarnessException("INVALID_ARGUMENTS",
-                                   f"{path}: a preset is {{\"model\": ..., \"params\": {{...}}}}")
+                                   f"{path}: a preset is {{\"model\": ..., \"params\": {{...}}}} "
+                                   "(and \"about\", \"source\")")
     return {"model": value["model"], "params": value["params"]}
 
 

@@ -101,3 +101,17 @@ def test_preset_names(monkeypatch):
     monkeypatch.setenv("AIETH_GRAPH_MODELS", json.dumps({"gr": "@normalization_v2"}))
     with pytest.raises(TestHarnessException, match="but the board is vck190"):
         test_harness_mgr("adder.xclbin", ["gr"], "vck190")
+
+
+def test_preset_content_is_checked(monkeypatch, tmp_path):
+    (tmp_path / "cfg" / "graph-models").mkdir(parents=True)
+    (tmp_path / "cfg" / "graph-models" / "extra.json").write_text(
+        '{"model": "route", "params": {}, "colour": 1}')
+    (tmp_path / "cfg" / "graph-models" / "broken.json").write_text('{"model": ')
+    monkeypatch.setenv("AIETH_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("AIETH_GRAPH_MODELS", json.dumps({"gr": "@extra"}))
+    with pytest.raises(TestHarnessException, match=r"extra.json: a preset is"):
+        test_harness_mgr("adder.xclbin", ["gr"], "vck190")
+    monkeypatch.setenv("AIETH_GRAPH_MODELS", json.dumps({"gr": "@broken"}))
+    with pytest.raises(TestHarnessException, match=r"broken.json: "):
+        test_harness_mgr("adder.xclbin", ["gr"], "vck190")
