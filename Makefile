@@ -421,6 +421,8 @@ install: lib $(BINS)
 	install -m 644 harness/include/aieth/*.h $(DESTDIR)$(PREFIX)/include/aieth/
 	install -m 644 platforms/*.json $(DESTDIR)$(PREFIX)/share/aieth/platforms/
 	install -m 644 cfg/*.json cfg/*.cfg $(DESTDIR)$(PREFIX)/share/aieth/cfg/
+	install -d $(DESTDIR)$(PREFIX)/share/aieth/cfg/graph-models
+	install -m 644 cfg/graph-models/*.json $(DESTDIR)$(PREFIX)/share/aieth/cfg/graph-models/
 	$(if $(BINS),install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/)
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/aieth/dist
 	$(DIST_SUBST) dist/systemd/th_server.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/th_server.service

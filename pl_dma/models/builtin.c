@@ -17,9 +17,10 @@ static const builtin builtins[] = {
 	{"loopback", aieth__model_loopback_create},
 	{"adder", aieth__model_adder_create},
 	{"aiesim", aieth__model_aiesim_create},
+	{"route", aieth__model_route_create},
 };
 
-static const char *const builtin_names[] = {"loopback", "adder", "aiesim", NULL};
+static const char *const builtin_names[] = {"loopback", "adder", "aiesim", "route", NULL};
 
 const char *const *aieth__builtin_model_names(void)
 {

@@ -7,6 +7,8 @@
  *   "loopback"  one kernel per channel k: PLIO_kk_TO_AIE -> PLIO_kk_FROM_AIE,
  *               output = input.
  *   "adder"     one kernel: out = in0 + in1, element-wise int32 (wrapping).
+ *   "route"     one kernel per route: TX PLIO(s) -> RX PLIO, copy, scale,
+ *               add, sum or const on an element type (route.c).
  */
 #ifndef AIETH_MODELS_H
 #define AIETH_MODELS_H
@@ -29,5 +31,6 @@ const char *const *aieth__builtin_model_names(void);
  * aieth_model_create). */
 int aieth__model_loopback_create(const aieth_model_env *env, const char *params, aieth_model *out);
 int aieth__model_adder_create(const aieth_model_env *env, const char *params, aieth_model *out);
+int aieth__model_route_create(const aieth_model_env *env, const char *params, aieth_model *out);
 
 #endif

@@ -15,17 +15,23 @@ keyword arguments or the environment: backend= or $AIETH_BACKEND ("emu",
 the default; "xrt"; "remote"), server= or $AIETH_SERVER, token= or
 $AIETH_TOKEN, and on the emulated board the graph models, graph_models= or
 $AIETH_GRAPH_MODELS (a JSON object: graph name to a model name, or to
-{"model": ..., "params": {...}}; graphs without one get the default model).
+{"model": ..., "params": {...}}, or to "@PRESET", a preset of AMD's examples
+from the data folder's cfg/graph-models/ such as "@python_adder"; graphs
+without one get the default model). So AMD's adder bench runs unchanged with
+AIETH_GRAPH_MODELS='{"gr": "@python_adder"}'.
 """
 
 from __future__ import annotations
 
 import enum
+import ctypes
 import json
 import logging
 import os
+import re
 from typing import Any, Dict, List, Optional, Sequence, Union
 
+from . import _lib
 from .errors import Error
 from .session import Channel, Graph, Session, Transaction, nbytes_of
 
@@ -115,7 +121,51 @@ def _graph_models(graph_models: Optional[Dict[str, Any]]) -> Dict[str, Any]:
     return value
 
 
+_PRESET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
+
+
+def _data_dir() -> str:
+    """The library's data folder: $AIETH_DATA_DIR, a source tree's own, or
+    the installed one (aieth_board_data_dir, the library's rule)."""
+    d = os.environ.get("AIETH_DATA_DIR") or _lib.default_data_dir()
+    if d:
+        return d
+    f = _lib.lib().aieth_board_data_dir
+    f.restype, f.argtypes = ctypes.c_char_p, [ctypes.c_char_p]
+    return f(None).decode()
+
+
+def _preset(graph: str, name: str) -> Dict[str, Any]:
+    """Preset name ("@python_adder"): {"model": ..., "params": {...}} read
+    from the data folder's cfg/graph-models/NAME.json (a plain name, never
+    a path: the folder's own entries are matched)."""
+    folder = os.path.join(_data_dir(), "cfg", "graph-models")
+    try:
+        names = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
+    except OSError:
+        names = []
+    if not _PRESET_NAME.fullmatch(name) or ".." in name or name not in names:
+        raise TestHarnessException(
+            "INVALID_ARGUMENTS", f"graph {graph}: model preset @{name}: not a preset of "
+            f"{folder} ({', '.join(names) or 'none'})")
+    path = os.path.join(folder, name + ".json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            value = json.load(f)
+    except (OSError, ValueError) as e:
+        raise TestHarnessException("INVALID_ARGUMENTS", f"{path}: {e}") from None
+    if not isinstance(value, dict) or not isinstance(value.get("model"), str) \
+            or not isinstance(value.get("params"), dict) \
+            or set(value) - {"about", "source", "model", "params"}:
+        raise TestHarnessException("INVALID_ARGUMENTS",
+                                   f"{path}: a preset is {{\"model\": ..., \"params\": {{...}}}} "
+                                   "(and \"about\", \"source\")")
+    return {"model": value["model"], "params": value["params"]}
+
+
 def _graph(name: str, model: Any) -> Graph:
+    if isinstance(model, str) and model.startswith("@"):
+        model = _preset(name, model[1:])
     if model is None or isinstance(model, str):
         return Graph(name, model=model)
     if isinstance(model, dict):
@@ -173,7 +223,9 @@ class test_harness_mgr:
             raise TestHarnessException("INVALID_ARGUMENTS",
                                        f"graph index {g_idx} not in 0..{len(self.graph_names) - 1}")
         name = self.graph_names[g_idx]
-        if name in self._graph_state:
+        # a run waited for (waitForRes) may be followed by another, as AMD's
+        # benches do once per mode
+        if self._graph_state.get(name) in ("bounded", "forever"):
             raise TestHarnessException("INVALID_OPERATIONS", f"graph {name} already started")
         self._s.graph(name).run(iterations=None if iters == -1 else iters)
         self._graph_state[name] = "forever" if iters == -1 else "bounded"

@@ -55,7 +55,7 @@ static void exercise(const aieth_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const models[] = {"loopback", "adder"};
+	static const char *const models[] = {"loopback", "adder", "route"};
 	char err[1024];
 	aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION, .board = "vck190",
 			       .channels = 36, .pl_clock_hz = 312500000, .err = err,
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < sizeof models / sizeof models[0]; i++) {
 		aieth_model m;
 		aieth_model_handle h;
 		int rc;

@@ -32,6 +32,14 @@
  *   amd_client idle PORT             setTimeOut(86400) and getTimeOut every
  *                                    100 ms, never a manager: the server
  *                                    closes (printed with the seconds taken)
+ *   amd_client example PORT NAME     the data path of AMD's example NAME
+ *                                    (testcase_dmafifo_opt, normalization_v2,
+ *                                    channelizer, python_adder) as its
+ *                                    client drives it: its device, graph,
+ *                                    channels and sizes; the RX data checked
+ *                                    against what the example computes
+ *                                    (the server runs the preset: --graph-model
+ *                                    GRAPH=@NAME)
  *
  * Every read has a 20 s deadline; every loop is bounded.
  */
@@ -863,12 +871,225 @@ static int latency(int port, long n)
 	return 0;
 }
 
+/* ------------------------------------------------- AMD's examples */
+
+/* An AMD example as its client drives the board (channel indexes 0-based
+ * within each direction; AMD's repository, examples/<board>/<name>/client/
+ * and aie/graph.h): every TX channel i of tx[] sends bytes per transaction,
+ * RX channel rx[j] receives op(tx channels) of the same size. */
+typedef struct {
+	const char *name, *device, *graph;
+	uint32_t n, ntx, nrx;
+	uint32_t tx[16], rx[16];
+	uint64_t bytes;              /* per channel and transaction */
+	uint32_t iterations;         /* graph iterations per transaction */
+	int op;                      /* 0 copy (rx j from tx j), 1 int32 doubled, 2 int32 tx0 + tx1 */
+	int amd_mode;                /* the mode AMD's client runs (after our FUNC) */
+} example;
+
+static const example examples[] = {
+	{"testcase_dmafifo_opt", "vck190", "gr", 36, 1, 1, {0}, {0}, 4096, 1, 1, 1},
+	{"normalization_v2", "vek280", "gr", 16, 1, 1, {0}, {1}, 196608, 1, 0, 1},
+	{"channelizer", "vck190", "aie_dut", 36, 16, 16,
+	 {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},
+	 {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31}, 65536, 2, 0, 1},
+	{"python_adder", "vck190", "gr", 36, 2, 1, {0, 2}, {1}, 262144, 1, 2, 1},
+};
+
+static int32_t rd_i32(const uint8_t *p)
+{
+	int32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* One transaction of example e in mode: TX data in[], RX into out[];
+ * returns the status and, with the reply's from_aie scattered into out[]
+ * through the encoded image, the perf words' count. */
+static uint8_t example_txn(conn *c, const example *e, uint32_t depth, int mode, uint32_t id,
+			   uint8_t **in, uint8_t **out)
+{
+	pld_arg a[32];
+	pld_txn w;
+	char err[256];
+	uint8_t *tx;
+	amdp_msg *m;
+	uint32_t k, na = 0;
+	uint8_t st;
+
+	memset(a, 0, sizeof a);
+	for (k = 0; k < e->ntx; k++, na++) {
+		a[na].dir = 0;
+		a[na].index = e->tx[k];
+		a[na].size = e->bytes;
+		a[na].reps = 1;
+		a[na].data = in[k];
+	}
+	for (k = 0; k < e->nrx; k++, na++) {
+		a[na].dir = 1;
+		a[na].index = e->rx[k];
+		a[na].size = e->bytes;
+		a[na].reps = 1;
+		a[na].data = out[k];
+	}
+	if (pld_txn_encode(&w, e->n, depth, (uint64_t)mode, a, na, err, sizeof err))
+		die("pld_txn_encode: %s", err);
+	if (!(tx = malloc(w.tx.size)))
+		die("out of memory");
+	pld_image_read(&w.tx, 0, tx, w.tx.size);
+	amdp_enc_req_run_bytes(&c->b, amdp_txn_bytes(e->n, w.tx.size, w.rx.size));
+	conn_send(c);
+	CHECK(reply(c, AMDP_R_ACCEPTED)->flag == 1, "%s: transaction %u not accepted", e->name, id);
+	amdp_enc_req_run(&c->b, (uint8_t)w.cfg[0], id, 0, w.cfg, 8 * e->n + 1, tx, w.tx.size,
+			 w.rx.size);
+	conn_send(c);
+	free(tx);
+	amdp_enc_req_wait_th(&c->b, id, 0);
+	conn_send(c);
+	m = reply(c, AMDP_R_WAIT_TH);
+	st = m->status;
+	CHECK(c->from_len == w.rx.size, "%s: transaction %u: from_aie of %llu bytes, expected %llu",
+	      e->name, id, (unsigned long long)c->from_len, (unsigned long long)w.rx.size);
+	CHECK(m->nperf == 4 * e->n, "%s: transaction %u: %u perf words", e->name, id, m->nperf);
+	/* the image's segments point at out[]: the channels' data land there */
+	pld_image_write(&w.rx, 0, c->from_aie, c->from_len);
+	pld_txn_release(&w);
+	return st;
+}
+
+/* Check out[] against what the example computes from in[], over bytes
+ * from .. cmp-1 of each channel. */
+static void example_check(const example *e, const char *what, uint8_t **in, uint8_t **out,
+			  uint64_t from, uint64_t cmp)
+{
+	uint64_t i;
+	uint32_t k;
+	for (k = 0; k < e->nrx; k++)
+		for (i = from; i + 4 <= cmp; i += 4) {
+			int32_t got = rd_i32(out[k] + i), want;
+			if (e->op == 1)
+				want = (int32_t)((uint32_t)rd_i32(in[k] + i) * 2u);
+			else if (e->op == 2)
+				want = (int32_t)((uint32_t)rd_i32(in[0] + i) + (uint32_t)rd_i32(in[1] + i));
+			else
+				want = rd_i32(in[k] + i);
+			CHECK(got == want, "%s %s: PLIO_%02u_FROM_AIE byte %llu: 0x%08x, expected 0x%08x",
+			      e->name, what, e->rx[k] + 1, (unsigned long long)i, (unsigned)got,
+			      (unsigned)want);
+		}
+}
+
+static int run_example(int port, const char *name)
+{
+	const example *e = NULL;
+	const char *gr[1];
+	const char *kn[1];
+	static const uint8_t xcl[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
+	char kname[64];
+	uint8_t *in[16], *out[16], *out2[16];
+	amdp_msg *m;
+	uint32_t depth, k, id = 0;
+	uint64_t i, cap;
+	size_t j;
+	uint8_t st;
+	conn c;
+
+	for (j = 0; j < sizeof examples / sizeof examples[0]; j++)
+		if (!strcmp(examples[j].name, name))
+			e = &examples[j];
+	if (!e)
+		die("example %s: not one of testcase_dmafifo_opt, normalization_v2, channelizer, "
+		    "python_adder", name);
+	for (k = 0; k < 16; k++) {
+		in[k] = calloc(1, e->bytes);
+		out[k] = calloc(1, e->bytes);
+		out2[k] = calloc(1, e->bytes);
+		if (!in[k] || !out[k] || !out2[k])
+			die("out of memory");
+		/* AMD's dmafifo client sends rand() % 100 - 50; any pattern
+		 * with negative values and carries does */
+		for (i = 0; i + 4 <= e->bytes; i += 4) {
+			int32_t v = (int32_t)((k + 1) * 2654435761u + (uint32_t)i * 40503u) % 100000 - 50000;
+			memcpy(in[k] + i, &v, 4);
+		}
+	}
+	conn_open(&c, port);
+	hello(&c, 1);
+	amdp_enc_req_mgr_device(&c.b, e->device);
+	conn_send(&c);
+	m = reply(&c, AMDP_R_MGR_DEVICE);
+	CHECK(m->flag == 1, "device %s refused: <%s>", e->device, m->device);
+	CHECK(m->n == e->n && m->w == 16, "%s: geometry N=%u W=%u, expected N=%u W=16", e->device,
+	      m->n, m->w, e->n);
+	depth = m->d;
+	cap = 16ull * depth;
+	gr[0] = e->graph;
+	snprintf(kname, sizeof kname, "%s_test_harness", e->device);
+	kn[0] = kname;
+	amdp_enc_req_mgr(&c.b, 0, 1, gr, NULL, 1, kn, "test_harness.xclbin", xcl, sizeof xcl);
+	conn_send(&c);
+	CHECK(reply(&c, AMDP_R_MAX_MEM)->value > 0, "max memory is 0");
+
+	/* FUNC: every byte of every RX channel */
+	run_graph(&c, NULL, e->iterations);
+	st = example_txn(&c, e, depth, 0, id++, in, out);
+	CHECK(st == AMDP_ST_DONE, "%s FUNC: status %u, expected DONE (4)", e->name, st);
+	example_check(e, "FUNC", in, out, 0, e->bytes);
+	wait_graph(&c, NULL);
+	printf("amd_client: %s FUNC: %u RX channel(s) of %llu bytes right\n", e->name, e->nrx,
+	       (unsigned long long)e->bytes);
+
+	/* the mode AMD's client runs: dmafifo feeds its output back (4x);
+	 * PERF keeps the first URAM's worth (AMD: results beyond it are not
+	 * valid, isResultValid) */
+	run_graph(&c, NULL, e->iterations);
+	if (e->op == 1) {
+		st = example_txn(&c, e, depth, e->amd_mode, id++, out, out2);
+		CHECK(st == AMDP_ST_DONE, "%s PERF: status %u", e->name, st);
+		for (i = 0; i + 4 <= e->bytes; i += 4)
+			CHECK(rd_i32(out2[0] + i) == (int32_t)((uint32_t)rd_i32(in[0] + i) * 4u),
+			      "%s PERF: byte %llu is not 4x the input", e->name, (unsigned long long)i);
+	} else {
+		st = example_txn(&c, e, depth, e->amd_mode, id++, in, out2);
+		CHECK(st == AMDP_ST_DONE, "%s PERF: status %u", e->name, st);
+		/* beyond one URAM the stream wraps: the RX URAM's first
+		 * bytes - cap bytes hold the next pass (the board's XOR filler),
+		 * bytes - cap .. cap the first one */
+		if (e->bytes < 2 * cap)
+			example_check(e, "PERF", in, out2, e->bytes > cap ? e->bytes - cap : 0,
+				      e->bytes < cap ? e->bytes : cap);
+	}
+	wait_graph(&c, NULL);
+	if (e->op == 1)
+		printf("amd_client: %s PERF: the FUNC output doubled again (4x the input)\n", e->name);
+	else if (e->bytes <= cap)
+		printf("amd_client: %s PERF: every RX byte right\n", e->name);
+	else if (e->bytes >= 2 * cap)
+		printf("amd_client: %s PERF: DONE (%llu bytes a channel, several URAMs: not "
+		       "compared, AMD's isResultValid is false)\n", e->name,
+		       (unsigned long long)e->bytes);
+	else
+		printf("amd_client: %s PERF: RX bytes %llu..%llu (the URAM's first pass) right\n",
+		       e->name, (unsigned long long)(e->bytes - cap), (unsigned long long)cap);
+
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	reply(&c, AMDP_R_FILES);
+	expect_close(&c, "after destroy");
+	for (k = 0; k < 16; k++) {
+		free(in[k]);
+		free(out[k]);
+		free(out2[k]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int port, rc;
 	if (argc < 3) {
 		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
-				"xclbin|zeros|idle "
+				"xclbin|zeros|idle|example "
 				"PORT [ARG]\n");
 		return 2;
 	}
@@ -906,6 +1127,8 @@ int main(int argc, char **argv)
 		rc = xclbin(port, strtoull(argv[3], NULL, 10));
 	else if (!strcmp(argv[1], "zeros") && argc == 4)
 		rc = zeros(port, strtoull(argv[3], NULL, 10));
+	else if (!strcmp(argv[1], "example") && argc == 4)
+		rc = run_example(port, argv[3]);
 	else if (!strcmp(argv[1], "idle"))
 		rc = idle(port);
 	else if (!strcmp(argv[1], "slowwait"))

@@ -124,7 +124,8 @@ static void test_builtin_registry(void)
 	CU_ASSERT_STRING_EQUAL(names[0], "loopback");
 	CU_ASSERT_STRING_EQUAL(names[1], "adder");
 	CU_ASSERT_STRING_EQUAL(names[2], "aiesim");
-	CU_ASSERT_PTR_NULL(names[3]);
+	CU_ASSERT_STRING_EQUAL(names[3], "route");
+	CU_ASSERT_PTR_NULL(names[4]);
 	memset(&m, 0xab, sizeof m);
 	CU_ASSERT_EQUAL(aieth__builtin_model_create("nope", &env, NULL, &m), 1);
 	CU_ASSERT_EQUAL(errbuf[0], '\0');
@@ -527,7 +528,7 @@ static void test_open_errors(void)
 	aieth_model_handle h;
 
 	CU_ASSERT_EQUAL(aieth__model_open(&h, "nope", NULL, &env), AIETH_ENOTFOUND);
-	ASSERT_HAS(aieth_error_message(), "model \"nope\": not a built-in model (loopback, adder, aiesim)"
+	ASSERT_HAS(aieth_error_message(), "model \"nope\": not a built-in model (loopback, adder, aiesim, route)"
 		   " nor a plugin path (one containing '/' or ending in \".so\")");
 	CU_ASSERT(is_zero(&h, sizeof h));
 	CU_ASSERT_EQUAL(aieth__model_open(&h, "Loopback", NULL, &env), AIETH_ENOTFOUND);
@@ -929,6 +930,287 @@ static void test_plugin_timing(void)
 	}
 }
 
+/* ----------------------------------------------------------------- route */
+
+static void wr(uint8_t *p, unsigned n, uint64_t v)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t rdn(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	unsigned i;
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Create route with params; 0 on success (m filled). */
+static int route_make(aieth_model *m, uint32_t channels, const char *params)
+{
+	aieth_model_env env = board_env(channels);
+	return aieth__builtin_model_create("route", &env, params, m);
+}
+
+/* The layout of AMD's channelizer (odd TX channels feed the even RX ones)
+ * and of dmafifo (int32 doubled), and each kernel's ports and timing. */
+static void test_route_layout(void)
+{
+	aieth_model m;
+	aieth_model_env env = board_env(36);
+
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 36,
+		"{\"board\": \"vck190\", \"routes\": ["
+		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cint16\","
+		" \"window_bytes\": 32768},"
+		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_04_FROM_AIE\", \"op\": \"scale\","
+		" \"value\": 2, \"window_bytes\": 4096, \"cycles_per_iteration\": 300, \"latency\": 7},"
+		"{\"op\": \"const\", \"value\": 0, \"to\": \"PLIO_05_FROM_AIE\"},"
+		"{\"op\": \"sum\", \"from\": [\"PLIO_05_TO_AIE\", \"PLIO_06_TO_AIE\", \"PLIO_07_TO_AIE\"],"
+		" \"to\": \"PLIO_36_FROM_AIE\", \"type\": \"int16\"}]}"), 0);
+	CU_ASSERT_EQUAL(m.num_kernels, 4);
+	CU_ASSERT_STRING_EQUAL(m.kernels[0].name, "route_00");
+	CU_ASSERT_STRING_EQUAL(m.kernels[0].inputs[0].plio, "PLIO_01_TO_AIE");
+	CU_ASSERT_STRING_EQUAL(m.kernels[0].outputs[0].plio, "PLIO_02_FROM_AIE");
+	CU_ASSERT_EQUAL(m.kernels[0].inputs[0].bytes_per_iteration, 32768);
+	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 32768 / 16);
+	CU_ASSERT_EQUAL(m.kernels[0].latency, 0);
+	CU_ASSERT_EQUAL(m.kernels[1].cycles_per_iteration, 300);
+	CU_ASSERT_EQUAL(m.kernels[1].latency, 7);
+	CU_ASSERT_EQUAL(m.kernels[2].num_inputs, 0);
+	CU_ASSERT_EQUAL(m.kernels[2].num_outputs, 1);
+	CU_ASSERT_EQUAL(m.kernels[2].outputs[0].bytes_per_iteration, 16);
+	CU_ASSERT_EQUAL(m.kernels[3].num_inputs, 3);
+	CU_ASSERT_STRING_EQUAL(m.kernels[3].inputs[2].plio, "PLIO_07_TO_AIE");
+	CU_ASSERT_STRING_EQUAL(m.kernels[3].outputs[0].plio, "PLIO_36_FROM_AIE");
+	/* the emulator's own rules accept what route builds */
+	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "route"), 0);
+	release(&m);
+}
+
+/* Every operation on every kind of element: wrapping integers, floats
+ * rounded to their type, complex parts, unaligned buffers, out == in. */
+static void test_route_compute(void)
+{
+	aieth_model m;
+	uint8_t a[64 + 1], b[64 + 1], c[64 + 1], o[64 + 3];
+	const uint8_t *ins[3];
+	uint8_t *outs[1];
+	unsigned i;
+	float f;
+	double d;
+	uint32_t u32;
+	uint64_t u64;
+
+	for (i = 0; i < 64; i++) {
+		a[1 + i] = (uint8_t)(i * 37 + 11);
+		b[1 + i] = (uint8_t)(i * 91 + 5);
+		c[1 + i] = (uint8_t)(i * 13 + 250);
+	}
+	memset(o, 0, sizeof o);
+	ins[0] = a + 1;
+	ins[1] = b + 1;
+	ins[2] = c + 1;
+	outs[0] = o + 2;
+
+	/* int32 doubled (dmafifo), wrapping: 0x7fffffff * 2 = -2 */
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\","
+		" \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"scale\", \"value\": 2, \"window_bytes\": 32}]}"), 0);
+	wr(a + 1, 4, 0x7fffffffu);
+	wr(a + 5, 4, (uint32_t)-50);
+	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 9, 2, ins, outs), 0);
+	CU_ASSERT_EQUAL(rdn(o + 2, 4), 0xfffffffeu);
+	CU_ASSERT_EQUAL(rdn(o + 6, 4), (uint32_t)-100);
+	for (i = 2; i < 16; i++)
+		CU_ASSERT_EQUAL((uint32_t)rdn(o + 2 + 4 * i, 4), (uint32_t)(rdn(a + 1 + 4 * i, 4) * 2u));
+	/* in place: out is the input buffer */
+	memcpy(o + 2, a + 1, 64);
+	ins[0] = o + 2;
+	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 0, 2, ins, outs), 0);
+	CU_ASSERT_EQUAL(rdn(o + 6, 4), (uint32_t)-100);
+	ins[0] = a + 1;
+	release(&m);
+
+	/* int8 add -3 wraps; uint16 sum of three wraps; int64 const */
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
+		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"int8\", \"op\": \"add\", \"value\": -3},"
+		"{\"from\": [\"PLIO_02_TO_AIE\", \"PLIO_03_TO_AIE\", \"PLIO_04_TO_AIE\"], \"to\": \"PLIO_02_FROM_AIE\","
+		" \"type\": \"uint16\", \"op\": \"sum\"},"
+		"{\"to\": \"PLIO_03_FROM_AIE\", \"type\": \"int64\", \"op\": \"const\", \"value\": -9000000000000}]}"), 0);
+	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 0, 4, ins, outs), 0);
+	for (i = 0; i < 64; i++)
+		CU_ASSERT_EQUAL(o[2 + i], (uint8_t)(a[1 + i] - 3));
+	CU_ASSERT_EQUAL(m.kernels[1].compute(m.kernels[1].ctx, 0, 4, ins, outs), 0);
+	for (i = 0; i < 32; i++)
+		CU_ASSERT_EQUAL(rdn(o + 2 + 2 * i, 2), (uint16_t)(rdn(a + 1 + 2 * i, 2) +
+			rdn(b + 1 + 2 * i, 2) + rdn(c + 1 + 2 * i, 2)));
+	CU_ASSERT_EQUAL(m.kernels[2].compute(m.kernels[2].ctx, 5, 4, NULL, outs), 0);
+	for (i = 0; i < 8; i++)
+		CU_ASSERT_EQUAL(rdn(o + 2 + 8 * i, 8), (uint64_t)(int64_t)-9000000000000);
+	CU_ASSERT(o[0] == 0 && o[1] == 0);  /* nothing before the output */
+	release(&m);
+
+	/* float scale rounded to float, cfloat add [re, im], cint16 scale
+	 * (both parts), double sum */
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
+		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_01_FROM_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"op\": \"sum\"}]}"), -1);
+	ASSERT_HAS(errbuf, "route: params.routes[3].from[1]: \"PLIO_01_FROM_AIE\" has the wrong direction");
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
+		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_02_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"), -1);
+	ASSERT_HAS(errbuf, "route: params.routes[3].from[1]: PLIO_02_TO_AIE is already routes[1].from");
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
+		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_03_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"), -1);
+	ASSERT_HAS(errbuf, "PLIO_03_TO_AIE is already routes[2].from");
+	CU_ASSERT_EQUAL_FATAL(route_make(&m, 8, "{\"routes\": ["
+		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_05_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"), 0);
+	for (i = 0; i < 16; i++) {
+		f = (float)(i * 1.25 - 3);
+		memcpy(&u32, &f, 4);
+		wr(a + 1 + 4 * i, 4, u32);
+		wr(c + 1 + 4 * i, 4, (uint32_t)(uint16_t)(i * 1000 - 7000) | (uint32_t)(uint16_t)(i + 1) << 16);
+	}
+	for (i = 0; i < 8; i++) {
+		d = i * 0.5 + 1e-3;
+		memcpy(&u64, &d, 8);
+		wr(b + 1 + 8 * i, 8, u64);
+	}
+	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 0, 4, ins, outs), 0);
+	for (i = 0; i < 16; i++) {
+		float want = (float)((double)(float)(i * 1.25 - 3) * 0.1);
+		u32 = (uint32_t)rdn(o + 2 + 4 * i, 4);
+		memcpy(&f, &u32, 4);
+		CU_ASSERT_EQUAL(memcmp(&f, &want, 4), 0);
+	}
+	/* cfloat: b's bytes as float pairs, real + 1.5, imaginary - 2 */
+	ins[0] = b + 1;
+	CU_ASSERT_EQUAL(m.kernels[1].compute(m.kernels[1].ctx, 0, 4, ins, outs), 0);
+	for (i = 0; i < 16; i++) {
+		float x, want;
+		u32 = (uint32_t)rdn(b + 1 + 4 * i, 4);
+		memcpy(&x, &u32, 4);
+		want = (float)((double)x + (i % 2 ? -2.0 : 1.5));
+		u32 = (uint32_t)rdn(o + 2 + 4 * i, 4);
+		memcpy(&f, &u32, 4);
+		if (x == x)  /* NaN bytes stay NaN: not compared */
+			CU_ASSERT_EQUAL(memcmp(&f, &want, 4), 0);
+	}
+	ins[0] = c + 1;
+	ins[2] = NULL;
+	CU_ASSERT_EQUAL(m.kernels[2].compute(m.kernels[2].ctx, 0, 4, ins, outs), 0);
+	for (i = 0; i < 16; i++) {
+		CU_ASSERT_EQUAL(rdn(o + 2 + 4 * i, 2), (uint16_t)-(int16_t)(i * 1000 - 7000));
+		CU_ASSERT_EQUAL(rdn(o + 4 + 4 * i, 2), (uint16_t)-(int16_t)(i + 1));
+	}
+	ins[0] = b + 1;
+	ins[1] = b + 1;
+	CU_ASSERT_EQUAL(m.kernels[3].compute(m.kernels[3].ctx, 0, 4, ins, outs), 0);
+	for (i = 0; i < 8; i++) {
+		double want = 2 * (i * 0.5 + 1e-3);
+		u64 = rdn(o + 2 + 8 * i, 8);
+		memcpy(&d, &u64, 8);
+		CU_ASSERT_EQUAL(d, want);
+	}
+	CU_ASSERT_NOT_EQUAL(m.kernels[3].compute(m.kernels[3].ctx, 0, UINT64_MAX / 8, ins, outs), 0);
+	release(&m);
+}
+
+/* Each refusal names the route, its field, the value and the rule. */
+static void test_route_errors(void)
+{
+	static const struct {
+		const char *params, *msg;
+	} bad[] = {
+		{NULL, "route: params.routes: missing: give the routes"},
+		{"{}", "route: params.routes: missing"},
+		{"{\"routes\": []}", "route: params.routes: an array of 1..128 routes is needed"},
+		{"{\"routes\": {}}", "given: not an array"},
+		{"{\"routes\": [1]}", "route: params.routes[0]: 1 is not an object"},
+		{"{\"routz\": []}", "routz"},
+		{"{\"board\": \"vek280\", \"routes\": [{\"to\": \"PLIO_01_FROM_AIE\", \"op\": \"const\", \"value\": 1}]}",
+		 "route: params.board: \"vek280\", but the board is vck190"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\"}]}",
+		 "route: params.routes[0].to: missing: every route has an RX PLIO"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\"},"
+		 " {\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_37_FROM_AIE\"}]}",
+		 "route: params.routes[1].to: \"PLIO_37_FROM_AIE\" is beyond the board, which has 36 channels per direction"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\"},"
+		 " {\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\"}]}",
+		 "route: params.routes[1].to: PLIO_01_FROM_AIE is already routes[0].to; a PLIO belongs to one route"},
+		{"{\"routes\": [{\"from\": \"PLIO_1_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\"}]}",
+		 "route: params.routes[0].from: \"PLIO_1_TO_AIE\" is not a PLIO name (expected PLIO_NN_TO_AIE"},
+		{"{\"routes\": [{\"from\": 3, \"to\": \"PLIO_01_FROM_AIE\"}]}",
+		 "route: params.routes[0].from: 3 is not a PLIO name"},
+		{"{\"routes\": [{\"to\": \"PLIO_01_FROM_AIE\"}]}",
+		 "route: params.routes[0].from: missing: op copy needs a TX PLIO"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"mul\"}]}",
+		 "route: params.routes[0].op: \"mul\" is not an operation (valid: copy, scale, add, sum, const)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"bfloat16\"}]}",
+		 "route: params.routes[0].type: \"bfloat16\" is not an element type (valid: int8,"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"scale\"}]}",
+		 "route: params.routes[0].value: missing: op \"scale\" needs a value"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"value\": 1}]}",
+		 "route: params.routes[0].value: op copy takes no value"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"scale\", \"value\": 1.5}]}",
+		 "route: params.routes[0].value: 1.5 is not an integer (the element type is int32)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"int8\", \"op\": \"add\", \"value\": 128}]}",
+		 "route: params.routes[0].value: 128 is out of range for int8 (-128..127)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"uint64\", \"op\": \"add\", \"value\": -1}]}",
+		 "route: params.routes[0].value: -1 is out of range for uint64 (0..18446744073709551615)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"int64\", \"op\": \"add\", \"value\": 9223372036854775808}]}",
+		 "route: params.routes[0].value: 9223372036854775808 is out of range for int64"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"add\", \"value\": 1e39}]}",
+		 "is out of range for float (a finite number"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": [1, 2]}]}",
+		 "a [real, imaginary] pair is for op add or const on a complex type (this route: op scale, type cint16)"},
+		{"{\"routes\": [{\"to\": \"PLIO_01_FROM_AIE\", \"type\": \"cint32\", \"op\": \"const\", \"value\": [1]}]}",
+		 "route: params.routes[0].value: an array of 1 values, a [real, imaginary] pair has 2"},
+		{"{\"routes\": [{\"to\": \"PLIO_01_FROM_AIE\", \"type\": \"cint16\", \"op\": \"const\", \"value\": [1, 40000]}]}",
+		 "route: params.routes[0].value[1]: 40000 is out of range for cint16 (-32768..32767)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"const\", \"value\": 0}]}",
+		 "route: params.routes[0].from: op const takes no input"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"sum\"}]}",
+		 "route: params.routes[0].from: op sum needs an array of 2..16 TX PLIOs"},
+		{"{\"routes\": [{\"from\": [\"PLIO_01_TO_AIE\"], \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"sum\"}]}",
+		 "route: params.routes[0].from: 1 inputs, op sum takes 2..16"},
+		{"{\"routes\": [{\"from\": [\"PLIO_01_TO_AIE\", \"PLIO_02_TO_AIE\"], \"to\": \"PLIO_01_FROM_AIE\"}]}",
+		 "route: params.routes[0].from: op copy takes one TX PLIO (a string)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"window_bytes\": 24}]}",
+		 "route: params.routes[0].window_bytes: 24 is not a multiple of 16"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"window_bytes\": 2097152}]}",
+		 "route: params.routes[0].window_bytes: value 2097152 is out of range (16..1048576)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"latency\": 1000001}]}",
+		 "route: params.routes[0].latency: value 1000001 is out of range (0..1000000)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"cycles_per_iteration\": 0}]}",
+		 "route: params.routes[0].cycles_per_iteration: value 0 is out of range (1..1000000000)"},
+		{"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"colour\": 1}]}",
+		 "colour"},
+	};
+	aieth_model m;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&m, 0xab, sizeof m);
+		CU_ASSERT_EQUAL(route_make(&m, 36, bad[i].params), -1);
+		ASSERT_HAS(errbuf, bad[i].msg);
+		CU_ASSERT(is_zero(&m, sizeof m));
+	}
+}
+
 TU_MAIN("models",
 	{"plio_names", test_plio_names},
 	{"builtin_registry", test_builtin_registry},
@@ -949,4 +1231,7 @@ TU_MAIN("models",
 	{"plugin_bad", test_plugin_bad},
 	{"plugin_source", test_plugin_source},
 	{"plugin_timing", test_plugin_timing},
-	{"validate", test_validate})
+	{"validate", test_validate},
+	{"route_layout", test_route_layout},
+	{"route_compute", test_route_compute},
+	{"route_errors", test_route_errors})

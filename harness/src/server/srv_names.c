@@ -233,6 +233,76 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 	return path;
 }
 
+#define PRESET_DIR "cfg/graph-models"
+#define PRESET_MAX (64 * 1024)
+
+int srv_model_preset(const char *data_dir, const char *name, char *model, size_t cap,
+		     char **params)
+{
+	static const char *const keys[] = {"about", "source", "model", "params", NULL};
+	char *dir = aieth__path_join(aieth__data_dir(data_dir), PRESET_DIR), *path = NULL;
+	char q[80], file[SRV_MODEL_NAME_MAX + 8], list[600] = "";
+	struct json_object *o = NULL, *p;
+	const char *m = NULL, *txt;
+	char *text = NULL;
+	size_t len, lo = 0;
+	DIR *d;
+	struct dirent *de;
+	int rc;
+
+	*params = NULL;
+	if (!dir)
+		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
+	jstrict_quote(q, sizeof q, name);
+	snprintf(file, sizeof file, "%s.json", name);
+	/* the name is compared with the folder's entries, never joined as given */
+	if ((d = opendir(dir))) {
+		while ((de = readdir(d))) {
+			size_t n = strlen(de->d_name);
+			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 5) || n < 6 ||
+			    strcmp(de->d_name + n - 5, ".json"))
+				continue;
+			if (srv_file_name_ok(name, SRV_MODEL_NAME_MAX) && !strcmp(de->d_name, file))
+				path = aieth__path_join(dir, de->d_name);
+			if (lo + n + 3 < sizeof list)
+				lo += (size_t)snprintf(list + lo, sizeof list - lo, "%s%.*s",
+						       lo ? ", " : "", (int)(n - 5), de->d_name);
+		}
+		closedir(d);
+	}
+	if (!path) {
+		rc = aieth__fail(AIETH_ENOTFOUND, "graph model preset \"%s\": not a preset of this "
+				"server (%s/: %s)", q, dir, lo ? list : "none");
+		goto out;
+	}
+	if ((rc = aieth__read_file(path, PRESET_MAX, &text, &len)) ||
+	    (rc = jstrict_parse_object(path, text, len, PRESET_MAX, &o)) ||
+	    (rc = jstrict_keys(path, "", o, keys)) ||
+	    (rc = jstrict_get_string(path, "", o, "model", 1, &m)) ||
+	    (rc = jstrict_get_object(path, "", o, "params", 1, &p)))
+		goto out;
+	if (!is_builtin(m) || strlen(m) >= cap) {
+		rc = aieth__fail(AIETH_EINVAL, "%s: model \"%.64s\": a preset names a built-in model",
+				path, m);
+		goto out;
+	}
+	txt = json_object_to_json_string_ext(p, JSON_C_TO_STRING_PLAIN);
+	if (strlen(txt) > SRV_PARAMS_MAX) {
+		rc = aieth__fail(AIETH_EINVAL, "%s: params: %zu bytes as compact JSON, the limit is %d",
+				path, strlen(txt), SRV_PARAMS_MAX);
+		goto out;
+	}
+	snprintf(model, cap, "%s", m);
+	if (!(*params = aieth__strdup(txt)))
+		rc = aieth__fail(AIETH_ENOMEM, "server: out of memory");
+out:
+	json_object_put(o);
+	free(text);
+	free(path);
+	free(dir);
+	return rc;
+}
+
 int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, size_t cap)
 {
 	char q[80], file[SRV_MODEL_NAME_MAX + 4], list[600];

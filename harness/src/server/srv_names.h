@@ -37,6 +37,15 @@ int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap);
  * entry that matched (owned; NULL for a built-in). 0, or -1 with msg. */
 int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, size_t cap);
 
+/* The operator's preset NAME (--graph-model GRAPH=@NAME): the file
+ * NAME.json in the data folder's cfg/graph-models/, found among its entries
+ * (docs/server.md), a JSON object {"model": a built-in, "params": {...}}
+ * (and free "about" and "source" texts). *model (cap bytes) gets the model,
+ * *params (owned) the params as compact JSON text. 0, or an aieth error
+ * naming the preset, the file and the rule (the presets there listed). */
+int srv_model_preset(const char *data_dir, const char *name, char *model, size_t cap,
+		     char **params);
+
 /* Everything an HTTP session request names, before it is queued: models
  * (srv_model_check), and aiesim params that read only the traces sent
  * with it (no "dir"; each outputs[].file one of req->traces). 0, or -1

@@ -20,6 +20,7 @@
 
 #include "server/amd/amd_conn.h"
 #include "server/srv_core.h"
+#include "server/srv_names.h"
 #include "util/path.h"
 
 typedef struct {
@@ -130,7 +131,9 @@ static void *accept_main(void *arg)
 }
 
 /* "NAME=MODEL[:JSON]" into m. */
-static int model_parse(const char *text, amd_model *m)
+/* NAME=MODEL[:JSON] or NAME=@PRESET (the operator's preset file,
+ * srv_model_preset, read once here). */
+static int model_parse(const char *text, const char *data_dir, amd_model *m)
 {
 	const char *eq = strchr(text, '='), *colon;
 	size_t nl, ml;
@@ -148,6 +151,12 @@ static int model_parse(const char *text, amd_model *m)
 				  "limit is %d", text, strlen(colon + 1), SRV_PARAMS_MAX);
 	memcpy(m->name, text, nl);
 	m->name[nl] = 0;
+	if (eq[1] == '@') {
+		if (colon)
+			return aieth__fail(AIETH_EINVAL, "graph model \"%.80s\": a preset (@NAME) "
+					  "brings its params, give no :JSON", text);
+		return srv_model_preset(data_dir, eq + 2, m->model, sizeof m->model, &m->params);
+	}
 	memcpy(m->model, eq + 1, ml);
 	m->model[ml] = 0;
 	m->params = colon ? aieth__strdup(colon + 1) : NULL;
@@ -192,7 +201,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	pthread_mutex_init(&L->mu, NULL);
 	for (i = 0; i < o->num_graph_models; i++) {
 		size_t j;
-		if ((rc = model_parse(o->graph_models[i], &L->sh.models[i]))) {
+		if ((rc = model_parse(o->graph_models[i], s->data_dir, &L->sh.models[i]))) {
 			listener_free(L);
 			return rc;
 		}
