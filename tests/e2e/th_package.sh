@@ -27,6 +27,8 @@ expect 0 "$T" --help
 has "$TMP/out" "usage: th_package --board BOARD [--xsa FILE] --libadf FILE|DIR -o FILE"
 has "$TMP/out" "--release R"
 has "$TMP/out" "Exit: 0 ok, 1 check found problems, 2 usage or input error"
+lacks "$TMP/out" "LOAD_AIE (default), LOAD_PDI or"   # LOAD_PDI alone is refused (issue 24)
+has "$TMP/out" "LOAD_PDI alone"
 expect 0 "$T" --version
 has "$TMP/out" "th_package (aieth)"
 expect 2 "$T"

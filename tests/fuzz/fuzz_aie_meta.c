@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_aie_meta.c - libFuzzer target for the aie_control_config.json
- * reader (aieth_aie_meta_parse) and the PLIO checks against two boards.
+ * reader (aieth_aie_meta_parse), the PLIO checks against two boards and
+ * the check of the nodes XRT's edge parser reads.
  *
  * Invariants: a failure names the file; on success every PLIO belongs to
- * no graph or to one that exists, and every problem line is non-empty.
+ * no graph or to one that exists, every problem line is non-empty, and
+ * each line of the XRT-node check names the JSON path (one per count).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "aieth.h"
 #include "fuzz_check.h"
 #include "util/error.h"
+#include "xclbin/xclbin_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,6 +26,14 @@ static void line_ok(void *ctx, const char *line)
 {
 	(void)ctx;
 	CHECK(line && *line);
+}
+
+static size_t xrt_lines;
+static void xrt_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	CHECK(strncmp(line, "fuzz.json: aie_metadata", 23) == 0);
+	xrt_lines++;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -53,6 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (b = 0; b < 2; b++)
 		aieth_aie_meta_check(m, boards[b], line_ok, NULL);
+	xrt_lines = 0;
+	CHECK(aieth__aie_meta_xrt_check(m, "fuzz.json", xrt_line, NULL) == xrt_lines);
 	aieth_aie_meta_free(m);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../data/package/pkg_pdi.h"
 #include "aieth.h"
 #include "tu.h"
 #include "util/error.h"
@@ -16,9 +17,12 @@
 #include "xclbin/xclbin_internal.h"
 #include "xclbin/xclbin_write.h"
 
-static const char meta[] = "{\"aie_metadata\": {\"graphs\": {\"graph0\": {\"id\": 0, "
-			   "\"name\": \"g\"}}, \"PLIOs\": {}}}";
-static const uint8_t pdi[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+/* every node XRT's edge parser reads, and a PDI the PLM would load
+ * (tests/data/package/pkg_pdi.h) */
+static const char meta[] = PF_META_FULL;
+static uint8_t pdi[PF_PDI_BYTES];
+
+#define PF_IDCODE_VC1902_T 0x14ca8093u /* VCK190's device (platforms/vck190.json) */
 
 /* A fresh temporary file (8 slots, so helpers may make their own). */
 static const char *tmp_path(void)
@@ -41,6 +45,7 @@ static int write_aie(const char *p, const xb_wsection *extra, size_t nextra, con
 	xb_wsection s[8];
 	xb_wopts o;
 	size_t n = 0, i;
+	pf_pdi_build(pdi, PF_IDCODE_VC1902_T);
 	memset(s, 0, sizeof s);
 	s[n].kind = AIETH_XCLBIN_KIND_AIE_METADATA, s[n].name = "aie_control_config";
 	s[n].data = meta, s[n++].size = strlen(meta);
@@ -150,7 +155,7 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(s.offset % 8, 0);
 	CU_ASSERT_EQUAL(s.offset, (456 + 80 + strlen(meta) + 7) / 8 * 8);
 	CU_ASSERT_EQUAL(s.offset + s.size, fsize(p));
-	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, 1, 100, &data, &len), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_read(x, 1, 4096, &data, &len), 0);
 	CU_ASSERT_EQUAL(len, sizeof pdi);
 	CU_ASSERT_EQUAL(memcmp(data, pdi, sizeof pdi), 0);
 	free(data);
@@ -546,9 +551,263 @@ static void test_open_errors(void)
 	CU_ASSERT_EQUAL(aieth__xclbin_open_mem(&x, "mem", "xclbin2", 8, 0), AIETH_EPARSE);
 }
 
+/* ------------------------------------------- what XRT refuses (issue 24) */
+
+/* An AIE-only file with this metadata text and PDI. */
+static void write_with(const char *p, const char *m, const uint8_t *image, size_t image_len)
+{
+	xb_wsection s[2];
+	xb_wopts o;
+	memset(s, 0, sizeof s);
+	memset(&o, 0, sizeof o);
+	s[0].kind = 25, s[0].name = "aie_control_config", s[0].data = m, s[0].size = strlen(m);
+	s[1].kind = 18, s[1].name = "aie", s[1].data = image, s[1].size = image_len;
+	o.sections = s, o.num_sections = 2, o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE;
+	o.vbnv = "xilinx_vck190_base_202610_1", o.timestamp = 1700000000;
+	CU_ASSERT_EQUAL_FATAL(xb_write_file(p, &o, NULL, NULL), 0);
+}
+
+/* PF_META_FULL with `cut` replaced by `put`. */
+static char *meta_edit(const char *cut, const char *put)
+{
+	static char out[4096];
+	const char *at = strstr(meta, cut);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	snprintf(out, sizeof out, "%.*s%s%s", (int)(at - meta), meta, put, at + strlen(cut));
+	return out;
+}
+
+static size_t check_with_board(const char *p, const aieth_board *b, const char *want)
+{
+	aieth_xclbin *x;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, p, AIETH_XCLBIN_LENIENT), 0);
+	found_flag = 0;
+	found_want = want ? want : "";
+	n = aieth_xclbin_check(x, b, find_cb, NULL);
+	if (want && !found_flag)
+		fprintf(stderr, "\n  check lacks: %s\n", want);
+	CU_ASSERT(!want || found_flag);
+	aieth_xclbin_close(x);
+	return n;
+}
+
+static void meta_case(const char *cut, const char *put, const char *want)
+{
+	const char *p = tmp_path();
+	pf_pdi_build(pdi, PF_IDCODE_VC1902_T);
+	write_with(p, meta_edit(cut, put), pdi, sizeof pdi);
+	expect_check(p, want);
+	unlink(p);
+}
+
+static void test_xrt_metadata_nodes(void)
+{
+	const char *p = tmp_path();
+	/* the complete metadata passes */
+	pf_pdi_build(pdi, PF_IDCODE_VC1902_T);
+	write_with(p, meta, pdi, sizeof pdi);
+	CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	/* mem_tile_* instead of the legacy reserved_* rows is XRT's first choice */
+	write_with(p, meta_edit("\"reserved_row_start\": 0, \"reserved_num_rows\": 0",
+				"\"mem_tile_row_start\": 1, \"mem_tile_num_rows\": 2"),
+		   pdi, sizeof pdi);
+	CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	unlink(p);
+	meta_case("\"driver_config\": {\"hw_gen\": 1, \"base_address\": 2199023255552, "
+		  "\"column_shift\": 23, \"row_shift\": 18, \"num_columns\": 50, \"num_rows\": 9, "
+		  "\"shim_row\": 0, \"reserved_row_start\": 0, \"reserved_num_rows\": 0, "
+		  "\"aie_tile_row_start\": 1, \"aie_tile_num_rows\": 8}, ", "",
+		  "AIE_METADATA: aie_metadata.driver_config: expected the node (XRT aie_parser.cpp "
+		  "get_driver_config reads it; boost throws \"No such node\" without it), found none");
+	meta_case("\"num_rows\": 9, ", "", "aie_metadata.driver_config.num_rows: expected the node");
+	meta_case("\"reserved_num_rows\": 0, ", "\"mem_tile_row_start\": 1, ",
+		  "aie_metadata.driver_config.reserved_num_rows: expected the node (XRT "
+		  "aie_parser.cpp get_driver_config (without mem_tile_row_start and "
+		  "mem_tile_num_rows)");
+	meta_case("\"aiecompiler_options\": {\"broadcast_enable_core\": true}, ", "",
+		  "aie_metadata.aiecompiler_options: expected the node (XRT aie_parser.cpp "
+		  "get_aiecompiler_options");
+	meta_case("{\"broadcast_enable_core\": true}", "{}",
+		  "aie_metadata.aiecompiler_options.broadcast_enable_core: expected the node");
+	meta_case("\"RTPs\": {}, ", "", "aie_metadata.RTPs: expected the node (XRT aie_parser.cpp "
+					"get_rtp");
+	meta_case("\"GMIOs\": {}, ", "", "aie_metadata.GMIOs: expected the node (XRT "
+					 "aie_parser.cpp get_gmios");
+	meta_case(", \"PLIOs\": {}", "", "aie_metadata.PLIOs: expected the node (XRT aie_parser.cpp "
+					 "get_plios");
+	meta_case("\"core_columns\": [10], ", "",
+		  "aie_metadata.graphs.graph0.core_columns: expected the node (XRT aie_parser.cpp "
+		  "get_graph");
+	meta_case("\"iteration_memory_addresses\": [6132]", "\"iteration_memory_addresses\": []",
+		  "aie_metadata.graphs.graph0.iteration_memory_addresses: expected at least 1 "
+		  "entries (one per core in core_columns; XRT aie_parser.cpp get_graph throws "
+		  "\"iteration_memory_addresses < num_tiles\"), found 0");
+	meta_case("\"core_columns\": [10]", "\"core_columns\": [10, 11]",
+		  "aie_metadata.graphs.graph0.core_rows: expected at least 2 entries");
+	meta_case("\"RTPs\": {}", "\"RTPs\": {\"r\": {\"graph_id\": 0}}",
+		  "aie_metadata.RTPs.r.port_name: expected the node (XRT aie_parser.cpp get_rtp");
+	meta_case("\"GMIOs\": {}", "\"GMIOs\": [{\"type\": 1, \"id\": 0, \"name\": \"g.gm\"}]",
+		  "aie_metadata.GMIOs[0].channel_number: expected the node (XRT aie_parser.cpp "
+		  "get_gmios");
+	meta_case("\"PLIOs\": {}", "\"PLIOs\": {\"p\": {\"id\": 0, \"name\": \"g.in\", "
+		  "\"logical_name\": \"PLIO_01_TO_AIE\", \"shim_column\": 6, \"stream_id\": 0}}",
+		  "aie_metadata.PLIOs.p: required key \"slaveOrMaster\" is missing");
+	/* a GMIO of another type (a PL one) is skipped by XRT after its type */
+	p = tmp_path();
+	write_with(p, meta_edit("\"GMIOs\": {}", "\"GMIOs\": [{\"type\": 2}]"), pdi, sizeof pdi);
+	CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	unlink(p);
+}
+
+static void pdi_case(const uint8_t *image, size_t len, const aieth_board *b, const char *want)
+{
+	const char *p = tmp_path();
+	write_with(p, meta, image, len);
+	CU_ASSERT(check_with_board(p, b, want) >= 1);
+	unlink(p);
+}
+
+static void test_pdi_rules(void)
+{
+	uint8_t b[PF_PDI_BYTES], junk[512];
+	aieth_board *board = NULL, *other = NULL;
+	const char *p = tmp_path();
+	uint32_t seed = 12345;
+	size_t i;
+	CU_ASSERT_EQUAL_FATAL(aieth_board_load(&board, "vck190", getenv("AIETH_DATA_DIR")), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_board_load(&other, "vek280", getenv("AIETH_DATA_DIR")), 0);
+	/* the well-formed one passes, with and without the board */
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	write_with(p, meta, b, sizeof b);
+	CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check_with_board(p, board, NULL), 0);
+	/* another revision of the same device passes (the revision nibble aside) */
+	pf_pdi_build(b, 0x24ca8093u);
+	write_with(p, meta, b, sizeof b);
+	CU_ASSERT_EQUAL(check_with_board(p, board, NULL), 0);
+	/* a wrong IDCODE with a valid checksum: refused with the board */
+	pf_pdi_build(b, 0x14cd0093u);
+	pdi_case(b, sizeof b, board, "section 1 (PDI \"aie\"): Image Header Table IDCODE (offset "
+		 "0x28): expected 0x14ca8093 (board vck190; the revision nibble aside, embeddedsw "
+		 "xloader.c XLoader_IdCodeCheck), found 0x14cd0093");
+	/* a board that states no IDCODE (VEK280, AIE-ML) cannot tell */
+	write_with(p, meta_edit("\"hw_gen\": 1", "\"hw_gen\": 2"), b, sizeof b);
+	CU_ASSERT_EQUAL(check_with_board(p, other, NULL), 0);
+	/* a bad Image Header Table checksum */
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	b[PF_PDI_IHT + 0x1c] ^= 0x40;
+	pdi_case(b, sizeof b, NULL, "Image Header Table checksum (offset 0x8c): expected 0x");
+	/* random bytes */
+	for (i = 0; i < sizeof junk; i++) {
+		seed = seed * 1103515245u + 12345u;
+		junk[i] = (uint8_t)(seed >> 16);
+	}
+	pdi_case(junk, sizeof junk, NULL, "Image Header Table checksum");
+	/* too short for the table */
+	pdi_case(b, 0x90, NULL, "size: expected more than 144 bytes (the SMAP words and the "
+		 "Image Header Table; XRT load_pdi.c XPdi_Header_Validate), found 144");
+	/* the id string, the counts */
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	memcpy(b + PF_PDI_IHT + 0x28, "XXXX", 4);
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "Image Header Table id string (offset 0x38): expected \"PPDI\"");
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	pf_pdi_put32(b + PF_PDI_IHT + 0x0c, 0);
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "expected 1..32 images and 1..32 partitions (embeddedsw "
+		 "xilpdi.c XilPdi_ValidateImgHdrTbl), found 1 and 0");
+	/* image and partition header checksums */
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	b[PF_PDI_IH + 0x20] ^= 1;
+	pdi_case(b, sizeof b, NULL, "image header 0 at offset 0x90: checksum");
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	b[PF_PDI_PH + 0x08] ^= 0x80;          /* a flipped bit in the partition's length */
+	pdi_case(b, sizeof b, NULL, "partition header 0 at offset 0xd0: checksum (offset 0x14c)");
+	/* the same flip, resealed: the data no longer fits */
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "partition header 0 at offset 0xd0: data (offset 0x150, 544 "
+		 "bytes): expected inside the PDI (368 bytes), found it cut");
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	pf_pdi_put32(b + PF_PDI_PH + 0x04, PF_PDI_CDO_WORDS + 1);
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "lengths: expected non-zero word counts with total >= "
+		 "encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
+		 "encrypted 8, unencrypted 9, total 8");
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	pf_pdi_put32(b + PF_PDI_PH + 0x24, 0x00000006);
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "partition type (attributes 0x00000006): expected 1..7, found 0");
+	/* truncated: after the headers, and within them */
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	pdi_case(b, PF_PDI_CDO, NULL, "data (offset 0x150, 32 bytes): expected inside the PDI (336 "
+		 "bytes), found it cut");
+	pdi_case(b, PF_PDI_PH + 64, NULL, "partition header 0 at offset 0xd0: expected its 128 "
+		 "bytes inside the PDI (272 bytes), found it cut");
+	pdi_case(b, PF_PDI_IH + 8, NULL, "image header 0 at offset 0x90: expected its 64 bytes "
+		 "inside the PDI");
+	/* a bad CDO header: checksum, identification, length */
+	b[PF_PDI_CDO + 8] ^= 1;
+	pdi_case(b, sizeof b, NULL, "section 1 (PDI \"aie\"): partition header 0 data at offset "
+		 "0x150: CDO header checksum: expected 0x");
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	memcpy(b + PF_PDI_CDO + 4, "XLNX", 4);
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "CDO identification word: expected 0x004f4443 for version "
+		 "0x200, found 0x584e4c58 (bootgen cdo-binary.c decode_cdo_binary");
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	pf_pdi_put32(b + PF_PDI_CDO + 12, 4);
+	pf_pdi_reseal(b);
+	pdi_case(b, sizeof b, NULL, "CDO length: 4 words do not fit");
+	/* the xclbin's section size cut by a flipped bit (368 -> 336) */
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	write_with(p, meta, b, sizeof b);
+	poke64(p, XB_PREFIX + XB_SECTION_HDR + XB_SH_SIZE, sizeof b ^ 0x20);
+	CU_ASSERT(check_with_board(p, NULL, "data (offset 0x150, 32 bytes): expected inside the "
+				   "PDI (336 bytes)") >= 1);
+	unlink(p);
+	aieth_board_free(board);
+	aieth_board_free(other);
+}
+
+static void fixed_case(uint32_t kind, size_t size, const char *want)
+{
+	const char *p = tmp_path();
+	uint8_t buf[256];
+	xb_wsection s;
+	aieth_xclbin *x;
+	memset(buf, 0, sizeof buf);
+	memset(&s, 0, sizeof s);
+	s.kind = kind, s.name = "fixed", s.data = buf, s.size = size;
+	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
+	if (want) {
+		expect_problem(p, want);
+	} else {
+		CU_ASSERT_EQUAL(aieth_xclbin_open(&x, p, 0), 0);
+		aieth_xclbin_close(x);
+	}
+	unlink(p);
+}
+
+static void test_fixed_headers(void)
+{
+	fixed_case(23, 79, "section 2 (SOFT_KERNEL \"fixed\"): size: expected at least 80 bytes "
+			   "(struct soft_kernel in XRT's xclbin.h), found 79");
+	fixed_case(24, 8, "(FLASH \"fixed\"): size: expected at least 72 bytes (struct flash");
+	fixed_case(31, 47, "(VENDER_METADATA \"fixed\"): size: expected at least 48 bytes");
+	fixed_case(32, 183, "(AIE_PARTITION \"fixed\"): size: expected at least 184 bytes (struct "
+			    "aie_partition");
+	fixed_case(34, 1, "(AIE_RESOURCES_BIN \"fixed\"): size: expected at least 76 bytes");
+	/* the struct alone is enough */
+	fixed_case(23, 80, NULL);
+	fixed_case(32, 184, NULL);
+	fixed_case(34, 76, NULL);
+}
+
 TU_MAIN("xclbin", {"round trip", test_round_trip}, {"uuid", test_uuid},
 	{"file payloads, dump", test_file_payload_and_dump}, {"hashes", test_sha256_and_hash},
 	{"kinds", test_kinds}, {"truncated", test_truncated}, {"header fields", test_header_fields},
 	{"sections", test_sections}, {"array sizes", test_array_sizes},
 	{"AIE-only rules", test_aie_rules}, {"writer rules", test_writer_rules},
-	{"open errors", test_open_errors})
+	{"open errors", test_open_errors}, {"XRT's metadata nodes", test_xrt_metadata_nodes},
+	{"PDI rules", test_pdi_rules}, {"fixed section headers", test_fixed_headers})

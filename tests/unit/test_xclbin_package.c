@@ -728,6 +728,108 @@ static int suite_init(void)
 	return mkdtemp(scratch) ? 0 : -1;
 }
 
+/* What XRT refuses is refused when packaged too (issue 24): metadata
+ * without a node XRT's edge parser reads, a PDI with a bad CDO header or
+ * cut after its headers. The written file's check refuses them; nothing
+ * is written. */
+static const char *seen_want;
+static int seen;
+static void see_problem(void *ctx, const char *line)
+{
+	(void)ctx;
+	problems_seen++;
+	if (strstr(line, seen_want))
+		seen = 1;
+	else
+		fprintf(stderr, "\n  problem: %s", line);
+}
+
+static void refuse_case(const char *pdi, const char *meta, const char *want)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	char out[300];
+	snprintf(out, sizeof out, "%s/refused.xclbin", dir);
+	opts_init(&o, "harness.xsa", NULL, out);
+	o.pdi = pdi;
+	o.aie_metadata = meta;
+	o.report = see_problem;
+	seen = 0;
+	seen_want = want;
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT(r.problems >= 1);
+	if (!seen)
+		fprintf(stderr, "\n  no problem with: %s (%s)\n", want, aieth_error_message());
+	CU_ASSERT(seen);
+	CU_ASSERT_EQUAL(access(out, F_OK), -1);
+	CU_ASSERT_EQUAL(count_entries(scratch), 0);
+}
+
+static void test_xrt_refusals(void)
+{
+	aieth_package_opts o;
+	aieth_package_result r;
+	aieth_xclbin *x;
+	char out[300], pdi[300], bad[300], meta[300], *text, *at;
+	const char *rtps = "\"RTPs\": {},";
+	uint8_t *b;
+	size_t n, i, k;
+	FILE *f;
+	pf_graph g;
+	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
+	snprintf(out, sizeof out, "%s/good.xclbin", dir);
+	snprintf(pdi, sizeof pdi, "%s/good.pdi", dir);
+	snprintf(bad, sizeof bad, "%s/bad.pdi", dir);
+	snprintf(meta, sizeof meta, "%s/no_rtps.json", dir);
+	opts_init(&o, "harness.xsa", "libadf.a", out);
+	CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, out, 0), 0);
+	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &i), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_section_dump(x, i, pdi), 0);
+	aieth_xclbin_close(x);
+	/* the metadata without RTPs */
+	CU_ASSERT_EQUAL_FATAL(pf_graph_for_board(&g, board, 4), 0);
+	text = pf_control_config(&g);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	n = strlen(text);
+	at = strstr(text, rtps);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	k = (size_t)(at - text);
+	memmove(text + k, text + k + strlen(rtps), n - k - strlen(rtps) + 1);
+	f = fopen(meta, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	refuse_case(pdi, meta, "AIE_METADATA: aie_metadata.RTPs: expected the node (XRT "
+		    "aie_parser.cpp get_rtp reads it");
+	/* bootgen's PDI: its CDO starts at 0x150 (header checksum in word 4) */
+	b = (uint8_t *)slurp(pdi, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_FATAL(n > 0x170 && !memcmp(b + 0x154, "CDO", 4));
+	b[0x150 + 16] ^= 1;
+	f = fopen(bad, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(b, 1, n, f);
+	fclose(f);
+	refuse_case(bad, fx("aie_control_config.json"), "partition header 0 data at offset 0x150: "
+		    "CDO header checksum");
+	b[0x150 + 16] ^= 1;
+	/* cut after its headers */
+	f = fopen(bad, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(b, 1, 0x150, f);
+	fclose(f);
+	refuse_case(bad, fx("aie_control_config.json"), "partition header 0 at offset 0xd0: data "
+		    "(offset 0x150");
+	free(b);
+	/* the intact ones still package */
+	opts_init(&o, "harness.xsa", NULL, out);
+	o.pdi = pdi;
+	o.aie_metadata = fx("aie_control_config.json");
+	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[300];
@@ -751,4 +853,5 @@ TU_MAIN("xclbin_package", {"setup", test_setup}, {"package vck190", test_package
 	{"bootgen architectures", test_bootgen_arch}, {"VEK385 Gen 2", test_vek385_gen2},
 	{"hw_gen check", test_hw_gen_check},
 	{"XSA reader", test_xsa_reader}, {"graph reader", test_graph_reader},
-	{"PDI and CDO facts", test_pdi_facts}, {"cleanup", test_cleanup})
+	{"PDI and CDO facts", test_pdi_facts}, {"what XRT refuses", test_xrt_refusals},
+	{"cleanup", test_cleanup})

@@ -2,7 +2,10 @@
 /*
  * pdi.c - PDI facts and the bootgen step (research/xclbin.md §2.2: the AIE
  * PDI is a bootgen image of the aiecompiler's CDOs; with deferred AIE
- * start the core-enable CDO is left out by the caller).
+ * start the core-enable CDO is left out by the caller). The rules a PDI
+ * and a CDO header must meet live in xclbin/xclbin_pdi.c, where th_package
+ * check applies them to the PDI section; the packager's inputs and output
+ * go through the same code.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,38 +67,6 @@ int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id
 	if (got <= 0)
 		return AIETH_ENOTFOUND;
 	return aieth__pdi_idcode(head, (size_t)got, id_code, ext_id_code);
-}
-
-int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, const char *what)
-{
-	uint32_t w[5], sum, ident, want_ident;
-	int i;
-	if (len < AIETH_CDO_HEADER_BYTES || file_size < AIETH_CDO_HEADER_BYTES)
-		return aieth__fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
-				  "(its header), found %llu", what, (unsigned long long)file_size);
-	for (i = 0; i < 5; i++)
-		w[i] = xb_le32(b + 4 * i);
-	if (w[0] != 4)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
-				  "(not a binary CDO file?)", what, (unsigned)w[0]);
-	ident = w[1];
-	want_ident = w[2] < 0x200 ? 0x584c4e58u : 0x004f4443u; /* "XNLX" / "CDO\0" */
-	if (ident != want_ident)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO identification word: expected 0x%08x for "
-				  "version 0x%x, found 0x%08x", what, (unsigned)want_ident,
-				  (unsigned)w[2], (unsigned)ident);
-	if (w[2] >= 0x300)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO version: expected below 0x300, found 0x%x",
-				  what, (unsigned)w[2]);
-	for (sum = 0, i = 0; i < 4; i++)
-		sum += w[i];
-	if (w[4] != ~sum)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO header checksum: expected 0x%08x, found "
-				  "0x%08x", what, (unsigned)~sum, (unsigned)w[4]);
-	if ((uint64_t)w[3] * 4 + AIETH_CDO_HEADER_BYTES > file_size)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO length: %u words do not fit in the file "
-				  "(%llu bytes)", what, (unsigned)w[3], (unsigned long long)file_size);
-	return AIETH_OK;
 }
 
 /* bootgen's messages without its banner, joined with "; ". */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "package/pdi_cache.h"
+#include "xclbin/pdi_format.h"
 
 /* Bytes read to find the IDCODE of a PDI we wrote (partial: table at 0x10). */
 #define AIETH_PDI_SCAN_BYTES (64u * 1024u)
@@ -28,12 +29,8 @@ int aieth__pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_
  * it is empty, unreadable or holds no table there. */
 int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id_code);
 
-/* Check the 20-byte header of a binary CDO file (len >= 20 bytes read from
- * a file of file_size bytes): header length word, identification word
- * ("CDO\0" for version 2.x, "XLNX" before), version, payload length and
- * checksum. `what` names the file in the message. */
-#define AIETH_CDO_HEADER_BYTES 20u
-int aieth__cdo_check_header(const uint8_t *buf, size_t len, uint64_t file_size, const char *what);
+/* aieth__cdo_check_header and AIETH_CDO_HEADER_BYTES: xclbin/pdi_format.h (the
+ * xclbin check applies the same rule to a PDI's CDO partitions). */
 
 typedef struct {
 	const char *bootgen;         /* program name or path; NULL: "bootgen" */

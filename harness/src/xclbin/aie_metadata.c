@@ -9,6 +9,7 @@
  * has many more).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "aieth.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "xclbin/xclbin_internal.h"
 
 /* Sanity bounds: a real graph has tens of ports, not thousands. */
 #define AM_MAX_GRAPHS 4096u
@@ -330,4 +332,177 @@ int aieth_aie_meta_plio(const aieth_aie_meta *m, size_t i, aieth_aie_plio *out)
 		return aieth__fail(AIETH_EINVAL, "PLIO %zu: out of range (%zu PLIOs)", i, m->nplios);
 	*out = m->plios[i];
 	return AIETH_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The nodes XRT's edge AIE parser reads (XRT
+ * src/runtime_src/core/edge/common/aie_parser.cpp): it reads them with
+ * boost property_tree get/get_child, which throw "No such node" when one
+ * is missing, and a graph's per-tile lists must have as many entries as
+ * core_columns (throw_if_error "... < num_tiles"). get_driver_config,
+ * get_aiecompiler_options, get_plios and get_gmios run when the AIE array
+ * is set up (core/edge/user/aie/aie.cpp); get_graph and get_rtp when a
+ * graph is opened (graph_object.cpp). */
+
+typedef struct {
+	const char *what;
+	aieth_problem_fn report;
+	void *ctx;
+	size_t count;
+} xrt_sink;
+
+static void xrt_say(xrt_sink *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
+
+static void xrt_say(xrt_sink *s, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n = snprintf(line, sizeof line, "%s: ", s->what);
+	if (n < 0 || (size_t)n >= sizeof line)
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+	va_end(ap);
+	s->count++;
+	if (s->report)
+		s->report(s->ctx, line);
+}
+
+#define XRT_SRC "XRT aie_parser.cpp"
+
+static int xrt_need(xrt_sink *s, struct json_object *o, const char *path, const char *key,
+		    const char *fn)
+{
+	if (json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, NULL))
+		return 1;
+	xrt_say(s, "%s.%s: expected the node (" XRT_SRC " %s reads it; boost throws \"No such "
+		"node\" without it), found none", path, key, fn);
+	return 0;
+}
+
+static void xrt_need_all(xrt_sink *s, struct json_object *o, const char *path,
+			 const char *const *keys, const char *fn)
+{
+	for (; *keys; keys++)
+		xrt_need(s, o, path, *keys, fn);
+}
+
+typedef void (*xrt_entry_fn)(xrt_sink *s, struct json_object *e, const char *path);
+
+static void xrt_each(xrt_sink *s, struct json_object *coll, const char *path, xrt_entry_fn fn)
+{
+	char cp[256];
+	size_t i, n;
+	if (json_object_is_type(coll, json_type_object)) {
+		json_object_object_foreach(coll, key, val) {
+			snprintf(cp, sizeof cp, "%s.%s", path, key);
+			fn(s, val, cp);
+		}
+	} else if (json_object_is_type(coll, json_type_array)) {
+		n = json_object_array_length(coll);
+		for (i = 0; i < n; i++) {
+			snprintf(cp, sizeof cp, "%s[%zu]", path, i);
+			fn(s, json_object_array_get_idx(coll, i), cp);
+		}
+	}
+}
+
+static void xrt_graph(xrt_sink *s, struct json_object *g, const char *path)
+{
+	static const char *const lists[] = {"core_rows", "iteration_memory_columns",
+					    "iteration_memory_rows", "iteration_memory_addresses",
+					    "multirate_triggers", NULL};
+	struct json_object *c;
+	size_t tiles, i, n;
+	xrt_need(s, g, path, "id", "get_graph");
+	xrt_need(s, g, path, "name", "get_graph");
+	if (!xrt_need(s, g, path, "core_columns", "get_graph"))
+		return;
+	json_object_object_get_ex(g, "core_columns", &c);
+	tiles = count_children(c);
+	for (i = 0; lists[i]; i++) {
+		if (!xrt_need(s, g, path, lists[i], "get_graph"))
+			continue;
+		json_object_object_get_ex(g, lists[i], &c);
+		n = count_children(c);
+		if (n < tiles)
+			xrt_say(s, "%s.%s: expected at least %zu entries (one per core in "
+				"core_columns; " XRT_SRC " get_graph throws \"%s < num_tiles\"), "
+				"found %zu", path, lists[i], tiles, lists[i], n);
+	}
+}
+
+static void xrt_rtp(xrt_sink *s, struct json_object *e, const char *path)
+{
+	static const char *const keys[] = {
+		"graph_id", "port_id", "alias_id", "port_name", "alias_name", "number_of_bytes",
+		"selector_row", "selector_column", "selector_lock_id", "selector_address",
+		"ping_buffer_row", "ping_buffer_column", "ping_buffer_lock_id",
+		"ping_buffer_address", "pong_buffer_row", "pong_buffer_column",
+		"pong_buffer_lock_id", "pong_buffer_address", "is_PL_RTP", "is_input",
+		"is_asynchronous", "is_connected", "requires_lock", NULL};
+	xrt_need_all(s, e, path, keys, "get_rtp");
+}
+
+static void xrt_gmio(xrt_sink *s, struct json_object *e, const char *path)
+{
+	static const char *const keys[] = {"id", "name", "logical_name", "shim_column",
+					   "channel_number", "stream_id",
+					   "burst_length_in_16byte", NULL};
+	struct json_object *t;
+	const char *v;
+	if (!xrt_need(s, e, path, "type", "get_gmios"))
+		return;
+	/* only GM to AIE (0) and AIE to GM (1) entries are read further */
+	json_object_object_get_ex(e, "type", &t);
+	v = json_object_get_string(t);
+	if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+		xrt_need_all(s, e, path, keys, "get_gmios");
+}
+
+size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what,
+				 aieth_problem_fn report, void *ctx)
+{
+	static const char *const driver[] = {"hw_gen", "base_address", "column_shift",
+					     "row_shift", "num_columns", "num_rows", "shim_row",
+					     "aie_tile_row_start", "aie_tile_num_rows", NULL};
+	xrt_sink s = {what, report, ctx, 0};
+	struct json_object *am, *c;
+	const char *p = "aie_metadata";
+
+	if (!json_object_object_get_ex(m->root, "aie_metadata", &am))
+		return 0; /* the parser refused it already */
+	if (xrt_need(&s, am, p, "driver_config", "get_driver_config")) {
+		json_object_object_get_ex(am, "driver_config", &c);
+		xrt_need_all(&s, c, "aie_metadata.driver_config", driver, "get_driver_config");
+		/* mem_tile_* when both are there, else the legacy reserved_* */
+		if (!(json_object_is_type(c, json_type_object) &&
+		      json_object_object_get_ex(c, "mem_tile_row_start", NULL) &&
+		      json_object_object_get_ex(c, "mem_tile_num_rows", NULL))) {
+			xrt_need(&s, c, "aie_metadata.driver_config", "reserved_row_start",
+				 "get_driver_config (without mem_tile_row_start and "
+				 "mem_tile_num_rows)");
+			xrt_need(&s, c, "aie_metadata.driver_config", "reserved_num_rows",
+				 "get_driver_config (without mem_tile_row_start and "
+				 "mem_tile_num_rows)");
+		}
+	}
+	if (xrt_need(&s, am, p, "aiecompiler_options", "get_aiecompiler_options")) {
+		json_object_object_get_ex(am, "aiecompiler_options", &c);
+		xrt_need(&s, c, "aie_metadata.aiecompiler_options", "broadcast_enable_core",
+			 "get_aiecompiler_options");
+	}
+	if (json_object_object_get_ex(am, "graphs", &c))
+		xrt_each(&s, c, "aie_metadata.graphs", xrt_graph);
+	if (xrt_need(&s, am, p, "RTPs", "get_rtp")) {
+		json_object_object_get_ex(am, "RTPs", &c);
+		xrt_each(&s, c, "aie_metadata.RTPs", xrt_rtp);
+	}
+	if (xrt_need(&s, am, p, "GMIOs", "get_gmios")) {
+		json_object_object_get_ex(am, "GMIOs", &c);
+		xrt_each(&s, c, "aie_metadata.GMIOs", xrt_gmio);
+	}
+	/* each PLIO's keys: the parser requires them already (add_plio) */
+	xrt_need(&s, am, p, "PLIOs", "get_plios");
+	return s.count;
 }

@@ -11,6 +11,7 @@
 
 #include "aieth.h"
 #include "util/error.h"
+#include "xclbin/pdi_format.h"
 #include "xclbin/xclbin_format.h"
 #include "xclbin/xclbin_internal.h"
 
@@ -138,6 +139,17 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 	return s.count;
 }
 
+typedef struct {
+	const aieth_xclbin *x;
+	uint64_t base;
+} pdi_reader;
+
+static int read_pdi(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	const pdi_reader *r = ctx;
+	return xb_read_at(r->x, buf, n, r->base + off);
+}
+
 size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 			  aieth_problem_fn report, void *ctx)
 {
@@ -145,7 +157,7 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 	const aieth_xclbin_header *h = &x->hdr;
 	aieth_aie_meta *m = NULL;
 	size_t i, idx, n;
-	char label[96];
+	char label[96], what[400];
 
 	n = aieth_xclbin_num_problems(x);
 	for (i = 0; i < n; i++)
@@ -167,6 +179,14 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 	else if (!x->sec[idx].pub.size)
 		say(&s, "%s: section %zu (PDI): size: expected a PDI image, found 0 bytes", x->path,
 		    idx);
+	else if (x->sec[idx].readable) {
+		/* what XRT's PDI loader and the PLM refuse (xclbin_pdi.c) */
+		pdi_reader r = {x, x->sec[idx].pub.offset};
+		xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
+		snprintf(what, sizeof what, "%s: %s", x->path, label);
+		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board,
+					    report, ctx);
+	}
 	for (i = 0; i < x->nsec; i++)
 		if (x->sec[i].pub.kind == XB_KIND_PARTITION_METADATA) {
 			xb_section_label(&x->sec[i].pub, i, label, sizeof label);
@@ -179,6 +199,8 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 	} else if (aieth_xclbin_aie_meta(x, &m)) {
 		say(&s, "%s", aieth_error_message());
 	} else {
+		snprintf(what, sizeof what, "%s: AIE_METADATA", x->path);
+		s.count += aieth__aie_meta_xrt_check(m, what, report, ctx);
 		if (!aieth_aie_meta_num_graphs(m))
 			say(&s, "%s: AIE_METADATA aie_metadata.graphs: expected at least one graph, "
 			    "found none", x->path);

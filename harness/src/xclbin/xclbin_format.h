@@ -55,6 +55,10 @@
 #define XB_KIND_MAX 36u             /* DTBO, the last kind XRT knows */
 #define XB_MODE_MAX 6u              /* HW_EMU_PR */
 
+/* The size of the struct a section of this kind opens with (xclbin_kinds.c),
+ * *name its name in XRT's xclbin.h; 0 for kinds without one. */
+unsigned xb_kind_fixed_header(uint32_t kind, const char **name);
+
 static inline uint16_t xb_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static inline uint32_t xb_le32(const uint8_t *p)
 {

@@ -23,6 +23,34 @@ static const char *const modes[XB_MODE_MAX + 1] = {
 	"FLAT", "PR", "TANDEM_STAGE2", "TANDEM_STAGE2_WITH_PR", "HW_EMU", "SW_EMU", "HW_EMU_PR",
 };
 
+/* Sections that open with a fixed struct (XRT
+ * src/runtime_src/core/include/xrt/detail/xclbin.h: struct soft_kernel 80
+ * bytes, flash 72, vender_metadata 48, aie_partition 184,
+ * aie_resources_bin 76, each fixed by an XCLBIN_STATIC_ASSERT). XRT reads
+ * them through that struct (core/common/xclbin_parser.cpp refuses a
+ * SOFT_KERNEL or AIE_PARTITION shorter than it; xclbinutil's
+ * SectionAIEPartition.cxx and SectionAIEResourcesBin.cxx the same). */
+static const struct {
+	uint32_t kind;
+	unsigned bytes;
+	const char *name;
+} fixed[] = {
+	{23, 80, "struct soft_kernel"},  {24, 72, "struct flash"},
+	{31, 48, "struct vender_metadata"}, {32, 184, "struct aie_partition"},
+	{34, 76, "struct aie_resources_bin"},
+};
+
+unsigned xb_kind_fixed_header(uint32_t kind, const char **name)
+{
+	size_t i;
+	for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (fixed[i].kind == kind) {
+			*name = fixed[i].name;
+			return fixed[i].bytes;
+		}
+	return 0;
+}
+
 const char *aieth_xclbin_kind_name(uint32_t kind)
 {
 	return kind <= XB_KIND_MAX ? kinds[kind] : "UNKNOWN";

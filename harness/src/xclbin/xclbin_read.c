@@ -165,9 +165,16 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	uint64_t want;
 	char label[96];
 	size_t k;
+	const char *sname;
+	unsigned fixed = xb_kind_fixed_header(s->pub.kind, &sname);
 	for (k = 0; k < sizeof array_rules / sizeof array_rules[0]; k++)
 		if (array_rules[k].kind == s->pub.kind)
 			r = &array_rules[k];
+	if (fixed && s->pub.size < fixed) {
+		xb_section_label(&s->pub, i, label, sizeof label);
+		problem(x, "%s: size: expected at least %u bytes (%s in XRT's xclbin.h), found "
+			"%llu", label, fixed, sname, (unsigned long long)s->pub.size);
+	}
 	if (!r)
 		return;
 	xb_section_label(&s->pub, i, label, sizeof label);
