@@ -181,6 +181,31 @@ static void report_line(void *ctx, const char *line)
 		o->report(o->ctx, line);
 }
 
+/* The check of the written file reads the staged copy (a scratch name or
+ * the output's temporary name): its lines name the output instead, the
+ * file the user asked for. */
+typedef struct {
+	const aieth_package_opts *o;
+	const char *read_as;
+} written_ctx;
+
+static void report_written(void *ctx, const char *line)
+{
+	const written_ctx *w = ctx;
+	size_t n = strlen(w->read_as), len;
+	char *named;
+	if (!w->o->report)
+		return;
+	len = strlen(w->o->output) + strlen(line + n) + 1;
+	if (strncmp(line, w->read_as, n) || line[n] != ':' || !(named = malloc(len))) {
+		w->o->report(w->o->ctx, line);
+		return;
+	}
+	snprintf(named, len, "%s%s", w->o->output, line + n);
+	w->o->report(w->o->ctx, named);
+	free(named);
+}
+
 static int read_graph(pkg *p)
 {
 	const char *text, *what;
@@ -522,10 +547,11 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 		p->r->output_failed = 1;
 	if (!rc) {
 		/* check the very bytes written, before they replace the target */
-		rc = aieth_xclbin_open(&x, out->in_place ? staged : out->tmp, AIETH_XCLBIN_LENIENT);
+		written_ctx wc = {o, out->in_place ? staged : out->tmp};
+		rc = aieth_xclbin_open(&x, wc.read_as, AIETH_XCLBIN_LENIENT);
 		if (!rc) {
-			problems = aieth_xclbin_check(x, o->no_check ? NULL : o->board, report_line,
-						      (void *)o);
+			problems = aieth_xclbin_check(x, o->no_check ? NULL : o->board,
+						      report_written, &wc);
 			p->r->problems += problems;
 			if (problems)
 				rc = aieth__fail(AIETH_EINVAL, "%s: the written file failed its check "
