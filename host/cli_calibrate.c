@@ -16,11 +16,17 @@
 
 static const char calibrate_usage[] =
 	"usage: %s calibrate --board NAME|FILE -o FITTED.json [options]\n"
-	"           DESC.json=BOARD_REPORT.json...\n"
+	"           DESC.json=BOARD_REPORT.json|BOARD_LOG...\n"
 	"\n"
 	"Fit the emulated board's timing parameters to the counters a board\n"
 	"reported (run_test --backend xrt or remote) for the same descriptions, and\n"
-	"write a board file to pass with --board FITTED.json. Each description is\n"
+	"write a board file to pass with --board FITTED.json. Instead of a\n"
+	"report.json, a pair may give the log of AMD's test harness for the same\n"
+	"test: its printPerf lines (\"PLIO_1_TO_AIE send the first data at\n"
+	"cycle[0], ends at cycle[2048], and the throughputs is 2384.19 MBps.\"),\n"
+	"one block per transaction of the description, in order; other lines\n"
+	"between blocks are skipped. A file starting with '{' is a report,\n"
+	"anything else a log. Each description is\n"
 	"run on the emulated board with candidate values; per channel first_cycle,\n"
 	"last_cycle and cycles, and per transaction total_cycles (when the report\n"
 	"has it), are compared with the report's. Fitted: func_memory.\n"
@@ -45,7 +51,10 @@ static const char calibrate_usage[] =
 	"PL clock, one without a test of the description's name, with other\n"
 	"transactions or PLIOs, or whose test did not finish (hang, timeout, error,\n"
 	"interrupted). A report made by the emulated board itself is fitted (a note\n"
-	"says so).\n"
+	"says so). A log (file:line and channel named) that lacks a channel of a\n"
+	"transaction, has one twice, has cycles that do not fit the description's\n"
+	"sizes, a timeout warning, a line not of AMD's inside a block, or more\n"
+	"blocks than transactions; logs are at most 64 MiB.\n"
 	"\n"
 	"exit codes: 0 fitted and written, 2 bad input or a refused report, 3 the\n"
 	"emulated runs or the write failed.\n";
@@ -121,7 +130,8 @@ int cli_calibrate_main(const char *prog, int argc, char **argv)
 			const char *eq = strrchr(a, '=');
 			char *s;
 			if (!eq || eq == a || !eq[1]) {
-				fprintf(stderr, "%s calibrate: %s: expected DESC.json=REPORT.json\n",
+				fprintf(stderr, "%s calibrate: %s: expected DESC.json=REPORT.json (or "
+					"=LOG)\n",
 					prog, a);
 				goto done;
 			}

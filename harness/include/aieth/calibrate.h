@@ -21,11 +21,15 @@ typedef struct aieth_calib aieth_calib;
 /* board: the base board, a name or a board file; data_dir as in
  * aieth_run_opts. */
 int aieth_calib_new(aieth_calib **out, const char *board, const char *data_dir);
-/* Add a description and the report.json a board made for it. Refused
+/* Add a description and the report.json a board made for it, or the log of
+ * AMD's test harness for it (its printPerf lines; told apart by content: a
+ * file whose first character is '{' is a report; docs/user-guide.md). Refused
  * (AIETH_EINVAL, the message names the file and field): a report from
  * another board or PL clock, without a test of the description's name, with
  * other transactions or PLIOs, or whose test or transactions did not finish
- * (hang, timeout, error, interrupted). *note (may be NULL; malloc'd or NULL)
+ * (hang, timeout, error, interrupted); a log without a channel of a
+ * transaction, with one twice, with cycles that do not fit the sizes (the
+ * message names file:line and channel). *note (may be NULL; malloc'd or NULL)
  * says when the report was made by the emulated board itself. */
 int aieth_calib_add(aieth_calib *c, const char *spec_path, const char *report_path,
 		    char **note);

@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "runner/amd_log.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 
@@ -215,22 +217,47 @@ static int add_pair(aieth_calib *c, const char *spec, const char *rp)
 	return AIETH_OK;
 }
 
+/* The board's side of a pair: a report.json, or a log of AMD's printPerf
+ * lines, told apart by content (a JSON document starts with '{'). One read,
+ * its size checked before (the larger of the two limits). */
+static int load_board_side(const char *rp, aieth_report **br, amd_log *log, int *is_log)
+{
+	char *text = NULL;
+	size_t n = 0;
+	int rc;
+	*is_log = 0;
+	if ((rc = aieth__read_file(rp, AIETH_REPORT_MAX_FILE > AMD_LOG_MAX_FILE
+					       ? AIETH_REPORT_MAX_FILE : AMD_LOG_MAX_FILE,
+				   &text, &n)))
+		return rc;
+	if (aieth__amd_log_is_json(text, n)) {
+		rc = aieth_report_parse(br, rp, text, n);
+	} else {
+		*is_log = 1;
+		rc = aieth__amd_log_parse(rp, text, n, log);
+	}
+	free(text);
+	return rc;
+}
+
 int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **note)
 {
 	aieth_report *br = NULL, *er = NULL;
-	jobj *et, *bt = NULL;
+	amd_log log;
+	jobj *et, *bt = NULL, *lt = NULL;
 	const char *eb, *name, *est;
 	char q[100];
 	size_t i, ti = 0;
-	int rc;
+	int rc, is_log = 0;
 	aieth__error_clear();
+	memset(&log, 0, sizeof log);
 	if (note)
 		*note = NULL;
 	if (!c || !spec || !rp)
 		return aieth__fail(AIETH_EINVAL, "aieth_calib_add: NULL argument");
 	if (c->npairs >= 1000)
 		return aieth__fail(AIETH_EINVAL, "calibrate: more than 1000 reports");
-	if ((rc = aieth_report_load(&br, rp)))
+	if ((rc = load_board_side(rp, &br, &log, &is_log)))
 		return rc;
 	/* The description on the base board: its test's shape and name. */
 	if ((rc = cal_write_board(c, c->x0, c->tmpboard)) || (rc = cal_run(c, spec, &er)))
@@ -238,6 +265,14 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	et = json_object_array_get_idx(er->tests, 0);
 	name = rj_gets(et, "name");
 	est = rj_gets(et, "status");
+	if (is_log) {
+		/* AMD's log names neither the board nor the test: the channels,
+		 * their order in transactions and their sizes are checked. */
+		if ((rc = cal_log_test(rp, &log, et, &lt)))
+			goto out;
+		bt = lt;
+		goto checked;
+	}
 	eb = rj_gets(br->env, "board");
 	if (*eb && strcmp(eb, c->board_name)) {
 		jstrict_quote(q, sizeof q, eb);
@@ -257,6 +292,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 				"%s): the report is not one of this description", rp, q, spec);
 		goto out;
 	}
+checked:
 	if ((rc = check_test(c, rp, ti, bt, et)))
 		goto out;
 	/* The report is fine; the description must run on the base board too. */
@@ -270,8 +306,8 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	if ((rc = add_pair(c, spec, rp)) ||
 	    (rc = add_vals(c, c->npairs - 1, bt)))
 		goto out;
-	if (note && (!strcmp(rj_gets(br->env, "backend"), "emu") ||
-		     !strcmp(rj_gets(bt, "backend"), "emu"))) {
+	if (note && br && (!strcmp(rj_gets(br->env, "backend"), "emu") ||
+			   !strcmp(rj_gets(bt, "backend"), "emu"))) {
 		size_t n = strlen(rp) + 200;
 		*note = malloc(n);
 		if (*note)
@@ -279,6 +315,9 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 				 "not by a board: the fit finds the parameters it was made with", rp);
 	}
 out:
+	if (lt)
+		json_object_put(lt);
+	aieth__amd_log_free(&log);
 	aieth_report_free(er);
 	aieth_report_free(br);
 	return rc;

@@ -61,6 +61,17 @@ int cal_run(aieth_calib *c, const char *spec, aieth_report **out);
 /* The emulated values of pair p from its test t into vals[].emu; -1 when
  * the run did not finish (no counters). */
 int cal_read_values(aieth_calib *c, size_t pair, struct json_object *t);
+/* A log of AMD's printPerf lines (runner/amd_log.h) as the board test of
+ * the emulated test et (calibrate_log.c): *out is a new test object with
+ * et's name, status "pass" and per transaction and channel (in et's order)
+ * first_cycle, last_cycle and cycles. Refused (AIETH_EINVAL, "path:line:
+ * ..." naming the channel): a transaction without its printPerf block or
+ * with a timeout/unfinished warning instead, a channel missing, twice or
+ * not the transaction's, a foreign line inside a block, counters that do
+ * not fit the channel's size_bytes x repetition, lines left over. */
+struct amd_log_s;
+int cal_log_test(const char *path, const struct amd_log_s *l, struct json_object *et,
+		 struct json_object **out);
 /* |emu - board| / max(|board|, 1). */
 double cal_rel_err(double emu, double board);
 
