@@ -13,7 +13,7 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 #include "xclbin/xclbin_write.h"
 
 static const char meta[] = "{\"aie_metadata\": {\"graphs\": {\"graph0\": {\"id\": 0, "

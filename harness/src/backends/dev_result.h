@@ -18,7 +18,8 @@
 /* One channel of one direction. */
 typedef struct {
 	uint64_t moved_bytes;       /* bytes moved (whole beats of PLD_WORD_BYTES) */
-	uint64_t stalled_since;     /* cycle since which it waits, 0: not stalled */
+	uint64_t stalled_since;     /* unfinished: the cycle after its last beat (or
+				       the start) */
 	uint64_t first_cycle, last_cycle;
 	int connected;              /* 0 or 1 */
 } aieth_dev_chan;

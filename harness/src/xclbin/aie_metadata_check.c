@@ -12,7 +12,7 @@
 #include "aieth.h"
 #include "util/error.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 typedef struct {
 	aieth_problem_fn report;
