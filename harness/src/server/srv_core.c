@@ -579,17 +579,6 @@ srv_txn *srv_txn_running_locked(srv_sess *x)
 	return p;
 }
 
-unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
-{
-	const srv_txn *p;
-	unsigned n = 1;
-	if (t->state != ST_STARTED)
-		return 0;
-	for (p = x->txns; p && p != t; p = p->next)
-		n += p->state == ST_STARTED;
-	return n;
-}
-
 void srv_txn_started_locked(srv_txn *t)
 {
 	uint32_t N = t->wire.channels, c, d;
@@ -712,34 +701,6 @@ oom:
 int srv_txn_start(srv_sess *x, srv_txn *t)
 {
 	return aieth__dev_txn_start(x->dev, &t->wire);
-}
-
-struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t)
-{
-	struct json_object *o = json_object_new_object();
-	if (!o)
-		return NULL;
-	json_object_object_add(o, "id", json_object_new_string(t->id));
-	json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[t->state]));
-	json_object_object_add(o, "channels", json_object_new_int64(t->wire.channels));
-	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
-	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
-	json_object_object_add(o, "tx_received", json_object_new_uint64(t->tx_got));
-	if (t->state == ST_STARTED) {
-		struct json_object *pr = json_object_new_object();
-		/* its place among the session's started transactions: 1 runs now */
-		json_object_object_add(o, "position",
-				       json_object_new_uint64(srv_txn_position_locked(x, t)));
-		json_object_object_add(pr, "done", json_object_new_uint64(t->done));
-		json_object_object_add(pr, "total", json_object_new_uint64(t->total));
-		json_object_object_add(o, "progress", pr);
-	}
-	if (t->state == ST_FINISHED &&
-	    aieth__dev_result_json(o, &t->res, t->wire.perf, t->failed, t->msg)) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
 }
 
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
