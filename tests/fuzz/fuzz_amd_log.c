@@ -19,7 +19,7 @@
 
 #include "aieth.h"
 #include "fuzz_check.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/amd_log.h"
 #include "runner/calibrate_impl.h"
 

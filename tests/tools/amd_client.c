@@ -56,7 +56,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "core/session_internal.h"
+#include "core/device.h"
 #include "pl_dma/protocol.h"
 #include "server/amd/amd_proto.h"
 
@@ -302,23 +302,12 @@ static void txn_free(txn *t)
 /* The same transaction on the local emulated board: RX image and perf. */
 static void txn_local(aieth_session *s, txn *t)
 {
-	uint64_t arr[8 * N36];
-	int conn_[2 * N36];
 	aieth_dev_result r;
-	memset(&r, 0, sizeof r);
-	r.tx_moved = arr;
-	r.rx_moved = arr + N36;
-	r.tx_since = arr + 2 * N36;
-	r.rx_since = arr + 3 * N36;
-	r.tx_first = arr + 4 * N36;
-	r.tx_last = arr + 5 * N36;
-	r.rx_first = arr + 6 * N36;
-	r.rx_last = arr + 7 * N36;
-	r.tx_connected = conn_;
-	r.rx_connected = conn_ + N36;
-	if (s->ops->txn_start(s->bstate, &t->w) || s->ops->txn_wait(s->bstate, &t->w, 0, &r))
+	if (aieth__dev_result_alloc(&r, N36) || aieth__dev_txn_start(s, &t->w) ||
+	    aieth__dev_txn_wait(s, &t->w, 0, &r))
 		die("local transaction: %s", aieth_error_message());
 	CHECK(r.status == AIETH_TXN_DONE, "local transaction: status %d: %s", (int)r.status, r.msg);
+	aieth__dev_result_free(&r);
 	pld_image_read(&t->w.rx, 0, t->rx, t->w.rx.size);
 }
 

@@ -16,7 +16,7 @@
 #include "runner/calibrate_impl.h"
 #include "runner/calibrate_internal.h"
 #include "tu.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 
 typedef struct {

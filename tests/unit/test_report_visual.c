@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "tu.h"
 #include "util/fileio.h"

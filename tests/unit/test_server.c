@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "aieth.h"
+#include "core/device.h"
+#include "core/handles.h"
 #include "pl_dma/protocol.h"
 #include "server/srv_core.h"
 #include "server/srv_route.h"
@@ -695,7 +697,92 @@ static void test_remote_graph_names(void)
 #endif
 }
 
+/* th_server's device calls (srv_txn_start, srv_txn_wait, the graph status)
+ * go through core's one-call-at-a-time guard: while another call is inside
+ * the session (held here as a running public call holds it) each fails
+ * with AIETH_ESTATE and the guard's message before the backend is called;
+ * once the session is free the same calls run the transaction. */
+static void test_device_guard(void)
+{
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
+	const aieth_board_info *bi;
+	aieth_plio pl[2];
+	pld_arg pa[2];
+	uint8_t in[64], out[64];
+	char err[256];
+	aieth_server srv;
+	srv_sess x;
+	srv_txn t;
+	uint64_t done = 7;
+	int complete = 7, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER), AIETH_OK);
+	bi = aieth__dev_info(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bi);
+	CU_ASSERT_EQUAL_FATAL(aieth_board_plio_find(aieth_session_board(s), "PLIO_01_TO_AIE",
+						    &pl[0]), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_board_plio_find(aieth_session_board(s), "PLIO_01_FROM_AIE",
+						    &pl[1]), AIETH_OK);
+	for (i = 0; i < 64; i++)
+		in[i] = (uint8_t)(i * 7 + 1);
+	memset(out, 0, sizeof out);
+	memset(pa, 0, sizeof pa);
+	for (i = 0; i < 2; i++) {
+		pa[i].dir = pl[i].dir == AIETH_DIR_TO_AIE ? 0 : 1;
+		pa[i].index = pl[i].index;
+		pa[i].size = 64;
+		pa[i].reps = 1;
+		pa[i].data = i ? out : in;
+	}
+	memset(&srv, 0, sizeof srv);
+	pthread_mutex_init(&srv.mu, NULL);
+	memset(&x, 0, sizeof x);
+	x.dev = s;
+	memset(&t, 0, sizeof t);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t.wire, bi->channels, bi->uram_depth_words,
+					     PLD_MODE_FUNC, pa, 2, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__dev_result_alloc(&t.res, bi->channels), AIETH_OK);
+
+	/* another call is inside the session */
+	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
+	CU_ASSERT_EQUAL(aieth__dev_txn_wait(s, &t.wire, 0, &t.res), AIETH_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
+	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "gr", &done, &complete), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(done, 7);
+	CU_ASSERT_EQUAL(complete, 7);
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_ESTATE);   /* as the public API */
+	aieth__session_leave(s);
+
+	/* free: the same path runs it (the RX image is the TX data) */
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &x, &t, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(t.state, ST_FINISHED);
+	CU_ASSERT_EQUAL(t.res.status, AIETH_TXN_DONE);
+	CU_ASSERT_EQUAL(t.res.tx[pl[0].index].moved_bytes, 64);
+	CU_ASSERT_EQUAL(t.res.rx[pl[1].index].moved_bytes, 64);
+	CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
+	CU_ASSERT_EQUAL(srv.txn_status[AIETH_TXN_DONE], 1);
+	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "gr", &done, &complete), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "nope", &done, &complete), AIETH_ENOTFOUND);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "\"gr\""));
+	/* a wire of another geometry is refused before the backend */
+	t.wire.channels++;
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_EINVAL);
+	t.wire.channels--;
+	pld_txn_release(&t.wire);
+	aieth__dev_result_free(&t.res);
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
+	aieth_session_close(s);
+	/* a closed session: no device */
+	CU_ASSERT_PTR_NULL(aieth__dev_info(s));
+	pthread_mutex_destroy(&srv.mu);
+}
+
 TU_MAIN("server",
+	{"th_server's device calls go through core's guard", test_device_guard},
 	{"token file", test_tokens_ok},
 	{"token file refusals", test_tokens_bad},
 	{"token file from disk", test_tokens_file},

@@ -14,7 +14,7 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 #include "xclbin/xclbin_write.h"
 
 /* every node XRT's edge parser reads, and a PDI the PLM would load

@@ -431,7 +431,6 @@ int xrtRunStart(void *h)
 	aieth_dev_result res;
 	pld_txn w;
 	pld_seg tx, rx;
-	uint64_t *arr;
 	uint32_t N, a;
 
 	if (!r || gone())
@@ -467,24 +466,8 @@ int xrtRunStart(void *h)
 	w.tx.nseg = w.rx.nseg = 1;
 	w.tx.seg = &tx;
 	w.rx.seg = &rx;
-	memset(&res, 0, sizeof res);
-	arr = calloc(8u * N, sizeof *arr);
-	res.tx_connected = calloc(N, sizeof(int));
-	res.rx_connected = calloc(N, sizeof(int));
-	if (!arr || !res.tx_connected || !res.rx_connected) {
-		free(arr);
-		free(res.tx_connected);
-		free(res.rx_connected);
+	if (aieth__dev_result_alloc(&res, N))
 		return -ENOMEM;
-	}
-	res.tx_moved = arr;
-	res.rx_moved = arr + N;
-	res.tx_since = arr + 2 * N;
-	res.rx_since = arr + 3 * N;
-	res.tx_first = arr + 4 * N;
-	res.tx_last = arr + 5 * N;
-	res.rx_first = arr + 6 * N;
-	res.rx_last = arr + 7 * N;
 	if (D.s->ops->txn_wait(D.s->bstate, &w, 0, &res)) {
 		r->failed = 1;
 		xrt_error("double: %s", aieth_error_message());
@@ -495,9 +478,7 @@ int xrtRunStart(void *h)
 	} else {
 		r->failed = 1;
 	}
-	free(arr);
-	free(res.tx_connected);
-	free(res.rx_connected);
+	aieth__dev_result_free(&res);
 	r->started = 1;
 	D.running_until = r->never ? -1 : r->done_at;
 	logf_("run_start%s", r->never ? " (never completes)" : "");

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "aieth.h"
+#include "backends/dev_result.h"
 #include "pl_dma/protocol.h"
 
 /* One graph of the session, as the session's graph calls keep it: backends
@@ -69,19 +70,8 @@ typedef struct {
 	void (*artifact_error)(void *ctx, const char *message);
 } aieth_dev_config;
 
-/* What a device reports for a transaction, besides the RX image and perf
- * words it writes into the encoded transaction. */
-typedef struct {
-	aieth_txn_status status;
-	char msg[512];
-	uint64_t total_cycles;      /* 0 when the device cannot tell */
-	int have_progress;          /* per-channel progress below is valid */
-	/* bytes moved (whole beats of PLD_WORD_BYTES), first/last,
-	 * stalled-since per channel: N each */
-	uint64_t *tx_moved, *rx_moved, *tx_since, *rx_since;
-	uint64_t *tx_first, *tx_last, *rx_first, *rx_last;
-	int *tx_connected, *rx_connected;
-} aieth_dev_result;
+/* aieth_dev_result (one struct per channel and direction) and the names of
+ * its JSON form: backends/dev_result.h. */
 
 typedef struct {
 	const char *name;

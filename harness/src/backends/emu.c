@@ -269,16 +269,16 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	res->total_cycles = total;
 	res->have_progress = 1;
 	for (i = 0; i < st->N; i++) {
-		res->tx_moved[i] = st->tx[i].beats_moved * PLD_WORD_BYTES;
-		res->rx_moved[i] = st->rx[i].beats_moved * PLD_WORD_BYTES;
-		res->tx_since[i] = st->tx[i].stalled_since;
-		res->rx_since[i] = st->rx[i].stalled_since;
-		res->tx_first[i] = st->tx[i].first;
-		res->tx_last[i] = st->tx[i].last;
-		res->rx_first[i] = st->rx[i].first;
-		res->rx_last[i] = st->rx[i].last;
-		res->tx_connected[i] = st->tx[i].connected;
-		res->rx_connected[i] = st->rx[i].connected;
+		const pld_chan_progress *c[2] = {&st->tx[i], &st->rx[i]};
+		aieth_dev_chan *d[2] = {&res->tx[i], &res->rx[i]};
+		int k;
+		for (k = 0; k < 2; k++) {
+			d[k]->moved_bytes = c[k]->beats_moved * PLD_WORD_BYTES;
+			d[k]->stalled_since = c[k]->stalled_since;
+			d[k]->first_cycle = c[k]->first;
+			d[k]->last_cycle = c[k]->last;
+			d[k]->connected = c[k]->connected;
+		}
 	}
 	switch (r.status) {
 	case PLD_RUN_DONE:

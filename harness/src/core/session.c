@@ -373,3 +373,10 @@ int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, 
 {
 	HELD("aieth_graph_read_rtp", graph_read_rtp(s, graph, port, data, size));
 }
+
+/* The graph named name (core/device.c: th_server's graph status), with the
+ * same message as the graph calls when there is none. */
+int aieth__graph_find(aieth_session *s, const char *name, uint32_t *idx)
+{
+	return find_graph(s, name, idx);
+}

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/session_internal.h - sessions and transactions (not installed).
+ * core/session_internal.h - sessions and transactions (not installed):
+ * private to core/ (scripts/check-layers.py); th_server reaches a session's
+ * device through core/device.h.
  */
 #ifndef AIETH_CORE_SESSION_INTERNAL_H
 #define AIETH_CORE_SESSION_INTERNAL_H
@@ -50,5 +52,9 @@ struct aieth_txn {
  * without the handle checks; aieth_session_close frees its transactions
  * with it). */
 void aieth__txn_release(struct aieth_txn *t);
+
+/* The index of graph name in s->graphs, or AIETH_ENOTFOUND/EINVAL with the
+ * message the graph calls give (core/session.c). */
+int aieth__graph_find(struct aieth_session *s, const char *name, uint32_t *idx);
 
 #endif

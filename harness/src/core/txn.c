@@ -240,23 +240,12 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 	t->res = calloc(num_args ? num_args : 1, sizeof *t->res);
 	t->io = calloc(num_args ? num_args : 1, sizeof *t->io);
 	pa = calloc(num_args ? num_args : 1, sizeof *pa);
-	t->dev.tx_moved = calloc(N, sizeof(uint64_t));
-	t->dev.rx_moved = calloc(N, sizeof(uint64_t));
-	t->dev.tx_since = calloc(N, sizeof(uint64_t));
-	t->dev.rx_since = calloc(N, sizeof(uint64_t));
-	t->dev.tx_first = calloc(N, sizeof(uint64_t));
-	t->dev.tx_last = calloc(N, sizeof(uint64_t));
-	t->dev.rx_first = calloc(N, sizeof(uint64_t));
-	t->dev.rx_last = calloc(N, sizeof(uint64_t));
-	t->dev.tx_connected = calloc(N, sizeof(int));
-	t->dev.rx_connected = calloc(N, sizeof(int));
-	if (!t->args || !t->plios || !t->res || !t->io || !pa || !t->dev.tx_moved || !t->dev.rx_moved ||
-	    !t->dev.tx_since || !t->dev.rx_since || !t->dev.tx_first || !t->dev.tx_last ||
-	    !t->dev.rx_first || !t->dev.rx_last || !t->dev.tx_connected || !t->dev.rx_connected) {
+	if (!t->args || !t->plios || !t->res || !t->io || !pa) {
 		rc = aieth__fail(AIETH_ENOMEM, "transaction: out of memory");
 		goto fail;
 	}
-	if ((rc = check_args(s, mode, args, num_args, t->plios)) ||
+	if ((rc = aieth__dev_result_alloc(&t->dev, N)) ||
+	    (rc = check_args(s, mode, args, num_args, t->plios)) ||
 	    (rc = check_io(args, io, num_args, t->plios)))
 		goto fail;
 	for (i = 0; i < num_args; i++) {
@@ -355,14 +344,7 @@ aieth_txn_status aieth_txn_get_status(const aieth_txn *t)
 
 const char *aieth_txn_status_name(aieth_txn_status st)
 {
-	switch (st) {
-	case AIETH_TXN_PENDING: return "PENDING";
-	case AIETH_TXN_DONE: return "DONE";
-	case AIETH_TXN_TIMEOUT: return "TIMEOUT";
-	case AIETH_TXN_FAILED: return "FAILED";
-	case AIETH_TXN_INTERRUPTED: return "INTERRUPTED";
-	}
-	return "?";
+	return aieth__dev_status_name(st); /* the names th_server's JSON uses too */
 }
 
 const char *aieth_txn_message(const aieth_txn *t) { return live(t) ? t->msg : ""; }
@@ -405,16 +387,7 @@ void aieth__txn_release(aieth_txn *t)
 			free(t->io[i].buf);
 		free(t->io);
 	}
-	free(t->dev.tx_moved);
-	free(t->dev.rx_moved);
-	free(t->dev.tx_since);
-	free(t->dev.rx_since);
-	free(t->dev.tx_first);
-	free(t->dev.tx_last);
-	free(t->dev.rx_first);
-	free(t->dev.rx_last);
-	free(t->dev.tx_connected);
-	free(t->dev.rx_connected);
+	aieth__dev_result_free(&t->dev);
 	free(t);
 }
 

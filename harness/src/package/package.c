@@ -27,7 +27,7 @@
 #include "util/hash.h"
 #include "util/path.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 #include "xclbin/xclbin_write.h"
 
 /* The header version field holds the writing tool's XRT version; nothing

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/utf8.h"

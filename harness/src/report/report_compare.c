@@ -17,7 +17,7 @@
 
 #include "aieth.h"
 #include "report/report_compare_internal.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/path.h"

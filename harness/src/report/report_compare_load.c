@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"

@@ -11,7 +11,7 @@
 
 #include "aieth.h"
 #include "report/report_compare_internal.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/sbuf.h"
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 
 /* Longest test case id written (longer ones are cut): LAVA keeps ids as
  * database names; 128 leaves room in every known limit. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "report/report_why.h"
 #include "util/error.h"

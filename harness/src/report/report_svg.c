@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "util/error.h"
 #include "util/fileio.h"

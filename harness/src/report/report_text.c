@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_why.h"
 #include "util/sbuf.h"
 #include "util/utf8.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/amd_log.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"

@@ -4,7 +4,7 @@
  * exit code by the contract (docs/user-guide.md).
  */
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/run_internal.h"
 #include "util/error.h"
 

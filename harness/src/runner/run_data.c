@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/run_internal.h"
 #include "runner/spec.h"
 #include "util/error.h"

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "core/session_internal.h"
 #include "server/srv_core.h"
 #include "server/srv_names.h"
 #include "server/srv_tls.h"

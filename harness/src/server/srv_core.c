@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/session_internal.h"
 #include "server/srv_core.h"
 #include "server/srv_names.h"
 #include "server/srv_image.h"
@@ -71,8 +70,7 @@ static void txn_free(srv_txn *t)
 	pld_txn_release(&t->wire);
 	srv_image_free(t->im, t->txbuf, srv_now_ms());
 	srv_image_free(t->im, t->rxbuf, srv_now_ms());
-	free(t->arr);
-	free(t->conn);
+	aieth__dev_result_free(&t->res);
 	free(t);
 }
 
@@ -581,17 +579,6 @@ srv_txn *srv_txn_running_locked(srv_sess *x)
 	return p;
 }
 
-unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
-{
-	const srv_txn *p;
-	unsigned n = 1;
-	if (t->state != ST_STARTED)
-		return 0;
-	for (p = x->txns; p && p != t; p = p->next)
-		n += p->state == ST_STARTED;
-	return n;
-}
-
 void srv_txn_started_locked(srv_txn *t)
 {
 	uint32_t N = t->wire.channels, c, d;
@@ -626,13 +613,17 @@ void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t)
 srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
 			 char *msg, size_t cap)
 {
-	const aieth_board_info *info = x->dev->info;
+	const aieth_board_info *info = aieth__dev_info(x->dev);
 	uint64_t bytes = q->tx_bytes + q->rx_bytes;
 	srv_txn *t, **pp;
 	unsigned n = 0;
 	uint32_t N = q->channels;
 
 	*out = NULL;
+	if (!info) {
+		snprintf(msg, cap, "session \"%s\" holds no device", x->id);
+		return SRV_T_GEOMETRY;
+	}
 	if (N != info->channels || q->depth != info->uram_depth_words) {
 		snprintf(msg, cap, "channels %u and depth %u, the board %s has %u channels and a "
 			 "depth of %u words", N, q->depth, info->name, info->channels,
@@ -669,8 +660,6 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->wire.cfg = q->cfg;
 	q->cfg = NULL;
 	t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t));
-	t->arr = calloc(8u * (size_t)N, sizeof(uint64_t));
-	t->conn = calloc(2u * (size_t)N, sizeof(int));
 	t->wire.tx.seg = calloc(1, sizeof(pld_seg));
 	t->wire.rx.seg = calloc(1, sizeof(pld_seg));
 	/* huge pages where the kernel has them, reused (srv_image.c); TX is
@@ -678,7 +667,7 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->im = &s->images;
 	t->txbuf = srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
 	t->rxbuf = srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
-	if (!t->wire.perf || !t->arr || !t->conn || !t->wire.tx.seg || !t->wire.rx.seg ||
+	if (!t->wire.perf || aieth__dev_result_alloc(&t->res, N) || !t->wire.tx.seg || !t->wire.rx.seg ||
 	    !t->txbuf || !t->rxbuf)
 		goto oom;
 	t->wire.tx.size = q->tx_bytes;
@@ -689,16 +678,6 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->wire.rx.nseg = q->rx_bytes ? 1 : 0;
 	t->wire.rx.seg[0].len = q->rx_bytes;
 	t->wire.rx.seg[0].ptr = t->rxbuf;
-	t->res.tx_moved = t->arr;
-	t->res.rx_moved = t->arr + N;
-	t->res.tx_since = t->arr + 2 * N;
-	t->res.rx_since = t->arr + 3 * N;
-	t->res.tx_first = t->arr + 4 * N;
-	t->res.tx_last = t->arr + 5 * N;
-	t->res.rx_first = t->arr + 6 * N;
-	t->res.rx_last = t->arr + 7 * N;
-	t->res.tx_connected = t->conn;
-	t->res.rx_connected = t->conn + N;
 	pthread_mutex_lock(&s->mu);
 	snprintf(t->id, sizeof t->id, "t-%u", ++x->next_tid);
 	for (pp = &x->txns; *pp; pp = &(*pp)->next)
@@ -719,9 +698,14 @@ oom:
 	return SRV_T_NOMEM;
 }
 
+int srv_txn_start(srv_sess *x, srv_txn *t)
+{
+	return aieth__dev_txn_start(x->dev, &t->wire);
+}
+
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 {
-	int rc = x->dev->ops->txn_wait(x->dev->bstate, &t->wire, timeout_ms, &t->res);
+	int rc = aieth__dev_txn_wait(x->dev, &t->wire, timeout_ms, &t->res);
 	pthread_mutex_lock(&s->mu);
 	if (rc) {
 		t->failed = 1;
@@ -773,16 +757,18 @@ void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 	pthread_mutex_lock(&s->mu);
 	if (txn_unlink_locked(s, x, t)) {
 		uint32_t n = t->wire.channels;
-		uint64_t tx = t->wire.tx.size, rx = t->wire.rx.size;
-		/* the images and the wire words go; the sizes and the result
-		 * (res's arrays live in t->arr) stay */
+		uint64_t tx = t->wire.tx.size, rx = t->wire.rx.size, *perf = t->wire.perf;
+		/* the images and the cfg words go; the sizes, the perf words and
+		 * the result (t->res) stay: run_summary.json shows them */
 		srv_image_free(t->im, t->txbuf, srv_now_ms());
 		srv_image_free(t->im, t->rxbuf, srv_now_ms());
 		t->txbuf = t->rxbuf = NULL;
+		t->wire.perf = NULL;
 		pld_txn_release(&t->wire);
 		t->wire.channels = n;
 		t->wire.tx.size = tx;
 		t->wire.rx.size = rx;
+		t->wire.perf = perf;
 		/* in submission order, as HTTP sessions list theirs (results
 		 * may be fetched in any order) */
 		for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)

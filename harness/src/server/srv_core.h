@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "aieth.h"
-#include "backends/backend.h"
+#include "core/device.h"
 #include "server/srv_image.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
@@ -33,7 +33,8 @@
 #define SRV_NCODES 23           /* HTTP statuses counted (http_server.c) */
 
 /* A transaction shipped encoded (pl_dma/protocol.h): the images live here
- * once, the device reads and writes them in place. */
+ * once, the device reads and writes them in place. The states' names are
+ * aieth__dev_txn_state (backends/dev_result.h), in this order. */
 typedef enum { ST_AWAIT_TX = 0, ST_STARTED, ST_FINISHED } srv_txn_state;
 
 typedef struct srv_txn {
@@ -43,9 +44,7 @@ typedef struct srv_txn {
 	uint8_t *txbuf, *rxbuf;       /* from im (srv_image.c) */
 	srv_images *im;
 	uint64_t tx_got;
-	aieth_dev_result res;
-	uint64_t *arr;                /* backing of res's 8 arrays of N */
-	int *conn;                    /* backing of res's 2 arrays of N */
+	aieth_dev_result res;         /* N channels (aieth__dev_result_alloc) */
 	int failed;                   /* the device call itself failed */
 	char msg[512];
 	uint64_t done, total;         /* progress while it runs: bytes moved of expected */
@@ -251,6 +250,15 @@ void srv_txn_started_locked(srv_txn *t);
 /* Free a transaction that is not started and not streaming (checked by the
  * caller): its images' bytes go back to the memory budget. */
 void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t);
+/* Start t on x's device under x->call (held by the caller): through core's
+ * guard (core/device.h); the caller marks it started. */
+int srv_txn_start(srv_sess *x, srv_txn *t);
+/* t as JSON, the one form the HTTP API and run_summary.json give (mu
+ * held: the progress hook writes t->done/total): id, state, channels,
+ * image sizes, TX bytes received; while running its place and progress;
+ * once finished the result (aieth__dev_result_json). NULL when out of
+ * memory. */
+struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t);
 /* Wait for a started transaction under x->call (held by the caller):
  * the result lands in t, the counters move, state becomes FINISHED unless
  * the wait itself timed out with the transaction still running (returns

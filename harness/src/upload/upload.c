@@ -21,7 +21,7 @@
 #include <curl/curl.h>
 #endif
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"
 #include "util/fileio.h"

@@ -17,7 +17,7 @@
 #include "aieth.h"
 #include "util/error.h"
 #include "util/json_strict.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 /* Sanity bounds: a real graph has tens of ports, not thousands. */
 #define AM_MAX_GRAPHS 4096u

@@ -13,7 +13,7 @@
 #include "util/error.h"
 #include "xclbin/pdi_format.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 typedef struct {
 	aieth_problem_fn report;

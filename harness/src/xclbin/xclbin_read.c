@@ -20,7 +20,7 @@
 #include "util/hash.h"
 #include "util/path.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 static void problem(aieth_xclbin *x, const char *fmt, ...) AIETH_PRINTF(2, 3);
 

@@ -83,41 +83,53 @@ static int get_perf(const char *what, struct json_object *o, uint32_t N, uint64_
 	return AIETH_OK;
 }
 
-static const char *const u64_keys[] = {"tx_moved", "rx_moved", "tx_since", "rx_since",
-				       "tx_first", "tx_last",  "rx_first", "rx_last"};
-
-/* Every field checked (dst NULL), or every field written. */
+/* Every field checked (res NULL), or every field written; the keys are
+ * those core/ writes (backends/dev_result.h). */
 static int txn_fields(const char *what, struct json_object *o, uint32_t N, uint64_t *perf,
 		      aieth_dev_result *res)
 {
-	uint64_t *dst[8] = {NULL};
-	size_t i;
-	int rc;
-	if (res) {
-		uint64_t *d[8] = {res->tx_moved, res->rx_moved, res->tx_since, res->rx_since,
-				  res->tx_first, res->tx_last,  res->rx_first, res->rx_last};
-		memcpy(dst, d, sizeof dst);
-	}
+	int rc, d, f;
+	uint32_t i;
 	if ((rc = get_perf(what, o, N, perf)))
 		return rc;
-	for (i = 0; i < 8; i++)
-		if ((rc = get_u64s(what, o, u64_keys[i], N, INT64_MAX, dst[i])))
-			return rc;
-	if ((rc = get_u64s(what, o, "tx_connected", N, 1, NULL)) ||
-	    (rc = get_u64s(what, o, "rx_connected", N, 1, NULL)))
-		return rc;
-	if (res) {
-		uint64_t c[2];
-		struct json_object *a[2];
-		uint32_t j;
-		json_object_object_get_ex(o, "tx_connected", &a[0]);
-		json_object_object_get_ex(o, "rx_connected", &a[1]);
-		for (j = 0; j < N; j++) {
-			c[0] = json_object_get_uint64(json_object_array_get_idx(a[0], j));
-			c[1] = json_object_get_uint64(json_object_array_get_idx(a[1], j));
-			res->tx_connected[j] = (int)c[0];
-			res->rx_connected[j] = (int)c[1];
+	for (d = 0; d < 2; d++)
+		for (f = 0; f < AIETH_DEV_NFIELDS; f++) {
+			const char *key = aieth__dev_chan_key[d][f];
+			struct json_object *a;
+			if ((rc = get_u64s(what, o, key, N,
+					   f == AIETH_DEV_CONNECTED ? 1 : INT64_MAX, NULL)))
+				return rc;
+			if (!res)
+				continue;
+			json_object_object_get_ex(o, key, &a);
+			for (i = 0; i < N; i++) {
+				aieth_dev_chan *c = d ? &res->rx[i] : &res->tx[i];
+				uint64_t v = json_object_get_uint64(json_object_array_get_idx(a, i));
+				switch (f) {
+				case AIETH_DEV_MOVED_BYTES: c->moved_bytes = v; break;
+				case AIETH_DEV_STALLED_SINCE: c->stalled_since = v; break;
+				case AIETH_DEV_FIRST_CYCLE: c->first_cycle = v; break;
+				case AIETH_DEV_LAST_CYCLE: c->last_cycle = v; break;
+				default: c->connected = (int)v; break;
+				}
+			}
 		}
+	return AIETH_OK;
+}
+
+/* "status_name" must name "status" (a reply that says DONE in one and
+ * something else in the other is not one result). */
+static int check_status_name(const char *what, struct json_object *o, uint64_t status)
+{
+	const char *name = NULL, *want = aieth__dev_status_name((aieth_txn_status)status);
+	int rc;
+	if ((rc = jstrict_get_string(what, NULL, o, "status_name", 1, &name)))
+		return rc;
+	if (strcmp(name, want)) {
+		char q[80];
+		jstrict_quote(q, sizeof q, name);
+		return aieth__fail(AIETH_EDEVICE, "%s: \"status_name\" \"%s\" does not name \"status\" "
+				  "%llu (%s)", what, q, (unsigned long long)status, want);
 	}
 	return AIETH_OK;
 }
@@ -139,9 +151,10 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	if ((rc = jstrict_get_string(what, NULL, o, "id", 1, &id)) ||
 	    (rc = jstrict_get_string(what, NULL, o, "state", 1, &state)))
 		return proto(base, "a transaction's wait reply");
-	if (strcmp(id, tid) || strcmp(state, "finished")) {
+	if (strcmp(id, tid) || strcmp(state, aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1])) {
 		aieth__fail(AIETH_EDEVICE, "%s: id \"%.40s\", state \"%.40s\" (expected \"%s\", "
-			   "\"finished\")", what, id, state, tid);
+			   "\"%s\")", what, id, state, tid,
+			   aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1]);
 		return proto(base, "a transaction's wait reply");
 	}
 	if ((rc = get_bool(what, o, "failed", &fail)) ||
@@ -162,10 +175,14 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	 * pending (0) or any other value is outside the protocol */
 	if ((rc = jstrict_get_u64(what, NULL, o, "status", 1, AIETH_TXN_DONE,
 				  AIETH_TXN_INTERRUPTED, &status)) ||
+	    (rc = check_status_name(what, o, status)) ||
 	    (rc = jstrict_get_u64(what, NULL, o, "total_cycles", 1, 0, INT64_MAX, &cycles)) ||
 	    (rc = get_bool(what, o, "have_progress", &progress)) ||
 	    (rc = txn_fields(what, o, wire->channels, NULL, NULL)))
 		return proto(base, "a transaction's wait reply");
+	if (!res->tx || res->channels != wire->channels)
+		return aieth__fail(AIETH_EINVAL, "%s: a result for %u channels is needed, %u given",
+				  what, wire->channels, res->channels);
 	/* valid: now written */
 	txn_fields(what, o, wire->channels, wire->perf, res);
 	res->status = (aieth_txn_status)status;

@@ -28,7 +28,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/session_internal.h"
 #include "server/amd/amd_conn_internal.h"
 #include "server/srv_names.h"
 #include "util/path.h"

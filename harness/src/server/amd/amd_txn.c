@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/session_internal.h"
 #include "server/amd/amd_conn_internal.h"
 
 static amd_txn *txn_find(amd_conn *c, uint32_t id)
@@ -85,7 +84,7 @@ static void *runner_main(void *arg)
 		t = p->t;
 		pthread_mutex_unlock(&c->mu);
 		pthread_mutex_lock(&c->x->call);
-		rc = c->x->dev->ops->txn_start(c->x->dev->bstate, &t->wire);
+		rc = srv_txn_start(c->x, t);
 		if (rc == AIETH_OK) {
 			pthread_mutex_lock(&c->s->mu);
 			t->state = ST_STARTED;

@@ -51,7 +51,8 @@ enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status
 enum MHD_Result http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
 				    struct json_object *o, const char *hname, const char *hvalue)
 {
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	/* o NULL: its builder ran out of memory */
+	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	enum MHD_Result ret;
 	if (!text) {
 		json_object_put(o);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/session_internal.h"
 #include "server/http/http_internal.h"
 #include "server/srv_names.h"
 #include "util/json_strict.h"
@@ -325,19 +324,11 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 	case SRV_R_GRAPH_END:
 		rc = aieth_graph_end(x->dev, r->route.graph);
 		break;
-	default: {
-		/* the backend's own status: iterations and whether a bounded run
-		 * completed (what the remote backend's graph_status returns) */
-		size_t g;
-		for (g = 0; g < x->dev->ngraphs && strcmp(x->dev->graphs[g].name, r->route.graph);
-		     g++)
-			;
-		if (g == x->dev->ngraphs)
-			rc = aieth_graph_iterations_done(x->dev, r->route.graph, &done);
-		else
-			rc = x->dev->ops->graph_status(x->dev->bstate, (uint32_t)g, &done, &complete);
+	default:
+		/* iterations and whether a bounded run completed (what the
+		 * remote backend's graph_status returns) */
+		rc = aieth__dev_graph_status(x->dev, r->route.graph, &done, &complete);
 		break;
-	}
 	}
 	pthread_mutex_unlock(&x->call);
 	if (rc) {

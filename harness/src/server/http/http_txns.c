@@ -10,75 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/session_internal.h"
 #include "server/http/http_internal.h"
-
-static struct json_object *hex_array(const uint64_t *w, size_t n)
-{
-	struct json_object *a = json_object_new_array();
-	char b[24];
-	size_t i;
-	for (i = 0; i < n; i++) {
-		snprintf(b, sizeof b, "0x%llx", (unsigned long long)w[i]);
-		json_object_array_add(a, json_object_new_string(b));
-	}
-	return a;
-}
-
-static struct json_object *u64_array(const uint64_t *w, size_t n)
-{
-	struct json_object *a = json_object_new_array();
-	size_t i;
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_uint64(w[i]));
-	return a;
-}
-
-/* mu held: the progress hook writes t->done/total from the waiting thread. */
-static struct json_object *txn_json(srv_sess *x, const srv_txn *t)
-{
-	static const char *const st[] = {"awaiting_tx", "running", "finished"};
-	struct json_object *o = json_object_new_object();
-	uint32_t N = t->wire.channels, i;
-	json_object_object_add(o, "id", json_object_new_string(t->id));
-	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
-	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
-	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
-	if (t->state == ST_STARTED) {
-		struct json_object *pr = json_object_new_object();
-		/* its place among the session's started transactions: 1 runs now */
-		json_object_object_add(o, "position",
-				       json_object_new_uint64(srv_txn_position_locked(x, t)));
-		json_object_object_add(pr, "done", json_object_new_uint64(t->done));
-		json_object_object_add(pr, "total", json_object_new_uint64(t->total));
-		json_object_object_add(o, "progress", pr);
-	}
-	if (t->state == ST_FINISHED) {
-		struct json_object *tc = json_object_new_array(), *rc = json_object_new_array();
-		json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
-		json_object_object_add(o, "status", json_object_new_int((int)t->res.status));
-		json_object_object_add(o, "message", json_object_new_string(t->failed ? t->msg
-											: t->res.msg));
-		json_object_object_add(o, "total_cycles", json_object_new_uint64(t->res.total_cycles));
-		json_object_object_add(o, "have_progress", json_object_new_boolean(t->res.have_progress));
-		json_object_object_add(o, "perf", hex_array(t->wire.perf, pld_perf_count(N)));
-		json_object_object_add(o, "tx_moved", u64_array(t->res.tx_moved, N));
-		json_object_object_add(o, "rx_moved", u64_array(t->res.rx_moved, N));
-		json_object_object_add(o, "tx_since", u64_array(t->res.tx_since, N));
-		json_object_object_add(o, "rx_since", u64_array(t->res.rx_since, N));
-		json_object_object_add(o, "tx_first", u64_array(t->res.tx_first, N));
-		json_object_object_add(o, "tx_last", u64_array(t->res.tx_last, N));
-		json_object_object_add(o, "rx_first", u64_array(t->res.rx_first, N));
-		json_object_object_add(o, "rx_last", u64_array(t->res.rx_last, N));
-		for (i = 0; i < N; i++) {
-			json_object_array_add(tc, json_object_new_int(t->res.tx_connected[i]));
-			json_object_array_add(rc, json_object_new_int(t->res.rx_connected[i]));
-		}
-		json_object_object_add(o, "tx_connected", tc);
-		json_object_object_add(o, "rx_connected", rc);
-	}
-	return o;
-}
 
 enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
@@ -108,7 +40,7 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	} else {
 		struct json_object *o;
 		pthread_mutex_lock(&s->mu);
-		o = txn_json(x, t);
+		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 201, o);
 	}
@@ -184,7 +116,7 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	if (pthread_mutex_trylock(&x->call))
 		return http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
 				 x->id);
-	rc = x->dev->ops->txn_start(x->dev->bstate, &t->wire);
+	rc = srv_txn_start(x, t);
 	pthread_mutex_unlock(&x->call);
 	if (rc)
 		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s", t->id,
@@ -195,7 +127,8 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	{
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "id", json_object_new_string(t->id));
-		json_object_object_add(o, "state", json_object_new_string("running"));
+		json_object_object_add(o, "state",
+				       json_object_new_string(aieth__dev_txn_state[ST_STARTED]));
 		ret = http_reply_json(c, r, 202, o);
 	}
 	return ret;
@@ -250,7 +183,7 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 		ret = txn_delete_locked(c, r, s, x, t);
 	} else if (r->route.kind == SRV_R_TXN) {
 		/* the status: no device call, cheap to poll */
-		o = txn_json(x, t);
+		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 200, o);
 	} else if (t->state == ST_AWAIT_TX) {
@@ -277,7 +210,7 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 			pthread_mutex_unlock(&x->call);
 		}
 		pthread_mutex_lock(&s->mu);
-		o = txn_json(x, t);
+		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 200, o);
 unbusy:

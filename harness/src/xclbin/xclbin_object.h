@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xclbin_internal.h - the xclbin reader's object, shared by the reader,
- * the checks and the packager; in-memory entry points for the fuzz targets
- * and unit tests. Not installed.
+ * xclbin_object.h - the xclbin reader's object, shared by the reader,
+ * the checks and the packager (used from package/, so not *_internal.h);
+ * in-memory entry points for the fuzz targets and unit tests. Not
+ * installed.
  */
-#ifndef AIETH_XCLBIN_INTERNAL_H
-#define AIETH_XCLBIN_INTERNAL_H
+#ifndef AIETH_XCLBIN_OBJECT_H
+#define AIETH_XCLBIN_OBJECT_H
 
 #include <stddef.h>
 #include <stdint.h>
