@@ -150,7 +150,7 @@ STATIC := $(O)/lib/libaieth.a
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e pytest layers fuzz bench install uninstall clean deps cross-check stress-check FORCE
+.PHONY: all lib test check unit e2e pytest layers abi abi-update fuzz bench install uninstall clean deps cross-check stress-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -300,7 +300,7 @@ ifeq ($(SAN),1)
 PYTEST_ENV := LD_PRELOAD="$(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-file-name=libubsan.so)" \
 	ASAN_OPTIONS=detect_leaks=0
 endif
-pytest: all $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
+pytest: all $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin $(ABI_LAYOUTS)
 ifneq ($(CROSS),)
 	@echo "pytest: skipped under CROSS=$(CROSS) (an aarch64 libaieth does not load into the host's python)"
 else
@@ -320,6 +320,7 @@ test:
 	@mkdir -p $(O) && bash scripts/stage.sh --begin $(STAGES)
 	$(STAGE) "check (gcc)" $(MAKE) check
 	$(STAGE) "layers, SPDX" $(MAKE) layers
+	$(STAGE) "ABI (symbols, layouts, abidiff)" $(MAKE) abi
 	$(STAGE) "unit tests (clang)" $(MAKE) O=build-clang CC=clang all unit
 	$(STAGE) "check (ASan+UBSan)" $(MAKE) O=build-asan SAN=1 check
 	$(STAGE) "fuzz" $(MAKE) fuzz
@@ -340,6 +341,29 @@ layers: lib
 	python3 scripts/check-layers.py --objects $(O)/obj
 	python3 scripts/check-spdx.py
 	@$(TEST_ENV) bash tests/layers/check_layers.sh
+
+# The binary interface (docs/api.md, "Stability"): the exported symbols,
+# the layout of every public struct and libabigail's view of the exported
+# functions, against harness/abi/ (scripts/abi.py). abi-update rewrites
+# those files: a deliberate change, said in CHANGELOG.md. Read from the
+# default build only (gcc, CFLAGS -O2 -g): abidw records what the compiler's
+# debug information holds, and clang's or -O0's differs in details that
+# are not the ABI.
+PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.h))
+ABI_LAYOUTS := $(O)/tests/abi_layouts
+$(O)/gen/abi_layouts.inc: scripts/abi.py $(PUBLIC_HEADERS)
+	$(call say,GEN,$@)python3 scripts/abi.py layouts-inc $@
+$(ABI_LAYOUTS): tests/tools/abi_layouts.c $(O)/gen/abi_layouts.inc
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -I$(O)/gen -o $@ $< $(ALL_LDFLAGS)
+ABI_DEFAULT_BUILD = $(and $(filter build,$(O)),$(filter default,$(origin CC)),$(filter file,$(origin CFLAGS)),$(if $(SAN)$(CROSS)$(EXTRA_CFLAGS),,1))
+ifneq ($(filter abi abi-update,$(MAKECMDGOALS)),)
+ifeq ($(ABI_DEFAULT_BUILD),)
+$(error make abi, make abi-update: the ABI is read from the default build: run them without O, CC, CFLAGS, SAN, CROSS or EXTRA_CFLAGS)
+endif
+endif
+abi abi-update: lib $(ABI_LAYOUTS)
+	$(Q)python3 scripts/abi.py $(if $(filter abi,$@),check,update) $(O)
 
 # The cross build for the board, tested under qemu-user: its unit and
 # end-to-end tests (E2E above, th_server and the remote backend included:

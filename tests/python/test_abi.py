@@ -16,7 +16,7 @@ STRUCTS = [
     ("aieth/txn.h", "aieth_channel_args", _lib.ChannelArgs),
     ("aieth/board.h", "aieth_plio", _lib.Plio),
     ("aieth/txn.h", "aieth_channel_result", _lib.ChannelResult),
-    ("aieth/report.h", "aieth_run_opts", _lib.RunOpts),
+    ("aieth/run.h", "aieth_run_opts", _lib.RunOpts),
 ]
 
 
