@@ -67,8 +67,17 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
+# One version (harness/include/aieth/version.h) for the library file, its
+# soname, aieth.pc and, through aieth_version(), the Python package and the
+# reports (tests/python/test_version.py). The soname changes when the ABI
+# breaks: from 1.0 on with the major version (libaieth.so.1); before 1.0 a
+# minor release may break it, so the soname carries the minor too
+# (libaieth.so.0.2): a program linked with 0.1 never loads 0.2
+# (docs/api.md, "Stability").
 VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth/version.h)
-SONAME := libaieth.so.0
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME := libaieth.so.$(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
 
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm
@@ -466,7 +475,7 @@ endif
 
 # Into the system (no DESTDIR; a staging root's own system runs ldconfig):
 # refresh the dynamic linker's cache, so that a program linked with
-# `pkg-config --libs aieth` finds libaieth.so.0; where ldconfig cannot run
+# `pkg-config --libs aieth` finds $(SONAME); where ldconfig cannot run
 # (not root) or PREFIX/lib is not on its path, say what to do.
 define ldconfig_note
 	@if [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then echo ldconfig; ldconfig; fi; \
