@@ -156,6 +156,9 @@ endif
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 STATIC := $(O)/lib/libaieth.a
+# every public struct's layout (make abi, tests/python/test_abi_layouts.py)
+ABI_LAYOUTS := $(O)/tests/abi_layouts
+PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.h))
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
@@ -358,8 +361,6 @@ layers: lib
 # default build only (gcc, CFLAGS -O2 -g): abidw records what the compiler's
 # debug information holds, and clang's or -O0's differs in details that
 # are not the ABI.
-PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.h))
-ABI_LAYOUTS := $(O)/tests/abi_layouts
 $(O)/gen/abi_layouts.inc: scripts/abi.py $(PUBLIC_HEADERS)
 	$(call say,GEN,$@)python3 scripts/abi.py layouts-inc $@
 $(ABI_LAYOUTS): tests/tools/abi_layouts.c $(O)/gen/abi_layouts.inc
