@@ -3,12 +3,14 @@
 #
 #   make            library (static + shared + pkg-config), programs, examples
 #   make test       everything below: unit + end-to-end tests (gcc), the
-#                   layering check, the unit tests built with clang, the same
-#                   under AddressSanitizer+UBSan,
+#                   layering check, the ABI check, the unit tests built
+#                   with clang, the same under AddressSanitizer+UBSan,
 #                   a short fuzzing run, and cross-check
 #   make check      unit + end-to-end + Python (make pytest) tests of this
 #                   build only
 #   make layers     the layering of docs/architecture.md (includes, calls)
+#   make abi        the exported symbols and public structs' layouts against
+#                   harness/abi/ (make abi-update rewrites it: docs/api.md)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
 #   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
@@ -359,8 +361,9 @@ layers: lib
 # functions, against harness/abi/ (scripts/abi.py). abi-update rewrites
 # those files: a deliberate change, said in CHANGELOG.md. Read from the
 # default build only (gcc, CFLAGS -O2 -g): abidw records what the compiler's
-# debug information holds, and clang's or -O0's differs in details that
-# are not the ABI.
+# debug information holds; clang's differs in details that are not the ABI
+# (abidiff reports none of them, but the file is not the same; gcc -O0
+# writes the same file as -O2).
 $(O)/gen/abi_layouts.inc: scripts/abi.py $(PUBLIC_HEADERS)
 	$(call say,GEN,$@)python3 scripts/abi.py layouts-inc $@
 $(ABI_LAYOUTS): tests/tools/abi_layouts.c $(O)/gen/abi_layouts.inc
