@@ -19,6 +19,7 @@ PKGS=(
   uuid-dev             # XRT's xclbin.h includes <uuid/uuid.h>; libxrt-dev lacks the dependency
   jq                   # end-to-end tests: report.json fields
   python3              # make layers: scripts/check-layers.py
+  abigail-tools        # make abi: abidw/abidiff compare libaieth's ABI with harness/abi/libaieth.abi (scripts/abi.py)
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
   python3-numpy        # the Python package's tests (tests/python): arrays passed without copies
   python3-pytest       # the Python package's tests: make pytest (part of make check)

@@ -16,7 +16,9 @@ import threading
 from pathlib import Path
 from typing import Any, List, Optional
 
-SONAME = "libaieth.so.0"
+# The Makefile's SONAME for this version (tests/python/test_version.py):
+# libaieth.so.0.MINOR before 1.0, where a minor release may break the ABI.
+SONAME = "libaieth.so.0.2"
 
 c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p
@@ -185,7 +187,7 @@ def _load() -> ctypes.CDLL:
         _lib_path = path
         return lib
     raise OSError("aieth: libaieth not found; tried: " + "; ".join(tried) +
-                  ". Set AIETH_LIB to the library's path (e.g. build/lib/libaieth.so.0)")
+                  ". Set AIETH_LIB to the library's path (e.g. build/lib/" + SONAME + ")")
 
 
 def _proto(lib: ctypes.CDLL, name: str, restype, *argtypes) -> None:
