@@ -499,7 +499,7 @@ static void test_server_open_refusals(void)
 {
 	aieth_server_opts o;
 	aieth_server *s = (aieth_server *)1;
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 #ifndef AIETH_HAVE_MHD
 	/* built without libmicrohttpd (the aarch64 cross build) */
 	o.listen = "127.0.0.1:0";
@@ -550,7 +550,7 @@ static void test_max_session(void)
 	char msg[600];
 	int i;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	so.max_session_s = 1;
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
@@ -610,20 +610,22 @@ static void test_remote_session(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"gr", "adder", NULL};
 	char url[64];
 	uint8_t in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, out[12];
 	uint64_t done = 99;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	if (aieth_session_open(&s, &o) != AIETH_OK)
@@ -656,6 +658,7 @@ static void test_remote_graph_names(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"a/b", "adder", NULL};
 	uint8_t in[4] = {1, 2, 3, 4}, out[4];
@@ -663,14 +666,15 @@ static void test_remote_graph_names(void)
 	uint64_t done = 99;
 	size_t i;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
@@ -695,7 +699,20 @@ static void test_remote_graph_names(void)
 #endif
 }
 
-TU_MAIN("server",
+/* aieth_server_opts is versioned: refused before anything binds. */
+static void test_server_opts_version(void)
+{
+	aieth_server *srv = NULL;
+	aieth_server_opts o = AIETH_SERVER_OPTS_INIT;
+	TU_OPTS_INIT(aieth_server_opts, AIETH_SERVER_OPTS_INIT, aieth_server_opts_init,
+		     AIETH_SERVER_OPTS_VERSION);
+	o.listen = "127.0.0.1:0";
+	TU_OPTS_REFUSED(aieth_server_open(&srv, &o), o.version, "aieth_server_opts",
+			"AIETH_SERVER_OPTS_INIT or aieth_server_opts_init", AIETH_SERVER_OPTS_VERSION);
+	CU_ASSERT_PTR_NULL(srv);
+}
+
+TU_MAIN("server", {"options version", test_server_opts_version},
 	{"token file", test_tokens_ok},
 	{"token file refusals", test_tokens_bad},
 	{"token file from disk", test_tokens_file},
