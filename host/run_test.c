@@ -31,10 +31,7 @@ static const char *usage_text =
 	"options:\n"
 	"  -b, --board NAME|FILE  board to run on: vck190, vek280, vek385 or a board\n"
 	"                         JSON file (overrides the description's \"board\")\n"
-	"      --backend NAME     device backend: emu (the emulated board, the default\n"
-	"                         unless the description names one), xrt (a board\n"
-	"                         through XRT, docs/on-board.md) or remote (a device\n"
-	"                         behind th_server, docs/server.md)\n"
+	"%s" /* --backend: from the library's backend table */
 	"      --server URL       remote: th_server's URL, http://HOST:PORT (default:\n"
 	"                         $AIETH_SERVER); a user:password@ part is refused\n"
 	"                         (use --token-file)\n"
@@ -288,6 +285,63 @@ static int url_has_userinfo(const char *url)
 	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
 }
 
+/* Append word to the help text at *col, wrapped at 79 columns with a
+ * 25-column hanging indent, as the rest of the option list. */
+static void help_word(char *out, size_t size, size_t *len, int *col, const char *word)
+{
+	int w = (int)strlen(word);
+	if (*len >= size)
+		return;
+	if (*col + 1 + w > 79) {
+		*len += (size_t)snprintf(out + *len, size - *len, "\n%25s%s", "", word);
+		*col = 25 + w;
+	} else {
+		*len += (size_t)snprintf(out + *len, size - *len, " %s", word);
+		*col += 1 + w;
+	}
+	if (*len > size)
+		*len = size;
+}
+
+/* --backend's lines: every backend of the library's table, so a new
+ * backend shows here without a change to this program. */
+static void backends_help(char *out, size_t size)
+{
+	char word[128], text[1024];
+	const char *name, *tok;
+	size_t len = 0, i, n = 0, tl = 0;
+	int col;
+	while (aieth_backend_name(n))
+		n++;
+	for (i = 0; i < n && tl < sizeof text; i++) {
+		name = aieth_backend_name(i);
+		tl += (size_t)snprintf(text + tl, sizeof text - tl, "%s%s (%s%s)",
+				       !i ? "" : i + 1 == n ? " or " : ", ", name,
+				       aieth_backend_description(i),
+				       i ? "" : ", the default unless the description names one");
+	}
+	if (tl >= sizeof text)
+		tl = sizeof text - 1;
+	len = (size_t)snprintf(out, size, "      --backend NAME     device backend:");
+	col = (int)len;
+	for (tok = text; *tok;) {
+		size_t w = strcspn(tok, " ");
+		snprintf(word, sizeof word, "%.*s", (int)(w < sizeof word ? w : sizeof word - 1), tok);
+		help_word(out, size, &len, &col, word);
+		tok += w;
+		tok += strspn(tok, " ");
+	}
+	if (len + 1 < size)
+		snprintf(out + len, size - len, "\n");
+}
+
+static void print_usage(void)
+{
+	char b[1024];
+	backends_help(b, sizeof b);
+	printf(usage_text, b);
+}
+
 static int usage_error(const char *msg, const char *arg)
 {
 	fprintf(stderr, "run_test: %s%s%s\nTry 'run_test --help'.\n", msg, arg ? " " : "",
@@ -525,6 +579,9 @@ int main(int argc, char **argv)
 	char rpath[4200], jpath[4200], apath[4200], err[1200], token[300];
 	const char *token_file = NULL;
 	aieth_run_opts o;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
+	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	visual_paths vis;
 	aieth_report *r = NULL, *base = NULL;
 	const char *baseline = NULL;
@@ -538,12 +595,15 @@ int main(int argc, char **argv)
 	int flush_spool = 0;
 	aieth_upload_opts uo;
 
-	memset(&uo, 0, sizeof uo);
+	aieth_upload_opts_init(&uo, AIETH_UPLOAD_OPTS_VERSION);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cli_compare_main("run_test", argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cli_calibrate_main("run_test", argc - 1, argv + 1);
-	memset(&o, 0, sizeof o);
+	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
+	o.emu = &emu; /* each backend's options: the ones below */
+	o.xrt = &xrt;
+	o.remote = &remote;
 	memset(&ps, 0, sizeof ps);
 	memset(&vis, 0, sizeof vis);
 	while ((c = getopt_long(argc, argv, "b:o:t:qvhV", longopts, NULL)) != -1) {
@@ -568,15 +628,15 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 4: data_dir = optarg; break;
-		case 5: o.emu_reference = 1; break;
+		case 5: emu.reference = 1; break;
 		case 6: o.xclbin = optarg; break;
-		case 7: o.pl_xclbin = optarg; break;
+		case 7: xrt.pl_xclbin = optarg; break;
 		case 8: wait_lock = 1; break;
 		case 9: ps.force = 1; break;
-		case 10: o.server = optarg; break;
+		case 10: remote.server = optarg; break;
 		case 11: token_file = optarg; break;
-		case 12: o.cacert = optarg; break;
-		case 13: o.xrt_ini = optarg; break;
+		case 12: remote.cacert = optarg; break;
+		case 13: remote.xrt_ini = optarg; break;
 		case FARM_OPT_LAVA: farm_lava = 1; break;
 		case FARM_OPT_TAP: farm_tap = optarg; break;
 		case 301: vis.html = optarg; break;
@@ -608,7 +668,7 @@ int main(int argc, char **argv)
 			if (parse_count(optarg, 1, 86400, &v))
 				return usage_error("--queue-timeout: expected seconds 1..86400, got",
 						   optarg);
-			o.queue_timeout_s = (uint32_t)v;
+			remote.queue_timeout_s = (uint32_t)v;
 			break;
 		}
 		case 21: {
@@ -616,7 +676,7 @@ int main(int argc, char **argv)
 			if (parse_count(optarg, 1, 1048576, &v))
 				return usage_error("--max-artifacts: expected MiB 1..1048576, got",
 						   optarg);
-			o.artifacts_max_bytes = (uint64_t)v << 20;
+			remote.artifacts_max_bytes = (uint64_t)v << 20;
 			break;
 		}
 		case 19: flush_spool = 1; break;
@@ -628,7 +688,7 @@ int main(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
-		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
+		case 'h': print_usage(); return AIETH_EXIT_PASS;
 		case 'V': printf("run_test (aieth) %s\n", aieth_version()); return AIETH_EXIT_PASS;
 		default: return usage_error("bad option", NULL);
 		}
@@ -644,15 +704,15 @@ int main(int argc, char **argv)
 		return usage_error("no test description given", NULL);
 	if (max_reg >= 0 && !baseline)
 		return usage_error("--max-regression needs --baseline", NULL);
-	if (!o.server)
-		o.server = getenv("AIETH_SERVER");
+	if (!remote.server)
+		remote.server = getenv("AIETH_SERVER");
 	/* never recorded, never sent: a password in the URL would land in
 	 * report.json, report.html and the uploads */
-	if (o.server && url_has_userinfo(o.server)) {
+	if (remote.server && url_has_userinfo(remote.server)) {
 		fprintf(stderr, "run_test: %s: a URL with user:password@ (not repeated here) is "
 			"refused: it would land in the reports and uploads; th_server takes a "
 			"bearer token (--token-file FILE, or $AIETH_TOKEN)\n",
-			o.server == getenv("AIETH_SERVER") ? "$AIETH_SERVER" : "--server");
+			remote.server == getenv("AIETH_SERVER") ? "$AIETH_SERVER" : "--server");
 		return AIETH_EXIT_INPUT;
 	}
 	if (token_file) {
@@ -676,9 +736,9 @@ int main(int argc, char **argv)
 				"spaces is needed\n", token_file);
 			return AIETH_EXIT_INPUT;
 		}
-		o.token = token + b;
+		remote.token = token + b;
 	} else {
-		o.token = getenv("AIETH_TOKEN");
+		remote.token = getenv("AIETH_TOKEN");
 	}
 	install_signals();
 	if (cli_ensure_dir(out, err, sizeof err)) {
@@ -720,7 +780,7 @@ int main(int argc, char **argv)
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
 	snprintf(apath, sizeof apath, "%s/artifacts", out);
-	o.artifacts_dir = apath;
+	remote.artifacts_dir = apath;
 	o.interrupt = &got_signal;
 	ps.quiet = quiet;
 	ps.tty = isatty(2);

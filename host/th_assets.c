@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "fetch")) {
 		aieth_assets_fetch_opts o;
-		memset(&o, 0, sizeof o);
+		aieth_assets_fetch_opts_init(&o, AIETH_ASSETS_FETCH_OPTS_VERSION);
 		o.release = release;
 		o.url = url;
 		o.sha256 = sha;
@@ -273,7 +273,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "unpack")) {
 		aieth_assets_unpack_opts o;
-		memset(&o, 0, sizeof o);
+		aieth_assets_unpack_opts_init(&o, AIETH_ASSETS_UNPACK_OPTS_VERSION);
 		o.release = release;
 		o.from = from;
 		o.sha256 = sha;

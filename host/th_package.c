@@ -219,10 +219,7 @@ static int cmd_package(int argc, char **argv)
 	uint8_t uuid[16];
 	int c, rc;
 
-	memset(&o, 0, sizeof o);
-	o.timestamp = -1;
-	o.id_code = -1;
-	o.ext_id_code = -1;
+	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION); /* header fields: -1 */
 	o.use_cache = 1;
 	opterr = 0;
 	optind = 1;

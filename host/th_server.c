@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int c, rc;
 
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {

@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	long mism = 0;
 	aieth_graph_spec g = {"loopback_graph", "loopback", NULL};
 	aieth_session_opts o;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT; /* the emulated board's own options */
 	aieth_session *s;
 
 	for (i = 1; i < argc; i++) {
@@ -149,11 +150,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board;
 	o.graphs = &g;
 	o.num_graphs = 1;
-	o.emu_reference = reference;
+	emu.reference = reference;
+	o.emu = &emu;
 	if ((rc = aieth_session_open(&s, &o)))
 		return fail("open", rc) + 1;
 	printf("aieth %s: emulated %s, loopback graph on %u PLIO pairs, %" PRIu64

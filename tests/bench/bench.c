@@ -74,7 +74,7 @@ static aieth_session *open_loopback(const char *board)
 	aieth_graph_spec g = {"gr", "loopback", NULL};
 	aieth_session_opts o;
 	aieth_session *s = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board;
 	o.graphs = &g;
 	o.num_graphs = 1;

@@ -65,7 +65,7 @@ static run_fig package_once(const aieth_board *b, const char *xsa, const char *g
 		aieth_package_result r;
 		struct rusage ru;
 		run_fig c;
-		memset(&o, 0, sizeof o);
+		aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 		memset(&c, 0, sizeof c);
 		o.board = b;
 		o.xsa = xsa;
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 		size_t idx;
 		char out[300];
 		snprintf(out, sizeof out, "%s/pdi.xclbin", dir);
-		memset(&o, 0, sizeof o);
+		aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 		o.board = b, o.xsa = xsa, o.graph = plain, o.output = out;
 		o.timestamp = 0, o.id_code = o.ext_id_code = -1;
 		if (aieth_package(&o, &r) || aieth_xclbin_open(&xb, out, 0) ||

@@ -399,7 +399,7 @@ static aieth_session *local_open(const char *model)
 	aieth_graph_spec g;
 	char name[256];
 	const char *colon = strchr(model, ':');
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - model) : (int)strlen(model),
 		 model);
 	g.name = "gr";

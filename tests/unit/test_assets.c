@@ -210,6 +210,30 @@ static void test_manifest(void)
 	CU_ASSERT_NOT_EQUAL(asx_manifest_parse("m", "{\"manifest_version\": 1}", 23, &m), 0);
 }
 
-TU_MAIN("assets", {"entry names", test_entry_names}, {"link targets", test_link_targets},
+/* The fetch and unpack options are versioned: refused before any file is
+ * looked at. */
+static void test_opts_version(void)
+{
+	aieth_assets_fetch_opts f = AIETH_ASSETS_FETCH_OPTS_INIT;
+	aieth_assets_unpack_opts u = AIETH_ASSETS_UNPACK_OPTS_INIT;
+	aieth_assets_result r;
+	TU_OPTS_INIT(aieth_assets_fetch_opts, AIETH_ASSETS_FETCH_OPTS_INIT,
+		     aieth_assets_fetch_opts_init, AIETH_ASSETS_FETCH_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_assets_unpack_opts, AIETH_ASSETS_UNPACK_OPTS_INIT,
+		     aieth_assets_unpack_opts_init, AIETH_ASSETS_UNPACK_OPTS_VERSION);
+	/* a folder nobody can create, root included: nothing may be written */
+	f.dest = u.dest = "/dev/null/aieth-assets";
+	TU_OPTS_REFUSED(aieth_assets_fetch(&f, &r), f.version, "aieth_assets_fetch_opts",
+			"AIETH_ASSETS_FETCH_OPTS_INIT or aieth_assets_fetch_opts_init",
+			AIETH_ASSETS_FETCH_OPTS_VERSION);
+	TU_OPTS_REFUSED(aieth_assets_unpack(&u, &r), u.version, "aieth_assets_unpack_opts",
+			"AIETH_ASSETS_UNPACK_OPTS_INIT or aieth_assets_unpack_opts_init",
+			AIETH_ASSETS_UNPACK_OPTS_VERSION);
+	CU_ASSERT_EQUAL(aieth_assets_fetch(NULL, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_assets_unpack(&u, NULL), AIETH_EINVAL);
+}
+
+TU_MAIN("assets", {"options version", test_opts_version}, {"entry names", test_entry_names},
+	{"link targets", test_link_targets},
 	{"file names", test_file_names}, {"sha256 text", test_sha256_text}, {"lock parse", test_lock_parse},
 	{"lock rule", test_lock_roundtrip_and_rule}, {"cfg/assets.json", test_cfg}, {"manifest", test_manifest})

@@ -339,23 +339,26 @@ static void t_userinfo(void)
 					   "https://s3cretpw@127.0.0.1:1/x",
 					   "http://u:s3cretpw@[::1]:1?a=b", NULL};
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	size_t i;
 	for (i = 0; urls[i]; i++) {
-		memset(&o, 0, sizeof o);
+		aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+		o.remote = &remote;
 		o.board = "vck190";
 		o.backend = "remote";
-		o.server = urls[i];
+		remote.server = urls[i];
 		CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "user:password@"));
 		CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "s3cretpw"));
 	}
 	/* an '@' after the authority is not a user part: this one gets as far
 	 * as connecting (nothing listens on port 1) */
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = "http://127.0.0.1:1/a@b";
+	remote.server = "http://127.0.0.1:1/a@b";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
 }
 

@@ -501,7 +501,7 @@ static void test_server_open_refusals(void)
 {
 	aieth_server_opts o;
 	aieth_server *s = (aieth_server *)1;
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 #ifndef AIETH_HAVE_MHD
 	/* built without libmicrohttpd (the aarch64 cross build) */
 	o.listen = "127.0.0.1:0";
@@ -552,7 +552,7 @@ static void test_max_session(void)
 	char msg[600];
 	int i;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	so.max_session_s = 1;
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
@@ -612,20 +612,22 @@ static void test_remote_session(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"gr", "adder", NULL};
 	char url[64];
 	uint8_t in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, out[12];
 	uint64_t done = 99;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	if (aieth_session_open(&s, &o) != AIETH_OK)
@@ -658,6 +660,7 @@ static void test_remote_graph_names(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"a/b", "adder", NULL};
 	uint8_t in[4] = {1, 2, 3, 4}, out[4];
@@ -665,14 +668,15 @@ static void test_remote_graph_names(void)
 	uint64_t done = 99;
 	size_t i;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
@@ -781,7 +785,20 @@ static void test_device_guard(void)
 	pthread_mutex_destroy(&srv.mu);
 }
 
-TU_MAIN("server",
+/* aieth_server_opts is versioned: refused before anything binds. */
+static void test_server_opts_version(void)
+{
+	aieth_server *srv = NULL;
+	aieth_server_opts o = AIETH_SERVER_OPTS_INIT;
+	TU_OPTS_INIT(aieth_server_opts, AIETH_SERVER_OPTS_INIT, aieth_server_opts_init,
+		     AIETH_SERVER_OPTS_VERSION);
+	o.listen = "127.0.0.1:0";
+	TU_OPTS_REFUSED(aieth_server_open(&srv, &o), o.version, "aieth_server_opts",
+			"AIETH_SERVER_OPTS_INIT or aieth_server_opts_init", AIETH_SERVER_OPTS_VERSION);
+	CU_ASSERT_PTR_NULL(srv);
+}
+
+TU_MAIN("server", {"options version", test_server_opts_version},
 	{"th_server's device calls go through core's guard", test_device_guard},
 	{"token file", test_tokens_ok},
 	{"token file refusals", test_tokens_bad},

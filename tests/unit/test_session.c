@@ -19,7 +19,7 @@ static void test_open_errors(void)
 	aieth_session *s = NULL;
 	aieth_session_opts o;
 	aieth_graph_spec g[2] = {{"a", "loopback", NULL}, {"a", "loopback", NULL}};
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG("no board");
 	o.board = "vck999";
@@ -41,6 +41,72 @@ static void test_open_errors(void)
 	CU_ASSERT_NOT_EQUAL(aieth_session_open(&s, &o), AIETH_OK);
 	MSG("graph \"b\"");
 	CU_ASSERT_PTR_NULL(s);
+}
+
+/* Versioned structs: the session's and each backend's own, refused by the
+ * one that reads it; the backend table's names. */
+static void test_versioned_opts(void)
+{
+	aieth_session *s = NULL;
+	aieth_session_opts o = AIETH_SESSION_OPTS_INIT;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
+	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	aieth_run_opts ro = AIETH_RUN_OPTS_INIT;
+	aieth_report *r = NULL;
+	TU_OPTS_INIT(aieth_session_opts, AIETH_SESSION_OPTS_INIT, aieth_session_opts_init,
+		     AIETH_SESSION_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_emu_opts, AIETH_EMU_OPTS_INIT, aieth_emu_opts_init,
+		     AIETH_EMU_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_xrt_opts, AIETH_XRT_OPTS_INIT, aieth_xrt_opts_init,
+		     AIETH_XRT_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, aieth_remote_opts_init,
+		     AIETH_REMOTE_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_run_opts, AIETH_RUN_OPTS_INIT, aieth_run_opts_init,
+		     AIETH_RUN_OPTS_VERSION);
+	o.board = "vck190";
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), o.version, "aieth_session_opts",
+			"AIETH_SESSION_OPTS_INIT or aieth_session_opts_init", AIETH_SESSION_OPTS_VERSION);
+	/* every backend checks its own struct, selected or not */
+	o.emu = &emu;
+	o.xrt = &xrt;
+	o.remote = &remote;
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), emu.version, "aieth_session_opts.emu",
+			"AIETH_EMU_OPTS_INIT or aieth_emu_opts_init", AIETH_EMU_OPTS_VERSION);
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), xrt.version, "aieth_session_opts.xrt",
+			"AIETH_XRT_OPTS_INIT or aieth_xrt_opts_init", AIETH_XRT_OPTS_VERSION);
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), remote.version, "aieth_session_opts.remote",
+			"AIETH_REMOTE_OPTS_INIT or aieth_remote_opts_init",
+			AIETH_REMOTE_OPTS_VERSION);
+	CU_ASSERT_PTR_NULL(s);
+	/* an option only the remote backend reads is refused, not ignored */
+	remote.xrt_ini = "xrt.ini";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG("only the remote backend sends an xrt.ini");
+	remote.xrt_ini = NULL;
+	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(aieth_session_backend(s), "emu");
+	aieth_session_close(s);
+	/* the run options: refused before a test is added to the report */
+	CU_ASSERT_EQUAL_FATAL(aieth_report_new(&r, "test", 0, NULL), AIETH_OK);
+	TU_OPTS_REFUSED(aieth_report_run(r, "none.json", &ro), ro.version, "aieth_run_opts",
+			"AIETH_RUN_OPTS_INIT or aieth_run_opts_init", AIETH_RUN_OPTS_VERSION);
+	ro.remote = &remote;
+	TU_OPTS_REFUSED(aieth_report_run(r, "none.json", &ro), remote.version,
+			"aieth_run_opts.remote", "AIETH_REMOTE_OPTS_INIT or aieth_remote_opts_init",
+			AIETH_REMOTE_OPTS_VERSION);
+	CU_ASSERT_EQUAL(aieth_report_num_tests(r), 0);
+	aieth_report_free(r);
+	/* the backend table */
+	CU_ASSERT_STRING_EQUAL(aieth_backend_name(0), "emu");
+	CU_ASSERT_STRING_EQUAL(aieth_backend_name(1), "xrt");
+	CU_ASSERT_STRING_EQUAL(aieth_backend_name(2), "remote");
+	CU_ASSERT_PTR_NULL(aieth_backend_name(3));
+	CU_ASSERT_PTR_NOT_NULL(aieth_backend_description(2));
+	CU_ASSERT_PTR_NULL(aieth_backend_description(3));
+	o.backend = "jtag";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EUNSUPPORTED);
+	MSG("unknown backend \"jtag\" (available: emu, xrt, remote)");
 }
 
 static void test_submit_validation(void)
@@ -395,6 +461,7 @@ static void test_unconnected_plio(void)
 }
 
 TU_MAIN("session", {"open errors", test_open_errors},
+	{"versioned options", test_versioned_opts},
 	{"submit validation", test_submit_validation},
 	{"PERF results at full rate", test_perf_results_full_rate},
 	{"throughput uses the board clock", test_board_clock_used},

@@ -172,7 +172,7 @@ static aieth_server *open_cache(const char *dir, uint32_t cache_mib, uint32_t ma
 {
 	aieth_server_opts o;
 	aieth_server *s = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	o.listen = "127.0.0.1:0";
 	o.cache_dir = dir;
 	o.xclbin_cache_mib = cache_mib;
@@ -476,6 +476,8 @@ static void test_remote_design(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"gr", "adder", NULL};
 	char url[64], out[] = "/tmp/aieth_art.XXXXXX", p[600];
@@ -484,20 +486,22 @@ static void test_remote_design(void)
 	struct stat st;
 	size_t k;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(out));
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
+	o.xrt = &xrt;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	o.xclbin = xcl;
-	o.xrt_ini = ini;
-	o.artifacts_dir = out;
+	remote.xrt_ini = ini;
+	remote.artifacts_dir = out;
 	o.artifact = on_artifact;
 	/* twice: the second session finds the design in the cache */
 	for (k = 0; k < 2; k++) {
@@ -520,12 +524,12 @@ static void test_remote_design(void)
 	rmdir(out);
 
 	/* the PL kernel is the server's: refused by name */
-	o.pl_xclbin = xcl;
-	o.artifacts_dir = NULL;
+	xrt.pl_xclbin = xcl;
+	remote.artifacts_dir = NULL;
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "the server's setting");
 	/* xrt_ini on a local backend: refused */
-	o.pl_xclbin = NULL;
+	xrt.pl_xclbin = NULL;
 	o.backend = "emu";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "only the remote backend");

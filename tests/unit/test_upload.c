@@ -343,7 +343,19 @@ static void test_http_classes(void)
 	CU_ASSERT_EQUAL(up_http_class(302), UP_PERMANENT);
 }
 
-TU_MAIN("upload", {"squad URLs", test_url_squad},
+/* aieth_upload_opts is versioned: refused before the spool is touched. */
+static void test_opts_version(void)
+{
+	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	size_t left;
+	TU_OPTS_INIT(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, aieth_upload_opts_init,
+		     AIETH_UPLOAD_OPTS_VERSION);
+	o.spool_dir = "/dev/null/aieth-spool"; /* nobody can create it, root included */
+	TU_OPTS_REFUSED(aieth_upload_flush(&o, NULL, &left), o.version, "aieth_upload_opts",
+			"AIETH_UPLOAD_OPTS_INIT or aieth_upload_opts_init", AIETH_UPLOAD_OPTS_VERSION);
+}
+
+TU_MAIN("upload", {"options version", test_opts_version}, {"squad URLs", test_url_squad},
 	{"influx and webhook URLs", test_url_influx_webhook},
 	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
 	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},

@@ -69,7 +69,7 @@ static void count_problem(void *ctx, const char *line)
 
 static void opts_init(aieth_package_opts *o, const char *xsa, const char *graph, const char *out)
 {
-	memset(o, 0, sizeof *o);
+	aieth_package_opts_init(o, AIETH_PACKAGE_OPTS_VERSION);
 	o->board = board;
 	o->xsa = fx(xsa);
 	o->graph = graph ? fx(graph) : NULL;
@@ -849,7 +849,22 @@ static void test_cleanup(void)
 
 static void test_setup(void) { CU_ASSERT_EQUAL(suite_init(), 0); }
 
-TU_MAIN("xclbin_package", {"setup", test_setup}, {"package vck190", test_package_vck190},
+/* aieth_package_opts is versioned; its INIT sets the header fields to -1
+ * (from the clock and the XSA), as th_package did by hand. */
+static void test_package_opts_version(void)
+{
+	aieth_package_opts o = AIETH_PACKAGE_OPTS_INIT;
+	aieth_package_result r;
+	TU_OPTS_INIT(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, aieth_package_opts_init,
+		     AIETH_PACKAGE_OPTS_VERSION);
+	CU_ASSERT(o.timestamp == -1 && o.id_code == -1 && o.ext_id_code == -1);
+	TU_OPTS_REFUSED(aieth_package(&o, &r), o.version, "aieth_package_opts",
+			"AIETH_PACKAGE_OPTS_INIT or aieth_package_opts_init",
+			AIETH_PACKAGE_OPTS_VERSION);
+}
+
+TU_MAIN("xclbin_package", {"options version", test_package_opts_version}, {"setup", test_setup},
+	{"package vck190", test_package_vck190},
 	{"package vek280", test_package_vek280}, {"package vek385", test_package_vek385},
 	{"bad inputs", test_bad_inputs}, {"bootgen failures", test_bootgen_failures},
 	{"action mask", test_action_mask}, {"XSA device", test_xsa_device},

@@ -107,7 +107,7 @@ static void package_all(const char *board_name)
 			snprintf(in, sizeof in, "%s/%s", fxdir, graphs[g]);
 			snprintf(xsa, sizeof xsa, "%s/%s", fxdir, xsas[k]);
 			snprintf(out, sizeof out, "%s/out-%zu-%zu.xclbin", fxdir, g, k);
-			memset(&o, 0, sizeof o);
+			aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 			o.board = b, o.xsa = xsa, o.graph = in, o.output = out;
 			o.timestamp = -1, o.id_code = o.ext_id_code = -1;
 			o.data_dir = tu_src("");

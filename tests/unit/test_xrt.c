@@ -155,7 +155,7 @@ static void test_rtp_emu(void)
 	aieth_session *s;
 	int32_t v = 42, back = 0;
 	char big[8];
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = "vck190";
 	o.graphs = &g;
 	o.num_graphs = 1;

@@ -148,7 +148,7 @@ void *xrtDeviceOpen(unsigned int index)
 	}
 	if (D.open)
 		return &D;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board && *board ? board : "vck190";
 	if (spec_path && *spec_path) {
 		if (aieth_spec_load(&sp, spec_path)) {

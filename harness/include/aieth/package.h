@@ -17,15 +17,26 @@
 extern "C" {
 #endif
 
+/* The packager's options. A versioned struct (aieth/session.h, docs/api.md):
+ * initialise it with AIETH_PACKAGE_OPTS_INIT or aieth_package_opts_init
+ * (timestamp, id_code and ext_id_code start at -1: from the clock and the
+ * XSA). */
 typedef struct {
+	unsigned int version;        /* AIETH_PACKAGE_OPTS_VERSION */
+	/* what: the inputs */
 	const aieth_board *board;    /* required */
 	const char *xsa;             /* the precompiled XSA (zip); required */
 	const char *graph;           /* libadf.a (ar) or an aiecompiler Work/ dir */
-	const char *output;          /* the xclbin to write (atomically) */
 	const char *pdi;             /* prebuilt PDI: bootgen is not run */
 	const char *aie_metadata;    /* aie_control_config.json to use instead of the graph's */
-	const char *bootgen;         /* NULL: "bootgen" from PATH */
+	/* Data directory of the board files (NULL: $AIETH_DATA_DIR, then the
+	 * installed one): an XSA whose IDCODE another board file states is
+	 * refused. */
+	const char *data_dir;
+	/* where: the output and scratch space */
+	const char *output;          /* the xclbin to write (atomically) */
 	const char *tmp_dir;         /* NULL: $TMPDIR, then /tmp */
+	/* the xclbin's header */
 	const uint8_t *uuid;         /* 16 bytes, or NULL: derived from content */
 	const char *vbnv;            /* NULL: from the XSA, else the board */
 	int64_t timestamp;           /* seconds; < 0: time(NULL) */
@@ -33,33 +44,40 @@ typedef struct {
 	int64_t ext_id_code;         /* < 0: from the XSA's PDI */
 	uint16_t action_mask;        /* 0: AIETH_XCLBIN_AM_LOAD_AIE */
 	int no_check;                /* 1: skip the PLIO check (structure is always checked) */
-	aieth_problem_fn report;     /* receives check problems (may be NULL) */
-	void (*progress)(void *ctx, const char *step); /* may be NULL */
-	void *ctx;
+	/* bootgen and the PDI cache (docs/packaging.md) */
+	const char *bootgen;         /* NULL: "bootgen" from PATH */
 	/* bootgen's time limit in seconds: 0 means AIETH_BOOTGEN_TIMEOUT_DEFAULT,
 	 * < 0 no limit. A bootgen still running then is killed with its whole
 	 * process group: AIETH_ETIMEOUT, result->tool_failed set. */
 	double bootgen_timeout_s;
+	/* With use_cache 1 a PDI bootgen built is kept under the SHA-256 of
+	 * everything bootgen read, and the same inputs again skip bootgen (same
+	 * output bytes). cache_dir NULL: $AIETH_CACHE_DIR, else
+	 * $XDG_CACHE_HOME/aieth, else ~/.cache/aieth (created 0700);
+	 * cache_max_bytes 0: AIETH_PACKAGE_CACHE_MAX_DEFAULT, least recently
+	 * used entries evicted past it. */
+	int use_cache;
+	const char *cache_dir;
+	uint64_t cache_max_bytes;
+	/* hooks */
+	aieth_problem_fn report;     /* receives check problems (may be NULL) */
+	void (*progress)(void *ctx, const char *step); /* may be NULL */
+	void *ctx;
 	/* Interruption (may be NULL): when *cancel becomes non-zero (a signal
 	 * handler sets it), aieth_package kills a running bootgen, removes its
 	 * scratch directory and the partial output, and returns AIETH_ESTATE
 	 * with result->interrupted set, within a fraction of a second while
 	 * bootgen runs, else at the next step. */
 	volatile sig_atomic_t *cancel;
-	/* Data directory of the board files (NULL: $AIETH_DATA_DIR, then the
-	 * installed one): an XSA whose IDCODE another board file states is
-	 * refused. */
-	const char *data_dir;
-	/* The PDI cache (docs/packaging.md): with use_cache 1 a PDI bootgen
-	 * built is kept under the SHA-256 of everything bootgen read, and the
-	 * same inputs again skip bootgen (same output bytes). cache_dir NULL:
-	 * $AIETH_CACHE_DIR, else $XDG_CACHE_HOME/aieth, else ~/.cache/aieth
-	 * (created 0700); cache_max_bytes 0: AIETH_PACKAGE_CACHE_MAX_DEFAULT,
-	 * least recently used entries evicted past it. */
-	int use_cache;
-	const char *cache_dir;
-	uint64_t cache_max_bytes;
 } aieth_package_opts;
+
+#define AIETH_PACKAGE_OPTS_VERSION 1
+#define AIETH_PACKAGE_OPTS_INIT                                                            \
+	{                                                                                  \
+		.version = AIETH_PACKAGE_OPTS_VERSION, .timestamp = -1, .id_code = -1,       \
+		.ext_id_code = -1                                                          \
+	}
+int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version);
 
 #define AIETH_PACKAGE_CACHE_MAX_DEFAULT (1ull << 30)
 

@@ -65,7 +65,12 @@ typedef int (*aieth_data_write_fn)(void *ctx, uint64_t offset, const void *buf, 
 
 /* One channel of a transaction. data: for a TO_AIE channel the bytes to
  * send (size bytes); for a FROM_AIE channel the destination (size bytes).
- * Both must stay valid, and TX data unchanged, until the wait returned. */
+ * Both must stay valid, and TX data unchanged, until the wait returned.
+ * An array element, not versioned itself (neither is aieth_channel_io):
+ * its layout belongs to the call that takes the array, as the layout of
+ * aieth_graph_spec belongs to aieth_session_opts' version. A new field
+ * here would come with a new call (or a versioned struct holding the
+ * array), never by changing what aieth_txn_submit reads. */
 typedef struct {
 	const char *plio;        /* "PLIO_03_TO_AIE" */
 	uint64_t size;           /* bytes per repetition, a multiple of 16 */

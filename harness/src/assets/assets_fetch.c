@@ -23,6 +23,7 @@
 #include "aieth/version.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
@@ -280,6 +281,16 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 	return asx_expected_hash(rel, o->sha256, expected, expected_what);
 }
 
+int aieth_assets_fetch_opts_init(aieth_assets_fetch_opts *opts, unsigned int version)
+{
+	static const aieth_assets_fetch_opts init = AIETH_ASSETS_FETCH_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_assets_fetch_opts_init", opts, version,
+					AIETH_ASSETS_FETCH_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 {
 	asx_release rel;
@@ -287,8 +298,14 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 	const char *ewhat;
 	struct stat st;
 	int rc;
+	if (!o || !r)
+		return aieth__fail(AIETH_EINVAL, "aieth_assets_fetch: NULL argument");
 	memset(r, 0, sizeof *r);
 	aieth__error_clear();
+	/* the versions of aieth_assets_fetch_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_assets_fetch_opts", "aieth_assets_fetch_opts",
+				      o->version, AIETH_ASSETS_FETCH_OPTS_VERSION)))
+		return rc;
 	if ((rc = ft_resolve(o, &rel, expected, &ewhat)))
 		goto out;
 	dl = asx_dest_path(o->dest, "downloads");

@@ -20,6 +20,7 @@
 #include "aieth/assets.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
@@ -281,6 +282,16 @@ static int up_install(const char *tmp, const char *target, const char *old)
 	return 0;
 }
 
+int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int version)
+{
+	static const aieth_assets_unpack_opts init = AIETH_ASSETS_UNPACK_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_assets_unpack_opts_init", opts, version,
+					AIETH_ASSETS_UNPACK_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *r)
 {
 	asx_release rel;
@@ -291,9 +302,15 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 			   *rtmp = NULL;
 	const char *ewhat;
 	int rc;
+	if (!o || !r)
+		return aieth__fail(AIETH_EINVAL, "aieth_assets_unpack: NULL argument");
 	memset(r, 0, sizeof *r);
 	memset(&c, 0, sizeof c);
 	aieth__error_clear();
+	/* the versions of aieth_assets_unpack_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_assets_unpack_opts", "aieth_assets_unpack_opts",
+				      o->version, AIETH_ASSETS_UNPACK_OPTS_VERSION)))
+		return rc;
 	if ((rc = up_resolve(o, &rel, &from, expected, &ewhat)))
 		goto out;
 	lock = asx_dest_path(o->dest, ASX_LOCK_NAME);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend_emu.c - the emulated board backend: graph models bound to the
+ * emu.c - the emulated board backend: graph models bound to the
  * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "pl_dma/engine.h"
 #include "pl_dma/models/load.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 /* RTP values: the graph models do not consume them; the emulated board
@@ -24,6 +25,7 @@ typedef struct {
 
 typedef struct {
 	const aieth_dev_config *cfg;   /* the session's, outlives this state */
+	int reference;                 /* aieth_emu_opts.reference */
 	pld_engine *eng;
 	aieth_model_handle *models;  /* one per graph */
 	size_t nmodels;
@@ -82,6 +84,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 	st->cfg = cfg;
+	st->reference = cfg->emu ? cfg->emu->reference : 0;
 	st->N = cfg->info->channels;
 	st->models = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->models);
 	st->tx = calloc(st->N, sizeof *st->tx);
@@ -263,7 +266,7 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	r.rx = st->rx;
 	if (timeout_ms)
 		limit = (uint64_t)timeout_ms * clock / 1000u;
-	if (pld_engine_run(st->eng, wire, st->cfg->emu_reference, limit, &r))
+	if (pld_engine_run(st->eng, wire, st->reference, limit, &r))
 		return aieth__fail(AIETH_EDEVICE, "emulator: %s", r.msg);
 	total = r.preload_cycles + r.end_cycle + r.drain_cycles;
 	res->total_cycles = total;
@@ -383,8 +386,31 @@ static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, voi
 	return AIETH_OK;
 }
 
+int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
+{
+	static const aieth_emu_opts init = AIETH_EMU_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_emu_opts_init", opts, version,
+					AIETH_EMU_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* The versions of aieth_emu_opts this backend reads; its fields need no
+ * check (reference is a flag). */
+static int emu_check(const aieth_dev_config *cfg, int selected)
+{
+	(void)selected;
+	if (!cfg->emu)
+		return AIETH_OK; /* the defaults */
+	return aieth__opts_version("aieth_session_opts.emu", "aieth_emu_opts", cfg->emu->version,
+				   AIETH_EMU_OPTS_VERSION);
+}
+
 const aieth_backend_ops aieth__backend_emu = {
 	.name = "emu",
+	.description = "the emulated board",
+	.check = emu_check,
 	.open = emu_open,
 	.close = emu_close,
 	.graph_run = emu_graph_run,

@@ -19,12 +19,8 @@ struct aieth_session {
 	const aieth_backend_ops *ops;
 	void *bstate;
 	char *xclbin;
-	char *pl_xclbin;                 /* xrt: NULL = the board default */
 	char *data_dir;                  /* as given (NULL: default) */
-	char *server, *token, *cacert;   /* remote: copies (NULL: not given) */
-	char *xrt_ini, *artifacts_dir;   /* remote: copies (NULL: not given) */
 	char server_info[160];           /* remote: what the server says it is */
-	int emu_reference;
 	size_t ngraphs;
 	aieth_graph_state *graphs;
 	struct aieth_txn *head, *tail;   /* every transaction not freed, in order */

@@ -23,6 +23,7 @@
 #include "package/xsa.h"
 #include "package/xsa_device.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/path.h"
@@ -672,6 +673,16 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	return rc;
 }
 
+int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version)
+{
+	static const aieth_package_opts init = AIETH_PACKAGE_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_package_opts_init", opts, version,
+					AIETH_PACKAGE_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 {
 	int rc, damaged = 0;
@@ -679,6 +690,10 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 		return aieth__fail(AIETH_EINVAL, "aieth_package: NULL argument");
 	memset(r, 0, sizeof *r);
 	r->vbnv_source = "";
+	/* the versions of aieth_package_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_package_opts", "aieth_package_opts", o->version,
+				      AIETH_PACKAGE_OPTS_VERSION)))
+		return rc;
 	if (!o->board || !o->xsa || !o->output)
 		return aieth__fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
 	if (!o->graph && !(o->pdi && o->aie_metadata))

@@ -75,7 +75,7 @@ int cal_run(aieth_calib *c, const char *spec, aieth_report **out)
 	aieth_report *r = NULL;
 	int rc;
 	*out = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
 	o.board = c->tmpboard;
 	o.backend = "emu";
 	o.data_dir = c->data_dir;

@@ -17,6 +17,7 @@
 #include "runner/run_internal.h"
 #include "runner/spec.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
@@ -344,6 +345,7 @@ static void free_models(const run_ctx *c, aieth_graph_spec *gs, size_t n)
 static void run_spec(run_ctx *c)
 {
 	aieth_session_opts so;
+	aieth_xrt_opts xrt[1] = {AIETH_XRT_OPTS_INIT};
 	aieth_graph_spec *gs = NULL;
 	aieth_session *s = NULL;
 	jobj *graphs = rj_arr(), *txns = rj_arr();
@@ -388,30 +390,34 @@ static void run_spec(run_ctx *c)
 			return;
 		}
 	}
-	memset(&so, 0, sizeof so);
+	aieth_session_opts_init(&so, AIETH_SESSION_OPTS_VERSION);
 	so.board = bi->name;
 	so.data_dir = c->o ? c->o->data_dir : NULL;
 	so.backend = rj_gets(c->test, "backend");
 	so.xclbin = c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin;
-	so.pl_xclbin = c->o && c->o->pl_xclbin ? c->o->pl_xclbin : c->sp->pl_xclbin;
 	so.graphs = gs;
 	so.num_graphs = c->sp->ngraphs;
 	so.model_base_dir = c->sp->dir; /* relative model paths: the description's folder */
-	so.emu_reference = c->o ? c->o->emu_reference : 0;
+	/* each backend's options as the caller gave them (checked: a version
+	 * run_opts_check knows), but for the description's PL xclbin */
+	if (c->o) {
+		so.emu = c->o->emu;
+		so.xrt = c->o->xrt;
+		so.remote = c->o->remote;
+	}
+	if (!so.xrt || !so.xrt->pl_xclbin) {
+		if (so.xrt)
+			*xrt = *so.xrt;
+		xrt->pl_xclbin = c->sp->pl_xclbin;
+		so.xrt = xrt;
+	}
 	so.interrupt = c->o ? c->o->interrupt : NULL;
 	so.progress = txn_progress;
 	so.progress_ctx = c;
-	so.server = c->o ? c->o->server : NULL;
-	so.token = c->o ? c->o->token : NULL;
-	so.cacert = c->o ? c->o->cacert : NULL;
-	so.xrt_ini = c->o ? c->o->xrt_ini : NULL;
-	so.artifacts_dir = c->o ? c->o->artifacts_dir : NULL;
-	so.artifact = got_artifact;
-	so.artifact_ctx = c;
-	so.queue_timeout_s = c->o ? c->o->queue_timeout_s : 0;
-	so.artifacts_max_bytes = c->o ? c->o->artifacts_max_bytes : 0;
 	so.queued = queued;
+	so.artifact = got_artifact;
 	so.artifact_error = artifact_error;
+	so.artifact_ctx = c;
 	/* a board given by path must be opened by the same path */
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
@@ -513,6 +519,36 @@ static void free_ctx(run_ctx *c)
 	aieth_board_free(c->own_board);
 }
 
+/* The versions of aieth_run_opts and of the backends' structs it points at
+ * that this library reads (a new version: raise the newest accepted here;
+ * run_spec copies the xrt struct). The backends check their own structs
+ * again as the session gets them. */
+static int run_opts_check(const aieth_run_opts *o)
+{
+	int rc;
+	if ((rc = aieth__opts_version("aieth_run_opts", "aieth_run_opts", o->version,
+				      AIETH_RUN_OPTS_VERSION)) ||
+	    (o->emu && (rc = aieth__opts_version("aieth_run_opts.emu", "aieth_emu_opts",
+						 o->emu->version, AIETH_EMU_OPTS_VERSION))) ||
+	    (o->xrt && (rc = aieth__opts_version("aieth_run_opts.xrt", "aieth_xrt_opts",
+						 o->xrt->version, AIETH_XRT_OPTS_VERSION))) ||
+	    (o->remote && (rc = aieth__opts_version("aieth_run_opts.remote", "aieth_remote_opts",
+						    o->remote->version,
+						    AIETH_REMOTE_OPTS_VERSION))))
+		return rc;
+	return AIETH_OK;
+}
+
+int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
+{
+	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_run_opts_init", opts, version,
+					AIETH_RUN_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
 {
 	run_ctx c;
@@ -522,6 +558,8 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 
 	if (!r || !spec_path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_run: NULL argument");
+	if (o && (rc = run_opts_check(o)))
+		return rc;
 	memset(&c, 0, sizeof c);
 	c.r = r;
 	c.o = o;
@@ -574,9 +612,11 @@ done:
 		rj_str(r->env, "backend", rj_gets(c.test, "backend"));
 		rj_num(r->env, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 		rj_str(r->env, "pl_kernel", bi->pl_kernel);
-		rj_str(r->env, "emulator_mode", o && o->emu_reference ? "reference" : "fast");
-		if (o && o->server && !strcmp(rj_gets(c.test, "backend"), "remote")) {
-			put_server(r->env, o->server);
+		rj_str(r->env, "emulator_mode",
+		       o && o->emu && o->emu->reference ? "reference" : "fast");
+		if (o && o->remote && o->remote->server &&
+		    !strcmp(rj_gets(c.test, "backend"), "remote")) {
+			put_server(r->env, o->remote->server);
 			if (c.server_info[0])
 				rj_str(r->env, "server_version", c.server_info);
 		}

@@ -18,6 +18,7 @@
 #include "server/srv_names.h"
 #include "server/srv_tls.h"
 #include "util/fileio.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 static void free_server(aieth_server *s)
@@ -84,6 +85,16 @@ static int work_dir_open(aieth_server *s, const char *dir)
 	return s->work_dir ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "server: out of memory");
 }
 
+int aieth_server_opts_init(aieth_server_opts *opts, unsigned int version)
+{
+	static const aieth_server_opts init = AIETH_SERVER_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_server_opts_init", opts, version,
+					AIETH_SERVER_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 {
 	aieth_server *s;
@@ -95,6 +106,10 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (!out || !o)
 		return aieth__fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
 	*out = NULL;
+	/* the versions of aieth_server_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_server_opts", "aieth_server_opts", o->version,
+				      AIETH_SERVER_OPTS_VERSION)))
+		return rc;
 	if (!o->listen && !o->amd_listen)
 		return aieth__fail(AIETH_EINVAL, "server: a listen address is needed (HTTP listen, "
 				  "AMD's protocol amd_listen, or both)");

@@ -158,7 +158,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	char *own[SRV_GRAPHS_MAX], *tdir = NULL;
 	size_t i;
 	int rc;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	for (i = 0; i < x->req.ngraphs; i++) {
 		g[i].name = x->req.graphs[i].name;
 		g[i].model = x->req.graphs[i].model[0] ? x->req.graphs[i].model : NULL;

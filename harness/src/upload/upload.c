@@ -24,6 +24,7 @@
 #include "report/report_model.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
@@ -343,11 +344,26 @@ static int flush(up_ctx *c)
 	return AIETH_OK;
 }
 
+int aieth_upload_opts_init(aieth_upload_opts *opts, unsigned int version)
+{
+	static const aieth_upload_opts init = AIETH_UPLOAD_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_upload_opts_init", opts, version,
+					AIETH_UPLOAD_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 {
 	char *def = NULL;
+	int rc;
 	memset(c, 0, sizeof *c);
 	c->o = o;
+	/* the versions of aieth_upload_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_upload_opts", "aieth_upload_opts", o->version,
+				      AIETH_UPLOAD_OPTS_VERSION)))
+		return rc;
 	if (!o->spool_dir && !(def = aieth_upload_default_spool()))
 		return aieth__fail(AIETH_EINVAL, "no spool folder: --spool DIR, $XDG_STATE_HOME or "
 				  "$HOME is needed");

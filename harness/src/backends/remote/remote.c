@@ -19,6 +19,78 @@
 
 #include "backends/backend.h"
 #include "util/error.h"
+#include "util/opts.h"
+#include "util/path.h"
+
+/* An http(s) URL's authority (up to the first / ? #) holds an '@'. */
+static int has_userinfo(const char *url)
+{
+	const char *a = strstr(url, "://");
+	a = a ? a + 3 : url;
+	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
+}
+
+#define BASE_MAX 512 /* rm_state.base */
+
+int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version)
+{
+	static const aieth_remote_opts init = AIETH_REMOTE_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_remote_opts_init", opts, version,
+					AIETH_REMOTE_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* The remote backend's options (aieth_remote_opts), checked before the
+ * session opens; not selected, it refuses what only it would read. */
+static int rm_check(const aieth_dev_config *cfg, int selected)
+{
+	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
+	const aieth_remote_opts *ro = cfg->remote ? cfg->remote : &none;
+	size_t n;
+	int rc;
+	if ((rc = aieth__opts_version("aieth_session_opts.remote", "aieth_remote_opts",
+				      ro->version, AIETH_REMOTE_OPTS_VERSION)))
+		return rc;
+	if (!selected) {
+		if (ro->xrt_ini)
+			return aieth__fail(AIETH_EINVAL, "session: xrt_ini %s: only the remote backend "
+					  "sends an xrt.ini (locally XRT reads xrt.ini from the "
+					  "working folder)", ro->xrt_ini);
+		return AIETH_OK;
+	}
+	/* refused, not ignored: the report would claim a mode nobody ran */
+	if (cfg->emu && cfg->emu->reference)
+		return aieth__fail(AIETH_EINVAL, "backend remote: --reference is the emulated "
+				  "board's beat-by-beat mode, a local emulator mode; the server "
+				  "runs its device its own way (run without --reference, or "
+				  "locally with --backend emu)");
+	if (!ro->server || !*ro->server)
+		return aieth__fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
+				  "URL, or AIETH_SERVER)");
+	if (has_userinfo(ro->server))
+		return aieth__fail(AIETH_EINVAL, "backend remote: the server URL has a user name or "
+				  "password (user:password@, not repeated here): refused, it would "
+				  "land in reports and logs; th_server takes a bearer token "
+				  "(run_test --token-file FILE, or AIETH_TOKEN)");
+	n = strlen(ro->server);
+	while (n && ro->server[n - 1] == '/')
+		n--;
+	if (n >= BASE_MAX ||
+	    (strncmp(ro->server, "http://", 7) && strncmp(ro->server, "https://", 8)))
+		return aieth__fail(AIETH_EINVAL, "backend remote: server \"%.80s\": an http:// or "
+				  "https:// URL of at most %d bytes is needed", ro->server,
+				  BASE_MAX - 1);
+	if (ro->token && (strlen(ro->token) > 256 || strpbrk(ro->token, "\r\n")))
+		return aieth__fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
+				  "or has a line break");
+	if (cfg->xrt && cfg->xrt->pl_xclbin)
+		return aieth__fail(AIETH_EINVAL, "backend remote: pl_xclbin %s: the PL DMA kernel is "
+				  "the server's setting (th_server's board); leave pl_xclbin out",
+				  cfg->xrt->pl_xclbin);
+	return AIETH_OK;
+}
 
 #ifdef AIETH_HAVE_CURL
 
@@ -41,12 +113,14 @@
 #define WAIT_MAX_MS 600000u           /* the server's limit on one wait */
 
 typedef struct {
-	const aieth_dev_config *cfg;
+	const aieth_dev_config *cfg;      /* cfg->remote: during open only */
+	char *cacert, *artifacts_dir;     /* aieth_remote_opts': copies (NULL: not given) */
+	uint64_t artifacts_max;           /* aieth_remote_opts.artifacts_max_bytes */
 	CURL *h;
 	rmh_xfer xfer;                    /* the interrupt flag, the stall limit; no progress */
 	int device_wait;                  /* the request waits on the device: no stall limit */
 	rmh_xfer xfer_wait;               /* xfer as such a request uses it */
-	char base[512];
+	char base[BASE_MAX];
 	char auth[320];
 	char sid[64];
 	char tids[TXNS_MAX][24];          /* started, not yet waited for: FIFO */
@@ -66,7 +140,7 @@ static struct curl_slist *rm_setup(rm_state *st, const char *url, const char *co
 		st->xfer_wait.stall_s = -1;
 		x = &st->xfer_wait;
 	}
-	return rmh_setup(st->h, url, st->auth, st->cfg->cacert, content_type, timeout_s, x);
+	return rmh_setup(st->h, url, st->auth, st->cacert, content_type, timeout_s, x);
 }
 
 typedef struct {
@@ -296,14 +370,6 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 	return AIETH_OK;
 }
 
-/* An http(s) URL's authority (up to the first / ? #) holds an '@'. */
-static int has_userinfo(const char *url)
-{
-	const char *a = strstr(url, "://");
-	a = a ? a + 3 : url;
-	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
-}
-
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -327,7 +393,7 @@ static rmd_conn design_conn(rm_state *st)
 	c.h = st->h;
 	c.base = st->base;
 	c.auth = st->auth;
-	c.cacert = st->cfg->cacert;
+	c.cacert = st->cacert;
 	c.xfer.interrupt = st->cfg->interrupt;
 	c.xfer.progress = st->cfg->progress;
 	c.xfer.progress_ctx = st->cfg->progress_ctx;
@@ -347,17 +413,18 @@ static void rm_close(void *state)
 		rm_req(st, "DELETE", path, NULL, NULL, CALL_S, &status, NULL);
 		/* the session's files, final once it ended (best effort: a close
 		 * cannot fail; what landed is what the artifact hook heard of) */
-		if (st->cfg->artifacts_dir) {
+		if (st->artifacts_dir) {
 			rmd_conn c = design_conn(st);
-			if (rmd_artifacts_fetch(&c, st->sid, st->cfg->artifacts_dir,
-						st->cfg->artifacts_max ? st->cfg->artifacts_max
-								       : ARTIFACTS_MAX,
+			if (rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir,
+						st->artifacts_max ? st->artifacts_max : ARTIFACTS_MAX,
 						st->cfg->artifact, st->cfg->artifact_ctx) &&
 			    st->cfg->artifact_error)
 				st->cfg->artifact_error(st->cfg->artifact_ctx, aieth_error_message());
 		}
 	}
 	curl_easy_cleanup(st->h);
+	free(st->cacert);
+	free(st->artifacts_dir);
 	free(st);
 }
 
@@ -369,14 +436,15 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 {
 	const aieth_dev_config *cfg = st->cfg;
 	int rc, uploaded = 0;
-	if (cfg->xrt_ini) {
-		if ((rc = aieth__read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
+	const char *xrt_ini = cfg->remote ? cfg->remote->xrt_ini : NULL;
+	if (xrt_ini) {
+		if ((rc = aieth__read_file(xrt_ini, XRT_INI_MAX, ini, ini_len)))
 			return rc;
 		if (memchr(*ini, '\0', *ini_len)) {
 			free(*ini);
 			*ini = NULL;
 			return aieth__fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
-					  "needed)", cfg->xrt_ini);
+					  "needed)", xrt_ini);
 		}
 	}
 	if (cfg->xclbin) {
@@ -393,6 +461,8 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 
 static int rm_open(const aieth_dev_config *cfg, void **state)
 {
+	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
+	const aieth_remote_opts *ro = cfg->remote ? cfg->remote : &none; /* rm_check passed */
 	rm_state *st;
 	struct json_object *req, *graphs, *o = NULL;
 	const char *text;
@@ -405,49 +475,35 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	int rc;
 
 	*state = NULL;
-	/* refused, not ignored: the report would claim a mode nobody ran */
-	if (cfg->emu_reference)
-		return aieth__fail(AIETH_EINVAL, "backend remote: --reference is the emulated "
-				  "board's beat-by-beat mode, a local emulator mode; the server "
-				  "runs its device its own way (run without --reference, or "
-				  "locally with --backend emu)");
-	if (!cfg->server || !*cfg->server)
-		return aieth__fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
-				  "URL, or AIETH_SERVER)");
-	if (has_userinfo(cfg->server))
-		return aieth__fail(AIETH_EINVAL, "backend remote: the server URL has a user name or "
-				  "password (user:password@, not repeated here): refused, it would "
-				  "land in reports and logs; th_server takes a bearer token "
-				  "(run_test --token-file FILE, or AIETH_TOKEN)");
-	n = strlen(cfg->server);
-	while (n && cfg->server[n - 1] == '/')
+	/* rm_check passed: the URL fits base */
+	n = strlen(ro->server);
+	while (n && ro->server[n - 1] == '/')
 		n--;
-	if (n >= sizeof st->base || (strncmp(cfg->server, "http://", 7) &&
-				     strncmp(cfg->server, "https://", 8)))
-		return aieth__fail(AIETH_EINVAL, "backend remote: server \"%.80s\": an http:// or "
-				  "https:// URL of at most %zu bytes is needed", cfg->server,
-				  sizeof st->base - 1);
-	if (cfg->token && (strlen(cfg->token) > 256 || strpbrk(cfg->token, "\r\n")))
-		return aieth__fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
-				  "or has a line break");
-	if (cfg->pl_xclbin)
-		return aieth__fail(AIETH_EINVAL, "backend remote: pl_xclbin %s: the PL DMA kernel is "
-				  "the server's setting (th_server's board); leave pl_xclbin out",
-				  cfg->pl_xclbin);
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
+	st->artifacts_max = ro->artifacts_max_bytes;
 	st->xfer.interrupt = cfg->interrupt;
+	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
+	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
+		free(st->cacert);
+		free(st);
+		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
+	}
 	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
+		free(st->cacert);
+		free(st->artifacts_dir);
 		free(st);
 		return rc;
 	}
-	memcpy(st->base, cfg->server, n);
+	memcpy(st->base, ro->server, n);
 	st->base[n] = '\0';
-	if (cfg->token && *cfg->token)
-		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", cfg->token);
+	if (ro->token && *ro->token)
+		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", ro->token);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(st->h = curl_easy_init())) {
+		free(st->cacert);
+		free(st->artifacts_dir);
 		free(st);
 		return aieth__fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
@@ -510,7 +566,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	 * ours; the server's --max-wait ends the wait, the client's own bound
 	 * (a server that says "queued" for ever), or an interrupt */
 	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-	qmax = cfg->queue_timeout_s ? cfg->queue_timeout_s : QUEUE_S;
+	qmax = ro->queue_timeout_s ? ro->queue_timeout_s : QUEUE_S;
 	t0 = mono_s();
 	while (!strcmp(sstate, "queued")) {
 		struct timespec ts = {0, 250 * 1000000L};
@@ -914,6 +970,8 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
+	.description = "a device behind th_server, docs/server.md",
+	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
 	.graph_run = rm_graph_run,
@@ -942,6 +1000,8 @@ static void rm_close(void *state)
 
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
+	.description = "a device behind th_server, docs/server.md",
+	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
 };

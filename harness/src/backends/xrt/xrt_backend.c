@@ -28,6 +28,7 @@
 #include "backends/xrt/xrt_child.h"
 #include "backends/xrt/xrt_preflight.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 #define CMD_TIMEOUT_MS 10000
@@ -199,7 +200,7 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 {
 	char lib[512];
 	const char *dev = getenv("AIETH_XRT_DEVICE");
-	const char *pl = cfg->pl_xclbin;
+	const char *pl = cfg->xrt ? cfg->xrt->pl_xclbin : NULL;
 	size_t i;
 
 	memset(r, 0, sizeof *r);
@@ -635,8 +636,31 @@ out:
 	return rc;
 }
 
+int aieth_xrt_opts_init(aieth_xrt_opts *opts, unsigned int version)
+{
+	static const aieth_xrt_opts init = AIETH_XRT_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_xrt_opts_init", opts, version,
+					AIETH_XRT_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* The versions of aieth_xrt_opts this backend reads; pl_xclbin is checked
+ * at open, with the board's files (xrt_preflight.c). */
+static int xrt_check(const aieth_dev_config *cfg, int selected)
+{
+	(void)selected;
+	if (!cfg->xrt)
+		return AIETH_OK; /* the defaults */
+	return aieth__opts_version("aieth_session_opts.xrt", "aieth_xrt_opts", cfg->xrt->version,
+				   AIETH_XRT_OPTS_VERSION);
+}
+
 const aieth_backend_ops aieth__backend_xrt = {
 	.name = "xrt",
+	.description = "a board through XRT, docs/on-board.md",
+	.check = xrt_check,
 	.open = xrt_open,
 	.close = xrt_close,
 	.graph_run = xrt_graph_run,
