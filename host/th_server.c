@@ -226,7 +226,8 @@ int main(int argc, char **argv)
 		case O_TOKENS: o.token_file = optarg; break;
 		case O_INSECURE: o.insecure = 1; break;
 		case O_BACKEND:
-			if (strcmp(optarg, "emu") && strcmp(optarg, "xrt"))
+			/* a device on this machine: the library's table says which */
+			if (aieth_backend_local(optarg) != 1)
 				return usage_error("--backend %s: emu or xrt", optarg);
 			o.backend = optarg;
 			break;

@@ -230,6 +230,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     _proto(lib, "aieth_emu_opts_init", c_int, P(EmuOpts), ctypes.c_uint)
     _proto(lib, "aieth_xrt_opts_init", c_int, P(XrtOpts), ctypes.c_uint)
     _proto(lib, "aieth_remote_opts_init", c_int, P(RemoteOpts), ctypes.c_uint)
+    _proto(lib, "aieth_backend_name", c_char_p, c_size_t)
     _proto(lib, "aieth_session_open", c_int, P(c_void_p), P(SessionOpts))
     _proto(lib, "aieth_session_close", None, c_void_p)
     _proto(lib, "aieth_session_backend", c_char_p, c_void_p)
@@ -306,6 +307,16 @@ def backend_opts(o, emu_reference: bool, pl_xclbin: Optional[str],
             setattr(rem, k, enc(v))
     o._backend_opts = (emu, xrt, rem)
     o.emu, o.xrt, o.remote = ctypes.pointer(emu), ctypes.pointer(xrt), ctypes.pointer(rem)
+
+
+def backends() -> List[str]:
+    """The library's backend table, in its order (the first is the default)."""
+    names: List[str] = []
+    while True:
+        name = lib().aieth_backend_name(len(names))
+        if not name:
+            return names
+        names.append(name.decode())
 
 
 def lib_path() -> str:

@@ -103,6 +103,13 @@ static void test_versioned_opts(void)
 	CU_ASSERT_STRING_EQUAL(aieth_backend_name(2), "remote");
 	CU_ASSERT_PTR_NULL(aieth_backend_name(3));
 	CU_ASSERT_PTR_NOT_NULL(aieth_backend_description(2));
+	/* local devices (th_server serves them, paths are this machine's) */
+	CU_ASSERT_EQUAL(aieth_backend_local(NULL), 1);
+	CU_ASSERT_EQUAL(aieth_backend_local("emu"), 1);
+	CU_ASSERT_EQUAL(aieth_backend_local("xrt"), 1);
+	CU_ASSERT_EQUAL(aieth_backend_local("remote"), 0);
+	CU_ASSERT_EQUAL(aieth_backend_local("nope"), AIETH_EUNSUPPORTED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "available: emu, xrt, remote"));
 	CU_ASSERT_PTR_NULL(aieth_backend_description(3));
 	o.backend = "jtag";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EUNSUPPORTED);

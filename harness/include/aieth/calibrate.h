@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Added in 0.5: calibration of the emulated board from a board's reports
+/* Calibration of the emulated board from a board's reports
  * (run_test calibrate; docs/emulator.md, "How close to a board"). Fits the
  * board file's timing parameters (func_memory read/write latency and loop
  * overhead, the four counter_edges, preload_latency_cycles) so that the

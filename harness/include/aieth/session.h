@@ -157,6 +157,11 @@ int aieth_session_opts_init(aieth_session_opts *opts, unsigned int version);
  * "remote") and a one-line description (for --help); NULL past the last. */
 const char *aieth_backend_name(size_t i);
 const char *aieth_backend_description(size_t i);
+/* 1 when the backend named name (NULL: the default) drives a device on this
+ * machine (th_server can serve it; plugin paths and files are local), 0 when
+ * the device is behind a server, AIETH_EUNSUPPORTED for an unknown name
+ * (the message lists the table). */
+int aieth_backend_local(const char *name);
 
 /* Open a session on a device. *out is owned by the caller: close with
  * aieth_session_close, which also frees every transaction still open.

@@ -29,6 +29,12 @@ const char *aieth_backend_description(size_t i)
 	return i < NBACKENDS ? backends[i]->description : NULL;
 }
 
+int aieth_backend_local(const char *name)
+{
+	const aieth_backend_ops *b = aieth__backend_find(name);
+	return b ? !b->networked : AIETH_EUNSUPPORTED;
+}
+
 const aieth_backend_ops *aieth__backend_find(const char *name)
 {
 	char list[128];

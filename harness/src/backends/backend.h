@@ -76,6 +76,9 @@ typedef struct {
 typedef struct {
 	const char *name;
 	const char *description;        /* one line, for --help */
+	/* 1: the device is behind a server (model names and files are the
+	 * server's, th_server cannot serve it); 0: on this machine. */
+	int networked;
 	/* Check the options before anything opens: the backend's own struct
 	 * (its version first, then its fields) when selected is 1, else only
 	 * what it must refuse rather than ignore (an option only it reads,

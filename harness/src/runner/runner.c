@@ -327,7 +327,7 @@ static int model_path(const run_ctx *c, const char **model)
 {
 	const char *m = *model, *backend = rj_gets(c->test, "backend");
 	size_t n = m ? strlen(m) : 0;
-	if (!m || m[0] == '/' || !strcmp(backend, "remote") ||
+	if (!m || m[0] == '/' || aieth_backend_local(backend) != 1 ||
 	    !(strchr(m, '/') || (n >= 3 && !strcmp(m + n - 3, ".so"))))
 		return 1;
 	return (*model = aieth__path_join(c->sp->dir, m)) != NULL;
@@ -615,7 +615,7 @@ done:
 		rj_str(r->env, "emulator_mode",
 		       o && o->emu && o->emu->reference ? "reference" : "fast");
 		if (o && o->remote && o->remote->server &&
-		    !strcmp(rj_gets(c.test, "backend"), "remote")) {
+		    aieth_backend_local(rj_gets(c.test, "backend")) == 0) {
 			put_server(r->env, o->remote->server);
 			if (c.server_info[0])
 				rj_str(r->env, "server_version", c.server_info);

@@ -95,6 +95,26 @@ int aieth_server_opts_init(aieth_server_opts *opts, unsigned int version)
 	return rc;
 }
 
+/* th_server serves a device on its own machine: the backends of the table
+ * that are local (a remote one would make it a proxy). */
+static int served_backend(const char *name)
+{
+	char list[128];
+	const char *b;
+	size_t i, n = 0;
+	int local = aieth_backend_local(name);
+	if (local == 1)
+		return AIETH_OK;
+	if (local < 0)
+		return local;
+	list[0] = '\0';
+	for (i = 0; (b = aieth_backend_name(i)) && n < sizeof list; i++)
+		if (aieth_backend_local(b) == 1)
+			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? " or " : "", b);
+	return aieth__fail(AIETH_EINVAL, "backend \"%s\": th_server serves a device on its own "
+			  "machine (%s)", name, list);
+}
+
 int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 {
 	aieth_server *s;
@@ -119,9 +139,8 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	loopback = 1;
 	if (o->listen && (rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback)))
 		return rc;
-	if (o->backend && strcmp(o->backend, "emu") && strcmp(o->backend, "xrt"))
-		return aieth__fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
-				  o->backend);
+	if ((rc = served_backend(o->backend)))
+		return rc;
 	if (!o->tls_cert != !o->tls_key)
 		return aieth__fail(AIETH_EINVAL, "TLS: a certificate and its key are needed together "
 				  "(got only the %s)", o->tls_cert ? "certificate" : "key");

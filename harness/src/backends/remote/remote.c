@@ -971,6 +971,7 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.description = "a device behind th_server, docs/server.md",
+	.networked = 1,
 	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
@@ -1001,6 +1002,7 @@ static void rm_close(void *state)
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.description = "a device behind th_server, docs/server.md",
+	.networked = 1,
 	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
