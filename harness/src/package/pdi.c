@@ -42,11 +42,11 @@ int aieth__pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_
 		    t[IHT_ID_STRING + 2] != 'P')
 			continue;
 		for (sum = 0, k = 0; k < IHT_CHECKSUM; k += 4)
-			sum += xb_le32(t + k);
-		if (~sum != xb_le32(t + IHT_CHECKSUM))
+			sum += aieth__le32_get(t + k);
+		if (~sum != aieth__le32_get(t + IHT_CHECKSUM))
 			continue;
-		*id_code = xb_le32(t + IHT_IDCODE);
-		*ext_id_code = xb_le32(t + IHT_EXT_IDCODE);
+		*id_code = aieth__le32_get(t + IHT_IDCODE);
+		*ext_id_code = aieth__le32_get(t + IHT_EXT_IDCODE);
 		return AIETH_OK;
 	}
 	return AIETH_ENOTFOUND;
@@ -74,7 +74,7 @@ int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, co
 		return aieth__fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
 				  "(its header), found %llu", what, (unsigned long long)file_size);
 	for (i = 0; i < 5; i++)
-		w[i] = xb_le32(b + 4 * i);
+		w[i] = aieth__le32_get(b + 4 * i);
 	if (w[0] != 4)
 		return aieth__fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
 				  "(not a binary CDO file?)", what, (unsigned)w[0]);
