@@ -185,6 +185,18 @@ static void test_le(void)
 			CU_ASSERT_EQUAL(aieth__le16_get(buf + off), (uint16_t)v64[i]);
 		}
 	}
+	/* n bytes, 1 to 8 (data elements) */
+	for (i = 1; i <= 8; i++) {
+		uint64_t v = 0x8877665544332211ull, mask = i == 8 ? UINT64_MAX : (1ull << (8 * i)) - 1;
+		memset(buf, 0x5a, sizeof buf);
+		aieth__le_put(buf + 1, v, (unsigned)i);
+		CU_ASSERT_EQUAL(buf[0], 0x5a);
+		CU_ASSERT_EQUAL(buf[1 + i], 0x5a);
+		CU_ASSERT_EQUAL(buf[1], 0x11);
+		CU_ASSERT_EQUAL(aieth__le_get(buf + 1, (unsigned)i), v & mask);
+	}
+	CU_ASSERT_EQUAL(aieth__le_get(raw, 8), aieth__le64_get(raw));
+	CU_ASSERT_EQUAL(aieth__le_get(raw, 2), aieth__le16_get(raw));
 	aieth__le32_put(buf, 0x11223344u);
 	CU_ASSERT_EQUAL(memcmp(buf, "\x44\x33\x22\x11", 4), 0);
 	aieth__le16_put(buf, 0xbeef);

@@ -25,6 +25,7 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/fileio.h"
 #include "util/sbuf.h"
 #include "util/text.h"
@@ -64,22 +65,6 @@ static part_info part_of(aieth_elem t)
 	}
 	p.bits = 8 * p.psize;
 	return p;
-}
-
-static void store_le(uint8_t *d, uint64_t v, unsigned n)
-{
-	unsigned k;
-	for (k = 0; k < n; k++)
-		d[k] = (uint8_t)(v >> (8 * k));
-}
-
-static uint64_t load_le(const uint8_t *s, unsigned n)
-{
-	uint64_t v = 0;
-	unsigned k;
-	for (k = 0; k < n; k++)
-		v |= (uint64_t)s[k] << (8 * k);
-	return v;
 }
 
 /* ---------------------------------------------------------------- scanner */
@@ -447,7 +432,7 @@ static int ts_feed(text_stream *ts, const char *text, size_t len)
 			return rc;
 		if (ts->fill + ps->pi.psize > sizeof ts->out && (rc = ts_flush(ts)))
 			return rc;
-		store_le(ts->out + ts->fill, v, ps->pi.psize);
+		aieth__le_put(ts->out + ts->fill, v, ps->pi.psize);
 		ts->fill += ps->pi.psize;
 		ts->n += ps->pi.psize;
 		ts->last_line = ps->sc.line;
@@ -660,7 +645,7 @@ static char *u64_dec(char *end, uint64_t v)
 
 static size_t format_part(part_info pi, const uint8_t *s, char *d)
 {
-	uint64_t v = load_le(s, pi.psize);
+	uint64_t v = aieth__le_get(s, pi.psize);
 	char tmp[32], *b, *e = tmp + sizeof tmp;
 	int neg = 0;
 	size_t k;

@@ -43,4 +43,22 @@ static inline void aieth__le64_put(uint8_t *p, uint64_t v)
 	aieth__le32_put(p + 4, (uint32_t)(v >> 32));
 }
 
+/* An n-byte little-endian integer, n from 1 to 8 (data elements: 1, 2, 4 or
+ * 8 bytes); a constant n unrolls. */
+static inline uint64_t aieth__le_get(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	unsigned k;
+	for (k = 0; k < n; k++)
+		v |= (uint64_t)p[k] << (8 * k);
+	return v;
+}
+
+static inline void aieth__le_put(uint8_t *p, uint64_t v, unsigned n)
+{
+	unsigned k;
+	for (k = 0; k < n; k++)
+		p[k] = (uint8_t)(v >> (8 * k));
+}
+
 #endif
