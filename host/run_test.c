@@ -139,58 +139,13 @@ typedef struct {
 	char phase[160];
 } progress_state;
 
-/* The signal that interrupted the run (0: none). The first SIGINT, SIGTERM
- * or SIGHUP sets it; a second one ends the program at once (the default
- * action) unless it comes within a second of the first: timeout(1) and a
- * terminal deliver one signal twice, to the process and to its group. */
-static volatile sig_atomic_t got_signal;
-/* While the uploads run: a signal then (the first one of a run that has
- * ended, or the next one of an interrupted run) aborts them instead; what
- * was not sent is spooled. One more signal after that ends the program. */
-static volatile sig_atomic_t uploading, upload_cancel;
-static struct timespec first_signal;
 static int stdout_dead; /* EPIPE on stdout: stop printing, keep running */
 
-static void on_signal(int sig)
-{
-	struct timespec now;
-	struct sigaction sa;
-	int e = errno;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!got_signal) {
-		first_signal = now;
-		got_signal = sig;
-		if (uploading)
-			upload_cancel = sig;
-	} else if (now.tv_sec - first_signal.tv_sec > 1 ||
-		   (now.tv_sec - first_signal.tv_sec == 1 && now.tv_nsec >= first_signal.tv_nsec)) {
-		if (uploading && !upload_cancel) {
-			upload_cancel = sig;
-			first_signal = now; /* its twin to the process group is not a third */
-			errno = e;
-			return;
-		}
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = SIG_DFL;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sig, &sa, NULL);
-		raise(sig); /* delivered when this handler returns */
-	}
-	errno = e;
-}
-
+/* The stop signals: cli_common.h (the first one ends the run with its
+ * report written; run_test's uploads are what cli_cancel cancels). */
 static void install_signals(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction sa;
-	size_t i;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal; /* no SA_RESTART: blocking waits return */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
+	cli_catch_signals(1);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -493,13 +448,13 @@ static int flush_only(const aieth_upload_opts *uo)
 	size_t left = 0;
 	int rc;
 	install_signals();
-	uploading = 1;
+	cli_cancel_armed = 1;
 	rc = aieth_upload_flush(uo, &log, &left);
-	uploading = 0;
-	if (upload_cancel) {
+	cli_cancel_armed = 0;
+	if (cli_cancel) {
 		print_upload_log(log);
-		fprintf(stderr, "run_test: --flush-spool stopped by %s\n", signame(upload_cancel));
-		return 128 + upload_cancel;
+		fprintf(stderr, "run_test: --flush-spool stopped by %s\n", signame(cli_cancel));
+		return 128 + cli_cancel;
 	}
 	if (rc) {
 		print_upload_log(log);
@@ -518,12 +473,12 @@ static void upload_results(aieth_report *r, const char *const *urls, size_t n,
 {
 	char *log = NULL;
 	int rc;
-	uploading = 1;
+	cli_cancel_armed = 1;
 	rc = aieth_upload_report(r, urls, n, uo, &log);
-	uploading = 0;
-	if (upload_cancel)
+	cli_cancel_armed = 0;
+	if (cli_cancel)
 		fprintf(stderr, "run_test: uploads stopped by %s: what was not sent is in the "
-			"spool (run_test --flush-spool sends it)\n", signame(upload_cancel));
+			"spool (run_test --flush-spool sends it)\n", signame(cli_cancel));
 	if (rc) {
 		print_upload_log(log);
 		fprintf(stderr, "run_test: upload: %s\n", aieth_error_message());
@@ -693,7 +648,7 @@ int main(int argc, char **argv)
 		default: return usage_error("bad option", NULL);
 		}
 	}
-	uo.cancel = &upload_cancel;
+	uo.cancel = &cli_cancel;
 	if (!uo.credentials)
 		uo.credentials = getenv("AIETH_UPLOAD_CREDENTIALS");
 	if (uo.timeout_s && uo.timeout_s < 10)
@@ -747,8 +702,8 @@ int main(int argc, char **argv)
 	}
 	/* one run per output folder (the descriptor stays open until exit) */
 	if (cli_lock_dir(out, wait_lock, err, sizeof err) < 0) {
-		if (got_signal)
-			return AIETH_EXIT_SIGNAL + got_signal;
+		if (cli_signal)
+			return AIETH_EXIT_SIGNAL + cli_signal;
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
@@ -781,7 +736,7 @@ int main(int argc, char **argv)
 	/* a remote session's files (the local backends have none to fetch) */
 	snprintf(apath, sizeof apath, "%s/artifacts", out);
 	remote.artifacts_dir = apath;
-	o.interrupt = &got_signal;
+	o.interrupt = &cli_signal;
 	ps.quiet = quiet;
 	ps.tty = isatty(2);
 	ps.start = mono();
@@ -793,14 +748,14 @@ int main(int argc, char **argv)
 		return AIETH_EXIT_INFRA;
 	}
 	for (i = optind; i < argc; i++) {
-		if (got_signal) { /* between descriptions: the next one is not run */
+		if (cli_signal) { /* between descriptions: the next one is not run */
 			char m[300];
 			snprintf(m, sizeof m, "interrupted by signal %d (%s) before it ran",
-				 (int)got_signal, signame(got_signal));
+				 (int)cli_signal, signame(cli_signal));
 			aieth_report_add_error(r, argv[i], "interrupted", AIETH_ESTATE, m,
 					       "the run was stopped by a signal; this description "
 					       "and the ones after it did not run",
-					       AIETH_EXIT_SIGNAL + got_signal);
+					       AIETH_EXIT_SIGNAL + cli_signal);
 			break;
 		}
 		if (ps.verbose && !quiet)

@@ -26,36 +26,12 @@
 #include <json-c/json.h>
 
 #include "aieth.h"
+#include "cli_common.h"
 
 enum { EX_OK = 0, EX_PROBLEMS = 1, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_package";
 static int quiet;
-static volatile sig_atomic_t stop_signal;
-
-/* The first SIGINT, SIGTERM or SIGHUP asks the packager to stop (it kills
- * bootgen and removes its scratch files); a second one ends us at once. */
-static void on_signal(int sig)
-{
-	if (stop_signal) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_signal = sig;
-}
-
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: a blocking read returns at once */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -344,11 +320,13 @@ static int cmd_package(int argc, char **argv)
 	o.report = print_problem;
 	if (!quiet && isatty(2))
 		o.progress = print_progress;
-	o.cancel = &stop_signal;
-	catch_stop_signals();
+	o.cancel = &cli_signal;
+	/* the first stop signal asks the packager to stop (it kills bootgen
+	 * and removes its scratch files); a second one ends us (cli_common.h) */
+	cli_catch_signals(1);
 	rc = aieth_package(&o, &r);
-	if (stop_signal) {
-		int sig = stop_signal;
+	if (cli_signal) {
+		int sig = cli_signal;
 		fprintf(stderr, "%s: interrupted by signal %d (%s); %s\n", prog, sig,
 			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP",
 			rc ? "bootgen stopped, scratch files removed, nothing written"
@@ -392,14 +370,6 @@ static int cmd_package(int argc, char **argv)
 }
 
 /* --------------------------------------------------------------- info */
-
-static void uuid_text(const uint8_t *u, char out[37])
-{
-	snprintf(out, 37,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-		 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-		 u[14], u[15]);
-}
 
 static const char *mask_text(uint16_t m, char *buf, size_t cap)
 {
@@ -481,7 +451,7 @@ static int cmd_info(int argc, char **argv)
 		return EX_USAGE;
 	}
 	h = aieth_xclbin_get_header(x);
-	uuid_text(h->interface_uuid, ifu);
+	aieth_uuid_format(h->interface_uuid, ifu);
 	if (aieth_xclbin_sha256(x, sha))
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
 	snprintf(ver, sizeof ver, "%u.%u.%u", h->version_major, h->version_minor,

@@ -24,7 +24,7 @@
 enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_server";
-static volatile sig_atomic_t stop_signal, reload_signal;
+static volatile sig_atomic_t reload_signal;
 
 /* SIGHUP: read the token file again (an operator's reload habit must not
  * leave the board's server down) */
@@ -32,17 +32,6 @@ static void on_hup(int sig)
 {
 	(void)sig;
 	reload_signal = 1;
-}
-
-static void on_signal(int sig)
-{
-	if (stop_signal) {
-		/* a second signal while draining: stop at once */
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_signal = sig;
 }
 
 static void help(void)
@@ -328,11 +317,10 @@ int main(int argc, char **argv)
 
 	/* SIGPIPE never kills the server: a client that vanishes costs its session */
 	signal(SIGPIPE, SIG_IGN);
+	/* SIGINT, SIGTERM: drain, a second one stops at once (cli_common.h) */
+	cli_catch_signals(0);
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
 
@@ -359,7 +347,7 @@ int main(int argc, char **argv)
 		       (unsigned)aieth_server_amd_port(srv), o.backend ? o.backend : "emu");
 		fflush(stdout);
 	}
-	while (!stop_signal) {
+	while (!cli_signal) {
 		struct timespec ts = {0, 200 * 1000000L};
 		nanosleep(&ts, NULL);
 		if (reload_signal) {
@@ -375,7 +363,7 @@ int main(int argc, char **argv)
 		}
 		aieth_server_tick(srv);
 	}
-	printf("th_server: signal %d: draining\n", (int)stop_signal);
+	printf("th_server: signal %d: draining\n", (int)cli_signal);
 	fflush(stdout);
 	aieth_server_close(srv);
 	printf("th_server: stopped\n");

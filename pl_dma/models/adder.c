@@ -10,6 +10,7 @@
 #include "pl_dma/models/models.h"
 #include "pl_dma/models/params.h"
 #include "util/error.h"
+#include "util/le.h"
 
 #define M "adder"
 #define MAX_LATENCY 1000000u
@@ -18,19 +19,6 @@ typedef struct {
 	uint64_t window;
 	aieth_model_kernel kernel;
 } adder;
-
-static uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void store_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 /* Element-wise sum of little-endian int32 values. Unsigned arithmetic wraps
  * exactly like two's complement int32 addition, without undefined
@@ -49,7 +37,7 @@ static int adder_compute(void *ctx, uint64_t first, uint64_t count, const uint8_
 		return -1;
 	n = (size_t)(count * a->window);
 	for (i = 0; i < n; i += 4)
-		store_le32(z + i, load_le32(x + i) + load_le32(y + i));
+		aieth__le32_put(z + i, aieth__le32_get(x + i) + aieth__le32_get(y + i));
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define M "aiesim"
 
@@ -111,7 +112,7 @@ static int get_time(struct json_object *obj, const char *key, uint64_t *ps)
 	if (rc || !s)
 		return rc;
 	if (aiesim_time_parse(s, strlen(s), ps) != 0) {
-		jstrict_quote(q, sizeof q, s);
+		aieth__quote_str(q, sizeof q, s);
 		return aieth__fail(AIETH_EINVAL, M ": params.%s: \"%s\" is not a time \"<number>"
 				  " <unit>\" (unit ps, ns or us; at most 1000 s)", key, q);
 	}
@@ -128,7 +129,7 @@ static int entry_plio(const aieth_model_env *env, struct json_object *o, const c
 	int d, rc;
 	if ((rc = jstrict_get_string(M, path, o, "plio", 1, &s)))
 		return rc;
-	aieth__mparam_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, &num) != 0 || d != dir)
 		return aieth__fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is not %s PLIO name (PLIO_NN%s,"
 				  " NN the channel number, e.g. PLIO_01%s)", path, q,
@@ -165,7 +166,7 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 		return rc;
 	if (aiesim_type_parse(tname, &t) != 0) {
 		char q[100];
-		jstrict_quote(q, sizeof q, tname);
+		aieth__quote_str(q, sizeof q, tname);
 		return aieth__fail(AIETH_EINVAL, M ": %s.type: \"%s\" is not an element type (int8,"
 				  " int16, int32, int64, uint8..uint64, float, double, cint16, cint32,"
 				  " cfloat)", path, q);
@@ -292,7 +293,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	if (strcmp(fitmode, "exact") != 0 && strcmp(fitmode, "throughput") != 0 &&
 	    strcmp(fitmode, "latency") != 0) {
 		char qf[100];
-		jstrict_quote(qf, sizeof qf, fitmode);
+		aieth__quote_str(qf, sizeof qf, fitmode);
 		rc = aieth__fail(AIETH_EINVAL, M ": params.fit: \"%s\" is not \"exact\","
 				" \"throughput\" nor \"latency\"", qf);
 		goto done;
@@ -316,7 +317,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		int bad = stat(dir, &st) != 0 ? errno : 0;
 		if (bad || !S_ISDIR(st.st_mode)) {
 			char qd[100];
-			jstrict_quote(qd, sizeof qd, given);
+			aieth__quote_str(qd, sizeof qd, given);
 			rc = aieth__fail(AIETH_EIO, M ": params.dir: \"%s\": %s (the aiesimulator"
 					" output folder, relative to the description's folder)", qd,
 					bad ? strerror(bad) : "not a directory");

@@ -17,6 +17,7 @@
 #include "pl_dma/models/aiesim.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/text.h"
 
 /* At most this many time stamps per file (24 bytes each). */
 #define MAX_STAMPS (4u * 1024u * 1024u)
@@ -232,18 +233,11 @@ static int parse_float(const char *t, size_t n, const type_info *ti, uint64_t *b
 
 static int fail_at(const char *what, uint64_t line, const char *msg, const char *tok, size_t n)
 {
-	char q[80];
-	size_t i, o = 0;
-	for (i = 0; i < n && o + 5 < sizeof q; i++) {
-		unsigned char c = (unsigned char)tok[i];
-		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(q + o, sizeof q - o, "\\x%02x", c);
-		else
-			q[o++] = (char)c;
-	}
-	q[o] = '\0';
-	return aieth__fail(AIETH_EPARSE, "%s:%llu: %s%s%s%s%s", what, (unsigned long long)line, msg,
-			  tok ? " \"" : "", tok ? q : "", tok && i < n ? "..." : "", tok ? "\"" : "");
+	char q[AIETH_QUOTE_CAP] = "";
+	if (tok)
+		aieth__quote(q, sizeof q, tok, n);
+	return aieth__fail(AIETH_EPARSE, "%s:%llu: %s%s%s%s", what, (unsigned long long)line, msg,
+			  tok ? " \"" : "", q, tok ? "\"" : "");
 }
 
 static int add_stamp(aiesim_trace *tr, const char *what, uint64_t ps)

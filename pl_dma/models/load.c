@@ -10,6 +10,7 @@
 #include "pl_dma/models/params.h"
 #include "util/error.h"
 #include "util/path.h"
+#include "util/text.h"
 
 static const char *const dir_word[2] = {"input", "output"};
 static const char *const dir_form[2] = {"PLIO_NN_TO_AIE", "PLIO_NN_FROM_AIE"};
@@ -65,7 +66,7 @@ static int check_port(const aieth_model *m, const aieth_model_env *env, const ch
 		return aieth__fail(AIETH_EINVAL, WHERE ": PLIO name is not NUL-terminated within"
 				  " its %zu bytes", WHERE_ARGS, sizeof port->plio);
 	if (aieth__mparam_plio_parse(port->plio, &d, &num) != 0) {
-		aieth__mparam_quote(q, sizeof q, port->plio);
+		aieth__quote_str(q, sizeof q, port->plio);
 		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" is not a PLIO name (expected %s,"
 				  " NN the channel number written with two digits)", WHERE_ARGS,
 				  q, dir_form[dir]);
@@ -85,7 +86,7 @@ static int check_port(const aieth_model *m, const aieth_model_env *env, const ch
 				  : "is above the limit of 1 GiB (1073741824 bytes)");
 	if (used[num]) {
 		first_user(m, dir, num, &uk, &up);
-		aieth__mparam_quote(q, sizeof q, m->kernels[uk].name);
+		aieth__quote_str(q, sizeof q, m->kernels[uk].name);
 		return aieth__fail(AIETH_EINVAL, WHERE ": %s is already used by kernel %u \"%s\" %s"
 				  " %u; a PLIO carries one port only", WHERE_ARGS, port->plio,
 				  (unsigned)uk, q, dir_word[dir], (unsigned)up);
@@ -111,7 +112,7 @@ static int check_kernel(const aieth_model *m, const aieth_model_env *env, const 
 	if (!kn->name[0])
 		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is empty", spec,
 				  (unsigned)k);
-	aieth__mparam_quote(kq, sizeof kq, kn->name);
+	aieth__quote_str(kq, sizeof kq, kn->name);
 	for (j = 0; j < k; j++)
 		if (strcmp(m->kernels[j].name, kn->name) == 0)
 			return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name \"%s\" is"

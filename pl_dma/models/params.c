@@ -10,6 +10,7 @@
 #include "pl_dma/models/params.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 static const char *const dir_suffix[2] = {"_TO_AIE", "_FROM_AIE"};
 
@@ -51,34 +52,6 @@ void aieth__mparam_plio_format(char out[32], int dir, uint32_t num)
 {
 	snprintf(out, 32, "PLIO_%02u%s", (unsigned)num,
 		 dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
-}
-
-void aieth__mparam_quote(char *dst, size_t cap, const char *s)
-{
-	size_t o = 0, i;
-	if (cap == 0)
-		return;
-	for (i = 0; s && s[i] && i < 64; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char tmp[8];
-		size_t k;
-		if (c == '"' || c == '\\')
-			snprintf(tmp, sizeof tmp, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			snprintf(tmp, sizeof tmp, "\\x%02x", c);
-		else
-			snprintf(tmp, sizeof tmp, "%c", c);
-		k = strlen(tmp);
-		if (o + k + 4 > cap)
-			break;
-		memcpy(dst + o, tmp, k);
-		o += k;
-	}
-	if (s && s[i] && o + 4 <= cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
 }
 
 static int only_space(const char *s)
@@ -165,7 +138,7 @@ int aieth__mparam_plio(const char *model, struct json_object *obj, const char *k
 		if (rc)
 			return rc;
 	}
-	aieth__mparam_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, &n) != 0)
 		return aieth__fail(AIETH_EINVAL,
 				  "%s: params.%s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"

@@ -37,10 +37,6 @@ int aieth__mparam_plio_parse(const char *name, int *dir, uint32_t *num);
  * out (32 bytes, as aieth_model_port.plio). */
 void aieth__mparam_plio_format(char out[32], int dir, uint32_t num);
 
-/* Printable rendering of s for a message: at most 64 characters, quotes,
- * backslashes and control bytes escaped, "..." when cut. */
-void aieth__mparam_quote(char *dst, size_t cap, const char *s);
-
 /* Check the environment handed to a built-in model (non-NULL, known ABI,
  * at least one channel). */
 int aieth__mparam_check_env(const char *model, const aieth_model_env *env);

@@ -21,6 +21,7 @@
 #include "pl_dma/models/models.h"
 #include "pl_dma/models/params.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/json_strict.h"
 
 #define M "route"
@@ -201,7 +202,7 @@ static int read_plio(const aieth_model_env *env, const char *at, int sub,
 				  " \"PLIO_01%s\")", where,
 				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), want);
 	s = json_object_get_string(v);
-	aieth__mparam_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, num) != 0)
 		return aieth__fail(AIETH_EINVAL, M ": %s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
 				  " NN the channel number, e.g. PLIO_01%s)", where, q, want, want);
@@ -335,7 +336,7 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 			r->t = &etypes[i];
 	if (!r->t) {
 		char q[300];
-		aieth__mparam_quote(q, sizeof q, tname);
+		aieth__quote_str(q, sizeof q, tname);
 		return aieth__fail(AIETH_EINVAL, M ": %s.type: \"%s\" is not an element type (valid: "
 				  TYPE_LIST ")", at, q);
 	}
@@ -345,7 +346,7 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 			r->op = (int)i;
 	if (r->op < 0) {
 		char q[300];
-		aieth__mparam_quote(q, sizeof q, opname);
+		aieth__quote_str(q, sizeof q, opname);
 		return aieth__fail(AIETH_EINVAL, M ": %s.op: \"%s\" is not an operation (valid: copy,"
 				  " scale, add, sum, const)", at, q);
 	}
@@ -454,7 +455,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		goto out;
 	if (board && env->board && strcmp(board, env->board)) {
 		char q[300];
-		aieth__mparam_quote(q, sizeof q, board);
+		aieth__quote_str(q, sizeof q, board);
 		rc = aieth__fail(AIETH_EINVAL, M ": params.board: \"%s\", but the board is %s (these "
 				"routes are %s's PLIOs)", q, env->board, q);
 		goto out;

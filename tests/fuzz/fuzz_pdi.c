@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		CHECK(aieth__pdi_idcode(data, size, &id, &ext) == AIETH_OK);
 		if (b)
-			CHECK(((xb_le32(data + 0x28) ^ aieth_board_get_info(board)->device_id_code) &
+			CHECK(((aieth__le32_get(data + 0x28) ^ aieth_board_get_info(board)->device_id_code) &
 			       0x0fffffffu) == 0);
 	}
 	return 0;

@@ -53,7 +53,7 @@ static void creds_case(const char *s, size_t n)
 static void spool_case(const char *s, size_t n)
 {
 	up_entry e;
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (up_spool_parse(s, n, "fuzz.spool", &e))
 		return;
 	CHECK(up_spool_format(&e, &b) == 0);

@@ -87,7 +87,7 @@ static void die(const char *fmt, ...)
 typedef struct {
 	int fd;
 	amdp_dec dec;
-	amdp_buf b;
+	sbuf b;
 	uint8_t in[65536];
 	size_t in_len, in_pos;
 	/* bulk payloads of the last reply */
@@ -105,6 +105,7 @@ static void conn_open(conn *c, int port)
 	int one = 1;
 	int tries;
 	memset(c, 0, sizeof *c);
+	sb_init(&c->b, AMDP_MAX_MSG);
 	memset(&a, 0, sizeof a);
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)port);
@@ -133,13 +134,13 @@ static void conn_send(conn *c)
 	size_t off = 0;
 	if (c->b.oom)
 		die("out of memory building a request");
-	while (off < c->b.len) {
-		ssize_t n = send(c->fd, c->b.p + off, c->b.len - off, MSG_NOSIGNAL);
+	while (off < c->b.n) {
+		ssize_t n = send(c->fd, c->b.u + off, c->b.n - off, MSG_NOSIGNAL);
 		if (n <= 0)
 			die("send: %s", n ? strerror(errno) : "closed");
 		off += (size_t)n;
 	}
-	amdp_buf_reset(&c->b);
+	sb_reset(&c->b);
 }
 
 static void free_bulk(conn *c)
@@ -211,7 +212,7 @@ static void expect_close(conn *c, const char *what)
 	checks++;
 	close(c->fd);
 	free_bulk(c);
-	amdp_buf_free(&c->b);
+	sb_free(&c->b);
 }
 
 static void hello(conn *c, int with_ini)
@@ -627,7 +628,7 @@ static int stuck(int port, const char *what)
 		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "not accepted");
 		amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
 				 t.w.rx.size);
-		c.b.len /= 2;        /* half of the TX image */
+		c.b.n /= 2;        /* half of the TX image */
 		conn_send(&c);
 	} else if (!strcmp(what, "download")) {
 		/* a PERF result (2.25 MiB) asked for and never read */
@@ -713,14 +714,14 @@ static int slowwait(int port)
  * emptied either way). */
 static int send_or_broken(conn *c)
 {
-	size_t off = 0, len = c->b.len;
+	size_t off = 0, len = c->b.n;
 	while (off < len) {
-		ssize_t n = send(c->fd, c->b.p + off, len - off, MSG_NOSIGNAL);
+		ssize_t n = send(c->fd, c->b.u + off, len - off, MSG_NOSIGNAL);
 		if (n <= 0)
 			break;
 		off += (size_t)n;
 	}
-	amdp_buf_reset(&c->b);
+	sb_reset(&c->b);
 	return off < len ? -1 : 0;
 }
 
@@ -733,7 +734,7 @@ static void expect_closed(conn *c, const char *what)
 	      "%s: %s", what, n > 0 ? "the server sent a reply" : strerror(errno));
 	close(c->fd);
 	free_bulk(c);
-	amdp_buf_free(&c->b);
+	sb_free(&c->b);
 }
 
 static int xclbin(int port, uint64_t bytes)
@@ -824,7 +825,7 @@ static int idle(int port)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	CHECK(i < 600, "the server kept a connection without a manager for 60 s");
 	close(c.fd);
-	amdp_buf_free(&c.b);
+	sb_free(&c.b);
 	printf("amd_client: closed by the server after %ld s without a manager\n",
 	       (long)(b.tv_sec - a.tv_sec));
 	return 0;

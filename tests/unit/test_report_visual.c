@@ -73,13 +73,13 @@ static const char *at(const char *name)
 
 static void test_escape(void)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	char part[16];
 	rv_esc(&b, "<a href=\"x\">'&'</a>\x01\x7f\xff\xc3\xa9\xed\xa0\x80\xef\xbf\xbe\xc0\xaf");
 	CU_ASSERT_STRING_EQUAL(b.p, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;???"
 				    "\xc3\xa9????" "????");
 	free(b.p);
-	memset(&b, 0, sizeof b);
+	sb_init(&b, SB_DOC_MAX);
 	rv_json(&b, "q\"b\\\n\x02\xc3\xa9\xff");
 	CU_ASSERT_STRING_EQUAL(b.p, "\"q\\\"b\\\\\\u000a\\u0002\xc3\xa9?\"");
 	free(b.p);

@@ -69,7 +69,7 @@ static void test_url_influx_webhook(void)
 static char *lp(const char *s, int what)
 {
 	static char out[256];
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	up_lp_escape(&b, s, what);
 	snprintf(out, sizeof out, "%s", b.p ? b.p : "");
 	free(b.p);
@@ -89,7 +89,7 @@ static void test_line_protocol_escaping(void)
 
 static void test_squad_name(void)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	up_squad_name(&b, "a/b[c]\nd");
 	CU_ASSERT_STRING_EQUAL(b.p, "a_b_c__d");
 	free(b.p);
@@ -118,7 +118,7 @@ static void test_spool_names(void)
 static void test_spool_entry(void)
 {
 	up_entry e, back;
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	memset(&e, 0, sizeof e);
 	strcpy(e.target, "influx+http://h:8086/db");
 	strcpy(e.url, "http://h:8086/write?db=db&precision=ms");
@@ -288,7 +288,7 @@ static void test_payload_namesakes(void)
 		"  {\"name\": \"t_x\", \"status\": \"pass\", \"transactions\": []},"
 		"  {\"name\": \"t/x\", \"status\": \"pass\", \"transactions\": []}]}";
 	struct json_object *root = json_tokener_parse(report), *tj = NULL, *v;
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	const char *tests;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -316,7 +316,7 @@ static void test_payload_namesakes(void)
 	json_object_put(tj);
 	free(b.p);
 
-	memset(&b, 0, sizeof b);
+	sb_init(&b, SB_DOC_MAX);
 	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
 	CU_ASSERT_EQUAL(lines_with(b.p, "aieth_test,"), 3);
 	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x,version=0.1.0 status=\"fail\""), 1);

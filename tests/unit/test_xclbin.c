@@ -74,14 +74,14 @@ static void poke(const char *p, uint64_t off, const void *b, size_t n)
 static void poke64(const char *p, uint64_t off, uint64_t v)
 {
 	uint8_t b[8];
-	xb_put64(b, v);
+	aieth__le64_put(b, v);
 	poke(p, off, b, 8);
 }
 
 static void poke32(const char *p, uint64_t off, uint32_t v)
 {
 	uint8_t b[4];
-	xb_put32(b, v);
+	aieth__le32_put(b, v);
 	poke(p, off, b, 4);
 }
 
@@ -412,9 +412,9 @@ static void array_case(uint32_t kind, unsigned count_bytes, int64_t count, size_
 	xb_wsection s;
 	memset(buf, 0, sizeof buf);
 	if (count_bytes == 4)
-		xb_put32(buf, (uint32_t)count);
+		aieth__le32_put(buf, (uint32_t)count);
 	else
-		xb_put16(buf, (uint16_t)count);
+		aieth__le16_put(buf, (uint16_t)count);
 	memset(&s, 0, sizeof s);
 	s.kind = kind, s.name = "array", s.data = buf, s.size = size;
 	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
@@ -441,7 +441,7 @@ static void test_array_sizes(void)
 	/* the exact size passes */
 	p = tmp_path();
 	memset(buf, 0, sizeof buf);
-	xb_put32(buf, 2);
+	aieth__le32_put(buf, 2);
 	memset(&s, 0, sizeof s);
 	s.kind = 6, s.name = "mem_topology", s.data = buf, s.size = sizeof buf;
 	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);

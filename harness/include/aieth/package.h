@@ -85,6 +85,9 @@ int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version);
  * xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx form): AIETH_OK, or AIETH_EINVAL
  * with the message naming the text. */
 int aieth_uuid_parse(const char *text, uint8_t uuid[16]);
+/* The other way: 16 bytes as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower
+ * case, into out (37 bytes with the NUL). */
+void aieth_uuid_format(const uint8_t uuid[16], char out[37]);
 
 #define AIETH_BOOTGEN_TIMEOUT_DEFAULT 600.0
 

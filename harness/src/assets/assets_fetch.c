@@ -27,6 +27,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define FT_ATTEMPTS 3
 
@@ -189,7 +190,7 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	}
 	cc = curl_easy_perform(x->c);
 	curl_easy_getinfo(x->c, CURLINFO_RESPONSE_CODE, &code);
-	jstrict_quote(q, sizeof q, url);
+	aieth__quote_str(q, sizeof q, url);
 	if (cc == CURLE_OK && !x->checked)
 		rc = ft_check_status(x) ? x->bad : 0; /* an empty body */
 	else if (x->bad)

@@ -6,6 +6,7 @@
 #include "assets/assets_internal.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 /* Walk the '/'-separated components of s; rule for each. */
 static int nm_components(const char *what, const char *name, const char *s, int allow_dot)
@@ -16,11 +17,11 @@ static int nm_components(const char *what, const char *name, const char *s, int 
 		const char *e = strchr(p, '/');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			jstrict_quote(q, sizeof q, name);
+			aieth__quote_str(q, sizeof q, name);
 			return aieth__fail(AIETH_EINVAL, "%s \"%s\": a \"..\" component (would leave the target folder)", what, q);
 		}
 		if (n == 1 && p[0] == '.' && !allow_dot) {
-			jstrict_quote(q, sizeof q, name);
+			aieth__quote_str(q, sizeof q, name);
 			return aieth__fail(AIETH_EINVAL, "%s \"%s\": a \".\" component", what, q);
 		}
 		if (!e)
@@ -34,7 +35,7 @@ static int nm_common(const char *what, const char *name, const char *s)
 {
 	char q[96];
 	size_t i, n = strlen(s);
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	if (n == 0)
 		return aieth__fail(AIETH_EINVAL, "%s \"%s\": empty", what, q);
 	if (n > ASX_NAME_MAX)
@@ -63,7 +64,7 @@ int asx_name_check(const char *name)
 	if ((rc = nm_components("archive entry", name, s, 0)))
 		return rc;
 	if (!strcmp(s, ASX_MANIFEST_NAME) || !strncmp(s, ASX_MANIFEST_NAME "/", sizeof ASX_MANIFEST_NAME)) {
-		jstrict_quote(q, sizeof q, name);
+		aieth__quote_str(q, sizeof q, name);
 		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": the name th_assets keeps for its manifest", q);
 	}
 	return 0;
@@ -73,7 +74,7 @@ int asx_link_check(const char *name, const char *target)
 {
 	char q[96], w[128];
 	int rc;
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	snprintf(w, sizeof w, "symbolic link \"%s\" -> target", q);
 	if ((rc = nm_common(w, target, target)))
 		return rc;
@@ -84,7 +85,7 @@ static int nm_plain(const char *what, const char *s, size_t max)
 {
 	char q[96];
 	size_t i, n = strlen(s);
-	jstrict_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (n == 0 || n > max || s[0] == '.')
 		return aieth__fail(AIETH_EINVAL, "%s \"%s\": 1 to %zu bytes, not starting with '.'", what, q, max);
 	for (i = 0; i < n; i++) {
@@ -112,7 +113,7 @@ int asx_url_file_name(const char *url, char *out, size_t cap)
 	char q[96];
 	const char *p, *end, *slash;
 	size_t n;
-	jstrict_quote(q, sizeof q, url);
+	aieth__quote_str(q, sizeof q, url);
 	if (!strncmp(url, "https://", 8))
 		p = url + 8;
 	else if (!strncmp(url, "http://", 7))
@@ -147,7 +148,7 @@ int asx_sha256_norm(const char *hex, char out[65], const char *what)
 		out[i] = c;
 	}
 	if (i != 64 || hex[64]) {
-		jstrict_quote(q, sizeof q, hex);
+		aieth__quote_str(q, sizeof q, hex);
 		out[0] = 0;
 		return aieth__fail(AIETH_EINVAL, "%s \"%s\": a sha256 is 64 hex digits", what, q);
 	}

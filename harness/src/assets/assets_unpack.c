@@ -24,6 +24,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 typedef struct {
 	const char *archive;
@@ -40,7 +41,7 @@ static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_
 	int rc;
 	if (!name)
 		return aieth__fail(AIETH_EINVAL, "an entry without a readable name");
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	if ((rc = asx_name_check(name)))
 		return rc;
 	if (++c->entries > AIETH_ASSETS_MAX_ENTRIES)
@@ -71,7 +72,7 @@ static int up_data(up_ctx *c, struct archive *a, struct archive *w, const char *
 	uint64_t got = 0;
 	char q[96];
 	int r;
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	while ((r = archive_read_data_block(a, &buf, &n, &off)) == ARCHIVE_OK) {
 		got += n;
 		if (got > c->max_entry)

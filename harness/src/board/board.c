@@ -18,6 +18,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define BOARD_SCHEMA "aieth-board/1"
 /* PLIO names carry two digits, and AMD's host API numbers the FROM_AIE
@@ -181,7 +182,7 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 		unsigned nn;
 		uint32_t c = 0, ch = 0, colmax, chmax, j;
 
-		jstrict_quote(qk, sizeof qk, k);
+		aieth__quote_str(qk, sizeof qk, k);
 		if (parse_plio_name(k, &dir, &nn) != 0 || nn == 0) {
 			rc = aieth__fail(AIETH_EINVAL,
 					"%s: NodeConstraints: key \"%s\" is not a PLIO name (expected "
@@ -352,7 +353,7 @@ void aieth_board_free(aieth_board *board)
 static int bad_value(const char *what, const char *field, const char *value, const char *rule)
 {
 	char q[200];
-	jstrict_quote(q, sizeof q, value);
+	aieth__quote_str(q, sizeof q, value);
 	return aieth__fail(AIETH_EINVAL, "%s: %s: value \"%s\" %s", what, field, q, rule);
 }
 
@@ -445,8 +446,8 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 			       "is not a board name (1..64 characters of a-z, 0-9 and _)");
 	if (!rc && expected_name && strcmp(name, expected_name) != 0) {
 		char want[200], got[200];
-		jstrict_quote(want, sizeof want, expected_name);
-		jstrict_quote(got, sizeof got, name);
+		aieth__quote_str(want, sizeof want, expected_name);
+		aieth__quote_str(got, sizeof got, name);
 		rc = aieth__fail(AIETH_EINVAL,
 				"%s: name: value \"%s\" does not match the file name (expected "
 				"\"%s\")",
@@ -600,7 +601,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	rc = aieth__read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
 	if (rc) {
 		char qc[200];
-		jstrict_quote(qc, sizeof qc, cons);
+		aieth__quote_str(qc, sizeof qc, cons);
 		aieth__fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -608,7 +609,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	free(ctext);
 	if (rc) {
 		char qc[200];
-		jstrict_quote(qc, sizeof qc, cons);
+		aieth__quote_str(qc, sizeof qc, cons);
 		aieth__fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -645,7 +646,7 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	DIR *dp;
 	struct dirent *de;
 
-	jstrict_quote(qn, sizeof qn, name);
+	aieth__quote_str(qn, sizeof qn, name);
 	dp = opendir(dir);
 	if (!dp)
 		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: cannot list %s: %s", qn,
@@ -758,7 +759,7 @@ int aieth_board_plio_find(const aieth_board *board, const char *name, aieth_plio
 	if (!board || !name || !out)
 		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_find: %s is NULL",
 				  !board ? "board" : !name ? "name" : "out");
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	if (parse_plio_name(name, &dir, &nn) != 0 || nn == 0)
 		return aieth__fail(AIETH_ENOTFOUND,
 				  "\"%s\" is not a PLIO name (expected PLIO_NN_TO_AIE or "

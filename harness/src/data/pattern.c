@@ -13,13 +13,7 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "util/error.h"
-
-static void store_le(uint8_t *d, uint64_t v, unsigned n)
-{
-	unsigned k;
-	for (k = 0; k < n; k++)
-		d[k] = (uint8_t)(v >> (8 * k));
-}
+#include "util/le.h"
 
 /* Bytes per scalar part. */
 static unsigned part_size(aieth_elem t)
@@ -116,15 +110,15 @@ static int fill_random(uint64_t seed, uint64_t off, uint8_t *dst, size_t len)
 	uint8_t w[8];
 	if (skip && len) {
 		size_t n = 8 - skip < len ? 8 - skip : len;
-		store_le(w, splitmix64(&state), 8);
+		aieth__le64_put(w, splitmix64(&state));
 		memcpy(dst, w + skip, n);
 		dst += n;
 		len -= n;
 	}
 	for (; i + 8 <= len; i += 8)
-		store_le(dst + i, splitmix64(&state), 8);
+		aieth__le64_put(dst + i, splitmix64(&state));
 	if (i < len) {
-		store_le(w, splitmix64(&state), 8);
+		aieth__le64_put(w, splitmix64(&state));
 		memcpy(dst + i, w, len - i);
 	}
 	return AIETH_OK;
@@ -175,7 +169,7 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 		to_u64_mod(v, &bits);
 	}
 	for (k = 0; k < parts; k++)
-		store_le(e + k * ps, bits, ps);
+		aieth__le_put(e + k * ps, bits, ps);
 	replicate(dst, len, e, ps * parts);
 	return AIETH_OK;
 }
@@ -201,14 +195,14 @@ static int fill_ramp(const aieth_pattern *p, uint64_t i0, uint8_t *dst, size_t l
 					  num(vs, sizeof vs, p->step), aieth__elem_name(t));
 		for (i = 0, v = s + i0 * st; i < n; i++, v += st)
 			for (k = 0; k < parts; k++)
-				store_le(dst + i * esize + k * ps, v, ps);
+				aieth__le_put(dst + i * esize + k * ps, v, ps);
 		return AIETH_OK;
 	}
 	for (i = 0; i < n; i++) {
 		double d = p->start + (double)(i0 + i) * p->step;
 		uint64_t bits = t == AIETH_ELEM_DOUBLE ? double_bits(d) : float_bits(d);
 		for (k = 0; k < parts; k++)
-			store_le(dst + i * esize + k * ps, bits, ps);
+			aieth__le_put(dst + i * esize + k * ps, bits, ps);
 	}
 	return AIETH_OK;
 }

@@ -25,7 +25,10 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/fileio.h"
+#include "util/sbuf.h"
+#include "util/text.h"
 
 /* The longest token parsed as a float (a decimal can need many digits). */
 #define TEXT_MAX_TOKEN 320
@@ -62,41 +65,6 @@ static part_info part_of(aieth_elem t)
 	}
 	p.bits = 8 * p.psize;
 	return p;
-}
-
-static void store_le(uint8_t *d, uint64_t v, unsigned n)
-{
-	unsigned k;
-	for (k = 0; k < n; k++)
-		d[k] = (uint8_t)(v >> (8 * k));
-}
-
-static uint64_t load_le(const uint8_t *s, unsigned n)
-{
-	uint64_t v = 0;
-	unsigned k;
-	for (k = 0; k < n; k++)
-		v |= (uint64_t)s[k] << (8 * k);
-	return v;
-}
-
-/* Printable rendering of a token for a message, cut after 40 bytes. */
-static const char *show(char *dst, size_t cap, const char *s, size_t n)
-{
-	size_t o = 0, i;
-	for (i = 0; i < n && i < 40 && o + 8 < cap; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
-			o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
-		else
-			dst[o++] = (char)c;
-	}
-	if (i < n && o + 4 < cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-	return dst;
 }
 
 /* ---------------------------------------------------------------- scanner */
@@ -246,7 +214,7 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 	int neg = 0, has_sign = 0, hex = 0, over = 0;
 	uint64_t mag = 0, lim;
 	const char *digits;
-	char sh[200], rng[128];
+	char sh[AIETH_QUOTE_CAP], rng[128];
 
 	if (p < e && (*p == '+' || *p == '-')) {
 		neg = *p == '-';
@@ -284,7 +252,7 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 	}
 	if (p != e || p == digits) {
 		const char *tn = aieth__elem_name(ps->t);
-		show(sh, sizeof sh, b, (size_t)(e - b));
+		aieth__quote(sh, sizeof sh, b, (size_t)(e - b));
 		if (is_nonfinite(b, e))
 			return fail_at(ps, b, AIETH_EPARSE,
 				       "value \"%s\": NaN and infinity are not allowed for %s", sh, tn);
@@ -297,8 +265,8 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)", sh,
 				       tn);
 		{
-			char junk[200];
-			show(junk, sizeof junk, p, (size_t)(e - p));
+			char junk[AIETH_QUOTE_CAP];
+			aieth__quote(junk, sizeof junk, p, (size_t)(e - p));
 			return fail_at(ps, b, AIETH_EPARSE,
 				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh, tn,
 				       junk);
@@ -317,7 +285,7 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 	}
 	if (over || mag > lim) {
 		int_range(ps->pi, rng, sizeof rng, hex);
-		show(sh, sizeof sh, b, (size_t)(e - b));
+		aieth__quote(sh, sizeof sh, b, (size_t)(e - b));
 		return fail_at(ps, b, AIETH_EINVAL, "value %s does not fit %s (%s%s)", sh,
 			       aieth__elem_name(ps->t), aieth__elem_parts(ps->t) == 2 ? "each part " : "",
 			       rng);
@@ -346,7 +314,7 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 	const char *tn = aieth__elem_name(ps->t);
 
 	if (n >= sizeof buf) {
-		show(sh, sizeof sh, b, n);
+		aieth__quote(sh, sizeof sh, b, n);
 		return fail_at(ps, b, AIETH_EPARSE, "value \"%s\" is too long (%zu characters, the "
 			       "limit is %d)", sh, n, TEXT_MAX_TOKEN - 1);
 	}
@@ -355,20 +323,20 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 	errno = 0;
 	d = strtod(buf, &end);
 	if (end != buf + n) {
-		show(sh, sizeof sh, b, n);
+		aieth__quote(sh, sizeof sh, b, n);
 		if (end == buf)
 			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)", sh,
 				       tn);
 		{
-			char junk[200];
-			show(junk, sizeof junk, end, (size_t)(buf + n - end));
+			char junk[AIETH_QUOTE_CAP];
+			aieth__quote(junk, sizeof junk, end, (size_t)(buf + n - end));
 			return fail_at(ps, b, AIETH_EPARSE,
 				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh, tn,
 				       junk);
 		}
 	}
 	if (errno == ERANGE && isinf(d)) {
-		show(sh, sizeof sh, b, n);
+		aieth__quote(sh, sizeof sh, b, n);
 		return fail_at(ps, b, AIETH_EINVAL,
 			       "value %s does not fit %s (finite magnitudes up to %.17g)", sh, tn,
 			       DBL_MAX);
@@ -377,7 +345,7 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 		float f = 0;
 		uint32_t u;
 		if (to_float(d, &f)) {
-			show(sh, sizeof sh, b, n);
+			aieth__quote(sh, sizeof sh, b, n);
 			return fail_at(ps, b, AIETH_EINVAL,
 				       "value %s does not fit %s (finite magnitudes up to %.9g)", sh,
 				       tn, (double)FLT_MAX);
@@ -464,7 +432,7 @@ static int ts_feed(text_stream *ts, const char *text, size_t len)
 			return rc;
 		if (ts->fill + ps->pi.psize > sizeof ts->out && (rc = ts_flush(ts)))
 			return rc;
-		store_le(ts->out + ts->fill, v, ps->pi.psize);
+		aieth__le_put(ts->out + ts->fill, v, ps->pi.psize);
 		ts->fill += ps->pi.psize;
 		ts->n += ps->pi.psize;
 		ts->last_line = ps->sc.line;
@@ -499,38 +467,21 @@ static int ts_finish(text_stream *ts)
 }
 
 typedef struct {
-	uint8_t *buf;
-	size_t cap, n, max;
+	sbuf b;               /* bounded by max_bytes (ts_init's limit ends the parse first) */
 	const char *what;
-} grow_buf;
+} parsed;
 
-/* emit into a buffer that grows by doubling (up to max) */
 static int grow_emit(void *ctx, const uint8_t *p, size_t n)
 {
-	grow_buf *g = ctx;
-	if (g->n + n > g->cap) {
-		size_t ncap = g->cap ? g->cap : 4096;
-		uint8_t *nb;
-		while (ncap < g->n + n)
-			ncap = ncap > SIZE_MAX / 2 ? g->n + n : ncap * 2;
-		if (ncap > g->max)
-			ncap = g->max;
-		nb = realloc(g->buf, ncap);
-		if (!nb)
-			return aieth__fail(AIETH_ENOMEM, "%s: out of memory (%zu bytes)", g->what, ncap);
-		g->buf = nb;
-		g->cap = ncap;
-	}
-	memcpy(g->buf + g->n, p, n);
-	g->n += n;
-	return AIETH_OK;
+	parsed *g = ctx;
+	return sb_put(&g->b, p, n) ? sb_check(&g->b, g->what) : AIETH_OK;
 }
 
 int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
 		     size_t max_bytes, uint8_t **out, size_t *len)
 {
 	text_stream *ts;
-	grow_buf g = {NULL, 0, 0, max_bytes, NULL};
+	parsed g = {SB_INIT(max_bytes), NULL};
 	int rc;
 
 	if (out)
@@ -552,16 +503,16 @@ int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth
 		rc = ts_finish(ts);
 	free(ts);
 	if (rc) {
-		free(g.buf);
+		sb_free(&g.b);
 		return rc;
 	}
-	if (g.n < g.cap) { /* give back the unused tail of the last doubling */
-		uint8_t *nb = realloc(g.buf, g.n);
+	if (g.b.n + 1 < g.b.cap) { /* give back the unused tail of the last doubling */
+		uint8_t *nb = realloc(g.b.u, g.b.n + 1);
 		if (nb)
-			g.buf = nb;
+			g.b.u = nb;
 	}
-	*out = g.buf;
-	*len = g.n;
+	*out = g.b.u;
+	*len = g.b.n;
 	return AIETH_OK;
 }
 
@@ -694,7 +645,7 @@ static char *u64_dec(char *end, uint64_t v)
 
 static size_t format_part(part_info pi, const uint8_t *s, char *d)
 {
-	uint64_t v = load_le(s, pi.psize);
+	uint64_t v = aieth__le_get(s, pi.psize);
 	char tmp[32], *b, *e = tmp + sizeof tmp;
 	int neg = 0;
 	size_t k;

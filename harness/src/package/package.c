@@ -571,7 +571,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 		rc = interrupted(p);
 	if (rc)
 		return rc;
-	aieth__uuid_format(p->r->uuid, p->r->uuid_string);
+	aieth_uuid_format(p->r->uuid, p->r->uuid_string);
 	rc = aieth__out_commit(out);
 	if (rc)
 		p->r->output_failed = 1;

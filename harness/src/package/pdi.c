@@ -45,11 +45,11 @@ int aieth__pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_
 		    t[IHT_ID_STRING + 2] != 'P')
 			continue;
 		for (sum = 0, k = 0; k < IHT_CHECKSUM; k += 4)
-			sum += xb_le32(t + k);
-		if (~sum != xb_le32(t + IHT_CHECKSUM))
+			sum += aieth__le32_get(t + k);
+		if (~sum != aieth__le32_get(t + IHT_CHECKSUM))
 			continue;
-		*id_code = xb_le32(t + IHT_IDCODE);
-		*ext_id_code = xb_le32(t + IHT_EXT_IDCODE);
+		*id_code = aieth__le32_get(t + IHT_IDCODE);
+		*ext_id_code = aieth__le32_get(t + IHT_EXT_IDCODE);
 		return AIETH_OK;
 	}
 	return AIETH_ENOTFOUND;

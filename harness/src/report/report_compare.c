@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 typedef struct json_object jobj;
 
@@ -243,9 +244,9 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 			if (strcmp(b1, b2) || strcmp(kind_of(k1), kind_of(k2)) ||
 			    (c1 > 0 && c2 > 0 && fabs(c1 - c2) > 1e-6)) {
 				char q1[100], q2[100], q3[100];
-				jstrict_quote(q1, sizeof q1, name);
-				jstrict_quote(q2, sizeof q2, b1);
-				jstrict_quote(q3, sizeof q3, b2);
+				aieth__quote_str(q1, sizeof q1, name);
+				aieth__quote_str(q2, sizeof q2, b1);
+				aieth__quote_str(q3, sizeof q3, b2);
 				snprintf(msg, sizeof msg,
 					 "baseline %s: test \"%s\" ran on board \"%s\" (%s, PL clock "
 					 "%g MHz) there and on \"%s\" (%s, PL clock %g MHz) now; a "
@@ -398,7 +399,7 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 	d->default_pct = default_pct;
 	d->ntests = nn;
-	jstrict_quote(rid, sizeof rid, rj_gets(base->run, "id"));
+	aieth__quote_str(rid, sizeof rid, rj_gets(base->run, "id"));
 	d->base_name = aieth__strdup(base_name);
 	d->base_run = aieth__strdup(rid);
 	d->fails = calloc(nn ? nn : 1, sizeof *d->fails);

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 typedef struct json_object jobj;
 
@@ -171,7 +172,7 @@ static int check_report(const char *what, jobj *root)
 	schema = rj_gets(root, "schema");
 	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
 		char q[100];
-		jstrict_quote(q, sizeof q, schema);
+		aieth__quote_str(q, sizeof q, schema);
 		return aieth__fail(AIETH_EINVAL, "%s: schema: \"%s\" is not a report this program "
 				  "reads (\"%s\")", what, q, AIETH_REPORT_SCHEMA);
 	}

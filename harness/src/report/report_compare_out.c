@@ -67,7 +67,7 @@ static void sb_value(sbuf *b, int has, double v, int metric, int present)
 
 char *aieth_report_diff_text(const aieth_report_diff *d)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i;
 	if (!d)
 		return NULL;
@@ -118,7 +118,7 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 #define FAIL_SHOWN 3
 static char *fail_message(const aieth_report_diff *d, size_t ti)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t k, shown = 0;
 	sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s",
 		  d->fails[ti], d->fails[ti] == 1 ? "" : "s", d->base_name);

@@ -143,7 +143,7 @@ static void data_cell(sbuf *b, struct json_object *ch)
 /* After a failed check's badge: the limit and the measured value. */
 static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct json_object *))
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	if (why(&w, o) && w.p && !w.oom) {
 		sb_lit(b, " ");
 		rv_esc(b, w.p);
@@ -180,7 +180,7 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 				  (long long)rj_geti(ch, "last_cycle"), (long long)rj_geti(ch, "cycles"),
 				  rj_getd(ch, "throughput_MBps"), rj_getd(ch, "utilisation_pct"));
 		else {
-			sbuf u = {0};
+			sbuf u = SB_INIT(SB_LINE_MAX);
 			rw_unfinished(&u, tx, ch);
 			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
 				  (long long)rj_geti(ch, "bytes_moved"),
@@ -378,7 +378,7 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 
 int aieth_report_write_html(const aieth_report *r, const char *path)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, n, rows = 0, charts = 0;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_html: NULL argument");

@@ -85,7 +85,7 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 	sb_printf(b, "\" time=\"%.6f\">\n", rj_getd(ch, "duration_ns") * 1e-9);
 	if (!strcmp(verdict, "fail")) {
 		/* the message names the limit and the measured value */
-		sbuf w = {0};
+		sbuf w = SB_INIT(SB_LINE_MAX);
 		rw_channel_why(&w, ch);
 		case_failure(b, in && rj_geti(in, "mismatches") > 0 ? "data" : "threshold", &w,
 			     "a check failed (see report.json)");
@@ -103,7 +103,7 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 static void junit_latency(sbuf *b, struct json_object *test, struct json_object *txn,
 			  struct json_object *l)
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	case_open(b, test, txn);
 	sb_lit(b, "latency.");
 	sb_xml(b, rj_gets(l, "from"));
@@ -120,7 +120,7 @@ static void junit_latency(sbuf *b, struct json_object *test, struct json_object 
 
 int aieth_report_write_junit(const aieth_report *r, const char *path)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, j, k, n;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");

@@ -179,7 +179,7 @@ static void lava_line(void *ctx, const aieth_farm_case *c)
 
 char *aieth_report_lava(const aieth_report *r)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (!r)
 		return NULL;
 	aieth__farm_walk(r, lava_line, &b);

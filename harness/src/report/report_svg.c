@@ -373,7 +373,7 @@ static int write_svg(const char *dir, const char *stem, const char *kind, struct
 		     struct json_object *tx)
 {
 	char path[4400];
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if ((size_t)snprintf(path, sizeof path, "%s/%s-%s.svg", dir, stem, kind) >= sizeof path)
 		return aieth__fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
 				  sizeof path - 1);

@@ -71,7 +71,7 @@ static void data_cell(char *buf, size_t n, struct json_object *ch)
 /* The verdict, and for a failed one the limit and the measured value. */
 static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	sb_printf(&w, "%s", rj_gets(ch, "verdict"));
 	if (!strcmp(rj_gets(ch, "verdict"), "fail")) {
 		sb_lit(&w, ": ");
@@ -135,7 +135,7 @@ static void text_test(sbuf *b, struct json_object *t)
 					  rj_getd(ch, "utilisation_pct"), data,
 					  verdict_cell(vd, sizeof vd, ch));
 			else {
-				sbuf u = {0};
+				sbuf u = SB_INIT(SB_LINE_MAX);
 				rw_unfinished(&u, tx, ch);
 				sb_printf(b, "   %-17s %-4s %-5s %12s  %-46s %-14s %s\n",
 					  rj_gets(ch, "plio"),
@@ -147,7 +147,7 @@ static void text_test(sbuf *b, struct json_object *t)
 		}
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
-			sbuf w = {0};
+			sbuf w = SB_INIT(SB_LINE_MAX);
 			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s", rj_gets(l, "from"),
 				  rj_gets(l, "to"), (long long)rj_geti(l, "cycles"),
 				  (long long)rj_geti(l, "max_cycles"),
@@ -168,7 +168,7 @@ static void text_test(sbuf *b, struct json_object *t)
 
 char *aieth_report_text(const aieth_report *r, int index)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, n;
 	if (!r)
 		return NULL;
@@ -202,7 +202,7 @@ static void token(char *dst, size_t n, const char *s)
 
 char *aieth_report_markers(const aieth_report *r)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, j, k, n;
 	char id[80], name[256], tn[128], xn[96];
 	if (!r)

@@ -34,7 +34,7 @@ static void ev(ev_list *l, const char *ph, const char *name, const char *prefix,
 	l->first = 0;
 	sb_printf(l->b, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"name\":", ph, pid, tid);
 	if (prefix) {
-		sbuf tmp = {0};
+		sbuf tmp = SB_INIT(SB_LINE_MAX);
 		sb_printf(&tmp, "%s%s", prefix, name);
 		rv_json(l->b, tmp.p ? tmp.p : "");
 		l->b->oom |= tmp.oom;
@@ -121,7 +121,7 @@ static void channel_events(ev_list *l, struct json_object *chs, struct json_obje
 
 int aieth_report_write_trace(const aieth_report *r, const char *path)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	ev_list l = {&b, 1};
 	size_t i, j, k, n;
 	int pid = 0;
@@ -151,7 +151,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 		for (j = 0; j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
 			struct json_object *chs = rj_get(tx, "channels");
-			sbuf pn = {0};
+			sbuf pn = SB_INIT(SB_LINE_MAX);
 			sb_printf(&pn, "%s / %s", rj_gets(t, "name"), rj_gets(tx, "name"));
 			b.oom |= pn.oom;
 			meta(&l, "process_name", ++pid, 0, pn.p ? pn.p : "", -1);

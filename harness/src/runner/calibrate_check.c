@@ -17,6 +17,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 typedef struct json_object jobj;
 
@@ -93,7 +94,7 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 	char q[100], q2[100];
 	size_t j, k;
 	if (*tb && strcmp(tb, c->board_name)) {
-		jstrict_quote(q, sizeof q, tb);
+		aieth__quote_str(q, sizeof q, tb);
 		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].board: \"%s\" is another board than "
 				  "the one calibrated (\"%s\", --board)", rp, ti, q, c->board_name);
 	}
@@ -101,7 +102,7 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].pl_clock_MHz: %g, the board "
 				  "calibrated runs at %g", rp, ti, clk, c->pl_clock_MHz);
 	if (strcmp(st, "pass") && strcmp(st, "fail")) {
-		jstrict_quote(q, sizeof q, st);
+		aieth__quote_str(q, sizeof q, st);
 		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].status: \"%s\": the test did not "
 				  "finish (hang, timeout, error or interrupt), its counters are not "
 				  "final (only \"pass\" and \"fail\" are fitted)", rp, ti, q);
@@ -116,14 +117,14 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 		int f;
 		for (f = 0; fields[f]; f++)
 			if (strcmp(rj_gets(b, fields[f]), rj_gets(e, fields[f]))) {
-				jstrict_quote(q, sizeof q, rj_gets(b, fields[f]));
-				jstrict_quote(q2, sizeof q2, rj_gets(e, fields[f]));
+				aieth__quote_str(q, sizeof q, rj_gets(b, fields[f]));
+				aieth__quote_str(q2, sizeof q2, rj_gets(e, fields[f]));
 				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].%s: "
 						  "\"%s\", the description has \"%s\"", rp, ti, j,
 						  fields[f], q, q2);
 			}
 		if (strcmp(rj_gets(b, "status"), "done")) {
-			jstrict_quote(q, sizeof q, rj_gets(b, "status"));
+			aieth__quote_str(q, sizeof q, rj_gets(b, "status"));
 			return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].status: "
 					  "\"%s\": the transaction did not complete (hang, timeout, "
 					  "error or interrupt), its counters are not final", rp, ti, j, q);
@@ -136,8 +137,8 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 			jobj *ch = idx(bc, k);
 			int kind;
 			if (strcmp(rj_gets(ch, "plio"), rj_gets(idx(ec, k), "plio"))) {
-				jstrict_quote(q, sizeof q, rj_gets(ch, "plio"));
-				jstrict_quote(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
+				aieth__quote_str(q, sizeof q, rj_gets(ch, "plio"));
+				aieth__quote_str(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
 				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
 						  "channels[%zu].plio: \"%s\", the description has "
 						  "\"%s\"", rp, ti, j, k, q, q2);
@@ -275,7 +276,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	}
 	eb = rj_gets(br->env, "board");
 	if (*eb && strcmp(eb, c->board_name)) {
-		jstrict_quote(q, sizeof q, eb);
+		aieth__quote_str(q, sizeof q, eb);
 		rc = aieth__fail(AIETH_EINVAL, "%s: environment.board: \"%s\" is another board than "
 				"the one calibrated (\"%s\", --board)", rp, q, c->board_name);
 		goto out;
@@ -287,7 +288,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 			break;
 		}
 	if (!bt) {
-		jstrict_quote(q, sizeof q, name);
+		aieth__quote_str(q, sizeof q, name);
 		rc = aieth__fail(AIETH_EINVAL, "%s: tests[].name: no test named \"%s\" (the name in "
 				"%s): the report is not one of this description", rp, q, spec);
 		goto out;

@@ -17,7 +17,7 @@ static double pct(double emu, double board)
 
 char *aieth_calib_text(const aieth_calib *c)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, changed = 0;
 	double worst = 0;
 	if (!c)

@@ -21,6 +21,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define TRACES_DIR "traces"
 #define BOARD_NAME_MAX 64         /* as board.c: [a-z0-9_], 1..64 */
@@ -47,7 +48,7 @@ int srv_traces_parse(struct json_object *traces, srv_session_req *out)
 		srv_trace_req *t = &out->traces[out->ntraces];
 		const char *text;
 		size_t len;
-		jstrict_quote(q, sizeof q, key);
+		aieth__quote_str(q, sizeof q, key);
 		if (!srv_file_name_ok(key, SRV_TRACE_NAME_MAX))
 			return aieth__fail(AIETH_EINVAL, "request body traces: \"%s\" is not a file name "
 					  "([A-Za-z0-9._-], 1..%d bytes, not starting with '.'; never "
@@ -134,7 +135,7 @@ int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap)
 	aieth_board *b = NULL;
 	int found = 0;
 
-	jstrict_quote(q, sizeof q, board);
+	aieth__quote_str(q, sizeof q, board);
 	if (s->board) {
 		if (!strcmp(s->board, board))
 			return 0;
@@ -253,7 +254,7 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
 	*params = NULL;
 	if (!dir)
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	snprintf(file, sizeof file, "%s.json", name);
 	/* the name is compared with the folder's entries, never joined as given */
 	if ((d = opendir(dir))) {
@@ -314,7 +315,7 @@ int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, 
 		*path = NULL;
 	if (!model[0] || is_builtin(model))
 		return 0;
-	jstrict_quote(q, sizeof q, model);
+	aieth__quote_str(q, sizeof q, model);
 	list[0] = '\0';
 	for (n = aieth__builtin_model_names(); *n; n++)
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", *n);
@@ -373,7 +374,7 @@ static int aiesim_check(const srv_session_req *req, size_t g, char *msg, size_t 
 			for (j = 0; j < req->ntraces && strcmp(req->traces[j].name, file); j++)
 				;
 			if (j == req->ntraces) {
-				jstrict_quote(q, sizeof q, file);
+				aieth__quote_str(q, sizeof q, file);
 				snprintf(msg, cap, "graphs[%zu].params.outputs[%zu].file: \"%s\" is not "
 					 "one of the traces sent with the session (%zu sent)", g, i,
 					 q, req->ntraces);

@@ -16,6 +16,7 @@
 #include "server/srv_route.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 #define BODY "request body"
 
@@ -279,7 +280,7 @@ static int copy_name(char *dst, const char *path, const char *v, int allow_empty
 		return aieth__fail(AIETH_EINVAL, BODY " %s: empty", path);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
-			jstrict_quote(q, sizeof q, v);
+			aieth__quote_str(q, sizeof q, v);
 			return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a control byte", path,
 					  q);
 		}
@@ -330,7 +331,7 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 	 * percent-encoded) */
 	if (strchr(gr->name, '/')) {
 		char q[80];
-		jstrict_quote(q, sizeof q, gr->name);
+		aieth__quote_str(q, sizeof q, gr->name);
 		return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a '/', which the graph's "
 				  "URLs (/v1/sessions/ID/graphs/NAME) cannot carry; rename the "
 				  "graph", path, q);
@@ -630,7 +631,7 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 	if (!text || !*text)
 		return aieth__fail(AIETH_EINVAL, "listen address: empty (ADDR:PORT, e.g. "
 				  "127.0.0.1:8443)");
-	jstrict_quote(q, sizeof q, text);
+	aieth__quote_str(q, sizeof q, text);
 	colon = strrchr(text, ':');
 	if (!colon || !colon[1])
 		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": no port (ADDR:PORT)", q);

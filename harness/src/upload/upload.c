@@ -45,7 +45,7 @@ typedef struct {
 char *aieth_upload_default_spool(void)
 {
 	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (x && x[0] == '/')
 		sb_printf(&b, "%s/aieth/spool", x);
 	else if (home && home[0] == '/')
@@ -200,7 +200,7 @@ static void mark_down(up_ctx *c, const char *url)
 static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const char *sub,
 		       char *path, size_t pathn)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	char dir[4200], name[128];
 	uint64_t used = 0, max = c->o->spool_max_bytes ? c->o->spool_max_bytes : SPOOL_DEFAULT_MAX;
 	struct timespec ts;
@@ -359,6 +359,7 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 	char *def = NULL;
 	int rc;
 	memset(c, 0, sizeof *c);
+	sb_init(&c->log, SB_DOC_MAX);
 	c->o = o;
 	/* the versions of aieth_upload_opts read here (a new one: raise it) */
 	if ((rc = aieth__opts_version("aieth_upload_opts", "aieth_upload_opts", o->version,
@@ -459,7 +460,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 	for (i = 0; i < n; i++) {
 		up_target t;
 		up_entry e;
-		sbuf body = {0};
+		sbuf body = SB_INIT(SB_DOC_MAX);
 		int prc;
 		if (up_parse_url(urls[i], &t)) {
 			record(&c, "?", "?", "lost", 0, NULL, aieth_error_message(), 0);

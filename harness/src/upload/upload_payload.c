@@ -123,7 +123,7 @@ static unsigned *unique_names(struct json_object *arr, up_esc_fn esc)
 	size_t n = arr ? json_object_array_length(arr) : 0, i, base;
 	unsigned *out = calloc(n ? n : 1, sizeof *out);
 	struct json_object *seen = json_object_new_object();
-	sbuf e = {0};
+	sbuf e = SB_INIT(SB_LINE_MAX);
 
 	for (i = 0; out && seen && i < n; i++) {
 		unsigned k = 0;
@@ -166,7 +166,7 @@ static void lp_test_tags(sbuf *b, struct json_object *root, struct json_object *
 {
 	struct json_object *env = rj_get(root, "environment");
 	const char *board = rj_gets(t, "board"), *backend = rj_gets(t, "backend");
-	sbuf tmp = {0};
+	sbuf tmp = SB_INIT(SB_LINE_MAX);
 	lp_tag(b, "backend", *backend ? backend : rj_gets(env, "backend"));
 	lp_tag(b, "board", *board ? board : rj_gets(env, "board"));
 	lp_tag(b, "test", dup_name(&tmp, rj_gets(t, "name"), dup));
@@ -201,7 +201,7 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 	char ts[32];
 	unsigned *tdup = unique_names(tests, lp_esc_tag), *xdup = NULL;
 	struct json_object *seen = json_object_new_object();
-	sbuf tmp = {0};
+	sbuf tmp = SB_INIT(SB_LINE_MAX);
 
 	if (!tdup || !seen)
 		b->oom = 1;
@@ -355,7 +355,7 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 	struct json_object *env = rj_get(root, "environment");
 	struct json_object *jt = json_object_new_object(), *jm = json_object_new_object();
 	struct json_object *md = json_object_new_object(), *units = json_object_new_object();
-	sbuf k = {0};
+	sbuf k = SB_INIT(SB_LINE_MAX);
 	size_t i, j, c;
 	int rc = AIETH_OK;
 	unsigned *tdup = unique_names(tests, up_squad_name), *xdup = NULL;
@@ -390,7 +390,7 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 			}
 			for (c = 0; lats && c < json_object_array_length(lats); c++) {
 				struct json_object *l = json_object_array_get_idx(lats, c);
-				sbuf leaf = {0};
+				sbuf leaf = SB_INIT(SB_LINE_MAX);
 				sb_printf(&leaf, "latency.%s.%s", rj_gets(l, "from"), rj_gets(l, "to"));
 				squad_key(&k, tn, td, xn, xd, leaf.p ? leaf.p : "", ".cycles");
 				add_num(jm, &k, rj_get(l, "cycles"));

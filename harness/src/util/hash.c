@@ -5,6 +5,8 @@
 
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/le.h"
+#include "util/text.h"
 
 /* ------------------------------------------------------------- SHA-256 */
 
@@ -137,24 +139,13 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* A little-endian 64-bit load (memcpy: one instruction, no alignment trap). */
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
 static void h128_stripe(uint64_t *restrict acc, const uint8_t *restrict p,
 			const uint64_t *restrict key)
 {
 	int i;
 	for (i = 0; i < 8; i++) {
-		uint64_t k = rd64(p + 8 * i) ^ key[i];
-		acc[i] += (uint64_t)(uint32_t)k * (uint32_t)(k >> 32) + rd64(p + 8 * (i ^ 1));
+		uint64_t k = aieth__le64_get(p + 8 * i) ^ key[i];
+		acc[i] += (uint64_t)(uint32_t)k * (uint32_t)(k >> 32) + aieth__le64_get(p + 8 * (i ^ 1));
 	}
 }
 
@@ -257,23 +248,12 @@ void aieth__hash128_final(aieth_hash128 *s, uint8_t out[16])
 
 /* ---------------------------------------------------------------- UUIDs */
 
-void aieth__uuid_format(const uint8_t u[16], char out[37])
+void aieth_uuid_format(const uint8_t u[16], char out[37])
 {
 	snprintf(out, 37,
 		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
 		 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
 		 u[14], u[15]);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 int aieth_uuid_parse(const char *text, uint8_t uuid[16])
@@ -285,8 +265,8 @@ int aieth_uuid_parse(const char *text, uint8_t uuid[16])
 			p++;
 			continue;
 		}
-		hi = hexval(p[0]);
-		lo = hi < 0 ? -1 : hexval(p[1]);
+		hi = aieth__hexval(p[0]);
+		lo = hi < 0 ? -1 : aieth__hexval(p[1]);
 		if (lo < 0)
 			break;
 		uuid[n++] = (uint8_t)(hi << 4 | lo);

@@ -17,6 +17,7 @@
 
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 #define JSTRICT_MAX_DEPTH 64
 
@@ -38,44 +39,6 @@ void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *co
 		*line = l;
 	if (col)
 		*col = c;
-}
-
-/* Printable rendering of n bytes for a message: quotes, backslashes and
- * non-printable bytes escaped, long text cut with "...". */
-static void quote_bytes(char *dst, size_t cap, const char *src, size_t n)
-{
-	size_t o = 0, i;
-	const size_t limit = 64;
-	if (cap == 0)
-		return;
-	for (i = 0; i < n && i < limit; i++) {
-		unsigned char ch = (unsigned char)src[i];
-		char tmp[8];
-		size_t k;
-		if (ch == '"' || ch == '\\')
-			snprintf(tmp, sizeof tmp, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			snprintf(tmp, sizeof tmp, "\\x%02x", ch);
-		else {
-			tmp[0] = (char)ch;
-			tmp[1] = '\0';
-		}
-		k = strlen(tmp);
-		if (o + k + 4 >= cap)
-			break;
-		memcpy(dst + o, tmp, k);
-		o += k;
-	}
-	if (i < n && o + 4 < cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-}
-
-void jstrict_quote(char *dst, size_t cap, const char *s)
-{
-	quote_bytes(dst, cap, s ? s : "", s ? strlen(s) : 0);
 }
 
 static const char *type_article(struct json_object *v)
@@ -116,7 +79,7 @@ static void render_value(char *dst, size_t cap, struct json_object *v)
 static void field_path(char *dst, size_t cap, const char *path, const char *key)
 {
 	char qk[200];
-	jstrict_quote(qk, sizeof qk, key);
+	aieth__quote_str(qk, sizeof qk, key);
 	if (path && *path)
 		snprintf(dst, cap, "%s.%s", path, qk);
 	else
@@ -207,17 +170,6 @@ static void skip_ws(scanner *s)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits at s->pos (after "\u"); -1 if malformed. */
 static long read_hex4(scanner *s)
 {
@@ -226,7 +178,7 @@ static long read_hex4(scanner *s)
 	if (s->len - s->pos < 4)
 		return -1;
 	for (i = 0; i < 4; i++) {
-		int h = hexval(s->t[s->pos + (size_t)i]);
+		int h = aieth__hexval(s->t[s->pos + (size_t)i]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;
@@ -397,7 +349,7 @@ static int scan_number(scanner *s)
 		}
 		if (integer &&
 		    digits_exceed(d, nd, neg ? "9223372036854775808" : "18446744073709551615")) {
-			quote_bytes(tok, sizeof tok, s->t + start, s->pos - start);
+			aieth__quote(tok, sizeof tok, s->t + start, s->pos - start);
 			return sc_fail(s, start, "integer %s does not fit in 64 bits", tok);
 		}
 	}
@@ -466,7 +418,7 @@ static void build_path(scanner *s, char *dst, size_t cap, const char *last, size
 		if (f->is_obj && f->key_len == 0)
 			snprintf(part, sizeof part, "\"\"");
 		else if (f->is_obj)
-			quote_bytes(part, sizeof part, s->arena + f->key_off, f->key_len);
+			aieth__quote(part, sizeof part, s->arena + f->key_off, f->key_len);
 		else
 			snprintf(part, sizeof part, "[%zu]", f->index);
 		if (o + strlen(part) + 2 >= cap)
@@ -477,7 +429,7 @@ static void build_path(scanner *s, char *dst, size_t cap, const char *last, size
 	if (n == 0)
 		snprintf(part, sizeof part, "\"\""); /* the empty key */
 	else
-		quote_bytes(part, sizeof part, last, n);
+		aieth__quote(part, sizeof part, last, n);
 	if (o + strlen(part) + 2 < cap)
 		snprintf(dst + o, cap - o, "%s%s", o ? "." : "", part);
 }
@@ -762,7 +714,7 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 			char pre[600], qk[200], list[1024];
 			size_t o = 0;
 			where_prefix(pre, sizeof pre, what, path);
-			jstrict_quote(qk, sizeof qk, k);
+			aieth__quote_str(qk, sizeof qk, k);
 			list[0] = '\0';
 			for (a = allowed; a && *a && o + 1 < sizeof list; a++)
 				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
@@ -791,7 +743,7 @@ static int lookup(const char *what, const char *path, struct json_object *obj, c
 		if (!required)
 			return 1;
 		where_prefix(pre, sizeof pre, what, path);
-		jstrict_quote(qk, sizeof qk, key);
+		aieth__quote_str(qk, sizeof qk, key);
 		return aieth__fail(AIETH_EPARSE, "%srequired key \"%s\" is missing", pre, qk);
 	}
 	return 0;

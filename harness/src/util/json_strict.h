@@ -48,10 +48,6 @@ int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
 int jstrict_get_object(const char *what, const char *path, struct json_object *obj,
 		       const char *key, int required, struct json_object **out);
 
-/* Printable copy of s for messages: quotes, backslashes and control bytes
- * escaped, text beyond 64 bytes cut with "..."; dst always NUL-terminated. */
-void jstrict_quote(char *dst, size_t cap, const char *s);
-
 /* Byte offset -> 1-based line and column within text. */
 void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *col);
 

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/le.h"
+
 #define XB_MAGIC "xclbin2"          /* 8 bytes with the NUL */
 #define XB_PREFIX 456u              /* struct axlf without its one section header */
 #define XB_SECTION_HDR 40u
@@ -58,30 +60,5 @@
 /* The size of the struct a section of this kind opens with (xclbin_kinds.c),
  * *name its name in XRT's xclbin.h; 0 for kinds without one. */
 unsigned xb_kind_fixed_header(uint32_t kind, const char **name);
-
-static inline uint16_t xb_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline uint32_t xb_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static inline uint64_t xb_le64(const uint8_t *p)
-{
-	return (uint64_t)xb_le32(p) | (uint64_t)xb_le32(p + 4) << 32;
-}
-static inline void xb_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-static inline void xb_put32(uint8_t *p, uint32_t v)
-{
-	xb_put16(p, (uint16_t)v);
-	xb_put16(p + 2, (uint16_t)(v >> 16));
-}
-static inline void xb_put64(uint8_t *p, uint64_t v)
-{
-	xb_put32(p, (uint32_t)v);
-	xb_put32(p + 4, (uint32_t)(v >> 32));
-}
 
 #endif

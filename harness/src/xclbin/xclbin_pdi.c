@@ -51,7 +51,7 @@ int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, co
 		return aieth__fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
 				  "(its header), found %llu", what, (unsigned long long)file_size);
 	for (i = 0; i < 5; i++)
-		w[i] = xb_le32(b + 4 * i);
+		w[i] = aieth__le32_get(b + 4 * i);
 	if (w[0] != 4)
 		return aieth__fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
 				  "(not a binary CDO file?)", what, (unsigned)w[0]);
@@ -105,9 +105,9 @@ static int checksum_ok(const uint8_t *p, size_t bytes, uint32_t *want)
 	uint32_t sum = 0;
 	size_t k;
 	for (k = 0; k + 4 < bytes; k += 4)
-		sum += xb_le32(p + k);
+		sum += aieth__le32_get(p + k);
 	*want = ~sum;
-	return *want == xb_le32(p + bytes - 4);
+	return *want == aieth__le32_get(p + bytes - 4);
 }
 
 /* A header of n bytes at off: 0 when read; a problem when it lies outside. */
@@ -143,13 +143,13 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 		say(s, "%s at offset 0x%llx: checksum (offset 0x%llx): expected 0x%08x, found 0x%08x "
 		    "(embeddedsw xilpdi.c XilPdi_ReadAndVerifyPrtnHdr)", name,
 		    (unsigned long long)off, (unsigned long long)(off + sizeof ph - 4),
-		    (unsigned)want, (unsigned)xb_le32(ph + sizeof ph - 4));
+		    (unsigned)want, (unsigned)aieth__le32_get(ph + sizeof ph - 4));
 		return;
 	}
-	enc = xb_le32(ph + PH_ENC_WORDS);
-	unenc = xb_le32(ph + PH_UNENC_WORDS);
-	total = xb_le32(ph + PH_TOTAL_WORDS);
-	type = (xb_le32(ph + PH_ATTR) >> 24) & 7u;
+	enc = aieth__le32_get(ph + PH_ENC_WORDS);
+	unenc = aieth__le32_get(ph + PH_UNENC_WORDS);
+	total = aieth__le32_get(ph + PH_TOTAL_WORDS);
+	type = (aieth__le32_get(ph + PH_ATTR) >> 24) & 7u;
 	if (!enc || !unenc || !total || total < enc || total < unenc) {
 		say(s, "%s at offset 0x%llx: lengths: expected non-zero word counts with total >= "
 		    "encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
@@ -160,8 +160,8 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 	if (!type)
 		say(s, "%s at offset 0x%llx: partition type (attributes 0x%08x): expected 1..7, "
 		    "found 0 (reserved; embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr)", name,
-		    (unsigned long long)off, (unsigned)xb_le32(ph + PH_ATTR));
-	data = (uint64_t)xb_le32(ph + PH_DATA_WORD_OFF) * 4;
+		    (unsigned long long)off, (unsigned)aieth__le32_get(ph + PH_ATTR));
+	data = (uint64_t)aieth__le32_get(ph + PH_DATA_WORD_OFF) * 4;
 	if (data > size || (uint64_t)total * 4 > size - data) {
 		say(s, "%s at offset 0x%llx: data (offset 0x%llx, %llu bytes): expected inside the "
 		    "PDI (%llu bytes), found it cut (a truncated PDI or a damaged length)", name,
@@ -169,7 +169,7 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 		    (unsigned long long)total * 4, (unsigned long long)size);
 		return;
 	}
-	if (type != PRTN_TYPE_CDO || xb_le32(ph + PH_ENC_STATUS))
+	if (type != PRTN_TYPE_CDO || aieth__le32_get(ph + PH_ENC_STATUS))
 		return;
 	if (read_hdr(s, read, rctx, size, data, cdo, sizeof cdo, "CDO header"))
 		return;
@@ -211,22 +211,22 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 		say(&s, "Image Header Table checksum (offset 0x%x): expected 0x%08x, found 0x%08x "
 		    "(XRT load_pdi.c XPdi_ValidateChecksum; not a PDI, or a damaged one)",
 		    AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES - 4, (unsigned)want,
-		    (unsigned)xb_le32(t + sizeof t - 4));
+		    (unsigned)aieth__le32_get(t + sizeof t - 4));
 		goto out;
 	}
 	if (memcmp(t + IHT_ID_STRING, "IDPP", 4) && memcmp(t + IHT_ID_STRING, "IDPF", 4))
 		say(&s, "Image Header Table id string (offset 0x%x): expected \"PPDI\" or \"FPDI\" "
 		    "(bootgen readimage-versal.cpp), found 0x%08x", AIETH_PDI_IHT_OFFSET + IHT_ID_STRING,
-		    (unsigned)xb_le32(t + IHT_ID_STRING));
-	id = xb_le32(t + IHT_IDCODE);
+		    (unsigned)aieth__le32_get(t + IHT_ID_STRING));
+	id = aieth__le32_get(t + IHT_IDCODE);
 	if (in && in->has_device_id_code &&
 	    (id & IDCODE_DEVICE_MASK) != (in->device_id_code & IDCODE_DEVICE_MASK))
 		say(&s, "Image Header Table IDCODE (offset 0x%x): expected 0x%08x (board %s; the "
 		    "revision nibble aside, embeddedsw xloader.c XLoader_IdCodeCheck), found 0x%08x",
 		    AIETH_PDI_IHT_OFFSET + IHT_IDCODE, (unsigned)in->device_id_code, in->name,
 		    (unsigned)id);
-	nimg = xb_le32(t + IHT_NUM_IMAGES);
-	nprt = xb_le32(t + IHT_NUM_PARTS);
+	nimg = aieth__le32_get(t + IHT_NUM_IMAGES);
+	nprt = aieth__le32_get(t + IHT_NUM_PARTS);
 	if (nimg < 1 || nimg > PDI_MAX_IMAGES || nprt < 1 || nprt > PDI_MAX_PARTS) {
 		say(&s, "Image Header Table counts (offsets 0x%x, 0x%x): expected 1..%u images and "
 		    "1..%u partitions (embeddedsw xilpdi.c XilPdi_ValidateImgHdrTbl), found %u and %u",
@@ -235,9 +235,9 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 		goto out;
 	}
 	/* encrypted headers cannot be read without the key */
-	if (xb_le32(t + IHT_META_KEY_SRC))
+	if (aieth__le32_get(t + IHT_META_KEY_SRC))
 		goto out;
-	off = (uint64_t)xb_le32(t + IHT_IMAGE_HDR) * 4;
+	off = (uint64_t)aieth__le32_get(t + IHT_IMAGE_HDR) * 4;
 	for (k = 0; k < nimg; k++, off += AIETH_PDI_IH_BYTES) {
 		snprintf(name, sizeof name, "image header %u", (unsigned)k);
 		if (read_hdr(&s, read, rctx, size, off, ih, sizeof ih, name))
@@ -246,11 +246,11 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 			say(&s, "%s at offset 0x%llx: checksum: expected 0x%08x, found 0x%08x "
 			    "(embeddedsw xilpdi.c XilPdi_ReadAndVerifyImgHdr)", name,
 			    (unsigned long long)off, (unsigned)want,
-			    (unsigned)xb_le32(ih + sizeof ih - 4));
+			    (unsigned)aieth__le32_get(ih + sizeof ih - 4));
 			goto out;
 		}
 	}
-	off = (uint64_t)xb_le32(t + IHT_PART_HDR) * 4;
+	off = (uint64_t)aieth__le32_get(t + IHT_PART_HDR) * 4;
 	for (k = 0; k < nprt; k++, off += AIETH_PDI_PH_BYTES)
 		check_partition(&s, read, rctx, size, (unsigned)k, off);
 out:

@@ -19,6 +19,7 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/path.h"
+#include "util/text.h"
 #include "xclbin/xclbin_format.h"
 #include "xclbin/xclbin_object.h"
 
@@ -68,20 +69,6 @@ void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t
 		snprintf(buf, cap, "section %zu (kind %u \"%s\")", i, (unsigned)s->kind, s->name);
 }
 
-/* Printable form of 8 raw bytes for the magic message. */
-static void escape8(const uint8_t *b, char *out, size_t cap)
-{
-	size_t n = 0;
-	int i;
-	for (i = 0; i < 8 && n + 5 < cap; i++) {
-		if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\')
-			out[n++] = (char)b[i];
-		else
-			n += (size_t)snprintf(out + n, cap - n, "\\x%02x", b[i]);
-	}
-	out[n] = '\0';
-}
-
 /* Copy a fixed-size string field; 0 when it has no NUL. */
 static int copy_field(char *dst, const uint8_t *src, size_t cap)
 {
@@ -99,24 +86,24 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 	memcpy(h->magic, p, 8);
 	h->magic[8] = '\0';
 	if (memcmp(p, XB_MAGIC, 8) != 0) {
-		escape8(p, esc, sizeof esc);
+		aieth__quote(esc, sizeof esc, p, 8);
 		problem(x, "magic: expected \"xclbin2\\x00\", found \"%s\"", esc);
 	}
-	h->signature_length = (int32_t)xb_le32(p + XB_OFF_SIGLEN);
-	h->unique_id = xb_le64(p + XB_OFF_UNIQUE_ID);
-	h->length = xb_le64(p + XB_OFF_LENGTH);
+	h->signature_length = (int32_t)aieth__le32_get(p + XB_OFF_SIGLEN);
+	h->unique_id = aieth__le64_get(p + XB_OFF_UNIQUE_ID);
+	h->length = aieth__le64_get(p + XB_OFF_LENGTH);
 	h->file_size = x->size;
-	h->timestamp = xb_le64(p + XB_OFF_TIMESTAMP);
-	h->feature_rom_timestamp = xb_le64(p + XB_OFF_FROM_TS);
-	h->version_patch = xb_le16(p + XB_OFF_VPATCH);
+	h->timestamp = aieth__le64_get(p + XB_OFF_TIMESTAMP);
+	h->feature_rom_timestamp = aieth__le64_get(p + XB_OFF_FROM_TS);
+	h->version_patch = aieth__le16_get(p + XB_OFF_VPATCH);
 	h->version_major = p[XB_OFF_VMAJOR];
 	h->version_minor = p[XB_OFF_VMINOR];
-	h->mode = xb_le16(p + XB_OFF_MODE);
-	h->action_mask = xb_le16(p + XB_OFF_ACTION);
+	h->mode = aieth__le16_get(p + XB_OFF_MODE);
+	h->action_mask = aieth__le16_get(p + XB_OFF_ACTION);
 	memcpy(h->interface_uuid, p + XB_OFF_IF_UUID, 16);
 	memcpy(h->uuid, p + XB_OFF_UUID, 16);
-	h->num_sections = xb_le32(p + XB_OFF_NUM_SECTIONS);
-	aieth__uuid_format(h->uuid, x->uuid_str);
+	h->num_sections = aieth__le32_get(p + XB_OFF_NUM_SECTIONS);
+	aieth_uuid_format(h->uuid, x->uuid_str);
 	if (!copy_field(h->vbnv, p + XB_OFF_VBNV, 64))
 		problem(x, "m_platformVBNV: expected a NUL within its 64 bytes, found none");
 	if (!copy_field(h->debug_bin, p + XB_OFF_DEBUG_BIN, 16))
@@ -186,11 +173,11 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	if (xb_read_at(x, b, r->count_bytes, s->pub.offset))
 		return;
 	if (r->count_bytes == 4)
-		count = (int32_t)xb_le32(b);
+		count = (int32_t)aieth__le32_get(b);
 	else if (r->count_signed)
-		count = (int16_t)xb_le16(b);
+		count = (int16_t)aieth__le16_get(b);
 	else
-		count = xb_le16(b);
+		count = aieth__le16_get(b);
 	if (count < 0) {
 		problem(x, "%s: %s: expected a count >= 0, found %lld", label, r->count_name,
 			(long long)count);
@@ -277,11 +264,11 @@ static int read_table(aieth_xclbin *x)
 	for (i = 0; i < x->nsec; i++) {
 		xb_section *s = &x->sec[i];
 		const uint8_t *h = t + i * XB_SECTION_HDR;
-		s->pub.kind = xb_le32(h + XB_SH_KIND);
+		s->pub.kind = aieth__le32_get(h + XB_SH_KIND);
 		s->pub.kind_name = aieth_xclbin_kind_name(s->pub.kind);
 		copy_field(s->pub.name, h + XB_SH_NAME, 16);
-		s->pub.offset = xb_le64(h + XB_SH_OFFSET);
-		s->pub.size = xb_le64(h + XB_SH_SIZE);
+		s->pub.offset = aieth__le64_get(h + XB_SH_OFFSET);
+		s->pub.size = aieth__le64_get(h + XB_SH_SIZE);
 		xb_section_label(&s->pub, i, label, sizeof label);
 		if (s->pub.kind > XB_KIND_MAX)
 			problem(x, "%s: kind: expected 0..%u (BITSTREAM..DTBO), found %u", label,

@@ -200,7 +200,7 @@ static size_t img_write(char *data, size_t size, size_t nmemb, void *ctx)
 typedef struct {
 	CURL *h;
 	img_io *io;
-	rmh_buf *err;
+	sbuf *err;
 	long want;
 } rx_sink;
 
@@ -224,7 +224,7 @@ static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
 /* What a request repeated after the rate limit starts from again: empty
  * reply buffers, the upload from its start. */
 typedef struct {
-	rmh_buf *sink, *resp;
+	sbuf *sink, *resp;
 	img_io *up;
 } req_again;
 
@@ -239,12 +239,12 @@ static void req_restart(void *ctx)
 }
 
 static int rm_req(rm_state *st, const char *method, const char *path, const char *body,
-		  img_io *up, long timeout_s, long *status, rmh_buf *resp)
+		  img_io *up, long timeout_s, long *status, sbuf *resp)
 {
 	req_again again;
 	char url[768];
 	struct curl_slist *hdrs = NULL;
-	rmh_buf sink = {0};
+	sbuf sink = SB_INIT(RMH_BODY_MAX);
 	CURLcode cc = CURLE_OK;
 	int idem = !strcmp(method, "GET") || !strcmp(method, "DELETE") ||
 		   !strcmp(method, "PUT");
@@ -324,7 +324,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 static int rm_json(rm_state *st, const char *method, const char *path, const char *body,
 		   long want, long timeout_s, struct json_object **out)
 {
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	char msg[600];
 	int rc = rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
@@ -672,7 +672,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	char path[256], w[24];
 	img_io up;
 	long status = 0;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	size_t i, slot;
 	int rc;
 
@@ -739,7 +739,7 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 	down.img = img;
 	for (attempt = 0; attempt <= RX_RESUMES; attempt++) {
 		struct curl_slist *hdrs;
-		rmh_buf err = {0};
+		sbuf err = SB_INIT(RMH_BODY_MAX);
 		uint64_t from = down.off;
 		CURL *h = st->h;
 		down.ncarry = 0;      /* a partial word is fetched again */
@@ -901,7 +901,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	rm_state *st = state;
 	char path[1024], url[1600], msg[600];
 	struct curl_slist *hdrs;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	CURLcode cc;
 	int rc;
@@ -940,7 +940,7 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 {
 	rm_state *st = state;
 	char path[1100], msg[600];
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	int rc;
 

@@ -38,7 +38,7 @@ static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 			  "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
 }
 
-static int status_error(const rmd_conn *c, const char *what, long status, const rmh_buf *b)
+static int status_error(const rmd_conn *c, const char *what, long status, const sbuf *b)
 {
 	char msg[600];
 	rmh_reply_message(b, msg, sizeof msg);
@@ -53,7 +53,7 @@ typedef struct {
 	int fd;
 	uint64_t off, size;
 	int err;
-	rmh_buf *reply;               /* the reply to the PUT */
+	sbuf *reply;               /* the reply to the PUT */
 } file_up;
 
 static size_t file_read(char *buf, size_t size, size_t nmemb, void *ctx)
@@ -90,7 +90,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 {
 	char url[700];
 	struct curl_slist *hdrs;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	file_up up;
 	uint64_t size;
 	long status = 0;
@@ -241,7 +241,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	char url[700];
 	struct curl_slist *hdrs;
 	struct json_object *o = NULL, *a;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	CURLcode cc;
 	size_t i, n;

@@ -108,31 +108,16 @@ CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void 
 
 void rmh_buf_clear(void *b)
 {
-	rmh_buf *buf = b;
-	free(buf->p);
-	memset(buf, 0, sizeof *buf);
+	sb_free(b);
 }
 
 size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx)
 {
-	rmh_buf *b = ctx;
 	size_t n = size * nmemb;
-	char *np;
-	if (b->over || b->n + n > RMH_BODY_MAX) {
-		b->over = 1;
-		return 0;
-	}
-	np = realloc(b->p, b->n + n + 1);
-	if (!np)
-		return 0;
-	memcpy(np + b->n, data, n);
-	b->p = np;
-	b->n += n;
-	b->p[b->n] = '\0';
-	return n;
+	return sb_put(ctx, data, n) ? 0 : n; /* 0: curl ends the transfer */
 }
 
-void rmh_reply_message(const rmh_buf *b, char *dst, size_t cap)
+void rmh_reply_message(const sbuf *b, char *dst, size_t cap)
 {
 	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
 	snprintf(dst, cap, "%s", "(no message)");

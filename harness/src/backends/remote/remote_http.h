@@ -16,6 +16,8 @@
 
 #include <curl/curl.h>
 
+#include "util/sbuf.h"
+
 #define RMH_CONNECT_S 10L
 #define RMH_CALL_S 120L                    /* a call that does not wait on the device */
 #define RMH_BODY_MAX ((size_t)1 << 20)     /* a reply body kept in memory (JSON) */
@@ -60,24 +62,20 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
  * what the refused exchange wrote and read: reply buffers, upload offsets. */
 CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
 
-/* A reply body in memory, NUL-terminated, at most RMH_BODY_MAX bytes: a
- * longer one fails the transfer. Start it zeroed; free(p) after. */
-typedef struct {
-	char *p;
-	size_t n;
-	int over;
-} rmh_buf;
+/* A reply body is kept in an sbuf (util/sbuf.h) made with the limit
+ * RMH_BODY_MAX (SB_INIT(RMH_BODY_MAX)): a longer one fails the transfer
+ * (over is set). free(p) or sb_free after. */
 
-/* Frees the rmh_buf b (an rmh_buf *) and leaves it empty, to be written
- * again (an rmh_perform again). */
+/* Frees the sbuf b (an sbuf *) and leaves it empty, to be written again
+ * (an rmh_perform again). */
 void rmh_buf_clear(void *b);
 
-/* CURLOPT_WRITEFUNCTION for an rmh_buf (the WRITEDATA). */
+/* CURLOPT_WRITEFUNCTION for an sbuf (the WRITEDATA). */
 size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx);
 
 /* The server's {"error": {"message"}} of a reply into dst, or
  * "(no message)". */
-void rmh_reply_message(const rmh_buf *b, char *dst, size_t cap);
+void rmh_reply_message(const sbuf *b, char *dst, size_t cap);
 
 #endif
 #endif

@@ -14,6 +14,7 @@
 #include "backends/remote/remote_reply.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 /* A protocol error: the message so far, prefixed with the server. */
 static int proto(const char *base, const char *what)
@@ -127,7 +128,7 @@ static int check_status_name(const char *what, struct json_object *o, uint64_t s
 		return rc;
 	if (strcmp(name, want)) {
 		char q[80];
-		jstrict_quote(q, sizeof q, name);
+		aieth__quote_str(q, sizeof q, name);
 		return aieth__fail(AIETH_EDEVICE, "%s: \"status_name\" \"%s\" does not name \"status\" "
 				  "%llu (%s)", what, q, (unsigned long long)status, want);
 	}
@@ -211,7 +212,7 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 		;
 	if (!states[i]) {
 		char q[80];
-		jstrict_quote(q, sizeof q, s);
+		aieth__quote_str(q, sizeof q, s);
 		aieth__fail(AIETH_EDEVICE, "%s: \"state\" %s is none of queued, active, ended, "
 			   "expired", what, q);
 		return proto(base, "a session reply");
@@ -237,7 +238,7 @@ int rmr_health(const char *base, struct json_object *o)
 			;
 		if (!j || v[j] || j > 40) {
 			char q[80];
-			jstrict_quote(q, sizeof q, v);
+			aieth__quote_str(q, sizeof q, v);
 			aieth__fail(AIETH_EDEVICE, "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
 				   "needed", what, keys[i], q);
 			return proto(base, "GET /v1/health");

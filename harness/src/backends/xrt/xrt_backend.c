@@ -114,7 +114,7 @@ static int fail_with_output(xrt_state *st, int code, const char *msg)
 }
 
 /* A simple request whose reply carries a message only. */
-static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, const char *what)
+static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const char *what)
 {
 	xrtp_hdr h;
 	uint8_t *p = NULL;
@@ -122,9 +122,9 @@ static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, co
 	int rc;
 	if ((rc = check_alive(st)))
 		return rc;
-	if (b->oom)
-		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
-	if (aieth__xrt_proc_call(&st->proc, type, b->p, b->len, ms < 0 ? -1 : deadline(ms), &h,
+	if ((rc = sb_check(b, "xrt: a request")))
+		return rc;
+	if (aieth__xrt_proc_call(&st->proc, type, b->u, b->n, ms < 0 ? -1 : deadline(ms), &h,
 				&p))
 		return lost(st, what, errno == ETIMEDOUT || errno == EINTR); /* EINTR: ended now */
 	reply_text(p, (size_t)h.len, msg, sizeof msg);
@@ -138,7 +138,7 @@ static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, co
 static void reset_device(xrt_state *st, char *out, size_t size)
 {
 	aieth_xrt_proc rp;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	char msg[1024] = "";
@@ -150,10 +150,10 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 	xrtp_encode_open(&b, &st->req);
 	if (b.oom || aieth__xrt_proc_start(&rp)) {
 		snprintf(out, size, "the device could not be reset (no process): reset the board");
-		xrtp_buf_free(&b);
+		sb_free(&b);
 		return;
 	}
-	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.p, b.len,
+	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.u, b.n,
 				deadline(env_ms("AIETH_XRT_RESET_TIMEOUT_MS", 10000)), &h, &p)) {
 		int to = errno == ETIMEDOUT;
 		aieth__xrt_proc_kill(&rp, 500);
@@ -171,7 +171,7 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 			aieth__xrt_proc_kill(&rp, 500);
 	}
 	free(p);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 }
 
 static void xrt_close(void *state)
@@ -241,7 +241,7 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	aieth_preflight_in pin;
 	const char **names = NULL;
 	char *default_pl = NULL;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	size_t i;
@@ -281,11 +281,10 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	if ((rc = aieth__xrt_proc_start(&st->proc)))
 		goto fail;
 	xrtp_encode_open(&b, &st->req);
-	if (b.oom) {
-		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	if ((rc = sb_check(&b, "xrt: a request"))) {
 		goto fail;
 	}
-	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.p, b.len,
+	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.u, b.n,
 				deadline(env_ms("AIETH_XRT_OPEN_TIMEOUT_MS", 60000)), &h, &p)) {
 		rc = lost(st, "opening the device", errno == ETIMEDOUT);
 		if (rc == AIETH_ETIMEOUT)
@@ -303,14 +302,14 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	free(p);
 	free(names);
 	free(default_pl);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	*state = st;
 	return AIETH_OK;
 fail:
 	free(p);
 	free(names);
 	free(default_pl);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	xrt_close(st);
 	return rc;
 }
@@ -318,7 +317,7 @@ fail:
 static int xrt_graph_run(void *state, uint32_t graph, int64_t iterations)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
 	if (iterations > INT_MAX)
 		return aieth__fail(AIETH_EINVAL,
@@ -327,22 +326,22 @@ static int xrt_graph_run(void *state, uint32_t graph, int64_t iterations)
 	st->complete[graph] = iterations == 0;
 	if (iterations == 0)
 		return AIETH_OK; /* XRT's 0 means "as before": nothing to run */
-	xrtp_put_u32(&b, graph);
-	xrtp_put_u64(&b, (uint64_t)(iterations < 0 ? -1 : iterations));
+	sb_le32(&b, graph);
+	sb_le64(&b, (uint64_t)(iterations < 0 ? -1 : iterations));
 	rc = simple_call(st, XRTP_GRAPH_RUN, &b, CMD_TIMEOUT_MS, "graph run");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 
 static int graph_wait_ms(xrt_state *st, uint32_t graph, uint32_t timeout_ms)
 {
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int64_t ms = timeout_ms ? (int64_t)timeout_ms + env_ms("AIETH_XRT_GRACE_MS", 2000) : -1;
 	int rc;
-	xrtp_put_u32(&b, graph);
-	xrtp_put_u32(&b, timeout_ms ? timeout_ms : 0x7fffffffu);
+	sb_le32(&b, graph);
+	sb_le32(&b, timeout_ms ? timeout_ms : 0x7fffffffu);
 	rc = simple_call(st, XRTP_GRAPH_WAIT, &b, ms, "graph wait");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	if (rc == AIETH_OK)
 		st->complete[graph] = 1;
 	return rc;
@@ -391,13 +390,13 @@ static int xrt_graph_status(void *state, uint32_t graph, uint64_t *done, int *co
 static int xrt_graph_end(void *state, uint32_t graph)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
 	if (st->gone)
 		return AIETH_OK; /* the graphs were reset with the device */
-	xrtp_put_u32(&b, graph);
+	sb_le32(&b, graph);
 	rc = simple_call(st, XRTP_GRAPH_END, &b, CMD_TIMEOUT_MS, "graph end");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 
@@ -405,36 +404,36 @@ static int xrt_update_rtp(void *state, uint32_t graph, const char *port, const v
 			  size_t size)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
-	xrtp_put_u32(&b, graph);
+	sb_le32(&b, graph);
 	xrtp_put_str(&b, port);
 	xrtp_put_blob(&b, data, size);
 	rc = simple_call(st, XRTP_RTP_UPDATE, &b, CMD_TIMEOUT_MS, "RTP update");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 
 static int xrt_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	char msg[1024];
 	int rc;
 	if ((rc = check_alive(st)))
 		return rc;
-	xrtp_put_u32(&b, graph);
+	sb_le32(&b, graph);
 	xrtp_put_str(&b, port);
-	xrtp_put_u64(&b, size);
-	if (b.oom) {
-		xrtp_buf_free(&b);
-		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	sb_le64(&b, size);
+	if ((rc = sb_check(&b, "xrt: a request"))) {
+		sb_free(&b);
+		return rc;
 	}
-	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.p, b.len, deadline(CMD_TIMEOUT_MS),
+	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.u, b.n, deadline(CMD_TIMEOUT_MS),
 				 &h, &p);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	if (rc)
 		return lost(st, "RTP read", errno == ETIMEDOUT);
 	{
@@ -535,7 +534,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	xrt_state *st = state;
 	xrtp_txn_req *req = NULL;
 	xrtp_txn_rep *rep = NULL;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	uint64_t bulk = wire->tx.size + wire->rx.size;
@@ -561,13 +560,12 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	req->ncfg = (uint32_t)pld_cfg_count(wire->channels);
 	memcpy(req->cfg, wire->cfg, req->ncfg * sizeof *req->cfg);
 	xrtp_encode_txn(&b, req);
-	if (b.oom) {
-		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	if ((rc = sb_check(&b, "xrt: a request"))) {
 		goto out;
 	}
 	dl = deadline(xfer);
 	st->proc.ch.intr = st->cfg->interrupt; /* only this wait is abandoned */
-	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.p, b.len, dl) ||
+	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) ||
 	    send_image(st, &wire->tx, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
 		goto lost_it;
@@ -632,7 +630,7 @@ out:
 	free(p);
 	free(req);
 	free(rep);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 

@@ -63,14 +63,14 @@ static void reply_msg(child *c, int code, const char *fmt, ...) AIETH_CHILD_PRIN
 static void reply_msg(child *c, int code, const char *fmt, ...)
 {
 	char msg[1024];
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	xrtp_put_str(&b, msg);
-	reply(c, code, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, code, b.u, b.n);
+	sb_free(&b);
 }
 
 static const char *errno_text(void) { return errno ? strerror(errno) : "no detail"; }
@@ -141,7 +141,7 @@ static void copy_str(char *d, size_t n, const char *s)
 static void do_open(child *c)
 {
 	char msg[2600] = "";
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	unsigned char uuid[16];
 	int rc, a, r;
 
@@ -228,14 +228,14 @@ static void do_open(child *c)
 		c->rep.soft_reset = (uint32_t)r;
 	}
 	xrtp_encode_open_rep(&b, &c->rep);
-	reply(c, AIETH_OK, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, AIETH_OK, b.u, b.n);
+	sb_free(&b);
 	return;
 fail:
 	copy_str(c->rep.msg, sizeof c->rep.msg, msg);
 	xrtp_encode_open_rep(&b, &c->rep);
-	reply(c, rc, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, rc, b.u, b.n);
+	sb_free(&b);
 }
 
 /* A fresh child after a hang: reset what can be reset, report each step. */
@@ -368,11 +368,11 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 			reply_msg(c, AIETH_EDEVICE, "xrtGraphReadRTP(\"%s\", \"%s\", %llu bytes) "
 						    "returned %d", name, port, (unsigned long long)n, rc);
 		} else {
-			xrtp_buf b = {0};
+			sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 			xrtp_put_str(&b, "");
 			xrtp_put_blob(&b, buf, (size_t)n);
-			reply(c, AIETH_OK, b.p, b.len);
-			xrtp_buf_free(&b);
+			reply(c, AIETH_OK, b.u, b.n);
+			sb_free(&b);
 		}
 		free(buf);
 	}
@@ -387,10 +387,10 @@ static const char *state_name(unsigned s)
 
 static void txn_reply(child *c, int code, xrtp_txn_rep *rep)
 {
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_encode_txn_rep(&b, rep);
-	reply(c, code, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, code, b.u, b.n);
+	sb_free(&b);
 }
 
 static void do_txn(child *c, const uint8_t *p, size_t len)

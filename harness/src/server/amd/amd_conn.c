@@ -417,6 +417,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 		return;
 	}
 	c->sh = sh;
+	sb_init(&c->out, AMDP_MAX_REPLY);
 	c->s = s;
 	c->fd = fd;
 	c->peer = peer;
@@ -462,7 +463,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 	amd_xclbin_end(c);
 	free(c->ini);
 	free(c->fetched);
-	amdp_buf_free(&c->out);
+	sb_free(&c->out);
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);
 	free(c);

@@ -35,7 +35,7 @@ typedef struct {
 	int fd;
 	const char *peer;
 	amdp_dec dec;
-	amdp_buf out;
+	sbuf out;
 	uint8_t in[65536];
 	size_t in_len, in_pos;
 	int64_t last_ms;             /* the last request (or the end of a wait) */

@@ -64,8 +64,8 @@ int amd_io_flush(amd_conn *c)
 		snprintf(c->why, sizeof c->why, "out of memory building a reply");
 		return -1;
 	}
-	rc = amd_io_send(c, c->out.p, c->out.len, NULL, 0, NULL, 0);
-	amdp_buf_reset(&c->out);
+	rc = amd_io_send(c, c->out.u, c->out.n, NULL, 0, NULL, 0);
+	sb_reset(&c->out);
 	return rc;
 }
 

@@ -18,134 +18,43 @@
 
 #include "pl_dma/protocol.h"
 #include "util/error.h"
+#include "util/sbuf.h"
+#include "util/text.h"
 
 #define PFX "AMD protocol: "
 
-/* ------------------------------------------------------------ buffers */
-
-void amdp_buf_free(amdp_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof *b);
-}
-
-void amdp_buf_reset(amdp_buf *b)
-{
-	b->len = 0;
-	b->oom = 0;
-}
-
-static void put(amdp_buf *b, const void *src, uint64_t n)
-{
-	if (b->oom || n == 0)
-		return;
-	if (n > SIZE_MAX - b->len) {
-		b->oom = 1;
-		return;
-	}
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->len + n)
-			cap = cap > SIZE_MAX / 2 ? b->len + (size_t)n : cap * 2;
-		uint8_t *q = realloc(b->p, cap);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
-	}
-	if (src)
-		memcpy(b->p + b->len, src, (size_t)n);
-	else
-		memset(b->p + b->len, 0, (size_t)n);
-	b->len += (size_t)n;
-}
-
-static void put_u8(amdp_buf *b, uint8_t v) { put(b, &v, 1); }
-
-static void put_u32(amdp_buf *b, uint32_t v)
-{
-	uint8_t x[4];
-	for (int i = 0; i < 4; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, 4);
-}
-
-static void put_u64(amdp_buf *b, uint64_t v)
-{
-	uint8_t x[8];
-	for (int i = 0; i < 8; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, 8);
-}
-
-static void put_str(amdp_buf *b, const char *s)
+/* a string: its length (u64) and its bytes */
+static void put_str(sbuf *b, const char *s)
 {
 	size_t n = strlen(s);
-	put_u64(b, n);
-	put(b, s, n);
+	sb_le64(b, n);
+	sb_put(b, s, n);
 }
 
-static int done(amdp_buf *b)
+static int done(sbuf *b)
 {
-	if (b->oom)
-		return aieth__fail(AIETH_ENOMEM, PFX "out of memory building a message");
-	return 0;
-}
-
-static uint64_t get_le(const uint8_t *x, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = (v << 8) | x[i];
-	return v;
+	return sb_check(b, PFX "building a message");
 }
 
 /* --------------------------------------------------------------- names */
 
-/* Quote s for a message: printable ASCII as is, other bytes as \xNN, cut
- * at 40 bytes. */
-static const char *quote(const char *s, size_t len, char out[200])
-{
-	size_t j = 0;
-	for (size_t i = 0; i < len && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			out[j++] = (char)c;
-		} else {
-			static const char hx[] = "0123456789abcdef";
-			out[j++] = '\\';
-			out[j++] = 'x';
-			out[j++] = hx[c >> 4];
-			out[j++] = hx[c & 15];
-		}
-	}
-	if (len > 40) {
-		memcpy(out + j, "...", 3);
-		j += 3;
-	}
-	out[j] = 0;
-	return out;
-}
-
 /* 1..AMDP_MAX_NAME printable ASCII bytes (graph, kernel, port, device). */
 static int check_text(const char *what, const char *s, size_t len)
 {
-	char q[200];
+	char q[AIETH_QUOTE_CAP];
 	if (len == 0)
 		return aieth__fail(AIETH_EINVAL, PFX "%s is empty", what);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
 			return aieth__fail(AIETH_EINVAL,
 					  PFX "%s \"%s\" has a byte 0x%02x at %zu (printable ASCII only)",
-					  what, quote(s, len, q), (unsigned char)s[i], i);
+					  what, aieth__quote(q, sizeof q, s, len), (unsigned char)s[i], i);
 	return 0;
 }
 
 int amdp_check_name(const char *what, const char *s, size_t len)
 {
-	char q[200];
+	char q[AIETH_QUOTE_CAP];
 	if (len > AMDP_MAX_NAME)
 		return aieth__fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what, len,
 				  AMDP_MAX_NAME);
@@ -154,7 +63,7 @@ int amdp_check_name(const char *what, const char *s, size_t len)
 	if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.') ||
 	    memchr(s, '/', len) || memchr(s, '\\', len))
 		return aieth__fail(AIETH_EINVAL, PFX "%s \"%s\" is not a plain base name", what,
-				  quote(s, len, q));
+				  aieth__quote(q, sizeof q, s, len));
 	return 0;
 }
 
@@ -289,7 +198,7 @@ uint64_t amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len)
 /* A string's i64 length: bounded by lim before a byte is stored. */
 static int str_len(amdp_dec *d, const char *field, uint64_t lim, const char *limname)
 {
-	uint64_t v = get_le(d->scratch, 8);
+	uint64_t v = aieth__le64_get(d->scratch);
 	if ((int64_t)v < 0)
 		return fail(d, AIETH_EINVAL, "%s length %lld is negative", field, (long long)v);
 	if (v > lim)
@@ -307,7 +216,7 @@ static int bool_ok(amdp_dec *d, const char *field, uint8_t v)
 
 static int match_request(amdp_dec *d, size_t len)
 {
-	char q[200];
+	char q[AIETH_QUOTE_CAP];
 	const char *s = d->reqname;
 	new_msg(d);
 #define IS(lit) (len == sizeof(lit) - 1 && memcmp(s, lit, len) == 0)
@@ -340,7 +249,7 @@ static int match_request(amdp_dec *d, size_t len)
 		rd(d, P_U32, SV_PORT_IDX);
 	} else {
 		return fail(d, AIETH_EINVAL, "unknown request \"%s\" (length %zu)",
-			    quote(s, len, q), len);
+			    aieth__quote(q, sizeof q, s, len), len);
 	}
 #undef IS
 	return AMDP_EV_MORE;
@@ -352,8 +261,8 @@ static int on_field(amdp_dec *d)
 {
 	amdp_msg *m = &d->msg;
 	uint64_t v = d->prim == P_U8 ? d->scratch[0]
-		     : d->prim == P_U32 ? get_le(d->scratch, 4)
-		     : d->prim == P_U64 ? get_le(d->scratch, 8)
+		     : d->prim == P_U32 ? aieth__le32_get(d->scratch)
+		     : d->prim == P_U64 ? aieth__le64_get(d->scratch)
 					: d->want;
 	switch (d->state) {
 	/* ---------------------------------------------------- handshake */
@@ -374,10 +283,10 @@ static int on_field(amdp_dec *d)
 	case SV_CF_NLEN:
 		if (str_len(d, "config file name", AMDP_MAX_NAME, "AMDP_MAX_NAME"))
 			return AIETH_EINVAL;
-		rd_bytes(d, m->file[m->nfiles], get_le(d->scratch, 8), SV_CF_NAME);
+		rd_bytes(d, m->file[m->nfiles], aieth__le64_get(d->scratch), SV_CF_NAME);
 		return AMDP_EV_MORE;
 	case SV_CF_NAME: {
-		char q[200];
+		char q[AIETH_QUOTE_CAP];
 		const char *s = m->file[m->nfiles];
 		m->file[m->nfiles][v] = 0;
 		if (amdp_check_name("config file name", s, v)) {
@@ -387,7 +296,7 @@ static int on_field(amdp_dec *d)
 		if (v != 7 || memcmp(s, "xrt.ini", 7) != 0)
 			return fail(d, AIETH_EINVAL,
 				    "config file \"%s\" refused: only xrt.ini is accepted",
-				    quote(s, v, q));
+				    aieth__quote(q, sizeof q, s, v));
 		rd(d, P_U64, SV_CF_LEN);
 		return AMDP_EV_MORE;
 	}
@@ -574,7 +483,7 @@ static int on_field(amdp_dec *d)
 	}
 	case SV_CFG:
 		for (uint32_t i = 0; i < m->ncfg; i++)
-			m->cfg[i] = get_le((const uint8_t *)&m->cfg[i], 8);
+			m->cfg[i] = aieth__le64_get((const uint8_t *)&m->cfg[i]);
 		rd(d, P_U64, SV_TO_LEN);
 		return AMDP_EV_MORE;
 	case SV_TO_LEN: {
@@ -742,7 +651,7 @@ static int on_field(amdp_dec *d)
 		return AMDP_EV_MORE;
 	case CL_PERF:
 		for (uint32_t i = 0; i < m->nperf; i++)
-			m->perf[i] = get_le((const uint8_t *)&m->perf[i], 8);
+			m->perf[i] = aieth__le64_get((const uint8_t *)&m->perf[i]);
 		return emit(d, AMDP_R_WAIT_TH);
 	case CL_GR_COUNT:
 		if (v > AMDP_MAX_GRAPHS)
@@ -1009,262 +918,262 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 
 /* ------------------------------------------- encoders: server replies */
 
-int amdp_enc_available(amdp_buf *b, int available)
+int amdp_enc_available(sbuf *b, int available)
 {
-	put_u8(b, available ? 1 : 0);
+	sb_u8(b, available ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_mgr_device_ok(amdp_buf *b, const amdp_geom *g)
+int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g)
 {
-	put_u8(b, 1);
-	put_u32(b, g->n);
-	put_u32(b, g->w);
-	put_u32(b, g->d);
-	put_u32(b, g->m);
+	sb_u8(b, 1);
+	sb_le32(b, g->n);
+	sb_le32(b, g->w);
+	sb_le32(b, g->d);
+	sb_le32(b, g->m);
 	return done(b);
 }
 
-int amdp_enc_mgr_device_bad(amdp_buf *b, const char *server_device)
+int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device)
 {
 	if (strlen(server_device) > AMDP_MAX_NAME)
 		return aieth__fail(AIETH_EINVAL, PFX "server device length %zu exceeds the limit %u",
 				  strlen(server_device), AMDP_MAX_NAME);
-	put_u8(b, 0);
+	sb_u8(b, 0);
 	put_str(b, server_device);
 	return done(b);
 }
 
-int amdp_enc_max_mem(amdp_buf *b, uint64_t bytes)
+int amdp_enc_max_mem(sbuf *b, uint64_t bytes)
 {
-	put_u64(b, bytes);
+	sb_le64(b, bytes);
 	return done(b);
 }
 
-int amdp_enc_accepted(amdp_buf *b, int accepted)
+int amdp_enc_accepted(sbuf *b, int accepted)
 {
-	put_u8(b, accepted ? 1 : 0);
+	sb_u8(b, accepted ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_status(amdp_buf *b, uint8_t status)
+int amdp_enc_status(sbuf *b, uint8_t status)
 {
 	if (status > AMDP_ST_DONE)
 		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4", status);
-	put_u8(b, status);
+	sb_u8(b, status);
 	return done(b);
 }
 
-int amdp_enc_wait_th_head(amdp_buf *b, uint8_t status, uint64_t rx_len)
+int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len)
 {
 	if (status != AMDP_ST_DONE && status != AMDP_ST_TIMEOUT)
 		return aieth__fail(AIETH_EINVAL,
 				  PFX "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
 				  status);
-	put_u8(b, status);
-	put_u64(b, rx_len);
+	sb_u8(b, status);
+	sb_le64(b, rx_len);
 	return done(b);
 }
 
-int amdp_enc_wait_th_tail(amdp_buf *b, const uint64_t *perf, uint32_t nperf)
+int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf)
 {
-	put_u64(b, nperf);
+	sb_le64(b, nperf);
 	for (uint32_t i = 0; i < nperf; i++)
-		put_u64(b, perf ? perf[i] : 0);
+		sb_le64(b, perf ? perf[i] : 0);
 	return done(b);
 }
 
-int amdp_enc_wait_th(amdp_buf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
+int amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
 		     const uint64_t *perf, uint32_t nperf)
 {
 	int r = amdp_enc_wait_th_head(b, status, rx_len);
 	if (r)
 		return r;
-	put(b, rx, rx_len);
+	sb_put(b, rx, rx_len);
 	return amdp_enc_wait_th_tail(b, perf, nperf);
 }
 
-int amdp_enc_graphs(amdp_buf *b, const uint8_t *started, uint32_t n)
+int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n)
 {
-	put_u64(b, n);
+	sb_le64(b, n);
 	for (uint32_t i = 0; i < n; i++)
-		put_u8(b, started[i] ? 1 : 0);
+		sb_u8(b, started[i] ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_timeout(amdp_buf *b, uint64_t seconds)
+int amdp_enc_timeout(sbuf *b, uint64_t seconds)
 {
 	if (seconds == 0)
 		return aieth__fail(AIETH_EINVAL,
 				  PFX "getTimeOut must not answer 0: AMD's client then fails");
-	put_u64(b, seconds);
+	sb_le64(b, seconds);
 	return done(b);
 }
 
-int amdp_enc_files_count(amdp_buf *b, uint64_t nfiles)
+int amdp_enc_files_count(sbuf *b, uint64_t nfiles)
 {
-	put_u64(b, nfiles);
+	sb_le64(b, nfiles);
 	return done(b);
 }
 
-int amdp_enc_file_head(amdp_buf *b, const char *name, uint64_t len)
+int amdp_enc_file_head(sbuf *b, const char *name, uint64_t len)
 {
 	if (amdp_check_name("returned file name", name, strlen(name)))
 		return AIETH_EINVAL;
 	put_str(b, name);
-	put_u64(b, len);
+	sb_le64(b, len);
 	return done(b);
 }
 
-int amdp_enc_file(amdp_buf *b, const char *name, const uint8_t *data, uint64_t len)
+int amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len)
 {
 	int r = amdp_enc_file_head(b, name, len);
 	if (r)
 		return r;
-	put(b, data, len);
+	sb_put(b, data, len);
 	return done(b);
 }
 
 /* ------------------------------------------ encoders: client requests */
 
-static void put_file(amdp_buf *b, const char *name, const uint8_t *data, uint64_t len)
+static void put_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len)
 {
 	put_str(b, name);
-	put_u64(b, len);
-	put(b, data, len);
+	sb_le64(b, len);
+	sb_put(b, data, len);
 }
 
-int amdp_enc_hello(amdp_buf *b, int ack, uint32_t nfiles, const char *const *name,
+int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
 		   const uint8_t *const *data, const uint64_t *len)
 {
-	put_u8(b, ack ? 1 : 0);
-	put_u64(b, nfiles);
+	sb_u8(b, ack ? 1 : 0);
+	sb_le64(b, nfiles);
 	for (uint32_t i = 0; i < nfiles; i++)
 		put_file(b, name[i], data[i], len[i]);
 	return done(b);
 }
 
-int amdp_enc_req_mgr_device(amdp_buf *b, const char *device)
+int amdp_enc_req_mgr_device(sbuf *b, const char *device)
 {
 	put_str(b, "test_harness_mgr");
 	put_str(b, device);
 	return done(b);
 }
 
-int amdp_enc_req_mgr(amdp_buf *b, uint32_t dev_index, uint32_t ngraphs,
+int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs,
 		     const char *const *graphs, const uint8_t *started, uint32_t nkernels,
 		     const char *const *kernels, const char *xclbin_name, const uint8_t *xclbin,
 		     uint64_t xclbin_len)
 {
-	put_u32(b, dev_index);
-	put_u64(b, ngraphs);
+	sb_le32(b, dev_index);
+	sb_le64(b, ngraphs);
 	for (uint32_t i = 0; i < ngraphs; i++)
 		put_str(b, graphs[i]);
-	put_u64(b, ngraphs);
+	sb_le64(b, ngraphs);
 	for (uint32_t i = 0; i < ngraphs; i++)
-		put_u8(b, started && started[i] ? 1 : 0);
-	put_u64(b, nkernels);
+		sb_u8(b, started && started[i] ? 1 : 0);
+	sb_le64(b, nkernels);
 	for (uint32_t i = 0; i < nkernels; i++)
 		put_str(b, kernels[i]);
 	put_file(b, xclbin_name, xclbin, xclbin_len);
 	return done(b);
 }
 
-int amdp_enc_req_run_bytes(amdp_buf *b, uint64_t txn_bytes)
+int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes)
 {
 	put_str(b, "runTestHarness");
-	put_u64(b, txn_bytes);
+	sb_le64(b, txn_bytes);
 	return done(b);
 }
 
-int amdp_enc_req_run(amdp_buf *b, uint8_t mode, uint32_t id, uint32_t timeout,
+int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout,
 		     const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
 		     uint64_t from_aie_len)
 {
-	put_u8(b, mode);
-	put_u32(b, id);
-	put_u32(b, timeout);
-	put_u64(b, ncfg);
+	sb_u8(b, mode);
+	sb_le32(b, id);
+	sb_le32(b, timeout);
+	sb_le64(b, ncfg);
 	for (uint32_t i = 0; i < ncfg; i++)
-		put_u64(b, cfg[i]);
-	put_u64(b, to_aie_len);
+		sb_le64(b, cfg[i]);
+	sb_le64(b, to_aie_len);
 	if (!to_aie && to_aie_len)
 		return done(b);
-	put(b, to_aie, to_aie_len);
-	put_u64(b, from_aie_len);
+	sb_put(b, to_aie, to_aie_len);
+	sb_le64(b, from_aie_len);
 	return done(b);
 }
 
-int amdp_enc_req_run_tail(amdp_buf *b, uint64_t from_aie_len)
+int amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len)
 {
-	put_u64(b, from_aie_len);
+	sb_le64(b, from_aie_len);
 	return done(b);
 }
 
-int amdp_enc_req_query(amdp_buf *b, uint32_t id)
+int amdp_enc_req_query(sbuf *b, uint32_t id)
 {
 	put_str(b, "queryTransactionStatus");
-	put_u32(b, id);
+	sb_le32(b, id);
 	return done(b);
 }
 
-int amdp_enc_req_wait_th(amdp_buf *b, uint32_t id, uint32_t timeout_ms)
+int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms)
 {
 	put_str(b, "waitForTestHarness");
-	put_u32(b, id);
-	put_u32(b, timeout_ms);
+	sb_le32(b, id);
+	sb_le32(b, timeout_ms);
 	return done(b);
 }
 
-int amdp_enc_req_run_graph(amdp_buf *b, uint32_t graph, uint32_t iterations)
+int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations)
 {
 	put_str(b, "runAIEGraph");
-	put_u32(b, graph);
-	put_u32(b, iterations);
+	sb_le32(b, graph);
+	sb_le32(b, iterations);
 	return done(b);
 }
 
-int amdp_enc_req_wait_graph(amdp_buf *b, uint32_t timeout_ms)
+int amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms)
 {
 	put_str(b, "waitForGraph");
-	put_u32(b, timeout_ms);
+	sb_le32(b, timeout_ms);
 	return done(b);
 }
 
-int amdp_enc_req_set_timeout(amdp_buf *b, uint64_t seconds)
+int amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds)
 {
 	put_str(b, "setTimeOut");
-	put_u64(b, seconds);
+	sb_le64(b, seconds);
 	return done(b);
 }
 
-int amdp_enc_req_get_timeout(amdp_buf *b)
+int amdp_enc_req_get_timeout(sbuf *b)
 {
 	put_str(b, "getTimeOut");
 	return done(b);
 }
 
-int amdp_enc_req_destroy(amdp_buf *b)
+int amdp_enc_req_destroy(sbuf *b)
 {
 	put_str(b, "destroy");
 	return done(b);
 }
 
-int amdp_enc_req_update_port(amdp_buf *b, uint32_t graph, const char *port,
+int amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
 			     const uint8_t raw[AMDP_RTP_RAW])
 {
 	put_str(b, "update port");
-	put_u32(b, graph);
+	sb_le32(b, graph);
 	put_str(b, port);
-	put(b, raw, AMDP_RTP_RAW);
+	sb_put(b, raw, AMDP_RTP_RAW);
 	return done(b);
 }
 
-int amdp_enc_req_read_port(amdp_buf *b, uint32_t graph, const char *port, uint32_t size)
+int amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size)
 {
 	put_str(b, "read port");
-	put_u32(b, graph);
+	sb_le32(b, graph);
 	put_str(b, port);
-	put_u32(b, size);
+	sb_le32(b, size);
 	return done(b);
 }

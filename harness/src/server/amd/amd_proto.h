@@ -14,7 +14,7 @@
  *   limit before anything is allocated or stored; the decoder itself never
  *   allocates.
  * - encoders of every server reply and every client request, each built
- *   into one buffer (amdp_buf). A reply with a large image is built in a
+ *   into one buffer (sbuf, util/sbuf.h). A reply with a large image is built in a
  *   head and a tail around the caller's image (writev).
  *
  * Wire encoding: little-endian u32/u64, bool as one byte 0/1, string as an
@@ -27,6 +27,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util/sbuf.h"
 
 /* ------------------------------------------------------------- limits */
 
@@ -53,17 +55,13 @@ enum { AMDP_ST_CREATED = 0, AMDP_ST_READY, AMDP_ST_RUNNING, AMDP_ST_TIMEOUT, AMD
 
 /* ------------------------------------------------------------ buffers */
 
-/* A growing byte buffer; an allocation failure sets oom and later appends
- * do nothing (the encoders return AIETH_ENOMEM when it is set). */
-typedef struct {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-} amdp_buf;
-
-void amdp_buf_free(amdp_buf *b);
-/* Forget the contents, keep the memory. */
-void amdp_buf_reset(amdp_buf *b);
+/* The limit of a message's buffer (util/sbuf.h): the largest message, a
+ * transaction's image with its fields (the other messages are far smaller;
+ * a reply with an image is built around it, never copied in). */
+#define AMDP_MAX_MSG ((size_t)AMDP_MAX_TXN_BYTES + 65536u)
+/* The limit of a server's reply buffer: the largest reply built in it is a
+ * list of graphs or the perf words; an image is sent beside it (writev). */
+#define AMDP_MAX_REPLY ((size_t)65536u)
 
 /* --------------------------------------------------------- messages */
 
@@ -245,52 +243,52 @@ int amdp_check_name(const char *what, const char *s, size_t len);
 
 /* Each appends one reply to b and returns 0, AIETH_EINVAL (an argument
  * breaks a rule of the protocol) or AIETH_ENOMEM. */
-int amdp_enc_available(amdp_buf *b, int available);
-int amdp_enc_mgr_device_ok(amdp_buf *b, const amdp_geom *g);
-int amdp_enc_mgr_device_bad(amdp_buf *b, const char *server_device);
-int amdp_enc_max_mem(amdp_buf *b, uint64_t bytes);
-int amdp_enc_accepted(amdp_buf *b, int accepted);
-int amdp_enc_status(amdp_buf *b, uint8_t status);
+int amdp_enc_available(sbuf *b, int available);
+int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g);
+int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device);
+int amdp_enc_max_mem(sbuf *b, uint64_t bytes);
+int amdp_enc_accepted(sbuf *b, int accepted);
+int amdp_enc_status(sbuf *b, uint8_t status);
 /* waitForTestHarness: status, from_aie, perf (4N words). rx may be NULL
  * for zeros. Or in three parts: head, the caller's image, tail. */
-int amdp_enc_wait_th(amdp_buf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
+int amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
 		     const uint64_t *perf, uint32_t nperf);
-int amdp_enc_wait_th_head(amdp_buf *b, uint8_t status, uint64_t rx_len);
-int amdp_enc_wait_th_tail(amdp_buf *b, const uint64_t *perf, uint32_t nperf);
-int amdp_enc_graphs(amdp_buf *b, const uint8_t *started, uint32_t n);
-int amdp_enc_timeout(amdp_buf *b, uint64_t seconds);   /* never 0 */
+int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len);
+int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf);
+int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n);
+int amdp_enc_timeout(sbuf *b, uint64_t seconds);   /* never 0 */
 /* The file return: a count, then per file a head (name, length) and the
  * contents; names must be plain base names. */
-int amdp_enc_files_count(amdp_buf *b, uint64_t nfiles);
-int amdp_enc_file_head(amdp_buf *b, const char *name, uint64_t len);
-int amdp_enc_file(amdp_buf *b, const char *name, const uint8_t *data, uint64_t len);
+int amdp_enc_files_count(sbuf *b, uint64_t nfiles);
+int amdp_enc_file_head(sbuf *b, const char *name, uint64_t len);
+int amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len);
 
 /* ------------------------------------------ encoders: client requests */
 
 /* H2 ack and H3: nfiles config files (name[i], data[i], len[i]). */
-int amdp_enc_hello(amdp_buf *b, int ack, uint32_t nfiles, const char *const *name,
+int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
 		   const uint8_t *const *data, const uint64_t *len);
-int amdp_enc_req_mgr_device(amdp_buf *b, const char *device);
-int amdp_enc_req_mgr(amdp_buf *b, uint32_t dev_index, uint32_t ngraphs,
+int amdp_enc_req_mgr_device(sbuf *b, const char *device);
+int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs,
 		     const char *const *graphs, const uint8_t *started, uint32_t nkernels,
 		     const char *const *kernels, const char *xclbin_name, const uint8_t *xclbin,
 		     uint64_t xclbin_len);
-int amdp_enc_req_run_bytes(amdp_buf *b, uint64_t txn_bytes);
+int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes);
 /* Steps 3-8; to_aie may be NULL (then only the length goes in, and the
  * caller sends the image and then amdp_enc_req_run_tail). */
-int amdp_enc_req_run(amdp_buf *b, uint8_t mode, uint32_t id, uint32_t timeout,
+int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout,
 		     const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
 		     uint64_t from_aie_len);
-int amdp_enc_req_run_tail(amdp_buf *b, uint64_t from_aie_len);
-int amdp_enc_req_query(amdp_buf *b, uint32_t id);
-int amdp_enc_req_wait_th(amdp_buf *b, uint32_t id, uint32_t timeout_ms);
-int amdp_enc_req_run_graph(amdp_buf *b, uint32_t graph, uint32_t iterations);
-int amdp_enc_req_wait_graph(amdp_buf *b, uint32_t timeout_ms);
-int amdp_enc_req_set_timeout(amdp_buf *b, uint64_t seconds);
-int amdp_enc_req_get_timeout(amdp_buf *b);
-int amdp_enc_req_destroy(amdp_buf *b);
-int amdp_enc_req_update_port(amdp_buf *b, uint32_t graph, const char *port,
+int amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len);
+int amdp_enc_req_query(sbuf *b, uint32_t id);
+int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms);
+int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations);
+int amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms);
+int amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds);
+int amdp_enc_req_get_timeout(sbuf *b);
+int amdp_enc_req_destroy(sbuf *b);
+int amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
 			     const uint8_t raw[AMDP_RTP_RAW]);
-int amdp_enc_req_read_port(amdp_buf *b, uint32_t graph, const char *port, uint32_t size);
+int amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size);
 
 #endif /* AIETH_SERVER_AMD_PROTO_H */

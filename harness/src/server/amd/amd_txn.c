@@ -264,25 +264,25 @@ int amd_txn_query(amd_conn *c, uint32_t id)
 static int send_timeout(amd_conn *c, uint64_t rx_len)
 {
 	static const uint8_t zeros[65536];
-	amdp_buf tail = {0};
+	sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 	uint64_t left = rx_len;
 	int rc, first = 1;
 	if (amdp_enc_wait_th_head(&c->out, AMDP_ST_TIMEOUT, rx_len) ||
 	    amdp_enc_wait_th_tail(&tail, NULL, 4 * c->dec.geom.n) || c->out.oom || tail.oom) {
 		snprintf(c->why, sizeof c->why, "out of memory building a reply");
-		amdp_buf_reset(&c->out);
-		amdp_buf_free(&tail);
+		sb_reset(&c->out);
+		sb_free(&tail);
 		return -1;
 	}
 	do {
 		size_t k = left < sizeof zeros ? (size_t)left : sizeof zeros;
 		left -= k;
-		rc = amd_io_send(c, first ? c->out.p : NULL, first ? c->out.len : 0, zeros, k,
-				 left ? NULL : tail.p, left ? 0 : tail.len);
+		rc = amd_io_send(c, first ? c->out.u : NULL, first ? c->out.n : 0, zeros, k,
+				 left ? NULL : tail.u, left ? 0 : tail.n);
 		first = 0;
 	} while (!rc && left);
-	amdp_buf_reset(&c->out);
-	amdp_buf_free(&tail);
+	sb_reset(&c->out);
+	sb_free(&tail);
 	return rc;
 }
 
@@ -334,14 +334,14 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	}
 	pthread_mutex_unlock(&c->mu);
 	if (st == AMDP_ST_DONE && p->t) {
-		amdp_buf tail = {0};
+		sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 		rc = amdp_enc_wait_th_head(&c->out, AMDP_ST_DONE, p->rx_len) ||
 		     amdp_enc_wait_th_tail(&tail, p->t->wire.perf, 4 * c->dec.geom.n);
 		if (!rc)
-			rc = amd_io_send(c, c->out.p, c->out.len, p->t->rxbuf, (size_t)p->rx_len,
-					tail.p, tail.len);
-		amdp_buf_reset(&c->out);
-		amdp_buf_free(&tail);
+			rc = amd_io_send(c, c->out.u, c->out.n, p->t->rxbuf, (size_t)p->rx_len,
+					tail.u, tail.n);
+		sb_reset(&c->out);
+		sb_free(&tail);
 	} else {
 		rc = send_timeout(c, p->rx_len);
 	}

@@ -24,6 +24,7 @@
 
 #include "server/http/http_internal.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 #define CONN_LIMIT 64
 /* libmicrohttpd's memory per connection: its read buffer is half of it
@@ -466,7 +467,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
-		jstrict_quote(r->path, sizeof r->path, url);
+		aieth__quote_str(r->path, sizeof r->path, url);
 		client_text(c, r->client, sizeof r->client);
 		if (strlen(url) > 1024) {
 			http_reply_err(c, r, 404, NULL, "path: %zu bytes, the limit is 1024", strlen(url));

@@ -63,7 +63,7 @@ static void metric(sbuf *b, const char *name, const char *type, const char *help
 
 enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	srv_sess *p;
 	unsigned active = 0, queued = 0;
 	size_t i;
