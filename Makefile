@@ -217,7 +217,7 @@ $(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(STATIC)
 
 # th_package: the fixture generator (tests/data/package) is linked into its
 # tests and programs; only the XRT cross-check links Debian's XRT (libaieth
-# never does). XRT's pkg-config file is wrong (research/xrt.md §1).
+# never does). Debian 12's xrt.pc is wrong (prefix /usr//usr, links the hardware shim).
 PKG_FIX := tests/data/package/pkg_fixtures.c
 PKG_FIX_TESTS := $(filter $(O)/tests/test_xclbin_package $(O)/tests/test_xclbin_xrt,$(UNITS))
 XRT_CFLAGS := -isystem /usr/include/xrt
@@ -339,6 +339,7 @@ stress-check: all $(O)/tests/amd_client
 layers: lib
 	python3 scripts/check-layers.py --objects $(O)/obj
 	python3 scripts/check-spdx.py
+	python3 scripts/check-comments.py
 	@$(TEST_ENV) bash tests/layers/check_layers.sh
 
 # The cross build for the board, tested under qemu-user: its unit and

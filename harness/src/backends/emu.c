@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend_emu.c - the emulated board backend: graph models bound to the
+ * emu.c - the emulated board backend: graph models bound to the
  * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).
  */
 #include <stdio.h>
