@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * protocol.h - the host <-> PL DMA engine protocol of AMD's precompiled XSA
- * (research/anchor.md section 2). Everything a device backend sends or
- * receives is encoded here, so the emulated board consumes the exact words
- * and memory images a real board gets.
+ * (AMD's include/pl/test_harness.hpp; docs/protocol.md). Everything a
+ * device backend sends or receives is encoded here, so the emulated board
+ * consumes the exact words and memory images a real board gets.
  *
  * Kernel arguments: 0 cfg (uint64 x 8N+1), 1 perf (uint64 x 4N),
  * 2 to_aie_mem (TX image), 3 from_aie_mem (RX image).

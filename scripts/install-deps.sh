@@ -11,6 +11,7 @@ PKGS=(
   pkg-config
   clang                # second compiler, libFuzzer targets
   libclang-rt-14-dev   # clang's sanitizer and libFuzzer runtimes
+  clang-format         # make format, make format-check (.clang-format, tuned with version 14)
   libjson-c-dev        # board facts, constraints, test descriptions
   libcunit1-dev        # unit tests
   libarchive-dev       # th_package: reads the XSA (zip) and libadf.a (ar)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* model_load.c - open built-in and plugin graph models and validate them. */
+/* load.c - open built-in and plugin graph models and validate them. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * model_load.h - open a graph model for the emulated board (not installed):
+ * load.h - open a graph model for the emulated board (not installed):
  * a built-in by name or a plugin shared object by path, validated strictly
  * against the plugin ABI and the board before the emulator uses it.
  */

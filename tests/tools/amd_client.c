@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_client - a client of AMD's AI-Engine-Test-Harness TCP protocol,
- * written from the specification (research/amd-protocol.md) with the
+ * written from the specification (docs/amd-protocol.md) with the
  * codec's client side (server/amd/amd_proto.h), to drive th_server
  * --amd-listen in tests. Each scenario checks itself: exit 0 when every
  * check passed, 1 with a message naming the check otherwise.

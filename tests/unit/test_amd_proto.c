@@ -3,7 +3,7 @@
  * test_amd_proto.c - the codec of AMD's client/server protocol
  * (server/amd/amd_proto.c).
  *
- * The captured bytes of research/amd-protocol.md (sections 3, 4.1, 4.2, 7)
+ * Bytes captured from AMD's unmodified clients (handshake, requests, files)
  * are written out literally here, at the offsets the captures give, so a
  * wrong field order or width in the codec cannot be repeated by the test.
  * Every stream is decoded whole, one byte at a time and in random splits,

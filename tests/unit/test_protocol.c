@@ -3,7 +3,7 @@
  * test_protocol.c - the host <-> PL DMA protocol (pl_dma/protocol.c).
  *
  * Every expected word index, byte offset and size below was computed by
- * hand from research/anchor.md sections 2.2, 2.3, 2.6 and 2.7 and is
+ * hand from AMD's include/pl/test_harness.hpp (cfg, perf, PERF, FUNC) and is
  * written out literally, so a wrong layout formula in the code cannot be
  * repeated by the test.
  */
@@ -760,7 +760,7 @@ static void test_errors(void)
 
 /* ------------------------------------------------------------ filler */
 
-/* Parse a P(b) as printed in anchor.md 2.6: a 128-bit hex number, lane 7
+/* Parse a P(b) as docs/protocol.md section 6 prints it: 128-bit hex, lane 7
  * first, '_' between lanes; returns its little-endian bytes. */
 static void parse_mask(const char *s, uint8_t out[16])
 {
@@ -783,7 +783,7 @@ static void test_filler_table(void)
 		uint64_t b;
 		const char *p;
 	} table[] = {
-		/* anchor.md 2.6, verbatim */
+		/* docs/protocol.md section 6, verbatim */
 		{1, "0080_0040_0020_0010_0008_0004_0002_0001"},
 		{2, "0100_0080_0040_0020_0010_0008_0004_0002"},
 		{3, "0180_00c0_0060_0030_0018_000c_0006_0003"},

@@ -5,7 +5,7 @@
  * must accept every file th_package writes and read back our UUID and
  * VBNV. Debian's XRT aborts the process when it logs anything without
  * XILINX_XRT pointing at a directory whose lib/ holds its shim
- * (research/xrt.md §3, §8): the test builds that directory and also turns
+ * (XRT's core/common/module_loader.cpp): the test builds that directory and also turns
  * XRT's log off.
  */
 #include <dirent.h>

@@ -505,7 +505,7 @@ unsigned int xrtRunWaitFor(void *h, unsigned int timeout_ms)
 		return 6; /* ABORT, as XRT for a bad handle */
 	if (!strcmp(fault(), "hang") || !r->started)
 		for (;;)
-			nap(50); /* XRT's noop spins here too (research/xrt.md 8.3) */
+			nap(50); /* XRT 2.13's noop xclExecWait spins here too */
 	if (!strcmp(fault(), "vanish")) {
 		D.vanished = 1;
 		xrt_error("xclExecWait: No such device");

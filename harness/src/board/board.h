@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * board_internal.h - in-memory entry points of the board module (board.c),
+ * board.h - in-memory entry points of the board module (board.c),
  * for the fuzz targets and unit tests. Not installed.
  */
 #ifndef AIETH_BOARD_INTERNAL_H

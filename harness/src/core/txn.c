@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * txn.c - transactions: validation (fixing the defects of AMD's host code,
- * research/anchor.md 8.2), encoding, pipelined submission and waiting,
+ * docs/protocol.md section 7), encoding, pipelined submission and waiting,
  * status and per-channel result queries.
  */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libadf.c - the compiled graph: libadf.a (ar, via libarchive) or an
- * aiecompiler Work/ directory (research/xclbin.md §4). CDO names follow
+ * aiecompiler Work/ directory (v++ --aie.workdir, UG1076). CDO names follow
  * aiecompiler: aie.cdo.<stage>.bin (older: aie_cdo_<stage>.bin), and
  * sections .aie.cdo.<stage>.bin inside ELF members. Archive members are
  * streamed to files, never held whole in memory (the ELFs CDO can be tens

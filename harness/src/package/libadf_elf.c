@@ -2,7 +2,7 @@
 /*
  * libadf_elf.c - the section table of an ELF object (32 or 64 bit, either
  * byte order). libadf.a's hw.o and sw.o are ELF containers whose named
- * sections hold the AIE CDOs (research/xclbin.md §4); only names, offsets
+ * sections hold the AIE CDOs (.aie.cdo.<stage>.bin); only names, offsets
  * and sizes are needed, so nothing else of ELF is interpreted.
  */
 #include <stdlib.h>

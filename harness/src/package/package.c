@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xclbin_package.c - aieth_package: XSA + compiled graph -> AIE-only
+ * package.c - aieth_package: XSA + compiled graph -> AIE-only
  * xclbin, the open replacement of `v++ -p ... --package.defer_aie_run`
- * with package.generateAiePdi=1 (research/xclbin.md §2.1-2.2).
+ * with package.generateAiePdi=1 (AMD's cfg/package_aie_only.cfg; UG1076).
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdi.c - PDI facts and the bootgen step (research/xclbin.md §2.2: the AIE
+ * pdi.c - PDI facts and the bootgen step (UG1076, UG1283 bootgen: the AIE
  * PDI is a bootgen image of the aiecompiler's CDOs; with deferred AIE
  * start the core-enable CDO is left out by the caller). The rules a PDI
  * and a CDO header must meet live in xclbin/xclbin_pdi.c, where th_package

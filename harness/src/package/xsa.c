@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * xsa.c - the XSA (zip) reader. An XSA always holds xsa.json, xsa.xml and
- * sysdef.xml (research/xclbin.md §3); a Versal XSA also holds the device
+ * sysdef.xml (UG1400; PYNQ reads the same); a Versal XSA also holds the device
  * image (.pdi) whose Image Header Table carries the device IDCODE that the
  * AIE PDI must repeat. Only what the packager needs is read; other members
  * are skipped without being decompressed.
@@ -113,7 +113,7 @@ static int scan_pdi(struct archive *a, const char *what, const char *member, aie
 }
 
 /* A string value under one of the keys, at the top level or one level
- * down (the layout of xsa.json is not documented: research/xclbin.md §3). */
+ * down (AMD does not document the layout of xsa.json). */
 static const char *pick(struct json_object *root, const char *const *keys)
 {
 	struct json_object *v;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/run_internal.h - what the runner's files share (not installed):
+ * runner/run_internal.h - what the runner's files share (not installed):
  * runner.c runs a description (the device, graphs, transactions, the
  * report's test); run_ctx.c records its errors and exit code; run_data.c
  * opens, streams and checks each channel's data; run_results.c turns a

@@ -2,7 +2,7 @@
 /*
  * aie_metadata.c - reading aie_control_config.json (the AIE_METADATA
  * section): graphs and PLIOs, with the keys XRT's edge parser reads
- * (research/xclbin.md §2.5). XRT reads the file with boost property_tree,
+ * (XRT's core/edge/common/aie_parser.cpp). XRT reads it with boost property_tree,
  * so numbers may be written as strings and collections as objects or
  * arrays; this reader accepts the same, and names the JSON path of any
  * value it cannot use. Keys it does not know are left alone (the real file

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * aie_metadata_check.c - a graph's PLIOs against a board (the PLIO rules of
- * the precompiled XSA: anchor.md §4.1-4.3), and the whole-file check
+ * the precompiled XSA: AMD's include/aie/test_harness_port_name.hpp and
+ * cfg/<board>_aie_constraints.json), and the whole-file check
  * behind `th_package check`.
  */
 #include <stdarg.h>
@@ -54,7 +55,7 @@ static int parse_plio_name(const char *n, unsigned *nn, aieth_dir *dir)
 }
 
 /* The board file's aie_hw_gen; for a board file without it the values XRT
- * uses for the first two generations (research/xclbin.md §2.5); 0 = not
+ * uses for the first two generations (hw_gen in aie_parser.cpp); 0 = not
  * known. */
 static uint32_t expected_hw_gen(const aieth_board_info *in)
 {
@@ -162,7 +163,7 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 	n = aieth_xclbin_num_problems(x);
 	for (i = 0; i < n; i++)
 		say(&s, "%s", aieth_xclbin_problem(x, i));
-	/* AIE-only rules (research/xclbin.md §1.9, §2.2) */
+	/* AIE-only rules (how zocl loads an xclbin with an action mask) */
 	if (h->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
 		say(&s, "%s: m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found "
 		    "0x%04x", x->path, (unsigned)h->action_mask);

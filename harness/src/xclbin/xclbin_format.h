@@ -2,7 +2,7 @@
 /*
  * xclbin_format.h - the byte layout of an xclbin (axlf) file, as offsets,
  * so reader and writer never depend on a compiler's struct layout.
- * Facts: research/xclbin.md §1.1-1.3, §1.7 (all little-endian).
+ * Facts: XRT's src/runtime_src/core/include/xclbin.h (all little-endian).
  */
 #ifndef AIETH_XCLBIN_FORMAT_H
 #define AIETH_XCLBIN_FORMAT_H

@@ -7,7 +7,7 @@
 #include "util/error.h"
 #include "xclbin/xclbin_format.h"
 
-/* Index = kind number (research/xclbin.md §1.6). */
+/* Index = kind number (enum axlf_section_kind, XRT's xclbin.h). */
 static const char *const kinds[XB_KIND_MAX + 1] = {
 	"BITSTREAM", "CLEARING_BITSTREAM", "EMBEDDED_METADATA", "FIRMWARE", "DEBUG_DATA",
 	"SCHED_FIRMWARE", "MEM_TOPOLOGY", "CONNECTIVITY", "IP_LAYOUT", "DEBUG_IP_LAYOUT",

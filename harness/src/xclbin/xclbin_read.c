@@ -2,7 +2,7 @@
 /*
  * xclbin_read.c - the strict xclbin reader. Only the header and the
  * section table are read at open; payloads are read on demand. Every rule
- * of research/xclbin.md §1.5, §1.7 and §1.9 that XRT or zocl relies on is
+ * of the format (XRT's xclbin.h, zocl's zocl_xclbin.c) that XRT or zocl relies on is
  * checked here, because Debian's XRT checks only the magic.
  */
 #include <errno.h>
@@ -133,7 +133,7 @@ typedef struct {
 	const char *count_name;
 } array_rule;
 
-/* research/xclbin.md §1.7: zocl and xclbinutil require these exact sizes. */
+/* zocl and xclbinutil require these exact sizes (header + count x element). */
 static const array_rule array_rules[] = {
 	{XB_KIND_MEM_TOPOLOGY, 8, 4, 1, 40, "m_count"},
 	{XB_KIND_GROUP_TOPOLOGY, 8, 4, 1, 40, "m_count"},

@@ -2,7 +2,7 @@
 /*
  * xclbin_write.h - the xclbin writer: header, section table, payloads on
  * 8-byte boundaries with zero padding, m_length = file size (the layout
- * xclbinutil writes, research/xclbin.md §1.4, without the mirror blob).
+ * xclbinutil writes, XRT's XclBinClass.cxx, without the mirror blob).
  * File payloads are streamed, never loaded whole. Not installed.
  */
 #ifndef AIETH_XCLBIN_WRITE_H

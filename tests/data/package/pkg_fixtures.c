@@ -445,7 +445,7 @@ int pf_write_workdir(const char *dir, const pf_graph *g)
 /* ------------------------------------------------------------- XSA */
 
 /* A partial PDI header: width detection words, then an Image Header Table
- * whose IDCODE is the device's (research/xclbin.md §2.2 layout). */
+ * whose IDCODE is the device's (layout: XRT's aie-pdi-transform load_pdi.h). */
 static void fake_pdi(uint8_t b[0x90], uint32_t id, uint32_t ext)
 {
 	uint8_t *t = b + 0x10;

@@ -58,7 +58,7 @@ char *pf_control_config(const pf_graph *g);
 int pf_write_libadf(const char *path, const pf_graph *g);
 int pf_write_workdir(const char *dir, const pf_graph *g);
 int pf_write_xsa(const char *path, const pf_xsa *x);
-/* A VCK190 / board default: IDCODE of the XC VC1902 (research/xclbin.md §2.2). */
+/* A VCK190 / board default: IDCODE of the XC VC1902 (package.idCode, UG1076). */
 #define PF_IDCODE_VC1902 0x14ca8093u
 /* The fixture XSAs' IDCODE for a board whose board file states none
  * (VEK280, VEK385: their real codes are not known here); no real device's. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend_xrt.c - a real board through XRT's C API (docs/on-board.md).
+ * xrt_backend.c - a real board through XRT's C API (docs/on-board.md).
  *
  * This side never loads XRT: a child process (xrt_child.c) owns every XRT
  * handle and serves requests over a socket (xrt_proto.h); here every call

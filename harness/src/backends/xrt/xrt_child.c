@@ -6,7 +6,7 @@
  * its C API aborts the process on some errors; here that only takes this
  * process down, and the parent's watchdog reports it.
  *
- * The call sequence follows AMD's host code (research/anchor.md 3.5): open
+ * The call sequence follows AMD's host code (fastXM, test_harness_fastxm.hpp): open
  * the device, load the PL xclbin then the AIE xclbin, open the PL kernel
  * (exclusive: its registers are needed for the soft reset) and the graphs,
  * reset the graphs, soft-reset the kernel (CTRL bit 8, polled until clear).

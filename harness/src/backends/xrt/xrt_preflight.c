@@ -16,7 +16,7 @@
 #include "util/error.h"
 
 /* XRT loads its shim from $XILINX_XRT/lib/<shim>.so.2 and aborts the
- * process (std::terminate) when that fails (research/xrt.md section 3). */
+ * process (std::terminate) when that fails (XRT's core/common/module_loader.cpp). */
 static int check_env(void)
 {
 	const char *root = getenv("XILINX_XRT"), *mode = getenv("XCL_EMULATION_MODE");

@@ -4,7 +4,7 @@
  * amd_proto.c: the requests, the manager that becomes a session in the
  * shared queue, graph calls, the file return, the end. Transactions are
  * amd_txn.c's, socket I/O amd_io.c's. Where AMD's server fails
- * (research/amd-protocol.md §12) this does what that section says, and a
+ * (docs/amd-protocol.md, "Where we differ") this does better, and a
  * correct client sees the same bytes:
  * - replies go in one sendmsg each (MSG_NOSIGNAL, TCP_NODELAY); bulk data
  *   is received straight into place (the TX image into its srv_txn; the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_listen.c - th_server's second listener: AMD's TCP protocol
- * (docs/server.md "AMD's clients", research/amd-protocol.md). The accept
+ * (docs/server.md "AMD's clients", docs/amd-protocol.md). The accept
  * loop runs in its own thread and polls so that a stop is noticed; each
  * connection gets a thread (amd_conn.c), at most AMD_CONNS_MAX at once.
  * The protocol has no authentication: an address that is not loopback

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_proto.c - the codec of AMD's client/server wire protocol
- * (amd_proto.h; research/amd-protocol.md sections 1, 3, 4, 5, 7, 9, 12).
+ * (amd_proto.h; docs/amd-protocol.md; AMD's include/ps/test_harness_*.hpp).
  *
  * The decoder reads one primitive at a time (u8, u32, u64 or a run of
  * bytes); when one is complete, on_field() looks at the state (what was

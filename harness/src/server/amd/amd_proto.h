@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_proto.h - the codec of AMD's AI-Engine-Test-Harness client/server
- * wire protocol (research/amd-protocol.md; docs/amd-protocol.md says what
- * it accepts). Internal to the library, not installed.
+ * wire protocol (AMD's include/ps/test_harness_sockets.hpp;
+ * docs/amd-protocol.md says what it accepts). Internal to the library, not installed.
  *
  * Both directions, both sides:
  * - an incremental decoder (amdp_dec) fed bytes in pieces of any size (one
