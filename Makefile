@@ -335,7 +335,7 @@ STAGE = @bash scripts/stage.sh $(STAGES)
 test:
 	@mkdir -p $(O) && bash scripts/stage.sh --begin $(STAGES)
 	$(STAGE) "check (gcc)" $(MAKE) check
-	$(STAGE) "layers, SPDX" $(MAKE) layers
+	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check
 	$(STAGE) "ABI (symbols, layouts, abidiff)" $(MAKE) abi
 	$(STAGE) "unit tests (clang)" $(MAKE) O=build-clang CC=clang all unit
 	$(STAGE) "check (ASan+UBSan)" $(MAKE) O=build-asan SAN=1 check
@@ -382,8 +382,8 @@ abi abi-update: lib $(ABI_LAYOUTS)
 	$(Q)python3 scripts/abi.py $(if $(filter abi,$@),check,update) $(O)
 
 # The C code as .clang-format says (scripts/check-format.sh: every .c and .h
-# of harness/, host/, pl_dma/, tests/, examples/ and python/). Not part of
-# make test yet: the tree is formatted first, in one commit of its own.
+# of harness/, host/, pl_dma/, tests/, examples/ and python/); format-check is
+# a stage of make test.
 format:
 	bash scripts/check-format.sh --fix
 

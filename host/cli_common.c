@@ -27,8 +27,8 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 			char c = path[i];
 			path[i] = '\0';
 			if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-				snprintf(err, errlen, "output directory %s: cannot create %s: %s", dir,
-					 path, strerror(errno));
+				snprintf(err, errlen, "output directory %s: cannot create %s: %s",
+					 dir, path, strerror(errno));
 				return -1;
 			}
 			path[i] = c;
@@ -41,7 +41,8 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 	}
 	f = fopen(probe, "w");
 	if (!f) {
-		snprintf(err, errlen, "output directory %s is not writable: %s", dir, strerror(errno));
+		snprintf(err, errlen, "output directory %s is not writable: %s", dir,
+			 strerror(errno));
 		return -1;
 	}
 	fclose(f);
@@ -85,7 +86,8 @@ static int check_folder(const char *what, const char *path, char *err, unsigned 
 		e = errno;
 	unlink(probe);
 	if (e) {
-		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what, path, dir, strerror(e));
+		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what, path, dir,
+			 strerror(e));
 		return -1;
 	}
 	return 0;
@@ -155,8 +157,8 @@ int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
 		}
 		if (flock(fd, LOCK_EX) != 0) {
 			int e = errno;
-			snprintf(err, errlen, "output directory %s: waiting for the lock %s: %s", dir,
-				 path, strerror(e));
+			snprintf(err, errlen, "output directory %s: waiting for the lock %s: %s",
+				 dir, path, strerror(e));
 			close(fd);
 			errno = e;
 			return -1;
@@ -164,8 +166,8 @@ int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
 	}
 	n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
-		snprintf(err, errlen, "output directory %s: cannot write the lock %s: %s", dir, path,
-			 strerror(errno));
+		snprintf(err, errlen, "output directory %s: cannot write the lock %s: %s", dir,
+			 path, strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -271,8 +271,10 @@ static void backends_help(char *out, size_t size)
 	for (i = 0; i < n && tl < sizeof text; i++) {
 		name = aieth_backend_name(i);
 		tl += (size_t)snprintf(text + tl, sizeof text - tl, "%s%s (%s%s)",
-				       !i ? "" : i + 1 == n ? " or " : ", ", name,
-				       aieth_backend_description(i),
+				       !i           ? ""
+				       : i + 1 == n ? " or "
+						    : ", ",
+				       name, aieth_backend_description(i),
 				       i ? "" : ", the default unless the description names one");
 	}
 	if (tl >= sizeof text)
@@ -281,7 +283,8 @@ static void backends_help(char *out, size_t size)
 	col = (int)len;
 	for (tok = text; *tok;) {
 		size_t w = strcspn(tok, " ");
-		snprintf(word, sizeof word, "%.*s", (int)(w < sizeof word ? w : sizeof word - 1), tok);
+		snprintf(word, sizeof word, "%.*s", (int)(w < sizeof word ? w : sizeof word - 1),
+			 tok);
 		help_word(out, size, &len, &col, word);
 		tok += w;
 		tok += strspn(tok, " ");
@@ -419,7 +422,8 @@ static void visual_line(const visual_paths *v)
 	char line[13000];
 	int n = 0;
 	if (strcmp(v->html, "none"))
-		n += snprintf(line + n, sizeof line - (size_t)n, "%shtml: %s", n ? ", " : "", v->html);
+		n += snprintf(line + n, sizeof line - (size_t)n, "%shtml: %s", n ? ", " : "",
+			      v->html);
 	if (strcmp(v->charts, "none"))
 		n += snprintf(line + n, sizeof line - (size_t)n, "%scharts: %s/", n ? ", " : "",
 			      v->charts);
@@ -436,7 +440,8 @@ static void visual_line(const visual_paths *v)
 static void print_upload_log(char *log)
 {
 	char *line, *save = NULL;
-	for (line = log ? strtok_r(log, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+	for (line = log ? strtok_r(log, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
 		fprintf(stderr, "run_test: %s\n", line);
 	free(log);
 }
@@ -477,8 +482,10 @@ static void upload_results(aieth_report *r, const char *const *urls, size_t n,
 	rc = aieth_upload_report(r, urls, n, uo, &log);
 	cli_cancel_armed = 0;
 	if (cli_cancel)
-		fprintf(stderr, "run_test: uploads stopped by %s: what was not sent is in the "
-			"spool (run_test --flush-spool sends it)\n", signame(cli_cancel));
+		fprintf(stderr,
+			"run_test: uploads stopped by %s: what was not sent is in the "
+			"spool (run_test --flush-spool sends it)\n",
+			signame(cli_cancel));
 	if (rc) {
 		print_upload_log(log);
 		fprintf(stderr, "run_test: upload: %s\n", aieth_error_message());
@@ -575,9 +582,10 @@ int main(int argc, char **argv)
 			v = strtoull(optarg, &end, 10);
 			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno ||
 			    v > 4294967295ull)
-				return usage_error("--timeout: expected milliseconds 0..4294967295 (0: "
-						   "no limit), got",
-						   optarg);
+				return usage_error(
+					"--timeout: expected milliseconds 0..4294967295 (0: "
+					"no limit), got",
+					optarg);
 			o.timeout_ms = (uint32_t)v;
 			o.no_timeout = v == 0;
 			break;
@@ -611,9 +619,10 @@ int main(int argc, char **argv)
 			unsigned long v;
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno || v < 1 ||
-			    v > 3600)
-				return usage_error("--upload-timeout: expected seconds 1..3600, got", optarg);
+			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno ||
+			    v < 1 || v > 3600)
+				return usage_error(
+					"--upload-timeout: expected seconds 1..3600, got", optarg);
 			uo.timeout_s = (uint32_t)v;
 			break;
 		}
@@ -621,8 +630,8 @@ int main(int argc, char **argv)
 		case 20: {
 			unsigned long long v;
 			if (parse_count(optarg, 1, 86400, &v))
-				return usage_error("--queue-timeout: expected seconds 1..86400, got",
-						   optarg);
+				return usage_error(
+					"--queue-timeout: expected seconds 1..86400, got", optarg);
 			remote.queue_timeout_s = (uint32_t)v;
 			break;
 		}
@@ -639,7 +648,8 @@ int main(int argc, char **argv)
 		case 41:
 			if (cli_parse_pct(optarg, &max_reg))
 				return usage_error("--max-regression: expected percent 0..1000000, "
-						   "got", optarg);
+						   "got",
+						   optarg);
 			break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
@@ -664,7 +674,8 @@ int main(int argc, char **argv)
 	/* never recorded, never sent: a password in the URL would land in
 	 * report.json, report.html and the uploads */
 	if (remote.server && url_has_userinfo(remote.server)) {
-		fprintf(stderr, "run_test: %s: a URL with user:password@ (not repeated here) is "
+		fprintf(stderr,
+			"run_test: %s: a URL with user:password@ (not repeated here) is "
 			"refused: it would land in the reports and uploads; th_server takes a "
 			"bearer token (--token-file FILE, or $AIETH_TOKEN)\n",
 			remote.server == getenv("AIETH_SERVER") ? "$AIETH_SERVER" : "--server");
@@ -675,7 +686,8 @@ int main(int argc, char **argv)
 		FILE *f = fopen(token_file, "r");
 		size_t n, b = 0;
 		if (!f) {
-			fprintf(stderr, "run_test: --token-file %s: %s\n", token_file, strerror(errno));
+			fprintf(stderr, "run_test: --token-file %s: %s\n", token_file,
+				strerror(errno));
 			return AIETH_EXIT_INPUT;
 		}
 		n = fread(token, 1, sizeof token - 1, f);
@@ -687,8 +699,10 @@ int main(int argc, char **argv)
 		while (token[b] == ' ' || token[b] == '\t')
 			b++;
 		if (n == b || n == sizeof token - 1 || strpbrk(token + b, " \t\r\n")) {
-			fprintf(stderr, "run_test: --token-file %s: one token of 1..256 bytes without "
-				"spaces is needed\n", token_file);
+			fprintf(stderr,
+				"run_test: --token-file %s: one token of 1..256 bytes without "
+				"spaces is needed\n",
+				token_file);
 			return AIETH_EXIT_INPUT;
 		}
 		remote.token = token + b;
@@ -717,8 +731,10 @@ int main(int argc, char **argv)
 	}
 	/* every destination is checked before anything runs */
 	if (cli_check_output("--report", report_path, err, sizeof err) ||
-	    (strcmp(junit_path, "none") && cli_check_output("--junit", junit_path, err, sizeof err)) ||
-	    (farm_tap && strcmp(farm_tap, "-") && cli_check_output("--tap", farm_tap, err, sizeof err))) {
+	    (strcmp(junit_path, "none") &&
+	     cli_check_output("--junit", junit_path, err, sizeof err)) ||
+	    (farm_tap && strcmp(farm_tap, "-") &&
+	     cli_check_output("--tap", farm_tap, err, sizeof err))) {
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
@@ -811,7 +827,8 @@ int main(int argc, char **argv)
 	if (nuploads || flush_spool)
 		upload_results(r, uploads, nuploads, &uo, report_path);
 	if (code > AIETH_EXIT_SIGNAL)
-		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128), code);
+		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128),
+			code);
 	aieth_report_free(r);
 	aieth_report_free(base);
 	return code;

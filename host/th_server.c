@@ -161,11 +161,38 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 
 int main(int argc, char **argv)
 {
-	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
-	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
-	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP, O_MODEL_DIR,
-	       O_HTIMEOUT, O_PERADDR, O_MAXSESS };
+	enum {
+		O_LISTEN = 256,
+		O_TOKENS,
+		O_INSECURE,
+		O_BACKEND,
+		O_BOARD,
+		O_DATA,
+		O_IDLE,
+		O_QUEUE,
+		O_WAIT,
+		O_JSON,
+		O_HELP,
+		O_VERSION,
+		O_CERT,
+		O_KEY,
+		O_MEM,
+		O_CACHE,
+		O_MAXX,
+		O_XCACHE,
+		O_AMD,
+		O_MODEL,
+		O_RATE,
+		O_CTIMEOUT,
+		O_RESET,
+		O_RESET_TO,
+		O_WORK,
+		O_AMD_SETUP,
+		O_MODEL_DIR,
+		O_HTIMEOUT,
+		O_PERADDR,
+		O_MAXSESS
+	};
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -248,22 +275,26 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			break;
 		case O_XCACHE:
-			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24, &o.xclbin_cache_mib))
+			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24,
+				      &o.xclbin_cache_mib))
 				return EX_USAGE;
 			break;
 		case O_AMD: o.amd_listen = optarg; break;
 		case O_MODEL:
 			if (nmodels == sizeof models / sizeof models[0])
-				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
+				return usage_error("--graph-model %s: at most 64 are allowed",
+						   optarg);
 			models[nmodels++] = optarg;
 			break;
 		case O_AMD_SETUP:
-			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600, &o.amd_setup_timeout_s))
+			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600,
+				      &o.amd_setup_timeout_s))
 				return EX_USAGE;
 			break;
 		case O_MODEL_DIR:
 			if (nmodel_dirs == sizeof model_dirs / sizeof model_dirs[0])
-				return usage_error("--model-dir %s: at most 16 are allowed", optarg);
+				return usage_error("--model-dir %s: at most 16 are allowed",
+						   optarg);
 			model_dirs[nmodel_dirs++] = optarg;
 			break;
 		case O_RATE:
@@ -307,7 +338,7 @@ int main(int argc, char **argv)
 		return usage_error("unexpected argument: %s", argv[optind]);
 	if (!o.listen && !o.amd_listen)
 		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443), or "
-				   "--amd-listen ADDR:PORT");
+					 "--amd-listen ADDR:PORT");
 	o.graph_models = models;
 	o.num_graph_models = nmodels;
 	o.model_dirs = model_dirs;
@@ -328,15 +359,15 @@ int main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
 		return rc == AIETH_EINVAL || rc == AIETH_EPARSE || rc == AIETH_ENOTFOUND ? EX_USAGE
-											   : EX_INFRA;
+											 : EX_INFRA;
 	}
 	if (o.listen) {
 		/* the address as given, the port as bound (for --listen ...:0) */
 		const char *colon = strrchr(o.listen, ':');
 		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
 		       (int)(colon - o.listen), o.listen, (unsigned)aieth_server_port(srv),
-		       o.tls_cert ? "https" : "http",
-		       o.backend ? o.backend : "emu", o.token_file ? ", tokens from " : ", no tokens",
+		       o.tls_cert ? "https" : "http", o.backend ? o.backend : "emu",
+		       o.token_file ? ", tokens from " : ", no tokens",
 		       o.token_file ? o.token_file : "");
 		fflush(stdout);
 	}
@@ -355,7 +386,8 @@ int main(int argc, char **argv)
 			reload_signal = 0;
 			if (aieth_server_reload_tokens(srv, &n))
 				printf("th_server: SIGHUP: token file not reloaded, the tokens in "
-				       "use stay: %s\n", aieth_error_message());
+				       "use stay: %s\n",
+				       aieth_error_message());
 			else
 				printf("th_server: SIGHUP: token file %s reloaded: %zu tokens\n",
 				       o.token_file, n);

@@ -41,15 +41,12 @@ static int adder_compute(void *ctx, uint64_t first, uint64_t count, const uint8_
 	return 0;
 }
 
-static void adder_destroy(void *ctx)
-{
-	free(ctx);
-}
+static void adder_destroy(void *ctx) { free(ctx); }
 
 static int create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	static const char *const keys[] = {"in0", "in1", "out", "window_bytes",
-					   "cycles_per_iteration", "latency", NULL};
+	static const char *const keys[] = {
+		"in0", "in1", "out", "window_bytes", "cycles_per_iteration", "latency", NULL};
 	struct json_object *obj = NULL;
 	char in0[32], in1[32], outp[32];
 	uint32_t n0, n1, no;
@@ -74,14 +71,15 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		rc = aieth__mparam_plio(M, obj, "out", env, AIETH_MPARAM_PLIO_FROM_AIE, outp, &no);
 	if (!rc && n0 == n1)
 		rc = aieth__fail(AIETH_EINVAL,
-				M ": params.in1: \"%s\" is also params.in0; the two inputs must be"
-				" different PLIOs", in1);
+				 M ": params.in1: \"%s\" is also params.in0; the two inputs must be"
+				   " different PLIOs",
+				 in1);
 	if (!rc)
 		rc = aieth__mparam_window(M, obj, "window_bytes", &window);
 	cycles = window / 16;
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
-				      &cycles);
+				       &cycles);
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
 	json_object_put(obj);

@@ -201,8 +201,8 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 		*cp_out = cpbest;
 	if (cache)
 		printf("%-28s package %7.3f s (bootgen not run; cache lookup %6.3f s, the entry's "
-		       "hash checked in the copy)  cp %6.3f s\n", label, best.wall, best.cache,
-		       cpbest);
+		       "hash checked in the copy)  cp %6.3f s\n",
+		       label, best.wall, best.cache, cpbest);
 	else
 		printf("%-28s package %7.3f s (bootgen %6.3f s, packager %6.3f s)  cp %6.3f s\n",
 		       label, best.wall, best.bootgen, best.wall - best.bootgen, cpbest);
@@ -272,8 +272,9 @@ int main(int argc, char **argv)
 	/* th_package's own part of a cold run: all but bootgen */
 	if (!rc)
 		printf("%-28s th_package's own part of the cold run: %.3f s (cold %.3f s - bootgen "
-		       "%.3f s), ratio / cp: %.1f\n", "", cold.wall - cold.bootgen, cold.wall,
-		       cold.bootgen, (cold.wall - cold.bootgen) / cold_cp);
+		       "%.3f s), ratio / cp: %.1f\n",
+		       "", cold.wall - cold.bootgen, cold.wall, cold.bootgen,
+		       (cold.wall - cold.bootgen) / cold_cp);
 	/* the same graph again with the PDI cache warm (docs/packaging.md) */
 	rc |= bench_one(b, dir, xsa, plain, "CDO members, warm PDI cache", NULL, cache, rounds,
 			NULL, NULL);

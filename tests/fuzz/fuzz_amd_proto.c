@@ -41,7 +41,9 @@ static void roundtrip(const amdp_geom *g, const amdp_msg *m)
 	case AMDP_Q_UPDATE_PORT:
 		r = amdp_enc_req_update_port(&b, m->graph_index, m->port, m->rtp_raw);
 		break;
-	case AMDP_Q_READ_PORT: r = amdp_enc_req_read_port(&b, m->graph_index, m->port, m->rtp_size); break;
+	case AMDP_Q_READ_PORT:
+		r = amdp_enc_req_read_port(&b, m->graph_index, m->port, m->rtp_size);
+		break;
 	default: return;
 	}
 	CHECK(r == 0);

@@ -63,8 +63,10 @@ static void txn_case(struct json_object *o, uint32_t n)
 		const aieth_dev_chan *c = &chans[i];
 		CHECK(c->connected == 0 || c->connected == 1);
 		for (k = 0; k < 4; k++) {
-			uint64_t v = k == 0 ? c->moved_bytes : k == 1 ? c->stalled_since
-						  : k == 2 ? c->first_cycle : c->last_cycle;
+			uint64_t v = k == 0   ? c->moved_bytes
+				     : k == 1 ? c->stalled_since
+				     : k == 2 ? c->first_cycle
+					      : c->last_cycle;
 			CHECK(v < ((uint64_t)1 << 63));
 		}
 	}
@@ -80,15 +82,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
 		return 0;
 	switch (data[0] % 4) {
-	case 0:
-		txn_case(o, n);
-		break;
+	case 0: txn_case(o, n); break;
 	case 1: {
 		const char *st = NULL, *why = NULL;
 		uint32_t pos = 0;
 		if (!rmr_session_state("http://x", o, &st, &pos, &why))
-			CHECK(!strcmp(st, "queued") || !strcmp(st, "active") || !strcmp(st, "ended") ||
-			      !strcmp(st, "expired"));
+			CHECK(!strcmp(st, "queued") || !strcmp(st, "active") ||
+			      !strcmp(st, "ended") || !strcmp(st, "expired"));
 		break;
 	}
 	case 2: {
@@ -98,8 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK((complete == 0 || complete == 1) && done < ((uint64_t)1 << 63));
 		break;
 	}
-	default:
-		(void)rmr_health("http://x", o);
+	default: (void)rmr_health("http://x", o);
 	}
 	json_object_put(o);
 	return 0;

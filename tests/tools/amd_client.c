@@ -80,7 +80,12 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-#define CHECK(cond, ...) do { checks++; if (!(cond)) die(__VA_ARGS__); } while (0)
+#define CHECK(cond, ...)                  \
+	do {                              \
+		checks++;                 \
+		if (!(cond))              \
+			die(__VA_ARGS__); \
+	} while (0)
 
 /* ------------------------------------------------------ the connection */
 
@@ -95,7 +100,7 @@ typedef struct {
 	uint64_t from_len;
 	uint32_t nfiles;
 	uint8_t *file[AMDP_MAX_FILES];
-	int discard;                 /* from_aie is read and dropped (its length kept) */
+	int discard; /* from_aie is read and dropped (its length kept) */
 } conn;
 
 static void conn_open(conn *c, int port)
@@ -253,8 +258,8 @@ static void manager(conn *c, const char *device, uint32_t ngraphs)
 
 typedef struct {
 	pld_txn w;
-	uint8_t *tx, *rx;            /* flat images as AMD's protocol carries them */
-	uint8_t *data[3];            /* in0, in1, out */
+	uint8_t *tx, *rx; /* flat images as AMD's protocol carries them */
+	uint8_t *data[3]; /* in0, in1, out */
 	uint64_t *perf;
 } txn;
 
@@ -349,8 +354,8 @@ static void fetch(conn *c, txn *t, uint32_t id, int poll_first)
 	m = reply(c, AMDP_R_WAIT_TH);
 	CHECK(m->status == AMDP_ST_DONE, "transaction %u: status %u, expected DONE (4)", id,
 	      m->status);
-	CHECK(c->from_len == t->w.rx.size, "transaction %u: from_aie %llu bytes, expected %llu",
-	      id, (unsigned long long)c->from_len, (unsigned long long)t->w.rx.size);
+	CHECK(c->from_len == t->w.rx.size, "transaction %u: from_aie %llu bytes, expected %llu", id,
+	      (unsigned long long)c->from_len, (unsigned long long)t->w.rx.size);
 	CHECK(memcmp(c->from_aie, t->rx, (size_t)c->from_len) == 0,
 	      "transaction %u: from_aie differs from the local run", id);
 	CHECK(m->nperf == 4 * N36, "transaction %u: %u perf words", id, m->nperf);
@@ -522,7 +527,7 @@ static int full(int port, const char *model, const char *dir)
 				save_file(dir, m->file[k], c.file[k], m->file_len[k]);
 			if (!strcmp(m->file[k], "xrt.ini")) {
 				CHECK(m->file_len[k] == strlen(INI) &&
-				      !memcmp(c.file[k], INI, strlen(INI)),
+					      !memcmp(c.file[k], INI, strlen(INI)),
 				      "the returned xrt.ini differs from the one sent");
 				found = 1;
 			}
@@ -561,7 +566,7 @@ static int memory(int port)
 	conn_open(&c, port);
 	hello(&c, 0);
 	manager(&c, "vck190", 1);
-	txn_make(&big, 1, 1);    /* PERF: 2 x 2.25 MiB of images */
+	txn_make(&big, 1, 1); /* PERF: 2 x 2.25 MiB of images */
 	send_run(&c, &big, 0, 0);
 	printf("amd_client: a PERF transaction past --max-memory: accepted = 0\n");
 	/* the session goes on: a small one runs */
@@ -603,7 +608,7 @@ static int hold(int port, const char *file)
 	printf("amd_client: holding the device\n");
 	fflush(stdout);
 	for (i = 0; i < 300 && access(file, F_OK); i++) {
-		get_timeout(&c);     /* a request now and then keeps the session */
+		get_timeout(&c); /* a request now and then keeps the session */
 		usleep(100000);
 	}
 	amdp_enc_req_destroy(&c.b);
@@ -628,7 +633,7 @@ static int stuck(int port, const char *what)
 		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "not accepted");
 		amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
 				 t.w.rx.size);
-		c.b.n /= 2;        /* half of the TX image */
+		c.b.n /= 2; /* half of the TX image */
 		conn_send(&c);
 	} else if (!strcmp(what, "download")) {
 		/* a PERF result (2.25 MiB) asked for and never read */
@@ -691,13 +696,16 @@ static int slowwait(int port)
 		m = reply(&c, AMDP_R_WAIT_TH);
 		if (id == 7) {
 			static const uint8_t z[16];
-			CHECK(m->status == AMDP_ST_TIMEOUT, "a 200 ms wait on a 1.5 s transaction: "
-			      "status %u, expected TIMEOUT (3)", m->status);
+			CHECK(m->status == AMDP_ST_TIMEOUT,
+			      "a 200 ms wait on a 1.5 s transaction: "
+			      "status %u, expected TIMEOUT (3)",
+			      m->status);
 			CHECK(c.from_len == 16 && !memcmp(c.from_aie, z, 16),
 			      "TIMEOUT: from_aie is not 16 zero bytes");
 			CHECK(query(&c, id) == AMDP_ST_DONE, "a fetched id must query DONE");
 		} else {
-			CHECK(m->status == AMDP_ST_DONE, "the next transaction: status %u", m->status);
+			CHECK(m->status == AMDP_ST_DONE, "the next transaction: status %u",
+			      m->status);
 			CHECK(c.from_len == 16 && !memcmp(c.from_aie, tx, 16),
 			      "the next transaction: from_aie is not the looped-back TX data");
 		}
@@ -730,8 +738,8 @@ static void expect_closed(conn *c, const char *what)
 {
 	uint8_t b[256];
 	ssize_t n = recv(c->fd, b, sizeof b, 0);
-	CHECK(n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE)),
-	      "%s: %s", what, n > 0 ? "the server sent a reply" : strerror(errno));
+	CHECK(n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE)), "%s: %s", what,
+	      n > 0 ? "the server sent a reply" : strerror(errno));
 	close(c->fd);
 	free_bulk(c);
 	sb_free(&c->b);
@@ -774,8 +782,10 @@ static int zeros(int port, uint64_t mib)
 	txn_make(&t, 0, 1);
 	amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t.w.tx.size, rx));
 	conn_send(&c);
-	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "a from_aie of %llu MiB was not accepted "
-	      "(--max-memory too small?)", (unsigned long long)mib);
+	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1,
+	      "a from_aie of %llu MiB was not accepted "
+	      "(--max-memory too small?)",
+	      (unsigned long long)mib);
 	/* cfg[0] says PERF, the mode FUNC: amdp_txn_check refuses it */
 	t.w.cfg[0] = 1;
 	amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size, rx);
@@ -871,18 +881,27 @@ typedef struct {
 	const char *name, *device, *graph;
 	uint32_t n, ntx, nrx;
 	uint32_t tx[16], rx[16];
-	uint64_t bytes;              /* per channel and transaction */
-	uint32_t iterations;         /* graph iterations per transaction */
-	int op;                      /* 0 copy (rx j from tx j), 1 int32 doubled, 2 int32 tx0 + tx1 */
-	int amd_mode;                /* the mode AMD's client runs (after our FUNC) */
+	uint64_t bytes;      /* per channel and transaction */
+	uint32_t iterations; /* graph iterations per transaction */
+	int op;              /* 0 copy (rx j from tx j), 1 int32 doubled, 2 int32 tx0 + tx1 */
+	int amd_mode;        /* the mode AMD's client runs (after our FUNC) */
 } example;
 
 static const example examples[] = {
 	{"testcase_dmafifo_opt", "vck190", "gr", 36, 1, 1, {0}, {0}, 4096, 1, 1, 1},
 	{"normalization_v2", "vek280", "gr", 16, 1, 1, {0}, {1}, 196608, 1, 0, 1},
-	{"channelizer", "vck190", "aie_dut", 36, 16, 16,
+	{"channelizer",
+	 "vck190",
+	 "aie_dut",
+	 36,
+	 16,
+	 16,
 	 {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},
-	 {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31}, 65536, 2, 0, 1},
+	 {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31},
+	 65536,
+	 2,
+	 0,
+	 1},
 	{"python_adder", "vck190", "gr", 36, 2, 1, {0, 2}, {1}, 262144, 1, 2, 1},
 };
 
@@ -960,10 +979,12 @@ static void example_check(const example *e, const char *what, uint8_t **in, uint
 			if (e->op == 1)
 				want = (int32_t)((uint32_t)rd_i32(in[k] + i) * 2u);
 			else if (e->op == 2)
-				want = (int32_t)((uint32_t)rd_i32(in[0] + i) + (uint32_t)rd_i32(in[1] + i));
+				want = (int32_t)((uint32_t)rd_i32(in[0] + i) +
+						 (uint32_t)rd_i32(in[1] + i));
 			else
 				want = rd_i32(in[k] + i);
-			CHECK(got == want, "%s %s: PLIO_%02u_FROM_AIE byte %llu: 0x%08x, expected 0x%08x",
+			CHECK(got == want,
+			      "%s %s: PLIO_%02u_FROM_AIE byte %llu: 0x%08x, expected 0x%08x",
 			      e->name, what, e->rx[k] + 1, (unsigned long long)i, (unsigned)got,
 			      (unsigned)want);
 		}
@@ -989,7 +1010,8 @@ static int run_example(int port, const char *name)
 			e = &examples[j];
 	if (!e)
 		die("example %s: not one of testcase_dmafifo_opt, normalization_v2, channelizer, "
-		    "python_adder", name);
+		    "python_adder",
+		    name);
 	for (k = 0; k < 16; k++) {
 		in[k] = calloc(1, e->bytes);
 		out[k] = calloc(1, e->bytes);
@@ -999,7 +1021,9 @@ static int run_example(int port, const char *name)
 		/* AMD's dmafifo client sends rand() % 100 - 50; any pattern
 		 * with negative values and carries does */
 		for (i = 0; i + 4 <= e->bytes; i += 4) {
-			int32_t v = (int32_t)((k + 1) * 2654435761u + (uint32_t)i * 40503u) % 100000 - 50000;
+			int32_t v =
+				(int32_t)((k + 1) * 2654435761u + (uint32_t)i * 40503u) % 100000 -
+				50000;
 			memcpy(in[k] + i, &v, 4);
 		}
 	}
@@ -1038,7 +1062,8 @@ static int run_example(int port, const char *name)
 		CHECK(st == AMDP_ST_DONE, "%s PERF: status %u", e->name, st);
 		for (i = 0; i + 4 <= e->bytes; i += 4)
 			CHECK(rd_i32(out2[0] + i) == (int32_t)((uint32_t)rd_i32(in[0] + i) * 4u),
-			      "%s PERF: byte %llu is not 4x the input", e->name, (unsigned long long)i);
+			      "%s PERF: byte %llu is not 4x the input", e->name,
+			      (unsigned long long)i);
 	} else {
 		st = example_txn(&c, e, depth, e->amd_mode, id++, in, out2);
 		CHECK(st == AMDP_ST_DONE, "%s PERF: status %u", e->name, st);
@@ -1051,13 +1076,14 @@ static int run_example(int port, const char *name)
 	}
 	wait_graph(&c, NULL);
 	if (e->op == 1)
-		printf("amd_client: %s PERF: the FUNC output doubled again (4x the input)\n", e->name);
+		printf("amd_client: %s PERF: the FUNC output doubled again (4x the input)\n",
+		       e->name);
 	else if (e->bytes <= cap)
 		printf("amd_client: %s PERF: every RX byte right\n", e->name);
 	else if (e->bytes >= 2 * cap)
 		printf("amd_client: %s PERF: DONE (%llu bytes a channel, several URAMs: not "
-		       "compared, AMD's isResultValid is false)\n", e->name,
-		       (unsigned long long)e->bytes);
+		       "compared, AMD's isResultValid is false)\n",
+		       e->name, (unsigned long long)e->bytes);
 	else
 		printf("amd_client: %s PERF: RX bytes %llu..%llu (the URAM's first pass) right\n",
 		       e->name, (unsigned long long)(e->bytes - cap), (unsigned long long)cap);
@@ -1078,9 +1104,10 @@ int main(int argc, char **argv)
 {
 	int port, rc;
 	if (argc < 3) {
-		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
-				"xclbin|zeros|idle|example "
-				"PORT [ARG]\n");
+		fprintf(stderr,
+			"usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
+			"xclbin|zeros|idle|example "
+			"PORT [ARG]\n");
 		return 2;
 	}
 	port = atoi(argv[2]);
@@ -1102,8 +1129,7 @@ int main(int argc, char **argv)
 		if (argc > a)
 			die("full: too many arguments");
 		rc = full(port, argv[3], dir);
-	}
-	else if (!strcmp(argv[1], "mismatch") && argc == 4)
+	} else if (!strcmp(argv[1], "mismatch") && argc == 4)
 		rc = mismatch(port, argv[3]);
 	else if (!strcmp(argv[1], "memory"))
 		rc = memory(port);

@@ -84,8 +84,8 @@ static void refused2(const char *key, const char *value, const char *key2, const
 	rc = run(reply2(key, value, key2, value2), &failed);
 	CU_ASSERT_EQUAL(rc, AIETH_EDEVICE);
 	if (!strstr(aieth_error_message(), msg) || !strstr(aieth_error_message(), "protocol error"))
-		fprintf(stderr, "\n  %s=%s: message: %s\n  expected: %s\n", key, value ? value : "-",
-			aieth_error_message(), msg);
+		fprintf(stderr, "\n  %s=%s: message: %s\n  expected: %s\n", key,
+			value ? value : "-", aieth_error_message(), msg);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), msg));
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "protocol error"));
 	/* nothing of a refused reply is taken */
@@ -105,8 +105,8 @@ static void refused(const char *key, const char *value, const char *msg)
  * the *_bytes keys unchanged (no beats), every status with its name. */
 static void t_round_trip(void)
 {
-	static const aieth_txn_status sts[] = {AIETH_TXN_DONE, AIETH_TXN_TIMEOUT,
-					       AIETH_TXN_FAILED, AIETH_TXN_INTERRUPTED};
+	static const aieth_txn_status sts[] = {AIETH_TXN_DONE, AIETH_TXN_TIMEOUT, AIETH_TXN_FAILED,
+					       AIETH_TXN_INTERRUPTED};
 	aieth_dev_result w;
 	uint64_t wperf[4 * N];
 	size_t k, i;
@@ -119,7 +119,7 @@ static void t_round_trip(void)
 		w.total_cycles = 1000u + k;
 		w.have_progress = (int)(k & 1);
 		for (i = 0; i < N; i++) {
-			w.tx[i].moved_bytes = 16u * (100u + i);   /* bytes, whole beats */
+			w.tx[i].moved_bytes = 16u * (100u + i); /* bytes, whole beats */
 			w.rx[i].moved_bytes = 16u * (200u + i) + (k == 3 ? 16u : 0u);
 			w.tx[i].stalled_since = 7u + i;
 			w.rx[i].stalled_since = 0;
@@ -133,12 +133,12 @@ static void t_round_trip(void)
 		for (i = 0; i < 4 * N; i++)
 			wperf[i] = 0x100000000ull * i + k;
 		json_object_object_add(o, "id", json_object_new_string("t-1"));
-		json_object_object_add(o, "state",
-				       json_object_new_string(aieth__dev_txn_state[2]));
+		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
 		CU_ASSERT_EQUAL(aieth__dev_result_json(o, &w, wperf, 0, NULL), 0);
 		/* the names say the units */
 		CU_ASSERT_TRUE(json_object_object_get_ex(o, "tx_moved_bytes", &v));
-		CU_ASSERT_EQUAL(json_object_get_uint64(json_object_array_get_idx(v, 1)), 16u * 101u);
+		CU_ASSERT_EQUAL(json_object_get_uint64(json_object_array_get_idx(v, 1)),
+				16u * 101u);
 		CU_ASSERT_FALSE(json_object_object_get_ex(o, "tx_moved", &v));
 		CU_ASSERT_FALSE(json_object_object_get_ex(o, "tx_moved_beats", &v));
 		CU_ASSERT_TRUE(json_object_object_get_ex(o, "status_name", &v));
@@ -154,8 +154,8 @@ static void t_round_trip(void)
 		CU_ASSERT_EQUAL(res.have_progress, w.have_progress);
 		CU_ASSERT_EQUAL(memcmp(perf, wperf, sizeof perf), 0);
 		for (i = 0; i < N; i++) {
-			const aieth_dev_chan *a[2] = {&w.tx[i], &w.rx[i]}, *b[2] = {&res.tx[i],
-										  &res.rx[i]};
+			const aieth_dev_chan *a[2] = {&w.tx[i], &w.rx[i]},
+					     *b[2] = {&res.tx[i], &res.rx[i]};
 			int d;
 			for (d = 0; d < 2; d++) {
 				CU_ASSERT_EQUAL(b[d]->moved_bytes, a[d]->moved_bytes);
@@ -172,8 +172,7 @@ static void t_round_trip(void)
 		struct json_object *o = json_object_new_object();
 		int failed = 0;
 		json_object_object_add(o, "id", json_object_new_string("t-1"));
-		json_object_object_add(o, "state",
-				       json_object_new_string(aieth__dev_txn_state[2]));
+		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
 		CU_ASSERT_EQUAL(aieth__dev_result_json(o, NULL, NULL, 1, "the board fell over"), 0);
 		reset();
 		CU_ASSERT_EQUAL(run(o, &failed), AIETH_OK);
@@ -208,7 +207,8 @@ static void t_valid(void)
 	CU_ASSERT_EQUAL(res.rx[0].connected, 0);
 	/* each status of the documented set but pending, with its name */
 	reset();
-	CU_ASSERT_EQUAL(run(reply2("status", "2", "status_name", "\"TIMEOUT\""), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(run(reply2("status", "2", "status_name", "\"TIMEOUT\""), &failed),
+			AIETH_OK);
 	CU_ASSERT_EQUAL(res.status, AIETH_TXN_TIMEOUT);
 	reset();
 	CU_ASSERT_EQUAL(run(reply2("status", "3", "status_name", "\"FAILED\""), &failed), AIETH_OK);
@@ -223,7 +223,7 @@ static void t_status(void)
 {
 	refused("status", "99", "status");
 	refused("status", "-1", "status");
-	refused("status", "0", "status");      /* pending: not an outcome */
+	refused("status", "0", "status"); /* pending: not an outcome */
 	refused("status", "5", "status");
 	refused("status", "\"1\"", "status");
 	refused("status", "1.0", "status");
@@ -259,11 +259,15 @@ static void t_fields(void)
 	refused("have_progress", "\"yes\"", "have_progress");
 	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\"]",
 		"\"perf\" must be an array of 8 words");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x10000000000000000\"]",
+	refused("perf",
+		"[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x10000000000000000\"]",
 		"\"perf\"[7]");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"7\"]", "\"perf\"[7]");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",8]", "\"perf\"[7]");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x\"]", "\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"7\"]",
+		"\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",8]",
+		"\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x\"]",
+		"\"perf\"[7]");
 	refused("tx_moved_bytes", "[1]", "\"tx_moved_bytes\" must be an array of 2 numbers");
 	refused("tx_moved_bytes", "[1,2,3]", "\"tx_moved_bytes\" must be an array of 2 numbers");
 	/* the names of before 0.2 (bytes under "tx_moved") are not the protocol */
@@ -315,13 +319,15 @@ static void t_session_graph(void)
 	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":1}");
 	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
 	json_object_put(o);
-	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	o = json_tokener_parse(
+		"{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
 	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_OK);
 	json_object_put(o);
 	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\"}");
 	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
 	json_object_put(o);
-	o = json_tokener_parse("{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	o = json_tokener_parse(
+		"{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
 	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":"
@@ -373,8 +379,7 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 #else
 
 static void t_none(void)
-{
-	/* built without libcurl: no remote backend to test */
+{ /* built without libcurl: no remote backend to test */
 }
 
 TU_MAIN("remote_reply", {"no libcurl in this build", t_none})

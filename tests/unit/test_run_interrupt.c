@@ -64,5 +64,5 @@ static void test_message_complete(void)
 	remove(spec);
 }
 
-TU_MAIN("run_interrupt", {"a signal as the transaction ends: a complete message",
-			  test_message_complete})
+TU_MAIN("run_interrupt",
+	{"a signal as the transaction ends: a complete message", test_message_complete})

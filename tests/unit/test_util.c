@@ -31,7 +31,7 @@ static void test_sbuf_limit(void)
 	CU_ASSERT_EQUAL(sb_put(&b, "a", 1), AIETH_ENOMEM);
 	CU_ASSERT_TRUE(b.oom);
 	CU_ASSERT_TRUE(b.over);
-	CU_ASSERT_EQUAL(b.n, 10);                  /* nothing of it was kept */
+	CU_ASSERT_EQUAL(b.n, 10); /* nothing of it was kept */
 	CU_ASSERT_STRING_EQUAL(b.p, "0123456789");
 	CU_ASSERT_EQUAL(sb_put(&b, "", 0), AIETH_ENOMEM);
 	CU_ASSERT_EQUAL(sb_printf(&b, "%d", 1), AIETH_ENOMEM);
@@ -46,7 +46,7 @@ static void test_sbuf_limit(void)
 	CU_ASSERT_EQUAL(sb_put(&b, "abc", 3), 0);
 	CU_ASSERT_STRING_EQUAL(b.p, "abc");
 	CU_ASSERT_EQUAL(sb_put(&b, "12345678", 8), AIETH_ENOMEM); /* 11 > 10 */
-	CU_ASSERT_PTR_NULL(sb_take(&b));           /* failed: nothing to take */
+	CU_ASSERT_PTR_NULL(sb_take(&b));                          /* failed: nothing to take */
 	CU_ASSERT_PTR_NULL(b.p);
 	sb_free(&b);
 }
@@ -102,8 +102,8 @@ static void test_sbuf_printf(void)
 
 static void test_sbuf_bytes(void)
 {
-	static const uint8_t want[] = {0x07, 0, 0, 0xff, 0, 0, 0x44, 0x33, 0x22, 0x11,
-				       0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+	static const uint8_t want[] = {0x07, 0,    0,    0xff, 0,    0,    0x44, 0x33, 0x22,
+				       0x11, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	sbuf b = SB_INIT(64);
 	size_t i;
 	CU_ASSERT_EQUAL(sb_u8(&b, 7), 0);
@@ -160,10 +160,12 @@ static void test_le(void)
 		raw[i] = (uint8_t)(0xa0 + i);
 	/* byte order, at every alignment */
 	for (off = 0; off < 8; off++) {
-		CU_ASSERT_EQUAL(aieth__le16_get(raw + off), (uint16_t)((0xa1 + off) << 8 | (0xa0 + off)));
-		CU_ASSERT_EQUAL(aieth__le32_get(raw + off),
-				(uint32_t)(0xa0 + off) | (uint32_t)(0xa1 + off) << 8 |
-					(uint32_t)(0xa2 + off) << 16 | (uint32_t)(0xa3 + off) << 24);
+		CU_ASSERT_EQUAL(aieth__le16_get(raw + off),
+				(uint16_t)((0xa1 + off) << 8 | (0xa0 + off)));
+		CU_ASSERT_EQUAL(aieth__le32_get(raw + off), (uint32_t)(0xa0 + off) |
+								    (uint32_t)(0xa1 + off) << 8 |
+								    (uint32_t)(0xa2 + off) << 16 |
+								    (uint32_t)(0xa3 + off) << 24);
 		CU_ASSERT_EQUAL(aieth__le64_get(raw + off),
 				(uint64_t)aieth__le32_get(raw + off) |
 					(uint64_t)aieth__le32_get(raw + off + 4) << 32);
@@ -187,7 +189,8 @@ static void test_le(void)
 	}
 	/* n bytes, 1 to 8 (data elements) */
 	for (i = 1; i <= 8; i++) {
-		uint64_t v = 0x8877665544332211ull, mask = i == 8 ? UINT64_MAX : (1ull << (8 * i)) - 1;
+		uint64_t v = 0x8877665544332211ull,
+			 mask = i == 8 ? UINT64_MAX : (1ull << (8 * i)) - 1;
 		memset(buf, 0x5a, sizeof buf);
 		aieth__le_put(buf + 1, v, (unsigned)i);
 		CU_ASSERT_EQUAL(buf[0], 0x5a);
@@ -289,7 +292,7 @@ static void test_uuid(void)
 TU_MAIN("util", {"sbuf: the limit and its error", test_sbuf_limit},
 	{"sbuf: made without a limit takes nothing", test_sbuf_uninitialised},
 	{"sbuf: a length that wraps", test_sbuf_overflow_size},
-	{"sbuf: printf, take, reuse", test_sbuf_printf}, {"sbuf: bytes, LE, growth", test_sbuf_bytes},
-	{"sbuf: write_file", test_sbuf_write_file}, {"le: byte order, round trips", test_le},
-	{"quote: escapes and the cut", test_quote}, {"hexval", test_hexval},
-	{"uuid: format and parse", test_uuid})
+	{"sbuf: printf, take, reuse", test_sbuf_printf},
+	{"sbuf: bytes, LE, growth", test_sbuf_bytes}, {"sbuf: write_file", test_sbuf_write_file},
+	{"le: byte order, round trips", test_le}, {"quote: escapes and the cut", test_quote},
+	{"hexval", test_hexval}, {"uuid: format and parse", test_uuid})

@@ -6,8 +6,7 @@
 #include "aieth.h"
 #include "tu.h"
 
-aieth_session *tu_session(const char *board, const char *model, const char *params,
-			  int reference)
+aieth_session *tu_session(const char *board, const char *model, const char *params, int reference)
 {
 	aieth_graph_spec g = {"gr", model, params};
 	aieth_session_opts o;

@@ -55,9 +55,9 @@ typedef struct {
 	uint32_t magic;
 	dbo *arg[4];
 	int started;
-	int never;        /* the board cannot finish it */
+	int never; /* the board cannot finish it */
 	int failed;
-	int64_t done_at;  /* ms, monotonic */
+	int64_t done_at; /* ms, monotonic */
 } drun;
 
 typedef struct {
@@ -493,7 +493,7 @@ static unsigned state_of(drun *r)
 		return 5; /* ERROR */
 	if (r->never || now_ms() < r->done_at)
 		return 3; /* RUNNING */
-	return 4; /* COMPLETED */
+	return 4;         /* COMPLETED */
 }
 
 unsigned int xrtRunWaitFor(void *h, unsigned int timeout_ms);
@@ -674,10 +674,7 @@ int xrtGraphReadRTP(void *h, const char *port, char *buf, size_t size)
 /* ------------------------------------------------------------------ AIE */
 
 void *xrtAIEDeviceOpen(unsigned int index);
-void *xrtAIEDeviceOpen(unsigned int index)
-{
-	return xrtDeviceOpen(index);
-}
+void *xrtAIEDeviceOpen(unsigned int index) { return xrtDeviceOpen(index); }
 
 int xrtAIEResetArray(void *dev);
 int xrtAIEResetArray(void *dev)

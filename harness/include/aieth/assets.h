@@ -33,9 +33,9 @@ typedef void (*aieth_assets_progress_fn)(void *ctx, uint64_t done, uint64_t tota
 typedef struct {
 	unsigned int version; /* AIETH_ASSETS_FETCH_OPTS_VERSION */
 	/* what */
-	const char *release;  /* a release of cfg/assets.json; NULL: url, else the default */
-	const char *url;      /* http(s) URL instead of a release (NULL: none) */
-	const char *sha256;   /* expected hash, 64 hex digits (NULL: none) */
+	const char *release; /* a release of cfg/assets.json; NULL: url, else the default */
+	const char *url;     /* http(s) URL instead of a release (NULL: none) */
+	const char *sha256;  /* expected hash, 64 hex digits (NULL: none) */
 	/* where */
 	const char *dest;     /* assets directory (NULL: the data directory) */
 	const char *data_dir; /* where cfg/assets.json is (NULL: the data directory) */
@@ -48,7 +48,10 @@ typedef struct {
 } aieth_assets_fetch_opts;
 
 #define AIETH_ASSETS_FETCH_OPTS_VERSION 1
-#define AIETH_ASSETS_FETCH_OPTS_INIT { .version = AIETH_ASSETS_FETCH_OPTS_VERSION }
+#define AIETH_ASSETS_FETCH_OPTS_INIT                       \
+	{                                                  \
+		.version = AIETH_ASSETS_FETCH_OPTS_VERSION \
+	}
 int aieth_assets_fetch_opts_init(aieth_assets_fetch_opts *opts, unsigned int version);
 
 typedef struct {
@@ -75,9 +78,9 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *opts, aieth_assets_result 
 typedef struct {
 	unsigned int version; /* AIETH_ASSETS_UNPACK_OPTS_VERSION */
 	/* what */
-	const char *release;  /* NULL: from --from's name in cfg/lock, else the default */
-	const char *from;     /* archive on disk (NULL: DEST/downloads/<release's file>) */
-	const char *sha256;   /* expected hash (NULL: none) */
+	const char *release; /* NULL: from --from's name in cfg/lock, else the default */
+	const char *from;    /* archive on disk (NULL: DEST/downloads/<release's file>) */
+	const char *sha256;  /* expected hash (NULL: none) */
 	/* where */
 	const char *dest;
 	const char *data_dir;
@@ -87,7 +90,10 @@ typedef struct {
 } aieth_assets_unpack_opts;
 
 #define AIETH_ASSETS_UNPACK_OPTS_VERSION 1
-#define AIETH_ASSETS_UNPACK_OPTS_INIT { .version = AIETH_ASSETS_UNPACK_OPTS_VERSION }
+#define AIETH_ASSETS_UNPACK_OPTS_INIT                       \
+	{                                                   \
+		.version = AIETH_ASSETS_UNPACK_OPTS_VERSION \
+	}
 int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int version);
 
 #define AIETH_ASSETS_MAX_ENTRY (16ull << 30)
@@ -120,8 +126,8 @@ int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx)
  * unpacked (with a manifest) count. Writes the path and the release used;
  * AIETH_ENOTFOUND (saying how to get it) when there is none. th_package's
  * default for --xsa. */
-int aieth_assets_find_xsa(const char *dest, const char *board, const char *release,
-			  char *path, size_t path_size, char *release_out, size_t release_size);
+int aieth_assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
+			  size_t path_size, char *release_out, size_t release_size);
 
 #ifdef __cplusplus
 }

@@ -22,30 +22,30 @@ extern "C" {
  * (timestamp, id_code and ext_id_code start at -1: from the clock and the
  * XSA). */
 typedef struct {
-	unsigned int version;        /* AIETH_PACKAGE_OPTS_VERSION */
+	unsigned int version; /* AIETH_PACKAGE_OPTS_VERSION */
 	/* what: the inputs */
-	const aieth_board *board;    /* required */
-	const char *xsa;             /* the precompiled XSA (zip); required */
-	const char *graph;           /* libadf.a (ar) or an aiecompiler Work/ dir */
-	const char *pdi;             /* prebuilt PDI: bootgen is not run */
-	const char *aie_metadata;    /* aie_control_config.json to use instead of the graph's */
+	const aieth_board *board; /* required */
+	const char *xsa;          /* the precompiled XSA (zip); required */
+	const char *graph;        /* libadf.a (ar) or an aiecompiler Work/ dir */
+	const char *pdi;          /* prebuilt PDI: bootgen is not run */
+	const char *aie_metadata; /* aie_control_config.json to use instead of the graph's */
 	/* Data directory of the board files (NULL: $AIETH_DATA_DIR, then the
 	 * installed one): an XSA whose IDCODE another board file states is
 	 * refused. */
 	const char *data_dir;
 	/* where: the output and scratch space */
-	const char *output;          /* the xclbin to write (atomically) */
-	const char *tmp_dir;         /* NULL: $TMPDIR, then /tmp */
+	const char *output;  /* the xclbin to write (atomically) */
+	const char *tmp_dir; /* NULL: $TMPDIR, then /tmp */
 	/* the xclbin's header */
-	const uint8_t *uuid;         /* 16 bytes, or NULL: derived from content */
-	const char *vbnv;            /* NULL: from the XSA, else the board */
-	int64_t timestamp;           /* seconds; < 0: time(NULL) */
-	int64_t id_code;             /* device IDCODE; < 0: from the XSA's PDI */
-	int64_t ext_id_code;         /* < 0: from the XSA's PDI */
-	uint16_t action_mask;        /* 0: AIETH_XCLBIN_AM_LOAD_AIE */
-	int no_check;                /* 1: skip the PLIO check (structure is always checked) */
+	const uint8_t *uuid;  /* 16 bytes, or NULL: derived from content */
+	const char *vbnv;     /* NULL: from the XSA, else the board */
+	int64_t timestamp;    /* seconds; < 0: time(NULL) */
+	int64_t id_code;      /* device IDCODE; < 0: from the XSA's PDI */
+	int64_t ext_id_code;  /* < 0: from the XSA's PDI */
+	uint16_t action_mask; /* 0: AIETH_XCLBIN_AM_LOAD_AIE */
+	int no_check;         /* 1: skip the PLIO check (structure is always checked) */
 	/* bootgen and the PDI cache (docs/packaging.md) */
-	const char *bootgen;         /* NULL: "bootgen" from PATH */
+	const char *bootgen; /* NULL: "bootgen" from PATH */
 	/* bootgen's time limit in seconds: 0 means AIETH_BOOTGEN_TIMEOUT_DEFAULT,
 	 * < 0 no limit. A bootgen still running then is killed with its whole
 	 * process group: AIETH_ETIMEOUT, result->tool_failed set. */
@@ -60,7 +60,7 @@ typedef struct {
 	const char *cache_dir;
 	uint64_t cache_max_bytes;
 	/* hooks */
-	aieth_problem_fn report;     /* receives check problems (may be NULL) */
+	aieth_problem_fn report;                       /* receives check problems (may be NULL) */
 	void (*progress)(void *ctx, const char *step); /* may be NULL */
 	void *ctx;
 	/* Interruption (may be NULL): when *cancel becomes non-zero (a signal
@@ -72,10 +72,10 @@ typedef struct {
 } aieth_package_opts;
 
 #define AIETH_PACKAGE_OPTS_VERSION 1
-#define AIETH_PACKAGE_OPTS_INIT                                                            \
-	{                                                                                  \
-		.version = AIETH_PACKAGE_OPTS_VERSION, .timestamp = -1, .id_code = -1,       \
-		.ext_id_code = -1                                                          \
+#define AIETH_PACKAGE_OPTS_INIT                                                        \
+	{                                                                              \
+		.version = AIETH_PACKAGE_OPTS_VERSION, .timestamp = -1, .id_code = -1, \
+		.ext_id_code = -1                                                      \
 	}
 int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version);
 
@@ -95,23 +95,23 @@ typedef struct {
 	uint8_t uuid[16];
 	char uuid_string[37];
 	char vbnv[65];
-	const char *vbnv_source;     /* "--vbnv", "XSA xsa.json", "board file" */
+	const char *vbnv_source; /* "--vbnv", "XSA xsa.json", "board file" */
 	uint32_t id_code, ext_id_code;
-	uint64_t size;               /* bytes written */
+	uint64_t size; /* bytes written */
 	size_t num_graphs, num_plios, num_cdos;
-	size_t problems;             /* check problems (then nothing is written) */
-	int tool_failed;             /* bootgen missing or failed */
-	int output_failed;           /* the output could not be written */
-	double bootgen_seconds;      /* 0 with a prebuilt PDI */
-	long bootgen_maxrss_kib;     /* bootgen's peak memory */
-	int interrupted;             /* stopped because *opts->cancel was set */
-	int pdi_from_cache;          /* the PDI came from the cache (bootgen not run) */
-	int pdi_cached;              /* bootgen's PDI was stored in the cache */
-	double cache_seconds;        /* the cache's part: key (hashing the CDOs), entry */
-	char cache_dir[1024];        /* the cache folder used ("" without the cache) */
-	int cache_direct;            /* the hit came by the archive's unchanged state
+	size_t problems;         /* check problems (then nothing is written) */
+	int tool_failed;         /* bootgen missing or failed */
+	int output_failed;       /* the output could not be written */
+	double bootgen_seconds;  /* 0 with a prebuilt PDI */
+	long bootgen_maxrss_kib; /* bootgen's peak memory */
+	int interrupted;         /* stopped because *opts->cancel was set */
+	int pdi_from_cache;      /* the PDI came from the cache (bootgen not run) */
+	int pdi_cached;          /* bootgen's PDI was stored in the cache */
+	double cache_seconds;    /* the cache's part: key (hashing the CDOs), entry */
+	char cache_dir[1024];    /* the cache folder used ("" without the cache) */
+	int cache_direct;        /* the hit came by the archive's unchanged state
 				      * (direct mode): its CDOs were not even hashed */
-	int cache_damaged;           /* a cache entry's bytes did not match its content
+	int cache_damaged;       /* a cache entry's bytes did not match its content
 				      * hash: removed, the PDI rebuilt by bootgen */
 } aieth_package_result;
 

@@ -76,7 +76,6 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir);
 int aieth_report_write_trace(const aieth_report *r, const char *path);
 #define AIETH_REPORT_MAX_FILE (64u << 20) /* bytes of a report.json read back */
 
-
 /* Read a report.json (strict JSON, at most AIETH_REPORT_MAX_FILE bytes) and
  * check the fields a comparison uses; errors (AIETH_EIO, AIETH_EPARSE,
  * AIETH_EINVAL) name the file and the JSON path. Free with
@@ -84,7 +83,6 @@ int aieth_report_write_trace(const aieth_report *r, const char *path);
 int aieth_report_load(aieth_report **out, const char *path);
 /* The same from text (len bytes) that file `what` held. */
 int aieth_report_parse(aieth_report **out, const char *what, const char *text, size_t len);
-
 
 #ifdef __cplusplus
 }

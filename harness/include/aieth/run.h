@@ -19,23 +19,23 @@ extern "C" {
 /* Exit codes of a run (the run_test contract, docs/user-guide.md). */
 enum {
 	AIETH_EXIT_PASS = 0,
-	AIETH_EXIT_FAIL = 1,        /* data mismatch, threshold missed */
-	AIETH_EXIT_INPUT = 2,       /* usage or input error */
-	AIETH_EXIT_INFRA = 3,       /* device, xclbin, backend error */
-	AIETH_EXIT_SKIP = 4,        /* skipped / unsupported */
-	AIETH_EXIT_TIMEOUT = 5,     /* hang or timeout: the board may need a reset */
-	AIETH_EXIT_SIGNAL = 128     /* + N: interrupted by signal N (report written) */
+	AIETH_EXIT_FAIL = 1,    /* data mismatch, threshold missed */
+	AIETH_EXIT_INPUT = 2,   /* usage or input error */
+	AIETH_EXIT_INFRA = 3,   /* device, xclbin, backend error */
+	AIETH_EXIT_SKIP = 4,    /* skipped / unsupported */
+	AIETH_EXIT_TIMEOUT = 5, /* hang or timeout: the board may need a reset */
+	AIETH_EXIT_SIGNAL = 128 /* + N: interrupted by signal N (report written) */
 };
 
 /* How descriptions run (aieth_report_run). A versioned struct (aieth/session.h,
  * docs/api.md): initialise it with AIETH_RUN_OPTS_INIT or aieth_run_opts_init. */
 typedef struct {
-	unsigned int version;       /* AIETH_RUN_OPTS_VERSION */
+	unsigned int version; /* AIETH_RUN_OPTS_VERSION */
 	/* what: overrides of the description (NULL: keep) and where files are */
-	const char *board;          /* override the description's board */
-	const char *xclbin;         /* override the description's AIE xclbin */
-	const char *data_dir;       /* board files (NULL: aieth_board_data_dir) */
-	const char *out_dir;        /* relative "save" paths resolve here (NULL: ".") */
+	const char *board;    /* override the description's board */
+	const char *xclbin;   /* override the description's AIE xclbin */
+	const char *data_dir; /* board files (NULL: aieth_board_data_dir) */
+	const char *out_dir;  /* relative "save" paths resolve here (NULL: ".") */
 	/* where: the device. backend overrides the description's (NULL: keep;
 	 * default emu); each backend's options (NULL: its defaults) go to
 	 * every session as they are (aieth_session_opts), but for xrt's
@@ -45,8 +45,8 @@ typedef struct {
 	const aieth_xrt_opts *xrt;
 	const aieth_remote_opts *remote;
 	/* limits */
-	uint32_t timeout_ms;        /* overrides every transaction's timeout (0: keep) */
-	int no_timeout;             /* 1: no transaction has a time limit (overrides
+	uint32_t timeout_ms; /* overrides every transaction's timeout (0: keep) */
+	int no_timeout;      /* 1: no transaction has a time limit (overrides
 				       timeout_ms and the descriptions' timeout_ms) */
 	/* hooks */
 	/* Interrupt flag (may be NULL): when *interrupt becomes non-zero the
@@ -63,9 +63,11 @@ typedef struct {
 } aieth_run_opts;
 
 #define AIETH_RUN_OPTS_VERSION 1
-#define AIETH_RUN_OPTS_INIT { .version = AIETH_RUN_OPTS_VERSION }
+#define AIETH_RUN_OPTS_INIT                       \
+	{                                         \
+		.version = AIETH_RUN_OPTS_VERSION \
+	}
 int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version);
-
 
 /* Load, check and run one description; the outcome, including input and
  * device errors, becomes one test of the report. Fails only when the report

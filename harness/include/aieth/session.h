@@ -55,43 +55,49 @@ typedef struct {
 
 /* The emulated board ("emu"). */
 typedef struct {
-	unsigned int version;        /* AIETH_EMU_OPTS_VERSION */
-	int reference;               /* 1: beat-by-beat reference mode (the
+	unsigned int version; /* AIETH_EMU_OPTS_VERSION */
+	int reference;        /* 1: beat-by-beat reference mode (the
 				        report's "emulator_mode"); remote refuses it */
 } aieth_emu_opts;
 
 #define AIETH_EMU_OPTS_VERSION 1
-#define AIETH_EMU_OPTS_INIT { .version = AIETH_EMU_OPTS_VERSION }
+#define AIETH_EMU_OPTS_INIT                       \
+	{                                         \
+		.version = AIETH_EMU_OPTS_VERSION \
+	}
 int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version);
 
 /* A board through XRT ("xrt"). */
 typedef struct {
-	unsigned int version;        /* AIETH_XRT_OPTS_VERSION */
-	const char *pl_xclbin;       /* the PL DMA kernel's xclbin (NULL: the board
+	unsigned int version;  /* AIETH_XRT_OPTS_VERSION */
+	const char *pl_xclbin; /* the PL DMA kernel's xclbin (NULL: the board
 				        default, docs/on-board.md); remote refuses it */
 } aieth_xrt_opts;
 
 #define AIETH_XRT_OPTS_VERSION 1
-#define AIETH_XRT_OPTS_INIT { .version = AIETH_XRT_OPTS_VERSION }
+#define AIETH_XRT_OPTS_INIT                       \
+	{                                         \
+		.version = AIETH_XRT_OPTS_VERSION \
+	}
 int aieth_xrt_opts_init(aieth_xrt_opts *opts, unsigned int version);
 
 /* A device behind th_server ("remote", docs/server.md). */
 typedef struct {
-	unsigned int version;        /* AIETH_REMOTE_OPTS_VERSION */
+	unsigned int version; /* AIETH_REMOTE_OPTS_VERSION */
 	/* where */
-	const char *server;          /* base URL, "http://host:port" or https */
-	const char *token;           /* bearer token (NULL: none) */
-	const char *cacert;          /* CA bundle for https (NULL: the system's) */
+	const char *server; /* base URL, "http://host:port" or https */
+	const char *token;  /* bearer token (NULL: none) */
+	const char *cacert; /* CA bundle for https (NULL: the system's) */
 	/* what goes with the session and what comes back */
-	const char *xrt_ini;         /* an xrt.ini file sent with the session (at
+	const char *xrt_ini;       /* an xrt.ini file sent with the session (at
 				        most 1 MiB; NULL: none). The other backends
 				        refuse it: locally XRT reads xrt.ini from the
 				        working folder */
-	const char *artifacts_dir;   /* the session's files (run_summary.json, the
+	const char *artifacts_dir; /* the session's files (run_summary.json, the
 				        xrt.ini, what the device run wrote) are
 				        fetched here when it closes (NULL: not) */
 	/* limits */
-	uint32_t queue_timeout_s;    /* the longest wait in th_server's queue,
+	uint32_t queue_timeout_s;     /* the longest wait in th_server's queue,
 				        whatever the server says (0: 600 s) */
 	uint64_t artifacts_max_bytes; /* all files fetched into artifacts_dir
 				        together (0: 1 GiB); a file past it is not
@@ -99,18 +105,21 @@ typedef struct {
 } aieth_remote_opts;
 
 #define AIETH_REMOTE_OPTS_VERSION 1
-#define AIETH_REMOTE_OPTS_INIT { .version = AIETH_REMOTE_OPTS_VERSION }
+#define AIETH_REMOTE_OPTS_INIT                       \
+	{                                            \
+		.version = AIETH_REMOTE_OPTS_VERSION \
+	}
 int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version);
 
 typedef struct {
-	unsigned int version;        /* AIETH_SESSION_OPTS_VERSION */
+	unsigned int version; /* AIETH_SESSION_OPTS_VERSION */
 	/* what: the board and the design */
-	const char *board;           /* board name or board JSON path (required) */
-	const char *data_dir;        /* NULL: aieth_board_data_dir(NULL) */
-	const char *xclbin;          /* design (AIE) xclbin; may be NULL on "emu" */
+	const char *board;    /* board name or board JSON path (required) */
+	const char *data_dir; /* NULL: aieth_board_data_dir(NULL) */
+	const char *xclbin;   /* design (AIE) xclbin; may be NULL on "emu" */
 	const aieth_graph_spec *graphs;
 	size_t num_graphs;
-	const char *model_base_dir;  /* the folder relative paths in the graphs'
+	const char *model_base_dir; /* the folder relative paths in the graphs'
 				        model_params mean (a test description's
 				        folder, as for its data files; NULL: the
 				        current directory) */
@@ -147,7 +156,10 @@ typedef struct {
 } aieth_session_opts;
 
 #define AIETH_SESSION_OPTS_VERSION 1
-#define AIETH_SESSION_OPTS_INIT { .version = AIETH_SESSION_OPTS_VERSION }
+#define AIETH_SESSION_OPTS_INIT                       \
+	{                                             \
+		.version = AIETH_SESSION_OPTS_VERSION \
+	}
 /* *opts = AIETH_SESSION_OPTS_INIT of that version: AIETH_OK, or AIETH_EINVAL
  * for NULL or a version this library does not know. The same for every
  * aieth_*_opts_init. */

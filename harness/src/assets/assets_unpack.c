@@ -47,19 +47,28 @@ static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_
 	if (++c->entries > AIETH_ASSETS_MAX_ENTRIES)
 		return aieth__fail(AIETH_EINVAL, "more than %u entries", AIETH_ASSETS_MAX_ENTRIES);
 	if (archive_entry_hardlink(e))
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
 	if (type == AE_IFLNK) {
 		const char *t = archive_entry_symlink(e);
 		if ((rc = asx_link_check(name, t ? t : "")))
 			return rc;
 	} else if (type != AE_IFREG && type != AE_IFDIR) {
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": a %s (only files, folders and links inside are unpacked)",
-				  q, type == AE_IFCHR ? "character device" : type == AE_IFBLK ? "block device"
-				     : type == AE_IFIFO ? "FIFO" : type == AE_IFSOCK ? "socket" : "special file");
+		return aieth__fail(
+			AIETH_EINVAL,
+			"archive entry \"%s\": a %s (only files, folders and links inside are unpacked)",
+			q,
+			type == AE_IFCHR    ? "character device"
+			: type == AE_IFBLK  ? "block device"
+			: type == AE_IFIFO  ? "FIFO"
+			: type == AE_IFSOCK ? "socket"
+					    : "special file");
 	}
 	if (archive_entry_size_is_set(e) && (uint64_t)archive_entry_size(e) > c->max_entry)
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %lld bytes, at most %llu per entry", q,
-				  (long long)archive_entry_size(e), (unsigned long long)c->max_entry);
+		return aieth__fail(
+			AIETH_EINVAL, "archive entry \"%s\": %lld bytes, at most %llu per entry", q,
+			(long long)archive_entry_size(e), (unsigned long long)c->max_entry);
 	*name_out = name;
 	return 0;
 }
@@ -76,16 +85,18 @@ static int up_data(up_ctx *c, struct archive *a, struct archive *w, const char *
 	while ((r = archive_read_data_block(a, &buf, &n, &off)) == ARCHIVE_OK) {
 		got += n;
 		if (got > c->max_entry)
-			return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": more than %llu bytes per entry", q,
-					  (unsigned long long)c->max_entry);
+			return aieth__fail(AIETH_EINVAL,
+					   "archive entry \"%s\": more than %llu bytes per entry",
+					   q, (unsigned long long)c->max_entry);
 		if (c->bytes + got > c->max_total)
 			return aieth__fail(AIETH_EINVAL, "archive: more than %llu bytes in all",
-					  (unsigned long long)c->max_total);
+					   (unsigned long long)c->max_total);
 		if (archive_write_data_block(w, buf, n, off) != ARCHIVE_OK)
 			return aieth__fail(AIETH_EIO, "%s: %s", q, archive_error_string(w));
 	}
 	if (r != ARCHIVE_EOF)
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %s", q, archive_error_string(a));
+		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %s", q,
+				   archive_error_string(a));
 	c->bytes += got;
 	return 0;
 }
@@ -106,7 +117,8 @@ static int up_extract(up_ctx *c)
 	archive_read_support_format_tar(a);
 	archive_read_support_format_zip(a);
 	/* our own checks come first; these are libarchive's second line */
-	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+						  ARCHIVE_EXTRACT_SECURE_NODOTDOT |
 						  ARCHIVE_EXTRACT_TIME);
 	if (archive_read_open_filename(a, c->archive, 1 << 16) != ARCHIVE_OK) {
 		rc = aieth__fail(AIETH_EINVAL, "%s", archive_error_string(a));
@@ -167,8 +179,8 @@ out:
 }
 
 /* Release, archive path and known hash of what is unpacked. */
-static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char **from, char *expected,
-		      const char **ewhat)
+static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char **from,
+		      char *expected, const char **ewhat)
 {
 	int rc;
 	const char *base;
@@ -193,7 +205,8 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 		if ((rc = asx_file_name_check(base)))
 			return aieth__fail_prefix(rc, "--from %s", o->from);
 		/* a file named in cfg/assets.json is that release's (a missing cfg is fine offline) */
-		if (asx_cfg_find(o->data_dir, NULL, base, rel) || (o->release && strcmp(o->release, rel->release))) {
+		if (asx_cfg_find(o->data_dir, NULL, base, rel) ||
+		    (o->release && strcmp(o->release, rel->release))) {
 			asx_release_free(rel);
 			memset(rel, 0, sizeof *rel);
 			snprintf(rel->file, sizeof rel->file, "%s", base);
@@ -212,7 +225,8 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
  * without its archive suffix. */
 static int up_release_name(const char *lock_path, asx_release *rel)
 {
-	static const char *const sfx[] = {".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tar", ".zip", NULL};
+	static const char *const sfx[] = {".tar.gz",  ".tgz", ".tar.xz", ".tar.bz2",
+					  ".tar.zst", ".tar", ".zip",    NULL};
 	asx_lock l;
 	const asx_lock_entry *e;
 	size_t n;
@@ -255,7 +269,8 @@ static void up_sweep(const char *adir)
 			continue;
 		dash = strrchr(de->d_name, '-');
 		pid = strtol(dash + 1, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
 			continue;
 		p = aieth__path_join(adir, de->d_name);
 		if (p)
@@ -272,12 +287,14 @@ static int up_install(const char *tmp, const char *target, const char *old)
 		if (!S_ISDIR(st.st_mode))
 			return aieth__fail(AIETH_EIO, "%s: exists and is not a folder", target);
 		if (rename(target, old) != 0)
-			return aieth__fail(AIETH_EIO, "%s: cannot move aside: %s", target, strerror(errno));
+			return aieth__fail(AIETH_EIO, "%s: cannot move aside: %s", target,
+					   strerror(errno));
 	}
 	if (rename(tmp, target) != 0) {
 		int e = errno;
 		rename(old, target);
-		return aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target, strerror(e));
+		return aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target,
+				   strerror(e));
 	}
 	aieth__remove_tree(old);
 	return 0;
@@ -299,8 +316,7 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	asx_manifest m;
 	up_ctx c;
 	char expected[65], *from = NULL, *lock = NULL, *adir = NULL, *tmp = NULL, *target = NULL,
-			   *old = NULL, *mf = NULL,
-			   *rtmp = NULL;
+			   *old = NULL, *mf = NULL, *rtmp = NULL;
 	const char *ewhat;
 	int rc;
 	if (!o || !r)
@@ -339,8 +355,8 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if ((rc = aieth__file_sha256(from, r->sha256, &r->bytes)))
 		goto out;
 	/* recorded in the lock only once unpacked: a refused archive leaves no trace */
-	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",
-				      rel.release, 1, &r->recorded)))
+	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
+				      rel.url ? rel.url : "", rel.release, 1, &r->recorded)))
 		goto out;
 	up_sweep(adir);
 	aieth__remove_tree(tmp);
@@ -376,8 +392,8 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	else
 		rc = asx_manifest_write(mf, &m);
 	if (!rc)
-		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",
-					 rel.release, 0, &r->recorded);
+		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
+					 rel.url ? rel.url : "", rel.release, 0, &r->recorded);
 	if (!rc)
 		rc = up_install(tmp, target, old);
 	if (rc)

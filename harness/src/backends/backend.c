@@ -19,10 +19,7 @@ static const aieth_backend_ops *const backends[] = {
 
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 
-const char *aieth_backend_name(size_t i)
-{
-	return i < NBACKENDS ? backends[i]->name : NULL;
-}
+const char *aieth_backend_name(size_t i) { return i < NBACKENDS ? backends[i]->name : NULL; }
 
 const char *aieth_backend_description(size_t i)
 {

@@ -24,9 +24,9 @@ typedef struct {
 	char *name;
 	char *model;
 	char *params;
-	char *base_dir;     /* relative paths in params (NULL: the current directory) */
-	int bounded;        /* a bounded run was started */
-	int forever;        /* running until ended */
+	char *base_dir; /* relative paths in params (NULL: the current directory) */
+	int bounded;    /* a bounded run was started */
+	int forever;    /* running until ended */
 	int ended;
 	int64_t iterations; /* of the last run */
 } aieth_graph_state;
@@ -37,8 +37,8 @@ typedef struct {
 typedef struct {
 	const aieth_board *board;
 	const aieth_board_info *info;
-	const char *xclbin;              /* design (AIE) xclbin, may be NULL */
-	const char *data_dir;            /* as given (NULL: default) */
+	const char *xclbin;   /* design (AIE) xclbin, may be NULL */
+	const char *data_dir; /* as given (NULL: default) */
 	size_t ngraphs;
 	const aieth_graph_state *graphs;
 	/* the session's interrupt flag and progress hook (may be NULL): a
@@ -75,7 +75,7 @@ typedef struct {
  * (aie-rt's XAie_BackendOps). backend.c lists them in one table. */
 typedef struct {
 	const char *name;
-	const char *description;        /* one line, for --help */
+	const char *description; /* one line, for --help */
 	/* 1: the device is behind a server (model names and files are the
 	 * server's, th_server cannot serve it); 0: on this machine. */
 	int networked;
@@ -117,6 +117,5 @@ const aieth_backend_ops *aieth__backend_find(const char *name);
 /* Every backend's check of cfg's options, the selected one's included:
  * AIETH_OK or the first refusal. */
 int aieth__backend_check(const aieth_dev_config *cfg, const aieth_backend_ops *selected);
-
 
 #endif

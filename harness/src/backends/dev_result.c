@@ -15,7 +15,7 @@ const char *const aieth__dev_chan_key[2][AIETH_DEV_NFIELDS] = {
 };
 
 const char *const aieth__dev_txn_state[AIETH_DEV_TXN_STATES] = {"awaiting_tx", "running",
-								   "finished"};
+								"finished"};
 
 const char *aieth__dev_status_name(aieth_txn_status st)
 {
@@ -35,7 +35,7 @@ int aieth__dev_result_alloc(aieth_dev_result *r, uint32_t channels)
 	r->tx = calloc(2u * (size_t)(channels ? channels : 1), sizeof *r->tx);
 	if (!r->tx)
 		return aieth__fail(AIETH_ENOMEM, "device result: out of memory for %u channels",
-				  channels);
+				   channels);
 	r->rx = r->tx + channels;
 	r->channels = channels;
 	return AIETH_OK;

@@ -17,11 +17,11 @@
 
 /* One channel of one direction. */
 typedef struct {
-	uint64_t moved_bytes;       /* bytes moved (whole beats of PLD_WORD_BYTES) */
-	uint64_t stalled_since;     /* unfinished: the cycle after its last beat (or
+	uint64_t moved_bytes;   /* bytes moved (whole beats of PLD_WORD_BYTES) */
+	uint64_t stalled_since; /* unfinished: the cycle after its last beat (or
 				       the start) */
 	uint64_t first_cycle, last_cycle;
-	int connected;              /* 0 or 1 */
+	int connected; /* 0 or 1 */
 } aieth_dev_chan;
 
 /* What a device reports for a transaction, besides the RX image and perf
@@ -29,10 +29,10 @@ typedef struct {
 typedef struct {
 	aieth_txn_status status;
 	char msg[512];
-	uint64_t total_cycles;      /* 0 when the device cannot tell */
-	int have_progress;          /* the channels' progress below is valid */
-	uint32_t channels;          /* N: the length of tx and rx */
-	aieth_dev_chan *tx, *rx;    /* one block of 2N (aieth__dev_result_alloc) */
+	uint64_t total_cycles;   /* 0 when the device cannot tell */
+	int have_progress;       /* the channels' progress below is valid */
+	uint32_t channels;       /* N: the length of tx and rx */
+	aieth_dev_chan *tx, *rx; /* one block of 2N (aieth__dev_result_alloc) */
 } aieth_dev_result;
 
 /* Zero *r and give it N channels per direction (AIETH_ENOMEM, with a

@@ -24,14 +24,14 @@ typedef struct {
 } emu_rtp;
 
 typedef struct {
-	const aieth_dev_config *cfg;   /* the session's, outlives this state */
-	int reference;                 /* aieth_emu_opts.reference */
+	const aieth_dev_config *cfg; /* the session's, outlives this state */
+	int reference;               /* aieth_emu_opts.reference */
 	pld_engine *eng;
-	aieth_model_handle *models;  /* one per graph */
+	aieth_model_handle *models; /* one per graph */
 	size_t nmodels;
 	uint32_t N;
 	pld_chan_progress *tx, *rx;
-	emu_rtp *rtp;                /* the last value written to each port */
+	emu_rtp *rtp; /* the last value written to each port */
 	size_t nrtp;
 } emu_state;
 
@@ -61,12 +61,14 @@ static int bind_port(const aieth_dev_config *cfg, const char *graph, const char 
 {
 	aieth_plio pl;
 	if (aieth_board_plio_find(cfg->board, plio, &pl) != AIETH_OK)
-		return aieth__fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph, kernel);
+		return aieth__fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph,
+					  kernel);
 	if (pl.dir != want)
-		return aieth__fail(AIETH_EINVAL, "graph \"%s\" kernel \"%s\": %s is an %s port but %s",
-				  graph, kernel, plio, want == AIETH_DIR_TO_AIE ? "input" : "output",
-				  want == AIETH_DIR_TO_AIE ? "carries data from the AIE"
-							   : "carries data to the AIE");
+		return aieth__fail(AIETH_EINVAL,
+				   "graph \"%s\" kernel \"%s\": %s is an %s port but %s", graph,
+				   kernel, plio, want == AIETH_DIR_TO_AIE ? "input" : "output",
+				   want == AIETH_DIR_TO_AIE ? "carries data from the AIE"
+							    : "carries data to the AIE");
 	*idx = pl.index;
 	return AIETH_OK;
 }
@@ -105,8 +107,8 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		env.err = err;
 		env.err_size = sizeof err;
 		env.base_dir = gs->base_dir;
-		rc = aieth__model_open(&st->models[g], gs->model ? gs->model : "loopback", gs->params,
-				      &env);
+		rc = aieth__model_open(&st->models[g], gs->model ? gs->model : "loopback",
+				       gs->params, &env);
 		if (rc != AIETH_OK) {
 			aieth__fail_prefix(rc, "graph \"%s\"", gs->name);
 			goto fail;
@@ -144,7 +146,8 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 					       AIETH_DIR_FROM_AIE, &d->out_chan[q]);
 				if (rc)
 					goto fail;
-				d->out_beats[q] = mk->outputs[q].bytes_per_iteration / PLD_WORD_BYTES;
+				d->out_beats[q] =
+					mk->outputs[q].bytes_per_iteration / PLD_WORD_BYTES;
 			}
 			d->cpi = mk->cycles_per_iteration;
 			d->latency = mk->latency;
@@ -170,15 +173,17 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 			uint32_t q;
 			for (q = 0; q < kd[a].n_in + kd[a].n_out; q++) {
 				int out = q >= kd[a].n_in;
-				uint32_t c = out ? kd[a].out_chan[q - kd[a].n_in] : kd[a].in_chan[q];
+				uint32_t c =
+					out ? kd[a].out_chan[q - kd[a].n_in] : kd[a].in_chan[q];
 				if (used[out * st->N + c]++) {
 					aieth_plio pl;
 					aieth_board_plio_at(cfg->board, out, c, &pl);
 					free(used);
-					rc = aieth__fail(AIETH_EINVAL,
-							"graph models: %s is used by two kernels (graph "
-							"\"%s\" and another); each PLIO connects one port",
-							pl.name, cfg->graphs[kd[a].graph].name);
+					rc = aieth__fail(
+						AIETH_EINVAL,
+						"graph models: %s is used by two kernels (graph "
+						"\"%s\" and another); each PLIO connects one port",
+						pl.name, cfg->graphs[kd[a].graph].name);
 					goto fail;
 				}
 			}
@@ -235,9 +240,9 @@ static int emu_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 	if (complete)
 		return AIETH_OK;
 	return aieth__fail(AIETH_ETIMEOUT,
-			  "graph \"%s\" cannot finish: %llu iterations done and its kernels wait "
-			  "for data or for output space (emulated board)",
-			  st->cfg->graphs[graph].name, (unsigned long long)done);
+			   "graph \"%s\" cannot finish: %llu iterations done and its kernels wait "
+			   "for data or for output space (emulated board)",
+			   st->cfg->graphs[graph].name, (unsigned long long)done);
 }
 
 static int emu_graph_end(void *state, uint32_t graph)
@@ -307,8 +312,8 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	case PLD_RUN_INTERRUPTED:
 		res->status = AIETH_TXN_INTERRUPTED;
 		if (r.msg[0]) /* in the data phase: the engine says where */
-			snprintf(res->msg, sizeof res->msg, "%.400s; the emulated board was stopped",
-				 r.msg);
+			snprintf(res->msg, sizeof res->msg,
+				 "%.400s; the emulated board was stopped", r.msg);
 		else
 			snprintf(res->msg, sizeof res->msg,
 				 "interrupted at board cycle %llu; the emulated board was stopped",
@@ -375,13 +380,13 @@ static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, voi
 	emu_rtp *r = rtp_find(st, graph, port);
 	if (!r)
 		return aieth__fail(AIETH_ENOTFOUND,
-				  "graph \"%s\": RTP port \"%s\" has not been written in this "
-				  "session (the emulated board returns the last value written)",
-				  st->cfg->graphs[graph].name, port);
+				   "graph \"%s\": RTP port \"%s\" has not been written in this "
+				   "session (the emulated board returns the last value written)",
+				   st->cfg->graphs[graph].name, port);
 	if (r->size != size)
 		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
-				  st->cfg->graphs[graph].name, port, r->size, size);
+				   "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
+				   st->cfg->graphs[graph].name, port, r->size, size);
 	memcpy(data, r->data, size);
 	return AIETH_OK;
 }
@@ -422,4 +427,3 @@ const aieth_backend_ops aieth__backend_emu = {
 	.graph_update_rtp = emu_graph_update_rtp,
 	.graph_read_rtp = emu_graph_read_rtp,
 };
-

@@ -26,24 +26,24 @@ int aieth__dev_txn_start(aieth_session *s, pld_txn *wire)
 	aieth__error_clear();
 	if (!wire || wire->channels != s->info->channels)
 		rc = aieth__fail(AIETH_EINVAL, "transaction: %u channels, the board %s has %u",
-				wire ? wire->channels : 0, s->info->name, s->info->channels);
+				 wire ? wire->channels : 0, s->info->name, s->info->channels);
 	else
 		rc = s->ops->txn_start(s->bstate, wire);
 	aieth__session_leave(s);
 	return rc;
 }
 
-int aieth__dev_txn_wait(aieth_session *s, pld_txn *wire, uint32_t timeout_ms,
-			aieth_dev_result *res)
+int aieth__dev_txn_wait(aieth_session *s, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	int rc = aieth__session_enter(s, "aieth__dev_txn_wait");
 	if (rc)
 		return rc;
 	aieth__error_clear();
 	if (!wire || !res || res->channels != s->info->channels || !res->tx)
-		rc = aieth__fail(AIETH_EINVAL, "transaction wait: a result for %u channels is "
-				"needed (the board %s has %u)", res ? res->channels : 0,
-				s->info->name, s->info->channels);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "transaction wait: a result for %u channels is "
+				 "needed (the board %s has %u)",
+				 res ? res->channels : 0, s->info->name, s->info->channels);
 	else
 		rc = s->ops->txn_wait(s->bstate, wire, timeout_ms, res);
 	aieth__session_leave(s);
@@ -74,8 +74,8 @@ static void put(struct json_object *o, const char *key, struct json_object *v, i
 	}
 }
 
-int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res,
-			   const uint64_t *perf, int failed, const char *fail_msg)
+int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res, const uint64_t *perf,
+			   int failed, const char *fail_msg)
 {
 	uint32_t N = res ? res->channels : 0, i;
 	int bad = 0, d, f;
@@ -109,8 +109,9 @@ int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res,
 				uint64_t v = f == AIETH_DEV_MOVED_BYTES     ? c[i].moved_bytes
 					     : f == AIETH_DEV_STALLED_SINCE ? c[i].stalled_since
 					     : f == AIETH_DEV_FIRST_CYCLE   ? c[i].first_cycle
-					     : f == AIETH_DEV_LAST_CYCLE    ? c[i].last_cycle
-									    : (uint64_t)!!c[i].connected;
+					     : f == AIETH_DEV_LAST_CYCLE
+						     ? c[i].last_cycle
+						     : (uint64_t) !!c[i].connected;
 				if (json_object_array_add(a, json_object_new_uint64(v)))
 					bad = 1;
 			}

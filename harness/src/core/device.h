@@ -38,8 +38,7 @@ int aieth__dev_txn_wait(aieth_session *s, pld_txn *wire, uint32_t timeout_ms,
 
 /* A graph's iterations done and whether its bounded run completed (what
  * aieth_graph_iterations_done gives, plus the completion). */
-int aieth__dev_graph_status(aieth_session *s, const char *graph, uint64_t *done,
-			    int *complete);
+int aieth__dev_graph_status(aieth_session *s, const char *graph, uint64_t *done, int *complete);
 
 /* The result of a finished transaction into o, the one JSON form of it
  * (docs/http-api.md; names from backends/dev_result.h, read back by the
@@ -50,7 +49,7 @@ int aieth__dev_graph_status(aieth_session *s, const char *graph, uint64_t *done,
  * "tx_last", "tx_connected" and the same for rx. failed: the device call
  * itself failed with fail_msg (res is not read). 0, or -1 when json-c ran
  * out of memory (o then holds part of it). */
-int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res,
-			   const uint64_t *perf, int failed, const char *fail_msg);
+int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res, const uint64_t *perf,
+			   int failed, const char *fail_msg);
 
 #endif /* AIETH_CORE_DEVICE_H */

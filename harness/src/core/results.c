@@ -72,13 +72,14 @@ void aieth__txn_compute_results(aieth_txn *t)
 			r->valid = 0;
 			t->valid = 0;
 			if (done)
-				add_reason(t,
-					   tx ? "%s: %llu bytes exceed the %llu-byte URAM; the rest "
-						"of each repetition is filler data"
-					      : "%s: %llu bytes exceed the %llu-byte URAM; only the "
-						"last bytes by position are returned",
-					   r->plio.name, (unsigned long long)a->size,
-					   (unsigned long long)uram);
+				add_reason(
+					t,
+					tx ? "%s: %llu bytes exceed the %llu-byte URAM; the rest "
+					     "of each repetition is filler data"
+					   : "%s: %llu bytes exceed the %llu-byte URAM; only the "
+					     "last bytes by position are returned",
+					r->plio.name, (unsigned long long)a->size,
+					(unsigned long long)uram);
 		}
 	}
 }

@@ -68,17 +68,18 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		return rc;
 	if (!o->board || !*o->board)
 		return aieth__fail(AIETH_EINVAL, "session: no board given (vck190, vek280, vek385 "
-						"or a board JSON path)");
+						 "or a board JSON path)");
 	if (o->num_graphs && !o->graphs)
 		return aieth__fail(AIETH_EINVAL, "session: num_graphs is %zu but graphs is NULL",
-				  o->num_graphs);
+				   o->num_graphs);
 	for (i = 0; i < o->num_graphs; i++) {
 		if (!o->graphs[i].name || !*o->graphs[i].name)
 			return aieth__fail(AIETH_EINVAL, "session: graph %zu has no name", i);
 		for (j = 0; j < i; j++)
 			if (!strcmp(o->graphs[i].name, o->graphs[j].name))
-				return aieth__fail(AIETH_EINVAL, "session: graph \"%s\" is listed twice",
-						  o->graphs[i].name);
+				return aieth__fail(AIETH_EINVAL,
+						   "session: graph \"%s\" is listed twice",
+						   o->graphs[i].name);
 	}
 	if (!(ops = aieth__backend_find(o->backend)))
 		return AIETH_EUNSUPPORTED;
@@ -100,7 +101,8 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		aieth_graph_state *g = &s->graphs[i];
 		g->name = aieth__strdup(o->graphs[i].name);
 		g->model = aieth__strdup(o->graphs[i].model ? o->graphs[i].model : "loopback");
-		g->params = o->graphs[i].model_params ? aieth__strdup(o->graphs[i].model_params) : NULL;
+		g->params =
+			o->graphs[i].model_params ? aieth__strdup(o->graphs[i].model_params) : NULL;
 		g->base_dir = o->model_base_dir ? aieth__strdup(o->model_base_dir) : NULL;
 		if (!g->name || !g->model || (o->graphs[i].model_params && !g->params) ||
 		    (o->model_base_dir && !g->base_dir))
@@ -201,7 +203,7 @@ static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
 		n += (size_t)snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "",
 				      s->graphs[i].name);
 	return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\" is not part of this session (graphs: %s)",
-			  name, s->ngraphs ? list : "none");
+			   name, s->ngraphs ? list : "none");
 }
 
 static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
@@ -216,14 +218,15 @@ static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
 	gs = &s->graphs[g];
 	if (iterations < 0 && iterations != AIETH_ITERATIONS_FOREVER)
 		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\": iterations %lld (use a count >= 0, or -1 to run "
-				  "until ended)",
-				  graph, (long long)iterations);
+				   "graph \"%s\": iterations %lld (use a count >= 0, or -1 to run "
+				   "until ended)",
+				   graph, (long long)iterations);
 	if (gs->ended)
 		return aieth__fail(AIETH_ESTATE, "graph \"%s\" has been ended; it cannot run again",
-				  graph);
+				   graph);
 	if (gs->forever)
-		return aieth__fail(AIETH_ESTATE, "graph \"%s\" is already running until ended", graph);
+		return aieth__fail(AIETH_ESTATE, "graph \"%s\" is already running until ended",
+				   graph);
 	if (gs->bounded) {
 		uint64_t done;
 		int complete;
@@ -231,9 +234,9 @@ static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
 			return rc;
 		if (!complete)
 			return aieth__fail(AIETH_ESTATE,
-					  "graph \"%s\" is still running its previous run (%llu "
-					  "iterations done); wait for it first",
-					  graph, (unsigned long long)done);
+					   "graph \"%s\" is still running its previous run (%llu "
+					   "iterations done); wait for it first",
+					   graph, (unsigned long long)done);
 	}
 	if ((rc = s->ops->graph_run(s->bstate, g, iterations)))
 		return rc;
@@ -252,7 +255,8 @@ static int graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
 		return rc;
 	if (s->graphs[g].forever)
 		return aieth__fail(AIETH_ETIMEOUT,
-				  "graph \"%s\" runs until ended; waiting for it never returns", graph);
+				   "graph \"%s\" runs until ended; waiting for it never returns",
+				   graph);
 	if (!s->graphs[g].bounded)
 		return AIETH_OK; /* nothing was started */
 	rc = s->ops->graph_wait(s->bstate, g, timeout_ms);
@@ -296,19 +300,20 @@ static int rtp_args(aieth_session *s, const char *graph, const char *port, const
 		return rc;
 	if (!port || !*port || strlen(port) > 1024)
 		return aieth__fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
-				  port ? "longer than 1024 characters" : "missing");
+				   port ? "longer than 1024 characters" : "missing");
 	if (!data)
 		return aieth__fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
-				  port);
+				   port);
 	if (size == 0 || size > 65536)
-		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\" RTP port \"%s\": %zu bytes, the size must be 1..65536",
-				  graph, port, size);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"graph \"%s\" RTP port \"%s\": %zu bytes, the size must be 1..65536", graph,
+			port, size);
 	return AIETH_OK;
 }
 
-static int graph_update_rtp(aieth_session *s, const char *graph, const char *port,
-			    const void *data, size_t size)
+static int graph_update_rtp(aieth_session *s, const char *graph, const char *port, const void *data,
+			    size_t size)
 {
 	uint32_t g;
 	int rc;
@@ -333,12 +338,12 @@ static int graph_read_rtp(aieth_session *s, const char *graph, const char *port,
 
 /* The public graph calls: the session is checked and held for the call
  * (core/handles.c), then the call runs. */
-#define HELD(fn, call)                                                                    \
-	int rc = aieth__session_enter(s, fn);                                              \
-	if (rc)                                                                           \
-		return rc;                                                                \
-	rc = call;                                                                        \
-	aieth__session_leave(s);                                                           \
+#define HELD(fn, call)                        \
+	int rc = aieth__session_enter(s, fn); \
+	if (rc)                               \
+		return rc;                    \
+	rc = call;                            \
+	aieth__session_leave(s);              \
 	return rc
 
 int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
@@ -361,8 +366,8 @@ int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *o
 	HELD("aieth_graph_iterations_done", graph_iterations_done(s, graph, out));
 }
 
-int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port,
-			   const void *data, size_t size)
+int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port, const void *data,
+			   size_t size)
 {
 	HELD("aieth_graph_update_rtp", graph_update_rtp(s, graph, port, data, size));
 }

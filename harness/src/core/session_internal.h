@@ -19,13 +19,13 @@ struct aieth_session {
 	const aieth_backend_ops *ops;
 	void *bstate;
 	char *xclbin;
-	char *data_dir;                  /* as given (NULL: default) */
-	char server_info[160];           /* remote: what the server says it is */
+	char *data_dir;        /* as given (NULL: default) */
+	char server_info[160]; /* remote: what the server says it is */
 	size_t ngraphs;
 	aieth_graph_state *graphs;
-	struct aieth_txn *head, *tail;   /* every transaction not freed, in order */
-	aieth_dev_config dev;            /* what the backend was opened with */
-	atomic_int busy;                 /* a call is running (core/handles.c) */
+	struct aieth_txn *head, *tail; /* every transaction not freed, in order */
+	aieth_dev_config dev;          /* what the backend was opened with */
+	atomic_int busy;               /* a call is running (core/handles.c) */
 };
 
 struct aieth_txn {
@@ -35,13 +35,13 @@ struct aieth_txn {
 	aieth_txn_status status;
 	char msg[1024];
 	size_t n;
-	aieth_channel_args *args;        /* copies (plio points into plios) */
+	aieth_channel_args *args; /* copies (plio points into plios) */
 	aieth_plio *plios;
 	pld_txn wire;
 	aieth_dev_result dev;
 	aieth_channel_result *res;
 	int valid;
-	struct aieth_chan_io *io;        /* per channel: streamed data (txn.c) */
+	struct aieth_chan_io *io; /* per channel: streamed data (txn.c) */
 };
 
 /* Free a transaction of a session the caller holds (aieth_txn_free

@@ -40,7 +40,8 @@ static int format_part(aieth_elem t, unsigned ps, const uint8_t *s, char *d, siz
 {
 	uint64_t v = aieth__le_get(s, ps);
 	if (aieth__elem_is_float(t))
-		return snprintf(d, cap, t == AIETH_ELEM_DOUBLE ? "%.17g" : "%.9g", part_value(t, s));
+		return snprintf(d, cap, t == AIETH_ELEM_DOUBLE ? "%.17g" : "%.9g",
+				part_value(t, s));
 	if (is_signed_int(t)) {
 		unsigned bits = 8 * ps;
 		if (bits < 64 && (v >> (bits - 1)) & 1)
@@ -89,7 +90,7 @@ static int part_ok(double g, double w, double abs_tol, double rel_tol, double *m
 }
 
 void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
-		   double abs_tol, double rel_tol, aieth_compare_result *r)
+		    double abs_tol, double rel_tol, aieth_compare_result *r)
 {
 	if (!r)
 		return;
@@ -98,7 +99,7 @@ void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_e
 }
 
 void aieth__compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
-			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r)
+			 aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r)
 {
 	size_t esize, n, tail, i;
 	uint64_t e0;

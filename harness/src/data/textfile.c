@@ -52,15 +52,36 @@ static part_info part_of(aieth_elem t)
 	part_info p = {K_SIGNED, 0, 0};
 	switch (t) {
 	case AIETH_ELEM_INT8: p.psize = 1; break;
-	case AIETH_ELEM_INT16: case AIETH_ELEM_CINT16: p.psize = 2; break;
-	case AIETH_ELEM_INT32: case AIETH_ELEM_CINT32: p.psize = 4; break;
+	case AIETH_ELEM_INT16:
+	case AIETH_ELEM_CINT16: p.psize = 2; break;
+	case AIETH_ELEM_INT32:
+	case AIETH_ELEM_CINT32: p.psize = 4; break;
 	case AIETH_ELEM_INT64: p.psize = 8; break;
-	case AIETH_ELEM_UINT8: p.kind = K_UNSIGNED; p.psize = 1; break;
-	case AIETH_ELEM_UINT16: p.kind = K_UNSIGNED; p.psize = 2; break;
-	case AIETH_ELEM_UINT32: p.kind = K_UNSIGNED; p.psize = 4; break;
-	case AIETH_ELEM_UINT64: p.kind = K_UNSIGNED; p.psize = 8; break;
-	case AIETH_ELEM_FLOAT: case AIETH_ELEM_CFLOAT: p.kind = K_FLOAT; p.psize = 4; break;
-	case AIETH_ELEM_DOUBLE: p.kind = K_DOUBLE; p.psize = 8; break;
+	case AIETH_ELEM_UINT8:
+		p.kind = K_UNSIGNED;
+		p.psize = 1;
+		break;
+	case AIETH_ELEM_UINT16:
+		p.kind = K_UNSIGNED;
+		p.psize = 2;
+		break;
+	case AIETH_ELEM_UINT32:
+		p.kind = K_UNSIGNED;
+		p.psize = 4;
+		break;
+	case AIETH_ELEM_UINT64:
+		p.kind = K_UNSIGNED;
+		p.psize = 8;
+		break;
+	case AIETH_ELEM_FLOAT:
+	case AIETH_ELEM_CFLOAT:
+		p.kind = K_FLOAT;
+		p.psize = 4;
+		break;
+	case AIETH_ELEM_DOUBLE:
+		p.kind = K_DOUBLE;
+		p.psize = 8;
+		break;
 	default: break;
 	}
 	p.bits = 8 * p.psize;
@@ -146,7 +167,7 @@ static int fail_at(const parser *ps, const char *tb, int code, const char *fmt, 
 	vsnprintf(m, sizeof m, fmt, ap);
 	va_end(ap);
 	return aieth__fail(code, "%s:%lu:%zu: %s", ps->what, ps->sc.line,
-			  (size_t)(tb - ps->sc.line_start) + 1, m);
+			   (size_t)(tb - ps->sc.line_start) + 1, m);
 }
 
 static void int_range(part_info pi, char *buf, size_t cap, int hex)
@@ -255,21 +276,22 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 		aieth__quote(sh, sizeof sh, b, (size_t)(e - b));
 		if (is_nonfinite(b, e))
 			return fail_at(ps, b, AIETH_EPARSE,
-				       "value \"%s\": NaN and infinity are not allowed for %s", sh, tn);
+				       "value \"%s\": NaN and infinity are not allowed for %s", sh,
+				       tn);
 		if (!hex && is_float_syntax(b, e))
 			return fail_at(ps, b, AIETH_EPARSE,
 				       "value \"%s\" is not an integer (%s takes decimal or 0x hex "
 				       "integers)",
 				       sh, tn);
 		if (p == digits)
-			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)", sh,
-				       tn);
+			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)",
+				       sh, tn);
 		{
 			char junk[AIETH_QUOTE_CAP];
 			aieth__quote(junk, sizeof junk, p, (size_t)(e - p));
 			return fail_at(ps, b, AIETH_EPARSE,
-				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh, tn,
-				       junk);
+				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh,
+				       tn, junk);
 		}
 	}
 	if (ps->pi.kind == K_UNSIGNED) {
@@ -287,8 +309,8 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 		int_range(ps->pi, rng, sizeof rng, hex);
 		aieth__quote(sh, sizeof sh, b, (size_t)(e - b));
 		return fail_at(ps, b, AIETH_EINVAL, "value %s does not fit %s (%s%s)", sh,
-			       aieth__elem_name(ps->t), aieth__elem_parts(ps->t) == 2 ? "each part " : "",
-			       rng);
+			       aieth__elem_name(ps->t),
+			       aieth__elem_parts(ps->t) == 2 ? "each part " : "", rng);
 	}
 	*out = neg ? (uint64_t)0 - mag : mag;
 	return AIETH_OK;
@@ -315,8 +337,10 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 
 	if (n >= sizeof buf) {
 		aieth__quote(sh, sizeof sh, b, n);
-		return fail_at(ps, b, AIETH_EPARSE, "value \"%s\" is too long (%zu characters, the "
-			       "limit is %d)", sh, n, TEXT_MAX_TOKEN - 1);
+		return fail_at(ps, b, AIETH_EPARSE,
+			       "value \"%s\" is too long (%zu characters, the "
+			       "limit is %d)",
+			       sh, n, TEXT_MAX_TOKEN - 1);
 	}
 	memcpy(buf, b, n);
 	buf[n] = '\0';
@@ -325,14 +349,14 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 	if (end != buf + n) {
 		aieth__quote(sh, sizeof sh, b, n);
 		if (end == buf)
-			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)", sh,
-				       tn);
+			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)",
+				       sh, tn);
 		{
 			char junk[AIETH_QUOTE_CAP];
 			aieth__quote(junk, sizeof junk, end, (size_t)(buf + n - end));
 			return fail_at(ps, b, AIETH_EPARSE,
-				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh, tn,
-				       junk);
+				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh,
+				       tn, junk);
 		}
 	}
 	if (errno == ERANGE && isinf(d)) {
@@ -347,8 +371,8 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 		if (to_float(d, &f)) {
 			aieth__quote(sh, sizeof sh, b, n);
 			return fail_at(ps, b, AIETH_EINVAL,
-				       "value %s does not fit %s (finite magnitudes up to %.9g)", sh,
-				       tn, (double)FLT_MAX);
+				       "value %s does not fit %s (finite magnitudes up to %.9g)",
+				       sh, tn, (double)FLT_MAX);
 		}
 		memcpy(&u, &f, 4);
 		*out = u;
@@ -368,14 +392,14 @@ typedef struct {
 	parser ps;
 	size_t max_bytes;
 	uint64_t n, scalars;
-	unsigned long last_line;          /* the last value's position */
+	unsigned long last_line; /* the last value's position */
 	size_t last_col;
-	int over;                         /* max_bytes passed at over_line:over_col */
+	int over; /* max_bytes passed at over_line:over_col */
 	unsigned long over_line;
 	size_t over_col;
 	int (*emit)(void *ctx, const uint8_t *p, size_t n);
 	void *ctx;
-	uint8_t out[4096];                /* values not yet emitted */
+	uint8_t out[4096]; /* values not yet emitted */
 	size_t fill;
 } text_stream;
 
@@ -447,27 +471,30 @@ static int ts_finish(text_stream *ts)
 	const char *what = ts->ps.what;
 	aieth_elem t = ts->ps.t;
 	if (ts->over)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %llu bytes of %s data (%llu numbers), over the limit of %zu "
-				  "bytes (the value at %lu:%zu is the first past it)",
-				  what, (unsigned long long)(ts->scalars * ts->ps.pi.psize),
-				  aieth__elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
-				  ts->over_line, ts->over_col);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %llu bytes of %s data (%llu numbers), over the limit of %zu "
+			"bytes (the value at %lu:%zu is the first past it)",
+			what, (unsigned long long)(ts->scalars * ts->ps.pi.psize),
+			aieth__elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
+			ts->over_line, ts->over_col);
 	if (ts->scalars == 0)
 		return aieth__fail(AIETH_EPARSE,
-				  "%s: no values (the text is empty or holds only comments)", what);
+				   "%s: no values (the text is empty or holds only comments)",
+				   what);
 	if (aieth__elem_parts(t) == 2 && ts->scalars % 2)
-		return aieth__fail(AIETH_EPARSE,
-				  "%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
-				  "the text holds an odd count of numbers (%llu): this one has no "
-				  "imaginary part",
-				  what, ts->last_line, ts->last_col, aieth__elem_name(t),
-				  (unsigned long long)ts->scalars);
+		return aieth__fail(
+			AIETH_EPARSE,
+			"%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
+			"the text holds an odd count of numbers (%llu): this one has no "
+			"imaginary part",
+			what, ts->last_line, ts->last_col, aieth__elem_name(t),
+			(unsigned long long)ts->scalars);
 	return ts_flush(ts);
 }
 
 typedef struct {
-	sbuf b;               /* bounded by max_bytes (ts_init's limit ends the parse first) */
+	sbuf b; /* bounded by max_bytes (ts_init's limit ends the parse first) */
 	const char *what;
 } parsed;
 
@@ -478,7 +505,7 @@ static int grow_emit(void *ctx, const uint8_t *p, size_t n)
 }
 
 int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
-		     size_t max_bytes, uint8_t **out, size_t *len)
+		      size_t max_bytes, uint8_t **out, size_t *len)
 {
 	text_stream *ts;
 	parsed g = {SB_INIT(max_bytes), NULL};
@@ -516,8 +543,7 @@ int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth
 	return AIETH_OK;
 }
 
-int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
-		    size_t *len)
+int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out, size_t *len)
 {
 	struct stat st;
 	size_t limit;
@@ -535,10 +561,11 @@ int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t *
 			? SIZE_MAX - 2
 			: max_bytes * TEXT_SIZE_FACTOR + 65536;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > limit)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: text file is %lld bytes, larger than %d times the data limit "
-				  "of %zu bytes plus 64 KiB",
-				  path, (long long)st.st_size, TEXT_SIZE_FACTOR, max_bytes);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: text file is %lld bytes, larger than %d times the data limit "
+			"of %zu bytes plus 64 KiB",
+			path, (long long)st.st_size, TEXT_SIZE_FACTOR, max_bytes);
 	rc = aieth__read_file(path, limit, &text, &tlen);
 	if (rc != AIETH_OK)
 		return rc;
@@ -560,7 +587,7 @@ static int fd_emit(void *ctx, const uint8_t *p, size_t n)
 }
 
 int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
-		       uint64_t *len)
+			uint64_t *len)
 {
 	text_stream *ts = NULL;
 	char *buf = NULL;
@@ -600,8 +627,9 @@ int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int 
 		if (!take && have == cap) {
 			char *nb;
 			if (cap >= TEXT_MAX_LINE) {
-				rc = aieth__fail(AIETH_EINVAL, "%s:%lu: a line longer than %d bytes", path,
-						ts->ps.sc.line, TEXT_MAX_LINE);
+				rc = aieth__fail(AIETH_EINVAL,
+						 "%s:%lu: a line longer than %d bytes", path,
+						 ts->ps.sc.line, TEXT_MAX_LINE);
 				goto done;
 			}
 			nb = realloc(buf, cap * 2);
@@ -669,8 +697,7 @@ static size_t format_part(part_info pi, const uint8_t *s, char *d)
 			v = (uint64_t)0 - v;
 		}
 		break;
-	default:
-		break;
+	default: break;
 	}
 	b = u64_dec(e, v);
 	if (neg)
@@ -680,8 +707,7 @@ static size_t format_part(part_info pi, const uint8_t *s, char *d)
 	return k;
 }
 
-int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
-		      size_t *out_len)
+int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out, size_t *out_len)
 {
 	part_info pi;
 	size_t esize, scalars, per_line, cap, o = 0, i;
@@ -697,19 +723,20 @@ int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out
 	if (!esize)
 		return aieth__fail(AIETH_EINVAL, "element type %d is not valid", (int)t);
 	if (len % esize)
-		return aieth__fail(AIETH_EINVAL,
-				  "%zu bytes is not a whole number of %s elements (%zu bytes each)",
-				  len, aieth__elem_name(t), esize);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%zu bytes is not a whole number of %s elements (%zu bytes each)", len,
+			aieth__elem_name(t), esize);
 	pi = part_of(t);
 	scalars = len / pi.psize;
 	if (scalars > (SIZE_MAX - 1) / TEXT_MAX_NUMBER)
 		return aieth__fail(AIETH_ENOMEM, "%zu bytes of data are too many to format as text",
-				  len);
+				   len);
 	cap = scalars * TEXT_MAX_NUMBER + 1;
 	buf = malloc(cap);
 	if (!buf)
 		return aieth__fail(AIETH_ENOMEM, "out of memory formatting %zu bytes of %s as text",
-				  len, aieth__elem_name(t));
+				   len, aieth__elem_name(t));
 	per_line = 16 / pi.psize;
 	for (i = 0; i < scalars; i++) {
 		o += format_part(pi, data + i * pi.psize, buf + o);

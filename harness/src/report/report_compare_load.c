@@ -173,8 +173,10 @@ static int check_report(const char *what, jobj *root)
 	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
 		char q[100];
 		aieth__quote_str(q, sizeof q, schema);
-		return aieth__fail(AIETH_EINVAL, "%s: schema: \"%s\" is not a report this program "
-				  "reads (\"%s\")", what, q, AIETH_REPORT_SCHEMA);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: schema: \"%s\" is not a report this program "
+				   "reads (\"%s\")",
+				   what, q, AIETH_REPORT_SCHEMA);
 	}
 	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
 		return rc;

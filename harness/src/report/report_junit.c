@@ -125,7 +125,8 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");
 	n = json_object_array_length(r->tests);
-	sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
+	sb_printf(&b,
+		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
 		struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -133,15 +134,17 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		int err_failed;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+			struct json_object *chs = rj_get(tx, "channels"),
+					   *lats = rj_get(tx, "latencies");
 			for (k = 0; lats && k < json_object_array_length(lats); k++) {
 				cases++;
 				failures += !strcmp(rj_gets(tx, "status"), "done") &&
-					    !json_object_get_boolean(
-						    rj_get(json_object_array_get_idx(lats, k), "passed"));
+					    !json_object_get_boolean(rj_get(
+						    json_object_array_get_idx(lats, k), "passed"));
 			}
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
-				const char *v = rj_gets(json_object_array_get_idx(chs, k), "verdict");
+				const char *v =
+					rj_gets(json_object_array_get_idx(chs, k), "verdict");
 				cases++;
 				failures += !strcmp(v, "fail");
 				errors += !strcmp(v, "timeout") || !strcmp(v, "error") ||
@@ -158,8 +161,9 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		}
 		sb_lit(&b, "  <testsuite name=\"");
 		sb_xml(&b, rj_gets(t, "name"));
-		sb_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%d\" "
-			      "time=\"%.3f\">\n",
+		sb_printf(&b,
+			  "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%d\" "
+			  "time=\"%.3f\">\n",
 			  cases, failures, errors, rj_geti(t, "exit_code") == AIETH_EXIT_SKIP,
 			  rj_getd(t, "duration_s"));
 		sb_lit(&b, "    <properties>\n");
@@ -183,7 +187,8 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		sb_lit(&b, "    </properties>\n");
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+			struct json_object *chs = rj_get(tx, "channels"),
+					   *lats = rj_get(tx, "latencies");
 			for (k = 0; chs && k < json_object_array_length(chs); k++)
 				junit_case(&b, t, tx, json_object_array_get_idx(chs, k));
 			for (k = 0; lats && k < json_object_array_length(lats); k++)

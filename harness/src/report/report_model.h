@@ -18,7 +18,7 @@ struct aieth_report {
 	struct json_object *run;
 	struct json_object *env;
 	struct json_object *tests;
-	double t_start;          /* CLOCK_REALTIME seconds */
+	double t_start; /* CLOCK_REALTIME seconds */
 	int finished;
 };
 

@@ -64,9 +64,11 @@ static void why(sbuf *b, const aieth_farm_case *c)
 		yaml_kv(b, "verdict", rj_gets(c->item, "verdict"));
 		if (in && rj_geti(in, "mismatches") > 0) {
 			struct json_object *fm = rj_get(in, "first_mismatch");
-			sb_printf(b, "  mismatches: %lld\n  elements: %lld\n"
-				     "  first_mismatch_offset: %lld\n",
-				  (long long)rj_geti(in, "mismatches"), (long long)rj_geti(in, "elements"),
+			sb_printf(b,
+				  "  mismatches: %lld\n  elements: %lld\n"
+				  "  first_mismatch_offset: %lld\n",
+				  (long long)rj_geti(in, "mismatches"),
+				  (long long)rj_geti(in, "elements"),
 				  (long long)rj_geti(fm, "offset"));
 			yaml_kv(b, "got", rj_gets(fm, "got"));
 			yaml_kv(b, "expected", rj_gets(fm, "expected"));

@@ -85,13 +85,15 @@ static void channel_events(ev_list *l, struct json_object *chs, struct json_obje
 	rv_json(b, rj_gets(ch, "direction"));
 	sb_lit(b, ",\"verdict\":");
 	rv_json(b, rj_gets(ch, "verdict"));
-	sb_printf(b, ",\"finished\":%s,\"bytes_moved\":%lld,\"bytes_expected\":%lld,"
-		     "\"delay_cycles\":%lld",
+	sb_printf(b,
+		  ",\"finished\":%s,\"bytes_moved\":%lld,\"bytes_expected\":%lld,"
+		  "\"delay_cycles\":%lld",
 		  sp.finished ? "true" : "false", (long long)rj_geti(ch, "bytes_moved"),
 		  (long long)rj_geti(ch, "bytes_expected"), sp.delay);
 	if (sp.finished)
-		sb_printf(b, ",\"first_cycle\":%lld,\"last_cycle\":%lld,\"cycles\":%lld,"
-			     "\"throughput_MBps\":%.3f,\"utilisation_pct\":%.3f}}",
+		sb_printf(b,
+			  ",\"first_cycle\":%lld,\"last_cycle\":%lld,\"cycles\":%lld,"
+			  "\"throughput_MBps\":%.3f,\"utilisation_pct\":%.3f}}",
 			  sp.start, sp.end, sp.end - sp.start, rj_getd(ch, "throughput_MBps"),
 			  rj_getd(ch, "utilisation_pct"));
 	else
@@ -160,7 +162,8 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 			meta(&l, "thread_name", pid, 0, "transaction", -1);
 			ev(&l, "X", rj_gets(tx, "name"), NULL, pid, 0);
 			sb_lit(&b, ",\"cat\":\"transaction\"");
-			span(&l, clk, 0, rj_geti(tx, "total_cycles") > 0 ? rj_geti(tx, "total_cycles") : 0);
+			span(&l, clk, 0,
+			     rj_geti(tx, "total_cycles") > 0 ? rj_geti(tx, "total_cycles") : 0);
 			sb_lit(&b, ",\"args\":{\"status\":");
 			rv_json(&b, rj_gets(tx, "status"));
 			sb_printf(&b, ",\"total_cycles\":%lld,\"pl_clock_MHz\":%.6g}}",

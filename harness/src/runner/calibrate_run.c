@@ -48,8 +48,8 @@ static char *board_text(aieth_calib *c, const int64_t *x, size_t *len)
 			return NULL;
 	}
 	s = json_object_to_json_string_ext(c->base, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
+							    JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		return NULL;
 	*len = strlen(s);

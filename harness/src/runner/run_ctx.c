@@ -21,13 +21,9 @@ int rn_exit_for(int code)
 {
 	switch (code) {
 	case AIETH_ENOMEM:
-	case AIETH_EDEVICE:
-		return AIETH_EXIT_INFRA;
-	case AIETH_EUNSUPPORTED:
-		return AIETH_EXIT_SKIP;
-	case AIETH_ETIMEOUT:
-		return AIETH_EXIT_TIMEOUT;
-	default:
-		return AIETH_EXIT_INPUT;
+	case AIETH_EDEVICE: return AIETH_EXIT_INFRA;
+	case AIETH_EUNSUPPORTED: return AIETH_EXIT_SKIP;
+	case AIETH_ETIMEOUT: return AIETH_EXIT_TIMEOUT;
+	default: return AIETH_EXIT_INPUT;
 	}
 }

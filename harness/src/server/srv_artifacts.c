@@ -30,14 +30,14 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 		return AIETH_OK;
 	if (len > SRV_XRT_INI_MAX)
 		return aieth__fail(AIETH_EINVAL, "xrt.ini: %zu bytes, the limit is %u", len,
-				  SRV_XRT_INI_MAX);
+				   SRV_XRT_INI_MAX);
 	dir = aieth__path_join(s->work_dir, x->id);
 	if (!dir)
 		return aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
 	if (mkdir(dir, 0700) && errno != EEXIST) {
 		int e = errno;
 		rc = aieth__fail(AIETH_EIO, "%s: cannot create the session's artifact folder (%s)",
-				dir, strerror(e));
+				 dir, strerror(e));
 		free(dir);
 		return rc;
 	}
@@ -108,8 +108,10 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x)
 	for (i = 0; i < x->req.ngraphs; i++) {
 		struct json_object *g = json_object_new_object();
 		json_object_object_add(g, "name", json_object_new_string(x->req.graphs[i].name));
-		json_object_object_add(g, "model", json_object_new_string(
-			x->req.graphs[i].model[0] ? x->req.graphs[i].model : "loopback"));
+		json_object_object_add(g, "model",
+				       json_object_new_string(x->req.graphs[i].model[0]
+								      ? x->req.graphs[i].model
+								      : "loopback"));
 		json_object_array_add(a, g);
 	}
 	json_object_object_add(o, "graphs", a);

@@ -118,7 +118,8 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 		s->resets++;
 		/* a session that expired or failed (or a drain) may have left the
 		 * board in a bad state: the reset command runs before the next open */
-		if (s->reset_cmd && (x->state == SS_EXPIRED || x->state == SS_FAILED || s->draining)) {
+		if (s->reset_cmd &&
+		    (x->state == SS_EXPIRED || x->state == SS_FAILED || s->draining)) {
 			s->reset_pending = 1;
 			pthread_cond_signal(&s->work_cv);
 		}
@@ -170,7 +171,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	o.xclbin = x->xclbin;
 	o.graphs = g;
 	o.num_graphs = x->req.ngraphs;
-	o.interrupt = &x->intr;   /* set on drain, and by --max-session */
+	o.interrupt = &x->intr; /* set on drain, and by --max-session */
 	o.progress = on_progress;
 	o.progress_ctx = x;
 	if (!x->http)
@@ -322,7 +323,7 @@ static void opener_start_locked(aieth_server *s)
 	pthread_cond_init(&s->work_cv, NULL);
 	pthread_cond_init(&s->opened_cv, NULL);
 	if (pthread_create(&s->opener, NULL, opener_main, s))
-		return;   /* checked by the caller: opener_started stays 0 */
+		return; /* checked by the caller: opener_started stays 0 */
 	s->opener_started = 1;
 }
 
@@ -351,8 +352,8 @@ void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reaso
 	if (reason)
 		snprintf(x->reason, sizeof x->reason, "%s", reason);
 	if (!x->dev)
-		srv_artifacts_summary(s, x);   /* ended before it held the device */
-	close_dev_locked(s, x);            /* else the summary is written there */
+		srv_artifacts_summary(s, x); /* ended before it held the device */
+	close_dev_locked(s, x);              /* else the summary is written there */
 	unpin_done_locked(s, x);
 	srv_promote_locked(s);
 }
@@ -526,25 +527,28 @@ void srv_tick(aieth_server *s)
 		waiting += p->state == SS_QUEUED && !p->opening;
 	for (p = s->sessions; p; p = p->next) {
 		if (p->opening)
-			continue;   /* it gets the device now; judged once open */
+			continue; /* it gets the device now; judged once open */
 		if (p->state == SS_QUEUED && t - p->created_ms > s->max_wait_ms) {
-			snprintf(why, sizeof why, "waited %lld s in the queue, the limit is "
-				 "--max-wait %u s", (long long)((t - p->created_ms) / 1000),
-				 s->max_wait_s);
+			snprintf(why, sizeof why,
+				 "waited %lld s in the queue, the limit is "
+				 "--max-wait %u s",
+				 (long long)((t - p->created_ms) / 1000), s->max_wait_s);
 			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
 			srv_end_locked(s, p, SS_EXPIRED, why);
 		} else if ((p->state == SS_QUEUED || p->state == SS_ACTIVE) && !p->refs &&
 			   t - p->last_ms > s->idle_ms) {
-			snprintf(why, sizeof why, "no request for %lld s, the limit is "
-				 "--idle-timeout %u s", (long long)((t - p->last_ms) / 1000),
-				 s->idle_s);
+			snprintf(why, sizeof why,
+				 "no request for %lld s, the limit is "
+				 "--idle-timeout %u s",
+				 (long long)((t - p->last_ms) / 1000), s->idle_s);
 			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
 			srv_end_locked(s, p, SS_EXPIRED, why);
 		} else if (p->state == SS_ACTIVE && waiting && s->max_session_ms &&
 			   t - p->active_ms > s->max_session_ms) {
 			/* others wait: the holder's running call is interrupted and
 			 * the device goes to the next session */
-			snprintf(why, sizeof why, "held the device for %lld s while %u session%s "
+			snprintf(why, sizeof why,
+				 "held the device for %lld s while %u session%s "
 				 "waited, the limit is --max-session %u s",
 				 (long long)((t - p->active_ms) / 1000), waiting,
 				 waiting == 1 ? "" : "s", s->max_session_s);
@@ -610,8 +614,8 @@ void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t)
 	txn_free(t);
 }
 
-srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
-			 char *msg, size_t cap)
+srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out, char *msg,
+			 size_t cap)
 {
 	const aieth_board_info *info = aieth__dev_info(x->dev);
 	uint64_t bytes = q->tx_bytes + q->rx_bytes;
@@ -625,9 +629,10 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 		return SRV_T_GEOMETRY;
 	}
 	if (N != info->channels || q->depth != info->uram_depth_words) {
-		snprintf(msg, cap, "channels %u and depth %u, the board %s has %u channels and a "
-			 "depth of %u words", N, q->depth, info->name, info->channels,
-			 info->uram_depth_words);
+		snprintf(msg, cap,
+			 "channels %u and depth %u, the board %s has %u channels and a "
+			 "depth of %u words",
+			 N, q->depth, info->name, info->channels, info->uram_depth_words);
 		return SRV_T_GEOMETRY;
 	}
 	pthread_mutex_lock(&s->mu);
@@ -635,17 +640,20 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 		n++;
 	if (n >= SRV_TXNS_MAX) {
 		pthread_mutex_unlock(&s->mu);
-		snprintf(msg, cap, "session \"%s\" holds %u transactions, the limit is %d: fetch "
-			 "their results first", x->id, n, SRV_TXNS_MAX);
+		snprintf(msg, cap,
+			 "session \"%s\" holds %u transactions, the limit is %d: fetch "
+			 "their results first",
+			 x->id, n, SRV_TXNS_MAX);
 		return SRV_T_TOO_MANY;
 	}
 	/* the memory budget: images are held until the session ends */
 	if (bytes > s->mem_max - s->mem_used) {
 		unsigned long long used = s->mem_used;
 		pthread_mutex_unlock(&s->mu);
-		snprintf(msg, cap, "transaction images of %llu bytes: %llu of the --max-memory "
-			 "%llu MiB are in use", (unsigned long long)bytes, used,
-			 (unsigned long long)(s->mem_max >> 20));
+		snprintf(msg, cap,
+			 "transaction images of %llu bytes: %llu of the --max-memory "
+			 "%llu MiB are in use",
+			 (unsigned long long)bytes, used, (unsigned long long)(s->mem_max >> 20));
 		return SRV_T_MEMORY;
 	}
 	s->mem_used += bytes;
@@ -667,8 +675,8 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->im = &s->images;
 	t->txbuf = srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
 	t->rxbuf = srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
-	if (!t->wire.perf || aieth__dev_result_alloc(&t->res, N) || !t->wire.tx.seg || !t->wire.rx.seg ||
-	    !t->txbuf || !t->rxbuf)
+	if (!t->wire.perf || aieth__dev_result_alloc(&t->res, N) || !t->wire.tx.seg ||
+	    !t->wire.rx.seg || !t->txbuf || !t->rxbuf)
 		goto oom;
 	t->wire.tx.size = q->tx_bytes;
 	t->wire.tx.nseg = q->tx_bytes ? 1 : 0;
@@ -698,10 +706,7 @@ oom:
 	return SRV_T_NOMEM;
 }
 
-int srv_txn_start(srv_sess *x, srv_txn *t)
-{
-	return aieth__dev_txn_start(x->dev, &t->wire);
-}
+int srv_txn_start(srv_sess *x, srv_txn *t) { return aieth__dev_txn_start(x->dev, &t->wire); }
 
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 {
@@ -746,10 +751,7 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
 }
 
 /* The number in a transaction's id "t-N" (srv_txn_new). */
-static unsigned long txn_seq(const srv_txn *t)
-{
-	return strtoul(t->id + 2, NULL, 10);
-}
+static unsigned long txn_seq(const srv_txn *t) { return strtoul(t->id + 2, NULL, 10); }
 
 void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 {

@@ -59,7 +59,7 @@ static const char *type_article(struct json_object *v)
 static void render_value(char *dst, size_t cap, struct json_object *v)
 {
 	const char *s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
-							      JSON_C_TO_STRING_NOSLASHESCAPE);
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t n = s ? strlen(s) : 0, i, o = 0;
 	const size_t limit = 60;
 	if (cap == 0)
@@ -98,16 +98,16 @@ static void where_prefix(char *dst, size_t cap, const char *what, const char *pa
 /* ------------------------------------------------------------- scanner */
 
 typedef struct {
-	uint32_t frame;    /* id of the object the key belongs to */
+	uint32_t frame; /* id of the object the key belongs to */
 	uint32_t hash;
-	size_t off, len;   /* decoded key in the arena */
-	size_t pos;        /* offset of the key's quote in the text */
+	size_t off, len; /* decoded key in the arena */
+	size_t pos;      /* offset of the key's quote in the text */
 } key_ent;
 
 typedef struct {
 	int is_obj;
 	uint32_t id;
-	size_t index;      /* arrays: current element */
+	size_t index;                     /* arrays: current element */
 	size_t key_off, key_len, key_pos; /* objects: current key */
 	int has_key;
 } frame_t;
@@ -118,10 +118,10 @@ typedef struct {
 	size_t len, pos;
 	char *arena;
 	size_t arena_len, arena_cap;
-	key_ent *keys;     /* open addressing; len 0 = empty slot */
+	key_ent *keys; /* open addressing; len 0 = empty slot */
 	size_t nkeys, keys_cap;
 	frame_t st[JSTRICT_MAX_DEPTH + 1];
-	int depth;         /* frames in use */
+	int depth; /* frames in use */
 	uint32_t next_id;
 	int err;
 } scanner;
@@ -267,30 +267,34 @@ static int scan_string(scanner *s, int decode)
 				if (u < 0)
 					return sc_fail(s, esc, "malformed \\u escape%s", NULL);
 				if (u >= 0xdc00 && u <= 0xdfff)
-					return sc_fail(s, esc, "unpaired surrogate in \\u escape%s", NULL);
+					return sc_fail(s, esc, "unpaired surrogate in \\u escape%s",
+						       NULL);
 				cp = (unsigned long)u;
 				if (u >= 0xd800 && u <= 0xdbff) {
 					if (s->len - s->pos < 2 || s->t[s->pos] != '\\' ||
 					    s->t[s->pos + 1] != 'u')
 						return sc_fail(s, esc,
-							       "unpaired surrogate in \\u escape%s", NULL);
+							       "unpaired surrogate in \\u escape%s",
+							       NULL);
 					s->pos += 2;
 					lo = read_hex4(s);
 					if (lo < 0xdc00 || lo > 0xdfff)
 						return sc_fail(s, esc,
-							       "unpaired surrogate in \\u escape%s", NULL);
+							       "unpaired surrogate in \\u escape%s",
+							       NULL);
 					cp = 0x10000 + (((unsigned long)u - 0xd800) << 10) +
 					     ((unsigned long)lo - 0xdc00);
 				}
 				if (decode && cp == 0)
-					return sc_fail(s, esc,
-						       "a key must not contain \\u0000%s", NULL);
+					return sc_fail(s, esc, "a key must not contain \\u0000%s",
+						       NULL);
 				if (decode && put_utf8(s, cp))
 					return s->err;
 				continue;
 			}
 			default:
-				return sc_fail(s, esc, "invalid escape sequence in a string%s", NULL);
+				return sc_fail(s, esc, "invalid escape sequence in a string%s",
+					       NULL);
 			}
 			if (decode && arena_put(s, &out, 1))
 				return s->err;
@@ -423,8 +427,7 @@ static void build_path(scanner *s, char *dst, size_t cap, const char *last, size
 			snprintf(part, sizeof part, "[%zu]", f->index);
 		if (o + strlen(part) + 2 >= cap)
 			break;
-		o += (size_t)snprintf(dst + o, cap - o, "%s%s",
-				      (o && f->is_obj) ? "." : "", part);
+		o += (size_t)snprintf(dst + o, cap - o, "%s%s", (o && f->is_obj) ? "." : "", part);
 	}
 	if (n == 0)
 		snprintf(part, sizeof part, "\"\""); /* the empty key */
@@ -453,8 +456,8 @@ static int add_key(scanner *s, size_t off, size_t len, size_t pos)
 			build_path(s, path, sizeof path, s->arena + off, len);
 			jstrict_line_col(s->t, e->pos, &l0, &c0);
 			jstrict_line_col(s->t, pos, &l1, &c1);
-			snprintf(msg, sizeof msg, "%s: duplicate key (first defined at %u:%u)", path,
-				 l0, c0);
+			snprintf(msg, sizeof msg, "%s: duplicate key (first defined at %u:%u)",
+				 path, l0, c0);
 			s->err = AIETH_EPARSE;
 			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, l1, c1, msg);
 		}
@@ -496,8 +499,8 @@ static int scan(scanner *s)
 		skip_ws(s);
 		if (state == S_AFTER && s->depth == 0) {
 			if (s->pos != s->len)
-				return sc_fail(s, s->pos, "trailing characters after the JSON value%s",
-					       NULL);
+				return sc_fail(s, s->pos,
+					       "trailing characters after the JSON value%s", NULL);
 			return 0;
 		}
 		if (s->pos >= s->len)
@@ -548,7 +551,8 @@ static int scan(scanner *s)
 				state = S_AFTER;
 			} else {
 				return sc_fail(s, s->pos, "%s",
-					       f->is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
+					       f->is_obj ? "expected ',' or '}'"
+							 : "expected ',' or ']'");
 			}
 			break;
 		}
@@ -563,7 +567,8 @@ static int scan(scanner *s)
 		case S_KEY: {
 			size_t kpos = s->pos, off = s->arena_len;
 			if (c != '"')
-				return sc_fail(s, s->pos, "expected a key in double quotes%s", NULL);
+				return sc_fail(s, s->pos, "expected a key in double quotes%s",
+					       NULL);
 			if (scan_string(s, 1))
 				return s->err;
 			if (add_key(s, off, s->arena_len - off, kpos))
@@ -575,8 +580,7 @@ static int scan(scanner *s)
 			state = S_VALUE;
 			break;
 		}
-		default:
-			return sc_fail(s, s->pos, "internal scanner state%s", NULL);
+		default: return sc_fail(s, s->pos, "internal scanner state%s", NULL);
 		}
 	}
 }
@@ -622,8 +626,8 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	if (!text)
 		len = 0;
 	if (len > (size_t)INT_MAX - 1)
-		return aieth__fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what,
-				  len);
+		return aieth__fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse",
+				   what, len);
 	/* A UTF-8 byte order mark, as some Windows editors write: RFC 8259 lets
 	 * a parser ignore it, and editors do not count it as a column. */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
@@ -631,7 +635,8 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 		len -= 3;
 	}
 	if (len == 0)
-		return aieth__fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
+		return aieth__fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)",
+				   what);
 	tok = json_tokener_new_ex(JSTRICT_MAX_DEPTH);
 	if (!tok)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
@@ -662,11 +667,11 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 			end = len;
 		jstrict_line_col(text, end, &line, &col);
 		if (jerr == json_tokener_error_depth)
-			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)", what,
-					  line, col, json_tokener_error_desc(jerr),
-					  JSTRICT_MAX_DEPTH);
+			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)",
+					   what, line, col, json_tokener_error_desc(jerr),
+					   JSTRICT_MAX_DEPTH);
 		return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", what, line, col,
-				  json_tokener_error_desc(jerr));
+				   json_tokener_error_desc(jerr));
 	}
 	/* json-c accepted it: check the grammar strictly and find duplicates. */
 	rc = strict_scan(what, text, len);
@@ -678,7 +683,6 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	return AIETH_OK;
 }
 
-
 /* ----------------------------------------------------------- accessors */
 
 static int need_object(const char *what, const char *path, struct json_object *obj)
@@ -689,7 +693,7 @@ static int need_object(const char *what, const char *path, struct json_object *o
 	where_prefix(pre, sizeof pre, what, path);
 	render_value(val, sizeof val, obj);
 	return aieth__fail(AIETH_EPARSE, "%sexpected an object, got %s (%s)", pre,
-			  type_article(obj), val);
+			   type_article(obj), val);
 }
 
 int jstrict_keys(const char *what, const char *path, struct json_object *obj,
@@ -721,8 +725,9 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 						      a == allowed ? "" : ", ", *a);
 			if (!allowed || !*allowed)
 				snprintf(list, sizeof list, "none");
-			return aieth__fail(AIETH_EPARSE, "%skey \"%s\" is not allowed here (allowed: %s)",
-					  pre, qk, list);
+			return aieth__fail(AIETH_EPARSE,
+					   "%skey \"%s\" is not allowed here (allowed: %s)", pre,
+					   qk, list);
 		}
 	}
 	return 0;
@@ -755,12 +760,12 @@ static int wrong_type(const char *what, const char *path, const char *key, const
 	char fp[600], val[100];
 	field_path(fp, sizeof fp, path, key);
 	render_value(val, sizeof val, v);
-	return aieth__fail(AIETH_EPARSE, "%s: %s: expected %s, got %s (%s)", what ? what : "(input)",
-			  fp, expected, type_article(v), val);
+	return aieth__fail(AIETH_EPARSE, "%s: %s: expected %s, got %s (%s)",
+			   what ? what : "(input)", fp, expected, type_article(v), val);
 }
 
-int jstrict_get_string(const char *what, const char *path, struct json_object *obj,
-		       const char *key, int required, const char **out)
+int jstrict_get_string(const char *what, const char *path, struct json_object *obj, const char *key,
+		       int required, const char **out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -775,16 +780,17 @@ int jstrict_get_string(const char *what, const char *path, struct json_object *o
 	if ((size_t)json_object_get_string_len(v) != strlen(s)) {
 		char fp[600];
 		field_path(fp, sizeof fp, path, key);
-		return aieth__fail(AIETH_EPARSE, "%s: %s: string contains a NUL character (\\u0000)",
-				  what ? what : "(input)", fp);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: %s: string contains a NUL character (\\u0000)",
+				   what ? what : "(input)", fp);
 	}
 	if (out)
 		*out = s;
 	return 0;
 }
 
-int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
-		    const char *key, int required, uint64_t min, uint64_t max, uint64_t *out)
+int jstrict_get_u64(const char *what, const char *path, struct json_object *obj, const char *key,
+		    int required, uint64_t min, uint64_t max, uint64_t *out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -800,23 +806,24 @@ int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
 	field_path(fp, sizeof fp, path, key);
 	i = json_object_get_int64(v);
 	if (i < 0)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s: value %lld is out of range (%llu..%llu): it must not be "
-				  "negative",
-				  what ? what : "(input)", fp, (long long)i, (unsigned long long)min,
-				  (unsigned long long)max);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %s: value %lld is out of range (%llu..%llu): it must not be "
+			"negative",
+			what ? what : "(input)", fp, (long long)i, (unsigned long long)min,
+			(unsigned long long)max);
 	u = json_object_get_uint64(v);
 	if (u < min || u > max)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%llu..%llu)",
-				  what ? what : "(input)", fp, (unsigned long long)u,
-				  (unsigned long long)min, (unsigned long long)max);
+				   what ? what : "(input)", fp, (unsigned long long)u,
+				   (unsigned long long)min, (unsigned long long)max);
 	if (out)
 		*out = u;
 	return 0;
 }
 
-int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
-		    const char *key, int required, uint32_t min, uint32_t max, uint32_t *out)
+int jstrict_get_u32(const char *what, const char *path, struct json_object *obj, const char *key,
+		    int required, uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint64_t v = 0;
 	int rc = jstrict_get_u64(what, path, obj, key, required, min, max, &v);
@@ -828,8 +835,8 @@ int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
 	return 0;
 }
 
-int jstrict_get_object(const char *what, const char *path, struct json_object *obj,
-		       const char *key, int required, struct json_object **out)
+int jstrict_get_object(const char *what, const char *path, struct json_object *obj, const char *key,
+		       int required, struct json_object **out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);

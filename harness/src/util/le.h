@@ -10,10 +10,7 @@
 
 #include <stdint.h>
 
-static inline uint16_t aieth__le16_get(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
+static inline uint16_t aieth__le16_get(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 static inline uint32_t aieth__le32_get(const uint8_t *p)
 {

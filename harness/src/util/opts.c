@@ -34,11 +34,14 @@ int aieth__opts_version(const char *where, const char *type, unsigned int versio
 	init_macro(type, mac, sizeof mac);
 	known(newest, kn, sizeof kn);
 	if (!version)
-		return aieth__fail(AIETH_EINVAL, "%s.version is 0: initialise it with %s or %s_init "
-				  "(this library knows %s)", where, mac, type, kn);
-	return aieth__fail(AIETH_EINVAL, "%s.version is %u: this library knows %s of %s (a "
-			  "newer library's struct? initialise it with %s or %s_init)",
-			  where, version, kn, type, mac, type);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s.version is 0: initialise it with %s or %s_init "
+				   "(this library knows %s)",
+				   where, mac, type, kn);
+	return aieth__fail(AIETH_EINVAL,
+			   "%s.version is %u: this library knows %s of %s (a "
+			   "newer library's struct? initialise it with %s or %s_init)",
+			   where, version, kn, type, mac, type);
 }
 
 int aieth__opts_init_check(const char *fn, const void *opts, unsigned int version,
@@ -51,5 +54,5 @@ int aieth__opts_init_check(const char *fn, const void *opts, unsigned int versio
 		return AIETH_OK;
 	known(newest, kn, sizeof kn);
 	return aieth__fail(AIETH_EINVAL, "%s: version %u is unknown (this library knows %s)", fn,
-			  version, kn);
+			   version, kn);
 }

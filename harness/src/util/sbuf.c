@@ -83,7 +83,7 @@ int sb_check(const sbuf *b, const char *what)
 		return 0;
 	if (b->over)
 		return aieth__fail(AIETH_ENOMEM, "%s: longer than the limit of %zu bytes", what,
-				  b->max);
+				   b->max);
 	return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 }
 

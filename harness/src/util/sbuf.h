@@ -26,17 +26,20 @@
 
 typedef struct {
 	union {
-		char *p;       /* the bytes as text (NULL until something was appended) */
-		uint8_t *u;    /* the same bytes, unsigned */
+		char *p;    /* the bytes as text (NULL until something was appended) */
+		uint8_t *u; /* the same bytes, unsigned */
 	};
 	size_t n, cap;
-	size_t max;            /* the most bytes it may hold (0: none) */
-	int oom;               /* an append failed (out of memory, or over max) */
-	int over;              /* ... because it would have passed max */
+	size_t max; /* the most bytes it may hold (0: none) */
+	int oom;    /* an append failed (out of memory, or over max) */
+	int over;   /* ... because it would have passed max */
 } sbuf;
 
 /* A buffer that may hold at most max bytes. */
-#define SB_INIT(max_bytes) { .max = (max_bytes) }
+#define SB_INIT(max_bytes)         \
+	{                          \
+		.max = (max_bytes) \
+	}
 
 /* Limits for the writers: a phrase or table cell built for a message or a
  * line, and a whole document built in memory before it is written (a report
@@ -53,10 +56,7 @@ int sb_put(sbuf *b, const void *s, size_t len);
 int sb_printf(sbuf *b, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
 /* A byte; little-endian integers (wire formats). */
-static inline int sb_u8(sbuf *b, uint8_t v)
-{
-	return sb_put(b, &v, 1);
-}
+static inline int sb_u8(sbuf *b, uint8_t v) { return sb_put(b, &v, 1); }
 static inline int sb_le32(sbuf *b, uint32_t v)
 {
 	uint8_t x[4];

@@ -95,15 +95,18 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 		aieth_aie_meta_plio(m, i, &p);
 		used[p.dir]++;
 		if (!parse_plio_name(p.logical_name, &nn, &dir)) {
-			say(&s, "PLIO %s: name: expected a predefined name PLIO_NN_TO_AIE or "
-			    "PLIO_NN_FROM_AIE (NN = 01..%02u), found \"%s\"", p.name,
-			    (unsigned)in->channels, p.logical_name);
+			say(&s,
+			    "PLIO %s: name: expected a predefined name PLIO_NN_TO_AIE or "
+			    "PLIO_NN_FROM_AIE (NN = 01..%02u), found \"%s\"",
+			    p.name, (unsigned)in->channels, p.logical_name);
 			continue;
 		}
 		if (nn > in->channels) {
-			say(&s, "PLIO %s (%s): channel: expected PLIO_01..PLIO_%02u (board %s has %u "
-			    "channels per direction), found PLIO_%02u", p.logical_name, p.name,
-			    (unsigned)in->channels, in->name, (unsigned)in->channels, nn);
+			say(&s,
+			    "PLIO %s (%s): channel: expected PLIO_01..PLIO_%02u (board %s has %u "
+			    "channels per direction), found PLIO_%02u",
+			    p.logical_name, p.name, (unsigned)in->channels, in->name,
+			    (unsigned)in->channels, nn);
 			continue;
 		}
 		if (p.dir != dir)
@@ -115,19 +118,25 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 			    (unsigned)p.width_bits);
 		if (aieth_board_plio_find(board, p.logical_name, &bp) == AIETH_OK) {
 			if (p.shim_column != bp.shim_column)
-				say(&s, "PLIO %s (%s): shim column: expected %u (the XSA's "
-				    "placement), found %u", p.logical_name, p.name,
-				    (unsigned)bp.shim_column, (unsigned)p.shim_column);
+				say(&s,
+				    "PLIO %s (%s): shim column: expected %u (the XSA's "
+				    "placement), found %u",
+				    p.logical_name, p.name, (unsigned)bp.shim_column,
+				    (unsigned)p.shim_column);
 			if (p.stream_id != bp.shim_channel)
-				say(&s, "PLIO %s (%s): shim channel (stream_id): expected %u (the "
-				    "XSA's placement), found %u", p.logical_name, p.name,
-				    (unsigned)bp.shim_channel, (unsigned)p.stream_id);
+				say(&s,
+				    "PLIO %s (%s): shim channel (stream_id): expected %u (the "
+				    "XSA's placement), found %u",
+				    p.logical_name, p.name, (unsigned)bp.shim_channel,
+				    (unsigned)p.stream_id);
 		}
 		for (j = 0; j < i; j++) {
 			aieth_aie_meta_plio(m, j, &q);
 			if (!strcmp(p.logical_name, q.logical_name)) {
-				say(&s, "PLIO %s: users: expected one graph port, found two (%s "
-				    "and %s)", p.logical_name, q.name, p.name);
+				say(&s,
+				    "PLIO %s: users: expected one graph port, found two (%s "
+				    "and %s)",
+				    p.logical_name, q.name, p.name);
 				break;
 			}
 		}
@@ -151,8 +160,8 @@ static int read_pdi(void *ctx, void *buf, size_t n, uint64_t off)
 	return xb_read_at(r->x, buf, n, r->base + off);
 }
 
-size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
-			  aieth_problem_fn report, void *ctx)
+size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth_problem_fn report,
+			  void *ctx)
 {
 	sink s = {report, ctx, 0};
 	const aieth_xclbin_header *h = &x->hdr;
@@ -165,15 +174,18 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 		say(&s, "%s", aieth_xclbin_problem(x, i));
 	/* AIE-only rules (how zocl loads an xclbin with an action mask) */
 	if (h->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
-		say(&s, "%s: m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found "
-		    "0x%04x", x->path, (unsigned)h->action_mask);
+		say(&s,
+		    "%s: m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found "
+		    "0x%04x",
+		    x->path, (unsigned)h->action_mask);
 	/* XRT takes an xclbin as AIE-only from LOAD_AIE alone (xclbin_parser
 	 * is_aie_only); LOAD_PDI alone sends the load on to scheduler set-up */
 	if (!(h->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
-		say(&s, "%s: m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin (XRT "
+		say(&s,
+		    "%s: m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin (XRT "
 		    "takes it as AIE-only from that bit alone; without it the load fails with "
-		    "\"No xml metadata in xclbin\"), found 0x%04x", x->path,
-		    (unsigned)h->action_mask);
+		    "\"No xml metadata in xclbin\"), found 0x%04x",
+		    x->path, (unsigned)h->action_mask);
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx))
 		say(&s, "%s: sections: expected a PDI section (the AIE configuration), found none",
 		    x->path);
@@ -185,26 +197,32 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 		pdi_reader r = {x, x->sec[idx].pub.offset};
 		xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
 		snprintf(what, sizeof what, "%s: %s", x->path, label);
-		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board,
-					    report, ctx);
+		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board, report,
+					    ctx);
 	}
 	for (i = 0; i < x->nsec; i++)
 		if (x->sec[i].pub.kind == XB_KIND_PARTITION_METADATA) {
 			xb_section_label(&x->sec[i].pub, i, label, sizeof label);
-			say(&s, "%s: %s: expected none in an AIE-only xclbin (zocl would take the "
-			    "DTBO load path), found one", x->path, label);
+			say(&s,
+			    "%s: %s: expected none in an AIE-only xclbin (zocl would take the "
+			    "DTBO load path), found one",
+			    x->path, label);
 		}
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_AIE_METADATA, &idx)) {
-		say(&s, "%s: sections: expected an AIE_METADATA section (the graph's "
-		    "aie_control_config.json), found none", x->path);
+		say(&s,
+		    "%s: sections: expected an AIE_METADATA section (the graph's "
+		    "aie_control_config.json), found none",
+		    x->path);
 	} else if (aieth_xclbin_aie_meta(x, &m)) {
 		say(&s, "%s", aieth_error_message());
 	} else {
 		snprintf(what, sizeof what, "%s: AIE_METADATA", x->path);
 		s.count += aieth__aie_meta_xrt_check(m, what, report, ctx);
 		if (!aieth_aie_meta_num_graphs(m))
-			say(&s, "%s: AIE_METADATA aie_metadata.graphs: expected at least one graph, "
-			    "found none", x->path);
+			say(&s,
+			    "%s: AIE_METADATA aie_metadata.graphs: expected at least one graph, "
+			    "found none",
+			    x->path);
 		if (board)
 			s.count += aieth_aie_meta_check(m, board, report, ctx);
 	}

@@ -51,9 +51,11 @@ static void problem(aieth_xclbin *x, const char *fmt, ...)
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 {
 	if (off > x->size || n > x->size - off)
-		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes at offset %llu lie beyond the end "
-				  "of the file (%llu bytes)", x->path, n,
-				  (unsigned long long)off, (unsigned long long)x->size);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: %zu bytes at offset %llu lie beyond the end "
+				   "of the file (%llu bytes)",
+				   x->path, n, (unsigned long long)off,
+				   (unsigned long long)x->size);
 	if (x->fd < 0) {
 		memcpy(buf, x->mem + off, n);
 		return AIETH_OK;
@@ -115,10 +117,12 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 	if (h->mode > XB_MODE_MAX)
 		problem(x, "m_mode: expected 0..%u (FLAT..HW_EMU_PR), found %u", XB_MODE_MAX,
 			(unsigned)h->mode);
-	if (h->signature_length < -1 || (h->signature_length > 0 &&
-					 (uint64_t)h->signature_length > x->size - XB_PREFIX))
-		problem(x, "m_signature_length: expected -1 (unsigned) or a size within the file, "
-			"found %ld", (long)h->signature_length);
+	if (h->signature_length < -1 ||
+	    (h->signature_length > 0 && (uint64_t)h->signature_length > x->size - XB_PREFIX))
+		problem(x,
+			"m_signature_length: expected -1 (unsigned) or a size within the file, "
+			"found %ld",
+			(long)h->signature_length);
 	if (h->num_sections < 1 || h->num_sections > XB_MAX_SECTIONS)
 		problem(x, "m_numSections: expected 1..%u, found %u", XB_MAX_SECTIONS,
 			(unsigned)h->num_sections);
@@ -126,7 +130,7 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 
 typedef struct {
 	uint32_t kind;
-	unsigned hdr;     /* bytes before the array */
+	unsigned hdr;         /* bytes before the array */
 	unsigned count_bytes; /* 2 or 4: width of the signed count (2 for debug ip: unsigned) */
 	int count_signed;
 	unsigned elem;
@@ -159,8 +163,10 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 			r = &array_rules[k];
 	if (fixed && s->pub.size < fixed) {
 		xb_section_label(&s->pub, i, label, sizeof label);
-		problem(x, "%s: size: expected at least %u bytes (%s in XRT's xclbin.h), found "
-			"%llu", label, fixed, sname, (unsigned long long)s->pub.size);
+		problem(x,
+			"%s: size: expected at least %u bytes (%s in XRT's xclbin.h), found "
+			"%llu",
+			label, fixed, sname, (unsigned long long)s->pub.size);
 	}
 	if (!r)
 		return;
@@ -185,9 +191,9 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	}
 	want = r->hdr + (uint64_t)count * r->elem;
 	if (s->pub.size != want)
-		problem(x, "%s: size: expected %llu (%u + %lld x %u for %s %lld), found %llu", label,
-			(unsigned long long)want, r->hdr, (long long)count, r->elem, r->count_name,
-			(long long)count, (unsigned long long)s->pub.size);
+		problem(x, "%s: size: expected %llu (%u + %lld x %u for %s %lld), found %llu",
+			label, (unsigned long long)want, r->hdr, (long long)count, r->elem,
+			r->count_name, (long long)count, (unsigned long long)s->pub.size);
 }
 
 static int by_offset(const void *a, const void *b)
@@ -215,9 +221,10 @@ static void check_overlaps(aieth_xclbin *x)
 		if (b->pub.offset < a->pub.offset + a->pub.size) {
 			xb_section_label(&a->pub, (size_t)(a - x->sec), la, sizeof la);
 			xb_section_label(&b->pub, (size_t)(b - x->sec), lb, sizeof lb);
-			problem(x, "%s: offset: expected %llu or more (after %s, which ends there), "
-				"found %llu: the sections overlap", lb,
-				(unsigned long long)(a->pub.offset + a->pub.size), la,
+			problem(x,
+				"%s: offset: expected %llu or more (after %s, which ends there), "
+				"found %llu: the sections overlap",
+				lb, (unsigned long long)(a->pub.offset + a->pub.size), la,
 				(unsigned long long)b->pub.offset);
 		}
 	}
@@ -233,14 +240,16 @@ static int read_table(aieth_xclbin *x)
 
 	fit = (x->size - XB_PREFIX) / XB_SECTION_HDR;
 	if (n > fit) {
-		problem(x, "section table: expected the file to hold %llu entries (%llu bytes), "
-			"found room for %llu (file size %llu)", (unsigned long long)n,
-			(unsigned long long)(XB_PREFIX + n * XB_SECTION_HDR),
+		problem(x,
+			"section table: expected the file to hold %llu entries (%llu bytes), "
+			"found room for %llu (file size %llu)",
+			(unsigned long long)n, (unsigned long long)(XB_PREFIX + n * XB_SECTION_HDR),
 			(unsigned long long)fit, (unsigned long long)x->size);
 		n = fit;
 	} else if (n && XB_AXLF_STRUCT + n * XB_SECTION_HDR > x->size) {
 		/* zocl and XRT compute with sizeof(struct axlf) = 496 */
-		problem(x, "section table: expected the file to be at least %llu bytes "
+		problem(x,
+			"section table: expected the file to be at least %llu bytes "
 			"(496 + 40 x %llu, as XRT and zocl compute it), found %llu",
 			(unsigned long long)(XB_AXLF_STRUCT + n * XB_SECTION_HDR),
 			(unsigned long long)n, (unsigned long long)x->size);
@@ -282,18 +291,24 @@ static int read_table(aieth_xclbin *x)
 			problem(x, "%s: offset: expected a multiple of 8, found %llu", label,
 				(unsigned long long)s->pub.offset);
 		if (s->pub.offset < table_end)
-			problem(x, "%s: offset: expected %llu or more (after the section table), "
-				"found %llu", label, (unsigned long long)table_end,
+			problem(x,
+				"%s: offset: expected %llu or more (after the section table), "
+				"found %llu",
+				label, (unsigned long long)table_end,
 				(unsigned long long)s->pub.offset);
 		if (end < s->pub.offset) {
-			problem(x, "%s: end: offset %llu + size %llu overflows 64 bits (expected at "
-				"most the file size, %llu)", label, (unsigned long long)s->pub.offset,
+			problem(x,
+				"%s: end: offset %llu + size %llu overflows 64 bits (expected at "
+				"most the file size, %llu)",
+				label, (unsigned long long)s->pub.offset,
 				(unsigned long long)s->pub.size, (unsigned long long)x->size);
 			continue;
 		}
 		if (end > x->size) {
-			problem(x, "%s: end (offset %llu + size %llu): expected at most %llu (the "
-				"file size), found %llu", label, (unsigned long long)s->pub.offset,
+			problem(x,
+				"%s: end (offset %llu + size %llu): expected at most %llu (the "
+				"file size), found %llu",
+				label, (unsigned long long)s->pub.offset,
 				(unsigned long long)s->pub.size, (unsigned long long)x->size,
 				(unsigned long long)end);
 			continue;
@@ -312,9 +327,10 @@ static int finish_open(aieth_xclbin *x, unsigned flags, aieth_xclbin **out)
 	uint8_t p[XB_PREFIX];
 	int rc;
 	if (x->size < XB_PREFIX) {
-		rc = aieth__fail(AIETH_EPARSE, "%s: file size: expected at least %u bytes (the "
-				"xclbin header), found %llu", x->path, XB_PREFIX,
-				(unsigned long long)x->size);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: file size: expected at least %u bytes (the "
+				 "xclbin header), found %llu",
+				 x->path, XB_PREFIX, (unsigned long long)x->size);
 		aieth_xclbin_close(x);
 		return rc;
 	}
@@ -359,7 +375,7 @@ int aieth_xclbin_open(aieth_xclbin **out, const char *path, unsigned flags)
 }
 
 int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
-			  unsigned flags)
+			   unsigned flags)
 {
 	aieth_xclbin *x;
 	*out = NULL;
@@ -413,7 +429,7 @@ int aieth_xclbin_section_at(const aieth_xclbin *x, size_t i, aieth_xclbin_sectio
 {
 	if (i >= x->nsec)
 		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
-				  x->path, i, x->nsec);
+				   x->path, i, x->nsec);
 	*out = x->sec[i].pub;
 	return AIETH_OK;
 }
@@ -427,7 +443,7 @@ int aieth_xclbin_section_find(const aieth_xclbin *x, uint32_t kind, size_t *inde
 			return AIETH_OK;
 		}
 	return aieth__fail(AIETH_ENOTFOUND, "%s: no %s section", x->path,
-			  aieth_xclbin_kind_name(kind));
+			   aieth_xclbin_kind_name(kind));
 }
 
 static int readable(const aieth_xclbin *x, size_t i)
@@ -435,11 +451,11 @@ static int readable(const aieth_xclbin *x, size_t i)
 	char label[96];
 	if (i >= x->nsec)
 		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
-				  x->path, i, x->nsec);
+				   x->path, i, x->nsec);
 	if (!x->sec[i].readable) {
 		xb_section_label(&x->sec[i].pub, i, label, sizeof label);
 		return aieth__fail(AIETH_EPARSE, "%s: %s lies outside the file's payload area",
-				  x->path, label);
+				   x->path, label);
 	}
 	return AIETH_OK;
 }
@@ -456,7 +472,7 @@ int aieth_xclbin_section_read(const aieth_xclbin *x, size_t i, size_t max_bytes,
 	s = &x->sec[i].pub;
 	if (s->size > max_bytes)
 		return aieth__fail(AIETH_EINVAL, "%s: %s section is %llu bytes, the limit is %zu",
-				  x->path, s->kind_name, (unsigned long long)s->size, max_bytes);
+				   x->path, s->kind_name, (unsigned long long)s->size, max_bytes);
 	buf = malloc((size_t)s->size + 1);
 	if (!buf)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
@@ -483,8 +499,10 @@ int aieth_xclbin_section_dump(const aieth_xclbin *x, size_t i, const char *path)
 	s = &x->sec[i].pub;
 	if (x->fd >= 0 && fstat(x->fd, &in) == 0 && stat(path, &out) == 0 &&
 	    in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-		return aieth__fail(AIETH_EINVAL, "%s: is the xclbin the section is read from: "
-				  "refusing to write over it", path);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: is the xclbin the section is read from: "
+				   "refusing to write over it",
+				   path);
 	rc = aieth__out_open(&o, path);
 	if (rc)
 		return rc;
@@ -513,7 +531,8 @@ int aieth_xclbin_sha256(const aieth_xclbin *x, char hex[65])
 		if (!buf)
 			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
 		while (off < x->size && !rc) {
-			size_t k = x->size - off < AIETH_IO_CHUNK ? (size_t)(x->size - off) : AIETH_IO_CHUNK;
+			size_t k = x->size - off < AIETH_IO_CHUNK ? (size_t)(x->size - off)
+								  : AIETH_IO_CHUNK;
 			rc = aieth__pread_full(x->fd, buf, k, off, x->path);
 			aieth__sha256_update(&h, buf, k);
 			off += k;

@@ -48,17 +48,17 @@ static int check_opts(const char *what, const xb_wopts *o)
 	size_t i;
 	if (o->num_sections < 1 || o->num_sections > XB_MAX_SECTIONS)
 		return aieth__fail(AIETH_EINVAL, "%s: %zu sections: expected 1..%u", what,
-				  o->num_sections, XB_MAX_SECTIONS);
+				   o->num_sections, XB_MAX_SECTIONS);
 	if (!o->vbnv || strlen(o->vbnv) > 63)
 		return aieth__fail(AIETH_EINVAL, "%s: VBNV \"%s\": expected 1..63 characters", what,
-				  o->vbnv ? o->vbnv : "");
+				   o->vbnv ? o->vbnv : "");
 	if (o->mode > XB_MODE_MAX)
 		return aieth__fail(AIETH_EINVAL, "%s: mode %u: expected 0..%u", what,
-				  (unsigned)o->mode, XB_MODE_MAX);
+				   (unsigned)o->mode, XB_MODE_MAX);
 	for (i = 0; i < o->num_sections; i++)
 		if (!o->sections[i].name || (!o->sections[i].data && !o->sections[i].path))
 			return aieth__fail(AIETH_EINVAL, "%s: section %zu: no name or no payload",
-					  what, i);
+					   what, i);
 	return AIETH_OK;
 }
 

@@ -19,11 +19,11 @@
 #include "util/sbuf.h"
 
 #define RMH_CONNECT_S 10L
-#define RMH_CALL_S 120L                    /* a call that does not wait on the device */
-#define RMH_BODY_MAX ((size_t)1 << 20)     /* a reply body kept in memory (JSON) */
-#define RMH_RATE_RETRIES 30                /* waits a request makes on the rate limit */
-#define RMH_RATE_WAIT_S 10                 /* the longest Retry-After honoured */
-#define RMH_STALL_S 60L                    /* default stall limit (AIETH_REMOTE_STALL_S) */
+#define RMH_CALL_S 120L                /* a call that does not wait on the device */
+#define RMH_BODY_MAX ((size_t)1 << 20) /* a reply body kept in memory (JSON) */
+#define RMH_RATE_RETRIES 30            /* waits a request makes on the rate limit */
+#define RMH_RATE_WAIT_S 10             /* the longest Retry-After honoured */
+#define RMH_STALL_S 60L                /* default stall limit (AIETH_REMOTE_STALL_S) */
 #define RMH_STALL_MAX_S 3600L
 
 /* What a transfer watches: the interrupt flag aborts it; an upload
@@ -32,8 +32,8 @@
  * for a request the server answers only when the device is done: its
  * overall limit bounds it). */
 typedef struct {
-	const volatile sig_atomic_t *interrupt;    /* NULL: none */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);  /* NULL: none */
+	const volatile sig_atomic_t *interrupt;                     /* NULL: none */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total); /* NULL: none */
 	void *progress_ctx;
 	long stall_s;
 } rmh_xfer;

@@ -35,13 +35,13 @@
 #define CHUNK (1u << 20)
 
 typedef struct {
-	const aieth_dev_config *cfg;   /* the session's, outlives this state */
+	const aieth_dev_config *cfg; /* the session's, outlives this state */
 	aieth_xrt_proc proc;
 	xrtp_open_req req;
 	xrtp_open_rep rep;
-	int gone;                  /* the child is gone: after a hang or a crash */
+	int gone; /* the child is gone: after a hang or a crash */
 	char gone_msg[1024];
-	int *complete;             /* per graph: the bounded run finished */
+	int *complete; /* per graph: the bounded run finished */
 } xrt_state;
 
 static int64_t env_ms(const char *name, int64_t def)
@@ -58,8 +58,7 @@ static int64_t env_ms(const char *name, int64_t def)
 static int64_t deadline(int64_t ms) { return xrtp_now_ms() + ms; }
 
 /* dst = a b c d, truncated to size (no format-truncation games). */
-static void join(char *dst, size_t size, const char *a, const char *b, const char *c,
-		 const char *d)
+static void join(char *dst, size_t size, const char *a, const char *b, const char *c, const char *d)
 {
 	const char *part[4] = {a, b, c, d};
 	size_t n = 0, i;
@@ -92,7 +91,7 @@ static int check_alive(xrt_state *st)
 {
 	if (st->gone)
 		return aieth__fail(AIETH_ESTATE, "xrt: the device session has ended (%s)",
-				  st->gone_msg);
+				   st->gone_msg);
 	return AIETH_OK;
 }
 
@@ -124,8 +123,7 @@ static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const 
 		return rc;
 	if ((rc = sb_check(b, "xrt: a request")))
 		return rc;
-	if (aieth__xrt_proc_call(&st->proc, type, b->u, b->n, ms < 0 ? -1 : deadline(ms), &h,
-				&p))
+	if (aieth__xrt_proc_call(&st->proc, type, b->u, b->n, ms < 0 ? -1 : deadline(ms), &h, &p))
 		return lost(st, what, errno == ETIMEDOUT || errno == EINTR); /* EINTR: ended now */
 	reply_text(p, (size_t)h.len, msg, sizeof msg);
 	free(p);
@@ -154,7 +152,7 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 		return;
 	}
 	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.u, b.n,
-				deadline(env_ms("AIETH_XRT_RESET_TIMEOUT_MS", 10000)), &h, &p)) {
+				 deadline(env_ms("AIETH_XRT_RESET_TIMEOUT_MS", 10000)), &h, &p)) {
 		int to = errno == ETIMEDOUT;
 		aieth__xrt_proc_kill(&rp, 500);
 		aieth__xrt_proc_describe(&rp, msg, sizeof msg);
@@ -165,7 +163,8 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 		if (h.code)
 			snprintf(out, size, "the reset was incomplete: %s: reset the board", msg);
 		else
-			snprintf(out, size, "the graphs, the AIE array and the PL kernel were reset");
+			snprintf(out, size,
+				 "the graphs, the AIE array and the PL kernel were reset");
 		xrtp_send(&rp.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
 		if (!aieth__xrt_proc_reap(&rp, 2000))
 			aieth__xrt_proc_kill(&rp, 500);
@@ -215,11 +214,11 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 	}
 	if (cfg->ngraphs > XRTP_MAX_GRAPHS)
 		return aieth__fail(AIETH_EINVAL, "xrt: %zu graphs, at most %u", cfg->ngraphs,
-				  XRTP_MAX_GRAPHS);
+				   XRTP_MAX_GRAPHS);
 	if (strlen(pl) >= sizeof r->pl_xclbin ||
 	    (cfg->xclbin && strlen(cfg->xclbin) >= sizeof r->aie_xclbin))
 		return aieth__fail(AIETH_EINVAL, "xrt: xclbin path longer than %zu characters",
-				  sizeof r->pl_xclbin - 1);
+				   sizeof r->pl_xclbin - 1);
 	snprintf(r->lib, sizeof r->lib, "%s", aieth__xrt_lib_path(lib, sizeof lib));
 	snprintf(r->pl_xclbin, sizeof r->pl_xclbin, "%s", pl);
 	snprintf(r->aie_xclbin, sizeof r->aie_xclbin, "%s", cfg->xclbin ? cfg->xclbin : "");
@@ -229,7 +228,7 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 	for (i = 0; i < cfg->ngraphs; i++) {
 		if (strlen(cfg->graphs[i].name) >= sizeof r->graphs[i])
 			return aieth__fail(AIETH_EINVAL, "xrt: graph name \"%s\" longer than %zu",
-					  cfg->graphs[i].name, sizeof r->graphs[i] - 1);
+					   cfg->graphs[i].name, sizeof r->graphs[i] - 1);
 		snprintf(r->graphs[i], sizeof r->graphs[i], "%s", cfg->graphs[i].name);
 	}
 	return AIETH_OK;
@@ -271,10 +270,10 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 			char m[1024];
 			snprintf(m, sizeof m, "%s", aieth_error_message());
 			rc = aieth__fail(AIETH_EIO,
-					"%s (the board default; give \"pl_xclbin\" in the "
-					"description or --pl-xclbin, or install it there; see "
-					"docs/on-board.md)",
-					m);
+					 "%s (the board default; give \"pl_xclbin\" in the "
+					 "description or --pl-xclbin, or install it there; see "
+					 "docs/on-board.md)",
+					 m);
 		}
 		goto fail;
 	}
@@ -285,7 +284,7 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		goto fail;
 	}
 	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.u, b.n,
-				deadline(env_ms("AIETH_XRT_OPEN_TIMEOUT_MS", 60000)), &h, &p)) {
+				 deadline(env_ms("AIETH_XRT_OPEN_TIMEOUT_MS", 60000)), &h, &p)) {
 		rc = lost(st, "opening the device", errno == ETIMEDOUT);
 		if (rc == AIETH_ETIMEOUT)
 			rc = aieth__fail(AIETH_EDEVICE, "%s", aieth_error_message());
@@ -321,8 +320,8 @@ static int xrt_graph_run(void *state, uint32_t graph, int64_t iterations)
 	int rc;
 	if (iterations > INT_MAX)
 		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\": %lld iterations, XRT takes at most %d",
-				  st->cfg->graphs[graph].name, (long long)iterations, INT_MAX);
+				   "graph \"%s\": %lld iterations, XRT takes at most %d",
+				   st->cfg->graphs[graph].name, (long long)iterations, INT_MAX);
 	st->complete[graph] = iterations == 0;
 	if (iterations == 0)
 		return AIETH_OK; /* XRT's 0 means "as before": nothing to run */
@@ -363,7 +362,7 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 		char r[512];
 		reset_device(st, r, sizeof r);
 		return aieth__fail(AIETH_EDEVICE, "graph \"%s\": wait interrupted; %s",
-				  st->cfg->graphs[graph].name, r);
+				   st->cfg->graphs[graph].name, r);
 	}
 	if (rc == AIETH_ETIMEOUT && st->gone) {
 		char r[512];
@@ -431,8 +430,8 @@ static int xrt_read_rtp(void *state, uint32_t graph, const char *port, void *dat
 		sb_free(&b);
 		return rc;
 	}
-	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.u, b.n, deadline(CMD_TIMEOUT_MS),
-				 &h, &p);
+	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.u, b.n, deadline(CMD_TIMEOUT_MS), &h,
+				  &p);
 	sb_free(&b);
 	if (rc)
 		return lost(st, "RTP read", errno == ETIMEDOUT);
@@ -509,7 +508,10 @@ static void timeout_result(xrt_state *st, const xrtp_txn_rep *rep, uint32_t time
 		snprintf(state_text, sizeof state_text,
 			 " (CTRL 0x%x: %s); per-channel progress cannot be read from the PL "
 			 "kernel, whose counters are stored only when it completes",
-			 rep->ctrl, rep->ctrl & 2u ? "done" : rep->ctrl & 4u ? "idle" : "busy");
+			 rep->ctrl,
+			 rep->ctrl & 2u   ? "done"
+			 : rep->ctrl & 4u ? "idle"
+					  : "busy");
 	res->status = AIETH_TXN_TIMEOUT;
 	res->have_progress = 0;
 	join(res->msg, sizeof res->msg, rep ? rep->msg : "XRT did not return from the run's wait",
@@ -546,7 +548,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		return rc;
 	if (wire->channels > XRTP_MAX_CHANNELS)
 		return aieth__fail(AIETH_EINVAL, "xrt: %u channels, at most %u", wire->channels,
-				  XRTP_MAX_CHANNELS);
+				   XRTP_MAX_CHANNELS);
 	req = calloc(1, sizeof *req);
 	rep = calloc(1, sizeof *rep);
 	if (!req || !rep) {
@@ -565,8 +567,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	}
 	dl = deadline(xfer);
 	st->proc.ch.intr = st->cfg->interrupt; /* only this wait is abandoned */
-	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) ||
-	    send_image(st, &wire->tx, dl)) {
+	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) || send_image(st, &wire->tx, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
 		goto lost_it;
 	}

@@ -22,19 +22,19 @@
 #include "util/sbuf.h"
 
 enum {
-	XRTP_OPEN = 1,      /* open device, load xclbins, kernel, graphs, soft reset */
-	XRTP_GRAPH_RUN,     /* u32 graph, i64 iterations */
-	XRTP_GRAPH_WAIT,    /* u32 graph, u32 timeout_ms */
-	XRTP_GRAPH_END,     /* u32 graph */
-	XRTP_RTP_UPDATE,    /* u32 graph, str port, blob bytes */
-	XRTP_RTP_READ,      /* u32 graph, str port, u64 size -> blob */
-	XRTP_TXN,           /* txn header, cfg words; then tx bulk -> result (+ rx bulk) */
-	XRTP_RESET,         /* a fresh child: reset graphs, AIE array, PL kernel */
+	XRTP_OPEN = 1,   /* open device, load xclbins, kernel, graphs, soft reset */
+	XRTP_GRAPH_RUN,  /* u32 graph, i64 iterations */
+	XRTP_GRAPH_WAIT, /* u32 graph, u32 timeout_ms */
+	XRTP_GRAPH_END,  /* u32 graph */
+	XRTP_RTP_UPDATE, /* u32 graph, str port, blob bytes */
+	XRTP_RTP_READ,   /* u32 graph, str port, u64 size -> blob */
+	XRTP_TXN,        /* txn header, cfg words; then tx bulk -> result (+ rx bulk) */
+	XRTP_RESET,      /* a fresh child: reset graphs, AIE array, PL kernel */
 	XRTP_CLOSE,
 	XRTP_REPLY = 100
 };
 
-#define XRTP_MAX_PAYLOAD (1u << 20)   /* frames; bulk data is separate */
+#define XRTP_MAX_PAYLOAD (1u << 20) /* frames; bulk data is separate */
 #define XRTP_MAX_STR 4096u
 #define XRTP_MAX_GRAPHS 256u
 #define XRTP_MAX_CHANNELS 1024u
@@ -50,7 +50,7 @@ typedef struct {
 /* A payload is written into an sbuf (util/sbuf.h) made with the limit
  * XRTP_MAX_PAYLOAD, its integers by sb_le32 and sb_le64. */
 void xrtp_put_blob(sbuf *b, const void *data, size_t len);
-void xrtp_put_str(sbuf *b, const char *s);   /* NULL: empty */
+void xrtp_put_str(sbuf *b, const char *s); /* NULL: empty */
 
 /* A payload being read; err is set on the first out-of-bounds read and
  * every later read returns zero/empty. */
@@ -77,7 +77,7 @@ typedef struct {
 	uint32_t device;
 	uint32_t ngraphs;
 	char graphs[XRTP_MAX_GRAPHS][128];
-	uint8_t pl_uuid[16];     /* RESET: the PL xclbin's uuid (zero: unknown) */
+	uint8_t pl_uuid[16]; /* RESET: the PL xclbin's uuid (zero: unknown) */
 } xrtp_open_req;
 
 void xrtp_encode_open(sbuf *b, const xrtp_open_req *o);
@@ -88,7 +88,7 @@ typedef struct {
 	char msg[1024];
 	uint8_t pl_uuid[16], aie_uuid[16];
 	int32_t group[4];
-	uint32_t soft_reset;     /* 1 done, 0 the kernel's registers are not accessible */
+	uint32_t soft_reset; /* 1 done, 0 the kernel's registers are not accessible */
 } xrtp_open_rep;
 
 void xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o);
@@ -96,11 +96,11 @@ int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o);
 
 /* The TXN request: then tx_bytes of bulk data follow. */
 typedef struct {
-	uint32_t channels;       /* N */
-	uint32_t timeout_ms;     /* 0: no limit */
+	uint32_t channels;   /* N */
+	uint32_t timeout_ms; /* 0: no limit */
 	uint64_t tx_bytes, rx_bytes;
 	uint64_t cfg[8 * XRTP_MAX_CHANNELS + 1];
-	uint32_t ncfg;           /* 8N+1 */
+	uint32_t ncfg; /* 8N+1 */
 } xrtp_txn_req;
 
 void xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t);
@@ -110,11 +110,11 @@ int xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t);
  * perf words; rx_bytes of bulk data follow when status is DONE. */
 typedef struct {
 	uint32_t status;
-	uint32_t run_state;      /* ert_cmd_state */
+	uint32_t run_state; /* ert_cmd_state */
 	uint32_t have_ctrl;
 	uint32_t ctrl;
 	char msg[512];
-	uint32_t nperf;          /* 4N */
+	uint32_t nperf; /* 4N */
 	uint64_t perf[4 * XRTP_MAX_CHANNELS];
 	uint64_t rx_bytes;
 } xrtp_txn_rep;

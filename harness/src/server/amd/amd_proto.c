@@ -31,10 +31,7 @@ static void put_str(sbuf *b, const char *s)
 	sb_put(b, s, n);
 }
 
-static int done(sbuf *b)
-{
-	return sb_check(b, PFX "building a message");
-}
+static int done(sbuf *b) { return sb_check(b, PFX "building a message"); }
 
 /* --------------------------------------------------------------- names */
 
@@ -46,9 +43,10 @@ static int check_text(const char *what, const char *s, size_t len)
 		return aieth__fail(AIETH_EINVAL, PFX "%s is empty", what);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
-			return aieth__fail(AIETH_EINVAL,
-					  PFX "%s \"%s\" has a byte 0x%02x at %zu (printable ASCII only)",
-					  what, aieth__quote(q, sizeof q, s, len), (unsigned char)s[i], i);
+			return aieth__fail(
+				AIETH_EINVAL,
+				PFX "%s \"%s\" has a byte 0x%02x at %zu (printable ASCII only)",
+				what, aieth__quote(q, sizeof q, s, len), (unsigned char)s[i], i);
 	return 0;
 }
 
@@ -56,14 +54,14 @@ int amdp_check_name(const char *what, const char *s, size_t len)
 {
 	char q[AIETH_QUOTE_CAP];
 	if (len > AMDP_MAX_NAME)
-		return aieth__fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what, len,
-				  AMDP_MAX_NAME);
+		return aieth__fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what,
+				   len, AMDP_MAX_NAME);
 	if (check_text(what, s, len))
 		return AIETH_EINVAL;
 	if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.') ||
 	    memchr(s, '/', len) || memchr(s, '\\', len))
 		return aieth__fail(AIETH_EINVAL, PFX "%s \"%s\" is not a plain base name", what,
-				  aieth__quote(q, sizeof q, s, len));
+				   aieth__quote(q, sizeof q, s, len));
 	return 0;
 }
 
@@ -74,23 +72,79 @@ enum { P_NONE, P_U8, P_U32, P_U64, P_BYTES };
 enum {
 	/* idle: between messages (client: until expect) */
 	ST_IDLE,
-	ST_WAIT_SINK,     /* a bulk was announced */
-	ST_WAIT_CONT,     /* Q_MGR_DEVICE / Q_RUN_BYTES yielded */
-	ST_ENDED,         /* destroy, or a refused device */
+	ST_WAIT_SINK, /* a bulk was announced */
+	ST_WAIT_CONT, /* Q_MGR_DEVICE / Q_RUN_BYTES yielded */
+	ST_ENDED,     /* destroy, or a refused device */
 	/* server */
-	SV_H2, SV_H3_COUNT, SV_CF_NLEN, SV_CF_NAME, SV_CF_LEN, SV_CF_DATA,
-	SV_REQ_LEN, SV_REQ_NAME,
-	SV_DEV_LEN, SV_DEV,
-	SV_MGR_INDEX, SV_G_COUNT, SV_G_LEN, SV_G_NAME, SV_S_COUNT, SV_S_DATA,
-	SV_K_COUNT, SV_K_LEN, SV_K_NAME, SV_X_NLEN, SV_X_NAME, SV_X_LEN, SV_X_DATA,
-	SV_RUN_BYTES, SV_RUN_MODE, SV_RUN_ID, SV_RUN_TMO, SV_CFG_COUNT, SV_CFG,
-	SV_TO_LEN, SV_TO_DATA, SV_FROM_LEN,
-	SV_QUERY_ID, SV_WAIT_ID, SV_WAIT_TMO, SV_GRAPH_IDX, SV_GRAPH_IT, SV_WG_TMO,
-	SV_SET_TMO, SV_PORT_IDX, SV_PORT_LEN, SV_PORT, SV_RTP_RAW, SV_RTP_SIZE,
+	SV_H2,
+	SV_H3_COUNT,
+	SV_CF_NLEN,
+	SV_CF_NAME,
+	SV_CF_LEN,
+	SV_CF_DATA,
+	SV_REQ_LEN,
+	SV_REQ_NAME,
+	SV_DEV_LEN,
+	SV_DEV,
+	SV_MGR_INDEX,
+	SV_G_COUNT,
+	SV_G_LEN,
+	SV_G_NAME,
+	SV_S_COUNT,
+	SV_S_DATA,
+	SV_K_COUNT,
+	SV_K_LEN,
+	SV_K_NAME,
+	SV_X_NLEN,
+	SV_X_NAME,
+	SV_X_LEN,
+	SV_X_DATA,
+	SV_RUN_BYTES,
+	SV_RUN_MODE,
+	SV_RUN_ID,
+	SV_RUN_TMO,
+	SV_CFG_COUNT,
+	SV_CFG,
+	SV_TO_LEN,
+	SV_TO_DATA,
+	SV_FROM_LEN,
+	SV_QUERY_ID,
+	SV_WAIT_ID,
+	SV_WAIT_TMO,
+	SV_GRAPH_IDX,
+	SV_GRAPH_IT,
+	SV_WG_TMO,
+	SV_SET_TMO,
+	SV_PORT_IDX,
+	SV_PORT_LEN,
+	SV_PORT,
+	SV_RTP_RAW,
+	SV_RTP_SIZE,
 	/* client */
-	CL_AVAIL, CL_DEV_OK, CL_SDEV_LEN, CL_SDEV, CL_N, CL_W, CL_D, CL_M, CL_MAXMEM,
-	CL_ACCEPTED, CL_STATUS, CL_WT_STATUS, CL_WT_LEN, CL_WT_DATA, CL_PERF_COUNT, CL_PERF,
-	CL_GR_COUNT, CL_GR, CL_TIMEOUT, CL_F_COUNT, CL_F_NLEN, CL_F_NAME, CL_F_LEN, CL_F_DATA
+	CL_AVAIL,
+	CL_DEV_OK,
+	CL_SDEV_LEN,
+	CL_SDEV,
+	CL_N,
+	CL_W,
+	CL_D,
+	CL_M,
+	CL_MAXMEM,
+	CL_ACCEPTED,
+	CL_STATUS,
+	CL_WT_STATUS,
+	CL_WT_LEN,
+	CL_WT_DATA,
+	CL_PERF_COUNT,
+	CL_PERF,
+	CL_GR_COUNT,
+	CL_GR,
+	CL_TIMEOUT,
+	CL_F_COUNT,
+	CL_F_NLEN,
+	CL_F_NAME,
+	CL_F_LEN,
+	CL_F_DATA
 };
 
 /* which request is being read (server): set with the state SV_DEV etc. */
@@ -119,7 +173,7 @@ static int rd_bulk(amdp_dec *d, amdp_bulk kind, uint64_t n, int state)
 {
 	rd_bytes(d, NULL, n, state);
 	if (n == 0)
-		return -100;   /* nothing to read: complete at once */
+		return -100; /* nothing to read: complete at once */
 	d->bulk = kind;
 	d->bulk_len = n;
 	d->pending_event = state;
@@ -158,10 +212,7 @@ static int emit(amdp_dec *d, amdp_kind k)
 	return AMDP_EV_MSG;
 }
 
-static void new_msg(amdp_dec *d)
-{
-	memset(&d->msg, 0, sizeof d->msg);
-}
+static void new_msg(amdp_dec *d) { memset(&d->msg, 0, sizeof d->msg); }
 
 int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 {
@@ -171,10 +222,10 @@ int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 		if (!g || g->n == 0 || g->n > AMDP_MAX_CHANNELS || g->w != AMDP_WORD_BYTES ||
 		    g->m != AMDP_WORD_BYTES || g->d == 0 || g->d > AMDP_MAX_DEPTH)
 			return aieth__fail(AIETH_EINVAL,
-					  PFX "board geometry N=%u W=%u D=%u M=%u out of range "
-					      "(N 1..%u, W = M = %u, D 1..%u)",
-					  g ? g->n : 0, g ? g->w : 0, g ? g->d : 0, g ? g->m : 0,
-					  AMDP_MAX_CHANNELS, AMDP_WORD_BYTES, AMDP_MAX_DEPTH);
+					   PFX "board geometry N=%u W=%u D=%u M=%u out of range "
+					       "(N 1..%u, W = M = %u, D 1..%u)",
+					   g ? g->n : 0, g ? g->w : 0, g ? g->d : 0, g ? g->m : 0,
+					   AMDP_MAX_CHANNELS, AMDP_WORD_BYTES, AMDP_MAX_DEPTH);
 		d->geom = *g;
 		rd(d, P_U8, SV_H2);
 	} else {
@@ -185,10 +236,7 @@ int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 }
 
 /* The fixed part of a transaction's bytes: cfg and perf words. */
-static uint64_t txn_fixed(uint32_t n)
-{
-	return 8ull * (8ull * n + 1) + 8ull * 4 * n;
-}
+static uint64_t txn_fixed(uint32_t n) { return 8ull * (8ull * n + 1) + 8ull * 4 * n; }
 
 uint64_t amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len)
 {
@@ -260,7 +308,7 @@ static int match_request(amdp_dec *d, size_t len)
 static int on_field(amdp_dec *d)
 {
 	amdp_msg *m = &d->msg;
-	uint64_t v = d->prim == P_U8 ? d->scratch[0]
+	uint64_t v = d->prim == P_U8    ? d->scratch[0]
 		     : d->prim == P_U32 ? aieth__le32_get(d->scratch)
 		     : d->prim == P_U64 ? aieth__le64_get(d->scratch)
 					: d->want;
@@ -329,9 +377,7 @@ static int on_field(amdp_dec *d)
 		}
 		rd_bytes(d, d->reqname, v, SV_REQ_NAME);
 		return AMDP_EV_MORE;
-	case SV_REQ_NAME:
-		d->reqname[v] = 0;
-		return match_request(d, (size_t)v);
+	case SV_REQ_NAME: d->reqname[v] = 0; return match_request(d, (size_t)v);
 
 	/* ---------------------------------------------- test_harness_mgr */
 	case SV_DEV_LEN:
@@ -440,8 +486,7 @@ static int on_field(amdp_dec *d)
 				     "AMDP_MAX_XCLBIN_BYTES");
 		m->file_len[0] = v;
 		return rd_bulk(d, AMDP_BULK_XCLBIN, v, SV_X_DATA);
-	case SV_X_DATA:
-		return emit(d, AMDP_Q_MGR);
+	case SV_X_DATA: return emit(d, AMDP_Q_MGR);
 
 	/* ------------------------------------------------ runTestHarness */
 	case SV_RUN_BYTES:
@@ -449,7 +494,8 @@ static int on_field(amdp_dec *d)
 			return fail(d, AIETH_EINVAL,
 				    "transaction bytes %llu are fewer than the %llu of the cfg and "
 				    "perf words",
-				    (unsigned long long)v, (unsigned long long)txn_fixed(d->geom.n));
+				    (unsigned long long)v,
+				    (unsigned long long)txn_fixed(d->geom.n));
 		m->txn_bytes = v;
 		m->kind = AMDP_Q_RUN_BYTES;
 		d->prim = P_NONE;
@@ -458,7 +504,8 @@ static int on_field(amdp_dec *d)
 		return AMDP_EV_MSG;
 	case SV_RUN_MODE:
 		if (v > 1)
-			return fail(d, AIETH_EINVAL, "transaction mode %u is neither 0 (FUNC) nor 1 (PERF)",
+			return fail(d, AIETH_EINVAL,
+				    "transaction mode %u is neither 0 (FUNC) nor 1 (PERF)",
 				    (unsigned)v);
 		m->mode = (uint8_t)v;
 		rd(d, P_U32, SV_RUN_ID);
@@ -474,9 +521,10 @@ static int on_field(amdp_dec *d)
 	case SV_CFG_COUNT: {
 		uint64_t want = 8ull * d->geom.n + 1;
 		if (v != want)
-			return fail(d, AIETH_EINVAL,
-				    "cfg word count %llu, the board's N = %u channels needs 8N+1 = %llu",
-				    (unsigned long long)v, d->geom.n, (unsigned long long)want);
+			return fail(
+				d, AIETH_EINVAL,
+				"cfg word count %llu, the board's N = %u channels needs 8N+1 = %llu",
+				(unsigned long long)v, d->geom.n, (unsigned long long)want);
 		m->ncfg = (uint32_t)v;
 		rd_bytes(d, m->cfg, v * 8, SV_CFG);
 		return AMDP_EV_MORE;
@@ -489,52 +537,45 @@ static int on_field(amdp_dec *d)
 	case SV_TO_LEN: {
 		uint64_t room = m->txn_bytes - txn_fixed(d->geom.n);
 		if (v > room)
-			return fail(d, AIETH_EINVAL,
-				    "to_aie length %llu exceeds the %llu bytes the announced transaction "
-				    "bytes %llu leave",
-				    (unsigned long long)v, (unsigned long long)room,
-				    (unsigned long long)m->txn_bytes);
+			return fail(
+				d, AIETH_EINVAL,
+				"to_aie length %llu exceeds the %llu bytes the announced transaction "
+				"bytes %llu leave",
+				(unsigned long long)v, (unsigned long long)room,
+				(unsigned long long)m->txn_bytes);
 		m->to_aie_len = v;
 		return rd_bulk(d, AMDP_BULK_TO_AIE, v, SV_TO_DATA);
 	}
-	case SV_TO_DATA:
-		rd(d, P_U64, SV_FROM_LEN);
-		return AMDP_EV_MORE;
+	case SV_TO_DATA: rd(d, P_U64, SV_FROM_LEN); return AMDP_EV_MORE;
 	case SV_FROM_LEN: {
 		uint64_t room = m->txn_bytes - txn_fixed(d->geom.n) - m->to_aie_len;
 		if (v != room)
-			return fail(d, AIETH_EINVAL,
-				    "from_aie length %llu: the announced transaction bytes %llu need %llu",
-				    (unsigned long long)v, (unsigned long long)m->txn_bytes,
-				    (unsigned long long)room);
+			return fail(
+				d, AIETH_EINVAL,
+				"from_aie length %llu: the announced transaction bytes %llu need %llu",
+				(unsigned long long)v, (unsigned long long)m->txn_bytes,
+				(unsigned long long)room);
 		m->from_aie_len = v;
 		return emit(d, AMDP_Q_RUN);
 	}
 
 	/* ------------------------------------------------- small requests */
-	case SV_QUERY_ID:
-		m->id = (uint32_t)v;
-		return emit(d, AMDP_Q_QUERY);
+	case SV_QUERY_ID: m->id = (uint32_t)v; return emit(d, AMDP_Q_QUERY);
 	case SV_WAIT_ID:
 		m->id = (uint32_t)v;
 		rd(d, P_U32, SV_WAIT_TMO);
 		return AMDP_EV_MORE;
-	case SV_WAIT_TMO:
-		m->timeout = (uint32_t)v;
-		return emit(d, AMDP_Q_WAIT_TH);
+	case SV_WAIT_TMO: m->timeout = (uint32_t)v; return emit(d, AMDP_Q_WAIT_TH);
 	case SV_GRAPH_IDX:
 		m->graph_index = (uint32_t)v;
 		rd(d, P_U32, SV_GRAPH_IT);
 		return AMDP_EV_MORE;
-	case SV_GRAPH_IT:
-		m->iterations = (uint32_t)v;
-		return emit(d, AMDP_Q_RUN_GRAPH);
-	case SV_WG_TMO:
-		m->timeout = (uint32_t)v;
-		return emit(d, AMDP_Q_WAIT_GRAPH);
+	case SV_GRAPH_IT: m->iterations = (uint32_t)v; return emit(d, AMDP_Q_RUN_GRAPH);
+	case SV_WG_TMO: m->timeout = (uint32_t)v; return emit(d, AMDP_Q_WAIT_GRAPH);
 	case SV_SET_TMO:
 		if (v == 0)
-			return fail(d, AIETH_EINVAL, "setTimeOut of 0 seconds (must be at least 1)");
+			return fail(d, AIETH_EINVAL,
+				    "setTimeOut of 0 seconds (must be at least 1)");
 		m->value = v;
 		return emit(d, AMDP_Q_SET_TIMEOUT);
 	case SV_PORT_IDX:
@@ -557,11 +598,8 @@ static int on_field(amdp_dec *d)
 		else
 			rd(d, P_U32, SV_RTP_SIZE);
 		return AMDP_EV_MORE;
-	case SV_RTP_RAW:
-		return emit(d, AMDP_Q_UPDATE_PORT);
-	case SV_RTP_SIZE:
-		m->rtp_size = (uint32_t)v;
-		return emit(d, AMDP_Q_READ_PORT);
+	case SV_RTP_RAW: return emit(d, AMDP_Q_UPDATE_PORT);
+	case SV_RTP_SIZE: m->rtp_size = (uint32_t)v; return emit(d, AMDP_Q_READ_PORT);
 
 	/* ------------------------------------------------ client: replies */
 	case CL_AVAIL:
@@ -580,9 +618,7 @@ static int on_field(amdp_dec *d)
 			return AIETH_EINVAL;
 		rd_bytes(d, m->device, v, CL_SDEV);
 		return AMDP_EV_MORE;
-	case CL_SDEV:
-		m->device[v] = 0;
-		return emit(d, AMDP_R_MGR_DEVICE);
+	case CL_SDEV: m->device[v] = 0; return emit(d, AMDP_R_MGR_DEVICE);
 	case CL_N:
 		if (v == 0 || v > AMDP_MAX_CHANNELS)
 			return fail(d, AIETH_EINVAL, "channel count N = %llu out of range 1..%u",
@@ -611,9 +647,7 @@ static int on_field(amdp_dec *d)
 		m->m = (uint32_t)v;
 		d->geom = (amdp_geom){m->n, m->w, m->d, m->m};
 		return emit(d, AMDP_R_MGR_DEVICE);
-	case CL_MAXMEM:
-		m->value = v;
-		return emit(d, AMDP_R_MAX_MEM);
+	case CL_MAXMEM: m->value = v; return emit(d, AMDP_R_MAX_MEM);
 	case CL_ACCEPTED:
 		if (bool_ok(d, "accepted", (uint8_t)v))
 			return AIETH_EINVAL;
@@ -627,9 +661,10 @@ static int on_field(amdp_dec *d)
 		return emit(d, AMDP_R_STATUS);
 	case CL_WT_STATUS:
 		if (v != AMDP_ST_DONE && v != AMDP_ST_TIMEOUT)
-			return fail(d, AIETH_EINVAL,
-				    "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
-				    (unsigned)v);
+			return fail(
+				d, AIETH_EINVAL,
+				"waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
+				(unsigned)v);
 		m->status = (uint8_t)v;
 		rd(d, P_U64, CL_WT_LEN);
 		return AMDP_EV_MORE;
@@ -639,9 +674,7 @@ static int on_field(amdp_dec *d)
 				     "AMDP_MAX_TXN_BYTES");
 		m->from_aie_len = v;
 		return rd_bulk(d, AMDP_BULK_FROM_AIE, v, CL_WT_DATA);
-	case CL_WT_DATA:
-		rd(d, P_U64, CL_PERF_COUNT);
-		return AMDP_EV_MORE;
+	case CL_WT_DATA: rd(d, P_U64, CL_PERF_COUNT); return AMDP_EV_MORE;
 	case CL_PERF_COUNT:
 		if (v != 4ull * d->geom.n)
 			return fail(d, AIETH_EINVAL, "perf word count %llu, N = %u needs 4N = %u",
@@ -667,7 +700,8 @@ static int on_field(amdp_dec *d)
 		return emit(d, AMDP_R_GRAPHS);
 	case CL_TIMEOUT:
 		if (v == 0)
-			return fail(d, AIETH_EINVAL, "getTimeOut answered 0 seconds (must be at least 1)");
+			return fail(d, AIETH_EINVAL,
+				    "getTimeOut answered 0 seconds (must be at least 1)");
 		m->value = v;
 		return emit(d, AMDP_R_TIMEOUT);
 	case CL_F_COUNT:
@@ -704,8 +738,7 @@ static int on_field(amdp_dec *d)
 			return AMDP_EV_MORE;
 		}
 		return emit(d, AMDP_R_FILES);
-	default:
-		break;
+	default: break;
 	}
 	return fail(d, AIETH_ESTATE, "decoder in state %d with nothing to read", d->state);
 }
@@ -715,7 +748,7 @@ static int complete(amdp_dec *d)
 {
 	int r = on_field(d);
 	while (r == -100)
-		r = on_field(d);   /* the bulk's own state, with nothing read */
+		r = on_field(d); /* the bulk's own state, with nothing read */
 	return r;
 }
 
@@ -724,10 +757,11 @@ static int state_error(amdp_dec *d, size_t len)
 	if (d->dead)
 		return aieth__fail(AIETH_ESTATE, PFX "the decoder stopped at an earlier error");
 	if (d->state == ST_WAIT_SINK)
-		return aieth__fail(AIETH_ESTATE, PFX "a bulk payload was announced: call amdp_dec_sink first");
+		return aieth__fail(AIETH_ESTATE,
+				   PFX "a bulk payload was announced: call amdp_dec_sink first");
 	if (d->state == ST_WAIT_CONT)
 		return aieth__fail(AIETH_ESTATE,
-				  PFX "reply first, then amdp_dec_continue, before more bytes");
+				   PFX "reply first, then amdp_dec_continue, before more bytes");
 	if (d->state == ST_ENDED)
 		return fail(d, AIETH_EINVAL, "%zu bytes after the end of the session", len);
 	return fail(d, AIETH_EINVAL, "%zu bytes from the server with no reply expected", len);
@@ -792,7 +826,7 @@ int amdp_dec_advance(amdp_dec *d, uint64_t n)
 	uint64_t room;
 	if (!amdp_dec_room(d, &room) || n > room)
 		return aieth__fail(AIETH_ESTATE, PFX "advance by %llu bytes with %llu due",
-				  (unsigned long long)n, (unsigned long long)room);
+				   (unsigned long long)n, (unsigned long long)room);
 	d->got += n;
 	if (d->got < d->want)
 		return AMDP_EV_MORE;
@@ -821,7 +855,7 @@ void amdp_dec_continue(amdp_dec *d, int go_on)
 	} else {
 		if (!go_on) {
 			rd(d, P_U64, SV_REQ_LEN);
-			d->partial = 0;   /* refused: the request ends here */
+			d->partial = 0; /* refused: the request ends here */
 		} else {
 			rd(d, P_U8, SV_RUN_MODE);
 		}
@@ -843,17 +877,17 @@ int amdp_dec_expect(amdp_dec *d, amdp_kind reply)
 	case AMDP_R_GRAPHS: st = CL_GR_COUNT; break;
 	case AMDP_R_TIMEOUT: st = CL_TIMEOUT; break;
 	case AMDP_R_FILES: st = CL_F_COUNT; break;
-	default:
-		return aieth__fail(AIETH_EINVAL, PFX "expect: %d is not a reply", (int)reply);
+	default: return aieth__fail(AIETH_EINVAL, PFX "expect: %d is not a reply", (int)reply);
 	}
 	if (reply == AMDP_R_WAIT_TH && d->geom.n == 0)
-		return aieth__fail(AIETH_ESTATE,
-				  PFX "expect: waitForTestHarness needs the board's N (test_harness_mgr first)");
+		return aieth__fail(
+			AIETH_ESTATE, PFX
+			"expect: waitForTestHarness needs the board's N (test_harness_mgr first)");
 	new_msg(d);
 	d->expect = reply;
-	rd(d, st == CL_MAXMEM || st == CL_GR_COUNT || st == CL_TIMEOUT || st == CL_F_COUNT
-		      ? P_U64
-		      : P_U8,
+	rd(d,
+	   st == CL_MAXMEM || st == CL_GR_COUNT || st == CL_TIMEOUT || st == CL_F_COUNT ? P_U64
+											: P_U8,
 	   st);
 	return 0;
 }
@@ -866,27 +900,29 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 	uint64_t full = (uint64_t)n * g->w * g->d;
 	if (n == 0 || n > AMDP_MAX_CHANNELS)
 		return aieth__fail(AIETH_EINVAL, PFX "channel count N = %u out of range 1..%u", n,
-				  AMDP_MAX_CHANNELS);
+				   AMDP_MAX_CHANNELS);
 	if (r->ncfg != 8u * n + 1)
-		return aieth__fail(AIETH_EINVAL, PFX "cfg word count %u, N = %u needs %u", r->ncfg, n,
-				  8 * n + 1);
+		return aieth__fail(AIETH_EINVAL, PFX "cfg word count %u, N = %u needs %u", r->ncfg,
+				   n, 8 * n + 1);
 	if (r->cfg[0] != r->mode)
 		return aieth__fail(AIETH_EINVAL, PFX "cfg[0] = %llu differs from the mode %u",
-				  (unsigned long long)r->cfg[0], r->mode);
+				   (unsigned long long)r->cfg[0], r->mode);
 	if (r->mode == 1 && (r->to_aie_len != full || r->from_aie_len != full))
 		return aieth__fail(AIETH_EINVAL,
-				  PFX "PERF images of %llu and %llu bytes, N*W*D = %llu needed",
-				  (unsigned long long)r->to_aie_len,
-				  (unsigned long long)r->from_aie_len, (unsigned long long)full);
+				   PFX "PERF images of %llu and %llu bytes, N*W*D = %llu needed",
+				   (unsigned long long)r->to_aie_len,
+				   (unsigned long long)r->from_aie_len, (unsigned long long)full);
 	/* frames, repetitions and offsets are 32-bit fields of the kernel */
 	for (uint32_t i = 1; i < r->ncfg; i++) {
 		uint32_t row = (i - 1) / n % 4, dir = (i - 1) / (4 * n);
 		if (row != 0 && r->cfg[i] > UINT32_MAX)
 			return aieth__fail(AIETH_EINVAL,
-					  PFX "%s channel %u: %s %llu exceeds 32 bits",
-					  dir ? "RX" : "TX", (i - 1) % n,
-					  row == 1 ? "frames" : row == 2 ? "repetitions" : "offset",
-					  (unsigned long long)r->cfg[i]);
+					   PFX "%s channel %u: %s %llu exceeds 32 bits",
+					   dir ? "RX" : "TX", (i - 1) % n,
+					   row == 1   ? "frames"
+					   : row == 2 ? "repetitions"
+						      : "offset",
+					   (unsigned long long)r->cfg[i]);
 	}
 	pld_chan_cfg ch[2][AMDP_MAX_CHANNELS];
 	uint64_t mode;
@@ -899,18 +935,22 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 			if (k->frames == 0 && k->reps == 0)
 				continue;
 			if (r->mode == PLD_MODE_FUNC && k->reps != 1)
-				return aieth__fail(AIETH_EINVAL,
-						  PFX "%s channel %u: %u repetitions in FUNC mode (must be 1)",
-						  dn, c, k->reps);
+				return aieth__fail(
+					AIETH_EINVAL,
+					PFX
+					"%s channel %u: %u repetitions in FUNC mode (must be 1)",
+					dn, c, k->reps);
 			/* PERF: the kernel replays at most D words per channel from its URAM */
-			uint64_t words = r->mode == PLD_MODE_PERF && k->frames > g->d ? g->d : k->frames;
+			uint64_t words =
+				r->mode == PLD_MODE_PERF && k->frames > g->d ? g->d : k->frames;
 			uint64_t start = (uint64_t)k->offset * g->m, len = words * g->w;
 			if (start > img || len > img - start)
-				return aieth__fail(AIETH_EINVAL,
-						  PFX "%s channel %u: %llu bytes at offset %llu leave the "
-						      "%llu-byte image",
-						  dn, c, (unsigned long long)len, (unsigned long long)start,
-						  (unsigned long long)img);
+				return aieth__fail(
+					AIETH_EINVAL,
+					PFX "%s channel %u: %llu bytes at offset %llu leave the "
+					    "%llu-byte image",
+					dn, c, (unsigned long long)len, (unsigned long long)start,
+					(unsigned long long)img);
 		}
 	}
 	return 0;
@@ -937,8 +977,9 @@ int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g)
 int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device)
 {
 	if (strlen(server_device) > AMDP_MAX_NAME)
-		return aieth__fail(AIETH_EINVAL, PFX "server device length %zu exceeds the limit %u",
-				  strlen(server_device), AMDP_MAX_NAME);
+		return aieth__fail(AIETH_EINVAL,
+				   PFX "server device length %zu exceeds the limit %u",
+				   strlen(server_device), AMDP_MAX_NAME);
 	sb_u8(b, 0);
 	put_str(b, server_device);
 	return done(b);
@@ -959,7 +1000,8 @@ int amdp_enc_accepted(sbuf *b, int accepted)
 int amdp_enc_status(sbuf *b, uint8_t status)
 {
 	if (status > AMDP_ST_DONE)
-		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4", status);
+		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4",
+				   status);
 	sb_u8(b, status);
 	return done(b);
 }
@@ -967,9 +1009,10 @@ int amdp_enc_status(sbuf *b, uint8_t status)
 int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len)
 {
 	if (status != AMDP_ST_DONE && status != AMDP_ST_TIMEOUT)
-		return aieth__fail(AIETH_EINVAL,
-				  PFX "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
-				  status);
+		return aieth__fail(
+			AIETH_EINVAL,
+			PFX "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
+			status);
 	sb_u8(b, status);
 	sb_le64(b, rx_len);
 	return done(b);
@@ -1005,7 +1048,7 @@ int amdp_enc_timeout(sbuf *b, uint64_t seconds)
 {
 	if (seconds == 0)
 		return aieth__fail(AIETH_EINVAL,
-				  PFX "getTimeOut must not answer 0: AMD's client then fails");
+				   PFX "getTimeOut must not answer 0: AMD's client then fails");
 	sb_le64(b, seconds);
 	return done(b);
 }
@@ -1060,10 +1103,9 @@ int amdp_enc_req_mgr_device(sbuf *b, const char *device)
 	return done(b);
 }
 
-int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs,
-		     const char *const *graphs, const uint8_t *started, uint32_t nkernels,
-		     const char *const *kernels, const char *xclbin_name, const uint8_t *xclbin,
-		     uint64_t xclbin_len)
+int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs, const char *const *graphs,
+		     const uint8_t *started, uint32_t nkernels, const char *const *kernels,
+		     const char *xclbin_name, const uint8_t *xclbin, uint64_t xclbin_len)
 {
 	sb_le32(b, dev_index);
 	sb_le64(b, ngraphs);
@@ -1086,8 +1128,8 @@ int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes)
 	return done(b);
 }
 
-int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout,
-		     const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
+int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout, const uint64_t *cfg,
+		     uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
 		     uint64_t from_aie_len)
 {
 	sb_u8(b, mode);

@@ -120,7 +120,7 @@ void amd_txn_stop(amd_conn *c)
 	while (c->txns)
 		txn_remove_locked(c, c->txns);
 	if (c->cur && c->cur->t)
-		srv_txn_drop(c->s, c->x, c->cur->t);   /* its upload broke off */
+		srv_txn_drop(c->s, c->x, c->cur->t); /* its upload broke off */
 	free(c->cur);
 	c->cur = NULL;
 }
@@ -140,9 +140,11 @@ int amd_txn_run_bytes(amd_conn *c)
 	pthread_mutex_lock(&c->s->mu);
 	ok = img <= c->s->mem_max - c->s->mem_used && pending < SRV_TXNS_MAX;
 	if (!ok)
-		srv_log(c->s, "amd %s: session %s: transaction of %llu image bytes refused "
+		srv_log(c->s,
+			"amd %s: session %s: transaction of %llu image bytes refused "
 			"(accepted = 0): %u pending (limit %d), %llu of the --max-memory %llu MiB "
-			"in use", c->peer, c->x->id, (unsigned long long)img, pending, SRV_TXNS_MAX,
+			"in use",
+			c->peer, c->x->id, (unsigned long long)img, pending, SRV_TXNS_MAX,
 			(unsigned long long)c->s->mem_used,
 			(unsigned long long)(c->s->mem_max >> 20));
 	pthread_mutex_unlock(&c->s->mu);
@@ -169,8 +171,10 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	p = txn_find(c, m->id);
 	pthread_mutex_unlock(&c->mu);
 	if (p || was_fetched(c, m->id)) {
-		snprintf(c->why, sizeof c->why, "runTestHarness: transaction id %u was used already "
-			 "in this session", m->id);
+		snprintf(c->why, sizeof c->why,
+			 "runTestHarness: transaction id %u was used already "
+			 "in this session",
+			 m->id);
 		return -1;
 	}
 	if (!(p = calloc(1, sizeof *p))) {
@@ -185,8 +189,10 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	 * checks the field against it) */
 	m->from_aie_len = rx;
 	if (amdp_txn_check(&c->dec.geom, m)) {
-		srv_log(c->s, "amd %s: session %s: transaction %u refused, answered TIMEOUT with "
-			"zeros: %s", c->peer, c->x->id, m->id, aieth_error_message());
+		srv_log(c->s,
+			"amd %s: session %s: transaction %u refused, answered TIMEOUT with "
+			"zeros: %s",
+			c->peer, c->x->id, m->id, aieth_error_message());
 		p->bad = 1;
 		return 0;
 	}
@@ -307,7 +313,7 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		int64_t now = srv_now_ms();
 		if ((tmo && now - t0 >= tmo) || amd_io_dying(c))
 			break;
-		c->last_ms = now;   /* a wait in progress keeps the session */
+		c->last_ms = now; /* a wait in progress keeps the session */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100 * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {
@@ -326,7 +332,8 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		pthread_mutex_lock(&c->mu);
 		if (p->st == AMDP_ST_RUNNING)
 			p->abandoned = 1;
-		else if (p->st == AMDP_ST_READY || p->st == AMDP_ST_DONE || p->st == AMDP_ST_TIMEOUT)
+		else if (p->st == AMDP_ST_READY || p->st == AMDP_ST_DONE ||
+			 p->st == AMDP_ST_TIMEOUT)
 			txn_remove_locked(c, p);
 		pthread_mutex_unlock(&c->mu);
 		remember_fetched(c, id);
@@ -339,7 +346,7 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		     amdp_enc_wait_th_tail(&tail, p->t->wire.perf, 4 * c->dec.geom.n);
 		if (!rc)
 			rc = amd_io_send(c, c->out.u, c->out.n, p->t->rxbuf, (size_t)p->rx_len,
-					tail.u, tail.n);
+					 tail.u, tail.n);
 		sb_reset(&c->out);
 		sb_free(&tail);
 	} else {
