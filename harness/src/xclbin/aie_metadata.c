@@ -9,7 +9,6 @@
  * has many more).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "aieth.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "xclbin/problems.h"
 #include "xclbin/xclbin_object.h"
 
 /* Sanity bounds: a real graph has tens of ports, not thousands. */
@@ -350,54 +350,30 @@ int aieth_aie_meta_plio(const aieth_aie_meta *m, size_t i, aieth_aie_plio *out)
  * is set up (core/edge/user/aie/aie.cpp); get_graph and get_rtp when a
  * graph is opened (graph_object.cpp). */
 
-typedef struct {
-	const char *what;
-	aieth_problem_fn report;
-	void *ctx;
-	size_t count;
-} xrt_sink;
-
-static void xrt_say(xrt_sink *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
-
-static void xrt_say(xrt_sink *s, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n = snprintf(line, sizeof line, "%s: ", s->what);
-	if (n < 0 || (size_t)n >= sizeof line)
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-	va_end(ap);
-	s->count++;
-	if (s->report)
-		s->report(s->ctx, line);
-}
-
 #define XRT_SRC "XRT aie_parser.cpp"
 
-static int xrt_need(xrt_sink *s, struct json_object *o, const char *path, const char *key,
+static int xrt_need(aieth_problems *s, struct json_object *o, const char *path, const char *key,
 		    const char *fn)
 {
 	if (json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, NULL))
 		return 1;
-	xrt_say(s,
-		"%s.%s: expected the node (" XRT_SRC " %s reads it; boost throws \"No such "
-		"node\" without it), found none",
-		path, key, fn);
+	aieth__problem(s,
+		       "%s.%s: expected the node (" XRT_SRC " %s reads it; boost throws \"No such "
+		       "node\" without it), found none",
+		       path, key, fn);
 	return 0;
 }
 
-static void xrt_need_all(xrt_sink *s, struct json_object *o, const char *path,
+static void xrt_need_all(aieth_problems *s, struct json_object *o, const char *path,
 			 const char *const *keys, const char *fn)
 {
 	for (; *keys; keys++)
 		xrt_need(s, o, path, *keys, fn);
 }
 
-typedef void (*xrt_entry_fn)(xrt_sink *s, struct json_object *e, const char *path);
+typedef void (*xrt_entry_fn)(aieth_problems *s, struct json_object *e, const char *path);
 
-static void xrt_each(xrt_sink *s, struct json_object *coll, const char *path, xrt_entry_fn fn)
+static void xrt_each(aieth_problems *s, struct json_object *coll, const char *path, xrt_entry_fn fn)
 {
 	char cp[256];
 	size_t i, n;
@@ -416,7 +392,7 @@ static void xrt_each(xrt_sink *s, struct json_object *coll, const char *path, xr
 	}
 }
 
-static void xrt_graph(xrt_sink *s, struct json_object *g, const char *path)
+static void xrt_graph(aieth_problems *s, struct json_object *g, const char *path)
 {
 	static const char *const lists[] = {"core_rows",
 					    "iteration_memory_columns",
@@ -438,15 +414,16 @@ static void xrt_graph(xrt_sink *s, struct json_object *g, const char *path)
 		json_object_object_get_ex(g, lists[i], &c);
 		n = count_children(c);
 		if (n < tiles)
-			xrt_say(s,
-				"%s.%s: expected at least %zu entries (one per core in "
-				"core_columns; " XRT_SRC " get_graph throws \"%s < num_tiles\"), "
-				"found %zu",
-				path, lists[i], tiles, lists[i], n);
+			aieth__problem(s,
+				       "%s.%s: expected at least %zu entries (one per core in "
+				       "core_columns; " XRT_SRC
+				       " get_graph throws \"%s < num_tiles\"), "
+				       "found %zu",
+				       path, lists[i], tiles, lists[i], n);
 	}
 }
 
-static void xrt_rtp(xrt_sink *s, struct json_object *e, const char *path)
+static void xrt_rtp(aieth_problems *s, struct json_object *e, const char *path)
 {
 	static const char *const keys[] = {"graph_id",
 					   "port_id",
@@ -475,7 +452,7 @@ static void xrt_rtp(xrt_sink *s, struct json_object *e, const char *path)
 	xrt_need_all(s, e, path, keys, "get_rtp");
 }
 
-static void xrt_gmio(xrt_sink *s, struct json_object *e, const char *path)
+static void xrt_gmio(aieth_problems *s, struct json_object *e, const char *path)
 {
 	static const char *const keys[] = {"id",
 					   "name",
@@ -503,7 +480,7 @@ size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what, aiet
 					     "row_shift", "num_columns",        "num_rows",
 					     "shim_row",  "aie_tile_row_start", "aie_tile_num_rows",
 					     NULL};
-	xrt_sink s = {what, report, ctx, 0};
+	aieth_problems s = {what, report, ctx, 0};
 	struct json_object *am, *c;
 	const char *p = "aie_metadata";
 

@@ -14,13 +14,13 @@
  *   embeddedsw xilplmi/src/xplmi_cdo.c (XPlmi_CdoVerifyHeader): the CDO
  *   header.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "aieth.h"
 #include "util/error.h"
 #include "xclbin/pdi_format.h"
+#include "xclbin/problems.h"
 #include "xclbin/xclbin_format.h"
 
 #define IHT_VERSION 0x00u
@@ -85,30 +85,6 @@ int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, co
 	return AIETH_OK;
 }
 
-typedef struct {
-	const char *what;
-	aieth_problem_fn report;
-	void *ctx;
-	size_t count;
-} pdi_sink;
-
-static void say(pdi_sink *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
-
-static void say(pdi_sink *s, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n = snprintf(line, sizeof line, "%s: ", s->what);
-	if (n < 0 || (size_t)n >= sizeof line)
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-	va_end(ap);
-	s->count++;
-	if (s->report)
-		s->report(s->ctx, line);
-}
-
 /* ~(sum of the words before the last) == the last word */
 static int checksum_ok(const uint8_t *p, size_t bytes, uint32_t *want)
 {
@@ -121,26 +97,27 @@ static int checksum_ok(const uint8_t *p, size_t bytes, uint32_t *want)
 }
 
 /* A header of n bytes at off: 0 when read; a problem when it lies outside. */
-static int read_hdr(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uint64_t size, uint64_t off,
-		    uint8_t *buf, size_t n, const char *name)
+static int read_hdr(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
+		    uint64_t off, uint8_t *buf, size_t n, const char *name)
 {
 	if (off > size || n > size - off) {
-		say(s,
-		    "%s at offset 0x%llx: expected its %zu bytes inside the PDI (%llu bytes), "
-		    "found it cut (a truncated PDI or a damaged offset; bootgen "
-		    "readimage-versal.cpp reads it there)",
-		    name, (unsigned long long)off, n, (unsigned long long)size);
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: expected its %zu bytes inside the PDI (%llu bytes), "
+			"found it cut (a truncated PDI or a damaged offset; bootgen "
+			"readimage-versal.cpp reads it there)",
+			name, (unsigned long long)off, n, (unsigned long long)size);
 		return -1;
 	}
 	if (read(rctx, buf, n, off)) {
-		say(s, "%s at offset 0x%llx: %s", name, (unsigned long long)off,
-		    aieth_error_message());
+		aieth__problem(s, "%s at offset 0x%llx: %s", name, (unsigned long long)off,
+			       aieth_error_message());
 		return -1;
 	}
 	return 0;
 }
 
-static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
+static void check_partition(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
 			    unsigned k, uint64_t off)
 {
 	uint8_t ph[AIETH_PDI_PH_BYTES], cdo[AIETH_CDO_HEADER_BYTES];
@@ -151,11 +128,12 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 	if (read_hdr(s, read, rctx, size, off, ph, sizeof ph, name))
 		return;
 	if (!checksum_ok(ph, sizeof ph, &want)) {
-		say(s,
-		    "%s at offset 0x%llx: checksum (offset 0x%llx): expected 0x%08x, found 0x%08x "
-		    "(embeddedsw xilpdi.c XilPdi_ReadAndVerifyPrtnHdr)",
-		    name, (unsigned long long)off, (unsigned long long)(off + sizeof ph - 4),
-		    (unsigned)want, (unsigned)aieth__le32_get(ph + sizeof ph - 4));
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: checksum (offset 0x%llx): expected 0x%08x, found 0x%08x "
+			"(embeddedsw xilpdi.c XilPdi_ReadAndVerifyPrtnHdr)",
+			name, (unsigned long long)off, (unsigned long long)(off + sizeof ph - 4),
+			(unsigned)want, (unsigned)aieth__le32_get(ph + sizeof ph - 4));
 		return;
 	}
 	enc = aieth__le32_get(ph + PH_ENC_WORDS);
@@ -163,25 +141,29 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 	total = aieth__le32_get(ph + PH_TOTAL_WORDS);
 	type = (aieth__le32_get(ph + PH_ATTR) >> 24) & 7u;
 	if (!enc || !unenc || !total || total < enc || total < unenc) {
-		say(s,
-		    "%s at offset 0x%llx: lengths: expected non-zero word counts with total >= "
-		    "encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
-		    "encrypted %u, unencrypted %u, total %u",
-		    name, (unsigned long long)off, (unsigned)enc, (unsigned)unenc, (unsigned)total);
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: lengths: expected non-zero word counts with total >= "
+			"encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
+			"encrypted %u, unencrypted %u, total %u",
+			name, (unsigned long long)off, (unsigned)enc, (unsigned)unenc,
+			(unsigned)total);
 		return;
 	}
 	if (!type)
-		say(s,
-		    "%s at offset 0x%llx: partition type (attributes 0x%08x): expected 1..7, "
-		    "found 0 (reserved; embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr)",
-		    name, (unsigned long long)off, (unsigned)aieth__le32_get(ph + PH_ATTR));
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: partition type (attributes 0x%08x): expected 1..7, "
+			"found 0 (reserved; embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr)",
+			name, (unsigned long long)off, (unsigned)aieth__le32_get(ph + PH_ATTR));
 	data = (uint64_t)aieth__le32_get(ph + PH_DATA_WORD_OFF) * 4;
 	if (data > size || (uint64_t)total * 4 > size - data) {
-		say(s,
-		    "%s at offset 0x%llx: data (offset 0x%llx, %llu bytes): expected inside the "
-		    "PDI (%llu bytes), found it cut (a truncated PDI or a damaged length)",
-		    name, (unsigned long long)off, (unsigned long long)data,
-		    (unsigned long long)total * 4, (unsigned long long)size);
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: data (offset 0x%llx, %llu bytes): expected inside the "
+			"PDI (%llu bytes), found it cut (a truncated PDI or a damaged length)",
+			name, (unsigned long long)off, (unsigned long long)data,
+			(unsigned long long)total * 4, (unsigned long long)size);
 		return;
 	}
 	if (type != PRTN_TYPE_CDO || aieth__le32_get(ph + PH_ENC_STATUS))
@@ -206,7 +188,7 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const char *what,
 			const aieth_board *board, aieth_problem_fn report, void *ctx)
 {
-	pdi_sink s = {what, report, ctx, 0};
+	aieth_problems s = {what, report, ctx, 0};
 	uint8_t t[AIETH_PDI_IHT_BYTES], ih[AIETH_PDI_IH_BYTES];
 	const aieth_board_info *in = board ? aieth_board_get_info(board) : NULL;
 	uint32_t want, nimg, nprt, id, k;
@@ -214,46 +196,51 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 	char name[32];
 
 	if (size <= AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES) {
-		say(&s,
-		    "size: expected more than %u bytes (the SMAP words and the Image Header "
-		    "Table; XRT load_pdi.c XPdi_Header_Validate), found %llu",
-		    AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES, (unsigned long long)size);
+		aieth__problem(
+			&s,
+			"size: expected more than %u bytes (the SMAP words and the Image Header "
+			"Table; XRT load_pdi.c XPdi_Header_Validate), found %llu",
+			AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES, (unsigned long long)size);
 		goto out;
 	}
 	if (read(rctx, t, sizeof t, AIETH_PDI_IHT_OFFSET)) {
-		say(&s, "Image Header Table: %s", aieth_error_message());
+		aieth__problem(&s, "Image Header Table: %s", aieth_error_message());
 		goto out;
 	}
 	if (!checksum_ok(t, sizeof t, &want)) {
-		say(&s,
-		    "Image Header Table checksum (offset 0x%x): expected 0x%08x, found 0x%08x "
-		    "(XRT load_pdi.c XPdi_ValidateChecksum; not a PDI, or a damaged one)",
-		    AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES - 4, (unsigned)want,
-		    (unsigned)aieth__le32_get(t + sizeof t - 4));
+		aieth__problem(
+			&s,
+			"Image Header Table checksum (offset 0x%x): expected 0x%08x, found 0x%08x "
+			"(XRT load_pdi.c XPdi_ValidateChecksum; not a PDI, or a damaged one)",
+			AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES - 4, (unsigned)want,
+			(unsigned)aieth__le32_get(t + sizeof t - 4));
 		goto out;
 	}
 	if (memcmp(t + IHT_ID_STRING, "IDPP", 4) && memcmp(t + IHT_ID_STRING, "IDPF", 4))
-		say(&s,
-		    "Image Header Table id string (offset 0x%x): expected \"PPDI\" or \"FPDI\" "
-		    "(bootgen readimage-versal.cpp), found 0x%08x",
-		    AIETH_PDI_IHT_OFFSET + IHT_ID_STRING,
-		    (unsigned)aieth__le32_get(t + IHT_ID_STRING));
+		aieth__problem(
+			&s,
+			"Image Header Table id string (offset 0x%x): expected \"PPDI\" or \"FPDI\" "
+			"(bootgen readimage-versal.cpp), found 0x%08x",
+			AIETH_PDI_IHT_OFFSET + IHT_ID_STRING,
+			(unsigned)aieth__le32_get(t + IHT_ID_STRING));
 	id = aieth__le32_get(t + IHT_IDCODE);
 	if (in && in->has_device_id_code &&
 	    (id & IDCODE_DEVICE_MASK) != (in->device_id_code & IDCODE_DEVICE_MASK))
-		say(&s,
-		    "Image Header Table IDCODE (offset 0x%x): expected 0x%08x (board %s; the "
-		    "revision nibble aside, embeddedsw xloader.c XLoader_IdCodeCheck), found 0x%08x",
-		    AIETH_PDI_IHT_OFFSET + IHT_IDCODE, (unsigned)in->device_id_code, in->name,
-		    (unsigned)id);
+		aieth__problem(
+			&s,
+			"Image Header Table IDCODE (offset 0x%x): expected 0x%08x (board %s; the "
+			"revision nibble aside, embeddedsw xloader.c XLoader_IdCodeCheck), found 0x%08x",
+			AIETH_PDI_IHT_OFFSET + IHT_IDCODE, (unsigned)in->device_id_code, in->name,
+			(unsigned)id);
 	nimg = aieth__le32_get(t + IHT_NUM_IMAGES);
 	nprt = aieth__le32_get(t + IHT_NUM_PARTS);
 	if (nimg < 1 || nimg > PDI_MAX_IMAGES || nprt < 1 || nprt > PDI_MAX_PARTS) {
-		say(&s,
-		    "Image Header Table counts (offsets 0x%x, 0x%x): expected 1..%u images and "
-		    "1..%u partitions (embeddedsw xilpdi.c XilPdi_ValidateImgHdrTbl), found %u and %u",
-		    AIETH_PDI_IHT_OFFSET + IHT_NUM_IMAGES, AIETH_PDI_IHT_OFFSET + IHT_NUM_PARTS,
-		    PDI_MAX_IMAGES, PDI_MAX_PARTS, (unsigned)nimg, (unsigned)nprt);
+		aieth__problem(
+			&s,
+			"Image Header Table counts (offsets 0x%x, 0x%x): expected 1..%u images and "
+			"1..%u partitions (embeddedsw xilpdi.c XilPdi_ValidateImgHdrTbl), found %u and %u",
+			AIETH_PDI_IHT_OFFSET + IHT_NUM_IMAGES, AIETH_PDI_IHT_OFFSET + IHT_NUM_PARTS,
+			PDI_MAX_IMAGES, PDI_MAX_PARTS, (unsigned)nimg, (unsigned)nprt);
 		goto out;
 	}
 	/* encrypted headers cannot be read without the key */
@@ -265,11 +252,12 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 		if (read_hdr(&s, read, rctx, size, off, ih, sizeof ih, name))
 			goto out;
 		if (!checksum_ok(ih, sizeof ih, &want)) {
-			say(&s,
-			    "%s at offset 0x%llx: checksum: expected 0x%08x, found 0x%08x "
-			    "(embeddedsw xilpdi.c XilPdi_ReadAndVerifyImgHdr)",
-			    name, (unsigned long long)off, (unsigned)want,
-			    (unsigned)aieth__le32_get(ih + sizeof ih - 4));
+			aieth__problem(
+				&s,
+				"%s at offset 0x%llx: checksum: expected 0x%08x, found 0x%08x "
+				"(embeddedsw xilpdi.c XilPdi_ReadAndVerifyImgHdr)",
+				name, (unsigned long long)off, (unsigned)want,
+				(unsigned)aieth__le32_get(ih + sizeof ih - 4));
 			goto out;
 		}
 	}
