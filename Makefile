@@ -3,12 +3,16 @@
 #
 #   make            library (static + shared + pkg-config), programs, examples
 #   make test       everything below: unit + end-to-end tests (gcc), the
-#                   layering check, the unit tests built with clang, the same
-#                   under AddressSanitizer+UBSan,
+#                   layering check, the ABI check, the unit tests built
+#                   with clang, the same under AddressSanitizer+UBSan,
 #                   a short fuzzing run, and cross-check
 #   make check      unit + end-to-end + Python (make pytest) tests of this
 #                   build only
 #   make layers     the layering of docs/architecture.md (includes, calls)
+#   make abi        the exported symbols and public structs' layouts against
+#                   harness/abi/ (make abi-update rewrites it: docs/api.md)
+#   make format     clang-format the C code in place (.clang-format)
+#   make format-check  list the C files clang-format would change (exit 1)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
 #   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
@@ -67,8 +71,17 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
+# One version (harness/include/aieth/version.h) for the library file, its
+# soname, aieth.pc and, through aieth_version(), the Python package and the
+# reports (tests/python/test_version.py). The soname changes when the ABI
+# breaks: from 1.0 on with the major version (libaieth.so.1); before 1.0 a
+# minor release may break it, so the soname carries the minor too
+# (libaieth.so.0.2): a program linked with 0.1 never loads 0.2
+# (docs/api.md, "Stability").
 VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth/version.h)
-SONAME := libaieth.so.0
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME := libaieth.so.$(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
 
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm
@@ -147,10 +160,13 @@ endif
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 STATIC := $(O)/lib/libaieth.a
+# every public struct's layout (make abi, tests/python/test_abi_layouts.py)
+ABI_LAYOUTS := $(O)/tests/abi_layouts
+PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.h))
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e pytest layers fuzz bench install uninstall clean deps cross-check stress-check FORCE
+.PHONY: all lib test check unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -217,7 +233,7 @@ $(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(STATIC)
 
 # th_package: the fixture generator (tests/data/package) is linked into its
 # tests and programs; only the XRT cross-check links Debian's XRT (libaieth
-# never does). XRT's pkg-config file is wrong (research/xrt.md §1).
+# never does). Debian 12's xrt.pc is wrong (prefix /usr//usr, links the hardware shim).
 PKG_FIX := tests/data/package/pkg_fixtures.c
 PKG_FIX_TESTS := $(filter $(O)/tests/test_xclbin_package $(O)/tests/test_xclbin_xrt,$(UNITS))
 XRT_CFLAGS := -isystem /usr/include/xrt
@@ -300,7 +316,7 @@ ifeq ($(SAN),1)
 PYTEST_ENV := LD_PRELOAD="$(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-file-name=libubsan.so)" \
 	ASAN_OPTIONS=detect_leaks=0
 endif
-pytest: all $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
+pytest: all $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin $(ABI_LAYOUTS)
 ifneq ($(CROSS),)
 	@echo "pytest: skipped under CROSS=$(CROSS) (an aarch64 libaieth does not load into the host's python)"
 else
@@ -319,7 +335,8 @@ STAGE = @bash scripts/stage.sh $(STAGES)
 test:
 	@mkdir -p $(O) && bash scripts/stage.sh --begin $(STAGES)
 	$(STAGE) "check (gcc)" $(MAKE) check
-	$(STAGE) "layers, SPDX" $(MAKE) layers
+	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check
+	$(STAGE) "ABI (symbols, layouts, abidiff)" $(MAKE) abi
 	$(STAGE) "unit tests (clang)" $(MAKE) O=build-clang CC=clang all unit
 	$(STAGE) "check (ASan+UBSan)" $(MAKE) O=build-asan SAN=1 check
 	$(STAGE) "fuzz" $(MAKE) fuzz
@@ -339,7 +356,39 @@ stress-check: all $(O)/tests/amd_client
 layers: lib
 	python3 scripts/check-layers.py --objects $(O)/obj
 	python3 scripts/check-spdx.py
+	python3 scripts/check-comments.py
 	@$(TEST_ENV) bash tests/layers/check_layers.sh
+
+# The binary interface (docs/api.md, "Stability"): the exported symbols,
+# the layout of every public struct and libabigail's view of the exported
+# functions, against harness/abi/ (scripts/abi.py). abi-update rewrites
+# those files: a deliberate change, said in CHANGELOG.md. Read from the
+# default build only (gcc, CFLAGS -O2 -g): abidw records what the compiler's
+# debug information holds; clang's differs in details that are not the ABI
+# (abidiff reports none of them, but the file is not the same; gcc -O0
+# writes the same file as -O2).
+$(O)/gen/abi_layouts.inc: scripts/abi.py $(PUBLIC_HEADERS)
+	$(call say,GEN,$@)python3 scripts/abi.py layouts-inc $@
+$(ABI_LAYOUTS): tests/tools/abi_layouts.c $(O)/gen/abi_layouts.inc
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -I$(O)/gen -o $@ $< $(ALL_LDFLAGS)
+ABI_DEFAULT_BUILD = $(and $(filter build,$(O)),$(filter default,$(origin CC)),$(filter file,$(origin CFLAGS)),$(if $(SAN)$(CROSS)$(EXTRA_CFLAGS),,1))
+ifneq ($(filter abi abi-update,$(MAKECMDGOALS)),)
+ifeq ($(ABI_DEFAULT_BUILD),)
+$(error make abi, make abi-update: the ABI is read from the default build: run them without O, CC, CFLAGS, SAN, CROSS or EXTRA_CFLAGS)
+endif
+endif
+abi abi-update: lib $(ABI_LAYOUTS)
+	$(Q)python3 scripts/abi.py $(if $(filter abi,$@),check,update) $(O)
+
+# The C code as .clang-format says (scripts/check-format.sh: every .c and .h
+# of harness/, host/, pl_dma/, tests/, examples/ and python/); format-check is
+# a stage of make test.
+format:
+	bash scripts/check-format.sh --fix
+
+format-check:
+	bash scripts/check-format.sh
 
 # The cross build for the board, tested under qemu-user: its unit and
 # end-to-end tests (E2E above, th_server and the remote backend included:
@@ -444,7 +493,7 @@ endif
 
 # Into the system (no DESTDIR; a staging root's own system runs ldconfig):
 # refresh the dynamic linker's cache, so that a program linked with
-# `pkg-config --libs aieth` finds libaieth.so.0; where ldconfig cannot run
+# `pkg-config --libs aieth` finds $(SONAME); where ldconfig cannot run
 # (not root) or PREFIX/lib is not on its path, say what to do.
 define ldconfig_note
 	@if [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then echo ldconfig; ldconfig; fi; \

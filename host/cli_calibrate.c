@@ -107,14 +107,17 @@ int cli_calibrate_main(const char *prog, int argc, char **argv)
 				max_runs = strtoul(v, &end, 10);
 				if (*v < '0' || *v > '9' || *end || errno || max_runs < 1 ||
 				    max_runs > 100000) {
-					fprintf(stderr, "%s calibrate: --max-runs: expected 1..100000, "
-						"got %s\n", prog, v);
+					fprintf(stderr,
+						"%s calibrate: --max-runs: expected 1..100000, "
+						"got %s\n",
+						prog, v);
 					goto done;
 				}
 			}
 		} else if (!strcmp(a, "--pair")) {
 			if (i + 2 >= argc) {
-				fprintf(stderr, "%s calibrate: --pair needs DESC and REPORT\n", prog);
+				fprintf(stderr, "%s calibrate: --pair needs DESC and REPORT\n",
+					prog);
 				goto done;
 			}
 			if (n == MAX_PAIRS)
@@ -130,7 +133,8 @@ int cli_calibrate_main(const char *prog, int argc, char **argv)
 			const char *eq = strrchr(a, '=');
 			char *s;
 			if (!eq || eq == a || !eq[1]) {
-				fprintf(stderr, "%s calibrate: %s: expected DESC.json=REPORT.json (or "
+				fprintf(stderr,
+					"%s calibrate: %s: expected DESC.json=REPORT.json (or "
 					"=LOG)\n",
 					prog, a);
 				goto done;
@@ -151,13 +155,17 @@ int cli_calibrate_main(const char *prog, int argc, char **argv)
 	}
 	if (!board || !out || !n) {
 		fprintf(stderr, "%s calibrate: %s is needed\nTry '%s calibrate --help'.\n", prog,
-			!board ? "--board" : !out ? "-o FITTED.json" : "a DESC.json=REPORT.json pair",
+			!board ? "--board"
+			: !out ? "-o FITTED.json"
+			       : "a DESC.json=REPORT.json pair",
 			prog);
 		goto done;
 	}
 	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s calibrate: -o %s: exists and is not a regular file; the "
-			"fitted board file is never written over one\n", prog, out);
+		fprintf(stderr,
+			"%s calibrate: -o %s: exists and is not a regular file; the "
+			"fitted board file is never written over one\n",
+			prog, out);
 		goto done;
 	}
 	if (cli_check_output("fitted board file", out, err, sizeof err)) {
@@ -165,7 +173,8 @@ int cli_calibrate_main(const char *prog, int argc, char **argv)
 		goto done;
 	}
 	if (aieth_calib_new(&c, board, data_dir)) {
-		fprintf(stderr, "%s calibrate: --board %s: %s\n", prog, board, aieth_error_message());
+		fprintf(stderr, "%s calibrate: --board %s: %s\n", prog, board,
+			aieth_error_message());
 		goto done;
 	}
 	for (k = 0; k < n; k++) {

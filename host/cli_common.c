@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* cli_common.c - output checks and the output folder's lock. */
+/* cli_common.c - output checks, the output folder's lock, the stop signals. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,8 +27,8 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 			char c = path[i];
 			path[i] = '\0';
 			if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-				snprintf(err, errlen, "output directory %s: cannot create %s: %s", dir,
-					 path, strerror(errno));
+				snprintf(err, errlen, "output directory %s: cannot create %s: %s",
+					 dir, path, strerror(errno));
 				return -1;
 			}
 			path[i] = c;
@@ -40,7 +41,8 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 	}
 	f = fopen(probe, "w");
 	if (!f) {
-		snprintf(err, errlen, "output directory %s is not writable: %s", dir, strerror(errno));
+		snprintf(err, errlen, "output directory %s is not writable: %s", dir,
+			 strerror(errno));
 		return -1;
 	}
 	fclose(f);
@@ -84,7 +86,8 @@ static int check_folder(const char *what, const char *path, char *err, unsigned 
 		e = errno;
 	unlink(probe);
 	if (e) {
-		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what, path, dir, strerror(e));
+		snprintf(err, errlen, "%s %s: cannot write in %s: %s", what, path, dir,
+			 strerror(e));
 		return -1;
 	}
 	return 0;
@@ -154,8 +157,8 @@ int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
 		}
 		if (flock(fd, LOCK_EX) != 0) {
 			int e = errno;
-			snprintf(err, errlen, "output directory %s: waiting for the lock %s: %s", dir,
-				 path, strerror(e));
+			snprintf(err, errlen, "output directory %s: waiting for the lock %s: %s",
+				 dir, path, strerror(e));
 			close(fd);
 			errno = e;
 			return -1;
@@ -163,10 +166,55 @@ int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
 	}
 	n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
-		snprintf(err, errlen, "output directory %s: cannot write the lock %s: %s", dir, path,
-			 strerror(errno));
+		snprintf(err, errlen, "output directory %s: cannot write the lock %s: %s", dir,
+			 path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+volatile sig_atomic_t cli_signal, cli_cancel_armed, cli_cancel;
+static struct timespec first_signal;
+
+static void on_stop_signal(int sig)
+{
+	struct timespec now;
+	struct sigaction sa;
+	int e = errno;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!cli_signal) {
+		first_signal = now;
+		cli_signal = sig;
+		if (cli_cancel_armed)
+			cli_cancel = sig;
+	} else if (now.tv_sec - first_signal.tv_sec > 1 ||
+		   (now.tv_sec - first_signal.tv_sec == 1 && now.tv_nsec >= first_signal.tv_nsec)) {
+		if (cli_cancel_armed && !cli_cancel) {
+			cli_cancel = sig;
+			first_signal = now; /* its twin to the process group is not a third */
+			errno = e;
+			return;
+		}
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sig, &sa, NULL);
+		raise(sig); /* delivered when this handler returns */
+	}
+	errno = e;
+}
+
+void cli_catch_signals(int with_hup)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	size_t i, n = with_hup ? 3 : 2;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal; /* no SA_RESTART: blocking waits return */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < n; i++)
+		sigaction(sigs[i], &sa, NULL);
 }

@@ -58,33 +58,42 @@ int cli_compare_main(const char *prog, int argc, char **argv)
 			return AIETH_EXIT_PASS;
 		} else if (!strcmp(argv[i], "--max-regression") ||
 			   !strncmp(argv[i], "--max-regression=", 17)) {
-			const char *v = argv[i][16] == '=' ? argv[i] + 17 : i + 1 < argc ? argv[++i] : NULL;
+			const char *v = argv[i][16] == '=' ? argv[i] + 17
+					: i + 1 < argc     ? argv[++i]
+							   : NULL;
 			if (cli_parse_pct(v, &pct)) {
-				fprintf(stderr, "%s compare: --max-regression: expected percent "
-					"0..1000000, got %s\n", prog, v ? v : "nothing");
+				fprintf(stderr,
+					"%s compare: --max-regression: expected percent "
+					"0..1000000, got %s\n",
+					prog, v ? v : "nothing");
 				return AIETH_EXIT_INPUT;
 			}
 		} else if (!strcmp(argv[i], "--html") || !strncmp(argv[i], "--html=", 7)) {
 			html = argv[i][6] == '=' ? argv[i] + 7 : i + 1 < argc ? argv[++i] : NULL;
 			if (!html || !*html) {
-				fprintf(stderr, "%s compare: --html: a file name is needed\n", prog);
+				fprintf(stderr, "%s compare: --html: a file name is needed\n",
+					prog);
 				return AIETH_EXIT_INPUT;
 			}
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "%s compare: bad option %s\nTry '%s compare --help'.\n", prog,
-				argv[i], prog);
+			fprintf(stderr, "%s compare: bad option %s\nTry '%s compare --help'.\n",
+				prog, argv[i], prog);
 			return AIETH_EXIT_INPUT;
 		} else if (n < 2) {
 			files[n++] = argv[i];
 		} else {
-			fprintf(stderr, "%s compare: two reports are compared, a third was given: "
-				"%s\n", prog, argv[i]);
+			fprintf(stderr,
+				"%s compare: two reports are compared, a third was given: "
+				"%s\n",
+				prog, argv[i]);
 			return AIETH_EXIT_INPUT;
 		}
 	}
 	if (n != 2) {
-		fprintf(stderr, "%s compare: BASELINE.json and NEW.json are needed\nTry '%s "
-			"compare --help'.\n", prog, prog);
+		fprintf(stderr,
+			"%s compare: BASELINE.json and NEW.json are needed\nTry '%s "
+			"compare --help'.\n",
+			prog, prog);
 		return AIETH_EXIT_INPUT;
 	}
 	if (aieth_report_load(&a, files[0]) || aieth_report_load(&b, files[1]) ||
@@ -125,7 +134,7 @@ char *cli_baseline_gate(aieth_report *r, const aieth_report *base, const char *b
 		char msg[1200];
 		snprintf(msg, sizeof msg, "--baseline %s: %s", base_path,
 			 txt || rc != AIETH_ENOMEM || *aieth_error_message() ? aieth_error_message()
-									      : "out of memory");
+									     : "out of memory");
 		fprintf(stderr, "run_test: %s\n", msg);
 		if (aieth_report_num_tests(r))
 			aieth_report_test_error(r, -1, "baseline", rc, msg, NULL, AIETH_EXIT_INFRA);

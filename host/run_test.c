@@ -31,10 +31,7 @@ static const char *usage_text =
 	"options:\n"
 	"  -b, --board NAME|FILE  board to run on: vck190, vek280, vek385 or a board\n"
 	"                         JSON file (overrides the description's \"board\")\n"
-	"      --backend NAME     device backend: emu (the emulated board, the default\n"
-	"                         unless the description names one), xrt (a board\n"
-	"                         through XRT, docs/on-board.md) or remote (a device\n"
-	"                         behind th_server, docs/server.md)\n"
+	"%s" /* --backend: from the library's backend table */
 	"      --server URL       remote: th_server's URL, http://HOST:PORT (default:\n"
 	"                         $AIETH_SERVER); a user:password@ part is refused\n"
 	"                         (use --token-file)\n"
@@ -142,58 +139,13 @@ typedef struct {
 	char phase[160];
 } progress_state;
 
-/* The signal that interrupted the run (0: none). The first SIGINT, SIGTERM
- * or SIGHUP sets it; a second one ends the program at once (the default
- * action) unless it comes within a second of the first: timeout(1) and a
- * terminal deliver one signal twice, to the process and to its group. */
-static volatile sig_atomic_t got_signal;
-/* While the uploads run: a signal then (the first one of a run that has
- * ended, or the next one of an interrupted run) aborts them instead; what
- * was not sent is spooled. One more signal after that ends the program. */
-static volatile sig_atomic_t uploading, upload_cancel;
-static struct timespec first_signal;
 static int stdout_dead; /* EPIPE on stdout: stop printing, keep running */
 
-static void on_signal(int sig)
-{
-	struct timespec now;
-	struct sigaction sa;
-	int e = errno;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!got_signal) {
-		first_signal = now;
-		got_signal = sig;
-		if (uploading)
-			upload_cancel = sig;
-	} else if (now.tv_sec - first_signal.tv_sec > 1 ||
-		   (now.tv_sec - first_signal.tv_sec == 1 && now.tv_nsec >= first_signal.tv_nsec)) {
-		if (uploading && !upload_cancel) {
-			upload_cancel = sig;
-			first_signal = now; /* its twin to the process group is not a third */
-			errno = e;
-			return;
-		}
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = SIG_DFL;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sig, &sa, NULL);
-		raise(sig); /* delivered when this handler returns */
-	}
-	errno = e;
-}
-
+/* The stop signals: cli_common.h (the first one ends the run with its
+ * report written; run_test's uploads are what cli_cancel cancels). */
 static void install_signals(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction sa;
-	size_t i;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal; /* no SA_RESTART: blocking waits return */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
+	cli_catch_signals(1);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -286,6 +238,66 @@ static int url_has_userinfo(const char *url)
 	const char *a = strstr(url, "://");
 	a = a ? a + 3 : url;
 	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
+}
+
+/* Append word to the help text at *col, wrapped at 79 columns with a
+ * 25-column hanging indent, as the rest of the option list. */
+static void help_word(char *out, size_t size, size_t *len, int *col, const char *word)
+{
+	int w = (int)strlen(word);
+	if (*len >= size)
+		return;
+	if (*col + 1 + w > 79) {
+		*len += (size_t)snprintf(out + *len, size - *len, "\n%25s%s", "", word);
+		*col = 25 + w;
+	} else {
+		*len += (size_t)snprintf(out + *len, size - *len, " %s", word);
+		*col += 1 + w;
+	}
+	if (*len > size)
+		*len = size;
+}
+
+/* --backend's lines: every backend of the library's table, so a new
+ * backend shows here without a change to this program. */
+static void backends_help(char *out, size_t size)
+{
+	char word[128], text[1024];
+	const char *name, *tok;
+	size_t len = 0, i, n = 0, tl = 0;
+	int col;
+	while (aieth_backend_name(n))
+		n++;
+	for (i = 0; i < n && tl < sizeof text; i++) {
+		name = aieth_backend_name(i);
+		tl += (size_t)snprintf(text + tl, sizeof text - tl, "%s%s (%s%s)",
+				       !i           ? ""
+				       : i + 1 == n ? " or "
+						    : ", ",
+				       name, aieth_backend_description(i),
+				       i ? "" : ", the default unless the description names one");
+	}
+	if (tl >= sizeof text)
+		tl = sizeof text - 1;
+	len = (size_t)snprintf(out, size, "      --backend NAME     device backend:");
+	col = (int)len;
+	for (tok = text; *tok;) {
+		size_t w = strcspn(tok, " ");
+		snprintf(word, sizeof word, "%.*s", (int)(w < sizeof word ? w : sizeof word - 1),
+			 tok);
+		help_word(out, size, &len, &col, word);
+		tok += w;
+		tok += strspn(tok, " ");
+	}
+	if (len + 1 < size)
+		snprintf(out + len, size - len, "\n");
+}
+
+static void print_usage(void)
+{
+	char b[1024];
+	backends_help(b, sizeof b);
+	printf(usage_text, b);
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -410,7 +422,8 @@ static void visual_line(const visual_paths *v)
 	char line[13000];
 	int n = 0;
 	if (strcmp(v->html, "none"))
-		n += snprintf(line + n, sizeof line - (size_t)n, "%shtml: %s", n ? ", " : "", v->html);
+		n += snprintf(line + n, sizeof line - (size_t)n, "%shtml: %s", n ? ", " : "",
+			      v->html);
 	if (strcmp(v->charts, "none"))
 		n += snprintf(line + n, sizeof line - (size_t)n, "%scharts: %s/", n ? ", " : "",
 			      v->charts);
@@ -427,7 +440,8 @@ static void visual_line(const visual_paths *v)
 static void print_upload_log(char *log)
 {
 	char *line, *save = NULL;
-	for (line = log ? strtok_r(log, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+	for (line = log ? strtok_r(log, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
 		fprintf(stderr, "run_test: %s\n", line);
 	free(log);
 }
@@ -439,13 +453,13 @@ static int flush_only(const aieth_upload_opts *uo)
 	size_t left = 0;
 	int rc;
 	install_signals();
-	uploading = 1;
+	cli_cancel_armed = 1;
 	rc = aieth_upload_flush(uo, &log, &left);
-	uploading = 0;
-	if (upload_cancel) {
+	cli_cancel_armed = 0;
+	if (cli_cancel) {
 		print_upload_log(log);
-		fprintf(stderr, "run_test: --flush-spool stopped by %s\n", signame(upload_cancel));
-		return 128 + upload_cancel;
+		fprintf(stderr, "run_test: --flush-spool stopped by %s\n", signame(cli_cancel));
+		return 128 + cli_cancel;
 	}
 	if (rc) {
 		print_upload_log(log);
@@ -464,12 +478,14 @@ static void upload_results(aieth_report *r, const char *const *urls, size_t n,
 {
 	char *log = NULL;
 	int rc;
-	uploading = 1;
+	cli_cancel_armed = 1;
 	rc = aieth_upload_report(r, urls, n, uo, &log);
-	uploading = 0;
-	if (upload_cancel)
-		fprintf(stderr, "run_test: uploads stopped by %s: what was not sent is in the "
-			"spool (run_test --flush-spool sends it)\n", signame(upload_cancel));
+	cli_cancel_armed = 0;
+	if (cli_cancel)
+		fprintf(stderr,
+			"run_test: uploads stopped by %s: what was not sent is in the "
+			"spool (run_test --flush-spool sends it)\n",
+			signame(cli_cancel));
 	if (rc) {
 		print_upload_log(log);
 		fprintf(stderr, "run_test: upload: %s\n", aieth_error_message());
@@ -525,6 +541,9 @@ int main(int argc, char **argv)
 	char rpath[4200], jpath[4200], apath[4200], err[1200], token[300];
 	const char *token_file = NULL;
 	aieth_run_opts o;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
+	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	visual_paths vis;
 	aieth_report *r = NULL, *base = NULL;
 	const char *baseline = NULL;
@@ -538,12 +557,15 @@ int main(int argc, char **argv)
 	int flush_spool = 0;
 	aieth_upload_opts uo;
 
-	memset(&uo, 0, sizeof uo);
+	aieth_upload_opts_init(&uo, AIETH_UPLOAD_OPTS_VERSION);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cli_compare_main("run_test", argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cli_calibrate_main("run_test", argc - 1, argv + 1);
-	memset(&o, 0, sizeof o);
+	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
+	o.emu = &emu; /* each backend's options: the ones below */
+	o.xrt = &xrt;
+	o.remote = &remote;
 	memset(&ps, 0, sizeof ps);
 	memset(&vis, 0, sizeof vis);
 	while ((c = getopt_long(argc, argv, "b:o:t:qvhV", longopts, NULL)) != -1) {
@@ -560,23 +582,24 @@ int main(int argc, char **argv)
 			v = strtoull(optarg, &end, 10);
 			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno ||
 			    v > 4294967295ull)
-				return usage_error("--timeout: expected milliseconds 0..4294967295 (0: "
-						   "no limit), got",
-						   optarg);
+				return usage_error(
+					"--timeout: expected milliseconds 0..4294967295 (0: "
+					"no limit), got",
+					optarg);
 			o.timeout_ms = (uint32_t)v;
 			o.no_timeout = v == 0;
 			break;
 		}
 		case 4: data_dir = optarg; break;
-		case 5: o.emu_reference = 1; break;
+		case 5: emu.reference = 1; break;
 		case 6: o.xclbin = optarg; break;
-		case 7: o.pl_xclbin = optarg; break;
+		case 7: xrt.pl_xclbin = optarg; break;
 		case 8: wait_lock = 1; break;
 		case 9: ps.force = 1; break;
-		case 10: o.server = optarg; break;
+		case 10: remote.server = optarg; break;
 		case 11: token_file = optarg; break;
-		case 12: o.cacert = optarg; break;
-		case 13: o.xrt_ini = optarg; break;
+		case 12: remote.cacert = optarg; break;
+		case 13: remote.xrt_ini = optarg; break;
 		case FARM_OPT_LAVA: farm_lava = 1; break;
 		case FARM_OPT_TAP: farm_tap = optarg; break;
 		case 301: vis.html = optarg; break;
@@ -596,9 +619,10 @@ int main(int argc, char **argv)
 			unsigned long v;
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno || v < 1 ||
-			    v > 3600)
-				return usage_error("--upload-timeout: expected seconds 1..3600, got", optarg);
+			if (!*optarg || *end || optarg[0] == '-' || optarg[0] == '+' || errno ||
+			    v < 1 || v > 3600)
+				return usage_error(
+					"--upload-timeout: expected seconds 1..3600, got", optarg);
 			uo.timeout_s = (uint32_t)v;
 			break;
 		}
@@ -606,9 +630,9 @@ int main(int argc, char **argv)
 		case 20: {
 			unsigned long long v;
 			if (parse_count(optarg, 1, 86400, &v))
-				return usage_error("--queue-timeout: expected seconds 1..86400, got",
-						   optarg);
-			o.queue_timeout_s = (uint32_t)v;
+				return usage_error(
+					"--queue-timeout: expected seconds 1..86400, got", optarg);
+			remote.queue_timeout_s = (uint32_t)v;
 			break;
 		}
 		case 21: {
@@ -616,7 +640,7 @@ int main(int argc, char **argv)
 			if (parse_count(optarg, 1, 1048576, &v))
 				return usage_error("--max-artifacts: expected MiB 1..1048576, got",
 						   optarg);
-			o.artifacts_max_bytes = (uint64_t)v << 20;
+			remote.artifacts_max_bytes = (uint64_t)v << 20;
 			break;
 		}
 		case 19: flush_spool = 1; break;
@@ -624,16 +648,17 @@ int main(int argc, char **argv)
 		case 41:
 			if (cli_parse_pct(optarg, &max_reg))
 				return usage_error("--max-regression: expected percent 0..1000000, "
-						   "got", optarg);
+						   "got",
+						   optarg);
 			break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
-		case 'h': fputs(usage_text, stdout); return AIETH_EXIT_PASS;
+		case 'h': print_usage(); return AIETH_EXIT_PASS;
 		case 'V': printf("run_test (aieth) %s\n", aieth_version()); return AIETH_EXIT_PASS;
 		default: return usage_error("bad option", NULL);
 		}
 	}
-	uo.cancel = &upload_cancel;
+	uo.cancel = &cli_cancel;
 	if (!uo.credentials)
 		uo.credentials = getenv("AIETH_UPLOAD_CREDENTIALS");
 	if (uo.timeout_s && uo.timeout_s < 10)
@@ -644,15 +669,16 @@ int main(int argc, char **argv)
 		return usage_error("no test description given", NULL);
 	if (max_reg >= 0 && !baseline)
 		return usage_error("--max-regression needs --baseline", NULL);
-	if (!o.server)
-		o.server = getenv("AIETH_SERVER");
+	if (!remote.server)
+		remote.server = getenv("AIETH_SERVER");
 	/* never recorded, never sent: a password in the URL would land in
 	 * report.json, report.html and the uploads */
-	if (o.server && url_has_userinfo(o.server)) {
-		fprintf(stderr, "run_test: %s: a URL with user:password@ (not repeated here) is "
+	if (remote.server && url_has_userinfo(remote.server)) {
+		fprintf(stderr,
+			"run_test: %s: a URL with user:password@ (not repeated here) is "
 			"refused: it would land in the reports and uploads; th_server takes a "
 			"bearer token (--token-file FILE, or $AIETH_TOKEN)\n",
-			o.server == getenv("AIETH_SERVER") ? "$AIETH_SERVER" : "--server");
+			remote.server == getenv("AIETH_SERVER") ? "$AIETH_SERVER" : "--server");
 		return AIETH_EXIT_INPUT;
 	}
 	if (token_file) {
@@ -660,7 +686,8 @@ int main(int argc, char **argv)
 		FILE *f = fopen(token_file, "r");
 		size_t n, b = 0;
 		if (!f) {
-			fprintf(stderr, "run_test: --token-file %s: %s\n", token_file, strerror(errno));
+			fprintf(stderr, "run_test: --token-file %s: %s\n", token_file,
+				strerror(errno));
 			return AIETH_EXIT_INPUT;
 		}
 		n = fread(token, 1, sizeof token - 1, f);
@@ -672,13 +699,15 @@ int main(int argc, char **argv)
 		while (token[b] == ' ' || token[b] == '\t')
 			b++;
 		if (n == b || n == sizeof token - 1 || strpbrk(token + b, " \t\r\n")) {
-			fprintf(stderr, "run_test: --token-file %s: one token of 1..256 bytes without "
-				"spaces is needed\n", token_file);
+			fprintf(stderr,
+				"run_test: --token-file %s: one token of 1..256 bytes without "
+				"spaces is needed\n",
+				token_file);
 			return AIETH_EXIT_INPUT;
 		}
-		o.token = token + b;
+		remote.token = token + b;
 	} else {
-		o.token = getenv("AIETH_TOKEN");
+		remote.token = getenv("AIETH_TOKEN");
 	}
 	install_signals();
 	if (cli_ensure_dir(out, err, sizeof err)) {
@@ -687,8 +716,8 @@ int main(int argc, char **argv)
 	}
 	/* one run per output folder (the descriptor stays open until exit) */
 	if (cli_lock_dir(out, wait_lock, err, sizeof err) < 0) {
-		if (got_signal)
-			return AIETH_EXIT_SIGNAL + got_signal;
+		if (cli_signal)
+			return AIETH_EXIT_SIGNAL + cli_signal;
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
@@ -702,8 +731,10 @@ int main(int argc, char **argv)
 	}
 	/* every destination is checked before anything runs */
 	if (cli_check_output("--report", report_path, err, sizeof err) ||
-	    (strcmp(junit_path, "none") && cli_check_output("--junit", junit_path, err, sizeof err)) ||
-	    (farm_tap && strcmp(farm_tap, "-") && cli_check_output("--tap", farm_tap, err, sizeof err))) {
+	    (strcmp(junit_path, "none") &&
+	     cli_check_output("--junit", junit_path, err, sizeof err)) ||
+	    (farm_tap && strcmp(farm_tap, "-") &&
+	     cli_check_output("--tap", farm_tap, err, sizeof err))) {
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
@@ -720,8 +751,8 @@ int main(int argc, char **argv)
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
 	snprintf(apath, sizeof apath, "%s/artifacts", out);
-	o.artifacts_dir = apath;
-	o.interrupt = &got_signal;
+	remote.artifacts_dir = apath;
+	o.interrupt = &cli_signal;
 	ps.quiet = quiet;
 	ps.tty = isatty(2);
 	ps.start = mono();
@@ -733,14 +764,14 @@ int main(int argc, char **argv)
 		return AIETH_EXIT_INFRA;
 	}
 	for (i = optind; i < argc; i++) {
-		if (got_signal) { /* between descriptions: the next one is not run */
+		if (cli_signal) { /* between descriptions: the next one is not run */
 			char m[300];
 			snprintf(m, sizeof m, "interrupted by signal %d (%s) before it ran",
-				 (int)got_signal, signame(got_signal));
+				 (int)cli_signal, signame(cli_signal));
 			aieth_report_add_error(r, argv[i], "interrupted", AIETH_ESTATE, m,
 					       "the run was stopped by a signal; this description "
 					       "and the ones after it did not run",
-					       AIETH_EXIT_SIGNAL + got_signal);
+					       AIETH_EXIT_SIGNAL + cli_signal);
 			break;
 		}
 		if (ps.verbose && !quiet)
@@ -796,7 +827,8 @@ int main(int argc, char **argv)
 	if (nuploads || flush_spool)
 		upload_results(r, uploads, nuploads, &uo, report_path);
 	if (code > AIETH_EXIT_SIGNAL)
-		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128), code);
+		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128),
+			code);
 	aieth_report_free(r);
 	aieth_report_free(base);
 	return code;

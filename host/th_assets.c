@@ -81,10 +81,8 @@ static int exit_for(int rc)
 	switch (rc) {
 	case AIETH_EINVAL:
 	case AIETH_EPARSE:
-	case AIETH_ENOTFOUND:
-		return EX_USAGE;
-	default:
-		return EX_INFRA;
+	case AIETH_ENOTFOUND: return EX_USAGE;
+	default: return EX_INFRA;
 	}
 }
 
@@ -112,14 +110,15 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 		for (i = 0; i < 30; i++)
 			bar[i] = i < pm * 30 / 1000 ? '#' : ' ';
 		bar[30] = 0;
-		fprintf(stderr, "\r%s: [%s] %3d%% %.1f/%.1f MiB", prog, bar, pm / 10, done / 1048576.0,
-			total / 1048576.0);
+		fprintf(stderr, "\r%s: [%s] %3d%% %.1f/%.1f MiB", prog, bar, pm / 10,
+			done / 1048576.0, total / 1048576.0);
 	} else if (total) {
 		int tenth = (int)(done * 10 / total);
 		if (tenth <= p->last)
 			return;
 		p->last = tenth;
-		fprintf(stderr, "%s: %d%% (%" PRIu64 " of %" PRIu64 " bytes)\n", prog, tenth * 10, done, total);
+		fprintf(stderr, "%s: %d%% (%" PRIu64 " of %" PRIu64 " bytes)\n", prog, tenth * 10,
+			done, total);
 	}
 }
 
@@ -132,7 +131,8 @@ static void report(const char *verb, const aieth_assets_result *r)
 	if (!quiet && r->resumed)
 		fprintf(stderr, "%s: resumed a partial download\n", prog);
 	if (!quiet && r->restarted)
-		fprintf(stderr, "%s: the server did not resume; downloaded again from the start\n", prog);
+		fprintf(stderr, "%s: the server did not resume; downloaded again from the start\n",
+			prog);
 	printf("%s %s\nsha256 %s\n", verb, r->path, r->sha256);
 }
 
@@ -141,7 +141,8 @@ static void on_release(void *ctx, const char *release, const char *archive, cons
 {
 	int *n = ctx;
 	if (!(*n)++)
-		printf("%-16s %-48s %-64s %6s %s\n", "RELEASE", "ARCHIVE", "SHA256", "FILES", "BYTES");
+		printf("%-16s %-48s %-64s %6s %s\n", "RELEASE", "ARCHIVE", "SHA256", "FILES",
+		       "BYTES");
 	printf("%-16s %-48s %-64s %6" PRIu64 " %" PRIu64 "\n", release, *archive ? archive : "-",
 	       *sha256 ? sha256 : "(no manifest: not unpacked by th_assets)", files, bytes);
 }
@@ -216,15 +217,18 @@ int main(int argc, char **argv)
 		case O_FROM: from = optarg; break;
 		case O_MAXE:
 			if (parse_size(optarg, &maxe))
-				return usage_error("--max-entry-size %s: a positive number of bytes", optarg);
+				return usage_error(
+					"--max-entry-size %s: a positive number of bytes", optarg);
 			break;
 		case O_MAXT:
 			if (parse_size(optarg, &maxt))
-				return usage_error("--max-total-size %s: a positive number of bytes", optarg);
+				return usage_error(
+					"--max-total-size %s: a positive number of bytes", optarg);
 			break;
 		case O_STALL:
 			if (parse_size(optarg, &stall) || stall > 86400)
-				return usage_error("--stall-timeout %s: 1 to 86400 seconds", optarg);
+				return usage_error("--stall-timeout %s: 1 to 86400 seconds",
+						   optarg);
 			break;
 		case 'q': quiet = 1; break;
 		case 'h': help(); return EX_OK;
@@ -233,7 +237,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strcmp(cmd, "fetch") || optind + 1 < argc)
-			return usage_error("unexpected argument '%s'", argv[optind + (strcmp(cmd, "fetch") ? 0 : 1)]);
+			return usage_error("unexpected argument '%s'",
+					   argv[optind + (strcmp(cmd, "fetch") ? 0 : 1)]);
 		url = argv[optind];
 		if (release && url)
 			return usage_error("%s", "fetch: --release or a URL, not both");
@@ -250,7 +255,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "fetch")) {
 		aieth_assets_fetch_opts o;
-		memset(&o, 0, sizeof o);
+		aieth_assets_fetch_opts_init(&o, AIETH_ASSETS_FETCH_OPTS_VERSION);
 		o.release = release;
 		o.url = url;
 		o.sha256 = sha;
@@ -273,7 +278,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "unpack")) {
 		aieth_assets_unpack_opts o;
-		memset(&o, 0, sizeof o);
+		aieth_assets_unpack_opts_init(&o, AIETH_ASSETS_UNPACK_OPTS_VERSION);
 		o.release = release;
 		o.from = from;
 		o.sha256 = sha;

@@ -26,36 +26,12 @@
 #include <json-c/json.h>
 
 #include "aieth.h"
+#include "cli_common.h"
 
 enum { EX_OK = 0, EX_PROBLEMS = 1, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_package";
 static int quiet;
-static volatile sig_atomic_t stop_signal;
-
-/* The first SIGINT, SIGTERM or SIGHUP asks the packager to stop (it kills
- * bootgen and removes its scratch files); a second one ends us at once. */
-static void on_signal(int sig)
-{
-	if (stop_signal) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_signal = sig;
-}
-
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: a blocking read returns at once */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -195,21 +171,28 @@ static int load_board(aieth_board **b, const char *name, const char *data_dir)
 
 static int cmd_package(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"board", required_argument, NULL, 'b'},   {"xsa", required_argument, NULL, 'x'},
-		{"libadf", required_argument, NULL, 'l'},  {"output", required_argument, NULL, 'o'},
-		{"pdi", required_argument, NULL, 'p'},     {"aie-metadata", required_argument, NULL, 'm'},
-		{"uuid", required_argument, NULL, 'u'},    {"vbnv", required_argument, NULL, 'V'},
-		{"id-code", required_argument, NULL, 'i'}, {"ext-id-code", required_argument, NULL, 'e'},
-		{"action-mask", required_argument, NULL, 'a'},
-		{"bootgen", required_argument, NULL, 'g'}, {"no-check", no_argument, NULL, 'n'},
-		{"bootgen-timeout", required_argument, NULL, 't'},
-		{"data-dir", required_argument, NULL, 'd'}, {"quiet", no_argument, NULL, 'q'},
-		{"no-cache", no_argument, NULL, 'N'}, {"cache-dir", required_argument, NULL, 'C'},
-		{"cache-max", required_argument, NULL, 'M'},
-		{"release", required_argument, NULL, 'R'},
-		{"assets-dir", required_argument, NULL, 'A'},
-		{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"board", required_argument, NULL, 'b'},
+					     {"xsa", required_argument, NULL, 'x'},
+					     {"libadf", required_argument, NULL, 'l'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"pdi", required_argument, NULL, 'p'},
+					     {"aie-metadata", required_argument, NULL, 'm'},
+					     {"uuid", required_argument, NULL, 'u'},
+					     {"vbnv", required_argument, NULL, 'V'},
+					     {"id-code", required_argument, NULL, 'i'},
+					     {"ext-id-code", required_argument, NULL, 'e'},
+					     {"action-mask", required_argument, NULL, 'a'},
+					     {"bootgen", required_argument, NULL, 'g'},
+					     {"no-check", no_argument, NULL, 'n'},
+					     {"bootgen-timeout", required_argument, NULL, 't'},
+					     {"data-dir", required_argument, NULL, 'd'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"no-cache", no_argument, NULL, 'N'},
+					     {"cache-dir", required_argument, NULL, 'C'},
+					     {"cache-max", required_argument, NULL, 'M'},
+					     {"release", required_argument, NULL, 'R'},
+					     {"assets-dir", required_argument, NULL, 'A'},
+					     {NULL, 0, NULL, 0}};
 	aieth_package_opts o;
 	const char *release = NULL, *assets_dir = NULL;
 	char xsa_path[4096], xsa_release[65];
@@ -219,10 +202,7 @@ static int cmd_package(int argc, char **argv)
 	uint8_t uuid[16];
 	int c, rc;
 
-	memset(&o, 0, sizeof o);
-	o.timestamp = -1;
-	o.id_code = -1;
-	o.ext_id_code = -1;
+	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION); /* header fields: -1 */
 	o.use_cache = 1;
 	opterr = 0;
 	optind = 1;
@@ -243,7 +223,8 @@ static int cmd_package(int argc, char **argv)
 			t = strtod(optarg, &end);
 			if (!*optarg || *end || errno || !isfinite(t) || t < 0 || t > 1e9)
 				return usage_error("--bootgen-timeout \"%s\": expected a number of "
-						   "seconds from 0 (no limit) to 1e9", optarg);
+						   "seconds from 0 (no limit) to 1e9",
+						   optarg);
 			o.bootgen_timeout_s = t > 0 ? t : -1;
 			break;
 		}
@@ -251,32 +232,38 @@ static int cmd_package(int argc, char **argv)
 		case 'N': o.use_cache = 0; break;
 		case 'C':
 			if (!*optarg)
-				return usage_error("%s", "--cache-dir \"\": expected a folder name");
+				return usage_error("%s",
+						   "--cache-dir \"\": expected a folder name");
 			o.cache_dir = optarg;
 			break;
 		case 'M':
 			if (parse_size(optarg, &o.cache_max_bytes))
-				return usage_error("--cache-max \"%s\": expected a size of at least 1 "
-						   "byte, with an optional K, M or G (e.g. 512M)", optarg);
+				return usage_error(
+					"--cache-max \"%s\": expected a size of at least 1 "
+					"byte, with an optional K, M or G (e.g. 512M)",
+					optarg);
 			break;
 		case 'd': data_dir = optarg; break;
 		case 'R': release = optarg; break;
 		case 'A':
 			if (!*optarg)
-				return usage_error("%s", "--assets-dir \"\": expected a folder name");
+				return usage_error("%s",
+						   "--assets-dir \"\": expected a folder name");
 			assets_dir = optarg;
 			break;
 		case 'q': quiet = 1; break;
 		case 'u':
 			if (aieth_uuid_parse(optarg, uuid))
 				return usage_error("--uuid \"%s\": expected 32 hex digits "
-						   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", optarg);
+						   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
+						   optarg);
 			o.uuid = uuid;
 			break;
 		case 'i':
 			if (parse_u32(optarg, &o.id_code))
 				return usage_error("--id-code \"%s\": expected a 32-bit number "
-						   "(e.g. 0x14ca8093)", optarg);
+						   "(e.g. 0x14ca8093)",
+						   optarg);
 			break;
 		case 'e':
 			if (parse_u32(optarg, &o.ext_id_code))
@@ -292,8 +279,10 @@ static int cmd_package(int argc, char **argv)
 				 !strcmp(optarg, "LOAD_PDI,LOAD_AIE"))
 				o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI;
 			else
-				return usage_error("--action-mask \"%s\": expected LOAD_AIE, LOAD_PDI "
-						   "or LOAD_AIE,LOAD_PDI", optarg);
+				return usage_error(
+					"--action-mask \"%s\": expected LOAD_AIE, LOAD_PDI "
+					"or LOAD_AIE,LOAD_PDI",
+					optarg);
 			break;
 		case ':': return usage_error("option %s needs a value", argv[optind - 1]);
 		default: return usage_error("unknown option %s", argv[optind - 1]);
@@ -347,13 +336,17 @@ static int cmd_package(int argc, char **argv)
 	o.report = print_problem;
 	if (!quiet && isatty(2))
 		o.progress = print_progress;
-	o.cancel = &stop_signal;
-	catch_stop_signals();
+	o.cancel = &cli_signal;
+	/* the first stop signal asks the packager to stop (it kills bootgen
+	 * and removes its scratch files); a second one ends us (cli_common.h) */
+	cli_catch_signals(1);
 	rc = aieth_package(&o, &r);
-	if (stop_signal) {
-		int sig = stop_signal;
+	if (cli_signal) {
+		int sig = cli_signal;
 		fprintf(stderr, "%s: interrupted by signal %d (%s); %s\n", prog, sig,
-			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP",
+			sig == SIGINT    ? "SIGINT"
+			: sig == SIGTERM ? "SIGTERM"
+					 : "SIGHUP",
 			rc ? "bootgen stopped, scratch files removed, nothing written"
 			   : "the output was written before the signal arrived");
 		aieth_board_free(board);
@@ -382,9 +375,10 @@ static int cmd_package(int argc, char **argv)
 			       r.num_cdos == 1 ? "" : "s", r.bootgen_seconds);
 		if (!o.pdi && r.cache_dir[0])
 			printf("  PDI cache %s: %s%s\n", r.cache_dir,
-			       r.cache_direct ? "hit (direct: the archive is unchanged)"
-			       : r.pdi_from_cache ? "hit" : r.pdi_cached ? "miss, PDI stored"
-								  : "miss, PDI not stored",
+			       r.cache_direct     ? "hit (direct: the archive is unchanged)"
+			       : r.pdi_from_cache ? "hit"
+			       : r.pdi_cached     ? "miss, PDI stored"
+						  : "miss, PDI not stored",
 			       r.cache_damaged ? " (a damaged entry was found and removed)" : "");
 		else if (!o.pdi)
 			printf("  PDI cache: not used (--no-cache)\n");
@@ -395,14 +389,6 @@ static int cmd_package(int argc, char **argv)
 }
 
 /* --------------------------------------------------------------- info */
-
-static void uuid_text(const uint8_t *u, char out[37])
-{
-	snprintf(out, 37,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-		 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-		 u[14], u[15]);
-}
 
 static const char *mask_text(uint16_t m, char *buf, size_t cap)
 {
@@ -433,13 +419,13 @@ static struct json_object *plio_json(const aieth_aie_plio *p)
 	struct json_object *o = json_object_new_object();
 	json_object_object_add(o, "plio", json_object_new_string(p->logical_name));
 	json_object_object_add(o, "port", json_object_new_string(p->name));
-	json_object_object_add(o, "direction", json_object_new_string(
-				       p->dir == AIETH_DIR_TO_AIE ? "TO_AIE" : "FROM_AIE"));
+	json_object_object_add(
+		o, "direction",
+		json_object_new_string(p->dir == AIETH_DIR_TO_AIE ? "TO_AIE" : "FROM_AIE"));
 	json_object_object_add(o, "shim_column", json_object_new_int64(p->shim_column));
 	json_object_object_add(o, "shim_channel", json_object_new_int64(p->stream_id));
-	json_object_object_add(o, "width_bits", p->width_bits
-							? json_object_new_int64(p->width_bits)
-							: NULL);
+	json_object_object_add(o, "width_bits",
+			       p->width_bits ? json_object_new_int64(p->width_bits) : NULL);
 	return o;
 }
 
@@ -484,11 +470,10 @@ static int cmd_info(int argc, char **argv)
 		return EX_USAGE;
 	}
 	h = aieth_xclbin_get_header(x);
-	uuid_text(h->interface_uuid, ifu);
+	aieth_uuid_format(h->interface_uuid, ifu);
 	if (aieth_xclbin_sha256(x, sha))
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
-	snprintf(ver, sizeof ver, "%u.%u.%u", h->version_major, h->version_minor,
-		 h->version_patch);
+	snprintf(ver, sizeof ver, "%u.%u.%u", h->version_major, h->version_minor, h->version_patch);
 	mask_text(h->action_mask, mask, sizeof mask);
 	utc_text(h->timestamp, utc, sizeof utc);
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_AIE_METADATA, &k) == AIETH_OK &&
@@ -515,7 +500,8 @@ static int cmd_info(int argc, char **argv)
 		json_object_object_add(hj, "interface_uuid", json_object_new_string(ifu));
 		json_object_object_add(hj, "uuid",
 				       json_object_new_string(aieth_xclbin_uuid_string(x)));
-		json_object_object_add(hj, "timestamp", json_object_new_int64((int64_t)h->timestamp));
+		json_object_object_add(hj, "timestamp",
+				       json_object_new_int64((int64_t)h->timestamp));
 		json_object_object_add(hj, "timestamp_utc", json_object_new_string(utc));
 		json_object_object_add(hj, "feature_rom_timestamp",
 				       json_object_new_int64((int64_t)h->feature_rom_timestamp));
@@ -529,16 +515,19 @@ static int cmd_info(int argc, char **argv)
 			aieth_xclbin_section_at(x, k, &s);
 			json_object_object_add(so, "index", json_object_new_int64((int64_t)k));
 			json_object_object_add(so, "kind", json_object_new_int64(s.kind));
-			json_object_object_add(so, "kind_name", json_object_new_string(s.kind_name));
+			json_object_object_add(so, "kind_name",
+					       json_object_new_string(s.kind_name));
 			json_object_object_add(so, "name", json_object_new_string(s.name));
-			json_object_object_add(so, "offset", json_object_new_int64((int64_t)s.offset));
+			json_object_object_add(so, "offset",
+					       json_object_new_int64((int64_t)s.offset));
 			json_object_object_add(so, "size", json_object_new_int64((int64_t)s.size));
 			json_object_array_add(arr, so);
 		}
 		json_object_object_add(root, "sections", arr);
 		arr = json_object_new_array();
 		for (k = 0; m && k < aieth_aie_meta_num_graphs(m); k++) {
-			struct json_object *go = json_object_new_object(), *pa = json_object_new_array();
+			struct json_object *go = json_object_new_object(),
+					   *pa = json_object_new_array();
 			aieth_aie_meta_graph(m, k, &g);
 			json_object_object_add(go, "id", json_object_new_int64(g.id));
 			json_object_object_add(go, "name", json_object_new_string(g.name));
@@ -559,9 +548,9 @@ static int cmd_info(int argc, char **argv)
 		}
 		json_object_object_add(root, "other_plios", arr);
 		json_object_object_add(root, "problems", json_object_get(probs));
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_object_to_json_string_ext(
+				       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
 	} else {
 		printf("%s\n", file);
@@ -692,7 +681,8 @@ static int cmd_dump(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
 			if (++i >= argc)
-				return usage_error("dump-section: option %s needs a value", argv[i - 1]);
+				return usage_error("dump-section: option %s needs a value",
+						   argv[i - 1]);
 			out = argv[i];
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			quiet = 1;
@@ -707,7 +697,8 @@ static int cmd_dump(int argc, char **argv)
 		}
 	}
 	if (!kind_s || !file || !out)
-		return usage_error("%s", "dump-section: usage: th_package dump-section KIND FILE -o OUT");
+		return usage_error("%s",
+				   "dump-section: usage: th_package dump-section KIND FILE -o OUT");
 	if (!*out)
 		return usage_error("%s", "dump-section: -o \"\": expected a file name");
 	if (aieth_xclbin_kind_parse(kind_s, &kind))
@@ -748,7 +739,7 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2)
 		return usage_error("%s", "nothing to do (package with --board/--xsa/--libadf/-o, "
-				   "or use info, check, dump-section)");
+					 "or use info, check, dump-section)");
 	if (!strcmp(argv[1], "info"))
 		return cmd_info(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
@@ -757,6 +748,7 @@ int main(int argc, char **argv)
 		return cmd_dump(argc - 1, argv + 1);
 	if (argv[1][0] != '-')
 		return usage_error("unknown command \"%s\" (info, check, dump-section, or "
-				   "packaging options)", argv[1]);
+				   "packaging options)",
+				   argv[1]);
 	return cmd_package(argc, argv);
 }

@@ -24,7 +24,7 @@
 enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
 
 static const char *prog = "th_server";
-static volatile sig_atomic_t stop_signal, reload_signal;
+static volatile sig_atomic_t reload_signal;
 
 /* SIGHUP: read the token file again (an operator's reload habit must not
  * leave the board's server down) */
@@ -32,17 +32,6 @@ static void on_hup(int sig)
 {
 	(void)sig;
 	reload_signal = 1;
-}
-
-static void on_signal(int sig)
-{
-	if (stop_signal) {
-		/* a second signal while draining: stop at once */
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_signal = sig;
 }
 
 static void help(void)
@@ -172,11 +161,38 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 
 int main(int argc, char **argv)
 {
-	enum { O_LISTEN = 256, O_TOKENS, O_INSECURE, O_BACKEND, O_BOARD, O_DATA, O_IDLE,
-	       O_QUEUE, O_WAIT, O_JSON, O_HELP, O_VERSION, O_CERT, O_KEY, O_MEM,
-	       O_CACHE, O_MAXX, O_XCACHE, O_AMD, O_MODEL,
-	       O_RATE, O_CTIMEOUT, O_RESET, O_RESET_TO, O_WORK, O_AMD_SETUP, O_MODEL_DIR,
-	       O_HTIMEOUT, O_PERADDR, O_MAXSESS };
+	enum {
+		O_LISTEN = 256,
+		O_TOKENS,
+		O_INSECURE,
+		O_BACKEND,
+		O_BOARD,
+		O_DATA,
+		O_IDLE,
+		O_QUEUE,
+		O_WAIT,
+		O_JSON,
+		O_HELP,
+		O_VERSION,
+		O_CERT,
+		O_KEY,
+		O_MEM,
+		O_CACHE,
+		O_MAXX,
+		O_XCACHE,
+		O_AMD,
+		O_MODEL,
+		O_RATE,
+		O_CTIMEOUT,
+		O_RESET,
+		O_RESET_TO,
+		O_WORK,
+		O_AMD_SETUP,
+		O_MODEL_DIR,
+		O_HTIMEOUT,
+		O_PERADDR,
+		O_MAXSESS
+	};
 	static const struct option longopts[] = {
 		{"listen", required_argument, NULL, O_LISTEN},
 		{"token-file", required_argument, NULL, O_TOKENS},
@@ -218,7 +234,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int c, rc;
 
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -226,7 +242,8 @@ int main(int argc, char **argv)
 		case O_TOKENS: o.token_file = optarg; break;
 		case O_INSECURE: o.insecure = 1; break;
 		case O_BACKEND:
-			if (strcmp(optarg, "emu") && strcmp(optarg, "xrt"))
+			/* a device on this machine: the library's table says which */
+			if (aieth_backend_local(optarg) != 1)
 				return usage_error("--backend %s: emu or xrt", optarg);
 			o.backend = optarg;
 			break;
@@ -258,22 +275,26 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			break;
 		case O_XCACHE:
-			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24, &o.xclbin_cache_mib))
+			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24,
+				      &o.xclbin_cache_mib))
 				return EX_USAGE;
 			break;
 		case O_AMD: o.amd_listen = optarg; break;
 		case O_MODEL:
 			if (nmodels == sizeof models / sizeof models[0])
-				return usage_error("--graph-model %s: at most 64 are allowed", optarg);
+				return usage_error("--graph-model %s: at most 64 are allowed",
+						   optarg);
 			models[nmodels++] = optarg;
 			break;
 		case O_AMD_SETUP:
-			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600, &o.amd_setup_timeout_s))
+			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600,
+				      &o.amd_setup_timeout_s))
 				return EX_USAGE;
 			break;
 		case O_MODEL_DIR:
 			if (nmodel_dirs == sizeof model_dirs / sizeof model_dirs[0])
-				return usage_error("--model-dir %s: at most 16 are allowed", optarg);
+				return usage_error("--model-dir %s: at most 16 are allowed",
+						   optarg);
 			model_dirs[nmodel_dirs++] = optarg;
 			break;
 		case O_RATE:
@@ -317,7 +338,7 @@ int main(int argc, char **argv)
 		return usage_error("unexpected argument: %s", argv[optind]);
 	if (!o.listen && !o.amd_listen)
 		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443), or "
-				   "--amd-listen ADDR:PORT");
+					 "--amd-listen ADDR:PORT");
 	o.graph_models = models;
 	o.num_graph_models = nmodels;
 	o.model_dirs = model_dirs;
@@ -327,11 +348,10 @@ int main(int argc, char **argv)
 
 	/* SIGPIPE never kills the server: a client that vanishes costs its session */
 	signal(SIGPIPE, SIG_IGN);
+	/* SIGINT, SIGTERM: drain, a second one stops at once (cli_common.h) */
+	cli_catch_signals(0);
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
 
@@ -339,15 +359,15 @@ int main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
 		return rc == AIETH_EINVAL || rc == AIETH_EPARSE || rc == AIETH_ENOTFOUND ? EX_USAGE
-											   : EX_INFRA;
+											 : EX_INFRA;
 	}
 	if (o.listen) {
 		/* the address as given, the port as bound (for --listen ...:0) */
 		const char *colon = strrchr(o.listen, ':');
 		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
 		       (int)(colon - o.listen), o.listen, (unsigned)aieth_server_port(srv),
-		       o.tls_cert ? "https" : "http",
-		       o.backend ? o.backend : "emu", o.token_file ? ", tokens from " : ", no tokens",
+		       o.tls_cert ? "https" : "http", o.backend ? o.backend : "emu",
+		       o.token_file ? ", tokens from " : ", no tokens",
 		       o.token_file ? o.token_file : "");
 		fflush(stdout);
 	}
@@ -358,7 +378,7 @@ int main(int argc, char **argv)
 		       (unsigned)aieth_server_amd_port(srv), o.backend ? o.backend : "emu");
 		fflush(stdout);
 	}
-	while (!stop_signal) {
+	while (!cli_signal) {
 		struct timespec ts = {0, 200 * 1000000L};
 		nanosleep(&ts, NULL);
 		if (reload_signal) {
@@ -366,7 +386,8 @@ int main(int argc, char **argv)
 			reload_signal = 0;
 			if (aieth_server_reload_tokens(srv, &n))
 				printf("th_server: SIGHUP: token file not reloaded, the tokens in "
-				       "use stay: %s\n", aieth_error_message());
+				       "use stay: %s\n",
+				       aieth_error_message());
 			else
 				printf("th_server: SIGHUP: token file %s reloaded: %zu tokens\n",
 				       o.token_file, n);
@@ -374,7 +395,7 @@ int main(int argc, char **argv)
 		}
 		aieth_server_tick(srv);
 	}
-	printf("th_server: signal %d: draining\n", (int)stop_signal);
+	printf("th_server: signal %d: draining\n", (int)cli_signal);
 	fflush(stdout);
 	aieth_server_close(srv);
 	printf("th_server: stopped\n");

@@ -48,10 +48,11 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 		for (q = 0; q < kk->d.n_in; q++) {
 			uint32_t c = kk->d.in_chan[q];
 			if (c >= p->channels || e->tx_bind[c] || kk->d.in_beats[q] == 0) {
-				snprintf(err, errlen,
-					 "emulator: kernel %zu input %u: TO_AIE channel %u is out of "
-					 "range or already bound",
-					 i, q, c);
+				snprintf(
+					err, errlen,
+					"emulator: kernel %zu input %u: TO_AIE channel %u is out of "
+					"range or already bound",
+					i, q, c);
 				pld_engine_destroy(e);
 				return -1;
 			}
@@ -64,10 +65,11 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 		for (q = 0; q < kk->d.n_out; q++) {
 			uint32_t c = kk->d.out_chan[q];
 			if (c >= p->channels || e->rx_bind[c] || kk->d.out_beats[q] == 0) {
-				snprintf(err, errlen,
-					 "emulator: kernel %zu output %u: FROM_AIE channel %u is out "
-					 "of range or already bound",
-					 i, q, c);
+				snprintf(
+					err, errlen,
+					"emulator: kernel %zu output %u: FROM_AIE channel %u is out "
+					"of range or already bound",
+					i, q, c);
 				pld_engine_destroy(e);
 				return -1;
 			}
@@ -197,8 +199,8 @@ static void comp_free(pld_comp *c)
 
 /* Simulate the channels bound to kernel kk (PERF) or all channels (FUNC). */
 static pld_run_status run_comp(pld_engine *e, int func, pld_kern *only, pld_chan *tx, pld_chan *rx,
-			       int reference, uint64_t cycle_limit, uint64_t *end, pld_run_result *r,
-			       int *model_failed)
+			       int reference, uint64_t cycle_limit, uint64_t *end,
+			       pld_run_result *r, int *model_failed)
 {
 	pld_comp c;
 	uint32_t N = e->p.channels, i;
@@ -276,9 +278,10 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	r->sim_steps = r->sim_skipped = 0;
 	r->msg[0] = '\0';
 	if (t->channels != N || t->depth != D) {
-		snprintf(r->msg, sizeof r->msg,
-			 "emulator: transaction encoded for %u channels / depth %u, board has %u / %u",
-			 t->channels, t->depth, N, D);
+		snprintf(
+			r->msg, sizeof r->msg,
+			"emulator: transaction encoded for %u channels / depth %u, board has %u / %u",
+			t->channels, t->depth, N, D);
 		return 0;
 	}
 	txc = calloc(N, sizeof *txc);
@@ -343,7 +346,8 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 			pld_run_status st;
 			if (!e->k[j].active)
 				continue;
-			st = run_comp(e, 0, &e->k[j], tx, rx, reference, cycle_limit, &ce, r, &mfail);
+			st = run_comp(e, 0, &e->k[j], tx, rx, reference, cycle_limit, &ce, r,
+				      &mfail);
 			if (st == PLD_RUN_ERROR) {
 				rc = mfail ? 0 : -1; /* a model's failure ends the run in error */
 				goto out;
@@ -360,8 +364,8 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 				end = ce;
 		}
 	} else {
-		pld_run_status st = run_comp(e, 1, NULL, tx, rx, reference, cycle_limit, &end, r,
-					     &mfail);
+		pld_run_status st =
+			run_comp(e, 1, NULL, tx, rx, reference, cycle_limit, &end, r, &mfail);
 		if (st == PLD_RUN_ERROR) {
 			rc = mfail ? 0 : -1;
 			goto out;
@@ -371,8 +375,8 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 		timeout |= st == PLD_RUN_TIMEOUT;
 	}
 	r->status = interrupted ? PLD_RUN_INTERRUPTED
-		    : stalled	? PLD_RUN_STALLED
-		    : timeout	? PLD_RUN_TIMEOUT
+		    : stalled   ? PLD_RUN_STALLED
+		    : timeout   ? PLD_RUN_TIMEOUT
 				: PLD_RUN_DONE;
 
 	for (i = 0; i < N; i++) {
@@ -421,8 +425,8 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 		r->status = PLD_RUN_INTERRUPTED;
 		snprintf(r->msg, sizeof r->msg,
 			 "interrupted while the emulated board computed the data (%.0f%% done); "
-			 "its counters had reached cycle %llu", e->data_bytes ?
-			 100.0 * (double)e->shown / (double)e->data_bytes : 0.0,
+			 "its counters had reached cycle %llu",
+			 e->data_bytes ? 100.0 * (double)e->shown / (double)e->data_bytes : 0.0,
 			 (unsigned long long)end);
 		rc = 0;
 		goto out;

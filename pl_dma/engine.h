@@ -24,9 +24,9 @@
 #define PLD_FOREVER UINT64_MAX
 
 typedef struct {
-	uint32_t channels;        /* N per direction */
-	uint32_t depth;           /* URAM depth in words */
-	uint32_t burst_words;     /* FUNC memory path */
+	uint32_t channels;    /* N per direction */
+	uint32_t depth;       /* URAM depth in words */
+	uint32_t burst_words; /* FUNC memory path */
 	uint32_t fifo_depth;
 	uint32_t read_latency;
 	uint32_t write_latency;
@@ -39,13 +39,13 @@ typedef struct {
 
 /* A graph kernel bound to channels (indices within each direction). */
 typedef struct {
-	uint32_t graph;                    /* graph id, 0-based */
+	uint32_t graph; /* graph id, 0-based */
 	uint32_t n_in, n_out;
-	uint32_t in_chan[PLD_MAX_PORTS];   /* TX channel feeding input p */
-	uint32_t out_chan[PLD_MAX_PORTS];  /* RX channel draining output q */
-	uint64_t in_beats[PLD_MAX_PORTS];  /* beats per iteration */
+	uint32_t in_chan[PLD_MAX_PORTS];  /* TX channel feeding input p */
+	uint32_t out_chan[PLD_MAX_PORTS]; /* RX channel draining output q */
+	uint64_t in_beats[PLD_MAX_PORTS]; /* beats per iteration */
 	uint64_t out_beats[PLD_MAX_PORTS];
-	uint64_t cpi;                      /* cycles per iteration, >= 1 */
+	uint64_t cpi; /* cycles per iteration, >= 1 */
 	uint64_t latency;
 	aieth_model_compute_fn compute;
 	void *ctx;
@@ -65,30 +65,30 @@ typedef struct {
 #define PLD_MAX_TIMING 1000000000ull
 
 typedef enum {
-	PLD_RUN_DONE = 0,      /* every channel finished */
-	PLD_RUN_STALLED = 1,   /* no channel can ever progress again */
-	PLD_RUN_TIMEOUT = 2,   /* still progressing at the cycle limit */
-	PLD_RUN_ERROR = 3,     /* malformed transaction or model failure */
+	PLD_RUN_DONE = 0,       /* every channel finished */
+	PLD_RUN_STALLED = 1,    /* no channel can ever progress again */
+	PLD_RUN_TIMEOUT = 2,    /* still progressing at the cycle limit */
+	PLD_RUN_ERROR = 3,      /* malformed transaction or model failure */
 	PLD_RUN_INTERRUPTED = 4 /* the interrupt flag was raised (pld_engine_set_hooks) */
 } pld_run_status;
 
 typedef struct {
 	uint64_t beats_expected;
 	uint64_t beats_moved;
-	uint64_t first, last;      /* counter values (valid when finished) */
-	uint64_t stalled_since;    /* cycle after the last beat (or the start) */
+	uint64_t first, last;   /* counter values (valid when finished) */
+	uint64_t stalled_since; /* cycle after the last beat (or the start) */
 	int finished;
-	int connected;             /* bound to a graph kernel port */
+	int connected; /* bound to a graph kernel port */
 } pld_chan_progress;
 
 typedef struct {
 	pld_run_status status;
-	uint64_t end_cycle;        /* streaming phase end (all channels done) */
-	uint64_t preload_cycles;   /* PERF URAM load before the counters start */
-	uint64_t drain_cycles;     /* PERF URAM store after the streaming phase */
-	pld_chan_progress *tx, *rx;/* N entries each, allocated by the caller */
-	uint64_t sim_steps;        /* cycles simulated one by one (diagnostics) */
-	uint64_t sim_skipped;      /* cycles covered by exact skips */
+	uint64_t end_cycle;         /* streaming phase end (all channels done) */
+	uint64_t preload_cycles;    /* PERF URAM load before the counters start */
+	uint64_t drain_cycles;      /* PERF URAM store after the streaming phase */
+	pld_chan_progress *tx, *rx; /* N entries each, allocated by the caller */
+	uint64_t sim_steps;         /* cycles simulated one by one (diagnostics) */
+	uint64_t sim_skipped;       /* cycles covered by exact skips */
 	char msg[512];
 } pld_run_result;
 

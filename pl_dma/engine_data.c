@@ -302,8 +302,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				uint64_t x0 = a * k->d.in_beats[p], n = cnt * k->d.in_beats[p];
 				uint8_t *ptr = NULL;
 				if (ch->func && x0 >= k->w0[p])
-					ptr = pld_image_ptr(&t->tx, (ch->offset + x0 - k->w0[p]) * W,
-							    n * W);
+					ptr = pld_image_ptr(
+						&t->tx, (ch->offset + x0 - k->w0[p]) * W, n * W);
 				if (!ptr) {
 					ptr = scratch_get(&sc[p], n * W);
 					if (!ptr)
@@ -318,8 +318,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				direct[q] = 0;
 				out[q] = NULL;
 				if (ch->func && x0 >= og0[q] && x0 + n <= og1[q])
-					out[q] = pld_image_ptr(&t->rx,
-							       (ch->offset + x0 - k->r0[q]) * W, n * W);
+					out[q] = pld_image_ptr(
+						&t->rx, (ch->offset + x0 - k->r0[q]) * W, n * W);
 				if (out[q]) {
 					direct[q] = 1;
 				} else {
@@ -329,7 +329,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				}
 			}
 			if (k->d.compute(k->d.ctx, a, cnt, in, out)) {
-				snprintf(err, errlen, "graph kernel compute failed at iteration %llu",
+				snprintf(err, errlen,
+					 "graph kernel compute failed at iteration %llu",
 					 (unsigned long long)a);
 				goto out;
 			}
@@ -386,8 +387,8 @@ static void data_begin(pld_engine *e)
 		e->data_nk += e->k[j].active != 0;
 }
 
-int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
-		  char *err, size_t errlen)
+int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
+		  size_t errlen)
 {
 	scratch sc[2 * PLD_MAX_PORTS];
 	size_t j;
@@ -467,7 +468,8 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 				goto out;
 			}
 			x = r0 + g;
-			src = x < J0 * b ? k->out_carry[q] + (x - r0) * W : outq[q] + (x - J0 * b) * W;
+			src = x < J0 * b ? k->out_carry[q] + (x - r0) * W
+					 : outq[q] + (x - J0 * b) * W;
 			if (ch->func) {
 				if (g < ch->popped)
 					pld_image_write(&t->rx, (ch->offset + g) * W, src, W);
@@ -479,7 +481,8 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 			for (g = 0; g < min64(ch->frames, D); g++)
 				pld_image_write(&t->rx, (ch->offset + g) * W, uram + g * W, W);
 		for (x = k->r[q]; x < J1 * b; x++) {
-			src = x < J0 * b ? k->out_carry[q] + (x - r0) * W : outq[q] + (x - J0 * b) * W;
+			src = x < J0 * b ? k->out_carry[q] + (x - r0) * W
+					 : outq[q] + (x - J0 * b) * W;
 			memcpy(new_out[q] + (x - k->r[q]) * W, src, W);
 		}
 	}
@@ -503,8 +506,8 @@ out:
 	return rc;
 }
 
-int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
-		       char *err, size_t errlen)
+int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
+		       size_t errlen)
 {
 	size_t j;
 	int rc;

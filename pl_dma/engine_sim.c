@@ -20,8 +20,8 @@
 #include "pl_dma/engine_internal.h"
 
 #define T_PAST (INT64_MIN / 4)
-#define DELAY_CAP 4096       /* delays further than this read as "far" */
-#define HIST_MAX 4096        /* anchors remembered per detection round */
+#define DELAY_CAP 4096 /* delays further than this read as "far" */
+#define HIST_MAX 4096  /* anchors remembered per detection round */
 
 typedef int64_t tick;
 
@@ -74,14 +74,16 @@ static int kern_timing(pld_kern *k, uint64_t i, uint64_t *cyc, uint64_t *lat, ch
 	const char *mn = d->model_name ? d->model_name : "?";
 	const char *kn = d->kernel_name ? d->kernel_name : "?";
 	if (i - k->tbase >= k->tn) {
-		uint64_t n = UINT64_MAX - i < PLD_TIMING_BATCH ? UINT64_MAX - i + 1 : PLD_TIMING_BATCH;
+		uint64_t n =
+			UINT64_MAX - i < PLD_TIMING_BATCH ? UINT64_MAX - i + 1 : PLD_TIMING_BATCH;
 		int rc;
 		k->tn = 0;
 		rc = d->timing(d->timing_ctx, d->timing_kernel, i, n, k->tcyc, k->tlat);
 		if (rc) {
-			snprintf(err, errlen, "model \"%s\": kernel %u \"%s\": iteration_timing failed"
-				 " (returned %d) for iterations %llu..%llu", mn,
-				 (unsigned)d->timing_kernel, kn, rc, (unsigned long long)i,
+			snprintf(err, errlen,
+				 "model \"%s\": kernel %u \"%s\": iteration_timing failed"
+				 " (returned %d) for iterations %llu..%llu",
+				 mn, (unsigned)d->timing_kernel, kn, rc, (unsigned long long)i,
 				 (unsigned long long)(i + n - 1));
 			return -1;
 		}
@@ -92,10 +94,11 @@ static int kern_timing(pld_kern *k, uint64_t i, uint64_t *cyc, uint64_t *lat, ch
 	*lat = k->tlat[i - k->tbase];
 	if (*cyc < 1 || *cyc > PLD_MAX_TIMING || *lat > PLD_MAX_TIMING) {
 		int bad = *cyc < 1 || *cyc > PLD_MAX_TIMING;
-		snprintf(err, errlen, "model \"%s\": kernel %u \"%s\": iteration %llu: iteration_timing"
-			 " gave %s %llu, %s", mn, (unsigned)d->timing_kernel, kn,
-			 (unsigned long long)i, bad ? "cycles" : "latency",
-			 (unsigned long long)(bad ? *cyc : *lat),
+		snprintf(err, errlen,
+			 "model \"%s\": kernel %u \"%s\": iteration %llu: iteration_timing"
+			 " gave %s %llu, %s",
+			 mn, (unsigned)d->timing_kernel, kn, (unsigned long long)i,
+			 bad ? "cycles" : "latency", (unsigned long long)(bad ? *cyc : *lat),
 			 bad ? "out of range 1..1000000000" : "above the limit of 1000000000");
 		return -1;
 	}
@@ -279,7 +282,8 @@ static int step(pld_comp *c, tick t, pld_chan *anchor)
 			ch->fifo--;
 		k->w[p]++;
 		if (k->w[p] % k->d.in_beats[p] == 0)
-			k->windone[p][k->w[p] / k->d.in_beats[p] - 1 - k->started] = (uint64_t)(t + 1);
+			k->windone[p][k->w[p] / k->d.in_beats[p] - 1 - k->started] =
+				(uint64_t)(t + 1);
 		ch->last = ch->progress = (uint64_t)(t + 1);
 		act |= ch == anchor ? 3 : 1;
 	}
@@ -395,7 +399,7 @@ static tick next_event(const pld_comp *c, tick t)
 /* --------------------------------------------- periodic steady-state skip */
 
 typedef struct {
-	uint64_t *v;   /* normalized state */
+	uint64_t *v; /* normalized state */
 	size_t n, cap;
 } vec;
 
@@ -536,17 +540,17 @@ static uint64_t fit(uint64_t remaining, uint64_t delta, uint64_t K)
 typedef struct {
 	uint64_t hash;
 	tick t;
-	size_t off;    /* into the pool: normalized state then counters */
+	size_t off; /* into the pool: normalized state then counters */
 } hentry;
 
-#define HTAB 8192             /* open-addressing index, 2 x HIST_MAX */
+#define HTAB 8192 /* open-addressing index, 2 x HIST_MAX */
 
 typedef struct {
 	hentry *e;
 	size_t n, cap;
 	uint64_t *pool;
 	size_t pn, pcap;
-	uint32_t tab[HTAB];   /* entry index + 1, 0 = empty */
+	uint32_t tab[HTAB]; /* entry index + 1, 0 = empty */
 } history;
 
 static void hist_clear(history *h)
@@ -678,42 +682,51 @@ static uint64_t skip_count(const pld_comp *c, tick t1, uint64_t P, const uint64_
 	const pld_engine_params *E = &c->e->p;
 	uint64_t K = (uint64_t)E->burst_words + E->fifo_depth + 4, m = UINT64_MAX, f;
 	size_t i, di = 0;
-	
+
 	for (i = 0; i < c->ntx; i++) {
 		const pld_chan *ch = c->tx[i];
 		uint64_t dk = delta[di++], df = delta[di++];
 		f = fit(ch->n - ch->k, dk, K);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 		f = fit(ch->n - ch->fetched, df, K);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 		/* a far delay must stay far for the whole skip */
 		f = far_delay_fit(ch, t1, P);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 	}
 	for (i = 0; i < c->nrx; i++) {
 		const pld_chan *ch = c->rx[i];
 		uint64_t dk = delta[di++], dc = delta[di++], dp = delta[di++];
 		f = fit(ch->n - ch->k, dk, K);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 		f = fit(ch->n - ch->claimed, dc, K);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 		f = fit(ch->n - ch->popped, dp, K);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 		f = far_delay_fit(ch, t1, P);
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 	}
 	for (i = 0; i < c->nkern; i++) {
 		const pld_kern *k = c->kern[i];
 		uint64_t ds = delta[di++];
 		if (k->limit != PLD_FOREVER) {
 			f = fit(k->limit - k->started, ds, K);
-			if (f < m) m = f;
+			if (f < m)
+				m = f;
 		}
 		di += k->d.n_in + k->d.n_out;
 	}
 	if (cycle_limit) {
 		f = (uint64_t)t1 + P < cycle_limit ? (cycle_limit - (uint64_t)t1) / P - 1 : 0;
-		if (f < m) m = f;
+		if (f < m)
+			m = f;
 	}
 	return m == UINT64_MAX ? 0 : m;
 }

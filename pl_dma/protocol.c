@@ -110,15 +110,13 @@ void pld_perf_decode(uint32_t n, const uint64_t *words, uint64_t *tx_first, uint
 
 /* ------------------------------------------------------------ transaction */
 
-static const char *dir_name(int dir)
-{
-	return dir == 0 ? "TX" : "RX";
-}
+static const char *dir_name(int dir) { return dir == 0 ? "TX" : "RX"; }
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int
+fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	if (err && errlen) {
@@ -129,16 +127,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* a + b, saturating at UINT64_MAX. */
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 uint64_t pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
 			 size_t nargs, int dir)
@@ -167,9 +159,10 @@ static int check_arg(const pld_arg *a, size_t i, uint32_t n, int func, size_t *s
 	size_t *s;
 
 	if (a->dir != 0 && a->dir != 1)
-		return fail(err, errlen,
-			    "argument %zu: direction %d is neither 0 (TX, to AIE) nor 1 (RX, from AIE)",
-			    i, a->dir);
+		return fail(
+			err, errlen,
+			"argument %zu: direction %d is neither 0 (TX, to AIE) nor 1 (RX, from AIE)",
+			i, a->dir);
 	dn = dir_name(a->dir);
 	if (a->index >= n)
 		return fail(err, errlen,
@@ -179,7 +172,8 @@ static int check_arg(const pld_arg *a, size_t i, uint32_t n, int func, size_t *s
 	s = &slot[(size_t)a->dir * n + a->index];
 	if (*s != SIZE_MAX)
 		return fail(err, errlen,
-			    "%s channel %" PRIu32 " appears twice in the argument list (arguments %zu and %zu)",
+			    "%s channel %" PRIu32
+			    " appears twice in the argument list (arguments %zu and %zu)",
 			    dn, a->index, *s, i);
 	*s = i;
 	if (a->size % PLD_WORD_BYTES)
@@ -221,9 +215,9 @@ int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const 
 		   size_t nargs, char *err, size_t errlen)
 {
 	int func = mode == PLD_MODE_FUNC;
-	pld_chan_cfg *cc = NULL;   /* 2n entries: TX then RX */
-	size_t *slot = NULL;       /* 2n entries: argument index per channel */
-	uint64_t run[2] = {0, 0};  /* FUNC: running offset in words per direction */
+	pld_chan_cfg *cc = NULL;  /* 2n entries: TX then RX */
+	size_t *slot = NULL;      /* 2n entries: argument index per channel */
+	uint64_t run[2] = {0, 0}; /* FUNC: running offset in words per direction */
 	size_t cnt[2] = {0, 0};
 	size_t i;
 	int d;
@@ -312,8 +306,9 @@ int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const 
 			/* Argument order is offset order. */
 			for (i = 0; i < nargs; i++)
 				if (args[i].dir == d)
-					add_seg(img, (uint64_t)cc[(size_t)d * n + args[i].index].offset *
-							     PLD_WORD_BYTES,
+					add_seg(img,
+						(uint64_t)cc[(size_t)d * n + args[i].index].offset *
+							PLD_WORD_BYTES,
 						args[i].size, args[i].data, args[i].io);
 		} else {
 			/* Channel order is offset order. */
@@ -357,7 +352,7 @@ void pld_txn_release(pld_txn *t)
 /* Index of the last segment with off <= pos, or img->nseg when none. */
 static size_t seg_find(const pld_image *img, uint64_t pos)
 {
-	size_t lo = 0, hi = img->nseg;   /* segments [0, lo) have off <= pos */
+	size_t lo = 0, hi = img->nseg; /* segments [0, lo) have off <= pos */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (img->seg[mid].off <= pos)
@@ -384,7 +379,7 @@ void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len)
 {
 	uint8_t *out = dst;
 	uint64_t end = sat_add(off, len);
-	uint64_t pos = off;   /* bytes [off, pos) of dst are done */
+	uint64_t pos = off; /* bytes [off, pos) of dst are done */
 	size_t k;
 
 	if (!len)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * protocol.h - the host <-> PL DMA engine protocol of AMD's precompiled XSA
- * (research/anchor.md section 2). Everything a device backend sends or
- * receives is encoded here, so the emulated board consumes the exact words
- * and memory images a real board gets.
+ * (AMD's include/pl/test_harness.hpp; docs/protocol.md). Everything a
+ * device backend sends or receives is encoded here, so the emulated board
+ * consumes the exact words and memory images a real board gets.
  *
  * Kernel arguments: 0 cfg (uint64 x 8N+1), 1 perf (uint64 x 4N),
  * 2 to_aie_mem (TX image), 3 from_aie_mem (RX image).
@@ -23,16 +23,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PLD_WORD_BYTES 16u        /* one 128-bit beat / memory word */
+#define PLD_WORD_BYTES 16u /* one 128-bit beat / memory word */
 #define PLD_MODE_FUNC 0u
 #define PLD_MODE_PERF 1u
 
 /* Per-channel fields of the cfg words. */
 typedef struct {
 	uint64_t delay;
-	uint32_t frames;    /* beats per repetition */
+	uint32_t frames; /* beats per repetition */
 	uint32_t reps;
-	uint32_t offset;    /* in 16-byte words within the memory image */
+	uint32_t offset; /* in 16-byte words within the memory image */
 } pld_chan_cfg;
 
 /* A segment's data through callbacks instead of memory (streaming): read
@@ -51,34 +51,34 @@ typedef struct {
 typedef struct {
 	uint64_t off, len;
 	uint8_t *ptr;
-	const pld_io *io;   /* when ptr is NULL: the segment streams */
+	const pld_io *io; /* when ptr is NULL: the segment streams */
 } pld_seg;
 
 typedef struct {
 	uint64_t size;
 	size_t nseg;
-	pld_seg *seg;       /* owned by the image (the array, not the memory) */
+	pld_seg *seg; /* owned by the image (the array, not the memory) */
 } pld_image;
 
 /* A transaction as it crosses a device boundary. */
 typedef struct {
-	uint32_t channels;  /* N */
-	uint32_t depth;     /* D, URAM depth in words */
-	uint64_t *cfg;      /* 8N+1 words */
-	uint64_t *perf;     /* 4N words, filled by the device */
-	pld_image tx;       /* to_aie_mem */
-	pld_image rx;       /* from_aie_mem; segments point at destinations */
+	uint32_t channels; /* N */
+	uint32_t depth;    /* D, URAM depth in words */
+	uint64_t *cfg;     /* 8N+1 words */
+	uint64_t *perf;    /* 4N words, filled by the device */
+	pld_image tx;      /* to_aie_mem */
+	pld_image rx;      /* from_aie_mem; segments point at destinations */
 } pld_txn;
 
 /* One channel of a transaction as the host describes it. */
 typedef struct {
-	int dir;            /* 0 TO_AIE, 1 FROM_AIE */
-	uint32_t index;     /* channel index within the direction */
-	uint64_t size;      /* bytes per repetition, multiple of 16 */
+	int dir;        /* 0 TO_AIE, 1 FROM_AIE */
+	uint32_t index; /* channel index within the direction */
+	uint64_t size;  /* bytes per repetition, multiple of 16 */
 	uint64_t reps;
 	uint64_t delay;
-	uint8_t *data;      /* TX source / RX destination; may be NULL */
-	const pld_io *io;   /* when data is NULL: callbacks (else ignored) */
+	uint8_t *data;    /* TX source / RX destination; may be NULL */
+	const pld_io *io; /* when data is NULL: callbacks (else ignored) */
 } pld_arg;
 
 static inline size_t pld_cfg_count(uint32_t n) { return 8u * (size_t)n + 1u; }

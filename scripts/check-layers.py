@@ -9,6 +9,9 @@ folder; a folder may only name folders (or files of folders) listed above
 it. This script reads every #include "..." of those folders and fails,
 naming file and line, when
   - a folder includes a file it may not (or one outside every folder),
+  - a header named *_internal.h is included from outside its own folder
+    (the folder the header sits in; tests/ is not checked: unit tests and
+    fuzz targets test internals),
   - files include each other in a circle,
   - a source file sits directly in harness/src/ (not in a subsystem
     folder), or two sources share a base name (a static archive keeps
@@ -32,6 +35,8 @@ RULES_DOC = "docs/architecture.md"
 # file's folder first, then these.
 INCLUDE_ROOTS = ["harness/include", "harness/src", "."]
 SOURCE_EXT = (".c", ".h")
+# A header private to the folder it sits in.
+INTERNAL_SUFFIX = "_internal.h"
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
@@ -222,6 +227,12 @@ def check_includes(root, rules, problems):
                                     f"tree (system headers take <...>)")
                     continue
                 graph[rel][target] = n
+                if (os.path.basename(target).endswith(INTERNAL_SUFFIX) and
+                        os.path.dirname(target) != os.path.dirname(rel)):
+                    problems.append(f"{rel}:{n}: #include \"{name}\": {target} is private to "
+                                    f"{os.path.dirname(target)}/ (a header named *{INTERNAL_SUFFIX} "
+                                    f"is included only by files of its own folder; "
+                                    f"{RULES_DOC}, The layers)")
                 tf = folder_of(target, rules)
                 if tf is None:
                     problems.append(f"{rel}:{n}: #include \"{name}\" ({target}) is outside "

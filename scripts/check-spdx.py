@@ -6,25 +6,13 @@ comment: JSON, data, corpora, binaries). Exits 1 naming each file that has
 neither, so a new file without a license line fails make test."""
 import fnmatch
 import os
-import subprocess
 import sys
 import tomllib
 
+sys.dont_write_bytecode = True  # importing treefiles leaves no __pycache__ in the tree
+from treefiles import tree_files  # noqa: E402
+
 TAG = b"SPDX-License-Identifier: MIT"
-SKIP_DIRS = {".git", "__pycache__"}
-
-
-def tree_files(root):
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "-co", "--exclude-standard"],
-                             check=True, capture_output=True, text=True).stdout
-        return [f for f in out.splitlines() if os.path.isfile(os.path.join(root, f))]
-    except (OSError, subprocess.CalledProcessError):
-        files = []
-        for d, dirs, names in os.walk(root):
-            dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not x.startswith("build")]
-            files += [os.path.relpath(os.path.join(d, n), root) for n in names]
-        return files
 
 
 def covered(path, globs):

@@ -11,6 +11,7 @@ PKGS=(
   pkg-config
   clang                # second compiler, libFuzzer targets
   libclang-rt-14-dev   # clang's sanitizer and libFuzzer runtimes
+  clang-format         # make format, make format-check (.clang-format, tuned with version 14)
   libjson-c-dev        # board facts, constraints, test descriptions
   libcunit1-dev        # unit tests
   libarchive-dev       # th_package: reads the XSA (zip) and libadf.a (ar)
@@ -19,6 +20,7 @@ PKGS=(
   uuid-dev             # XRT's xclbin.h includes <uuid/uuid.h>; libxrt-dev lacks the dependency
   jq                   # end-to-end tests: report.json fields
   python3              # make layers: scripts/check-layers.py
+  abigail-tools        # make abi: abidw/abidiff compare libaieth's ABI with harness/abi/libaieth.abi (scripts/abi.py)
   python3-jsonschema   # end-to-end tests: reports and descriptions against their JSON Schemas
   python3-numpy        # the Python package's tests (tests/python): arrays passed without copies
   python3-pytest       # the Python package's tests: make pytest (part of make check)

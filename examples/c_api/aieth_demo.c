@@ -16,17 +16,18 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: aieth_demo [--board NAME] [--channels N] [--size BYTES] [--replay R] "
-		   "[--reference]\n"
-		   "  Runs a loopback graph on the emulated board in PERF and FUNC mode and\n"
-		   "  prints per-channel cycle counters and throughput.\n"
-		   "  --board      vck190 (default), vek280, vek385, or a board JSON path\n"
-		   "  --channels   PLIO pairs to use (default 4)\n"
-		   "  --size       bytes per channel and repetition, multiple of 16 (default 65536)\n"
-		   "  --replay     PERF repetitions (default 10)\n"
-		   "  --reference  beat-by-beat emulator mode (slow; same results)\n"
-		   "  Board files come from $AIETH_DATA_DIR, else next to the program or the\n"
-		   "  library (PREFIX/share/aieth when installed, the source tree from build/).\n");
+	fprintf(f,
+		"usage: aieth_demo [--board NAME] [--channels N] [--size BYTES] [--replay R] "
+		"[--reference]\n"
+		"  Runs a loopback graph on the emulated board in PERF and FUNC mode and\n"
+		"  prints per-channel cycle counters and throughput.\n"
+		"  --board      vck190 (default), vek280, vek385, or a board JSON path\n"
+		"  --channels   PLIO pairs to use (default 4)\n"
+		"  --size       bytes per channel and repetition, multiple of 16 (default 65536)\n"
+		"  --replay     PERF repetitions (default 10)\n"
+		"  --reference  beat-by-beat emulator mode (slow; same results)\n"
+		"  Board files come from $AIETH_DATA_DIR, else next to the program or the\n"
+		"  library (PREFIX/share/aieth when installed, the source tree from build/).\n");
 }
 
 static int fail(const char *what, int rc)
@@ -45,9 +46,10 @@ static void print_table(aieth_txn *t)
 		aieth_channel_result r;
 		if (aieth_txn_channel(t, i, &r))
 			continue;
-		printf("  %-18s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.1f %6.1f\n",
-		       r.plio.name, r.bytes_moved, r.first_cycle, r.last_cycle, r.cycles, r.mb_per_s,
-		       r.utilisation_pct);
+		printf("  %-18s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       " %9.1f %6.1f\n",
+		       r.plio.name, r.bytes_moved, r.first_cycle, r.last_cycle, r.cycles,
+		       r.mb_per_s, r.utilisation_pct);
 	}
 }
 
@@ -57,7 +59,7 @@ static int run_mode(aieth_session *s, aieth_mode mode, unsigned n, uint64_t size
 {
 	aieth_channel_args *a = calloc(2 * n, sizeof *a);
 	uint8_t **buf = calloc(2 * n, sizeof *buf);
-	char (*names)[32] = calloc(2 * n, sizeof *names);
+	char(*names)[32] = calloc(2 * n, sizeof *names);
 	aieth_txn *t = NULL;
 	const aieth_board_info *bi = aieth_board_get_info(aieth_session_board(s));
 	uint64_t cmp = size < (uint64_t)bi->uram_depth_words * 16 || mode == AIETH_MODE_FUNC
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
 	long mism = 0;
 	aieth_graph_spec g = {"loopback_graph", "loopback", NULL};
 	aieth_session_opts o;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT; /* the emulated board's own options */
 	aieth_session *s;
 
 	for (i = 1; i < argc; i++) {
@@ -149,11 +152,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board;
 	o.graphs = &g;
 	o.num_graphs = 1;
-	o.emu_reference = reference;
+	emu.reference = reference;
+	o.emu = &emu;
 	if ((rc = aieth_session_open(&s, &o)))
 		return fail("open", rc) + 1;
 	printf("aieth %s: emulated %s, loopback graph on %u PLIO pairs, %" PRIu64

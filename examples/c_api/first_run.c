@@ -25,7 +25,7 @@ int main(void)
 {
 	static unsigned char src[4096], dst[4096];
 	aieth_graph_spec g = {"mygraph", "loopback", NULL};
-	aieth_session_opts o = {.board = "vck190", .graphs = &g, .num_graphs = 1};
+	aieth_session_opts o = AIETH_SESSION_OPTS_INIT; /* version 1, the rest 0 */
 	aieth_session *s;
 	aieth_txn *t = NULL;
 	aieth_channel_args ch[2] = {{"PLIO_01_TO_AIE", 4096, 10, 0, src},
@@ -34,6 +34,9 @@ int main(void)
 	unsigned i;
 	int rc;
 
+	o.board = "vck190";
+	o.graphs = &g;
+	o.num_graphs = 1;
 	for (i = 0; i < sizeof src; i++)
 		src[i] = (unsigned char)i;
 	if (check("open", aieth_session_open(&s, &o)))

@@ -41,7 +41,7 @@ int aieth_model_create(const aieth_model_env *env, const char *params, aieth_mod
 
 typedef struct {
 	int32_t gain;
-	uint64_t window;            /* bytes per iteration */
+	uint64_t window; /* bytes per iteration */
 	aieth_model_kernel kernel;
 } scale_model;
 
@@ -80,10 +80,7 @@ static int scale_compute(void *ctx, uint64_t first, uint64_t count, const uint8_
 	return 0;
 }
 
-static void scale_destroy(void *ctx)
-{
-	free(ctx);
-}
+static void scale_destroy(void *ctx) { free(ctx); }
 
 /* ------------------------------------------------------------- params */
 
@@ -149,8 +146,11 @@ typedef struct {
 static const struct {
 	const char *key;
 	long long min, max;
-} keys[] = {{"in", 0, 0}, {"out", 0, 0}, {"gain", -32768, 32767},
-	    {"window_bytes", 16, 1048576}, {"cycles_per_iteration", 1, 1000000000},
+} keys[] = {{"in", 0, 0},
+	    {"out", 0, 0},
+	    {"gain", -32768, 32767},
+	    {"window_bytes", 16, 1048576},
+	    {"cycles_per_iteration", 1, 1000000000},
 	    {"latency", 0, 1000000000}};
 
 /* Store one key/value pair; is_str tells which of str/num holds it. */
@@ -163,8 +163,10 @@ static int set(const aieth_model_env *env, settings *st, unsigned *seen, const c
 	for (i = 0; i < sizeof keys / sizeof keys[0] && strcmp(key, keys[i].key) != 0; i++)
 		;
 	if (i == sizeof keys / sizeof keys[0])
-		return fail(env, "params.%s: unknown key (known: in, out, gain, window_bytes,"
-			    " cycles_per_iteration, latency)", key);
+		return fail(env,
+			    "params.%s: unknown key (known: in, out, gain, window_bytes,"
+			    " cycles_per_iteration, latency)",
+			    key);
 	if (*seen & (1u << i)) /* not "the last one wins" */
 		return fail(env, "params.%s: given twice", key);
 	*seen |= 1u << i;
@@ -204,7 +206,7 @@ static int read_params(const aieth_model_env *env, const char *params, settings 
 			p = scan_string(p, key, sizeof key);
 			if (!p)
 				return fail(env, "params: expected a key (a short string without"
-					    " escapes)");
+						 " escapes)");
 			p = skip_ws(p);
 			if (*p++ != ':')
 				return fail(env, "params.%s: expected ':' after the key", key);
@@ -212,8 +214,10 @@ static int read_params(const aieth_model_env *env, const char *params, settings 
 			is_str = *p == '"';
 			p = is_str ? scan_string(p, str, sizeof str) : scan_int(p, &num);
 			if (!p)
-				return fail(env, "params.%s: the value must be a short string without"
-					    " escapes or an integer", key);
+				return fail(env,
+					    "params.%s: the value must be a short string without"
+					    " escapes or an integer",
+					    key);
 			if (set(env, st, &seen, key, is_str, str, num))
 				return -1;
 			p = skip_ws(p);
@@ -222,7 +226,8 @@ static int read_params(const aieth_model_env *env, const char *params, settings 
 				break;
 			}
 			if (*p++ != ',')
-				return fail(env, "params: expected ',' or '}' after params.%s", key);
+				return fail(env, "params: expected ',' or '}' after params.%s",
+					    key);
 			p = skip_ws(p);
 		}
 	if (*skip_ws(p) != '\0')

@@ -16,21 +16,21 @@
 #ifndef AIETH_H
 #define AIETH_H
 
-#include "aieth/board.h"    /* board facts, PLIOs, placement constraints */
-#include "aieth/error.h"    /* error codes, aieth_error_message() */
-#include "aieth/graph.h"    /* graph run, wait, end, run-time parameters */
-#include "aieth/assets.h"   /* th_assets: AMD's precompiled XSAs, verified */
-#include "aieth/package.h"  /* th_package: an AIE-only XCLBIN from a graph */
-#include "aieth/run.h"      /* runs of descriptions, exit codes, run options */
-#include "aieth/report.h"   /* the report: report.json, junit.xml, farm outputs */
-#include "aieth/compare.h"  /* regression gates against a baseline report */
+#include "aieth/board.h"     /* board facts, PLIOs, placement constraints */
+#include "aieth/error.h"     /* error codes, aieth_error_message() */
+#include "aieth/graph.h"     /* graph run, wait, end, run-time parameters */
+#include "aieth/assets.h"    /* th_assets: AMD's precompiled XSAs, verified */
+#include "aieth/package.h"   /* th_package: an AIE-only XCLBIN from a graph */
+#include "aieth/run.h"       /* runs of descriptions, exit codes, run options */
+#include "aieth/report.h"    /* the report: report.json, junit.xml, farm outputs */
+#include "aieth/compare.h"   /* regression gates against a baseline report */
 #include "aieth/calibrate.h" /* calibration of the emulated board */
-#include "aieth/server.h"   /* th_server: one device served over HTTP */
-#include "aieth/session.h"  /* a device and the graphs of one design */
-#include "aieth/spec.h"     /* test descriptions */
-#include "aieth/txn.h"      /* transactions and per-channel results */
-#include "aieth/upload.h"   /* results upload: SQUAD, InfluxDB, webhooks, spool */
-#include "aieth/version.h"  /* version macros, aieth_version() */
-#include "aieth/xclbin.h"   /* XCLBIN reading, AIE metadata, checks */
+#include "aieth/server.h"    /* th_server: one device served over HTTP */
+#include "aieth/session.h"   /* a device and the graphs of one design */
+#include "aieth/spec.h"      /* test descriptions */
+#include "aieth/txn.h"       /* transactions and per-channel results */
+#include "aieth/upload.h"    /* results upload: SQUAD, InfluxDB, webhooks, spool */
+#include "aieth/version.h"   /* version macros, aieth_version() */
+#include "aieth/xclbin.h"    /* XCLBIN reading, AIE metadata, checks */
 
 #endif /* AIETH_H */

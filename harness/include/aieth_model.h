@@ -46,11 +46,11 @@ extern "C" {
 
 /* What the emulator tells a model when creating it. */
 typedef struct {
-	uint32_t abi_version;     /* AIETH_MODEL_ABI_VERSION */
-	const char *board;        /* "vck190" */
-	uint32_t channels;        /* PLIOs per direction on this board */
+	uint32_t abi_version; /* AIETH_MODEL_ABI_VERSION */
+	const char *board;    /* "vck190" */
+	uint32_t channels;    /* PLIOs per direction on this board */
 	uint64_t pl_clock_hz;
-	char *err;                /* write a message here on failure */
+	char *err; /* write a message here on failure */
 	size_t err_size;
 	/* Added after ABI 1 (read it only when not NULL): the folder relative
 	 * paths in params mean, a test description's folder; NULL: the
@@ -59,7 +59,7 @@ typedef struct {
 } aieth_model_env;
 
 typedef struct {
-	char plio[32];            /* "PLIO_01_TO_AIE" / "PLIO_01_FROM_AIE" */
+	char plio[32]; /* "PLIO_01_TO_AIE" / "PLIO_01_FROM_AIE" */
 	uint64_t bytes_per_iteration;
 } aieth_model_port;
 
@@ -74,18 +74,18 @@ typedef struct {
 	uint32_t num_inputs, num_outputs;
 	aieth_model_port inputs[AIETH_MODEL_MAX_PORTS];
 	aieth_model_port outputs[AIETH_MODEL_MAX_PORTS];
-	uint64_t cycles_per_iteration;  /* PL clock cycles, >= 1 */
-	uint64_t latency;               /* cycles from end of compute to output */
+	uint64_t cycles_per_iteration; /* PL clock cycles, >= 1 */
+	uint64_t latency;              /* cycles from end of compute to output */
 	aieth_model_compute_fn compute;
 	void *ctx;
 } aieth_model_kernel;
 
 typedef struct {
-	uint32_t abi_version;           /* set to AIETH_MODEL_ABI_VERSION */
+	uint32_t abi_version; /* set to AIETH_MODEL_ABI_VERSION */
 	uint32_t num_kernels;
-	aieth_model_kernel *kernels;    /* owned by the model */
+	aieth_model_kernel *kernels; /* owned by the model */
 	void *ctx;
-	void (*destroy)(void *ctx);     /* frees kernels and ctx; may be NULL */
+	void (*destroy)(void *ctx); /* frees kernels and ctx; may be NULL */
 	/* Added after ABI 1 (the version stays 1: the emulator zeroes the
 	 * structure before create, so a plugin built before these fields
 	 * leaves them NULL and 0, which means "absent").

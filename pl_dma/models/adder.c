@@ -10,6 +10,7 @@
 #include "pl_dma/models/models.h"
 #include "pl_dma/models/params.h"
 #include "util/error.h"
+#include "util/le.h"
 
 #define M "adder"
 #define MAX_LATENCY 1000000u
@@ -18,19 +19,6 @@ typedef struct {
 	uint64_t window;
 	aieth_model_kernel kernel;
 } adder;
-
-static uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void store_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 /* Element-wise sum of little-endian int32 values. Unsigned arithmetic wraps
  * exactly like two's complement int32 addition, without undefined
@@ -49,19 +37,16 @@ static int adder_compute(void *ctx, uint64_t first, uint64_t count, const uint8_
 		return -1;
 	n = (size_t)(count * a->window);
 	for (i = 0; i < n; i += 4)
-		store_le32(z + i, load_le32(x + i) + load_le32(y + i));
+		aieth__le32_put(z + i, aieth__le32_get(x + i) + aieth__le32_get(y + i));
 	return 0;
 }
 
-static void adder_destroy(void *ctx)
-{
-	free(ctx);
-}
+static void adder_destroy(void *ctx) { free(ctx); }
 
 static int create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	static const char *const keys[] = {"in0", "in1", "out", "window_bytes",
-					   "cycles_per_iteration", "latency", NULL};
+	static const char *const keys[] = {
+		"in0", "in1", "out", "window_bytes", "cycles_per_iteration", "latency", NULL};
 	struct json_object *obj = NULL;
 	char in0[32], in1[32], outp[32];
 	uint32_t n0, n1, no;
@@ -86,14 +71,15 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		rc = aieth__mparam_plio(M, obj, "out", env, AIETH_MPARAM_PLIO_FROM_AIE, outp, &no);
 	if (!rc && n0 == n1)
 		rc = aieth__fail(AIETH_EINVAL,
-				M ": params.in1: \"%s\" is also params.in0; the two inputs must be"
-				" different PLIOs", in1);
+				 M ": params.in1: \"%s\" is also params.in0; the two inputs must be"
+				   " different PLIOs",
+				 in1);
 	if (!rc)
 		rc = aieth__mparam_window(M, obj, "window_bytes", &window);
 	cycles = window / 16;
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
-				      &cycles);
+				       &cycles);
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
 	json_object_put(obj);

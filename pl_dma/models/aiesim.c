@@ -23,6 +23,7 @@
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define M "aiesim"
 
@@ -32,7 +33,7 @@ typedef struct {
 	uint8_t *data[AIETH_MODEL_MAX_PORTS];
 	uint64_t blocks;
 	int repeat;
-	uint32_t *cyc;   /* fit "exact": cycles of iterations 0..2*blocks-1 */
+	uint32_t *cyc; /* fit "exact": cycles of iterations 0..2*blocks-1 */
 	aieth_model_kernel kernel;
 } aiesim;
 
@@ -84,8 +85,7 @@ static int aiesim_compute(void *ctx, uint64_t first, uint64_t count, const uint8
 	return 0;
 }
 
-static int get_array(struct json_object *obj, const char *key, size_t max,
-		     struct json_object **out)
+static int get_array(struct json_object *obj, const char *key, size_t max, struct json_object **out)
 {
 	struct json_object *v;
 	*out = NULL;
@@ -94,8 +94,8 @@ static int get_array(struct json_object *obj, const char *key, size_t max,
 	if (!json_object_is_type(v, json_type_array))
 		return aieth__fail(AIETH_EINVAL, M ": params.%s: must be an array of objects", key);
 	if (json_object_array_length(v) > max)
-		return aieth__fail(AIETH_EINVAL, M ": params.%s: %zu entries, the limit is %zu", key,
-				  json_object_array_length(v), max);
+		return aieth__fail(AIETH_EINVAL, M ": params.%s: %zu entries, the limit is %zu",
+				   key, json_object_array_length(v), max);
 	*out = v;
 	return 0;
 }
@@ -111,9 +111,11 @@ static int get_time(struct json_object *obj, const char *key, uint64_t *ps)
 	if (rc || !s)
 		return rc;
 	if (aiesim_time_parse(s, strlen(s), ps) != 0) {
-		jstrict_quote(q, sizeof q, s);
-		return aieth__fail(AIETH_EINVAL, M ": params.%s: \"%s\" is not a time \"<number>"
-				  " <unit>\" (unit ps, ns or us; at most 1000 s)", key, q);
+		aieth__quote_str(q, sizeof q, s);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": params.%s: \"%s\" is not a time \"<number>"
+				     " <unit>\" (unit ps, ns or us; at most 1000 s)",
+				   key, q);
 	}
 	return 0;
 }
@@ -128,16 +130,20 @@ static int entry_plio(const aieth_model_env *env, struct json_object *o, const c
 	int d, rc;
 	if ((rc = jstrict_get_string(M, path, o, "plio", 1, &s)))
 		return rc;
-	aieth__mparam_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, &num) != 0 || d != dir)
-		return aieth__fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is not %s PLIO name (PLIO_NN%s,"
-				  " NN the channel number, e.g. PLIO_01%s)", path, q,
-				  dir == AIETH_MPARAM_PLIO_TO_AIE ? "an input" : "an output",
-				  dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE",
-				  dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE");
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s.plio: \"%s\" is not %s PLIO name (PLIO_NN%s,"
+				     " NN the channel number, e.g. PLIO_01%s)",
+				   path, q,
+				   dir == AIETH_MPARAM_PLIO_TO_AIE ? "an input" : "an output",
+				   dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE",
+				   dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE");
 	if (num > env->channels)
-		return aieth__fail(AIETH_EINVAL, M ": %s.plio: \"%s\" is beyond the board, which has"
-				  " %u channels per direction", path, q, (unsigned)env->channels);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s.plio: \"%s\" is beyond the board, which has"
+				     " %u channels per direction",
+				   path, q, (unsigned)env->channels);
 	snprintf(name, 32, "%s", s);
 	return 0;
 }
@@ -165,20 +171,24 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 		return rc;
 	if (aiesim_type_parse(tname, &t) != 0) {
 		char q[100];
-		jstrict_quote(q, sizeof q, tname);
-		return aieth__fail(AIETH_EINVAL, M ": %s.type: \"%s\" is not an element type (int8,"
-				  " int16, int32, int64, uint8..uint64, float, double, cint16, cint32,"
-				  " cfloat)", path, q);
+		aieth__quote_str(q, sizeof q, tname);
+		return aieth__fail(
+			AIETH_EINVAL,
+			M ": %s.type: \"%s\" is not an element type (int8,"
+			  " int16, int32, int64, uint8..uint64, float, double, cint16, cint32,"
+			  " cfloat)",
+			path, q);
 	}
 	*window = 0;
 	if (json_object_object_get_ex(o, "window_bytes", NULL)) {
-		if ((rc = jstrict_get_u64(M, path, o, "window_bytes", 1, 16, AIETH_MPARAM_MAX_WINDOW,
-					  window)))
+		if ((rc = jstrict_get_u64(M, path, o, "window_bytes", 1, 16,
+					  AIETH_MPARAM_MAX_WINDOW, window)))
 			return rc;
 		if (*window % 16)
-			return aieth__fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple"
-					  " of 16 (one 128-bit PLIO beat)", path,
-					  (unsigned long long)*window);
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s.window_bytes: %llu is not a multiple"
+					     " of 16 (one 128-bit PLIO beat)",
+					   path, (unsigned long long)*window);
 	}
 	full = aieth__path_join(dir, file);
 	if (!full)
@@ -196,21 +206,24 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 	if (tr->len == 0)
 		rc = aieth__fail(AIETH_EINVAL, M ": %s: %s has no data", path, full);
 	else if (*window % 16 || *window == 0 || *window > AIETH_MPARAM_MAX_WINDOW)
-		rc = aieth__fail(AIETH_EINVAL, M ": %s: %s: a window of %llu bytes (%s) is not a"
-				" non-zero multiple of 16 up to %u; set window_bytes", path, full,
-				(unsigned long long)*window,
-				tr->ntlast ? "its first TLAST packet" : "the whole file, no TLAST",
-				AIETH_MPARAM_MAX_WINDOW);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": %s: %s: a window of %llu bytes (%s) is not a"
+				   " non-zero multiple of 16 up to %u; set window_bytes",
+				 path, full, (unsigned long long)*window,
+				 tr->ntlast ? "its first TLAST packet" : "the whole file, no TLAST",
+				 AIETH_MPARAM_MAX_WINDOW);
 	else if (tr->len % *window)
-		rc = aieth__fail(AIETH_EINVAL, M ": %s: %s holds %zu bytes, not a whole number of"
-				" %llu-byte windows", path, full, tr->len,
-				(unsigned long long)*window);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": %s: %s holds %zu bytes, not a whole number of"
+				   " %llu-byte windows",
+				 path, full, tr->len, (unsigned long long)*window);
 	for (k = 0; !rc && k < tr->ntlast; k++)
 		if (tr->tlast[k] % *window)
-			rc = aieth__fail(AIETH_EINVAL, M ": %s: %s: TLAST packet %zu ends at byte %llu,"
-					" not at the end of a %llu-byte window", path, full, k,
-					(unsigned long long)tr->tlast[k],
-					(unsigned long long)*window);
+			rc = aieth__fail(AIETH_EINVAL,
+					 M ": %s: %s: TLAST packet %zu ends at byte %llu,"
+					   " not at the end of a %llu-byte window",
+					 path, full, k, (unsigned long long)tr->tlast[k],
+					 (unsigned long long)*window);
 	port->bytes_per_iteration = *window;
 	free(full);
 	return rc;
@@ -229,8 +242,10 @@ static int read_input(const aieth_model_env *env, struct json_object *o, const c
 	    (rc = jstrict_get_u64(M, path, o, "window_bytes", 1, 16, AIETH_MPARAM_MAX_WINDOW, &w)))
 		return rc;
 	if (w % 16)
-		return aieth__fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple of 16"
-				  " (one 128-bit PLIO beat)", path, (unsigned long long)w);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s.window_bytes: %llu is not a multiple of 16"
+				     " (one 128-bit PLIO beat)",
+				   path, (unsigned long long)w);
 	if ((rc = entry_plio(env, o, path, AIETH_MPARAM_PLIO_TO_AIE, port->plio)))
 		return rc;
 	port->bytes_per_iteration = w;
@@ -239,9 +254,16 @@ static int read_input(const aieth_model_env *env, struct json_object *o, const c
 
 static int create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
-	static const char *const keys[] = {"dir", "outputs", "inputs", "aie_clock_mhz",
-					   "board_aie_clock_mhz", "input_time", "repeat",
-					   "max_jitter_cycles", "fit", NULL};
+	static const char *const keys[] = {"dir",
+					   "outputs",
+					   "inputs",
+					   "aie_clock_mhz",
+					   "board_aie_clock_mhz",
+					   "input_time",
+					   "repeat",
+					   "max_jitter_cycles",
+					   "fit",
+					   NULL};
 	struct json_object *obj = NULL, *outs = NULL, *ins = NULL, *rep;
 	aiesim_trace tr[AIETH_MODEL_MAX_PORTS];
 	const char *dir = ".", *given, *fitmode = "exact";
@@ -258,7 +280,8 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	int rc;
 
 	memset(tr, 0, sizeof tr);
-	if ((rc = aieth__mparam_check_env(M, env)) || (rc = aieth__mparam_open(M, params, keys, &obj)))
+	if ((rc = aieth__mparam_check_env(M, env)) ||
+	    (rc = aieth__mparam_open(M, params, keys, &obj)))
 		return rc;
 	a = calloc(1, sizeof *a);
 	if (!a) {
@@ -285,16 +308,18 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	if ((rc = aieth__mparam_u64(M, obj, "board_aie_clock_mhz", 1, 100000, &board_mhz)) ||
 	    (rc = get_time(obj, "input_time", &t0)) ||
 	    (rc = aieth__mparam_u64(M, obj, "max_jitter_cycles", 0, AIETH_MPARAM_MAX_CYCLES,
-				   &jitter)))
+				    &jitter)))
 		goto done;
 	if (obj && (rc = jstrict_get_string(M, "params", obj, "fit", 0, &fitmode)))
 		goto done;
 	if (strcmp(fitmode, "exact") != 0 && strcmp(fitmode, "throughput") != 0 &&
 	    strcmp(fitmode, "latency") != 0) {
 		char qf[100];
-		jstrict_quote(qf, sizeof qf, fitmode);
-		rc = aieth__fail(AIETH_EINVAL, M ": params.fit: \"%s\" is not \"exact\","
-				" \"throughput\" nor \"latency\"", qf);
+		aieth__quote_str(qf, sizeof qf, fitmode);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": params.fit: \"%s\" is not \"exact\","
+				   " \"throughput\" nor \"latency\"",
+				 qf);
 		goto done;
 	}
 	if (obj && json_object_object_get_ex(obj, "repeat", &rep)) {
@@ -308,18 +333,20 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	    (rc = get_array(obj, "inputs", AIETH_MODEL_MAX_PORTS, &ins)))
 		goto done;
 	if (!outs || json_object_array_length(outs) == 0) {
-		rc = aieth__fail(AIETH_EINVAL, M ": params.outputs: required, one entry per output"
-				" PLIO ({\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"out.txt\"})");
+		rc = aieth__fail(AIETH_EINVAL, M
+				 ": params.outputs: required, one entry per output"
+				 " PLIO ({\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"out.txt\"})");
 		goto done;
 	}
 	{
 		int bad = stat(dir, &st) != 0 ? errno : 0;
 		if (bad || !S_ISDIR(st.st_mode)) {
 			char qd[100];
-			jstrict_quote(qd, sizeof qd, given);
-			rc = aieth__fail(AIETH_EIO, M ": params.dir: \"%s\": %s (the aiesimulator"
-					" output folder, relative to the description's folder)", qd,
-					bad ? strerror(bad) : "not a directory");
+			aieth__quote_str(qd, sizeof qd, given);
+			rc = aieth__fail(AIETH_EIO,
+					 M ": params.dir: \"%s\": %s (the aiesimulator"
+					   " output folder, relative to the description's folder)",
+					 qd, bad ? strerror(bad) : "not a directory");
 			goto done;
 		}
 	}
@@ -327,8 +354,8 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	for (i = 0; i < n; i++) {
 		char path[48];
 		snprintf(path, sizeof path, "params.outputs[%zu]", i);
-		rc = read_output(env, dir, json_object_array_get_idx(outs, i), path,
-				 &k->outputs[i], &tr[i], &a->window[i]);
+		rc = read_output(env, dir, json_object_array_get_idx(outs, i), path, &k->outputs[i],
+				 &tr[i], &a->window[i]);
 		a->nout = (uint32_t)i + 1; /* tr[i] is to be freed */
 		if (rc)
 			goto done;
@@ -337,10 +364,12 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		if (i == 0)
 			a->blocks = tr[0].len / a->window[0];
 		else if (tr[i].len / a->window[i] != a->blocks) {
-			rc = aieth__fail(AIETH_EINVAL, M ": params.outputs[%zu]: %zu windows, but"
-					" outputs[0] has %llu; every output gives one window per"
-					" iteration", i, (size_t)(tr[i].len / a->window[i]),
-					(unsigned long long)a->blocks);
+			rc = aieth__fail(AIETH_EINVAL,
+					 M ": params.outputs[%zu]: %zu windows, but"
+					   " outputs[0] has %llu; every output gives one window per"
+					   " iteration",
+					 i, (size_t)(tr[i].len / a->window[i]),
+					 (unsigned long long)a->blocks);
 			goto done;
 		}
 	}
@@ -388,7 +417,8 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 			beats[q] = a->window[q] / 16;
 		/* two passes: the trace, then every later pass (repeat) */
 		a->cyc = a->blocks <= SIZE_MAX / 2 / sizeof *a->cyc
-				 ? malloc(2 * a->blocks * sizeof *a->cyc) : NULL;
+				 ? malloc(2 * a->blocks * sizeof *a->cyc)
+				 : NULL;
 		if (!a->cyc) {
 			rc = aieth__fail(AIETH_ENOMEM, M ": out of memory");
 			goto done;
@@ -397,9 +427,12 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 					  AIETH_MPARAM_MAX_CYCLES, a->cyc, &bad)) {
 			uint64_t line = 0;
 			aiesim_trace_time_at(&tr[0], bad * a->window[0], &line);
-			rc = aieth__fail(AIETH_EINVAL, M ": window %zu (time stamp at line %llu of"
-					" outputs[0]) comes more than 1e9 cycles after the one before"
-					" (the model limit)", bad, (unsigned long long)line);
+			rc = aieth__fail(
+				AIETH_EINVAL,
+				M ": window %zu (time stamp at line %llu of"
+				  " outputs[0]) comes more than 1e9 cycles after the one before"
+				  " (the model limit)",
+				bad, (unsigned long long)line);
 			goto done;
 		}
 		/* the fixed fields must stay valid; the hook replaces them */
@@ -409,20 +442,22 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 			fit.cpi = AIETH_MPARAM_MAX_CYCLES;
 	}
 	if (fit.cpi > AIETH_MPARAM_MAX_CYCLES || fit.latency > 1000000000u) {
-		rc = aieth__fail(AIETH_EINVAL, M ": the trace's timing (%llu cycles per window, latency"
-				" %llu) is beyond the model limits (1e9 each)",
-				(unsigned long long)fit.cpi, (unsigned long long)fit.latency);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": the trace's timing (%llu cycles per window, latency"
+				   " %llu) is beyond the model limits (1e9 each)",
+				 (unsigned long long)fit.cpi, (unsigned long long)fit.latency);
 		goto done;
 	}
 	if (fit.max_dev > jitter) {
 		uint64_t line = 0;
 		aiesim_trace_time_at(&tr[0], fit.dev_at * a->window[0], &line);
-		rc = aieth__fail(AIETH_EINVAL, M ": params.max_jitter_cycles: window %zu (time stamp at"
-				" line %llu of outputs[0]) is %llu cycles away from the fitted"
-				" schedule (every %llu cycles after latency %llu), above %llu",
-				fit.dev_at, (unsigned long long)line, (unsigned long long)fit.max_dev,
-				(unsigned long long)fit.cpi, (unsigned long long)fit.latency,
-				(unsigned long long)jitter);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": params.max_jitter_cycles: window %zu (time stamp at"
+				   " line %llu of outputs[0]) is %llu cycles away from the fitted"
+				   " schedule (every %llu cycles after latency %llu), above %llu",
+				 fit.dev_at, (unsigned long long)line,
+				 (unsigned long long)fit.max_dev, (unsigned long long)fit.cpi,
+				 (unsigned long long)fit.latency, (unsigned long long)jitter);
 		goto done;
 	}
 	for (q = 0; q < a->nout; q++) { /* keep only the data */

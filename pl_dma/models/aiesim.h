@@ -31,9 +31,19 @@
 #define AIESIM_MAX_TIME_PS 1000000000000000ull
 
 typedef enum {
-	AIESIM_INT8, AIESIM_INT16, AIESIM_INT32, AIESIM_INT64,
-	AIESIM_UINT8, AIESIM_UINT16, AIESIM_UINT32, AIESIM_UINT64,
-	AIESIM_FLOAT, AIESIM_DOUBLE, AIESIM_CINT16, AIESIM_CINT32, AIESIM_CFLOAT
+	AIESIM_INT8,
+	AIESIM_INT16,
+	AIESIM_INT32,
+	AIESIM_INT64,
+	AIESIM_UINT8,
+	AIESIM_UINT16,
+	AIESIM_UINT32,
+	AIESIM_UINT64,
+	AIESIM_FLOAT,
+	AIESIM_DOUBLE,
+	AIESIM_CINT16,
+	AIESIM_CINT32,
+	AIESIM_CFLOAT
 } aiesim_type;
 
 /* "int32" -> AIESIM_INT32; -1 for an unknown name. */
@@ -44,20 +54,20 @@ int aiesim_type_parse(const char *name, aiesim_type *out);
 typedef struct {
 	uint64_t at;
 	uint64_t time_ps;
-	uint64_t line;     /* line of the "T" in the file, for messages */
+	uint64_t line; /* line of the "T" in the file, for messages */
 } aiesim_stamp;
 
 typedef struct {
 	aiesim_type type;
-	uint8_t *data;          /* the elements, little-endian, as the file says */
+	uint8_t *data; /* the elements, little-endian, as the file says */
 	size_t len, cap;
-	aiesim_stamp *stamps;   /* in file order; times non-decreasing */
+	aiesim_stamp *stamps; /* in file order; times non-decreasing */
 	size_t nstamps, capstamps;
-	uint64_t *tlast;        /* byte offsets just after each packet's last element */
+	uint64_t *tlast; /* byte offsets just after each packet's last element */
 	size_t ntlast, captlast;
 	/* parser state */
 	uint64_t line;
-	int pending_tlast;      /* a TLAST line waits for its data line */
+	int pending_tlast; /* a TLAST line waits for its data line */
 	uint64_t tlast_line;
 } aiesim_trace;
 

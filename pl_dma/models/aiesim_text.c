@@ -17,6 +17,7 @@
 #include "pl_dma/models/aiesim.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/text.h"
 
 /* At most this many time stamps per file (24 bytes each). */
 #define MAX_STAMPS (4u * 1024u * 1024u)
@@ -25,9 +26,9 @@
 
 typedef struct {
 	const char *name;
-	unsigned size;   /* bytes of one part */
-	unsigned parts;  /* 2 for complex */
-	int kind;        /* 0 signed, 1 unsigned, 2 floating */
+	unsigned size;  /* bytes of one part */
+	unsigned parts; /* 2 for complex */
+	int kind;       /* 0 signed, 1 unsigned, 2 floating */
 } type_info;
 
 static const type_info types[] = {
@@ -86,10 +87,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size, size_t max)
 	return 0;
 }
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 int aiesim_time_parse(const char *s, size_t len, uint64_t *ps)
 {
@@ -232,18 +230,11 @@ static int parse_float(const char *t, size_t n, const type_info *ti, uint64_t *b
 
 static int fail_at(const char *what, uint64_t line, const char *msg, const char *tok, size_t n)
 {
-	char q[80];
-	size_t i, o = 0;
-	for (i = 0; i < n && o + 5 < sizeof q; i++) {
-		unsigned char c = (unsigned char)tok[i];
-		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
-			o += (size_t)snprintf(q + o, sizeof q - o, "\\x%02x", c);
-		else
-			q[o++] = (char)c;
-	}
-	q[o] = '\0';
-	return aieth__fail(AIETH_EPARSE, "%s:%llu: %s%s%s%s%s", what, (unsigned long long)line, msg,
-			  tok ? " \"" : "", tok ? q : "", tok && i < n ? "..." : "", tok ? "\"" : "");
+	char q[AIETH_QUOTE_CAP] = "";
+	if (tok)
+		aieth__quote(q, sizeof q, tok, n);
+	return aieth__fail(AIETH_EPARSE, "%s:%llu: %s%s%s%s", what, (unsigned long long)line, msg,
+			   tok ? " \"" : "", q, tok ? "\"" : "");
 }
 
 static int add_stamp(aiesim_trace *tr, const char *what, uint64_t ps)
@@ -265,9 +256,10 @@ static int add_stamp(aiesim_trace *tr, const char *what, uint64_t ps)
 	g = grow((void **)&tr->stamps, &tr->capstamps, tr->nstamps + 1, sizeof *tr->stamps,
 		 MAX_STAMPS);
 	if (g == -1)
-		return aieth__fail(AIETH_EINVAL, "%s:%llu: more than %u time stamps with data between"
-				  " them (the limit of one file)", what, (unsigned long long)tr->line,
-				  MAX_STAMPS);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%llu: more than %u time stamps with data between"
+				   " them (the limit of one file)",
+				   what, (unsigned long long)tr->line, MAX_STAMPS);
 	if (g)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	tr->stamps[tr->nstamps].at = tr->len;
@@ -297,18 +289,21 @@ static int data_line(aiesim_trace *tr, const char *what, const char *s, const ch
 		if ((ti->kind == 2 ? parse_float(t, (size_t)(s - t), ti, &bits)
 				   : parse_int(t, (size_t)(s - t), ti, &bits)) != 0) {
 			char m[96];
-			snprintf(m, sizeof m, "not a%s %s value:", ti->kind == 2 ? "" : "n in-range",
-				 ti->name);
+			snprintf(m, sizeof m,
+				 "not a%s %s value:", ti->kind == 2 ? "" : "n in-range", ti->name);
 			tr->len = start;
 			return fail_at(what, tr->line, m, t, (size_t)(s - t));
 		}
-		g = grow((void **)&tr->data, &tr->cap, tr->len + ti->size, 1, AIESIM_MAX_DATA_BYTES);
+		g = grow((void **)&tr->data, &tr->cap, tr->len + ti->size, 1,
+			 AIESIM_MAX_DATA_BYTES);
 		if (g) {
 			tr->len = start;
 			if (g == -1)
-				return aieth__fail(AIETH_EINVAL, "%s:%llu: more than %u bytes of data (the"
-						  " limit of one file)", what,
-						  (unsigned long long)tr->line, AIESIM_MAX_DATA_BYTES);
+				return aieth__fail(AIETH_EINVAL,
+						   "%s:%llu: more than %u bytes of data (the"
+						   " limit of one file)",
+						   what, (unsigned long long)tr->line,
+						   AIESIM_MAX_DATA_BYTES);
 			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		}
 		for (b = 0; b < ti->size; b++)
@@ -317,16 +312,19 @@ static int data_line(aiesim_trace *tr, const char *what, const char *s, const ch
 	}
 	if (nvals % ti->parts) {
 		tr->len = start;
-		return fail_at(what, tr->line, ti->parts == 2
-			       ? "odd number of values for a complex type (real, imaginary pairs)"
-			       : "bad values", NULL, 0);
+		return fail_at(
+			what, tr->line,
+			ti->parts == 2
+				? "odd number of values for a complex type (real, imaginary pairs)"
+				: "bad values",
+			NULL, 0);
 	}
 	if (tr->pending_tlast) {
 		g = grow((void **)&tr->tlast, &tr->captlast, tr->ntlast + 1, sizeof *tr->tlast,
 			 MAX_TLAST);
 		if (g)
 			return g == -1 ? aieth__fail(AIETH_EINVAL, "%s:%llu: more than %u TLAST",
-						    what, (unsigned long long)tr->line, MAX_TLAST)
+						     what, (unsigned long long)tr->line, MAX_TLAST)
 				       : aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 		tr->tlast[tr->ntlast++] = tr->len;
 		tr->pending_tlast = 0;
@@ -350,19 +348,21 @@ int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size
 		return 0;
 	if (e - s == 5 && !memcmp(s, "TLAST", 5)) {
 		if (tr->pending_tlast)
-			return aieth__fail(AIETH_EPARSE, "%s:%llu: TLAST again before the data line"
-					  " of the TLAST at line %llu", what,
-					  (unsigned long long)tr->line,
-					  (unsigned long long)tr->tlast_line);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%llu: TLAST again before the data line"
+					   " of the TLAST at line %llu",
+					   what, (unsigned long long)tr->line,
+					   (unsigned long long)tr->tlast_line);
 		tr->pending_tlast = 1;
 		tr->tlast_line = tr->line;
 		return 0;
 	}
 	if (*s == 'T') {
 		if (aiesim_time_parse(s, (size_t)(e - s), &ps) != 0)
-			return fail_at(what, tr->line, "not a time stamp \"T <time> <unit>\" (unit ps,"
-				       " ns or us; at most 1000 s; no finer than 1 ps):", s,
-				       (size_t)(e - s));
+			return fail_at(what, tr->line,
+				       "not a time stamp \"T <time> <unit>\" (unit ps,"
+				       " ns or us; at most 1000 s; no finer than 1 ps):",
+				       s, (size_t)(e - s));
 		return add_stamp(tr, what, ps);
 	}
 	return data_line(tr, what, s, e);
@@ -371,9 +371,10 @@ int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size
 int aiesim_trace_end(aiesim_trace *tr, const char *what)
 {
 	if (tr->pending_tlast)
-		return aieth__fail(AIETH_EPARSE, "%s:%llu: TLAST without a data line after it (the"
-				  " line after TLAST is the last of its packet)", what,
-				  (unsigned long long)tr->tlast_line);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s:%llu: TLAST without a data line after it (the"
+				   " line after TLAST is the last of its packet)",
+				   what, (unsigned long long)tr->tlast_line);
 	return 0;
 }
 
@@ -386,7 +387,7 @@ int aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, siz
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
 		if (n > AIESIM_MAX_LINE)
 			return aieth__fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", what,
-					  (unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
+					   (unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
 		if ((rc = aiesim_trace_line(tr, what, text + i, n)))
 			return rc;
 		i += n + 1;
@@ -407,10 +408,11 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > AIESIM_MAX_FILE_BYTES) {
 		close(fd);
 		return S_ISREG(st.st_mode)
-			       ? aieth__fail(AIETH_EINVAL, "%s: %llu bytes, above the limit of %llu for"
-					    " an aiesimulator file", path,
-					    (unsigned long long)st.st_size,
-					    (unsigned long long)AIESIM_MAX_FILE_BYTES)
+			       ? aieth__fail(AIETH_EINVAL,
+					     "%s: %llu bytes, above the limit of %llu for"
+					     " an aiesimulator file",
+					     path, (unsigned long long)st.st_size,
+					     (unsigned long long)AIESIM_MAX_FILE_BYTES)
 			       : aieth__fail(AIETH_EIO, "%s: not a regular file", path);
 	}
 	buf = malloc(AIESIM_MAX_LINE + CHUNK + 1);
@@ -443,7 +445,7 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 		have -= i;
 		if (have > AIESIM_MAX_LINE) {
 			rc = aieth__fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", path,
-					(unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
+					 (unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
 			break;
 		}
 		if (n == 0) {
@@ -528,11 +530,13 @@ int aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, ui
 		uint64_t want = c[b], s = end, o, d = 0;
 		if (k >= n) {
 			uint64_t shift = c[n - 1] - c[0];
-			want = shift > UINT64_MAX / 4 || gap > UINT64_MAX / 4 || want > UINT64_MAX / 4
-				       ? UINT64_MAX / 2 : want + shift + gap;
+			want = shift > UINT64_MAX / 4 || gap > UINT64_MAX / 4 ||
+					       want > UINT64_MAX / 4
+				       ? UINT64_MAX / 2
+				       : want + shift + gap;
 		}
 		if (k >= 2 && hist[0] > s)
-			s = hist[0];   /* output window k-2 must be drained */
+			s = hist[0]; /* output window k-2 must be drained */
 		o = want > s ? want : s + 1;
 		if (o - s > max) {
 			*bad = b;

@@ -22,13 +22,10 @@ static const builtin builtins[] = {
 
 static const char *const builtin_names[] = {"loopback", "adder", "aiesim", "route", NULL};
 
-const char *const *aieth__builtin_model_names(void)
-{
-	return builtin_names;
-}
+const char *const *aieth__builtin_model_names(void) { return builtin_names; }
 
 int aieth__builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
-			       aieth_model *out)
+				aieth_model *out)
 {
 	size_t i;
 	if (!name)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* model_load.c - open built-in and plugin graph models and validate them. */
+/* load.c - open built-in and plugin graph models and validate them. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "pl_dma/models/params.h"
 #include "util/error.h"
 #include "util/path.h"
+#include "util/text.h"
 
 static const char *const dir_word[2] = {"input", "output"};
 static const char *const dir_form[2] = {"PLIO_NN_TO_AIE", "PLIO_NN_FROM_AIE"};
@@ -62,33 +63,41 @@ static int check_port(const aieth_model *m, const aieth_model_env *env, const ch
 #define WHERE "model \"%s\": kernel %u \"%s\": %s %u"
 #define WHERE_ARGS spec, (unsigned)k, kq, dir_word[dir], (unsigned)p
 	if (!memchr(port->plio, '\0', sizeof port->plio))
-		return aieth__fail(AIETH_EINVAL, WHERE ": PLIO name is not NUL-terminated within"
-				  " its %zu bytes", WHERE_ARGS, sizeof port->plio);
+		return aieth__fail(AIETH_EINVAL,
+				   WHERE ": PLIO name is not NUL-terminated within"
+					 " its %zu bytes",
+				   WHERE_ARGS, sizeof port->plio);
 	if (aieth__mparam_plio_parse(port->plio, &d, &num) != 0) {
-		aieth__mparam_quote(q, sizeof q, port->plio);
-		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" is not a PLIO name (expected %s,"
-				  " NN the channel number written with two digits)", WHERE_ARGS,
-				  q, dir_form[dir]);
+		aieth__quote_str(q, sizeof q, port->plio);
+		return aieth__fail(AIETH_EINVAL,
+				   WHERE ": \"%s\" is not a PLIO name (expected %s,"
+					 " NN the channel number written with two digits)",
+				   WHERE_ARGS, q, dir_form[dir]);
 	}
 	if (d != dir)
-		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" has the wrong direction (an %s"
-				  " must be %s)", WHERE_ARGS, port->plio, dir_word[dir], dir_form[dir]);
+		return aieth__fail(AIETH_EINVAL,
+				   WHERE ": \"%s\" has the wrong direction (an %s"
+					 " must be %s)",
+				   WHERE_ARGS, port->plio, dir_word[dir], dir_form[dir]);
 	if (num > env->channels)
-		return aieth__fail(AIETH_EINVAL, WHERE ": \"%s\" is beyond the board, which has"
-				  " %u channels per direction", WHERE_ARGS, port->plio,
-				  (unsigned)env->channels);
+		return aieth__fail(AIETH_EINVAL,
+				   WHERE ": \"%s\" is beyond the board, which has"
+					 " %u channels per direction",
+				   WHERE_ARGS, port->plio, (unsigned)env->channels);
 	if (bytes == 0 || bytes % 16 != 0 || bytes > AIETH_MODEL_MAX_PORT_BYTES)
 		return aieth__fail(AIETH_EINVAL, WHERE " (%s): bytes_per_iteration %llu %s",
-				  WHERE_ARGS, port->plio, (unsigned long long)bytes,
-				  bytes == 0 ? "is zero (must be a non-zero multiple of 16)"
-				  : bytes % 16 ? "is not a multiple of 16 (one 128-bit PLIO beat)"
-				  : "is above the limit of 1 GiB (1073741824 bytes)");
+				   WHERE_ARGS, port->plio, (unsigned long long)bytes,
+				   bytes == 0   ? "is zero (must be a non-zero multiple of 16)"
+				   : bytes % 16 ? "is not a multiple of 16 (one 128-bit PLIO beat)"
+						: "is above the limit of 1 GiB (1073741824 bytes)");
 	if (used[num]) {
 		first_user(m, dir, num, &uk, &up);
-		aieth__mparam_quote(q, sizeof q, m->kernels[uk].name);
-		return aieth__fail(AIETH_EINVAL, WHERE ": %s is already used by kernel %u \"%s\" %s"
-				  " %u; a PLIO carries one port only", WHERE_ARGS, port->plio,
-				  (unsigned)uk, q, dir_word[dir], (unsigned)up);
+		aieth__quote_str(q, sizeof q, m->kernels[uk].name);
+		return aieth__fail(AIETH_EINVAL,
+				   WHERE ": %s is already used by kernel %u \"%s\" %s"
+					 " %u; a PLIO carries one port only",
+				   WHERE_ARGS, port->plio, (unsigned)uk, q, dir_word[dir],
+				   (unsigned)up);
 	}
 	used[num] = 1;
 	return 0;
@@ -105,30 +114,34 @@ static int check_kernel(const aieth_model *m, const aieth_model_env *env, const 
 	int dir, rc;
 
 	if (!memchr(kn->name, '\0', sizeof kn->name))
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is not"
-				  " NUL-terminated within its %zu bytes", spec, (unsigned)k,
-				  sizeof kn->name);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": kernel %u: name is not"
+				   " NUL-terminated within its %zu bytes",
+				   spec, (unsigned)k, sizeof kn->name);
 	if (!kn->name[0])
 		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name is empty", spec,
-				  (unsigned)k);
-	aieth__mparam_quote(kq, sizeof kq, kn->name);
+				   (unsigned)k);
+	aieth__quote_str(kq, sizeof kq, kn->name);
 	for (j = 0; j < k; j++)
 		if (strcmp(m->kernels[j].name, kn->name) == 0)
-			return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u: name \"%s\" is"
-					  " also the name of kernel %u", spec, (unsigned)k,
-					  kq, (unsigned)j);
+			return aieth__fail(AIETH_EINVAL,
+					   "model \"%s\": kernel %u: name \"%s\" is"
+					   " also the name of kernel %u",
+					   spec, (unsigned)k, kq, (unsigned)j);
 	if (!kn->compute)
 		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": compute is NULL",
-				  spec, (unsigned)k, kq);
+				   spec, (unsigned)k, kq);
 	if (kn->num_inputs > AIETH_MODEL_MAX_PORTS || kn->num_outputs > AIETH_MODEL_MAX_PORTS)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": %u inputs and %u"
-				  " outputs, the limit is %u of each", spec, (unsigned)k, kq,
-				  (unsigned)kn->num_inputs, (unsigned)kn->num_outputs,
-				  (unsigned)AIETH_MODEL_MAX_PORTS);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": kernel %u \"%s\": %u inputs and %u"
+				   " outputs, the limit is %u of each",
+				   spec, (unsigned)k, kq, (unsigned)kn->num_inputs,
+				   (unsigned)kn->num_outputs, (unsigned)AIETH_MODEL_MAX_PORTS);
 	if (kn->num_inputs + kn->num_outputs == 0)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": has no port (a"
-				  " kernel needs at least one input or output)", spec, (unsigned)k,
-				  kq);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": kernel %u \"%s\": has no port (a"
+				   " kernel needs at least one input or output)",
+				   spec, (unsigned)k, kq);
 	for (dir = 0; dir < 2; dir++) {
 		uint32_t np = dir ? kn->num_outputs : kn->num_inputs;
 		for (p = 0; p < np; p++) {
@@ -138,15 +151,18 @@ static int check_kernel(const aieth_model *m, const aieth_model_env *env, const 
 		}
 	}
 	if (kn->cycles_per_iteration < 1 || kn->cycles_per_iteration > AIETH_MODEL_MAX_CYCLES)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\":"
-				  " cycles_per_iteration %llu is out of range 1..%llu", spec,
-				  (unsigned)k, kq, (unsigned long long)kn->cycles_per_iteration,
-				  (unsigned long long)AIETH_MODEL_MAX_CYCLES);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": kernel %u \"%s\":"
+				   " cycles_per_iteration %llu is out of range 1..%llu",
+				   spec, (unsigned)k, kq,
+				   (unsigned long long)kn->cycles_per_iteration,
+				   (unsigned long long)AIETH_MODEL_MAX_CYCLES);
 	if (kn->latency > AIETH_MODEL_MAX_LATENCY)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": kernel %u \"%s\": latency %llu is"
-				  " above the limit of %llu cycles", spec, (unsigned)k, kq,
-				  (unsigned long long)kn->latency,
-				  (unsigned long long)AIETH_MODEL_MAX_LATENCY);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": kernel %u \"%s\": latency %llu is"
+				   " above the limit of %llu cycles",
+				   spec, (unsigned)k, kq, (unsigned long long)kn->latency,
+				   (unsigned long long)AIETH_MODEL_MAX_LATENCY);
 	return 0;
 }
 
@@ -159,23 +175,28 @@ int aieth__model_validate(const aieth_model *m, const aieth_model_env *env, cons
 	if (!spec)
 		spec = "?";
 	if (!m || !env)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": no model or environment to validate",
-				  spec);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": no model or environment to validate", spec);
 	if (env->channels == 0)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels", spec);
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels",
+				   spec);
 	if (m->abi_version != AIETH_MODEL_ABI_VERSION)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": ABI version %u, expected %u (rebuild"
-				  " the model against this aieth_model.h)", spec,
-				  (unsigned)m->abi_version, (unsigned)AIETH_MODEL_ABI_VERSION);
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": ABI version %u, expected %u (rebuild"
+				   " the model against this aieth_model.h)",
+				   spec, (unsigned)m->abi_version,
+				   (unsigned)AIETH_MODEL_ABI_VERSION);
 	if (m->num_kernels == 0 || !m->kernels)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": declares no kernel (num_kernels %u,"
-				  " kernels %s)", spec, (unsigned)m->num_kernels,
-				  m->kernels ? "set" : "NULL");
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": declares no kernel (num_kernels %u,"
+				   " kernels %s)",
+				   spec, (unsigned)m->num_kernels, m->kernels ? "set" : "NULL");
 	/* Every kernel has a port and no PLIO serves two ports. */
 	if ((uint64_t)m->num_kernels > 2ull * env->channels)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": %u kernels, more than the board's"
-				  " %u PLIOs can serve", spec, (unsigned)m->num_kernels,
-				  (unsigned)(2u * env->channels));
+		return aieth__fail(AIETH_EINVAL,
+				   "model \"%s\": %u kernels, more than the board's"
+				   " %u PLIOs can serve",
+				   spec, (unsigned)m->num_kernels, (unsigned)(2u * env->channels));
 	used[0] = calloc((size_t)env->channels + 1, 1);
 	used[1] = calloc((size_t)env->channels + 1, 1);
 	if (!used[0] || !used[1])
@@ -184,10 +205,11 @@ int aieth__model_validate(const aieth_model *m, const aieth_model_env *env, cons
 		rc = check_kernel(m, env, spec, k, used);
 	/* the per-iteration values are checked as the emulator uses them */
 	if (!rc && m->iteration_timing && m->timing_period > AIETH_MODEL_MAX_CYCLES)
-		rc = aieth__fail(AIETH_EINVAL, "model \"%s\": timing_period %llu is above the limit"
-				" of %llu iterations (0 = aperiodic)", spec,
-				(unsigned long long)m->timing_period,
-				(unsigned long long)AIETH_MODEL_MAX_CYCLES);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "model \"%s\": timing_period %llu is above the limit"
+				 " of %llu iterations (0 = aperiodic)",
+				 spec, (unsigned long long)m->timing_period,
+				 (unsigned long long)AIETH_MODEL_MAX_CYCLES);
 	free(used[0]);
 	free(used[1]);
 	return rc;
@@ -212,13 +234,14 @@ static int open_plugin(aieth_model_handle *h, const char *spec, const char *para
 	if (!h->dl) {
 		const char *e = dlerror();
 		return aieth__fail(AIETH_EIO, "model \"%s\": dlopen failed: %s", spec,
-				  e ? e : "unknown error");
+				   e ? e : "unknown error");
 	}
 	dlerror();
 	sym = dlsym(h->dl, AIETH_MODEL_ENTRY);
 	if (!sym) {
-		rc = aieth__fail(AIETH_EINVAL, "model \"%s\": does not export %s (see aieth_model.h)",
-				spec, AIETH_MODEL_ENTRY);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "model \"%s\": does not export %s (see aieth_model.h)", spec,
+				 AIETH_MODEL_ENTRY);
 		goto fail;
 	}
 	/* POSIX guarantees a data pointer from dlsym converts to a function pointer. */
@@ -228,10 +251,13 @@ static int open_plugin(aieth_model_handle *h, const char *spec, const char *para
 	if (rc != 0) {
 		env->err[env->err_size - 1] = '\0';
 		if (env->err[0])
-			rc = aieth__fail(AIETH_EINVAL, "model \"%s\": create failed: %s", spec, env->err);
+			rc = aieth__fail(AIETH_EINVAL, "model \"%s\": create failed: %s", spec,
+					 env->err);
 		else
-			rc = aieth__fail(AIETH_EINVAL, "model \"%s\": create failed (returned %d)"
-					" without a message", spec, rc);
+			rc = aieth__fail(AIETH_EINVAL,
+					 "model \"%s\": create failed (returned %d)"
+					 " without a message",
+					 spec, rc);
 		memset(&h->model, 0, sizeof h->model);
 		goto fail;
 	}
@@ -264,12 +290,14 @@ static int open_builtin(aieth_model_handle *h, const char *spec, const char *par
 			break;
 		used += (size_t)n;
 	}
-	return aieth__fail(AIETH_ENOTFOUND, "model \"%s\": not a built-in model (%s) nor a plugin"
-			  " path (one containing '/' or ending in \".so\")", spec, list);
+	return aieth__fail(AIETH_ENOTFOUND,
+			   "model \"%s\": not a built-in model (%s) nor a plugin"
+			   " path (one containing '/' or ending in \".so\")",
+			   spec, list);
 }
 
 int aieth__model_open(aieth_model_handle *h, const char *spec, const char *params,
-		     const aieth_model_env *env)
+		      const aieth_model_env *env)
 {
 	char err[1024];
 	aieth_model_env e;
@@ -283,7 +311,8 @@ int aieth__model_open(aieth_model_handle *h, const char *spec, const char *param
 	if (!env)
 		return aieth__fail(AIETH_EINVAL, "model \"%s\": no model environment given", spec);
 	if (env->channels == 0)
-		return aieth__fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels", spec);
+		return aieth__fail(AIETH_EINVAL, "model \"%s\": the board has no PLIO channels",
+				   spec);
 	/* The model writes its messages into our buffer, whatever the caller's. */
 	e = *env;
 	e.abi_version = AIETH_MODEL_ABI_VERSION;

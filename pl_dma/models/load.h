@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * model_load.h - open a graph model for the emulated board (not installed):
+ * load.h - open a graph model for the emulated board (not installed):
  * a built-in by name or a plugin shared object by path, validated strictly
  * against the plugin ABI and the board before the emulator uses it.
  */
@@ -10,9 +10,9 @@
 #include "aieth_model.h"
 
 typedef struct {
-	aieth_model model;  /* valid after a successful open */
-	void *dl;           /* dlopen handle of a plugin; NULL for a built-in */
-	char *spec;         /* the spec as given (owned copy) */
+	aieth_model model; /* valid after a successful open */
+	void *dl;          /* dlopen handle of a plugin; NULL for a built-in */
+	char *spec;        /* the spec as given (owned copy) */
 } aieth_model_handle;
 
 /* Open the model `spec` with params (a JSON object text, or NULL for the
@@ -32,7 +32,7 @@ typedef struct {
  * aieth_model_create`, `model "x.so": create failed: ...`, an unknown name
  * gives AIETH_ENOTFOUND listing the built-ins). */
 int aieth__model_open(aieth_model_handle *h, const char *spec, const char *params,
-		     const aieth_model_env *env);
+		      const aieth_model_env *env);
 
 /* Destroy the model, unload its plugin, free the spec; zeroes *h. Safe on a
  * zeroed handle and on NULL. */

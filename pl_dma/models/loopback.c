@@ -16,7 +16,7 @@
 #define MAX_LATENCY 1000000u
 
 typedef struct {
-	uint64_t window;            /* bytes per iteration on both ports */
+	uint64_t window; /* bytes per iteration on both ports */
 	aieth_model_kernel *kernels;
 } loopback;
 
@@ -56,30 +56,34 @@ static int read_channels(struct json_object *obj, uint32_t channels, unsigned ch
 	}
 	if (!json_object_is_type(arr, json_type_array))
 		return aieth__fail(AIETH_EINVAL,
-				  M ": params.channels: %.64s is not an array of channel numbers",
-				  json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+				   M ": params.channels: %.64s is not an array of channel numbers",
+				   json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
 	n = json_object_array_length(arr);
 	if (n == 0)
-		return aieth__fail(AIETH_EINVAL,
-				  M ": params.channels: [] selects no channel (give at least one of 1..%u)",
-				  (unsigned)channels);
+		return aieth__fail(
+			AIETH_EINVAL,
+			M ": params.channels: [] selects no channel (give at least one of 1..%u)",
+			(unsigned)channels);
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(arr, i);
 		const char *txt = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
 		int64_t c;
 		if (!json_object_is_type(v, json_type_int))
-			return aieth__fail(AIETH_EINVAL,
-					  M ": params.channels[%zu]: %.64s is not an integer channel number",
-					  i, txt);
+			return aieth__fail(
+				AIETH_EINVAL,
+				M ": params.channels[%zu]: %.64s is not an integer channel number",
+				i, txt);
 		c = json_object_get_int64(v);
 		if (c < 1 || (uint64_t)c > channels)
-			return aieth__fail(AIETH_EINVAL,
-					  M ": params.channels[%zu]: %.64s is out of range: the board has"
-					  " channels 1..%u", i, txt, (unsigned)channels);
+			return aieth__fail(
+				AIETH_EINVAL,
+				M ": params.channels[%zu]: %.64s is out of range: the board has"
+				  " channels 1..%u",
+				i, txt, (unsigned)channels);
 		if (sel[c])
 			return aieth__fail(AIETH_EINVAL,
-					  M ": params.channels[%zu]: channel %lld is listed twice", i,
-					  (long long)c);
+					   M ": params.channels[%zu]: channel %lld is listed twice",
+					   i, (long long)c);
 		sel[c] = 1;
 		(*count)++;
 	}
@@ -114,7 +118,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	cycles = window / 16;
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "cycles_per_iteration", 1, AIETH_MPARAM_MAX_CYCLES,
-				      &cycles);
+				       &cycles);
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
 	if (rc)

@@ -22,7 +22,7 @@
  * (when env and env->err are non-NULL) and the aieth error message set.
  * *out is zeroed unless 0 is returned. */
 int aieth__builtin_model_create(const char *name, const aieth_model_env *env, const char *params,
-			       aieth_model *out);
+				aieth_model *out);
 
 /* Names of the built-in models, NULL-terminated; static storage. */
 const char *const *aieth__builtin_model_names(void);

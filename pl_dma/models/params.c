@@ -10,6 +10,7 @@
 #include "pl_dma/models/params.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 static const char *const dir_suffix[2] = {"_TO_AIE", "_FROM_AIE"};
 
@@ -53,34 +54,6 @@ void aieth__mparam_plio_format(char out[32], int dir, uint32_t num)
 		 dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
 }
 
-void aieth__mparam_quote(char *dst, size_t cap, const char *s)
-{
-	size_t o = 0, i;
-	if (cap == 0)
-		return;
-	for (i = 0; s && s[i] && i < 64; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char tmp[8];
-		size_t k;
-		if (c == '"' || c == '\\')
-			snprintf(tmp, sizeof tmp, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			snprintf(tmp, sizeof tmp, "\\x%02x", c);
-		else
-			snprintf(tmp, sizeof tmp, "%c", c);
-		k = strlen(tmp);
-		if (o + k + 4 > cap)
-			break;
-		memcpy(dst + o, tmp, k);
-		o += k;
-	}
-	if (s && s[i] && o + 4 <= cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-}
-
 static int only_space(const char *s)
 {
 	for (; *s; s++)
@@ -94,15 +67,16 @@ int aieth__mparam_check_env(const char *model, const aieth_model_env *env)
 	if (!env)
 		return aieth__fail(AIETH_EINVAL, "%s: no model environment given", model);
 	if (env->abi_version != AIETH_MODEL_ABI_VERSION)
-		return aieth__fail(AIETH_EINVAL, "%s: environment has model ABI version %u, expected %u",
-				  model, (unsigned)env->abi_version, (unsigned)AIETH_MODEL_ABI_VERSION);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: environment has model ABI version %u, expected %u", model,
+				   (unsigned)env->abi_version, (unsigned)AIETH_MODEL_ABI_VERSION);
 	if (env->channels == 0)
 		return aieth__fail(AIETH_EINVAL, "%s: the board has no PLIO channels", model);
 	return 0;
 }
 
 int aieth__mparam_open(const char *model, const char *params, const char *const *allowed,
-		      struct json_object **out)
+		       struct json_object **out)
 {
 	struct json_object *obj;
 	char what[96];
@@ -115,10 +89,11 @@ int aieth__mparam_open(const char *model, const char *params, const char *const 
 	if ((rc = jstrict_parse(what, params, strlen(params), &obj)))
 		return rc;
 	if (!obj) /* json-c represents a JSON null by no object at all */
-		return aieth__fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null", model);
+		return aieth__fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null",
+				   model);
 	if (!json_object_is_type(obj, json_type_object)) {
 		rc = aieth__fail(AIETH_EPARSE, "%s: params: must be a JSON object, not %s", model,
-				json_type_to_name(json_object_get_type(obj)));
+				 json_type_to_name(json_object_get_type(obj)));
 		json_object_put(obj);
 		return rc;
 	}
@@ -131,29 +106,29 @@ int aieth__mparam_open(const char *model, const char *params, const char *const 
 	return 0;
 }
 
-int aieth__mparam_u64(const char *model, struct json_object *obj, const char *key,
-		     uint64_t min, uint64_t max, uint64_t *out)
+int aieth__mparam_u64(const char *model, struct json_object *obj, const char *key, uint64_t min,
+		      uint64_t max, uint64_t *out)
 {
 	if (!obj)
 		return 0;
 	return jstrict_get_u64(model, "params", obj, key, 0, min, max, out);
 }
 
-int aieth__mparam_window(const char *model, struct json_object *obj, const char *key,
-			uint64_t *out)
+int aieth__mparam_window(const char *model, struct json_object *obj, const char *key, uint64_t *out)
 {
 	int rc = aieth__mparam_u64(model, obj, key, 16, AIETH_MPARAM_MAX_WINDOW, out);
 	if (rc)
 		return rc;
 	if (*out % 16 != 0)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: params.%s: %llu is not a multiple of 16 (one 128-bit PLIO beat)",
-				  model, key, (unsigned long long)*out);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: params.%s: %llu is not a multiple of 16 (one 128-bit PLIO beat)",
+			model, key, (unsigned long long)*out);
 	return 0;
 }
 
 int aieth__mparam_plio(const char *model, struct json_object *obj, const char *key,
-		      const aieth_model_env *env, int dir, char name[32], uint32_t *num)
+		       const aieth_model_env *env, int dir, char name[32], uint32_t *num)
 {
 	const char *s = name;
 	char q[300];
@@ -165,21 +140,24 @@ int aieth__mparam_plio(const char *model, struct json_object *obj, const char *k
 		if (rc)
 			return rc;
 	}
-	aieth__mparam_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, &n) != 0)
 		return aieth__fail(AIETH_EINVAL,
-				  "%s: params.%s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
-				  " NN the channel number, e.g. PLIO_01%s)",
-				  model, key, q, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE],
-				  dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
+				   "%s: params.%s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
+				   " NN the channel number, e.g. PLIO_01%s)",
+				   model, key, q, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE],
+				   dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
 	if (d != dir)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: params.%s: \"%s\" has the wrong direction (expected PLIO_NN%s)",
-				  model, key, s, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: params.%s: \"%s\" has the wrong direction (expected PLIO_NN%s)", model,
+			key, s, dir_suffix[dir == AIETH_MPARAM_PLIO_FROM_AIE]);
 	if (n > env->channels)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: params.%s: \"%s\" is beyond the board, which has %u channels"
-				  " per direction", model, key, s, (unsigned)env->channels);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: params.%s: \"%s\" is beyond the board, which has %u channels"
+			" per direction",
+			model, key, s, (unsigned)env->channels);
 	if (s != name)
 		snprintf(name, 32, "%s", s);
 	*num = n;
@@ -194,7 +172,7 @@ int aieth__mparam_report(const aieth_model_env *env)
 }
 
 int aieth__mparam_create(aieth_mparam_create_fn create, const aieth_model_env *env,
-			const char *params, aieth_model *out)
+			 const char *params, aieth_model *out)
 {
 	if (!out)
 		return -1;

@@ -37,10 +37,6 @@ int aieth__mparam_plio_parse(const char *name, int *dir, uint32_t *num);
  * out (32 bytes, as aieth_model_port.plio). */
 void aieth__mparam_plio_format(char out[32], int dir, uint32_t num);
 
-/* Printable rendering of s for a message: at most 64 characters, quotes,
- * backslashes and control bytes escaped, "..." when cut. */
-void aieth__mparam_quote(char *dst, size_t cap, const char *s);
-
 /* Check the environment handed to a built-in model (non-NULL, known ABI,
  * at least one channel). */
 int aieth__mparam_check_env(const char *model, const aieth_model_env *env);
@@ -49,21 +45,21 @@ int aieth__mparam_check_env(const char *model, const aieth_model_env *env);
  * whose keys are all in `allowed`. On success the caller json_object_put()s
  * *out (json_object_put(NULL) is a no-op). */
 int aieth__mparam_open(const char *model, const char *params, const char *const *allowed,
-		      struct json_object **out);
+		       struct json_object **out);
 
 /* Optional unsigned integer param key of obj (obj may be NULL) in
  * [min, max]; *out keeps its value when the key is absent. */
-int aieth__mparam_u64(const char *model, struct json_object *obj, const char *key,
-		     uint64_t min, uint64_t max, uint64_t *out);
+int aieth__mparam_u64(const char *model, struct json_object *obj, const char *key, uint64_t min,
+		      uint64_t max, uint64_t *out);
 /* Optional window size param: 16 .. AIETH_MPARAM_MAX_WINDOW, a multiple of
  * 16 bytes (one PLIO beat). */
 int aieth__mparam_window(const char *model, struct json_object *obj, const char *key,
-			uint64_t *out);
+			 uint64_t *out);
 /* Optional PLIO name param of direction dir, within env->channels. *name
  * (32 bytes) holds the default on entry and the value on return; *num
  * receives its channel number. */
 int aieth__mparam_plio(const char *model, struct json_object *obj, const char *key,
-		      const aieth_model_env *env, int dir, char name[32], uint32_t *num);
+		       const aieth_model_env *env, int dir, char name[32], uint32_t *num);
 
 /* Copy the current aieth error message into env->err (when there is one)
  * and return -1, the built-in models' failure value. */
@@ -74,6 +70,6 @@ int aieth__mparam_report(const aieth_model_env *env);
 typedef int (*aieth_mparam_create_fn)(const aieth_model_env *env, const char *params,
 				      aieth_model *out);
 int aieth__mparam_create(aieth_mparam_create_fn create, const aieth_model_env *env,
-			const char *params, aieth_model *out);
+			 const char *params, aieth_model *out);
 
 #endif

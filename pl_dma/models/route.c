@@ -21,6 +21,7 @@
 #include "pl_dma/models/models.h"
 #include "pl_dma/models/params.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/json_strict.h"
 
 #define M "route"
@@ -33,20 +34,21 @@ enum { OP_COPY, OP_SCALE, OP_ADD, OP_SUM, OP_CONST };
 
 typedef struct {
 	const char *name;
-	unsigned part;      /* bytes of one part */
-	unsigned parts;     /* 1, or 2 for complex (real, imaginary) */
+	unsigned part;  /* bytes of one part */
+	unsigned parts; /* 1, or 2 for complex (real, imaginary) */
 	int kind;
 } etype;
 
 static const etype etypes[] = {
-	{"int8", 1, 1, K_INT},     {"int16", 2, 1, K_INT},    {"int32", 4, 1, K_INT},
-	{"int64", 8, 1, K_INT},    {"uint8", 1, 1, K_UINT},   {"uint16", 2, 1, K_UINT},
-	{"uint32", 4, 1, K_UINT},  {"uint64", 8, 1, K_UINT},  {"float", 4, 1, K_FLOAT},
-	{"double", 8, 1, K_FLOAT}, {"cint16", 2, 2, K_INT},   {"cint32", 4, 2, K_INT},
+	{"int8", 1, 1, K_INT},     {"int16", 2, 1, K_INT},   {"int32", 4, 1, K_INT},
+	{"int64", 8, 1, K_INT},    {"uint8", 1, 1, K_UINT},  {"uint16", 2, 1, K_UINT},
+	{"uint32", 4, 1, K_UINT},  {"uint64", 8, 1, K_UINT}, {"float", 4, 1, K_FLOAT},
+	{"double", 8, 1, K_FLOAT}, {"cint16", 2, 2, K_INT},  {"cint32", 4, 2, K_INT},
 	{"cfloat", 4, 2, K_FLOAT},
 };
-#define TYPE_LIST "int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double, " \
-		  "cint16, cint32, cfloat"
+#define TYPE_LIST                                                                   \
+	"int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double, " \
+	"cint16, cint32, cfloat"
 
 static const char *const op_names[] = {"copy", "scale", "add", "sum", "const"};
 
@@ -184,8 +186,8 @@ static void route_destroy(void *ctx)
 /* ------------------------------------------------------------ params */
 
 /* One PLIO name at params.routes[i].<field> (sub >= 0: [sub] of it). */
-static int read_plio(const aieth_model_env *env, const char *at, int sub,
-		     struct json_object *v, int dir, char name[32], uint32_t *num)
+static int read_plio(const aieth_model_env *env, const char *at, int sub, struct json_object *v,
+		     int dir, char name[32], uint32_t *num)
 {
 	const char *want = dir == AIETH_MPARAM_PLIO_TO_AIE ? "_TO_AIE" : "_FROM_AIE";
 	char where[96], q[300];
@@ -197,20 +199,28 @@ static int read_plio(const aieth_model_env *env, const char *at, int sub,
 	else
 		snprintf(where, sizeof where, "%s", at);
 	if (!json_object_is_type(v, json_type_string))
-		return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is not a PLIO name (a string, e.g."
-				  " \"PLIO_01%s\")", where,
-				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), want);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: %.64s is not a PLIO name (a string, e.g."
+				     " \"PLIO_01%s\")",
+				   where, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
+				   want);
 	s = json_object_get_string(v);
-	aieth__mparam_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, num) != 0)
-		return aieth__fail(AIETH_EINVAL, M ": %s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
-				  " NN the channel number, e.g. PLIO_01%s)", where, q, want, want);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: \"%s\" is not a PLIO name (expected PLIO_NN%s,"
+				     " NN the channel number, e.g. PLIO_01%s)",
+				   where, q, want, want);
 	if (d != dir)
-		return aieth__fail(AIETH_EINVAL, M ": %s: \"%s\" has the wrong direction (expected "
-				  "PLIO_NN%s)", where, q, want);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: \"%s\" has the wrong direction (expected "
+				     "PLIO_NN%s)",
+				   where, q, want);
 	if (*num > env->channels)
-		return aieth__fail(AIETH_EINVAL, M ": %s: \"%s\" is beyond the board, which has %u "
-				  "channels per direction", where, q, (unsigned)env->channels);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: \"%s\" is beyond the board, which has %u "
+				     "channels per direction",
+				   where, q, (unsigned)env->channels);
 	snprintf(name, 32, "%s", s);
 	return 0;
 }
@@ -223,32 +233,40 @@ static int read_part(route *r, const char *where, struct json_object *v, unsigne
 	const unsigned bits = 8 * r->t->part;
 	if (r->t->kind == K_FLOAT) {
 		double d, lim = r->t->part == 4 ? FLT_MAX : DBL_MAX;
-		if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-			return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is not a number", where, txt);
+		if (!json_object_is_type(v, json_type_int) &&
+		    !json_object_is_type(v, json_type_double))
+			return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is not a number", where,
+					   txt);
 		d = json_object_get_double(v);
 		if (!isfinite(d) || d > lim || d < -lim)
-			return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is out of range for %s (a finite"
-					  " number, |value| <= %g)", where, txt, r->t->name, lim);
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: %.64s is out of range for %s (a finite"
+					     " number, |value| <= %g)",
+					   where, txt, r->t->name, lim);
 		r->fval[im] = d;
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_int))
-		return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is not an integer (the element type is"
-				  " %s)", where, txt, r->t->name);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: %.64s is not an integer (the element type is"
+				     " %s)",
+				   where, txt, r->t->name);
 	if (r->t->kind == K_INT) {
 		int64_t x = json_object_get_int64(v);
 		int64_t hi = bits == 64 ? INT64_MAX : (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
 		int64_t lo = -hi - 1;
 		/* json-c keeps integers above INT64_MAX as uint64: get_int64 clamps them */
 		if (x < lo || x > hi || (x == INT64_MAX && json_object_get_uint64(v) > INT64_MAX))
-			return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is out of range for %s (%lld..%lld)",
-					  where, txt, r->t->name, (long long)lo, (long long)hi);
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: %.64s is out of range for %s (%lld..%lld)",
+					   where, txt, r->t->name, (long long)lo, (long long)hi);
 		r->ival[im] = (uint64_t)x;
 	} else {
 		uint64_t hi = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1, x;
 		if (json_object_get_int64(v) < 0 || (x = json_object_get_uint64(v)) > hi)
-			return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is out of range for %s (0..%llu)",
-					  where, txt, r->t->name, (unsigned long long)hi);
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: %.64s is out of range for %s (0..%llu)", where,
+					   txt, r->t->name, (unsigned long long)hi);
 		r->ival[im] = x;
 	}
 	return 0;
@@ -266,19 +284,23 @@ static int read_value(route *r, const char *at, struct json_object *ro)
 	snprintf(where, sizeof where, "%s.value", at);
 	if (!json_object_object_get_ex(ro, "value", &v))
 		return aieth__fail(AIETH_EINVAL, M ": %s: missing: op \"%s\" needs a value", where,
-				  op_names[r->op]);
+				   op_names[r->op]);
 	if (json_object_is_type(v, json_type_array)) {
 		char w2[112];
 		unsigned k;
 		if (r->t->parts != 2 || r->op == OP_SCALE)
-			return aieth__fail(AIETH_EINVAL, M ": %s: %.64s: a [real, imaginary] pair is for"
-					  " op add or const on a complex type (this route: op %s, type"
-					  " %s)", where,
-					  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
-					  op_names[r->op], r->t->name);
+			return aieth__fail(
+				AIETH_EINVAL,
+				M ": %s: %.64s: a [real, imaginary] pair is for"
+				  " op add or const on a complex type (this route: op %s, type"
+				  " %s)",
+				where, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
+				op_names[r->op], r->t->name);
 		if (json_object_array_length(v) != 2)
-			return aieth__fail(AIETH_EINVAL, M ": %s: an array of %zu values, a [real, "
-					  "imaginary] pair has 2", where, json_object_array_length(v));
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: an array of %zu values, a [real, "
+					     "imaginary] pair has 2",
+					   where, json_object_array_length(v));
 		for (k = 0; k < 2; k++) {
 			snprintf(w2, sizeof w2, "%s[%u]", where, k);
 			if ((rc = read_part(r, w2, json_object_array_get_idx(v, k), k)))
@@ -290,7 +312,7 @@ static int read_value(route *r, const char *at, struct json_object *ro)
 }
 
 typedef struct {
-	int used_by;        /* route index + 1, 0 = free */
+	int used_by; /* route index + 1, 0 = free */
 	char field[16];
 } plio_use;
 
@@ -300,9 +322,11 @@ static int claim(plio_use *use, uint32_t num, const char *at, const char *name, 
 		 const char *field)
 {
 	if (use[num].used_by)
-		return aieth__fail(AIETH_EINVAL, M ": %s: %s is already routes[%d].%s; a PLIO belongs"
-				  " to one route (one input feeding several routes is not modelled)",
-				  at, name, use[num].used_by - 1, use[num].field);
+		return aieth__fail(
+			AIETH_EINVAL,
+			M ": %s: %s is already routes[%d].%s; a PLIO belongs"
+			  " to one route (one input feeding several routes is not modelled)",
+			at, name, use[num].used_by - 1, use[num].field);
 	use[num].used_by = idx + 1;
 	snprintf(use[num].field, sizeof use[num].field, "%s", field);
 	return 0;
@@ -311,8 +335,9 @@ static int claim(plio_use *use, uint32_t num, const char *at, const char *name, 
 static int read_route(const aieth_model_env *env, struct json_object *ro, int idx, route *r,
 		      aieth_model_kernel *kn, plio_use *tx_use, plio_use *rx_use)
 {
-	static const char *const keys[] = {"from", "to", "type", "op", "value", "window_bytes",
-					   "cycles_per_iteration", "latency", NULL};
+	static const char *const keys[] = {
+		"from",    "to", "type", "op", "value", "window_bytes", "cycles_per_iteration",
+		"latency", NULL};
 	struct json_object *from = NULL, *to = NULL;
 	const char *tname = "int32", *opname = "copy";
 	char at[48], fat[64];
@@ -323,8 +348,10 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 
 	snprintf(at, sizeof at, "params.routes[%d]", idx);
 	if (!json_object_is_type(ro, json_type_object))
-		return aieth__fail(AIETH_EINVAL, M ": %s: %.64s is not an object ({\"from\": ..., "
-				  "\"to\": ...})", at, json_object_to_json_string_ext(ro, JSON_C_TO_STRING_PLAIN));
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: %.64s is not an object ({\"from\": ..., "
+				     "\"to\": ...})",
+				   at, json_object_to_json_string_ext(ro, JSON_C_TO_STRING_PLAIN));
 	if ((rc = jstrict_keys(M, at, ro, keys)))
 		return rc;
 	if ((rc = jstrict_get_string(M, at, ro, "type", 0, &tname)) ||
@@ -335,9 +362,10 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 			r->t = &etypes[i];
 	if (!r->t) {
 		char q[300];
-		aieth__mparam_quote(q, sizeof q, tname);
-		return aieth__fail(AIETH_EINVAL, M ": %s.type: \"%s\" is not an element type (valid: "
-				  TYPE_LIST ")", at, q);
+		aieth__quote_str(q, sizeof q, tname);
+		return aieth__fail(
+			AIETH_EINVAL,
+			M ": %s.type: \"%s\" is not an element type (valid: " TYPE_LIST ")", at, q);
 	}
 	r->op = -1;
 	for (i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
@@ -345,17 +373,22 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 			r->op = (int)i;
 	if (r->op < 0) {
 		char q[300];
-		aieth__mparam_quote(q, sizeof q, opname);
-		return aieth__fail(AIETH_EINVAL, M ": %s.op: \"%s\" is not an operation (valid: copy,"
-				  " scale, add, sum, const)", at, q);
+		aieth__quote_str(q, sizeof q, opname);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s.op: \"%s\" is not an operation (valid: copy,"
+				     " scale, add, sum, const)",
+				   at, q);
 	}
 
 	/* to: one RX PLIO */
 	snprintf(fat, sizeof fat, "%s.to", at);
 	if (!json_object_object_get_ex(ro, "to", &to))
-		return aieth__fail(AIETH_EINVAL, M ": %s: missing: every route has an RX PLIO "
-				  "(\"PLIO_NN_FROM_AIE\")", fat);
-	if ((rc = read_plio(env, fat, -1, to, AIETH_MPARAM_PLIO_FROM_AIE, kn->outputs[0].plio, &num)) ||
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s: missing: every route has an RX PLIO "
+				     "(\"PLIO_NN_FROM_AIE\")",
+				   fat);
+	if ((rc = read_plio(env, fat, -1, to, AIETH_MPARAM_PLIO_FROM_AIE, kn->outputs[0].plio,
+			    &num)) ||
 	    (rc = claim(rx_use, num, fat, kn->outputs[0].plio, idx, "to")))
 		return rc;
 	kn->num_outputs = 1;
@@ -365,20 +398,25 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 	json_object_object_get_ex(ro, "from", &from);
 	if (r->op == OP_CONST) {
 		if (from)
-			return aieth__fail(AIETH_EINVAL, M ": %s: op const takes no input (its output is "
-					  "the value alone)", fat);
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: op const takes no input (its output is "
+					     "the value alone)",
+					   fat);
 	} else if (!from) {
 		return aieth__fail(AIETH_EINVAL, M ": %s: missing: op %s needs %s", fat,
-				  op_names[r->op], r->op == OP_SUM ? "an array of 2..16 TX PLIOs" :
-				  "a TX PLIO (\"PLIO_NN_TO_AIE\")");
+				   op_names[r->op],
+				   r->op == OP_SUM ? "an array of 2..16 TX PLIOs"
+						   : "a TX PLIO (\"PLIO_NN_TO_AIE\")");
 	} else if (r->op == OP_SUM) {
 		if (!json_object_is_type(from, json_type_array))
-			return aieth__fail(AIETH_EINVAL, M ": %s: op sum needs an array of 2..%d TX "
-					  "PLIOs", fat, MAX_SUM);
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: op sum needs an array of 2..%d TX "
+					     "PLIOs",
+					   fat, MAX_SUM);
 		nfrom = json_object_array_length(from);
 		if (nfrom < 2 || nfrom > MAX_SUM)
-			return aieth__fail(AIETH_EINVAL, M ": %s: %zu inputs, op sum takes 2..%d", fat,
-					  nfrom, MAX_SUM);
+			return aieth__fail(AIETH_EINVAL, M ": %s: %zu inputs, op sum takes 2..%d",
+					   fat, nfrom, MAX_SUM);
 		for (i = 0; i < nfrom; i++) {
 			char sub[80];
 			snprintf(sub, sizeof sub, "%s[%zu]", fat, i);
@@ -390,10 +428,12 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 		kn->num_inputs = (uint32_t)nfrom;
 	} else {
 		if (json_object_is_type(from, json_type_array))
-			return aieth__fail(AIETH_EINVAL, M ": %s: op %s takes one TX PLIO (a string); "
-					  "an array of inputs is for op sum", fat, op_names[r->op]);
-		if ((rc = read_plio(env, fat, -1, from, AIETH_MPARAM_PLIO_TO_AIE, kn->inputs[0].plio,
-				    &num)) ||
+			return aieth__fail(AIETH_EINVAL,
+					   M ": %s: op %s takes one TX PLIO (a string); "
+					     "an array of inputs is for op sum",
+					   fat, op_names[r->op]);
+		if ((rc = read_plio(env, fat, -1, from, AIETH_MPARAM_PLIO_TO_AIE,
+				    kn->inputs[0].plio, &num)) ||
 		    (rc = claim(tx_use, num, fat, kn->inputs[0].plio, idx, "from")))
 			return rc;
 		kn->num_inputs = 1;
@@ -405,7 +445,7 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 			return rc;
 	} else if (json_object_object_get_ex(ro, "value", NULL)) {
 		return aieth__fail(AIETH_EINVAL, M ": %s.value: op %s takes no value", at,
-				  op_names[r->op]);
+				   op_names[r->op]);
 	}
 
 	r->window = 16;
@@ -413,8 +453,10 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 				  &r->window)))
 		return rc;
 	if (r->window % 16)
-		return aieth__fail(AIETH_EINVAL, M ": %s.window_bytes: %llu is not a multiple of 16 "
-				  "(one 128-bit PLIO beat)", at, (unsigned long long)r->window);
+		return aieth__fail(AIETH_EINVAL,
+				   M ": %s.window_bytes: %llu is not a multiple of 16 "
+				     "(one 128-bit PLIO beat)",
+				   at, (unsigned long long)r->window);
 	cycles = r->window / 16;
 	if ((rc = jstrict_get_u64(M, at, ro, "cycles_per_iteration", 0, 1, AIETH_MPARAM_MAX_CYCLES,
 				  &cycles)) ||
@@ -442,29 +484,36 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	size_t n = 0, i;
 	int rc;
 
-	if ((rc = aieth__mparam_check_env(M, env)) || (rc = aieth__mparam_open(M, params, keys, &obj)))
+	if ((rc = aieth__mparam_check_env(M, env)) ||
+	    (rc = aieth__mparam_open(M, params, keys, &obj)))
 		return rc;
 	if (!obj || !json_object_object_get_ex(obj, "routes", &routes)) {
-		rc = aieth__fail(AIETH_EINVAL, M ": params.routes: missing: give the routes, e.g. "
-				"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": "
-				"\"PLIO_02_FROM_AIE\"}]}");
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": params.routes: missing: give the routes, e.g. "
+				   "{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": "
+				   "\"PLIO_02_FROM_AIE\"}]}");
 		goto out;
 	}
 	if ((rc = jstrict_get_string(M, "params", obj, "board", 0, &board)))
 		goto out;
 	if (board && env->board && strcmp(board, env->board)) {
 		char q[300];
-		aieth__mparam_quote(q, sizeof q, board);
-		rc = aieth__fail(AIETH_EINVAL, M ": params.board: \"%s\", but the board is %s (these "
-				"routes are %s's PLIOs)", q, env->board, q);
+		aieth__quote_str(q, sizeof q, board);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": params.board: \"%s\", but the board is %s (these "
+				   "routes are %s's PLIOs)",
+				 q, env->board, q);
 		goto out;
 	}
 	if (!json_object_is_type(routes, json_type_array) ||
 	    (n = json_object_array_length(routes)) == 0 || n > MAX_ROUTES) {
-		rc = aieth__fail(AIETH_EINVAL, M ": params.routes: an array of 1..%u routes is needed"
-				" (given: %s of %zu)", MAX_ROUTES,
-				json_object_is_type(routes, json_type_array) ? "an array" : "not an array",
-				n);
+		rc = aieth__fail(AIETH_EINVAL,
+				 M ": params.routes: an array of 1..%u routes is needed"
+				   " (given: %s of %zu)",
+				 MAX_ROUTES,
+				 json_object_is_type(routes, json_type_array) ? "an array"
+									      : "not an array",
+				 n);
 		goto out;
 	}
 	tx_use = calloc((size_t)env->channels + 1, sizeof *tx_use);
@@ -479,8 +528,8 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if ((rc = read_route(env, json_object_array_get_idx(routes, i), (int)i, &m->routes[i],
-				     &m->kernels[i], tx_use, rx_use)))
+		if ((rc = read_route(env, json_object_array_get_idx(routes, i), (int)i,
+				     &m->routes[i], &m->kernels[i], tx_use, rx_use)))
 			goto out;
 	m->n = (uint32_t)n;
 	out->abi_version = AIETH_MODEL_ABI_VERSION;

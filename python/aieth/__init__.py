@@ -21,7 +21,10 @@ from .errors import (DeviceError, Error, FileError, InvalidError, NoMemoryError,
 from .report import Report, run_test
 from .session import Channel, ChannelResult, Graph, GraphHandle, Session, Transaction
 
-__version__ = "0.1.0"
+# The library's version (aieth/version.h), which this package is written
+# for: tests/python/test_version.py checks that they are equal, and
+# pyproject.toml reads it from here.
+__version__ = "0.2.0"
 
 __all__ = [
     "Channel", "ChannelResult", "DeviceError", "Error", "FileError", "Graph", "GraphHandle",
@@ -32,7 +35,7 @@ __all__ = [
 
 
 def library_version() -> str:
-    """The loaded libaieth's version, e.g. "0.1.0"."""
+    """The loaded libaieth's version, e.g. "0.2.0"."""
     return _lib.dec(_lib.lib().aieth_version())
 
 

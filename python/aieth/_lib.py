@@ -2,9 +2,11 @@
 """libaieth through ctypes: finding the library, its structures and prototypes.
 
 Only this module knows the C layout. The structures mirror the public
-headers (harness/include/aieth/*.h) field by field, including the fields
-added in later versions at the end of each options structure; a field left
-unset is NULL or 0, as in C.
+headers (harness/include/aieth/*.h) field by field. The options structures
+are versioned (docs/api.md, "Versioned structs"): each class here is the
+layout of one version (its VERSION), and session_opts() and run_opts() fill
+one through the library's own init function, so the library knows which
+layout it reads; a field left unset is NULL or 0, as in C.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import threading
 from pathlib import Path
 from typing import Any, List, Optional
 
-SONAME = "libaieth.so.0"
+# The Makefile's SONAME for this version (tests/python/test_version.py):
+# libaieth.so.0.MINOR before 1.0, where a minor release may break the ABI.
+SONAME = "libaieth.so.0.2"
 
 c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p
@@ -34,34 +38,60 @@ class GraphSpec(ctypes.Structure):
     _fields_ = [("name", c_char_p), ("model", c_char_p), ("model_params", c_char_p)]
 
 
-class SessionOpts(ctypes.Structure):
-    """aieth_session_opts (aieth/session.h), fields of 0.1 to 0.6 (the library
-    reads every one: this layout must end where the C struct ends)."""
+class EmuOpts(ctypes.Structure):
+    """aieth_emu_opts (aieth/session.h), version 1."""
 
+    VERSION = 1
+    _fields_ = [("version", ctypes.c_uint), ("reference", c_int)]
+
+
+class XrtOpts(ctypes.Structure):
+    """aieth_xrt_opts (aieth/session.h), version 1."""
+
+    VERSION = 1
+    _fields_ = [("version", ctypes.c_uint), ("pl_xclbin", c_char_p)]
+
+
+class RemoteOpts(ctypes.Structure):
+    """aieth_remote_opts (aieth/session.h), version 1."""
+
+    VERSION = 1
     _fields_ = [
-        ("board", c_char_p),
-        ("data_dir", c_char_p),
-        ("backend", c_char_p),
-        ("xclbin", c_char_p),
-        ("graphs", ctypes.POINTER(GraphSpec)),
-        ("num_graphs", c_size_t),
-        ("emu_reference", c_int),
-        ("pl_xclbin", c_char_p),
-        ("interrupt", ctypes.POINTER(c_int)),  # sig_atomic_t is int on Linux
-        ("progress", c_void_p),
-        ("progress_ctx", c_void_p),
+        ("version", ctypes.c_uint),
         ("server", c_char_p),
         ("token", c_char_p),
         ("cacert", c_char_p),
         ("xrt_ini", c_char_p),
         ("artifacts_dir", c_char_p),
-        ("artifact", c_void_p),
-        ("artifact_ctx", c_void_p),
-        ("model_base_dir", c_char_p),
         ("queue_timeout_s", c_uint32),
         ("artifacts_max_bytes", c_uint64),
+    ]
+
+
+class SessionOpts(ctypes.Structure):
+    """aieth_session_opts (aieth/session.h), version 1 (the library reads
+    every field of the version it is told: this layout must be that one)."""
+
+    VERSION = 1
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("board", c_char_p),
+        ("data_dir", c_char_p),
+        ("xclbin", c_char_p),
+        ("graphs", ctypes.POINTER(GraphSpec)),
+        ("num_graphs", c_size_t),
+        ("model_base_dir", c_char_p),
+        ("backend", c_char_p),
+        ("emu", ctypes.POINTER(EmuOpts)),
+        ("xrt", ctypes.POINTER(XrtOpts)),
+        ("remote", ctypes.POINTER(RemoteOpts)),
+        ("interrupt", ctypes.POINTER(c_int)),  # sig_atomic_t is int on Linux
+        ("progress", c_void_p),
+        ("progress_ctx", c_void_p),
         ("queued", c_void_p),
+        ("artifact", c_void_p),
         ("artifact_error", c_void_p),
+        ("artifact_ctx", c_void_p),
     ]
 
 
@@ -114,28 +144,24 @@ class ChannelResult(ctypes.Structure):
 
 
 class RunOpts(ctypes.Structure):
-    """aieth_run_opts (aieth/run.h), fields of 0.1 to 0.6."""
+    """aieth_run_opts (aieth/run.h), version 1."""
 
+    VERSION = 1
     _fields_ = [
+        ("version", ctypes.c_uint),
         ("board", c_char_p),
-        ("backend", c_char_p),
+        ("xclbin", c_char_p),
         ("data_dir", c_char_p),
         ("out_dir", c_char_p),
+        ("backend", c_char_p),
+        ("emu", ctypes.POINTER(EmuOpts)),
+        ("xrt", ctypes.POINTER(XrtOpts)),
+        ("remote", ctypes.POINTER(RemoteOpts)),
         ("timeout_ms", c_uint32),
-        ("emu_reference", c_int),
+        ("no_timeout", c_int),
+        ("interrupt", ctypes.POINTER(c_int)),
         ("progress", c_void_p),
         ("progress_ctx", c_void_p),
-        ("xclbin", c_char_p),
-        ("pl_xclbin", c_char_p),
-        ("interrupt", ctypes.POINTER(c_int)),
-        ("no_timeout", c_int),
-        ("server", c_char_p),
-        ("token", c_char_p),
-        ("cacert", c_char_p),
-        ("xrt_ini", c_char_p),
-        ("artifacts_dir", c_char_p),
-        ("queue_timeout_s", c_uint32),
-        ("artifacts_max_bytes", c_uint64),
     ]
 
 
@@ -185,7 +211,7 @@ def _load() -> ctypes.CDLL:
         _lib_path = path
         return lib
     raise OSError("aieth: libaieth not found; tried: " + "; ".join(tried) +
-                  ". Set AIETH_LIB to the library's path (e.g. build/lib/libaieth.so.0)")
+                  ". Set AIETH_LIB to the library's path (e.g. build/lib/" + SONAME + ")")
 
 
 def _proto(lib: ctypes.CDLL, name: str, restype, *argtypes) -> None:
@@ -199,6 +225,12 @@ def _declare(lib: ctypes.CDLL) -> None:
     _proto(lib, "aieth_version", c_char_p)
     _proto(lib, "aieth_error_message", c_char_p)
     _proto(lib, "aieth_error_name", c_char_p, c_int)
+    _proto(lib, "aieth_session_opts_init", c_int, P(SessionOpts), ctypes.c_uint)
+    _proto(lib, "aieth_run_opts_init", c_int, P(RunOpts), ctypes.c_uint)
+    _proto(lib, "aieth_emu_opts_init", c_int, P(EmuOpts), ctypes.c_uint)
+    _proto(lib, "aieth_xrt_opts_init", c_int, P(XrtOpts), ctypes.c_uint)
+    _proto(lib, "aieth_remote_opts_init", c_int, P(RemoteOpts), ctypes.c_uint)
+    _proto(lib, "aieth_backend_name", c_char_p, c_size_t)
     _proto(lib, "aieth_session_open", c_int, P(c_void_p), P(SessionOpts))
     _proto(lib, "aieth_session_close", None, c_void_p)
     _proto(lib, "aieth_session_backend", c_char_p, c_void_p)
@@ -239,6 +271,52 @@ def lib() -> ctypes.CDLL:
             _declare(loaded)
             _lib = loaded
         return _lib
+
+
+def _opts(cls, init: str):
+    o = cls()
+    if getattr(lib(), init)(ctypes.byref(o), cls.VERSION):
+        raise OSError(f"aieth: {init}: " + (lib().aieth_error_message() or b"").decode(
+            "utf-8", "replace") + f" (library {lib_path()} too old for this binding?)")
+    return o
+
+
+def session_opts() -> SessionOpts:
+    """An aieth_session_opts of this binding's version, initialised by the library."""
+    return _opts(SessionOpts, "aieth_session_opts_init")
+
+
+def run_opts() -> RunOpts:
+    """An aieth_run_opts of this binding's version, initialised by the library."""
+    return _opts(RunOpts, "aieth_run_opts_init")
+
+
+def backend_opts(o, emu_reference: bool, pl_xclbin: Optional[str],
+                 remote: dict) -> None:
+    """Point o's emu, xrt and remote at structs of their own, set from the
+    arguments (remote: aieth_remote_opts field -> value, None left unset).
+    The structs live as long as o (kept on it); the library reads them
+    during the call only."""
+    emu = _opts(EmuOpts, "aieth_emu_opts_init")
+    emu.reference = 1 if emu_reference else 0
+    xrt = _opts(XrtOpts, "aieth_xrt_opts_init")
+    xrt.pl_xclbin = enc(pl_xclbin)
+    rem = _opts(RemoteOpts, "aieth_remote_opts_init")
+    for k, v in remote.items():
+        if v is not None:
+            setattr(rem, k, enc(v))
+    o._backend_opts = (emu, xrt, rem)
+    o.emu, o.xrt, o.remote = ctypes.pointer(emu), ctypes.pointer(xrt), ctypes.pointer(rem)
+
+
+def backends() -> List[str]:
+    """The library's backend table, in its order (the first is the default)."""
+    names: List[str] = []
+    while True:
+        name = lib().aieth_backend_name(len(names))
+        if not name:
+            return names
+        names.append(name.decode())
 
 
 def lib_path() -> str:

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterator, List, Optional
 
 import pytest
 
+from . import _lib
 from .report import Report, run_test
 from .session import Session
 
@@ -58,7 +59,7 @@ class AiethConfig:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     g = parser.getgroup("aieth", "aieth: AIE graph tests")
-    g.addoption("--aieth-backend", choices=["emu", "xrt", "remote"], default=None,
+    g.addoption("--aieth-backend", default=None,
                 help="device backend (default $AIETH_BACKEND, else emu)")
     g.addoption("--aieth-server", default=None, metavar="URL",
                 help="remote: th_server's URL (default $AIETH_SERVER)")
@@ -73,8 +74,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "aieth_board(*names): run only when the run's board (--aieth-board) "
         "is one of names; skip elsewhere")
     backend = config.getoption("--aieth-backend") or os.environ.get("AIETH_BACKEND") or "emu"
-    if backend not in ("emu", "xrt", "remote"):
-        raise pytest.UsageError(f"$AIETH_BACKEND {backend!r} is not emu, xrt or remote")
+    known = _lib.backends()
+    if backend not in known:
+        raise pytest.UsageError(f"backend {backend!r} (--aieth-backend or $AIETH_BACKEND) "
+                                f"is not one of the library's: {', '.join(known)}")
     board = config.getoption("--aieth-board") or os.environ.get("AIETH_BOARD")
     server = config.getoption("--aieth-server") or os.environ.get("AIETH_SERVER")
     if backend == "remote" and not server:

@@ -78,7 +78,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     out_dir = os.fspath(out) if out is not None else "."
     os.makedirs(out_dir, exist_ok=True)
     lib = _lib.lib()
-    o = _lib.RunOpts()
+    o = _lib.run_opts()
     if data_dir is None:
         data_dir = _lib.default_data_dir()
     o.board, o.backend, o.data_dir = _lib.enc(board), _lib.enc(backend), _lib.enc(data_dir)
@@ -93,12 +93,12 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     o.no_timeout = 1 if no_timeout else 0
     flag = ctypes.c_int(0)  # Ctrl-C: the run stops, recorded as interrupted (exit 130)
     o.interrupt = ctypes.pointer(flag)
-    o.emu_reference = 1 if emu_reference else 0
-    o.xclbin, o.pl_xclbin = _lib.enc(xclbin), _lib.enc(pl_xclbin)
-    o.server, o.token, o.cacert = _lib.enc(server), _lib.enc(token), _lib.enc(cacert)
-    o.xrt_ini = _lib.enc(xrt_ini)
-    # a remote session's files, as run_test (the local backends have none)
-    o.artifacts_dir = _lib.enc(os.path.join(out_dir, "artifacts"))
+    o.xclbin = _lib.enc(xclbin)
+    # a remote session's files go to out/artifacts, as run_test's (the
+    # local backends have none)
+    _lib.backend_opts(o, emu_reference, pl_xclbin,
+                      {"server": server, "token": token, "cacert": cacert, "xrt_ini": xrt_ini,
+                       "artifacts_dir": os.path.join(out_dir, "artifacts")})
     argv = ["aieth.run_test"] + [os.fspath(p) for p in paths]
     c_argv = (ctypes.c_char_p * len(argv))(*[_lib.enc(a) for a in argv])
     r = ctypes.c_void_p()

@@ -428,16 +428,16 @@ class Session:
             params = g.params if g.params is None or isinstance(g.params, str) \
                 else json.dumps(g.params)
             specs[i] = _lib.GraphSpec(_lib.enc(g.name), _lib.enc(g.model), _lib.enc(params))
-        o = _lib.SessionOpts()
+        o = _lib.session_opts()
         if data_dir is None:
             data_dir = _lib.default_data_dir()
         o.board, o.backend, o.data_dir = _lib.enc(board), _lib.enc(backend), _lib.enc(data_dir)
-        o.xclbin, o.pl_xclbin = _lib.enc(xclbin), _lib.enc(pl_xclbin)
+        o.xclbin = _lib.enc(xclbin)
         o.graphs, o.num_graphs = specs, len(graphs)
-        o.emu_reference = 1 if emu_reference else 0
         o.interrupt = ctypes.pointer(self._interrupt)
-        o.server, o.token, o.cacert = _lib.enc(server), _lib.enc(token), _lib.enc(cacert)
-        o.xrt_ini, o.artifacts_dir = _lib.enc(xrt_ini), _lib.enc(artifacts_dir)
+        _lib.backend_opts(o, emu_reference, pl_xclbin,
+                          {"server": server, "token": token, "cacert": cacert,
+                           "xrt_ini": xrt_ini, "artifacts_dir": artifacts_dir})
         h = ctypes.c_void_p()
         check(lib.aieth_session_open(ctypes.byref(h), ctypes.byref(o)))
         self._h = h.value

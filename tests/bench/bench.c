@@ -74,7 +74,7 @@ static aieth_session *open_loopback(const char *board)
 	aieth_graph_spec g = {"gr", "loopback", NULL};
 	aieth_session_opts o;
 	aieth_session *s = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board;
 	o.graphs = &g;
 	o.num_graphs = 1;
@@ -114,8 +114,8 @@ static int bench_a(uint64_t reps)
 		return die("(a) transaction");
 	wall = now() - t0;
 	if (aieth_txn_get_status(t) != AIETH_TXN_DONE) {
-		fprintf(stderr, "bench: (a) %s: %s\n", aieth_txn_status_name(aieth_txn_get_status(t)),
-			aieth_txn_message(t));
+		fprintf(stderr, "bench: (a) %s: %s\n",
+			aieth_txn_status_name(aieth_txn_get_status(t)), aieth_txn_message(t));
 		return 1;
 	}
 	cycles = aieth_txn_total_cycles(t);
@@ -262,12 +262,13 @@ static int bench_c(uint64_t bytes, const char *dir)
 	snprintf(g, sizeof g, "%s/golden.bin", dir);
 	snprintf(spec, sizeof spec, "%s/func.json", dir);
 	snprintf(out, sizeof out, "%s/out", dir);
-	snprintf(text, sizeof text,
-		 "{\"schema\": \"aieth-test/1\", \"name\": \"bench_func\", \"board\": \"vck190\",\n"
-		 " \"graphs\": [{\"name\": \"gr\", \"model\": \"loopback\"}],\n"
-		 " \"transactions\": [{\"name\": \"t\", \"mode\": \"func\", \"timeout_ms\": 0,\n"
-		 "  \"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"data\": {\"file\": \"data.bin\"}},\n"
-		 "   {\"plio\": \"PLIO_01_FROM_AIE\", \"golden\": {\"file\": \"golden.bin\"}}]}]}\n");
+	snprintf(
+		text, sizeof text,
+		"{\"schema\": \"aieth-test/1\", \"name\": \"bench_func\", \"board\": \"vck190\",\n"
+		" \"graphs\": [{\"name\": \"gr\", \"model\": \"loopback\"}],\n"
+		" \"transactions\": [{\"name\": \"t\", \"mode\": \"func\", \"timeout_ms\": 0,\n"
+		"  \"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"data\": {\"file\": \"data.bin\"}},\n"
+		"   {\"plio\": \"PLIO_01_FROM_AIE\", \"golden\": {\"file\": \"golden.bin\"}}]}]}\n");
 	if (make_file(d, bytes, 7) || make_file(g, bytes, 7) || write_text(spec, text)) {
 		fprintf(stderr, "bench: (c) cannot write the files in %s\n", dir);
 		return 1;
@@ -288,7 +289,8 @@ static int bench_c(uint64_t bytes, const char *dir)
 			wall_rt = w;
 	}
 	printf("(c) run_test FUNC loopback, %.0f MiB per channel from a data file, checked "
-	       "against a golden file\n", (double)bytes / 1048576.0);
+	       "against a golden file\n",
+	       (double)bytes / 1048576.0);
 	printf("    peak RSS %.1f MiB (goal < 256 MiB); wall time %.3f s (best of 2)\n",
 	       (double)rss / 1024.0, wall_rt);
 	printf("    data rate %.2f GB/s, cat of the same files %.2f GB/s: ratio %.2f (goal >= "

@@ -83,7 +83,7 @@ static run_fig package_once(const aieth_board *b, const char *xsa, const char *g
 		aieth_package_result r;
 		struct rusage ru;
 		run_fig c;
-		memset(&o, 0, sizeof o);
+		aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 		memset(&c, 0, sizeof c);
 		o.board = b;
 		o.xsa = xsa;
@@ -223,8 +223,8 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 		*cp_out = cpbest;
 	if (cache)
 		printf("%-28s package %7.3f s (bootgen not run; cache lookup %6.3f s, the entry's "
-		       "hash checked in the copy)  cp %6.3f s\n", label, best.wall, best.cache,
-		       cpbest);
+		       "hash checked in the copy)  cp %6.3f s\n",
+		       label, best.wall, best.cache, cpbest);
 	else
 		printf("%-28s package %7.3f s (bootgen %6.3f s, packager %6.3f s)  cp %6.3f s\n",
 		       label, best.wall, best.bootgen, best.wall - best.bootgen, cpbest);
@@ -250,8 +250,8 @@ typedef struct {
  * cache (or a socket) and user memory by the kernel. */
 static int rw_call(const char *name, size_t n)
 {
-	static const char *const rw[] = {"read", "write", "pread64", "pwrite64", "readv",
-					 "writev", "preadv", "pwritev", "preadv2", "pwritev2"};
+	static const char *const rw[] = {"read",   "write",  "pread64", "pwrite64", "readv",
+					 "writev", "preadv", "pwritev", "preadv2",  "pwritev2"};
 	size_t i;
 	for (i = 0; i < sizeof rw / sizeof rw[0]; i++)
 		if (strlen(rw[i]) == n && !strncmp(name, rw[i], n))
@@ -377,7 +377,7 @@ static int one_run(const char *kind, const char *dir)
 	snprintf(cache, sizeof cache, "%s/cache", dir);
 	snprintf(out, sizeof out, "%s/one.xclbin", dir);
 	snprintf(res, sizeof res, "%s/one.txt", dir);
-	memset(&o, 0, sizeof o);
+	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 	o.board = b, o.xsa = xsa, o.graph = graph, o.output = out;
 	o.timestamp = 0, o.id_code = o.ext_id_code = -1;
 	if (!strcmp(kind, "pdi"))
@@ -424,7 +424,8 @@ static void print_host(void)
 	printf("host: %s, %s, %ld cores, %s%s\n", u.machine, model, sysconf(_SC_NPROCESSORS_ONLN),
 	       hyp ? "virtualised (hypervisor flag)" : "no hypervisor flag",
 	       getenv("AIETH_RUN_WRAPPER") && *getenv("AIETH_RUN_WRAPPER")
-		       ? "; under qemu-user (system calls and copies are the guest's)" : "");
+		       ? "; under qemu-user (system calls and copies are the guest's)"
+		       : "");
 }
 
 static void print_counts(const char *label, const trace_fig *t, const trace_fig *base,
@@ -434,7 +435,8 @@ static void print_counts(const char *label, const trace_fig *t, const trace_fig 
 	long long calls = t->calls - (base ? base->calls : 0);
 	long long ub = t->user_bytes - (base ? base->user_bytes : 0);
 	printf("%-28s user-space copies %.3f per byte (%lld bytes through read/write; goal <= 1, "
-	       "0 with copy_file_range)\n", label, (double)ub / (double)bytes, ub);
+	       "0 with copy_file_range)\n",
+	       label, (double)ub / (double)bytes, ub);
 	printf("%-28s system calls %.2f per MiB (%lld; goal <= 8, one per 128 KiB)\n", "",
 	       (double)calls / mib, calls);
 	if (faults)
@@ -460,12 +462,14 @@ static int bench_counts(const char *dir, const char *pdi)
 		char *cmd[] = {self, "--one", "none", (char *)dir, NULL};
 		if (trace_run(dir, cmd, &base)) {
 			printf("figures that do not depend on the host: not measured (%s could not "
-			       "trace a run)\n", under_qemu ? "qemu-user -strace" : "strace -f");
+			       "trace a run)\n",
+			       under_qemu ? "qemu-user -strace" : "strace -f");
 			return 0;
 		}
 	}
 	printf("figures that do not depend on the host (%s; setup subtracted: %lld system "
-	       "calls):\n", under_qemu ? "qemu-user -strace" : "strace -f -s 0", base.calls);
+	       "calls):\n",
+	       under_qemu ? "qemu-user -strace" : "strace -f -s 0", base.calls);
 	snprintf(res, sizeof res, "%s/one.txt", dir);
 	snprintf(out, sizeof out, "%s/one.xclbin", dir);
 	for (i = 0; i < 2; i++) {
@@ -476,7 +480,8 @@ static int bench_counts(const char *dir, const char *pdi)
 			return 1;
 		}
 		if (fscanf(f, "%ld %ld %ld %ld %lld", &t.minflt, &t.majflt, &t.hit, &t.direct,
-			   &t.size) != 5 || !t.size || (i == 0 && !t.hit)) {
+			   &t.size) != 5 ||
+		    !t.size || (i == 0 && !t.hit)) {
 			fclose(f);
 			fprintf(stderr, "bench_package: %s: %s\n", labels[i],
 				i == 0 ? "not a cache hit" : "no output");
@@ -486,7 +491,8 @@ static int bench_counts(const char *dir, const char *pdi)
 		unlink(res);
 		unlink(out);
 		print_counts(i == 0 ? (t.direct ? "warm PDI cache (direct hit)" : labels[0])
-				    : labels[1], &t, &base, t.size, !under_qemu);
+				    : labels[1],
+			     &t, &base, t.size, !under_qemu);
 	}
 	/* the yardstick: cp of the PDI, the same bytes (not under qemu: cp is
 	 * the host's program) */
@@ -494,8 +500,8 @@ static int bench_counts(const char *dir, const char *pdi)
 		char *cmd[] = {"cp", (char *)pdi, copy, NULL};
 		snprintf(copy, sizeof copy, "%s/copy.pdi", dir);
 		if (!trace_run(dir, cmd, &t))
-			print_counts("cp of the PDI (whole process)", &t, NULL, (long long)st.st_size,
-				     0);
+			print_counts("cp of the PDI (whole process)", &t, NULL,
+				     (long long)st.st_size, 0);
 		unlink(copy);
 	}
 	return 0;
@@ -562,8 +568,9 @@ int main(int argc, char **argv)
 	/* th_package's own part of a cold run: all but bootgen */
 	if (!rc)
 		printf("%-28s th_package's own part of the cold run: %.3f s (cold %.3f s - bootgen "
-		       "%.3f s), ratio / cp: %.1f\n", "", cold.wall - cold.bootgen, cold.wall,
-		       cold.bootgen, (cold.wall - cold.bootgen) / cold_cp);
+		       "%.3f s), ratio / cp: %.1f\n",
+		       "", cold.wall - cold.bootgen, cold.wall, cold.bootgen,
+		       (cold.wall - cold.bootgen) / cold_cp);
 	/* the same graph again with the PDI cache warm (docs/packaging.md) */
 	rc |= bench_one(b, dir, xsa, plain, "CDO members, warm PDI cache", NULL, cache, rounds,
 			NULL, NULL);
@@ -578,7 +585,7 @@ int main(int argc, char **argv)
 		size_t idx;
 		char out[300];
 		snprintf(out, sizeof out, "%s/pdi.xclbin", dir);
-		memset(&o, 0, sizeof o);
+		aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 		o.board = b, o.xsa = xsa, o.graph = plain, o.output = out;
 		o.timestamp = 0, o.id_code = o.ext_id_code = -1;
 		if (aieth_package(&o, &r) || aieth_xclbin_open(&xb, out, 0) ||

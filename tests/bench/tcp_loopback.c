@@ -149,8 +149,8 @@ int main(int argc, char **argv)
 	unsigned long mib = 1024;
 	double best = 0;
 	int i;
-	if (argc > 2 || (argc == 2 && (sscanf(argv[1], "%lu", &mib) != 1 || mib < 1 ||
-				       mib > 65536))) {
+	if (argc > 2 ||
+	    (argc == 2 && (sscanf(argv[1], "%lu", &mib) != 1 || mib < 1 || mib > 65536))) {
 		fprintf(stderr, "usage: tcp_loopback [MIB]   (1..65536, default 1024)\n");
 		return 2;
 	}

@@ -113,9 +113,9 @@ expect 0 "$AC" full "$AP" "$M" "$TMP/files"
 S=$TMP/files/run_summary.json
 if [[ -f $S ]]; then
   is "summary: transactions" "$(jq -r '.transactions | length' "$S")" 6
-  is "summary: DONE" "$(jq -r '[.transactions[] | select(.status == "DONE")] | length' "$S")" 5
+  is "summary: DONE" "$(jq -r '[.transactions[] | select(.status_name == "DONE")] | length' "$S")" 5
   is "summary: shape" "$(jq -r '.transactions[0] | [.state, .channels, .tx_bytes == .tx_received,
-    .failed, (.total_cycles > 0), (.tx_moved_beats | length)] | join(",")' "$S")" \
+    .failed, (.total_cycles > 0), (.tx_moved_bytes | length)] | join(",")' "$S")" \
     "finished,36,true,false,true,36"
   is "summary: owner" "$(jq -r '.owner | startswith("amd@127.0.0.1:")' "$S")" true
 else

@@ -3,11 +3,11 @@
 # docs.sh - every command the documentation tells a user to run works as
 # written.
 #
-# Which blocks: every fenced ```sh block of README.md, docs/*.md,
-# examples/README.md and python/README.md. Every fence must name its
-# language: ```sh for commands to run, ```text (or ```console, ```json, ...)
-# for output, synopses and files; a bare ``` fails this test, so a command
-# cannot hide from it.
+# Which blocks: every fenced ```sh block of README.md, CONTRIBUTING.md,
+# SECURITY.md, docs/*.md, examples/README.md and python/README.md. Every
+# fence must name its language: ```sh for commands to run, ```text (or
+# ```console, ```json, ...) for output, synopses and files; a bare ``` fails
+# this test, so a command cannot hide from it.
 #
 # Where: each file gets a fresh copy of the tree (the files git knows,
 # committed or not, without build folders) with a copy of this build as
@@ -101,7 +101,7 @@ has "$TMP/self/err" "b.md:5: bad docs-test marker"
 has "$TMP/self/err" "b.md:9: docs-test marker not on the line before a fence"
 
 cd "$S" || exit 1
-files=(README.md docs/*.md examples/README.md python/README.md)
+files=(README.md CONTRIBUTING.md SECURITY.md docs/*.md examples/README.md python/README.md)
 # when debugging: AIETH_DOCS="README.md docs/x.md" a subset, AIETH_DOCS_VERBOSE=1
 # every shell's output
 [[ -n ${AIETH_DOCS:-} ]] && read -r -a files <<<"$AIETH_DOCS"

@@ -13,13 +13,19 @@ for f in include/aieth.h include/aieth_model.h lib/libaieth.a lib/libaieth.so \
          share/aieth/cfg/vek280_aie_constraints.json share/aieth/cfg/vck190_system.cfg; do
   if [[ -e $root/opt/aieth/$f ]]; then ok; else bad "not installed: $f"; fi
 done
+# The version (harness/include/aieth/version.h) and the soname the Makefile
+# gives it: aieth.pc says the one, the installed links lead to the other.
+version=$(sed -n 's/^#define AIETH_VERSION_STRING "\(.*\)"/\1/p' "$S/harness/include/aieth/version.h")
+soname=$(readelf -d "$root/opt/aieth/lib/libaieth.so" | sed -n 's/.*(SONAME).*Library soname: \[\(.*\)\]/\1/p')
+if [[ -n $version && $soname == libaieth.so.* && -e $root/opt/aieth/lib/$soname ]]; then ok; else bad "version '$version', soname '$soname' not installed"; fi
 pc=$root/opt/aieth/lib/pkgconfig
+if [[ $(PKG_CONFIG_PATH=$pc pkg-config --modversion aieth) == "$version" ]]; then ok; else bad "aieth.pc does not say $version"; fi
 flags=$(PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR=$root pkg-config --cflags --libs aieth)
 expect 0 "${AIETH_CC:-cc}" -std=c11 ${AIETH_SANFLAGS:-} -o "$TMP/client" "$S/examples/c_api/aieth_demo.c" $flags
 LD_LIBRARY_PATH=$root/opt/aieth/lib AIETH_DATA_DIR=$root/opt/aieth/share/aieth \
   expect 0 "$TMP/client" --board vek280 --channels 2 --size 1024 --replay 2
 has "$TMP/out" "PASS"
-if LD_LIBRARY_PATH=$root/opt/aieth/lib ldd "$TMP/client" | grep -q "libaieth.so.0 => $root"; then ok; else bad "client not linked to the installed libaieth.so.0"; ldd "$TMP/client" >&2; fi
+if LD_LIBRARY_PATH=$root/opt/aieth/lib ldd "$TMP/client" | grep -q "$soname => $root"; then ok; else bad "client not linked to the installed $soname"; ldd "$TMP/client" >&2; fi
 
 # The Python package: installed under the prefix's dist-packages, it loads
 # the installed libaieth next to it (no AIETH_LIB) and runs a transaction
@@ -53,16 +59,16 @@ with aieth.Session(board="vek280", graphs=[aieth.Graph("g", model="loopback")]) 
 PY
 expect 0 "${pyenv[@]}" PYTHONPATH="$site" "$py" "$TMP/demo.py"
 has "$TMP/out" "pkg=$site/aieth/__init__.py"
-has "$TMP/out" "lib=$root/opt/aieth/lib/libaieth.so.0"
+has "$TMP/out" "lib=$root/opt/aieth/lib/$soname"
 has "$TMP/out" "status done True 8192"
 cp -r "$S/python" "$TMP/pysrc"
 expect 0 "$py" -m venv --system-site-packages "$TMP/venv"
 expect 0 env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
   "$TMP/venv/bin/pip" install --no-index --no-build-isolation "$TMP/pysrc"
-has "$TMP/out" "Successfully installed aieth-0.1.0"
-expect 0 "${pyenv[@]}" AIETH_LIB="$root/opt/aieth/lib/libaieth.so.0" "$TMP/venv/bin/python" "$TMP/demo.py"
+has "$TMP/out" "Successfully installed aieth-$version"
+expect 0 "${pyenv[@]}" AIETH_LIB="$root/opt/aieth/lib/$soname" "$TMP/venv/bin/python" "$TMP/demo.py"
 has "$TMP/out" "pkg=$TMP/venv/lib/python$pyver/site-packages/aieth/__init__.py"
-has "$TMP/out" "lib=$root/opt/aieth/lib/libaieth.so.0"
+has "$TMP/out" "lib=$root/opt/aieth/lib/$soname"
 has "$TMP/out" "status done True 8192"
 # a library path that does not exist is an error naming it, not another copy
 expect 1 "${pyenv[@]}" AIETH_LIB="$TMP/nope.so" "$TMP/venv/bin/python" -c 'import aieth; aieth.library_path()'
@@ -189,7 +195,7 @@ if [[ $(id -u) == 0 ]]; then
 fi
 
 # Into the system (no DESTDIR) install ends with ldconfig, so a client
-# linked with pkg-config starts (libaieth.so.0 found); into a staging root
+# linked with pkg-config starts (its soname found); into a staging root
 # it does not. Its recipe (make -n) runs here with a stand-in ldconfig that
 # records its calls and knows no libaieth: as root it is called, and the
 # note on PREFIX/lib is printed either way.

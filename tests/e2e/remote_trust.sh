@@ -73,9 +73,9 @@ has "$TMP/dup/report.json" "duplicate"
 fake perf --wait-trim perf
 expect 3 remote perf "$T"
 has "$TMP/perf/report.json" '\"perf\" must be an array of'
-fake neg --wait-set 'tx_moved=[-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]'
+fake neg --wait-set 'tx_moved_bytes=[-1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]'
 expect 3 remote neg "$T"
-has "$TMP/neg/report.json" '\"tx_moved\"[0] = -1'
+has "$TMP/neg/report.json" '\"tx_moved_bytes\"[0] = -1'
 fake short --wait-trim rx_last
 expect 3 remote short "$T"
 has "$TMP/short/report.json" '\"rx_last\" must be an array of 36 numbers'
@@ -88,6 +88,9 @@ has "$TMP/nomsg/report.json" "message"
 fake state --wait-set 'state="running"'
 expect 3 remote state "$T"
 has "$TMP/state/report.json" 'state \"running\"'
+fake sname --wait-set 'status_name="TIMEOUT"'
+expect 3 remote sname "$T"
+has "$TMP/sname/report.json" 'does not name'
 fake hexp --wait-set 'perf=["0xzz"]'
 expect 3 remote hexp "$T"
 # a graph's status of the wrong type: an error, not a count

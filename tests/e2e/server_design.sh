@@ -136,7 +136,7 @@ if "$B/tests/gen_package_inputs" --board vck190 --out "$pk" >/dev/null 2>&1 &&
   # the session's files in OUT/artifacts, listed in the report
   cmp -s "$TMP/xrt.ini" "$TMP/r1/artifacts/xrt.ini" && ok || bad "r1/artifacts/xrt.ini differs"
   is "summary: design" "$(jq -r .xclbin_sha256 "$TMP/r1/artifacts/run_summary.json")" "$HX"
-  is "summary: a finished transaction" "$(jq -r '.transactions[0].state + " " + .transactions[0].status' \
+  is "summary: a finished transaction" "$(jq -r '.transactions[0].state + " " + .transactions[0].status_name' \
     "$TMP/r1/artifacts/run_summary.json")" "finished DONE"
   is "summary: cycles" "$(jq -r '.transactions[0].total_cycles > 0' "$TMP/r1/artifacts/run_summary.json")" true
   is "report artifacts" "$(jq -r '[.tests[0].artifacts[].name] | sort | join(",")' "$TMP/r1/report.json")" \

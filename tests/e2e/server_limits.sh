@@ -172,9 +172,9 @@ has "$TMP/body" "the limit"
 req 200 "$U/v1/health"
 expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rs" "$EX/adder_func/test.json"
 S1=$TMP/rs/artifacts/run_summary.json
-is "tx beats x 16 = bytes to the AIE" "$(jq '[.transactions[0].tx_moved_beats[]] | add * 16' "$S1")" \
+is "tx_moved_bytes = bytes to the AIE" "$(jq '[.transactions[0].tx_moved_bytes[]] | add' "$S1")" \
   "$(jq '[.tests[0].transactions[0].channels[] | select(.direction == "to_aie") | .bytes_moved] | add' "$TMP/rs/report.json")"
-is "rx beats x 16 = bytes from the AIE" "$(jq '[.transactions[0].rx_moved_beats[]] | add * 16' "$S1")" \
+is "rx_moved_bytes = bytes from the AIE" "$(jq '[.transactions[0].rx_moved_bytes[]] | add' "$S1")" \
   "$(jq '[.tests[0].transactions[0].channels[] | select(.direction == "from_aie") | .bytes_moved] | add' "$TMP/rs/report.json")"
 req 201 -H "$J" -d '{"board":"vck190","graphs":[{"name":"gr","model":"adder"}]}' "$U/v1/sessions"
 SM=$(jq -r .id "$TMP/body")

@@ -27,7 +27,7 @@ nofile() { if [[ ! -e $1 ]]; then ok; else bad "$1 exists"; fi; }
 isfile() { if [[ -f $1 ]]; then ok; else bad "$1 missing"; fi; }
 
 mkdir -p "$TMP/www"
-# the served archive: a release's layout (research/anchor.md 5.4), one link inside
+# the served archive: a release's layout (AMD's test_harness/pkg_build.sh), one link inside
 python3 - "$TMP" <<'PY'
 import io, os, sys, tarfile
 t = sys.argv[1]

@@ -48,7 +48,7 @@ for d in "$EX"/*/; do
   [[ $(jq -r .environment.backend "$TMP/$n.xrt/report.json") == xrt ]] && ok || bad "$n: backend not xrt"
 done
 
-# --- AMD's call sequence (research/anchor.md 3.5) and one BO per argument
+# --- AMD's call sequence (include/ps/test_harness_fastxm.hpp) and one BO per argument
 L=$TMP/adder_perf.log
 for line in "load_xclbin $TMP/vck190_pl.xclbin" "kernel_open vck190_test_harness" \
   "load_xclbin $TMP/adder_perf.aie.xclbin" "graph_open gr" "graph_reset gr" "soft_reset" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The xrt backend against the real XRT of Debian 12 (libxrt 2.13) in its
-# noop mode (research/xrt.md section 4): open, xclbin load, exclusive kernel
+# noop mode (XRT's core/pcie/noop/shim.cpp): open, xclbin load, exclusive kernel
 # open, argument groups, one buffer per argument, run start and wait, the
 # clear "no AIE support" answer for graphs, and the watchdog when XRT's
 # wait ignores its timeout. Skipped (with a note) when the noop shim is

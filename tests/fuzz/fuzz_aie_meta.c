@@ -16,7 +16,7 @@
 #include "aieth.h"
 #include "fuzz_check.h"
 #include "util/error.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 	int rc, b;
 	for (b = 0; b < 2; b++)
-		if (!boards[b] && aieth_board_load(&boards[b], names[b], getenv("AIETH_DATA_DIR"))) {
+		if (!boards[b] &&
+		    aieth_board_load(&boards[b], names[b], getenv("AIETH_DATA_DIR"))) {
 			fprintf(stderr, "fuzz_aie_meta: %s\n", aieth_error_message());
 			abort();
 		}

@@ -28,8 +28,8 @@ static void schedule(const aiesim_trace *tr, uint8_t b)
 	if (n > MAX_WINDOWS)
 		n = MAX_WINDOWS;
 	for (k = 0; k < n; k++)
-		c[k] = aiesim_ps_to_cycles(aiesim_trace_time_at(tr, k * 16, NULL), 312500000u,
-					   1250, 1000 + (b & 0x3f));
+		c[k] = aiesim_ps_to_cycles(aiesim_trace_time_at(tr, k * 16, NULL), 312500000u, 1250,
+					   1000 + (b & 0x3f));
 	if (aiesim_exact_schedule(c, n, beats, 1 + (b >> 7), 1 + (b & 7), 2, 1000000000u, cyc,
 				  &bad)) {
 		if (bad >= n)

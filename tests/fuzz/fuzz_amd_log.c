@@ -19,7 +19,7 @@
 
 #include "aieth.h"
 #include "fuzz_check.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/amd_log.h"
 #include "runner/calibrate_impl.h"
 
@@ -50,8 +50,8 @@ static struct json_object *description(void)
 {
 	struct json_object *t = json_object_new_object(), *a = json_object_new_array();
 	json_object_object_add(t, "name", json_object_new_string("fz"));
-	json_object_array_add(a, txn("a", chan("PLIO_01_TO_AIE", 4096, 1),
-				     chan("PLIO_01_FROM_AIE", 4096, 1)));
+	json_object_array_add(
+		a, txn("a", chan("PLIO_01_TO_AIE", 4096, 1), chan("PLIO_01_FROM_AIE", 4096, 1)));
 	json_object_array_add(a, txn("b", chan("PLIO_02_TO_AIE", 8192, 2), NULL));
 	json_object_object_add(t, "transactions", a);
 	return t;
@@ -88,16 +88,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(bt && json_object_array_length(txs) == 2);
 		CHECK(l.n == 3);
 		for (i = 0; i < 2; i++) {
-			struct json_object *c = rj_get(json_object_array_get_idx(txs, i), "channels");
-			struct json_object *d = rj_get(json_object_array_get_idx(rj_get(et, "transactions"), i), "channels");
+			struct json_object *c =
+				rj_get(json_object_array_get_idx(txs, i), "channels");
+			struct json_object *d =
+				rj_get(json_object_array_get_idx(rj_get(et, "transactions"), i),
+				       "channels");
 			CHECK(json_object_array_length(c) == json_object_array_length(d));
 			for (j = 0; j < json_object_array_length(c); j++) {
 				struct json_object *x = json_object_array_get_idx(c, j);
 				CHECK(!strcmp(rj_gets(x, "plio"),
 					      rj_gets(json_object_array_get_idx(d, j), "plio")));
-				CHECK((uint64_t)rj_geti(x, "last_cycle") >= (uint64_t)rj_geti(x, "first_cycle"));
+				CHECK((uint64_t)rj_geti(x, "last_cycle") >=
+				      (uint64_t)rj_geti(x, "first_cycle"));
 				CHECK((uint64_t)rj_geti(x, "cycles") ==
-				      (uint64_t)rj_geti(x, "last_cycle") - (uint64_t)rj_geti(x, "first_cycle"));
+				      (uint64_t)rj_geti(x, "last_cycle") -
+					      (uint64_t)rj_geti(x, "first_cycle"));
 			}
 		}
 		json_object_put(bt);

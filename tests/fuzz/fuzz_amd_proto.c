@@ -30,7 +30,7 @@ static const amdp_kind REPLIES[] = {AMDP_R_AVAILABLE, AMDP_R_MGR_DEVICE, AMDP_R_
 static void roundtrip(const amdp_geom *g, const amdp_msg *m)
 {
 	static amdp_dec d2;
-	amdp_buf b = {0};
+	sbuf b = SB_INIT(AMDP_MAX_MSG);
 	int r = 0;
 	switch (m->kind) {
 	case AMDP_Q_QUERY: r = amdp_enc_req_query(&b, m->id); break;
@@ -41,7 +41,9 @@ static void roundtrip(const amdp_geom *g, const amdp_msg *m)
 	case AMDP_Q_UPDATE_PORT:
 		r = amdp_enc_req_update_port(&b, m->graph_index, m->port, m->rtp_raw);
 		break;
-	case AMDP_Q_READ_PORT: r = amdp_enc_req_read_port(&b, m->graph_index, m->port, m->rtp_size); break;
+	case AMDP_Q_READ_PORT:
+		r = amdp_enc_req_read_port(&b, m->graph_index, m->port, m->rtp_size);
+		break;
 	default: return;
 	}
 	CHECK(r == 0);
@@ -49,9 +51,9 @@ static void roundtrip(const amdp_geom *g, const amdp_msg *m)
 	size_t used;
 	CHECK(amdp_dec_init(&d2, AMDP_SERVER, g) == 0);
 	CHECK(amdp_dec_feed(&d2, hello, 9, &used) == AMDP_EV_MSG && used == 9);
-	CHECK(amdp_dec_feed(&d2, b.p, b.len, &used) == AMDP_EV_MSG && used == b.len);
+	CHECK(amdp_dec_feed(&d2, b.u, b.n, &used) == AMDP_EV_MSG && used == b.n);
 	CHECK(memcmp(&d2.msg, m, sizeof *m) == 0);
-	amdp_buf_free(&b);
+	sb_free(&b);
 }
 
 static void check_msg(const amdp_dec *d)

@@ -42,8 +42,8 @@ static void check_board(const aieth_board *b)
 			CHECK(!in->aie_columns || p.shim_column < in->aie_columns);
 			CHECK(aieth_board_plio_find(b, p.name, &q) == 0);
 			CHECK(q.index == i && q.dir == p.dir);
-			CHECK(aieth_board_plio_at_shim(b, (aieth_dir)d, p.shim_column, p.shim_channel,
-						       &r) == 0);
+			CHECK(aieth_board_plio_at_shim(b, (aieth_dir)d, p.shim_column,
+						       p.shim_channel, &r) == 0);
 			CHECK(r.index == i);
 		}
 		{
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	aieth_board *b = (aieth_board *)&b;
 	int rc = aieth__board_parse(&b, "fuzz.json", (const char *)data, size,
-				   getenv("AIETH_DATA_DIR"));
+				    getenv("AIETH_DATA_DIR"));
 	if (rc) {
 		CHECK(b == NULL);
 		CHECK(rc < 0);

@@ -9,13 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(c)                                                                   \
-	do {                                                                       \
-		if (!(c)) {                                                        \
-			fprintf(stderr, "CHECK failed: %s (%s:%d)\n", #c, __FILE__, \
-				__LINE__);                                         \
-			abort();                                                   \
-		}                                                                  \
+#define CHECK(c)                                                                               \
+	do {                                                                                   \
+		if (!(c)) {                                                                    \
+			fprintf(stderr, "CHECK failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); \
+			abort();                                                               \
+		}                                                                              \
 	} while (0)
 
 #endif

@@ -26,8 +26,9 @@ static void exercise(const aieth_model *m)
 		size_t nb = 0, i;
 		int ok = 1;
 		for (p = 0; p < kn->num_inputs + kn->num_outputs; p++) {
-			const aieth_model_port *port =
-				p < kn->num_inputs ? &kn->inputs[p] : &kn->outputs[p - kn->num_inputs];
+			const aieth_model_port *port = p < kn->num_inputs
+							       ? &kn->inputs[p]
+							       : &kn->outputs[p - kn->num_inputs];
 			uint8_t *b;
 			if (port->bytes_per_iteration > 4096) {
 				ok = 0;
@@ -57,8 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const models[] = {"loopback", "adder", "route"};
 	char err[1024];
-	aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION, .board = "vck190",
-			       .channels = 36, .pl_clock_hz = 312500000, .err = err,
+	aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION,
+			       .board = "vck190",
+			       .channels = 36,
+			       .pl_clock_hz = 312500000,
+			       .err = err,
 			       .err_size = sizeof err};
 	char *text = malloc(size + 1);
 	size_t i;

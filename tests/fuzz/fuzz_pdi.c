@@ -57,13 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (b = 0; b < 2; b++) {
 		lines = 0;
-		n = aieth__pdi_check(read_mem, &m, size, "fuzz.pdi", b ? board : NULL, line_ok, NULL);
+		n = aieth__pdi_check(read_mem, &m, size, "fuzz.pdi", b ? board : NULL, line_ok,
+				     NULL);
 		CHECK(n == lines);
 		if (n)
 			continue;
 		CHECK(aieth__pdi_idcode(data, size, &id, &ext) == AIETH_OK);
 		if (b)
-			CHECK(((xb_le32(data + 0x28) ^ aieth_board_get_info(board)->device_id_code) &
+			CHECK(((aieth__le32_get(data + 0x28) ^
+				aieth_board_get_info(board)->device_id_code) &
 			       0x0fffffffu) == 0);
 	}
 	return 0;

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARGS 16
 #define MAX_N 40
-#define MAX_BACKING 8192   /* bytes of real memory per channel at most */
+#define MAX_BACKING 8192 /* bytes of real memory per channel at most */
 #define MAX_IO 700
 
 typedef struct {
@@ -113,8 +113,8 @@ static const pld_seg *ref_seg(const pld_image *img, uint64_t p)
 /* ------------------------------------------------------------ buffers */
 
 typedef struct {
-	uint8_t *buf[MAX_ARGS];     /* backing memory given to the encoder */
-	uint8_t *shadow[MAX_ARGS];  /* what it should hold */
+	uint8_t *buf[MAX_ARGS];    /* backing memory given to the encoder */
+	uint8_t *shadow[MAX_ARGS]; /* what it should hold */
 	uint64_t len[MAX_ARGS];
 	size_t count;
 } backing;
@@ -212,7 +212,8 @@ static void check_layout(const pld_txn *t, uint32_t n, uint32_t depth, uint64_t 
 			if (mode == 0)
 				CHECK(s->len == a[i].size);
 			else
-				CHECK(s->len == (a[i].size < 16ull * depth ? a[i].size : 16ull * depth));
+				CHECK(s->len ==
+				      (a[i].size < 16ull * depth ? a[i].size : 16ull * depth));
 		}
 	}
 }
@@ -383,18 +384,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		a->index = (uint32_t)(rd(&r, 1) % (n + 3));
 		switch (kind % 5) {
 		case 0:
-		case 1:
-			a->size = (rd(&r, 2) % 256) * 16;
-			break;
+		case 1: a->size = (rd(&r, 2) % 256) * 16; break;
 		case 2: /* around the URAM capacity */
 			a->size = (uint64_t)depth * 16 + (rd(&r, 1) % 5) * 16 - 32;
 			break;
-		case 3:
-			a->size = rd(&r, 2);
-			break;
-		default:
-			a->size = rd(&r, 8);
-			break;
+		case 3: a->size = rd(&r, 2); break;
+		default: a->size = rd(&r, 8); break;
 		}
 		sel = rd(&r, 1);
 		a->reps = sel < 160 ? 1 : sel < 240 ? sel % 8 : rd(&r, 8);

@@ -29,31 +29,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void txn_case(struct json_object *o, uint32_t n)
 {
-	static uint64_t perf[4 * NMAX], mv[8][NMAX];
-	static int conn[2][NMAX];
+	static uint64_t perf[4 * NMAX];
+	static aieth_dev_chan chans[2 * NMAX];
 	aieth_dev_result res;
 	pld_txn wire;
-	uint64_t *arr[8];
 	int failed = -1;
 	uint32_t i, k;
 	memset(perf, MARK, sizeof perf);
-	memset(mv, MARK, sizeof mv);
-	memset(conn, MARK, sizeof conn);
+	memset(chans, MARK, sizeof chans);
 	memset(&res, 0, sizeof res);
 	memset(&wire, 0, sizeof wire);
 	res.status = (aieth_txn_status)77;
-	for (k = 0; k < 8; k++)
-		arr[k] = mv[k];
-	res.tx_moved = arr[0];
-	res.rx_moved = arr[1];
-	res.tx_since = arr[2];
-	res.rx_since = arr[3];
-	res.tx_first = arr[4];
-	res.tx_last = arr[5];
-	res.rx_first = arr[6];
-	res.rx_last = arr[7];
-	res.tx_connected = conn[0];
-	res.rx_connected = conn[1];
+	res.channels = n;
+	res.tx = chans;
+	res.rx = chans + n;
 	wire.channels = n;
 	wire.perf = perf;
 	if (rmr_txn_result("http://x", "t-1", o, &wire, &res, &failed)) {
@@ -70,11 +59,16 @@ static void txn_case(struct json_object *o, uint32_t n)
 	CHECK(res.status == AIETH_TXN_DONE || res.status == AIETH_TXN_TIMEOUT ||
 	      res.status == AIETH_TXN_FAILED || res.status == AIETH_TXN_INTERRUPTED);
 	CHECK(memchr(res.msg, '\0', sizeof res.msg) != NULL);
-	for (i = 0; i < n; i++) {
-		CHECK(conn[0][i] == 0 || conn[0][i] == 1);
-		CHECK(conn[1][i] == 0 || conn[1][i] == 1);
-		for (k = 0; k < 8; k++)
-			CHECK(mv[k][i] < ((uint64_t)1 << 63));
+	for (i = 0; i < 2 * n; i++) {
+		const aieth_dev_chan *c = &chans[i];
+		CHECK(c->connected == 0 || c->connected == 1);
+		for (k = 0; k < 4; k++) {
+			uint64_t v = k == 0   ? c->moved_bytes
+				     : k == 1 ? c->stalled_since
+				     : k == 2 ? c->first_cycle
+					      : c->last_cycle;
+			CHECK(v < ((uint64_t)1 << 63));
+		}
 	}
 }
 
@@ -88,15 +82,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
 		return 0;
 	switch (data[0] % 4) {
-	case 0:
-		txn_case(o, n);
-		break;
+	case 0: txn_case(o, n); break;
 	case 1: {
 		const char *st = NULL, *why = NULL;
 		uint32_t pos = 0;
 		if (!rmr_session_state("http://x", o, &st, &pos, &why))
-			CHECK(!strcmp(st, "queued") || !strcmp(st, "active") || !strcmp(st, "ended") ||
-			      !strcmp(st, "expired"));
+			CHECK(!strcmp(st, "queued") || !strcmp(st, "active") ||
+			      !strcmp(st, "ended") || !strcmp(st, "expired"));
 		break;
 	}
 	case 2: {
@@ -106,8 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK((complete == 0 || complete == 1) && done < ((uint64_t)1 << 63));
 		break;
 	}
-	default:
-		(void)rmr_health("http://x", o);
+	default: (void)rmr_health("http://x", o);
 	}
 	json_object_put(o);
 	return 0;

@@ -33,8 +33,10 @@ static void url_case(const char *s)
 	end = a + strcspn(a, "/?#");
 	CHECK(end > a && !memchr(a, '@', (size_t)(end - a)));
 	if (t.kind == UP_SQUAD)
-		CHECK(up_segment_ok(t.team, strlen(t.team)) && up_segment_ok(t.project, strlen(t.project)) &&
-		      up_segment_ok(t.build, strlen(t.build)) && up_segment_ok(t.env, strlen(t.env)));
+		CHECK(up_segment_ok(t.team, strlen(t.team)) &&
+		      up_segment_ok(t.project, strlen(t.project)) &&
+		      up_segment_ok(t.build, strlen(t.build)) &&
+		      up_segment_ok(t.env, strlen(t.env)));
 	if (t.kind == UP_INFLUX)
 		CHECK(up_segment_ok(t.db, strlen(t.db)));
 }
@@ -53,7 +55,7 @@ static void creds_case(const char *s, size_t n)
 static void spool_case(const char *s, size_t n)
 {
 	up_entry e;
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (up_spool_parse(s, n, "fuzz.spool", &e))
 		return;
 	CHECK(up_spool_format(&e, &b) == 0);

@@ -16,7 +16,7 @@
 #include "aieth.h"
 #include "fuzz_check.h"
 #include "util/error.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

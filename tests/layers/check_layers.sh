@@ -46,9 +46,22 @@ has "$TMP/out" "host may not include harness/src/util"
 
 # core/ using report/ (listed above it)
 fresh
-add_after "$TMP/t/harness/src/core/txn.c" '#include "core\/results.h"' '#include "report\/report_internal.h"'
+add_after "$TMP/t/harness/src/core/txn.c" '#include "core\/results.h"' '#include "report\/report_model.h"'
 expect 1 python3 "$CHECK" --root "$TMP/t"
 has "$TMP/out" "harness/src/core may not include harness/src/report"
+
+# th_server reaching into the session's struct: server/ may include core/,
+# but an *_internal.h only from its own folder (core/device.h is its way)
+fresh
+add_after "$TMP/t/harness/src/server/srv_core.c" '#include "server\/srv_core.h"' '#include "core\/session_internal.h"'
+n=$(line_of "$TMP/t/harness/src/server/srv_core.c" '#include "core/session_internal.h"')
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "harness/src/server/srv_core.c:$n: #include \"core/session_internal.h\": harness/src/core/session_internal.h is private to harness/src/core/"
+# ... and a subfolder is another folder: server/ including server/amd/'s
+fresh
+add_after "$TMP/t/harness/src/server/srv_core.c" '#include "server\/srv_core.h"' '#include "server\/amd\/amd_conn_internal.h"'
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "is private to harness/src/server/amd/"
 
 # an include that is no file of the tree
 fresh

@@ -66,6 +66,12 @@ def test_remote_needs_server(suite, monkeypatch):
     r.stderr.fnmatch_lines(["*--aieth-backend remote needs --aieth-server URL*"])
 
 
+def test_unknown_backend_lists_the_table(suite):
+    r = suite.runpytest("-p", "aieth.pytest_plugin", "--aieth-backend", "nope")
+    assert r.ret == pytest.ExitCode.USAGE_ERROR
+    r.stderr.fnmatch_lines(["*backend 'nope'*is not one of the library's: emu, xrt, remote*"])
+
+
 def test_remote_unreachable_fails_the_tests(suite, closed_port):
     r = suite.runpytest("-p", "aieth.pytest_plugin", "--aieth-backend", "remote",
                         "--aieth-server", f"http://127.0.0.1:{closed_port}")

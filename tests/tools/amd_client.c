@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_client - a client of AMD's AI-Engine-Test-Harness TCP protocol,
- * written from the specification (research/amd-protocol.md) with the
+ * written from the specification (docs/amd-protocol.md) with the
  * codec's client side (server/amd/amd_proto.h), to drive th_server
  * --amd-listen in tests. Each scenario checks itself: exit 0 when every
  * check passed, 1 with a message naming the check otherwise.
@@ -56,7 +56,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "core/session_internal.h"
+#include "core/device.h"
 #include "pl_dma/protocol.h"
 #include "server/amd/amd_proto.h"
 
@@ -80,14 +80,19 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-#define CHECK(cond, ...) do { checks++; if (!(cond)) die(__VA_ARGS__); } while (0)
+#define CHECK(cond, ...)                  \
+	do {                              \
+		checks++;                 \
+		if (!(cond))              \
+			die(__VA_ARGS__); \
+	} while (0)
 
 /* ------------------------------------------------------ the connection */
 
 typedef struct {
 	int fd;
 	amdp_dec dec;
-	amdp_buf b;
+	sbuf b;
 	uint8_t in[65536];
 	size_t in_len, in_pos;
 	/* bulk payloads of the last reply */
@@ -95,7 +100,7 @@ typedef struct {
 	uint64_t from_len;
 	uint32_t nfiles;
 	uint8_t *file[AMDP_MAX_FILES];
-	int discard;                 /* from_aie is read and dropped (its length kept) */
+	int discard; /* from_aie is read and dropped (its length kept) */
 } conn;
 
 static void conn_open(conn *c, int port)
@@ -105,6 +110,7 @@ static void conn_open(conn *c, int port)
 	int one = 1;
 	int tries;
 	memset(c, 0, sizeof *c);
+	sb_init(&c->b, AMDP_MAX_MSG);
 	memset(&a, 0, sizeof a);
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)port);
@@ -133,13 +139,13 @@ static void conn_send(conn *c)
 	size_t off = 0;
 	if (c->b.oom)
 		die("out of memory building a request");
-	while (off < c->b.len) {
-		ssize_t n = send(c->fd, c->b.p + off, c->b.len - off, MSG_NOSIGNAL);
+	while (off < c->b.n) {
+		ssize_t n = send(c->fd, c->b.u + off, c->b.n - off, MSG_NOSIGNAL);
 		if (n <= 0)
 			die("send: %s", n ? strerror(errno) : "closed");
 		off += (size_t)n;
 	}
-	amdp_buf_reset(&c->b);
+	sb_reset(&c->b);
 }
 
 static void free_bulk(conn *c)
@@ -211,7 +217,7 @@ static void expect_close(conn *c, const char *what)
 	checks++;
 	close(c->fd);
 	free_bulk(c);
-	amdp_buf_free(&c->b);
+	sb_free(&c->b);
 }
 
 static void hello(conn *c, int with_ini)
@@ -252,8 +258,8 @@ static void manager(conn *c, const char *device, uint32_t ngraphs)
 
 typedef struct {
 	pld_txn w;
-	uint8_t *tx, *rx;            /* flat images as AMD's protocol carries them */
-	uint8_t *data[3];            /* in0, in1, out */
+	uint8_t *tx, *rx; /* flat images as AMD's protocol carries them */
+	uint8_t *data[3]; /* in0, in1, out */
 	uint64_t *perf;
 } txn;
 
@@ -302,23 +308,12 @@ static void txn_free(txn *t)
 /* The same transaction on the local emulated board: RX image and perf. */
 static void txn_local(aieth_session *s, txn *t)
 {
-	uint64_t arr[8 * N36];
-	int conn_[2 * N36];
 	aieth_dev_result r;
-	memset(&r, 0, sizeof r);
-	r.tx_moved = arr;
-	r.rx_moved = arr + N36;
-	r.tx_since = arr + 2 * N36;
-	r.rx_since = arr + 3 * N36;
-	r.tx_first = arr + 4 * N36;
-	r.tx_last = arr + 5 * N36;
-	r.rx_first = arr + 6 * N36;
-	r.rx_last = arr + 7 * N36;
-	r.tx_connected = conn_;
-	r.rx_connected = conn_ + N36;
-	if (s->ops->txn_start(s->bstate, &t->w) || s->ops->txn_wait(s->bstate, &t->w, 0, &r))
+	if (aieth__dev_result_alloc(&r, N36) || aieth__dev_txn_start(s, &t->w) ||
+	    aieth__dev_txn_wait(s, &t->w, 0, &r))
 		die("local transaction: %s", aieth_error_message());
 	CHECK(r.status == AIETH_TXN_DONE, "local transaction: status %d: %s", (int)r.status, r.msg);
+	aieth__dev_result_free(&r);
 	pld_image_read(&t->w.rx, 0, t->rx, t->w.rx.size);
 }
 
@@ -359,8 +354,8 @@ static void fetch(conn *c, txn *t, uint32_t id, int poll_first)
 	m = reply(c, AMDP_R_WAIT_TH);
 	CHECK(m->status == AMDP_ST_DONE, "transaction %u: status %u, expected DONE (4)", id,
 	      m->status);
-	CHECK(c->from_len == t->w.rx.size, "transaction %u: from_aie %llu bytes, expected %llu",
-	      id, (unsigned long long)c->from_len, (unsigned long long)t->w.rx.size);
+	CHECK(c->from_len == t->w.rx.size, "transaction %u: from_aie %llu bytes, expected %llu", id,
+	      (unsigned long long)c->from_len, (unsigned long long)t->w.rx.size);
 	CHECK(memcmp(c->from_aie, t->rx, (size_t)c->from_len) == 0,
 	      "transaction %u: from_aie differs from the local run", id);
 	CHECK(m->nperf == 4 * N36, "transaction %u: %u perf words", id, m->nperf);
@@ -410,7 +405,7 @@ static aieth_session *local_open(const char *model)
 	aieth_graph_spec g;
 	char name[256];
 	const char *colon = strchr(model, ':');
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - model) : (int)strlen(model),
 		 model);
 	g.name = "gr";
@@ -532,7 +527,7 @@ static int full(int port, const char *model, const char *dir)
 				save_file(dir, m->file[k], c.file[k], m->file_len[k]);
 			if (!strcmp(m->file[k], "xrt.ini")) {
 				CHECK(m->file_len[k] == strlen(INI) &&
-				      !memcmp(c.file[k], INI, strlen(INI)),
+					      !memcmp(c.file[k], INI, strlen(INI)),
 				      "the returned xrt.ini differs from the one sent");
 				found = 1;
 			}
@@ -571,7 +566,7 @@ static int memory(int port)
 	conn_open(&c, port);
 	hello(&c, 0);
 	manager(&c, "vck190", 1);
-	txn_make(&big, 1, 1);    /* PERF: 2 x 2.25 MiB of images */
+	txn_make(&big, 1, 1); /* PERF: 2 x 2.25 MiB of images */
 	send_run(&c, &big, 0, 0);
 	printf("amd_client: a PERF transaction past --max-memory: accepted = 0\n");
 	/* the session goes on: a small one runs */
@@ -613,7 +608,7 @@ static int hold(int port, const char *file)
 	printf("amd_client: holding the device\n");
 	fflush(stdout);
 	for (i = 0; i < 300 && access(file, F_OK); i++) {
-		get_timeout(&c);     /* a request now and then keeps the session */
+		get_timeout(&c); /* a request now and then keeps the session */
 		usleep(100000);
 	}
 	amdp_enc_req_destroy(&c.b);
@@ -638,7 +633,7 @@ static int stuck(int port, const char *what)
 		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "not accepted");
 		amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
 				 t.w.rx.size);
-		c.b.len /= 2;        /* half of the TX image */
+		c.b.n /= 2; /* half of the TX image */
 		conn_send(&c);
 	} else if (!strcmp(what, "download")) {
 		/* a PERF result (2.25 MiB) asked for and never read */
@@ -701,13 +696,16 @@ static int slowwait(int port)
 		m = reply(&c, AMDP_R_WAIT_TH);
 		if (id == 7) {
 			static const uint8_t z[16];
-			CHECK(m->status == AMDP_ST_TIMEOUT, "a 200 ms wait on a 1.5 s transaction: "
-			      "status %u, expected TIMEOUT (3)", m->status);
+			CHECK(m->status == AMDP_ST_TIMEOUT,
+			      "a 200 ms wait on a 1.5 s transaction: "
+			      "status %u, expected TIMEOUT (3)",
+			      m->status);
 			CHECK(c.from_len == 16 && !memcmp(c.from_aie, z, 16),
 			      "TIMEOUT: from_aie is not 16 zero bytes");
 			CHECK(query(&c, id) == AMDP_ST_DONE, "a fetched id must query DONE");
 		} else {
-			CHECK(m->status == AMDP_ST_DONE, "the next transaction: status %u", m->status);
+			CHECK(m->status == AMDP_ST_DONE, "the next transaction: status %u",
+			      m->status);
 			CHECK(c.from_len == 16 && !memcmp(c.from_aie, tx, 16),
 			      "the next transaction: from_aie is not the looped-back TX data");
 		}
@@ -724,14 +722,14 @@ static int slowwait(int port)
  * emptied either way). */
 static int send_or_broken(conn *c)
 {
-	size_t off = 0, len = c->b.len;
+	size_t off = 0, len = c->b.n;
 	while (off < len) {
-		ssize_t n = send(c->fd, c->b.p + off, len - off, MSG_NOSIGNAL);
+		ssize_t n = send(c->fd, c->b.u + off, len - off, MSG_NOSIGNAL);
 		if (n <= 0)
 			break;
 		off += (size_t)n;
 	}
-	amdp_buf_reset(&c->b);
+	sb_reset(&c->b);
 	return off < len ? -1 : 0;
 }
 
@@ -740,11 +738,11 @@ static void expect_closed(conn *c, const char *what)
 {
 	uint8_t b[256];
 	ssize_t n = recv(c->fd, b, sizeof b, 0);
-	CHECK(n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE)),
-	      "%s: %s", what, n > 0 ? "the server sent a reply" : strerror(errno));
+	CHECK(n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE)), "%s: %s", what,
+	      n > 0 ? "the server sent a reply" : strerror(errno));
 	close(c->fd);
 	free_bulk(c);
-	amdp_buf_free(&c->b);
+	sb_free(&c->b);
 }
 
 static int xclbin(int port, uint64_t bytes)
@@ -784,8 +782,10 @@ static int zeros(int port, uint64_t mib)
 	txn_make(&t, 0, 1);
 	amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t.w.tx.size, rx));
 	conn_send(&c);
-	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "a from_aie of %llu MiB was not accepted "
-	      "(--max-memory too small?)", (unsigned long long)mib);
+	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1,
+	      "a from_aie of %llu MiB was not accepted "
+	      "(--max-memory too small?)",
+	      (unsigned long long)mib);
 	/* cfg[0] says PERF, the mode FUNC: amdp_txn_check refuses it */
 	t.w.cfg[0] = 1;
 	amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size, rx);
@@ -835,7 +835,7 @@ static int idle(int port)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	CHECK(i < 600, "the server kept a connection without a manager for 60 s");
 	close(c.fd);
-	amdp_buf_free(&c.b);
+	sb_free(&c.b);
 	printf("amd_client: closed by the server after %ld s without a manager\n",
 	       (long)(b.tv_sec - a.tv_sec));
 	return 0;
@@ -881,18 +881,27 @@ typedef struct {
 	const char *name, *device, *graph;
 	uint32_t n, ntx, nrx;
 	uint32_t tx[16], rx[16];
-	uint64_t bytes;              /* per channel and transaction */
-	uint32_t iterations;         /* graph iterations per transaction */
-	int op;                      /* 0 copy (rx j from tx j), 1 int32 doubled, 2 int32 tx0 + tx1 */
-	int amd_mode;                /* the mode AMD's client runs (after our FUNC) */
+	uint64_t bytes;      /* per channel and transaction */
+	uint32_t iterations; /* graph iterations per transaction */
+	int op;              /* 0 copy (rx j from tx j), 1 int32 doubled, 2 int32 tx0 + tx1 */
+	int amd_mode;        /* the mode AMD's client runs (after our FUNC) */
 } example;
 
 static const example examples[] = {
 	{"testcase_dmafifo_opt", "vck190", "gr", 36, 1, 1, {0}, {0}, 4096, 1, 1, 1},
 	{"normalization_v2", "vek280", "gr", 16, 1, 1, {0}, {1}, 196608, 1, 0, 1},
-	{"channelizer", "vck190", "aie_dut", 36, 16, 16,
+	{"channelizer",
+	 "vck190",
+	 "aie_dut",
+	 36,
+	 16,
+	 16,
 	 {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},
-	 {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31}, 65536, 2, 0, 1},
+	 {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31},
+	 65536,
+	 2,
+	 0,
+	 1},
 	{"python_adder", "vck190", "gr", 36, 2, 1, {0, 2}, {1}, 262144, 1, 2, 1},
 };
 
@@ -970,10 +979,12 @@ static void example_check(const example *e, const char *what, uint8_t **in, uint
 			if (e->op == 1)
 				want = (int32_t)((uint32_t)rd_i32(in[k] + i) * 2u);
 			else if (e->op == 2)
-				want = (int32_t)((uint32_t)rd_i32(in[0] + i) + (uint32_t)rd_i32(in[1] + i));
+				want = (int32_t)((uint32_t)rd_i32(in[0] + i) +
+						 (uint32_t)rd_i32(in[1] + i));
 			else
 				want = rd_i32(in[k] + i);
-			CHECK(got == want, "%s %s: PLIO_%02u_FROM_AIE byte %llu: 0x%08x, expected 0x%08x",
+			CHECK(got == want,
+			      "%s %s: PLIO_%02u_FROM_AIE byte %llu: 0x%08x, expected 0x%08x",
 			      e->name, what, e->rx[k] + 1, (unsigned long long)i, (unsigned)got,
 			      (unsigned)want);
 		}
@@ -999,7 +1010,8 @@ static int run_example(int port, const char *name)
 			e = &examples[j];
 	if (!e)
 		die("example %s: not one of testcase_dmafifo_opt, normalization_v2, channelizer, "
-		    "python_adder", name);
+		    "python_adder",
+		    name);
 	for (k = 0; k < 16; k++) {
 		in[k] = calloc(1, e->bytes);
 		out[k] = calloc(1, e->bytes);
@@ -1009,7 +1021,9 @@ static int run_example(int port, const char *name)
 		/* AMD's dmafifo client sends rand() % 100 - 50; any pattern
 		 * with negative values and carries does */
 		for (i = 0; i + 4 <= e->bytes; i += 4) {
-			int32_t v = (int32_t)((k + 1) * 2654435761u + (uint32_t)i * 40503u) % 100000 - 50000;
+			int32_t v =
+				(int32_t)((k + 1) * 2654435761u + (uint32_t)i * 40503u) % 100000 -
+				50000;
 			memcpy(in[k] + i, &v, 4);
 		}
 	}
@@ -1048,7 +1062,8 @@ static int run_example(int port, const char *name)
 		CHECK(st == AMDP_ST_DONE, "%s PERF: status %u", e->name, st);
 		for (i = 0; i + 4 <= e->bytes; i += 4)
 			CHECK(rd_i32(out2[0] + i) == (int32_t)((uint32_t)rd_i32(in[0] + i) * 4u),
-			      "%s PERF: byte %llu is not 4x the input", e->name, (unsigned long long)i);
+			      "%s PERF: byte %llu is not 4x the input", e->name,
+			      (unsigned long long)i);
 	} else {
 		st = example_txn(&c, e, depth, e->amd_mode, id++, in, out2);
 		CHECK(st == AMDP_ST_DONE, "%s PERF: status %u", e->name, st);
@@ -1061,13 +1076,14 @@ static int run_example(int port, const char *name)
 	}
 	wait_graph(&c, NULL);
 	if (e->op == 1)
-		printf("amd_client: %s PERF: the FUNC output doubled again (4x the input)\n", e->name);
+		printf("amd_client: %s PERF: the FUNC output doubled again (4x the input)\n",
+		       e->name);
 	else if (e->bytes <= cap)
 		printf("amd_client: %s PERF: every RX byte right\n", e->name);
 	else if (e->bytes >= 2 * cap)
 		printf("amd_client: %s PERF: DONE (%llu bytes a channel, several URAMs: not "
-		       "compared, AMD's isResultValid is false)\n", e->name,
-		       (unsigned long long)e->bytes);
+		       "compared, AMD's isResultValid is false)\n",
+		       e->name, (unsigned long long)e->bytes);
 	else
 		printf("amd_client: %s PERF: RX bytes %llu..%llu (the URAM's first pass) right\n",
 		       e->name, (unsigned long long)(e->bytes - cap), (unsigned long long)cap);
@@ -1088,9 +1104,10 @@ int main(int argc, char **argv)
 {
 	int port, rc;
 	if (argc < 3) {
-		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
-				"xclbin|zeros|idle|example "
-				"PORT [ARG]\n");
+		fprintf(stderr,
+			"usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
+			"xclbin|zeros|idle|example "
+			"PORT [ARG]\n");
 		return 2;
 	}
 	port = atoi(argv[2]);
@@ -1112,8 +1129,7 @@ int main(int argc, char **argv)
 		if (argc > a)
 			die("full: too many arguments");
 		rc = full(port, argv[3], dir);
-	}
-	else if (!strcmp(argv[1], "mismatch") && argc == 4)
+	} else if (!strcmp(argv[1], "mismatch") && argc == 4)
 		rc = mismatch(port, argv[3]);
 	else if (!strcmp(argv[1], "memory"))
 		rc = memory(port);

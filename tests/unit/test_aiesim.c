@@ -23,19 +23,16 @@
 #define PL_HZ 312500000u
 
 static char err[1024];
-static aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION, .board = "vck190",
-			      .channels = 36, .pl_clock_hz = PL_HZ, .err = err,
+static aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION,
+			      .board = "vck190",
+			      .channels = 36,
+			      .pl_clock_hz = PL_HZ,
+			      .err = err,
 			      .err_size = sizeof err};
 
-static const char *data_dir(void)
-{
-	return tu_src("tests/data/aiesim");
-}
+static const char *data_dir(void) { return tu_src("tests/data/aiesim"); }
 
-static int tparse(const char *s, uint64_t *ps)
-{
-	return aiesim_time_parse(s, strlen(s), ps);
-}
+static int tparse(const char *s, uint64_t *ps) { return aiesim_time_parse(s, strlen(s), ps); }
 
 static void test_time_parse(void)
 {
@@ -102,10 +99,7 @@ static int read_trace(const char *name, aiesim_type t, aiesim_trace *tr)
 	return aiesim_trace_read(tr, path);
 }
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
+static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 static void test_read_int16(void)
 {
@@ -114,10 +108,10 @@ static void test_read_int16(void)
 	CU_ASSERT_EQUAL_FATAL(read_trace("int16_ns.txt", AIESIM_INT16, &tr), 0);
 	CU_ASSERT_EQUAL(tr.len, 64);
 	CU_ASSERT_EQUAL(le16(tr.data), 1);
-	CU_ASSERT_EQUAL(le16(tr.data + 16), 0xffff);   /* -1 */
+	CU_ASSERT_EQUAL(le16(tr.data + 16), 0xffff); /* -1 */
 	CU_ASSERT_EQUAL(le16(tr.data + 24), 0x7fff);
-	CU_ASSERT_EQUAL(le16(tr.data + 26), 0x8000);   /* -32768 */
-	CU_ASSERT_EQUAL(le16(tr.data + 30), 0xffff);   /* 0xFFFF: the bit pattern */
+	CU_ASSERT_EQUAL(le16(tr.data + 26), 0x8000); /* -32768 */
+	CU_ASSERT_EQUAL(le16(tr.data + 30), 0xffff); /* 0xFFFF: the bit pattern */
 	CU_ASSERT_EQUAL(le16(tr.data + 62), 24);
 	CU_ASSERT_EQUAL_FATAL(tr.ntlast, 2);
 	CU_ASSERT_EQUAL(tr.tlast[0], 32);
@@ -238,8 +232,10 @@ static void test_model(void)
 	const uint8_t *ins[1] = {NULL};
 
 	/* windows at 100 ns and 1100 ns: 31 and 344 cycles (rounded) */
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_02_FROM_AIE\","
-		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\"}]}", data_dir());
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_02_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\"}]}",
+		 data_dir());
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
 	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "aiesim"), 0);
 	k = &m.kernels[0];
@@ -258,10 +254,12 @@ static void test_model(void)
 	m.destroy(m.ctx);
 
 	/* repeat false: beyond the trace is a model failure */
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"repeat\": false, \"inputs\": [{\"plio\":"
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"repeat\": false, \"inputs\": [{\"plio\":"
 		 " \"PLIO_03_TO_AIE\", \"window_bytes\": 64}], \"outputs\": [{\"plio\":"
 		 " \"PLIO_02_FROM_AIE\", \"file\": \"int16_ns.txt\", \"type\": \"int16\","
-		 " \"window_bytes\": 16}]}", data_dir());
+		 " \"window_bytes\": 16}]}",
+		 data_dir());
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
 	k = &m.kernels[0];
 	CU_ASSERT_EQUAL(k->num_inputs, 1);
@@ -282,17 +280,20 @@ static void test_fit_modes(void)
 	aieth_model m;
 
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"fit\": \"throughput\", \"outputs\":"
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"fit\": \"throughput\", \"outputs\":"
 		 " [{\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 32}]}",
 		 dir, slash + 1);
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
-	CU_ASSERT_PTR_NULL(m.iteration_timing); /* one cpi and latency */
+	CU_ASSERT_PTR_NULL(m.iteration_timing);                  /* one cpi and latency */
 	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 200); /* 640 ns */
 	CU_ASSERT_EQUAL(m.kernels[0].latency, 198);              /* 200 - 2 beats */
 	m.destroy(m.ctx);
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"fit\": \"latency\", \"input_time\": \"0.64 us\","
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"fit\": \"latency\", \"input_time\": \"0.64 us\","
 		 " \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"%s\","
-		 " \"window_bytes\": 32}]}", dir, slash + 1);
+		 " \"window_bytes\": 32}]}",
+		 dir, slash + 1);
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
 	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 200);
 	CU_ASSERT_EQUAL(m.kernels[0].latency, 600); /* 2560 ns = 800 cycles - cpi */
@@ -302,14 +303,18 @@ static void test_fit_modes(void)
 	f = tu_tmpfile("T 0 ns\n1 2 3 4\nT 320 ns\n1 2 3 4\nT 3200 ns\n1 2 3 4\n");
 	slash = strrchr(f, '/');
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"fit\": \"throughput\", \"max_jitter_cycles\":"
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"fit\": \"throughput\", \"max_jitter_cycles\":"
 		 " 10, \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\", \"file\": \"%s\","
-		 " \"window_bytes\": 16}]}", dir, slash + 1);
+		 " \"window_bytes\": 16}]}",
+		 dir, slash + 1);
 	expect_refused(p, "aiesim: params.max_jitter_cycles: window 1 (time stamp at line 3 of"
 			  " outputs[0]) is 900 cycles away");
 	/* fit "exact" (the default) places every window: the limit is moot */
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"max_jitter_cycles\": 10, \"outputs\": [{\"plio\":"
-		 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}", dir, slash + 1);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"max_jitter_cycles\": 10, \"outputs\": [{\"plio\":"
+		 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}",
+		 dir, slash + 1);
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
 	CU_ASSERT_PTR_NOT_NULL(m.iteration_timing);
 	m.destroy(m.ctx);
@@ -323,31 +328,48 @@ static void test_model_refused(void)
 	expect_refused("{\"dir\": \"/nonexistent/aiesim\", \"outputs\": [{\"plio\":"
 		       " \"PLIO_01_FROM_AIE\", \"file\": \"x.txt\"}]}",
 		       "aiesim: params.dir: \"/nonexistent/aiesim\": No such file or directory");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_TO_AIE\","
-		 " \"file\": \"int16_ns.txt\"}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_TO_AIE\","
+		 " \"file\": \"int16_ns.txt\"}]}",
+		 d);
 	expect_refused(p, "aiesim: params.outputs[0].plio: \"PLIO_01_TO_AIE\" is not an output");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_37_FROM_AIE\","
-		 " \"file\": \"int16_ns.txt\"}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_37_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\"}]}",
+		 d);
 	expect_refused(p, "is beyond the board, which has 36 channels");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"bad_range.txt\", \"type\": \"int8\"}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"bad_range.txt\", \"type\": \"int8\"}]}",
+		 d);
 	expect_refused(p, "bad_range.txt:3: not an in-range int8 value: \"300\"");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"bad_window.txt\"}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"bad_window.txt\"}]}",
+		 d);
 	expect_refused(p, "a window of 12 bytes (the whole file, no TLAST) is not a non-zero"
 			  " multiple of 16");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\", \"window_bytes\": 48}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\", \"window_bytes\": 48}]}",
+		 d);
 	expect_refused(p, "holds 64 bytes, not a whole number of 48-byte windows");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"cint16_ps.txt\", \"type\": \"cint16\", \"window_bytes\": 64}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"cint16_ps.txt\", \"type\": \"cint16\", \"window_bytes\": 64}]}",
+		 d);
 	expect_refused(p, "TLAST packet 0 ends at byte 32, not at the end of a 64-byte window");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"int16_ns.txt\", \"type\": \"int16\"}, {\"plio\": \"PLIO_02_FROM_AIE\","
-		 " \"file\": \"float_us.txt\", \"type\": \"float\"}]}", d);
+	snprintf(
+		p, sizeof p,
+		"{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		" \"file\": \"int16_ns.txt\", \"type\": \"int16\"}, {\"plio\": \"PLIO_02_FROM_AIE\","
+		" \"file\": \"float_us.txt\", \"type\": \"float\"}]}",
+		d);
 	expect_refused(p, "aiesim: params.outputs[1]: 1 windows, but outputs[0] has 2");
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"int16_ns.txt\", \"type\": \"int12\"}]}", d);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"int16_ns.txt\", \"type\": \"int12\"}]}",
+		 d);
 	expect_refused(p, "params.outputs[0].type: \"int12\" is not an element type");
 	expect_refused("{\"fit\": \"fast\"}", "params.fit: \"fast\" is not \"exact\",");
 	expect_refused("{\"input_time\": \"3 s\"}", "params.input_time: \"3 s\" is not a time");
@@ -417,7 +439,8 @@ static void run_engine(const aieth_model *m, uint64_t windows, uint64_t delay, u
 		r.rx = rx;
 		CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &d, 1, 1, e2, sizeof e2), 0);
 		pld_engine_graph_run(e, 0, PLD_FOREVER);
-		CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, a, 2, e2, sizeof e2), 0);
+		CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, a, 2, e2, sizeof e2),
+				      0);
 		CU_ASSERT_EQUAL_FATAL(pld_engine_run(e, &t, ref, 0, &r), 0);
 		CU_ASSERT_EQUAL(r.status, PLD_RUN_DONE);
 		if (ref && (rx[0].first != first[0] || rx[0].last != last[0])) {
@@ -460,8 +483,10 @@ static void test_exact_schedule(void)
 	aieth_model m;
 	int k;
 
-	snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
-		 " \"file\": \"%s\", \"window_bytes\": 32}]}", dir, file);
+	snprintf(p, sizeof p,
+		 "{\"dir\": \"%s\", \"outputs\": [{\"plio\": \"PLIO_01_FROM_AIE\","
+		 " \"file\": \"%s\", \"window_bytes\": 32}]}",
+		 dir, file);
 	CU_ASSERT_EQUAL_FATAL(create(p, &m), 0);
 	CU_ASSERT_EQUAL(aieth__model_validate(&m, &env, "aiesim"), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m.iteration_timing);
@@ -502,22 +527,16 @@ static void test_exact_schedule(void)
 		const char *f = tu_tmpfile("T 0 ns\n1 2 3 4\nT 3300000 us\n1 2 3 4\n");
 		const char *slash = strrchr(f, '/');
 		snprintf(dir, sizeof dir, "%.*s", (int)(slash - f), f);
-		snprintf(p, sizeof p, "{\"dir\": \"%s\", \"outputs\": [{\"plio\":"
-			 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}", dir,
-			 slash + 1);
+		snprintf(p, sizeof p,
+			 "{\"dir\": \"%s\", \"outputs\": [{\"plio\":"
+			 " \"PLIO_01_FROM_AIE\", \"file\": \"%s\", \"window_bytes\": 16}]}",
+			 dir, slash + 1);
 		expect_refused(p, "aiesim: window 1 (time stamp at line 3 of outputs[0]) comes more"
 				  " than 1e9 cycles after the one before");
 	}
 }
 
-TU_MAIN("aiesim",
-	{"time_parse", test_time_parse},
-	{"cycles", test_cycles},
-	{"fit", test_fit},
-	{"read_int16", test_read_int16},
-	{"read_types", test_read_types},
-	{"read_bad", test_read_bad},
-	{"model", test_model},
-	{"fit_modes", test_fit_modes},
-	{"model_refused", test_model_refused},
-	{"exact_schedule", test_exact_schedule})
+TU_MAIN("aiesim", {"time_parse", test_time_parse}, {"cycles", test_cycles}, {"fit", test_fit},
+	{"read_int16", test_read_int16}, {"read_types", test_read_types},
+	{"read_bad", test_read_bad}, {"model", test_model}, {"fit_modes", test_fit_modes},
+	{"model_refused", test_model_refused}, {"exact_schedule", test_exact_schedule})

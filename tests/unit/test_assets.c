@@ -14,12 +14,12 @@
 #include "tu.h"
 #include "util/error.h"
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		const char *m_ = aieth_error_message();                               \
-		if (!strstr(m_, (s)))                                                 \
+#define MSG_HAS(s)                                                                        \
+	do {                                                                              \
+		const char *m_ = aieth_error_message();                                   \
+		if (!strstr(m_, (s)))                                                     \
 			fprintf(stderr, "\n  message \"%s\"\n  lacks \"%s\"\n", m_, (s)); \
-		CU_ASSERT_PTR_NOT_NULL(strstr(m_, (s)));                              \
+		CU_ASSERT_PTR_NOT_NULL(strstr(m_, (s)));                                  \
 	} while (0)
 
 #define H1 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -27,9 +27,20 @@
 
 static void test_entry_names(void)
 {
-	static const char *const good[] = {"a", "a/b", "./a", "./", "dir/", "a/b/c.xsa", "..a", "a..", "a/..b", NULL};
-	static const char *const bad[] = {"", "/etc/passwd", "..", "../a", "a/../b", "a/..", "./../a", "a/./b",
-					  "a/\x01", ".aieth-manifest.json", "./.aieth-manifest.json", NULL};
+	static const char *const good[] = {"a",         "a/b", "./a", "./",    "dir/",
+					   "a/b/c.xsa", "..a", "a..", "a/..b", NULL};
+	static const char *const bad[] = {"",
+					  "/etc/passwd",
+					  "..",
+					  "../a",
+					  "a/../b",
+					  "a/..",
+					  "./../a",
+					  "a/./b",
+					  "a/\x01",
+					  ".aieth-manifest.json",
+					  "./.aieth-manifest.json",
+					  NULL};
 	int i;
 	char longname[ASX_NAME_MAX + 2];
 	for (i = 0; good[i]; i++) {
@@ -71,7 +82,8 @@ static void test_file_names(void)
 	CU_ASSERT_EQUAL(asx_file_name_check(".hidden"), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(asx_file_name_check("a/b"), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(asx_file_name_check("a b"), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(asx_url_file_name("https://h.example/x/y.tar.gz?token=1#f", f, sizeof f), 0);
+	CU_ASSERT_EQUAL(asx_url_file_name("https://h.example/x/y.tar.gz?token=1#f", f, sizeof f),
+			0);
 	CU_ASSERT_STRING_EQUAL(f, "y.tar.gz");
 	CU_ASSERT_EQUAL(asx_url_file_name("http://127.0.0.1:80/a.zip", f, sizeof f), 0);
 	CU_ASSERT_STRING_EQUAL(f, "a.zip");
@@ -86,19 +98,21 @@ static void test_file_names(void)
 static void test_sha256_text(void)
 {
 	char h[65];
-	CU_ASSERT_EQUAL(asx_sha256_norm("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef", h, "x"), 0);
+	CU_ASSERT_EQUAL(
+		asx_sha256_norm("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
+				h, "x"),
+		0);
 	CU_ASSERT_STRING_EQUAL(h, H1);
 	CU_ASSERT_EQUAL(asx_sha256_norm(H1 "0", h, "--sha256"), AIETH_EINVAL);
 	MSG_HAS("--sha256");
 	CU_ASSERT_EQUAL(asx_sha256_norm("abc", h, "x"), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(asx_sha256_norm("g123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", h, "x"),
-			AIETH_EINVAL);
+	CU_ASSERT_EQUAL(
+		asx_sha256_norm("g123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+				h, "x"),
+		AIETH_EINVAL);
 }
 
-static int lock_text(const char *t, asx_lock *l)
-{
-	return asx_lock_parse("lock", t, strlen(t), l);
-}
+static int lock_text(const char *t, asx_lock *l) { return asx_lock_parse("lock", t, strlen(t), l); }
 
 static void test_lock_parse(void)
 {
@@ -107,11 +121,12 @@ static void test_lock_parse(void)
 	CU_ASSERT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {}}", &l), 0);
 	CU_ASSERT_EQUAL(l.n, 0);
 	asx_lock_free(&l);
-	CU_ASSERT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {\"a.tar.gz\": {\"sha256\": \"" H1
-				  "\", \"url\": \"https://x/a.tar.gz\", \"release\": \"r\"},"
-				  " \"b.zip\": {\"sha256\": \"" H2 "\"}}}",
-				  &l),
-			0);
+	CU_ASSERT_EQUAL(
+		lock_text("{\"lock_version\": 1, \"files\": {\"a.tar.gz\": {\"sha256\": \"" H1
+			  "\", \"url\": \"https://x/a.tar.gz\", \"release\": \"r\"},"
+			  " \"b.zip\": {\"sha256\": \"" H2 "\"}}}",
+			  &l),
+		0);
 	CU_ASSERT_EQUAL(l.n, 2);
 	e = asx_lock_find(&l, "b.zip");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -122,10 +137,17 @@ static void test_lock_parse(void)
 	/* every rule broken is an error, never an empty lock */
 	CU_ASSERT_EQUAL(lock_text("{\"lock_version\": 2, \"files\": {}}", &l), AIETH_EINVAL);
 	CU_ASSERT_NOT_EQUAL(lock_text("{\"files\": {}}", &l), 0);
-	CU_ASSERT_NOT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {\"a\": {\"sha256\": \"12\"}}}", &l), 0);
+	CU_ASSERT_NOT_EQUAL(
+		lock_text("{\"lock_version\": 1, \"files\": {\"a\": {\"sha256\": \"12\"}}}", &l),
+		0);
 	MSG_HAS("64 hex digits");
-	CU_ASSERT_NOT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {\"../a\": {\"sha256\": \"" H1 "\"}}}", &l), 0);
-	CU_ASSERT_NOT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {\"a\": {\"sha256\": \"" H1 "\", \"x\": 1}}}", &l),
+	CU_ASSERT_NOT_EQUAL(
+		lock_text("{\"lock_version\": 1, \"files\": {\"../a\": {\"sha256\": \"" H1 "\"}}}",
+			  &l),
+		0);
+	CU_ASSERT_NOT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {\"a\": {\"sha256\": \"" H1
+				      "\", \"x\": 1}}}",
+				      &l),
 			    0);
 	CU_ASSERT_NOT_EQUAL(lock_text("{\"lock_version\": 1, \"files\": {\"a\": {\"sha256\": \"" H1
 				      "\"}, \"a\": {\"sha256\": \"" H1 "\"}}}",
@@ -145,10 +167,14 @@ static void test_lock_roundtrip_and_rule(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/assets.lock.json", dir);
 	/* no hash known: would be recorded (check only writes nothing) */
-	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "a.tgz", H1, NULL, "", "http://h/a.tgz", "r1", 1, &rec), 0);
+	CU_ASSERT_EQUAL(
+		asx_verify_and_lock(path, "a.tgz", H1, NULL, "", "http://h/a.tgz", "r1", 1, &rec),
+		0);
 	CU_ASSERT_EQUAL(rec, 1);
 	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
-	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "a.tgz", H1, NULL, "", "http://h/a.tgz", "r1", 0, &rec), 0);
+	CU_ASSERT_EQUAL(
+		asx_verify_and_lock(path, "a.tgz", H1, NULL, "", "http://h/a.tgz", "r1", 0, &rec),
+		0);
 	CU_ASSERT_EQUAL(rec, 1);
 	CU_ASSERT_EQUAL(asx_lock_load(path, &l), 0);
 	CU_ASSERT_EQUAL_FATAL(l.n, 1);
@@ -156,13 +182,15 @@ static void test_lock_roundtrip_and_rule(void)
 	CU_ASSERT_STRING_EQUAL(l.e[0].release, "r1");
 	asx_lock_free(&l);
 	/* enforced from then on */
-	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "a.tgz", H2, NULL, "", "", "", 0, &rec), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "a.tgz", H2, NULL, "", "", "", 0, &rec),
+			AIETH_EINVAL);
 	MSG_HAS("expected " H1 " (recorded in");
 	MSG_HAS("found " H2);
 	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "a.tgz", H1, NULL, "", "", "", 0, &rec), 0);
 	CU_ASSERT_EQUAL(rec, 0);
 	/* an expected hash: checked first, and then kept in the lock (not "recorded") */
-	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "b.tgz", H1, H2, "--sha256", "", "", 0, &rec), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "b.tgz", H1, H2, "--sha256", "", "", 0, &rec),
+			AIETH_EINVAL);
 	MSG_HAS("expected " H2 " (--sha256), found " H1);
 	CU_ASSERT_EQUAL(asx_verify_and_lock(path, "b.tgz", H2, H2, "--sha256", "", "", 0, &rec), 0);
 	CU_ASSERT_EQUAL(rec, 0);
@@ -175,10 +203,13 @@ static void test_lock_roundtrip_and_rule(void)
 
 static void test_cfg(void)
 {
-	static const char t[] = "{\"releases\": {"
-				"\"r1\": {\"url\": \"https://h/x/a.tar.gz\", \"file\": \"a.tar.gz\", \"sha256\": null},"
-				"\"r2\": {\"url\": \"https://h/b.tar.gz\", \"file\": \"b.tar.gz\", \"sha256\": \"" H1 "\"}}}";
-	static const char nosha[] = "{\"releases\": {\"r\": {\"url\": \"https://h/a\", \"file\": \"a\"}}}";
+	static const char t[] =
+		"{\"releases\": {"
+		"\"r1\": {\"url\": \"https://h/x/a.tar.gz\", \"file\": \"a.tar.gz\", \"sha256\": null},"
+		"\"r2\": {\"url\": \"https://h/b.tar.gz\", \"file\": \"b.tar.gz\", \"sha256\": \"" H1
+		"\"}}}";
+	static const char nosha[] =
+		"{\"releases\": {\"r\": {\"url\": \"https://h/a\", \"file\": \"a\"}}}";
 	asx_release r;
 	CU_ASSERT_EQUAL(asx_cfg_parse("cfg", t, strlen(t), "r1", NULL, &r), 0);
 	CU_ASSERT_STRING_EQUAL(r.file, "a.tar.gz");
@@ -201,8 +232,9 @@ static void test_cfg(void)
 
 static void test_manifest(void)
 {
-	static const char t[] = "{\"manifest_version\": 1, \"release\": \"r\", \"archive\": \"a.tgz\", \"sha256\": \"" H1
-				"\", \"files\": 3, \"bytes\": 10}";
+	static const char t[] =
+		"{\"manifest_version\": 1, \"release\": \"r\", \"archive\": \"a.tgz\", \"sha256\": \"" H1
+		"\", \"files\": 3, \"bytes\": 10}";
 	asx_manifest m;
 	CU_ASSERT_EQUAL(asx_manifest_parse("m", t, strlen(t), &m), 0);
 	CU_ASSERT_EQUAL(m.files, 3);
@@ -210,6 +242,31 @@ static void test_manifest(void)
 	CU_ASSERT_NOT_EQUAL(asx_manifest_parse("m", "{\"manifest_version\": 1}", 23, &m), 0);
 }
 
-TU_MAIN("assets", {"entry names", test_entry_names}, {"link targets", test_link_targets},
-	{"file names", test_file_names}, {"sha256 text", test_sha256_text}, {"lock parse", test_lock_parse},
-	{"lock rule", test_lock_roundtrip_and_rule}, {"cfg/assets.json", test_cfg}, {"manifest", test_manifest})
+/* The fetch and unpack options are versioned: refused before any file is
+ * looked at. */
+static void test_opts_version(void)
+{
+	aieth_assets_fetch_opts f = AIETH_ASSETS_FETCH_OPTS_INIT;
+	aieth_assets_unpack_opts u = AIETH_ASSETS_UNPACK_OPTS_INIT;
+	aieth_assets_result r;
+	TU_OPTS_INIT(aieth_assets_fetch_opts, AIETH_ASSETS_FETCH_OPTS_INIT,
+		     aieth_assets_fetch_opts_init, AIETH_ASSETS_FETCH_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_assets_unpack_opts, AIETH_ASSETS_UNPACK_OPTS_INIT,
+		     aieth_assets_unpack_opts_init, AIETH_ASSETS_UNPACK_OPTS_VERSION);
+	/* a folder nobody can create, root included: nothing may be written */
+	f.dest = u.dest = "/dev/null/aieth-assets";
+	TU_OPTS_REFUSED(aieth_assets_fetch(&f, &r), f.version, "aieth_assets_fetch_opts",
+			"AIETH_ASSETS_FETCH_OPTS_INIT or aieth_assets_fetch_opts_init",
+			AIETH_ASSETS_FETCH_OPTS_VERSION);
+	TU_OPTS_REFUSED(aieth_assets_unpack(&u, &r), u.version, "aieth_assets_unpack_opts",
+			"AIETH_ASSETS_UNPACK_OPTS_INIT or aieth_assets_unpack_opts_init",
+			AIETH_ASSETS_UNPACK_OPTS_VERSION);
+	CU_ASSERT_EQUAL(aieth_assets_fetch(NULL, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_assets_unpack(&u, NULL), AIETH_EINVAL);
+}
+
+TU_MAIN("assets", {"options version", test_opts_version}, {"entry names", test_entry_names},
+	{"link targets", test_link_targets}, {"file names", test_file_names},
+	{"sha256 text", test_sha256_text}, {"lock parse", test_lock_parse},
+	{"lock rule", test_lock_roundtrip_and_rule}, {"cfg/assets.json", test_cfg},
+	{"manifest", test_manifest})

@@ -11,12 +11,12 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
 static char *slurp(const char *rel)
@@ -252,14 +252,15 @@ static void test_board_malformed(void)
 	bad_board("\"channels\": 36,", "\"channels\": 36,,", AIETH_EPARSE, "x.json:8:18:");
 	bad_board("\"channels\": 36,", "\"channels\": 36, \"channels\": 16,", AIETH_EPARSE,
 		  "x.json:8:19: channels: duplicate key (first defined at 8:3)");
-	bad_board("\"burst_words\": 16,", "\"burst_words\": 16, \"burst_words\": 8,",
-		  AIETH_EPARSE, "func_memory.burst_words: duplicate key");
+	bad_board("\"burst_words\": 16,", "\"burst_words\": 16, \"burst_words\": 8,", AIETH_EPARSE,
+		  "func_memory.burst_words: duplicate key");
 }
 
 static void test_board_schema_errors(void)
 {
-	bad_board("\"channels\"", "\"chanels\"", AIETH_EPARSE,
-		  "x.json: key \"chanels\" is not allowed here (allowed: schema, name, description");
+	bad_board(
+		"\"channels\"", "\"chanels\"", AIETH_EPARSE,
+		"x.json: key \"chanels\" is not allowed here (allowed: schema, name, description");
 	bad_board("\"max_outstanding\": 16", "\"max_outstanding\": 16, \"extra\": 1", AIETH_EPARSE,
 		  "x.json: func_memory: key \"extra\" is not allowed here");
 	bad_board("\"channels\": 36", "\"channels\": \"36\"", AIETH_EPARSE,
@@ -283,8 +284,9 @@ static void test_board_range_errors(void)
 	bad_board("\"channels\": 36", "\"channels\": 37", AIETH_EINVAL,
 		  "value 37 is out of range (1..36): PLIO names have two digits");
 	bad_board("\"channels\": 36", "\"channels\": -1", AIETH_EINVAL, "value -1 is out of range");
-	bad_board("\"aieth-board/1\"", "\"aieth-board/2\"", AIETH_EINVAL,
-		  "x.json: schema: value \"aieth-board/2\" is not supported (expected \"aieth-board/1\")");
+	bad_board(
+		"\"aieth-board/1\"", "\"aieth-board/2\"", AIETH_EINVAL,
+		"x.json: schema: value \"aieth-board/2\" is not supported (expected \"aieth-board/1\")");
 	bad_board("\"name\": \"vck190\"", "\"name\": \"VCK-190\"", AIETH_EINVAL,
 		  "x.json: name: value \"VCK-190\" is not a board name");
 	bad_board("\"pl_kernel\": \"vck190_test_harness\"", "\"pl_kernel\": \"1x\"", AIETH_EINVAL,
@@ -293,8 +295,9 @@ static void test_board_range_errors(void)
 		  "x.json: uram_depth_words: value 3000 is not a power of two");
 	bad_board("\"uram_depth_words\": 4096", "\"uram_depth_words\": 2097152", AIETH_EINVAL,
 		  "uram_depth_words: value 2097152 is out of range (1..1048576)");
-	bad_board("\"stream_width_bits\": 128", "\"stream_width_bits\": 64", AIETH_EINVAL,
-		  "stream_width_bits: value 64 is not supported: the PL DMA engine protocol is 128-bit");
+	bad_board(
+		"\"stream_width_bits\": 128", "\"stream_width_bits\": 64", AIETH_EINVAL,
+		"stream_width_bits: value 64 is not supported: the PL DMA engine protocol is 128-bit");
 	bad_board("\"memory_width_bits\": 128", "\"memory_width_bits\": 256", AIETH_EINVAL,
 		  "memory_width_bits: value 256 is not supported");
 	bad_board("\"pl_clock_hz\": 312500000", "\"pl_clock_hz\": 0", AIETH_EINVAL,
@@ -403,7 +406,8 @@ static void test_board_file_errors(void)
 	{
 		size_t i;
 		for (i = 0; i < (1u << 20); i += 64)
-			fputs("                                                               \n", f);
+			fputs("                                                               \n",
+			      f);
 		fputs(t, f);
 	}
 	fclose(f);
@@ -455,10 +459,11 @@ static char *render(const centry *e, size_t n)
 	for (i = 0; i < n; i++) {
 		if (e[i].skip)
 			continue;
-		o += (size_t)snprintf(t + o, cap - o,
-				      "%s  \"%s\": {\"shim\": {\"column\": %ld, \"channel\": %ld}%s%s}",
-				      o > 30 ? ",\n" : "", e[i].name, e[i].col, e[i].ch,
-				      e[i].extra ? ", " : "", e[i].extra ? e[i].extra : "");
+		o += (size_t)snprintf(
+			t + o, cap - o,
+			"%s  \"%s\": {\"shim\": {\"column\": %ld, \"channel\": %ld}%s%s}",
+			o > 30 ? ",\n" : "", e[i].name, e[i].col, e[i].ch, e[i].extra ? ", " : "",
+			e[i].extra ? e[i].extra : "");
 	}
 	snprintf(t + o, cap - o, "\n}}\n");
 	return t;
@@ -506,8 +511,10 @@ static void test_constraints_ok(void)
 	CU_ASSERT_EQUAL(cons(vek280, e, n, to, from), 0);
 	CU_ASSERT(from[15].shim_column == 27);
 	/* The shipped files, through the public checker. */
-	CU_ASSERT_EQUAL(aieth_constraints_check_file(vck190, tu_src("cfg/vck190_aie_constraints.json")), 0);
-	CU_ASSERT_EQUAL(aieth_constraints_check_file(vek280, tu_src("cfg/vek385_aie_constraints.json")), 0);
+	CU_ASSERT_EQUAL(
+		aieth_constraints_check_file(vck190, tu_src("cfg/vck190_aie_constraints.json")), 0);
+	CU_ASSERT_EQUAL(
+		aieth_constraints_check_file(vek280, tu_src("cfg/vek385_aie_constraints.json")), 0);
 }
 
 static void test_constraints_missing(void)
@@ -526,8 +533,9 @@ static void test_constraints_missing(void)
 	CU_ASSERT_EQUAL(cons(vck190, e, 0, NULL, NULL), AIETH_EINVAL);
 	MSG_HAS("72 PLIOs of board vck190 are missing: PLIO_01_TO_AIE, PLIO_02_TO_AIE");
 	MSG_HAS("and 60 more");
-	CU_ASSERT_EQUAL(aieth_constraints_check_file(vck190, tu_src("cfg/vek280_aie_constraints.json")),
-			AIETH_EINVAL);
+	CU_ASSERT_EQUAL(
+		aieth_constraints_check_file(vck190, tu_src("cfg/vek280_aie_constraints.json")),
+		AIETH_EINVAL);
 	MSG_HAS("40 PLIOs of board vck190 are missing: PLIO_17_TO_AIE");
 	CU_ASSERT_EQUAL(aieth_constraints_check_file(vck190, "/nonexistent/c.json"), AIETH_EIO);
 	MSG_HAS("/nonexistent/c.json: cannot open");
@@ -552,8 +560,9 @@ static void test_constraints_duplicate_shim(void)
 	{
 		char *t = render(e, n), *t2;
 		t2 = subst(t, "\"PLIO_02_TO_AIE\"", "\"PLIO_01_TO_AIE\"");
-		CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
-				AIETH_EPARSE);
+		CU_ASSERT_EQUAL(
+			aieth__constraints_parse(vek280, "c.json", t2, strlen(t2), NULL, NULL),
+			AIETH_EPARSE);
 		MSG_HAS("c.json:3:3: NodeConstraints.PLIO_01_TO_AIE: duplicate key (first defined at 2:3)");
 		free(t2);
 		free(t);
@@ -584,8 +593,9 @@ static void test_constraints_bad_names(void)
 	CU_ASSERT_EQUAL(cons(vek280, e, n, NULL, NULL), AIETH_EINVAL);
 	MSG_HAS("c.json: NodeConstraints.PLIO_17_FROM_AIE: PLIO 17 is beyond board vek280, which has "
 		"16 channels per direction (PLIO_01..PLIO_16)");
-	CU_ASSERT_EQUAL(aieth_constraints_check_file(vek280, tu_src("cfg/vck190_aie_constraints.json")),
-			AIETH_EINVAL);
+	CU_ASSERT_EQUAL(
+		aieth_constraints_check_file(vek280, tu_src("cfg/vck190_aie_constraints.json")),
+		AIETH_EINVAL);
 	MSG_HAS("PLIO_17_TO_AIE: PLIO 17 is beyond board vek280");
 }
 
@@ -657,10 +667,12 @@ static void test_constraints_schema(void)
 			AIETH_EPARSE);
 	MSG_HAS("c.json:34:");
 	free(t2);
-	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", "[]", 2, NULL, NULL), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__constraints_parse(vek280, "c.json", "[]", 2, NULL, NULL),
+			AIETH_EPARSE);
 	MSG_HAS("c.json: expected an object, got an array");
 	free(t);
-	CU_ASSERT_EQUAL(aieth__constraints_parse(NULL, "c.json", "{}", 2, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__constraints_parse(NULL, "c.json", "{}", 2, NULL, NULL),
+			AIETH_EINVAL);
 }
 
 /* ------------------------------------------------------ system.cfg */
@@ -676,7 +688,8 @@ static void test_system_cfg(void)
 		unsigned char seen[2][36];
 		CU_ASSERT_EQUAL_FATAL(aieth_board_load(&b, facts[i].name, data_dir()), 0);
 		in = aieth_board_get_info(b);
-		CU_ASSERT_EQUAL_FATAL(aieth__read_file(in->system_cfg_path, 1u << 20, &text, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__read_file(in->system_cfg_path, 1u << 20, &text, NULL),
+				      0);
 		memset(seen, 0, sizeof seen);
 		snprintf(nk, sizeof nk, "nk=%s:1:%s", in->pl_kernel, in->pl_kernel);
 		CU_ASSERT_PTR_NOT_NULL(strstr(text, "[connectivity]\n"));
@@ -691,15 +704,19 @@ static void test_system_cfg(void)
 			snprintf(want, sizeof want, "stream_connect=%s.to_aie_strm", in->pl_kernel);
 			if (strncmp(line, want, strlen(want)) == 0 &&
 			    sscanf(line + strlen(want), "%u:ai_engine_0.%63s", &k, plio) == 2) {
-				CU_ASSERT_EQUAL_FATAL(aieth_board_plio_at(b, AIETH_DIR_TO_AIE, k, &p), 0);
+				CU_ASSERT_EQUAL_FATAL(
+					aieth_board_plio_at(b, AIETH_DIR_TO_AIE, k, &p), 0);
 				CU_ASSERT_STRING_EQUAL(plio, p.name);
 				CU_ASSERT_FALSE(seen[0][k]);
 				seen[0][k] = 1;
 				n_to++;
-			} else if (sscanf(line, "stream_connect=ai_engine_0.%63[^:]:%63[^.].from_aie_strm%u",
-					  plio, kern, &k) == 3) {
+			} else if (
+				sscanf(line,
+				       "stream_connect=ai_engine_0.%63[^:]:%63[^.].from_aie_strm%u",
+				       plio, kern, &k) == 3) {
 				CU_ASSERT_STRING_EQUAL(kern, in->pl_kernel);
-				CU_ASSERT_EQUAL_FATAL(aieth_board_plio_at(b, AIETH_DIR_FROM_AIE, k, &p), 0);
+				CU_ASSERT_EQUAL_FATAL(
+					aieth_board_plio_at(b, AIETH_DIR_FROM_AIE, k, &p), 0);
 				CU_ASSERT_STRING_EQUAL(plio, p.name);
 				CU_ASSERT_FALSE(seen[1][k]);
 				seen[1][k] = 1;
@@ -725,14 +742,12 @@ static void test_cleanup(void)
 	vck190 = vek280 = NULL;
 }
 
-TU_MAIN("board",
-	{"the three boards load with their facts", test_boards_load},
+TU_MAIN("board", {"the three boards load with their facts", test_boards_load},
 	{"load by path and explicit data dir", test_board_load_by_path},
 	{"lookups name <-> index <-> shim", test_lookups},
 	{"vck190 pairs and lookup errors", test_lookup_vck190_pairs},
 	{"vek280 rejects PLIO_17", test_vek280_rejects_17},
-	{"board text parses", test_board_parse_ok},
-	{"malformed board JSON", test_board_malformed},
+	{"board text parses", test_board_parse_ok}, {"malformed board JSON", test_board_malformed},
 	{"board schema errors", test_board_schema_errors},
 	{"board range errors", test_board_range_errors},
 	{"aie_columns is optional", test_board_optional_columns},
@@ -744,5 +759,4 @@ TU_MAIN("board",
 	{"constraints: bad names", test_constraints_bad_names},
 	{"constraints: channel and column ranges", test_constraints_ranges},
 	{"constraints: schema", test_constraints_schema},
-	{"system.cfg matches the constraints", test_system_cfg},
-	{"cleanup", test_cleanup})
+	{"system.cfg matches the constraints", test_system_cfg}, {"cleanup", test_cleanup})

@@ -16,14 +16,14 @@
 #include "runner/calibrate_impl.h"
 #include "runner/calibrate_internal.h"
 #include "tu.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 
 typedef struct {
 	int64_t target[CAL_MAX_PARAMS];
 	size_t n;
 	unsigned calls, stop_at;
-	int64_t wall;  /* x[0] above it cannot be evaluated (0: none) */
+	int64_t wall; /* x[0] above it cannot be evaluated (0: none) */
 } obj;
 
 static double sum_abs(void *ctx, const int64_t *x, int *stop)
@@ -184,10 +184,11 @@ static void t_api_states(void)
 	aieth_calib_free(NULL);
 }
 
-
 #define PFX "[2026-01-01 12:00:00] [INFO] "
-#define TX1 "PLIO_1_TO_AIE send the first data at cycle[0], ends at cycle[2048], and the throughputs is 2384.19 MBps."
-#define RX2 "PLIO_2_FROM_AIE received the first data at cycle[40], ends at cycle[2090], and the throughputs is 2381.86 MBps."
+#define TX1 \
+	"PLIO_1_TO_AIE send the first data at cycle[0], ends at cycle[2048], and the throughputs is 2384.19 MBps."
+#define RX2 \
+	"PLIO_2_FROM_AIE received the first data at cycle[40], ends at cycle[2090], and the throughputs is 2381.86 MBps."
 
 static int parse(const char *text, amd_log *l)
 {
@@ -209,17 +210,17 @@ static void t_log_parse(void)
 	amd_log l;
 	/* AMD's logger lines with their empty line, the program's own output
 	 * around them, CRLF, a bare message, a warning. */
-	const char *text = "bench starts\n" PFX TX1 "\n\n" PFX RX2 "\r\n\r\n"
-			   "The delay between A and B is 40 clock cycles.\n"
-			   TX1 "\n"
-			   "[2026-01-01 12:00:01] [WARNING] The performance information of this "
-			   "transaction is not available due to timeout.\n"
-			   "The performance information of this transaction is not available due "
-			   "to the transaction is not finished yet.\n"
-			   "PLIO_36_FROM_AIE received the first data at cycle[5], ends at cycle[5], "
-			   "and the throughputs is inf MBps.\n"
-			   PFX "PLIO_3_TO_AIE send the first data at cycle[18446744073709551615], ends "
-			   "at cycle[18446744073709551615], and the throughputs is 1.52588e+06 MBps.";
+	const char *text =
+		"bench starts\n" PFX TX1 "\n\n" PFX RX2 "\r\n\r\n"
+		"The delay between A and B is 40 clock cycles.\n" TX1 "\n"
+		"[2026-01-01 12:00:01] [WARNING] The performance information of this "
+		"transaction is not available due to timeout.\n"
+		"The performance information of this transaction is not available due "
+		"to the transaction is not finished yet.\n"
+		"PLIO_36_FROM_AIE received the first data at cycle[5], ends at cycle[5], "
+		"and the throughputs is inf MBps.\n" PFX
+		"PLIO_3_TO_AIE send the first data at cycle[18446744073709551615], ends "
+		"at cycle[18446744073709551615], and the throughputs is 1.52588e+06 MBps.";
 	CU_ASSERT_EQUAL_FATAL(parse(text, &l), AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(l.n, 7);
 	CU_ASSERT_EQUAL(l.lines, 11);
@@ -245,26 +246,34 @@ static void t_log_refused(void)
 {
 	CU_ASSERT(refused("", "neither a report.json"));
 	CU_ASSERT(refused("hello\nworld\n", "no line like"));
-	CU_ASSERT(refused("x\n" TX1 "\n" "PLIO_01_TO_AIE send the first data at cycle[0], ends "
+	CU_ASSERT(refused("x\n" TX1 "\n"
+			  "PLIO_01_TO_AIE send the first data at cycle[0], ends "
 			  "at cycle[2048], and the throughputs is 2384.19 MBps.\n",
 			  "b.log:3: channel number with a leading zero"));
 	CU_ASSERT(refused(PFX "PLIO_1_TO_AIE sent the first data at cycle[0], ends at cycle[9], "
-			  "and the throughputs is 1 MBps.", "b.log:1: expected AMD's printPerf"));
+			      "and the throughputs is 1 MBps.",
+			  "b.log:1: expected AMD's printPerf"));
 	CU_ASSERT(refused("PLIO_1_TO_AIE send the first data at cycle[-1], ends at cycle[9], "
-			  "and the throughputs is 1 MBps.", "b.log:1: the first cycle"));
+			  "and the throughputs is 1 MBps.",
+			  "b.log:1: the first cycle"));
 	CU_ASSERT(refused("PLIO_1_TO_AIE send the first data at cycle[0], ends at "
 			  "cycle[18446744073709551616], and the throughputs is 1 MBps.",
 			  "b.log:1: the last cycle"));
 	CU_ASSERT(refused("PLIO_1_TO_AIE send the first data at cycle[0], ends at cycle[9], "
-			  "and the throughputs is nan MBps.", "the throughput"));
+			  "and the throughputs is nan MBps.",
+			  "the throughput"));
 	CU_ASSERT(refused("PLIO_1_TO_AIE send the first data at cycle[0], ends at cycle[9], "
-			  "and the throughputs is 1.5e MBps.", "the throughput"));
+			  "and the throughputs is 1.5e MBps.",
+			  "the throughput"));
 	CU_ASSERT(refused("PLIO_1_TO_AIE send the first data at cycle[0], ends at cycle[9], "
-			  "and the throughputs is 1.5 MiBps.", "expected AMD's"));
+			  "and the throughputs is 1.5 MiBps.",
+			  "expected AMD's"));
 	CU_ASSERT(refused("PLIO_1_TO_AIE send the first data at cycle[0], ends at cycle[9], "
-			  "and the throughputs is 1.5 MBps. extra", "text after"));
+			  "and the throughputs is 1.5 MBps. extra",
+			  "text after"));
 	CU_ASSERT(refused("PLIO_1000_TO_AIE send the first data at cycle[0], ends at cycle[9], "
-			  "and the throughputs is 1 MBps.", "channel number above 999"));
+			  "and the throughputs is 1 MBps.",
+			  "channel number above 999"));
 	CU_ASSERT(refused("PLIO_x_TO_AIE send the first data at cycle[0]", "no channel number"));
 	{
 		static const char nul[] = "a\nb\n\0" TX1;
@@ -303,7 +312,8 @@ static struct json_object *etest(const char *const *txns, size_t n)
 		struct json_object *x = json_object_new_object(), *chs = json_object_new_array();
 		char buf[400], *tok, *save = NULL;
 		snprintf(buf, sizeof buf, "%s", txns[i]);
-		json_object_object_add(x, "name", json_object_new_string(strtok_r(buf, ":", &save)));
+		json_object_object_add(x, "name",
+				       json_object_new_string(strtok_r(buf, ":", &save)));
 		json_object_object_add(x, "mode", json_object_new_string("func"));
 		json_object_object_add(x, "channels", chs);
 		while ((tok = strtok_r(NULL, ",", &save))) {
@@ -345,10 +355,13 @@ static int match_refused(const char *text, struct json_object *et, const char *w
 }
 
 /* 4096 bytes over 2048 cycles: 4096 * 312.5e6 / 2048 / 2^20 = 596.046 */
-#define L_TX1 "PLIO_1_TO_AIE send the first data at cycle[1], ends at cycle[2049], and the throughputs is 596.046 MBps.\n\n"
-#define L_RX1 "PLIO_1_FROM_AIE received the first data at cycle[60], ends at cycle[2108], and the throughputs is 596.046 MBps.\n\n"
+#define L_TX1 \
+	"PLIO_1_TO_AIE send the first data at cycle[1], ends at cycle[2049], and the throughputs is 596.046 MBps.\n\n"
+#define L_RX1 \
+	"PLIO_1_FROM_AIE received the first data at cycle[60], ends at cycle[2108], and the throughputs is 596.046 MBps.\n\n"
 /* 8192 bytes x 2 over 4000 cycles: 1220.7 */
-#define L_TX2 "PLIO_2_TO_AIE send the first data at cycle[0], ends at cycle[4000], and the throughputs is 1220.7 MBps.\n\n"
+#define L_TX2 \
+	"PLIO_2_TO_AIE send the first data at cycle[0], ends at cycle[4000], and the throughputs is 1220.7 MBps.\n\n"
 
 static void t_log_match(void)
 {
@@ -358,72 +371,88 @@ static void t_log_match(void)
 	struct json_object *et = etest(two, 2), *bt = NULL, *c;
 	/* RX printed after TX, the description's order differs: matched by
 	 * channel, written in the description's order. */
-	CU_ASSERT_EQUAL_FATAL(match("out\n" PFX L_TX1 PFX L_TX2 PFX L_RX1 "between\n" PFX L_TX2,
-				    et, &bt), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		match("out\n" PFX L_TX1 PFX L_TX2 PFX L_RX1 "between\n" PFX L_TX2, et, &bt),
+		AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(rj_gets(bt, "name"), "t");
 	CU_ASSERT_STRING_EQUAL(rj_gets(bt, "status"), "pass");
 	c = rj_get(json_object_array_get_idx(rj_get(bt, "transactions"), 0), "channels");
 	CU_ASSERT_EQUAL(json_object_array_length(c), 3);
-	CU_ASSERT_STRING_EQUAL(rj_gets(json_object_array_get_idx(c, 1), "plio"), "PLIO_01_FROM_AIE");
+	CU_ASSERT_STRING_EQUAL(rj_gets(json_object_array_get_idx(c, 1), "plio"),
+			       "PLIO_01_FROM_AIE");
 	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 1), "first_cycle"), 60);
 	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 1), "last_cycle"), 2108);
 	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 1), "cycles"), 2048);
 	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 2), "cycles"), 4000);
-	CU_ASSERT_STRING_EQUAL(rj_gets(json_object_array_get_idx(rj_get(bt, "transactions"), 1),
-				       "name"), "b");
+	CU_ASSERT_STRING_EQUAL(
+		rj_gets(json_object_array_get_idx(rj_get(bt, "transactions"), 1), "name"), "b");
 	json_object_put(bt);
 	/* Each refusal names the file, the line and the channel. */
 	CU_ASSERT(match_refused(L_TX1 L_TX2 "\n" L_TX2, et,
 				"b.log:6: PLIO_2_TO_AIE (PLIO_02_TO_AIE) twice in the printPerf "
 				"block of transaction 0 (\"a\"), first at line 3"));
-	CU_ASSERT(match_refused(L_TX1 L_TX2, et, "b.log:4: transaction 0 (\"a\") lacks "
+	CU_ASSERT(match_refused(L_TX1 L_TX2, et,
+				"b.log:4: transaction 0 (\"a\") lacks "
 				"PLIO_01_FROM_AIE: its printPerf block from line 1 has 2 of its 3 "
 				"channels, then the log ends"));
-	CU_ASSERT(match_refused(L_TX1 L_RX1 L_TX2 L_TX2 L_TX2, et, "b.log:9: a printPerf line "
+	CU_ASSERT(match_refused(L_TX1 L_RX1 L_TX2 L_TX2 L_TX2, et,
+				"b.log:9: a printPerf line "
 				"after the description's 2 transactions"));
-	CU_ASSERT(match_refused(L_TX1 "PLIO_3_TO_AIE send the first data at cycle[0], ends at "
-				"cycle[4000], and the throughputs is 1220.7 MBps.\n", et,
-				"b.log:3: PLIO_3_TO_AIE is not a channel of transaction 0 (\"a\"), "
-				"whose printPerf block starts at line 1: it lacks PLIO_01_FROM_AIE"));
+	CU_ASSERT(
+		match_refused(L_TX1 "PLIO_3_TO_AIE send the first data at cycle[0], ends at "
+				    "cycle[4000], and the throughputs is 1220.7 MBps.\n",
+			      et,
+			      "b.log:3: PLIO_3_TO_AIE is not a channel of transaction 0 (\"a\"), "
+			      "whose printPerf block starts at line 1: it lacks PLIO_01_FROM_AIE"));
 	CU_ASSERT(match_refused(L_TX1 "my own line\n" L_RX1, et,
 				"b.log:3: inside the printPerf block of transaction 0"));
 	/* AMD's other logger lines inside a block are skipped. */
 	CU_ASSERT_EQUAL(match(L_TX1 PFX "Transaction 0 done\n" L_RX1 L_TX2 L_TX2, et, &bt),
 			AIETH_OK);
 	json_object_put(bt);
-	CU_ASSERT(match_refused("[x] [WARNING] The performance information of this transaction "
-				"is not available due to timeout.\n", et,
-				"b.log:1: transaction 0 (\"a\"): AMD's printPerf says it timed out"));
-	CU_ASSERT(match_refused(L_TX1 L_RX1 L_TX2 "The performance information of this "
+	CU_ASSERT(match_refused(
+		"[x] [WARNING] The performance information of this transaction "
+		"is not available due to timeout.\n",
+		et, "b.log:1: transaction 0 (\"a\"): AMD's printPerf says it timed out"));
+	CU_ASSERT(match_refused(L_TX1 L_RX1 L_TX2
+				"The performance information of this "
 				"transaction is not available due to the transaction is not "
-				"finished yet.\n", et, "b.log:7: transaction 1 (\"b\"): AMD's "
+				"finished yet.\n",
+				et,
+				"b.log:7: transaction 1 (\"b\"): AMD's "
 				"printPerf says it did not finish"));
 	/* Sizes: the printed throughput is of another size (8192 bytes over
 	 * the same cycles), or too few cycles for the beats, or backwards. */
+	CU_ASSERT(
+		match_refused("PLIO_1_TO_AIE send the first data at cycle[1], ends at "
+			      "cycle[2049], and the throughputs is 1192.09 MBps.\n",
+			      et,
+			      "b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): 1192.09 MBps (AMD's MiB/s) "
+			      "over 2048 cycles is 8192 bytes at AMD's 312.5 MHz, the description "
+			      "moves 4096 bytes"));
 	CU_ASSERT(match_refused("PLIO_1_TO_AIE send the first data at cycle[1], ends at "
-				"cycle[2049], and the throughputs is 1192.09 MBps.\n", et,
-				"b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): 1192.09 MBps (AMD's MiB/s) "
-				"over 2048 cycles is 8192 bytes at AMD's 312.5 MHz, the description "
-				"moves 4096 bytes"));
-	CU_ASSERT(match_refused("PLIO_1_TO_AIE send the first data at cycle[1], ends at "
-				"cycle[101], and the throughputs is 12207 MBps.\n", et,
+				"cycle[101], and the throughputs is 12207 MBps.\n",
+				et,
 				"b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): 100 cycles from first to "
 				"last for the description's 4096 bytes (256 beats"));
+	CU_ASSERT(match_refused(
+		"PLIO_1_TO_AIE send the first data at cycle[9], ends at "
+		"cycle[1], and the throughputs is 1 MBps.\n",
+		et, "b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): ends at cycle 1, before"));
 	CU_ASSERT(match_refused("PLIO_1_TO_AIE send the first data at cycle[9], ends at "
-				"cycle[1], and the throughputs is 1 MBps.\n", et,
-				"b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): ends at cycle 1, before"));
-	CU_ASSERT(match_refused("PLIO_1_TO_AIE send the first data at cycle[9], ends at "
-				"cycle[9], and the throughputs is inf MBps.\n", et,
-				"do not fit the description's size"));
-	CU_ASSERT(match_refused("PLIO_1_TO_AIE send the first data at cycle[9223372036854775808], "
-				"ends at cycle[9223372036854777856], and the throughputs is 596.046 "
-				"MBps.\n", et, "b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): cycle "
-				"9223372036854777856 is above 2^63-1"));
+				"cycle[9], and the throughputs is inf MBps.\n",
+				et, "do not fit the description's size"));
+	CU_ASSERT(
+		match_refused("PLIO_1_TO_AIE send the first data at cycle[9223372036854775808], "
+			      "ends at cycle[9223372036854777856], and the throughputs is 596.046 "
+			      "MBps.\n",
+			      et,
+			      "b.log:1: PLIO_1_TO_AIE (PLIO_01_TO_AIE): cycle "
+			      "9223372036854777856 is above 2^63-1"));
 	json_object_put(et);
 }
 
-TU_MAIN("calibrate", {"recovers", t_recovers}, {"ridge_pairs", t_ridge_pairs},
-	{"bounds", t_bounds}, {"budget_and_stop", t_budget_and_stop},
-	{"unrunnable", t_unrunnable}, {"deterministic", t_deterministic},
-	{"bad_args", t_bad_args}, {"api_states", t_api_states}, {"log_parse", t_log_parse},
-	{"log_refused", t_log_refused}, {"log_match", t_log_match})
+TU_MAIN("calibrate", {"recovers", t_recovers}, {"ridge_pairs", t_ridge_pairs}, {"bounds", t_bounds},
+	{"budget_and_stop", t_budget_and_stop}, {"unrunnable", t_unrunnable},
+	{"deterministic", t_deterministic}, {"bad_args", t_bad_args}, {"api_states", t_api_states},
+	{"log_parse", t_log_parse}, {"log_refused", t_log_refused}, {"log_match", t_log_match})

@@ -17,12 +17,12 @@
 #include "util/fileio.h"
 
 /* Assert that the last error message contains s. */
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
 #define LIMIT ((size_t)1 << 20)
@@ -101,7 +101,7 @@ static char *slurp(const char *path)
 
 static void test_elem_names(void)
 {
-	static const char *const names[] = {"int8",   "int16", "int32",  "int64",  "uint8",
+	static const char *const names[] = {"int8",   "int16",  "int32",  "int64", "uint8",
 					    "uint16", "uint32", "uint64", "float", "double",
 					    "cint16", "cint32", "cfloat"};
 	static const size_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 4, 8, 8};
@@ -115,8 +115,8 @@ static void test_elem_names(void)
 		CU_ASSERT_EQUAL(aieth__elem_size(t), sizes[i]);
 		CU_ASSERT_EQUAL(aieth__elem_parts(t), i >= AIETH_ELEM_CINT16 ? 2u : 1u);
 		CU_ASSERT_EQUAL(aieth__elem_is_float(t), t == AIETH_ELEM_FLOAT ||
-							 t == AIETH_ELEM_DOUBLE ||
-							 t == AIETH_ELEM_CFLOAT);
+								 t == AIETH_ELEM_DOUBLE ||
+								 t == AIETH_ELEM_CFLOAT);
 	}
 	CU_ASSERT_EQUAL(aieth__elem_parse("int12", &t), AIETH_EINVAL);
 	MSG_HAS("unknown element type \"int12\"");
@@ -135,13 +135,13 @@ static void test_parse_minmax(void)
 	static const uint8_t i8[] = {0x80, 0x7f, 0x00, 0xff};
 	static const uint8_t i16[] = {0x00, 0x80, 0xff, 0x7f};
 	static const uint8_t i32[] = {0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0x7f};
-	static const uint8_t i64[] = {0, 0, 0, 0, 0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff,
-				      0xff, 0xff, 0xff, 0x7f};
+	static const uint8_t i64[] = {0,    0,    0,    0,    0,    0,    0,    0x80,
+				      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f};
 	static const uint8_t u8[] = {0, 0xff};
 	static const uint8_t u16[] = {0, 0, 0xff, 0xff};
 	static const uint8_t u32[] = {0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
-	static const uint8_t u64[] = {0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-				      0xff, 0xff, 0xff, 0xff};
+	static const uint8_t u64[] = {0,    0,    0,    0,    0,    0,    0,    0,
+				      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	parse_ok(AIETH_ELEM_INT8, "-128 127 0 -1", i8, sizeof i8);
 	parse_ok(AIETH_ELEM_INT16, "-32768 32767", i16, sizeof i16);
 	parse_ok(AIETH_ELEM_INT32, "-2147483648 2147483647", i32, sizeof i32);
@@ -155,7 +155,8 @@ static void test_parse_minmax(void)
 		    "in.txt:2:3: value 200 does not fit int8 (-128..127)");
 	parse_fails(AIETH_ELEM_INT8, "-129", AIETH_EINVAL,
 		    "in.txt:1:1: value -129 does not fit int8 (-128..127)");
-	parse_fails(AIETH_ELEM_INT16, "32768", AIETH_EINVAL, "value 32768 does not fit int16 (-32768..32767)");
+	parse_fails(AIETH_ELEM_INT16, "32768", AIETH_EINVAL,
+		    "value 32768 does not fit int16 (-32768..32767)");
 	parse_fails(AIETH_ELEM_INT16, "-32769", AIETH_EINVAL, "value -32769 does not fit int16");
 	parse_fails(AIETH_ELEM_INT32, "2147483648", AIETH_EINVAL,
 		    "value 2147483648 does not fit int32 (-2147483648..2147483647)");
@@ -197,7 +198,8 @@ static void test_parse_hex(void)
 	parse_fails(AIETH_ELEM_UINT8, "0x1ff", AIETH_EINVAL,
 		    "value 0x1ff does not fit uint8 (0..255, 0x0..0xFF)");
 	parse_fails(AIETH_ELEM_UINT64, "0x10000000000000000", AIETH_EINVAL, "does not fit uint64");
-	parse_fails(AIETH_ELEM_INT16, "0x", AIETH_EPARSE, "\"0x\" is not a valid int16 value (trailing junk \"x\")");
+	parse_fails(AIETH_ELEM_INT16, "0x", AIETH_EPARSE,
+		    "\"0x\" is not a valid int16 value (trailing junk \"x\")");
 	parse_fails(AIETH_ELEM_INT16, "0xfg", AIETH_EPARSE, "trailing junk \"g\"");
 }
 
@@ -228,18 +230,20 @@ static void test_parse_errors(void)
 	parse_fails(AIETH_ELEM_INT32, "1e3", AIETH_EPARSE, "is not an integer");
 	parse_fails(AIETH_ELEM_INT32, "1 nan", AIETH_EPARSE,
 		    "in.txt:1:3: value \"nan\": NaN and infinity are not allowed for int32");
-	parse_fails(AIETH_ELEM_UINT8, "-inf", AIETH_EPARSE, "NaN and infinity are not allowed for uint8");
+	parse_fails(AIETH_ELEM_UINT8, "-inf", AIETH_EPARSE,
+		    "NaN and infinity are not allowed for uint8");
 	parse_fails(AIETH_ELEM_INT64, "Infinity", AIETH_EPARSE, "not allowed for int64");
 	parse_fails(AIETH_ELEM_INT8, "", AIETH_EPARSE, "in.txt: no values");
 	parse_fails(AIETH_ELEM_INT8, "# only a comment\n\n  \r\n", AIETH_EPARSE, "no values");
 	parse_fails(AIETH_ELEM_FLOAT, "1.5x", AIETH_EPARSE,
 		    "\"1.5x\" is not a valid float value (trailing junk \"x\")");
-	parse_fails(AIETH_ELEM_DOUBLE, "--1", AIETH_EPARSE, "\"--1\" is not a number (double expected)");
+	parse_fails(AIETH_ELEM_DOUBLE, "--1", AIETH_EPARSE,
+		    "\"--1\" is not a number (double expected)");
 	parse_fails(AIETH_ELEM_INT8, "1 \x01\x7f", AIETH_EPARSE, "\"\\x01\\x7f\" is not a number");
 	/* over max_bytes: how many bytes and the limit */
-	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", "1 2 3 4 5 6", 11, AIETH_ELEM_INT16, 8, &out,
-					 &len),
-			AIETH_EINVAL);
+	CU_ASSERT_EQUAL(
+		aieth__text_parse("in.txt", "1 2 3 4 5 6", 11, AIETH_ELEM_INT16, 8, &out, &len),
+		AIETH_EINVAL);
 	MSG_HAS("in.txt: 12 bytes of int16 data (6 numbers), over the limit of 8 bytes (the value "
 		"at 1:9 is the first past it)");
 	CU_ASSERT_PTR_NULL(out);
@@ -306,8 +310,9 @@ static void test_text_convert(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	n += (size_t)snprintf(t + n, cap - n, "\xEF\xBB\xBF# header\r\n");
 	for (i = 0; n < (1u << 20) + 12345; i++)
-		n += (size_t)snprintf(t + n, cap - n, i % 97 ? "%zu -%zu 0x%zx\r\n"
-							    : "T %zu ns\n%zu TLAST # c %zu\n",
+		n += (size_t)snprintf(t + n, cap - n,
+				      i % 97 ? "%zu -%zu 0x%zx\r\n"
+					     : "T %zu ns\n%zu TLAST # c %zu\n",
 				      i, i % 1000, i * 7);
 	for (i = 0; n < (5u << 19) + (1u << 20); i++)
 		n += (size_t)snprintf(t + n, cap - n, "%zu ", i % 30000);
@@ -340,9 +345,10 @@ static void test_parse_float(void)
 	uint8_t *out = NULL;
 	size_t len = 0;
 	float g;
-	parse_ok(AIETH_ELEM_FLOAT, "1.5 -0 inf -INF 0e0 3.40282347e+38 1.40129846e-45", f, sizeof f);
-	parse_ok(AIETH_ELEM_DOUBLE, "0.1 -1.7976931348623157e308 0x1.8p3 2.2250738585072014e-308", d,
-		 sizeof d);
+	parse_ok(AIETH_ELEM_FLOAT, "1.5 -0 inf -INF 0e0 3.40282347e+38 1.40129846e-45", f,
+		 sizeof f);
+	parse_ok(AIETH_ELEM_DOUBLE, "0.1 -1.7976931348623157e308 0x1.8p3 2.2250738585072014e-308",
+		 d, sizeof d);
 	/* NaN is accepted for float types */
 	CU_ASSERT_EQUAL(aieth__text_parse("in.txt", "nan", 3, AIETH_ELEM_FLOAT, 8, &out, &len),
 			AIETH_OK);
@@ -356,8 +362,9 @@ static void test_parse_float(void)
 		    "in.txt:1:3: value 3.4028236e38 does not fit float (finite magnitudes up to "
 		    "3.40282347e+38)");
 	parse_fails(AIETH_ELEM_CFLOAT, "1 -1e39", AIETH_EINVAL, "value -1e39 does not fit cfloat");
-	parse_fails(AIETH_ELEM_DOUBLE, "1e400", AIETH_EINVAL,
-		    "value 1e400 does not fit double (finite magnitudes up to 1.7976931348623157e+308)");
+	parse_fails(
+		AIETH_ELEM_DOUBLE, "1e400", AIETH_EINVAL,
+		"value 1e400 does not fit double (finite magnitudes up to 1.7976931348623157e+308)");
 }
 
 static void test_parse_complex(void)
@@ -395,9 +402,9 @@ static void test_text_format(void)
 	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_UINT8, u8, sizeof u8, &s, &n), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 255\n7\n");
 	free(s);
-	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_CINT16, (const uint8_t *)c16, sizeof c16, &s,
-					  &n),
-			AIETH_OK);
+	CU_ASSERT_EQUAL(
+		aieth__text_format(AIETH_ELEM_CINT16, (const uint8_t *)c16, sizeof c16, &s, &n),
+		AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(s, "1 -1 2 -2 3 -3\n");
 	free(s);
 	CU_ASSERT_EQUAL(aieth__text_format(AIETH_ELEM_DOUBLE, (const uint8_t *)d, sizeof d, &s, &n),
@@ -450,12 +457,12 @@ static void test_text_roundtrip(void)
 		const char *path = tmppath("rt.txt");
 		CU_ASSERT_EQUAL_FATAL(aieth__pattern_fill(&p, data, len), AIETH_OK);
 		if (t == AIETH_ELEM_FLOAT || t == AIETH_ELEM_CFLOAT) {
-			static const float sp[] = {NAN, -NAN, INFINITY, -INFINITY, -0.0f, 0.0f,
-						   FLT_MAX, -FLT_MIN, 0x1p-149f, 0.1f};
+			static const float sp[] = {NAN,  -NAN,    INFINITY, -INFINITY, -0.0f,
+						   0.0f, FLT_MAX, -FLT_MIN, 0x1p-149f, 0.1f};
 			memcpy(data, sp, sizeof sp);
 		} else if (t == AIETH_ELEM_DOUBLE) {
-			static const double sp[] = {NAN, INFINITY, -INFINITY, -0.0, DBL_MAX,
-						    DBL_MIN, 0x1p-1074, 0.1};
+			static const double sp[] = {NAN,     INFINITY, -INFINITY, -0.0,
+						    DBL_MAX, DBL_MIN,  0x1p-1074, 0.1};
 			memcpy(data, sp, sizeof sp);
 		}
 		if (aieth__text_write(path, t, data, len) != AIETH_OK)
@@ -471,7 +478,8 @@ static void test_text_roundtrip(void)
 		{
 			char *text = slurp(path), *line;
 			size_t lines = 0;
-			unsigned per_line = (unsigned)(16 / (aieth__elem_size(t) / aieth__elem_parts(t)));
+			unsigned per_line =
+				(unsigned)(16 / (aieth__elem_size(t) / aieth__elem_parts(t)));
 			CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 			for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 				unsigned words = 0;
@@ -499,7 +507,8 @@ static void test_text_roundtrip_edges(void)
 		{AIETH_ELEM_INT8, "-128 127 0 -1\n"},
 		{AIETH_ELEM_UINT64, "0 18446744073709551615\n"},
 		{AIETH_ELEM_INT64, "-9223372036854775808 9223372036854775807\n"},
-		{AIETH_ELEM_FLOAT, "nan -inf inf -0\n3.40282347e+38 1.17549435e-38 1.40129846e-45 0.100000001\n"},
+		{AIETH_ELEM_FLOAT,
+		 "nan -inf inf -0\n3.40282347e+38 1.17549435e-38 1.40129846e-45 0.100000001\n"},
 		{AIETH_ELEM_DOUBLE, "inf -0\n"},
 		{AIETH_ELEM_CFLOAT, "-0 0 inf -inf\n"},
 		{AIETH_ELEM_CINT32, "-2147483648 2147483647\n"},
@@ -509,8 +518,9 @@ static void test_text_roundtrip_edges(void)
 		uint8_t *d = NULL;
 		size_t n = 0, tn = 0;
 		char *s = NULL;
-		CU_ASSERT_EQUAL_FATAL(aieth__text_parse("e.txt", cases[i].text, strlen(cases[i].text),
-						       cases[i].t, LIMIT, &d, &n),
+		CU_ASSERT_EQUAL_FATAL(aieth__text_parse("e.txt", cases[i].text,
+							strlen(cases[i].text), cases[i].t, LIMIT,
+							&d, &n),
 				      AIETH_OK);
 		CU_ASSERT_EQUAL_FATAL(aieth__text_format(cases[i].t, d, n, &s, &tn), AIETH_OK);
 		if (strcmp(s, cases[i].text) != 0)
@@ -563,7 +573,8 @@ static void test_atomic_write(void)
 	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(path, old, sizeof old - 1), AIETH_OK);
 
 	/* a bad length fails before anything is written */
-	CU_ASSERT_EQUAL(aieth__text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, 7), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__text_write(path, AIETH_ELEM_INT32, (const uint8_t *)v, 7),
+			AIETH_EINVAL);
 	MSG_HAS("keep.txt: 7 bytes is not a whole number of int32 elements");
 	s = slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -589,7 +600,7 @@ static void test_atomic_write(void)
 	MSG_HAS("nodir/.out.bin.tmp.");
 	MSG_HAS("No such file or directory (does the directory exist?)");
 	CU_ASSERT_EQUAL(aieth__text_write("/nonexistent-dir/out.txt", AIETH_ELEM_INT32,
-					 (const uint8_t *)v, sizeof v),
+					  (const uint8_t *)v, sizeof v),
 			AIETH_EIO);
 	MSG_HAS("/nonexistent-dir/out.txt: cannot create a temporary file next to it "
 		"(/nonexistent-dir/.out.txt.tmp.");
@@ -618,7 +629,8 @@ static void test_pattern_ramp(void)
 	float f[4];
 	double d[3];
 	uint64_t u64[3];
-	static const int8_t want_i8[12] = {120, 121, 122, 123, 124, 125, 126, 127, -128, -127, -126, -125};
+	static const int8_t want_i8[12] = {120, 121, 122,  123,  124,  125,
+					   126, 127, -128, -127, -126, -125};
 	static const uint8_t want_u8[4] = {1, 0, 255, 254};
 	static const int16_t want_c16[6] = {32766, 32766, 32767, 32767, -32768, -32768};
 	static const float want_f[4] = {0.5f, 0.75f, 1.0f, 1.25f};
@@ -748,15 +760,15 @@ static void test_compare_int(void)
 	static const int16_t want[6] = {1, 2, 3, 4, 5, 6};
 	int16_t got[6] = {1, 2, 3, 4, 5, 6};
 	aieth_compare_result r;
-	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 0, 0,
-		      &r);
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 0,
+		       0, &r);
 	CU_ASSERT_EQUAL(r.elements, 6);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 	got[2] = -3;
 	got[5] = 7;
 	/* tolerances do not apply to integers */
-	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16, 100,
-		      1, &r);
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_INT16,
+		       100, 1, &r);
 	CU_ASSERT_EQUAL(r.elements, 6);
 	CU_ASSERT_EQUAL(r.mismatches, 2);
 	CU_ASSERT_EQUAL(r.first_index, 2);
@@ -766,9 +778,11 @@ static void test_compare_int(void)
 	CU_ASSERT_EQUAL(r.max_abs_error, 0);
 	{
 		uint64_t g = UINT64_MAX, w = 0;
-		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_UINT64, 0, 0, &r);
+		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_UINT64, 0, 0,
+			       &r);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "18446744073709551615");
-		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_INT64, 0, 0, &r);
+		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_INT64, 0, 0,
+			       &r);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "-1");
 		CU_ASSERT_STRING_EQUAL(r.first_want, "0");
 	}
@@ -779,8 +793,8 @@ static void test_compare_cint16(void)
 	static const int16_t want[6] = {1, 2, 3, 4, 5, 6};
 	int16_t got[6] = {1, 2, 3, -4, 5, 6};
 	aieth_compare_result r;
-	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_CINT16, 0, 0,
-		      &r);
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_CINT16,
+		       0, 0, &r);
 	CU_ASSERT_EQUAL(r.elements, 3);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
 	CU_ASSERT_EQUAL(r.first_index, 1);
@@ -832,8 +846,8 @@ static void test_compare_nan(void)
 	double got[4] = {NAN, NAN, INFINITY, INFINITY};
 	float cw[4] = {1, 2, 3, NAN}, cg[4] = {1, 2, 3, NAN};
 	aieth_compare_result r;
-	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_DOUBLE, 1e9,
-		      1e9, &r);
+	aieth__compare((const uint8_t *)got, (const uint8_t *)want, sizeof got, AIETH_ELEM_DOUBLE,
+		       1e9, 1e9, &r);
 	/* NaN = NaN; NaN != 1; inf = inf; inf is never within a tolerance of 2 */
 	CU_ASSERT_EQUAL(r.mismatches, 2);
 	CU_ASSERT_EQUAL(r.first_index, 1);
@@ -842,12 +856,12 @@ static void test_compare_nan(void)
 	CU_ASSERT_STRING_EQUAL(r.first_want, "1");
 	CU_ASSERT(isinf(r.max_abs_error));
 	aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CFLOAT, 0, 0,
-		      &r);
+		       &r);
 	CU_ASSERT_EQUAL(r.elements, 2);
 	CU_ASSERT_EQUAL(r.mismatches, 0);
 	cg[3] = 4;
 	aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CFLOAT, 0, 0,
-		      &r);
+		       &r);
 	CU_ASSERT_EQUAL(r.mismatches, 1);
 	CU_ASSERT_EQUAL(r.first_index, 1);
 	CU_ASSERT_STRING_EQUAL(r.first_got, "(3, 4)");
@@ -888,12 +902,11 @@ static void test_cleanup(void)
 TU_MAIN("data", {"elem_names", test_elem_names}, {"parse_minmax", test_parse_minmax},
 	{"parse_hex", test_parse_hex}, {"parse_comments", test_parse_comments},
 	{"parse_errors", test_parse_errors}, {"text_convert", test_text_convert},
-	{"parse_float", test_parse_float},
-	{"parse_complex", test_parse_complex}, {"text_format", test_text_format},
-	{"text_roundtrip", test_text_roundtrip}, {"text_roundtrip_edges", test_text_roundtrip_edges},
-	{"bin_files", test_bin_files}, {"atomic_write", test_atomic_write},
-	{"pattern_ramp", test_pattern_ramp}, {"pattern_constant", test_pattern_constant},
-	{"pattern_random", test_pattern_random}, {"compare_int", test_compare_int},
-	{"compare_cint16", test_compare_cint16}, {"compare_float", test_compare_float},
-	{"compare_nan", test_compare_nan}, {"compare_edges", test_compare_edges},
-	{"cleanup", test_cleanup})
+	{"parse_float", test_parse_float}, {"parse_complex", test_parse_complex},
+	{"text_format", test_text_format}, {"text_roundtrip", test_text_roundtrip},
+	{"text_roundtrip_edges", test_text_roundtrip_edges}, {"bin_files", test_bin_files},
+	{"atomic_write", test_atomic_write}, {"pattern_ramp", test_pattern_ramp},
+	{"pattern_constant", test_pattern_constant}, {"pattern_random", test_pattern_random},
+	{"compare_int", test_compare_int}, {"compare_cint16", test_compare_cint16},
+	{"compare_float", test_compare_float}, {"compare_nan", test_compare_nan},
+	{"compare_edges", test_compare_edges}, {"cleanup", test_cleanup})

@@ -34,7 +34,7 @@ static int mix_compute(void *vctx, uint64_t first, uint64_t count, const uint8_t
 				if (c->n_in) {
 					uint32_t p = q % c->n_in;
 					v = (uint8_t)(v + in[p][it * c->in_bytes[p] +
-								 b % c->in_bytes[p]]);
+								b % c->in_bytes[p]]);
 				}
 				out[q][it * c->out_bytes[q] + b] = v;
 			}
@@ -366,7 +366,7 @@ static void make_scenario(scenario *s)
 	uint32_t txs[4] = {0, 1, 2, 3}, rxs[4] = {0, 1, 2, 3}, i, j, nt = 4, nr = 4;
 	memset(s, 0, sizeof *s);
 	s->p = small_params();
-	s->p.depth = 1u << rnd(4) << 2;       /* 4..32 */
+	s->p.depth = 1u << rnd(4) << 2; /* 4..32 */
 	s->p.burst_words = (uint32_t)(1 + rnd(4));
 	s->p.fifo_depth = s->p.burst_words * (uint32_t)(1 + rnd(3));
 	s->p.read_latency = (uint32_t)rnd(9);
@@ -390,8 +390,10 @@ static void make_scenario(scenario *s)
 			ni = nt < 2 ? nt : ni;
 			no = nr < 2 ? nr : no;
 		}
-		if (ni > nt) ni = nt;
-		if (no > nr) no = nr;
+		if (ni > nt)
+			ni = nt;
+		if (no > nr)
+			no = nr;
 		if (ni + no == 0) {
 			s->nk = i;
 			break;
@@ -471,8 +473,8 @@ static size_t make_args(const scenario *s, int func, pld_arg *a, uint8_t bufs[8]
 	return n;
 }
 
-static int compare_runs(const run *x, const run *y, const uint8_t *xb, const uint8_t *yb,
-			size_t nb, int seed)
+static int compare_runs(const run *x, const run *y, const uint8_t *xb, const uint8_t *yb, size_t nb,
+			int seed)
 {
 	uint32_t c;
 	int bad = 0;
@@ -680,7 +682,8 @@ static void test_iteration_timing_schedule(void)
 	for (ref = 0; ref < 2; ref++) {
 		pld_kernel_desc k;
 		char err[256];
-		pld_arg a[2] = {{0, 0, 4 * 16, 1, 0, src, NULL}, {1, 0, 4 * 16, 1, 0, dst[ref], NULL}};
+		pld_arg a[2] = {{0, 0, 4 * 16, 1, 0, src, NULL},
+				{1, 0, 4 * 16, 1, 0, dst[ref], NULL}};
 		run r;
 		memset(&k, 0, sizeof k);
 		copy_bytes = 16;
@@ -738,15 +741,19 @@ static void test_iteration_timing_bad_value(void)
 			k.timing_kernel = 2;
 			k.model_name = "m.so";
 			k.kernel_name = "kern";
-			CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &k, 1, 1, err, sizeof err), 0);
+			CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &k, 1, 1, err, sizeof err),
+					      0);
 			pld_engine_graph_run(e, 0, PLD_FOREVER);
 			CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
 			CU_ASSERT_EQUAL(r.r.status, PLD_RUN_ERROR);
-			CU_ASSERT_PTR_NOT_NULL(strstr(r.r.msg, "model \"m.so\": kernel 2 \"kern\": "));
-			CU_ASSERT_PTR_NOT_NULL(strstr(r.r.msg,
+			CU_ASSERT_PTR_NOT_NULL(
+				strstr(r.r.msg, "model \"m.so\": kernel 2 \"kern\": "));
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+				r.r.msg,
 				c == 0 ? "iteration 5: iteration_timing gave cycles 0, out of range"
-				: c == 1 ? "iteration 5: iteration_timing gave latency 1000000001, above"
-				: "iteration_timing failed (returned 7) for iterations 0..255"));
+				: c == 1
+					? "iteration 5: iteration_timing gave latency 1000000001, above"
+					: "iteration_timing failed (returned 7) for iterations 0..255"));
 			pld_txn_release(&r.t);
 			pld_engine_destroy(e);
 		}
@@ -768,7 +775,8 @@ static void test_fast_path_skips_long_runs(void)
 		for (i = 0; i < (int)sizeof src; i++)
 			(&src[0][0])[i] = (uint8_t)(i * 13);
 		for (i = 0; i < 2; i++) {
-			pld_arg tx = {0, (uint32_t)i, frames * 16, reps, (uint64_t)i * 5, src[i], NULL};
+			pld_arg tx = {0,      (uint32_t)i, frames * 16, reps, (uint64_t)i * 5,
+				      src[i], NULL};
 			pld_arg rxf = {1, (uint32_t)i, frames * 16, reps, 0, df[i], NULL};
 			pld_arg rxr = {1, (uint32_t)i, frames * 16, reps, 0, dr[i], NULL};
 			af[i] = ar[i] = tx;

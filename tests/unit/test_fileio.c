@@ -20,12 +20,12 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		const char *m_ = aieth_error_message();                               \
-		if (!strstr(m_, (s)))                                                 \
+#define MSG_HAS(s)                                                                        \
+	do {                                                                              \
+		const char *m_ = aieth_error_message();                                   \
+		if (!strstr(m_, (s)))                                                     \
 			fprintf(stderr, "\n  message \"%s\"\n  lacks \"%s\"\n", m_, (s)); \
-		CU_ASSERT_PTR_NOT_NULL(strstr(m_, (s)));                              \
+		CU_ASSERT_PTR_NOT_NULL(strstr(m_, (s)));                                  \
 	} while (0)
 
 static char dir[64];
@@ -180,7 +180,7 @@ static void test_symlink(void)
 	CU_ASSERT_EQUAL_FATAL(mkdir(at("sub"), 0755), 0);
 	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("sub/real.json"), "old", 3), AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(symlink("sub/real.json", at("link1")), 0); /* relative */
-	CU_ASSERT_EQUAL_FATAL(symlink(at("link1"), at("link2")), 0);      /* a chain */
+	CU_ASSERT_EQUAL_FATAL(symlink(at("link1"), at("link2")), 0);     /* a chain */
 	CU_ASSERT_EQUAL(aieth__write_atomic(at("link2"), "new", 3), AIETH_OK);
 	CU_ASSERT_EQUAL(kind_of(at("link1")), S_IFLNK);
 	CU_ASSERT_EQUAL(kind_of(at("link2")), S_IFLNK);
@@ -286,11 +286,13 @@ static void test_file_sha256(void)
 	/* FIPS 180-2's "abc"; and the empty file */
 	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("abc"), "abc", 3), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth__file_sha256(at("abc"), hex, &n), AIETH_OK);
-	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	CU_ASSERT_EQUAL(n, 3);
 	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("empty"), "", 0), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth__file_sha256(at("empty"), hex, NULL), AIETH_OK);
-	CU_ASSERT_STRING_EQUAL(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	CU_ASSERT_NOT_EQUAL(aieth__file_sha256(at("missing"), hex, &n), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "missing"));
 	CU_ASSERT_EQUAL(mkdir(at("d"), 0755), 0);
@@ -337,8 +339,7 @@ static void test_copy_stable(void)
 
 TU_MAIN("fileio", {"copy from a stable file (mapped)", test_copy_stable},
 	{"device written in place", test_device_written_in_place},
-	{"file sha256", test_file_sha256},
-	{"FIFO written in place or refused at once", test_fifo},
+	{"file sha256", test_file_sha256}, {"FIFO written in place or refused at once", test_fifo},
 	{"/dev/fd/N written through", test_open_descriptor},
 	{"symbolic link: target replaced", test_symlink},
 	{"directory and bad names refused", test_directory_and_bad_names},

@@ -167,5 +167,4 @@ static void test_many(void)
 TU_MAIN("handles", {"a freed transaction is detected", test_txn_after_free},
 	{"a closed session is detected", test_closed_session},
 	{"a handle of the other kind is refused", test_wrong_kind},
-	{"a second call on a busy session", test_in_use},
-	{"many handles", test_many})
+	{"a second call on a busy session", test_in_use}, {"many handles", test_many})

@@ -54,8 +54,7 @@ static void test_known_answers(void)
 		"6daf8abeaf48dcdaf55e59fb0655b41e", "05af3dc4a677d6d1335149225a8c1e23",
 		"b4f722ac7bd41bd9757ed0ed0b47312e", "0e35828f20943d71a8a7776341ec8e13",
 		"bd9c4036fc4a53fe1a45eb27d07a6b5e", "4e75cab81a91d26f2ff40080de84e956",
-		"a3ccc48fca0233a0fa312ffdef1db222",
-		"60cc3fd9f4351a194afbbad1e469c123", /* "abc" */
+		"a3ccc48fca0233a0fa312ffdef1db222", "60cc3fd9f4351a194afbbad1e469c123", /* "abc" */
 	};
 	uint8_t *b = malloc(100000), d[16];
 	char got[33];
@@ -66,7 +65,8 @@ static void test_known_answers(void)
 		digest(b, lens[i], d);
 		hex(d, got);
 		if (strcmp(got, want[i]))
-			fprintf(stderr, "hash128 of %zu bytes: %s, pinned %s\n", lens[i], got, want[i]);
+			fprintf(stderr, "hash128 of %zu bytes: %s, pinned %s\n", lens[i], got,
+				want[i]);
 		CU_ASSERT_STRING_EQUAL(got, want[i]);
 	}
 	digest("abc", 3, d);
@@ -92,8 +92,9 @@ static void test_random_splits(void)
 		while (off < N) {
 			r = r * 1664525u + 1013904223u;
 			/* small pieces, pieces around a stripe, and large ones */
-			k = round % 3 == 0 ? (r >> 8) % 9 : round % 3 == 1 ? (r >> 8) % 130
-									  : (r >> 8) % (3 * BLOCK);
+			k = round % 3 == 0   ? (r >> 8) % 9
+			    : round % 3 == 1 ? (r >> 8) % 130
+					     : (r >> 8) % (3 * BLOCK);
 			if (k > N - off)
 				k = N - off;
 			aieth__hash128_update(&h, b + off, k);

@@ -18,18 +18,15 @@ static struct json_object *jp(const char *what, const char *text, size_t len)
 }
 
 /* Assert that the last error message contains s. */
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
-static struct json_object *parse(const char *text)
-{
-	return jp("t.json", text, strlen(text));
-}
+static struct json_object *parse(const char *text) { return jp("t.json", text, strlen(text)); }
 
 /* Parse must fail with EPARSE-style message containing s. */
 static void parse_fails(const char *text, const char *s)
@@ -42,7 +39,8 @@ static void parse_fails(const char *text, const char *s)
 
 static void test_parse_ok(void)
 {
-	struct json_object *o = parse("{\"a\": 1, \"b\": {\"c\": [1, 2, {\"d\": \"x\"}]}, \"e\": null}");
+	struct json_object *o =
+		parse("{\"a\": 1, \"b\": {\"c\": [1, 2, {\"d\": \"x\"}]}, \"e\": null}");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_TRUE(json_object_is_type(o, json_type_object));
 	CU_ASSERT_EQUAL(json_object_object_length(o), 3);
@@ -79,7 +77,8 @@ static void test_parse_not_nul_terminated(void)
 
 static void test_parse_syntax_line_col(void)
 {
-	parse_fails("{\n  \"a\": 1,\n  \"b\" 2\n}", "t.json:3:7: object property name separator ':' expected");
+	parse_fails("{\n  \"a\": 1,\n  \"b\" 2\n}",
+		    "t.json:3:7: object property name separator ':' expected");
 	parse_fails("{\"a\": 1,}", "t.json:1:9: unexpected character");
 	parse_fails("{\"a\": 1} x", "t.json:1:10:");
 	parse_fails("{\"a\": \n  tru}", "t.json:2:6: boolean expected");
@@ -113,8 +112,10 @@ static void test_parse_strict_extras(void)
 	parse_fails("[NaN]", "t.json:1:2: unexpected character (not a JSON value)");
 	parse_fails("[-Infinity]", "t.json:1:2: malformed number");
 	parse_fails("[1.]", "digits must follow '.'");
-	parse_fails("[\"a\tb\"]", "t.json:1:4: control character U+0009 in a string must be escaped");
-	parse_fails("[99999999999999999999]", "integer 99999999999999999999 does not fit in 64 bits");
+	parse_fails("[\"a\tb\"]",
+		    "t.json:1:4: control character U+0009 in a string must be escaped");
+	parse_fails("[99999999999999999999]",
+		    "integer 99999999999999999999 does not fit in 64 bits");
 	parse_fails("[-9223372036854775809]", "does not fit in 64 bits");
 	parse_fails("[\"\\ud800\"]", "unpaired surrogate");
 	parse_fails("{\"a\\u0000b\": 1, \"a\": 2}", "t.json:1:4: a key must not contain \\u0000");
@@ -130,10 +131,12 @@ static void test_parse_strict_extras(void)
 static void test_parse_duplicates(void)
 {
 	struct json_object *o;
-	parse_fails("{\"a\": 1, \"b\": 2, \"a\": 3}", "t.json:1:18: a: duplicate key (first defined at 1:2)");
-	parse_fails("{\n \"NodeConstraints\": {\n  \"PLIO_03_TO_AIE\": {},\n  \"PLIO_04_TO_AIE\": {},\n"
-		    "  \"PLIO_03_TO_AIE\": {}\n }\n}",
-		    "t.json:5:3: NodeConstraints.PLIO_03_TO_AIE: duplicate key (first defined at 3:3)");
+	parse_fails("{\"a\": 1, \"b\": 2, \"a\": 3}",
+		    "t.json:1:18: a: duplicate key (first defined at 1:2)");
+	parse_fails(
+		"{\n \"NodeConstraints\": {\n  \"PLIO_03_TO_AIE\": {},\n  \"PLIO_04_TO_AIE\": {},\n"
+		"  \"PLIO_03_TO_AIE\": {}\n }\n}",
+		"t.json:5:3: NodeConstraints.PLIO_03_TO_AIE: duplicate key (first defined at 3:3)");
 	parse_fails("[0, {\"x\": [1, {\"k\": 1, \"k\": 2}]}]", "[1].x[1].k: duplicate key");
 	/* The empty key is a key like any other. */
 	o = parse("{\"\": {\"\": 1}}");
@@ -188,9 +191,10 @@ static void test_keys(void)
 
 static void test_integers(void)
 {
-	struct json_object *o = parse("{\"n\": 36, \"zero\": 0, \"neg\": -1, \"dbl\": 36.0, \"exp\": 1e2,"
-				      " \"str\": \"36\", \"big\": 18446744073709551615,"
-				      " \"b\": true, \"nul\": null, \"f\": {\"x\": 5}}");
+	struct json_object *o =
+		parse("{\"n\": 36, \"zero\": 0, \"neg\": -1, \"dbl\": 36.0, \"exp\": 1e2,"
+		      " \"str\": \"36\", \"big\": 18446744073709551615,"
+		      " \"b\": true, \"nul\": null, \"f\": {\"x\": 5}}");
 	uint64_t u = 7;
 	uint32_t w = 7;
 	struct json_object *f = NULL;
@@ -219,7 +223,8 @@ static void test_integers(void)
 	MSG_HAS("got null");
 	CU_ASSERT_EQUAL(jstrict_get_u64("t.json", "", o, "big", 1, 0, UINT64_MAX, &u), 0);
 	CU_ASSERT_EQUAL(u, UINT64_MAX);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "big", 1, 0, UINT32_MAX, &w), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "big", 1, 0, UINT32_MAX, &w),
+			AIETH_EINVAL);
 	MSG_HAS("value 18446744073709551615 is out of range (0..4294967295)");
 	/* Missing: required is an error, optional keeps the value. */
 	w = 99;
@@ -241,8 +246,9 @@ static void test_integers(void)
 
 static void test_strings_objects(void)
 {
-	struct json_object *o = parse("{\"s\": \"hello\", \"n\": 3, \"z\": \"a\\u0000b\", \"o\": {},"
-				      " \"a\": [1]}");
+	struct json_object *o =
+		parse("{\"s\": \"hello\", \"n\": 3, \"z\": \"a\\u0000b\", \"o\": {},"
+		      " \"a\": [1]}");
 	const char *s = NULL;
 	struct json_object *sub = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
@@ -323,16 +329,11 @@ static void test_parse_object(void)
 	MSG_HAS("t.json:1:2:");
 }
 
-TU_MAIN("json_strict",
-	{"object at the top, size first", test_parse_object},
-	{"null and error codes", test_parse_null_and_codes},
-	{"parse ok", test_parse_ok},
+TU_MAIN("json_strict", {"object at the top, size first", test_parse_object},
+	{"null and error codes", test_parse_null_and_codes}, {"parse ok", test_parse_ok},
 	{"parse reads only len bytes", test_parse_not_nul_terminated},
 	{"syntax errors carry line:col", test_parse_syntax_line_col},
-	{"nesting limit 64", test_parse_depth},
-	{"stricter than json-c", test_parse_strict_extras},
-	{"duplicate keys with JSON path", test_parse_duplicates},
-	{"unknown keys", test_keys},
-	{"integer getters", test_integers},
-	{"string and object getters", test_strings_objects},
+	{"nesting limit 64", test_parse_depth}, {"stricter than json-c", test_parse_strict_extras},
+	{"duplicate keys with JSON path", test_parse_duplicates}, {"unknown keys", test_keys},
+	{"integer getters", test_integers}, {"string and object getters", test_strings_objects},
 	{"line and column", test_line_col})

@@ -14,14 +14,14 @@
 #include "tu.h"
 #include "util/error.h"
 
-#define ASSERT_HAS(msg, sub)                                                            \
-	do {                                                                            \
-		const char *m_ = (msg);                                                 \
-		int ok_ = m_ != NULL && strstr(m_, (sub)) != NULL;                      \
-		if (!ok_)                                                               \
-			fprintf(stderr, "\n  message \"%s\"\n  lacks   \"%s\"\n",       \
-				m_ ? m_ : "(null)", (sub));                             \
-		CU_ASSERT(ok_);                                                         \
+#define ASSERT_HAS(msg, sub)                                                      \
+	do {                                                                      \
+		const char *m_ = (msg);                                           \
+		int ok_ = m_ != NULL && strstr(m_, (sub)) != NULL;                \
+		if (!ok_)                                                         \
+			fprintf(stderr, "\n  message \"%s\"\n  lacks   \"%s\"\n", \
+				m_ ? m_ : "(null)", (sub));                       \
+		CU_ASSERT(ok_);                                                   \
 	} while (0)
 
 static char errbuf[1024];
@@ -235,17 +235,20 @@ static void test_loopback_window(void)
 	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create(
 				      "loopback", &env,
 				      "{\"window_bytes\": 1048576, \"cycles_per_iteration\": 1,"
-				      " \"latency\": 0, \"channels\": [2]}", &m), 0);
+				      " \"latency\": 0, \"channels\": [2]}",
+				      &m),
+			      0);
 	CU_ASSERT_EQUAL(m.num_kernels, 1);
 	CU_ASSERT_EQUAL(m.kernels[0].inputs[0].bytes_per_iteration, 1048576);
 	CU_ASSERT_EQUAL(m.kernels[0].cycles_per_iteration, 1);
 	CU_ASSERT_EQUAL(m.kernels[0].latency, 0);
 	release(&m);
 
-	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create(
-				      "loopback", &env,
-				      "{\"cycles_per_iteration\": 1000000000, \"latency\": 1000000}",
-				      &m), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__builtin_model_create(
+			"loopback", &env,
+			"{\"cycles_per_iteration\": 1000000000, \"latency\": 1000000}", &m),
+		0);
 	CU_ASSERT_EQUAL(m.kernels[5].cycles_per_iteration, 1000000000u);
 	CU_ASSERT_EQUAL(m.kernels[5].latency, 1000000u);
 	release(&m);
@@ -261,18 +264,18 @@ static void test_loopback_compute(void)
 	size_t i;
 
 	CU_ASSERT_FATAL(in && out);
-	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create("loopback", &env,
-							 "{\"window_bytes\": 32}", &m), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__builtin_model_create("loopback", &env, "{\"window_bytes\": 32}", &m), 0);
 	for (i = 0; i < 5 * 32; i++)
 		in[1 + i] = (uint8_t)(i * 7 + 3);
 	memset(out, 0xee, 5 * 32 + 3);
-	ins[0] = in + 1;  /* deliberately unaligned */
+	ins[0] = in + 1; /* deliberately unaligned */
 	outs[0] = out + 2;
 	CU_ASSERT_EQUAL(m.kernels[4].compute(m.kernels[4].ctx, 1000, 5, ins, outs), 0);
 	CU_ASSERT_EQUAL(memcmp(out + 2, in + 1, 5 * 32), 0);
 	CU_ASSERT_EQUAL(out[0], 0xee);
 	CU_ASSERT_EQUAL(out[1], 0xee);
-	CU_ASSERT_EQUAL(out[2 + 5 * 32], 0xee);  /* nothing beyond count windows */
+	CU_ASSERT_EQUAL(out[2 + 5 * 32], 0xee); /* nothing beyond count windows */
 	/* count 0 touches nothing */
 	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 0, 0, ins, outs), 0);
 	/* A count whose byte size overflows is refused, not wrapped. */
@@ -315,11 +318,13 @@ static void test_adder_params(void)
 	aieth_model m;
 	const aieth_model_kernel *k;
 
-	CU_ASSERT_EQUAL_FATAL(
-		aieth__builtin_model_create("adder", &env,
-					   "{\"in0\": \"PLIO_36_TO_AIE\", \"in1\": \"PLIO_05_TO_AIE\","
-					   " \"out\": \"PLIO_36_FROM_AIE\", \"window_bytes\": 64,"
-					   " \"cycles_per_iteration\": 2, \"latency\": 0}", &m), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__builtin_model_create(
+				      "adder", &env,
+				      "{\"in0\": \"PLIO_36_TO_AIE\", \"in1\": \"PLIO_05_TO_AIE\","
+				      " \"out\": \"PLIO_36_FROM_AIE\", \"window_bytes\": 64,"
+				      " \"cycles_per_iteration\": 2, \"latency\": 0}",
+				      &m),
+			      0);
 	k = &m.kernels[0];
 	CU_ASSERT_STRING_EQUAL(k->inputs[0].plio, "PLIO_36_TO_AIE");
 	CU_ASSERT_STRING_EQUAL(k->inputs[1].plio, "PLIO_05_TO_AIE");
@@ -339,12 +344,13 @@ static void test_adder_params(void)
 
 static void test_adder_sum(void)
 {
-	static const uint32_t a[] = {1, 0x7fffffffu, 0xffffffffu, 0x80000000u, 123456789u,
-				     0xfffffffeu, 0, 0x40000000u, 5, 6, 7, 8};
-	static const uint32_t b[] = {2, 1, 0xffffffffu, 0x80000000u, 987654321u,
-				     3, 0, 0x40000000u, 0xfffffffbu, 10, 20, 30};
-	static const uint32_t want[] = {3, 0x80000000u, 0xfffffffeu, 0, 1111111110u,
-					1, 0, 0x80000000u, 0, 16, 27, 38};
+	static const uint32_t a[] = {1,          0x7fffffffu, 0xffffffffu, 0x80000000u,
+				     123456789u, 0xfffffffeu, 0,           0x40000000u,
+				     5,          6,           7,           8};
+	static const uint32_t b[] = {2, 1,           0xffffffffu, 0x80000000u, 987654321u, 3,
+				     0, 0x40000000u, 0xfffffffbu, 10,          20,         30};
+	static const uint32_t want[] = {3, 0x80000000u, 0xfffffffeu, 0,  1111111110u, 1,
+					0, 0x80000000u, 0,           16, 27,          38};
 	aieth_model_env env = board_env(36);
 	aieth_model m;
 	uint8_t *x = malloc(48 + 1), *y = malloc(48 + 3), *z = malloc(48 + 6);
@@ -410,12 +416,14 @@ static const bad_case bad_params[] = {
 	/* window and timing */
 	{"loopback", "{\"window_bytes\": 24}",
 	 "loopback: params.window_bytes: 24 is not a multiple of 16"},
-	{"adder", "{\"window_bytes\": 100}", "adder: params.window_bytes: 100 is not a multiple of 16"},
+	{"adder", "{\"window_bytes\": 100}",
+	 "adder: params.window_bytes: 100 is not a multiple of 16"},
 	{"loopback", "{\"window_bytes\": 0}",
 	 "loopback: params.window_bytes: value 0 is out of range (16..1048576)"},
 	{"loopback", "{\"window_bytes\": 1048592}",
 	 "loopback: params.window_bytes: value 1048592 is out of range (16..1048576)"},
-	{"adder", "{\"window_bytes\": -16}", "adder: params.window_bytes: value -16 is out of range"},
+	{"adder", "{\"window_bytes\": -16}",
+	 "adder: params.window_bytes: value -16 is out of range"},
 	{"loopback", "{\"window_bytes\": 18446744073709551615}",
 	 "loopback: params.window_bytes: value 18446744073709551615 is out of range"},
 	{"loopback", "{\"cycles_per_iteration\": 0}",
@@ -436,21 +444,24 @@ static const bad_case bad_params[] = {
 	 "loopback: params.channels: 3 is not an array of channel numbers"},
 	{"loopback", "{\"channels\": [\"1\"]}",
 	 "loopback: params.channels[0]: \"1\" is not an integer channel number"},
-	{"loopback", "{\"channels\": [1.5]}", "loopback: params.channels[0]: 1.5 is not an integer"},
+	{"loopback", "{\"channels\": [1.5]}",
+	 "loopback: params.channels[0]: 1.5 is not an integer"},
 	/* PLIOs of adder */
 	{"adder", "{\"in0\": \"PLIO_1_TO_AIE\"}",
 	 "adder: params.in0: \"PLIO_1_TO_AIE\" is not a PLIO name (expected PLIO_NN_TO_AIE"},
 	{"adder", "{\"out\": \"PLIO_01\"}",
 	 "adder: params.out: \"PLIO_01\" is not a PLIO name (expected PLIO_NN_FROM_AIE"},
 	{"adder", "{\"in1\": \"\"}", "adder: params.in1: \"\" is not a PLIO name"},
-	{"adder", "{\"in1\": \"\\u0001\\\"x\"}", "adder: params.in1: \"\\x01\\\"x\" is not a PLIO name"},
+	{"adder", "{\"in1\": \"\\u0001\\\"x\"}",
+	 "adder: params.in1: \"\\x01\\\"x\" is not a PLIO name"},
 	{"adder", "{\"in0\": \"PLIO_03_FROM_AIE\"}",
 	 "adder: params.in0: \"PLIO_03_FROM_AIE\" has the wrong direction (expected PLIO_NN_TO_AIE)"},
 	{"adder", "{\"out\": \"PLIO_03_TO_AIE\"}",
 	 "adder: params.out: \"PLIO_03_TO_AIE\" has the wrong direction (expected PLIO_NN_FROM_AIE)"},
 	{"adder", "{\"in1\": \"PLIO_37_TO_AIE\"}",
 	 "adder: params.in1: \"PLIO_37_TO_AIE\" is beyond the board, which has 36 channels"},
-	{"adder", "{\"out\": \"PLIO_99_FROM_AIE\"}", "adder: params.out: \"PLIO_99_FROM_AIE\" is beyond"},
+	{"adder", "{\"out\": \"PLIO_99_FROM_AIE\"}",
+	 "adder: params.out: \"PLIO_99_FROM_AIE\" is beyond"},
 	{"adder", "{\"in0\": \"PLIO_02_TO_AIE\", \"in1\": \"PLIO_02_TO_AIE\"}",
 	 "adder: params.in1: \"PLIO_02_TO_AIE\" is also params.in0; the two inputs must be"
 	 " different PLIOs"},
@@ -470,7 +481,8 @@ static void test_bad_params(void)
 		memset(&m, 0x5a, sizeof m);
 		rc = aieth__builtin_model_create(c->model, &env, c->params, &m);
 		if (rc != -1)
-			fprintf(stderr, "\n  case %zu (%s %s): rc %d\n", i, c->model, c->params, rc);
+			fprintf(stderr, "\n  case %zu (%s %s): rc %d\n", i, c->model, c->params,
+				rc);
 		CU_ASSERT_EQUAL(rc, -1);
 		ASSERT_HAS(errbuf, c->msg);
 		CU_ASSERT_STRING_EQUAL(errbuf, aieth_error_message());
@@ -528,7 +540,8 @@ static void test_open_errors(void)
 	aieth_model_handle h;
 
 	CU_ASSERT_EQUAL(aieth__model_open(&h, "nope", NULL, &env), AIETH_ENOTFOUND);
-	ASSERT_HAS(aieth_error_message(), "model \"nope\": not a built-in model (loopback, adder, aiesim, route)"
+	ASSERT_HAS(aieth_error_message(),
+		   "model \"nope\": not a built-in model (loopback, adder, aiesim, route)"
 		   " nor a plugin path (one containing '/' or ending in \".so\")");
 	CU_ASSERT(is_zero(&h, sizeof h));
 	CU_ASSERT_EQUAL(aieth__model_open(&h, "Loopback", NULL, &env), AIETH_ENOTFOUND);
@@ -549,8 +562,8 @@ static void test_plugin_scale(void)
 	aieth_model_env env = board_env(36);
 	aieth_model_handle h;
 	const aieth_model_kernel *k;
-	static const int16_t x[] = {0, 1, -1, 1000, -1000, 10922, 10923, -10923, -10924,
-				    32767, -32768, 7, 20000, -20000, 5, -5};
+	static const int16_t x[] = {0,      1,     -1,     1000, -1000, 10922,  10923, -10923,
+				    -10924, 32767, -32768, 7,    20000, -20000, 5,     -5};
 	int16_t want[16];
 	uint8_t *in = malloc(32 + 1), *out = malloc(32 + 1);
 	const uint8_t *ins[1];
@@ -570,11 +583,13 @@ static void test_plugin_scale(void)
 	CU_ASSERT_EQUAL(k->latency, 16);
 	aieth__model_close(&h);
 
-	CU_ASSERT_EQUAL_FATAL(aieth__model_open(&h, path,
-					       "{ \"gain\": -3, \"in\": \"PLIO_02_TO_AIE\",\n"
-					       "  \"out\": \"PLIO_05_FROM_AIE\", \"window_bytes\": 16,"
-					       " \"cycles_per_iteration\": 3, \"latency\": 0 }",
-					       &env), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__model_open(&h, path,
+				  "{ \"gain\": -3, \"in\": \"PLIO_02_TO_AIE\",\n"
+				  "  \"out\": \"PLIO_05_FROM_AIE\", \"window_bytes\": 16,"
+				  " \"cycles_per_iteration\": 3, \"latency\": 0 }",
+				  &env),
+		0);
 	k = &h.model.kernels[0];
 	CU_ASSERT_STRING_EQUAL(k->inputs[0].plio, "PLIO_02_TO_AIE");
 	CU_ASSERT_STRING_EQUAL(k->outputs[0].plio, "PLIO_05_FROM_AIE");
@@ -607,9 +622,10 @@ static void test_plugin_scale_params(void)
 	} cases[] = {
 		{"{\"gain\": \"x\"}", "create failed: scale: params.gain: \"x\" is not an integer"},
 		{"{\"gain\": 40000}", "create failed: scale: params.gain: 40000 is out of range"
-		 " -32768..32767"},
+				      " -32768..32767"},
 		{"{\"zz\": 1}", "create failed: scale: params.zz: unknown key"},
-		{"{\"window_bytes\": 24}", "scale: params.window_bytes: 24 is not a multiple of 16"},
+		{"{\"window_bytes\": 24}",
+		 "scale: params.window_bytes: 24 is not a multiple of 16"},
 		{"{\"gain\": 1, \"gain\": 2}", "scale: params.gain: given twice"},
 		{"{\"gain\": 1} x", "scale: params: unexpected text after the closing '}'"},
 		{"{\"gain\": 1.5}", "scale: params.gain: the value must be"},
@@ -658,7 +674,8 @@ static void test_plugin_bare_name(void)
 	aieth__model_close(&h);
 	CU_ASSERT_FATAL(chdir(cwd) == 0);
 	CU_ASSERT_EQUAL(aieth__model_open(&h, "scale_model.so", NULL, &env), AIETH_EIO);
-	ASSERT_HAS(aieth_error_message(), "model \"scale_model.so\": dlopen failed: ./scale_model.so");
+	ASSERT_HAS(aieth_error_message(),
+		   "model \"scale_model.so\": dlopen failed: ./scale_model.so");
 }
 
 static void test_plugin_bad(void)
@@ -695,7 +712,8 @@ static void test_plugin_bad(void)
 		aieth_model_handle h;
 		int rc = aieth__model_open(&h, path, cases[i].params, &env);
 		if (rc != cases[i].code)
-			fprintf(stderr, "\n  %s: rc %d: %s\n", cases[i].so, rc, aieth_error_message());
+			fprintf(stderr, "\n  %s: rc %d: %s\n", cases[i].so, rc,
+				aieth_error_message());
 		CU_ASSERT_EQUAL(rc, cases[i].code);
 		snprintf(prefix, sizeof prefix, "model \"%s\": ", path);
 		ASSERT_HAS(aieth_error_message(), prefix);
@@ -819,7 +837,7 @@ static void test_validate(void)
 	sample(&m, k);
 	k[1].compute = NULL;
 	expect_invalid(&m, "kernel 1 \"b\": compute is NULL");
-	strcpy(k[1].name, "\x01\"");  /* names are quoted in messages */
+	strcpy(k[1].name, "\x01\""); /* names are quoted in messages */
 	expect_invalid(&m, "kernel 1 \"\\x01\\\"\": compute is NULL");
 	sample(&m, k);
 	k[0].num_inputs = 17;
@@ -837,14 +855,15 @@ static void test_validate(void)
 	sample(&m, k);
 	strcpy(k[0].outputs[0].plio, "PLIO_01_TO_AIE");
 	expect_invalid(&m, "kernel 0 \"a\": output 0: \"PLIO_01_TO_AIE\" has the wrong direction"
-		       " (an output must be PLIO_NN_FROM_AIE)");
+			   " (an output must be PLIO_NN_FROM_AIE)");
 	sample(&m, k);
 	strcpy(k[0].inputs[0].plio, "PLIO_05_FROM_AIE");
 	expect_invalid(&m, "input 0: \"PLIO_05_FROM_AIE\" has the wrong direction (an input must"
-		       " be PLIO_NN_TO_AIE)");
+			   " be PLIO_NN_TO_AIE)");
 	sample(&m, k);
 	strcpy(k[0].inputs[0].plio, "PLIO_37_TO_AIE");
-	expect_invalid(&m, "input 0: \"PLIO_37_TO_AIE\" is beyond the board, which has 36 channels");
+	expect_invalid(&m,
+		       "input 0: \"PLIO_37_TO_AIE\" is beyond the board, which has 36 channels");
 	sample(&m, k);
 	strcpy(k[0].inputs[0].plio, "PLIO_01_TO_AIE ");
 	expect_invalid(&m, "input 0: \"PLIO_01_TO_AIE \" is not a PLIO name");
@@ -853,7 +872,8 @@ static void test_validate(void)
 	expect_invalid(&m, "input 0 (PLIO_01_TO_AIE): bytes_per_iteration 0 is zero");
 	sample(&m, k);
 	k[0].inputs[1].bytes_per_iteration = 8;
-	expect_invalid(&m, "input 1 (PLIO_02_TO_AIE): bytes_per_iteration 8 is not a multiple of 16");
+	expect_invalid(&m,
+		       "input 1 (PLIO_02_TO_AIE): bytes_per_iteration 8 is not a multiple of 16");
 	sample(&m, k);
 	k[0].outputs[0].bytes_per_iteration = (1ull << 30) + 16;
 	expect_invalid(&m, "bytes_per_iteration 1073741840 is above the limit of 1 GiB");
@@ -871,11 +891,11 @@ static void test_validate(void)
 	sample(&m, k);
 	strcpy(k[0].inputs[1].plio, "PLIO_01_TO_AIE");
 	expect_invalid(&m, "kernel 0 \"a\": input 1: PLIO_01_TO_AIE is already used by kernel 0"
-		       " \"a\" input 0; a PLIO carries one port only");
+			   " \"a\" input 0; a PLIO carries one port only");
 	sample(&m, k);
 	strcpy(k[1].outputs[0].plio, "PLIO_01_FROM_AIE");
 	expect_invalid(&m, "kernel 1 \"b\": output 0: PLIO_01_FROM_AIE is already used by kernel 0"
-		       " \"a\" output 0");
+			   " \"a\" output 0");
 	/* The same channel number in both directions is two PLIOs. */
 	sample(&m, k);
 	strcpy(k[1].outputs[0].plio, "PLIO_02_FROM_AIE");
@@ -962,15 +982,18 @@ static void test_route_layout(void)
 	aieth_model m;
 	aieth_model_env env = board_env(36);
 
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 36,
-		"{\"board\": \"vck190\", \"routes\": ["
-		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cint16\","
-		" \"window_bytes\": 32768},"
-		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_04_FROM_AIE\", \"op\": \"scale\","
-		" \"value\": 2, \"window_bytes\": 4096, \"cycles_per_iteration\": 300, \"latency\": 7},"
-		"{\"op\": \"const\", \"value\": 0, \"to\": \"PLIO_05_FROM_AIE\"},"
-		"{\"op\": \"sum\", \"from\": [\"PLIO_05_TO_AIE\", \"PLIO_06_TO_AIE\", \"PLIO_07_TO_AIE\"],"
-		" \"to\": \"PLIO_36_FROM_AIE\", \"type\": \"int16\"}]}"), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 36,
+			"{\"board\": \"vck190\", \"routes\": ["
+			"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cint16\","
+			" \"window_bytes\": 32768},"
+			"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_04_FROM_AIE\", \"op\": \"scale\","
+			" \"value\": 2, \"window_bytes\": 4096, \"cycles_per_iteration\": 300, \"latency\": 7},"
+			"{\"op\": \"const\", \"value\": 0, \"to\": \"PLIO_05_FROM_AIE\"},"
+			"{\"op\": \"sum\", \"from\": [\"PLIO_05_TO_AIE\", \"PLIO_06_TO_AIE\", \"PLIO_07_TO_AIE\"],"
+			" \"to\": \"PLIO_36_FROM_AIE\", \"type\": \"int16\"}]}"),
+		0);
 	CU_ASSERT_EQUAL(m.num_kernels, 4);
 	CU_ASSERT_STRING_EQUAL(m.kernels[0].name, "route_00");
 	CU_ASSERT_STRING_EQUAL(m.kernels[0].inputs[0].plio, "PLIO_01_TO_AIE");
@@ -1017,15 +1040,20 @@ static void test_route_compute(void)
 	outs[0] = o + 2;
 
 	/* int32 doubled (dmafifo), wrapping: 0x7fffffff * 2 = -2 */
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\","
-		" \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"scale\", \"value\": 2, \"window_bytes\": 32}]}"), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 4,
+			"{\"routes\": [{\"from\": \"PLIO_01_TO_AIE\","
+			" \"to\": \"PLIO_01_FROM_AIE\", \"op\": \"scale\", \"value\": 2, \"window_bytes\": 32}]}"),
+		0);
 	wr(a + 1, 4, 0x7fffffffu);
 	wr(a + 5, 4, (uint32_t)-50);
 	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 9, 2, ins, outs), 0);
 	CU_ASSERT_EQUAL(rdn(o + 2, 4), 0xfffffffeu);
 	CU_ASSERT_EQUAL(rdn(o + 6, 4), (uint32_t)-100);
 	for (i = 2; i < 16; i++)
-		CU_ASSERT_EQUAL((uint32_t)rdn(o + 2 + 4 * i, 4), (uint32_t)(rdn(a + 1 + 4 * i, 4) * 2u));
+		CU_ASSERT_EQUAL((uint32_t)rdn(o + 2 + 4 * i, 4),
+				(uint32_t)(rdn(a + 1 + 4 * i, 4) * 2u));
 	/* in place: out is the input buffer */
 	memcpy(o + 2, a + 1, 64);
 	ins[0] = o + 2;
@@ -1035,54 +1063,78 @@ static void test_route_compute(void)
 	release(&m);
 
 	/* int8 add -3 wraps; uint16 sum of three wraps; int64 const */
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
-		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"int8\", \"op\": \"add\", \"value\": -3},"
-		"{\"from\": [\"PLIO_02_TO_AIE\", \"PLIO_03_TO_AIE\", \"PLIO_04_TO_AIE\"], \"to\": \"PLIO_02_FROM_AIE\","
-		" \"type\": \"uint16\", \"op\": \"sum\"},"
-		"{\"to\": \"PLIO_03_FROM_AIE\", \"type\": \"int64\", \"op\": \"const\", \"value\": -9000000000000}]}"), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 4,
+			"{\"routes\": ["
+			"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"int8\", \"op\": \"add\", \"value\": -3},"
+			"{\"from\": [\"PLIO_02_TO_AIE\", \"PLIO_03_TO_AIE\", \"PLIO_04_TO_AIE\"], \"to\": \"PLIO_02_FROM_AIE\","
+			" \"type\": \"uint16\", \"op\": \"sum\"},"
+			"{\"to\": \"PLIO_03_FROM_AIE\", \"type\": \"int64\", \"op\": \"const\", \"value\": -9000000000000}]}"),
+		0);
 	CU_ASSERT_EQUAL(m.kernels[0].compute(m.kernels[0].ctx, 0, 4, ins, outs), 0);
 	for (i = 0; i < 64; i++)
 		CU_ASSERT_EQUAL(o[2 + i], (uint8_t)(a[1 + i] - 3));
 	CU_ASSERT_EQUAL(m.kernels[1].compute(m.kernels[1].ctx, 0, 4, ins, outs), 0);
 	for (i = 0; i < 32; i++)
-		CU_ASSERT_EQUAL(rdn(o + 2 + 2 * i, 2), (uint16_t)(rdn(a + 1 + 2 * i, 2) +
-			rdn(b + 1 + 2 * i, 2) + rdn(c + 1 + 2 * i, 2)));
+		CU_ASSERT_EQUAL(rdn(o + 2 + 2 * i, 2),
+				(uint16_t)(rdn(a + 1 + 2 * i, 2) + rdn(b + 1 + 2 * i, 2) +
+					   rdn(c + 1 + 2 * i, 2)));
 	CU_ASSERT_EQUAL(m.kernels[2].compute(m.kernels[2].ctx, 5, 4, NULL, outs), 0);
 	for (i = 0; i < 8; i++)
 		CU_ASSERT_EQUAL(rdn(o + 2 + 8 * i, 8), (uint64_t)(int64_t)-9000000000000);
-	CU_ASSERT(o[0] == 0 && o[1] == 0);  /* nothing before the output */
+	CU_ASSERT(o[0] == 0 && o[1] == 0); /* nothing before the output */
 	release(&m);
 
 	/* float scale rounded to float, cfloat add [re, im], cint16 scale
 	 * (both parts), double sum */
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
-		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
-		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
-		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
-		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_01_FROM_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"op\": \"sum\"}]}"), -1);
-	ASSERT_HAS(errbuf, "route: params.routes[3].from[1]: \"PLIO_01_FROM_AIE\" has the wrong direction");
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
-		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
-		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
-		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
-		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_02_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"), -1);
-	ASSERT_HAS(errbuf, "route: params.routes[3].from[1]: PLIO_02_TO_AIE is already routes[1].from");
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 4, "{\"routes\": ["
-		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
-		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
-		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
-		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_03_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"), -1);
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 4,
+			"{\"routes\": ["
+			"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+			"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+			"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+			"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_01_FROM_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"op\": \"sum\"}]}"),
+		-1);
+	ASSERT_HAS(errbuf,
+		   "route: params.routes[3].from[1]: \"PLIO_01_FROM_AIE\" has the wrong direction");
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 4,
+			"{\"routes\": ["
+			"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+			"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+			"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+			"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_02_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"),
+		-1);
+	ASSERT_HAS(errbuf,
+		   "route: params.routes[3].from[1]: PLIO_02_TO_AIE is already routes[1].from");
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 4,
+			"{\"routes\": ["
+			"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+			"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+			"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+			"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_03_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"),
+		-1);
 	ASSERT_HAS(errbuf, "PLIO_03_TO_AIE is already routes[2].from");
-	CU_ASSERT_EQUAL_FATAL(route_make(&m, 8, "{\"routes\": ["
-		"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
-		"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
-		"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
-		"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_05_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		route_make(
+			&m, 8,
+			"{\"routes\": ["
+			"{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"type\": \"float\", \"op\": \"scale\", \"value\": 0.1},"
+			"{\"from\": \"PLIO_02_TO_AIE\", \"to\": \"PLIO_02_FROM_AIE\", \"type\": \"cfloat\", \"op\": \"add\", \"value\": [1.5, -2]},"
+			"{\"from\": \"PLIO_03_TO_AIE\", \"to\": \"PLIO_03_FROM_AIE\", \"type\": \"cint16\", \"op\": \"scale\", \"value\": -1},"
+			"{\"from\": [\"PLIO_04_TO_AIE\", \"PLIO_05_TO_AIE\"], \"to\": \"PLIO_04_FROM_AIE\", \"type\": \"double\", \"op\": \"sum\"}]}"),
+		0);
 	for (i = 0; i < 16; i++) {
 		f = (float)(i * 1.25 - 3);
 		memcpy(&u32, &f, 4);
 		wr(a + 1 + 4 * i, 4, u32);
-		wr(c + 1 + 4 * i, 4, (uint32_t)(uint16_t)(i * 1000 - 7000) | (uint32_t)(uint16_t)(i + 1) << 16);
+		wr(c + 1 + 4 * i, 4,
+		   (uint32_t)(uint16_t)(i * 1000 - 7000) | (uint32_t)(uint16_t)(i + 1) << 16);
 	}
 	for (i = 0; i < 8; i++) {
 		d = i * 0.5 + 1e-3;
@@ -1106,15 +1158,15 @@ static void test_route_compute(void)
 		want = (float)((double)x + (i % 2 ? -2.0 : 1.5));
 		u32 = (uint32_t)rdn(o + 2 + 4 * i, 4);
 		memcpy(&f, &u32, 4);
-		if (x == x)  /* NaN bytes stay NaN: not compared */
+		if (x == x) /* NaN bytes stay NaN: not compared */
 			CU_ASSERT_EQUAL(memcmp(&f, &want, 4), 0);
 	}
 	ins[0] = c + 1;
 	ins[2] = NULL;
 	CU_ASSERT_EQUAL(m.kernels[2].compute(m.kernels[2].ctx, 0, 4, ins, outs), 0);
 	for (i = 0; i < 16; i++) {
-		CU_ASSERT_EQUAL(rdn(o + 2 + 4 * i, 2), (uint16_t)-(int16_t)(i * 1000 - 7000));
-		CU_ASSERT_EQUAL(rdn(o + 4 + 4 * i, 2), (uint16_t)-(int16_t)(i + 1));
+		CU_ASSERT_EQUAL(rdn(o + 2 + 4 * i, 2), (uint16_t) - (int16_t)(i * 1000 - 7000));
+		CU_ASSERT_EQUAL(rdn(o + 4 + 4 * i, 2), (uint16_t) - (int16_t)(i + 1));
 	}
 	ins[0] = b + 1;
 	ins[1] = b + 1;
@@ -1125,7 +1177,8 @@ static void test_route_compute(void)
 		memcpy(&d, &u64, 8);
 		CU_ASSERT_EQUAL(d, want);
 	}
-	CU_ASSERT_NOT_EQUAL(m.kernels[3].compute(m.kernels[3].ctx, 0, UINT64_MAX / 8, ins, outs), 0);
+	CU_ASSERT_NOT_EQUAL(m.kernels[3].compute(m.kernels[3].ctx, 0, UINT64_MAX / 8, ins, outs),
+			    0);
 	release(&m);
 }
 
@@ -1211,27 +1264,15 @@ static void test_route_errors(void)
 	}
 }
 
-TU_MAIN("models",
-	{"plio_names", test_plio_names},
-	{"builtin_registry", test_builtin_registry},
-	{"builtin_env", test_builtin_env},
-	{"loopback_defaults", test_loopback_defaults},
-	{"loopback_channels", test_loopback_channels},
-	{"loopback_window", test_loopback_window},
-	{"loopback_compute", test_loopback_compute},
-	{"adder_defaults", test_adder_defaults},
-	{"adder_params", test_adder_params},
-	{"adder_sum", test_adder_sum},
-	{"bad_params", test_bad_params},
-	{"open_builtin", test_open_builtin},
-	{"open_errors", test_open_errors},
-	{"plugin_scale", test_plugin_scale},
+TU_MAIN("models", {"plio_names", test_plio_names}, {"builtin_registry", test_builtin_registry},
+	{"builtin_env", test_builtin_env}, {"loopback_defaults", test_loopback_defaults},
+	{"loopback_channels", test_loopback_channels}, {"loopback_window", test_loopback_window},
+	{"loopback_compute", test_loopback_compute}, {"adder_defaults", test_adder_defaults},
+	{"adder_params", test_adder_params}, {"adder_sum", test_adder_sum},
+	{"bad_params", test_bad_params}, {"open_builtin", test_open_builtin},
+	{"open_errors", test_open_errors}, {"plugin_scale", test_plugin_scale},
 	{"plugin_scale_params", test_plugin_scale_params},
-	{"plugin_bare_name", test_plugin_bare_name},
-	{"plugin_bad", test_plugin_bad},
-	{"plugin_source", test_plugin_source},
-	{"plugin_timing", test_plugin_timing},
-	{"validate", test_validate},
-	{"route_layout", test_route_layout},
-	{"route_compute", test_route_compute},
-	{"route_errors", test_route_errors})
+	{"plugin_bare_name", test_plugin_bare_name}, {"plugin_bad", test_plugin_bad},
+	{"plugin_source", test_plugin_source}, {"plugin_timing", test_plugin_timing},
+	{"validate", test_validate}, {"route_layout", test_route_layout},
+	{"route_compute", test_route_compute}, {"route_errors", test_route_errors})

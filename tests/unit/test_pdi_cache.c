@@ -52,8 +52,10 @@ static void fresh_dir(void)
 static const char *bif_text(unsigned id, const char *c0, const char *c1)
 {
 	static char t[512];
-	snprintf(t, sizeof t, "all:\n{\n  id_code = 0x%08x\n  image\n  {\n    { type=cdo\n"
-		 "      file=%s\n      file=%s\n    }\n  }\n}\n", id, c0, c1);
+	snprintf(t, sizeof t,
+		 "all:\n{\n  id_code = 0x%08x\n  image\n  {\n    { type=cdo\n"
+		 "      file=%s\n      file=%s\n    }\n  }\n}\n",
+		 id, c0, c1);
 	return t;
 }
 
@@ -83,8 +85,8 @@ static void test_key(void)
 	struct timespec ts[2] = {{1000000000, 0}, {1000000000, 0}};
 	const char *t;
 	setup_inputs();
-	CU_ASSERT_EQUAL_FATAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k0),
-			      AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k0), AIETH_OK);
 	/* the same inputs: the same key */
 	CU_ASSERT_EQUAL(key_of("versal", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k), 0);
 	CU_ASSERT_EQUAL(memcmp(k0, k, 32), 0);
@@ -95,8 +97,8 @@ static void test_key(void)
 	CU_ASSERT_EQUAL(key_of("versal", at("bif2"), at("p.pdi"), at("a2.cdo"), at("b.cdo"), k), 0);
 	CU_ASSERT_EQUAL(memcmp(k0, k, 32), 0);
 	/* an argument */
-	CU_ASSERT_EQUAL(key_of("versal_2ve_2vm", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"),
-			       k), 0);
+	CU_ASSERT_EQUAL(
+		key_of("versal_2ve_2vm", at("bif"), at("o.pdi"), at("a.cdo"), at("b.cdo"), k), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(k0, k, 32), 0);
 	/* the BIF text */
 	t = bif_text(0x14ca8094, at("a.cdo"), at("b.cdo"));
@@ -432,25 +434,32 @@ static void test_direct_memo(void)
 	put_file(at("tool"), "#!/bin/sh\n", 10);
 	CU_ASSERT_EQUAL(chmod(at("tool"), 0755), 0);
 	put_file(at("g.a"), "!<arch>\n", 8);
-	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d0,
-							 &settled), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d0, &settled),
+		AIETH_OK);
 	CU_ASSERT_EQUAL(settled, 0); /* written just now */
-	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_EQUAL(memcmp(d0, d, 32), 0);
-	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vek280", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vek280", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
-	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 2, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 2, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
-	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 2, d, &settled), 0);
+	CU_ASSERT_EQUAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 2, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
 	/* the archive touched (even back to an old time: its change time moves) */
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("g.a"), old, 0), 0);
-	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
 	CU_ASSERT_EQUAL(settled, 0); /* its change time is now */
 	memcpy(d0, d, 32);
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at("tool"), old, 0), 0);
-	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
+	CU_ASSERT_EQUAL(
+		aieth__pdi_cache_direct_key(at("g.a"), "vck190", at("tool"), 1, 1, d, &settled), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(d0, d, 32), 0);
 	/* a directory is not an archive: no direct mode */
 	CU_ASSERT_EQUAL(aieth__pdi_cache_direct_key(dir, "vck190", at("tool"), 1, 1, d, &settled),
@@ -491,7 +500,7 @@ static void test_other_file_system(void)
 	fresh_dir();
 	if (!mkdtemp(shm) || stat(shm, &a) || stat(dir, &b) || a.st_dev == b.st_dev) {
 		fprintf(stderr, "\n  (no second file system at /dev/shm: the copy path is "
-			"not tested)\n");
+				"not tested)\n");
 		return;
 	}
 	memset(key, 0x77, 32);

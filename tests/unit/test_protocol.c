@@ -3,7 +3,7 @@
  * test_protocol.c - the host <-> PL DMA protocol (pl_dma/protocol.c).
  *
  * Every expected word index, byte offset and size below was computed by
- * hand from research/anchor.md sections 2.2, 2.3, 2.6 and 2.7 and is
+ * hand from AMD's include/pl/test_harness.hpp (cfg, perf, PERF, FUNC) and is
  * written out literally, so a wrong layout formula in the code cannot be
  * repeated by the test.
  */
@@ -47,8 +47,8 @@ static void test_cfg_positions_n36(void)
 	memset(rx, 0, sizeof rx);
 	memset(w, 0xa5, sizeof w);
 	tx[0] = (pld_chan_cfg){.delay = 11, .frames = 12, .reps = 13, .offset = 14};
-	tx[35] = (pld_chan_cfg){.delay = 0x123456789abcdef0ull, .frames = 22, .reps = 23,
-				.offset = 24};
+	tx[35] = (pld_chan_cfg){
+		.delay = 0x123456789abcdef0ull, .frames = 22, .reps = 23, .offset = 24};
 	rx[5] = (pld_chan_cfg){.delay = 31, .frames = 32, .reps = 33, .offset = 34};
 	rx[35] = (pld_chan_cfg){.delay = 41, .frames = 42, .reps = 43, .offset = 44};
 	pld_cfg_encode(36, PLD_MODE_PERF, tx, rx, w);
@@ -131,14 +131,14 @@ static void test_cfg_decode(void)
 	uint64_t mode = 99;
 	memset(w, 0, sizeof w);
 	w[0] = 1;
-	w[3] = 0xfedcba9876543210ull;     /* TX channel 2 delay: full 64 bits */
-	w[19] = 0x0000000500000007ull;    /* TX channel 2 frames: low 32 bits */
-	w[35] = 0xffffffff00000003ull;    /* TX channel 2 reps */
-	w[51] = 0x1000000000000020ull;    /* TX channel 2 offset */
-	w[74] = 77;                      /* RX channel 9 delay */
-	w[90] = 0x100000000ull;          /* RX channel 9 frames -> 0 */
-	w[106] = 1;                      /* RX channel 9 reps */
-	w[122] = 0xffffffffull;          /* RX channel 9 offset */
+	w[3] = 0xfedcba9876543210ull;  /* TX channel 2 delay: full 64 bits */
+	w[19] = 0x0000000500000007ull; /* TX channel 2 frames: low 32 bits */
+	w[35] = 0xffffffff00000003ull; /* TX channel 2 reps */
+	w[51] = 0x1000000000000020ull; /* TX channel 2 offset */
+	w[74] = 77;                    /* RX channel 9 delay */
+	w[90] = 0x100000000ull;        /* RX channel 9 frames -> 0 */
+	w[106] = 1;                    /* RX channel 9 reps */
+	w[122] = 0xffffffffull;        /* RX channel 9 offset */
 	pld_cfg_decode(16, w, &mode, tx, rx);
 	ASSERT_U64(mode, 1);
 	ASSERT_U64(tx[2].delay, 0xfedcba9876543210ull);
@@ -168,10 +168,12 @@ static void test_cfg_roundtrip(void)
 	uint64_t w[289], mode;
 	uint32_t c;
 	for (c = 0; c < 36; c++) {
-		tx[c] = (pld_chan_cfg){.delay = (uint64_t)c << 40 | c, .frames = c * 3u,
-				       .reps = c + 1, .offset = c * 4096u};
-		rx[c] = (pld_chan_cfg){.delay = c * 7u, .frames = 0xffffffffu - c, .reps = c,
-				       .offset = c};
+		tx[c] = (pld_chan_cfg){.delay = (uint64_t)c << 40 | c,
+				       .frames = c * 3u,
+				       .reps = c + 1,
+				       .offset = c * 4096u};
+		rx[c] = (pld_chan_cfg){
+			.delay = c * 7u, .frames = 0xffffffffu - c, .reps = c, .offset = c};
 	}
 	pld_cfg_encode(36, 1, tx, rx, w);
 	pld_cfg_decode(36, w, &mode, tx2, rx2);
@@ -197,12 +199,12 @@ static void test_perf_positions(void)
 	rxl[35] = 435;
 	memset(w, 0xee, sizeof w);
 	pld_perf_encode(36, txf, txl, rxf, rxl, w);
-	ASSERT_U64(w[0], 100);    /* TX first 0 */
-	ASSERT_U64(w[35], 135);   /* TX first 35 */
-	ASSERT_U64(w[36], 200);   /* TX last 0 */
-	ASSERT_U64(w[77], 305);   /* RX first 5 */
-	ASSERT_U64(w[113], 405);  /* RX last 5 */
-	ASSERT_U64(w[143], 435);  /* RX last 35 */
+	ASSERT_U64(w[0], 100);   /* TX first 0 */
+	ASSERT_U64(w[35], 135);  /* TX first 35 */
+	ASSERT_U64(w[36], 200);  /* TX last 0 */
+	ASSERT_U64(w[77], 305);  /* RX first 5 */
+	ASSERT_U64(w[113], 405); /* RX last 5 */
+	ASSERT_U64(w[143], 435); /* RX last 35 */
 	ASSERT_U64(nonzero(w, 144), 6);
 	pld_perf_decode(36, w, a, b, c, d);
 	CU_ASSERT(memcmp(a, txf, sizeof a) == 0);
@@ -216,10 +218,10 @@ static void test_perf_positions_n16(void)
 	uint64_t w[64], a[16], d[16];
 	uint64_t txf[16] = {0}, rxl[16] = {0};
 	memset(w, 0, sizeof w);
-	w[3] = 1003;    /* TX first 3 */
-	w[16] = 2000;   /* TX last 0 */
-	w[37] = 3005;   /* RX first 5 */
-	w[63] = 4015;   /* RX last 15 */
+	w[3] = 1003;  /* TX first 3 */
+	w[16] = 2000; /* TX last 0 */
+	w[37] = 3005; /* RX first 5 */
+	w[63] = 4015; /* RX last 15 */
 	pld_perf_decode(16, w, a, NULL, NULL, d);
 	ASSERT_U64(a[3], 1003);
 	ASSERT_U64(d[15], 4015);
@@ -250,10 +252,16 @@ static void test_txn_perf_n36(void)
 	char err[256];
 	pld_arg args[3] = {
 		{.dir = 0, .index = 35, .size = 256, .reps = 10, .delay = 5, .data = buf_a},
-		{.dir = 1, .index = 5, .size = 64, .reps = 3, .delay = 0x100000000ull, .data = buf_b},
+		{.dir = 1,
+		 .index = 5,
+		 .size = 64,
+		 .reps = 3,
+		 .delay = 0x100000000ull,
+		 .data = buf_b},
 		{.dir = 0, .index = 0, .size = 32, .reps = 1, .delay = 0, .data = buf_c},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 4096, PLD_MODE_PERF, args, 3, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 4096, PLD_MODE_PERF, args, 3, err, sizeof err),
+			      0);
 	ASSERT_U64(t.channels, 36);
 	ASSERT_U64(t.depth, 4096);
 	ASSERT_U64(t.cfg[0], 1);
@@ -261,7 +269,7 @@ static void test_txn_perf_n36(void)
 	ASSERT_U64(t.cfg[36], 5);
 	ASSERT_U64(t.cfg[72], 16);
 	ASSERT_U64(t.cfg[108], 10);
-	ASSERT_U64(t.cfg[144], 143360);   /* 35 * 4096 */
+	ASSERT_U64(t.cfg[144], 143360); /* 35 * 4096 */
 	/* TX channel 0: frames 37, reps 73, offset 109 = 0 */
 	ASSERT_U64(t.cfg[37], 2);
 	ASSERT_U64(t.cfg[73], 1);
@@ -270,7 +278,7 @@ static void test_txn_perf_n36(void)
 	ASSERT_U64(t.cfg[150], 0x100000000ull);
 	ASSERT_U64(t.cfg[186], 4);
 	ASSERT_U64(t.cfg[222], 3);
-	ASSERT_U64(t.cfg[258], 20480);    /* 5 * 4096 */
+	ASSERT_U64(t.cfg[258], 20480); /* 5 * 4096 */
 	ASSERT_U64(nonzero(t.cfg, 289), 11);
 	ASSERT_U64(nonzero(t.perf, 144), 0);
 
@@ -281,17 +289,17 @@ static void test_txn_perf_n36(void)
 	ASSERT_U64(t.tx.seg[0].off, 0);
 	ASSERT_U64(t.tx.seg[0].len, 32);
 	CU_ASSERT_PTR_EQUAL(t.tx.seg[0].ptr, buf_c);
-	ASSERT_U64(t.tx.seg[1].off, 2293760);   /* 35 * 65536 */
+	ASSERT_U64(t.tx.seg[1].off, 2293760); /* 35 * 65536 */
 	ASSERT_U64(t.tx.seg[1].len, 256);
 	CU_ASSERT_PTR_EQUAL(t.tx.seg[1].ptr, buf_a);
 	CU_ASSERT_EQUAL_FATAL(t.rx.nseg, 1);
-	ASSERT_U64(t.rx.seg[0].off, 327680);    /* 5 * 65536 */
+	ASSERT_U64(t.rx.seg[0].off, 327680); /* 5 * 65536 */
 	ASSERT_U64(t.rx.seg[0].len, 64);
 	CU_ASSERT_PTR_EQUAL(t.rx.seg[0].ptr, buf_b);
 	pld_txn_release(&t);
 	CU_ASSERT_PTR_NULL(t.cfg);
 	CU_ASSERT_PTR_NULL(t.tx.seg);
-	pld_txn_release(&t);   /* twice is harmless */
+	pld_txn_release(&t); /* twice is harmless */
 }
 
 static void test_txn_perf_n16(void)
@@ -303,7 +311,7 @@ static void test_txn_perf_n16(void)
 		{.dir = 0, .index = 1, .size = 4096, .reps = 7, .data = buf_b},
 	};
 	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, 5, args, 2, err, sizeof err), 0);
-	ASSERT_U64(t.cfg[0], 1);          /* any PERF mode is written as 1 */
+	ASSERT_U64(t.cfg[0], 1); /* any PERF mode is written as 1 */
 	/* TX channel 1: frames 18, reps 34, offset 50 */
 	ASSERT_U64(t.cfg[18], 256);
 	ASSERT_U64(t.cfg[34], 7);
@@ -311,7 +319,7 @@ static void test_txn_perf_n16(void)
 	/* RX channel 15: frames 96, reps 112, offset 128 */
 	ASSERT_U64(t.cfg[96], 64);
 	ASSERT_U64(t.cfg[112], 2);
-	ASSERT_U64(t.cfg[128], 122880);   /* 15 * 8192 */
+	ASSERT_U64(t.cfg[128], 122880); /* 15 * 8192 */
 	ASSERT_U64(nonzero(t.cfg, 129), 7);
 	ASSERT_U64(t.tx.size, 2097152);
 	ASSERT_U64(t.rx.size, 2097152);
@@ -327,7 +335,8 @@ static void test_txn_perf_no_channels(void)
 {
 	pld_txn t;
 	char err[64];
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_PERF, NULL, 0, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_PERF, NULL, 0, err, sizeof err),
+			      0);
 	/* AMD's host allocates the full PERF images even when unused */
 	ASSERT_U64(t.tx.size, 2097152);
 	ASSERT_U64(t.rx.size, 2097152);
@@ -347,12 +356,13 @@ static void test_txn_perf_clip(void)
 		{.dir = 0, .index = 2, .size = 3 * 1024, .reps = 1, .data = big},
 		{.dir = 1, .index = 0, .size = 3 * 1024 + 16, .reps = 1, .data = buf_a},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err),
+			      0);
 	ASSERT_U64(t.tx.size, 4096);
 	/* frames keep the full size: 192 and 193 */
-	ASSERT_U64(t.cfg[7], 192);     /* N=4: TX frames 5..8 */
-	ASSERT_U64(t.cfg[21], 193);    /* RX frames 21..24 */
-	ASSERT_U64(t.cfg[15], 128);    /* TX offsets 13..16: 2 * 64 */
+	ASSERT_U64(t.cfg[7], 192);  /* N=4: TX frames 5..8 */
+	ASSERT_U64(t.cfg[21], 193); /* RX frames 21..24 */
+	ASSERT_U64(t.cfg[15], 128); /* TX offsets 13..16: 2 * 64 */
 	CU_ASSERT_EQUAL_FATAL(t.tx.nseg, 1);
 	ASSERT_U64(t.tx.seg[0].off, 2048);
 	ASSERT_U64(t.tx.seg[0].len, 1024);
@@ -374,7 +384,8 @@ static void test_txn_func_packing(void)
 		{.dir = 0, .index = 0, .size = 16, .reps = 1, .data = buf_d},
 		{.dir = 1, .index = 1, .size = 160, .reps = 1, .delay = 4, .data = buf_a + 1024},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 4096, PLD_MODE_FUNC, args, 5, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 4096, PLD_MODE_FUNC, args, 5, err, sizeof err),
+			      0);
 	ASSERT_U64(t.cfg[0], 0);
 	/* TX 7: delay 8, frames 44, reps 80, offset 116 = 0 */
 	ASSERT_U64(t.cfg[8], 9);
@@ -398,7 +409,7 @@ static void test_txn_func_packing(void)
 	ASSERT_U64(t.cfg[182], 10);
 	ASSERT_U64(t.cfg[218], 1);
 	ASSERT_U64(t.cfg[254], 3);
-	ASSERT_U64(nonzero(t.cfg, 289), 15);   /* mode is 0 */
+	ASSERT_U64(nonzero(t.cfg, 289), 15); /* mode is 0 */
 
 	ASSERT_U64(t.tx.size, 112);
 	ASSERT_U64(t.rx.size, 208);
@@ -433,11 +444,12 @@ static void test_txn_null_data(void)
 		{.dir = 1, .index = 0, .size = 0, .reps = 1, .data = buf_b},
 	};
 	fill(buf_a, 16, 1);
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, args, 3, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, args, 3, err, sizeof err),
+			      0);
 	ASSERT_U64(t.tx.size, 48);
 	ASSERT_U64(t.rx.size, 0);
 	/* TX channel 1 keeps its place (offset 0), with no backing */
-	ASSERT_U64(t.cfg[50], 0);     /* TX offsets 49..64 */
+	ASSERT_U64(t.cfg[50], 0); /* TX offsets 49..64 */
 	ASSERT_U64(t.cfg[49], 2);
 	CU_ASSERT_EQUAL_FATAL(t.tx.nseg, 1);
 	ASSERT_U64(t.tx.seg[0].off, 32);
@@ -543,20 +555,20 @@ static void test_image_write(void)
 	uint8_t src[100], out[100];
 	size_t i;
 	make_image(&img, seg);
-	memset(buf_a + 10, 0xdd, 10);   /* guard bytes after each segment */
+	memset(buf_a + 10, 0xdd, 10); /* guard bytes after each segment */
 	memset(buf_b + 10, 0xdd, 10);
 	memset(buf_c + 10, 0xdd, 10);
 	for (i = 0; i < sizeof src; i++)
 		src[i] = (uint8_t)(200 + i);
 	/* bytes 5..54: covers gap, a, b, gap, part of c */
 	pld_image_write(&img, 5, src, 50);
-	CU_ASSERT_EQUAL(buf_a[0], src[5]);     /* image byte 10 */
+	CU_ASSERT_EQUAL(buf_a[0], src[5]); /* image byte 10 */
 	CU_ASSERT_EQUAL(buf_a[9], src[14]);
-	CU_ASSERT_EQUAL(buf_b[0], src[15]);    /* image byte 20 */
+	CU_ASSERT_EQUAL(buf_b[0], src[15]); /* image byte 20 */
 	CU_ASSERT_EQUAL(buf_b[9], src[24]);
-	CU_ASSERT_EQUAL(buf_c[0], src[45]);    /* image byte 50 */
-	CU_ASSERT_EQUAL(buf_c[4], src[49]);    /* image byte 54 */
-	CU_ASSERT_EQUAL(buf_c[5], (uint8_t)(0x80 + 5 * 7));   /* untouched */
+	CU_ASSERT_EQUAL(buf_c[0], src[45]);                 /* image byte 50 */
+	CU_ASSERT_EQUAL(buf_c[4], src[49]);                 /* image byte 54 */
+	CU_ASSERT_EQUAL(buf_c[5], (uint8_t)(0x80 + 5 * 7)); /* untouched */
 	CU_ASSERT_EQUAL(buf_a[10], 0xdd);
 	CU_ASSERT_EQUAL(buf_b[10], 0xdd);
 	CU_ASSERT_EQUAL(buf_c[10], 0xdd);
@@ -612,13 +624,14 @@ static void test_image_write_whole(void)
 	pld_txn t;
 	char err[256];
 	size_t i;
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err),
+			      0);
 	ASSERT_U64(t.rx.size, 4096);
 	for (i = 0; i < sizeof src; i++)
 		src[i] = (uint8_t)(i * 31u + 5u);
 	pld_image_write(&t.rx, 0, src, 4096);
-	CU_ASSERT(memcmp(dst0, src, 1024) == 0);          /* bytes 0..1023 */
-	CU_ASSERT(memcmp(dst2, src + 2048, 512) == 0);    /* bytes 2048..2559 */
+	CU_ASSERT(memcmp(dst0, src, 1024) == 0);       /* bytes 0..1023 */
+	CU_ASSERT(memcmp(dst2, src + 2048, 512) == 0); /* bytes 2048..2559 */
 	pld_image_read(&t.rx, 0, out, 4096);
 	CU_ASSERT(memcmp(out, src, 1024) == 0);
 	for (i = 1024; i < 2048; i++)
@@ -647,7 +660,8 @@ static void test_image_many_segments(void)
 		memset(data[ch], (int)(ch + 1), 64);
 		args[c] = (pld_arg){.dir = 0, .index = ch, .size = 64, .reps = 1, .data = data[ch]};
 	}
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 16, PLD_MODE_PERF, args, 36, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 16, PLD_MODE_PERF, args, 36, err, sizeof err),
+			      0);
 	ASSERT_U64(t.tx.size, 9216);
 	CU_ASSERT_EQUAL_FATAL(t.tx.nseg, 36);
 	for (c = 0; c < 36; c++) {
@@ -760,7 +774,7 @@ static void test_errors(void)
 
 /* ------------------------------------------------------------ filler */
 
-/* Parse a P(b) as printed in anchor.md 2.6: a 128-bit hex number, lane 7
+/* Parse a P(b) as docs/protocol.md section 6 prints it: 128-bit hex, lane 7
  * first, '_' between lanes; returns its little-endian bytes. */
 static void parse_mask(const char *s, uint8_t out[16])
 {
@@ -783,7 +797,7 @@ static void test_filler_table(void)
 		uint64_t b;
 		const char *p;
 	} table[] = {
-		/* anchor.md 2.6, verbatim */
+		/* docs/protocol.md section 6, verbatim */
 		{1, "0080_0040_0020_0010_0008_0004_0002_0001"},
 		{2, "0100_0080_0040_0020_0010_0008_0004_0002"},
 		{3, "0180_00c0_0060_0030_0018_000c_0006_0003"},
@@ -816,26 +830,15 @@ static void test_filler_table(void)
 	}
 }
 
-TU_MAIN("protocol",
-	{"counts", test_counts},
-	{"cfg_positions_n36", test_cfg_positions_n36},
+TU_MAIN("protocol", {"counts", test_counts}, {"cfg_positions_n36", test_cfg_positions_n36},
 	{"cfg_positions_n16", test_cfg_positions_n16},
-	{"cfg_null_dirs_zero", test_cfg_null_dirs_zero},
-	{"cfg_decode", test_cfg_decode},
-	{"cfg_roundtrip", test_cfg_roundtrip},
-	{"perf_positions", test_perf_positions},
-	{"perf_positions_n16", test_perf_positions_n16},
-	{"txn_perf_n36", test_txn_perf_n36},
-	{"txn_perf_n16", test_txn_perf_n16},
-	{"txn_perf_no_channels", test_txn_perf_no_channels},
-	{"txn_perf_clip", test_txn_perf_clip},
-	{"txn_func_packing", test_txn_func_packing},
-	{"txn_null_data", test_txn_null_data},
-	{"image_bytes", test_image_bytes},
-	{"image_read", test_image_read},
-	{"image_write", test_image_write},
-	{"image_ptr", test_image_ptr},
-	{"image_write_whole", test_image_write_whole},
-	{"image_many_segments", test_image_many_segments},
-	{"errors", test_errors},
+	{"cfg_null_dirs_zero", test_cfg_null_dirs_zero}, {"cfg_decode", test_cfg_decode},
+	{"cfg_roundtrip", test_cfg_roundtrip}, {"perf_positions", test_perf_positions},
+	{"perf_positions_n16", test_perf_positions_n16}, {"txn_perf_n36", test_txn_perf_n36},
+	{"txn_perf_n16", test_txn_perf_n16}, {"txn_perf_no_channels", test_txn_perf_no_channels},
+	{"txn_perf_clip", test_txn_perf_clip}, {"txn_func_packing", test_txn_func_packing},
+	{"txn_null_data", test_txn_null_data}, {"image_bytes", test_image_bytes},
+	{"image_read", test_image_read}, {"image_write", test_image_write},
+	{"image_ptr", test_image_ptr}, {"image_write_whole", test_image_write_whole},
+	{"image_many_segments", test_image_many_segments}, {"errors", test_errors},
 	{"filler_table", test_filler_table})

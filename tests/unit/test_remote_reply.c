@@ -12,47 +12,42 @@
 #ifdef AIETH_HAVE_CURL
 
 #include "backends/remote/remote_reply.h"
+#include "core/device.h"
 #include "util/error.h"
 
 #define N 2
 
-static uint64_t perf[4 * N], mv[8][N];
-static int conn[2][N];
+static uint64_t perf[4 * N];
+static aieth_dev_chan chans[2 * N];
 static aieth_dev_result res;
 static pld_txn wire;
 
 static void reset(void)
 {
 	memset(perf, 0xAB, sizeof perf);
-	memset(mv, 0xAB, sizeof mv);
-	memset(conn, 0xAB, sizeof conn);
+	memset(chans, 0xAB, sizeof chans);
 	memset(&res, 0, sizeof res);
 	memset(&wire, 0, sizeof wire);
 	res.status = (aieth_txn_status)77;
 	strcpy(res.msg, "untouched");
-	res.tx_moved = mv[0];
-	res.rx_moved = mv[1];
-	res.tx_since = mv[2];
-	res.rx_since = mv[3];
-	res.tx_first = mv[4];
-	res.tx_last = mv[5];
-	res.rx_first = mv[6];
-	res.rx_last = mv[7];
-	res.tx_connected = conn[0];
-	res.rx_connected = conn[1];
+	res.channels = N;
+	res.tx = chans;
+	res.rx = chans + N;
 	wire.channels = N;
 	wire.perf = perf;
 }
 
 /* A valid reply for t-1 with field key replaced by value (JSON text;
  * NULL: left out; key NULL: nothing replaced). */
-static struct json_object *reply(const char *key, const char *value)
+static struct json_object *reply2(const char *key, const char *value, const char *key2,
+				  const char *value2)
 {
 	static const char *const base =
 		"{\"id\":\"t-1\",\"state\":\"finished\",\"failed\":false,\"status\":1,"
+		"\"status_name\":\"DONE\","
 		"\"message\":\"ok\",\"total_cycles\":1234,\"have_progress\":true,"
 		"\"perf\":[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0xffffffffffffffff\"],"
-		"\"tx_moved\":[10,11],\"rx_moved\":[12,13],\"tx_since\":[0,0],\"rx_since\":[0,0],"
+		"\"tx_moved_bytes\":[10,11],\"rx_moved_bytes\":[12,13],\"tx_since\":[0,0],\"rx_since\":[0,0],"
 		"\"tx_first\":[1,2],\"tx_last\":[3,4],\"rx_first\":[5,6],\"rx_last\":[7,8],"
 		"\"tx_connected\":[1,0],\"rx_connected\":[0,1],\"tx_bytes\":32,\"rx_bytes\":32}";
 	struct json_object *o = json_tokener_parse(base);
@@ -61,7 +56,17 @@ static struct json_object *reply(const char *key, const char *value)
 		if (value)
 			json_object_object_add(o, key, json_tokener_parse(value));
 	}
+	if (key2) {
+		json_object_object_del(o, key2);
+		if (value2)
+			json_object_object_add(o, key2, json_tokener_parse(value2));
+	}
 	return o;
+}
+
+static struct json_object *reply(const char *key, const char *value)
+{
+	return reply2(key, value, NULL, NULL);
 }
 
 static int run(struct json_object *o, int *failed)
@@ -71,22 +76,115 @@ static int run(struct json_object *o, int *failed)
 	return rc;
 }
 
-static void refused(const char *key, const char *value, const char *msg)
+static void refused2(const char *key, const char *value, const char *key2, const char *value2,
+		     const char *msg)
 {
 	int failed = 0, rc;
 	reset();
-	rc = run(reply(key, value), &failed);
+	rc = run(reply2(key, value, key2, value2), &failed);
 	CU_ASSERT_EQUAL(rc, AIETH_EDEVICE);
 	if (!strstr(aieth_error_message(), msg) || !strstr(aieth_error_message(), "protocol error"))
-		fprintf(stderr, "\n  %s=%s: message: %s\n  expected: %s\n", key, value ? value : "-",
-			aieth_error_message(), msg);
+		fprintf(stderr, "\n  %s=%s: message: %s\n  expected: %s\n", key,
+			value ? value : "-", aieth_error_message(), msg);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), msg));
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "protocol error"));
 	/* nothing of a refused reply is taken */
 	CU_ASSERT_EQUAL((int)res.status, 77);
 	CU_ASSERT_STRING_EQUAL(res.msg, "untouched");
-	CU_ASSERT_EQUAL(mv[0][0], 0xABABABABABABABABull);
+	CU_ASSERT_EQUAL(chans[0].moved_bytes, 0xABABABABABABABABull);
 	CU_ASSERT_EQUAL(perf[0], 0xABABABABABABABABull);
+}
+
+static void refused(const char *key, const char *value, const char *msg)
+{
+	refused2(key, value, NULL, NULL, msg);
+}
+
+/* What core/ writes (aieth__dev_result_json, th_server's one form of a
+ * result) is what the remote backend reads, value for value: bytes under
+ * the *_bytes keys unchanged (no beats), every status with its name. */
+static void t_round_trip(void)
+{
+	static const aieth_txn_status sts[] = {AIETH_TXN_DONE, AIETH_TXN_TIMEOUT, AIETH_TXN_FAILED,
+					       AIETH_TXN_INTERRUPTED};
+	aieth_dev_result w;
+	uint64_t wperf[4 * N];
+	size_t k, i;
+	for (k = 0; k < sizeof sts / sizeof sts[0]; k++) {
+		struct json_object *o = json_object_new_object(), *v;
+		int failed = 1;
+		CU_ASSERT_EQUAL_FATAL(aieth__dev_result_alloc(&w, N), AIETH_OK);
+		w.status = sts[k];
+		snprintf(w.msg, sizeof w.msg, "status %d \"quoted\"", (int)sts[k]);
+		w.total_cycles = 1000u + k;
+		w.have_progress = (int)(k & 1);
+		for (i = 0; i < N; i++) {
+			w.tx[i].moved_bytes = 16u * (100u + i); /* bytes, whole beats */
+			w.rx[i].moved_bytes = 16u * (200u + i) + (k == 3 ? 16u : 0u);
+			w.tx[i].stalled_since = 7u + i;
+			w.rx[i].stalled_since = 0;
+			w.tx[i].first_cycle = 10u + i;
+			w.tx[i].last_cycle = 20u + i;
+			w.rx[i].first_cycle = 30u + i;
+			w.rx[i].last_cycle = (uint64_t)INT64_MAX - i;
+			w.tx[i].connected = (int)i & 1;
+			w.rx[i].connected = !(i & 1);
+		}
+		for (i = 0; i < 4 * N; i++)
+			wperf[i] = 0x100000000ull * i + k;
+		json_object_object_add(o, "id", json_object_new_string("t-1"));
+		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
+		CU_ASSERT_EQUAL(aieth__dev_result_json(o, &w, wperf, 0, NULL), 0);
+		/* the names say the units */
+		CU_ASSERT_TRUE(json_object_object_get_ex(o, "tx_moved_bytes", &v));
+		CU_ASSERT_EQUAL(json_object_get_uint64(json_object_array_get_idx(v, 1)),
+				16u * 101u);
+		CU_ASSERT_FALSE(json_object_object_get_ex(o, "tx_moved", &v));
+		CU_ASSERT_FALSE(json_object_object_get_ex(o, "tx_moved_beats", &v));
+		CU_ASSERT_TRUE(json_object_object_get_ex(o, "status_name", &v));
+		CU_ASSERT_STRING_EQUAL(json_object_get_string(v), aieth_txn_status_name(sts[k]));
+		reset();
+		CU_ASSERT_EQUAL(run(o, &failed), AIETH_OK);
+		if (strcmp(aieth_error_message(), ""))
+			fprintf(stderr, "\n  round trip %zu: %s\n", k, aieth_error_message());
+		CU_ASSERT_EQUAL(failed, 0);
+		CU_ASSERT_EQUAL(res.status, sts[k]);
+		CU_ASSERT_STRING_EQUAL(res.msg, w.msg);
+		CU_ASSERT_EQUAL(res.total_cycles, w.total_cycles);
+		CU_ASSERT_EQUAL(res.have_progress, w.have_progress);
+		CU_ASSERT_EQUAL(memcmp(perf, wperf, sizeof perf), 0);
+		for (i = 0; i < N; i++) {
+			const aieth_dev_chan *a[2] = {&w.tx[i], &w.rx[i]},
+					     *b[2] = {&res.tx[i], &res.rx[i]};
+			int d;
+			for (d = 0; d < 2; d++) {
+				CU_ASSERT_EQUAL(b[d]->moved_bytes, a[d]->moved_bytes);
+				CU_ASSERT_EQUAL(b[d]->stalled_since, a[d]->stalled_since);
+				CU_ASSERT_EQUAL(b[d]->first_cycle, a[d]->first_cycle);
+				CU_ASSERT_EQUAL(b[d]->last_cycle, a[d]->last_cycle);
+				CU_ASSERT_EQUAL(b[d]->connected, a[d]->connected);
+			}
+		}
+		aieth__dev_result_free(&w);
+	}
+	/* a failed device call: its message only, read as such */
+	{
+		struct json_object *o = json_object_new_object();
+		int failed = 0;
+		json_object_object_add(o, "id", json_object_new_string("t-1"));
+		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
+		CU_ASSERT_EQUAL(aieth__dev_result_json(o, NULL, NULL, 1, "the board fell over"), 0);
+		reset();
+		CU_ASSERT_EQUAL(run(o, &failed), AIETH_OK);
+		CU_ASSERT_EQUAL(failed, 1);
+		CU_ASSERT_STRING_EQUAL(res.msg, "the board fell over");
+	}
+	/* one set of state names; the remote backend takes only the last */
+	CU_ASSERT_STRING_EQUAL(aieth__dev_txn_state[0], "awaiting_tx");
+	CU_ASSERT_STRING_EQUAL(aieth__dev_txn_state[1], "running");
+	CU_ASSERT_STRING_EQUAL(aieth__dev_txn_state[2], "finished");
+	refused("state", "\"started\"", "state \"started\"");
+	refused("state", "\"awaiting_tx\"", "state \"awaiting_tx\"");
 }
 
 static void t_valid(void)
@@ -101,16 +199,23 @@ static void t_valid(void)
 	CU_ASSERT_EQUAL(res.have_progress, 1);
 	CU_ASSERT_EQUAL(perf[0], 1);
 	CU_ASSERT_EQUAL(perf[7], 0xffffffffffffffffull);
-	CU_ASSERT_EQUAL(res.tx_moved[1], 11);
-	CU_ASSERT_EQUAL(res.rx_last[1], 8);
-	CU_ASSERT_EQUAL(res.tx_connected[0], 1);
-	CU_ASSERT_EQUAL(res.rx_connected[0], 0);
-	/* each status of the documented set but pending */
+	CU_ASSERT_EQUAL(res.tx[1].moved_bytes, 11);
+	CU_ASSERT_EQUAL(res.rx[0].moved_bytes, 12);
+	CU_ASSERT_EQUAL(res.rx[1].last_cycle, 8);
+	CU_ASSERT_EQUAL(res.tx[0].first_cycle, 1);
+	CU_ASSERT_EQUAL(res.tx[0].connected, 1);
+	CU_ASSERT_EQUAL(res.rx[0].connected, 0);
+	/* each status of the documented set but pending, with its name */
 	reset();
-	CU_ASSERT_EQUAL(run(reply("status", "2"), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(run(reply2("status", "2", "status_name", "\"TIMEOUT\""), &failed),
+			AIETH_OK);
 	CU_ASSERT_EQUAL(res.status, AIETH_TXN_TIMEOUT);
 	reset();
-	CU_ASSERT_EQUAL(run(reply("status", "4"), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(run(reply2("status", "3", "status_name", "\"FAILED\""), &failed), AIETH_OK);
+	CU_ASSERT_EQUAL(res.status, AIETH_TXN_FAILED);
+	reset();
+	CU_ASSERT_EQUAL(run(reply2("status", "4", "status_name", "\"INTERRUPTED\""), &failed),
+			AIETH_OK);
 	CU_ASSERT_EQUAL(res.status, AIETH_TXN_INTERRUPTED);
 }
 
@@ -118,12 +223,17 @@ static void t_status(void)
 {
 	refused("status", "99", "status");
 	refused("status", "-1", "status");
-	refused("status", "0", "status");      /* pending: not an outcome */
+	refused("status", "0", "status"); /* pending: not an outcome */
 	refused("status", "5", "status");
 	refused("status", "\"1\"", "status");
 	refused("status", "1.0", "status");
 	refused("status", NULL, "status");
 	refused("status", "9223372036854775808", "status");
+	/* the name must name the number */
+	refused("status", "2", "\"status_name\" \"DONE\" does not name \"status\" 2 (TIMEOUT)");
+	refused("status_name", "\"done\"", "\"status_name\"");
+	refused("status_name", "1", "status_name: expected a string");
+	refused("status_name", NULL, "status_name");
 }
 
 static void t_failed(void)
@@ -134,7 +244,7 @@ static void t_failed(void)
 	CU_ASSERT_EQUAL(run(reply("failed", "true"), &failed), AIETH_OK);
 	CU_ASSERT_EQUAL(failed, 1);
 	CU_ASSERT_STRING_EQUAL(res.msg, "ok");
-	CU_ASSERT_EQUAL(mv[0][0], 0xABABABABABABABABull);
+	CU_ASSERT_EQUAL(chans[0].moved_bytes, 0xABABABABABABABABull);
 	refused("failed", "1", "\"failed\" must be true or false");
 	refused("failed", NULL, "\"failed\" is missing");
 }
@@ -149,13 +259,20 @@ static void t_fields(void)
 	refused("have_progress", "\"yes\"", "have_progress");
 	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\"]",
 		"\"perf\" must be an array of 8 words");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x10000000000000000\"]",
+	refused("perf",
+		"[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x10000000000000000\"]",
 		"\"perf\"[7]");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"7\"]", "\"perf\"[7]");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",8]", "\"perf\"[7]");
-	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x\"]", "\"perf\"[7]");
-	refused("tx_moved", "[1]", "\"tx_moved\" must be an array of 2 numbers");
-	refused("tx_moved", "[1,2,3]", "\"tx_moved\" must be an array of 2 numbers");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"7\"]",
+		"\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",8]",
+		"\"perf\"[7]");
+	refused("perf", "[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0x\"]",
+		"\"perf\"[7]");
+	refused("tx_moved_bytes", "[1]", "\"tx_moved_bytes\" must be an array of 2 numbers");
+	refused("tx_moved_bytes", "[1,2,3]", "\"tx_moved_bytes\" must be an array of 2 numbers");
+	/* the names of before 0.2 (bytes under "tx_moved") are not the protocol */
+	refused2("tx_moved_bytes", NULL, "tx_moved", "[10,11]", "\"tx_moved_bytes\" is missing");
+	refused2("rx_moved_bytes", NULL, "rx_moved", "[12,13]", "\"rx_moved_bytes\" is missing");
 	refused("rx_last", "[1,-2]", "\"rx_last\"[1] = -2");
 	refused("rx_first", "[1,\"2\"]", "\"rx_first\"[1]");
 	refused("tx_since", "{}", "\"tx_since\" must be an array");
@@ -202,13 +319,15 @@ static void t_session_graph(void)
 	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":1}");
 	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
 	json_object_put(o);
-	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	o = json_tokener_parse(
+		"{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
 	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_OK);
 	json_object_put(o);
 	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\"}");
 	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
 	json_object_put(o);
-	o = json_tokener_parse("{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
+	o = json_tokener_parse(
+		"{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
 	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":"
@@ -226,27 +345,31 @@ static void t_userinfo(void)
 					   "https://s3cretpw@127.0.0.1:1/x",
 					   "http://u:s3cretpw@[::1]:1?a=b", NULL};
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	size_t i;
 	for (i = 0; urls[i]; i++) {
-		memset(&o, 0, sizeof o);
+		aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+		o.remote = &remote;
 		o.board = "vck190";
 		o.backend = "remote";
-		o.server = urls[i];
+		remote.server = urls[i];
 		CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "user:password@"));
 		CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "s3cretpw"));
 	}
 	/* an '@' after the authority is not a user part: this one gets as far
 	 * as connecting (nothing listens on port 1) */
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = "http://127.0.0.1:1/a@b";
+	remote.server = "http://127.0.0.1:1/a@b";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
 }
 
 TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
+	{"core's serializer and this parser agree (round trip)", t_round_trip},
 	{"a server URL with user:password@ is refused", t_userinfo},
 	{"a status outside the protocol is refused", t_status},
 	{"a device failure on the server", t_failed},
@@ -256,8 +379,7 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 #else
 
 static void t_none(void)
-{
-	/* built without libcurl: no remote backend to test */
+{ /* built without libcurl: no remote backend to test */
 }
 
 TU_MAIN("remote_reply", {"no libcurl in this build", t_none})

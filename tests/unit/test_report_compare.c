@@ -10,12 +10,12 @@
 #include "runner/spec.h"
 #include "tu.h"
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
 /* One channel of a report. */
@@ -35,15 +35,16 @@ static aieth_report *rep(const char *board, const char *backend, double mhz, con
 {
 	static char text[8192];
 	aieth_report *r = NULL;
-	snprintf(text, sizeof text,
-		 "{\"schema\": \"aieth-report/1\", \"run\": {\"id\": \"r1\"}, \"tests\": [{"
-		 "\"name\": \"t\", \"board\": \"%s\", \"backend\": \"%s\", \"pl_clock_MHz\": %g%s%s,"
-		 " \"transactions\": [{\"index\": 0, \"name\": \"tx\", \"total_cycles\": 2000%s%s,"
-		 " \"channels\": [%s], \"latencies\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": "
-		 "\"PLIO_01_FROM_AIE\", \"cycles\": %s}]}]}]}",
-		 board, backend, mhz, test_regr ? ", \"regression\": " : "",
-		 test_regr ? test_regr : "", txn_regr ? ", \"regression\": " : "",
-		 txn_regr ? txn_regr : "", chans, lat_cycles);
+	snprintf(
+		text, sizeof text,
+		"{\"schema\": \"aieth-report/1\", \"run\": {\"id\": \"r1\"}, \"tests\": [{"
+		"\"name\": \"t\", \"board\": \"%s\", \"backend\": \"%s\", \"pl_clock_MHz\": %g%s%s,"
+		" \"transactions\": [{\"index\": 0, \"name\": \"tx\", \"total_cycles\": 2000%s%s,"
+		" \"channels\": [%s], \"latencies\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": "
+		"\"PLIO_01_FROM_AIE\", \"cycles\": %s}]}]}]}",
+		board, backend, mhz, test_regr ? ", \"regression\": " : "",
+		test_regr ? test_regr : "", txn_regr ? ", \"regression\": " : "",
+		txn_regr ? txn_regr : "", chans, lat_cycles);
 	if (aieth_report_parse(&r, "r.json", text, strlen(text)) != AIETH_OK)
 		fprintf(stderr, "\n  parse: %s\n", aieth_error_message());
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -127,8 +128,8 @@ static void t_improvements(void)
 	size_t reg = 9, imp = 0;
 	/* more throughput and fewer cycles: reported, never a failure */
 	int code = cmp(rep("vck190", "emu", 312.5, NULL, NULL, two(5000, 1024), "16"),
-		       rep("vck190", "emu", 312.5, NULL, NULL, two(5600, 900), "8"), -1, &txt,
-		       &reg, &imp);
+		       rep("vck190", "emu", 312.5, NULL, NULL, two(5600, 900), "8"), -1, &txt, &reg,
+		       &imp);
 	CU_ASSERT_EQUAL(code, 0);
 	CU_ASSERT_EQUAL(reg, 0);
 	CU_ASSERT_EQUAL(imp, 3);
@@ -163,13 +164,14 @@ static void t_missing_and_new(void)
 	CU_ASSERT_TRUE(txt && strstr(txt, "new         t.tx.PLIO_02_FROM_AIE"));
 	free(txt);
 	/* unfinished now (null), measured then: a failure */
-	code = cmp(rep("vck190", "emu", 312.5, NULL, NULL, two(5000, 1024), "16"),
-		   rep("vck190", "emu", 312.5, NULL, NULL,
-		       "{\"plio\": \"PLIO_01_TO_AIE\", \"throughput_MBps\": 5000, \"cycles\": 1024, "
-		       "\"last_cycle\": 1030}, {\"plio\": \"PLIO_01_FROM_AIE\", \"throughput_MBps\":"
-		       " null, \"cycles\": null, \"last_cycle\": null}",
-		       "null"),
-		   -1, &txt, NULL, NULL);
+	code = cmp(
+		rep("vck190", "emu", 312.5, NULL, NULL, two(5000, 1024), "16"),
+		rep("vck190", "emu", 312.5, NULL, NULL,
+		    "{\"plio\": \"PLIO_01_TO_AIE\", \"throughput_MBps\": 5000, \"cycles\": 1024, "
+		    "\"last_cycle\": 1030}, {\"plio\": \"PLIO_01_FROM_AIE\", \"throughput_MBps\":"
+		    " null, \"cycles\": null, \"last_cycle\": null}",
+		    "null"),
+		-1, &txt, NULL, NULL);
 	CU_ASSERT_EQUAL(code, 1);
 	CU_ASSERT_TRUE(txt && strstr(txt, "unfinished"));
 	free(txt);
@@ -289,9 +291,9 @@ static void t_bad_reports(void)
 	size_t i;
 	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
 		aieth_report *r = (aieth_report *)1;
-		CU_ASSERT_NOT_EQUAL(aieth_report_parse(&r, "r.json", cases[i].text,
-						       strlen(cases[i].text)),
-				    AIETH_OK);
+		CU_ASSERT_NOT_EQUAL(
+			aieth_report_parse(&r, "r.json", cases[i].text, strlen(cases[i].text)),
+			AIETH_OK);
 		CU_ASSERT_PTR_NULL(r);
 		MSG_HAS(cases[i].msg);
 	}
@@ -376,8 +378,8 @@ static void t_spec_regression(void)
 	}
 }
 
-TU_MAIN("report_compare", {"spec_regression", t_spec_regression}, {"identical", t_identical}, {"throughput_drop", t_throughput_drop},
-	{"improvements", t_improvements}, {"missing_and_new", t_missing_and_new},
-	{"latency", t_latency}, {"overrides", t_overrides}, {"refused", t_refused},
-	{"no_common_test", t_no_common_test}, {"bad_reports", t_bad_reports},
-	{"record", t_record}, {"repeated_names", t_repeated_names})
+TU_MAIN("report_compare", {"spec_regression", t_spec_regression}, {"identical", t_identical},
+	{"throughput_drop", t_throughput_drop}, {"improvements", t_improvements},
+	{"missing_and_new", t_missing_and_new}, {"latency", t_latency}, {"overrides", t_overrides},
+	{"refused", t_refused}, {"no_common_test", t_no_common_test},
+	{"bad_reports", t_bad_reports}, {"record", t_record}, {"repeated_names", t_repeated_names})

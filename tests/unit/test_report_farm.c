@@ -19,7 +19,7 @@ static void test_id_rule(void)
 	CU_ASSERT_STRING_EQUAL(b, "adder_func.func.PLIO-01");
 	aieth__farm_id(b, sizeof b, "a b=c<d>e/f#g\n\th");
 	CU_ASSERT_STRING_EQUAL(b, "a_b_c_d_e_f_g__h");
-	aieth__farm_id(b, sizeof b, "caf\xc3\xa9");   /* non-ASCII bytes: one '_' each */
+	aieth__farm_id(b, sizeof b, "caf\xc3\xa9"); /* non-ASCII bytes: one '_' each */
 	CU_ASSERT_STRING_EQUAL(b, "caf__");
 	aieth__farm_id(b, sizeof b, "");
 	CU_ASSERT_STRING_EQUAL(b, "_");
@@ -115,7 +115,8 @@ static void test_tap_file(void)
 	fclose(f);
 	buf[n] = '\0';
 	CU_ASSERT_EQUAL(strncmp(buf, "TAP version 13\n1..1\nnot ok", 26) == 0 ||
-				strncmp(buf, "TAP version 13\n1..1\n# test t\nnot ok 1 - t", 41) == 0,
+				strncmp(buf, "TAP version 13\n1..1\n# test t\nnot ok 1 - t", 41) ==
+					0,
 			1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "# run_test status error, exit 3\n"));
 	unlink(p);

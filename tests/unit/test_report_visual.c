@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "tu.h"
 #include "util/fileio.h"
@@ -73,13 +73,14 @@ static const char *at(const char *name)
 
 static void test_escape(void)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	char part[16];
 	rv_esc(&b, "<a href=\"x\">'&'</a>\x01\x7f\xff\xc3\xa9\xed\xa0\x80\xef\xbf\xbe\xc0\xaf");
 	CU_ASSERT_STRING_EQUAL(b.p, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;???"
-				    "\xc3\xa9????" "????");
+				    "\xc3\xa9????"
+				    "????");
 	free(b.p);
-	memset(&b, 0, sizeof b);
+	sb_init(&b, SB_DOC_MAX);
 	rv_json(&b, "q\"b\\\n\x02\xc3\xa9\xff");
 	CU_ASSERT_STRING_EQUAL(b.p, "\"q\\\"b\\\\\\u000a\\u0002\xc3\xa9?\"");
 	free(b.p);
@@ -158,8 +159,7 @@ static void test_html_empty(void)
 	aieth_report_free(r);
 }
 
-static struct json_object *event(struct json_object *evs, const char *ph, const char *name,
-				 int tid)
+static struct json_object *event(struct json_object *evs, const char *ph, const char *name, int tid)
 {
 	size_t i;
 	for (i = 0; i < json_object_array_length(evs); i++) {
@@ -229,7 +229,8 @@ static void test_svg_files(void)
 	CU_ASSERT_EQUAL(mkdir(at("c"), 0755), 0);
 	CU_ASSERT_EQUAL(aieth_report_write_svgs(r, at("c")), AIETH_OK);
 	s = slurp("c/_b_t_1__b_-x__svg__script_-timeline.svg");
-	CU_ASSERT_EQUAL(strncmp(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=", 50), 0);
+	CU_ASSERT_EQUAL(strncmp(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=", 50),
+			0);
 	CU_ASSERT_PTR_NULL(strstr(s, "<script"));
 	free(s);
 	s = slurp("c/_b_t_1__b_-x__svg__script_+1.0-throughput.svg");
@@ -253,8 +254,8 @@ static void setup(void)
 
 static void test_cleanup(void)
 {
-	static const char *const files[] = {"r.html", "e.html", "e.json", "f.html", "f.json",
-					    "t.json"};
+	static const char *const files[] = {"r.html", "e.html", "e.json",
+					    "f.html", "f.json", "t.json"};
 	size_t i;
 	for (i = 0; i < sizeof files / sizeof *files; i++)
 		CU_ASSERT_EQUAL(unlink(at(files[i])), 0);

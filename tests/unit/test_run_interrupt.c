@@ -39,7 +39,7 @@ static void test_message_complete(void)
 	aieth_report *r = NULL;
 	aieth_run_opts o;
 	char *txt, *line, *end;
-	memset(&o, 0, sizeof o);
+	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
 	o.interrupt = &flag;
 	o.progress = at_the_end;
 	CU_ASSERT_EQUAL_FATAL(aieth_report_new(&r, "test", 0, NULL), AIETH_OK);
@@ -64,5 +64,5 @@ static void test_message_complete(void)
 	remove(spec);
 }
 
-TU_MAIN("run_interrupt", {"a signal as the transaction ends: a complete message",
-			  test_message_complete})
+TU_MAIN("run_interrupt",
+	{"a signal as the transaction ends: a complete message", test_message_complete})

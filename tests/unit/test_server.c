@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "aieth.h"
+#include "core/device.h"
+#include "core/handles.h"
 #include "pl_dma/protocol.h"
 #include "server/srv_core.h"
 #include "server/srv_route.h"
@@ -14,12 +16,12 @@
 #include "tu.h"
 #include "util/error.h"
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
 static int tok_parse(srv_tokens *t, const char *text)
@@ -64,7 +66,7 @@ static void test_tokens_bad(void)
 	MSG_HAS("tokens:1: more than two fields");
 	CU_ASSERT_EQUAL(tok_parse(&t, "alice short\n"), AIETH_EPARSE);
 	MSG_HAS("is 5 bytes, allowed 16..256");
-	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "short"));   /* never the token */
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "short")); /* never the token */
 	CU_ASSERT_EQUAL(tok_parse(&t, "al/ce 0123456789abcdef\n"), AIETH_EPARSE);
 	MSG_HAS("byte 0x2f at 3");
 	CU_ASSERT_EQUAL(tok_parse(&t, "a 0123456789abcdef\na 0123456789abcdeX\n"), AIETH_EPARSE);
@@ -151,19 +153,33 @@ static void test_routes(void)
 	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/rtp/top.gr[0].k.in[1]", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RTP);
 	CU_ASSERT_STRING_EQUAL(r.port, "top.gr[0].k.in[1]");
-	srv_route_parse("/v1/xclbins/abc", &r);   /* not a sha256 (test_srv_xclbin.c) */
+	srv_route_parse("/v1/xclbins/abc", &r); /* not a sha256 (test_srv_xclbin.c) */
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	/* unknown or malformed: 404 */
 	{
-		static const char *const bad[] = {
-			"", "/", "/v1", "/v1/", "/v2/health", "/v1/health/", "/v1/healthz",
-			"/v1//sessions", "/v1/sessions/", "/v1/sessions/a b", "/v1/sessions/../x",
-			"/v1/sessions/s/graphs", "/v1/sessions/s/graphs/g/run/x",
-			"/v1/sessions/s/graphs/g/fly", "/v1/sessions/0123456789012345678901234567890123",
-			"/v1/sessions/s/grap/g", "/v1/sessions/s/graphs/g\x01",
-			"/v1/sessions/s/graphs/g\x7f/run", "/v1/sessions/s/graphs/g/rtp/p\x1b",
-			"/v1/sessions/s/txns/", "/v1/sessions/s/txns/t/rx/x", "/v1/sessions/s/txns/t/go",
-			NULL};
+		static const char *const bad[] = {"",
+						  "/",
+						  "/v1",
+						  "/v1/",
+						  "/v2/health",
+						  "/v1/health/",
+						  "/v1/healthz",
+						  "/v1//sessions",
+						  "/v1/sessions/",
+						  "/v1/sessions/a b",
+						  "/v1/sessions/../x",
+						  "/v1/sessions/s/graphs",
+						  "/v1/sessions/s/graphs/g/run/x",
+						  "/v1/sessions/s/graphs/g/fly",
+						  "/v1/sessions/0123456789012345678901234567890123",
+						  "/v1/sessions/s/grap/g",
+						  "/v1/sessions/s/graphs/g\x01",
+						  "/v1/sessions/s/graphs/g\x7f/run",
+						  "/v1/sessions/s/graphs/g/rtp/p\x1b",
+						  "/v1/sessions/s/txns/",
+						  "/v1/sessions/s/txns/t/rx/x",
+						  "/v1/sessions/s/txns/t/go",
+						  NULL};
 		size_t i;
 		for (i = 0; bad[i]; i++) {
 			srv_route_parse(bad[i], &r);
@@ -183,8 +199,10 @@ static void test_routes(void)
  * never set) */
 static void test_rtp_size(void)
 {
-	static const char *const bad[] = {"", "x", "x1", "-1", "+1", " 1", "1 ", "1x", "0", "00",
-					  "65537", "99999999999999999999999", "0x10", NULL};
+	static const char *const bad[] = {"",     "x",  "x1",    "-1",
+					  "+1",   " 1", "1 ",    "1x",
+					  "0",    "00", "65537", "99999999999999999999999",
+					  "0x10", NULL};
 	uint32_t v = 7;
 	size_t i;
 	CU_ASSERT_EQUAL(srv_rtp_size_parse("1", &v), 0);
@@ -225,7 +243,8 @@ static void test_session_body(void)
 	srv_session_req r;
 	char big[300];
 	CU_ASSERT_EQUAL_FATAL(sreq("{\"board\":\"vck190\",\"graphs\":[{\"name\":\"gr\",\"model\":"
-				   "\"adder\",\"params\":{\"k\":2}},{\"name\":\"g2\"}]}", &r),
+				   "\"adder\",\"params\":{\"k\":2}},{\"name\":\"g2\"}]}",
+				   &r),
 			      AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(r.board, "vck190");
 	CU_ASSERT_EQUAL(r.ngraphs, 2);
@@ -262,32 +281,37 @@ static void test_session_body(void)
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":{}}", &r), AIETH_OK);
 	MSG_HAS("graphs: an array is needed");
 	srv_session_req_free(&r);
-	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"g\"},{\"name\":\"g\"}]}",
-				 &r), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(
+		sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"g\"},{\"name\":\"g\"}]}", &r),
+		AIETH_OK);
 	MSG_HAS("graphs[1].name: \"g\" is also graphs[0]");
 	srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[1]}", &r), AIETH_OK);
 	MSG_HAS("graphs[0]: an object is needed");
 	srv_session_req_free(&r);
 	/* a graph name is a URL path segment: no '/' */
-	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"a/b\"}]}", &r), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"a/b\"}]}", &r),
+			    AIETH_OK);
 	MSG_HAS("graphs[0].name: \"a/b\" has a '/'");
 	srv_session_req_free(&r);
 	/* aiesim traces sent with the session: plain names, bounded */
 	CU_ASSERT_EQUAL_FATAL(sreq("{\"board\":\"a\",\"traces\":{\"out.txt\":\"T 0 ns\\n1\\n\","
-				   "\"b-2.txt\":\"\"}}", &r), AIETH_OK);
+				   "\"b-2.txt\":\"\"}}",
+				   &r),
+			      AIETH_OK);
 	CU_ASSERT_EQUAL(r.ntraces, 2);
 	CU_ASSERT_STRING_EQUAL(r.traces[0].name, "out.txt");
 	CU_ASSERT_STRING_EQUAL(r.traces[0].text, "T 0 ns\n1\n");
 	CU_ASSERT_EQUAL(r.traces[0].len, 9);
 	srv_session_req_free(&r);
 	{
-		static const char *const badn[] = {"../x", "/etc/shadow", "a/b", ".hidden", "..",
-						   "a..b", "", "x y", NULL};
+		static const char *const badn[] = {
+			"../x", "/etc/shadow", "a/b", ".hidden", "..", "a..b", "", "x y", NULL};
 		size_t i;
 		for (i = 0; badn[i]; i++) {
 			char b[200];
-			snprintf(b, sizeof b, "{\"board\":\"a\",\"traces\":{\"%s\":\"1\"}}", badn[i]);
+			snprintf(b, sizeof b, "{\"board\":\"a\",\"traces\":{\"%s\":\"1\"}}",
+				 badn[i]);
 			CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
 			MSG_HAS("is not a file name");
 			srv_session_req_free(&r);
@@ -310,7 +334,8 @@ static void test_session_body(void)
 		char *huge;
 		n += (size_t)snprintf(b + n, sizeof b - n, "{\"board\":\"a\",\"traces\":{");
 		for (i = 0; i < 17; i++)
-			n += (size_t)snprintf(b + n, sizeof b - n, "%s\"t%zu\":\"\"", i ? "," : "", i);
+			n += (size_t)snprintf(b + n, sizeof b - n, "%s\"t%zu\":\"\"", i ? "," : "",
+					      i);
 		snprintf(b + n, sizeof b - n, "}}");
 		CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
 		MSG_HAS("17 files, the limit is 16");
@@ -340,8 +365,8 @@ static void test_session_body(void)
 		size_t i, n = 0;
 		n += (size_t)snprintf(b + n, sizeof b - n, "{\"board\":\"a\",\"graphs\":[");
 		for (i = 0; i < 65; i++)
-			n += (size_t)snprintf(b + n, sizeof b - n, "%s{\"name\":\"g%zu\"}", i ? "," : "",
-					      i);
+			n += (size_t)snprintf(b + n, sizeof b - n, "%s{\"name\":\"g%zu\"}",
+					      i ? "," : "", i);
 		snprintf(b + n, sizeof b - n, "]}");
 		CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
 		MSG_HAS("65 graphs, the limit is 64");
@@ -390,7 +415,8 @@ static void test_txn_body(void)
 	char b[512];
 	int i, n;
 	/* 1 channel: 9 cfg words */
-	n = snprintf(b, sizeof b, "{\"channels\":1,\"depth\":4096,\"tx_bytes\":32,\"rx_bytes\":16,"
+	n = snprintf(b, sizeof b,
+		     "{\"channels\":1,\"depth\":4096,\"tx_bytes\":32,\"rx_bytes\":16,"
 		     "\"cfg\":[");
 	for (i = 0; i < 9; i++)
 		n += snprintf(b + n, sizeof b - (size_t)n, "%s\"0x%X\"", i ? "," : "", i * 0x1111);
@@ -402,28 +428,43 @@ static void test_txn_body(void)
 	CU_ASSERT_EQUAL(q.cfg[8], 0x8888);
 	free(q.cfg);
 	CU_ASSERT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
-			     "\"cfg\":[\"0x1\"]}", &q), AIETH_EINVAL);
+			     "\"cfg\":[\"0x1\"]}",
+			     &q),
+			AIETH_EINVAL);
 	MSG_HAS("cfg: 1 words, 1 channels need 9");
 	CU_ASSERT_PTR_NULL(q.cfg);
 	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":257,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
-				 "\"cfg\":[]}", &q), AIETH_OK);
+				 "\"cfg\":[]}",
+				 &q),
+			    AIETH_OK);
 	MSG_HAS("channels");
 	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":17,\"rx_bytes\":0,"
-				 "\"cfg\":[]}", &q), AIETH_OK);
+				 "\"cfg\":[]}",
+				 &q),
+			    AIETH_OK);
 	MSG_HAS("multiples of 16");
 	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,"
-				 "\"rx_bytes\":4294967312,\"cfg\":[]}", &q), AIETH_OK);
+				 "\"rx_bytes\":4294967312,\"cfg\":[]}",
+				 &q),
+			    AIETH_OK);
 	MSG_HAS("rx_bytes");
 	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
 				 "\"cfg\":[\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\",\"0x1\","
-				 "\"0x1\",\"0xg\"]}", &q), AIETH_OK);
+				 "\"0x1\",\"0xg\"]}",
+				 &q),
+			    AIETH_OK);
 	MSG_HAS("cfg[8]: not a hex digit");
 	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
-				 "\"cfg\":[1,2,3,4,5,6,7,8,9]}", &q), AIETH_OK);
+				 "\"cfg\":[1,2,3,4,5,6,7,8,9]}",
+				 &q),
+			    AIETH_OK);
 	MSG_HAS("cfg[0]");
-	CU_ASSERT_NOT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
-				 "\"cfg\":[\"0x12345678123456781\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\","
-				 "\"0\"]}", &q), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(
+		treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
+		     "\"cfg\":[\"0x12345678123456781\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\","
+		     "\"0\"]}",
+		     &q),
+		AIETH_OK);
 	MSG_HAS("1..16 hex digits");
 }
 
@@ -499,7 +540,7 @@ static void test_server_open_refusals(void)
 {
 	aieth_server_opts o;
 	aieth_server *s = (aieth_server *)1;
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 #ifndef AIETH_HAVE_MHD
 	/* built without libmicrohttpd (the aarch64 cross build) */
 	o.listen = "127.0.0.1:0";
@@ -550,7 +591,7 @@ static void test_max_session(void)
 	char msg[600];
 	int i;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	so.max_session_s = 1;
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
@@ -562,11 +603,11 @@ static void test_max_session(void)
 	pthread_mutex_lock(&srv->mu);
 	srv_wait_open_locked(srv, a, 30000);
 	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);
-	a->active_ms -= 5000;           /* it has held the device 5 s */
+	a->active_ms -= 5000; /* it has held the device 5 s */
 	pthread_mutex_unlock(&srv->mu);
 	aieth_server_tick(srv);
 	pthread_mutex_lock(&srv->mu);
-	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);   /* nobody waits */
+	CU_ASSERT_EQUAL(a->state, SS_ACTIVE); /* nobody waits */
 	CU_ASSERT_EQUAL(a->intr, 0);
 	pthread_mutex_unlock(&srv->mu);
 
@@ -584,7 +625,7 @@ static void test_max_session(void)
 	if (!strstr(a->reason, "while 1 session waited, the limit is --max-session 1 s"))
 		fprintf(stderr, "\n  reason: %s\n", a->reason);
 	CU_ASSERT_PTR_NOT_NULL(strstr(a->reason, "while 1 session waited, the limit is "
-					 "--max-session 1 s"));
+						 "--max-session 1 s"));
 	pthread_mutex_unlock(&srv->mu);
 	/* a's device is closed by the opener thread, then b's opened: polled,
 	 * 30 s at most */
@@ -610,20 +651,22 @@ static void test_remote_session(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"gr", "adder", NULL};
 	char url[64];
 	uint8_t in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, out[12];
 	uint64_t done = 99;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	if (aieth_session_open(&s, &o) != AIETH_OK)
@@ -639,7 +682,7 @@ static void test_remote_session(void)
 			AIETH_ENOTFOUND);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", 2), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_graph_iterations_done(s, "gr", &done), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT);  /* no data: stalls */
+	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT); /* no data: stalls */
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
 	aieth_session_close(s);
 	aieth_server_close(srv);
@@ -656,6 +699,7 @@ static void test_remote_graph_names(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"a/b", "adder", NULL};
 	uint8_t in[4] = {1, 2, 3, 4}, out[4];
@@ -663,14 +707,15 @@ static void test_remote_graph_names(void)
 	uint64_t done = 99;
 	size_t i;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
@@ -695,19 +740,115 @@ static void test_remote_graph_names(void)
 #endif
 }
 
-TU_MAIN("server",
-	{"token file", test_tokens_ok},
-	{"token file refusals", test_tokens_bad},
-	{"token file from disk", test_tokens_file},
-	{"routes", test_routes},
-	{"RTP read size", test_rtp_size},
-	{"bearer header", test_bearer},
-	{"session request body", test_session_body},
-	{"graph request bodies", test_graph_bodies},
+/* th_server's device calls (srv_txn_start, srv_txn_wait, the graph status)
+ * go through core's one-call-at-a-time guard: while another call is inside
+ * the session (held here as a running public call holds it) each fails
+ * with AIETH_ESTATE and the guard's message before the backend is called;
+ * once the session is free the same calls run the transaction. */
+static void test_device_guard(void)
+{
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
+	const aieth_board_info *bi;
+	aieth_plio pl[2];
+	pld_arg pa[2];
+	uint8_t in[64], out[64];
+	char err[256];
+	aieth_server srv;
+	srv_sess x;
+	srv_txn t;
+	uint64_t done = 7;
+	int complete = 7, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER), AIETH_OK);
+	bi = aieth__dev_info(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bi);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth_board_plio_find(aieth_session_board(s), "PLIO_01_TO_AIE", &pl[0]), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth_board_plio_find(aieth_session_board(s), "PLIO_01_FROM_AIE", &pl[1]),
+		AIETH_OK);
+	for (i = 0; i < 64; i++)
+		in[i] = (uint8_t)(i * 7 + 1);
+	memset(out, 0, sizeof out);
+	memset(pa, 0, sizeof pa);
+	for (i = 0; i < 2; i++) {
+		pa[i].dir = pl[i].dir == AIETH_DIR_TO_AIE ? 0 : 1;
+		pa[i].index = pl[i].index;
+		pa[i].size = 64;
+		pa[i].reps = 1;
+		pa[i].data = i ? out : in;
+	}
+	memset(&srv, 0, sizeof srv);
+	pthread_mutex_init(&srv.mu, NULL);
+	memset(&x, 0, sizeof x);
+	x.dev = s;
+	memset(&t, 0, sizeof t);
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t.wire, bi->channels, bi->uram_depth_words,
+					     PLD_MODE_FUNC, pa, 2, err, sizeof err),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(aieth__dev_result_alloc(&t.res, bi->channels), AIETH_OK);
+
+	/* another call is inside the session */
+	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
+	CU_ASSERT_EQUAL(aieth__dev_txn_wait(s, &t.wire, 0, &t.res), AIETH_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
+	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "gr", &done, &complete), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(done, 7);
+	CU_ASSERT_EQUAL(complete, 7);
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_ESTATE); /* as the public API */
+	aieth__session_leave(s);
+
+	/* free: the same path runs it (the RX image is the TX data) */
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &x, &t, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(t.state, ST_FINISHED);
+	CU_ASSERT_EQUAL(t.res.status, AIETH_TXN_DONE);
+	CU_ASSERT_EQUAL(t.res.tx[pl[0].index].moved_bytes, 64);
+	CU_ASSERT_EQUAL(t.res.rx[pl[1].index].moved_bytes, 64);
+	CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
+	CU_ASSERT_EQUAL(srv.txn_status[AIETH_TXN_DONE], 1);
+	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "gr", &done, &complete), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "nope", &done, &complete), AIETH_ENOTFOUND);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "\"gr\""));
+	/* a wire of another geometry is refused before the backend */
+	t.wire.channels++;
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_EINVAL);
+	t.wire.channels--;
+	pld_txn_release(&t.wire);
+	aieth__dev_result_free(&t.res);
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
+	aieth_session_close(s);
+	/* a closed session: no device */
+	CU_ASSERT_PTR_NULL(aieth__dev_info(s));
+	pthread_mutex_destroy(&srv.mu);
+}
+
+/* aieth_server_opts is versioned: refused before anything binds. */
+static void test_server_opts_version(void)
+{
+	aieth_server *srv = NULL;
+	aieth_server_opts o = AIETH_SERVER_OPTS_INIT;
+	TU_OPTS_INIT(aieth_server_opts, AIETH_SERVER_OPTS_INIT, aieth_server_opts_init,
+		     AIETH_SERVER_OPTS_VERSION);
+	o.listen = "127.0.0.1:0";
+	TU_OPTS_REFUSED(aieth_server_open(&srv, &o), o.version, "aieth_server_opts",
+			"AIETH_SERVER_OPTS_INIT or aieth_server_opts_init",
+			AIETH_SERVER_OPTS_VERSION);
+	CU_ASSERT_PTR_NULL(srv);
+}
+
+TU_MAIN("server", {"options version", test_server_opts_version},
+	{"th_server's device calls go through core's guard", test_device_guard},
+	{"token file", test_tokens_ok}, {"token file refusals", test_tokens_bad},
+	{"token file from disk", test_tokens_file}, {"routes", test_routes},
+	{"RTP read size", test_rtp_size}, {"bearer header", test_bearer},
+	{"session request body", test_session_body}, {"graph request bodies", test_graph_bodies},
 	{"transaction request body", test_txn_body},
 	{"transaction cfg words against the images", test_txn_check},
-	{"listen address", test_listen},
-	{"server open refusals", test_server_open_refusals},
+	{"listen address", test_listen}, {"server open refusals", test_server_open_refusals},
 	{"--max-session ends a holder when another waits", test_max_session},
 	{"a remote session on an in-process server", test_remote_session},
 	{"graph names remotely", test_remote_graph_names})

@@ -19,7 +19,7 @@ static void test_open_errors(void)
 	aieth_session *s = NULL;
 	aieth_session_opts o;
 	aieth_graph_spec g[2] = {{"a", "loopback", NULL}, {"a", "loopback", NULL}};
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG("no board");
 	o.board = "vck999";
@@ -41,6 +41,80 @@ static void test_open_errors(void)
 	CU_ASSERT_NOT_EQUAL(aieth_session_open(&s, &o), AIETH_OK);
 	MSG("graph \"b\"");
 	CU_ASSERT_PTR_NULL(s);
+}
+
+/* Versioned structs: the session's and each backend's own, refused by the
+ * one that reads it; the backend table's names. */
+static void test_versioned_opts(void)
+{
+	aieth_session *s = NULL;
+	aieth_session_opts o = AIETH_SESSION_OPTS_INIT;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
+	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	aieth_run_opts ro = AIETH_RUN_OPTS_INIT;
+	aieth_report *r = NULL;
+	TU_OPTS_INIT(aieth_session_opts, AIETH_SESSION_OPTS_INIT, aieth_session_opts_init,
+		     AIETH_SESSION_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_emu_opts, AIETH_EMU_OPTS_INIT, aieth_emu_opts_init,
+		     AIETH_EMU_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_xrt_opts, AIETH_XRT_OPTS_INIT, aieth_xrt_opts_init,
+		     AIETH_XRT_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, aieth_remote_opts_init,
+		     AIETH_REMOTE_OPTS_VERSION);
+	TU_OPTS_INIT(aieth_run_opts, AIETH_RUN_OPTS_INIT, aieth_run_opts_init,
+		     AIETH_RUN_OPTS_VERSION);
+	o.board = "vck190";
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), o.version, "aieth_session_opts",
+			"AIETH_SESSION_OPTS_INIT or aieth_session_opts_init",
+			AIETH_SESSION_OPTS_VERSION);
+	/* every backend checks its own struct, selected or not */
+	o.emu = &emu;
+	o.xrt = &xrt;
+	o.remote = &remote;
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), emu.version, "aieth_session_opts.emu",
+			"AIETH_EMU_OPTS_INIT or aieth_emu_opts_init", AIETH_EMU_OPTS_VERSION);
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), xrt.version, "aieth_session_opts.xrt",
+			"AIETH_XRT_OPTS_INIT or aieth_xrt_opts_init", AIETH_XRT_OPTS_VERSION);
+	TU_OPTS_REFUSED(aieth_session_open(&s, &o), remote.version, "aieth_session_opts.remote",
+			"AIETH_REMOTE_OPTS_INIT or aieth_remote_opts_init",
+			AIETH_REMOTE_OPTS_VERSION);
+	CU_ASSERT_PTR_NULL(s);
+	/* an option only the remote backend reads is refused, not ignored */
+	remote.xrt_ini = "xrt.ini";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG("only the remote backend sends an xrt.ini");
+	remote.xrt_ini = NULL;
+	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(aieth_session_backend(s), "emu");
+	aieth_session_close(s);
+	/* the run options: refused before a test is added to the report */
+	CU_ASSERT_EQUAL_FATAL(aieth_report_new(&r, "test", 0, NULL), AIETH_OK);
+	TU_OPTS_REFUSED(aieth_report_run(r, "none.json", &ro), ro.version, "aieth_run_opts",
+			"AIETH_RUN_OPTS_INIT or aieth_run_opts_init", AIETH_RUN_OPTS_VERSION);
+	ro.remote = &remote;
+	TU_OPTS_REFUSED(aieth_report_run(r, "none.json", &ro), remote.version,
+			"aieth_run_opts.remote", "AIETH_REMOTE_OPTS_INIT or aieth_remote_opts_init",
+			AIETH_REMOTE_OPTS_VERSION);
+	CU_ASSERT_EQUAL(aieth_report_num_tests(r), 0);
+	aieth_report_free(r);
+	/* the backend table */
+	CU_ASSERT_STRING_EQUAL(aieth_backend_name(0), "emu");
+	CU_ASSERT_STRING_EQUAL(aieth_backend_name(1), "xrt");
+	CU_ASSERT_STRING_EQUAL(aieth_backend_name(2), "remote");
+	CU_ASSERT_PTR_NULL(aieth_backend_name(3));
+	CU_ASSERT_PTR_NOT_NULL(aieth_backend_description(2));
+	/* local devices (th_server serves them, paths are this machine's) */
+	CU_ASSERT_EQUAL(aieth_backend_local(NULL), 1);
+	CU_ASSERT_EQUAL(aieth_backend_local("emu"), 1);
+	CU_ASSERT_EQUAL(aieth_backend_local("xrt"), 1);
+	CU_ASSERT_EQUAL(aieth_backend_local("remote"), 0);
+	CU_ASSERT_EQUAL(aieth_backend_local("nope"), AIETH_EUNSUPPORTED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "available: emu, xrt, remote"));
+	CU_ASSERT_PTR_NULL(aieth_backend_description(3));
+	o.backend = "jtag";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EUNSUPPORTED);
+	MSG("unknown backend \"jtag\" (available: emu, xrt, remote)");
 }
 
 static void test_submit_validation(void)
@@ -118,7 +192,7 @@ static void test_perf_results_full_rate(void)
 	CU_ASSERT_EQUAL(r.plio.shim_channel, 0);
 	/* right after its delay (20), read one cycle later (counter_edges) */
 	CU_ASSERT_EQUAL(r.first_cycle, 21);
-	CU_ASSERT_EQUAL(r.cycles, 2560);      /* 40960 bytes, one beat a cycle */
+	CU_ASSERT_EQUAL(r.cycles, 2560); /* 40960 bytes, one beat a cycle */
 	CU_ASSERT_EQUAL(r.bytes_moved, 40960);
 	CU_ASSERT_DOUBLE_EQUAL(r.mb_per_s, 5000.0, 1e-6); /* 16 B x 312.5 MHz */
 	CU_ASSERT_DOUBLE_EQUAL(r.mib_per_s, 5000e6 / 1048576.0, 1e-6);
@@ -137,8 +211,8 @@ static void test_perf_results_full_rate(void)
 /* Throughput follows the board file's clock, not a constant. */
 static void test_board_clock_used(void)
 {
-	aieth_session *s = tu_session(tu_src("tests/data/slow_board.json"), "loopback",
-				     "{\"latency\": 0}", 0);
+	aieth_session *s =
+		tu_session(tu_src("tests/data/slow_board.json"), "loopback", "{\"latency\": 0}", 0);
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 1024, 1, 0, NULL},
 				   {"PLIO_01_FROM_AIE", 1024, 1, 0, NULL}};
 	aieth_channel_result r;
@@ -199,8 +273,8 @@ static void test_perf_beyond_uram_invalid(void)
 
 static void test_stall_reports_progress(void)
 {
-	aieth_session *s = tu_session("vck190", "loopback",
-				     "{\"window_bytes\": 256, \"channels\": [1]}", 0);
+	aieth_session *s =
+		tu_session("vck190", "loopback", "{\"window_bytes\": 256, \"channels\": [1]}", 0);
 	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 4096, 1, 0, NULL},
 				   {"PLIO_01_FROM_AIE", 4096, 1, 0, NULL}};
 	aieth_channel_result r;
@@ -268,11 +342,12 @@ static void test_pipelined_and_adder(void)
 	MSG("still running");
 	for (i = 0; i < T; i++) {
 		uint64_t ready = (uint64_t)(i + 1) * B / W * W, rx = ready - got;
-		aieth_channel_args a[3] = {{"PLIO_01_TO_AIE", B, 1, 0, (uint8_t *)in0 + i * B},
-					   {"PLIO_02_TO_AIE", B, 1, (uint64_t)i, (uint8_t *)in1 + i * B},
-					   {"PLIO_01_FROM_AIE", rx, 1, 0, (uint8_t *)out + got}};
-		CU_ASSERT_EQUAL_FATAL(
-			aieth_txn_submit(s, AIETH_MODE_FUNC, a, rx ? 3 : 2, &t[i]), AIETH_OK);
+		aieth_channel_args a[3] = {
+			{"PLIO_01_TO_AIE", B, 1, 0, (uint8_t *)in0 + i * B},
+			{"PLIO_02_TO_AIE", B, 1, (uint64_t)i, (uint8_t *)in1 + i * B},
+			{"PLIO_01_FROM_AIE", rx, 1, 0, (uint8_t *)out + got}};
+		CU_ASSERT_EQUAL_FATAL(aieth_txn_submit(s, AIETH_MODE_FUNC, a, rx ? 3 : 2, &t[i]),
+				      AIETH_OK);
 		got = ready;
 	}
 	/* waiting for the last one runs all of them, in order; 5 iterations of
@@ -323,9 +398,10 @@ static void test_reference_mode_matches(void)
 	for (i = 0; i < 3000; i++)
 		src[0][i] = (uint8_t)i, src[1][i] = (uint8_t)(i * 7);
 	for (m = 0; m < 2; m++) {
-		aieth_session *s = tu_session("vck190", "loopback", "{\"window_bytes\": 48, "
-								   "\"latency\": 3}",
-					     m);
+		aieth_session *s = tu_session("vck190", "loopback",
+					      "{\"window_bytes\": 48, "
+					      "\"latency\": 3}",
+					      m);
 		aieth_channel_args a[4] = {{"PLIO_05_TO_AIE", 2880, 3, 5, src[0]},
 					   {"PLIO_06_TO_AIE", 2880, 3, 0, src[1]},
 					   {"PLIO_05_FROM_AIE", 2880, 3, 9, dst[m][0]},
@@ -394,7 +470,7 @@ static void test_unconnected_plio(void)
 	aieth_session_close(s);
 }
 
-TU_MAIN("session", {"open errors", test_open_errors},
+TU_MAIN("session", {"open errors", test_open_errors}, {"versioned options", test_versioned_opts},
 	{"submit validation", test_submit_validation},
 	{"PERF results at full rate", test_perf_results_full_rate},
 	{"throughput uses the board clock", test_board_clock_used},
@@ -404,5 +480,4 @@ TU_MAIN("session", {"open errors", test_open_errors},
 	{"pipelined transactions, adder, graph states", test_pipelined_and_adder},
 	{"graph wait states", test_graph_wait_states},
 	{"reference mode matches fast mode", test_reference_mode_matches},
-	{"plugin model", test_plugin_model},
-	{"unconnected PLIO stalls", test_unconnected_plio})
+	{"plugin model", test_plugin_model}, {"unconnected PLIO stalls", test_unconnected_plio})

@@ -11,11 +11,11 @@
 #include "runner/spec.h"
 #include "tu.h"
 
-#define MSG(s)                                                                      \
-	do {                                                                        \
-		if (!strstr(aieth_error_message(), (s)))                            \
+#define MSG(s)                                                                             \
+	do {                                                                               \
+		if (!strstr(aieth_error_message(), (s)))                                   \
 			printf("\nmessage: %s\nwanted: %s\n", aieth_error_message(), (s)); \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));         \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));                \
 	} while (0)
 
 static int parse(const char *text, aieth_spec **sp)
@@ -29,9 +29,10 @@ static void test_defaults(void)
 {
 	aieth_spec *sp = NULL;
 	CU_ASSERT_EQUAL_FATAL(
-		parse(HEAD "\"graphs\": [{\"name\": \"g\"}], \"transactions\": [{\"mode\": \"func\", "
-			   "\"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"size\": 32, \"data\": "
-			   "{\"file\": \"a.bin\"}}]}]}",
+		parse(HEAD
+		      "\"graphs\": [{\"name\": \"g\"}], \"transactions\": [{\"mode\": \"func\", "
+		      "\"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"size\": 32, \"data\": "
+		      "{\"file\": \"a.bin\"}}]}]}",
 		      &sp),
 		AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(aieth_spec_name(sp), "t"); /* from the file name */
@@ -63,14 +64,15 @@ static void test_sources_and_tiling(void)
 	aieth_spec *sp = NULL;
 	spec_chan *c;
 	CU_ASSERT_EQUAL_FATAL(
-		parse(HEAD "\"transactions\": [{\"mode\": \"perf\", \"timeout_ms\": 0, \"channels\": ["
-			   "{\"plio\": \"PLIO_01_TO_AIE\", \"data\": {\"file\": \"m.txt\", \"type\": "
-			   "\"int16\"}, \"tiling\": {\"buffer_dimension\": [8, 4], \"tiling_dimension\": "
-			   "[4, 2], \"offset\": [-1, 0], \"tile_traversal\": [{\"dimension\": 1, "
-			   "\"stride\": 2, \"wrap\": 2}], \"boundary_dimension\": [8, 3]}},"
-			   "{\"plio\": \"PLIO_01_FROM_AIE\", \"size\": 64, \"golden\": {\"pattern\": "
-			   "\"random\", \"seed\": 9, \"type\": \"cfloat\"}, \"tolerance\": {\"abs\": 0.5}, \"save\": {\"file\": "
-			   "\"o.txt\", \"type\": \"cfloat\"}, \"min_throughput_MBps\": 12.5}]}]}",
+		parse(HEAD
+		      "\"transactions\": [{\"mode\": \"perf\", \"timeout_ms\": 0, \"channels\": ["
+		      "{\"plio\": \"PLIO_01_TO_AIE\", \"data\": {\"file\": \"m.txt\", \"type\": "
+		      "\"int16\"}, \"tiling\": {\"buffer_dimension\": [8, 4], \"tiling_dimension\": "
+		      "[4, 2], \"offset\": [-1, 0], \"tile_traversal\": [{\"dimension\": 1, "
+		      "\"stride\": 2, \"wrap\": 2}], \"boundary_dimension\": [8, 3]}},"
+		      "{\"plio\": \"PLIO_01_FROM_AIE\", \"size\": 64, \"golden\": {\"pattern\": "
+		      "\"random\", \"seed\": 9, \"type\": \"cfloat\"}, \"tolerance\": {\"abs\": 0.5}, \"save\": {\"file\": "
+		      "\"o.txt\", \"type\": \"cfloat\"}, \"min_throughput_MBps\": 12.5}]}]}",
 		      &sp),
 		AIETH_OK);
 	CU_ASSERT_TRUE(sp->txns[0].have_timeout);
@@ -104,11 +106,15 @@ static void test_errors(void)
 		int code;
 		const char *msg;
 	} cases[] = {
-		{"{\"schema\": \"aieth-test/1\"}", AIETH_EPARSE, "transactions: missing (required)"},
+		{"{\"schema\": \"aieth-test/1\"}", AIETH_EPARSE,
+		 "transactions: missing (required)"},
 		{"[1]", AIETH_EPARSE, "the top level must be an object"},
-		{"{\"schema\": \"x\", \"transactions\": []}", AIETH_EINVAL, "schema: \"x\" is not supported"},
-		{HEAD "\"transactions\": []}", AIETH_EPARSE, "transactions: expected a non-empty array"},
-		{HEAD "\"transactions\": [{\"mode\": \"fast\", \"channels\": [{\"plio\": \"p\"}]}]}",
+		{"{\"schema\": \"x\", \"transactions\": []}", AIETH_EINVAL,
+		 "schema: \"x\" is not supported"},
+		{HEAD "\"transactions\": []}", AIETH_EPARSE,
+		 "transactions: expected a non-empty array"},
+		{HEAD
+		 "\"transactions\": [{\"mode\": \"fast\", \"channels\": [{\"plio\": \"p\"}]}]}",
 		 AIETH_EINVAL, "transactions[0].mode: mode \"fast\" is unknown (perf, func)"},
 		{HEAD "\"transactions\": [{\"mode\": \"perf\"}]}", AIETH_EPARSE,
 		 "transactions[0].channels: missing (required)"},
@@ -148,8 +154,9 @@ static void test_errors(void)
 		{HEAD "\"transactions\": [{\"mode\": \"perf\", \"channels\": [{\"plio\": \"P\", "
 		      "\"tolerance\": {\"abs\": -1}}]}]}",
 		 AIETH_EINVAL, "tolerance.abs: value -1 is out of range"},
-		{HEAD "\"board\": \"vek280\", \"transactions\": [{\"mode\": \"perf\", \"channels\": "
-		      "[{\"plio\": \"P\"}]}]}",
+		{HEAD
+		 "\"board\": \"vek280\", \"transactions\": [{\"mode\": \"perf\", \"channels\": "
+		 "[{\"plio\": \"P\"}]}]}",
 		 AIETH_EPARSE, "duplicate"},
 	};
 	size_t i;
@@ -247,5 +254,4 @@ TU_MAIN("spec and report", {"defaults", test_defaults},
 	{"name from the folder of test.json", test_name_from_folder},
 	{"sources and tiling", test_sources_and_tiling},
 	{"errors name file, JSON path and rule", test_errors},
-	{"exit-code precedence", test_exit_precedence},
-	{"writers escape", test_writers_escape})
+	{"exit-code precedence", test_exit_precedence}, {"writers escape", test_writers_escape})

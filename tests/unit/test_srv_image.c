@@ -108,10 +108,10 @@ static void test_budget(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	srv_image_free(&im, a, 0);
 	CU_ASSERT(srv_images_kept(&im) > 16 * MIB);
-	c = srv_image_alloc(&im, 30 * MIB, 1);   /* no fit: a's room is given back */
+	c = srv_image_alloc(&im, 30 * MIB, 1); /* no fit: a's room is given back */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(srv_images_kept(&im), 0);
-	srv_image_free(&im, b, 0);               /* 16 + 30 > 40: not kept */
+	srv_image_free(&im, b, 0); /* 16 + 30 > 40: not kept */
 	CU_ASSERT_EQUAL(srv_images_kept(&im), 0);
 	srv_image_free(&im, c, 0);
 	CU_ASSERT(srv_images_kept(&im) > 30 * MIB);
@@ -133,7 +133,7 @@ static void test_trim(void)
 		srv_image_free(&im, p[i], (int64_t)i * 1000);
 	CU_ASSERT(srv_images_kept(&im) >= SRV_IMAGE_KEEP * 4 * MIB);
 	CU_ASSERT(srv_images_kept(&im) < (SRV_IMAGE_KEEP + 1) * 4 * MIB);
-	srv_images_trim(&im, 2500, 1000);        /* freed at 0 and 1000: gone */
+	srv_images_trim(&im, 2500, 1000); /* freed at 0 and 1000: gone */
 	CU_ASSERT(srv_images_kept(&im) >= (SRV_IMAGE_KEEP - 2) * 4 * MIB);
 	CU_ASSERT(srv_images_kept(&im) < (SRV_IMAGE_KEEP - 1) * 4 * MIB);
 	srv_images_trim(&im, 100000, 1000);
@@ -151,6 +151,5 @@ static void test_refusals(void)
 	srv_images_fini(&im);
 }
 
-TU_MAIN("srv_image", {"sizes", test_sizes}, {"reuse_zeroes", test_reuse_zeroes},
-	{"fit", test_fit}, {"budget", test_budget}, {"trim", test_trim},
-	{"refusals", test_refusals})
+TU_MAIN("srv_image", {"sizes", test_sizes}, {"reuse_zeroes", test_reuse_zeroes}, {"fit", test_fit},
+	{"budget", test_budget}, {"trim", test_trim}, {"refusals", test_refusals})

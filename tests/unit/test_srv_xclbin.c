@@ -17,11 +17,11 @@
 #include "util/error.h"
 #include "util/hash.h"
 
-#define MSG_HAS(m, s)                                                                 \
-	do {                                                                          \
-		if (!strstr((m), (s)))                                                \
+#define MSG_HAS(m, s)                                                                   \
+	do {                                                                            \
+		if (!strstr((m), (s)))                                                  \
 			fprintf(stderr, "\n  message: %s\n  expected: %s\n", (m), (s)); \
-		CU_ASSERT_PTR_NOT_NULL(strstr((m), (s)));                             \
+		CU_ASSERT_PTR_NOT_NULL(strstr((m), (s)));                               \
 	} while (0)
 
 #define SHA_ABC "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -44,9 +44,14 @@ static void test_routes(void)
 			"/v1/xclbins/BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD",
 			"/v1/xclbins/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015a",
 			"/v1/xclbins/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad0",
-			"/v1/xclbins/" SHA_ABC "/x", "/v1/xclbins", "/v1/xclbins/",
-			"/v1/sessions/s-1/artifacts/", "/v1/sessions/s-1/artifacts/a/b",
-			"/v1/sessions/s-1/artifacts/a%2fb", "/v1/sessions/s-1/artifacts/a b", NULL};
+			"/v1/xclbins/" SHA_ABC "/x",
+			"/v1/xclbins",
+			"/v1/xclbins/",
+			"/v1/sessions/s-1/artifacts/",
+			"/v1/sessions/s-1/artifacts/a/b",
+			"/v1/sessions/s-1/artifacts/a%2fb",
+			"/v1/sessions/s-1/artifacts/a b",
+			NULL};
 		size_t i;
 		for (i = 0; bad[i]; i++) {
 			srv_route_parse(bad[i], &r);
@@ -78,7 +83,8 @@ static void test_session_fields(void)
 	size_t n;
 
 	CU_ASSERT_EQUAL_FATAL(sreq("{\"board\":\"vck190\",\"xclbin_sha256\":\"" SHA_ABC "\","
-				   "\"xrt_ini\":\"[Debug]\\nnative_xrt_trace=true\\n\"}", &r),
+				   "\"xrt_ini\":\"[Debug]\\nnative_xrt_trace=true\\n\"}",
+				   &r),
 			      AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(r.xclbin_sha256, SHA_ABC);
 	CU_ASSERT_EQUAL(r.xrt_ini_len, 30);
@@ -143,7 +149,8 @@ static srv_x_result put_as(aieth_server *s, const char *owner, const char *sha, 
 	/* in pieces, as a body arrives */
 	for (off = 0; off < n; off += 4096)
 		CU_ASSERT_EQUAL(srv_xclbin_write(&u, (const char *)data + off,
-						 n - off < 4096 ? n - off : 4096), 0);
+						 n - off < 4096 ? n - off : 4096),
+				0);
 	return srv_xclbin_commit(s, &u, created, msg, cap);
 }
 
@@ -172,7 +179,7 @@ static aieth_server *open_cache(const char *dir, uint32_t cache_mib, uint32_t ma
 {
 	aieth_server_opts o;
 	aieth_server *s = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	o.listen = "127.0.0.1:0";
 	o.cache_dir = dir;
 	o.xclbin_cache_mib = cache_mib;
@@ -222,7 +229,7 @@ static void test_cache(void)
 	/* a body that ends early: 400, nothing left */
 	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, 100), 0);
-	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, n), -1);  /* past the length */
+	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, n), -1); /* past the length */
 	CU_ASSERT_EQUAL(srv_xclbin_commit(s, &u, &created, msg, sizeof msg), SRV_X_BAD);
 	MSG_HAS(msg, "ended after 100 of");
 	CU_ASSERT_EQUAL(files_in(dir), 0);
@@ -262,7 +269,7 @@ static void test_cache(void)
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 	pthread_mutex_lock(&s->mu);
 	srv_xclbin_unpin_locked(s, &x);
-	srv_xclbin_unpin_locked(s, &x);   /* twice: once counts */
+	srv_xclbin_unpin_locked(s, &x); /* twice: once counts */
 	pthread_mutex_unlock(&s->mu);
 	free(x.xclbin);
 	CU_ASSERT_EQUAL(put(s, hc, c, n, &created, msg, sizeof msg), SRV_X_OK);
@@ -313,7 +320,7 @@ static void test_cache_owners(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	s = open_cache(dir, 4, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	s->have_tokens = 1;   /* as with a token file: owners are token names */
+	s->have_tokens = 1; /* as with a token file: owners are token names */
 	CU_ASSERT_STRING_EQUAL(srv_xclbin_owner(s, "alice"), "alice");
 	CU_ASSERT_EQUAL(put_as(s, "alice", ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 1);
@@ -389,7 +396,7 @@ static void test_cache_reserved(void)
 	CU_ASSERT_EQUAL(srv_xclbin_begin(s, hb, "*", n, &u2, msg, sizeof msg), SRV_X_NO_ROOM);
 	MSG_HAS(msg, "uploads in progress hold 614400 bytes");
 	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
-	srv_xclbin_abort(&u1);       /* the client went away */
+	srv_xclbin_abort(&u1); /* the client went away */
 	CU_ASSERT_EQUAL(s->cache_reserved, 0);
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(s->cache_reserved, 0);
@@ -400,7 +407,7 @@ static void test_cache_reserved(void)
 	srv_xclbin_abort(&u1);
 	aieth_server_close(s);
 	snprintf(msg, sizeof msg, "%s/%s", dir, hb);
-	CU_ASSERT_EQUAL(unlink(msg), -1);   /* evicted */
+	CU_ASSERT_EQUAL(unlink(msg), -1); /* evicted */
 	snprintf(msg, sizeof msg, "%s/owners.txt", dir);
 	unlink(msg);
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
@@ -476,28 +483,33 @@ static void test_remote_design(void)
 	aieth_server_opts so;
 	aieth_server *srv = NULL;
 	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
 	aieth_session *s = NULL;
 	aieth_graph_spec g = {"gr", "adder", NULL};
 	char url[64], out[] = "/tmp/aieth_art.XXXXXX", p[600];
-	const char *xcl = tu_tmpfile("not really an xclbin, but the emulated board does not mind\n");
+	const char *xcl =
+		tu_tmpfile("not really an xclbin, but the emulated board does not mind\n");
 	const char *ini = tu_tmpfile("[Runtime]\nverbosity=4\n");
 	struct stat st;
 	size_t k;
 
-	memset(&so, 0, sizeof so);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(out));
 	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
+	o.xrt = &xrt;
 	o.board = "vck190";
 	o.backend = "remote";
-	o.server = url;
+	remote.server = url;
 	o.graphs = &g;
 	o.num_graphs = 1;
 	o.xclbin = xcl;
-	o.xrt_ini = ini;
-	o.artifacts_dir = out;
+	remote.xrt_ini = ini;
+	remote.artifacts_dir = out;
 	o.artifact = on_artifact;
 	/* twice: the second session finds the design in the cache */
 	for (k = 0; k < 2; k++) {
@@ -520,12 +532,12 @@ static void test_remote_design(void)
 	rmdir(out);
 
 	/* the PL kernel is the server's: refused by name */
-	o.pl_xclbin = xcl;
-	o.artifacts_dir = NULL;
+	xrt.pl_xclbin = xcl;
+	remote.artifacts_dir = NULL;
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "the server's setting");
 	/* xrt_ini on a local backend: refused */
-	o.pl_xclbin = NULL;
+	xrt.pl_xclbin = NULL;
 	o.backend = "emu";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "only the remote backend");
@@ -533,8 +545,7 @@ static void test_remote_design(void)
 #endif
 }
 
-TU_MAIN("srv_xclbin",
-	{"routes and names", test_routes},
+TU_MAIN("srv_xclbin", {"routes and names", test_routes},
 	{"session fields: xclbin_sha256, xrt_ini", test_session_fields},
 	{"the xclbin cache", test_cache},
 	{"the xclbin cache: designs per owner", test_cache_owners},

@@ -46,7 +46,8 @@ static void test_pattern_pieces(void)
 			size_t n = es * (1 + rnd(97));
 			if (n > len - off)
 				n = len - off;
-			CU_ASSERT_EQUAL(aieth__pattern_fill_at(&p[k], off, part + off, n), AIETH_OK);
+			CU_ASSERT_EQUAL(aieth__pattern_fill_at(&p[k], off, part + off, n),
+					AIETH_OK);
 			off += n;
 		}
 		CU_ASSERT_EQUAL(memcmp(whole, part, len), 0);
@@ -57,8 +58,8 @@ static void test_pattern_pieces(void)
 	free(part);
 }
 
-static void cmp_pieces(aieth_elem t, const uint8_t *got, const uint8_t *want, size_t len,
-		       double at, double rt)
+static void cmp_pieces(aieth_elem t, const uint8_t *got, const uint8_t *want, size_t len, double at,
+		       double rt)
 {
 	aieth_compare_result a, b;
 	size_t es = aieth__elem_size(t), off = 0;
@@ -102,9 +103,9 @@ static void test_compare_pieces(void)
 /* ------------------------------------------------------ transactions */
 
 typedef struct {
-	const uint8_t *src;   /* TX: served from here */
-	uint8_t *dst;         /* RX: lands here */
-	uint64_t size, next;  /* RX: the next offset expected */
+	const uint8_t *src;  /* TX: served from here */
+	uint8_t *dst;        /* RX: lands here */
+	uint64_t size, next; /* RX: the next offset expected */
 	int calls, order_bad, fail_at_call;
 } io_ctx;
 

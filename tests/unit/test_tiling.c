@@ -8,12 +8,12 @@
 #include "tu.h"
 #include "util/error.h"
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
 /* A 2-D tiling of an 8x8 buffer with 4x4 tiles. */
@@ -52,10 +52,8 @@ static void expect_bytes(const uint8_t *got, const uint8_t *want, size_t n)
 
 static const uint8_t tile00[16] = {0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27};
 static const uint8_t tile40[16] = {4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
-static const uint8_t tile04[16] = {32, 33, 34, 35, 40, 41, 42, 43,
-				   48, 49, 50, 51, 56, 57, 58, 59};
-static const uint8_t tile44[16] = {36, 37, 38, 39, 44, 45, 46, 47,
-				   52, 53, 54, 55, 60, 61, 62, 63};
+static const uint8_t tile04[16] = {32, 33, 34, 35, 40, 41, 42, 43, 48, 49, 50, 51, 56, 57, 58, 59};
+static const uint8_t tile44[16] = {36, 37, 38, 39, 44, 45, 46, 47, 52, 53, 54, 55, 60, 61, 62, 63};
 
 static void test_classic_four_tiles(void)
 {
@@ -135,7 +133,9 @@ static void test_boundary_padding(void)
 	for (y = 0; y < 8; y++) {
 		for (x = 0; x < 8; x++) {
 			uint8_t v = back[y * 8 + x];
-			unsigned want = x >= 6 || y >= 6 ? 0xee : x < 4 && y < 4 ? 100 + y * 4 + x : 0x77;
+			unsigned want = x >= 6 || y >= 6 ? 0xee
+					: x < 4 && y < 4 ? 100 + y * 4 + x
+							 : 0x77;
 			CU_ASSERT_EQUAL(v, want);
 		}
 	}
@@ -168,10 +168,10 @@ static void test_negative_offset(void)
 	aieth_tiling t;
 	uint8_t buf[16], s[36], back[16];
 	static const uint8_t want[36] = {
-		0, 0, 0, 0, 1, 2, 0, 5, 6,      /* tile at (-1,-1) */
-		0, 0, 0, 2, 3, 4, 6, 7, 8,      /* tile at (1,-1) */
-		0, 5, 6, 0, 9, 10, 0, 13, 14,   /* tile at (-1,1) */
-		6, 7, 8, 10, 11, 12, 14, 15, 16 /* tile at (1,1) */
+		0, 0, 0, 0,  1,  2,  0,  5,  6,  /* tile at (-1,-1) */
+		0, 0, 0, 2,  3,  4,  6,  7,  8,  /* tile at (1,-1) */
+		0, 5, 6, 0,  9,  10, 0,  13, 14, /* tile at (-1,1) */
+		6, 7, 8, 10, 11, 12, 14, 15, 16  /* tile at (1,1) */
 	};
 	memset(&t, 0, sizeof t);
 	t.ndims = 2;
@@ -267,7 +267,7 @@ static void test_3d(void)
 	aieth_tiling t;
 	uint8_t buf[24], s[16], back[24];
 	static const uint8_t want[16] = {6, 7, 10, 11, 18, 19, 22, 23, /* x 1..2 */
-					 8, 0, 12, 0, 20, 0, 24, 0};  /* x 3..4 */
+					 8, 0, 12, 0,  20, 0,  24, 0}; /* x 3..4 */
 	unsigned i;
 	memset(&t, 0, sizeof t);
 	t.ndims = 3;
@@ -412,8 +412,7 @@ static void test_check_errors(void)
 
 TU_MAIN("tiling", {"classic_four_tiles", test_classic_four_tiles},
 	{"dimension_1_first", test_dimension_1_first}, {"wide_elements", test_wide_elements},
-	{"boundary_padding", test_boundary_padding},
-	{"zero_boundary", test_zero_boundary}, {"negative_offset", test_negative_offset},
-	{"negative_stride", test_negative_stride}, {"repetition", test_repetition},
-	{"overlap_last_wins", test_overlap_last_wins}, {"3d", test_3d}, {"no_loops", test_no_loops},
-	{"check_errors", test_check_errors})
+	{"boundary_padding", test_boundary_padding}, {"zero_boundary", test_zero_boundary},
+	{"negative_offset", test_negative_offset}, {"negative_stride", test_negative_stride},
+	{"repetition", test_repetition}, {"overlap_last_wins", test_overlap_last_wins},
+	{"3d", test_3d}, {"no_loops", test_no_loops}, {"check_errors", test_check_errors})

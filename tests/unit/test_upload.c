@@ -19,13 +19,15 @@
 static void test_url_squad(void)
 {
 	up_target t;
-	CU_ASSERT_EQUAL(up_parse_url("squad+https://squad.example.com/team/proj/1.2.3/vck190-emu", &t), 0);
+	CU_ASSERT_EQUAL(
+		up_parse_url("squad+https://squad.example.com/team/proj/1.2.3/vck190-emu", &t), 0);
 	CU_ASSERT_EQUAL(t.kind, UP_SQUAD);
 	CU_ASSERT_STRING_EQUAL(t.team, "team");
 	CU_ASSERT_STRING_EQUAL(t.project, "proj");
 	CU_ASSERT_STRING_EQUAL(t.build, "1.2.3");
 	CU_ASSERT_STRING_EQUAL(t.env, "vck190-emu");
-	CU_ASSERT_STRING_EQUAL(t.url, "https://squad.example.com/api/submit/team/proj/1.2.3/vck190-emu");
+	CU_ASSERT_STRING_EQUAL(t.url,
+			       "https://squad.example.com/api/submit/team/proj/1.2.3/vck190-emu");
 	/* a path prefix (SQUAD behind a proxy) and a port; one trailing slash */
 	CU_ASSERT_EQUAL(up_parse_url("squad+http://h:8000/squad/a/b/c/d/", &t), 0);
 	CU_ASSERT_STRING_EQUAL(t.url, "http://h:8000/squad/api/submit/a/b/c/d");
@@ -69,7 +71,7 @@ static void test_url_influx_webhook(void)
 static char *lp(const char *s, int what)
 {
 	static char out[256];
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	up_lp_escape(&b, s, what);
 	snprintf(out, sizeof out, "%s", b.p ? b.p : "");
 	free(b.p);
@@ -89,7 +91,7 @@ static void test_line_protocol_escaping(void)
 
 static void test_squad_name(void)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	up_squad_name(&b, "a/b[c]\nd");
 	CU_ASSERT_STRING_EQUAL(b.p, "a_b_c__d");
 	free(b.p);
@@ -101,7 +103,8 @@ static void test_spool_names(void)
 	CU_ASSERT_EQUAL(up_spool_name(a, sizeof a, 999, 7, 0, "squad"), 0);
 	CU_ASSERT_STRING_EQUAL(a, "00000000000000000999-7-0.squad.spool");
 	CU_ASSERT_EQUAL(up_spool_name(b, sizeof b, 1000, 7, 0, "influx"), 0);
-	CU_ASSERT_EQUAL(up_spool_name(c, sizeof c, 1795519498549533523ull, 123456, 42, "webhook"), 0);
+	CU_ASSERT_EQUAL(up_spool_name(c, sizeof c, 1795519498549533523ull, 123456, 42, "webhook"),
+			0);
 	/* fixed width: the order of names is the order of time */
 	CU_ASSERT_TRUE(strcmp(a, b) < 0);
 	CU_ASSERT_TRUE(strcmp(b, c) < 0);
@@ -118,7 +121,7 @@ static void test_spool_names(void)
 static void test_spool_entry(void)
 {
 	up_entry e, back;
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	memset(&e, 0, sizeof e);
 	strcpy(e.target, "influx+http://h:8086/db");
 	strcpy(e.url, "http://h:8086/write?db=db&precision=ms");
@@ -146,21 +149,23 @@ static void test_spool_entry(void)
 
 static void test_credentials(void)
 {
-	static const char text[] =
-		"# comment\n"
-		"\n"
-		"squad+https://squad.example.com/ token general\r\n"
-		"squad+https://squad.example.com/team/ token specific\n"
-		"influx+http://h:8086/ basic user:pw\n";
+	static const char text[] = "# comment\n"
+				   "\n"
+				   "squad+https://squad.example.com/ token general\r\n"
+				   "squad+https://squad.example.com/team/ token specific\n"
+				   "influx+http://h:8086/ basic user:pw\n";
 	up_cred c;
 	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds",
-				       "squad+https://squad.example.com/team/p/b/e", &c), 0);
+				       "squad+https://squad.example.com/team/p/b/e", &c),
+			0);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_TOKEN);
 	CU_ASSERT_STRING_EQUAL(c.value, "specific");
 	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds",
-				       "squad+https://squad.example.com/other/p/b/e", &c), 0);
+				       "squad+https://squad.example.com/other/p/b/e", &c),
+			0);
 	CU_ASSERT_STRING_EQUAL(c.value, "general");
-	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds", "influx+http://h:8086/db", &c), 0);
+	CU_ASSERT_EQUAL(
+		up_creds_parse(text, sizeof text - 1, "creds", "influx+http://h:8086/db", &c), 0);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_BASIC);
 	CU_ASSERT_STRING_EQUAL(c.value, "user:pw");
 	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds", "https://other/", &c), 0);
@@ -185,12 +190,11 @@ static const char *cred_for(const char *text, const char *target)
 
 static void test_credentials_match_components(void)
 {
-	static const char hosts[] =
-		"http://127.0.0.1 token loopback\n"
-		"squad+https://squad.example.com token squad\n"
-		"squad+https://squad.example.com/aie-lab/ token lab\n"
-		"influx+http://m.example.com:8086/ token influx\n"
-		"https://[::1]:8443/hook token v6\n";
+	static const char hosts[] = "http://127.0.0.1 token loopback\n"
+				    "squad+https://squad.example.com token squad\n"
+				    "squad+https://squad.example.com/aie-lab/ token lab\n"
+				    "influx+http://m.example.com:8086/ token influx\n"
+				    "https://[::1]:8443/hook token v6\n";
 	up_cred c;
 
 	/* the host is a whole component: no longer host matches it */
@@ -288,7 +292,7 @@ static void test_payload_namesakes(void)
 		"  {\"name\": \"t_x\", \"status\": \"pass\", \"transactions\": []},"
 		"  {\"name\": \"t/x\", \"status\": \"pass\", \"transactions\": []}]}";
 	struct json_object *root = json_tokener_parse(report), *tj = NULL, *v;
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	const char *tests;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -316,7 +320,7 @@ static void test_payload_namesakes(void)
 	json_object_put(tj);
 	free(b.p);
 
-	memset(&b, 0, sizeof b);
+	sb_init(&b, SB_DOC_MAX);
 	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
 	CU_ASSERT_EQUAL(lines_with(b.p, "aieth_test,"), 3);
 	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x,version=0.1.0 status=\"fail\""), 1);
@@ -343,7 +347,20 @@ static void test_http_classes(void)
 	CU_ASSERT_EQUAL(up_http_class(302), UP_PERMANENT);
 }
 
-TU_MAIN("upload", {"squad URLs", test_url_squad},
+/* aieth_upload_opts is versioned: refused before the spool is touched. */
+static void test_opts_version(void)
+{
+	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	size_t left;
+	TU_OPTS_INIT(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, aieth_upload_opts_init,
+		     AIETH_UPLOAD_OPTS_VERSION);
+	o.spool_dir = "/dev/null/aieth-spool"; /* nobody can create it, root included */
+	TU_OPTS_REFUSED(aieth_upload_flush(&o, NULL, &left), o.version, "aieth_upload_opts",
+			"AIETH_UPLOAD_OPTS_INIT or aieth_upload_opts_init",
+			AIETH_UPLOAD_OPTS_VERSION);
+}
+
+TU_MAIN("upload", {"options version", test_opts_version}, {"squad URLs", test_url_squad},
 	{"influx and webhook URLs", test_url_influx_webhook},
 	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
 	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},

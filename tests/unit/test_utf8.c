@@ -14,17 +14,17 @@ static void test_seq(void)
 	CU_ASSERT_EQUAL(aieth__utf8_seq("a"), 1);
 	CU_ASSERT_EQUAL(aieth__utf8_seq(""), 0);
 	CU_ASSERT_EQUAL(aieth__utf8_seq(NULL), 0);
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xc3\xa9"), 2);           /* e acute */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xe2\x82\xac"), 3);       /* euro sign */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xf0\x9f\x98\x80"), 4);   /* U+1F600 */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\x80"), 0);               /* continuation alone */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xc3\xa9"), 2);         /* e acute */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xe2\x82\xac"), 3);     /* euro sign */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xf0\x9f\x98\x80"), 4); /* U+1F600 */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\x80"), 0);             /* continuation alone */
 	CU_ASSERT_EQUAL(aieth__utf8_seq("\xff"), 0);
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xc0\xaf"), 0);           /* overlong '/' */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xe0\x80\xaf"), 0);       /* overlong, 3 bytes */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xed\xa0\x80"), 0);       /* surrogate D800 */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xf4\x90\x80\x80"), 0);   /* past U+10FFFF */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xef\xbf\xbe"), 0);       /* U+FFFE: not in XML */
-	CU_ASSERT_EQUAL(aieth__utf8_seq("\xc3"), 0);               /* cut by the NUL */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xc0\xaf"), 0);         /* overlong '/' */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xe0\x80\xaf"), 0);     /* overlong, 3 bytes */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xed\xa0\x80"), 0);     /* surrogate D800 */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xf4\x90\x80\x80"), 0); /* past U+10FFFF */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xef\xbf\xbe"), 0);     /* U+FFFE: not in XML */
+	CU_ASSERT_EQUAL(aieth__utf8_seq("\xc3"), 0);             /* cut by the NUL */
 	CU_ASSERT_EQUAL(aieth__utf8_seq("\xe2\x82"), 0);
 }
 
@@ -33,7 +33,7 @@ static void test_valid(void)
 	CU_ASSERT_TRUE(aieth__utf8_valid(""));
 	CU_ASSERT_TRUE(aieth__utf8_valid("plain ascii \t\n"));
 	CU_ASSERT_TRUE(aieth__utf8_valid("caf\xc3\xa9 \xe2\x82\xac"));
-	CU_ASSERT_FALSE(aieth__utf8_valid("caf\xe9"));             /* Latin-1 */
+	CU_ASSERT_FALSE(aieth__utf8_valid("caf\xe9")); /* Latin-1 */
 	CU_ASSERT_FALSE(aieth__utf8_valid("ok\xc3\xa9\xff"));
 }
 

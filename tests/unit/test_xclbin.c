@@ -14,7 +14,7 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 #include "xclbin/xclbin_write.h"
 
 /* every node XRT's edge parser reads, and a PDI the PLM would load
@@ -74,14 +74,14 @@ static void poke(const char *p, uint64_t off, const void *b, size_t n)
 static void poke64(const char *p, uint64_t off, uint64_t v)
 {
 	uint8_t b[8];
-	xb_put64(b, v);
+	aieth__le64_put(b, v);
 	poke(p, off, b, 8);
 }
 
 static void poke32(const char *p, uint64_t off, uint32_t v)
 {
 	uint8_t b[4];
-	xb_put32(b, v);
+	aieth__le32_put(b, v);
 	poke(p, off, b, 4);
 }
 
@@ -113,7 +113,8 @@ static void expect_problem(const char *p, const char *want)
 		aieth_xclbin_close(x);
 	}
 	if (!found)
-		fprintf(stderr, "\n  expected a problem with: %s (%s)\n", want, aieth_error_message());
+		fprintf(stderr, "\n  expected a problem with: %s (%s)\n", want,
+			aieth_error_message());
 	CU_ASSERT(found);
 }
 
@@ -179,14 +180,16 @@ static void test_uuid(void)
 	const char *p = tmp_path();
 	uint8_t a[16], b[16], c[16], fixed[16];
 	xb_wsection extra = {.kind = AIETH_XCLBIN_KIND_AIE_TRACE_METADATA,
-			     .name = "aie_trace_config", .data = "{}", .size = 2};
+			     .name = "aie_trace_config",
+			     .data = "{}",
+			     .size = 2};
 	aieth_xclbin *x;
 	int i;
 	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, a), 0);
 	CU_ASSERT_EQUAL(write_aie(p, NULL, 0, NULL, b), 0);
 	CU_ASSERT_EQUAL(memcmp(a, b, 16), 0); /* derived from content: stable */
-	CU_ASSERT_EQUAL(a[6] >> 4, 8);         /* version 8 */
-	CU_ASSERT_EQUAL(a[8] >> 6, 2);         /* RFC 4122 variant */
+	CU_ASSERT_EQUAL(a[6] >> 4, 8);        /* version 8 */
+	CU_ASSERT_EQUAL(a[8] >> 6, 2);        /* RFC 4122 variant */
 	CU_ASSERT_EQUAL(write_aie(p, &extra, 1, NULL, c), 0);
 	CU_ASSERT_NOT_EQUAL(memcmp(a, c, 16), 0);
 	for (i = 0; i < 16; i++)
@@ -250,25 +253,29 @@ static void test_sha256_and_hash(void)
 	aieth__sha256_final(&s, d);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	aieth__sha256_init(&s);
 	for (i = 0; i < 1000; i++)
-		aieth__sha256_update(&s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-					"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-				    1000);
+		aieth__sha256_update(
+			&s,
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+			1000);
 	aieth__sha256_final(&s, d);
 	for (i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	/* FIPS 180-2 test vector: one million 'a' */
-	CU_ASSERT_STRING_EQUAL(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	CU_ASSERT_STRING_EQUAL(hex,
+			       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	/* the fast hash: chunking does not matter, a byte does */
 	aieth__hash128_init(&h);
 	aieth__hash128_update(&h, "hello world, this is more than thirty-two bytes", 47);
@@ -325,7 +332,7 @@ static uint64_t sec_off(const char *p, unsigned i)
 	return off;
 }
 
-#define SH(i, field) (XB_PREFIX + (i) * XB_SECTION_HDR + (field))
+#define SH(i, field) (XB_PREFIX + (i)*XB_SECTION_HDR + (field))
 
 static void test_truncated(void)
 {
@@ -412,9 +419,9 @@ static void array_case(uint32_t kind, unsigned count_bytes, int64_t count, size_
 	xb_wsection s;
 	memset(buf, 0, sizeof buf);
 	if (count_bytes == 4)
-		xb_put32(buf, (uint32_t)count);
+		aieth__le32_put(buf, (uint32_t)count);
 	else
-		xb_put16(buf, (uint16_t)count);
+		aieth__le16_put(buf, (uint16_t)count);
 	memset(&s, 0, sizeof s);
 	s.kind = kind, s.name = "array", s.data = buf, s.size = size;
 	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
@@ -428,20 +435,23 @@ static void test_array_sizes(void)
 	uint8_t buf[8 + 2 * 40];
 	xb_wsection s;
 	aieth_xclbin *x;
-	array_case(6, 4, 2, 8 + 2 * 40 + 8, "(MEM_TOPOLOGY \"array\"): size: expected 88 (8 + 2 x 40 "
-					     "for m_count 2), found 96");
+	array_case(6, 4, 2, 8 + 2 * 40 + 8,
+		   "(MEM_TOPOLOGY \"array\"): size: expected 88 (8 + 2 x 40 "
+		   "for m_count 2), found 96");
 	array_case(26, 4, 1, 40, "size: expected 48 (8 + 1 x 40");
 	array_case(7, 4, 3, 3 * 12 + 8, "(CONNECTIVITY \"array\"): size: expected 40 (4 + 3 x 12");
 	array_case(27, 4, 1, 20, "size: expected 16 (4 + 1 x 12");
 	array_case(8, 4, 1, 80, "(IP_LAYOUT \"array\"): size: expected 88 (8 + 1 x 80");
-	array_case(9, 2, 2, 8 + 144, "(DEBUG_IP_LAYOUT \"array\"): size: expected 296 (8 + 2 x 144");
-	array_case(11, 2, 1, 136, "(CLOCK_FREQ_TOPOLOGY \"array\"): size: expected 138 (2 + 1 x 136");
+	array_case(9, 2, 2, 8 + 144,
+		   "(DEBUG_IP_LAYOUT \"array\"): size: expected 296 (8 + 2 x 144");
+	array_case(11, 2, 1, 136,
+		   "(CLOCK_FREQ_TOPOLOGY \"array\"): size: expected 138 (2 + 1 x 136");
 	array_case(6, 4, -1, 8, "m_count: expected a count >= 0, found -1");
 	array_case(8, 4, 0, 4, "size: expected at least 8 (the m_count header), found 4");
 	/* the exact size passes */
 	p = tmp_path();
 	memset(buf, 0, sizeof buf);
-	xb_put32(buf, 2);
+	aieth__le32_put(buf, 2);
 	memset(&s, 0, sizeof s);
 	s.kind = 6, s.name = "mem_topology", s.data = buf, s.size = sizeof buf;
 	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
@@ -500,7 +510,8 @@ static void test_aie_rules(void)
 	}
 	b[0] = 5;
 	poke(p, XB_OFF_ACTION, b, 2);
-	expect_check(p, "m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found 0x0005");
+	expect_check(p,
+		     "m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found 0x0005");
 	write_aie(p, NULL, 0, NULL, NULL);
 	poke32(p, SH(1, XB_SH_KIND), 29);
 	expect_check(p, "expected a PDI section");
@@ -609,18 +620,22 @@ static void test_xrt_metadata_nodes(void)
 	write_with(p, meta, pdi, sizeof pdi);
 	CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
 	/* mem_tile_* instead of the legacy reserved_* rows is XRT's first choice */
-	write_with(p, meta_edit("\"reserved_row_start\": 0, \"reserved_num_rows\": 0",
-				"\"mem_tile_row_start\": 1, \"mem_tile_num_rows\": 2"),
+	write_with(p,
+		   meta_edit("\"reserved_row_start\": 0, \"reserved_num_rows\": 0",
+			     "\"mem_tile_row_start\": 1, \"mem_tile_num_rows\": 2"),
 		   pdi, sizeof pdi);
 	CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
 	unlink(p);
-	meta_case("\"driver_config\": {\"hw_gen\": 1, \"base_address\": 2199023255552, "
-		  "\"column_shift\": 23, \"row_shift\": 18, \"num_columns\": 50, \"num_rows\": 9, "
-		  "\"shim_row\": 0, \"reserved_row_start\": 0, \"reserved_num_rows\": 0, "
-		  "\"aie_tile_row_start\": 1, \"aie_tile_num_rows\": 8}, ", "",
-		  "AIE_METADATA: aie_metadata.driver_config: expected the node (XRT aie_parser.cpp "
-		  "get_driver_config reads it; boost throws \"No such node\" without it), found none");
-	meta_case("\"num_rows\": 9, ", "", "aie_metadata.driver_config.num_rows: expected the node");
+	meta_case(
+		"\"driver_config\": {\"hw_gen\": 1, \"base_address\": 2199023255552, "
+		"\"column_shift\": 23, \"row_shift\": 18, \"num_columns\": 50, \"num_rows\": 9, "
+		"\"shim_row\": 0, \"reserved_row_start\": 0, \"reserved_num_rows\": 0, "
+		"\"aie_tile_row_start\": 1, \"aie_tile_num_rows\": 8}, ",
+		"",
+		"AIE_METADATA: aie_metadata.driver_config: expected the node (XRT aie_parser.cpp "
+		"get_driver_config reads it; boost throws \"No such node\" without it), found none");
+	meta_case("\"num_rows\": 9, ", "",
+		  "aie_metadata.driver_config.num_rows: expected the node");
 	meta_case("\"reserved_num_rows\": 0, ", "\"mem_tile_row_start\": 1, ",
 		  "aie_metadata.driver_config.reserved_num_rows: expected the node (XRT "
 		  "aie_parser.cpp get_driver_config (without mem_tile_row_start and "
@@ -630,12 +645,15 @@ static void test_xrt_metadata_nodes(void)
 		  "get_aiecompiler_options");
 	meta_case("{\"broadcast_enable_core\": true}", "{}",
 		  "aie_metadata.aiecompiler_options.broadcast_enable_core: expected the node");
-	meta_case("\"RTPs\": {}, ", "", "aie_metadata.RTPs: expected the node (XRT aie_parser.cpp "
-					"get_rtp");
-	meta_case("\"GMIOs\": {}, ", "", "aie_metadata.GMIOs: expected the node (XRT "
-					 "aie_parser.cpp get_gmios");
-	meta_case(", \"PLIOs\": {}", "", "aie_metadata.PLIOs: expected the node (XRT aie_parser.cpp "
-					 "get_plios");
+	meta_case("\"RTPs\": {}, ", "",
+		  "aie_metadata.RTPs: expected the node (XRT aie_parser.cpp "
+		  "get_rtp");
+	meta_case("\"GMIOs\": {}, ", "",
+		  "aie_metadata.GMIOs: expected the node (XRT "
+		  "aie_parser.cpp get_gmios");
+	meta_case(", \"PLIOs\": {}", "",
+		  "aie_metadata.PLIOs: expected the node (XRT aie_parser.cpp "
+		  "get_plios");
 	meta_case("\"core_columns\": [10], ", "",
 		  "aie_metadata.graphs.graph0.core_columns: expected the node (XRT aie_parser.cpp "
 		  "get_graph");
@@ -650,7 +668,8 @@ static void test_xrt_metadata_nodes(void)
 	meta_case("\"GMIOs\": {}", "\"GMIOs\": [{\"type\": 1, \"id\": 0, \"name\": \"g.gm\"}]",
 		  "aie_metadata.GMIOs[0].channel_number: expected the node (XRT aie_parser.cpp "
 		  "get_gmios");
-	meta_case("\"PLIOs\": {}", "\"PLIOs\": {\"p\": {\"id\": 0, \"name\": \"g.in\", "
+	meta_case("\"PLIOs\": {}",
+		  "\"PLIOs\": {\"p\": {\"id\": 0, \"name\": \"g.in\", "
 		  "\"logical_name\": \"PLIO_01_TO_AIE\", \"shim_column\": 6, \"stream_id\": 0}}",
 		  "aie_metadata.PLIOs.p: required key \"slaveOrMaster\" is missing");
 	/* a GMIO of another type (a PL one) is skipped by XRT after its type */
@@ -688,7 +707,8 @@ static void test_pdi_rules(void)
 	CU_ASSERT_EQUAL(check_with_board(p, board, NULL), 0);
 	/* a wrong IDCODE with a valid checksum: refused with the board */
 	pf_pdi_build(b, 0x14cd0093u);
-	pdi_case(b, sizeof b, board, "section 1 (PDI \"aie\"): Image Header Table IDCODE (offset "
+	pdi_case(b, sizeof b, board,
+		 "section 1 (PDI \"aie\"): Image Header Table IDCODE (offset "
 		 "0x28): expected 0x14ca8093 (board vck190; the revision nibble aside, embeddedsw "
 		 "xloader.c XLoader_IdCodeCheck), found 0x14cd0093");
 	/* a board that states no IDCODE (VEK280, AIE-ML) cannot tell */
@@ -705,55 +725,66 @@ static void test_pdi_rules(void)
 	}
 	pdi_case(junk, sizeof junk, NULL, "Image Header Table checksum");
 	/* too short for the table */
-	pdi_case(b, 0x90, NULL, "size: expected more than 144 bytes (the SMAP words and the "
+	pdi_case(b, 0x90, NULL,
+		 "size: expected more than 144 bytes (the SMAP words and the "
 		 "Image Header Table; XRT load_pdi.c XPdi_Header_Validate), found 144");
 	/* the id string, the counts */
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	memcpy(b + PF_PDI_IHT + 0x28, "XXXX", 4);
 	pf_pdi_reseal(b);
-	pdi_case(b, sizeof b, NULL, "Image Header Table id string (offset 0x38): expected \"PPDI\"");
+	pdi_case(b, sizeof b, NULL,
+		 "Image Header Table id string (offset 0x38): expected \"PPDI\"");
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	pf_pdi_put32(b + PF_PDI_IHT + 0x0c, 0);
 	pf_pdi_reseal(b);
-	pdi_case(b, sizeof b, NULL, "expected 1..32 images and 1..32 partitions (embeddedsw "
+	pdi_case(b, sizeof b, NULL,
+		 "expected 1..32 images and 1..32 partitions (embeddedsw "
 		 "xilpdi.c XilPdi_ValidateImgHdrTbl), found 1 and 0");
 	/* image and partition header checksums */
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	b[PF_PDI_IH + 0x20] ^= 1;
 	pdi_case(b, sizeof b, NULL, "image header 0 at offset 0x90: checksum");
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
-	b[PF_PDI_PH + 0x08] ^= 0x80;          /* a flipped bit in the partition's length */
+	b[PF_PDI_PH + 0x08] ^= 0x80; /* a flipped bit in the partition's length */
 	pdi_case(b, sizeof b, NULL, "partition header 0 at offset 0xd0: checksum (offset 0x14c)");
 	/* the same flip, resealed: the data no longer fits */
 	pf_pdi_reseal(b);
-	pdi_case(b, sizeof b, NULL, "partition header 0 at offset 0xd0: data (offset 0x150, 544 "
+	pdi_case(b, sizeof b, NULL,
+		 "partition header 0 at offset 0xd0: data (offset 0x150, 544 "
 		 "bytes): expected inside the PDI (368 bytes), found it cut");
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	pf_pdi_put32(b + PF_PDI_PH + 0x04, PF_PDI_CDO_WORDS + 1);
 	pf_pdi_reseal(b);
-	pdi_case(b, sizeof b, NULL, "lengths: expected non-zero word counts with total >= "
+	pdi_case(b, sizeof b, NULL,
+		 "lengths: expected non-zero word counts with total >= "
 		 "encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
 		 "encrypted 8, unencrypted 9, total 8");
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	pf_pdi_put32(b + PF_PDI_PH + 0x24, 0x00000006);
 	pf_pdi_reseal(b);
-	pdi_case(b, sizeof b, NULL, "partition type (attributes 0x00000006): expected 1..7, found 0");
+	pdi_case(b, sizeof b, NULL,
+		 "partition type (attributes 0x00000006): expected 1..7, found 0");
 	/* truncated: after the headers, and within them */
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
-	pdi_case(b, PF_PDI_CDO, NULL, "data (offset 0x150, 32 bytes): expected inside the PDI (336 "
+	pdi_case(b, PF_PDI_CDO, NULL,
+		 "data (offset 0x150, 32 bytes): expected inside the PDI (336 "
 		 "bytes), found it cut");
-	pdi_case(b, PF_PDI_PH + 64, NULL, "partition header 0 at offset 0xd0: expected its 128 "
+	pdi_case(b, PF_PDI_PH + 64, NULL,
+		 "partition header 0 at offset 0xd0: expected its 128 "
 		 "bytes inside the PDI (272 bytes), found it cut");
-	pdi_case(b, PF_PDI_IH + 8, NULL, "image header 0 at offset 0x90: expected its 64 bytes "
+	pdi_case(b, PF_PDI_IH + 8, NULL,
+		 "image header 0 at offset 0x90: expected its 64 bytes "
 		 "inside the PDI");
 	/* a bad CDO header: checksum, identification, length */
 	b[PF_PDI_CDO + 8] ^= 1;
-	pdi_case(b, sizeof b, NULL, "section 1 (PDI \"aie\"): partition header 0 data at offset "
+	pdi_case(b, sizeof b, NULL,
+		 "section 1 (PDI \"aie\"): partition header 0 data at offset "
 		 "0x150: CDO header checksum: expected 0x");
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	memcpy(b + PF_PDI_CDO + 4, "XLNX", 4);
 	pf_pdi_reseal(b);
-	pdi_case(b, sizeof b, NULL, "CDO identification word: expected 0x004f4443 for version "
+	pdi_case(b, sizeof b, NULL,
+		 "CDO identification word: expected 0x004f4443 for version "
 		 "0x200, found 0x584e4c58 (bootgen cdo-binary.c decode_cdo_binary");
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	pf_pdi_put32(b + PF_PDI_CDO + 12, 4);
@@ -763,7 +794,8 @@ static void test_pdi_rules(void)
 	pf_pdi_build(b, PF_IDCODE_VC1902_T);
 	write_with(p, meta, b, sizeof b);
 	poke64(p, XB_PREFIX + XB_SECTION_HDR + XB_SH_SIZE, sizeof b ^ 0x20);
-	CU_ASSERT(check_with_board(p, NULL, "data (offset 0x150, 32 bytes): expected inside the "
+	CU_ASSERT(check_with_board(p, NULL,
+				   "data (offset 0x150, 32 bytes): expected inside the "
 				   "PDI (336 bytes)") >= 1);
 	unlink(p);
 	aieth_board_free(board);
@@ -791,12 +823,14 @@ static void fixed_case(uint32_t kind, size_t size, const char *want)
 
 static void test_fixed_headers(void)
 {
-	fixed_case(23, 79, "section 2 (SOFT_KERNEL \"fixed\"): size: expected at least 80 bytes "
-			   "(struct soft_kernel in XRT's xclbin.h), found 79");
+	fixed_case(23, 79,
+		   "section 2 (SOFT_KERNEL \"fixed\"): size: expected at least 80 bytes "
+		   "(struct soft_kernel in XRT's xclbin.h), found 79");
 	fixed_case(24, 8, "(FLASH \"fixed\"): size: expected at least 72 bytes (struct flash");
 	fixed_case(31, 47, "(VENDER_METADATA \"fixed\"): size: expected at least 48 bytes");
-	fixed_case(32, 183, "(AIE_PARTITION \"fixed\"): size: expected at least 184 bytes (struct "
-			    "aie_partition");
+	fixed_case(32, 183,
+		   "(AIE_PARTITION \"fixed\"): size: expected at least 184 bytes (struct "
+		   "aie_partition");
 	fixed_case(34, 1, "(AIE_RESOURCES_BIN \"fixed\"): size: expected at least 76 bytes");
 	/* the struct alone is enough */
 	fixed_case(23, 80, NULL);

@@ -40,14 +40,15 @@ static void test_parse_forms(void)
 	aieth_aie_graph g;
 	aieth_aie_plio p;
 	/* objects of children, numbers as JSON numbers */
-	m = parse("{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": 1}, \"graphs\": {\"graph0\": "
-		  "{\"id\": 0, \"name\": \"gr\"}, \"graph1\": {\"id\": 1, \"name\": \"gr2\"}}, "
-		  "\"PLIOs\": {\"p0\": {\"id\": 0, \"name\": \"gr.in\", \"logical_name\": "
-		  "\"PLIO_01_TO_AIE\", \"shim_column\": 6, \"stream_id\": 0, \"slaveOrMaster\": 0}, "
-		  "\"p1\": {\"id\": 1, \"name\": \"gr2.out\", \"logical_name\": \"PLIO_01_FROM_AIE\", "
-		  "\"shim_column\": 6, \"stream_id\": 0, \"slaveOrMaster\": true, \"width_bits\": 128}, "
-		  "\"p2\": {\"id\": 2, \"name\": \"top.x\", \"logical_name\": \"PLIO_02_TO_AIE\", "
-		  "\"shim_column\": 6, \"stream_id\": 4, \"slaveOrMaster\": false}}}}");
+	m = parse(
+		"{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": 1}, \"graphs\": {\"graph0\": "
+		"{\"id\": 0, \"name\": \"gr\"}, \"graph1\": {\"id\": 1, \"name\": \"gr2\"}}, "
+		"\"PLIOs\": {\"p0\": {\"id\": 0, \"name\": \"gr.in\", \"logical_name\": "
+		"\"PLIO_01_TO_AIE\", \"shim_column\": 6, \"stream_id\": 0, \"slaveOrMaster\": 0}, "
+		"\"p1\": {\"id\": 1, \"name\": \"gr2.out\", \"logical_name\": \"PLIO_01_FROM_AIE\", "
+		"\"shim_column\": 6, \"stream_id\": 0, \"slaveOrMaster\": true, \"width_bits\": 128}, "
+		"\"p2\": {\"id\": 2, \"name\": \"top.x\", \"logical_name\": \"PLIO_02_TO_AIE\", "
+		"\"shim_column\": 6, \"stream_id\": 4, \"slaveOrMaster\": false}}}}");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(aieth_aie_meta_hw_gen(m), 1);
 	CU_ASSERT_EQUAL(aieth_aie_meta_num_graphs(m), 2);
@@ -164,9 +165,10 @@ static size_t check(const aieth_board *b, const char *hw_gen, const char *plios,
 	return n;
 }
 
-#define PLIO(id, name, col, ch, som, extra)                                                   \
+#define PLIO(id, name, col, ch, som, extra)                                                     \
 	"\"p" #id "\": {\"id\": " #id ", \"name\": \"g.p" #id "\", \"logical_name\": \"" name   \
-	"\", \"shim_column\": " #col ", \"stream_id\": " #ch ", \"slaveOrMaster\": " #som extra "}"
+	"\", \"shim_column\": " #col ", \"stream_id\": " #ch ", \"slaveOrMaster\": " #som extra \
+	"}"
 
 static void test_check_vck190(void)
 {
@@ -174,15 +176,19 @@ static void test_check_vck190(void)
 	lines l;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	/* the placement of cfg/vck190_aie_constraints.json: pairs on columns 6.. ch 0 / 4 */
-	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, ", \"width_bits\": 128") ","
-				   PLIO(1, "PLIO_02_FROM_AIE", 6, 4, 1, "") ","
-				   PLIO(2, "PLIO_36_TO_AIE", 23, 4, 0, ""), &l), 0);
+	CU_ASSERT_EQUAL(check(b, "1",
+			      PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, ", \"width_bits\": 128") "," PLIO(
+				      1, "PLIO_02_FROM_AIE", 6, 4, 1,
+				      "") "," PLIO(2, "PLIO_36_TO_AIE", 23, 4, 0, ""),
+			      &l),
+			0);
 	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "DataIn1", 6, 0, 0, ""), &l), 1);
 	CU_ASSERT(has_line(&l, "PLIO g.p0: name: expected a predefined name PLIO_NN_TO_AIE or "
 			       "PLIO_NN_FROM_AIE (NN = 01..36), found \"DataIn1\""));
-	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, ", \"width_bits\": 64"), &l),
-			1);
-	CU_ASSERT(has_line(&l, "PLIO PLIO_01_TO_AIE (g.p0): width: expected 128 bits, found 64 bits"));
+	CU_ASSERT_EQUAL(
+		check(b, "1", PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, ", \"width_bits\": 64"), &l), 1);
+	CU_ASSERT(has_line(&l,
+			   "PLIO PLIO_01_TO_AIE (g.p0): width: expected 128 bits, found 64 bits"));
 	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_03_TO_AIE", 8, 0, 0, ""), &l), 1);
 	CU_ASSERT(has_line(&l, "PLIO PLIO_03_TO_AIE (g.p0): shim column: expected 7 (the XSA's "
 			       "placement), found 8"));
@@ -190,19 +196,25 @@ static void test_check_vck190(void)
 	CU_ASSERT(has_line(&l, "PLIO PLIO_04_FROM_AIE (g.p0): shim channel (stream_id): expected 4 "
 			       "(the XSA's placement), found 0"));
 	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_01_TO_AIE", 6, 0, 1, ""), &l), 1);
-	CU_ASSERT(has_line(&l, "direction: expected slave (PL to AIE, slaveOrMaster 0), found master"));
+	CU_ASSERT(has_line(&l,
+			   "direction: expected slave (PL to AIE, slaveOrMaster 0), found master"));
 	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_37_TO_AIE", 6, 0, 0, ""), &l), 1);
-	CU_ASSERT(has_line(&l, "PLIO PLIO_37_TO_AIE (g.p0): channel: expected PLIO_01..PLIO_36 (board "
-			       "vck190 has 36 channels per direction), found PLIO_37"));
-	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, "") ","
-				   PLIO(1, "PLIO_01_TO_AIE", 6, 0, 0, ""), &l), 1);
-	CU_ASSERT(has_line(&l, "PLIO PLIO_01_TO_AIE: users: expected one graph port, found two (g.p0 "
-			       "and g.p1)"));
+	CU_ASSERT(has_line(&l,
+			   "PLIO PLIO_37_TO_AIE (g.p0): channel: expected PLIO_01..PLIO_36 (board "
+			   "vck190 has 36 channels per direction), found PLIO_37"));
+	CU_ASSERT_EQUAL(check(b, "1",
+			      PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, "") "," PLIO(1, "PLIO_01_TO_AIE",
+									      6, 0, 0, ""),
+			      &l),
+			1);
+	CU_ASSERT(has_line(&l,
+			   "PLIO PLIO_01_TO_AIE: users: expected one graph port, found two (g.p0 "
+			   "and g.p1)"));
 	CU_ASSERT_EQUAL(check(b, "2", PLIO(0, "PLIO_01_TO_AIE", 6, 0, 0, ""), &l), 1);
 	CU_ASSERT(has_line(&l, "driver_config.hw_gen: expected 1 (AIE, board vck190), found 2"));
 	/* several problems in one PLIO: every one reported */
-	CU_ASSERT_EQUAL(check(b, "1", PLIO(0, "PLIO_02_TO_AIE", 9, 1, 0, ", \"width_bits\": 32"), &l),
-			3);
+	CU_ASSERT_EQUAL(
+		check(b, "1", PLIO(0, "PLIO_02_TO_AIE", 9, 1, 0, ", \"width_bits\": 32"), &l), 3);
 	aieth_board_free(b);
 }
 
@@ -222,13 +234,15 @@ static void test_check_vek280(void)
 	CU_ASSERT(has_line(&l, "hw_gen: expected 2 (AIE-ML, board vek280), found 1"));
 	/* 17 TO_AIE PLIOs: the extra one and the count are both reported */
 	for (i = 1; i <= 17; i++)
-		n += (size_t)snprintf(many + n, sizeof many - n,
-				      "%s\"p%zu\": {\"id\": %zu, \"name\": \"g.i%zu\", \"logical_name\": "
-				      "\"PLIO_%02zu_TO_AIE\", \"shim_column\": %zu, \"stream_id\": 0, "
-				      "\"slaveOrMaster\": 0}",
-				      i > 1 ? "," : "", i, i, i, i, 11 + i);
+		n += (size_t)snprintf(
+			many + n, sizeof many - n,
+			"%s\"p%zu\": {\"id\": %zu, \"name\": \"g.i%zu\", \"logical_name\": "
+			"\"PLIO_%02zu_TO_AIE\", \"shim_column\": %zu, \"stream_id\": 0, "
+			"\"slaveOrMaster\": 0}",
+			i > 1 ? "," : "", i, i, i, i, 11 + i);
 	CU_ASSERT_EQUAL(check(b, "2", many, &l), 2);
-	CU_ASSERT(has_line(&l, "PLIOs TO_AIE: count: expected at most 16 (board vek280), found 17"));
+	CU_ASSERT(
+		has_line(&l, "PLIOs TO_AIE: count: expected at most 16 (board vek280), found 17"));
 	aieth_board_free(b);
 }
 

@@ -22,18 +22,18 @@
 #include "util/error.h"
 #include "util/fileio.h"
 
-static char dir[64];      /* fixtures (one per board, all removed at the end) */
+static char dir[64]; /* fixtures (one per board, all removed at the end) */
 static char made[16][64];
 static int nmade;
-static char scratch[64];  /* TMPDIR of the packager: must end up empty */
+static char scratch[64]; /* TMPDIR of the packager: must end up empty */
 static aieth_board *board;
 
-#define MSG_HAS(s)                                                                    \
-	do {                                                                          \
-		if (!strstr(aieth_error_message(), (s)))                              \
-			fprintf(stderr, "\n  message: %s\n  expected: %s\n",          \
-				aieth_error_message(), (s));                          \
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));           \
+#define MSG_HAS(s)                                                           \
+	do {                                                                 \
+		if (!strstr(aieth_error_message(), (s)))                     \
+			fprintf(stderr, "\n  message: %s\n  expected: %s\n", \
+				aieth_error_message(), (s));                 \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)));  \
 	} while (0)
 
 static const char *fx(const char *name)
@@ -69,7 +69,7 @@ static void count_problem(void *ctx, const char *line)
 
 static void opts_init(aieth_package_opts *o, const char *xsa, const char *graph, const char *out)
 {
-	memset(o, 0, sizeof *o);
+	aieth_package_opts_init(o, AIETH_PACKAGE_OPTS_VERSION);
 	o->board = board;
 	o->xsa = fx(xsa);
 	o->graph = graph ? fx(graph) : NULL;
@@ -203,7 +203,8 @@ static void package_forms_on(const char *name)
 
 	/* explicit UUID, VBNV from the XSA */
 	{
-		static const uint8_t u[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+		static const uint8_t u[16] = {1, 2,  3,  4,  5,  6,  7,  8,
+					      9, 10, 11, 12, 13, 14, 15, 16};
 		opts_init(&o, "vbnv.xsa", "libadf.a", out2);
 		o.uuid = u;
 		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
@@ -233,8 +234,10 @@ static void package_forms_on(const char *name)
 	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
 	{
 		char want[100];
-		snprintf(want, sizeof want, "IDCODE: expected 0x12345678/0x01 (--id-code), found "
-			 "0x%08x/0x01", (unsigned)pf_board_id_code(aieth_board_get_info(board)));
+		snprintf(want, sizeof want,
+			 "IDCODE: expected 0x12345678/0x01 (--id-code), found "
+			 "0x%08x/0x01",
+			 (unsigned)pf_board_id_code(aieth_board_get_info(board)));
 		MSG_HAS(want);
 	}
 	opts_init(&o, "harness.xsa", "libadf.a", out2);
@@ -286,7 +289,8 @@ static void test_bad_inputs(void)
 	before = count_entries(dir);
 	expect_fail("no_json.xsa", "libadf.a", AIETH_EPARSE,
 		    "no_json.xsa: member xsa.json is missing (an XSA has xsa.json, xsa.xml and "
-		    "sysdef.xml; found: xsa.xml, sysdef.xml, design.hwh, design.pdi)", 0);
+		    "sysdef.xml; found: xsa.xml, sysdef.xml, design.hwh, design.pdi)",
+		    0);
 	expect_fail("bad_json.xsa", "libadf.a", AIETH_EPARSE,
 		    "bad_json.xsa: member xsa.json:1:15: name: duplicate key", 0);
 	expect_fail("no_pdi.xsa", "libadf.a", AIETH_EINVAL, "give it with --id-code", 0);
@@ -337,7 +341,8 @@ static void test_bootgen_failures(void)
 	MSG_HAS("xilinx-bootgen");
 	CU_ASSERT_EQUAL(access(out, F_OK), -1);
 	/* bootgen's own error text is passed on */
-	write_script(fake, "echo '****** Xilinx Bootgen'; echo '[ERROR]  : a BIF problem' >&2; exit 1");
+	write_script(fake,
+		     "echo '****** Xilinx Bootgen'; echo '[ERROR]  : a BIF problem' >&2; exit 1");
 	o.bootgen = fake;
 	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
 	CU_ASSERT_EQUAL(r.tool_failed, 1);
@@ -465,26 +470,29 @@ static void test_bootgen_arch(void)
 	char list[256], small[12];
 	/* the real -help arch tables: Debian's 2022.2, and AMD's current one
 	 * (the test stand-in prints it in that layout) */
-	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse(debian_table, sizeof debian_table - 1, list,
-						 sizeof list), 4);
+	CU_ASSERT_EQUAL(
+		aieth__bootgen_arch_parse(debian_table, sizeof debian_table - 1, list, sizeof list),
+		4);
 	CU_ASSERT_STRING_EQUAL(list, "zynq,zynqmp,versal,fpga");
 	CU_ASSERT(aieth__bootgen_arch_listed(list, "versal"));
 	CU_ASSERT(!aieth__bootgen_arch_listed(list, "versal_2ve_2vm"));
 	CU_ASSERT(!aieth__bootgen_arch_listed(list, "vers"));
 	CU_ASSERT(!aieth__bootgen_arch_listed(list, ""));
 	CU_ASSERT(!aieth__bootgen_arch_listed("versal_2ve_2vm", "versal"));
-	CU_ASSERT_EQUAL(aieth__bootgen_arch_query(tu_src(PF_FAKE_BOOTGEN_GEN2), 10, list,
-						 sizeof list), AIETH_OK);
+	CU_ASSERT_EQUAL(
+		aieth__bootgen_arch_query(tu_src(PF_FAKE_BOOTGEN_GEN2), 10, list, sizeof list),
+		AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(list, "zynq,zynqmp,versal,fpga,versal_2ve_2vm,spartanup");
 	/* a list that does not fit is cut at a whole name */
 	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse(debian_table, sizeof debian_table - 1, small,
-						 sizeof small), 2);
+						  sizeof small),
+			2);
 	CU_ASSERT_STRING_EQUAL(small, "zynq,zynqmp");
 	/* no table, garbage, nothing */
 	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse("usage: bootgen\n", 15, list, sizeof list), 0);
 	CU_ASSERT_STRING_EQUAL(list, "");
-	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse(" ARGUMENTS | : x\n |*: y", 23, list,
-						 sizeof list), 0);
+	CU_ASSERT_EQUAL(
+		aieth__bootgen_arch_parse(" ARGUMENTS | : x\n |*: y", 23, list, sizeof list), 0);
 	CU_ASSERT_EQUAL(aieth__bootgen_arch_parse("", 0, list, sizeof list), 0);
 	CU_ASSERT_EQUAL(aieth__bootgen_arch_query("/nonexistent/bootgen", 10, list, sizeof list),
 			AIETH_EUNSUPPORTED);
@@ -639,8 +647,11 @@ static void graph_in_place_checks(void)
 	free(data);
 	/* BSD long names ("#1/N": the name opens the member's data) move the
 	 * data offset: found and confirmed too (a fuzz corpus file) */
-	CU_ASSERT_EQUAL(aieth__graph_read(&g, tu_src("tests/fuzz/corpus/fuzz_xclbin_libadf/"
-						 "libadf_elf_bsd.a"), scratch, 0), 0);
+	CU_ASSERT_EQUAL(aieth__graph_read(&g,
+					  tu_src("tests/fuzz/corpus/fuzz_xclbin_libadf/"
+						 "libadf_elf_bsd.a"),
+					  scratch, 0),
+			0);
 	CU_ASSERT_EQUAL(g.elf_in_place, 1);
 	CU_ASSERT(g.cdo[AIETH_CDO_ELFS].present);
 	CU_ASSERT_PTR_NOT_NULL(g.control_config);
@@ -665,7 +676,7 @@ static void test_graph_reader(void)
 	CU_ASSERT_PTR_NOT_NULL(g.trace_config);
 	CU_ASSERT_PTR_NOT_NULL(strstr(g.control_config_source, "aie_control_config.json"));
 	CU_ASSERT_EQUAL(count_entries(scratch), 6); /* the extracted CDOs, no ELF spool */
-	CU_ASSERT_EQUAL(g.elf_in_place, 1);           /* sw.o read where it lies */
+	CU_ASSERT_EQUAL(g.elf_in_place, 1);         /* sw.o read where it lies */
 	aieth__graph_free(&g);
 	graph_in_place_checks();
 	{
@@ -703,7 +714,7 @@ static void test_pdi_facts(void)
 	w[4] = ~(w[0] + w[1] + w[2] + w[3]);
 	for (i = 0; i < 5; i++)
 		h[4 * i] = (uint8_t)w[i], h[4 * i + 1] = (uint8_t)(w[i] >> 8),
-		h[4 * i + 2] = (uint8_t)(w[i] >> 16), h[4 * i + 3] = (uint8_t)(w[i] >> 24);
+		      h[4 * i + 2] = (uint8_t)(w[i] >> 16), h[4 * i + 3] = (uint8_t)(w[i] >> 24);
 	CU_ASSERT_EQUAL(aieth__cdo_check_header(h, 20, 32, "c.bin"), 0);
 	CU_ASSERT_EQUAL(aieth__cdo_check_header(h, 20, 31, "c.bin"), AIETH_EPARSE);
 	MSG_HAS("c.bin: CDO length: 3 words do not fit in the file (31 bytes)");
@@ -804,7 +815,8 @@ static void test_xrt_refusals(void)
 	fputs(text, f);
 	fclose(f);
 	free(text);
-	refuse_case(pdi, meta, "AIE_METADATA: aie_metadata.RTPs: expected the node (XRT "
+	refuse_case(pdi, meta,
+		    "AIE_METADATA: aie_metadata.RTPs: expected the node (XRT "
 		    "aie_parser.cpp get_rtp reads it");
 	/* bootgen's PDI: its CDO starts at 0x150 (header checksum in word 4) */
 	b = (uint8_t *)slurp(pdi, &n);
@@ -815,7 +827,8 @@ static void test_xrt_refusals(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fwrite(b, 1, n, f);
 	fclose(f);
-	refuse_case(bad, fx("aie_control_config.json"), "partition header 0 data at offset 0x150: "
+	refuse_case(bad, fx("aie_control_config.json"),
+		    "partition header 0 data at offset 0x150: "
 		    "CDO header checksum");
 	b[0x150 + 16] ^= 1;
 	/* cut after its headers */
@@ -823,7 +836,8 @@ static void test_xrt_refusals(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fwrite(b, 1, 0x150, f);
 	fclose(f);
-	refuse_case(bad, fx("aie_control_config.json"), "partition header 0 at offset 0xd0: data "
+	refuse_case(bad, fx("aie_control_config.json"),
+		    "partition header 0 at offset 0xd0: data "
 		    "(offset 0x150");
 	free(b);
 	/* the intact ones still package */
@@ -849,12 +863,26 @@ static void test_cleanup(void)
 
 static void test_setup(void) { CU_ASSERT_EQUAL(suite_init(), 0); }
 
-TU_MAIN("xclbin_package", {"setup", test_setup}, {"package vck190", test_package_vck190},
-	{"package vek280", test_package_vek280}, {"package vek385", test_package_vek385},
-	{"bad inputs", test_bad_inputs}, {"bootgen failures", test_bootgen_failures},
-	{"action mask", test_action_mask}, {"XSA device", test_xsa_device},
-	{"bootgen architectures", test_bootgen_arch}, {"VEK385 Gen 2", test_vek385_gen2},
-	{"hw_gen check", test_hw_gen_check},
+/* aieth_package_opts is versioned; its INIT sets the header fields to -1
+ * (from the clock and the XSA), as th_package did by hand. */
+static void test_package_opts_version(void)
+{
+	aieth_package_opts o = AIETH_PACKAGE_OPTS_INIT;
+	aieth_package_result r;
+	TU_OPTS_INIT(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, aieth_package_opts_init,
+		     AIETH_PACKAGE_OPTS_VERSION);
+	CU_ASSERT(o.timestamp == -1 && o.id_code == -1 && o.ext_id_code == -1);
+	TU_OPTS_REFUSED(aieth_package(&o, &r), o.version, "aieth_package_opts",
+			"AIETH_PACKAGE_OPTS_INIT or aieth_package_opts_init",
+			AIETH_PACKAGE_OPTS_VERSION);
+}
+
+TU_MAIN("xclbin_package", {"options version", test_package_opts_version}, {"setup", test_setup},
+	{"package vck190", test_package_vck190}, {"package vek280", test_package_vek280},
+	{"package vek385", test_package_vek385}, {"bad inputs", test_bad_inputs},
+	{"bootgen failures", test_bootgen_failures}, {"action mask", test_action_mask},
+	{"XSA device", test_xsa_device}, {"bootgen architectures", test_bootgen_arch},
+	{"VEK385 Gen 2", test_vek385_gen2}, {"hw_gen check", test_hw_gen_check},
 	{"XSA reader", test_xsa_reader}, {"graph reader", test_graph_reader},
 	{"PDI and CDO facts", test_pdi_facts}, {"what XRT refuses", test_xrt_refusals},
 	{"cleanup", test_cleanup})

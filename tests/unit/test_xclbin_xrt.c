@@ -5,7 +5,7 @@
  * must accept every file th_package writes and read back our UUID and
  * VBNV. Debian's XRT aborts the process when it logs anything without
  * XILINX_XRT pointing at a directory whose lib/ holds its shim
- * (research/xrt.md §3, §8): the test builds that directory and also turns
+ * (XRT's core/common/module_loader.cpp): the test builds that directory and also turns
  * XRT's log off.
  */
 #include <dirent.h>
@@ -34,8 +34,9 @@ static int checked;
 
 static void setup_xrt(void)
 {
-	static const char *const libdirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
-					      "/usr/lib64", "/usr/lib", NULL};
+	static const char *const libdirs[] = {"/usr/lib/x86_64-linux-gnu",
+					      "/usr/lib/aarch64-linux-gnu", "/usr/lib64",
+					      "/usr/lib", NULL};
 	static const char *const shims[] = {"libxrt_noop.so.2", "libxrt_core.so.2"};
 	char src[256], dst[256], lib[128];
 	int i, k;
@@ -107,7 +108,7 @@ static void package_all(const char *board_name)
 			snprintf(in, sizeof in, "%s/%s", fxdir, graphs[g]);
 			snprintf(xsa, sizeof xsa, "%s/%s", fxdir, xsas[k]);
 			snprintf(out, sizeof out, "%s/out-%zu-%zu.xclbin", fxdir, g, k);
-			memset(&o, 0, sizeof o);
+			aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 			o.board = b, o.xsa = xsa, o.graph = in, o.output = out;
 			o.timestamp = -1, o.id_code = o.ext_id_code = -1;
 			o.data_dir = tu_src("");
@@ -134,14 +135,19 @@ static void test_writer_files(void)
 {
 	uint8_t mem[8 + 40], ip[8 + 80], conn[4 + 12], clk[2 + 136];
 	xb_wsection s[7] = {
-		{.kind = 25, .name = "aie_control_config",
-		 .data = "{\"aie_metadata\": {\"graphs\": {}}}", .size = 32},
+		{.kind = 25,
+		 .name = "aie_control_config",
+		 .data = "{\"aie_metadata\": {\"graphs\": {}}}",
+		 .size = 32},
 		{.kind = 18, .name = "aie", .data = "PDI bytes", .size = 9},
 		{.kind = 6, .name = "mem_topology", .data = mem, .size = sizeof mem},
 		{.kind = 8, .name = "ip_layout", .data = ip, .size = sizeof ip},
 		{.kind = 7, .name = "connectivity", .data = conn, .size = sizeof conn},
 		{.kind = 11, .name = "clock_freq", .data = clk, .size = sizeof clk},
-		{.kind = 14, .name = "build_metadata", .data = "{\"build_metadata\": {}}", .size = 22},
+		{.kind = 14,
+		 .name = "build_metadata",
+		 .data = "{\"build_metadata\": {}}",
+		 .size = 22},
 	};
 	xb_wopts o;
 	char out[300];
@@ -150,8 +156,8 @@ static void test_writer_files(void)
 	memset(ip, 0, sizeof ip);
 	memset(conn, 0, sizeof conn);
 	memset(clk, 0, sizeof clk);
-	mem[0] = 1, mem[8 + 1] = 1;            /* one DDR bank, used */
-	ip[0] = 1, ip[8] = 0;                  /* one IP_KERNEL entry */
+	mem[0] = 1, mem[8 + 1] = 1; /* one DDR bank, used */
+	ip[0] = 1, ip[8] = 0;       /* one IP_KERNEL entry */
 	memcpy(ip + 8 + 16, "k:k_1", 5);
 	conn[0] = 1;
 	clk[0] = 1, clk[2] = 300 & 0xff, clk[3] = 300 >> 8;

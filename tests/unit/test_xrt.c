@@ -58,7 +58,7 @@ _Static_assert(sizeof(xuid_t) == sizeof(aieth_xuid), "uuid");
 static void test_open_roundtrip(void)
 {
 	xrtp_open_req *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
-	xrtp_buf buf = {0};
+	sbuf buf = SB_INIT(XRTP_MAX_PAYLOAD);
 	size_t cut;
 	strcpy(a->lib, "/x/libxrt_coreutil.so.2");
 	strcpy(a->pl_xclbin, "pl.xclbin");
@@ -70,13 +70,13 @@ static void test_open_roundtrip(void)
 	a->pl_uuid[5] = 7;
 	xrtp_encode_open(&buf, a);
 	CU_ASSERT_FALSE(buf.oom);
-	CU_ASSERT_EQUAL(xrtp_decode_open(buf.p, buf.len, b), 0);
+	CU_ASSERT_EQUAL(xrtp_decode_open(buf.u, buf.n, b), 0);
 	CU_ASSERT_EQUAL(memcmp(a, b, sizeof *a), 0);
-	for (cut = 0; cut < buf.len; cut++)
-		CU_ASSERT_EQUAL(xrtp_decode_open(buf.p, cut, b), -1);
-	buf.p[buf.len - 17] = 0xff; /* the uuid blob length */
-	CU_ASSERT_EQUAL(xrtp_decode_open(buf.p, buf.len, b), -1);
-	xrtp_buf_free(&buf);
+	for (cut = 0; cut < buf.n; cut++)
+		CU_ASSERT_EQUAL(xrtp_decode_open(buf.u, cut, b), -1);
+	buf.u[buf.n - 17] = 0xff; /* the uuid blob length */
+	CU_ASSERT_EQUAL(xrtp_decode_open(buf.u, buf.n, b), -1);
+	sb_free(&buf);
 	free(a);
 	free(b);
 }
@@ -85,7 +85,7 @@ static void test_txn_roundtrip(void)
 {
 	xrtp_txn_req *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
 	xrtp_txn_rep *r = calloc(1, sizeof *r), *s = calloc(1, sizeof *s);
-	xrtp_buf buf = {0};
+	sbuf buf = SB_INIT(XRTP_MAX_PAYLOAD);
 	uint32_t i;
 	size_t cut;
 	a->channels = 16;
@@ -96,16 +96,16 @@ static void test_txn_roundtrip(void)
 	for (i = 0; i < a->ncfg; i++)
 		a->cfg[i] = (uint64_t)i * 0x0101010101010101ull;
 	xrtp_encode_txn(&buf, a);
-	CU_ASSERT_EQUAL(xrtp_decode_txn(buf.p, buf.len, b), 0);
+	CU_ASSERT_EQUAL(xrtp_decode_txn(buf.u, buf.n, b), 0);
 	CU_ASSERT_EQUAL(b->tx_bytes, a->tx_bytes);
 	CU_ASSERT_EQUAL(memcmp(a->cfg, b->cfg, a->ncfg * 8), 0);
-	for (cut = 0; cut < buf.len; cut += 7)
-		CU_ASSERT_EQUAL(xrtp_decode_txn(buf.p, cut, b), -1);
-	xrtp_buf_free(&buf);
+	for (cut = 0; cut < buf.n; cut += 7)
+		CU_ASSERT_EQUAL(xrtp_decode_txn(buf.u, cut, b), -1);
+	sb_free(&buf);
 	a->ncfg = 5; /* must be 8N+1 */
 	xrtp_encode_txn(&buf, a);
-	CU_ASSERT_EQUAL(xrtp_decode_txn(buf.p, buf.len, b), -1);
-	xrtp_buf_free(&buf);
+	CU_ASSERT_EQUAL(xrtp_decode_txn(buf.u, buf.n, b), -1);
+	sb_free(&buf);
 
 	r->status = AIETH_TXN_TIMEOUT;
 	r->run_state = AIETH_ERT_RUNNING;
@@ -115,15 +115,15 @@ static void test_txn_roundtrip(void)
 	r->nperf = 64;
 	r->perf[63] = 99;
 	xrtp_encode_txn_rep(&buf, r);
-	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.p, buf.len, s), 0);
+	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.u, buf.n, s), 0);
 	CU_ASSERT_EQUAL(s->perf[63], 99);
 	CU_ASSERT_STRING_EQUAL(s->msg, "still running");
-	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.p, buf.len - 1, s), -1);
-	xrtp_buf_free(&buf);
+	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.u, buf.n - 1, s), -1);
+	sb_free(&buf);
 	r->status = 9; /* not an aieth_txn_status */
 	xrtp_encode_txn_rep(&buf, r);
-	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.p, buf.len, s), -1);
-	xrtp_buf_free(&buf);
+	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.u, buf.n, s), -1);
+	sb_free(&buf);
 	free(a);
 	free(b);
 	free(r);
@@ -132,20 +132,20 @@ static void test_txn_roundtrip(void)
 
 static void test_strings(void)
 {
-	xrtp_buf buf = {0};
+	sbuf buf = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_rd r;
 	char small[4];
 	xrtp_put_blob(&buf, "ab\0c", 4); /* a NUL inside a string */
-	r = (xrtp_rd){buf.p, buf.len, 0, 0};
+	r = (xrtp_rd){buf.u, buf.n, 0, 0};
 	xrtp_get_str(&r, small, sizeof small);
 	CU_ASSERT(r.err);
-	xrtp_buf_free(&buf);
+	sb_free(&buf);
 	xrtp_put_str(&buf, "abcd"); /* longer than the destination */
-	r = (xrtp_rd){buf.p, buf.len, 0, 0};
+	r = (xrtp_rd){buf.u, buf.n, 0, 0};
 	xrtp_get_str(&r, small, sizeof small);
 	CU_ASSERT(r.err);
 	CU_ASSERT_STRING_EQUAL(small, "");
-	xrtp_buf_free(&buf);
+	sb_free(&buf);
 }
 
 static void test_rtp_emu(void)
@@ -155,7 +155,7 @@ static void test_rtp_emu(void)
 	aieth_session *s;
 	int32_t v = 42, back = 0;
 	char big[8];
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = "vck190";
 	o.graphs = &g;
 	o.num_graphs = 1;

@@ -6,17 +6,18 @@
 #include "aieth.h"
 #include "tu.h"
 
-aieth_session *tu_session(const char *board, const char *model, const char *params,
-			  int reference)
+aieth_session *tu_session(const char *board, const char *model, const char *params, int reference)
 {
 	aieth_graph_spec g = {"gr", model, params};
 	aieth_session_opts o;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
 	aieth_session *s = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board;
 	o.graphs = &g;
 	o.num_graphs = 1;
-	o.emu_reference = reference;
+	emu.reference = reference;
+	o.emu = &emu;
 	if (aieth_session_open(&s, &o) != AIETH_OK)
 		printf("\nopen failed: %s\n", aieth_error_message());
 	return s;

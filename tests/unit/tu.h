@@ -9,6 +9,7 @@
 #include <CUnit/Basic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
 	const char *name;
@@ -29,11 +30,51 @@ int tu_run(const char *suite, const tu_test *tests);
 struct aieth_session *tu_session(const char *board, const char *model, const char *params,
 				 int reference);
 
-#define TU_MAIN(suite, ...)                                             \
-	int main(void)                                                  \
-	{                                                               \
+/* A versioned options struct (docs/api.md, "Versioned structs"): its INIT
+ * macro and its init function give the same bytes, padding included; the
+ * init function refuses NULL, version 0 and a version after the newest. */
+#define TU_OPTS_INIT(type, INIT, fn, VERSION)                                                  \
+	do {                                                                                   \
+		type a_ = INIT, b_;                                                            \
+		memset(&b_, 0xa5, sizeof b_);                                                  \
+		CU_ASSERT_EQUAL(fn(&b_, VERSION), 0);                                          \
+		CU_ASSERT_EQUAL(memcmp(&a_, &b_, sizeof a_), 0);                               \
+		CU_ASSERT_EQUAL(b_.version, VERSION);                                          \
+		CU_ASSERT_EQUAL(fn(NULL, VERSION), AIETH_EINVAL);                              \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), #fn ": NULL"));           \
+		CU_ASSERT_EQUAL(fn(&b_, 0), AIETH_EINVAL);                                     \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "version 0 is unknown")); \
+		CU_ASSERT_EQUAL(fn(&b_, (VERSION) + 1), AIETH_EINVAL);                         \
+		CU_ASSERT_EQUAL(memcmp(&a_, &b_, sizeof a_), 0); /* left alone */              \
+	} while (0)
+
+/* The refusal of a struct's version by the call that reads it: version 0
+ * and the one after the newest, each with the message naming the field
+ * (where: "aieth_session_opts" or "aieth_session_opts.remote"), the value
+ * and how to initialise it. call is an expression using the struct; ver
+ * is its version field, restored afterwards. */
+#define TU_OPTS_REFUSED(call, ver, where, INIT_NAME, NEWEST)                                   \
+	do {                                                                                   \
+		unsigned int keep_ = (ver);                                                    \
+		char want_[160];                                                               \
+		(ver) = 0;                                                                     \
+		CU_ASSERT_EQUAL(call, AIETH_EINVAL);                                           \
+		snprintf(want_, sizeof want_, "%s.version is 0: initialise it with %s", where, \
+			 INIT_NAME);                                                           \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), want_));                  \
+		(ver) = (NEWEST) + 1;                                                          \
+		CU_ASSERT_EQUAL(call, AIETH_EINVAL);                                           \
+		snprintf(want_, sizeof want_, "%s.version is %u: this library knows", where,   \
+			 (unsigned)(NEWEST) + 1);                                              \
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), want_));                  \
+		(ver) = keep_;                                                                 \
+	} while (0)
+
+#define TU_MAIN(suite, ...)                                              \
+	int main(void)                                                   \
+	{                                                                \
 		static const tu_test t_[] = {__VA_ARGS__, {NULL, NULL}}; \
-		return tu_run(suite, t_);                               \
+		return tu_run(suite, t_);                                \
 	}
 
 #endif

@@ -55,9 +55,9 @@ typedef struct {
 	uint32_t magic;
 	dbo *arg[4];
 	int started;
-	int never;        /* the board cannot finish it */
+	int never; /* the board cannot finish it */
 	int failed;
-	int64_t done_at;  /* ms, monotonic */
+	int64_t done_at; /* ms, monotonic */
 } drun;
 
 typedef struct {
@@ -148,7 +148,7 @@ void *xrtDeviceOpen(unsigned int index)
 	}
 	if (D.open)
 		return &D;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.board = board && *board ? board : "vck190";
 	if (spec_path && *spec_path) {
 		if (aieth_spec_load(&sp, spec_path)) {
@@ -431,7 +431,6 @@ int xrtRunStart(void *h)
 	aieth_dev_result res;
 	pld_txn w;
 	pld_seg tx, rx;
-	uint64_t *arr;
 	uint32_t N, a;
 
 	if (!r || gone())
@@ -467,24 +466,8 @@ int xrtRunStart(void *h)
 	w.tx.nseg = w.rx.nseg = 1;
 	w.tx.seg = &tx;
 	w.rx.seg = &rx;
-	memset(&res, 0, sizeof res);
-	arr = calloc(8u * N, sizeof *arr);
-	res.tx_connected = calloc(N, sizeof(int));
-	res.rx_connected = calloc(N, sizeof(int));
-	if (!arr || !res.tx_connected || !res.rx_connected) {
-		free(arr);
-		free(res.tx_connected);
-		free(res.rx_connected);
+	if (aieth__dev_result_alloc(&res, N))
 		return -ENOMEM;
-	}
-	res.tx_moved = arr;
-	res.rx_moved = arr + N;
-	res.tx_since = arr + 2 * N;
-	res.rx_since = arr + 3 * N;
-	res.tx_first = arr + 4 * N;
-	res.tx_last = arr + 5 * N;
-	res.rx_first = arr + 6 * N;
-	res.rx_last = arr + 7 * N;
 	if (D.s->ops->txn_wait(D.s->bstate, &w, 0, &res)) {
 		r->failed = 1;
 		xrt_error("double: %s", aieth_error_message());
@@ -495,9 +478,7 @@ int xrtRunStart(void *h)
 	} else {
 		r->failed = 1;
 	}
-	free(arr);
-	free(res.tx_connected);
-	free(res.rx_connected);
+	aieth__dev_result_free(&res);
 	r->started = 1;
 	D.running_until = r->never ? -1 : r->done_at;
 	logf_("run_start%s", r->never ? " (never completes)" : "");
@@ -512,7 +493,7 @@ static unsigned state_of(drun *r)
 		return 5; /* ERROR */
 	if (r->never || now_ms() < r->done_at)
 		return 3; /* RUNNING */
-	return 4; /* COMPLETED */
+	return 4;         /* COMPLETED */
 }
 
 unsigned int xrtRunWaitFor(void *h, unsigned int timeout_ms);
@@ -524,7 +505,7 @@ unsigned int xrtRunWaitFor(void *h, unsigned int timeout_ms)
 		return 6; /* ABORT, as XRT for a bad handle */
 	if (!strcmp(fault(), "hang") || !r->started)
 		for (;;)
-			nap(50); /* XRT's noop spins here too (research/xrt.md 8.3) */
+			nap(50); /* XRT 2.13's noop xclExecWait spins here too */
 	if (!strcmp(fault(), "vanish")) {
 		D.vanished = 1;
 		xrt_error("xclExecWait: No such device");
@@ -693,10 +674,7 @@ int xrtGraphReadRTP(void *h, const char *port, char *buf, size_t size)
 /* ------------------------------------------------------------------ AIE */
 
 void *xrtAIEDeviceOpen(unsigned int index);
-void *xrtAIEDeviceOpen(unsigned int index)
-{
-	return xrtDeviceOpen(index);
-}
+void *xrtAIEDeviceOpen(unsigned int index) { return xrtDeviceOpen(index); }
 
 int xrtAIEResetArray(void *dev);
 int xrtAIEResetArray(void *dev)

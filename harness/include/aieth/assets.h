@@ -28,17 +28,31 @@ extern "C" {
  * part included) and the total (0 when the server does not say). */
 typedef void (*aieth_assets_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/* A download's options. A versioned struct (aieth/session.h, docs/api.md):
+ * initialise it with AIETH_ASSETS_FETCH_OPTS_INIT or aieth_assets_fetch_opts_init. */
 typedef struct {
-	const char *release;  /* a release of cfg/assets.json; NULL: url, else the default */
-	const char *url;      /* http(s) URL instead of a release (NULL: none) */
-	const char *sha256;   /* expected hash, 64 hex digits (NULL: none) */
+	unsigned int version; /* AIETH_ASSETS_FETCH_OPTS_VERSION */
+	/* what */
+	const char *release; /* a release of cfg/assets.json; NULL: url, else the default */
+	const char *url;     /* http(s) URL instead of a release (NULL: none) */
+	const char *sha256;  /* expected hash, 64 hex digits (NULL: none) */
+	/* where */
 	const char *dest;     /* assets directory (NULL: the data directory) */
 	const char *data_dir; /* where cfg/assets.json is (NULL: the data directory) */
 	const char *cacert;   /* CA bundle for TLS (NULL: the system's) */
+	/* limits */
 	unsigned stall_seconds; /* give up when no byte came for this long (0: 60) */
+	/* hooks */
 	aieth_assets_progress_fn progress;
 	void *progress_ctx;
 } aieth_assets_fetch_opts;
+
+#define AIETH_ASSETS_FETCH_OPTS_VERSION 1
+#define AIETH_ASSETS_FETCH_OPTS_INIT                       \
+	{                                                  \
+		.version = AIETH_ASSETS_FETCH_OPTS_VERSION \
+	}
+int aieth_assets_fetch_opts_init(aieth_assets_fetch_opts *opts, unsigned int version);
 
 typedef struct {
 	char path[4096];      /* the installed archive */
@@ -59,15 +73,28 @@ typedef struct {
  * a build without libcurl: AIETH_EUNSUPPORTED. */
 int aieth_assets_fetch(const aieth_assets_fetch_opts *opts, aieth_assets_result *result);
 
+/* An unpacking's options. A versioned struct (aieth/session.h, docs/api.md):
+ * initialise it with AIETH_ASSETS_UNPACK_OPTS_INIT or aieth_assets_unpack_opts_init. */
 typedef struct {
-	const char *release;  /* NULL: from --from's name in cfg/lock, else the default */
-	const char *from;     /* archive on disk (NULL: DEST/downloads/<release's file>) */
-	const char *sha256;   /* expected hash (NULL: none) */
+	unsigned int version; /* AIETH_ASSETS_UNPACK_OPTS_VERSION */
+	/* what */
+	const char *release; /* NULL: from --from's name in cfg/lock, else the default */
+	const char *from;    /* archive on disk (NULL: DEST/downloads/<release's file>) */
+	const char *sha256;  /* expected hash (NULL: none) */
+	/* where */
 	const char *dest;
 	const char *data_dir;
+	/* limits */
 	uint64_t max_entry_bytes; /* 0: AIETH_ASSETS_MAX_ENTRY */
 	uint64_t max_total_bytes; /* 0: AIETH_ASSETS_MAX_TOTAL */
 } aieth_assets_unpack_opts;
+
+#define AIETH_ASSETS_UNPACK_OPTS_VERSION 1
+#define AIETH_ASSETS_UNPACK_OPTS_INIT                       \
+	{                                                   \
+		.version = AIETH_ASSETS_UNPACK_OPTS_VERSION \
+	}
+int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int version);
 
 #define AIETH_ASSETS_MAX_ENTRY (16ull << 30)
 #define AIETH_ASSETS_MAX_TOTAL (64ull << 30)
@@ -99,8 +126,8 @@ int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx)
  * unpacked (with a manifest) count. Writes the path and the release used;
  * AIETH_ENOTFOUND (saying how to get it) when there is none. th_package's
  * default for --xsa. */
-int aieth_assets_find_xsa(const char *dest, const char *board, const char *release,
-			  char *path, size_t path_size, char *release_out, size_t release_size);
+int aieth_assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
+			  size_t path_size, char *release_out, size_t release_size);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Added in 0.5: calibration of the emulated board from a board's reports
+/* Calibration of the emulated board from a board's reports
  * (run_test calibrate; docs/emulator.md, "How close to a board"). Fits the
  * board file's timing parameters (func_memory read/write latency and loop
  * overhead, the four counter_edges, preload_latency_cycles) so that the
@@ -31,8 +31,7 @@ int aieth_calib_new(aieth_calib **out, const char *board, const char *data_dir);
  * transaction, with one twice, with cycles that do not fit the sizes (the
  * message names file:line and channel). *note (may be NULL; malloc'd or NULL)
  * says when the report was made by the emulated board itself. */
-int aieth_calib_add(aieth_calib *c, const char *spec_path, const char *report_path,
-		    char **note);
+int aieth_calib_add(aieth_calib *c, const char *spec_path, const char *report_path, char **note);
 /* Search the parameters: at most max_runs evaluations (each runs every
  * description once); progress (may be NULL) gets one line per improvement. */
 int aieth_calib_fit(aieth_calib *c, unsigned max_runs,
@@ -44,7 +43,6 @@ char *aieth_calib_text(const aieth_calib *c);
  * over what is not a regular file). */
 int aieth_calib_write_board(const aieth_calib *c, const char *path);
 void aieth_calib_free(aieth_calib *c);
-
 
 #ifdef __cplusplus
 }

@@ -30,8 +30,8 @@ typedef struct aieth_report_diff aieth_report_diff;
  * board, PL clock or backend kind, or sharing no test name, is refused: the
  * diff says so (aieth_report_diff_exit 2). Fails only on a bad argument or
  * out of memory. */
-int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
-			 const char *base_name, const aieth_report *now, double default_pct);
+int aieth_report_compare(aieth_report_diff **out, const aieth_report *base, const char *base_name,
+			 const aieth_report *now, double default_pct);
 /* 0: no regression, 1: regressions, 2: the baseline was refused. */
 int aieth_report_diff_exit(const aieth_report_diff *d);
 size_t aieth_report_diff_regressions(const aieth_report_diff *d);
@@ -46,7 +46,6 @@ char *aieth_report_diff_text(const aieth_report_diff *d);
  * aieth_report_finish and the writers. */
 int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d);
 void aieth_report_diff_free(aieth_report_diff *d);
-
 
 #ifdef __cplusplus
 }

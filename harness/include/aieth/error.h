@@ -17,15 +17,15 @@ extern "C" {
 
 typedef enum {
 	AIETH_OK = 0,
-	AIETH_EINVAL = -1,       /* an argument or an input value breaks a rule */
-	AIETH_ENOMEM = -2,       /* out of memory */
-	AIETH_EIO = -3,          /* a file could not be read or written */
-	AIETH_EPARSE = -4,       /* an input file is malformed */
-	AIETH_ENOTFOUND = -5,    /* unknown board, PLIO, graph, model ... */
-	AIETH_ESTATE = -6,       /* operation not valid in the current state */
-	AIETH_EDEVICE = -7,      /* the device or backend failed */
-	AIETH_ETIMEOUT = -8,     /* a wait expired */
-	AIETH_EUNSUPPORTED = -9  /* not supported by this backend or board */
+	AIETH_EINVAL = -1,      /* an argument or an input value breaks a rule */
+	AIETH_ENOMEM = -2,      /* out of memory */
+	AIETH_EIO = -3,         /* a file could not be read or written */
+	AIETH_EPARSE = -4,      /* an input file is malformed */
+	AIETH_ENOTFOUND = -5,   /* unknown board, PLIO, graph, model ... */
+	AIETH_ESTATE = -6,      /* operation not valid in the current state */
+	AIETH_EDEVICE = -7,     /* the device or backend failed */
+	AIETH_ETIMEOUT = -8,    /* a wait expired */
+	AIETH_EUNSUPPORTED = -9 /* not supported by this backend or board */
 } aieth_error;
 
 /* Message of the last failure on this thread ("" if none). Valid until the

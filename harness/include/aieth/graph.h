@@ -38,8 +38,8 @@ int aieth_graph_iterations_done(aieth_session *session, const char *graph, uint6
  * 1..65536 bytes (AIETH_EINVAL otherwise), data not NULL. */
 int aieth_graph_update_rtp(aieth_session *session, const char *graph, const char *port,
 			   const void *data, size_t size);
-int aieth_graph_read_rtp(aieth_session *session, const char *graph, const char *port,
-			 void *data, size_t size);
+int aieth_graph_read_rtp(aieth_session *session, const char *graph, const char *port, void *data,
+			 size_t size);
 
 #ifdef __cplusplus
 }

@@ -41,14 +41,14 @@ char *aieth_report_text(const aieth_report *r, int index);
 char *aieth_report_markers(const aieth_report *r);
 size_t aieth_report_num_tests(const aieth_report *r);
 void aieth_report_free(aieth_report *r);
-/* Added in 0.6: what a run noticed and went on with (a design xclbin that
+/* What a run noticed and went on with (a design xclbin that
  * cannot be read, ...), every test's "warnings" in order, for the caller to
  * show: the count, and warning i (NULL past the end). Valid until the
  * report changes or is freed. */
 size_t aieth_report_num_warnings(const aieth_report *r);
 const char *aieth_report_warning(const aieth_report *r, size_t i);
 
-/* Added in 0.5: farm signals (docs/farm.md), one result case per channel
+/* Farm signals (docs/farm.md), one result case per channel
  * (throughput, MB/s), latency check (cycles), transaction (total cycles)
  * and test (seconds), ids made of [A-Za-z0-9._-] only. LAVA lava-test-shell
  * signal lines, a TESTSET around each test (malloc'd, caller frees; NULL
@@ -59,7 +59,7 @@ char *aieth_report_lava(const aieth_report *r);
  * written to a file by the same rules as the other writers. */
 char *aieth_report_tap(const aieth_report *r);
 int aieth_report_write_tap(const aieth_report *r, const char *path);
-/* Added in 0.5: reports a person looks at (docs/farm.md). Written like
+/* Reports a person looks at (docs/farm.md). Written like
  * the other files (a temporary name renamed; a device or FIFO in place).
  * report.html: one self-contained page (inline CSS and SVG, no script, no
  * network): the run, each test and transaction with the figures of the
@@ -76,7 +76,6 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir);
 int aieth_report_write_trace(const aieth_report *r, const char *path);
 #define AIETH_REPORT_MAX_FILE (64u << 20) /* bytes of a report.json read back */
 
-
 /* Read a report.json (strict JSON, at most AIETH_REPORT_MAX_FILE bytes) and
  * check the fields a comparison uses; errors (AIETH_EIO, AIETH_EPARSE,
  * AIETH_EINVAL) name the file and the JSON path. Free with
@@ -84,7 +83,6 @@ int aieth_report_write_trace(const aieth_report *r, const char *path);
 int aieth_report_load(aieth_report **out, const char *path);
 /* The same from text (len bytes) that file `what` held. */
 int aieth_report_parse(aieth_report **out, const char *what, const char *text, size_t len);
-
 
 #ifdef __cplusplus
 }

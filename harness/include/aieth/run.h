@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,58 +19,61 @@ extern "C" {
 /* Exit codes of a run (the run_test contract, docs/user-guide.md). */
 enum {
 	AIETH_EXIT_PASS = 0,
-	AIETH_EXIT_FAIL = 1,        /* data mismatch, threshold missed */
-	AIETH_EXIT_INPUT = 2,       /* usage or input error */
-	AIETH_EXIT_INFRA = 3,       /* device, xclbin, backend error */
-	AIETH_EXIT_SKIP = 4,        /* skipped / unsupported */
-	AIETH_EXIT_TIMEOUT = 5,     /* hang or timeout: the board may need a reset */
-	AIETH_EXIT_SIGNAL = 128     /* + N: interrupted by signal N (report written) */
+	AIETH_EXIT_FAIL = 1,    /* data mismatch, threshold missed */
+	AIETH_EXIT_INPUT = 2,   /* usage or input error */
+	AIETH_EXIT_INFRA = 3,   /* device, xclbin, backend error */
+	AIETH_EXIT_SKIP = 4,    /* skipped / unsupported */
+	AIETH_EXIT_TIMEOUT = 5, /* hang or timeout: the board may need a reset */
+	AIETH_EXIT_SIGNAL = 128 /* + N: interrupted by signal N (report written) */
 };
 
+/* How descriptions run (aieth_report_run). A versioned struct (aieth/session.h,
+ * docs/api.md): initialise it with AIETH_RUN_OPTS_INIT or aieth_run_opts_init. */
 typedef struct {
-	const char *board;          /* override the description's board (NULL: keep) */
-	const char *backend;        /* override the backend (NULL: keep; default emu) */
-	const char *data_dir;       /* board files (NULL: aieth_board_data_dir) */
-	const char *out_dir;        /* relative "save" paths resolve here (NULL: ".") */
-	uint32_t timeout_ms;        /* overrides every transaction's timeout (0: keep) */
-	int emu_reference;          /* emulated board: beat-by-beat reference mode */
-	/* Called during long runs (may be NULL): phase text, done/total. */
-	void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
-	void *progress_ctx;
-	/* Added in 0.1 (keep new fields at the end): */
-	const char *xclbin;         /* override the description's AIE xclbin (NULL: keep) */
-	const char *pl_xclbin;      /* override its PL xclbin (NULL: keep / board default) */
-	/* Added in 0.2: */
+	unsigned int version; /* AIETH_RUN_OPTS_VERSION */
+	/* what: overrides of the description (NULL: keep) and where files are */
+	const char *board;    /* override the description's board */
+	const char *xclbin;   /* override the description's AIE xclbin */
+	const char *data_dir; /* board files (NULL: aieth_board_data_dir) */
+	const char *out_dir;  /* relative "save" paths resolve here (NULL: ".") */
+	/* where: the device. backend overrides the description's (NULL: keep;
+	 * default emu); each backend's options (NULL: its defaults) go to
+	 * every session as they are (aieth_session_opts), but for xrt's
+	 * pl_xclbin: NULL keeps the description's "pl_xclbin". */
+	const char *backend;
+	const aieth_emu_opts *emu;
+	const aieth_xrt_opts *xrt;
+	const aieth_remote_opts *remote;
+	/* limits */
+	uint32_t timeout_ms; /* overrides every transaction's timeout (0: keep) */
+	int no_timeout;      /* 1: no transaction has a time limit (overrides
+				       timeout_ms and the descriptions' timeout_ms) */
+	/* hooks */
 	/* Interrupt flag (may be NULL): when *interrupt becomes non-zero the
 	 * run stops (a running transaction too, aieth_session_opts.interrupt)
 	 * and the test is recorded as interrupted with exit code 128 + the
 	 * flag's value, which should be the signal number (status
 	 * "interrupted", docs/report-schema.md). */
 	const volatile sig_atomic_t *interrupt;
-	int no_timeout;             /* 1: no transaction has a time limit (overrides
-				       timeout_ms and the descriptions' timeout_ms) */
-	/* Added in 0.3: backend "remote" (aieth_session_opts) */
-	const char *server;
-	const char *token;
-	const char *cacert;
-	/* Added in 0.4, backend "remote": an xrt.ini file sent with every
-	 * session, and the folder its artifacts land in (each test's report
-	 * lists them, "artifacts"; NULL: not fetched). */
-	const char *xrt_ini;
-	const char *artifacts_dir;
-	/* Added in 0.6, backend "remote" (aieth_session_opts): the longest
-	 * wait in th_server's queue (0: 600 s; the progress hook shows the
-	 * place in the queue as the phase) and the bytes of a test's
-	 * artifacts together (0: 1 GiB; past it: the test's
-	 * "artifacts_error"). */
-	uint32_t queue_timeout_s;
-	uint64_t artifacts_max_bytes;
+	/* Called during long runs (may be NULL): phase text, done/total (the
+	 * place in th_server's queue is a phase too). A remote session's files
+	 * are listed in each test's report: "artifacts", "artifacts_error". */
+	void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+	void *progress_ctx;
 } aieth_run_opts;
 
+#define AIETH_RUN_OPTS_VERSION 1
+#define AIETH_RUN_OPTS_INIT                       \
+	{                                         \
+		.version = AIETH_RUN_OPTS_VERSION \
+	}
+int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version);
 
 /* Load, check and run one description; the outcome, including input and
  * device errors, becomes one test of the report. Fails only when the report
- * itself cannot be extended (out of memory). */
+ * itself cannot be extended (out of memory), or with AIETH_EINVAL for
+ * options of a version this library does not know (opts may be NULL: the
+ * defaults). */
 int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *opts);
 
 #ifdef __cplusplus

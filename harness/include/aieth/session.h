@@ -21,67 +21,159 @@ typedef struct aieth_session aieth_session;
 /* One AIE graph of the design. On the emulated board, model names the graph
  * model: "loopback", "adder", "aiesim", or a path to a plugin shared object
  * (see aieth_model.h); model_params is a JSON object text or NULL. Other
- * backends ignore model and model_params. */
+ * backends ignore model and model_params (remote: th_server looks the model
+ * up by name). An array element, not versioned itself: its layout belongs
+ * to the version of aieth_session_opts (a new field here is a new version
+ * of aieth_session_opts). */
 typedef struct {
 	const char *name;
 	const char *model;
 	const char *model_params;
 } aieth_graph_spec;
 
+/*
+ * Versioned structs (docs/api.md, "Versioned structs"): every struct a
+ * caller fills starts with `unsigned int version`. Initialise it with its
+ * INIT macro or its init function, then set the fields you need:
+ *
+ *     aieth_session_opts o = AIETH_SESSION_OPTS_INIT;
+ *     o.board = "vck190";
+ *
+ * A call refuses a version it does not know (0 included) with AIETH_EINVAL.
+ * Within a version, fields are never removed or reordered; a new field
+ * makes a new version, and older versions stay accepted. The INIT macros
+ * use designated initializers, so that callers building with -Wextra get
+ * no missing-field warning (C, or C++20).
+ */
+
+/* Each backend's own options, a versioned struct of its own that the
+ * session options point at (NULL: that backend's defaults). The backend
+ * checks its struct when a session opens: the selected one all of it, the
+ * others what they must refuse rather than ignore. A pointer, not a member:
+ * a backend's struct grows (a new version of it) without moving a field of
+ * aieth_session_opts or aieth_run_opts, so their versions stay. */
+
+/* The emulated board ("emu"). */
 typedef struct {
-	const char *board;           /* board name or board JSON path (required) */
-	const char *data_dir;        /* NULL: aieth_board_data_dir(NULL) */
-	const char *backend;         /* "emu" (NULL means "emu") or "xrt" (a board) */
-	const char *xclbin;          /* design (AIE) xclbin; may be NULL on "emu" */
-	const aieth_graph_spec *graphs;
-	size_t num_graphs;
-	int emu_reference;           /* emu: 1 = beat-by-beat reference mode */
-	/* Added in 0.1 (keep new fields at the end): */
-	const char *pl_xclbin;       /* xrt: the PL DMA kernel's xclbin (NULL: the
-				        board default, docs/on-board.md) */
-	/* Added in 0.2: */
-	/* Interrupt flag (may be NULL), typically set by the caller's signal
-	 * handler: when *interrupt becomes non-zero, a transaction wait stops
-	 * the device (emulated board: within milliseconds; board: the run is
-	 * abandoned, graphs, AIE array and PL kernel reset, the watchdog child
-	 * reaped) and the transaction becomes AIETH_TXN_INTERRUPTED. */
-	const volatile sig_atomic_t *interrupt;
-	/* Progress during a transaction wait (may be NULL): bytes moved so far
-	 * of the bytes expected, summed over the channels being simulated;
-	 * called from the waiting thread now and then (emulated board). */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
-	/* Added in 0.3: backend "remote", a device behind th_server
-	 * (docs/server.md). */
-	const char *server;          /* base URL, "http://host:port" or https */
-	const char *token;           /* bearer token (NULL: none) */
-	const char *cacert;          /* CA bundle for https (NULL: the system's) */
-	/* Added in 0.4, backend "remote" (the others refuse xrt_ini and
-	 * ignore artifacts_dir: their files are local already): */
-	const char *xrt_ini;         /* an xrt.ini file sent with the session (at
-				        most 1 MiB; NULL: none) */
-	const char *artifacts_dir;   /* the session's files (run_summary.json, the
+	unsigned int version; /* AIETH_EMU_OPTS_VERSION */
+	int reference;        /* 1: beat-by-beat reference mode (the
+				        report's "emulator_mode"); remote refuses it */
+} aieth_emu_opts;
+
+#define AIETH_EMU_OPTS_VERSION 1
+#define AIETH_EMU_OPTS_INIT                       \
+	{                                         \
+		.version = AIETH_EMU_OPTS_VERSION \
+	}
+int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version);
+
+/* A board through XRT ("xrt"). */
+typedef struct {
+	unsigned int version;  /* AIETH_XRT_OPTS_VERSION */
+	const char *pl_xclbin; /* the PL DMA kernel's xclbin (NULL: the board
+				        default, docs/on-board.md); remote refuses it */
+} aieth_xrt_opts;
+
+#define AIETH_XRT_OPTS_VERSION 1
+#define AIETH_XRT_OPTS_INIT                       \
+	{                                         \
+		.version = AIETH_XRT_OPTS_VERSION \
+	}
+int aieth_xrt_opts_init(aieth_xrt_opts *opts, unsigned int version);
+
+/* A device behind th_server ("remote", docs/server.md). */
+typedef struct {
+	unsigned int version; /* AIETH_REMOTE_OPTS_VERSION */
+	/* where */
+	const char *server; /* base URL, "http://host:port" or https */
+	const char *token;  /* bearer token (NULL: none) */
+	const char *cacert; /* CA bundle for https (NULL: the system's) */
+	/* what goes with the session and what comes back */
+	const char *xrt_ini;       /* an xrt.ini file sent with the session (at
+				        most 1 MiB; NULL: none). The other backends
+				        refuse it: locally XRT reads xrt.ini from the
+				        working folder */
+	const char *artifacts_dir; /* the session's files (run_summary.json, the
 				        xrt.ini, what the device run wrote) are
 				        fetched here when it closes (NULL: not) */
-	/* Called for each file written there (may be NULL): its path, bytes. */
-	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
-	void *artifact_ctx;
-	/* Added in 0.5, emulated board: the folder relative paths in the
-	 * graphs' model_params mean (a test description's folder, as for its
-	 * data files; NULL: the current directory). */
-	const char *model_base_dir;
-	/* Added in 0.6, backend "remote" (docs/server.md): */
-	uint32_t queue_timeout_s;    /* the longest wait in th_server's queue,
+	/* limits */
+	uint32_t queue_timeout_s;     /* the longest wait in th_server's queue,
 				        whatever the server says (0: 600 s) */
 	uint64_t artifacts_max_bytes; /* all files fetched into artifacts_dir
-				        together (0: 1 GiB); a file past it is
-				        not kept, artifact_error hears why */
-	/* While queued, at each poll (may be NULL; progress_ctx): the place
-	 * in the queue and the seconds waited so far. */
+				        together (0: 1 GiB); a file past it is not
+				        kept, artifact_error hears why */
+} aieth_remote_opts;
+
+#define AIETH_REMOTE_OPTS_VERSION 1
+#define AIETH_REMOTE_OPTS_INIT                       \
+	{                                            \
+		.version = AIETH_REMOTE_OPTS_VERSION \
+	}
+int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version);
+
+typedef struct {
+	unsigned int version; /* AIETH_SESSION_OPTS_VERSION */
+	/* what: the board and the design */
+	const char *board;    /* board name or board JSON path (required) */
+	const char *data_dir; /* NULL: aieth_board_data_dir(NULL) */
+	const char *xclbin;   /* design (AIE) xclbin; may be NULL on "emu" */
+	const aieth_graph_spec *graphs;
+	size_t num_graphs;
+	const char *model_base_dir; /* the folder relative paths in the graphs'
+				        model_params mean (a test description's
+				        folder, as for its data files; NULL: the
+				        current directory) */
+	/* where: the device. backend is a name of the backend table
+	 * (aieth_backend_name: "emu", "xrt", "remote"; NULL means "emu");
+	 * each backend reads its own options (NULL: its defaults). They are
+	 * read while aieth_session_open runs only. */
+	const char *backend;
+	const aieth_emu_opts *emu;
+	const aieth_xrt_opts *xrt;
+	const aieth_remote_opts *remote;
+	/* hooks (each may be NULL) */
+	/* Interrupt flag, typically set by the caller's signal handler: when
+	 * *interrupt becomes non-zero, a transaction wait stops the device
+	 * (emulated board: within milliseconds; board: the run is abandoned,
+	 * graphs, AIE array and PL kernel reset, the watchdog child reaped;
+	 * remote: also a wait in th_server's queue) and the transaction
+	 * becomes AIETH_TXN_INTERRUPTED. */
+	const volatile sig_atomic_t *interrupt;
+	/* Progress during a transaction wait: bytes moved so far of the bytes
+	 * expected, summed over the channels being simulated; called from the
+	 * waiting thread now and then (emulated board). */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	/* While the device is queued for (remote: th_server's queue), at each
+	 * poll (progress_ctx): the place in the queue, seconds waited so far. */
 	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
-	/* Why the artifacts were not all fetched (may be NULL; artifact_ctx). */
+	/* The device's files fetched when the session closes (remote:
+	 * aieth_remote_opts.artifacts_dir): each file written, its path and
+	 * bytes; and why they were not all fetched. */
+	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
 	void (*artifact_error)(void *ctx, const char *message);
+	void *artifact_ctx;
 } aieth_session_opts;
+
+#define AIETH_SESSION_OPTS_VERSION 1
+#define AIETH_SESSION_OPTS_INIT                       \
+	{                                             \
+		.version = AIETH_SESSION_OPTS_VERSION \
+	}
+/* *opts = AIETH_SESSION_OPTS_INIT of that version: AIETH_OK, or AIETH_EINVAL
+ * for NULL or a version this library does not know. The same for every
+ * aieth_*_opts_init. */
+int aieth_session_opts_init(aieth_session_opts *opts, unsigned int version);
+
+/* The backend table, in its order: the i-th backend's name ("emu", "xrt",
+ * "remote") and a one-line description (for --help); NULL past the last. */
+const char *aieth_backend_name(size_t i);
+const char *aieth_backend_description(size_t i);
+/* 1 when the backend named name (NULL: the default) drives a device on this
+ * machine (th_server can serve it; plugin paths and files are local), 0 when
+ * the device is behind a server, AIETH_EUNSUPPORTED for an unknown name
+ * (the message lists the table). */
+int aieth_backend_local(const char *name);
 
 /* Open a session on a device. *out is owned by the caller: close with
  * aieth_session_close, which also frees every transaction still open.
@@ -93,7 +185,7 @@ void aieth_session_close(aieth_session *session);
 const aieth_board *aieth_session_board(const aieth_session *session);
 const char *aieth_session_backend(const aieth_session *session);
 /* Backend "remote": the server as it describes itself ("th_server 0.1.0,
- * backend emu"); "" for other backends or a dead handle. Added in 0.3. */
+ * backend emu"); "" for other backends or a dead handle. */
 const char *aieth_session_server(const aieth_session *session);
 
 #ifdef __cplusplus

@@ -19,10 +19,10 @@ extern "C" {
 typedef enum { AIETH_MODE_FUNC = 0, AIETH_MODE_PERF = 1 } aieth_mode;
 
 typedef enum {
-	AIETH_TXN_PENDING = 0,   /* submitted, not waited for yet */
-	AIETH_TXN_DONE = 1,      /* every channel finished */
-	AIETH_TXN_TIMEOUT = 2,   /* the wait expired or the board stalled */
-	AIETH_TXN_FAILED = 3,    /* the device rejected or failed it */
+	AIETH_TXN_PENDING = 0,    /* submitted, not waited for yet */
+	AIETH_TXN_DONE = 1,       /* every channel finished */
+	AIETH_TXN_TIMEOUT = 2,    /* the wait expired or the board stalled */
+	AIETH_TXN_FAILED = 3,     /* the device rejected or failed it */
 	AIETH_TXN_INTERRUPTED = 4 /* the session's interrupt flag was raised while
 				     it ran: the device was stopped (on a board:
 				     graphs, AIE array and PL kernel reset) */
@@ -33,9 +33,9 @@ typedef enum {
  * counters are 32-bit (numFrames, numRep); the rest keeps every cycle and
  * byte count of a transaction within 64 bits (2^60 cycles are over 100
  * years at 312.5 MHz). */
-#define AIETH_MAX_CHANNEL_SIZE (16ull * 4294967295ull)  /* bytes per repetition */
+#define AIETH_MAX_CHANNEL_SIZE (16ull * 4294967295ull) /* bytes per repetition */
 #define AIETH_MAX_REPETITION 4294967295ull
-#define AIETH_MAX_CHANNEL_BYTES (1ull << 60)             /* size x repetition */
+#define AIETH_MAX_CHANNEL_BYTES (1ull << 60) /* size x repetition */
 #define AIETH_MAX_DELAY_CYCLES (1ull << 60)
 
 /* Streamed channel data (instead of a data pointer, so that no copy of the
@@ -65,13 +65,18 @@ typedef int (*aieth_data_write_fn)(void *ctx, uint64_t offset, const void *buf, 
 
 /* One channel of a transaction. data: for a TO_AIE channel the bytes to
  * send (size bytes); for a FROM_AIE channel the destination (size bytes).
- * Both must stay valid, and TX data unchanged, until the wait returned. */
+ * Both must stay valid, and TX data unchanged, until the wait returned.
+ * An array element, not versioned itself (neither is aieth_channel_io):
+ * its layout belongs to the call that takes the array, as the layout of
+ * aieth_graph_spec belongs to aieth_session_opts' version. A new field
+ * here would come with a new call (or a versioned struct holding the
+ * array), never by changing what aieth_txn_submit reads. */
 typedef struct {
-	const char *plio;        /* "PLIO_03_TO_AIE" */
-	uint64_t size;           /* bytes per repetition, a multiple of 16 */
-	uint64_t repetition;     /* >= 1; must be 1 in FUNC mode */
-	uint64_t delay;          /* cycles to wait before starting */
-	void *data;              /* may be NULL: TX sends zeros, RX discards */
+	const char *plio;    /* "PLIO_03_TO_AIE" */
+	uint64_t size;       /* bytes per repetition, a multiple of 16 */
+	uint64_t repetition; /* >= 1; must be 1 in FUNC mode */
+	uint64_t delay;      /* cycles to wait before starting */
+	void *data;          /* may be NULL: TX sends zeros, RX discards */
 } aieth_channel_args;
 
 /* Streamed data of one channel (aieth_txn_submit_io): read for a TO_AIE
@@ -118,20 +123,20 @@ void aieth_txn_free(aieth_txn *txn);
 typedef struct {
 	aieth_plio plio;
 	uint64_t size, repetition, delay;
-	uint64_t bytes_expected;     /* size * repetition */
-	uint64_t bytes_moved;        /* bytes that crossed the PLIO */
-	uint64_t user_bytes;         /* TX: user bytes sent per repetition; RX:
+	uint64_t bytes_expected; /* size * repetition */
+	uint64_t bytes_moved;    /* bytes that crossed the PLIO */
+	uint64_t user_bytes;     /* TX: user bytes sent per repetition; RX:
 				        bytes returned to the caller's buffer */
-	int finished;                /* all bytes moved */
-	uint64_t first_cycle;        /* counter at first data (TX: after delay) */
-	uint64_t last_cycle;         /* counter after the last beat */
-	uint64_t cycles;             /* last - first */
-	uint64_t stalled_since;      /* unfinished: cycle of the last progress */
-	double mb_per_s;             /* 10^6 bytes per second at the board clock */
-	double mib_per_s;            /* 2^20 bytes per second */
-	double peak_mb_per_s;        /* theoretical rate of the channel */
-	double utilisation_pct;      /* mb_per_s / peak_mb_per_s * 100 */
-	int valid;                   /* 0: filler sent (TX) or data wrapped (RX) */
+	int finished;            /* all bytes moved */
+	uint64_t first_cycle;    /* counter at first data (TX: after delay) */
+	uint64_t last_cycle;     /* counter after the last beat */
+	uint64_t cycles;         /* last - first */
+	uint64_t stalled_since;  /* unfinished: cycle of the last progress */
+	double mb_per_s;         /* 10^6 bytes per second at the board clock */
+	double mib_per_s;        /* 2^20 bytes per second */
+	double peak_mb_per_s;    /* theoretical rate of the channel */
+	double utilisation_pct;  /* mb_per_s / peak_mb_per_s * 100 */
+	int valid;               /* 0: filler sent (TX) or data wrapped (RX) */
 } aieth_channel_result;
 
 size_t aieth_txn_num_channels(const aieth_txn *txn);

@@ -18,7 +18,11 @@
 extern "C" {
 #endif
 
+/* Upload options. A versioned struct (aieth/session.h, docs/api.md):
+ * initialise it with AIETH_UPLOAD_OPTS_INIT or aieth_upload_opts_init. */
 typedef struct {
+	unsigned int version; /* AIETH_UPLOAD_OPTS_VERSION */
+	/* where: the spool and the credentials */
 	/* The spool folder (created 0700 when missing); NULL: the default,
 	 * aieth_upload_default_spool(). */
 	const char *spool_dir;
@@ -27,16 +31,25 @@ typedef struct {
 	 * from AIETH_SQUAD_TOKEN, AIETH_INFLUX_TOKEN, AIETH_WEBHOOK_TOKEN and
 	 * AIETH_UPLOAD_TOKEN. */
 	const char *credentials;
-	const char *cacert;          /* CA bundle for https (NULL: the system's) */
-	uint32_t connect_timeout_s;  /* 0: 10 */
-	uint32_t timeout_s;          /* whole request, 0: 60 */
-	uint64_t spool_max_bytes;    /* the spool's size bound, 0: 100 MiB */
+	const char *cacert; /* CA bundle for https (NULL: the system's) */
+	/* limits */
+	uint32_t connect_timeout_s; /* 0: 10 */
+	uint32_t timeout_s;         /* whole request, 0: 60 */
+	uint64_t spool_max_bytes;   /* the spool's size bound, 0: 100 MiB */
+	/* hooks */
 	/* Interruption (may be NULL): once *cancel is non-zero (a signal
 	 * handler sets it), a transfer under way is aborted within about a
 	 * second and nothing more is sent; what was not delivered is spooled
 	 * (or stays in the spool) and recorded, as for a server that is down. */
 	volatile sig_atomic_t *cancel;
 } aieth_upload_opts;
+
+#define AIETH_UPLOAD_OPTS_VERSION 1
+#define AIETH_UPLOAD_OPTS_INIT                       \
+	{                                            \
+		.version = AIETH_UPLOAD_OPTS_VERSION \
+	}
+int aieth_upload_opts_init(aieth_upload_opts *opts, unsigned int version);
 
 /* Check an --upload URL (squad+http[s]://HOST/TEAM/PROJECT/BUILD/ENV,
  * influx+http[s]://HOST[:PORT]/DB, http[s]://...) without sending

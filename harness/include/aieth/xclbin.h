@@ -28,33 +28,33 @@ typedef struct aieth_xclbin aieth_xclbin;
 /* The fixed header of an xclbin, decoded. Strings are NUL-terminated
  * copies (a field without a NUL in the file is a check problem). */
 typedef struct {
-	char magic[9];               /* "xclbin2" */
-	int32_t signature_length;    /* -1: unsigned */
+	char magic[9];            /* "xclbin2" */
+	int32_t signature_length; /* -1: unsigned */
 	uint64_t unique_id;
-	uint64_t length;             /* m_length: must equal file_size */
+	uint64_t length; /* m_length: must equal file_size */
 	uint64_t file_size;
-	uint64_t timestamp;          /* seconds since the epoch */
+	uint64_t timestamp; /* seconds since the epoch */
 	uint64_t feature_rom_timestamp;
 	uint8_t version_major, version_minor;
 	uint16_t version_patch;
-	uint16_t mode;               /* 0 FLAT ... 6 HW_EMU_PR */
-	uint16_t action_mask;        /* AIETH_XCLBIN_AM_* */
+	uint16_t mode;        /* 0 FLAT ... 6 HW_EMU_PR */
+	uint16_t action_mask; /* AIETH_XCLBIN_AM_* */
 	uint8_t interface_uuid[16];
-	char vbnv[65];               /* platform VBNV */
-	uint8_t uuid[16];            /* the xclbin UUID */
+	char vbnv[65];    /* platform VBNV */
+	uint8_t uuid[16]; /* the xclbin UUID */
 	char debug_bin[17];
-	uint32_t num_sections;       /* m_numSections as stored */
+	uint32_t num_sections; /* m_numSections as stored */
 } aieth_xclbin_header;
 
 typedef struct {
 	uint32_t kind;
-	const char *kind_name;       /* "PDI", "AIE_METADATA", "UNKNOWN" */
-	char name[17];               /* m_sectionName */
+	const char *kind_name; /* "PDI", "AIE_METADATA", "UNKNOWN" */
+	char name[17];         /* m_sectionName */
 	uint64_t offset, size;
 } aieth_xclbin_section;
 
 /* aieth_xclbin_open flags */
-#define AIETH_XCLBIN_LENIENT 0x1u  /* open despite check problems (info, check) */
+#define AIETH_XCLBIN_LENIENT 0x1u /* open despite check problems (info, check) */
 
 /* Open an xclbin file: reads the header and the section table (payloads
  * are read on demand, so large files are never held in memory) and checks
@@ -106,13 +106,13 @@ typedef struct {
 
 typedef struct {
 	uint32_t id;
-	const char *name;            /* graph port, e.g. "mygraph.in" */
-	const char *logical_name;    /* the PLIO name, e.g. "PLIO_01_TO_AIE" */
-	aieth_dir dir;               /* slaveOrMaster: 0 TO_AIE, 1 FROM_AIE */
+	const char *name;         /* graph port, e.g. "mygraph.in" */
+	const char *logical_name; /* the PLIO name, e.g. "PLIO_01_TO_AIE" */
+	aieth_dir dir;            /* slaveOrMaster: 0 TO_AIE, 1 FROM_AIE */
 	uint32_t shim_column;
-	uint32_t stream_id;          /* shim channel */
-	uint32_t width_bits;         /* "width_bits" when present, else 0 */
-	int graph;                   /* graph index owning the port, or -1 */
+	uint32_t stream_id;  /* shim channel */
+	uint32_t width_bits; /* "width_bits" when present, else 0 */
+	int graph;           /* graph index owning the port, or -1 */
 } aieth_aie_plio;
 
 /* Parse an aie_control_config.json text (len bytes, `what` names it in
@@ -146,8 +146,8 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
  * AIE_METADATA section, no PARTITION_METADATA), the AIE metadata parsing
  * and, when board is not NULL, aieth_aie_meta_check. Returns the number of
  * problems (0: the file passed). */
-size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
-			  aieth_problem_fn report, void *ctx);
+size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth_problem_fn report,
+			  void *ctx);
 
 #ifdef __cplusplus
 }

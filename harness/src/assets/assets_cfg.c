@@ -42,9 +42,11 @@ static int cf_entry(const char *what, const char *name, struct json_object *o, a
 	if (asx_url_file_name(url, fname, sizeof fname) || asx_file_name_check(file))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (!json_object_object_get_ex(o, "sha256", &sha))
-		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: missing (null when not known)", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: missing (null when not known)",
+				   what, path);
 	if (sha && !json_object_is_type(sha, json_type_string))
-		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: expected a string or null", what, path);
+		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: expected a string or null", what,
+				   path);
 	if (sha && asx_sha256_norm(json_object_get_string(sha), norm, "sha256"))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (!r)
@@ -90,12 +92,14 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 			found = 1;
 		}
 		if (strlen(known) + strlen(k) + 3 < sizeof known)
-			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", *known ? ", " : "", k);
+			snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+				 *known ? ", " : "", k);
 	}
 	if (!found)
-		rc = release ? aieth__fail(AIETH_ENOTFOUND, "%s: no release \"%.64s\" (known: %s)", what, release, known)
-			     : aieth__fail(AIETH_ENOTFOUND, "%s: no release with file \"%.255s\"", what,
-					  file ? file : "");
+		rc = release ? aieth__fail(AIETH_ENOTFOUND, "%s: no release \"%.64s\" (known: %s)",
+					   what, release, known)
+			     : aieth__fail(AIETH_ENOTFOUND, "%s: no release with file \"%.255s\"",
+					   what, file ? file : "");
 out:
 	json_object_put(root);
 	if (rc)

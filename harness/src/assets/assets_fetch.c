@@ -23,9 +23,11 @@
 #include "aieth/version.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define FT_ATTEMPTS 3
 
@@ -38,7 +40,7 @@ typedef struct {
 	long range_start; /* Content-Range start of a 206, -1 when none */
 	int checked;      /* the status was looked at (first body byte) */
 	int resumed, restarted;
-	int bad;          /* a write callback failure, message set */
+	int bad; /* a write callback failure, message set */
 	CURL *c;
 	const aieth_assets_fetch_opts *o;
 } ft_xfer;
@@ -71,13 +73,15 @@ static int ft_check_status(ft_xfer *x)
 		return 0;
 	}
 	if (code == 206) {
-		x->bad = aieth__fail(AIETH_EIO, "%s: the server resumed at byte %ld, asked for %llu", x->part,
-				    x->range_start, (unsigned long long)x->offset);
+		x->bad =
+			aieth__fail(AIETH_EIO, "%s: the server resumed at byte %ld, asked for %llu",
+				    x->part, x->range_start, (unsigned long long)x->offset);
 		return -1;
 	}
 	/* a 200: the whole file again, from the start */
 	if (ftruncate(x->fd, 0) != 0 || lseek(x->fd, 0, SEEK_SET) != 0) {
-		x->bad = aieth__fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
+		x->bad =
+			aieth__fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
 		return -1;
 	}
 	x->offset = 0;
@@ -92,8 +96,9 @@ static size_t ft_write(char *b, size_t size, size_t n, void *ud)
 	if (!x->checked && ft_check_status(x))
 		return 0;
 	if (x->offset + x->written + len > AIETH_ASSETS_MAX_TOTAL) {
-		x->bad = aieth__fail(AIETH_EINVAL, "%s: larger than %llu bytes (the limit of an archive)", x->part,
-				    (unsigned long long)AIETH_ASSETS_MAX_TOTAL);
+		x->bad = aieth__fail(AIETH_EINVAL,
+				     "%s: larger than %llu bytes (the limit of an archive)",
+				     x->part, (unsigned long long)AIETH_ASSETS_MAX_TOTAL);
 		return 0;
 	}
 	while (done < len) {
@@ -101,7 +106,8 @@ static size_t ft_write(char *b, size_t size, size_t n, void *ud)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			x->bad = aieth__fail(AIETH_EIO, "%s: write failed: %s", x->part, strerror(errno));
+			x->bad = aieth__fail(AIETH_EIO, "%s: write failed: %s", x->part,
+					     strerror(errno));
 			return 0;
 		}
 		done += (size_t)w;
@@ -110,7 +116,8 @@ static size_t ft_write(char *b, size_t size, size_t n, void *ud)
 	return len;
 }
 
-static int ft_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+static int ft_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
 {
 	ft_xfer *x = ud;
 	(void)ultotal;
@@ -164,7 +171,8 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	curl_easy_setopt(x->c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(x->c, CURLOPT_PROTOCOLS_STR, "http,https");
 	/* a redirect never leaves TLS once it is used */
-	curl_easy_setopt(x->c, CURLOPT_REDIR_PROTOCOLS_STR, strncmp(url, "https:", 6) ? "http,https" : "https");
+	curl_easy_setopt(x->c, CURLOPT_REDIR_PROTOCOLS_STR,
+			 strncmp(url, "https:", 6) ? "http,https" : "https");
 	curl_easy_setopt(x->c, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(x->c, CURLOPT_MAXREDIRS, 5L);
 	curl_easy_setopt(x->c, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -188,7 +196,7 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	}
 	cc = curl_easy_perform(x->c);
 	curl_easy_getinfo(x->c, CURLINFO_RESPONSE_CODE, &code);
-	jstrict_quote(q, sizeof q, url);
+	aieth__quote_str(q, sizeof q, url);
 	if (cc == CURLE_OK && !x->checked)
 		rc = ft_check_status(x) ? x->bad : 0; /* an empty body */
 	else if (x->bad)
@@ -196,7 +204,8 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	else if (cc == CURLE_HTTP_RETURNED_ERROR && code == 416 && x->offset) {
 		/* the part is not a prefix the server knows: start over */
 		if (ftruncate(x->fd, 0) != 0)
-			rc = aieth__fail(AIETH_EIO, "%s: cannot truncate: %s", x->part, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: cannot truncate: %s", x->part,
+					 strerror(errno));
 		else {
 			x->restarted = 1;
 			*retry = 1;
@@ -205,14 +214,16 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	} else if (cc == CURLE_HTTP_RETURNED_ERROR)
 		rc = aieth__fail(AIETH_EIO, "%s: HTTP %ld", q, code);
 	else if (ft_tls_error(cc))
-		rc = aieth__fail(AIETH_EIO,
-				"%s: TLS: %s (certificate verification is always on; --cacert FILE trusts a private CA)",
-				q, *err ? err : curl_easy_strerror(cc));
+		rc = aieth__fail(
+			AIETH_EIO,
+			"%s: TLS: %s (certificate verification is always on; --cacert FILE trusts a private CA)",
+			q, *err ? err : curl_easy_strerror(cc));
 	else if (cc != CURLE_OK) {
 		*retry = ft_cut(cc) && x->written > 0;
-		rc = aieth__fail(AIETH_EIO, "%s: %s (%llu bytes kept in %s for the next run to resume)", q,
-				*err ? err : curl_easy_strerror(cc),
-				(unsigned long long)(x->offset + x->written), x->part);
+		rc = aieth__fail(AIETH_EIO,
+				 "%s: %s (%llu bytes kept in %s for the next run to resume)", q,
+				 *err ? err : curl_easy_strerror(cc),
+				 (unsigned long long)(x->offset + x->written), x->part);
 	}
 	if (x->o->progress && !rc)
 		x->o->progress(x->o->progress_ctx, x->offset + x->written, x->offset + x->written);
@@ -274,10 +285,21 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 			snprintf(rel->release, sizeof rel->release, "%s", o->release);
 	} else {
 		const char *name = o->release ? o->release : AIETH_ASSETS_DEFAULT_RELEASE;
-		if ((rc = asx_release_check(name)) || (rc = asx_cfg_find(o->data_dir, name, NULL, rel)))
+		if ((rc = asx_release_check(name)) ||
+		    (rc = asx_cfg_find(o->data_dir, name, NULL, rel)))
 			return rc;
 	}
 	return asx_expected_hash(rel, o->sha256, expected, expected_what);
+}
+
+int aieth_assets_fetch_opts_init(aieth_assets_fetch_opts *opts, unsigned int version)
+{
+	static const aieth_assets_fetch_opts init = AIETH_ASSETS_FETCH_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_assets_fetch_opts_init", opts, version,
+					AIETH_ASSETS_FETCH_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
 }
 
 int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
@@ -287,8 +309,14 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 	const char *ewhat;
 	struct stat st;
 	int rc;
+	if (!o || !r)
+		return aieth__fail(AIETH_EINVAL, "aieth_assets_fetch: NULL argument");
 	memset(r, 0, sizeof *r);
 	aieth__error_clear();
+	/* the versions of aieth_assets_fetch_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_assets_fetch_opts", "aieth_assets_fetch_opts",
+				      o->version, AIETH_ASSETS_FETCH_OPTS_VERSION)))
+		return rc;
 	if ((rc = ft_resolve(o, &rel, expected, &ewhat)))
 		goto out;
 	dl = asx_dest_path(o->dest, "downloads");
@@ -312,10 +340,11 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 		}
 		if ((rc = aieth__file_sha256(final, r->sha256, &r->bytes)))
 			goto out;
-		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release, 0,
-					 &r->recorded);
+		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url,
+					 rel.release, 0, &r->recorded);
 		if (rc)
-			aieth__fail_prefix(rc, "%s (already there; remove it to download again)", final);
+			aieth__fail_prefix(rc, "%s (already there; remove it to download again)",
+					   final);
 		goto out;
 	}
 #ifdef AIETH_HAVE_CURL
@@ -323,15 +352,18 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 		goto out;
 	if ((rc = aieth__file_sha256(part, r->sha256, &r->bytes)))
 		goto out;
-	rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release, 0, &r->recorded);
+	rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release,
+				 0, &r->recorded);
 	if (rc) {
 		unlink(part); /* a wrong file is never resumed nor installed */
 		goto out;
 	}
 	if (rename(part, final) != 0)
-		rc = aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", part, final, strerror(errno));
+		rc = aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", part, final,
+				 strerror(errno));
 #else
-	rc = aieth__fail(AIETH_EUNSUPPORTED, "th_assets fetch: this build has no libcurl (use unpack --from FILE)");
+	rc = aieth__fail(AIETH_EUNSUPPORTED,
+			 "th_assets fetch: this build has no libcurl (use unpack --from FILE)");
 #endif
 out:
 	asx_release_free(&rel);

@@ -99,7 +99,6 @@ char *asx_dest_path(const char *dest, const char *rel);
 /* mkdir -p (0755 less the umask); AIETH_EIO when a part is not a folder. */
 int asx_mkdirs(const char *path);
 
-
 /* --- the manifest of an unpacked release (assets_manifest.c) --- */
 typedef struct {
 	char release[65];

@@ -58,7 +58,7 @@ int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out
 		goto out;
 	if (json_object_object_length(files) > (int)ASX_LOCK_MAX_ENTRIES) {
 		rc = aieth__fail(AIETH_EPARSE, "%s: files: %d entries, at most %u", what,
-				json_object_object_length(files), ASX_LOCK_MAX_ENTRIES);
+				 json_object_object_length(files), ASX_LOCK_MAX_ENTRIES);
 		goto out;
 	}
 	json_object_object_foreach(files, k, v)
@@ -111,7 +111,7 @@ int asx_lock_save(const char *path, const asx_lock *l)
 		json_object_object_add(files, l->e[i].file, e);
 	}
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							JSON_C_TO_STRING_NOSLASHESCAPE);
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (i < l->n || !s) {
 		json_object_put(root);
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
@@ -146,7 +146,8 @@ int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *
 {
 	asx_lock_entry *e;
 	if (l->n >= ASX_LOCK_MAX_ENTRIES)
-		return aieth__fail(AIETH_EINVAL, "lock file: %u entries at most", ASX_LOCK_MAX_ENTRIES);
+		return aieth__fail(AIETH_EINVAL, "lock file: %u entries at most",
+				   ASX_LOCK_MAX_ENTRIES);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 8;
 		asx_lock_entry *ne = realloc(l->e, cap * sizeof *ne);

@@ -32,15 +32,16 @@ int asx_manifest_write(const char *path, const asx_manifest *m)
 	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)m->bytes));
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 						      JSON_C_TO_STRING_NOSLASHESCAPE);
-	rc = s ? aieth__write_atomic(path, s, strlen(s)) : aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	rc = s ? aieth__write_atomic(path, s, strlen(s))
+	       : aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	json_object_put(o);
 	return rc;
 }
 
 int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manifest *m)
 {
-	static const char *const keys[] = {"manifest_version", "release", "archive", "sha256",
-					   "files", "bytes", NULL};
+	static const char *const keys[] = {
+		"manifest_version", "release", "archive", "sha256", "files", "bytes", NULL};
 	struct json_object *root = NULL;
 	const char *rel = NULL, *arc = NULL, *sha = NULL;
 	uint32_t ver;
@@ -53,10 +54,13 @@ int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manif
 	    (rc = jstrict_get_string(what, "", root, "release", 1, &rel)) ||
 	    (rc = jstrict_get_string(what, "", root, "archive", 1, &arc)) ||
 	    (rc = jstrict_get_string(what, "", root, "sha256", 1, &sha)) ||
-	    (rc = jstrict_get_u64(what, "", root, "files", 1, 0, AIETH_ASSETS_MAX_ENTRIES, &m->files)) ||
-	    (rc = jstrict_get_u64(what, "", root, "bytes", 1, 0, AIETH_ASSETS_MAX_TOTAL, &m->bytes)))
+	    (rc = jstrict_get_u64(what, "", root, "files", 1, 0, AIETH_ASSETS_MAX_ENTRIES,
+				  &m->files)) ||
+	    (rc = jstrict_get_u64(what, "", root, "bytes", 1, 0, AIETH_ASSETS_MAX_TOTAL,
+				  &m->bytes)))
 		goto out;
-	if (asx_release_check(rel) || asx_file_name_check(arc) || asx_sha256_norm(sha, m->sha256, "sha256")) {
+	if (asx_release_check(rel) || asx_file_name_check(arc) ||
+	    asx_sha256_norm(sha, m->sha256, "sha256")) {
 		rc = aieth__fail_prefix(AIETH_EPARSE, "%s", what);
 		goto out;
 	}

@@ -6,6 +6,7 @@
 #include "assets/assets_internal.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 /* Walk the '/'-separated components of s; rule for each. */
 static int nm_components(const char *what, const char *name, const char *s, int allow_dot)
@@ -16,11 +17,14 @@ static int nm_components(const char *what, const char *name, const char *s, int 
 		const char *e = strchr(p, '/');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			jstrict_quote(q, sizeof q, name);
-			return aieth__fail(AIETH_EINVAL, "%s \"%s\": a \"..\" component (would leave the target folder)", what, q);
+			aieth__quote_str(q, sizeof q, name);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s \"%s\": a \"..\" component (would leave the target folder)",
+				what, q);
 		}
 		if (n == 1 && p[0] == '.' && !allow_dot) {
-			jstrict_quote(q, sizeof q, name);
+			aieth__quote_str(q, sizeof q, name);
 			return aieth__fail(AIETH_EINVAL, "%s \"%s\": a \".\" component", what, q);
 		}
 		if (!e)
@@ -34,17 +38,18 @@ static int nm_common(const char *what, const char *name, const char *s)
 {
 	char q[96];
 	size_t i, n = strlen(s);
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	if (n == 0)
 		return aieth__fail(AIETH_EINVAL, "%s \"%s\": empty", what, q);
 	if (n > ASX_NAME_MAX)
-		return aieth__fail(AIETH_EINVAL, "%s \"%s\": %zu bytes, at most %u", what, q, n, ASX_NAME_MAX);
+		return aieth__fail(AIETH_EINVAL, "%s \"%s\": %zu bytes, at most %u", what, q, n,
+				   ASX_NAME_MAX);
 	if (s[0] == '/')
 		return aieth__fail(AIETH_EINVAL, "%s \"%s\": an absolute path", what, q);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return aieth__fail(AIETH_EINVAL, "%s \"%s\": a control byte 0x%02x", what, q,
-					  (unsigned char)s[i]);
+			return aieth__fail(AIETH_EINVAL, "%s \"%s\": a control byte 0x%02x", what,
+					   q, (unsigned char)s[i]);
 	return 0;
 }
 
@@ -62,9 +67,12 @@ int asx_name_check(const char *name)
 		return rc;
 	if ((rc = nm_components("archive entry", name, s, 0)))
 		return rc;
-	if (!strcmp(s, ASX_MANIFEST_NAME) || !strncmp(s, ASX_MANIFEST_NAME "/", sizeof ASX_MANIFEST_NAME)) {
-		jstrict_quote(q, sizeof q, name);
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": the name th_assets keeps for its manifest", q);
+	if (!strcmp(s, ASX_MANIFEST_NAME) ||
+	    !strncmp(s, ASX_MANIFEST_NAME "/", sizeof ASX_MANIFEST_NAME)) {
+		aieth__quote_str(q, sizeof q, name);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"archive entry \"%s\": the name th_assets keeps for its manifest", q);
 	}
 	return 0;
 }
@@ -73,7 +81,7 @@ int asx_link_check(const char *name, const char *target)
 {
 	char q[96], w[128];
 	int rc;
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	snprintf(w, sizeof w, "symbolic link \"%s\" -> target", q);
 	if ((rc = nm_common(w, target, target)))
 		return rc;
@@ -84,41 +92,38 @@ static int nm_plain(const char *what, const char *s, size_t max)
 {
 	char q[96];
 	size_t i, n = strlen(s);
-	jstrict_quote(q, sizeof q, s);
+	aieth__quote_str(q, sizeof q, s);
 	if (n == 0 || n > max || s[0] == '.')
-		return aieth__fail(AIETH_EINVAL, "%s \"%s\": 1 to %zu bytes, not starting with '.'", what, q, max);
+		return aieth__fail(AIETH_EINVAL, "%s \"%s\": 1 to %zu bytes, not starting with '.'",
+				   what, q, max);
 	for (i = 0; i < n; i++) {
 		char c = s[i];
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		      c == '.' || c == '_' || c == '-' || c == '+'))
-			return aieth__fail(AIETH_EINVAL, "%s \"%s\": only letters, digits and . _ - + are allowed",
-					  what, q);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s \"%s\": only letters, digits and . _ - + are allowed", what, q);
 	}
 	return 0;
 }
 
-int asx_file_name_check(const char *file)
-{
-	return nm_plain("file name", file, 255);
-}
+int asx_file_name_check(const char *file) { return nm_plain("file name", file, 255); }
 
-int asx_release_check(const char *release)
-{
-	return nm_plain("release", release, 64);
-}
+int asx_release_check(const char *release) { return nm_plain("release", release, 64); }
 
 int asx_url_file_name(const char *url, char *out, size_t cap)
 {
 	char q[96];
 	const char *p, *end, *slash;
 	size_t n;
-	jstrict_quote(q, sizeof q, url);
+	aieth__quote_str(q, sizeof q, url);
 	if (!strncmp(url, "https://", 8))
 		p = url + 8;
 	else if (!strncmp(url, "http://", 7))
 		p = url + 7;
 	else
-		return aieth__fail(AIETH_EINVAL, "URL %s: only http:// and https:// are fetched", q);
+		return aieth__fail(AIETH_EINVAL, "URL %s: only http:// and https:// are fetched",
+				   q);
 	end = p + strcspn(p, "?#");
 	slash = NULL;
 	for (const char *c = p; c < end; c++)
@@ -128,7 +133,8 @@ int asx_url_file_name(const char *url, char *out, size_t cap)
 		return aieth__fail(AIETH_EINVAL, "URL %s: no file name at the end of its path", q);
 	n = (size_t)(end - slash - 1);
 	if (n >= cap)
-		return aieth__fail(AIETH_EINVAL, "URL %s: file name longer than %zu bytes", q, cap - 1);
+		return aieth__fail(AIETH_EINVAL, "URL %s: file name longer than %zu bytes", q,
+				   cap - 1);
 	memcpy(out, slash + 1, n);
 	out[n] = 0;
 	return asx_file_name_check(out);
@@ -147,7 +153,7 @@ int asx_sha256_norm(const char *hex, char out[65], const char *what)
 		out[i] = c;
 	}
 	if (i != 64 || hex[64]) {
-		jstrict_quote(q, sizeof q, hex);
+		aieth__quote_str(q, sizeof q, hex);
 		out[0] = 0;
 		return aieth__fail(AIETH_EINVAL, "%s \"%s\": a sha256 is 64 hex digits", what, q);
 	}

@@ -20,9 +20,11 @@
 #include "aieth/assets.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 typedef struct {
 	const char *archive;
@@ -39,25 +41,34 @@ static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_
 	int rc;
 	if (!name)
 		return aieth__fail(AIETH_EINVAL, "an entry without a readable name");
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	if ((rc = asx_name_check(name)))
 		return rc;
 	if (++c->entries > AIETH_ASSETS_MAX_ENTRIES)
 		return aieth__fail(AIETH_EINVAL, "more than %u entries", AIETH_ASSETS_MAX_ENTRIES);
 	if (archive_entry_hardlink(e))
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
 	if (type == AE_IFLNK) {
 		const char *t = archive_entry_symlink(e);
 		if ((rc = asx_link_check(name, t ? t : "")))
 			return rc;
 	} else if (type != AE_IFREG && type != AE_IFDIR) {
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": a %s (only files, folders and links inside are unpacked)",
-				  q, type == AE_IFCHR ? "character device" : type == AE_IFBLK ? "block device"
-				     : type == AE_IFIFO ? "FIFO" : type == AE_IFSOCK ? "socket" : "special file");
+		return aieth__fail(
+			AIETH_EINVAL,
+			"archive entry \"%s\": a %s (only files, folders and links inside are unpacked)",
+			q,
+			type == AE_IFCHR    ? "character device"
+			: type == AE_IFBLK  ? "block device"
+			: type == AE_IFIFO  ? "FIFO"
+			: type == AE_IFSOCK ? "socket"
+					    : "special file");
 	}
 	if (archive_entry_size_is_set(e) && (uint64_t)archive_entry_size(e) > c->max_entry)
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %lld bytes, at most %llu per entry", q,
-				  (long long)archive_entry_size(e), (unsigned long long)c->max_entry);
+		return aieth__fail(
+			AIETH_EINVAL, "archive entry \"%s\": %lld bytes, at most %llu per entry", q,
+			(long long)archive_entry_size(e), (unsigned long long)c->max_entry);
 	*name_out = name;
 	return 0;
 }
@@ -70,20 +81,22 @@ static int up_data(up_ctx *c, struct archive *a, struct archive *w, const char *
 	uint64_t got = 0;
 	char q[96];
 	int r;
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	while ((r = archive_read_data_block(a, &buf, &n, &off)) == ARCHIVE_OK) {
 		got += n;
 		if (got > c->max_entry)
-			return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": more than %llu bytes per entry", q,
-					  (unsigned long long)c->max_entry);
+			return aieth__fail(AIETH_EINVAL,
+					   "archive entry \"%s\": more than %llu bytes per entry",
+					   q, (unsigned long long)c->max_entry);
 		if (c->bytes + got > c->max_total)
 			return aieth__fail(AIETH_EINVAL, "archive: more than %llu bytes in all",
-					  (unsigned long long)c->max_total);
+					   (unsigned long long)c->max_total);
 		if (archive_write_data_block(w, buf, n, off) != ARCHIVE_OK)
 			return aieth__fail(AIETH_EIO, "%s: %s", q, archive_error_string(w));
 	}
 	if (r != ARCHIVE_EOF)
-		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %s", q, archive_error_string(a));
+		return aieth__fail(AIETH_EINVAL, "archive entry \"%s\": %s", q,
+				   archive_error_string(a));
 	c->bytes += got;
 	return 0;
 }
@@ -104,7 +117,8 @@ static int up_extract(up_ctx *c)
 	archive_read_support_format_tar(a);
 	archive_read_support_format_zip(a);
 	/* our own checks come first; these are libarchive's second line */
-	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+						  ARCHIVE_EXTRACT_SECURE_NODOTDOT |
 						  ARCHIVE_EXTRACT_TIME);
 	if (archive_read_open_filename(a, c->archive, 1 << 16) != ARCHIVE_OK) {
 		rc = aieth__fail(AIETH_EINVAL, "%s", archive_error_string(a));
@@ -165,8 +179,8 @@ out:
 }
 
 /* Release, archive path and known hash of what is unpacked. */
-static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char **from, char *expected,
-		      const char **ewhat)
+static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char **from,
+		      char *expected, const char **ewhat)
 {
 	int rc;
 	const char *base;
@@ -191,7 +205,8 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 		if ((rc = asx_file_name_check(base)))
 			return aieth__fail_prefix(rc, "--from %s", o->from);
 		/* a file named in cfg/assets.json is that release's (a missing cfg is fine offline) */
-		if (asx_cfg_find(o->data_dir, NULL, base, rel) || (o->release && strcmp(o->release, rel->release))) {
+		if (asx_cfg_find(o->data_dir, NULL, base, rel) ||
+		    (o->release && strcmp(o->release, rel->release))) {
 			asx_release_free(rel);
 			memset(rel, 0, sizeof *rel);
 			snprintf(rel->file, sizeof rel->file, "%s", base);
@@ -210,7 +225,8 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
  * without its archive suffix. */
 static int up_release_name(const char *lock_path, asx_release *rel)
 {
-	static const char *const sfx[] = {".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tar", ".zip", NULL};
+	static const char *const sfx[] = {".tar.gz",  ".tgz", ".tar.xz", ".tar.bz2",
+					  ".tar.zst", ".tar", ".zip",    NULL};
 	asx_lock l;
 	const asx_lock_entry *e;
 	size_t n;
@@ -253,7 +269,8 @@ static void up_sweep(const char *adir)
 			continue;
 		dash = strrchr(de->d_name, '-');
 		pid = strtol(dash + 1, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
 			continue;
 		p = aieth__path_join(adir, de->d_name);
 		if (p)
@@ -270,15 +287,27 @@ static int up_install(const char *tmp, const char *target, const char *old)
 		if (!S_ISDIR(st.st_mode))
 			return aieth__fail(AIETH_EIO, "%s: exists and is not a folder", target);
 		if (rename(target, old) != 0)
-			return aieth__fail(AIETH_EIO, "%s: cannot move aside: %s", target, strerror(errno));
+			return aieth__fail(AIETH_EIO, "%s: cannot move aside: %s", target,
+					   strerror(errno));
 	}
 	if (rename(tmp, target) != 0) {
 		int e = errno;
 		rename(old, target);
-		return aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target, strerror(e));
+		return aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, target,
+				   strerror(e));
 	}
 	aieth__remove_tree(old);
 	return 0;
+}
+
+int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int version)
+{
+	static const aieth_assets_unpack_opts init = AIETH_ASSETS_UNPACK_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_assets_unpack_opts_init", opts, version,
+					AIETH_ASSETS_UNPACK_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
 }
 
 int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *r)
@@ -287,13 +316,18 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	asx_manifest m;
 	up_ctx c;
 	char expected[65], *from = NULL, *lock = NULL, *adir = NULL, *tmp = NULL, *target = NULL,
-			   *old = NULL, *mf = NULL,
-			   *rtmp = NULL;
+			   *old = NULL, *mf = NULL, *rtmp = NULL;
 	const char *ewhat;
 	int rc;
+	if (!o || !r)
+		return aieth__fail(AIETH_EINVAL, "aieth_assets_unpack: NULL argument");
 	memset(r, 0, sizeof *r);
 	memset(&c, 0, sizeof c);
 	aieth__error_clear();
+	/* the versions of aieth_assets_unpack_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_assets_unpack_opts", "aieth_assets_unpack_opts",
+				      o->version, AIETH_ASSETS_UNPACK_OPTS_VERSION)))
+		return rc;
 	if ((rc = up_resolve(o, &rel, &from, expected, &ewhat)))
 		goto out;
 	lock = asx_dest_path(o->dest, ASX_LOCK_NAME);
@@ -321,8 +355,8 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if ((rc = aieth__file_sha256(from, r->sha256, &r->bytes)))
 		goto out;
 	/* recorded in the lock only once unpacked: a refused archive leaves no trace */
-	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",
-				      rel.release, 1, &r->recorded)))
+	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
+				      rel.url ? rel.url : "", rel.release, 1, &r->recorded)))
 		goto out;
 	up_sweep(adir);
 	aieth__remove_tree(tmp);
@@ -358,8 +392,8 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	else
 		rc = asx_manifest_write(mf, &m);
 	if (!rc)
-		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url ? rel.url : "",
-					 rel.release, 0, &r->recorded);
+		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
+					 rel.url ? rel.url : "", rel.release, 0, &r->recorded);
 	if (!rc)
 		rc = up_install(tmp, target, old);
 	if (rc)

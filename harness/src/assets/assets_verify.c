@@ -20,8 +20,8 @@
 #include "util/path.h"
 
 static int vf_check_record(const char *lock_path, const char *file, const char *found,
-			   const char *expected, const char *url, const char *release, int check_only,
-			   int *recorded);
+			   const char *expected, const char *url, const char *release,
+			   int check_only, int *recorded);
 
 int asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
 			const char *expected, const char *expected_what, const char *url,
@@ -32,8 +32,8 @@ int asx_verify_and_lock(const char *lock_path, const char *file, const char *fou
 	int gfd;
 	*recorded = 0;
 	if (expected && *expected && strcmp(expected, found))
-		return aieth__fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (%s), found %s", file,
-				  expected, expected_what, found);
+		return aieth__fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (%s), found %s",
+				   file, expected, expected_what, found);
 	/* two th_assets at once: the read-check-write of the lock is one step */
 	guard = malloc(strlen(lock_path) + 5);
 	if (!guard)
@@ -54,8 +54,8 @@ int asx_verify_and_lock(const char *lock_path, const char *file, const char *fou
 }
 
 static int vf_check_record(const char *lock_path, const char *file, const char *found,
-			   const char *expected, const char *url, const char *release, int check_only,
-			   int *recorded)
+			   const char *expected, const char *url, const char *release,
+			   int check_only, int *recorded)
 {
 	asx_lock l;
 	const asx_lock_entry *e;
@@ -64,8 +64,9 @@ static int vf_check_record(const char *lock_path, const char *file, const char *
 		return rc;
 	e = asx_lock_find(&l, file);
 	if (e && strcmp(e->sha256, found)) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: sha256 mismatch: expected %s (recorded in %s), found %s", file,
-				e->sha256, lock_path, found);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: sha256 mismatch: expected %s (recorded in %s), found %s",
+				 file, e->sha256, lock_path, found);
 	} else if (!e) {
 		/* every install is in the lock: a known hash is kept there too */
 		*recorded = !(expected && *expected);
@@ -94,7 +95,8 @@ int asx_mkdirs(const char *path)
 			continue;
 		*s = 0;
 		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-			rc = aieth__fail(AIETH_EIO, "%s: cannot create folder: %s", p, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s: cannot create folder: %s", p,
+					 strerror(errno));
 			break;
 		}
 		if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -125,8 +127,9 @@ int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expec
 	if ((rc = asx_sha256_norm(sha256_opt, h, "--sha256")))
 		return rc;
 	if (*expected && strcmp(h, expected))
-		return aieth__fail(AIETH_EINVAL, "--sha256 %s: cfg/assets.json says %s for release %s",
-				  h, expected, rel->release);
+		return aieth__fail(AIETH_EINVAL,
+				   "--sha256 %s: cfg/assets.json says %s for release %s", h,
+				   expected, rel->release);
 	memcpy(expected, h, 65);
 	*what = "--sha256";
 	return AIETH_OK;

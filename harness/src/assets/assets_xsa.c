@@ -83,8 +83,8 @@ static void consider(void *ctx, const char *release, const char *archive, const 
 		snprintf(k->best, sizeof k->best, "%s", release);
 }
 
-int aieth_assets_find_xsa(const char *dest, const char *board, const char *release,
-			  char *path, size_t path_size, char *release_out, size_t release_size)
+int aieth_assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
+			  size_t path_size, char *release_out, size_t release_size)
 {
 	char file[128];
 	char *p, *adir;
@@ -94,7 +94,7 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 	aieth__error_clear();
 	if (!board || !*board || strlen(board) > 64 || strchr(board, '/'))
 		return aieth__fail(AIETH_EINVAL, "board name \"%s\": expected a board's name",
-				  board ? board : "");
+				   board ? board : "");
 	snprintf(file, sizeof file, "%s_test_harness.xsa", board);
 	if (release && (rc = asx_release_check(release)))
 		return rc; /* its message names the release and the rule */
@@ -110,10 +110,11 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		if (!k.count) {
 			adir = asx_dest_path(dest, "assets");
-			rc = aieth__fail(AIETH_ENOTFOUND,
-					"no %s in any release under %s/ (th_assets fetch && th_assets "
-					"unpack put AMD's release there); pass --xsa FILE",
-					file, adir ? adir : "assets");
+			rc = aieth__fail(
+				AIETH_ENOTFOUND,
+				"no %s in any release under %s/ (th_assets fetch && th_assets "
+				"unpack put AMD's release there); pass --xsa FILE",
+				file, adir ? adir : "assets");
 			free(adir);
 			return rc;
 		}
@@ -123,16 +124,17 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 	if (!(p = xsa_path(dest, k.best, file)))
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (release && !is_regular(p)) {
-		rc = aieth__fail(AIETH_ENOTFOUND,
-				"%s: no such file; unpack release %s with 'th_assets fetch "
-				"--release %s && th_assets unpack --release %s', or pass --xsa FILE",
-				p, release, release, release);
+		rc = aieth__fail(
+			AIETH_ENOTFOUND,
+			"%s: no such file; unpack release %s with 'th_assets fetch "
+			"--release %s && th_assets unpack --release %s', or pass --xsa FILE",
+			p, release, release, release);
 		free(p);
 		return rc;
 	}
 	if (strlen(p) >= path_size || strlen(k.best) >= release_size) {
 		rc = aieth__fail(AIETH_EINVAL, "%s: path too long (limit %zu bytes)", p,
-				path_size - 1);
+				 path_size - 1);
 		free(p);
 		return rc;
 	}

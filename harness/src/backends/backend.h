@@ -5,7 +5,8 @@
  * through XRT and a remote board behind th_server are interchangeable (the
  * shape of aie-rt's XAie_BackendOps). The unit that crosses the boundary is
  * the encoded transaction (pl_dma/protocol.h).
- * One file per backend in this folder (emu.c, xrt/); backend.c lists them.
+ * One file per backend in this folder (emu.c, xrt/, remote/); backend.c lists
+ * them in one table, the only place that knows their names.
  */
 #ifndef AIETH_BACKENDS_BACKEND_H
 #define AIETH_BACKENDS_BACKEND_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "aieth.h"
+#include "backends/dev_result.h"
 #include "pl_dma/protocol.h"
 
 /* One graph of the session, as the session's graph calls keep it: backends
@@ -22,9 +24,9 @@ typedef struct {
 	char *name;
 	char *model;
 	char *params;
-	char *base_dir;     /* relative paths in params (NULL: the current directory) */
-	int bounded;        /* a bounded run was started */
-	int forever;        /* running until ended */
+	char *base_dir; /* relative paths in params (NULL: the current directory) */
+	int bounded;    /* a bounded run was started */
+	int forever;    /* running until ended */
 	int ended;
 	int64_t iterations; /* of the last run */
 } aieth_graph_state;
@@ -35,10 +37,8 @@ typedef struct {
 typedef struct {
 	const aieth_board *board;
 	const aieth_board_info *info;
-	const char *xclbin;              /* design (AIE) xclbin, may be NULL */
-	const char *pl_xclbin;           /* xrt: NULL = the board default */
-	const char *data_dir;            /* as given (NULL: default) */
-	int emu_reference;
+	const char *xclbin;   /* design (AIE) xclbin, may be NULL */
+	const char *data_dir; /* as given (NULL: default) */
 	size_t ngraphs;
 	const aieth_graph_state *graphs;
 	/* the session's interrupt flag and progress hook (may be NULL): a
@@ -47,45 +47,45 @@ typedef struct {
 	const volatile sig_atomic_t *interrupt;
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
-	/* remote: th_server's base URL, bearer token, CA bundle (may be NULL) */
-	const char *server, *token, *cacert;
-	/* remote: written at open, what the server says it is (the session's
-	 * buffer of server_info_size bytes) */
+	/* the session's device hooks (may be NULL): queued (progress_ctx)
+	 * hears the place in a device queue at each poll; artifact and
+	 * artifact_error (artifact_ctx) hear of the device's files fetched at
+	 * close */
+	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
+	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
+	void (*artifact_error)(void *ctx, const char *message);
+	void *artifact_ctx;
+	/* Each backend's options as the caller gave them (aieth/session.h; NULL:
+	 * none given, the backend's defaults): valid during check and open
+	 * only (NULL afterwards), so a backend copies what it keeps. Every
+	 * backend's check sees all of them. */
+	const aieth_emu_opts *emu;
+	const aieth_xrt_opts *xrt;
+	const aieth_remote_opts *remote;
+	/* written at open, what the device says it is (remote: the server;
+	 * the session's buffer of server_info_size bytes) */
 	char *server_info;
 	size_t server_info_size;
-	/* remote: an xrt.ini file sent with the session, where its artifacts
-	 * land at close and who hears of each file (all may be NULL) */
-	const char *xrt_ini, *artifacts_dir;
-	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
-	void *artifact_ctx;
-	/* remote: the longest wait in th_server's queue (0: the default) and
-	 * the bytes of all artifacts together (0: the default); queued (may be
-	 * NULL, progress_ctx) hears the position at each poll while queued;
-	 * artifact_error (may be NULL, artifact_ctx) hears why the artifacts
-	 * were not all fetched */
-	uint32_t queue_timeout_s;
-	uint64_t artifacts_max;
-	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
-	void (*artifact_error)(void *ctx, const char *message);
 } aieth_dev_config;
 
-/* What a device reports for a transaction, besides the RX image and perf
- * words it writes into the encoded transaction. */
-typedef struct {
-	aieth_txn_status status;
-	char msg[512];
-	uint64_t total_cycles;      /* 0 when the device cannot tell */
-	int have_progress;          /* per-channel progress below is valid */
-	/* bytes moved (whole beats of PLD_WORD_BYTES), first/last,
-	 * stalled-since per channel: N each */
-	uint64_t *tx_moved, *rx_moved, *tx_since, *rx_since;
-	uint64_t *tx_first, *tx_last, *rx_first, *rx_last;
-	int *tx_connected, *rx_connected;
-} aieth_dev_result;
+/* aieth_dev_result (one struct per channel and direction) and the names of
+ * its JSON form: backends/dev_result.h. */
 
+/* A backend: its name, what it is, its options' check and its operations
+ * (aie-rt's XAie_BackendOps). backend.c lists them in one table. */
 typedef struct {
 	const char *name;
-	/* Open the device for a session; cfg stays valid until close. */
+	const char *description; /* one line, for --help */
+	/* 1: the device is behind a server (model names and files are the
+	 * server's, th_server cannot serve it); 0: on this machine. */
+	int networked;
+	/* Check the options before anything opens: the backend's own struct
+	 * (its version first, then its fields) when selected is 1, else only
+	 * what it must refuse rather than ignore (an option only it reads,
+	 * given for another backend). May be NULL: nothing to check. */
+	int (*check)(const aieth_dev_config *cfg, int selected);
+	/* Open the device for a session; cfg stays valid until close, but for
+	 * the option pointers (emu, xrt, remote: during open only). */
 	int (*open)(const aieth_dev_config *cfg, void **state);
 	void (*close)(void *state);
 	int (*graph_run)(void *state, uint32_t graph, int64_t iterations);
@@ -110,7 +110,12 @@ extern const aieth_backend_ops aieth__backend_emu;
 extern const aieth_backend_ops aieth__backend_xrt;
 extern const aieth_backend_ops aieth__backend_remote;
 
-/* The backend named name, or NULL. */
+/* The backend named name (NULL: "emu"), or NULL with AIETH_EUNSUPPORTED
+ * set, naming the backends of the table. */
 const aieth_backend_ops *aieth__backend_find(const char *name);
+
+/* Every backend's check of cfg's options, the selected one's included:
+ * AIETH_OK or the first refusal. */
+int aieth__backend_check(const aieth_dev_config *cfg, const aieth_backend_ops *selected);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend_emu.c - the emulated board backend: graph models bound to the
+ * emu.c - the emulated board backend: graph models bound to the
  * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "pl_dma/engine.h"
 #include "pl_dma/models/load.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 /* RTP values: the graph models do not consume them; the emulated board
@@ -23,13 +24,14 @@ typedef struct {
 } emu_rtp;
 
 typedef struct {
-	const aieth_dev_config *cfg;   /* the session's, outlives this state */
+	const aieth_dev_config *cfg; /* the session's, outlives this state */
+	int reference;               /* aieth_emu_opts.reference */
 	pld_engine *eng;
-	aieth_model_handle *models;  /* one per graph */
+	aieth_model_handle *models; /* one per graph */
 	size_t nmodels;
 	uint32_t N;
 	pld_chan_progress *tx, *rx;
-	emu_rtp *rtp;                /* the last value written to each port */
+	emu_rtp *rtp; /* the last value written to each port */
 	size_t nrtp;
 } emu_state;
 
@@ -59,12 +61,14 @@ static int bind_port(const aieth_dev_config *cfg, const char *graph, const char 
 {
 	aieth_plio pl;
 	if (aieth_board_plio_find(cfg->board, plio, &pl) != AIETH_OK)
-		return aieth__fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph, kernel);
+		return aieth__fail_prefix(AIETH_EINVAL, "graph \"%s\" kernel \"%s\"", graph,
+					  kernel);
 	if (pl.dir != want)
-		return aieth__fail(AIETH_EINVAL, "graph \"%s\" kernel \"%s\": %s is an %s port but %s",
-				  graph, kernel, plio, want == AIETH_DIR_TO_AIE ? "input" : "output",
-				  want == AIETH_DIR_TO_AIE ? "carries data from the AIE"
-							   : "carries data to the AIE");
+		return aieth__fail(AIETH_EINVAL,
+				   "graph \"%s\" kernel \"%s\": %s is an %s port but %s", graph,
+				   kernel, plio, want == AIETH_DIR_TO_AIE ? "input" : "output",
+				   want == AIETH_DIR_TO_AIE ? "carries data from the AIE"
+							    : "carries data to the AIE");
 	*idx = pl.index;
 	return AIETH_OK;
 }
@@ -82,6 +86,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 	st->cfg = cfg;
+	st->reference = cfg->emu ? cfg->emu->reference : 0;
 	st->N = cfg->info->channels;
 	st->models = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->models);
 	st->tx = calloc(st->N, sizeof *st->tx);
@@ -102,8 +107,8 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		env.err = err;
 		env.err_size = sizeof err;
 		env.base_dir = gs->base_dir;
-		rc = aieth__model_open(&st->models[g], gs->model ? gs->model : "loopback", gs->params,
-				      &env);
+		rc = aieth__model_open(&st->models[g], gs->model ? gs->model : "loopback",
+				       gs->params, &env);
 		if (rc != AIETH_OK) {
 			aieth__fail_prefix(rc, "graph \"%s\"", gs->name);
 			goto fail;
@@ -141,7 +146,8 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 					       AIETH_DIR_FROM_AIE, &d->out_chan[q]);
 				if (rc)
 					goto fail;
-				d->out_beats[q] = mk->outputs[q].bytes_per_iteration / PLD_WORD_BYTES;
+				d->out_beats[q] =
+					mk->outputs[q].bytes_per_iteration / PLD_WORD_BYTES;
 			}
 			d->cpi = mk->cycles_per_iteration;
 			d->latency = mk->latency;
@@ -167,15 +173,17 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 			uint32_t q;
 			for (q = 0; q < kd[a].n_in + kd[a].n_out; q++) {
 				int out = q >= kd[a].n_in;
-				uint32_t c = out ? kd[a].out_chan[q - kd[a].n_in] : kd[a].in_chan[q];
+				uint32_t c =
+					out ? kd[a].out_chan[q - kd[a].n_in] : kd[a].in_chan[q];
 				if (used[out * st->N + c]++) {
 					aieth_plio pl;
 					aieth_board_plio_at(cfg->board, out, c, &pl);
 					free(used);
-					rc = aieth__fail(AIETH_EINVAL,
-							"graph models: %s is used by two kernels (graph "
-							"\"%s\" and another); each PLIO connects one port",
-							pl.name, cfg->graphs[kd[a].graph].name);
+					rc = aieth__fail(
+						AIETH_EINVAL,
+						"graph models: %s is used by two kernels (graph "
+						"\"%s\" and another); each PLIO connects one port",
+						pl.name, cfg->graphs[kd[a].graph].name);
 					goto fail;
 				}
 			}
@@ -232,9 +240,9 @@ static int emu_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 	if (complete)
 		return AIETH_OK;
 	return aieth__fail(AIETH_ETIMEOUT,
-			  "graph \"%s\" cannot finish: %llu iterations done and its kernels wait "
-			  "for data or for output space (emulated board)",
-			  st->cfg->graphs[graph].name, (unsigned long long)done);
+			   "graph \"%s\" cannot finish: %llu iterations done and its kernels wait "
+			   "for data or for output space (emulated board)",
+			   st->cfg->graphs[graph].name, (unsigned long long)done);
 }
 
 static int emu_graph_end(void *state, uint32_t graph)
@@ -263,22 +271,22 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	r.rx = st->rx;
 	if (timeout_ms)
 		limit = (uint64_t)timeout_ms * clock / 1000u;
-	if (pld_engine_run(st->eng, wire, st->cfg->emu_reference, limit, &r))
+	if (pld_engine_run(st->eng, wire, st->reference, limit, &r))
 		return aieth__fail(AIETH_EDEVICE, "emulator: %s", r.msg);
 	total = r.preload_cycles + r.end_cycle + r.drain_cycles;
 	res->total_cycles = total;
 	res->have_progress = 1;
 	for (i = 0; i < st->N; i++) {
-		res->tx_moved[i] = st->tx[i].beats_moved * PLD_WORD_BYTES;
-		res->rx_moved[i] = st->rx[i].beats_moved * PLD_WORD_BYTES;
-		res->tx_since[i] = st->tx[i].stalled_since;
-		res->rx_since[i] = st->rx[i].stalled_since;
-		res->tx_first[i] = st->tx[i].first;
-		res->tx_last[i] = st->tx[i].last;
-		res->rx_first[i] = st->rx[i].first;
-		res->rx_last[i] = st->rx[i].last;
-		res->tx_connected[i] = st->tx[i].connected;
-		res->rx_connected[i] = st->rx[i].connected;
+		const pld_chan_progress *c[2] = {&st->tx[i], &st->rx[i]};
+		aieth_dev_chan *d[2] = {&res->tx[i], &res->rx[i]};
+		int k;
+		for (k = 0; k < 2; k++) {
+			d[k]->moved_bytes = c[k]->beats_moved * PLD_WORD_BYTES;
+			d[k]->stalled_since = c[k]->stalled_since;
+			d[k]->first_cycle = c[k]->first;
+			d[k]->last_cycle = c[k]->last;
+			d[k]->connected = c[k]->connected;
+		}
 	}
 	switch (r.status) {
 	case PLD_RUN_DONE:
@@ -304,8 +312,8 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	case PLD_RUN_INTERRUPTED:
 		res->status = AIETH_TXN_INTERRUPTED;
 		if (r.msg[0]) /* in the data phase: the engine says where */
-			snprintf(res->msg, sizeof res->msg, "%.400s; the emulated board was stopped",
-				 r.msg);
+			snprintf(res->msg, sizeof res->msg,
+				 "%.400s; the emulated board was stopped", r.msg);
 		else
 			snprintf(res->msg, sizeof res->msg,
 				 "interrupted at board cycle %llu; the emulated board was stopped",
@@ -372,19 +380,42 @@ static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, voi
 	emu_rtp *r = rtp_find(st, graph, port);
 	if (!r)
 		return aieth__fail(AIETH_ENOTFOUND,
-				  "graph \"%s\": RTP port \"%s\" has not been written in this "
-				  "session (the emulated board returns the last value written)",
-				  st->cfg->graphs[graph].name, port);
+				   "graph \"%s\": RTP port \"%s\" has not been written in this "
+				   "session (the emulated board returns the last value written)",
+				   st->cfg->graphs[graph].name, port);
 	if (r->size != size)
 		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
-				  st->cfg->graphs[graph].name, port, r->size, size);
+				   "graph \"%s\": RTP port \"%s\" holds %zu bytes, %zu asked",
+				   st->cfg->graphs[graph].name, port, r->size, size);
 	memcpy(data, r->data, size);
 	return AIETH_OK;
 }
 
+int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
+{
+	static const aieth_emu_opts init = AIETH_EMU_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_emu_opts_init", opts, version,
+					AIETH_EMU_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* The versions of aieth_emu_opts this backend reads; its fields need no
+ * check (reference is a flag). */
+static int emu_check(const aieth_dev_config *cfg, int selected)
+{
+	(void)selected;
+	if (!cfg->emu)
+		return AIETH_OK; /* the defaults */
+	return aieth__opts_version("aieth_session_opts.emu", "aieth_emu_opts", cfg->emu->version,
+				   AIETH_EMU_OPTS_VERSION);
+}
+
 const aieth_backend_ops aieth__backend_emu = {
 	.name = "emu",
+	.description = "the emulated board",
+	.check = emu_check,
 	.open = emu_open,
 	.close = emu_close,
 	.graph_run = emu_graph_run,
@@ -396,4 +427,3 @@ const aieth_backend_ops aieth__backend_emu = {
 	.graph_update_rtp = emu_graph_update_rtp,
 	.graph_read_rtp = emu_graph_read_rtp,
 };
-

@@ -18,6 +18,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define BOARD_SCHEMA "aieth-board/1"
 /* PLIO names carry two digits, and AMD's host API numbers the FROM_AIE
@@ -30,14 +31,14 @@
 /* Sanity bound on aie_columns (not a device fact). */
 #define BOARD_MAX_COLUMNS 1024
 #define MAX_LATENCY 100000u
-#define MAX_OVERHEAD 1000u      /* loop visit and counter edge cycles */
+#define MAX_OVERHEAD 1000u /* loop visit and counter edge cycles */
 
 struct aieth_board {
 	aieth_board_info info;
 	char *name, *description, *aie_generation, *base_platform, *pl_kernel;
 	char *constraints_path, *system_cfg_path;
 	char *device_part, *bootgen_arch; /* optional device facts for packaging */
-	aieth_plio *plio[2]; /* [dir][index], info.channels entries each */
+	aieth_plio *plio[2];              /* [dir][index], info.channels entries each */
 };
 
 static const char *const dir_suffix[2] = {"TO_AIE", "FROM_AIE"};
@@ -133,7 +134,7 @@ static int add_reason(int code, const char *reason)
 /* ----------------------------------------------------------- constraints */
 
 int aieth__constraints_parse(const aieth_board *board, const char *what, const char *text,
-			    size_t len, aieth_plio *to_aie, aieth_plio *from_aie)
+			     size_t len, aieth_plio *to_aie, aieth_plio *from_aie)
 {
 	static const char *const top_keys[] = {"NodeConstraints", NULL};
 	static const char *const plio_keys[] = {"shim", NULL};
@@ -153,15 +154,15 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 	n = board->info.channels;
 	if (n < 1 || n > BOARD_MAX_CHANNELS)
 		return aieth__fail(AIETH_EINVAL, "%s: board has %u channels (1..%u)", what,
-				  (unsigned)n, BOARD_MAX_CHANNELS);
+				   (unsigned)n, BOARD_MAX_CHANNELS);
 	if (len > AIETH_BOARD_MAX_FILE)
 		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
-				  AIETH_BOARD_MAX_FILE);
+				   AIETH_BOARD_MAX_FILE);
 	if ((rc = jstrict_parse(what, text, len, &root)))
 		return rc;
 	if (!root)
-		return aieth__fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
-				  what);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: the top level must be a JSON object, not null", what);
 	rc = jstrict_keys(what, "", root, top_keys);
 	if (!rc)
 		rc = jstrict_get_object(what, "", root, "NodeConstraints", 1, &nc);
@@ -181,20 +182,22 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 		unsigned nn;
 		uint32_t c = 0, ch = 0, colmax, chmax, j;
 
-		jstrict_quote(qk, sizeof qk, k);
+		aieth__quote_str(qk, sizeof qk, k);
 		if (parse_plio_name(k, &dir, &nn) != 0 || nn == 0) {
-			rc = aieth__fail(AIETH_EINVAL,
-					"%s: NodeConstraints: key \"%s\" is not a PLIO name (expected "
-					"PLIO_NN_TO_AIE or PLIO_NN_FROM_AIE, NN = 01..%02u)",
-					what, qk, (unsigned)n);
+			rc = aieth__fail(
+				AIETH_EINVAL,
+				"%s: NodeConstraints: key \"%s\" is not a PLIO name (expected "
+				"PLIO_NN_TO_AIE or PLIO_NN_FROM_AIE, NN = 01..%02u)",
+				what, qk, (unsigned)n);
 			goto out;
 		}
 		if (nn > n) {
-			rc = aieth__fail(AIETH_EINVAL,
-					"%s: NodeConstraints.%s: PLIO %02u is beyond board %s, which "
-					"has %u channels per direction (PLIO_01..PLIO_%02u)",
-					what, qk, nn, board->info.name ? board->info.name : "?",
-					(unsigned)n, (unsigned)n);
+			rc = aieth__fail(
+				AIETH_EINVAL,
+				"%s: NodeConstraints.%s: PLIO %02u is beyond board %s, which "
+				"has %u channels per direction (PLIO_01..PLIO_%02u)",
+				what, qk, nn, board->info.name ? board->info.name : "?",
+				(unsigned)n, (unsigned)n);
 			goto out;
 		}
 		snprintf(path, sizeof path, "NodeConstraints.%s", k);
@@ -217,7 +220,8 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 			}
 			goto out;
 		}
-		chmax = dir == AIETH_DIR_TO_AIE ? SHIM_TO_AIE_CHANNELS - 1 : SHIM_FROM_AIE_CHANNELS - 1;
+		chmax = dir == AIETH_DIR_TO_AIE ? SHIM_TO_AIE_CHANNELS - 1
+						: SHIM_FROM_AIE_CHANNELS - 1;
 		rc = jstrict_get_u32(what, spath, shim, "channel", 1, 0, chmax, &ch);
 		if (rc) {
 			if (rc == AIETH_EINVAL)
@@ -232,11 +236,12 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 			if (seen[dir][j] && col[dir][j] == c && chan[dir][j] == ch) {
 				char other[32];
 				plio_name(other, sizeof other, dir, j);
-				rc = aieth__fail(AIETH_EINVAL,
-						"%s: NodeConstraints.%s: shim column %u channel %u is "
-						"already used by %s (two PLIOs of one direction cannot "
-						"share a shim channel)",
-						what, k, (unsigned)c, (unsigned)ch, other);
+				rc = aieth__fail(
+					AIETH_EINVAL,
+					"%s: NodeConstraints.%s: shim column %u channel %u is "
+					"already used by %s (two PLIOs of one direction cannot "
+					"share a shim channel)",
+					what, k, (unsigned)c, (unsigned)ch, other);
 				goto out;
 			}
 		}
@@ -269,12 +274,13 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 			if (missing > shown)
 				snprintf(list + o, sizeof list - o, " and %u more",
 					 missing - shown);
-			rc = aieth__fail(AIETH_EINVAL,
-					"%s: NodeConstraints: %u PLIO%s of board %s %s missing: %s "
-					"(every PLIO_01..PLIO_%02u of both directions must be placed)",
-					what, missing, missing == 1 ? "" : "s",
-					board->info.name ? board->info.name : "?",
-					missing == 1 ? "is" : "are", list, (unsigned)n);
+			rc = aieth__fail(
+				AIETH_EINVAL,
+				"%s: NodeConstraints: %u PLIO%s of board %s %s missing: %s "
+				"(every PLIO_01..PLIO_%02u of both directions must be placed)",
+				what, missing, missing == 1 ? "" : "s",
+				board->info.name ? board->info.name : "?",
+				missing == 1 ? "is" : "are", list, (unsigned)n);
 			goto out;
 		}
 	}
@@ -308,7 +314,7 @@ int aieth_constraints_check_file(const aieth_board *board, const char *path)
 	int rc;
 	if (!board || !path || !*path)
 		return aieth__fail(AIETH_EINVAL, "aieth_constraints_check_file: %s is NULL",
-				  !board ? "board" : "path");
+				   !board ? "board" : "path");
 	if ((rc = aieth__read_file(path, AIETH_BOARD_MAX_FILE, &text, &len)))
 		return rc;
 	tmp = calloc(2u * board->info.channels, sizeof *tmp);
@@ -326,10 +332,7 @@ int aieth_constraints_check_file(const aieth_board *board, const char *path)
 
 /* ---------------------------------------------------------------- boards */
 
-const char *aieth_board_data_dir(const char *data_dir)
-{
-	return aieth__data_dir(data_dir);
-}
+const char *aieth_board_data_dir(const char *data_dir) { return aieth__data_dir(data_dir); }
 
 void aieth_board_free(aieth_board *board)
 {
@@ -352,7 +355,7 @@ void aieth_board_free(aieth_board *board)
 static int bad_value(const char *what, const char *field, const char *value, const char *rule)
 {
 	char q[200];
-	jstrict_quote(q, sizeof q, value);
+	aieth__quote_str(q, sizeof q, value);
 	return aieth__fail(AIETH_EINVAL, "%s: %s: value \"%s\" %s", what, field, q, rule);
 }
 
@@ -393,15 +396,35 @@ static int board_device_facts(const char *what, struct json_object *root, aieth_
 static int board_parse_ex(aieth_board **out, const char *what, const char *text, size_t len,
 			  const char *data_dir, const char *expected_name)
 {
-	static const char *const keys[] = {
-		"schema", "name", "description", "aie_generation", "base_platform",
-		"pl_kernel", "channels", "uram_depth_words", "stream_width_bits",
-		"memory_width_bits", "pl_clock_hz", "aie_columns", "constraints",
-		"system_cfg", "preload_latency_cycles", "func_memory", "aie_hw_gen",
-		"device_part", "device_id_code", "bootgen_arch", "counter_edges", NULL};
-	static const char *const fm_keys[] = {"burst_words", "fifo_depth_words",
-					      "read_latency_cycles", "write_latency_cycles",
-					      "max_outstanding", "loop_overhead_cycles", NULL};
+	static const char *const keys[] = {"schema",
+					   "name",
+					   "description",
+					   "aie_generation",
+					   "base_platform",
+					   "pl_kernel",
+					   "channels",
+					   "uram_depth_words",
+					   "stream_width_bits",
+					   "memory_width_bits",
+					   "pl_clock_hz",
+					   "aie_columns",
+					   "constraints",
+					   "system_cfg",
+					   "preload_latency_cycles",
+					   "func_memory",
+					   "aie_hw_gen",
+					   "device_part",
+					   "device_id_code",
+					   "bootgen_arch",
+					   "counter_edges",
+					   NULL};
+	static const char *const fm_keys[] = {"burst_words",
+					      "fifo_depth_words",
+					      "read_latency_cycles",
+					      "write_latency_cycles",
+					      "max_outstanding",
+					      "loop_overhead_cycles",
+					      NULL};
 	static const char *const ce_keys[] = {"tx_first_cycles", "tx_last_cycles",
 					      "rx_first_cycles", "rx_last_cycles", NULL};
 	struct json_object *root, *fm = NULL, *ce = NULL;
@@ -424,12 +447,12 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 		return aieth__fail(AIETH_EINVAL, "%s: no text given", what);
 	if (len > AIETH_BOARD_MAX_FILE)
 		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
-				  AIETH_BOARD_MAX_FILE);
+				   AIETH_BOARD_MAX_FILE);
 	if ((rc = jstrict_parse(what, text, len, &root)))
 		return rc;
 	if (!root)
-		return aieth__fail(AIETH_EPARSE, "%s: the top level must be a JSON object, not null",
-				  what);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: the top level must be a JSON object, not null", what);
 	memset(&in, 0, sizeof in);
 
 	rc = jstrict_keys(what, "", root, keys);
@@ -445,12 +468,12 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 			       "is not a board name (1..64 characters of a-z, 0-9 and _)");
 	if (!rc && expected_name && strcmp(name, expected_name) != 0) {
 		char want[200], got[200];
-		jstrict_quote(want, sizeof want, expected_name);
-		jstrict_quote(got, sizeof got, name);
+		aieth__quote_str(want, sizeof want, expected_name);
+		aieth__quote_str(got, sizeof got, name);
 		rc = aieth__fail(AIETH_EINVAL,
-				"%s: name: value \"%s\" does not match the file name (expected "
-				"\"%s\")",
-				what, got, want);
+				 "%s: name: value \"%s\" does not match the file name (expected "
+				 "\"%s\")",
+				 what, got, want);
 	}
 	if (!rc)
 		rc = jstrict_get_string(what, "", root, "description", 1, &desc);
@@ -480,24 +503,26 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 				     &in.uram_depth_words);
 	if (!rc && (in.uram_depth_words & (in.uram_depth_words - 1)) != 0)
 		rc = aieth__fail(AIETH_EINVAL,
-				"%s: uram_depth_words: value %u is not a power of two", what,
-				(unsigned)in.uram_depth_words);
+				 "%s: uram_depth_words: value %u is not a power of two", what,
+				 (unsigned)in.uram_depth_words);
 	if (!rc)
 		rc = jstrict_get_u32(what, "", root, "stream_width_bits", 1, 0, UINT32_MAX,
 				     &in.stream_width_bits);
 	if (!rc && in.stream_width_bits != 128)
-		rc = aieth__fail(AIETH_EINVAL,
-				"%s: stream_width_bits: value %u is not supported: the PL DMA engine "
-				"protocol is 128-bit (must be 128)",
-				what, (unsigned)in.stream_width_bits);
+		rc = aieth__fail(
+			AIETH_EINVAL,
+			"%s: stream_width_bits: value %u is not supported: the PL DMA engine "
+			"protocol is 128-bit (must be 128)",
+			what, (unsigned)in.stream_width_bits);
 	if (!rc)
 		rc = jstrict_get_u32(what, "", root, "memory_width_bits", 1, 0, UINT32_MAX,
 				     &in.memory_width_bits);
 	if (!rc && in.memory_width_bits != 128)
-		rc = aieth__fail(AIETH_EINVAL,
-				"%s: memory_width_bits: value %u is not supported: the PL DMA engine "
-				"protocol is 128-bit (must be 128)",
-				what, (unsigned)in.memory_width_bits);
+		rc = aieth__fail(
+			AIETH_EINVAL,
+			"%s: memory_width_bits: value %u is not supported: the PL DMA engine "
+			"protocol is 128-bit (must be 128)",
+			what, (unsigned)in.memory_width_bits);
 	if (!rc)
 		rc = jstrict_get_u64(what, "", root, "pl_clock_hz", 1, 1, 2000000000u,
 				     &in.pl_clock_hz);
@@ -600,7 +625,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	rc = aieth__read_file(b->constraints_path, AIETH_BOARD_MAX_FILE, &ctext, &clen);
 	if (rc) {
 		char qc[200];
-		jstrict_quote(qc, sizeof qc, cons);
+		aieth__quote_str(qc, sizeof qc, cons);
 		aieth__fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -608,7 +633,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	free(ctext);
 	if (rc) {
 		char qc[200];
-		jstrict_quote(qc, sizeof qc, cons);
+		aieth__quote_str(qc, sizeof qc, cons);
 		aieth__fail_prefix(rc, "%s: constraints \"%s\"", what, qc);
 		goto fail;
 	}
@@ -625,7 +650,7 @@ fail:
 }
 
 int aieth__board_parse(aieth_board **out, const char *what, const char *text, size_t len,
-		      const char *data_dir)
+		       const char *data_dir)
 {
 	return board_parse_ex(out, what, text, len, data_dir, NULL);
 }
@@ -645,11 +670,11 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	DIR *dp;
 	struct dirent *de;
 
-	jstrict_quote(qn, sizeof qn, name);
+	aieth__quote_str(qn, sizeof qn, name);
 	dp = opendir(dir);
 	if (!dp)
-		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: cannot list %s: %s", qn,
-				  why, dir, strerror(errno));
+		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: cannot list %s: %s",
+				   qn, why, dir, strerror(errno));
 	while ((de = readdir(dp)) != NULL && nn < MAXB) {
 		size_t l = strlen(de->d_name);
 		char *base;
@@ -676,9 +701,9 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	}
 	if (nn == 0)
 		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: no board files in %s",
-				  qn, why, dir);
+				   qn, why, dir);
 	return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s (known boards: %s; in %s)", qn,
-			  why, list, dir);
+			   why, list, dir);
 }
 
 int aieth_board_load(aieth_board **out, const char *name_or_path, const char *data_dir)
@@ -706,8 +731,7 @@ int aieth_board_load(aieth_board **out, const char *name_or_path, const char *da
 		if (!pdir)
 			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		if (!is_board_name(name_or_path)) {
-			rc = unknown_board(name_or_path, pdir,
-					   " (board names use a-z, 0-9 and _)");
+			rc = unknown_board(name_or_path, pdir, " (board names use a-z, 0-9 and _)");
 			free(pdir);
 			return rc;
 		}
@@ -757,19 +781,21 @@ int aieth_board_plio_find(const aieth_board *board, const char *name, aieth_plio
 	char q[200];
 	if (!board || !name || !out)
 		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_find: %s is NULL",
-				  !board ? "board" : !name ? "name" : "out");
-	jstrict_quote(q, sizeof q, name);
+				   !board  ? "board"
+				   : !name ? "name"
+					   : "out");
+	aieth__quote_str(q, sizeof q, name);
 	if (parse_plio_name(name, &dir, &nn) != 0 || nn == 0)
 		return aieth__fail(AIETH_ENOTFOUND,
-				  "\"%s\" is not a PLIO name (expected PLIO_NN_TO_AIE or "
-				  "PLIO_NN_FROM_AIE, NN = 01..%02u on board %s)",
-				  q, (unsigned)board->info.channels, board->info.name);
+				   "\"%s\" is not a PLIO name (expected PLIO_NN_TO_AIE or "
+				   "PLIO_NN_FROM_AIE, NN = 01..%02u on board %s)",
+				   q, (unsigned)board->info.channels, board->info.name);
 	if (nn > board->info.channels)
 		return aieth__fail(AIETH_ENOTFOUND,
-				  "%s is not a PLIO of board %s, which has %u channels per "
-				  "direction (PLIO_01..PLIO_%02u)",
-				  q, board->info.name, (unsigned)board->info.channels,
-				  (unsigned)board->info.channels);
+				   "%s is not a PLIO of board %s, which has %u channels per "
+				   "direction (PLIO_01..PLIO_%02u)",
+				   q, board->info.name, (unsigned)board->info.channels,
+				   (unsigned)board->info.channels);
 	*out = board->plio[dir][nn - 1];
 	aieth__error_clear();
 	return AIETH_OK;
@@ -779,15 +805,15 @@ int aieth_board_plio_at(const aieth_board *board, aieth_dir dir, uint32_t index,
 {
 	if (!board || !out)
 		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_at: %s is NULL",
-				  !board ? "board" : "out");
+				   !board ? "board" : "out");
 	if (dir != AIETH_DIR_TO_AIE && dir != AIETH_DIR_FROM_AIE)
 		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_at: direction %d is not valid",
-				  (int)dir);
+				   (int)dir);
 	if (index >= board->info.channels)
-		return aieth__fail(AIETH_ENOTFOUND,
-				  "board %s has no %s channel index %u (it has %u: 0..%u)",
-				  board->info.name, dir_suffix[dir], (unsigned)index,
-				  (unsigned)board->info.channels, (unsigned)board->info.channels - 1);
+		return aieth__fail(
+			AIETH_ENOTFOUND, "board %s has no %s channel index %u (it has %u: 0..%u)",
+			board->info.name, dir_suffix[dir], (unsigned)index,
+			(unsigned)board->info.channels, (unsigned)board->info.channels - 1);
 	*out = board->plio[dir][index];
 	aieth__error_clear();
 	return AIETH_OK;
@@ -799,10 +825,10 @@ int aieth_board_plio_at_shim(const aieth_board *board, aieth_dir dir, uint32_t c
 	uint32_t i;
 	if (!board || !out)
 		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_at_shim: %s is NULL",
-				  !board ? "board" : "out");
+				   !board ? "board" : "out");
 	if (dir != AIETH_DIR_TO_AIE && dir != AIETH_DIR_FROM_AIE)
 		return aieth__fail(AIETH_EINVAL,
-				  "aieth_board_plio_at_shim: direction %d is not valid", (int)dir);
+				   "aieth_board_plio_at_shim: direction %d is not valid", (int)dir);
 	for (i = 0; i < board->info.channels; i++) {
 		const aieth_plio *p = &board->plio[dir][i];
 		if (p->shim_column == column && p->shim_channel == channel) {
@@ -812,5 +838,5 @@ int aieth_board_plio_at_shim(const aieth_board *board, aieth_dir dir, uint32_t c
 		}
 	}
 	return aieth__fail(AIETH_ENOTFOUND, "board %s has no %s PLIO on shim column %u channel %u",
-			  board->info.name, dir_suffix[dir], (unsigned)column, (unsigned)channel);
+			   board->info.name, dir_suffix[dir], (unsigned)column, (unsigned)channel);
 }

@@ -15,7 +15,7 @@
 #include "util/error.h"
 
 typedef struct {
-	const void *p;      /* NULL: empty; TOMB: removed */
+	const void *p; /* NULL: empty; TOMB: removed */
 	int kind;
 } slot;
 
@@ -112,8 +112,7 @@ int aieth__handle_live(const void *p, aieth_handle_kind kind)
 /* Check h (a session, or a transaction and then its session) and set the
  * session's in-use flag, all under mu: a handle is removed under mu before
  * it is freed, so what is found here stays readable until mu is released. */
-static int enter(const void *h, aieth_handle_kind kind, const char *fn,
-		 struct aieth_session **sp)
+static int enter(const void *h, aieth_handle_kind kind, const char *fn, struct aieth_session **sp)
 {
 	const char *what = kind == AIETH_HANDLE_TXN ? "transaction" : "session";
 	struct aieth_session *s;
@@ -125,16 +124,17 @@ static int enter(const void *h, aieth_handle_kind kind, const char *fn,
 		rc = aieth__fail(AIETH_EINVAL, "%s: NULL %s", fn, what);
 	} else if (!e || e->kind != (int)kind) {
 		rc = aieth__fail(AIETH_EINVAL, "%s: not a live %s (%s, or never one)", fn, what,
-				kind == AIETH_HANDLE_TXN ? "freed or its session closed" : "closed");
+				 kind == AIETH_HANDLE_TXN ? "freed or its session closed"
+							  : "closed");
 	} else {
 		s = kind == AIETH_HANDLE_TXN ? ((const struct aieth_txn *)h)->s
 					     : (struct aieth_session *)(uintptr_t)h;
 		if (atomic_exchange(&s->busy, 1))
 			rc = aieth__fail(AIETH_ESTATE,
-					"%s: another thread is inside a call on this session (a "
-					"session and its transactions are used by one thread at a "
-					"time)",
-					fn);
+					 "%s: another thread is inside a call on this session (a "
+					 "session and its transactions are used by one thread at a "
+					 "time)",
+					 fn);
 		else
 			*sp = s;
 	}
@@ -154,7 +154,4 @@ int aieth__txn_enter(const struct aieth_txn *t, const char *fn)
 	return enter(t, AIETH_HANDLE_TXN, fn, &got);
 }
 
-void aieth__session_leave(struct aieth_session *s)
-{
-	atomic_store(&s->busy, 0);
-}
+void aieth__session_leave(struct aieth_session *s) { atomic_store(&s->busy, 0); }

@@ -55,11 +55,12 @@ void aieth__txn_compute_results(aieth_txn *t)
 			r->first_cycle = tx ? pf[c] : pf[2 * N + c];
 			r->last_cycle = tx ? pf[N + c] : pf[3 * N + c];
 		} else if (t->dev.have_progress) {
-			r->bytes_moved = tx ? t->dev.tx_moved[c] : t->dev.rx_moved[c];
+			const aieth_dev_chan *d = tx ? &t->dev.tx[c] : &t->dev.rx[c];
+			r->bytes_moved = d->moved_bytes;
 			r->finished = r->bytes_moved == r->bytes_expected;
-			r->first_cycle = tx ? t->dev.tx_first[c] : t->dev.rx_first[c];
-			r->last_cycle = tx ? t->dev.tx_last[c] : t->dev.rx_last[c];
-			r->stalled_since = tx ? t->dev.tx_since[c] : t->dev.rx_since[c];
+			r->first_cycle = d->first_cycle;
+			r->last_cycle = d->last_cycle;
+			r->stalled_since = d->stalled_since;
 		}
 		if (r->finished && r->last_cycle > r->first_cycle) {
 			r->cycles = r->last_cycle - r->first_cycle;
@@ -71,13 +72,14 @@ void aieth__txn_compute_results(aieth_txn *t)
 			r->valid = 0;
 			t->valid = 0;
 			if (done)
-				add_reason(t,
-					   tx ? "%s: %llu bytes exceed the %llu-byte URAM; the rest "
-						"of each repetition is filler data"
-					      : "%s: %llu bytes exceed the %llu-byte URAM; only the "
-						"last bytes by position are returned",
-					   r->plio.name, (unsigned long long)a->size,
-					   (unsigned long long)uram);
+				add_reason(
+					t,
+					tx ? "%s: %llu bytes exceed the %llu-byte URAM; the rest "
+					     "of each repetition is filler data"
+					   : "%s: %llu bytes exceed the %llu-byte URAM; only the "
+					     "last bytes by position are returned",
+					r->plio.name, (unsigned long long)a->size,
+					(unsigned long long)uram);
 		}
 	}
 }

@@ -9,6 +9,7 @@
 #include "core/handles.h"
 #include "core/session_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 static void graphs_free(aieth_session *s)
@@ -28,20 +29,34 @@ static void session_free(aieth_session *s)
 {
 	graphs_free(s);
 	free(s->xclbin);
-	free(s->pl_xclbin);
 	free(s->data_dir);
-	free(s->server);
-	free(s->token);
-	free(s->cacert);
-	free(s->xrt_ini);
-	free(s->artifacts_dir);
 	aieth_board_free(s->board);
 	free(s);
+}
+
+/* The versions of aieth_session_opts this library reads (a new version:
+ * raise the newest accepted here). The backends' structs in it are each
+ * checked by their backend (backends/backend.c). */
+static int session_opts_check(const aieth_session_opts *o)
+{
+	return aieth__opts_version("aieth_session_opts", "aieth_session_opts", o->version,
+				   AIETH_SESSION_OPTS_VERSION);
+}
+
+int aieth_session_opts_init(aieth_session_opts *opts, unsigned int version)
+{
+	static const aieth_session_opts init = AIETH_SESSION_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_session_opts_init", opts, version,
+					AIETH_SESSION_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
 }
 
 int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 {
 	aieth_session *s;
+	const aieth_backend_ops *ops;
 	size_t i, j;
 	int rc;
 
@@ -49,42 +64,35 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	if (!out || !o)
 		return aieth__fail(AIETH_EINVAL, "aieth_session_open: NULL argument");
 	*out = NULL;
+	if ((rc = session_opts_check(o)))
+		return rc;
 	if (!o->board || !*o->board)
 		return aieth__fail(AIETH_EINVAL, "session: no board given (vck190, vek280, vek385 "
-						"or a board JSON path)");
+						 "or a board JSON path)");
 	if (o->num_graphs && !o->graphs)
 		return aieth__fail(AIETH_EINVAL, "session: num_graphs is %zu but graphs is NULL",
-				  o->num_graphs);
+				   o->num_graphs);
 	for (i = 0; i < o->num_graphs; i++) {
 		if (!o->graphs[i].name || !*o->graphs[i].name)
 			return aieth__fail(AIETH_EINVAL, "session: graph %zu has no name", i);
 		for (j = 0; j < i; j++)
 			if (!strcmp(o->graphs[i].name, o->graphs[j].name))
-				return aieth__fail(AIETH_EINVAL, "session: graph \"%s\" is listed twice",
-						  o->graphs[i].name);
+				return aieth__fail(AIETH_EINVAL,
+						   "session: graph \"%s\" is listed twice",
+						   o->graphs[i].name);
 	}
+	if (!(ops = aieth__backend_find(o->backend)))
+		return AIETH_EUNSUPPORTED;
 	s = calloc(1, sizeof *s);
 	if (!s)
 		return aieth__fail(AIETH_ENOMEM, "session: out of memory");
-	s->ops = aieth__backend_find(o->backend);
-	if (!s->ops) {
-		free(s);
-		return aieth__fail(AIETH_EUNSUPPORTED,
-				  "session: unknown backend \"%s\" (available: emu, xrt, remote)", o->backend);
-	}
-	if (o->xrt_ini && strcmp(s->ops->name, "remote")) {
-		free(s);
-		return aieth__fail(AIETH_EINVAL, "session: xrt_ini %s: only the remote backend sends an "
-				  "xrt.ini (locally XRT reads xrt.ini from the working folder)",
-				  o->xrt_ini);
-	}
+	s->ops = ops;
 	rc = aieth_board_load(&s->board, o->board, o->data_dir);
 	if (rc) {
 		free(s);
 		return rc;
 	}
 	s->info = aieth_board_get_info(s->board);
-	s->emu_reference = o->emu_reference;
 	s->graphs = calloc(o->num_graphs ? o->num_graphs : 1, sizeof *s->graphs);
 	if (!s->graphs)
 		goto oom;
@@ -93,7 +101,8 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		aieth_graph_state *g = &s->graphs[i];
 		g->name = aieth__strdup(o->graphs[i].name);
 		g->model = aieth__strdup(o->graphs[i].model ? o->graphs[i].model : "loopback");
-		g->params = o->graphs[i].model_params ? aieth__strdup(o->graphs[i].model_params) : NULL;
+		g->params =
+			o->graphs[i].model_params ? aieth__strdup(o->graphs[i].model_params) : NULL;
 		g->base_dir = o->model_base_dir ? aieth__strdup(o->model_base_dir) : NULL;
 		if (!g->name || !g->model || (o->graphs[i].model_params && !g->params) ||
 		    (o->model_base_dir && !g->base_dir))
@@ -101,42 +110,34 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	}
 	if (o->xclbin && !(s->xclbin = aieth__strdup(o->xclbin)))
 		goto oom;
-	if (o->pl_xclbin && !(s->pl_xclbin = aieth__strdup(o->pl_xclbin)))
-		goto oom;
 	if (o->data_dir && !(s->data_dir = aieth__strdup(o->data_dir)))
 		goto oom;
 	s->dev.board = s->board;
 	s->dev.info = s->info;
 	s->dev.xclbin = s->xclbin;
-	s->dev.pl_xclbin = s->pl_xclbin;
 	s->dev.data_dir = s->data_dir;
-	s->dev.emu_reference = s->emu_reference;
 	s->dev.ngraphs = s->ngraphs;
 	s->dev.graphs = s->graphs;
 	s->dev.interrupt = o->interrupt;
 	s->dev.progress = o->progress;
 	s->dev.progress_ctx = o->progress_ctx;
-	if ((o->server && !(s->server = aieth__strdup(o->server))) ||
-	    (o->token && !(s->token = aieth__strdup(o->token))) ||
-	    (o->cacert && !(s->cacert = aieth__strdup(o->cacert))))
-		goto oom;
-	s->dev.server = s->server;
-	s->dev.token = s->token;
-	s->dev.cacert = s->cacert;
-	if ((o->xrt_ini && !(s->xrt_ini = aieth__strdup(o->xrt_ini))) ||
-	    (o->artifacts_dir && !(s->artifacts_dir = aieth__strdup(o->artifacts_dir))))
-		goto oom;
-	s->dev.xrt_ini = s->xrt_ini;
-	s->dev.artifacts_dir = s->artifacts_dir;
-	s->dev.artifact = o->artifact;
-	s->dev.artifact_ctx = o->artifact_ctx;
-	s->dev.queue_timeout_s = o->queue_timeout_s;
-	s->dev.artifacts_max = o->artifacts_max_bytes;
 	s->dev.queued = o->queued;
+	s->dev.artifact = o->artifact;
 	s->dev.artifact_error = o->artifact_error;
+	s->dev.artifact_ctx = o->artifact_ctx;
 	s->dev.server_info = s->server_info;
 	s->dev.server_info_size = sizeof s->server_info;
-	rc = s->ops->open(&s->dev, &s->bstate);
+	/* the backends' own options, whole: each backend checks its struct
+	 * and copies what it keeps (they are the caller's, valid only now) */
+	s->dev.emu = o->emu;
+	s->dev.xrt = o->xrt;
+	s->dev.remote = o->remote;
+	rc = aieth__backend_check(&s->dev, s->ops);
+	if (!rc)
+		rc = s->ops->open(&s->dev, &s->bstate);
+	s->dev.emu = NULL;
+	s->dev.xrt = NULL;
+	s->dev.remote = NULL;
 	if (!rc && (rc = aieth__handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);
 	if (rc) {
@@ -202,7 +203,7 @@ static int find_graph(aieth_session *s, const char *name, uint32_t *idx)
 		n += (size_t)snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? ", " : "",
 				      s->graphs[i].name);
 	return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\" is not part of this session (graphs: %s)",
-			  name, s->ngraphs ? list : "none");
+			   name, s->ngraphs ? list : "none");
 }
 
 static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
@@ -217,14 +218,15 @@ static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
 	gs = &s->graphs[g];
 	if (iterations < 0 && iterations != AIETH_ITERATIONS_FOREVER)
 		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\": iterations %lld (use a count >= 0, or -1 to run "
-				  "until ended)",
-				  graph, (long long)iterations);
+				   "graph \"%s\": iterations %lld (use a count >= 0, or -1 to run "
+				   "until ended)",
+				   graph, (long long)iterations);
 	if (gs->ended)
 		return aieth__fail(AIETH_ESTATE, "graph \"%s\" has been ended; it cannot run again",
-				  graph);
+				   graph);
 	if (gs->forever)
-		return aieth__fail(AIETH_ESTATE, "graph \"%s\" is already running until ended", graph);
+		return aieth__fail(AIETH_ESTATE, "graph \"%s\" is already running until ended",
+				   graph);
 	if (gs->bounded) {
 		uint64_t done;
 		int complete;
@@ -232,9 +234,9 @@ static int graph_run(aieth_session *s, const char *graph, int64_t iterations)
 			return rc;
 		if (!complete)
 			return aieth__fail(AIETH_ESTATE,
-					  "graph \"%s\" is still running its previous run (%llu "
-					  "iterations done); wait for it first",
-					  graph, (unsigned long long)done);
+					   "graph \"%s\" is still running its previous run (%llu "
+					   "iterations done); wait for it first",
+					   graph, (unsigned long long)done);
 	}
 	if ((rc = s->ops->graph_run(s->bstate, g, iterations)))
 		return rc;
@@ -253,7 +255,8 @@ static int graph_wait(aieth_session *s, const char *graph, uint32_t timeout_ms)
 		return rc;
 	if (s->graphs[g].forever)
 		return aieth__fail(AIETH_ETIMEOUT,
-				  "graph \"%s\" runs until ended; waiting for it never returns", graph);
+				   "graph \"%s\" runs until ended; waiting for it never returns",
+				   graph);
 	if (!s->graphs[g].bounded)
 		return AIETH_OK; /* nothing was started */
 	rc = s->ops->graph_wait(s->bstate, g, timeout_ms);
@@ -297,19 +300,20 @@ static int rtp_args(aieth_session *s, const char *graph, const char *port, const
 		return rc;
 	if (!port || !*port || strlen(port) > 1024)
 		return aieth__fail(AIETH_EINVAL, "graph \"%s\": RTP port name %s", graph,
-				  port ? "longer than 1024 characters" : "missing");
+				   port ? "longer than 1024 characters" : "missing");
 	if (!data)
 		return aieth__fail(AIETH_EINVAL, "graph \"%s\" RTP port \"%s\": NULL data", graph,
-				  port);
+				   port);
 	if (size == 0 || size > 65536)
-		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\" RTP port \"%s\": %zu bytes, the size must be 1..65536",
-				  graph, port, size);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"graph \"%s\" RTP port \"%s\": %zu bytes, the size must be 1..65536", graph,
+			port, size);
 	return AIETH_OK;
 }
 
-static int graph_update_rtp(aieth_session *s, const char *graph, const char *port,
-			    const void *data, size_t size)
+static int graph_update_rtp(aieth_session *s, const char *graph, const char *port, const void *data,
+			    size_t size)
 {
 	uint32_t g;
 	int rc;
@@ -334,12 +338,12 @@ static int graph_read_rtp(aieth_session *s, const char *graph, const char *port,
 
 /* The public graph calls: the session is checked and held for the call
  * (core/handles.c), then the call runs. */
-#define HELD(fn, call)                                                                    \
-	int rc = aieth__session_enter(s, fn);                                              \
-	if (rc)                                                                           \
-		return rc;                                                                \
-	rc = call;                                                                        \
-	aieth__session_leave(s);                                                           \
+#define HELD(fn, call)                        \
+	int rc = aieth__session_enter(s, fn); \
+	if (rc)                               \
+		return rc;                    \
+	rc = call;                            \
+	aieth__session_leave(s);              \
 	return rc
 
 int aieth_graph_run(aieth_session *s, const char *graph, int64_t iterations)
@@ -362,8 +366,8 @@ int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *o
 	HELD("aieth_graph_iterations_done", graph_iterations_done(s, graph, out));
 }
 
-int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port,
-			   const void *data, size_t size)
+int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port, const void *data,
+			   size_t size)
 {
 	HELD("aieth_graph_update_rtp", graph_update_rtp(s, graph, port, data, size));
 }
@@ -372,4 +376,11 @@ int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, 
 			 size_t size)
 {
 	HELD("aieth_graph_read_rtp", graph_read_rtp(s, graph, port, data, size));
+}
+
+/* The graph named name (core/device.c: th_server's graph status), with the
+ * same message as the graph calls when there is none. */
+int aieth__graph_find(aieth_session *s, const char *name, uint32_t *idx)
+{
+	return find_graph(s, name, idx);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * core/session_internal.h - sessions and transactions (not installed).
+ * core/session_internal.h - sessions and transactions (not installed):
+ * private to core/ (scripts/check-layers.py); th_server reaches a session's
+ * device through core/device.h.
  */
 #ifndef AIETH_CORE_SESSION_INTERNAL_H
 #define AIETH_CORE_SESSION_INTERNAL_H
@@ -17,17 +19,13 @@ struct aieth_session {
 	const aieth_backend_ops *ops;
 	void *bstate;
 	char *xclbin;
-	char *pl_xclbin;                 /* xrt: NULL = the board default */
-	char *data_dir;                  /* as given (NULL: default) */
-	char *server, *token, *cacert;   /* remote: copies (NULL: not given) */
-	char *xrt_ini, *artifacts_dir;   /* remote: copies (NULL: not given) */
-	char server_info[160];           /* remote: what the server says it is */
-	int emu_reference;
+	char *data_dir;        /* as given (NULL: default) */
+	char server_info[160]; /* remote: what the server says it is */
 	size_t ngraphs;
 	aieth_graph_state *graphs;
-	struct aieth_txn *head, *tail;   /* every transaction not freed, in order */
-	aieth_dev_config dev;            /* what the backend was opened with */
-	atomic_int busy;                 /* a call is running (core/handles.c) */
+	struct aieth_txn *head, *tail; /* every transaction not freed, in order */
+	aieth_dev_config dev;          /* what the backend was opened with */
+	atomic_int busy;               /* a call is running (core/handles.c) */
 };
 
 struct aieth_txn {
@@ -37,18 +35,22 @@ struct aieth_txn {
 	aieth_txn_status status;
 	char msg[1024];
 	size_t n;
-	aieth_channel_args *args;        /* copies (plio points into plios) */
+	aieth_channel_args *args; /* copies (plio points into plios) */
 	aieth_plio *plios;
 	pld_txn wire;
 	aieth_dev_result dev;
 	aieth_channel_result *res;
 	int valid;
-	struct aieth_chan_io *io;        /* per channel: streamed data (txn.c) */
+	struct aieth_chan_io *io; /* per channel: streamed data (txn.c) */
 };
 
 /* Free a transaction of a session the caller holds (aieth_txn_free
  * without the handle checks; aieth_session_close frees its transactions
  * with it). */
 void aieth__txn_release(struct aieth_txn *t);
+
+/* The index of graph name in s->graphs, or AIETH_ENOTFOUND/EINVAL with the
+ * message the graph calls give (core/session.c). */
+int aieth__graph_find(struct aieth_session *s, const char *name, uint32_t *idx);
 
 #endif

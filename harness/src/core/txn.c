@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * txn.c - transactions: validation (fixing the defects of AMD's host code,
- * research/anchor.md 8.2), encoding, pipelined submission and waiting,
+ * docs/protocol.md section 7), encoding, pipelined submission and waiting,
  * status and per-channel result queries.
  */
 #include <stdio.h>
@@ -26,7 +26,7 @@ struct aieth_chan_io {
 	void *ctx;
 	int failed;
 	uint64_t fail_off;
-	uint8_t *buf;        /* PERF: min(size, URAM) bytes */
+	uint8_t *buf; /* PERF: min(size, URAM) bytes */
 	uint64_t buf_len;
 };
 
@@ -90,14 +90,17 @@ static int io_setup(aieth_txn *t, size_t i, const aieth_channel_io *u, pld_arg *
 	c->buf_len = a->size < uram ? a->size : uram;
 	c->buf = calloc(1, (size_t)c->buf_len);
 	if (!c->buf)
-		return aieth__fail(AIETH_ENOMEM, "transaction channel %zu (%s): out of memory for "
-				  "%llu bytes", i, t->plios[i].name, (unsigned long long)c->buf_len);
+		return aieth__fail(AIETH_ENOMEM,
+				   "transaction channel %zu (%s): out of memory for "
+				   "%llu bytes",
+				   i, t->plios[i].name, (unsigned long long)c->buf_len);
 	if (tx) {
 		io_read(c, 0, c->buf, c->buf_len);
 		if (c->failed)
-			return aieth__fail(AIETH_EIO, "transaction channel %zu (%s): the data source "
-					  "failed at byte %llu", i, t->plios[i].name,
-					  (unsigned long long)c->fail_off);
+			return aieth__fail(AIETH_EIO,
+					   "transaction channel %zu (%s): the data source "
+					   "failed at byte %llu",
+					   i, t->plios[i].name, (unsigned long long)c->fail_off);
 	}
 	pa->data = c->buf;
 	return AIETH_OK;
@@ -136,10 +139,11 @@ static int check_io(const aieth_channel_args *a, const aieth_channel_io *io, siz
 		int tx = pl[i].dir == AIETH_DIR_TO_AIE;
 		if ((a[i].data && (io[i].read || io[i].write)) ||
 		    (tx ? io[i].write != NULL : io[i].read != NULL))
-			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): give data, or the %s callback "
-					  "of its direction, not both",
-					  i, pl[i].name, tx ? "read" : "write");
+			return aieth__fail(
+				AIETH_EINVAL,
+				"transaction channel %zu (%s): give data, or the %s callback "
+				"of its direction, not both",
+				i, pl[i].name, tx ? "read" : "write");
 	}
 	return AIETH_OK;
 }
@@ -151,61 +155,69 @@ static int check_args(aieth_session *s, aieth_mode mode, const aieth_channel_arg
 	size_t i, j;
 
 	if (mode != AIETH_MODE_FUNC && mode != AIETH_MODE_PERF)
-		return aieth__fail(AIETH_EINVAL, "transaction: mode %d is neither FUNC (0) nor PERF (1)",
-				  (int)mode);
+		return aieth__fail(AIETH_EINVAL,
+				   "transaction: mode %d is neither FUNC (0) nor PERF (1)",
+				   (int)mode);
 	if (n == 0)
 		return aieth__fail(AIETH_EINVAL, "transaction: no channels");
 	if (n > 2u * bi->channels)
 		return aieth__fail(AIETH_EINVAL,
-				  "transaction: %zu channels, %s has %u per direction (%u in all)", n,
-				  bi->name, bi->channels, 2 * bi->channels);
+				   "transaction: %zu channels, %s has %u per direction (%u in all)",
+				   n, bi->name, bi->channels, 2 * bi->channels);
 	for (i = 0; i < n; i++) {
 		const aieth_channel_args *c = &a[i];
 		if (!c->plio)
-			return aieth__fail(AIETH_EINVAL, "transaction channel %zu: no PLIO name", i);
+			return aieth__fail(AIETH_EINVAL, "transaction channel %zu: no PLIO name",
+					   i);
 		if (aieth_board_plio_find(s->board, c->plio, &pl[i]) != AIETH_OK)
 			return aieth__fail_prefix(AIETH_ENOTFOUND, "transaction channel %zu", i);
 		for (j = 0; j < i; j++)
 			if (!strcmp(pl[j].name, pl[i].name))
-				return aieth__fail(AIETH_EINVAL,
-						  "transaction channels %zu and %zu: %s is listed twice "
-						  "(one entry per PLIO)",
-						  j, i, pl[i].name);
+				return aieth__fail(
+					AIETH_EINVAL,
+					"transaction channels %zu and %zu: %s is listed twice "
+					"(one entry per PLIO)",
+					j, i, pl[i].name);
 		if (c->size == 0 || c->size % 16)
 			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): size %llu bytes is not a "
-					  "positive multiple of 16 (one 128-bit beat)",
-					  i, pl[i].name, (unsigned long long)c->size);
+					   "transaction channel %zu (%s): size %llu bytes is not a "
+					   "positive multiple of 16 (one 128-bit beat)",
+					   i, pl[i].name, (unsigned long long)c->size);
 		if (c->size > AIETH_MAX_CHANNEL_SIZE)
-			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): size %llu bytes is %llu beats, "
-					  "the PL kernel counts at most %llu (%llu bytes)",
-					  i, pl[i].name, (unsigned long long)c->size,
-					  (unsigned long long)(c->size / 16), MAX_U32,
-					  AIETH_MAX_CHANNEL_SIZE);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"transaction channel %zu (%s): size %llu bytes is %llu beats, "
+				"the PL kernel counts at most %llu (%llu bytes)",
+				i, pl[i].name, (unsigned long long)c->size,
+				(unsigned long long)(c->size / 16), MAX_U32,
+				AIETH_MAX_CHANNEL_SIZE);
 		if (c->repetition == 0 || c->repetition > AIETH_MAX_REPETITION)
-			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): repetition %llu is outside "
-					  "1..%llu",
-					  i, pl[i].name, (unsigned long long)c->repetition,
-					  AIETH_MAX_REPETITION);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"transaction channel %zu (%s): repetition %llu is outside "
+				"1..%llu",
+				i, pl[i].name, (unsigned long long)c->repetition,
+				AIETH_MAX_REPETITION);
 		if (c->size > AIETH_MAX_CHANNEL_BYTES / c->repetition)
-			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): size %llu x repetition %llu is "
-					  "more than %llu bytes",
-					  i, pl[i].name, (unsigned long long)c->size,
-					  (unsigned long long)c->repetition, AIETH_MAX_CHANNEL_BYTES);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"transaction channel %zu (%s): size %llu x repetition %llu is "
+				"more than %llu bytes",
+				i, pl[i].name, (unsigned long long)c->size,
+				(unsigned long long)c->repetition, AIETH_MAX_CHANNEL_BYTES);
 		if (c->delay > AIETH_MAX_DELAY_CYCLES)
-			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): delay %llu cycles is more than "
-					  "%llu",
-					  i, pl[i].name, (unsigned long long)c->delay,
-					  AIETH_MAX_DELAY_CYCLES);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"transaction channel %zu (%s): delay %llu cycles is more than "
+				"%llu",
+				i, pl[i].name, (unsigned long long)c->delay,
+				AIETH_MAX_DELAY_CYCLES);
 		if (mode == AIETH_MODE_FUNC && c->repetition != 1)
-			return aieth__fail(AIETH_EINVAL,
-					  "transaction channel %zu (%s): repetition %llu in FUNC mode; "
-					  "replay is only supported in PERF mode (use 1)",
-					  i, pl[i].name, (unsigned long long)c->repetition);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"transaction channel %zu (%s): repetition %llu in FUNC mode; "
+				"replay is only supported in PERF mode (use 1)",
+				i, pl[i].name, (unsigned long long)c->repetition);
 	}
 	return AIETH_OK;
 }
@@ -240,23 +252,12 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 	t->res = calloc(num_args ? num_args : 1, sizeof *t->res);
 	t->io = calloc(num_args ? num_args : 1, sizeof *t->io);
 	pa = calloc(num_args ? num_args : 1, sizeof *pa);
-	t->dev.tx_moved = calloc(N, sizeof(uint64_t));
-	t->dev.rx_moved = calloc(N, sizeof(uint64_t));
-	t->dev.tx_since = calloc(N, sizeof(uint64_t));
-	t->dev.rx_since = calloc(N, sizeof(uint64_t));
-	t->dev.tx_first = calloc(N, sizeof(uint64_t));
-	t->dev.tx_last = calloc(N, sizeof(uint64_t));
-	t->dev.rx_first = calloc(N, sizeof(uint64_t));
-	t->dev.rx_last = calloc(N, sizeof(uint64_t));
-	t->dev.tx_connected = calloc(N, sizeof(int));
-	t->dev.rx_connected = calloc(N, sizeof(int));
-	if (!t->args || !t->plios || !t->res || !t->io || !pa || !t->dev.tx_moved || !t->dev.rx_moved ||
-	    !t->dev.tx_since || !t->dev.rx_since || !t->dev.tx_first || !t->dev.tx_last ||
-	    !t->dev.rx_first || !t->dev.rx_last || !t->dev.tx_connected || !t->dev.rx_connected) {
+	if (!t->args || !t->plios || !t->res || !t->io || !pa) {
 		rc = aieth__fail(AIETH_ENOMEM, "transaction: out of memory");
 		goto fail;
 	}
-	if ((rc = check_args(s, mode, args, num_args, t->plios)) ||
+	if ((rc = aieth__dev_result_alloc(&t->dev, N)) ||
+	    (rc = check_args(s, mode, args, num_args, t->plios)) ||
 	    (rc = check_io(args, io, num_args, t->plios)))
 		goto fail;
 	for (i = 0; i < num_args; i++) {
@@ -273,8 +274,8 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 			goto fail;
 	}
 	if (pld_txn_encode(&t->wire, N, s->info->uram_depth_words,
-			   mode == AIETH_MODE_PERF ? PLD_MODE_PERF : PLD_MODE_FUNC, pa, num_args, err,
-			   sizeof err)) {
+			   mode == AIETH_MODE_PERF ? PLD_MODE_PERF : PLD_MODE_FUNC, pa, num_args,
+			   err, sizeof err)) {
 		rc = aieth__fail(AIETH_EINVAL, "transaction: %s", err);
 		goto fail;
 	}
@@ -326,9 +327,11 @@ static int txn_wait(aieth_txn *t, uint32_t timeout_ms)
 				/* a backend that returns without an outcome (still
 				 * pending, or no status at all) failed the wait */
 				x->status = AIETH_TXN_FAILED;
-				snprintf(x->msg, sizeof x->msg, "backend %s: the wait ended with "
+				snprintf(x->msg, sizeof x->msg,
+					 "backend %s: the wait ended with "
 					 "transaction status %d, none of done, timeout, failed, "
-					 "interrupted", s->ops->name, (int)x->dev.status);
+					 "interrupted",
+					 s->ops->name, (int)x->dev.status);
 			} else {
 				x->status = x->dev.status;
 				snprintf(x->msg, sizeof x->msg, "%s", x->dev.msg);
@@ -355,14 +358,7 @@ aieth_txn_status aieth_txn_get_status(const aieth_txn *t)
 
 const char *aieth_txn_status_name(aieth_txn_status st)
 {
-	switch (st) {
-	case AIETH_TXN_PENDING: return "PENDING";
-	case AIETH_TXN_DONE: return "DONE";
-	case AIETH_TXN_TIMEOUT: return "TIMEOUT";
-	case AIETH_TXN_FAILED: return "FAILED";
-	case AIETH_TXN_INTERRUPTED: return "INTERRUPTED";
-	}
-	return "?";
+	return aieth__dev_status_name(st); /* the names th_server's JSON uses too */
 }
 
 const char *aieth_txn_message(const aieth_txn *t) { return live(t) ? t->msg : ""; }
@@ -405,16 +401,7 @@ void aieth__txn_release(aieth_txn *t)
 			free(t->io[i].buf);
 		free(t->io);
 	}
-	free(t->dev.tx_moved);
-	free(t->dev.rx_moved);
-	free(t->dev.tx_since);
-	free(t->dev.rx_since);
-	free(t->dev.tx_first);
-	free(t->dev.tx_last);
-	free(t->dev.rx_first);
-	free(t->dev.rx_last);
-	free(t->dev.tx_connected);
-	free(t->dev.rx_connected);
+	aieth__dev_result_free(&t->dev);
 	free(t);
 }
 
@@ -425,8 +412,8 @@ static int txn_channel(const aieth_txn *t, size_t i, aieth_channel_result *out)
 	if (t->status == AIETH_TXN_PENDING)
 		return aieth__fail(AIETH_ESTATE, "transaction is pending: wait for it first");
 	if (i >= t->n)
-		return aieth__fail(AIETH_EINVAL, "transaction has %zu channels, index %zu asked", t->n,
-				  i);
+		return aieth__fail(AIETH_EINVAL, "transaction has %zu channels, index %zu asked",
+				   t->n, i);
 	*out = t->res[i];
 	return AIETH_OK;
 }
@@ -453,16 +440,16 @@ static int txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_chann
 	return txn_channel(t, i, out);
 }
 
-static int txn_delay_between(const aieth_txn *t, const char *from, const char *to,
-			     int64_t *cycles)
+static int txn_delay_between(const aieth_txn *t, const char *from, const char *to, int64_t *cycles)
 {
 	size_t a = 0, b = 0;
 	int rc;
 	if (!from || !to || !cycles)
 		return aieth__fail(AIETH_EINVAL, "aieth_txn_delay_between: NULL argument");
 	if (t->status != AIETH_TXN_DONE)
-		return aieth__fail(AIETH_ESTATE, "transaction is %s: delays need a DONE transaction",
-				  aieth_txn_status_name(t->status));
+		return aieth__fail(AIETH_ESTATE,
+				   "transaction is %s: delays need a DONE transaction",
+				   aieth_txn_status_name(t->status));
 	if ((rc = find_chan(t, from, &a)) || (rc = find_chan(t, to, &b)))
 		return rc;
 	*cycles = (int64_t)t->res[b].first_cycle - (int64_t)t->res[a].first_cycle;
@@ -489,12 +476,12 @@ int aieth_txn_submit(aieth_session *s, aieth_mode mode, const aieth_channel_args
 	return aieth_txn_submit_io(s, mode, args, NULL, num_args, out);
 }
 
-#define HELD(fn, call)                                                                    \
-	int rc = aieth__txn_enter(t, fn);                                                  \
-	if (rc)                                                                           \
-		return rc;                                                                \
-	rc = call;                                                                        \
-	aieth__session_leave(t->s);                                                        \
+#define HELD(fn, call)                    \
+	int rc = aieth__txn_enter(t, fn); \
+	if (rc)                           \
+		return rc;                \
+	rc = call;                        \
+	aieth__session_leave(t->s);       \
 	return rc
 
 int aieth_txn_wait(aieth_txn *t, uint32_t timeout_ms)
@@ -512,8 +499,7 @@ int aieth_txn_channel_by_name(const aieth_txn *t, const char *plio, aieth_channe
 	HELD("aieth_txn_channel_by_name", txn_channel_by_name(t, plio, out));
 }
 
-int aieth_txn_delay_between(const aieth_txn *t, const char *from, const char *to,
-			    int64_t *cycles)
+int aieth_txn_delay_between(const aieth_txn *t, const char *from, const char *to, int64_t *cycles)
 {
 	HELD("aieth_txn_delay_between", txn_delay_between(t, from, to, cycles));
 }

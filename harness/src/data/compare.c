@@ -12,15 +12,7 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "util/error.h"
-
-static uint64_t load_le(const uint8_t *s, unsigned n)
-{
-	uint64_t v = 0;
-	unsigned k;
-	for (k = 0; k < n; k++)
-		v |= (uint64_t)s[k] << (8 * k);
-	return v;
-}
+#include "util/le.h"
 
 static int is_signed_int(aieth_elem t)
 {
@@ -31,12 +23,12 @@ static int is_signed_int(aieth_elem t)
 static double part_value(aieth_elem t, const uint8_t *s)
 {
 	if (t == AIETH_ELEM_DOUBLE) {
-		uint64_t u = load_le(s, 8);
+		uint64_t u = aieth__le64_get(s);
 		double d;
 		memcpy(&d, &u, 8);
 		return d;
 	} else {
-		uint32_t u = (uint32_t)load_le(s, 4);
+		uint32_t u = aieth__le32_get(s);
 		float f;
 		memcpy(&f, &u, 4);
 		return f;
@@ -46,9 +38,10 @@ static double part_value(aieth_elem t, const uint8_t *s)
 /* One scalar part as text, the way text files write it. */
 static int format_part(aieth_elem t, unsigned ps, const uint8_t *s, char *d, size_t cap)
 {
-	uint64_t v = load_le(s, ps);
+	uint64_t v = aieth__le_get(s, ps);
 	if (aieth__elem_is_float(t))
-		return snprintf(d, cap, t == AIETH_ELEM_DOUBLE ? "%.17g" : "%.9g", part_value(t, s));
+		return snprintf(d, cap, t == AIETH_ELEM_DOUBLE ? "%.17g" : "%.9g",
+				part_value(t, s));
 	if (is_signed_int(t)) {
 		unsigned bits = 8 * ps;
 		if (bits < 64 && (v >> (bits - 1)) & 1)
@@ -97,7 +90,7 @@ static int part_ok(double g, double w, double abs_tol, double rel_tol, double *m
 }
 
 void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
-		   double abs_tol, double rel_tol, aieth_compare_result *r)
+		    double abs_tol, double rel_tol, aieth_compare_result *r)
 {
 	if (!r)
 		return;
@@ -106,7 +99,7 @@ void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_e
 }
 
 void aieth__compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
-			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r)
+			 aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r)
 {
 	size_t esize, n, tail, i;
 	uint64_t e0;

@@ -17,10 +17,19 @@
 /* ---------------------------------------------------------- element types */
 
 typedef enum {
-	AIETH_ELEM_INT8, AIETH_ELEM_INT16, AIETH_ELEM_INT32, AIETH_ELEM_INT64,
-	AIETH_ELEM_UINT8, AIETH_ELEM_UINT16, AIETH_ELEM_UINT32, AIETH_ELEM_UINT64,
-	AIETH_ELEM_FLOAT, AIETH_ELEM_DOUBLE,
-	AIETH_ELEM_CINT16, AIETH_ELEM_CINT32, AIETH_ELEM_CFLOAT,
+	AIETH_ELEM_INT8,
+	AIETH_ELEM_INT16,
+	AIETH_ELEM_INT32,
+	AIETH_ELEM_INT64,
+	AIETH_ELEM_UINT8,
+	AIETH_ELEM_UINT16,
+	AIETH_ELEM_UINT32,
+	AIETH_ELEM_UINT64,
+	AIETH_ELEM_FLOAT,
+	AIETH_ELEM_DOUBLE,
+	AIETH_ELEM_CINT16,
+	AIETH_ELEM_CINT32,
+	AIETH_ELEM_CFLOAT,
 	AIETH_ELEM_COUNT
 } aieth_elem;
 
@@ -45,15 +54,14 @@ int aieth__elem_is_float(aieth_elem t);
  * file in messages. On success *out (malloc'd, caller frees) holds *len
  * bytes. max_bytes bounds the result (AIETH_EINVAL beyond it). */
 int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
-		     size_t max_bytes, uint8_t **out, size_t *len);
-int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
-		    size_t *len);
+		      size_t max_bytes, uint8_t **out, size_t *len);
+int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out, size_t *len);
 /* The same parse of the file at path, read in chunks and written as binary
  * to out_fd (at its position) in bounded memory: *len bytes (at most
  * max_bytes). The same errors, with file:line:column, as aieth__text_read;
  * a line may be up to 64 MiB. */
 int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
-		       uint64_t *len);
+			uint64_t *len);
 /* Write data as text: one 128-bit beat per line (16 / element size values,
  * the last line may be shorter when len is not a multiple of 16), integers
  * in decimal, floats with enough digits to read back exactly. The file is
@@ -62,8 +70,7 @@ int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int 
 int aieth__text_write(const char *path, aieth_elem t, const uint8_t *data, size_t len);
 /* The text aieth__text_write writes, in memory: *out (malloc'd, caller
  * frees, NUL-terminated) holds *out_len characters. */
-int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
-		      size_t *out_len);
+int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out, size_t *out_len);
 
 /* Binary files: read whole (max_bytes bounds). Writes: aieth__write_atomic
  * (util/fileio.h). */
@@ -76,9 +83,9 @@ typedef enum { AIETH_PAT_RAMP, AIETH_PAT_CONSTANT, AIETH_PAT_RANDOM } aieth_patt
 typedef struct {
 	aieth_pattern_kind kind;
 	aieth_elem type;
-	double start;       /* ramp: first value; constant: the value */
-	double step;        /* ramp: increment per element (wraps for integers) */
-	uint64_t seed;      /* random: seed (same seed, same bytes, on every machine) */
+	double start;  /* ramp: first value; constant: the value */
+	double step;   /* ramp: increment per element (wraps for integers) */
+	uint64_t seed; /* random: seed (same seed, same bytes, on every machine) */
 } aieth_pattern;
 
 /* Fill len bytes (a multiple of the element size) with the pattern.
@@ -94,13 +101,13 @@ int aieth__pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, s
 /* ------------------------------------------------------------ comparison */
 
 typedef struct {
-	uint64_t elements;        /* compared */
-	uint64_t mismatches;      /* elements outside the tolerance */
-	uint64_t first_offset;    /* byte offset of the first mismatch */
-	uint64_t first_index;     /* element index of the first mismatch */
-	char first_got[64];       /* the values at the first mismatch, as text */
+	uint64_t elements;     /* compared */
+	uint64_t mismatches;   /* elements outside the tolerance */
+	uint64_t first_offset; /* byte offset of the first mismatch */
+	uint64_t first_index;  /* element index of the first mismatch */
+	char first_got[64];    /* the values at the first mismatch, as text */
 	char first_want[64];
-	double max_abs_error;     /* float types: largest |got - want| seen */
+	double max_abs_error; /* float types: largest |got - want| seen */
 } aieth_compare_result;
 
 /* Compare got with want element by element. Integer types compare exactly.
@@ -108,12 +115,12 @@ typedef struct {
  * rel_tol * |want| per scalar part; NaN equals NaN only when both are NaN.
  * len must be a multiple of the element size. */
 void aieth__compare(const uint8_t *got, const uint8_t *want, size_t len, aieth_elem t,
-		   double abs_tol, double rel_tol, aieth_compare_result *r);
+		    double abs_tol, double rel_tol, aieth_compare_result *r);
 /* Streamed comparison: the next len bytes, starting at byte base of the
  * data (a multiple of the element size), added to r (zero it first).
  * Chunk by chunk this gives exactly aieth__compare's result of the whole. */
 void aieth__compare_more(const uint8_t *got, const uint8_t *want, size_t len, uint64_t base,
-			aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r);
+			 aieth_elem t, double abs_tol, double rel_tol, aieth_compare_result *r);
 
 /* --------------------------------------------------------- data sources */
 
@@ -124,11 +131,11 @@ typedef enum { AIETH_SRC_ZERO, AIETH_SRC_MEM, AIETH_SRC_FILE, AIETH_SRC_PATTERN 
 
 typedef struct {
 	aieth_src_kind kind;
-	const uint8_t *mem;      /* MEM */
-	int fd;                  /* FILE: open descriptor (the source does not own it) */
-	const char *what;        /* FILE: name for messages */
-	aieth_pattern pat;       /* PATTERN */
-	uint64_t len;            /* bytes available */
+	const uint8_t *mem; /* MEM */
+	int fd;             /* FILE: open descriptor (the source does not own it) */
+	const char *what;   /* FILE: name for messages */
+	aieth_pattern pat;  /* PATTERN */
+	uint64_t len;       /* bytes available */
 } aieth_src;
 
 /* Bytes [off, off+n) of the source; beyond len is AIETH_EINVAL; a short
@@ -141,9 +148,9 @@ int aieth__src_read(const aieth_src *s, uint64_t off, void *buf, size_t n);
 #define AIETH_TILING_MAX_LOOPS 8
 
 typedef struct {
-	uint32_t dimension;   /* which buffer dimension this loop moves along */
-	int64_t stride;       /* elements between consecutive steps */
-	uint32_t wrap;        /* steps before this loop wraps (>= 1) */
+	uint32_t dimension; /* which buffer dimension this loop moves along */
+	int64_t stride;     /* elements between consecutive steps */
+	uint32_t wrap;      /* steps before this loop wraps (>= 1) */
 } aieth_traversal;
 
 /* ADF tiling_parameters (seeds/tiling_parameters.txt): a buffer of
@@ -163,7 +170,7 @@ typedef struct {
 	aieth_traversal tile_traversal[AIETH_TILING_MAX_LOOPS];
 	uint32_t nbound;
 	uint32_t boundary_dimension[AIETH_TILING_MAX_DIMS];
-	uint32_t repetition;  /* >= 1 */
+	uint32_t repetition; /* >= 1 */
 } aieth_tiling;
 
 /* Check a tiling (dims 1..8, every dimension >= 1, loops name existing
@@ -179,8 +186,8 @@ uint64_t aieth__tiling_stream_elems(const aieth_tiling *tl);
  * positions are skipped). buf holds aieth__tiling_buffer_elems elements of
  * esize bytes; stream holds aieth__tiling_stream_elems elements. */
 void aieth__tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *buf,
-			 uint8_t *stream);
+			  uint8_t *stream);
 void aieth__tiling_scatter(const aieth_tiling *tl, size_t esize, const uint8_t *stream,
-			  uint8_t *buf);
+			   uint8_t *buf);
 
 #endif /* AIETH_DATA_H */

@@ -13,13 +13,7 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "util/error.h"
-
-static void store_le(uint8_t *d, uint64_t v, unsigned n)
-{
-	unsigned k;
-	for (k = 0; k < n; k++)
-		d[k] = (uint8_t)(v >> (8 * k));
-}
+#include "util/le.h"
 
 /* Bytes per scalar part. */
 static unsigned part_size(aieth_elem t)
@@ -116,15 +110,15 @@ static int fill_random(uint64_t seed, uint64_t off, uint8_t *dst, size_t len)
 	uint8_t w[8];
 	if (skip && len) {
 		size_t n = 8 - skip < len ? 8 - skip : len;
-		store_le(w, splitmix64(&state), 8);
+		aieth__le64_put(w, splitmix64(&state));
 		memcpy(dst, w + skip, n);
 		dst += n;
 		len -= n;
 	}
 	for (; i + 8 <= len; i += 8)
-		store_le(dst + i, splitmix64(&state), 8);
+		aieth__le64_put(dst + i, splitmix64(&state));
 	if (i < len) {
-		store_le(w, splitmix64(&state), 8);
+		aieth__le64_put(w, splitmix64(&state));
 		memcpy(dst + i, w, len - i);
 	}
 	return AIETH_OK;
@@ -144,9 +138,10 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 	} else if (aieth__elem_is_float(t)) {
 		if (isfinite(v) && fabs(v) >= 0x1.ffffffp+127)
 			return aieth__fail(AIETH_EINVAL,
-					  "constant %s does not fit %s (finite magnitudes up to "
-					  "%.9g)",
-					  num(vs, sizeof vs, v), aieth__elem_name(t), (double)FLT_MAX);
+					   "constant %s does not fit %s (finite magnitudes up to "
+					   "%.9g)",
+					   num(vs, sizeof vs, v), aieth__elem_name(t),
+					   (double)FLT_MAX);
 		bits = float_bits(v);
 	} else {
 		unsigned bitsz = 8 * ps;
@@ -155,27 +150,29 @@ static int fill_constant(const aieth_pattern *p, uint8_t *dst, size_t len)
 		if (is_signed_int(t)) {
 			lo = -ldexp(1, (int)bitsz - 1);
 			hi = ldexp(1, (int)bitsz - 1);
-			snprintf(rng, sizeof rng, "%s%.0f..%.0f", parts == 2 ? "each part " : "", lo,
-				 hi - 1);
+			snprintf(rng, sizeof rng, "%s%.0f..%.0f", parts == 2 ? "each part " : "",
+				 lo, hi - 1);
 		} else {
 			lo = 0;
 			hi = ldexp(1, (int)bitsz);
-			snprintf(rng, sizeof rng, "%s0..%.0f", parts == 2 ? "each part " : "", hi - 1);
+			snprintf(rng, sizeof rng, "%s0..%.0f", parts == 2 ? "each part " : "",
+				 hi - 1);
 		}
 		if (bitsz == 64) /* %.0f of 2^64-1 / 2^63-1 would print the rounded double */
-			snprintf(rng, sizeof rng, "%s", is_signed_int(t)
-				 ? "-9223372036854775808..9223372036854775807"
-				 : "0..18446744073709551615");
+			snprintf(rng, sizeof rng, "%s",
+				 is_signed_int(t) ? "-9223372036854775808..9223372036854775807"
+						  : "0..18446744073709551615");
 		if (!isfinite(v) || v != floor(v))
-			return aieth__fail(AIETH_EINVAL, "constant %s is not an integer (%s takes %s)",
-					  num(vs, sizeof vs, v), aieth__elem_name(t), rng);
+			return aieth__fail(AIETH_EINVAL,
+					   "constant %s is not an integer (%s takes %s)",
+					   num(vs, sizeof vs, v), aieth__elem_name(t), rng);
 		if (v < lo || v >= hi)
 			return aieth__fail(AIETH_EINVAL, "constant %s does not fit %s (%s)",
-					  num(vs, sizeof vs, v), aieth__elem_name(t), rng);
+					   num(vs, sizeof vs, v), aieth__elem_name(t), rng);
 		to_u64_mod(v, &bits);
 	}
 	for (k = 0; k < parts; k++)
-		store_le(e + k * ps, bits, ps);
+		aieth__le_put(e + k * ps, bits, ps);
 	replicate(dst, len, e, ps * parts);
 	return AIETH_OK;
 }
@@ -190,25 +187,27 @@ static int fill_ramp(const aieth_pattern *p, uint64_t i0, uint8_t *dst, size_t l
 		uint64_t s, st, v;
 		char vs[40];
 		if (!to_u64_mod(p->start, &s))
-			return aieth__fail(AIETH_EINVAL,
-					  "ramp start %s is not an integer in -2^63..2^64 (%s ramps "
-					  "take integer start and step)",
-					  num(vs, sizeof vs, p->start), aieth__elem_name(t));
+			return aieth__fail(
+				AIETH_EINVAL,
+				"ramp start %s is not an integer in -2^63..2^64 (%s ramps "
+				"take integer start and step)",
+				num(vs, sizeof vs, p->start), aieth__elem_name(t));
 		if (!to_u64_mod(p->step, &st))
-			return aieth__fail(AIETH_EINVAL,
-					  "ramp step %s is not an integer in -2^63..2^64 (%s ramps "
-					  "take integer start and step)",
-					  num(vs, sizeof vs, p->step), aieth__elem_name(t));
+			return aieth__fail(
+				AIETH_EINVAL,
+				"ramp step %s is not an integer in -2^63..2^64 (%s ramps "
+				"take integer start and step)",
+				num(vs, sizeof vs, p->step), aieth__elem_name(t));
 		for (i = 0, v = s + i0 * st; i < n; i++, v += st)
 			for (k = 0; k < parts; k++)
-				store_le(dst + i * esize + k * ps, v, ps);
+				aieth__le_put(dst + i * esize + k * ps, v, ps);
 		return AIETH_OK;
 	}
 	for (i = 0; i < n; i++) {
 		double d = p->start + (double)(i0 + i) * p->step;
 		uint64_t bits = t == AIETH_ELEM_DOUBLE ? double_bits(d) : float_bits(d);
 		for (k = 0; k < parts; k++)
-			store_le(dst + i * esize + k * ps, bits, ps);
+			aieth__le_put(dst + i * esize + k * ps, bits, ps);
 	}
 	return AIETH_OK;
 }
@@ -225,17 +224,19 @@ int aieth__pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, s
 		return aieth__fail(AIETH_EINVAL, "aieth__pattern_fill: NULL argument");
 	esize = aieth__elem_size(p->type);
 	if (!esize)
-		return aieth__fail(AIETH_EINVAL, "pattern element type %d is not valid", (int)p->type);
+		return aieth__fail(AIETH_EINVAL, "pattern element type %d is not valid",
+				   (int)p->type);
 	if (off % esize)
 		return aieth__fail(AIETH_EINVAL,
-				  "pattern offset %llu bytes is not on a %s element boundary (%zu "
-				  "bytes each)",
-				  (unsigned long long)off, aieth__elem_name(p->type), esize);
+				   "pattern offset %llu bytes is not on a %s element boundary (%zu "
+				   "bytes each)",
+				   (unsigned long long)off, aieth__elem_name(p->type), esize);
 	if (len % esize)
-		return aieth__fail(AIETH_EINVAL,
-				  "pattern size %zu bytes is not a whole number of %s elements (%zu "
-				  "bytes each)",
-				  len, aieth__elem_name(p->type), esize);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"pattern size %zu bytes is not a whole number of %s elements (%zu "
+			"bytes each)",
+			len, aieth__elem_name(p->type), esize);
 	switch (p->kind) {
 	case AIETH_PAT_RANDOM: return fill_random(p->seed, off, dst, len);
 	case AIETH_PAT_CONSTANT: return fill_constant(p, dst, len);
@@ -243,5 +244,5 @@ int aieth__pattern_fill_at(const aieth_pattern *p, uint64_t off, uint8_t *dst, s
 	default: break;
 	}
 	return aieth__fail(AIETH_EINVAL, "pattern kind %d is not valid (ramp, constant, random)",
-			  (int)p->kind);
+			   (int)p->kind);
 }

@@ -16,20 +16,14 @@ int aieth__src_read(const aieth_src *s, uint64_t off, void *buf, size_t n)
 	if (!s || (!buf && n))
 		return aieth__fail(AIETH_EINVAL, "aieth__src_read: NULL argument");
 	if (off > s->len || n > s->len - off)
-		return aieth__fail(AIETH_EINVAL,
-				  "data source: bytes %llu..%llu asked, it has %llu",
-				  (unsigned long long)off, (unsigned long long)(off + n),
-				  (unsigned long long)s->len);
+		return aieth__fail(AIETH_EINVAL, "data source: bytes %llu..%llu asked, it has %llu",
+				   (unsigned long long)off, (unsigned long long)(off + n),
+				   (unsigned long long)s->len);
 	switch (s->kind) {
-	case AIETH_SRC_MEM:
-		memcpy(buf, s->mem + off, n);
-		return AIETH_OK;
+	case AIETH_SRC_MEM: memcpy(buf, s->mem + off, n); return AIETH_OK;
 	case AIETH_SRC_FILE:
 		return aieth__pread_full(s->fd, buf, n, off, s->what ? s->what : "data file");
-	case AIETH_SRC_PATTERN:
-		return aieth__pattern_fill_at(&s->pat, off, buf, n);
-	default:
-		memset(buf, 0, n);
-		return AIETH_OK;
+	case AIETH_SRC_PATTERN: return aieth__pattern_fill_at(&s->pat, off, buf, n);
+	default: memset(buf, 0, n); return AIETH_OK;
 	}
 }

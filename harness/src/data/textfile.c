@@ -25,7 +25,10 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/fileio.h"
+#include "util/sbuf.h"
+#include "util/text.h"
 
 /* The longest token parsed as a float (a decimal can need many digits). */
 #define TEXT_MAX_TOKEN 320
@@ -49,54 +52,40 @@ static part_info part_of(aieth_elem t)
 	part_info p = {K_SIGNED, 0, 0};
 	switch (t) {
 	case AIETH_ELEM_INT8: p.psize = 1; break;
-	case AIETH_ELEM_INT16: case AIETH_ELEM_CINT16: p.psize = 2; break;
-	case AIETH_ELEM_INT32: case AIETH_ELEM_CINT32: p.psize = 4; break;
+	case AIETH_ELEM_INT16:
+	case AIETH_ELEM_CINT16: p.psize = 2; break;
+	case AIETH_ELEM_INT32:
+	case AIETH_ELEM_CINT32: p.psize = 4; break;
 	case AIETH_ELEM_INT64: p.psize = 8; break;
-	case AIETH_ELEM_UINT8: p.kind = K_UNSIGNED; p.psize = 1; break;
-	case AIETH_ELEM_UINT16: p.kind = K_UNSIGNED; p.psize = 2; break;
-	case AIETH_ELEM_UINT32: p.kind = K_UNSIGNED; p.psize = 4; break;
-	case AIETH_ELEM_UINT64: p.kind = K_UNSIGNED; p.psize = 8; break;
-	case AIETH_ELEM_FLOAT: case AIETH_ELEM_CFLOAT: p.kind = K_FLOAT; p.psize = 4; break;
-	case AIETH_ELEM_DOUBLE: p.kind = K_DOUBLE; p.psize = 8; break;
+	case AIETH_ELEM_UINT8:
+		p.kind = K_UNSIGNED;
+		p.psize = 1;
+		break;
+	case AIETH_ELEM_UINT16:
+		p.kind = K_UNSIGNED;
+		p.psize = 2;
+		break;
+	case AIETH_ELEM_UINT32:
+		p.kind = K_UNSIGNED;
+		p.psize = 4;
+		break;
+	case AIETH_ELEM_UINT64:
+		p.kind = K_UNSIGNED;
+		p.psize = 8;
+		break;
+	case AIETH_ELEM_FLOAT:
+	case AIETH_ELEM_CFLOAT:
+		p.kind = K_FLOAT;
+		p.psize = 4;
+		break;
+	case AIETH_ELEM_DOUBLE:
+		p.kind = K_DOUBLE;
+		p.psize = 8;
+		break;
 	default: break;
 	}
 	p.bits = 8 * p.psize;
 	return p;
-}
-
-static void store_le(uint8_t *d, uint64_t v, unsigned n)
-{
-	unsigned k;
-	for (k = 0; k < n; k++)
-		d[k] = (uint8_t)(v >> (8 * k));
-}
-
-static uint64_t load_le(const uint8_t *s, unsigned n)
-{
-	uint64_t v = 0;
-	unsigned k;
-	for (k = 0; k < n; k++)
-		v |= (uint64_t)s[k] << (8 * k);
-	return v;
-}
-
-/* Printable rendering of a token for a message, cut after 40 bytes. */
-static const char *show(char *dst, size_t cap, const char *s, size_t n)
-{
-	size_t o = 0, i;
-	for (i = 0; i < n && i < 40 && o + 8 < cap; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
-			o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
-		else
-			dst[o++] = (char)c;
-	}
-	if (i < n && o + 4 < cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-	return dst;
 }
 
 /* ---------------------------------------------------------------- scanner */
@@ -178,7 +167,7 @@ static int fail_at(const parser *ps, const char *tb, int code, const char *fmt, 
 	vsnprintf(m, sizeof m, fmt, ap);
 	va_end(ap);
 	return aieth__fail(code, "%s:%lu:%zu: %s", ps->what, ps->sc.line,
-			  (size_t)(tb - ps->sc.line_start) + 1, m);
+			   (size_t)(tb - ps->sc.line_start) + 1, m);
 }
 
 static void int_range(part_info pi, char *buf, size_t cap, int hex)
@@ -246,7 +235,7 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 	int neg = 0, has_sign = 0, hex = 0, over = 0;
 	uint64_t mag = 0, lim;
 	const char *digits;
-	char sh[200], rng[128];
+	char sh[AIETH_QUOTE_CAP], rng[128];
 
 	if (p < e && (*p == '+' || *p == '-')) {
 		neg = *p == '-';
@@ -284,24 +273,25 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 	}
 	if (p != e || p == digits) {
 		const char *tn = aieth__elem_name(ps->t);
-		show(sh, sizeof sh, b, (size_t)(e - b));
+		aieth__quote(sh, sizeof sh, b, (size_t)(e - b));
 		if (is_nonfinite(b, e))
 			return fail_at(ps, b, AIETH_EPARSE,
-				       "value \"%s\": NaN and infinity are not allowed for %s", sh, tn);
+				       "value \"%s\": NaN and infinity are not allowed for %s", sh,
+				       tn);
 		if (!hex && is_float_syntax(b, e))
 			return fail_at(ps, b, AIETH_EPARSE,
 				       "value \"%s\" is not an integer (%s takes decimal or 0x hex "
 				       "integers)",
 				       sh, tn);
 		if (p == digits)
-			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)", sh,
-				       tn);
+			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)",
+				       sh, tn);
 		{
-			char junk[200];
-			show(junk, sizeof junk, p, (size_t)(e - p));
+			char junk[AIETH_QUOTE_CAP];
+			aieth__quote(junk, sizeof junk, p, (size_t)(e - p));
 			return fail_at(ps, b, AIETH_EPARSE,
-				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh, tn,
-				       junk);
+				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh,
+				       tn, junk);
 		}
 	}
 	if (ps->pi.kind == K_UNSIGNED) {
@@ -317,10 +307,10 @@ static int parse_int(const parser *ps, const char *b, const char *e, uint64_t *o
 	}
 	if (over || mag > lim) {
 		int_range(ps->pi, rng, sizeof rng, hex);
-		show(sh, sizeof sh, b, (size_t)(e - b));
+		aieth__quote(sh, sizeof sh, b, (size_t)(e - b));
 		return fail_at(ps, b, AIETH_EINVAL, "value %s does not fit %s (%s%s)", sh,
-			       aieth__elem_name(ps->t), aieth__elem_parts(ps->t) == 2 ? "each part " : "",
-			       rng);
+			       aieth__elem_name(ps->t),
+			       aieth__elem_parts(ps->t) == 2 ? "each part " : "", rng);
 	}
 	*out = neg ? (uint64_t)0 - mag : mag;
 	return AIETH_OK;
@@ -346,29 +336,31 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 	const char *tn = aieth__elem_name(ps->t);
 
 	if (n >= sizeof buf) {
-		show(sh, sizeof sh, b, n);
-		return fail_at(ps, b, AIETH_EPARSE, "value \"%s\" is too long (%zu characters, the "
-			       "limit is %d)", sh, n, TEXT_MAX_TOKEN - 1);
+		aieth__quote(sh, sizeof sh, b, n);
+		return fail_at(ps, b, AIETH_EPARSE,
+			       "value \"%s\" is too long (%zu characters, the "
+			       "limit is %d)",
+			       sh, n, TEXT_MAX_TOKEN - 1);
 	}
 	memcpy(buf, b, n);
 	buf[n] = '\0';
 	errno = 0;
 	d = strtod(buf, &end);
 	if (end != buf + n) {
-		show(sh, sizeof sh, b, n);
+		aieth__quote(sh, sizeof sh, b, n);
 		if (end == buf)
-			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)", sh,
-				       tn);
+			return fail_at(ps, b, AIETH_EPARSE, "\"%s\" is not a number (%s expected)",
+				       sh, tn);
 		{
-			char junk[200];
-			show(junk, sizeof junk, end, (size_t)(buf + n - end));
+			char junk[AIETH_QUOTE_CAP];
+			aieth__quote(junk, sizeof junk, end, (size_t)(buf + n - end));
 			return fail_at(ps, b, AIETH_EPARSE,
-				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh, tn,
-				       junk);
+				       "\"%s\" is not a valid %s value (trailing junk \"%s\")", sh,
+				       tn, junk);
 		}
 	}
 	if (errno == ERANGE && isinf(d)) {
-		show(sh, sizeof sh, b, n);
+		aieth__quote(sh, sizeof sh, b, n);
 		return fail_at(ps, b, AIETH_EINVAL,
 			       "value %s does not fit %s (finite magnitudes up to %.17g)", sh, tn,
 			       DBL_MAX);
@@ -377,10 +369,10 @@ static int parse_float(const parser *ps, const char *b, const char *e, uint64_t 
 		float f = 0;
 		uint32_t u;
 		if (to_float(d, &f)) {
-			show(sh, sizeof sh, b, n);
+			aieth__quote(sh, sizeof sh, b, n);
 			return fail_at(ps, b, AIETH_EINVAL,
-				       "value %s does not fit %s (finite magnitudes up to %.9g)", sh,
-				       tn, (double)FLT_MAX);
+				       "value %s does not fit %s (finite magnitudes up to %.9g)",
+				       sh, tn, (double)FLT_MAX);
 		}
 		memcpy(&u, &f, 4);
 		*out = u;
@@ -400,14 +392,14 @@ typedef struct {
 	parser ps;
 	size_t max_bytes;
 	uint64_t n, scalars;
-	unsigned long last_line;          /* the last value's position */
+	unsigned long last_line; /* the last value's position */
 	size_t last_col;
-	int over;                         /* max_bytes passed at over_line:over_col */
+	int over; /* max_bytes passed at over_line:over_col */
 	unsigned long over_line;
 	size_t over_col;
 	int (*emit)(void *ctx, const uint8_t *p, size_t n);
 	void *ctx;
-	uint8_t out[4096];                /* values not yet emitted */
+	uint8_t out[4096]; /* values not yet emitted */
 	size_t fill;
 } text_stream;
 
@@ -464,7 +456,7 @@ static int ts_feed(text_stream *ts, const char *text, size_t len)
 			return rc;
 		if (ts->fill + ps->pi.psize > sizeof ts->out && (rc = ts_flush(ts)))
 			return rc;
-		store_le(ts->out + ts->fill, v, ps->pi.psize);
+		aieth__le_put(ts->out + ts->fill, v, ps->pi.psize);
 		ts->fill += ps->pi.psize;
 		ts->n += ps->pi.psize;
 		ts->last_line = ps->sc.line;
@@ -479,58 +471,44 @@ static int ts_finish(text_stream *ts)
 	const char *what = ts->ps.what;
 	aieth_elem t = ts->ps.t;
 	if (ts->over)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %llu bytes of %s data (%llu numbers), over the limit of %zu "
-				  "bytes (the value at %lu:%zu is the first past it)",
-				  what, (unsigned long long)(ts->scalars * ts->ps.pi.psize),
-				  aieth__elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
-				  ts->over_line, ts->over_col);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %llu bytes of %s data (%llu numbers), over the limit of %zu "
+			"bytes (the value at %lu:%zu is the first past it)",
+			what, (unsigned long long)(ts->scalars * ts->ps.pi.psize),
+			aieth__elem_name(t), (unsigned long long)ts->scalars, ts->max_bytes,
+			ts->over_line, ts->over_col);
 	if (ts->scalars == 0)
 		return aieth__fail(AIETH_EPARSE,
-				  "%s: no values (the text is empty or holds only comments)", what);
+				   "%s: no values (the text is empty or holds only comments)",
+				   what);
 	if (aieth__elem_parts(t) == 2 && ts->scalars % 2)
-		return aieth__fail(AIETH_EPARSE,
-				  "%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
-				  "the text holds an odd count of numbers (%llu): this one has no "
-				  "imaginary part",
-				  what, ts->last_line, ts->last_col, aieth__elem_name(t),
-				  (unsigned long long)ts->scalars);
+		return aieth__fail(
+			AIETH_EPARSE,
+			"%s:%lu:%zu: %s values are pairs of numbers (real imaginary), but "
+			"the text holds an odd count of numbers (%llu): this one has no "
+			"imaginary part",
+			what, ts->last_line, ts->last_col, aieth__elem_name(t),
+			(unsigned long long)ts->scalars);
 	return ts_flush(ts);
 }
 
 typedef struct {
-	uint8_t *buf;
-	size_t cap, n, max;
+	sbuf b; /* bounded by max_bytes (ts_init's limit ends the parse first) */
 	const char *what;
-} grow_buf;
+} parsed;
 
-/* emit into a buffer that grows by doubling (up to max) */
 static int grow_emit(void *ctx, const uint8_t *p, size_t n)
 {
-	grow_buf *g = ctx;
-	if (g->n + n > g->cap) {
-		size_t ncap = g->cap ? g->cap : 4096;
-		uint8_t *nb;
-		while (ncap < g->n + n)
-			ncap = ncap > SIZE_MAX / 2 ? g->n + n : ncap * 2;
-		if (ncap > g->max)
-			ncap = g->max;
-		nb = realloc(g->buf, ncap);
-		if (!nb)
-			return aieth__fail(AIETH_ENOMEM, "%s: out of memory (%zu bytes)", g->what, ncap);
-		g->buf = nb;
-		g->cap = ncap;
-	}
-	memcpy(g->buf + g->n, p, n);
-	g->n += n;
-	return AIETH_OK;
+	parsed *g = ctx;
+	return sb_put(&g->b, p, n) ? sb_check(&g->b, g->what) : AIETH_OK;
 }
 
 int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
-		     size_t max_bytes, uint8_t **out, size_t *len)
+		      size_t max_bytes, uint8_t **out, size_t *len)
 {
 	text_stream *ts;
-	grow_buf g = {NULL, 0, 0, max_bytes, NULL};
+	parsed g = {SB_INIT(max_bytes), NULL};
 	int rc;
 
 	if (out)
@@ -552,21 +530,20 @@ int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth
 		rc = ts_finish(ts);
 	free(ts);
 	if (rc) {
-		free(g.buf);
+		sb_free(&g.b);
 		return rc;
 	}
-	if (g.n < g.cap) { /* give back the unused tail of the last doubling */
-		uint8_t *nb = realloc(g.buf, g.n);
+	if (g.b.n + 1 < g.b.cap) { /* give back the unused tail of the last doubling */
+		uint8_t *nb = realloc(g.b.u, g.b.n + 1);
 		if (nb)
-			g.buf = nb;
+			g.b.u = nb;
 	}
-	*out = g.buf;
-	*len = g.n;
+	*out = g.b.u;
+	*len = g.b.n;
 	return AIETH_OK;
 }
 
-int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out,
-		    size_t *len)
+int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t **out, size_t *len)
 {
 	struct stat st;
 	size_t limit;
@@ -584,10 +561,11 @@ int aieth__text_read(const char *path, aieth_elem t, size_t max_bytes, uint8_t *
 			? SIZE_MAX - 2
 			: max_bytes * TEXT_SIZE_FACTOR + 65536;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > limit)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: text file is %lld bytes, larger than %d times the data limit "
-				  "of %zu bytes plus 64 KiB",
-				  path, (long long)st.st_size, TEXT_SIZE_FACTOR, max_bytes);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: text file is %lld bytes, larger than %d times the data limit "
+			"of %zu bytes plus 64 KiB",
+			path, (long long)st.st_size, TEXT_SIZE_FACTOR, max_bytes);
 	rc = aieth__read_file(path, limit, &text, &tlen);
 	if (rc != AIETH_OK)
 		return rc;
@@ -609,7 +587,7 @@ static int fd_emit(void *ctx, const uint8_t *p, size_t n)
 }
 
 int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int out_fd,
-		       uint64_t *len)
+			uint64_t *len)
 {
 	text_stream *ts = NULL;
 	char *buf = NULL;
@@ -649,8 +627,9 @@ int aieth__text_convert(const char *path, aieth_elem t, uint64_t max_bytes, int 
 		if (!take && have == cap) {
 			char *nb;
 			if (cap >= TEXT_MAX_LINE) {
-				rc = aieth__fail(AIETH_EINVAL, "%s:%lu: a line longer than %d bytes", path,
-						ts->ps.sc.line, TEXT_MAX_LINE);
+				rc = aieth__fail(AIETH_EINVAL,
+						 "%s:%lu: a line longer than %d bytes", path,
+						 ts->ps.sc.line, TEXT_MAX_LINE);
 				goto done;
 			}
 			nb = realloc(buf, cap * 2);
@@ -694,7 +673,7 @@ static char *u64_dec(char *end, uint64_t v)
 
 static size_t format_part(part_info pi, const uint8_t *s, char *d)
 {
-	uint64_t v = load_le(s, pi.psize);
+	uint64_t v = aieth__le_get(s, pi.psize);
 	char tmp[32], *b, *e = tmp + sizeof tmp;
 	int neg = 0;
 	size_t k;
@@ -718,8 +697,7 @@ static size_t format_part(part_info pi, const uint8_t *s, char *d)
 			v = (uint64_t)0 - v;
 		}
 		break;
-	default:
-		break;
+	default: break;
 	}
 	b = u64_dec(e, v);
 	if (neg)
@@ -729,8 +707,7 @@ static size_t format_part(part_info pi, const uint8_t *s, char *d)
 	return k;
 }
 
-int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out,
-		      size_t *out_len)
+int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out, size_t *out_len)
 {
 	part_info pi;
 	size_t esize, scalars, per_line, cap, o = 0, i;
@@ -746,19 +723,20 @@ int aieth__text_format(aieth_elem t, const uint8_t *data, size_t len, char **out
 	if (!esize)
 		return aieth__fail(AIETH_EINVAL, "element type %d is not valid", (int)t);
 	if (len % esize)
-		return aieth__fail(AIETH_EINVAL,
-				  "%zu bytes is not a whole number of %s elements (%zu bytes each)",
-				  len, aieth__elem_name(t), esize);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%zu bytes is not a whole number of %s elements (%zu bytes each)", len,
+			aieth__elem_name(t), esize);
 	pi = part_of(t);
 	scalars = len / pi.psize;
 	if (scalars > (SIZE_MAX - 1) / TEXT_MAX_NUMBER)
 		return aieth__fail(AIETH_ENOMEM, "%zu bytes of data are too many to format as text",
-				  len);
+				   len);
 	cap = scalars * TEXT_MAX_NUMBER + 1;
 	buf = malloc(cap);
 	if (!buf)
 		return aieth__fail(AIETH_ENOMEM, "out of memory formatting %zu bytes of %s as text",
-				  len, aieth__elem_name(t));
+				   len, aieth__elem_name(t));
 	per_line = 16 / pi.psize;
 	for (i = 0; i < scalars; i++) {
 		o += format_part(pi, data + i * pi.psize, buf + o);

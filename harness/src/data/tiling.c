@@ -35,52 +35,59 @@ int aieth__tiling_check(const char *what, const aieth_tiling *tl)
 		return aieth__fail(AIETH_EINVAL, "%s: no tiling parameters", what);
 	n = tl->ndims;
 	if (n < 1 || n > AIETH_TILING_MAX_DIMS)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s.buffer_dimension: %u dimensions, the allowed number is 1..%d",
-				  what, n, AIETH_TILING_MAX_DIMS);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s.buffer_dimension: %u dimensions, the allowed number is 1..%d", what, n,
+			AIETH_TILING_MAX_DIMS);
 	for (j = 0; j < n; j++) {
 		if (tl->buffer_dimension[j] < 1)
-			return aieth__fail(AIETH_EINVAL, "%s.buffer_dimension[%u]: 0 elements (must be >= 1)",
-					  what, j);
+			return aieth__fail(AIETH_EINVAL,
+					   "%s.buffer_dimension[%u]: 0 elements (must be >= 1)",
+					   what, j);
 		if (tl->tiling_dimension[j] < 1)
-			return aieth__fail(AIETH_EINVAL, "%s.tiling_dimension[%u]: 0 elements (must be >= 1)",
-					  what, j);
+			return aieth__fail(AIETH_EINVAL,
+					   "%s.tiling_dimension[%u]: 0 elements (must be >= 1)",
+					   what, j);
 		if (__builtin_mul_overflow(belems, (uint64_t)tl->buffer_dimension[j], &belems) ||
 		    belems > TILING_MAX_ELEMS)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s.buffer_dimension: the buffer has more than 2^48 elements "
-					  "(too large at dimension %u)",
-					  what, j);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s.buffer_dimension: the buffer has more than 2^48 elements "
+				"(too large at dimension %u)",
+				what, j);
 		/* tile elements <= 2^32^8 cannot overflow before the cap */
 		if (__builtin_mul_overflow(telems, (uint64_t)tl->tiling_dimension[j], &telems) ||
 		    telems > TILING_MAX_ELEMS)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s.tiling_dimension: a tile has more than 2^48 elements", what);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s.tiling_dimension: a tile has more than 2^48 elements", what);
 	}
 	if (tl->nbound != 0 && tl->nbound != n)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s.boundary_dimension: %u values, but the buffer has %u dimensions "
-				  "(give none or one per dimension)",
-				  what, tl->nbound, n);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s.boundary_dimension: %u values, but the buffer has %u dimensions "
+			"(give none or one per dimension)",
+			what, tl->nbound, n);
 	for (j = 0; j < tl->nbound; j++) {
 		/* 0 is allowed: all of that dimension is padding */
 		if (tl->boundary_dimension[j] > tl->buffer_dimension[j])
-			return aieth__fail(AIETH_EINVAL,
-					  "%s.boundary_dimension[%u]: %u is larger than buffer_dimension[%u] "
-					  "= %u",
-					  what, j, tl->boundary_dimension[j], j, tl->buffer_dimension[j]);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s.boundary_dimension[%u]: %u is larger than buffer_dimension[%u] "
+				"= %u",
+				what, j, tl->boundary_dimension[j], j, tl->buffer_dimension[j]);
 	}
 	if (tl->repetition < 1)
 		return aieth__fail(AIETH_EINVAL, "%s.repetition: 0 (must be >= 1)", what);
 	if (tl->nloops > AIETH_TILING_MAX_LOOPS)
-		return aieth__fail(AIETH_EINVAL, "%s.tile_traversal: %u loops, the limit is %d", what,
-				  tl->nloops, AIETH_TILING_MAX_LOOPS);
+		return aieth__fail(AIETH_EINVAL, "%s.tile_traversal: %u loops, the limit is %d",
+				   what, tl->nloops, AIETH_TILING_MAX_LOOPS);
 
 	/* coordinate range of every dimension over the whole traversal */
 	for (j = 0; j < n; j++) {
 		if (tl->offset[j] <= -TILING_MAX_COORD || tl->offset[j] >= TILING_MAX_COORD)
-			return aieth__fail(AIETH_EINVAL, "%s.offset[%u]: %lld is outside +-2^62", what, j,
-					  (long long)tl->offset[j]);
+			return aieth__fail(AIETH_EINVAL, "%s.offset[%u]: %lld is outside +-2^62",
+					   what, j, (long long)tl->offset[j]);
 		lo[j] = tl->offset[j];
 		hi[j] = tl->offset[j] + (int64_t)tl->tiling_dimension[j];
 	}
@@ -89,33 +96,36 @@ int aieth__tiling_check(const char *what, const aieth_tiling *tl)
 		const aieth_traversal *tr = &tl->tile_traversal[l];
 		int64_t span;
 		if (tr->dimension >= n)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s.tile_traversal[%u].dimension: %u names no buffer dimension "
-					  "(the buffer has %u: 0..%u)",
-					  what, l, tr->dimension, n, n - 1);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s.tile_traversal[%u].dimension: %u names no buffer dimension "
+				"(the buffer has %u: 0..%u)",
+				what, l, tr->dimension, n, n - 1);
 		if (tr->wrap < 1)
-			return aieth__fail(AIETH_EINVAL, "%s.tile_traversal[%u].wrap: 0 (must be >= 1)",
-					  what, l);
+			return aieth__fail(AIETH_EINVAL,
+					   "%s.tile_traversal[%u].wrap: 0 (must be >= 1)", what, l);
 		/* the odometer moves up to wrap strides before wrapping back */
 		if (__builtin_mul_overflow(tr->stride, (int64_t)tr->wrap, &span) ||
 		    __builtin_add_overflow(span < 0 ? lo[tr->dimension] : hi[tr->dimension], span,
 					   span < 0 ? &lo[tr->dimension] : &hi[tr->dimension]) ||
 		    lo[tr->dimension] <= -TILING_MAX_COORD || hi[tr->dimension] >= TILING_MAX_COORD)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s.tile_traversal[%u]: stride %lld x wrap %u moves dimension "
-					  "%u beyond +-2^62 elements",
-					  what, l, (long long)tr->stride, tr->wrap, tr->dimension);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s.tile_traversal[%u]: stride %lld x wrap %u moves dimension "
+				"%u beyond +-2^62 elements",
+				what, l, (long long)tr->stride, tr->wrap, tr->dimension);
 		if (__builtin_mul_overflow(selems, (uint64_t)tr->wrap, &selems) ||
 		    selems > TILING_MAX_ELEMS)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s.tile_traversal: the traversal visits more than 2^48 elements",
-					  what);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s.tile_traversal: the traversal visits more than 2^48 elements",
+				what);
 	}
 	if (__builtin_mul_overflow(selems, (uint64_t)tl->repetition, &selems) ||
 	    selems > TILING_MAX_ELEMS)
 		return aieth__fail(AIETH_EINVAL,
-				  "%s.repetition: %u repetitions visit more than 2^48 elements", what,
-				  tl->repetition);
+				   "%s.repetition: %u repetitions visit more than 2^48 elements",
+				   what, tl->repetition);
 	return AIETH_OK;
 }
 
@@ -199,12 +209,15 @@ static void traverse(const aieth_tiling *tl, size_t esize, uint8_t *buf, uint8_t
 					memset(stream, 0, (size_t)lo * esize);
 					if (hi > lo)
 						memcpy(stream + (size_t)lo * esize,
-						       buf + (size_t)(base + (uint64_t)(x0 + lo)) * esize,
+						       buf + (size_t)(base + (uint64_t)(x0 + lo)) *
+								       esize,
 						       (size_t)(hi - lo) * esize);
-					memset(stream + (size_t)hi * esize, 0, (size_t)(t0 - hi) * esize);
+					memset(stream + (size_t)hi * esize, 0,
+					       (size_t)(t0 - hi) * esize);
 				} else if (hi > lo) {
 					memcpy(buf + (size_t)(base + (uint64_t)(x0 + lo)) * esize,
-					       stream + (size_t)lo * esize, (size_t)(hi - lo) * esize);
+					       stream + (size_t)lo * esize,
+					       (size_t)(hi - lo) * esize);
 				}
 			}
 			stream += row_bytes;
@@ -231,8 +244,7 @@ static void traverse(const aieth_tiling *tl, size_t esize, uint8_t *buf, uint8_t
 	}
 }
 
-void aieth__tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *buf,
-			 uint8_t *stream)
+void aieth__tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *buf, uint8_t *stream)
 {
 	size_t rep_bytes;
 	uint32_t r;
@@ -246,13 +258,13 @@ void aieth__tiling_gather(const aieth_tiling *tl, size_t esize, const uint8_t *b
 }
 
 void aieth__tiling_scatter(const aieth_tiling *tl, size_t esize, const uint8_t *stream,
-			  uint8_t *buf)
+			   uint8_t *buf)
 {
 	size_t rep_bytes;
 	if (!tl || !esize || !buf || !stream)
 		return;
 	/* every repetition writes the same positions: the last one wins */
 	rep_bytes = (size_t)rep_elems(tl) * esize;
-	traverse(tl, esize, buf, (uint8_t *)(uintptr_t)stream + (size_t)(tl->repetition - 1) * rep_bytes,
-		 0);
+	traverse(tl, esize, buf,
+		 (uint8_t *)(uintptr_t)stream + (size_t)(tl->repetition - 1) * rep_bytes, 0);
 }

@@ -134,12 +134,15 @@ int aieth__bootgen_arch_query(const char *tool, double timeout_s, char *list, si
 		ssize_t r;
 		char sink[4096];
 		if (left <= 0) {
-			rc = aieth__fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
-					"killed it", tool, timeout_s);
+			rc = aieth__fail(AIETH_ETIMEOUT,
+					 "%s -help arch still running after %g s: "
+					 "killed it",
+					 tool, timeout_s);
 			break;
 		}
 		if (poll(&pf, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR) {
-			rc = aieth__fail(AIETH_EIO, "%s -help arch: poll: %s", tool, strerror(errno));
+			rc = aieth__fail(AIETH_EIO, "%s -help arch: poll: %s", tool,
+					 strerror(errno));
 			break;
 		}
 		if (!pf.revents)
@@ -164,8 +167,10 @@ int aieth__bootgen_arch_query(const char *tool, double timeout_s, char *list, si
 			break;
 		struct timespec nap = {0, 5 * 1000 * 1000};
 		if (aieth__pkg_now_s() - t0 >= timeout_s)
-			rc = aieth__fail(AIETH_ETIMEOUT, "%s -help arch still running after %g s: "
-					"killed it", tool, timeout_s);
+			rc = aieth__fail(AIETH_ETIMEOUT,
+					 "%s -help arch still running after %g s: "
+					 "killed it",
+					 tool, timeout_s);
 		else
 			nanosleep(&nap, NULL);
 	}

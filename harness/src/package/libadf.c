@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libadf.c - the compiled graph: libadf.a (ar, via libarchive) or an
- * aiecompiler Work/ directory (research/xclbin.md §4). CDO names follow
+ * aiecompiler Work/ directory (v++ --aie.workdir, UG1076). CDO names follow
  * aiecompiler: aie.cdo.<stage>.bin (older: aie_cdo_<stage>.bin), and
  * sections .aie.cdo.<stage>.bin inside ELF members. Archive members are
  * streamed to files, never held whole in memory (the ELFs CDO can be tens
@@ -33,8 +33,13 @@
 #define TRACE_NAME "aie_trace_config.json"
 
 static const char *const stage_names[AIETH_CDO_NUM_STAGES] = {
-	"device.partition.reset", "reset", "clock.gating", "error.handling",
-	"elfs", "init", "enable",
+	"device.partition.reset",
+	"reset",
+	"clock.gating",
+	"error.handling",
+	"elfs",
+	"init",
+	"enable",
 };
 
 const char *aieth__cdo_stage_name(aieth_cdo_stage s)
@@ -75,18 +80,20 @@ static int classify(const char *what, const char *name, aieth_cdo_stage *st, int
 			*kind = IS_CDO;
 			return AIETH_OK;
 		}
-	return aieth__fail(AIETH_EPARSE, "%s: %s: unknown AIE CDO stage \"%s\" (known: "
-			  "device.partition.reset, reset, clock.gating, error.handling, elfs, "
-			  "init, enable)", what, name, stage);
+	return aieth__fail(AIETH_EPARSE,
+			   "%s: %s: unknown AIE CDO stage \"%s\" (known: "
+			   "device.partition.reset, reset, clock.gating, error.handling, elfs, "
+			   "init, enable)",
+			   what, name, stage);
 }
 
-static int add_cdo(aieth_graph_inputs *g, aieth_cdo_stage st, const char *source,
-		   const char *path, uint64_t size)
+static int add_cdo(aieth_graph_inputs *g, aieth_cdo_stage st, const char *source, const char *path,
+		   uint64_t size)
 {
 	aieth_cdo_file *c = &g->cdo[st];
 	if (c->present)
-		return aieth__fail(AIETH_EPARSE, "%s: the %s CDO appears twice (also in %s)", source,
-				  stage_names[st], c->source);
+		return aieth__fail(AIETH_EPARSE, "%s: the %s CDO appears twice (also in %s)",
+				   source, stage_names[st], c->source);
 	c->source = aieth__strdup(source);
 	c->path = path ? aieth__strdup(path) : NULL;
 	if (!c->source || (path && !c->path))
@@ -103,7 +110,7 @@ static int set_json(aieth_graph_inputs *g, int trace, const char *source, char *
 	if (*dst) {
 		free(text);
 		return aieth__fail(AIETH_EPARSE, "%s: a second %s", source,
-				  trace ? TRACE_NAME : CONTROL_NAME);
+				   trace ? TRACE_NAME : CONTROL_NAME);
 	}
 	*dst = text;
 	if (trace) {
@@ -133,9 +140,9 @@ static int json_kind(const char *name)
 
 typedef struct {
 	aieth_graph_inputs *g;
-	const char *what;            /* the archive */
-	const char *work_dir;        /* NULL: write nothing */
-	int extract;                 /* write the CDOs to work_dir for bootgen */
+	const char *what;     /* the archive */
+	const char *work_dir; /* NULL: write nothing */
+	int extract;          /* write the CDOs to work_dir for bootgen */
 	const char *member;
 	/* the ELF member being read: at base in fd (the archive, or a spool
 	 * file) or in mem (the archive in memory, or the member slurped) */
@@ -143,12 +150,12 @@ typedef struct {
 	const uint8_t *mem;
 	uint64_t base;
 	uint64_t size;
-	uint64_t entry_size;         /* the member's size as the archive records it */
+	uint64_t entry_size; /* the member's size as the archive records it */
 	unsigned seq;
-	int ar_fd;                   /* the archive: a regular file, or -1 */
-	const uint8_t *ar_mem;       /* or in memory (aieth__graph_read_mem) */
-	uint64_t ar_size;            /* its size (fstat when opened) */
-	uint64_t data_pos;           /* where libarchive says the member's data begins */
+	int ar_fd;             /* the archive: a regular file, or -1 */
+	const uint8_t *ar_mem; /* or in memory (aieth__graph_read_mem) */
+	uint64_t ar_size;      /* its size (fstat when opened) */
+	uint64_t data_pos;     /* where libarchive says the member's data begins */
 } ar_ctx;
 
 static char *stage_file(const ar_ctx *c, aieth_cdo_stage st)
@@ -163,7 +170,7 @@ static int elf_read(void *ctx, uint64_t off, void *buf, size_t n)
 	ar_ctx *c = ctx;
 	if (off > c->size || n > c->size - off)
 		return aieth__fail(AIETH_EPARSE, "%s: member %s: read beyond its end", c->what,
-				  c->member);
+				   c->member);
 	if (c->mem) {
 		memcpy(buf, c->mem + c->base + off, n);
 		return AIETH_OK;
@@ -188,8 +195,8 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 	if (kind == IS_CDO) {
 		if (size >= AIETH_CDO_HEADER_BYTES && (rc = elf_read(c, off, head, sizeof head)))
 			return rc;
-		if ((rc = aieth__cdo_check_header(head, size >= AIETH_CDO_HEADER_BYTES ? sizeof head : 0,
-						 size, source)))
+		if ((rc = aieth__cdo_check_header(
+			     head, size >= AIETH_CDO_HEADER_BYTES ? sizeof head : 0, size, source)))
 			return rc;
 		if (c->extract) {
 			path = stage_file(c, st);
@@ -198,13 +205,13 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 			out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (out < 0) {
 				rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path,
-						strerror(errno));
+						 strerror(errno));
 			} else {
 				rc = c->mem ? aieth__write_full(out, c->mem + c->base + off,
-							       (size_t)size, path)
-					    : aieth__copy_range(c->fd, c->base + off, size, out,
-							       NULL, 0, c->base ? c->what : c->member,
-							       path);
+								(size_t)size, path)
+					    : aieth__copy_range(
+						      c->fd, c->base + off, size, out, NULL, 0,
+						      c->base ? c->what : c->member, path);
 				if (close(out) && !rc)
 					rc = aieth__fail(AIETH_EIO, "%s: write error", path);
 			}
@@ -220,7 +227,7 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 		return AIETH_OK;
 	if (size > AIETH_LIBADF_MAX_JSON)
 		return aieth__fail(AIETH_EINVAL, "%s: %llu bytes, the limit is %u", source,
-				  (unsigned long long)size, AIETH_LIBADF_MAX_JSON);
+				   (unsigned long long)size, AIETH_LIBADF_MAX_JSON);
 	text = malloc((size_t)size + 1);
 	if (!text)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
@@ -235,7 +242,7 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 static int member_error(struct archive *a, const ar_ctx *c)
 {
 	return aieth__fail(AIETH_EPARSE, "%s: member %s: cannot read: %s", c->what, c->member,
-			  archive_error_string(a) ? archive_error_string(a) : "?");
+			   archive_error_string(a) ? archive_error_string(a) : "?");
 }
 
 /* Read the rest of the member into memory after the first `have` bytes. */
@@ -265,8 +272,10 @@ static int slurp_rest(struct archive *a, ar_ctx *c, uint8_t **buf, size_t have, 
 		have += (size_t)r;
 		if (have > max) {
 			*buf = b;
-			return aieth__fail(AIETH_EINVAL, "%s: member %s: larger than the %zu-byte "
-					  "limit", c->what, c->member, max);
+			return aieth__fail(AIETH_EINVAL,
+					   "%s: member %s: larger than the %zu-byte "
+					   "limit",
+					   c->what, c->member, max);
 		}
 	}
 	b[have] = '\0';
@@ -276,8 +285,8 @@ static int slurp_rest(struct archive *a, ar_ctx *c, uint8_t **buf, size_t have, 
 }
 
 /* Write the member (first `have` bytes already in buf) to fd. */
-static int spool(struct archive *a, ar_ctx *c, uint8_t *buf, size_t have, int fd,
-		 const char *path, uint64_t *size)
+static int spool(struct archive *a, ar_ctx *c, uint8_t *buf, size_t have, int fd, const char *path,
+		 uint64_t *size)
 {
 	la_ssize_t r;
 	int rc = aieth__write_full(fd, buf, have, path);
@@ -322,8 +331,8 @@ static int member_in_place(ar_ctx *c, const uint8_t *head, size_t have)
 	uint64_t pos = c->data_pos, n = have < PLACE_CHECK ? have : PLACE_CHECK;
 	uint8_t *b;
 	int same;
-	if ((c->ar_fd < 0 && !c->ar_mem) || c->entry_size == UINT64_MAX ||
-	    pos > c->ar_size || c->entry_size > c->ar_size - pos || have > c->entry_size ||
+	if ((c->ar_fd < 0 && !c->ar_mem) || c->entry_size == UINT64_MAX || pos > c->ar_size ||
+	    c->entry_size > c->ar_size - pos || have > c->entry_size ||
 	    (have < AR_CHUNK && have != c->entry_size))
 		return 0;
 	if (c->ar_mem)
@@ -357,8 +366,9 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 	}
 	jk = json_kind(b);
 	/* a CDO that is not extracted needs only its header: the rest is skipped */
-	if ((rc = fill_first(a, c, *bufp, kind == IS_CDO && !c->extract ? AIETH_CDO_HEADER_BYTES
-									  : AR_CHUNK, &have)))
+	if ((rc = fill_first(a, c, *bufp,
+			     kind == IS_CDO && !c->extract ? AIETH_CDO_HEADER_BYTES : AR_CHUNK,
+			     &have)))
 		return rc;
 	if (kind == IS_CDO) {
 		/* ar records each member's size: the CDO length word is checked with it */
@@ -453,9 +463,8 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 	return rc;
 }
 
-static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
-		   const char *work_dir, int extract, int ar_fd, const uint8_t *ar_mem,
-		   uint64_t ar_size)
+static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a, const char *work_dir,
+		   int extract, int ar_fd, const uint8_t *ar_mem, uint64_t ar_size)
 {
 	struct archive_entry *e;
 	ar_ctx c;
@@ -478,19 +487,22 @@ static int ar_scan(aieth_graph_inputs *g, const char *what, struct archive *a,
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
-			rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): "
-					"%s", what, archive_error_string(a) ? archive_error_string(a)
-									   : "?");
+			rc = aieth__fail(AIETH_EPARSE,
+					 "%s: cannot read as an ar archive (libadf.a): "
+					 "%s",
+					 what,
+					 archive_error_string(a) ? archive_error_string(a) : "?");
 			break;
 		}
 		if (++n > AR_MAX_MEMBERS) {
-			rc = aieth__fail(AIETH_EINVAL, "%s: more than %u members", what, AR_MAX_MEMBERS);
+			rc = aieth__fail(AIETH_EINVAL, "%s: more than %u members", what,
+					 AR_MAX_MEMBERS);
 			break;
 		}
 		/* the bytes libarchive consumed so far: the header (and a BSD
 		 * long name), so where the data begins; confirmed before use */
 		c.data_pos = archive_filter_bytes(a, 0) >= 0 ? (uint64_t)archive_filter_bytes(a, 0)
-							      : UINT64_MAX;
+							     : UINT64_MAX;
 		c.member = archive_entry_pathname(e);
 		if (!c.member || !*c.member)
 			continue;
@@ -514,8 +526,7 @@ static int is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname_,
-		    const char *name)
+static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname_, const char *name)
 {
 	char *path = aieth__path_join(dirname_, name), source[1200];
 	uint8_t head[AIETH_CDO_HEADER_BYTES];
@@ -543,7 +554,7 @@ static int work_cdo(aieth_graph_inputs *g, const char *root, const char *dirname
 	} else {
 		got = read(fd, head, sizeof head);
 		rc = aieth__cdo_check_header(head, got > 0 ? (size_t)got : 0, (uint64_t)sb.st_size,
-					    source);
+					     source);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -569,9 +580,10 @@ static int work_read(aieth_graph_inputs *g, const char *path)
 		if (p && access(p, F_OK) == 0)
 			root = aieth__path_join(path, "Work");
 		else if (p) {
-			rc = aieth__fail(AIETH_EPARSE, "%s: not an aiecompiler Work directory: "
-					"ps/c_rts/" CONTROL_NAME " is missing (also under Work/)",
-					path);
+			rc = aieth__fail(AIETH_EPARSE,
+					 "%s: not an aiecompiler Work directory: "
+					 "ps/c_rts/" CONTROL_NAME " is missing (also under Work/)",
+					 path);
 			goto out;
 		}
 	}
@@ -587,13 +599,13 @@ static int work_read(aieth_graph_inputs *g, const char *path)
 		goto out;
 	}
 	rc = aieth__read_file(cfg, AIETH_LIBADF_MAX_JSON, &g->control_config,
-			     &g->control_config_len);
+			      &g->control_config_len);
 	if (rc)
 		goto out;
 	g->control_config_source = aieth__strdup(cfg);
 	if (access(trace, F_OK) == 0 &&
 	    (rc = aieth__read_file(trace, AIETH_LIBADF_MAX_JSON, &g->trace_config,
-				  &g->trace_config_len)))
+				   &g->trace_config_len)))
 		goto out;
 	if (!is_dir(cdodir)) {
 		rc = aieth__fail(AIETH_EPARSE, "%s: the CDO directory ps/cdo is missing", root);
@@ -623,12 +635,16 @@ out:
 static int finish(aieth_graph_inputs *g, const char *what, int rc)
 {
 	if (!rc && !g->control_config)
-		rc = aieth__fail(AIETH_EPARSE, "%s: no " CONTROL_NAME " found (a member or an ELF "
-				"section; give it with --aie-metadata, or package from the Work "
-				"directory)", what);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: no " CONTROL_NAME " found (a member or an ELF "
+				 "section; give it with --aie-metadata, or package from the Work "
+				 "directory)",
+				 what);
 	if (!rc && g->num_cdos - (g->cdo[AIETH_CDO_ENABLE].present ? 1u : 0u) == 0)
-		rc = aieth__fail(AIETH_EPARSE, "%s: no AIE CDO files found (aie.cdo.<stage>.bin "
-				"members, or .aie.cdo.<stage>.bin sections of an ELF member)", what);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: no AIE CDO files found (aie.cdo.<stage>.bin "
+				 "members, or .aie.cdo.<stage>.bin sections of an ELF member)",
+				 what);
 	if (rc)
 		aieth__graph_free(g);
 	return rc;
@@ -651,7 +667,7 @@ int aieth__graph_read(aieth_graph_inputs *g, const char *path, const char *work_
 		rc = aieth__fail_prefix(rc, "the graph archive");
 	else if (archive_read_open_fd(a, fd, AR_CHUNK) != ARCHIVE_OK)
 		rc = aieth__fail(AIETH_EIO, "%s: cannot open the graph archive: %s", path,
-				archive_error_string(a) ? archive_error_string(a) : "?");
+				 archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = ar_scan(g, path, a, work_dir, extract, fd, NULL, (uint64_t)st.st_size);
 	archive_read_free(a);
@@ -661,7 +677,7 @@ int aieth__graph_read(aieth_graph_inputs *g, const char *path, const char *work_
 }
 
 int aieth__graph_read_mem(aieth_graph_inputs *g, const char *what, const void *data, size_t len,
-			 const char *work_dir)
+			  const char *work_dir)
 {
 	struct archive *a;
 	int rc;
@@ -672,7 +688,7 @@ int aieth__graph_read_mem(aieth_graph_inputs *g, const char *what, const void *d
 	archive_read_support_format_ar(a);
 	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK)
 		rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as an ar archive (libadf.a): %s",
-				what, archive_error_string(a) ? archive_error_string(a) : "?");
+				 what, archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = ar_scan(g, what, a, work_dir, 1, -1, data, len);
 	archive_read_free(a);

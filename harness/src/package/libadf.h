@@ -32,21 +32,21 @@ const char *aieth__cdo_stage_name(aieth_cdo_stage s);
 
 typedef struct {
 	int present;
-	char *path;                  /* the file bootgen reads */
-	char *source;                /* "libadf.a: sw.o section .aie.cdo.init.bin" */
+	char *path;   /* the file bootgen reads */
+	char *source; /* "libadf.a: sw.o section .aie.cdo.init.bin" */
 	uint64_t size;
 } aieth_cdo_file;
 
 typedef struct {
-	char *control_config;        /* aie_control_config.json text (NUL-terminated) */
+	char *control_config; /* aie_control_config.json text (NUL-terminated) */
 	size_t control_config_len;
 	char *control_config_source;
-	char *trace_config;          /* aie_trace_config.json or NULL */
+	char *trace_config; /* aie_trace_config.json or NULL */
 	size_t trace_config_len;
 	aieth_cdo_file cdo[AIETH_CDO_NUM_STAGES];
 	size_t num_cdos;
-	int merged_ignored;          /* aie.merged.cdo.bin was present and not used */
-	unsigned elf_in_place;       /* ELF members read where they lie (not spooled) */
+	int merged_ignored;    /* aie.merged.cdo.bin was present and not used */
+	unsigned elf_in_place; /* ELF members read where they lie (not spooled) */
 } aieth_graph_inputs;
 
 /* Read path: a directory is a Work/ directory (or one that contains Work/),
@@ -59,13 +59,13 @@ int aieth__graph_read(aieth_graph_inputs *g, const char *path, const char *work_
 /* An ar archive in memory; with work_dir NULL nothing is written (the
  * fuzz target). */
 int aieth__graph_read_mem(aieth_graph_inputs *g, const char *what, const void *data, size_t len,
-			 const char *work_dir);
+			  const char *work_dir);
 void aieth__graph_free(aieth_graph_inputs *g);
 
 /* ELF section table walk (libadf_elf.c). */
 typedef int (*aieth_elf_read_fn)(void *ctx, uint64_t off, void *buf, size_t n);
 typedef int (*aieth_elf_section_fn)(void *ctx, const char *name, uint64_t off, uint64_t size);
 int aieth__elf_sections(const char *what, uint64_t file_size, aieth_elf_read_fn rd, void *rctx,
-		       aieth_elf_section_fn fn, void *fctx);
+			aieth_elf_section_fn fn, void *fctx);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xclbin_package.c - aieth_package: XSA + compiled graph -> AIE-only
+ * package.c - aieth_package: XSA + compiled graph -> AIE-only
  * xclbin, the open replacement of `v++ -p ... --package.defer_aie_run`
- * with package.generateAiePdi=1 (research/xclbin.md §2.1-2.2).
+ * with package.generateAiePdi=1 (AMD's cfg/package_aie_only.cfg; UG1076).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,11 +24,12 @@
 #include "package/xsa_device.h"
 #include "util/copy.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/path.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 #include "xclbin/xclbin_write.h"
 
 /* The header version field holds the writing tool's XRT version; nothing
@@ -40,22 +41,22 @@
 typedef struct {
 	const aieth_package_opts *o;
 	aieth_package_result *r;
-	char *tmp;                   /* our scratch directory */
+	char *tmp; /* our scratch directory */
 	aieth_xsa_info xsa;
 	aieth_graph_inputs graph;
-	char *meta_text;             /* --aie-metadata text, when given */
+	char *meta_text; /* --aie-metadata text, when given */
 	size_t meta_len;
 	aieth_aie_meta *meta;
-	aieth_pdi_cache cache;       /* the PDI cache (cache.dir NULL: not used) */
-	char *cached_pdi;            /* a direct-mode hit: the PDI, in tmp */
-	uint8_t dkey[32];            /* the direct-mode key (have_dkey) */
+	aieth_pdi_cache cache; /* the PDI cache (cache.dir NULL: not used) */
+	char *cached_pdi;      /* a direct-mode hit: the PDI, in tmp */
+	uint8_t dkey[32];      /* the direct-mode key (have_dkey) */
 	int have_dkey, dkey_settled;
 	/* a cache hit is checked as the writer copies it (each byte read
 	 * once): its key and the content hash its bytes must have */
-	int store_only;              /* rebuilding after a damaged entry: no lookups */
+	int store_only; /* rebuilding after a damaged entry: no lookups */
 	uint8_t hit_key[32];
 	aieth_pdi_cache_check check;
-	int damaged;                 /* the hit's bytes did not match: rebuild */
+	int damaged; /* the hit's bytes did not match: rebuild */
 } pkg;
 
 static void progress(const pkg *p, const char *step)
@@ -64,10 +65,7 @@ static void progress(const pkg *p, const char *step)
 		p->o->progress(p->o->ctx, step);
 }
 
-static int cancelled(const pkg *p)
-{
-	return p->o->cancel && *p->o->cancel;
-}
+static int cancelled(const pkg *p) { return p->o->cancel && *p->o->cancel; }
 
 static int interrupted(pkg *p)
 {
@@ -105,15 +103,16 @@ static int make_tmp(pkg *p)
 	char *t;
 	if (!base || !*base)
 		base = getenv("TMPDIR");
-	if (!base || !*base || strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					  "0123456789/._-+") != strlen(base))
+	if (!base || !*base ||
+	    strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789/._-+") != strlen(base))
 		base = "/tmp"; /* bootgen's BIF cannot name files under other paths */
 	t = aieth__path_join(base, "th_package-XXXXXX");
 	if (!t)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (!mkdtemp(t)) {
 		int rc = aieth__fail(AIETH_EIO, "%s: cannot create a scratch directory: %s", base,
-				    strerror(errno));
+				     strerror(errno));
 		free(t);
 		return rc;
 	}
@@ -142,8 +141,10 @@ static int read_xsa(pkg *p)
 	if ((rc = aieth__xsa_read(&p->xsa, p->o->xsa)))
 		return rc;
 	if (p->xsa.board[0] && !lower_contains(p->xsa.board, in->name))
-		return aieth__fail(AIETH_EINVAL, "%s: member xsa.json: board: expected %s (--board), "
-				  "found \"%s\"", p->o->xsa, in->name, p->xsa.board);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: member xsa.json: board: expected %s (--board), "
+				   "found \"%s\"",
+				   p->o->xsa, in->name, p->xsa.board);
 	if ((rc = aieth__xsa_check_device(&p->xsa, p->o->xsa, p->o->board, p->o->data_dir)))
 		return rc;
 	if (p->o->vbnv) {
@@ -158,19 +159,22 @@ static int read_xsa(pkg *p)
 	}
 	if (strlen(p->r->vbnv) > 63 || !p->r->vbnv[0])
 		return aieth__fail(AIETH_EINVAL, "VBNV \"%s\": expected 1..63 characters",
-				  p->r->vbnv);
+				   p->r->vbnv);
 	if (p->o->id_code >= 0) {
 		p->r->id_code = (uint32_t)p->o->id_code;
 		p->r->ext_id_code = p->o->ext_id_code >= 0 ? (uint32_t)p->o->ext_id_code
-				    : p->xsa.has_id_code ? p->xsa.ext_id_code : 0x01u;
+				    : p->xsa.has_id_code   ? p->xsa.ext_id_code
+							   : 0x01u;
 	} else if (p->xsa.has_id_code) {
 		p->r->id_code = p->xsa.id_code;
-		p->r->ext_id_code = p->o->ext_id_code >= 0 ? (uint32_t)p->o->ext_id_code
-							   : p->xsa.ext_id_code;
+		p->r->ext_id_code =
+			p->o->ext_id_code >= 0 ? (uint32_t)p->o->ext_id_code : p->xsa.ext_id_code;
 	} else if (!p->o->pdi) {
-		return aieth__fail(AIETH_EINVAL, "%s: no device image (.pdi member with an Image "
-				  "Header Table) to take the device IDCODE from; give it with "
-				  "--id-code", p->o->xsa);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: no device image (.pdi member with an Image "
+				   "Header Table) to take the device IDCODE from; give it with "
+				   "--id-code",
+				   p->o->xsa);
 	}
 	return AIETH_OK;
 }
@@ -217,12 +221,12 @@ static int read_graph(pkg *p)
 		progress(p, "reading the graph archive");
 		/* with a prebuilt PDI the CDOs are only checked, not extracted */
 		if ((rc = aieth__graph_read(&p->graph, p->o->graph, p->tmp,
-					   !p->o->pdi && !p->cached_pdi)))
+					    !p->o->pdi && !p->cached_pdi)))
 			return rc;
 	}
 	if (p->o->aie_metadata) {
 		if ((rc = aieth__read_file(p->o->aie_metadata, AIETH_LIBADF_MAX_JSON, &p->meta_text,
-					  &p->meta_len)))
+					   &p->meta_len)))
 			return rc;
 		text = p->meta_text, len = p->meta_len, what = p->o->aie_metadata;
 	} else if (p->graph.control_config) {
@@ -230,7 +234,7 @@ static int read_graph(pkg *p)
 		what = p->graph.control_config_source;
 	} else {
 		return aieth__fail(AIETH_EINVAL, "no aie_control_config.json: give --libadf or "
-				  "--aie-metadata");
+						 "--aie-metadata");
 	}
 	snprintf(w, sizeof w, "%s", what);
 	if ((rc = aieth_aie_meta_parse(&p->meta, w, text, len)))
@@ -238,15 +242,19 @@ static int read_graph(pkg *p)
 	p->r->num_graphs = aieth_aie_meta_num_graphs(p->meta);
 	p->r->num_plios = aieth_aie_meta_num_plios(p->meta);
 	if (!p->r->num_graphs)
-		return aieth__fail(AIETH_EINVAL, "%s: aie_metadata.graphs: expected at least one "
-				  "graph, found none", w);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: aie_metadata.graphs: expected at least one "
+				   "graph, found none",
+				   w);
 	if (!p->o->no_check) {
-		p->r->problems = aieth_aie_meta_check(p->meta, p->o->board, report_line,
-						      (void *)p->o);
+		p->r->problems =
+			aieth_aie_meta_check(p->meta, p->o->board, report_line, (void *)p->o);
 		if (p->r->problems)
-			return aieth__fail(AIETH_EINVAL, "%s: the graph's PLIOs do not fit board %s "
-					  "(%zu problem%s)", w, aieth_board_get_info(p->o->board)->name,
-					  p->r->problems, p->r->problems == 1 ? "" : "s");
+			return aieth__fail(AIETH_EINVAL,
+					   "%s: the graph's PLIOs do not fit board %s "
+					   "(%zu problem%s)",
+					   w, aieth_board_get_info(p->o->board)->name,
+					   p->r->problems, p->r->problems == 1 ? "" : "s");
 	}
 	return AIETH_OK;
 }
@@ -258,15 +266,18 @@ static int check_prebuilt_pdi(pkg *p)
 	if (rc && rc != AIETH_ENOTFOUND)
 		return rc;
 	if (rc)
-		return aieth__fail(AIETH_EPARSE, "%s: not a PDI (no Image Header Table in its first "
-				  "%u bytes)", p->o->pdi, AIETH_PDI_SCAN_BYTES);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: not a PDI (no Image Header Table in its first "
+				   "%u bytes)",
+				   p->o->pdi, AIETH_PDI_SCAN_BYTES);
 	if ((p->o->id_code >= 0 || p->xsa.has_id_code) &&
 	    (id != p->r->id_code || ext != p->r->ext_id_code))
-		return aieth__fail(AIETH_EINVAL, "%s: IDCODE: expected 0x%08x/0x%02x (%s), found "
-				  "0x%08x/0x%02x", p->o->pdi, (unsigned)p->r->id_code,
-				  (unsigned)p->r->ext_id_code,
-				  p->o->id_code >= 0 ? "--id-code" : p->xsa.pdi_member, (unsigned)id,
-				  (unsigned)ext);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: IDCODE: expected 0x%08x/0x%02x (%s), found "
+				   "0x%08x/0x%02x",
+				   p->o->pdi, (unsigned)p->r->id_code, (unsigned)p->r->ext_id_code,
+				   p->o->id_code >= 0 ? "--id-code" : p->xsa.pdi_member,
+				   (unsigned)id, (unsigned)ext);
 	p->r->id_code = id;
 	p->r->ext_id_code = ext;
 	return AIETH_OK;
@@ -336,14 +347,17 @@ static int check_bootgen_arch(pkg *p)
 	p->r->tool_failed = 1;
 	if (rc)
 		return aieth__fail_prefix(rc, "board %s needs a bootgen with -arch %s", in->name,
-					 arch);
-	return aieth__fail(AIETH_EUNSUPPORTED, "board %s (%s) needs PDIs of bootgen architecture %s "
-			  "(bootgen_arch of its board file), but %s supports only %s (its -help "
-			  "arch): install AMD's current bootgen (https://github.com/Xilinx/bootgen or "
-			  "Vitis; Debian's xilinx-bootgen 2022.2 lacks it) and name it with --bootgen "
-			  "PATH or $BOOTGEN, or give a PDI built for the device with --pdi", in->name,
-			  in->device_part && *in->device_part ? in->device_part : in->aie_generation,
-			  arch, tool, list[0] ? list : "(none listed)");
+					  arch);
+	return aieth__fail(
+		AIETH_EUNSUPPORTED,
+		"board %s (%s) needs PDIs of bootgen architecture %s "
+		"(bootgen_arch of its board file), but %s supports only %s (its -help "
+		"arch): install AMD's current bootgen (https://github.com/Xilinx/bootgen or "
+		"Vitis; Debian's xilinx-bootgen 2022.2 lacks it) and name it with --bootgen "
+		"PATH or $BOOTGEN, or give a PDI built for the device with --pdi",
+		in->name,
+		in->device_part && *in->device_part ? in->device_part : in->aie_generation, arch,
+		tool, list[0] ? list : "(none listed)");
 }
 
 /* Open the PDI cache; in direct mode (pdi_cache.h) an archive in the state
@@ -368,10 +382,11 @@ static int cache_direct(pkg *p)
 	t0 = aieth__pkg_now_s();
 	/* the board and the bootgen architecture its file names (bootgen's
 	 * -arch, in the full key too) */
-	snprintf(board, sizeof board, "%s/%s", aieth_board_get_info(p->o->board)->name, pkg_arch(p));
+	snprintf(board, sizeof board, "%s/%s", aieth_board_get_info(p->o->board)->name,
+		 pkg_arch(p));
 	p->have_dkey = aieth__pdi_cache_direct_key(p->o->graph, board, tool, p->r->id_code,
-						  p->r->ext_id_code, p->dkey,
-						  &p->dkey_settled) == AIETH_OK;
+						   p->r->ext_id_code, p->dkey,
+						   &p->dkey_settled) == AIETH_OK;
 	if (p->have_dkey && !aieth__pdi_cache_memo_get(&p->cache, p->dkey, key, &found) && found &&
 	    (p->cached_pdi = aieth__path_join(p->tmp, "aie.pdi")) &&
 	    (rc = aieth__pdi_cache_take(&p->cache, key, p->cached_pdi, &hit, &p->check)))
@@ -406,10 +421,12 @@ static int build_pdi(pkg *p, char **pdi_path)
 	*pdi_path = NULL;
 	if (p->o->pdi) {
 		*pdi_path = aieth__strdup(p->o->pdi);
-		return *pdi_path ? check_prebuilt_pdi(p) : aieth__fail(AIETH_ENOMEM, "out of memory");
+		return *pdi_path ? check_prebuilt_pdi(p)
+				 : aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
 	if (!p->o->graph)
-		return aieth__fail(AIETH_EINVAL, "no CDO files: give --libadf, or a prebuilt --pdi");
+		return aieth__fail(AIETH_EINVAL,
+				   "no CDO files: give --libadf, or a prebuilt --pdi");
 	if (p->cached_pdi) { /* a direct-mode hit (cache_direct) */
 		for (i = 0; i < AIETH_CDO_ENABLE; i++)
 			p->r->num_cdos += p->graph.cdo[i].present ? 1u : 0u;
@@ -442,7 +459,7 @@ static int build_pdi(pkg *p, char **pdi_path)
 		bo.ext_id_code = p->r->ext_id_code;
 		bo.output = *pdi_path;
 		bo.timeout_s = p->o->bootgen_timeout_s == 0 ? AIETH_BOOTGEN_TIMEOUT_DEFAULT
-							     : p->o->bootgen_timeout_s;
+							    : p->o->bootgen_timeout_s;
 		bo.cancel = p->o->cancel;
 		bo.cache = p->cache.dir ? &p->cache : NULL;
 		bo.cache_store_only = p->store_only;
@@ -540,8 +557,10 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	if (!rc && p->check.pending && memcmp(pdi_sum, p->check.hash, 16)) {
 		p->damaged = 1;
 		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
-		rc = aieth__fail(AIETH_EIO, "PDI cache %s: a damaged entry (content hash "
-				"mismatch): removed", p->cache.dir);
+		rc = aieth__fail(AIETH_EIO,
+				 "PDI cache %s: a damaged entry (content hash "
+				 "mismatch): removed",
+				 p->cache.dir);
 	}
 	if (!rc && out->in_place)
 		rc = aieth__out_commit(&stage);
@@ -556,12 +575,13 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 						      report_written, &wc);
 			p->r->problems += problems;
 			if (problems)
-				rc = aieth__fail(AIETH_EINVAL, "%s: the written file failed its check "
-						"(%zu problem%s); nothing written", o->output, problems,
-						problems == 1 ? "" : "s");
+				rc = aieth__fail(AIETH_EINVAL,
+						 "%s: the written file failed its check "
+						 "(%zu problem%s); nothing written",
+						 o->output, problems, problems == 1 ? "" : "s");
 			if (!rc && out->in_place &&
-			    (rc = aieth__copy_range(x->fd, 0, p->r->size, out->fd, NULL, 0,
-						   staged, o->output)))
+			    (rc = aieth__copy_range(x->fd, 0, p->r->size, out->fd, NULL, 0, staged,
+						    o->output)))
 				p->r->output_failed = 1;
 			aieth_xclbin_close(x);
 		}
@@ -572,7 +592,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 		rc = interrupted(p);
 	if (rc)
 		return rc;
-	aieth__uuid_format(p->r->uuid, p->r->uuid_string);
+	aieth_uuid_format(p->r->uuid, p->r->uuid_string);
 	rc = aieth__out_commit(out);
 	if (rc)
 		p->r->output_failed = 1;
@@ -604,8 +624,10 @@ static int refuse_input_as_output(const aieth_package_opts *o)
 {
 	const struct {
 		const char *path, *what;
-	} in[] = {{o->xsa, "the XSA (--xsa)"}, {o->graph, "the graph (--libadf)"},
-		  {o->pdi, "the PDI (--pdi)"}, {o->aie_metadata, "the metadata (--aie-metadata)"}};
+	} in[] = {{o->xsa, "the XSA (--xsa)"},
+		  {o->graph, "the graph (--libadf)"},
+		  {o->pdi, "the PDI (--pdi)"},
+		  {o->aie_metadata, "the metadata (--aie-metadata)"}};
 	struct stat so, si;
 	size_t i;
 	if (stat(o->output, &so) != 0)
@@ -614,11 +636,15 @@ static int refuse_input_as_output(const aieth_package_opts *o)
 		if (!in[i].path || stat(in[i].path, &si) != 0)
 			continue;
 		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-			return aieth__fail(AIETH_EINVAL, "output %s is %s %s: refusing to write over "
-					  "an input", o->output, in[i].what, in[i].path);
+			return aieth__fail(AIETH_EINVAL,
+					   "output %s is %s %s: refusing to write over "
+					   "an input",
+					   o->output, in[i].what, in[i].path);
 		if (S_ISDIR(si.st_mode) && S_ISREG(so.st_mode) && dir_holds(in[i].path, o->output))
-			return aieth__fail(AIETH_EINVAL, "output %s is inside %s %s: refusing to "
-					  "write over an input", o->output, in[i].what, in[i].path);
+			return aieth__fail(AIETH_EINVAL,
+					   "output %s is inside %s %s: refusing to "
+					   "write over an input",
+					   o->output, in[i].what, in[i].path);
 	}
 	return AIETH_OK;
 }
@@ -681,6 +707,16 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	return rc;
 }
 
+int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version)
+{
+	static const aieth_package_opts init = AIETH_PACKAGE_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_package_opts_init", opts, version,
+					AIETH_PACKAGE_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 {
 	int rc, damaged = 0;
@@ -688,24 +724,33 @@ int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 		return aieth__fail(AIETH_EINVAL, "aieth_package: NULL argument");
 	memset(r, 0, sizeof *r);
 	r->vbnv_source = "";
+	/* the versions of aieth_package_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_package_opts", "aieth_package_opts", o->version,
+				      AIETH_PACKAGE_OPTS_VERSION)))
+		return rc;
 	if (!o->board || !o->xsa || !o->output)
-		return aieth__fail(AIETH_EINVAL, "aieth_package: board, xsa and output are required");
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_package: board, xsa and output are required");
 	if (!o->graph && !(o->pdi && o->aie_metadata))
-		return aieth__fail(AIETH_EINVAL, "aieth_package: a graph (libadf.a or Work "
-				  "directory) is required, unless both --pdi and --aie-metadata "
-				  "are given");
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_package: a graph (libadf.a or Work "
+				   "directory) is required, unless both --pdi and --aie-metadata "
+				   "are given");
 	if (o->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
-		return aieth__fail(AIETH_EINVAL, "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
-				  "LOAD_PDI (0x2)", (unsigned)o->action_mask);
+		return aieth__fail(AIETH_EINVAL,
+				   "action mask 0x%x: expected LOAD_AIE (0x1) and/or "
+				   "LOAD_PDI (0x2)",
+				   (unsigned)o->action_mask);
 	/* XRT takes an xclbin as AIE-only from the LOAD_AIE bit alone (its
 	 * xclbin_parser is_aie_only); without it the load goes on to scheduler
 	 * set-up and fails ("No xml metadata in xclbin") */
 	if (o->action_mask && !(o->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
-		return aieth__fail(AIETH_EINVAL, "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
-				  "(0x1): XRT takes an xclbin as AIE-only from that bit alone, "
-				  "without it the board's load fails (\"No xml metadata in "
-				  "xclbin\"); use LOAD_AIE or LOAD_AIE,LOAD_PDI",
-				  (unsigned)o->action_mask);
+		return aieth__fail(AIETH_EINVAL,
+				   "action mask 0x%x: an AIE-only xclbin needs LOAD_AIE "
+				   "(0x1): XRT takes an xclbin as AIE-only from that bit alone, "
+				   "without it the board's load fails (\"No xml metadata in "
+				   "xclbin\"); use LOAD_AIE or LOAD_AIE,LOAD_PDI",
+				   (unsigned)o->action_mask);
 	rc = package_once(o, r, 0, &damaged);
 	if (damaged && !r->interrupted) {
 		/* the bytes are rebuilt by bootgen, and stored anew */

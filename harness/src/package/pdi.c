@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdi.c - PDI facts and the bootgen step (research/xclbin.md §2.2: the AIE
+ * pdi.c - PDI facts and the bootgen step (UG1076, UG1283 bootgen: the AIE
  * PDI is a bootgen image of the aiecompiler's CDOs; with deferred AIE
  * start the core-enable CDO is left out by the caller). The rules a PDI
  * and a CDO header must meet live in xclbin/xclbin_pdi.c, where th_package
@@ -45,11 +45,11 @@ int aieth__pdi_idcode(const uint8_t *buf, size_t len, uint32_t *id_code, uint32_
 		    t[IHT_ID_STRING + 2] != 'P')
 			continue;
 		for (sum = 0, k = 0; k < IHT_CHECKSUM; k += 4)
-			sum += xb_le32(t + k);
-		if (~sum != xb_le32(t + IHT_CHECKSUM))
+			sum += aieth__le32_get(t + k);
+		if (~sum != aieth__le32_get(t + IHT_CHECKSUM))
 			continue;
-		*id_code = xb_le32(t + IHT_IDCODE);
-		*ext_id_code = xb_le32(t + IHT_EXT_IDCODE);
+		*id_code = aieth__le32_get(t + IHT_IDCODE);
+		*ext_id_code = aieth__le32_get(t + IHT_EXT_IDCODE);
 		return AIETH_OK;
 	}
 	return AIETH_ENOTFOUND;
@@ -110,12 +110,15 @@ static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
 	size_t i;
 	for (i = 0; i < o->num_cdos; i++)
 		if (!bif_safe(o->cdos[i]))
-			return aieth__fail(AIETH_EINVAL, "CDO path \"%s\": bootgen's BIF cannot hold "
-					  "it (allowed: letters, digits, / . _ - +)", o->cdos[i]);
+			return aieth__fail(AIETH_EINVAL,
+					   "CDO path \"%s\": bootgen's BIF cannot hold "
+					   "it (allowed: letters, digits, / . _ - +)",
+					   o->cdos[i]);
 	f = fopen(bif, "w");
 	if (!f)
 		return aieth__fail(AIETH_EIO, "%s: cannot create: %s", bif, strerror(errno));
-	fprintf(f, "all:\n{\n  id_code = 0x%08x\n  extended_id_code = 0x%02x\n  image\n  {\n"
+	fprintf(f,
+		"all:\n{\n  id_code = 0x%08x\n  extended_id_code = 0x%02x\n  image\n  {\n"
 		"    name=aie_image, id=0x1c000000\n    { type=cdo\n",
 		(unsigned)o->id_code, (unsigned)o->ext_id_code);
 	for (i = 0; i < o->num_cdos; i++)
@@ -144,8 +147,10 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	if (!o->num_cdos)
 		return aieth__fail(AIETH_EINVAL, "bootgen: no CDO files to put in the PDI");
 	if (!bif_safe(o->output) || !bif_safe(o->work_dir))
-		return aieth__fail(AIETH_EINVAL, "bootgen: work directory \"%s\" or output \"%s\" "
-				  "has characters a BIF cannot hold", o->work_dir, o->output);
+		return aieth__fail(AIETH_EINVAL,
+				   "bootgen: work directory \"%s\" or output \"%s\" "
+				   "has characters a BIF cannot hold",
+				   o->work_dir, o->output);
 	bif = aieth__path_join(o->work_dir, "aie.bif");
 	log = aieth__path_join(o->work_dir, "bootgen.log");
 	if (!bif || !log) {
@@ -168,10 +173,10 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	if (o->cache) {
 		t0 = aieth__pkg_now_s();
 		have_key = aieth__pdi_cache_key(tool, (const char *const *)argv, bif, o->output,
-					       o->cdos, o->num_cdos, key) == AIETH_OK;
+						o->cdos, o->num_cdos, key) == AIETH_OK;
 		if (have_key && !o->cache_store_only &&
 		    (rc = aieth__pdi_cache_take(o->cache, key, o->output, &r->from_cache,
-					       o->defer_check ? &r->cache_check : NULL)))
+						o->defer_check ? &r->cache_check : NULL)))
 			goto out;
 		r->cache_seconds = aieth__pkg_now_s() - t0;
 		r->have_key = have_key;
@@ -201,9 +206,10 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	posix_spawn_file_actions_destroy(&fa);
 	if (e) {
 		r->tool_failed = 1;
-		rc = aieth__fail(AIETH_EUNSUPPORTED, "cannot run %s: %s (install the Debian package "
-				"xilinx-bootgen, or name the program with --bootgen)", tool,
-				strerror(e));
+		rc = aieth__fail(AIETH_EUNSUPPORTED,
+				 "cannot run %s: %s (install the Debian package "
+				 "xilinx-bootgen, or name the program with --bootgen)",
+				 tool, strerror(e));
 		goto out;
 	}
 	for (;;) {
@@ -220,7 +226,8 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		if (o->cancel && *o->cancel) {
 			aieth__pkg_kill_group(pid);
 			r->interrupted = 1;
-			rc = aieth__fail(AIETH_ESTATE, "interrupted while %s ran (stopped it)", tool);
+			rc = aieth__fail(AIETH_ESTATE, "interrupted while %s ran (stopped it)",
+					 tool);
 			goto out;
 		}
 		if (o->timeout_s > 0 && aieth__pkg_now_s() - t0 >= o->timeout_s) {
@@ -228,8 +235,10 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 			r->tool_failed = 1;
 			r->timed_out = 1;
 			r->seconds = aieth__pkg_now_s() - t0;
-			rc = aieth__fail(AIETH_ETIMEOUT, "%s still running after its time limit of %g s "
-					"(--bootgen-timeout): killed it", tool, o->timeout_s);
+			rc = aieth__fail(AIETH_ETIMEOUT,
+					 "%s still running after its time limit of %g s "
+					 "(--bootgen-timeout): killed it",
+					 tool, o->timeout_s);
 			goto out;
 		}
 		nanosleep(&nap, NULL);
@@ -240,14 +249,16 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		r->tool_failed = 1;
 		log_summary(log, msg, sizeof msg);
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-			rc = aieth__fail(AIETH_EUNSUPPORTED, "cannot run %s (exit 127: not found; "
-					"install the Debian package xilinx-bootgen): %s", tool, msg);
+			rc = aieth__fail(AIETH_EUNSUPPORTED,
+					 "cannot run %s (exit 127: not found; "
+					 "install the Debian package xilinx-bootgen): %s",
+					 tool, msg);
 		else if (WIFEXITED(st))
-			rc = aieth__fail(AIETH_EIO, "%s failed (exit %d): %s", tool, WEXITSTATUS(st),
-					msg[0] ? msg : "no message");
+			rc = aieth__fail(AIETH_EIO, "%s failed (exit %d): %s", tool,
+					 WEXITSTATUS(st), msg[0] ? msg : "no message");
 		else
 			rc = aieth__fail(AIETH_EIO, "%s was killed by signal %d", tool,
-					WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+					 WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		goto out;
 	}
 	/* bootgen exits 0 after some errors: trust only a PDI that reads back */
@@ -255,14 +266,16 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		r->tool_failed = 1;
 		log_summary(log, msg, sizeof msg);
 		rc = aieth__fail(AIETH_EIO, "%s wrote no readable PDI %s: %s", tool, o->output,
-				msg[0] ? msg : "no message");
+				 msg[0] ? msg : "no message");
 		goto out;
 	}
 	if (id != o->id_code || ext != o->ext_id_code) {
 		r->tool_failed = 1;
-		rc = aieth__fail(AIETH_EIO, "%s: the PDI has IDCODE 0x%08x/0x%02x, expected "
-				"0x%08x/0x%02x", tool, (unsigned)id, (unsigned)ext,
-				(unsigned)o->id_code, (unsigned)o->ext_id_code);
+		rc = aieth__fail(AIETH_EIO,
+				 "%s: the PDI has IDCODE 0x%08x/0x%02x, expected "
+				 "0x%08x/0x%02x",
+				 tool, (unsigned)id, (unsigned)ext, (unsigned)o->id_code,
+				 (unsigned)o->ext_id_code);
 		goto out;
 	}
 	if (have_key && !r->from_cache) {

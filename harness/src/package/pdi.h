@@ -33,32 +33,32 @@ int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id
  * xclbin check applies the same rule to a PDI's CDO partitions). */
 
 typedef struct {
-	const char *bootgen;         /* program name or path; NULL: "bootgen" */
-	const char *work_dir;        /* where the BIF and bootgen's log go */
-	const char *const *cdos;     /* CDO files, in load order */
+	const char *bootgen;     /* program name or path; NULL: "bootgen" */
+	const char *work_dir;    /* where the BIF and bootgen's log go */
+	const char *const *cdos; /* CDO files, in load order */
 	size_t num_cdos;
 	uint32_t id_code, ext_id_code;
-	const char *output;          /* the PDI to write */
-	double timeout_s;            /* > 0: bootgen is killed after this long */
+	const char *output;            /* the PDI to write */
+	double timeout_s;              /* > 0: bootgen is killed after this long */
 	volatile sig_atomic_t *cancel; /* non-zero: kill bootgen and stop */
-	const char *arch;            /* bootgen -arch; NULL: "versal" */
-	const aieth_pdi_cache *cache; /* NULL: no PDI cache; else a hit skips bootgen */
-	int cache_store_only;        /* with cache: no lookup, only store (a rebuild
+	const char *arch;              /* bootgen -arch; NULL: "versal" */
+	const aieth_pdi_cache *cache;  /* NULL: no PDI cache; else a hit skips bootgen */
+	int cache_store_only;          /* with cache: no lookup, only store (a rebuild
 					after a damaged entry) */
-	int defer_check;             /* with cache: a hit's content hash is left to the
+	int defer_check;               /* with cache: a hit's content hash is left to the
 					caller (result cache_check, aieth__pdi_cache_take) */
 } aieth_pdi_build_opts;
 
 typedef struct {
-	int tool_failed;             /* bootgen missing, killed or failed */
+	int tool_failed; /* bootgen missing, killed or failed */
 	double seconds;
 	long maxrss_kib;
-	int timed_out;               /* killed at its time limit (AIETH_ETIMEOUT) */
-	int interrupted;             /* killed because *cancel was set (AIETH_ESTATE) */
-	int from_cache;              /* the PDI came from the cache: bootgen not run */
-	int cache_stored;            /* bootgen's PDI was stored in the cache */
-	double cache_seconds;        /* computing the key and reading or storing the entry */
-	int have_key;                /* cache_key holds the PDI's cache key */
+	int timed_out;        /* killed at its time limit (AIETH_ETIMEOUT) */
+	int interrupted;      /* killed because *cancel was set (AIETH_ESTATE) */
+	int from_cache;       /* the PDI came from the cache: bootgen not run */
+	int cache_stored;     /* bootgen's PDI was stored in the cache */
+	double cache_seconds; /* computing the key and reading or storing the entry */
+	int have_key;         /* cache_key holds the PDI's cache key */
 	uint8_t cache_key[32];
 	aieth_pdi_cache_check cache_check; /* defer_check: what the caller checks */
 } aieth_pdi_build_result;

@@ -45,9 +45,9 @@ static int pc_entry_name(const char *name, uint8_t hash[16], uint64_t *size)
 	char *end;
 	unsigned long long v;
 	int i;
-	if (strlen(name) < 104 || strlen(name) >= PC_NAME_MAX || strspn(name, "0123456789abcdef") != 64 ||
-	    name[64] != '-' || strspn(name + 65, "0123456789abcdef") != 32 || name[97] != '-' ||
-	    *p < '0' || *p > '9')
+	if (strlen(name) < 104 || strlen(name) >= PC_NAME_MAX ||
+	    strspn(name, "0123456789abcdef") != 64 || name[64] != '-' ||
+	    strspn(name + 65, "0123456789abcdef") != 32 || name[97] != '-' || *p < '0' || *p > '9')
 		return 0;
 	errno = 0;
 	v = strtoull(p, &end, 10);
@@ -76,9 +76,10 @@ static int make_dirs(char *path)
 		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
 			int e = errno;
 			*s = save;
-			return aieth__fail(AIETH_EIO, "PDI cache folder %s: cannot create: %s (choose "
-					  "another with --cache-dir, or --no-cache)", path,
-					  strerror(e));
+			return aieth__fail(AIETH_EIO,
+					   "PDI cache folder %s: cannot create: %s (choose "
+					   "another with --cache-dir, or --no-cache)",
+					   path, strerror(e));
 		}
 		*s = save;
 		if (!save)
@@ -87,12 +88,15 @@ static int make_dirs(char *path)
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return aieth__fail(AIETH_EIO, "PDI cache folder %s: not a directory", path);
 	if (st.st_uid != geteuid())
-		return aieth__fail(AIETH_EIO, "PDI cache folder %s: owned by uid %u, not by us "
-				  "(uid %u): refusing to use it", path, (unsigned)st.st_uid,
-				  (unsigned)geteuid());
+		return aieth__fail(AIETH_EIO,
+				   "PDI cache folder %s: owned by uid %u, not by us "
+				   "(uid %u): refusing to use it",
+				   path, (unsigned)st.st_uid, (unsigned)geteuid());
 	if ((st.st_mode & 077) && chmod(path, 0700) != 0)
-		return aieth__fail(AIETH_EIO, "PDI cache folder %s: cannot make it private (0700): "
-				  "%s", path, strerror(errno));
+		return aieth__fail(AIETH_EIO,
+				   "PDI cache folder %s: cannot make it private (0700): "
+				   "%s",
+				   path, strerror(errno));
 	return AIETH_OK;
 }
 
@@ -111,8 +115,9 @@ int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_byte
 	else if ((env = getenv("HOME")) && env[0] == '/')
 		c->dir = aieth__path_join(env, ".cache/aieth");
 	else
-		return aieth__fail(AIETH_EINVAL, "PDI cache: no folder (neither $XDG_CACHE_HOME nor "
-				  "$HOME is an absolute path): give --cache-dir, or --no-cache");
+		return aieth__fail(AIETH_EINVAL,
+				   "PDI cache: no folder (neither $XDG_CACHE_HOME nor "
+				   "$HOME is an absolute path): give --cache-dir, or --no-cache");
 	if (!c->dir)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (!c->dir[0] || (rc = make_dirs(c->dir))) {
@@ -144,7 +149,8 @@ static char *resolve_tool(const char *tool)
 		if (!e)
 			e = p + strlen(p);
 		if ((size_t)snprintf(buf, sizeof buf, "%.*s/%s", (int)(e - p), e > p ? p : ".",
-				     tool) < sizeof buf && access(buf, X_OK) == 0)
+				     tool) < sizeof buf &&
+		    access(buf, X_OK) == 0)
 			return realpath(buf, NULL);
 	}
 	return NULL;
@@ -197,8 +203,8 @@ static int feed_file(aieth_sha256 *s, const char *path, size_t k, uint8_t *buf)
 	}
 	close(fd);
 	if (!rc && total != (uint64_t)st.st_size)
-		rc = aieth__fail(AIETH_EIO, "%s: changed while read (%llu bytes, expected %llu)", path,
-				(unsigned long long)total, (unsigned long long)st.st_size);
+		rc = aieth__fail(AIETH_EIO, "%s: changed while read (%llu bytes, expected %llu)",
+				 path, (unsigned long long)total, (unsigned long long)st.st_size);
 	return rc;
 }
 
@@ -209,7 +215,8 @@ static int tool_identity(const char *tool, char *out, size_t cap)
 	char *exe = resolve_tool(tool);
 	if (!exe || stat(exe, &st) != 0) {
 		free(exe);
-		return aieth__fail(AIETH_ENOTFOUND, "PDI cache: cannot find %s to identify it", tool);
+		return aieth__fail(AIETH_ENOTFOUND, "PDI cache: cannot find %s to identify it",
+				   tool);
 	}
 	snprintf(out, cap, "bootgen %s size %llu mtime %lld.%09ld ino %llu", exe,
 		 (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
@@ -219,8 +226,8 @@ static int tool_identity(const char *tool, char *out, size_t cap)
 }
 
 int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
-			const char *output, const char *const *cdos, size_t num_cdos,
-			uint8_t key[32])
+			 const char *output, const char *const *cdos, size_t num_cdos,
+			 uint8_t key[32])
 {
 	aieth_sha256 s;
 	char id[4200];
@@ -234,7 +241,8 @@ int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *
 	feed_str(&s, id);
 	for (i = 1; argv[i]; i++)
 		feed_str(&s, !strcmp(argv[i], bif_path) ? "<BIF>"
-			     : !strcmp(argv[i], output) ? "<OUT>" : argv[i]);
+			     : !strcmp(argv[i], output) ? "<OUT>"
+							: argv[i]);
 	feed_str(&s, "<END ARGS>");
 	if ((rc = feed_bif(&s, bif_path)))
 		return rc;
@@ -249,8 +257,8 @@ int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *
 }
 
 int aieth__pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
-			       uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
-			       int *settled)
+				uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
+				int *settled)
 {
 	aieth_sha256 s;
 	struct stat st;
@@ -346,8 +354,7 @@ static void drop_entry(const char *path, const struct stat *was)
 		unlink(path);
 }
 
-int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
-			int *hit)
+int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out, int *hit)
 {
 	return aieth__pdi_cache_take(c, key, out, hit, NULL);
 }
@@ -364,7 +371,7 @@ static char *entry_path(const aieth_pdi_cache *c, const uint8_t key[32], const u
 }
 
 void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
-			  const aieth_pdi_cache_check *check)
+			   const aieth_pdi_cache_check *check)
 {
 	char *path = entry_path(c, key, check->hash, check->size);
 	if (path)
@@ -373,7 +380,7 @@ void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 }
 
 int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
-			 int *hit, aieth_pdi_cache_check *check)
+			  int *hit, aieth_pdi_cache_check *check)
 {
 	char name[PC_NAME_MAX], *path = NULL;
 	uint8_t want[16], sum[16];
@@ -450,7 +457,7 @@ fail:
 }
 
 int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
-			int *stored)
+			 int *stored)
 {
 	static unsigned seq;
 	char name[PC_NAME_MAX], *path = NULL, *tmp = NULL;
@@ -485,7 +492,7 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 			goto out;
 		}
 		if ((rc = aieth__copy_range(in, 0, (uint64_t)st.st_size, fd, NULL,
-					   AIETH_COPY_STABLE, pdi, tmp)))
+					    AIETH_COPY_STABLE, pdi, tmp)))
 			goto out;
 		if (close(fd) != 0) {
 			fd = -1;
@@ -496,7 +503,7 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 	}
 	if (rename(tmp, path) != 0) {
 		rc = aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, path,
-				strerror(errno));
+				 strerror(errno));
 		goto out;
 	}
 	*stored = 1;
@@ -537,7 +544,7 @@ static int parse_key(const char *t, uint8_t key[32])
 }
 
 int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
-			     int *found)
+			      int *found)
 {
 	char *path = memo_path(c, dkey), *text = NULL;
 	size_t len;
@@ -553,7 +560,7 @@ int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], 
 }
 
 int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
-			     const uint8_t key[32])
+			      const uint8_t key[32])
 {
 	char *path = memo_path(c, dkey), text[66];
 	int rc;
@@ -591,7 +598,7 @@ static int add_ent(pc_ent **v, size_t *n, size_t *cap, const char *name, const s
 	if (*n == *cap) {
 		if (*cap >= PC_MAX_ENTRIES)
 			return aieth__fail(AIETH_EINVAL, "PDI cache: more than %u files",
-					  PC_MAX_ENTRIES);
+					   PC_MAX_ENTRIES);
 		*cap = *cap ? 2 * *cap : 64;
 		if (!(nv = realloc(*v, *cap * sizeof **v)))
 			return aieth__fail(AIETH_ENOMEM, "out of memory");

@@ -18,8 +18,8 @@
 #define AIETH_PDI_CACHE_MAX_DEFAULT (1ull << 30) /* = AIETH_PACKAGE_CACHE_MAX_DEFAULT */
 
 typedef struct {
-	char *dir;                   /* the cache folder (0700) */
-	uint64_t max_bytes;          /* bound on the entries' total size */
+	char *dir;          /* the cache folder (0700) */
+	uint64_t max_bytes; /* bound on the entries' total size */
 } aieth_pdi_cache;
 
 /* The folder: dir when given, else $AIETH_CACHE_DIR, else
@@ -35,19 +35,19 @@ void aieth__pdi_cache_close(aieth_pdi_cache *c);
  * placeholders), the BIF text (each CDO path a placeholder) and the size
  * and bytes of each CDO in BIF order. */
 int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *bif_path,
-			const char *output, const char *const *cdos, size_t num_cdos,
-			uint8_t key[32]);
+			 const char *output, const char *const *cdos, size_t num_cdos,
+			 uint8_t key[32]);
 
 /* Copy the entry for key to out (created or replaced) when there is a
  * sound one: *hit 1. No entry, or a damaged one (removed): *hit 0 and
  * AIETH_OK. Other errors: writing out. A hit marks the entry recently
  * used. */
 int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
-			int *hit);
+			 int *hit);
 /* What a caller checks of a hit it takes unchecked (aieth__pdi_cache_take):
  * the bytes of out must hash (hash128) to hash. */
 typedef struct {
-	int pending;                 /* 1: not checked yet; the caller checks */
+	int pending; /* 1: not checked yet; the caller checks */
 	uint8_t hash[16];
 	uint64_t size;
 } aieth_pdi_cache_check;
@@ -57,17 +57,17 @@ typedef struct {
  * anyway (the packager's copy into the xclbin: each byte read once). A
  * copy (another file system) is checked here: pending 0. */
 int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
-			 int *hit, aieth_pdi_cache_check *check);
+			  int *hit, aieth_pdi_cache_check *check);
 /* Remove the entry for key that check describes: its bytes were found not
  * to hash to check->hash (damaged). A new entry renamed in meanwhile
  * under another name stays. */
 void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
-			  const aieth_pdi_cache_check *check);
+			   const aieth_pdi_cache_check *check);
 
 /* Store pdi (a file) under key, then evict down to the bound. A PDI larger
  * than the bound is not stored (AIETH_OK, *stored 0). */
 int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const char *pdi,
-			int *stored);
+			 int *stored);
 
 /* Direct mode (a shortcut past hashing the CDOs, as ccache's): the key of
  * a graph archive's state - its resolved path, device, inode, size,
@@ -77,12 +77,12 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
  * s (it may change again within the same time stamp): do not remember it.
  * AIETH_ENOTFOUND: graph is not a regular file, or bootgen not found. */
 int aieth__pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
-			       uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
-			       int *settled);
+				uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
+				int *settled);
 int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
-			     int *found);
+			      int *found);
 int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
-			     const uint8_t key[32]);
+			      const uint8_t key[32]);
 
 /* Remove least recently used entries until they total at most max_bytes;
  * also temporary files older than an hour (a writer that died) and memos

@@ -19,7 +19,7 @@ double aieth__pkg_now_s(void)
 }
 
 int aieth__pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
-		    const posix_spawn_file_actions_t *fa)
+		     const posix_spawn_file_actions_t *fa)
 {
 	posix_spawnattr_t sa;
 	sigset_t defs;

@@ -17,7 +17,7 @@ double aieth__pkg_now_s(void);
  * SIGTERM, SIGHUP and SIGPIPE at their defaults (the caller may catch or
  * ignore them). Returns 0 or the errno of the spawn. */
 int aieth__pkg_spawn(pid_t *pid, const char *tool, char *const argv[],
-		    const posix_spawn_file_actions_t *fa);
+		     const posix_spawn_file_actions_t *fa);
 
 /* Kill pid's process group and reap pid. */
 void aieth__pkg_kill_group(pid_t pid);

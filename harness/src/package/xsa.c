@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * xsa.c - the XSA (zip) reader. An XSA always holds xsa.json, xsa.xml and
- * sysdef.xml (research/xclbin.md §3); a Versal XSA also holds the device
+ * sysdef.xml (UG1400; PYNQ reads the same); a Versal XSA also holds the device
  * image (.pdi) whose Image Header Table carries the device IDCODE that the
  * AIE PDI must repeat. Only what the packager needs is read; other members
  * are skipped without being decompressed.
@@ -34,7 +34,7 @@ static int ends_with_ci(const char *s, const char *suffix)
 static int member_error(struct archive *a, const char *what, const char *member)
 {
 	return aieth__fail(AIETH_EPARSE, "%s: member %s: cannot read: %s", what, member,
-			  archive_error_string(a) ? archive_error_string(a) : "unknown error");
+			   archive_error_string(a) ? archive_error_string(a) : "unknown error");
 }
 
 /* Read the current member (at most max bytes) into a NUL-terminated buffer. */
@@ -51,8 +51,10 @@ static int read_member(struct archive *a, const char *what, const char *member, 
 		if (n == cap) {
 			if (cap >= max) {
 				free(buf);
-				return aieth__fail(AIETH_EINVAL, "%s: member %s: larger than the "
-						  "%zu-byte limit", what, member, max);
+				return aieth__fail(AIETH_EINVAL,
+						   "%s: member %s: larger than the "
+						   "%zu-byte limit",
+						   what, member, max);
 			}
 			cap = cap * 2 > max ? max : cap * 2;
 			g = realloc(buf, cap + 1);
@@ -113,15 +115,17 @@ static int scan_pdi(struct archive *a, const char *what, const char *member, aie
 }
 
 /* A string value under one of the keys, at the top level or one level
- * down (the layout of xsa.json is not documented: research/xclbin.md §3). */
+ * down (AMD does not document the layout of xsa.json). */
 static const char *pick(struct json_object *root, const char *const *keys)
 {
 	struct json_object *v;
 	const char *const *k;
 	for (k = keys; *k; k++)
-		if (json_object_object_get_ex(root, *k, &v) && json_object_is_type(v, json_type_string))
+		if (json_object_object_get_ex(root, *k, &v) &&
+		    json_object_is_type(v, json_type_string))
 			return json_object_get_string(v);
-	json_object_object_foreach(root, key, child) {
+	json_object_object_foreach(root, key, child)
+	{
 		(void)key;
 		if (!json_object_is_type(child, json_type_object))
 			continue;
@@ -156,12 +160,16 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 	}
 	if ((v = pick(root, vbnv_keys))) {
 		if (!*v || strlen(v) > 63)
-			rc = aieth__fail(AIETH_EINVAL, "%s: platform VBNV \"%.80s\": expected 1..63 "
-					"characters", w, v);
+			rc = aieth__fail(AIETH_EINVAL,
+					 "%s: platform VBNV \"%.80s\": expected 1..63 "
+					 "characters",
+					 w, v);
 		for (i = 0; !rc && v[i]; i++)
 			if (!isalnum((unsigned char)v[i]) && !strchr("_.:-", v[i]))
-				rc = aieth__fail(AIETH_EINVAL, "%s: platform VBNV \"%.80s\": character "
-						"%zu is not a letter, digit, _ . : or -", w, v, i + 1);
+				rc = aieth__fail(AIETH_EINVAL,
+						 "%s: platform VBNV \"%.80s\": character "
+						 "%zu is not a letter, digit, _ . : or -",
+						 w, v, i + 1);
 		if (!rc)
 			snprintf(o->vbnv, sizeof o->vbnv, "%s", v);
 	}
@@ -171,8 +179,10 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 		snprintf(o->board, sizeof o->board, "%s", v);
 	if (!rc && (v = pick(root, part_keys))) {
 		if (strlen(v) >= sizeof o->part)
-			rc = aieth__fail(AIETH_EINVAL, "%s: part \"%.80s...\": expected at most %zu "
-					"characters", w, v, sizeof o->part - 1);
+			rc = aieth__fail(AIETH_EINVAL,
+					 "%s: part \"%.80s...\": expected at most %zu "
+					 "characters",
+					 w, v, sizeof o->part - 1);
 		else
 			snprintf(o->part, sizeof o->part, "%s", v);
 	}
@@ -194,9 +204,11 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r < ARCHIVE_WARN) {
-			rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as a zip archive (an XSA is a "
-					"zip): %s", what,
-					archive_error_string(a) ? archive_error_string(a) : "?");
+			rc = aieth__fail(AIETH_EPARSE,
+					 "%s: cannot read as a zip archive (an XSA is a "
+					 "zip): %s",
+					 what,
+					 archive_error_string(a) ? archive_error_string(a) : "?");
 			goto out;
 		}
 		name = archive_entry_pathname(e);
@@ -204,17 +216,17 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 			continue;
 		if (++o->num_members > XSA_MAX_MEMBERS) {
 			rc = aieth__fail(AIETH_EINVAL, "%s: more than %u members", what,
-					XSA_MAX_MEMBERS);
+					 XSA_MAX_MEMBERS);
 			goto out;
 		}
 		if (nl + strlen(name) + 3 < sizeof names)
-			nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", nl ? ", " : "",
-					       name);
+			nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s",
+					       nl ? ", " : "", name);
 		for (i = 0; i < 3; i++)
 			if (!strcmp(name, required[i])) {
 				if (have[i]) {
-					rc = aieth__fail(AIETH_EPARSE, "%s: member %s appears twice",
-							what, name);
+					rc = aieth__fail(AIETH_EPARSE,
+							 "%s: member %s appears twice", what, name);
 					goto out;
 				}
 				have[i] = 1;
@@ -230,9 +242,10 @@ static int xsa_scan(aieth_xsa_info *o, const char *what, struct archive *a)
 	}
 	for (i = 0; i < 3; i++)
 		if (!have[i]) {
-			rc = aieth__fail(AIETH_EPARSE, "%s: member %s is missing (an XSA has xsa.json, "
-					"xsa.xml and sysdef.xml; found: %s)", what, required[i],
-					o->num_members ? names : "no members");
+			rc = aieth__fail(AIETH_EPARSE,
+					 "%s: member %s is missing (an XSA has xsa.json, "
+					 "xsa.xml and sysdef.xml; found: %s)",
+					 what, required[i], o->num_members ? names : "no members");
 			goto out;
 		}
 	rc = parse_xsa_json(o, what, json, json_len);
@@ -262,7 +275,7 @@ int aieth__xsa_read(aieth_xsa_info *out, const char *path)
 		rc = aieth__fail_prefix(rc, "the XSA");
 	else if (archive_read_open_fd(a, fd, XSA_CHUNK) != ARCHIVE_OK)
 		rc = aieth__fail(AIETH_EIO, "%s: cannot open the XSA: %s", path,
-				archive_error_string(a) ? archive_error_string(a) : "?");
+				 archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = xsa_scan(out, path, a);
 	archive_read_free(a);
@@ -280,8 +293,9 @@ int aieth__xsa_read_mem(aieth_xsa_info *out, const char *what, const void *data,
 	if (!a)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK)
-		rc = aieth__fail(AIETH_EPARSE, "%s: cannot read as a zip archive (an XSA is a zip): %s",
-				what, archive_error_string(a) ? archive_error_string(a) : "?");
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: cannot read as a zip archive (an XSA is a zip): %s", what,
+				 archive_error_string(a) ? archive_error_string(a) : "?");
 	else
 		rc = xsa_scan(out, what, a);
 	archive_read_free(a);

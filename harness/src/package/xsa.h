@@ -14,13 +14,13 @@
 #define AIETH_XSA_MAX_JSON (16u << 20)
 
 typedef struct {
-	char vbnv[64];               /* "" when xsa.json does not state one */
-	char name[128];              /* xsa.json "name", or "" */
-	char board[128];             /* xsa.json "board"/"board_id", or "" */
-	char part[128];              /* xsa.json "part"/"partName", or "" */
+	char vbnv[64];   /* "" when xsa.json does not state one */
+	char name[128];  /* xsa.json "name", or "" */
+	char board[128]; /* xsa.json "board"/"board_id", or "" */
+	char part[128];  /* xsa.json "part"/"partName", or "" */
 	int has_id_code;
 	uint32_t id_code, ext_id_code;
-	char pdi_member[256];        /* where the IDCODE came from */
+	char pdi_member[256]; /* where the IDCODE came from */
 	size_t num_members;
 } aieth_xsa_info;
 

@@ -67,29 +67,34 @@ static int xd_foreign_owner(const aieth_board_info *in, uint32_t id, const char 
 	return found;
 }
 
-int aieth__xsa_check_device(const aieth_xsa_info *x, const char *xsa_path,
-			   const aieth_board *board, const char *data_dir)
+int aieth__xsa_check_device(const aieth_xsa_info *x, const char *xsa_path, const aieth_board *board,
+			    const char *data_dir)
 {
 	const aieth_board_info *in = aieth_board_get_info(board);
 	const char *part = in->device_part && in->device_part[0] ? in->device_part : NULL;
 	char owner[200];
 	if (part && x->part[0] && !xd_prefix_ci(x->part, part))
-		return aieth__fail(AIETH_EINVAL, "%s: member xsa.json: part: expected %s... (board "
-				  "%s, --board), found \"%s\": the XSA is for another device",
-				  xsa_path, part, in->name, x->part);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: member xsa.json: part: expected %s... (board "
+				   "%s, --board), found \"%s\": the XSA is for another device",
+				   xsa_path, part, in->name, x->part);
 	if (!x->has_id_code)
 		return AIETH_OK;
 	if (in->has_device_id_code && !xd_same_device(x->id_code, in->device_id_code))
-		return aieth__fail(AIETH_EINVAL, "%s: device IDCODE: expected 0x%08x (board %s, %s; "
-				  "revision bits 31..28 not compared), found 0x%08x (member %s): "
-				  "the XSA is for another device", xsa_path,
-				  (unsigned)in->device_id_code, in->name, part ? part : "--board",
-				  (unsigned)x->id_code, x->pdi_member);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: device IDCODE: expected 0x%08x (board %s, %s; "
+				   "revision bits 31..28 not compared), found 0x%08x (member %s): "
+				   "the XSA is for another device",
+				   xsa_path, (unsigned)in->device_id_code, in->name,
+				   part ? part : "--board", (unsigned)x->id_code, x->pdi_member);
 	if (!in->has_device_id_code &&
 	    xd_foreign_owner(in, x->id_code, data_dir, owner, sizeof owner))
-		return aieth__fail(AIETH_EINVAL, "%s: device IDCODE 0x%08x (member %s): expected "
-				  "board %s's device (%s, --board), found board %s: the XSA is for "
-				  "another device", xsa_path, (unsigned)x->id_code, x->pdi_member,
-				  in->name, part ? part : "not stated", owner);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: device IDCODE 0x%08x (member %s): expected "
+			"board %s's device (%s, --board), found board %s: the XSA is for "
+			"another device",
+			xsa_path, (unsigned)x->id_code, x->pdi_member, in->name,
+			part ? part : "not stated", owner);
 	return AIETH_OK;
 }

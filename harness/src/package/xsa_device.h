@@ -18,7 +18,7 @@
  * not state its IDCODE, an IDCODE another board file of data_dir (NULL:
  * the default data directory) states is refused too. AIETH_EINVAL naming
  * both devices on a mismatch. */
-int aieth__xsa_check_device(const aieth_xsa_info *x, const char *xsa_path,
-			   const aieth_board *board, const char *data_dir);
+int aieth__xsa_check_device(const aieth_xsa_info *x, const char *xsa_path, const aieth_board *board,
+			    const char *data_dir);
 
 #endif

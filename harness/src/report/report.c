@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/utf8.h"
@@ -79,10 +79,7 @@ void rj_bool(struct json_object *o, const char *key, int v)
 
 void rj_null(struct json_object *o, const char *key) { rj_set(o, key, NULL); }
 
-void rj_push_str(struct json_object *a, const char *s)
-{
-	rj_push(a, s ? new_str(s) : NULL);
-}
+void rj_push_str(struct json_object *a, const char *s) { rj_push(a, s ? new_str(s) : NULL); }
 
 void rj_push(struct json_object *a, struct json_object *v)
 {
@@ -258,10 +255,7 @@ size_t aieth_report_num_warnings(const aieth_report *r)
 	return n;
 }
 
-const char *aieth_report_warning(const aieth_report *r, size_t i)
-{
-	return warning_at(r, i, NULL);
-}
+const char *aieth_report_warning(const aieth_report *r, size_t i) { return warning_at(r, i, NULL); }
 
 int aieth_report_add_error(aieth_report *r, const char *name, const char *phase, int code,
 			   const char *message, const char *hint, int exit_code)
@@ -293,7 +287,7 @@ int aieth_report_test_error(aieth_report *r, int index, const char *phase, int c
 	n = json_object_array_length(r->tests);
 	if (index < 0 ? n == 0 : (size_t)index >= n)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_test_error: no test %d (%zu tests)",
-				  index, n);
+				   index, n);
 	t = json_object_array_get_idx(r->tests, index < 0 ? n - 1 : (size_t)index);
 	if (!rj_get(t, "error"))
 		rj_set(t, "error", rj_error(phase, code, message, hint));
@@ -314,8 +308,9 @@ int aieth_report_finish(aieth_report *r)
 	/* a report read back (aieth_report_load) may lack both: nothing to
 	 * close, and no out-of-memory flag raised by writing into nothing */
 	if (!r->run || !r->tests)
-		return aieth__fail(AIETH_EINVAL, "aieth_report_finish: the report has no \"run\" or "
-				  "\"tests\" (a loaded report is read only)");
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_report_finish: the report has no \"run\" or "
+				   "\"tests\" (a loaded report is read only)");
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n; i++) {
 		int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");

@@ -17,10 +17,11 @@
 
 #include "aieth.h"
 #include "report/report_compare_internal.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 typedef struct json_object jobj;
 
@@ -29,15 +30,15 @@ typedef struct json_object jobj;
 #define MAX_VALUES 4000000u
 
 typedef struct {
-	size_t test;          /* index in `now` (for baseline values: its match) */
-	int64_t txn;          /* transaction index */
+	size_t test; /* index in `now` (for baseline values: its match) */
+	int64_t txn; /* transaction index */
 	const char *txn_name;
-	int kind;             /* K_* */
-	const char *a, *b;    /* PLIO, or latency from and to */
-	int metric;           /* M_* */
-	int has;              /* a number (null: not measured, unfinished) */
+	int kind;          /* K_* */
+	const char *a, *b; /* PLIO, or latency from and to */
+	int metric;        /* M_* */
+	int has;           /* a number (null: not measured, unfinished) */
 	double v;
-	double tol;           /* tolerance in percent (values of `now`) */
+	double tol; /* tolerance in percent (values of `now`) */
 } cval;
 
 static int is_higher_better(int metric) { return metric == M_THROUGHPUT; }
@@ -54,10 +55,7 @@ static int failing(int verdict)
 	return verdict == V_REGRESSION || verdict == V_MISSING || verdict == V_UNFINISHED;
 }
 
-static char *dup(const char *s)
-{
-	return s ? aieth__strdup(s) : NULL;
-}
+static char *dup(const char *s) { return s ? aieth__strdup(s) : NULL; }
 
 static int add_row(aieth_report_diff *d, const row *src)
 {
@@ -178,10 +176,7 @@ static void collect(const aieth_report *r, const long *match, int is_now, double
 	}
 }
 
-static int cmp_str(const char *x, const char *y)
-{
-	return strcmp(x ? x : "", y ? y : "");
-}
+static int cmp_str(const char *x, const char *y) { return strcmp(x ? x : "", y ? y : ""); }
 
 static int cmp_val(const void *pa, const void *pb)
 {
@@ -223,7 +218,8 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 		size_t occ = 0, k, seen = 0;
 		mn[i] = -1;
 		for (k = 0; k < i; k++)
-			occ += !strcmp(rj_gets(json_object_array_get_idx(now->tests, k), "name"), name);
+			occ += !strcmp(rj_gets(json_object_array_get_idx(now->tests, k), "name"),
+				       name);
 		for (j = 0; j < nb; j++) {
 			jobj *bt = json_object_array_get_idx(base->tests, j);
 			if (strcmp(rj_gets(bt, "name"), name) || seen++ != occ)
@@ -243,15 +239,16 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 			if (strcmp(b1, b2) || strcmp(kind_of(k1), kind_of(k2)) ||
 			    (c1 > 0 && c2 > 0 && fabs(c1 - c2) > 1e-6)) {
 				char q1[100], q2[100], q3[100];
-				jstrict_quote(q1, sizeof q1, name);
-				jstrict_quote(q2, sizeof q2, b1);
-				jstrict_quote(q3, sizeof q3, b2);
-				snprintf(msg, sizeof msg,
-					 "baseline %s: test \"%s\" ran on board \"%s\" (%s, PL clock "
-					 "%g MHz) there and on \"%s\" (%s, PL clock %g MHz) now; a "
-					 "baseline from another board, PL clock or backend kind cannot "
-					 "gate this run",
-					 d->base_name, q1, q2, kind_of(k1), c1, q3, kind_of(k2), c2);
+				aieth__quote_str(q1, sizeof q1, name);
+				aieth__quote_str(q2, sizeof q2, b1);
+				aieth__quote_str(q3, sizeof q3, b2);
+				snprintf(
+					msg, sizeof msg,
+					"baseline %s: test \"%s\" ran on board \"%s\" (%s, PL clock "
+					"%g MHz) there and on \"%s\" (%s, PL clock %g MHz) now; a "
+					"baseline from another board, PL clock or backend kind cannot "
+					"gate this run",
+					d->base_name, q1, q2, kind_of(k1), c1, q3, kind_of(k2), c2);
 				if (!(d->refusal = aieth__strdup(msg)))
 					return aieth__fail(AIETH_ENOMEM, "out of memory");
 			}
@@ -372,8 +369,8 @@ static int merge(aieth_report_diff *d, const aieth_report *now, cval *bv, size_t
 	return rc;
 }
 
-int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
-			 const char *base_name, const aieth_report *now, double default_pct)
+int aieth_report_compare(aieth_report_diff **out, const aieth_report *base, const char *base_name,
+			 const aieth_report *now, double default_pct)
 {
 	aieth_report_diff *d;
 	size_t nb, nn, i, cb, cn, kb = 0, kn = 0, matched = 0;
@@ -387,8 +384,10 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 		return aieth__fail(AIETH_EINVAL, "aieth_report_compare: NULL argument");
 	*out = NULL;
 	if (!isfinite(default_pct) || default_pct > 1e6)
-		return aieth__fail(AIETH_EINVAL, "aieth_report_compare: tolerance %g%% is out of "
-				  "range (0..1000000, < 0: the default)", default_pct);
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_report_compare: tolerance %g%% is out of "
+				   "range (0..1000000, < 0: the default)",
+				   default_pct);
 	if (default_pct < 0)
 		default_pct = AIETH_REGRESSION_DEFAULT_PCT;
 	nb = json_object_array_length(base->tests);
@@ -398,7 +397,7 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 	d->default_pct = default_pct;
 	d->ntests = nn;
-	jstrict_quote(rid, sizeof rid, rj_gets(base->run, "id"));
+	aieth__quote_str(rid, sizeof rid, rj_gets(base->run, "id"));
 	d->base_name = aieth__strdup(base_name);
 	d->base_run = aieth__strdup(rid);
 	d->fails = calloc(nn ? nn : 1, sizeof *d->fails);
@@ -412,9 +411,10 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 		matched += mn[i] >= 0;
 	if (!d->refusal && !matched) {
 		char msg[700];
-		snprintf(msg, sizeof msg, "baseline %s shares no test name with this run (%zu tests "
-			 "there, %zu here): it is not a baseline of these tests", d->base_name, nb,
-			 nn);
+		snprintf(msg, sizeof msg,
+			 "baseline %s shares no test name with this run (%zu tests "
+			 "there, %zu here): it is not a baseline of these tests",
+			 d->base_name, nb, nn);
 		if (!(d->refusal = aieth__strdup(msg)))
 			goto oom;
 	}
@@ -428,8 +428,8 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base,
 	cb = count_values(base, mb);
 	cn = count_values(now, mn);
 	if (cb > MAX_VALUES || cn > MAX_VALUES) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: more than %u values to compare", cb > MAX_VALUES
-				? d->base_name : "the new report", MAX_VALUES);
+		rc = aieth__fail(AIETH_EINVAL, "%s: more than %u values to compare",
+				 cb > MAX_VALUES ? d->base_name : "the new report", MAX_VALUES);
 		goto fail;
 	}
 	bv = calloc(cb ? cb : 1, sizeof *bv);
@@ -502,4 +502,3 @@ void aieth_report_diff_free(aieth_report_diff *d)
 	free(d->refusal);
 	free(d);
 }
-

@@ -27,8 +27,8 @@ struct aieth_report_diff {
 	char *base_name, *base_run, *refusal;
 	double default_pct;
 	int exit_code;
-	size_t ntests;        /* tests of `now` */
-	size_t *fails;        /* per test of `now`: failing rows */
+	size_t ntests; /* tests of `now` */
+	size_t *fails; /* per test of `now`: failing rows */
 	row *rows;
 	size_t nrows, cap;
 	size_t compared, regressions, improvements, missing;

@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 typedef struct json_object jobj;
 
@@ -171,9 +172,11 @@ static int check_report(const char *what, jobj *root)
 	schema = rj_gets(root, "schema");
 	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
 		char q[100];
-		jstrict_quote(q, sizeof q, schema);
-		return aieth__fail(AIETH_EINVAL, "%s: schema: \"%s\" is not a report this program "
-				  "reads (\"%s\")", what, q, AIETH_REPORT_SCHEMA);
+		aieth__quote_str(q, sizeof q, schema);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: schema: \"%s\" is not a report this program "
+				   "reads (\"%s\")",
+				   what, q, AIETH_REPORT_SCHEMA);
 	}
 	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
 		return rc;

@@ -11,16 +11,16 @@
 
 #include "aieth.h"
 #include "report/report_compare_internal.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/sbuf.h"
 
 typedef struct json_object jobj;
 
-const char *const rc_metric_name[] = {"throughput_MBps", "cycles", "last_cycle",
-					  "total_cycles", "latency_cycles", "test"};
-const char *const rc_verdict_name[] = {"ok", "regression", "improved", "missing",
-					   "unfinished", "new", "no baseline", "not run"};
+const char *const rc_metric_name[] = {"throughput_MBps", "cycles",         "last_cycle",
+				      "total_cycles",    "latency_cycles", "test"};
+const char *const rc_verdict_name[] = {"ok",         "regression", "improved",    "missing",
+				       "unfinished", "new",        "no baseline", "not run"};
 const char *const rc_item_name[] = {"transaction", "channel", "latency", "test"};
 
 /* ---------------------------------------------------------------- text */
@@ -67,7 +67,7 @@ static void sb_value(sbuf *b, int has, double v, int metric, int present)
 
 char *aieth_report_diff_text(const aieth_report_diff *d)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i;
 	if (!d)
 		return NULL;
@@ -76,7 +76,8 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 		sb_printf(&b, ": refused\n  %s\n", d->refusal);
 		return b.oom ? (free(b.p), NULL) : b.p;
 	}
-	sb_printf(&b, ": %zu values compared, %zu regressions, %zu missing or unfinished, %zu "
+	sb_printf(&b,
+		  ": %zu values compared, %zu regressions, %zu missing or unfinished, %zu "
 		  "improvements (default tolerance %g%%)\n",
 		  d->compared, d->regressions, d->missing, d->improvements, d->default_pct);
 	if (d->nrows) {
@@ -84,9 +85,11 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 			  "CHANGE", "TOLERANCE", "VERDICT", "WHERE");
 		for (i = 0; i < d->nrows; i++) {
 			const row *r = &d->rows[i];
-			int both = r->kind != K_TEST && r->verdict != V_NEW && r->verdict != V_MISSING;
+			int both =
+				r->kind != K_TEST && r->verdict != V_NEW && r->verdict != V_MISSING;
 			sb_printf(&b, "  %-16s",
-				  r->verdict == V_NEW || r->verdict == V_MISSING || r->kind == K_TEST
+				  r->verdict == V_NEW || r->verdict == V_MISSING ||
+						  r->kind == K_TEST
 					  ? rc_item_name[r->kind]
 					  : rc_metric_name[r->metric]);
 			sb_value(&b, r->has_base, r->base, r->metric,
@@ -118,10 +121,10 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 #define FAIL_SHOWN 3
 static char *fail_message(const aieth_report_diff *d, size_t ti)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t k, shown = 0;
-	sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s",
-		  d->fails[ti], d->fails[ti] == 1 ? "" : "s", d->base_name);
+	sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s", d->fails[ti],
+		  d->fails[ti] == 1 ? "" : "s", d->base_name);
 	for (k = 0; k < d->nrows && shown < FAIL_SHOWN; k++) {
 		const row *w = &d->rows[k];
 		if (w->fail_test != ti || (w->verdict != V_REGRESSION && w->verdict != V_MISSING &&
@@ -166,9 +169,10 @@ int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
 	if (!r || !d)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_add_baseline: NULL argument");
 	if (json_object_array_length(r->tests) != d->ntests)
-		return aieth__fail(AIETH_EINVAL, "aieth_report_add_baseline: the report has %zu "
-				  "tests, the comparison %zu: not the report it was made with",
-				  json_object_array_length(r->tests), d->ntests);
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_report_add_baseline: the report has %zu "
+				   "tests, the comparison %zu: not the report it was made with",
+				   json_object_array_length(r->tests), d->ntests);
 	bo = rj_obj();
 	ch = rj_arr();
 	rj_str(bo, "path", d->base_name);
@@ -213,17 +217,21 @@ int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
 		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	for (i = 0; i < d->ntests; i++) {
 		if (d->refusal) {
-			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL, d->refusal,
-						     "compare with a baseline made on the same board, "
-						     "PL clock and backend kind", AIETH_EXIT_INPUT);
+			rc = aieth_report_test_error(
+				r, (int)i, "baseline", AIETH_EINVAL, d->refusal,
+				"compare with a baseline made on the same board, "
+				"PL clock and backend kind",
+				AIETH_EXIT_INPUT);
 		} else if (d->fails[i]) {
 			char *m = fail_message(d, i);
-			rc = aieth_report_test_error(r, (int)i, "baseline", AIETH_EINVAL,
-						     m ? m : "values regressed against the baseline",
-						     "see the baseline table (on stdout and in "
-						     "report.html) and baseline.changes in report.json; "
-						     "if the change is intended, make this report the new "
-						     "baseline", AIETH_EXIT_FAIL);
+			rc = aieth_report_test_error(
+				r, (int)i, "baseline", AIETH_EINVAL,
+				m ? m : "values regressed against the baseline",
+				"see the baseline table (on stdout and in "
+				"report.html) and baseline.changes in report.json; "
+				"if the change is intended, make this report the new "
+				"baseline",
+				AIETH_EXIT_FAIL);
 			free(m);
 		} else {
 			rc = 0;

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 
 /* Longest test case id written (longer ones are cut): LAVA keeps ids as
  * database names; 128 leaves room in every known limit. */
@@ -26,9 +26,9 @@ typedef enum {
 
 typedef struct {
 	aieth_farm_kind kind;
-	const char *id;          /* sanitized (aieth__farm_id) */
-	const char *result;      /* pass, fail, skip, unknown (LAVA's words) */
-	int has_measurement;     /* measurement and units are set */
+	const char *id;      /* sanitized (aieth__farm_id) */
+	const char *result;  /* pass, fail, skip, unknown (LAVA's words) */
+	int has_measurement; /* measurement and units are set */
 	double measurement;
 	const char *units;
 	struct json_object *test, *txn, *item; /* item: channel, latency or NULL */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "report/report_why.h"
 #include "util/error.h"
@@ -69,8 +69,8 @@ static void kv_num(sbuf *b, const char *key, const char *fmt, double v)
 static void run_summary(sbuf *b, const aieth_report *r)
 {
 	struct json_object *sum = rj_get(r->root, "summary"), *argv = rj_get(r->run, "argv");
-	static const char *const counts[] = {"tests",    "passed",  "failed",     "errors",
-					     "skipped",  "timeouts", "interrupted"};
+	static const char *const counts[] = {"tests",   "passed",   "failed",     "errors",
+					     "skipped", "timeouts", "interrupted"};
 	size_t i;
 	sb_lit(b, "<h1>run_test report ");
 	badge(b, rj_gets(r->run, "status"));
@@ -118,7 +118,8 @@ static void test_index(sbuf *b, const aieth_report *r)
 		rv_esc(b, rj_gets(t, "name"));
 		sb_lit(b, "</a></td><td>");
 		badge(b, rj_gets(t, "status"));
-		sb_printf(b, "</td><td>%lld</td><td class=\"l\">", (long long)rj_geti(t, "exit_code"));
+		sb_printf(b, "</td><td>%lld</td><td class=\"l\">",
+			  (long long)rj_geti(t, "exit_code"));
 		rv_esc(b, rj_gets(t, "board"));
 		sb_lit(b, "</td><td class=\"l\">");
 		rv_esc(b, rj_gets(t, "backend"));
@@ -143,7 +144,7 @@ static void data_cell(sbuf *b, struct json_object *ch)
 /* After a failed check's badge: the limit and the measured value. */
 static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct json_object *))
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	if (why(&w, o) && w.p && !w.oom) {
 		sb_lit(b, " ");
 		rv_esc(b, w.p);
@@ -162,8 +163,9 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 		struct json_object *ch = json_object_array_get_idx(chs, k);
 		struct json_object *pl = rj_get(ch, "placement");
 		if (*rows >= RV_MAX_ROWS) {
-			sb_printf(b, "<tr><td class=\"l note\" colspan=\"11\">%zu more channels: see "
-				     "report.json (this page shows %d rows at most)</td></tr>\n",
+			sb_printf(b,
+				  "<tr><td class=\"l note\" colspan=\"11\">%zu more channels: see "
+				  "report.json (this page shows %d rows at most)</td></tr>\n",
 				  json_object_array_length(chs) - k, RV_MAX_ROWS);
 			*rows += json_object_array_length(chs) - k;
 			break;
@@ -172,15 +174,20 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 		rv_esc(b, rj_gets(ch, "plio"));
 		sb_printf(b, "</td><td>%s</td><td>%lld/%lld</td>",
 			  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to",
-			  (long long)rj_geti(pl, "shim_column"), (long long)rj_geti(pl, "shim_channel"));
+			  (long long)rj_geti(pl, "shim_column"),
+			  (long long)rj_geti(pl, "shim_channel"));
 		if (json_object_get_boolean(rj_get(ch, "finished")))
-			sb_printf(b, "<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%.1f</td>"
-				     "<td>%.1f</td>",
-				  (long long)rj_geti(ch, "bytes_moved"), (long long)rj_geti(ch, "first_cycle"),
-				  (long long)rj_geti(ch, "last_cycle"), (long long)rj_geti(ch, "cycles"),
-				  rj_getd(ch, "throughput_MBps"), rj_getd(ch, "utilisation_pct"));
+			sb_printf(
+				b,
+				"<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%.1f</td>"
+				"<td>%.1f</td>",
+				(long long)rj_geti(ch, "bytes_moved"),
+				(long long)rj_geti(ch, "first_cycle"),
+				(long long)rj_geti(ch, "last_cycle"),
+				(long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
+				rj_getd(ch, "utilisation_pct"));
 		else {
-			sbuf u = {0};
+			sbuf u = SB_INIT(SB_LINE_MAX);
 			rw_unfinished(&u, tx, ch);
 			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
 				  (long long)rj_geti(ch, "bytes_moved"),
@@ -212,7 +219,8 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 	sb_lit(b, ") ");
 	badge(b, rj_gets(tx, "status"));
 	if (!strcmp(rj_gets(tx, "status"), "done"))
-		sb_printf(b, "%s", json_object_get_boolean(rj_get(tx, "valid")) ? " valid" : " NOT VALID");
+		sb_printf(b, "%s",
+			  json_object_get_boolean(rj_get(tx, "valid")) ? " valid" : " NOT VALID");
 	sb_printf(b, ", %lld board cycles", (long long)rj_geti(tx, "total_cycles"));
 	if (clk > 0)
 		sb_printf(b, " (%.3f &micro;s)", (double)rj_geti(tx, "total_cycles") / clk);
@@ -232,7 +240,8 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 			rv_esc(b, rj_gets(l, "from"));
 			sb_lit(b, "</td><td class=\"l\">");
 			rv_esc(b, rj_gets(l, "to"));
-			sb_printf(b, "</td><td>%lld</td><td>%lld</td><td>", (long long)rj_geti(l, "cycles"),
+			sb_printf(b, "</td><td>%lld</td><td>%lld</td><td>",
+				  (long long)rj_geti(l, "cycles"),
 				  (long long)rj_geti(l, "max_cycles"));
 			badge(b, json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "fail");
 			if (!strcmp(rj_gets(tx, "status"), "done"))
@@ -247,8 +256,9 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 		rv_svg_timeline(b, t, tx, 0);
 		sb_lit(b, "</div>\n");
 	} else if (*charts == RV_MAX_CHARTS) {
-		sb_printf(b, "<p class=\"note\">no more charts: this page draws the first %d "
-			     "transactions of the run</p>\n",
+		sb_printf(b,
+			  "<p class=\"note\">no more charts: this page draws the first %d "
+			  "transactions of the run</p>\n",
 			  RV_MAX_CHARTS);
 	}
 	(*charts)++;
@@ -322,8 +332,9 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 		sb_lit(b, "</p>\n");
 		return;
 	}
-	sb_printf(b, "%lld values compared, %lld regressions, %lld missing or unfinished, %lld "
-		     "improvements (default tolerance %g%%)</p>\n",
+	sb_printf(b,
+		  "%lld values compared, %lld regressions, %lld missing or unfinished, %lld "
+		  "improvements (default tolerance %g%%)</p>\n",
 		  (long long)rj_geti(bo, "compared"), (long long)rj_geti(bo, "regressions"),
 		  (long long)rj_geti(bo, "missing"), (long long)rj_geti(bo, "improvements"),
 		  rj_getd(bo, "max_regression_pct"));
@@ -337,10 +348,13 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 	for (i = 0; i < n; i++) {
 		struct json_object *c = json_object_array_get_idx(chs, i);
 		const char *v = rj_gets(c, "verdict");
-		int bad = !strcmp(v, "regression") || !strcmp(v, "missing") || !strcmp(v, "unfinished");
+		int bad = !strcmp(v, "regression") || !strcmp(v, "missing") ||
+			  !strcmp(v, "unfinished");
 		if (i >= RV_MAX_ROWS) {
-			sb_printf(b, "<tr><td class=\"l note\" colspan=\"7\">%zu more rows: see "
-				     "baseline.changes in report.json</td></tr>\n", n - i);
+			sb_printf(b,
+				  "<tr><td class=\"l note\" colspan=\"7\">%zu more rows: see "
+				  "baseline.changes in report.json</td></tr>\n",
+				  n - i);
 			break;
 		}
 		sb_lit(b, "<tr><td class=\"l\">");
@@ -378,7 +392,7 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 
 int aieth_report_write_html(const aieth_report *r, const char *path)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, n, rows = 0, charts = 0;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_html: NULL argument");

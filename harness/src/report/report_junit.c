@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_why.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -85,7 +85,7 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 	sb_printf(b, "\" time=\"%.6f\">\n", rj_getd(ch, "duration_ns") * 1e-9);
 	if (!strcmp(verdict, "fail")) {
 		/* the message names the limit and the measured value */
-		sbuf w = {0};
+		sbuf w = SB_INIT(SB_LINE_MAX);
 		rw_channel_why(&w, ch);
 		case_failure(b, in && rj_geti(in, "mismatches") > 0 ? "data" : "threshold", &w,
 			     "a check failed (see report.json)");
@@ -103,7 +103,7 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 static void junit_latency(sbuf *b, struct json_object *test, struct json_object *txn,
 			  struct json_object *l)
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	case_open(b, test, txn);
 	sb_lit(b, "latency.");
 	sb_xml(b, rj_gets(l, "from"));
@@ -120,12 +120,13 @@ static void junit_latency(sbuf *b, struct json_object *test, struct json_object 
 
 int aieth_report_write_junit(const aieth_report *r, const char *path)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, j, k, n;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_junit: NULL argument");
 	n = json_object_array_length(r->tests);
-	sb_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
+	sb_printf(&b,
+		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
 		struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -133,15 +134,17 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		int err_failed;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+			struct json_object *chs = rj_get(tx, "channels"),
+					   *lats = rj_get(tx, "latencies");
 			for (k = 0; lats && k < json_object_array_length(lats); k++) {
 				cases++;
 				failures += !strcmp(rj_gets(tx, "status"), "done") &&
-					    !json_object_get_boolean(
-						    rj_get(json_object_array_get_idx(lats, k), "passed"));
+					    !json_object_get_boolean(rj_get(
+						    json_object_array_get_idx(lats, k), "passed"));
 			}
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
-				const char *v = rj_gets(json_object_array_get_idx(chs, k), "verdict");
+				const char *v =
+					rj_gets(json_object_array_get_idx(chs, k), "verdict");
 				cases++;
 				failures += !strcmp(v, "fail");
 				errors += !strcmp(v, "timeout") || !strcmp(v, "error") ||
@@ -158,8 +161,9 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		}
 		sb_lit(&b, "  <testsuite name=\"");
 		sb_xml(&b, rj_gets(t, "name"));
-		sb_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%d\" "
-			      "time=\"%.3f\">\n",
+		sb_printf(&b,
+			  "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%d\" "
+			  "time=\"%.3f\">\n",
 			  cases, failures, errors, rj_geti(t, "exit_code") == AIETH_EXIT_SKIP,
 			  rj_getd(t, "duration_s"));
 		sb_lit(&b, "    <properties>\n");
@@ -183,7 +187,8 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		sb_lit(&b, "    </properties>\n");
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+			struct json_object *chs = rj_get(tx, "channels"),
+					   *lats = rj_get(tx, "latencies");
 			for (k = 0; chs && k < json_object_array_length(chs); k++)
 				junit_case(&b, t, tx, json_object_array_get_idx(chs, k));
 			for (k = 0; lats && k < json_object_array_length(lats); k++)

@@ -160,16 +160,12 @@ static void lava_line(void *ctx, const aieth_farm_case *c)
 	sbuf *b = ctx;
 	switch (c->kind) {
 	case AIETH_FARM_SET_START:
-		sb_printf(b, "<LAVA_SIGNAL_TESTSET START %s>\n<LAVA_SIGNAL_STARTTC %s>\n", c->id, c->id);
+		sb_printf(b, "<LAVA_SIGNAL_TESTSET START %s>\n<LAVA_SIGNAL_STARTTC %s>\n", c->id,
+			  c->id);
 		return;
-	case AIETH_FARM_SET_STOP:
-		sb_lit(b, "<LAVA_SIGNAL_TESTSET STOP>\n");
-		return;
-	case AIETH_FARM_TEST:
-		sb_printf(b, "<LAVA_SIGNAL_ENDTC %s>\n", c->id);
-		break;
-	default:
-		break;
+	case AIETH_FARM_SET_STOP: sb_lit(b, "<LAVA_SIGNAL_TESTSET STOP>\n"); return;
+	case AIETH_FARM_TEST: sb_printf(b, "<LAVA_SIGNAL_ENDTC %s>\n", c->id); break;
+	default: break;
 	}
 	sb_printf(b, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", c->id, c->result);
 	if (c->has_measurement)
@@ -179,7 +175,7 @@ static void lava_line(void *ctx, const aieth_farm_case *c)
 
 char *aieth_report_lava(const aieth_report *r)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (!r)
 		return NULL;
 	aieth__farm_walk(r, lava_line, &b);

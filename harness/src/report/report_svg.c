@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -168,9 +168,10 @@ static void svg_open(sbuf *b, int standalone, int w, int h, const char *kind,
 {
 	if (standalone)
 		sb_lit(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	sb_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		     "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" "
-		     "font-size=\"12\" class=\"chart %s\">\n",
+	sb_printf(b,
+		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		  "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" "
+		  "font-size=\"12\" class=\"chart %s\">\n",
 		  w, h, w, h, kind);
 	sb_lit(b, "<title>");
 	rv_esc(b, rj_gets(test, "name"));
@@ -221,24 +222,29 @@ void rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *tx
 		int y = TOP + (int)k * ROW;
 		const char *v = rj_gets(ch, "verdict");
 		row_label(b, ch, y);
-		sb_printf(b, "<rect class=\"peak\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"14\" "
-			     "fill=\"#eceff1\" stroke=\"#90a4ae\"/>\n",
+		sb_printf(b,
+			  "<rect class=\"peak\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"14\" "
+			  "fill=\"#eceff1\" stroke=\"#90a4ae\"/>\n",
 			  LBL, y + 3, p / maxv * bar);
 		if (json_object_get_boolean(rj_get(ch, "finished"))) {
-			sb_printf(b, "<rect class=\"measured\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
-				     "height=\"10\" fill=\"%s\"><title>",
+			sb_printf(b,
+				  "<rect class=\"measured\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
+				  "height=\"10\" fill=\"%s\"><title>",
 				  LBL, y + 5, m / maxv * bar, verdict_colour(v));
 			rv_esc(b, rj_gets(ch, "plio"));
 			sb_printf(b, ": %.1f MB/s of %.1f (%.1f%%), %s</title></rect>\n", m, p,
 				  rj_getd(ch, "utilisation_pct"), v);
-			sb_printf(b, "<text x=\"%d\" y=\"%d\">%.1f / %.0f MB/s (%.1f%%) %s</text>\n",
+			sb_printf(b,
+				  "<text x=\"%d\" y=\"%d\">%.1f / %.0f MB/s (%.1f%%) %s</text>\n",
 				  LBL + bar + 8, y + 14, m, p, rj_getd(ch, "utilisation_pct"), v);
 		} else {
-			sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"%s\">%s: %lld of %lld bytes</text>\n",
-				  LBL + bar + 8, y + 14, verdict_colour(v),
-				  !strcmp(v, "timeout") ? "stalled" : "unfinished",
-				  (long long)rj_geti(ch, "bytes_moved"),
-				  (long long)rj_geti(ch, "bytes_expected"));
+			sb_printf(
+				b,
+				"<text x=\"%d\" y=\"%d\" fill=\"%s\">%s: %lld of %lld bytes</text>\n",
+				LBL + bar + 8, y + 14, verdict_colour(v),
+				!strcmp(v, "timeout") ? "stalled" : "unfinished",
+				(long long)rj_geti(ch, "bytes_moved"),
+				(long long)rj_geti(ch, "bytes_expected"));
 		}
 	}
 	/* the axis: 0, 25, 50, 75, 100% of the largest value */
@@ -246,9 +252,11 @@ void rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *tx
 		  TOP + (int)n * ROW + 2, LBL + bar, TOP + (int)n * ROW + 2);
 	for (t = 0; t <= 4; t++) {
 		int x = LBL + bar * t / 4, y = TOP + (int)n * ROW + 2;
-		sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
-			     "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.0f</text>\n",
-			  x, y, x, y + 4, x, y + 16, maxv * t / 4);
+		sb_printf(
+			b,
+			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.0f</text>\n",
+			x, y, x, y + 4, x, y + 16, maxv * t / 4);
 	}
 	if (!n)
 		sb_printf(b, "<text x=\"%d\" y=\"%d\">no channels</text>\n", LBL, TOP + 12);
@@ -283,21 +291,26 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 		rv_channel_span(ch, &sp);
 		row_label(b, ch, y);
 		if (sp.start > 0) /* the delay before the first data */
-			sb_printf(b, "<line class=\"delay\" x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				     "stroke=\"#9e9e9e\" stroke-dasharray=\"3,3\"/>\n",
+			sb_printf(b,
+				  "<line class=\"delay\" x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				  "stroke=\"#9e9e9e\" stroke-dasharray=\"3,3\"/>\n",
 				  LBL, y + 10, X(sp.start), y + 10);
-		sb_printf(b, "<rect class=\"span\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" "
-			     "fill=\"%s\"%s><title>",
-			  X(sp.start), y + 3, X(sp.end) - X(sp.start) < 1 ? 1 : X(sp.end) - X(sp.start),
+		sb_printf(b,
+			  "<rect class=\"span\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" "
+			  "fill=\"%s\"%s><title>",
+			  X(sp.start), y + 3,
+			  X(sp.end) - X(sp.start) < 1 ? 1 : X(sp.end) - X(sp.start),
 			  sp.finished ? (to ? "#1e88e5" : "#00897b") : "#ef6c00",
 			  sp.finished ? "" : " fill-opacity=\"0.6\"");
 		rv_esc(b, rj_gets(ch, "plio"));
 		if (sp.finished)
-			sb_printf(b, ": cycles %lld..%lld (%lld)", sp.start, sp.end, sp.end - sp.start);
+			sb_printf(b, ": cycles %lld..%lld (%lld)", sp.start, sp.end,
+				  sp.end - sp.start);
 		else
 			sb_printf(b, ": stalled at cycle %lld", sp.end);
 		if (clk > 0)
-			sb_printf(b, ", %.3f..%.3f \xc2\xb5s", (double)sp.start / clk, (double)sp.end / clk);
+			sb_printf(b, ", %.3f..%.3f \xc2\xb5s", (double)sp.start / clk,
+				  (double)sp.end / clk);
 		sb_lit(b, "</title></rect>\n");
 		if (sp.finished)
 			sb_printf(b, "<text x=\"%d\" y=\"%d\">%lld..%lld%s", LBL + plot + 8, y + 14,
@@ -321,8 +334,9 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 			size_t row;
 			for (row = 0; row < n && json_object_array_get_idx(chs, row) != z; row++)
 				;
-			sb_printf(b, "<line class=\"latency\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
-				     "y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+			sb_printf(b,
+				  "<line class=\"latency\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				  "y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n",
 				  X(rj_geti(a, "first_cycle")), TOP + (int)row * ROW + 2,
 				  X(rj_geti(z, "first_cycle")), TOP + (int)row * ROW + 2,
 				  pass ? "#d81b60" : "#c62828");
@@ -339,24 +353,29 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 			  pass ? "pass" : "FAIL");
 	}
 	/* the axis: cycles, and microseconds at the PL clock */
-	sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>\n", LBL, axis,
-		  LBL + plot, axis);
+	sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>\n", LBL,
+		  axis, LBL + plot, axis);
 	for (t = 0; t <= 5; t++) {
 		double c = end * t / 5;
 		int x = LBL + plot * t / 5;
-		sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
-			     "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.0f</text>\n",
-			  x, axis, x, axis + 4, x, axis + 16, c);
+		sb_printf(
+			b,
+			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%.0f</text>\n",
+			x, axis, x, axis + 4, x, axis + 16, c);
 		if (clk > 0)
-			sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" "
-				     "fill=\"#546e7a\">%.3g \xc2\xb5s</text>\n",
+			sb_printf(b,
+				  "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" "
+				  "fill=\"#546e7a\">%.3g \xc2\xb5s</text>\n",
 				  x, axis + 28, c / clk);
 	}
 	sb_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\">cycles%s</text>\n", LBL + plot + 30,
 		  axis + 16, clk > 0 ? "" : " (no clock: no \xc2\xb5s)");
 	if (clk > 0)
-		sb_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">at %.1f MHz</text>\n",
-			  LBL + plot + 30, axis + 28, clk);
+		sb_printf(
+			b,
+			"<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">at %.1f MHz</text>\n",
+			LBL + plot + 30, axis + 28, clk);
 	if (!n)
 		sb_printf(b, "<text x=\"%d\" y=\"%d\">no channels</text>\n", LBL, TOP + 12);
 	sb_lit(b, "</svg>\n");
@@ -373,10 +392,10 @@ static int write_svg(const char *dir, const char *stem, const char *kind, struct
 		     struct json_object *tx)
 {
 	char path[4400];
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if ((size_t)snprintf(path, sizeof path, "%s/%s-%s.svg", dir, stem, kind) >= sizeof path)
 		return aieth__fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
-				  sizeof path - 1);
+				   sizeof path - 1);
 	if (!strcmp(kind, "throughput"))
 		rv_svg_throughput(&b, t, tx, 1);
 	else
@@ -394,7 +413,8 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir)
 	for (i = 0; i < n && charts < RV_MAX_CHARTS; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
 		struct json_object *txns = rj_get(t, "transactions");
-		for (j = 0; txns && j < json_object_array_length(txns) && charts < RV_MAX_CHARTS; j++) {
+		for (j = 0; txns && j < json_object_array_length(txns) && charts < RV_MAX_CHARTS;
+		     j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
 			char a[STEM / 2], z[STEM / 2], *stem = stems[charts];
 			size_t c;

@@ -49,7 +49,7 @@ static void yaml_kv(sbuf *b, const char *key, const char *val)
 /* "failed": the limit and the measured value, as in the table. */
 static void failed_check(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct json_object *))
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	if (why(&w, o) && w.p && !w.oom)
 		yaml_kv(b, "failed", w.p);
 	free(w.p);
@@ -64,9 +64,11 @@ static void why(sbuf *b, const aieth_farm_case *c)
 		yaml_kv(b, "verdict", rj_gets(c->item, "verdict"));
 		if (in && rj_geti(in, "mismatches") > 0) {
 			struct json_object *fm = rj_get(in, "first_mismatch");
-			sb_printf(b, "  mismatches: %lld\n  elements: %lld\n"
-				     "  first_mismatch_offset: %lld\n",
-				  (long long)rj_geti(in, "mismatches"), (long long)rj_geti(in, "elements"),
+			sb_printf(b,
+				  "  mismatches: %lld\n  elements: %lld\n"
+				  "  first_mismatch_offset: %lld\n",
+				  (long long)rj_geti(in, "mismatches"),
+				  (long long)rj_geti(in, "elements"),
 				  (long long)rj_geti(fm, "offset"));
 			yaml_kv(b, "got", rj_gets(fm, "got"));
 			yaml_kv(b, "expected", rj_gets(fm, "expected"));
@@ -127,10 +129,11 @@ static void tap_point(void *ctx, const aieth_farm_case *c)
 char *aieth_report_tap(const aieth_report *r)
 {
 	tap_state s;
-	sbuf out = {0};
+	sbuf out = SB_INIT(SB_DOC_MAX);
 	if (!r)
 		return NULL;
 	memset(&s, 0, sizeof s);
+	sb_init(&s.body, SB_DOC_MAX);
 	aieth__farm_walk(r, tap_point, &s);
 	/* the plan first: the number of points is known once they are made */
 	sb_printf(&out, "TAP version 13\n1..%zu\n", s.n);

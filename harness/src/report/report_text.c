@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_why.h"
 #include "util/sbuf.h"
 #include "util/utf8.h"
@@ -71,7 +71,7 @@ static void data_cell(char *buf, size_t n, struct json_object *ch)
 /* The verdict, and for a failed one the limit and the measured value. */
 static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
 {
-	sbuf w = {0};
+	sbuf w = SB_INIT(SB_LINE_MAX);
 	sb_printf(&w, "%s", rj_gets(ch, "verdict"));
 	if (!strcmp(rj_gets(ch, "verdict"), "fail")) {
 		sb_lit(&w, ": ");
@@ -89,7 +89,8 @@ static void text_test(sbuf *b, struct json_object *t)
 	size_t j, k;
 
 	upper(st, sizeof st, rj_gets(t, "status"));
-	sb_printf(b, "== %s (%s, %s): %s, exit %lld [%.3f s]\n", clean(c1, sizeof c1, rj_gets(t, "name")),
+	sb_printf(b, "== %s (%s, %s): %s, exit %lld [%.3f s]\n",
+		  clean(c1, sizeof c1, rj_gets(t, "name")),
 		  rj_gets(t, "board")[0] ? clean(c2, sizeof c2, rj_gets(t, "board")) : "no board",
 		  rj_gets(t, "backend")[0] ? clean(c3, sizeof c3, rj_gets(t, "backend")) : "-", st,
 		  (long long)rj_geti(t, "exit_code"), rj_getd(t, "duration_s"));
@@ -99,57 +100,64 @@ static void text_test(sbuf *b, struct json_object *t)
 		char ts[16];
 		upper(ts, sizeof ts, rj_gets(tx, "status"));
 		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, %lld board cycles\n",
-			  (long long)rj_geti(tx, "index"), clean(c1, sizeof c1, rj_gets(tx, "name")),
-			  rj_gets(tx, "mode"),
-			  ts,
+			  (long long)rj_geti(tx, "index"),
+			  clean(c1, sizeof c1, rj_gets(tx, "name")), rj_gets(tx, "mode"), ts,
 			  !strcmp(rj_gets(tx, "status"), "done")
 				  ? (json_object_get_boolean(rj_get(tx, "valid")) ? ", valid"
-										    : ", NOT VALID")
+										  : ", NOT VALID")
 				  : "",
 			  (long long)rj_geti(tx, "total_cycles"));
 		if (rj_gets(tx, "message")[0])
 			sb_printf(b, "   note: %s\n", clean(c4, sizeof c4, rj_gets(tx, "message")));
-		sb_printf(b, "   %-17s %-4s %-5s %12s %10s %10s %10s %9s %6s  %-14s %s\n", "PLIO", "dir",
-			  "shim", "bytes", "first", "last", "cycles", "MB/s", "%peak", "data", "verdict");
+		sb_printf(b, "   %-17s %-4s %-5s %12s %10s %10s %10s %9s %6s  %-14s %s\n", "PLIO",
+			  "dir", "shim", "bytes", "first", "last", "cycles", "MB/s", "%peak",
+			  "data", "verdict");
 		for (k = 0; chs && k < json_object_array_length(chs); k++) {
 			struct json_object *ch = json_object_array_get_idx(chs, k);
 			struct json_object *pl = rj_get(ch, "placement");
 			char shim[16], data[40], bytes[32], vd[1024];
 			int fin = json_object_get_boolean(rj_get(ch, "finished"));
-			snprintf(shim, sizeof shim, "%lld/%lld", (long long)rj_geti(pl, "shim_column"),
+			snprintf(shim, sizeof shim, "%lld/%lld",
+				 (long long)rj_geti(pl, "shim_column"),
 				 (long long)rj_geti(pl, "shim_channel"));
 			data_cell(data, sizeof data, ch);
 			if (fin)
-				snprintf(bytes, sizeof bytes, "%lld", (long long)rj_geti(ch, "bytes_moved"));
+				snprintf(bytes, sizeof bytes, "%lld",
+					 (long long)rj_geti(ch, "bytes_moved"));
 			else
 				snprintf(bytes, sizeof bytes, "%lld/%lld",
 					 (long long)rj_geti(ch, "bytes_moved"),
 					 (long long)rj_geti(ch, "bytes_expected"));
 			if (fin)
-				sb_printf(b, "   %-17s %-4s %-5s %12s %10lld %10lld %10lld %9.1f %6.1f  %-14s %s\n",
-					  rj_gets(ch, "plio"),
-					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to", shim,
-					  bytes, (long long)rj_geti(ch, "first_cycle"),
-					  (long long)rj_geti(ch, "last_cycle"),
-					  (long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
-					  rj_getd(ch, "utilisation_pct"), data,
-					  verdict_cell(vd, sizeof vd, ch));
+				sb_printf(
+					b,
+					"   %-17s %-4s %-5s %12s %10lld %10lld %10lld %9.1f %6.1f  %-14s %s\n",
+					rj_gets(ch, "plio"),
+					strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to",
+					shim, bytes, (long long)rj_geti(ch, "first_cycle"),
+					(long long)rj_geti(ch, "last_cycle"),
+					(long long)rj_geti(ch, "cycles"),
+					rj_getd(ch, "throughput_MBps"),
+					rj_getd(ch, "utilisation_pct"), data,
+					verdict_cell(vd, sizeof vd, ch));
 			else {
-				sbuf u = {0};
+				sbuf u = SB_INIT(SB_LINE_MAX);
 				rw_unfinished(&u, tx, ch);
 				sb_printf(b, "   %-17s %-4s %-5s %12s  %-46s %-14s %s\n",
 					  rj_gets(ch, "plio"),
-					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to", shim,
-					  bytes, u.p && !u.oom ? u.p : "did not finish", data,
+					  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from"
+										     : "to",
+					  shim, bytes, u.p && !u.oom ? u.p : "did not finish", data,
 					  rj_gets(ch, "verdict"));
 				free(u.p);
 			}
 		}
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
-			sbuf w = {0};
-			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s", rj_gets(l, "from"),
-				  rj_gets(l, "to"), (long long)rj_geti(l, "cycles"),
+			sbuf w = SB_INIT(SB_LINE_MAX);
+			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s",
+				  rj_gets(l, "from"), rj_gets(l, "to"),
+				  (long long)rj_geti(l, "cycles"),
 				  (long long)rj_geti(l, "max_cycles"),
 				  json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "FAIL");
 			if (rw_latency_why(&w, l) && w.p && !w.oom)
@@ -168,7 +176,7 @@ static void text_test(sbuf *b, struct json_object *t)
 
 char *aieth_report_text(const aieth_report *r, int index)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, n;
 	if (!r)
 		return NULL;
@@ -194,15 +202,15 @@ static void token(char *dst, size_t n, const char *s)
 	size_t i;
 	for (i = 0; i + 1 < n && s[i]; i++)
 		dst[i] = isspace((unsigned char)s[i]) || iscntrl((unsigned char)s[i]) ||
-				 s[i] == '=' || s[i] == '<' || s[i] == '>'
-			 ? '_'
-			 : s[i];
+					 s[i] == '=' || s[i] == '<' || s[i] == '>'
+				 ? '_'
+				 : s[i];
 	dst[i] = '\0';
 }
 
 char *aieth_report_markers(const aieth_report *r)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, j, k, n;
 	char id[80], name[256], tn[128], xn[96];
 	if (!r)
@@ -220,13 +228,15 @@ char *aieth_report_markers(const aieth_report *r)
 			token(xn, sizeof xn, rj_gets(tx, "name"));
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
 				struct json_object *ch = json_object_array_get_idx(chs, k);
-				snprintf(name, sizeof name, "%s.%s.%s", tn, xn, rj_gets(ch, "plio"));
+				snprintf(name, sizeof name, "%s.%s.%s", tn, xn,
+					 rj_gets(ch, "plio"));
 				if (json_object_get_boolean(rj_get(ch, "finished")))
-					sb_printf(&b,
-						  "RUN_TEST CASE name=%s result=%s measurement=%.3f "
-						  "units=MBps\n",
-						  name, rj_gets(ch, "verdict"),
-						  rj_getd(ch, "throughput_MBps"));
+					sb_printf(
+						&b,
+						"RUN_TEST CASE name=%s result=%s measurement=%.3f "
+						"units=MBps\n",
+						name, rj_gets(ch, "verdict"),
+						rj_getd(ch, "throughput_MBps"));
 				else
 					sb_printf(&b, "RUN_TEST CASE name=%s result=%s\n", name,
 						  rj_gets(ch, "verdict"));

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -34,7 +34,7 @@ static void ev(ev_list *l, const char *ph, const char *name, const char *prefix,
 	l->first = 0;
 	sb_printf(l->b, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"name\":", ph, pid, tid);
 	if (prefix) {
-		sbuf tmp = {0};
+		sbuf tmp = SB_INIT(SB_LINE_MAX);
 		sb_printf(&tmp, "%s%s", prefix, name);
 		rv_json(l->b, tmp.p ? tmp.p : "");
 		l->b->oom |= tmp.oom;
@@ -85,13 +85,15 @@ static void channel_events(ev_list *l, struct json_object *chs, struct json_obje
 	rv_json(b, rj_gets(ch, "direction"));
 	sb_lit(b, ",\"verdict\":");
 	rv_json(b, rj_gets(ch, "verdict"));
-	sb_printf(b, ",\"finished\":%s,\"bytes_moved\":%lld,\"bytes_expected\":%lld,"
-		     "\"delay_cycles\":%lld",
+	sb_printf(b,
+		  ",\"finished\":%s,\"bytes_moved\":%lld,\"bytes_expected\":%lld,"
+		  "\"delay_cycles\":%lld",
 		  sp.finished ? "true" : "false", (long long)rj_geti(ch, "bytes_moved"),
 		  (long long)rj_geti(ch, "bytes_expected"), sp.delay);
 	if (sp.finished)
-		sb_printf(b, ",\"first_cycle\":%lld,\"last_cycle\":%lld,\"cycles\":%lld,"
-			     "\"throughput_MBps\":%.3f,\"utilisation_pct\":%.3f}}",
+		sb_printf(b,
+			  ",\"first_cycle\":%lld,\"last_cycle\":%lld,\"cycles\":%lld,"
+			  "\"throughput_MBps\":%.3f,\"utilisation_pct\":%.3f}}",
 			  sp.start, sp.end, sp.end - sp.start, rj_getd(ch, "throughput_MBps"),
 			  rj_getd(ch, "utilisation_pct"));
 	else
@@ -121,7 +123,7 @@ static void channel_events(ev_list *l, struct json_object *chs, struct json_obje
 
 int aieth_report_write_trace(const aieth_report *r, const char *path)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	ev_list l = {&b, 1};
 	size_t i, j, k, n;
 	int pid = 0;
@@ -151,7 +153,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 		for (j = 0; j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
 			struct json_object *chs = rj_get(tx, "channels");
-			sbuf pn = {0};
+			sbuf pn = SB_INIT(SB_LINE_MAX);
 			sb_printf(&pn, "%s / %s", rj_gets(t, "name"), rj_gets(tx, "name"));
 			b.oom |= pn.oom;
 			meta(&l, "process_name", ++pid, 0, pn.p ? pn.p : "", -1);
@@ -160,7 +162,8 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 			meta(&l, "thread_name", pid, 0, "transaction", -1);
 			ev(&l, "X", rj_gets(tx, "name"), NULL, pid, 0);
 			sb_lit(&b, ",\"cat\":\"transaction\"");
-			span(&l, clk, 0, rj_geti(tx, "total_cycles") > 0 ? rj_geti(tx, "total_cycles") : 0);
+			span(&l, clk, 0,
+			     rj_geti(tx, "total_cycles") > 0 ? rj_geti(tx, "total_cycles") : 0);
 			sb_lit(&b, ",\"args\":{\"status\":");
 			rv_json(&b, rj_gets(tx, "status"));
 			sb_printf(&b, ",\"total_cycles\":%lld,\"pl_clock_MHz\":%.6g}}",

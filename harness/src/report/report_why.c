@@ -32,17 +32,21 @@ int rw_channel_why(sbuf *b, struct json_object *ch)
 		sb_printf(b, "%lld of %lld elements differ", (long long)rj_geti(in, "mismatches"),
 			  (long long)rj_geti(in, "elements"));
 		if (fm && !json_object_is_type(fm, json_type_null)) {
-			sb_printf(b, ", first at byte %lld: got ", (long long)rj_geti(fm, "offset"));
-			sb_printf(b, "%s, expected %s", rj_gets(fm, "got"), rj_gets(fm, "expected"));
+			sb_printf(b, ", first at byte %lld: got ",
+				  (long long)rj_geti(fm, "offset"));
+			sb_printf(b, "%s, expected %s", rj_gets(fm, "got"),
+				  rj_gets(fm, "expected"));
 		}
 		n++;
 	}
-	for (i = 0; th && json_object_is_type(th, json_type_array) &&
-		    i < json_object_array_length(th); i++) {
+	for (i = 0;
+	     th && json_object_is_type(th, json_type_array) && i < json_object_array_length(th);
+	     i++) {
 		struct json_object *t = json_object_array_get_idx(th, i);
 		struct json_object *meas = rj_get(t, "measured");
 		const char *unit = strcmp(rj_gets(t, "metric"), "throughput_MBps")
-					   ? rj_gets(t, "metric") : "MB/s";
+					   ? rj_gets(t, "metric")
+					   : "MB/s";
 		if (json_object_get_boolean(rj_get(t, "passed")))
 			continue;
 		sb_printf(b, "%s%s ", n ? "; " : "", unit);

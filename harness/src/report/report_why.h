@@ -6,7 +6,7 @@
 #ifndef AIETH_REPORT_WHY_H
 #define AIETH_REPORT_WHY_H
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "util/sbuf.h"
 
 /* A channel's failed checks, "; " between them, unescaped (the caller

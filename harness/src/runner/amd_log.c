@@ -162,8 +162,10 @@ static int read_throughput(const char *s, size_t n, size_t *p, double *v)
 static int push(amd_log *l, size_t *cap, const amd_log_ev *e, const char *path)
 {
 	if (l->n >= AMD_LOG_MAX_EVENTS)
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: more than %u printPerf lines and warnings "
-				  "(the limit of a log)", path, e->line, AMD_LOG_MAX_EVENTS);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: more than %u printPerf lines and warnings "
+				   "(the limit of a log)",
+				   path, e->line, AMD_LOG_MAX_EVENTS);
 	if (l->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 64;
 		amd_log_ev *ne;
@@ -193,18 +195,20 @@ static int perf_line(const char *path, size_t line, const char *m, size_t n, amd
 		p++;
 	if (p == d0)
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: no channel number after PLIO_: %s", path,
-				  line, expect);
+				   line, expect);
 	if (m[d0] == '0')
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: channel number with a leading zero: AMD's "
-				  "printPerf prints channel numbers unpadded (PLIO_1_TO_AIE, where "
-				  "PLIO names say PLIO_01_TO_AIE); this line is not AMD's", path,
-				  line);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s:%zu: channel number with a leading zero: AMD's "
+			"printPerf prints channel numbers unpadded (PLIO_1_TO_AIE, where "
+			"PLIO names say PLIO_01_TO_AIE); this line is not AMD's",
+			path, line);
 	if (p - d0 > 3)
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: channel number above %u", path, line,
-				  AMD_LOG_MAX_CHANNEL);
+				   AMD_LOG_MAX_CHANNEL);
 	if (read_u64(m, n, &d0, &ch) || ch < 1 || ch > AMD_LOG_MAX_CHANNEL)
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: channel number out of 1..%u", path, line,
-				  AMD_LOG_MAX_CHANNEL);
+				   AMD_LOG_MAX_CHANNEL);
 	e->chan = (unsigned)ch;
 	if (starts(m + p, n - p, TX_MID)) {
 		e->rx = 0;
@@ -216,20 +220,26 @@ static int perf_line(const char *path, size_t line, const char *m, size_t n, amd
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s", path, line, expect);
 	}
 	if (read_u64(m, n, &p, &e->first))
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: the first cycle: expected a count of 0 to "
-				  "2^64-1 in cycle[...]", path, line);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: the first cycle: expected a count of 0 to "
+				   "2^64-1 in cycle[...]",
+				   path, line);
 	if (!starts(m + p, n - p, ENDS))
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s", path, line, expect);
 	p += strlen(ENDS);
 	if (read_u64(m, n, &p, &e->last))
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: the last cycle: expected a count of 0 to "
-				  "2^64-1 in cycle[...]", path, line);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: the last cycle: expected a count of 0 to "
+				   "2^64-1 in cycle[...]",
+				   path, line);
 	if (!starts(m + p, n - p, THR))
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s", path, line, expect);
 	p += strlen(THR);
 	if (read_throughput(m, n, &p, &e->mibps))
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: the throughput: expected a number as "
-				  "iostream prints it (2384.19, 1.52588e+06) or inf", path, line);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: the throughput: expected a number as "
+				   "iostream prints it (2384.19, 1.52588e+06) or inf",
+				   path, line);
 	if (!starts(m + p, n - p, UNIT))
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s", path, line, expect);
 	p += strlen(UNIT);
@@ -237,7 +247,7 @@ static int perf_line(const char *path, size_t line, const char *m, size_t n, amd
 		p++;
 	if (p != n)
 		return aieth__fail(AIETH_EINVAL, "%s:%zu: text after \"MBps.\": %s", path, line,
-				  expect);
+				   expect);
 	e->kind = AMD_EV_PERF;
 	return AIETH_OK;
 }
@@ -248,15 +258,17 @@ int aieth__amd_log_parse(const char *path, const char *text, size_t len, amd_log
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (len > AMD_LOG_MAX_FILE)
-		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit of a log is %u bytes", path,
-				  len, AMD_LOG_MAX_FILE);
+		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit of a log is %u bytes",
+				   path, len, AMD_LOG_MAX_FILE);
 	if (memchr(text, '\0', len)) {
 		const char *z = memchr(text, '\0', len);
 		size_t i, l = 1;
 		for (i = 0; text + i < z; i++)
 			l += text[i] == '\n';
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: a NUL byte: neither a report.json nor a "
-				  "text log of AMD's printPerf lines", path, l);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: a NUL byte: neither a report.json nor a "
+				   "text log of AMD's printPerf lines",
+				   path, l);
 	}
 	while (pos < len) {
 		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
@@ -293,10 +305,12 @@ int aieth__amd_log_parse(const char *path, const char *text, size_t len, amd_log
 	}
 	out->lines = line;
 	if (!out->n) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: neither a report.json (its first character is not "
-				"'{') nor a log of AMD's printPerf lines (no line like "
-				"\"PLIO_1_TO_AIE send the first data at cycle[0], ends at "
-				"cycle[2048], and the throughputs is 2384.19 MBps.\")", path);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: neither a report.json (its first character is not "
+				 "'{') nor a log of AMD's printPerf lines (no line like "
+				 "\"PLIO_1_TO_AIE send the first data at cycle[0], ends at "
+				 "cycle[2048], and the throughputs is 2384.19 MBps.\")",
+				 path);
 		goto fail;
 	}
 	return AIETH_OK;

@@ -33,11 +33,11 @@ enum {
 
 typedef struct {
 	int kind;
-	size_t line;       /* 1-based */
-	int rx;            /* PERF: 1 FROM_AIE ("received"), 0 TO_AIE ("send") */
-	unsigned chan;     /* PERF: AMD's channel number, 1-based */
+	size_t line;   /* 1-based */
+	int rx;        /* PERF: 1 FROM_AIE ("received"), 0 TO_AIE ("send") */
+	unsigned chan; /* PERF: AMD's channel number, 1-based */
 	uint64_t first, last;
-	double mibps;      /* PERF: as printed (AMD's "MBps"); INFINITY for "inf" */
+	double mibps; /* PERF: as printed (AMD's "MBps"); INFINITY for "inf" */
 	/* The first line since the previous event that is neither blank nor
 	 * carries AMD's logger prefix ("[date time] [LEVEL] "); 0: none. Such
 	 * a line inside one transaction's printPerf block is an error, between
@@ -48,7 +48,7 @@ typedef struct {
 typedef struct amd_log_s {
 	amd_log_ev *ev;
 	size_t n;
-	size_t lines;      /* lines in the file */
+	size_t lines; /* lines in the file */
 } amd_log;
 
 /* Whether text is a JSON document rather than a log: its first character

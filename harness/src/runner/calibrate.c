@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -87,7 +87,7 @@ int aieth_calib_new(aieth_calib **out, const char *board, const char *data_dir)
 	sprintf(c->tmpdir, "%s/aieth-calib-XXXXXX", tmp);
 	if (!mkdtemp(c->tmpdir)) {
 		rc = aieth__fail(AIETH_EIO, "%s: cannot create a temporary folder: %s", c->tmpdir,
-				strerror(errno));
+				 strerror(errno));
 		free(c->tmpdir);
 		c->tmpdir = NULL;
 		goto fail;
@@ -163,10 +163,7 @@ static double evaluate(aieth_calib *c, const int64_t *x, int *stop)
 	return cost;
 }
 
-static double cost_fn(void *ctx, const int64_t *x, int *stop)
-{
-	return evaluate(ctx, x, stop);
-}
+static double cost_fn(void *ctx, const int64_t *x, int *stop) { return evaluate(ctx, x, stop); }
 
 static void progress_fn(void *ctx, unsigned evals, double cost, const int64_t *x)
 {
@@ -179,8 +176,8 @@ static void progress_fn(void *ctx, unsigned evals, double cost, const int64_t *x
 	n = snprintf(line, sizeof line, "calibrate: run %u: error %.3f %% at", evals,
 		     c->nvals ? 100 * cost / (double)c->nvals : 0.0);
 	for (i = 0; i < CAL_NPARAM && n > 0 && (size_t)n < sizeof line; i++)
-		n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lld",
-			      cal_params[i].key, (long long)x[i]);
+		n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lld", cal_params[i].key,
+			      (long long)x[i]);
 	c->progress(c->progress_ctx, line);
 }
 
@@ -193,7 +190,7 @@ int aieth_calib_fit(aieth_calib *c, unsigned max_runs,
 	aieth__error_clear();
 	if (!c || !max_runs)
 		return aieth__fail(AIETH_EINVAL, "aieth_calib_fit: %s",
-				  c ? "max_runs is 0" : "NULL argument");
+				   c ? "max_runs is 0" : "NULL argument");
 	if (!c->npairs)
 		return aieth__fail(AIETH_EINVAL, "calibrate: no description and report pair");
 	c->progress = progress;
@@ -233,7 +230,9 @@ int aieth_calib_write_board(const aieth_calib *c, const char *path)
 	if (!c->fitted)
 		return aieth__fail(AIETH_ESTATE, "aieth_calib_write_board: nothing fitted yet");
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return aieth__fail(AIETH_EINVAL, "%s: exists and is not a regular file; the fitted "
-				  "board file is never written over one", path);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: exists and is not a regular file; the fitted "
+				   "board file is never written over one",
+				   path);
 	return cal_write_board(m, c->x, path);
 }

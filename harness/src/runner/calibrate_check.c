@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/amd_log.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 typedef struct json_object jobj;
 
@@ -28,22 +29,20 @@ double cal_rel_err(double emu, double board)
 
 static int is_num(jobj *v)
 {
-	return v && (json_object_is_type(v, json_type_int) ||
-		     json_object_is_type(v, json_type_double));
+	return v &&
+	       (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
 }
 
 static jobj *idx(jobj *arr, size_t i)
 {
-	return arr && json_object_is_type(arr, json_type_array) &&
-			       i < json_object_array_length(arr)
+	return arr && json_object_is_type(arr, json_type_array) && i < json_object_array_length(arr)
 		       ? json_object_array_get_idx(arr, i)
 		       : NULL;
 }
 
 static size_t len(jobj *arr)
 {
-	return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr)
-								: 0;
+	return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
 }
 
 static double val_of(jobj *chan_or_txn, int kind)
@@ -59,7 +58,7 @@ static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kin
 	size_t n;
 	if (c->nvals >= CAL_MAX_VALUES)
 		return aieth__fail(AIETH_EINVAL, "calibrate: more than %u compared values",
-				  CAL_MAX_VALUES);
+				   CAL_MAX_VALUES);
 	if (c->nvals == c->vcap) {
 		size_t cap = c->vcap ? c->vcap * 2 : 64;
 		cal_val *nv = realloc(c->vals, cap * sizeof *nv);
@@ -93,22 +92,31 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 	char q[100], q2[100];
 	size_t j, k;
 	if (*tb && strcmp(tb, c->board_name)) {
-		jstrict_quote(q, sizeof q, tb);
-		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].board: \"%s\" is another board than "
-				  "the one calibrated (\"%s\", --board)", rp, ti, q, c->board_name);
+		aieth__quote_str(q, sizeof q, tb);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: tests[%zu].board: \"%s\" is another board than "
+				   "the one calibrated (\"%s\", --board)",
+				   rp, ti, q, c->board_name);
 	}
 	if (clk > 0 && fabs(clk - c->pl_clock_MHz) > 1e-6 * c->pl_clock_MHz)
-		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].pl_clock_MHz: %g, the board "
-				  "calibrated runs at %g", rp, ti, clk, c->pl_clock_MHz);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: tests[%zu].pl_clock_MHz: %g, the board "
+				   "calibrated runs at %g",
+				   rp, ti, clk, c->pl_clock_MHz);
 	if (strcmp(st, "pass") && strcmp(st, "fail")) {
-		jstrict_quote(q, sizeof q, st);
-		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].status: \"%s\": the test did not "
-				  "finish (hang, timeout, error or interrupt), its counters are not "
-				  "final (only \"pass\" and \"fail\" are fitted)", rp, ti, q);
+		aieth__quote_str(q, sizeof q, st);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: tests[%zu].status: \"%s\": the test did not "
+			"finish (hang, timeout, error or interrupt), its counters are not "
+			"final (only \"pass\" and \"fail\" are fitted)",
+			rp, ti, q);
 	}
 	if (len(btx) != len(etx))
-		return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions: %zu transactions, the "
-				  "description has %zu", rp, ti, len(btx), len(etx));
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: tests[%zu].transactions: %zu transactions, the "
+				   "description has %zu",
+				   rp, ti, len(btx), len(etx));
 	for (j = 0; j < len(btx); j++) {
 		jobj *b = idx(btx, j), *e = idx(etx, j);
 		jobj *bc = rj_get(b, "channels"), *ec = rj_get(e, "channels");
@@ -116,46 +124,59 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 		int f;
 		for (f = 0; fields[f]; f++)
 			if (strcmp(rj_gets(b, fields[f]), rj_gets(e, fields[f]))) {
-				jstrict_quote(q, sizeof q, rj_gets(b, fields[f]));
-				jstrict_quote(q2, sizeof q2, rj_gets(e, fields[f]));
-				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].%s: "
-						  "\"%s\", the description has \"%s\"", rp, ti, j,
-						  fields[f], q, q2);
+				aieth__quote_str(q, sizeof q, rj_gets(b, fields[f]));
+				aieth__quote_str(q2, sizeof q2, rj_gets(e, fields[f]));
+				return aieth__fail(AIETH_EINVAL,
+						   "%s: tests[%zu].transactions[%zu].%s: "
+						   "\"%s\", the description has \"%s\"",
+						   rp, ti, j, fields[f], q, q2);
 			}
 		if (strcmp(rj_gets(b, "status"), "done")) {
-			jstrict_quote(q, sizeof q, rj_gets(b, "status"));
-			return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].status: "
-					  "\"%s\": the transaction did not complete (hang, timeout, "
-					  "error or interrupt), its counters are not final", rp, ti, j, q);
+			aieth__quote_str(q, sizeof q, rj_gets(b, "status"));
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s: tests[%zu].transactions[%zu].status: "
+				"\"%s\": the transaction did not complete (hang, timeout, "
+				"error or interrupt), its counters are not final",
+				rp, ti, j, q);
 		}
 		if (len(bc) != len(ec))
-			return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu].channels: %zu "
-					  "PLIOs, the description has %zu", rp, ti, j, len(bc),
-					  len(ec));
+			return aieth__fail(AIETH_EINVAL,
+					   "%s: tests[%zu].transactions[%zu].channels: %zu "
+					   "PLIOs, the description has %zu",
+					   rp, ti, j, len(bc), len(ec));
 		for (k = 0; k < len(bc); k++) {
 			jobj *ch = idx(bc, k);
 			int kind;
 			if (strcmp(rj_gets(ch, "plio"), rj_gets(idx(ec, k), "plio"))) {
-				jstrict_quote(q, sizeof q, rj_gets(ch, "plio"));
-				jstrict_quote(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
-				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
-						  "channels[%zu].plio: \"%s\", the description has "
-						  "\"%s\"", rp, ti, j, k, q, q2);
+				aieth__quote_str(q, sizeof q, rj_gets(ch, "plio"));
+				aieth__quote_str(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
+				return aieth__fail(
+					AIETH_EINVAL,
+					"%s: tests[%zu].transactions[%zu]."
+					"channels[%zu].plio: \"%s\", the description has "
+					"\"%s\"",
+					rp, ti, j, k, q, q2);
 			}
-			if (rj_get(ch, "finished") && !json_object_get_boolean(rj_get(ch, "finished")))
-				return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions[%zu]."
-						  "channels[%zu].finished: false: the channel did not "
-						  "move all its data, its counters are not final", rp, ti,
-						  j, k);
+			if (rj_get(ch, "finished") &&
+			    !json_object_get_boolean(rj_get(ch, "finished")))
+				return aieth__fail(
+					AIETH_EINVAL,
+					"%s: tests[%zu].transactions[%zu]."
+					"channels[%zu].finished: false: the channel did not "
+					"move all its data, its counters are not final",
+					rp, ti, j, k);
 			for (kind = CAL_FIRST; kind <= CAL_CYCLES; kind++) {
 				static const char *const keys[] = {"first_cycle", "last_cycle",
 								   "cycles"};
 				jobj *v = rj_get(ch, keys[kind]);
 				if (!is_num(v) || json_object_get_double(v) < 0)
-					return aieth__fail(AIETH_EINVAL, "%s: tests[%zu].transactions"
-							  "[%zu].channels[%zu].%s: %s", rp, ti, j, k,
-							  keys[kind], v ? "expected a number >= 0"
-									: "missing");
+					return aieth__fail(AIETH_EINVAL,
+							   "%s: tests[%zu].transactions"
+							   "[%zu].channels[%zu].%s: %s",
+							   rp, ti, j, k, keys[kind],
+							   v ? "expected a number >= 0"
+							     : "missing");
 			}
 		}
 	}
@@ -226,8 +247,9 @@ static int load_board_side(const char *rp, aieth_report **br, amd_log *log, int 
 	size_t n = 0;
 	int rc;
 	*is_log = 0;
-	if ((rc = aieth__read_file(rp, AIETH_REPORT_MAX_FILE > AMD_LOG_MAX_FILE
-					       ? AIETH_REPORT_MAX_FILE : AMD_LOG_MAX_FILE,
+	if ((rc = aieth__read_file(rp,
+				   AIETH_REPORT_MAX_FILE > AMD_LOG_MAX_FILE ? AIETH_REPORT_MAX_FILE
+									    : AMD_LOG_MAX_FILE,
 				   &text, &n)))
 		return rc;
 	if (aieth__amd_log_is_json(text, n)) {
@@ -275,9 +297,11 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	}
 	eb = rj_gets(br->env, "board");
 	if (*eb && strcmp(eb, c->board_name)) {
-		jstrict_quote(q, sizeof q, eb);
-		rc = aieth__fail(AIETH_EINVAL, "%s: environment.board: \"%s\" is another board than "
-				"the one calibrated (\"%s\", --board)", rp, q, c->board_name);
+		aieth__quote_str(q, sizeof q, eb);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: environment.board: \"%s\" is another board than "
+				 "the one calibrated (\"%s\", --board)",
+				 rp, q, c->board_name);
 		goto out;
 	}
 	for (i = 0; i < len(br->tests); i++)
@@ -287,9 +311,11 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 			break;
 		}
 	if (!bt) {
-		jstrict_quote(q, sizeof q, name);
-		rc = aieth__fail(AIETH_EINVAL, "%s: tests[].name: no test named \"%s\" (the name in "
-				"%s): the report is not one of this description", rp, q, spec);
+		aieth__quote_str(q, sizeof q, name);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: tests[].name: no test named \"%s\" (the name in "
+				 "%s): the report is not one of this description",
+				 rp, q, spec);
 		goto out;
 	}
 checked:
@@ -298,21 +324,24 @@ checked:
 	/* The report is fine; the description must run on the base board too. */
 	if (strcmp(est, "pass") && strcmp(est, "fail")) {
 		jobj *err = rj_get(et, "error");
-		rc = aieth__fail(AIETH_EINVAL, "%s: the emulated board cannot run it (%s, status %s)%s%s",
-				spec, c->board_name, est, err ? ": " : "",
-				err ? rj_gets(err, "message") : "");
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: the emulated board cannot run it (%s, status %s)%s%s", spec,
+				 c->board_name, est, err ? ": " : "",
+				 err ? rj_gets(err, "message") : "");
 		goto out;
 	}
-	if ((rc = add_pair(c, spec, rp)) ||
-	    (rc = add_vals(c, c->npairs - 1, bt)))
+	if ((rc = add_pair(c, spec, rp)) || (rc = add_vals(c, c->npairs - 1, bt)))
 		goto out;
-	if (note && br && (!strcmp(rj_gets(br->env, "backend"), "emu") ||
-			   !strcmp(rj_gets(bt, "backend"), "emu"))) {
+	if (note && br &&
+	    (!strcmp(rj_gets(br->env, "backend"), "emu") ||
+	     !strcmp(rj_gets(bt, "backend"), "emu"))) {
 		size_t n = strlen(rp) + 200;
 		*note = malloc(n);
 		if (*note)
-			snprintf(*note, n, "note: %s was made by the emulated board (backend \"emu\"), "
-				 "not by a board: the fit finds the parameters it was made with", rp);
+			snprintf(*note, n,
+				 "note: %s was made by the emulated board (backend \"emu\"), "
+				 "not by a board: the fit finds the parameters it was made with",
+				 rp);
 	}
 out:
 	if (lt)

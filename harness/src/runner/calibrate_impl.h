@@ -13,13 +13,13 @@
 #include "runner/calibrate_internal.h"
 
 #define CAL_NPARAM 8
-#define CAL_BOARD_MAX_FILE (1u << 20)  /* docs/boards.md: board files */
-#define CAL_MAX_VALUES 100000          /* compared values over all pairs */
+#define CAL_BOARD_MAX_FILE (1u << 20) /* docs/boards.md: board files */
+#define CAL_MAX_VALUES 100000         /* compared values over all pairs */
 
 typedef struct {
-	const char *obj;  /* object in the board file; NULL: top level */
+	const char *obj; /* object in the board file; NULL: top level */
 	const char *key;
-	int64_t lo, hi;   /* the board loader's bounds */
+	int64_t lo, hi; /* the board loader's bounds */
 } cal_param;
 
 extern const cal_param cal_params[CAL_NPARAM];
@@ -28,7 +28,7 @@ enum { CAL_FIRST, CAL_LAST, CAL_CYCLES, CAL_TOTAL };
 
 /* One compared value: a channel's counter or a transaction's total. */
 typedef struct {
-	char *label;       /* "test / txn / PLIO" */
+	char *label; /* "test / txn / PLIO" */
 	size_t pair, txn, chan;
 	int kind;
 	double board, emu, before, after;
@@ -41,7 +41,7 @@ typedef struct {
 struct aieth_calib {
 	char *data_dir, *board_name, *tmpdir, *tmpboard;
 	double pl_clock_MHz;
-	struct json_object *base;     /* the base board file's tree */
+	struct json_object *base; /* the base board file's tree */
 	int64_t x0[CAL_NPARAM], x[CAL_NPARAM];
 	cal_pair *pairs;
 	size_t npairs;

@@ -18,10 +18,10 @@
 typedef double (*cal_cost_fn)(void *ctx, const int64_t *x, int *stop);
 
 typedef struct {
-	size_t n;                      /* parameters, at most CAL_MAX_PARAMS */
-	int64_t lo[CAL_MAX_PARAMS];    /* inclusive bounds */
+	size_t n;                   /* parameters, at most CAL_MAX_PARAMS */
+	int64_t lo[CAL_MAX_PARAMS]; /* inclusive bounds */
 	int64_t hi[CAL_MAX_PARAMS];
-	unsigned max_evals;            /* budget of cost evaluations, >= 1 */
+	unsigned max_evals; /* budget of cost evaluations, >= 1 */
 	/* Called after each accepted move (may be NULL). */
 	void (*progress)(void *ctx, unsigned evals, double cost, const int64_t *x);
 } cal_search_cfg;

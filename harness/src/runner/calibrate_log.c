@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/amd_log.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
@@ -26,9 +26,9 @@ typedef struct json_object jobj;
 #define BEAT_BYTES 16u
 
 typedef struct {
-	jobj *ch;          /* the emulated channel */
+	jobj *ch; /* the emulated channel */
 	int rx;
-	unsigned num;      /* channel number of its PLIO name */
+	unsigned num; /* channel number of its PLIO name */
 	const char *plio;
 	const amd_log_ev *ev;
 } want;
@@ -77,32 +77,40 @@ static int check_counters(const char *path, const want *w, const amd_log_ev *e)
 	char an[48];
 	amd_name(an, sizeof an, e->rx, e->chan);
 	if (e->last < e->first)
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s (%s): ends at cycle %llu, before it "
-				  "starts (%llu)", path, e->line, an, w->plio,
-				  (unsigned long long)e->last, (unsigned long long)e->first);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: %s (%s): ends at cycle %llu, before it "
+				   "starts (%llu)",
+				   path, e->line, an, w->plio, (unsigned long long)e->last,
+				   (unsigned long long)e->first);
 	if (e->last > (uint64_t)INT64_MAX)
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s (%s): cycle %llu is above 2^63-1, "
-				  "beyond what a report holds", path, e->line, an, w->plio,
-				  (unsigned long long)e->last);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s:%zu: %s (%s): cycle %llu is above 2^63-1, "
+				   "beyond what a report holds",
+				   path, e->line, an, w->plio, (unsigned long long)e->last);
 	span = e->last - e->first;
 	/* A 128-bit stream moves at most one beat a cycle: N beats span at
 	 * least N - 1 cycles between the first and the last. */
 	if ((double)span + 1 < beats)
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s (%s): %llu cycles from first to last "
-				  "for the description's %.0f bytes (%.0f beats of 16 bytes, at most "
-				  "one a cycle): the cycles do not fit the description's size",
-				  path, e->line, an, w->plio, (unsigned long long)span, bytes, beats);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s:%zu: %s (%s): %llu cycles from first to last "
+			"for the description's %.0f bytes (%.0f beats of 16 bytes, at most "
+			"one a cycle): the cycles do not fit the description's size",
+			path, e->line, an, w->plio, (unsigned long long)span, bytes, beats);
 	/* The printed throughput is the size AMD's program was given over the
 	 * counters: a log of another size shows here. */
 	expect = span ? bytes * AMD_PERF_HZ / (double)span / 1048576.0 : INFINITY;
 	if (isinf(expect) != isinf(e->mibps) ||
 	    (!isinf(expect) && fabs(e->mibps - expect) > 1e-5 * expect + 1e-9)) {
 		double implied = e->mibps * (double)span * 1048576.0 / AMD_PERF_HZ;
-		return aieth__fail(AIETH_EINVAL, "%s:%zu: %s (%s): %g MBps (AMD's MiB/s) over "
-				  "%llu cycles is %.0f bytes at AMD's 312.5 MHz, the description "
-				  "moves %.0f bytes (size_bytes x repetition): the cycles do not fit "
-				  "the description's size", path, e->line, an, w->plio, e->mibps,
-				  (unsigned long long)span, implied, bytes);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s:%zu: %s (%s): %g MBps (AMD's MiB/s) over "
+			"%llu cycles is %.0f bytes at AMD's 312.5 MHz, the description "
+			"moves %.0f bytes (size_bytes x repetition): the cycles do not fit "
+			"the description's size",
+			path, e->line, an, w->plio, e->mibps, (unsigned long long)span, implied,
+			bytes);
 	}
 	return AIETH_OK;
 }
@@ -146,7 +154,8 @@ static jobj *board_txn(jobj *etx, const want *w, size_t nw)
 			json_object_put(t);
 			return NULL;
 		}
-		if (new_str(c, "plio", w[k].plio) || new_num(c, "first_cycle", (int64_t)w[k].ev->first) ||
+		if (new_str(c, "plio", w[k].plio) ||
+		    new_num(c, "first_cycle", (int64_t)w[k].ev->first) ||
 		    new_num(c, "last_cycle", (int64_t)w[k].ev->last) ||
 		    new_num(c, "cycles", (int64_t)(w[k].ev->last - w[k].ev->first))) {
 			json_object_put(t);
@@ -187,17 +196,22 @@ int cal_log_test(const char *path, const amd_log *l, jobj *et, jobj **out)
 			w[k].ch = json_object_array_get_idx(chs, k);
 			w[k].plio = rj_gets(w[k].ch, "plio");
 			if (plio_num(w[k].plio, &w[k].num, &w[k].rx)) {
-				rc = aieth__fail(AIETH_EINVAL, "%s: transaction %zu (\"%s\"): PLIO %s has "
-						"no PLIO_<n>_TO_AIE/FROM_AIE name, which AMD's printPerf "
-						"lines name", path, j, tn, w[k].plio);
+				rc = aieth__fail(
+					AIETH_EINVAL,
+					"%s: transaction %zu (\"%s\"): PLIO %s has "
+					"no PLIO_<n>_TO_AIE/FROM_AIE name, which AMD's printPerf "
+					"lines name",
+					path, j, tn, w[k].plio);
 				goto out;
 			}
 		}
 		if (e < l->n && l->ev[e].kind != AMD_EV_PERF) {
-			rc = aieth__fail(AIETH_EINVAL, "%s:%zu: transaction %zu (\"%s\"): AMD's printPerf "
-					"says it %s: its counters are not final", path, l->ev[e].line,
-					j, tn, l->ev[e].kind == AMD_EV_TIMEOUT ? "timed out"
-									     : "did not finish");
+			rc = aieth__fail(AIETH_EINVAL,
+					 "%s:%zu: transaction %zu (\"%s\"): AMD's printPerf "
+					 "says it %s: its counters are not final",
+					 path, l->ev[e].line, j, tn,
+					 l->ev[e].kind == AMD_EV_TIMEOUT ? "timed out"
+									 : "did not finish");
 			goto out;
 		}
 		start = e < l->n ? l->ev[e].line : l->lines;
@@ -207,38 +221,47 @@ int cal_log_test(const char *path, const amd_log *l, jobj *et, jobj **out)
 			while (missing < nw && w[missing].ev)
 				missing++;
 			if (!ev || ev->kind != AMD_EV_PERF) {
-				rc = aieth__fail(AIETH_EINVAL, "%s:%zu: transaction %zu (\"%s\") lacks %s: "
-						"its printPerf block from line %zu has %zu of its %zu "
-						"channels, then %s", path, ev ? ev->line : l->lines, j,
-						tn, w[missing].plio, start, got, nw,
-						ev ? "a printPerf warning" : "the log ends");
+				rc = aieth__fail(
+					AIETH_EINVAL,
+					"%s:%zu: transaction %zu (\"%s\") lacks %s: "
+					"its printPerf block from line %zu has %zu of its %zu "
+					"channels, then %s",
+					path, ev ? ev->line : l->lines, j, tn, w[missing].plio,
+					start, got, nw,
+					ev ? "a printPerf warning" : "the log ends");
 				goto out;
 			}
 			amd_name(an, sizeof an, ev->rx, ev->chan);
 			if (got && ev->foreign_line) {
-				rc = aieth__fail(AIETH_EINVAL, "%s:%zu: inside the printPerf block of "
-						"transaction %zu (\"%s\", from line %zu, before %s at "
-						"line %zu): a line that is neither AMD's printPerf nor "
-						"another line of AMD's logger (\"[date time] [LEVEL] "
-						"...\")", path, ev->foreign_line, j, tn, start, an,
-						ev->line);
+				rc = aieth__fail(
+					AIETH_EINVAL,
+					"%s:%zu: inside the printPerf block of "
+					"transaction %zu (\"%s\", from line %zu, before %s at "
+					"line %zu): a line that is neither AMD's printPerf nor "
+					"another line of AMD's logger (\"[date time] [LEVEL] "
+					"...\")",
+					path, ev->foreign_line, j, tn, start, an, ev->line);
 				goto out;
 			}
 			for (k = 0; k < nw; k++)
 				if (w[k].num == ev->chan && w[k].rx == ev->rx)
 					break;
 			if (k == nw) {
-				rc = aieth__fail(AIETH_EINVAL, "%s:%zu: %s is not a channel of transaction "
-						"%zu (\"%s\"), whose printPerf block starts at line "
-						"%zu: it lacks %s (a log of another description, or a "
-						"block cut short)", path, ev->line, an, j, tn, start,
-						w[missing].plio);
+				rc = aieth__fail(
+					AIETH_EINVAL,
+					"%s:%zu: %s is not a channel of transaction "
+					"%zu (\"%s\"), whose printPerf block starts at line "
+					"%zu: it lacks %s (a log of another description, or a "
+					"block cut short)",
+					path, ev->line, an, j, tn, start, w[missing].plio);
 				goto out;
 			}
 			if (w[k].ev) {
-				rc = aieth__fail(AIETH_EINVAL, "%s:%zu: %s (%s) twice in the printPerf block "
-						"of transaction %zu (\"%s\"), first at line %zu", path,
-						ev->line, an, w[k].plio, j, tn, w[k].ev->line);
+				rc = aieth__fail(AIETH_EINVAL,
+						 "%s:%zu: %s (%s) twice in the printPerf block "
+						 "of transaction %zu (\"%s\"), first at line %zu",
+						 path, ev->line, an, w[k].plio, j, tn,
+						 w[k].ev->line);
 				goto out;
 			}
 			if ((rc = check_counters(path, &w[k], ev)))
@@ -253,10 +276,11 @@ int cal_log_test(const char *path, const amd_log *l, jobj *et, jobj **out)
 		}
 	}
 	if (e < l->n) {
-		rc = aieth__fail(AIETH_EINVAL, "%s:%zu: a printPerf %s after the description's %zu "
-				"transactions: the log has more than the description", path,
-				l->ev[e].line, l->ev[e].kind == AMD_EV_PERF ? "line" : "warning",
-				len(etxs));
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s:%zu: a printPerf %s after the description's %zu "
+				 "transactions: the log has more than the description",
+				 path, l->ev[e].line,
+				 l->ev[e].kind == AMD_EV_PERF ? "line" : "warning", len(etxs));
 		goto out;
 	}
 	*out = bt;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -48,8 +48,8 @@ static char *board_text(aieth_calib *c, const int64_t *x, size_t *len)
 			return NULL;
 	}
 	s = json_object_to_json_string_ext(c->base, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
+							    JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		return NULL;
 	*len = strlen(s);
@@ -75,7 +75,7 @@ int cal_run(aieth_calib *c, const char *spec, aieth_report **out)
 	aieth_report *r = NULL;
 	int rc;
 	*out = NULL;
-	memset(&o, 0, sizeof o);
+	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
 	o.board = c->tmpboard;
 	o.backend = "emu";
 	o.data_dir = c->data_dir;

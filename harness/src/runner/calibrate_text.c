@@ -10,14 +10,11 @@
 #include "runner/calibrate_impl.h"
 #include "util/sbuf.h"
 
-static double pct(double emu, double board)
-{
-	return 100 * cal_rel_err(emu, board);
-}
+static double pct(double emu, double board) { return 100 * cal_rel_err(emu, board); }
 
 char *aieth_calib_text(const aieth_calib *c)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, changed = 0;
 	double worst = 0;
 	if (!c)
@@ -33,10 +30,11 @@ char *aieth_calib_text(const aieth_calib *c)
 		sb_printf(&b, "%-52.52s %12.0f %12.0f %12.0f %9.2f%% %9.2f%%\n", v->label, v->board,
 			  v->before, v->after, pct(v->before, v->board), e);
 	}
-	sb_printf(&b, "total error (mean relative error of %zu values: each channel's "
+	sb_printf(&b,
+		  "total error (mean relative error of %zu values: each channel's "
 		  "first_cycle, last_cycle and cycles, each transaction's total_cycles): "
-		  "before %.3f %%, after %.3f %% (largest after: %.3f %%)\n", c->nvals,
-		  c->nvals ? 100 * c->cost_before / (double)c->nvals : 0.0,
+		  "before %.3f %%, after %.3f %% (largest after: %.3f %%)\n",
+		  c->nvals, c->nvals ? 100 * c->cost_before / (double)c->nvals : 0.0,
 		  c->nvals ? 100 * c->cost_after / (double)c->nvals : 0.0, worst);
 	sb_printf(&b, "search: %u evaluations, %u emulated runs of each of %zu descriptions\n",
 		  c->evals, c->runs, c->npairs);

@@ -4,7 +4,7 @@
  * exit code by the contract (docs/user-guide.md).
  */
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/run_internal.h"
 #include "util/error.h"
 
@@ -21,13 +21,9 @@ int rn_exit_for(int code)
 {
 	switch (code) {
 	case AIETH_ENOMEM:
-	case AIETH_EDEVICE:
-		return AIETH_EXIT_INFRA;
-	case AIETH_EUNSUPPORTED:
-		return AIETH_EXIT_SKIP;
-	case AIETH_ETIMEOUT:
-		return AIETH_EXIT_TIMEOUT;
-	default:
-		return AIETH_EXIT_INPUT;
+	case AIETH_EDEVICE: return AIETH_EXIT_INFRA;
+	case AIETH_EUNSUPPORTED: return AIETH_EXIT_SKIP;
+	case AIETH_ETIMEOUT: return AIETH_EXIT_TIMEOUT;
+	default: return AIETH_EXIT_INPUT;
 	}
 }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/run_internal.h"
 #include "runner/spec.h"
 #include "util/error.h"
@@ -36,9 +36,11 @@ static int bin_len(const char *path, int *fd, uint64_t *len)
 	}
 	if ((uint64_t)st.st_size > MAX_DATA_BYTES) {
 		close(f);
-		return aieth__fail(AIETH_EINVAL, "%s: %llu bytes, more than the %llu a channel can "
-				  "carry", path, (unsigned long long)st.st_size,
-				  (unsigned long long)MAX_DATA_BYTES);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: %llu bytes, more than the %llu a channel can "
+				   "carry",
+				   path, (unsigned long long)st.st_size,
+				   (unsigned long long)MAX_DATA_BYTES);
 	}
 	*len = (uint64_t)st.st_size;
 	if (fd)
@@ -79,11 +81,12 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 		uint8_t one[16];
 		size_t es = aieth__elem_size(s->pat.type);
 		if (!want)
-			return aieth__fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
+			return aieth__fail(AIETH_EINVAL, "%s: a pattern needs a size to fill",
+					   what);
 		if (want % es)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s: %llu bytes is not a whole number of %s elements", what,
-					  (unsigned long long)want, aieth__elem_name(s->pat.type));
+			return aieth__fail(
+				AIETH_EINVAL, "%s: %llu bytes is not a whole number of %s elements",
+				what, (unsigned long long)want, aieth__elem_name(s->pat.type));
 		/* one element tells whether the pattern's values fit the type */
 		if ((rc = aieth__pattern_fill(&s->pat, one, es)))
 			return aieth__fail_prefix(rc, "%s", what);
@@ -91,8 +94,7 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 		src->pat = s->pat;
 		return AIETH_OK;
 	}
-	default:
-		return AIETH_OK;
+	default: return AIETH_OK;
 	}
 }
 
@@ -112,14 +114,16 @@ static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **
 		return AIETH_OK;
 	case SRC_PATTERN:
 		if (!want)
-			return aieth__fail(AIETH_EINVAL, "%s: a pattern needs a size to fill", what);
+			return aieth__fail(AIETH_EINVAL, "%s: a pattern needs a size to fill",
+					   what);
 		if (want % aieth__elem_size(s->pat.type))
 			return aieth__fail(AIETH_EINVAL,
-					  "%s: %zu bytes is not a whole number of %s elements", what,
-					  want, aieth__elem_name(s->pat.type));
+					   "%s: %zu bytes is not a whole number of %s elements",
+					   what, want, aieth__elem_name(s->pat.type));
 		*out = malloc(want);
 		if (!*out)
-			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", what, want);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu bytes", what,
+					   want);
 		if ((rc = aieth__pattern_fill(&s->pat, *out, want))) {
 			free(*out);
 			*out = NULL;
@@ -127,8 +131,7 @@ static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **
 		}
 		*len = want;
 		return AIETH_OK;
-	default:
-		return AIETH_OK;
+	default: return AIETH_OK;
 	}
 }
 
@@ -190,24 +193,27 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 	tx = cr->pl.dir == AIETH_DIR_TO_AIE;
 	chan_type(sc, cr);
 	if (tx && (sc->golden.kind || sc->save.kind || sc->abs_tol > 0 || sc->rel_tol > 0))
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s: %s sends data to the AIE: \"golden\", \"tolerance\" and "
-				  "\"save\" belong to FROM_AIE channels",
-				  what, jp, sc->plio);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %s: %s sends data to the AIE: \"golden\", \"tolerance\" and "
+			"\"save\" belong to FROM_AIE channels",
+			what, jp, sc->plio);
 	if (!tx && sc->data.kind)
 		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s: %s receives data from the AIE: use \"golden\" for the "
-				  "expected data, not \"data\"",
-				  what, jp, sc->plio);
+				   "%s: %s: %s receives data from the AIE: use \"golden\" for the "
+				   "expected data, not \"data\"",
+				   what, jp, sc->plio);
 	if (sc->have_tiling && !cr->have_etype)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s.tiling: the element size is unknown: give the %s a \"type\"",
-				  what, jp, tx ? "data" : "golden data");
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %s.tiling: the element size is unknown: give the %s a \"type\"", what,
+			jp, tx ? "data" : "golden data");
 	if (st->mode == AIETH_MODE_FUNC && sc->repetition != 1)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s.repetition: %llu in FUNC mode; replay is only supported in "
-				  "PERF mode (use 1)",
-				  what, jp, (unsigned long long)sc->repetition);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %s.repetition: %llu in FUNC mode; replay is only supported in "
+			"PERF mode (use 1)",
+			what, jp, (unsigned long long)sc->repetition);
 
 	snprintf(w, sizeof w, "%s: %s.%s", what, jp, tx ? "data" : "golden");
 	if (sc->have_tiling) {
@@ -215,21 +221,23 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 		uint64_t buf_bytes = aieth__tiling_buffer_elems(&sc->tiling) * cr->esize;
 		uint64_t stream = aieth__tiling_stream_elems(&sc->tiling) * cr->esize;
 		if (sc->have_size && sc->size != stream)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s: %s.size: %llu bytes, but the tiling moves %llu elements "
-					  "of %zu bytes = %llu bytes",
-					  what, jp, (unsigned long long)sc->size,
-					  (unsigned long long)(stream / cr->esize), cr->esize,
-					  (unsigned long long)stream);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s: %s.size: %llu bytes, but the tiling moves %llu elements "
+				"of %zu bytes = %llu bytes",
+				what, jp, (unsigned long long)sc->size,
+				(unsigned long long)(stream / cr->esize), cr->esize,
+				(unsigned long long)stream);
 		cr->size = stream;
 		if ((rc = load_src(tx ? &sc->data : &sc->golden, w, (size_t)buf_bytes, &raw, &len)))
 			return rc;
 		if (raw && len != buf_bytes) {
 			free(raw);
-			return aieth__fail(AIETH_EINVAL,
-					  "%s: has %zu bytes, the tiling buffer (buffer_dimension) holds "
-					  "%llu bytes",
-					  w, len, (unsigned long long)buf_bytes);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s: has %zu bytes, the tiling buffer (buffer_dimension) holds "
+				"%llu bytes",
+				w, len, (unsigned long long)buf_bytes);
 		}
 		if (!open) {
 			free(raw);
@@ -261,43 +269,46 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 		if (rc)
 			return rc;
 		if (!sc->have_size && src->kind == AIETH_SRC_ZERO)
-			return aieth__fail(AIETH_EPARSE,
-					  "%s: %s.size: missing, and there is no %s file to take it "
-					  "from",
-					  what, jp, tx ? "data" : "golden");
+			return aieth__fail(
+				AIETH_EPARSE,
+				"%s: %s.size: missing, and there is no %s file to take it "
+				"from",
+				what, jp, tx ? "data" : "golden");
 		cr->size = sc->have_size ? sc->size : src->len;
 		if (src->kind != AIETH_SRC_ZERO && src->len != cr->size)
-			return aieth__fail(AIETH_EINVAL, "%s: has %llu bytes, the channel's size is %llu",
-					  w, (unsigned long long)src->len,
-					  (unsigned long long)cr->size);
+			return aieth__fail(
+				AIETH_EINVAL, "%s: has %llu bytes, the channel's size is %llu", w,
+				(unsigned long long)src->len, (unsigned long long)cr->size);
 		cr->have_golden = !tx && src->kind != AIETH_SRC_ZERO;
 		cr->cmp_len = cr->size - cr->size % cr->esize;
 	}
 	if (cr->size == 0 || cr->size % 16)
 		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s.size: %llu bytes is not a positive multiple of 16 (one "
-				  "128-bit beat)",
-				  what, jp, (unsigned long long)cr->size);
+				   "%s: %s.size: %llu bytes is not a positive multiple of 16 (one "
+				   "128-bit beat)",
+				   what, jp, (unsigned long long)cr->size);
 	if (sc->save.kind == SRC_TEXT && !sc->save.have_type && !cr->have_etype)
-		return aieth__fail(AIETH_EINVAL, "%s: %s.save: a text file needs a \"type\"", what, jp);
+		return aieth__fail(AIETH_EINVAL, "%s: %s.save: a text file needs a \"type\"", what,
+				   jp);
 	/* PERF: the board returns at most the URAM's worth of a channel */
 	if (!tx && st->mode == AIETH_MODE_PERF && cr->size > uram &&
 	    (sc->golden.kind || sc->save.kind))
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s.size: %llu bytes in PERF mode, but %s holds %llu bytes "
-				  "per channel (URAM): the board returns only the last %llu bytes by "
-				  "position, so \"%s\" cannot be honoured; use FUNC mode, or a size "
-				  "of at most %llu",
-				  what, jp, (unsigned long long)cr->size, bi->name,
-				  (unsigned long long)uram, (unsigned long long)uram,
-				  sc->golden.kind ? "golden" : "save", (unsigned long long)uram);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %s.size: %llu bytes in PERF mode, but %s holds %llu bytes "
+			"per channel (URAM): the board returns only the last %llu bytes by "
+			"position, so \"%s\" cannot be honoured; use FUNC mode, or a size "
+			"of at most %llu",
+			what, jp, (unsigned long long)cr->size, bi->name, (unsigned long long)uram,
+			(unsigned long long)uram, sc->golden.kind ? "golden" : "save",
+			(unsigned long long)uram);
 	if (!open) {
 		rn_chan_close(cr);
 		return AIETH_OK;
 	}
 	if (!tx && sc->save.kind && !sc->have_tiling) {
 		cr->save_path = aieth__path_join(c->o && c->o->out_dir ? c->o->out_dir : ".",
-						sc->save.path);
+						 sc->save.path);
 		if (!cr->save_path)
 			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		cr->save_text = sc->save.kind == SRC_TEXT;
@@ -348,7 +359,8 @@ static int rx_take(chan_run *cr, const uint8_t *buf, size_t n)
 		if (m > cr->scratch_cap) {
 			uint8_t *p = realloc(cr->scratch, m);
 			if (!p) {
-				aieth__fail(AIETH_ENOMEM, "out of memory for %zu bytes of golden data", m);
+				aieth__fail(AIETH_ENOMEM,
+					    "out of memory for %zu bytes of golden data", m);
 				goto io_fail;
 			}
 			cr->scratch = p;
@@ -357,7 +369,7 @@ static int rx_take(chan_run *cr, const uint8_t *buf, size_t n)
 		if (aieth__src_read(&cr->gsrc, off, cr->scratch, m))
 			goto io_fail;
 		aieth__compare_more(buf, cr->scratch, m, off, cr->etype, cr->abs_tol, cr->rel_tol,
-				   &cr->cmp);
+				    &cr->cmp);
 	}
 	if (cr->saving) {
 		if (cr->save_text) {
@@ -396,7 +408,7 @@ int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n)
 	chan_run *cr = ctx;
 	if (off < cr->hwm) {
 		aieth__fail(AIETH_EINVAL, "received data out of order: byte %llu after byte %llu",
-			   (unsigned long long)off, (unsigned long long)cr->hwm);
+			    (unsigned long long)off, (unsigned long long)cr->hwm);
 		cr->io_failed = 1;
 		snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
 		return -1;
@@ -426,11 +438,12 @@ int rn_prepare(run_ctx *c)
 				return rc;
 			for (k = 0; k < j; k++)
 				if (!strcmp(c->cr[i][k].pl.name, c->cr[i][j].pl.name))
-					return aieth__fail(AIETH_EINVAL,
-							  "%s: %s.plio: %s is also %s.plio (one entry "
-							  "per PLIO)",
-							  c->sp->path, st->ch[j].jpath,
-							  c->cr[i][j].pl.name, st->ch[k].jpath);
+					return aieth__fail(
+						AIETH_EINVAL,
+						"%s: %s.plio: %s is also %s.plio (one entry "
+						"per PLIO)",
+						c->sp->path, st->ch[j].jpath, c->cr[i][j].pl.name,
+						st->ch[k].jpath);
 		}
 		for (j = 0; j < st->nlat; j++) {
 			const char *ends[2] = {st->lat[j].from, st->lat[j].to};
@@ -440,11 +453,12 @@ int rn_prepare(run_ctx *c)
 					if (!strcmp(c->cr[i][k].pl.name, ends[e]))
 						break;
 				if (k == st->nch)
-					return aieth__fail(AIETH_EINVAL,
-							  "%s: %s.max_latency[%zu].%s: %s is not a "
-							  "channel of this transaction",
-							  c->sp->path, st->jpath, j, e ? "to" : "from",
-							  ends[e]);
+					return aieth__fail(
+						AIETH_EINVAL,
+						"%s: %s.max_latency[%zu].%s: %s is not a "
+						"channel of this transaction",
+						c->sp->path, st->jpath, j, e ? "to" : "from",
+						ends[e]);
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/run_internal.h - what the runner's files share (not installed):
+ * runner/run_internal.h - what the runner's files share (not installed):
  * runner.c runs a description (the device, graphs, transactions, the
  * report's test); run_ctx.c records its errors and exit code; run_data.c
  * opens, streams and checks each channel's data; run_results.c turns a
@@ -17,7 +17,7 @@
 #include "util/fileio.h"
 
 #define DEFAULT_TIMEOUT_MS 10000u
-#define MAX_DATA_BYTES ((size_t)1 << 36)   /* 64 GiB: the PL kernel's own limit */
+#define MAX_DATA_BYTES ((size_t)1 << 36) /* 64 GiB: the PL kernel's own limit */
 
 typedef struct json_object jobj;
 
@@ -30,31 +30,31 @@ typedef struct json_object jobj;
 typedef struct {
 	aieth_plio pl;
 	uint64_t size;
-	size_t esize;        /* element size for tiling / comparison */
+	size_t esize; /* element size for tiling / comparison */
 	aieth_elem etype;
 	int have_etype;
 	/* open for the running transaction */
-	int fd, gfd;         /* binary data / golden files, -1 when none */
-	aieth_src src;       /* TX data */
-	aieth_src gsrc;      /* RX golden (not tiling) */
+	int fd, gfd;    /* binary data / golden files, -1 when none */
+	aieth_src src;  /* TX data */
+	aieth_src gsrc; /* RX golden (not tiling) */
 	int have_golden;
-	uint8_t *mem;        /* TX: whole data (text, tiling); RX: the stream (tiling) */
-	uint8_t *golden;     /* RX tiling: the whole golden buffer */
+	uint8_t *mem;    /* TX: whole data (text, tiling); RX: the stream (tiling) */
+	uint8_t *golden; /* RX tiling: the whole golden buffer */
 	size_t golden_len;
-	uint64_t hwm;        /* RX: bytes taken so far */
-	uint64_t cmp_len;    /* RX: bytes compared with golden data */
+	uint64_t hwm;     /* RX: bytes taken so far */
+	uint64_t cmp_len; /* RX: bytes compared with golden data */
 	aieth_compare_result cmp;
 	double abs_tol, rel_tol;
-	uint8_t *scratch;    /* RX: golden bytes of the chunk */
+	uint8_t *scratch; /* RX: golden bytes of the chunk */
 	size_t scratch_cap;
-	int saving;          /* RX: out is open */
+	int saving; /* RX: out is open */
 	aieth_out out;
 	char *save_path;
 	int save_text;
 	aieth_elem save_type;
-	int save_failed;     /* the save's first error is in save_err */
+	int save_failed; /* the save's first error is in save_err */
 	char save_err[512];
-	int io_failed;       /* a read of data or golden failed: io_err */
+	int io_failed; /* a read of data or golden failed: io_err */
 	char io_err[512];
 } chan_run;
 
@@ -66,8 +66,8 @@ typedef struct {
 	int exit_code;
 	const aieth_board *board;
 	aieth_board *own_board;
-	chan_run **cr;       /* per transaction, per channel */
-	char phase[160];     /* the transaction running, for progress */
+	chan_run **cr;         /* per transaction, per channel */
+	char phase[160];       /* the transaction running, for progress */
 	char server_info[160]; /* backend remote: aieth_session_server() */
 } run_ctx;
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/run_internal.h"
 #include "runner/spec.h"
 #include "util/error.h"
@@ -20,7 +20,8 @@
 
 /* ----------------------------------------------------- channel results */
 
-static void put_integrity(jobj *ch, int checked, const char *reason, const aieth_compare_result *cmp)
+static void put_integrity(jobj *ch, int checked, const char *reason,
+			  const aieth_compare_result *cmp)
 {
 	jobj *in = rj_obj();
 	rj_bool(in, "checked", checked);
@@ -53,7 +54,8 @@ static int save_rx(run_ctx *c, const spec_chan *sc, const chan_run *cr, const ui
 	if (!path)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if (sc->save.kind == SRC_TEXT)
-		rc = aieth__text_write(path, sc->save.have_type ? sc->save.type : cr->etype, data, len);
+		rc = aieth__text_write(path, sc->save.have_type ? sc->save.type : cr->etype, data,
+				       len);
 	else
 		rc = aieth__write_atomic(path, data, len);
 	if (!rc)
@@ -154,7 +156,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 				n -= n % cr->esize;
 				if (cr->golden)
 					aieth__compare(tiled, cr->golden, n, cr->etype, sc->abs_tol,
-						      sc->rel_tol, &cmp);
+						       sc->rel_tol, &cmp);
 				if (sc->save.kind && save_rx(c, sc, cr, tiled, bb, ch))
 					cr->save_failed = 1;
 				saved = 1;
@@ -173,8 +175,10 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 				      "not valid: the size exceeds the URAM, the data beyond it is "
 				      "filler (TX) or wrapped (RX)",
 				      NULL);
-			aieth__fail(AIETH_EINVAL, "%s: golden data given, but the received data is "
-				   "not valid (beyond the URAM)", sc->jpath);
+			aieth__fail(AIETH_EINVAL,
+				    "%s: golden data given, but the received data is "
+				    "not valid (beyond the URAM)",
+				    sc->jpath);
 			rn_test_error(c, "check", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
 			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		} else if (!res.valid) {
@@ -205,7 +209,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		}
 		if (sc->save.kind && cr->save_failed) {
 			rn_test_error(c, "save", AIETH_EIO, "check --out and the save path",
-				   AIETH_EXIT_INPUT);
+				      AIETH_EXIT_INPUT);
 			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		}
 		free(tiled);
@@ -233,7 +237,9 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 	else if (status != AIETH_TXN_DONE || !answered)
 		verdict = "error";
 	else
-		verdict = code == AIETH_EXIT_PASS ? "pass" : code == AIETH_EXIT_FAIL ? "fail" : "error";
+		verdict = code == AIETH_EXIT_PASS   ? "pass"
+			  : code == AIETH_EXIT_FAIL ? "fail"
+						    : "error";
 	rj_str(ch, "verdict", verdict);
 	rj_push(chans, ch);
 	return code;

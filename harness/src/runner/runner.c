@@ -13,10 +13,11 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "runner/run_internal.h"
 #include "runner/spec.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
@@ -34,14 +35,17 @@ static int check_interrupt(run_ctx *c, const char *where)
 		return 0;
 	if (c->exit_code < AIETH_EXIT_SIGNAL) {
 		aieth__fail(AIETH_ESTATE, "interrupted by signal %d%s while %s", sig,
-			   sig == 2 ? " (SIGINT)" : sig == 15 ? " (SIGTERM)" : sig == 1 ? " (SIGHUP)"
-										: "",
-			   where);
+			    sig == 2    ? " (SIGINT)"
+			    : sig == 15 ? " (SIGTERM)"
+			    : sig == 1  ? " (SIGHUP)"
+					: "",
+			    where);
 		if (rj_get(c->test, "error"))
 			json_object_object_del(c->test, "error");
-		rn_test_error(c, "interrupted", AIETH_ESTATE,
-			   "the run was stopped by a signal; results after this point are missing",
-			   AIETH_EXIT_SIGNAL + (sig > 0 && sig < 128 ? sig : 0));
+		rn_test_error(
+			c, "interrupted", AIETH_ESTATE,
+			"the run was stopped by a signal; results after this point are missing",
+			AIETH_EXIT_SIGNAL + (sig > 0 && sig < 128 ? sig : 0));
 	}
 	return 1;
 }
@@ -108,7 +112,7 @@ static void put_server(jobj *env, const char *url)
 	char buf[600];
 	for (p = auth; p < auth + n; p++)
 		if (*p == '@')
-			at = p;      /* the last '@' of the authority ends the user part */
+			at = p; /* the last '@' of the authority ends the user part */
 	if (!at) {
 		rj_str(env, "server", url);
 		return;
@@ -142,9 +146,9 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	aieth_channel_io *io = calloc(st->nch ? st->nch : 1, sizeof *io);
 	jobj *tj = rj_obj(), *chans = rj_arr(), *lats = rj_arr();
 	aieth_txn *t = NULL;
-	uint32_t timeout = c->o && c->o->no_timeout  ? 0
+	uint32_t timeout = c->o && c->o->no_timeout   ? 0
 			   : c->o && c->o->timeout_ms ? c->o->timeout_ms
-			   : st->have_timeout	      ? st->timeout_ms
+			   : st->have_timeout         ? st->timeout_ms
 						      : DEFAULT_TIMEOUT_MS;
 	size_t j;
 	int rc, code = AIETH_EXIT_PASS;
@@ -202,10 +206,11 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	}
 	rc = aieth_txn_wait(t, timeout);
 	status = aieth_txn_get_status(t);
-	rj_str(tj, "status", status == AIETH_TXN_DONE	       ? "done"
-			     : status == AIETH_TXN_TIMEOUT     ? "timeout"
-			     : status == AIETH_TXN_INTERRUPTED ? "interrupted"
-							       : "failed");
+	rj_str(tj, "status",
+	       status == AIETH_TXN_DONE          ? "done"
+	       : status == AIETH_TXN_TIMEOUT     ? "timeout"
+	       : status == AIETH_TXN_INTERRUPTED ? "interrupted"
+						 : "failed");
 	rj_bool(tj, "valid", aieth_txn_is_valid(t));
 	rj_str(tj, "message", aieth_txn_message(t));
 	rj_u64(tj, "total_cycles", aieth_txn_total_cycles(t));
@@ -251,9 +256,9 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	} else if (status == AIETH_TXN_TIMEOUT) {
 		aieth__fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_ETIMEOUT,
-			   "see each channel's bytes_moved and stalled_since_cycle; on a board, "
-			   "reset it before the next test",
-			   AIETH_EXIT_TIMEOUT);
+			      "see each channel's bytes_moved and stalled_since_cycle; on a board, "
+			      "reset it before the next test",
+			      AIETH_EXIT_TIMEOUT);
 		*stop = 1; /* the kernel never completed: nothing after it can run */
 	} else if (status != AIETH_TXN_DONE || rc) {
 		/* failed, or any status but done: never a pass */
@@ -302,15 +307,18 @@ static void put_xclbin(jobj *test, const char *path)
 		np = aieth_xclbin_num_problems(x);
 		rj_int(xo, "problems", (int64_t)np);
 		if (np) {
-			snprintf(msg, sizeof msg, "the design xclbin %s has %zu structural "
-				 "problem%s (is it an xclbin?), the first: %s", path, np,
-				 np == 1 ? "" : "s", aieth_xclbin_problem(x, 0));
+			snprintf(msg, sizeof msg,
+				 "the design xclbin %s has %zu structural "
+				 "problem%s (is it an xclbin?), the first: %s",
+				 path, np, np == 1 ? "" : "s", aieth_xclbin_problem(x, 0));
 			add_warning(test, msg);
 		}
 		aieth_xclbin_close(x);
 	} else {
-		snprintf(msg, sizeof msg, "the design xclbin cannot be read, the report has no "
-			 "UUID for it: %s", aieth_error_message());
+		snprintf(msg, sizeof msg,
+			 "the design xclbin cannot be read, the report has no "
+			 "UUID for it: %s",
+			 aieth_error_message());
 		rj_str(xo, "error", aieth_error_message());
 		add_warning(test, msg);
 	}
@@ -326,7 +334,7 @@ static int model_path(const run_ctx *c, const char **model)
 {
 	const char *m = *model, *backend = rj_gets(c->test, "backend");
 	size_t n = m ? strlen(m) : 0;
-	if (!m || m[0] == '/' || !strcmp(backend, "remote") ||
+	if (!m || m[0] == '/' || aieth_backend_local(backend) != 1 ||
 	    !(strchr(m, '/') || (n >= 3 && !strcmp(m + n - 3, ".so"))))
 		return 1;
 	return (*model = aieth__path_join(c->sp->dir, m)) != NULL;
@@ -344,6 +352,7 @@ static void free_models(const run_ctx *c, aieth_graph_spec *gs, size_t n)
 static void run_spec(run_ctx *c)
 {
 	aieth_session_opts so;
+	aieth_xrt_opts xrt[1] = {AIETH_XRT_OPTS_INIT};
 	aieth_graph_spec *gs = NULL;
 	aieth_session *s = NULL;
 	jobj *graphs = rj_arr(), *txns = rj_arr();
@@ -355,9 +364,10 @@ static void run_spec(run_ctx *c)
 	rj_set(c->test, "transactions", txns);
 	bi = aieth_board_get_info(c->board);
 	rj_str(c->test, "board", bi->name);
-	rj_str(c->test, "backend", c->o && c->o->backend ? c->o->backend
-				   : c->sp->backend	     ? c->sp->backend
-							     : "emu");
+	rj_str(c->test, "backend",
+	       c->o && c->o->backend ? c->o->backend
+	       : c->sp->backend      ? c->sp->backend
+				     : "emu");
 	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 	put_regression(c->test, &c->sp->regr);
 	put_xclbin(c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
@@ -366,8 +376,9 @@ static void run_spec(run_ctx *c)
 		return;
 	add_progress(c, "prepare: load and check the data", 0, 0);
 	if ((rc = rn_prepare(c))) {
-		rn_test_error(c, "prepare", rc, NULL, rn_exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
-											: AIETH_EXIT_INPUT);
+		rn_test_error(c, "prepare", rc, NULL,
+			      rn_exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
+								  : AIETH_EXIT_INPUT);
 		return;
 	}
 	gs = calloc(c->sp->ngraphs ? c->sp->ngraphs : 1, sizeof *gs);
@@ -388,30 +399,34 @@ static void run_spec(run_ctx *c)
 			return;
 		}
 	}
-	memset(&so, 0, sizeof so);
+	aieth_session_opts_init(&so, AIETH_SESSION_OPTS_VERSION);
 	so.board = bi->name;
 	so.data_dir = c->o ? c->o->data_dir : NULL;
 	so.backend = rj_gets(c->test, "backend");
 	so.xclbin = c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin;
-	so.pl_xclbin = c->o && c->o->pl_xclbin ? c->o->pl_xclbin : c->sp->pl_xclbin;
 	so.graphs = gs;
 	so.num_graphs = c->sp->ngraphs;
 	so.model_base_dir = c->sp->dir; /* relative model paths: the description's folder */
-	so.emu_reference = c->o ? c->o->emu_reference : 0;
+	/* each backend's options as the caller gave them (checked: a version
+	 * run_opts_check knows), but for the description's PL xclbin */
+	if (c->o) {
+		so.emu = c->o->emu;
+		so.xrt = c->o->xrt;
+		so.remote = c->o->remote;
+	}
+	if (!so.xrt || !so.xrt->pl_xclbin) {
+		if (so.xrt)
+			*xrt = *so.xrt;
+		xrt->pl_xclbin = c->sp->pl_xclbin;
+		so.xrt = xrt;
+	}
 	so.interrupt = c->o ? c->o->interrupt : NULL;
 	so.progress = txn_progress;
 	so.progress_ctx = c;
-	so.server = c->o ? c->o->server : NULL;
-	so.token = c->o ? c->o->token : NULL;
-	so.cacert = c->o ? c->o->cacert : NULL;
-	so.xrt_ini = c->o ? c->o->xrt_ini : NULL;
-	so.artifacts_dir = c->o ? c->o->artifacts_dir : NULL;
-	so.artifact = got_artifact;
-	so.artifact_ctx = c;
-	so.queue_timeout_s = c->o ? c->o->queue_timeout_s : 0;
-	so.artifacts_max_bytes = c->o ? c->o->artifacts_max_bytes : 0;
 	so.queued = queued;
+	so.artifact = got_artifact;
 	so.artifact_error = artifact_error;
+	so.artifact_ctx = c;
 	/* a board given by path must be opened by the same path */
 	if (c->own_board && (strchr(c->o && c->o->board ? c->o->board : c->sp->board, '/')))
 		so.board = c->o && c->o->board ? c->o->board : c->sp->board;
@@ -427,11 +442,12 @@ static void run_spec(run_ctx *c)
 	free(gs);
 	if (rc) {
 		rn_test_error(c, "open", rc,
-			   rc == AIETH_EUNSUPPORTED ? "not available here: the emulated board "
-						      "(backend \"emu\") runs everywhere; a board "
-						      "needs XRT (docs/on-board.md)"
-						    : NULL,
-			   rn_exit_for(rc));
+			      rc == AIETH_EUNSUPPORTED
+				      ? "not available here: the emulated board "
+					"(backend \"emu\") runs everywhere; a board "
+					"needs XRT (docs/on-board.md)"
+				      : NULL,
+			      rn_exit_for(rc));
 		return;
 	}
 	snprintf(c->server_info, sizeof c->server_info, "%s", aieth_session_server(s));
@@ -444,9 +460,9 @@ static void run_spec(run_ctx *c)
 		snprintf(c->phase, sizeof c->phase, "graph \"%s\": run", c->sp->graphs[i].name);
 		add_progress(c, c->phase, 0, 0);
 		if ((rc = aieth_graph_run(s, c->sp->graphs[i].name, c->sp->graphs[i].iterations))) {
-			rn_test_error(c, "run", rc, NULL, rn_exit_for(rc) == AIETH_EXIT_INPUT
-								? AIETH_EXIT_INFRA
-								: rn_exit_for(rc));
+			rn_test_error(c, "run", rc, NULL,
+				      rn_exit_for(rc) == AIETH_EXIT_INPUT ? AIETH_EXIT_INFRA
+									  : rn_exit_for(rc));
 			stop = 1;
 		}
 	}
@@ -456,7 +472,8 @@ static void run_spec(run_ctx *c)
 			break;
 		}
 		snprintf(c->phase, sizeof c->phase, "transaction %zu/%zu \"%s\"", i + 1,
-			 c->sp->ntxns, c->sp->txns[i].name ? c->sp->txns[i].name : c->sp->txns[i].jpath);
+			 c->sp->ntxns,
+			 c->sp->txns[i].name ? c->sp->txns[i].name : c->sp->txns[i].jpath);
 		add_progress(c, c->phase, 0, 0);
 		run_txn(c, s, i, txns, &stop);
 	}
@@ -473,15 +490,16 @@ static void run_spec(run_ctx *c)
 			rj_str(g, "status", rc ? "incomplete" : "complete");
 			if (rc == AIETH_ETIMEOUT) {
 				rn_test_error(c, "graph wait", rc,
-					   "the graph did not finish its iterations: check the "
-					   "iterations against the data the transactions send",
-					   AIETH_EXIT_TIMEOUT);
+					      "the graph did not finish its iterations: check the "
+					      "iterations against the data the transactions send",
+					      AIETH_EXIT_TIMEOUT);
 			} else if (rc) {
 				/* the device or the server failed the wait: not a hang */
 				rn_test_error(c, "graph wait", rc, NULL, AIETH_EXIT_INFRA);
 			}
 		} else {
-			rj_str(g, "status", c->sp->graphs[i].iterations < 0 ? "running" : "stopped");
+			rj_str(g, "status",
+			       c->sp->graphs[i].iterations < 0 ? "running" : "stopped");
 		}
 		/* what the report says the graph did: an unanswered question is an
 		 * error, not a count of 0 */
@@ -513,6 +531,36 @@ static void free_ctx(run_ctx *c)
 	aieth_board_free(c->own_board);
 }
 
+/* The versions of aieth_run_opts and of the backends' structs it points at
+ * that this library reads (a new version: raise the newest accepted here;
+ * run_spec copies the xrt struct). The backends check their own structs
+ * again as the session gets them. */
+static int run_opts_check(const aieth_run_opts *o)
+{
+	int rc;
+	if ((rc = aieth__opts_version("aieth_run_opts", "aieth_run_opts", o->version,
+				      AIETH_RUN_OPTS_VERSION)) ||
+	    (o->emu && (rc = aieth__opts_version("aieth_run_opts.emu", "aieth_emu_opts",
+						 o->emu->version, AIETH_EMU_OPTS_VERSION))) ||
+	    (o->xrt && (rc = aieth__opts_version("aieth_run_opts.xrt", "aieth_xrt_opts",
+						 o->xrt->version, AIETH_XRT_OPTS_VERSION))) ||
+	    (o->remote &&
+	     (rc = aieth__opts_version("aieth_run_opts.remote", "aieth_remote_opts",
+				       o->remote->version, AIETH_REMOTE_OPTS_VERSION))))
+		return rc;
+	return AIETH_OK;
+}
+
+int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
+{
+	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_run_opts_init", opts, version,
+					AIETH_RUN_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
 {
 	run_ctx c;
@@ -522,6 +570,8 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 
 	if (!r || !spec_path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_run: NULL argument");
+	if (o && (rc = run_opts_check(o)))
+		return rc;
 	memset(&c, 0, sizeof c);
 	c.r = r;
 	c.o = o;
@@ -535,7 +585,7 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 	rc = aieth_spec_load(&c.sp, spec_path);
 	if (rc) {
 		rn_test_error(&c, "load", rc, "see docs/test-spec.md",
-			   rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
+			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		goto done;
 	}
 	rj_str(c.test, "name", c.sp->name);
@@ -543,16 +593,17 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 		rj_str(c.test, "description", c.sp->description);
 	board = o && o->board ? o->board : c.sp->board;
 	if (!board) {
-		aieth__fail(AIETH_EINVAL, "%s: board: missing: name the board in the description or "
-					 "give --board",
-			   spec_path);
+		aieth__fail(AIETH_EINVAL,
+			    "%s: board: missing: name the board in the description or "
+			    "give --board",
+			    spec_path);
 		rn_test_error(&c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
 		goto done;
 	}
 	rc = aieth_board_load(&c.own_board, board, o ? o->data_dir : NULL);
 	if (rc) {
 		rn_test_error(&c, "load", rc, "boards: vck190, vek280, vek385 (platforms/*.json)",
-			   rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
+			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		goto done;
 	}
 	c.board = c.own_board;
@@ -574,9 +625,11 @@ done:
 		rj_str(r->env, "backend", rj_gets(c.test, "backend"));
 		rj_num(r->env, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 		rj_str(r->env, "pl_kernel", bi->pl_kernel);
-		rj_str(r->env, "emulator_mode", o && o->emu_reference ? "reference" : "fast");
-		if (o && o->server && !strcmp(rj_gets(c.test, "backend"), "remote")) {
-			put_server(r->env, o->server);
+		rj_str(r->env, "emulator_mode",
+		       o && o->emu && o->emu->reference ? "reference" : "fast");
+		if (o && o->remote && o->remote->server &&
+		    aieth_backend_local(rj_gets(c.test, "backend")) == 0) {
+			put_server(r->env, o->remote->server);
 			if (c.server_info[0])
 				rj_str(r->env, "server_version", c.server_info);
 		}

@@ -47,7 +47,7 @@ static int lookup(const char *what, const char *path, jobj *o, const char *key, 
 	*v = get(o, key);
 	if (!*v && required)
 		return aieth__fail(AIETH_EPARSE, "%s: %s: missing (required)", what,
-				  at(p, sizeof p, path, key));
+				   at(p, sizeof p, path, key));
 	return 0;
 }
 
@@ -62,20 +62,20 @@ static int get_i64(const char *what, const char *path, jobj *o, const char *key,
 		return rc;
 	if (!json_object_is_type(v, json_type_int))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an integer, got %s", what,
-				  at(p, sizeof p, path, key),
-				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+				   at(p, sizeof p, path, key),
+				   json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	x = json_object_get_int64(v);
 	/* json-c holds 2^63..2^64-1 as unsigned and clamps get_int64 to
 	 * INT64_MAX: compare the value as written */
 	if (x >= 0 && max >= 0 && json_object_get_uint64(v) > (uint64_t)max)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%lld..%lld)",
-				  what, at(p, sizeof p, path, key),
-				  (unsigned long long)json_object_get_uint64(v), (long long)min,
-				  (long long)max);
+				   what, at(p, sizeof p, path, key),
+				   (unsigned long long)json_object_get_uint64(v), (long long)min,
+				   (long long)max);
 	if (x < min || x > max)
-		return aieth__fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)", what,
-				  at(p, sizeof p, path, key), (long long)x, (long long)min,
-				  (long long)max);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)",
+				   what, at(p, sizeof p, path, key), (long long)x, (long long)min,
+				   (long long)max);
 	*out = x;
 	return 0;
 }
@@ -91,25 +91,26 @@ static int get_num(const char *what, const char *path, jobj *o, const char *key,
 		return rc;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected a number, got %s", what,
-				  at(p, sizeof p, path, key),
-				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+				   at(p, sizeof p, path, key),
+				   json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	x = json_object_get_double(v);
 	if (!isfinite(x)) /* 1e999: say what was written, not what it became */
-		return aieth__fail(AIETH_EINVAL, "%s: %s: value %s is beyond the range of a double "
-						"(the range here is %g..%g)",
-				  what, at(p, sizeof p, path, key),
-				  json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), min, max);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: %s: value %s is beyond the range of a double "
+				   "(the range here is %g..%g)",
+				   what, at(p, sizeof p, path, key),
+				   json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), min,
+				   max);
 	if (!(x >= min && x <= max))
 		return aieth__fail(AIETH_EINVAL, "%s: %s: value %g is out of range (%g..%g)", what,
-				  at(p, sizeof p, path, key), x, min, max);
+				   at(p, sizeof p, path, key), x, min, max);
 	*out = x;
 	return 0;
 }
 
 /* An array of 1..maxn integers within [min, max]. */
-static int get_i64_array(const char *what, const char *path, jobj *o, const char *key,
-			 int required, int64_t min, int64_t max, size_t maxn, int64_t *out,
-			 size_t *n)
+static int get_i64_array(const char *what, const char *path, jobj *o, const char *key, int required,
+			 int64_t min, int64_t max, size_t maxn, int64_t *out, size_t *n)
 {
 	char p[160], q[200];
 	jobj *v;
@@ -123,8 +124,8 @@ static int get_i64_array(const char *what, const char *path, jobj *o, const char
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an array of integers", what, p);
 	len = json_object_array_length(v);
 	if (len < 1 || len > maxn)
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, expected 1..%zu", what, p, len,
-				  maxn);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, expected 1..%zu", what, p,
+				   len, maxn);
 	for (i = 0; i < len; i++) {
 		jobj *e = json_object_array_get_idx(v, i);
 		int64_t x;
@@ -133,8 +134,9 @@ static int get_i64_array(const char *what, const char *path, jobj *o, const char
 			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an integer", what, q);
 		x = json_object_get_int64(e);
 		if (x < min || x > max)
-			return aieth__fail(AIETH_EINVAL, "%s: %s: value %lld is out of range (%lld..%lld)",
-					  what, q, (long long)x, (long long)min, (long long)max);
+			return aieth__fail(AIETH_EINVAL,
+					   "%s: %s: value %lld is out of range (%lld..%lld)", what,
+					   q, (long long)x, (long long)min, (long long)max);
 		out[i] = x;
 	}
 	*n = len;
@@ -153,10 +155,11 @@ static int dup_string(const char *what, const char *path, jobj *o, const char *k
 	 * characters (a newline could forge a marker line, ESC a terminal) */
 	for (i = 0; !strcmp(key, "name") && s[i]; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return aieth__fail(AIETH_EINVAL,
-					  "%s: %s%sname: control character 0x%02x at byte %zu; names "
-					  "may not contain control characters",
-					  what, path, *path ? "." : "", (unsigned char)s[i], i);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s: %s%sname: control character 0x%02x at byte %zu; names "
+				"may not contain control characters",
+				what, path, *path ? "." : "", (unsigned char)s[i], i);
 	*out = aieth__strdup(s);
 	return *out ? 0 : aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 }
@@ -169,19 +172,19 @@ static int ends_with(const char *s, const char *suf)
 
 /* A data source object: {"file": ...} or {"pattern": ...}. output = 1 for
  * "save" objects (files only, may not exist yet). */
-static int parse_src(const char *what, const aieth_spec *sp, const char *path, jobj *o,
-		     int output, spec_src *s)
+static int parse_src(const char *what, const aieth_spec *sp, const char *path, jobj *o, int output,
+		     spec_src *s)
 {
 	static const char *const file_keys[] = {"file", "format", "type", NULL};
-	static const char *const pat_keys[] = {"pattern", "type", "start", "step", "value", "seed",
-					       NULL};
+	static const char *const pat_keys[] = {"pattern", "type", "start", "step",
+					       "value",   "seed", NULL};
 	const char *file = NULL, *format = NULL, *type = NULL, *pat = NULL;
 	char p[160];
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object with \"file\"%s", what,
-				  path, output ? "" : " or \"pattern\"");
+				   path, output ? "" : " or \"pattern\"");
 	if (get(o, "pattern") && !output) {
 		if ((rc = jstrict_keys(what, path, o, pat_keys)) ||
 		    (rc = jstrict_get_string(what, path, o, "pattern", 1, &pat)) ||
@@ -193,7 +196,8 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 		if (!strcmp(pat, "ramp")) {
 			s->pat.kind = AIETH_PAT_RAMP;
 			s->pat.step = 1;
-			if ((rc = get_num(what, path, o, "start", 0, -1e300, 1e300, &s->pat.start)) ||
+			if ((rc = get_num(what, path, o, "start", 0, -1e300, 1e300,
+					  &s->pat.start)) ||
 			    (rc = get_num(what, path, o, "step", 0, -1e300, 1e300, &s->pat.step)))
 				return rc;
 		} else if (!strcmp(pat, "constant")) {
@@ -207,17 +211,20 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 				return rc;
 			s->pat.seed = (uint64_t)seed;
 		} else {
-			return aieth__fail(AIETH_EINVAL,
-					  "%s: %s: pattern \"%s\" is unknown (ramp, constant, random)",
-					  what, at(p, sizeof p, path, "pattern"), pat);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s: %s: pattern \"%s\" is unknown (ramp, constant, random)", what,
+				at(p, sizeof p, path, "pattern"), pat);
 		}
 		if (s->pat.kind != AIETH_PAT_RANDOM && !type)
-			return aieth__fail(AIETH_EPARSE, "%s: %s: missing: a %s pattern needs an element "
-							"type",
-					  what, at(p, sizeof p, path, "type"), pat);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s: %s: missing: a %s pattern needs an element "
+					   "type",
+					   what, at(p, sizeof p, path, "type"), pat);
 		if (type) {
 			if ((rc = aieth__elem_parse(type, &s->pat.type)))
-				return aieth__fail_prefix(rc, "%s: %s", what, at(p, sizeof p, path, "type"));
+				return aieth__fail_prefix(rc, "%s: %s", what,
+							  at(p, sizeof p, path, "type"));
 			s->have_type = 1;
 			s->type = s->pat.type;
 		}
@@ -230,7 +237,7 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 		return rc;
 	if (!*file)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: empty file name", what,
-				  at(p, sizeof p, path, "file"));
+				   at(p, sizeof p, path, "file"));
 	if (!format)
 		format = ends_with(file, ".txt") ? "text" : "binary";
 	if (!strcmp(format, "text"))
@@ -239,15 +246,17 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 		s->kind = SRC_BINARY;
 	else
 		return aieth__fail(AIETH_EINVAL, "%s: %s: format \"%s\" is unknown (binary, text)",
-				  what, at(p, sizeof p, path, "format"), format);
+				   what, at(p, sizeof p, path, "format"), format);
 	if (type) {
 		if ((rc = aieth__elem_parse(type, &s->type)))
-			return aieth__fail_prefix(rc, "%s: %s", what, at(p, sizeof p, path, "type"));
+			return aieth__fail_prefix(rc, "%s: %s", what,
+						  at(p, sizeof p, path, "type"));
 		s->have_type = 1;
 	} else if (s->kind == SRC_TEXT) {
-		return aieth__fail(AIETH_EPARSE, "%s: %s: missing: text files need an element type "
-						"(int8 ... cfloat)",
-				  what, at(p, sizeof p, path, "type"));
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: %s: missing: text files need an element type "
+				   "(int8 ... cfloat)",
+				   what, at(p, sizeof p, path, "type"));
 	}
 	s->given = aieth__strdup(file);
 	/* inputs resolve against the description's folder; outputs later,
@@ -260,9 +269,9 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 
 static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tiling *tl)
 {
-	static const char *const keys[] = {"buffer_dimension", "tiling_dimension", "offset",
-					   "tile_traversal", "boundary_dimension", "repetition",
-					   NULL};
+	static const char *const keys[] = {
+		"buffer_dimension",   "tiling_dimension", "offset", "tile_traversal",
+		"boundary_dimension", "repetition",       NULL};
 	static const char *const tkeys[] = {"dimension", "stride", "wrap", NULL};
 	int64_t v[AIETH_TILING_MAX_DIMS];
 	size_t n, n2, i;
@@ -286,24 +295,24 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 				AIETH_TILING_MAX_DIMS, v, &n2)))
 		return rc;
 	if (n2 != n)
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
-				  at(p, sizeof p, path, "tiling_dimension"), n2, n);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu",
+				   what, at(p, sizeof p, path, "tiling_dimension"), n2, n);
 	for (i = 0; i < n; i++)
 		tl->tiling_dimension[i] = (uint32_t)v[i];
 	if ((rc = get_i64_array(what, path, o, "offset", 0, INT32_MIN, INT32_MAX,
 				AIETH_TILING_MAX_DIMS, v, &n2)))
 		return rc;
 	if (n2 && n2 != n)
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
-				  at(p, sizeof p, path, "offset"), n2, n);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu",
+				   what, at(p, sizeof p, path, "offset"), n2, n);
 	for (i = 0; i < n2; i++)
 		tl->offset[i] = v[i];
 	if ((rc = get_i64_array(what, path, o, "boundary_dimension", 0, 0, UINT32_MAX,
 				AIETH_TILING_MAX_DIMS, v, &n2)))
 		return rc;
 	if (n2 && n2 != n)
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu", what,
-				  at(p, sizeof p, path, "boundary_dimension"), n2, n);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, buffer_dimension has %zu",
+				   what, at(p, sizeof p, path, "boundary_dimension"), n2, n);
 	tl->nbound = (uint32_t)n2;
 	for (i = 0; i < n2; i++)
 		tl->boundary_dimension[i] = (uint32_t)v[i];
@@ -317,16 +326,18 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an array", what, p);
 		n = json_object_array_length(tr);
 		if (n > AIETH_TILING_MAX_LOOPS)
-			return aieth__fail(AIETH_EINVAL, "%s: %s: %zu loops, the limit is %d", what, p, n,
-					  AIETH_TILING_MAX_LOOPS);
+			return aieth__fail(AIETH_EINVAL, "%s: %s: %zu loops, the limit is %d", what,
+					   p, n, AIETH_TILING_MAX_LOOPS);
 		for (i = 0; i < n; i++) {
 			jobj *e = json_object_array_get_idx(tr, i);
 			int64_t d = 0, st = 0, w = 1;
 			snprintf(q, sizeof q, "%s[%zu]", p, i);
 			if (!json_object_is_type(e, json_type_object))
-				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, q);
+				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what,
+						   q);
 			if ((rc = jstrict_keys(what, q, e, tkeys)) ||
-			    (rc = get_i64(what, q, e, "dimension", 1, 0, AIETH_TILING_MAX_DIMS - 1, &d)) ||
+			    (rc = get_i64(what, q, e, "dimension", 1, 0, AIETH_TILING_MAX_DIMS - 1,
+					  &d)) ||
 			    (rc = get_i64(what, q, e, "stride", 1, INT32_MIN, INT32_MAX, &st)) ||
 			    (rc = get_i64(what, q, e, "wrap", 1, 1, UINT32_MAX, &w)))
 				return rc;
@@ -342,9 +353,9 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 
 static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 {
-	static const char *const keys[] = {"plio", "size", "repetition", "delay", "data", "golden",
-					   "tolerance", "save", "tiling", "min_throughput_MBps",
-					   NULL};
+	static const char *const keys[] = {
+		"plio", "size",   "repetition",          "delay", "data", "golden", "tolerance",
+		"save", "tiling", "min_throughput_MBps", NULL};
 	static const char *const tol_keys[] = {"abs", "rel", NULL};
 	const char *plio = NULL;
 	const char *path = c->jpath;
@@ -360,12 +371,13 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 		return rc;
 	if (strlen(plio) >= sizeof c->plio)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: \"%.40s...\" is not a PLIO name", what,
-				  at(p, sizeof p, path, "plio"), plio);
+				   at(p, sizeof p, path, "plio"), plio);
 	strcpy(c->plio, plio);
 	c->repetition = 1;
 	/* the limits of aieth_txn_submit, checked before anything is allocated */
 	if (get(o, "size")) {
-		if ((rc = get_i64(what, path, o, "size", 1, 1, (int64_t)AIETH_MAX_CHANNEL_SIZE, &x)))
+		if ((rc = get_i64(what, path, o, "size", 1, 1, (int64_t)AIETH_MAX_CHANNEL_SIZE,
+				  &x)))
 			return rc;
 		c->size = (uint64_t)x;
 		c->have_size = 1;
@@ -376,9 +388,9 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 	c->repetition = (uint64_t)x;
 	if (c->have_size && c->size > AIETH_MAX_CHANNEL_BYTES / c->repetition)
 		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s: size %llu x repetition %llu is more than %llu bytes", what,
-				  path, (unsigned long long)c->size, (unsigned long long)c->repetition,
-				  AIETH_MAX_CHANNEL_BYTES);
+				   "%s: %s: size %llu x repetition %llu is more than %llu bytes",
+				   what, path, (unsigned long long)c->size,
+				   (unsigned long long)c->repetition, AIETH_MAX_CHANNEL_BYTES);
 	x = 0;
 	if ((rc = get_i64(what, path, o, "delay", 0, 0, (int64_t)AIETH_MAX_DELAY_CYCLES, &x)))
 		return rc;
@@ -395,20 +407,22 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 	if ((v = get(o, "tolerance"))) {
 		at(p, sizeof p, path, "tolerance");
 		if (!json_object_is_type(v, json_type_object))
-			return aieth__fail(AIETH_EPARSE, "%s: %s: expected {\"abs\": x, \"rel\": y}", what, p);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s: %s: expected {\"abs\": x, \"rel\": y}", what, p);
 		if ((rc = jstrict_keys(what, p, v, tol_keys)) ||
 		    (rc = get_num(what, p, v, "abs", 0, 0, 1e300, &c->abs_tol)) ||
 		    (rc = get_num(what, p, v, "rel", 0, 0, 1e300, &c->rel_tol)))
 			return rc;
 		/* integers compare exactly: a tolerance there is a mistake */
 		if (!c->golden.have_type || !aieth__elem_is_float(c->golden.type))
-			return aieth__fail(AIETH_EINVAL,
-					  "%s: %s: a tolerance applies to float, double and cfloat "
-					  "golden data; the golden data here is %s",
-					  what, p,
-					  !c->golden.kind	   ? "not given"
-					  : c->golden.have_type ? aieth__elem_name(c->golden.type)
-								: "bytes (no \"type\" given)");
+			return aieth__fail(
+				AIETH_EINVAL,
+				"%s: %s: a tolerance applies to float, double and cfloat "
+				"golden data; the golden data here is %s",
+				what, p,
+				!c->golden.kind       ? "not given"
+				: c->golden.have_type ? aieth__elem_name(c->golden.type)
+						      : "bytes (no \"type\" given)");
 	}
 	if ((v = get(o, "tiling"))) {
 		if ((rc = parse_tiling(what, at(p, sizeof p, path, "tiling"), v, &c->tiling)))
@@ -437,9 +451,9 @@ static int parse_regression(const char *what, const char *path, jobj *o, spec_re
 	at(p, sizeof p, path, "regression");
 	if (!json_object_is_type(v, json_type_object) || !json_object_object_length(v))
 		return aieth__fail(AIETH_EPARSE,
-				  "%s: %s: expected an object with one or more of throughput_pct, "
-				  "latency_pct, cycles_pct (tolerances in percent)",
-				  what, p);
+				   "%s: %s: expected an object with one or more of throughput_pct, "
+				   "latency_pct, cycles_pct (tolerances in percent)",
+				   what, p);
 	if ((rc = jstrict_keys(what, p, v, keys)) ||
 	    (rc = get_num(what, p, v, "throughput_pct", 0, 0, 1e6, &r->throughput_pct)) ||
 	    (rc = get_num(what, p, v, "latency_pct", 0, 0, 1e6, &r->latency_pct)) ||
@@ -451,8 +465,8 @@ static int parse_regression(const char *what, const char *path, jobj *o, spec_re
 
 static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 {
-	static const char *const keys[] = {"name", "mode", "timeout_ms", "channels", "max_latency",
-					   "regression", NULL};
+	static const char *const keys[] = {"name",        "mode",       "timeout_ms", "channels",
+					   "max_latency", "regression", NULL};
 	static const char *const lkeys[] = {"from", "to", "max_cycles", NULL};
 	const char *mode = NULL, *path = t->jpath;
 	char p[160], q[200];
@@ -473,8 +487,8 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 	else if (!strcmp(mode, "func"))
 		t->mode = AIETH_MODE_FUNC;
 	else
-		return aieth__fail(AIETH_EINVAL, "%s: %s: mode \"%s\" is unknown (perf, func)", what,
-				  at(p, sizeof p, path, "mode"), mode);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: mode \"%s\" is unknown (perf, func)",
+				   what, at(p, sizeof p, path, "mode"), mode);
 	if (get(o, "timeout_ms")) {
 		if ((rc = get_i64(what, path, o, "timeout_ms", 1, 0, UINT32_MAX, &x)))
 			return rc;
@@ -486,11 +500,11 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 	if (!chs)
 		return aieth__fail(AIETH_EPARSE, "%s: %s: missing (required)", what, p);
 	if (!json_object_is_type(chs, json_type_array) || !(n = json_object_array_length(chs)))
-		return aieth__fail(AIETH_EPARSE, "%s: %s: expected a non-empty array of channels", what,
-				  p);
+		return aieth__fail(AIETH_EPARSE, "%s: %s: expected a non-empty array of channels",
+				   what, p);
 	if (n > 72)
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu channels, no board has more than 72", what,
-				  p, n);
+		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu channels, no board has more than 72",
+				   what, p, n);
 	t->ch = calloc(n, sizeof *t->ch);
 	if (!t->ch)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
@@ -514,17 +528,19 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 			const char *from = NULL, *to = NULL;
 			snprintf(q, sizeof q, "%s[%zu]", p, i);
 			if (!json_object_is_type(e, json_type_object))
-				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, q);
+				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what,
+						   q);
 			if ((rc = jstrict_keys(what, q, e, lkeys)) ||
 			    (rc = jstrict_get_string(what, q, e, "from", 1, &from)) ||
 			    (rc = jstrict_get_string(what, q, e, "to", 1, &to)) ||
 			    (rc = get_i64(what, q, e, "max_cycles", 1, 0, INT64_MAX, &x)))
 				return rc;
 			if (!strcmp(from, to))
-				return aieth__fail(AIETH_EINVAL,
-						  "%s: %s: \"from\" and \"to\" are both %s; a latency "
-						  "is between two channels",
-						  what, q, from);
+				return aieth__fail(
+					AIETH_EINVAL,
+					"%s: %s: \"from\" and \"to\" are both %s; a latency "
+					"is between two channels",
+					what, q, from);
 			snprintf(t->lat[i].from, sizeof t->lat[i].from, "%s", from);
 			snprintf(t->lat[i].to, sizeof t->lat[i].to, "%s", to);
 			t->lat[i].max_cycles = (uint64_t)x;
@@ -552,8 +568,9 @@ static int parse_graph(const char *what, jobj *o, const char *path, spec_graph *
 		char p[160];
 		if (!json_object_is_type(pv, json_type_object))
 			return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what,
-					  at(p, sizeof p, path, "params"));
-		g->params = aieth__strdup(json_object_to_json_string_ext(pv, JSON_C_TO_STRING_PLAIN));
+					   at(p, sizeof p, path, "params"));
+		g->params =
+			aieth__strdup(json_object_to_json_string_ext(pv, JSON_C_TO_STRING_PLAIN));
 		if (!g->params)
 			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
@@ -636,10 +653,11 @@ static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int i
 		{
 			snprintf(path + n, cap - n, "%s%s", n ? "." : "", key);
 			if (!val)
-				return aieth__fail(AIETH_EINVAL,
-						  "%s: %s: null is not a value here (omit the key for "
-						  "its default)",
-						  what, path);
+				return aieth__fail(
+					AIETH_EINVAL,
+					"%s: %s: null is not a value here (omit the key for "
+					"its default)",
+					what, path);
 			if (in_graphs && !strcmp(key, "params"))
 				continue;
 			if ((rc = reject_nulls(what, val, path, cap, !n && !strcmp(key, "graphs"))))
@@ -650,8 +668,8 @@ static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int i
 			jobj *e = json_object_array_get_idx(v, i);
 			snprintf(path + n, cap - n, "[%zu]", i);
 			if (!e)
-				return aieth__fail(AIETH_EINVAL, "%s: %s: null is not a value here", what,
-						  path);
+				return aieth__fail(AIETH_EINVAL, "%s: %s: null is not a value here",
+						   what, path);
 			if ((rc = reject_nulls(what, e, path, cap, in_graphs)))
 				return rc;
 		}
@@ -663,9 +681,9 @@ static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int i
 int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_t len,
 		     const char *base_dir)
 {
-	static const char *const keys[] = {"schema", "name", "description", "board", "backend",
-					   "xclbin", "pl_xclbin", "graphs", "transactions",
-					   "regression", NULL};
+	static const char *const keys[] = {"schema",       "name",       "description", "board",
+					   "backend",      "xclbin",     "pl_xclbin",   "graphs",
+					   "transactions", "regression", NULL};
 	aieth_spec *sp;
 	jobj *root = NULL, *arr;
 	const char *schema = NULL, *xclbin = NULL, *pl_xclbin = NULL;
@@ -702,9 +720,10 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = jstrict_get_string(what, "", root, "schema", 1, &schema)))
 		goto fail;
 	if (strcmp(schema, SPEC_SCHEMA)) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: schema: \"%s\" is not supported (this run_test "
-					      "reads \"%s\")",
-				what, schema, SPEC_SCHEMA);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: schema: \"%s\" is not supported (this run_test "
+				 "reads \"%s\")",
+				 what, schema, SPEC_SCHEMA);
 		goto fail;
 	}
 	if ((rc = dup_string(what, "", root, "name", 0, &sp->name)) ||
@@ -741,13 +760,15 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 			char p[32];
 			size_t j;
 			snprintf(p, sizeof p, "graphs[%zu]", i);
-			if ((rc = parse_graph(what, json_object_array_get_idx(arr, i), p, &sp->graphs[i])))
+			if ((rc = parse_graph(what, json_object_array_get_idx(arr, i), p,
+					      &sp->graphs[i])))
 				goto fail;
 			for (j = 0; j < i; j++)
 				if (!strcmp(sp->graphs[j].name, sp->graphs[i].name)) {
-					rc = aieth__fail(AIETH_EINVAL,
-							"%s: %s.name: \"%s\" is also graphs[%zu].name", what,
-							p, sp->graphs[i].name, j);
+					rc = aieth__fail(
+						AIETH_EINVAL,
+						"%s: %s.name: \"%s\" is also graphs[%zu].name",
+						what, p, sp->graphs[i].name, j);
 					goto fail;
 				}
 		}
@@ -756,7 +777,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	if (!arr || !json_object_is_type(arr, json_type_array) ||
 	    !(n = json_object_array_length(arr))) {
 		rc = aieth__fail(AIETH_EPARSE, "%s: transactions: %s", what,
-				arr ? "expected a non-empty array" : "missing (required)");
+				 arr ? "expected a non-empty array" : "missing (required)");
 		goto fail;
 	}
 	sp->txns = calloc(n, sizeof *sp->txns);

@@ -17,28 +17,28 @@ typedef enum { SRC_NONE, SRC_BINARY, SRC_TEXT, SRC_PATTERN } spec_src_kind;
 /* Where a channel's bytes come from or go to. */
 typedef struct {
 	spec_src_kind kind;
-	char *path;            /* resolved file path (SRC_BINARY / SRC_TEXT) */
-	char *given;           /* the path as written in the description */
+	char *path;  /* resolved file path (SRC_BINARY / SRC_TEXT) */
+	char *given; /* the path as written in the description */
 	int have_type;
-	aieth_elem type;       /* text files, patterns; optional for binary */
-	aieth_pattern pat;     /* SRC_PATTERN */
+	aieth_elem type;   /* text files, patterns; optional for binary */
+	aieth_pattern pat; /* SRC_PATTERN */
 } spec_src;
 
 typedef struct {
-	char jpath[96];        /* "transactions[0].channels[3]" */
+	char jpath[96]; /* "transactions[0].channels[3]" */
 	char plio[32];
 	int have_size;
 	uint64_t size;
 	uint64_t repetition;
 	uint64_t delay;
-	spec_src data;         /* TO_AIE: what to send */
-	spec_src golden;       /* FROM_AIE: what to expect */
+	spec_src data;   /* TO_AIE: what to send */
+	spec_src golden; /* FROM_AIE: what to expect */
 	double abs_tol, rel_tol;
-	spec_src save;         /* FROM_AIE: where to write what arrived */
+	spec_src save; /* FROM_AIE: where to write what arrived */
 	int have_tiling;
 	aieth_tiling tiling;
 	int have_min_mbps;
-	double min_mbps;       /* threshold: minimum throughput, MB/s */
+	double min_mbps; /* threshold: minimum throughput, MB/s */
 } spec_chan;
 
 typedef struct {
@@ -63,25 +63,25 @@ typedef struct {
 	size_t nch;
 	spec_latency *lat;
 	size_t nlat;
-	spec_regression regr;  /* overrides the test's */
+	spec_regression regr; /* overrides the test's */
 } spec_txn;
 
 typedef struct {
 	char *name;
-	int64_t iterations;    /* AIETH_ITERATIONS_FOREVER or >= 0 */
-	char *model;           /* NULL: backend default */
-	char *params;          /* JSON object text or NULL */
+	int64_t iterations; /* AIETH_ITERATIONS_FOREVER or >= 0 */
+	char *model;        /* NULL: backend default */
+	char *params;       /* JSON object text or NULL */
 } spec_graph;
 
 struct aieth_spec {
-	char *path;            /* as given */
-	char *dir;             /* its folder: relative inputs resolve here */
+	char *path; /* as given */
+	char *dir;  /* its folder: relative inputs resolve here */
 	char *name;
 	char *description;
 	char *board;
-	char *backend;         /* NULL: emu */
-	char *xclbin;          /* resolved path or NULL */
-	char *pl_xclbin;       /* xrt: the PL kernel's xclbin (NULL: board default) */
+	char *backend;   /* NULL: emu */
+	char *xclbin;    /* resolved path or NULL */
+	char *pl_xclbin; /* xrt: the PL kernel's xclbin (NULL: board default) */
 	spec_graph *graphs;
 	size_t ngraphs;
 	spec_txn *txns;

@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "core/session_internal.h"
 #include "server/srv_core.h"
 #include "server/srv_names.h"
 #include "server/srv_tls.h"
 #include "util/fileio.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 static void free_server(aieth_server *s)
@@ -32,7 +32,7 @@ static void free_server(aieth_server *s)
 	}
 	srv_images_fini(&s->images);
 	if (s->closing)
-		aieth_session_close(s->closing);   /* the opener never got to it */
+		aieth_session_close(s->closing); /* the opener never got to it */
 	srv_xclbin_fini(s);
 	srv_tokens_free(&s->tokens);
 	free(s->token_file);
@@ -45,7 +45,7 @@ static void free_server(aieth_server *s)
 		free(s->tls_key);
 	}
 	if (s->work_dir && s->own_work_dir)
-		rmdir(s->work_dir);    /* the sessions' folders went with them */
+		rmdir(s->work_dir); /* the sessions' folders went with them */
 	free(s->work_dir);
 	free(s->reset_cmd);
 	srv_model_dirs_free(s);
@@ -65,7 +65,8 @@ static int work_dir_open(aieth_server *s, const char *dir)
 	struct stat st;
 	if (dir) {
 		if (stat(dir, &st))
-			return aieth__fail(AIETH_EINVAL, "work folder %s: %s", dir, strerror(errno));
+			return aieth__fail(AIETH_EINVAL, "work folder %s: %s", dir,
+					   strerror(errno));
 		if (!S_ISDIR(st.st_mode))
 			return aieth__fail(AIETH_EINVAL, "work folder %s: not a folder", dir);
 		s->work_dir = aieth__strdup(dir);
@@ -75,7 +76,7 @@ static int work_dir_open(aieth_server *s, const char *dir)
 		if (t && !mkdtemp(t)) {
 			int e = errno;
 			int rc = aieth__fail(AIETH_EIO, "%s: cannot create the work folder (%s)", t,
-					    strerror(e));
+					     strerror(e));
 			free(t);
 			return rc;
 		}
@@ -83,6 +84,39 @@ static int work_dir_open(aieth_server *s, const char *dir)
 		s->own_work_dir = 1;
 	}
 	return s->work_dir ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "server: out of memory");
+}
+
+int aieth_server_opts_init(aieth_server_opts *opts, unsigned int version)
+{
+	static const aieth_server_opts init = AIETH_SERVER_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_server_opts_init", opts, version,
+					AIETH_SERVER_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* th_server serves a device on its own machine: the backends of the table
+ * that are local (a remote one would make it a proxy). */
+static int served_backend(const char *name)
+{
+	char list[128];
+	const char *b;
+	size_t i, n = 0;
+	int local = aieth_backend_local(name);
+	if (local == 1)
+		return AIETH_OK;
+	if (local < 0)
+		return local;
+	list[0] = '\0';
+	for (i = 0; (b = aieth_backend_name(i)) && n < sizeof list; i++)
+		if (aieth_backend_local(b) == 1)
+			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? " or " : "",
+					      b);
+	return aieth__fail(AIETH_EINVAL,
+			   "backend \"%s\": th_server serves a device on its own "
+			   "machine (%s)",
+			   name, list);
 }
 
 int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
@@ -96,25 +130,32 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (!out || !o)
 		return aieth__fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
 	*out = NULL;
+	/* the versions of aieth_server_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_server_opts", "aieth_server_opts", o->version,
+				      AIETH_SERVER_OPTS_VERSION)))
+		return rc;
 	if (!o->listen && !o->amd_listen)
 		return aieth__fail(AIETH_EINVAL, "server: a listen address is needed (HTTP listen, "
-				  "AMD's protocol amd_listen, or both)");
-	if (o->amd_listen &&
-	    (rc = srv_listen_parse(o->amd_listen, &amd_addr, sizeof amd_addr, &amd_alen, &loopback)))
+						 "AMD's protocol amd_listen, or both)");
+	if (o->amd_listen && (rc = srv_listen_parse(o->amd_listen, &amd_addr, sizeof amd_addr,
+						    &amd_alen, &loopback)))
 		return rc;
 	loopback = 1;
 	if (o->listen && (rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback)))
 		return rc;
-	if (o->backend && strcmp(o->backend, "emu") && strcmp(o->backend, "xrt"))
-		return aieth__fail(AIETH_EINVAL, "backend \"%s\": th_server serves emu or xrt",
-				  o->backend);
+	if ((rc = served_backend(o->backend)))
+		return rc;
 	if (!o->tls_cert != !o->tls_key)
-		return aieth__fail(AIETH_EINVAL, "TLS: a certificate and its key are needed together "
-				  "(got only the %s)", o->tls_cert ? "certificate" : "key");
+		return aieth__fail(AIETH_EINVAL,
+				   "TLS: a certificate and its key are needed together "
+				   "(got only the %s)",
+				   o->tls_cert ? "certificate" : "key");
 	if (!o->token_file && !loopback && !o->insecure)
-		return aieth__fail(AIETH_EINVAL, "listen address %s is not a loopback address and no "
-				  "token file is given: anyone who reaches it could use the board "
-				  "(give --token-file, or --insecure to allow it)", o->listen);
+		return aieth__fail(AIETH_EINVAL,
+				   "listen address %s is not a loopback address and no "
+				   "token file is given: anyone who reaches it could use the board "
+				   "(give --token-file, or --insecure to allow it)",
+				   o->listen);
 	s = calloc(1, sizeof *s);
 	if (!s)
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
@@ -138,8 +179,8 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 32;
 	s->head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
 	s->max_session_s = o->max_session_s ? o->max_session_s : 3600;
-	s->max_session_ms = s->max_session_s == AIETH_SERVER_NO_LIMIT
-				    ? 0 : (int64_t)s->max_session_s * 1000;
+	s->max_session_ms =
+		s->max_session_s == AIETH_SERVER_NO_LIMIT ? 0 : (int64_t)s->max_session_s * 1000;
 	if (o->reset_cmd && !*o->reset_cmd) {
 		free_server(s);
 		return aieth__fail(AIETH_EINVAL, "reset command: empty");
@@ -148,7 +189,8 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->backend = aieth__strdup(o->backend ? o->backend : "emu");
 	s->board = o->board ? aieth__strdup(o->board) : NULL;
 	s->data_dir = o->data_dir ? aieth__strdup(o->data_dir) : NULL;
-	if (!s->backend || (o->reset_cmd && !s->reset_cmd) || (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
+	if (!s->backend || (o->reset_cmd && !s->reset_cmd) || (o->board && !s->board) ||
+	    (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	}
@@ -157,7 +199,8 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		free_server(s);
 		return rc;
 	}
-	s->xclbin_max = (uint64_t)(o->max_xclbin_mib ? o->max_xclbin_mib : SRV_XCLBIN_MAX_MIB) << 20;
+	s->xclbin_max = (uint64_t)(o->max_xclbin_mib ? o->max_xclbin_mib : SRV_XCLBIN_MAX_MIB)
+			<< 20;
 	s->cache_max = (uint64_t)(o->xclbin_cache_mib ? o->xclbin_cache_mib : SRV_XCLBIN_CACHE_MIB)
 		       << 20;
 	if ((rc = srv_xclbin_init(s, o->cache_dir))) {
@@ -195,7 +238,8 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			free_server(s);
 			return rc == AIETH_ENOMEM ? rc : aieth__fail_prefix(AIETH_EINVAL, "TLS");
 		}
-		if ((rc = srv_tls_check(o->tls_cert, s->tls_cert, cn, o->tls_key, s->tls_key, kn))) {
+		if ((rc = srv_tls_check(o->tls_cert, s->tls_cert, cn, o->tls_key, s->tls_key,
+					kn))) {
 			free_server(s);
 			return rc;
 		}
@@ -225,7 +269,7 @@ int aieth_server_reload_tokens(aieth_server *s, size_t *count)
 		return aieth__fail(AIETH_EINVAL, "aieth_server_reload_tokens: NULL argument");
 	if (!s->token_file)
 		return aieth__fail(AIETH_EINVAL, "no token file was given at start: nothing to "
-				  "reload");
+						 "reload");
 	/* read and checked in full first: a bad file leaves the old tokens */
 	if ((rc = srv_tokens_load(&fresh, s->token_file)))
 		return rc;
@@ -243,19 +287,13 @@ void aieth_server_tick(aieth_server *s)
 {
 	if (!s)
 		return;
-	srv_http_tick(s);   /* request heads past --head-timeout */
+	srv_http_tick(s); /* request heads past --head-timeout */
 	srv_tick(s);
 }
 
-uint16_t aieth_server_port(const aieth_server *s)
-{
-	return s ? s->port : 0;
-}
+uint16_t aieth_server_port(const aieth_server *s) { return s ? s->port : 0; }
 
-uint16_t aieth_server_amd_port(const aieth_server *s)
-{
-	return s ? s->amd_port : 0;
-}
+uint16_t aieth_server_amd_port(const aieth_server *s) { return s ? s->amd_port : 0; }
 
 void aieth_server_close(aieth_server *s)
 {
@@ -266,7 +304,7 @@ void aieth_server_close(aieth_server *s)
 	s->draining = 1;
 	s->stop = 1;
 	for (p = s->sessions; p; p = p->next)
-		p->intr = 1;       /* a device call running ends */
+		p->intr = 1; /* a device call running ends */
 	pthread_mutex_unlock(&s->mu);
 	/* running requests finish (a device wait sees the interrupt flag);
 	 * the listeners' threads are joined */

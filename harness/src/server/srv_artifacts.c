@@ -30,14 +30,14 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 		return AIETH_OK;
 	if (len > SRV_XRT_INI_MAX)
 		return aieth__fail(AIETH_EINVAL, "xrt.ini: %zu bytes, the limit is %u", len,
-				  SRV_XRT_INI_MAX);
+				   SRV_XRT_INI_MAX);
 	dir = aieth__path_join(s->work_dir, x->id);
 	if (!dir)
 		return aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
 	if (mkdir(dir, 0700) && errno != EEXIST) {
 		int e = errno;
 		rc = aieth__fail(AIETH_EIO, "%s: cannot create the session's artifact folder (%s)",
-				dir, strerror(e));
+				 dir, strerror(e));
 		free(dir);
 		return rc;
 	}
@@ -70,48 +70,6 @@ void srv_artifacts_remove(srv_sess *x)
 	rmdir(x->artdir);
 	free(x->artdir);
 	x->artdir = NULL;
-}
-
-/* v[0..n) divided by div (the device reports bytes moved; the summary
- * counts beats of PLD_WORD_BYTES) */
-static struct json_object *u64_array(const uint64_t *v, uint32_t n, uint64_t div)
-{
-	struct json_object *a = json_object_new_array();
-	uint32_t i;
-	for (i = 0; v && i < n; i++)
-		json_object_array_add(a, json_object_new_uint64(v[i] / div));
-	return a;
-}
-
-static struct json_object *txn_json(const srv_txn *t)
-{
-	static const char *const st[] = {"awaiting_tx", "started", "finished"};
-	struct json_object *o = json_object_new_object();
-	uint32_t N = t->wire.channels;
-	json_object_object_add(o, "id", json_object_new_string(t->id));
-	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
-	json_object_object_add(o, "channels", json_object_new_int64(N));
-	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
-	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
-	json_object_object_add(o, "tx_received", json_object_new_uint64(t->tx_got));
-	if (t->state != ST_FINISHED)
-		return o;
-	json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
-	if (t->failed) {
-		json_object_object_add(o, "message", json_object_new_string(t->msg));
-		return o;
-	}
-	json_object_object_add(o, "status",
-			       json_object_new_string(aieth_txn_status_name(t->res.status)));
-	json_object_object_add(o, "message", json_object_new_string(t->res.msg));
-	json_object_object_add(o, "total_cycles", json_object_new_uint64(t->res.total_cycles));
-	if (t->res.have_progress) {
-		json_object_object_add(o, "tx_moved_beats",
-				       u64_array(t->res.tx_moved, N, PLD_WORD_BYTES));
-		json_object_object_add(o, "rx_moved_beats",
-				       u64_array(t->res.rx_moved, N, PLD_WORD_BYTES));
-	}
-	return o;
 }
 
 /* 64-bit FNV-1a, never 0 (0: nothing written yet) */
@@ -150,17 +108,19 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x)
 	for (i = 0; i < x->req.ngraphs; i++) {
 		struct json_object *g = json_object_new_object();
 		json_object_object_add(g, "name", json_object_new_string(x->req.graphs[i].name));
-		json_object_object_add(g, "model", json_object_new_string(
-			x->req.graphs[i].model[0] ? x->req.graphs[i].model : "loopback"));
+		json_object_object_add(g, "model",
+				       json_object_new_string(x->req.graphs[i].model[0]
+								      ? x->req.graphs[i].model
+								      : "loopback"));
 		json_object_array_add(a, g);
 	}
 	json_object_object_add(o, "graphs", a);
 	a = json_object_new_array();
 	/* AMD's sessions: the results already given back come first */
 	for (t = x->retired; t; t = t->next)
-		json_object_array_add(a, txn_json(t));
+		json_object_array_add(a, srv_txn_json(x, t));
 	for (t = x->txns; t; t = t->next)
-		json_object_array_add(a, txn_json(t));
+		json_object_array_add(a, srv_txn_json(x, t));
 	json_object_object_add(o, "transactions", a);
 	if (x->retired_omitted)
 		json_object_object_add(o, "transactions_omitted",

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/session_internal.h"
 #include "server/srv_core.h"
 #include "server/srv_names.h"
 #include "server/srv_image.h"
@@ -71,8 +70,7 @@ static void txn_free(srv_txn *t)
 	pld_txn_release(&t->wire);
 	srv_image_free(t->im, t->txbuf, srv_now_ms());
 	srv_image_free(t->im, t->rxbuf, srv_now_ms());
-	free(t->arr);
-	free(t->conn);
+	aieth__dev_result_free(&t->res);
 	free(t);
 }
 
@@ -120,7 +118,8 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 		s->resets++;
 		/* a session that expired or failed (or a drain) may have left the
 		 * board in a bad state: the reset command runs before the next open */
-		if (s->reset_cmd && (x->state == SS_EXPIRED || x->state == SS_FAILED || s->draining)) {
+		if (s->reset_cmd &&
+		    (x->state == SS_EXPIRED || x->state == SS_FAILED || s->draining)) {
 			s->reset_pending = 1;
 			pthread_cond_signal(&s->work_cv);
 		}
@@ -160,7 +159,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	char *own[SRV_GRAPHS_MAX], *tdir = NULL;
 	size_t i;
 	int rc;
-	memset(&o, 0, sizeof o);
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	for (i = 0; i < x->req.ngraphs; i++) {
 		g[i].name = x->req.graphs[i].name;
 		g[i].model = x->req.graphs[i].model[0] ? x->req.graphs[i].model : NULL;
@@ -172,7 +171,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	o.xclbin = x->xclbin;
 	o.graphs = g;
 	o.num_graphs = x->req.ngraphs;
-	o.interrupt = &x->intr;   /* set on drain, and by --max-session */
+	o.interrupt = &x->intr; /* set on drain, and by --max-session */
 	o.progress = on_progress;
 	o.progress_ctx = x;
 	if (!x->http)
@@ -324,7 +323,7 @@ static void opener_start_locked(aieth_server *s)
 	pthread_cond_init(&s->work_cv, NULL);
 	pthread_cond_init(&s->opened_cv, NULL);
 	if (pthread_create(&s->opener, NULL, opener_main, s))
-		return;   /* checked by the caller: opener_started stays 0 */
+		return; /* checked by the caller: opener_started stays 0 */
 	s->opener_started = 1;
 }
 
@@ -353,8 +352,8 @@ void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reaso
 	if (reason)
 		snprintf(x->reason, sizeof x->reason, "%s", reason);
 	if (!x->dev)
-		srv_artifacts_summary(s, x);   /* ended before it held the device */
-	close_dev_locked(s, x);            /* else the summary is written there */
+		srv_artifacts_summary(s, x); /* ended before it held the device */
+	close_dev_locked(s, x);              /* else the summary is written there */
 	unpin_done_locked(s, x);
 	srv_promote_locked(s);
 }
@@ -528,25 +527,28 @@ void srv_tick(aieth_server *s)
 		waiting += p->state == SS_QUEUED && !p->opening;
 	for (p = s->sessions; p; p = p->next) {
 		if (p->opening)
-			continue;   /* it gets the device now; judged once open */
+			continue; /* it gets the device now; judged once open */
 		if (p->state == SS_QUEUED && t - p->created_ms > s->max_wait_ms) {
-			snprintf(why, sizeof why, "waited %lld s in the queue, the limit is "
-				 "--max-wait %u s", (long long)((t - p->created_ms) / 1000),
-				 s->max_wait_s);
+			snprintf(why, sizeof why,
+				 "waited %lld s in the queue, the limit is "
+				 "--max-wait %u s",
+				 (long long)((t - p->created_ms) / 1000), s->max_wait_s);
 			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
 			srv_end_locked(s, p, SS_EXPIRED, why);
 		} else if ((p->state == SS_QUEUED || p->state == SS_ACTIVE) && !p->refs &&
 			   t - p->last_ms > s->idle_ms) {
-			snprintf(why, sizeof why, "no request for %lld s, the limit is "
-				 "--idle-timeout %u s", (long long)((t - p->last_ms) / 1000),
-				 s->idle_s);
+			snprintf(why, sizeof why,
+				 "no request for %lld s, the limit is "
+				 "--idle-timeout %u s",
+				 (long long)((t - p->last_ms) / 1000), s->idle_s);
 			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
 			srv_end_locked(s, p, SS_EXPIRED, why);
 		} else if (p->state == SS_ACTIVE && waiting && s->max_session_ms &&
 			   t - p->active_ms > s->max_session_ms) {
 			/* others wait: the holder's running call is interrupted and
 			 * the device goes to the next session */
-			snprintf(why, sizeof why, "held the device for %lld s while %u session%s "
+			snprintf(why, sizeof why,
+				 "held the device for %lld s while %u session%s "
 				 "waited, the limit is --max-session %u s",
 				 (long long)((t - p->active_ms) / 1000), waiting,
 				 waiting == 1 ? "" : "s", s->max_session_s);
@@ -581,17 +583,6 @@ srv_txn *srv_txn_running_locked(srv_sess *x)
 	return p;
 }
 
-unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
-{
-	const srv_txn *p;
-	unsigned n = 1;
-	if (t->state != ST_STARTED)
-		return 0;
-	for (p = x->txns; p && p != t; p = p->next)
-		n += p->state == ST_STARTED;
-	return n;
-}
-
 void srv_txn_started_locked(srv_txn *t)
 {
 	uint32_t N = t->wire.channels, c, d;
@@ -623,20 +614,25 @@ void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t)
 	txn_free(t);
 }
 
-srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
-			 char *msg, size_t cap)
+srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out, char *msg,
+			 size_t cap)
 {
-	const aieth_board_info *info = x->dev->info;
+	const aieth_board_info *info = aieth__dev_info(x->dev);
 	uint64_t bytes = q->tx_bytes + q->rx_bytes;
 	srv_txn *t, **pp;
 	unsigned n = 0;
 	uint32_t N = q->channels;
 
 	*out = NULL;
+	if (!info) {
+		snprintf(msg, cap, "session \"%s\" holds no device", x->id);
+		return SRV_T_GEOMETRY;
+	}
 	if (N != info->channels || q->depth != info->uram_depth_words) {
-		snprintf(msg, cap, "channels %u and depth %u, the board %s has %u channels and a "
-			 "depth of %u words", N, q->depth, info->name, info->channels,
-			 info->uram_depth_words);
+		snprintf(msg, cap,
+			 "channels %u and depth %u, the board %s has %u channels and a "
+			 "depth of %u words",
+			 N, q->depth, info->name, info->channels, info->uram_depth_words);
 		return SRV_T_GEOMETRY;
 	}
 	pthread_mutex_lock(&s->mu);
@@ -644,17 +640,20 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 		n++;
 	if (n >= SRV_TXNS_MAX) {
 		pthread_mutex_unlock(&s->mu);
-		snprintf(msg, cap, "session \"%s\" holds %u transactions, the limit is %d: fetch "
-			 "their results first", x->id, n, SRV_TXNS_MAX);
+		snprintf(msg, cap,
+			 "session \"%s\" holds %u transactions, the limit is %d: fetch "
+			 "their results first",
+			 x->id, n, SRV_TXNS_MAX);
 		return SRV_T_TOO_MANY;
 	}
 	/* the memory budget: images are held until the session ends */
 	if (bytes > s->mem_max - s->mem_used) {
 		unsigned long long used = s->mem_used;
 		pthread_mutex_unlock(&s->mu);
-		snprintf(msg, cap, "transaction images of %llu bytes: %llu of the --max-memory "
-			 "%llu MiB are in use", (unsigned long long)bytes, used,
-			 (unsigned long long)(s->mem_max >> 20));
+		snprintf(msg, cap,
+			 "transaction images of %llu bytes: %llu of the --max-memory "
+			 "%llu MiB are in use",
+			 (unsigned long long)bytes, used, (unsigned long long)(s->mem_max >> 20));
 		return SRV_T_MEMORY;
 	}
 	s->mem_used += bytes;
@@ -669,8 +668,6 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->wire.cfg = q->cfg;
 	q->cfg = NULL;
 	t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t));
-	t->arr = calloc(8u * (size_t)N, sizeof(uint64_t));
-	t->conn = calloc(2u * (size_t)N, sizeof(int));
 	t->wire.tx.seg = calloc(1, sizeof(pld_seg));
 	t->wire.rx.seg = calloc(1, sizeof(pld_seg));
 	/* huge pages where the kernel has them, reused (srv_image.c); TX is
@@ -678,8 +675,8 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->im = &s->images;
 	t->txbuf = srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
 	t->rxbuf = srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
-	if (!t->wire.perf || !t->arr || !t->conn || !t->wire.tx.seg || !t->wire.rx.seg ||
-	    !t->txbuf || !t->rxbuf)
+	if (!t->wire.perf || aieth__dev_result_alloc(&t->res, N) || !t->wire.tx.seg ||
+	    !t->wire.rx.seg || !t->txbuf || !t->rxbuf)
 		goto oom;
 	t->wire.tx.size = q->tx_bytes;
 	t->wire.tx.nseg = q->tx_bytes ? 1 : 0;
@@ -689,16 +686,6 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	t->wire.rx.nseg = q->rx_bytes ? 1 : 0;
 	t->wire.rx.seg[0].len = q->rx_bytes;
 	t->wire.rx.seg[0].ptr = t->rxbuf;
-	t->res.tx_moved = t->arr;
-	t->res.rx_moved = t->arr + N;
-	t->res.tx_since = t->arr + 2 * N;
-	t->res.rx_since = t->arr + 3 * N;
-	t->res.tx_first = t->arr + 4 * N;
-	t->res.tx_last = t->arr + 5 * N;
-	t->res.rx_first = t->arr + 6 * N;
-	t->res.rx_last = t->arr + 7 * N;
-	t->res.tx_connected = t->conn;
-	t->res.rx_connected = t->conn + N;
 	pthread_mutex_lock(&s->mu);
 	snprintf(t->id, sizeof t->id, "t-%u", ++x->next_tid);
 	for (pp = &x->txns; *pp; pp = &(*pp)->next)
@@ -719,9 +706,11 @@ oom:
 	return SRV_T_NOMEM;
 }
 
+int srv_txn_start(srv_sess *x, srv_txn *t) { return aieth__dev_txn_start(x->dev, &t->wire); }
+
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 {
-	int rc = x->dev->ops->txn_wait(x->dev->bstate, &t->wire, timeout_ms, &t->res);
+	int rc = aieth__dev_txn_wait(x->dev, &t->wire, timeout_ms, &t->res);
 	pthread_mutex_lock(&s->mu);
 	if (rc) {
 		t->failed = 1;
@@ -762,10 +751,7 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
 }
 
 /* The number in a transaction's id "t-N" (srv_txn_new). */
-static unsigned long txn_seq(const srv_txn *t)
-{
-	return strtoul(t->id + 2, NULL, 10);
-}
+static unsigned long txn_seq(const srv_txn *t) { return strtoul(t->id + 2, NULL, 10); }
 
 void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 {
@@ -773,16 +759,18 @@ void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 	pthread_mutex_lock(&s->mu);
 	if (txn_unlink_locked(s, x, t)) {
 		uint32_t n = t->wire.channels;
-		uint64_t tx = t->wire.tx.size, rx = t->wire.rx.size;
-		/* the images and the wire words go; the sizes and the result
-		 * (res's arrays live in t->arr) stay */
+		uint64_t tx = t->wire.tx.size, rx = t->wire.rx.size, *perf = t->wire.perf;
+		/* the images and the cfg words go; the sizes, the perf words and
+		 * the result (t->res) stay: run_summary.json shows them */
 		srv_image_free(t->im, t->txbuf, srv_now_ms());
 		srv_image_free(t->im, t->rxbuf, srv_now_ms());
 		t->txbuf = t->rxbuf = NULL;
+		t->wire.perf = NULL;
 		pld_txn_release(&t->wire);
 		t->wire.channels = n;
 		t->wire.tx.size = tx;
 		t->wire.rx.size = rx;
+		t->wire.perf = perf;
 		/* in submission order, as HTTP sessions list theirs (results
 		 * may be fetched in any order) */
 		for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)

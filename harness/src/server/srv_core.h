@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "aieth.h"
-#include "backends/backend.h"
+#include "core/device.h"
 #include "server/srv_image.h"
 #include "server/srv_route.h"
 #include "server/srv_tokens.h"
@@ -33,23 +33,22 @@
 #define SRV_NCODES 23           /* HTTP statuses counted (http_server.c) */
 
 /* A transaction shipped encoded (pl_dma/protocol.h): the images live here
- * once, the device reads and writes them in place. */
+ * once, the device reads and writes them in place. The states' names are
+ * aieth__dev_txn_state (backends/dev_result.h), in this order. */
 typedef enum { ST_AWAIT_TX = 0, ST_STARTED, ST_FINISHED } srv_txn_state;
 
 typedef struct srv_txn {
 	char id[16];
 	srv_txn_state state;
 	pld_txn wire;
-	uint8_t *txbuf, *rxbuf;       /* from im (srv_image.c) */
+	uint8_t *txbuf, *rxbuf; /* from im (srv_image.c) */
 	srv_images *im;
 	uint64_t tx_got;
-	aieth_dev_result res;
-	uint64_t *arr;                /* backing of res's 8 arrays of N */
-	int *conn;                    /* backing of res's 2 arrays of N */
-	int failed;                   /* the device call itself failed */
+	aieth_dev_result res; /* N channels (aieth__dev_result_alloc) */
+	int failed;           /* the device call itself failed */
 	char msg[512];
-	uint64_t done, total;         /* progress while it runs: bytes moved of expected */
-	int busy;                     /* TX uploads and RX downloads streaming now */
+	uint64_t done, total; /* progress while it runs: bytes moved of expected */
+	int busy;             /* TX uploads and RX downloads streaming now */
 	struct srv_txn *next;
 } srv_txn;
 
@@ -61,9 +60,9 @@ extern const char *const srv_state_names[];
 typedef struct srv_xentry {
 	char sha[65];
 	uint64_t size;
-	uint64_t used;                /* the cache clock at its last use: LRU */
-	unsigned pins;                /* sessions that use it: never evicted */
-	char **owners;                /* the token names that uploaded it ("*": no
+	uint64_t used; /* the cache clock at its last use: LRU */
+	unsigned pins; /* sessions that use it: never evicted */
+	char **owners; /* the token names that uploaded it ("*": no
 				         tokens): only they see it (HEAD, sessions) */
 	unsigned nowners;
 	struct srv_xentry *next;
@@ -77,38 +76,38 @@ typedef struct srv_sess {
 	int64_t created_ms, last_ms;
 	uint64_t seq;
 	srv_session_req req;
-	char *xclbin;                 /* the design xclbin's path, or NULL */
-	char xsha[65];                /* its sha256 when from the cache, else "" */
-	int xpinned;                  /* holds a pin on that cache entry */
-	char *xrt_ini;                /* the client's xrt.ini until stored (owned) */
+	char *xclbin;  /* the design xclbin's path, or NULL */
+	char xsha[65]; /* its sha256 when from the cache, else "" */
+	int xpinned;   /* holds a pin on that cache entry */
+	char *xrt_ini; /* the client's xrt.ini until stored (owned) */
 	size_t xrt_ini_len;
-	char *artdir;                 /* its artifact folder (srv_artifacts.c), or NULL */
+	char *artdir; /* its artifact folder (srv_artifacts.c), or NULL */
 	aieth_session *dev;
-	int refs;                     /* device calls and transfers running */
+	int refs; /* device calls and transfers running */
 	pthread_mutex_t call;
-	srv_txn *txns;                /* in submission order */
-	srv_txn *retired;             /* results given back (AMD's protocol), images
+	srv_txn *txns;                      /* in submission order */
+	srv_txn *retired;                   /* results given back (AMD's protocol), images
 				         freed: for run_summary.json, oldest first */
-	uint32_t nretired, retired_omitted;   /* kept; dropped past SRV_RETIRED_MAX */
+	uint32_t nretired, retired_omitted; /* kept; dropped past SRV_RETIRED_MAX */
 	uint32_t next_tid;
-	uint64_t mem;                 /* image bytes its transactions hold */
-	int opening;                  /* queued, the device being opened for it
+	uint64_t mem;               /* image bytes its transactions hold */
+	int opening;                /* queued, the device being opened for it
 				         (outside srv->mu, by the opener thread) */
-	struct aieth_server *srv;     /* for the progress hook */
-	int http;                     /* opened through the HTTP API (its client
+	struct aieth_server *srv;   /* for the progress hook */
+	int http;                   /* opened through the HTTP API (its client
 				         may collect results during a drain) */
-	int64_t active_ms;            /* when it got the device (--max-session) */
-	volatile sig_atomic_t intr;   /* its device call's interrupt flag: set on
+	int64_t active_ms;          /* when it got the device (--max-session) */
+	volatile sig_atomic_t intr; /* its device call's interrupt flag: set on
 				         drain and when --max-session ends it */
-	uint64_t sum_hash;            /* run_summary.json as last written (FNV-1a) */
+	uint64_t sum_hash;          /* run_summary.json as last written (FNV-1a) */
 	struct srv_sess *next;
 } srv_sess;
 
 struct aieth_server {
 	pthread_mutex_t mu, logmu;
-	srv_tokens tokens;            /* under tokmu: a reload (SIGHUP) swaps them */
+	srv_tokens tokens; /* under tokmu: a reload (SIGHUP) swaps them */
 	pthread_mutex_t tokmu;
-	char *token_file;             /* for the reload */
+	char *token_file; /* for the reload */
 	int have_tokens;
 	char *backend, *board, *data_dir;
 	aieth_server_log_fn log;
@@ -116,56 +115,60 @@ struct aieth_server {
 	int log_json;
 	int64_t idle_ms, max_wait_ms;
 	uint32_t idle_s, max_wait_s, max_queue;
-	volatile sig_atomic_t stop;   /* set on drain (with every session's intr) */
+	volatile sig_atomic_t stop; /* set on drain (with every session's intr) */
 	int draining;
-	srv_sess *sessions;           /* in arrival order */
+	srv_sess *sessions; /* in arrival order */
 	uint64_t next_seq, id_key;
 	/* metrics */
 	uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
 	uint64_t requests[SRV_NCODES];
-	uint64_t txn_status[5], txn_failed;   /* by aieth_txn_status; device call failed */
-	uint64_t mem_used, mem_max;   /* image bytes held by all transactions */
-	srv_images images;            /* their memory, kept for reuse */
-	char *work_dir;               /* sessions' artifact folders live here */
-	int own_work_dir;             /* made by us (mkdtemp): removed at close */
+	uint64_t txn_status[5], txn_failed; /* by aieth_txn_status; device call failed */
+	uint64_t mem_used, mem_max;         /* image bytes held by all transactions */
+	srv_images images;                  /* their memory, kept for reuse */
+	char *work_dir;                     /* sessions' artifact folders live here */
+	int own_work_dir;                   /* made by us (mkdtemp): removed at close */
 	/* the design xclbin cache (srv_xclbin.c), under mu */
 	char *cache_dir;
-	int own_cache_dir;            /* inside our own work folder: removed at close */
+	int own_cache_dir; /* inside our own work folder: removed at close */
 	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
 	srv_xentry *xclbins;
 	uint64_t xclbin_uploads, xclbin_evictions;
-	uint64_t cache_reserved;      /* bytes of uploads in progress (counted in
+	uint64_t cache_reserved; /* bytes of uploads in progress (counted in
 				         the limit: they are on disk already) */
 	unsigned xclbin_count;
 	/* the owners index (srv_xclbin.c), written outside mu in order */
 	pthread_mutex_t xidx_mu;
 	uint64_t xidx_gen, xidx_written;
-	int64_t max_session_ms;       /* --max-session (0: no limit) */
+	int64_t max_session_ms; /* --max-session (0: no limit) */
 	uint32_t max_session_s;
 	/* the opener thread: opens the device for the next session and runs
 	 * the reset command, both outside mu (a board takes seconds) */
 	pthread_t opener;
-	pthread_cond_t work_cv;       /* something for the opener to do */
-	pthread_cond_t opened_cv;     /* an open ended (success or not) */
+	pthread_cond_t work_cv;   /* something for the opener to do */
+	pthread_cond_t opened_cv; /* an open ended (success or not) */
 	int opener_started, opener_stop;
 	int reset_pending, resetting; /* the reset command is due / running */
 	/* a device a session let go of, closed by the opener thread outside mu
 	 * (on a board the close is the device's reset: it may take seconds) */
 	aieth_session *closing;
-	char *reset_cmd;              /* --reset-cmd, or NULL */
+	char *reset_cmd; /* --reset-cmd, or NULL */
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
-	unsigned inflight;            /* HTTP requests being handled (drain waits) */
-	int64_t last_req_ms;          /* when the last HTTP request arrived (drain) */
+	unsigned inflight;   /* HTTP requests being handled (drain waits) */
+	int64_t last_req_ms; /* when the last HTTP request arrived (drain) */
 	/* request rate per client: an address or "token NAME" (http_server.c) */
 	uint32_t rate_limit, client_timeout_s;
-	struct srv_rate { char key[sizeof "token " + SRV_TOKEN_NAME_MAX]; int64_t sec; uint32_t n; } rate[256];
+	struct srv_rate {
+		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
+		int64_t sec;
+		uint32_t n;
+	} rate[256];
 	/* the HTTP listener (http_server.c) */
-	void *http;                   /* struct MHD_Daemon */
-	void *conns;                  /* its connections (http_conns, http_internal.h) */
+	void *http;  /* struct MHD_Daemon */
+	void *conns; /* its connections (http_conns, http_internal.h) */
 	uint32_t conn_per_addr, head_timeout_s;
 	uint16_t port;
-	char *tls_cert, *tls_key;     /* PEM text, alive while the daemon runs */
+	char *tls_cert, *tls_key; /* PEM text, alive while the daemon runs */
 	/* --model-dir: the folders plugins come from (srv_names.c) */
 	char **model_dirs;
 	size_t nmodel_dirs;
@@ -196,12 +199,12 @@ void srv_free_sess(srv_sess *x);
 srv_sess *srv_sess_new(const char *owner, srv_session_req *req);
 
 typedef enum {
-	SRV_Q_OK = 0,       /* queued or active: *x is in the queue */
-	SRV_Q_DRAINING,     /* the server is stopping */
-	SRV_Q_FULL,         /* the queue is at --max-queue */
-	SRV_Q_FAILED,       /* the device could not be opened: x->reason */
-	SRV_Q_NO_XCLBIN,    /* x->xsha is not in the cache (x freed) */
-	SRV_Q_INTERNAL      /* its artifact folder could not be made (x freed) */
+	SRV_Q_OK = 0,    /* queued or active: *x is in the queue */
+	SRV_Q_DRAINING,  /* the server is stopping */
+	SRV_Q_FULL,      /* the queue is at --max-queue */
+	SRV_Q_FAILED,    /* the device could not be opened: x->reason */
+	SRV_Q_NO_XCLBIN, /* x->xsha is not in the cache (x freed) */
+	SRV_Q_INTERNAL   /* its artifact folder could not be made (x freed) */
 } srv_q_result;
 
 /* Put x in the queue (mu taken inside); promotes it when the device is
@@ -228,17 +231,17 @@ void srv_opener_stop(aieth_server *s);
 
 typedef enum {
 	SRV_T_OK = 0,
-	SRV_T_GEOMETRY,     /* channels/depth are not the board's */
-	SRV_T_TOO_MANY,     /* the session holds SRV_TXNS_MAX */
-	SRV_T_MEMORY,       /* past the --max-memory budget */
-	SRV_T_NOMEM         /* allocation failed */
+	SRV_T_GEOMETRY, /* channels/depth are not the board's */
+	SRV_T_TOO_MANY, /* the session holds SRV_TXNS_MAX */
+	SRV_T_MEMORY,   /* past the --max-memory budget */
+	SRV_T_NOMEM     /* allocation failed */
 } srv_t_result;
 
 /* A transaction of an active, referenced session from a checked request
  * (q->cfg is moved into it): images allocated under the memory budget,
  * the transaction appended with the next id. msg says why on failure. */
-srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
-			 char *msg, size_t cap);
+srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out, char *msg,
+			 size_t cap);
 srv_txn *srv_txn_find_locked(srv_sess *x, const char *id);
 /* The oldest started transaction (the next to finish), or NULL. */
 srv_txn *srv_txn_running_locked(srv_sess *x);
@@ -251,6 +254,15 @@ void srv_txn_started_locked(srv_txn *t);
 /* Free a transaction that is not started and not streaming (checked by the
  * caller): its images' bytes go back to the memory budget. */
 void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t);
+/* Start t on x's device under x->call (held by the caller): through core's
+ * guard (core/device.h); the caller marks it started. */
+int srv_txn_start(srv_sess *x, srv_txn *t);
+/* t as JSON, the one form the HTTP API and run_summary.json give (mu
+ * held: the progress hook writes t->done/total): id, state, channels,
+ * image sizes, TX bytes received; while running its place and progress;
+ * once finished the result (aieth__dev_result_json). NULL when out of
+ * memory. */
+struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t);
 /* Wait for a started transaction under x->call (held by the caller):
  * the result lands in t, the counters move, state becomes FINISHED unless
  * the wait itself timed out with the transaction still running (returns
@@ -259,9 +271,9 @@ int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms);
 
 /* ---- the design xclbin cache (srv_xclbin.c) ---- */
 
-#define SRV_XCLBIN_MAX_MIB 1024u        /* --max-xclbin default */
-#define SRV_XCLBIN_CACHE_MIB 2048u      /* --xclbin-cache-mib default */
-#define SRV_XCLBIN_ENTRIES_MAX 4096u    /* designs in the cache (the LRU go first) */
+#define SRV_XCLBIN_MAX_MIB 1024u     /* --max-xclbin default */
+#define SRV_XCLBIN_CACHE_MIB 2048u   /* --xclbin-cache-mib default */
+#define SRV_XCLBIN_ENTRIES_MAX 4096u /* designs in the cache (the LRU go first) */
 
 /* Open the cache: dir (made when missing), or work_dir/xclbins; entries
  * already there are kept (a --cache-dir survives restarts), leftovers of
@@ -288,32 +300,32 @@ typedef struct {
 	char sha[65];
 	char owner[SRV_TOKEN_NAME_MAX + 1];
 	aieth_server *s;
-	int reserved;             /* want bytes counted in s->cache_reserved */
-	int pinned;               /* the file is cached already: the body is only
+	int reserved; /* want bytes counted in s->cache_reserved */
+	int pinned;   /* the file is cached already: the body is only
 				     hashed, the entry pinned until the end */
 	uint64_t want, got;
 	aieth_sha256 h;
-	unsigned evicted;         /* commit: entries evicted to make room */
-	int err;                  /* a write failed: errmsg */
-	int index_failed;         /* commit: stored, but the owners index could
+	unsigned evicted; /* commit: entries evicted to make room */
+	int err;          /* a write failed: errmsg */
+	int index_failed; /* commit: stored, but the owners index could
 				     not be written (errmsg): to be logged */
 	char errmsg[256];
 } srv_xupload;
 
 typedef enum {
 	SRV_X_OK = 0,
-	SRV_X_TOO_LARGE,          /* over --max-xclbin or the cache size: 413 */
-	SRV_X_BAD,                /* short body, or the hash differs: 400 */
-	SRV_X_NO_ROOM,            /* pinned entries and uploads in progress leave
+	SRV_X_TOO_LARGE, /* over --max-xclbin or the cache size: 413 */
+	SRV_X_BAD,       /* short body, or the hash differs: 400 */
+	SRV_X_NO_ROOM,   /* pinned entries and uploads in progress leave
 				     no room: 507 */
-	SRV_X_IO                  /* a file could not be written: 500 */
+	SRV_X_IO         /* a file could not be written: 500 */
 } srv_x_result;
 
 /* Begin an upload of len bytes by owner (checked against the limits
  * first): room for len is made and reserved until commit or abort, so
  * that unfinished uploads count against the cache limit. */
-srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner,
-			      uint64_t len, srv_xupload *u, char *msg, size_t cap);
+srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner, uint64_t len,
+			      srv_xupload *u, char *msg, size_t cap);
 /* More body: 0, or -1 when it goes past the length (the upload fails). */
 int srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
 /* The end of the body: checked, stored (*created: 1 new for its owner, 0

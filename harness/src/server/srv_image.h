@@ -13,14 +13,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SRV_IMAGE_KEEP 4          /* mappings kept for reuse, at most */
+#define SRV_IMAGE_KEEP 4 /* mappings kept for reuse, at most */
 
 typedef struct {
 	pthread_mutex_t mu;
-	uint64_t cap;             /* mapped bytes, in use and kept, at most */
-	uint64_t live, kept;      /* mapped bytes in use; kept for reuse */
+	uint64_t cap;        /* mapped bytes, in use and kept, at most */
+	uint64_t live, kept; /* mapped bytes in use; kept for reuse */
 	unsigned n;
-	struct srv_kept { uint8_t *map; size_t total; int64_t since_ms; } e[SRV_IMAGE_KEEP];
+	struct srv_kept {
+		uint8_t *map;
+		size_t total;
+		int64_t since_ms;
+	} e[SRV_IMAGE_KEEP];
 } srv_images;
 
 /* cap: the server's image budget (--max-memory): mappings are kept only

@@ -21,10 +21,11 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define TRACES_DIR "traces"
-#define BOARD_NAME_MAX 64         /* as board.c: [a-z0-9_], 1..64 */
-#define LIST_MAX 64               /* names listed in a message */
+#define BOARD_NAME_MAX 64 /* as board.c: [a-z0-9_], 1..64 */
+#define LIST_MAX 64       /* names listed in a message */
 
 int srv_file_name_ok(const char *name, size_t max)
 {
@@ -38,30 +39,39 @@ int srv_traces_parse(struct json_object *traces, srv_session_req *out)
 
 	if (!json_object_is_type(traces, json_type_object))
 		return aieth__fail(AIETH_EINVAL, "request body traces: an object is needed "
-				  "({\"out.txt\": \"the file's text\"})");
+						 "({\"out.txt\": \"the file's text\"})");
 	n = (size_t)json_object_object_length(traces);
 	if (n > SRV_TRACES_MAX)
-		return aieth__fail(AIETH_EINVAL, "request body traces: %zu files, the limit is %d", n,
-				  SRV_TRACES_MAX);
-	json_object_object_foreach(traces, key, val) {
+		return aieth__fail(AIETH_EINVAL, "request body traces: %zu files, the limit is %d",
+				   n, SRV_TRACES_MAX);
+	json_object_object_foreach(traces, key, val)
+	{
 		srv_trace_req *t = &out->traces[out->ntraces];
 		const char *text;
 		size_t len;
-		jstrict_quote(q, sizeof q, key);
+		aieth__quote_str(q, sizeof q, key);
 		if (!srv_file_name_ok(key, SRV_TRACE_NAME_MAX))
-			return aieth__fail(AIETH_EINVAL, "request body traces: \"%s\" is not a file name "
-					  "([A-Za-z0-9._-], 1..%d bytes, not starting with '.'; never "
-					  "a path)", q, SRV_TRACE_NAME_MAX);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"request body traces: \"%s\" is not a file name "
+				"([A-Za-z0-9._-], 1..%d bytes, not starting with '.'; never "
+				"a path)",
+				q, SRV_TRACE_NAME_MAX);
 		if (!json_object_is_type(val, json_type_string))
-			return aieth__fail(AIETH_EINVAL, "request body traces.%s: a string is needed "
-					  "(the file's text)", q);
+			return aieth__fail(AIETH_EINVAL,
+					   "request body traces.%s: a string is needed "
+					   "(the file's text)",
+					   q);
 		text = json_object_get_string(val);
 		len = (size_t)json_object_get_string_len(val);
 		if (len > SRV_TRACES_BYTES_MAX - total)
-			return aieth__fail(AIETH_EINVAL, "request body traces: more than %u bytes "
-					  "together (at traces.%s), the limit", SRV_TRACES_BYTES_MAX, q);
+			return aieth__fail(AIETH_EINVAL,
+					   "request body traces: more than %u bytes "
+					   "together (at traces.%s), the limit",
+					   SRV_TRACES_BYTES_MAX, q);
 		if (memchr(text, '\0', len))
-			return aieth__fail(AIETH_EINVAL, "request body traces.%s: has a NUL byte", q);
+			return aieth__fail(AIETH_EINVAL, "request body traces.%s: has a NUL byte",
+					   q);
 		total += len;
 		if (!(t->text = malloc(len + 1)))
 			return aieth__fail(AIETH_ENOMEM, "request body traces: out of memory");
@@ -79,8 +89,8 @@ static int board_name_ok(const char *s)
 {
 	size_t i;
 	for (i = 0; s[i]; i++)
-		if (i >= BOARD_NAME_MAX || !((s[i] >= 'a' && s[i] <= 'z') ||
-					     (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+		if (i >= BOARD_NAME_MAX ||
+		    !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
 			return 0;
 	return i > 0;
 }
@@ -134,11 +144,12 @@ int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap)
 	aieth_board *b = NULL;
 	int found = 0;
 
-	jstrict_quote(q, sizeof q, board);
+	aieth__quote_str(q, sizeof q, board);
 	if (s->board) {
 		if (!strcmp(s->board, board))
 			return 0;
-		snprintf(msg, cap, "board \"%s\" requested, this server's board is %s", q, s->board);
+		snprintf(msg, cap, "board \"%s\" requested, this server's board is %s", q,
+			 s->board);
 		return -1;
 	}
 	/* compared with the table, never opened by the client's name */
@@ -150,8 +161,10 @@ int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap)
 	}
 	if (aieth_board_load(&b, board, s->data_dir)) {
 		/* the operator's file: its problem is for the log, not the client */
-		snprintf(msg, cap, "board \"%s\": this server's description of it does not load "
-			 "(its log says why)", q);
+		snprintf(msg, cap,
+			 "board \"%s\": this server's description of it does not load "
+			 "(its log says why)",
+			 q);
 		return -2;
 	}
 	aieth_board_free(b);
@@ -166,12 +179,13 @@ int srv_model_dirs_set(aieth_server *s, const char *const *dirs, size_t n)
 	size_t i;
 	if (n > SRV_MODEL_DIRS_MAX)
 		return aieth__fail(AIETH_EINVAL, "model folders: %zu given, the limit is %d", n,
-				  SRV_MODEL_DIRS_MAX);
+				   SRV_MODEL_DIRS_MAX);
 	if (n && !(s->model_dirs = calloc(n, sizeof *s->model_dirs)))
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	for (i = 0; i < n; i++) {
 		if (stat(dirs[i], &st))
-			return aieth__fail(AIETH_EINVAL, "model folder %s: %s", dirs[i], strerror(errno));
+			return aieth__fail(AIETH_EINVAL, "model folder %s: %s", dirs[i],
+					   strerror(errno));
 		if (!S_ISDIR(st.st_mode))
 			return aieth__fail(AIETH_EINVAL, "model folder %s: not a folder", dirs[i]);
 		if (!(s->model_dirs[i] = aieth__strdup(dirs[i])))
@@ -217,8 +231,9 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 		struct dirent *de;
 		struct stat st;
 		while (d && (de = readdir(d))) {
-			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 3) || !ends_so(de->d_name) ||
-			    fstatat(dirfd(d), de->d_name, &st, 0) || !S_ISREG(st.st_mode))
+			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 3) ||
+			    !ends_so(de->d_name) || fstatat(dirfd(d), de->d_name, &st, 0) ||
+			    !S_ISREG(st.st_mode))
 				continue;
 			if (!strcmp(de->d_name, file)) {
 				path = aieth__path_join(s->model_dirs[i], de->d_name);
@@ -236,8 +251,7 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 #define PRESET_DIR "cfg/graph-models"
 #define PRESET_MAX (64 * 1024)
 
-int srv_model_preset(const char *data_dir, const char *name, char *model, size_t cap,
-		     char **params)
+int srv_model_preset(const char *data_dir, const char *name, char *model, size_t cap, char **params)
 {
 	static const char *const keys[] = {"about", "source", "model", "params", NULL};
 	char *dir = aieth__path_join(aieth__data_dir(data_dir), PRESET_DIR), *path = NULL;
@@ -253,7 +267,7 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
 	*params = NULL;
 	if (!dir)
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
-	jstrict_quote(q, sizeof q, name);
+	aieth__quote_str(q, sizeof q, name);
 	snprintf(file, sizeof file, "%s.json", name);
 	/* the name is compared with the folder's entries, never joined as given */
 	if ((d = opendir(dir))) {
@@ -271,8 +285,10 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
 		closedir(d);
 	}
 	if (!path) {
-		rc = aieth__fail(AIETH_ENOTFOUND, "graph model preset \"%s\": not a preset of this "
-				"server (%s/: %s)", q, dir, lo ? list : "none");
+		rc = aieth__fail(AIETH_ENOTFOUND,
+				 "graph model preset \"%s\": not a preset of this "
+				 "server (%s/: %s)",
+				 q, dir, lo ? list : "none");
 		goto out;
 	}
 	if ((rc = aieth__read_file(path, PRESET_MAX, &text, &len)) ||
@@ -282,14 +298,15 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
 	    (rc = jstrict_get_object(path, "", o, "params", 1, &p)))
 		goto out;
 	if (!is_builtin(m) || strlen(m) >= cap) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: model \"%.64s\": a preset names a built-in model",
-				path, m);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: model \"%.64s\": a preset names a built-in model", path, m);
 		goto out;
 	}
 	txt = json_object_to_json_string_ext(p, JSON_C_TO_STRING_PLAIN);
 	if (strlen(txt) > SRV_PARAMS_MAX) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: params: %zu bytes as compact JSON, the limit is %d",
-				path, strlen(txt), SRV_PARAMS_MAX);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: params: %zu bytes as compact JSON, the limit is %d", path,
+				 strlen(txt), SRV_PARAMS_MAX);
 		goto out;
 	}
 	snprintf(model, cap, "%s", m);
@@ -314,14 +331,16 @@ int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, 
 		*path = NULL;
 	if (!model[0] || is_builtin(model))
 		return 0;
-	jstrict_quote(q, sizeof q, model);
+	aieth__quote_str(q, sizeof q, model);
 	list[0] = '\0';
 	for (n = aieth__builtin_model_names(); *n; n++)
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", *n);
 	if (!srv_file_name_ok(model, SRV_MODEL_NAME_MAX)) {
-		snprintf(msg, cap, "model \"%s\": a built-in (%s) or the file name of a plugin in "
+		snprintf(msg, cap,
+			 "model \"%s\": a built-in (%s) or the file name of a plugin in "
 			 "this server's --model-dir folders is needed: [A-Za-z0-9._-], not "
-			 "starting with '.', never a path", q, list);
+			 "starting with '.', never a path",
+			 q, list);
 		return -1;
 	}
 	snprintf(file, sizeof file, "%s%s", model, ends_so(model) ? "" : ".so");
@@ -342,15 +361,18 @@ int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, 
 static int aiesim_check(const srv_session_req *req, size_t g, char *msg, size_t cap)
 {
 	struct json_object *o = req->graphs[g].params ? json_tokener_parse(req->graphs[g].params)
-						      : NULL, *outs, *f;
+						      : NULL,
+			   *outs, *f;
 	size_t i, j, n;
 	int rc = 0;
 	if (!o)
-		return 0;    /* no params: the model says what it needs */
+		return 0; /* no params: the model says what it needs */
 	if (json_object_object_get_ex(o, "dir", NULL)) {
-		snprintf(msg, cap, "graphs[%zu].params.dir: names a folder of the server; over the "
+		snprintf(msg, cap,
+			 "graphs[%zu].params.dir: names a folder of the server; over the "
 			 "network the traces travel with the session (\"traces\": {NAME: TEXT}) "
-			 "and outputs[].file names one of them", g);
+			 "and outputs[].file names one of them",
+			 g);
 		rc = -1;
 	}
 	if (!rc && json_object_object_get_ex(o, "outputs", &outs) &&
@@ -364,8 +386,10 @@ static int aiesim_check(const srv_session_req *req, size_t g, char *msg, size_t 
 			    !json_object_object_get_ex(e, "file", &f))
 				continue;
 			if (!json_object_is_type(f, json_type_string)) {
-				snprintf(msg, cap, "graphs[%zu].params.outputs[%zu].file: a string is "
-					 "needed", g, i);
+				snprintf(msg, cap,
+					 "graphs[%zu].params.outputs[%zu].file: a string is "
+					 "needed",
+					 g, i);
 				rc = -1;
 				break;
 			}
@@ -373,10 +397,11 @@ static int aiesim_check(const srv_session_req *req, size_t g, char *msg, size_t 
 			for (j = 0; j < req->ntraces && strcmp(req->traces[j].name, file); j++)
 				;
 			if (j == req->ntraces) {
-				jstrict_quote(q, sizeof q, file);
-				snprintf(msg, cap, "graphs[%zu].params.outputs[%zu].file: \"%s\" is not "
-					 "one of the traces sent with the session (%zu sent)", g, i,
-					 q, req->ntraces);
+				aieth__quote_str(q, sizeof q, file);
+				snprintf(msg, cap,
+					 "graphs[%zu].params.outputs[%zu].file: \"%s\" is not "
+					 "one of the traces sent with the session (%zu sent)",
+					 g, i, q, req->ntraces);
 				rc = -1;
 			}
 		}
@@ -418,7 +443,7 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	if (mkdir(*base_dir, 0700) && errno != EEXIST)
 		return aieth__fail(AIETH_EIO, "session %s: cannot create its traces folder (%s)",
-				  x->id, strerror(errno));
+				   x->id, strerror(errno));
 	for (i = 0; i < x->req.ntraces; i++) {
 		srv_trace_req *t = &x->req.traces[i];
 		char *p;
@@ -432,14 +457,14 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 		free(p);
 		if (rc)
 			return aieth__fail(rc, "session %s: trace %s could not be stored", x->id,
-					  t->name);
-		free(t->text);      /* on disk now: not held in memory while it runs */
+					   t->name);
+		free(t->text); /* on disk now: not held in memory while it runs */
 		t->text = NULL;
 	}
 	for (i = 0; i < x->req.ngraphs; i++) {
 		if (srv_model_check(s, x->req.graphs[i].model, &own[i], msg, sizeof msg))
-			return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\": %s", x->req.graphs[i].name,
-					  msg);
+			return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\": %s",
+					   x->req.graphs[i].name, msg);
 		if (own[i])
 			g[i].model = own[i];
 	}

@@ -16,8 +16,8 @@
 
 #include "server/srv_core.h"
 
-#define SRV_MODEL_DIRS_MAX 16     /* --model-dir folders */
-#define SRV_MODEL_NAME_MAX 128    /* a plugin's file name */
+#define SRV_MODEL_DIRS_MAX 16  /* --model-dir folders */
+#define SRV_MODEL_NAME_MAX 128 /* a plugin's file name */
 
 /* The operator's --model-dir folders into s (each must be a folder). */
 int srv_model_dirs_set(aieth_server *s, const char *const *dirs, size_t n);
@@ -50,16 +50,15 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
  * (srv_model_check), and aiesim params that read only the traces sent
  * with it (no "dir"; each outputs[].file one of req->traces). 0, or -1
  * with msg set for the client. */
-int srv_session_names_check(aieth_server *s, const srv_session_req *req, char *msg,
-			    size_t cap);
+int srv_session_names_check(aieth_server *s, const srv_session_req *req, char *msg, size_t cap);
 
 /* Called by the opener thread for an HTTP session, before its device
  * opens: its traces written into ARTDIR/traces (then freed from memory),
  * plugin paths resolved. g[i].model points into own[i] for a plugin;
  * *base_dir is the traces folder the models' relative files mean. Free
  * with srv_session_names_release. AIETH_OK or an aieth error. */
-int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
-			      char **own, char **base_dir);
+int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g, char **own,
+			      char **base_dir);
 void srv_session_names_release(srv_sess *x, char **own, char *base_dir);
 /* A message of a failed open, for the client: the plugin paths and the
  * traces folder prepare made replaced by the client's names. */

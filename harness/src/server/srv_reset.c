@@ -27,7 +27,7 @@ int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap)
 	char *argv[4];
 	pid_t pid;
 	int rc, status = 0, i;
-	const int polls = (int)(timeout_s ? timeout_s : 1) * 50;   /* 20 ms apart */
+	const int polls = (int)(timeout_s ? timeout_s : 1) * 50; /* 20 ms apart */
 
 	argv[0] = (char *)"sh";
 	argv[1] = (char *)"-c";

@@ -16,6 +16,7 @@
 #include "server/srv_route.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 #define BODY "request body"
 
@@ -27,10 +28,7 @@ static int seg_char(unsigned char c)
 
 /* A byte of a graph or RTP port name in a path (percent-decoded by then):
  * anything but '/' and control bytes, as names in a test description. */
-static int name_char(unsigned char c)
-{
-	return c >= 0x20 && c != 0x7f && c != '/';
-}
+static int name_char(unsigned char c) { return c >= 0x20 && c != 0x7f && c != '/'; }
 
 /* The next path segment after *p ('/' skipped) into dst (cap bytes with
  * the NUL), its bytes as ok says; 0, or -1 when absent, empty, too long
@@ -158,26 +156,19 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_GRAPH:
 	case SRV_R_TXN_RX:
 	case SRV_R_ARTIFACTS:
-	case SRV_R_ARTIFACT:
-		return "GET";
-	case SRV_R_XCLBIN:
-		return "HEAD, PUT";
-	case SRV_R_TXN_TX:
-		return "PUT";
+	case SRV_R_ARTIFACT: return "GET";
+	case SRV_R_XCLBIN: return "HEAD, PUT";
+	case SRV_R_TXN_TX: return "PUT";
 	case SRV_R_TXNS:
 	case SRV_R_TXN_WAIT:
 	case SRV_R_SESSIONS:
 	case SRV_R_GRAPH_RUN:
 	case SRV_R_GRAPH_WAIT:
-	case SRV_R_GRAPH_END:
-		return "POST";
+	case SRV_R_GRAPH_END: return "POST";
 	case SRV_R_SESSION:
-	case SRV_R_TXN:
-		return "GET, DELETE";
-	case SRV_R_GRAPH_RTP:
-		return "GET, PUT";
-	default:
-		return "";
+	case SRV_R_TXN: return "GET, DELETE";
+	case SRV_R_GRAPH_RTP: return "GET, PUT";
+	default: return "";
 	}
 }
 
@@ -274,14 +265,14 @@ static int copy_name(char *dst, const char *path, const char *v, int allow_empty
 	char q[80];
 	if (n > SRV_NAME_MAX)
 		return aieth__fail(AIETH_EINVAL, BODY " %s: %zu bytes, the limit is %d", path, n,
-				  SRV_NAME_MAX);
+				   SRV_NAME_MAX);
 	if (!n && !allow_empty)
 		return aieth__fail(AIETH_EINVAL, BODY " %s: empty", path);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
-			jstrict_quote(q, sizeof q, v);
-			return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a control byte", path,
-					  q);
+			aieth__quote_str(q, sizeof q, v);
+			return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a control byte",
+					   path, q);
 		}
 	memcpy(dst, v, n + 1);
 	return AIETH_OK;
@@ -330,30 +321,39 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 	 * percent-encoded) */
 	if (strchr(gr->name, '/')) {
 		char q[80];
-		jstrict_quote(q, sizeof q, gr->name);
-		return aieth__fail(AIETH_EINVAL, BODY " %s: \"%s\" has a '/', which the graph's "
-				  "URLs (/v1/sessions/ID/graphs/NAME) cannot carry; rename the "
-				  "graph", path, q);
+		aieth__quote_str(q, sizeof q, gr->name);
+		return aieth__fail(AIETH_EINVAL,
+				   BODY
+				   " %s: \"%s\" has a '/', which the graph's "
+				   "URLs (/v1/sessions/ID/graphs/NAME) cannot carry; rename the "
+				   "graph",
+				   path, q);
 	}
 	snprintf(path, sizeof path, "graphs[%zu].model", i);
 	if (model && (rc = copy_name(gr->model, path, model, 0)))
 		return rc;
 	for (j = 0; j < i; j++)
 		if (!strcmp(out->graphs[j].name, gr->name))
-			return aieth__fail(AIETH_EINVAL, BODY " graphs[%zu].name: \"%s\" is also "
-					  "graphs[%zu]", i, gr->name, j);
+			return aieth__fail(AIETH_EINVAL,
+					   BODY " graphs[%zu].name: \"%s\" is also "
+						"graphs[%zu]",
+					   i, gr->name, j);
 	if (params) {
 		size_t n;
 		text = json_object_to_json_string_ext(params, JSON_C_TO_STRING_PLAIN);
 		n = text ? strlen(text) : 0;
 		if (!text)
-			return aieth__fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory", i);
+			return aieth__fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory",
+					   i);
 		if (n > SRV_PARAMS_MAX)
-			return aieth__fail(AIETH_EINVAL, BODY " graphs[%zu].params: %zu bytes, the "
-					  "limit is %d", i, n, SRV_PARAMS_MAX);
+			return aieth__fail(AIETH_EINVAL,
+					   BODY " graphs[%zu].params: %zu bytes, the "
+						"limit is %d",
+					   i, n, SRV_PARAMS_MAX);
 		gr->params = malloc(n + 1);
 		if (!gr->params)
-			return aieth__fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory", i);
+			return aieth__fail(AIETH_ENOMEM, BODY " graphs[%zu].params: out of memory",
+					   i);
 		memcpy(gr->params, text, n + 1);
 	}
 	return AIETH_OK;
@@ -361,8 +361,8 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 
 int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 {
-	static const char *const keys[] = {"board", "graphs", "xclbin_sha256", "xrt_ini",
-					   "traces", NULL};
+	static const char *const keys[] = {"board",   "graphs", "xclbin_sha256",
+					   "xrt_ini", "traces", NULL};
 	struct json_object *o = NULL, *graphs = NULL, *ini = NULL, *traces = NULL;
 	const char *board = NULL, *sha = NULL;
 	size_t i, n;
@@ -383,24 +383,28 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 			if (!((sha[i] >= '0' && sha[i] <= '9') || (sha[i] >= 'a' && sha[i] <= 'f')))
 				break;
 		if (n != 64 || i != n) {
-			rc = aieth__fail(AIETH_EINVAL, BODY " xclbin_sha256: 64 lowercase hex digits "
-					"are needed (got %zu bytes)", n);
+			rc = aieth__fail(AIETH_EINVAL,
+					 BODY " xclbin_sha256: 64 lowercase hex digits "
+					      "are needed (got %zu bytes)",
+					 n);
 			goto out;
 		}
 		memcpy(out->xclbin_sha256, sha, 65);
 	}
 	if (json_object_object_get_ex(o, "xrt_ini", &ini)) {
-		const char *t = json_object_is_type(ini, json_type_string) ? json_object_get_string(ini)
-									    : NULL;
+		const char *t = json_object_is_type(ini, json_type_string)
+					? json_object_get_string(ini)
+					: NULL;
 		if (!t) {
-			rc = aieth__fail(AIETH_EINVAL, BODY " xrt_ini: a string is needed (the text of "
-					"an xrt.ini)");
+			rc = aieth__fail(AIETH_EINVAL,
+					 BODY " xrt_ini: a string is needed (the text of "
+					      "an xrt.ini)");
 			goto out;
 		}
 		n = (size_t)json_object_get_string_len(ini);
 		if (n > SRV_XRT_INI_MAX) {
-			rc = aieth__fail(AIETH_EINVAL, BODY " xrt_ini: %zu bytes, the limit is %u", n,
-					SRV_XRT_INI_MAX);
+			rc = aieth__fail(AIETH_EINVAL, BODY " xrt_ini: %zu bytes, the limit is %u",
+					 n, SRV_XRT_INI_MAX);
 			goto out;
 		}
 		if (memchr(t, '\0', n)) {
@@ -416,8 +420,7 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 			out->xrt_ini_len = n;
 		}
 	}
-	if (json_object_object_get_ex(o, "traces", &traces) &&
-	    (rc = srv_traces_parse(traces, out)))
+	if (json_object_object_get_ex(o, "traces", &traces) && (rc = srv_traces_parse(traces, out)))
 		goto out;
 	if (json_object_object_get_ex(o, "graphs", &graphs)) {
 		if (!json_object_is_type(graphs, json_type_array)) {
@@ -426,8 +429,8 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 		}
 		n = json_object_array_length(graphs);
 		if (n > SRV_GRAPHS_MAX) {
-			rc = aieth__fail(AIETH_EINVAL, BODY " graphs: %zu graphs, the limit is %d", n,
-					SRV_GRAPHS_MAX);
+			rc = aieth__fail(AIETH_EINVAL, BODY " graphs: %zu graphs, the limit is %d",
+					 n, SRV_GRAPHS_MAX);
 			goto out;
 		}
 		for (i = 0; i < n; i++) {
@@ -441,8 +444,8 @@ out:
 	return rc;
 }
 
-static int get_i64(struct json_object *o, const char *key, int required, int64_t min,
-		   int64_t max, int64_t *out)
+static int get_i64(struct json_object *o, const char *key, int required, int64_t min, int64_t max,
+		   int64_t *out)
 {
 	struct json_object *v;
 	int64_t x;
@@ -456,7 +459,7 @@ static int get_i64(struct json_object *o, const char *key, int required, int64_t
 	x = json_object_get_int64(v);
 	if (x < min || x > max || (json_object_get_uint64(v) > (uint64_t)INT64_MAX && x >= 0))
 		return aieth__fail(AIETH_EINVAL, BODY " %s: %s is outside %lld..%lld", key,
-				  json_object_to_json_string(v), (long long)min, (long long)max);
+				   json_object_to_json_string(v), (long long)min, (long long)max);
 	*out = x;
 	return AIETH_OK;
 }
@@ -472,8 +475,10 @@ int srv_run_req_parse(const char *body, size_t len, int64_t *iterations)
 	if (!(rc = jstrict_keys(BODY, "", o, keys)) &&
 	    !(rc = get_i64(o, "iterations", 1, -1, INT32_MAX, &it))) {
 		if (it == 0)
-			rc = aieth__fail(AIETH_EINVAL, BODY " iterations: 0 (allowed: -1 for until "
-					"ended, or 1..%d)", INT32_MAX);
+			rc = aieth__fail(AIETH_EINVAL,
+					 BODY " iterations: 0 (allowed: -1 for until "
+					      "ended, or 1..%d)",
+					 INT32_MAX);
 		else
 			*iterations = it;
 	}
@@ -499,8 +504,8 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 
 int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 {
-	static const char *const keys[] = {"channels", "depth", "cfg", "tx_bytes", "rx_bytes",
-					   NULL};
+	static const char *const keys[] = {"channels", "depth",    "cfg",
+					   "tx_bytes", "rx_bytes", NULL};
 	struct json_object *o = NULL, *cfg = NULL;
 	size_t i, n, want;
 	int rc;
@@ -516,9 +521,11 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 	    (rc = jstrict_get_u64(BODY, "", o, "rx_bytes", 1, 0, SRV_IMAGE_MAX, &out->rx_bytes)))
 		goto out;
 	if (out->tx_bytes % 16 || out->rx_bytes % 16) {
-		rc = aieth__fail(AIETH_EINVAL, BODY ": tx_bytes %llu and rx_bytes %llu must be "
-				"multiples of 16", (unsigned long long)out->tx_bytes,
-				(unsigned long long)out->rx_bytes);
+		rc = aieth__fail(AIETH_EINVAL,
+				 BODY ": tx_bytes %llu and rx_bytes %llu must be "
+				      "multiples of 16",
+				 (unsigned long long)out->tx_bytes,
+				 (unsigned long long)out->rx_bytes);
 		goto out;
 	}
 	if (!json_object_object_get_ex(o, "cfg", &cfg) ||
@@ -530,7 +537,7 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 	want = 8u * (size_t)out->channels + 1u;
 	if (n != want) {
 		rc = aieth__fail(AIETH_EINVAL, BODY " cfg: %zu words, %u channels need %zu", n,
-				out->channels, want);
+				 out->channels, want);
 		goto out;
 	}
 	out->cfg = calloc(n, sizeof *out->cfg);
@@ -540,13 +547,15 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 	}
 	for (i = 0; i < n; i++) {
 		struct json_object *w = json_object_array_get_idx(cfg, i);
-		const char *t = json_object_is_type(w, json_type_string) ? json_object_get_string(w)
-									  : NULL;
+		const char *t =
+			json_object_is_type(w, json_type_string) ? json_object_get_string(w) : NULL;
 		size_t k, tl = t ? strlen(t) : 0;
 		uint64_t v = 0;
 		if (!t || tl < 3 || tl > 18 || t[0] != '0' || t[1] != 'x') {
-			rc = aieth__fail(AIETH_EINVAL, BODY " cfg[%zu]: a string \"0x\" and 1..16 hex "
-					"digits is needed", i);
+			rc = aieth__fail(AIETH_EINVAL,
+					 BODY " cfg[%zu]: a string \"0x\" and 1..16 hex "
+					      "digits is needed",
+					 i);
 			goto out;
 		}
 		for (k = 2; k < tl; k++) {
@@ -559,8 +568,9 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 			else if (ch >= 'A' && ch <= 'F')
 				d = (unsigned)(ch - 'A' + 10);
 			else {
-				rc = aieth__fail(AIETH_EINVAL, BODY " cfg[%zu]: not a hex digit at %zu",
-						i, k + 1);
+				rc = aieth__fail(AIETH_EINVAL,
+						 BODY " cfg[%zu]: not a hex digit at %zu", i,
+						 k + 1);
 				goto out;
 			}
 			v = v << 4 | d;
@@ -576,18 +586,19 @@ out:
 	return rc;
 }
 
-static int check_chan(const char *dir, uint32_t c, const pld_chan_cfg *cf, int perf,
-		      uint32_t depth, uint64_t image_bytes)
+static int check_chan(const char *dir, uint32_t c, const pld_chan_cfg *cf, int perf, uint32_t depth,
+		      uint64_t image_bytes)
 {
 	uint64_t words = perf && cf->frames > depth ? depth : cf->frames;
 	if (!words)
 		return AIETH_OK;
 	if ((uint64_t)cf->offset + words > image_bytes / PLD_WORD_BYTES)
-		return aieth__fail(AIETH_EINVAL, BODY " cfg: %s channel %u reads or writes memory words "
-				  "%llu..%llu, the %s image holds %llu words", dir, c,
-				  (unsigned long long)cf->offset,
-				  (unsigned long long)cf->offset + words - 1, dir,
-				  (unsigned long long)(image_bytes / PLD_WORD_BYTES));
+		return aieth__fail(AIETH_EINVAL,
+				   BODY " cfg: %s channel %u reads or writes memory words "
+					"%llu..%llu, the %s image holds %llu words",
+				   dir, c, (unsigned long long)cf->offset,
+				   (unsigned long long)cf->offset + words - 1, dir,
+				   (unsigned long long)(image_bytes / PLD_WORD_BYTES));
 	return AIETH_OK;
 }
 
@@ -608,7 +619,7 @@ int srv_txn_check(const srv_txn_req *q)
 	pld_cfg_decode(q->channels, q->cfg, &mode, tx, rx);
 	if (mode != PLD_MODE_FUNC && mode != PLD_MODE_PERF)
 		rc = aieth__fail(AIETH_EINVAL, BODY " cfg: mode %llu (FUNC is %u, PERF %u)",
-				(unsigned long long)mode, PLD_MODE_FUNC, PLD_MODE_PERF);
+				 (unsigned long long)mode, PLD_MODE_FUNC, PLD_MODE_PERF);
 	for (i = 0; !rc && i < q->channels; i++) {
 		int perf = mode == PLD_MODE_PERF;
 		if ((rc = check_chan("TX", i, &tx[i], perf, q->depth, q->tx_bytes)))
@@ -629,29 +640,34 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 
 	if (!text || !*text)
 		return aieth__fail(AIETH_EINVAL, "listen address: empty (ADDR:PORT, e.g. "
-				  "127.0.0.1:8443)");
-	jstrict_quote(q, sizeof q, text);
+						 "127.0.0.1:8443)");
+	aieth__quote_str(q, sizeof q, text);
 	colon = strrchr(text, ':');
 	if (!colon || !colon[1])
 		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": no port (ADDR:PORT)", q);
 	n = strlen(colon + 1);
 	if (n > 5)
-		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": the port is not 0..65535", q);
+		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": the port is not 0..65535",
+				   q);
 	for (i = 0; i < n; i++) {
 		if (colon[1 + i] < '0' || colon[1 + i] > '9')
-			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": the port is not a "
-					  "number", q);
+			return aieth__fail(AIETH_EINVAL,
+					   "listen address \"%s\": the port is not a "
+					   "number",
+					   q);
 		port = port * 10 + (unsigned long)(colon[1 + i] - '0');
 	}
 	if (port > 65535)
-		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": port %lu is above 65535", q,
-				  port);
+		return aieth__fail(AIETH_EINVAL, "listen address \"%s\": port %lu is above 65535",
+				   q, port);
 	hs = text;
 	he = colon;
 	if (*hs == '[') {
 		if (he - hs < 2 || he[-1] != ']')
-			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": an IPv6 address is "
-					  "written [ADDR]:PORT", q);
+			return aieth__fail(AIETH_EINVAL,
+					   "listen address \"%s\": an IPv6 address is "
+					   "written [ADDR]:PORT",
+					   q);
 		hs++;
 		he--;
 	}
@@ -665,9 +681,11 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 		a.sin_family = AF_INET;
 		a.sin_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
-			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": \"%s\" is not an "
-					  "IPv4 address (names are not resolved; IPv6 is [ADDR]:PORT)",
-					  q, host);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"listen address \"%s\": \"%s\" is not an "
+				"IPv4 address (names are not resolved; IPv6 is [ADDR]:PORT)",
+				q, host);
 		if (cap < sizeof a)
 			return aieth__fail(AIETH_EINVAL, "listen address: buffer too small");
 		*loopback = (ntohl(a.sin_addr.s_addr) >> 24) == 127;
@@ -679,8 +697,10 @@ int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, 
 		a.sin6_family = AF_INET6;
 		a.sin6_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET6, host, &a.sin6_addr) != 1)
-			return aieth__fail(AIETH_EINVAL, "listen address \"%s\": \"%s\" is not an "
-					  "IPv6 address", q, host);
+			return aieth__fail(AIETH_EINVAL,
+					   "listen address \"%s\": \"%s\" is not an "
+					   "IPv6 address",
+					   q, host);
 		if (cap < sizeof a)
 			return aieth__fail(AIETH_EINVAL, "listen address: buffer too small");
 		*loopback = IN6_IS_ADDR_LOOPBACK(&a.sin6_addr);

@@ -11,14 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SRV_NAME_MAX 256          /* board, graph, model names */
-#define SRV_PARAMS_MAX 4096       /* a graph model's params as JSON text */
+#define SRV_NAME_MAX 256    /* board, graph, model names */
+#define SRV_PARAMS_MAX 4096 /* a graph model's params as JSON text */
 #define SRV_GRAPHS_MAX 64
 #define SRV_BODY_MAX ((size_t)64 << 10)
 #define SRV_ID_MAX 32
 #define SRV_WAIT_MS_MAX 600000u
 #define SRV_RTP_MAX 65536u
-#define SRV_XRT_INI_MAX (1u << 20)  /* a client's xrt.ini */
+#define SRV_XRT_INI_MAX (1u << 20) /* a client's xrt.ini */
 /* aiesim traces sent with a session (srv_names.c): files, bytes of all */
 #define SRV_TRACES_MAX 16
 #define SRV_TRACES_BYTES_MAX (4u << 20)
@@ -28,25 +28,25 @@
 	(SRV_BODY_MAX + 2 * (size_t)SRV_XRT_INI_MAX + 2 * (size_t)SRV_TRACES_BYTES_MAX)
 
 typedef enum {
-	SRV_R_NONE,           /* unknown path: 404 */
-	SRV_R_HEALTH,         /* /v1/health */
-	SRV_R_METRICS,        /* /v1/metrics */
-	SRV_R_SESSIONS,       /* /v1/sessions */
-	SRV_R_SESSION,        /* /v1/sessions/ID */
-	SRV_R_GRAPH,          /* /v1/sessions/ID/graphs/NAME */
-	SRV_R_GRAPH_RUN,      /* .../run */
-	SRV_R_GRAPH_WAIT,     /* .../wait */
-	SRV_R_GRAPH_END,      /* .../end */
-	SRV_R_GRAPH_RTP,      /* .../rtp/PORT: run-time parameter bytes */
-	SRV_R_TXNS,           /* /v1/sessions/ID/txns */
-	SRV_R_TXN,            /* /v1/sessions/ID/txns/T: the result */
-	SRV_R_TXN_TX,         /* .../tx: the TX image upload */
-	SRV_R_TXN_WAIT,       /* .../wait: run to the end, the result */
-	SRV_R_TXN_RX,         /* .../rx: the RX image download */
-	SRV_R_XCLBIN,         /* /v1/xclbins/SHA256: HEAD, PUT (the design cache) */
-	SRV_R_ARTIFACTS,      /* /v1/sessions/ID/artifacts: the list */
-	SRV_R_ARTIFACT,       /* .../artifacts/NAME: one file */
-	SRV_R_NOT_IMPL        /* a path of the design not built yet: 501 */
+	SRV_R_NONE,       /* unknown path: 404 */
+	SRV_R_HEALTH,     /* /v1/health */
+	SRV_R_METRICS,    /* /v1/metrics */
+	SRV_R_SESSIONS,   /* /v1/sessions */
+	SRV_R_SESSION,    /* /v1/sessions/ID */
+	SRV_R_GRAPH,      /* /v1/sessions/ID/graphs/NAME */
+	SRV_R_GRAPH_RUN,  /* .../run */
+	SRV_R_GRAPH_WAIT, /* .../wait */
+	SRV_R_GRAPH_END,  /* .../end */
+	SRV_R_GRAPH_RTP,  /* .../rtp/PORT: run-time parameter bytes */
+	SRV_R_TXNS,       /* /v1/sessions/ID/txns */
+	SRV_R_TXN,        /* /v1/sessions/ID/txns/T: the result */
+	SRV_R_TXN_TX,     /* .../tx: the TX image upload */
+	SRV_R_TXN_WAIT,   /* .../wait: run to the end, the result */
+	SRV_R_TXN_RX,     /* .../rx: the RX image download */
+	SRV_R_XCLBIN,     /* /v1/xclbins/SHA256: HEAD, PUT (the design cache) */
+	SRV_R_ARTIFACTS,  /* /v1/sessions/ID/artifacts: the list */
+	SRV_R_ARTIFACT,   /* .../artifacts/NAME: one file */
+	SRV_R_NOT_IMPL    /* a path of the design not built yet: 501 */
 } srv_route_kind;
 
 typedef struct {
@@ -54,9 +54,9 @@ typedef struct {
 	char sid[SRV_ID_MAX + 1];
 	char graph[SRV_NAME_MAX + 1];
 	char tid[SRV_ID_MAX + 1];
-	char port[SRV_NAME_MAX + 1];   /* graph.kernel.in[1] */
-	char sha[65];                  /* SRV_R_XCLBIN: 64 lowercase hex digits */
-	char name[SRV_NAME_MAX + 1];   /* SRV_R_ARTIFACT: [A-Za-z0-9._-] */
+	char port[SRV_NAME_MAX + 1]; /* graph.kernel.in[1] */
+	char sha[65];                /* SRV_R_XCLBIN: 64 lowercase hex digits */
+	char name[SRV_NAME_MAX + 1]; /* SRV_R_ARTIFACT: [A-Za-z0-9._-] */
 } srv_route;
 
 /* Parse a request path (without the query, percent-decoded). Unknown paths
@@ -73,21 +73,21 @@ int srv_bearer(const char *value, const char **tok, size_t *len);
 
 typedef struct {
 	char name[SRV_NAME_MAX + 1];
-	char model[SRV_NAME_MAX + 1];  /* "" = the default model */
-	char *params;                  /* JSON object text or NULL (owned) */
+	char model[SRV_NAME_MAX + 1]; /* "" = the default model */
+	char *params;                 /* JSON object text or NULL (owned) */
 } srv_graph_req;
 
 /* One aiesim trace file sent with the session (srv_names.c). */
 typedef struct {
-	char name[SRV_TRACE_NAME_MAX + 1];  /* a plain file name (srv_file_name_ok) */
-	char *text;                    /* its bytes (owned) */
+	char name[SRV_TRACE_NAME_MAX + 1]; /* a plain file name (srv_file_name_ok) */
+	char *text;                        /* its bytes (owned) */
 	size_t len;
 } srv_trace_req;
 
 typedef struct {
 	char board[SRV_NAME_MAX + 1];
-	char xclbin_sha256[65];        /* "" when absent */
-	char *xrt_ini;                 /* the client's xrt.ini text, or NULL (owned) */
+	char xclbin_sha256[65]; /* "" when absent */
+	char *xrt_ini;          /* the client's xrt.ini text, or NULL (owned) */
 	size_t xrt_ini_len;
 	size_t ngraphs;
 	srv_graph_req graphs[SRV_GRAPHS_MAX];

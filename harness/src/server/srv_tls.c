@@ -31,26 +31,28 @@ int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const ch
 	gnutls_x509_crt_deinit(crt);
 	if (r < 0)
 		return aieth__fail(AIETH_EINVAL, "TLS certificate %s: not a PEM certificate (%s)",
-				  cert_file, gnutls_strerror(r));
+				   cert_file, gnutls_strerror(r));
 	if (gnutls_x509_privkey_init(&pk) < 0)
 		return aieth__fail(AIETH_ENOMEM, "TLS: out of memory");
 	r = gnutls_x509_privkey_import2(pk, &k, GNUTLS_X509_FMT_PEM, NULL, 0);
 	gnutls_x509_privkey_deinit(pk);
 	if (r < 0)
-		return aieth__fail(AIETH_EINVAL, "TLS key %s: not an unencrypted PEM private key (%s)",
-				  key_file, gnutls_strerror(r));
+		return aieth__fail(AIETH_EINVAL,
+				   "TLS key %s: not an unencrypted PEM private key (%s)", key_file,
+				   gnutls_strerror(r));
 	if (gnutls_certificate_allocate_credentials(&cred) < 0)
 		return aieth__fail(AIETH_ENOMEM, "TLS: out of memory");
 	/* the same call libmicrohttpd makes: what passes here, it accepts */
 	r = gnutls_certificate_set_x509_key_mem2(cred, &c, &k, GNUTLS_X509_FMT_PEM, NULL, 0);
 	gnutls_certificate_free_credentials(cred);
 	if (r == GNUTLS_E_CERTIFICATE_KEY_MISMATCH)
-		return aieth__fail(AIETH_EINVAL, "TLS certificate %s: the key %s is not this "
-				  "certificate's key (they do not belong together)", cert_file,
-				  key_file);
+		return aieth__fail(AIETH_EINVAL,
+				   "TLS certificate %s: the key %s is not this "
+				   "certificate's key (they do not belong together)",
+				   cert_file, key_file);
 	if (r < 0)
 		return aieth__fail(AIETH_EINVAL, "TLS certificate %s with key %s: refused (%s)",
-				  cert_file, key_file, gnutls_strerror(r));
+				   cert_file, key_file, gnutls_strerror(r));
 	return AIETH_OK;
 }
 

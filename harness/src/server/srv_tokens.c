@@ -14,10 +14,7 @@
 #include "util/fileio.h"
 #include "util/path.h"
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
 void srv_tokens_free(srv_tokens *t)
 {
@@ -36,8 +33,8 @@ void srv_tokens_free(srv_tokens *t)
 }
 
 /* One line [p, e) (no newline): a comment, blank, or NAME TOKEN. */
-static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned line,
-		      const char *p, const char *e)
+static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned line, const char *p,
+		      const char *e)
 {
 	const char *ns, *ne, *ts, *te;
 	srv_token *k;
@@ -62,41 +59,48 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 	while (p < e && is_blank(*p))
 		p++;
 	if (ts == te)
-		return aieth__fail(AIETH_EPARSE, "%s:%u: a NAME and a TOKEN are needed, found one "
-				  "field", what, line);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s:%u: a NAME and a TOKEN are needed, found one "
+				   "field",
+				   what, line);
 	if (p != e)
 		return aieth__fail(AIETH_EPARSE, "%s:%u: more than two fields (NAME TOKEN)", what,
-				  line);
+				   line);
 	if ((size_t)(ne - ns) > SRV_TOKEN_NAME_MAX)
 		return aieth__fail(AIETH_EPARSE, "%s:%u: the name is %zu bytes, the limit is %d",
-				  what, line, (size_t)(ne - ns), SRV_TOKEN_NAME_MAX);
+				   what, line, (size_t)(ne - ns), SRV_TOKEN_NAME_MAX);
 	for (i = 0; i < (size_t)(ne - ns); i++)
 		if (!aieth__name_char((unsigned char)ns[i]))
-			return aieth__fail(AIETH_EPARSE, "%s:%u: the name has byte 0x%02x at %zu "
-					  "(allowed: A-Z a-z 0-9 . _ -)", what, line,
-					  (unsigned char)ns[i], i + 1);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%u: the name has byte 0x%02x at %zu "
+					   "(allowed: A-Z a-z 0-9 . _ -)",
+					   what, line, (unsigned char)ns[i], i + 1);
 	if ((size_t)(te - ts) < SRV_TOKEN_MIN || (size_t)(te - ts) > SRV_TOKEN_MAX)
-		return aieth__fail(AIETH_EPARSE, "%s:%u: the token of \"%.*s\" is %zu bytes, "
-				  "allowed %d..%d", what, line, (int)(ne - ns), ns,
-				  (size_t)(te - ts), SRV_TOKEN_MIN, SRV_TOKEN_MAX);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s:%u: the token of \"%.*s\" is %zu bytes, "
+				   "allowed %d..%d",
+				   what, line, (int)(ne - ns), ns, (size_t)(te - ts), SRV_TOKEN_MIN,
+				   SRV_TOKEN_MAX);
 	for (i = 0; i < (size_t)(te - ts); i++)
 		if ((unsigned char)ts[i] < 0x21 || (unsigned char)ts[i] > 0x7e)
-			return aieth__fail(AIETH_EPARSE, "%s:%u: the token of \"%.*s\" has a "
-					  "non-printable byte at %zu", what, line, (int)(ne - ns),
-					  ns, i + 1);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%u: the token of \"%.*s\" has a "
+					   "non-printable byte at %zu",
+					   what, line, (int)(ne - ns), ns, i + 1);
 	for (i = 0; i < t->n; i++) {
 		if (strlen(t->v[i].name) == (size_t)(ne - ns) &&
 		    !memcmp(t->v[i].name, ns, (size_t)(ne - ns)))
 			return aieth__fail(AIETH_EPARSE, "%s:%u: the name \"%.*s\" is listed twice",
-					  what, line, (int)(ne - ns), ns);
+					   what, line, (int)(ne - ns), ns);
 		if (t->v[i].tlen == (size_t)(te - ts) && !memcmp(t->v[i].token, ts, t->v[i].tlen))
-			return aieth__fail(AIETH_EPARSE, "%s:%u: \"%.*s\" has the token of \"%s\" "
-					  "(tokens must differ)", what, line, (int)(ne - ns), ns,
-					  t->v[i].name);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%u: \"%.*s\" has the token of \"%s\" "
+					   "(tokens must differ)",
+					   what, line, (int)(ne - ns), ns, t->v[i].name);
 	}
 	if (t->n == SRV_TOKENS_MAX)
 		return aieth__fail(AIETH_EPARSE, "%s:%u: more than %d tokens", what, line,
-				  SRV_TOKENS_MAX);
+				   SRV_TOKENS_MAX);
 	if (t->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 8;
 		srv_token *nv;
@@ -104,7 +108,8 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 			nc = SRV_TOKENS_MAX;
 		nv = realloc(t->v, nc * sizeof *nv);
 		if (!nv)
-			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu tokens", what, nc);
+			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu tokens", what,
+					   nc);
 		t->v = nv;
 		*cap = nc;
 	}
@@ -127,7 +132,7 @@ int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t l
 	t->n = 0;
 	if (len > SRV_TOKEN_FILE_MAX)
 		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes, the limit is %zu", what, len,
-				  SRV_TOKEN_FILE_MAX);
+				   SRV_TOKEN_FILE_MAX);
 	if (len && memchr(text, '\0', len))
 		return aieth__fail(AIETH_EPARSE, "%s: contains a NUL byte (not a text file)", what);
 	while (p < end) {
@@ -163,14 +168,15 @@ int srv_tokens_load(srv_tokens *t, const char *path)
 		return aieth__fail_prefix(AIETH_EINVAL, "token file");
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
 		close(fd);
-		return aieth__fail(AIETH_EINVAL, "token file %s: group or others may use it (mode "
-				  "%04o): the tokens are secrets, chmod 600 it",
-				  path, (unsigned)(st.st_mode & 07777));
+		return aieth__fail(AIETH_EINVAL,
+				   "token file %s: group or others may use it (mode "
+				   "%04o): the tokens are secrets, chmod 600 it",
+				   path, (unsigned)(st.st_mode & 07777));
 	}
 	if ((uint64_t)st.st_size > SRV_TOKEN_FILE_MAX) {
 		close(fd);
 		return aieth__fail(AIETH_EPARSE, "%s: %lld bytes, the limit is %zu", path,
-				  (long long)st.st_size, SRV_TOKEN_FILE_MAX);
+				   (long long)st.st_size, SRV_TOKEN_FILE_MAX);
 	}
 	len = (size_t)st.st_size;
 	text = malloc(len + 1);
@@ -190,8 +196,10 @@ int srv_tokens_load(srv_tokens *t, const char *path)
 	if (got != len) {
 		memset(text, 0, got);
 		free(text);
-		return aieth__fail(AIETH_EINVAL, "token file %s: read %zu of %zu bytes (it changed "
-				  "while read)", path, got, len);
+		return aieth__fail(AIETH_EINVAL,
+				   "token file %s: read %zu of %zu bytes (it changed "
+				   "while read)",
+				   path, got, len);
 	}
 	rc = srv_tokens_parse(t, path, text, len);
 	memset(text, 0, len);

@@ -17,7 +17,7 @@
 
 typedef struct {
 	char name[SRV_TOKEN_NAME_MAX + 1];
-	char token[SRV_TOKEN_MAX];   /* not NUL-terminated: tlen bytes, zero padded */
+	char token[SRV_TOKEN_MAX]; /* not NUL-terminated: tlen bytes, zero padded */
 	size_t tlen;
 } srv_token;
 

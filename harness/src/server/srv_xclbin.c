@@ -30,8 +30,8 @@
 
 #define TMP_PREFIX ".up-"
 #define OWNERS "owners.txt"
-#define OWNERS_MAX ((size_t)8 << 20)   /* the index read at start */
-#define ANON "*"                       /* no tokens: not a token name */
+#define OWNERS_MAX ((size_t)8 << 20) /* the index read at start */
+#define ANON "*"                     /* no tokens: not a token name */
 
 /* A name as the index may hold it: a token name or the anonymous one. */
 static int owner_ok(const char *n)
@@ -215,7 +215,7 @@ int srv_xclbin_init(aieth_server *s, const char *dir)
 	s->own_cache_dir = !dir && s->own_work_dir;
 	if (mkdir(s->cache_dir, 0700) && errno != EEXIST)
 		return aieth__fail(AIETH_EIO, "xclbin cache %s: cannot create the folder (%s)",
-				  s->cache_dir, strerror(errno));
+				   s->cache_dir, strerror(errno));
 	if (stat(s->cache_dir, &st) || !S_ISDIR(st.st_mode))
 		return aieth__fail(AIETH_EINVAL, "xclbin cache %s: not a folder", s->cache_dir);
 	return scan(s);
@@ -300,8 +300,10 @@ int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x)
 	srv_xentry *e = srv_xclbin_find_locked(s, x->xsha, srv_xclbin_owner(s, x->owner));
 	char *p;
 	if (!e)
-		return aieth__fail(AIETH_ENOTFOUND, "xclbin_sha256 %s: not in the server's cache: "
-				  "upload it first (PUT /v1/xclbins/%s)", x->xsha, x->xsha);
+		return aieth__fail(AIETH_ENOTFOUND,
+				   "xclbin_sha256 %s: not in the server's cache: "
+				   "upload it first (PUT /v1/xclbins/%s)",
+				   x->xsha, x->xsha);
 	if (!(p = entry_path(s, e->sha)))
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	free(x->xclbin);
@@ -324,8 +326,8 @@ void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x)
 		}
 }
 
-srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner,
-			      uint64_t len, srv_xupload *u, char *msg, size_t cap)
+srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner, uint64_t len,
+			      srv_xupload *u, char *msg, size_t cap)
 {
 	unsigned evicted = 0;
 	srv_xentry *e;
@@ -334,8 +336,10 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	u->s = s;
 	if (len > s->xclbin_max || len > s->cache_max) {
 		int cache = s->cache_max < s->xclbin_max;
-		snprintf(msg, cap, "xclbin upload: Content-Length %llu bytes, the limit is %s %llu "
-			 "MiB", (unsigned long long)len, cache ? "--xclbin-cache-mib" : "--max-xclbin",
+		snprintf(msg, cap,
+			 "xclbin upload: Content-Length %llu bytes, the limit is %s %llu "
+			 "MiB",
+			 (unsigned long long)len, cache ? "--xclbin-cache-mib" : "--max-xclbin",
 			 (unsigned long long)((cache ? s->cache_max : s->xclbin_max) >> 20));
 		return SRV_X_TOO_LARGE;
 	}
@@ -356,10 +360,14 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	/* the bytes are reserved before the first one arrives: a client that
 	 * stalls holds its share of the limit, no more */
 	if (make_room_locked(s, len, 0, &evicted)) {
-		snprintf(msg, cap, "xclbin upload: %llu bytes do not fit: uploads in progress hold "
-			 "%llu bytes and designs that sessions use %llu bytes of --xclbin-cache-mib "
-			 "%llu MiB", (unsigned long long)len, (unsigned long long)s->cache_reserved,
-			 (unsigned long long)s->cache_used, (unsigned long long)(s->cache_max >> 20));
+		snprintf(
+			msg, cap,
+			"xclbin upload: %llu bytes do not fit: uploads in progress hold "
+			"%llu bytes and designs that sessions use %llu bytes of --xclbin-cache-mib "
+			"%llu MiB",
+			(unsigned long long)len, (unsigned long long)s->cache_reserved,
+			(unsigned long long)s->cache_used,
+			(unsigned long long)(s->cache_max >> 20));
 		pthread_mutex_unlock(&s->mu);
 		return SRV_X_NO_ROOM;
 	}
@@ -391,7 +399,7 @@ int srv_xclbin_write(srv_xupload *u, const void *data, size_t n)
 		return -1;
 	u->got += n;
 	if (u->err)
-		return 0;     /* keep reading to the end: the reply names the error */
+		return 0; /* keep reading to the end: the reply names the error */
 	aieth__sha256_update(&u->h, data, n);
 	if (u->fd >= 0 && aieth__write_full(u->fd, data, n, "xclbin upload")) {
 		u->err = 1;
@@ -434,8 +442,7 @@ void srv_xclbin_abort(srv_xupload *u)
 	u->tmp = NULL;
 }
 
-srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg,
-			       size_t cap)
+srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg, size_t cap)
 {
 	uint8_t d[32];
 	char got[65], *dst, *idx = NULL;
@@ -459,8 +466,8 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 	aieth__sha256_final(&u->h, d);
 	aieth__sha256_hex(d, got);
 	if (strcmp(got, u->sha)) {
-		snprintf(msg, cap, "xclbin upload: the body's sha256 is %s, the path says %s",
-			 got, u->sha);
+		snprintf(msg, cap, "xclbin upload: the body's sha256 is %s, the path says %s", got,
+			 u->sha);
 		srv_xclbin_abort(u);
 		return SRV_X_BAD;
 	}
@@ -479,8 +486,8 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		return SRV_X_IO;
 	}
 	pthread_mutex_lock(&s->mu);
-	unreserve_locked(u);      /* room was made at begin: it becomes the entry */
-	if ((e = srv_xclbin_find_locked(s, u->sha, NULL))) {   /* pinned till now */
+	unreserve_locked(u); /* room was made at begin: it becomes the entry */
+	if ((e = srv_xclbin_find_locked(s, u->sha, NULL))) { /* pinned till now */
 		/* the same file came twice at once, or from another owner: one
 		 * copy is enough, and the owner who sent it may use it */
 		srv_xclbin_abort(u);
@@ -495,19 +502,21 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 			}
 		}
 	} else if (make_room_locked(s, u->want, 1, &u->evicted)) {
-		snprintf(msg, cap, "xclbin upload: %llu bytes do not fit: the cache holds %llu of "
+		snprintf(msg, cap,
+			 "xclbin upload: %llu bytes do not fit: the cache holds %llu of "
 			 "--xclbin-cache-mib %llu MiB in designs that sessions use",
 			 (unsigned long long)u->want, (unsigned long long)s->cache_used,
 			 (unsigned long long)(s->cache_max >> 20));
 		srv_xclbin_abort(u);
 		res = SRV_X_NO_ROOM;
 	} else if (rename(u->tmp, dst)) {
-		snprintf(msg, cap, "xclbin upload: cannot rename into %s (%s)", dst, strerror(errno));
+		snprintf(msg, cap, "xclbin upload: cannot rename into %s (%s)", dst,
+			 strerror(errno));
 		srv_xclbin_abort(u);
 		res = SRV_X_IO;
 	} else if (!(e = add_entry_locked(s, u->sha, u->want)) || add_owner(e, u->owner)) {
 		if (e)
-			drop_entry_locked(s, &s->xclbins);   /* just added: the head */
+			drop_entry_locked(s, &s->xclbins); /* just added: the head */
 		else
 			unlink(dst);
 		snprintf(msg, cap, "xclbin upload: out of memory");
@@ -543,7 +552,8 @@ int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg
 	/* held like an upload in progress: every reservation is seen by every
 	 * other (HTTP uploads, AMD scratch files) before eviction decides */
 	if (n > s->cache_max || make_room_locked(s, n, 0, evicted)) {
-		snprintf(msg, cap, "%llu bytes do not fit: the design cache holds %llu of "
+		snprintf(msg, cap,
+			 "%llu bytes do not fit: the design cache holds %llu of "
 			 "--xclbin-cache-mib %llu MiB in designs, uploads in progress and "
 			 "files that sessions use",
 			 (unsigned long long)n,

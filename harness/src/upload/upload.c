@@ -21,9 +21,10 @@
 #include <curl/curl.h>
 #endif
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/fileio.h"
 #include "util/path.h"
 
@@ -35,7 +36,7 @@ typedef struct {
 	char spool[4096];
 	struct json_object *uploads; /* NULL: flush only */
 	sbuf log;
-	char down[MAX_DOWN][256];    /* scheme://authority of servers down in this pass */
+	char down[MAX_DOWN][256]; /* scheme://authority of servers down in this pass */
 	int ndown;
 	size_t remaining;
 	unsigned seq;
@@ -44,7 +45,7 @@ typedef struct {
 char *aieth_upload_default_spool(void)
 {
 	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (x && x[0] == '/')
 		sb_printf(&b, "%s/aieth/spool", x);
 	else if (home && home[0] == '/')
@@ -66,7 +67,8 @@ static int ensure_dir(const char *path)
 			continue;
 		buf[i] = '\0';
 		if (mkdir(buf, 0700) && errno != EEXIST)
-			return aieth__fail(AIETH_EIO, "spool %s: mkdir %s: %s", path, buf, strerror(errno));
+			return aieth__fail(AIETH_EIO, "spool %s: mkdir %s: %s", path, buf,
+					   strerror(errno));
 		buf[i] = i == n ? '\0' : '/';
 	}
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
@@ -91,8 +93,9 @@ static int list_dir(const char *dir, char ***names, size_t *count, uint64_t *byt
 		*count = 0;
 	}
 	if (!d)
-		return errno == ENOENT ? AIETH_OK :
-			aieth__fail(AIETH_EIO, "spool %s: %s", dir, strerror(errno));
+		return errno == ENOENT
+			       ? AIETH_OK
+			       : aieth__fail(AIETH_EIO, "spool %s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		char path[4400];
 		struct stat st;
@@ -143,7 +146,8 @@ static void record(up_ctx *c, const char *target, const char *kind, const char *
 		   const char *file, const char *msg, int from_spool)
 {
 	struct json_object *u;
-	sb_printf(&c->log, "upload %s%s: %s", target, from_spool ? " (from the spool)" : "", status);
+	sb_printf(&c->log, "upload %s%s: %s", target, from_spool ? " (from the spool)" : "",
+		  status);
 	if (code)
 		sb_printf(&c->log, " (HTTP %ld)", code);
 	if (file)
@@ -196,10 +200,10 @@ static void mark_down(up_ctx *c, const char *url)
 
 /* Write e into the spool (sub: NULL or "failed"), within the size bound;
  * path gets the file written. */
-static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const char *sub,
-		       char *path, size_t pathn)
+static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const char *sub, char *path,
+		       size_t pathn)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	char dir[4200], name[128];
 	uint64_t used = 0, max = c->o->spool_max_bytes ? c->o->spool_max_bytes : SPOOL_DEFAULT_MAX;
 	struct timespec ts;
@@ -213,13 +217,15 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 	if ((rc = up_spool_format(e, &b)))
 		goto out;
 	if (used + b.n > max) {
-		rc = aieth__fail(AIETH_EIO, "spool %s: full (%llu bytes used, %zu more would pass "
-				"the bound of %llu)", c->spool, (unsigned long long)used, b.n,
-				(unsigned long long)max);
+		rc = aieth__fail(AIETH_EIO,
+				 "spool %s: full (%llu bytes used, %zu more would pass "
+				 "the bound of %llu)",
+				 c->spool, (unsigned long long)used, b.n, (unsigned long long)max);
 		goto out;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (up_spool_name(name, sizeof name, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
+	if (up_spool_name(name, sizeof name,
+			  (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
 			  (long)getpid(), c->seq++, kind)) {
 		rc = aieth__fail(AIETH_EINVAL, "spool: bad entry name");
 		goto out;
@@ -242,7 +248,8 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 
 	if (is_down(c, e->url)) {
 		cls = UP_RETRY;
-		snprintf(err, sizeof err, "not tried: the server did not answer earlier in this pass");
+		snprintf(err, sizeof err,
+			 "not tried: the server did not answer earlier in this pass");
 	} else if (up_creds_find(c->o->credentials, e->target, kind, &cred)) {
 		cls = UP_RETRY; /* a credentials problem is fixed by the admin: keep it */
 		snprintf(err, sizeof err, "%s", aieth_error_message());
@@ -254,7 +261,8 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 	}
 	if (cls == UP_SENT) {
 		if (from_spool && unlink(spooled_path)) {
-			snprintf(err, sizeof err, "delivered, but removing it failed: %s", strerror(errno));
+			snprintf(err, sizeof err, "delivered, but removing it failed: %s",
+				 strerror(errno));
 			record(c, e->target, kn, "delivered", code, spooled_path, err, 1);
 			return;
 		}
@@ -268,7 +276,8 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 			return;
 		}
 		/* permanent: out of the retry queue, into failed/ */
-		snprintf(path, sizeof path, "%s/failed/%s", c->spool, strrchr(spooled_path, '/') + 1);
+		snprintf(path, sizeof path, "%s/failed/%s", c->spool,
+			 strrchr(spooled_path, '/') + 1);
 		c->remaining++;
 		{
 			char fdir[4200];
@@ -343,14 +352,30 @@ static int flush(up_ctx *c)
 	return AIETH_OK;
 }
 
+int aieth_upload_opts_init(aieth_upload_opts *opts, unsigned int version)
+{
+	static const aieth_upload_opts init = AIETH_UPLOAD_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_upload_opts_init", opts, version,
+					AIETH_UPLOAD_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
 static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 {
 	char *def = NULL;
+	int rc;
 	memset(c, 0, sizeof *c);
+	sb_init(&c->log, SB_DOC_MAX);
 	c->o = o;
+	/* the versions of aieth_upload_opts read here (a new one: raise it) */
+	if ((rc = aieth__opts_version("aieth_upload_opts", "aieth_upload_opts", o->version,
+				      AIETH_UPLOAD_OPTS_VERSION)))
+		return rc;
 	if (!o->spool_dir && !(def = aieth_upload_default_spool()))
 		return aieth__fail(AIETH_EINVAL, "no spool folder: --spool DIR, $XDG_STATE_HOME or "
-				  "$HOME is needed");
+						 "$HOME is needed");
 	if (strlen(o->spool_dir ? o->spool_dir : def) >= 4000) {
 		free(def);
 		return aieth__fail(AIETH_EINVAL, "spool: the path is longer than 4000 bytes");
@@ -395,9 +420,9 @@ int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remain
 /* report.json's bytes, as aieth_report_write_json writes them. */
 static char *report_text(aieth_report *r, size_t *len)
 {
-	const char *t = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED |
-								 JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *t = json_object_to_json_string_ext(
+		r->root,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char *s;
 	if (!t)
 		return NULL;
@@ -443,7 +468,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 	for (i = 0; i < n; i++) {
 		up_target t;
 		up_entry e;
-		sbuf body = {0};
+		sbuf body = SB_INIT(SB_DOC_MAX);
 		int prc;
 		if (up_parse_url(urls[i], &t)) {
 			record(&c, "?", "?", "lost", 0, NULL, aieth_error_message(), 0);
@@ -456,15 +481,18 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 			snprintf(e.ctype, sizeof e.ctype, "text/plain; charset=utf-8");
 			prc = up_payload_influx(r->root, (uint64_t)(r->t_start * 1e3 + 0.5), &body);
 		} else if (t.kind == UP_SQUAD) {
-			snprintf(e.ctype, sizeof e.ctype, "multipart/form-data; boundary=%s", boundary);
+			snprintf(e.ctype, sizeof e.ctype, "multipart/form-data; boundary=%s",
+				 boundary);
 			prc = up_payload_squad(r->root, rep, boundary, &body);
 		} else {
 			snprintf(e.ctype, sizeof e.ctype, "application/json");
 			sb_put(&body, rep, rlen);
-			prc = body.oom ? aieth__fail(AIETH_ENOMEM, "upload: out of memory") : AIETH_OK;
+			prc = body.oom ? aieth__fail(AIETH_ENOMEM, "upload: out of memory")
+				       : AIETH_OK;
 		}
 		if (prc) {
-			record(&c, urls[i], up_kind_name(t.kind), "lost", 0, NULL, aieth_error_message(), 0);
+			record(&c, urls[i], up_kind_name(t.kind), "lost", 0, NULL,
+			       aieth_error_message(), 0);
 			free(body.p);
 			continue;
 		}

@@ -37,10 +37,7 @@ typedef struct {
 	unsigned port;
 } cred_url;
 
-static int lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
 static int same_nocase(const char *a, size_t an, const char *b, size_t bn)
 {
@@ -80,7 +77,7 @@ static int cred_url_split(const char *s, size_t n, int is_prefix, cred_url *u, c
 	for (ae = a; ae < e && *ae != '/' && *ae != '?' && *ae != '#'; ae++)
 		if (*ae == '@')
 			return *why = "a user:password@ part", -1;
-	if (*a == '[') {   /* an IPv6 address */
+	if (*a == '[') { /* an IPv6 address */
 		for (c = a; c < ae && *c != ']'; c++)
 			;
 		if (c == ae)
@@ -98,7 +95,8 @@ static int cred_url_split(const char *s, size_t n, int is_prefix, cred_url *u, c
 		if (*c != ':' || c + 1 == ae)
 			return *why = "a bad port", -1;
 		for (port = 0, c++; c < ae; c++) {
-			if (*c < '0' || *c > '9' || (port = port * 10 + (unsigned long)(*c - '0')) > 65535)
+			if (*c < '0' || *c > '9' ||
+			    (port = port * 10 + (unsigned long)(*c - '0')) > 65535)
 				return *why = "a bad port", -1;
 		}
 		if (!port)
@@ -127,7 +125,7 @@ static size_t cred_url_match(const cred_url *pre, const cred_url *t)
 		return 0;
 	if (pl && *pp == '/')
 		pp++, pl--;
-	if (pl && pp[pl - 1] == '/')   /* one trailing slash: the same prefix */
+	if (pl && pp[pl - 1] == '/') /* one trailing slash: the same prefix */
 		pl--;
 	if (tl && *tp == '/')
 		tp++, tl--;
@@ -140,8 +138,7 @@ static size_t cred_url_match(const cred_url *pre, const cred_url *t)
 	return 1 + segs;
 }
 
-int up_creds_parse(const char *text, size_t len, const char *what, const char *target,
-		   up_cred *out)
+int up_creds_parse(const char *text, size_t len, const char *what, const char *target, up_cred *out)
 {
 	const char *p = text, *end = text + len, *why = NULL;
 	size_t best = 0, lineno = 0;
@@ -160,8 +157,8 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 			le--;
 		for (q = p; q < le; q++)
 			if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f)
-				return aieth__fail(AIETH_EPARSE, "%s:%zu: a control character", what,
-						  lineno);
+				return aieth__fail(AIETH_EPARSE, "%s:%zu: a control character",
+						   what, lineno);
 		q = p;
 		pl = word(&q, le, &pre);
 		if (!pl || *pre == '#')
@@ -169,22 +166,31 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 		tl = word(&q, le, &type);
 		vl = word(&q, le, &val);
 		if (word(&q, le, &extra) || !vl ||
-		    !((tl == 5 && !memcmp(type, "token", 5)) || (tl == 5 && !memcmp(type, "basic", 5))))
-			return aieth__fail(AIETH_EPARSE, "%s:%zu: expected 'URL-PREFIX token TOKEN' or "
-					  "'URL-PREFIX basic USER:PASSWORD'", what, lineno);
+		    !((tl == 5 && !memcmp(type, "token", 5)) ||
+		      (tl == 5 && !memcmp(type, "basic", 5))))
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%zu: expected 'URL-PREFIX token TOKEN' or "
+					   "'URL-PREFIX basic USER:PASSWORD'",
+					   what, lineno);
 		if (vl >= UP_CRED_MAX)
-			return aieth__fail(AIETH_EPARSE, "%s:%zu: the credential is %zu bytes, the "
-					  "limit is %d", what, lineno, vl, UP_CRED_MAX - 1);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%zu: the credential is %zu bytes, the "
+					   "limit is %d",
+					   what, lineno, vl, UP_CRED_MAX - 1);
 		if (type[0] == 'b' && !memchr(val, ':', vl))
 			return aieth__fail(AIETH_EPARSE, "%s:%zu: basic needs USER:PASSWORD", what,
-					  lineno);
+					   lineno);
 		for (i = 0; i < vl; i++)
 			if ((unsigned char)val[i] > 0x7e)
-				return aieth__fail(AIETH_EPARSE, "%s:%zu: the credential must be "
-						  "printable ASCII", what, lineno);
+				return aieth__fail(AIETH_EPARSE,
+						   "%s:%zu: the credential must be "
+						   "printable ASCII",
+						   what, lineno);
 		if (cred_url_split(pre, pl, 1, &pu, &why))
-			return aieth__fail(AIETH_EPARSE, "%s:%zu: the URL-PREFIX is not SCHEME://HOST"
-					  "[:PORT][/PATH] (%s)", what, lineno, why);
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%zu: the URL-PREFIX is not SCHEME://HOST"
+					   "[:PORT][/PATH] (%s)",
+					   what, lineno, why);
 		/* matched by scheme, host, port, then whole path segments (never
 		 * by bytes: a token for http://10.0.0.1 must not go to
 		 * http://10.0.0.12); the most segments win, a tie: the first line */
@@ -195,7 +201,7 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 			memcpy(out->value, val, vl);
 			out->value[vl] = '\0';
 		}
-next:
+	next:
 		p = nl ? nl + 1 : end;
 	}
 	return AIETH_OK;
@@ -209,8 +215,10 @@ static int from_env(const char *name, up_cred *out)
 		return 0;
 	n = strlen(v);
 	if (n >= UP_CRED_MAX || strpbrk(v, " \t\r\n"))
-		return aieth__fail(AIETH_EINVAL, "$%s: one token of 1..%d bytes without white space "
-				  "is needed", name, UP_CRED_MAX - 1);
+		return aieth__fail(AIETH_EINVAL,
+				   "$%s: one token of 1..%d bytes without white space "
+				   "is needed",
+				   name, UP_CRED_MAX - 1);
 	out->type = UP_CRED_TOKEN;
 	memcpy(out->value, v, n + 1);
 	return 1;
@@ -227,11 +235,13 @@ int up_creds_find(const char *file, const char *target, up_kind kind, up_cred *o
 		char *text = NULL;
 		size_t len = 0;
 		if (stat(file, &st))
-			return aieth__fail(AIETH_EIO, "--upload-credentials %s: cannot be read", file);
+			return aieth__fail(AIETH_EIO, "--upload-credentials %s: cannot be read",
+					   file);
 		if (st.st_mode & (S_IROTH | S_IWOTH))
-			return aieth__fail(AIETH_EINVAL, "--upload-credentials %s: others may read or "
-					  "write it (mode %03o): chmod 600 it", file,
-					  (unsigned)(st.st_mode & 0777));
+			return aieth__fail(AIETH_EINVAL,
+					   "--upload-credentials %s: others may read or "
+					   "write it (mode %03o): chmod 600 it",
+					   file, (unsigned)(st.st_mode & 0777));
 		if ((rc = aieth__read_file(file, CREDS_FILE_MAX, &text, &len)))
 			return rc;
 		rc = up_creds_parse(text, len, file, target, out);

@@ -39,8 +39,8 @@ static int abort_check(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, c
 	return o->cancel && *o->cancel;
 }
 
-int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
-		 const aieth_upload_opts *o, long *code, char *err, size_t errn)
+int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aieth_upload_opts *o,
+		 long *code, char *err, size_t errn)
 {
 	CURL *h = curl_easy_init();
 	struct curl_slist *hdrs = NULL;
@@ -81,7 +81,8 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, e->body);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)e->len);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)(o->connect_timeout_s ? o->connect_timeout_s : 10));
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT,
+			 (long)(o->connect_timeout_s ? o->connect_timeout_s : 10));
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 60));
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
@@ -115,8 +116,8 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
 
 #else
 
-int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
-		 const aieth_upload_opts *o, long *code, char *err, size_t errn)
+int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aieth_upload_opts *o,
+		 long *code, char *err, size_t errn)
 {
 	(void)e;
 	(void)kind;

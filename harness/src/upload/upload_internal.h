@@ -15,16 +15,16 @@
 #include "aieth/upload.h"
 #include "util/sbuf.h"
 
-#define UP_URL_MAX 2048      /* an --upload URL, a request URL */
-#define UP_SEG_MAX 128       /* a SQUAD team/project/build/env, an InfluxDB db */
-#define UP_CRED_MAX 1024     /* a token or USER:PASSWORD */
+#define UP_URL_MAX 2048          /* an --upload URL, a request URL */
+#define UP_SEG_MAX 128           /* a SQUAD team/project/build/env, an InfluxDB db */
+#define UP_CRED_MAX 1024         /* a token or USER:PASSWORD */
 #define UP_ENTRY_MAX (64u << 20) /* one spooled payload, header included */
 
 typedef enum { UP_SQUAD = 1, UP_INFLUX, UP_WEBHOOK } up_kind;
 
 typedef struct {
 	up_kind kind;
-	char url[UP_URL_MAX];      /* the request URL (http:// or https://) */
+	char url[UP_URL_MAX]; /* the request URL (http:// or https://) */
 	char team[UP_SEG_MAX], project[UP_SEG_MAX], build[UP_SEG_MAX], env[UP_SEG_MAX];
 	char db[UP_SEG_MAX];
 } up_target;
@@ -51,10 +51,10 @@ void up_squad_name(sbuf *b, const char *s);
 
 /* One request, as spooled (no credentials in it). */
 typedef struct {
-	char target[UP_URL_MAX];   /* the --upload URL (credentials are found by it) */
-	char url[UP_URL_MAX];      /* the request URL */
-	char ctype[256];           /* Content-Type */
-	const char *body;          /* points into the parsed buffer or the caller's */
+	char target[UP_URL_MAX]; /* the --upload URL (credentials are found by it) */
+	char url[UP_URL_MAX];    /* the request URL */
+	char ctype[256];         /* Content-Type */
+	const char *body;        /* points into the parsed buffer or the caller's */
 	size_t len;
 } up_entry;
 
@@ -86,8 +86,8 @@ enum { UP_SENT = 0, UP_RETRY = 1, UP_PERMANENT = 2 };
 /* POST e with cred; *code: the HTTP status (0: none); err: why not sent.
  * Returns UP_SENT, UP_RETRY (transport error, timeout, 408, 429, 5xx) or
  * UP_PERMANENT (any other status). */
-int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
-		 const aieth_upload_opts *o, long *code, char *err, size_t errn);
+int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aieth_upload_opts *o,
+		 long *code, char *err, size_t errn);
 /* HTTP status class, as above. */
 int up_http_class(long code);
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
+#include "report/report_model.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"
 
@@ -80,7 +80,8 @@ static void lp_float(sbuf *b, int *nf, struct json_object *o, const char *key)
 {
 	struct json_object *v = rj_get(o, key);
 	double d;
-	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+	if (!v ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
 		return;
 	d = json_object_get_double(v);
 	if (!isfinite(d))
@@ -105,15 +106,13 @@ static void lp_bool(sbuf *b, int *nf, struct json_object *o, const char *key)
 	if (!v || !json_object_is_type(v, json_type_boolean))
 		return;
 	lp_key(b, nf, key);
-	sb_put(b, json_object_get_boolean(v) ? "true" : "false", json_object_get_boolean(v) ? 4 : 5);
+	sb_put(b, json_object_get_boolean(v) ? "true" : "false",
+	       json_object_get_boolean(v) ? 4 : 5);
 }
 
 typedef void (*up_esc_fn)(sbuf *b, const char *s);
 
-static void lp_esc_tag(sbuf *b, const char *s)
-{
-	up_lp_escape(b, s, UP_LP_KEY);
-}
+static void lp_esc_tag(sbuf *b, const char *s) { up_lp_escape(b, s, UP_LP_KEY); }
 
 /* For each object of arr, the number that makes its "name" unique among
  * them once escaped by esc: 0 (the name as it is) or n >= 2 (NAME#n; a
@@ -123,7 +122,7 @@ static unsigned *unique_names(struct json_object *arr, up_esc_fn esc)
 	size_t n = arr ? json_object_array_length(arr) : 0, i, base;
 	unsigned *out = calloc(n ? n : 1, sizeof *out);
 	struct json_object *seen = json_object_new_object();
-	sbuf e = {0};
+	sbuf e = SB_INIT(SB_LINE_MAX);
 
 	for (i = 0; out && seen && i < n; i++) {
 		unsigned k = 0;
@@ -166,7 +165,7 @@ static void lp_test_tags(sbuf *b, struct json_object *root, struct json_object *
 {
 	struct json_object *env = rj_get(root, "environment");
 	const char *board = rj_gets(t, "board"), *backend = rj_gets(t, "backend");
-	sbuf tmp = {0};
+	sbuf tmp = SB_INIT(SB_LINE_MAX);
 	lp_tag(b, "backend", *backend ? backend : rj_gets(env, "backend"));
 	lp_tag(b, "board", *board ? board : rj_gets(env, "board"));
 	lp_tag(b, "test", dup_name(&tmp, rj_gets(t, "name"), dup));
@@ -201,7 +200,7 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 	char ts[32];
 	unsigned *tdup = unique_names(tests, lp_esc_tag), *xdup = NULL;
 	struct json_object *seen = json_object_new_object();
-	sbuf tmp = {0};
+	sbuf tmp = SB_INIT(SB_LINE_MAX);
 
 	if (!tdup || !seen)
 		b->oom = 1;
@@ -227,7 +226,8 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 		sb_printf(b, " %s\n", ts);
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *x = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(x, "channels"), *lats = rj_get(x, "latencies");
+			struct json_object *chs = rj_get(x, "channels"),
+					   *lats = rj_get(x, "latencies");
 			for (k = 0; chs && k < json_object_array_length(chs); k++) {
 				struct json_object *c = json_object_array_get_idx(chs, k);
 				nf = 0;
@@ -236,7 +236,8 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 				lp_test_tags(b, root, t, tdup[i]);
 				lp_tag(b, "direction", rj_gets(c, "direction"));
 				lp_tag(b, "plio", rj_gets(c, "plio"));
-				lp_tag(b, "transaction", dup_name(&tmp, rj_gets(x, "name"), xdup[j]));
+				lp_tag(b, "transaction",
+				       dup_name(&tmp, rj_gets(x, "name"), xdup[j]));
 				lp_tag(b, "version", version);
 				lp_series_unique(b, start, seen);
 				lp_float(b, &nf, c, "throughput_MBps");
@@ -257,7 +258,8 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 				lp_test_tags(b, root, t, tdup[i]);
 				lp_tag(b, "from", rj_gets(l, "from"));
 				lp_tag(b, "to", rj_gets(l, "to"));
-				lp_tag(b, "transaction", dup_name(&tmp, rj_gets(x, "name"), xdup[j]));
+				lp_tag(b, "transaction",
+				       dup_name(&tmp, rj_gets(x, "name"), xdup[j]));
 				lp_tag(b, "version", version);
 				lp_series_unique(b, start, seen);
 				lp_int(b, &nf, l, "cycles", "cycles");
@@ -336,7 +338,8 @@ static void add_unique(struct json_object *o, sbuf *k, struct json_object *v)
 
 static void add_num(struct json_object *o, sbuf *k, struct json_object *v)
 {
-	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+	if (v &&
+	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
 		add_unique(o, k, json_object_get(v));
 }
 
@@ -344,8 +347,10 @@ static void add_num(struct json_object *o, sbuf *k, struct json_object *v)
 static void part(sbuf *b, const char *boundary, const char *name, const char *filename,
 		 const char *data)
 {
-	sb_printf(b, "--%s\r\nContent-Disposition: form-data; name=\"%s\"; filename=\"%s\"\r\n"
-		  "Content-Type: application/json\r\n\r\n%s\r\n", boundary, name, filename, data);
+	sb_printf(b,
+		  "--%s\r\nContent-Disposition: form-data; name=\"%s\"; filename=\"%s\"\r\n"
+		  "Content-Type: application/json\r\n\r\n%s\r\n",
+		  boundary, name, filename, data);
 }
 
 int up_payload_squad(struct json_object *root, const char *report_json, const char *boundary,
@@ -355,7 +360,7 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 	struct json_object *env = rj_get(root, "environment");
 	struct json_object *jt = json_object_new_object(), *jm = json_object_new_object();
 	struct json_object *md = json_object_new_object(), *units = json_object_new_object();
-	sbuf k = {0};
+	sbuf k = SB_INIT(SB_LINE_MAX);
 	size_t i, j, c;
 	int rc = AIETH_OK;
 	unsigned *tdup = unique_names(tests, up_squad_name), *xdup = NULL;
@@ -375,7 +380,8 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 		add_unique(jt, &k, json_object_new_string(squad_result(rj_gets(t, "status"))));
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			struct json_object *x = json_object_array_get_idx(txns, j);
-			struct json_object *chs = rj_get(x, "channels"), *lats = rj_get(x, "latencies");
+			struct json_object *chs = rj_get(x, "channels"),
+					   *lats = rj_get(x, "latencies");
 			const char *xn = rj_gets(x, "name");
 			unsigned xd = xdup[j];
 			for (c = 0; chs && c < json_object_array_length(chs); c++) {
@@ -390,8 +396,9 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 			}
 			for (c = 0; lats && c < json_object_array_length(lats); c++) {
 				struct json_object *l = json_object_array_get_idx(lats, c);
-				sbuf leaf = {0};
-				sb_printf(&leaf, "latency.%s.%s", rj_gets(l, "from"), rj_gets(l, "to"));
+				sbuf leaf = SB_INIT(SB_LINE_MAX);
+				sb_printf(&leaf, "latency.%s.%s", rj_gets(l, "from"),
+					  rj_gets(l, "to"));
 				squad_key(&k, tn, td, xn, xd, leaf.p ? leaf.p : "", ".cycles");
 				add_num(jm, &k, rj_get(l, "cycles"));
 				k.oom |= leaf.oom;
@@ -409,7 +416,8 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 	json_object_object_add(md, "tool", json_object_new_string(rj_gets(run, "tool")));
 	json_object_object_add(md, "tool_version",
 			       json_object_new_string(rj_gets(run, "tool_version")));
-	json_object_object_add(units, "throughput_MBps", json_object_new_string("MB/s (10^6 bytes/s)"));
+	json_object_object_add(units, "throughput_MBps",
+			       json_object_new_string("MB/s (10^6 bytes/s)"));
 	json_object_object_add(units, "cycles", json_object_new_string("PL clock cycles"));
 	json_object_object_add(md, "metric_units", units);
 	units = NULL;

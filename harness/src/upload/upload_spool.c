@@ -17,8 +17,8 @@
 int up_spool_name(char *buf, size_t n, uint64_t ns, long pid, unsigned seq, const char *kind)
 {
 	int w;
-	if (pid < 0 || !kind || strspn(kind, "abcdefghijklmnopqrstuvwxyz") != strlen(kind) || !*kind ||
-	    strlen(kind) > 16)
+	if (pid < 0 || !kind || strspn(kind, "abcdefghijklmnopqrstuvwxyz") != strlen(kind) ||
+	    !*kind || strlen(kind) > 16)
 		return -1;
 	w = snprintf(buf, n, "%020llu-%ld-%u.%s.spool", (unsigned long long)ns, pid, seq, kind);
 	return w > 0 && (size_t)w < n ? 0 : -1;
@@ -64,10 +64,11 @@ static int header(const char **p, const char *end, const char *key, char *dst, s
 		return aieth__fail(AIETH_EPARSE, "%s: the '%s' line has no end", what, key);
 	if ((size_t)(nl - v) >= cap || nl == v)
 		return aieth__fail(AIETH_EPARSE, "%s: '%s' is %zu bytes, 1..%zu allowed", what, key,
-				  (size_t)(nl - v), cap - 1);
+				   (size_t)(nl - v), cap - 1);
 	for (i = 0; v + i < nl; i++)
 		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
-			return aieth__fail(AIETH_EPARSE, "%s: '%s' has a control character", what, key);
+			return aieth__fail(AIETH_EPARSE, "%s: '%s' has a control character", what,
+					   key);
 	memcpy(dst, v, (size_t)(nl - v));
 	dst[nl - v] = '\0';
 	*p = nl + 1;
@@ -85,7 +86,7 @@ int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 	memset(e, 0, sizeof *e);
 	if (len < sizeof SPOOL_MAGIC - 1 || memcmp(data, SPOOL_MAGIC, sizeof SPOOL_MAGIC - 1))
 		return aieth__fail(AIETH_EPARSE, "%s: not a spool entry (no '%.*s' line)", what,
-				  (int)sizeof SPOOL_MAGIC - 2, SPOOL_MAGIC);
+				   (int)sizeof SPOOL_MAGIC - 2, SPOOL_MAGIC);
 	p += sizeof SPOOL_MAGIC - 1;
 	if ((rc = header(&p, end, "target", e->target, sizeof e->target, what)) ||
 	    (rc = header(&p, end, "url", e->url, sizeof e->url, what)) ||
@@ -100,17 +101,19 @@ int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 		return aieth__fail(AIETH_EPARSE, "%s: no blank line after the header", what);
 	p++;
 	if (n != (unsigned long long)(end - p))
-		return aieth__fail(AIETH_EPARSE, "%s: the body is %zu bytes, the header says %llu "
-				  "(a truncated file?)", what, (size_t)(end - p), n);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: the body is %zu bytes, the header says %llu "
+				   "(a truncated file?)",
+				   what, (size_t)(end - p), n);
 	/* the target must still be a URL we send to, and name the same request */
 	if ((rc = up_parse_url(e->target, &t)))
 		return aieth__fail_prefix(rc, "%s", what);
 	if (strcmp(t.url, e->url) && t.kind != UP_WEBHOOK)
 		return aieth__fail(AIETH_EPARSE, "%s: url %s is not the request of target %s", what,
-				  e->url, e->target);
+				   e->url, e->target);
 	if (t.kind == UP_WEBHOOK && strcmp(e->url, e->target))
 		return aieth__fail(AIETH_EPARSE, "%s: url %s is not target %s", what, e->url,
-				  e->target);
+				   e->target);
 	e->body = p;
 	e->len = (size_t)n;
 	return AIETH_OK;

@@ -29,7 +29,8 @@ int up_segment_ok(const char *s, size_t n)
 		return 0;
 	for (i = 0; i < n; i++) {
 		char c = s[i];
-		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		int alnum =
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 		if (!alnum && (i == 0 || (c != '_' && c != '.' && c != '-')))
 			return 0;
 	}
@@ -62,12 +63,14 @@ int up_parse_url(const char *url, up_target *t)
 		return aieth__fail(AIETH_EINVAL, "--upload: an empty URL");
 	n = strlen(url);
 	if (n >= UP_URL_MAX - 64)
-		return aieth__fail(AIETH_EINVAL, "--upload: the URL is %zu bytes, the limit is %d", n,
-				  UP_URL_MAX - 65);
+		return aieth__fail(AIETH_EINVAL, "--upload: the URL is %zu bytes, the limit is %d",
+				   n, UP_URL_MAX - 65);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)url[i] <= 0x20 || url[i] == 0x7f)
-			return aieth__fail(AIETH_EINVAL, "--upload %s: white space or a control "
-					  "character at byte %zu (percent-encode it)", url, i);
+			return aieth__fail(AIETH_EINVAL,
+					   "--upload %s: white space or a control "
+					   "character at byte %zu (percent-encode it)",
+					   url, i);
 	if (!strncmp(url, "squad+", 6)) {
 		t->kind = UP_SQUAD;
 		rest = url + 6;
@@ -85,39 +88,49 @@ int up_parse_url(const char *url, up_target *t)
 		https = 0;
 		auth = rest + 7;
 	} else {
-		return aieth__fail(AIETH_EINVAL, "--upload %s: unknown scheme (squad+https://, "
-				  "squad+http://, influx+http://, influx+https://, https:// or "
-				  "http://)", url);
+		return aieth__fail(AIETH_EINVAL,
+				   "--upload %s: unknown scheme (squad+https://, "
+				   "squad+http://, influx+http://, influx+https://, https:// or "
+				   "http://)",
+				   url);
 	}
 	scheme = https ? "https://" : "http://";
 	path = auth + strcspn(auth, "/?#");
 	if (path == auth)
 		return aieth__fail(AIETH_EINVAL, "--upload %s: no host", url);
 	if (memchr(auth, '@', (size_t)(path - auth)))
-		return aieth__fail(AIETH_EINVAL, "--upload: a URL with user:password@ (not repeated "
-				  "here) is refused: credentials would show in process lists and "
-				  "logs; use --upload-credentials FILE or the environment "
-				  "(docs/farm.md)");
+		return aieth__fail(AIETH_EINVAL,
+				   "--upload: a URL with user:password@ (not repeated "
+				   "here) is refused: credentials would show in process lists and "
+				   "logs; use --upload-credentials FILE or the environment "
+				   "(docs/farm.md)");
 	if (t->kind == UP_WEBHOOK) {
 		if (strchr(url, '#'))
-			return aieth__fail(AIETH_EINVAL, "--upload %s: a fragment (#) is not sent", url);
+			return aieth__fail(AIETH_EINVAL, "--upload %s: a fragment (#) is not sent",
+					   url);
 		snprintf(t->url, sizeof t->url, "%s", url);
 		return AIETH_OK;
 	}
 	if (*path && *path != '/')
-		return aieth__fail(AIETH_EINVAL, "--upload %s: no query or fragment allowed in a "
-				  "%s URL", url, up_kind_name(t->kind));
+		return aieth__fail(AIETH_EINVAL,
+				   "--upload %s: no query or fragment allowed in a "
+				   "%s URL",
+				   url, up_kind_name(t->kind));
 	end = path + strlen(path);
 	if (end > path && end[-1] == '/') /* one trailing slash is fine */
 		end--;
 	if (strpbrk(path, "?#%"))
-		return aieth__fail(AIETH_EINVAL, "--upload %s: no query, fragment or "
-				  "percent-encoding allowed in a %s URL", url, up_kind_name(t->kind));
+		return aieth__fail(AIETH_EINVAL,
+				   "--upload %s: no query, fragment or "
+				   "percent-encoding allowed in a %s URL",
+				   url, up_kind_name(t->kind));
 	if (t->kind == UP_INFLUX) {
 		if (last_segment(path, &end, &seg, &segn) || !up_segment_ok(seg, segn))
-			return aieth__fail(AIETH_EINVAL, "--upload %s: expected influx+http://HOST[:PORT]"
-					  "/DB with DB of [a-zA-Z0-9][a-zA-Z0-9_.-]* (1..%d bytes)",
-					  url, UP_SEG_MAX - 1);
+			return aieth__fail(
+				AIETH_EINVAL,
+				"--upload %s: expected influx+http://HOST[:PORT]"
+				"/DB with DB of [a-zA-Z0-9][a-zA-Z0-9_.-]* (1..%d bytes)",
+				url, UP_SEG_MAX - 1);
 		memcpy(t->db, seg, segn);
 		/* the v1 write API: ms timestamps (two runs in one second stay apart) */
 		snprintf(t->url, sizeof t->url, "%s%.*s%.*s/write?db=%s&precision=ms", scheme,
@@ -129,10 +142,12 @@ int up_parse_url(const char *url, up_target *t)
 		static const char *what[4] = {"ENV", "BUILD", "PROJECT", "TEAM"};
 		for (i = 0; i < 4; i++) {
 			if (last_segment(path, &end, &seg, &segn) || !up_segment_ok(seg, segn))
-				return aieth__fail(AIETH_EINVAL, "--upload %s: expected squad+https://"
-						  "HOST/TEAM/PROJECT/BUILD/ENV; %s must match "
-						  "[a-zA-Z0-9][a-zA-Z0-9_.-]* (1..%d bytes, SQUAD's rule)",
-						  url, what[i], UP_SEG_MAX - 1);
+				return aieth__fail(
+					AIETH_EINVAL,
+					"--upload %s: expected squad+https://"
+					"HOST/TEAM/PROJECT/BUILD/ENV; %s must match "
+					"[a-zA-Z0-9][a-zA-Z0-9_.-]* (1..%d bytes, SQUAD's rule)",
+					url, what[i], UP_SEG_MAX - 1);
 			memcpy(dst[i], seg, segn);
 		}
 	}

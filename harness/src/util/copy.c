@@ -53,8 +53,7 @@ static int hash_mapped(int fd, uint64_t off, uint64_t len, aieth_hash128 *h)
 		return -1;
 	base = off / (uint64_t)pg * (uint64_t)pg;
 	skip = off - base;
-	m = mmap(NULL, (size_t)(skip + len), PROT_READ, MAP_SHARED | MAP_POPULATE, fd,
-		 (off_t)base);
+	m = mmap(NULL, (size_t)(skip + len), PROT_READ, MAP_SHARED | MAP_POPULATE, fd, (off_t)base);
 	if (m == MAP_FAILED)
 		return -1;
 	aieth__hash128_update(h, (const uint8_t *)m + skip, (size_t)len);
@@ -114,13 +113,13 @@ static int hash_window(int in, uint64_t in_off, int out, uint64_t out_off, uint6
 typedef struct {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint64_t ready;   /* bytes copied so far (the stable input: all) */
-	int stop;         /* the copy failed: leave */
-	int failed;       /* a window could not be mapped: the caller hashes */
-	int fd;           /* what is hashed: the input, or the output */
-	uint64_t fd_off;  /* where the range starts in fd */
+	uint64_t ready;  /* bytes copied so far (the stable input: all) */
+	int stop;        /* the copy failed: leave */
+	int failed;      /* a window could not be mapped: the caller hashes */
+	int fd;          /* what is hashed: the input, or the output */
+	uint64_t fd_off; /* where the range starts in fd */
 	uint64_t n;
-	aieth_hash128 h;  /* the caller's state, updated here */
+	aieth_hash128 h; /* the caller's state, updated here */
 } hasher;
 
 static void *hash_thread(void *arg)
@@ -197,8 +196,8 @@ static int hasher_join(hasher *t, pthread_t th, aieth_hash128 *h)
  * the length is too or reaches the input's end (the file systems'
  * rule); 0 when done. Any refusal (ext4, another file system, unaligned)
  * just means a copy. */
-static int try_clone(int in, uint64_t off, uint64_t n, int out, uint64_t pos,
-		     const struct stat *si, const struct stat *so)
+static int try_clone(int in, uint64_t off, uint64_t n, int out, uint64_t pos, const struct stat *si,
+		     const struct stat *so)
 {
 	uint64_t bs = so->st_blksize > 0 ? (uint64_t)so->st_blksize : 4096;
 	struct file_clone_range r;
@@ -223,8 +222,8 @@ static int falls_back(int e)
 	       e == EBADF || e == EPERM || e == ETXTBSY;
 }
 
-int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
-		     unsigned flags, const char *what_in, const char *what_out)
+int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, unsigned flags,
+		      const char *what_in, const char *what_out)
 {
 	struct stat si, so;
 	off_t pos;
@@ -243,11 +242,11 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 	/* a short input is an error before anything is mapped (SIGBUS) */
 	if ((uint64_t)si.st_size < off || (uint64_t)si.st_size - off < n)
 		return aieth__fail(AIETH_EIO, "%s: %llu bytes, expected at least %llu", what_in,
-				  (unsigned long long)si.st_size, (unsigned long long)(off + n));
+				   (unsigned long long)si.st_size, (unsigned long long)(off + n));
 	if (!try_clone(in, off, n, out, (uint64_t)pos, &si, &so)) {
 		if (lseek(out, pos + (off_t)n, SEEK_SET) < 0)
 			return aieth__fail(AIETH_EIO, "%s: seek error: %s", what_out,
-					  strerror(errno));
+					   strerror(errno));
 		atomic_fetch_add(&n_reflinked, (unsigned long long)n);
 		cloned = 1;
 	}
@@ -270,7 +269,7 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 			}
 			if (r < 0) {
 				rc = aieth__fail(AIETH_EIO, "%s: write error: %s", what_out,
-						strerror(errno));
+						 strerror(errno));
 				break;
 			}
 			if (r == 0) /* the input's end, or a file system that copies
@@ -292,8 +291,8 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 	if (threaded && hasher_join(&ht, th, h) && !rc)
 		for (done = 0; done < n && !rc; done += CR_WINDOW)
 			rc = hash_window(in, off + done, out, (uint64_t)pos + done,
-					 n - done < CR_WINDOW ? n - done : CR_WINDOW, flags, h, &buf,
-					 what_in);
+					 n - done < CR_WINDOW ? n - done : CR_WINDOW, flags, h,
+					 &buf, what_in);
 	free(buf);
 	return rc;
 }

@@ -25,8 +25,8 @@
  * from the input's pages when AIETH_COPY_STABLE, else from the output's
  * (out opened read-write; its window is ours), else through a buffer. Anything else (a pipe, a
  * device): aieth__copy. A short input is AIETH_EIO naming what_in. */
-int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
-		     unsigned flags, const char *what_in, const char *what_out);
+int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, unsigned flags,
+		      const char *what_in, const char *what_out);
 
 /* Which way the copies of this process went, in bytes (the bench reads
  * them): shared by a reflink, copied by copy_file_range in the kernel,

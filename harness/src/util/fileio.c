@@ -103,19 +103,23 @@ static int resolve_output(const char *path, char **final, int *kind, mode_t *mod
 		}
 		if (!S_ISLNK(sb.st_mode)) {
 			*mode = sb.st_mode;
-			*kind = S_ISREG(sb.st_mode) ? T_REGULAR : S_ISDIR(sb.st_mode) ? T_DIR : T_SPECIAL;
+			*kind = S_ISREG(sb.st_mode)   ? T_REGULAR
+				: S_ISDIR(sb.st_mode) ? T_DIR
+						      : T_SPECIAL;
 			break;
 		}
 		if (hops >= MAX_LINKS) {
 			free(cur);
-			return aieth__fail(AIETH_EIO, "%s: cannot write: more than %d symbolic links "
-					  "to follow", path, MAX_LINKS);
+			return aieth__fail(AIETH_EIO,
+					   "%s: cannot write: more than %d symbolic links "
+					   "to follow",
+					   path, MAX_LINKS);
 		}
 		if (in_procfs(cur)) {
 			free(cur);
 			if (stat(path, &sb) != 0)
 				return aieth__fail(AIETH_EIO, "%s: cannot write: %s", path,
-						  strerror(errno));
+						   strerror(errno));
 			*mode = sb.st_mode;
 			*kind = S_ISDIR(sb.st_mode) ? T_DIR : T_SPECIAL;
 			*magic = 1;
@@ -127,7 +131,8 @@ static int resolve_output(const char *path, char **final, int *kind, mode_t *mod
 		free(cur);
 		if (!t || (t[0] != '/' && !dir)) {
 			free(t);
-			return aieth__fail(AIETH_EIO, "%s: cannot read a symbolic link on the way", path);
+			return aieth__fail(AIETH_EIO, "%s: cannot read a symbolic link on the way",
+					   path);
 		}
 		cur = dir ? aieth__path_join(dir, t) : t;
 		if (dir)
@@ -152,14 +157,17 @@ static int open_in_place(aieth_out *o, const char *path, mode_t mode, int magic)
 	if (fd < 0) {
 		int e = errno;
 		if (e == ENXIO)
-			return aieth__fail(AIETH_EIO, "%s: is %s that nothing reads from: cannot write "
-					  "to it", path, file_kind(mode));
+			return aieth__fail(AIETH_EIO,
+					   "%s: is %s that nothing reads from: cannot write "
+					   "to it",
+					   path, file_kind(mode));
 		return aieth__fail(AIETH_EIO, "%s: cannot open %s for writing: %s", path,
-				  file_kind(mode), strerror(e));
+				   file_kind(mode), strerror(e));
 	}
 	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && !magic)) {
 		close(fd);
-		return aieth__fail(AIETH_EIO, "%s: changed while it was opened; nothing written", path);
+		return aieth__fail(AIETH_EIO, "%s: changed while it was opened; nothing written",
+				   path);
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
@@ -193,8 +201,9 @@ int aieth__out_open(aieth_out *o, const char *path)
 	o->path = final;
 	len = strlen(final);
 	if (kind == T_DIR || (kind == T_MISSING && final[len - 1] == '/')) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: is a directory%s, not a file: name a file to write",
-				path, kind == T_DIR ? "" : " name (it ends in /)");
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: is a directory%s, not a file: name a file to write", path,
+				 kind == T_DIR ? "" : " name (it ends in /)");
 		aieth__out_abort(o);
 		return rc;
 	}
@@ -228,9 +237,9 @@ int aieth__out_open(aieth_out *o, const char *path)
 	free(dir);
 	if (o->fd < 0) {
 		int e = errno;
-		rc = aieth__fail(AIETH_EIO, "%s: cannot create a temporary file next to it (%s): %s%s",
-				path, o->tmp, strerror(e),
-				e == ENOENT ? " (does the directory exist?)" : "");
+		rc = aieth__fail(
+			AIETH_EIO, "%s: cannot create a temporary file next to it (%s): %s%s", path,
+			o->tmp, strerror(e), e == ENOENT ? " (does the directory exist?)" : "");
 		free(o->tmp);
 		o->tmp = NULL;
 		aieth__out_abort(o);
@@ -252,8 +261,7 @@ int aieth__out_commit(aieth_out *o)
 		return aieth__fail(AIETH_EINVAL, "aieth__out_commit: no open output");
 	/* a device or FIFO is not flushed: fsync would fail or block; nor is a
 	 * scratch file (no_flush): nothing of it outlives a crash */
-	if (!o->in_place && !o->no_flush && fsync(o->fd) != 0 && errno != EINVAL &&
-	    errno != EROFS)
+	if (!o->in_place && !o->no_flush && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
 		step = "flush", e = errno;
 	if (close(o->fd) != 0 && !step)
 		step = "close", e = errno;
@@ -263,8 +271,10 @@ int aieth__out_commit(aieth_out *o)
 	if (step && o->in_place)
 		rc = aieth__fail(AIETH_EIO, "%s: write error: %s", o->path, strerror(e));
 	else if (step)
-		rc = aieth__fail(AIETH_EIO, "%s: cannot %s the temporary file %s (removed; %s left "
-				"as it was): %s", o->path, step, o->tmp, o->path, strerror(e));
+		rc = aieth__fail(AIETH_EIO,
+				 "%s: cannot %s the temporary file %s (removed; %s left "
+				 "as it was): %s",
+				 o->path, step, o->tmp, o->path, strerror(e));
 	if (!rc) {
 		free(o->tmp);
 		o->tmp = NULL;
@@ -294,10 +304,10 @@ int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *wha
 			continue;
 		if (r < 0)
 			return aieth__fail(AIETH_EIO, "%s: read error at offset %llu: %s", what,
-					  (unsigned long long)off, strerror(errno));
+					   (unsigned long long)off, strerror(errno));
 		if (r == 0)
 			return aieth__fail(AIETH_EIO, "%s: unexpected end of file at offset %llu",
-					  what, (unsigned long long)off);
+					   what, (unsigned long long)off);
 		p += r, n -= (size_t)r, off += (uint64_t)r;
 	}
 	return AIETH_OK;
@@ -318,7 +328,7 @@ int aieth__write_full(int fd, const void *buf, size_t n, const char *what)
 }
 
 int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,
-	    const char *what_out)
+		const char *what_out)
 {
 	uint8_t *buf;
 	int rc = AIETH_OK;
@@ -344,7 +354,7 @@ int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, con
 #define COPY_WINDOW (8u << 20)
 
 int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
-		      const char *what_in, const char *what_out)
+		       const char *what_in, const char *what_out)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t base, skip, len, k;
@@ -356,7 +366,7 @@ int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 
 	/* a mapping past the end is SIGBUS: a short file is an error first */
 	if ((uint64_t)st.st_size < off || (uint64_t)st.st_size - off < n)
 		return aieth__fail(AIETH_EIO, "%s: %llu bytes, expected at least %llu", what_in,
-				  (unsigned long long)st.st_size, (unsigned long long)(off + n));
+				   (unsigned long long)st.st_size, (unsigned long long)(off + n));
 	while (n && !rc) {
 		/* mmap offsets are page aligned */
 		base = off / (uint64_t)pg * (uint64_t)pg;
@@ -367,7 +377,8 @@ int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 
 		if (m == MAP_FAILED)
 			return aieth__copy(in, off, n, out, h, what_in, what_out);
 		for (k = 0; k < len && !rc; k += AIETH_IO_CHUNK) {
-			size_t piece = len - k < AIETH_IO_CHUNK ? (size_t)(len - k) : AIETH_IO_CHUNK;
+			size_t piece =
+				len - k < AIETH_IO_CHUNK ? (size_t)(len - k) : AIETH_IO_CHUNK;
 			if (h)
 				aieth__hash128_update(h, m + skip + k, piece);
 			rc = aieth__write_full(out, m + skip + k, piece, what_out);
@@ -397,7 +408,7 @@ int aieth__open_input(const char *path, int *fd_out, struct stat *st_out)
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return aieth__fail(AIETH_EIO, "%s: is %s, not a regular file", path,
-				  file_kind(st.st_mode));
+				   file_kind(st.st_mode));
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
@@ -428,14 +439,14 @@ int aieth__read_file(const char *path, size_t max_bytes, char **out, size_t *len
 		return aieth__fail(AIETH_ENOMEM, "%s: cannot open: %s", path, strerror(errno));
 	}
 	if ((uint64_t)st.st_size > max_bytes) {
-		rc = aieth__fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes", path,
-				(long long)st.st_size, max_bytes);
+		rc = aieth__fail(AIETH_EINVAL, "%s: file is %lld bytes, the limit is %zu bytes",
+				 path, (long long)st.st_size, max_bytes);
 		goto fail;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
 		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory reading %lld bytes", path,
-				(long long)st.st_size);
+				 (long long)st.st_size);
 		goto fail;
 	}
 	n = fread(buf, 1, (size_t)st.st_size, f);
@@ -461,7 +472,7 @@ int aieth__write_atomic(const char *path, const void *data, size_t len)
 	int rc;
 	if (!path || !*path || (!data && len))
 		return aieth__fail(AIETH_EINVAL, "aieth__write_atomic: %s",
-				  !path || !*path ? "no path" : "NULL data");
+				   !path || !*path ? "no path" : "NULL data");
 	if ((rc = aieth__out_open(&o, path)))
 		return rc;
 	if ((rc = aieth__out_write(&o, data, len))) {
@@ -489,7 +500,7 @@ int aieth__open_scratch(int *fd_out)
 	free(path);
 	if (fd < 0)
 		return aieth__fail(AIETH_EIO, "cannot create a scratch file in %s: %s", dir,
-				  strerror(e));
+				   strerror(e));
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	*fd_out = fd;
 	return AIETH_OK;

@@ -92,11 +92,11 @@ int aieth__write_full(int fd, const void *buf, size_t n, const char *what);
  * short under the reader is SIGBUS, not an error. Falls back to
  * aieth__copy where the file cannot be mapped. */
 int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
-		      const char *what_in, const char *what_out);
+		       const char *what_in, const char *what_out);
 
 /* Copy n bytes from in (at offset off) to the current position of out,
  * feeding them to h when not NULL. */
 int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,
-	       const char *what_out);
+		const char *what_out);
 
 #endif /* AIETH_UTIL_FILEIO_H */

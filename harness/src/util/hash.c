@@ -5,6 +5,8 @@
 
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/le.h"
+#include "util/text.h"
 
 /* ------------------------------------------------------------- SHA-256 */
 
@@ -37,8 +39,8 @@ static void sha_block(uint32_t h[8], const uint8_t *p)
 	}
 	a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
 	for (i = 0; i < 64; i++) {
-		t1 = hh + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) + K[i] +
-		     w[i];
+		t1 = hh + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
+		     K[i] + w[i];
 		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 		hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
 	}
@@ -114,20 +116,16 @@ void aieth__sha256_final(aieth_sha256 *s, uint8_t out[32])
 /* splitmix64 outputs from the seed "aieth-h3" (any fixed odd-looking words
  * would do; these have no structure) */
 static const uint64_t hkey[K_FINAL + 8] = {
-	0x035f71e954fc8ea9ull, 0x2f4cb005269ef7d5ull, 0x2ba0a1755e905f58ull,
-	0x6d5a7fb9b50ce4feull, 0xae509a3af09c0c94ull, 0x637c1e66b6f10bcdull,
-	0xf08c346358e41e19ull, 0x416f9d0b317e2fe4ull, 0x5b2a86d38bc40c93ull,
-	0xf995116f4fc6620cull, 0x172ed7bde909090aull, 0xaba1048c24ccab57ull,
-	0xfdf75dbaa9bb1338ull, 0xa1fa922a0fd3d1bbull, 0x2decef9031b840ddull,
-	0x3033c04c1a0a1253ull, 0x1209a2e6be8a5228ull, 0x5a455ab60af35c43ull,
-	0x96434b759a9d368bull, 0x7ae9752e9c26b2feull, 0xe18020ca4b013461ull,
-	0x282007941687468dull, 0xee2ca691e9742eecull, 0x4f583325d43a878aull,
-	0xf1d2a5f49825fd30ull, 0x64928a07539716bcull, 0x4a01e350df96a513ull,
-	0xdd4d666dfbac4100ull, 0xcbb95b857f7b6e25ull, 0x3c023c1c8e6d9fc0ull,
-	0x266da8f74b90ce94ull, 0xd15a1b24656a77e7ull, 0x73160f58f185df09ull,
-	0x01cfd9be3dce2b1full, 0xc2e318c24bf29758ull, 0x88cbf4762be825fcull,
-	0x43e80b828b99e28cull, 0xd66fdfff45ca1ff3ull, 0x08159802777e98c8ull,
-	0x4ae722ae3aab5908ull,
+	0x035f71e954fc8ea9ull, 0x2f4cb005269ef7d5ull, 0x2ba0a1755e905f58ull, 0x6d5a7fb9b50ce4feull,
+	0xae509a3af09c0c94ull, 0x637c1e66b6f10bcdull, 0xf08c346358e41e19ull, 0x416f9d0b317e2fe4ull,
+	0x5b2a86d38bc40c93ull, 0xf995116f4fc6620cull, 0x172ed7bde909090aull, 0xaba1048c24ccab57ull,
+	0xfdf75dbaa9bb1338ull, 0xa1fa922a0fd3d1bbull, 0x2decef9031b840ddull, 0x3033c04c1a0a1253ull,
+	0x1209a2e6be8a5228ull, 0x5a455ab60af35c43ull, 0x96434b759a9d368bull, 0x7ae9752e9c26b2feull,
+	0xe18020ca4b013461ull, 0x282007941687468dull, 0xee2ca691e9742eecull, 0x4f583325d43a878aull,
+	0xf1d2a5f49825fd30ull, 0x64928a07539716bcull, 0x4a01e350df96a513ull, 0xdd4d666dfbac4100ull,
+	0xcbb95b857f7b6e25ull, 0x3c023c1c8e6d9fc0ull, 0x266da8f74b90ce94ull, 0xd15a1b24656a77e7ull,
+	0x73160f58f185df09ull, 0x01cfd9be3dce2b1full, 0xc2e318c24bf29758ull, 0x88cbf4762be825fcull,
+	0x43e80b828b99e28cull, 0xd66fdfff45ca1ff3ull, 0x08159802777e98c8ull, 0x4ae722ae3aab5908ull,
 };
 
 static uint64_t mix64(uint64_t z)
@@ -137,24 +135,14 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* A little-endian 64-bit load (memcpy: one instruction, no alignment trap). */
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
 static void h128_stripe(uint64_t *restrict acc, const uint8_t *restrict p,
 			const uint64_t *restrict key)
 {
 	int i;
 	for (i = 0; i < 8; i++) {
-		uint64_t k = rd64(p + 8 * i) ^ key[i];
-		acc[i] += (uint64_t)(uint32_t)k * (uint32_t)(k >> 32) + rd64(p + 8 * (i ^ 1));
+		uint64_t k = aieth__le64_get(p + 8 * i) ^ key[i];
+		acc[i] += (uint64_t)(uint32_t)k * (uint32_t)(k >> 32) +
+			  aieth__le64_get(p + 8 * (i ^ 1));
 	}
 }
 
@@ -257,23 +245,11 @@ void aieth__hash128_final(aieth_hash128 *s, uint8_t out[16])
 
 /* ---------------------------------------------------------------- UUIDs */
 
-void aieth__uuid_format(const uint8_t u[16], char out[37])
+void aieth_uuid_format(const uint8_t u[16], char out[37])
 {
-	snprintf(out, 37,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-		 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-		 u[14], u[15]);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+		 u[13], u[14], u[15]);
 }
 
 int aieth_uuid_parse(const char *text, uint8_t uuid[16])
@@ -285,8 +261,8 @@ int aieth_uuid_parse(const char *text, uint8_t uuid[16])
 			p++;
 			continue;
 		}
-		hi = hexval(p[0]);
-		lo = hi < 0 ? -1 : hexval(p[1]);
+		hi = aieth__hexval(p[0]);
+		lo = hi < 0 ? -1 : aieth__hexval(p[1]);
 		if (lo < 0)
 			break;
 		uuid[n++] = (uint8_t)(hi << 4 | lo);
@@ -294,9 +270,9 @@ int aieth_uuid_parse(const char *text, uint8_t uuid[16])
 	}
 	if (n != 16 || *p)
 		return aieth__fail(AIETH_EINVAL,
-				  "UUID \"%s\": expected 32 hex digits "
-				  "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
-				  text);
+				   "UUID \"%s\": expected 32 hex digits "
+				   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
+				   text);
 	return AIETH_OK;
 }
 

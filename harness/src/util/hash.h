@@ -37,8 +37,9 @@ void aieth__hash128_init(aieth_hash128 *s);
 void aieth__hash128_update(aieth_hash128 *s, const void *data, size_t len);
 void aieth__hash128_final(aieth_hash128 *s, uint8_t out[16]);
 
-/* 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with NUL). */
-void aieth__uuid_format(const uint8_t uuid[16], char out[37]);
+/* 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with NUL).
+ * Public too (aieth/package.h): th_package prints UUIDs with it. */
+void aieth_uuid_format(const uint8_t uuid[16], char out[37]);
 /* Parse that form (dashes optional, either case); AIETH_EINVAL otherwise.
  * Public too (aieth/package.h): th_package parses --uuid with it. */
 int aieth_uuid_parse(const char *text, uint8_t uuid[16]);

@@ -17,6 +17,7 @@
 
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 #define JSTRICT_MAX_DEPTH 64
 
@@ -40,44 +41,6 @@ void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *co
 		*col = c;
 }
 
-/* Printable rendering of n bytes for a message: quotes, backslashes and
- * non-printable bytes escaped, long text cut with "...". */
-static void quote_bytes(char *dst, size_t cap, const char *src, size_t n)
-{
-	size_t o = 0, i;
-	const size_t limit = 64;
-	if (cap == 0)
-		return;
-	for (i = 0; i < n && i < limit; i++) {
-		unsigned char ch = (unsigned char)src[i];
-		char tmp[8];
-		size_t k;
-		if (ch == '"' || ch == '\\')
-			snprintf(tmp, sizeof tmp, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			snprintf(tmp, sizeof tmp, "\\x%02x", ch);
-		else {
-			tmp[0] = (char)ch;
-			tmp[1] = '\0';
-		}
-		k = strlen(tmp);
-		if (o + k + 4 >= cap)
-			break;
-		memcpy(dst + o, tmp, k);
-		o += k;
-	}
-	if (i < n && o + 4 < cap) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-}
-
-void jstrict_quote(char *dst, size_t cap, const char *s)
-{
-	quote_bytes(dst, cap, s ? s : "", s ? strlen(s) : 0);
-}
-
 static const char *type_article(struct json_object *v)
 {
 	switch (json_object_get_type(v)) {
@@ -96,7 +59,7 @@ static const char *type_article(struct json_object *v)
 static void render_value(char *dst, size_t cap, struct json_object *v)
 {
 	const char *s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
-							      JSON_C_TO_STRING_NOSLASHESCAPE);
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t n = s ? strlen(s) : 0, i, o = 0;
 	const size_t limit = 60;
 	if (cap == 0)
@@ -116,7 +79,7 @@ static void render_value(char *dst, size_t cap, struct json_object *v)
 static void field_path(char *dst, size_t cap, const char *path, const char *key)
 {
 	char qk[200];
-	jstrict_quote(qk, sizeof qk, key);
+	aieth__quote_str(qk, sizeof qk, key);
 	if (path && *path)
 		snprintf(dst, cap, "%s.%s", path, qk);
 	else
@@ -135,16 +98,16 @@ static void where_prefix(char *dst, size_t cap, const char *what, const char *pa
 /* ------------------------------------------------------------- scanner */
 
 typedef struct {
-	uint32_t frame;    /* id of the object the key belongs to */
+	uint32_t frame; /* id of the object the key belongs to */
 	uint32_t hash;
-	size_t off, len;   /* decoded key in the arena */
-	size_t pos;        /* offset of the key's quote in the text */
+	size_t off, len; /* decoded key in the arena */
+	size_t pos;      /* offset of the key's quote in the text */
 } key_ent;
 
 typedef struct {
 	int is_obj;
 	uint32_t id;
-	size_t index;      /* arrays: current element */
+	size_t index;                     /* arrays: current element */
 	size_t key_off, key_len, key_pos; /* objects: current key */
 	int has_key;
 } frame_t;
@@ -155,10 +118,10 @@ typedef struct {
 	size_t len, pos;
 	char *arena;
 	size_t arena_len, arena_cap;
-	key_ent *keys;     /* open addressing; len 0 = empty slot */
+	key_ent *keys; /* open addressing; len 0 = empty slot */
 	size_t nkeys, keys_cap;
 	frame_t st[JSTRICT_MAX_DEPTH + 1];
-	int depth;         /* frames in use */
+	int depth; /* frames in use */
 	uint32_t next_id;
 	int err;
 } scanner;
@@ -207,17 +170,6 @@ static void skip_ws(scanner *s)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits at s->pos (after "\u"); -1 if malformed. */
 static long read_hex4(scanner *s)
 {
@@ -226,7 +178,7 @@ static long read_hex4(scanner *s)
 	if (s->len - s->pos < 4)
 		return -1;
 	for (i = 0; i < 4; i++) {
-		int h = hexval(s->t[s->pos + (size_t)i]);
+		int h = aieth__hexval(s->t[s->pos + (size_t)i]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;
@@ -315,30 +267,34 @@ static int scan_string(scanner *s, int decode)
 				if (u < 0)
 					return sc_fail(s, esc, "malformed \\u escape%s", NULL);
 				if (u >= 0xdc00 && u <= 0xdfff)
-					return sc_fail(s, esc, "unpaired surrogate in \\u escape%s", NULL);
+					return sc_fail(s, esc, "unpaired surrogate in \\u escape%s",
+						       NULL);
 				cp = (unsigned long)u;
 				if (u >= 0xd800 && u <= 0xdbff) {
 					if (s->len - s->pos < 2 || s->t[s->pos] != '\\' ||
 					    s->t[s->pos + 1] != 'u')
 						return sc_fail(s, esc,
-							       "unpaired surrogate in \\u escape%s", NULL);
+							       "unpaired surrogate in \\u escape%s",
+							       NULL);
 					s->pos += 2;
 					lo = read_hex4(s);
 					if (lo < 0xdc00 || lo > 0xdfff)
 						return sc_fail(s, esc,
-							       "unpaired surrogate in \\u escape%s", NULL);
+							       "unpaired surrogate in \\u escape%s",
+							       NULL);
 					cp = 0x10000 + (((unsigned long)u - 0xd800) << 10) +
 					     ((unsigned long)lo - 0xdc00);
 				}
 				if (decode && cp == 0)
-					return sc_fail(s, esc,
-						       "a key must not contain \\u0000%s", NULL);
+					return sc_fail(s, esc, "a key must not contain \\u0000%s",
+						       NULL);
 				if (decode && put_utf8(s, cp))
 					return s->err;
 				continue;
 			}
 			default:
-				return sc_fail(s, esc, "invalid escape sequence in a string%s", NULL);
+				return sc_fail(s, esc, "invalid escape sequence in a string%s",
+					       NULL);
 			}
 			if (decode && arena_put(s, &out, 1))
 				return s->err;
@@ -397,7 +353,7 @@ static int scan_number(scanner *s)
 		}
 		if (integer &&
 		    digits_exceed(d, nd, neg ? "9223372036854775808" : "18446744073709551615")) {
-			quote_bytes(tok, sizeof tok, s->t + start, s->pos - start);
+			aieth__quote(tok, sizeof tok, s->t + start, s->pos - start);
 			return sc_fail(s, start, "integer %s does not fit in 64 bits", tok);
 		}
 	}
@@ -466,18 +422,17 @@ static void build_path(scanner *s, char *dst, size_t cap, const char *last, size
 		if (f->is_obj && f->key_len == 0)
 			snprintf(part, sizeof part, "\"\"");
 		else if (f->is_obj)
-			quote_bytes(part, sizeof part, s->arena + f->key_off, f->key_len);
+			aieth__quote(part, sizeof part, s->arena + f->key_off, f->key_len);
 		else
 			snprintf(part, sizeof part, "[%zu]", f->index);
 		if (o + strlen(part) + 2 >= cap)
 			break;
-		o += (size_t)snprintf(dst + o, cap - o, "%s%s",
-				      (o && f->is_obj) ? "." : "", part);
+		o += (size_t)snprintf(dst + o, cap - o, "%s%s", (o && f->is_obj) ? "." : "", part);
 	}
 	if (n == 0)
 		snprintf(part, sizeof part, "\"\""); /* the empty key */
 	else
-		quote_bytes(part, sizeof part, last, n);
+		aieth__quote(part, sizeof part, last, n);
 	if (o + strlen(part) + 2 < cap)
 		snprintf(dst + o, cap - o, "%s%s", o ? "." : "", part);
 }
@@ -501,8 +456,8 @@ static int add_key(scanner *s, size_t off, size_t len, size_t pos)
 			build_path(s, path, sizeof path, s->arena + off, len);
 			jstrict_line_col(s->t, e->pos, &l0, &c0);
 			jstrict_line_col(s->t, pos, &l1, &c1);
-			snprintf(msg, sizeof msg, "%s: duplicate key (first defined at %u:%u)", path,
-				 l0, c0);
+			snprintf(msg, sizeof msg, "%s: duplicate key (first defined at %u:%u)",
+				 path, l0, c0);
 			s->err = AIETH_EPARSE;
 			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, l1, c1, msg);
 		}
@@ -544,8 +499,8 @@ static int scan(scanner *s)
 		skip_ws(s);
 		if (state == S_AFTER && s->depth == 0) {
 			if (s->pos != s->len)
-				return sc_fail(s, s->pos, "trailing characters after the JSON value%s",
-					       NULL);
+				return sc_fail(s, s->pos,
+					       "trailing characters after the JSON value%s", NULL);
 			return 0;
 		}
 		if (s->pos >= s->len)
@@ -596,7 +551,8 @@ static int scan(scanner *s)
 				state = S_AFTER;
 			} else {
 				return sc_fail(s, s->pos, "%s",
-					       f->is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
+					       f->is_obj ? "expected ',' or '}'"
+							 : "expected ',' or ']'");
 			}
 			break;
 		}
@@ -611,7 +567,8 @@ static int scan(scanner *s)
 		case S_KEY: {
 			size_t kpos = s->pos, off = s->arena_len;
 			if (c != '"')
-				return sc_fail(s, s->pos, "expected a key in double quotes%s", NULL);
+				return sc_fail(s, s->pos, "expected a key in double quotes%s",
+					       NULL);
 			if (scan_string(s, 1))
 				return s->err;
 			if (add_key(s, off, s->arena_len - off, kpos))
@@ -623,8 +580,7 @@ static int scan(scanner *s)
 			state = S_VALUE;
 			break;
 		}
-		default:
-			return sc_fail(s, s->pos, "internal scanner state%s", NULL);
+		default: return sc_fail(s, s->pos, "internal scanner state%s", NULL);
 		}
 	}
 }
@@ -670,8 +626,8 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	if (!text)
 		len = 0;
 	if (len > (size_t)INT_MAX - 1)
-		return aieth__fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse", what,
-				  len);
+		return aieth__fail(AIETH_EPARSE, "%s: input of %zu bytes is too large to parse",
+				   what, len);
 	/* A UTF-8 byte order mark, as some Windows editors write: RFC 8259 lets
 	 * a parser ignore it, and editors do not count it as a column. */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
@@ -679,7 +635,8 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 		len -= 3;
 	}
 	if (len == 0)
-		return aieth__fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)", what);
+		return aieth__fail(AIETH_EPARSE, "%s:1:1: empty input (expected a JSON value)",
+				   what);
 	tok = json_tokener_new_ex(JSTRICT_MAX_DEPTH);
 	if (!tok)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
@@ -710,11 +667,11 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 			end = len;
 		jstrict_line_col(text, end, &line, &col);
 		if (jerr == json_tokener_error_depth)
-			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)", what,
-					  line, col, json_tokener_error_desc(jerr),
-					  JSTRICT_MAX_DEPTH);
+			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)",
+					   what, line, col, json_tokener_error_desc(jerr),
+					   JSTRICT_MAX_DEPTH);
 		return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", what, line, col,
-				  json_tokener_error_desc(jerr));
+				   json_tokener_error_desc(jerr));
 	}
 	/* json-c accepted it: check the grammar strictly and find duplicates. */
 	rc = strict_scan(what, text, len);
@@ -726,7 +683,6 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	return AIETH_OK;
 }
 
-
 /* ----------------------------------------------------------- accessors */
 
 static int need_object(const char *what, const char *path, struct json_object *obj)
@@ -737,7 +693,7 @@ static int need_object(const char *what, const char *path, struct json_object *o
 	where_prefix(pre, sizeof pre, what, path);
 	render_value(val, sizeof val, obj);
 	return aieth__fail(AIETH_EPARSE, "%sexpected an object, got %s (%s)", pre,
-			  type_article(obj), val);
+			   type_article(obj), val);
 }
 
 int jstrict_keys(const char *what, const char *path, struct json_object *obj,
@@ -762,15 +718,16 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 			char pre[600], qk[200], list[1024];
 			size_t o = 0;
 			where_prefix(pre, sizeof pre, what, path);
-			jstrict_quote(qk, sizeof qk, k);
+			aieth__quote_str(qk, sizeof qk, k);
 			list[0] = '\0';
 			for (a = allowed; a && *a && o + 1 < sizeof list; a++)
 				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
 						      a == allowed ? "" : ", ", *a);
 			if (!allowed || !*allowed)
 				snprintf(list, sizeof list, "none");
-			return aieth__fail(AIETH_EPARSE, "%skey \"%s\" is not allowed here (allowed: %s)",
-					  pre, qk, list);
+			return aieth__fail(AIETH_EPARSE,
+					   "%skey \"%s\" is not allowed here (allowed: %s)", pre,
+					   qk, list);
 		}
 	}
 	return 0;
@@ -791,7 +748,7 @@ static int lookup(const char *what, const char *path, struct json_object *obj, c
 		if (!required)
 			return 1;
 		where_prefix(pre, sizeof pre, what, path);
-		jstrict_quote(qk, sizeof qk, key);
+		aieth__quote_str(qk, sizeof qk, key);
 		return aieth__fail(AIETH_EPARSE, "%srequired key \"%s\" is missing", pre, qk);
 	}
 	return 0;
@@ -803,12 +760,12 @@ static int wrong_type(const char *what, const char *path, const char *key, const
 	char fp[600], val[100];
 	field_path(fp, sizeof fp, path, key);
 	render_value(val, sizeof val, v);
-	return aieth__fail(AIETH_EPARSE, "%s: %s: expected %s, got %s (%s)", what ? what : "(input)",
-			  fp, expected, type_article(v), val);
+	return aieth__fail(AIETH_EPARSE, "%s: %s: expected %s, got %s (%s)",
+			   what ? what : "(input)", fp, expected, type_article(v), val);
 }
 
-int jstrict_get_string(const char *what, const char *path, struct json_object *obj,
-		       const char *key, int required, const char **out)
+int jstrict_get_string(const char *what, const char *path, struct json_object *obj, const char *key,
+		       int required, const char **out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -823,16 +780,17 @@ int jstrict_get_string(const char *what, const char *path, struct json_object *o
 	if ((size_t)json_object_get_string_len(v) != strlen(s)) {
 		char fp[600];
 		field_path(fp, sizeof fp, path, key);
-		return aieth__fail(AIETH_EPARSE, "%s: %s: string contains a NUL character (\\u0000)",
-				  what ? what : "(input)", fp);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: %s: string contains a NUL character (\\u0000)",
+				   what ? what : "(input)", fp);
 	}
 	if (out)
 		*out = s;
 	return 0;
 }
 
-int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
-		    const char *key, int required, uint64_t min, uint64_t max, uint64_t *out)
+int jstrict_get_u64(const char *what, const char *path, struct json_object *obj, const char *key,
+		    int required, uint64_t min, uint64_t max, uint64_t *out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -848,23 +806,24 @@ int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
 	field_path(fp, sizeof fp, path, key);
 	i = json_object_get_int64(v);
 	if (i < 0)
-		return aieth__fail(AIETH_EINVAL,
-				  "%s: %s: value %lld is out of range (%llu..%llu): it must not be "
-				  "negative",
-				  what ? what : "(input)", fp, (long long)i, (unsigned long long)min,
-				  (unsigned long long)max);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"%s: %s: value %lld is out of range (%llu..%llu): it must not be "
+			"negative",
+			what ? what : "(input)", fp, (long long)i, (unsigned long long)min,
+			(unsigned long long)max);
 	u = json_object_get_uint64(v);
 	if (u < min || u > max)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: value %llu is out of range (%llu..%llu)",
-				  what ? what : "(input)", fp, (unsigned long long)u,
-				  (unsigned long long)min, (unsigned long long)max);
+				   what ? what : "(input)", fp, (unsigned long long)u,
+				   (unsigned long long)min, (unsigned long long)max);
 	if (out)
 		*out = u;
 	return 0;
 }
 
-int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
-		    const char *key, int required, uint32_t min, uint32_t max, uint32_t *out)
+int jstrict_get_u32(const char *what, const char *path, struct json_object *obj, const char *key,
+		    int required, uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint64_t v = 0;
 	int rc = jstrict_get_u64(what, path, obj, key, required, min, max, &v);
@@ -876,8 +835,8 @@ int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
 	return 0;
 }
 
-int jstrict_get_object(const char *what, const char *path, struct json_object *obj,
-		       const char *key, int required, struct json_object **out)
+int jstrict_get_object(const char *what, const char *path, struct json_object *obj, const char *key,
+		       int required, struct json_object **out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);

@@ -39,18 +39,14 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
  * otherwise *out keeps its value. Each checks the JSON type exactly (no
  * string->number coercion) and the range, and names file, path, value and
  * rule in the error. Return 0 or an aieth error code. */
-int jstrict_get_string(const char *what, const char *path, struct json_object *obj,
-		       const char *key, int required, const char **out);
-int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
-		    const char *key, int required, uint64_t min, uint64_t max, uint64_t *out);
-int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
-		    const char *key, int required, uint32_t min, uint32_t max, uint32_t *out);
-int jstrict_get_object(const char *what, const char *path, struct json_object *obj,
-		       const char *key, int required, struct json_object **out);
-
-/* Printable copy of s for messages: quotes, backslashes and control bytes
- * escaped, text beyond 64 bytes cut with "..."; dst always NUL-terminated. */
-void jstrict_quote(char *dst, size_t cap, const char *s);
+int jstrict_get_string(const char *what, const char *path, struct json_object *obj, const char *key,
+		       int required, const char **out);
+int jstrict_get_u64(const char *what, const char *path, struct json_object *obj, const char *key,
+		    int required, uint64_t min, uint64_t max, uint64_t *out);
+int jstrict_get_u32(const char *what, const char *path, struct json_object *obj, const char *key,
+		    int required, uint32_t min, uint32_t max, uint32_t *out);
+int jstrict_get_object(const char *what, const char *path, struct json_object *obj, const char *key,
+		       int required, struct json_object **out);
 
 /* Byte offset -> 1-based line and column within text. */
 void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *col);

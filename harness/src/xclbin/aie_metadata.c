@@ -2,14 +2,13 @@
 /*
  * aie_metadata.c - reading aie_control_config.json (the AIE_METADATA
  * section): graphs and PLIOs, with the keys XRT's edge parser reads
- * (research/xclbin.md §2.5). XRT reads the file with boost property_tree,
+ * (XRT's core/edge/common/aie_parser.cpp). XRT reads it with boost property_tree,
  * so numbers may be written as strings and collections as objects or
  * arrays; this reader accepts the same, and names the JSON path of any
  * value it cannot use. Keys it does not know are left alone (the real file
  * has many more).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +16,15 @@
 #include "aieth.h"
 #include "util/error.h"
 #include "util/json_strict.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/problems.h"
+#include "xclbin/xclbin_object.h"
 
 /* Sanity bounds: a real graph has tens of ports, not thousands. */
 #define AM_MAX_GRAPHS 4096u
 #define AM_MAX_PLIOS 4096u
 
 struct aieth_aie_meta {
-	struct json_object *root;    /* owns every string handed out */
+	struct json_object *root; /* owns every string handed out */
 	uint32_t hw_gen;
 	aieth_aie_graph *graphs;
 	size_t ngraphs;
@@ -59,13 +59,13 @@ static int get_uint(const char *what, const char *path, struct json_object *o, c
 		if (!required)
 			return AIETH_OK;
 		return aieth__fail(AIETH_EPARSE, "%s: %s: required key \"%s\" is missing", what,
-				  path, key);
+				   path, key);
 	}
 	if (json_object_is_type(v, json_type_int)) {
 		i = json_object_get_int64(v);
 		if (i < 0 || (uint64_t)i > max)
-			return aieth__fail(AIETH_EINVAL, "%s: %s.%s: expected 0..%u, found %lld", what,
-					  path, key, (unsigned)max, (long long)i);
+			return aieth__fail(AIETH_EINVAL, "%s: %s.%s: expected 0..%u, found %lld",
+					   what, path, key, (unsigned)max, (long long)i);
 		*out = (uint32_t)i;
 		return AIETH_OK;
 	}
@@ -74,13 +74,15 @@ static int get_uint(const char *what, const char *path, struct json_object *o, c
 		errno = 0;
 		u = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 10) : 0;
 		if (*s < '0' || *s > '9' || *end || errno || u > max)
-			return aieth__fail(AIETH_EINVAL, "%s: %s.%s: expected an integer 0..%u, "
-					  "found \"%.40s\"", what, path, key, (unsigned)max, s);
+			return aieth__fail(AIETH_EINVAL,
+					   "%s: %s.%s: expected an integer 0..%u, "
+					   "found \"%.40s\"",
+					   what, path, key, (unsigned)max, s);
 		*out = (uint32_t)u;
 		return AIETH_OK;
 	}
-	return aieth__fail(AIETH_EPARSE, "%s: %s.%s: expected an integer, found %s", what, path, key,
-			  type_name(v));
+	return aieth__fail(AIETH_EPARSE, "%s: %s.%s: expected an integer, found %s", what, path,
+			   key, type_name(v));
 }
 
 static int get_str(const char *what, const char *path, struct json_object *o, const char *key,
@@ -89,10 +91,10 @@ static int get_str(const char *what, const char *path, struct json_object *o, co
 	struct json_object *v;
 	if (!json_object_object_get_ex(o, key, &v))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: required key \"%s\" is missing", what,
-				  path, key);
+				   path, key);
 	if (!json_object_is_type(v, json_type_string))
-		return aieth__fail(AIETH_EPARSE, "%s: %s.%s: expected a string, found %s", what, path,
-				  key, type_name(v));
+		return aieth__fail(AIETH_EPARSE, "%s: %s.%s: expected a string, found %s", what,
+				   path, key, type_name(v));
 	*out = json_object_get_string(v);
 	return AIETH_OK;
 }
@@ -104,8 +106,8 @@ static int get_dir(const char *what, const char *path, struct json_object *o, ai
 	const char *s;
 	int b = -1;
 	if (!json_object_object_get_ex(o, "slaveOrMaster", &v))
-		return aieth__fail(AIETH_EPARSE, "%s: %s: required key \"slaveOrMaster\" is missing",
-				  what, path);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: %s: required key \"slaveOrMaster\" is missing", what, path);
 	if (json_object_is_type(v, json_type_boolean))
 		b = json_object_get_boolean(v);
 	else if (json_object_is_type(v, json_type_int)) {
@@ -113,13 +115,15 @@ static int get_dir(const char *what, const char *path, struct json_object *o, ai
 		b = i == 0 ? 0 : i == 1 ? 1 : -1;
 	} else if (json_object_is_type(v, json_type_string)) {
 		s = json_object_get_string(v);
-		b = (!strcmp(s, "0") || !strcmp(s, "false")) ? 0
-		    : (!strcmp(s, "1") || !strcmp(s, "true")) ? 1 : -1;
+		b = (!strcmp(s, "0") || !strcmp(s, "false"))  ? 0
+		    : (!strcmp(s, "1") || !strcmp(s, "true")) ? 1
+							      : -1;
 	}
 	if (b < 0)
-		return aieth__fail(AIETH_EINVAL, "%s: %s.slaveOrMaster: expected 0/false (slave: PL "
-				  "to AIE) or 1/true (master: AIE to PL), found %s %.40s", what,
-				  path, type_name(v), json_object_to_json_string(v));
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: %s.slaveOrMaster: expected 0/false (slave: PL "
+				   "to AIE) or 1/true (master: AIE to PL), found %s %.40s",
+				   what, path, type_name(v), json_object_to_json_string(v));
 	*out = b ? AIETH_DIR_FROM_AIE : AIETH_DIR_TO_AIE;
 	return AIETH_OK;
 }
@@ -135,10 +139,11 @@ static int each_child(aieth_aie_meta *m, const char *what, const char *path,
 	size_t n = 0, i;
 	int rc;
 	if (json_object_is_type(coll, json_type_object)) {
-		json_object_object_foreach(coll, key, val) {
+		json_object_object_foreach(coll, key, val)
+		{
 			if (++n > max)
-				return aieth__fail(AIETH_EINVAL, "%s: %s: more than %zu entries", what,
-						  path, max);
+				return aieth__fail(AIETH_EINVAL, "%s: %s: more than %zu entries",
+						   what, path, max);
 			snprintf(cp, sizeof cp, "%s.%s", path, key);
 			if ((rc = fn(m, what, cp, val)))
 				return rc;
@@ -148,8 +153,8 @@ static int each_child(aieth_aie_meta *m, const char *what, const char *path,
 	if (json_object_is_type(coll, json_type_array)) {
 		n = json_object_array_length(coll);
 		if (n > max)
-			return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, the limit is %zu", what,
-					  path, n, max);
+			return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, the limit is %zu",
+					   what, path, n, max);
 		for (i = 0; i < n; i++) {
 			snprintf(cp, sizeof cp, "%s[%zu]", path, i);
 			if ((rc = fn(m, what, cp, json_object_array_get_idx(coll, i))))
@@ -161,40 +166,38 @@ static int each_child(aieth_aie_meta *m, const char *what, const char *path,
 	if (json_object_is_type(coll, json_type_string) && !*json_object_get_string(coll))
 		return AIETH_OK;
 	return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object or an array, found %s", what,
-			  path, type_name(coll));
+			   path, type_name(coll));
 }
 
 static int need_object(const char *what, const char *path, struct json_object *v)
 {
 	if (!json_object_is_type(v, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object, found %s", what, path,
-				  type_name(v));
+				   type_name(v));
 	return AIETH_OK;
 }
 
-static int add_graph(aieth_aie_meta *m, const char *what, const char *path,
-		     struct json_object *v)
+static int add_graph(aieth_aie_meta *m, const char *what, const char *path, struct json_object *v)
 {
 	aieth_aie_graph *g = &m->graphs[m->ngraphs];
 	int rc;
 	size_t i;
-	if ((rc = need_object(what, path, v)) || (rc = get_uint(what, path, v, "id", 1,
-								  UINT32_MAX, &g->id)) ||
+	if ((rc = need_object(what, path, v)) ||
+	    (rc = get_uint(what, path, v, "id", 1, UINT32_MAX, &g->id)) ||
 	    (rc = get_str(what, path, v, "name", &g->name)))
 		return rc;
 	if (!*g->name)
 		return aieth__fail(AIETH_EINVAL, "%s: %s.name: expected a graph name, found \"\"",
-				  what, path);
+				   what, path);
 	for (i = 0; i < m->ngraphs; i++)
 		if (!strcmp(m->graphs[i].name, g->name))
 			return aieth__fail(AIETH_EINVAL, "%s: %s.name: graph \"%s\" appears twice",
-					  what, path, g->name);
+					   what, path, g->name);
 	m->ngraphs++;
 	return AIETH_OK;
 }
 
-static int add_plio(aieth_aie_meta *m, const char *what, const char *path,
-		    struct json_object *v)
+static int add_plio(aieth_aie_meta *m, const char *what, const char *path, struct json_object *v)
 {
 	aieth_aie_plio *p = &m->plios[m->nplios];
 	int rc;
@@ -254,13 +257,15 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 	if (rc)
 		goto fail;
 	if (!m->root || !json_object_is_type(m->root, json_type_object)) {
-		rc = aieth__fail(AIETH_EPARSE, "%s: expected a JSON object with key \"aie_metadata\"",
-				what);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: expected a JSON object with key \"aie_metadata\"", what);
 		goto fail;
 	}
 	if (!json_object_object_get_ex(m->root, "aie_metadata", &am)) {
-		rc = aieth__fail(AIETH_EPARSE, "%s: required key \"aie_metadata\" is missing (is "
-				"this aie_control_config.json?)", what);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: required key \"aie_metadata\" is missing (is "
+				 "this aie_control_config.json?)",
+				 what);
 		goto fail;
 	}
 	if ((rc = need_object(what, "aie_metadata", am)))
@@ -272,8 +277,8 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 			goto fail;
 	}
 	if (!json_object_object_get_ex(am, "graphs", &c)) {
-		rc = aieth__fail(AIETH_EPARSE, "%s: aie_metadata: required key \"graphs\" is missing",
-				what);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: aie_metadata: required key \"graphs\" is missing", what);
 		goto fail;
 	}
 	n = count_children(c);
@@ -321,7 +326,7 @@ int aieth_aie_meta_graph(const aieth_aie_meta *m, size_t i, aieth_aie_graph *out
 {
 	if (i >= m->ngraphs)
 		return aieth__fail(AIETH_EINVAL, "graph %zu: out of range (%zu graphs)", i,
-				  m->ngraphs);
+				   m->ngraphs);
 	*out = m->graphs[i];
 	return AIETH_OK;
 }
@@ -329,7 +334,8 @@ int aieth_aie_meta_graph(const aieth_aie_meta *m, size_t i, aieth_aie_graph *out
 int aieth_aie_meta_plio(const aieth_aie_meta *m, size_t i, aieth_aie_plio *out)
 {
 	if (i >= m->nplios)
-		return aieth__fail(AIETH_EINVAL, "PLIO %zu: out of range (%zu PLIOs)", i, m->nplios);
+		return aieth__fail(AIETH_EINVAL, "PLIO %zu: out of range (%zu PLIOs)", i,
+				   m->nplios);
 	*out = m->plios[i];
 	return AIETH_OK;
 }
@@ -344,57 +350,36 @@ int aieth_aie_meta_plio(const aieth_aie_meta *m, size_t i, aieth_aie_plio *out)
  * is set up (core/edge/user/aie/aie.cpp); get_graph and get_rtp when a
  * graph is opened (graph_object.cpp). */
 
-typedef struct {
-	const char *what;
-	aieth_problem_fn report;
-	void *ctx;
-	size_t count;
-} xrt_sink;
-
-static void xrt_say(xrt_sink *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
-
-static void xrt_say(xrt_sink *s, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n = snprintf(line, sizeof line, "%s: ", s->what);
-	if (n < 0 || (size_t)n >= sizeof line)
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-	va_end(ap);
-	s->count++;
-	if (s->report)
-		s->report(s->ctx, line);
-}
-
 #define XRT_SRC "XRT aie_parser.cpp"
 
-static int xrt_need(xrt_sink *s, struct json_object *o, const char *path, const char *key,
+static int xrt_need(aieth_problems *s, struct json_object *o, const char *path, const char *key,
 		    const char *fn)
 {
 	if (json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, NULL))
 		return 1;
-	xrt_say(s, "%s.%s: expected the node (" XRT_SRC " %s reads it; boost throws \"No such "
-		"node\" without it), found none", path, key, fn);
+	aieth__problem(s,
+		       "%s.%s: expected the node (" XRT_SRC " %s reads it; boost throws \"No such "
+		       "node\" without it), found none",
+		       path, key, fn);
 	return 0;
 }
 
-static void xrt_need_all(xrt_sink *s, struct json_object *o, const char *path,
+static void xrt_need_all(aieth_problems *s, struct json_object *o, const char *path,
 			 const char *const *keys, const char *fn)
 {
 	for (; *keys; keys++)
 		xrt_need(s, o, path, *keys, fn);
 }
 
-typedef void (*xrt_entry_fn)(xrt_sink *s, struct json_object *e, const char *path);
+typedef void (*xrt_entry_fn)(aieth_problems *s, struct json_object *e, const char *path);
 
-static void xrt_each(xrt_sink *s, struct json_object *coll, const char *path, xrt_entry_fn fn)
+static void xrt_each(aieth_problems *s, struct json_object *coll, const char *path, xrt_entry_fn fn)
 {
 	char cp[256];
 	size_t i, n;
 	if (json_object_is_type(coll, json_type_object)) {
-		json_object_object_foreach(coll, key, val) {
+		json_object_object_foreach(coll, key, val)
+		{
 			snprintf(cp, sizeof cp, "%s.%s", path, key);
 			fn(s, val, cp);
 		}
@@ -407,11 +392,14 @@ static void xrt_each(xrt_sink *s, struct json_object *coll, const char *path, xr
 	}
 }
 
-static void xrt_graph(xrt_sink *s, struct json_object *g, const char *path)
+static void xrt_graph(aieth_problems *s, struct json_object *g, const char *path)
 {
-	static const char *const lists[] = {"core_rows", "iteration_memory_columns",
-					    "iteration_memory_rows", "iteration_memory_addresses",
-					    "multirate_triggers", NULL};
+	static const char *const lists[] = {"core_rows",
+					    "iteration_memory_columns",
+					    "iteration_memory_rows",
+					    "iteration_memory_addresses",
+					    "multirate_triggers",
+					    NULL};
 	struct json_object *c;
 	size_t tiles, i, n;
 	xrt_need(s, g, path, "id", "get_graph");
@@ -426,29 +414,54 @@ static void xrt_graph(xrt_sink *s, struct json_object *g, const char *path)
 		json_object_object_get_ex(g, lists[i], &c);
 		n = count_children(c);
 		if (n < tiles)
-			xrt_say(s, "%s.%s: expected at least %zu entries (one per core in "
-				"core_columns; " XRT_SRC " get_graph throws \"%s < num_tiles\"), "
-				"found %zu", path, lists[i], tiles, lists[i], n);
+			aieth__problem(s,
+				       "%s.%s: expected at least %zu entries (one per core in "
+				       "core_columns; " XRT_SRC
+				       " get_graph throws \"%s < num_tiles\"), "
+				       "found %zu",
+				       path, lists[i], tiles, lists[i], n);
 	}
 }
 
-static void xrt_rtp(xrt_sink *s, struct json_object *e, const char *path)
+static void xrt_rtp(aieth_problems *s, struct json_object *e, const char *path)
 {
-	static const char *const keys[] = {
-		"graph_id", "port_id", "alias_id", "port_name", "alias_name", "number_of_bytes",
-		"selector_row", "selector_column", "selector_lock_id", "selector_address",
-		"ping_buffer_row", "ping_buffer_column", "ping_buffer_lock_id",
-		"ping_buffer_address", "pong_buffer_row", "pong_buffer_column",
-		"pong_buffer_lock_id", "pong_buffer_address", "is_PL_RTP", "is_input",
-		"is_asynchronous", "is_connected", "requires_lock", NULL};
+	static const char *const keys[] = {"graph_id",
+					   "port_id",
+					   "alias_id",
+					   "port_name",
+					   "alias_name",
+					   "number_of_bytes",
+					   "selector_row",
+					   "selector_column",
+					   "selector_lock_id",
+					   "selector_address",
+					   "ping_buffer_row",
+					   "ping_buffer_column",
+					   "ping_buffer_lock_id",
+					   "ping_buffer_address",
+					   "pong_buffer_row",
+					   "pong_buffer_column",
+					   "pong_buffer_lock_id",
+					   "pong_buffer_address",
+					   "is_PL_RTP",
+					   "is_input",
+					   "is_asynchronous",
+					   "is_connected",
+					   "requires_lock",
+					   NULL};
 	xrt_need_all(s, e, path, keys, "get_rtp");
 }
 
-static void xrt_gmio(xrt_sink *s, struct json_object *e, const char *path)
+static void xrt_gmio(aieth_problems *s, struct json_object *e, const char *path)
 {
-	static const char *const keys[] = {"id", "name", "logical_name", "shim_column",
-					   "channel_number", "stream_id",
-					   "burst_length_in_16byte", NULL};
+	static const char *const keys[] = {"id",
+					   "name",
+					   "logical_name",
+					   "shim_column",
+					   "channel_number",
+					   "stream_id",
+					   "burst_length_in_16byte",
+					   NULL};
 	struct json_object *t;
 	const char *v;
 	if (!xrt_need(s, e, path, "type", "get_gmios"))
@@ -460,13 +473,14 @@ static void xrt_gmio(xrt_sink *s, struct json_object *e, const char *path)
 		xrt_need_all(s, e, path, keys, "get_gmios");
 }
 
-size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what,
-				 aieth_problem_fn report, void *ctx)
+size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what, aieth_problem_fn report,
+				 void *ctx)
 {
-	static const char *const driver[] = {"hw_gen", "base_address", "column_shift",
-					     "row_shift", "num_columns", "num_rows", "shim_row",
-					     "aie_tile_row_start", "aie_tile_num_rows", NULL};
-	xrt_sink s = {what, report, ctx, 0};
+	static const char *const driver[] = {"hw_gen",    "base_address",       "column_shift",
+					     "row_shift", "num_columns",        "num_rows",
+					     "shim_row",  "aie_tile_row_start", "aie_tile_num_rows",
+					     NULL};
+	aieth_problems s = {what, report, ctx, 0};
 	struct json_object *am, *c;
 	const char *p = "aie_metadata";
 

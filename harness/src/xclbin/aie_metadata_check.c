@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * aie_metadata_check.c - a graph's PLIOs against a board (the PLIO rules of
- * the precompiled XSA: anchor.md §4.1-4.3), and the whole-file check
+ * the precompiled XSA: AMD's include/aie/test_harness_port_name.hpp and
+ * cfg/<board>_aie_constraints.json), and the whole-file check
  * behind `th_package check`.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +13,8 @@
 #include "util/error.h"
 #include "xclbin/pdi_format.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
-
-typedef struct {
-	aieth_problem_fn report;
-	void *ctx;
-	size_t count;
-} sink;
-
-static void say(sink *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
-
-static void say(sink *s, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	s->count++;
-	if (s->report)
-		s->report(s->ctx, line);
-}
+#include "xclbin/problems.h"
+#include "xclbin/xclbin_object.h"
 
 /* "PLIO_NN_TO_AIE" / "PLIO_NN_FROM_AIE": 1 with NN and the direction. */
 static int parse_plio_name(const char *n, unsigned *nn, aieth_dir *dir)
@@ -54,7 +35,7 @@ static int parse_plio_name(const char *n, unsigned *nn, aieth_dir *dir)
 }
 
 /* The board file's aie_hw_gen; for a board file without it the values XRT
- * uses for the first two generations (research/xclbin.md §2.5); 0 = not
+ * uses for the first two generations (hw_gen in aie_parser.cpp); 0 = not
  * known. */
 static uint32_t expected_hw_gen(const aieth_board_info *in)
 {
@@ -78,7 +59,7 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 			    aieth_problem_fn report, void *ctx)
 {
 	const aieth_board_info *in = aieth_board_get_info(board);
-	sink s = {report, ctx, 0};
+	aieth_problems s = {NULL, report, ctx, 0};
 	size_t i, j, used[2] = {0, 0};
 	uint32_t want_gen = expected_hw_gen(in);
 	uint32_t hw_gen = aieth_aie_meta_hw_gen(m);
@@ -88,53 +69,70 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 	aieth_dir dir;
 
 	if (want_gen && hw_gen && hw_gen != want_gen)
-		say(&s, "AIE_METADATA driver_config.hw_gen: expected %u (%s, board %s), found %u",
-		    (unsigned)want_gen, in->aie_generation, in->name, (unsigned)hw_gen);
+		aieth__problem(
+			&s,
+			"AIE_METADATA driver_config.hw_gen: expected %u (%s, board %s), found %u",
+			(unsigned)want_gen, in->aie_generation, in->name, (unsigned)hw_gen);
 	for (i = 0; i < aieth_aie_meta_num_plios(m); i++) {
 		aieth_aie_meta_plio(m, i, &p);
 		used[p.dir]++;
 		if (!parse_plio_name(p.logical_name, &nn, &dir)) {
-			say(&s, "PLIO %s: name: expected a predefined name PLIO_NN_TO_AIE or "
-			    "PLIO_NN_FROM_AIE (NN = 01..%02u), found \"%s\"", p.name,
-			    (unsigned)in->channels, p.logical_name);
+			aieth__problem(
+				&s,
+				"PLIO %s: name: expected a predefined name PLIO_NN_TO_AIE or "
+				"PLIO_NN_FROM_AIE (NN = 01..%02u), found \"%s\"",
+				p.name, (unsigned)in->channels, p.logical_name);
 			continue;
 		}
 		if (nn > in->channels) {
-			say(&s, "PLIO %s (%s): channel: expected PLIO_01..PLIO_%02u (board %s has %u "
-			    "channels per direction), found PLIO_%02u", p.logical_name, p.name,
-			    (unsigned)in->channels, in->name, (unsigned)in->channels, nn);
+			aieth__problem(
+				&s,
+				"PLIO %s (%s): channel: expected PLIO_01..PLIO_%02u (board %s has %u "
+				"channels per direction), found PLIO_%02u",
+				p.logical_name, p.name, (unsigned)in->channels, in->name,
+				(unsigned)in->channels, nn);
 			continue;
 		}
 		if (p.dir != dir)
-			say(&s, "PLIO %s (%s): direction: expected %s, found %s", p.logical_name,
-			    p.name, dir_word(dir), dir_word(p.dir));
+			aieth__problem(&s, "PLIO %s (%s): direction: expected %s, found %s",
+				       p.logical_name, p.name, dir_word(dir), dir_word(p.dir));
 		if (p.width_bits && p.width_bits != in->stream_width_bits)
-			say(&s, "PLIO %s (%s): width: expected %u bits, found %u bits",
-			    p.logical_name, p.name, (unsigned)in->stream_width_bits,
-			    (unsigned)p.width_bits);
+			aieth__problem(&s, "PLIO %s (%s): width: expected %u bits, found %u bits",
+				       p.logical_name, p.name, (unsigned)in->stream_width_bits,
+				       (unsigned)p.width_bits);
 		if (aieth_board_plio_find(board, p.logical_name, &bp) == AIETH_OK) {
 			if (p.shim_column != bp.shim_column)
-				say(&s, "PLIO %s (%s): shim column: expected %u (the XSA's "
-				    "placement), found %u", p.logical_name, p.name,
-				    (unsigned)bp.shim_column, (unsigned)p.shim_column);
+				aieth__problem(&s,
+					       "PLIO %s (%s): shim column: expected %u (the XSA's "
+					       "placement), found %u",
+					       p.logical_name, p.name, (unsigned)bp.shim_column,
+					       (unsigned)p.shim_column);
 			if (p.stream_id != bp.shim_channel)
-				say(&s, "PLIO %s (%s): shim channel (stream_id): expected %u (the "
-				    "XSA's placement), found %u", p.logical_name, p.name,
-				    (unsigned)bp.shim_channel, (unsigned)p.stream_id);
+				aieth__problem(
+					&s,
+					"PLIO %s (%s): shim channel (stream_id): expected %u (the "
+					"XSA's placement), found %u",
+					p.logical_name, p.name, (unsigned)bp.shim_channel,
+					(unsigned)p.stream_id);
 		}
 		for (j = 0; j < i; j++) {
 			aieth_aie_meta_plio(m, j, &q);
 			if (!strcmp(p.logical_name, q.logical_name)) {
-				say(&s, "PLIO %s: users: expected one graph port, found two (%s "
-				    "and %s)", p.logical_name, q.name, p.name);
+				aieth__problem(
+					&s,
+					"PLIO %s: users: expected one graph port, found two (%s "
+					"and %s)",
+					p.logical_name, q.name, p.name);
 				break;
 			}
 		}
 	}
 	for (i = 0; i < 2; i++)
 		if (used[i] > in->channels)
-			say(&s, "PLIOs %s: count: expected at most %u (board %s), found %zu",
-			    i ? "FROM_AIE" : "TO_AIE", (unsigned)in->channels, in->name, used[i]);
+			aieth__problem(&s,
+				       "PLIOs %s: count: expected at most %u (board %s), found %zu",
+				       i ? "FROM_AIE" : "TO_AIE", (unsigned)in->channels, in->name,
+				       used[i]);
 	aieth__error_clear();
 	return s.count;
 }
@@ -150,10 +148,10 @@ static int read_pdi(void *ctx, void *buf, size_t n, uint64_t off)
 	return xb_read_at(r->x, buf, n, r->base + off);
 }
 
-size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
-			  aieth_problem_fn report, void *ctx)
+size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth_problem_fn report,
+			  void *ctx)
 {
-	sink s = {report, ctx, 0};
+	aieth_problems s = {NULL, report, ctx, 0};
 	const aieth_xclbin_header *h = &x->hdr;
 	aieth_aie_meta *m = NULL;
 	size_t i, idx, n;
@@ -161,49 +159,65 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board,
 
 	n = aieth_xclbin_num_problems(x);
 	for (i = 0; i < n; i++)
-		say(&s, "%s", aieth_xclbin_problem(x, i));
-	/* AIE-only rules (research/xclbin.md §1.9, §2.2) */
+		aieth__problem(&s, "%s", aieth_xclbin_problem(x, i));
+	/* AIE-only rules (how zocl loads an xclbin with an action mask) */
 	if (h->action_mask & ~(AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI))
-		say(&s, "%s: m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found "
-		    "0x%04x", x->path, (unsigned)h->action_mask);
+		aieth__problem(
+			&s,
+			"%s: m_actionMask: expected only LOAD_AIE (0x1) and LOAD_PDI (0x2), found "
+			"0x%04x",
+			x->path, (unsigned)h->action_mask);
 	/* XRT takes an xclbin as AIE-only from LOAD_AIE alone (xclbin_parser
 	 * is_aie_only); LOAD_PDI alone sends the load on to scheduler set-up */
 	if (!(h->action_mask & AIETH_XCLBIN_AM_LOAD_AIE))
-		say(&s, "%s: m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin (XRT "
-		    "takes it as AIE-only from that bit alone; without it the load fails with "
-		    "\"No xml metadata in xclbin\"), found 0x%04x", x->path,
-		    (unsigned)h->action_mask);
+		aieth__problem(
+			&s,
+			"%s: m_actionMask: expected LOAD_AIE (0x1) set in an AIE-only xclbin (XRT "
+			"takes it as AIE-only from that bit alone; without it the load fails with "
+			"\"No xml metadata in xclbin\"), found 0x%04x",
+			x->path, (unsigned)h->action_mask);
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx))
-		say(&s, "%s: sections: expected a PDI section (the AIE configuration), found none",
-		    x->path);
+		aieth__problem(
+			&s,
+			"%s: sections: expected a PDI section (the AIE configuration), found none",
+			x->path);
 	else if (!x->sec[idx].pub.size)
-		say(&s, "%s: section %zu (PDI): size: expected a PDI image, found 0 bytes", x->path,
-		    idx);
+		aieth__problem(&s,
+			       "%s: section %zu (PDI): size: expected a PDI image, found 0 bytes",
+			       x->path, idx);
 	else if (x->sec[idx].readable) {
 		/* what XRT's PDI loader and the PLM refuse (xclbin_pdi.c) */
 		pdi_reader r = {x, x->sec[idx].pub.offset};
 		xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
 		snprintf(what, sizeof what, "%s: %s", x->path, label);
-		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board,
-					    report, ctx);
+		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board, report,
+					    ctx);
 	}
 	for (i = 0; i < x->nsec; i++)
 		if (x->sec[i].pub.kind == XB_KIND_PARTITION_METADATA) {
 			xb_section_label(&x->sec[i].pub, i, label, sizeof label);
-			say(&s, "%s: %s: expected none in an AIE-only xclbin (zocl would take the "
-			    "DTBO load path), found one", x->path, label);
+			aieth__problem(
+				&s,
+				"%s: %s: expected none in an AIE-only xclbin (zocl would take the "
+				"DTBO load path), found one",
+				x->path, label);
 		}
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_AIE_METADATA, &idx)) {
-		say(&s, "%s: sections: expected an AIE_METADATA section (the graph's "
-		    "aie_control_config.json), found none", x->path);
+		aieth__problem(&s,
+			       "%s: sections: expected an AIE_METADATA section (the graph's "
+			       "aie_control_config.json), found none",
+			       x->path);
 	} else if (aieth_xclbin_aie_meta(x, &m)) {
-		say(&s, "%s", aieth_error_message());
+		aieth__problem(&s, "%s", aieth_error_message());
 	} else {
 		snprintf(what, sizeof what, "%s: AIE_METADATA", x->path);
 		s.count += aieth__aie_meta_xrt_check(m, what, report, ctx);
 		if (!aieth_aie_meta_num_graphs(m))
-			say(&s, "%s: AIE_METADATA aie_metadata.graphs: expected at least one graph, "
-			    "found none", x->path);
+			aieth__problem(
+				&s,
+				"%s: AIE_METADATA aie_metadata.graphs: expected at least one graph, "
+				"found none",
+				x->path);
 		if (board)
 			s.count += aieth_aie_meta_check(m, board, report, ctx);
 	}

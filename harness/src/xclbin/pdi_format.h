@@ -41,6 +41,6 @@ typedef int (*aieth_pdi_read_fn)(void *ctx, void *buf, size_t n, uint64_t off);
  * the CDO header at the start of each unencrypted CDO partition. One line
  * per problem to report, each starting with `what`; returns the count. */
 size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const char *what,
-		       const aieth_board *board, aieth_problem_fn report, void *ctx);
+			const aieth_board *board, aieth_problem_fn report, void *ctx);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * xclbin_format.h - the byte layout of an xclbin (axlf) file, as offsets,
  * so reader and writer never depend on a compiler's struct layout.
- * Facts: research/xclbin.md §1.1-1.3, §1.7 (all little-endian).
+ * Facts: XRT's src/runtime_src/core/include/xclbin.h (all little-endian).
  */
 #ifndef AIETH_XCLBIN_FORMAT_H
 #define AIETH_XCLBIN_FORMAT_H
@@ -10,18 +10,20 @@
 #include <stdint.h>
 #include <string.h>
 
-#define XB_MAGIC "xclbin2"          /* 8 bytes with the NUL */
-#define XB_PREFIX 456u              /* struct axlf without its one section header */
+#include "util/le.h"
+
+#define XB_MAGIC "xclbin2" /* 8 bytes with the NUL */
+#define XB_PREFIX 456u     /* struct axlf without its one section header */
 #define XB_SECTION_HDR 40u
-#define XB_AXLF_STRUCT 496u         /* sizeof(struct axlf): zocl's bounds use it */
-#define XB_MAX_SECTIONS 10000u      /* XRT's limit (zocl's is 0x10000) */
+#define XB_AXLF_STRUCT 496u    /* sizeof(struct axlf): zocl's bounds use it */
+#define XB_MAX_SECTIONS 10000u /* XRT's limit (zocl's is 0x10000) */
 #define XB_ALIGN 8u
 
 /* absolute offsets in the prefix */
 #define XB_OFF_MAGIC 0u
 #define XB_OFF_SIGLEN 8u
-#define XB_OFF_RESERVED 12u         /* 28 bytes, 0xFF */
-#define XB_OFF_KEYBLOCK 40u         /* 256 bytes, 0xFF */
+#define XB_OFF_RESERVED 12u /* 28 bytes, 0xFF */
+#define XB_OFF_KEYBLOCK 40u /* 256 bytes, 0xFF */
 #define XB_OFF_UNIQUE_ID 296u
 #define XB_OFF_LENGTH 304u
 #define XB_OFF_TIMESTAMP 312u
@@ -32,14 +34,14 @@
 #define XB_OFF_MODE 332u
 #define XB_OFF_ACTION 334u
 #define XB_OFF_IF_UUID 336u
-#define XB_OFF_VBNV 352u            /* 64 bytes */
+#define XB_OFF_VBNV 352u /* 64 bytes */
 #define XB_OFF_UUID 416u
-#define XB_OFF_DEBUG_BIN 432u       /* 16 bytes */
+#define XB_OFF_DEBUG_BIN 432u /* 16 bytes */
 #define XB_OFF_NUM_SECTIONS 448u
 
 /* offsets within a section header */
 #define XB_SH_KIND 0u
-#define XB_SH_NAME 4u               /* 16 bytes */
+#define XB_SH_NAME 4u /* 16 bytes */
 #define XB_SH_OFFSET 24u
 #define XB_SH_SIZE 32u
 
@@ -52,36 +54,11 @@
 #define XB_KIND_PARTITION_METADATA 20u
 #define XB_KIND_GROUP_TOPOLOGY 26u
 #define XB_KIND_GROUP_CONNECTIVITY 27u
-#define XB_KIND_MAX 36u             /* DTBO, the last kind XRT knows */
-#define XB_MODE_MAX 6u              /* HW_EMU_PR */
+#define XB_KIND_MAX 36u /* DTBO, the last kind XRT knows */
+#define XB_MODE_MAX 6u  /* HW_EMU_PR */
 
 /* The size of the struct a section of this kind opens with (xclbin_kinds.c),
  * *name its name in XRT's xclbin.h; 0 for kinds without one. */
 unsigned xb_kind_fixed_header(uint32_t kind, const char **name);
-
-static inline uint16_t xb_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline uint32_t xb_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static inline uint64_t xb_le64(const uint8_t *p)
-{
-	return (uint64_t)xb_le32(p) | (uint64_t)xb_le32(p + 4) << 32;
-}
-static inline void xb_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-static inline void xb_put32(uint8_t *p, uint32_t v)
-{
-	xb_put16(p, (uint16_t)v);
-	xb_put16(p + 2, (uint16_t)(v >> 16));
-}
-static inline void xb_put64(uint8_t *p, uint64_t v)
-{
-	xb_put32(p, (uint32_t)v);
-	xb_put32(p + 4, (uint32_t)(v >> 32));
-}
 
 #endif

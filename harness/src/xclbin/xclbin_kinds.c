@@ -7,16 +7,45 @@
 #include "util/error.h"
 #include "xclbin/xclbin_format.h"
 
-/* Index = kind number (research/xclbin.md §1.6). */
+/* Index = kind number (enum axlf_section_kind, XRT's xclbin.h). */
 static const char *const kinds[XB_KIND_MAX + 1] = {
-	"BITSTREAM", "CLEARING_BITSTREAM", "EMBEDDED_METADATA", "FIRMWARE", "DEBUG_DATA",
-	"SCHED_FIRMWARE", "MEM_TOPOLOGY", "CONNECTIVITY", "IP_LAYOUT", "DEBUG_IP_LAYOUT",
-	"DESIGN_CHECKPOINT", "CLOCK_FREQ_TOPOLOGY", "MCS", "BMC", "BUILD_METADATA",
-	"KEYVALUE_METADATA", "USER_METADATA", "DNA_CERTIFICATE", "PDI", "BITSTREAM_PARTIAL_PDI",
-	"PARTITION_METADATA", "EMULATION_DATA", "SYSTEM_METADATA", "SOFT_KERNEL", "FLASH",
-	"AIE_METADATA", "GROUP_TOPOLOGY", "GROUP_CONNECTIVITY", "SMARTNIC", "AIE_RESOURCES",
-	"OVERLAY", "VENDER_METADATA", "AIE_PARTITION", "IP_METADATA", "AIE_RESOURCES_BIN",
-	"AIE_TRACE_METADATA", "DTBO",
+	"BITSTREAM",
+	"CLEARING_BITSTREAM",
+	"EMBEDDED_METADATA",
+	"FIRMWARE",
+	"DEBUG_DATA",
+	"SCHED_FIRMWARE",
+	"MEM_TOPOLOGY",
+	"CONNECTIVITY",
+	"IP_LAYOUT",
+	"DEBUG_IP_LAYOUT",
+	"DESIGN_CHECKPOINT",
+	"CLOCK_FREQ_TOPOLOGY",
+	"MCS",
+	"BMC",
+	"BUILD_METADATA",
+	"KEYVALUE_METADATA",
+	"USER_METADATA",
+	"DNA_CERTIFICATE",
+	"PDI",
+	"BITSTREAM_PARTIAL_PDI",
+	"PARTITION_METADATA",
+	"EMULATION_DATA",
+	"SYSTEM_METADATA",
+	"SOFT_KERNEL",
+	"FLASH",
+	"AIE_METADATA",
+	"GROUP_TOPOLOGY",
+	"GROUP_CONNECTIVITY",
+	"SMARTNIC",
+	"AIE_RESOURCES",
+	"OVERLAY",
+	"VENDER_METADATA",
+	"AIE_PARTITION",
+	"IP_METADATA",
+	"AIE_RESOURCES_BIN",
+	"AIE_TRACE_METADATA",
+	"DTBO",
 };
 
 static const char *const modes[XB_MODE_MAX + 1] = {
@@ -35,8 +64,8 @@ static const struct {
 	unsigned bytes;
 	const char *name;
 } fixed[] = {
-	{23, 80, "struct soft_kernel"},  {24, 72, "struct flash"},
-	{31, 48, "struct vender_metadata"}, {32, 184, "struct aie_partition"},
+	{23, 80, "struct soft_kernel"},       {24, 72, "struct flash"},
+	{31, 48, "struct vender_metadata"},   {32, 184, "struct aie_partition"},
 	{34, 76, "struct aie_resources_bin"},
 };
 
@@ -86,7 +115,7 @@ int aieth_xclbin_kind_parse(const char *name, uint32_t *kind)
 		}
 	}
 	return aieth__fail(AIETH_EINVAL,
-			  "unknown section kind \"%s\" (use a name such as PDI, AIE_METADATA, "
-			  "MEM_TOPOLOGY, or a number)",
-			  name);
+			   "unknown section kind \"%s\" (use a name such as PDI, AIE_METADATA, "
+			   "MEM_TOPOLOGY, or a number)",
+			   name);
 }

@@ -14,33 +14,33 @@
  *   embeddedsw xilplmi/src/xplmi_cdo.c (XPlmi_CdoVerifyHeader): the CDO
  *   header.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "aieth.h"
 #include "util/error.h"
 #include "xclbin/pdi_format.h"
+#include "xclbin/problems.h"
 #include "xclbin/xclbin_format.h"
 
 #define IHT_VERSION 0x00u
 #define IHT_NUM_IMAGES 0x04u
-#define IHT_IMAGE_HDR 0x08u          /* word offset */
+#define IHT_IMAGE_HDR 0x08u /* word offset */
 #define IHT_NUM_PARTS 0x0cu
-#define IHT_PART_HDR 0x10u           /* word offset */
+#define IHT_PART_HDR 0x10u /* word offset */
 #define IHT_IDCODE 0x18u
 #define IHT_ID_STRING 0x28u
-#define IHT_META_KEY_SRC 0x40u       /* non-zero: the headers are encrypted */
+#define IHT_META_KEY_SRC 0x40u /* non-zero: the headers are encrypted */
 #define IHT_EXT_IDCODE 0x44u
 #define PH_ENC_WORDS 0x00u
 #define PH_UNENC_WORDS 0x04u
 #define PH_TOTAL_WORDS 0x08u
 #define PH_DATA_WORD_OFF 0x20u
 #define PH_ATTR 0x24u
-#define PH_ENC_STATUS 0x44u          /* non-zero: the partition is encrypted */
-#define PDI_MAX_IMAGES 32u           /* XIH_MAX_IMGS (embeddedsw xilpdi.h) */
-#define PDI_MAX_PARTS 32u            /* XIH_MAX_PRTNS */
-#define PRTN_TYPE_CDO 2u             /* PrtnAttrb bits 26..24 (XIH_PH_ATTRB_PRTN_TYPE) */
+#define PH_ENC_STATUS 0x44u            /* non-zero: the partition is encrypted */
+#define PDI_MAX_IMAGES 32u             /* XIH_MAX_IMGS (embeddedsw xilpdi.h) */
+#define PDI_MAX_PARTS 32u              /* XIH_MAX_PRTNS */
+#define PRTN_TYPE_CDO 2u               /* PrtnAttrb bits 26..24 (XIH_PH_ATTRB_PRTN_TYPE) */
 #define IDCODE_DEVICE_MASK 0x0fffffffu /* without the revision nibble */
 
 int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, const char *what)
@@ -48,55 +48,41 @@ int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, co
 	uint32_t w[5], sum, ident, want_ident;
 	int i;
 	if (len < AIETH_CDO_HEADER_BYTES || file_size < AIETH_CDO_HEADER_BYTES)
-		return aieth__fail(AIETH_EPARSE, "%s: size: expected a CDO file of at least 20 bytes "
-				  "(its header), found %llu", what, (unsigned long long)file_size);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: size: expected a CDO file of at least 20 bytes "
+				   "(its header), found %llu",
+				   what, (unsigned long long)file_size);
 	for (i = 0; i < 5; i++)
-		w[i] = xb_le32(b + 4 * i);
+		w[i] = aieth__le32_get(b + 4 * i);
 	if (w[0] != 4)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO header length word: expected 4, found %u "
-				  "(not a binary CDO file?)", what, (unsigned)w[0]);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: CDO header length word: expected 4, found %u "
+				   "(not a binary CDO file?)",
+				   what, (unsigned)w[0]);
 	ident = w[1];
 	want_ident = w[2] < 0x200 ? 0x584c4e58u : 0x004f4443u; /* "XNLX" / "CDO\0" */
 	if (ident != want_ident)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO identification word: expected 0x%08x for "
-				  "version 0x%x, found 0x%08x", what, (unsigned)want_ident,
-				  (unsigned)w[2], (unsigned)ident);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: CDO identification word: expected 0x%08x for "
+				   "version 0x%x, found 0x%08x",
+				   what, (unsigned)want_ident, (unsigned)w[2], (unsigned)ident);
 	if (w[2] >= 0x300)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO version: expected below 0x300, found 0x%x",
-				  what, (unsigned)w[2]);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: CDO version: expected below 0x300, found 0x%x", what,
+				   (unsigned)w[2]);
 	for (sum = 0, i = 0; i < 4; i++)
 		sum += w[i];
 	if (w[4] != ~sum)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO header checksum: expected 0x%08x, found "
-				  "0x%08x", what, (unsigned)~sum, (unsigned)w[4]);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: CDO header checksum: expected 0x%08x, found "
+				   "0x%08x",
+				   what, (unsigned)~sum, (unsigned)w[4]);
 	if ((uint64_t)w[3] * 4 + AIETH_CDO_HEADER_BYTES > file_size)
-		return aieth__fail(AIETH_EPARSE, "%s: CDO length: %u words do not fit in the file "
-				  "(%llu bytes)", what, (unsigned)w[3], (unsigned long long)file_size);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: CDO length: %u words do not fit in the file "
+				   "(%llu bytes)",
+				   what, (unsigned)w[3], (unsigned long long)file_size);
 	return AIETH_OK;
-}
-
-typedef struct {
-	const char *what;
-	aieth_problem_fn report;
-	void *ctx;
-	size_t count;
-} pdi_sink;
-
-static void say(pdi_sink *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
-
-static void say(pdi_sink *s, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n = snprintf(line, sizeof line, "%s: ", s->what);
-	if (n < 0 || (size_t)n >= sizeof line)
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-	va_end(ap);
-	s->count++;
-	if (s->report)
-		s->report(s->ctx, line);
 }
 
 /* ~(sum of the words before the last) == the last word */
@@ -105,31 +91,33 @@ static int checksum_ok(const uint8_t *p, size_t bytes, uint32_t *want)
 	uint32_t sum = 0;
 	size_t k;
 	for (k = 0; k + 4 < bytes; k += 4)
-		sum += xb_le32(p + k);
+		sum += aieth__le32_get(p + k);
 	*want = ~sum;
-	return *want == xb_le32(p + bytes - 4);
+	return *want == aieth__le32_get(p + bytes - 4);
 }
 
 /* A header of n bytes at off: 0 when read; a problem when it lies outside. */
-static int read_hdr(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
+static int read_hdr(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
 		    uint64_t off, uint8_t *buf, size_t n, const char *name)
 {
 	if (off > size || n > size - off) {
-		say(s, "%s at offset 0x%llx: expected its %zu bytes inside the PDI (%llu bytes), "
-		    "found it cut (a truncated PDI or a damaged offset; bootgen "
-		    "readimage-versal.cpp reads it there)", name, (unsigned long long)off, n,
-		    (unsigned long long)size);
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: expected its %zu bytes inside the PDI (%llu bytes), "
+			"found it cut (a truncated PDI or a damaged offset; bootgen "
+			"readimage-versal.cpp reads it there)",
+			name, (unsigned long long)off, n, (unsigned long long)size);
 		return -1;
 	}
 	if (read(rctx, buf, n, off)) {
-		say(s, "%s at offset 0x%llx: %s", name, (unsigned long long)off,
-		    aieth_error_message());
+		aieth__problem(s, "%s at offset 0x%llx: %s", name, (unsigned long long)off,
+			       aieth_error_message());
 		return -1;
 	}
 	return 0;
 }
 
-static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
+static void check_partition(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
 			    unsigned k, uint64_t off)
 {
 	uint8_t ph[AIETH_PDI_PH_BYTES], cdo[AIETH_CDO_HEADER_BYTES];
@@ -140,36 +128,45 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 	if (read_hdr(s, read, rctx, size, off, ph, sizeof ph, name))
 		return;
 	if (!checksum_ok(ph, sizeof ph, &want)) {
-		say(s, "%s at offset 0x%llx: checksum (offset 0x%llx): expected 0x%08x, found 0x%08x "
-		    "(embeddedsw xilpdi.c XilPdi_ReadAndVerifyPrtnHdr)", name,
-		    (unsigned long long)off, (unsigned long long)(off + sizeof ph - 4),
-		    (unsigned)want, (unsigned)xb_le32(ph + sizeof ph - 4));
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: checksum (offset 0x%llx): expected 0x%08x, found 0x%08x "
+			"(embeddedsw xilpdi.c XilPdi_ReadAndVerifyPrtnHdr)",
+			name, (unsigned long long)off, (unsigned long long)(off + sizeof ph - 4),
+			(unsigned)want, (unsigned)aieth__le32_get(ph + sizeof ph - 4));
 		return;
 	}
-	enc = xb_le32(ph + PH_ENC_WORDS);
-	unenc = xb_le32(ph + PH_UNENC_WORDS);
-	total = xb_le32(ph + PH_TOTAL_WORDS);
-	type = (xb_le32(ph + PH_ATTR) >> 24) & 7u;
+	enc = aieth__le32_get(ph + PH_ENC_WORDS);
+	unenc = aieth__le32_get(ph + PH_UNENC_WORDS);
+	total = aieth__le32_get(ph + PH_TOTAL_WORDS);
+	type = (aieth__le32_get(ph + PH_ATTR) >> 24) & 7u;
 	if (!enc || !unenc || !total || total < enc || total < unenc) {
-		say(s, "%s at offset 0x%llx: lengths: expected non-zero word counts with total >= "
-		    "encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
-		    "encrypted %u, unencrypted %u, total %u", name, (unsigned long long)off,
-		    (unsigned)enc, (unsigned)unenc, (unsigned)total);
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: lengths: expected non-zero word counts with total >= "
+			"encrypted and unencrypted (embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr), found "
+			"encrypted %u, unencrypted %u, total %u",
+			name, (unsigned long long)off, (unsigned)enc, (unsigned)unenc,
+			(unsigned)total);
 		return;
 	}
 	if (!type)
-		say(s, "%s at offset 0x%llx: partition type (attributes 0x%08x): expected 1..7, "
-		    "found 0 (reserved; embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr)", name,
-		    (unsigned long long)off, (unsigned)xb_le32(ph + PH_ATTR));
-	data = (uint64_t)xb_le32(ph + PH_DATA_WORD_OFF) * 4;
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: partition type (attributes 0x%08x): expected 1..7, "
+			"found 0 (reserved; embeddedsw xilpdi.c XilPdi_ValidatePrtnHdr)",
+			name, (unsigned long long)off, (unsigned)aieth__le32_get(ph + PH_ATTR));
+	data = (uint64_t)aieth__le32_get(ph + PH_DATA_WORD_OFF) * 4;
 	if (data > size || (uint64_t)total * 4 > size - data) {
-		say(s, "%s at offset 0x%llx: data (offset 0x%llx, %llu bytes): expected inside the "
-		    "PDI (%llu bytes), found it cut (a truncated PDI or a damaged length)", name,
-		    (unsigned long long)off, (unsigned long long)data,
-		    (unsigned long long)total * 4, (unsigned long long)size);
+		aieth__problem(
+			s,
+			"%s at offset 0x%llx: data (offset 0x%llx, %llu bytes): expected inside the "
+			"PDI (%llu bytes), found it cut (a truncated PDI or a damaged length)",
+			name, (unsigned long long)off, (unsigned long long)data,
+			(unsigned long long)total * 4, (unsigned long long)size);
 		return;
 	}
-	if (type != PRTN_TYPE_CDO || xb_le32(ph + PH_ENC_STATUS))
+	if (type != PRTN_TYPE_CDO || aieth__le32_get(ph + PH_ENC_STATUS))
 		return;
 	if (read_hdr(s, read, rctx, size, data, cdo, sizeof cdo, "CDO header"))
 		return;
@@ -179,7 +176,8 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 		s->count++;
 		if (s->report) {
 			char line[1024];
-			snprintf(line, sizeof line, "%s (bootgen cdo-binary.c decode_cdo_binary, "
+			snprintf(line, sizeof line,
+				 "%s (bootgen cdo-binary.c decode_cdo_binary, "
 				 "embeddedsw xplmi_cdo.c XPlmi_CdoVerifyHeader)",
 				 aieth_error_message());
 			s->report(s->ctx, line);
@@ -188,9 +186,9 @@ static void check_partition(pdi_sink *s, aieth_pdi_read_fn read, void *rctx, uin
 }
 
 size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const char *what,
-		       const aieth_board *board, aieth_problem_fn report, void *ctx)
+			const aieth_board *board, aieth_problem_fn report, void *ctx)
 {
-	pdi_sink s = {what, report, ctx, 0};
+	aieth_problems s = {what, report, ctx, 0};
 	uint8_t t[AIETH_PDI_IHT_BYTES], ih[AIETH_PDI_IH_BYTES];
 	const aieth_board_info *in = board ? aieth_board_get_info(board) : NULL;
 	uint32_t want, nimg, nprt, id, k;
@@ -198,59 +196,72 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 	char name[32];
 
 	if (size <= AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES) {
-		say(&s, "size: expected more than %u bytes (the SMAP words and the Image Header "
-		    "Table; XRT load_pdi.c XPdi_Header_Validate), found %llu",
-		    AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES, (unsigned long long)size);
+		aieth__problem(
+			&s,
+			"size: expected more than %u bytes (the SMAP words and the Image Header "
+			"Table; XRT load_pdi.c XPdi_Header_Validate), found %llu",
+			AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES, (unsigned long long)size);
 		goto out;
 	}
 	if (read(rctx, t, sizeof t, AIETH_PDI_IHT_OFFSET)) {
-		say(&s, "Image Header Table: %s", aieth_error_message());
+		aieth__problem(&s, "Image Header Table: %s", aieth_error_message());
 		goto out;
 	}
 	if (!checksum_ok(t, sizeof t, &want)) {
-		say(&s, "Image Header Table checksum (offset 0x%x): expected 0x%08x, found 0x%08x "
-		    "(XRT load_pdi.c XPdi_ValidateChecksum; not a PDI, or a damaged one)",
-		    AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES - 4, (unsigned)want,
-		    (unsigned)xb_le32(t + sizeof t - 4));
+		aieth__problem(
+			&s,
+			"Image Header Table checksum (offset 0x%x): expected 0x%08x, found 0x%08x "
+			"(XRT load_pdi.c XPdi_ValidateChecksum; not a PDI, or a damaged one)",
+			AIETH_PDI_IHT_OFFSET + AIETH_PDI_IHT_BYTES - 4, (unsigned)want,
+			(unsigned)aieth__le32_get(t + sizeof t - 4));
 		goto out;
 	}
 	if (memcmp(t + IHT_ID_STRING, "IDPP", 4) && memcmp(t + IHT_ID_STRING, "IDPF", 4))
-		say(&s, "Image Header Table id string (offset 0x%x): expected \"PPDI\" or \"FPDI\" "
-		    "(bootgen readimage-versal.cpp), found 0x%08x", AIETH_PDI_IHT_OFFSET + IHT_ID_STRING,
-		    (unsigned)xb_le32(t + IHT_ID_STRING));
-	id = xb_le32(t + IHT_IDCODE);
+		aieth__problem(
+			&s,
+			"Image Header Table id string (offset 0x%x): expected \"PPDI\" or \"FPDI\" "
+			"(bootgen readimage-versal.cpp), found 0x%08x",
+			AIETH_PDI_IHT_OFFSET + IHT_ID_STRING,
+			(unsigned)aieth__le32_get(t + IHT_ID_STRING));
+	id = aieth__le32_get(t + IHT_IDCODE);
 	if (in && in->has_device_id_code &&
 	    (id & IDCODE_DEVICE_MASK) != (in->device_id_code & IDCODE_DEVICE_MASK))
-		say(&s, "Image Header Table IDCODE (offset 0x%x): expected 0x%08x (board %s; the "
-		    "revision nibble aside, embeddedsw xloader.c XLoader_IdCodeCheck), found 0x%08x",
-		    AIETH_PDI_IHT_OFFSET + IHT_IDCODE, (unsigned)in->device_id_code, in->name,
-		    (unsigned)id);
-	nimg = xb_le32(t + IHT_NUM_IMAGES);
-	nprt = xb_le32(t + IHT_NUM_PARTS);
+		aieth__problem(
+			&s,
+			"Image Header Table IDCODE (offset 0x%x): expected 0x%08x (board %s; the "
+			"revision nibble aside, embeddedsw xloader.c XLoader_IdCodeCheck), found 0x%08x",
+			AIETH_PDI_IHT_OFFSET + IHT_IDCODE, (unsigned)in->device_id_code, in->name,
+			(unsigned)id);
+	nimg = aieth__le32_get(t + IHT_NUM_IMAGES);
+	nprt = aieth__le32_get(t + IHT_NUM_PARTS);
 	if (nimg < 1 || nimg > PDI_MAX_IMAGES || nprt < 1 || nprt > PDI_MAX_PARTS) {
-		say(&s, "Image Header Table counts (offsets 0x%x, 0x%x): expected 1..%u images and "
-		    "1..%u partitions (embeddedsw xilpdi.c XilPdi_ValidateImgHdrTbl), found %u and %u",
-		    AIETH_PDI_IHT_OFFSET + IHT_NUM_IMAGES, AIETH_PDI_IHT_OFFSET + IHT_NUM_PARTS,
-		    PDI_MAX_IMAGES, PDI_MAX_PARTS, (unsigned)nimg, (unsigned)nprt);
+		aieth__problem(
+			&s,
+			"Image Header Table counts (offsets 0x%x, 0x%x): expected 1..%u images and "
+			"1..%u partitions (embeddedsw xilpdi.c XilPdi_ValidateImgHdrTbl), found %u and %u",
+			AIETH_PDI_IHT_OFFSET + IHT_NUM_IMAGES, AIETH_PDI_IHT_OFFSET + IHT_NUM_PARTS,
+			PDI_MAX_IMAGES, PDI_MAX_PARTS, (unsigned)nimg, (unsigned)nprt);
 		goto out;
 	}
 	/* encrypted headers cannot be read without the key */
-	if (xb_le32(t + IHT_META_KEY_SRC))
+	if (aieth__le32_get(t + IHT_META_KEY_SRC))
 		goto out;
-	off = (uint64_t)xb_le32(t + IHT_IMAGE_HDR) * 4;
+	off = (uint64_t)aieth__le32_get(t + IHT_IMAGE_HDR) * 4;
 	for (k = 0; k < nimg; k++, off += AIETH_PDI_IH_BYTES) {
 		snprintf(name, sizeof name, "image header %u", (unsigned)k);
 		if (read_hdr(&s, read, rctx, size, off, ih, sizeof ih, name))
 			goto out;
 		if (!checksum_ok(ih, sizeof ih, &want)) {
-			say(&s, "%s at offset 0x%llx: checksum: expected 0x%08x, found 0x%08x "
-			    "(embeddedsw xilpdi.c XilPdi_ReadAndVerifyImgHdr)", name,
-			    (unsigned long long)off, (unsigned)want,
-			    (unsigned)xb_le32(ih + sizeof ih - 4));
+			aieth__problem(
+				&s,
+				"%s at offset 0x%llx: checksum: expected 0x%08x, found 0x%08x "
+				"(embeddedsw xilpdi.c XilPdi_ReadAndVerifyImgHdr)",
+				name, (unsigned long long)off, (unsigned)want,
+				(unsigned)aieth__le32_get(ih + sizeof ih - 4));
 			goto out;
 		}
 	}
-	off = (uint64_t)xb_le32(t + IHT_PART_HDR) * 4;
+	off = (uint64_t)aieth__le32_get(t + IHT_PART_HDR) * 4;
 	for (k = 0; k < nprt; k++, off += AIETH_PDI_PH_BYTES)
 		check_partition(&s, read, rctx, size, (unsigned)k, off);
 out:

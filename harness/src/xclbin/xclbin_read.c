@@ -2,7 +2,7 @@
 /*
  * xclbin_read.c - the strict xclbin reader. Only the header and the
  * section table are read at open; payloads are read on demand. Every rule
- * of research/xclbin.md §1.5, §1.7 and §1.9 that XRT or zocl relies on is
+ * of the format (XRT's xclbin.h, zocl's zocl_xclbin.c) that XRT or zocl relies on is
  * checked here, because Debian's XRT checks only the magic.
  */
 #include <errno.h>
@@ -19,8 +19,9 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/path.h"
+#include "util/text.h"
 #include "xclbin/xclbin_format.h"
-#include "xclbin/xclbin_internal.h"
+#include "xclbin/xclbin_object.h"
 
 static void problem(aieth_xclbin *x, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
@@ -50,9 +51,11 @@ static void problem(aieth_xclbin *x, const char *fmt, ...)
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 {
 	if (off > x->size || n > x->size - off)
-		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes at offset %llu lie beyond the end "
-				  "of the file (%llu bytes)", x->path, n,
-				  (unsigned long long)off, (unsigned long long)x->size);
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: %zu bytes at offset %llu lie beyond the end "
+				   "of the file (%llu bytes)",
+				   x->path, n, (unsigned long long)off,
+				   (unsigned long long)x->size);
 	if (x->fd < 0) {
 		memcpy(buf, x->mem + off, n);
 		return AIETH_OK;
@@ -66,20 +69,6 @@ void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t
 		snprintf(buf, cap, "section %zu (%s \"%s\")", i, s->kind_name, s->name);
 	else
 		snprintf(buf, cap, "section %zu (kind %u \"%s\")", i, (unsigned)s->kind, s->name);
-}
-
-/* Printable form of 8 raw bytes for the magic message. */
-static void escape8(const uint8_t *b, char *out, size_t cap)
-{
-	size_t n = 0;
-	int i;
-	for (i = 0; i < 8 && n + 5 < cap; i++) {
-		if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\')
-			out[n++] = (char)b[i];
-		else
-			n += (size_t)snprintf(out + n, cap - n, "\\x%02x", b[i]);
-	}
-	out[n] = '\0';
 }
 
 /* Copy a fixed-size string field; 0 when it has no NUL. */
@@ -99,24 +88,24 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 	memcpy(h->magic, p, 8);
 	h->magic[8] = '\0';
 	if (memcmp(p, XB_MAGIC, 8) != 0) {
-		escape8(p, esc, sizeof esc);
+		aieth__quote(esc, sizeof esc, p, 8);
 		problem(x, "magic: expected \"xclbin2\\x00\", found \"%s\"", esc);
 	}
-	h->signature_length = (int32_t)xb_le32(p + XB_OFF_SIGLEN);
-	h->unique_id = xb_le64(p + XB_OFF_UNIQUE_ID);
-	h->length = xb_le64(p + XB_OFF_LENGTH);
+	h->signature_length = (int32_t)aieth__le32_get(p + XB_OFF_SIGLEN);
+	h->unique_id = aieth__le64_get(p + XB_OFF_UNIQUE_ID);
+	h->length = aieth__le64_get(p + XB_OFF_LENGTH);
 	h->file_size = x->size;
-	h->timestamp = xb_le64(p + XB_OFF_TIMESTAMP);
-	h->feature_rom_timestamp = xb_le64(p + XB_OFF_FROM_TS);
-	h->version_patch = xb_le16(p + XB_OFF_VPATCH);
+	h->timestamp = aieth__le64_get(p + XB_OFF_TIMESTAMP);
+	h->feature_rom_timestamp = aieth__le64_get(p + XB_OFF_FROM_TS);
+	h->version_patch = aieth__le16_get(p + XB_OFF_VPATCH);
 	h->version_major = p[XB_OFF_VMAJOR];
 	h->version_minor = p[XB_OFF_VMINOR];
-	h->mode = xb_le16(p + XB_OFF_MODE);
-	h->action_mask = xb_le16(p + XB_OFF_ACTION);
+	h->mode = aieth__le16_get(p + XB_OFF_MODE);
+	h->action_mask = aieth__le16_get(p + XB_OFF_ACTION);
 	memcpy(h->interface_uuid, p + XB_OFF_IF_UUID, 16);
 	memcpy(h->uuid, p + XB_OFF_UUID, 16);
-	h->num_sections = xb_le32(p + XB_OFF_NUM_SECTIONS);
-	aieth__uuid_format(h->uuid, x->uuid_str);
+	h->num_sections = aieth__le32_get(p + XB_OFF_NUM_SECTIONS);
+	aieth_uuid_format(h->uuid, x->uuid_str);
 	if (!copy_field(h->vbnv, p + XB_OFF_VBNV, 64))
 		problem(x, "m_platformVBNV: expected a NUL within its 64 bytes, found none");
 	if (!copy_field(h->debug_bin, p + XB_OFF_DEBUG_BIN, 16))
@@ -128,10 +117,12 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 	if (h->mode > XB_MODE_MAX)
 		problem(x, "m_mode: expected 0..%u (FLAT..HW_EMU_PR), found %u", XB_MODE_MAX,
 			(unsigned)h->mode);
-	if (h->signature_length < -1 || (h->signature_length > 0 &&
-					 (uint64_t)h->signature_length > x->size - XB_PREFIX))
-		problem(x, "m_signature_length: expected -1 (unsigned) or a size within the file, "
-			"found %ld", (long)h->signature_length);
+	if (h->signature_length < -1 ||
+	    (h->signature_length > 0 && (uint64_t)h->signature_length > x->size - XB_PREFIX))
+		problem(x,
+			"m_signature_length: expected -1 (unsigned) or a size within the file, "
+			"found %ld",
+			(long)h->signature_length);
 	if (h->num_sections < 1 || h->num_sections > XB_MAX_SECTIONS)
 		problem(x, "m_numSections: expected 1..%u, found %u", XB_MAX_SECTIONS,
 			(unsigned)h->num_sections);
@@ -139,14 +130,14 @@ static void decode_header(aieth_xclbin *x, const uint8_t *p)
 
 typedef struct {
 	uint32_t kind;
-	unsigned hdr;     /* bytes before the array */
+	unsigned hdr;         /* bytes before the array */
 	unsigned count_bytes; /* 2 or 4: width of the signed count (2 for debug ip: unsigned) */
 	int count_signed;
 	unsigned elem;
 	const char *count_name;
 } array_rule;
 
-/* research/xclbin.md §1.7: zocl and xclbinutil require these exact sizes. */
+/* zocl and xclbinutil require these exact sizes (header + count x element). */
 static const array_rule array_rules[] = {
 	{XB_KIND_MEM_TOPOLOGY, 8, 4, 1, 40, "m_count"},
 	{XB_KIND_GROUP_TOPOLOGY, 8, 4, 1, 40, "m_count"},
@@ -172,8 +163,10 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 			r = &array_rules[k];
 	if (fixed && s->pub.size < fixed) {
 		xb_section_label(&s->pub, i, label, sizeof label);
-		problem(x, "%s: size: expected at least %u bytes (%s in XRT's xclbin.h), found "
-			"%llu", label, fixed, sname, (unsigned long long)s->pub.size);
+		problem(x,
+			"%s: size: expected at least %u bytes (%s in XRT's xclbin.h), found "
+			"%llu",
+			label, fixed, sname, (unsigned long long)s->pub.size);
 	}
 	if (!r)
 		return;
@@ -186,11 +179,11 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	if (xb_read_at(x, b, r->count_bytes, s->pub.offset))
 		return;
 	if (r->count_bytes == 4)
-		count = (int32_t)xb_le32(b);
+		count = (int32_t)aieth__le32_get(b);
 	else if (r->count_signed)
-		count = (int16_t)xb_le16(b);
+		count = (int16_t)aieth__le16_get(b);
 	else
-		count = xb_le16(b);
+		count = aieth__le16_get(b);
 	if (count < 0) {
 		problem(x, "%s: %s: expected a count >= 0, found %lld", label, r->count_name,
 			(long long)count);
@@ -198,9 +191,9 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	}
 	want = r->hdr + (uint64_t)count * r->elem;
 	if (s->pub.size != want)
-		problem(x, "%s: size: expected %llu (%u + %lld x %u for %s %lld), found %llu", label,
-			(unsigned long long)want, r->hdr, (long long)count, r->elem, r->count_name,
-			(long long)count, (unsigned long long)s->pub.size);
+		problem(x, "%s: size: expected %llu (%u + %lld x %u for %s %lld), found %llu",
+			label, (unsigned long long)want, r->hdr, (long long)count, r->elem,
+			r->count_name, (long long)count, (unsigned long long)s->pub.size);
 }
 
 static int by_offset(const void *a, const void *b)
@@ -228,9 +221,10 @@ static void check_overlaps(aieth_xclbin *x)
 		if (b->pub.offset < a->pub.offset + a->pub.size) {
 			xb_section_label(&a->pub, (size_t)(a - x->sec), la, sizeof la);
 			xb_section_label(&b->pub, (size_t)(b - x->sec), lb, sizeof lb);
-			problem(x, "%s: offset: expected %llu or more (after %s, which ends there), "
-				"found %llu: the sections overlap", lb,
-				(unsigned long long)(a->pub.offset + a->pub.size), la,
+			problem(x,
+				"%s: offset: expected %llu or more (after %s, which ends there), "
+				"found %llu: the sections overlap",
+				lb, (unsigned long long)(a->pub.offset + a->pub.size), la,
 				(unsigned long long)b->pub.offset);
 		}
 	}
@@ -246,14 +240,16 @@ static int read_table(aieth_xclbin *x)
 
 	fit = (x->size - XB_PREFIX) / XB_SECTION_HDR;
 	if (n > fit) {
-		problem(x, "section table: expected the file to hold %llu entries (%llu bytes), "
-			"found room for %llu (file size %llu)", (unsigned long long)n,
-			(unsigned long long)(XB_PREFIX + n * XB_SECTION_HDR),
+		problem(x,
+			"section table: expected the file to hold %llu entries (%llu bytes), "
+			"found room for %llu (file size %llu)",
+			(unsigned long long)n, (unsigned long long)(XB_PREFIX + n * XB_SECTION_HDR),
 			(unsigned long long)fit, (unsigned long long)x->size);
 		n = fit;
 	} else if (n && XB_AXLF_STRUCT + n * XB_SECTION_HDR > x->size) {
 		/* zocl and XRT compute with sizeof(struct axlf) = 496 */
-		problem(x, "section table: expected the file to be at least %llu bytes "
+		problem(x,
+			"section table: expected the file to be at least %llu bytes "
 			"(496 + 40 x %llu, as XRT and zocl compute it), found %llu",
 			(unsigned long long)(XB_AXLF_STRUCT + n * XB_SECTION_HDR),
 			(unsigned long long)n, (unsigned long long)x->size);
@@ -277,11 +273,11 @@ static int read_table(aieth_xclbin *x)
 	for (i = 0; i < x->nsec; i++) {
 		xb_section *s = &x->sec[i];
 		const uint8_t *h = t + i * XB_SECTION_HDR;
-		s->pub.kind = xb_le32(h + XB_SH_KIND);
+		s->pub.kind = aieth__le32_get(h + XB_SH_KIND);
 		s->pub.kind_name = aieth_xclbin_kind_name(s->pub.kind);
 		copy_field(s->pub.name, h + XB_SH_NAME, 16);
-		s->pub.offset = xb_le64(h + XB_SH_OFFSET);
-		s->pub.size = xb_le64(h + XB_SH_SIZE);
+		s->pub.offset = aieth__le64_get(h + XB_SH_OFFSET);
+		s->pub.size = aieth__le64_get(h + XB_SH_SIZE);
 		xb_section_label(&s->pub, i, label, sizeof label);
 		if (s->pub.kind > XB_KIND_MAX)
 			problem(x, "%s: kind: expected 0..%u (BITSTREAM..DTBO), found %u", label,
@@ -295,18 +291,24 @@ static int read_table(aieth_xclbin *x)
 			problem(x, "%s: offset: expected a multiple of 8, found %llu", label,
 				(unsigned long long)s->pub.offset);
 		if (s->pub.offset < table_end)
-			problem(x, "%s: offset: expected %llu or more (after the section table), "
-				"found %llu", label, (unsigned long long)table_end,
+			problem(x,
+				"%s: offset: expected %llu or more (after the section table), "
+				"found %llu",
+				label, (unsigned long long)table_end,
 				(unsigned long long)s->pub.offset);
 		if (end < s->pub.offset) {
-			problem(x, "%s: end: offset %llu + size %llu overflows 64 bits (expected at "
-				"most the file size, %llu)", label, (unsigned long long)s->pub.offset,
+			problem(x,
+				"%s: end: offset %llu + size %llu overflows 64 bits (expected at "
+				"most the file size, %llu)",
+				label, (unsigned long long)s->pub.offset,
 				(unsigned long long)s->pub.size, (unsigned long long)x->size);
 			continue;
 		}
 		if (end > x->size) {
-			problem(x, "%s: end (offset %llu + size %llu): expected at most %llu (the "
-				"file size), found %llu", label, (unsigned long long)s->pub.offset,
+			problem(x,
+				"%s: end (offset %llu + size %llu): expected at most %llu (the "
+				"file size), found %llu",
+				label, (unsigned long long)s->pub.offset,
 				(unsigned long long)s->pub.size, (unsigned long long)x->size,
 				(unsigned long long)end);
 			continue;
@@ -325,9 +327,10 @@ static int finish_open(aieth_xclbin *x, unsigned flags, aieth_xclbin **out)
 	uint8_t p[XB_PREFIX];
 	int rc;
 	if (x->size < XB_PREFIX) {
-		rc = aieth__fail(AIETH_EPARSE, "%s: file size: expected at least %u bytes (the "
-				"xclbin header), found %llu", x->path, XB_PREFIX,
-				(unsigned long long)x->size);
+		rc = aieth__fail(AIETH_EPARSE,
+				 "%s: file size: expected at least %u bytes (the "
+				 "xclbin header), found %llu",
+				 x->path, XB_PREFIX, (unsigned long long)x->size);
 		aieth_xclbin_close(x);
 		return rc;
 	}
@@ -372,7 +375,7 @@ int aieth_xclbin_open(aieth_xclbin **out, const char *path, unsigned flags)
 }
 
 int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
-			  unsigned flags)
+			   unsigned flags)
 {
 	aieth_xclbin *x;
 	*out = NULL;
@@ -426,7 +429,7 @@ int aieth_xclbin_section_at(const aieth_xclbin *x, size_t i, aieth_xclbin_sectio
 {
 	if (i >= x->nsec)
 		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
-				  x->path, i, x->nsec);
+				   x->path, i, x->nsec);
 	*out = x->sec[i].pub;
 	return AIETH_OK;
 }
@@ -440,7 +443,7 @@ int aieth_xclbin_section_find(const aieth_xclbin *x, uint32_t kind, size_t *inde
 			return AIETH_OK;
 		}
 	return aieth__fail(AIETH_ENOTFOUND, "%s: no %s section", x->path,
-			  aieth_xclbin_kind_name(kind));
+			   aieth_xclbin_kind_name(kind));
 }
 
 static int readable(const aieth_xclbin *x, size_t i)
@@ -448,11 +451,11 @@ static int readable(const aieth_xclbin *x, size_t i)
 	char label[96];
 	if (i >= x->nsec)
 		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
-				  x->path, i, x->nsec);
+				   x->path, i, x->nsec);
 	if (!x->sec[i].readable) {
 		xb_section_label(&x->sec[i].pub, i, label, sizeof label);
 		return aieth__fail(AIETH_EPARSE, "%s: %s lies outside the file's payload area",
-				  x->path, label);
+				   x->path, label);
 	}
 	return AIETH_OK;
 }
@@ -469,7 +472,7 @@ int aieth_xclbin_section_read(const aieth_xclbin *x, size_t i, size_t max_bytes,
 	s = &x->sec[i].pub;
 	if (s->size > max_bytes)
 		return aieth__fail(AIETH_EINVAL, "%s: %s section is %llu bytes, the limit is %zu",
-				  x->path, s->kind_name, (unsigned long long)s->size, max_bytes);
+				   x->path, s->kind_name, (unsigned long long)s->size, max_bytes);
 	buf = malloc((size_t)s->size + 1);
 	if (!buf)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
@@ -496,8 +499,10 @@ int aieth_xclbin_section_dump(const aieth_xclbin *x, size_t i, const char *path)
 	s = &x->sec[i].pub;
 	if (x->fd >= 0 && fstat(x->fd, &in) == 0 && stat(path, &out) == 0 &&
 	    in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-		return aieth__fail(AIETH_EINVAL, "%s: is the xclbin the section is read from: "
-				  "refusing to write over it", path);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: is the xclbin the section is read from: "
+				   "refusing to write over it",
+				   path);
 	rc = aieth__out_open(&o, path);
 	if (rc)
 		return rc;
@@ -526,7 +531,8 @@ int aieth_xclbin_sha256(const aieth_xclbin *x, char hex[65])
 		if (!buf)
 			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
 		while (off < x->size && !rc) {
-			size_t k = x->size - off < AIETH_IO_CHUNK ? (size_t)(x->size - off) : AIETH_IO_CHUNK;
+			size_t k = x->size - off < AIETH_IO_CHUNK ? (size_t)(x->size - off)
+								  : AIETH_IO_CHUNK;
 			rc = aieth__pread_full(x->fd, buf, k, off, x->path);
 			aieth__sha256_update(&h, buf, k);
 			off += k;

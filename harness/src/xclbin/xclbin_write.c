@@ -26,19 +26,19 @@ static void hash_meta(aieth_hash128 *h, const xb_wopts *o, const uint64_t *sizes
 	size_t i;
 	static const char domain[] = "aieth th_package xclbin uuid v3";
 	aieth__hash128_update(h, domain, sizeof domain);
-	xb_put16(b, o->mode);
-	xb_put16(b + 2, o->action_mask);
+	aieth__le16_put(b, o->mode);
+	aieth__le16_put(b + 2, o->action_mask);
 	b[4] = o->version_major;
 	b[5] = o->version_minor;
-	xb_put16(b + 6, o->version_patch);
-	xb_put64(b + 8, o->num_sections);
+	aieth__le16_put(b + 6, o->version_patch);
+	aieth__le64_put(b + 8, o->num_sections);
 	aieth__hash128_update(h, b, 16);
 	aieth__hash128_update(h, o->vbnv, strlen(o->vbnv) + 1);
 	if (o->interface_uuid)
 		aieth__hash128_update(h, o->interface_uuid, 16);
 	for (i = 0; i < o->num_sections; i++) {
-		xb_put32(b, o->sections[i].kind);
-		xb_put64(b + 4, sizes[i]);
+		aieth__le32_put(b, o->sections[i].kind);
+		aieth__le64_put(b + 4, sizes[i]);
 		aieth__hash128_update(h, b, 12);
 		aieth__hash128_update(h, o->sections[i].name, strlen(o->sections[i].name) + 1);
 	}
@@ -49,17 +49,17 @@ static int check_opts(const char *what, const xb_wopts *o)
 	size_t i;
 	if (o->num_sections < 1 || o->num_sections > XB_MAX_SECTIONS)
 		return aieth__fail(AIETH_EINVAL, "%s: %zu sections: expected 1..%u", what,
-				  o->num_sections, XB_MAX_SECTIONS);
+				   o->num_sections, XB_MAX_SECTIONS);
 	if (!o->vbnv || strlen(o->vbnv) > 63)
 		return aieth__fail(AIETH_EINVAL, "%s: VBNV \"%s\": expected 1..63 characters", what,
-				  o->vbnv ? o->vbnv : "");
+				   o->vbnv ? o->vbnv : "");
 	if (o->mode > XB_MODE_MAX)
 		return aieth__fail(AIETH_EINVAL, "%s: mode %u: expected 0..%u", what,
-				  (unsigned)o->mode, XB_MODE_MAX);
+				   (unsigned)o->mode, XB_MODE_MAX);
 	for (i = 0; i < o->num_sections; i++)
 		if (!o->sections[i].name || (!o->sections[i].data && !o->sections[i].path))
 			return aieth__fail(AIETH_EINVAL, "%s: section %zu: no name or no payload",
-					  what, i);
+					   what, i);
 	return AIETH_OK;
 }
 
@@ -113,30 +113,30 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 
 	memset(head, 0, tbl);
 	memcpy(head + XB_OFF_MAGIC, XB_MAGIC, 8);
-	xb_put32(head + XB_OFF_SIGLEN, 0xffffffffu); /* -1: unsigned */
+	aieth__le32_put(head + XB_OFF_SIGLEN, 0xffffffffu); /* -1: unsigned */
 	memset(head + XB_OFF_RESERVED, 0xff, 28);
 	memset(head + XB_OFF_KEYBLOCK, 0xff, 256);
-	xb_put64(head + XB_OFF_UNIQUE_ID, o->timestamp);
-	xb_put64(head + XB_OFF_LENGTH, end);
-	xb_put64(head + XB_OFF_TIMESTAMP, o->timestamp);
-	xb_put16(head + XB_OFF_VPATCH, o->version_patch);
+	aieth__le64_put(head + XB_OFF_UNIQUE_ID, o->timestamp);
+	aieth__le64_put(head + XB_OFF_LENGTH, end);
+	aieth__le64_put(head + XB_OFF_TIMESTAMP, o->timestamp);
+	aieth__le16_put(head + XB_OFF_VPATCH, o->version_patch);
 	head[XB_OFF_VMAJOR] = o->version_major;
 	head[XB_OFF_VMINOR] = o->version_minor;
-	xb_put16(head + XB_OFF_MODE, o->mode);
-	xb_put16(head + XB_OFF_ACTION, o->action_mask);
+	aieth__le16_put(head + XB_OFF_MODE, o->mode);
+	aieth__le16_put(head + XB_OFF_ACTION, o->action_mask);
 	if (o->interface_uuid)
 		memcpy(head + XB_OFF_IF_UUID, o->interface_uuid, 16);
 	memcpy(head + XB_OFF_VBNV, o->vbnv, strlen(o->vbnv));
 	if (o->uuid)
 		memcpy(head + XB_OFF_UUID, o->uuid, 16);
-	xb_put32(head + XB_OFF_NUM_SECTIONS, (uint32_t)n);
+	aieth__le32_put(head + XB_OFF_NUM_SECTIONS, (uint32_t)n);
 	for (i = 0; i < n; i++) {
 		uint8_t *sh = head + XB_PREFIX + i * XB_SECTION_HDR;
 		size_t nl = strlen(o->sections[i].name);
-		xb_put32(sh + XB_SH_KIND, o->sections[i].kind);
+		aieth__le32_put(sh + XB_SH_KIND, o->sections[i].kind);
 		memcpy(sh + XB_SH_NAME, o->sections[i].name, nl > 15 ? 15 : nl);
-		xb_put64(sh + XB_SH_OFFSET, offs[i]);
-		xb_put64(sh + XB_SH_SIZE, sizes[i]);
+		aieth__le64_put(sh + XB_SH_OFFSET, offs[i]);
+		aieth__le64_put(sh + XB_SH_SIZE, sizes[i]);
 	}
 	if ((rc = aieth__write_full(fd, head, tbl, what)))
 		goto out;
@@ -160,7 +160,7 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 			/* in the kernel (a reflink or copy_file_range), hashed from
 			 * the written pages: no byte through a user buffer */
 			rc = aieth__copy_range(fds[i], 0, sizes[i], fd, ph,
-					      s->stable ? AIETH_COPY_STABLE : 0, s->path, what);
+					       s->stable ? AIETH_COPY_STABLE : 0, s->path, what);
 		}
 		aieth__hash128_final(&hs, sum);
 		aieth__hash128_update(&h, sum, 16);

@@ -76,7 +76,8 @@ int pf_graph_for_board(pf_graph *g, const aieth_board *board, size_t pairs)
 						(uint32_t)i, &bp))
 				return fail("board", aieth_error_message());
 			pf_plio_rename(p, bp.name);
-			snprintf(p->port, sizeof p->port, "%s.%s%zu", g->graph, d ? "out" : "in", i);
+			snprintf(p->port, sizeof p->port, "%s.%s%zu", g->graph, d ? "out" : "in",
+				 i);
 			p->from_aie = d;
 			p->column = bp.shim_column;
 			p->channel = bp.shim_channel;
@@ -89,25 +90,28 @@ char *pf_control_config(const pf_graph *g)
 {
 	sbuf b = {NULL, 0, 0};
 	size_t i;
-	sb_add(&b, "{\n  \"aie_metadata\": {\n    \"driver_config\": {\"hw_gen\": %u, "
-		   "\"base_address\": 2199023255552, \"column_shift\": 23, \"row_shift\": 18, "
-		   "\"num_columns\": %u, \"num_rows\": 9, \"shim_row\": 0, "
-		   "\"mem_tile_row_start\": 0, \"mem_tile_num_rows\": 0, "
-		   "\"aie_tile_row_start\": 1, \"aie_tile_num_rows\": 8},\n",
+	sb_add(&b,
+	       "{\n  \"aie_metadata\": {\n    \"driver_config\": {\"hw_gen\": %u, "
+	       "\"base_address\": 2199023255552, \"column_shift\": 23, \"row_shift\": 18, "
+	       "\"num_columns\": %u, \"num_rows\": 9, \"shim_row\": 0, "
+	       "\"mem_tile_row_start\": 0, \"mem_tile_num_rows\": 0, "
+	       "\"aie_tile_row_start\": 1, \"aie_tile_num_rows\": 8},\n",
 	       g->hw_gen, g->num_columns);
 	sb_add(&b, "    \"aiecompiler_options\": {\"broadcast_enable_core\": true, "
 		   "\"event_trace\": \"runtime\", \"graph_iterator_event\": false},\n");
-	sb_add(&b, "    \"graphs\": {\n      \"graph0\": {\"id\": 0, \"name\": \"%s\", "
-		   "\"core_columns\": [10], \"core_rows\": [1], \"iteration_memory_columns\": [10], "
-		   "\"iteration_memory_rows\": [1], \"iteration_memory_addresses\": [6132], "
-		   "\"multirate_triggers\": [false], \"pl_kernel_instance_names\": [], "
-		   "\"pl_axi_lite_modes\": []}\n    },\n",
+	sb_add(&b,
+	       "    \"graphs\": {\n      \"graph0\": {\"id\": 0, \"name\": \"%s\", "
+	       "\"core_columns\": [10], \"core_rows\": [1], \"iteration_memory_columns\": [10], "
+	       "\"iteration_memory_rows\": [1], \"iteration_memory_addresses\": [6132], "
+	       "\"multirate_triggers\": [false], \"pl_kernel_instance_names\": [], "
+	       "\"pl_axi_lite_modes\": []}\n    },\n",
 	       g->graph);
 	sb_add(&b, "    \"RTPs\": {},\n    \"GMIOs\": {},\n    \"PLIOs\": {");
 	for (i = 0; i < g->nplios; i++) {
 		const pf_plio *p = &g->plios[i];
-		sb_add(&b, "%s\n      \"plio%zu\": {\"id\": %zu, \"name\": \"%s\", \"logical_name\": "
-			   "\"%s\", \"shim_column\": %u, \"stream_id\": %u, \"slaveOrMaster\": %d",
+		sb_add(&b,
+		       "%s\n      \"plio%zu\": {\"id\": %zu, \"name\": \"%s\", \"logical_name\": "
+		       "\"%s\", \"shim_column\": %u, \"stream_id\": %u, \"slaveOrMaster\": %d",
 		       i ? "," : "", i, i, p->port, p->logical, p->column, p->channel, p->from_aie);
 		if (p->width)
 			sb_add(&b, ", \"width_bits\": %u", p->width);
@@ -186,8 +190,8 @@ static int cdo_stream(uint64_t payload, uint32_t seed, int corrupt, pf_sink sink
 	return w.rc;
 }
 
-static const char *const stages[] = {"reset", "clock.gating", "error.handling", "elfs", "init",
-				     "enable"};
+static const char *const stages[] = {"reset", "clock.gating", "error.handling",
+				     "elfs",  "init",         "enable"};
 
 static uint64_t stage_payload(const pf_graph *g, size_t s)
 {
@@ -218,9 +222,10 @@ static void elf_plan_make(const pf_graph *g, elf_plan *p)
 	p->names_len = 1;
 	for (s = 0; s < num_stages(g); s++) {
 		p->name_off[s] = (uint32_t)p->names_len;
-		p->names_len += (size_t)snprintf(p->names + p->names_len,
-						 sizeof p->names - p->names_len, ".aie.cdo.%s.bin",
-						 stages[s]) + 1;
+		p->names_len +=
+			(size_t)snprintf(p->names + p->names_len, sizeof p->names - p->names_len,
+					 ".aie.cdo.%s.bin", stages[s]) +
+			1;
 		p->off[s] = cur;
 		p->size[s] = cdo_bytes(stage_payload(g, s));
 		cur += p->size[s];
@@ -228,7 +233,8 @@ static void elf_plan_make(const pf_graph *g, elf_plan *p)
 	p->n = s;
 	p->name_off[s] = (uint32_t)p->names_len;
 	p->names_len += (size_t)snprintf(p->names + p->names_len, sizeof p->names - p->names_len,
-					 ".shstrtab") + 1;
+					 ".shstrtab") +
+			1;
 	p->off[s] = cur;
 	p->size[s] = p->names_len;
 	cur += p->names_len;
@@ -256,8 +262,8 @@ static int elf_stream(const pf_graph *g, pf_sink sink, void *ctx)
 	memset(h, 0, sizeof h);
 	memcpy(h, "\177ELF", 4);
 	h[4] = 2, h[5] = 1, h[6] = 1;
-	put16(h + 16, 1);     /* ET_REL */
-	put16(h + 18, 62);    /* x86-64: any machine will do */
+	put16(h + 16, 1);  /* ET_REL */
+	put16(h + 18, 62); /* x86-64: any machine will do */
 	put32(h + 20, 1);
 	put64(h + 0x28, p.shoff);
 	put16(h + 0x34, 64);
@@ -329,7 +335,8 @@ static int arc_long_names(struct archive *a, const pf_graph *g)
 {
 	char tab[1024];
 	size_t n = 0, s;
-	n += (size_t)snprintf(tab + n, sizeof tab - n, "aie_control_config.json/\n"
+	n += (size_t)snprintf(tab + n, sizeof tab - n,
+			      "aie_control_config.json/\n"
 			      "aie_trace_config.json/\n");
 	for (s = 0; s < num_stages(g); s++)
 		n += (size_t)snprintf(tab + n, sizeof tab - n, "aie.cdo.%s.bin/\n", stages[s]);
@@ -369,7 +376,8 @@ int pf_write_libadf(const char *path, const pf_graph *g)
 			snprintf(name, sizeof name, "aie.cdo.%s.bin", stages[s]);
 			if ((rc = arc_begin(a, name, cdo_bytes(stage_payload(g, s)))) ||
 			    (rc = cdo_stream(stage_payload(g, s), (uint32_t)s,
-					     g->bad_cdo && !strcmp(stages[s], "init"), arc_sink, a)))
+					     g->bad_cdo && !strcmp(stages[s], "init"), arc_sink,
+					     a)))
 				goto out;
 		}
 	}
@@ -445,7 +453,7 @@ int pf_write_workdir(const char *dir, const pf_graph *g)
 /* ------------------------------------------------------------- XSA */
 
 /* A partial PDI header: width detection words, then an Image Header Table
- * whose IDCODE is the device's (research/xclbin.md §2.2 layout). */
+ * whose IDCODE is the device's (layout: XRT's aie-pdi-transform load_pdi.h). */
 static void fake_pdi(uint8_t b[0x90], uint32_t id, uint32_t ext)
 {
 	uint8_t *t = b + 0x10;
@@ -480,29 +488,32 @@ int pf_write_xsa(const char *path, const pf_xsa *x)
 	if (x->json_text)
 		snprintf(json, sizeof json, "%s", x->json_text);
 	else
-		snprintf(json, sizeof json,
-			 "{\n  \"name\": \"%s_test_harness\",\n  \"board\": \"%s\",\n"
-			 "%s%s%s%s%s%s  \"platformState\": \"impl\",\n"
-			 "  \"files\": [{\"name\": \"%s_test_harness.hwh\", \"type\": \"TOP_BD\"}]\n}\n",
-			 x->board, x->board, x->vbnv ? "  \"platformVBNV\": \"" : "",
-			 x->vbnv ? x->vbnv : "", x->vbnv ? "\",\n" : "",
-			 x->part ? "  \"part\": \"" : "", x->part ? x->part : "",
-			 x->part ? "\",\n" : "", x->board);
+		snprintf(
+			json, sizeof json,
+			"{\n  \"name\": \"%s_test_harness\",\n  \"board\": \"%s\",\n"
+			"%s%s%s%s%s%s  \"platformState\": \"impl\",\n"
+			"  \"files\": [{\"name\": \"%s_test_harness.hwh\", \"type\": \"TOP_BD\"}]\n}\n",
+			x->board, x->board, x->vbnv ? "  \"platformVBNV\": \"" : "",
+			x->vbnv ? x->vbnv : "", x->vbnv ? "\",\n" : "",
+			x->part ? "  \"part\": \"" : "", x->part ? x->part : "",
+			x->part ? "\",\n" : "", x->board);
 	if (!(x->omit && !strcmp(x->omit, "xsa.json")) && (rc = arc_text(a, "xsa.json", json)))
 		goto out;
 	if (!(x->omit && !strcmp(x->omit, "xsa.xml")) &&
 	    (rc = arc_text(a, "xsa.xml", "<?xml version=\"1.0\"?>\n<Xsa/>\n")))
 		goto out;
 	if (!(x->omit && !strcmp(x->omit, "sysdef.xml")) &&
-	    (rc = arc_text(a, "sysdef.xml", "<?xml version=\"1.0\"?>\n<Project>\n  <File "
-				"Type=\"HW_HANDOFF\" Name=\"design.hwh\" BD_TYPE=\"DEFAULT_BD\"/>\n"
-				"</Project>\n")))
+	    (rc = arc_text(a, "sysdef.xml",
+			   "<?xml version=\"1.0\"?>\n<Project>\n  <File "
+			   "Type=\"HW_HANDOFF\" Name=\"design.hwh\" BD_TYPE=\"DEFAULT_BD\"/>\n"
+			   "</Project>\n")))
 		goto out;
 	if ((rc = arc_text(a, "design.hwh", "<MODULES/>\n")))
 		goto out;
 	if (!x->no_pdi) {
 		fake_pdi(pdi, x->id_code, x->ext_id_code);
-		if ((rc = arc_begin(a, "design.pdi", sizeof pdi)) || (rc = arc_sink(a, pdi, sizeof pdi)))
+		if ((rc = arc_begin(a, "design.pdi", sizeof pdi)) ||
+		    (rc = arc_sink(a, pdi, sizeof pdi)))
 			goto out;
 	}
 	if (archive_write_close(a) != ARCHIVE_OK)

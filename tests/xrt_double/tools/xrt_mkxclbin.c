@@ -55,8 +55,8 @@ static int write_pl(const aieth_board_info *bi, const char *out)
 
 	memset(ip, 0, sizeof ip);
 	put32(ip, 1);
-	put32(ip + 8, 1);                  /* IP_KERNEL */
-	put32(ip + 12, 0u << 8);           /* AP_CTRL_HS */
+	put32(ip + 8, 1);        /* IP_KERNEL */
+	put32(ip + 12, 0u << 8); /* AP_CTRL_HS */
 	put64(ip + 16, 0xa4000000ull);
 	snprintf((char *)ip + 24, 64, "%s:%s_1", bi->pl_kernel, bi->pl_kernel);
 	memset(mem, 0, sizeof mem);
@@ -70,35 +70,38 @@ static int write_pl(const aieth_board_info *bi, const char *out)
 	put32(conn, 4);
 	for (i = 0; i < 4; i++)
 		put32(conn + 4 + 12 * i, (uint32_t)i);
-	n += (size_t)snprintf(xml + n, sizeof xml - n,
-			      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			      "<project name=\"%s\"><platform vendor=\"xilinx\" boardid=\"%s\" "
-			      "name=\"%s\" featureRomTime=\"0\"><version major=\"202610\" "
-			      "minor=\"1\"/><device name=\"fpga0\" fpgaDevice=\"versal\" "
-			      "addrWidth=\"0\"><core name=\"OCL_REGION_0\" target=\"bitstream\" "
-			      "type=\"clc_region\" clockFreq=\"0MHz\" numComputeUnits=\"1\">"
-			      "<kernel name=\"%s\" language=\"c\" vlnv=\"xilinx.com:hls:%s:1.0\" "
-			      "workGroupSize=\"1\" interrupt=\"true\" hwControlProtocol=\"ap_ctrl_hs\">"
-			      "<port name=\"M_AXI_GMEM\" mode=\"master\" range=\"0xFFFFFFFFFFFFFFFF\" "
-			      "dataWidth=\"128\" portType=\"addressable\" base=\"0x0\"/>"
-			      "<port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x1000\" "
-			      "dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>",
-			      bi->pl_kernel, bi->name, bi->base_platform, bi->pl_kernel, bi->pl_kernel);
+	n += (size_t)snprintf(
+		xml + n, sizeof xml - n,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<project name=\"%s\"><platform vendor=\"xilinx\" boardid=\"%s\" "
+		"name=\"%s\" featureRomTime=\"0\"><version major=\"202610\" "
+		"minor=\"1\"/><device name=\"fpga0\" fpgaDevice=\"versal\" "
+		"addrWidth=\"0\"><core name=\"OCL_REGION_0\" target=\"bitstream\" "
+		"type=\"clc_region\" clockFreq=\"0MHz\" numComputeUnits=\"1\">"
+		"<kernel name=\"%s\" language=\"c\" vlnv=\"xilinx.com:hls:%s:1.0\" "
+		"workGroupSize=\"1\" interrupt=\"true\" hwControlProtocol=\"ap_ctrl_hs\">"
+		"<port name=\"M_AXI_GMEM\" mode=\"master\" range=\"0xFFFFFFFFFFFFFFFF\" "
+		"dataWidth=\"128\" portType=\"addressable\" base=\"0x0\"/>"
+		"<port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x1000\" "
+		"dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>",
+		bi->pl_kernel, bi->name, bi->base_platform, bi->pl_kernel, bi->pl_kernel);
 	for (i = 0; i < 4; i++)
 		n += (size_t)snprintf(xml + n, sizeof xml - n,
 				      "<arg name=\"%s\" addressQualifier=\"1\" id=\"%d\" "
 				      "port=\"M_AXI_GMEM\" size=\"0x8\" offset=\"0x%x\" "
 				      "hostOffset=\"0x0\" hostSize=\"0x8\" type=\"void*\"/>",
 				      args[i], i, 0x10 + 12 * i);
-	snprintf(xml + n, sizeof xml - n,
-		 "</kernel></core></device></platform></project>\n");
-	sec[0] = (xb_wsection){.kind = K_MEM_TOPOLOGY, .name = "MEM_TOPOLOGY",
-				 .data = mem, .size = sizeof mem};
-	sec[1] = (xb_wsection){.kind = K_IP_LAYOUT, .name = "IP_LAYOUT", .data = ip, .size = sizeof ip};
-	sec[2] = (xb_wsection){.kind = K_CONNECTIVITY, .name = "CONNECTIVITY",
-				 .data = conn, .size = sizeof conn};
-	sec[3] = (xb_wsection){.kind = K_EMBEDDED_METADATA, .name = "EMBEDDED_METADA",
-				 .data = xml, .size = strlen(xml)};
+	snprintf(xml + n, sizeof xml - n, "</kernel></core></device></platform></project>\n");
+	sec[0] = (xb_wsection){
+		.kind = K_MEM_TOPOLOGY, .name = "MEM_TOPOLOGY", .data = mem, .size = sizeof mem};
+	sec[1] = (xb_wsection){
+		.kind = K_IP_LAYOUT, .name = "IP_LAYOUT", .data = ip, .size = sizeof ip};
+	sec[2] = (xb_wsection){
+		.kind = K_CONNECTIVITY, .name = "CONNECTIVITY", .data = conn, .size = sizeof conn};
+	sec[3] = (xb_wsection){.kind = K_EMBEDDED_METADATA,
+			       .name = "EMBEDDED_METADA",
+			       .data = xml,
+			       .size = strlen(xml)};
 	memset(&o, 0, sizeof o);
 	o.sections = sec;
 	o.num_sections = 4;
@@ -122,19 +125,20 @@ static int write_aie(const aieth_board_info *bi, const char *out, int ng, char *
 			      "{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": %d, "
 			      "\"num_columns\": %u, \"num_rows\": 9, \"shim_row\": 0}, "
 			      "\"graphs\": {",
-			      bi->aie_hw_gen ? (int)bi->aie_hw_gen
-					     : !strcmp(bi->aie_generation, "AIE") ? 1 : 2,
+			      bi->aie_hw_gen                       ? (int)bi->aie_hw_gen
+			      : !strcmp(bi->aie_generation, "AIE") ? 1
+								   : 2,
 			      bi->aie_columns ? bi->aie_columns : 38);
 	for (i = 0; i < ng && n < sizeof json; i++)
 		n += (size_t)snprintf(json + n, sizeof json - n,
-				      "%s\"graph%d\": {\"id\": %d, \"name\": \"%s\"}", i ? ", " : "", i,
-				      i, graphs[i]);
+				      "%s\"graph%d\": {\"id\": %d, \"name\": \"%s\"}",
+				      i ? ", " : "", i, i, graphs[i]);
 	if (n < sizeof json)
 		snprintf(json + n, sizeof json - n,
 			 "}, \"RTPs\": {}, \"GMIOs\": {}, \"PLIOs\": {}}}\n");
 	memset(pdi, 0, sizeof pdi);
-	sec[0] = (xb_wsection){.kind = K_AIE_METADATA, .name = "AIE_METADATA",
-				 .data = json, .size = strlen(json)};
+	sec[0] = (xb_wsection){
+		.kind = K_AIE_METADATA, .name = "AIE_METADATA", .data = json, .size = strlen(json)};
 	sec[1] = (xb_wsection){.kind = K_PDI, .name = "PDI", .data = pdi, .size = sizeof pdi};
 	memset(&o, 0, sizeof o);
 	o.sections = sec;

@@ -19,6 +19,87 @@
 
 #include "backends/backend.h"
 #include "util/error.h"
+#include "util/opts.h"
+#include "util/path.h"
+
+/* An http(s) URL's authority (up to the first / ? #) holds an '@'. */
+static int has_userinfo(const char *url)
+{
+	const char *a = strstr(url, "://");
+	a = a ? a + 3 : url;
+	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
+}
+
+#define BASE_MAX 512 /* rm_state.base */
+
+int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version)
+{
+	static const aieth_remote_opts init = AIETH_REMOTE_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_remote_opts_init", opts, version,
+					AIETH_REMOTE_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* The remote backend's options (aieth_remote_opts), checked before the
+ * session opens; not selected, it refuses what only it would read. */
+static int rm_check(const aieth_dev_config *cfg, int selected)
+{
+	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
+	const aieth_remote_opts *ro = cfg->remote ? cfg->remote : &none;
+	size_t n;
+	int rc;
+	if ((rc = aieth__opts_version("aieth_session_opts.remote", "aieth_remote_opts", ro->version,
+				      AIETH_REMOTE_OPTS_VERSION)))
+		return rc;
+	if (!selected) {
+		if (ro->xrt_ini)
+			return aieth__fail(AIETH_EINVAL,
+					   "session: xrt_ini %s: only the remote backend "
+					   "sends an xrt.ini (locally XRT reads xrt.ini from the "
+					   "working folder)",
+					   ro->xrt_ini);
+		return AIETH_OK;
+	}
+	/* refused, not ignored: the report would claim a mode nobody ran */
+	if (cfg->emu && cfg->emu->reference)
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: --reference is the emulated "
+				   "board's beat-by-beat mode, a local emulator mode; the server "
+				   "runs its device its own way (run without --reference, or "
+				   "locally with --backend emu)");
+	if (!ro->server || !*ro->server)
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: no server given (run_test --server "
+				   "URL, or AIETH_SERVER)");
+	if (has_userinfo(ro->server))
+		return aieth__fail(
+			AIETH_EINVAL,
+			"backend remote: the server URL has a user name or "
+			"password (user:password@, not repeated here): refused, it would "
+			"land in reports and logs; th_server takes a bearer token "
+			"(run_test --token-file FILE, or AIETH_TOKEN)");
+	n = strlen(ro->server);
+	while (n && ro->server[n - 1] == '/')
+		n--;
+	if (n >= BASE_MAX ||
+	    (strncmp(ro->server, "http://", 7) && strncmp(ro->server, "https://", 8)))
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: server \"%.80s\": an http:// or "
+				   "https:// URL of at most %d bytes is needed",
+				   ro->server, BASE_MAX - 1);
+	if (ro->token && (strlen(ro->token) > 256 || strpbrk(ro->token, "\r\n")))
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: the token is longer than 256 bytes "
+				   "or has a line break");
+	if (cfg->xrt && cfg->xrt->pl_xclbin)
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: pl_xclbin %s: the PL DMA kernel is "
+				   "the server's setting (th_server's board); leave pl_xclbin out",
+				   cfg->xrt->pl_xclbin);
+	return AIETH_OK;
+}
 
 #ifdef AIETH_HAVE_CURL
 
@@ -35,21 +116,23 @@
 #define CALL_S RMH_CALL_S
 #define TXNS_MAX 16
 #define RETRIES 3
-#define RX_RESUMES 5                  /* a broken RX download resumed with Range */
-#define QUEUE_S 600                   /* default client bound on the queue wait */
-#define ARTIFACTS_MAX ((uint64_t)1 << 30)  /* default bound on all artifacts */
-#define WAIT_MAX_MS 600000u           /* the server's limit on one wait */
+#define RX_RESUMES 5                      /* a broken RX download resumed with Range */
+#define QUEUE_S 600                       /* default client bound on the queue wait */
+#define ARTIFACTS_MAX ((uint64_t)1 << 30) /* default bound on all artifacts */
+#define WAIT_MAX_MS 600000u               /* the server's limit on one wait */
 
 typedef struct {
-	const aieth_dev_config *cfg;
+	const aieth_dev_config *cfg;  /* cfg->remote: during open only */
+	char *cacert, *artifacts_dir; /* aieth_remote_opts': copies (NULL: not given) */
+	uint64_t artifacts_max;       /* aieth_remote_opts.artifacts_max_bytes */
 	CURL *h;
-	rmh_xfer xfer;                    /* the interrupt flag, the stall limit; no progress */
-	int device_wait;                  /* the request waits on the device: no stall limit */
-	rmh_xfer xfer_wait;               /* xfer as such a request uses it */
-	char base[512];
+	rmh_xfer xfer;      /* the interrupt flag, the stall limit; no progress */
+	int device_wait;    /* the request waits on the device: no stall limit */
+	rmh_xfer xfer_wait; /* xfer as such a request uses it */
+	char base[BASE_MAX];
 	char auth[320];
 	char sid[64];
-	char tids[TXNS_MAX][24];          /* started, not yet waited for: FIFO */
+	char tids[TXNS_MAX][24]; /* started, not yet waited for: FIFO */
 	size_t nt, head;
 	pld_txn *wires[TXNS_MAX];
 } rm_state;
@@ -66,13 +149,13 @@ static struct curl_slist *rm_setup(rm_state *st, const char *url, const char *co
 		st->xfer_wait.stall_s = -1;
 		x = &st->xfer_wait;
 	}
-	return rmh_setup(st->h, url, st->auth, st->cfg->cacert, content_type, timeout_s, x);
+	return rmh_setup(st->h, url, st->auth, st->cacert, content_type, timeout_s, x);
 }
 
 typedef struct {
 	pld_image *img;
-	uint64_t off;           /* bytes passed to or from the image */
-	uint8_t carry[PLD_WORD_BYTES];  /* RX: a partial word, written once whole */
+	uint64_t off;                  /* bytes passed to or from the image */
+	uint8_t carry[PLD_WORD_BYTES]; /* RX: a partial word, written once whole */
 	size_t ncarry;
 } img_io;
 
@@ -96,7 +179,7 @@ static size_t img_write(char *data, size_t size, size_t nmemb, void *ctx)
 	img_io *io = ctx;
 	size_t n = size * nmemb, left = n, whole;
 	if ((uint64_t)n > io->img->size - io->off - io->ncarry)
-		return 0;     /* more than the image: the transfer fails */
+		return 0; /* more than the image: the transfer fails */
 	if (io->ncarry) {
 		size_t k = PLD_WORD_BYTES - io->ncarry;
 		if (k > left)
@@ -126,7 +209,7 @@ static size_t img_write(char *data, size_t size, size_t nmemb, void *ctx)
 typedef struct {
 	CURL *h;
 	img_io *io;
-	rmh_buf *err;
+	sbuf *err;
 	long want;
 } rx_sink;
 
@@ -150,7 +233,7 @@ static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
 /* What a request repeated after the rate limit starts from again: empty
  * reply buffers, the upload from its start. */
 typedef struct {
-	rmh_buf *sink, *resp;
+	sbuf *sink, *resp;
 	img_io *up;
 } req_again;
 
@@ -164,23 +247,24 @@ static void req_restart(void *ctx)
 		a->up->off = 0;
 }
 
-static int rm_req(rm_state *st, const char *method, const char *path, const char *body,
-		  img_io *up, long timeout_s, long *status, rmh_buf *resp)
+static int rm_req(rm_state *st, const char *method, const char *path, const char *body, img_io *up,
+		  long timeout_s, long *status, sbuf *resp)
 {
 	req_again again;
 	char url[768];
 	struct curl_slist *hdrs = NULL;
-	rmh_buf sink = {0};
+	sbuf sink = SB_INIT(RMH_BODY_MAX);
 	CURLcode cc = CURLE_OK;
-	int idem = !strcmp(method, "GET") || !strcmp(method, "DELETE") ||
-		   !strcmp(method, "PUT");
+	int idem = !strcmp(method, "GET") || !strcmp(method, "DELETE") || !strcmp(method, "PUT");
 	int attempt;
 
 	snprintf(url, sizeof url, "%s%s", st->base, path);
 	for (attempt = 0; attempt < (idem ? RETRIES : 1); attempt++) {
 		CURL *h = st->h;
-		hdrs = rm_setup(st, url, up ? "Content-Type: application/octet-stream"
-					: body ? "Content-Type: application/json" : NULL,
+		hdrs = rm_setup(st, url,
+				up     ? "Content-Type: application/octet-stream"
+				: body ? "Content-Type: application/json"
+				       : NULL,
 				timeout_s);
 		if (up) {
 			up->off = 0;
@@ -213,8 +297,8 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 			free(sink.p);
 			return AIETH_OK;
 		}
-		if (cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR && cc != CURLE_RECV_ERROR &&
-		    cc != CURLE_GOT_NOTHING)
+		if (cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR &&
+		    cc != CURLE_RECV_ERROR && cc != CURLE_GOT_NOTHING)
 			break;
 		if (attempt + 1 < (idem ? RETRIES : 1)) {
 			struct timespec ts = {0, 200 * 1000000L};
@@ -224,33 +308,37 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 	free(sink.p);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
-				  path);
+				   path);
 	if (cc == CURLE_OPERATION_TIMEDOUT) {
 		/* which limit ended it: the request's own, or nothing moved */
 		char limits[160];
 		if (st->device_wait)
 			snprintf(limits, sizeof limits, "the wait's limit: %ld s", timeout_s);
 		else if (timeout_s)
-			snprintf(limits, sizeof limits, "limits: %ld s in all, %ld s without a byte "
-				 "(AIETH_REMOTE_STALL_S)", timeout_s, st->xfer.stall_s);
+			snprintf(limits, sizeof limits,
+				 "limits: %ld s in all, %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)",
+				 timeout_s, st->xfer.stall_s);
 		else
-			snprintf(limits, sizeof limits, "limit: %ld s without a byte "
-				 "(AIETH_REMOTE_STALL_S)", st->xfer.stall_s);
+			snprintf(limits, sizeof limits,
+				 "limit: %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)",
+				 st->xfer.stall_s);
 		return aieth__fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s; %s)",
-				  st->base, method, path, curl_easy_strerror(cc), limits);
+				   st->base, method, path, curl_easy_strerror(cc), limits);
 	}
 	return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
-			  curl_easy_strerror(cc));
+			   curl_easy_strerror(cc));
 }
 
 /* A request whose reply must have status want; the reply JSON parsed into
  * *out (may be NULL). Other statuses become errors with the server's
  * message: 401 and 403 are the token, 404 not found, 409 state, 504 a
  * timeout, the rest the device. */
-static int rm_json(rm_state *st, const char *method, const char *path, const char *body,
-		   long want, long timeout_s, struct json_object **out)
+static int rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
+		   long timeout_s, struct json_object **out)
 {
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	char msg[600];
 	int rc = rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
@@ -267,18 +355,14 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 		case 401:
 		case 403:
 			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
-					  st->base, status, msg);
-		case 404:
-			return aieth__fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
-		case 409:
-			return aieth__fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
-		case 504:
-			return aieth__fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
-		case 400:
-			return aieth__fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
+					   st->base, status, msg);
+		case 404: return aieth__fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
+		case 409: return aieth__fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
+		case 504: return aieth__fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
+		case 400: return aieth__fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
 		default:
-			return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: status %ld: %s", st->base,
-					  method, path, status, msg);
+			return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: status %ld: %s",
+					   st->base, method, path, status, msg);
 		}
 	}
 	if (out) {
@@ -294,14 +378,6 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 	}
 	free(b.p);
 	return AIETH_OK;
-}
-
-/* An http(s) URL's authority (up to the first / ? #) holds an '@'. */
-static int has_userinfo(const char *url)
-{
-	const char *a = strstr(url, "://");
-	a = a ? a + 3 : url;
-	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
 }
 
 static double mono_s(void)
@@ -327,7 +403,7 @@ static rmd_conn design_conn(rm_state *st)
 	c.h = st->h;
 	c.base = st->base;
 	c.auth = st->auth;
-	c.cacert = st->cfg->cacert;
+	c.cacert = st->cacert;
 	c.xfer.interrupt = st->cfg->interrupt;
 	c.xfer.progress = st->cfg->progress;
 	c.xfer.progress_ctx = st->cfg->progress_ctx;
@@ -347,21 +423,24 @@ static void rm_close(void *state)
 		rm_req(st, "DELETE", path, NULL, NULL, CALL_S, &status, NULL);
 		/* the session's files, final once it ended (best effort: a close
 		 * cannot fail; what landed is what the artifact hook heard of) */
-		if (st->cfg->artifacts_dir) {
+		if (st->artifacts_dir) {
 			rmd_conn c = design_conn(st);
-			if (rmd_artifacts_fetch(&c, st->sid, st->cfg->artifacts_dir,
-						st->cfg->artifacts_max ? st->cfg->artifacts_max
-								       : ARTIFACTS_MAX,
+			if (rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir,
+						st->artifacts_max ? st->artifacts_max
+								  : ARTIFACTS_MAX,
 						st->cfg->artifact, st->cfg->artifact_ctx) &&
 			    st->cfg->artifact_error)
-				st->cfg->artifact_error(st->cfg->artifact_ctx, aieth_error_message());
+				st->cfg->artifact_error(st->cfg->artifact_ctx,
+							aieth_error_message());
 		}
 	}
 	curl_easy_cleanup(st->h);
+	free(st->cacert);
+	free(st->artifacts_dir);
 	free(st);
 }
 
-#define XRT_INI_MAX ((size_t)1 << 20)   /* th_server's limit */
+#define XRT_INI_MAX ((size_t)1 << 20) /* th_server's limit */
 
 /* What goes with a new session: the design xclbin (sent only when the
  * server lacks it: xsha its sha256) and the xrt.ini text (*ini, owned). */
@@ -369,14 +448,17 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 {
 	const aieth_dev_config *cfg = st->cfg;
 	int rc, uploaded = 0;
-	if (cfg->xrt_ini) {
-		if ((rc = aieth__read_file(cfg->xrt_ini, XRT_INI_MAX, ini, ini_len)))
+	const char *xrt_ini = cfg->remote ? cfg->remote->xrt_ini : NULL;
+	if (xrt_ini) {
+		if ((rc = aieth__read_file(xrt_ini, XRT_INI_MAX, ini, ini_len)))
 			return rc;
 		if (memchr(*ini, '\0', *ini_len)) {
 			free(*ini);
 			*ini = NULL;
-			return aieth__fail(AIETH_EINVAL, "xrt.ini %s: has a NUL byte (a text file is "
-					  "needed)", cfg->xrt_ini);
+			return aieth__fail(AIETH_EINVAL,
+					   "xrt.ini %s: has a NUL byte (a text file is "
+					   "needed)",
+					   xrt_ini);
 		}
 	}
 	if (cfg->xclbin) {
@@ -393,6 +475,8 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 
 static int rm_open(const aieth_dev_config *cfg, void **state)
 {
+	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
+	const aieth_remote_opts *ro = cfg->remote ? cfg->remote : &none; /* rm_check passed */
 	rm_state *st;
 	struct json_object *req, *graphs, *o = NULL;
 	const char *text;
@@ -405,49 +489,35 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	int rc;
 
 	*state = NULL;
-	/* refused, not ignored: the report would claim a mode nobody ran */
-	if (cfg->emu_reference)
-		return aieth__fail(AIETH_EINVAL, "backend remote: --reference is the emulated "
-				  "board's beat-by-beat mode, a local emulator mode; the server "
-				  "runs its device its own way (run without --reference, or "
-				  "locally with --backend emu)");
-	if (!cfg->server || !*cfg->server)
-		return aieth__fail(AIETH_EINVAL, "backend remote: no server given (run_test --server "
-				  "URL, or AIETH_SERVER)");
-	if (has_userinfo(cfg->server))
-		return aieth__fail(AIETH_EINVAL, "backend remote: the server URL has a user name or "
-				  "password (user:password@, not repeated here): refused, it would "
-				  "land in reports and logs; th_server takes a bearer token "
-				  "(run_test --token-file FILE, or AIETH_TOKEN)");
-	n = strlen(cfg->server);
-	while (n && cfg->server[n - 1] == '/')
+	/* rm_check passed: the URL fits base */
+	n = strlen(ro->server);
+	while (n && ro->server[n - 1] == '/')
 		n--;
-	if (n >= sizeof st->base || (strncmp(cfg->server, "http://", 7) &&
-				     strncmp(cfg->server, "https://", 8)))
-		return aieth__fail(AIETH_EINVAL, "backend remote: server \"%.80s\": an http:// or "
-				  "https:// URL of at most %zu bytes is needed", cfg->server,
-				  sizeof st->base - 1);
-	if (cfg->token && (strlen(cfg->token) > 256 || strpbrk(cfg->token, "\r\n")))
-		return aieth__fail(AIETH_EINVAL, "backend remote: the token is longer than 256 bytes "
-				  "or has a line break");
-	if (cfg->pl_xclbin)
-		return aieth__fail(AIETH_EINVAL, "backend remote: pl_xclbin %s: the PL DMA kernel is "
-				  "the server's setting (th_server's board); leave pl_xclbin out",
-				  cfg->pl_xclbin);
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
+	st->artifacts_max = ro->artifacts_max_bytes;
 	st->xfer.interrupt = cfg->interrupt;
+	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
+	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
+		free(st->cacert);
+		free(st);
+		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
+	}
 	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
+		free(st->cacert);
+		free(st->artifacts_dir);
 		free(st);
 		return rc;
 	}
-	memcpy(st->base, cfg->server, n);
+	memcpy(st->base, ro->server, n);
 	st->base[n] = '\0';
-	if (cfg->token && *cfg->token)
-		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", cfg->token);
+	if (ro->token && *ro->token)
+		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", ro->token);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(st->h = curl_easy_init())) {
+		free(st->cacert);
+		free(st->artifacts_dir);
 		free(st);
 		return aieth__fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
@@ -466,7 +536,8 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (xsha[0])
 		json_object_object_add(req, "xclbin_sha256", json_object_new_string(xsha));
 	if (ini) {
-		json_object_object_add(req, "xrt_ini", json_object_new_string_len(ini, (int)ini_len));
+		json_object_object_add(req, "xrt_ini",
+				       json_object_new_string_len(ini, (int)ini_len));
 		free(ini);
 		ini = NULL;
 	}
@@ -497,11 +568,11 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (rc)
 		goto fail;
 	snprintf(st->sid, sizeof st->sid, "%s", jstr(o, "id"));
-	if (!st->sid[0] || strspn(st->sid, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
-				   strlen(st->sid)) {
+	if (!st->sid[0] ||
+	    strspn(st->sid, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(st->sid)) {
 		st->sid[0] = '\0';
 		rc = aieth__fail(AIETH_EDEVICE, "server %s: the session reply has no valid id",
-				st->base);
+				 st->base);
 		goto fail;
 	}
 	if ((rc = rmr_session_state(st->base, o, &sstate, &pos, &reason)))
@@ -510,7 +581,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	 * ours; the server's --max-wait ends the wait, the client's own bound
 	 * (a server that says "queued" for ever), or an interrupt */
 	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-	qmax = cfg->queue_timeout_s ? cfg->queue_timeout_s : QUEUE_S;
+	qmax = ro->queue_timeout_s ? ro->queue_timeout_s : QUEUE_S;
 	t0 = mono_s();
 	while (!strcmp(sstate, "queued")) {
 		struct timespec ts = {0, 250 * 1000000L};
@@ -518,14 +589,18 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		if (cfg->queued)
 			cfg->queued(cfg->progress_ctx, pos, (uint32_t)waited);
 		if (cfg->interrupt && *cfg->interrupt) {
-			rc = aieth__fail(AIETH_EDEVICE, "server %s: interrupted while queued at "
-					"position %u", st->base, pos);
+			rc = aieth__fail(AIETH_EDEVICE,
+					 "server %s: interrupted while queued at "
+					 "position %u",
+					 st->base, pos);
 			goto fail;
 		}
 		if (waited >= (double)qmax) {
-			rc = aieth__fail(AIETH_EDEVICE, "server %s: still queued at position %u after "
-					"%u s, the client's queue timeout (run_test --queue-timeout)",
-					st->base, pos, qmax);
+			rc = aieth__fail(
+				AIETH_EDEVICE,
+				"server %s: still queued at position %u after "
+				"%u s, the client's queue timeout (run_test --queue-timeout)",
+				st->base, pos, qmax);
 			goto fail;
 		}
 		nanosleep(&ts, NULL);
@@ -534,15 +609,16 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		    (rc = rmr_session_state(st->base, o, &sstate, &npos, &reason)))
 			goto fail;
 		if (!strcmp(sstate, "expired")) {
-			rc = aieth__fail(AIETH_EDEVICE, "server %s: queue timeout at position %u: %s",
-					st->base, pos, reason);
+			rc = aieth__fail(AIETH_EDEVICE,
+					 "server %s: queue timeout at position %u: %s", st->base,
+					 pos, reason);
 			goto fail;
 		}
 		pos = npos;
 	}
 	if (strcmp(sstate, "active")) {
-		rc = aieth__fail(AIETH_EDEVICE, "server %s: session %s is %s: %s", st->base, st->sid,
-				sstate, reason);
+		rc = aieth__fail(AIETH_EDEVICE, "server %s: session %s is %s: %s", st->base,
+				 st->sid, sstate, reason);
 		goto fail;
 	}
 	json_object_put(o);
@@ -559,8 +635,7 @@ fail:
 	}
 }
 
-static int graph_post(rm_state *st, uint32_t g, const char *verb, const char *body,
-		      long timeout_s)
+static int graph_post(rm_state *st, uint32_t g, const char *verb, const char *body, long timeout_s)
 {
 	char path[1024], seg[RMT_SEG_MAX];
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/%s", st->sid,
@@ -616,13 +691,15 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	char path[256], w[24];
 	img_io up;
 	long status = 0;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	size_t i, slot;
 	int rc;
 
 	if (st->nt == TXNS_MAX)
-		return aieth__fail(AIETH_ESTATE, "backend remote: %d transactions are started and not "
-				  "waited for, the limit", TXNS_MAX);
+		return aieth__fail(AIETH_ESTATE,
+				   "backend remote: %d transactions are started and not "
+				   "waited for, the limit",
+				   TXNS_MAX);
 	req = json_object_new_object();
 	cfg = json_object_new_array();
 	json_object_object_add(req, "channels", json_object_new_int64(wire->channels));
@@ -644,8 +721,8 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	snprintf(st->tids[slot], sizeof st->tids[slot], "%s", jstr(o, "id"));
 	json_object_put(o);
 	if (!st->tids[slot][0] || strspn(st->tids[slot], "t-0123456789") != strlen(st->tids[slot]))
-		return aieth__fail(AIETH_EDEVICE, "server %s: the transaction reply has no valid id",
-				  st->base);
+		return aieth__fail(AIETH_EDEVICE,
+				   "server %s: the transaction reply has no valid id", st->base);
 	/* the TX image, streamed from the transaction's segments */
 	up.img = &wire->tx;
 	up.off = 0;
@@ -654,8 +731,8 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	if (!rc && status != 202) {
 		char msg[600];
 		rmh_reply_message(&b, msg, sizeof msg);
-		rc = aieth__fail(AIETH_EDEVICE,
-				"server %s: TX image upload: status %ld: %s", st->base, status, msg);
+		rc = aieth__fail(AIETH_EDEVICE, "server %s: TX image upload: status %ld: %s",
+				 st->base, status, msg);
 	}
 	free(b.p);
 	if (rc)
@@ -683,10 +760,10 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 	down.img = img;
 	for (attempt = 0; attempt <= RX_RESUMES; attempt++) {
 		struct curl_slist *hdrs;
-		rmh_buf err = {0};
+		sbuf err = SB_INIT(RMH_BODY_MAX);
 		uint64_t from = down.off;
 		CURL *h = st->h;
-		down.ncarry = 0;      /* a partial word is fetched again */
+		down.ncarry = 0; /* a partial word is fetched again */
 		/* no overall limit: an image of any size (the stall limit holds) */
 		hdrs = rm_setup(st, url, NULL, 0);
 		if (from) {
@@ -711,17 +788,20 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 		if (cc == CURLE_OK && status == (from ? 206 : 200)) {
 			free(err.p);
 			if (down.off + down.ncarry != img->size)
-				return aieth__fail(AIETH_EDEVICE, "server %s: RX image download: %llu of "
-						  "%llu bytes", st->base,
-						  (unsigned long long)(down.off + down.ncarry),
-						  (unsigned long long)img->size);
+				return aieth__fail(AIETH_EDEVICE,
+						   "server %s: RX image download: %llu of "
+						   "%llu bytes",
+						   st->base,
+						   (unsigned long long)(down.off + down.ncarry),
+						   (unsigned long long)img->size);
 			return AIETH_OK;
 		}
 		if (cc == CURLE_OK || status >= 300) {
 			rmh_reply_message(&err, msg, sizeof msg);
 			free(err.p);
-			return aieth__fail(AIETH_EDEVICE, "server %s: RX image download%s: status %ld: %s",
-					  st->base, from ? " (resumed)" : "", status, msg);
+			return aieth__fail(AIETH_EDEVICE,
+					   "server %s: RX image download%s: status %ld: %s",
+					   st->base, from ? " (resumed)" : "", status, msg);
 		}
 		free(err.p);
 		if (cc != CURLE_PARTIAL_FILE && cc != CURLE_RECV_ERROR && cc != CURLE_GOT_NOTHING &&
@@ -733,11 +813,13 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 		}
 	}
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
-		return aieth__fail(AIETH_EDEVICE, "server %s: RX image download: interrupted", st->base);
+		return aieth__fail(AIETH_EDEVICE, "server %s: RX image download: interrupted",
+				   st->base);
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
-			  "server %s: RX image download: %s after %llu of %llu bytes (%d resumes "
-			  "at most)", st->base, curl_easy_strerror(cc),
-			  (unsigned long long)down.off, (unsigned long long)img->size, RX_RESUMES);
+			   "server %s: RX image download: %s after %llu of %llu bytes (%d resumes "
+			   "at most)",
+			   st->base, curl_easy_strerror(cc), (unsigned long long)down.off,
+			   (unsigned long long)img->size, RX_RESUMES);
 }
 
 /* A transaction the server interrupted, not this client: the session's
@@ -756,17 +838,20 @@ static int rm_interrupted_by_server(rm_state *st, const char *tid, const char *w
 	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && reason[0])
 		ended = 1;
 	if (ended) {
-		int rc = aieth__fail(AIETH_EDEVICE, "server %s ended session %s while it ran "
-				    "transaction %s: %s (the transaction was interrupted: %s)",
-				    st->base, st->sid, tid, reason, why);
+		int rc = aieth__fail(AIETH_EDEVICE,
+				     "server %s ended session %s while it ran "
+				     "transaction %s: %s (the transaction was interrupted: %s)",
+				     st->base, st->sid, tid, reason, why);
 		json_object_put(o);
 		return rc;
 	}
 	json_object_put(o);
 	aieth__error_clear();
-	return aieth__fail(AIETH_EDEVICE, "server %s stopped while it ran transaction %s: "
-			  "the transaction was interrupted and the device reset (%s); run "
-			  "again when the server is back", st->base, tid, why);
+	return aieth__fail(AIETH_EDEVICE,
+			   "server %s stopped while it ran transaction %s: "
+			   "the transaction was interrupted and the device reset (%s); run "
+			   "again when the server is back",
+			   st->base, tid, why);
 }
 
 static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
@@ -778,8 +863,9 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	int rc, failed = 0;
 
 	if (!st->nt || st->wires[st->head] != wire)
-		return aieth__fail(AIETH_ESTATE, "backend remote: wait for a transaction that is not "
-				  "the oldest started one");
+		return aieth__fail(AIETH_ESTATE,
+				   "backend remote: wait for a transaction that is not "
+				   "the oldest started one");
 	tid = st->tids[st->head];
 	st->head = (st->head + 1) % TXNS_MAX;
 	st->nt--;
@@ -796,7 +882,8 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	if (rc) {
 		if (st->cfg->interrupt && *st->cfg->interrupt) {
 			res->status = AIETH_TXN_INTERRUPTED;
-			snprintf(res->msg, sizeof res->msg, "interrupted while the server ran the "
+			snprintf(res->msg, sizeof res->msg,
+				 "interrupted while the server ran the "
 				 "transaction; the session ends and the server resets the device");
 			return AIETH_OK;
 		}
@@ -834,8 +921,10 @@ static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, 
 		     rmt_path_seg(st->cfg->graphs[graph].name, seg), esc);
 	curl_free(esc);
 	if (n < 0 || (size_t)n >= cap)
-		return aieth__fail(AIETH_EINVAL, "backend remote: RTP port \"%.80s\": the graph and "
-				  "port names make a URL path longer than %zu bytes", port, cap - 1);
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: RTP port \"%.80s\": the graph and "
+				   "port names make a URL path longer than %zu bytes",
+				   port, cap - 1);
 	return AIETH_OK;
 }
 
@@ -845,7 +934,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	rm_state *st = state;
 	char path[1024], url[1600], msg[600];
 	struct curl_slist *hdrs;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	CURLcode cc;
 	int rc;
@@ -865,26 +954,27 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	if (cc != CURLE_OK) {
 		free(b.p);
 		if (cc == CURLE_ABORTED_BY_CALLBACK)
-			return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted", st->base,
-					  path);
+			return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted",
+					   st->base, path);
 		return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
-				  curl_easy_strerror(cc));
+				   curl_easy_strerror(cc));
 	}
 	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
 	rmh_reply_message(&b, msg, sizeof msg);
 	free(b.p);
 	if (status == 204)
 		return AIETH_OK;
-	return aieth__fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
-							: AIETH_EDEVICE,
-			  "server %s: %s", st->base, msg);
+	return aieth__fail(status == 404   ? AIETH_ENOTFOUND
+			   : status == 400 ? AIETH_EINVAL
+					   : AIETH_EDEVICE,
+			   "server %s: %s", st->base, msg);
 }
 
 static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
 {
 	rm_state *st = state;
 	char path[1100], msg[600];
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	int rc;
 
@@ -898,14 +988,17 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 	if (status != 200) {
 		rmh_reply_message(&b, msg, sizeof msg);
 		free(b.p);
-		return aieth__fail(status == 404 ? AIETH_ENOTFOUND : status == 400 ? AIETH_EINVAL
-								: AIETH_EDEVICE,
-				  "server %s: %s", st->base, msg);
+		return aieth__fail(status == 404   ? AIETH_ENOTFOUND
+				   : status == 400 ? AIETH_EINVAL
+						   : AIETH_EDEVICE,
+				   "server %s: %s", st->base, msg);
 	}
 	if (b.n != size) {
 		free(b.p);
-		return aieth__fail(AIETH_EDEVICE, "server %s: run-time parameter %s: %zu bytes came, "
-				  "%zu asked", st->base, port, b.n, size);
+		return aieth__fail(AIETH_EDEVICE,
+				   "server %s: run-time parameter %s: %zu bytes came, "
+				   "%zu asked",
+				   st->base, port, b.n, size);
 	}
 	memcpy(data, b.p, size);
 	free(b.p);
@@ -914,6 +1007,9 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
+	.description = "a device behind th_server, docs/server.md",
+	.networked = 1,
+	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
 	.graph_run = rm_graph_run,
@@ -935,13 +1031,13 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	return aieth__fail(AIETH_EUNSUPPORTED, "backend remote: this build has no libcurl");
 }
 
-static void rm_close(void *state)
-{
-	(void)state;
-}
+static void rm_close(void *state) { (void)state; }
 
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
+	.description = "a device behind th_server, docs/server.md",
+	.networked = 1,
+	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
 };

@@ -35,25 +35,25 @@ static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
-			  "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
+			   "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
 }
 
-static int status_error(const rmd_conn *c, const char *what, long status, const rmh_buf *b)
+static int status_error(const rmd_conn *c, const char *what, long status, const sbuf *b)
 {
 	char msg[600];
 	rmh_reply_message(b, msg, sizeof msg);
 	if (status == 401 || status == 403)
 		return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s", c->base,
-				  status, msg);
+				   status, msg);
 	return aieth__fail(status == 413 || status == 400 ? AIETH_EINVAL : AIETH_EDEVICE,
-			  "server %s: %s: status %ld: %s", c->base, what, status, msg);
+			   "server %s: %s: status %ld: %s", c->base, what, status, msg);
 }
 
 typedef struct {
 	int fd;
 	uint64_t off, size;
 	int err;
-	rmh_buf *reply;               /* the reply to the PUT */
+	sbuf *reply; /* the reply to the PUT */
 } file_up;
 
 static size_t file_read(char *buf, size_t size, size_t nmemb, void *ctx)
@@ -90,7 +90,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 {
 	char url[700];
 	struct curl_slist *hdrs;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	file_up up;
 	uint64_t size;
 	long status = 0;
@@ -134,7 +134,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	if (up.err) {
 		free(b.p);
 		return aieth__fail(AIETH_EIO, "%s: read failed during the upload (%s)", path,
-				  strerror(up.err));
+				   strerror(up.err));
 	}
 	if (cc) {
 		free(b.p);
@@ -151,7 +151,6 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	return AIETH_OK;
 }
 
-
 typedef struct {
 	aieth_out out;
 	uint64_t got, max;
@@ -163,7 +162,7 @@ static size_t file_write(char *data, size_t size, size_t nmemb, void *ctx)
 	file_down *d = ctx;
 	size_t n = size * nmemb;
 	if ((uint64_t)n > d->max - d->got) {
-		d->over = 1;     /* past the bound: the transfer ends */
+		d->over = 1; /* past the bound: the transfer ends */
 		return 0;
 	}
 	if (aieth__out_write(&d->out, data, n)) {
@@ -212,15 +211,17 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 		if (d.err)
 			rc = aieth__fail_prefix(AIETH_EIO, "%s", what);
 		else if (d.over)
-			rc = aieth__fail(AIETH_EDEVICE, "server %s: %s: more than %llu bytes came, "
-					"past the artifacts' limit of %llu bytes in all (%llu of one "
-					"file): not kept, the files after it not fetched", c->base,
-					what, (unsigned long long)d.max,
-					(unsigned long long)max_total,
-					(unsigned long long)RMD_ARTIFACT_MAX);
+			rc = aieth__fail(
+				AIETH_EDEVICE,
+				"server %s: %s: more than %llu bytes came, "
+				"past the artifacts' limit of %llu bytes in all (%llu of one "
+				"file): not kept, the files after it not fetched",
+				c->base, what, (unsigned long long)d.max,
+				(unsigned long long)max_total,
+				(unsigned long long)RMD_ARTIFACT_MAX);
 		else if (status >= 400)
 			rc = aieth__fail(AIETH_EDEVICE, "server %s: %s: status %ld", c->base, what,
-					status);
+					 status);
 		else
 			rc = curl_error(c, what, cc);
 		free(path);
@@ -241,7 +242,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	char url[700];
 	struct curl_slist *hdrs;
 	struct json_object *o = NULL, *a;
-	rmh_buf b = {0};
+	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
 	CURLcode cc;
 	size_t i, n;
@@ -276,14 +277,16 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	if (!json_object_object_get_ex(o, "artifacts", &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		json_object_put(o);
-		return aieth__fail(AIETH_EDEVICE, "server %s: GET artifacts: the reply has no "
-				  "\"artifacts\" list", c->base);
+		return aieth__fail(AIETH_EDEVICE,
+				   "server %s: GET artifacts: the reply has no "
+				   "\"artifacts\" list",
+				   c->base);
 	}
 	n = json_object_array_length(a);
 	if (n > RMD_ARTIFACTS_MAX) {
 		json_object_put(o);
 		return aieth__fail(AIETH_EDEVICE, "server %s: %zu artifacts, the limit is %d",
-				  c->base, n, RMD_ARTIFACTS_MAX);
+				   c->base, n, RMD_ARTIFACTS_MAX);
 	}
 	/* the list first: names and sizes, and the total against the bound
 	 * before any file is written */
@@ -291,32 +294,40 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 		struct json_object *f = json_object_array_get_idx(a, i), *v;
 		const char *name = NULL;
 		int64_t bytes = -1;
-		if (json_object_object_get_ex(f, "name", &v) && json_object_is_type(v, json_type_string))
+		if (json_object_object_get_ex(f, "name", &v) &&
+		    json_object_is_type(v, json_type_string))
 			name = json_object_get_string(v);
-		if (json_object_object_get_ex(f, "bytes", &v) && json_object_is_type(v, json_type_int))
+		if (json_object_object_get_ex(f, "bytes", &v) &&
+		    json_object_is_type(v, json_type_int))
 			bytes = json_object_get_int64(v);
 		if (!name || !aieth__name_ok(name, 255)) {
-			rc = aieth__fail(AIETH_EDEVICE, "server %s: artifact %zu: \"%.80s\" is not a plain "
-					"file name ([A-Za-z0-9._-], not starting with '.'): refused",
-					c->base, i, name ? name : "(none)");
+			rc = aieth__fail(
+				AIETH_EDEVICE,
+				"server %s: artifact %zu: \"%.80s\" is not a plain "
+				"file name ([A-Za-z0-9._-], not starting with '.'): refused",
+				c->base, i, name ? name : "(none)");
 			break;
 		}
 		if (bytes < 0 || (uint64_t)bytes > RMD_ARTIFACT_MAX) {
-			rc = aieth__fail(AIETH_EDEVICE, "server %s: artifact %s: %lld bytes, allowed "
-					"0..%llu", c->base, name, (long long)bytes,
-					(unsigned long long)RMD_ARTIFACT_MAX);
+			rc = aieth__fail(AIETH_EDEVICE,
+					 "server %s: artifact %s: %lld bytes, allowed "
+					 "0..%llu",
+					 c->base, name, (long long)bytes,
+					 (unsigned long long)RMD_ARTIFACT_MAX);
 			break;
 		}
 		listed += (uint64_t)bytes;
 	}
 	if (!rc && listed > max_total)
-		rc = aieth__fail(AIETH_EDEVICE, "server %s: the session's %zu artifacts are %llu "
-				"bytes, more than the limit of %llu bytes in all (run_test "
-				"--max-artifacts MIB): none fetched", c->base, n,
-				(unsigned long long)listed, (unsigned long long)max_total);
+		rc = aieth__fail(AIETH_EDEVICE,
+				 "server %s: the session's %zu artifacts are %llu "
+				 "bytes, more than the limit of %llu bytes in all (run_test "
+				 "--max-artifacts MIB): none fetched",
+				 c->base, n, (unsigned long long)listed,
+				 (unsigned long long)max_total);
 	if (!rc && n && mkdir(dir, 0777) && errno != EEXIST)
 		rc = aieth__fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
-				strerror(errno));
+				 strerror(errno));
 	for (i = 0; i < n && !rc; i++) {
 		struct json_object *f = json_object_array_get_idx(a, i), *v;
 		char *path = NULL;

@@ -20,14 +20,14 @@
  * by every request here) and its settings. */
 typedef struct {
 	CURL *h;
-	const char *base;            /* "http://host:port", no trailing slash */
-	const char *auth;            /* "Authorization: Bearer ..." or "" */
-	const char *cacert;          /* NULL: the system's */
-	rmh_xfer xfer;               /* an upload reports its progress here */
+	const char *base;   /* "http://host:port", no trailing slash */
+	const char *auth;   /* "Authorization: Bearer ..." or "" */
+	const char *cacert; /* NULL: the system's */
+	rmh_xfer xfer;      /* an upload reports its progress here */
 } rmd_conn;
 
-#define RMD_ARTIFACTS_MAX 256         /* files fetched per session */
-#define RMD_ARTIFACT_MAX ((uint64_t)1 << 32)  /* bytes of one file */
+#define RMD_ARTIFACTS_MAX 256                /* files fetched per session */
+#define RMD_ARTIFACT_MAX ((uint64_t)1 << 32) /* bytes of one file */
 
 /* Make sure the server holds the xclbin at path: hash it, ask (HEAD), and
  * upload it (PUT, streamed from the file) only when missing. sha gets its

@@ -49,7 +49,8 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
 	 * its overall limit is the transaction's own timeout */
 	if (!x || x->stall_s >= 0) {
 		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, x && x->stall_s ? x->stall_s : RMH_STALL_S);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
+				 x && x->stall_s ? x->stall_s : RMH_STALL_S);
 	}
 	/* a silent wait on a host that vanished still ends */
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -75,9 +76,10 @@ int rmh_stall_from_env(long *stall_s)
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (*end || errno || n < 1 || n > RMH_STALL_MAX_S || v[0] == '+' || v[0] == ' ')
-		return aieth__fail(AIETH_EINVAL, "AIETH_REMOTE_STALL_S=\"%.40s\": seconds 1..%ld "
-				  "are needed (the longest a transfer may move nothing)", v,
-				  RMH_STALL_MAX_S);
+		return aieth__fail(AIETH_EINVAL,
+				   "AIETH_REMOTE_STALL_S=\"%.40s\": seconds 1..%ld "
+				   "are needed (the longest a transfer may move nothing)",
+				   v, RMH_STALL_MAX_S);
 	*stall_s = n;
 	return AIETH_OK;
 }
@@ -106,33 +108,15 @@ CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void 
 	}
 }
 
-void rmh_buf_clear(void *b)
-{
-	rmh_buf *buf = b;
-	free(buf->p);
-	memset(buf, 0, sizeof *buf);
-}
+void rmh_buf_clear(void *b) { sb_free(b); }
 
 size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx)
 {
-	rmh_buf *b = ctx;
 	size_t n = size * nmemb;
-	char *np;
-	if (b->over || b->n + n > RMH_BODY_MAX) {
-		b->over = 1;
-		return 0;
-	}
-	np = realloc(b->p, b->n + n + 1);
-	if (!np)
-		return 0;
-	memcpy(np + b->n, data, n);
-	b->p = np;
-	b->n += n;
-	b->p[b->n] = '\0';
-	return n;
+	return sb_put(ctx, data, n) ? 0 : n; /* 0: curl ends the transfer */
 }
 
-void rmh_reply_message(const rmh_buf *b, char *dst, size_t cap)
+void rmh_reply_message(const sbuf *b, char *dst, size_t cap)
 {
 	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
 	snprintf(dst, cap, "%s", "(no message)");

@@ -16,12 +16,14 @@
 
 #include <curl/curl.h>
 
+#include "util/sbuf.h"
+
 #define RMH_CONNECT_S 10L
-#define RMH_CALL_S 120L                    /* a call that does not wait on the device */
-#define RMH_BODY_MAX ((size_t)1 << 20)     /* a reply body kept in memory (JSON) */
-#define RMH_RATE_RETRIES 30                /* waits a request makes on the rate limit */
-#define RMH_RATE_WAIT_S 10                 /* the longest Retry-After honoured */
-#define RMH_STALL_S 60L                    /* default stall limit (AIETH_REMOTE_STALL_S) */
+#define RMH_CALL_S 120L                /* a call that does not wait on the device */
+#define RMH_BODY_MAX ((size_t)1 << 20) /* a reply body kept in memory (JSON) */
+#define RMH_RATE_RETRIES 30            /* waits a request makes on the rate limit */
+#define RMH_RATE_WAIT_S 10             /* the longest Retry-After honoured */
+#define RMH_STALL_S 60L                /* default stall limit (AIETH_REMOTE_STALL_S) */
 #define RMH_STALL_MAX_S 3600L
 
 /* What a transfer watches: the interrupt flag aborts it; an upload
@@ -30,8 +32,8 @@
  * for a request the server answers only when the device is done: its
  * overall limit bounds it). */
 typedef struct {
-	const volatile sig_atomic_t *interrupt;    /* NULL: none */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);  /* NULL: none */
+	const volatile sig_atomic_t *interrupt;                     /* NULL: none */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total); /* NULL: none */
 	void *progress_ctx;
 	long stall_s;
 } rmh_xfer;
@@ -60,24 +62,20 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
  * what the refused exchange wrote and read: reply buffers, upload offsets. */
 CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
 
-/* A reply body in memory, NUL-terminated, at most RMH_BODY_MAX bytes: a
- * longer one fails the transfer. Start it zeroed; free(p) after. */
-typedef struct {
-	char *p;
-	size_t n;
-	int over;
-} rmh_buf;
+/* A reply body is kept in an sbuf (util/sbuf.h) made with the limit
+ * RMH_BODY_MAX (SB_INIT(RMH_BODY_MAX)): a longer one fails the transfer
+ * (over is set). free(p) or sb_free after. */
 
-/* Frees the rmh_buf b (an rmh_buf *) and leaves it empty, to be written
- * again (an rmh_perform again). */
+/* Frees the sbuf b (an sbuf *) and leaves it empty, to be written again
+ * (an rmh_perform again). */
 void rmh_buf_clear(void *b);
 
-/* CURLOPT_WRITEFUNCTION for an rmh_buf (the WRITEDATA). */
+/* CURLOPT_WRITEFUNCTION for an sbuf (the WRITEDATA). */
 size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx);
 
 /* The server's {"error": {"message"}} of a reply into dst, or
  * "(no message)". */
-void rmh_reply_message(const rmh_buf *b, char *dst, size_t cap);
+void rmh_reply_message(const sbuf *b, char *dst, size_t cap);
 
 #endif
 #endif

@@ -14,6 +14,7 @@
 #include "backends/remote/remote_reply.h"
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 /* A protocol error: the message so far, prefixed with the server. */
 static int proto(const char *base, const char *what)
@@ -42,15 +43,19 @@ static int get_u64s(const char *what, struct json_object *o, const char *key, ui
 	if (!json_object_object_get_ex(o, key, &a))
 		return aieth__fail(AIETH_EDEVICE, "%s: \"%s\" is missing", what, key);
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
-		return aieth__fail(AIETH_EDEVICE, "%s: \"%s\" must be an array of %u numbers, one "
-				  "per channel", what, key, n);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"%s\" must be an array of %u numbers, one "
+				   "per channel",
+				   what, key, n);
 	for (i = 0; i < n; i++) {
 		v = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
 		    json_object_get_uint64(v) > max)
-			return aieth__fail(AIETH_EDEVICE, "%s: \"%s\"[%u] = %.40s: an integer "
-					  "0..%llu is needed", what, key, i,
-					  json_object_to_json_string(v), (unsigned long long)max);
+			return aieth__fail(AIETH_EDEVICE,
+					   "%s: \"%s\"[%u] = %.40s: an integer "
+					   "0..%llu is needed",
+					   what, key, i, json_object_to_json_string(v),
+					   (unsigned long long)max);
 		if (dst)
 			dst[i] = json_object_get_uint64(v);
 	}
@@ -65,8 +70,10 @@ static int get_perf(const char *what, struct json_object *o, uint32_t N, uint64_
 	if (!json_object_object_get_ex(o, "perf", &a))
 		return aieth__fail(AIETH_EDEVICE, "%s: \"perf\" is missing", what);
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != n)
-		return aieth__fail(AIETH_EDEVICE, "%s: \"perf\" must be an array of %zu words "
-				  "(4 per channel)", what, n);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"perf\" must be an array of %zu words "
+				   "(4 per channel)",
+				   what, n);
 	for (i = 0; i < n; i++) {
 		const char *t;
 		size_t d;
@@ -74,50 +81,66 @@ static int get_perf(const char *what, struct json_object *o, uint32_t N, uint64_
 		t = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 		d = t && !strncmp(t, "0x", 2) ? strspn(t + 2, "0123456789abcdefABCDEF") : 0;
 		if (!t || d < 1 || d > 16 || t[2 + d])
-			return aieth__fail(AIETH_EDEVICE, "%s: \"perf\"[%zu] = %.40s: a string "
-					  "\"0x\" and 1..16 hex digits is needed", what, i,
-					  json_object_to_json_string(v));
+			return aieth__fail(AIETH_EDEVICE,
+					   "%s: \"perf\"[%zu] = %.40s: a string "
+					   "\"0x\" and 1..16 hex digits is needed",
+					   what, i, json_object_to_json_string(v));
 		if (dst)
 			dst[i] = strtoull(t + 2, NULL, 16);
 	}
 	return AIETH_OK;
 }
 
-static const char *const u64_keys[] = {"tx_moved", "rx_moved", "tx_since", "rx_since",
-				       "tx_first", "tx_last",  "rx_first", "rx_last"};
-
-/* Every field checked (dst NULL), or every field written. */
+/* Every field checked (res NULL), or every field written; the keys are
+ * those core/ writes (backends/dev_result.h). */
 static int txn_fields(const char *what, struct json_object *o, uint32_t N, uint64_t *perf,
 		      aieth_dev_result *res)
 {
-	uint64_t *dst[8] = {NULL};
-	size_t i;
-	int rc;
-	if (res) {
-		uint64_t *d[8] = {res->tx_moved, res->rx_moved, res->tx_since, res->rx_since,
-				  res->tx_first, res->tx_last,  res->rx_first, res->rx_last};
-		memcpy(dst, d, sizeof dst);
-	}
+	int rc, d, f;
+	uint32_t i;
 	if ((rc = get_perf(what, o, N, perf)))
 		return rc;
-	for (i = 0; i < 8; i++)
-		if ((rc = get_u64s(what, o, u64_keys[i], N, INT64_MAX, dst[i])))
-			return rc;
-	if ((rc = get_u64s(what, o, "tx_connected", N, 1, NULL)) ||
-	    (rc = get_u64s(what, o, "rx_connected", N, 1, NULL)))
-		return rc;
-	if (res) {
-		uint64_t c[2];
-		struct json_object *a[2];
-		uint32_t j;
-		json_object_object_get_ex(o, "tx_connected", &a[0]);
-		json_object_object_get_ex(o, "rx_connected", &a[1]);
-		for (j = 0; j < N; j++) {
-			c[0] = json_object_get_uint64(json_object_array_get_idx(a[0], j));
-			c[1] = json_object_get_uint64(json_object_array_get_idx(a[1], j));
-			res->tx_connected[j] = (int)c[0];
-			res->rx_connected[j] = (int)c[1];
+	for (d = 0; d < 2; d++)
+		for (f = 0; f < AIETH_DEV_NFIELDS; f++) {
+			const char *key = aieth__dev_chan_key[d][f];
+			struct json_object *a;
+			if ((rc = get_u64s(what, o, key, N,
+					   f == AIETH_DEV_CONNECTED ? 1 : INT64_MAX, NULL)))
+				return rc;
+			if (!res)
+				continue;
+			json_object_object_get_ex(o, key, &a);
+			for (i = 0; i < N; i++) {
+				aieth_dev_chan *c = d ? &res->rx[i] : &res->tx[i];
+				uint64_t v =
+					json_object_get_uint64(json_object_array_get_idx(a, i));
+				switch (f) {
+				case AIETH_DEV_MOVED_BYTES: c->moved_bytes = v; break;
+				case AIETH_DEV_STALLED_SINCE: c->stalled_since = v; break;
+				case AIETH_DEV_FIRST_CYCLE: c->first_cycle = v; break;
+				case AIETH_DEV_LAST_CYCLE: c->last_cycle = v; break;
+				default: c->connected = (int)v; break;
+				}
+			}
 		}
+	return AIETH_OK;
+}
+
+/* "status_name" must name "status" (a reply that says DONE in one and
+ * something else in the other is not one result). */
+static int check_status_name(const char *what, struct json_object *o, uint64_t status)
+{
+	const char *name = NULL, *want = aieth__dev_status_name((aieth_txn_status)status);
+	int rc;
+	if ((rc = jstrict_get_string(what, NULL, o, "status_name", 1, &name)))
+		return rc;
+	if (strcmp(name, want)) {
+		char q[80];
+		aieth__quote_str(q, sizeof q, name);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"status_name\" \"%s\" does not name \"status\" "
+				   "%llu (%s)",
+				   what, q, (unsigned long long)status, want);
 	}
 	return AIETH_OK;
 }
@@ -139,9 +162,11 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	if ((rc = jstrict_get_string(what, NULL, o, "id", 1, &id)) ||
 	    (rc = jstrict_get_string(what, NULL, o, "state", 1, &state)))
 		return proto(base, "a transaction's wait reply");
-	if (strcmp(id, tid) || strcmp(state, "finished")) {
-		aieth__fail(AIETH_EDEVICE, "%s: id \"%.40s\", state \"%.40s\" (expected \"%s\", "
-			   "\"finished\")", what, id, state, tid);
+	if (strcmp(id, tid) || strcmp(state, aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1])) {
+		aieth__fail(AIETH_EDEVICE,
+			    "%s: id \"%.40s\", state \"%.40s\" (expected \"%s\", "
+			    "\"%s\")",
+			    what, id, state, tid, aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1]);
 		return proto(base, "a transaction's wait reply");
 	}
 	if ((rc = get_bool(what, o, "failed", &fail)) ||
@@ -149,7 +174,7 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 		return proto(base, "a transaction's wait reply");
 	if (strlen(msg) >= sizeof res->msg) {
 		aieth__fail(AIETH_EDEVICE, "%s: \"message\" has %zu bytes, at most %zu are allowed",
-			   what, strlen(msg), sizeof res->msg - 1);
+			    what, strlen(msg), sizeof res->msg - 1);
 		return proto(base, "a transaction's wait reply");
 	}
 	if (fail) {
@@ -160,12 +185,16 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	}
 	/* a finished transaction is done, timed out, failed or interrupted:
 	 * pending (0) or any other value is outside the protocol */
-	if ((rc = jstrict_get_u64(what, NULL, o, "status", 1, AIETH_TXN_DONE,
-				  AIETH_TXN_INTERRUPTED, &status)) ||
+	if ((rc = jstrict_get_u64(what, NULL, o, "status", 1, AIETH_TXN_DONE, AIETH_TXN_INTERRUPTED,
+				  &status)) ||
+	    (rc = check_status_name(what, o, status)) ||
 	    (rc = jstrict_get_u64(what, NULL, o, "total_cycles", 1, 0, INT64_MAX, &cycles)) ||
 	    (rc = get_bool(what, o, "have_progress", &progress)) ||
 	    (rc = txn_fields(what, o, wire->channels, NULL, NULL)))
 		return proto(base, "a transaction's wait reply");
+	if (!res->tx || res->channels != wire->channels)
+		return aieth__fail(AIETH_EINVAL, "%s: a result for %u channels is needed, %u given",
+				   what, wire->channels, res->channels);
 	/* valid: now written */
 	txn_fields(what, o, wire->channels, wire->perf, res);
 	res->status = (aieth_txn_status)status;
@@ -194,9 +223,11 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 		;
 	if (!states[i]) {
 		char q[80];
-		jstrict_quote(q, sizeof q, s);
-		aieth__fail(AIETH_EDEVICE, "%s: \"state\" %s is none of queued, active, ended, "
-			   "expired", what, q);
+		aieth__quote_str(q, sizeof q, s);
+		aieth__fail(AIETH_EDEVICE,
+			    "%s: \"state\" %s is none of queued, active, ended, "
+			    "expired",
+			    what, q);
 		return proto(base, "a session reply");
 	}
 	if (jstrict_get_u32(what, NULL, o, "position", !strcmp(s, "queued"), 0, 65535, &pos))
@@ -220,9 +251,11 @@ int rmr_health(const char *base, struct json_object *o)
 			;
 		if (!j || v[j] || j > 40) {
 			char q[80];
-			jstrict_quote(q, sizeof q, v);
-			aieth__fail(AIETH_EDEVICE, "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
-				   "needed", what, keys[i], q);
+			aieth__quote_str(q, sizeof q, v);
+			aieth__fail(AIETH_EDEVICE,
+				    "%s: \"%s\" %s: 1..40 printable ASCII bytes are "
+				    "needed",
+				    what, keys[i], q);
 			return proto(base, "GET /v1/health");
 		}
 	}

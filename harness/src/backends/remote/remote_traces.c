@@ -16,7 +16,7 @@
 #include "util/fileio.h"
 #include "util/path.h"
 
-#define NAME_MAX_ 128   /* a trace's name on the server (SRV_TRACE_NAME_MAX) */
+#define NAME_MAX_ 128 /* a trace's name on the server (SRV_TRACE_NAME_MAX) */
 
 const char *rmt_path_seg(const char *name, char out[RMT_SEG_MAX])
 {
@@ -39,8 +39,8 @@ const char *rmt_path_seg(const char *name, char out[RMT_SEG_MAX])
 
 /* The file's base name as the server takes it: [A-Za-z0-9._-], no leading
  * dot, at most NAME_MAX_ bytes; prefixed "gG-oO-" when taken already. */
-static void upload_name(const char *file, size_t g, size_t o, struct json_object *traces,
-			char *out, size_t cap)
+static void upload_name(const char *file, size_t g, size_t o, struct json_object *traces, char *out,
+			size_t cap)
 {
 	const char *base = strrchr(file, '/');
 	char clean[NAME_MAX_ - 16];
@@ -48,8 +48,9 @@ static void upload_name(const char *file, size_t g, size_t o, struct json_object
 	base = base ? base + 1 : file;
 	for (i = 0; base[i] && n < sizeof clean - 1; i++) {
 		char c = base[i];
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			 c == '_' || c == '-' || (c == '.' && n > 0 && clean[n - 1] != '.');
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+			 (c == '.' && n > 0 && clean[n - 1] != '.');
 		if (ok || n > 0)
 			clean[n++] = ok ? c : '_';
 	}
@@ -74,26 +75,30 @@ static int add_one(const aieth_graph_state *gs, size_t g, size_t o, const char *
 	int rc;
 
 	if (!json_object_is_type(entry, json_type_object) ||
-	    !json_object_object_get_ex(entry, "file", &f) || !json_object_is_type(f, json_type_string))
-		return AIETH_OK;   /* the model's own checks name it */
+	    !json_object_object_get_ex(entry, "file", &f) ||
+	    !json_object_is_type(f, json_type_string))
+		return AIETH_OK; /* the model's own checks name it */
 	file = json_object_get_string(f);
 	path = file[0] == '/' ? aieth__strdup(file) : aieth__path_join(dir, file);
 	if (!path)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	if ((size_t)json_object_object_length(traces) >= RMT_TRACES_MAX) {
-		rc = aieth__fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: more than %d trace "
-				"files in one session, the server's limit", gs->name, path,
-				RMT_TRACES_MAX);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "graph \"%s\": aiesim trace %s: more than %d trace "
+				 "files in one session, the server's limit",
+				 gs->name, path, RMT_TRACES_MAX);
 		goto out;
 	}
 	if (stat(path, &st)) {
 		rc = aieth__fail(AIETH_EIO, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
-				strerror(errno));
+				 strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > RMT_TRACES_BYTES_MAX - *total) {
-		rc = aieth__fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
-				!S_ISREG(st.st_mode) ? "not a regular file"
+		rc = aieth__fail(
+			AIETH_EINVAL, "graph \"%s\": aiesim trace %s: %s", gs->name, path,
+			!S_ISREG(st.st_mode)
+				? "not a regular file"
 				: "the traces of a session are sent with it, at most 4 MiB "
 				  "together (4194304 bytes), the server's limit");
 		goto out;
@@ -101,8 +106,10 @@ static int add_one(const aieth_graph_state *gs, size_t g, size_t o, const char *
 	if ((rc = aieth__read_file(path, RMT_TRACES_BYTES_MAX - *total, &text, &len)))
 		goto out;
 	if (memchr(text, '\0', len)) {
-		rc = aieth__fail(AIETH_EINVAL, "graph \"%s\": aiesim trace %s: has a NUL byte (a "
-				"text file is needed)", gs->name, path);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "graph \"%s\": aiesim trace %s: has a NUL byte (a "
+				 "text file is needed)",
+				 gs->name, path);
 		goto out;
 	}
 	*total += len;
@@ -128,7 +135,8 @@ int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req)
 		struct json_object *p, *d, *outs;
 		char *dir;
 		if (!gs->model || strcmp(gs->model, "aiesim") ||
-		    !json_object_object_get_ex(json_object_array_get_idx(graphs, g), "params", &p) ||
+		    !json_object_object_get_ex(json_object_array_get_idx(graphs, g), "params",
+					       &p) ||
 		    !json_object_object_get_ex(p, "outputs", &outs) ||
 		    !json_object_is_type(outs, json_type_array))
 			continue;
@@ -137,9 +145,11 @@ int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req)
 		json_object_object_get_ex(p, "dir", &d);
 		{
 			const char *dd = d && json_object_is_type(d, json_type_string)
-					 ? json_object_get_string(d) : ".";
+						 ? json_object_get_string(d)
+						 : ".";
 			dir = dd[0] != '/' && gs->base_dir && gs->base_dir[0]
-			      ? aieth__path_join(gs->base_dir, dd) : aieth__strdup(dd);
+				      ? aieth__path_join(gs->base_dir, dd)
+				      : aieth__strdup(dd);
 		}
 		if (!dir)
 			return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
@@ -148,7 +158,8 @@ int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req)
 			return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 		}
 		for (o = 0; o < json_object_array_length(outs) && !rc; o++)
-			rc = add_one(gs, g, o, dir, json_object_array_get_idx(outs, o), traces, &total);
+			rc = add_one(gs, g, o, dir, json_object_array_get_idx(outs, o), traces,
+				     &total);
 		free(dir);
 		/* the server reads the traces sent, in the session's own folder */
 		json_object_object_del(p, "dir");

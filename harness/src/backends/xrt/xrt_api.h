@@ -64,8 +64,8 @@ typedef void *(*xrt_aie_device_open_fn)(unsigned int index);
 typedef int (*xrt_aie_reset_array_fn)(void *dev);
 
 typedef struct {
-	void *dl;                      /* the dlopen handle */
-	char path[512];                /* the library that was loaded */
+	void *dl;       /* the dlopen handle */
+	char path[512]; /* the library that was loaded */
 	xrt_device_open_fn device_open;
 	xrt_device_close_fn device_close;
 	xrt_device_load_xclbin_file_fn device_load_xclbin_file;

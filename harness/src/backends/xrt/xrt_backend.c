@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend_xrt.c - a real board through XRT's C API (docs/on-board.md).
+ * xrt_backend.c - a real board through XRT's C API (docs/on-board.md).
  *
  * This side never loads XRT: a child process (xrt_child.c) owns every XRT
  * handle and serves requests over a socket (xrt_proto.h); here every call
@@ -28,19 +28,20 @@
 #include "backends/xrt/xrt_child.h"
 #include "backends/xrt/xrt_preflight.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/path.h"
 
 #define CMD_TIMEOUT_MS 10000
 #define CHUNK (1u << 20)
 
 typedef struct {
-	const aieth_dev_config *cfg;   /* the session's, outlives this state */
+	const aieth_dev_config *cfg; /* the session's, outlives this state */
 	aieth_xrt_proc proc;
 	xrtp_open_req req;
 	xrtp_open_rep rep;
-	int gone;                  /* the child is gone: after a hang or a crash */
+	int gone; /* the child is gone: after a hang or a crash */
 	char gone_msg[1024];
-	int *complete;             /* per graph: the bounded run finished */
+	int *complete; /* per graph: the bounded run finished */
 } xrt_state;
 
 static int64_t env_ms(const char *name, int64_t def)
@@ -57,8 +58,7 @@ static int64_t env_ms(const char *name, int64_t def)
 static int64_t deadline(int64_t ms) { return xrtp_now_ms() + ms; }
 
 /* dst = a b c d, truncated to size (no format-truncation games). */
-static void join(char *dst, size_t size, const char *a, const char *b, const char *c,
-		 const char *d)
+static void join(char *dst, size_t size, const char *a, const char *b, const char *c, const char *d)
 {
 	const char *part[4] = {a, b, c, d};
 	size_t n = 0, i;
@@ -91,7 +91,7 @@ static int check_alive(xrt_state *st)
 {
 	if (st->gone)
 		return aieth__fail(AIETH_ESTATE, "xrt: the device session has ended (%s)",
-				  st->gone_msg);
+				   st->gone_msg);
 	return AIETH_OK;
 }
 
@@ -113,7 +113,7 @@ static int fail_with_output(xrt_state *st, int code, const char *msg)
 }
 
 /* A simple request whose reply carries a message only. */
-static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, const char *what)
+static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const char *what)
 {
 	xrtp_hdr h;
 	uint8_t *p = NULL;
@@ -121,10 +121,9 @@ static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, co
 	int rc;
 	if ((rc = check_alive(st)))
 		return rc;
-	if (b->oom)
-		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
-	if (aieth__xrt_proc_call(&st->proc, type, b->p, b->len, ms < 0 ? -1 : deadline(ms), &h,
-				&p))
+	if ((rc = sb_check(b, "xrt: a request")))
+		return rc;
+	if (aieth__xrt_proc_call(&st->proc, type, b->u, b->n, ms < 0 ? -1 : deadline(ms), &h, &p))
 		return lost(st, what, errno == ETIMEDOUT || errno == EINTR); /* EINTR: ended now */
 	reply_text(p, (size_t)h.len, msg, sizeof msg);
 	free(p);
@@ -137,7 +136,7 @@ static int simple_call(xrt_state *st, uint32_t type, xrtp_buf *b, int64_t ms, co
 static void reset_device(xrt_state *st, char *out, size_t size)
 {
 	aieth_xrt_proc rp;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	char msg[1024] = "";
@@ -149,11 +148,11 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 	xrtp_encode_open(&b, &st->req);
 	if (b.oom || aieth__xrt_proc_start(&rp)) {
 		snprintf(out, size, "the device could not be reset (no process): reset the board");
-		xrtp_buf_free(&b);
+		sb_free(&b);
 		return;
 	}
-	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.p, b.len,
-				deadline(env_ms("AIETH_XRT_RESET_TIMEOUT_MS", 10000)), &h, &p)) {
+	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.u, b.n,
+				 deadline(env_ms("AIETH_XRT_RESET_TIMEOUT_MS", 10000)), &h, &p)) {
 		int to = errno == ETIMEDOUT;
 		aieth__xrt_proc_kill(&rp, 500);
 		aieth__xrt_proc_describe(&rp, msg, sizeof msg);
@@ -164,13 +163,14 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 		if (h.code)
 			snprintf(out, size, "the reset was incomplete: %s: reset the board", msg);
 		else
-			snprintf(out, size, "the graphs, the AIE array and the PL kernel were reset");
+			snprintf(out, size,
+				 "the graphs, the AIE array and the PL kernel were reset");
 		xrtp_send(&rp.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
 		if (!aieth__xrt_proc_reap(&rp, 2000))
 			aieth__xrt_proc_kill(&rp, 500);
 	}
 	free(p);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 }
 
 static void xrt_close(void *state)
@@ -199,7 +199,7 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 {
 	char lib[512];
 	const char *dev = getenv("AIETH_XRT_DEVICE");
-	const char *pl = cfg->pl_xclbin;
+	const char *pl = cfg->xrt ? cfg->xrt->pl_xclbin : NULL;
 	size_t i;
 
 	memset(r, 0, sizeof *r);
@@ -214,11 +214,11 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 	}
 	if (cfg->ngraphs > XRTP_MAX_GRAPHS)
 		return aieth__fail(AIETH_EINVAL, "xrt: %zu graphs, at most %u", cfg->ngraphs,
-				  XRTP_MAX_GRAPHS);
+				   XRTP_MAX_GRAPHS);
 	if (strlen(pl) >= sizeof r->pl_xclbin ||
 	    (cfg->xclbin && strlen(cfg->xclbin) >= sizeof r->aie_xclbin))
 		return aieth__fail(AIETH_EINVAL, "xrt: xclbin path longer than %zu characters",
-				  sizeof r->pl_xclbin - 1);
+				   sizeof r->pl_xclbin - 1);
 	snprintf(r->lib, sizeof r->lib, "%s", aieth__xrt_lib_path(lib, sizeof lib));
 	snprintf(r->pl_xclbin, sizeof r->pl_xclbin, "%s", pl);
 	snprintf(r->aie_xclbin, sizeof r->aie_xclbin, "%s", cfg->xclbin ? cfg->xclbin : "");
@@ -228,7 +228,7 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 	for (i = 0; i < cfg->ngraphs; i++) {
 		if (strlen(cfg->graphs[i].name) >= sizeof r->graphs[i])
 			return aieth__fail(AIETH_EINVAL, "xrt: graph name \"%s\" longer than %zu",
-					  cfg->graphs[i].name, sizeof r->graphs[i] - 1);
+					   cfg->graphs[i].name, sizeof r->graphs[i] - 1);
 		snprintf(r->graphs[i], sizeof r->graphs[i], "%s", cfg->graphs[i].name);
 	}
 	return AIETH_OK;
@@ -240,7 +240,7 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	aieth_preflight_in pin;
 	const char **names = NULL;
 	char *default_pl = NULL;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	size_t i;
@@ -270,22 +270,21 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 			char m[1024];
 			snprintf(m, sizeof m, "%s", aieth_error_message());
 			rc = aieth__fail(AIETH_EIO,
-					"%s (the board default; give \"pl_xclbin\" in the "
-					"description or --pl-xclbin, or install it there; see "
-					"docs/on-board.md)",
-					m);
+					 "%s (the board default; give \"pl_xclbin\" in the "
+					 "description or --pl-xclbin, or install it there; see "
+					 "docs/on-board.md)",
+					 m);
 		}
 		goto fail;
 	}
 	if ((rc = aieth__xrt_proc_start(&st->proc)))
 		goto fail;
 	xrtp_encode_open(&b, &st->req);
-	if (b.oom) {
-		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	if ((rc = sb_check(&b, "xrt: a request"))) {
 		goto fail;
 	}
-	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.p, b.len,
-				deadline(env_ms("AIETH_XRT_OPEN_TIMEOUT_MS", 60000)), &h, &p)) {
+	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.u, b.n,
+				 deadline(env_ms("AIETH_XRT_OPEN_TIMEOUT_MS", 60000)), &h, &p)) {
 		rc = lost(st, "opening the device", errno == ETIMEDOUT);
 		if (rc == AIETH_ETIMEOUT)
 			rc = aieth__fail(AIETH_EDEVICE, "%s", aieth_error_message());
@@ -302,14 +301,14 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	free(p);
 	free(names);
 	free(default_pl);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	*state = st;
 	return AIETH_OK;
 fail:
 	free(p);
 	free(names);
 	free(default_pl);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	xrt_close(st);
 	return rc;
 }
@@ -317,31 +316,31 @@ fail:
 static int xrt_graph_run(void *state, uint32_t graph, int64_t iterations)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
 	if (iterations > INT_MAX)
 		return aieth__fail(AIETH_EINVAL,
-				  "graph \"%s\": %lld iterations, XRT takes at most %d",
-				  st->cfg->graphs[graph].name, (long long)iterations, INT_MAX);
+				   "graph \"%s\": %lld iterations, XRT takes at most %d",
+				   st->cfg->graphs[graph].name, (long long)iterations, INT_MAX);
 	st->complete[graph] = iterations == 0;
 	if (iterations == 0)
 		return AIETH_OK; /* XRT's 0 means "as before": nothing to run */
-	xrtp_put_u32(&b, graph);
-	xrtp_put_u64(&b, (uint64_t)(iterations < 0 ? -1 : iterations));
+	sb_le32(&b, graph);
+	sb_le64(&b, (uint64_t)(iterations < 0 ? -1 : iterations));
 	rc = simple_call(st, XRTP_GRAPH_RUN, &b, CMD_TIMEOUT_MS, "graph run");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 
 static int graph_wait_ms(xrt_state *st, uint32_t graph, uint32_t timeout_ms)
 {
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int64_t ms = timeout_ms ? (int64_t)timeout_ms + env_ms("AIETH_XRT_GRACE_MS", 2000) : -1;
 	int rc;
-	xrtp_put_u32(&b, graph);
-	xrtp_put_u32(&b, timeout_ms ? timeout_ms : 0x7fffffffu);
+	sb_le32(&b, graph);
+	sb_le32(&b, timeout_ms ? timeout_ms : 0x7fffffffu);
 	rc = simple_call(st, XRTP_GRAPH_WAIT, &b, ms, "graph wait");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	if (rc == AIETH_OK)
 		st->complete[graph] = 1;
 	return rc;
@@ -363,7 +362,7 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 		char r[512];
 		reset_device(st, r, sizeof r);
 		return aieth__fail(AIETH_EDEVICE, "graph \"%s\": wait interrupted; %s",
-				  st->cfg->graphs[graph].name, r);
+				   st->cfg->graphs[graph].name, r);
 	}
 	if (rc == AIETH_ETIMEOUT && st->gone) {
 		char r[512];
@@ -390,13 +389,13 @@ static int xrt_graph_status(void *state, uint32_t graph, uint64_t *done, int *co
 static int xrt_graph_end(void *state, uint32_t graph)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
 	if (st->gone)
 		return AIETH_OK; /* the graphs were reset with the device */
-	xrtp_put_u32(&b, graph);
+	sb_le32(&b, graph);
 	rc = simple_call(st, XRTP_GRAPH_END, &b, CMD_TIMEOUT_MS, "graph end");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 
@@ -404,36 +403,36 @@ static int xrt_update_rtp(void *state, uint32_t graph, const char *port, const v
 			  size_t size)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
-	xrtp_put_u32(&b, graph);
+	sb_le32(&b, graph);
 	xrtp_put_str(&b, port);
 	xrtp_put_blob(&b, data, size);
 	rc = simple_call(st, XRTP_RTP_UPDATE, &b, CMD_TIMEOUT_MS, "RTP update");
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
 }
 
 static int xrt_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
 {
 	xrt_state *st = state;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	char msg[1024];
 	int rc;
 	if ((rc = check_alive(st)))
 		return rc;
-	xrtp_put_u32(&b, graph);
+	sb_le32(&b, graph);
 	xrtp_put_str(&b, port);
-	xrtp_put_u64(&b, size);
-	if (b.oom) {
-		xrtp_buf_free(&b);
-		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	sb_le64(&b, size);
+	if ((rc = sb_check(&b, "xrt: a request"))) {
+		sb_free(&b);
+		return rc;
 	}
-	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.p, b.len, deadline(CMD_TIMEOUT_MS),
-				 &h, &p);
-	xrtp_buf_free(&b);
+	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.u, b.n, deadline(CMD_TIMEOUT_MS), &h,
+				  &p);
+	sb_free(&b);
 	if (rc)
 		return lost(st, "RTP read", errno == ETIMEDOUT);
 	{
@@ -509,7 +508,10 @@ static void timeout_result(xrt_state *st, const xrtp_txn_rep *rep, uint32_t time
 		snprintf(state_text, sizeof state_text,
 			 " (CTRL 0x%x: %s); per-channel progress cannot be read from the PL "
 			 "kernel, whose counters are stored only when it completes",
-			 rep->ctrl, rep->ctrl & 2u ? "done" : rep->ctrl & 4u ? "idle" : "busy");
+			 rep->ctrl,
+			 rep->ctrl & 2u   ? "done"
+			 : rep->ctrl & 4u ? "idle"
+					  : "busy");
 	res->status = AIETH_TXN_TIMEOUT;
 	res->have_progress = 0;
 	join(res->msg, sizeof res->msg, rep ? rep->msg : "XRT did not return from the run's wait",
@@ -534,7 +536,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	xrt_state *st = state;
 	xrtp_txn_req *req = NULL;
 	xrtp_txn_rep *rep = NULL;
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_hdr h;
 	uint8_t *p = NULL;
 	uint64_t bulk = wire->tx.size + wire->rx.size;
@@ -546,7 +548,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		return rc;
 	if (wire->channels > XRTP_MAX_CHANNELS)
 		return aieth__fail(AIETH_EINVAL, "xrt: %u channels, at most %u", wire->channels,
-				  XRTP_MAX_CHANNELS);
+				   XRTP_MAX_CHANNELS);
 	req = calloc(1, sizeof *req);
 	rep = calloc(1, sizeof *rep);
 	if (!req || !rep) {
@@ -560,14 +562,12 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	req->ncfg = (uint32_t)pld_cfg_count(wire->channels);
 	memcpy(req->cfg, wire->cfg, req->ncfg * sizeof *req->cfg);
 	xrtp_encode_txn(&b, req);
-	if (b.oom) {
-		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	if ((rc = sb_check(&b, "xrt: a request"))) {
 		goto out;
 	}
 	dl = deadline(xfer);
 	st->proc.ch.intr = st->cfg->interrupt; /* only this wait is abandoned */
-	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.p, b.len, dl) ||
-	    send_image(st, &wire->tx, dl)) {
+	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) || send_image(st, &wire->tx, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
 		goto lost_it;
 	}
@@ -631,12 +631,35 @@ out:
 	free(p);
 	free(req);
 	free(rep);
-	xrtp_buf_free(&b);
+	sb_free(&b);
 	return rc;
+}
+
+int aieth_xrt_opts_init(aieth_xrt_opts *opts, unsigned int version)
+{
+	static const aieth_xrt_opts init = AIETH_XRT_OPTS_INIT;
+	int rc = aieth__opts_init_check("aieth_xrt_opts_init", opts, version,
+					AIETH_XRT_OPTS_VERSION);
+	if (!rc)
+		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
+	return rc;
+}
+
+/* The versions of aieth_xrt_opts this backend reads; pl_xclbin is checked
+ * at open, with the board's files (xrt_preflight.c). */
+static int xrt_check(const aieth_dev_config *cfg, int selected)
+{
+	(void)selected;
+	if (!cfg->xrt)
+		return AIETH_OK; /* the defaults */
+	return aieth__opts_version("aieth_session_opts.xrt", "aieth_xrt_opts", cfg->xrt->version,
+				   AIETH_XRT_OPTS_VERSION);
 }
 
 const aieth_backend_ops aieth__backend_xrt = {
 	.name = "xrt",
+	.description = "a board through XRT, docs/on-board.md",
+	.check = xrt_check,
 	.open = xrt_open,
 	.close = xrt_close,
 	.graph_run = xrt_graph_run,

@@ -6,7 +6,7 @@
  * its C API aborts the process on some errors; here that only takes this
  * process down, and the parent's watchdog reports it.
  *
- * The call sequence follows AMD's host code (research/anchor.md 3.5): open
+ * The call sequence follows AMD's host code (fastXM, test_harness_fastxm.hpp): open
  * the device, load the PL xclbin then the AIE xclbin, open the PL kernel
  * (exclusive: its registers are needed for the soft reset) and the graphs,
  * reset the graphs, soft-reset the kernel (CTRL bit 8, polled until clear).
@@ -63,14 +63,14 @@ static void reply_msg(child *c, int code, const char *fmt, ...) AIETH_CHILD_PRIN
 static void reply_msg(child *c, int code, const char *fmt, ...)
 {
 	char msg[1024];
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	xrtp_put_str(&b, msg);
-	reply(c, code, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, code, b.u, b.n);
+	sb_free(&b);
 }
 
 static const char *errno_text(void) { return errno ? strerror(errno) : "no detail"; }
@@ -115,8 +115,7 @@ static int graphs_open(child *c, const unsigned char *uuid, char *msg, size_t n)
 		if (!c->graph[i]) {
 			int e = errno;
 			c->ngraphs = i;
-			snprintf(msg, n,
-				 "xrtGraphOpen(\"%s\") failed (%s)%s", c->req.graphs[i],
+			snprintf(msg, n, "xrtGraphOpen(\"%s\") failed (%s)%s", c->req.graphs[i],
 				 e ? strerror(e) : "no detail",
 				 e == EOPNOTSUPP ? ": this XRT has no AIE support (Debian's x86 "
 						   "XRT and XRT's noop mode have none); graphs "
@@ -141,7 +140,7 @@ static void copy_str(char *d, size_t n, const char *s)
 static void do_open(child *c)
 {
 	char msg[2600] = "";
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	unsigned char uuid[16];
 	int rc, a, r;
 
@@ -228,14 +227,14 @@ static void do_open(child *c)
 		c->rep.soft_reset = (uint32_t)r;
 	}
 	xrtp_encode_open_rep(&b, &c->rep);
-	reply(c, AIETH_OK, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, AIETH_OK, b.u, b.n);
+	sb_free(&b);
 	return;
 fail:
 	copy_str(c->rep.msg, sizeof c->rep.msg, msg);
 	xrtp_encode_open_rep(&b, &c->rep);
-	reply(c, rc, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, rc, b.u, b.n);
+	sb_free(&b);
 }
 
 /* A fresh child after a hang: reset what can be reset, report each step. */
@@ -321,13 +320,15 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 			reply_msg(c, AIETH_OK, "%s", "");
 	} else if (type == XRTP_GRAPH_WAIT) {
 		uint32_t ms = xrtp_get_u32(&r);
-		rc = c->api.graph_wait_done(c->graph[g], (int)(ms > 0x7fffffffu ? 0x7fffffffu : ms));
+		rc = c->api.graph_wait_done(c->graph[g],
+					    (int)(ms > 0x7fffffffu ? 0x7fffffffu : ms));
 		if (rc == 0)
 			reply_msg(c, AIETH_OK, "%s", "");
 		else if (rc == -ETIME || rc == ETIME)
 			reply_msg(c, AIETH_ETIMEOUT, "graph \"%s\" not done after %u ms", name, ms);
 		else
-			reply_msg(c, AIETH_EDEVICE, "xrtGraphWaitDone(\"%s\") returned %d", name, rc);
+			reply_msg(c, AIETH_EDEVICE, "xrtGraphWaitDone(\"%s\") returned %d", name,
+				  rc);
 	} else if (type == XRTP_GRAPH_END) {
 		rc = c->api.graph_end(c->graph[g], 1);
 		if (rc)
@@ -345,8 +346,10 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 		}
 		rc = c->api.graph_update_rtp(c->graph[g], port, (const char *)d, n);
 		if (rc)
-			reply_msg(c, AIETH_EDEVICE, "xrtGraphUpdateRTP(\"%s\", \"%s\", %zu bytes) "
-						    "returned %d", name, port, n, rc);
+			reply_msg(c, AIETH_EDEVICE,
+				  "xrtGraphUpdateRTP(\"%s\", \"%s\", %zu bytes) "
+				  "returned %d",
+				  name, port, n, rc);
 		else
 			reply_msg(c, AIETH_OK, "%s", "");
 	} else {
@@ -365,14 +368,16 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 		}
 		rc = c->api.graph_read_rtp(c->graph[g], port, buf, (size_t)n);
 		if (rc) {
-			reply_msg(c, AIETH_EDEVICE, "xrtGraphReadRTP(\"%s\", \"%s\", %llu bytes) "
-						    "returned %d", name, port, (unsigned long long)n, rc);
+			reply_msg(c, AIETH_EDEVICE,
+				  "xrtGraphReadRTP(\"%s\", \"%s\", %llu bytes) "
+				  "returned %d",
+				  name, port, (unsigned long long)n, rc);
 		} else {
-			xrtp_buf b = {0};
+			sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 			xrtp_put_str(&b, "");
 			xrtp_put_blob(&b, buf, (size_t)n);
-			reply(c, AIETH_OK, b.p, b.len);
-			xrtp_buf_free(&b);
+			reply(c, AIETH_OK, b.u, b.n);
+			sb_free(&b);
 		}
 		free(buf);
 	}
@@ -380,17 +385,17 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 
 static const char *state_name(unsigned s)
 {
-	static const char *const n[] = {"?", "NEW", "QUEUED", "RUNNING", "COMPLETED", "ERROR",
-					"ABORT", "SUBMITTED", "TIMEOUT", "NORESPONSE"};
+	static const char *const n[] = {"?",     "NEW",   "QUEUED",    "RUNNING", "COMPLETED",
+					"ERROR", "ABORT", "SUBMITTED", "TIMEOUT", "NORESPONSE"};
 	return s < sizeof n / sizeof n[0] ? n[s] : "?";
 }
 
 static void txn_reply(child *c, int code, xrtp_txn_rep *rep)
 {
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_encode_txn_rep(&b, rep);
-	reply(c, code, b.p, b.len);
-	xrtp_buf_free(&b);
+	reply(c, code, b.u, b.n);
+	sb_free(&b);
 }
 
 static void do_txn(child *c, const uint8_t *p, size_t len)
@@ -433,10 +438,12 @@ static void do_txn(child *c, const uint8_t *p, size_t len)
 		bo[a] = c->api.bo_alloc(c->dev, (size_t)size[a], 0, (uint32_t)c->group[a]);
 		map[a] = bo[a] ? c->api.bo_map(bo[a]) : NULL;
 		if (!map[a]) {
-			snprintf(rep->msg, sizeof rep->msg,
-				 "cannot allocate the %llu-byte buffer of kernel argument %d (%s) in "
-				 "memory group %d (%s)",
-				 (unsigned long long)size[a], a, argname[a], c->group[a], errno_text());
+			snprintf(
+				rep->msg, sizeof rep->msg,
+				"cannot allocate the %llu-byte buffer of kernel argument %d (%s) in "
+				"memory group %d (%s)",
+				(unsigned long long)size[a], a, argname[a], c->group[a],
+				errno_text());
 			code = AIETH_EDEVICE;
 			break;
 		}
@@ -464,8 +471,10 @@ static void do_txn(child *c, const uint8_t *p, size_t len)
 	}
 	for (a = 0; a < 4; a++)
 		if (c->api.bo_sync(bo[a], AIETH_XCL_BO_SYNC_TO_DEVICE, (size_t)size[a], 0)) {
-			snprintf(rep->msg, sizeof rep->msg, "xrtBOSync of argument %d (%s) to the "
-							    "device failed", a, argname[a]);
+			snprintf(rep->msg, sizeof rep->msg,
+				 "xrtBOSync of argument %d (%s) to the "
+				 "device failed",
+				 a, argname[a]);
 			code = AIETH_EDEVICE;
 			rep->status = AIETH_TXN_FAILED;
 			goto out;
@@ -580,19 +589,13 @@ void aieth__xrt_child_main(int fd)
 		case XRTP_GRAPH_WAIT:
 		case XRTP_GRAPH_END:
 		case XRTP_RTP_UPDATE:
-		case XRTP_RTP_READ:
-			do_graph(c, h.type, p, (size_t)h.len);
-			break;
-		case XRTP_TXN:
-			do_txn(c, p, (size_t)h.len);
-			break;
+		case XRTP_RTP_READ: do_graph(c, h.type, p, (size_t)h.len); break;
+		case XRTP_TXN: do_txn(c, p, (size_t)h.len); break;
 		case XRTP_CLOSE:
 			do_close(c);
 			free(p);
 			_exit(0);
-		default:
-			reply_msg(c, AIETH_EINVAL, "unknown request %u", h.type);
-			break;
+		default: reply_msg(c, AIETH_EINVAL, "unknown request %u", h.type); break;
 		}
 		free(p);
 	}

@@ -27,11 +27,11 @@ void aieth__xrt_child_main(int fd) AIETH_NORETURN;
 
 /* A child process under watchdog. */
 typedef struct {
-	pid_t pid;                /* 0: none */
-	xrtp_chan ch;             /* socket + the child's stdout/stderr pipe */
-	char out[4096];           /* the tail of what the child printed (XRT) */
+	pid_t pid;      /* 0: none */
+	xrtp_chan ch;   /* socket + the child's stdout/stderr pipe */
+	char out[4096]; /* the tail of what the child printed (XRT) */
 	size_t outlen;
-	int status;               /* waitpid status once reaped */
+	int status; /* waitpid status once reaped */
 	int reaped;
 } aieth_xrt_proc;
 
@@ -41,7 +41,7 @@ int aieth__xrt_proc_start(aieth_xrt_proc *p);
  * time, < 0 none). 0, or -1 with errno ETIMEDOUT (no reply in time) or
  * ECONNRESET/EPIPE (the child is gone). *payload: caller frees. */
 int aieth__xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,
-			int64_t deadline_ms, xrtp_hdr *h, uint8_t **payload);
+			 int64_t deadline_ms, xrtp_hdr *h, uint8_t **payload);
 /* End the child: SIGTERM, then SIGKILL after grace_ms; reaps it. */
 void aieth__xrt_proc_kill(aieth_xrt_proc *p, int grace_ms);
 /* Wait up to ms for the child to exit by itself (after CLOSE or a crash);

@@ -29,7 +29,10 @@ const char *aieth__xrt_lib_path(char *buf, size_t size)
 	return buf;
 }
 
-#define SYM(field, name) {offsetof(aieth_xrt_api, field), name}
+#define SYM(field, name)                             \
+	{                                            \
+		offsetof(aieth_xrt_api, field), name \
+	}
 
 static const struct {
 	size_t off;
@@ -76,18 +79,18 @@ int aieth__xrt_api_load(aieth_xrt_api *api, const char *path)
 	if (!api->dl) {
 		const char *e = dlerror();
 		return aieth__fail(AIETH_EUNSUPPORTED,
-				  "xrt: cannot load XRT's C API from %s: %s (install XRT, or set "
-				  "AIETH_XRT_LIB or XILINX_XRT; see docs/on-board.md)",
-				  path, e ? e : "unknown error");
+				   "xrt: cannot load XRT's C API from %s: %s (install XRT, or set "
+				   "AIETH_XRT_LIB or XILINX_XRT; see docs/on-board.md)",
+				   path, e ? e : "unknown error");
 	}
 	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
 		void *f = dlsym(api->dl, syms[i].name);
 		if (!f) {
 			aieth__xrt_api_unload(api);
 			return aieth__fail(AIETH_EDEVICE,
-					  "xrt: %s does not export %s (XRT 2.13 or newer is "
-					  "needed)",
-					  path, syms[i].name);
+					   "xrt: %s does not export %s (XRT 2.13 or newer is "
+					   "needed)",
+					   path, syms[i].name);
 		}
 		/* function pointers share the object pointer representation on
 		 * every platform dlsym supports (POSIX) */

@@ -16,7 +16,7 @@
 #include "util/error.h"
 
 /* XRT loads its shim from $XILINX_XRT/lib/<shim>.so.2 and aborts the
- * process (std::terminate) when that fails (research/xrt.md section 3). */
+ * process (std::terminate) when that fails (XRT's core/common/module_loader.cpp). */
 static int check_env(void)
 {
 	const char *root = getenv("XILINX_XRT"), *mode = getenv("XCL_EMULATION_MODE");
@@ -26,41 +26,46 @@ static int check_env(void)
 	if (getenv("AIETH_XRT_LIB") && *getenv("AIETH_XRT_LIB")) {
 		const char *lib = getenv("AIETH_XRT_LIB");
 		if (strchr(lib, '/') && access(lib, R_OK))
-			return aieth__fail(AIETH_EDEVICE, "xrt pre-flight: AIETH_XRT_LIB=%s: no such "
-							"readable file",
-					  lib);
+			return aieth__fail(AIETH_EDEVICE,
+					   "xrt pre-flight: AIETH_XRT_LIB=%s: no such "
+					   "readable file",
+					   lib);
 		return AIETH_OK; /* the user chose the library; XRT's rules may not apply */
 	}
 	if (!root || !*root)
-		return aieth__fail(AIETH_EDEVICE,
-				  "xrt pre-flight: XILINX_XRT is not set; XRT aborts the process "
-				  "without it (on the board: export XILINX_XRT=/usr; on Debian: a "
-				  "folder whose lib/ links the libxrt_*.so.2 of /usr/lib/<arch>, see "
-				  "docs/on-board.md)");
+		return aieth__fail(
+			AIETH_EDEVICE,
+			"xrt pre-flight: XILINX_XRT is not set; XRT aborts the process "
+			"without it (on the board: export XILINX_XRT=/usr; on Debian: a "
+			"folder whose lib/ links the libxrt_*.so.2 of /usr/lib/<arch>, see "
+			"docs/on-board.md)");
 	if (mode) {
 		if (!strcmp(mode, "noop"))
 			shim = "libxrt_noop.so.2";
 		else if (!strcmp(mode, "sw_emu") || !strcmp(mode, "hw_emu"))
-			return aieth__fail(AIETH_EUNSUPPORTED,
-					  "xrt pre-flight: XCL_EMULATION_MODE=%s needs Vitis' "
-					  "device models (without them XRT exits or hangs); use the "
-					  "emulated board (--backend emu) or noop",
-					  mode);
+			return aieth__fail(
+				AIETH_EUNSUPPORTED,
+				"xrt pre-flight: XCL_EMULATION_MODE=%s needs Vitis' "
+				"device models (without them XRT exits or hangs); use the "
+				"emulated board (--backend emu) or noop",
+				mode);
 		else
-			return aieth__fail(AIETH_EDEVICE,
-					  "xrt pre-flight: XCL_EMULATION_MODE=\"%s\": XRT aborts the "
-					  "process on it (accepted: noop, sw_emu, hw_emu, or unset for "
-					  "the device)",
-					  mode);
+			return aieth__fail(
+				AIETH_EDEVICE,
+				"xrt pre-flight: XCL_EMULATION_MODE=\"%s\": XRT aborts the "
+				"process on it (accepted: noop, sw_emu, hw_emu, or unset for "
+				"the device)",
+				mode);
 	}
 	snprintf(path, sizeof path, "%s/lib/%s", root, shim);
 	if (access(path, R_OK))
-		return aieth__fail(AIETH_EDEVICE,
-				  "xrt pre-flight: XILINX_XRT=%s but %s does not exist; XRT loads its "
-				  "driver library from there and aborts the process without it (on "
-				  "Debian the libraries are in /usr/lib/<arch>: point XILINX_XRT at a "
-				  "folder whose lib/ links them, see docs/on-board.md)",
-				  root, path);
+		return aieth__fail(
+			AIETH_EDEVICE,
+			"xrt pre-flight: XILINX_XRT=%s but %s does not exist; XRT loads its "
+			"driver library from there and aborts the process without it (on "
+			"Debian the libraries are in /usr/lib/<arch>: point XILINX_XRT at a "
+			"folder whose lib/ links them, see docs/on-board.md)",
+			root, path);
 	return AIETH_OK;
 }
 
@@ -72,7 +77,7 @@ static int check_file(const char *what, const char *path, aieth_xclbin **x)
 	rc = aieth_xclbin_open(x, path, 0);
 	if (rc)
 		return aieth__fail_prefix(rc == AIETH_ENOMEM ? rc : AIETH_EPARSE,
-					 "xrt pre-flight: %s", what);
+					  "xrt pre-flight: %s", what);
 	return AIETH_OK;
 }
 
@@ -95,10 +100,11 @@ static int check_vbnv(const char *what, const aieth_xclbin *x, const aieth_board
 {
 	const char *vbnv = aieth_xclbin_get_header(x)->vbnv;
 	if (*vbnv && !vbnv_names(vbnv, bi->name))
-		return aieth__fail(AIETH_EINVAL,
-				  "xrt pre-flight: %s %s was built for platform \"%s\", not for the "
-				  "%s (board file platform \"%s\")",
-				  what, aieth_xclbin_path(x), vbnv, bi->name, bi->base_platform);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"xrt pre-flight: %s %s was built for platform \"%s\", not for the "
+			"%s (board file platform \"%s\")",
+			what, aieth_xclbin_path(x), vbnv, bi->name, bi->base_platform);
 	return AIETH_OK;
 }
 
@@ -124,8 +130,8 @@ static int check_graphs(const aieth_preflight_in *in, const aieth_xclbin *x)
 
 	if (rc)
 		return aieth__fail_prefix(rc == AIETH_ENOMEM ? rc : AIETH_EPARSE,
-					 "xrt pre-flight: AIE xclbin %s: no usable AIE_METADATA",
-					 in->aie_xclbin);
+					  "xrt pre-flight: AIE xclbin %s: no usable AIE_METADATA",
+					  in->aie_xclbin);
 	ng = aieth_aie_meta_num_graphs(m);
 	for (i = 0; i < in->ngraphs; i++) {
 		aieth_aie_graph g;
@@ -142,19 +148,20 @@ static int check_graphs(const aieth_preflight_in *in, const aieth_xclbin *x)
 					n += (size_t)snprintf(list + n, sizeof list - n, "%s\"%s\"",
 							      n ? ", " : "", g.name);
 			aieth_aie_meta_free(m);
-			return aieth__fail(AIETH_ENOTFOUND,
-					  "xrt pre-flight: graph \"%s\" is not in the AIE_METADATA "
-					  "of %s (graphs found: %s)",
-					  in->graphs[i], in->aie_xclbin, ng ? list : "none");
+			return aieth__fail(
+				AIETH_ENOTFOUND,
+				"xrt pre-flight: graph \"%s\" is not in the AIE_METADATA "
+				"of %s (graphs found: %s)",
+				in->graphs[i], in->aie_xclbin, ng ? list : "none");
 		}
 	}
 	memset(&pr, 0, sizeof pr);
 	if (aieth_aie_meta_check(m, in->board, add_problem, &pr)) {
 		aieth_aie_meta_free(m);
 		return aieth__fail(AIETH_EINVAL,
-				  "xrt pre-flight: AIE xclbin %s does not match the %s: %s%s",
-				  in->aie_xclbin, aieth_board_get_info(in->board)->name, pr.text,
-				  pr.count > 3 ? " (and more: th_package check lists them)" : "");
+				   "xrt pre-flight: AIE xclbin %s does not match the %s: %s%s",
+				   in->aie_xclbin, aieth_board_get_info(in->board)->name, pr.text,
+				   pr.count > 3 ? " (and more: th_package check lists them)" : "");
 	}
 	aieth_aie_meta_free(m);
 	return AIETH_OK;
@@ -177,8 +184,8 @@ int aieth__xrt_preflight(const aieth_preflight_in *in)
 	if (!in->aie_xclbin) {
 		if (in->ngraphs)
 			return aieth__fail(AIETH_EINVAL,
-					  "xrt pre-flight: the test has graphs but no AIE xclbin "
-					  "(\"xclbin\" in the description, th_package builds it)");
+					   "xrt pre-flight: the test has graphs but no AIE xclbin "
+					   "(\"xclbin\" in the description, th_package builds it)");
 		return AIETH_OK;
 	}
 	if ((rc = check_file("AIE xclbin", in->aie_xclbin, &x)))

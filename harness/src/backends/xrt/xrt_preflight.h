@@ -13,8 +13,8 @@
 
 typedef struct {
 	const aieth_board *board;
-	const char *pl_xclbin;          /* required */
-	const char *aie_xclbin;         /* NULL: none */
+	const char *pl_xclbin;  /* required */
+	const char *aie_xclbin; /* NULL: none */
 	const char *const *graphs;
 	size_t ngraphs;
 } aieth_preflight_in;

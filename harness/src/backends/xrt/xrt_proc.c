@@ -89,7 +89,7 @@ int aieth__xrt_proc_start(aieth_xrt_proc *p)
 }
 
 int aieth__xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,
-			int64_t deadline_ms, xrtp_hdr *h, uint8_t **payload)
+			 int64_t deadline_ms, xrtp_hdr *h, uint8_t **payload)
 {
 	*payload = NULL;
 	if (!p->pid || p->reaped) {
@@ -182,8 +182,8 @@ void aieth__xrt_proc_describe(aieth_xrt_proc *p, char *buf, size_t size)
  * 9-line banner before its first message is not.) */
 static int telling(const char *l, size_t len)
 {
-	static const char *const keys[] = {"ERROR", "WARNING", "what():", "terminate", "rror:",
-					   NULL};
+	static const char *const keys[] = {
+		"ERROR", "WARNING", "what():", "terminate", "rror:", NULL};
 	size_t i, k;
 	for (i = 0; keys[i]; i++) {
 		size_t kl = strlen(keys[i]);
@@ -211,7 +211,7 @@ void aieth__xrt_proc_said(const aieth_xrt_proc *p, char *buf, size_t size)
 			continue;
 		if (n + 3 + len >= size)
 			n = 0; /* keep the last lines that fit */
-		n += (size_t)snprintf(buf + n, size - n, "%s%.*s", n ? " | " : "; XRT printed: ",
-				      (int)len, l);
+		n += (size_t)snprintf(buf + n, size - n, "%s%.*s",
+				      n ? " | " : "; XRT printed: ", (int)len, l);
 	}
 }

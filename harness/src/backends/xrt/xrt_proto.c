@@ -15,62 +15,16 @@
 
 /* ---------------------------------------------------------------- writing */
 
-static void put(xrtp_buf *b, const void *d, size_t n)
+void xrtp_put_blob(sbuf *b, const void *data, size_t len)
 {
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t nc = b->cap ? b->cap : 256;
-		uint8_t *np;
-		while (nc < b->len + n)
-			nc *= 2;
-		np = realloc(b->p, nc);
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = nc;
-	}
-	if (n)
-		memcpy(b->p + b->len, d, n);
-	b->len += n;
+	sb_le32(b, (uint32_t)len);
+	sb_put(b, data, len);
 }
 
-void xrtp_put_u32(xrtp_buf *b, uint32_t v)
-{
-	uint8_t x[4];
-	int i;
-	for (i = 0; i < 4; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, 4);
-}
-
-void xrtp_put_u64(xrtp_buf *b, uint64_t v)
-{
-	uint8_t x[8];
-	int i;
-	for (i = 0; i < 8; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, 8);
-}
-
-void xrtp_put_blob(xrtp_buf *b, const void *data, size_t len)
-{
-	xrtp_put_u32(b, (uint32_t)len);
-	put(b, data, len);
-}
-
-void xrtp_put_str(xrtp_buf *b, const char *s)
+void xrtp_put_str(sbuf *b, const char *s)
 {
 	size_t n = s ? strnlen(s, XRTP_MAX_STR) : 0;
 	xrtp_put_blob(b, s, n);
-}
-
-void xrtp_buf_free(xrtp_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof *b);
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -87,21 +41,18 @@ static const uint8_t *take(xrtp_rd *r, size_t n)
 	return p;
 }
 
-/* An n-byte little-endian integer (0 once the reader has failed). */
-static uint64_t get_le(xrtp_rd *r, unsigned n)
+/* Little-endian integers; 0 once the reader has failed. */
+uint32_t xrtp_get_u32(xrtp_rd *r)
 {
-	const uint8_t *p = take(r, n);
-	uint64_t v = 0;
-	unsigned i;
-	if (p)
-		for (i = 0; i < n; i++)
-			v |= (uint64_t)p[i] << (8 * i);
-	return v;
+	const uint8_t *p = take(r, 4);
+	return p ? aieth__le32_get(p) : 0;
 }
 
-uint32_t xrtp_get_u32(xrtp_rd *r) { return (uint32_t)get_le(r, 4); }
-
-uint64_t xrtp_get_u64(xrtp_rd *r) { return get_le(r, 8); }
+uint64_t xrtp_get_u64(xrtp_rd *r)
+{
+	const uint8_t *p = take(r, 8);
+	return p ? aieth__le64_get(p) : 0;
+}
 
 const uint8_t *xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len)
 {
@@ -149,15 +100,15 @@ static int rd_end(const xrtp_rd *r) { return r->err || r->off != r->len ? -1 : 0
 
 /* ---------------------------------------------------------------- messages */
 
-void xrtp_encode_open(xrtp_buf *b, const xrtp_open_req *o)
+void xrtp_encode_open(sbuf *b, const xrtp_open_req *o)
 {
 	uint32_t i;
 	xrtp_put_str(b, o->lib);
 	xrtp_put_str(b, o->pl_xclbin);
 	xrtp_put_str(b, o->aie_xclbin);
 	xrtp_put_str(b, o->kernel);
-	xrtp_put_u32(b, o->device);
-	xrtp_put_u32(b, o->ngraphs);
+	sb_le32(b, o->device);
+	sb_le32(b, o->ngraphs);
 	for (i = 0; i < o->ngraphs && i < XRTP_MAX_GRAPHS; i++)
 		xrtp_put_str(b, o->graphs[i]);
 	xrtp_put_blob(b, o->pl_uuid, 16);
@@ -189,15 +140,15 @@ int xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o)
 	return rd_end(&r);
 }
 
-void xrtp_encode_open_rep(xrtp_buf *b, const xrtp_open_rep *o)
+void xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o)
 {
 	int i;
 	xrtp_put_str(b, o->msg);
 	xrtp_put_blob(b, o->pl_uuid, 16);
 	xrtp_put_blob(b, o->aie_uuid, 16);
 	for (i = 0; i < 4; i++)
-		xrtp_put_u32(b, (uint32_t)o->group[i]);
-	xrtp_put_u32(b, o->soft_reset);
+		sb_le32(b, (uint32_t)o->group[i]);
+	sb_le32(b, o->soft_reset);
 }
 
 int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o)
@@ -221,16 +172,16 @@ int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o)
 	return rd_end(&r);
 }
 
-void xrtp_encode_txn(xrtp_buf *b, const xrtp_txn_req *t)
+void xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t)
 {
 	uint32_t i;
-	xrtp_put_u32(b, t->channels);
-	xrtp_put_u32(b, t->timeout_ms);
-	xrtp_put_u64(b, t->tx_bytes);
-	xrtp_put_u64(b, t->rx_bytes);
-	xrtp_put_u32(b, t->ncfg);
+	sb_le32(b, t->channels);
+	sb_le32(b, t->timeout_ms);
+	sb_le64(b, t->tx_bytes);
+	sb_le64(b, t->rx_bytes);
+	sb_le32(b, t->ncfg);
 	for (i = 0; i < t->ncfg; i++)
-		xrtp_put_u64(b, t->cfg[i]);
+		sb_le64(b, t->cfg[i]);
 }
 
 int xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t)
@@ -252,18 +203,18 @@ int xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t)
 	return rd_end(&r);
 }
 
-void xrtp_encode_txn_rep(xrtp_buf *b, const xrtp_txn_rep *t)
+void xrtp_encode_txn_rep(sbuf *b, const xrtp_txn_rep *t)
 {
 	uint32_t i;
-	xrtp_put_u32(b, t->status);
-	xrtp_put_u32(b, t->run_state);
-	xrtp_put_u32(b, t->have_ctrl);
-	xrtp_put_u32(b, t->ctrl);
+	sb_le32(b, t->status);
+	sb_le32(b, t->run_state);
+	sb_le32(b, t->have_ctrl);
+	sb_le32(b, t->ctrl);
 	xrtp_put_str(b, t->msg);
-	xrtp_put_u32(b, t->nperf);
+	sb_le32(b, t->nperf);
 	for (i = 0; i < t->nperf && i < 4 * XRTP_MAX_CHANNELS; i++)
-		xrtp_put_u64(b, t->perf[i]);
-	xrtp_put_u64(b, t->rx_bytes);
+		sb_le64(b, t->perf[i]);
+	sb_le64(b, t->rx_bytes);
 }
 
 int xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t)
@@ -389,19 +340,19 @@ int xrtp_recv_raw(xrtp_chan *c, void *data, size_t len, int64_t deadline_ms)
 int xrtp_send(xrtp_chan *c, uint32_t type, int32_t code, const void *payload, size_t len,
 	      int64_t deadline_ms)
 {
-	xrtp_buf b = {0};
+	sbuf b = SB_INIT(16 + XRTP_MAX_PAYLOAD);
 	int rc;
-	xrtp_put_u32(&b, type);
-	xrtp_put_u32(&b, (uint32_t)code);
-	xrtp_put_u64(&b, len);
-	put(&b, payload, len);
+	sb_le32(&b, type);
+	sb_le32(&b, (uint32_t)code);
+	sb_le64(&b, len);
+	sb_put(&b, payload, len);
 	if (b.oom) {
-		xrtp_buf_free(&b);
-		errno = ENOMEM;
+		errno = b.over ? EMSGSIZE : ENOMEM;
+		sb_free(&b);
 		return -1;
 	}
-	rc = xrtp_send_raw(c, b.p, b.len, deadline_ms);
-	xrtp_buf_free(&b);
+	rc = xrtp_send_raw(c, b.p, b.n, deadline_ms);
+	sb_free(&b);
 	return rc;
 }
 

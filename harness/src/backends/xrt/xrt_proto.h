@@ -19,20 +19,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/sbuf.h"
+
 enum {
-	XRTP_OPEN = 1,      /* open device, load xclbins, kernel, graphs, soft reset */
-	XRTP_GRAPH_RUN,     /* u32 graph, i64 iterations */
-	XRTP_GRAPH_WAIT,    /* u32 graph, u32 timeout_ms */
-	XRTP_GRAPH_END,     /* u32 graph */
-	XRTP_RTP_UPDATE,    /* u32 graph, str port, blob bytes */
-	XRTP_RTP_READ,      /* u32 graph, str port, u64 size -> blob */
-	XRTP_TXN,           /* txn header, cfg words; then tx bulk -> result (+ rx bulk) */
-	XRTP_RESET,         /* a fresh child: reset graphs, AIE array, PL kernel */
+	XRTP_OPEN = 1,   /* open device, load xclbins, kernel, graphs, soft reset */
+	XRTP_GRAPH_RUN,  /* u32 graph, i64 iterations */
+	XRTP_GRAPH_WAIT, /* u32 graph, u32 timeout_ms */
+	XRTP_GRAPH_END,  /* u32 graph */
+	XRTP_RTP_UPDATE, /* u32 graph, str port, blob bytes */
+	XRTP_RTP_READ,   /* u32 graph, str port, u64 size -> blob */
+	XRTP_TXN,        /* txn header, cfg words; then tx bulk -> result (+ rx bulk) */
+	XRTP_RESET,      /* a fresh child: reset graphs, AIE array, PL kernel */
 	XRTP_CLOSE,
 	XRTP_REPLY = 100
 };
 
-#define XRTP_MAX_PAYLOAD (1u << 20)   /* frames; bulk data is separate */
+#define XRTP_MAX_PAYLOAD (1u << 20) /* frames; bulk data is separate */
 #define XRTP_MAX_STR 4096u
 #define XRTP_MAX_GRAPHS 256u
 #define XRTP_MAX_CHANNELS 1024u
@@ -45,18 +47,10 @@ typedef struct {
 	uint64_t len;
 } xrtp_hdr;
 
-/* A growable payload being written. */
-typedef struct {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-} xrtp_buf;
-
-void xrtp_put_u32(xrtp_buf *b, uint32_t v);
-void xrtp_put_u64(xrtp_buf *b, uint64_t v);
-void xrtp_put_blob(xrtp_buf *b, const void *data, size_t len);
-void xrtp_put_str(xrtp_buf *b, const char *s);   /* NULL: empty */
-void xrtp_buf_free(xrtp_buf *b);
+/* A payload is written into an sbuf (util/sbuf.h) made with the limit
+ * XRTP_MAX_PAYLOAD, its integers by sb_le32 and sb_le64. */
+void xrtp_put_blob(sbuf *b, const void *data, size_t len);
+void xrtp_put_str(sbuf *b, const char *s); /* NULL: empty */
 
 /* A payload being read; err is set on the first out-of-bounds read and
  * every later read returns zero/empty. */
@@ -83,10 +77,10 @@ typedef struct {
 	uint32_t device;
 	uint32_t ngraphs;
 	char graphs[XRTP_MAX_GRAPHS][128];
-	uint8_t pl_uuid[16];     /* RESET: the PL xclbin's uuid (zero: unknown) */
+	uint8_t pl_uuid[16]; /* RESET: the PL xclbin's uuid (zero: unknown) */
 } xrtp_open_req;
 
-void xrtp_encode_open(xrtp_buf *b, const xrtp_open_req *o);
+void xrtp_encode_open(sbuf *b, const xrtp_open_req *o);
 int xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o);
 
 /* The OPEN reply payload: message, uuids, argument groups. */
@@ -94,38 +88,38 @@ typedef struct {
 	char msg[1024];
 	uint8_t pl_uuid[16], aie_uuid[16];
 	int32_t group[4];
-	uint32_t soft_reset;     /* 1 done, 0 the kernel's registers are not accessible */
+	uint32_t soft_reset; /* 1 done, 0 the kernel's registers are not accessible */
 } xrtp_open_rep;
 
-void xrtp_encode_open_rep(xrtp_buf *b, const xrtp_open_rep *o);
+void xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o);
 int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o);
 
 /* The TXN request: then tx_bytes of bulk data follow. */
 typedef struct {
-	uint32_t channels;       /* N */
-	uint32_t timeout_ms;     /* 0: no limit */
+	uint32_t channels;   /* N */
+	uint32_t timeout_ms; /* 0: no limit */
 	uint64_t tx_bytes, rx_bytes;
 	uint64_t cfg[8 * XRTP_MAX_CHANNELS + 1];
-	uint32_t ncfg;           /* 8N+1 */
+	uint32_t ncfg; /* 8N+1 */
 } xrtp_txn_req;
 
-void xrtp_encode_txn(xrtp_buf *b, const xrtp_txn_req *t);
+void xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t);
 int xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t);
 
 /* The TXN reply: status (aieth_txn_status), run state, CTRL register, the
  * perf words; rx_bytes of bulk data follow when status is DONE. */
 typedef struct {
 	uint32_t status;
-	uint32_t run_state;      /* ert_cmd_state */
+	uint32_t run_state; /* ert_cmd_state */
 	uint32_t have_ctrl;
 	uint32_t ctrl;
 	char msg[512];
-	uint32_t nperf;          /* 4N */
+	uint32_t nperf; /* 4N */
 	uint64_t perf[4 * XRTP_MAX_CHANNELS];
 	uint64_t rx_bytes;
 } xrtp_txn_rep;
 
-void xrtp_encode_txn_rep(xrtp_buf *b, const xrtp_txn_rep *t);
+void xrtp_encode_txn_rep(sbuf *b, const xrtp_txn_rep *t);
 int xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t);
 
 /* Frame I/O. send/recv return 0, or -1 with errno (EPIPE/ECONNRESET: the

@@ -4,7 +4,7 @@
  * amd_proto.c: the requests, the manager that becomes a session in the
  * shared queue, graph calls, the file return, the end. Transactions are
  * amd_txn.c's, socket I/O amd_io.c's. Where AMD's server fails
- * (research/amd-protocol.md §12) this does what that section says, and a
+ * (docs/amd-protocol.md, "Where we differ") this does better, and a
  * correct client sees the same bytes:
  * - replies go in one sendmsg each (MSG_NOSIGNAL, TCP_NODELAY); bulk data
  *   is received straight into place (the TX image into its srv_txn; the
@@ -28,7 +28,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "core/session_internal.h"
 #include "server/amd/amd_conn_internal.h"
 #include "server/srv_names.h"
 #include "util/path.h"
@@ -39,8 +38,10 @@ static int on_run_graph(amd_conn *c, uint32_t g, uint32_t it)
 {
 	int rc;
 	if (g >= c->x->req.ngraphs) {
-		snprintf(c->why, sizeof c->why, "runAIEGraph: graph index %u, the manager has %zu "
-			 "graphs", g, c->x->req.ngraphs);
+		snprintf(c->why, sizeof c->why,
+			 "runAIEGraph: graph index %u, the manager has %zu "
+			 "graphs",
+			 g, c->x->req.ngraphs);
 		return -1;
 	}
 	pthread_mutex_lock(&c->x->call);
@@ -105,11 +106,12 @@ static int on_mgr_device(amd_conn *c)
 		const aieth_board_info *i = aieth_board_get_info(b);
 		amdp_geom g = {i->channels, AMDP_WORD_BYTES, i->uram_depth_words, AMDP_WORD_BYTES};
 		if (g.n == 0 || g.n > AMDP_MAX_CHANNELS || g.d == 0 || g.d > AMDP_MAX_DEPTH)
-			snprintf(why, sizeof why, "board %.64s: %u channels and a depth of %u words "
-				 "are beyond AMD's protocol (1..%u, 1..%u)", dev, g.n, g.d,
-				 AMDP_MAX_CHANNELS, AMDP_MAX_DEPTH);
+			snprintf(why, sizeof why,
+				 "board %.64s: %u channels and a depth of %u words "
+				 "are beyond AMD's protocol (1..%u, 1..%u)",
+				 dev, g.n, g.d, AMDP_MAX_CHANNELS, AMDP_MAX_DEPTH);
 		else
-			c->dec.geom = g;   /* the decoder checks cfg counts against it */
+			c->dec.geom = g; /* the decoder checks cfg counts against it */
 		aieth_board_free(b);
 	}
 	ok = !why[0];
@@ -144,7 +146,7 @@ static int wait_active(amd_conn *c)
 		pthread_mutex_lock(&c->s->mu);
 		st = c->x->state;
 		if (st == SS_QUEUED)
-			c->x->last_ms = srv_now_ms();   /* alive and waiting */
+			c->x->last_ms = srv_now_ms(); /* alive and waiting */
 		else if (st != SS_ACTIVE)
 			snprintf(c->why, sizeof c->why, "its session %s %s while queued%s%s",
 				 c->x->id, srv_state_names[st], c->x->reason[0] ? ": " : "",
@@ -180,7 +182,7 @@ static int on_mgr(amd_conn *c)
 		return -1;
 	memset(&req, 0, sizeof req);
 	if (srv_board_check(c->s, m->device, msg, sizeof msg)) {
-		snprintf(c->why, sizeof c->why, "%s", msg);   /* logged with the close */
+		snprintf(c->why, sizeof c->why, "%s", msg); /* logged with the close */
 		return -1;
 	}
 	snprintf(req.board, sizeof req.board, "%s", m->device);
@@ -221,25 +223,22 @@ static int on_mgr(amd_conn *c)
 		return -1;
 	}
 	switch (srv_sess_enqueue(c->s, x, msg, sizeof msg)) {
-	case SRV_Q_OK:
-		break;
+	case SRV_Q_OK: break;
 	case SRV_Q_FAILED:
 		/* AMD's server sends no reply when the device cannot be opened */
 		snprintf(c->why, sizeof c->why, "%s", msg);
 		return -1;
-	default:
-		snprintf(c->why, sizeof c->why, "no session: %s", msg);
-		return -1;
+	default: snprintf(c->why, sizeof c->why, "no session: %s", msg); return -1;
 	}
 	pthread_mutex_lock(&c->s->mu);
 	x->refs++;
 	c->x = x;
 	pthread_mutex_unlock(&c->s->mu);
-	srv_log(c->s, "amd %s: session %s: board %s, %u graphs, xclbin %s (%llu bytes)%s",
-		c->peer, x->id, m->device, m->ngraphs, m->file[0],
-		(unsigned long long)m->file_len[0], x->state == SS_QUEUED ? ", queued" : "");
+	srv_log(c->s, "amd %s: session %s: board %s, %u graphs, xclbin %s (%llu bytes)%s", c->peer,
+		x->id, m->device, m->ngraphs, m->file[0], (unsigned long long)m->file_len[0],
+		x->state == SS_QUEUED ? ", queued" : "");
 	if (wait_active(c))
-		return -1;   /* as AMD's server when the device is unavailable: no reply */
+		return -1; /* as AMD's server when the device is unavailable: no reply */
 	c->have_mgr = 1;
 	c->last_ms = srv_now_ms();
 	if (amd_txn_start(c)) {
@@ -332,22 +331,14 @@ static int on_msg(amd_conn *c)
 		/* a file return is due after destroy (even for an empty xrt.ini) */
 		c->ini_sent = m->nfiles > 0;
 		return 1;
-	case AMDP_Q_MGR_DEVICE:
-		return on_mgr_device(c) ? -1 : 1;
-	case AMDP_Q_MGR:
-		return on_mgr(c) ? -1 : 1;
-	case AMDP_Q_RUN_BYTES:
-		return amd_txn_run_bytes(c) ? -1 : 1;
-	case AMDP_Q_RUN:
-		return amd_txn_run(c) ? -1 : 1;
-	case AMDP_Q_QUERY:
-		return amd_txn_query(c, m->id) ? -1 : 1;
-	case AMDP_Q_WAIT_TH:
-		return amd_txn_wait(c, m->id, m->timeout) ? -1 : 1;
-	case AMDP_Q_RUN_GRAPH:
-		return on_run_graph(c, m->graph_index, m->iterations) ? -1 : 1;
-	case AMDP_Q_WAIT_GRAPH:
-		return on_wait_graph(c, m->timeout) ? -1 : 1;
+	case AMDP_Q_MGR_DEVICE: return on_mgr_device(c) ? -1 : 1;
+	case AMDP_Q_MGR: return on_mgr(c) ? -1 : 1;
+	case AMDP_Q_RUN_BYTES: return amd_txn_run_bytes(c) ? -1 : 1;
+	case AMDP_Q_RUN: return amd_txn_run(c) ? -1 : 1;
+	case AMDP_Q_QUERY: return amd_txn_query(c, m->id) ? -1 : 1;
+	case AMDP_Q_WAIT_TH: return amd_txn_wait(c, m->id, m->timeout) ? -1 : 1;
+	case AMDP_Q_RUN_GRAPH: return on_run_graph(c, m->graph_index, m->iterations) ? -1 : 1;
+	case AMDP_Q_WAIT_GRAPH: return on_wait_graph(c, m->timeout) ? -1 : 1;
 	case AMDP_Q_SET_TIMEOUT:
 		c->timeout_s = m->value > AMD_TIMEOUT_MAX_S ? AMD_TIMEOUT_MAX_S : m->value;
 		return 1;
@@ -356,12 +347,16 @@ static int on_msg(amd_conn *c)
 		return amd_io_flush(c) ? -1 : 1;
 	case AMDP_Q_UPDATE_PORT:
 		/* 24 bytes of the client's pointers: the value cannot be known */
-		srv_log(c->s, "amd %s: update port \"%s\" ignored: AMD's client sends pointers, "
-			"not the value (use the HTTP API for RTP)", c->peer, m->port);
+		srv_log(c->s,
+			"amd %s: update port \"%s\" ignored: AMD's client sends pointers, "
+			"not the value (use the HTTP API for RTP)",
+			c->peer, m->port);
 		return 1;
 	case AMDP_Q_READ_PORT:
-		snprintf(c->why, sizeof c->why, "read port \"%s\": AMD's client cannot use any "
-			 "reply (use the HTTP API for RTP)", m->port);
+		snprintf(c->why, sizeof c->why,
+			 "read port \"%s\": AMD's client cannot use any "
+			 "reply (use the HTTP API for RTP)",
+			 m->port);
 		return -1;
 	case AMDP_Q_DESTROY:
 		amd_txn_stop(c);
@@ -369,9 +364,7 @@ static int on_msg(amd_conn *c)
 			return -1;
 		snprintf(c->why, sizeof c->why, "destroy");
 		return 0;
-	default:
-		snprintf(c->why, sizeof c->why, "unexpected message %d", (int)m->kind);
-		return -1;
+	default: snprintf(c->why, sizeof c->why, "unexpected message %d", (int)m->kind); return -1;
 	}
 }
 
@@ -398,8 +391,7 @@ static int on_bulk(amd_conn *c)
 		if (amd_txn_begin(c, &dst))
 			return -1;
 		break;
-	default:
-		break;   /* not sent by clients: discarded */
+	default: break; /* not sent by clients: discarded */
 	}
 	amdp_dec_sink(&c->dec, dst);
 	return 0;
@@ -418,6 +410,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 		return;
 	}
 	c->sh = sh;
+	sb_init(&c->out, AMDP_MAX_REPLY);
 	c->s = s;
 	c->fd = fd;
 	c->peer = peer;
@@ -456,16 +449,15 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 				       rc == 0 ? "ended by its AMD client (destroy)" : c->why);
 		pthread_mutex_unlock(&s->mu);
 		srv_log(s, "amd %s: session %s ended: %s", peer, c->x->id, c->why);
-		srv_release(s, c->x);   /* the device closes (reset) here */
+		srv_release(s, c->x); /* the device closes (reset) here */
 	} else {
 		srv_log(s, "amd %s: closed: %s", peer, c->why);
 	}
 	amd_xclbin_end(c);
 	free(c->ini);
 	free(c->fetched);
-	amdp_buf_free(&c->out);
+	sb_free(&c->out);
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
 }
-

@@ -13,22 +13,22 @@
 
 #include "server/srv_core.h"
 
-#define AMD_CONNS_MAX 16         /* connections at once; more are closed at accept */
-#define AMD_MODELS_MAX 64        /* --graph-model entries */
-#define AMD_SETUP_S 30           /* --amd-setup-timeout default */
+#define AMD_CONNS_MAX 16  /* connections at once; more are closed at accept */
+#define AMD_MODELS_MAX 64 /* --graph-model entries */
+#define AMD_SETUP_S 30    /* --amd-setup-timeout default */
 
 /* A graph name's model (--graph-model NAME=MODEL[:JSON]). */
 typedef struct {
 	char name[SRV_NAME_MAX + 1];
 	char model[SRV_NAME_MAX + 1];
-	char *params;                /* JSON text or NULL (owned) */
+	char *params; /* JSON text or NULL (owned) */
 } amd_model;
 
 /* What every connection reads: the listener's settings. */
 typedef struct {
 	aieth_server *s;
-	volatile int stop;           /* set by srv_amd_stop */
-	uint32_t setup_s;            /* a connection's manager must be in within this
+	volatile int stop; /* set by srv_amd_stop */
+	uint32_t setup_s;  /* a connection's manager must be in within this
 				        (--amd-setup-timeout); setTimeOut cannot extend it */
 	size_t nmodels;
 	amd_model models[AMD_MODELS_MAX];

@@ -21,11 +21,11 @@
 
 typedef struct amd_txn {
 	uint32_t id;
-	uint8_t st;                  /* AMDP_ST_READY, RUNNING, TIMEOUT, DONE */
-	int bad;                     /* refused by the checks or the budget: zeros */
-	int abandoned;               /* fetched while running: dropped when done */
+	uint8_t st;    /* AMDP_ST_READY, RUNNING, TIMEOUT, DONE */
+	int bad;       /* refused by the checks or the budget: zeros */
+	int abandoned; /* fetched while running: dropped when done */
 	uint64_t rx_len;
-	srv_txn *t;                  /* NULL when bad */
+	srv_txn *t; /* NULL when bad */
 	struct amd_txn *next;
 } amd_txn;
 
@@ -35,37 +35,36 @@ typedef struct {
 	int fd;
 	const char *peer;
 	amdp_dec dec;
-	amdp_buf out;
+	sbuf out;
 	uint8_t in[65536];
 	size_t in_len, in_pos;
-	int64_t last_ms;             /* the last request (or the end of a wait) */
-	uint64_t timeout_s;          /* the idle watchdog (getTimeOut/setTimeOut) */
+	int64_t last_ms;    /* the last request (or the end of a wait) */
+	uint64_t timeout_s; /* the idle watchdog (getTimeOut/setTimeOut) */
 	/* the handshake's xrt.ini */
 	uint8_t *ini;
 	uint64_t ini_len;
 	int ini_sent;
 	/* the manager */
 	int have_mgr;
-	srv_sess *x;                 /* referenced (refs) while the connection lives */
+	srv_sess *x; /* referenced (refs) while the connection lives */
 	uint8_t started[AMDP_MAX_GRAPHS];
 	/* the manager's xclbin (amd_xclbin.c) */
-	char *xpath;                 /* its scratch file, or NULL */
-	int xfd;                     /* open while bytes are due, else -1 */
-	uint64_t xlen, xoff;         /* announced (reserved in the cache); received */
-	int xerr;                    /* a write failed: errno (the file is gone) */
-	int64_t setup_end_ms;        /* the manager must be in by then */
+	char *xpath;          /* its scratch file, or NULL */
+	int xfd;              /* open while bytes are due, else -1 */
+	uint64_t xlen, xoff;  /* announced (reserved in the cache); received */
+	int xerr;             /* a write failed: errno (the file is gone) */
+	int64_t setup_end_ms; /* the manager must be in by then */
 	/* transactions: mu guards the list and the states */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	amd_txn *txns;
-	amd_txn *cur;                /* the one being uploaded */
+	amd_txn *cur; /* the one being uploaded */
 	pthread_t runner;
 	int runner_on, runner_stop;
 	uint32_t *fetched;
 	size_t nfetched;
-	char why[700];               /* why the connection ends (log) */
+	char why[700]; /* why the connection ends (log) */
 } amd_conn;
-
 
 /* ---- amd_io.c ---- */
 

@@ -17,14 +17,11 @@
 
 #include "server/amd/amd_conn_internal.h"
 
-int amd_io_dying(amd_conn *c)
-{
-	return c->sh->stop || c->s->draining;
-}
+int amd_io_dying(amd_conn *c) { return c->sh->stop || c->s->draining; }
 
 /* Send b (and an image after it, and a tail) with one sendmsg per try. */
 int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
-		      const uint8_t *t, size_t tn)
+		const uint8_t *t, size_t tn)
 {
 	struct iovec v[3] = {{(void *)a, an}, {(void *)img, imgn}, {(void *)t, tn}};
 	int i = 0;
@@ -64,8 +61,8 @@ int amd_io_flush(amd_conn *c)
 		snprintf(c->why, sizeof c->why, "out of memory building a reply");
 		return -1;
 	}
-	rc = amd_io_send(c, c->out.p, c->out.len, NULL, 0, NULL, 0);
-	amdp_buf_reset(&c->out);
+	rc = amd_io_send(c, c->out.u, c->out.n, NULL, 0, NULL, 0);
+	sb_reset(&c->out);
 	return rc;
 }
 
@@ -75,8 +72,10 @@ static int setup_over(amd_conn *c, int64_t now)
 {
 	if (c->x || now < c->setup_end_ms)
 		return 0;
-	snprintf(c->why, sizeof c->why, "no test_harness_mgr within %u s of connecting (the "
-		 "limit is --amd-setup-timeout %u s)", c->sh->setup_s, c->sh->setup_s);
+	snprintf(c->why, sizeof c->why,
+		 "no test_harness_mgr within %u s of connecting (the "
+		 "limit is --amd-setup-timeout %u s)",
+		 c->sh->setup_s, c->sh->setup_s);
 	return 1;
 }
 
@@ -104,7 +103,8 @@ static int wait_readable(amd_conn *c)
 			return -1;
 		}
 		if (srv_now_ms() - c->last_ms > (int64_t)c->timeout_s * 1000) {
-			snprintf(c->why, sizeof c->why, "no request for %llu s, the watchdog "
+			snprintf(c->why, sizeof c->why,
+				 "no request for %llu s, the watchdog "
 				 "(getTimeOut/setTimeOut, --idle-timeout) is %llu s",
 				 (unsigned long long)((srv_now_ms() - c->last_ms) / 1000),
 				 (unsigned long long)c->timeout_s);
@@ -189,8 +189,10 @@ int amd_io_next_event(amd_conn *c)
 			/* the xclbin's bytes come first in what is buffered: to its
 			 * file, then to the decoder, which drops them */
 			if (due)
-				amd_xclbin_take(c, c->in + c->in_pos, due < avail ? (size_t)due : avail);
-			ev = amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos, &used);
+				amd_xclbin_take(c, c->in + c->in_pos,
+						due < avail ? (size_t)due : avail);
+			ev = amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos,
+					   &used);
 			c->in_pos += used;
 		} else if (read_more(c, &ev) < 0) {
 			return -1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_listen.c - th_server's second listener: AMD's TCP protocol
- * (docs/server.md "AMD's clients", research/amd-protocol.md). The accept
+ * (docs/server.md "AMD's clients", docs/amd-protocol.md). The accept
  * loop runs in its own thread and polls so that a stop is noticed; each
  * connection gets a thread (amd_conn.c), at most AMD_CONNS_MAX at once.
  * The protocol has no authentication: an address that is not loopback
@@ -25,8 +25,8 @@
 
 typedef struct {
 	pthread_t th;
-	int used;                    /* a thread was started in this slot */
-	volatile int done;           /* its connection ended: join it */
+	int used;          /* a thread was started in this slot */
+	volatile int done; /* its connection ended: join it */
 	int fd;
 	char peer[64];
 	struct amd_listener *L;
@@ -36,7 +36,7 @@ typedef struct amd_listener {
 	amd_shared sh;
 	int fd;
 	pthread_t th;
-	pthread_mutex_t mu;          /* the slots */
+	pthread_mutex_t mu; /* the slots */
 	amd_slot slot[AMD_CONNS_MAX];
 } amd_listener;
 
@@ -101,7 +101,7 @@ static void *accept_main(void *arg)
 		fd = accept(L->fd, (struct sockaddr *)&a, &alen);
 		if (fd < 0)
 			continue;
-		reap(L, 0);   /* connections that ended during the poll */
+		reap(L, 0); /* connections that ended during the poll */
 		peer_name(&a, peer, sizeof peer);
 		pthread_mutex_lock(&L->mu);
 		for (i = 0; i < AMD_CONNS_MAX && L->slot[i].used; i++)
@@ -138,23 +138,31 @@ static int model_parse(const char *text, const char *data_dir, amd_model *m)
 	const char *eq = strchr(text, '='), *colon;
 	size_t nl, ml;
 	if (!eq || eq == text)
-		return aieth__fail(AIETH_EINVAL, "graph model \"%.80s\": NAME=MODEL[:JSON-params] "
-				  "is needed", text);
+		return aieth__fail(AIETH_EINVAL,
+				   "graph model \"%.80s\": NAME=MODEL[:JSON-params] "
+				   "is needed",
+				   text);
 	colon = strchr(eq + 1, ':');
 	nl = (size_t)(eq - text);
 	ml = colon ? (size_t)(colon - eq - 1) : strlen(eq + 1);
 	if (nl > SRV_NAME_MAX || ml == 0 || ml > SRV_NAME_MAX)
-		return aieth__fail(AIETH_EINVAL, "graph model \"%.80s\": the name and the model are "
-				  "1..%d characters", text, SRV_NAME_MAX);
+		return aieth__fail(AIETH_EINVAL,
+				   "graph model \"%.80s\": the name and the model are "
+				   "1..%d characters",
+				   text, SRV_NAME_MAX);
 	if (colon && strlen(colon + 1) > SRV_PARAMS_MAX)
-		return aieth__fail(AIETH_EINVAL, "graph model \"%.40s...\": params of %zu bytes, the "
-				  "limit is %d", text, strlen(colon + 1), SRV_PARAMS_MAX);
+		return aieth__fail(AIETH_EINVAL,
+				   "graph model \"%.40s...\": params of %zu bytes, the "
+				   "limit is %d",
+				   text, strlen(colon + 1), SRV_PARAMS_MAX);
 	memcpy(m->name, text, nl);
 	m->name[nl] = 0;
 	if (eq[1] == '@') {
 		if (colon)
-			return aieth__fail(AIETH_EINVAL, "graph model \"%.80s\": a preset (@NAME) "
-					  "brings its params, give no :JSON", text);
+			return aieth__fail(AIETH_EINVAL,
+					   "graph model \"%.80s\": a preset (@NAME) "
+					   "brings its params, give no :JSON",
+					   text);
 		return srv_model_preset(data_dir, eq + 2, m->model, sizeof m->model, &m->params);
 	}
 	memcpy(m->model, eq + 1, ml);
@@ -187,12 +195,15 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	if ((rc = srv_listen_parse(o->amd_listen, &a, sizeof a, &len, &loopback)))
 		return rc;
 	if (!loopback && !o->insecure)
-		return aieth__fail(AIETH_EINVAL, "AMD listen address %s is not a loopback address: "
-				  "AMD's protocol has no authentication, anyone who reaches it could "
-				  "use the board (give --insecure to allow it)", o->amd_listen);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"AMD listen address %s is not a loopback address: "
+			"AMD's protocol has no authentication, anyone who reaches it could "
+			"use the board (give --insecure to allow it)",
+			o->amd_listen);
 	if (o->num_graph_models > AMD_MODELS_MAX)
 		return aieth__fail(AIETH_EINVAL, "%zu graph models, the limit is %d",
-				  o->num_graph_models, AMD_MODELS_MAX);
+				   o->num_graph_models, AMD_MODELS_MAX);
 	if (!(L = calloc(1, sizeof *L)))
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	L->fd = -1;
@@ -209,7 +220,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 		for (j = 0; j < i; j++)
 			if (!strcmp(L->sh.models[j].name, L->sh.models[i].name)) {
 				rc = aieth__fail(AIETH_EINVAL, "graph model for \"%s\" given twice",
-						L->sh.models[i].name);
+						 L->sh.models[i].name);
 				listener_free(L);
 				return rc;
 			}
@@ -220,11 +231,11 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	    getsockname(L->fd, (struct sockaddr *)&bound, &blen)) {
 		int e = errno;
 		listener_free(L);
-		return aieth__fail(AIETH_EIO, "AMD listen address %s: %s", o->amd_listen, strerror(e));
+		return aieth__fail(AIETH_EIO, "AMD listen address %s: %s", o->amd_listen,
+				   strerror(e));
 	}
-	s->amd_port = ntohs(bound.ss_family == AF_INET6
-			    ? ((struct sockaddr_in6 *)&bound)->sin6_port
-			    : ((struct sockaddr_in *)&bound)->sin_port);
+	s->amd_port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+							: ((struct sockaddr_in *)&bound)->sin_port);
 	if (pthread_create(&L->th, NULL, accept_main, L)) {
 		listener_free(L);
 		return aieth__fail(AIETH_EIO, "AMD listener: cannot start its thread");

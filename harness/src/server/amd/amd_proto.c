@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_proto.c - the codec of AMD's client/server wire protocol
- * (amd_proto.h; research/amd-protocol.md sections 1, 3, 4, 5, 7, 9, 12).
+ * (amd_proto.h; docs/amd-protocol.md; AMD's include/ps/test_harness_*.hpp).
  *
  * The decoder reads one primitive at a time (u8, u32, u64 or a run of
  * bytes); when one is complete, on_field() looks at the state (what was
@@ -18,143 +18,50 @@
 
 #include "pl_dma/protocol.h"
 #include "util/error.h"
+#include "util/sbuf.h"
+#include "util/text.h"
 
 #define PFX "AMD protocol: "
 
-/* ------------------------------------------------------------ buffers */
-
-void amdp_buf_free(amdp_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof *b);
-}
-
-void amdp_buf_reset(amdp_buf *b)
-{
-	b->len = 0;
-	b->oom = 0;
-}
-
-static void put(amdp_buf *b, const void *src, uint64_t n)
-{
-	if (b->oom || n == 0)
-		return;
-	if (n > SIZE_MAX - b->len) {
-		b->oom = 1;
-		return;
-	}
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->len + n)
-			cap = cap > SIZE_MAX / 2 ? b->len + (size_t)n : cap * 2;
-		uint8_t *q = realloc(b->p, cap);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
-	}
-	if (src)
-		memcpy(b->p + b->len, src, (size_t)n);
-	else
-		memset(b->p + b->len, 0, (size_t)n);
-	b->len += (size_t)n;
-}
-
-static void put_u8(amdp_buf *b, uint8_t v) { put(b, &v, 1); }
-
-static void put_u32(amdp_buf *b, uint32_t v)
-{
-	uint8_t x[4];
-	for (int i = 0; i < 4; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, 4);
-}
-
-static void put_u64(amdp_buf *b, uint64_t v)
-{
-	uint8_t x[8];
-	for (int i = 0; i < 8; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put(b, x, 8);
-}
-
-static void put_str(amdp_buf *b, const char *s)
+/* a string: its length (u64) and its bytes */
+static void put_str(sbuf *b, const char *s)
 {
 	size_t n = strlen(s);
-	put_u64(b, n);
-	put(b, s, n);
+	sb_le64(b, n);
+	sb_put(b, s, n);
 }
 
-static int done(amdp_buf *b)
-{
-	if (b->oom)
-		return aieth__fail(AIETH_ENOMEM, PFX "out of memory building a message");
-	return 0;
-}
-
-static uint64_t get_le(const uint8_t *x, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = (v << 8) | x[i];
-	return v;
-}
+static int done(sbuf *b) { return sb_check(b, PFX "building a message"); }
 
 /* --------------------------------------------------------------- names */
-
-/* Quote s for a message: printable ASCII as is, other bytes as \xNN, cut
- * at 40 bytes. */
-static const char *quote(const char *s, size_t len, char out[200])
-{
-	size_t j = 0;
-	for (size_t i = 0; i < len && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			out[j++] = (char)c;
-		} else {
-			static const char hx[] = "0123456789abcdef";
-			out[j++] = '\\';
-			out[j++] = 'x';
-			out[j++] = hx[c >> 4];
-			out[j++] = hx[c & 15];
-		}
-	}
-	if (len > 40) {
-		memcpy(out + j, "...", 3);
-		j += 3;
-	}
-	out[j] = 0;
-	return out;
-}
 
 /* 1..AMDP_MAX_NAME printable ASCII bytes (graph, kernel, port, device). */
 static int check_text(const char *what, const char *s, size_t len)
 {
-	char q[200];
+	char q[AIETH_QUOTE_CAP];
 	if (len == 0)
 		return aieth__fail(AIETH_EINVAL, PFX "%s is empty", what);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
-			return aieth__fail(AIETH_EINVAL,
-					  PFX "%s \"%s\" has a byte 0x%02x at %zu (printable ASCII only)",
-					  what, quote(s, len, q), (unsigned char)s[i], i);
+			return aieth__fail(
+				AIETH_EINVAL,
+				PFX "%s \"%s\" has a byte 0x%02x at %zu (printable ASCII only)",
+				what, aieth__quote(q, sizeof q, s, len), (unsigned char)s[i], i);
 	return 0;
 }
 
 int amdp_check_name(const char *what, const char *s, size_t len)
 {
-	char q[200];
+	char q[AIETH_QUOTE_CAP];
 	if (len > AMDP_MAX_NAME)
-		return aieth__fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what, len,
-				  AMDP_MAX_NAME);
+		return aieth__fail(AIETH_EINVAL, PFX "%s length %zu exceeds the limit %u", what,
+				   len, AMDP_MAX_NAME);
 	if (check_text(what, s, len))
 		return AIETH_EINVAL;
 	if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.') ||
 	    memchr(s, '/', len) || memchr(s, '\\', len))
 		return aieth__fail(AIETH_EINVAL, PFX "%s \"%s\" is not a plain base name", what,
-				  quote(s, len, q));
+				   aieth__quote(q, sizeof q, s, len));
 	return 0;
 }
 
@@ -165,23 +72,79 @@ enum { P_NONE, P_U8, P_U32, P_U64, P_BYTES };
 enum {
 	/* idle: between messages (client: until expect) */
 	ST_IDLE,
-	ST_WAIT_SINK,     /* a bulk was announced */
-	ST_WAIT_CONT,     /* Q_MGR_DEVICE / Q_RUN_BYTES yielded */
-	ST_ENDED,         /* destroy, or a refused device */
+	ST_WAIT_SINK, /* a bulk was announced */
+	ST_WAIT_CONT, /* Q_MGR_DEVICE / Q_RUN_BYTES yielded */
+	ST_ENDED,     /* destroy, or a refused device */
 	/* server */
-	SV_H2, SV_H3_COUNT, SV_CF_NLEN, SV_CF_NAME, SV_CF_LEN, SV_CF_DATA,
-	SV_REQ_LEN, SV_REQ_NAME,
-	SV_DEV_LEN, SV_DEV,
-	SV_MGR_INDEX, SV_G_COUNT, SV_G_LEN, SV_G_NAME, SV_S_COUNT, SV_S_DATA,
-	SV_K_COUNT, SV_K_LEN, SV_K_NAME, SV_X_NLEN, SV_X_NAME, SV_X_LEN, SV_X_DATA,
-	SV_RUN_BYTES, SV_RUN_MODE, SV_RUN_ID, SV_RUN_TMO, SV_CFG_COUNT, SV_CFG,
-	SV_TO_LEN, SV_TO_DATA, SV_FROM_LEN,
-	SV_QUERY_ID, SV_WAIT_ID, SV_WAIT_TMO, SV_GRAPH_IDX, SV_GRAPH_IT, SV_WG_TMO,
-	SV_SET_TMO, SV_PORT_IDX, SV_PORT_LEN, SV_PORT, SV_RTP_RAW, SV_RTP_SIZE,
+	SV_H2,
+	SV_H3_COUNT,
+	SV_CF_NLEN,
+	SV_CF_NAME,
+	SV_CF_LEN,
+	SV_CF_DATA,
+	SV_REQ_LEN,
+	SV_REQ_NAME,
+	SV_DEV_LEN,
+	SV_DEV,
+	SV_MGR_INDEX,
+	SV_G_COUNT,
+	SV_G_LEN,
+	SV_G_NAME,
+	SV_S_COUNT,
+	SV_S_DATA,
+	SV_K_COUNT,
+	SV_K_LEN,
+	SV_K_NAME,
+	SV_X_NLEN,
+	SV_X_NAME,
+	SV_X_LEN,
+	SV_X_DATA,
+	SV_RUN_BYTES,
+	SV_RUN_MODE,
+	SV_RUN_ID,
+	SV_RUN_TMO,
+	SV_CFG_COUNT,
+	SV_CFG,
+	SV_TO_LEN,
+	SV_TO_DATA,
+	SV_FROM_LEN,
+	SV_QUERY_ID,
+	SV_WAIT_ID,
+	SV_WAIT_TMO,
+	SV_GRAPH_IDX,
+	SV_GRAPH_IT,
+	SV_WG_TMO,
+	SV_SET_TMO,
+	SV_PORT_IDX,
+	SV_PORT_LEN,
+	SV_PORT,
+	SV_RTP_RAW,
+	SV_RTP_SIZE,
 	/* client */
-	CL_AVAIL, CL_DEV_OK, CL_SDEV_LEN, CL_SDEV, CL_N, CL_W, CL_D, CL_M, CL_MAXMEM,
-	CL_ACCEPTED, CL_STATUS, CL_WT_STATUS, CL_WT_LEN, CL_WT_DATA, CL_PERF_COUNT, CL_PERF,
-	CL_GR_COUNT, CL_GR, CL_TIMEOUT, CL_F_COUNT, CL_F_NLEN, CL_F_NAME, CL_F_LEN, CL_F_DATA
+	CL_AVAIL,
+	CL_DEV_OK,
+	CL_SDEV_LEN,
+	CL_SDEV,
+	CL_N,
+	CL_W,
+	CL_D,
+	CL_M,
+	CL_MAXMEM,
+	CL_ACCEPTED,
+	CL_STATUS,
+	CL_WT_STATUS,
+	CL_WT_LEN,
+	CL_WT_DATA,
+	CL_PERF_COUNT,
+	CL_PERF,
+	CL_GR_COUNT,
+	CL_GR,
+	CL_TIMEOUT,
+	CL_F_COUNT,
+	CL_F_NLEN,
+	CL_F_NAME,
+	CL_F_LEN,
+	CL_F_DATA
 };
 
 /* which request is being read (server): set with the state SV_DEV etc. */
@@ -210,7 +173,7 @@ static int rd_bulk(amdp_dec *d, amdp_bulk kind, uint64_t n, int state)
 {
 	rd_bytes(d, NULL, n, state);
 	if (n == 0)
-		return -100;   /* nothing to read: complete at once */
+		return -100; /* nothing to read: complete at once */
 	d->bulk = kind;
 	d->bulk_len = n;
 	d->pending_event = state;
@@ -249,10 +212,7 @@ static int emit(amdp_dec *d, amdp_kind k)
 	return AMDP_EV_MSG;
 }
 
-static void new_msg(amdp_dec *d)
-{
-	memset(&d->msg, 0, sizeof d->msg);
-}
+static void new_msg(amdp_dec *d) { memset(&d->msg, 0, sizeof d->msg); }
 
 int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 {
@@ -262,10 +222,10 @@ int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 		if (!g || g->n == 0 || g->n > AMDP_MAX_CHANNELS || g->w != AMDP_WORD_BYTES ||
 		    g->m != AMDP_WORD_BYTES || g->d == 0 || g->d > AMDP_MAX_DEPTH)
 			return aieth__fail(AIETH_EINVAL,
-					  PFX "board geometry N=%u W=%u D=%u M=%u out of range "
-					      "(N 1..%u, W = M = %u, D 1..%u)",
-					  g ? g->n : 0, g ? g->w : 0, g ? g->d : 0, g ? g->m : 0,
-					  AMDP_MAX_CHANNELS, AMDP_WORD_BYTES, AMDP_MAX_DEPTH);
+					   PFX "board geometry N=%u W=%u D=%u M=%u out of range "
+					       "(N 1..%u, W = M = %u, D 1..%u)",
+					   g ? g->n : 0, g ? g->w : 0, g ? g->d : 0, g ? g->m : 0,
+					   AMDP_MAX_CHANNELS, AMDP_WORD_BYTES, AMDP_MAX_DEPTH);
 		d->geom = *g;
 		rd(d, P_U8, SV_H2);
 	} else {
@@ -276,10 +236,7 @@ int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 }
 
 /* The fixed part of a transaction's bytes: cfg and perf words. */
-static uint64_t txn_fixed(uint32_t n)
-{
-	return 8ull * (8ull * n + 1) + 8ull * 4 * n;
-}
+static uint64_t txn_fixed(uint32_t n) { return 8ull * (8ull * n + 1) + 8ull * 4 * n; }
 
 uint64_t amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len)
 {
@@ -289,7 +246,7 @@ uint64_t amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len)
 /* A string's i64 length: bounded by lim before a byte is stored. */
 static int str_len(amdp_dec *d, const char *field, uint64_t lim, const char *limname)
 {
-	uint64_t v = get_le(d->scratch, 8);
+	uint64_t v = aieth__le64_get(d->scratch);
 	if ((int64_t)v < 0)
 		return fail(d, AIETH_EINVAL, "%s length %lld is negative", field, (long long)v);
 	if (v > lim)
@@ -307,7 +264,7 @@ static int bool_ok(amdp_dec *d, const char *field, uint8_t v)
 
 static int match_request(amdp_dec *d, size_t len)
 {
-	char q[200];
+	char q[AIETH_QUOTE_CAP];
 	const char *s = d->reqname;
 	new_msg(d);
 #define IS(lit) (len == sizeof(lit) - 1 && memcmp(s, lit, len) == 0)
@@ -340,7 +297,7 @@ static int match_request(amdp_dec *d, size_t len)
 		rd(d, P_U32, SV_PORT_IDX);
 	} else {
 		return fail(d, AIETH_EINVAL, "unknown request \"%s\" (length %zu)",
-			    quote(s, len, q), len);
+			    aieth__quote(q, sizeof q, s, len), len);
 	}
 #undef IS
 	return AMDP_EV_MORE;
@@ -351,9 +308,9 @@ static int match_request(amdp_dec *d, size_t len)
 static int on_field(amdp_dec *d)
 {
 	amdp_msg *m = &d->msg;
-	uint64_t v = d->prim == P_U8 ? d->scratch[0]
-		     : d->prim == P_U32 ? get_le(d->scratch, 4)
-		     : d->prim == P_U64 ? get_le(d->scratch, 8)
+	uint64_t v = d->prim == P_U8    ? d->scratch[0]
+		     : d->prim == P_U32 ? aieth__le32_get(d->scratch)
+		     : d->prim == P_U64 ? aieth__le64_get(d->scratch)
 					: d->want;
 	switch (d->state) {
 	/* ---------------------------------------------------- handshake */
@@ -374,10 +331,10 @@ static int on_field(amdp_dec *d)
 	case SV_CF_NLEN:
 		if (str_len(d, "config file name", AMDP_MAX_NAME, "AMDP_MAX_NAME"))
 			return AIETH_EINVAL;
-		rd_bytes(d, m->file[m->nfiles], get_le(d->scratch, 8), SV_CF_NAME);
+		rd_bytes(d, m->file[m->nfiles], aieth__le64_get(d->scratch), SV_CF_NAME);
 		return AMDP_EV_MORE;
 	case SV_CF_NAME: {
-		char q[200];
+		char q[AIETH_QUOTE_CAP];
 		const char *s = m->file[m->nfiles];
 		m->file[m->nfiles][v] = 0;
 		if (amdp_check_name("config file name", s, v)) {
@@ -387,7 +344,7 @@ static int on_field(amdp_dec *d)
 		if (v != 7 || memcmp(s, "xrt.ini", 7) != 0)
 			return fail(d, AIETH_EINVAL,
 				    "config file \"%s\" refused: only xrt.ini is accepted",
-				    quote(s, v, q));
+				    aieth__quote(q, sizeof q, s, v));
 		rd(d, P_U64, SV_CF_LEN);
 		return AMDP_EV_MORE;
 	}
@@ -420,9 +377,7 @@ static int on_field(amdp_dec *d)
 		}
 		rd_bytes(d, d->reqname, v, SV_REQ_NAME);
 		return AMDP_EV_MORE;
-	case SV_REQ_NAME:
-		d->reqname[v] = 0;
-		return match_request(d, (size_t)v);
+	case SV_REQ_NAME: d->reqname[v] = 0; return match_request(d, (size_t)v);
 
 	/* ---------------------------------------------- test_harness_mgr */
 	case SV_DEV_LEN:
@@ -531,8 +486,7 @@ static int on_field(amdp_dec *d)
 				     "AMDP_MAX_XCLBIN_BYTES");
 		m->file_len[0] = v;
 		return rd_bulk(d, AMDP_BULK_XCLBIN, v, SV_X_DATA);
-	case SV_X_DATA:
-		return emit(d, AMDP_Q_MGR);
+	case SV_X_DATA: return emit(d, AMDP_Q_MGR);
 
 	/* ------------------------------------------------ runTestHarness */
 	case SV_RUN_BYTES:
@@ -540,7 +494,8 @@ static int on_field(amdp_dec *d)
 			return fail(d, AIETH_EINVAL,
 				    "transaction bytes %llu are fewer than the %llu of the cfg and "
 				    "perf words",
-				    (unsigned long long)v, (unsigned long long)txn_fixed(d->geom.n));
+				    (unsigned long long)v,
+				    (unsigned long long)txn_fixed(d->geom.n));
 		m->txn_bytes = v;
 		m->kind = AMDP_Q_RUN_BYTES;
 		d->prim = P_NONE;
@@ -549,7 +504,8 @@ static int on_field(amdp_dec *d)
 		return AMDP_EV_MSG;
 	case SV_RUN_MODE:
 		if (v > 1)
-			return fail(d, AIETH_EINVAL, "transaction mode %u is neither 0 (FUNC) nor 1 (PERF)",
+			return fail(d, AIETH_EINVAL,
+				    "transaction mode %u is neither 0 (FUNC) nor 1 (PERF)",
 				    (unsigned)v);
 		m->mode = (uint8_t)v;
 		rd(d, P_U32, SV_RUN_ID);
@@ -565,67 +521,61 @@ static int on_field(amdp_dec *d)
 	case SV_CFG_COUNT: {
 		uint64_t want = 8ull * d->geom.n + 1;
 		if (v != want)
-			return fail(d, AIETH_EINVAL,
-				    "cfg word count %llu, the board's N = %u channels needs 8N+1 = %llu",
-				    (unsigned long long)v, d->geom.n, (unsigned long long)want);
+			return fail(
+				d, AIETH_EINVAL,
+				"cfg word count %llu, the board's N = %u channels needs 8N+1 = %llu",
+				(unsigned long long)v, d->geom.n, (unsigned long long)want);
 		m->ncfg = (uint32_t)v;
 		rd_bytes(d, m->cfg, v * 8, SV_CFG);
 		return AMDP_EV_MORE;
 	}
 	case SV_CFG:
 		for (uint32_t i = 0; i < m->ncfg; i++)
-			m->cfg[i] = get_le((const uint8_t *)&m->cfg[i], 8);
+			m->cfg[i] = aieth__le64_get((const uint8_t *)&m->cfg[i]);
 		rd(d, P_U64, SV_TO_LEN);
 		return AMDP_EV_MORE;
 	case SV_TO_LEN: {
 		uint64_t room = m->txn_bytes - txn_fixed(d->geom.n);
 		if (v > room)
-			return fail(d, AIETH_EINVAL,
-				    "to_aie length %llu exceeds the %llu bytes the announced transaction "
-				    "bytes %llu leave",
-				    (unsigned long long)v, (unsigned long long)room,
-				    (unsigned long long)m->txn_bytes);
+			return fail(
+				d, AIETH_EINVAL,
+				"to_aie length %llu exceeds the %llu bytes the announced transaction "
+				"bytes %llu leave",
+				(unsigned long long)v, (unsigned long long)room,
+				(unsigned long long)m->txn_bytes);
 		m->to_aie_len = v;
 		return rd_bulk(d, AMDP_BULK_TO_AIE, v, SV_TO_DATA);
 	}
-	case SV_TO_DATA:
-		rd(d, P_U64, SV_FROM_LEN);
-		return AMDP_EV_MORE;
+	case SV_TO_DATA: rd(d, P_U64, SV_FROM_LEN); return AMDP_EV_MORE;
 	case SV_FROM_LEN: {
 		uint64_t room = m->txn_bytes - txn_fixed(d->geom.n) - m->to_aie_len;
 		if (v != room)
-			return fail(d, AIETH_EINVAL,
-				    "from_aie length %llu: the announced transaction bytes %llu need %llu",
-				    (unsigned long long)v, (unsigned long long)m->txn_bytes,
-				    (unsigned long long)room);
+			return fail(
+				d, AIETH_EINVAL,
+				"from_aie length %llu: the announced transaction bytes %llu need %llu",
+				(unsigned long long)v, (unsigned long long)m->txn_bytes,
+				(unsigned long long)room);
 		m->from_aie_len = v;
 		return emit(d, AMDP_Q_RUN);
 	}
 
 	/* ------------------------------------------------- small requests */
-	case SV_QUERY_ID:
-		m->id = (uint32_t)v;
-		return emit(d, AMDP_Q_QUERY);
+	case SV_QUERY_ID: m->id = (uint32_t)v; return emit(d, AMDP_Q_QUERY);
 	case SV_WAIT_ID:
 		m->id = (uint32_t)v;
 		rd(d, P_U32, SV_WAIT_TMO);
 		return AMDP_EV_MORE;
-	case SV_WAIT_TMO:
-		m->timeout = (uint32_t)v;
-		return emit(d, AMDP_Q_WAIT_TH);
+	case SV_WAIT_TMO: m->timeout = (uint32_t)v; return emit(d, AMDP_Q_WAIT_TH);
 	case SV_GRAPH_IDX:
 		m->graph_index = (uint32_t)v;
 		rd(d, P_U32, SV_GRAPH_IT);
 		return AMDP_EV_MORE;
-	case SV_GRAPH_IT:
-		m->iterations = (uint32_t)v;
-		return emit(d, AMDP_Q_RUN_GRAPH);
-	case SV_WG_TMO:
-		m->timeout = (uint32_t)v;
-		return emit(d, AMDP_Q_WAIT_GRAPH);
+	case SV_GRAPH_IT: m->iterations = (uint32_t)v; return emit(d, AMDP_Q_RUN_GRAPH);
+	case SV_WG_TMO: m->timeout = (uint32_t)v; return emit(d, AMDP_Q_WAIT_GRAPH);
 	case SV_SET_TMO:
 		if (v == 0)
-			return fail(d, AIETH_EINVAL, "setTimeOut of 0 seconds (must be at least 1)");
+			return fail(d, AIETH_EINVAL,
+				    "setTimeOut of 0 seconds (must be at least 1)");
 		m->value = v;
 		return emit(d, AMDP_Q_SET_TIMEOUT);
 	case SV_PORT_IDX:
@@ -648,11 +598,8 @@ static int on_field(amdp_dec *d)
 		else
 			rd(d, P_U32, SV_RTP_SIZE);
 		return AMDP_EV_MORE;
-	case SV_RTP_RAW:
-		return emit(d, AMDP_Q_UPDATE_PORT);
-	case SV_RTP_SIZE:
-		m->rtp_size = (uint32_t)v;
-		return emit(d, AMDP_Q_READ_PORT);
+	case SV_RTP_RAW: return emit(d, AMDP_Q_UPDATE_PORT);
+	case SV_RTP_SIZE: m->rtp_size = (uint32_t)v; return emit(d, AMDP_Q_READ_PORT);
 
 	/* ------------------------------------------------ client: replies */
 	case CL_AVAIL:
@@ -671,9 +618,7 @@ static int on_field(amdp_dec *d)
 			return AIETH_EINVAL;
 		rd_bytes(d, m->device, v, CL_SDEV);
 		return AMDP_EV_MORE;
-	case CL_SDEV:
-		m->device[v] = 0;
-		return emit(d, AMDP_R_MGR_DEVICE);
+	case CL_SDEV: m->device[v] = 0; return emit(d, AMDP_R_MGR_DEVICE);
 	case CL_N:
 		if (v == 0 || v > AMDP_MAX_CHANNELS)
 			return fail(d, AIETH_EINVAL, "channel count N = %llu out of range 1..%u",
@@ -702,9 +647,7 @@ static int on_field(amdp_dec *d)
 		m->m = (uint32_t)v;
 		d->geom = (amdp_geom){m->n, m->w, m->d, m->m};
 		return emit(d, AMDP_R_MGR_DEVICE);
-	case CL_MAXMEM:
-		m->value = v;
-		return emit(d, AMDP_R_MAX_MEM);
+	case CL_MAXMEM: m->value = v; return emit(d, AMDP_R_MAX_MEM);
 	case CL_ACCEPTED:
 		if (bool_ok(d, "accepted", (uint8_t)v))
 			return AIETH_EINVAL;
@@ -718,9 +661,10 @@ static int on_field(amdp_dec *d)
 		return emit(d, AMDP_R_STATUS);
 	case CL_WT_STATUS:
 		if (v != AMDP_ST_DONE && v != AMDP_ST_TIMEOUT)
-			return fail(d, AIETH_EINVAL,
-				    "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
-				    (unsigned)v);
+			return fail(
+				d, AIETH_EINVAL,
+				"waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
+				(unsigned)v);
 		m->status = (uint8_t)v;
 		rd(d, P_U64, CL_WT_LEN);
 		return AMDP_EV_MORE;
@@ -730,9 +674,7 @@ static int on_field(amdp_dec *d)
 				     "AMDP_MAX_TXN_BYTES");
 		m->from_aie_len = v;
 		return rd_bulk(d, AMDP_BULK_FROM_AIE, v, CL_WT_DATA);
-	case CL_WT_DATA:
-		rd(d, P_U64, CL_PERF_COUNT);
-		return AMDP_EV_MORE;
+	case CL_WT_DATA: rd(d, P_U64, CL_PERF_COUNT); return AMDP_EV_MORE;
 	case CL_PERF_COUNT:
 		if (v != 4ull * d->geom.n)
 			return fail(d, AIETH_EINVAL, "perf word count %llu, N = %u needs 4N = %u",
@@ -742,7 +684,7 @@ static int on_field(amdp_dec *d)
 		return AMDP_EV_MORE;
 	case CL_PERF:
 		for (uint32_t i = 0; i < m->nperf; i++)
-			m->perf[i] = get_le((const uint8_t *)&m->perf[i], 8);
+			m->perf[i] = aieth__le64_get((const uint8_t *)&m->perf[i]);
 		return emit(d, AMDP_R_WAIT_TH);
 	case CL_GR_COUNT:
 		if (v > AMDP_MAX_GRAPHS)
@@ -758,7 +700,8 @@ static int on_field(amdp_dec *d)
 		return emit(d, AMDP_R_GRAPHS);
 	case CL_TIMEOUT:
 		if (v == 0)
-			return fail(d, AIETH_EINVAL, "getTimeOut answered 0 seconds (must be at least 1)");
+			return fail(d, AIETH_EINVAL,
+				    "getTimeOut answered 0 seconds (must be at least 1)");
 		m->value = v;
 		return emit(d, AMDP_R_TIMEOUT);
 	case CL_F_COUNT:
@@ -795,8 +738,7 @@ static int on_field(amdp_dec *d)
 			return AMDP_EV_MORE;
 		}
 		return emit(d, AMDP_R_FILES);
-	default:
-		break;
+	default: break;
 	}
 	return fail(d, AIETH_ESTATE, "decoder in state %d with nothing to read", d->state);
 }
@@ -806,7 +748,7 @@ static int complete(amdp_dec *d)
 {
 	int r = on_field(d);
 	while (r == -100)
-		r = on_field(d);   /* the bulk's own state, with nothing read */
+		r = on_field(d); /* the bulk's own state, with nothing read */
 	return r;
 }
 
@@ -815,10 +757,11 @@ static int state_error(amdp_dec *d, size_t len)
 	if (d->dead)
 		return aieth__fail(AIETH_ESTATE, PFX "the decoder stopped at an earlier error");
 	if (d->state == ST_WAIT_SINK)
-		return aieth__fail(AIETH_ESTATE, PFX "a bulk payload was announced: call amdp_dec_sink first");
+		return aieth__fail(AIETH_ESTATE,
+				   PFX "a bulk payload was announced: call amdp_dec_sink first");
 	if (d->state == ST_WAIT_CONT)
 		return aieth__fail(AIETH_ESTATE,
-				  PFX "reply first, then amdp_dec_continue, before more bytes");
+				   PFX "reply first, then amdp_dec_continue, before more bytes");
 	if (d->state == ST_ENDED)
 		return fail(d, AIETH_EINVAL, "%zu bytes after the end of the session", len);
 	return fail(d, AIETH_EINVAL, "%zu bytes from the server with no reply expected", len);
@@ -883,7 +826,7 @@ int amdp_dec_advance(amdp_dec *d, uint64_t n)
 	uint64_t room;
 	if (!amdp_dec_room(d, &room) || n > room)
 		return aieth__fail(AIETH_ESTATE, PFX "advance by %llu bytes with %llu due",
-				  (unsigned long long)n, (unsigned long long)room);
+				   (unsigned long long)n, (unsigned long long)room);
 	d->got += n;
 	if (d->got < d->want)
 		return AMDP_EV_MORE;
@@ -912,7 +855,7 @@ void amdp_dec_continue(amdp_dec *d, int go_on)
 	} else {
 		if (!go_on) {
 			rd(d, P_U64, SV_REQ_LEN);
-			d->partial = 0;   /* refused: the request ends here */
+			d->partial = 0; /* refused: the request ends here */
 		} else {
 			rd(d, P_U8, SV_RUN_MODE);
 		}
@@ -934,17 +877,17 @@ int amdp_dec_expect(amdp_dec *d, amdp_kind reply)
 	case AMDP_R_GRAPHS: st = CL_GR_COUNT; break;
 	case AMDP_R_TIMEOUT: st = CL_TIMEOUT; break;
 	case AMDP_R_FILES: st = CL_F_COUNT; break;
-	default:
-		return aieth__fail(AIETH_EINVAL, PFX "expect: %d is not a reply", (int)reply);
+	default: return aieth__fail(AIETH_EINVAL, PFX "expect: %d is not a reply", (int)reply);
 	}
 	if (reply == AMDP_R_WAIT_TH && d->geom.n == 0)
-		return aieth__fail(AIETH_ESTATE,
-				  PFX "expect: waitForTestHarness needs the board's N (test_harness_mgr first)");
+		return aieth__fail(
+			AIETH_ESTATE, PFX
+			"expect: waitForTestHarness needs the board's N (test_harness_mgr first)");
 	new_msg(d);
 	d->expect = reply;
-	rd(d, st == CL_MAXMEM || st == CL_GR_COUNT || st == CL_TIMEOUT || st == CL_F_COUNT
-		      ? P_U64
-		      : P_U8,
+	rd(d,
+	   st == CL_MAXMEM || st == CL_GR_COUNT || st == CL_TIMEOUT || st == CL_F_COUNT ? P_U64
+											: P_U8,
 	   st);
 	return 0;
 }
@@ -957,27 +900,29 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 	uint64_t full = (uint64_t)n * g->w * g->d;
 	if (n == 0 || n > AMDP_MAX_CHANNELS)
 		return aieth__fail(AIETH_EINVAL, PFX "channel count N = %u out of range 1..%u", n,
-				  AMDP_MAX_CHANNELS);
+				   AMDP_MAX_CHANNELS);
 	if (r->ncfg != 8u * n + 1)
-		return aieth__fail(AIETH_EINVAL, PFX "cfg word count %u, N = %u needs %u", r->ncfg, n,
-				  8 * n + 1);
+		return aieth__fail(AIETH_EINVAL, PFX "cfg word count %u, N = %u needs %u", r->ncfg,
+				   n, 8 * n + 1);
 	if (r->cfg[0] != r->mode)
 		return aieth__fail(AIETH_EINVAL, PFX "cfg[0] = %llu differs from the mode %u",
-				  (unsigned long long)r->cfg[0], r->mode);
+				   (unsigned long long)r->cfg[0], r->mode);
 	if (r->mode == 1 && (r->to_aie_len != full || r->from_aie_len != full))
 		return aieth__fail(AIETH_EINVAL,
-				  PFX "PERF images of %llu and %llu bytes, N*W*D = %llu needed",
-				  (unsigned long long)r->to_aie_len,
-				  (unsigned long long)r->from_aie_len, (unsigned long long)full);
+				   PFX "PERF images of %llu and %llu bytes, N*W*D = %llu needed",
+				   (unsigned long long)r->to_aie_len,
+				   (unsigned long long)r->from_aie_len, (unsigned long long)full);
 	/* frames, repetitions and offsets are 32-bit fields of the kernel */
 	for (uint32_t i = 1; i < r->ncfg; i++) {
 		uint32_t row = (i - 1) / n % 4, dir = (i - 1) / (4 * n);
 		if (row != 0 && r->cfg[i] > UINT32_MAX)
 			return aieth__fail(AIETH_EINVAL,
-					  PFX "%s channel %u: %s %llu exceeds 32 bits",
-					  dir ? "RX" : "TX", (i - 1) % n,
-					  row == 1 ? "frames" : row == 2 ? "repetitions" : "offset",
-					  (unsigned long long)r->cfg[i]);
+					   PFX "%s channel %u: %s %llu exceeds 32 bits",
+					   dir ? "RX" : "TX", (i - 1) % n,
+					   row == 1   ? "frames"
+					   : row == 2 ? "repetitions"
+						      : "offset",
+					   (unsigned long long)r->cfg[i]);
 	}
 	pld_chan_cfg ch[2][AMDP_MAX_CHANNELS];
 	uint64_t mode;
@@ -990,18 +935,22 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 			if (k->frames == 0 && k->reps == 0)
 				continue;
 			if (r->mode == PLD_MODE_FUNC && k->reps != 1)
-				return aieth__fail(AIETH_EINVAL,
-						  PFX "%s channel %u: %u repetitions in FUNC mode (must be 1)",
-						  dn, c, k->reps);
+				return aieth__fail(
+					AIETH_EINVAL,
+					PFX
+					"%s channel %u: %u repetitions in FUNC mode (must be 1)",
+					dn, c, k->reps);
 			/* PERF: the kernel replays at most D words per channel from its URAM */
-			uint64_t words = r->mode == PLD_MODE_PERF && k->frames > g->d ? g->d : k->frames;
+			uint64_t words =
+				r->mode == PLD_MODE_PERF && k->frames > g->d ? g->d : k->frames;
 			uint64_t start = (uint64_t)k->offset * g->m, len = words * g->w;
 			if (start > img || len > img - start)
-				return aieth__fail(AIETH_EINVAL,
-						  PFX "%s channel %u: %llu bytes at offset %llu leave the "
-						      "%llu-byte image",
-						  dn, c, (unsigned long long)len, (unsigned long long)start,
-						  (unsigned long long)img);
+				return aieth__fail(
+					AIETH_EINVAL,
+					PFX "%s channel %u: %llu bytes at offset %llu leave the "
+					    "%llu-byte image",
+					dn, c, (unsigned long long)len, (unsigned long long)start,
+					(unsigned long long)img);
 		}
 	}
 	return 0;
@@ -1009,262 +958,264 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 
 /* ------------------------------------------- encoders: server replies */
 
-int amdp_enc_available(amdp_buf *b, int available)
+int amdp_enc_available(sbuf *b, int available)
 {
-	put_u8(b, available ? 1 : 0);
+	sb_u8(b, available ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_mgr_device_ok(amdp_buf *b, const amdp_geom *g)
+int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g)
 {
-	put_u8(b, 1);
-	put_u32(b, g->n);
-	put_u32(b, g->w);
-	put_u32(b, g->d);
-	put_u32(b, g->m);
+	sb_u8(b, 1);
+	sb_le32(b, g->n);
+	sb_le32(b, g->w);
+	sb_le32(b, g->d);
+	sb_le32(b, g->m);
 	return done(b);
 }
 
-int amdp_enc_mgr_device_bad(amdp_buf *b, const char *server_device)
+int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device)
 {
 	if (strlen(server_device) > AMDP_MAX_NAME)
-		return aieth__fail(AIETH_EINVAL, PFX "server device length %zu exceeds the limit %u",
-				  strlen(server_device), AMDP_MAX_NAME);
-	put_u8(b, 0);
+		return aieth__fail(AIETH_EINVAL,
+				   PFX "server device length %zu exceeds the limit %u",
+				   strlen(server_device), AMDP_MAX_NAME);
+	sb_u8(b, 0);
 	put_str(b, server_device);
 	return done(b);
 }
 
-int amdp_enc_max_mem(amdp_buf *b, uint64_t bytes)
+int amdp_enc_max_mem(sbuf *b, uint64_t bytes)
 {
-	put_u64(b, bytes);
+	sb_le64(b, bytes);
 	return done(b);
 }
 
-int amdp_enc_accepted(amdp_buf *b, int accepted)
+int amdp_enc_accepted(sbuf *b, int accepted)
 {
-	put_u8(b, accepted ? 1 : 0);
+	sb_u8(b, accepted ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_status(amdp_buf *b, uint8_t status)
+int amdp_enc_status(sbuf *b, uint8_t status)
 {
 	if (status > AMDP_ST_DONE)
-		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4", status);
-	put_u8(b, status);
+		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4",
+				   status);
+	sb_u8(b, status);
 	return done(b);
 }
 
-int amdp_enc_wait_th_head(amdp_buf *b, uint8_t status, uint64_t rx_len)
+int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len)
 {
 	if (status != AMDP_ST_DONE && status != AMDP_ST_TIMEOUT)
-		return aieth__fail(AIETH_EINVAL,
-				  PFX "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
-				  status);
-	put_u8(b, status);
-	put_u64(b, rx_len);
+		return aieth__fail(
+			AIETH_EINVAL,
+			PFX "waitForTestHarness status %u is neither 3 (TIMEOUT) nor 4 (DONE)",
+			status);
+	sb_u8(b, status);
+	sb_le64(b, rx_len);
 	return done(b);
 }
 
-int amdp_enc_wait_th_tail(amdp_buf *b, const uint64_t *perf, uint32_t nperf)
+int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf)
 {
-	put_u64(b, nperf);
+	sb_le64(b, nperf);
 	for (uint32_t i = 0; i < nperf; i++)
-		put_u64(b, perf ? perf[i] : 0);
+		sb_le64(b, perf ? perf[i] : 0);
 	return done(b);
 }
 
-int amdp_enc_wait_th(amdp_buf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
+int amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
 		     const uint64_t *perf, uint32_t nperf)
 {
 	int r = amdp_enc_wait_th_head(b, status, rx_len);
 	if (r)
 		return r;
-	put(b, rx, rx_len);
+	sb_put(b, rx, rx_len);
 	return amdp_enc_wait_th_tail(b, perf, nperf);
 }
 
-int amdp_enc_graphs(amdp_buf *b, const uint8_t *started, uint32_t n)
+int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n)
 {
-	put_u64(b, n);
+	sb_le64(b, n);
 	for (uint32_t i = 0; i < n; i++)
-		put_u8(b, started[i] ? 1 : 0);
+		sb_u8(b, started[i] ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_timeout(amdp_buf *b, uint64_t seconds)
+int amdp_enc_timeout(sbuf *b, uint64_t seconds)
 {
 	if (seconds == 0)
 		return aieth__fail(AIETH_EINVAL,
-				  PFX "getTimeOut must not answer 0: AMD's client then fails");
-	put_u64(b, seconds);
+				   PFX "getTimeOut must not answer 0: AMD's client then fails");
+	sb_le64(b, seconds);
 	return done(b);
 }
 
-int amdp_enc_files_count(amdp_buf *b, uint64_t nfiles)
+int amdp_enc_files_count(sbuf *b, uint64_t nfiles)
 {
-	put_u64(b, nfiles);
+	sb_le64(b, nfiles);
 	return done(b);
 }
 
-int amdp_enc_file_head(amdp_buf *b, const char *name, uint64_t len)
+int amdp_enc_file_head(sbuf *b, const char *name, uint64_t len)
 {
 	if (amdp_check_name("returned file name", name, strlen(name)))
 		return AIETH_EINVAL;
 	put_str(b, name);
-	put_u64(b, len);
+	sb_le64(b, len);
 	return done(b);
 }
 
-int amdp_enc_file(amdp_buf *b, const char *name, const uint8_t *data, uint64_t len)
+int amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len)
 {
 	int r = amdp_enc_file_head(b, name, len);
 	if (r)
 		return r;
-	put(b, data, len);
+	sb_put(b, data, len);
 	return done(b);
 }
 
 /* ------------------------------------------ encoders: client requests */
 
-static void put_file(amdp_buf *b, const char *name, const uint8_t *data, uint64_t len)
+static void put_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len)
 {
 	put_str(b, name);
-	put_u64(b, len);
-	put(b, data, len);
+	sb_le64(b, len);
+	sb_put(b, data, len);
 }
 
-int amdp_enc_hello(amdp_buf *b, int ack, uint32_t nfiles, const char *const *name,
+int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
 		   const uint8_t *const *data, const uint64_t *len)
 {
-	put_u8(b, ack ? 1 : 0);
-	put_u64(b, nfiles);
+	sb_u8(b, ack ? 1 : 0);
+	sb_le64(b, nfiles);
 	for (uint32_t i = 0; i < nfiles; i++)
 		put_file(b, name[i], data[i], len[i]);
 	return done(b);
 }
 
-int amdp_enc_req_mgr_device(amdp_buf *b, const char *device)
+int amdp_enc_req_mgr_device(sbuf *b, const char *device)
 {
 	put_str(b, "test_harness_mgr");
 	put_str(b, device);
 	return done(b);
 }
 
-int amdp_enc_req_mgr(amdp_buf *b, uint32_t dev_index, uint32_t ngraphs,
-		     const char *const *graphs, const uint8_t *started, uint32_t nkernels,
-		     const char *const *kernels, const char *xclbin_name, const uint8_t *xclbin,
-		     uint64_t xclbin_len)
+int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs, const char *const *graphs,
+		     const uint8_t *started, uint32_t nkernels, const char *const *kernels,
+		     const char *xclbin_name, const uint8_t *xclbin, uint64_t xclbin_len)
 {
-	put_u32(b, dev_index);
-	put_u64(b, ngraphs);
+	sb_le32(b, dev_index);
+	sb_le64(b, ngraphs);
 	for (uint32_t i = 0; i < ngraphs; i++)
 		put_str(b, graphs[i]);
-	put_u64(b, ngraphs);
+	sb_le64(b, ngraphs);
 	for (uint32_t i = 0; i < ngraphs; i++)
-		put_u8(b, started && started[i] ? 1 : 0);
-	put_u64(b, nkernels);
+		sb_u8(b, started && started[i] ? 1 : 0);
+	sb_le64(b, nkernels);
 	for (uint32_t i = 0; i < nkernels; i++)
 		put_str(b, kernels[i]);
 	put_file(b, xclbin_name, xclbin, xclbin_len);
 	return done(b);
 }
 
-int amdp_enc_req_run_bytes(amdp_buf *b, uint64_t txn_bytes)
+int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes)
 {
 	put_str(b, "runTestHarness");
-	put_u64(b, txn_bytes);
+	sb_le64(b, txn_bytes);
 	return done(b);
 }
 
-int amdp_enc_req_run(amdp_buf *b, uint8_t mode, uint32_t id, uint32_t timeout,
-		     const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
+int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout, const uint64_t *cfg,
+		     uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
 		     uint64_t from_aie_len)
 {
-	put_u8(b, mode);
-	put_u32(b, id);
-	put_u32(b, timeout);
-	put_u64(b, ncfg);
+	sb_u8(b, mode);
+	sb_le32(b, id);
+	sb_le32(b, timeout);
+	sb_le64(b, ncfg);
 	for (uint32_t i = 0; i < ncfg; i++)
-		put_u64(b, cfg[i]);
-	put_u64(b, to_aie_len);
+		sb_le64(b, cfg[i]);
+	sb_le64(b, to_aie_len);
 	if (!to_aie && to_aie_len)
 		return done(b);
-	put(b, to_aie, to_aie_len);
-	put_u64(b, from_aie_len);
+	sb_put(b, to_aie, to_aie_len);
+	sb_le64(b, from_aie_len);
 	return done(b);
 }
 
-int amdp_enc_req_run_tail(amdp_buf *b, uint64_t from_aie_len)
+int amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len)
 {
-	put_u64(b, from_aie_len);
+	sb_le64(b, from_aie_len);
 	return done(b);
 }
 
-int amdp_enc_req_query(amdp_buf *b, uint32_t id)
+int amdp_enc_req_query(sbuf *b, uint32_t id)
 {
 	put_str(b, "queryTransactionStatus");
-	put_u32(b, id);
+	sb_le32(b, id);
 	return done(b);
 }
 
-int amdp_enc_req_wait_th(amdp_buf *b, uint32_t id, uint32_t timeout_ms)
+int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms)
 {
 	put_str(b, "waitForTestHarness");
-	put_u32(b, id);
-	put_u32(b, timeout_ms);
+	sb_le32(b, id);
+	sb_le32(b, timeout_ms);
 	return done(b);
 }
 
-int amdp_enc_req_run_graph(amdp_buf *b, uint32_t graph, uint32_t iterations)
+int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations)
 {
 	put_str(b, "runAIEGraph");
-	put_u32(b, graph);
-	put_u32(b, iterations);
+	sb_le32(b, graph);
+	sb_le32(b, iterations);
 	return done(b);
 }
 
-int amdp_enc_req_wait_graph(amdp_buf *b, uint32_t timeout_ms)
+int amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms)
 {
 	put_str(b, "waitForGraph");
-	put_u32(b, timeout_ms);
+	sb_le32(b, timeout_ms);
 	return done(b);
 }
 
-int amdp_enc_req_set_timeout(amdp_buf *b, uint64_t seconds)
+int amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds)
 {
 	put_str(b, "setTimeOut");
-	put_u64(b, seconds);
+	sb_le64(b, seconds);
 	return done(b);
 }
 
-int amdp_enc_req_get_timeout(amdp_buf *b)
+int amdp_enc_req_get_timeout(sbuf *b)
 {
 	put_str(b, "getTimeOut");
 	return done(b);
 }
 
-int amdp_enc_req_destroy(amdp_buf *b)
+int amdp_enc_req_destroy(sbuf *b)
 {
 	put_str(b, "destroy");
 	return done(b);
 }
 
-int amdp_enc_req_update_port(amdp_buf *b, uint32_t graph, const char *port,
+int amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
 			     const uint8_t raw[AMDP_RTP_RAW])
 {
 	put_str(b, "update port");
-	put_u32(b, graph);
+	sb_le32(b, graph);
 	put_str(b, port);
-	put(b, raw, AMDP_RTP_RAW);
+	sb_put(b, raw, AMDP_RTP_RAW);
 	return done(b);
 }
 
-int amdp_enc_req_read_port(amdp_buf *b, uint32_t graph, const char *port, uint32_t size)
+int amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size)
 {
 	put_str(b, "read port");
-	put_u32(b, graph);
+	sb_le32(b, graph);
 	put_str(b, port);
-	put_u32(b, size);
+	sb_le32(b, size);
 	return done(b);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * amd_proto.h - the codec of AMD's AI-Engine-Test-Harness client/server
- * wire protocol (research/amd-protocol.md; docs/amd-protocol.md says what
- * it accepts). Internal to the library, not installed.
+ * wire protocol (AMD's include/ps/test_harness_sockets.hpp;
+ * docs/amd-protocol.md says what it accepts). Internal to the library, not installed.
  *
  * Both directions, both sides:
  * - an incremental decoder (amdp_dec) fed bytes in pieces of any size (one
@@ -14,7 +14,7 @@
  *   limit before anything is allocated or stored; the decoder itself never
  *   allocates.
  * - encoders of every server reply and every client request, each built
- *   into one buffer (amdp_buf). A reply with a large image is built in a
+ *   into one buffer (sbuf, util/sbuf.h). A reply with a large image is built in a
  *   head and a tail around the caller's image (writev).
  *
  * Wire encoding: little-endian u32/u64, bool as one byte 0/1, string as an
@@ -28,42 +28,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/sbuf.h"
+
 /* ------------------------------------------------------------- limits */
 
-#define AMDP_MAX_REQ_NAME 64u          /* a request name ("queryTransactionStatus" is 22) */
-#define AMDP_MAX_NAME 255u             /* device, graph, kernel, port and file names */
-#define AMDP_MAX_GRAPHS 64u            /* graph names per manager */
-#define AMDP_MAX_KERNELS 4u            /* kernel names per manager (AMD's clients send 1) */
-#define AMDP_MAX_CONFIG_FILES 1u       /* H3: AMD's clients send 0 or 1 (xrt.ini) */
-#define AMDP_MAX_INI_BYTES (1u << 20)  /* the uploaded xrt.ini */
-#define AMDP_MAX_XCLBIN_BYTES (1ull << 30)  /* the user's xclbin */
-#define AMDP_MAX_CHANNELS 64u          /* N per direction (VCK190 36, VEK280 16) */
-#define AMDP_MAX_DEPTH 65536u          /* D, URAM depth in stream words */
+#define AMDP_MAX_REQ_NAME 64u              /* a request name ("queryTransactionStatus" is 22) */
+#define AMDP_MAX_NAME 255u                 /* device, graph, kernel, port and file names */
+#define AMDP_MAX_GRAPHS 64u                /* graph names per manager */
+#define AMDP_MAX_KERNELS 4u                /* kernel names per manager (AMD's clients send 1) */
+#define AMDP_MAX_CONFIG_FILES 1u           /* H3: AMD's clients send 0 or 1 (xrt.ini) */
+#define AMDP_MAX_INI_BYTES (1u << 20)      /* the uploaded xrt.ini */
+#define AMDP_MAX_XCLBIN_BYTES (1ull << 30) /* the user's xclbin */
+#define AMDP_MAX_CHANNELS 64u              /* N per direction (VCK190 36, VEK280 16) */
+#define AMDP_MAX_DEPTH 65536u              /* D, URAM depth in stream words */
 #define AMDP_MAX_CFG (8u * AMDP_MAX_CHANNELS + 1u)
 #define AMDP_MAX_PERF (4u * AMDP_MAX_CHANNELS)
-#define AMDP_MAX_TXN_BYTES (1ull << 32)     /* a from_aie image in a reply (client side) */
-#define AMDP_MAX_FILES 256u            /* files returned at the end of a session */
-#define AMDP_MAX_FILE_BYTES (1ull << 30)    /* one returned file */
-#define AMDP_RTP_RAW 24u               /* update port: the client's vector object */
+#define AMDP_MAX_TXN_BYTES (1ull << 32)  /* a from_aie image in a reply (client side) */
+#define AMDP_MAX_FILES 256u              /* files returned at the end of a session */
+#define AMDP_MAX_FILE_BYTES (1ull << 30) /* one returned file */
+#define AMDP_RTP_RAW 24u                 /* update port: the client's vector object */
 
-#define AMDP_WORD_BYTES 16u            /* W and M: AMD's stream and memory words */
+#define AMDP_WORD_BYTES 16u /* W and M: AMD's stream and memory words */
 
 /* Transaction statuses (research §5). */
 enum { AMDP_ST_CREATED = 0, AMDP_ST_READY, AMDP_ST_RUNNING, AMDP_ST_TIMEOUT, AMDP_ST_DONE };
 
 /* ------------------------------------------------------------ buffers */
 
-/* A growing byte buffer; an allocation failure sets oom and later appends
- * do nothing (the encoders return AIETH_ENOMEM when it is set). */
-typedef struct {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-} amdp_buf;
-
-void amdp_buf_free(amdp_buf *b);
-/* Forget the contents, keep the memory. */
-void amdp_buf_reset(amdp_buf *b);
+/* The limit of a message's buffer (util/sbuf.h): the largest message, a
+ * transaction's image with its fields (the other messages are far smaller;
+ * a reply with an image is built around it, never copied in). */
+#define AMDP_MAX_MSG ((size_t)AMDP_MAX_TXN_BYTES + 65536u)
+/* The limit of a server's reply buffer: the largest reply built in it is a
+ * list of graphs or the perf words; an image is sent beside it (writev). */
+#define AMDP_MAX_REPLY ((size_t)65536u)
 
 /* --------------------------------------------------------- messages */
 
@@ -72,39 +70,39 @@ void amdp_buf_reset(amdp_buf *b);
 typedef enum {
 	AMDP_NONE = 0,
 	/* client -> server */
-	AMDP_Q_HELLO,         /* H2 ack and H3 config files (their contents came as bulk) */
-	AMDP_Q_MGR_DEVICE,    /* test_harness_mgr step 1: device; caller replies, then amdp_dec_continue */
-	AMDP_Q_MGR,           /* test_harness_mgr steps 4-8 (xclbin contents came as bulk) */
-	AMDP_Q_RUN_BYTES,     /* runTestHarness step 1; caller replies accepted, then amdp_dec_continue */
-	AMDP_Q_RUN,           /* runTestHarness steps 3-8 (to_aie came as bulk) */
-	AMDP_Q_QUERY,         /* queryTransactionStatus */
-	AMDP_Q_WAIT_TH,       /* waitForTestHarness */
-	AMDP_Q_RUN_GRAPH,     /* runAIEGraph */
-	AMDP_Q_WAIT_GRAPH,    /* waitForGraph */
-	AMDP_Q_SET_TIMEOUT,   /* setTimeOut */
-	AMDP_Q_GET_TIMEOUT,   /* getTimeOut */
-	AMDP_Q_DESTROY,       /* destroy */
-	AMDP_Q_UPDATE_PORT,   /* update port: consumed; its 24 bytes are the client's pointers */
-	AMDP_Q_READ_PORT,     /* read port: consumed; no reply can help the client */
+	AMDP_Q_HELLO,      /* H2 ack and H3 config files (their contents came as bulk) */
+	AMDP_Q_MGR_DEVICE, /* test_harness_mgr step 1: device; caller replies, then amdp_dec_continue */
+	AMDP_Q_MGR,        /* test_harness_mgr steps 4-8 (xclbin contents came as bulk) */
+	AMDP_Q_RUN_BYTES, /* runTestHarness step 1; caller replies accepted, then amdp_dec_continue */
+	AMDP_Q_RUN,       /* runTestHarness steps 3-8 (to_aie came as bulk) */
+	AMDP_Q_QUERY,     /* queryTransactionStatus */
+	AMDP_Q_WAIT_TH,   /* waitForTestHarness */
+	AMDP_Q_RUN_GRAPH,   /* runAIEGraph */
+	AMDP_Q_WAIT_GRAPH,  /* waitForGraph */
+	AMDP_Q_SET_TIMEOUT, /* setTimeOut */
+	AMDP_Q_GET_TIMEOUT, /* getTimeOut */
+	AMDP_Q_DESTROY,     /* destroy */
+	AMDP_Q_UPDATE_PORT, /* update port: consumed; its 24 bytes are the client's pointers */
+	AMDP_Q_READ_PORT,   /* read port: consumed; no reply can help the client */
 	/* server -> client */
-	AMDP_R_AVAILABLE,     /* H1 */
-	AMDP_R_MGR_DEVICE,    /* device ok and N, W, D, M; or the server's device */
-	AMDP_R_MAX_MEM,       /* test_harness_mgr step 9 */
-	AMDP_R_ACCEPTED,      /* runTestHarness step 2 */
-	AMDP_R_STATUS,        /* queryTransactionStatus */
-	AMDP_R_WAIT_TH,       /* waitForTestHarness (from_aie came as bulk) */
-	AMDP_R_GRAPHS,        /* runAIEGraph and waitForGraph: graph started flags */
-	AMDP_R_TIMEOUT,       /* getTimeOut */
-	AMDP_R_FILES          /* the file return after destroy (contents came as bulk) */
+	AMDP_R_AVAILABLE,  /* H1 */
+	AMDP_R_MGR_DEVICE, /* device ok and N, W, D, M; or the server's device */
+	AMDP_R_MAX_MEM,    /* test_harness_mgr step 9 */
+	AMDP_R_ACCEPTED,   /* runTestHarness step 2 */
+	AMDP_R_STATUS,     /* queryTransactionStatus */
+	AMDP_R_WAIT_TH,    /* waitForTestHarness (from_aie came as bulk) */
+	AMDP_R_GRAPHS,     /* runAIEGraph and waitForGraph: graph started flags */
+	AMDP_R_TIMEOUT,    /* getTimeOut */
+	AMDP_R_FILES       /* the file return after destroy (contents came as bulk) */
 } amdp_kind;
 
 /* Which bulk payload an AMDP_EV_BULK announces. */
 typedef enum {
-	AMDP_BULK_INI = 1,    /* an H3 config file (name in msg.file[msg.nfiles]) */
-	AMDP_BULK_XCLBIN,     /* the manager's xclbin (name in msg.file[0]) */
-	AMDP_BULK_TO_AIE,     /* runTestHarness's to_aie image */
-	AMDP_BULK_FROM_AIE,   /* waitForTestHarness's from_aie image */
-	AMDP_BULK_FILE        /* a returned file (name in msg.file[msg.nfiles]) */
+	AMDP_BULK_INI = 1,  /* an H3 config file (name in msg.file[msg.nfiles]) */
+	AMDP_BULK_XCLBIN,   /* the manager's xclbin (name in msg.file[0]) */
+	AMDP_BULK_TO_AIE,   /* runTestHarness's to_aie image */
+	AMDP_BULK_FROM_AIE, /* waitForTestHarness's from_aie image */
+	AMDP_BULK_FILE      /* a returned file (name in msg.file[msg.nfiles]) */
 } amdp_bulk;
 
 /* A decoded message: the fields its kind uses, the others zero. */
@@ -120,7 +118,7 @@ typedef struct {
 	uint32_t dev_index;
 	uint32_t ngraphs, nkernels;
 	char graph[AMDP_MAX_GRAPHS][AMDP_MAX_NAME + 1];
-	uint8_t started[AMDP_MAX_GRAPHS];   /* Q_MGR, R_GRAPHS */
+	uint8_t started[AMDP_MAX_GRAPHS]; /* Q_MGR, R_GRAPHS */
 	char kernel[AMDP_MAX_KERNELS][AMDP_MAX_NAME + 1];
 	/* Q_HELLO (config files), Q_MGR (file[0]: xclbin), R_FILES */
 	uint32_t nfiles;
@@ -130,16 +128,16 @@ typedef struct {
 	uint64_t txn_bytes;
 	/* Q_RUN */
 	uint8_t mode;
-	uint32_t id;          /* also Q_QUERY, Q_WAIT_TH */
-	uint32_t timeout;     /* ms: Q_RUN (ignored by AMD), Q_WAIT_TH, Q_WAIT_GRAPH */
+	uint32_t id;      /* also Q_QUERY, Q_WAIT_TH */
+	uint32_t timeout; /* ms: Q_RUN (ignored by AMD), Q_WAIT_TH, Q_WAIT_GRAPH */
 	uint32_t ncfg;
 	uint64_t cfg[AMDP_MAX_CFG];
-	uint64_t to_aie_len, from_aie_len;   /* Q_RUN; R_WAIT_TH: from_aie_len */
+	uint64_t to_aie_len, from_aie_len; /* Q_RUN; R_WAIT_TH: from_aie_len */
 	/* Q_RUN_GRAPH, Q_UPDATE_PORT, Q_READ_PORT */
 	uint32_t graph_index, iterations;
 	char port[AMDP_MAX_NAME + 1];
-	uint8_t rtp_raw[AMDP_RTP_RAW];       /* Q_UPDATE_PORT */
-	uint32_t rtp_size;                   /* Q_READ_PORT */
+	uint8_t rtp_raw[AMDP_RTP_RAW]; /* Q_UPDATE_PORT */
+	uint32_t rtp_size;             /* Q_READ_PORT */
 	/* Q_SET_TIMEOUT, R_TIMEOUT (seconds), R_MAX_MEM (bytes) */
 	uint64_t value;
 	/* R_STATUS, R_WAIT_TH */
@@ -154,24 +152,24 @@ typedef enum { AMDP_SERVER = 0, AMDP_CLIENT = 1 } amdp_side;
 
 /* The board as the protocol describes it (test_harness_mgr step 3). */
 typedef struct {
-	uint32_t n;           /* channels per direction */
-	uint32_t w, d, m;     /* stream word bytes, URAM depth, memory word bytes */
+	uint32_t n;       /* channels per direction */
+	uint32_t w, d, m; /* stream word bytes, URAM depth, memory word bytes */
 } amdp_geom;
 
 typedef struct {
 	amdp_side side;
-	amdp_geom geom;       /* server: given; client: learnt from R_MGR_DEVICE */
-	int state;            /* internal */
-	int dead;             /* after an error or a session end: every feed fails */
+	amdp_geom geom; /* server: given; client: learnt from R_MGR_DEVICE */
+	int state;      /* internal */
+	int dead;       /* after an error or a session end: every feed fails */
 	/* the primitive being read */
 	int prim;
 	uint8_t scratch[8];
-	uint8_t *dst;         /* P_BYTES: where the bytes go (NULL: discarded) */
+	uint8_t *dst; /* P_BYTES: where the bytes go (NULL: discarded) */
 	uint64_t want, got;
-	uint64_t count, idx;  /* the vector being read */
-	amdp_kind expect;     /* client side: the reply awaited */
+	uint64_t count, idx; /* the vector being read */
+	amdp_kind expect;    /* client side: the reply awaited */
 	int pending_event;
-	int partial;          /* bytes of the current message were taken */
+	int partial; /* bytes of the current message were taken */
 	/* AMDP_EV_BULK */
 	amdp_bulk bulk;
 	uint64_t bulk_len;
@@ -181,9 +179,9 @@ typedef struct {
 
 /* What amdp_dec_feed stopped on. Errors are negative aieth codes. */
 enum {
-	AMDP_EV_MORE = 0,     /* every byte given was consumed; feed more */
-	AMDP_EV_BULK = 1,     /* bulk payload announced: call amdp_dec_sink() */
-	AMDP_EV_MSG = 2       /* a complete message in dec->msg */
+	AMDP_EV_MORE = 0, /* every byte given was consumed; feed more */
+	AMDP_EV_BULK = 1, /* bulk payload announced: call amdp_dec_sink() */
+	AMDP_EV_MSG = 2   /* a complete message in dec->msg */
 };
 
 /* Server side: geom is the board's (n <= AMDP_MAX_CHANNELS, w = m = 16);
@@ -245,52 +243,51 @@ int amdp_check_name(const char *what, const char *s, size_t len);
 
 /* Each appends one reply to b and returns 0, AIETH_EINVAL (an argument
  * breaks a rule of the protocol) or AIETH_ENOMEM. */
-int amdp_enc_available(amdp_buf *b, int available);
-int amdp_enc_mgr_device_ok(amdp_buf *b, const amdp_geom *g);
-int amdp_enc_mgr_device_bad(amdp_buf *b, const char *server_device);
-int amdp_enc_max_mem(amdp_buf *b, uint64_t bytes);
-int amdp_enc_accepted(amdp_buf *b, int accepted);
-int amdp_enc_status(amdp_buf *b, uint8_t status);
+int amdp_enc_available(sbuf *b, int available);
+int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g);
+int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device);
+int amdp_enc_max_mem(sbuf *b, uint64_t bytes);
+int amdp_enc_accepted(sbuf *b, int accepted);
+int amdp_enc_status(sbuf *b, uint8_t status);
 /* waitForTestHarness: status, from_aie, perf (4N words). rx may be NULL
  * for zeros. Or in three parts: head, the caller's image, tail. */
-int amdp_enc_wait_th(amdp_buf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
+int amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
 		     const uint64_t *perf, uint32_t nperf);
-int amdp_enc_wait_th_head(amdp_buf *b, uint8_t status, uint64_t rx_len);
-int amdp_enc_wait_th_tail(amdp_buf *b, const uint64_t *perf, uint32_t nperf);
-int amdp_enc_graphs(amdp_buf *b, const uint8_t *started, uint32_t n);
-int amdp_enc_timeout(amdp_buf *b, uint64_t seconds);   /* never 0 */
+int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len);
+int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf);
+int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n);
+int amdp_enc_timeout(sbuf *b, uint64_t seconds); /* never 0 */
 /* The file return: a count, then per file a head (name, length) and the
  * contents; names must be plain base names. */
-int amdp_enc_files_count(amdp_buf *b, uint64_t nfiles);
-int amdp_enc_file_head(amdp_buf *b, const char *name, uint64_t len);
-int amdp_enc_file(amdp_buf *b, const char *name, const uint8_t *data, uint64_t len);
+int amdp_enc_files_count(sbuf *b, uint64_t nfiles);
+int amdp_enc_file_head(sbuf *b, const char *name, uint64_t len);
+int amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len);
 
 /* ------------------------------------------ encoders: client requests */
 
 /* H2 ack and H3: nfiles config files (name[i], data[i], len[i]). */
-int amdp_enc_hello(amdp_buf *b, int ack, uint32_t nfiles, const char *const *name,
+int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
 		   const uint8_t *const *data, const uint64_t *len);
-int amdp_enc_req_mgr_device(amdp_buf *b, const char *device);
-int amdp_enc_req_mgr(amdp_buf *b, uint32_t dev_index, uint32_t ngraphs,
-		     const char *const *graphs, const uint8_t *started, uint32_t nkernels,
-		     const char *const *kernels, const char *xclbin_name, const uint8_t *xclbin,
-		     uint64_t xclbin_len);
-int amdp_enc_req_run_bytes(amdp_buf *b, uint64_t txn_bytes);
+int amdp_enc_req_mgr_device(sbuf *b, const char *device);
+int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs, const char *const *graphs,
+		     const uint8_t *started, uint32_t nkernels, const char *const *kernels,
+		     const char *xclbin_name, const uint8_t *xclbin, uint64_t xclbin_len);
+int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes);
 /* Steps 3-8; to_aie may be NULL (then only the length goes in, and the
  * caller sends the image and then amdp_enc_req_run_tail). */
-int amdp_enc_req_run(amdp_buf *b, uint8_t mode, uint32_t id, uint32_t timeout,
-		     const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
+int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout, const uint64_t *cfg,
+		     uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
 		     uint64_t from_aie_len);
-int amdp_enc_req_run_tail(amdp_buf *b, uint64_t from_aie_len);
-int amdp_enc_req_query(amdp_buf *b, uint32_t id);
-int amdp_enc_req_wait_th(amdp_buf *b, uint32_t id, uint32_t timeout_ms);
-int amdp_enc_req_run_graph(amdp_buf *b, uint32_t graph, uint32_t iterations);
-int amdp_enc_req_wait_graph(amdp_buf *b, uint32_t timeout_ms);
-int amdp_enc_req_set_timeout(amdp_buf *b, uint64_t seconds);
-int amdp_enc_req_get_timeout(amdp_buf *b);
-int amdp_enc_req_destroy(amdp_buf *b);
-int amdp_enc_req_update_port(amdp_buf *b, uint32_t graph, const char *port,
+int amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len);
+int amdp_enc_req_query(sbuf *b, uint32_t id);
+int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms);
+int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations);
+int amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms);
+int amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds);
+int amdp_enc_req_get_timeout(sbuf *b);
+int amdp_enc_req_destroy(sbuf *b);
+int amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
 			     const uint8_t raw[AMDP_RTP_RAW]);
-int amdp_enc_req_read_port(amdp_buf *b, uint32_t graph, const char *port, uint32_t size);
+int amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size);
 
 #endif /* AIETH_SERVER_AMD_PROTO_H */

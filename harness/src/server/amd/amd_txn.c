@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/session_internal.h"
 #include "server/amd/amd_conn_internal.h"
 
 static amd_txn *txn_find(amd_conn *c, uint32_t id)
@@ -85,7 +84,7 @@ static void *runner_main(void *arg)
 		t = p->t;
 		pthread_mutex_unlock(&c->mu);
 		pthread_mutex_lock(&c->x->call);
-		rc = c->x->dev->ops->txn_start(c->x->dev->bstate, &t->wire);
+		rc = srv_txn_start(c->x, t);
 		if (rc == AIETH_OK) {
 			pthread_mutex_lock(&c->s->mu);
 			t->state = ST_STARTED;
@@ -121,7 +120,7 @@ void amd_txn_stop(amd_conn *c)
 	while (c->txns)
 		txn_remove_locked(c, c->txns);
 	if (c->cur && c->cur->t)
-		srv_txn_drop(c->s, c->x, c->cur->t);   /* its upload broke off */
+		srv_txn_drop(c->s, c->x, c->cur->t); /* its upload broke off */
 	free(c->cur);
 	c->cur = NULL;
 }
@@ -141,9 +140,11 @@ int amd_txn_run_bytes(amd_conn *c)
 	pthread_mutex_lock(&c->s->mu);
 	ok = img <= c->s->mem_max - c->s->mem_used && pending < SRV_TXNS_MAX;
 	if (!ok)
-		srv_log(c->s, "amd %s: session %s: transaction of %llu image bytes refused "
+		srv_log(c->s,
+			"amd %s: session %s: transaction of %llu image bytes refused "
 			"(accepted = 0): %u pending (limit %d), %llu of the --max-memory %llu MiB "
-			"in use", c->peer, c->x->id, (unsigned long long)img, pending, SRV_TXNS_MAX,
+			"in use",
+			c->peer, c->x->id, (unsigned long long)img, pending, SRV_TXNS_MAX,
 			(unsigned long long)c->s->mem_used,
 			(unsigned long long)(c->s->mem_max >> 20));
 	pthread_mutex_unlock(&c->s->mu);
@@ -170,8 +171,10 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	p = txn_find(c, m->id);
 	pthread_mutex_unlock(&c->mu);
 	if (p || was_fetched(c, m->id)) {
-		snprintf(c->why, sizeof c->why, "runTestHarness: transaction id %u was used already "
-			 "in this session", m->id);
+		snprintf(c->why, sizeof c->why,
+			 "runTestHarness: transaction id %u was used already "
+			 "in this session",
+			 m->id);
 		return -1;
 	}
 	if (!(p = calloc(1, sizeof *p))) {
@@ -186,8 +189,10 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	 * checks the field against it) */
 	m->from_aie_len = rx;
 	if (amdp_txn_check(&c->dec.geom, m)) {
-		srv_log(c->s, "amd %s: session %s: transaction %u refused, answered TIMEOUT with "
-			"zeros: %s", c->peer, c->x->id, m->id, aieth_error_message());
+		srv_log(c->s,
+			"amd %s: session %s: transaction %u refused, answered TIMEOUT with "
+			"zeros: %s",
+			c->peer, c->x->id, m->id, aieth_error_message());
 		p->bad = 1;
 		return 0;
 	}
@@ -265,25 +270,25 @@ int amd_txn_query(amd_conn *c, uint32_t id)
 static int send_timeout(amd_conn *c, uint64_t rx_len)
 {
 	static const uint8_t zeros[65536];
-	amdp_buf tail = {0};
+	sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 	uint64_t left = rx_len;
 	int rc, first = 1;
 	if (amdp_enc_wait_th_head(&c->out, AMDP_ST_TIMEOUT, rx_len) ||
 	    amdp_enc_wait_th_tail(&tail, NULL, 4 * c->dec.geom.n) || c->out.oom || tail.oom) {
 		snprintf(c->why, sizeof c->why, "out of memory building a reply");
-		amdp_buf_reset(&c->out);
-		amdp_buf_free(&tail);
+		sb_reset(&c->out);
+		sb_free(&tail);
 		return -1;
 	}
 	do {
 		size_t k = left < sizeof zeros ? (size_t)left : sizeof zeros;
 		left -= k;
-		rc = amd_io_send(c, first ? c->out.p : NULL, first ? c->out.len : 0, zeros, k,
-				 left ? NULL : tail.p, left ? 0 : tail.len);
+		rc = amd_io_send(c, first ? c->out.u : NULL, first ? c->out.n : 0, zeros, k,
+				 left ? NULL : tail.u, left ? 0 : tail.n);
 		first = 0;
 	} while (!rc && left);
-	amdp_buf_reset(&c->out);
-	amdp_buf_free(&tail);
+	sb_reset(&c->out);
+	sb_free(&tail);
 	return rc;
 }
 
@@ -308,7 +313,7 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		int64_t now = srv_now_ms();
 		if ((tmo && now - t0 >= tmo) || amd_io_dying(c))
 			break;
-		c->last_ms = now;   /* a wait in progress keeps the session */
+		c->last_ms = now; /* a wait in progress keeps the session */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100 * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {
@@ -327,7 +332,8 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		pthread_mutex_lock(&c->mu);
 		if (p->st == AMDP_ST_RUNNING)
 			p->abandoned = 1;
-		else if (p->st == AMDP_ST_READY || p->st == AMDP_ST_DONE || p->st == AMDP_ST_TIMEOUT)
+		else if (p->st == AMDP_ST_READY || p->st == AMDP_ST_DONE ||
+			 p->st == AMDP_ST_TIMEOUT)
 			txn_remove_locked(c, p);
 		pthread_mutex_unlock(&c->mu);
 		remember_fetched(c, id);
@@ -335,14 +341,14 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	}
 	pthread_mutex_unlock(&c->mu);
 	if (st == AMDP_ST_DONE && p->t) {
-		amdp_buf tail = {0};
+		sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 		rc = amdp_enc_wait_th_head(&c->out, AMDP_ST_DONE, p->rx_len) ||
 		     amdp_enc_wait_th_tail(&tail, p->t->wire.perf, 4 * c->dec.geom.n);
 		if (!rc)
-			rc = amd_io_send(c, c->out.p, c->out.len, p->t->rxbuf, (size_t)p->rx_len,
-					tail.p, tail.len);
-		amdp_buf_reset(&c->out);
-		amdp_buf_free(&tail);
+			rc = amd_io_send(c, c->out.u, c->out.n, p->t->rxbuf, (size_t)p->rx_len,
+					 tail.u, tail.n);
+		sb_reset(&c->out);
+		sb_free(&tail);
 	} else {
 		rc = send_timeout(c, p->rx_len);
 	}

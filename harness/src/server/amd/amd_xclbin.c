@@ -28,9 +28,10 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 		return -1;
 	}
 	if (len > s->xclbin_max) {
-		snprintf(c->why, sizeof c->why, "xclbin of %llu bytes refused: the limit is "
-			 "--max-xclbin %llu MiB", (unsigned long long)len,
-			 (unsigned long long)(s->xclbin_max >> 20));
+		snprintf(c->why, sizeof c->why,
+			 "xclbin of %llu bytes refused: the limit is "
+			 "--max-xclbin %llu MiB",
+			 (unsigned long long)len, (unsigned long long)(s->xclbin_max >> 20));
 		return -1;
 	}
 	if (srv_xclbin_reserve(s, len, &evicted, msg, sizeof msg)) {
@@ -40,9 +41,10 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 	}
 	c->xlen = len;
 	if (evicted)
-		srv_log(s, "xclbin cache: %u older designs evicted to make room for an AMD "
-			"client's xclbin (the limit is --xclbin-cache-mib %llu)", evicted,
-			(unsigned long long)(s->cache_max >> 20));
+		srv_log(s,
+			"xclbin cache: %u older designs evicted to make room for an AMD "
+			"client's xclbin (the limit is --xclbin-cache-mib %llu)",
+			evicted, (unsigned long long)(s->cache_max >> 20));
 	c->xpath = aieth__path_join(s->work_dir, "amd-xclbin.XXXXXX");
 	if (!c->xpath || (c->xfd = mkstemp(c->xpath)) < 0) {
 		snprintf(c->why, sizeof c->why, "xclbin: cannot create a scratch file in %s: %s",
@@ -56,10 +58,7 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 	return 0;
 }
 
-uint64_t amd_xclbin_due(const amd_conn *c)
-{
-	return c->xlen - c->xoff;
-}
+uint64_t amd_xclbin_due(const amd_conn *c) { return c->xlen - c->xoff; }
 
 /* The file removed (a write failed or the connection ended). */
 static void drop_file(amd_conn *c)
@@ -83,11 +82,12 @@ void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n)
 			continue;
 		if (w <= 0) {
 			c->xerr = w < 0 ? errno : ENOSPC;
-			srv_log(c->s, "amd %s: xclbin: cannot write its scratch file in %s at byte "
+			srv_log(c->s,
+				"amd %s: xclbin: cannot write its scratch file in %s at byte "
 				"%llu of %llu: %s; the connection closes after the manager request",
 				c->peer, c->s->work_dir, (unsigned long long)(c->xoff + done),
 				(unsigned long long)c->xlen, strerror(c->xerr));
-			drop_file(c);   /* its space back at once; the rest is read and dropped */
+			drop_file(c); /* its space back at once; the rest is read and dropped */
 			break;
 		}
 		done += (size_t)w;

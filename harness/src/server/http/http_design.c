@@ -20,7 +20,7 @@
 #include "server/http/http_internal.h"
 #include "util/path.h"
 
-#define ARTIFACTS_MAX 256     /* files listed per session */
+#define ARTIFACTS_MAX 256 /* files listed per session */
 
 static unsigned x_status(srv_x_result x)
 {
@@ -35,15 +35,18 @@ static unsigned x_status(srv_x_result x)
 enum MHD_Result http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 				     unsigned long long len, int have_len)
 {
-	const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						     MHD_HTTP_HEADER_CONTENT_TYPE);
+	const char *ct =
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 	char msg[512];
 	srv_x_result xr;
 	if (!have_len)
-		return http_reply_err(c, r, 411, NULL, "PUT %s: the xclbin needs a Content-Length "
-				      "(no chunked upload)", r->path);
+		return http_reply_err(c, r, 411, NULL,
+				      "PUT %s: the xclbin needs a Content-Length "
+				      "(no chunked upload)",
+				      r->path);
 	if (!len)
-		return http_reply_err(c, r, 400, NULL, "PUT %s: an empty body is no xclbin", r->path);
+		return http_reply_err(c, r, 400, NULL, "PUT %s: an empty body is no xclbin",
+				      r->path);
 	if (!ct || strcmp(ct, "application/octet-stream"))
 		return http_reply_err(c, r, 415, NULL,
 				      "Content-Type: application/octet-stream is needed");
@@ -111,8 +114,8 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 			struct stat st;
 			if (fstat(fd, &st)) {
 				close(fd);
-				return http_reply_err(c, r, 500, NULL, "xclbin %s: %s", r->route.sha,
-						      strerror(errno));
+				return http_reply_err(c, r, 500, NULL, "xclbin %s: %s",
+						      r->route.sha, strerror(errno));
 			}
 			return reply_fd(c, r, fd, (uint64_t)st.st_size, "application/octet-stream");
 		}
@@ -129,9 +132,10 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		bytes = u->want;
 		xr = srv_xclbin_commit(s, u, &created, msg, sizeof msg);
 		if (u->evicted)
-			srv_log(s, "xclbin cache: %u older designs evicted to make room (the limit "
-				"is --xclbin-cache-mib %llu)", u->evicted,
-				(unsigned long long)(s->cache_max >> 20));
+			srv_log(s,
+				"xclbin cache: %u older designs evicted to make room (the limit "
+				"is --xclbin-cache-mib %llu)",
+				u->evicted, (unsigned long long)(s->cache_max >> 20));
 		if (u->index_failed)
 			srv_log(s, "xclbin cache: who may see %s is not kept across a restart: %s",
 				r->route.sha, u->errmsg);
@@ -202,8 +206,10 @@ enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	if (!srv_artifact_name_ok(r->route.name)) {
 		pthread_mutex_unlock(&s->mu);
 		free(dir);
-		return http_reply_err(c, r, 400, NULL, "artifact \"%s\": a plain file name is "
-				      "needed ([A-Za-z0-9._-], not starting with '.')", r->route.name);
+		return http_reply_err(c, r, 400, NULL,
+				      "artifact \"%s\": a plain file name is "
+				      "needed ([A-Za-z0-9._-], not starting with '.')",
+				      r->route.name);
 	}
 	if (dir && (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		fd = openat(dfd, r->route.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -214,9 +220,10 @@ enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		if (fd >= 0)
 			close(fd);
-		return http_reply_err(c, r, 404, NULL, "session \"%s\": no artifact \"%s\" (GET "
-				      "/v1/sessions/%s/artifacts lists them)", r->route.sid,
-				      r->route.name, r->route.sid);
+		return http_reply_err(c, r, 404, NULL,
+				      "session \"%s\": no artifact \"%s\" (GET "
+				      "/v1/sessions/%s/artifacts lists them)",
+				      r->route.sid, r->route.name, r->route.sid);
 	}
 	return reply_fd(c, r, fd, (uint64_t)st.st_size, "application/octet-stream");
 }

@@ -22,10 +22,10 @@ extern const unsigned srv_metric_codes[SRV_NCODES];
 /* The HTTP connections open (s->conns): how many each address holds
  * (--max-conn-per-addr) and when each began waiting for a request head
  * (--head-timeout: from the accept or the end of the previous request). */
-#define HTTP_CONN_SLOTS 128   /* twice libmicrohttpd's connection limit */
+#define HTTP_CONN_SLOTS 128 /* twice libmicrohttpd's connection limit */
 typedef struct {
 	int used;
-	int in_head;                  /* waiting for a request's head */
+	int in_head; /* waiting for a request's head */
 	int fd;
 	int64_t since_ms;
 	char addr[64];
@@ -35,7 +35,7 @@ typedef struct {
 	http_conn v[HTTP_CONN_SLOTS];
 	unsigned open;
 	uint64_t refused, head_timeouts;
-	int64_t refused_logged_s;     /* one log line per second at most */
+	int64_t refused_logged_s; /* one log line per second at most */
 } http_conns;
 
 /* One request as it is handled. */
@@ -49,18 +49,18 @@ typedef struct {
 	srv_route route;
 	unsigned status;
 	uint64_t in, out;
-	int answered;                 /* a response was queued */
-	srv_sess *sess;               /* referenced during a TX upload */
+	int answered;   /* a response was queued */
+	srv_sess *sess; /* referenced during a TX upload */
 	srv_txn *txn;
-	int overflow;                 /* a chunked body went past the limit */
-	size_t body_max;              /* this route's JSON body limit */
-	srv_xupload *xup;             /* PUT /v1/xclbins/SHA: the upload going on */
+	int overflow;     /* a chunked body went past the limit */
+	size_t body_max;  /* this route's JSON body limit */
+	srv_xupload *xup; /* PUT /v1/xclbins/SHA: the upload going on */
 	char *body;
 	size_t len, cap;
 } req_ctx;
 
-enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			   const char *type, const char *body, size_t len, const char *allow);
+enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status, const char *type,
+			   const char *body, size_t len, const char *allow);
 /* The same with one more header (hname: hvalue; NULL or "" value: none). */
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
 			       const char *type, const char *body, size_t len, const char *hname,

@@ -15,9 +15,9 @@
 #include "server/http/http_internal.h"
 
 /* status classes counted for the metrics */
-const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 206, 400, 401, 403, 404,
-					       405, 409, 411, 413, 415, 416, 422, 429, 431, 500,
-					       501, 503, 504, 507};
+const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 206, 400, 401, 403,
+					       404, 405, 409, 411, 413, 415, 416, 422,
+					       429, 431, 500, 501, 503, 504, 507};
 
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
 			       const char *type, const char *body, size_t len, const char *hname,
@@ -42,8 +42,8 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned st
 	return ret;
 }
 
-enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			   const char *type, const char *body, size_t len, const char *allow)
+enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status, const char *type,
+			   const char *body, size_t len, const char *allow)
 {
 	return http_reply_hdr(c, r, status, type, body, len, MHD_HTTP_HEADER_ALLOW, allow);
 }
@@ -51,13 +51,15 @@ enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status
 enum MHD_Result http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
 				    struct json_object *o, const char *hname, const char *hvalue)
 {
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	/* o NULL: its builder ran out of memory */
+	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	enum MHD_Result ret;
 	if (!text) {
 		json_object_put(o);
-		return http_reply(c, r, 500, "application/json",
-				  "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}",
-				  56, NULL);
+		return http_reply(
+			c, r, 500, "application/json",
+			"{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}", 56,
+			NULL);
 	}
 	ret = http_reply_hdr(c, r, status, "application/json", text, strlen(text), hname, hvalue);
 	json_object_put(o);
@@ -94,7 +96,7 @@ static const char *code_name(unsigned status)
 }
 
 enum MHD_Result http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned status,
-				 const char *allow, const char *fmt, ...)
+			       const char *allow, const char *fmt, ...)
 {
 	char msg[1024];
 	struct json_object *o, *e;
@@ -123,18 +125,12 @@ unsigned http_status_of(int rc)
 {
 	switch (rc) {
 	case AIETH_EINVAL:
-	case AIETH_EPARSE:
-		return 400;
-	case AIETH_ENOTFOUND:
-		return 404;
-	case AIETH_ESTATE:
-		return 409;
-	case AIETH_ETIMEOUT:
-		return 504;
-	case AIETH_ENOMEM:
-		return 500;
-	default:
-		return 422;
+	case AIETH_EPARSE: return 400;
+	case AIETH_ENOTFOUND: return 404;
+	case AIETH_ESTATE: return 409;
+	case AIETH_ETIMEOUT: return 504;
+	case AIETH_ENOMEM: return 500;
+	default: return 422;
 	}
 }
 

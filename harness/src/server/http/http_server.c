@@ -24,6 +24,7 @@
 
 #include "server/http/http_internal.h"
 #include "util/json_strict.h"
+#include "util/text.h"
 
 #define CONN_LIMIT 64
 /* libmicrohttpd's memory per connection: its read buffer is half of it
@@ -37,12 +38,12 @@
 /* a chunked JSON body past its limit: read and discarded up to this much
  * more so that the 413 reaches the client; beyond, the connection is cut */
 #define DISCARD_MAX ((size_t)1 << 20)
-#define DRAIN_S 15            /* requests running at a drain get this long to end */
+#define DRAIN_S 15 /* requests running at a drain get this long to end */
 /* After a drain interrupted the device: HTTP clients still holding a session
  * get this long to collect what their transactions produced (wait, result,
  * RX image, artifacts) and end the session; new work is refused (503). */
 #define COLLECT_MS 5000
-#define QUIET_MS 300          /* no session left: stop once requests pause this long */
+#define QUIET_MS 300 /* no session left: stop once requests pause this long */
 
 static void mhd_logger(void *cls, const char *fm, va_list ap)
 {
@@ -58,7 +59,8 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "event", json_object_new_string("http"));
 		json_object_object_add(o, "message", json_object_new_string(msg));
-		snprintf(q, sizeof q, "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		snprintf(q, sizeof q, "%s",
+			 json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 		srv_log(s, "%s", q);
 	} else {
@@ -71,35 +73,23 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	if (r->overflow)
-		return http_reply_err(c, r, 413, NULL, "request body: more than %zu bytes, the limit",
-				 r->body_max);
+		return http_reply_err(c, r, 413, NULL,
+				      "request body: more than %zu bytes, the limit", r->body_max);
 	switch (r->route.kind) {
-	case SRV_R_XCLBIN:
-		return http_xclbin(c, r, s);
+	case SRV_R_XCLBIN: return http_xclbin(c, r, s);
 	case SRV_R_ARTIFACTS:
-	case SRV_R_ARTIFACT:
-		return http_artifacts(c, r, s);
-	case SRV_R_HEALTH:
-		return http_health(c, r, s);
-	case SRV_R_METRICS:
-		return http_metrics(c, r, s);
-	case SRV_R_SESSIONS:
-		return http_session_create(c, r, s);
-	case SRV_R_SESSION:
-		return http_session(c, r, s);
-	case SRV_R_TXNS:
-		return http_txn_create(c, r, s);
-	case SRV_R_TXN_TX:
-		return http_txn_tx_done(c, r, s);
+	case SRV_R_ARTIFACT: return http_artifacts(c, r, s);
+	case SRV_R_HEALTH: return http_health(c, r, s);
+	case SRV_R_METRICS: return http_metrics(c, r, s);
+	case SRV_R_SESSIONS: return http_session_create(c, r, s);
+	case SRV_R_SESSION: return http_session(c, r, s);
+	case SRV_R_TXNS: return http_txn_create(c, r, s);
+	case SRV_R_TXN_TX: return http_txn_tx_done(c, r, s);
 	case SRV_R_TXN:
-	case SRV_R_TXN_WAIT:
-		return http_txn(c, r, s);
-	case SRV_R_TXN_RX:
-		return http_txn_rx(c, r, s);
-	case SRV_R_GRAPH_RTP:
-		return http_rtp(c, r, s);
-	default:
-		return http_graph(c, r, s);
+	case SRV_R_TXN_WAIT: return http_txn(c, r, s);
+	case SRV_R_TXN_RX: return http_txn_rx(c, r, s);
+	case SRV_R_GRAPH_RTP: return http_rtp(c, r, s);
+	default: return http_graph(c, r, s);
 	}
 }
 
@@ -160,8 +150,10 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 	if (n < s->conn_per_addr)
 		return MHD_YES;
 	if (log)
-		srv_log(s, "http: client %s: connection refused: it holds %u connections, the "
-			"limit is --max-conn-per-addr %u", a, n, s->conn_per_addr);
+		srv_log(s,
+			"http: client %s: connection refused: it holds %u connections, the "
+			"limit is --max-conn-per-addr %u",
+			a, n, s->conn_per_addr);
 	return MHD_NO;
 }
 
@@ -233,8 +225,10 @@ void srv_http_tick(aieth_server *s)
 		shutdown(k->fd, SHUT_RDWR);
 		k->in_head = 0;
 		t->head_timeouts++;
-		srv_log(s, "http: client %s: no complete request head within --head-timeout %u s: "
-			"connection closed", k->addr, s->head_timeout_s);
+		srv_log(s,
+			"http: client %s: no complete request head within --head-timeout %u s: "
+			"connection closed",
+			k->addr, s->head_timeout_s);
 	}
 	pthread_mutex_unlock(&t->mu);
 }
@@ -283,9 +277,11 @@ static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, 
 	char text[512];
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
-	snprintf(text, sizeof text, "{\"error\":{\"code\":\"rate_limited\",\"message\":\"client "
+	snprintf(text, sizeof text,
+		 "{\"error\":{\"code\":\"rate_limited\",\"message\":\"client "
 		 "%s: more than %u requests in one second, the limit is --rate-limit %u; retry "
-		 "after 1 s\"}}", key, s->rate_limit, s->rate_limit);
+		 "after 1 s\"}}",
+		 key, s->rate_limit, s->rate_limit);
 	resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
@@ -320,12 +316,9 @@ static int drain_collects(const req_ctx *r)
 	case SRV_R_TXN_WAIT:
 	case SRV_R_TXN_RX:
 	case SRV_R_ARTIFACTS:
-	case SRV_R_ARTIFACT:
-		return 1;
-	case SRV_R_SESSION:
-		return !strcmp(r->method, "GET") || !strcmp(r->method, "DELETE");
-	default:
-		return 0;
+	case SRV_R_ARTIFACT: return 1;
+	case SRV_R_SESSION: return !strcmp(r->method, "GET") || !strcmp(r->method, "DELETE");
+	default: return 0;
 	}
 }
 
@@ -342,13 +335,16 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	MHD_get_connection_values(c, MHD_HEADER_KIND, head_bytes, &head);
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, head_bytes, &head);
 	if (head > HEAD_MAX)
-		return http_reply_err(c, r, 431, NULL, "the request line and headers have about %zu "
-				 "bytes, the limit is %zu", head, HEAD_MAX);
+		return http_reply_err(c, r, 431, NULL,
+				      "the request line and headers have about %zu "
+				      "bytes, the limit is %zu",
+				      head, HEAD_MAX);
 	if (r->route.kind != SRV_R_HEALTH && s->have_tokens) {
 		const char *tok, *name = NULL;
 		size_t tlen;
 		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
-		auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+		auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						   MHD_HTTP_HEADER_AUTHORIZATION);
 		/* tokmu: a reload (SIGHUP) may swap the tokens; the name is
 		 * copied out before they can go */
 		pthread_mutex_lock(&s->tokmu);
@@ -364,10 +360,12 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		if (rate_exceeded(s, name ? key : r->client))
 			return reply_rate_limited(c, r, s, name ? key : r->client);
 		if (!auth)
-			return http_reply_err(c, r, 401, NULL, "no token: send Authorization: Bearer "
-					 "TOKEN");
+			return http_reply_err(c, r, 401, NULL,
+					      "no token: send Authorization: Bearer "
+					      "TOKEN");
 		if (!name)
-			return http_reply_err(c, r, 401, NULL, "the token is not one of this server's");
+			return http_reply_err(c, r, 401, NULL,
+					      "the token is not one of this server's");
 	} else if (rate_exceeded(s, r->client)) {
 		return reply_rate_limited(c, r, s, r->client);
 	}
@@ -378,15 +376,19 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	if (draining && !drain_collects(r))
 		return http_reply_err(c, r, 503, NULL, "the server is stopping");
 	if (r->route.kind == SRV_R_NONE)
-		return http_reply_err(c, r, 404, NULL, "no such path: %s (the API is under /v1/, "
-				 "docs/http-api.md)", r->path);
+		return http_reply_err(c, r, 404, NULL,
+				      "no such path: %s (the API is under /v1/, "
+				      "docs/http-api.md)",
+				      r->path);
 	if (r->route.kind == SRV_R_NOT_IMPL)
-		return http_reply_err(c, r, 501, NULL, "%s is not built yet (docs/http-api.md, "
-				 "\"Not yet implemented\")", r->path);
+		return http_reply_err(c, r, 501, NULL,
+				      "%s is not built yet (docs/http-api.md, "
+				      "\"Not yet implemented\")",
+				      r->path);
 	allow = srv_route_methods(r->route.kind);
 	if (!method_allowed(allow, r->method))
 		return http_reply_err(c, r, 405, allow, "%s %s: allowed methods are %s", r->method,
-				 r->path, allow);
+				      r->path, allow);
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 	if (cl) {
@@ -395,8 +397,9 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 			return http_reply_err(c, r, 400, NULL, "Content-Length: empty");
 		for (; *p; p++) {
 			if (*p < '0' || *p > '9' || p - cl > 18)
-				return http_reply_err(c, r, 400, NULL, "Content-Length: not a number of 1..19 "
-						 "digits");
+				return http_reply_err(c, r, 400, NULL,
+						      "Content-Length: not a number of 1..19 "
+						      "digits");
 			len = len * 10 + (unsigned long long)(*p - '0');
 		}
 	}
@@ -408,24 +411,30 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	r->body_max = r->route.kind == SRV_R_SESSIONS ? SRV_SESSION_BODY_MAX : SRV_BODY_MAX;
 	if (cl) {
 		if (len > r->body_max)
-			return http_reply_err(c, r, 413, NULL, "request body: Content-Length %llu bytes, "
-					 "the limit is %zu", len, r->body_max);
+			return http_reply_err(c, r, 413, NULL,
+					      "request body: Content-Length %llu bytes, "
+					      "the limit is %zu",
+					      len, r->body_max);
 	} else if (!te && !strcmp(r->method, "POST") && r->route.kind != SRV_R_GRAPH_END &&
 		   r->route.kind != SRV_R_GRAPH_WAIT && r->route.kind != SRV_R_TXN_WAIT) {
-		return http_reply_err(c, r, 411, NULL, "%s %s: a body with Content-Length is needed",
-				 r->method, r->path);
+		return http_reply_err(c, r, 411, NULL,
+				      "%s %s: a body with Content-Length is needed", r->method,
+				      r->path);
 	}
 	if (r->route.kind == SRV_R_GRAPH_RTP && !strcmp(r->method, "PUT")) {
 		ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 		if (!cl)
-			return http_reply_err(c, r, 411, NULL, "PUT %s: a body with Content-Length is needed",
-					 r->path);
+			return http_reply_err(c, r, 411, NULL,
+					      "PUT %s: a body with Content-Length is needed",
+					      r->path);
 		if (!len || len > SRV_RTP_MAX)
-			return http_reply_err(c, r, len ? 413 : 400, NULL, "run-time parameter: %llu bytes, "
-					 "allowed 1..%u", len, SRV_RTP_MAX);
+			return http_reply_err(c, r, len ? 413 : 400, NULL,
+					      "run-time parameter: %llu bytes, "
+					      "allowed 1..%u",
+					      len, SRV_RTP_MAX);
 		if (!ct || strcmp(ct, "application/octet-stream"))
 			return http_reply_err(c, r, 415, NULL,
-					 "Content-Type: application/octet-stream is needed");
+					      "Content-Type: application/octet-stream is needed");
 		r->cap = (size_t)len;
 		r->body = malloc(r->cap + 1);
 		if (!r->body)
@@ -436,19 +445,20 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 		if (!ct || strncmp(ct, "application/json", 16) ||
 		    (ct[16] && ct[16] != ';' && ct[16] != ' '))
-			return http_reply_err(c, r, 415, NULL, "Content-Type: application/json is needed");
+			return http_reply_err(c, r, 415, NULL,
+					      "Content-Type: application/json is needed");
 		r->cap = len ? (size_t)len : 4096;
 		r->body = malloc(r->cap + 1);
 		if (!r->body)
-			return http_reply_err(c, r, 500, NULL, "request body: out of memory for %zu bytes",
-					 r->cap);
+			return http_reply_err(c, r, 500, NULL,
+					      "request body: out of memory for %zu bytes", r->cap);
 	}
 	return MHD_YES;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_size, void **con_cls)
+				  const char *method, const char *version, const char *upload_data,
+				  size_t *upload_size, void **con_cls)
 {
 	aieth_server *s = cls;
 	req_ctx *r = *con_cls;
@@ -466,10 +476,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
-		jstrict_quote(r->path, sizeof r->path, url);
+		aieth__quote_str(r->path, sizeof r->path, url);
 		client_text(c, r->client, sizeof r->client);
 		if (strlen(url) > 1024) {
-			http_reply_err(c, r, 404, NULL, "path: %zu bytes, the limit is 1024", strlen(url));
+			http_reply_err(c, r, 404, NULL, "path: %zu bytes, the limit is 1024",
+				       strlen(url));
 			return MHD_YES;
 		}
 		on_head(c, r, s, url);
@@ -510,7 +521,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			char *nb;
 			if (want > r->body_max) {
 				r->overflow = 1;
-				return MHD_YES;   /* the rest is discarded, then 413 */
+				return MHD_YES; /* the rest is discarded, then 413 */
 			}
 			if (want < r->cap * 2)
 				want = r->cap * 2 < r->body_max ? r->cap * 2 : r->body_max;
@@ -544,9 +555,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!r)
 		return;
 	*con_cls = NULL;
-	conn_in_head(s, c, 1);    /* kept alive: the next head has its deadline */
+	conn_in_head(s, c, 1); /* kept alive: the next head has its deadline */
 	if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status < 400 && !r->overflow)
-		r->status = 0;    /* the client went away, or the connection broke */
+		r->status = 0; /* the client went away, or the connection broke */
 	if (r->overflow)
 		r->status = 413;
 	ms = (double)(srv_now_ms() - r->t0_ms);
@@ -567,7 +578,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "time", json_object_new_string(when));
 		json_object_object_add(o, "client", json_object_new_string(r->client));
-		json_object_object_add(o, "token", json_object_new_string(r->who[0] ? r->who : "-"));
+		json_object_object_add(o, "token",
+				       json_object_new_string(r->who[0] ? r->who : "-"));
 		json_object_object_add(o, "method", json_object_new_string(r->method));
 		json_object_object_add(o, "path", json_object_new_string(r->path));
 		json_object_object_add(o, "status", json_object_new_int((int)r->status));
@@ -578,9 +590,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		json_object_put(o);
 	} else {
 		srv_log(s, "%s %s %s %s %s %u in=%llu out=%llu %.0fms%s", when, r->client,
-			  r->who[0] ? r->who : "-", r->method, r->path, r->status,
-			  (unsigned long long)r->in, (unsigned long long)r->out, ms,
-			  r->status == 0 ? " (connection closed before the reply)" : "");
+			r->who[0] ? r->who : "-", r->method, r->path, r->status,
+			(unsigned long long)r->in, (unsigned long long)r->out, ms,
+			r->status == 0 ? " (connection closed before the reply)" : "");
 	}
 	if (r->txn) {
 		/* the TX upload is over (done, refused or broken) */
@@ -590,7 +602,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	}
 	if (r->sess)
 		srv_release(s, r->sess);
-	http_xclbin_drop(r);     /* an upload that did not complete leaves nothing */
+	http_xclbin_drop(r); /* an upload that did not complete leaves nothing */
 	free(r->body);
 	free(r);
 }
@@ -636,7 +648,8 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 					   (intptr_t)s->client_timeout_s, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s};
-	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, s};
+	opt[k++] =
+		(struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, s};
 	if (s->tls_cert) {
 		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, s->tls_key};
 		opt[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, s->tls_cert};
@@ -648,7 +661,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 		int e = errno;
 		conns_free(s);
 		return aieth__fail(AIETH_EIO, "listen address %s: cannot listen (%s)", o->listen,
-				  e ? strerror(e) : "libmicrohttpd refused to start");
+				   e ? strerror(e) : "libmicrohttpd refused to start");
 	}
 	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = di ? di->port : 0;
@@ -691,7 +704,8 @@ void srv_http_stop(aieth_server *s)
 			break;
 		}
 		if (!n && now - t0 >= COLLECT_MS) {
-			srv_log(s, "drain: the %d s collect window is over with %u HTTP session%s open",
+			srv_log(s,
+				"drain: the %d s collect window is over with %u HTTP session%s open",
 				COLLECT_MS / 1000, open, open == 1 ? "" : "s");
 			break;
 		}
@@ -711,17 +725,11 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	(void)o;
 	(void)addr;
 	return aieth__fail(AIETH_EUNSUPPORTED, "th_server: this build has no HTTP server "
-			  "(libaieth was built without libmicrohttpd)");
+					       "(libaieth was built without libmicrohttpd)");
 }
 
-void srv_http_stop(aieth_server *s)
-{
-	(void)s;
-}
+void srv_http_stop(aieth_server *s) { (void)s; }
 
-void srv_http_tick(aieth_server *s)
-{
-	(void)s;
-}
+void srv_http_tick(aieth_server *s) { (void)s; }
 
 #endif

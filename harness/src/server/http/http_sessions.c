@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/session_internal.h"
 #include "server/http/http_internal.h"
 #include "server/srv_names.h"
 #include "util/json_strict.h"
@@ -64,7 +63,7 @@ static void metric(sbuf *b, const char *name, const char *type, const char *help
 
 enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
-	sbuf b = {0};
+	sbuf b = SB_INIT(SB_DOC_MAX);
 	srv_sess *p;
 	unsigned active = 0, queued = 0;
 	size_t i;
@@ -83,8 +82,7 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	metric(&b, "aieth_http_connections_refused_total", "counter",
 	       "HTTP connections refused: their address held --max-conn-per-addr.", refused);
 	metric(&b, "aieth_http_head_timeouts_total", "counter",
-	       "HTTP connections closed: no complete request head within --head-timeout.",
-	       head_to);
+	       "HTTP connections closed: no complete request head within --head-timeout.", head_to);
 	pthread_mutex_lock(&s->mu);
 	/* a session whose device is being opened (the opener thread) holds
 	 * it already: it no longer waits (as its queue position says); a
@@ -103,20 +101,21 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       "Device closes (resets) between sessions.", s->resets);
 	metric(&b, "aieth_device_reset_failures_total", "counter",
 	       "Reset commands (--reset-cmd) that failed or timed out.", s->reset_failures);
-	metric(&b, "aieth_bytes_received_total", "counter",
-	       "Request body bytes received.", s->bytes_in);
+	metric(&b, "aieth_bytes_received_total", "counter", "Request body bytes received.",
+	       s->bytes_in);
 	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
-	metric(&b, "aieth_image_bytes", "gauge",
-	       "Transaction image bytes held (TX + RX).", s->mem_used);
+	metric(&b, "aieth_image_bytes", "gauge", "Transaction image bytes held (TX + RX).",
+	       s->mem_used);
 	metric(&b, "aieth_image_kept_bytes", "gauge",
 	       "Image memory kept mapped for the next transaction (released when unused for "
-	       "10 s; within --max-memory).", srv_images_kept(&s->images));
-	metric(&b, "aieth_xclbin_uploads_total", "counter",
-	       "Design xclbins stored in the cache.", s->xclbin_uploads);
-	metric(&b, "aieth_xclbin_evictions_total", "counter",
-	       "Designs evicted from the cache.", s->xclbin_evictions);
-	metric(&b, "aieth_xclbin_cache_bytes", "gauge",
-	       "Bytes of designs in the cache.", s->cache_used);
+	       "10 s; within --max-memory).",
+	       srv_images_kept(&s->images));
+	metric(&b, "aieth_xclbin_uploads_total", "counter", "Design xclbins stored in the cache.",
+	       s->xclbin_uploads);
+	metric(&b, "aieth_xclbin_evictions_total", "counter", "Designs evicted from the cache.",
+	       s->xclbin_evictions);
+	metric(&b, "aieth_xclbin_cache_bytes", "gauge", "Bytes of designs in the cache.",
+	       s->cache_used);
 	metric(&b, "aieth_xclbin_upload_bytes", "gauge",
 	       "Bytes reserved by design uploads in progress (within --xclbin-cache-mib).",
 	       s->cache_reserved);
@@ -124,8 +123,8 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)
 		if (s->requests[i])
-			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n", srv_metric_codes[i],
-				  (unsigned long long)s->requests[i]);
+			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n",
+				  srv_metric_codes[i], (unsigned long long)s->requests[i]);
 	if (s->requests_other)
 		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
 			  (unsigned long long)s->requests_other);
@@ -136,7 +135,8 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 						  "interrupted"};
 		for (i = 0; i < 5; i++)
 			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
-				  (unsigned long long)(s->txn_status[i] + (i == 3 ? s->txn_failed : 0)));
+				  (unsigned long long)(s->txn_status[i] +
+						       (i == 3 ? s->txn_failed : 0)));
 	}
 	pthread_mutex_unlock(&s->mu);
 	if (b.oom) {
@@ -181,18 +181,12 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	x->req.xrt_ini = NULL;
 	x->req.xrt_ini_len = 0;
 	switch (srv_sess_enqueue(s, x, msg, sizeof msg)) {
-	case SRV_Q_DRAINING:
-		return http_reply_err(c, r, 503, NULL, "%s", msg);
-	case SRV_Q_FULL:
-		return http_reply_err(c, r, 429, NULL, "%s", msg);
-	case SRV_Q_FAILED:
-		return http_reply_err(c, r, 422, NULL, "%s", msg);
-	case SRV_Q_NO_XCLBIN:
-		return http_reply_err(c, r, 409, NULL, "%s", msg);
-	case SRV_Q_INTERNAL:
-		return http_reply_err(c, r, 500, NULL, "%s", msg);
-	case SRV_Q_OK:
-		break;
+	case SRV_Q_DRAINING: return http_reply_err(c, r, 503, NULL, "%s", msg);
+	case SRV_Q_FULL: return http_reply_err(c, r, 429, NULL, "%s", msg);
+	case SRV_Q_FAILED: return http_reply_err(c, r, 422, NULL, "%s", msg);
+	case SRV_Q_NO_XCLBIN: return http_reply_err(c, r, 409, NULL, "%s", msg);
+	case SRV_Q_INTERNAL: return http_reply_err(c, r, 500, NULL, "%s", msg);
+	case SRV_Q_OK: break;
 	}
 	pthread_mutex_lock(&s->mu);
 	snprintf(id, sizeof id, "%s", x->id);
@@ -205,14 +199,15 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		 * fatal; a board's backend checks it strictly when it opens) */
 		aieth_xclbin *xb = NULL;
 		if (aieth_xclbin_open(&xb, xpath, AIETH_XCLBIN_LENIENT) == AIETH_OK) {
-			json_object_object_add(o, "xclbin_uuid",
-					       json_object_new_string(aieth_xclbin_uuid_string(xb)));
+			json_object_object_add(
+				o, "xclbin_uuid",
+				json_object_new_string(aieth_xclbin_uuid_string(xb)));
 			aieth_xclbin_close(xb);
 		} else {
 			json_object_object_add(o, "xclbin_problem",
 					       json_object_new_string(aieth_error_message()));
-			srv_log(s, "session %s: the design xclbin does not read as an xclbin: %s", id,
-				aieth_error_message());
+			srv_log(s, "session %s: the design xclbin does not read as an xclbin: %s",
+				id, aieth_error_message());
 		}
 		free(xpath);
 	}
@@ -223,21 +218,23 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 /* The session of the route, checked for owner; refreshed. NULL with a reply
  * queued when it cannot be used. mu held on success. */
 srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-			    enum MHD_Result *ret)
+			  enum MHD_Result *ret)
 {
 	srv_sess *x;
 	pthread_mutex_lock(&s->mu);
 	x = srv_find_locked(s, r->route.sid);
 	if (!x) {
 		pthread_mutex_unlock(&s->mu);
-		*ret = http_reply_err(c, r, 404, NULL, "session \"%s\": no such session (ended "
-				 "sessions are forgotten after %d more)", r->route.sid, SRV_ENDED_KEEP);
+		*ret = http_reply_err(c, r, 404, NULL,
+				      "session \"%s\": no such session (ended "
+				      "sessions are forgotten after %d more)",
+				      r->route.sid, SRV_ENDED_KEEP);
 		return NULL;
 	}
 	if (s->have_tokens && strcmp(x->owner, r->who)) {
 		pthread_mutex_unlock(&s->mu);
 		*ret = http_reply_err(c, r, 403, NULL, "session \"%s\" belongs to another token",
-				 r->route.sid);
+				      r->route.sid);
 		return NULL;
 	}
 	x->last_ms = srv_now_ms();
@@ -257,9 +254,10 @@ srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server
 		ss_state st = x->state;
 		pthread_mutex_unlock(&s->mu);
 		if (st == SS_QUEUED)
-			*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is queued at position "
-					      "%u and does not hold the device yet", r->route.sid,
-					      pos);
+			*ret = http_reply_err(c, r, 409, NULL,
+					      "session \"%s\" is queued at position "
+					      "%u and does not hold the device yet",
+					      r->route.sid, pos);
 		else
 			*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s",
 					      r->route.sid, srv_state_names[st],
@@ -311,38 +309,25 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 		goto release;
 	}
 	if (pthread_mutex_trylock(&x->call)) {
-		ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
-				r->route.sid);
+		ret = http_reply_err(c, r, 409, NULL,
+				     "session \"%s\" is busy with another device call",
+				     r->route.sid);
 		goto release;
 	}
 	switch (r->route.kind) {
-	case SRV_R_GRAPH_RUN:
-		rc = aieth_graph_run(x->dev, r->route.graph, iterations);
+	case SRV_R_GRAPH_RUN: rc = aieth_graph_run(x->dev, r->route.graph, iterations); break;
+	case SRV_R_GRAPH_WAIT: rc = aieth_graph_wait(x->dev, r->route.graph, timeout_ms); break;
+	case SRV_R_GRAPH_END: rc = aieth_graph_end(x->dev, r->route.graph); break;
+	default:
+		/* iterations and whether a bounded run completed (what the
+		 * remote backend's graph_status returns) */
+		rc = aieth__dev_graph_status(x->dev, r->route.graph, &done, &complete);
 		break;
-	case SRV_R_GRAPH_WAIT:
-		rc = aieth_graph_wait(x->dev, r->route.graph, timeout_ms);
-		break;
-	case SRV_R_GRAPH_END:
-		rc = aieth_graph_end(x->dev, r->route.graph);
-		break;
-	default: {
-		/* the backend's own status: iterations and whether a bounded run
-		 * completed (what the remote backend's graph_status returns) */
-		size_t g;
-		for (g = 0; g < x->dev->ngraphs && strcmp(x->dev->graphs[g].name, r->route.graph);
-		     g++)
-			;
-		if (g == x->dev->ngraphs)
-			rc = aieth_graph_iterations_done(x->dev, r->route.graph, &done);
-		else
-			rc = x->dev->ops->graph_status(x->dev->bstate, (uint32_t)g, &done, &complete);
-		break;
-	}
 	}
 	pthread_mutex_unlock(&x->call);
 	if (rc) {
-		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s", r->route.graph,
-				aieth_error_message());
+		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s",
+				     r->route.graph, aieth_error_message());
 	} else if (r->route.kind == SRV_R_GRAPH) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "iterations_done", json_object_new_uint64(done));

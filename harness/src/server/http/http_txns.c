@@ -10,75 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/session_internal.h"
 #include "server/http/http_internal.h"
-
-static struct json_object *hex_array(const uint64_t *w, size_t n)
-{
-	struct json_object *a = json_object_new_array();
-	char b[24];
-	size_t i;
-	for (i = 0; i < n; i++) {
-		snprintf(b, sizeof b, "0x%llx", (unsigned long long)w[i]);
-		json_object_array_add(a, json_object_new_string(b));
-	}
-	return a;
-}
-
-static struct json_object *u64_array(const uint64_t *w, size_t n)
-{
-	struct json_object *a = json_object_new_array();
-	size_t i;
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_uint64(w[i]));
-	return a;
-}
-
-/* mu held: the progress hook writes t->done/total from the waiting thread. */
-static struct json_object *txn_json(srv_sess *x, const srv_txn *t)
-{
-	static const char *const st[] = {"awaiting_tx", "running", "finished"};
-	struct json_object *o = json_object_new_object();
-	uint32_t N = t->wire.channels, i;
-	json_object_object_add(o, "id", json_object_new_string(t->id));
-	json_object_object_add(o, "state", json_object_new_string(st[t->state]));
-	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
-	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
-	if (t->state == ST_STARTED) {
-		struct json_object *pr = json_object_new_object();
-		/* its place among the session's started transactions: 1 runs now */
-		json_object_object_add(o, "position",
-				       json_object_new_uint64(srv_txn_position_locked(x, t)));
-		json_object_object_add(pr, "done", json_object_new_uint64(t->done));
-		json_object_object_add(pr, "total", json_object_new_uint64(t->total));
-		json_object_object_add(o, "progress", pr);
-	}
-	if (t->state == ST_FINISHED) {
-		struct json_object *tc = json_object_new_array(), *rc = json_object_new_array();
-		json_object_object_add(o, "failed", json_object_new_boolean(t->failed));
-		json_object_object_add(o, "status", json_object_new_int((int)t->res.status));
-		json_object_object_add(o, "message", json_object_new_string(t->failed ? t->msg
-											: t->res.msg));
-		json_object_object_add(o, "total_cycles", json_object_new_uint64(t->res.total_cycles));
-		json_object_object_add(o, "have_progress", json_object_new_boolean(t->res.have_progress));
-		json_object_object_add(o, "perf", hex_array(t->wire.perf, pld_perf_count(N)));
-		json_object_object_add(o, "tx_moved", u64_array(t->res.tx_moved, N));
-		json_object_object_add(o, "rx_moved", u64_array(t->res.rx_moved, N));
-		json_object_object_add(o, "tx_since", u64_array(t->res.tx_since, N));
-		json_object_object_add(o, "rx_since", u64_array(t->res.rx_since, N));
-		json_object_object_add(o, "tx_first", u64_array(t->res.tx_first, N));
-		json_object_object_add(o, "tx_last", u64_array(t->res.tx_last, N));
-		json_object_object_add(o, "rx_first", u64_array(t->res.rx_first, N));
-		json_object_object_add(o, "rx_last", u64_array(t->res.rx_last, N));
-		for (i = 0; i < N; i++) {
-			json_object_array_add(tc, json_object_new_int(t->res.tx_connected[i]));
-			json_object_array_add(rc, json_object_new_int(t->res.rx_connected[i]));
-		}
-		json_object_object_add(o, "tx_connected", tc);
-		json_object_object_add(o, "rx_connected", rc);
-	}
-	return o;
-}
 
 enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
@@ -108,7 +40,7 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	} else {
 		struct json_object *o;
 		pthread_mutex_lock(&s->mu);
-		o = txn_json(x, t);
+		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 201, o);
 	}
@@ -119,7 +51,7 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 
 /* The head of PUT .../tx: the body goes straight into the TX image. */
 enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-				   unsigned long long len, int have_len)
+				 unsigned long long len, int have_len)
 {
 	enum MHD_Result ret;
 	srv_sess *x = http_active_session(c, r, s, &ret);
@@ -139,27 +71,32 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	pthread_mutex_unlock(&s->mu);
 	if (!t) {
 		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
-				r->route.tid);
+				     r->route.tid);
 	} else if (busy) {
-		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": another upload of its TX "
-				"image is in progress", t->id);
+		ret = http_reply_err(c, r, 409, NULL,
+				     "transaction \"%s\": another upload of its TX "
+				     "image is in progress",
+				     t->id);
 		t = NULL;
 	} else if (t->state != ST_AWAIT_TX) {
-		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is in already",
-				t->id);
+		ret = http_reply_err(c, r, 409, NULL,
+				     "transaction \"%s\": its TX image is in already", t->id);
 	} else if (!have_len || len != t->wire.tx.size) {
 		unsigned status = have_len && len > t->wire.tx.size ? 413 : 400;
-		ret = http_reply_err(c, r, status, NULL, "transaction \"%s\": Content-Length %s%llu, the TX "
-				"image is %llu bytes", t->id, have_len ? "" : "missing, ",
-				have_len ? len : 0ull, (unsigned long long)t->wire.tx.size);
+		ret = http_reply_err(c, r, status, NULL,
+				     "transaction \"%s\": Content-Length %s%llu, the TX "
+				     "image is %llu bytes",
+				     t->id, have_len ? "" : "missing, ", have_len ? len : 0ull,
+				     (unsigned long long)t->wire.tx.size);
 	} else if (!(ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						      MHD_HTTP_HEADER_CONTENT_TYPE)) ||
 		   strcmp(ct, "application/octet-stream")) {
-		ret = http_reply_err(c, r, 415, NULL, "Content-Type: application/octet-stream is needed");
+		ret = http_reply_err(c, r, 415, NULL,
+				     "Content-Type: application/octet-stream is needed");
 	} else {
 		t->tx_got = 0;
 		r->sess = x;
-		r->txn = t;   /* t->busy is dropped when the request completes */
+		r->txn = t; /* t->busy is dropped when the request completes */
 		return MHD_YES;
 	}
 	if (t && t->state == ST_AWAIT_TX) {
@@ -178,24 +115,25 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	enum MHD_Result ret;
 	int rc;
 	if (t->tx_got != t->wire.tx.size)
-		return http_reply_err(c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came",
-				 t->id, (unsigned long long)t->tx_got,
-				 (unsigned long long)t->wire.tx.size);
+		return http_reply_err(
+			c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came", t->id,
+			(unsigned long long)t->tx_got, (unsigned long long)t->wire.tx.size);
 	if (pthread_mutex_trylock(&x->call))
-		return http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
-				 x->id);
-	rc = x->dev->ops->txn_start(x->dev->bstate, &t->wire);
+		return http_reply_err(c, r, 409, NULL,
+				      "session \"%s\" is busy with another device call", x->id);
+	rc = srv_txn_start(x, t);
 	pthread_mutex_unlock(&x->call);
 	if (rc)
-		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s", t->id,
-				 aieth_error_message());
+		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
+				      t->id, aieth_error_message());
 	pthread_mutex_lock(&s->mu);
 	srv_txn_started_locked(t);
 	pthread_mutex_unlock(&s->mu);
 	{
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "id", json_object_new_string(t->id));
-		json_object_object_add(o, "state", json_object_new_string("running"));
+		json_object_object_add(o, "state",
+				       json_object_new_string(aieth__dev_txn_state[ST_STARTED]));
 		ret = http_reply_json(c, r, 202, o);
 	}
 	return ret;
@@ -210,14 +148,18 @@ static enum MHD_Result txn_delete_locked(struct MHD_Connection *c, req_ctx *r, a
 	if (t->state == ST_STARTED) {
 		unsigned pos = srv_txn_position_locked(x, t);
 		pthread_mutex_unlock(&s->mu);
-		return http_reply_err(c, r, 409, NULL, "transaction \"%s\" is running on the device "
+		return http_reply_err(c, r, 409, NULL,
+				      "transaction \"%s\" is running on the device "
 				      "(place %u among the started ones): wait for it (POST "
-				      ".../wait) first, or end the session", r->route.tid, pos);
+				      ".../wait) first, or end the session",
+				      r->route.tid, pos);
 	}
 	if (t->busy) {
 		pthread_mutex_unlock(&s->mu);
-		return http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX upload, wait or RX "
-				      "download is in progress", r->route.tid);
+		return http_reply_err(c, r, 409, NULL,
+				      "transaction \"%s\": its TX upload, wait or RX "
+				      "download is in progress",
+				      r->route.tid);
 	}
 	snprintf(id, sizeof id, "%s", t->id);
 	srv_txn_delete_locked(s, x, t);
@@ -234,8 +176,7 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	struct json_object *o;
 	uint32_t timeout_ms = 0;
 
-	if (r->route.kind == SRV_R_TXN_WAIT &&
-	    srv_wait_req_parse(r->body, r->len, &timeout_ms))
+	if (r->route.kind == SRV_R_TXN_WAIT && srv_wait_req_parse(r->body, r->len, &timeout_ms))
 		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
 	if (!(x = http_active_session(c, r, s, &ret)))
 		return ret;
@@ -245,42 +186,46 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	if (!t) {
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
-				r->route.tid);
+				     r->route.tid);
 	} else if (r->route.kind == SRV_R_TXN && !strcmp(r->method, "DELETE")) {
 		ret = txn_delete_locked(c, r, s, x, t);
 	} else if (r->route.kind == SRV_R_TXN) {
 		/* the status: no device call, cheap to poll */
-		o = txn_json(x, t);
+		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 200, o);
 	} else if (t->state == ST_AWAIT_TX) {
 		pthread_mutex_unlock(&s->mu);
-		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": its TX image is not in yet",
-				t->id);
+		ret = http_reply_err(c, r, 409, NULL,
+				     "transaction \"%s\": its TX image is not in yet", t->id);
 	} else if (t->state == ST_STARTED && p != t) {
 		char pid[16];
 		snprintf(pid, sizeof pid, "%s", p ? p->id : "?");
 		pthread_mutex_unlock(&s->mu);
-		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s was started before it "
-				"and finishes first", r->route.tid, pid);
+		ret = http_reply_err(c, r, 409, NULL,
+				     "transaction \"%s\": %s was started before it "
+				     "and finishes first",
+				     r->route.tid, pid);
 	} else {
 		/* the wait: t stays (busy) until its result is written */
 		t->busy++;
 		pthread_mutex_unlock(&s->mu);
 		if (t->state == ST_STARTED) {
 			if (pthread_mutex_trylock(&x->call)) {
-				ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another "
-						"device call", x->id);
+				ret = http_reply_err(c, r, 409, NULL,
+						     "session \"%s\" is busy with another "
+						     "device call",
+						     x->id);
 				goto unbusy;
 			}
 			srv_txn_wait(s, x, t, timeout_ms);
 			pthread_mutex_unlock(&x->call);
 		}
 		pthread_mutex_lock(&s->mu);
-		o = txn_json(x, t);
+		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_json(c, r, 200, o);
-unbusy:
+	unbusy:
 		pthread_mutex_lock(&s->mu);
 		t->busy--;
 		pthread_mutex_unlock(&s->mu);
@@ -339,8 +284,10 @@ static int range_parse(const char *h, uint64_t size, uint64_t *a, uint64_t *b, c
 	if (*p == '-') {
 		p++;
 		if (range_num(&p, &y) || *p || !y || !size) {
-			snprintf(msg, cap, "Range: %.60s: a suffix of 1.. bytes of a %llu byte image "
-				 "is needed", h, (unsigned long long)size);
+			snprintf(msg, cap,
+				 "Range: %.60s: a suffix of 1.. bytes of a %llu byte image "
+				 "is needed",
+				 h, (unsigned long long)size);
 			return 1;
 		}
 		*a = y >= size ? 0 : size - y;
@@ -397,8 +344,9 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	t = srv_txn_find_locked(x, r->route.tid);
 	if (!t || t->state != ST_FINISHED) {
 		pthread_mutex_unlock(&s->mu);
-		ret = http_reply_err(c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
-				t ? "not finished yet (POST .../wait)" : "no such transaction");
+		ret = http_reply_err(
+			c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
+			t ? "not finished yet (POST .../wait)" : "no such transaction");
 		srv_release(s, x);
 		return ret;
 	}
@@ -426,8 +374,8 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		from = a;
 		len = b - a + 1;
 	}
-	resp = MHD_create_response_from_buffer_with_free_callback_cls((size_t)len,
-								      t->rxbuf + from, rx_free, st);
+	resp = MHD_create_response_from_buffer_with_free_callback_cls((size_t)len, t->rxbuf + from,
+								      rx_free, st);
 	if (!resp) {
 		rx_free(st);
 		return MHD_NO;
@@ -463,8 +411,9 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 		uint32_t v;
 		sz = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size");
 		if (srv_rtp_size_parse(sz, &v)) {
-			ret = http_reply_err(c, r, 400, NULL, "GET %s: ?size=N (1..%u bytes) is needed",
-					r->path, SRV_RTP_MAX);
+			ret = http_reply_err(c, r, 400, NULL,
+					     "GET %s: ?size=N (1..%u bytes) is needed", r->path,
+					     SRV_RTP_MAX);
 			goto out;
 		}
 		n = v;
@@ -475,8 +424,8 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 		}
 	}
 	if (pthread_mutex_trylock(&x->call)) {
-		ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is busy with another device call",
-				x->id);
+		ret = http_reply_err(c, r, 409, NULL,
+				     "session \"%s\" is busy with another device call", x->id);
 		goto out;
 	}
 	if (buf)
@@ -486,7 +435,7 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	pthread_mutex_unlock(&x->call);
 	if (rc)
 		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\" port \"%s\": %s",
-				r->route.graph, r->route.port, aieth_error_message());
+				     r->route.graph, r->route.port, aieth_error_message());
 	else if (buf)
 		ret = http_reply(c, r, 200, "application/octet-stream", (const char *)buf, n, NULL);
 	else

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_internal.h - the result model: the report.json tree itself
- * (docs/report-schema.md), shared by the runner and every writer.
+ * report_model.h - the result model: the report.json tree itself
+ * (docs/report-schema.md), shared by the runner, every writer and the
+ * upload (not *_internal.h: other folders use it by design).
  */
-#ifndef AIETH_REPORT_INTERNAL_H
-#define AIETH_REPORT_INTERNAL_H
+#ifndef AIETH_REPORT_MODEL_H
+#define AIETH_REPORT_MODEL_H
 
 #include <json-c/json.h>
 
@@ -17,7 +18,7 @@ struct aieth_report {
 	struct json_object *run;
 	struct json_object *env;
 	struct json_object *tests;
-	double t_start;          /* CLOCK_REALTIME seconds */
+	double t_start; /* CLOCK_REALTIME seconds */
 	int finished;
 };
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xclbin_internal.h - the xclbin reader's object, shared by the reader,
- * the checks and the packager; in-memory entry points for the fuzz targets
- * and unit tests. Not installed.
+ * xclbin_object.h - the xclbin reader's object, shared by the reader,
+ * the checks and the packager (used from package/, so not *_internal.h);
+ * in-memory entry points for the fuzz targets and unit tests. Not
+ * installed.
  */
-#ifndef AIETH_XCLBIN_INTERNAL_H
-#define AIETH_XCLBIN_INTERNAL_H
+#ifndef AIETH_XCLBIN_OBJECT_H
+#define AIETH_XCLBIN_OBJECT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,27 +21,27 @@
 
 typedef struct {
 	aieth_xclbin_section pub;
-	int readable;                /* lies inside the file */
+	int readable; /* lies inside the file */
 } xb_section;
 
 struct aieth_xclbin {
-	char *path;                  /* file name used in messages */
-	int fd;                      /* -1 when reading from memory */
+	char *path; /* file name used in messages */
+	int fd;     /* -1 when reading from memory */
 	const uint8_t *mem;
 	uint64_t size;
 	aieth_xclbin_header hdr;
 	char uuid_str[37];
-	xb_section *sec;             /* the table entries inside the file */
+	xb_section *sec; /* the table entries inside the file */
 	size_t nsec;
 	char **problems;
 	size_t nprob;
-	size_t dropped;              /* problems beyond XB_MAX_PROBLEMS */
+	size_t dropped; /* problems beyond XB_MAX_PROBLEMS */
 };
 
 /* Open an xclbin held in memory (len bytes, not copied: keep it alive
  * until aieth_xclbin_close). `what` names it in messages. */
 int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
-			  unsigned flags);
+			   unsigned flags);
 
 /* Read n bytes at off of the file or memory. */
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
@@ -48,8 +49,8 @@ int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
 /* The nodes of AIE_METADATA that XRT's edge parser reads (aie_metadata.c):
  * one problem line per missing node or short per-tile list, each starting
  * with `what`; returns the count. */
-size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what,
-				 aieth_problem_fn report, void *ctx);
+size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what, aieth_problem_fn report,
+				 void *ctx);
 
 /* "section 1 (PDI \"aie\")" for messages. */
 void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap);

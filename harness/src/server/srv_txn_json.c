@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srv_txn_json.c - a transaction of th_server as JSON: the one form the
+ * HTTP API (http_txns.c) and run_summary.json (srv_artifacts.c) give, its
+ * result written by core (aieth__dev_result_json). A file of its own so
+ * that both use it without calling each other's files.
+ */
+#include "server/srv_core.h"
+
+unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
+{
+	const srv_txn *p;
+	unsigned n = 1;
+	if (t->state != ST_STARTED)
+		return 0;
+	for (p = x->txns; p && p != t; p = p->next)
+		n += p->state == ST_STARTED;
+	return n;
+}
+
+struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t)
+{
+	struct json_object *o = json_object_new_object();
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "id", json_object_new_string(t->id));
+	json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[t->state]));
+	json_object_object_add(o, "channels", json_object_new_int64(t->wire.channels));
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));
+	json_object_object_add(o, "rx_bytes", json_object_new_uint64(t->wire.rx.size));
+	json_object_object_add(o, "tx_received", json_object_new_uint64(t->tx_got));
+	if (t->state == ST_STARTED) {
+		struct json_object *pr = json_object_new_object();
+		/* its place among the session's started transactions: 1 runs now */
+		json_object_object_add(o, "position",
+				       json_object_new_uint64(srv_txn_position_locked(x, t)));
+		json_object_object_add(pr, "done", json_object_new_uint64(t->done));
+		json_object_object_add(pr, "total", json_object_new_uint64(t->total));
+		json_object_object_add(o, "progress", pr);
+	}
+	if (t->state == ST_FINISHED &&
+	    aieth__dev_result_json(o, &t->res, t->wire.perf, t->failed, t->msg)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
