@@ -126,13 +126,15 @@ static void *hash_thread(void *arg)
 {
 	hasher *t = arg;
 	uint64_t done = 0;
+	int stop;
 	while (done < t->n) {
 		uint64_t len = t->n - done < CR_WINDOW ? t->n - done : CR_WINDOW;
 		pthread_mutex_lock(&t->mu);
 		while (!t->stop && t->ready < done + len)
 			pthread_cond_wait(&t->cv, &t->mu);
+		stop = t->stop;
 		pthread_mutex_unlock(&t->mu);
-		if (t->stop)
+		if (stop)
 			return NULL;
 		if (hash_mapped(t->fd, t->fd_off + done, len, &t->h)) {
 			t->failed = 1;
@@ -286,7 +288,7 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 					 &buf, what_in);
 		done += len;
 		if (threaded)
-			hasher_post(&ht, rc ? ht.ready : done, rc != AIETH_OK);
+			hasher_post(&ht, done, rc != AIETH_OK); /* on an error: stop */
 	}
 	if (threaded && hasher_join(&ht, th, h) && !rc)
 		for (done = 0; done < n && !rc; done += CR_WINDOW)
