@@ -435,7 +435,7 @@ fuzz: $(FUZZERS)
 # generated under $(O)/bench-data/)
 bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS) $(O)/tests/amd_client
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
-	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
+	AIETH_DATA_DIR=$(CURDIR) AIETH_RUN_WRAPPER="$(RUN_WRAPPER)" $(RUN_WRAPPER) $(O)/tests/bench_package
 	$(TEST_ENV) bash tests/bench/bench_remote.sh
 	$(TEST_ENV) bash tests/bench/amd_latency.sh
 

@@ -14,14 +14,31 @@
  * First the hash alone: hash128 (util/hash.c, run over every packaged
  * byte) on a buffer of the same size in memory.
  *
- * Options: --quick (8 MiB, one round: the smoke test), --mib N, --rounds N.
+ * Then the figures that do not depend on the host, for a warm hit and a
+ * prebuilt --pdi (and cp of the same bytes, for reference): the bytes
+ * that pass through user-space memory per byte packaged (the bytes of
+ * read/write system calls: a read then a write of a byte counts 2, a
+ * write from a mapping 1, copy_file_range or a reflink 0), system calls
+ * per MiB and page faults per MiB. The system calls come from a trace of
+ * one packaging run in a child process (`strace -f`, or qemu-user's
+ * -strace when AIETH_RUN_WRAPPER names qemu: the aarch64 build under
+ * `make CROSS=aarch64 bench`), less those of a child that only sets up;
+ * the faults from getrusage around aieth_package in the child (not under
+ * qemu, whose faults are the emulator's). Goals printed beside them: at
+ * most 1 user-space copy per byte (0 with copy_file_range), at most one
+ * system call per 128 KiB moved (8 per MiB).
+ *
+ * Options: --quick (8 MiB, one round: the smoke test), --mib N, --rounds N;
+ * --one none|warm|pdi DIR is the traced child (internal).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,7 +57,8 @@ static double now(void)
 typedef struct {
 	int ok;
 	double wall, bootgen, cache;
-	int hit;
+	int hit, direct;
+	long minflt, majflt; /* page faults of aieth_package alone */
 	long self_kib, bootgen_kib;
 	char msg[256];
 } run_fig;
@@ -76,10 +94,14 @@ static run_fig package_once(const aieth_board *b, const char *xsa, const char *g
 		o.output = out;
 		o.timestamp = 0;
 		o.id_code = o.ext_id_code = -1;
+		getrusage(RUSAGE_SELF, &ru);
+		c.minflt = -ru.ru_minflt, c.majflt = -ru.ru_majflt;
 		c.ok = aieth_package(&o, &r) == AIETH_OK;
 		if (!c.ok)
 			snprintf(c.msg, sizeof c.msg, "%s", aieth_error_message());
 		getrusage(RUSAGE_SELF, &ru);
+		c.minflt += ru.ru_minflt, c.majflt += ru.ru_majflt;
+		c.direct = r.cache_direct;
 		c.self_kib = ru.ru_maxrss;
 		c.bootgen = r.bootgen_seconds;
 		c.cache = r.cache_seconds;
@@ -213,6 +235,278 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 	return 0;
 }
 
+/* ------------------------------------- figures that do not depend on the host */
+
+/* One traced run: its system calls and the bytes its read/write family
+ * moved through user memory. */
+typedef struct {
+	int ok;
+	long long calls, user_bytes;
+	long minflt, majflt, hit, direct;
+	long long size;
+} trace_fig;
+
+/* The read/write family: each byte they move is copied between the page
+ * cache (or a socket) and user memory by the kernel. */
+static int rw_call(const char *name, size_t n)
+{
+	static const char *const rw[] = {"read",   "write",  "pread64", "pwrite64", "readv",
+					 "writev", "preadv", "pwritev", "preadv2",  "pwritev2"};
+	size_t i;
+	for (i = 0; i < sizeof rw / sizeof rw[0]; i++)
+		if (strlen(rw[i]) == n && !strncmp(name, rw[i], n))
+			return 1;
+	return 0;
+}
+
+/* Lines of `strace -f -s 0` ("PID name(args) = R", "PID name(... <unfinished
+ * ...>", "PID <... name resumed>...) = R") or of qemu-user's -strace ("PID
+ * name(args) = R"): one system call per line that starts one. */
+static int parse_trace(const char *path, trace_fig *t)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		char *p = line + strspn(line, "0123456789"), *name, *eq;
+		size_t n;
+		int resumed = 0;
+		if (p == line || *p != ' ')
+			continue;
+		p += strspn(p, " ");
+		if (!strncmp(p, "<... ", 5)) {
+			resumed = 1;
+			p += 5;
+		}
+		name = p;
+		n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (!n || (resumed ? strncmp(name + n, " resumed>", 9) : name[n] != '('))
+			continue;
+		if (!resumed)
+			t->calls++;
+		/* the result follows the last " = " (-s 0: no string contents) */
+		eq = strstr(p, " = ");
+		if (rw_call(name, n) && eq && !strstr(p, "<unfinished")) {
+			char *last;
+			while ((last = strstr(eq + 1, " = ")))
+				eq = last;
+			if (eq[3] >= '0' && eq[3] <= '9')
+				t->user_bytes += strtoll(eq + 3, NULL, 10);
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The run-wrapper (qemu-user) of this bench, split into words; 0 when none. */
+static int wrapper_words(char *buf, size_t cap, char **w, int max)
+{
+	const char *env = getenv("AIETH_RUN_WRAPPER");
+	int n = 0;
+	char *tok;
+	if (!env || !*env || strlen(env) >= cap)
+		return 0;
+	strcpy(buf, env);
+	for (tok = strtok(buf, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+		w[n++] = tok;
+	return n;
+}
+
+/* Run cmd (NULL-terminated) traced; the trace's figures into *t. */
+static int trace_run(const char *dir, char *const *cmd, trace_fig *t)
+{
+	char trace[300], wbuf[512], *argv[64];
+	int n = 0, i, st = 1;
+	pid_t pid;
+	char *w[16];
+	int nw = wrapper_words(wbuf, sizeof wbuf, w, 16);
+	memset(t, 0, sizeof *t);
+	snprintf(trace, sizeof trace, "%s/trace.txt", dir);
+	if (nw) {
+		for (i = 0; i < nw; i++)
+			argv[n++] = w[i];
+		argv[n++] = "-D", argv[n++] = trace, argv[n++] = "-strace";
+	} else {
+		argv[n++] = "strace", argv[n++] = "-f", argv[n++] = "-s", argv[n++] = "0";
+		argv[n++] = "-o", argv[n++] = trace;
+	}
+	for (i = 0; cmd[i] && n < 63; i++)
+		argv[n++] = cmd[i];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_WRONLY);
+		if (nul >= 0)
+			dup2(nul, 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || parse_trace(trace, t) || !t->calls) {
+		unlink(trace);
+		return -1;
+	}
+	unlink(trace);
+	t->ok = 1;
+	return 0;
+}
+
+/* --one KIND DIR: the traced child. Sets up as the bench does, then (KIND
+ * warm or pdi) packages once; its figures go to DIR/one.txt. */
+static int one_run(const char *kind, const char *dir)
+{
+	aieth_board *b;
+	aieth_package_opts o;
+	aieth_package_result r;
+	struct rusage r0, r1;
+	struct stat st;
+	char xsa[300], graph[300], pdi[300], cache[300], out[300], res[300];
+	FILE *f;
+	int ok;
+	if (aieth_board_load(&b, "vck190", NULL))
+		return 1;
+	if (!strcmp(kind, "none")) {
+		aieth_board_free(b);
+		return 0;
+	}
+	snprintf(xsa, sizeof xsa, "%s/h.xsa", dir);
+	snprintf(graph, sizeof graph, "%s/libadf.a", dir);
+	snprintf(pdi, sizeof pdi, "%s/aie.pdi", dir);
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	snprintf(out, sizeof out, "%s/one.xclbin", dir);
+	snprintf(res, sizeof res, "%s/one.txt", dir);
+	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
+	o.board = b, o.xsa = xsa, o.graph = graph, o.output = out;
+	o.timestamp = 0, o.id_code = o.ext_id_code = -1;
+	if (!strcmp(kind, "pdi"))
+		o.pdi = pdi;
+	else
+		o.use_cache = 1, o.cache_dir = cache;
+	getrusage(RUSAGE_SELF, &r0);
+	ok = aieth_package(&o, &r) == AIETH_OK;
+	getrusage(RUSAGE_SELF, &r1);
+	if (!ok)
+		fprintf(stderr, "bench_package --one %s: %s\n", kind, aieth_error_message());
+	f = fopen(res, "w");
+	if (f) {
+		fprintf(f, "%ld %ld %d %d %lld\n", r1.ru_minflt - r0.ru_minflt,
+			r1.ru_majflt - r0.ru_majflt, r.pdi_from_cache, r.cache_direct,
+			stat(out, &st) == 0 ? (long long)st.st_size : 0LL);
+		fclose(f);
+	}
+	aieth_board_free(b);
+	return ok ? 0 : 1;
+}
+
+/* The host: CPU model, cores, virtualised (the cpuinfo hypervisor flag). */
+static void print_host(void)
+{
+	char line[512], model[256] = "unknown";
+	int hyp = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	struct utsname u;
+	while (f && fgets(line, sizeof line, f)) {
+		char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
+			snprintf(model, sizeof model, "%s", v + 1 + strspn(v + 1, " \t"));
+		if (!strncmp(line, "flags", 5) && strstr(v, " hypervisor"))
+			hyp = 1;
+	}
+	if (f)
+		fclose(f);
+	model[strcspn(model, "\n")] = '\0';
+	if (uname(&u) != 0)
+		snprintf(u.machine, sizeof u.machine, "?");
+	printf("host: %s, %s, %ld cores, %s%s\n", u.machine, model, sysconf(_SC_NPROCESSORS_ONLN),
+	       hyp ? "virtualised (hypervisor flag)" : "no hypervisor flag",
+	       getenv("AIETH_RUN_WRAPPER") && *getenv("AIETH_RUN_WRAPPER")
+		       ? "; under qemu-user (system calls and copies are the guest's)"
+		       : "");
+}
+
+static void print_counts(const char *label, const trace_fig *t, const trace_fig *base,
+			 long long bytes, int faults)
+{
+	double mib = (double)bytes / (1 << 20);
+	long long calls = t->calls - (base ? base->calls : 0);
+	long long ub = t->user_bytes - (base ? base->user_bytes : 0);
+	printf("%-28s user-space copies %.3f per byte (%lld bytes through read/write; goal <= 1, "
+	       "0 with copy_file_range)\n",
+	       label, (double)ub / (double)bytes, ub);
+	printf("%-28s system calls %.2f per MiB (%lld; goal <= 8, one per 128 KiB)\n", "",
+	       (double)calls / mib, calls);
+	if (faults)
+		printf("%-28s page faults %.1f per MiB (minor %ld, major %ld)\n", "",
+		       (double)(t->minflt + t->majflt) / mib, t->minflt, t->majflt);
+}
+
+/* The figures of a warm hit, a prebuilt --pdi and cp of the PDI. */
+static int bench_counts(const char *dir, const char *pdi)
+{
+	char self[4096], copy[300], res[300], out[300];
+	const char *kinds[] = {"warm", "pdi"};
+	const char *labels[] = {"CDO members, warm PDI cache", "prebuilt --pdi (no bootgen)"};
+	trace_fig base, t;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int under_qemu = getenv("AIETH_RUN_WRAPPER") && *getenv("AIETH_RUN_WRAPPER"), i;
+	struct stat st;
+	if (n <= 0)
+		return 1;
+	self[n] = '\0';
+	print_host();
+	{
+		char *cmd[] = {self, "--one", "none", (char *)dir, NULL};
+		if (trace_run(dir, cmd, &base)) {
+			printf("figures that do not depend on the host: not measured (%s could not "
+			       "trace a run)\n",
+			       under_qemu ? "qemu-user -strace" : "strace -f");
+			return 0;
+		}
+	}
+	printf("figures that do not depend on the host (%s; setup subtracted: %lld system "
+	       "calls):\n",
+	       under_qemu ? "qemu-user -strace" : "strace -f -s 0", base.calls);
+	snprintf(res, sizeof res, "%s/one.txt", dir);
+	snprintf(out, sizeof out, "%s/one.xclbin", dir);
+	for (i = 0; i < 2; i++) {
+		char *cmd[] = {self, "--one", (char *)kinds[i], (char *)dir, NULL};
+		FILE *f;
+		if (trace_run(dir, cmd, &t) || !(f = fopen(res, "r"))) {
+			fprintf(stderr, "bench_package: %s: the traced run failed\n", labels[i]);
+			return 1;
+		}
+		if (fscanf(f, "%ld %ld %ld %ld %lld", &t.minflt, &t.majflt, &t.hit, &t.direct,
+			   &t.size) != 5 ||
+		    !t.size || (i == 0 && !t.hit)) {
+			fclose(f);
+			fprintf(stderr, "bench_package: %s: %s\n", labels[i],
+				i == 0 ? "not a cache hit" : "no output");
+			return 1;
+		}
+		fclose(f);
+		unlink(res);
+		unlink(out);
+		print_counts(i == 0 ? (t.direct ? "warm PDI cache (direct hit)" : labels[0])
+				    : labels[1],
+			     &t, &base, t.size, !under_qemu);
+	}
+	/* the yardstick: cp of the PDI, the same bytes (not under qemu: cp is
+	 * the host's program) */
+	if (!under_qemu && stat(pdi, &st) == 0) {
+		char *cmd[] = {"cp", (char *)pdi, copy, NULL};
+		snprintf(copy, sizeof copy, "%s/copy.pdi", dir);
+		if (!trace_run(dir, cmd, &t))
+			print_counts("cp of the PDI (whole process)", &t, NULL,
+				     (long long)st.st_size, 0);
+		unlink(copy);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	aieth_board *b;
@@ -224,6 +518,8 @@ int main(int argc, char **argv)
 	double cold_cp;
 	unsigned long mib = 64;
 	int rounds = 3, i, rc = 0;
+	if (argc == 4 && !strcmp(argv[1], "--one"))
+		return one_run(argv[2], argv[3]);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			mib = 8, rounds = 1;
@@ -304,6 +600,8 @@ int main(int argc, char **argv)
 	}
 	rc |= bench_one(b, dir, xsa, plain, "prebuilt --pdi (no bootgen)", pdi, NULL, rounds, NULL,
 			NULL);
+	if (!rc)
+		rc = bench_counts(dir, pdi);
 out:
 	unlink(xsa);
 	unlink(plain);

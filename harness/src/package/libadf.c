@@ -22,6 +22,7 @@
 #include "aieth.h"
 #include "package/libadf.h"
 #include "package/pdi.h"
+#include "util/copy.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"
@@ -208,8 +209,9 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 			} else {
 				rc = c->mem ? aieth__write_full(out, c->mem + c->base + off,
 								(size_t)size, path)
-					    : aieth__copy(c->fd, c->base + off, size, out, NULL,
-							  c->base ? c->what : c->member, path);
+					    : aieth__copy_range(
+						      c->fd, c->base + off, size, out, NULL, 0,
+						      c->base ? c->what : c->member, path);
 				if (close(out) && !rc)
 					rc = aieth__fail(AIETH_EIO, "%s: write error", path);
 			}

@@ -22,6 +22,7 @@
 #include "package/spawn.h"
 #include "package/xsa.h"
 #include "package/xsa_device.h"
+#include "util/copy.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/fileio.h"
@@ -500,7 +501,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	xb_wsection s[3];
 	xb_wopts w;
 	aieth_xclbin *x = NULL;
-	aieth_out stage = {-1, NULL, NULL, 0};
+	aieth_out stage = {-1, NULL, NULL, 0, 0};
 	size_t n = 0, problems;
 	char pdi_name[64], *staged = NULL;
 	uint8_t pdi_sum[16];
@@ -548,6 +549,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 			free(staged);
 			return rc;
 		}
+		stage.no_flush = 1; /* a scratch file: only the output is flushed */
 	}
 	rc = xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
 			 &p->r->size);
@@ -578,8 +580,8 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 						 "(%zu problem%s); nothing written",
 						 o->output, problems, problems == 1 ? "" : "s");
 			if (!rc && out->in_place &&
-			    (rc = aieth__copy(x->fd, 0, p->r->size, out->fd, NULL, staged,
-					      o->output)))
+			    (rc = aieth__copy_range(x->fd, 0, p->r->size, out->fd, NULL, 0, staged,
+						    o->output)))
 				p->r->output_failed = 1;
 			aieth_xclbin_close(x);
 		}
@@ -653,7 +655,7 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 			int *damaged)
 {
 	pkg p;
-	aieth_out out = {-1, NULL, NULL, 0};
+	aieth_out out = {-1, NULL, NULL, 0, 0};
 	char *pdi_path = NULL;
 	int rc;
 	memset(&p, 0, sizeof p);
@@ -666,6 +668,13 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	/* the output's directory is tried first: no bootgen run for nothing */
 	if (!rc && (rc = aieth__out_open(&out, o->output)) && rc != AIETH_EINVAL)
 		r->output_failed = 1;
+	/* fsync before the rename only where durability needs it: when the
+	 * xclbin replaces a file, which must not be lost to a crash before the
+	 * new one is on disk. A new output is not flushed, as cp, ld and the
+	 * compilers leave theirs (a crash may lose it; the build reruns);
+	 * scratch files and PDI cache entries never are (docs/packaging.md) */
+	if (!rc && !out.in_place && access(out.path, F_OK) != 0 && errno == ENOENT)
+		out.no_flush = 1;
 	if (!rc)
 		rc = make_tmp(&p);
 	if (!rc && cancelled(&p))

@@ -23,6 +23,7 @@
 
 #include "aieth.h"
 #include "package/pdi_cache.h"
+#include "util/copy.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hash.h"
@@ -384,7 +385,7 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
 	char name[PC_NAME_MAX], *path = NULL;
 	uint8_t want[16], sum[16];
 	aieth_hash128 hs;
-	aieth_out o = {-1, NULL, NULL, 0};
+	aieth_out o = {-1, NULL, NULL, 0, 0};
 	struct stat st, lst;
 	uint64_t size;
 	int fd = -1, lfd = -1, rc;
@@ -420,8 +421,9 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
 	} else {
 		if ((rc = aieth__out_open(&o, out)))
 			goto fail;
+		o.no_flush = 1; /* a scratch file: no fsync */
 		aieth__hash128_init(&hs);
-		if ((rc = aieth__copy(fd, 0, size, o.fd, &hs, path, out)))
+		if ((rc = aieth__copy_range(fd, 0, size, o.fd, &hs, AIETH_COPY_STABLE, path, out)))
 			goto fail;
 		aieth__hash128_final(&hs, sum);
 		if (memcmp(sum, want, 16))
@@ -478,14 +480,19 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* the same file system: a hard link of bootgen's file; else a copy */
+	/* the same file system: a hard link of bootgen's file; else a copy
+	 * (a reflink where the file system has them). Neither is flushed: an
+	 * entry is published by the rename alone, and every hit checks the
+	 * bytes against the content hash in the entry's name, so an entry a
+	 * crash left short or empty is a miss (removed), never a wrong PDI */
 	if (link(pdi, tmp) != 0) {
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 			goto out;
 		}
-		if ((rc = aieth__copy(in, 0, (uint64_t)st.st_size, fd, NULL, pdi, tmp)))
+		if ((rc = aieth__copy_range(in, 0, (uint64_t)st.st_size, fd, NULL,
+					    AIETH_COPY_STABLE, pdi, tmp)))
 			goto out;
 		if (close(fd) != 0) {
 			fd = -1;

@@ -193,6 +193,7 @@ int aieth__out_open(aieth_out *o, const char *path)
 	o->tmp = NULL;
 	o->path = NULL;
 	o->in_place = 0;
+	o->no_flush = 0;
 	if (!path || !*path)
 		return aieth__fail(AIETH_EINVAL, "no output file named (an empty path)");
 	if ((rc = resolve_output(path, &final, &kind, &mode, &magic)))
@@ -227,7 +228,9 @@ int aieth__out_open(aieth_out *o, const char *path)
 	for (tries = 0; tries < 100; tries++) {
 		snprintf(o->tmp, n, "%s/.%.200s.tmp.%ld.%u", dir, base, (long)getpid(),
 			 (unsigned)atomic_fetch_add(&counter, 1u));
-		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		/* read-write: a copy into it is hashed from its own pages
+		 * (util/copy.c), not through a buffer */
+		o->fd = open(o->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (o->fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -256,8 +259,9 @@ int aieth__out_commit(aieth_out *o)
 	int e = 0, rc = AIETH_OK;
 	if (!o->path || o->fd < 0)
 		return aieth__fail(AIETH_EINVAL, "aieth__out_commit: no open output");
-	/* a device or FIFO is not flushed: fsync would fail or block */
-	if (!o->in_place && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
+	/* a device or FIFO is not flushed: fsync would fail or block; nor is a
+	 * scratch file (no_flush): nothing of it outlives a crash */
+	if (!o->in_place && !o->no_flush && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
 		step = "flush", e = errno;
 	if (close(o->fd) != 0 && !step)
 		step = "close", e = errno;

@@ -60,9 +60,13 @@ typedef struct {
 	char *tmp;    /* temporary path; NULL when written in place */
 	char *path;   /* the file written: path, or a link's final target */
 	int in_place; /* 1: fd is the target itself (no rename) */
+	int no_flush; /* 1 (set after aieth__out_open): commit without fsync,
+		       * for a file nothing needs after a crash (a scratch file) */
 } aieth_out;
 
-/* Open the output for `path` (mode 0666 less the umask when created). */
+/* Open the output for `path` (mode 0666 less the umask when created; a
+ * temporary file is opened read-write, so copies into it can be hashed
+ * from its pages). */
 int aieth__out_open(aieth_out *o, const char *path);
 /* Write n bytes (a failure names the target). */
 int aieth__out_write(aieth_out *o, const void *buf, size_t n);

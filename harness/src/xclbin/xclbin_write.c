@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "util/copy.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hash.h"
@@ -155,10 +156,11 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 		if (s->data) {
 			aieth__hash128_update(&hs, s->data, s->size);
 			rc = aieth__write_full(fd, s->data, s->size, what);
-		} else if (s->stable) {
-			rc = aieth__copy_stable(fds[i], 0, sizes[i], fd, ph, s->path, what);
 		} else {
-			rc = aieth__copy(fds[i], 0, sizes[i], fd, ph, s->path, what);
+			/* in the kernel (a reflink or copy_file_range), hashed from
+			 * the written pages: no byte through a user buffer */
+			rc = aieth__copy_range(fds[i], 0, sizes[i], fd, ph,
+					       s->stable ? AIETH_COPY_STABLE : 0, s->path, what);
 		}
 		aieth__hash128_final(&hs, sum);
 		aieth__hash128_update(&h, sum, 16);
