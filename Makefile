@@ -240,7 +240,7 @@ $(O)/tests/bench_package: tests/bench/bench_package.c $(PKG_FIX) $(STATIC)
 
 # The XRT C API test double (tests/xrt_double/): the emulated board behind
 # XRT's function names; only those are exported.
-$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c) tests/xrt_double/exports.map $(STATIC)
+$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c tests/xrt_double/*.h) tests/xrt_double/exports.map $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-Bsymbolic \
 		-Wl,--version-script=tests/xrt_double/exports.map -o $@ \

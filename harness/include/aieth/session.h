@@ -56,13 +56,16 @@ typedef struct {
 	const char *server;          /* base URL, "http://host:port" or https */
 	const char *token;           /* bearer token (NULL: none) */
 	const char *cacert;          /* CA bundle for https (NULL: the system's) */
-	/* Added in 0.4, backend "remote" (the others refuse xrt_ini and
-	 * ignore artifacts_dir: their files are local already): */
-	const char *xrt_ini;         /* an xrt.ini file sent with the session (at
+	/* Added in 0.4, backend "remote" (sends xrt_ini; the session's files
+	 * are fetched into artifacts_dir) and "xrt" (XRT reads xrt_ini in a
+	 * session folder inside artifacts_dir, needed then; the files XRT
+	 * writes there are moved into it at close, docs/on-board.md); "emu"
+	 * refuses xrt_ini and ignores artifacts_dir: */
+	const char *xrt_ini;         /* an xrt.ini file for the session (at
 				        most 1 MiB; NULL: none) */
 	const char *artifacts_dir;   /* the session's files (run_summary.json, the
-				        xrt.ini, what the device run wrote) are
-				        fetched here when it closes (NULL: not) */
+				        xrt.ini, what the device run wrote) land
+				        here when it closes (NULL: not) */
 	/* Called for each file written there (may be NULL): its path, bytes. */
 	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
 	void *artifact_ctx;

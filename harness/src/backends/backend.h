@@ -53,8 +53,10 @@ typedef struct {
 	 * buffer of server_info_size bytes) */
 	char *server_info;
 	size_t server_info_size;
-	/* remote: an xrt.ini file sent with the session, where its artifacts
-	 * land at close and who hears of each file (all may be NULL) */
+	/* remote and xrt: an xrt.ini for the session (remote: sent to
+	 * th_server; xrt: XRT reads it, in a session folder whose files
+	 * become artifacts), where its artifacts land at close and who hears
+	 * of each file (all may be NULL) */
 	const char *xrt_ini, *artifacts_dir;
 	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
 	void *artifact_ctx;
@@ -68,6 +70,12 @@ typedef struct {
 	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
 	void (*artifact_error)(void *ctx, const char *message);
 } aieth_dev_config;
+
+/* A session's artifacts: at most this many files (the server lists as
+ * many, the remote backend fetches as many) and, unless artifacts_max
+ * says otherwise, this many bytes in all. */
+#define AIETH_ARTIFACTS_FILES_MAX 256
+#define AIETH_ARTIFACTS_BYTES_DEFAULT ((uint64_t)1 << 30)
 
 /* What a device reports for a transaction, besides the RX image and perf
  * words it writes into the encoded transaction. */

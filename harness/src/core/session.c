@@ -72,11 +72,11 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 		return aieth__fail(AIETH_EUNSUPPORTED,
 				  "session: unknown backend \"%s\" (available: emu, xrt, remote)", o->backend);
 	}
-	if (o->xrt_ini && strcmp(s->ops->name, "remote")) {
+	if (o->xrt_ini && strcmp(s->ops->name, "remote") && strcmp(s->ops->name, "xrt")) {
+		const char *name = s->ops->name;
 		free(s);
-		return aieth__fail(AIETH_EINVAL, "session: xrt_ini %s: only the remote backend sends an "
-				  "xrt.ini (locally XRT reads xrt.ini from the working folder)",
-				  o->xrt_ini);
+		return aieth__fail(AIETH_EINVAL, "session: xrt_ini %s: only the xrt and remote backends "
+				  "take an xrt.ini (the %s backend has no XRT)", o->xrt_ini, name);
 	}
 	rc = aieth_board_load(&s->board, o->board, o->data_dir);
 	if (rc) {

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/session_internal.h"
 #include "server/srv_core.h"
 #include "server/srv_names.h"
 #include "server/srv_image.h"
+#include "util/path.h"
 
 /* how long POST /v1/sessions waits for its device to open before it
  * answers "queued" at position 1 (the client then polls) */
@@ -112,9 +114,13 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 		 * mu released; the device counts as busy until then. */
 		if (s->opener_started && !s->closing) {
 			s->closing = x->dev;
+			s->closing_x = x;
+			x->dev_closing = 1;
 			pthread_cond_signal(&s->work_cv);
 		} else {
 			aieth_session_close(x->dev);
+			if (s->opener_started)
+				pthread_cond_broadcast(&s->opened_cv);   /* srv_wait_closed_locked */
 		}
 		x->dev = NULL;
 		s->resets++;
@@ -157,10 +163,20 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 {
 	aieth_graph_spec g[SRV_GRAPHS_MAX];
 	aieth_session_opts o;
-	char *own[SRV_GRAPHS_MAX], *tdir = NULL;
+	char *own[SRV_GRAPHS_MAX], *tdir = NULL, *ini = NULL;
 	size_t i;
 	int rc;
 	memset(&o, 0, sizeof o);
+	/* xrt: XRT reads the client's xrt.ini, its files join the session's
+	 * artifacts (backends/xrt/xrt_rundir.c) */
+	if (!strcmp(s->backend, "xrt") && x->artdir) {
+		struct stat st;
+		ini = aieth__path_join(x->artdir, "xrt.ini");
+		if (ini && !lstat(ini, &st) && S_ISREG(st.st_mode)) {
+			o.xrt_ini = ini;
+			o.artifacts_dir = x->artdir;
+		}
+	}
 	for (i = 0; i < x->req.ngraphs; i++) {
 		g[i].name = x->req.graphs[i].name;
 		g[i].model = x->req.graphs[i].model[0] ? x->req.graphs[i].model : NULL;
@@ -175,8 +191,11 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	o.interrupt = &x->intr;   /* set on drain, and by --max-session */
 	o.progress = on_progress;
 	o.progress_ctx = x;
-	if (!x->http)
-		return aieth_session_open(dev, &o);
+	if (!x->http) {
+		rc = aieth_session_open(dev, &o);
+		free(ini);
+		return rc;
+	}
 	/* an HTTP client's names: plugins from --model-dir, its traces in its
 	 * own folder (AMD clients' models are the operator's --graph-model) */
 	rc = srv_session_names_prepare(s, x, g, own, &tdir);
@@ -192,6 +211,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 		aieth__fail(rc, "%s", msg);
 	}
 	srv_session_names_release(x, own, tdir);
+	free(ini);
 	return rc;
 }
 
@@ -241,6 +261,10 @@ static void *opener_main(void *arg)
 			aieth_session_close(dev);
 			pthread_mutex_lock(&s->mu);
 			s->closing = NULL;
+			if (s->closing_x)
+				s->closing_x->dev_closing = 0;
+			s->closing_x = NULL;
+			pthread_cond_broadcast(&s->opened_cv);   /* srv_wait_closed_locked */
 			srv_promote_locked(s);
 			continue;
 		}
@@ -390,11 +414,13 @@ static void prune_locked(aieth_server *s)
 	srv_sess **pp;
 	size_t n = 0;
 	for (pp = &s->sessions; *pp; pp = &(*pp)->next)
-		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs && !(*pp)->opening)
+		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs && !(*pp)->opening &&
+		    !(*pp)->dev_closing && !(*pp)->waiting)
 			n++;
 	for (pp = &s->sessions; *pp && n > SRV_ENDED_KEEP;) {
 		srv_sess *x = *pp;
-		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening) {
+		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening && !x->dev_closing &&
+		    !x->waiting) {
 			*pp = x->next;
 			srv_free_sess(x);
 			n--;
@@ -500,6 +526,27 @@ void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 		close_dev_locked(s, x);
 		srv_promote_locked(s);
 	}
+}
+
+void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms)
+{
+	struct timespec dl;
+	if (x->state == SS_QUEUED || x->state == SS_ACTIVE || !s->opener_started)
+		return;
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += ms / 1000;
+	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	/* a device still held by a call that ends soon (refs), or handed to
+	 * the opener: both end in a broadcast of opened_cv */
+	x->waiting++;
+	while ((x->dev || x->dev_closing) &&
+	       !pthread_cond_timedwait(&s->opened_cv, &s->mu, &dl))
+		;
+	x->waiting--;
 }
 
 void srv_release(aieth_server *s, srv_sess *x)

@@ -101,6 +101,8 @@ typedef struct srv_sess {
 	volatile sig_atomic_t intr;   /* its device call's interrupt flag: set on
 				         drain and when --max-session ends it */
 	uint64_t sum_hash;            /* run_summary.json as last written (FNV-1a) */
+	int dev_closing;              /* its device is being closed by the opener */
+	int waiting;                  /* threads in srv_wait_closed_locked: not pruned */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -152,6 +154,7 @@ struct aieth_server {
 	/* a device a session let go of, closed by the opener thread outside mu
 	 * (on a board the close is the device's reset: it may take seconds) */
 	aieth_session *closing;
+	srv_sess *closing_x;          /* whose device that is (dev_closing set) */
 	char *reset_cmd;              /* --reset-cmd, or NULL */
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
@@ -219,6 +222,12 @@ void srv_release(aieth_server *s, srv_sess *x);
 /* Wait (mu held, at most ms) while x's device is being opened, so that a
  * reply tells how the open ended. */
 void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
+
+/* Wait (mu held, at most ms) until the device of x, ended, has been
+ * closed: the backend's files (XRT's trace and status, backends/xrt/
+ * xrt_rundir.c) are in x's artifact folder then. */
+void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
+#define SRV_CLOSE_WAIT_MS 90000u   /* the xrt backend's flush (60 s) and more */
 
 /* The opener thread (started by the first enqueue): stop waits for an
  * open or a reset running and for a reset still due, then joins it. */

@@ -16,21 +16,30 @@
  * timeout the child may take to answer, default 2000),
  * AIETH_XRT_OPEN_TIMEOUT_MS (default 60000), AIETH_XRT_RESET_TIMEOUT_MS
  * (default 10000).
+ *
+ * With an xrt.ini (cfg->xrt_ini) the child works in a session folder where
+ * XRT reads it and writes its trace and status files; after the child has
+ * exited they become the session's artifacts (xrt_rundir.c).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/backend.h"
 #include "backends/xrt/xrt_api.h"
 #include "backends/xrt/xrt_child.h"
 #include "backends/xrt/xrt_preflight.h"
+#include "backends/xrt/xrt_rundir.h"
 #include "util/error.h"
 #include "util/path.h"
 
 #define CMD_TIMEOUT_MS 10000
+/* how long a child with a session folder may take to exit after CLOSE:
+ * XRT's profiling plugins write their files then (xrt_child.h) */
+#define FLUSH_TIMEOUT_MS 60000
 #define CHUNK (1u << 20)
 
 typedef struct {
@@ -41,6 +50,7 @@ typedef struct {
 	int gone;                  /* the child is gone: after a hang or a crash */
 	char gone_msg[1024];
 	int *complete;             /* per graph: the bounded run finished */
+	char *run_dir;             /* XRT's session folder (xrt_rundir.c), or NULL */
 } xrt_state;
 
 static int64_t env_ms(const char *name, int64_t def)
@@ -147,7 +157,7 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 	snprintf(st->gone_msg, sizeof st->gone_msg, "reset after a hang");
 	memcpy(st->req.pl_uuid, st->rep.pl_uuid, 16);
 	xrtp_encode_open(&b, &st->req);
-	if (b.oom || aieth__xrt_proc_start(&rp)) {
+	if (b.oom || aieth__xrt_proc_start(&rp, st->run_dir)) {
 		snprintf(out, size, "the device could not be reset (no process): reset the board");
 		xrtp_buf_free(&b);
 		return;
@@ -186,11 +196,15 @@ static void xrt_close(void *state)
 			if (xrtp_recv(&st->proc.ch, &h, &p, deadline(CMD_TIMEOUT_MS)) == 0)
 				free(p);
 		}
-		if (!aieth__xrt_proc_reap(&st->proc, 2000))
+		if (!aieth__xrt_proc_reap(&st->proc, st->run_dir ? FLUSH_TIMEOUT_MS : 2000))
 			aieth__xrt_proc_kill(&st->proc, 500);
 	} else if (st->proc.pid) {
 		aieth__xrt_proc_kill(&st->proc, 500);
 	}
+	/* the child is gone: what XRT wrote is complete */
+	if (st->run_dir)
+		aieth__xrt_rundir_collect(st->cfg, st->run_dir);
+	free(st->run_dir);
 	free(st->complete);
 	free(st);
 }
@@ -231,6 +245,24 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 					  cfg->graphs[i].name, sizeof r->graphs[i] - 1);
 		snprintf(r->graphs[i], sizeof r->graphs[i], "%s", cfg->graphs[i].name);
 	}
+	return AIETH_OK;
+}
+
+/* The child of a session folder works there: a relative path of the
+ * caller's (an xclbin, a library named by a path) is made absolute. A
+ * bare library name stays: dlopen searches for it. */
+static int absolute(char *path, size_t size, int bare_ok)
+{
+	char cwd[4096], tmp[4096];
+	if (!path[0] || path[0] == '/' || (bare_ok && !strchr(path, '/')))
+		return AIETH_OK;
+	if (!getcwd(cwd, sizeof cwd))
+		return aieth__fail(AIETH_EIO, "xrt: %s: the current folder is unknown (%s)", path,
+				  strerror(errno));
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s/%s", cwd, path) >= size)
+		return aieth__fail(AIETH_EINVAL, "xrt: %s/%s: path longer than %zu characters", cwd,
+				  path, size - 1);
+	memcpy(path, tmp, strlen(tmp) + 1);
 	return AIETH_OK;
 }
 
@@ -277,7 +309,13 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		}
 		goto fail;
 	}
-	if ((rc = aieth__xrt_proc_start(&st->proc)))
+	if (cfg->xrt_ini &&
+	    ((rc = absolute(st->req.lib, sizeof st->req.lib, 1)) ||
+	     (rc = absolute(st->req.pl_xclbin, sizeof st->req.pl_xclbin, 0)) ||
+	     (rc = absolute(st->req.aie_xclbin, sizeof st->req.aie_xclbin, 0)) ||
+	     (rc = aieth__xrt_rundir_open(cfg, &st->run_dir))))
+		goto fail;
+	if ((rc = aieth__xrt_proc_start(&st->proc, st->run_dir)))
 		goto fail;
 	xrtp_encode_open(&b, &st->req);
 	if (b.oom) {

@@ -312,6 +312,25 @@ static int file_return(amd_conn *c)
 	return rc;
 }
 
+/* Before the file return: the session ends and its device closes, as
+ * AMD's server returns its session folder after destroy; XRT writes its
+ * trace and status files when it is done with the device
+ * (backends/xrt/xrt_rundir.c). x stays listed (waiting) without the
+ * connection's reference, which would keep the device open. */
+static void end_before_return(amd_conn *c)
+{
+	aieth_server *s = c->s;
+	pthread_mutex_lock(&s->mu);
+	srv_end_locked(s, c->x, SS_ENDED, "ended by its AMD client (destroy)");
+	c->x->waiting++;
+	pthread_mutex_unlock(&s->mu);
+	c->released = 1;
+	srv_release(s, c->x);
+	pthread_mutex_lock(&s->mu);
+	srv_wait_closed_locked(s, c->x, SRV_CLOSE_WAIT_MS);
+	pthread_mutex_unlock(&s->mu);
+}
+
 /* ------------------------------------------------------------ serve */
 
 /* One request (an AMDP_EV_MSG). 1: go on; 0: the session ended cleanly
@@ -365,6 +384,8 @@ static int on_msg(amd_conn *c)
 		return -1;
 	case AMDP_Q_DESTROY:
 		amd_txn_stop(c);
+		if (c->ini_sent && c->x)
+			end_before_return(c);
 		if (c->ini_sent && file_return(c))
 			return -1;
 		snprintf(c->why, sizeof c->why, "destroy");
@@ -456,7 +477,13 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 				       rc == 0 ? "ended by its AMD client (destroy)" : c->why);
 		pthread_mutex_unlock(&s->mu);
 		srv_log(s, "amd %s: session %s ended: %s", peer, c->x->id, c->why);
-		srv_release(s, c->x);   /* the device closes (reset) here */
+		if (c->released) {
+			pthread_mutex_lock(&s->mu);
+			c->x->waiting--;
+			pthread_mutex_unlock(&s->mu);
+		} else {
+			srv_release(s, c->x);   /* the device closes (reset) here */
+		}
 	} else {
 		srv_log(s, "amd %s: closed: %s", peer, c->why);
 	}

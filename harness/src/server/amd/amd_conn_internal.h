@@ -47,6 +47,8 @@ typedef struct {
 	/* the manager */
 	int have_mgr;
 	srv_sess *x;                 /* referenced (refs) while the connection lives */
+	int released;                /* destroy let go of x before the file return
+				        (x->waiting keeps it) */
 	uint8_t started[AMDP_MAX_GRAPHS];
 	/* the manager's xclbin (amd_xclbin.c) */
 	char *xpath;                 /* its scratch file, or NULL */
