@@ -11,7 +11,9 @@
 #   artifacts' byte limit holds;
 # - th_server --backend xrt: a session carrying an xrt.ini (run_test
 #   --backend remote --xrt-ini, or curl) gets XRT's files among its
-#   artifacts, right after DELETE; a session without one gets none.
+#   artifacts, right after DELETE; a session without one gets none; an AMD
+#   client (tests/tools/amd_client.c) gets them in the file return after
+#   destroy.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 MK=$B/tests/xrt_mkxclbin
@@ -157,5 +159,31 @@ req 204 -X DELETE "$U/v1/sessions/$sid"
 req 200 "$U/v1/sessions/$sid/artifacts"
 jqis "aie_status aie_trace_0_0.txt run_summary.json xrt.ini xrt.run_summary" \
   '[.artifacts[].name | sub("_edge_.*"; "")] | sort | join(" ")' "$TMP/body"
+stop_server
+
+# --- AMD's protocol (th_server --amd-listen --backend xrt): after destroy the
+# device closes first, then the files return, XRT's among them
+AC=$B/tests/amd_client
+cat >"$TMP/amd_spec.json" <<'EOF'
+{"schema": "aieth-test/1", "name": "amd_adder", "board": "vck190",
+ "graphs": [{"name": "gr", "model": "adder", "params": {"in0": "PLIO_01_TO_AIE",
+   "in1": "PLIO_03_TO_AIE", "out": "PLIO_02_FROM_AIE", "window_bytes": 4096}}],
+ "transactions": [{"mode": "func", "channels": [{"plio": "PLIO_01_TO_AIE", "size": 4096,
+   "data": {"pattern": "ramp", "type": "int32"}}]}]}
+EOF
+AIETH_XRT_DOUBLE_SPEC=$TMP/amd_spec.json AIETH_XRT_DOUBLE_FLUSH_MS=1500 \
+  start_server "$TMP/amd.log" --amd-listen 127.0.0.1:0 --backend xrt --data-dir "$TMP/data" \
+  --work-dir "$TMP/work"
+amd_port "$TMP/amd.log"
+mkdir -p "$TMP/amd1" "$TMP/amd2"
+AMD_CLIENT_INI=$TMP/trace.ini AMD_CLIENT_XCLBIN=$TMP/aie.xclbin expect 0 timeout 120 "$AC" files "$AP" "$TMP/amd1"
+has "$TMP/out" "returned file aie_trace_0_0.txt"
+has "$TMP/out" "returned file aie_status_edge_"
+has "$TMP/out" "returned file xrt.run_summary"
+has "$TMP/amd1/aie_trace_0_0.txt" "graph gr iterations 4"
+cmp -s "$TMP/amd1/xrt.ini" "$TMP/trace.ini" && ok || bad "amd: the xrt.ini returned is not the one sent"
+AMD_CLIENT_INI=$TMP/plain.ini AMD_CLIENT_XCLBIN=$TMP/aie.xclbin expect 0 timeout 120 "$AC" files "$AP" "$TMP/amd2"
+has "$TMP/out" "returned file xrt.ini"
+grep -q "returned file aie_" "$TMP/out" && bad "amd: XRT's files without the keys" || ok
 stop_server
 finish

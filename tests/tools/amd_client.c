@@ -41,6 +41,14 @@
  *                                    (the server runs the preset: --graph-model
  *                                    GRAPH=@NAME)
  *
+ *   amd_client files PORT DIR         a session with an xrt.ini, a graph
+ *                                    run, destroy: the returned files
+ *                                    written into DIR
+ *
+ * $AMD_CLIENT_INI and $AMD_CLIENT_XCLBIN: files sent instead of the
+ * built-in xrt.ini and 113-byte xclbin (a server on --backend xrt loads
+ * the xclbin, and its XRT reads the xrt.ini).
+ *
  * Every read has a 20 s deadline; every loop is bounded.
  */
 #include <arpa/inet.h>
@@ -65,7 +73,13 @@
 /* bytes per channel in each transaction: 4096, or full's BYTES (AMD's own
  * adder example moves 16384: 4096 int32 per iteration) */
 static uint32_t win = 4096u;
-static const char *const INI = "[Debug]\nxrt_trace=true\n";
+/* the xrt.ini sent and the manager's xclbin: these, or the files
+ * $AMD_CLIENT_INI and $AMD_CLIENT_XCLBIN name (a server on the xrt backend
+ * needs a real design, and an xrt.ini asking XRT for files) */
+static const char *INI = "[Debug]\nxrt_trace=true\n";
+static const uint8_t XCL0[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
+static const uint8_t *XCL = XCL0;
+static size_t XCL_LEN = sizeof XCL0;
 
 static int checks;
 
@@ -227,7 +241,6 @@ static void hello(conn *c, int with_ini)
 static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char *const *gr)
 {
 	const char *kn[1] = {"vck190_test_harness"};
-	static const uint8_t xcl[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
 	amdp_msg *m;
 	amdp_enc_req_mgr_device(&c->b, device);
 	conn_send(c);
@@ -235,8 +248,8 @@ static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char 
 	CHECK(m->flag == 1, "device %s refused: <%s>", device, m->device);
 	CHECK(m->n == N36 && m->w == 16 && m->d == D4K && m->m == 16,
 	      "geometry N=%u W=%u D=%u M=%u, VCK190 is 36 16 4096 16", m->n, m->w, m->d, m->m);
-	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", xcl,
-			 sizeof xcl);
+	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", XCL,
+			 XCL_LEN);
 	conn_send(c);
 	m = reply(c, AMDP_R_MAX_MEM);
 	CHECK(m->value > 0, "max memory is 0");
@@ -587,6 +600,29 @@ static int memory(int port)
 	expect_close(&c, "after destroy without xrt.ini");
 	txn_free(&big);
 	txn_free(&small);
+	return 0;
+}
+
+/* A session with an xrt.ini and a graph run of 4 iterations, then
+ * destroy: the returned files written into dir, their names printed. */
+static int files(int port, const char *dir)
+{
+	amdp_msg *m;
+	uint32_t k;
+	conn c;
+	conn_open(&c, port);
+	hello(&c, 1);
+	manager(&c, "vck190", 1);
+	run_graph(&c, NULL, 4);
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	m = reply(&c, AMDP_R_FILES);
+	for (k = 0; k < m->nfiles; k++) {
+		printf("amd_client: returned file %s (%llu bytes)\n", m->file[k],
+		       (unsigned long long)m->file_len[k]);
+		save_file(dir, m->file[k], c.file[k], m->file_len[k]);
+	}
+	expect_close(&c, "after destroy");
 	return 0;
 }
 
@@ -1084,14 +1120,38 @@ static int run_example(int port, const char *name)
 	return 0;
 }
 
+/* The whole file at path (NUL-terminated), or die. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p;
+	long n;
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1L << 26) ||
+	    fseek(f, 0, SEEK_SET) || !(p = malloc((size_t)n + 1)) ||
+	    fread(p, 1, (size_t)n, f) != (size_t)n)
+		die("cannot read %s", path);
+	fclose(f);
+	p[n] = '\0';
+	*len = (size_t)n;
+	return p;
+}
+
 int main(int argc, char **argv)
 {
+	const char *ini = getenv("AMD_CLIENT_INI"), *xcl = getenv("AMD_CLIENT_XCLBIN");
 	int port, rc;
 	if (argc < 3) {
 		fprintf(stderr, "usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
-				"xclbin|zeros|idle|example "
+				"xclbin|zeros|idle|example|files "
 				"PORT [ARG]\n");
 		return 2;
+	}
+	if (ini && *ini) {
+		size_t n;
+		INI = slurp(ini, &n);
+	}
+	if (xcl && *xcl) {
+		XCL = (const uint8_t *)slurp(xcl, &XCL_LEN);
 	}
 	port = atoi(argv[2]);
 	if (port <= 0 || port > 65535)
@@ -1115,6 +1175,8 @@ int main(int argc, char **argv)
 	}
 	else if (!strcmp(argv[1], "mismatch") && argc == 4)
 		rc = mismatch(port, argv[3]);
+	else if (!strcmp(argv[1], "files") && argc == 4)
+		rc = files(port, argv[3]);
 	else if (!strcmp(argv[1], "memory"))
 		rc = memory(port);
 	else if (!strcmp(argv[1], "malformed"))
