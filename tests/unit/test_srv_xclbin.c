@@ -528,7 +528,7 @@ static void test_remote_design(void)
 	o.pl_xclbin = NULL;
 	o.backend = "emu";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
-	MSG_HAS(aieth_error_message(), "only the remote backend");
+	MSG_HAS(aieth_error_message(), "only the xrt and remote backends take an xrt.ini");
 	aieth_server_close(srv);
 #endif
 }

@@ -280,6 +280,11 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	if (cfg->xrt_ini && !cfg->artifacts_dir) {
+		free(st);
+		return aieth__fail(AIETH_EINVAL, "xrt: xrt_ini %s: XRT's files need an artifacts "
+				  "folder (artifacts_dir) to land in", cfg->xrt_ini);
+	}
 	st->cfg = cfg;
 	st->complete = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->complete);
 	names = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *names);

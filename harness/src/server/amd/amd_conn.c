@@ -261,8 +261,9 @@ static int file_return(amd_conn *c)
 	size_t n = 0, i;
 	int rc = 0;
 	DIR *d;
-	if (c->x) {
-		/* the run summary as it stands (the runner has stopped) */
+	if (c->x && !c->released) {
+		/* the run summary as it stands (the runner has stopped); after
+		 * end_before_return the device's close wrote the final one */
 		pthread_mutex_lock(&c->s->mu);
 		srv_artifacts_summary(c->s, c->x);
 		pthread_mutex_unlock(&c->s->mu);
