@@ -751,9 +751,27 @@ static unsigned long txn_seq(const srv_txn *t)
 	return strtoul(t->id + 2, NULL, 10);
 }
 
-void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
+/* mu held: t into x->retired in submission order, as HTTP sessions list
+ * theirs (results may be fetched in any order); the oldest dropped past
+ * SRV_RETIRED_MAX. */
+static void retire_insert_locked(srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;
+	for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)
+		;
+	t->next = *pp;
+	*pp = t;
+	if (++x->nretired > SRV_RETIRED_MAX) {
+		srv_txn *old = x->retired;
+		x->retired = old->next;
+		x->nretired--;
+		x->retired_omitted++;
+		txn_free(old);
+	}
+}
+
+void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
+{
 	pthread_mutex_lock(&s->mu);
 	if (txn_unlink_locked(s, x, t)) {
 		uint32_t n = t->wire.channels;
@@ -769,19 +787,31 @@ void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 		t->wire.tx.size = tx;
 		t->wire.rx.size = rx;
 		t->wire.perf = perf;
-		/* in submission order, as HTTP sessions list theirs (results
-		 * may be fetched in any order) */
-		for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)
-			;
-		t->next = *pp;
-		*pp = t;
-		if (++x->nretired > SRV_RETIRED_MAX) {
-			srv_txn *old = x->retired;
-			x->retired = old->next;
-			x->nretired--;
-			x->retired_omitted++;
-			txn_free(old);
-		}
+		retire_insert_locked(x, t);
 	}
 	pthread_mutex_unlock(&s->mu);
+}
+
+int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
+		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg)
+{
+	srv_txn *t = calloc(1, sizeof *t);
+	if (!t || aieth__dev_result_alloc(&t->res, channels)) {
+		free(t);
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	}
+	/* a record only: no images, never in x->txns (the budget untouched) */
+	t->state = ST_FINISHED;
+	t->wire.channels = channels;
+	t->wire.tx.size = t->tx_got = tx_bytes;
+	t->wire.rx.size = rx_bytes;
+	t->amd_id = amd_id;
+	t->has_amd_id = 1;
+	t->res.status = AIETH_TXN_FAILED;
+	snprintf(t->res.msg, sizeof t->res.msg, "%s", msg);
+	pthread_mutex_lock(&s->mu);
+	snprintf(t->id, sizeof t->id, "t-%u", ++x->next_tid);
+	retire_insert_locked(x, t);
+	pthread_mutex_unlock(&s->mu);
+	return AIETH_OK;
 }

@@ -49,6 +49,8 @@ typedef struct srv_txn {
 	char msg[512];
 	uint64_t done, total;         /* progress while it runs: bytes moved of expected */
 	int busy;                     /* TX uploads and RX downloads streaming now */
+	uint32_t amd_id;              /* the id its AMD client gave it (has_amd_id) */
+	int has_amd_id;
 	struct srv_txn *next;
 } srv_txn;
 
@@ -384,5 +386,10 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t);
  * counted in retired_omitted): AMD's sessions list their transactions as
  * HTTP sessions do. */
 void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t);
+/* A transaction an AMD client sent that th_server's checks refused (its
+ * wait answers TIMEOUT with zeros): a record in x->retired with the next
+ * id, status FAILED and msg, so that run_summary.json lists it too. */
+int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
+		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg);
 
 #endif
