@@ -46,6 +46,9 @@
  *                                    (the server runs the preset: --graph-model
  *                                    GRAPH=@NAME)
  *
+ * AMD_CLIENT_XCLBIN=FILE: the manager sends FILE as its xclbin (a server
+ * on the xrt backend loads it), else 113 bytes the emulated board ignores.
+ *
  * Every read has a 20 s deadline; every loop is bounded.
  */
 #include <arpa/inet.h>
@@ -244,8 +247,21 @@ static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char 
 	CHECK(m->flag == 1, "device %s refused: <%s>", device, m->device);
 	CHECK(m->n == N36 && m->w == 16 && m->d == D4K && m->m == 16,
 	      "geometry N=%u W=%u D=%u M=%u, VCK190 is 36 16 4096 16", m->n, m->w, m->d, m->m);
-	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", xcl,
-			 sizeof xcl);
+	if (getenv("AMD_CLIENT_XCLBIN")) {
+		/* a real xclbin for a server on the xrt backend (its base name,
+		 * as AMD's client sends it) */
+		const char *path = getenv("AMD_CLIENT_XCLBIN"), *base = strrchr(path, '/');
+		static uint8_t buf[1 << 20];
+		FILE *f = fopen(path, "rb");
+		size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+		if (!f || ferror(f) || !feof(f))
+			die("AMD_CLIENT_XCLBIN %s: cannot be read whole (1 MiB at most)", path);
+		fclose(f);
+		amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, base ? base + 1 : path, buf, n);
+	} else {
+		amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin",
+				 xcl, sizeof xcl);
+	}
 	conn_send(c);
 	m = reply(c, AMDP_R_MAX_MEM);
 	CHECK(m->value > 0, "max memory is 0");
@@ -673,6 +689,13 @@ static int files(int port, const char *dir, unsigned long chatty)
 	for (i = 0; i < 2000 && query(&c, 12) != AMDP_ST_DONE; i++)
 		usleep(10000);
 	CHECK(i < 2000, "transaction 12 never became DONE");
+	/* a client's string with a quote and a backslash: quoted in the log */
+	{
+		uint8_t raw[AMDP_RTP_RAW] = {0};
+		amdp_enc_req_update_port(&c.b, 0, "gr.k\"in\\[1]", raw);
+		conn_send(&c);
+		nreq++;
+	}
 	for (i = 0; i < chatty; i++)
 		get_timeout(&c);
 	amdp_enc_req_destroy(&c.b);
