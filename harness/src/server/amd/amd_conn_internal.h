@@ -18,7 +18,7 @@
 #define AMD_FETCHED_MAX 4096     /* fetched ids remembered (queries answer DONE) */
 #define AMD_SEND_TIMEOUT_S 30    /* a client that stops reading a reply */
 #define AMD_TIMEOUT_MAX_S 86400u /* setTimeOut is clamped to this */
-/* the session log (amd_log.c) */
+/* the session log (amd_sesslog.c) */
 #define AMD_LOG_NAME "test_harness_session.log"
 #define AMD_LOG_LINES_MAX 10000u /* lines kept; later ones are counted */
 #define AMD_LOG_BYTES_MAX (1u << 20)
@@ -37,7 +37,7 @@ typedef struct amd_txn {
 	struct amd_txn *next;
 } amd_txn;
 
-/* The session log's lines, kept until written (amd_log.c). */
+/* The session log's lines, kept until written (amd_sesslog.c). */
 typedef struct {
 	char *p;
 	size_t len, cap;
@@ -117,7 +117,7 @@ int amd_xclbin_check(amd_conn *c);
 /* The connection ends: the file removed, the reservation given back. */
 void amd_xclbin_end(amd_conn *c);
 
-/* ---- amd_log.c ---- */
+/* ---- amd_sesslog.c ---- */
 
 /* One line of the session log at level ("INFO", "WARNING", "ERROR", as
  * AMD's logger spells them); bytes outside printable ASCII escaped. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * amd_log.c - a connection's test_harness_session.log, the session log
+ * amd_sesslog.c - a connection's test_harness_session.log, the session log
  * AMD's server writes into its session folder and returns after destroy
  * (AMD's src/ps/test_harness_session.cpp opens it, in
  * Xilinx/AI-Engine-Test-Harness). The lines keep AMD's form,
