@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * server/amd/amd_conn_internal.h - the state of one connection of AMD's
- * protocol, shared by its four files: amd_conn.c (requests, the manager,
+ * protocol, shared by its five files: amd_conn.c (requests, the manager,
  * graphs, the file return) calls amd_txn.c (transactions and their runner
  * thread), amd_xclbin.c (the manager's xclbin) and amd_io.c (socket reads
- * and writes); amd_txn.c and amd_xclbin.c's bytes go through amd_io.c.
+ * and writes); amd_txn.c and amd_xclbin.c's bytes go through amd_io.c;
+ * amd_conn.c and amd_txn.c write the session log through amd_sesslog.c.
  */
 #ifndef AIETH_SERVER_AMD_CONN_INTERNAL_H
 #define AIETH_SERVER_AMD_CONN_INTERNAL_H
