@@ -77,6 +77,10 @@ else bad "run_summary.json transactions: $(txns "$S1")"; fi
 jq_is "$S1" '.transactions[1].message' "refused by th_server's checks (answered TIMEOUT with zeros): AMD protocol: cfg[0] = 1 differs from the mode 0"
 jq_is "$S1" '.transactions[0].rx_bytes' 4096
 jq_is "$S1" .backend emu
+# written once the session ended and its device closed, as AMD's server
+# returns its folder after the session's process exited
+jq_is "$S1" .state ended
+jq_is "$S1" .reason "ended by its AMD client (destroy)"
 jq_is "$S1" '.graphs[0].model' adder
 
 # the log's cap: 10000 lines kept, the rest counted on a last line
@@ -112,11 +116,15 @@ ln -s "$AIETH_DATA_DIR/cfg" "$TMP/dd/cfg"
 # the double's graph: the model the server's --graph-model names
 jq --argjson p "${M#adder:}" '.graphs = [{"name": "gr", "model": "adder", "params": $p}]' \
   "$S/examples/adder_func/test.json" >"$TMP/double.json"
-export AIETH_XRT_DOUBLE_SPEC=$TMP/double.json
+export AIETH_XRT_DOUBLE_SPEC=$TMP/double.json AIETH_XRT_DOUBLE_LOG=$TMP/double.log
 AIETH_DATA_DIR=$TMP/dd start_amd "$TMP/logx" --backend xrt --graph-model "gr=$M"
 AMD_CLIENT_XCLBIN=$TMP/user.xclbin expect 0 "$AC" files "$AP" "$TMP/f4"
 counted
 jq_is "$TMP/f4/run_summary.json" .backend xrt
+jq_is "$TMP/f4/run_summary.json" .state ended
+# the device (XRT) was closed before the files were sent: what XRT writes
+# at its end can be among them
+has "$TMP/double.log" "device_close"
 if [[ $(txns "$TMP/f4/run_summary.json") == '[[10,"finished","DONE"],[11,"finished","FAILED"],[12,"finished","DONE"]]' ]]; then ok
 else bad "xrt: run_summary.json transactions: $(txns "$TMP/f4/run_summary.json")"; fi
 has "$TMP/f4/test_harness_session.log" "session s-1-"

@@ -513,6 +513,36 @@ void srv_release(aieth_server *s, srv_sess *x)
 	pthread_mutex_unlock(&s->mu);
 }
 
+int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
+{
+	aieth_session *dev = NULL;
+	pthread_mutex_lock(&s->mu);
+	/* only the caller's reference: no device call or transfer runs */
+	if (x->state == SS_ACTIVE && x->dev && x->refs == 1) {
+		x->state = SS_ENDED;
+		snprintf(x->reason, sizeof x->reason, "%s", reason);
+		/* the summary as it stands, before free_txns below */
+		srv_artifacts_summary(s, x);
+		dev = x->dev;   /* still set: the device counts as busy until closed */
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (!dev)
+		return 0;
+	/* the close is the device's reset; on the xrt backend its child exits
+	 * and XRT writes what it writes at its end */
+	aieth_session_close(dev);
+	pthread_mutex_lock(&s->mu);
+	x->dev = NULL;
+	free_txns(x);
+	s->mem_used -= x->mem;
+	x->mem = 0;
+	s->resets++;
+	unpin_done_locked(s, x);
+	srv_promote_locked(s);
+	pthread_mutex_unlock(&s->mu);
+	return 1;
+}
+
 void srv_tick(aieth_server *s)
 {
 	srv_sess *p;

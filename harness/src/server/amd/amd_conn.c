@@ -293,15 +293,17 @@ static int on_mgr(amd_conn *c)
 /* ------------------------------------------------------- file return */
 
 /* After destroy (when xrt.ini came): the regular files of the session's
- * artifact folder, plain base names only, bounded in count and size. */
-static int file_return(amd_conn *c)
+ * artifact folder, plain base names only, bounded in count and size.
+ * closed: the session ended and its device closed already (run_summary.json
+ * was written then, final). */
+static int file_return(amd_conn *c, int closed)
 {
 	char *names[AMDP_MAX_FILES];
 	uint64_t sizes[AMDP_MAX_FILES];
 	size_t n = 0, i;
 	int rc = 0;
 	DIR *d;
-	if (c->x) {
+	if (c->x && !closed) {
 		/* the run summary as it stands (the runner has stopped) */
 		pthread_mutex_lock(&c->s->mu);
 		srv_artifacts_summary(c->s, c->x);
@@ -451,16 +453,23 @@ static int dispatch(amd_conn *c)
 		snprintf(c->why, sizeof c->why, "read port \"%s\": AMD's client cannot use any "
 			 "reply (use the HTTP API for RTP)", m->port);
 		return -1;
-	case AMDP_Q_DESTROY:
+	case AMDP_Q_DESTROY: {
+		int closed;
 		/* the transactions never fetched get their lines first */
 		amd_txn_stop(c);
 		amd_log(c, "INFO", "request destroy: the session ends%s", c->ini_sent ?
 			"; its files are returned" : "");
+		/* as AMD's server returns its folder once the session's process
+		 * has exited (src/ps/test_harness_main.cpp): the device closes
+		 * first, so what XRT writes at its end is there too */
+		closed = c->x ? srv_end_close(c->s, c->x, "ended by its AMD client (destroy)")
+			      : 0;
 		amd_log_write(c);
-		if (c->ini_sent && file_return(c))
+		if (c->ini_sent && file_return(c, closed))
 			return -1;
 		snprintf(c->why, sizeof c->why, "destroy");
 		return 0;
+	}
 	default:
 		snprintf(c->why, sizeof c->why, "unexpected message %d", (int)m->kind);
 		return -1;
