@@ -537,6 +537,11 @@ int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
 	s->mem_used -= x->mem;
 	x->mem = 0;
 	s->resets++;
+	/* as close_dev_locked: a drain may have left the board in a bad state */
+	if (s->reset_cmd && s->draining) {
+		s->reset_pending = 1;
+		pthread_cond_signal(&s->work_cv);
+	}
 	unpin_done_locked(s, x);
 	srv_promote_locked(s);
 	pthread_mutex_unlock(&s->mu);
