@@ -80,7 +80,7 @@ static int reserve(amd_slog *l, size_t more)
 		cap *= 2;
 	if (cap > AMD_LOG_BYTES_MAX + AMD_LOG_LINE_MAX)
 		cap = AMD_LOG_BYTES_MAX + AMD_LOG_LINE_MAX;
-	if (!(p = realloc(l->p, cap)))
+	if (cap < l->len + more || !(p = realloc(l->p, cap)))
 		return -1;
 	l->p = p;
 	l->cap = cap;
