@@ -384,7 +384,9 @@ fuzz: $(FUZZERS)
 # (e): remote vs local through th_server on loopback, against raw TCP
 # measured in the same run (tests/bench/bench_remote.sh; its data files are
 # generated under $(O)/bench-data/)
+# The host line first: wall-time ratios depend on the machine (scripts/bench-host.sh).
 bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS) $(O)/tests/amd_client
+	@bash scripts/bench-host.sh
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench_package
 	$(TEST_ENV) bash tests/bench/bench_remote.sh
