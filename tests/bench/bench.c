@@ -109,7 +109,8 @@ static int mark; /* --mark: bracket the first transaction of (a) for strace */
  * is missing or fails (ptrace refused, as in some containers). */
 static long count_syscalls_a(uint64_t reps)
 {
-	char self[4096], log[64], r[32], line[4096];
+	char self[4096], log[4200], r[32], line[4096];
+	const char *tmp = getenv("TMPDIR");
 	char *argv[] = {"strace", "-f", "-qq", "-o", log, self, "--only", "a", "--mark",
 			"--reps", r, NULL};
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -121,7 +122,7 @@ static long count_syscalls_a(uint64_t reps)
 		return -1;
 	self[n] = '\0';
 	snprintf(r, sizeof r, "%llu", (unsigned long long)reps);
-	snprintf(log, sizeof log, "/tmp/aieth-bench-strace.XXXXXX");
+	snprintf(log, sizeof log, "%s/aieth-bench-strace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemp(log);
 	if (fd < 0)
 		return -1;
@@ -236,7 +237,7 @@ static int bench_a(uint64_t reps)
 	       board / more[2]);
 	{
 		long sc = count_syscalls_a(reps);
-		char scs[96] = "system calls: strace not available";
+		char scs[96] = "system calls not counted (strace missing or refused)";
 		if (sc >= 0)
 			snprintf(scs, sizeof scs, "system calls %ld (%.4f per MiB simulated, strace)",
 				 sc, (double)sc / mib);
