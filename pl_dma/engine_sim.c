@@ -560,7 +560,7 @@ typedef struct {
  * its period after a few anchors never touches more than a few slots. A
  * fixed 2 x HIST_MAX table zeroed per component and per skip cost more
  * than the whole simulation of a PERF channel pair (docs/emulator.md,
- * "Where the time goes"). */
+ * "Speed"). */
 #define HTAB_MIN 64
 
 typedef struct {
