@@ -256,7 +256,7 @@ $(O)/tests/bench_package: tests/bench/bench_package.c $(PKG_FIX) $(STATIC)
 
 # The XRT C API test double (tests/xrt_double/): the emulated board behind
 # XRT's function names; only those are exported.
-$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c) tests/xrt_double/exports.map $(STATIC)
+$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c tests/xrt_double/*.h) tests/xrt_double/exports.map $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-Bsymbolic \
 		-Wl,--version-script=tests/xrt_double/exports.map -o $@ \
@@ -433,7 +433,9 @@ fuzz: $(FUZZERS)
 # (e): remote vs local through th_server on loopback, against raw TCP
 # measured in the same run (tests/bench/bench_remote.sh; its data files are
 # generated under $(O)/bench-data/)
+# The host line first: wall-time ratios depend on the machine (scripts/bench-host.sh).
 bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS) $(O)/tests/amd_client
+	@bash scripts/bench-host.sh
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
 	AIETH_DATA_DIR=$(CURDIR) AIETH_RUN_WRAPPER="$(RUN_WRAPPER)" $(RUN_WRAPPER) $(O)/tests/bench_package
 	$(TEST_ENV) bash tests/bench/bench_remote.sh

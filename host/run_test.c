@@ -41,17 +41,23 @@ static const char *usage_text =
 	"                         $AIETH_REMOTE_STALL_S: seconds a request may move\n"
 	"                         no byte (default 60); a transaction's wait has no\n"
 	"                         such limit, its timeout bounds it\n"
-	"      --max-artifacts MIB  remote: the session's files fetched into\n"
+	"      --max-artifacts MIB  remote, xrt: the session's files put into\n"
 	"                         OUT/artifacts/, all together (default 1024); a\n"
 	"                         file past it is not kept (report.json says why)\n"
 	"      --token-file FILE  remote: a file holding the bearer token (default:\n"
 	"                         $AIETH_TOKEN)\n"
 	"      --cacert FILE      remote: CA bundle for https (default: the system's)\n"
-	"      --xrt-ini FILE     remote: an xrt.ini (at most 1 MiB) sent with each\n"
-	"                         session; the server keeps it with the session's\n"
-	"                         files. Remote runs fetch those files at the end\n"
-	"                         into OUT/artifacts/ (run_summary.json, the\n"
-	"                         xrt.ini, what the device run wrote), listed in\n"
+	"      --xrt-ini FILE     xrt, remote: an xrt.ini (at most 1 MiB) for each\n"
+	"                         session. xrt: XRT reads it in a session folder\n"
+	"                         (its [Debug], [AIE_trace_settings],\n"
+	"                         [AIE_profile_settings], [AIE_debug_settings]\n"
+	"                         keys, no paths) and the files XRT writes there\n"
+	"                         (aie_trace_*.txt, aie_status_*.json, ...) land\n"
+	"                         in OUT/artifacts/. remote: sent to th_server,\n"
+	"                         which keeps it with the session's files; remote\n"
+	"                         runs fetch those files at the end into\n"
+	"                         OUT/artifacts/ (run_summary.json, the xrt.ini,\n"
+	"                         what the device run wrote). Either way listed in\n"
 	"                         report.json; the design xclbin is sent only when\n"
 	"                         the server does not have it yet\n"
 	"      --xclbin FILE      the design's AIE xclbin (overrides \"xclbin\")\n"
@@ -599,7 +605,7 @@ int main(int argc, char **argv)
 		case 10: remote.server = optarg; break;
 		case 11: token_file = optarg; break;
 		case 12: remote.cacert = optarg; break;
-		case 13: remote.xrt_ini = optarg; break;
+		case 13: remote.xrt_ini = xrt.xrt_ini = optarg; break;
 		case FARM_OPT_LAVA: farm_lava = 1; break;
 		case FARM_OPT_TAP: farm_tap = optarg; break;
 		case 301: vis.html = optarg; break;
@@ -640,7 +646,7 @@ int main(int argc, char **argv)
 			if (parse_count(optarg, 1, 1048576, &v))
 				return usage_error("--max-artifacts: expected MiB 1..1048576, got",
 						   optarg);
-			remote.artifacts_max_bytes = (uint64_t)v << 20;
+			remote.artifacts_max_bytes = xrt.artifacts_max_bytes = (uint64_t)v << 20;
 			break;
 		}
 		case 19: flush_spool = 1; break;
@@ -751,7 +757,7 @@ int main(int argc, char **argv)
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
 	snprintf(apath, sizeof apath, "%s/artifacts", out);
-	remote.artifacts_dir = apath;
+	remote.artifacts_dir = xrt.artifacts_dir = apath;
 	o.interrupt = &cli_signal;
 	ps.quiet = quiet;
 	ps.tty = isatty(2);

@@ -82,6 +82,42 @@ static void rx_store(const pld_engine *e, pld_txn *t, const pld_chan *c, uint64_
 	}
 }
 
+/* Zero-copy views of the images: TX stream beats [g0, g0+count) of a
+ * channel, or the RX image place of RX beats [g0, g0+count), when they are
+ * one unmodified run of one memory segment, else NULL. PERF: a run within
+ * one repetition and the first URAM block (no filler XOR, no wrap); the
+ * caller writes RX beats only where rx_observed says they survive, where
+ * each URAM position is written once, so writing them in place is the
+ * same as rx_store. */
+static uint8_t *tx_direct(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
+			  uint64_t count)
+{
+	uint64_t idx;
+	if (c->func)
+		return pld_image_ptr(&t->tx, (c->offset + g0) * W, count * W);
+	if (!c->frames)
+		return NULL;
+	idx = g0 % c->frames;
+	if (idx + count > c->frames || idx + count > e->p.depth)
+		return NULL;
+	return pld_image_ptr(&t->tx, (c->offset + idx) * W, count * W);
+}
+
+static uint8_t *rx_direct(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
+			  uint64_t count)
+{
+	uint64_t idx, pos;
+	if (c->func)
+		return pld_image_ptr(&t->rx, (c->offset + g0) * W, count * W);
+	if (!c->frames)
+		return NULL;
+	idx = g0 % c->frames;
+	pos = idx % e->p.depth;
+	if (idx + count > c->frames || pos + count > e->p.depth)
+		return NULL;
+	return pld_image_ptr(&t->rx, (c->offset + pos) * W, count * W);
+}
+
 /* RX beats whose values survive in the RX image: FUNC, those written to
  * memory; PERF, the last repetition's last min(frames, depth) beats, and
  * nothing unless the kernel completed (store_buffs never runs). */
@@ -301,9 +337,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				pld_chan *ch = &tx[k->d.in_chan[p]];
 				uint64_t x0 = a * k->d.in_beats[p], n = cnt * k->d.in_beats[p];
 				uint8_t *ptr = NULL;
-				if (ch->func && x0 >= k->w0[p])
-					ptr = pld_image_ptr(
-						&t->tx, (ch->offset + x0 - k->w0[p]) * W, n * W);
+				if (x0 >= k->w0[p])
+					ptr = tx_direct(e, t, ch, x0 - k->w0[p], n);
 				if (!ptr) {
 					ptr = scratch_get(&sc[p], n * W);
 					if (!ptr)
@@ -317,9 +352,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				uint64_t x0 = a * k->d.out_beats[q], n = cnt * k->d.out_beats[q];
 				direct[q] = 0;
 				out[q] = NULL;
-				if (ch->func && x0 >= og0[q] && x0 + n <= og1[q])
-					out[q] = pld_image_ptr(
-						&t->rx, (ch->offset + x0 - k->r0[q]) * W, n * W);
+				if (x0 >= og0[q] && x0 + n <= og1[q])
+					out[q] = rx_direct(e, t, ch, x0 - k->r0[q], n);
 				if (out[q]) {
 					direct[q] = 1;
 				} else {

@@ -403,16 +403,23 @@ typedef struct {
 	size_t n, cap;
 } vec;
 
-static int vpush(vec *x, uint64_t w)
+static int vgrow(vec *x)
 {
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? x->cap * 2 : 256;
-		uint64_t *nv = realloc(x->v, nc * sizeof *nv);
-		if (!nv)
-			return -1;
-		x->v = nv;
-		x->cap = nc;
-	}
+	size_t nc = x->cap ? x->cap * 2 : 256;
+	uint64_t *nv = realloc(x->v, nc * sizeof *nv);
+	if (!nv)
+		return -1;
+	x->v = nv;
+	x->cap = nc;
+	return 0;
+}
+
+/* Inlined: normalize() and counters() push a few dozen words per anchor
+ * beat, and a call per word was a third of the simulation's time. */
+static inline int vpush(vec *x, uint64_t w)
+{
+	if (x->n == x->cap && vgrow(x))
+		return -1;
 	x->v[x->n++] = w;
 	return 0;
 }
@@ -514,16 +521,24 @@ static int counters(const pld_comp *c, vec *x)
 	return rc;
 }
 
+/* Two independent lanes, combined at the end: half the dependency chain
+ * of one (the hash only picks a slot; hist_find compares whole states). */
 static uint64_t hash_vec(const vec *x)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull, g = 0x9e3779b97f4a7c15ull;
 	size_t i;
-	for (i = 0; i < x->n; i++) {
-		h ^= x->v[i];
-		h *= 1099511628211ull;
+	for (i = 0; i + 1 < x->n; i += 2) {
+		h = (h ^ x->v[i]) * 1099511628211ull;
+		h ^= h >> 29;
+		g = (g ^ x->v[i + 1]) * 0xff51afd7ed558ccdull;
+		g ^= g >> 31;
+	}
+	if (i < x->n) {
+		h = (h ^ x->v[i]) * 1099511628211ull;
 		h ^= h >> 29;
 	}
-	return h;
+	h ^= g * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 32);
 }
 
 /* How many periods can be applied: every thresholded counter must stay
@@ -540,23 +555,32 @@ static uint64_t fit(uint64_t remaining, uint64_t delta, uint64_t K)
 typedef struct {
 	uint64_t hash;
 	tick t;
-	size_t off; /* into the pool: normalized state then counters */
+	size_t off;    /* into the pool: normalized state then counters */
+	uint32_t slot; /* its place in the index */
 } hentry;
 
-#define HTAB 8192 /* open-addressing index, 2 x HIST_MAX */
+/* The index grows with the entries (at most HIST_MAX, so at most 2 x
+ * HIST_MAX slots) and is cleared entry by entry: a component that finds
+ * its period after a few anchors never touches more than a few slots. A
+ * fixed 2 x HIST_MAX table zeroed per component and per skip cost more
+ * than the whole simulation of a PERF channel pair (docs/emulator.md,
+ * "Speed"). */
+#define HTAB_MIN 64
 
 typedef struct {
 	hentry *e;
 	size_t n, cap;
 	uint64_t *pool;
 	size_t pn, pcap;
-	uint32_t tab[HTAB]; /* entry index + 1, 0 = empty */
+	uint32_t *tab; /* entry index + 1, 0 = empty; tcap slots */
+	size_t tcap;   /* a power of two, >= 2 (n + 1) */
 } history;
 
 static void hist_clear(history *h)
 {
-	if (h->n)
-		memset(h->tab, 0, sizeof h->tab);
+	size_t i;
+	for (i = 0; i < h->n; i++)
+		h->tab[h->e[i].slot] = 0;
 	h->n = 0;
 	h->pn = 0;
 }
@@ -564,13 +588,24 @@ static void hist_clear(history *h)
 /* Entry with the same hash and state, or NULL. */
 static const hentry *hist_find(const history *h, uint64_t hash, const vec *s)
 {
-	size_t i = (size_t)(hash % HTAB);
-	for (; h->tab[i]; i = (i + 1) % HTAB) {
+	size_t i;
+	if (!h->tcap)
+		return NULL;
+	for (i = (size_t)(hash & (h->tcap - 1)); h->tab[i]; i = (i + 1) & (h->tcap - 1)) {
 		const hentry *e = &h->e[h->tab[i] - 1];
 		if (e->hash == hash && memcmp(h->pool + e->off, s->v, s->n * sizeof *s->v) == 0)
 			return e;
 	}
 	return NULL;
+}
+
+static void hist_place(history *h, size_t idx)
+{
+	size_t i = (size_t)(h->e[idx].hash & (h->tcap - 1));
+	while (h->tab[i])
+		i = (i + 1) & (h->tcap - 1);
+	h->tab[i] = (uint32_t)idx + 1;
+	h->e[idx].slot = (uint32_t)i;
 }
 
 static int hist_add(history *h, uint64_t hash, tick t, const vec *s, const vec *cnt)
@@ -584,8 +619,19 @@ static int hist_add(history *h, uint64_t hash, tick t, const vec *s, const vec *
 		h->e = ne;
 		h->cap = nc;
 	}
+	if (2 * (h->n + 1) > h->tcap) { /* keep the load at most one half */
+		size_t nc = h->tcap ? 2 * h->tcap : HTAB_MIN, i;
+		uint32_t *nt = calloc(nc, sizeof *nt);
+		if (!nt)
+			return -1;
+		free(h->tab);
+		h->tab = nt;
+		h->tcap = nc;
+		for (i = 0; i < h->n; i++)
+			hist_place(h, i);
+	}
 	if (h->pn + need > h->pcap) {
-		size_t nc = h->pcap ? h->pcap * 2 : 4096;
+		size_t nc = h->pcap ? h->pcap * 2 : 512;
 		uint64_t *np;
 		while (nc < h->pn + need)
 			nc *= 2;
@@ -601,13 +647,8 @@ static int hist_add(history *h, uint64_t hash, tick t, const vec *s, const vec *
 	memcpy(h->pool + h->pn, s->v, s->n * sizeof *s->v);
 	memcpy(h->pool + h->pn + s->n, cnt->v, cnt->n * sizeof *cnt->v);
 	h->pn += need;
+	hist_place(h, h->n);
 	h->n++;
-	{
-		size_t i = (size_t)(hash % HTAB);
-		while (h->tab[i])
-			i = (i + 1) % HTAB;
-		h->tab[i] = (uint32_t)h->n;
-	}
 	return 0;
 }
 
@@ -675,12 +716,17 @@ static uint64_t far_delay_fit(const pld_chan *ch, tick t1, uint64_t P)
 	return r >= (uint64_t)DELAY_CAP + P ? (r - DELAY_CAP) / P - 1 : 0;
 }
 
+/* K: how far every thresholded counter must stay from its threshold. */
+static uint64_t skip_margin(const pld_comp *c)
+{
+	return (uint64_t)c->e->p.burst_words + c->e->p.fifo_depth + 4;
+}
+
 /* Number of periods that may be skipped from t1 (0 = none). */
 static uint64_t skip_count(const pld_comp *c, tick t1, uint64_t P, const uint64_t *delta,
 			   uint64_t cycle_limit)
 {
-	const pld_engine_params *E = &c->e->p;
-	uint64_t K = (uint64_t)E->burst_words + E->fifo_depth + 4, m = UINT64_MAX, f;
+	uint64_t K = skip_margin(c), m = UINT64_MAX, f;
 	size_t i, di = 0;
 
 	for (i = 0; i < c->ntx; i++) {
@@ -852,7 +898,10 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 				hist_clear(h);
 			}
 		}
-		if (!reference && (act & 2) && anchor) {
+		/* Within the margin of its last beat the anchor alone forbids any
+		 * skip (skip_count: it moves at least one beat per period, so
+		 * fit() is 0), and looking for a period there is wasted work. */
+		if (!reference && (act & 2) && anchor && anchor->n - anchor->k > skip_margin(c)) {
 			uint64_t hv;
 			size_t i;
 			const hentry *he;
@@ -915,6 +964,7 @@ pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limi
 	*end = st == PLD_RUN_DONE ? (uint64_t)last_act : (uint64_t)t;
 	free(h->e);
 	free(h->pool);
+	free(h->tab);
 	free(h);
 	mover_free(c);
 	free(s.v);

@@ -49,7 +49,13 @@ class XrtOpts(ctypes.Structure):
     """aieth_xrt_opts (aieth/session.h), version 1."""
 
     VERSION = 1
-    _fields_ = [("version", ctypes.c_uint), ("pl_xclbin", c_char_p)]
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("pl_xclbin", c_char_p),
+        ("xrt_ini", c_char_p),
+        ("artifacts_dir", c_char_p),
+        ("artifacts_max_bytes", c_uint64),
+    ]
 
 
 class RemoteOpts(ctypes.Structure):
@@ -305,6 +311,11 @@ def backend_opts(o, emu_reference: bool, pl_xclbin: Optional[str],
     for k, v in remote.items():
         if v is not None:
             setattr(rem, k, enc(v))
+    # an xrt.ini is read by XRT on the xrt backend and sent by the remote
+    # one (the emulated board refuses it): given to both, as run_test does
+    for k in ("xrt_ini", "artifacts_dir"):
+        if remote.get(k) is not None:
+            setattr(xrt, k, enc(remote[k]))
     o._backend_opts = (emu, xrt, rem)
     o.emu, o.xrt, o.remote = ctypes.pointer(emu), ctypes.pointer(xrt), ctypes.pointer(rem)
 

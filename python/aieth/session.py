@@ -400,7 +400,9 @@ class Session:
         xclbin: the design's AIE xclbin (may be None on "emu").
         pl_xclbin: xrt: the PL DMA kernel's xclbin (None: the board default).
         xrt_ini, artifacts_dir: remote: an xrt.ini sent with the session, and
-            where the session's files are fetched when it closes.
+            where the session's files are fetched when it closes; xrt: an
+            xrt.ini XRT reads, and where the files XRT writes land at close
+            (both needed then; docs/on-board.md).
         data_dir: board files (None: $AIETH_DATA_DIR or the installed data).
         emu_reference: emulated board: the beat-by-beat reference mode.
 

@@ -5,6 +5,7 @@
 expect 0 "$B/tests/bench" --quick
 has "$TMP/out" "memcpy bandwidth:"
 has "$TMP/out" "ratio board time / wall time:"
+has "$TMP/out" "host-independent: page faults"
 has "$TMP/out" "ratio data rate / memcpy:"
 has "$TMP/out" "(c) run_test FUNC loopback"
 has "$TMP/out" "(d) run_test VCK190 PERF 36+36"

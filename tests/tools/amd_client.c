@@ -13,6 +13,11 @@
  *                                    "name:json"); BYTES per channel
  *                                    (default 4096); the returned files
  *                                    written into DIR
+ *   amd_client files PORT DIR [N]    the session files returned after destroy:
+ *                                    the session log's lines counted against
+ *                                    the requests sent (N more getTimeOut
+ *                                    requests: the log's cap), the files
+ *                                    written into DIR
  *   amd_client mismatch PORT DEVICE  a device the server does not have
  *   amd_client memory PORT           accepted = 0 past --max-memory
  *   amd_client malformed PORT        a broken frame: the server closes
@@ -41,6 +46,14 @@
  *                                    (the server runs the preset: --graph-model
  *                                    GRAPH=@NAME)
  *
+ *   amd_client xrtfiles PORT DIR      a session with an xrt.ini, a graph
+ *                                    run, destroy: the returned files
+ *                                    written into DIR
+ *
+ * $AMD_CLIENT_INI and $AMD_CLIENT_XCLBIN: files sent instead of the
+ * built-in xrt.ini and 113-byte xclbin (a server on --backend xrt loads
+ * the xclbin, and its XRT reads the xrt.ini).
+ *
  * Every read has a 20 s deadline; every loop is bounded.
  */
 #include <arpa/inet.h>
@@ -65,9 +78,18 @@
 /* bytes per channel in each transaction: 4096, or full's BYTES (AMD's own
  * adder example moves 16384: 4096 int32 per iteration) */
 static uint32_t win = 4096u;
-static const char *const INI = "[Debug]\nxrt_trace=true\n";
+/* the xrt.ini sent and the manager's xclbin: these, or the files
+ * $AMD_CLIENT_INI and $AMD_CLIENT_XCLBIN name (a server on the xrt backend
+ * needs a real design, and an xrt.ini asking XRT for files) */
+static const char *INI = "[Debug]\nxrt_trace=true\n";
+static const uint8_t XCL0[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
+static const uint8_t *XCL = XCL0;
+static size_t XCL_LEN = sizeof XCL0;
 
 static int checks;
+/* requests sent and transactions accepted, counted against the returned
+ * test_harness_session.log (one line each) */
+static unsigned nreq, ntxn;
 
 static void die(const char *fmt, ...)
 {
@@ -233,16 +255,16 @@ static void hello(conn *c, int with_ini)
 static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char *const *gr)
 {
 	const char *kn[1] = {"vck190_test_harness"};
-	static const uint8_t xcl[113] = {'x', 'c', 'l', 'b', 'i', 'n', '2'};
 	amdp_msg *m;
 	amdp_enc_req_mgr_device(&c->b, device);
 	conn_send(c);
+	nreq++;
 	m = reply(c, AMDP_R_MGR_DEVICE);
 	CHECK(m->flag == 1, "device %s refused: <%s>", device, m->device);
 	CHECK(m->n == N36 && m->w == 16 && m->d == D4K && m->m == 16,
 	      "geometry N=%u W=%u D=%u M=%u, VCK190 is 36 16 4096 16", m->n, m->w, m->d, m->m);
-	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", xcl,
-			 sizeof xcl);
+	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", XCL,
+			 XCL_LEN);
 	conn_send(c);
 	m = reply(c, AMDP_R_MAX_MEM);
 	CHECK(m->value > 0, "max memory is 0");
@@ -322,10 +344,12 @@ static void send_run(conn *c, txn *t, uint32_t id, int expect_accepted)
 	uint64_t bytes = amdp_txn_bytes(N36, t->w.tx.size, t->w.rx.size);
 	amdp_enc_req_run_bytes(&c->b, bytes);
 	conn_send(c);
+	nreq++;
 	CHECK(reply(c, AMDP_R_ACCEPTED)->flag == expect_accepted,
 	      "transaction %u: accepted is %d, expected %d", id, !expect_accepted, expect_accepted);
 	if (!expect_accepted)
 		return;
+	ntxn++;
 	amdp_enc_req_run(&c->b, (uint8_t)t->w.cfg[0], id, 0, t->w.cfg, 8 * N36 + 1, t->tx,
 			 t->w.tx.size, t->w.rx.size);
 	conn_send(c);
@@ -335,6 +359,7 @@ static uint8_t query(conn *c, uint32_t id)
 {
 	amdp_enc_req_query(&c->b, id);
 	conn_send(c);
+	nreq++;
 	return reply(c, AMDP_R_STATUS)->status;
 }
 
@@ -351,6 +376,7 @@ static void fetch(conn *c, txn *t, uint32_t id, int poll_first)
 	}
 	amdp_enc_req_wait_th(&c->b, id, 0);
 	conn_send(c);
+	nreq++;
 	m = reply(c, AMDP_R_WAIT_TH);
 	CHECK(m->status == AMDP_ST_DONE, "transaction %u: status %u, expected DONE (4)", id,
 	      m->status);
@@ -369,6 +395,7 @@ static void run_graph(conn *c, aieth_session *s, uint32_t it)
 	amdp_msg *m;
 	amdp_enc_req_run_graph(&c->b, 0, it);
 	conn_send(c);
+	nreq++;
 	m = reply(c, AMDP_R_GRAPHS);
 	CHECK(m->started[0] == 1, "runAIEGraph: started[0] = %u, AMD's client asserts 1",
 	      m->started[0]);
@@ -382,6 +409,7 @@ static void wait_graph(conn *c, aieth_session *s)
 	uint32_t i;
 	amdp_enc_req_wait_graph(&c->b, 0);
 	conn_send(c);
+	nreq++;
 	m = reply(c, AMDP_R_GRAPHS);
 	for (i = 0; i < m->ngraphs; i++)
 		CHECK(m->started[i] == 0, "waitForGraph: started[%u] = 1", i);
@@ -393,6 +421,7 @@ static uint64_t get_timeout(conn *c)
 {
 	amdp_enc_req_get_timeout(&c->b);
 	conn_send(c);
+	nreq++;
 	return reply(c, AMDP_R_TIMEOUT)->value;
 }
 
@@ -429,6 +458,73 @@ static void save_file(const char *dir, const char *name, const uint8_t *p, uint6
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	if (!(f = fopen(path, "wb")) || fwrite(p, 1, (size_t)n, f) != (size_t)n || fclose(f))
 		die("cannot write %s", path);
+}
+
+/* The returned test_harness_session.log: every line in AMD's form
+ * "[YYYY-MM-DD HH:MM:SS] [LEVEL] text" (include/ps/test_harness_logging.hpp
+ * in Xilinx/AI-Engine-Test-Harness), one "request" line per request sent,
+ * one "transaction" line per transaction accepted, one "session" line for
+ * the handshake; past the cap the last line says how many were not kept
+ * (dropped: the lines expected to be missing). */
+static void check_log(const uint8_t *p, uint64_t n, unsigned want_req, unsigned want_txn,
+		      uint64_t dropped)
+{
+	unsigned req = 0, tl = 0, sess = 0, lines = 0;
+	unsigned long long more = 0;
+	uint64_t i = 0;
+	while (i < n) {
+		const char *l = (const char *)p + i, *t;
+		const uint8_t *e = memchr(p + i, '\n', (size_t)(n - i));
+		size_t len;
+		int y, mo, d, h, mi, se, k = 0;
+		char lv[16];
+		CHECK(e != NULL, "session log: line %u has no newline", lines + 1);
+		len = (size_t)(e - (p + i));
+		for (k = 0; k < (int)len; k++)
+			CHECK(l[k] >= 0x20 && l[k] < 0x7f, "session log: line %u has byte 0x%02x",
+			      lines + 1, (unsigned char)l[k]);
+		k = 0;
+		CHECK(sscanf(l, "[%4d-%2d-%2d %2d:%2d:%2d] [%15[A-Z]] %n", &y, &mo, &d, &h, &mi,
+			     &se, lv, &k) == 7 &&
+			      k > 0 && l[20] == ']' &&
+			      (!strcmp(lv, "INFO") || !strcmp(lv, "WARNING") ||
+			       !strcmp(lv, "ERROR")),
+		      "session log: line %u is not in AMD's form: %.*s", lines + 1, (int)len, l);
+		t = l + k;
+		lines++;
+		if (!strncmp(t, "request ", 8))
+			req++;
+		else if (!strncmp(t, "transaction ", 12))
+			tl++;
+		else if (!strncmp(t, "session: ", 9))
+			sess++;
+		else if (sscanf(t, "... %llu more lines not kept", &more) == 1)
+			CHECK(e + 1 == p + n,
+			      "session log: the \"more lines\" line is not the last");
+		else
+			CHECK(0,
+			      "session log: line %u is neither a request, a transaction nor the "
+			      "session: %.*s",
+			      lines, (int)len, l);
+		i = (uint64_t)(e - p) + 1;
+	}
+	CHECK(sess == 1, "session log: %u session lines, expected 1 (the handshake)", sess);
+	CHECK(more == dropped, "session log: %llu lines not kept, expected %llu", more,
+	      (unsigned long long)dropped);
+	if (!dropped) {
+		CHECK(req == want_req, "session log: %u request lines, the client sent %u requests",
+		      req, want_req);
+		CHECK(tl == want_txn,
+		      "session log: %u transaction lines, the server "
+		      "accepted %u transactions",
+		      tl, want_txn);
+	} else {
+		CHECK(req + tl + sess + dropped == 1ull + want_req + want_txn,
+		      "session log: %u kept + %llu not kept lines, expected %u", req + tl + sess,
+		      (unsigned long long)dropped, 1 + want_req + want_txn);
+	}
+	printf("amd_client: session log: %u lines: %u requests, %u transactions%s\n", lines, req,
+	       tl, dropped ? ", the rest not kept" : "");
 }
 
 static int full(int port, const char *model, const char *dir)
@@ -479,10 +575,12 @@ static int full(int port, const char *model, const char *dir)
 	g = get_timeout(&c);
 	amdp_enc_req_set_timeout(&c.b, g + 5);
 	conn_send(&c);
+	nreq++;
 	CHECK(get_timeout(&c) == g + 5, "setTimeOut(%llu) then getTimeOut gave another value",
 	      (unsigned long long)(g + 5));
 	amdp_enc_req_set_timeout(&c.b, g);
 	conn_send(&c);
+	nreq++;
 	CHECK(get_timeout(&c) == g, "setTimeOut back to %llu failed", (unsigned long long)g);
 
 	/* no graph runs now: the transaction stalls, the wait ends in TIMEOUT
@@ -491,6 +589,7 @@ static int full(int port, const char *model, const char *dir)
 	send_run(&c, &t[5], 5, 1);
 	amdp_enc_req_wait_th(&c.b, 5, 500);
 	conn_send(&c);
+	nreq++;
 	m = reply(&c, AMDP_R_WAIT_TH);
 	CHECK(m->status == AMDP_ST_TIMEOUT, "stalled transaction: status %u, expected TIMEOUT (3)",
 	      m->status);
@@ -509,18 +608,25 @@ static int full(int port, const char *model, const char *dir)
 		uint8_t raw[AMDP_RTP_RAW] = {0};
 		amdp_enc_req_update_port(&c.b, 0, "gr.k.in[1]", raw);
 		conn_send(&c);
+		nreq++;
 		CHECK(get_timeout(&c) == g, "after update port the session broke");
 	}
 
-	/* destroy: the file return holds the xrt.ini sent */
+	/* destroy: the file return holds the xrt.ini sent, the session log
+	 * (a line per request and per transaction) and run_summary.json */
 	amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
+	nreq++;
 	m = reply(&c, AMDP_R_FILES);
 	{
-		int found = 0, summary = 0;
+		int found = 0, summary = 0, log = 0;
 		for (k = 0; k < m->nfiles; k++) {
 			if (!strcmp(m->file[k], "run_summary.json"))
 				summary = m->file_len[k] > 2 && c.file[k][0] == '{';
+			if (!strcmp(m->file[k], "test_harness_session.log")) {
+				check_log(c.file[k], m->file_len[k], nreq, ntxn, 0);
+				log = 1;
+			}
 			printf("amd_client: returned file %s (%llu bytes)\n", m->file[k],
 			       (unsigned long long)m->file_len[k]);
 			if (dir)
@@ -535,11 +641,93 @@ static int full(int port, const char *model, const char *dir)
 		CHECK(found, "the file return lacks xrt.ini (%u files)", m->nfiles);
 		CHECK(summary, "the file return lacks the server's run_summary.json (%u files)",
 		      m->nfiles);
+		CHECK(log, "the file return lacks test_harness_session.log (%u files)", m->nfiles);
 	}
 	expect_close(&c, "after destroy");
 	for (k = 0; k < 6; k++)
 		txn_free(&t[k]);
 	aieth_session_close(s);
+	return 0;
+}
+
+/* Wait for id (T ms, 0: until done): its status. */
+static uint8_t wait_th(conn *c, uint32_t id, uint32_t tmo)
+{
+	amdp_enc_req_wait_th(&c->b, id, tmo);
+	conn_send(c);
+	nreq++;
+	return reply(c, AMDP_R_WAIT_TH)->status;
+}
+
+/* The session files AMD's clients get back after destroy: a transaction
+ * DONE, one the server's checks refuse (answered TIMEOUT with zeros), one
+ * left unfetched (DONE) at destroy, then CHATTY getTimeOut requests; the
+ * session log counted against what was sent (past its cap of 10000 lines,
+ * the lines not kept), the files written into DIR for the caller's checks
+ * (run_summary.json). */
+static int files(int port, const char *dir, unsigned long chatty)
+{
+	const uint64_t cap = 10000;
+	conn c;
+	txn t[3];
+	amdp_msg *m;
+	unsigned long i;
+	uint32_t k;
+	int log = 0;
+	conn_open(&c, port);
+	hello(&c, 1);
+	manager(&c, "vck190", 1);
+	run_graph(&c, NULL, 2);
+	txn_make(&t[0], 0, 1);
+	send_run(&c, &t[0], 10, 1);
+	CHECK(wait_th(&c, 10, 0) == AMDP_ST_DONE, "transaction 10 is not DONE");
+	/* cfg[0] says PERF, the mode FUNC: the server's checks refuse it */
+	txn_make(&t[1], 0, 2);
+	amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t[1].w.tx.size, t[1].w.rx.size));
+	conn_send(&c);
+	nreq++;
+	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "transaction 11 was not accepted");
+	ntxn++;
+	t[1].w.cfg[0] = 1;
+	amdp_enc_req_run(&c.b, 0, 11, 0, t[1].w.cfg, 8 * N36 + 1, t[1].tx, t[1].w.tx.size,
+			 t[1].w.rx.size);
+	conn_send(&c);
+	CHECK(wait_th(&c, 11, 0) == AMDP_ST_TIMEOUT, "refused transaction 11 is not TIMEOUT");
+	/* one left for destroy, finished first (polled as AMD's client does) */
+	txn_make(&t[2], 0, 3);
+	send_run(&c, &t[2], 12, 1);
+	for (i = 0; i < 2000 && query(&c, 12) != AMDP_ST_DONE; i++)
+		usleep(10000);
+	CHECK(i < 2000, "transaction 12 never became DONE");
+	/* a client's string with a quote and a backslash: quoted in the log */
+	{
+		uint8_t raw[AMDP_RTP_RAW] = {0};
+		amdp_enc_req_update_port(&c.b, 0, "gr.k\"in\\[1]", raw);
+		conn_send(&c);
+		nreq++;
+	}
+	for (i = 0; i < chatty; i++)
+		get_timeout(&c);
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	nreq++;
+	m = reply(&c, AMDP_R_FILES);
+	for (k = 0; k < m->nfiles; k++) {
+		printf("amd_client: returned file %s (%llu bytes)\n", m->file[k],
+		       (unsigned long long)m->file_len[k]);
+		save_file(dir, m->file[k], c.file[k], m->file_len[k]);
+		if (!strcmp(m->file[k], "test_harness_session.log")) {
+			uint64_t total = 1ull + nreq + ntxn;
+			check_log(c.file[k], m->file_len[k], nreq, ntxn,
+				  total > cap ? total - cap : 0);
+			log = 1;
+		}
+	}
+	CHECK(log, "the file return lacks test_harness_session.log (%u files)", m->nfiles);
+	printf("amd_client: %u requests and %u transactions sent\n", nreq, ntxn);
+	expect_close(&c, "after destroy");
+	for (k = 0; k < 3; k++)
+		txn_free(&t[k]);
 	return 0;
 }
 
@@ -582,6 +770,29 @@ static int memory(int port)
 	expect_close(&c, "after destroy without xrt.ini");
 	txn_free(&big);
 	txn_free(&small);
+	return 0;
+}
+
+/* A session with an xrt.ini and a graph run of 4 iterations, then
+ * destroy: the returned files written into dir, their names printed. */
+static int xrt_files(int port, const char *dir)
+{
+	amdp_msg *m;
+	uint32_t k;
+	conn c;
+	conn_open(&c, port);
+	hello(&c, 1);
+	manager(&c, "vck190", 1);
+	run_graph(&c, NULL, 4);
+	amdp_enc_req_destroy(&c.b);
+	conn_send(&c);
+	m = reply(&c, AMDP_R_FILES);
+	for (k = 0; k < m->nfiles; k++) {
+		printf("amd_client: returned file %s (%llu bytes)\n", m->file[k],
+		       (unsigned long long)m->file_len[k]);
+		save_file(dir, m->file[k], c.file[k], m->file_len[k]);
+	}
+	expect_close(&c, "after destroy");
 	return 0;
 }
 
@@ -1100,15 +1311,39 @@ static int run_example(int port, const char *name)
 	return 0;
 }
 
+/* The whole file at path (NUL-terminated), or die. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p;
+	long n;
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1L << 26) ||
+	    fseek(f, 0, SEEK_SET) || !(p = malloc((size_t)n + 1)) ||
+	    fread(p, 1, (size_t)n, f) != (size_t)n)
+		die("cannot read %s", path);
+	fclose(f);
+	p[n] = '\0';
+	*len = (size_t)n;
+	return p;
+}
+
 int main(int argc, char **argv)
 {
+	const char *ini = getenv("AMD_CLIENT_INI"), *xcl = getenv("AMD_CLIENT_XCLBIN");
 	int port, rc;
 	if (argc < 3) {
 		fprintf(stderr,
 			"usage: amd_client full|mismatch|memory|malformed|hold|stuck|latency|slowwait|"
-			"xclbin|zeros|idle|example "
+			"xclbin|zeros|idle|example|files|xrtfiles "
 			"PORT [ARG]\n");
 		return 2;
+	}
+	if (ini && *ini) {
+		size_t n;
+		INI = slurp(ini, &n);
+	}
+	if (xcl && *xcl) {
+		XCL = (const uint8_t *)slurp(xcl, &XCL_LEN);
 	}
 	port = atoi(argv[2]);
 	if (port <= 0 || port > 65535)
@@ -1129,8 +1364,12 @@ int main(int argc, char **argv)
 		if (argc > a)
 			die("full: too many arguments");
 		rc = full(port, argv[3], dir);
-	} else if (!strcmp(argv[1], "mismatch") && argc == 4)
+	} else if (!strcmp(argv[1], "files") && (argc == 4 || argc == 5))
+		rc = files(port, argv[3], argc == 5 ? strtoul(argv[4], NULL, 10) : 0);
+	else if (!strcmp(argv[1], "mismatch") && argc == 4)
 		rc = mismatch(port, argv[3]);
+	else if (!strcmp(argv[1], "xrtfiles") && argc == 4)
+		rc = xrt_files(port, argv[3]);
 	else if (!strcmp(argv[1], "memory"))
 		rc = memory(port);
 	else if (!strcmp(argv[1], "malformed"))

@@ -759,6 +759,70 @@ static void test_iteration_timing_bad_value(void)
 		}
 }
 
+/* PERF windows in line with the repetitions: the fast mode reads the TX
+ * image and writes the RX image in place where a run of beats is one
+ * unmodified stretch of the URAM (engine_data.c, tx_direct/rx_direct), and
+ * copies elsewhere (filler blocks, wrapped URAM positions, partial
+ * windows). Sizes below, at and above the depth, two transactions each. */
+static void test_perf_in_place_data(void)
+{
+	static const uint64_t frames[] = {8, 16, 32, 36, 40, 48};
+	static uint8_t src[2][64 * 16], df[2][64 * 16], dr[2][64 * 16];
+	pld_engine_params p = small_params();
+	uint64_t w, fi, reps, txn;
+	int i, bad = 0;
+	for (w = 1; w <= 4; w *= 2)
+		for (fi = 0; fi < sizeof frames / sizeof *frames; fi++)
+			for (reps = 1; reps <= 3; reps += 2) {
+				pld_engine *ef = loopback_engine(p, w, 1 + w % 3, w - 1, 2);
+				pld_engine *er = loopback_engine(p, w, 1 + w % 3, w - 1, 2);
+				pld_engine_graph_run(ef, 0, PLD_FOREVER);
+				pld_engine_graph_run(er, 0, PLD_FOREVER);
+				for (txn = 0; txn < 2 && !bad; txn++) {
+					pld_arg af[4], ar[4];
+					run rf, rr;
+					for (i = 0; i < (int)sizeof src; i++)
+						(&src[0][0])[i] = (uint8_t)(i * 7 + txn * 3 + fi);
+					memset(df, 0xEE, sizeof df);
+					memset(dr, 0xEE, sizeof dr);
+					for (i = 0; i < 2; i++) {
+						/* RX 1 takes one window less than TX 1
+						 * sends, in one repetition: the kernel
+						 * carries an output window to the next
+						 * transaction */
+						uint64_t f = frames[fi];
+						pld_arg tx = {0,    (uint32_t)i,     f * 16,
+							      reps, (uint64_t)i * 3, src[i],
+							      NULL};
+						pld_arg rxf = {1, (uint32_t)i, f * 16, reps,
+							       0, df[i],       NULL};
+						if (i) {
+							rxf.size = (f * reps - w) * 16;
+							rxf.reps = 1;
+						}
+						pld_arg rxr = rxf;
+						rxr.data = dr[i];
+						af[i] = ar[i] = tx;
+						af[2 + i] = rxf;
+						ar[2 + i] = rxr;
+					}
+					CU_ASSERT_EQUAL_FATAL(
+						do_run(ef, &p, PLD_MODE_PERF, af, 4, 0, 0, &rf), 0);
+					CU_ASSERT_EQUAL_FATAL(
+						do_run(er, &p, PLD_MODE_PERF, ar, 4, 1, 0, &rr), 0);
+					CU_ASSERT_EQUAL(rf.r.status, PLD_RUN_DONE);
+					bad |= compare_runs(
+						&rf, &rr, &df[0][0], &dr[0][0], sizeof df,
+						(int)(w * 1000 + frames[fi] * 10 + reps));
+					pld_txn_release(&rf.t);
+					pld_txn_release(&rr.t);
+				}
+				pld_engine_destroy(ef);
+				pld_engine_destroy(er);
+			}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* A long run must be covered mostly by exact skips, and still match. */
 static void test_fast_path_skips_long_runs(void)
 {
@@ -809,6 +873,7 @@ TU_MAIN("engine", {"perf loopback full rate", test_perf_loopback_full_rate},
 	{"fast == reference, FUNC, 400 random cases", test_cross_check_func},
 	{"fast == reference, 300 random long runs", test_cross_check_long},
 	{"fast path skips long runs exactly", test_fast_path_skips_long_runs},
+	{"fast == reference, PERF data read and written in place", test_perf_in_place_data},
 	{"per-iteration timing: hand-computed schedule", test_iteration_timing_schedule},
 	{"per-iteration timing: bad values are errors", test_iteration_timing_bad_value},
 	{"fast == reference, per-iteration timings, 600 cases", test_cross_check_timing},

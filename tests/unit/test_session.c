@@ -80,11 +80,30 @@ static void test_versioned_opts(void)
 			"AIETH_REMOTE_OPTS_INIT or aieth_remote_opts_init",
 			AIETH_REMOTE_OPTS_VERSION);
 	CU_ASSERT_PTR_NULL(s);
-	/* an option only the remote backend reads is refused, not ignored */
+	/* an xrt.ini the emulated board cannot use is refused, not ignored,
+	 * whichever backend's struct carries it */
 	remote.xrt_ini = "xrt.ini";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
-	MSG("only the remote backend sends an xrt.ini");
+	MSG("the emulated board has no XRT to read an xrt.ini");
 	remote.xrt_ini = NULL;
+	xrt.xrt_ini = "xrt.ini";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG("the emulated board has no XRT to read an xrt.ini");
+	xrt.xrt_ini = NULL;
+	/* given for the wrong one of the two that take it: said so */
+	o.backend = "xrt";
+	remote.xrt_ini = "xrt.ini";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG("give it as aieth_xrt_opts.xrt_ini");
+	remote.xrt_ini = NULL;
+	o.backend = "remote";
+	remote.server = "http://127.0.0.1:1";
+	xrt.xrt_ini = "xrt.ini";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG("give it as aieth_remote_opts.xrt_ini");
+	xrt.xrt_ini = NULL;
+	remote.server = NULL;
+	o.backend = NULL;
 	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(aieth_session_backend(s), "emu");
 	aieth_session_close(s);

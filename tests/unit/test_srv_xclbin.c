@@ -536,11 +536,11 @@ static void test_remote_design(void)
 	remote.artifacts_dir = NULL;
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "the server's setting");
-	/* xrt_ini on a local backend: refused */
+	/* xrt_ini on the emulated board: refused */
 	xrt.pl_xclbin = NULL;
 	o.backend = "emu";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
-	MSG_HAS(aieth_error_message(), "only the remote backend");
+	MSG_HAS(aieth_error_message(), "the emulated board has no XRT to read an xrt.ini");
 	aieth_server_close(srv);
 #endif
 }

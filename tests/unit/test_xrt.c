@@ -3,14 +3,21 @@
  * test_xrt.c - the xrt backend's pieces that need no process: the child
  * protocol (round trips, every truncation rejected), the function table
  * against XRT's own headers (when installed), RTP on the emulated board,
- * the library search path.
+ * the library search path, the session folder of an xrt.ini (what reaches
+ * XRT, what is collected).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "backends/xrt/xrt_api.h"
 #include "backends/xrt/xrt_proto.h"
+#include "backends/xrt/xrt_rundir.h"
+#include "util/fileio.h"
+#include "util/path.h"
 #include "tu.h"
 
 #if defined(__has_include)
@@ -207,7 +214,118 @@ static void test_load_missing(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "does not export xrtDeviceOpen"));
 }
 
-TU_MAIN("xrt", {"protocol: open round trip, truncations", test_open_roundtrip},
+static int nart;
+static char art_err[1200];
+static void on_art(void *ctx, const char *path, uint64_t bytes)
+{
+	(void)ctx;
+	(void)path;
+	(void)bytes;
+	nart++;
+}
+static void on_art_err(void *ctx, const char *msg)
+{
+	(void)ctx;
+	snprintf(art_err, sizeof art_err, "%s", msg);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char *p = aieth__path_join(dir, name);
+	FILE *f = p ? fopen(p, "w") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+static void test_rundir(void)
+{
+	char tmpl[] = "/tmp/aieth-rundir-XXXXXX", ini[64], art[64], *dir = NULL, *text = NULL, *p;
+	aieth_dev_config cfg;
+	size_t len;
+	struct stat st;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpl));
+	snprintf(ini, sizeof ini, "%s/in.ini", tmpl);
+	snprintf(art, sizeof art, "%s/art", tmpl);
+	put(tmpl, "in.ini",
+	    "stray=1\n[Debug]\naie_trace = true\n dtrace_lib_path=/x/y.so\n"
+	    "profiling_directory=out\nnative_xrt_trace=\"a/b\"\n; a comment\n"
+	    "[Runtime]\nruntime_log=console\n[AIE_trace_settings]\n"
+	    "graph_based_aie_tile_metrics=all:all:functions\nnoequals\n");
+	memset(&cfg, 0, sizeof cfg);
+	/* no artifacts folder: refused */
+	CU_ASSERT_EQUAL(aieth__xrt_rundir_open(ini, NULL, &dir), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "artifacts_dir"));
+	cfg.artifact = on_art;
+	cfg.artifact_error = on_art_err;
+	CU_ASSERT_EQUAL_FATAL(aieth__xrt_rundir_open(ini, art, &dir), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(dir, "/art/.xrt-run-"));
+	/* what XRT reads: the AIE keys, nothing that is a path */
+	p = aieth__path_join(dir, "xrt.ini");
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(p, 1 << 20, &text, &len), AIETH_OK);
+	free(p);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "[Debug]\naie_trace=true\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "graph_based_aie_tile_metrics=all:all:functions\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: a line before any section"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: Debug.dtrace_lib_path (a path"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: Debug.profiling_directory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: Debug.native_xrt_trace (its "
+					    "value is a path)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: the section [Runtime]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: Runtime.runtime_log"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; not passed to XRT: a line without '='"));
+	CU_ASSERT_PTR_NULL(strstr(text, "/x/y.so"));
+	CU_ASSERT_PTR_NULL(strstr(text, "\nruntime_log"));
+	free(text);
+	/* what XRT left: files, a link, a folder, a hidden file, a big one */
+	put(dir, "aie_trace_0_0.txt", "trace\n");
+	put(dir, "big.csv", "0123456789012345678901234567890123456789\n");
+	put(dir, ".hidden", "h");
+	p = aieth__path_join(dir, "link.txt");
+	CU_ASSERT_EQUAL(symlink("/etc/passwd", p), 0);
+	free(p);
+	p = aieth__path_join(dir, "sub");
+	CU_ASSERT_EQUAL(mkdir(p, 0700), 0);
+	free(p);
+	put(art, "xrt.ini", "the client's own\n");
+	nart = 0;
+	art_err[0] = '\0';
+	aieth__xrt_rundir_collect(&cfg, art, 32, dir);
+	CU_ASSERT_EQUAL(nart, 1);
+	p = aieth__path_join(art, "aie_trace_0_0.txt");
+	CU_ASSERT(stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 6);
+	free(p);
+	p = aieth__path_join(art, "xrt.ini"); /* not replaced */
+	CU_ASSERT_EQUAL(aieth__read_file(p, 1 << 20, &text, &len), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(text, "the client's own\n");
+	free(text);
+	free(p);
+	p = aieth__path_join(art, "link.txt");
+	CU_ASSERT(lstat(p, &st) != 0);
+	free(p);
+	CU_ASSERT(stat(dir, &st) != 0); /* the session folder is gone */
+	CU_ASSERT_PTR_NOT_NULL(strstr(art_err, "\"big.csv\" (41 bytes) is past the artifacts' "
+					       "limit of 32 bytes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(art_err, "\"link.txt\" is not a regular file"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(art_err, "\"sub\" is not a regular file"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(art_err, "\".hidden\" is not a plain file name"));
+	free(dir);
+	/* a NUL byte: not an xrt.ini */
+	{
+		FILE *f = fopen(ini, "wb");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fwrite("[Debug]\0x", 1, 10, f);
+		fclose(f);
+	}
+	CU_ASSERT_EQUAL(aieth__xrt_rundir_open(ini, art, &dir), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "NUL"));
+	aieth__remove_tree(tmpl);
+}
+
+TU_MAIN("xrt", {"session folder: xrt.ini filter, collection", test_rundir},
+	{"protocol: open round trip, truncations", test_open_roundtrip},
 	{"protocol: transaction round trip", test_txn_roundtrip},
 	{"protocol: strings", test_strings}, {"RTP on the emulated board", test_rtp_emu},
 	{"library path", test_lib_path}, {"dlopen failures", test_load_missing})

@@ -11,6 +11,10 @@
  *                           (models, params) make up the emulated device
  *   AIETH_XRT_DOUBLE_BOARD  the board without a description (default vck190)
  *   AIETH_XRT_DOUBLE_LOG    append one line per interesting call to this file
+ *   XRT_INI_PATH            the xrt.ini, as XRT reads it (xrt_ini.c: else the
+ *                           executable's folder, else the working folder);
+ *                           [Debug] aie_trace/aie_status/aie_profile write
+ *                           XRT's files into the working folder
  *   AIETH_XRT_DOUBLE_FAULT  hang       xrtRunWaitFor never returns
  *                           abort      XRT aborts the process in xrtRunStart
  *                           bo_alloc   xrtBOAlloc fails
@@ -21,6 +25,12 @@
  *                           stuck_reset CTRL bit 8 never clears
  *                           graph_hang xrtGraphWaitDone never returns (a graph
  *                                      that never finishes on the board)
+ *                           odd_files  with an xrt.ini asking for files: also
+ *                                      a symbolic link, a folder and a hidden
+ *                                      file in the working folder
+ *   AIETH_XRT_DOUBLE_TRACE_BYTES  the AIE trace file is at least this long
+ *   AIETH_XRT_DOUBLE_FLUSH_MS     the device's close waits this long before
+ *                           XRT's files are written (a board flushing a trace)
  *
  * Kernel semantics: arguments 0 cfg, 1 perf, 2 to_aie_mem, 3 from_aie_mem
  * in memory group 2; CTRL (offset 0) bit 8 is the soft reset and clears
@@ -37,6 +47,7 @@
 
 #include "core/session_internal.h"
 #include "runner/spec.h"
+#include "xrt_ini.h"
 
 #define GROUP 2
 #define MAGIC_KERNEL 0x4b65726eu
@@ -179,6 +190,8 @@ void *xrtDeviceOpen(unsigned int index)
 	D.open = 1;
 	D.running_until = 0;
 	logf_("device_open %u board %s graphs %zu", index, D.s->info->name, D.s->ngraphs);
+	dbl_ini_device_open();
+	logf_("xrt_ini %s", dbl_ini_path()[0] ? dbl_ini_path() : "(none)");
 	return &D;
 }
 
@@ -188,6 +201,7 @@ int xrtDeviceClose(void *dev)
 	if (dev != &D || !D.open)
 		return -EINVAL;
 	logf_("device_close");
+	dbl_ini_device_close();
 	aieth_session_close(D.s);
 	D.s = NULL;
 	D.open = 0;
@@ -610,6 +624,7 @@ int xrtGraphRun(void *h, int iterations)
 	logf_("graph_run %s %d", n, iterations);
 	if (iterations == 0)
 		return 0;
+	dbl_ini_graph_run(n, iterations);
 	if (aieth_graph_run(D.s, n, iterations < 0 ? AIETH_ITERATIONS_FOREVER : iterations)) {
 		xrt_error("%s", aieth_error_message());
 		return -EINVAL;

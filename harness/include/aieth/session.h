@@ -72,6 +72,14 @@ typedef struct {
 	unsigned int version;  /* AIETH_XRT_OPTS_VERSION */
 	const char *pl_xclbin; /* the PL DMA kernel's xclbin (NULL: the board
 				        default, docs/on-board.md); remote refuses it */
+	/* XRT's trace and status (docs/on-board.md, "--xrt-ini"): XRT reads
+	 * xrt_ini in a session folder inside artifacts_dir, and the files it
+	 * writes there are moved into artifacts_dir at close (the session's
+	 * artifact hooks hear of each). The other backends refuse xrt_ini. */
+	const char *xrt_ini;          /* an xrt.ini file (at most 1 MiB; NULL: none) */
+	const char *artifacts_dir;    /* needed with xrt_ini (made when missing) */
+	uint64_t artifacts_max_bytes; /* XRT's files together (0: 1 GiB); a file
+				        past it is not kept, artifact_error hears why */
 } aieth_xrt_opts;
 
 #define AIETH_XRT_OPTS_VERSION 1

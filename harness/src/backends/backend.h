@@ -71,6 +71,12 @@ typedef struct {
 /* aieth_dev_result (one struct per channel and direction) and the names of
  * its JSON form: backends/dev_result.h. */
 
+/* A session's artifacts: at most this many files (the server lists as
+ * many, the remote backend fetches as many) and, unless the options say
+ * otherwise, this many bytes in all. */
+#define AIETH_ARTIFACTS_FILES_MAX 256
+#define AIETH_ARTIFACTS_BYTES_DEFAULT ((uint64_t)1 << 30)
+
 /* A backend: its name, what it is, its options' check and its operations
  * (aie-rt's XAie_BackendOps). backend.c lists them in one table. */
 typedef struct {

@@ -405,7 +405,16 @@ int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
  * check (reference is a flag). */
 static int emu_check(const aieth_dev_config *cfg, int selected)
 {
-	(void)selected;
+	const char *ini = cfg->xrt && cfg->xrt->xrt_ini         ? cfg->xrt->xrt_ini
+			  : cfg->remote && cfg->remote->xrt_ini ? cfg->remote->xrt_ini
+								: NULL;
+	/* refused, not ignored: the user expects XRT's trace files */
+	if (selected && ini)
+		return aieth__fail(AIETH_EINVAL,
+				   "session: xrt_ini %s: the emulated board has no "
+				   "XRT to read an xrt.ini (the xrt backend reads one on a board, "
+				   "the remote backend sends one to th_server)",
+				   ini);
 	if (!cfg->emu)
 		return AIETH_OK; /* the defaults */
 	return aieth__opts_version("aieth_session_opts.emu", "aieth_emu_opts", cfg->emu->version,

@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "server/srv_core.h"
 #include "server/srv_names.h"
 #include "server/srv_image.h"
+#include "util/path.h"
 
 /* how long POST /v1/sessions waits for its device to open before it
  * answers "queued" at position 1 (the client then polls) */
@@ -110,9 +112,13 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 		 * mu released; the device counts as busy until then. */
 		if (s->opener_started && !s->closing) {
 			s->closing = x->dev;
+			s->closing_x = x;
+			x->dev_closing = 1;
 			pthread_cond_signal(&s->work_cv);
 		} else {
 			aieth_session_close(x->dev);
+			if (s->opener_started)
+				pthread_cond_broadcast(&s->opened_cv); /* srv_wait_closed_locked */
 		}
 		x->dev = NULL;
 		s->resets++;
@@ -156,10 +162,22 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 {
 	aieth_graph_spec g[SRV_GRAPHS_MAX];
 	aieth_session_opts o;
-	char *own[SRV_GRAPHS_MAX], *tdir = NULL;
+	aieth_xrt_opts xo = AIETH_XRT_OPTS_INIT;
+	char *own[SRV_GRAPHS_MAX], *tdir = NULL, *ini = NULL;
 	size_t i;
 	int rc;
 	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	/* xrt: XRT reads the client's xrt.ini, its files join the session's
+	 * artifacts (backends/xrt/xrt_rundir.c) */
+	if (!strcmp(s->backend, "xrt") && x->artdir) {
+		struct stat st;
+		ini = aieth__path_join(x->artdir, "xrt.ini");
+		if (ini && !lstat(ini, &st) && S_ISREG(st.st_mode)) {
+			xo.xrt_ini = ini;
+			xo.artifacts_dir = x->artdir;
+			o.xrt = &xo;
+		}
+	}
 	for (i = 0; i < x->req.ngraphs; i++) {
 		g[i].name = x->req.graphs[i].name;
 		g[i].model = x->req.graphs[i].model[0] ? x->req.graphs[i].model : NULL;
@@ -174,8 +192,11 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	o.interrupt = &x->intr; /* set on drain, and by --max-session */
 	o.progress = on_progress;
 	o.progress_ctx = x;
-	if (!x->http)
-		return aieth_session_open(dev, &o);
+	if (!x->http) {
+		rc = aieth_session_open(dev, &o);
+		free(ini);
+		return rc;
+	}
 	/* an HTTP client's names: plugins from --model-dir, its traces in its
 	 * own folder (AMD clients' models are the operator's --graph-model) */
 	rc = srv_session_names_prepare(s, x, g, own, &tdir);
@@ -191,6 +212,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 		aieth__fail(rc, "%s", msg);
 	}
 	srv_session_names_release(x, own, tdir);
+	free(ini);
 	return rc;
 }
 
@@ -240,6 +262,10 @@ static void *opener_main(void *arg)
 			aieth_session_close(dev);
 			pthread_mutex_lock(&s->mu);
 			s->closing = NULL;
+			if (s->closing_x)
+				s->closing_x->dev_closing = 0;
+			s->closing_x = NULL;
+			pthread_cond_broadcast(&s->opened_cv); /* srv_wait_closed_locked */
 			srv_promote_locked(s);
 			continue;
 		}
@@ -389,11 +415,13 @@ static void prune_locked(aieth_server *s)
 	srv_sess **pp;
 	size_t n = 0;
 	for (pp = &s->sessions; *pp; pp = &(*pp)->next)
-		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs && !(*pp)->opening)
+		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs && !(*pp)->opening &&
+		    !(*pp)->dev_closing && !(*pp)->waiting)
 			n++;
 	for (pp = &s->sessions; *pp && n > SRV_ENDED_KEEP;) {
 		srv_sess *x = *pp;
-		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening) {
+		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening && !x->dev_closing &&
+		    !x->waiting) {
 			*pp = x->next;
 			srv_free_sess(x);
 			n--;
@@ -501,6 +529,26 @@ void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 	}
 }
 
+void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms)
+{
+	struct timespec dl;
+	if (x->state == SS_QUEUED || x->state == SS_ACTIVE || !s->opener_started)
+		return;
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += ms / 1000;
+	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	/* a device still held by a call that ends soon (refs), or handed to
+	 * the opener: both end in a broadcast of opened_cv */
+	x->waiting++;
+	while ((x->dev || x->dev_closing) && !pthread_cond_timedwait(&s->opened_cv, &s->mu, &dl))
+		;
+	x->waiting--;
+}
+
 void srv_release(aieth_server *s, srv_sess *x)
 {
 	pthread_mutex_lock(&s->mu);
@@ -512,6 +560,41 @@ void srv_release(aieth_server *s, srv_sess *x)
 		srv_promote_locked(s);
 	}
 	pthread_mutex_unlock(&s->mu);
+}
+
+int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
+{
+	aieth_session *dev = NULL;
+	pthread_mutex_lock(&s->mu);
+	/* only the caller's reference: no device call or transfer runs */
+	if (x->state == SS_ACTIVE && x->dev && x->refs == 1) {
+		x->state = SS_ENDED;
+		snprintf(x->reason, sizeof x->reason, "%s", reason);
+		/* the summary as it stands, before free_txns below */
+		srv_artifacts_summary(s, x);
+		dev = x->dev; /* still set: the device counts as busy until closed */
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (!dev)
+		return 0;
+	/* the close is the device's reset; on the xrt backend its child exits
+	 * and XRT writes what it writes at its end */
+	aieth_session_close(dev);
+	pthread_mutex_lock(&s->mu);
+	x->dev = NULL;
+	free_txns(x);
+	s->mem_used -= x->mem;
+	x->mem = 0;
+	s->resets++;
+	/* as close_dev_locked: a drain may have left the board in a bad state */
+	if (s->reset_cmd && s->draining) {
+		s->reset_pending = 1;
+		pthread_cond_signal(&s->work_cv);
+	}
+	unpin_done_locked(s, x);
+	srv_promote_locked(s);
+	pthread_mutex_unlock(&s->mu);
+	return 1;
 }
 
 void srv_tick(aieth_server *s)
@@ -753,9 +836,27 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
 /* The number in a transaction's id "t-N" (srv_txn_new). */
 static unsigned long txn_seq(const srv_txn *t) { return strtoul(t->id + 2, NULL, 10); }
 
-void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
+/* mu held: t into x->retired in submission order, as HTTP sessions list
+ * theirs (results may be fetched in any order); the oldest dropped past
+ * SRV_RETIRED_MAX. */
+static void retire_insert_locked(srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;
+	for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)
+		;
+	t->next = *pp;
+	*pp = t;
+	if (++x->nretired > SRV_RETIRED_MAX) {
+		srv_txn *old = x->retired;
+		x->retired = old->next;
+		x->nretired--;
+		x->retired_omitted++;
+		txn_free(old);
+	}
+}
+
+void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
+{
 	pthread_mutex_lock(&s->mu);
 	if (txn_unlink_locked(s, x, t)) {
 		uint32_t n = t->wire.channels;
@@ -771,19 +872,31 @@ void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 		t->wire.tx.size = tx;
 		t->wire.rx.size = rx;
 		t->wire.perf = perf;
-		/* in submission order, as HTTP sessions list theirs (results
-		 * may be fetched in any order) */
-		for (pp = &x->retired; *pp && txn_seq(*pp) < txn_seq(t); pp = &(*pp)->next)
-			;
-		t->next = *pp;
-		*pp = t;
-		if (++x->nretired > SRV_RETIRED_MAX) {
-			srv_txn *old = x->retired;
-			x->retired = old->next;
-			x->nretired--;
-			x->retired_omitted++;
-			txn_free(old);
-		}
+		retire_insert_locked(x, t);
 	}
 	pthread_mutex_unlock(&s->mu);
+}
+
+int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
+		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg)
+{
+	srv_txn *t = calloc(1, sizeof *t);
+	if (!t || aieth__dev_result_alloc(&t->res, channels)) {
+		free(t);
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	}
+	/* a record only: no images, never in x->txns (the budget untouched) */
+	t->state = ST_FINISHED;
+	t->wire.channels = channels;
+	t->wire.tx.size = t->tx_got = tx_bytes;
+	t->wire.rx.size = rx_bytes;
+	t->amd_id = amd_id;
+	t->has_amd_id = 1;
+	t->res.status = AIETH_TXN_FAILED;
+	snprintf(t->res.msg, sizeof t->res.msg, "%s", msg);
+	pthread_mutex_lock(&s->mu);
+	snprintf(t->id, sizeof t->id, "t-%u", ++x->next_tid);
+	retire_insert_locked(x, t);
+	pthread_mutex_unlock(&s->mu);
+	return AIETH_OK;
 }

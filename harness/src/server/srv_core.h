@@ -49,6 +49,8 @@ typedef struct srv_txn {
 	char msg[512];
 	uint64_t done, total; /* progress while it runs: bytes moved of expected */
 	int busy;             /* TX uploads and RX downloads streaming now */
+	uint32_t amd_id;      /* the id its AMD client gave it (has_amd_id) */
+	int has_amd_id;
 	struct srv_txn *next;
 } srv_txn;
 
@@ -100,6 +102,8 @@ typedef struct srv_sess {
 	volatile sig_atomic_t intr; /* its device call's interrupt flag: set on
 				         drain and when --max-session ends it */
 	uint64_t sum_hash;          /* run_summary.json as last written (FNV-1a) */
+	int dev_closing;            /* its device is being closed by the opener */
+	int waiting;                /* threads in srv_wait_closed_locked: not pruned */
 	struct srv_sess *next;
 } srv_sess;
 
@@ -151,7 +155,8 @@ struct aieth_server {
 	/* a device a session let go of, closed by the opener thread outside mu
 	 * (on a board the close is the device's reset: it may take seconds) */
 	aieth_session *closing;
-	char *reset_cmd; /* --reset-cmd, or NULL */
+	srv_sess *closing_x; /* whose device that is (dev_closing set) */
+	char *reset_cmd;     /* --reset-cmd, or NULL */
 	uint32_t reset_timeout_s;
 	uint64_t reset_failures;
 	unsigned inflight;   /* HTTP requests being handled (drain waits) */
@@ -219,9 +224,23 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
  * closes when the session ended meanwhile. */
 void srv_release(aieth_server *s, srv_sess *x);
 
+/* End x (reason) and close its device now, outside mu, when the caller
+ * holds the only reference to an active x (AMD's destroy): what the device
+ * writes as it closes (the xrt backend's child exits, XRT writes its run
+ * summary) is in x's artifact folder when this returns, and
+ * run_summary.json was written just before. x stays referenced. 1 when
+ * closed here, 0 when not (x not active, or other references). */
+int srv_end_close(aieth_server *s, srv_sess *x, const char *reason);
+
 /* Wait (mu held, at most ms) while x's device is being opened, so that a
  * reply tells how the open ended. */
 void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
+
+/* Wait (mu held, at most ms) until the device of x, ended, has been
+ * closed: the backend's files (XRT's trace and status, backends/xrt/
+ * xrt_rundir.c) are in x's artifact folder then. */
+void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
+#define SRV_CLOSE_WAIT_MS 90000u /* the xrt backend's flush (60 s) and more */
 
 /* The opener thread (started by the first enqueue): stop waits for an
  * open or a reset running and for a reset still due, then joins it. */
@@ -388,5 +407,10 @@ void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t);
  * counted in retired_omitted): AMD's sessions list their transactions as
  * HTTP sessions do. */
 void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t);
+/* A transaction an AMD client sent that th_server's checks refused (its
+ * wait answers TIMEOUT with zeros): a record in x->retired with the next
+ * id, status FAILED and msg, so that run_summary.json lists it too. */
+int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
+		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg);
 
 #endif

@@ -24,6 +24,9 @@ struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "id", json_object_new_string(t->id));
+	/* an AMD session's transaction: the id its client knows it by */
+	if (t->has_amd_id)
+		json_object_object_add(o, "amd_id", json_object_new_uint64(t->amd_id));
 	json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[t->state]));
 	json_object_object_add(o, "channels", json_object_new_int64(t->wire.channels));
 	json_object_object_add(o, "tx_bytes", json_object_new_uint64(t->wire.tx.size));

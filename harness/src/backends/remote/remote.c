@@ -53,15 +53,17 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 	if ((rc = aieth__opts_version("aieth_session_opts.remote", "aieth_remote_opts", ro->version,
 				      AIETH_REMOTE_OPTS_VERSION)))
 		return rc;
-	if (!selected) {
-		if (ro->xrt_ini)
-			return aieth__fail(AIETH_EINVAL,
-					   "session: xrt_ini %s: only the remote backend "
-					   "sends an xrt.ini (locally XRT reads xrt.ini from the "
-					   "working folder)",
-					   ro->xrt_ini);
+	/* an xrt.ini given for another backend: the xrt backend reads its own
+	 * (aieth_xrt_opts), the emulated board refuses both (emu.c) */
+	if (!selected)
 		return AIETH_OK;
-	}
+	if (cfg->xrt && cfg->xrt->xrt_ini && !ro->xrt_ini)
+		return aieth__fail(
+			AIETH_EINVAL,
+			"backend remote: xrt_ini %s is given for the xrt "
+			"backend (aieth_xrt_opts): give it as aieth_remote_opts.xrt_ini to "
+			"send it to th_server",
+			cfg->xrt->xrt_ini);
 	/* refused, not ignored: the report would claim a mode nobody ran */
 	if (cfg->emu && cfg->emu->reference)
 		return aieth__fail(AIETH_EINVAL,

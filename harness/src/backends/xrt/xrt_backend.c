@@ -16,22 +16,31 @@
  * timeout the child may take to answer, default 2000),
  * AIETH_XRT_OPEN_TIMEOUT_MS (default 60000), AIETH_XRT_RESET_TIMEOUT_MS
  * (default 10000).
+ *
+ * With an xrt.ini (cfg->xrt_ini) the child works in a session folder where
+ * XRT reads it and writes its trace and status files; after the child has
+ * exited they become the session's artifacts (xrt_rundir.c).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/backend.h"
 #include "backends/xrt/xrt_api.h"
 #include "backends/xrt/xrt_child.h"
 #include "backends/xrt/xrt_preflight.h"
+#include "backends/xrt/xrt_rundir.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/path.h"
 
 #define CMD_TIMEOUT_MS 10000
+/* how long a child with a session folder may take to exit after CLOSE:
+ * XRT's profiling plugins write their files then (xrt_child.h) */
+#define FLUSH_TIMEOUT_MS 60000
 #define CHUNK (1u << 20)
 
 typedef struct {
@@ -41,7 +50,10 @@ typedef struct {
 	xrtp_open_rep rep;
 	int gone; /* the child is gone: after a hang or a crash */
 	char gone_msg[1024];
-	int *complete; /* per graph: the bounded run finished */
+	int *complete;          /* per graph: the bounded run finished */
+	char *run_dir;          /* XRT's session folder (xrt_rundir.c), or NULL */
+	char *artifacts_dir;    /* where its files go at close (with run_dir) */
+	uint64_t artifacts_max; /* their bytes together (0: the default) */
 } xrt_state;
 
 static int64_t env_ms(const char *name, int64_t def)
@@ -146,7 +158,7 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 	snprintf(st->gone_msg, sizeof st->gone_msg, "reset after a hang");
 	memcpy(st->req.pl_uuid, st->rep.pl_uuid, 16);
 	xrtp_encode_open(&b, &st->req);
-	if (b.oom || aieth__xrt_proc_start(&rp)) {
+	if (b.oom || aieth__xrt_proc_start(&rp, st->run_dir)) {
 		snprintf(out, size, "the device could not be reset (no process): reset the board");
 		sb_free(&b);
 		return;
@@ -186,11 +198,17 @@ static void xrt_close(void *state)
 			if (xrtp_recv(&st->proc.ch, &h, &p, deadline(CMD_TIMEOUT_MS)) == 0)
 				free(p);
 		}
-		if (!aieth__xrt_proc_reap(&st->proc, 2000))
+		if (!aieth__xrt_proc_reap(&st->proc, st->run_dir ? FLUSH_TIMEOUT_MS : 2000))
 			aieth__xrt_proc_kill(&st->proc, 500);
 	} else if (st->proc.pid) {
 		aieth__xrt_proc_kill(&st->proc, 500);
 	}
+	/* the child is gone: what XRT wrote is complete */
+	if (st->run_dir)
+		aieth__xrt_rundir_collect(st->cfg, st->artifacts_dir, st->artifacts_max,
+					  st->run_dir);
+	free(st->run_dir);
+	free(st->artifacts_dir);
 	free(st->complete);
 	free(st);
 }
@@ -234,9 +252,28 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 	return AIETH_OK;
 }
 
+/* The child of a session folder works there: a relative path of the
+ * caller's (an xclbin, a library named by a path) is made absolute. A
+ * bare library name stays: dlopen searches for it. */
+static int absolute(char *path, size_t size, int bare_ok)
+{
+	char cwd[4096], tmp[4096];
+	if (!path[0] || path[0] == '/' || (bare_ok && !strchr(path, '/')))
+		return AIETH_OK;
+	if (!getcwd(cwd, sizeof cwd))
+		return aieth__fail(AIETH_EIO, "xrt: %s: the current folder is unknown (%s)", path,
+				   strerror(errno));
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s/%s", cwd, path) >= size)
+		return aieth__fail(AIETH_EINVAL, "xrt: %s/%s: path longer than %zu characters", cwd,
+				   path, size - 1);
+	memcpy(path, tmp, strlen(tmp) + 1);
+	return AIETH_OK;
+}
+
 static int xrt_open(const aieth_dev_config *cfg, void **state)
 {
 	xrt_state *st = calloc(1, sizeof *st);
+	const char *ini = cfg->xrt ? cfg->xrt->xrt_ini : NULL;
 	aieth_preflight_in pin;
 	const char **names = NULL;
 	char *default_pl = NULL;
@@ -248,6 +285,12 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	/* the option pointers live during open only: what close needs is kept */
+	if (ini && !(st->artifacts_dir = aieth__strdup(cfg->xrt->artifacts_dir))) {
+		free(st);
+		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	}
+	st->artifacts_max = ini ? cfg->xrt->artifacts_max_bytes : 0;
 	st->cfg = cfg;
 	st->complete = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->complete);
 	names = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *names);
@@ -277,7 +320,12 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		}
 		goto fail;
 	}
-	if ((rc = aieth__xrt_proc_start(&st->proc)))
+	if (ini && ((rc = absolute(st->req.lib, sizeof st->req.lib, 1)) ||
+		    (rc = absolute(st->req.pl_xclbin, sizeof st->req.pl_xclbin, 0)) ||
+		    (rc = absolute(st->req.aie_xclbin, sizeof st->req.aie_xclbin, 0)) ||
+		    (rc = aieth__xrt_rundir_open(ini, st->artifacts_dir, &st->run_dir))))
+		goto fail;
+	if ((rc = aieth__xrt_proc_start(&st->proc, st->run_dir)))
 		goto fail;
 	xrtp_encode_open(&b, &st->req);
 	if ((rc = sb_check(&b, "xrt: a request"))) {
@@ -649,11 +697,26 @@ int aieth_xrt_opts_init(aieth_xrt_opts *opts, unsigned int version)
  * at open, with the board's files (xrt_preflight.c). */
 static int xrt_check(const aieth_dev_config *cfg, int selected)
 {
-	(void)selected;
+	int rc;
+	const char *ini = cfg->xrt ? cfg->xrt->xrt_ini : NULL;
+	if (selected && !ini && cfg->remote && cfg->remote->xrt_ini)
+		return aieth__fail(
+			AIETH_EINVAL,
+			"backend xrt: xrt_ini %s is given for the remote "
+			"backend (aieth_remote_opts): give it as aieth_xrt_opts.xrt_ini for "
+			"XRT to read it here",
+			cfg->remote->xrt_ini);
 	if (!cfg->xrt)
 		return AIETH_OK; /* the defaults */
-	return aieth__opts_version("aieth_session_opts.xrt", "aieth_xrt_opts", cfg->xrt->version,
-				   AIETH_XRT_OPTS_VERSION);
+	if ((rc = aieth__opts_version("aieth_session_opts.xrt", "aieth_xrt_opts", cfg->xrt->version,
+				      AIETH_XRT_OPTS_VERSION)))
+		return rc;
+	if (selected && ini && !cfg->xrt->artifacts_dir)
+		return aieth__fail(AIETH_EINVAL,
+				   "xrt: xrt_ini %s: XRT's files need an artifacts "
+				   "folder (artifacts_dir) to land in",
+				   cfg->xrt->xrt_ini);
+	return AIETH_OK;
 }
 
 const aieth_backend_ops aieth__backend_xrt = {

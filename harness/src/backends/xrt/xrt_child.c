@@ -561,7 +561,7 @@ static void do_close(child *c)
 	reply_msg(c, AIETH_OK, "%s", "");
 }
 
-void aieth__xrt_child_main(int fd)
+void aieth__xrt_child_main(int fd, int clean_exit)
 {
 	child *c = calloc(1, sizeof *c);
 	if (!c)
@@ -594,6 +594,10 @@ void aieth__xrt_child_main(int fd)
 		case XRTP_CLOSE:
 			do_close(c);
 			free(p);
+			if (clean_exit) {
+				fflush(NULL);
+				exit(0);
+			}
 			_exit(0);
 		default: reply_msg(c, AIETH_EINVAL, "unknown request %u", h.type); break;
 		}

@@ -22,8 +22,12 @@
 #endif
 
 /* Serve requests on fd until CLOSE or until the parent goes away; never
- * returns (the process ends with _exit). */
-void aieth__xrt_child_main(int fd) AIETH_NORETURN;
+ * returns. The process ends with _exit, or after CLOSE with exit when
+ * clean_exit is set: XRT's profiling plugins write their last files from
+ * their static destructors (Xilinx/XRT, xdp/profile/plugin/aie_trace/
+ * aie_trace_plugin.cpp; xdp/profile/database/static_info_database.cpp
+ * writes xrt.run_summary there), as at the end of AMD's host program. */
+void aieth__xrt_child_main(int fd, int clean_exit) AIETH_NORETURN;
 
 /* A child process under watchdog. */
 typedef struct {
@@ -35,8 +39,10 @@ typedef struct {
 	int reaped;
 } aieth_xrt_proc;
 
-/* Fork the child. AIETH_OK or AIETH_EDEVICE. */
-int aieth__xrt_proc_start(aieth_xrt_proc *p);
+/* Fork the child. run_dir (may be NULL): the folder it works in, with
+ * XRT_INI_PATH naming run_dir/xrt.ini (xrt_rundir.c); it then ends with
+ * exit after CLOSE. AIETH_OK or AIETH_EDEVICE. */
+int aieth__xrt_proc_start(aieth_xrt_proc *p, const char *run_dir);
 /* Send a request and receive its reply before deadline_ms (xrtp_now_ms
  * time, < 0 none). 0, or -1 with errno ETIMEDOUT (no reply in time) or
  * ECONNRESET/EPIPE (the child is gone). *payload: caller frees. */

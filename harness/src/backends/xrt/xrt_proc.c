@@ -36,13 +36,16 @@ static void keep_output(void *ctx, const char *bytes, size_t n)
 	p->out[p->outlen] = '\0';
 }
 
-int aieth__xrt_proc_start(aieth_xrt_proc *p)
+int aieth__xrt_proc_start(aieth_xrt_proc *p, const char *run_dir)
 {
+	char ini[4200];
 	int sv[2], pp[2];
 	pid_t pid;
 
 	memset(p, 0, sizeof *p);
 	p->ch.fd = p->ch.side_fd = -1;
+	if (run_dir && (size_t)snprintf(ini, sizeof ini, "%s/xrt.ini", run_dir) >= sizeof ini)
+		return aieth__fail(AIETH_EINVAL, "xrt: session folder %s: path too long", run_dir);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return aieth__fail(AIETH_EDEVICE, "xrt: socketpair: %s", strerror(errno));
 	if (pipe(pp)) {
@@ -75,7 +78,14 @@ int aieth__xrt_proc_start(aieth_xrt_proc *p)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
-		aieth__xrt_child_main(sv[1]);
+		/* XRT reads XRT_INI_PATH first and writes its files into the
+		 * working folder (xrt_rundir.c); before XRT is loaded */
+		if (run_dir && (chdir(run_dir) || setenv("XRT_INI_PATH", ini, 1))) {
+			fprintf(stderr, "ERROR: cannot work in the session folder %s: %s\n",
+				run_dir, strerror(errno));
+			_exit(3);
+		}
+		aieth__xrt_child_main(sv[1], run_dir != NULL);
 	}
 	close(sv[1]);
 	close(pp[1]);

@@ -36,6 +36,7 @@
 
 static int on_run_graph(amd_conn *c, uint32_t g, uint32_t it)
 {
+	char q[AMD_LOG_Q];
 	int rc;
 	if (g >= c->x->req.ngraphs) {
 		snprintf(c->why, sizeof c->why,
@@ -52,6 +53,12 @@ static int on_run_graph(amd_conn *c, uint32_t g, uint32_t it)
 	if (rc)
 		srv_log(c->s, "amd %s: session %s: runAIEGraph %u: %s", c->peer, c->x->id, g,
 			aieth_error_message());
+	if (rc)
+		amd_log(c, "WARNING", "request runAIEGraph: graph %u %s, %u iterations: %s", g,
+			amd_log_q(c->x->req.graphs[g].name, q), it, aieth_error_message());
+	else
+		amd_log(c, "INFO", "request runAIEGraph: graph %u %s, %u iterations%s", g,
+			amd_log_q(c->x->req.graphs[g].name, q), it, it ? "" : " (until ended)");
 	/* AMD's client asserts [g] = 1 */
 	c->started[g] = 1;
 	amdp_enc_graphs(&c->out, c->started, (uint32_t)c->x->req.ngraphs);
@@ -60,6 +67,9 @@ static int on_run_graph(amd_conn *c, uint32_t g, uint32_t it)
 
 static int on_wait_graph(amd_conn *c, uint32_t tmo)
 {
+	char q[AMD_LOG_Q], first[AMD_LOG_LINE_MAX / 2] = "";
+	unsigned waited = 0, failed = 0;
+	uint32_t asked = tmo;
 	size_t g;
 	if (!tmo)
 		tmo = amd_txn_limit_ms(c);
@@ -73,8 +83,16 @@ static int on_wait_graph(amd_conn *c, uint32_t tmo)
 		if (rc)
 			srv_log(c->s, "amd %s: session %s: waitForGraph %s: %s", c->peer, c->x->id,
 				c->x->req.graphs[g].name, aieth_error_message());
+		if (rc && !failed++)
+			snprintf(first, sizeof first, ": graph %s: %s",
+				 amd_log_q(c->x->req.graphs[g].name, q), aieth_error_message());
+		waited++;
 		c->started[g] = 0;
 	}
+	amd_log(c, failed ? "WARNING" : "INFO",
+		"request waitForGraph: timeout %u ms: graphs "
+		"waited for %u, not ended %u%s",
+		asked, waited, failed, first);
 	c->last_ms = srv_now_ms();
 	amdp_enc_graphs(&c->out, c->started, (uint32_t)c->x->req.ngraphs);
 	return amd_io_flush(c);
@@ -170,6 +188,31 @@ static int wait_active(amd_conn *c)
 	}
 }
 
+/* The manager's line in the session log: the client's names quoted. */
+static void log_mgr(amd_conn *c)
+{
+	const amdp_msg *m = &c->dec.msg;
+	char gl[AMD_LOG_LINE_MAX / 2], q[AMD_LOG_Q], q2[AMD_LOG_Q];
+	size_t len = 0;
+	uint32_t i;
+	gl[0] = 0;
+	for (i = 0; i < m->ngraphs && i < 4; i++) {
+		const char *model = c->x->req.graphs[i].model;
+		int n = snprintf(gl + len, sizeof gl - len, "%s%s (%s)", i ? ", " : "",
+				 amd_log_q(m->graph[i], q), model[0] ? model : "loopback");
+		if (n < 0 || (size_t)n >= sizeof gl - len)
+			break;
+		len += (size_t)n;
+	}
+	if (i < m->ngraphs)
+		snprintf(gl + len, sizeof gl - len, " and %u more", m->ngraphs - i);
+	amd_log(c, "INFO",
+		"request test_harness_mgr: device %s, device index %u, graphs %s; "
+		"xclbin %s (%llu bytes); session %s on the %s backend",
+		amd_log_q(m->device, q2), m->dev_index, gl, amd_log_q(m->file[0], q),
+		(unsigned long long)m->file_len[0], c->x->id, c->s->backend);
+}
+
 static int on_mgr(amd_conn *c)
 {
 	amdp_msg *m = &c->dec.msg;
@@ -245,6 +288,7 @@ static int on_mgr(amd_conn *c)
 		snprintf(c->why, sizeof c->why, "cannot start the transaction thread");
 		return -1;
 	}
+	log_mgr(c);
 	amdp_enc_max_mem(&c->out, c->s->mem_max);
 	return amd_io_flush(c);
 }
@@ -252,15 +296,17 @@ static int on_mgr(amd_conn *c)
 /* ------------------------------------------------------- file return */
 
 /* After destroy (when xrt.ini came): the regular files of the session's
- * artifact folder, plain base names only, bounded in count and size. */
-static int file_return(amd_conn *c)
+ * artifact folder, plain base names only, bounded in count and size.
+ * closed: the session ended and its device closed already (run_summary.json
+ * was written then, final). */
+static int file_return(amd_conn *c, int closed)
 {
 	char *names[AMDP_MAX_FILES];
 	uint64_t sizes[AMDP_MAX_FILES];
 	size_t n = 0, i;
 	int rc = 0;
 	DIR *d;
-	if (c->x) {
+	if (c->x && !closed) {
 		/* the run summary as it stands (the runner has stopped) */
 		pthread_mutex_lock(&c->s->mu);
 		srv_artifacts_summary(c->s, c->x);
@@ -313,11 +359,46 @@ static int file_return(amd_conn *c)
 
 /* ------------------------------------------------------------ serve */
 
+/* AMD's name of the request a message belongs to (the session log). */
+static const char *req_name(amdp_kind k)
+{
+	switch (k) {
+	case AMDP_Q_MGR_DEVICE:
+	case AMDP_Q_MGR: return "test_harness_mgr";
+	case AMDP_Q_RUN_BYTES:
+	case AMDP_Q_RUN: return "runTestHarness";
+	case AMDP_Q_QUERY: return "queryTransactionStatus";
+	case AMDP_Q_WAIT_TH: return "waitForTestHarness";
+	case AMDP_Q_RUN_GRAPH: return "runAIEGraph";
+	case AMDP_Q_WAIT_GRAPH: return "waitForGraph";
+	case AMDP_Q_SET_TIMEOUT: return "setTimeOut";
+	case AMDP_Q_GET_TIMEOUT: return "getTimeOut";
+	case AMDP_Q_DESTROY: return "destroy";
+	case AMDP_Q_UPDATE_PORT: return "update port";
+	case AMDP_Q_READ_PORT: return "read port";
+	default: return NULL;
+	}
+}
+
+static int dispatch(amd_conn *c);
+
 /* One request (an AMDP_EV_MSG). 1: go on; 0: the session ended cleanly
- * (destroy); -1: the connection ends (c->why). */
+ * (destroy); -1: the connection ends (c->why). The handlers write the
+ * request's line into the session log when it succeeds; a request that
+ * ends the connection gets its line here, with the reason. */
 static int on_msg(amd_conn *c)
 {
+	amdp_kind k = c->dec.msg.kind;
+	int rc = dispatch(c);
+	if (rc < 0 && k != AMDP_Q_DESTROY && req_name(k))
+		amd_log(c, "ERROR", "request %s: %s", req_name(k), c->why);
+	return rc;
+}
+
+static int dispatch(amd_conn *c)
+{
 	amdp_msg *m = &c->dec.msg;
+	char q[AMD_LOG_Q];
 	c->last_ms = srv_now_ms();
 	if (!c->have_mgr && m->kind != AMDP_Q_HELLO && m->kind != AMDP_Q_MGR_DEVICE &&
 	    m->kind != AMDP_Q_MGR && m->kind != AMDP_Q_GET_TIMEOUT &&
@@ -330,6 +411,16 @@ static int on_msg(amd_conn *c)
 	case AMDP_Q_HELLO:
 		/* a file return is due after destroy (even for an empty xrt.ini) */
 		c->ini_sent = m->nfiles > 0;
+		if (c->ini_sent)
+			amd_log(c, "INFO",
+				"session: handshake from %s; config file xrt.ini (%llu "
+				"bytes): the session's files are returned after destroy",
+				c->peer, (unsigned long long)c->ini_len);
+		else
+			amd_log(c, "INFO",
+				"session: handshake from %s; no config file: nothing is "
+				"returned after destroy (as AMD's server)",
+				c->peer);
 		return 1;
 	case AMDP_Q_MGR_DEVICE: return on_mgr_device(c) ? -1 : 1;
 	case AMDP_Q_MGR: return on_mgr(c) ? -1 : 1;
@@ -341,8 +432,11 @@ static int on_msg(amd_conn *c)
 	case AMDP_Q_WAIT_GRAPH: return on_wait_graph(c, m->timeout) ? -1 : 1;
 	case AMDP_Q_SET_TIMEOUT:
 		c->timeout_s = m->value > AMD_TIMEOUT_MAX_S ? AMD_TIMEOUT_MAX_S : m->value;
+		amd_log(c, "INFO", "request setTimeOut: %llu s%s", (unsigned long long)m->value,
+			m->value > AMD_TIMEOUT_MAX_S ? " (clamped to 86400 s)" : "");
 		return 1;
 	case AMDP_Q_GET_TIMEOUT:
+		amd_log(c, "INFO", "request getTimeOut: %llu s", (unsigned long long)c->timeout_s);
 		amdp_enc_timeout(&c->out, c->timeout_s);
 		return amd_io_flush(c) ? -1 : 1;
 	case AMDP_Q_UPDATE_PORT:
@@ -351,6 +445,10 @@ static int on_msg(amd_conn *c)
 			"amd %s: update port \"%s\" ignored: AMD's client sends pointers, "
 			"not the value (use the HTTP API for RTP)",
 			c->peer, m->port);
+		amd_log(c, "WARNING",
+			"request update port: graph %u, port %s: ignored: AMD's "
+			"client sends pointers, not the value (use the HTTP API for RTP)",
+			m->graph_index, amd_log_q(m->port, q));
 		return 1;
 	case AMDP_Q_READ_PORT:
 		snprintf(c->why, sizeof c->why,
@@ -358,12 +456,22 @@ static int on_msg(amd_conn *c)
 			 "reply (use the HTTP API for RTP)",
 			 m->port);
 		return -1;
-	case AMDP_Q_DESTROY:
+	case AMDP_Q_DESTROY: {
+		int closed;
+		/* the transactions never fetched get their lines first */
 		amd_txn_stop(c);
-		if (c->ini_sent && file_return(c))
+		amd_log(c, "INFO", "request destroy: the session ends%s",
+			c->ini_sent ? "; its files are returned" : "");
+		/* as AMD's server returns its folder once the session's process
+		 * has exited (src/ps/test_harness_main.cpp): the device closes
+		 * first, so what XRT writes at its end is there too */
+		closed = c->x ? srv_end_close(c->s, c->x, "ended by its AMD client (destroy)") : 0;
+		amd_log_write(c);
+		if (c->ini_sent && file_return(c, closed))
 			return -1;
 		snprintf(c->why, sizeof c->why, "destroy");
 		return 0;
+	}
 	default: snprintf(c->why, sizeof c->why, "unexpected message %d", (int)m->kind); return -1;
 	}
 }
@@ -442,6 +550,12 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 		}
 	}
 	amd_txn_stop(c);
+	if (rc != 0 && c->log.lines) {
+		/* the log of a session that did not end by destroy: for the HTTP
+		 * API's artifact listing while the session is remembered */
+		amd_log(c, "ERROR", "session: ended: %s", c->why);
+		amd_log_write(c);
+	}
 	if (c->x) {
 		pthread_mutex_lock(&s->mu);
 		if (c->x->state == SS_ACTIVE || c->x->state == SS_QUEUED)
@@ -454,6 +568,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 		srv_log(s, "amd %s: closed: %s", peer, c->why);
 	}
 	amd_xclbin_end(c);
+	amd_log_free(c);
 	free(c->ini);
 	free(c->fetched);
 	sb_free(&c->out);

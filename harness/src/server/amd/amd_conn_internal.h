@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * server/amd/amd_conn_internal.h - the state of one connection of AMD's
- * protocol, shared by its four files: amd_conn.c (requests, the manager,
+ * protocol, shared by its five files: amd_conn.c (requests, the manager,
  * graphs, the file return) calls amd_txn.c (transactions and their runner
  * thread), amd_xclbin.c (the manager's xclbin) and amd_io.c (socket reads
- * and writes); amd_txn.c and amd_xclbin.c's bytes go through amd_io.c.
+ * and writes); amd_txn.c and amd_xclbin.c's bytes go through amd_io.c;
+ * amd_conn.c and amd_txn.c write the session log through amd_sesslog.c.
  */
 #ifndef AIETH_SERVER_AMD_CONN_INTERNAL_H
 #define AIETH_SERVER_AMD_CONN_INTERNAL_H
@@ -14,20 +15,38 @@
 
 #include "server/amd/amd_conn.h"
 #include "server/amd/amd_proto.h"
+#include "util/text.h"
 
 #define AMD_FETCHED_MAX 4096     /* fetched ids remembered (queries answer DONE) */
 #define AMD_SEND_TIMEOUT_S 30    /* a client that stops reading a reply */
 #define AMD_TIMEOUT_MAX_S 86400u /* setTimeOut is clamped to this */
+/* the session log (amd_sesslog.c) */
+#define AMD_LOG_NAME "test_harness_session.log"
+#define AMD_LOG_LINES_MAX 10000u /* lines kept; later ones are counted */
+#define AMD_LOG_BYTES_MAX (1u << 20)
+#define AMD_LOG_LINE_MAX 1024           /* one line, cut with "..." */
+#define AMD_LOG_Q (AIETH_QUOTE_CAP + 2) /* a quoted client string (amd_log_q) */
 
 typedef struct amd_txn {
 	uint32_t id;
 	uint8_t st;    /* AMDP_ST_READY, RUNNING, TIMEOUT, DONE */
 	int bad;       /* refused by the checks or the budget: zeros */
 	int abandoned; /* fetched while running: dropped when done */
-	uint64_t rx_len;
-	srv_txn *t; /* NULL when bad */
+	uint8_t mode;  /* 0 FUNC, 1 PERF */
+	uint64_t tx_len, rx_len;
+	char why[512]; /* bad: what the checks said (the session log) */
+	srv_txn *t;    /* NULL when bad */
 	struct amd_txn *next;
 } amd_txn;
+
+/* The session log's lines, kept until written (amd_sesslog.c). */
+typedef struct {
+	char *p;
+	size_t len, cap;
+	unsigned lines;
+	int full; /* the cap was reached: later lines counted */
+	uint64_t dropped;
+} amd_slog;
 
 typedef struct {
 	amd_shared *sh;
@@ -64,6 +83,7 @@ typedef struct {
 	uint32_t *fetched;
 	size_t nfetched;
 	char why[700]; /* why the connection ends (log) */
+	amd_slog log;  /* test_harness_session.log */
 } amd_conn;
 
 /* ---- amd_io.c ---- */
@@ -97,6 +117,20 @@ void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n);
 int amd_xclbin_check(amd_conn *c);
 /* The connection ends: the file removed, the reservation given back. */
 void amd_xclbin_end(amd_conn *c);
+
+/* ---- amd_sesslog.c ---- */
+
+/* One line of the session log at level ("INFO", "WARNING", "ERROR", as
+ * AMD's logger spells them); bytes outside printable ASCII escaped. */
+void amd_log(amd_conn *c, const char *level, const char *fmt, ...) AIETH_PRINTF(3, 4);
+/* A client's string for a log line: quoted, escaped, cut; returns out. */
+const char *amd_log_q(const char *s, char out[AMD_LOG_Q]);
+/* Write the log (and its "... N more lines not kept" line) as
+ * test_harness_session.log into the session's artifact folder, replacing
+ * what was written before; nothing without a session. 0 or -1 (logged on
+ * the server). */
+int amd_log_write(amd_conn *c);
+void amd_log_free(amd_conn *c);
 
 /* ---- amd_txn.c ---- */
 

@@ -42,6 +42,42 @@ static void remember_fetched(amd_conn *c, uint32_t id)
 	c->fetched[c->nfetched++] = id;
 }
 
+static const char *mode_name(uint8_t mode) { return mode ? "PERF" : "FUNC"; }
+
+/* A transaction's line in the session log, written once: when its result
+ * is given back (sent: the status sent) or when it is dropped unfetched
+ * (sent 0). mu not held; the runner is done with p (its state is final,
+ * or the runner has stopped). */
+static void txn_log(amd_conn *c, const amd_txn *p, uint8_t sent, uint32_t waited_ms)
+{
+	static const char *const st[] = {"CREATED", "READY", "RUNNING", "TIMEOUT", "DONE"};
+	char what[200];
+	const srv_txn *t = p->t;
+	snprintf(what, sizeof what, "transaction %u: %s, %llu bytes to the AIE and %llu from it",
+		 p->id, mode_name(p->mode), (unsigned long long)p->tx_len,
+		 (unsigned long long)p->rx_len);
+	if (p->bad) {
+		amd_log(c, "WARNING", "%s: refused by the checks (%s), %s", what, p->why,
+			sent ? "answered TIMEOUT with zeros" : "never fetched");
+	} else if (!sent) {
+		amd_log(c, "WARNING", "%s: never fetched, dropped at the end of the session (%s)",
+			what, st[p->st < 5 ? p->st : 0]);
+	} else if (p->st == AMDP_ST_READY || p->st == AMDP_ST_RUNNING) {
+		amd_log(c, "WARNING",
+			"%s: TIMEOUT: the wait of %u ms ended before the device "
+			"(answered with zeros; its result is dropped)",
+			what, waited_ms);
+	} else if (sent == AMDP_ST_DONE) {
+		amd_log(c, "INFO", "%s: DONE in %llu cycles (th_server's %s)", what,
+			(unsigned long long)t->res.total_cycles, t->id);
+	} else {
+		amd_log(c, "WARNING", "%s: TIMEOUT (th_server's %s): %s", what, t ? t->id : "-",
+			!t          ? ""
+			: t->failed ? t->msg
+				    : t->res.msg);
+	}
+}
+
 /* Unlink p from the list (mu held) and free it; its srv_txn's images go,
  * its record stays for run_summary.json. */
 static void txn_remove_locked(amd_conn *c, amd_txn *p)
@@ -117,10 +153,18 @@ void amd_txn_stop(amd_conn *c)
 		pthread_join(c->runner, NULL);
 		c->runner_on = 0;
 	}
-	while (c->txns)
+	/* the runner has stopped: no lock needed */
+	while (c->txns) {
+		if (!c->txns->abandoned) /* those had their line at the wait */
+			txn_log(c, c->txns, 0, 0);
 		txn_remove_locked(c, c->txns);
-	if (c->cur && c->cur->t)
-		srv_txn_drop(c->s, c->x, c->cur->t); /* its upload broke off */
+	}
+	if (c->cur) {
+		amd_log(c, "ERROR", "transaction %u: %s: its upload broke off", c->cur->id,
+			mode_name(c->cur->mode));
+		if (c->cur->t)
+			srv_txn_drop(c->s, c->x, c->cur->t);
+	}
 	free(c->cur);
 	c->cur = NULL;
 }
@@ -148,6 +192,12 @@ int amd_txn_run_bytes(amd_conn *c)
 			(unsigned long long)c->s->mem_used,
 			(unsigned long long)(c->s->mem_max >> 20));
 	pthread_mutex_unlock(&c->s->mu);
+	if (!ok)
+		amd_log(c, "WARNING",
+			"request runTestHarness: %llu bytes: accepted = 0 (%u "
+			"transactions pending, %llu of the --max-memory budget of %llu bytes in use)",
+			(unsigned long long)c->dec.msg.txn_bytes, pending,
+			(unsigned long long)c->s->mem_used, (unsigned long long)c->s->mem_max);
 	amdp_enc_accepted(&c->out, ok);
 	if (amd_io_flush(c))
 		return -1;
@@ -182,6 +232,8 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 		return -1;
 	}
 	p->id = m->id;
+	p->mode = m->mode;
+	p->tx_len = m->to_aie_len;
 	p->rx_len = rx;
 	p->st = AMDP_ST_READY;
 	c->cur = p;
@@ -193,6 +245,7 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 			"amd %s: session %s: transaction %u refused, answered TIMEOUT with "
 			"zeros: %s",
 			c->peer, c->x->id, m->id, aieth_error_message());
+		snprintf(p->why, sizeof p->why, "%s", aieth_error_message());
 		p->bad = 1;
 		return 0;
 	}
@@ -202,6 +255,7 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	q.tx_bytes = m->to_aie_len;
 	q.rx_bytes = rx;
 	if (!(q.cfg = malloc(m->ncfg * sizeof *q.cfg))) {
+		snprintf(p->why, sizeof p->why, "out of memory");
 		p->bad = 1;
 		return 0;
 	}
@@ -209,9 +263,15 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	if (srv_txn_new(c->s, c->x, &q, &p->t, msg, sizeof msg) != SRV_T_OK) {
 		srv_log(c->s, "amd %s: session %s: transaction %u answered TIMEOUT with zeros: %s",
 			c->peer, c->x->id, m->id, msg);
+		snprintf(p->why, sizeof p->why, "%.500s", msg);
 		p->bad = 1;
 		p->t = NULL;
 	} else {
+		/* run_summary.json names it by the client's id too */
+		pthread_mutex_lock(&c->s->mu);
+		p->t->amd_id = m->id;
+		p->t->has_amd_id = 1;
+		pthread_mutex_unlock(&c->s->mu);
 		*sink = p->t->txbuf;
 	}
 	free(q.cfg);
@@ -228,8 +288,25 @@ int amd_txn_run(amd_conn *c)
 	}
 	p = c->cur;
 	c->cur = NULL;
+	amd_log(c, "INFO",
+		"request runTestHarness: transaction %u, %s, %llu bytes to the AIE, "
+		"%llu from it%s",
+		p->id, mode_name(p->mode), (unsigned long long)p->tx_len,
+		(unsigned long long)p->rx_len,
+		p->bad ? " (refused by the checks: its wait "
+			 "answers TIMEOUT with zeros)"
+		       : "");
 	if (p->bad) {
+		char why[sizeof p->why + 64];
 		p->st = AMDP_ST_TIMEOUT;
+		snprintf(why, sizeof why,
+			 "refused by th_server's checks (answered TIMEOUT with "
+			 "zeros): %s",
+			 p->why);
+		if (srv_txn_refused(c->s, c->x, p->id, c->dec.geom.n, p->tx_len, p->rx_len, why))
+			srv_log(c->s,
+				"amd %s: session %s: transaction %u: not in run_summary.json: %s",
+				c->peer, c->x->id, p->id, aieth_error_message());
 	} else {
 		/* its TX image is in (received straight into txbuf) */
 		pthread_mutex_lock(&c->s->mu);
@@ -258,6 +335,11 @@ int amd_txn_query(amd_conn *c, uint32_t id)
 		snprintf(c->why, sizeof c->why, "queryTransactionStatus: no transaction %u", id);
 		return -1;
 	}
+	amd_log(c, "INFO", "request queryTransactionStatus: transaction %u: %s", id,
+		st == AMDP_ST_DONE      ? "DONE"
+		: st == AMDP_ST_TIMEOUT ? "TIMEOUT"
+		: st == AMDP_ST_RUNNING ? "RUNNING"
+					: "READY");
 	amdp_enc_status(&c->out, st);
 	return amd_io_flush(c);
 }
@@ -328,6 +410,17 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		/* the wait ended first: TIMEOUT with zeros; the device's result
 		 * will be dropped */
 		pthread_mutex_unlock(&c->mu);
+		amd_log(c, "INFO",
+			"request waitForTestHarness: transaction %u, timeout %u ms: "
+			"TIMEOUT",
+			id, tmo);
+		txn_log(c,
+			&(amd_txn){.id = p->id,
+				   .mode = p->mode,
+				   .tx_len = p->tx_len,
+				   .rx_len = p->rx_len,
+				   .st = st},
+			AMDP_ST_TIMEOUT, (uint32_t)(srv_now_ms() - t0));
 		rc = send_timeout(c, p->rx_len);
 		pthread_mutex_lock(&c->mu);
 		if (p->st == AMDP_ST_RUNNING)
@@ -340,6 +433,12 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		return rc ? -1 : 0;
 	}
 	pthread_mutex_unlock(&c->mu);
+	{
+		uint8_t sent = st == AMDP_ST_DONE && p->t ? AMDP_ST_DONE : AMDP_ST_TIMEOUT;
+		amd_log(c, "INFO", "request waitForTestHarness: transaction %u, timeout %u ms: %s",
+			id, tmo, sent == AMDP_ST_DONE ? "DONE" : "TIMEOUT");
+		txn_log(c, p, sent, 0);
+	}
 	if (st == AMDP_ST_DONE && p->t) {
 		sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 		rc = amdp_enc_wait_th_head(&c->out, AMDP_ST_DONE, p->rx_len) ||

@@ -188,6 +188,9 @@ enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_serve
 
 	if (!x)
 		return ret;
+	/* an ended session's files are final once its device has closed (XRT
+	 * writes its trace and status files then) */
+	srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
 	/* a running session's summary as it stands now */
 	if (x->state == SS_ACTIVE && !x->refs)
 		srv_artifacts_summary(s, x);
