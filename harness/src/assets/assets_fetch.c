@@ -292,15 +292,8 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 	return asx_expected_hash(rel, o->sha256, expected, expected_what);
 }
 
-int aieth_assets_fetch_opts_init(aieth_assets_fetch_opts *opts, unsigned int version)
-{
-	static const aieth_assets_fetch_opts init = AIETH_ASSETS_FETCH_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_assets_fetch_opts_init", opts, version,
-					AIETH_ASSETS_FETCH_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_assets_fetch_opts, AIETH_ASSETS_FETCH_OPTS_INIT,
+		    AIETH_ASSETS_FETCH_OPTS_VERSION)
 
 int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 {

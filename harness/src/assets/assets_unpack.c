@@ -300,15 +300,8 @@ static int up_install(const char *tmp, const char *target, const char *old)
 	return 0;
 }
 
-int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int version)
-{
-	static const aieth_assets_unpack_opts init = AIETH_ASSETS_UNPACK_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_assets_unpack_opts_init", opts, version,
-					AIETH_ASSETS_UNPACK_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_assets_unpack_opts, AIETH_ASSETS_UNPACK_OPTS_INIT,
+		    AIETH_ASSETS_UNPACK_OPTS_VERSION)
 
 int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *r)
 {

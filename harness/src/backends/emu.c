@@ -391,15 +391,7 @@ static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, voi
 	return AIETH_OK;
 }
 
-int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
-{
-	static const aieth_emu_opts init = AIETH_EMU_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_emu_opts_init", opts, version,
-					AIETH_EMU_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_emu_opts, AIETH_EMU_OPTS_INIT, AIETH_EMU_OPTS_VERSION)
 
 /* The versions of aieth_emu_opts this backend reads; its fields need no
  * check (reference is a flag). */

@@ -43,15 +43,7 @@ static int session_opts_check(const aieth_session_opts *o)
 				   AIETH_SESSION_OPTS_VERSION);
 }
 
-int aieth_session_opts_init(aieth_session_opts *opts, unsigned int version)
-{
-	static const aieth_session_opts init = AIETH_SESSION_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_session_opts_init", opts, version,
-					AIETH_SESSION_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_session_opts, AIETH_SESSION_OPTS_INIT, AIETH_SESSION_OPTS_VERSION)
 
 int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 {

@@ -707,15 +707,7 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	return rc;
 }
 
-int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version)
-{
-	static const aieth_package_opts init = AIETH_PACKAGE_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_package_opts_init", opts, version,
-					AIETH_PACKAGE_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, AIETH_PACKAGE_OPTS_VERSION)
 
 int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 {

@@ -551,15 +551,7 @@ static int run_opts_check(const aieth_run_opts *o)
 	return AIETH_OK;
 }
 
-int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
-{
-	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_run_opts_init", opts, version,
-					AIETH_RUN_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_run_opts, AIETH_RUN_OPTS_INIT, AIETH_RUN_OPTS_VERSION)
 
 int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
 {

@@ -86,15 +86,7 @@ static int work_dir_open(aieth_server *s, const char *dir)
 	return s->work_dir ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "server: out of memory");
 }
 
-int aieth_server_opts_init(aieth_server_opts *opts, unsigned int version)
-{
-	static const aieth_server_opts init = AIETH_SERVER_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_server_opts_init", opts, version,
-					AIETH_SERVER_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_server_opts, AIETH_SERVER_OPTS_INIT, AIETH_SERVER_OPTS_VERSION)
 
 /* th_server serves a device on its own machine: the backends of the table
  * that are local (a remote one would make it a proxy). */

@@ -352,15 +352,7 @@ static int flush(up_ctx *c)
 	return AIETH_OK;
 }
 
-int aieth_upload_opts_init(aieth_upload_opts *opts, unsigned int version)
-{
-	static const aieth_upload_opts init = AIETH_UPLOAD_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_upload_opts_init", opts, version,
-					AIETH_UPLOAD_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, AIETH_UPLOAD_OPTS_VERSION)
 
 static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 {

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "util/error.h"
 #include "util/opts.h"
@@ -44,15 +45,18 @@ int aieth__opts_version(const char *where, const char *type, unsigned int versio
 			   where, version, kn, type, mac, type);
 }
 
-int aieth__opts_init_check(const char *fn, const void *opts, unsigned int version,
-			   unsigned int newest)
+int aieth__opts_init(const char *fn, void *opts, const void *init, size_t size,
+		     unsigned int version, unsigned int newest)
 {
 	char kn[48];
 	if (!opts)
 		return aieth__fail(AIETH_EINVAL, "%s: NULL options", fn);
-	if (version >= 1 && version <= newest)
-		return AIETH_OK;
-	known(newest, kn, sizeof kn);
-	return aieth__fail(AIETH_EINVAL, "%s: version %u is unknown (this library knows %s)", fn,
-			   version, kn);
+	if (version < 1 || version > newest) {
+		known(newest, kn, sizeof kn);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: version %u is unknown (this library knows %s)", fn, version,
+				   kn);
+	}
+	memcpy(opts, init, size);
+	return AIETH_OK;
 }

@@ -8,6 +8,8 @@
 #ifndef AIETH_UTIL_OPTS_H
 #define AIETH_UTIL_OPTS_H
 
+#include <stddef.h>
+
 /* AIETH_OK when 1 <= version <= newest (every version up to the newest is
  * accepted: that is the promise), else AIETH_EINVAL with a message naming
  * where ("aieth_session_opts" or "aieth_session_opts.remote"), the value,
@@ -17,9 +19,18 @@
 int aieth__opts_version(const char *where, const char *type, unsigned int version,
 			unsigned int newest);
 
-/* The init functions' common part: opts non-NULL, version known (else
- * AIETH_EINVAL naming fn); the caller then copies its INIT value. */
-int aieth__opts_init_check(const char *fn, const void *opts, unsigned int version,
-			   unsigned int newest);
+/* Every aieth_*_opts_init: opts non-NULL and version known (else
+ * AIETH_EINVAL naming fn), then *opts = *init, size bytes: the INIT
+ * value's padding too, so INIT and init give the same bytes. */
+int aieth__opts_init(const char *fn, void *opts, const void *init, size_t size,
+		     unsigned int version, unsigned int newest);
+
+/* Defines type##_init (declared in the public header) over aieth__opts_init. */
+#define AIETH__OPTS_INIT_FN(type, init_value, newest)                                              \
+	int type##_init(type *opts, unsigned int version)                                          \
+	{                                                                                          \
+		static const type init = init_value;                                               \
+		return aieth__opts_init(#type "_init", opts, &init, sizeof init, version, newest); \
+	}
 
 #endif

@@ -32,15 +32,7 @@ static int has_userinfo(const char *url)
 
 #define BASE_MAX 512 /* rm_state.base */
 
-int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version)
-{
-	static const aieth_remote_opts init = AIETH_REMOTE_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_remote_opts_init", opts, version,
-					AIETH_REMOTE_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, AIETH_REMOTE_OPTS_VERSION)
 
 /* The remote backend's options (aieth_remote_opts), checked before the
  * session opens; not selected, it refuses what only it would read. */

@@ -683,15 +683,7 @@ out:
 	return rc;
 }
 
-int aieth_xrt_opts_init(aieth_xrt_opts *opts, unsigned int version)
-{
-	static const aieth_xrt_opts init = AIETH_XRT_OPTS_INIT;
-	int rc = aieth__opts_init_check("aieth_xrt_opts_init", opts, version,
-					AIETH_XRT_OPTS_VERSION);
-	if (!rc)
-		memcpy(opts, &init, sizeof init); /* the padding too: INIT's bytes */
-	return rc;
-}
+AIETH__OPTS_INIT_FN(aieth_xrt_opts, AIETH_XRT_OPTS_INIT, AIETH_XRT_OPTS_VERSION)
 
 /* The versions of aieth_xrt_opts this backend reads; pl_xclbin is checked
  * at open, with the board's files (xrt_preflight.c). */
