@@ -45,8 +45,9 @@ typedef struct {
 	uint64_t cmp_len;    /* RX: bytes compared with golden data */
 	aieth_compare_result cmp;
 	double abs_tol, rel_tol;
-	uint8_t *scratch;    /* RX: golden bytes of the chunk */
+	uint8_t *scratch;    /* RX: a window of golden bytes, read ahead */
 	size_t scratch_cap;
+	uint64_t gwin_off, gwin_len;  /* the golden bytes scratch holds */
 	int saving;          /* RX: out is open */
 	aieth_out out;
 	char *save_path;
