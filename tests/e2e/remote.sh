@@ -69,7 +69,7 @@ for g in same bad; do
  "graphs": [{"name": "gr", "model": "loopback"}],
  "transactions": [{"name": "t", "mode": "func", "timeout_ms": 60000,
   "channels": [{"plio": "PLIO_01_TO_AIE", "data": {"file": "data.bin"}},
-   {"plio": "PLIO_01_FROM_AIE", "golden": {"file": "$g.bin"}}]}]}
+   {"plio": "PLIO_01_FROM_AIE", "golden": {"file": "$g.bin"}, "save": {"file": "rx.bin"}}]}]}
 JSON
 done
 for w in loc rem; do
@@ -83,6 +83,19 @@ for w in loc rem; do
   [[ $(jq -c "$i | [.elements, .mismatches, .first_mismatch.offset]" "$TMP/gw/${w}_bad/report.json") \
      == "[$big,1,$bad_at]" ]] && ok \
     || bad "$w: integrity $(jq -c "$i" "$TMP/gw/${w}_bad/report.json")"
+  # the RX data saved as received (written 1 MiB at a time, run_data.c)
+  cmp -s "$TMP/gw/${w}_same/rx.bin" "$TMP/gw/data.bin" && ok || bad "$w: the saved RX data differs"
+  # a save that cannot be written: a failed write mid-way and one at the end
+  # (16 KiB, under the 1 MiB batch) both fail the run, never a silent pass
+  head -c 16384 "$TMP/gw/data.bin" >"$TMP/gw/small.bin"
+  sed 's/data\.bin/small.bin/; s/same\.bin/small.bin/' "$TMP/gw/same.json" >"$TMP/gw/small.json"
+  for g in same small; do
+    mkdir -p "$TMP/gw/${w}_full_$g"
+    ln -s /dev/full "$TMP/gw/${w}_full_$g/rx.bin"
+    "$RT" -q "${args[@]}" -o "$TMP/gw/${w}_full_$g" "$TMP/gw/$g.json" >/dev/null 2>&1
+    [[ $? -eq 2 ]] && ok || bad "$w: a save to a full device ($g) did not exit 2"
+    has "$TMP/gw/${w}_full_$g/report.json" "rx.bin: write error: No space left on device"
+  done
 done
 rm -rf "$TMP/gw"
 # the environment variables instead of the options
