@@ -87,6 +87,11 @@ req 413 -X PUT -H "$OS" -H "Content-Length: $((BIG + 16))" --data-binary @/dev/n
 has "$TMP/body" "the TX image is $BIG bytes"
 req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-1/tx"
 jbody .state running
+# the data path's counters (make bench's figures, docs/server.md): the
+# upload's bytes, each copied once out of libmicrohttpd's buffer
+MV='aieth_image_moved_bytes_total{direction=' CP='aieth_image_copied_bytes_total{direction='
+[[ $(metric "$MV\"tx\"}") == "$BIG" && $(metric "$CP\"tx\"}") == "$BIG" ]] && ok \
+  || bad "TX bytes moved / copied: $(metric "$MV\"tx\"}") / $(metric "$CP\"tx\"}"), expected $BIG"
 req 201 -H "$J" --data-binary @"$TMP/txn" "$T"
 jbody .id t-2
 req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/t-2/tx"
@@ -131,10 +136,14 @@ curl -s -m 10 -o /dev/null -D "$TMP/h4" -H "Range: bytes=$BIG-" "$T/t-1/rx"
 has "$TMP/h4" "Content-Range: bytes */$BIG"
 req 416 -H 'Range: bytes=5-2' "$T/t-1/rx"
 req 416 -H 'Range: bytes=0-1,5-6' "$T/t-1/rx"
-# the whole image, without Range: 200, the same bytes
+# the whole image, without Range: 200, the same bytes, sent from the image
+# without a copy in user space
+m0=$(metric "$MV\"rx\"}")
 curl -s -m 20 -o "$TMP/rall" -w '%{http_code}' "$T/t-1/rx" >"$TMP/code"
 has "$TMP/code" 200
 cmp -s "$TMP/rall" "$TMP/tx.img" && ok || bad "RX image differs from the TX image"
+[[ $(($(metric "$MV\"rx\"}") - m0)) == "$BIG" && $(metric "$CP\"rx\"}") == 0 ]] && ok \
+  || bad "RX bytes moved / copied: $(($(metric "$MV\"rx\"}") - m0)) / $(metric "$CP\"rx\"}")"
 rm -f "$TMP/rall"
 # a download killed half way: the server keeps serving; the transaction is
 # deletable once the broken download is over (never while it streams)

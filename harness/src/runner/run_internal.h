@@ -45,9 +45,12 @@ typedef struct {
 	uint64_t cmp_len; /* RX: bytes compared with golden data */
 	aieth_compare_result cmp;
 	double abs_tol, rel_tol;
-	uint8_t *scratch; /* RX: golden bytes of the chunk */
+	uint8_t *scratch; /* RX: a window of golden bytes, read ahead */
 	size_t scratch_cap;
-	int saving; /* RX: out is open */
+	uint64_t gwin_off, gwin_len; /* the golden bytes scratch holds */
+	int saving;                  /* RX: out is open */
+	uint8_t *save_buf;           /* RX: saved bytes not written yet (save_n) */
+	size_t save_n;
 	aieth_out out;
 	char *save_path;
 	int save_text;
@@ -82,6 +85,9 @@ int rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n);
 int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n);
 /* RX bytes never received, up to upto, count as zeros (compared, saved). */
 int rn_rx_zeros(chan_run *cr, uint64_t upto);
+/* writes the saved bytes still batched, before the save is committed; a
+ * failure fails the save (save_failed, save_err) */
+int rn_rx_save_flush(chan_run *cr);
 int rn_prepare(run_ctx *c);
 
 /* run_results.c */

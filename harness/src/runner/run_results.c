@@ -195,6 +195,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		}
 		if (sc->save.kind && !saved) {
 			if (cr->saving && !cr->save_failed && !cr->io_failed &&
+			    rn_rx_save_flush(cr) == AIETH_OK &&
 			    aieth__out_commit(&cr->out) == AIETH_OK) {
 				rj_str(ch, "saved_to", cr->save_path);
 			} else if (!cr->save_failed) {

@@ -69,6 +69,22 @@ uint64_t srv_images_kept(srv_images *im)
 	return k;
 }
 
+void srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied)
+{
+	pthread_mutex_lock(&im->mu);
+	im->moved[dir != 0] += moved;
+	im->copied[dir != 0] += copied;
+	pthread_mutex_unlock(&im->mu);
+}
+
+void srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied[2])
+{
+	pthread_mutex_lock(&im->mu);
+	memcpy(moved, im->moved, sizeof im->moved);
+	memcpy(copied, im->copied, sizeof im->copied);
+	pthread_mutex_unlock(&im->mu);
+}
+
 /* A kept mapping of total bytes at least (the smallest that fits), else
  * NULL; kept mappings that would leave no room in the budget for a new
  * one go to *drop (unmapped by the caller). */

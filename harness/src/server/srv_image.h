@@ -25,6 +25,10 @@ typedef struct {
 		size_t total;
 		int64_t since_ms;
 	} e[SRV_IMAGE_KEEP];
+	/* bytes the HTTP API moved through images ([0] TX uploads in, [1] RX
+	 * images out) and the part it copied in user space on the way: the
+	 * figures make bench prints (docs/server.md) */
+	uint64_t moved[2], copied[2];
 } srv_images;
 
 /* cap: the server's image budget (--max-memory): mappings are kept only
@@ -36,6 +40,12 @@ void srv_images_fini(srv_images *im);
 void srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms);
 /* bytes kept for reuse, not in use */
 uint64_t srv_images_kept(srv_images *im);
+
+/* counts bytes moved through an image in direction dir (0 TX, 1 RX), of
+ * which copied were copied in user space */
+void srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied);
+/* the counts so far */
+void srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied[2]);
 
 /* An image of bytes (0 gives a valid, empty image); NULL when out of
  * memory. zero: its bytes read as 0 (an RX image: what the device does

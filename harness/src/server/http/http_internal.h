@@ -96,6 +96,8 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
  * may stream into the TX image. */
 enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 				 unsigned long long len, int have_len);
+/* a piece of PUT .../tx's body into the TX image: -1 past its size */
+int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n);
 enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s);

@@ -30,8 +30,10 @@
 /* libmicrohttpd's memory per connection: its read buffer is half of it
  * while a body arrives, so this sets the size of each read of an upload
  * (16 KiB gave 8 KiB reads: 33,000 reads and polls for a 256 MiB image;
- * 256 KiB gives 128 KiB reads, make bench (e)). 64 connections: 16 MiB. */
-#define CONN_MEMORY ((size_t)256 << 10)
+ * 256 KiB gave 128 KiB reads, 16 system calls per MiB; 1 MiB gives reads
+ * of up to 512 KiB, make bench (e), docs/server.md). 64 connections:
+ * 64 MiB at most, of pages only a large upload touches. */
+#define CONN_MEMORY ((size_t)1 << 20)
 /* the request line and headers, checked here (the memory above would let
  * libmicrohttpd take far more) */
 #define HEAD_MAX ((size_t)16 << 10)
@@ -506,13 +508,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_YES;
 		}
 		if (r->txn) {
-			srv_txn *t = r->txn;
-			if (n > t->wire.tx.size - t->tx_got) {
+			if (http_txn_tx_data(r, s, upload_data, n)) {
 				r->overflow = 1;
 				return MHD_NO;
 			}
-			memcpy(t->txbuf + t->tx_got, upload_data, n);
-			t->tx_got += n;
 			return MHD_YES;
 		}
 		if (n > r->cap - r->len) {

@@ -110,6 +110,25 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       "Image memory kept mapped for the next transaction (released when unused for "
 	       "10 s; within --max-memory).",
 	       srv_images_kept(&s->images));
+	{
+		uint64_t mv[2], cp[2];
+		srv_images_counts(&s->images, mv, cp);
+		sb_lit(&b,
+		       "# HELP aieth_image_moved_bytes_total Transaction image bytes moved over "
+		       "HTTP: TX uploads, RX downloads.\n"
+		       "# TYPE aieth_image_moved_bytes_total counter\n");
+		sb_printf(&b,
+			  "aieth_image_moved_bytes_total{direction=\"tx\"} %llu\n"
+			  "aieth_image_moved_bytes_total{direction=\"rx\"} %llu\n",
+			  (unsigned long long)mv[0], (unsigned long long)mv[1]);
+		sb_lit(&b, "# HELP aieth_image_copied_bytes_total Of those, bytes copied in user "
+			   "space on the way (make bench).\n"
+			   "# TYPE aieth_image_copied_bytes_total counter\n");
+		sb_printf(&b,
+			  "aieth_image_copied_bytes_total{direction=\"tx\"} %llu\n"
+			  "aieth_image_copied_bytes_total{direction=\"rx\"} %llu\n",
+			  (unsigned long long)cp[0], (unsigned long long)cp[1]);
+	}
 	metric(&b, "aieth_xclbin_uploads_total", "counter", "Design xclbins stored in the cache.",
 	       s->xclbin_uploads);
 	metric(&b, "aieth_xclbin_evictions_total", "counter", "Designs evicted from the cache.",

@@ -108,6 +108,23 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	return ret;
 }
 
+/* libmicrohttpd reads a body into its own buffer and hands it here, so
+ * one copy into the image is the floor: its API gives a request's socket
+ * to the application only for an Upgrade (101), not for a PUT body. The
+ * image is memory kept mapped (srv_image.c), so the copy costs no page
+ * faults; a pwrite into a memory file would be the same copy done by the
+ * kernel, plus a system call per piece. */
+int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n)
+{
+	srv_txn *t = r->txn;
+	if (n > t->wire.tx.size - t->tx_got)
+		return -1;
+	memcpy(t->txbuf + t->tx_got, data, n);
+	t->tx_got += n;
+	srv_images_count(&s->images, 0, n, n);
+	return 0;
+}
+
 enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	srv_txn *t = r->txn;
@@ -237,7 +254,14 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 /* GET .../rx: the RX image sent from where the device wrote it (or the
  * part a Range asks for), without a copy: libmicrohttpd sends a buffer
  * response straight from its memory (a 256 MiB image copied through a
- * 256 KiB callback buffer was a tenth of a remote transfer's time). The
+ * 256 KiB callback buffer was a tenth of a remote transfer's time); with
+ * TLS, GnuTLS encrypts from it. Not sendfile from a memory file
+ * (memfd_create and libmicrohttpd's fd responses): on loopback here it
+ * ran at 0.6 of send() from the mapping, a memory file gets no
+ * transparent huge pages where shmem_enabled is "never" (4 KiB faults: 1.1 ms
+ * per MiB of fresh image), and the socket keeps references to the file's
+ * pages after sendfile returns, so an image reused by the next session
+ * could change bytes still queued for this client (docs/server.md). The
  * session stays referenced and the transaction busy, so the image stays,
  * until the response is done. */
 typedef struct {
@@ -390,6 +414,7 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	}
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
+	srv_images_count(&s->images, 1, len, 0);
 	r->status = status;
 	r->out = len;
 	r->answered = 1;
