@@ -358,7 +358,8 @@ static void test_board_missing_constraints(void)
 static void test_board_file_errors(void)
 {
 	aieth_board *b = NULL;
-	char dir[] = "/tmp/aieth-board-XXXXXX", pdir[64], path[96];
+	const char *tmp = getenv("TMPDIR");
+	char dir[512], pdir[600], path[700];
 	char *base, *t;
 	FILE *f;
 	/* Unknown names list the boards of the data directory. */
@@ -376,6 +377,9 @@ static void test_board_file_errors(void)
 	MSG_HAS("/nonexistent/board.json: cannot open");
 
 	/* A data directory of our own: name must match the file name. */
+	/* in $TMPDIR, as other tests' scratch: a sandbox may give one and
+	 * no writable /tmp */
+	snprintf(dir, sizeof dir, "%s/aieth-board-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(pdir, sizeof pdir, "%s/platforms", dir);
 	CU_ASSERT_EQUAL_FATAL(mkdir(pdir, 0700), 0);

@@ -299,46 +299,7 @@ static void test_file_sha256(void)
 	CU_ASSERT_NOT_EQUAL(aieth__file_sha256(at("d"), hex, &n), AIETH_OK);
 }
 
-/* aieth__copy_stable: the same bytes and hash as aieth__copy, from an
- * offset that is not page aligned and across mapping windows; a file
- * shorter than asked is an error, never a SIGBUS */
-static void test_copy_stable(void)
-{
-	const size_t n = (9u << 20) + 4321; /* past one 8 MiB window */
-	uint8_t *buf = malloc(n), *back = malloc(n);
-	aieth_hash128 h1, h2;
-	uint8_t s1[16], s2[16];
-	int in, o1, o2;
-	size_t i;
-	fresh_dir();
-	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(back);
-	for (i = 0; i < n; i++)
-		buf[i] = (uint8_t)(i * 131 + (i >> 13));
-	in = open(at("src"), O_RDWR | O_CREAT | O_TRUNC, 0600);
-	CU_ASSERT_EQUAL_FATAL(aieth__write_full(in, buf, n, "src"), AIETH_OK);
-	o1 = open(at("a"), O_RDWR | O_CREAT | O_TRUNC, 0600);
-	o2 = open(at("b"), O_RDWR | O_CREAT | O_TRUNC, 0600);
-	aieth__hash128_init(&h1);
-	aieth__hash128_init(&h2);
-	CU_ASSERT_EQUAL(aieth__copy_stable(in, 777, n - 777, o1, &h1, "src", "a"), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth__copy(in, 777, n - 777, o2, &h2, "src", "b"), AIETH_OK);
-	aieth__hash128_final(&h1, s1);
-	aieth__hash128_final(&h2, s2);
-	CU_ASSERT_EQUAL(memcmp(s1, s2, 16), 0);
-	CU_ASSERT_EQUAL(aieth__pread_full(o1, back, n - 777, 0, "a"), AIETH_OK);
-	CU_ASSERT_EQUAL(memcmp(back, buf + 777, n - 777), 0);
-	CU_ASSERT_EQUAL(aieth__copy_stable(in, 777, n, o1, NULL, "src", "a"), AIETH_EIO);
-	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "src"));
-	close(in);
-	close(o1);
-	close(o2);
-	free(buf);
-	free(back);
-}
-
-TU_MAIN("fileio", {"copy from a stable file (mapped)", test_copy_stable},
-	{"device written in place", test_device_written_in_place},
+TU_MAIN("fileio", {"device written in place", test_device_written_in_place},
 	{"file sha256", test_file_sha256}, {"FIFO written in place or refused at once", test_fifo},
 	{"/dev/fd/N written through", test_open_descriptor},
 	{"symbolic link: target replaced", test_symlink},

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -347,45 +346,6 @@ int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, con
 		off += k, n -= k;
 	}
 	free(buf);
-	return rc;
-}
-
-/* Windows of the mapping: few mmap calls, little resident at once. */
-#define COPY_WINDOW (8u << 20)
-
-int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
-		       const char *what_in, const char *what_out)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t base, skip, len, k;
-	struct stat st;
-	uint8_t *m;
-	int rc = AIETH_OK;
-	if (pg <= 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
-		return aieth__copy(in, off, n, out, h, what_in, what_out);
-	/* a mapping past the end is SIGBUS: a short file is an error first */
-	if ((uint64_t)st.st_size < off || (uint64_t)st.st_size - off < n)
-		return aieth__fail(AIETH_EIO, "%s: %llu bytes, expected at least %llu", what_in,
-				   (unsigned long long)st.st_size, (unsigned long long)(off + n));
-	while (n && !rc) {
-		/* mmap offsets are page aligned */
-		base = off / (uint64_t)pg * (uint64_t)pg;
-		skip = off - base;
-		len = n < COPY_WINDOW ? n : COPY_WINDOW;
-		m = mmap(NULL, (size_t)(skip + len), PROT_READ, MAP_PRIVATE | MAP_POPULATE, in,
-			 (off_t)base);
-		if (m == MAP_FAILED)
-			return aieth__copy(in, off, n, out, h, what_in, what_out);
-		for (k = 0; k < len && !rc; k += AIETH_IO_CHUNK) {
-			size_t piece =
-				len - k < AIETH_IO_CHUNK ? (size_t)(len - k) : AIETH_IO_CHUNK;
-			if (h)
-				aieth__hash128_update(h, m + skip + k, piece);
-			rc = aieth__write_full(out, m + skip + k, piece, what_out);
-		}
-		munmap(m, (size_t)(skip + len));
-		off += len, n -= len;
-	}
 	return rc;
 }
 

@@ -84,16 +84,6 @@ int aieth__write_atomic(const char *path, const void *data, size_t len);
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);
 int aieth__write_full(int fd, const void *buf, size_t n, const char *what);
 
-/* aieth__copy for a file nobody truncates or rewrites while it is read
- * (an immutable cache entry of ours): mapped in windows and written from
- * the mapping, one copy less than a read through a buffer, each piece
- * hashed (h, may be NULL) just before it is written, while it is in the
- * processor's cache. Not for inputs others may change: a mapped file cut
- * short under the reader is SIGBUS, not an error. Falls back to
- * aieth__copy where the file cannot be mapped. */
-int aieth__copy_stable(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
-		       const char *what_in, const char *what_out);
-
 /* Copy n bytes from in (at offset off) to the current position of out,
  * feeding them to h when not NULL. */
 int aieth__copy(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, const char *what_in,

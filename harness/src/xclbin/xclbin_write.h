@@ -19,7 +19,7 @@ typedef struct {
 	const char *path;  /* ... or, when data is NULL, this file */
 	int stable;        /* path is never cut short or rewritten while it is
 					read (an immutable cache entry): mapped, one copy
-					less (aieth__copy_stable); others are read */
+					less (util/copy.c AIETH_COPY_STABLE); others are read */
 	uint8_t *hash_out; /* NULL, or 16 bytes: the payload's hash128, the
 					bytes as written (a cache entry's check) */
 } xb_wsection;
