@@ -104,18 +104,21 @@ static uint8_t *tx_direct(const pld_engine *e, const pld_txn *t, const pld_chan 
 }
 
 static uint8_t *rx_direct(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
-			  uint64_t count)
+			  uint64_t count, uint64_t *img_off)
 {
 	uint64_t idx, pos;
-	if (c->func)
-		return pld_image_ptr(&t->rx, (c->offset + g0) * W, count * W);
+	if (c->func) {
+		*img_off = (c->offset + g0) * W;
+		return pld_image_ptr(&t->rx, *img_off, count * W);
+	}
 	if (!c->frames)
 		return NULL;
 	idx = g0 % c->frames;
 	pos = idx % e->p.depth;
 	if (idx + count > c->frames || pos + count > e->p.depth)
 		return NULL;
-	return pld_image_ptr(&t->rx, (c->offset + pos) * W, count * W);
+	*img_off = (c->offset + pos) * W;
+	return pld_image_ptr(&t->rx, *img_off, count * W);
 }
 
 /* RX beats whose values survive in the RX image: FUNC, those written to
@@ -328,6 +331,7 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 			const uint8_t *in[PLD_MAX_PORTS];
 			uint8_t *out[PLD_MAX_PORTS];
 			int direct[PLD_MAX_PORTS];
+			uint64_t direct_off[PLD_MAX_PORTS];
 			for (p = 0; p < k->d.n_in; p++)
 				big = max64(big, k->d.in_beats[p]);
 			for (q = 0; q < k->d.n_out; q++)
@@ -353,7 +357,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				direct[q] = 0;
 				out[q] = NULL;
 				if (x0 >= og0[q] && x0 + n <= og1[q])
-					out[q] = rx_direct(e, t, ch, x0 - k->r0[q], n);
+					out[q] = rx_direct(e, t, ch, x0 - k->r0[q], n,
+							   &direct_off[q]);
 				if (out[q]) {
 					direct[q] = 1;
 				} else {
@@ -371,7 +376,9 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 			for (q = 0; q < k->d.n_out; q++) {
 				pld_chan *ch = &rx[k->d.out_chan[q]];
 				uint64_t b = k->d.out_beats[q], x0 = a * b, n = cnt * b, lo, hi;
-				if (!direct[q]) {
+				if (direct[q]) {
+					pld_image_wrote(&t->rx, direct_off[q], n * W);
+				} else {
 					clip(x0, n, og0[q], og1[q], &lo, &hi);
 					if (hi > lo)
 						rx_store(e, t, ch, lo - k->r0[q], hi - lo,

@@ -384,6 +384,8 @@ void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len)
 
 	if (!len)
 		return;
+	if (img->gate && img->gate->need)
+		img->gate->need(img->gate->ctx, end);
 	for (k = seg_first(img, off); k < img->nseg && pos < end; k++) {
 		const pld_seg *s = &img->seg[k];
 		uint64_t a, b;
@@ -427,6 +429,13 @@ void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len
 		else if (b > a && s->io && s->io->write)
 			s->io->write(s->io->ctx, a - s->off, in + (a - off), b - a);
 	}
+	pld_image_wrote(img, off, len);
+}
+
+void pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len)
+{
+	if (len && img->gate && img->gate->wrote)
+		img->gate->wrote(img->gate->ctx, off, len);
 }
 
 uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len)
@@ -439,6 +448,8 @@ uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len)
 	s = &img->seg[k];
 	if (!s->ptr || off - s->off > s->len || len > s->len - (off - s->off))
 		return NULL;
+	if (img->gate && img->gate->need)
+		img->gate->need(img->gate->ctx, off + len);
 	return s->ptr + (off - s->off);
 }
 

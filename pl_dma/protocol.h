@@ -54,10 +54,22 @@ typedef struct {
 	const pld_io *io; /* when ptr is NULL: the segment streams */
 } pld_seg;
 
+/* A memory image filled and drained while the device runs (th_server's
+ * streamed transactions, docs/http-api.md): before the device reads image
+ * bytes below end it calls need(ctx, end), which returns once they are in;
+ * after it wrote bytes [off, off+len) it calls wrote(ctx, off, len). Both
+ * run on the device's thread; either may be NULL. */
+typedef struct {
+	void (*need)(void *ctx, uint64_t end);
+	void (*wrote)(void *ctx, uint64_t off, uint64_t len);
+	void *ctx;
+} pld_gate;
+
 typedef struct {
 	uint64_t size;
 	size_t nseg;
-	pld_seg *seg; /* owned by the image (the array, not the memory) */
+	pld_seg *seg;         /* owned by the image (the array, not the memory) */
+	const pld_gate *gate; /* NULL: every byte is there all along */
 } pld_image;
 
 /* A transaction as it crosses a device boundary. */
@@ -117,6 +129,9 @@ uint64_t pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_ar
 void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len);
 void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len);
 uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len);
+/* Bytes [off, off+len) were written through a pointer of pld_image_ptr:
+ * tells the image's gate (pld_image_write does so itself). */
+void pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len);
 
 /* PERF filler: the 128-bit XOR lane mask P(b) for URAM block b
  * (lane k = (b << k) mod 2^16, b truncated to 16 bits), little-endian. */

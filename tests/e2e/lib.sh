@@ -148,3 +148,19 @@ stop_server() {
   wait "$SP"; local rc=$?
   [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
 }
+# txn_body SIZE [RX [MORE]]: the body of POST .../txns for a FUNC transaction
+# on the VCK190 (36 channels, depth 4096): TX channel 0 sends SIZE bytes, RX
+# channel 0 takes RX bytes (SIZE if not given); MORE: JSON members added,
+# e.g. '"stream":true' (the cfg words: mode, then TX delay[36] frames[36]
+# reps[36] offsets[36], then RX)
+txn_body() {
+  local N=36 tf=$(($1 / 16)) rf=$((${2:-$1} / 16)) i w=
+  for i in $(seq 0 $((8 * N))); do
+    case $i in $((1 + N))) w+="\"0x$(printf %x "$tf")\",";;
+      $((1 + 5 * N))) w+="\"0x$(printf %x "$rf")\",";;
+      $((1 + 2 * N)) | $((1 + 6 * N))) w+='"0x1",';;
+      *) w+='"0x0",';; esac
+  done
+  printf '{"channels":%d,"depth":4096,"tx_bytes":%d,"rx_bytes":%d,"cfg":[%s]%s}' "$N" "$1" \
+    "${2:-$1}" "${w%,}" "${3:+,$3}"
+}

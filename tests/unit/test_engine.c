@@ -861,6 +861,116 @@ static void test_fast_path_skips_long_runs(void)
 	pld_engine_destroy(er);
 }
 
+/* The images' gates (pld_gate, th_server's streamed transactions): the
+ * engine reads no TX byte before need() covered it, and every RX byte
+ * wrote() reports is final when reported, in order within each channel;
+ * fast and reference paths, two loopback pairs of several MiB chunks. The
+ * TX bytes arrive only when needed: until then the buffers hold 0xEE. */
+typedef struct {
+	pld_txn *t;
+	const uint8_t *src[2];
+	uint8_t *tx[2];
+	uint8_t *rx[2];
+	uint64_t bytes, need_end, fill[2];
+	int bad_rx, gaps;
+} gate_ctx;
+
+static void gate_need(void *vctx, uint64_t end)
+{
+	gate_ctx *g = vctx;
+	size_t k;
+	if (end <= g->need_end)
+		return;
+	/* the upload: image bytes [need_end, end) come in now */
+	for (k = 0; k < g->t->tx.nseg; k++) {
+		const pld_seg *sg = &g->t->tx.seg[k];
+		uint64_t a = sg->off > g->need_end ? sg->off : g->need_end;
+		uint64_t b = sg->off + sg->len < end ? sg->off + sg->len : end;
+		int c = sg->ptr == g->tx[0] ? 0 : 1;
+		if (b > a)
+			memcpy(g->tx[c] + (a - sg->off), g->src[c] + (a - sg->off), b - a);
+	}
+	g->need_end = end;
+}
+
+static void gate_wrote(void *vctx, uint64_t off, uint64_t len)
+{
+	gate_ctx *g = vctx;
+	size_t k;
+	for (k = 0; k < g->t->rx.nseg; k++) {
+		const pld_seg *sg = &g->t->rx.seg[k];
+		int c = sg->ptr == g->rx[0] ? 0 : 1;
+		uint64_t a = sg->off > off ? sg->off : off;
+		uint64_t b = sg->off + sg->len < off + len ? sg->off + sg->len : off + len;
+		if (b <= a)
+			continue;
+		if (memcmp(g->rx[c] + (a - sg->off), g->src[c] + (a - sg->off), b - a))
+			g->bad_rx++;
+		if (a - sg->off != g->fill[c])
+			g->gaps++;
+		else
+			g->fill[c] = b - sg->off;
+	}
+}
+
+static void test_gates(void)
+{
+	pld_engine_params p = small_params();
+	int ref;
+	for (ref = 0; ref < 2; ref++) {
+		uint64_t bytes = ref ? (uint64_t)64 << 10 : (uint64_t)3 << 20;
+		pld_engine *e = loopback_engine(p, 4, 1, 0, 2);
+		gate_ctx g;
+		pld_gate txg = {gate_need, NULL, &g}, rxg = {NULL, gate_wrote, &g};
+		uint8_t *mem = malloc(6 * bytes);
+		pld_arg a[4];
+		run r;
+		uint64_t i;
+		int c;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+		memset(&g, 0, sizeof g);
+		g.bytes = bytes;
+		for (c = 0; c < 2; c++) {
+			uint8_t *s = mem + (size_t)c * 3 * bytes;
+			for (i = 0; i < bytes; i++)
+				s[i] = (uint8_t)(i * 7 + (uint64_t)c * 13 + i / 4096);
+			g.src[c] = s;
+			g.tx[c] = s + bytes;
+			g.rx[c] = s + 2 * bytes;
+			memset(g.tx[c], 0xee, bytes);
+			memset(g.rx[c], 0, bytes);
+			a[c] = (pld_arg){0, (uint32_t)c, bytes, 1, 0, g.tx[c], NULL};
+			a[2 + c] = (pld_arg){1, (uint32_t)c, bytes, 1, 0, g.rx[c], NULL};
+		}
+		pld_engine_graph_run(e, 0, PLD_FOREVER);
+		pld_engine_graph_run(e, 1, PLD_FOREVER);
+		{
+			char err[256];
+			memset(&r, 0, sizeof r);
+			CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&r.t, p.channels, p.depth,
+							     PLD_MODE_FUNC, a, 4, err, sizeof err),
+					      0);
+			r.t.tx.gate = &txg;
+			r.t.rx.gate = &rxg;
+			g.t = &r.t;
+			r.r.tx = r.tx;
+			r.r.rx = r.rx;
+			CU_ASSERT_EQUAL_FATAL(pld_engine_run(e, &r.t, ref, 0, &r.r), 0);
+		}
+		CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
+		for (c = 0; c < 2; c++) {
+			CU_ASSERT_EQUAL(memcmp(g.rx[c], g.src[c], bytes), 0);
+			CU_ASSERT_EQUAL(g.fill[c], bytes);
+		}
+		CU_ASSERT_EQUAL(g.bad_rx, 0);
+		CU_ASSERT_EQUAL(g.gaps, 0);
+		CU_ASSERT_EQUAL(g.need_end, r.t.tx.size);
+		pld_txn_release(&r.t);
+		pld_engine_destroy(e);
+		free(mem);
+	}
+}
+
 TU_MAIN("engine", {"perf loopback full rate", test_perf_loopback_full_rate},
 	{"latency holds the output window", test_latency_holds_output_window},
 	{"graph not running stalls", test_graph_not_running_stalls},
@@ -873,6 +983,7 @@ TU_MAIN("engine", {"perf loopback full rate", test_perf_loopback_full_rate},
 	{"fast == reference, FUNC, 400 random cases", test_cross_check_func},
 	{"fast == reference, 300 random long runs", test_cross_check_long},
 	{"fast path skips long runs exactly", test_fast_path_skips_long_runs},
+	{"image gates: TX needed first, RX final in order", test_gates},
 	{"fast == reference, PERF data read and written in place", test_perf_in_place_data},
 	{"per-iteration timing: hand-computed schedule", test_iteration_timing_schedule},
 	{"per-iteration timing: bad values are errors", test_iteration_timing_bad_value},

@@ -493,6 +493,7 @@ static void make_image(pld_image *img, pld_seg seg[3])
 	img->size = 100;
 	img->nseg = 3;
 	img->seg = seg;
+	img->gate = NULL;
 }
 
 static uint8_t expect_byte(uint64_t p)

@@ -85,6 +85,10 @@ typedef struct {
 	/* 1: the device is behind a server (model names and files are the
 	 * server's, th_server cannot serve it); 0: on this machine. */
 	int networked;
+	/* 1: the device reads a transaction's TX image and writes its RX
+	 * image only while it is waited for, through pl_dma's image calls
+	 * (their gates hold): th_server may stream both (server/srv_stream.h) */
+	int streams;
 	/* Check the options before anything opens: the backend's own struct
 	 * (its version first, then its fields) when selected is 1, else only
 	 * what it must refuse rather than ignore (an option only it reads,

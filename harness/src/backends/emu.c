@@ -416,6 +416,7 @@ static int emu_check(const aieth_dev_config *cfg, int selected)
 const aieth_backend_ops aieth__backend_emu = {
 	.name = "emu",
 	.description = "the emulated board",
+	.streams = 1,
 	.check = emu_check,
 	.open = emu_open,
 	.close = emu_close,

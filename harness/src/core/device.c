@@ -18,6 +18,11 @@ const aieth_board_info *aieth__dev_info(const aieth_session *s)
 	return aieth__handle_live(s, AIETH_HANDLE_SESSION) ? s->info : NULL;
 }
 
+int aieth__dev_streams(const aieth_session *s)
+{
+	return aieth__handle_live(s, AIETH_HANDLE_SESSION) && s->ops->streams;
+}
+
 int aieth__dev_txn_start(aieth_session *s, pld_txn *wire)
 {
 	int rc = aieth__session_enter(s, "aieth__dev_txn_start");

@@ -24,6 +24,11 @@
 /* The board the session was opened for. */
 const aieth_board_info *aieth__dev_info(const aieth_session *s);
 
+/* 1 when the session's device can run a streamed transaction: it reads
+ * the TX image and writes the RX image only while waited for, through
+ * the images' gates (pld_gate); else 0. */
+int aieth__dev_streams(const aieth_session *s);
+
 /* Start an encoded transaction on the session's device: the device reads
  * wire's TX image when it runs. wire stays the caller's and must stay
  * alive until its wait. */

@@ -70,6 +70,7 @@ unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
 static void txn_free(srv_txn *t)
 {
 	pld_txn_release(&t->wire);
+	srv_stream_free(t->stream);
 	srv_image_free(t->im, t->txbuf, srv_now_ms());
 	srv_image_free(t->im, t->rxbuf, srv_now_ms());
 	aieth__dev_result_free(&t->res);
@@ -793,17 +794,28 @@ int srv_txn_start(srv_sess *x, srv_txn *t) { return aieth__dev_txn_start(x->dev,
 
 int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 {
-	int rc = aieth__dev_txn_wait(x->dev, &t->wire, timeout_ms, &t->res);
+	const char *why = NULL;
+	int rc;
+	if (t->stream)
+		srv_stream_device(t->stream, 1);
+	rc = aieth__dev_txn_wait(x->dev, &t->wire, timeout_ms, &t->res);
+	if (t->stream) {
+		srv_stream_device(t->stream, 0);
+		why = srv_stream_failure(t->stream);
+	}
 	pthread_mutex_lock(&s->mu);
-	if (rc) {
+	if (rc || why) {
+		/* a streamed upload that stopped: the result is of zeros */
 		t->failed = 1;
-		snprintf(t->msg, sizeof t->msg, "%s", aieth_error_message());
+		snprintf(t->msg, sizeof t->msg, "%s", rc ? aieth_error_message() : why);
 		s->txn_failed++;
 	} else if ((unsigned)t->res.status < 5) {
 		s->txn_status[t->res.status]++;
 	}
 	t->state = ST_FINISHED;
 	pthread_mutex_unlock(&s->mu);
+	if (t->stream)
+		srv_stream_finished(t->stream);
 	return rc;
 }
 

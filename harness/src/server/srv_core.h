@@ -22,6 +22,7 @@
 #include "core/device.h"
 #include "server/srv_image.h"
 #include "server/srv_route.h"
+#include "server/srv_stream.h"
 #include "server/srv_tokens.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -49,6 +50,7 @@ typedef struct srv_txn {
 	char msg[512];
 	uint64_t done, total; /* progress while it runs: bytes moved of expected */
 	int busy;             /* TX uploads and RX downloads streaming now */
+	srv_stream *stream;   /* a streamed transaction's gates, else NULL */
 	uint32_t amd_id;      /* the id its AMD client gave it (has_amd_id) */
 	int has_amd_id;
 	struct srv_txn *next;

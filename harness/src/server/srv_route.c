@@ -504,9 +504,9 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 
 int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 {
-	static const char *const keys[] = {"channels", "depth",    "cfg",
-					   "tx_bytes", "rx_bytes", NULL};
-	struct json_object *o = NULL, *cfg = NULL;
+	static const char *const keys[] = {"channels", "depth",  "cfg", "tx_bytes",
+					   "rx_bytes", "stream", NULL};
+	struct json_object *o = NULL, *cfg = NULL, *st = NULL;
 	size_t i, n, want;
 	int rc;
 
@@ -520,6 +520,13 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 	    (rc = jstrict_get_u64(BODY, "", o, "tx_bytes", 1, 0, SRV_IMAGE_MAX, &out->tx_bytes)) ||
 	    (rc = jstrict_get_u64(BODY, "", o, "rx_bytes", 1, 0, SRV_IMAGE_MAX, &out->rx_bytes)))
 		goto out;
+	if (json_object_object_get_ex(o, "stream", &st)) {
+		if (!json_object_is_type(st, json_type_boolean)) {
+			rc = aieth__fail(AIETH_EINVAL, BODY " stream: true or false is needed");
+			goto out;
+		}
+		out->stream = json_object_get_boolean(st);
+	}
 	if (out->tx_bytes % 16 || out->rx_bytes % 16) {
 		rc = aieth__fail(AIETH_EINVAL,
 				 BODY ": tx_bytes %llu and rx_bytes %llu must be "

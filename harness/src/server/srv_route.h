@@ -131,13 +131,16 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
 #define SRV_IMAGE_MAX ((uint64_t)4 << 30)
 
 /* POST /v1/sessions/ID/txns: {"channels": N, "depth": D, "cfg": [8N+1 hex
- * strings "0x..."], "tx_bytes": B, "rx_bytes": R}. The count of cfg words
+ * strings "0x..."], "tx_bytes": B, "rx_bytes": R, "stream": S} ("stream"
+ * optional, true or false: a streamed transaction, srv_stream.h, where the
+ * device can). The count of cfg words
  * is checked before they are stored; cfg (8N+1 words) is the caller's to
  * free. */
 typedef struct {
 	uint32_t channels, depth;
 	uint64_t *cfg;
 	uint64_t tx_bytes, rx_bytes;
+	int stream;
 } srv_txn_req;
 int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out);
 /* The decoded cfg words against the images, before any device sees them

@@ -129,6 +129,11 @@ typedef struct {
 	char tids[TXNS_MAX][24]; /* started, not yet waited for: FIFO */
 	size_t nt, head;
 	pld_txn *wires[TXNS_MAX];
+	int streamed[TXNS_MAX]; /* the server streams it: uploaded in the wait */
+	/* a streamed transaction's upload and download beside the wait, on
+	 * connections of their own (made at the first one) */
+	CURLM *multi;
+	CURL *h_up, *h_rx;
 } rm_state;
 
 /* A request's common setup on the backend's handle (remote_http.h). */
@@ -329,12 +334,14 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
  * *out (may be NULL). Other statuses become errors with the server's
  * message: 401 and 403 are the token, 404 not found, 409 state, 504 a
  * timeout, the rest the device. */
+static int rm_reply(rm_state *st, const char *method, const char *path, long status, long want,
+		    sbuf *b, struct json_object **out);
+
 static int rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
 		   long timeout_s, struct json_object **out)
 {
 	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
-	char msg[600];
 	int rc = rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
 	if (out)
 		*out = NULL;
@@ -342,6 +349,18 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 		free(b.p);
 		return rc;
 	}
+	return rm_reply(st, method, path, status, want, &b, out);
+}
+
+/* A reply (its status and body b, freed here) to a request that wants
+ * status want: see rm_json. */
+static int rm_reply(rm_state *st, const char *method, const char *path, long status, long want,
+		    sbuf *b_, struct json_object **out)
+{
+	sbuf b = *b_;
+	char msg[600];
+	if (out)
+		*out = NULL;
 	if (status != want) {
 		rmh_reply_message(&b, msg, sizeof msg);
 		free(b.p);
@@ -428,6 +447,12 @@ static void rm_close(void *state)
 							aieth_error_message());
 		}
 	}
+	if (st->multi)
+		curl_multi_cleanup(st->multi);
+	if (st->h_up)
+		curl_easy_cleanup(st->h_up);
+	if (st->h_rx)
+		curl_easy_cleanup(st->h_rx);
 	curl_easy_cleanup(st->h);
 	free(st->cacert);
 	free(st->artifacts_dir);
@@ -705,6 +730,9 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	json_object_object_add(req, "cfg", cfg);
 	json_object_object_add(req, "tx_bytes", json_object_new_uint64(wire->tx.size));
 	json_object_object_add(req, "rx_bytes", json_object_new_uint64(wire->rx.size));
+	/* streamed where the server's device can: the upload, the device and
+	 * the download overlap (rm_txn_stream) */
+	json_object_object_add(req, "stream", json_object_new_boolean(1));
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns", st->sid);
 	rc = rm_json(st, "POST", path, json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN),
 		     201, CALL_S, &o);
@@ -713,10 +741,27 @@ static int rm_txn_start(void *state, pld_txn *wire)
 		return rc;
 	slot = (st->head + st->nt) % TXNS_MAX;
 	snprintf(st->tids[slot], sizeof st->tids[slot], "%s", jstr(o, "id"));
-	json_object_put(o);
+	{
+		struct json_object *sv = NULL;
+		int ok = json_object_object_get_ex(o, "stream", &sv) &&
+			 json_object_is_type(sv, json_type_boolean);
+		st->streamed[slot] = ok && json_object_get_boolean(sv);
+		json_object_put(o);
+		if (!ok)
+			return aieth__fail(AIETH_EDEVICE,
+					   "server %s: protocol error: the transaction reply "
+					   "has no \"stream\": true or false",
+					   st->base);
+	}
 	if (!st->tids[slot][0] || strspn(st->tids[slot], "t-0123456789") != strlen(st->tids[slot]))
 		return aieth__fail(AIETH_EDEVICE,
 				   "server %s: the transaction reply has no valid id", st->base);
+	if (st->streamed[slot]) {
+		/* uploaded during the wait, beside the device's work */
+		st->wires[slot] = wire;
+		st->nt++;
+		return AIETH_OK;
+	}
 	/* the TX image, streamed from the transaction's segments */
 	up.img = &wire->tx;
 	up.off = 0;
@@ -740,18 +785,17 @@ static int rm_txn_start(void *state, pld_txn *wire)
  * resumes with Range from the last whole word written, RX_RESUMES times at
  * most: the download is idempotent, the image positional. */
 #define RX_READ (2L << 20)
-static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
+static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 {
 	char url[768], range[64], msg[600];
-	img_io down;
+	img_io down = *downp; /* from where a streamed download stopped, or 0 */
+	pld_image *img = down.img;
 	rx_sink sink;
 	int attempt;
 	CURLcode cc = CURLE_OK;
 	long status = 0;
 
 	snprintf(url, sizeof url, "%s%s", st->base, path);
-	memset(&down, 0, sizeof down);
-	down.img = img;
 	for (attempt = 0; attempt <= RX_RESUMES; attempt++) {
 		struct curl_slist *hdrs;
 		sbuf err = SB_INIT(RMH_BODY_MAX);
@@ -818,6 +862,183 @@ static int rm_rx_download(rm_state *st, const char *path, pld_image *img)
 			   (unsigned long long)img->size, RX_RESUMES);
 }
 
+/* A streamed transaction's wait (docs/http-api.md, "Streamed
+ * transactions"): the TX upload (PUT), the wait (POST, body) and the RX
+ * download (GET, into down) run at once on three connections, so that the
+ * server's device works while the bytes cross: the time is about the
+ * longest of the three, not their sum. *out gets the wait's result;
+ * *rx_whole tells whether the download got every byte (else the caller
+ * resumes it from down). An upload that failed leaves its reason in
+ * up_err (the server then fails the transaction). The upload has no
+ * overall limit (an image of any size) but the stall limit; the download
+ * none but the wait's: the server sends RX bytes as the device makes
+ * them, and ends the download when the session or the device stops. */
+enum { LEG_UP, LEG_WAIT, LEG_RX, LEGS };
+static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
+			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,
+			 char *up_err, size_t cap)
+{
+	static const char *const leg_path[LEGS] = {"tx", "wait", "rx"};
+	char url[LEGS][768], path[256];
+	struct curl_slist *hdrs[LEGS] = {0};
+	CURL *h[LEGS] = {0};
+	CURLcode cc[LEGS] = {CURLE_OK, CURLE_OK, CURLE_OK};
+	long status[LEGS] = {0};
+	int done[LEGS] = {0}, added[LEGS] = {0}, tries[LEGS] = {0}, running = 0, i, rc;
+	double retry_at[LEGS] = {0}; /* > 0: (re)started at that time */
+	CURLMcode mc = CURLM_OK;
+	sbuf up_reply = SB_INIT(RMH_BODY_MAX), wait_reply = SB_INIT(RMH_BODY_MAX);
+	sbuf rx_err = SB_INIT(RMH_BODY_MAX);
+	img_io up;
+	rx_sink sink;
+
+	*out = NULL;
+	*rx_whole = 0;
+	if (!st->multi)
+		st->multi = curl_multi_init();
+	if (wire->tx.size && !st->h_up)
+		st->h_up = curl_easy_init();
+	if (wire->rx.size && !st->h_rx)
+		st->h_rx = curl_easy_init();
+	if (!st->multi || (wire->tx.size && !st->h_up) || (wire->rx.size && !st->h_rx))
+		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
+	h[LEG_UP] = wire->tx.size ? st->h_up : NULL;
+	h[LEG_WAIT] = st->h;
+	h[LEG_RX] = wire->rx.size ? st->h_rx : NULL;
+	for (i = 0; i < LEGS; i++)
+		snprintf(url[i], sizeof url[i], "%s/v1/sessions/%s/txns/%s/%s", st->base, st->sid,
+			 tid, leg_path[i]);
+	st->xfer_wait = st->xfer;
+	st->xfer_wait.stall_s = -1;
+	if (h[LEG_UP]) {
+		memset(&up, 0, sizeof up);
+		up.img = &wire->tx;
+		hdrs[LEG_UP] = rmh_setup(h[LEG_UP], url[LEG_UP], st->auth, st->cacert,
+					 "Content-Type: application/octet-stream", 0, &st->xfer);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_UPLOAD, 1L);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_READFUNCTION, img_read);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_READDATA, &up);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_INFILESIZE_LARGE, (curl_off_t)wire->tx.size);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEFUNCTION, rmh_buf_write);
+		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEDATA, &up_reply);
+	}
+	hdrs[LEG_WAIT] = rmh_setup(h[LEG_WAIT], url[LEG_WAIT], st->auth, st->cacert,
+				   "Content-Type: application/json", wait_s, &st->xfer_wait);
+	curl_easy_setopt(h[LEG_WAIT], CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h[LEG_WAIT], CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEDATA, &wait_reply);
+	if (h[LEG_RX]) {
+		hdrs[LEG_RX] = rmh_setup(h[LEG_RX], url[LEG_RX], st->auth, st->cacert, NULL, 0,
+					 &st->xfer_wait);
+		sink.h = h[LEG_RX];
+		sink.io = down;
+		sink.err = &rx_err;
+		sink.want = 200;
+		curl_easy_setopt(h[LEG_RX], CURLOPT_WRITEFUNCTION, rx_write);
+		curl_easy_setopt(h[LEG_RX], CURLOPT_WRITEDATA, &sink);
+		curl_easy_setopt(h[LEG_RX], CURLOPT_BUFFERSIZE, RX_READ);
+	}
+	for (i = 0; i < LEGS; i++)
+		if (h[i])
+			retry_at[i] = 1e-9; /* due now */
+	for (;;) {
+		CURLMsg *m;
+		int left, pending = 0;
+		double now = mono_s();
+		for (i = 0; i < LEGS; i++)
+			if (retry_at[i] > 0 && now >= retry_at[i]) {
+				retry_at[i] = 0;
+				if (curl_multi_add_handle(st->multi, h[i]) == CURLM_OK) {
+					added[i] = 1;
+				} else {
+					done[i] = 1;
+					cc[i] = CURLE_FAILED_INIT;
+				}
+			}
+		mc = curl_multi_perform(st->multi, &running);
+		if (mc != CURLM_OK)
+			break;
+		while ((m = curl_multi_info_read(st->multi, &left)))
+			for (i = 0; i < LEGS; i++) {
+				long wait;
+				if (m->msg != CURLMSG_DONE || m->easy_handle != h[i])
+					continue;
+				cc[i] = m->data.result;
+				curl_easy_getinfo(h[i], CURLINFO_RESPONSE_CODE, &status[i]);
+				if (cc[i] == CURLE_OK && (wait = rmh_rate_wait_s(h[i], tries[i]))) {
+					/* the rate limit refused it from its head: nothing
+					 * of it was done; again after the wait it names */
+					curl_multi_remove_handle(st->multi, h[i]);
+					added[i] = 0;
+					tries[i]++;
+					retry_at[i] = mono_s() + (double)wait;
+					if (i == LEG_UP) {
+						up.off = 0;
+						rmh_buf_clear(&up_reply);
+					}
+					rmh_buf_clear(i == LEG_WAIT ? &wait_reply : &rx_err);
+					break;
+				}
+				done[i] = 1;
+			}
+		/* a wait without a result: the rest would only wait on it */
+		if (done[LEG_WAIT] && (cc[LEG_WAIT] != CURLE_OK || status[LEG_WAIT] != 200))
+			break;
+		for (i = 0; i < LEGS; i++)
+			pending |= retry_at[i] > 0;
+		if ((!running && !pending) || (st->xfer.interrupt && *st->xfer.interrupt))
+			break;
+		mc = curl_multi_poll(st->multi, NULL, 0, pending ? 100 : 1000, NULL);
+		if (mc != CURLM_OK)
+			break;
+	}
+	for (i = 0; i < LEGS; i++) {
+		if (added[i])
+			curl_multi_remove_handle(st->multi, h[i]);
+		curl_slist_free_all(hdrs[i]);
+	}
+	if (h[LEG_UP] && !(done[LEG_UP] && cc[LEG_UP] == CURLE_OK && status[LEG_UP] == 202)) {
+		char msg[600] = "";
+		if (done[LEG_UP] && cc[LEG_UP] == CURLE_OK)
+			rmh_reply_message(&up_reply, msg, sizeof msg);
+		snprintf(up_err, cap, "server %s: TX image upload: %s%s%s", st->base,
+			 !done[LEG_UP]            ? "did not end"
+			 : cc[LEG_UP] != CURLE_OK ? curl_easy_strerror(cc[LEG_UP])
+						  : "refused",
+			 msg[0] ? ": " : "", msg);
+	}
+	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 200 &&
+		    down->off + down->ncarry == wire->rx.size;
+	if (!*rx_whole && status[LEG_RX] != 200) {
+		/* an error reply, not bytes: the download starts over */
+		down->off = 0;
+		down->ncarry = 0;
+	}
+	free(up_reply.p);
+	free(rx_err.p);
+	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
+	if (mc != CURLM_OK) {
+		free(wait_reply.p);
+		return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: %s", st->base, path,
+				   curl_multi_strerror(mc));
+	}
+	if (!done[LEG_WAIT] || cc[LEG_WAIT] != CURLE_OK) {
+		free(wait_reply.p);
+		if (!done[LEG_WAIT] || cc[LEG_WAIT] == CURLE_ABORTED_BY_CALLBACK)
+			return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: interrupted",
+					   st->base, path);
+		return aieth__fail(
+			cc[LEG_WAIT] == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
+			"server %s: POST %s: %s%s", st->base, path,
+			curl_easy_strerror(cc[LEG_WAIT]),
+			cc[LEG_WAIT] == CURLE_OPERATION_TIMEDOUT ? " (the wait's limit)" : "");
+	}
+	rc = rm_reply(st, "POST", path, status[LEG_WAIT], 200, &wait_reply, out);
+	return rc;
+}
+
 /* A transaction the server interrupted, not this client: the session's
  * own reason when the server ended it (--max-session, an idle limit),
  * else the server was stopped (drained) during the run. */
@@ -854,17 +1075,21 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 {
 	rm_state *st = state;
 	struct json_object *o = NULL;
-	char path[256], body[64];
+	char path[256], body[64], up_err[700] = "";
 	const char *tid;
-	int rc, failed = 0;
+	int rc, failed = 0, streamed, rx_whole = 0;
+	img_io down;
 
 	if (!st->nt || st->wires[st->head] != wire)
 		return aieth__fail(AIETH_ESTATE,
 				   "backend remote: wait for a transaction that is not "
 				   "the oldest started one");
 	tid = st->tids[st->head];
+	streamed = st->streamed[st->head];
 	st->head = (st->head + 1) % TXNS_MAX;
 	st->nt--;
+	memset(&down, 0, sizeof down);
+	down.img = &wire->rx;
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
 	snprintf(body, sizeof body, "{\"timeout_ms\":%u}",
 		 timeout_ms > WAIT_MAX_MS ? WAIT_MAX_MS : timeout_ms);
@@ -872,8 +1097,13 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	 * stall limit: the server answers when the device is done (0: no
 	 * limit asked, none here either; TCP keep-alive finds a lost host) */
 	st->device_wait = 1;
-	rc = rm_json(st, "POST", path, body, 200,
-		     timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o);
+	if (streamed)
+		rc = rm_txn_stream(st, tid, wire, body,
+				   timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o, &down,
+				   &rx_whole, up_err, sizeof up_err);
+	else
+		rc = rm_json(st, "POST", path, body, 200,
+			     timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o);
 	st->device_wait = 0;
 	if (rc) {
 		if (st->cfg->interrupt && *st->cfg->interrupt) {
@@ -895,15 +1125,18 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	json_object_put(o);
 	if (rc)
 		return rc;
+	if (failed && up_err[0]) /* why the server's device ran on zeros */
+		return aieth__fail(AIETH_EDEVICE, "%s", up_err);
 	if (failed)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s", st->base, res->msg);
 	if (res->status == AIETH_TXN_INTERRUPTED && !(st->cfg->interrupt && *st->cfg->interrupt))
 		return rm_interrupted_by_server(st, tid, res->msg);
-	if (!wire->rx.size)
+	if (!wire->rx.size || rx_whole)
 		return AIETH_OK;
-	/* the RX image, streamed into its destinations */
+	/* the RX image, streamed into its destinations (after a streamed
+	 * download that broke: from where it broke) */
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/rx", st->sid, tid);
-	return rm_rx_download(st, path, &wire->rx);
+	return rm_rx_download(st, path, &down);
 }
 
 /* RTP: the value's bytes as a raw body; the port name escaped in the path. */

@@ -84,19 +84,25 @@ int rmh_stall_from_env(long *stall_s)
 	return AIETH_OK;
 }
 
+long rmh_rate_wait_s(CURL *h, int waits)
+{
+	long status = 0;
+	curl_off_t after = -1;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	if (status != 429 || waits >= RMH_RATE_RETRIES ||
+	    curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after) != CURLE_OK || after <= 0)
+		return 0;
+	return after > RMH_RATE_WAIT_S ? RMH_RATE_WAIT_S : (long)after;
+}
+
 CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx)
 {
 	int waits;
 	for (waits = 0;; waits++) {
 		CURLcode cc = curl_easy_perform(h);
-		long status = 0;
-		curl_off_t after = -1, tenths;
-		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-		if (status != 429 || waits == RMH_RATE_RETRIES ||
-		    curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after) != CURLE_OK || after <= 0)
+		long after = rmh_rate_wait_s(h, waits), tenths;
+		if (!after)
 			return cc;
-		if (after > RMH_RATE_WAIT_S)
-			after = RMH_RATE_WAIT_S;
 		for (tenths = 0; tenths < after * 10; tenths++) {
 			struct timespec ts = {0, 100 * 1000000L};
 			if (x && x->interrupt && *x->interrupt)

@@ -62,6 +62,11 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
  * what the refused exchange wrote and read: reply buffers, upload offsets. */
 CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
 
+/* After a transfer on h: the seconds to wait before repeating it when the
+ * server asked for that (as rmh_perform does; waits: how many times it
+ * waited already), else 0. For transfers run side by side (curl_multi). */
+long rmh_rate_wait_s(CURL *h, int waits);
+
 /* A reply body is kept in an sbuf (util/sbuf.h) made with the limit
  * RMH_BODY_MAX (SB_INIT(RMH_BODY_MAX)): a longer one fails the transfer
  * (over is set). free(p) or sb_free after. */

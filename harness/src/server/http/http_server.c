@@ -594,7 +594,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			r->status == 0 ? " (connection closed before the reply)" : "");
 	}
 	if (r->txn) {
-		/* the TX upload is over (done, refused or broken) */
+		/* the TX upload is over (done, refused or broken): a streamed
+		 * transaction's device stops waiting for one that broke */
+		if (r->txn->stream)
+			srv_stream_tx_end(r->txn->stream, 0);
 		pthread_mutex_lock(&s->mu);
 		r->txn->busy--;
 		pthread_mutex_unlock(&s->mu);

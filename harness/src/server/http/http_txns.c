@@ -12,6 +12,26 @@
 
 #include "server/http/http_internal.h"
 
+/* A streamed transaction is started as it is made: the device waits for
+ * its TX bytes as they come (server/srv_stream.h). */
+static int txn_stream_start(aieth_server *s, srv_sess *x, srv_txn *t)
+{
+	int rc = srv_stream_new(s, x, t);
+	if (rc)
+		return rc;
+	if (pthread_mutex_trylock(&x->call))
+		return aieth__fail(AIETH_ESTATE, "session \"%s\" is busy with another device call",
+				   x->id);
+	rc = srv_txn_start(x, t);
+	pthread_mutex_unlock(&x->call);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&s->mu);
+	srv_txn_started_locked(t);
+	pthread_mutex_unlock(&s->mu);
+	return AIETH_OK;
+}
+
 enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	static const unsigned status[] = {201, 400, 409, 413, 500};
@@ -37,11 +57,19 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	if (tr != SRV_T_OK) {
 		ret = http_reply_err(c, r, status[tr], NULL, "%s%s",
 				     tr == SRV_T_GEOMETRY ? "request body: " : "", msg);
+	} else if (q.stream && aieth__dev_streams(x->dev) && (rc = txn_stream_start(s, x, t))) {
+		ret = http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
+				     t->id, aieth_error_message());
+		srv_txn_drop(s, x, t);
 	} else {
 		struct json_object *o;
 		pthread_mutex_lock(&s->mu);
 		o = srv_txn_json(x, t);
 		pthread_mutex_unlock(&s->mu);
+		/* whether it streams: asked, and the device can */
+		if (o)
+			json_object_object_add(o, "stream",
+					       json_object_new_boolean(t->stream != NULL));
 		ret = http_reply_json(c, r, 201, o);
 	}
 	free(q.cfg);
@@ -59,12 +87,16 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	const char *ct;
 	if (!x)
 		return ret;
-	int busy = 0;
+	int busy = 0, streamed;
+	char why[256];
 	pthread_mutex_lock(&s->mu);
 	t = srv_txn_find_locked(x, r->route.tid);
-	if (t && t->state == ST_AWAIT_TX) {
-		/* one upload at a time; a DELETE waits for its end */
-		busy = t->busy;
+	/* a streamed transaction takes its upload while it runs */
+	streamed = t && t->stream;
+	if (t && (t->state == ST_AWAIT_TX || streamed)) {
+		/* one upload at a time (a streamed one: its stream says, while
+		 * its wait and download hold it too); a DELETE waits for its end */
+		busy = streamed ? 0 : t->busy;
 		if (!busy)
 			t->busy++;
 	}
@@ -78,7 +110,7 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 				     "image is in progress",
 				     t->id);
 		t = NULL;
-	} else if (t->state != ST_AWAIT_TX) {
+	} else if (t->state != ST_AWAIT_TX && !streamed) {
 		ret = http_reply_err(c, r, 409, NULL,
 				     "transaction \"%s\": its TX image is in already", t->id);
 	} else if (!have_len || len != t->wire.tx.size) {
@@ -93,13 +125,15 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 		   strcmp(ct, "application/octet-stream")) {
 		ret = http_reply_err(c, r, 415, NULL,
 				     "Content-Type: application/octet-stream is needed");
+	} else if (streamed && srv_stream_tx_begin(t->stream, why, sizeof why)) {
+		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s", t->id, why);
 	} else {
 		t->tx_got = 0;
 		r->sess = x;
 		r->txn = t; /* t->busy is dropped when the request completes */
 		return MHD_YES;
 	}
-	if (t && t->state == ST_AWAIT_TX) {
+	if (t && (t->state == ST_AWAIT_TX || streamed)) {
 		pthread_mutex_lock(&s->mu);
 		t->busy--;
 		pthread_mutex_unlock(&s->mu);
@@ -119,6 +153,15 @@ int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n)
 	srv_txn *t = r->txn;
 	if (n > t->wire.tx.size - t->tx_got)
 		return -1;
+	if (t->stream) {
+		/* the device may be reading the image: the stream copies under
+		 * its lock and wakes it */
+		if (srv_stream_tx_data(t->stream, data, n))
+			return -1;
+		t->tx_got += n;
+		srv_images_count(&s->images, 0, n, n);
+		return 0;
+	}
 	memcpy(t->txbuf + t->tx_got, data, n);
 	t->tx_got += n;
 	srv_images_count(&s->images, 0, n, n);
@@ -135,6 +178,17 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 		return http_reply_err(
 			c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came", t->id,
 			(unsigned long long)t->tx_got, (unsigned long long)t->wire.tx.size);
+	if (t->stream) {
+		const char *st;
+		srv_stream_tx_end(t->stream, 1);
+		pthread_mutex_lock(&s->mu);
+		st = aieth__dev_txn_state[t->state];
+		pthread_mutex_unlock(&s->mu);
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_string(t->id));
+		json_object_object_add(o, "state", json_object_new_string(st));
+		return http_reply_json(c, r, 202, o);
+	}
 	if (pthread_mutex_trylock(&x->call))
 		return http_reply_err(c, r, 409, NULL,
 				      "session \"%s\" is busy with another device call", x->id);
@@ -268,7 +322,26 @@ typedef struct {
 	aieth_server *s;
 	srv_sess *x;
 	srv_txn *t;
+	uint64_t from; /* a streamed transaction's download: where it starts */
 } rx_stream;
+
+/* A streamed transaction still running: its RX bytes go out as the device
+ * makes them final, through libmicrohttpd's buffer (one copy; the download
+ * overlaps the device's work, docs/http-api.md). This thread blocks here:
+ * the server runs a thread per connection. */
+#define RX_LIVE_BLOCK ((size_t)1 << 20)
+static ssize_t rx_live_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	rx_stream *st = cls;
+	uint64_t at = st->from + pos, end = srv_stream_rx_wait(st->t->stream, at);
+	size_t n;
+	if (!end)
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	n = end - at < max ? (size_t)(end - at) : max;
+	memcpy(buf, st->t->rxbuf + at, n);
+	srv_images_count(&st->s->images, 1, 0, n);
+	return (ssize_t)n;
+}
 
 static void rx_free(void *cls)
 {
@@ -361,12 +434,15 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	uint64_t a = 0, b = 0, size, from = 0, len;
 	unsigned status = 200;
 	char msg[256];
+	int live;
 
 	if (!(x = http_active_session(c, r, s, &ret)))
 		return ret;
 	pthread_mutex_lock(&s->mu);
 	t = srv_txn_find_locked(x, r->route.tid);
-	if (!t || t->state != ST_FINISHED) {
+	/* a streamed transaction's RX image may be fetched while it runs */
+	live = t && t->stream && t->state != ST_FINISHED;
+	if (!t || (t->state != ST_FINISHED && !live)) {
 		pthread_mutex_unlock(&s->mu);
 		ret = http_reply_err(
 			c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
@@ -398,8 +474,13 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		from = a;
 		len = b - a + 1;
 	}
-	resp = MHD_create_response_from_buffer_with_free_callback_cls((size_t)len, t->rxbuf + from,
-								      rx_free, st);
+	st->from = from;
+	if (live)
+		resp = MHD_create_response_from_callback(len, RX_LIVE_BLOCK, rx_live_read, st,
+							 rx_free);
+	else
+		resp = MHD_create_response_from_buffer_with_free_callback_cls(
+			(size_t)len, t->rxbuf + from, rx_free, st);
 	if (!resp) {
 		rx_free(st);
 		return MHD_NO;
