@@ -110,10 +110,9 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 #define CALL_S RMH_CALL_S
 #define TXNS_MAX 16
 #define RETRIES 3
-#define RX_RESUMES 5                      /* a broken RX download resumed with Range */
-#define QUEUE_S 600                       /* default client bound on the queue wait */
-#define ARTIFACTS_MAX ((uint64_t)1 << 30) /* default bound on all artifacts */
-#define WAIT_MAX_MS 600000u               /* the server's limit on one wait */
+#define RX_RESUMES 5        /* a broken RX download resumed with Range */
+#define QUEUE_S 600         /* default client bound on the queue wait */
+#define WAIT_MAX_MS 600000u /* the server's limit on one wait */
 
 typedef struct {
 	const aieth_dev_config *cfg;  /* cfg->opts.remote: during open only */
@@ -420,7 +419,8 @@ static void rm_close(void *state)
 		if (st->artifacts_dir) {
 			const aieth_session_opts *o = &st->cfg->opts;
 			rmd_conn c = design_conn(st);
-			uint64_t max = st->artifacts_max ? st->artifacts_max : ARTIFACTS_MAX;
+			uint64_t max = st->artifacts_max ? st->artifacts_max
+							 : AIETH_ARTIFACTS_BYTES_DEFAULT;
 			if (rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir, max, o->artifact,
 						o->artifact_ctx) &&
 			    o->artifact_error)
