@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "aieth.h"
+#include "core/session_internal.h"
 #include "tu.h"
 
 #define MSG(s) CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), (s)))
@@ -134,6 +135,46 @@ static void test_versioned_opts(void)
 	o.backend = "jtag";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EUNSUPPORTED);
 	MSG("unknown backend \"jtag\" (available: emu, xrt, remote)");
+}
+
+/* The backend keeps the caller's hooks (aieth_dev_config.opts) for the
+ * session's life, and none of the caller's other pointers past the open
+ * (they are valid during aieth_session_open only): the interrupt flag set
+ * after the open still stops a transaction. */
+static void test_opts_hooks_kept(void)
+{
+	static volatile sig_atomic_t stop;
+	aieth_session *s = NULL;
+	aieth_session_opts o = AIETH_SESSION_OPTS_INIT;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
+	aieth_graph_spec g = {"gr", "loopback", NULL};
+	aieth_channel_args a[2] = {{"PLIO_01_TO_AIE", 65536, 4000, 0, NULL},
+				   {"PLIO_01_FROM_AIE", 65536, 4000, 0, NULL}};
+	aieth_txn *t;
+	o.board = "vck190";
+	o.backend = "emu";
+	o.graphs = &g;
+	o.num_graphs = 1;
+	o.model_base_dir = ".";
+	o.emu = &emu;
+	o.interrupt = &stop;
+	o.artifact_ctx = &emu;
+	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+	CU_ASSERT_PTR_EQUAL(s->dev.opts.interrupt, &stop);
+	CU_ASSERT_PTR_EQUAL(s->dev.opts.artifact_ctx, &emu);
+	CU_ASSERT_PTR_NULL(s->dev.opts.board);
+	CU_ASSERT_PTR_NULL(s->dev.opts.backend);
+	CU_ASSERT_PTR_NULL(s->dev.opts.graphs);
+	CU_ASSERT_EQUAL(s->dev.opts.num_graphs, 0);
+	CU_ASSERT_PTR_NULL(s->dev.opts.model_base_dir);
+	CU_ASSERT_PTR_NULL(s->dev.opts.emu);
+	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_txn_submit(s, AIETH_MODE_PERF, a, 2, &t), AIETH_OK);
+	stop = 1;
+	CU_ASSERT_EQUAL_FATAL(aieth_txn_wait(t, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_txn_get_status(t), AIETH_TXN_INTERRUPTED);
+	stop = 0;
+	aieth_session_close(s);
 }
 
 static void test_submit_validation(void)
@@ -490,6 +531,7 @@ static void test_unconnected_plio(void)
 }
 
 TU_MAIN("session", {"open errors", test_open_errors}, {"versioned options", test_versioned_opts},
+	{"the caller's hooks kept past the open", test_opts_hooks_kept},
 	{"submit validation", test_submit_validation},
 	{"PERF results at full rate", test_perf_results_full_rate},
 	{"throughput uses the board clock", test_board_clock_used},

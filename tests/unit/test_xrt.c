@@ -258,8 +258,8 @@ static void test_rundir(void)
 	/* no artifacts folder: refused */
 	CU_ASSERT_EQUAL(aieth__xrt_rundir_open(ini, NULL, &dir), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "artifacts_dir"));
-	cfg.artifact = on_art;
-	cfg.artifact_error = on_art_err;
+	cfg.opts.artifact = on_art;
+	cfg.opts.artifact_error = on_art_err;
 	CU_ASSERT_EQUAL_FATAL(aieth__xrt_rundir_open(ini, art, &dir), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(dir, "/art/.xrt-run-"));
 	/* what XRT reads: the AIE keys, nothing that is a path */

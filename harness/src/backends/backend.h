@@ -41,27 +41,19 @@ typedef struct {
 	const char *data_dir; /* as given (NULL: default) */
 	size_t ngraphs;
 	const aieth_graph_state *graphs;
-	/* the session's interrupt flag and progress hook (may be NULL): a
-	 * txn_wait that sees *interrupt non-zero stops the device and reports
-	 * AIETH_TXN_INTERRUPTED */
-	const volatile sig_atomic_t *interrupt;
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
-	/* the session's device hooks (may be NULL): queued (progress_ctx)
-	 * hears the place in a device queue at each poll; artifact and
-	 * artifact_error (artifact_ctx) hear of the device's files fetched at
-	 * close */
-	void (*queued)(void *ctx, uint32_t position, uint32_t waited_s);
-	void (*artifact)(void *ctx, const char *path, uint64_t bytes);
-	void (*artifact_error)(void *ctx, const char *message);
-	void *artifact_ctx;
-	/* Each backend's options as the caller gave them (aieth/session.h; NULL:
-	 * none given, the backend's defaults): valid during check and open
-	 * only (NULL afterwards), so a backend copies what it keeps. Every
-	 * backend's check sees all of them. */
-	const aieth_emu_opts *emu;
-	const aieth_xrt_opts *xrt;
-	const aieth_remote_opts *remote;
+	/* The caller's options (aieth/session.h), a copy: the hooks are
+	 * declared there once. interrupt, progress, queued (progress_ctx),
+	 * artifact and artifact_error (artifact_ctx), each may be NULL, serve
+	 * the session's life: a txn_wait that sees *interrupt non-zero stops
+	 * the device and reports AIETH_TXN_INTERRUPTED; queued hears the place
+	 * in a device queue at each poll; the artifact hooks hear of the
+	 * device's files fetched at close. Every other pointer in it is the
+	 * caller's, valid during check and open only (NULL afterwards; the
+	 * fields above are the session's own copies). Among them each
+	 * backend's options (emu, xrt, remote; NULL: none given, the backend's
+	 * defaults): a backend copies what it keeps, and every backend's check
+	 * sees all of them. */
+	aieth_session_opts opts;
 	/* written at open, what the device says it is (remote: the server;
 	 * the session's buffer of server_info_size bytes) */
 	char *server_info;
@@ -95,7 +87,8 @@ typedef struct {
 	 * given for another backend). May be NULL: nothing to check. */
 	int (*check)(const aieth_dev_config *cfg, int selected);
 	/* Open the device for a session; cfg stays valid until close, but for
-	 * the option pointers (emu, xrt, remote: during open only). */
+	 * the caller's pointers in cfg->opts other than its hooks (emu, xrt,
+	 * remote...: during open only). */
 	int (*open)(const aieth_dev_config *cfg, void **state);
 	void (*close)(void *state);
 	int (*graph_run)(void *state, uint32_t graph, int64_t iterations);

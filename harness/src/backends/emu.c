@@ -86,7 +86,7 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 	st->cfg = cfg;
-	st->reference = cfg->emu ? cfg->emu->reference : 0;
+	st->reference = cfg->opts.emu ? cfg->opts.emu->reference : 0;
 	st->N = cfg->info->channels;
 	st->models = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->models);
 	st->tx = calloc(st->N, sizeof *st->tx);
@@ -206,7 +206,8 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		rc = aieth__fail(AIETH_EDEVICE, "%s", err);
 		goto fail;
 	}
-	pld_engine_set_hooks(st->eng, cfg->interrupt, cfg->progress, cfg->progress_ctx);
+	pld_engine_set_hooks(st->eng, cfg->opts.interrupt, cfg->opts.progress,
+			     cfg->opts.progress_ctx);
 	free(kd);
 	*state = st;
 	return AIETH_OK;
@@ -397,9 +398,10 @@ AIETH__OPTS_INIT_FN(aieth_emu_opts, AIETH_EMU_OPTS_INIT, AIETH_EMU_OPTS_VERSION)
  * check (reference is a flag). */
 static int emu_check(const aieth_dev_config *cfg, int selected)
 {
-	const char *ini = cfg->xrt && cfg->xrt->xrt_ini         ? cfg->xrt->xrt_ini
-			  : cfg->remote && cfg->remote->xrt_ini ? cfg->remote->xrt_ini
-								: NULL;
+	const aieth_session_opts *o = &cfg->opts;
+	const char *ini = o->xrt && o->xrt->xrt_ini         ? o->xrt->xrt_ini
+			  : o->remote && o->remote->xrt_ini ? o->remote->xrt_ini
+							    : NULL;
 	/* refused, not ignored: the user expects XRT's trace files */
 	if (selected && ini)
 		return aieth__fail(AIETH_EINVAL,
@@ -407,9 +409,9 @@ static int emu_check(const aieth_dev_config *cfg, int selected)
 				   "XRT to read an xrt.ini (the xrt backend reads one on a board, "
 				   "the remote backend sends one to th_server)",
 				   ini);
-	if (!cfg->emu)
+	if (!o->emu)
 		return AIETH_OK; /* the defaults */
-	return aieth__opts_version("aieth_session_opts.emu", "aieth_emu_opts", cfg->emu->version,
+	return aieth__opts_version("aieth_session_opts.emu", "aieth_emu_opts", o->emu->version,
 				   AIETH_EMU_OPTS_VERSION);
 }
 

@@ -35,12 +35,28 @@ static void session_free(aieth_session *s)
 }
 
 /* The versions of aieth_session_opts this library reads (a new version:
- * raise the newest accepted here). The backends' structs in it are each
- * checked by their backend (backends/backend.c). */
+ * raise the newest accepted here; aieth_session_open copies the struct
+ * whole, so it must then copy only the fields of the caller's version,
+ * and opts_keep_hooks clear the new pointers read at open only). The
+ * backends' structs in it are each checked by their backend
+ * (backends/backend.c). */
 static int session_opts_check(const aieth_session_opts *o)
 {
 	return aieth__opts_version("aieth_session_opts", "aieth_session_opts", o->version,
 				   AIETH_SESSION_OPTS_VERSION);
+}
+
+/* After open the backends keep the caller's hooks only: what its other
+ * pointers name is the caller's, valid while aieth_session_open runs (the
+ * session holds its own copies of the board, design and graphs). */
+static void opts_keep_hooks(aieth_session_opts *o)
+{
+	o->board = o->data_dir = o->xclbin = o->model_base_dir = o->backend = NULL;
+	o->graphs = NULL;
+	o->num_graphs = 0;
+	o->emu = NULL;
+	o->xrt = NULL;
+	o->remote = NULL;
 }
 
 AIETH__OPTS_INIT_FN(aieth_session_opts, AIETH_SESSION_OPTS_INIT, AIETH_SESSION_OPTS_VERSION)
@@ -110,26 +126,16 @@ int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 	s->dev.data_dir = s->data_dir;
 	s->dev.ngraphs = s->ngraphs;
 	s->dev.graphs = s->graphs;
-	s->dev.interrupt = o->interrupt;
-	s->dev.progress = o->progress;
-	s->dev.progress_ctx = o->progress_ctx;
-	s->dev.queued = o->queued;
-	s->dev.artifact = o->artifact;
-	s->dev.artifact_error = o->artifact_error;
-	s->dev.artifact_ctx = o->artifact_ctx;
 	s->dev.server_info = s->server_info;
 	s->dev.server_info_size = sizeof s->server_info;
-	/* the backends' own options, whole: each backend checks its struct
-	 * and copies what it keeps (they are the caller's, valid only now) */
-	s->dev.emu = o->emu;
-	s->dev.xrt = o->xrt;
-	s->dev.remote = o->remote;
+	/* the caller's options, whole: the hooks for the session's life, the
+	 * rest (the backends' own options among it) during check and open
+	 * only: each backend checks its struct and copies what it keeps */
+	s->dev.opts = *o;
 	rc = aieth__backend_check(&s->dev, s->ops);
 	if (!rc)
 		rc = s->ops->open(&s->dev, &s->bstate);
-	s->dev.emu = NULL;
-	s->dev.xrt = NULL;
-	s->dev.remote = NULL;
+	opts_keep_hooks(&s->dev.opts);
 	if (!rc && (rc = aieth__handle_add(s, AIETH_HANDLE_SESSION)))
 		s->ops->close(s->bstate);
 	if (rc) {

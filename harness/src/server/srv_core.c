@@ -507,11 +507,10 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	return SRV_Q_OK;
 }
 
-void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
+/* ms from now on the clock of pthread_cond_timedwait (CLOCK_REALTIME). */
+static struct timespec deadline_in(unsigned ms)
 {
 	struct timespec dl;
-	if (!x->opening || !s->opener_started)
-		return;
 	clock_gettime(CLOCK_REALTIME, &dl);
 	dl.tv_sec += ms / 1000;
 	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
@@ -519,6 +518,15 @@ void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 		dl.tv_sec++;
 		dl.tv_nsec -= 1000000000L;
 	}
+	return dl;
+}
+
+void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
+{
+	struct timespec dl;
+	if (!x->opening || !s->opener_started)
+		return;
+	dl = deadline_in(ms);
 	/* referenced: not pruned while mu is released in the wait */
 	x->refs++;
 	while (x->opening && !pthread_cond_timedwait(&s->opened_cv, &s->mu, &dl))
@@ -535,13 +543,7 @@ void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms)
 	struct timespec dl;
 	if (x->state == SS_QUEUED || x->state == SS_ACTIVE || !s->opener_started)
 		return;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += ms / 1000;
-	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
+	dl = deadline_in(ms);
 	/* a device still held by a call that ends soon (refs), or handed to
 	 * the opener: both end in a broadcast of opened_cv */
 	x->waiting++;
@@ -565,37 +567,20 @@ void srv_release(aieth_server *s, srv_sess *x)
 
 int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
 {
-	aieth_session *dev = NULL;
+	int ended = 0;
 	pthread_mutex_lock(&s->mu);
 	/* only the caller's reference: no device call or transfer runs */
 	if (x->state == SS_ACTIVE && x->dev && x->refs == 1) {
-		x->state = SS_ENDED;
-		snprintf(x->reason, sizeof x->reason, "%s", reason);
-		/* the summary as it stands, before free_txns below */
-		srv_artifacts_summary(s, x);
-		dev = x->dev; /* still set: the device counts as busy until closed */
+		/* the one close path, as for any end: the caller's reference set
+		 * aside (mu is held throughout) so that the device goes now */
+		x->refs--;
+		srv_end_locked(s, x, SS_ENDED, reason);
+		x->refs++;
+		srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
+		ended = 1;
 	}
 	pthread_mutex_unlock(&s->mu);
-	if (!dev)
-		return 0;
-	/* the close is the device's reset; on the xrt backend its child exits
-	 * and XRT writes what it writes at its end */
-	aieth_session_close(dev);
-	pthread_mutex_lock(&s->mu);
-	x->dev = NULL;
-	free_txns(x);
-	s->mem_used -= x->mem;
-	x->mem = 0;
-	s->resets++;
-	/* as close_dev_locked: a drain may have left the board in a bad state */
-	if (s->reset_cmd && s->draining) {
-		s->reset_pending = 1;
-		pthread_cond_signal(&s->work_cv);
-	}
-	unpin_done_locked(s, x);
-	srv_promote_locked(s);
-	pthread_mutex_unlock(&s->mu);
-	return 1;
+	return ended;
 }
 
 void srv_tick(aieth_server *s)

@@ -226,12 +226,13 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
  * closes when the session ended meanwhile. */
 void srv_release(aieth_server *s, srv_sess *x);
 
-/* End x (reason) and close its device now, outside mu, when the caller
- * holds the only reference to an active x (AMD's destroy): what the device
- * writes as it closes (the xrt backend's child exits, XRT writes its run
- * summary) is in x's artifact folder when this returns, and
+/* End x (reason) when the caller holds the only reference to an active x
+ * (AMD's destroy): its device closes at once, as for any end, and this
+ * waits for the close (srv_wait_closed_locked, SRV_CLOSE_WAIT_MS): what the
+ * device writes as it closes (the xrt backend's child exits, XRT writes
+ * its run summary) is in x's artifact folder when this returns, and
  * run_summary.json was written just before. x stays referenced. 1 when
- * closed here, 0 when not (x not active, or other references). */
+ * ended here, 0 when not (x not active, or other references). */
 int srv_end_close(aieth_server *s, srv_sess *x, const char *reason);
 
 /* Wait (mu held, at most ms) while x's device is being opened, so that a

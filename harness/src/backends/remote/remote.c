@@ -39,7 +39,7 @@ AIETH__OPTS_INIT_FN(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, AIETH_REMOTE_OPTS
 static int rm_check(const aieth_dev_config *cfg, int selected)
 {
 	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
-	const aieth_remote_opts *ro = cfg->remote ? cfg->remote : &none;
+	const aieth_remote_opts *ro = cfg->opts.remote ? cfg->opts.remote : &none;
 	size_t n;
 	int rc;
 	if ((rc = aieth__opts_version("aieth_session_opts.remote", "aieth_remote_opts", ro->version,
@@ -49,15 +49,15 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 	 * (aieth_xrt_opts), the emulated board refuses both (emu.c) */
 	if (!selected)
 		return AIETH_OK;
-	if (cfg->xrt && cfg->xrt->xrt_ini && !ro->xrt_ini)
+	if (cfg->opts.xrt && cfg->opts.xrt->xrt_ini && !ro->xrt_ini)
 		return aieth__fail(
 			AIETH_EINVAL,
 			"backend remote: xrt_ini %s is given for the xrt "
 			"backend (aieth_xrt_opts): give it as aieth_remote_opts.xrt_ini to "
 			"send it to th_server",
-			cfg->xrt->xrt_ini);
+			cfg->opts.xrt->xrt_ini);
 	/* refused, not ignored: the report would claim a mode nobody ran */
-	if (cfg->emu && cfg->emu->reference)
+	if (cfg->opts.emu && cfg->opts.emu->reference)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: --reference is the emulated "
 				   "board's beat-by-beat mode, a local emulator mode; the server "
@@ -87,11 +87,11 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: the token is longer than 256 bytes "
 				   "or has a line break");
-	if (cfg->xrt && cfg->xrt->pl_xclbin)
+	if (cfg->opts.xrt && cfg->opts.xrt->pl_xclbin)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: pl_xclbin %s: the PL DMA kernel is "
 				   "the server's setting (th_server's board); leave pl_xclbin out",
-				   cfg->xrt->pl_xclbin);
+				   cfg->opts.xrt->pl_xclbin);
 	return AIETH_OK;
 }
 
@@ -110,13 +110,12 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 #define CALL_S RMH_CALL_S
 #define TXNS_MAX 16
 #define RETRIES 3
-#define RX_RESUMES 5                      /* a broken RX download resumed with Range */
-#define QUEUE_S 600                       /* default client bound on the queue wait */
-#define ARTIFACTS_MAX ((uint64_t)1 << 30) /* default bound on all artifacts */
-#define WAIT_MAX_MS 600000u               /* the server's limit on one wait */
+#define RX_RESUMES 5        /* a broken RX download resumed with Range */
+#define QUEUE_S 600         /* default client bound on the queue wait */
+#define WAIT_MAX_MS 600000u /* the server's limit on one wait */
 
 typedef struct {
-	const aieth_dev_config *cfg;  /* cfg->remote: during open only */
+	const aieth_dev_config *cfg;  /* cfg->opts.remote: during open only */
 	char *cacert, *artifacts_dir; /* aieth_remote_opts': copies (NULL: not given) */
 	uint64_t artifacts_max;       /* aieth_remote_opts.artifacts_max_bytes */
 	CURL *h;
@@ -417,9 +416,9 @@ static rmd_conn design_conn(rm_state *st)
 	c.base = st->base;
 	c.auth = st->auth;
 	c.cacert = st->cacert;
-	c.xfer.interrupt = st->cfg->interrupt;
-	c.xfer.progress = st->cfg->progress;
-	c.xfer.progress_ctx = st->cfg->progress_ctx;
+	c.xfer.interrupt = st->cfg->opts.interrupt;
+	c.xfer.progress = st->cfg->opts.progress;
+	c.xfer.progress_ctx = st->cfg->opts.progress_ctx;
 	c.xfer.stall_s = st->xfer.stall_s;
 	return c;
 }
@@ -437,14 +436,14 @@ static void rm_close(void *state)
 		/* the session's files, final once it ended (best effort: a close
 		 * cannot fail; what landed is what the artifact hook heard of) */
 		if (st->artifacts_dir) {
+			const aieth_session_opts *o = &st->cfg->opts;
 			rmd_conn c = design_conn(st);
-			if (rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir,
-						st->artifacts_max ? st->artifacts_max
-								  : ARTIFACTS_MAX,
-						st->cfg->artifact, st->cfg->artifact_ctx) &&
-			    st->cfg->artifact_error)
-				st->cfg->artifact_error(st->cfg->artifact_ctx,
-							aieth_error_message());
+			uint64_t max = st->artifacts_max ? st->artifacts_max
+							 : AIETH_ARTIFACTS_BYTES_DEFAULT;
+			if (rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir, max, o->artifact,
+						o->artifact_ctx) &&
+			    o->artifact_error)
+				o->artifact_error(o->artifact_ctx, aieth_error_message());
 		}
 	}
 	if (st->multi)
@@ -467,7 +466,7 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 {
 	const aieth_dev_config *cfg = st->cfg;
 	int rc, uploaded = 0;
-	const char *xrt_ini = cfg->remote ? cfg->remote->xrt_ini : NULL;
+	const char *xrt_ini = cfg->opts.remote ? cfg->opts.remote->xrt_ini : NULL;
 	if (xrt_ini) {
 		if ((rc = aieth__read_file(xrt_ini, XRT_INI_MAX, ini, ini_len)))
 			return rc;
@@ -495,7 +494,8 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 static int rm_open(const aieth_dev_config *cfg, void **state)
 {
 	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
-	const aieth_remote_opts *ro = cfg->remote ? cfg->remote : &none; /* rm_check passed */
+	const aieth_remote_opts *ro =
+		cfg->opts.remote ? cfg->opts.remote : &none; /* rm_check passed */
 	rm_state *st;
 	struct json_object *req, *graphs, *o = NULL;
 	const char *text;
@@ -517,7 +517,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
 	st->artifacts_max = ro->artifacts_max_bytes;
-	st->xfer.interrupt = cfg->interrupt;
+	st->xfer.interrupt = cfg->opts.interrupt;
 	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
 	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
 		free(st->cacert);
@@ -605,9 +605,9 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	while (!strcmp(sstate, "queued")) {
 		struct timespec ts = {0, 250 * 1000000L};
 		double waited = mono_s() - t0;
-		if (cfg->queued)
-			cfg->queued(cfg->progress_ctx, pos, (uint32_t)waited);
-		if (cfg->interrupt && *cfg->interrupt) {
+		if (cfg->opts.queued)
+			cfg->opts.queued(cfg->opts.progress_ctx, pos, (uint32_t)waited);
+		if (cfg->opts.interrupt && *cfg->opts.interrupt) {
 			rc = aieth__fail(AIETH_EDEVICE,
 					 "server %s: interrupted while queued at "
 					 "position %u",
@@ -1106,7 +1106,7 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 			     timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o);
 	st->device_wait = 0;
 	if (rc) {
-		if (st->cfg->interrupt && *st->cfg->interrupt) {
+		if (st->cfg->opts.interrupt && *st->cfg->opts.interrupt) {
 			res->status = AIETH_TXN_INTERRUPTED;
 			snprintf(res->msg, sizeof res->msg,
 				 "interrupted while the server ran the "
@@ -1129,7 +1129,8 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 		return aieth__fail(AIETH_EDEVICE, "%s", up_err);
 	if (failed)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s", st->base, res->msg);
-	if (res->status == AIETH_TXN_INTERRUPTED && !(st->cfg->interrupt && *st->cfg->interrupt))
+	if (res->status == AIETH_TXN_INTERRUPTED &&
+	    !(st->cfg->opts.interrupt && *st->cfg->opts.interrupt))
 		return rm_interrupted_by_server(st, tid, res->msg);
 	if (!wire->rx.size || rx_whole)
 		return AIETH_OK;

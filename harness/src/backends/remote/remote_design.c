@@ -283,10 +283,10 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 				   c->base);
 	}
 	n = json_object_array_length(a);
-	if (n > RMD_ARTIFACTS_MAX) {
+	if (n > AIETH_ARTIFACTS_FILES_MAX) {
 		json_object_put(o);
 		return aieth__fail(AIETH_EDEVICE, "server %s: %zu artifacts, the limit is %d",
-				   c->base, n, RMD_ARTIFACTS_MAX);
+				   c->base, n, AIETH_ARTIFACTS_FILES_MAX);
 	}
 	/* the list first: names and sizes, and the total against the bound
 	 * before any file is written */

@@ -14,6 +14,7 @@
 
 #include <curl/curl.h>
 
+#include "backends/backend.h"
 #include "backends/remote/remote_http.h"
 
 /* The connection the requests go over: the backend's own handle (reset
@@ -26,7 +27,6 @@ typedef struct {
 	rmh_xfer xfer;      /* an upload reports its progress here */
 } rmd_conn;
 
-#define RMD_ARTIFACTS_MAX 256                /* files fetched per session */
 #define RMD_ARTIFACT_MAX ((uint64_t)1 << 32) /* bytes of one file */
 
 /* Make sure the server holds the xclbin at path: hash it, ask (HEAD), and
@@ -35,8 +35,10 @@ typedef struct {
 int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded);
 
 /* Fetch session sid's artifacts (GET .../artifacts, then each file) into
- * dir (made when missing); each file written through the library's output
- * rules (util/fileio.h), names that are not plain base names refused.
+ * dir (made when missing), at most AIETH_ARTIFACTS_FILES_MAX of them
+ * (backends/backend.h: as many as th_server lists); each file written
+ * through the library's output rules (util/fileio.h), names that are not
+ * plain base names refused.
  * max_total bounds the bytes of all files together: the list's sizes are
  * checked against it before anything is fetched, and each download against
  * what is left; a file that would pass it is not written (nothing half

@@ -217,7 +217,7 @@ static int fill_req(const aieth_dev_config *cfg, xrtp_open_req *r, char **defaul
 {
 	char lib[512];
 	const char *dev = getenv("AIETH_XRT_DEVICE");
-	const char *pl = cfg->xrt ? cfg->xrt->pl_xclbin : NULL;
+	const char *pl = cfg->opts.xrt ? cfg->opts.xrt->pl_xclbin : NULL;
 	size_t i;
 
 	memset(r, 0, sizeof *r);
@@ -273,7 +273,7 @@ static int absolute(char *path, size_t size, int bare_ok)
 static int xrt_open(const aieth_dev_config *cfg, void **state)
 {
 	xrt_state *st = calloc(1, sizeof *st);
-	const char *ini = cfg->xrt ? cfg->xrt->xrt_ini : NULL;
+	const char *ini = cfg->opts.xrt ? cfg->opts.xrt->xrt_ini : NULL;
 	aieth_preflight_in pin;
 	const char **names = NULL;
 	char *default_pl = NULL;
@@ -286,11 +286,11 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 	/* the option pointers live during open only: what close needs is kept */
-	if (ini && !(st->artifacts_dir = aieth__strdup(cfg->xrt->artifacts_dir))) {
+	if (ini && !(st->artifacts_dir = aieth__strdup(cfg->opts.xrt->artifacts_dir))) {
 		free(st);
 		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 	}
-	st->artifacts_max = ini ? cfg->xrt->artifacts_max_bytes : 0;
+	st->artifacts_max = ini ? cfg->opts.xrt->artifacts_max_bytes : 0;
 	st->cfg = cfg;
 	st->complete = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->complete);
 	names = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *names);
@@ -402,10 +402,10 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 		return AIETH_OK;
 	if ((rc = check_alive(st)))
 		return rc;
-	st->proc.ch.intr = st->cfg->interrupt; /* a signal ends the wait (not the graph) */
+	st->proc.ch.intr = st->cfg->opts.interrupt; /* a signal ends the wait (not the graph) */
 	rc = graph_wait_ms(st, graph, timeout_ms);
 	st->proc.ch.intr = NULL;
-	if (rc != AIETH_OK && st->gone && st->cfg->interrupt && *st->cfg->interrupt) {
+	if (rc != AIETH_OK && st->gone && st->cfg->opts.interrupt && *st->cfg->opts.interrupt) {
 		/* the child was left in XRT's wait: ended; the device reset */
 		char r[512];
 		reset_device(st, r, sizeof r);
@@ -614,7 +614,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		goto out;
 	}
 	dl = deadline(xfer);
-	st->proc.ch.intr = st->cfg->interrupt; /* only this wait is abandoned */
+	st->proc.ch.intr = st->cfg->opts.interrupt; /* only this wait is abandoned */
 	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) || send_image(st, &wire->tx, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
 		goto lost_it;
@@ -661,7 +661,7 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	goto out;
 lost_it:
 	st->proc.ch.intr = NULL;
-	if (st->cfg->interrupt && *st->cfg->interrupt) {
+	if (st->cfg->opts.interrupt && *st->cfg->opts.interrupt) {
 		/* a signal (to the run, maybe to the child too): end the run */
 		lost(st, "transaction", 1);
 		interrupted_result(st, res);
@@ -690,24 +690,24 @@ AIETH__OPTS_INIT_FN(aieth_xrt_opts, AIETH_XRT_OPTS_INIT, AIETH_XRT_OPTS_VERSION)
 static int xrt_check(const aieth_dev_config *cfg, int selected)
 {
 	int rc;
-	const char *ini = cfg->xrt ? cfg->xrt->xrt_ini : NULL;
-	if (selected && !ini && cfg->remote && cfg->remote->xrt_ini)
+	const char *ini = cfg->opts.xrt ? cfg->opts.xrt->xrt_ini : NULL;
+	if (selected && !ini && cfg->opts.remote && cfg->opts.remote->xrt_ini)
 		return aieth__fail(
 			AIETH_EINVAL,
 			"backend xrt: xrt_ini %s is given for the remote "
 			"backend (aieth_remote_opts): give it as aieth_xrt_opts.xrt_ini for "
 			"XRT to read it here",
-			cfg->remote->xrt_ini);
-	if (!cfg->xrt)
+			cfg->opts.remote->xrt_ini);
+	if (!cfg->opts.xrt)
 		return AIETH_OK; /* the defaults */
-	if ((rc = aieth__opts_version("aieth_session_opts.xrt", "aieth_xrt_opts", cfg->xrt->version,
-				      AIETH_XRT_OPTS_VERSION)))
+	if ((rc = aieth__opts_version("aieth_session_opts.xrt", "aieth_xrt_opts",
+				      cfg->opts.xrt->version, AIETH_XRT_OPTS_VERSION)))
 		return rc;
-	if (selected && ini && !cfg->xrt->artifacts_dir)
+	if (selected && ini && !cfg->opts.xrt->artifacts_dir)
 		return aieth__fail(AIETH_EINVAL,
 				   "xrt: xrt_ini %s: XRT's files need an artifacts "
 				   "folder (artifacts_dir) to land in",
-				   cfg->xrt->xrt_ini);
+				   cfg->opts.xrt->xrt_ini);
 	return AIETH_OK;
 }
 

@@ -271,8 +271,8 @@ void aieth__xrt_rundir_collect(const aieth_dev_config *cfg, const char *artifact
 		used += (uint64_t)st.st_size;
 		kept++;
 		path = aieth__path_join(artifacts_dir, name);
-		if (path && cfg->artifact)
-			cfg->artifact(cfg->artifact_ctx, path, (uint64_t)st.st_size);
+		if (path && cfg->opts.artifact)
+			cfg->opts.artifact(cfg->opts.artifact_ctx, path, (uint64_t)st.st_size);
 		free(path);
 	}
 	if (n == NAMES_MAX)
@@ -284,6 +284,6 @@ void aieth__xrt_rundir_collect(const aieth_dev_config *cfg, const char *artifact
 	if (dfd >= 0)
 		close(dfd);
 	aieth__remove_tree(dir);
-	if (why[0] && cfg->artifact_error)
-		cfg->artifact_error(cfg->artifact_ctx, why);
+	if (why[0] && cfg->opts.artifact_error)
+		cfg->opts.artifact_error(cfg->opts.artifact_ctx, why);
 }

@@ -18,8 +18,8 @@ int aieth__xrt_rundir_open(const char *xrt_ini, const char *artifacts_dir, char 
 
 /* After the child has exited: move every regular file of dir into
  * artifacts_dir (no link followed, plain names only, within the
- * artifact limits of backend.h), tell cfg->artifact of each, tell
- * cfg->artifact_error why a file was left out, and remove dir. */
+ * artifact limits of backend.h), tell cfg->opts.artifact of each, tell
+ * cfg->opts.artifact_error why a file was left out, and remove dir. */
 void aieth__xrt_rundir_collect(const aieth_dev_config *cfg, const char *artifacts_dir,
 			       uint64_t max_bytes, const char *dir);
 
