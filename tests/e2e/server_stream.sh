@@ -117,6 +117,14 @@ for ex in adder_func tiling; do
   diff <(norm_report "$TMP/r_$ex/report.json") <(norm_report "$TMP/l_$ex/report.json") >/dev/null \
     && ok || bad "$ex: the remote report differs from the local one"
 done
+# the serial way on request, the same report; a bad value is refused
+AIETH_REMOTE_STREAM=0 expect 0 timeout 120 "$RT" -q --backend remote --server "$U" -o "$TMP/s_tiling" \
+  "$EX/tiling/test.json"
+diff <(norm_report "$TMP/s_tiling/report.json") <(norm_report "$TMP/l_tiling/report.json") >/dev/null \
+  && ok || bad "tiling: the serial remote report differs from the local one"
+AIETH_REMOTE_STREAM=yes expect 2 "$RT" -q --backend remote --server "$U" -o "$TMP/y" "$EX/tiling/test.json"
+grep -rqF "AIETH_REMOTE_STREAM=yes: 0 or 1 is needed" "$TMP/y" "$TMP/err" "$TMP/out" && ok \
+  || bad "AIETH_REMOTE_STREAM=yes: no message naming it"
 stop_server
 
 # ---- an upload that never comes: the device waits --client-timeout

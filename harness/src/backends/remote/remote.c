@@ -129,6 +129,7 @@ typedef struct {
 	size_t nt, head;
 	pld_txn *wires[TXNS_MAX];
 	int streamed[TXNS_MAX]; /* the server streams it: uploaded in the wait */
+	int serial;             /* AIETH_REMOTE_STREAM=0: never asks for it */
 	/* a streamed transaction's upload and download beside the wait, on
 	 * connections of their own (made at the first one) */
 	CURLM *multi;
@@ -524,6 +525,21 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 		free(st);
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	}
+	/* AIETH_REMOTE_STREAM=0: the serial way (docs/server.md; make bench
+	 * prints both) */
+	{
+		const char *sv = getenv("AIETH_REMOTE_STREAM");
+		if (sv && *sv && strcmp(sv, "0") && strcmp(sv, "1")) {
+			free(st->cacert);
+			free(st->artifacts_dir);
+			free(st);
+			return aieth__fail(AIETH_EINVAL,
+					   "backend remote: AIETH_REMOTE_STREAM=%.20s: 0 or 1 is "
+					   "needed",
+					   sv);
+		}
+		st->serial = sv && !strcmp(sv, "0");
+	}
 	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
 		free(st->cacert);
 		free(st->artifacts_dir);
@@ -732,7 +748,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	json_object_object_add(req, "rx_bytes", json_object_new_uint64(wire->rx.size));
 	/* streamed where the server's device can: the upload, the device and
 	 * the download overlap (rm_txn_stream) */
-	json_object_object_add(req, "stream", json_object_new_boolean(1));
+	json_object_object_add(req, "stream", json_object_new_boolean(!st->serial));
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns", st->sid);
 	rc = rm_json(st, "POST", path, json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN),
 		     201, CALL_S, &o);
