@@ -109,8 +109,22 @@ sys.exit(0 if k <= 1048576 and b[k:].count(0) == len(b) - k else 1)
 PY
 req 204 -X DELETE "$T/$TID"
 
-# ---- run_test --backend remote: streamed, the same report as locally
+# ---- the session ends while a download waits for bytes that will never
+# come: the download ends short (not at curl's 60 s), the server goes on
+req 201 -H "$J" --data-binary @"$TMP/txn_s" "$T"
+TID=$(jq -r .id "$TMP/body")
+SECONDS=0
+curl -s -m 60 -o "$TMP/rx4" "$T/$TID/rx" &
+rxp=$!
+wait_metric 'aieth_image_moved_bytes_total{direction="rx"}' $((4 * SZ))
 REQ_MAX_S=10 req 204 -X DELETE "$U/v1/sessions/$SID"
+wait "$rxp"
+rc=$?
+[[ $rc -ne 0 && $(stat -c %s "$TMP/rx4" 2>/dev/null || echo 0) -lt $SZ && $SECONDS -lt 50 ]] && ok \
+  || bad "download of an ended session: curl exit $rc after $SECONDS s, $(stat -c %s "$TMP/rx4" 2>/dev/null) bytes"
+req 200 "$U/v1/health"
+
+# ---- run_test --backend remote: streamed, the same report as locally
 for ex in adder_func tiling; do
   expect 0 timeout 120 "$RT" -q --backend remote --server "$U" -o "$TMP/r_$ex" "$EX/$ex/test.json"
   expect 0 timeout 120 "$RT" -q -o "$TMP/l_$ex" "$EX/$ex/test.json"

@@ -86,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (srv_txn_req_parse(text, size, &tq) == AIETH_OK) {
 			CHECK(tq.cfg && tq.channels >= 1 && tq.channels <= SRV_CHANNELS_MAX);
 			CHECK(tq.tx_bytes % 16 == 0 && tq.rx_bytes <= SRV_IMAGE_MAX);
+			CHECK(tq.stream == 0 || tq.stream == 1);
 			(void)srv_txn_check(&tq);
 			free(tq.cfg);
 		} else {

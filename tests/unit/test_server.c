@@ -426,7 +426,17 @@ static void test_txn_body(void)
 	CU_ASSERT_EQUAL(q.depth, 4096);
 	CU_ASSERT_EQUAL(q.tx_bytes, 32);
 	CU_ASSERT_EQUAL(q.cfg[8], 0x8888);
+	CU_ASSERT_EQUAL(q.stream, 0);
 	free(q.cfg);
+	/* "stream": a boolean, optional */
+	snprintf(b + n, sizeof b - (size_t)n, "],\"stream\":true}");
+	CU_ASSERT_EQUAL_FATAL(treq(b, &q), AIETH_OK);
+	CU_ASSERT_EQUAL(q.stream, 1);
+	free(q.cfg);
+	snprintf(b + n, sizeof b - (size_t)n, "],\"stream\":1}");
+	CU_ASSERT_EQUAL(treq(b, &q), AIETH_EINVAL);
+	MSG_HAS("stream: true or false is needed");
+	CU_ASSERT_PTR_NULL(q.cfg);
 	CU_ASSERT_EQUAL(treq("{\"channels\":1,\"depth\":1,\"tx_bytes\":0,\"rx_bytes\":0,"
 			     "\"cfg\":[\"0x1\"]}",
 			     &q),
