@@ -217,7 +217,8 @@ static int bench_a(uint64_t reps)
 			return 1;
 		}
 		if (k && aieth_txn_total_cycles(t) != cycles)
-			return fprintf(stderr, "bench: (a) a fresh session's transaction differs\n"),
+			return fprintf(stderr,
+				       "bench: (a) a fresh session's transaction differs\n"),
 			       1;
 		cycles = aieth_txn_total_cycles(t);
 		aieth_txn_free(t);
@@ -251,7 +252,8 @@ static int bench_a(uint64_t reps)
 	       "transaction, %d fresh sessions: min %.3f / median %.3f / max %.3f ms\n",
 	       board * 1e3, (unsigned long long)cycles, A_SESSIONS, firsts[0] * 1e3, wall * 1e3,
 	       firsts[A_SESSIONS - 1] * 1e3);
-	printf("    simulated bytes per wall second: %.1f GB/s (at the median)\n", bytes / wall / 1e9);
+	printf("    simulated bytes per wall second: %.1f GB/s (at the median)\n",
+	       bytes / wall / 1e9);
 	printf("    ratio board time / wall time: %.1f at the median (goal >= 20; %.1f at the "
 	       "slowest, %.1f at the fastest)\n",
 	       board / wall, board / firsts[A_SESSIONS - 1], board / firsts[0]);

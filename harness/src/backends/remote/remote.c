@@ -902,6 +902,8 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	long status[LEGS] = {0};
 	int done[LEGS] = {0}, added[LEGS] = {0}, tries[LEGS] = {0}, running = 0, i, rc;
 	double retry_at[LEGS] = {0}; /* > 0: (re)started at that time */
+	double rx_t = 0, wait_t = 0; /* the download's last byte; the wait's end */
+	uint64_t rx_off = 0;
 	CURLMcode mc = CURLM_OK;
 	sbuf up_reply = SB_INIT(RMH_BODY_MAX), wait_reply = SB_INIT(RMH_BODY_MAX);
 	sbuf rx_err = SB_INIT(RMH_BODY_MAX);
@@ -1002,6 +1004,17 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		/* a wait without a result: the rest would only wait on it */
 		if (done[LEG_WAIT] && (cc[LEG_WAIT] != CURLE_OK || status[LEG_WAIT] != 200))
 			break;
+		/* once the device is done every RX byte is final: the download
+		 * has the stall limit again (the rest resumes, rm_rx_download) */
+		if (down->off != rx_off) {
+			rx_off = down->off;
+			rx_t = now;
+		}
+		if (done[LEG_WAIT] && !wait_t)
+			wait_t = now;
+		if (wait_t && h[LEG_RX] && !done[LEG_RX] &&
+		    now - (rx_t > wait_t ? rx_t : wait_t) > (double)st->xfer.stall_s)
+			break;
 		for (i = 0; i < LEGS; i++)
 			pending |= retry_at[i] > 0;
 		if ((!running && !pending) || (st->xfer.interrupt && *st->xfer.interrupt))
@@ -1027,11 +1040,8 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	}
 	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 200 &&
 		    down->off + down->ncarry == wire->rx.size;
-	if (!*rx_whole && status[LEG_RX] != 200) {
-		/* an error reply, not bytes: the download starts over */
-		down->off = 0;
-		down->ncarry = 0;
-	}
+	/* what did not come (an error reply writes nothing to down) is fetched
+	 * by the caller from down->off on */
 	free(up_reply.p);
 	free(rx_err.p);
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
