@@ -568,6 +568,17 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 				 "mismatch): removed",
 				 p->cache.dir);
 	}
+	/* a stamped hit, not hashed: its bytes are the checked ones only if
+	 * nothing changed the entry while it was copied; one that changed is
+	 * taken for damaged (removed, rebuilt) */
+	if (!rc && p->check.trusted && !aieth__pdi_cache_unchanged(&p->check)) {
+		p->damaged = 1;
+		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
+		rc = aieth__fail(AIETH_EIO,
+				 "PDI cache %s: an entry changed while it was read: "
+				 "removed",
+				 p->cache.dir);
+	}
 	if (!rc && out->in_place)
 		rc = aieth__out_commit(&stage);
 	if (rc)

@@ -484,17 +484,22 @@ static void stamp_touch(const aieth_pdi_cache *c, const uint8_t key[32],
 	free(path);
 }
 
+int aieth__pdi_cache_unchanged(const aieth_pdi_cache_check *check)
+{
+	struct stat st;
+	return check->held && fstat(check->fd, &st) == 0 && (uint64_t)st.st_dev == check->dev &&
+	       (uint64_t)st.st_ino == check->ino && (uint64_t)st.st_size == check->size &&
+	       ns_of(&st.st_mtim) == check->mtime && ns_of(&st.st_ctim) == check->ctime;
+}
+
 void aieth__pdi_cache_checked(const aieth_pdi_cache *c, const uint8_t key[32],
 			      const aieth_pdi_cache_check *check)
 {
 	char text[400], *path;
-	struct stat st;
 	aieth_out o;
 	/* as taken, and unchanged for 2 s before: a change at or after the
 	 * take would have moved the change time past the recorded one */
-	if (!check->held || fstat(check->fd, &st) != 0 || (uint64_t)st.st_dev != check->dev ||
-	    (uint64_t)st.st_ino != check->ino || (uint64_t)st.st_size != check->size ||
-	    ns_of(&st.st_mtim) != check->mtime || ns_of(&st.st_ctim) != check->ctime ||
+	if (!aieth__pdi_cache_unchanged(check) ||
 	    check->taken - check->ctime < (int64_t)PC_SETTLE_S * 1000000000 ||
 	    check->taken - check->mtime < (int64_t)PC_SETTLE_S * 1000000000 ||
 	    stamp_text(check, text, sizeof text) ||

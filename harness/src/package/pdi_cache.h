@@ -79,6 +79,10 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
  * the same time stamp would not show). A failure only loses the stamp. */
 void aieth__pdi_cache_checked(const aieth_pdi_cache *c, const uint8_t key[32],
 			      const aieth_pdi_cache_check *check);
+/* 1 when the entry a hit holds is as it was taken (device, inode, size,
+ * modification and change times): a trusted hit's bytes, once copied,
+ * are the stamped ones only if nothing changed the entry meanwhile. */
+int aieth__pdi_cache_unchanged(const aieth_pdi_cache_check *check);
 /* Close what a hit holds (check->held); any check, any number of times. */
 void aieth__pdi_cache_release(aieth_pdi_cache_check *check);
 /* Remove the entry for key that check describes (and its stamp): its bytes
