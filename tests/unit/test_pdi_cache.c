@@ -460,17 +460,26 @@ static void test_stamps(void)
 	CU_ASSERT_EQUAL(ck.trusted, 1);
 	CU_ASSERT_EQUAL(ck.pending, 0);
 	CU_ASSERT(same_file(at("h3.pdi"), payload[0], 4000));
-	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_unchanged(&ck), 1);
 	/* a key without an entry: a miss, nothing held */
-	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, k2, at("none.pdi"), &hit, &ck), AIETH_OK);
-	CU_ASSERT_EQUAL(hit, 0);
-	CU_ASSERT_EQUAL(ck.held, 0);
+	{
+		aieth_pdi_cache_check none;
+		CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, k2, at("none.pdi"), &hit, &none),
+				AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 0);
+		CU_ASSERT_EQUAL(none.held, 0);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_unchanged(&none), 0);
+	}
 	/* a damaged byte, written once the clock has moved: the change time
-	 * tells, the hit is hashed again (and the caller's hash finds it) */
+	 * tells - the trusted hit still holding the entry sees it changed
+	 * (the packager then takes it for damaged), and the next hit is
+	 * hashed again (and the caller's hash finds it) */
 	clock_past(&st0.st_ctim);
 	fd = open(entry, O_WRONLY);
 	CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 3999), 1);
 	close(fd);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_unchanged(&ck), 0);
+	aieth__pdi_cache_release(&ck);
 	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h4.pdi"), &hit, &ck), AIETH_OK);
 	CU_ASSERT_EQUAL(hit, 1);
 	CU_ASSERT_EQUAL(ck.trusted, 0);
