@@ -515,8 +515,8 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	s[n++].size = p->meta_text ? p->meta_len : p->graph.control_config_len;
 	s[n].kind = AIETH_XCLBIN_KIND_PDI;
 	s[n].name = stem(pdi_path, pdi_name, sizeof pdi_name);
-	/* a PDI in our scratch folder (bootgen's, or a cache entry's hard
-	 * link) changes under nobody: mapped; a --pdi file is read */
+	/* a PDI in our scratch folder (bootgen's, or a cache entry: a link to
+	 * it) changes under nobody: mapped; a --pdi file is read */
 	s[n].stable = !o->pdi;
 	s[n].hash_out = pdi_sum;
 	/* a hit its stamp vouches for: the hash its name gives, not hashed */
