@@ -8,8 +8,12 @@
  * each: the best wall time of packaging (in a child process, as th_package
  * runs), the part bootgen took, the copy of the same archive with `cp` in
  * the same run, their ratios (goal: <= 2), and peak memory of the
- * packaging process and of bootgen. A prebuilt-PDI run (--pdi: no bootgen)
- * shows the packager's own cost.
+ * packaging process and of bootgen. A warm PDI cache is measured twice
+ * for the CDO members: right after the entry was stored (less than 2 s
+ * old: each hit hashes it; on a host whose rounds outlast 2 s the later
+ * ones find it stamped) and once it is stamped (checked once, unchanged
+ * since: a hit does not hash it, as any later packaging finds it). A
+ * prebuilt-PDI run (--pdi: no bootgen) shows the packager's own cost.
  *
  * First the hash alone: hash128 (util/hash.c, run over every packaged
  * byte) on a buffer of the same size in memory.
@@ -46,6 +50,13 @@
 #include "aieth.h"
 #include "pkg_fixtures.h"
 #include "util/hash.h"
+
+/* Seconds for a new cache entry to settle (its stamp needs it unchanged
+ * for 2 s: package/pdi_cache.c), with a margin. */
+#define PC_SETTLE_WAIT_S 2.5
+
+/* When the bench last stored a cache entry (a fill that missed). */
+static double last_store;
 
 static double now(void)
 {
@@ -174,12 +185,19 @@ static void bench_hash(unsigned long mib, int rounds)
 	free(b);
 }
 
+/* How a warm hit finds its entry: just stored (less than 2 s old: each
+ * hit hashes it), or stamped (unchanged for 2 s and checked once: a hit
+ * does not hash it; docs/packaging.md, "Entries"). */
+enum { HIT_FRESH, HIT_STAMPED };
+
 /* Best of rounds; with cache (a folder), one untimed run fills it first
- * and every timed run must be a hit. *best_out / *cp_out (may be NULL)
- * receive the figures. */
+ * and every timed run must be a hit; with HIT_STAMPED the entry is left
+ * to settle 2 s after a fill that stored it, and one more untimed hit
+ * checks and stamps it. *best_out / *cp_out (may be NULL) receive the
+ * figures. */
 static int bench_one(const aieth_board *b, const char *dir, const char *xsa, const char *graph,
-		     const char *label, const char *pdi, const char *cache, int rounds,
-		     run_fig *best_out, double *cp_out)
+		     const char *label, const char *pdi, const char *cache, int hit_kind,
+		     int rounds, run_fig *best_out, double *cp_out)
 {
 	char out[4096], copy[4096];
 	run_fig best, f;
@@ -194,6 +212,18 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 	best.wall = 1e9;
 	if (cache) {
 		f = package_once(b, xsa, graph, pdi, cache, out);
+		if (f.ok && !f.hit)
+			last_store = now();
+		if (f.ok && hit_kind == HIT_STAMPED) {
+			/* the entry unchanged for 2 s since it was stored, then
+			 * checked (and stamped) by one more hit */
+			double wait = last_store + PC_SETTLE_WAIT_S - now();
+			struct timespec ts = {(time_t)wait,
+					      (long)((wait - (double)(time_t)wait) * 1e9)};
+			if (wait > 0)
+				nanosleep(&ts, NULL);
+			f = package_once(b, xsa, graph, pdi, cache, out);
+		}
 		if (!f.ok) {
 			fprintf(stderr, "bench_package: %s: %s\n", label, f.msg);
 			return 1;
@@ -222,9 +252,12 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 	if (cp_out)
 		*cp_out = cpbest;
 	if (cache)
-		printf("%-28s package %7.3f s (bootgen not run; cache lookup %6.3f s, the entry's "
-		       "hash checked in the copy)  cp %6.3f s\n",
-		       label, best.wall, best.cache, cpbest);
+		printf("%-28s package %7.3f s (bootgen not run; cache lookup %6.3f s; %s)  cp "
+		       "%6.3f s\n",
+		       label, best.wall, best.cache,
+		       hit_kind == HIT_STAMPED ? "the entry's stamp holds: not hashed"
+					       : "the entry hashed in the copy",
+		       cpbest);
 	else
 		printf("%-28s package %7.3f s (bootgen %6.3f s, packager %6.3f s)  cp %6.3f s\n",
 		       label, best.wall, best.bootgen, best.wall - best.bootgen, cpbest);
@@ -563,7 +596,7 @@ int main(int argc, char **argv)
 	bench_hash(mib, rounds < 3 ? 3 : rounds);
 	printf("th_package on a %lu MiB graph archive (best of %d; memory: peak RSS)\n", mib,
 	       rounds);
-	rc |= bench_one(b, dir, xsa, plain, "libadf.a, CDO members", NULL, NULL, rounds, &cold,
+	rc |= bench_one(b, dir, xsa, plain, "libadf.a, CDO members", NULL, NULL, 0, rounds, &cold,
 			&cold_cp);
 	/* th_package's own part of a cold run: all but bootgen */
 	if (!rc)
@@ -572,11 +605,13 @@ int main(int argc, char **argv)
 		       "", cold.wall - cold.bootgen, cold.wall, cold.bootgen,
 		       (cold.wall - cold.bootgen) / cold_cp);
 	/* the same graph again with the PDI cache warm (docs/packaging.md) */
-	rc |= bench_one(b, dir, xsa, plain, "CDO members, warm PDI cache", NULL, cache, rounds,
-			NULL, NULL);
-	rc |= bench_one(b, dir, xsa, elf, "libadf.a, ELF sw.o", NULL, NULL, rounds, NULL, NULL);
-	rc |= bench_one(b, dir, xsa, elf, "ELF sw.o, warm PDI cache", NULL, cache, rounds, NULL,
-			NULL);
+	rc |= bench_one(b, dir, xsa, plain, "CDO, warm, entry < 2 s old", NULL, cache, HIT_FRESH,
+			rounds, NULL, NULL);
+	rc |= bench_one(b, dir, xsa, plain, "CDO members, warm PDI cache", NULL, cache, HIT_STAMPED,
+			rounds, NULL, NULL);
+	rc |= bench_one(b, dir, xsa, elf, "libadf.a, ELF sw.o", NULL, NULL, 0, rounds, NULL, NULL);
+	rc |= bench_one(b, dir, xsa, elf, "ELF sw.o, warm PDI cache", NULL, cache, HIT_STAMPED,
+			rounds, NULL, NULL);
 	/* the packager alone: a PDI prebuilt by the first run */
 	{
 		aieth_package_opts o;
@@ -598,8 +633,8 @@ int main(int argc, char **argv)
 		aieth_xclbin_close(xb);
 		unlink(out);
 	}
-	rc |= bench_one(b, dir, xsa, plain, "prebuilt --pdi (no bootgen)", pdi, NULL, rounds, NULL,
-			NULL);
+	rc |= bench_one(b, dir, xsa, plain, "prebuilt --pdi (no bootgen)", pdi, NULL, 0, rounds,
+			NULL, NULL);
 	if (!rc)
 		rc = bench_counts(dir, pdi);
 out:

@@ -22,6 +22,9 @@ runs() { if [[ -f $TMP/count ]]; then wc -l <"$TMP/count" | tr -d ' '; else echo
 want_runs() { if [[ $(runs) -eq $1 ]]; then ok; else bad "$2: bootgen ran $(runs) times, expected $1"; fi; }
 same() { if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi; }
 entries() { find "$1" -maxdepth 1 -name '*.pdi' 2>/dev/null | wc -l | tr -d ' '; }
+# the entry a hit used last: a hit leaves its entry's inode alone and marks
+# the use on the entry's stamp ("<entry>.ok")
+last_used() { local s; s=$(ls -t "$C"/*.ok | head -1); echo "${s%.ok}.pdi"; }
 pkg() { # pkg OUT [options...]: package the fixture graph with the counting bootgen
   local out=$1; shift
   expect 0 "$T" --board vck190 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$out" \
@@ -91,8 +94,8 @@ want_runs 5 "a changed CDO"
 "$T" dump-section PDI "$TMP/a.xclbin" -o "$TMP/a.pdi" >/dev/null
 pkg "$TMP/pre.xclbin"
 has "$TMP/out" "PDI from the cache"
-entry=$(ls -t "$C"/*.pdi | head -1)
-if cmp -s "$entry" "$TMP/a.pdi"; then ok; else bad "the newest entry is not the PDI of a.xclbin"; fi
+entry=$(last_used)
+if cmp -s "$entry" "$TMP/a.pdi"; then ok; else bad "the entry last used is not the PDI of a.xclbin"; fi
 size=$(stat -c %s "$entry")
 printf 'X' | dd of="$entry" bs=1 seek=100 conv=notrunc status=none
 pkg "$TMP/c1.xclbin"
@@ -172,10 +175,33 @@ has "$TMP/out" "PDI cache $C: hit"
 gpkg "$TMP/g2.xclbin"
 has "$TMP/out" "PDI cache $C: hit (direct: the archive is unchanged)"
 same "$TMP/a.xclbin" "$TMP/g2.xclbin"
-# a direct hit is checked the same way
+# an entry unchanged for 2 s whose bytes a hit found sound is stamped
+# (docs/packaging.md, "Entries"): a later hit does not hash it again, so it
+# leaves the stamp as it is (a checked hit writes a new one)
+entry=$(last_used)
+stamp=${entry%.pdi}.ok
+if grep -qx "boot $(cat /proc/sys/kernel/random/boot_id)" "$stamp" 2>/dev/null; then ok; else bad "no stamp of this boot beside $entry"; fi
+ino=$(stat -c %i "$stamp")
+gpkg "$TMP/g2s.xclbin"
+has "$TMP/out" "PDI cache $C: hit (direct: the archive is unchanged)"
+same "$TMP/a.xclbin" "$TMP/g2s.xclbin"
+if [[ $(stat -c %i "$stamp") == "$ino" ]]; then ok; else bad "a stamped hit was checked again (new stamp)"; fi
+# a stamp of another boot (a crash may have lost bytes) is not trusted:
+# the hit is checked, and stamped anew
+sed -i 's/^boot .*/boot 00000000-0000-0000-0000-000000000000/' "$stamp"
+ino=$(stat -c %i "$stamp")
+gpkg "$TMP/g2t.xclbin"
+has "$TMP/out" "PDI cache $C: hit (direct: the archive is unchanged)"
+same "$TMP/a.xclbin" "$TMP/g2t.xclbin"
+if [[ $(stat -c %i "$stamp") != "$ino" ]] && grep -qx "boot $(cat /proc/sys/kernel/random/boot_id)" "$stamp"
+then ok; else bad "a stamp of another boot was trusted"; fi
+# a stamped entry changed (even with its size and modification time kept:
+# the change time moves) is checked, found damaged, never packaged
 runs_before=$(runs)
-entry=$(ls -t "$C"/*.pdi | head -1)
+mtime=$(stat -c %y "$entry")
 printf 'X' | dd of="$entry" bs=1 seek=$((size / 2)) conv=notrunc status=none
+touch -d "$mtime" "$entry"
+if [[ -f $stamp ]]; then ok; else bad "the stamp is gone before the test"; fi
 gpkg "$TMP/g2b.xclbin"
 has "$TMP/out" "through bootgen"
 has "$TMP/out" "(a damaged entry was found and removed)"

@@ -3,7 +3,8 @@
  * test_pdi_cache.c - the PDI cache (package/pdi_cache.h): the key changes
  * with each thing bootgen reads (and only with those), hit and miss, a
  * damaged entry is a miss and is removed, least recently used eviction
- * under the bound, the folder's choice and privacy.
+ * under the bound, stamps (a hit checked once is trusted while its entry
+ * is unchanged), the folder's choice and privacy.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -134,8 +135,8 @@ static void test_key(void)
 
 static uint8_t payload[3][4000];
 
-/* The entry of key in DIR/SUB ("<key>-<hash>-<size>.pdi"): its path in out
- * ("" when there is none). */
+/* The entry of key in DIR/SUB ("<key>-<hash>-<size>.pdi", not its stamp
+ * "....ok"): its path in out ("" when there is none). */
 static void entry_name(char *out, size_t cap, const char *sub, const uint8_t key[32])
 {
 	char hex[65], d[128];
@@ -150,6 +151,8 @@ static void entry_name(char *out, size_t cap, const char *sub, const uint8_t key
 		return;
 	while ((de = readdir(dd)))
 		if (!strncmp(de->d_name, hex, 64) && de->d_name[64] == '-' &&
+		    strlen(de->d_name) > 4 &&
+		    !strcmp(de->d_name + strlen(de->d_name) - 4, ".pdi") &&
 		    strlen(d) + strlen(de->d_name) + 2 <= cap)
 			sprintf(out, "%s/%s", d, de->d_name);
 	closedir(dd);
@@ -379,6 +382,147 @@ static void test_lru_bound(void)
 	aieth__pdi_cache_close(&c);
 }
 
+/* Until the file system's clock has moved past t (bounded): a change made
+ * then shows in a file's change time (the clock is coarse: a change within
+ * the same tick may not). */
+static void clock_past(const struct timespec *t)
+{
+	struct stat st;
+	long i;
+	for (i = 0; i < 10000000; i++) {
+		int f = open(at("tick"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		CU_ASSERT_FATAL(f >= 0);
+		CU_ASSERT_EQUAL(write(f, "x", 1), 1);
+		CU_ASSERT_EQUAL(fstat(f, &st), 0);
+		close(f);
+		if (st.st_ctim.tv_sec > t->tv_sec ||
+		    (st.st_ctim.tv_sec == t->tv_sec && st.st_ctim.tv_nsec > t->tv_nsec))
+			return;
+	}
+	CU_FAIL("the file system's clock did not move");
+}
+
+/* Stamps (docs/packaging.md, "Entries"): a hit is read through its open
+ * descriptor (a symbolic link to /proc/self/fd/N) and leaves the entry's
+ * inode as it was; the caller's check, found sound, stamps an entry that
+ * had not changed for 2 s; a later hit is then trusted (not hashed) while
+ * the entry is unchanged, and hashed again after any write. A stamp
+ * carries its entry's use; eviction removes stamps whose entry is gone. */
+static void test_stamps(void)
+{
+	aieth_pdi_cache c;
+	aieth_pdi_cache_check ck;
+	uint8_t key[32], k2[32];
+	char entry[300], stamp[300], e2[300], s2[300];
+	struct stat st0, st;
+	int hit = -1, stored = -1, fd, i;
+	fresh_dir();
+	for (i = 0; i < 4000; i++)
+		payload[0][i] = (uint8_t)(i * 31 + 7);
+	memset(key, 0x33, sizeof key);
+	memset(k2, 0x44, sizeof k2);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("s"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(stored, 1);
+	entry_name(entry, sizeof entry, "s", key);
+	CU_ASSERT_FATAL(entry[0] != '\0');
+	snprintf(stamp, sizeof stamp, "%.*s.ok", (int)(strlen(entry) - 4), entry);
+	CU_ASSERT_EQUAL(stat(entry, &st0), 0);
+	/* a hit: through the descriptor, unchecked, no stamp yet */
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h1.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.held, 1);
+	CU_ASSERT_EQUAL(ck.pending, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	CU_ASSERT_EQUAL(lstat(at("h1.pdi"), &st), 0);
+	CU_ASSERT(S_ISLNK(st.st_mode));
+	CU_ASSERT(same_file(at("h1.pdi"), payload[0], 4000));
+	CU_ASSERT_EQUAL(stat(entry, &st), 0);
+	CU_ASSERT(st.st_ctim.tv_sec == st0.st_ctim.tv_sec &&
+		  st.st_ctim.tv_nsec == st0.st_ctim.tv_nsec);
+	CU_ASSERT_EQUAL(st.st_nlink, st0.st_nlink);
+	/* just stored: too fresh to stamp (a change in the same time stamp
+	 * would not show) */
+	aieth__pdi_cache_checked(&c, key, &ck);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(ck.held, 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h2.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	CU_ASSERT_EQUAL(ck.pending, 1);
+	/* taken 3 s after its last change (the clock moved on, not waited
+	 * for): stamped, and the next hit trusts it */
+	ck.taken += 3000000000LL;
+	aieth__pdi_cache_checked(&c, key, &ck);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h3.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 1);
+	CU_ASSERT_EQUAL(ck.pending, 0);
+	CU_ASSERT(same_file(at("h3.pdi"), payload[0], 4000));
+	CU_ASSERT_EQUAL(aieth__pdi_cache_unchanged(&ck), 1);
+	/* a key without an entry: a miss, nothing held */
+	{
+		aieth_pdi_cache_check none;
+		CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, k2, at("none.pdi"), &hit, &none),
+				AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 0);
+		CU_ASSERT_EQUAL(none.held, 0);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_unchanged(&none), 0);
+	}
+	/* a damaged byte, written once the clock has moved: the change time
+	 * tells - the trusted hit still holding the entry sees it changed
+	 * (the packager then takes it for damaged), and the next hit is
+	 * hashed again (and the caller's hash finds it) */
+	clock_past(&st0.st_ctim);
+	fd = open(entry, O_WRONLY);
+	CU_ASSERT_EQUAL(pwrite(fd, "\xff", 1, 3999), 1);
+	close(fd);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_unchanged(&ck), 0);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h4.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	CU_ASSERT_EQUAL(ck.pending, 1);
+	CU_ASSERT(!same_file(at("h4.pdi"), payload[0], 4000));
+	aieth__pdi_cache_drop(&c, key, &ck);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	CU_ASSERT_EQUAL(access(stamp, F_OK), -1);
+	aieth__pdi_cache_close(&c);
+	/* eviction: an entry's use is the later of its and its stamp's times;
+	 * stamps whose entry is gone go too */
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("e"), 1 << 20), AIETH_OK);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	CU_ASSERT_EQUAL(store(&c, k2, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "e", key);
+	entry_name(e2, sizeof e2, "e", k2);
+	snprintf(stamp, sizeof stamp, "%.*s.ok", (int)(strlen(entry) - 4), entry);
+	snprintf(s2, sizeof s2, "%.*s.ok", (int)(strlen(e2) - 4), e2);
+	put_file(stamp, "", 0);
+	put_file(s2, "", 0);
+	put_file(at("e/"
+		    "0000000000000000000000000000000000000000000000000000000000000000-"
+		    "00000000000000000000000000000000-4000.ok"),
+		 "", 0);
+	set_used(entry, 1000000); /* the older entry ... */
+	set_used(e2, 1000010);
+	set_used(stamp, 3000000); /* ... used last */
+	set_used(s2, 1000010);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_evict(&c, 4000), AIETH_OK);
+	CU_ASSERT_EQUAL(access(entry, F_OK), 0);
+	CU_ASSERT_EQUAL(access(stamp, F_OK), 0);
+	CU_ASSERT_EQUAL(access(e2, F_OK), -1);
+	CU_ASSERT_EQUAL(access(s2, F_OK), -1);
+	CU_ASSERT_EQUAL(
+		access(at("e/"
+			  "0000000000000000000000000000000000000000000000000000000000000000-"
+			  "00000000000000000000000000000000-4000.ok"),
+		       F_OK),
+		-1);
+	aieth__pdi_cache_close(&c);
+}
+
 static void test_folder(void)
 {
 	aieth_pdi_cache c;
@@ -544,6 +688,7 @@ static void test_cleanup(void)
 TU_MAIN("pdi_cache", {"key: what bootgen reads, nothing else", test_key},
 	{"hit, miss, damaged entries", test_hit_miss_damage},
 	{"least recently used eviction under the bound", test_lru_bound},
+	{"stamps: a hit checked once, trusted while unchanged", test_stamps},
 	{"the folder: choice and privacy", test_folder},
 	{"direct mode: archive state, memos", test_direct_memo},
 	{"another file system: copies, checked", test_other_file_system}, {"cleanup", test_cleanup})

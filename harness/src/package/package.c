@@ -400,7 +400,8 @@ static int cache_direct(pkg *p)
 		hit = 0;
 	}
 	if (!hit && p->cached_pdi) {
-		p->check.pending = 0;
+		aieth__pdi_cache_release(&p->check);
+		p->check.pending = p->check.trusted = 0;
 		unlink(p->cached_pdi);
 		free(p->cached_pdi);
 		p->cached_pdi = NULL;
@@ -514,10 +515,12 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	s[n++].size = p->meta_text ? p->meta_len : p->graph.control_config_len;
 	s[n].kind = AIETH_XCLBIN_KIND_PDI;
 	s[n].name = stem(pdi_path, pdi_name, sizeof pdi_name);
-	/* a PDI in our scratch folder (bootgen's, or a cache entry's hard
-	 * link) changes under nobody: mapped; a --pdi file is read */
+	/* a PDI in our scratch folder (bootgen's, or a cache entry: a link to
+	 * it) changes under nobody: mapped; a --pdi file is read */
 	s[n].stable = !o->pdi;
 	s[n].hash_out = pdi_sum;
+	/* a hit its stamp vouches for: the hash its name gives, not hashed */
+	s[n].hash_in = p->check.trusted ? p->check.hash : NULL;
 	s[n++].path = pdi_path;
 	if (p->graph.trace_config) {
 		s[n].kind = AIETH_XCLBIN_KIND_AIE_TRACE_METADATA;
@@ -553,13 +556,27 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	}
 	rc = xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
 			 &p->r->size);
-	/* a cache hit's check, on the bytes just copied */
+	/* a cache hit's check, on the bytes just copied; one that holds is
+	 * stamped on the entry (a later hit need not hash it) */
+	if (!rc && p->check.pending && !memcmp(pdi_sum, p->check.hash, 16))
+		aieth__pdi_cache_checked(&p->cache, p->hit_key, &p->check);
 	if (!rc && p->check.pending && memcmp(pdi_sum, p->check.hash, 16)) {
 		p->damaged = 1;
 		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
 		rc = aieth__fail(AIETH_EIO,
 				 "PDI cache %s: a damaged entry (content hash "
 				 "mismatch): removed",
+				 p->cache.dir);
+	}
+	/* a stamped hit, not hashed: its bytes are the checked ones only if
+	 * nothing changed the entry while it was copied; one that changed is
+	 * taken for damaged (removed, rebuilt) */
+	if (!rc && p->check.trusted && !aieth__pdi_cache_unchanged(&p->check)) {
+		p->damaged = 1;
+		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
+		rc = aieth__fail(AIETH_EIO,
+				 "PDI cache %s: an entry changed while it was read: "
+				 "removed",
 				 p->cache.dir);
 	}
 	if (!rc && out->in_place)
@@ -696,6 +713,7 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	aieth__out_abort(&out);
 	free(pdi_path);
 	free(p.cached_pdi);
+	aieth__pdi_cache_release(&p.check);
 	aieth__pdi_cache_close(&p.cache);
 	remove_tmp(&p);
 	aieth__graph_free(&p.graph);

@@ -183,7 +183,8 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		aieth__error_clear();
 		/* a hit must read back as bootgen's PDI must; one that does not
 		 * is a damaged entry (its content hash, when the caller checks
-		 * it, could not have matched): removed, and bootgen runs */
+		 * it, could not have matched; its stamp, when it has one, was
+		 * made of other bytes): removed, and bootgen runs */
 		if (r->from_cache && !aieth__pdi_file_idcode(o->output, &id, &ext) &&
 		    id == o->id_code && ext == o->ext_id_code) {
 			rc = AIETH_OK;
@@ -191,7 +192,9 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 		}
 		if (r->from_cache) {
 			aieth__pdi_cache_drop(o->cache, key, &r->cache_check);
+			aieth__pdi_cache_release(&r->cache_check);
 			memset(&r->cache_check, 0, sizeof r->cache_check);
+			r->cache_check.fd = -1;
 			r->from_cache = 0;
 			unlink(o->output);
 			aieth__error_clear();

@@ -60,7 +60,8 @@ typedef struct {
 	double cache_seconds; /* computing the key and reading or storing the entry */
 	int have_key;         /* cache_key holds the PDI's cache key */
 	uint8_t cache_key[32];
-	aieth_pdi_cache_check cache_check; /* defer_check: what the caller checks */
+	aieth_pdi_cache_check cache_check; /* defer_check: what the caller checks (and
+					    releases: aieth__pdi_cache_release) */
 } aieth_pdi_build_result;
 
 /* Write a BIF with one AIE image (id 0x1c000000) holding the CDOs in order

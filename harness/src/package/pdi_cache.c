@@ -9,6 +9,15 @@
  * are atomic, and a reader or an evictor holding an open descriptor keeps
  * reading the old inode after an unlink, so concurrent processes never
  * see a partial entry or lose one they are reading.
+ *
+ * Beside an entry its stamp, "<same name>.ok": this boot's id and the
+ * entry's device, inode, size, modification and change times when its
+ * bytes were last found to hash to its name. A hit whose entry still
+ * matches its stamp is not hashed again: any write to a file changes its
+ * change time, which no program can set back (docs/packaging.md,
+ * "Entries"). A hit reads the entry through an open descriptor
+ * (/proc/self/fd/N), so taking it changes nothing of its inode; its use
+ * is recorded on the stamp.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +45,8 @@
 #define PC_MAX_BIF (1u << 20)
 #define PC_TMP_MAX_AGE 3600
 #define PC_MAX_ENTRIES 1000000u
+#define PC_STAMP_TAG "aieth pdi cache stamp 1\n"
+#define PC_BOOT_ID "/proc/sys/kernel/random/boot_id"
 
 /* "<64 hex key>-<32 hex hash128>-<decimal size>.pdi": 1 when name has that
  * form; its hash and size (may be NULL) then. */
@@ -359,24 +370,168 @@ int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const 
 	return aieth__pdi_cache_take(c, key, out, hit, NULL);
 }
 
-/* The path of the entry for key with this hash and size (caller frees). */
-static char *entry_path(const aieth_pdi_cache *c, const uint8_t key[32], const uint8_t hash[16],
-			uint64_t size)
+/* The path of the entry for key with this hash and size (ext ".pdi"), or
+ * of its stamp (".ok"); caller frees. */
+static char *entry_file(const aieth_pdi_cache *c, const uint8_t key[32], const uint8_t hash[16],
+			uint64_t size, const char *ext)
 {
 	char name[PC_NAME_MAX], k[65], hh[33];
 	hex(key, 32, k);
 	hex(hash, 16, hh);
-	snprintf(name, sizeof name, "%s-%s-%llu.pdi", k, hh, (unsigned long long)size);
+	snprintf(name, sizeof name, "%s-%s-%llu%s", k, hh, (unsigned long long)size, ext);
 	return aieth__path_join(c->dir, name);
+}
+
+static char *entry_path(const aieth_pdi_cache *c, const uint8_t key[32], const uint8_t hash[16],
+			uint64_t size)
+{
+	return entry_file(c, key, hash, size, ".pdi");
 }
 
 void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 			   const aieth_pdi_cache_check *check)
 {
 	char *path = entry_path(c, key, check->hash, check->size);
+	char *stamp = entry_file(c, key, check->hash, check->size, ".ok");
 	if (path)
 		unlink(path);
+	if (stamp)
+		unlink(stamp);
 	free(path);
+	free(stamp);
+}
+
+void aieth__pdi_cache_release(aieth_pdi_cache_check *check)
+{
+	if (check->held)
+		close(check->fd);
+	check->held = 0;
+	check->fd = -1;
+}
+
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* The stamp's text for the entry in the state check recorded, in this
+ * boot (the kernel's random boot id: a stamp of another boot, before a
+ * crash that may have lost bytes the page cache held, is not trusted).
+ * -1: no boot id, no stamps. */
+static int stamp_text(const aieth_pdi_cache_check *ck, char *out, size_t cap)
+{
+	char boot[64], hh[33];
+	ssize_t n;
+	int fd = open(PC_BOOT_ID, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, boot, sizeof boot - 1);
+	close(fd);
+	if (n < 36)
+		return -1;
+	boot[n] = '\0';
+	if (strspn(boot, "0123456789abcdef-") != 36)
+		return -1;
+	boot[36] = '\0';
+	hex(ck->hash, 16, hh);
+	snprintf(out, cap,
+		 PC_STAMP_TAG
+		 "boot %s\nhash %s size %llu\ndev %llu ino %llu mtime %lld ctime %lld\n",
+		 boot, hh, (unsigned long long)ck->size, (unsigned long long)ck->dev,
+		 (unsigned long long)ck->ino, (long long)ck->mtime, (long long)ck->ctime);
+	return 0;
+}
+
+/* 1 when the entry's stamp matches the state check recorded (a use of
+ * the entry: the stamp is touched). */
+static int stamp_matches(const aieth_pdi_cache *c, const uint8_t key[32],
+			 const aieth_pdi_cache_check *ck)
+{
+	char want[400], got[400], *path;
+	ssize_t n = -1;
+	int fd, ok = 0;
+	if (stamp_text(ck, want, sizeof want) ||
+	    !(path = entry_file(c, key, ck->hash, ck->size, ".ok")))
+		return 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return 0;
+	n = read(fd, got, sizeof got - 1);
+	if (n > 0) {
+		got[n] = '\0';
+		ok = !strcmp(got, want);
+	}
+	if (ok)
+		futimens(fd, NULL); /* recently used */
+	close(fd);
+	return ok;
+}
+
+/* A use of an entry its stamp does not vouch for: the stamp's time, the
+ * stamp made (empty: it matches nothing) when there is none; the entry
+ * itself is not touched. */
+static void stamp_touch(const aieth_pdi_cache *c, const uint8_t key[32],
+			const aieth_pdi_cache_check *ck)
+{
+	char *path = entry_file(c, key, ck->hash, ck->size, ".ok");
+	int fd = path ? open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600)
+		      : -1;
+	if (fd >= 0) {
+		futimens(fd, NULL);
+		close(fd);
+	}
+	free(path);
+}
+
+int aieth__pdi_cache_unchanged(const aieth_pdi_cache_check *check)
+{
+	struct stat st;
+	return check->held && fstat(check->fd, &st) == 0 && (uint64_t)st.st_dev == check->dev &&
+	       (uint64_t)st.st_ino == check->ino && (uint64_t)st.st_size == check->size &&
+	       ns_of(&st.st_mtim) == check->mtime && ns_of(&st.st_ctim) == check->ctime;
+}
+
+void aieth__pdi_cache_checked(const aieth_pdi_cache *c, const uint8_t key[32],
+			      const aieth_pdi_cache_check *check)
+{
+	char text[400], *path;
+	aieth_out o;
+	/* as taken, and unchanged for 2 s before: a change at or after the
+	 * take would have moved the change time past the recorded one */
+	if (!aieth__pdi_cache_unchanged(check) ||
+	    check->taken - check->ctime < (int64_t)PC_SETTLE_S * 1000000000 ||
+	    check->taken - check->mtime < (int64_t)PC_SETTLE_S * 1000000000 ||
+	    stamp_text(check, text, sizeof text) ||
+	    !(path = entry_file(c, key, check->hash, check->size, ".ok")))
+		return;
+	/* not flushed: a stamp a crash loses means one more check; one that
+	 * outlives its entry's bytes names another boot */
+	if (aieth__out_open(&o, path) == AIETH_OK) {
+		o.no_flush = 1;
+		if (aieth__out_write(&o, text, strlen(text)) == AIETH_OK)
+			aieth__out_commit(&o);
+		aieth__out_abort(&o);
+	}
+	free(path);
+	aieth__error_clear();
+}
+
+/* Read the entry through fd: out a symbolic link to /proc/self/fd/N, which
+ * opens the entry's inode even after an evictor unlinked its name, and
+ * changes nothing of it (a hard link would change its change time).
+ * 0: done; -1: no /proc here (out removed). */
+static int hold(int fd, const struct stat *st, const char *out)
+{
+	char via[48];
+	struct stat os;
+	snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+	unlink(out);
+	if (symlink(via, out) == 0 && stat(out, &os) == 0 && os.st_dev == st->st_dev &&
+	    os.st_ino == st->st_ino)
+		return 0;
+	unlink(out);
+	return -1;
 }
 
 int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
@@ -389,20 +544,44 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
 	struct stat st, lst;
 	uint64_t size;
 	int fd = -1, lfd = -1, rc;
+	struct timespec now;
 	*hit = 0;
 	memset(&st, 0, sizeof st);
-	if (check)
+	if (check) {
 		memset(check, 0, sizeof *check);
+		check->fd = -1;
+	}
 	if ((rc = find_entry(c, key, name)) || !name[0])
 		return rc; /* a miss */
 	pc_entry_name(name, want, &size);
 	if (!(path = aieth__path_join(c->dir, name)))
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	clock_gettime(CLOCK_REALTIME, &now); /* before the state is read */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		goto miss; /* evicted meanwhile, or not a file */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size)
 		goto damaged;
+	if (check && !hold(fd, &st, out)) {
+		check->held = 1;
+		check->fd = fd;
+		fd = -1;
+		memcpy(check->hash, want, 16);
+		check->size = size;
+		check->dev = (uint64_t)st.st_dev;
+		check->ino = (uint64_t)st.st_ino;
+		check->mtime = ns_of(&st.st_mtim);
+		check->ctime = ns_of(&st.st_ctim);
+		check->taken = ns_of(&now);
+		/* stamped: checked before, unchanged since; else the caller
+		 * hashes the bytes as it copies them */
+		check->trusted = stamp_matches(c, key, check);
+		check->pending = !check->trusted;
+		if (!check->trusted)
+			stamp_touch(c, key, check);
+		*hit = 1;
+		goto miss;
+	}
 	/* the same folder as out: a hard link, no copy; it keeps the bytes
 	 * readable whatever an evictor does to the entry's name */
 	unlink(out);
@@ -612,6 +791,23 @@ static int add_ent(pc_ent **v, size_t *n, size_t *cap, const char *name, const s
 	return AIETH_OK;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const pc_ent *)a)->name, ((const pc_ent *)b)->name);
+}
+
+/* "<entry name less .pdi>.ok": 1 when name is a stamp's; its entry's name
+ * into entry. */
+static int pc_stamp_name(const char *name, char entry[PC_NAME_MAX])
+{
+	size_t n = strlen(name);
+	if (n < 4 || n + 1 >= PC_NAME_MAX || strcmp(name + n - 3, ".ok"))
+		return 0;
+	memcpy(entry, name, n - 3);
+	memcpy(entry + n - 3, ".pdi", 5);
+	return pc_entry_name(entry, NULL, NULL);
+}
+
 /* 1 when a remaining entry has key text k (64 hex digits). */
 static int has_entry(const pc_ent *v, size_t n, const char *k)
 {
@@ -627,12 +823,12 @@ int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 	DIR *d = opendir(c->dir);
 	struct dirent *de;
 	struct stat st;
-	pc_ent *v = NULL, *m = NULL;
-	size_t n = 0, cap = 0, nm = 0, capm = 0, i;
+	pc_ent *v = NULL, *m = NULL, *sv = NULL, *hit;
+	size_t n = 0, cap = 0, nm = 0, capm = 0, ns = 0, caps = 0, i;
 	uint64_t total = 0;
 	int dfd, rc = AIETH_OK;
 	time_t now = time(NULL);
-	char text[80];
+	char text[80], ename[PC_NAME_MAX];
 	if (!d)
 		return aieth__fail(AIETH_EIO, "%s: cannot list: %s", c->dir, strerror(errno));
 	dfd = dirfd(d);
@@ -649,8 +845,20 @@ int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 		} else if (len == 68 && strspn(de->d_name, "0123456789abcdef") == 64 &&
 			   !strcmp(de->d_name + 64, ".key")) {
 			rc = add_ent(&m, &nm, &capm, de->d_name, &st);
+		} else if (pc_stamp_name(de->d_name, ename)) {
+			rc = add_ent(&sv, &ns, &caps, ename, &st); /* under its entry's name */
 		}
 	}
+	/* an entry's use: the later of its own and its stamp's (a hit touches
+	 * the stamp, not the entry, whose inode it leaves as it was) */
+	if (ns)
+		qsort(sv, ns, sizeof *sv, by_name);
+	for (i = 0; !rc && ns && i < n; i++)
+		if ((hit = bsearch(&v[i], sv, ns, sizeof *sv, by_name)) &&
+		    (hit->used.tv_sec > v[i].used.tv_sec ||
+		     (hit->used.tv_sec == v[i].used.tv_sec &&
+		      hit->used.tv_nsec > v[i].used.tv_nsec)))
+			v[i].used = hit->used;
 	if (!rc && total > max_bytes) {
 		qsort(v, n, sizeof *v, older_first);
 		/* an unlink under a reader's open descriptor or hard link leaves
@@ -672,8 +880,19 @@ int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 		if (got >= 0 || errno != ENOENT)
 			unlinkat(dfd, m[i].name, 0);
 	}
+	/* stamps whose entry is gone */
+	if (n)
+		qsort(v, n, sizeof *v, by_name);
+	for (i = 0; !rc && i < ns; i++) {
+		size_t len = strlen(sv[i].name);
+		if ((hit = n ? bsearch(&sv[i], v, n, sizeof *v, by_name) : NULL) && !hit->gone)
+			continue;
+		memcpy(sv[i].name + len - 4, ".ok", 4);
+		unlinkat(dfd, sv[i].name, 0);
+	}
 	closedir(d);
 	free(v);
 	free(m);
+	free(sv);
 	return rc;
 }

@@ -5,8 +5,9 @@
  * same graph packaged again skips bootgen. Entries are written to a
  * temporary file and renamed into place, so a reader never sees a partial
  * entry; each carries its size and a content hash, so a damaged entry is a
- * miss (and removed), never packaged; the folder is bounded in bytes, the
- * least recently used entries going first. Not installed.
+ * miss (and removed), never packaged (an entry checked once in a boot and
+ * unchanged since is stamped, and not hashed again); the folder is bounded
+ * in bytes, the least recently used entries going first. Not installed.
  */
 #ifndef AIETH_PDI_CACHE_H
 #define AIETH_PDI_CACHE_H
@@ -45,22 +46,48 @@ int aieth__pdi_cache_key(const char *tool, const char *const *argv, const char *
 int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			 int *hit);
 /* What a caller checks of a hit it takes unchecked (aieth__pdi_cache_take):
- * the bytes of out must hash (hash128) to hash. */
+ * the bytes of out must hash (hash128) to hash - unless the entry's stamp
+ * vouches for them (trusted). */
 typedef struct {
 	int pending; /* 1: not checked yet; the caller checks */
+	int trusted; /* 1: the entry's stamp matches it: its bytes hashed to hash
+			when it was checked, in this boot, and the file has not
+			changed since (docs/packaging.md, "Entries"): not hashed */
 	uint8_t hash[16];
 	uint64_t size;
+	/* held 1: fd is the entry, open, and out a symbolic link to it
+	 * (/proc/self/fd/N): the bytes are read through it, the entry's inode
+	 * untouched; aieth__pdi_cache_release closes it */
+	int held, fd;
+	uint64_t dev, ino;
+	int64_t mtime, ctime; /* the entry's, when taken (ns since 1970) */
+	int64_t taken;        /* the wall clock then (ns since 1970) */
 } aieth_pdi_cache_check;
-/* aieth__pdi_cache_get, but a hit taken as a hard link (the usual case) is
- * not hashed here when check is not NULL: check->pending 1 and the hash
- * its bytes must have, for the caller to compare while it reads them
- * anyway (the packager's copy into the xclbin: each byte read once). A
- * copy (another file system) is checked here: pending 0. */
+/* aieth__pdi_cache_get, but a hit is not hashed here when check is not
+ * NULL: out is a symbolic link to the entry held open (else, without
+ * /proc/self/fd, a hard link; across file systems a copy, checked here:
+ * pending 0). check->trusted 1: its stamp vouches for the bytes; else
+ * check->pending 1 and the hash its bytes must have, for the caller to
+ * compare while it reads them anyway (the packager's copy into the
+ * xclbin: each byte read once), then to report with
+ * aieth__pdi_cache_checked. */
 int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			  int *hit, aieth_pdi_cache_check *check);
-/* Remove the entry for key that check describes: its bytes were found not
- * to hash to check->hash (damaged). A new entry renamed in meanwhile
- * under another name stays. */
+/* The caller hashed every byte of a pending hit and found check->hash:
+ * stamp the entry (a later hit then need not hash it), when the file is
+ * as it was taken and had not changed for 2 s before (a change within
+ * the same time stamp would not show). A failure only loses the stamp. */
+void aieth__pdi_cache_checked(const aieth_pdi_cache *c, const uint8_t key[32],
+			      const aieth_pdi_cache_check *check);
+/* 1 when the entry a hit holds is as it was taken (device, inode, size,
+ * modification and change times): a trusted hit's bytes, once copied,
+ * are the stamped ones only if nothing changed the entry meanwhile. */
+int aieth__pdi_cache_unchanged(const aieth_pdi_cache_check *check);
+/* Close what a hit holds (check->held); any check, any number of times. */
+void aieth__pdi_cache_release(aieth_pdi_cache_check *check);
+/* Remove the entry for key that check describes (and its stamp): its bytes
+ * were found not to hash to check->hash (damaged). A new entry renamed in
+ * meanwhile under another name stays. */
 void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 			   const aieth_pdi_cache_check *check);
 
@@ -85,8 +112,9 @@ int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
 			      const uint8_t key[32]);
 
 /* Remove least recently used entries until they total at most max_bytes;
- * also temporary files older than an hour (a writer that died) and memos
- * whose entry is gone. */
+ * also temporary files older than an hour (a writer that died), and memos
+ * and stamps whose entry is gone. An entry's use: the later of its own
+ * and its stamp's modification times. */
 int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes);
 
 #endif

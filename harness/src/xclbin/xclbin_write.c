@@ -146,7 +146,7 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 	cur = tbl;
 	for (i = 0; i < n && !rc; i++) {
 		const xb_wsection *s = &o->sections[i];
-		aieth_hash128 hs, *ph = o->uuid && !s->hash_out ? NULL : &hs;
+		aieth_hash128 hs, *ph = (o->uuid && !s->hash_out) || s->hash_in ? NULL : &hs;
 		uint8_t sum[16];
 		if (offs[i] > cur)
 			rc = aieth__write_full(fd, zeros, (size_t)(offs[i] - cur), what);
@@ -163,6 +163,8 @@ int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16
 					       s->stable ? AIETH_COPY_STABLE : 0, s->path, what);
 		}
 		aieth__hash128_final(&hs, sum);
+		if (s->hash_in)
+			memcpy(sum, s->hash_in, 16);
 		aieth__hash128_update(&h, sum, 16);
 		if (s->hash_out)
 			memcpy(s->hash_out, sum, 16);

@@ -22,6 +22,10 @@ typedef struct {
 					less (util/copy.c AIETH_COPY_STABLE); others are read */
 	uint8_t *hash_out; /* NULL, or 16 bytes: the payload's hash128, the
 					bytes as written (a cache entry's check) */
+	/* NULL, or 16 bytes: the payload's hash128, already known (a PDI cache
+	 * entry its stamp vouches for): taken for the UUID, the bytes not
+	 * hashed */
+	const uint8_t *hash_in;
 } xb_wsection;
 
 typedef struct {
