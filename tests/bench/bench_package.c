@@ -7,8 +7,8 @@
  * carries 64 MiB, as plain members and as an ELF sw.o, and an XSA. For
  * each: the best wall time of packaging (in a child process, as th_package
  * runs), the part bootgen took, the copy of the same archive with `cp` in
- * the same run, their ratios (goal: <= 2 with bootgen, <= 1.2 without:
- * a warm hit, --pdi), and peak memory of the
+ * the same run, their ratios (goal without bootgen, a warm hit or --pdi:
+ * <= 1.2), and peak memory of the
  * packaging process and of bootgen. A warm PDI cache is measured twice
  * for the CDO members: right after the entry was stored (less than 2 s
  * old: each hit hashes it; on a host whose rounds outlast 2 s the later
@@ -262,11 +262,10 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 	else
 		printf("%-28s package %7.3f s (bootgen %6.3f s, packager %6.3f s)  cp %6.3f s\n",
 		       label, best.wall, best.bootgen, best.wall - best.bootgen, cpbest);
-	/* goals (issue 25): a run without bootgen (a warm hit, --pdi) at most
-	 * 1.2 x cp; with bootgen, at most 2 */
-	printf("%-28s ratio package / cp: %.1f (goal <= %s)   ratio packager (without bootgen) / "
-	       "cp: %.1f\n",
-	       "", best.wall / cpbest, best.bootgen > 0 ? "2" : "1.2",
+	/* the goal (issue 25): a run without bootgen (a warm hit, --pdi) at
+	 * most 1.2 x cp; a cold run is bootgen's time */
+	printf("%-28s ratio package / cp: %.1f%s   ratio packager (without bootgen) / cp: %.1f\n",
+	       "", best.wall / cpbest, best.bootgen > 0 ? "" : " (goal <= 1.2)",
 	       (best.wall - best.bootgen) / cpbest);
 	printf("%-28s peak memory: packager %ld KiB, bootgen %ld KiB; xclbin %lld bytes\n", "",
 	       best.self_kib, best.bootgen_kib, size);
