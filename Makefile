@@ -24,7 +24,8 @@
 #
 # Variables: O (output dir, default build), SAN=1 (sanitizer build),
 # CC, EXTRA_CFLAGS, FUZZ_SECONDS (per target, default 10), CROSS=aarch64
-# (build for the boards' Arm cores, default O=build-aarch64).
+# (build for the boards' Arm cores, default O=build-aarch64), TEST_JOBS
+# (make test's and cross-check's builds, compilers at a time, default nproc).
 
 # The boards' Arm cores (PetaLinux, aarch64): Debian's cross compiler and the
 # arm64 multiarch -dev packages (scripts/install-deps.sh installs them). The
