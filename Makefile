@@ -24,7 +24,8 @@
 #
 # Variables: O (output dir, default build), SAN=1 (sanitizer build),
 # CC, EXTRA_CFLAGS, FUZZ_SECONDS (per target, default 10), CROSS=aarch64
-# (build for the boards' Arm cores, default O=build-aarch64).
+# (build for the boards' Arm cores, default O=build-aarch64), TEST_JOBS
+# (make test's and cross-check's builds, compilers at a time, default nproc).
 
 # The boards' Arm cores (PetaLinux, aarch64): Debian's cross compiler and the
 # arm64 multiarch -dev packages (scripts/install-deps.sh installs them). The
@@ -166,7 +167,7 @@ PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check FORCE
+.PHONY: all lib test check check-build unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -292,15 +293,16 @@ TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CUR
 	AIETH_SAN=$(SAN) AIETH_SANFLAGS="$(SANFLAGS)" AIETH_CC=$(CC) \
 	AIETH_RUN_WRAPPER="$(RUN_WRAPPER)"
 
-# pytest after the end-to-end tests, not beside them under -j: install.sh
-# relinks the build's library for its PREFIX while it runs.
+# pytest after the end-to-end tests, not beside them under -j.
 check: all unit e2e
 	@$(MAKE) --no-print-directory pytest
+# what check runs on (its build alone: make test builds it with -j)
+check-build: all $(O)/tests/amd_client $(ABI_LAYOUTS)
 
 unit: $(UNITS) $(PLUGINS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
-# Two scripts at a time (E2E_JOBS), install.sh alone: scripts/run-e2e.sh.
+# Two scripts at a time (E2E_JOBS): scripts/run-e2e.sh.
 E2E_JOBS ?= 2
 e2e: all $(O)/tests/amd_client
 	@$(TEST_ENV) E2E_JOBS=$(E2E_JOBS) bash scripts/run-e2e.sh $(E2E)
@@ -330,16 +332,20 @@ endif
 # Each stage prints its time when it ends, and all of them at the end
 # (scripts/stage.sh): CI has 90 minutes on 2 cores, make test stays well
 # under 20.
+# Each stage builds first, TEST_JOBS compilers at a time (make test is run
+# without -j), then runs its tests as make check does, never beside the build.
 STAGES = $(O)/stage-times.txt
 STAGE = @bash scripts/stage.sh $(STAGES)
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_BUILD = $(MAKE) --no-print-directory -j$(TEST_JOBS)
 test:
 	@mkdir -p $(O) && bash scripts/stage.sh --begin $(STAGES)
-	$(STAGE) "check (gcc)" $(MAKE) check
+	$(STAGE) "check (gcc)" sh -c '$(TEST_BUILD) check-build && $(MAKE) check'
 	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check
 	$(STAGE) "ABI (symbols, layouts, abidiff)" $(MAKE) abi
-	$(STAGE) "unit tests (clang)" $(MAKE) O=build-clang CC=clang all unit
-	$(STAGE) "check (ASan+UBSan)" $(MAKE) O=build-asan SAN=1 check
-	$(STAGE) "fuzz" $(MAKE) fuzz
+	$(STAGE) "unit tests (clang)" sh -c '$(TEST_BUILD) O=build-clang CC=clang all && $(MAKE) O=build-clang CC=clang unit'
+	$(STAGE) "check (ASan+UBSan)" sh -c '$(TEST_BUILD) O=build-asan SAN=1 check-build && $(MAKE) O=build-asan SAN=1 check'
+	$(STAGE) "fuzz" sh -c '$(TEST_BUILD) $(FUZZERS) && $(MAKE) fuzz'
 	$(STAGE) "cross-check (aarch64, qemu)" $(MAKE) cross-check
 	@bash scripts/stage.sh --summary $(STAGES)
 	@echo "make test: all suites passed"
@@ -396,8 +402,8 @@ format-check:
 # native build's (tests/e2e/cross_compare.sh), and the aarch64 th_server
 # serving the native run_test (tests/e2e/server_board.sh).
 cross-check:
-	$(MAKE) all
-	$(MAKE) CROSS=aarch64 all
+	$(TEST_BUILD) all
+	$(TEST_BUILD) CROSS=aarch64 check-build
 	@file -L build-aarch64/bin/run_test build-aarch64/lib/libaieth.so
 	@file -L build-aarch64/bin/run_test | grep -q 'ARM aarch64' || { echo "build-aarch64/bin/run_test is not aarch64" >&2; exit 1; }
 	@grep -qx 'mhd=1 curl=1' build-aarch64/features.stamp || { echo "build-aarch64 has no th_server HTTP side or remote backend ($$(cat build-aarch64/features.stamp)): the arm64 libmicrohttpd/libcurl -dev packages are missing (bash scripts/install-deps.sh)" >&2; exit 1; }

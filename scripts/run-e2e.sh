@@ -4,14 +4,14 @@
 # time is waiting (servers, timeouts, qemu), not CPU, so two of them share a
 # 2-core machine well, and nothing in them depends on scheduling (issue 21
 # §9: make stress-check runs them beside CPU-bound loops). Scripts named in
-# E2E_SERIAL run alone, after the others: install.sh relinks the build's
-# library while it runs. Each script's output is printed whole when it ends,
-# with its time; the exit code is 1 if any failed, and the failed ones are
-# named at the end.
+# E2E_SERIAL (none by default: install.sh relinks a copy of the build, not
+# the build) run alone, after the others. Each script's output is printed
+# whole when it ends, with its time; the exit code is 1 if any failed, and
+# the failed ones are named at the end.
 #   run-e2e.sh SCRIPT...
 set -u
 jobs=${E2E_JOBS:-2}
-serial=" ${E2E_SERIAL:-install.sh} "
+serial=" ${E2E_SERIAL:-} "
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 failed=()

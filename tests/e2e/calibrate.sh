@@ -10,64 +10,9 @@ EX=$S/examples
 PY=/usr/bin/python3
 OUTS=(--junit none --html none --charts none --trace none -q)
 
-# The hidden board: vck190 with other timing values.
-$PY - "$S/platforms/vck190.json" "$TMP/hidden.json" <<'P'
-import json, sys
-b = json.load(open(sys.argv[1]))
-b["func_memory"].update(read_latency_cycles=150, write_latency_cycles=120,
-                        loop_overhead_cycles=5)
-b["counter_edges"] = {k: 2 for k in b["counter_edges"]}
-b["preload_latency_cycles"] = 80
-json.dump(b, open(sys.argv[2], "w"), indent=1)
-P
-# A FUNC loopback with three channels of different sizes and delays, and a
-# small PERF loopback (its total_cycles hold the preload).
-cat >"$TMP/func_loop.json" <<'J'
-{"schema": "aieth-test/1", "name": "func_loop", "board": "vck190",
- "graphs": [{"name": "loopback", "model": "loopback"}],
- "transactions": [{"name": "func3", "mode": "func", "channels": [
-  {"plio": "PLIO_01_TO_AIE", "size": 4096, "data": {"pattern": "random", "seed": 1}},
-  {"plio": "PLIO_02_TO_AIE", "size": 8192, "delay": 50, "data": {"pattern": "random", "seed": 2}},
-  {"plio": "PLIO_03_TO_AIE", "size": 16384, "delay": 200, "data": {"pattern": "random", "seed": 3}},
-  {"plio": "PLIO_01_FROM_AIE", "size": 4096, "golden": {"pattern": "random", "seed": 1}},
-  {"plio": "PLIO_02_FROM_AIE", "size": 8192, "golden": {"pattern": "random", "seed": 2}},
-  {"plio": "PLIO_03_FROM_AIE", "size": 16384, "golden": {"pattern": "random", "seed": 3}}]}]}
-J
-cat >"$TMP/perf_loop.json" <<'J'
-{"schema": "aieth-test/1", "name": "perf_loop", "board": "vck190",
- "graphs": [{"name": "loopback", "model": "loopback"}],
- "transactions": [{"name": "perf2", "mode": "perf", "channels": [
-  {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4, "data": {"pattern": "random", "seed": 1}},
-  {"plio": "PLIO_02_TO_AIE", "size": 8192, "repetition": 2, "delay": 30, "data": {"pattern": "random", "seed": 2}},
-  {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4, "golden": {"pattern": "random", "seed": 1}},
-  {"plio": "PLIO_02_FROM_AIE", "size": 8192, "repetition": 2, "golden": {"pattern": "random", "seed": 2}}]}]}
-J
-cp "$EX/adder_func/test.json" "$EX"/adder_func/*.txt "$TMP/" 2>/dev/null
-mv "$TMP/test.json" "$TMP/adder_func.json"
-# A source graph (an aiesim replay without inputs, every window at time 0)
-# whose one FUNC RX channel runs as fast as the writer loop goes: the write
-# latency shows in its rate, not only through back-pressure.
-mkdir -p "$TMP/rx_trace"
-$PY - "$TMP" <<'P'
-import json, sys
-t = sys.argv[1]
-vals = [str(i) for i in range(4096)]
-rows = [" ".join(vals[i:i + 4]) for i in range(0, 4096, 4)]
-open(t + "/rx_trace/out.txt", "w").write("T 0 ps\n" + "\n".join(rows) + "\n")
-open(t + "/rx_golden.txt", "w").write("\n".join(rows) + "\n")
-json.dump({"schema": "aieth-test/1", "name": "rx_source", "board": "vck190",
-           "graphs": [{"name": "src", "model": "aiesim", "params": {"dir": "rx_trace",
-                       "outputs": [{"plio": "PLIO_01_FROM_AIE", "file": "out.txt",
-                                    "type": "int32", "window_bytes": 256}]}}],
-           "transactions": [{"name": "rx", "mode": "func", "channels": [
-               {"plio": "PLIO_01_FROM_AIE", "size": 16384,
-                "golden": {"file": "rx_golden.txt", "type": "int32"}}]}]},
-          open(t + "/rx_source.json", "w"))
-P
-DESCS=(adder_func func_loop perf_loop rx_source)
-for d in "${DESCS[@]}"; do
-  expect 0 "$RT" "${OUTS[@]}" -b "$TMP/hidden.json" -o "$TMP/h_$d" "$TMP/$d.json"
-done
+# The hidden board (lib.sh): vck190 with other timing values, and the
+# descriptions run on it.
+hidden_board
 PAIRS=()
 for d in "${DESCS[@]}"; do PAIRS+=("$TMP/$d.json=$TMP/h_$d/report.json"); done
 

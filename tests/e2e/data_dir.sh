@@ -62,6 +62,9 @@ for d in "$inst/bin" "$tree/build/bin"; do
     code=$(curl -s -o "$TMP/sess" -w '%{http_code}' -H 'Content-Type: application/json' \
       -d '{"board":"vek280","graphs":[{"name":"gr","model":"loopback"}]}' "$U/v1/sessions")
     if [[ $code == 201 ]]; then ok; else bad "th_server in $d: session on vek280 -> $code $(cat "$TMP/sess")"; fi
+    # ended first: a drain with a session open waits out its 5 s collect
+    # window (server_faults.sh tests that)
+    req 204 -X DELETE "$U/v1/sessions/$(jq -r .id "$TMP/sess")"
     kill -TERM "$SP"; wait "$SP" 2>/dev/null
   fi
 done

@@ -6,7 +6,15 @@
 # from the prefix and from a virtual environment (pip, offline).
 . "$(dirname "$0")/lib.sh"
 root=$TMP/root
-expect 0 make -C "$S" --no-print-directory O="${B#$S/}" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" \
+# PREFIX is compiled in: the install rebuilds the library and relinks the
+# programs. Done in a copy of the build's objects (made, as the build was,
+# for its own PREFIX), so that the build stays as it is for the tests that
+# run beside this one and after it (make check's pytest would relink all of
+# it back).
+ob=$TMP/build-copy
+mkdir -p "$ob"
+cp -a "$B/obj" "$B"/*.stamp "$ob/"
+expect 0 make -C "$S" --no-print-directory O="$ob" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" \
   install DESTDIR="$root" PREFIX=/opt/aieth
 for f in include/aieth.h include/aieth_model.h lib/libaieth.a lib/libaieth.so \
          lib/pkgconfig/aieth.pc share/aieth/platforms/vck190.json \
@@ -199,7 +207,7 @@ fi
 # it does not. Its recipe (make -n) runs here with a stand-in ldconfig that
 # records its calls and knows no libaieth: as root it is called, and the
 # note on PREFIX/lib is printed either way.
-mk=(make -C "$S" --no-print-directory -n O="${B#$S/}" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" PREFIX=/opt/aieth)
+mk=(make -C "$S" --no-print-directory -n O="$ob" SAN="${AIETH_SAN:-}" CC="${AIETH_CC:-cc}" PREFIX=/opt/aieth)
 "${mk[@]}" install >"$TMP/plan" 2>&1
 line=$(grep 'ldconfig' "$TMP/plan")
 if [[ -n $line ]]; then ok; else bad "make install (no DESTDIR) runs no ldconfig"; fi

@@ -164,3 +164,70 @@ txn_body() {
   printf '{"channels":%d,"depth":4096,"tx_bytes":%d,"rx_bytes":%d,"cfg":[%s]%s}' "$N" "$1" \
     "${2:-$1}" "${w%,}" "${3:+,$3}"
 }
+# hidden_board [TXN_JSON]: the hidden board of run_test calibrate's tests
+# (calibrate.sh, calibrate_log.sh): $TMP/hidden.json, vck190 with other
+# timing values, and the descriptions DESCS ($TMP/NAME.json) run on it, each
+# report in $TMP/h_NAME/. func_loop is a FUNC loopback with three channels
+# of different sizes and delays (TXN_JSON: one more transaction in it),
+# perf_loop a small PERF loopback with replays (its total_cycles hold the
+# preload), adder_func the example, rx_source an RX-only source (an aiesim
+# replay without inputs, every window at time 0: its one FUNC RX channel
+# runs as fast as the writer loop goes, so the write latency shows in its
+# rate, not only through back-pressure).
+hidden_board() {
+  local d
+  /usr/bin/python3 - "$S/platforms/vck190.json" "$TMP/hidden.json" <<'P'
+import json, sys
+b = json.load(open(sys.argv[1]))
+b["func_memory"].update(read_latency_cycles=150, write_latency_cycles=120,
+                        loop_overhead_cycles=5)
+b["counter_edges"] = {k: 2 for k in b["counter_edges"]}
+b["preload_latency_cycles"] = 80
+json.dump(b, open(sys.argv[2], "w"), indent=1)
+P
+  cat >"$TMP/func_loop.json" <<J
+{"schema": "aieth-test/1", "name": "func_loop", "board": "vck190",
+ "graphs": [{"name": "loopback", "model": "loopback"}],
+ "transactions": [{"name": "func3", "mode": "func", "channels": [
+  {"plio": "PLIO_01_TO_AIE", "size": 4096, "data": {"pattern": "random", "seed": 1}},
+  {"plio": "PLIO_02_TO_AIE", "size": 8192, "delay": 50, "data": {"pattern": "random", "seed": 2}},
+  {"plio": "PLIO_03_TO_AIE", "size": 16384, "delay": 200, "data": {"pattern": "random", "seed": 3}},
+  {"plio": "PLIO_01_FROM_AIE", "size": 4096, "golden": {"pattern": "random", "seed": 1}},
+  {"plio": "PLIO_02_FROM_AIE", "size": 8192, "golden": {"pattern": "random", "seed": 2}},
+  {"plio": "PLIO_03_FROM_AIE", "size": 16384, "golden": {"pattern": "random", "seed": 3}}]}${1:+,
+  $1}]}
+J
+  cat >"$TMP/perf_loop.json" <<'J'
+{"schema": "aieth-test/1", "name": "perf_loop", "board": "vck190",
+ "graphs": [{"name": "loopback", "model": "loopback"}],
+ "transactions": [{"name": "perf2", "mode": "perf", "channels": [
+  {"plio": "PLIO_01_TO_AIE", "size": 4096, "repetition": 4, "data": {"pattern": "random", "seed": 1}},
+  {"plio": "PLIO_02_TO_AIE", "size": 8192, "repetition": 2, "delay": 30, "data": {"pattern": "random", "seed": 2}},
+  {"plio": "PLIO_01_FROM_AIE", "size": 4096, "repetition": 4, "golden": {"pattern": "random", "seed": 1}},
+  {"plio": "PLIO_02_FROM_AIE", "size": 8192, "repetition": 2, "golden": {"pattern": "random", "seed": 2}}]}]}
+J
+  cp "$S/examples/adder_func/test.json" "$TMP/adder_func.json"
+  cp "$S"/examples/adder_func/*.txt "$TMP/"
+  mkdir -p "$TMP/rx_trace"
+  /usr/bin/python3 - "$TMP" <<'P'
+import json, sys
+t = sys.argv[1]
+vals = [str(i) for i in range(4096)]
+rows = [" ".join(vals[i:i + 4]) for i in range(0, 4096, 4)]
+open(t + "/rx_trace/out.txt", "w").write("T 0 ps\n" + "\n".join(rows) + "\n")
+open(t + "/rx_golden.txt", "w").write("\n".join(rows) + "\n")
+json.dump({"schema": "aieth-test/1", "name": "rx_source", "board": "vck190",
+           "graphs": [{"name": "src", "model": "aiesim", "params": {"dir": "rx_trace",
+                       "outputs": [{"plio": "PLIO_01_FROM_AIE", "file": "out.txt",
+                                    "type": "int32", "window_bytes": 256}]}}],
+           "transactions": [{"name": "rx", "mode": "func", "channels": [
+               {"plio": "PLIO_01_FROM_AIE", "size": 16384,
+                "golden": {"file": "rx_golden.txt", "type": "int32"}}]}]},
+          open(t + "/rx_source.json", "w"))
+P
+  DESCS=(adder_func func_loop perf_loop rx_source)
+  for d in "${DESCS[@]}"; do
+    expect 0 "$B/bin/run_test" --junit none --html none --charts none --trace none -q \
+      -b "$TMP/hidden.json" -o "$TMP/h_$d" "$TMP/$d.json"
+  done
+}

@@ -55,8 +55,12 @@ HM=$(sha "$TMP/dm.bin")    # never uploaded
 req 201 -X PUT -H "$TA" -H "$O" --data-binary @"$TMP/da.bin" "$U/v1/xclbins/$HA"
 req 200 -I -H "$TA" "$U/v1/xclbins/$HA"
 req 404 -I -H "$TB" "$U/v1/xclbins/$HA"
-# the same answer as for a design nobody uploaded (the sha aside)
-req 404 -H "$TB" -X HEAD "$U/v1/xclbins/$HA"
+grep -v -i '^date:' "$TMP/hdr" >"$TMP/h_other"
+# the same answer as for a design nobody uploaded (the sha aside). (-I, not
+# -X HEAD: curl then waits for a body the HEAD reply never has, until -m.)
+req 404 -I -H "$TB" "$U/v1/xclbins/$HM"
+grep -v -i '^date:' "$TMP/hdr" | cmp -s - "$TMP/h_other" && ok \
+  || bad "HEAD of another token's design and of a missing one differ: $(cat "$TMP/h_other") / $(cat "$TMP/hdr")"
 req 409 -H "$TB" -H "$J" -d "{\"board\":\"vck190\",\"xclbin_sha256\":\"$HA\"}" "$U/v1/sessions"
 sed "s/$HA/SHA/g" "$TMP/body" >"$TMP/b_other"
 req 409 -H "$TB" -H "$J" -d "{\"board\":\"vck190\",\"xclbin_sha256\":\"$HM\"}" "$U/v1/sessions"
@@ -197,6 +201,7 @@ if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
 elif ! command -v valgrind >/dev/null; then
   echo "server_limits.sh: valgrind run skipped (no valgrind installed)"
 else
+  : >"$TMP/log_vg"   # exists before the reads below (the job opens it later)
   valgrind --quiet --error-exitcode=99 "$TS" --listen 127.0.0.1:0 >"$TMP/log_vg" 2>&1 &
   SP=$!
   PIDS+=("$SP")

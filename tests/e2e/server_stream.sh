@@ -150,6 +150,8 @@ REQ_MAX_S=60 req 200 -H "$J" -d '{"timeout_ms":0}' "$T/$TID/wait"
 jbody .failed true
 jq -r .message "$TMP/body" >"$TMP/msg"
 has "$TMP/msg" "the TX upload stopped after 0 of $SZ bytes (no byte came for --client-timeout)"
+# ended first: a drain with a session open waits out its 5 s collect window
+req 204 -X DELETE "$U/v1/sessions/$SID"
 stop_server
 
 finish
