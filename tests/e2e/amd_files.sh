@@ -20,14 +20,6 @@ jq_is() {
   local got; got=$(jq -r "$2" "$1" 2>&1)
   if [[ $got == "$3" ]]; then ok; else bad "$1: $2 = '$got', expected '$3'"; fi
 }
-start_amd() {
-  local log=$1; shift
-  : >"$log"
-  "$TS" --amd-listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
-  AMDP=$!
-  PIDS+=("$AMDP")
-  amd_port "$log"
-}
 # counted: the log's lines (the client's count of them) against the
 # requests and transactions the client says it sent (status polls make
 # their number vary); CAP: the log's line cap when it was reached
@@ -41,10 +33,6 @@ counted() {
   if [[ -n $sent && $lines == "$want" ]]; then ok
   else bad "session log of $lines lines, expected $want for the requests and transactions sent ($sent)"; fi
   DROPPED=$((1 + r + t - ${1:-0}))
-}
-stop_amd() {
-  kill -TERM "$AMDP"; wait "$AMDP"; local rc=$?
-  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
 }
 # the transactions of a returned run_summary.json: AMD id, state, status
 txns() { jq -c '[.transactions[] | [.amd_id, .state, .status_name]]' "$1"; }

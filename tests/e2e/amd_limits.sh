@@ -17,8 +17,8 @@ MNT=
 trap 'for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
       [[ -n $MNT ]] && umount "$MNT" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-# start_amd LOG OPTIONS...: both listeners (HTTP for health), graph gr
-start_amd() {
+# start_both LOG OPTIONS...: both listeners (HTTP for health), graph gr
+start_both() {
   local log=$1; shift
   start_server "$log" --amd-listen 127.0.0.1:0 --graph-model "gr=$M" "$@"
   amd_port "$log"
@@ -42,7 +42,7 @@ scratch_files() { find "$1" -maxdepth 1 -name 'amd-xclbin.*' | wc -l; }
 # --- an announced xclbin past --max-xclbin: refused at its length, no file
 W=$TMP/w1
 mkdir "$W"
-start_amd "$TMP/log1" --work-dir "$W" --max-xclbin 1
+start_both "$TMP/log1" --work-dir "$W" --max-xclbin 1
 expect 0 "$AC" xclbin "$AP" 2097152
 has "$TMP/out" "the server closed the connection without a reply"
 wait_line "$TMP/log1" "xclbin of 2097152 bytes refused: the limit is --max-xclbin 1 MiB"
@@ -54,7 +54,7 @@ healthy "an oversized xclbin"
 stop
 
 # --- past the design cache: the scratch file counts against it
-start_amd "$TMP/log2" --xclbin-cache-mib 1 --max-xclbin 4
+start_both "$TMP/log2" --xclbin-cache-mib 1 --max-xclbin 4
 expect 0 "$AC" xclbin "$AP" 2097152
 has "$TMP/out" "the server closed the connection without a reply"
 wait_line "$TMP/log2" "xclbin of 2097152 bytes refused: 2097152 bytes do not fit: the design cache"
@@ -72,7 +72,7 @@ W=$TMP/w3
 mkdir "$W"
 if mount -t tmpfs -o size=1m,mode=0700 aieth-test "$W" 2>/dev/null; then
   MNT=$W
-  start_amd "$TMP/log3" --work-dir "$W" --cache-dir "$TMP/cache3"
+  start_both "$TMP/log3" --work-dir "$W" --cache-dir "$TMP/cache3"
   # full to the last byte: the first bytes of the xclbin cannot be stored
   head -c 2M /dev/zero >"$W/filler" 2>/dev/null
   expect 0 "$AC" xclbin "$AP" 4194304
@@ -93,7 +93,7 @@ fi
 
 # --- a TIMEOUT reply's zero image (256 MiB) is streamed, never built:
 # th_server's peak RSS grows by far less than the image
-start_amd "$TMP/log4" --max-memory 320
+start_both "$TMP/log4" --max-memory 320
 hwm() { awk '/^VmHWM:/ {print $2}' "/proc/$SP/status"; }
 h0=$(hwm)
 expect 0 "$AC" zeros "$AP" 256
@@ -107,7 +107,7 @@ stop
 
 # --- an AMD session's run_summary.json lists its transactions (returned
 # after destroy with the other artifacts)
-start_amd "$TMP/log6"
+start_both "$TMP/log6"
 mkdir "$TMP/files"
 expect 0 "$AC" full "$AP" "$M" "$TMP/files"
 S=$TMP/files/run_summary.json
@@ -126,7 +126,7 @@ stop
 # --- before its manager a connection has a fixed deadline: setTimeOut(86400)
 # and requests every 100 ms do not extend it. 16 such connections fill every
 # slot; once they are closed a 17th connection is served
-start_amd "$TMP/log5" --amd-setup-timeout 2 --idle-timeout 600
+start_both "$TMP/log5" --amd-setup-timeout 2 --idle-timeout 600
 IPS=()
 for i in $(seq 16); do "$AC" idle "$AP" >"$TMP/i$i" 2>&1 & IPS+=($!); done
 for i in $(seq 16); do

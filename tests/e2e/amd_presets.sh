@@ -14,19 +14,6 @@ th_server_setup
 AC=$B/tests/amd_client
 PD=$S/cfg/graph-models
 
-# start_amd LOG ARGS...: th_server with only the AMD listener; port in AP, pid in AMDP
-start_amd() {
-  local log=$1; shift
-  : >"$log"
-  "$TS" --amd-listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
-  AMDP=$!
-  PIDS+=("$AMDP")
-  amd_port "$log"
-}
-stop_amd() {
-  kill -TERM "$AMDP"; wait "$AMDP"; local rc=$?
-  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
-}
 
 # --- the presets shipped: each names the route model, for AMD's board
 for p in testcase_dmafifo_opt normalization_v2 channelizer python_adder; do

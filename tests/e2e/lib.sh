@@ -29,6 +29,21 @@ amd_port() {
   [[ -n $p ]] || { bad "no AMD listen line: $(cat "$1")"; finish; exit 1; }
   AP=$p
 }
+# start_amd LOG ARGS...: th_server with only the AMD listener (log in LOG);
+# port in AP, pid in AMDP (killed on exit); stop_amd: SIGTERM to it, which
+# must end it with exit 0
+start_amd() {
+  local log=$1; shift
+  : >"$log"
+  "$TS" --amd-listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+  AMDP=$!
+  PIDS+=("$AMDP")
+  amd_port "$log"
+}
+stop_amd() {
+  kill -TERM "$AMDP"; wait "$AMDP"; local rc=$?
+  [[ $rc -eq 0 ]] && ok || bad "th_server exit $rc after SIGTERM"
+}
 # log_has FILE REGEX: until FILE has a line matching REGEX (grep -E; 60 s
 # at most): a server writes its log line after its reply, so a test waits
 # for the line instead of sleeping
@@ -138,6 +153,12 @@ jbody() {
 }
 # metric NAME: its value in th_server's /v1/metrics now (at $U)
 metric() { curl -s -m 5 "$U/v1/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
+# wait_metric NAME VALUE: until the metric has the value (60 s at most)
+wait_metric() {
+  local i v=
+  for i in $(seq 600); do v=$(metric "$1"); [[ $v == "$2" ]] && break; sleep 0.1; done
+  [[ $v == "$2" ]] && ok || bad "metric $1 = '$v', expected $2"
+}
 # stop_server [TENTHS]: SIGTERM to th_server $SP; it must drain and exit 0
 # within TENTHS tenths of a second (default 100)
 stop_server() {

@@ -20,13 +20,6 @@ RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup
 
-# metric NAME: its value now
-# wait_metric NAME VALUE: until the metric has the value (60 s at most)
-wait_metric() {
-  local i v=
-  for i in $(seq 600); do v=$(metric "$1"); [[ $v == "$2" ]] && break; sleep 0.1; done
-  [[ $v == "$2" ]] && ok || bad "metric $1 = '$v', expected $2"
-}
 # wait_log FILE TEXT: until the log has the text (60 s at most)
 wait_log() {
   local i

@@ -18,12 +18,6 @@ python3 -c "
 import sys
 b = bytes(range(251)) * ($SZ // 251 + 1)
 sys.stdout.buffer.write(b[:$SZ])" >"$TMP/tx.img"
-# wait_metric NAME VALUE: until th_server's metric has the value (60 s at most)
-wait_metric() {
-  local i v=
-  for i in $(seq 600); do v=$(metric "$1"); [[ $v == "$2" ]] && break; sleep 0.1; done
-  [[ $v == "$2" ]] && ok || bad "metric $1 = '$v', expected $2"
-}
 # session: a new session with a loopback graph running; T its transactions
 session() {
   req 201 -H "$J" -d '{"board":"vck190","graphs":[{"name":"lb","model":"loopback","params":{"channels":[1],"window_bytes":4096}}]}' "$U/v1/sessions"
