@@ -496,6 +496,15 @@ static const char *stem(const char *path, char *buf, size_t cap)
 	return buf;
 }
 
+/* The cache hit's entry proved damaged (what): removed, so that the
+ * package is built again without it; AIETH_EIO naming the cache. */
+static int cache_damaged(pkg *p, const char *what)
+{
+	p->damaged = 1;
+	aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
+	return aieth__fail(AIETH_EIO, "PDI cache %s: %s: removed", p->cache.dir, what);
+}
+
 static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 {
 	const aieth_package_opts *o = p->o;
@@ -558,27 +567,17 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 			 &p->r->size);
 	/* a cache hit's check, on the bytes just copied; one that holds is
 	 * stamped on the entry (a later hit need not hash it) */
-	if (!rc && p->check.pending && !memcmp(pdi_sum, p->check.hash, 16))
-		aieth__pdi_cache_checked(&p->cache, p->hit_key, &p->check);
-	if (!rc && p->check.pending && memcmp(pdi_sum, p->check.hash, 16)) {
-		p->damaged = 1;
-		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
-		rc = aieth__fail(AIETH_EIO,
-				 "PDI cache %s: a damaged entry (content hash "
-				 "mismatch): removed",
-				 p->cache.dir);
+	if (!rc && p->check.pending) {
+		if (!memcmp(pdi_sum, p->check.hash, 16))
+			aieth__pdi_cache_checked(&p->cache, p->hit_key, &p->check);
+		else
+			rc = cache_damaged(p, "a damaged entry (content hash mismatch)");
 	}
 	/* a stamped hit, not hashed: its bytes are the checked ones only if
 	 * nothing changed the entry while it was copied; one that changed is
 	 * taken for damaged (removed, rebuilt) */
-	if (!rc && p->check.trusted && !aieth__pdi_cache_unchanged(&p->check)) {
-		p->damaged = 1;
-		aieth__pdi_cache_drop(&p->cache, p->hit_key, &p->check);
-		rc = aieth__fail(AIETH_EIO,
-				 "PDI cache %s: an entry changed while it was read: "
-				 "removed",
-				 p->cache.dir);
-	}
+	if (!rc && p->check.trusted && !aieth__pdi_cache_unchanged(&p->check))
+		rc = cache_damaged(p, "an entry changed while it was read");
 	if (!rc && out->in_place)
 		rc = aieth__out_commit(&stage);
 	if (rc)
