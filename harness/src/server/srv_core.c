@@ -507,26 +507,12 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	return SRV_Q_OK;
 }
 
-/* ms from now on the clock of pthread_cond_timedwait (CLOCK_REALTIME). */
-static struct timespec deadline_in(unsigned ms)
-{
-	struct timespec dl;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += ms / 1000;
-	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
-	return dl;
-}
-
 void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 {
 	struct timespec dl;
 	if (!x->opening || !s->opener_started)
 		return;
-	dl = deadline_in(ms);
+	dl = srv_deadline(CLOCK_REALTIME, ms);
 	/* referenced: not pruned while mu is released in the wait */
 	x->refs++;
 	while (x->opening && !pthread_cond_timedwait(&s->opened_cv, &s->mu, &dl))
@@ -543,7 +529,7 @@ void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms)
 	struct timespec dl;
 	if (x->state == SS_QUEUED || x->state == SS_ACTIVE || !s->opener_started)
 		return;
-	dl = deadline_in(ms);
+	dl = srv_deadline(CLOCK_REALTIME, ms);
 	/* a device still held by a call that ends soon (refs), or handed to
 	 * the opener: both end in a broadcast of opened_cv */
 	x->waiting++;

@@ -20,6 +20,7 @@
 
 #include "aieth.h"
 #include "core/device.h"
+#include "server/srv_clock.h"
 #include "server/srv_image.h"
 #include "server/srv_route.h"
 #include "server/srv_stream.h"

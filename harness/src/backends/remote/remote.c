@@ -222,6 +222,34 @@ static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
 	return rmh_buf_write(data, size, nmemb, k->err);
 }
 
+/* h uploads the TX image of up (PUT): read from its segments, 1 MiB reads
+ * and sends, not libcurl's 64 KiB. */
+static void up_setup(CURL *h, img_io *up)
+{
+	curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(h, CURLOPT_READFUNCTION, img_read);
+	curl_easy_setopt(h, CURLOPT_READDATA, up);
+	curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up->img->size);
+	curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
+}
+
+/* h downloads the RX image into down through k: the body goes to the
+ * image only with the status want (libcurl knows the status before the
+ * first write), an error reply (JSON) to err. Reads of up to 2 MiB, not
+ * libcurl's 16 KiB: run_test makes 4.5 system calls per MiB moved, 6.4
+ * with 512 KiB (make bench (e), docs/server.md). */
+#define RX_READ (2L << 20)
+static void rx_setup(CURL *h, rx_sink *k, img_io *down, sbuf *err, long want)
+{
+	k->h = h;
+	k->io = down;
+	k->err = err;
+	k->want = want;
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rx_write);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, k);
+	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, RX_READ);
+}
+
 /* One request. body: JSON text or NULL; up: the TX image stream or NULL.
  * *status is the HTTP status; resp (may be NULL) gets a JSON reply.
  * Returns AIETH_OK when the exchange happened (any status), else an error
@@ -267,12 +295,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 				timeout_s);
 		if (up) {
 			up->off = 0;
-			curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-			curl_easy_setopt(h, CURLOPT_READFUNCTION, img_read);
-			curl_easy_setopt(h, CURLOPT_READDATA, up);
-			curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up->img->size);
-			/* images: 1 MiB reads and sends, not libcurl's 64 KiB */
-			curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
+			up_setup(h, up);
 		} else if (body) {
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
@@ -800,7 +823,6 @@ static int rm_txn_start(void *state, pld_txn *wire)
 /* GET .../rx into img; a download that breaks (the connection drops)
  * resumes with Range from the last whole word written, RX_RESUMES times at
  * most: the download is idempotent, the image positional. */
-#define RX_READ (2L << 20)
 static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 {
 	char url[768], range[64], msg[600];
@@ -824,18 +846,7 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 			snprintf(range, sizeof range, "%llu-", (unsigned long long)from);
 			curl_easy_setopt(h, CURLOPT_RANGE, range);
 		}
-		/* the body goes to the image only with the status expected (libcurl
-		 * knows the status before the first write); an error reply is JSON */
-		sink.h = h;
-		sink.io = &down;
-		sink.err = &err;
-		sink.want = from ? 206 : 200;
-		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rx_write);
-		curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-		/* reads of up to 2 MiB, not libcurl's 16 KiB: run_test makes 4.5
-		 * system calls per MiB moved, 6.4 with 512 KiB (make bench (e),
-		 * docs/server.md) */
-		curl_easy_setopt(h, CURLOPT_BUFFERSIZE, RX_READ);
+		rx_setup(h, &sink, &down, &err, from ? 206 : 200);
 		/* a refused request wrote its JSON to err only */
 		cc = rmh_perform(h, &st->xfer, rmh_buf_clear, &err);
 		curl_slist_free_all(hdrs);
@@ -933,11 +944,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		up.img = &wire->tx;
 		hdrs[LEG_UP] = rmh_setup(h[LEG_UP], url[LEG_UP], st->auth, st->cacert,
 					 "Content-Type: application/octet-stream", 0, &st->xfer);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_UPLOAD, 1L);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_READFUNCTION, img_read);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_READDATA, &up);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_INFILESIZE_LARGE, (curl_off_t)wire->tx.size);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
+		up_setup(h[LEG_UP], &up);
 		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEFUNCTION, rmh_buf_write);
 		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEDATA, &up_reply);
 	}
@@ -950,13 +957,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	if (h[LEG_RX]) {
 		hdrs[LEG_RX] = rmh_setup(h[LEG_RX], url[LEG_RX], st->auth, st->cacert, NULL, 0,
 					 &st->xfer_wait);
-		sink.h = h[LEG_RX];
-		sink.io = down;
-		sink.err = &rx_err;
-		sink.want = 200;
-		curl_easy_setopt(h[LEG_RX], CURLOPT_WRITEFUNCTION, rx_write);
-		curl_easy_setopt(h[LEG_RX], CURLOPT_WRITEDATA, &sink);
-		curl_easy_setopt(h[LEG_RX], CURLOPT_BUFFERSIZE, RX_READ);
+		rx_setup(h[LEG_RX], &sink, down, &rx_err, 200);
 	}
 	for (i = 0; i < LEGS; i++)
 		if (h[i])

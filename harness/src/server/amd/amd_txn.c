@@ -391,17 +391,11 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		return -1;
 	}
 	while (p->st == AMDP_ST_READY || p->st == AMDP_ST_RUNNING) {
-		struct timespec ts;
+		struct timespec ts = srv_deadline(CLOCK_REALTIME, 100);
 		int64_t now = srv_now_ms();
 		if ((tmo && now - t0 >= tmo) || amd_io_dying(c))
 			break;
 		c->last_ms = now; /* a wait in progress keeps the session */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100 * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
 		pthread_cond_timedwait(&c->cv, &c->mu, &ts);
 	}
 	c->last_ms = srv_now_ms();

@@ -12,13 +12,11 @@
 
 #include "server/http/http_internal.h"
 
-/* A streamed transaction is started as it is made: the device waits for
- * its TX bytes as they come (server/srv_stream.h). */
-static int txn_stream_start(aieth_server *s, srv_sess *x, srv_txn *t)
+/* Start t on the device now (its TX image in, or streamed): AIETH_OK, or
+ * AIETH_ESTATE while another device call holds the session. */
+static int txn_start_now(aieth_server *s, srv_sess *x, srv_txn *t)
 {
-	int rc = srv_stream_new(s, x, t);
-	if (rc)
-		return rc;
+	int rc;
 	if (pthread_mutex_trylock(&x->call))
 		return aieth__fail(AIETH_ESTATE, "session \"%s\" is busy with another device call",
 				   x->id);
@@ -57,7 +55,10 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	if (tr != SRV_T_OK) {
 		ret = http_reply_err(c, r, status[tr], NULL, "%s%s",
 				     tr == SRV_T_GEOMETRY ? "request body: " : "", msg);
-	} else if (q.stream && aieth__dev_streams(x->dev) && (rc = txn_stream_start(s, x, t))) {
+	} else if (q.stream && aieth__dev_streams(x->dev) &&
+		   /* started as it is made: the device waits for its TX bytes
+		    * as they come (server/srv_stream.h) */
+		   ((rc = srv_stream_new(s, x, t)) || (rc = txn_start_now(s, x, t)))) {
 		ret = http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
 				     t->id, aieth_error_message());
 		srv_txn_drop(s, x, t);
@@ -172,42 +173,25 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 {
 	srv_txn *t = r->txn;
 	srv_sess *x = r->sess;
-	enum MHD_Result ret;
+	struct json_object *o;
+	const char *state;
 	int rc;
 	if (t->tx_got != t->wire.tx.size)
 		return http_reply_err(
 			c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came", t->id,
 			(unsigned long long)t->tx_got, (unsigned long long)t->wire.tx.size);
-	if (t->stream) {
-		const char *st;
-		srv_stream_tx_end(t->stream, 1);
-		pthread_mutex_lock(&s->mu);
-		st = aieth__dev_txn_state[t->state];
-		pthread_mutex_unlock(&s->mu);
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "id", json_object_new_string(t->id));
-		json_object_object_add(o, "state", json_object_new_string(st));
-		return http_reply_json(c, r, 202, o);
-	}
-	if (pthread_mutex_trylock(&x->call))
-		return http_reply_err(c, r, 409, NULL,
-				      "session \"%s\" is busy with another device call", x->id);
-	rc = srv_txn_start(x, t);
-	pthread_mutex_unlock(&x->call);
-	if (rc)
+	if (t->stream)
+		srv_stream_tx_end(t->stream, 1); /* started as it was made */
+	else if ((rc = txn_start_now(s, x, t)))
 		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
 				      t->id, aieth_error_message());
 	pthread_mutex_lock(&s->mu);
-	srv_txn_started_locked(t);
+	state = aieth__dev_txn_state[t->state];
 	pthread_mutex_unlock(&s->mu);
-	{
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "id", json_object_new_string(t->id));
-		json_object_object_add(o, "state",
-				       json_object_new_string(aieth__dev_txn_state[ST_STARTED]));
-		ret = http_reply_json(c, r, 202, o);
-	}
-	return ret;
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_string(t->id));
+	json_object_object_add(o, "state", json_object_new_string(state));
+	return http_reply_json(c, r, 202, o);
 }
 
 /* DELETE .../txns/T (mu held, t found): a transaction not running and not
