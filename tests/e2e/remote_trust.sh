@@ -93,6 +93,16 @@ expect 3 remote sname "$T"
 has "$TMP/sname/report.json" 'does not name'
 fake hexp --wait-set 'perf=["0xzz"]'
 expect 3 remote hexp "$T"
+# a new transaction's reply without "stream", or not a boolean: a protocol
+# error; "stream": false where the server would stream: the serial way, a pass
+fake nostream --txn-del stream
+expect 3 remote nostream "$T"
+has "$TMP/nostream/report.json" 'protocol error: the transaction reply has no \"stream\": true or false'
+fake strstream --txn-set 'stream="yes"'
+expect 3 remote strstream "$T"
+has "$TMP/strstream/report.json" 'protocol error: the transaction reply has no \"stream\": true or false'
+fake serial --txn-set stream=false
+expect 0 remote serial "$T"
 # a graph's status of the wrong type: an error, not a count
 fake gcomp --graph-set 'iterations_done="128"'
 expect 3 remote gcomp "$T"

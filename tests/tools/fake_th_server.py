@@ -9,6 +9,9 @@ ask for:
   --wait-del KEY          ... loses KEY
   --wait-trim KEY         ... loses the last item of the array KEY
   --wait-append TEXT      ... gets TEXT before its last '}' (duplicate keys)
+  --txn-set KEY=JSON     the reply to POST .../txns (a new transaction) gets
+                          KEY = JSON
+  --txn-del KEY           ... loses KEY
   --graph-set KEY=JSON    the reply to GET .../graphs/NAME gets KEY = JSON
   --delay-wait S          ... and the reply to a graph's wait come S seconds
                           late, no byte before them
@@ -125,6 +128,15 @@ class Handler(BaseHTTPRequestHandler):
         conn.close()
         if is_wait and r.status == 200:
             data = bend_wait(data)
+        if ((ARGS.txn_set or ARGS.txn_del) and self.command == "POST" and r.status == 201 and
+                re.fullmatch(r"/v1/sessions/[^/]+/txns", self.path)):
+            o = json.loads(data)
+            for kv in ARGS.txn_set:
+                k, v = kv.split("=", 1)
+                o[k] = json.loads(v)
+            for k in ARGS.txn_del:
+                o.pop(k, None)
+            data = json.dumps(o).encode()
         if (ARGS.graph_set and self.command == "GET" and r.status == 200 and
                 re.fullmatch(r"/v1/sessions/[^/]+/graphs/[^/]+", self.path)):
             o = json.loads(data)
@@ -163,6 +175,8 @@ def main():
     p.add_argument("--wait-del", action="append", default=[])
     p.add_argument("--wait-trim", action="append", default=[])
     p.add_argument("--wait-append", default="")
+    p.add_argument("--txn-set", action="append", default=[])
+    p.add_argument("--txn-del", action="append", default=[])
     p.add_argument("--graph-set", action="append", default=[])
     p.add_argument("--delay-wait", type=float, default=0)
     p.add_argument("--stall-health", type=float, default=0)
