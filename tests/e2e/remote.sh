@@ -170,12 +170,19 @@ stop_server
 start_server "$TMP/log_i" --token-file "$TMP/tokens" --idle-timeout 3
 # a client killed mid-run, while it holds the device: the server keeps
 # serving; the session expires after the idle timeout and the next run gets
-# the device
+# the device. The victim saves an RX channel into a FIFO whose reader (this
+# script) never reads: its run blocks inside the transaction, holding the
+# device until it is killed, however fast the run would be
+mkdir -p "$TMP/kill"
+mkfifo "$TMP/kill/vek280_plio01.bin"
+exec 7<>"$TMP/kill/vek280_plio01.bin"
 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/kill" \
   "$EX/vek280_func_large/test.json" >/dev/null 2>&1 &
 victim=$!
 wait_active 1 && ok || bad "the victim never held the device"
+kill -0 "$victim" 2>/dev/null && ok || bad "the victim ended before it was killed"
 kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+exec 7<&-
 curl -s -m 5 -o "$TMP/h" -w '%{http_code}' "$U/v1/health" >"$TMP/hc"
 has "$TMP/hc" 200
 wait_active 0 && ok || bad "the killed client's session still holds the device"

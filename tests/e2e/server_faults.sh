@@ -241,13 +241,22 @@ has "$RESETS" reset
 has "$TMP/log_idle" "device reset: \"echo reset >>$RESETS\" exited 0"
 [[ $(metric aieth_device_reset_failures_total) == 0 ]] && ok || bad "reset failures counted"
 
-# ---- run_test killed while its transaction runs on the server
-"$RT" -q --backend remote --server "$U" -o "$TMP/kill" "$TMP/t128m.json" >/dev/null 2>&1 &
+# ---- run_test killed while its transaction runs on the server: it saves
+# its RX bytes into a FIFO whose reader (this script) never reads, so it
+# blocks inside the transaction (its upload stops with it: one thread)
+# until it is killed, however fast the run would be
+jq '.transactions[0].channels[1].save = {"file": "rx.bin"}' "$TMP/t128m.json" >"$TMP/t128m_save.json"
+mkdir -p "$TMP/kill"
+mkfifo "$TMP/kill/rx.bin"
+exec 7<>"$TMP/kill/rx.bin"
+"$RT" -q --backend remote --server "$U" -o "$TMP/kill" "$TMP/t128m_save.json" >/dev/null 2>&1 &
 victim=$!
-if wait_log "$TMP/log_idle" "/txns/t-1/wait"; then ok; else
-  # the wait line is written when it ends: the upload's line is enough
-  wait_log "$TMP/log_idle" "/txns/t-1/tx 202" && ok || bad "the killed client never started its transaction"; fi
+# its transaction made (the second one this server logs)
+for i in $(seq 600); do [[ $(grep -c '/txns 201' "$TMP/log_idle") -ge 2 ]] && break; sleep 0.1; done
+[[ $(grep -c '/txns 201' "$TMP/log_idle") -ge 2 ]] && ok || bad "the killed client never made its transaction"
+kill -0 "$victim" 2>/dev/null && ok || bad "the victim ended before it was killed"
 kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+exec 7<&-
 req 200 "$U/v1/health"
 wait_metric aieth_sessions_active 0
 wait_metric aieth_image_bytes 0
