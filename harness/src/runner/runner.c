@@ -144,7 +144,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	chan_run *cr = c->cr[ti];
 	aieth_channel_args *a = calloc(st->nch, sizeof *a);
 	aieth_channel_io *io = calloc(st->nch ? st->nch : 1, sizeof *io);
-	jobj *tj = rj_obj(), *chans = rj_arr(), *lats = rj_arr();
+	jobj *tj = rj_obj(), *chans, *lats;
 	aieth_txn *t = NULL;
 	uint32_t timeout = c->o && c->o->no_timeout   ? 0
 			   : c->o && c->o->timeout_ms ? c->o->timeout_ms
@@ -205,6 +205,10 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		return;
 	}
 	rc = aieth_txn_wait(t, timeout);
+	/* made only now: every return above leaves the transaction without
+	 * them (they leaked there, unattached) */
+	chans = rj_arr();
+	lats = rj_arr();
 	status = aieth_txn_get_status(t);
 	rj_str(tj, "status",
 	       status == AIETH_TXN_DONE          ? "done"
