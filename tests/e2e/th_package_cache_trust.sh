@@ -47,7 +47,7 @@ open(e[:-4] + '.ok', 'w').write(t)
 EOF
 }
 
-pkg 0 "$TMP/good.xclbin" --no-cache
+expect 0 "$T" --board vck190 --xsa "$F/harness.xsa" --libadf "$F/libadf.a" -o "$TMP/good.xclbin" --no-cache
 "$T" dump-section PDI "$TMP/good.xclbin" -o "$TMP/good.pdi" >/dev/null
 
 # (a) a path through a folder others may write (no sticky bit): refused,
