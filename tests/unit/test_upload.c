@@ -302,7 +302,7 @@ static void test_spool_folder(void)
 	put(sp("mine/00000000000000000003-1-0.webhook.spool"), b.p, b.n, 0622);
 	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_EQUAL(left, 1);
-	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "mode 0622: group or others may write it"));
+	CU_ASSERT(log && strstr(log, "mode 0622: group or others may write it"));
 	free(log);
 	if (geteuid() == 0) {
 		CU_ASSERT_EQUAL(chmod(sp("mine/00000000000000000003-1-0.webhook.spool"), 0600), 0);
@@ -310,7 +310,7 @@ static void test_spool_folder(void)
 			chown(sp("mine/00000000000000000003-1-0.webhook.spool"), 65534, 65534), 0);
 		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
 		CU_ASSERT_EQUAL(left, 1);
-		CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "owned by uid 65534, not by us"));
+		CU_ASSERT(log && strstr(log, "owned by uid 65534, not by us"));
 		free(log);
 	}
 	/* ours, with the right check: sent (here: tried, and spooled again -
@@ -320,7 +320,7 @@ static void test_spool_folder(void)
 	CU_ASSERT_EQUAL(chmod(sp("mine/00000000000000000003-1-0.webhook.spool"), 0600), 0);
 	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_EQUAL(left, 1);
-	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "(from the spool): spooled"));
+	CU_ASSERT(log && strstr(log, "(from the spool): spooled"));
 	CU_ASSERT_PTR_NULL(log ? strstr(log, "refused") : NULL);
 	free(log);
 	free(b.p);
