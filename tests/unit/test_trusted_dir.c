@@ -6,7 +6,8 @@
  * ancestor (/tmp) is accepted, a symbolic link as the folder is refused,
  * links owned by us are followed, another owner's folder is refused (as
  * root: chown to 65534), every message names the component; the checks of
- * an opened file and the folder's key.
+ * an opened file and the folder's key; HMAC-SHA256 (util/hash.h) against
+ * RFC 4231's vectors.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "aieth.h"
 #include "tu.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/trusted_dir.h"
 
 static char dir[64];
@@ -233,6 +235,35 @@ static void test_fd_and_key(void)
 	close(d);
 }
 
+/* HMAC-SHA256 (util/hash.h), the check of stamps and spool entries:
+ * RFC 4231's test cases 2 (a short key) and 6 (a key longer than a
+ * block), the message in two pieces; equal bytes compared. */
+static void test_hmac(void)
+{
+	static const char *msg6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+	uint8_t key6[131], out[32];
+	char hx[65];
+	aieth_hmac_sha256 h;
+	aieth__hmac_sha256_init(&h, (const uint8_t *)"Jefe", 4);
+	aieth__hmac_sha256_update(&h, "what do ya want ", 16);
+	aieth__hmac_sha256_update(&h, "for nothing?", 12);
+	aieth__hmac_sha256_final(&h, out);
+	aieth__sha256_hex(out, hx);
+	CU_ASSERT_STRING_EQUAL(hx,
+			       "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	memset(key6, 0xaa, sizeof key6);
+	aieth__hmac_sha256_init(&h, key6, sizeof key6);
+	aieth__hmac_sha256_update(&h, msg6, strlen(msg6));
+	aieth__hmac_sha256_final(&h, out);
+	aieth__sha256_hex(out, hx);
+	CU_ASSERT_STRING_EQUAL(hx,
+			       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+	CU_ASSERT_EQUAL(aieth__bytes_equal("abcd", "abcd", 4), 1);
+	CU_ASSERT_EQUAL(aieth__bytes_equal("abcd", "abce", 4), 0);
+	CU_ASSERT_EQUAL(aieth__bytes_equal("xbcd", "abcd", 4), 0);
+	CU_ASSERT_EQUAL(aieth__bytes_equal("", "", 0), 1);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -243,4 +274,5 @@ static void test_cleanup(void)
 TU_MAIN("trusted_dir", {"the rule: owner and write bits of every component", test_rule},
 	{"symbolic links on the way, and as the folder", test_links},
 	{"another owner's folder or ancestor (as root)", test_other_owner},
-	{"an opened file's checks; the folder's key", test_fd_and_key}, {"cleanup", test_cleanup})
+	{"an opened file's checks; the folder's key", test_fd_and_key},
+	{"HMAC-SHA256: RFC 4231's vectors", test_hmac}, {"cleanup", test_cleanup})
