@@ -7,8 +7,10 @@
  *     its authority; SQUAD's identifiers and InfluxDB's db follow their rule.
  *  1: a credentials file (up_creds_parse), looked up for a fixed target:
  *     a credential found is printable, without white space, non-empty.
- *  2: a spool entry (up_spool_parse): a parsed entry formats back to the
- *     same bytes (the format has one spelling).
+ *  2: a spool entry (up_spool_parse): a parsed entry formatted again with
+ *     a fixed key parses back to the same fields and verifies with that
+ *     key (not with another); the input verifies with the key exactly when
+ *     it is those bytes (the format has one spelling, the check one value).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,12 +56,20 @@ static void creds_case(const char *s, size_t n)
 
 static void spool_case(const char *s, size_t n)
 {
-	up_entry e;
+	static const uint8_t key[32] = {0}, other[32] = {1};
+	up_entry e, back;
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (up_spool_parse(s, n, "fuzz.spool", &e))
 		return;
-	CHECK(up_spool_format(&e, &b) == 0);
-	CHECK(b.n == n && !memcmp(b.p, s, n));
+	CHECK(up_spool_format(&e, key, &b) == 0);
+	CHECK(up_spool_parse(b.p, b.n, "fuzz.spool", &back) == 0);
+	CHECK(!strcmp(back.run, e.run) && !strcmp(back.target, e.target) &&
+	      !strcmp(back.url, e.url) && !strcmp(back.ctype, e.ctype));
+	CHECK(back.len == e.len && !memcmp(back.body, e.body, e.len));
+	CHECK(up_spool_verify(b.p, b.n, &back, key, "fuzz.spool") == 0);
+	CHECK(up_spool_verify(b.p, b.n, &back, other, "fuzz.spool") != 0);
+	CHECK((up_spool_verify(s, n, &e, key, "fuzz.spool") == 0) ==
+	      (b.n == n && !memcmp(b.p, s, n)));
 	free(b.p);
 }
 

@@ -678,6 +678,114 @@ static void test_other_file_system(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* A stamp is trusted only with the folder's MAC (docs/packaging.md,
+ * "Stamps"): one made from the facts anyone can read, without the key, or
+ * one not ours, is not; an entry not ours is never used. */
+static void test_stamp_mac(void)
+{
+	aieth_pdi_cache c;
+	aieth_pdi_cache_check ck;
+	uint8_t key[32];
+	char entry[300], stamp[300], *text = NULL, *mac, was;
+	size_t len;
+	struct stat st;
+	int hit = -1, stored = -1, i;
+	fresh_dir();
+	for (i = 0; i < 4000; i++)
+		payload[0][i] = (uint8_t)(i * 13 + 1);
+	memset(key, 0x55, sizeof key);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.have_mac, 1);
+	CU_ASSERT_EQUAL(stat(at("m/.stamp-key"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "m", key);
+	CU_ASSERT_FATAL(entry[0] != '\0');
+	CU_ASSERT_EQUAL(stat(entry, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	snprintf(stamp, sizeof stamp, "%.*s.ok", (int)(strlen(entry) - 4), entry);
+	/* checked 3 s after its last change: stamped, and trusted */
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h1.pdi"), &hit, &ck), AIETH_OK);
+	ck.taken += 3000000000LL;
+	aieth__pdi_cache_checked(&c, key, &ck);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h2.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 1);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(stamp, 1000, &text, &len), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mac = strstr(text, "\nmac "));
+	CU_ASSERT_EQUAL(strlen(mac), 5 + 64 + 1);
+	was = mac[6];
+	/* the facts without the MAC, then with a wrong one: not trusted */
+	put_file(stamp, text, (size_t)(mac + 1 - text));
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h3.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	CU_ASSERT_EQUAL(ck.pending, 1);
+	aieth__pdi_cache_release(&ck);
+	mac[6] = was == '0' ? '1' : '0';
+	put_file(stamp, text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h4.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	aieth__pdi_cache_release(&ck);
+	mac[6] = was;
+	put_file(stamp, text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h5.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 1); /* the right one again */
+	aieth__pdi_cache_release(&ck);
+	/* a stamp writable by others: not trusted */
+	CU_ASSERT_EQUAL(chmod(stamp, 0666), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h6.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(chmod(stamp, 0600), 0);
+	/* another folder's key makes other MACs: the stamp is not trusted
+	 * with a new key (the key file removed, a new one made) */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(unlink(at("m/.stamp-key")), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h7.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	aieth__pdi_cache_release(&ck);
+	/* a key file others may read: no key, no stamp trusted */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("m/.stamp-key"), 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.have_mac, 0);
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("m/.stamp-key"), 0600), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	/* an entry others may write: never used, removed */
+	CU_ASSERT_EQUAL(chmod(entry, 0606), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h8.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	aieth__pdi_cache_release(&ck);
+	/* as root: an entry of another uid, its bytes sound: never used */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+		CU_ASSERT_EQUAL(chown(entry, 65534, 65534), 0);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("h9.pdi"), &hit), AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 0);
+		CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	}
+	/* the folder group-writable, or reached through a folder others may
+	 * write: refused, the component named */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("m"), 0770), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "PDI cache folder"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "mode 0770"));
+	CU_ASSERT_EQUAL(chmod(at("m"), 0700), 0);
+	CU_ASSERT_EQUAL(mkdir(at("w"), 0777), 0);
+	CU_ASSERT_EQUAL(chmod(at("w"), 0777), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_open(&c, at("w/cache"), 0), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), at("w")));
+	CU_ASSERT_EQUAL(access(at("w/cache"), F_OK), -1);
+	free(text);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -691,4 +799,6 @@ TU_MAIN("pdi_cache", {"key: what bootgen reads, nothing else", test_key},
 	{"stamps: a hit checked once, trusted while unchanged", test_stamps},
 	{"the folder: choice and privacy", test_folder},
 	{"direct mode: archive state, memos", test_direct_memo},
-	{"another file system: copies, checked", test_other_file_system}, {"cleanup", test_cleanup})
+	{"another file system: copies, checked", test_other_file_system},
+	{"stamps need the folder's MAC; entries and folders not ours", test_stamp_mac},
+	{"cleanup", test_cleanup})

@@ -6,8 +6,11 @@
  * oldest first) and entries (round trip, truncation found), credentials
  * (longest prefix, malformed lines), the HTTP status classes.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "tu.h"
@@ -122,29 +125,207 @@ static void test_spool_entry(void)
 {
 	up_entry e, back;
 	sbuf b = SB_INIT(SB_DOC_MAX);
+	uint8_t key[32], other[32];
+	char *mac;
+	memset(key, 0x5a, sizeof key);
+	memset(other, 0x5b, sizeof other);
 	memset(&e, 0, sizeof e);
+	strcpy(e.run, "1700000000000-42");
 	strcpy(e.target, "influx+http://h:8086/db");
 	strcpy(e.url, "http://h:8086/write?db=db&precision=ms");
 	strcpy(e.ctype, "text/plain; charset=utf-8");
 	e.body = "m,t=1 f=1i 1\n\0binary";
 	e.len = 20;
-	CU_ASSERT_EQUAL(up_spool_format(&e, &b), 0);
+	CU_ASSERT_EQUAL(up_spool_format(&e, key, &b), 0);
 	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(strncmp(b.p, "aieth-spool 2\nrun 1700000000000-42\ntarget ", 42), 0);
+	CU_ASSERT_STRING_EQUAL(back.run, e.run);
 	CU_ASSERT_STRING_EQUAL(back.target, e.target);
 	CU_ASSERT_STRING_EQUAL(back.url, e.url);
 	CU_ASSERT_STRING_EQUAL(back.ctype, e.ctype);
 	CU_ASSERT_EQUAL(back.len, 20);
 	CU_ASSERT_EQUAL(memcmp(back.body, e.body, 20), 0);
+	/* the check: it verifies with the key, not with another; any byte
+	 * changed (the body, the run, the target) breaks it */
+	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), 0);
+	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, other, "x.spool"), AIETH_EINVAL);
+	MSG_HAS("x.spool: its check does not match this spool's key");
+	MSG_HAS("run 1700000000000-42");
+	b.p[b.n - 1] ^= 1;
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), AIETH_EINVAL);
+	b.p[b.n - 1] ^= 1;
+	b.p[19] ^= 1; /* a digit of the run id */
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), AIETH_EINVAL);
+	b.p[19] ^= 1;
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), 0);
+	/* a malformed check line */
+	mac = strstr(b.p, "\nmac ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mac);
+	mac[6] = 'G';
+	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
+	MSG_HAS("mac is not 64 lowercase hex digits");
+	mac[6] = '0';
+	/* the format before the check: refused, with what to do */
+	CU_ASSERT_EQUAL(up_spool_parse("aieth-spool 1\ntarget x\n", 23, "old.spool", &back),
+			AIETH_EUNSUPPORTED);
+	MSG_HAS("old.spool: written by an older aieth (spool format 1");
+	MSG_HAS("send it with that older version (run_test --flush-spool) or delete it");
 	/* truncated, or a request URL that is not the target's */
 	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n - 1, "x.spool", &back), AIETH_EPARSE);
 	MSG_HAS("truncated");
 	strcpy(e.url, "http://elsewhere/write?db=db&precision=ms");
 	b.n = 0;
-	CU_ASSERT_EQUAL(up_spool_format(&e, &b), 0);
+	CU_ASSERT_EQUAL(up_spool_format(&e, key, &b), 0);
 	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
-	CU_ASSERT_EQUAL(up_spool_parse("aieth-spool 1\n", 14, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(up_spool_parse("aieth-spool 2\n", 14, "x.spool", &back), AIETH_EPARSE);
 	CU_ASSERT_EQUAL(up_spool_parse("", 0, "x.spool", &back), AIETH_EPARSE);
 	free(b.p);
+}
+
+/* The spool is the user's alone: a folder group or others may write, or
+ * of another uid, is refused with the component named; a planted entry
+ * (a forged check, another format, another owner) is refused, kept and
+ * never sent; what we write is 0600 in a 0700 folder. */
+static char spool_tmp[64];
+
+static const char *sp(const char *name)
+{
+	static char buf[8][256];
+	static int slot;
+	char *b = buf[slot++ % 8];
+	snprintf(b, sizeof buf[0], "%s/%s", spool_tmp, name);
+	return b;
+}
+
+static void put(const char *path, const char *text, size_t n, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, text, n), (ssize_t)n);
+	CU_ASSERT_EQUAL(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static void test_spool_folder(void)
+{
+	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	char *log = NULL, want[300], cmd[128], dir[256];
+	uint8_t forged[32];
+	up_entry e;
+	sbuf b = SB_INIT(SB_DOC_MAX);
+	struct stat st;
+	size_t left = 99;
+	snprintf(spool_tmp, sizeof spool_tmp, "/tmp/aieth-upspool-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(spool_tmp));
+	/* a world-writable folder on the way (no sticky bit): refused, named */
+	CU_ASSERT_EQUAL(mkdir(sp("pub"), 0777), 0);
+	CU_ASSERT_EQUAL(chmod(sp("pub"), 0777), 0);
+	CU_ASSERT_EQUAL(mkdir(sp("pub/spool"), 0700), 0);
+	snprintf(dir, sizeof dir, "%s", sp("pub/spool"));
+	o.spool_dir = dir;
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_EINVAL);
+	snprintf(want, sizeof want, "spool %s: its component %s (owner uid %u, mode 0777)",
+		 sp("pub/spool"), sp("pub"), (unsigned)geteuid());
+	MSG_HAS(want);
+	free(log);
+	/* the spool itself group-writable: refused */
+	CU_ASSERT_EQUAL(chmod(sp("pub"), 0755), 0);
+	CU_ASSERT_EQUAL(chmod(sp("pub/spool"), 0770), 0);
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_EINVAL);
+	MSG_HAS("mode 0770: group or others may write it");
+	free(log);
+	/* another uid's (as root) */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(chmod(sp("pub/spool"), 0700), 0);
+		CU_ASSERT_EQUAL(chown(sp("pub/spool"), 65534, 65534), 0);
+		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_EINVAL);
+		MSG_HAS("owned by uid 65534 (mode 0700), not by us (uid 0)");
+		free(log);
+	}
+	/* a spool of ours: an entry with a forged check (a key of its own, the
+	 * format right), one of the format before, one owned by another uid
+	 * or writable by others: all refused, kept, never sent (the target
+	 * is a port nobody listens on: a send would be "spooled" with a
+	 * connection error, not "refused") */
+	CU_ASSERT_EQUAL(mkdir(sp("mine"), 0755), 0);
+	snprintf(dir, sizeof dir, "%s", sp("mine"));
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK); /* makes the key */
+	free(log);
+	CU_ASSERT_EQUAL(stat(sp("mine"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0700);
+	CU_ASSERT_EQUAL(stat(sp("mine/.key"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	CU_ASSERT_EQUAL(st.st_size, 32);
+	memset(&e, 0, sizeof e);
+	strcpy(e.run, "1-1");
+	strcpy(e.target, "http://127.0.0.1:9/hook");
+	strcpy(e.url, "http://127.0.0.1:9/hook");
+	strcpy(e.ctype, "application/json");
+	e.body = "{\"forged\": true}";
+	e.len = strlen(e.body);
+	memset(forged, 0x11, sizeof forged);
+	CU_ASSERT_EQUAL(up_spool_format(&e, forged, &b), 0);
+	put(sp("mine/00000000000000000001-1-0.webhook.spool"), b.p, b.n, 0600);
+	put(sp("mine/00000000000000000002-1-0.webhook.spool"),
+	    "aieth-spool 1\ntarget http://127.0.0.1:9/hook\nurl http://127.0.0.1:9/hook\n"
+	    "content-type application/json\nlength 2\n\n{}",
+	    115, 0600);
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(left, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	snprintf(want, sizeof want, "upload ? (from the spool): refused, %s",
+		 sp("mine/00000000000000000001-1-0.webhook.spool"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "its check does not match this spool's key"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "written by an older aieth (spool format 1"));
+	CU_ASSERT_PTR_NULL(strstr(log, "spooled"));
+	CU_ASSERT_PTR_NULL(strstr(log, "delivered"));
+	free(log);
+	CU_ASSERT_EQUAL(access(sp("mine/00000000000000000001-1-0.webhook.spool"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(sp("mine/00000000000000000002-1-0.webhook.spool"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(sp("mine/failed"), F_OK), -1);
+	CU_ASSERT_EQUAL(unlink(sp("mine/00000000000000000001-1-0.webhook.spool")), 0);
+	CU_ASSERT_EQUAL(unlink(sp("mine/00000000000000000002-1-0.webhook.spool")), 0);
+	/* an entry with the right check but writable by others, or another
+	 * uid's: refused too */
+	{
+		uint8_t key[32];
+		int fd = open(sp("mine/.key"), O_RDONLY);
+		CU_ASSERT_EQUAL(read(fd, key, 32), 32);
+		close(fd);
+		b.n = 0;
+		CU_ASSERT_EQUAL(up_spool_format(&e, key, &b), 0);
+	}
+	put(sp("mine/00000000000000000003-1-0.webhook.spool"), b.p, b.n, 0622);
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(left, 1);
+	CU_ASSERT(log && strstr(log, "mode 0622: group or others may write it"));
+	free(log);
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(chmod(sp("mine/00000000000000000003-1-0.webhook.spool"), 0600), 0);
+		CU_ASSERT_EQUAL(
+			chown(sp("mine/00000000000000000003-1-0.webhook.spool"), 65534, 65534), 0);
+		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+		CU_ASSERT_EQUAL(left, 1);
+		CU_ASSERT(log && strstr(log, "owned by uid 65534, not by us"));
+		free(log);
+	}
+	/* ours, with the right check: sent (here: tried, and spooled again -
+	 * nobody listens on port 9) */
+	CU_ASSERT_EQUAL(
+		chown(sp("mine/00000000000000000003-1-0.webhook.spool"), geteuid(), getegid()), 0);
+	CU_ASSERT_EQUAL(chmod(sp("mine/00000000000000000003-1-0.webhook.spool"), 0600), 0);
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(left, 1);
+	CU_ASSERT(log && strstr(log, "(from the spool): spooled"));
+	CU_ASSERT_PTR_NULL(log ? strstr(log, "refused") : NULL);
+	free(log);
+	free(b.p);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", spool_tmp);
+	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 static void test_credentials(void)
@@ -364,7 +545,7 @@ TU_MAIN("upload", {"options version", test_opts_version}, {"squad URLs", test_ur
 	{"influx and webhook URLs", test_url_influx_webhook},
 	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
 	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},
-	{"credentials", test_credentials},
+	{"the spool is the user's alone", test_spool_folder}, {"credentials", test_credentials},
 	{"credentials match by URL components", test_credentials_match_components},
 	{"credentials from the environment", test_credentials_env},
 	{"payload namesakes stay apart", test_payload_namesakes},
