@@ -14,8 +14,9 @@
 
 /* The longest name of a test, graph or transaction, in characters (UTF-8
  * code points, as JSON Schema's maxLength counts): SQUAD's limit for its
- * suite and test names (Django CharField max_length=256) and th_server's
- * for a graph's (SRV_NAME_MAX); every writer takes a name this long whole. */
+ * suite and test names (Django CharField max_length=256; th_server takes
+ * graph names of SRV_NAME_MAX = 256 bytes); every writer takes a name this
+ * long whole. */
 #define SPEC_NAME_MAX 256
 
 typedef enum { SRC_NONE, SRC_BINARY, SRC_TEXT, SRC_PATTERN } spec_src_kind;
