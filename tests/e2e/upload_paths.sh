@@ -60,7 +60,8 @@ for u in "squad+http://$H/lab/../other/t/p/b/e" "squad+http://$H/lab/./t/p/b/e" 
   "influx+http://$H/lab/../other/db" "influx+http://$H/lab/./db" \
   "http://$H/lab/../other/hook" "http://$H/lab/%2e%2e/other/hook" "http://$H/lab/%2E%2E/other/hook" \
   "http://$H/lab/.%2e/other/hook" "http://$H/lab/%2e./other/hook" "http://$H/lab/..%2Fother/hook" \
-  "http://$H/lab/x%2F..%2F..%2Fother/hook" "http://$H/lab/..%5Cother/hook" "http://$H/lab/..?q=1"; do
+  "http://$H/lab/x%2F..%2F..%2Fother/hook" "http://$H/lab/..%5Cother/hook" "http://$H/lab/..?q=1" \
+  "http://$H/lab/%252e%252e/other/hook"; do
   n=$((n + 1))
   expect 2 "$RT" -q -o "$TMP/d$n" "${CR[@]}" --upload "$u" "$SPEC"
   has "$TMP/err" "--upload $u: the path segment"

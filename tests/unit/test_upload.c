@@ -378,6 +378,9 @@ static void test_url_dot_segments(void)
 		"http://h/lab/..%5Cother",
 		"http://h/lab/..\\other",
 		"http://h/lab/x\\..\\..\\other",
+		"http://h/lab/%252e%252e/other",
+		"http://h/lab/.%252E/other",
+		"http://h/lab/..%252Fother",
 	};
 	static const char *const good[] = {
 		"http://h/lab/...", /* not a dot segment */

@@ -55,18 +55,21 @@ const char *up_dot_segment(const char *path, size_t n, size_t *segn)
 	const char *s = path, *e = path + n;
 	while (s < e) {
 		const char *se = memchr(s, '/', (size_t)(e - s)), *p = s;
-		size_t len = 0; /* of the current piece, decoded */
-		int dots = 1;   /* ... which is all dots so far */
+		size_t len = 0;  /* of the current piece, decoded */
+		int dots = 1, k; /* ... which is all dots so far */
 		if (!se)
 			se = e;
-		/* decoded once, as a server does: %2e is '.', and %2F or %5C
-		 * (or a raw '\') split the segment into pieces it may resolve */
+		/* decoded as a server does: %2e is '.', and %2F or %5C (or a
+		 * raw '\') split the segment into pieces it may resolve */
 		for (;;) {
 			int c = -1;
 			if (p < se) {
 				c = (unsigned char)*p++;
-				if (c == '%' && se - p >= 2 && hexval(p[0]) >= 0 &&
-				    hexval(p[1]) >= 0) {
+				/* twice: "%252e" is "%2e" to a server, "." to one that
+				 * (or whose proxy) decodes again */
+				for (k = 0; k < 2 && c == '%' && se - p >= 2 && hexval(p[0]) >= 0 &&
+					    hexval(p[1]) >= 0;
+				     k++) {
 					c = hexval(p[0]) * 16 + hexval(p[1]);
 					p += 2;
 				}
