@@ -93,6 +93,25 @@ expect 3 remote sname "$T"
 has "$TMP/sname/report.json" 'does not name'
 fake hexp --wait-set 'perf=["0xzz"]'
 expect 3 remote hexp "$T"
+# the fields the wait reply echoes are the submitted transaction's: another
+# channel count or image size is a protocol error naming the field, the
+# value echoed and the value sent (a reply for another transaction), never a pass
+fake echo_ch --wait-set channels=35
+expect 3 remote echo_ch "$T"
+has "$TMP/echo_ch/report.json" 'protocol error in a transaction'"'"'s wait reply'
+has "$TMP/echo_ch/report.json" '\"channels\" is 35, the transaction was submitted with 36'
+clean echo_ch
+fake echo_tx --wait-set tx_bytes=999999984
+expect 3 remote echo_tx "$T"
+has "$TMP/echo_tx/report.json" '\"tx_bytes\" is 999999984, the transaction was submitted with '
+clean echo_tx
+fake echo_rx --wait-set rx_bytes=0
+expect 3 remote echo_rx "$T"
+has "$TMP/echo_rx/report.json" '\"rx_bytes\" is 0, the transaction was submitted with '
+fake echo_del --wait-del tx_bytes
+expect 3 remote echo_del "$T"
+has "$TMP/echo_del/report.json" 'tx_bytes'
+has "$TMP/echo_del/report.json" 'protocol error'
 # a new transaction's reply without "stream", or not a boolean: a protocol
 # error; "stream": false where the server would stream: the serial way, a pass
 fake nostream --txn-del stream

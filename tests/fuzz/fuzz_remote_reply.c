@@ -7,7 +7,9 @@
  *  0: a transaction's wait reply: either refused, leaving the result and
  *     the perf words untouched, or taken whole with a status of the
  *     protocol (done, timeout, failed, interrupted; never pending or
- *     outside the set), connected flags 0 or 1, counts below 2^63.
+ *     outside the set), connected flags 0 or 1, counts below 2^63, and the
+ *     echoed "channels", "tx_bytes", "rx_bytes" those of the transaction
+ *     (n channels, 16n and 32n bytes).
  *  1: a session's state: one of queued, active, ended, expired.
  *  2: a graph's status: complete is 0 or 1, the count below 2^63.
  *  3: the health reply.
@@ -45,6 +47,8 @@ static void txn_case(struct json_object *o, uint32_t n)
 	res.rx = chans + n;
 	wire.channels = n;
 	wire.perf = perf;
+	wire.tx.size = 16u * n;
+	wire.rx.size = 32u * n;
 	if (rmr_txn_result("http://x", "t-1", o, &wire, &res, &failed)) {
 		/* refused: nothing written */
 		unsigned char m[sizeof perf];
@@ -52,6 +56,15 @@ static void txn_case(struct json_object *o, uint32_t n)
 		CHECK(res.status == (aieth_txn_status)77);
 		CHECK(!memcmp(perf, m, sizeof perf));
 		return;
+	}
+	{
+		struct json_object *v;
+		CHECK(json_object_object_get_ex(o, "channels", &v) &&
+		      json_object_get_uint64(v) == n);
+		CHECK(json_object_object_get_ex(o, "tx_bytes", &v) &&
+		      json_object_get_uint64(v) == 16u * n);
+		CHECK(json_object_object_get_ex(o, "rx_bytes", &v) &&
+		      json_object_get_uint64(v) == 32u * n);
 	}
 	if (failed == 1)
 		return;

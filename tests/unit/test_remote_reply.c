@@ -35,6 +35,17 @@ static void reset(void)
 	res.rx = chans + N;
 	wire.channels = N;
 	wire.perf = perf;
+	wire.tx.size = 32; /* as the reply below echoes them */
+	wire.rx.size = 48;
+}
+
+/* The fields th_server's transaction JSON has beside a result
+ * (srv_txn_json.c): the transaction as submitted. */
+static void add_echo(struct json_object *o)
+{
+	json_object_object_add(o, "channels", json_object_new_int64(N));
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(32));
+	json_object_object_add(o, "rx_bytes", json_object_new_uint64(48));
 }
 
 /* A valid reply for t-1 with field key replaced by value (JSON text;
@@ -49,7 +60,8 @@ static struct json_object *reply2(const char *key, const char *value, const char
 		"\"perf\":[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0xffffffffffffffff\"],"
 		"\"tx_moved_bytes\":[10,11],\"rx_moved_bytes\":[12,13],\"tx_since\":[0,0],\"rx_since\":[0,0],"
 		"\"tx_first\":[1,2],\"tx_last\":[3,4],\"rx_first\":[5,6],\"rx_last\":[7,8],"
-		"\"tx_connected\":[1,0],\"rx_connected\":[0,1],\"tx_bytes\":32,\"rx_bytes\":32}";
+		"\"tx_connected\":[1,0],\"rx_connected\":[0,1],\"channels\":2,\"tx_bytes\":32,"
+		"\"rx_bytes\":48}";
 	struct json_object *o = json_tokener_parse(base);
 	if (key) {
 		json_object_object_del(o, key);
@@ -134,6 +146,7 @@ static void t_round_trip(void)
 			wperf[i] = 0x100000000ull * i + k;
 		json_object_object_add(o, "id", json_object_new_string("t-1"));
 		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
+		add_echo(o);
 		CU_ASSERT_EQUAL(aieth__dev_result_json(o, &w, wperf, 0, NULL), 0);
 		/* the names say the units */
 		CU_ASSERT_TRUE(json_object_object_get_ex(o, "tx_moved_bytes", &v));
@@ -173,6 +186,7 @@ static void t_round_trip(void)
 		int failed = 0;
 		json_object_object_add(o, "id", json_object_new_string("t-1"));
 		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
+		add_echo(o);
 		CU_ASSERT_EQUAL(aieth__dev_result_json(o, NULL, NULL, 1, "the board fell over"), 0);
 		reset();
 		CU_ASSERT_EQUAL(run(o, &failed), AIETH_OK);
@@ -286,6 +300,29 @@ static void t_fields(void)
 	}
 }
 
+/* The echoed fields are the submitted transaction's (issue 30, 8): another
+ * channel count or image size is a protocol error naming the field, the
+ * value sent and the value echoed, also in a reply that says the device
+ * failed. */
+static void t_echo(void)
+{
+	refused("channels", "3", "\"channels\" is 3, the transaction was submitted with 2");
+	refused("channels", "1", "\"channels\" is 1, the transaction was submitted with 2");
+	refused("tx_bytes", "16", "\"tx_bytes\" is 16, the transaction was submitted with 32");
+	refused("rx_bytes", "32", "\"rx_bytes\" is 32, the transaction was submitted with 48");
+	refused("rx_bytes", "0", "\"rx_bytes\" is 0, the transaction was submitted with 48");
+	refused("tx_bytes", "18446744073709551615",
+		"\"tx_bytes\" is 18446744073709551615, the transaction was submitted with 32");
+	refused("channels", NULL, "channels");
+	refused("tx_bytes", NULL, "tx_bytes");
+	refused("rx_bytes", NULL, "rx_bytes");
+	refused("channels", "\"2\"", "channels");
+	refused("tx_bytes", "32.0", "tx_bytes");
+	refused("rx_bytes", "-48", "rx_bytes");
+	refused2("failed", "true", "rx_bytes", "64",
+		 "\"rx_bytes\" is 64, the transaction was submitted with 48");
+}
+
 static void t_session_graph(void)
 {
 	const char *st = NULL, *why = NULL;
@@ -374,6 +411,7 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"a status outside the protocol is refused", t_status},
 	{"a device failure on the server", t_failed},
 	{"every field checked: type, range, length", t_fields},
+	{"the echoed fields are the submitted transaction's", t_echo},
 	{"session and graph replies", t_session_graph})
 
 #else

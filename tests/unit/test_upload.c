@@ -4,9 +4,12 @@
  * URLs (kinds, SQUAD's identifiers, InfluxDB's db, credentials refused),
  * line protocol escaping, the SQUAD name rule, spool file names (they sort
  * oldest first) and entries (round trip, truncation found), credentials
- * (longest prefix, malformed lines), the HTTP status classes.
+ * (longest prefix, malformed lines, no dot segments in a prefix or a
+ * target), the HTTP status classes, credentials only for the request URL
+ * their target makes.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -528,6 +531,146 @@ static void test_http_classes(void)
 	CU_ASSERT_EQUAL(up_http_class(302), UP_PERMANENT);
 }
 
+/* "." and ".." path segments, as written or percent-encoded (a server
+ * decodes them), are refused for every kind: libcurl or the server would
+ * resolve them and the request would leave the path its credentials were
+ * matched by (issue 30, 4). The message names the URL and the segment. */
+static void test_url_dot_segments(void)
+{
+	static const char *const bad[] = {
+		"influx+http://h/lab/../other/db",
+		"influx+http://h/lab/./db",
+		"influx+https://h/../db",
+		"squad+http://h/lab/../other/team/p/b/e",
+		"squad+https://h/./t/p/b/e",
+		"squad+http://h/lab/%2e%2e/t/p/b/e",
+		"http://h/lab/../other/hook",
+		"http://h/lab/./hook",
+		"https://h/lab/..",
+		"https://h/lab/.",
+		"http://h/lab/..?x=1",
+		"http://h/lab/%2e%2e/other",
+		"http://h/lab/%2E%2E/other",
+		"http://h/lab/.%2e/other",
+		"http://h/lab/%2E./other",
+		"http://h/lab/%2e/hook",
+		"http://h/lab/..%2Fother",
+		"http://h/lab/x%2F..%2F..%2Fother",
+		"http://h/lab/..%5Cother",
+		"http://h/lab/..\\other",
+		"http://h/lab/x\\..\\..\\other",
+		"http://h/lab/%252e%252e/other",
+		"http://h/lab/.%252E/other",
+		"http://h/lab/..%252Fother",
+	};
+	static const char *const good[] = {
+		"http://h/lab/...", /* not a dot segment */
+		"http://h/lab/.hidden",
+		"http://h/lab/a..b",
+		"http://h/lab/%2e%2e%2e",
+		"http://h/lab/group%2Fproject/hook", /* GitLab-style ids stay */
+		"http://h/lab/hook?path=../x",       /* the query is not resolved */
+		"http://h/lab/%2",
+		"http://h/lab/%zz.",
+		"https://h",
+		"https://h/",
+		"influx+http://h/a.b/db.1",
+		"squad+https://h/pre.fix/t/p/b/e",
+	};
+	up_target t;
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		int rc = up_parse_url(bad[i], &t);
+		CU_ASSERT_EQUAL(rc, AIETH_EINVAL);
+		if (rc != AIETH_EINVAL)
+			fprintf(stderr, "accepted: %s\n", bad[i]);
+		else
+			MSG_HAS(bad[i]);
+	}
+	CU_ASSERT_EQUAL(up_parse_url("http://h/lab/%2e%2E/other", &t), AIETH_EINVAL);
+	MSG_HAS("segment \"%2e%2E\" is \".\" or \"..\"");
+	CU_ASSERT_EQUAL(up_parse_url("influx+http://h/lab/../other/db", &t), AIETH_EINVAL);
+	MSG_HAS("segment \"..\"");
+	CU_ASSERT_EQUAL(aieth_upload_check_url("squad+http://h/lab/../x/t/p/b/e"), AIETH_EINVAL);
+	for (i = 0; i < sizeof good / sizeof *good; i++) {
+		int rc = up_parse_url(good[i], &t);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc)
+			fprintf(stderr, "refused: %s: %s\n", good[i], aieth_error_message());
+	}
+}
+
+/* A credentials line whose prefix has a dot segment is refused when the
+ * file is read (naming the file, the line and the segment, never the
+ * value); a target with one gets no credentials, from the file or the
+ * environment. */
+static void test_credentials_dot_segments(void)
+{
+	static const char *const bad[] = {
+		"http://h/lab/../ token t0p\n",
+		"http://h/lab/.. token t0p\n",
+		"squad+https://h/./lab/ token t0p\n",
+		"influx+http://h:8086/lab/%2e%2e/ token t0p\n",
+		"https://h/lab/.%2E/x token t0p\n",
+		"https://h/lab/x%2f..%2F token t0p\n",
+	};
+	static const char two[] = "http://h/ token general\nhttp://h/lab/%2E/ token t0p\n";
+	up_cred c;
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		CU_ASSERT_EQUAL(up_creds_parse(bad[i], strlen(bad[i]), "creds", "http://h/x", &c),
+				AIETH_EPARSE);
+		MSG_HAS("creds:1: the URL-PREFIX's path segment");
+		CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "t0p"));
+		CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
+	}
+	CU_ASSERT_EQUAL(up_creds_parse(two, sizeof two - 1, "creds", "http://h/lab/x", &c),
+			AIETH_EPARSE);
+	MSG_HAS("creds:2");
+	MSG_HAS("\"%2E\"");
+	/* the target: refused by up_parse_url already, and here too */
+	CU_ASSERT_EQUAL(
+		up_creds_parse("http://h/lab/ token t0p\n", 24, "creds", "http://h/lab/../x", &c),
+		AIETH_EINVAL);
+	CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
+	CU_ASSERT_STRING_EQUAL(cred_for("http://h/lab/ token t0p\n", "http://h/lab/%2e%2e/x"),
+			       "(error)");
+	CU_ASSERT_STRING_EQUAL(cred_for("http://h/lab/ token t0p\n", "http://h/lab/..x"), "t0p");
+	setenv("AIETH_WEBHOOK_TOKEN", "envtok", 1);
+	CU_ASSERT_NOT_EQUAL(up_creds_find(NULL, "http://h/lab/../x", UP_WEBHOOK, &c), 0);
+	CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
+	CU_ASSERT_EQUAL(up_creds_find(NULL, "http://h/lab/x", UP_WEBHOOK, &c), 0);
+	CU_ASSERT_STRING_EQUAL(c.value, "envtok");
+	unsetenv("AIETH_WEBHOOK_TOKEN");
+}
+
+/* Credentials go only to the request URL their --upload URL makes: a
+ * (spooled) entry whose URL is another is not sent, nothing is tried. */
+static void test_http_creds_bound_to_target(void)
+{
+#ifdef AIETH_HAVE_CURL
+	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	up_cred cred = {UP_CRED_TOKEN, "t0p"};
+	up_entry e;
+	char err[600];
+	long code = -1;
+	memset(&e, 0, sizeof e);
+	snprintf(e.target, sizeof e.target, "http://127.0.0.1:9/lab/hook");
+	snprintf(e.url, sizeof e.url, "http://127.0.0.1:9/other/hook");
+	snprintf(e.ctype, sizeof e.ctype, "application/json");
+	e.body = "{}";
+	e.len = 2;
+	CU_ASSERT_EQUAL(up_http_post(&e, UP_WEBHOOK, &cred, &o, &code, err, sizeof err),
+			UP_PERMANENT);
+	CU_ASSERT_EQUAL(code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "credentials are not sent"));
+	snprintf(e.target, sizeof e.target, "influx+http://127.0.0.1:9/lab/db");
+	snprintf(e.url, sizeof e.url, "http://127.0.0.1:9/lab/../write?db=db&precision=ms");
+	CU_ASSERT_EQUAL(up_http_post(&e, UP_INFLUX, &cred, &o, &code, err, sizeof err),
+			UP_PERMANENT);
+#endif
+}
+
 /* aieth_upload_opts is versioned: refused before the spool is touched. */
 static void test_opts_version(void)
 {
@@ -549,4 +692,6 @@ TU_MAIN("upload", {"options version", test_opts_version}, {"squad URLs", test_ur
 	{"credentials match by URL components", test_credentials_match_components},
 	{"credentials from the environment", test_credentials_env},
 	{"payload namesakes stay apart", test_payload_namesakes},
-	{"http classes", test_http_classes})
+	{"http classes", test_http_classes}, {"URL dot segments refused", test_url_dot_segments},
+	{"credentials: dot segments refused", test_credentials_dot_segments},
+	{"credentials only for their target's request URL", test_http_creds_bound_to_target})

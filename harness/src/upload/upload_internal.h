@@ -34,6 +34,11 @@ typedef struct {
 /* Parse an --upload URL; the message names the URL and the rule broken. */
 int up_parse_url(const char *url, up_target *t);
 const char *up_kind_name(up_kind k);
+/* The first segment of the URL path [path, path+n) (no query) that a
+ * server resolves as "." or "..": itself, percent-decoded (twice: %252e),
+ * or a piece of it split at '/' or '\' (%2F, %5C); NULL when none. *segn:
+ * its length. */
+const char *up_dot_segment(const char *path, size_t n, size_t *segn);
 /* SQUAD's identifiers: [a-zA-Z0-9][a-zA-Z0-9_.-]*, 1..UP_SEG_MAX-1 bytes. */
 int up_segment_ok(const char *s, size_t n);
 

@@ -145,6 +145,29 @@ static int check_status_name(const char *what, struct json_object *o, uint64_t s
 	return AIETH_OK;
 }
 
+/* The fields the reply echoes of the transaction (docs/http-api.md: "the
+ * transaction's fields above"): as submitted, or the reply is the result
+ * of another transaction and is not taken. */
+static int check_echo(const char *what, struct json_object *o, const pld_txn *wire)
+{
+	static const char *const keys[] = {"channels", "tx_bytes", "rx_bytes"};
+	const uint64_t sent[] = {wire->channels, wire->tx.size, wire->rx.size};
+	size_t i;
+	for (i = 0; i < 3; i++) {
+		uint64_t v = 0;
+		int rc = jstrict_get_u64(what, NULL, o, keys[i], 1, 0, UINT64_MAX, &v);
+		if (rc)
+			return rc;
+		if (v != sent[i])
+			return aieth__fail(AIETH_EDEVICE,
+					   "%s: \"%s\" is %llu, the transaction was submitted "
+					   "with %llu",
+					   what, keys[i], (unsigned long long)v,
+					   (unsigned long long)sent[i]);
+	}
+	return AIETH_OK;
+}
+
 int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
 		   aieth_dev_result *res, int *failed)
 {
@@ -169,7 +192,7 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 			    what, id, state, tid, aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1]);
 		return proto(base, "a transaction's wait reply");
 	}
-	if ((rc = get_bool(what, o, "failed", &fail)) ||
+	if ((rc = check_echo(what, o, wire)) || (rc = get_bool(what, o, "failed", &fail)) ||
 	    (rc = jstrict_get_string(what, NULL, o, "message", 1, &msg)))
 		return proto(base, "a transaction's wait reply");
 	if (strlen(msg) >= sizeof res->msg) {

@@ -18,7 +18,8 @@
 
 #include "backends/backend.h"
 
-/* The reply to POST .../txns/TID/wait (base names the server in messages).
+/* The reply to POST .../txns/TID/wait (base names the server in messages);
+ * its "channels", "tx_bytes" and "rx_bytes" must be the wire's, as submitted.
  * When the device failed it ("failed": true), *failed is 1 and res->msg the
  * server's message; else res and the wire's perf words get the result.
  * Nothing is written into res or wire unless the whole reply is valid. */
