@@ -900,8 +900,7 @@ static void test_xrt_metadata_values(void)
 				  "\"base_address\": \"2199023255552\""),
 		       NULL);
 	meta_text_case(meta_edit2("\"broadcast_enable_core\": true",
-				  "\"broadcast_enable_core\": \"1\"", "\"id\": 0",
-				  "\"id\": \"0\""),
+				  "\"broadcast_enable_core\": \"1\"", "\"id\": 0", "\"id\": \"0\""),
 		       NULL);
 	meta_text_case(
 		meta_edit2(rtp, RTP_FULL, "\"GMIOs\": {}, ", "\"GMIOs\": {}, " SBUF_FULL EBUF_FULL),
