@@ -100,6 +100,7 @@ int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, co
 #define CDO_GENERIC_MODULE 1u
 #define CDO_GENERIC_LAST 42u /* XPLMI_LIST_MASK_POLL_CMD_ID */
 #define CDO_CHUNK_WORDS 1024u
+#define CDO_FIRST_WORDS 16u
 
 /* The PLM's modules (embeddedsw xilplmi common/xplmi_modules.h: generic,
  * XilPM, SEM, XilSecure, XilPSM, loader, error manager, STL, XilNvm,
@@ -144,14 +145,22 @@ typedef struct {
 	uint64_t base; /* offset of the CDO's first word in the PDI */
 	uint8_t raw[CDO_CHUNK_WORDS * 4];
 	uint64_t first, count; /* the words held: [first, first + count) */
+	uint64_t want;         /* words the next read asks for */
 } cdo_words;
 
-/* Word i of the CDO (i inside it); -1 with the message set on a read error. */
+/* Word i of the CDO (i inside it); -1 with the message set on a read error.
+ * Only the command words are needed, not the payloads between them: a
+ * read starts small and doubles while the commands are dense (each read
+ * follows the last), so a DMA write's megabytes are skipped, not read. */
 static int cdo_word(cdo_words *w, uint64_t i, uint64_t end, uint32_t *out)
 {
 	uint64_t n;
 	if (i < w->first || i >= w->first + w->count) {
-		n = end - i < CDO_CHUNK_WORDS ? end - i : CDO_CHUNK_WORDS;
+		if (w->count && i == w->first + w->count)
+			w->want = w->want * 2 < CDO_CHUNK_WORDS ? w->want * 2 : CDO_CHUNK_WORDS;
+		else
+			w->want = CDO_FIRST_WORDS;
+		n = end - i < w->want ? end - i : w->want;
 		if (w->read(w->rctx, w->raw, (size_t)n * 4, w->base + i * 4))
 			return -1;
 		w->first = i;
@@ -172,6 +181,7 @@ static void check_cdo_commands(aieth_problems *s, aieth_pdi_read_fn read, void *
 	unsigned module, cmd;
 	const char *name;
 	w.read = read, w.rctx = rctx, w.base = data, w.first = 0, w.count = 0;
+	w.want = CDO_FIRST_WORDS;
 	while (i < end) {
 		pos = i;
 		if (cdo_word(&w, i, end, &hdr))
