@@ -1061,6 +1061,49 @@ static void test_cdo_commands(void)
 		"found 1: a length that cuts the command");
 }
 
+/* A PDI whose CDO holds 3000 writes, a DMA write of 20000 words, and then
+ * `last`: the walk reads across its windows and skips the long payload. */
+static void big_cdo_case(uint32_t last, const char *want)
+{
+	enum { WRITES = 3000, DMA = 20000 };
+	size_t words = 5 + 3 * WRITES + 4 + DMA + 3, i, k;
+	size_t len = PF_PDI_CDO + 4 * words;
+	uint8_t *b = calloc(1, len);
+	const char *p = tmp_path();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	for (k = 0; k < 3; k++)
+		pf_pdi_put32(b + PF_PDI_PH + 4 * k, (uint32_t)words);
+	pf_pdi_put32(b + PF_PDI_CDO + 12, (uint32_t)(words - 5));
+	for (i = 0, k = PF_PDI_CDO + 20; i < WRITES; i++, k += 12) {
+		pf_pdi_put32(b + k, 0x00020103u);
+		pf_pdi_put32(b + k + 4, 0xf1230000u + 4 * (uint32_t)i);
+		pf_pdi_put32(b + k + 8, (uint32_t)i);
+	}
+	pf_pdi_put32(b + k, 0x00ff0105u); /* dma_write, long form */
+	pf_pdi_put32(b + k + 4, DMA + 2);
+	k += 16 + 4 * DMA;
+	pf_pdi_put32(b + k, last);
+	pf_pdi_reseal(b);
+	write_with(p, meta, b, len);
+	if (want) {
+		CU_ASSERT(check_with_board(p, NULL, want) >= 1);
+	} else {
+		CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	}
+	unlink(p);
+	free(b);
+}
+
+static void test_cdo_long_stream(void)
+{
+	big_cdo_case(0x00020111u, NULL); /* a nop with 2 words */
+	big_cdo_case(0x0002017fu,
+		     "CDO command at word 29009 (offset 0x1c694, header 0x0002017f): command: "
+		     "expected one of the PLM's generic commands 0..42");
+	big_cdo_case(0x00030103u, "found 3: the command runs past the CDO");
+}
+
 /* A text section: EMBEDDED_METADATA (2) or BUILD_METADATA (14). */
 static void text_case(uint32_t kind, const char *text, const char *want)
 {
@@ -1112,4 +1155,5 @@ TU_MAIN("xclbin", {"round trip", test_round_trip}, {"uuid", test_uuid},
 	{"open errors", test_open_errors}, {"XRT's metadata nodes", test_xrt_metadata_nodes},
 	{"PDI rules", test_pdi_rules}, {"fixed section headers", test_fixed_headers},
 	{"XRT's metadata values", test_xrt_metadata_values},
-	{"CDO command stream", test_cdo_commands}, {"text sections", test_text_sections})
+	{"CDO command stream", test_cdo_commands},
+	{"a long CDO command stream", test_cdo_long_stream}, {"text sections", test_text_sections})
