@@ -60,7 +60,12 @@ static const char *usage_text =
 	"                         what the device run wrote). Either way listed in\n"
 	"                         report.json; the design xclbin is sent only when\n"
 	"                         the server does not have it yet\n"
-	"      --xclbin FILE      the design's AIE xclbin (overrides \"xclbin\")\n"
+	"      --xclbin FILE      the design's AIE xclbin (overrides \"xclbin\"); one\n"
+	"                         that cannot be read or that th_package check\n"
+	"                         refuses is an input error (exit 2) on every\n"
+	"                         backend, its problems listed\n"
+	"      --xclbin-warn-only such an xclbin is a warning instead and the run\n"
+	"                         goes on (the emulated board never loads it)\n"
 	"      --pl-xclbin FILE   xrt: the PL DMA kernel's xclbin (overrides\n"
 	"                         \"pl_xclbin\"; default: the board's)\n"
 	"  -o, --out DIR          output directory, created if missing (default: .):\n"
@@ -516,6 +521,7 @@ int main(int argc, char **argv)
 		{"reference", no_argument, NULL, 5},
 		{"xclbin", required_argument, NULL, 6},
 		{"pl-xclbin", required_argument, NULL, 7},
+		{"xclbin-warn-only", no_argument, NULL, 22},
 		{"wait-lock", no_argument, NULL, 8},
 		{"progress", no_argument, NULL, 9},
 		{"server", required_argument, NULL, 10},
@@ -600,6 +606,7 @@ int main(int argc, char **argv)
 		case 5: emu.reference = 1; break;
 		case 6: o.xclbin = optarg; break;
 		case 7: xrt.pl_xclbin = optarg; break;
+		case 22: o.xclbin_warn_only = 1; break;
 		case 8: wait_lock = 1; break;
 		case 9: ps.force = 1; break;
 		case 10: remote.server = optarg; break;

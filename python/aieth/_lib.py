@@ -150,9 +150,9 @@ class ChannelResult(ctypes.Structure):
 
 
 class RunOpts(ctypes.Structure):
-    """aieth_run_opts (aieth/run.h), version 1."""
+    """aieth_run_opts (aieth/run.h), version 2."""
 
-    VERSION = 1
+    VERSION = 2
     _fields_ = [
         ("version", ctypes.c_uint),
         ("board", c_char_p),
@@ -168,6 +168,7 @@ class RunOpts(ctypes.Structure):
         ("interrupt", ctypes.POINTER(c_int)),
         ("progress", c_void_p),
         ("progress_ctx", c_void_p),
+        ("xclbin_warn_only", c_int),
     ]
 
 

@@ -46,7 +46,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
              pl_xclbin: Optional[str] = None, xrt_ini: Optional[str] = None,
              timeout: Optional[float] = None, no_timeout: bool = False,
              data_dir: Optional[str] = None, emu_reference: bool = False,
-             junit: bool = True) -> Report:
+             junit: bool = True, xclbin_warn_only: bool = False) -> Report:
     """Run one or more test descriptions (docs/test-spec.md), as run_test does.
 
     Args:
@@ -61,12 +61,16 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
         data_dir: board files (None: $AIETH_DATA_DIR or the installed data).
         emu_reference: emulated board: beat-by-beat reference mode.
         junit: also write out/junit.xml.
+        xclbin_warn_only: a design xclbin that cannot be read or that
+            th_package check refuses is a warning, not the test's input
+            error (exit 2), as run_test --xclbin-warn-only.
 
     Returns:
         The report (Report, a dict; .exit_code as run_test would exit). Test
         failures, input and device errors are in the report, not raised.
-        What a test noticed and went on with (a design xclbin that cannot
-        be read, each test's "warnings") is also a RuntimeWarning, as
+        What a test noticed and went on with (with xclbin_warn_only, a
+        design xclbin that cannot be read; each test's "warnings") is also a
+        RuntimeWarning, as
         run_test prints it on stderr.
 
     Raises:
@@ -94,6 +98,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     flag = ctypes.c_int(0)  # Ctrl-C: the run stops, recorded as interrupted (exit 130)
     o.interrupt = ctypes.pointer(flag)
     o.xclbin = _lib.enc(xclbin)
+    o.xclbin_warn_only = 1 if xclbin_warn_only else 0
     # a remote session's files go to out/artifacts, as run_test's (the
     # local backends have none)
     _lib.backend_opts(o, emu_reference, pl_xclbin,

@@ -87,7 +87,10 @@ bad_name=$'not\xffxclbin.bin'
 printf 'short \xc3\x28' >short.bin
 for x in "$bad_name" short.bin; do
   rm -rf nx
-  expect 0 "$RT" -o nx --xclbin "$x" "$EX/test.json"
+  expect 2 "$RT" -o nx --xclbin "$x" "$EX/test.json"
+  has "$TMP/out" "design xclbin"
+  rm -rf nx
+  expect 0 "$RT" -o nx --xclbin-warn-only --xclbin "$x" "$EX/test.json"
   has "$TMP/err" "run_test: warning: "
   has "$TMP/err" "design xclbin"
   for f in nx/report.json nx/junit.xml nx/report.html nx/trace.json; do
@@ -102,7 +105,7 @@ for x in "$bad_name" short.bin; do
   $PY "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" nx/report.json >"$TMP/v" 2>&1 && ok || bad "schema: $(cat "$TMP/v")"
 done
 [[ $(jq -r '.tests[0].xclbin.path' nx/report.json) == short.bin ]] && ok || bad "xclbin path of short.bin"
-expect 0 "$RT" -q -o nx2 --xclbin "$bad_name" "$EX/test.json"
+expect 0 "$RT" -q -o nx2 --xclbin-warn-only --xclbin "$bad_name" "$EX/test.json"
 jq -r '.tests[0].xclbin.path' nx2/report.json >path.txt
 has path.txt 'not\xffxclbin.bin'
 

@@ -199,9 +199,11 @@ if "$B/tests/gen_package_inputs" --board vck190 --out "$pk" >/dev/null 2>&1 &&
 else
   bad "could not package a design xclbin with th_package"
 fi
-# a file that is not an xclbin: recorded, not fatal on the emulated board
+# a file that is not an xclbin: an input error (xclbin_gate.sh); with
+# --xclbin-warn-only recorded, not fatal on the emulated board
 echo "not an xclbin" > "$TMP/junk.xclbin"
-expect 0 "$RT" -q -o "$TMP/junkx" --xclbin "$TMP/junk.xclbin" "$EX/adder_perf/test.json"
+expect 2 "$RT" -q -o "$TMP/junkx" --xclbin "$TMP/junk.xclbin" "$EX/adder_perf/test.json"
+expect 0 "$RT" -q -o "$TMP/junkx" --xclbin-warn-only --xclbin "$TMP/junk.xclbin" "$EX/adder_perf/test.json"
 validate "$TMP/junkx/report.json"
 jqis true '.tests[0].xclbin.error | length > 0' "$TMP/junkx/report.json"
 

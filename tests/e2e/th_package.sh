@@ -183,6 +183,35 @@ has "$TMP/err" 'PLIOs TO_AIE: count: expected at most 36 (board vck190), found 3
 plio_case dup_plio.a 'PLIO PLIO_01_TO_AIE: users: expected one graph port, found two (mygraph.in0 and mygraph.dup)'
 expect 0 "$T" --no-check --board vck190 --xsa "$F/harness.xsa" --libadf "$F/width64.a" -o "$F/p.xclbin"
 has "$TMP/out" "structure only, --no-check"
+# inputs XRT refuses (issue 30 §7): refused before anything is written, exit
+# 1 (th_package's "check found problems", as the PLIO problems above), one
+# line per problem naming the input
+refused_input() { # refused_input WANT ARGS...
+  local want=$1; shift
+  rm -f "$F/q.xclbin"
+  expect 1 "$T" --board vck190 --xsa "$F/harness.xsa" "$@" -o "$F/q.xclbin"
+  has "$TMP/err" "$want"
+  has "$TMP/err" "nothing written"
+  if [[ -e "$F/q.xclbin" ]]; then bad "$*: output written"; else ok; fi
+}
+sed 's/"num_rows": 9/"num_rows": "nine"/' "$F/aie_control_config.json" >"$F/nine.json"
+refused_input "$F/nine.json: aie_metadata.driver_config.num_rows: expected uint8_t (0..255) (XRT aie_parser.cpp get_driver_config converts it with boost property_tree get; it throws on what does not convert), found \"nine\"" \
+  --pdi "$F/aie.pdi" --aie-metadata "$F/nine.json"
+refused_input "$F/nine.json: XRT's AIE-metadata parser would refuse it (1 problem)" --libadf "$F/libadf.a" --aie-metadata "$F/nine.json"
+sed 's/"base_address": 2199023255552/"base_address": "0x20000000000"/' "$F/aie_control_config.json" >"$F/hex.json"
+refused_input "$F/hex.json: aie_metadata.driver_config.base_address: expected uint64_t" --pdi "$F/aie.pdi" --aie-metadata "$F/hex.json"
+# a PDI whose first CDO command is unknown (bootgen's PDI: the CDO at 0x150)
+cp "$F/aie.pdi" "$F/unknown_cmd.pdi"
+printf '\x7f\x01\x02\x00' | dd of="$F/unknown_cmd.pdi" bs=1 seek=$((0x164)) conv=notrunc status=none
+refused_input "$F/unknown_cmd.pdi: partition header 0 data at offset 0x150: CDO command at word 5 (offset 0x164, header 0x0002017f): command: expected one of the PLM's generic commands 0..42 (module 1), found 127: an unknown command" \
+  --pdi "$F/unknown_cmd.pdi" --aie-metadata "$F/aie_control_config.json"
+has "$TMP/err" "the PDI (--pdi) would be refused on the board (1 problem); nothing written"
+# a command running past the CDO: its length word raised to 255 + a huge long length
+cp "$F/aie.pdi" "$F/long.pdi"
+printf '\xff' | dd of="$F/long.pdi" bs=1 seek=$((0x166)) conv=notrunc status=none
+printf '\xff\xff\xff\x0f' | dd of="$F/long.pdi" bs=1 seek=$((0x168)) conv=notrunc status=none
+refused_input "the command runs past the CDO" --pdi "$F/long.pdi" --aie-metadata "$F/aie_control_config.json"
+expect 0 "$T" --board vck190 --xsa "$F/harness.xsa" --pdi "$F/aie.pdi" --aie-metadata "$F/aie_control_config.json" -o "$F/q.xclbin"
 # a VCK190 design checked against VEK280: every PLIO is misplaced there
 expect 1 "$T" check --board vek280 "$X"
 has "$TMP/err" "PLIO PLIO_01_TO_AIE (mygraph.in0): shim column: expected 12 (the XSA's placement), found 6"

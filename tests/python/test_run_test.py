@@ -59,13 +59,17 @@ def test_several_specs_and_missing_file(src, tmp_path):
 
 def test_not_an_xclbin_is_a_warning(src, tmp_path):
     # a file that is not an xclbin, with bytes that are not UTF-8 in what
-    # the report records of it: report.json stays readable, the run passes
-    # and says what it noticed
+    # the report records of it: an input error (exit 2); with
+    # xclbin_warn_only report.json stays readable, the run passes and says
+    # what it noticed
     bad = tmp_path / "not.xclbin"
     bad.write_bytes(b"\xff\xfe not an xclbin \x80\x81" + bytes(range(256)) * 4)
+    r = aieth.run_test(src / "examples/adder_perf/test.json", out=tmp_path / "e",
+                       xclbin=str(bad))
+    assert r.exit_code == 2 and "design xclbin" in r["tests"][0]["error"]["message"]
     with pytest.warns(RuntimeWarning, match="design xclbin"):
         r = aieth.run_test(src / "examples/adder_perf/test.json", out=tmp_path / "o",
-                           xclbin=str(bad))
+                           xclbin=str(bad), xclbin_warn_only=True)
     assert r.exit_code == 0
     assert r["tests"][0]["warnings"]
     json.loads((tmp_path / "o" / "report.json").read_bytes().decode("utf-8"))

@@ -5,6 +5,7 @@
  * (counters, throughput at the board's clock, validity, delays), pipelining,
  * stalls and timeouts, models and plugins.
  */
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,22 @@ static void test_versioned_opts(void)
 		     AIETH_REMOTE_OPTS_VERSION);
 	TU_OPTS_INIT(aieth_run_opts, AIETH_RUN_OPTS_INIT, aieth_run_opts_init,
 		     AIETH_RUN_OPTS_VERSION);
+	/* version 1 ends before xclbin_warn_only (version 2): its init writes a
+	 * version 1 struct's bytes only, and says version 1 */
+	{
+		aieth_run_opts v1;
+		const unsigned char *b = (const unsigned char *)&v1;
+		size_t k, end = offsetof(aieth_run_opts, xclbin_warn_only);
+		memset(&v1, 0xa5, sizeof v1);
+		CU_ASSERT_EQUAL(aieth_run_opts_init(&v1, 1), AIETH_OK);
+		CU_ASSERT_EQUAL(v1.version, 1);
+		CU_ASSERT_PTR_NULL(v1.xclbin);
+		for (k = end; k < sizeof v1; k++)
+			CU_ASSERT_EQUAL(b[k], 0xa5);
+		CU_ASSERT_EQUAL(aieth_run_opts_init(&v1, 2), AIETH_OK);
+		CU_ASSERT_EQUAL(v1.version, 2);
+		CU_ASSERT_EQUAL(v1.xclbin_warn_only, 0);
+	}
 	o.board = "vck190";
 	TU_OPTS_REFUSED(aieth_session_open(&s, &o), o.version, "aieth_session_opts",
 			"AIETH_SESSION_OPTS_INIT or aieth_session_opts_init",

@@ -467,6 +467,8 @@ static const char *found_want;
 static void find_cb(void *ctx, const char *line)
 {
 	(void)ctx;
+	if (!*found_want) /* none expected: show it */
+		fprintf(stderr, "\n  problem: %s\n", line);
 	if (strstr(line, found_want))
 		found_flag = 1;
 }
@@ -838,10 +840,320 @@ static void test_fixed_headers(void)
 	fixed_case(34, 76, NULL);
 }
 
+/* ---------------------------------- values XRT cannot convert (issue 30) */
+
+/* One RTP with all its keys; `cut` of it replaced by `put`. */
+#define RTP_FULL                                                                                  \
+	"\"RTPs\": {\"r\": {\"graph_id\": 0, \"port_id\": 1, \"alias_id\": 2, \"port_name\": "    \
+	"\"g.k.in[1]\", \"alias_name\": \"g.rtp\", \"number_of_bytes\": 4, \"selector_row\": 1, " \
+	"\"selector_column\": 10, \"selector_lock_id\": 0, \"selector_address\": 0, "             \
+	"\"ping_buffer_row\": 1, \"ping_buffer_column\": 10, \"ping_buffer_lock_id\": 1, "        \
+	"\"ping_buffer_address\": 16, \"pong_buffer_row\": 1, \"pong_buffer_column\": 10, "       \
+	"\"pong_buffer_lock_id\": 2, \"pong_buffer_address\": 32, \"is_PL_RTP\": false, "         \
+	"\"is_input\": true, \"is_asynchronous\": \"1\", \"is_connected\": \"false\", "           \
+	"\"requires_lock\": 0}}"
+#define SBUF_FULL                                                                             \
+	"\"SharedBufferConfigs\": {\"b\": {\"graph_id\": 0, \"id\": 1, \"name\": \"g.buf\", " \
+	"\"size\": 1024, \"column\": 10, \"row\": 1, \"num_inputs\": 1, \"num_outputs\": 1, " \
+	"\"initialized\": false, \"address\": [4096], \"producer_lock_ids\": [0], "           \
+	"\"consumer_lock_ids\": [\"1\"]}}, "
+#define EBUF_FULL                                                                              \
+	"\"ExternalBufferConfigs\": [{\"id\": 0, \"name\": \"g.ext\", \"shimPortConfigs\": "   \
+	"[{\"portId\": 0, \"portName\": \"g.ext.in\", \"direction\": \"mm2s\", "               \
+	"\"shim_column\": 2, \"channel_number\": 0, \"task_repetition\": 1, "                  \
+	"\"enable_task_complete_token\": 0, \"shimBDInfos\": [{\"bd_id\": 0, \"buf_idx\": 0, " \
+	"\"offset\": 0, \"transaction_size\": 256}]}]}], "
+
+/* PF_META_FULL with `cut` replaced by `put`, then `cut2` of that by `put2`. */
+static char *meta_edit2(const char *cut, const char *put, const char *cut2, const char *put2)
+{
+	static char out[8192];
+	char *first = meta_edit(cut, put), *at = strstr(first, cut2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	snprintf(out, sizeof out, "%.*s%s%s", (int)(at - first), first, put2, at + strlen(cut2));
+	return out;
+}
+
+static void meta_text_case(const char *m, const char *want)
+{
+	const char *p = tmp_path();
+	pf_pdi_build(pdi, PF_IDCODE_VC1902_T);
+	write_with(p, m, pdi, sizeof pdi);
+	if (want) {
+		expect_check(p, want);
+	} else {
+		CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	}
+	unlink(p);
+}
+
+#define TYPE_MSG(t) "expected " t " (XRT aie_parser.cpp "
+
+static void test_xrt_metadata_values(void)
+{
+	const char *rtp = "\"RTPs\": {}";
+	/* what boost converts: numbers as JSON numbers or as their text, with
+	 * spaces around; booleans as words or 0/1; optional collections in full */
+	meta_text_case(meta_edit2("\"num_rows\": 9", "\"num_rows\": \" 9 \"",
+				  "\"base_address\": "
+				  "2199023255552",
+				  "\"base_address\": \"2199023255552\""),
+		       NULL);
+	meta_text_case(meta_edit2("\"broadcast_enable_core\": true",
+				  "\"broadcast_enable_core\": \"1\"", "\"id\": 0", "\"id\": \"0\""),
+		       NULL);
+	meta_text_case(
+		meta_edit2(rtp, RTP_FULL, "\"GMIOs\": {}, ", "\"GMIOs\": {}, " SBUF_FULL EBUF_FULL),
+		NULL);
+	/* each type XRT converts to, with a value it cannot convert */
+	meta_case(
+		"\"num_rows\": 9", "\"num_rows\": \"nine\"",
+		"aie_metadata.driver_config.num_rows: " TYPE_MSG(
+			"uint8_t (0..255)") "get_driver_config "
+					    "converts it with boost property_tree get; it throws on what does not convert), "
+					    "found \"nine\"");
+	meta_case("\"base_address\": 2199023255552", "\"base_address\": \"0x20000000000\"",
+		  "aie_metadata.driver_config.base_address: " TYPE_MSG(
+			  "uint64_t") "get_driver_config");
+	meta_case("\"num_columns\": 50", "\"num_columns\": 256",
+		  "aie_metadata.driver_config.num_columns: " TYPE_MSG("uint8_t (0..255)"));
+	meta_case("\"column_shift\": 23", "\"column_shift\": 23.0",
+		  "aie_metadata.driver_config.column_shift: " TYPE_MSG("uint8_t (0..255)"));
+	meta_case("\"shim_row\": 0", "\"shim_row\": -1",
+		  "aie_metadata.driver_config.shim_row: " TYPE_MSG("uint8_t (0..255)"));
+	meta_case("\"aie_tile_num_rows\": 8", "\"aie_tile_num_rows\": true",
+		  "aie_metadata.driver_config.aie_tile_num_rows: " TYPE_MSG("uint8_t (0..255)"));
+	meta_case("\"broadcast_enable_core\": true", "\"broadcast_enable_core\": \"maybe\"",
+		  "aie_metadata.aiecompiler_options.broadcast_enable_core: " TYPE_MSG(
+			  "bool (true, false, 1 or 0)") "get_aiecompiler_options");
+	meta_text_case(meta_edit2(rtp, RTP_FULL, "\"graph_id\": 0", "\"graph_id\": \"zero\""),
+		       "aie_metadata.RTPs.r.graph_id: " TYPE_MSG("int") "get_rtp");
+	meta_case("\"core_columns\": [10]", "\"core_columns\": [\"ten\"]",
+		  "aie_metadata.graphs.graph0.core_columns[0]: " TYPE_MSG(
+			  "an unsigned integer (std::stoul)") "get_graph");
+	meta_case(
+		"\"iteration_memory_addresses\": [6132]", "\"iteration_memory_addresses\": [{}]",
+		"aie_metadata.graphs.graph0.iteration_memory_addresses[0]: " TYPE_MSG(
+			"an unsigned integer (std::stoul)") "get_graph converts it with boost "
+							    "property_tree get; it throws on what does not convert), found an object");
+	meta_text_case(meta_edit(rtp, RTP_FULL), NULL);
+	meta_text_case(
+		meta_edit2(rtp, RTP_FULL, "\"is_input\": true", "\"is_input\": \"maybe\""),
+		"aie_metadata.RTPs.r.is_input: " TYPE_MSG("bool (true, false, 1 or 0)") "get_rtp");
+	meta_text_case(meta_edit2(rtp, RTP_FULL, "\"selector_row\": 1", "\"selector_row\": 40000"),
+		       "aie_metadata.RTPs.r.selector_row: " TYPE_MSG("short (-32768..32767)"));
+	meta_text_case(meta_edit2(rtp, RTP_FULL, "\"requires_lock\": 0",
+				  "\"requires_lock\": 0, \"blocking\": 2"),
+		       "aie_metadata.RTPs.r.blocking: " TYPE_MSG("bool (true, false, 1 or 0)"));
+	meta_case("\"GMIOs\": {}",
+		  "\"GMIOs\": [{\"type\": 0, \"id\": 0, \"name\": \"g.gm\", \"logical_name\": "
+		  "\"gm\", \"shim_column\": \"six\", \"channel_number\": 0, \"stream_id\": 0, "
+		  "\"burst_length_in_16byte\": 4}]",
+		  "aie_metadata.GMIOs[0].shim_column: " TYPE_MSG(
+			  "short (-32768..32767)") "get_gmios");
+	meta_case("\"GMIOs\": {}", "\"GMIOs\": [{\"type\": \"one\"}]",
+		  "aie_metadata.GMIOs[0].type: " TYPE_MSG("uint16_t (0..65535)") "get_gmios");
+	meta_case("\"reserved_row_start\": 0, \"reserved_num_rows\": 0",
+		  "\"mem_tile_row_start\": \"one\", \"mem_tile_num_rows\": 1",
+		  "aie_metadata.driver_config.reserved_row_start: expected the node (XRT "
+		  "aie_parser.cpp get_driver_config (without mem_tile_row_start and "
+		  "mem_tile_num_rows)");
+	/* optional collections: once there, each entry is read whole */
+	meta_text_case(
+		meta_edit2("\"GMIOs\": {}, ", "\"GMIOs\": {}, " SBUF_FULL, "\"size\": 1024, ", ""),
+		"aie_metadata.SharedBufferConfigs.b.size: expected the node (XRT "
+		"aie_parser.cpp get_shared_buffers");
+	meta_text_case(meta_edit2("\"GMIOs\": {}, ", "\"GMIOs\": {}, " SBUF_FULL,
+				  "\"address\": [4096]", "\"address\": [\"a\"]"),
+		       "aie_metadata.SharedBufferConfigs.b.address[0]: " TYPE_MSG(
+			       "uint64_t") "get_shared_buffers");
+	meta_text_case(meta_edit2("\"GMIOs\": {}, ", "\"GMIOs\": {}, " SBUF_FULL,
+				  "\"initialized\": false", "\"initialized\": \"no\""),
+		       "aie_metadata.SharedBufferConfigs.b.initialized: " TYPE_MSG(
+			       "bool (true, false, 1 or 0)"));
+	meta_text_case(
+		meta_edit2("\"GMIOs\": {}, ", "\"GMIOs\": {}, " EBUF_FULL, "\"shim_column\": 2",
+			   "\"shim_column\": \"x\""),
+		"aie_metadata.ExternalBufferConfigs[0].shimPortConfigs[0].shim_column: " TYPE_MSG(
+			"int") "get_external_buffers");
+	meta_text_case(meta_edit2("\"GMIOs\": {}, ", "\"GMIOs\": {}, " EBUF_FULL,
+				  "\"transaction_size\": 256", "\"transaction_size\": 2.5"),
+		       "shimPortConfigs[0].shimBDInfos[0].transaction_size: " TYPE_MSG("int"));
+	meta_case("\"GMIOs\": {}, ",
+		  "\"GMIOs\": {}, \"ExternalBufferConfigs\": [{\"id\": 1, "
+		  "\"name\": \"e\"}], ",
+		  "aie_metadata.ExternalBufferConfigs[0].shimPortConfigs: expected the node");
+	meta_case(
+		"\"GMIOs\": {}, ",
+		"\"GMIOs\": {}, \"TraceGMIOs\": [{\"id\": 0, \"shim_column\": "
+		"1, \"channel_number\": 0, \"stream_id\": \"s\", \"burst_length_in_16byte\": 8}], ",
+		"aie_metadata.TraceGMIOs[0].stream_id: " TYPE_MSG("uint16_t (0..65535)"));
+	meta_case(
+		"\"GMIOs\": {}, ",
+		"\"GMIOs\": {}, \"PerformanceCounter\": [{\"id\": 0, "
+		"\"core_column\": 1, \"core_row\": 1, \"counterId\": 300, \"start\": 1, \"stop\": "
+		"2, \"module\": \"core\", \"name\": \"c\"}], ",
+		"aie_metadata.PerformanceCounter[0].counterId: " TYPE_MSG("uint8_t (0..255)"));
+	meta_case(
+		"\"GMIOs\": {}, ", "\"GMIOs\": {}, \"PerformanceCounter\": [], ",
+		"aie_metadata.DeviceData: expected the node (XRT aie_parser.cpp get_clock_freq_mhz");
+	meta_case("\"GMIOs\": {}, ",
+		  "\"GMIOs\": {}, \"PerformanceCounter\": [], \"DeviceData\": "
+		  "{\"AIEFrequency\": \"fast\"}, ",
+		  "aie_metadata.DeviceData.AIEFrequency: " TYPE_MSG("double"));
+	meta_text_case(meta_edit("\"GMIOs\": {}, ", "\"GMIOs\": {}, \"PerformanceCounter\": [], "
+						    "\"DeviceData\": {\"AIEFrequency\": 1250.0}, "),
+		       NULL);
+}
+
+/* The fixture PDI with its three command words replaced. */
+static void cdo_case(uint32_t w0, uint32_t w1, uint32_t w2, const char *want)
+{
+	uint8_t b[PF_PDI_BYTES];
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	pf_pdi_put32(b + PF_PDI_CDO + 0x14, w0);
+	pf_pdi_put32(b + PF_PDI_CDO + 0x18, w1);
+	pf_pdi_put32(b + PF_PDI_CDO + 0x1c, w2);
+	pf_pdi_reseal(b);
+	if (want) {
+		pdi_case(b, sizeof b, NULL, want);
+	} else {
+		const char *p = tmp_path();
+		write_with(p, meta, b, sizeof b);
+		CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+		unlink(p);
+	}
+}
+
+static void test_cdo_commands(void)
+{
+	/* a write (module 1, command 3), a NOP with a long length, a XilPM
+	 * command XRT's own CDO parser does not know, the end mark and what
+	 * follows it */
+	cdo_case(0x00020103u, 0xf1230000u, 0, NULL);
+	cdo_case(0x00ff0111u, 1, 0xdeadbeefu, NULL);
+	cdo_case(0x0002020du, 0x1822403fu, 0, NULL);
+	cdo_case(0x00010111u, 0, 0x00000100u, NULL);
+	cdo_case(0x00000100u, 0xffffffffu, 0xffffffffu, NULL);
+	/* an unknown command of the generic module, an unknown module */
+	cdo_case(0x0002017fu, 0, 0,
+		 "partition header 0 data at offset 0x150: CDO command at word 5 (offset 0x164, "
+		 "header 0x0002017f): command: expected one of the PLM's generic commands 0..42 "
+		 "(module 1), found 127: an unknown command");
+	cdo_case(0x00020903u, 0, 0,
+		 "CDO command at word 5 (offset 0x164, header 0x00020903): module: expected a PLM "
+		 "module");
+	cdo_case(0, 0, 0, "header 0x00000000): module: expected a PLM module");
+	/* a command running past the CDO; a long length word past it */
+	cdo_case(0x00050103u, 0, 0,
+		 "CDO command at word 5 (offset 0x164, header 0x00050103, module 1 command 3): "
+		 "payload: expected at most 2 words (what is left of the CDO's 3 command words), "
+		 "found 5: the command runs past the CDO");
+	cdo_case(0x00ff0111u, 7, 0, "found 7: the command runs past the CDO");
+	cdo_case(
+		0x00010111u, 0, 0x00ff0111u,
+		"CDO command at word 7 (offset 0x16c, header 0x00ff0111): expected its long length "
+		"in the next word, found the end of the CDO");
+	/* a length that cuts the command: a write of one word */
+	cdo_case(
+		0x00010103u, 0, 0x00010111u,
+		"header 0x00010103): payload of write (address, value): expected at least 2 words, "
+		"found 1: a length that cuts the command");
+}
+
+/* A PDI whose CDO holds 3000 writes, a DMA write of 20000 words, and then
+ * `last`: the walk reads across its windows and skips the long payload. */
+static void big_cdo_case(uint32_t last, const char *want)
+{
+	enum { WRITES = 3000, DMA = 20000 };
+	size_t words = 5 + 3 * WRITES + 4 + DMA + 3, i, k;
+	size_t len = PF_PDI_CDO + 4 * words;
+	uint8_t *b = calloc(1, len);
+	const char *p = tmp_path();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	for (k = 0; k < 3; k++)
+		pf_pdi_put32(b + PF_PDI_PH + 4 * k, (uint32_t)words);
+	pf_pdi_put32(b + PF_PDI_CDO + 12, (uint32_t)(words - 5));
+	for (i = 0, k = PF_PDI_CDO + 20; i < WRITES; i++, k += 12) {
+		pf_pdi_put32(b + k, 0x00020103u);
+		pf_pdi_put32(b + k + 4, 0xf1230000u + 4 * (uint32_t)i);
+		pf_pdi_put32(b + k + 8, (uint32_t)i);
+	}
+	pf_pdi_put32(b + k, 0x00ff0105u); /* dma_write, long form */
+	pf_pdi_put32(b + k + 4, DMA + 2);
+	k += 16 + 4 * DMA;
+	pf_pdi_put32(b + k, last);
+	pf_pdi_reseal(b);
+	write_with(p, meta, b, len);
+	if (want) {
+		CU_ASSERT(check_with_board(p, NULL, want) >= 1);
+	} else {
+		CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	}
+	unlink(p);
+	free(b);
+}
+
+static void test_cdo_long_stream(void)
+{
+	big_cdo_case(0x00020111u, NULL); /* a nop with 2 words */
+	big_cdo_case(0x0002017fu,
+		     "CDO command at word 29009 (offset 0x1c694, header 0x0002017f): command: "
+		     "expected one of the PLM's generic commands 0..42");
+	big_cdo_case(0x00030103u, "found 3: the command runs past the CDO");
+}
+
+/* A text section: EMBEDDED_METADATA (2) or BUILD_METADATA (14). */
+static void text_case(uint32_t kind, const char *text, const char *want)
+{
+	const char *p = tmp_path();
+	xb_wsection s;
+	memset(&s, 0, sizeof s);
+	s.kind = kind, s.name = "text", s.data = text, s.size = strlen(text);
+	CU_ASSERT_EQUAL(write_aie(p, &s, 1, NULL, NULL), 0);
+	if (want) {
+		expect_check(p, want);
+	} else {
+		CU_ASSERT_EQUAL(check_with_board(p, NULL, NULL), 0);
+	}
+	unlink(p);
+}
+
+static void test_text_sections(void)
+{
+	/* boost's read_xml does not compare closing names; a NUL ends the text */
+	text_case(2, "<?xml version=\"1.0\"?>\n<project name='p'><platform/></projecX>\n", NULL);
+	text_case(2, "<!-- c --><project><![CDATA[<x>]]></project>\0junk", NULL);
+	text_case(
+		2, "kernel vadd",
+		"section 2 (EMBEDDED_METADATA \"text\"): expected XML (XRT xclbinutil "
+		"SectionEmbeddedMetadata.cxx and core/common/xclbin_parser.cpp read it with boost "
+		"read_xml), found expected < at byte 0");
+	text_case(2, "<project><platform></project>",
+		  "expected XML (XRT xclbinutil SectionEmbeddedMetadata.cxx and core/common/"
+		  "xclbin_parser.cpp read it with boost read_xml), found unexpected end of data");
+	text_case(2, "<project name=p/>", "found expected ' or \" at byte 14");
+	text_case(2, "<?xml version=\"1.0\"?>", "found no element");
+	text_case(14, "{\"build_metadata\": {\"xclbin\": {}}}", NULL);
+	text_case(
+		14, "{\"xclbin\": {}}",
+		"section 2 (BUILD_METADATA \"text\"): expected JSON with a \"build_metadata\" root "
+		"(XRT xclbinutil SectionBuildMetadata.cxx: read_json, then "
+		"get_child(\"build_metadata\")), found no \"build_metadata\" root");
+	text_case(14, "{\"build_metadata\": {}", "found not JSON (it ends inside a value");
+	text_case(14, "<build_metadata/>", "found not JSON (");
+	text_case(14, "{\"build_metadata\": {}} x",
+		  "found not JSON (unexpected character at byte 23)");
+}
+
 TU_MAIN("xclbin", {"round trip", test_round_trip}, {"uuid", test_uuid},
 	{"file payloads, dump", test_file_payload_and_dump}, {"hashes", test_sha256_and_hash},
 	{"kinds", test_kinds}, {"truncated", test_truncated}, {"header fields", test_header_fields},
 	{"sections", test_sections}, {"array sizes", test_array_sizes},
 	{"AIE-only rules", test_aie_rules}, {"writer rules", test_writer_rules},
 	{"open errors", test_open_errors}, {"XRT's metadata nodes", test_xrt_metadata_nodes},
-	{"PDI rules", test_pdi_rules}, {"fixed section headers", test_fixed_headers})
+	{"PDI rules", test_pdi_rules}, {"fixed section headers", test_fixed_headers},
+	{"XRT's metadata values", test_xrt_metadata_values},
+	{"CDO command stream", test_cdo_commands},
+	{"a long CDO command stream", test_cdo_long_stream}, {"text sections", test_text_sections})

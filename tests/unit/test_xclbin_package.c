@@ -741,11 +741,12 @@ static int suite_init(void)
 
 /* What XRT refuses is refused when packaged too (issue 24): metadata
  * without a node XRT's edge parser reads, a PDI with a bad CDO header or
- * cut after its headers. The written file's check refuses them; nothing
- * is written. */
+ * cut after its headers. The inputs are checked as the written file's
+ * sections would be, before anything is written (issue 30); nothing is
+ * written. */
 static const char *seen_want, *seen_out;
 static int seen;
-/* the line names the output asked for, not the scratch copy checked */
+/* the line names the input that holds the problem */
 static void see_problem(void *ctx, const char *line)
 {
 	size_t n = strlen(seen_out);
@@ -757,7 +758,8 @@ static void see_problem(void *ctx, const char *line)
 		fprintf(stderr, "\n  problem: %s", line);
 }
 
-static void refuse_case(const char *pdi, const char *meta, const char *want)
+/* named: the file the problem line starts with (the bad input) */
+static void refuse_case(const char *pdi, const char *meta, const char *named, const char *want)
 {
 	aieth_package_opts o;
 	aieth_package_result r;
@@ -769,7 +771,7 @@ static void refuse_case(const char *pdi, const char *meta, const char *want)
 	o.report = see_problem;
 	seen = 0;
 	seen_want = want;
-	seen_out = out;
+	seen_out = named;
 	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
 	CU_ASSERT(r.problems >= 1);
 	if (!seen)
@@ -815,8 +817,8 @@ static void test_xrt_refusals(void)
 	fputs(text, f);
 	fclose(f);
 	free(text);
-	refuse_case(pdi, meta,
-		    "AIE_METADATA: aie_metadata.RTPs: expected the node (XRT "
+	refuse_case(pdi, meta, meta,
+		    "aie_metadata.RTPs: expected the node (XRT "
 		    "aie_parser.cpp get_rtp reads it");
 	/* bootgen's PDI: its CDO starts at 0x150 (header checksum in word 4) */
 	b = (uint8_t *)slurp(pdi, &n);
@@ -827,7 +829,7 @@ static void test_xrt_refusals(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fwrite(b, 1, n, f);
 	fclose(f);
-	refuse_case(bad, fx("aie_control_config.json"),
+	refuse_case(bad, fx("aie_control_config.json"), bad,
 		    "partition header 0 data at offset 0x150: "
 		    "CDO header checksum");
 	b[0x150 + 16] ^= 1;
@@ -836,7 +838,7 @@ static void test_xrt_refusals(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fwrite(b, 1, 0x150, f);
 	fclose(f);
-	refuse_case(bad, fx("aie_control_config.json"),
+	refuse_case(bad, fx("aie_control_config.json"), bad,
 		    "partition header 0 at offset 0xd0: data "
 		    "(offset 0x150");
 	free(b);

@@ -60,9 +60,15 @@ typedef struct {
 	 * are listed in each test's report: "artifacts", "artifacts_error". */
 	void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* version 2: checks. A design xclbin that cannot be read, or that
+	 * th_package check refuses (aieth_xclbin_check without a board), is an
+	 * input error of the test (exit 2) on every backend, with the problems
+	 * in its message; 1 makes it a warning of the test instead and the run
+	 * goes on (what version 1 did on the emulated board). */
+	int xclbin_warn_only;
 } aieth_run_opts;
 
-#define AIETH_RUN_OPTS_VERSION 1
+#define AIETH_RUN_OPTS_VERSION 2
 #define AIETH_RUN_OPTS_INIT                       \
 	{                                         \
 		.version = AIETH_RUN_OPTS_VERSION \

@@ -214,7 +214,7 @@ static void report_written(void *ctx, const char *line)
 static int read_graph(pkg *p)
 {
 	const char *text, *what;
-	size_t len;
+	size_t len, n;
 	char w[600];
 	int rc;
 	if (p->o->graph) {
@@ -246,6 +246,16 @@ static int read_graph(pkg *p)
 				   "%s: aie_metadata.graphs: expected at least one "
 				   "graph, found none",
 				   w);
+	/* what XRT's edge parser refuses is refused before anything is
+	 * written: the check of the written file's AIE_METADATA, on the input */
+	n = aieth__aie_meta_xrt_check(p->meta, w, report_line, (void *)p->o);
+	if (n) {
+		p->r->problems += n;
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: XRT's AIE-metadata parser would refuse it (%zu "
+				   "problem%s); nothing written",
+				   w, n, n == 1 ? "" : "s");
+	}
 	if (!p->o->no_check) {
 		p->r->problems =
 			aieth_aie_meta_check(p->meta, p->o->board, report_line, (void *)p->o);
@@ -262,6 +272,7 @@ static int read_graph(pkg *p)
 static int check_prebuilt_pdi(pkg *p)
 {
 	uint32_t id, ext;
+	size_t n;
 	int rc = aieth__pdi_file_idcode(p->o->pdi, &id, &ext);
 	if (rc && rc != AIETH_ENOTFOUND)
 		return rc;
@@ -280,6 +291,18 @@ static int check_prebuilt_pdi(pkg *p)
 				   (unsigned)id, (unsigned)ext);
 	p->r->id_code = id;
 	p->r->ext_id_code = ext;
+	/* what XRT's PDI loader and the PLM refuse is refused before anything
+	 * is written: the check of the written file's PDI section, on the input */
+	if ((rc = aieth__pdi_file_check(p->o->pdi, p->o->no_check ? NULL : p->o->board, report_line,
+					(void *)p->o, &n)))
+		return rc;
+	if (n) {
+		p->r->problems += n;
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: the PDI (--pdi) would be refused on the board (%zu "
+				   "problem%s); nothing written",
+				   p->o->pdi, n, n == 1 ? "" : "s");
+	}
 	return AIETH_OK;
 }
 

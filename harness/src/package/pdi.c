@@ -69,6 +69,32 @@ int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id
 	return aieth__pdi_idcode(head, (size_t)got, id_code, ext_id_code);
 }
 
+typedef struct {
+	int fd;
+	const char *path;
+} pdi_file;
+
+static int read_pdi_file(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	const pdi_file *f = ctx;
+	return aieth__pread_full(f->fd, buf, n, off, f->path);
+}
+
+int aieth__pdi_file_check(const char *path, const aieth_board *board, aieth_problem_fn report,
+			  void *ctx, size_t *problems)
+{
+	pdi_file f = {-1, path};
+	struct stat st;
+	int rc;
+	*problems = 0;
+	if ((rc = aieth__open_input(path, &f.fd, &st)))
+		return rc;
+	*problems =
+		aieth__pdi_check(read_pdi_file, &f, (uint64_t)st.st_size, path, board, report, ctx);
+	close(f.fd);
+	return AIETH_OK;
+}
+
 /* bootgen's messages without its banner, joined with "; ". */
 static void log_summary(const char *log_path, char *out, size_t cap)
 {

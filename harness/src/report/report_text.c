@@ -168,8 +168,20 @@ static void text_test(sbuf *b, struct json_object *t)
 		}
 	}
 	if (err) {
+		/* a message of several lines (a design xclbin's problems): each
+		 * line indented, so none starts a line of the output */
+		const char *m = rj_gets(err, "message"), *nl;
+		char part[2048];
+		nl = strchr(m, '\n');
+		snprintf(part, sizeof part, "%.*s", nl ? (int)(nl - m) : (int)strlen(m), m);
 		sb_printf(b, "   error (%s, %s): %s\n", rj_gets(err, "phase"), rj_gets(err, "code"),
-			  clean(c4, sizeof c4, rj_gets(err, "message")));
+			  clean(c4, sizeof c4, part));
+		while (nl) {
+			m = nl + 1;
+			nl = strchr(m, '\n');
+			snprintf(part, sizeof part, "%.*s", nl ? (int)(nl - m) : (int)strlen(m), m);
+			sb_printf(b, "     %s\n", clean(c4, sizeof c4, part));
+		}
 		if (rj_gets(err, "hint")[0])
 			sb_printf(b, "   hint: %s\n", clean(c4, sizeof c4, rj_gets(err, "hint")));
 	}

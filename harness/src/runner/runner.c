@@ -6,6 +6,7 @@
  * (each with its data opened just for it), record each channel
  * (run_results.c), and classify the outcome by the exit-code contract.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,20 +288,45 @@ static void add_warning(jobj *test, const char *msg)
 	rj_push_str(w, msg);
 }
 
+/* The check's problem lines, counted, the first ones kept for the message. */
+typedef struct {
+	char text[1700];
+	size_t n, count, kept;
+} xclbin_problems;
+
+static void keep_problem(void *ctx, const char *line)
+{
+	xclbin_problems *p = ctx;
+	size_t len = strlen(line);
+	p->count++;
+	if (p->n + len + 4 < sizeof p->text - 40) {
+		p->n += (size_t)snprintf(p->text + p->n, sizeof p->text - p->n, "\n  %s", line);
+		p->kept++;
+	}
+}
+
 /* The design xclbin in the report: path, and when it reads, its UUID,
- * SHA-256 and platform (the device phase checks it strictly). One that
- * cannot be read, or reads with problems, is a warning: the emulated board
- * never loads it, but the report cannot vouch for the design that ran. */
-static void put_xclbin(jobj *test, const char *path)
+ * SHA-256 and platform, and the problems th_package check finds in it
+ * (aieth_xclbin_check, no board: the PLIO placement is the packager's and
+ * th_package check --board's). One that cannot be read or has problems is
+ * an input error (exit 2) on every backend, so an emulator stage of a CI
+ * catches a broken packaging artifact before a board does: the problems
+ * are listed in the error, one per line, each naming the file. With
+ * xclbin_warn_only it is a warning and the run goes on (the emulated board
+ * never loads the file; the report then cannot vouch for the design that
+ * ran). 0: go on; -1: the test's error is recorded. */
+static int put_xclbin(run_ctx *c, jobj *test, const char *path)
 {
 	aieth_xclbin *x = NULL;
+	xclbin_problems pr;
 	jobj *xo;
-	char hex[65], msg[1400];
-	size_t np;
+	char hex[65], msg[1900];
+	int warn_only = c->o && c->o->version >= 2 && c->o->xclbin_warn_only;
 	if (!path) {
 		rj_null(test, "xclbin");
-		return;
+		return 0;
 	}
+	memset(&pr, 0, sizeof pr);
 	xo = rj_obj();
 	rj_str(xo, "path", path);
 	if (aieth_xclbin_open(&x, path, AIETH_XCLBIN_LENIENT) == AIETH_OK) {
@@ -308,25 +334,46 @@ static void put_xclbin(jobj *test, const char *path)
 		rj_str(xo, "vbnv", aieth_xclbin_get_header(x)->vbnv);
 		if (aieth_xclbin_sha256(x, hex) == AIETH_OK)
 			rj_str(xo, "sha256", hex);
-		np = aieth_xclbin_num_problems(x);
-		rj_int(xo, "problems", (int64_t)np);
-		if (np) {
-			snprintf(msg, sizeof msg,
-				 "the design xclbin %s has %zu structural "
-				 "problem%s (is it an xclbin?), the first: %s",
-				 path, np, np == 1 ? "" : "s", aieth_xclbin_problem(x, 0));
-			add_warning(test, msg);
-		}
+		aieth_xclbin_check(x, NULL, keep_problem, &pr);
+		rj_int(xo, "problems", (int64_t)pr.count);
 		aieth_xclbin_close(x);
-	} else {
-		snprintf(msg, sizeof msg,
-			 "the design xclbin cannot be read, the report has no "
-			 "UUID for it: %s",
-			 aieth_error_message());
-		rj_str(xo, "error", aieth_error_message());
-		add_warning(test, msg);
+		rj_set(test, "xclbin", xo);
+		if (!pr.count)
+			return 0;
+		if (warn_only) {
+			snprintf(msg, sizeof msg,
+				 "the design xclbin %s has %zu problem%s th_package check "
+				 "reports (--xclbin-warn-only), the first: %s",
+				 path, pr.count, pr.count == 1 ? "" : "s", pr.text + 3);
+			add_warning(test, msg);
+			return 0;
+		}
+		aieth__fail(AIETH_EINVAL,
+			    "the design xclbin %s fails th_package check (%zu problem%s; it would "
+			    "not load on a board, so it fails on every backend; --xclbin-warn-only "
+			    "runs it anyway):%s%s",
+			    path, pr.count, pr.count == 1 ? "" : "s", pr.text,
+			    pr.kept < pr.count ? "\n  ..." : "");
+		rn_test_error(c, "load", AIETH_EINVAL, "th_package check FILE lists them all",
+			      AIETH_EXIT_INPUT);
+		return -1;
 	}
+	snprintf(msg, sizeof msg, "%s", aieth_error_message());
+	rj_str(xo, "error", msg);
 	rj_set(test, "xclbin", xo);
+	if (warn_only) {
+		char w[2100];
+		snprintf(w, sizeof w,
+			 "the design xclbin cannot be read, the report has no UUID for it: %s",
+			 msg);
+		add_warning(test, w);
+		return 0;
+	}
+	aieth__fail(AIETH_EINVAL,
+		    "the design xclbin cannot be read (--xclbin-warn-only runs without it):\n  %s",
+		    msg);
+	rn_test_error(c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
+	return -1;
 }
 
 /* A plugin model given by a relative path ("models/mine.so", "mine.so") is
@@ -374,7 +421,8 @@ static void run_spec(run_ctx *c)
 				     : "emu");
 	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 	put_regression(c->test, &c->sp->regr);
-	put_xclbin(c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
+	if (put_xclbin(c, c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin))
+		return;
 
 	if (check_interrupt(c, "loading"))
 		return;
@@ -555,7 +603,18 @@ static int run_opts_check(const aieth_run_opts *o)
 	return AIETH_OK;
 }
 
-AIETH__OPTS_INIT_FN(aieth_run_opts, AIETH_RUN_OPTS_INIT, AIETH_RUN_OPTS_VERSION)
+/* Version 1 ends before xclbin_warn_only: a caller of version 1 gets the
+ * bytes of its struct only. */
+int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
+{
+	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
+	size_t size = version == 1 ? offsetof(aieth_run_opts, xclbin_warn_only) : sizeof init;
+	int rc = aieth__opts_init("aieth_run_opts_init", opts, &init, size, version,
+				  AIETH_RUN_OPTS_VERSION);
+	if (!rc)
+		opts->version = version;
+	return rc;
+}
 
 int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
 {

@@ -15,6 +15,7 @@
 #include "xclbin/xclbin_format.h"
 #include "xclbin/problems.h"
 #include "xclbin/xclbin_object.h"
+#include "xclbin/xclbin_text.h"
 
 /* "PLIO_NN_TO_AIE" / "PLIO_NN_FROM_AIE": 1 with NN and the direction. */
 static int parse_plio_name(const char *n, unsigned *nn, aieth_dir *dir)
@@ -148,6 +149,48 @@ static int read_pdi(void *ctx, void *buf, size_t n, uint64_t off)
 	return xb_read_at(r->x, buf, n, r->base + off);
 }
 
+/* EMBEDDED_METADATA and BUILD_METADATA sections as XRT's tools parse
+ * them (xclbin_text.c): not XML, or JSON without its root, is refused by
+ * xclbinutil (and EMBEDDED_METADATA by the runtime's load too). */
+static void check_text_sections(aieth_problems *s, const aieth_xclbin *x)
+{
+	size_t i, len;
+	void *text;
+	char label[96], why[200];
+	int bad;
+	for (i = 0; i < x->nsec; i++) {
+		uint32_t k = x->sec[i].pub.kind;
+		if ((k != XB_KIND_EMBEDDED_METADATA && k != XB_KIND_BUILD_METADATA) ||
+		    !x->sec[i].readable || !x->sec[i].pub.size)
+			continue;
+		xb_section_label(&x->sec[i].pub, i, label, sizeof label);
+		if (aieth_xclbin_section_read(x, i, XB_MAX_AIE_META, &text, &len)) {
+			aieth__problem(s, "%s", aieth_error_message());
+			continue;
+		}
+		if (k == XB_KIND_EMBEDDED_METADATA) {
+			bad = aieth__xml_check(text, len, why, sizeof why);
+			if (bad)
+				aieth__problem(
+					s,
+					"%s: %s: expected XML (XRT xclbinutil "
+					"SectionEmbeddedMetadata.cxx and core/common/"
+					"xclbin_parser.cpp read it with boost read_xml), found %s",
+					x->path, label, why);
+		} else {
+			bad = aieth__build_metadata_check(text, len, why, sizeof why);
+			if (bad)
+				aieth__problem(
+					s,
+					"%s: %s: expected JSON with a \"build_metadata\" root "
+					"(XRT xclbinutil SectionBuildMetadata.cxx: read_json, then "
+					"get_child(\"build_metadata\")), found %s",
+					x->path, label, why);
+		}
+		free(text);
+	}
+}
+
 size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth_problem_fn report,
 			  void *ctx)
 {
@@ -193,6 +236,7 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth
 		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board, report,
 					    ctx);
 	}
+	check_text_sections(&s, x);
 	for (i = 0; i < x->nsec; i++)
 		if (x->sec[i].pub.kind == XB_KIND_PARTITION_METADATA) {
 			xb_section_label(&x->sec[i].pub, i, label, sizeof label);

@@ -46,11 +46,13 @@
 #define XB_SH_SIZE 32u
 
 /* section kinds with a fixed binary layout (size = hdr + count * elem) */
+#define XB_KIND_EMBEDDED_METADATA 2u
 #define XB_KIND_MEM_TOPOLOGY 6u
 #define XB_KIND_CONNECTIVITY 7u
 #define XB_KIND_IP_LAYOUT 8u
 #define XB_KIND_DEBUG_IP_LAYOUT 9u
 #define XB_KIND_CLOCK_FREQ_TOPOLOGY 11u
+#define XB_KIND_BUILD_METADATA 14u
 #define XB_KIND_PARTITION_METADATA 20u
 #define XB_KIND_GROUP_TOPOLOGY 26u
 #define XB_KIND_GROUP_CONNECTIVITY 27u

@@ -46,11 +46,15 @@ int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *dat
 /* Read n bytes at off of the file or memory. */
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
 
-/* The nodes of AIE_METADATA that XRT's edge parser reads (aie_metadata.c):
- * one problem line per missing node or short per-tile list, each starting
- * with `what`; returns the count. */
+/* The nodes of AIE_METADATA that XRT's edge parser reads (aie_meta_xrt.c):
+ * one problem line per missing node, value XRT cannot convert to the type
+ * it reads it as, or short per-tile list, each starting with `what`;
+ * returns the count. */
 size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what, aieth_problem_fn report,
 				 void *ctx);
+
+/* The parsed JSON document of m (owned by m). */
+struct json_object *aieth__aie_meta_root(const aieth_aie_meta *m);
 
 /* "section 1 (PDI \"aie\")" for messages. */
 void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap);

@@ -85,6 +85,185 @@ int aieth__cdo_check_header(const uint8_t *b, size_t len, uint64_t file_size, co
 	return AIETH_OK;
 }
 
+/* The CDO command stream (bootgen cdo-binary.c decode_v2_cmd and
+ * check_cdo_commands; embeddedsw xilplmi xplmi_cdo.c XPlmi_CdoCmdExecute,
+ * xplmi_cmd.c XPlmi_CmdSize, xplmi_modules.h): after the 5-word header,
+ * commands up to the header's length. Each starts with a word holding the
+ * payload length in bits 23..16 (255: the length is the next word), the
+ * PLM module in bits 15..8 and the command in bits 7..0; 0x100 (0x1ff in
+ * older PLMs) ends the stream whatever follows. XRT's own CDO parser
+ * (xclbinutil aie-pdi-transform lib/cdo_cmd.c XCdo_LoadCdo) refuses a
+ * command longer than what is left and a command it does not run. */
+#define CDO_END_MARK 0x100u
+#define CDO_END_MARK_OLD 0x1ffu
+#define CDO_LONG_LEN 255u
+#define CDO_GENERIC_MODULE 1u
+#define CDO_GENERIC_LAST 42u /* XPLMI_LIST_MASK_POLL_CMD_ID */
+#define CDO_CHUNK_WORDS 1024u
+#define CDO_FIRST_WORDS 16u
+
+/* The PLM's modules (embeddedsw xilplmi common/xplmi_modules.h: generic,
+ * XilPM, SEM, XilSecure, XilPSM, loader, error manager, STL, XilNvm,
+ * XilPuf, XilOcp); the PLM refuses a command of any other. */
+static int plm_module(unsigned m)
+{
+	return m == 1 || m == 2 || m == 3 || m == 5 || m == 6 || m == 7 || m == 8 || m == 10 ||
+	       m == 11 || m == 12 || m == 13;
+}
+
+/* Payload words the generic commands bootgen writes read at fixed places
+ * (bootgen cdo-binary.c encode_cdo_binary; xplmi_generic.c): a shorter
+ * command's fields would be the next command's words. */
+static uint32_t generic_min_payload(unsigned cmd, const char **name)
+{
+	static const struct {
+		unsigned cmd;
+		uint32_t min;
+		const char *name;
+	} t[] = {{1, 4, "mask_poll (address, mask, value, timeout)"},
+		 {2, 3, "mask_write (address, mask, value)"},
+		 {3, 2, "write (address, value)"},
+		 {4, 1, "delay (time)"},
+		 {5, 2, "dma_write (64-bit address)"},
+		 {6, 5, "mask_poll64 (64-bit address, mask, value, timeout)"},
+		 {7, 4, "mask_write64 (64-bit address, mask, value)"},
+		 {8, 3, "write64 (64-bit address, value)"},
+		 {9, 6, "dma_xfer (source, destination, length, flags)"}};
+	size_t i;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (t[i].cmd == cmd) {
+			*name = t[i].name;
+			return t[i].min;
+		}
+	*name = NULL;
+	return 0;
+}
+
+typedef struct {
+	aieth_pdi_read_fn read;
+	void *rctx;
+	uint64_t base; /* offset of the CDO's first word in the PDI */
+	uint8_t raw[CDO_CHUNK_WORDS * 4];
+	uint64_t first, count; /* the words held: [first, first + count) */
+	uint64_t want;         /* words the next read asks for */
+} cdo_words;
+
+/* Word i of the CDO (i inside it); -1 with the message set on a read error.
+ * Only the command words are needed, not the payloads between them: a
+ * read starts small and doubles while the commands are dense (each read
+ * follows the last), so a DMA write's megabytes are skipped, not read. */
+static int cdo_word(cdo_words *w, uint64_t i, uint64_t end, uint32_t *out)
+{
+	uint64_t n;
+	if (i < w->first || i >= w->first + w->count) {
+		if (w->count && i == w->first + w->count)
+			w->want = w->want * 2 < CDO_CHUNK_WORDS ? w->want * 2 : CDO_CHUNK_WORDS;
+		else
+			w->want = CDO_FIRST_WORDS;
+		n = end - i < w->want ? end - i : w->want;
+		if (w->read(w->rctx, w->raw, (size_t)n * 4, w->base + i * 4))
+			return -1;
+		w->first = i;
+		w->count = n;
+	}
+	*out = aieth__le32_get(w->raw + 4 * (i - w->first));
+	return 0;
+}
+
+/* Walk the commands of the CDO at data (its header checked: words words
+ * of commands); the first problem, reported in where, ends the walk. */
+static void check_cdo_commands(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t data,
+			       uint32_t words, const char *where)
+{
+	cdo_words w;
+	uint64_t i = AIETH_CDO_HEADER_BYTES / 4, end = i + words, pos;
+	uint32_t hdr, len, size, min;
+	unsigned module, cmd;
+	const char *name;
+	w.read = read, w.rctx = rctx, w.base = data, w.first = 0, w.count = 0;
+	w.want = CDO_FIRST_WORDS;
+	while (i < end) {
+		pos = i;
+		if (cdo_word(&w, i, end, &hdr))
+			goto read_error;
+		if (hdr == CDO_END_MARK)
+			return;
+		if (hdr == CDO_END_MARK_OLD)
+			return;
+		len = (hdr >> 16) & 0xffu;
+		size = 1;
+		if (len == CDO_LONG_LEN) {
+			if (i + 1 >= end) {
+				aieth__problem(
+					s,
+					"%s: CDO command at word %llu (offset 0x%llx, header "
+					"0x%08x): expected its long length in the next word, "
+					"found the end of the CDO (%u command words; a length "
+					"that cuts the command)",
+					where, (unsigned long long)pos,
+					(unsigned long long)(data + pos * 4), (unsigned)hdr,
+					(unsigned)words);
+				return;
+			}
+			if (cdo_word(&w, i + 1, end, &len))
+				goto read_error;
+			size = 2;
+		}
+		module = (hdr >> 8) & 0xffu;
+		cmd = hdr & 0xffu;
+		if ((uint64_t)len > end - pos - size) {
+			aieth__problem(
+				s,
+				"%s: CDO command at word %llu (offset 0x%llx, header 0x%08x, "
+				"module %u command %u): payload: expected at most %llu words "
+				"(what is left of the CDO's %u command words), found %u: the "
+				"command runs past the CDO",
+				where, (unsigned long long)pos,
+				(unsigned long long)(data + pos * 4), (unsigned)hdr, module, cmd,
+				(unsigned long long)(end - pos - size), (unsigned)words,
+				(unsigned)len);
+			return;
+		}
+		if (!plm_module(module)) {
+			aieth__problem(
+				s,
+				"%s: CDO command at word %llu (offset 0x%llx, header 0x%08x): "
+				"module: expected a PLM module (1 generic, 2 XilPM, 3 SEM, 5, 6, "
+				"7 loader, 8 error manager, 10..13), found %u: an unknown "
+				"command (not a CDO, or a damaged one)",
+				where, (unsigned long long)pos,
+				(unsigned long long)(data + pos * 4), (unsigned)hdr, module);
+			return;
+		}
+		if (module == CDO_GENERIC_MODULE && cmd > CDO_GENERIC_LAST) {
+			aieth__problem(
+				s,
+				"%s: CDO command at word %llu (offset 0x%llx, header 0x%08x): "
+				"command: expected one of the PLM's generic commands 0..%u "
+				"(module 1), found %u: an unknown command",
+				where, (unsigned long long)pos,
+				(unsigned long long)(data + pos * 4), (unsigned)hdr,
+				CDO_GENERIC_LAST, cmd);
+			return;
+		}
+		if (module == CDO_GENERIC_MODULE && len < (min = generic_min_payload(cmd, &name))) {
+			aieth__problem(
+				s,
+				"%s: CDO command at word %llu (offset 0x%llx, header 0x%08x): "
+				"payload of %s: expected at least %u words, found %u: a length "
+				"that cuts the command",
+				where, (unsigned long long)pos,
+				(unsigned long long)(data + pos * 4), (unsigned)hdr, name,
+				(unsigned)min, (unsigned)len);
+			return;
+		}
+		i = pos + size + len;
+	}
+	return;
+read_error:
+	aieth__problem(s, "%s: CDO command words: %s", where, aieth_error_message());
+}
+
 /* ~(sum of the words before the last) == the last word */
 static int checksum_ok(const uint8_t *p, size_t bytes, uint32_t *want)
 {
@@ -172,7 +351,11 @@ static void check_partition(aieth_problems *s, aieth_pdi_read_fn read, void *rct
 		return;
 	snprintf(cdo_what, sizeof cdo_what, "%s: %s data at offset 0x%llx", s->what, name,
 		 (unsigned long long)data);
-	if (aieth__cdo_check_header(cdo, sizeof cdo, (uint64_t)unenc * 4, cdo_what)) {
+	if (!aieth__cdo_check_header(cdo, sizeof cdo, (uint64_t)unenc * 4, cdo_what)) {
+		snprintf(cdo_what, sizeof cdo_what, "%s data at offset 0x%llx", name,
+			 (unsigned long long)data);
+		check_cdo_commands(s, read, rctx, data, aieth__le32_get(cdo + 12), cdo_what);
+	} else {
 		s->count++;
 		if (s->report) {
 			char line[1024];

@@ -6,13 +6,18 @@
  *                                     MEM_TOPOLOGY, EMBEDDED_METADATA with
  *                                     the kernel's 4 pointer arguments
  *   xrt_mkxclbin aie BOARD OUT GRAPH...  an AIE-only xclbin whose
- *                                     AIE_METADATA lists the graphs
+ *                                     AIE_METADATA lists the graphs; it
+ *                                     passes th_package check (every node
+ *                                     XRT's edge parser reads, a PDI the
+ *                                     PLM would load: pkg_pdi.h), as
+ *                                     run_test requires of a design
  * BOARD is a board name or file (AIETH_DATA_DIR). Test tool, not installed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../data/package/pkg_pdi.h"
 #include "aieth.h"
 #include "xclbin/xclbin_write.h"
 
@@ -115,28 +120,37 @@ static int write_pl(const aieth_board_info *bi, const char *out)
 static int write_aie(const aieth_board_info *bi, const char *out, int ng, char **graphs)
 {
 	char json[8192];
-	uint8_t pdi[64];
+	uint8_t pdi[PF_PDI_BYTES];
 	size_t n = 0;
 	int i;
 	xb_wsection sec[2];
 	xb_wopts o;
 
-	n += (size_t)snprintf(json + n, sizeof json - n,
-			      "{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": %d, "
-			      "\"num_columns\": %u, \"num_rows\": 9, \"shim_row\": 0}, "
-			      "\"graphs\": {",
-			      bi->aie_hw_gen                       ? (int)bi->aie_hw_gen
-			      : !strcmp(bi->aie_generation, "AIE") ? 1
-								   : 2,
-			      bi->aie_columns ? bi->aie_columns : 38);
+	n += (size_t)snprintf(
+		json + n, sizeof json - n,
+		"{\"aie_metadata\": {\"driver_config\": {\"hw_gen\": %d, "
+		"\"base_address\": 2199023255552, \"column_shift\": 23, "
+		"\"row_shift\": 18, \"num_columns\": %u, \"num_rows\": 9, "
+		"\"shim_row\": 0, \"reserved_row_start\": 0, \"reserved_num_rows\": 0, "
+		"\"aie_tile_row_start\": 1, \"aie_tile_num_rows\": 8}, "
+		"\"aiecompiler_options\": {\"broadcast_enable_core\": true}, "
+		"\"graphs\": {",
+		bi->aie_hw_gen                       ? (int)bi->aie_hw_gen
+		: !strcmp(bi->aie_generation, "AIE") ? 1
+						     : 2,
+		bi->aie_columns ? bi->aie_columns : 38);
 	for (i = 0; i < ng && n < sizeof json; i++)
-		n += (size_t)snprintf(json + n, sizeof json - n,
-				      "%s\"graph%d\": {\"id\": %d, \"name\": \"%s\"}",
-				      i ? ", " : "", i, i, graphs[i]);
+		n += (size_t)snprintf(
+			json + n, sizeof json - n,
+			"%s\"graph%d\": {\"id\": %d, \"name\": \"%s\", "
+			"\"core_columns\": [], \"core_rows\": [], "
+			"\"iteration_memory_columns\": [], \"iteration_memory_rows\": [], "
+			"\"iteration_memory_addresses\": [], \"multirate_triggers\": []}",
+			i ? ", " : "", i, i, graphs[i]);
 	if (n < sizeof json)
 		snprintf(json + n, sizeof json - n,
 			 "}, \"RTPs\": {}, \"GMIOs\": {}, \"PLIOs\": {}}}\n");
-	memset(pdi, 0, sizeof pdi);
+	pf_pdi_build(pdi, bi->has_device_id_code ? bi->device_id_code : 0x14ca8093u);
 	sec[0] = (xb_wsection){
 		.kind = K_AIE_METADATA, .name = "AIE_METADATA", .data = json, .size = strlen(json)};
 	sec[1] = (xb_wsection){.kind = K_PDI, .name = "PDI", .data = pdi, .size = sizeof pdi};
