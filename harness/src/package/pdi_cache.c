@@ -944,9 +944,8 @@ int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 		size_t len = strlen(de->d_name);
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue; /* gone meanwhile, or not ours */
-		if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp.")) {
-			if (now - st.st_mtime > PC_TMP_MAX_AGE)
-				unlinkat(dfd, de->d_name, 0); /* its writer died */
+		if (aieth__dir_temp_sweep_one(dfd, de->d_name, &st, now, PC_TMP_MAX_AGE)) {
+			/* a temporary file: removed when its writer died */
 		} else if (pc_entry_name(de->d_name, NULL, NULL)) {
 			rc = add_ent(&v, &n, &cap, de->d_name, &st);
 			total += (uint64_t)st.st_size;
