@@ -64,8 +64,22 @@ expect 2 "$RT" -q -o "$TMP/o2" --spool "$SPOOL" --upload "$WH" "$TMP/missing.jso
 jq_is "$TMP/o2/report.json" '.uploads[-1].status' "spooled"
 jq_is "$TMP/o2/report.json" '.run.exit_code' "2"
 [[ $(spooled) -eq 3 ]] && ok || bad "expected 3 spooled entries, found $(spooled)"
-# still down: --flush-spool keeps them and says so (exit 3)
+# still down: --flush-spool keeps them and says so (exit 3); it removes the
+# temporary files of a writer that died (older than an hour), in the spool
+# and in failed/, and keeps a fresh one (a writer at work)
+mkdir -p "$SPOOL/failed"
+printf 'aieth-spool 2\nrun crashed' >"$SPOOL/.tmp.00000000000000000007-7-0.webhook.spool"
+printf 'aieth-spool 2\nrun crashed' >"$SPOOL/failed/.tmp.00000000000000000008-7-0.squad.spool"
+printf 'aieth-spool 2\nrun at work' >"$SPOOL/.tmp.99999999999999999999-7-0.webhook.spool"
+touch -d '2 hours ago' "$SPOOL/.tmp.00000000000000000007-7-0.webhook.spool" \
+  "$SPOOL/failed/.tmp.00000000000000000008-7-0.squad.spool"
+touch -d '50 minutes ago' "$SPOOL/.tmp.99999999999999999999-7-0.webhook.spool"
 expect 3 "$RT" --flush-spool --spool "$SPOOL"
+has "$TMP/err" "spool $SPOOL: removed 2 temporary file(s) older than 3600 s"
+[[ ! -e $SPOOL/.tmp.00000000000000000007-7-0.webhook.spool && ! -e $SPOOL/failed/.tmp.00000000000000000008-7-0.squad.spool ]] \
+  && ok || bad "a flush left a dead writer's temporary files: $(ls -A "$SPOOL" "$SPOOL/failed")"
+[[ -f $SPOOL/.tmp.99999999999999999999-7-0.webhook.spool ]] && ok || bad "a flush removed a fresh temporary file"
+rm -f "$SPOOL/.tmp.99999999999999999999-7-0.webhook.spool"
 [[ $(spooled) -eq 3 ]] && ok || bad "a failed flush lost entries: $(spooled) left"
 nolog "$TMP/o1" "$TMP/o2" "$TMP/err" "$SPOOL"
 

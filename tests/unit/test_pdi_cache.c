@@ -4,7 +4,8 @@
  * with each thing bootgen reads (and only with those), hit and miss, a
  * damaged entry is a miss and is removed, least recently used eviction
  * under the bound, stamps (a hit checked once is trusted while its entry
- * is unchanged), the folder's choice and privacy.
+ * is unchanged), memos bound to the folder's key and their own name, the
+ * folder's choice and privacy.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -786,6 +787,102 @@ static void test_stamp_mac(void)
 	free(text);
 }
 
+/* The memo file of dkey in the folder sub. */
+static const char *memo_path(const char *sub, const uint8_t dkey[32])
+{
+	static char b[2][300];
+	static int slot;
+	char *p = b[slot++ % 2];
+	int i, n = snprintf(p, 300, "%s/%s/", dir, sub);
+	for (i = 0; i < 32; i++)
+		n += snprintf(p + n, 300 - (size_t)n, "%02x", dkey[i]);
+	snprintf(p + n, 300 - (size_t)n, ".key");
+	return p;
+}
+
+/* A memo is used only with the folder's MAC over its own name (dkey) and
+ * the key it holds (docs/packaging.md, "Direct mode"): one without a mac
+ * (an older aieth's, or planted), with a wrong one, edited to point at
+ * another key, copied under another dkey's name, or made with another key
+ * is a miss; the next put writes it anew. */
+static void test_memo_mac(void)
+{
+	aieth_pdi_cache c;
+	uint8_t d1[32], d2[32], key[32], other[32], got[32];
+	char *text = NULL, *copy, h[3];
+	size_t len;
+	int found = -1, i;
+	fresh_dir();
+	memset(d1, 0x31, 32);
+	memset(d2, 0x32, 32);
+	memset(key, 0x42, 32);
+	memset(other, 0x43, 32);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("mm"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(c.have_mac, 1);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d1, key), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(found, 1);
+	CU_ASSERT_EQUAL(memcmp(got, key, 32), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(memo_path("mm", d1), 1000, &text, &len), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(len, 65 + 69);
+	CU_ASSERT_EQUAL(memcmp(text + 64, "\nmac ", 5), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(copy = malloc(len));
+	/* no mac: the key's line alone (the format before) */
+	put_file(memo_path("mm", d1), text, 65);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* a wrong mac */
+	memcpy(copy, text, len);
+	copy[69] = text[69] == '0' ? '1' : '0';
+	put_file(memo_path("mm", d1), copy, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* the key edited to another entry's, the mac kept */
+	memcpy(copy, text, len);
+	for (i = 0; i < 32; i++) {
+		snprintf(h, sizeof h, "%02x", other[i]);
+		memcpy(copy + 2 * i, h, 2);
+	}
+	put_file(memo_path("mm", d1), copy, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* the right one again: used */
+	put_file(memo_path("mm", d1), text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	/* copied under another archive's name: that archive's lookup misses
+	 * (it would take d1's entry); d1's own still holds */
+	put_file(memo_path("mm", d2), text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d2, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	/* a miss is rewritten by the normal path: then it verifies */
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d2, other), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d2, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	CU_ASSERT_EQUAL(memcmp(got, other, 32), 0);
+	/* a new folder key (the key file removed): no memo of the old verifies */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(unlink(at("mm/.stamp-key")), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("mm"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* no key at all (one others may read): no memo used, none written */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("mm/.stamp-key"), 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("mm"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.have_mac, 0);
+	CU_ASSERT_EQUAL(unlink(memo_path("mm", d1)), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d1, key), AIETH_OK);
+	CU_ASSERT_EQUAL(access(memo_path("mm", d1), F_OK), -1);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d2, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	aieth__pdi_cache_close(&c);
+	free(copy);
+	free(text);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -801,4 +898,5 @@ TU_MAIN("pdi_cache", {"key: what bootgen reads, nothing else", test_key},
 	{"direct mode: archive state, memos", test_direct_memo},
 	{"another file system: copies, checked", test_other_file_system},
 	{"stamps need the folder's MAC; entries and folders not ours", test_stamp_mac},
+	{"memos need the folder's MAC over their own name", test_memo_mac},
 	{"cleanup", test_cleanup})

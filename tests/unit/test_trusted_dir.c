@@ -6,8 +6,8 @@
  * ancestor (/tmp) is accepted, a symbolic link as the folder is refused,
  * links owned by us are followed, another owner's folder is refused (as
  * root: chown to 65534), every message names the component; the checks of
- * an opened file and the folder's key; HMAC-SHA256 (util/hash.h) against
- * RFC 4231's vectors.
+ * an opened file and the folder's key; the sweep of a dead writer's
+ * temporary files; HMAC-SHA256 (util/hash.h) against RFC 4231's vectors.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aieth.h"
@@ -264,6 +265,66 @@ static void test_hmac(void)
 	CU_ASSERT_EQUAL(aieth__bytes_equal("", "", 0), 1);
 }
 
+/* A file name of dir made age seconds old (mtime). */
+static void aged(const char *name, time_t age)
+{
+	struct timespec t[2];
+	int fd = open(at(name), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	t[0].tv_sec = t[1].tv_sec = time(NULL) - age;
+	t[0].tv_nsec = t[1].tv_nsec = 0;
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, at(name), t, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+/* Temporaries (a dot name with ".tmp." in it) older than max_age: removed;
+ * a younger one, another name, a folder, a link, another uid's: kept. */
+static void test_temp_sweep(void)
+{
+	struct stat st;
+	size_t n = 99;
+	int dfd;
+	fresh_dir();
+	aged(".tmp.1.0.0", 7200);
+	aged(".tmp.key.1.00112233", 3700);
+	aged(".entry.tmp.4.2", 7200);
+	aged(".tmp.2.0.0", 3500);
+	aged("tmp.3.0.0", 7200);
+	aged(".tmp", 7200);
+	CU_ASSERT_EQUAL(mkdir(at(".tmp.dir"), 0700), 0);
+	CU_ASSERT_EQUAL(symlink(".tmp.2.0.0", at(".tmp.link")), 0);
+	if (geteuid() == 0) {
+		aged(".tmp.theirs", 7200);
+		CU_ASSERT_EQUAL(chown(at(".tmp.theirs"), 65534, 65534), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(aieth__dir_open_trusted(dir, 0, "test folder", &dfd), AIETH_OK);
+	/* one name at a time, as the PDI cache's evictor sees them */
+	CU_ASSERT_EQUAL(fstatat(dfd, "tmp.3.0.0", &st, AT_SYMLINK_NOFOLLOW), 0);
+	CU_ASSERT_EQUAL(aieth__dir_temp_sweep_one(dfd, "tmp.3.0.0", &st, time(NULL), 3600),
+			AIETH__TEMP_NOT);
+	CU_ASSERT_EQUAL(fstatat(dfd, ".tmp.2.0.0", &st, AT_SYMLINK_NOFOLLOW), 0);
+	CU_ASSERT_EQUAL(aieth__dir_temp_sweep_one(dfd, ".tmp.2.0.0", &st, time(NULL), 3600),
+			AIETH__TEMP_KEPT);
+	CU_ASSERT_EQUAL(aieth__dir_temp_sweep_one(dfd, ".tmp.2.0.0", &st, time(NULL) + 200, 3600),
+			AIETH__TEMP_REMOVED);
+	CU_ASSERT_EQUAL(access(at(".tmp.2.0.0"), F_OK), -1);
+	aged(".tmp.2.0.0", 3500);
+	/* the whole folder */
+	CU_ASSERT_EQUAL(aieth__dir_temp_sweep(dfd, 3600, "test folder", &n), AIETH_OK);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL(access(at(".tmp.1.0.0"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(at(".tmp.key.1.00112233"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(at(".entry.tmp.4.2"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(at(".tmp.2.0.0"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(at("tmp.3.0.0"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(at(".tmp"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(at(".tmp.dir"), F_OK), 0);
+	CU_ASSERT_EQUAL(faccessat(AT_FDCWD, at(".tmp.link"), F_OK, AT_SYMLINK_NOFOLLOW), 0);
+	if (geteuid() == 0)
+		CU_ASSERT_EQUAL(access(at(".tmp.theirs"), F_OK), 0);
+	close(dfd);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -275,4 +336,5 @@ TU_MAIN("trusted_dir", {"the rule: owner and write bits of every component", tes
 	{"symbolic links on the way, and as the folder", test_links},
 	{"another owner's folder or ancestor (as root)", test_other_owner},
 	{"an opened file's checks; the folder's key", test_fd_and_key},
+	{"a dead writer's temporary files", test_temp_sweep},
 	{"HMAC-SHA256: RFC 4231's vectors", test_hmac}, {"cleanup", test_cleanup})

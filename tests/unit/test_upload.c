@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aieth.h"
@@ -327,6 +328,71 @@ static void test_spool_folder(void)
 	CU_ASSERT_PTR_NULL(log ? strstr(log, "refused") : NULL);
 	free(log);
 	free(b.p);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", spool_tmp);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* A file of the spool (made 0600) modified age seconds ago. */
+static void put_aged(const char *name, time_t age)
+{
+	struct timespec t[2];
+	t[0].tv_sec = t[1].tv_sec = time(NULL) - age;
+	t[0].tv_nsec = t[1].tv_nsec = 0;
+	put(sp(name), "x", 1, 0600);
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, sp(name), t, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+/* A flush removes the temporary files (".tmp.*") a writer that died left
+ * in the spool and its failed/, older than an hour; a fresh one (a writer
+ * at work), another file, a link or a folder of that name is kept. */
+static void test_spool_temps(void)
+{
+	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	struct timespec t[2];
+	char *log = NULL, dir[256], cmd[128];
+	size_t left = 99;
+	snprintf(spool_tmp, sizeof spool_tmp, "/tmp/aieth-upspool-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(spool_tmp));
+	CU_ASSERT_EQUAL(mkdir(sp("s"), 0700), 0);
+	CU_ASSERT_EQUAL(mkdir(sp("s/failed"), 0700), 0);
+	snprintf(dir, sizeof dir, "%s", sp("s"));
+	o.spool_dir = dir;
+	put_aged("s/.tmp.00000000000000000001-1-0.webhook.spool", 2 * 3600);
+	put_aged("s/.tmp.key.1.00112233", 3601 + 60);
+	put_aged("s/failed/.tmp.00000000000000000002-1-0.squad.spool", 2 * 3600);
+	put_aged("s/.tmp.00000000000000000003-1-0.webhook.spool", 60);
+	put_aged("s/failed/.tmp.00000000000000000004-1-0.squad.spool", 0);
+	put_aged("s/notes.txt", 2 * 3600);
+	CU_ASSERT_EQUAL(mkdir(sp("s/.tmp.dir"), 0700), 0);
+	CU_ASSERT_EQUAL(symlink("notes.txt", sp("s/.tmp.link")), 0);
+	t[0].tv_sec = t[1].tv_sec = time(NULL) - 2 * 3600;
+	t[0].tv_nsec = t[1].tv_nsec = 0;
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, sp("s/.tmp.dir"), t, 0), 0);
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, sp("s/.tmp.link"), t, AT_SYMLINK_NOFOLLOW), 0);
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(left, 0);
+	CU_ASSERT(log && strstr(log, "removed 3 temporary file(s) older than 3600 s"));
+	free(log);
+	CU_ASSERT_EQUAL(access(sp("s/.tmp.00000000000000000001-1-0.webhook.spool"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(sp("s/.tmp.key.1.00112233"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(sp("s/failed/.tmp.00000000000000000002-1-0.squad.spool"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(sp("s/.tmp.00000000000000000003-1-0.webhook.spool"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(sp("s/failed/.tmp.00000000000000000004-1-0.squad.spool"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(sp("s/notes.txt"), F_OK), 0);
+	CU_ASSERT_EQUAL(access(sp("s/.tmp.dir"), F_OK), 0);
+	CU_ASSERT_EQUAL(faccessat(AT_FDCWD, sp("s/.tmp.link"), F_OK, AT_SYMLINK_NOFOLLOW), 0);
+	/* nothing old left: nothing said */
+	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_PTR_NULL(log ? strstr(log, "temporary") : NULL);
+	free(log);
+	/* as root: another uid's old temporary is not ours to remove */
+	if (geteuid() == 0) {
+		put_aged("s/.tmp.theirs", 2 * 3600);
+		CU_ASSERT_EQUAL(lchown(sp("s/.tmp.theirs"), 65534, 65534), 0);
+		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+		CU_ASSERT_EQUAL(access(sp("s/.tmp.theirs"), F_OK), 0);
+		free(log);
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", spool_tmp);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
@@ -688,7 +754,9 @@ TU_MAIN("upload", {"options version", test_opts_version}, {"squad URLs", test_ur
 	{"influx and webhook URLs", test_url_influx_webhook},
 	{"line protocol escaping", test_line_protocol_escaping}, {"squad names", test_squad_name},
 	{"spool names", test_spool_names}, {"spool entries", test_spool_entry},
-	{"the spool is the user's alone", test_spool_folder}, {"credentials", test_credentials},
+	{"the spool is the user's alone", test_spool_folder},
+	{"a flush removes old temporary files", test_spool_temps},
+	{"credentials", test_credentials},
 	{"credentials match by URL components", test_credentials_match_components},
 	{"credentials from the environment", test_credentials_env},
 	{"payload namesakes stay apart", test_payload_namesakes},

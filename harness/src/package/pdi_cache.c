@@ -20,6 +20,11 @@
  * entry through an open descriptor (/proc/self/fd/N), so taking it
  * changes nothing of its inode; its use is recorded on the stamp.
  *
+ * A memo, "<64 hex digits of a direct key>.key", maps an archive's state
+ * to an entry's key, with an HMAC-SHA256 (the same secret) over the tag,
+ * its own direct key and the key it holds: one that does not verify is a
+ * miss, so no one can point an archive at another archive's entry.
+ *
  * The folder is opened once (util/trusted_dir.h: every component from /
  * down is root's or ours and written by no one else) and every file in it
  * is reached relative to that descriptor (openat, fstatat, linkat,
@@ -785,33 +790,74 @@ static int parse_key(const char *t, uint8_t key[32])
 	return 0;
 }
 
+/* A memo's text for dkey -> key: the key's 64 hex digits (first: the
+ * evictor reads them), then a "mac" line, the HMAC-SHA256 with the
+ * folder's secret of a tag, the memo's own dkey and the key. A memo only
+ * we can make, and only for its own name: one planted, edited, or copied
+ * to another dkey's name (to point that archive at this entry) does not
+ * verify. -1: no key, no memo made or trusted. */
+#define PC_MEMO_TAG "aieth pdi cache memo 2\n"
+#define PC_MEMO_LEN (65 + 4 + 64 + 1)
+static int memo_text(const aieth_pdi_cache *c, const uint8_t dkey[32], const uint8_t key[32],
+		     char out[PC_MEMO_LEN + 1])
+{
+	aieth_hmac_sha256 h;
+	uint8_t mac[32];
+	char dk[65];
+	if (!c->have_mac)
+		return -1;
+	hex(dkey, 32, dk);
+	hex(key, 32, out);
+	aieth__hmac_sha256_init(&h, c->mac, sizeof c->mac);
+	aieth__hmac_sha256_update(&h, PC_MEMO_TAG, strlen(PC_MEMO_TAG));
+	aieth__hmac_sha256_update(&h, "dkey ", 5);
+	aieth__hmac_sha256_update(&h, dk, 64);
+	aieth__hmac_sha256_update(&h, "\nkey ", 6);
+	aieth__hmac_sha256_update(&h, out, 64);
+	aieth__hmac_sha256_update(&h, "\n", 1);
+	aieth__hmac_sha256_final(&h, mac);
+	memcpy(out + 64, "\nmac ", 5);
+	hex(mac, 32, out + 69);
+	out[133] = '\n';
+	out[134] = '\0';
+	return 0;
+}
+
 int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
 			      int *found)
 {
-	char name[80], text[80];
+	char name[80], text[PC_MEMO_LEN + 2], want[PC_MEMO_LEN + 1];
+	uint8_t k[32];
 	ssize_t n;
 	int fd;
 	*found = 0;
 	memo_name(dkey, name);
-	if ((fd = open_trusted(c, name)) < 0)
+	if (!c->have_mac || (fd = open_trusted(c, name)) < 0)
 		return AIETH_OK;
 	n = read(fd, text, sizeof text - 1);
 	close(fd);
-	if (n > 0) {
-		text[n] = '\0';
-		*found = !parse_key(text, key);
-	}
+	/* one that does not verify (no mac: an older aieth's; a wrong one; one
+	 * of another name) is a miss: the full key is computed, the memo
+	 * written anew */
+	if (n != PC_MEMO_LEN)
+		return AIETH_OK;
+	text[n] = '\0';
+	if (parse_key(text, k) || memo_text(c, dkey, k, want) ||
+	    !aieth__bytes_equal(text, want, PC_MEMO_LEN))
+		return AIETH_OK;
+	memcpy(key, k, 32);
+	*found = 1;
 	return AIETH_OK;
 }
 
 int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
 			      const uint8_t key[32])
 {
-	char name[80], text[66];
+	char name[80], text[PC_MEMO_LEN + 1];
 	memo_name(dkey, name);
-	hex(key, 32, text);
-	text[64] = '\n';
-	return write_at(c, name, text, 65);
+	if (memo_text(c, dkey, key, text))
+		return AIETH_OK; /* no key: direct mode is off */
+	return write_at(c, name, text, PC_MEMO_LEN);
 }
 
 /* ------------------------------------------------------------- eviction */
@@ -898,9 +944,8 @@ int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 		size_t len = strlen(de->d_name);
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue; /* gone meanwhile, or not ours */
-		if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp.")) {
-			if (now - st.st_mtime > PC_TMP_MAX_AGE)
-				unlinkat(dfd, de->d_name, 0); /* its writer died */
+		if (aieth__dir_temp_sweep_one(dfd, de->d_name, &st, now, PC_TMP_MAX_AGE)) {
+			/* a temporary file: removed when its writer died */
 		} else if (pc_entry_name(de->d_name, NULL, NULL)) {
 			rc = add_ent(&v, &n, &cap, de->d_name, &st);
 			total += (uint64_t)st.st_size;

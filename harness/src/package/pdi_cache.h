@@ -112,6 +112,10 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 int aieth__pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
 				uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
 				int *settled);
+/* A memo holds an HMAC-SHA256 with the folder's secret (.stamp-key) over
+ * its own dkey and the key: memo_get finds (*found 1) only one that
+ * verifies, a regular file of ours; any other is a miss. Without a key
+ * (c->have_mac 0) no memo is trusted, and memo_put writes none. */
 int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
 			      int *found);
 int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],

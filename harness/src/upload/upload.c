@@ -396,6 +396,28 @@ static int read_entry(up_ctx *c, const char *name, const char *path, char **data
 	return rc;
 }
 
+/* The temporary files (".tmp.*", spool_write's and the key's) that a
+ * writer which died left in the spool and its failed/: removed when older
+ * than an hour (util/trusted_dir.h), as the PDI cache removes its own. A
+ * folder that cannot be listed is left for the flush to report. */
+static void sweep_temps(up_ctx *c)
+{
+	char what[4200];
+	size_t n = 0, nf = 0;
+	snprintf(what, sizeof what, "spool %s", c->spool);
+	aieth__dir_temp_sweep(c->dfd, UP_TMP_MAX_AGE, what, &n);
+	if (failed_open(c, 0) == AIETH_OK) {
+		snprintf(what, sizeof what, "spool %s/failed", c->spool);
+		aieth__dir_temp_sweep(c->ffd, UP_TMP_MAX_AGE, what, &nf);
+	}
+	aieth__error_clear();
+	if (n + nf)
+		sb_printf(&c->log,
+			  "spool %s: removed %zu temporary file(s) older than %d s (left by a "
+			  "writer that died)\n",
+			  c->spool, n + nf, UP_TMP_MAX_AGE);
+}
+
 static int flush(up_ctx *c)
 {
 	char **names = NULL;
@@ -419,6 +441,7 @@ static int flush(up_ctx *c)
 			  c->spool);
 		return AIETH_OK;
 	}
+	sweep_temps(c);
 	if ((rc = list_dir(c->dfd, c->spool, &names, &n, NULL))) {
 		close(fd);
 		return rc;

@@ -21,6 +21,7 @@
 #define UP_ENTRY_MAX (64u << 20) /* one spooled payload, header included */
 #define UP_RUN_MAX 128           /* a run id in a spool entry */
 #define UP_SPOOL_KEY ".key"      /* the spool's secret (util/trusted_dir.h) */
+#define UP_TMP_MAX_AGE 3600      /* s: a temporary older is a dead writer's */
 
 typedef enum { UP_SQUAD = 1, UP_INFLUX, UP_WEBHOOK } up_kind;
 

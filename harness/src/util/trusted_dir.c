@@ -10,6 +10,7 @@
  * same way, so every folder the kernel would pass through is checked.
  */
 #define _GNU_SOURCE /* O_PATH */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -375,4 +376,41 @@ int aieth__dir_key(int dirfd, const char *name, const char *what, uint8_t key[32
 					   strerror((int)n));
 	}
 	return aieth__fail(AIETH_EIO, "%s: keeps changing while read", what);
+}
+
+int aieth__dir_temp_sweep_one(int dirfd, const char *name, const struct stat *st, time_t now,
+			      time_t max_age)
+{
+	if (name[0] != '.' || !strstr(name, ".tmp."))
+		return AIETH__TEMP_NOT;
+	/* only a file of ours: in a folder only we may write, the name cannot
+	 * be swapped between the fstatat and the unlinkat by anyone else */
+	if (!S_ISREG(st->st_mode) || st->st_uid != geteuid() || now - st->st_mtime <= max_age)
+		return AIETH__TEMP_KEPT;
+	return unlinkat(dirfd, name, 0) == 0 ? AIETH__TEMP_REMOVED : AIETH__TEMP_KEPT;
+}
+
+int aieth__dir_temp_sweep(int dfd, time_t max_age, const char *what, size_t *removed)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), e;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	struct stat st;
+	time_t now = time(NULL);
+	if (removed)
+		*removed = 0;
+	if (!d) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		return aieth__fail(AIETH_EIO, "%s: cannot list: %s", what, strerror(e));
+	}
+	while ((de = readdir(d)))
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    aieth__dir_temp_sweep_one(dirfd(d), de->d_name, &st, now, max_age) ==
+			    AIETH__TEMP_REMOVED &&
+		    removed)
+			(*removed)++;
+	closedir(d);
+	return AIETH_OK;
 }

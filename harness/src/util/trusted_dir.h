@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 
 /* Open path (absolute, or from the working folder) as a folder that keeps
  * the rule; *dirfd_out its descriptor (O_RDONLY, close-on-exec). create 1:
@@ -39,5 +41,21 @@ int aieth__fd_trusted(int fd, const char *what);
  * that is not ours, is readable or writable by others, or is not 32 bytes
  * is refused (AIETH_EINVAL, naming what). */
 int aieth__dir_key(int dirfd, const char *name, const char *what, uint8_t key[32]);
+
+/* Temporary files: a writer in such a folder makes a dot name with
+ * ".tmp." in it (O_EXCL, 0600) and renames it into place; one whose writer
+ * died stays. The file name of dirfd, as fstatat(AT_SYMLINK_NOFOLLOW) saw
+ * it (*st), is removed (unlinkat) when it is such a temporary, a regular
+ * file, ours, and not modified for more than max_age seconds before now
+ * (a live writer's is younger). AIETH__TEMP_NOT: not a temporary's name;
+ * AIETH__TEMP_KEPT: one, kept; AIETH__TEMP_REMOVED: one, removed. */
+enum { AIETH__TEMP_NOT = 0, AIETH__TEMP_KEPT, AIETH__TEMP_REMOVED };
+int aieth__dir_temp_sweep_one(int dirfd, const char *name, const struct stat *st, time_t now,
+			      time_t max_age);
+
+/* The same for every file of the folder dfd (listed through a new open
+ * of the descriptor, never its path); *removed (may be NULL): how many.
+ * AIETH_EIO when it cannot be listed ("<what>: ..."). */
+int aieth__dir_temp_sweep(int dfd, time_t max_age, const char *what, size_t *removed);
 
 #endif
