@@ -482,6 +482,32 @@ int aieth__subdir_open(int dirfd, const char *name, const char *path, int *fd_ou
 	return AIETH_OK;
 }
 
+int aieth__subdir_open_path(const char *path, int *fd_out)
+{
+	char *parent;
+	const char *base;
+	size_t n = path ? strlen(path) : 0;
+	int pfd, rc;
+	*fd_out = -1;
+	if (!n || path[n - 1] == '/')
+		return aieth__fail(AIETH_EINVAL, "\"%s\": not a folder name", path ? path : "");
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!(parent = aieth__path_dirname(path)))
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0) {
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create the folder: %s: %s", path, parent,
+				 strerror(errno));
+		free(parent);
+		return rc;
+	}
+	free(parent);
+	rc = aieth__subdir_open(pfd, base, path, fd_out);
+	close(pfd);
+	return rc;
+}
+
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what)
 {
 	uint8_t *p = buf;

@@ -108,6 +108,9 @@ int aieth__write_atomicat(int dirfd, const char *name, const char *path, const v
  * close-on-exec. For a folder a writer makes itself in an output folder
  * others may write (artifacts/, charts/). */
 int aieth__subdir_open(int dirfd, const char *name, const char *path, int *fd_out);
+/* The same for the last component of path, in its parent folder opened as
+ * named (path "OUT/artifacts": OUT as named, artifacts never a link). */
+int aieth__subdir_open_path(const char *path, int *fd_out);
 
 /* Read exactly n bytes at off; a short file is an error naming `what`. */
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);
