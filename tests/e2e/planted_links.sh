@@ -95,6 +95,20 @@ bounded 2 "$R" -q -o "$W/out3" "$D"
 has "$TMP/err" "charts: is a symbolic link"
 [[ -z $(ls -A "$W/vdir") ]] && ok || bad "charts written through a planted folder link: $(ls -A "$W/vdir")"
 
+# the output folder's lock, truncated and written by each run: a hard link
+# planted at its name (another name of the victim) is refused, the victim
+# left as it was; a symbolic link there too
+victim_new
+mkdir -p "$W/lk1" "$W/lk2"
+ln "$VICTIM" "$W/lk1/.run_test.lock"
+bounded 2 "$R" -q -o "$W/lk1" "$D"
+has "$TMP/err" "is not a plain file of its own"
+victim_intact "the lock (a hard link)"
+victim_new
+plant "$W/lk2/.run_test.lock"
+bounded 2 "$R" -q -o "$W/lk2" "$D"
+victim_intact "the lock (a symbolic link)"
+
 # another user's link to a FIFO with a reader: replaced, the reader gets
 # nothing (it could be the planter's); your own link to /dev/null is yours
 if [[ $ROOT -eq 1 ]]; then
