@@ -349,7 +349,6 @@ int aieth__out_open(aieth_out *o, const char *path)
 	}
 	dir = aieth__path_dirname(path);
 	if (!dir) {
-		free(dir);
 		aieth__out_abort(o);
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
 	}
