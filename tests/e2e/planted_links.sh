@@ -6,7 +6,8 @@
 # each SVG chart, the TAP file, a `save` file, th_package -o and
 # dump-section -o, the artifacts a remote server sends) and pointing at a
 # victim file is replaced by the output, the victim left as it was; a
-# link at the folders the run makes (charts/, artifacts/) is refused; a
+# link at the folders the run makes (charts/, artifacts/, a relative
+# `save` path's sub/) is refused; a
 # link owned by someone else to a FIFO is replaced, never followed. What
 # must keep working: /dev/stdout, /dev/null, `--tap -`, a FIFO with a
 # reader, your own link to /dev/null. Every run is bounded by `timeout`.
