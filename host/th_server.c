@@ -349,6 +349,13 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument: %s", argv[optind]);
+	if (o.max_conn_per_addr > (o.max_conn ? o.max_conn : 64)) {
+		fprintf(stderr,
+			"%s: --max-conn-per-addr %u: more than --max-conn %u, the connections in "
+			"all\n",
+			prog, o.max_conn_per_addr, o.max_conn ? o.max_conn : 64);
+		return EX_USAGE;
+	}
 	if (!o.listen && !o.amd_listen)
 		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443), or "
 					 "--amd-listen ADDR:PORT");
