@@ -103,9 +103,16 @@ static void help(void)
 	       "                       never finishes its request (30)\n"
 	       "  --head-timeout S     close a connection whose request line and headers\n"
 	       "                       have not all arrived S s after it opened or after\n"
-	       "                       its previous request ended (10)\n"
+	       "                       its previous request ended (10): the idle limit of\n"
+	       "                       a kept-alive connection\n"
+	       "  --max-conn N         HTTP connections open at once (64); a quarter of them\n"
+	       "                       only for token holders' connections (a request on\n"
+	       "                       them carried a valid token); when the others are\n"
+	       "                       full, the oldest of the address holding the most is\n"
+	       "                       closed to make room. A connection without a token\n"
+	       "                       serves one request\n"
 	       "  --max-conn-per-addr N  HTTP connections one client address may hold open\n"
-	       "                       (32 of the server's 64); more are closed at once\n"
+	       "                       without a token (8); more are closed at once\n"
 	       "  --max-session S      a session that has held the device S s while another\n"
 	       "                       waits is ended (state \"expired\"; a running\n"
 	       "                       transaction is interrupted) and the next one gets\n"
@@ -191,6 +198,7 @@ int main(int argc, char **argv)
 		O_MODEL_DIR,
 		O_HTIMEOUT,
 		O_PERADDR,
+		O_MAXCONN,
 		O_MAXSESS
 	};
 	static const struct option longopts[] = {
@@ -221,6 +229,7 @@ int main(int argc, char **argv)
 		{"reset-timeout", required_argument, NULL, O_RESET_TO},
 		{"head-timeout", required_argument, NULL, O_HTIMEOUT},
 		{"max-conn-per-addr", required_argument, NULL, O_PERADDR},
+		{"max-conn", required_argument, NULL, O_MAXCONN},
 		{"max-session", required_argument, NULL, O_MAXSESS},
 		{"help", no_argument, NULL, O_HELP},
 		{"version", no_argument, NULL, O_VERSION},
@@ -319,7 +328,11 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			break;
 		case O_PERADDR:
-			if (parse_u32("--max-conn-per-addr", optarg, 1, 64, &o.max_conn_per_addr))
+			if (parse_u32("--max-conn-per-addr", optarg, 1, 1024, &o.max_conn_per_addr))
+				return EX_USAGE;
+			break;
+		case O_MAXCONN:
+			if (parse_u32("--max-conn", optarg, 2, 1024, &o.max_conn))
 				return EX_USAGE;
 			break;
 		case O_MAXSESS:
@@ -336,6 +349,13 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument: %s", argv[optind]);
+	if (o.max_conn_per_addr > (o.max_conn ? o.max_conn : 64)) {
+		fprintf(stderr,
+			"%s: --max-conn-per-addr %u: more than --max-conn %u, the connections in "
+			"all\n",
+			prog, o.max_conn_per_addr, o.max_conn ? o.max_conn : 64);
+		return EX_USAGE;
+	}
 	if (!o.listen && !o.amd_listen)
 		return usage_error("%s", "--listen ADDR:PORT is needed (e.g. 127.0.0.1:8443), or "
 					 "--amd-listen ADDR:PORT");

@@ -98,7 +98,14 @@ has "$unit" "ExecStart=/opt/aieth/bin/th_server \$TH_SERVER_OPTS"
 has "$unit" "EnvironmentFile=-/etc/aieth/th_server.conf"
 has "$unit" "KillSignal=SIGTERM"
 has "$root/etc/init.d/th_server" "BIN=\${TH_SERVER_BIN:-/opt/aieth/bin/th_server}"
-has "$root/etc/aieth/th_server.conf" 'TH_SERVER_OPTS="--listen 0.0.0.0:8443 --token-file /etc/aieth/tokens --backend xrt"'
+has "$root/etc/aieth/th_server.conf" 'TH_SERVER_OPTS="--listen 127.0.0.1:8443 --token-file /etc/aieth/tokens --backend xrt"'
+# the options in force listen on loopback only; a network address is a
+# comment, with tokens and TLS
+if grep -v '^#' "$root/etc/aieth/th_server.conf" | grep -q -- '--listen 0\.0\.0\.0'; then
+  bad "the shipped th_server.conf listens on every address"
+else ok; fi
+has "$root/etc/aieth/th_server.conf" '#   TH_SERVER_OPTS="--listen 0.0.0.0:8443 --token-file /etc/aieth/tokens --tls-cert'
+
 has "$root/opt/aieth/share/aieth/dist/tokens.example" "mode 0600"
 # least privilege: its own user (made by sysusers.d), no capability, the
 # file system read-only but for its work folder, devices by group

@@ -114,7 +114,7 @@ wait_for "3 connections open" 100 metric_is aieth_http_connections 4
 got=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$U/v1/health")
 is "4th connection from 127.0.0.1" "$got" 000
 is "refused" "$(metric2 aieth_http_connections_refused_total)" 1
-has "$TMP/log_pa" "client 127.0.0.1: connection refused: it holds 3 connections, the limit is --max-conn-per-addr 3"
+has "$TMP/log_pa" "client 127.0.0.1: connection refused: it holds 3 connections without a token, the limit is --max-conn-per-addr 3"
 # another address is not affected
 got=$(curl -s -m 10 --interface 127.0.0.2 -o /dev/null -w '%{http_code}' "$U/v1/health")
 is "from 127.0.0.2" "$got" 200

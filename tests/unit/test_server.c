@@ -580,6 +580,20 @@ static void test_server_open_refusals(void)
 		o.model_dirs = NULL;
 		o.num_model_dirs = 0;
 	}
+	/* the connection limits: a total of 2..1024, a share per address
+	 * no larger than it */
+	o.max_conn = 1025;
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	MSG_HAS("max_conn 1025: HTTP connections in all must be 2..1024");
+	o.max_conn = 16;
+	o.max_conn_per_addr = 17;
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	MSG_HAS("max_conn_per_addr 17: more than max_conn 16");
+	o.max_conn = 0;
+	o.max_conn_per_addr = 9; /* the total's default, 64 */
+	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
+	aieth_server_close(s);
+	o.max_conn_per_addr = 0;
 	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
 	CU_ASSERT_NOT_EQUAL(aieth_server_port(s), 0);
 	aieth_server_tick(s);

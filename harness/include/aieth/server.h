@@ -75,8 +75,15 @@ typedef struct {
 	/* limits: connections */
 	uint32_t rate_limit;          /* requests per second per client address
 				        (0: 200); more get 429 with Retry-After */
+	uint32_t max_conn;            /* HTTP connections open at once (0: 64), at
+				        most 1024; a quarter of them only for
+				        connections authenticated by a token (a
+				        request on them carried one): when the
+				        others are full, the oldest of the address
+				        holding the most is closed for a new one */
 	uint32_t max_conn_per_addr;   /* HTTP connections one client address may hold
-				        open (0: 32); more are closed at accept */
+				        open before authentication (0: 8); more
+				        are closed at accept */
 	uint32_t head_timeout_s;      /* a connection's request line and headers must
 				        arrive within this, from the accept or the
 				        end of its previous request (0: 10) */

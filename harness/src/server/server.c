@@ -168,11 +168,26 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
 	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
 	s->reset_timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
-	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 32;
+	s->conn_max = o->max_conn ? o->max_conn : 64;
+	/* a quarter kept for authenticated connections (at least one) */
+	s->conn_reserve = s->conn_max / 4 ? s->conn_max / 4 : 1;
+	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 8;
 	s->head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
 	s->max_session_s = o->max_session_s ? o->max_session_s : 3600;
 	s->max_session_ms =
 		s->max_session_s == AIETH_SERVER_NO_LIMIT ? 0 : (int64_t)s->max_session_s * 1000;
+	if (s->conn_max < 2 || s->conn_max > 1024 || s->conn_per_addr > s->conn_max) {
+		unsigned m = s->conn_max, pa = s->conn_per_addr;
+		free_server(s);
+		if (m < 2 || m > 1024)
+			return aieth__fail(AIETH_EINVAL,
+					   "max_conn %u: HTTP connections in all must be 2..1024",
+					   m);
+		return aieth__fail(AIETH_EINVAL,
+				   "max_conn_per_addr %u: more than max_conn %u, the "
+				   "connections in all",
+				   pa, m);
+	}
 	if (o->reset_cmd && !*o->reset_cmd) {
 		free_server(s);
 		return aieth__fail(AIETH_EINVAL, "reset command: empty");

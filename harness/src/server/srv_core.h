@@ -130,7 +130,9 @@ struct aieth_server {
 	uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
 	uint64_t requests[SRV_NCODES];
 	uint64_t txn_status[5], txn_failed; /* by aieth_txn_status; device call failed */
-	uint64_t mem_used, mem_max;         /* image bytes held by all transactions */
+	uint64_t mem_used, mem_max;         /* image bytes held by all transactions,
+					       and the request bodies of body_used */
+	uint64_t body_used;                 /* HTTP request bodies being read (JSON, RTP) */
 	srv_images images;                  /* their memory, kept for reuse */
 	char *work_dir;                     /* sessions' artifact folders live here */
 	int own_work_dir;                   /* made by us (mkdtemp): removed at close */
@@ -174,7 +176,7 @@ struct aieth_server {
 	/* the HTTP listener (http_server.c) */
 	void *http;  /* struct MHD_Daemon */
 	void *conns; /* its connections (http_conns, http_internal.h) */
-	uint32_t conn_per_addr, head_timeout_s;
+	uint32_t conn_max, conn_reserve, conn_per_addr, head_timeout_s;
 	uint16_t port;
 	char *tls_cert, *tls_key; /* PEM text, alive while the daemon runs */
 	/* --model-dir: the folders plugins come from (srv_names.c) */

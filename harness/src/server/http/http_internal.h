@@ -19,23 +19,34 @@
 
 extern const unsigned srv_metric_codes[SRV_NCODES];
 
-/* The HTTP connections open (s->conns): how many each address holds
- * (--max-conn-per-addr) and when each began waiting for a request head
- * (--head-timeout: from the accept or the end of the previous request). */
-#define HTTP_CONN_SLOTS 128 /* twice libmicrohttpd's connection limit */
+/* The HTTP connections open (s->conns), tracked so that no client without
+ * a token can lock out one with a token (docs/server.md, "Connections"):
+ * how many each address holds before authentication
+ * (--max-conn-per-addr), which one to evict when the unauthenticated ones
+ * fill their part of --max-conn, and when each began waiting for a request
+ * head (--head-timeout: from the accept or the end of the previous
+ * request). libmicrohttpd's own limit is the table's size, twice --max-conn:
+ * an evicted connection holds its place until its thread has ended. */
 typedef struct {
 	int used;
 	int in_head; /* waiting for a request's head */
+	int authed;  /* a request on it carried a valid token (without a token
+			file: a request other than GET /v1/health) */
+	int dying;   /* shut down (evicted, or past --head-timeout): its
+			thread has yet to end; no longer counted */
 	int fd;
 	int64_t since_ms;
+	uint64_t seq; /* accept order: the oldest goes first */
 	char addr[64];
 } http_conn;
 typedef struct {
 	pthread_mutex_t mu;
-	http_conn v[HTTP_CONN_SLOTS];
+	unsigned nslots;
 	unsigned open;
-	uint64_t refused, head_timeouts;
-	int64_t refused_logged_s; /* one log line per second at most */
+	uint64_t seq;
+	uint64_t refused, evicted, head_timeouts;
+	int64_t refused_logged_s, evicted_logged_s; /* one log line per second at most */
+	http_conn v[];                              /* nslots */
 } http_conns;
 
 /* One request as it is handled. */
@@ -49,10 +60,16 @@ typedef struct {
 	srv_route route;
 	unsigned status;
 	uint64_t in, out;
-	int answered;   /* a response was queued */
-	srv_sess *sess; /* referenced during a TX upload */
+	int answered;      /* a response was queued */
+	int keep;          /* the connection is authenticated: kept alive after
+			   the reply (else "Connection: close") */
+	uint64_t body_mem; /* bytes of body counted in --max-memory */
+	int cut;           /* the TX upload was refused midway (-2 above) */
+	srv_sess *sess;    /* referenced during a TX upload */
 	srv_txn *txn;
-	int overflow;     /* a chunked body went past the limit */
+	int overflow; /* a chunked body went past the limit (2: past
+			     --max-memory, at want bytes) */
+	size_t want;
 	size_t body_max;  /* this route's JSON body limit */
 	srv_xupload *xup; /* PUT /v1/xclbins/SHA: the upload going on */
 	char *body;
@@ -96,7 +113,8 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
  * may stream into the TX image. */
 enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 				 unsigned long long len, int have_len);
-/* a piece of PUT .../tx's body into the TX image: -1 past its size */
+/* a piece of PUT .../tx's body into the TX image: -1 past its size, -2
+ * when a streamed transaction's device gave up waiting for it */
 int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n);
 enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s);

@@ -34,6 +34,10 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned st
 		MHD_add_response_header(resp, hname, hvalue);
 	if (status == 401)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+	/* a connection no request of which carried a token serves one
+	 * request: a health poll cannot hold its place (docs/server.md) */
+	if (!r->keep)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
 	r->status = status;

@@ -26,13 +26,13 @@
 #include "util/json_strict.h"
 #include "util/text.h"
 
-#define CONN_LIMIT 64
 /* libmicrohttpd's memory per connection: its read buffer is half of it
  * while a body arrives, so this sets the size of each read of an upload
  * (16 KiB gave 8 KiB reads: 33,000 reads and polls for a 256 MiB image;
  * 256 KiB gave 128 KiB reads, 16 system calls per MiB; 1 MiB gives reads
- * of up to 512 KiB, make bench (e), docs/server.md). 64 connections:
- * 64 MiB at most, of pages only a large upload touches. */
+ * of up to 512 KiB, make bench (e), docs/server.md). --max-conn 64:
+ * 128 MiB at most (the evicted ones' too), of pages only a large upload
+ * touches. */
 #define CONN_MEMORY ((size_t)1 << 20)
 /* the request line and headers, checked here (the memory above would let
  * libmicrohttpd take far more) */
@@ -72,8 +72,13 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 
 /* ---- the request cycle ---- */
 
+static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+					 unsigned long long n);
+
 static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
+	if (r->overflow == 2)
+		return reply_body_memory(c, r, s, r->want);
 	if (r->overflow)
 		return http_reply_err(c, r, 413, NULL,
 				      "request body: more than %zu bytes, the limit", r->body_max);
@@ -126,37 +131,107 @@ static void client_text(struct MHD_Connection *c, char *dst, size_t cap)
 	addr_text(ci ? ci->client_addr : NULL, dst, cap);
 }
 
-/* ---- connections: per address, and the deadline of a request head ---- */
+/* ---- connections: no lock-out before authentication ---- */
+
+/* The connection to close for a new one when the connections without a
+ * token fill their part (mu held): among those (not dying), the oldest of
+ * the address holding the most of them, so that a client with a
+ * connection or two of its own is the last to lose one, and one address
+ * cannot push out the others. NULL when every connection is authenticated. */
+static http_conn *evict_victim(http_conns *t)
+{
+	http_conn *best = NULL;
+	unsigned i, j, best_n = 0;
+	for (i = 0; i < t->nslots; i++) {
+		http_conn *k = &t->v[i];
+		unsigned n = 0;
+		if (!k->used || k->dying || k->authed)
+			continue;
+		for (j = 0; j < t->nslots; j++)
+			n += t->v[j].used && !t->v[j].dying && !t->v[j].authed &&
+			     !strcmp(t->v[j].addr, k->addr);
+		if (n > best_n || (n == best_n && k->seq < best->seq)) {
+			best = k;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/* mu held: k is shut down (its own thread sees the end of its socket and
+ * closes it; the fd is not closed before the slot is freed) and no longer
+ * counted. */
+static void conn_cut(http_conn *k)
+{
+	shutdown(k->fd, SHUT_RDWR);
+	k->dying = 1;
+	k->in_head = 0;
+}
 
 /* The accept policy (the listening thread, before the connection is
- * counted open): refused when its address holds --max-conn-per-addr. */
+ * counted open; one accept at a time). A connection starts without a
+ * token: refused when its address holds --max-conn-per-addr such
+ * connections; when those without a token fill --max-conn less the
+ * quarter kept for authenticated ones (or all --max-conn are open), the
+ * oldest of the address holding the most is closed to make room, and the
+ * new one is refused only when every connection is authenticated. */
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
 {
 	aieth_server *s = cls;
 	http_conns *t = s->conns;
-	char a[64];
-	unsigned i, n = 0;
-	int log = 0;
+	http_conn *victim = NULL;
+	char a[64], va[64] = "";
+	unsigned i, live = 0, unauth = 0, mine = 0;
+	int64_t sec = srv_now_ms() / 1000;
+	int refuse = 0, log = 0;
 	(void)len;
 	addr_text(addr, a, sizeof a);
 	pthread_mutex_lock(&t->mu);
-	for (i = 0; i < HTTP_CONN_SLOTS; i++)
-		n += t->v[i].used && !strcmp(t->v[i].addr, a);
-	if (n >= s->conn_per_addr) {
-		int64_t sec = srv_now_ms() / 1000;
+	for (i = 0; i < t->nslots; i++) {
+		const http_conn *k = &t->v[i];
+		if (!k->used || k->dying)
+			continue;
+		live++;
+		unauth += !k->authed;
+		mine += !k->authed && !strcmp(k->addr, a);
+	}
+	if (mine >= s->conn_per_addr) {
+		refuse = 1;
+	} else if (live >= s->conn_max || unauth >= s->conn_max - s->conn_reserve) {
+		victim = evict_victim(t);
+		if (!victim) {
+			refuse = 2;
+		} else {
+			snprintf(va, sizeof va, "%s", victim->addr);
+			conn_cut(victim);
+			t->evicted++;
+			log = t->evicted_logged_s != sec;
+			t->evicted_logged_s = sec;
+		}
+	}
+	if (refuse) {
 		t->refused++;
 		log = t->refused_logged_s != sec;
 		t->refused_logged_s = sec;
 	}
 	pthread_mutex_unlock(&t->mu);
-	if (n < s->conn_per_addr)
-		return MHD_YES;
-	if (log)
+	if (log && refuse == 1)
 		srv_log(s,
-			"http: client %s: connection refused: it holds %u connections, the "
-			"limit is --max-conn-per-addr %u",
-			a, n, s->conn_per_addr);
-	return MHD_NO;
+			"http: client %s: connection refused: it holds %u connections without a "
+			"token, the limit is --max-conn-per-addr %u",
+			a, mine, s->conn_per_addr);
+	else if (log && refuse == 2)
+		srv_log(s,
+			"http: client %s: connection refused: all %u connections are "
+			"authenticated, the limit is --max-conn %u",
+			a, live, s->conn_max);
+	else if (log)
+		srv_log(s,
+			"http: client %s: the oldest connection without a token of %s closed to "
+			"make room (%u of %u open, %u without a token; %u are kept for "
+			"token holders, --max-conn %u)",
+			a, va, live, s->conn_max, unauth, s->conn_reserve, s->conn_max);
+	return refuse ? MHD_NO : MHD_YES;
 }
 
 /* Connection start and end (NOTIFY_CLOSED comes before libmicrohttpd
@@ -174,14 +249,16 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 		const union MHD_ConnectionInfo *ai =
 			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 		unsigned i;
-		for (i = 0; i < HTTP_CONN_SLOTS && t->v[i].used; i++)
+		for (i = 0; i < t->nslots && t->v[i].used; i++)
 			;
-		if (i < HTTP_CONN_SLOTS && fi) {
+		if (i < t->nslots && fi) {
 			k = &t->v[i];
+			memset(k, 0, sizeof *k);
 			k->used = 1;
 			k->in_head = 1;
 			k->fd = fi->connect_fd;
 			k->since_ms = srv_now_ms();
+			k->seq = ++t->seq;
 			addr_text(ai ? ai->client_addr : NULL, k->addr, sizeof k->addr);
 			t->open++;
 			*ctx = k;
@@ -194,20 +271,46 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 	pthread_mutex_unlock(&t->mu);
 }
 
+static http_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
+}
+
 /* The connection's head arrived (head 0), or its request ended and the
  * next head is awaited (head 1). */
 static void conn_in_head(aieth_server *s, struct MHD_Connection *c, int head)
 {
 	http_conns *t = s->conns;
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	http_conn *k = ci ? ci->socket_context : NULL;
+	http_conn *k = conn_of(c);
 	if (!k)
 		return;
 	pthread_mutex_lock(&t->mu);
-	k->in_head = head;
-	k->since_ms = srv_now_ms();
+	if (!k->dying) {
+		k->in_head = head;
+		k->since_ms = srv_now_ms();
+	}
 	pthread_mutex_unlock(&t->mu);
+}
+
+/* A request on c carried a valid token (authed 1): the connection is a
+ * token holder's from now on, never evicted and not counted in its
+ * address's --max-conn-per-addr. Returns whether it is one (kept alive
+ * after the reply; one without a token carries one request). */
+static int conn_authed(aieth_server *s, struct MHD_Connection *c, int authed)
+{
+	http_conns *t = s->conns;
+	http_conn *k = conn_of(c);
+	int r;
+	if (!k)
+		return authed;
+	pthread_mutex_lock(&t->mu);
+	if (authed)
+		k->authed = 1;
+	r = k->authed;
+	pthread_mutex_unlock(&t->mu);
+	return r;
 }
 
 void srv_http_tick(aieth_server *s)
@@ -218,14 +321,11 @@ void srv_http_tick(aieth_server *s)
 	if (!t)
 		return;
 	pthread_mutex_lock(&t->mu);
-	for (i = 0; i < HTTP_CONN_SLOTS; i++) {
+	for (i = 0; i < t->nslots; i++) {
 		http_conn *k = &t->v[i];
-		if (!k->used || !k->in_head || now - k->since_ms <= lim)
+		if (!k->used || k->dying || !k->in_head || now - k->since_ms <= lim)
 			continue;
-		/* the connection's own thread sees the end of its socket and
-		 * closes it; the fd is not closed before the slot is freed */
-		shutdown(k->fd, SHUT_RDWR);
-		k->in_head = 0;
+		conn_cut(k);
 		t->head_timeouts++;
 		srv_log(s,
 			"http: client %s: no complete request head within --head-timeout %u s: "
@@ -289,6 +389,8 @@ static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, 
 		return MHD_NO;
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (!r->keep)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(c, 429, resp);
 	MHD_destroy_response(resp);
 	r->status = 429;
@@ -305,6 +407,51 @@ static enum MHD_Result head_bytes(void *cls, enum MHD_ValueKind kind, const char
 	(void)kind;
 	*n += strlen(key) + (value ? strlen(value) : 0) + 4;
 	return MHD_YES;
+}
+
+/* A request body held in memory (JSON, a run-time parameter) counts
+ * against --max-memory with the transaction images: n more bytes of it,
+ * 0 when they fit, else -1 with nothing counted. */
+static int body_reserve(aieth_server *s, req_ctx *r, uint64_t n)
+{
+	int ok;
+	pthread_mutex_lock(&s->mu);
+	ok = n <= s->mem_max - s->mem_used;
+	if (ok) {
+		s->mem_used += n;
+		s->body_used += n;
+		r->body_mem += n;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return ok ? 0 : -1;
+}
+
+static void body_release(aieth_server *s, req_ctx *r)
+{
+	pthread_mutex_lock(&s->mu);
+	s->mem_used -= r->body_mem;
+	s->body_used -= r->body_mem;
+	pthread_mutex_unlock(&s->mu);
+	r->body_mem = 0;
+}
+
+/* 413 for a body of n bytes that --max-memory has no room for, named in
+ * the reply and the log. */
+static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+					 unsigned long long n)
+{
+	unsigned long long used, mib = s->mem_max >> 20;
+	pthread_mutex_lock(&s->mu);
+	used = s->mem_used;
+	pthread_mutex_unlock(&s->mu);
+	srv_log(s,
+		"http: client %s (token %s): %s %s: a request body of %llu bytes refused: %llu "
+		"bytes of the --max-memory %llu MiB are in use",
+		r->client, r->who, r->method, r->path, n, used, mib);
+	return http_reply_err(c, r, 413, NULL,
+			      "request body of %llu bytes: %llu of the --max-memory %llu MiB are "
+			      "in use (transaction images and request bodies)",
+			      n, used, mib);
 }
 
 /* The first call of a request: everything decided from the head. */
@@ -341,7 +488,7 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 				      "the request line and headers have about %zu "
 				      "bytes, the limit is %zu",
 				      head, HEAD_MAX);
-	if (r->route.kind != SRV_R_HEALTH && s->have_tokens) {
+	if (s->have_tokens) {
 		const char *tok, *name = NULL;
 		size_t tlen;
 		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
@@ -359,17 +506,24 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 			name = r->who;
 		}
 		pthread_mutex_unlock(&s->tokmu);
+		/* a valid token makes the connection a token holder's, the
+		 * health check's too (which needs none) */
+		r->keep = conn_authed(s, c, name != NULL);
 		if (rate_exceeded(s, name ? key : r->client))
 			return reply_rate_limited(c, r, s, name ? key : r->client);
-		if (!auth)
+		if (r->route.kind != SRV_R_HEALTH && !auth)
 			return http_reply_err(c, r, 401, NULL,
 					      "no token: send Authorization: Bearer "
 					      "TOKEN");
-		if (!name)
+		if (r->route.kind != SRV_R_HEALTH && !name)
 			return http_reply_err(c, r, 401, NULL,
 					      "the token is not one of this server's");
-	} else if (rate_exceeded(s, r->client)) {
-		return reply_rate_limited(c, r, s, r->client);
+	} else {
+		/* without a token file every client is trusted as a token
+		 * holder is, once it asks for more than the health check */
+		r->keep = conn_authed(s, c, r->route.kind != SRV_R_HEALTH);
+		if (rate_exceeded(s, r->client))
+			return reply_rate_limited(c, r, s, r->client);
 	}
 	pthread_mutex_lock(&s->mu);
 	draining = s->draining;
@@ -438,6 +592,8 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 			return http_reply_err(c, r, 415, NULL,
 					      "Content-Type: application/octet-stream is needed");
 		r->cap = (size_t)len;
+		if (body_reserve(s, r, r->cap + 1))
+			return reply_body_memory(c, r, s, len);
 		r->body = malloc(r->cap + 1);
 		if (!r->body)
 			return http_reply_err(c, r, 500, NULL, "request body: out of memory");
@@ -450,6 +606,8 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 			return http_reply_err(c, r, 415, NULL,
 					      "Content-Type: application/json is needed");
 		r->cap = len ? (size_t)len : 4096;
+		if (body_reserve(s, r, r->cap + 1))
+			return reply_body_memory(c, r, s, r->cap);
 		r->body = malloc(r->cap + 1);
 		if (!r->body)
 			return http_reply_err(c, r, 500, NULL,
@@ -508,11 +666,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_YES;
 		}
 		if (r->txn) {
-			if (http_txn_tx_data(r, s, upload_data, n)) {
+			int e = http_txn_tx_data(r, s, upload_data, n);
+			if (e == -1)
 				r->overflow = 1;
-				return MHD_NO;
-			}
-			return MHD_YES;
+			else if (e)
+				r->cut = 1;
+			return e ? MHD_NO : MHD_YES;
 		}
 		if (n > r->cap - r->len) {
 			/* chunked, or more than Content-Length said */
@@ -524,6 +683,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			}
 			if (want < r->cap * 2)
 				want = r->cap * 2 < r->body_max ? r->cap * 2 : r->body_max;
+			if (body_reserve(s, r, want - r->cap)) {
+				r->overflow = 2; /* the rest is discarded, then 413 */
+				r->want = want;
+				return MHD_YES;
+			}
 			nb = realloc(r->body, want + 1);
 			if (!nb)
 				return MHD_NO;
@@ -541,12 +705,38 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return dispatch(c, r, s);
 }
 
+/* A TX upload that ended before its last byte: what cut it, for the log
+ * line (" (...)", and the status logged): the drain (503, the status of
+ * the drain's refusals), or the device of a streamed transaction that gave
+ * up on it (409: the session can no longer use it). The client got no
+ * reply: the connection was closed. */
+static void tx_cut_note(aieth_server *s, req_ctx *r, char *note, size_t cap)
+{
+	const srv_txn *t = r->txn;
+	const char *why = t->stream ? srv_stream_failure(t->stream) : NULL;
+	int stop;
+	pthread_mutex_lock(&s->mu);
+	stop = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	if (stop) {
+		r->status = 503;
+		snprintf(note, cap,
+			 " (the TX upload was cut by the drain (the server is stopping: SIGTERM "
+			 "or SIGINT) after %llu of %llu bytes; connection closed)",
+			 (unsigned long long)t->tx_got, (unsigned long long)t->wire.tx.size);
+	} else if (r->cut) {
+		r->status = 409;
+		snprintf(note, cap, " (%s; connection closed)",
+			 why ? why : "the device gave up waiting for the TX upload");
+	}
+}
+
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
 	aieth_server *s = cls;
 	req_ctx *r = *con_cls;
-	char when[32];
+	char when[32], note[400] = "";
 	struct tm tm;
 	double ms;
 	size_t i;
@@ -559,6 +749,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		r->status = 0; /* the client went away, or the connection broke */
 	if (r->overflow)
 		r->status = 413;
+	if (r->txn && (r->cut || (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && !r->answered)))
+		tx_cut_note(s, r, note, sizeof note);
 	ms = (double)(srv_now_ms() - r->t0_ms);
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -585,13 +777,17 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		json_object_object_add(o, "bytes_in", json_object_new_uint64(r->in));
 		json_object_object_add(o, "bytes_out", json_object_new_uint64(r->out));
 		json_object_object_add(o, "ms", json_object_new_double(ms));
+		if (note[0])
+			json_object_object_add(o, "note", json_object_new_string(note + 2));
 		srv_log(s, "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
 		srv_log(s, "%s %s %s %s %s %u in=%llu out=%llu %.0fms%s", when, r->client,
 			r->who[0] ? r->who : "-", r->method, r->path, r->status,
 			(unsigned long long)r->in, (unsigned long long)r->out, ms,
-			r->status == 0 ? " (connection closed before the reply)" : "");
+			note[0]          ? note
+			: r->status == 0 ? " (connection closed before the reply)"
+					 : "");
 	}
 	if (r->txn) {
 		/* the TX upload is over (done, refused or broken): a streamed
@@ -605,6 +801,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (r->sess)
 		srv_release(s, r->sess);
 	http_xclbin_drop(r); /* an upload that did not complete leaves nothing */
+	body_release(s, r);
 	free(r->body);
 	free(r);
 }
@@ -630,11 +827,15 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	/* the options as an array: TLS ones only when serving https */
 	struct MHD_OptionItem opt[14];
 	size_t k = 0;
-	http_conns *t = calloc(1, sizeof *t);
+	/* room for the connections evicted but not yet ended: libmicrohttpd
+	 * counts them until their threads are gone */
+	unsigned nslots = 2 * s->conn_max;
+	http_conns *t = calloc(1, sizeof *t + nslots * sizeof t->v[0]);
 
 	if (!t)
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	pthread_mutex_init(&t->mu, NULL);
+	t->nslots = nslots;
 	s->conns = t;
 
 	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
@@ -645,7 +846,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 		flags |= MHD_USE_TLS;
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_logger, s};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
-	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, CONN_LIMIT, NULL};
+	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)nslots, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT,
 					   (intptr_t)s->client_timeout_s, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL};

@@ -69,18 +69,29 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	size_t i;
 	enum MHD_Result ret;
 	http_conns *t = s->conns;
-	uint64_t conns = 0, refused = 0, head_to = 0;
+	uint64_t conns = 0, authed = 0, refused = 0, evicted = 0, head_to = 0;
 
 	if (t) {
 		pthread_mutex_lock(&t->mu);
 		conns = t->open;
 		refused = t->refused;
+		evicted = t->evicted;
 		head_to = t->head_timeouts;
+		for (i = 0; i < t->nslots; i++)
+			authed += t->v[i].used && !t->v[i].dying && t->v[i].authed;
 		pthread_mutex_unlock(&t->mu);
 	}
 	metric(&b, "aieth_http_connections", "gauge", "HTTP connections open.", conns);
+	metric(&b, "aieth_http_connections_authenticated", "gauge",
+	       "HTTP connections a request of which carried a valid token.", authed);
 	metric(&b, "aieth_http_connections_refused_total", "counter",
-	       "HTTP connections refused: their address held --max-conn-per-addr.", refused);
+	       "HTTP connections refused: their address held --max-conn-per-addr without a "
+	       "token, or all --max-conn were authenticated.",
+	       refused);
+	metric(&b, "aieth_http_connections_evicted_total", "counter",
+	       "HTTP connections without a token closed to make room for a new one "
+	       "(--max-conn).",
+	       evicted);
 	metric(&b, "aieth_http_head_timeouts_total", "counter",
 	       "HTTP connections closed: no complete request head within --head-timeout.", head_to);
 	pthread_mutex_lock(&s->mu);
@@ -105,7 +116,11 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       s->bytes_in);
 	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
 	metric(&b, "aieth_image_bytes", "gauge", "Transaction image bytes held (TX + RX).",
-	       s->mem_used);
+	       s->mem_used - s->body_used);
+	metric(&b, "aieth_request_body_bytes", "gauge",
+	       "HTTP request bodies held while read (JSON, run-time parameters; within "
+	       "--max-memory).",
+	       s->body_used);
 	metric(&b, "aieth_image_kept_bytes", "gauge",
 	       "Image memory kept mapped for the next transaction (released when unused for "
 	       "10 s; within --max-memory).",

@@ -158,7 +158,7 @@ int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n)
 		/* the device may be reading the image: the stream copies under
 		 * its lock and wakes it */
 		if (srv_stream_tx_data(t->stream, data, n))
-			return -1;
+			return -2; /* the device gave up on the upload */
 		t->tx_got += n;
 		srv_images_count(&s->images, 0, n, n);
 		return 0;
