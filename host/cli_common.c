@@ -16,7 +16,7 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 {
 	char path[4096], probe[4200];
 	size_t i, n = strlen(dir);
-	FILE *f;
+	int fd;
 	if (n == 0 || n >= sizeof path) {
 		snprintf(err, errlen, "output directory \"%s\": bad path", dir);
 		return -1;
@@ -39,13 +39,14 @@ int cli_ensure_dir(const char *dir, char *err, unsigned errlen)
 		snprintf(err, errlen, "output directory %.200s...: path too long", dir);
 		return -1;
 	}
-	f = fopen(probe, "w");
-	if (!f) {
+	/* O_EXCL: never through a link planted at the probe's name */
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
 		snprintf(err, errlen, "output directory %s is not writable: %s", dir,
 			 strerror(errno));
 		return -1;
 	}
-	fclose(f);
+	close(fd);
 	unlink(probe);
 	return 0;
 }
@@ -93,34 +94,53 @@ static int check_folder(const char *what, const char *path, char *err, unsigned 
 	return 0;
 }
 
+/* The paths util/fileio.c writes through as the process's own open files. */
+static int own_descriptor(const char *path)
+{
+	static const char *const pre[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
+	size_t i, n;
+	if (!strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr"))
+		return 1;
+	for (i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+		n = strlen(pre[i]);
+		if (!strncmp(path, pre[i], n) && path[n] &&
+		    strspn(path + n, "0123456789") == strlen(path + n))
+			return 1;
+	}
+	return 0;
+}
+
+/* The checks before a run, by the rule util/fileio.h states for the write:
+ * what is at the name itself decides; a link there is replaced (its own
+ * folder is checked) unless it is yours or root's and leads to a device, a
+ * FIFO or a socket, or to a directory (refused). */
 int cli_check_output(const char *what, const char *path, char *err, unsigned errlen)
 {
-	struct stat st;
-	char *real;
-	int rc;
+	struct stat st, lst;
+	int followed;
 	if (!*path) {
 		snprintf(err, errlen, "%s: empty file name", what);
 		return -1;
 	}
-	if (stat(path, &st) != 0)
+	if (lstat(path, &lst) != 0)
 		return check_folder(what, path, err, errlen);
+	followed = own_descriptor(path) ||
+		   (S_ISLNK(lst.st_mode) && (lst.st_uid == 0 || lst.st_uid == geteuid()));
+	if (S_ISLNK(lst.st_mode) && (!followed || stat(path, &st) != 0 || S_ISREG(st.st_mode)))
+		return check_folder(what, path, err, errlen); /* replaced */
+	if (!S_ISLNK(lst.st_mode))
+		st = lst;
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s %s: is a directory (name a file)", what, path);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) { /* written in place */
+	if (!S_ISREG(st.st_mode) || own_descriptor(path)) { /* written in place */
 		if (access(path, W_OK) != 0) {
 			snprintf(err, errlen, "%s %s: cannot be written: %s", what, path,
 				 strerror(errno));
 			return -1;
 		}
 		return 0;
-	}
-	/* a symbolic link is followed and its target replaced: the target's folder */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL))) {
-		rc = check_folder(what, real, err, errlen);
-		free(real);
-		return rc;
 	}
 	return check_folder(what, path, err, errlen);
 }
@@ -131,11 +151,24 @@ int cli_lock_dir(const char *dir, int wait, char *err, unsigned errlen)
 	int fd;
 	ssize_t n;
 	snprintf(path, sizeof path, "%s/.run_test.lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
 	if (fd < 0) {
 		snprintf(err, errlen, "output directory %s: cannot open the lock %s: %s", dir, path,
 			 strerror(errno));
 		return -1;
+	}
+	/* the lock is truncated and written below: never a FIFO or device, nor
+	 * another name of someone's file (a hard link planted at its name) */
+	{
+		struct stat st;
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+			snprintf(err, errlen,
+				 "output directory %s: the lock %s is not a plain file of "
+				 "its own (a link or special file there?): remove it",
+				 dir, path);
+			close(fd);
+			return -1;
+		}
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno != EWOULDBLOCK) {

@@ -16,10 +16,12 @@
 # /dev/null, build/bin on PATH, HOME and TMPDIR in the copy, and none of the
 # AIETH_* variables of the test environment: programs find the board files
 # next to themselves, as for a user. The shell runs in namespaces of its
-# own when `unshare -rmn` works: a network with loopback only (the
-# documents' fixed ports, 8443 and 8080, never meet another test's), and a
-# file system where everything but this test's temporary folder is
-# read-only (a block that writes to /etc or /usr fails, even as root).
+# own (`unshare -rmn`): a network with loopback only (the documents' fixed
+# ports, 8443 and 8080, never meet another test's), and a file system where
+# every mount but this test's temporary folder is read-only (a block that
+# writes to /etc, /usr, /tmp or /dev/shm fails, even as root). Without such
+# namespaces the test fails, unless AIETH_DOCS_UNSANDBOXED=1 lets the blocks
+# run on the machine as it is.
 #
 # Installs: DESTDIR is set to a folder in the copy, so `make install` as
 # written installs there; PKG_CONFIG_PATH, PKG_CONFIG_SYSROOT_DIR and
@@ -119,15 +121,54 @@ else
   (cd "$S" && find . -path './build*' -prune -o ! -type d -print0) >"$TMP/files"
 fi
 # The sandbox: a network namespace of its own (loopback only), and a mount
-# namespace where / is read-only but for this test's folder, so that a
-# block writing to the system (/etc, /usr/local) fails instead (this test
-# may run as root). Where unshare cannot, the machine's, said once.
+# namespace where every mount but this test's folder is read-only (/, /tmp,
+# /dev/shm, /run, /proc ... each one: a mount below / keeps its own flags),
+# so that a block writing to the system (/etc, /usr/local, /dev/shm) fails
+# instead (this test may run as root). Each mount is remounted with the
+# flags it had (nosuid, nodev, ...: a user namespace may add "ro", never
+# drop a flag), then the mount table is read again: a mount still writable
+# fails the test before any block runs. Devices (/dev/null) stay writable:
+# "ro" is about files. Where unshare cannot make the namespaces, nothing
+# runs unless AIETH_DOCS_UNSANDBOXED=1 says to run on the machine as it is.
 # (cd "$PWD": the folder the shell started in, through the new mount)
-sandbox=(unshare -rmn bash -c 'mount --bind "$0" "$0" && mount -o remount,bind,ro / &&
-  ip link set lo up && cd "$PWD" && exec "$@"' "$TMP")
-if ! "${sandbox[@]}" true 2>/dev/null; then
-  echo "docs.sh: no private mount and network namespaces here (unshare -rmn): the blocks run on the machine's file system and loopback"
+cat >"$TMP/sandbox.sh" <<'SANDBOX'
+# sandbox.sh SCRATCH CMD...: CMD with every mount read-only but SCRATCH
+scratch=$1; shift
+mount --bind "$scratch" "$scratch" || exit 97
+# mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... (octal escapes)
+while read -r _ _ _ _ mp opts _; do
+  mp=$(printf '%b' "$mp")
+  case $mp/ in "$scratch"/*) continue ;; esac
+  keep=$(tr , '\n' <<<"$opts" | grep -xE 'nosuid|nodev|noexec|relatime|noatime|nodiratime|strictatime' | paste -sd, -)
+  mount -o "remount,bind,ro${keep:+,$keep}" "$mp" 2>/dev/null ||
+    { echo "sandbox.sh: cannot make $mp read-only" >&2; exit 97; }
+done </proc/self/mountinfo
+# the visible mount of each mount point is the last one listed for it
+left=$(awk '{ top[$5] = $6 } END { for (m in top) print m, top[m] }' /proc/self/mountinfo |
+  awk -v s="$scratch" '$2 !~ /(^|,)ro(,|$)/ && $1 != s && index($1, s "/") != 1 { print $1 }')
+if [[ -n $left ]]; then echo "sandbox.sh: still writable: $left" >&2; exit 97; fi
+ip link set lo up || exit 97
+cd "$PWD" && exec "$@"
+SANDBOX
+sandbox=(unshare -rmn bash "$TMP/sandbox.sh" "$TMP")
+if ! "${sandbox[@]}" true 2>"$TMP/sandbox.err"; then
+  if [[ ${AIETH_DOCS_UNSANDBOXED:-} != 1 ]]; then
+    bad "no sandbox for the documents' commands (unshare -rmn and read-only mounts: $(tr '\n' ' ' <"$TMP/sandbox.err")): they would run on this machine's file system and network; AIETH_DOCS_UNSANDBOXED=1 runs them so"
+    finish
+    exit 1
+  fi
+  echo "docs.sh: AIETH_DOCS_UNSANDBOXED=1 and no sandbox here: the blocks run on the machine's file system and loopback"
   sandbox=()
+else
+  # the sandbox holds: a write outside the scratch folder fails, one in it works
+  for f in /tmp /dev/shm "$S"; do
+    [[ -d $f ]] || continue
+    if "${sandbox[@]}" sh -c 'touch "$1/.aieth-docs-probe"' sh "$f" 2>/dev/null; then
+      rm -f "$f/.aieth-docs-probe"
+      bad "the sandbox let a block write to $f"
+    else ok; fi
+  done
+  if "${sandbox[@]}" sh -c 'touch "$1/probe" && echo x >/dev/null' sh "$TMP"; then ok; else bad "the sandbox refused a write to its own folder $TMP"; fi
 fi
 
 nrun=0 nskip=0 nfail=0 ncmd=0

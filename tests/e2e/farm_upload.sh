@@ -50,13 +50,36 @@ jq_is "$TMP/o1/report.json" '.uploads[0].url' "$SQ"
 jq_is "$TMP/o1/report.json" '.uploads[0].http_code' "null"
 has "$TMP/err" "upload $SQ: spooled"
 [[ $(spooled) -eq 2 ]] && ok || bad "expected 2 spooled entries, found $(spooled)"
+# the spool is the user's alone: entries 0600 in a 0700 folder, each bound
+# to its run (its id and a check)
+modes=$(stat -c %a "$SPOOL" "$SPOOL"/*.spool | sort -u | tr '\n' ' ')
+[[ $modes == "600 700 " ]] && ok || bad "spool modes: $modes, expected 600 (entries) and 700 (folder)"
+run_id=$(jq -r .run.id "$TMP/o1/report.json")
+for f in "$SPOOL"/*.spool; do
+  if [[ $(sed -n 2p "$f") == "run $run_id" ]] && grep -aq '^mac [0-9a-f]\{64\}$' "$f"; then ok
+  else bad "$f: no run id $run_id or no check in its header"; fi
+done
 # a failing run keeps its exit code (2: no such description)
 expect 2 "$RT" -q -o "$TMP/o2" --spool "$SPOOL" --upload "$WH" "$TMP/missing.json"
 jq_is "$TMP/o2/report.json" '.uploads[-1].status' "spooled"
 jq_is "$TMP/o2/report.json" '.run.exit_code' "2"
 [[ $(spooled) -eq 3 ]] && ok || bad "expected 3 spooled entries, found $(spooled)"
-# still down: --flush-spool keeps them and says so (exit 3)
+# still down: --flush-spool keeps them and says so (exit 3); it removes the
+# temporary files of a writer that died (older than an hour), in the spool
+# and in failed/, and keeps a fresh one (a writer at work)
+mkdir -p "$SPOOL/failed"
+printf 'aieth-spool 2\nrun crashed' >"$SPOOL/.tmp.00000000000000000007-7-0.webhook.spool"
+printf 'aieth-spool 2\nrun crashed' >"$SPOOL/failed/.tmp.00000000000000000008-7-0.squad.spool"
+printf 'aieth-spool 2\nrun at work' >"$SPOOL/.tmp.99999999999999999999-7-0.webhook.spool"
+touch -d '2 hours ago' "$SPOOL/.tmp.00000000000000000007-7-0.webhook.spool" \
+  "$SPOOL/failed/.tmp.00000000000000000008-7-0.squad.spool"
+touch -d '50 minutes ago' "$SPOOL/.tmp.99999999999999999999-7-0.webhook.spool"
 expect 3 "$RT" --flush-spool --spool "$SPOOL"
+has "$TMP/err" "spool $SPOOL: removed 2 temporary file(s) older than 3600 s"
+[[ ! -e $SPOOL/.tmp.00000000000000000007-7-0.webhook.spool && ! -e $SPOOL/failed/.tmp.00000000000000000008-7-0.squad.spool ]] \
+  && ok || bad "a flush left a dead writer's temporary files: $(ls -A "$SPOOL" "$SPOOL/failed")"
+[[ -f $SPOOL/.tmp.99999999999999999999-7-0.webhook.spool ]] && ok || bad "a flush removed a fresh temporary file"
+rm -f "$SPOOL/.tmp.99999999999999999999-7-0.webhook.spool"
 [[ $(spooled) -eq 3 ]] && ok || bad "a failed flush lost entries: $(spooled) left"
 nolog "$TMP/o1" "$TMP/o2" "$TMP/err" "$SPOOL"
 
@@ -128,6 +151,78 @@ expect 0 "$RT" --flush-spool --spool "$SPOOL"   # env token again: delivered
 expect 2 "$RT" -q -o "$TMP/o8" --upload "squad+http://farm:$TOKEN@127.0.0.1:$FP/a/b/c/d" "$SPEC"
 has "$TMP/err" "user:password@"
 nolog "$TMP"/o[1-8] "$TMP/err" "$SPOOL" "$TMP/rec"
+# -- 5b. the spool is the user's alone (docs/farm.md, "The spool"): planted
+# entries in the right format, aimed at the live server - a check made with
+# another key, the format before the check, a real entry with its body
+# edited - are refused, kept and never sent, whatever the token; a spool
+# folder others may write, or another uid's, is refused with the component
+# named
+forge() { # forge FILE MACKEY-BYTE: a format 2 entry to the live webhook
+  python3 - "$1" "$2" "$FP" <<'EOF'
+import hashlib, hmac, sys
+f, k, port = sys.argv[1], bytes([int(sys.argv[2])]) * 32, sys.argv[3]
+body = b'{"run": {"id": "forged"}, "tests": [{"name": "x", "status": "pass"}]}'
+url = "http://127.0.0.1:%s/hook" % port
+hdr = ("aieth-spool 2\nrun forged-1\ntarget %s\nurl %s\ncontent-type application/json\nlength %d\n"
+       % (url, url, len(body))).encode()
+mac = hmac.new(k, hdr + b"\n" + body, hashlib.sha256).hexdigest().encode()
+open(f, "wb").write(hdr + b"mac " + mac + b"\n\n" + body)
+EOF
+}
+: >"$TMP/rec"
+forge "$SPOOL/00000000000000000001-1-0.webhook.spool" 7
+printf 'aieth-spool 1\ntarget http://127.0.0.1:%s/hook\nurl http://127.0.0.1:%s/hook\ncontent-type application/json\nlength 2\n\n{}' \
+  "$FP" "$FP" >"$SPOOL/00000000000000000002-1-0.webhook.spool"
+chmod 600 "$SPOOL"/0000000000000000000[12]-1-0.webhook.spool
+expect 3 "$RT" --flush-spool --spool "$SPOOL"
+has "$TMP/err" "refused, $SPOOL/00000000000000000001-1-0.webhook.spool"
+has "$TMP/err" "its check does not match this spool's key"
+has "$TMP/err" "written by an older aieth (spool format 1"
+has "$TMP/err" "send it with that older version (run_test --flush-spool) or delete it"
+[[ $(wc -l <"$TMP/rec") -eq 0 ]] && ok || bad "a planted entry was sent: $(cat "$TMP/rec")"
+[[ $(spooled) -eq 2 ]] && ok || bad "the refused entries were not kept ($(spooled) in the spool)"
+# a run with --upload retries the spool first: refused there too, its own
+# results delivered, the outcome in report.json (status "refused")
+expect 0 "$RT" -q -o "$TMP/p1" --spool "$SPOOL" --upload "$WH" "$SPEC"
+jq_is "$TMP/p1/report.json" '[.uploads[].status] | join(",")' "refused,refused,delivered"
+jq_is "$TMP/p1/report.json" '[.uploads[] | select(.status == "refused") | .spool_file] | join(",")' \
+  "$SPOOL/00000000000000000001-1-0.webhook.spool,$SPOOL/00000000000000000002-1-0.webhook.spool"
+if /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$TMP/p1/report.json" >"$TMP/schema" 2>&1; then ok
+else bad "$TMP/p1/report.json does not validate against docs/report.schema.json"; cat "$TMP/schema" >&2; fi
+[[ $(wc -l <"$TMP/rec") -eq 1 ]] && ok || bad "expected only the run's own request: $(wc -l <"$TMP/rec")"
+rm -f "$SPOOL"/0000000000000000000[12]-1-0.webhook.spool
+# a real entry (spooled after a 503) with its body edited
+: >"$TMP/rec"
+expect 0 "$RT" -q -o "$TMP/p2" --spool "$SPOOL" --upload "http://127.0.0.1:$FP/status-503/hook" "$SPEC"
+jq_is "$TMP/p2/report.json" '.uploads[0].status' "spooled"
+e=$(ls "$SPOOL"/*.spool | head -1)
+sed -i 's/"pass"/"fail"/' "$e"; chmod 600 "$e"
+expect 3 "$RT" --flush-spool --spool "$SPOOL"
+has "$TMP/err" "$e: its check does not match this spool's key"
+[[ $(wc -l <"$TMP/rec") -eq 1 ]] && ok || bad "an edited entry was sent again: $(cat "$TMP/rec")"
+rm -f "$e"
+# the folder: group-writable, on a path through a world-writable folder,
+# another uid's (as root)
+chmod 0770 "$SPOOL"
+expect 3 "$RT" --flush-spool --spool "$SPOOL"
+has "$TMP/err" "spool $SPOOL: mode 0770: group or others may write it"
+chmod 0700 "$SPOOL"
+mkdir -m 0777 "$TMP/pub" && chmod 0777 "$TMP/pub" && mkdir -m 0700 "$TMP/pub/spool"
+CP=$(free_port)
+expect 0 "$RT" -q -o "$TMP/p3" --spool "$TMP/pub/spool" --upload "http://127.0.0.1:$CP/hook" "$SPEC"
+jq_is "$TMP/p3/report.json" '[.uploads[].status] | join(",")' "refused,lost"
+has "$TMP/err" "not spooled: spool $TMP/pub/spool: its component $TMP/pub (owner uid $(id -u), mode 0777)"
+[[ -z $(ls -A "$TMP/pub/spool") ]] && ok || bad "written into a spool others may swap: $(ls -A "$TMP/pub/spool")"
+if [[ $(id -u) -eq 0 ]]; then
+  chown 65534:65534 "$SPOOL"
+  expect 3 "$RT" --flush-spool --spool "$SPOOL"
+  has "$TMP/err" "spool $SPOOL: owned by uid 65534 (mode 0700), not by us (uid 0)"
+  chown 0:0 "$SPOOL"
+else
+  echo "farm_upload.sh: another uid's spool not tried (not root)"
+fi
+expect 0 "$RT" --flush-spool --spool "$SPOOL"
+
 # bad URLs are usage errors before anything runs
 expect 2 "$RT" -q -o "$TMP/o9" --upload "squad+https://h/team/project/build" "$SPEC"
 expect 2 "$RT" -q -o "$TMP/o9" --upload "influx+http://h:8086/bad%20db" "$SPEC"

@@ -50,6 +50,18 @@ clean() {
   python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$r" >"$TMP/$1.schema" \
     && ok || bad "$1: report.json breaks the schema: $(head -3 "$TMP/$1.schema")"
 }
+# clean_start OUT: a transaction refused at its start: the test an error
+# (exit 3), the transaction failed with no channel result at all
+clean_start() {
+  local r=$TMP/$1/report.json
+  jq -e '.tests[0].status == "error" and .tests[0].exit_code == 3
+    and (.tests[0].transactions | length) == 1
+    and .tests[0].transactions[0].status == "failed"
+    and .tests[0].transactions[0].channels == null' "$r" >/dev/null \
+    && ok || { bad "$1: report.json: $(jq -c '.tests[0].transactions' "$r" | head -c 600)"; }
+  python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$r" >"$TMP/$1.schema" \
+    && ok || bad "$1: report.json breaks the schema: $(head -3 "$TMP/$1.schema")"
+}
 
 # the fake server itself is transparent
 fake plain
@@ -93,6 +105,25 @@ expect 3 remote sname "$T"
 has "$TMP/sname/report.json" 'does not name'
 fake hexp --wait-set 'perf=["0xzz"]'
 expect 3 remote hexp "$T"
+# the fields the wait reply echoes are the submitted transaction's: another
+# channel count or image size is a protocol error naming the field, the
+# value echoed and the value sent (a reply for another transaction), never a pass
+fake echo_ch --wait-set channels=35
+expect 3 remote echo_ch "$T"
+has "$TMP/echo_ch/report.json" 'protocol error in a transaction'"'"'s wait reply'
+has "$TMP/echo_ch/report.json" '\"channels\" is 35, the transaction was submitted with 36'
+clean echo_ch
+fake echo_tx --wait-set tx_bytes=999999984
+expect 3 remote echo_tx "$T"
+has "$TMP/echo_tx/report.json" '\"tx_bytes\" is 999999984, the transaction was submitted with '
+clean echo_tx
+fake echo_rx --wait-set rx_bytes=0
+expect 3 remote echo_rx "$T"
+has "$TMP/echo_rx/report.json" '\"rx_bytes\" is 0, the transaction was submitted with '
+fake echo_del --wait-del tx_bytes
+expect 3 remote echo_del "$T"
+has "$TMP/echo_del/report.json" 'tx_bytes'
+has "$TMP/echo_del/report.json" 'protocol error'
 # a new transaction's reply without "stream", or not a boolean: a protocol
 # error; "stream": false where the server would stream: the serial way, a pass
 fake nostream --txn-del stream
@@ -101,8 +132,43 @@ has "$TMP/nostream/report.json" 'protocol error: the transaction reply has no \"
 fake strstream --txn-set 'stream="yes"'
 expect 3 remote strstream "$T"
 has "$TMP/strstream/report.json" 'protocol error: the transaction reply has no \"stream\": true or false'
-fake serial --txn-set stream=false
+fake serial --txn-set stream=false --txn-set 'state="awaiting_tx"'
 expect 0 remote serial "$T"
+# the new transaction's reply (201) echoes the transaction too, checked by
+# the same code as the wait reply: another channel count or image size, or
+# one missing, is a protocol error naming the field, the value echoed and
+# the value sent, before any image is sent or any result taken
+fake cr_ch --txn-set channels=35
+expect 3 remote cr_ch "$T"
+has "$TMP/cr_ch/report.json" 'protocol error: the transaction reply: \"channels\" is 35, the transaction was submitted with 36'
+clean_start cr_ch
+fake cr_tx --txn-set tx_bytes=999999984
+expect 3 remote cr_tx "$T"
+has "$TMP/cr_tx/report.json" 'protocol error: the transaction reply: \"tx_bytes\" is 999999984, the transaction was submitted with '
+clean_start cr_tx
+fake cr_rx --txn-del rx_bytes
+expect 3 remote cr_rx "$T"
+has "$TMP/cr_rx/report.json" 'protocol error: the transaction reply: required key \"rx_bytes\" is missing'
+clean_start cr_rx
+# the serial way too (no "stream" asked), and no TX image goes out
+fake cr_ser --txn-set channels=1 --txn-set stream=false --txn-set 'state="awaiting_tx"'
+AIETH_REMOTE_STREAM=0 expect 3 remote cr_ser "$T"
+has "$TMP/cr_ser/report.json" 'protocol error: the transaction reply: \"channels\" is 1, the transaction was submitted with 36'
+clean_start cr_ser
+grep -q '"POST /v1/sessions/[^ ]*/txns HTTP/1.1" 201' "$TMP/cr_ser.flog" \
+  && ! grep -q '"PUT /v1/sessions/[^ ]*/tx HTTP' "$TMP/cr_ser.flog" && ok \
+  || bad "cr_ser: a TX image was sent after a refused reply: $(cat "$TMP/cr_ser.flog")"
+# ... and its other fields: TX bytes received before any upload, a state
+# other than "stream" says, a stream not asked for
+fake cr_got --txn-set tx_received=16
+expect 3 remote cr_got "$T"
+has "$TMP/cr_got/report.json" '\"tx_received\" is 16, no TX byte was uploaded yet'
+fake cr_state --txn-set 'state="awaiting_tx"'
+expect 3 remote cr_state "$T"
+has "$TMP/cr_state/report.json" '\"state\" \"awaiting_tx\" (expected \"running\", \"stream\" being true)'
+fake cr_unasked --txn-set stream=true
+AIETH_REMOTE_STREAM=0 expect 3 remote cr_unasked "$T"
+has "$TMP/cr_unasked/report.json" '\"stream\" is true, the transaction was submitted with false'
 # a graph's status of the wrong type: an error, not a count
 fake gcomp --graph-set 'iterations_done="128"'
 expect 3 remote gcomp "$T"

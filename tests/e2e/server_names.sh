@@ -113,6 +113,47 @@ for t in "$S/examples/aiesim_replay/test.json" "$TMP/ex/brackets.json"; do
   if diff <(norm "$TMP/loc_$n/report.json") <(norm "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
   else bad "$n: reports differ:"; head -20 "$TMP/diff" >&2; fi
 done
+# two graphs' traces of one name: each is sent under a name of its own, the
+# fallback name checked again (graph ga's second trace is named
+# "g1-o0-out.txt", the fallback of graph gb's out.txt): the remote run
+# passes as the local one does, every channel its own trace's data
+mkdir -p "$TMP/two/a" "$TMP/two/b"
+cp "$S/examples/aiesim_replay/in.txt" "$TMP/two/"
+python3 - "$S/examples/aiesim_replay" "$TMP/two" <<'PY2'
+import json, sys
+src, dst = sys.argv[1], sys.argv[2]
+def shift(path, add):
+    out = []
+    for line in open(path).read().splitlines():
+        if line[:1].isdigit():
+            line = ' '.join(str(int(x) + add) for x in line.split())
+        out.append(line)
+    return '\n'.join(out) + '\n'
+for d, name, add in (('a', 'out.txt', 100), ('a', 'g1-o0-out.txt', 200), ('b', 'out.txt', 300)):
+    open(f'{dst}/{d}/{name}', 'w').write(shift(f'{src}/aiesimulator_output/data/out.txt', add))
+    open(f'{dst}/golden_{d}_{name}', 'w').write(shift(f'{src}/golden.txt', add))
+t = json.load(open(f'{src}/test.json'))
+def graph(name, d, ins, outs):
+    g = json.loads(json.dumps(t['graphs'][0]))
+    g['name'] = name
+    g['params']['dir'] = d
+    g['params']['inputs'] = [{'plio': p, 'window_bytes': 64} for p in ins]
+    g['params']['outputs'] = [{'plio': p, 'file': f, 'type': 'int32'} for p, f in outs]
+    return g
+t['name'] = 'aiesim_two'
+t['graphs'] = [graph('ga', 'a', ['PLIO_01_TO_AIE'], [('PLIO_01_FROM_AIE', 'out.txt'), ('PLIO_02_FROM_AIE', 'g1-o0-out.txt')]),
+               graph('gb', 'b', ['PLIO_02_TO_AIE'], [('PLIO_03_FROM_AIE', 'out.txt')])]
+ch = [{'plio': p, 'data': {'file': 'in.txt', 'type': 'int32'}} for p in ('PLIO_01_TO_AIE', 'PLIO_02_TO_AIE')]
+ch += [{'plio': p, 'golden': {'file': g, 'type': 'int32'}} for p, g in
+       (('PLIO_01_FROM_AIE', 'golden_a_out.txt'), ('PLIO_02_FROM_AIE', 'golden_a_g1-o0-out.txt'),
+        ('PLIO_03_FROM_AIE', 'golden_b_out.txt'))]
+t['transactions'][0]['channels'] = ch
+json.dump(t, open(f'{dst}/two.json', 'w'), indent=1)
+PY2
+expect 0 "$RT" -q -o "$TMP/loc_two" "$TMP/two/two.json"
+expect 0 "$RT" -q --backend remote --server "$U" -o "$TMP/rem_two" "$TMP/two/two.json"
+[[ $(jq -r '[.tests[0].transactions[0].channels[] | select(.direction == "from_aie") | .integrity.mismatches] | join(" ")' "$TMP/rem_two/report.json" 2>/dev/null) == "0 0 0" ]] && ok ||
+  bad "two graphs' traces of one name: remote mismatches $(jq -c "[.tests[0].transactions[0].channels[] | .integrity.mismatches]" "$TMP/rem_two/report.json" 2>&1)"
 # a graph name no URL path can carry: refused when the session is created
 jq '.graphs[0].name = "top/gr"' "$S/examples/aiesim_replay/test.json" >"$TMP/ex/slash.json"
 expect 2 "$RT" -q --backend remote --server "$U" -o "$TMP/rem_slash" "$TMP/ex/slash.json"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Test descriptions: values beyond the PL kernel's fields and the 64-bit
-# cycle arithmetic, nulls, lax checks: each an input error (exit 2) naming
-# the file, the JSON path, the value as written and the rule, found before
-# anything is allocated or run.
+# Test descriptions: names beyond 256 characters, values beyond the PL
+# kernel's fields and the 64-bit cycle arithmetic, nulls, lax checks: each
+# an input error (exit 2) naming the file, the JSON path, the value as
+# written and the rule, found before anything is allocated or run.
 source "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 D=$TMP/d
@@ -74,4 +74,37 @@ expect 0 "$RT" -q -o "$TMP/o_bom" "$D/bom.json"
 expect 2 "$RT" -q -o "$TMP/o_bomb" "$D/bom_bad.json"
 if jq -r '.tests[0].error.message' "$TMP/o_bomb/report.json" | grep -q 'bom_bad.json:2:'; then ok
 else bad "bom_bad.json: the error is not located on line 2"; jq -r '.tests[0].error.message' "$TMP/o_bomb/report.json" >&2; fi
+# names: at most 256 characters (code points), checked before the run (a
+# 100000-byte test name passed, then failed writing trace.json: exit 2, "out
+# of memory"); a name of the limit goes whole into every writer
+desc names '{"plio":"PLIO_01_TO_AIE","size":64}'
+long=$(printf 'n%.0s' $(seq 100000))
+jq --arg n "$long" '.name = $n' "$D/names.json" >"$D/name_100k.json"
+bad_input name_100k "name_100k.json: name: 100000 characters (100000 bytes), the limit is 256 characters"
+jq -e '.tests[0].transactions | length == 0' "$TMP/o_name_100k/report.json" >/dev/null && ok || bad "name_100k: something ran"
+n257=$(printf 'x%.0s' $(seq 257)); n256=${n257:1}
+e257=$(printf '\xc3\xa9%.0s' $(seq 257)); e256=${e257:1}
+jq --arg n "$n257" '.transactions[0].name = $n' "$D/names.json" >"$D/txn_257.json"
+bad_input txn_257 "txn_257.json: transactions[0].name: 257 characters (257 bytes), the limit is 256 characters"
+jq --arg n "$n257" '.graphs[0].name = $n' "$D/names.json" >"$D/graph_257.json"
+bad_input graph_257 "graph_257.json: graphs[0].name: 257 characters (257 bytes), the limit is 256 characters"
+jq --arg n "$e257" '.name = $n' "$D/names.json" >"$D/utf8_257.json"
+bad_input utf8_257 "utf8_257.json: name: 257 characters (514 bytes), the limit is 256 characters"
+# 256 characters (512 bytes) and a 256-byte transaction name: a pass, whole everywhere
+jq --arg n "$e256" --arg t "$n256" '.name = $n | .transactions[0].name = $t' "$D/names.json" >"$D/max.json"
+expect 0 timeout 60 "$RT" -o "$TMP/o_max" "$D/max.json"
+has "$TMP/out" "RUN_TEST CASE name=$e256.$n256.PLIO_01_TO_AIE result=pass"
+has "$TMP/out" "RUN_TEST CASE name=$e256 result=pass"
+got=$(jq -r '.traceEvents[] | select(.name == "process_name") | .args.name' "$TMP/o_max/trace.json" 2>&1)
+[[ $got == "$e256 / $n256" ]] && ok || bad "trace.json: process name '${got:0:80}...'"
+got=$(jq -r '.tests[0].name' "$TMP/o_max/report.json")
+[[ $got == "$e256" ]] && ok || bad "report.json: name '${got:0:80}...'"
+grep -qF "classname=\"$e256\" name=\"$n256.PLIO_01_TO_AIE\"" "$TMP/o_max/junit.xml" && ok || bad "junit.xml lacks the names whole"
+# the schema says the same (maxLength counts characters, as run_test does)
+VS=$S/tests/e2e/validate_schema.py
+/usr/bin/python3 "$VS" "$S/docs/test-spec.schema.json" "$D/max.json" >/dev/null 2>&1 && ok || bad "the schema refuses 256-character names"
+for f in name_100k txn_257 graph_257 utf8_257; do
+  if /usr/bin/python3 "$VS" "$S/docs/test-spec.schema.json" "$D/$f.json" >/dev/null 2>&1; then
+    bad "the schema accepts $f.json"; else ok; fi
+done
 finish

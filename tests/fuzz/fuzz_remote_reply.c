@@ -3,14 +3,22 @@
  * fuzz_remote_reply.c - libFuzzer target for the remote backend's reading
  * of th_server's replies (backends/remote/remote_reply.c): the bytes are a
  * reply body as the backend parses it (strict JSON object), the first byte
- * picks which reply it is (% 4) and the channel count (1..36).
+ * picks which reply it is (% 5) and the channel count (1..36).
  *  0: a transaction's wait reply: either refused, leaving the result and
  *     the perf words untouched, or taken whole with a status of the
  *     protocol (done, timeout, failed, interrupted; never pending or
- *     outside the set), connected flags 0 or 1, counts below 2^63.
+ *     outside the set), connected flags 0 or 1, counts below 2^63, and the
+ *     echoed "channels", "tx_bytes", "rx_bytes" those of the transaction
+ *     (n channels, 16n and 32n bytes).
  *  1: a session's state: one of queued, active, ended, expired.
  *  2: a graph's status: complete is 0 or 1, the count below 2^63.
  *  3: the health reply.
+ *  4: a new transaction's reply (n channels, 16n and 32n bytes, streaming
+ *     asked when bit 2 of the first byte is set): either refused, leaving
+ *     the id and the stream flag untouched, or taken with the echoed
+ *     fields those of the transaction, "tx_received" 0, an id that fits
+ *     its buffer (t, - and digits), streamed only when asked and then
+ *     "running", else "awaiting_tx".
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +53,8 @@ static void txn_case(struct json_object *o, uint32_t n)
 	res.rx = chans + n;
 	wire.channels = n;
 	wire.perf = perf;
+	wire.tx.size = 16u * n;
+	wire.rx.size = 32u * n;
 	if (rmr_txn_result("http://x", "t-1", o, &wire, &res, &failed)) {
 		/* refused: nothing written */
 		unsigned char m[sizeof perf];
@@ -52,6 +62,15 @@ static void txn_case(struct json_object *o, uint32_t n)
 		CHECK(res.status == (aieth_txn_status)77);
 		CHECK(!memcmp(perf, m, sizeof perf));
 		return;
+	}
+	{
+		struct json_object *v;
+		CHECK(json_object_object_get_ex(o, "channels", &v) &&
+		      json_object_get_uint64(v) == n);
+		CHECK(json_object_object_get_ex(o, "tx_bytes", &v) &&
+		      json_object_get_uint64(v) == 16u * n);
+		CHECK(json_object_object_get_ex(o, "rx_bytes", &v) &&
+		      json_object_get_uint64(v) == 32u * n);
 	}
 	if (failed == 1)
 		return;
@@ -72,6 +91,39 @@ static void txn_case(struct json_object *o, uint32_t n)
 	}
 }
 
+static void created_case(struct json_object *o, uint32_t n, int asked)
+{
+	struct json_object *v;
+	char tid[24];
+	pld_txn wire;
+	int streamed = 77;
+	size_t len;
+	memset(tid, MARK, sizeof tid);
+	memset(&wire, 0, sizeof wire);
+	wire.channels = n;
+	wire.tx.size = 16u * n;
+	wire.rx.size = 32u * n;
+	if (rmr_txn_created("http://x", o, &wire, asked, tid, sizeof tid, &streamed)) {
+		/* refused: nothing written */
+		unsigned char m[sizeof tid];
+		memset(m, MARK, sizeof m);
+		CHECK(streamed == 77);
+		CHECK(!memcmp(tid, m, sizeof tid));
+		return;
+	}
+	CHECK(streamed == 0 || (streamed == 1 && asked));
+	len = strnlen(tid, sizeof tid);
+	CHECK(len > 0 && len < sizeof tid && strspn(tid, "t-0123456789") == len);
+	CHECK(json_object_object_get_ex(o, "id", &v) && !strcmp(json_object_get_string(v), tid));
+	CHECK(json_object_object_get_ex(o, "state", &v) &&
+	      !strcmp(json_object_get_string(v), streamed ? "running" : "awaiting_tx"));
+	CHECK(json_object_object_get_ex(o, "channels", &v) && json_object_get_uint64(v) == n);
+	CHECK(json_object_object_get_ex(o, "tx_bytes", &v) && json_object_get_uint64(v) == 16u * n);
+	CHECK(json_object_object_get_ex(o, "rx_bytes", &v) && json_object_get_uint64(v) == 32u * n);
+	CHECK(json_object_object_get_ex(o, "tx_received", &v) &&
+	      json_object_is_type(v, json_type_int) && json_object_get_uint64(v) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct json_object *o = NULL;
@@ -81,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = 1 + (uint32_t)(data[0] >> 2) % NMAX;
 	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
 		return 0;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0: txn_case(o, n); break;
 	case 1: {
 		const char *st = NULL, *why = NULL;
@@ -98,13 +150,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK((complete == 0 || complete == 1) && done < ((uint64_t)1 << 63));
 		break;
 	}
-	default: (void)rmr_health("http://x", o);
+	case 3: (void)rmr_health("http://x", o); break;
+	default: created_case(o, n, (data[0] >> 2) & 1);
 	}
 	json_object_put(o);
 	return 0;
 }
 #else
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static void created_case(struct json_object *o, uint32_t n, int asked)
+{
+	struct json_object *v;
+	char tid[24];
+	pld_txn wire;
+	int streamed = 77;
+	size_t len;
+	memset(tid, MARK, sizeof tid);
+	memset(&wire, 0, sizeof wire);
+	wire.channels = n;
+	wire.tx.size = 16u * n;
+	wire.rx.size = 32u * n;
+	if (rmr_txn_created("http://x", o, &wire, asked, tid, sizeof tid, &streamed)) {
+		/* refused: nothing written */
+		unsigned char m[sizeof tid];
+		memset(m, MARK, sizeof m);
+		CHECK(streamed == 77);
+		CHECK(!memcmp(tid, m, sizeof tid));
+		return;
+	}
+	CHECK(streamed == 0 || (streamed == 1 && asked));
+	len = strnlen(tid, sizeof tid);
+	CHECK(len > 0 && len < sizeof tid && strspn(tid, "t-0123456789") == len);
+	CHECK(json_object_object_get_ex(o, "id", &v) && !strcmp(json_object_get_string(v), tid));
+	CHECK(json_object_object_get_ex(o, "state", &v) &&
+	      !strcmp(json_object_get_string(v), streamed ? "running" : "awaiting_tx"));
+	CHECK(json_object_object_get_ex(o, "channels", &v) && json_object_get_uint64(v) == n);
+	CHECK(json_object_object_get_ex(o, "tx_bytes", &v) && json_object_get_uint64(v) == 16u * n);
+	CHECK(json_object_object_get_ex(o, "rx_bytes", &v) && json_object_get_uint64(v) == 32u * n);
+	CHECK(json_object_object_get_ex(o, "tx_received", &v) &&
+	      json_object_is_type(v, json_type_int) && json_object_get_uint64(v) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	(void)data;

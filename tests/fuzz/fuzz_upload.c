@@ -4,11 +4,15 @@
  * the first byte picks one (% 3), the rest is its input.
  *  0: an --upload URL (up_parse_url): on success the request URL is
  *     http(s)://, has no white space or control character and no '@' in
- *     its authority; SQUAD's identifiers and InfluxDB's db follow their rule.
+ *     its authority, no "." or ".." path segment (also percent-encoded);
+ *     SQUAD's identifiers and InfluxDB's db follow their rule.
  *  1: a credentials file (up_creds_parse), looked up for a fixed target:
- *     a credential found is printable, without white space, non-empty.
- *  2: a spool entry (up_spool_parse): a parsed entry formats back to the
- *     same bytes (the format has one spelling).
+ *     a credential found is printable, without white space, non-empty, and
+ *     no target with a dot segment gets one.
+ *  2: a spool entry (up_spool_parse): a parsed entry formatted again with
+ *     a fixed key parses back to the same fields and verifies with that
+ *     key (not with another); the input verifies with the key exactly when
+ *     it is those bytes (the format has one spelling, the check one value).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +36,10 @@ static void url_case(const char *s)
 	a = strstr(t.url, "://") + 3;
 	end = a + strcspn(a, "/?#");
 	CHECK(end > a && !memchr(a, '@', (size_t)(end - a)));
+	{
+		size_t dn;
+		CHECK(!up_dot_segment(end, strcspn(end, "?#"), &dn));
+	}
 	if (t.kind == UP_SQUAD)
 		CHECK(up_segment_ok(t.team, strlen(t.team)) &&
 		      up_segment_ok(t.project, strlen(t.project)) &&
@@ -50,16 +58,26 @@ static void creds_case(const char *s, size_t n)
 	CHECK(c.value[0]);
 	for (i = 0; c.value[i]; i++)
 		CHECK((unsigned char)c.value[i] > 0x20 && (unsigned char)c.value[i] < 0x7f);
+	/* the same file never gives credentials to a target that leaves its path */
+	CHECK(up_creds_parse(s, n, "fuzz.creds", "squad+https://h/team/../p/b/e", &c) || !c.type);
 }
 
 static void spool_case(const char *s, size_t n)
 {
-	up_entry e;
+	static const uint8_t key[32] = {0}, other[32] = {1};
+	up_entry e, back;
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (up_spool_parse(s, n, "fuzz.spool", &e))
 		return;
-	CHECK(up_spool_format(&e, &b) == 0);
-	CHECK(b.n == n && !memcmp(b.p, s, n));
+	CHECK(up_spool_format(&e, key, &b) == 0);
+	CHECK(up_spool_parse(b.p, b.n, "fuzz.spool", &back) == 0);
+	CHECK(!strcmp(back.run, e.run) && !strcmp(back.target, e.target) &&
+	      !strcmp(back.url, e.url) && !strcmp(back.ctype, e.ctype));
+	CHECK(back.len == e.len && !memcmp(back.body, e.body, e.len));
+	CHECK(up_spool_verify(b.p, b.n, &back, key, "fuzz.spool") == 0);
+	CHECK(up_spool_verify(b.p, b.n, &back, other, "fuzz.spool") != 0);
+	CHECK((up_spool_verify(s, n, &e, key, "fuzz.spool") == 0) ==
+	      (b.n == n && !memcmp(b.p, s, n)));
 	free(b.p);
 }
 

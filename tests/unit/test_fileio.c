@@ -2,7 +2,8 @@
 /*
  * test_fileio.c - the output and input rules of util/fileio: outputs never
  * replace what is not a regular file (devices and FIFOs written in place, a
- * symbolic link's target replaced, a directory refused), inputs never block
+ * symbolic link at the name replaced, never followed, unless it is the
+ * user's own link to a device or FIFO; a directory refused), inputs never block
  * (a FIFO, a device, a directory refused before anything is read).
  */
 #include <errno.h>
@@ -74,7 +75,7 @@ static char *slurp(const char *path)
 	FILE *f = fopen(path, "rb");
 	size_t n;
 	if (!f)
-		return NULL;
+		return "(no such file)";
 	n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	buf[n] = '\0';
@@ -172,33 +173,155 @@ static void test_open_descriptor(void)
 	CU_ASSERT_EQUAL(temporaries(), 0);
 }
 
-/* A symbolic link stays a link; its final target is replaced. */
+/* A symbolic link at the name is replaced by the new file, never followed:
+ * its target (a victim file, a chain, a dangling or looping link) is left
+ * as it was. */
 static void test_symlink(void)
 {
-	const char *s;
 	fresh_dir();
 	CU_ASSERT_EQUAL_FATAL(mkdir(at("sub"), 0755), 0);
-	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("sub/real.json"), "old", 3), AIETH_OK);
-	CU_ASSERT_EQUAL_FATAL(symlink("sub/real.json", at("link1")), 0); /* relative */
-	CU_ASSERT_EQUAL_FATAL(symlink(at("link1"), at("link2")), 0);     /* a chain */
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("sub/victim"), "old", 3), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(symlink("sub/victim", at("link1")), 0); /* relative */
+	CU_ASSERT_EQUAL_FATAL(symlink(at("link1"), at("link2")), 0);  /* a chain */
 	CU_ASSERT_EQUAL(aieth__write_atomic(at("link2"), "new", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("link2")), S_IFREG);
+	CU_ASSERT_STRING_EQUAL(slurp(at("link2")), "new");
 	CU_ASSERT_EQUAL(kind_of(at("link1")), S_IFLNK);
-	CU_ASSERT_EQUAL(kind_of(at("link2")), S_IFLNK);
-	CU_ASSERT_EQUAL(kind_of(at("sub/real.json")), S_IFREG);
-	s = slurp(at("sub/real.json"));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_STRING_EQUAL(s, "new");
-	/* a dangling link: its target is created, the link stays */
+	CU_ASSERT_STRING_EQUAL(slurp(at("sub/victim")), "old");
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("link1"), "new1", 4), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("link1")), S_IFREG);
+	CU_ASSERT_STRING_EQUAL(slurp(at("sub/victim")), "old");
+	/* an absolute link, through the streamed writer */
+	{
+		aieth_out o;
+		CU_ASSERT_EQUAL_FATAL(symlink(at("sub/victim"), at("abs")), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, at("abs")), AIETH_OK);
+		CU_ASSERT_PTR_NOT_NULL(o.tmp);
+		CU_ASSERT_EQUAL(aieth__out_write(&o, "streamed", 8), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__out_commit(&o), AIETH_OK);
+		CU_ASSERT_EQUAL(kind_of(at("abs")), S_IFREG);
+		CU_ASSERT_STRING_EQUAL(slurp(at("abs")), "streamed");
+		CU_ASSERT_STRING_EQUAL(slurp(at("sub/victim")), "old");
+		/* abort leaves the link as it was */
+		CU_ASSERT_EQUAL_FATAL(symlink(at("sub/victim"), at("abs2")), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, at("abs2")), AIETH_OK);
+		aieth__out_abort(&o);
+		CU_ASSERT_EQUAL(kind_of(at("abs2")), S_IFLNK);
+	}
+	/* a dangling link: replaced, its target never created */
 	CU_ASSERT_EQUAL_FATAL(symlink("sub/later.json", at("dangling")), 0);
 	CU_ASSERT_EQUAL(aieth__write_atomic(at("dangling"), "made", 4), AIETH_OK);
-	CU_ASSERT_EQUAL(kind_of(at("dangling")), S_IFLNK);
-	s = slurp(at("sub/later.json"));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_STRING_EQUAL(s, "made");
-	/* a loop is an error, not a hang */
+	CU_ASSERT_EQUAL(kind_of(at("dangling")), S_IFREG);
+	CU_ASSERT_STRING_EQUAL(slurp(at("dangling")), "made");
+	CU_ASSERT_EQUAL(access(at("sub/later.json"), F_OK), -1);
+	/* a loop: replaced too, not an error nor a hang */
 	CU_ASSERT_EQUAL_FATAL(symlink("loop", at("loop")), 0);
-	CU_ASSERT_EQUAL(aieth__write_atomic(at("loop"), "x", 1), AIETH_EIO);
-	CU_ASSERT_EQUAL(kind_of(at("loop")), S_IFLNK);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("loop"), "x", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("loop")), S_IFREG);
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* A link to a device or FIFO: followed only when the link is yours (or
+ * root's); another user's link is replaced, the FIFO never written. A
+ * link of yours to a directory is an error; another's is replaced. */
+static void test_link_owner(void)
+{
+	char got[16] = "";
+	int r;
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(mkfifo(at("fifo"), 0666), 0);
+	r = open(at("fifo"), O_RDONLY | O_NONBLOCK);
+	CU_ASSERT_FATAL(r >= 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("fifo", at("mine")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("mine"), "abc", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("mine")), S_IFLNK);
+	CU_ASSERT_EQUAL(read(r, got, sizeof got - 1), 3);
+	CU_ASSERT_STRING_EQUAL(got, "abc");
+	CU_ASSERT_EQUAL_FATAL(symlink("/dev/null", at("null")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("null"), "abc", 3), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("null")), S_IFLNK);
+	/* a link of yours to a directory: an error naming it */
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("d"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("d", at("to-d")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("to-d"), "x", 1), AIETH_EINVAL);
+	MSG_HAS("to-d: is a symbolic link to a directory");
+	CU_ASSERT_EQUAL(kind_of(at("to-d")), S_IFLNK);
+	if (geteuid() != 0) {
+		fprintf(stderr, "\n  skipped another user's links: lchown needs root\n");
+		close(r);
+		return;
+	}
+	/* the same links, planted by another user: replaced, never followed */
+	CU_ASSERT_EQUAL_FATAL(symlink("fifo", at("theirs")), 0);
+	CU_ASSERT_EQUAL_FATAL(lchown(at("theirs"), 65534, 65534), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("theirs"), "report", 6), AIETH_OK);
+	/* fatal: reading a name that still leads to the FIFO would wait */
+	CU_ASSERT_EQUAL_FATAL(kind_of(at("theirs")), S_IFREG);
+	CU_ASSERT_STRING_EQUAL(slurp(at("theirs")), "report");
+	CU_ASSERT(read(r, got, sizeof got - 1) <= 0); /* nothing came */
+	CU_ASSERT_EQUAL(kind_of(at("fifo")), S_IFIFO);
+	CU_ASSERT_EQUAL_FATAL(symlink("d", at("their-d")), 0);
+	CU_ASSERT_EQUAL_FATAL(lchown(at("their-d"), 65534, 65534), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic(at("their-d"), "x", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("their-d")), S_IFREG);
+	CU_ASSERT_EQUAL(kind_of(at("d")), S_IFDIR);
+	close(r);
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
+/* The folder is opened once: an output whose folder is renamed away and
+ * replaced (by a link elsewhere) while it is written lands in the folder
+ * that was opened, never in the new one. */
+static void test_folder_opened_once(void)
+{
+	aieth_out o;
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("a"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("elsewhere"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__out_open(&o, at("a/f")), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__out_write(&o, "kept", 4), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(rename(at("a"), at("b")), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("elsewhere", at("a")), 0);
+	CU_ASSERT_EQUAL(aieth__out_commit(&o), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(slurp(at("b/f")), "kept");
+	CU_ASSERT_EQUAL(access(at("elsewhere/f"), F_OK), -1);
+}
+
+/* Writers of many files: the folder open on a descriptor; a name with a
+ * '/' refused; a folder the writer makes never reached through a link. */
+static void test_openat_and_subdir(void)
+{
+	aieth_out o;
+	int dfd, sfd = -2;
+	fresh_dir();
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(dfd >= 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("victim"), "old", 3), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(symlink("victim", at("x.svg")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomicat(dfd, "x.svg", at("x.svg"), "<svg/>", 6), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("x.svg")), S_IFREG);
+	CU_ASSERT_STRING_EQUAL(slurp(at("x.svg")), "<svg/>");
+	CU_ASSERT_STRING_EQUAL(slurp(at("victim")), "old");
+	CU_ASSERT_EQUAL(aieth__out_openat(&o, dfd, "../x", "shown/../x"), AIETH_EINVAL);
+	MSG_HAS("shown/../x: not a plain file name");
+	/* made, then opened again */
+	CU_ASSERT_EQUAL(aieth__subdir_open(dfd, "charts", at("charts"), &sfd), AIETH_OK);
+	CU_ASSERT_FATAL(sfd >= 0);
+	close(sfd);
+	CU_ASSERT_EQUAL(aieth__subdir_open(dfd, "charts", at("charts"), &sfd), AIETH_OK);
+	CU_ASSERT_FATAL(sfd >= 0);
+	CU_ASSERT_EQUAL(aieth__write_atomicat(sfd, "a.svg", at("charts/a.svg"), "a", 1), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(slurp(at("charts/a.svg")), "a");
+	close(sfd);
+	/* a link (even to a folder) or a file at the name: refused */
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("elsewhere"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("elsewhere", at("artifacts")), 0);
+	CU_ASSERT_EQUAL(aieth__subdir_open(dfd, "artifacts", at("artifacts"), &sfd), AIETH_EIO);
+	MSG_HAS("artifacts: is a symbolic link: refusing to write through it");
+	CU_ASSERT_EQUAL(sfd, -1);
+	CU_ASSERT_EQUAL(aieth__subdir_open(dfd, "victim", at("victim"), &sfd), AIETH_EIO);
+	MSG_HAS("victim: cannot open the folder: not a directory");
+	close(dfd);
 	CU_ASSERT_EQUAL(temporaries(), 0);
 }
 
@@ -302,7 +425,10 @@ static void test_file_sha256(void)
 TU_MAIN("fileio", {"device written in place", test_device_written_in_place},
 	{"file sha256", test_file_sha256}, {"FIFO written in place or refused at once", test_fifo},
 	{"/dev/fd/N written through", test_open_descriptor},
-	{"symbolic link: target replaced", test_symlink},
+	{"symbolic link: replaced, never followed", test_symlink},
+	{"link to a FIFO, a device, a folder: by its owner", test_link_owner},
+	{"the folder opened once", test_folder_opened_once},
+	{"many files in one folder, folders made", test_openat_and_subdir},
 	{"directory and bad names refused", test_directory_and_bad_names},
 	{"regular file replaced whole", test_regular_replaced_whole},
 	{"inputs never block", test_inputs_never_block}, {"cleanup", test_cleanup})

@@ -4,7 +4,8 @@
  * with each thing bootgen reads (and only with those), hit and miss, a
  * damaged entry is a miss and is removed, least recently used eviction
  * under the bound, stamps (a hit checked once is trusted while its entry
- * is unchanged), the folder's choice and privacy.
+ * is unchanged), memos bound to the folder's key and their own name, the
+ * folder's choice and privacy.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -678,6 +679,210 @@ static void test_other_file_system(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* A stamp is trusted only with the folder's MAC (docs/packaging.md,
+ * "Stamps"): one made from the facts anyone can read, without the key, or
+ * one not ours, is not; an entry not ours is never used. */
+static void test_stamp_mac(void)
+{
+	aieth_pdi_cache c;
+	aieth_pdi_cache_check ck;
+	uint8_t key[32];
+	char entry[300], stamp[300], *text = NULL, *mac, was;
+	size_t len;
+	struct stat st;
+	int hit = -1, stored = -1, i;
+	fresh_dir();
+	for (i = 0; i < 4000; i++)
+		payload[0][i] = (uint8_t)(i * 13 + 1);
+	memset(key, 0x55, sizeof key);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.have_mac, 1);
+	CU_ASSERT_EQUAL(stat(at("m/.stamp-key"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+	entry_name(entry, sizeof entry, "m", key);
+	CU_ASSERT_FATAL(entry[0] != '\0');
+	CU_ASSERT_EQUAL(stat(entry, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	snprintf(stamp, sizeof stamp, "%.*s.ok", (int)(strlen(entry) - 4), entry);
+	/* checked 3 s after its last change: stamped, and trusted */
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h1.pdi"), &hit, &ck), AIETH_OK);
+	ck.taken += 3000000000LL;
+	aieth__pdi_cache_checked(&c, key, &ck);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h2.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 1);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(stamp, 1000, &text, &len), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mac = strstr(text, "\nmac "));
+	CU_ASSERT_EQUAL(strlen(mac), 5 + 64 + 1);
+	was = mac[6];
+	/* the facts without the MAC, then with a wrong one: not trusted */
+	put_file(stamp, text, (size_t)(mac + 1 - text));
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h3.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	CU_ASSERT_EQUAL(ck.pending, 1);
+	aieth__pdi_cache_release(&ck);
+	mac[6] = was == '0' ? '1' : '0';
+	put_file(stamp, text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h4.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	aieth__pdi_cache_release(&ck);
+	mac[6] = was;
+	put_file(stamp, text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h5.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 1); /* the right one again */
+	aieth__pdi_cache_release(&ck);
+	/* a stamp writable by others: not trusted */
+	CU_ASSERT_EQUAL(chmod(stamp, 0666), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h6.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	aieth__pdi_cache_release(&ck);
+	CU_ASSERT_EQUAL(chmod(stamp, 0600), 0);
+	/* another folder's key makes other MACs: the stamp is not trusted
+	 * with a new key (the key file removed, a new one made) */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(unlink(at("m/.stamp-key")), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h7.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 1);
+	CU_ASSERT_EQUAL(ck.trusted, 0);
+	aieth__pdi_cache_release(&ck);
+	/* a key file others may read: no key, no stamp trusted */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("m/.stamp-key"), 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.have_mac, 0);
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("m/.stamp-key"), 0600), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_OK);
+	/* an entry others may write: never used, removed */
+	CU_ASSERT_EQUAL(chmod(entry, 0606), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_take(&c, key, at("h8.pdi"), &hit, &ck), AIETH_OK);
+	CU_ASSERT_EQUAL(hit, 0);
+	CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	aieth__pdi_cache_release(&ck);
+	/* as root: an entry of another uid, its bytes sound: never used */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(store(&c, key, &stored), AIETH_OK);
+		CU_ASSERT_EQUAL(chown(entry, 65534, 65534), 0);
+		CU_ASSERT_EQUAL(aieth__pdi_cache_get(&c, key, at("h9.pdi"), &hit), AIETH_OK);
+		CU_ASSERT_EQUAL(hit, 0);
+		CU_ASSERT_EQUAL(access(entry, F_OK), -1);
+	}
+	/* the folder group-writable, or reached through a folder others may
+	 * write: refused, the component named */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("m"), 0770), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_open(&c, at("m"), 0), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "PDI cache folder"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "mode 0770"));
+	CU_ASSERT_EQUAL(chmod(at("m"), 0700), 0);
+	CU_ASSERT_EQUAL(mkdir(at("w"), 0777), 0);
+	CU_ASSERT_EQUAL(chmod(at("w"), 0777), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_open(&c, at("w/cache"), 0), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), at("w")));
+	CU_ASSERT_EQUAL(access(at("w/cache"), F_OK), -1);
+	free(text);
+}
+
+/* The memo file of dkey in the folder sub. */
+static const char *memo_path(const char *sub, const uint8_t dkey[32])
+{
+	static char b[2][300];
+	static int slot;
+	char *p = b[slot++ % 2];
+	int i, n = snprintf(p, 300, "%s/%s/", dir, sub);
+	for (i = 0; i < 32; i++)
+		n += snprintf(p + n, 300 - (size_t)n, "%02x", dkey[i]);
+	snprintf(p + n, 300 - (size_t)n, ".key");
+	return p;
+}
+
+/* A memo is used only with the folder's MAC over its own name (dkey) and
+ * the key it holds (docs/packaging.md, "Direct mode"): one without a mac
+ * (an older aieth's, or planted), with a wrong one, edited to point at
+ * another key, copied under another dkey's name, or made with another key
+ * is a miss; the next put writes it anew. */
+static void test_memo_mac(void)
+{
+	aieth_pdi_cache c;
+	uint8_t d1[32], d2[32], key[32], other[32], got[32];
+	char *text = NULL, *copy, h[3];
+	size_t len;
+	int found = -1, i;
+	fresh_dir();
+	memset(d1, 0x31, 32);
+	memset(d2, 0x32, 32);
+	memset(key, 0x42, 32);
+	memset(other, 0x43, 32);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("mm"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(c.have_mac, 1);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d1, key), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(found, 1);
+	CU_ASSERT_EQUAL(memcmp(got, key, 32), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__read_file(memo_path("mm", d1), 1000, &text, &len), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(len, 65 + 69);
+	CU_ASSERT_EQUAL(memcmp(text + 64, "\nmac ", 5), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(copy = malloc(len));
+	/* no mac: the key's line alone (the format before) */
+	put_file(memo_path("mm", d1), text, 65);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* a wrong mac */
+	memcpy(copy, text, len);
+	copy[69] = text[69] == '0' ? '1' : '0';
+	put_file(memo_path("mm", d1), copy, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* the key edited to another entry's, the mac kept */
+	memcpy(copy, text, len);
+	for (i = 0; i < 32; i++) {
+		snprintf(h, sizeof h, "%02x", other[i]);
+		memcpy(copy + 2 * i, h, 2);
+	}
+	put_file(memo_path("mm", d1), copy, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* the right one again: used */
+	put_file(memo_path("mm", d1), text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	/* copied under another archive's name: that archive's lookup misses
+	 * (it would take d1's entry); d1's own still holds */
+	put_file(memo_path("mm", d2), text, len);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d2, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	/* a miss is rewritten by the normal path: then it verifies */
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d2, other), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d2, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 1);
+	CU_ASSERT_EQUAL(memcmp(got, other, 32), 0);
+	/* a new folder key (the key file removed): no memo of the old verifies */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(unlink(at("mm/.stamp-key")), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("mm"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d1, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	/* no key at all (one others may read): no memo used, none written */
+	aieth__pdi_cache_close(&c);
+	CU_ASSERT_EQUAL(chmod(at("mm/.stamp-key"), 0644), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pdi_cache_open(&c, at("mm"), 0), AIETH_OK);
+	CU_ASSERT_EQUAL(c.have_mac, 0);
+	CU_ASSERT_EQUAL(unlink(memo_path("mm", d1)), 0);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_put(&c, d1, key), AIETH_OK);
+	CU_ASSERT_EQUAL(access(memo_path("mm", d1), F_OK), -1);
+	CU_ASSERT_EQUAL(aieth__pdi_cache_memo_get(&c, d2, got, &found), AIETH_OK);
+	CU_ASSERT_EQUAL(found, 0);
+	aieth__pdi_cache_close(&c);
+	free(copy);
+	free(text);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -691,4 +896,7 @@ TU_MAIN("pdi_cache", {"key: what bootgen reads, nothing else", test_key},
 	{"stamps: a hit checked once, trusted while unchanged", test_stamps},
 	{"the folder: choice and privacy", test_folder},
 	{"direct mode: archive state, memos", test_direct_memo},
-	{"another file system: copies, checked", test_other_file_system}, {"cleanup", test_cleanup})
+	{"another file system: copies, checked", test_other_file_system},
+	{"stamps need the folder's MAC; entries and folders not ours", test_stamp_mac},
+	{"memos need the folder's MAC over their own name", test_memo_mac},
+	{"cleanup", test_cleanup})

@@ -35,6 +35,17 @@ static void reset(void)
 	res.rx = chans + N;
 	wire.channels = N;
 	wire.perf = perf;
+	wire.tx.size = 32; /* as the reply below echoes them */
+	wire.rx.size = 48;
+}
+
+/* The fields th_server's transaction JSON has beside a result
+ * (srv_txn_json.c): the transaction as submitted. */
+static void add_echo(struct json_object *o)
+{
+	json_object_object_add(o, "channels", json_object_new_int64(N));
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(32));
+	json_object_object_add(o, "rx_bytes", json_object_new_uint64(48));
 }
 
 /* A valid reply for t-1 with field key replaced by value (JSON text;
@@ -49,7 +60,8 @@ static struct json_object *reply2(const char *key, const char *value, const char
 		"\"perf\":[\"0x1\",\"0x2\",\"0x3\",\"0x4\",\"0x5\",\"0x6\",\"0x7\",\"0xffffffffffffffff\"],"
 		"\"tx_moved_bytes\":[10,11],\"rx_moved_bytes\":[12,13],\"tx_since\":[0,0],\"rx_since\":[0,0],"
 		"\"tx_first\":[1,2],\"tx_last\":[3,4],\"rx_first\":[5,6],\"rx_last\":[7,8],"
-		"\"tx_connected\":[1,0],\"rx_connected\":[0,1],\"tx_bytes\":32,\"rx_bytes\":32}";
+		"\"tx_connected\":[1,0],\"rx_connected\":[0,1],\"channels\":2,\"tx_bytes\":32,"
+		"\"rx_bytes\":48}";
 	struct json_object *o = json_tokener_parse(base);
 	if (key) {
 		json_object_object_del(o, key);
@@ -134,6 +146,7 @@ static void t_round_trip(void)
 			wperf[i] = 0x100000000ull * i + k;
 		json_object_object_add(o, "id", json_object_new_string("t-1"));
 		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
+		add_echo(o);
 		CU_ASSERT_EQUAL(aieth__dev_result_json(o, &w, wperf, 0, NULL), 0);
 		/* the names say the units */
 		CU_ASSERT_TRUE(json_object_object_get_ex(o, "tx_moved_bytes", &v));
@@ -173,6 +186,7 @@ static void t_round_trip(void)
 		int failed = 0;
 		json_object_object_add(o, "id", json_object_new_string("t-1"));
 		json_object_object_add(o, "state", json_object_new_string(aieth__dev_txn_state[2]));
+		add_echo(o);
 		CU_ASSERT_EQUAL(aieth__dev_result_json(o, NULL, NULL, 1, "the board fell over"), 0);
 		reset();
 		CU_ASSERT_EQUAL(run(o, &failed), AIETH_OK);
@@ -286,6 +300,164 @@ static void t_fields(void)
 	}
 }
 
+/* The echoed fields are the submitted transaction's (issue 30, 8): another
+ * channel count or image size is a protocol error naming the field, the
+ * value sent and the value echoed, also in a reply that says the device
+ * failed. */
+static void t_echo(void)
+{
+	refused("channels", "3", "\"channels\" is 3, the transaction was submitted with 2");
+	refused("channels", "1", "\"channels\" is 1, the transaction was submitted with 2");
+	refused("tx_bytes", "16", "\"tx_bytes\" is 16, the transaction was submitted with 32");
+	refused("rx_bytes", "32", "\"rx_bytes\" is 32, the transaction was submitted with 48");
+	refused("rx_bytes", "0", "\"rx_bytes\" is 0, the transaction was submitted with 48");
+	refused("tx_bytes", "18446744073709551615",
+		"\"tx_bytes\" is 18446744073709551615, the transaction was submitted with 32");
+	refused("channels", NULL, "channels");
+	refused("tx_bytes", NULL, "tx_bytes");
+	refused("rx_bytes", NULL, "rx_bytes");
+	refused("channels", "\"2\"", "channels");
+	refused("tx_bytes", "32.0", "tx_bytes");
+	refused("rx_bytes", "-48", "rx_bytes");
+	refused2("failed", "true", "rx_bytes", "64",
+		 "\"rx_bytes\" is 64, the transaction was submitted with 48");
+}
+
+/* The reply to POST .../txns as th_server sends it for a streamed
+ * transaction (srv_txn_json.c, http_txns.c), with key replaced by value
+ * and key2 by value2 (JSON text; NULL: left out; key NULL: nothing
+ * replaced). */
+static struct json_object *created2(const char *key, const char *value, const char *key2,
+				    const char *value2)
+{
+	struct json_object *o = json_tokener_parse(
+		"{\"id\":\"t-7\",\"state\":\"running\",\"channels\":2,\"tx_bytes\":32,"
+		"\"rx_bytes\":48,\"tx_received\":0,\"position\":1,"
+		"\"progress\":{\"done\":0,\"total\":80},\"stream\":true}");
+	const char *k[2] = {key, key2}, *v[2] = {value, value2};
+	int i;
+	for (i = 0; i < 2; i++)
+		if (k[i]) {
+			json_object_object_del(o, k[i]);
+			if (v[i])
+				json_object_object_add(o, k[i], json_tokener_parse(v[i]));
+		}
+	return o;
+}
+
+/* rmr_txn_created on o (freed), streaming asked or not: its code; tid and
+ * *streamed as it left them. */
+static int created_run(struct json_object *o, int asked, char *tid, size_t cap, int *streamed)
+{
+	int rc;
+	reset();
+	memset(tid, 'X', cap - 1);
+	tid[cap - 1] = '\0';
+	*streamed = 77;
+	rc = rmr_txn_created("http://x", o, &wire, asked, tid, cap, streamed);
+	json_object_put(o);
+	return rc;
+}
+
+static void created_refused2(const char *key, const char *value, const char *key2,
+			     const char *value2, int asked, const char *msg)
+{
+	char tid[24];
+	int streamed;
+	int rc = created_run(created2(key, value, key2, value2), asked, tid, sizeof tid, &streamed);
+	CU_ASSERT_EQUAL(rc, AIETH_EDEVICE);
+	if (!strstr(aieth_error_message(), msg) || !strstr(aieth_error_message(), "protocol error"))
+		fprintf(stderr, "\n  %s=%s: message: %s\n  expected: %s\n", key ? key : "-",
+			value ? value : "-", aieth_error_message(), msg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), msg));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "protocol error"));
+	/* nothing of a refused reply is taken */
+	CU_ASSERT_EQUAL(streamed, 77);
+	CU_ASSERT_EQUAL(strspn(tid, "X"), sizeof tid - 1);
+}
+
+static void created_refused(const char *key, const char *value, const char *msg)
+{
+	created_refused2(key, value, NULL, NULL, 1, msg);
+}
+
+/* The create reply is checked as strictly as the wait reply, by the same
+ * code for the echoed fields: another channel count or image size, or one
+ * missing, is a protocol error naming the field, the value echoed and the
+ * value sent; so are a state that does not match "stream", a stream that
+ * was not asked for, TX bytes received before any upload and an id that
+ * is not one (or does not fit: never cut). Keys it does not use (a newer
+ * server's, "position", "progress") are ignored, as in the wait reply. */
+static void t_created(void)
+{
+	char tid[24];
+	int streamed;
+	CU_ASSERT_EQUAL(
+		created_run(created2(NULL, NULL, NULL, NULL), 1, tid, sizeof tid, &streamed),
+		AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(tid, "t-7");
+	CU_ASSERT_EQUAL(streamed, 1);
+	/* a board's server: not streamed, awaiting its TX image */
+	CU_ASSERT_EQUAL(created_run(created2("stream", "false", "state", "\"awaiting_tx\""), 1, tid,
+				    sizeof tid, &streamed),
+			AIETH_OK);
+	CU_ASSERT_EQUAL(streamed, 0);
+	CU_ASSERT_EQUAL(created_run(created2("stream", "false", "state", "\"awaiting_tx\""), 0, tid,
+				    sizeof tid, &streamed),
+			AIETH_OK);
+	CU_ASSERT_EQUAL(streamed, 0);
+	CU_ASSERT_EQUAL(created_run(created2("x_newer", "[1]", "amd_id", "3"), 1, tid, sizeof tid,
+				    &streamed),
+			AIETH_OK);
+	/* an id of 23 bytes fits a buffer of 24 */
+	CU_ASSERT_EQUAL(created_run(created2("id", "\"t-123456789012345678901\"", NULL, NULL), 1,
+				    tid, sizeof tid, &streamed),
+			AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(tid, "t-123456789012345678901");
+
+	created_refused("channels", "35",
+			"\"channels\" is 35, the transaction was submitted with 2");
+	created_refused("channels", "1", "\"channels\" is 1, the transaction was submitted with 2");
+	created_refused("tx_bytes", "16",
+			"\"tx_bytes\" is 16, the transaction was submitted with 32");
+	created_refused("rx_bytes", "0",
+			"\"rx_bytes\" is 0, the transaction was submitted with 48");
+	created_refused("channels", NULL, "channels");
+	created_refused("tx_bytes", NULL, "tx_bytes");
+	created_refused("rx_bytes", NULL, "rx_bytes");
+	created_refused("rx_bytes", "\"48\"", "rx_bytes");
+	created_refused("tx_bytes", "-32", "tx_bytes");
+	created_refused("tx_received", "16", "\"tx_received\" is 16, no TX byte was uploaded yet");
+	created_refused("tx_received", NULL, "tx_received");
+	created_refused("tx_received", "0.0", "tx_received");
+	created_refused("stream", NULL, "the transaction reply has no \"stream\": true or false");
+	created_refused("stream", "\"yes\"",
+			"the transaction reply has no \"stream\": true or false");
+	created_refused2(NULL, NULL, NULL, NULL, 0,
+			 "\"stream\" is true, the transaction was submitted with false");
+	created_refused("state", "\"awaiting_tx\"",
+			"\"state\" \"awaiting_tx\" (expected \"running\", \"stream\" being true)");
+	created_refused2(
+		"stream", "false", NULL, NULL, 1,
+		"\"state\" \"running\" (expected \"awaiting_tx\", \"stream\" being false)");
+	created_refused("state", "\"finished\"", "\"state\" \"finished\"");
+	created_refused("state", NULL, "state");
+	created_refused("id", NULL, "id");
+	created_refused("id", "7", "id");
+	created_refused("id", "\"\"", "\"id\" \"\" is no transaction id");
+	created_refused("id", "\"t/1\"", "\"id\" \"t/1\" is no transaction id");
+	created_refused("id", "\"t-1?x\"", "\"id\" \"t-1?x\" is no transaction id");
+	/* 24 bytes: it would be cut to fit, and name another transaction */
+	created_refused("id", "\"t-1234567890123456789012\"",
+			"\"id\" \"t-1234567890123456789012\" is no transaction id (1..23 bytes");
+	{
+		struct json_object *a = json_tokener_parse("[1]");
+		CU_ASSERT_EQUAL(created_run(a, 1, tid, sizeof tid, &streamed), AIETH_EDEVICE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "not a JSON object"));
+		CU_ASSERT_EQUAL(created_run(NULL, 1, tid, sizeof tid, &streamed), AIETH_EDEVICE);
+	}
+}
+
 static void t_session_graph(void)
 {
 	const char *st = NULL, *why = NULL;
@@ -374,6 +546,8 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"a status outside the protocol is refused", t_status},
 	{"a device failure on the server", t_failed},
 	{"every field checked: type, range, length", t_fields},
+	{"the echoed fields are the submitted transaction's", t_echo},
+	{"a new transaction's reply: every field checked", t_created},
 	{"session and graph replies", t_session_graph})
 
 #else

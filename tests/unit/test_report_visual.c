@@ -219,6 +219,48 @@ static void test_trace_math(void)
 	aieth_report_free(r);
 }
 
+/* Names of any length that fits the document go into trace.json whole (a
+ * 100000-byte test name was "out of memory", issue 30, 8). */
+static void test_trace_long_names(void)
+{
+	aieth_report *r = known_report();
+	struct json_object *t = json_object_array_get_idx(r->tests, 0), *tx, *ch, *root, *evs, *e;
+	size_t n = 100000;
+	char *a = malloc(n + 1), *b = malloc(n + 1), *want = malloc(2 * n + 4), *txt;
+	CU_ASSERT_FATAL(a && b && want);
+	memset(a, 'n', n);
+	a[n] = '\0';
+	memset(b, 'x', n);
+	b[n] = '\0';
+	snprintf(want, 2 * n + 4, "%s / %s", a, b);
+	tx = json_object_array_get_idx(rj_get(t, "transactions"), 0);
+	ch = json_object_array_get_idx(rj_get(tx, "channels"), 0);
+	json_object_object_add(t, "name", json_object_new_string(a));
+	json_object_object_add(tx, "name", json_object_new_string(b));
+	json_object_object_add(ch, "plio", json_object_new_string(a));
+	json_object_object_add(json_object_array_get_idx(rj_get(tx, "latencies"), 0), "from",
+			       json_object_new_string(a));
+	CU_ASSERT_EQUAL(aieth_report_write_trace(r, at("l.json")), AIETH_OK);
+	txt = slurp("l.json");
+	root = json_tokener_parse(txt);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	evs = rj_get(root, "traceEvents");
+	e = event(evs, "M", "process_name", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_STRING_EQUAL(rj_gets(rj_get(e, "args"), "name"), want);
+	CU_ASSERT_PTR_NOT_NULL(event(evs, "X", b, 0));
+	CU_ASSERT_PTR_NOT_NULL(event(evs, "X", a, 1));
+	memcpy(want, "latency from ", 13);
+	memcpy(want + 13, a, n + 1);
+	CU_ASSERT_PTR_NOT_NULL(event(evs, "X", want, 2));
+	json_object_put(root);
+	free(txt);
+	free(a);
+	free(b);
+	free(want);
+	aieth_report_free(r);
+}
+
 /* The standalone SVGs: names reduced, a repeated name told apart. */
 static void test_svg_files(void)
 {
@@ -254,8 +296,8 @@ static void setup(void)
 
 static void test_cleanup(void)
 {
-	static const char *const files[] = {"r.html", "e.html", "e.json",
-					    "f.html", "f.json", "t.json"};
+	static const char *const files[] = {"r.html", "e.html", "e.json", "f.html",
+					    "f.json", "t.json", "l.json"};
 	size_t i;
 	for (i = 0; i < sizeof files / sizeof *files; i++)
 		CU_ASSERT_EQUAL(unlink(at(files[i])), 0);
@@ -266,5 +308,6 @@ static void test_setup(void) { setup(); }
 
 TU_MAIN("report_visual", {"setup", test_setup}, {"escape", test_escape},
 	{"html of a known report", test_html_known}, {"empty and failed tests", test_html_empty},
-	{"trace event math", test_trace_math}, {"svg files", test_svg_files},
+	{"trace event math", test_trace_math},
+	{"trace.json: long names whole", test_trace_long_names}, {"svg files", test_svg_files},
 	{"cleanup", test_cleanup})

@@ -250,8 +250,75 @@ static void test_writers_escape(void)
 	aieth_report_free(r);
 }
 
+/* A description with names of n copies of unit (key: "name" of the test,
+ * "graph" or "txn"); the caller frees it. */
+static char *with_name(const char *key, const char *unit, size_t n)
+{
+	size_t u = strlen(unit), len = 512 + n * u, i;
+	char *name = malloc(n * u + 1), *t = malloc(len);
+	if (!name || !t)
+		abort();
+	for (i = 0; i < n; i++)
+		memcpy(name + i * u, unit, u);
+	name[n * u] = '\0';
+	snprintf(t, len,
+		 HEAD "\"name\": \"%s\", \"graphs\": [{\"name\": \"%s\"}], \"transactions\": "
+		      "[{\"name\": \"%s\", \"mode\": \"func\", \"channels\": [{\"plio\": "
+		      "\"PLIO_01_TO_AIE\", \"size\": 32}]}]}",
+		 !strcmp(key, "name") ? name : "t", !strcmp(key, "graph") ? name : "g",
+		 !strcmp(key, "txn") ? name : "x");
+	free(name);
+	return t;
+}
+
+/* Names: at most SPEC_NAME_MAX (256) characters, counted as code points
+ * (as JSON Schema's maxLength); longer is an input error naming the file,
+ * the field, the length and the limit (issue 30, 8: a 100000-byte name
+ * passed the run, then failed writing trace.json). */
+static void test_name_limits(void)
+{
+	static const char *const keys[] = {"name", "graph", "txn"};
+	static const char *const fields[] = {
+		"t.json: name: ", "t.json: graphs[0].name: ", "t.json: transactions[0].name: "};
+	aieth_spec *sp = NULL;
+	size_t k;
+	char *t;
+	for (k = 0; k < 3; k++) {
+		t = with_name(keys[k], "a", 256);
+		CU_ASSERT_EQUAL(parse(t, &sp), AIETH_OK);
+		aieth_spec_free(sp);
+		sp = NULL;
+		free(t);
+		t = with_name(keys[k], "\xc3\xa9", 256); /* 512 bytes, 256 characters */
+		CU_ASSERT_EQUAL(parse(t, &sp), AIETH_OK);
+		aieth_spec_free(sp);
+		sp = NULL;
+		free(t);
+		t = with_name(keys[k], "\xf0\x9f\x98\x80", 256); /* 1024 bytes */
+		CU_ASSERT_EQUAL(parse(t, &sp), AIETH_OK);
+		aieth_spec_free(sp);
+		sp = NULL;
+		free(t);
+		t = with_name(keys[k], "a", 257);
+		CU_ASSERT_EQUAL(parse(t, &sp), AIETH_EINVAL);
+		CU_ASSERT_PTR_NULL(sp);
+		MSG(fields[k]);
+		MSG("257 characters (257 bytes), the limit is 256 characters");
+		free(t);
+		t = with_name(keys[k], "\xc3\xa9", 257);
+		CU_ASSERT_EQUAL(parse(t, &sp), AIETH_EINVAL);
+		MSG("257 characters (514 bytes), the limit is 256 characters");
+		free(t);
+	}
+	t = with_name("name", "n", 100000);
+	CU_ASSERT_EQUAL(parse(t, &sp), AIETH_EINVAL);
+	MSG("t.json: name: 100000 characters (100000 bytes), the limit is 256 characters");
+	free(t);
+}
+
 TU_MAIN("spec and report", {"defaults", test_defaults},
 	{"name from the folder of test.json", test_name_from_folder},
 	{"sources and tiling", test_sources_and_tiling},
 	{"errors name file, JSON path and rule", test_errors},
-	{"exit-code precedence", test_exit_precedence}, {"writers escape", test_writers_escape})
+	{"exit-code precedence", test_exit_precedence}, {"writers escape", test_writers_escape},
+	{"names have a limit", test_name_limits})

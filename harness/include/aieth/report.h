@@ -66,7 +66,8 @@ int aieth_report_write_tap(const aieth_report *r, const char *path);
  * text table, the throughput and timeline charts (the first 64
  * transactions of the run; table rows for the first 4096 channels). */
 int aieth_report_write_html(const aieth_report *r, const char *path);
-/* The same charts as standalone SVG files in the existing folder dir:
+/* The same charts as standalone SVG files in the folder dir (made when
+ * missing; a symbolic link at dir's own name is refused, never followed):
  * <test>-<transaction>-throughput.svg and -timeline.svg (names reduced to
  * [A-Za-z0-9._-]; a repeated name gets +I.J, the indexes). */
 int aieth_report_write_svgs(const aieth_report *r, const char *dir);

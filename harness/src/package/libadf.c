@@ -202,7 +202,8 @@ static int elf_section(void *ctx, const char *name, uint64_t off, uint64_t size)
 			path = stage_file(c, st);
 			if (!path)
 				return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
-			out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+				   0644);
 			if (out < 0) {
 				rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path,
 						 strerror(errno));
@@ -379,7 +380,7 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 		path = stage_file(c, st);
 		if (!path)
 			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path, strerror(errno));
 		} else {
@@ -445,7 +446,7 @@ static int do_member(struct archive *a, ar_ctx *c, uint8_t **bufp)
 	}
 	if (!path)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", source);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", path, strerror(errno));
 	} else {

@@ -140,9 +140,17 @@ static int write_bif(const aieth_pdi_build_opts *o, const char *bif)
 					   "CDO path \"%s\": bootgen's BIF cannot hold "
 					   "it (allowed: letters, digits, / . _ - +)",
 					   o->cdos[i]);
-	f = fopen(bif, "w");
-	if (!f)
-		return aieth__fail(AIETH_EIO, "%s: cannot create: %s", bif, strerror(errno));
+	/* in a scratch folder, yet never through a link at the name */
+	{
+		int fd = open(bif, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return aieth__fail(AIETH_EIO, "%s: cannot create: %s", bif, strerror(e));
+		}
+	}
 	fprintf(f,
 		"all:\n{\n  id_code = 0x%08x\n  extended_id_code = 0x%02x\n  image\n  {\n"
 		"    name=aie_image, id=0x1c000000\n    { type=cdo\n",
@@ -228,7 +236,8 @@ int aieth__pdi_build(const aieth_pdi_build_opts *o, aieth_pdi_build_result *r)
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
+					 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	t0 = aieth__pkg_now_s();
 	e = aieth__pkg_spawn(&pid, tool, argv, &fa);

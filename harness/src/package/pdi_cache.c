@@ -12,12 +12,25 @@
  *
  * Beside an entry its stamp, "<same name>.ok": this boot's id and the
  * entry's device, inode, size, modification and change times when its
- * bytes were last found to hash to its name. A hit whose entry still
- * matches its stamp is not hashed again: any write to a file changes its
- * change time, which no program can set back (docs/packaging.md,
- * "Entries"). A hit reads the entry through an open descriptor
- * (/proc/self/fd/N), so taking it changes nothing of its inode; its use
- * is recorded on the stamp.
+ * bytes were last found to hash to its name, and an HMAC-SHA256 of that
+ * text with the folder's secret (".stamp-key", 32 random bytes, 0600): a
+ * stamp only we can make. A hit whose entry still matches its stamp is
+ * not hashed again: any write to a file changes its change time, which no
+ * program can set back (docs/packaging.md, "Entries"). A hit reads the
+ * entry through an open descriptor (/proc/self/fd/N), so taking it
+ * changes nothing of its inode; its use is recorded on the stamp.
+ *
+ * A memo, "<64 hex digits of a direct key>.key", maps an archive's state
+ * to an entry's key, with an HMAC-SHA256 (the same secret) over the tag,
+ * its own direct key and the key it holds: one that does not verify is a
+ * miss, so no one can point an archive at another archive's entry.
+ *
+ * The folder is opened once (util/trusted_dir.h: every component from /
+ * down is root's or ours and written by no one else) and every file in it
+ * is reached relative to that descriptor (openat, fstatat, linkat,
+ * renameat, unlinkat), so no one can swap the folder between a check and
+ * a use; each file opened from it is checked on its descriptor too
+ * (aieth__fd_trusted).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +50,7 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 #include "util/path.h"
+#include "util/trusted_dir.h"
 
 #define PC_KEY_TAG "aieth pdi cache key 1\n"
 #define PC_DIRECT_TAG "aieth pdi cache direct 1\n"
@@ -45,7 +59,8 @@
 #define PC_MAX_BIF (1u << 20)
 #define PC_TMP_MAX_AGE 3600
 #define PC_MAX_ENTRIES 1000000u
-#define PC_STAMP_TAG "aieth pdi cache stamp 1\n"
+#define PC_STAMP_TAG "aieth pdi cache stamp 2\n"
+#define PC_KEY_FILE ".stamp-key"
 #define PC_BOOT_ID "/proc/sys/kernel/random/boot_id"
 
 /* "<64 hex key>-<32 hex hash128>-<decimal size>.pdi": 1 when name has that
@@ -74,40 +89,26 @@ static int pc_entry_name(const char *name, uint8_t hash[16], uint64_t *size)
 	return 1;
 }
 
-/* mkdir -p, each new level 0700 (XDG: the cache base directory is 0700). */
-static int make_dirs(char *path)
+/* The folder, made when missing (each new level 0700: XDG's cache base
+ * directory is), opened once and checked (util/trusted_dir.h), made
+ * private (0700); its stamp key. */
+static int open_dir(aieth_pdi_cache *c)
 {
-	char *s;
+	char what[64];
 	struct stat st;
-	for (s = path + 1;; s++) {
-		if (*s != '/' && *s)
-			continue;
-		char save = *s;
-		*s = '\0';
-		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-			int e = errno;
-			*s = save;
-			return aieth__fail(AIETH_EIO,
-					   "PDI cache folder %s: cannot create: %s (choose "
-					   "another with --cache-dir, or --no-cache)",
-					   path, strerror(e));
-		}
-		*s = save;
-		if (!save)
-			break;
-	}
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return aieth__fail(AIETH_EIO, "PDI cache folder %s: not a directory", path);
-	if (st.st_uid != geteuid())
-		return aieth__fail(AIETH_EIO,
-				   "PDI cache folder %s: owned by uid %u, not by us "
-				   "(uid %u): refusing to use it",
-				   path, (unsigned)st.st_uid, (unsigned)geteuid());
-	if ((st.st_mode & 077) && chmod(path, 0700) != 0)
+	int rc = aieth__dir_open_trusted(c->dir, 1, "PDI cache folder", &c->dfd);
+	if (rc)
+		return rc;
+	if (fstat(c->dfd, &st) != 0 || ((st.st_mode & 077) && fchmod(c->dfd, 0700) != 0))
 		return aieth__fail(AIETH_EIO,
 				   "PDI cache folder %s: cannot make it private (0700): "
 				   "%s",
-				   path, strerror(errno));
+				   c->dir, strerror(errno));
+	/* no key (a key file not ours, say): no stamp is trusted, every hit
+	 * is hashed */
+	snprintf(what, sizeof what, "PDI cache %s", PC_KEY_FILE);
+	c->have_mac = aieth__dir_key(c->dfd, PC_KEY_FILE, what, c->mac) == AIETH_OK;
+	aieth__error_clear();
 	return AIETH_OK;
 }
 
@@ -116,6 +117,7 @@ int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_byte
 	const char *env;
 	int rc;
 	memset(c, 0, sizeof c[0]);
+	c->dfd = -1;
 	c->max_bytes = max_bytes ? max_bytes : AIETH_PDI_CACHE_MAX_DEFAULT;
 	if (dir && *dir)
 		c->dir = aieth__strdup(dir);
@@ -131,7 +133,7 @@ int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_byte
 				   "$HOME is an absolute path): give --cache-dir, or --no-cache");
 	if (!c->dir)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
-	if (!c->dir[0] || (rc = make_dirs(c->dir))) {
+	if (!c->dir[0] || (rc = open_dir(c))) {
 		rc = c->dir[0] ? rc : aieth__fail(AIETH_EINVAL, "PDI cache folder: empty name");
 		aieth__pdi_cache_close(c);
 		return rc;
@@ -141,8 +143,13 @@ int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_byte
 
 void aieth__pdi_cache_close(aieth_pdi_cache *c)
 {
+	if (c->dfd >= 0)
+		close(c->dfd);
+	c->dfd = -1;
 	free(c->dir);
 	c->dir = NULL;
+	memset(c->mac, 0, sizeof c->mac);
+	c->have_mac = 0;
 }
 
 /* ------------------------------------------------------------------ key */
@@ -315,9 +322,62 @@ static void hex(const uint8_t *b, size_t n, char *out)
 
 /* The name of a sound entry for key in the folder ("" when none): the
  * first "<key>-" name with a well-formed rest. */
+/* A listing of the folder: a new open of the folder's descriptor itself
+ * ("." of it), never of its path. */
+static DIR *open_list(const aieth_pdi_cache *c)
+{
+	int fd = openat(c->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
+/* Open the file name of the folder to read it (O_NOFOLLOW), -1 when it is
+ * missing or not one we trust (ours, a regular file, written by no one
+ * else): a file someone else put there is never read. */
+static int open_trusted(const aieth_pdi_cache *c, const char *name)
+{
+	int fd = openat(c->dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && aieth__fd_trusted(fd, name)) {
+		close(fd);
+		aieth__error_clear();
+		return -1;
+	}
+	return fd;
+}
+
+/* Write data as the file name of the folder: a temporary file made there
+ * (O_EXCL, 0600) and renamed over name, both relative to the folder. Not
+ * flushed: what the callers write is worth one more check at most. */
+static int write_at(const aieth_pdi_cache *c, const char *name, const void *data, size_t len)
+{
+	static unsigned seq;
+	char tmp[PC_NAME_MAX];
+	ssize_t n;
+	int fd;
+	snprintf(tmp, sizeof tmp, ".tmp.%ld.%u.%ld", (long)getpid(), seq++, (long)time(NULL));
+	fd = openat(c->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return aieth__fail(AIETH_EIO, "%s/%s: cannot create: %s", c->dir, tmp,
+				   strerror(errno));
+	n = write(fd, data, len);
+	if (close(fd) != 0 || n < 0 || (size_t)n != len) {
+		unlinkat(c->dfd, tmp, 0);
+		return aieth__fail(AIETH_EIO, "%s/%s: write error", c->dir, tmp);
+	}
+	if (renameat(c->dfd, tmp, c->dfd, name) != 0) {
+		int e = errno;
+		unlinkat(c->dfd, tmp, 0);
+		return aieth__fail(AIETH_EIO, "%s/%s: cannot rename to %s: %s", c->dir, tmp, name,
+				   strerror(e));
+	}
+	return AIETH_OK;
+}
+
 static int find_entry(const aieth_pdi_cache *c, const uint8_t key[32], char name[PC_NAME_MAX])
 {
-	DIR *d = opendir(c->dir);
+	DIR *d = open_list(c);
 	struct dirent *de;
 	char k[65];
 	name[0] = '\0';
@@ -358,11 +418,12 @@ static int hash_fd(int fd, uint64_t n, uint8_t out[16])
 }
 
 /* Remove a damaged entry, unless another process renamed a new one in. */
-static void drop_entry(const char *path, const struct stat *was)
+static void drop_entry(const aieth_pdi_cache *c, const char *name, const struct stat *was)
 {
 	struct stat now;
-	if (lstat(path, &now) == 0 && now.st_dev == was->st_dev && now.st_ino == was->st_ino)
-		unlink(path);
+	if (fstatat(c->dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == was->st_dev &&
+	    now.st_ino == was->st_ino)
+		unlinkat(c->dfd, name, 0);
 }
 
 int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const char *out, int *hit)
@@ -370,35 +431,25 @@ int aieth__pdi_cache_get(const aieth_pdi_cache *c, const uint8_t key[32], const 
 	return aieth__pdi_cache_take(c, key, out, hit, NULL);
 }
 
-/* The path of the entry for key with this hash and size (ext ".pdi"), or
- * of its stamp (".ok"); caller frees. */
-static char *entry_file(const aieth_pdi_cache *c, const uint8_t key[32], const uint8_t hash[16],
-			uint64_t size, const char *ext)
+/* The name of the entry for key with this hash and size (ext ".pdi"), or
+ * of its stamp (".ok"), in the folder. */
+static void entry_file(const uint8_t key[32], const uint8_t hash[16], uint64_t size,
+		       const char *ext, char name[PC_NAME_MAX])
 {
-	char name[PC_NAME_MAX], k[65], hh[33];
+	char k[65], hh[33];
 	hex(key, 32, k);
 	hex(hash, 16, hh);
-	snprintf(name, sizeof name, "%s-%s-%llu%s", k, hh, (unsigned long long)size, ext);
-	return aieth__path_join(c->dir, name);
-}
-
-static char *entry_path(const aieth_pdi_cache *c, const uint8_t key[32], const uint8_t hash[16],
-			uint64_t size)
-{
-	return entry_file(c, key, hash, size, ".pdi");
+	snprintf(name, PC_NAME_MAX, "%s-%s-%llu%s", k, hh, (unsigned long long)size, ext);
 }
 
 void aieth__pdi_cache_drop(const aieth_pdi_cache *c, const uint8_t key[32],
 			   const aieth_pdi_cache_check *check)
 {
-	char *path = entry_path(c, key, check->hash, check->size);
-	char *stamp = entry_file(c, key, check->hash, check->size, ".ok");
-	if (path)
-		unlink(path);
-	if (stamp)
-		unlink(stamp);
-	free(path);
-	free(stamp);
+	char name[PC_NAME_MAX];
+	entry_file(key, check->hash, check->size, ".pdi", name);
+	unlinkat(c->dfd, name, 0);
+	entry_file(key, check->hash, check->size, ".ok", name);
+	unlinkat(c->dfd, name, 0);
 }
 
 void aieth__pdi_cache_release(aieth_pdi_cache_check *check)
@@ -418,11 +469,18 @@ static int64_t ns_of(const struct timespec *t)
  * boot (the kernel's random boot id: a stamp of another boot, before a
  * crash that may have lost bytes the page cache held, is not trusted).
  * -1: no boot id, no stamps. */
-static int stamp_text(const aieth_pdi_cache_check *ck, char *out, size_t cap)
+static int stamp_text(const aieth_pdi_cache *c, const aieth_pdi_cache_check *ck, char *out,
+		      size_t cap)
 {
-	char boot[64], hh[33];
+	char boot[64], hh[33], mh[65];
+	uint8_t mac[32];
+	aieth_hmac_sha256 h;
+	size_t len;
 	ssize_t n;
-	int fd = open(PC_BOOT_ID, O_RDONLY | O_CLOEXEC);
+	int fd;
+	if (!c->have_mac) /* no key: no stamp is made or trusted */
+		return -1;
+	fd = open(PC_BOOT_ID, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, boot, sizeof boot - 1);
@@ -439,6 +497,14 @@ static int stamp_text(const aieth_pdi_cache_check *ck, char *out, size_t cap)
 		 "boot %s\nhash %s size %llu\ndev %llu ino %llu mtime %lld ctime %lld\n",
 		 boot, hh, (unsigned long long)ck->size, (unsigned long long)ck->dev,
 		 (unsigned long long)ck->ino, (long long)ck->mtime, (long long)ck->ctime);
+	/* the facts above anyone on the machine can read (boot id, stat):
+	 * the MAC with our secret is what a forger cannot make */
+	len = strlen(out);
+	aieth__hmac_sha256_init(&h, c->mac, sizeof c->mac);
+	aieth__hmac_sha256_update(&h, out, len);
+	aieth__hmac_sha256_final(&h, mac);
+	hex(mac, 32, mh);
+	snprintf(out + len, cap - len, "mac %s\n", mh);
 	return 0;
 }
 
@@ -447,20 +513,18 @@ static int stamp_text(const aieth_pdi_cache_check *ck, char *out, size_t cap)
 static int stamp_matches(const aieth_pdi_cache *c, const uint8_t key[32],
 			 const aieth_pdi_cache_check *ck)
 {
-	char want[400], got[400], *path;
+	char want[480], got[480], name[PC_NAME_MAX];
 	ssize_t n = -1;
 	int fd, ok = 0;
-	if (stamp_text(ck, want, sizeof want) ||
-	    !(path = entry_file(c, key, ck->hash, ck->size, ".ok")))
+	if (stamp_text(c, ck, want, sizeof want))
 		return 0;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
+	entry_file(key, ck->hash, ck->size, ".ok", name);
+	if ((fd = open_trusted(c, name)) < 0)
 		return 0;
 	n = read(fd, got, sizeof got - 1);
 	if (n > 0) {
 		got[n] = '\0';
-		ok = !strcmp(got, want);
+		ok = (size_t)n == strlen(want) && aieth__bytes_equal(got, want, (size_t)n);
 	}
 	if (ok)
 		futimens(fd, NULL); /* recently used */
@@ -474,14 +538,16 @@ static int stamp_matches(const aieth_pdi_cache *c, const uint8_t key[32],
 static void stamp_touch(const aieth_pdi_cache *c, const uint8_t key[32],
 			const aieth_pdi_cache_check *ck)
 {
-	char *path = entry_file(c, key, ck->hash, ck->size, ".ok");
-	int fd = path ? open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600)
-		      : -1;
+	char name[PC_NAME_MAX];
+	int fd;
+	entry_file(key, ck->hash, ck->size, ".ok", name);
+	fd = openat(c->dfd, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd >= 0) {
-		futimens(fd, NULL);
+		if (!aieth__fd_trusted(fd, name))
+			futimens(fd, NULL);
 		close(fd);
 	}
-	free(path);
+	aieth__error_clear();
 }
 
 int aieth__pdi_cache_unchanged(const aieth_pdi_cache_check *check)
@@ -495,25 +561,18 @@ int aieth__pdi_cache_unchanged(const aieth_pdi_cache_check *check)
 void aieth__pdi_cache_checked(const aieth_pdi_cache *c, const uint8_t key[32],
 			      const aieth_pdi_cache_check *check)
 {
-	char text[400], *path;
-	aieth_out o;
+	char text[480], name[PC_NAME_MAX];
 	/* as taken, and unchanged for 2 s before: a change at or after the
 	 * take would have moved the change time past the recorded one */
 	if (!aieth__pdi_cache_unchanged(check) ||
 	    check->taken - check->ctime < (int64_t)PC_SETTLE_S * 1000000000 ||
 	    check->taken - check->mtime < (int64_t)PC_SETTLE_S * 1000000000 ||
-	    stamp_text(check, text, sizeof text) ||
-	    !(path = entry_file(c, key, check->hash, check->size, ".ok")))
+	    stamp_text(c, check, text, sizeof text))
 		return;
 	/* not flushed: a stamp a crash loses means one more check; one that
 	 * outlives its entry's bytes names another boot */
-	if (aieth__out_open(&o, path) == AIETH_OK) {
-		o.no_flush = 1;
-		if (aieth__out_write(&o, text, strlen(text)) == AIETH_OK)
-			aieth__out_commit(&o);
-		aieth__out_abort(&o);
-	}
-	free(path);
+	entry_file(key, check->hash, check->size, ".ok", name);
+	write_at(c, name, text, strlen(text));
 	aieth__error_clear();
 }
 
@@ -557,10 +616,11 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
 	if (!(path = aieth__path_join(c->dir, name)))
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	clock_gettime(CLOCK_REALTIME, &now); /* before the state is read */
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = openat(c->dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		goto miss; /* evicted meanwhile, or not a file */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size)
+	/* not ours, or others may write it: never packaged (removed) */
+	if (fstat(fd, &st) != 0 || aieth__fd_trusted(fd, path) || (uint64_t)st.st_size != size)
 		goto damaged;
 	if (check && !hold(fd, &st, out)) {
 		check->held = 1;
@@ -585,7 +645,7 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
 	/* the same folder as out: a hard link, no copy; it keeps the bytes
 	 * readable whatever an evictor does to the entry's name */
 	unlink(out);
-	if (link(path, out) == 0) {
+	if (linkat(c->dfd, name, AT_FDCWD, out, 0) == 0) {
 		lfd = open(out, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (lfd < 0 || fstat(lfd, &lst) != 0 || lst.st_ino != st.st_ino ||
 		    lst.st_dev != st.st_dev ||
@@ -619,7 +679,7 @@ int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const
 	goto miss;
 damaged:
 	aieth__out_abort(&o);
-	drop_entry(path, &st);
+	drop_entry(c, name, &st);
 miss:
 	if (lfd >= 0)
 		close(lfd);
@@ -639,7 +699,7 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 			 int *stored)
 {
 	static unsigned seq;
-	char name[PC_NAME_MAX], *path = NULL, *tmp = NULL;
+	char name[PC_NAME_MAX], ename[PC_NAME_MAX], *path = NULL, *tmp = NULL;
 	uint8_t sum[16];
 	struct stat st;
 	int in = -1, fd = -1, rc;
@@ -652,8 +712,9 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 		rc = aieth__fail(AIETH_EIO, "%s: read error", pdi);
 		goto out;
 	}
-	path = entry_path(c, key, sum, (uint64_t)st.st_size);
+	entry_file(key, sum, (uint64_t)st.st_size, ".pdi", ename);
 	snprintf(name, sizeof name, ".tmp.%ld.%u.%ld", (long)getpid(), seq++, (long)time(NULL));
+	path = aieth__path_join(c->dir, ename);
 	tmp = aieth__path_join(c->dir, name);
 	if (!path || !tmp) {
 		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
@@ -664,8 +725,17 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 	 * entry is published by the rename alone, and every hit checks the
 	 * bytes against the content hash in the entry's name, so an entry a
 	 * crash left short or empty is a miss (removed), never a wrong PDI */
-	if (link(pdi, tmp) != 0) {
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (linkat(AT_FDCWD, pdi, c->dfd, name, 0) == 0) {
+		/* the entry is bootgen's file: ours; others may not write it
+		 * (aieth__fd_trusted refuses such an entry) */
+		if ((st.st_mode & 077) && fchmod(in, st.st_mode & 0700) != 0) {
+			rc = aieth__fail(AIETH_EIO, "%s: cannot make it private: %s", tmp,
+					 strerror(errno));
+			goto out;
+		}
+	} else {
+		fd = openat(c->dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
 		if (fd < 0) {
 			rc = aieth__fail(AIETH_EIO, "%s: cannot create: %s", tmp, strerror(errno));
 			goto out;
@@ -680,7 +750,7 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 		}
 		fd = -1;
 	}
-	if (rename(tmp, path) != 0) {
+	if (renameat(c->dfd, name, c->dfd, ename) != 0) {
 		rc = aieth__fail(AIETH_EIO, "%s: cannot rename to %s: %s", tmp, path,
 				 strerror(errno));
 		goto out;
@@ -692,7 +762,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	if (tmp && !*stored)
-		unlink(tmp);
+		unlinkat(c->dfd, name, 0);
 	free(tmp);
 	free(path);
 	return rc;
@@ -700,12 +770,10 @@ out:
 
 /* ---------------------------------------------------------------- memos */
 
-static char *memo_path(const aieth_pdi_cache *c, const uint8_t dkey[32])
+static void memo_name(const uint8_t dkey[32], char name[80])
 {
-	char name[80];
 	hex(dkey, 32, name);
-	snprintf(name + 64, sizeof name - 64, ".key");
-	return aieth__path_join(c->dir, name);
+	snprintf(name + 64, 80 - 64, ".key");
 }
 
 static int parse_key(const char *t, uint8_t key[32])
@@ -722,34 +790,74 @@ static int parse_key(const char *t, uint8_t key[32])
 	return 0;
 }
 
+/* A memo's text for dkey -> key: the key's 64 hex digits (first: the
+ * evictor reads them), then a "mac" line, the HMAC-SHA256 with the
+ * folder's secret of a tag, the memo's own dkey and the key. A memo only
+ * we can make, and only for its own name: one planted, edited, or copied
+ * to another dkey's name (to point that archive at this entry) does not
+ * verify. -1: no key, no memo made or trusted. */
+#define PC_MEMO_TAG "aieth pdi cache memo 2\n"
+#define PC_MEMO_LEN (65 + 4 + 64 + 1)
+static int memo_text(const aieth_pdi_cache *c, const uint8_t dkey[32], const uint8_t key[32],
+		     char out[PC_MEMO_LEN + 1])
+{
+	aieth_hmac_sha256 h;
+	uint8_t mac[32];
+	char dk[65];
+	if (!c->have_mac)
+		return -1;
+	hex(dkey, 32, dk);
+	hex(key, 32, out);
+	aieth__hmac_sha256_init(&h, c->mac, sizeof c->mac);
+	aieth__hmac_sha256_update(&h, PC_MEMO_TAG, strlen(PC_MEMO_TAG));
+	aieth__hmac_sha256_update(&h, "dkey ", 5);
+	aieth__hmac_sha256_update(&h, dk, 64);
+	aieth__hmac_sha256_update(&h, "\nkey ", 6);
+	aieth__hmac_sha256_update(&h, out, 64);
+	aieth__hmac_sha256_update(&h, "\n", 1);
+	aieth__hmac_sha256_final(&h, mac);
+	memcpy(out + 64, "\nmac ", 5);
+	hex(mac, 32, out + 69);
+	out[133] = '\n';
+	out[134] = '\0';
+	return 0;
+}
+
 int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
 			      int *found)
 {
-	char *path = memo_path(c, dkey), *text = NULL;
-	size_t len;
+	char name[80], text[PC_MEMO_LEN + 2], want[PC_MEMO_LEN + 1];
+	uint8_t k[32];
+	ssize_t n;
+	int fd;
 	*found = 0;
-	if (!path)
-		return aieth__fail(AIETH_ENOMEM, "out of memory");
-	if (aieth__read_file(path, 256, &text, &len) == AIETH_OK && !parse_key(text, key))
-		*found = 1;
-	aieth__error_clear();
-	free(text);
-	free(path);
+	memo_name(dkey, name);
+	if (!c->have_mac || (fd = open_trusted(c, name)) < 0)
+		return AIETH_OK;
+	n = read(fd, text, sizeof text - 1);
+	close(fd);
+	/* one that does not verify (no mac: an older aieth's; a wrong one; one
+	 * of another name) is a miss: the full key is computed, the memo
+	 * written anew */
+	if (n != PC_MEMO_LEN)
+		return AIETH_OK;
+	text[n] = '\0';
+	if (parse_key(text, k) || memo_text(c, dkey, k, want) ||
+	    !aieth__bytes_equal(text, want, PC_MEMO_LEN))
+		return AIETH_OK;
+	memcpy(key, k, 32);
+	*found = 1;
 	return AIETH_OK;
 }
 
 int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],
 			      const uint8_t key[32])
 {
-	char *path = memo_path(c, dkey), text[66];
-	int rc;
-	if (!path)
-		return aieth__fail(AIETH_ENOMEM, "out of memory");
-	hex(key, 32, text);
-	text[64] = '\n';
-	rc = aieth__write_atomic(path, text, 65);
-	free(path);
-	return rc;
+	char name[80], text[PC_MEMO_LEN + 1];
+	memo_name(dkey, name);
+	if (memo_text(c, dkey, key, text))
+		return AIETH_OK; /* no key: direct mode is off */
+	return write_at(c, name, text, PC_MEMO_LEN);
 }
 
 /* ------------------------------------------------------------- eviction */
@@ -820,7 +928,7 @@ static int has_entry(const pc_ent *v, size_t n, const char *k)
 
 int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 {
-	DIR *d = opendir(c->dir);
+	DIR *d = open_list(c);
 	struct dirent *de;
 	struct stat st;
 	pc_ent *v = NULL, *m = NULL, *sv = NULL, *hit;
@@ -836,9 +944,8 @@ int aieth__pdi_cache_evict(const aieth_pdi_cache *c, uint64_t max_bytes)
 		size_t len = strlen(de->d_name);
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue; /* gone meanwhile, or not ours */
-		if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp.")) {
-			if (now - st.st_mtime > PC_TMP_MAX_AGE)
-				unlinkat(dfd, de->d_name, 0); /* its writer died */
+		if (aieth__dir_temp_sweep_one(dfd, de->d_name, &st, now, PC_TMP_MAX_AGE)) {
+			/* a temporary file: removed when its writer died */
 		} else if (pc_entry_name(de->d_name, NULL, NULL)) {
 			rc = add_ent(&v, &n, &cap, de->d_name, &st);
 			total += (uint64_t)st.st_size;

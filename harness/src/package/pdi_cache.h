@@ -7,7 +7,8 @@
  * entry; each carries its size and a content hash, so a damaged entry is a
  * miss (and removed), never packaged (an entry checked once in a boot and
  * unchanged since is stamped, and not hashed again); the folder is bounded
- * in bytes, the least recently used entries going first. Not installed.
+ * in bytes, the least recently used entries going first; a stamp carries
+ * an HMAC with the folder's secret, so only we can make one. Not installed.
  */
 #ifndef AIETH_PDI_CACHE_H
 #define AIETH_PDI_CACHE_H
@@ -19,14 +20,19 @@
 #define AIETH_PDI_CACHE_MAX_DEFAULT (1ull << 30) /* = AIETH_PACKAGE_CACHE_MAX_DEFAULT */
 
 typedef struct {
-	char *dir;          /* the cache folder (0700) */
+	char *dir;          /* the cache folder (0700), as named (messages) */
+	int dfd;            /* the folder, opened once: every use is relative to it */
 	uint64_t max_bytes; /* bound on the entries' total size */
+	uint8_t mac[32];    /* the folder's stamp key (.stamp-key) */
+	int have_mac;       /* 0: no key, no stamp trusted (every hit hashed) */
 } aieth_pdi_cache;
 
 /* The folder: dir when given, else $AIETH_CACHE_DIR, else
  * $XDG_CACHE_HOME/aieth, else $HOME/.cache/aieth. Created (with missing
  * parents) mode 0700; an existing one must be a directory of ours, and
- * is made 0700. max_bytes 0: AIETH_PDI_CACHE_MAX_DEFAULT. */
+ * is made 0700. Opened once (util/trusted_dir.h): a path with a component
+ * others may write, or through a link others own, is refused
+ * (AIETH_EINVAL, naming it). max_bytes 0: AIETH_PDI_CACHE_MAX_DEFAULT. */
 int aieth__pdi_cache_open(aieth_pdi_cache *c, const char *dir, uint64_t max_bytes);
 void aieth__pdi_cache_close(aieth_pdi_cache *c);
 
@@ -106,6 +112,10 @@ int aieth__pdi_cache_put(const aieth_pdi_cache *c, const uint8_t key[32], const 
 int aieth__pdi_cache_direct_key(const char *graph, const char *board, const char *tool,
 				uint32_t id_code, uint32_t ext_id_code, uint8_t dkey[32],
 				int *settled);
+/* A memo holds an HMAC-SHA256 with the folder's secret (.stamp-key) over
+ * its own dkey and the key: memo_get finds (*found 1) only one that
+ * verifies, a regular file of ours; any other is a miss. Without a key
+ * (c->have_mac 0) no memo is trusted, and memo_put writes none. */
 int aieth__pdi_cache_memo_get(const aieth_pdi_cache *c, const uint8_t dkey[32], uint8_t key[32],
 			      int *found);
 int aieth__pdi_cache_memo_put(const aieth_pdi_cache *c, const uint8_t dkey[32],

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "report/report_model.h"
@@ -388,27 +389,38 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
  * test's and the transaction's index ('+' never comes from a name). */
 #define STEM 140
 
-static int write_svg(const char *dir, const char *stem, const char *kind, struct json_object *t,
-		     struct json_object *tx)
+static int write_svg(int dfd, const char *dir, const char *stem, const char *kind,
+		     struct json_object *t, struct json_object *tx)
 {
-	char path[4400];
+	char path[4400], name[STEM + 48];
 	sbuf b = SB_INIT(SB_DOC_MAX);
-	if ((size_t)snprintf(path, sizeof path, "%s/%s-%s.svg", dir, stem, kind) >= sizeof path)
+	int rc;
+	snprintf(name, sizeof name, "%s-%s.svg", stem, kind);
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
 		return aieth__fail(AIETH_EINVAL, "%s: chart path longer than %zu bytes", dir,
 				   sizeof path - 1);
 	if (!strcmp(kind, "throughput"))
 		rv_svg_throughput(&b, t, tx, 1);
 	else
 		rv_svg_timeline(&b, t, tx, 1);
-	return sb_write_file(&b, path);
+	if (!(rc = sb_check(&b, path)))
+		rc = aieth__write_atomicat(dfd, name, path, b.p ? b.p : "", b.n);
+	sb_free(&b);
+	return rc;
 }
 
 int aieth_report_write_svgs(const aieth_report *r, const char *dir)
 {
 	char stems[RV_MAX_CHARTS][STEM + 24];
 	size_t i, j, n, charts = 0;
+	int dfd, rc = AIETH_OK;
 	if (!r || !dir || !*dir)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_svgs: NULL or empty argument");
+	/* the folder opened once, never through a link at its own name (it is
+	 * made by the run, often in a folder others may write); each chart's
+	 * name in it never followed */
+	if ((rc = aieth__subdir_open_path(dir, &dfd)))
+		return rc;
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n && charts < RV_MAX_CHARTS; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
@@ -418,7 +430,6 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir)
 			struct json_object *tx = json_object_array_get_idx(txns, j);
 			char a[STEM / 2], z[STEM / 2], *stem = stems[charts];
 			size_t c;
-			int rc;
 			rv_file_part(a, sizeof a, rj_gets(t, "name"));
 			rv_file_part(z, sizeof z, rj_gets(tx, "name"));
 			snprintf(stem, sizeof stems[0], "%s-%s", a, z);
@@ -427,10 +438,11 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir)
 			if (c < charts)
 				snprintf(stem, sizeof stems[0], "%s-%s+%zu.%zu", a, z, i, j);
 			charts++;
-			if ((rc = write_svg(dir, stem, "throughput", t, tx)) != AIETH_OK ||
-			    (rc = write_svg(dir, stem, "timeline", t, tx)) != AIETH_OK)
-				return rc;
+			if ((rc = write_svg(dfd, dir, stem, "throughput", t, tx)) != AIETH_OK ||
+			    (rc = write_svg(dfd, dir, stem, "timeline", t, tx)) != AIETH_OK)
+				break;
 		}
 	}
-	return AIETH_OK;
+	close(dfd);
+	return rc;
 }

@@ -85,7 +85,8 @@ static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
 static void text_test(sbuf *b, struct json_object *t)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
-	char st[16], c1[1024], c2[256], c3[64], c4[2048];
+	/* c1: a name whole up to a test description's limit (1024 bytes) */
+	char st[16], c1[1024 + 16], c2[256], c3[64], c4[2048];
 	size_t j, k;
 
 	upper(st, sizeof st, rj_gets(t, "status"));
@@ -224,7 +225,9 @@ char *aieth_report_markers(const aieth_report *r)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, j, k, n;
-	char id[80], name[256], tn[128], xn[96];
+	/* names whole up to a test description's limit (256 characters, at
+	 * most 1024 bytes: docs/test-spec.md), with a PLIO name */
+	char id[80], name[2 * 1025 + 160], tn[1025], xn[1025];
 	if (!r)
 		return NULL;
 	token(id, sizeof id, rj_gets(r->run, "id"));

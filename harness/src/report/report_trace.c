@@ -23,6 +23,19 @@ typedef struct {
 	int first;
 } ev_list;
 
+/* A JSON string of a and b one after the other, whatever their length
+ * (only the document's bound applies: a line-sized buffer failed on the
+ * names of a test and its transaction). */
+static void json_cat(sbuf *out, const char *a, const char *b)
+{
+	sbuf tmp = SB_INIT(SB_DOC_MAX);
+	sb_printf(&tmp, "%s%s", a, b);
+	rv_json(out, tmp.p ? tmp.p : "");
+	out->oom |= tmp.oom;
+	out->over |= tmp.over;
+	free(tmp.p);
+}
+
 /* Start an event: separator, phase, name, ids (the caller adds the rest
  * and the closing brace). */
 static void ev(ev_list *l, const char *ph, const char *name, const char *prefix, int pid, int tid)
@@ -33,15 +46,10 @@ static void ev(ev_list *l, const char *ph, const char *name, const char *prefix,
 		sb_lit(l->b, ",\n");
 	l->first = 0;
 	sb_printf(l->b, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"name\":", ph, pid, tid);
-	if (prefix) {
-		sbuf tmp = SB_INIT(SB_LINE_MAX);
-		sb_printf(&tmp, "%s%s", prefix, name);
-		rv_json(l->b, tmp.p ? tmp.p : "");
-		l->b->oom |= tmp.oom;
-		free(tmp.p);
-	} else {
+	if (prefix)
+		json_cat(l->b, prefix, name);
+	else
 		rv_json(l->b, name);
-	}
 }
 
 static void meta(ev_list *l, const char *what, int pid, int tid, const char *name, int sort)
@@ -56,6 +64,19 @@ static void meta(ev_list *l, const char *what, int pid, int tid, const char *nam
 		rv_json(l->b, name);
 		sb_lit(l->b, "}}");
 	}
+}
+
+/* "TEST / TRANSACTION" as the process's name, whatever their length. */
+static void process_name(ev_list *l, int pid, const char *test, const char *txn)
+{
+	char *both;
+	sbuf tmp = SB_INIT(SB_DOC_MAX);
+	sb_printf(&tmp, "%s / %s", test, txn);
+	both = tmp.p;
+	l->b->oom |= tmp.oom;
+	l->b->over |= tmp.over;
+	meta(l, "process_name", pid, 0, both ? both : "", -1);
+	free(both);
 }
 
 static void span(ev_list *l, double clk, long long c0, long long c1)
@@ -153,11 +174,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 		for (j = 0; j < json_object_array_length(txns); j++) {
 			struct json_object *tx = json_object_array_get_idx(txns, j);
 			struct json_object *chs = rj_get(tx, "channels");
-			sbuf pn = SB_INIT(SB_LINE_MAX);
-			sb_printf(&pn, "%s / %s", rj_gets(t, "name"), rj_gets(tx, "name"));
-			b.oom |= pn.oom;
-			meta(&l, "process_name", ++pid, 0, pn.p ? pn.p : "", -1);
-			free(pn.p);
+			process_name(&l, ++pid, rj_gets(t, "name"), rj_gets(tx, "name"));
 			meta(&l, "process_sort_index", pid, 0, NULL, pid);
 			meta(&l, "thread_name", pid, 0, "transaction", -1);
 			ev(&l, "X", rj_gets(tx, "name"), NULL, pid, 0);

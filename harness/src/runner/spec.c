@@ -148,9 +148,18 @@ static int dup_string(const char *what, const char *path, jobj *o, const char *k
 {
 	const char *s = NULL;
 	int rc = jstrict_get_string(what, path, o, key, required, &s);
-	size_t i;
+	size_t i, chars = 0;
 	if (rc || !s)
 		return rc;
+	/* a name is in every report, table and upload: bounded before the run
+	 * (a 100000-byte one passed, then failed writing trace.json) */
+	for (i = 0; !strcmp(key, "name") && s[i]; i++)
+		chars += ((unsigned char)s[i] & 0xc0) != 0x80;
+	if (chars > SPEC_NAME_MAX)
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: %s%sname: %zu characters (%zu bytes), the limit is %d "
+				   "characters",
+				   what, path, *path ? "." : "", chars, strlen(s), SPEC_NAME_MAX);
 	/* names are printed in tables, markers and JUnit: no control
 	 * characters (a newline could forge a marker line, ESC a terminal) */
 	for (i = 0; !strcmp(key, "name") && s[i]; i++)

@@ -12,6 +12,13 @@
 #include "aieth.h"
 #include "data/data.h"
 
+/* The longest name of a test, graph or transaction, in characters (UTF-8
+ * code points, as JSON Schema's maxLength counts): SQUAD's limit for its
+ * suite and test names (Django CharField max_length=256; th_server takes
+ * graph names of SRV_NAME_MAX = 256 bytes); every writer takes a name this
+ * long whole. */
+#define SPEC_NAME_MAX 256
+
 typedef enum { SRC_NONE, SRC_BINARY, SRC_TEXT, SRC_PATTERN } spec_src_kind;
 
 /* Where a channel's bytes come from or go to. */

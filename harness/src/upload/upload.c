@@ -5,6 +5,12 @@
  * delivered is spooled (transient: connection, timeout, 408, 429, 5xx) or
  * kept in failed/ (any other answer), and every outcome is recorded in the
  * report's "uploads" array. Upload problems never change a run's exit code.
+ *
+ * The spool is the user's alone (docs/farm.md, "The spool"): opened once
+ * and checked (util/trusted_dir.h), then reached only relative to its
+ * descriptor; each entry is checked on its descriptor (ours, written by no
+ * one else) and by its HMAC with the spool's key before it is sent with
+ * credentials. An entry that fails is refused: kept, named, never sent.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +32,9 @@
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/fileio.h"
+#include "util/hash.h"
 #include "util/path.h"
+#include "util/trusted_dir.h"
 
 #define SPOOL_DEFAULT_MAX (100ull << 20)
 #define MAX_DOWN 64 /* origins found down in one pass */
@@ -40,6 +48,9 @@ typedef struct {
 	int ndown;
 	size_t remaining;
 	unsigned seq;
+	int dfd, ffd;    /* the spool and its failed/, opened once (-1: not yet) */
+	uint8_t key[32]; /* the spool's key (UP_SPOOL_KEY), once dfd is open */
+	char run[UP_RUN_MAX];
 } up_ctx;
 
 char *aieth_upload_default_spool(void)
@@ -53,26 +64,56 @@ char *aieth_upload_default_spool(void)
 	return sb_take(&b);
 }
 
-/* mkdir -p with 0700 for what it creates. */
-static int ensure_dir(const char *path)
+/* Open the spool (made when missing and create; AIETH_ENOTFOUND when
+ * missing otherwise): the folder's rule of util/trusted_dir.h, made 0700,
+ * its key read or made. */
+static int spool_open(up_ctx *c, int create)
 {
-	char buf[4096];
-	size_t i, n = strlen(path);
+	char what[4200];
 	struct stat st;
-	if (n >= sizeof buf)
-		return aieth__fail(AIETH_EINVAL, "spool %s: path too long", path);
-	memcpy(buf, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return aieth__fail(AIETH_EIO, "spool %s: mkdir %s: %s", path, buf,
-					   strerror(errno));
-		buf[i] = i == n ? '\0' : '/';
+	int rc;
+	if (c->dfd >= 0)
+		return AIETH_OK;
+	if ((rc = aieth__dir_open_trusted(c->spool, create, "spool", &c->dfd)))
+		return rc;
+	if (fstat(c->dfd, &st) || ((st.st_mode & 077) && fchmod(c->dfd, 0700))) {
+		rc = aieth__fail(AIETH_EIO, "spool %s: cannot make it private (0700): %s", c->spool,
+				 strerror(errno));
+	} else {
+		snprintf(what, sizeof what, "spool %s: its key %s", c->spool, UP_SPOOL_KEY);
+		rc = aieth__dir_key(c->dfd, UP_SPOOL_KEY, what, c->key);
 	}
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return aieth__fail(AIETH_EIO, "spool %s: not a directory", path);
+	if (rc) {
+		close(c->dfd);
+		c->dfd = -1;
+	}
+	return rc;
+}
+
+/* The spool's failed/ (made when create): ours, written by no one else.
+ * AIETH_ENOTFOUND when missing and not create. */
+static int failed_open(up_ctx *c, int create)
+{
+	struct stat st;
+	if (c->ffd >= 0)
+		return AIETH_OK;
+	if (create && mkdirat(c->dfd, "failed", 0700) && errno != EEXIST)
+		return aieth__fail(AIETH_EIO, "spool %s: mkdir failed: %s", c->spool,
+				   strerror(errno));
+	c->ffd = openat(c->dfd, "failed", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->ffd < 0)
+		return errno == ENOENT ? AIETH_ENOTFOUND
+				       : aieth__fail(AIETH_EIO, "spool %s/failed: %s", c->spool,
+						     strerror(errno));
+	if (fstat(c->ffd, &st) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(c->ffd);
+		c->ffd = -1;
+		return aieth__fail(AIETH_EINVAL,
+				   "spool %s/failed: owned by uid %u (mode %04o): not ours "
+				   "alone (uid %u, written by no one else): refusing it",
+				   c->spool, (unsigned)st.st_uid, (unsigned)st.st_mode & 07777,
+				   (unsigned)geteuid());
+	}
 	return AIETH_OK;
 }
 
@@ -81,10 +122,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The spool's entries in dir, sorted (oldest first); *bytes: their size. */
-static int list_dir(const char *dir, char ***names, size_t *count, uint64_t *bytes)
+/* The spool's entries in the folder dfd (shown as dir), sorted (oldest
+ * first); *bytes: their size. */
+static int list_dir(int dfd, const char *dir, char ***names, size_t *count, uint64_t *bytes)
 {
-	DIR *d = opendir(dir);
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
@@ -92,17 +135,17 @@ static int list_dir(const char *dir, char ***names, size_t *count, uint64_t *byt
 		*names = NULL;
 		*count = 0;
 	}
-	if (!d)
-		return errno == ENOENT
-			       ? AIETH_OK
-			       : aieth__fail(AIETH_EIO, "spool %s: %s", dir, strerror(errno));
+	if (!d) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return aieth__fail(AIETH_EIO, "spool %s: %s", dir, strerror(e));
+	}
 	while ((de = readdir(d))) {
-		char path[4400];
 		struct stat st;
 		if (!up_spool_name_ok(de->d_name))
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		if (bytes)
 			*bytes += (uint64_t)st.st_size;
@@ -204,17 +247,20 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 		       size_t pathn)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
-	char dir[4200], name[128];
+	char dir[4200], name[128], tmp[160];
 	uint64_t used = 0, max = c->o->spool_max_bytes ? c->o->spool_max_bytes : SPOOL_DEFAULT_MAX;
 	struct timespec ts;
-	int rc;
+	int rc, fd, to;
 
 	snprintf(dir, sizeof dir, "%s/failed", c->spool);
-	if ((rc = ensure_dir(sub ? dir : c->spool)))
+	if ((rc = spool_open(c, 1)))
 		return rc;
-	if ((rc = list_dir(c->spool, NULL, NULL, &used)) || (rc = list_dir(dir, NULL, NULL, &used)))
+	if ((rc = failed_open(c, sub != NULL)) == AIETH_ENOTFOUND)
+		rc = AIETH_OK;
+	if (rc || (rc = list_dir(c->dfd, c->spool, NULL, NULL, &used)) ||
+	    (c->ffd >= 0 && (rc = list_dir(c->ffd, dir, NULL, NULL, &used))))
 		return rc;
-	if ((rc = up_spool_format(e, &b)))
+	if ((rc = up_spool_format(e, c->key, &b)))
 		goto out;
 	if (used + b.n > max) {
 		rc = aieth__fail(AIETH_EIO,
@@ -231,14 +277,35 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 		goto out;
 	}
 	snprintf(path, pathn, "%s/%s", sub ? dir : c->spool, name);
-	rc = aieth__write_atomic(path, b.p, b.n);
+	/* a new file of ours (0600, O_EXCL), flushed, then renamed into
+	 * place: a retrying reader finds the whole entry or none */
+	to = sub ? c->ffd : c->dfd;
+	snprintf(tmp, sizeof tmp, ".tmp.%s", name);
+	fd = openat(to, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = aieth__fail(AIETH_EIO, "spool %s: cannot create %s: %s", c->spool, tmp,
+				 strerror(errno));
+		goto out;
+	}
+	rc = aieth__write_full(fd, b.p, b.n, path);
+	if (!rc && fsync(fd))
+		rc = aieth__fail(AIETH_EIO, "spool %s: fsync: %s", path, strerror(errno));
+	if (close(fd) && !rc)
+		rc = aieth__fail(AIETH_EIO, "spool %s: write error: %s", path, strerror(errno));
+	if (!rc && renameat(to, tmp, to, name))
+		rc = aieth__fail(AIETH_EIO, "spool %s: cannot rename %s: %s", c->spool, tmp,
+				 strerror(errno));
+	if (rc)
+		unlinkat(to, tmp, 0);
 out:
 	free(b.p);
 	return rc;
 }
 
-/* Send one entry; fresh: not from the spool (it is spooled on failure). */
-static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spooled_path)
+/* Send one entry; spooled_path NULL: a fresh one (spooled on failure);
+ * else the entry name of the spool, shown as spooled_path. */
+static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *name,
+		    const char *spooled_path)
 {
 	const char *kn = up_kind_name(kind);
 	char err[1200], path[4400];
@@ -260,7 +327,7 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 			mark_down(c, e->url);
 	}
 	if (cls == UP_SENT) {
-		if (from_spool && unlink(spooled_path)) {
+		if (from_spool && unlinkat(c->dfd, name, 0)) {
 			snprintf(err, sizeof err, "delivered, but removing it failed: %s",
 				 strerror(errno));
 			record(c, e->target, kn, "delivered", code, spooled_path, err, 1);
@@ -276,17 +343,12 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 			return;
 		}
 		/* permanent: out of the retry queue, into failed/ */
-		snprintf(path, sizeof path, "%s/failed/%s", c->spool,
-			 strrchr(spooled_path, '/') + 1);
+		snprintf(path, sizeof path, "%s/failed/%s", c->spool, name);
 		c->remaining++;
-		{
-			char fdir[4200];
-			snprintf(fdir, sizeof fdir, "%s/failed", c->spool);
-			if (ensure_dir(fdir) || rename(spooled_path, path)) {
-				record(c, e->target, kn, "spooled", code, spooled_path,
-				       "rejected, and moving it to failed/ failed", 1);
-				return;
-			}
+		if (failed_open(c, 1) || renameat(c->dfd, name, c->ffd, name)) {
+			record(c, e->target, kn, "spooled", code, spooled_path,
+			       "rejected, and moving it to failed/ failed", 1);
+			return;
 		}
 		record(c, e->target, kn, "failed", code, path, err, 1);
 		return;
@@ -300,51 +362,119 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *spoo
 	record(c, e->target, kn, cls == UP_RETRY ? "spooled" : "failed", code, path, err, 0);
 }
 
+/* Read the spool's entry name (shown as path): *refused 1 when it is not
+ * one we may trust (not ours, writable by others, not a regular file). */
+static int read_entry(up_ctx *c, const char *name, const char *path, char **data, size_t *len,
+		      int *refused)
+{
+	struct stat st;
+	int fd, rc;
+	*data = NULL;
+	*refused = 0;
+	fd = openat(c->dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return aieth__fail(errno == ELOOP ? AIETH_EINVAL : AIETH_EIO, "%s: %s", path,
+				   strerror(errno));
+	if ((rc = aieth__fd_trusted(fd, path))) {
+		char why[1200];
+		snprintf(why, sizeof why, "%s", aieth_error_message());
+		close(fd);
+		*refused = 1;
+		return aieth__fail(rc, "%s: refused, kept, never sent; delete it", why);
+	}
+	if (fstat(fd, &st) || (uint64_t)st.st_size > UP_ENTRY_MAX) {
+		close(fd);
+		return aieth__fail(AIETH_EPARSE, "%s: larger than %u bytes", path, UP_ENTRY_MAX);
+	}
+	*len = (size_t)st.st_size;
+	if (!(*data = malloc(*len + 1))) {
+		close(fd);
+		return aieth__fail(AIETH_ENOMEM, "spool: out of memory");
+	}
+	rc = aieth__pread_full(fd, *data, *len, 0, path);
+	close(fd);
+	return rc;
+}
+
+/* The temporary files (".tmp.*", spool_write's and the key's) that a
+ * writer which died left in the spool and its failed/: removed when older
+ * than an hour (util/trusted_dir.h), as the PDI cache removes its own. A
+ * folder that cannot be listed is left for the flush to report. */
+static void sweep_temps(up_ctx *c)
+{
+	char what[4200];
+	size_t n = 0, nf = 0;
+	snprintf(what, sizeof what, "spool %s", c->spool);
+	aieth__dir_temp_sweep(c->dfd, UP_TMP_MAX_AGE, what, &n);
+	if (failed_open(c, 0) == AIETH_OK) {
+		snprintf(what, sizeof what, "spool %s/failed", c->spool);
+		aieth__dir_temp_sweep(c->ffd, UP_TMP_MAX_AGE, what, &nf);
+	}
+	aieth__error_clear();
+	if (n + nf)
+		sb_printf(&c->log,
+			  "spool %s: removed %zu temporary file(s) older than %d s (left by a "
+			  "writer that died)\n",
+			  c->spool, n + nf, UP_TMP_MAX_AGE);
+}
+
 static int flush(up_ctx *c)
 {
-	char **names = NULL, lock[4200];
+	char **names = NULL;
 	size_t n = 0, i;
 	int rc, fd;
-	struct stat st;
-	if (stat(c->spool, &st)) /* no spool yet: nothing waits */
+	rc = spool_open(c, 0);
+	if (rc == AIETH_ENOTFOUND) { /* no spool yet: nothing waits */
+		aieth__error_clear();
 		return AIETH_OK;
+	}
+	if (rc)
+		return rc;
 	/* one retrying process at a time, or an entry could be sent twice;
 	 * another one retrying now is not waited for (its entries are its) */
-	snprintf(lock, sizeof lock, "%s/.lock", c->spool);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = openat(c->dfd, ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return aieth__fail(AIETH_EIO, "spool %s: %s", lock, strerror(errno));
+		return aieth__fail(AIETH_EIO, "spool %s/.lock: %s", c->spool, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
 		sb_printf(&c->log, "spool %s: another process is retrying it; not retried here\n",
 			  c->spool);
 		return AIETH_OK;
 	}
-	if ((rc = list_dir(c->spool, &names, &n, NULL))) {
+	sweep_temps(c);
+	if ((rc = list_dir(c->dfd, c->spool, &names, &n, NULL))) {
 		close(fd);
 		return rc;
 	}
 	for (i = 0; i < n; i++) {
 		char path[4400], *data = NULL;
 		size_t len = 0;
+		int refused = 0;
 		up_entry e;
 		up_target t;
 		snprintf(path, sizeof path, "%s/%s", c->spool, names[i]);
-		if (aieth__read_file(path, UP_ENTRY_MAX, &data, &len) ||
-		    up_spool_parse(data, len, path, &e) || up_parse_url(e.target, &t)) {
-			char fdir[4200], dst[4400], m[1300];
-			snprintf(m, sizeof m, "%s", aieth_error_message());
-			snprintf(fdir, sizeof fdir, "%s/failed", c->spool);
-			snprintf(dst, sizeof dst, "%s/%s", fdir, names[i]);
+		rc = read_entry(c, names[i], path, &data, &len, &refused);
+		if (!rc && (rc = up_spool_parse(data, len, path, &e)) == AIETH_EUNSUPPORTED)
+			refused = 1; /* an older aieth's: it may still send it */
+		if (!rc && (rc = up_spool_verify(data, len, &e, c->key, path)))
+			refused = 1;
+		if (!rc)
+			rc = up_parse_url(e.target, &t);
+		if (rc && refused) { /* kept where it is, never sent */
 			c->remaining++;
-			if (ensure_dir(fdir) || rename(path, dst))
+			record(c, "?", "?", "refused", 0, path, aieth_error_message(), 1);
+		} else if (rc) { /* unreadable (truncated, edited): out of the queue */
+			char dst[4400], m[1300];
+			snprintf(m, sizeof m, "%s", aieth_error_message());
+			snprintf(dst, sizeof dst, "%s/failed/%s", c->spool, names[i]);
+			c->remaining++;
+			if (failed_open(c, 1) || renameat(c->dfd, names[i], c->ffd, names[i]))
 				record(c, "?", "?", "spooled", 0, path, m, 1);
 			else
 				record(c, "?", "?", "failed", 0, dst, m, 1);
-			free(data);
-			continue;
+		} else {
+			deliver(c, &e, t.kind, names[i], path);
 		}
-		deliver(c, &e, t.kind, path);
 		free(data);
 	}
 	free_names(names, n);
@@ -359,6 +489,7 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 	char *def = NULL;
 	int rc;
 	memset(c, 0, sizeof *c);
+	c->dfd = c->ffd = -1;
 	sb_init(&c->log, SB_DOC_MAX);
 	c->o = o;
 	/* the versions of aieth_upload_opts read here (a new one: raise it) */
@@ -383,6 +514,12 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 
 static void ctx_done(up_ctx *c, char **log)
 {
+	if (c->ffd >= 0)
+		close(c->ffd);
+	if (c->dfd >= 0)
+		close(c->dfd);
+	c->ffd = c->dfd = -1;
+	memset(c->key, 0, sizeof c->key);
 #ifdef AIETH_HAVE_CURL
 	curl_global_cleanup();
 #endif
@@ -447,8 +584,17 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		goto out;
 	}
 	rj_set(r->root, "uploads", c.uploads);
+	/* the run id, as its entries carry it (a printable header value) */
+	snprintf(c.run, sizeof c.run, "%s",
+		 rj_gets(r->run, "id") && *rj_gets(r->run, "id") ? rj_gets(r->run, "id") : "-");
+	for (i = 0; c.run[i]; i++)
+		if ((unsigned char)c.run[i] < 0x21 || c.run[i] == 0x7f)
+			c.run[i] = '_';
+	/* a spool that is not ours alone is refused: not retried, and what
+	 * is not delivered now is lost (not written into it) */
 	if ((rc = flush(&c)))
-		record(&c, "?", "?", "spooled", 0, c.spool, aieth_error_message(), 1);
+		record(&c, "?", "?", rc == AIETH_EINVAL ? "refused" : "spooled", 0, c.spool,
+		       aieth_error_message(), 1);
 	rc = AIETH_OK;
 	/* a boundary that the parts cannot contain: they are made of the report's
 	 * strings, and the boundary's characters are never JSON-escaped */
@@ -467,6 +613,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 			continue;
 		}
 		memset(&e, 0, sizeof e);
+		snprintf(e.run, sizeof e.run, "%s", c.run);
 		snprintf(e.target, sizeof e.target, "%s", urls[i]);
 		snprintf(e.url, sizeof e.url, "%s", t.url);
 		if (t.kind == UP_INFLUX) {
@@ -490,7 +637,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		}
 		e.body = body.p ? body.p : "";
 		e.len = body.n;
-		deliver(&c, &e, t.kind, NULL);
+		deliver(&c, &e, t.kind, NULL, NULL);
 		free(body.p);
 	}
 out:

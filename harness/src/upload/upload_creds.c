@@ -4,8 +4,9 @@
  * line. A credentials file (one "URL-PREFIX token TOKEN" or "URL-PREFIX
  * basic USER:PASSWORD" per line, '#' comments; a line applies to an
  * --upload URL of the same scheme, host and port whose path starts with the
- * prefix's whole path segments, the most segments winning) that others may
- * not read, then per-kind variables
+ * prefix's whole path segments, the most segments winning; neither may
+ * have a "." or ".." segment, which would be resolved before it is sent)
+ * that others may not read, then per-kind variables
  * (AIETH_SQUAD_TOKEN, AIETH_INFLUX_TOKEN, AIETH_WEBHOOK_TOKEN), then
  * AIETH_UPLOAD_TOKEN. Messages name the file and line, never a value.
  */
@@ -138,19 +139,35 @@ static size_t cred_url_match(const cred_url *pre, const cred_url *t)
 	return 1 + segs;
 }
 
+/* The target's path goes to the server as matched: never one that libcurl
+ * or the server resolves to another path (up_parse_url refuses such a URL
+ * already; checked again here, where credentials depend on it). */
+static int target_ok(const char *what, const cred_url *tu, const char *target)
+{
+	size_t dn;
+	if (up_dot_segment(tu->path, tu->pl, &dn))
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: no credentials for %s: its path has a \".\" or \"..\" "
+				   "segment",
+				   what, target);
+	return AIETH_OK;
+}
+
 int up_creds_parse(const char *text, size_t len, const char *what, const char *target, up_cred *out)
 {
 	const char *p = text, *end = text + len, *why = NULL;
 	size_t best = 0, lineno = 0;
 	cred_url tu;
-	int have_target;
+	int have_target, rc;
 
 	memset(out, 0, sizeof *out);
 	have_target = target && !cred_url_split(target, strlen(target), 0, &tu, &why);
+	if (have_target && (rc = target_ok(what, &tu, target)))
+		return rc;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
-		const char *pre, *type, *val, *extra, *q;
-		size_t pl, tl, vl, i, score;
+		const char *pre, *type, *val, *extra, *q, *dot;
+		size_t pl, tl, vl, i, score, dn;
 		cred_url pu;
 		lineno++;
 		if (le > p && le[-1] == '\r')
@@ -191,6 +208,15 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 					   "%s:%zu: the URL-PREFIX is not SCHEME://HOST"
 					   "[:PORT][/PATH] (%s)",
 					   what, lineno, why);
+		/* the prefix is compared as text with a target that has no dot
+		 * segment (upload_url.c): one with a dot segment names a path
+		 * other than it seems to */
+		if ((dot = up_dot_segment(pu.path, pu.pl, &dn)))
+			return aieth__fail(AIETH_EPARSE,
+					   "%s:%zu: the URL-PREFIX's path segment \"%.*s\" is "
+					   "\".\" or \"..\" (also when percent-encoded): a server "
+					   "resolves it; write the path without it",
+					   what, lineno, (int)dn, dot);
 		/* matched by scheme, host, port, then whole path segments (never
 		 * by bytes: a token for http://10.0.0.1 must not go to
 		 * http://10.0.0.12); the most segments win, a tie: the first line */
@@ -228,8 +254,13 @@ int up_creds_find(const char *file, const char *target, up_kind kind, up_cred *o
 {
 	static const char *per_kind[] = {NULL, "AIETH_SQUAD_TOKEN", "AIETH_INFLUX_TOKEN",
 					 "AIETH_WEBHOOK_TOKEN"};
+	const char *why = NULL;
+	cred_url tu;
 	int rc;
 	memset(out, 0, sizeof *out);
+	if (target && !cred_url_split(target, strlen(target), 0, &tu, &why) &&
+	    (rc = target_ok("upload credentials", &tu, target)))
+		return rc;
 	if (file) {
 		struct stat st;
 		char *text = NULL;

@@ -3,7 +3,9 @@
  * upload_http.c - one POST of a payload with libcurl: TLS verified
  * (a private CA through the cacert option), bounded connect and total
  * times, no redirects followed (a POST must not change its target
- * silently), the reply's body dropped. The outcome decides what happens to
+ * silently), the path sent as written (CURLOPT_PATH_AS_IS), credentials
+ * only to the request URL their --upload URL makes, the reply's body
+ * dropped. The outcome decides what happens to
  * the payload: sent, spooled for a retry, or kept in failed/.
  */
 #include <stdio.h>
@@ -58,6 +60,19 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 		snprintf(err, errn, "curl_easy_init failed");
 		return UP_RETRY;
 	}
+	if (cred->type != UP_CRED_NONE) {
+		/* the credentials were found by e->target: they go only to the
+		 * request URL it makes (a spooled entry holds both) */
+		up_target t;
+		if (up_parse_url(e->target, &t) || strcmp(t.url, e->url)) {
+			curl_easy_cleanup(h);
+			snprintf(err, errn,
+				 "not sent: the request URL is not the one %.300s makes, and "
+				 "its credentials are not sent elsewhere",
+				 e->target);
+			return UP_PERMANENT;
+		}
+	}
 	snprintf(line, sizeof line, "Content-Type: %s", e->ctype);
 	hdrs = curl_slist_append(hdrs, line);
 	hdrs = curl_slist_append(hdrs, "Expect:");
@@ -76,6 +91,9 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	}
 	ebuf[0] = '\0';
 	curl_easy_setopt(h, CURLOPT_URL, e->url);
+	/* the path as matched, never resolved again by libcurl: a dot segment
+	 * is refused already (up_parse_url), this keeps any other rewrite out */
+	curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_POST, 1L);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, e->body);

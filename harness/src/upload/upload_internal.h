@@ -19,6 +19,9 @@
 #define UP_SEG_MAX 128           /* a SQUAD team/project/build/env, an InfluxDB db */
 #define UP_CRED_MAX 1024         /* a token or USER:PASSWORD */
 #define UP_ENTRY_MAX (64u << 20) /* one spooled payload, header included */
+#define UP_RUN_MAX 128           /* a run id in a spool entry */
+#define UP_SPOOL_KEY ".key"      /* the spool's secret (util/trusted_dir.h) */
+#define UP_TMP_MAX_AGE 3600      /* s: a temporary older is a dead writer's */
 
 typedef enum { UP_SQUAD = 1, UP_INFLUX, UP_WEBHOOK } up_kind;
 
@@ -32,6 +35,11 @@ typedef struct {
 /* Parse an --upload URL; the message names the URL and the rule broken. */
 int up_parse_url(const char *url, up_target *t);
 const char *up_kind_name(up_kind k);
+/* The first segment of the URL path [path, path+n) (no query) that a
+ * server resolves as "." or "..": itself, percent-decoded (twice: %252e),
+ * or a piece of it split at '/' or '\' (%2F, %5C); NULL when none. *segn:
+ * its length. */
+const char *up_dot_segment(const char *path, size_t n, size_t *segn);
 /* SQUAD's identifiers: [a-zA-Z0-9][a-zA-Z0-9_.-]*, 1..UP_SEG_MAX-1 bytes. */
 int up_segment_ok(const char *s, size_t n);
 
@@ -51,11 +59,15 @@ void up_squad_name(sbuf *b, const char *s);
 
 /* One request, as spooled (no credentials in it). */
 typedef struct {
+	char run[UP_RUN_MAX];    /* the run that made it (report.json's run.id) */
 	char target[UP_URL_MAX]; /* the --upload URL (credentials are found by it) */
 	char url[UP_URL_MAX];    /* the request URL */
 	char ctype[256];         /* Content-Type */
 	const char *body;        /* points into the parsed buffer or the caller's */
 	size_t len;
+	/* parsed: the entry's check as read, and where its line is */
+	uint8_t mac[32];
+	size_t mac_at, mac_end;
 } up_entry;
 
 /* Spool file name: <20-digit ns>-<pid>-<seq>.<kind>.spool (sorts oldest
@@ -64,9 +76,16 @@ int up_spool_name(char *buf, size_t n, uint64_t ns, long pid, unsigned seq, cons
 /* A spool file's name is ours (a temporary or foreign file is not). */
 int up_spool_name_ok(const char *name);
 /* Serialize / parse an entry (docs/farm.md: the spool entry format); the
- * parsed body points into data. */
-int up_spool_format(const up_entry *e, sbuf *out);
+ * parsed body points into data. The format holds the run id and a check:
+ * the HMAC-SHA256 with the spool's key of the whole entry less the check's
+ * own line. An entry of the format before (no check) is AIETH_EUNSUPPORTED,
+ * the message saying what to do with it; a malformed one AIETH_EPARSE. */
+int up_spool_format(const up_entry *e, const uint8_t key[32], sbuf *out);
 int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e);
+/* The check of a parsed entry (data as parsed) verifies with key:
+ * AIETH_OK; else AIETH_EINVAL, the message naming what. */
+int up_spool_verify(const char *data, size_t len, const up_entry *e, const uint8_t key[32],
+		    const char *what);
 
 /* Credentials. */
 typedef enum { UP_CRED_NONE = 0, UP_CRED_TOKEN, UP_CRED_BASIC } up_cred_type;

@@ -4,7 +4,9 @@
  * BUILD/ENV, influx+http[s]://HOST[:PORT][/PREFIX]/DB and plain http[s]://
  * webhooks, checked strictly: a URL is copied into spool files and
  * requests, so a user:password@ part, white space or a control character
- * is refused rather than passed on.
+ * is refused rather than passed on. Credentials are matched by the URL's
+ * text (upload_creds.c), so a path must reach the server as written: a
+ * "." or ".." segment, which libcurl and servers resolve away, is refused.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +37,59 @@ int up_segment_ok(const char *s, size_t n)
 			return 0;
 	}
 	return 1;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+const char *up_dot_segment(const char *path, size_t n, size_t *segn)
+{
+	const char *s = path, *e = path + n;
+	while (s < e) {
+		const char *se = memchr(s, '/', (size_t)(e - s)), *p = s;
+		size_t len = 0;  /* of the current piece, decoded */
+		int dots = 1, k; /* ... which is all dots so far */
+		if (!se)
+			se = e;
+		/* decoded as a server does: %2e is '.', and %2F or %5C (or a
+		 * raw '\') split the segment into pieces it may resolve */
+		for (;;) {
+			int c = -1;
+			if (p < se) {
+				c = (unsigned char)*p++;
+				/* twice: "%252e" is "%2e" to a server, "." to one that
+				 * (or whose proxy) decodes again */
+				for (k = 0; k < 2 && c == '%' && se - p >= 2 && hexval(p[0]) >= 0 &&
+					    hexval(p[1]) >= 0;
+				     k++) {
+					c = hexval(p[0]) * 16 + hexval(p[1]);
+					p += 2;
+				}
+			}
+			if (c < 0 || c == '/' || c == '\\') {
+				if (dots && (len == 1 || len == 2)) {
+					*segn = (size_t)(se - s);
+					return s;
+				}
+				if (c < 0)
+					break;
+				len = 0, dots = 1;
+				continue;
+			}
+			len++;
+			dots &= c == '.';
+		}
+		s = se + 1;
+	}
+	return NULL;
 }
 
 /* The last path segment of [path, end): *seg, *segn; end moves before it. */
@@ -104,6 +159,18 @@ int up_parse_url(const char *url, up_target *t)
 				   "here) is refused: credentials would show in process lists and "
 				   "logs; use --upload-credentials FILE or the environment "
 				   "(docs/farm.md)");
+	{
+		const char *dot;
+		size_t dn;
+		if ((dot = up_dot_segment(path, strcspn(path, "?#"), &dn)))
+			return aieth__fail(
+				AIETH_EINVAL,
+				"--upload %s: the path segment \"%.*s\" is \".\" or "
+				"\"..\" (also when percent-encoded): libcurl and servers "
+				"resolve it, so the request would leave the path its "
+				"credentials are matched by; write the path without it",
+				url, (int)dn, dot);
+	}
 	if (t->kind == UP_WEBHOOK) {
 		if (strchr(url, '#'))
 			return aieth__fail(AIETH_EINVAL, "--upload %s: a fragment (#) is not sent",

@@ -5,18 +5,20 @@
  * (aieth__write_atomic) and streamed writers: a missing or regular target
  * gets a temporary file beside it, flushed and renamed over it when
  * complete (on failure the temporary is removed and the target left as it
- * was); a symbolic link is followed to its final target, which is replaced
- * (the link stays a link); an existing device, FIFO or socket is written in
- * place, never renamed over or removed; a directory is an error.
+ * was); a symbolic link at the name is replaced, never followed to a file
+ * (fileio.h says which links to devices are written through); an existing
+ * device, FIFO or socket is written in place, never renamed over or
+ * removed; a directory is an error.
  */
+#define _GNU_SOURCE /* O_PATH: a link itself, to read its owner and target */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -36,23 +38,128 @@ static const char *file_kind(mode_t m)
 
 /* ------------------------------------------------------------- outputs */
 
-#define MAX_LINKS 40
-#define PROC_MAGIC 0x9fa0 /* procfs: /proc/self/fd/N behind /dev/stdout */
+/* What an open output keeps beyond aieth_out's fields (which its callers
+ * initialise positionally): one block, o->path pointing at its path. */
+typedef struct {
+	int dirfd;       /* the folder, opened once; -1 when written in place */
+	size_t tmp_name; /* offset in o->tmp of the temporary's name */
+	char *name;      /* the output's name in the folder (in this block) */
+	char path[];     /* the output as named */
+} out_state;
 
-enum { T_MISSING, T_REGULAR, T_SPECIAL, T_DIR };
-
-/* A link in procfs (/proc/self/fd/1, what /dev/stdout and /dev/fd/N lead
- * to) names an open file, not a path: it is written through, in place. */
-static int in_procfs(const char *link)
+static out_state *state_of(const aieth_out *o)
 {
-	struct statfs sf;
-	char *dir = aieth__path_dirname(link);
-	int r = dir && statfs(dir, &sf) == 0 && sf.f_type == PROC_MAGIC;
-	free(dir);
-	return r;
+	return (out_state *)(void *)(o->path - offsetof(out_state, path));
 }
 
-static char *read_link(const char *path)
+/* o->path set to a new block for path and name (NULL: none). */
+static int state_new(aieth_out *o, const char *path, const char *name)
+{
+	size_t pn = strlen(path) + 1, nn = name ? strlen(name) + 1 : 0;
+	out_state *s = malloc(sizeof *s + pn + nn);
+	if (!s)
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	s->dirfd = -1;
+	s->tmp_name = 0;
+	memcpy(s->path, path, pn);
+	s->name = name ? memcpy(s->path + pn, name, nn) : NULL;
+	o->path = s->path;
+	return AIETH_OK;
+}
+
+/* The paths that name one of the process's own open files (what a shell
+ * gives for >(...) and what /dev/stdout is): written through, in place. */
+static int own_descriptor(const char *path)
+{
+	static const char *const pre[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
+	size_t i, n;
+	if (!strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr"))
+		return 1;
+	for (i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+		n = strlen(pre[i]);
+		if (!strncmp(path, pre[i], n) && path[n] &&
+		    strspn(path + n, "0123456789") == strlen(path + n))
+			return 1;
+	}
+	return 0;
+}
+
+/* The descriptor open on fd made blocking again (it was opened O_NONBLOCK
+ * so that a FIFO without a reader fails at once). */
+static int set_blocking(int fd, const char *path)
+{
+	int flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+		return aieth__fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(errno));
+	return AIETH_OK;
+}
+
+static int open_error(const char *path, int e, mode_t mode)
+{
+	if (e == ENXIO)
+		return aieth__fail(AIETH_EIO,
+				   "%s: is %s that nothing reads from: cannot write to it", path,
+				   file_kind(mode));
+	return aieth__fail(AIETH_EIO, "%s: cannot open %s for writing: %s", path, file_kind(mode),
+			   strerror(e));
+}
+
+/* One of the process's own descriptors: opened through, appended to. */
+static int open_descriptor(aieth_out *o)
+{
+	struct stat sb;
+	int fd = open(o->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_APPEND);
+	if (fd < 0) {
+		int e = errno;
+		if (stat(o->path, &sb) != 0)
+			return aieth__fail(AIETH_EIO, "%s: cannot write: %s", o->path, strerror(e));
+		if (S_ISDIR(sb.st_mode))
+			return aieth__fail(AIETH_EINVAL,
+					   "%s: is a directory, not a file: name a "
+					   "file to write",
+					   o->path);
+		return open_error(o->path, e, sb.st_mode);
+	}
+	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: is a directory, not a file: name a file to write", o->path);
+	}
+	if (set_blocking(fd, o->path)) {
+		close(fd);
+		return AIETH_EIO;
+	}
+	o->fd = fd;
+	o->in_place = 1;
+	return AIETH_OK;
+}
+
+/* An existing device, FIFO or socket at the name: written in place, never
+ * renamed over. The name is opened without following it. */
+static int open_special(aieth_out *o, mode_t mode)
+{
+	struct stat sb;
+	int fd = openat(state_of(o)->dirfd, state_of(o)->name,
+			O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0)
+		return open_error(o->path, errno, mode);
+	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode)) {
+		close(fd);
+		return aieth__fail(AIETH_EIO, "%s: changed while it was opened; nothing written",
+				   o->path);
+	}
+	if (set_blocking(fd, o->path)) {
+		close(fd);
+		return AIETH_EIO;
+	}
+	o->fd = fd;
+	o->in_place = 1;
+	return AIETH_OK;
+}
+
+/* The target text of the link open (O_PATH|O_NOFOLLOW) on lfd: that very
+ * link, whatever the name holds now. NULL on failure. */
+static char *read_link_fd(int lfd)
 {
 	size_t cap = 256;
 	for (;;) {
@@ -60,7 +167,7 @@ static char *read_link(const char *path)
 		ssize_t n;
 		if (!buf)
 			return NULL;
-		n = readlink(path, buf, cap);
+		n = readlinkat(lfd, "", buf, cap);
 		if (n < 0) {
 			free(buf);
 			return NULL;
@@ -76,175 +183,214 @@ static char *read_link(const char *path)
 	}
 }
 
-/* What writing `path` replaces: symbolic links are followed one by one to
- * the final target (which may not exist yet), so the link stays a link.
- * *final (malloc'd): the target's path; *kind: T_*; *magic: reached through
- * a procfs link (then *final is path itself, opened through the link). */
-static int resolve_output(const char *path, char **final, int *kind, mode_t *mode, int *magic)
+/* A symbolic link at the name. Followed only when the link itself (not
+ * what the name holds by the time it is opened: its own descriptor) is
+ * yours or root's and leads to a device, FIFO or socket; then written in
+ * place (*done 1). A link to a directory of yours is an error. Every other
+ * link is replaced (*done 0): a temporary renamed over it, its target
+ * never opened for writing. */
+static int open_through_link(aieth_out *o, int *done)
 {
-	char *cur = aieth__strdup(path), *t, *dir;
-	struct stat sb;
-	int hops;
-	*final = NULL;
-	*magic = 0;
-	*mode = 0;
-	if (!cur)
-		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
-	for (hops = 0;; hops++) {
-		if (lstat(cur, &sb) != 0) {
-			int e = errno;
-			if (e == ENOENT) {
-				*kind = T_MISSING;
-				break;
-			}
-			free(cur);
-			return aieth__fail(AIETH_EIO, "%s: cannot write: %s", path, strerror(e));
-		}
-		if (!S_ISLNK(sb.st_mode)) {
-			*mode = sb.st_mode;
-			*kind = S_ISREG(sb.st_mode)   ? T_REGULAR
-				: S_ISDIR(sb.st_mode) ? T_DIR
-						      : T_SPECIAL;
-			break;
-		}
-		if (hops >= MAX_LINKS) {
-			free(cur);
-			return aieth__fail(AIETH_EIO,
-					   "%s: cannot write: more than %d symbolic links "
-					   "to follow",
-					   path, MAX_LINKS);
-		}
-		if (in_procfs(cur)) {
-			free(cur);
-			if (stat(path, &sb) != 0)
-				return aieth__fail(AIETH_EIO, "%s: cannot write: %s", path,
-						   strerror(errno));
-			*mode = sb.st_mode;
-			*kind = S_ISDIR(sb.st_mode) ? T_DIR : T_SPECIAL;
-			*magic = 1;
-			cur = aieth__strdup(path);
-			break;
-		}
-		t = read_link(cur);
-		dir = t && t[0] != '/' ? aieth__path_dirname(cur) : NULL;
-		free(cur);
-		if (!t || (t[0] != '/' && !dir)) {
-			free(t);
-			return aieth__fail(AIETH_EIO, "%s: cannot read a symbolic link on the way",
-					   path);
-		}
-		cur = dir ? aieth__path_join(dir, t) : t;
-		if (dir)
-			free(t);
-		free(dir);
-		if (!cur)
-			return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	const out_state *st = state_of(o);
+	struct stat ls, ts;
+	char *target;
+	int lfd, fd;
+	*done = 0;
+	lfd = openat(st->dirfd, st->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd < 0)
+		return AIETH_OK; /* gone or changed: replaced */
+	if (fstat(lfd, &ls) != 0 || !S_ISLNK(ls.st_mode) ||
+	    (ls.st_uid != 0 && ls.st_uid != geteuid())) {
+		close(lfd);
+		return AIETH_OK;
 	}
-	if (!cur)
-		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
-	*final = cur;
-	return AIETH_OK;
-}
-
-/* An existing device, FIFO or socket (or a procfs link): written in place,
- * never renamed over. O_NONBLOCK so a FIFO with no reader fails at once. */
-static int open_in_place(aieth_out *o, const char *path, mode_t mode, int magic)
-{
-	struct stat sb;
-	int fd, flags;
-	fd = open(o->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (magic ? O_APPEND : 0));
-	if (fd < 0) {
-		int e = errno;
-		if (e == ENXIO)
-			return aieth__fail(AIETH_EIO,
-					   "%s: is %s that nothing reads from: cannot write "
-					   "to it",
-					   path, file_kind(mode));
-		return aieth__fail(AIETH_EIO, "%s: cannot open %s for writing: %s", path,
-				   file_kind(mode), strerror(e));
+	target = read_link_fd(lfd);
+	close(lfd);
+	if (!target)
+		return AIETH_OK;
+	/* the target as this link gives it: relative to the link's folder */
+	if (fstatat(st->dirfd, target, &ts, 0) != 0 || S_ISREG(ts.st_mode)) {
+		free(target);
+		return AIETH_OK;
 	}
-	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && !magic)) {
+	if (S_ISDIR(ts.st_mode)) {
+		free(target);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: is a symbolic link to a directory, not a file: name a "
+				   "file to write",
+				   o->path);
+	}
+	fd = openat(st->dirfd, target, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	free(target);
+	if (fd < 0)
+		return open_error(o->path, errno, ts.st_mode);
+	/* what was opened decides: a regular file now (the target changed) is
+	 * not written (opening it changed nothing): the link is replaced */
+	if (fstat(fd, &ts) != 0 || S_ISREG(ts.st_mode) || S_ISDIR(ts.st_mode)) {
 		close(fd);
-		return aieth__fail(AIETH_EIO, "%s: changed while it was opened; nothing written",
-				   path);
+		return AIETH_OK;
 	}
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-		int e = errno;
+	if (set_blocking(fd, o->path)) {
 		close(fd);
-		return aieth__fail(AIETH_EIO, "%s: fcntl: %s", path, strerror(e));
+		return AIETH_EIO;
 	}
 	o->fd = fd;
 	o->in_place = 1;
+	*done = 1;
 	return AIETH_OK;
 }
 
-int aieth__out_open(aieth_out *o, const char *path)
+/* A temporary file in the folder, renamed over the name when complete (O_EXCL
+ * with our own names, not mkstemp, so the umask applies; O_NOFOLLOW: never
+ * through a link someone made at a name like ours). */
+static int open_temporary(aieth_out *o)
 {
 	static atomic_uint counter;
-	char *final = NULL, *dir;
-	const char *base;
-	size_t n, len;
-	int kind, magic, tries, rc;
-	mode_t mode;
+	out_state *st = state_of(o);
+	const char *dir = o->path;
+	size_t dlen, n;
+	int tries;
+	const char *slash = strrchr(o->path, '/');
+	/* the temporary's path for readers by path (the packager's check)
+	 * and messages: beside the name as the caller spelled it */
+	dlen = slash ? (size_t)(slash - o->path) + 1 : 0;
+	n = dlen + strlen(st->name) + 80;
+	o->tmp = malloc(n);
+	if (!o->tmp)
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", o->path);
+	memcpy(o->tmp, dir, dlen);
+	st->tmp_name = dlen;
+	for (tries = 0; tries < 100; tries++) {
+		snprintf(o->tmp + dlen, n - dlen, ".%.200s.tmp.%ld.%u", st->name, (long)getpid(),
+			 (unsigned)atomic_fetch_add(&counter, 1u));
+		/* read-write: a copy into it is hashed from its own pages
+		 * (util/copy.c), not through a buffer */
+		o->fd = openat(st->dirfd, o->tmp + dlen,
+			       O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (o->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (o->fd < 0) {
+		int e = errno;
+		int rc = aieth__fail(AIETH_EIO,
+				     "%s: cannot create a temporary file next to it (%s): %s",
+				     o->path, o->tmp, strerror(e));
+		free(o->tmp);
+		o->tmp = NULL;
+		return rc;
+	}
+	return AIETH_OK;
+}
 
+static void out_reset(aieth_out *o)
+{
 	o->fd = -1;
 	o->tmp = NULL;
 	o->path = NULL;
 	o->in_place = 0;
 	o->no_flush = 0;
+}
+
+/* o's folder and name set: what is at the name decides. */
+static int out_open_name(aieth_out *o)
+{
+	const out_state *st = state_of(o);
+	struct stat sb;
+	int done, rc;
+	if (!strcmp(st->name, ".") || !strcmp(st->name, ".."))
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: is a directory, not a file: name a file to write", o->path);
+	if (fstatat(st->dirfd, st->name, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno != ENOENT)
+			return aieth__fail(AIETH_EIO, "%s: cannot write: %s", o->path,
+					   strerror(errno));
+		return open_temporary(o);
+	}
+	if (S_ISDIR(sb.st_mode))
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: is a directory, not a file: name a file to write", o->path);
+	if (S_ISLNK(sb.st_mode)) {
+		if ((rc = open_through_link(o, &done)) || done)
+			return rc;
+	} else if (!S_ISREG(sb.st_mode)) {
+		return open_special(o, sb.st_mode);
+	}
+	return open_temporary(o);
+}
+
+int aieth__out_open(aieth_out *o, const char *path)
+{
+	char *dir;
+	const char *base;
+	size_t len;
+	int rc;
+
+	out_reset(o);
 	if (!path || !*path)
 		return aieth__fail(AIETH_EINVAL, "no output file named (an empty path)");
-	if ((rc = resolve_output(path, &final, &kind, &mode, &magic)))
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if ((rc = state_new(o, path, base)))
 		return rc;
-	o->path = final;
-	len = strlen(final);
-	if (kind == T_DIR || (kind == T_MISSING && final[len - 1] == '/')) {
-		rc = aieth__fail(AIETH_EINVAL,
-				 "%s: is a directory%s, not a file: name a file to write", path,
-				 kind == T_DIR ? "" : " name (it ends in /)");
-		aieth__out_abort(o);
-		return rc;
-	}
-	if (kind == T_SPECIAL) {
-		if ((rc = open_in_place(o, path, mode, magic)))
+	if (own_descriptor(path)) {
+		if ((rc = open_descriptor(o)))
 			aieth__out_abort(o);
 		return rc;
 	}
-	/* a missing or regular target: a temporary file beside it, renamed over
-	 * it when complete (O_EXCL with our own names, not mkstemp, so the
-	 * umask applies) */
-	dir = aieth__path_dirname(final);
-	base = strrchr(final, '/');
-	base = base ? base + 1 : final;
-	n = (dir ? strlen(dir) : 0) + strlen(base) + 80;
-	o->tmp = dir ? malloc(n) : NULL;
-	if (!o->tmp) {
-		free(dir);
-		aieth__out_abort(o);
-		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
-	}
-	for (tries = 0; tries < 100; tries++) {
-		snprintf(o->tmp, n, "%s/.%.200s.tmp.%ld.%u", dir, base, (long)getpid(),
-			 (unsigned)atomic_fetch_add(&counter, 1u));
-		/* read-write: a copy into it is hashed from its own pages
-		 * (util/copy.c), not through a buffer */
-		o->fd = open(o->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (o->fd >= 0 || errno != EEXIST)
-			break;
-	}
-	free(dir);
-	if (o->fd < 0) {
-		int e = errno;
-		rc = aieth__fail(
-			AIETH_EIO, "%s: cannot create a temporary file next to it (%s): %s%s", path,
-			o->tmp, strerror(e), e == ENOENT ? " (does the directory exist?)" : "");
-		free(o->tmp);
-		o->tmp = NULL;
+	len = strlen(path);
+	if (path[len - 1] == '/') {
+		struct stat sb;
+		int is_dir = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: is a directory%s, not a file: name a file to write", path,
+				 is_dir ? "" : " name (it ends in /)");
 		aieth__out_abort(o);
 		return rc;
 	}
-	return AIETH_OK;
+	dir = aieth__path_dirname(path);
+	if (!dir) {
+		aieth__out_abort(o);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
+	/* the folder as named (its own path may hold links: the caller's
+	 * choice), opened once: every step after is relative to it */
+	state_of(o)->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (state_of(o)->dirfd < 0) {
+		int e = errno;
+		/* worded as a temporary that could not be made (as before the
+		 * folder was opened first) */
+		rc = aieth__fail(AIETH_EIO,
+				 "%s: cannot create a temporary file next to it "
+				 "(%.*s.%.200s.tmp.%ld): %s%s",
+				 path, (int)(base - path), path, base, (long)getpid(), strerror(e),
+				 e == ENOENT ? " (does the directory exist?)" : "");
+		free(dir);
+		aieth__out_abort(o);
+		return rc;
+	}
+	free(dir);
+	if ((rc = out_open_name(o)))
+		aieth__out_abort(o);
+	return rc;
+}
+
+int aieth__out_openat(aieth_out *o, int dirfd, const char *name, const char *path)
+{
+	int rc;
+	out_reset(o);
+	if (!name || !*name || strchr(name, '/') || !path || !*path)
+		return aieth__fail(AIETH_EINVAL, "%s: not a plain file name",
+				   path && *path ? path : "(no name)");
+	if ((rc = state_new(o, path, name)))
+		return rc;
+	if ((state_of(o)->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		rc = aieth__fail(AIETH_EIO, "%s: its folder: %s", path, strerror(errno));
+		aieth__out_abort(o);
+		return rc;
+	}
+	if ((rc = out_open_name(o)))
+		aieth__out_abort(o);
+	return rc;
 }
 
 int aieth__out_write(aieth_out *o, const void *buf, size_t n)
@@ -255,9 +401,11 @@ int aieth__out_write(aieth_out *o, const void *buf, size_t n)
 int aieth__out_commit(aieth_out *o)
 {
 	const char *step = NULL;
+	const out_state *st;
 	int e = 0, rc = AIETH_OK;
 	if (!o->path || o->fd < 0)
 		return aieth__fail(AIETH_EINVAL, "aieth__out_commit: no open output");
+	st = state_of(o);
 	/* a device or FIFO is not flushed: fsync would fail or block; nor is a
 	 * scratch file (no_flush): nothing of it outlives a crash */
 	if (!o->in_place && !o->no_flush && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
@@ -265,7 +413,10 @@ int aieth__out_commit(aieth_out *o)
 	if (close(o->fd) != 0 && !step)
 		step = "close", e = errno;
 	o->fd = -1;
-	if (!step && !o->in_place && rename(o->tmp, o->path) != 0)
+	/* over the name, in the folder opened at the start: a link there is
+	 * replaced, never followed */
+	if (!step && !o->in_place &&
+	    renameat(st->dirfd, o->tmp + st->tmp_name, st->dirfd, st->name) != 0)
 		step = "rename", e = errno;
 	if (step && o->in_place)
 		rc = aieth__fail(AIETH_EIO, "%s: write error: %s", o->path, strerror(e));
@@ -274,9 +425,15 @@ int aieth__out_commit(aieth_out *o)
 				 "%s: cannot %s the temporary file %s (removed; %s left "
 				 "as it was): %s",
 				 o->path, step, o->tmp, o->path, strerror(e));
-	if (!rc) {
+	if (!rc && !o->in_place) {
 		free(o->tmp);
 		o->tmp = NULL;
+		/* the rename itself made durable, as the file's bytes were */
+		if (!o->no_flush && fsync(st->dirfd) != 0 && errno != EINVAL && errno != EROFS &&
+		    errno != EBADF)
+			rc = aieth__fail(AIETH_EIO,
+					 "%s: written, but its folder cannot be flushed: %s",
+					 o->path, strerror(errno));
 	}
 	aieth__out_abort(o);
 	return rc;
@@ -287,13 +444,69 @@ void aieth__out_abort(aieth_out *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp)
-		unlink(o->tmp);
+	/* the folder and names exist only once path is set (an initialiser
+	 * leaves dirfd 0: never closed then) */
+	if (o->path) {
+		out_state *st = state_of(o);
+		if (o->tmp && st->dirfd >= 0)
+			unlinkat(st->dirfd, o->tmp + st->tmp_name, 0);
+		if (st->dirfd >= 0)
+			close(st->dirfd);
+		free(st);
+	}
 	free(o->tmp);
-	free(o->path);
-	o->tmp = NULL;
-	o->path = NULL;
+	out_reset(o);
 }
+
+int aieth__subdir_open(int dirfd, const char *name, const char *path, int *fd_out)
+{
+	struct stat sb;
+	int fd;
+	*fd_out = -1;
+	if (mkdirat(dirfd, name, 0777) != 0 && errno != EEXIST)
+		return aieth__fail(AIETH_EIO, "%s: cannot create the folder: %s", path,
+				   strerror(errno));
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode))
+			return aieth__fail(AIETH_EIO,
+					   "%s: is a symbolic link: refusing to write through it "
+					   "(remove it; the folder is made by the run)",
+					   path);
+		return aieth__fail(AIETH_EIO, "%s: cannot open the folder: %s", path,
+				   e == ENOTDIR ? "not a directory" : strerror(e));
+	}
+	*fd_out = fd;
+	return AIETH_OK;
+}
+
+int aieth__subdir_open_path(const char *path, int *fd_out)
+{
+	char *parent;
+	const char *base;
+	size_t n = path ? strlen(path) : 0;
+	int pfd, rc;
+	*fd_out = -1;
+	if (!n || path[n - 1] == '/')
+		return aieth__fail(AIETH_EINVAL, "\"%s\": not a folder name", path ? path : "");
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!(parent = aieth__path_dirname(path)))
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0) {
+		rc = aieth__fail(AIETH_EIO, "%s: cannot create the folder: %s: %s", path, parent,
+				 strerror(errno));
+		free(parent);
+		return rc;
+	}
+	free(parent);
+	rc = aieth__subdir_open(pfd, base, path, fd_out);
+	close(pfd);
+	return rc;
+}
+
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what)
 {
 	uint8_t *p = buf;
@@ -434,6 +647,22 @@ int aieth__write_atomic(const char *path, const void *data, size_t len)
 		return aieth__fail(AIETH_EINVAL, "aieth__write_atomic: %s",
 				   !path || !*path ? "no path" : "NULL data");
 	if ((rc = aieth__out_open(&o, path)))
+		return rc;
+	if ((rc = aieth__out_write(&o, data, len))) {
+		aieth__out_abort(&o);
+		return rc;
+	}
+	return aieth__out_commit(&o);
+}
+
+int aieth__write_atomicat(int dirfd, const char *name, const char *path, const void *data,
+			  size_t len)
+{
+	aieth_out o;
+	int rc;
+	if (!data && len)
+		return aieth__fail(AIETH_EINVAL, "aieth__write_atomicat: NULL data");
+	if ((rc = aieth__out_openat(&o, dirfd, name, path)))
 		return rc;
 	if ((rc = aieth__out_write(&o, data, len))) {
 		aieth__out_abort(&o);

@@ -2,8 +2,9 @@
 /*
  * util/fileio.h - files (not installed): whole-file reads, full reads and
  * writes, streamed copies, inputs opened without blocking, and outputs that
- * never clobber (a temporary file renamed over a regular target only when
- * complete; a device or FIFO written in place).
+ * never clobber (a temporary file renamed over the output's name only when
+ * complete, a link there replaced, never followed; a device or FIFO written
+ * in place).
  */
 #ifndef AIETH_UTIL_FILEIO_H
 #define AIETH_UTIL_FILEIO_H
@@ -42,23 +43,36 @@ void aieth__remove_tree(const char *dir);
  * AIETH_ENOMEM with the message naming path; *out is then NULL. */
 int aieth__read_file(const char *path, size_t max_bytes, char **out, size_t *len_out);
 
-/* Output files. One mechanism for every writer, by what exists at path:
- * - nothing, or a regular file: a temporary file beside it
- *   (".<name>.tmp.<pid>.<n>"), flushed and renamed over it on commit; on
+/* Output files. One mechanism for every writer. The output's folder is
+ * opened once, as named (links in the folder's own path are the caller's
+ * choice); its NAME is looked at without following it (fstatat with
+ * AT_SYMLINK_NOFOLLOW), and what is there decides:
+ * - nothing, or a regular file: a temporary file in that folder
+ *   (".<name>.tmp.<pid>.<n>", O_EXCL|O_NOFOLLOW), flushed and renamed over
+ *   the name on commit (renameat in the folder, which is flushed too); on
  *   failure the temporary is removed and the old file left as it was;
- * - a symbolic link: followed to its final target (which may not exist
- *   yet), and that target replaced as above; the link stays a link;
+ * - a symbolic link: REPLACED by the new file, its target never written;
+ *   except a link owned by you or by root whose target (read from that
+ *   very link) is a character or block device, a FIFO or a socket, which
+ *   is written in place as below (your own link to /dev/null or a FIFO);
+ *   a link owned by you or root to a directory is an error as a directory;
+ * - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N and
+ *   /proc/thread-self/fd/N (the path as given): your own open file,
+ *   written through, in place; a regular file behind one is appended to;
  * - a character or block device, a FIFO, a socket (/dev/null, a tty, a
- *   pipe behind /dev/stdout): written in place, never renamed over, never
- *   removed, not flushed; a FIFO nothing reads from is an error at once
- *   (AIETH_EIO), never a wait; /dev/stdout or /dev/fd/N leading to a
- *   regular file appends to that open file;
- * - a directory, or a name ending in "/": AIETH_EINVAL naming it;
- * - an empty path: AIETH_EINVAL. */
+ *   pipe): written in place, never renamed over, never removed, not
+ *   flushed; a FIFO nothing reads from is an error at once (AIETH_EIO),
+ *   never a wait;
+ * - a directory, or a name ending in "/", "." or "..": AIETH_EINVAL
+ *   naming it;
+ * - an empty path: AIETH_EINVAL.
+ * So a link planted at an output's name in a folder others may write never
+ * makes a writer replace the file it points to. */
 typedef struct {
 	int fd;
-	char *tmp;    /* temporary path; NULL when written in place */
-	char *path;   /* the file written: path, or a link's final target */
+	char *tmp;    /* the temporary's path (folder/name); NULL when in place */
+	char *path;   /* the output as named (messages); fileio.c keeps the
+		       * folder's descriptor and the name in the same block */
 	int in_place; /* 1: fd is the target itself (no rename) */
 	int no_flush; /* 1 (set after aieth__out_open): commit without fsync,
 		       * for a file nothing needs after a crash (a scratch file) */
@@ -68,6 +82,11 @@ typedef struct {
  * temporary file is opened read-write, so copies into it can be hashed
  * from its pages). */
 int aieth__out_open(aieth_out *o, const char *path);
+/* The same for `name` (one plain name, no '/') in the folder open on dirfd
+ * (not taken: o keeps its own copy); `path` names it in messages. For a
+ * writer of many files in one folder, opened once (O_NOFOLLOW where the
+ * folder is the writer's own). */
+int aieth__out_openat(aieth_out *o, int dirfd, const char *name, const char *path);
 /* Write n bytes (a failure names the target). */
 int aieth__out_write(aieth_out *o, const void *buf, size_t n);
 /* Flush, close and rename over the target (in place: close); on failure the
@@ -79,6 +98,19 @@ void aieth__out_abort(aieth_out *o);
 /* Write len bytes to path through aieth_out: the target is replaced only
  * when complete, or written in place when it is a device or FIFO. */
 int aieth__write_atomic(const char *path, const void *data, size_t len);
+/* The same for name in the folder open on dirfd (aieth__out_openat). */
+int aieth__write_atomicat(int dirfd, const char *name, const char *path, const void *data,
+			  size_t len);
+
+/* Open (creating it, 0777 less the umask) the folder `name` inside the
+ * folder open on dirfd, never through a symbolic link: a link or other
+ * file at the name is AIETH_EIO naming `path`. *fd_out: O_DIRECTORY,
+ * close-on-exec. For a folder a writer makes itself in an output folder
+ * others may write (artifacts/, charts/). */
+int aieth__subdir_open(int dirfd, const char *name, const char *path, int *fd_out);
+/* The same for the last component of path, in its parent folder opened as
+ * named (path "OUT/artifacts": OUT as named, artifacts never a link). */
+int aieth__subdir_open_path(const char *path, int *fd_out);
 
 /* Read exactly n bytes at off; a short file is an error naming `what`. */
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);

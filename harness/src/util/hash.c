@@ -276,6 +276,54 @@ int aieth_uuid_parse(const char *text, uint8_t uuid[16])
 	return AIETH_OK;
 }
 
+/* -------------------------------------------------------- HMAC-SHA256 */
+
+void aieth__hmac_sha256_init(aieth_hmac_sha256 *h, const uint8_t *key, size_t key_len)
+{
+	uint8_t k[64], pad[64];
+	size_t i;
+	memset(k, 0, sizeof k);
+	if (key_len > sizeof k) { /* RFC 2104: a longer key is hashed first */
+		aieth_sha256 s;
+		aieth__sha256_init(&s);
+		aieth__sha256_update(&s, key, key_len);
+		aieth__sha256_final(&s, k);
+	} else if (key_len) {
+		memcpy(k, key, key_len);
+	}
+	for (i = 0; i < sizeof pad; i++)
+		pad[i] = k[i] ^ 0x36;
+	aieth__sha256_init(&h->inner);
+	aieth__sha256_update(&h->inner, pad, sizeof pad);
+	for (i = 0; i < sizeof pad; i++)
+		pad[i] = k[i] ^ 0x5c;
+	aieth__sha256_init(&h->outer);
+	aieth__sha256_update(&h->outer, pad, sizeof pad);
+}
+
+void aieth__hmac_sha256_update(aieth_hmac_sha256 *h, const void *data, size_t len)
+{
+	aieth__sha256_update(&h->inner, data, len);
+}
+
+void aieth__hmac_sha256_final(aieth_hmac_sha256 *h, uint8_t out[32])
+{
+	uint8_t in[32];
+	aieth__sha256_final(&h->inner, in);
+	aieth__sha256_update(&h->outer, in, sizeof in);
+	aieth__sha256_final(&h->outer, out);
+}
+
+int aieth__bytes_equal(const void *a, const void *b, size_t n)
+{
+	const volatile uint8_t *x = a, *y = b;
+	uint8_t d = 0;
+	size_t i;
+	for (i = 0; i < n; i++)
+		d |= (uint8_t)(x[i] ^ y[i]);
+	return d == 0;
+}
+
 void aieth__sha256_hex(const uint8_t d[32], char out[65])
 {
 	static const char x[] = "0123456789abcdef";

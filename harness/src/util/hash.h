@@ -23,6 +23,18 @@ void aieth__sha256_final(aieth_sha256 *s, uint8_t out[32]);
 /* A digest as 64 lowercase hex digits and a NUL. */
 void aieth__sha256_hex(const uint8_t d[32], char out[65]);
 
+/* HMAC-SHA256 (RFC 2104): a check only the holder of key can make. */
+typedef struct {
+	aieth_sha256 inner, outer;
+} aieth_hmac_sha256;
+
+void aieth__hmac_sha256_init(aieth_hmac_sha256 *h, const uint8_t *key, size_t key_len);
+void aieth__hmac_sha256_update(aieth_hmac_sha256 *h, const void *data, size_t len);
+void aieth__hmac_sha256_final(aieth_hmac_sha256 *h, uint8_t out[32]);
+/* 1 when the n bytes of a and b are equal; the time does not depend on
+ * where they differ (a check compared so leaks nothing of the right one). */
+int aieth__bytes_equal(const void *a, const void *b, size_t n);
+
 /* hash128 (hash.c): 8 lanes over 64-byte stripes; streamed updates in any
  * split give the digest of the whole. */
 typedef struct {

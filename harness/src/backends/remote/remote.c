@@ -779,22 +779,12 @@ static int rm_txn_start(void *state, pld_txn *wire)
 	if (rc)
 		return rc;
 	slot = (st->head + st->nt) % TXNS_MAX;
-	snprintf(st->tids[slot], sizeof st->tids[slot], "%s", jstr(o, "id"));
-	{
-		struct json_object *sv = NULL;
-		int ok = json_object_object_get_ex(o, "stream", &sv) &&
-			 json_object_is_type(sv, json_type_boolean);
-		st->streamed[slot] = ok && json_object_get_boolean(sv);
-		json_object_put(o);
-		if (!ok)
-			return aieth__fail(AIETH_EDEVICE,
-					   "server %s: protocol error: the transaction reply "
-					   "has no \"stream\": true or false",
-					   st->base);
-	}
-	if (!st->tids[slot][0] || strspn(st->tids[slot], "t-0123456789") != strlen(st->tids[slot]))
-		return aieth__fail(AIETH_EDEVICE,
-				   "server %s: the transaction reply has no valid id", st->base);
+	/* every field as documented: the transaction as submitted */
+	rc = rmr_txn_created(st->base, o, wire, !st->serial, st->tids[slot], sizeof st->tids[slot],
+			     &st->streamed[slot]);
+	json_object_put(o);
+	if (rc)
+		return rc;
 	if (st->streamed[slot]) {
 		/* uploaded during the wait, beside the device's work */
 		st->wires[slot] = wire;

@@ -176,7 +176,7 @@ static size_t file_write(char *data, size_t size, size_t nmemb, void *ctx)
 /* One file; its length may differ from the list's (a file the server
  * rewrote since), within max bytes (what is left of the session's bound,
  * at most RMD_ARTIFACT_MAX); a longer one is not kept. */
-static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const char *name,
+static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, int dfd, const char *name,
 		     uint64_t max, uint64_t max_total, uint64_t *bytes, char **path_out)
 {
 	char url[1024], what[400];
@@ -192,7 +192,9 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, const 
 		return aieth__fail(AIETH_ENOMEM, "artifacts: out of memory");
 	memset(&d, 0, sizeof d);
 	d.max = max < RMD_ARTIFACT_MAX ? max : RMD_ARTIFACT_MAX;
-	if ((rc = aieth__out_open(&d.out, path))) {
+	/* in the folder opened once, the name never followed: a link planted
+	 * there is replaced, whatever file it points to stays as it was */
+	if ((rc = aieth__out_openat(&d.out, dfd, name, path))) {
 		free(path);
 		return rc;
 	}
@@ -247,7 +249,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	CURLcode cc;
 	size_t i, n;
 	uint64_t listed = 0, used = 0;
-	int rc = AIETH_OK;
+	int rc = AIETH_OK, dfd = -1;
 
 	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts", c->base, sid);
 	hdrs = setup(c, url, NULL, RMH_CALL_S);
@@ -325,15 +327,17 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 				 "--max-artifacts MIB): none fetched",
 				 c->base, n, (unsigned long long)listed,
 				 (unsigned long long)max_total);
-	if (!rc && n && mkdir(dir, 0777) && errno != EEXIST)
-		rc = aieth__fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)", dir,
-				 strerror(errno));
+	/* OUT/artifacts, made by the run in an output folder others may
+	 * write: never reached through a link (the server chooses the names
+	 * and bytes) */
+	if (!rc && n)
+		rc = aieth__subdir_open_path(dir, &dfd);
 	for (i = 0; i < n && !rc; i++) {
 		struct json_object *f = json_object_array_get_idx(a, i), *v;
 		char *path = NULL;
 		uint64_t got = 0;
 		json_object_object_get_ex(f, "name", &v);
-		if (!(rc = fetch_one(c, sid, dir, json_object_get_string(v), max_total - used,
+		if (!(rc = fetch_one(c, sid, dir, dfd, json_object_get_string(v), max_total - used,
 				     max_total, &got, &path))) {
 			used += got;
 			if (done)
@@ -341,6 +345,8 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 		}
 		free(path);
 	}
+	if (dfd >= 0)
+		close(dfd);
 	json_object_put(o);
 	return rc;
 }

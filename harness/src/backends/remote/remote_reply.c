@@ -145,6 +145,29 @@ static int check_status_name(const char *what, struct json_object *o, uint64_t s
 	return AIETH_OK;
 }
 
+/* The fields the create and the wait replies echo of the transaction
+ * (docs/http-api.md: "the transaction's fields above"): as submitted, or
+ * the reply is another transaction's and is not taken. */
+static int check_echo(const char *what, struct json_object *o, const pld_txn *wire)
+{
+	static const char *const keys[] = {"channels", "tx_bytes", "rx_bytes"};
+	const uint64_t sent[] = {wire->channels, wire->tx.size, wire->rx.size};
+	size_t i;
+	for (i = 0; i < 3; i++) {
+		uint64_t v = 0;
+		int rc = jstrict_get_u64(what, NULL, o, keys[i], 1, 0, UINT64_MAX, &v);
+		if (rc)
+			return rc;
+		if (v != sent[i])
+			return aieth__fail(AIETH_EDEVICE,
+					   "%s: \"%s\" is %llu, the transaction was submitted "
+					   "with %llu",
+					   what, keys[i], (unsigned long long)v,
+					   (unsigned long long)sent[i]);
+	}
+	return AIETH_OK;
+}
+
 int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
 		   aieth_dev_result *res, int *failed)
 {
@@ -169,7 +192,7 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 			    what, id, state, tid, aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1]);
 		return proto(base, "a transaction's wait reply");
 	}
-	if ((rc = get_bool(what, o, "failed", &fail)) ||
+	if ((rc = check_echo(what, o, wire)) || (rc = get_bool(what, o, "failed", &fail)) ||
 	    (rc = jstrict_get_string(what, NULL, o, "message", 1, &msg)))
 		return proto(base, "a transaction's wait reply");
 	if (strlen(msg) >= sizeof res->msg) {
@@ -201,6 +224,73 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	snprintf(res->msg, sizeof res->msg, "%s", msg);
 	res->total_cycles = cycles;
 	res->have_progress = progress;
+	return AIETH_OK;
+}
+
+int rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire, int asked,
+		    char *tid, size_t tid_size, int *streamed)
+{
+	const char *what = "the transaction reply";
+	const char *id = NULL, *state = NULL, *want;
+	struct json_object *sv = NULL;
+	uint64_t got = 0;
+	size_t n;
+	int stream;
+
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	}
+	if (!json_object_object_get_ex(o, "stream", &sv) ||
+	    !json_object_is_type(sv, json_type_boolean)) {
+		aieth__fail(AIETH_EDEVICE, "%s has no \"stream\": true or false", what);
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	}
+	stream = json_object_get_boolean(sv);
+	/* streamed only when asked: else the client would not upload it */
+	if (stream && !asked) {
+		aieth__fail(AIETH_EDEVICE,
+			    "%s: \"stream\" is true, the transaction was submitted with false",
+			    what);
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	}
+	if (jstrict_get_string(what, NULL, o, "id", 1, &id) ||
+	    jstrict_get_string(what, NULL, o, "state", 1, &state))
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	/* the id goes into request paths: whole, and nothing but t, - and digits */
+	n = strlen(id);
+	if (!n || n >= tid_size || strspn(id, "t-0123456789") != n) {
+		char q[AIETH_QUOTE_CAP];
+		aieth__quote_str(q, sizeof q, id);
+		aieth__fail(
+			AIETH_EDEVICE,
+			"%s: \"id\" \"%s\" is no transaction id (1..%zu bytes of t, - and digits)",
+			what, q, tid_size - 1);
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	}
+	/* a streamed transaction is started as it is made; the other waits
+	 * for its TX image */
+	want = aieth__dev_txn_state[stream ? 1 : 0];
+	if (strcmp(state, want)) {
+		char q[AIETH_QUOTE_CAP];
+		aieth__quote_str(q, sizeof q, state);
+		aieth__fail(AIETH_EDEVICE,
+			    "%s: \"state\" \"%s\" (expected \"%s\", \"stream\" being %s)", what, q,
+			    want, stream ? "true" : "false");
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	}
+	/* as submitted, and no TX byte uploaded yet */
+	if (check_echo(what, o, wire) ||
+	    jstrict_get_u64(what, NULL, o, "tx_received", 1, 0, UINT64_MAX, &got))
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	if (got) {
+		aieth__fail(AIETH_EDEVICE,
+			    "%s: \"tx_received\" is %llu, no TX byte was uploaded yet", what,
+			    (unsigned long long)got);
+		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
+	}
+	memcpy(tid, id, n + 1);
+	*streamed = stream;
 	return AIETH_OK;
 }
 

@@ -18,12 +18,23 @@
 
 #include "backends/backend.h"
 
-/* The reply to POST .../txns/TID/wait (base names the server in messages).
+/* The reply to POST .../txns/TID/wait (base names the server in messages);
+ * its "channels", "tx_bytes" and "rx_bytes" must be the wire's, as submitted.
  * When the device failed it ("failed": true), *failed is 1 and res->msg the
  * server's message; else res and the wire's perf words get the result.
  * Nothing is written into res or wire unless the whole reply is valid. */
 int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
 		   aieth_dev_result *res, int *failed);
+
+/* The reply to POST .../txns (201) for wire, asked (non-zero) to stream:
+ * "stream" true or false (true only when asked), "id" a transaction id
+ * (1..tid_size-1 bytes of t, - and digits), "state" "running" when it
+ * streams, else "awaiting_tx", "channels", "tx_bytes" and "rx_bytes" the
+ * wire's, as submitted, "tx_received" 0. tid gets the id, *streamed
+ * whether the server streams it; nothing is written unless the whole
+ * reply is valid. */
+int rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire, int asked,
+		    char *tid, size_t tid_size, int *streamed);
 
 /* A session's state reply (POST /v1/sessions, GET /v1/sessions/SID):
  * "state" one of queued, active, ended, expired; "position" 0..65535 when

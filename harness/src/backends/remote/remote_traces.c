@@ -38,13 +38,18 @@ const char *rmt_path_seg(const char *name, char out[RMT_SEG_MAX])
 }
 
 /* The file's base name as the server takes it: [A-Za-z0-9._-], no leading
- * dot, at most NAME_MAX_ bytes; prefixed "gG-oO-" when taken already. */
-static void upload_name(const char *file, size_t g, size_t o, struct json_object *traces, char *out,
-			size_t cap)
+ * dot, at most NAME_MAX_ bytes; where that name is taken already,
+ * "gG-oO-name", then "gG-oO-K-name": every candidate is checked, so that no
+ * trace replaces another's (a file of graph 0 may be named "g1-o0-out.txt").
+ * Fewer than RMT_TRACES_MAX names are taken (add_one checks), so one of the
+ * RMT_TRACES_MAX + 1 distinct candidates is free. */
+static int upload_name(const char *file, size_t g, size_t o, struct json_object *traces, char *out,
+		       size_t cap)
 {
 	const char *base = strrchr(file, '/');
-	char clean[NAME_MAX_ - 16];
+	char clean[NAME_MAX_ - 48];
 	size_t i, n = 0;
+	unsigned k;
 	base = base ? base + 1 : file;
 	for (i = 0; base[i] && n < sizeof clean - 1; i++) {
 		char c = base[i];
@@ -57,9 +62,17 @@ static void upload_name(const char *file, size_t g, size_t o, struct json_object
 	clean[n] = '\0';
 	if (!n)
 		snprintf(clean, sizeof clean, "trace");
-	snprintf(out, cap, "%s", clean);
-	if (json_object_object_get_ex(traces, out, NULL))
-		snprintf(out, cap, "g%zu-o%zu-%s", g, o, clean);
+	for (k = 0; k <= RMT_TRACES_MAX; k++) {
+		int w = k == 0   ? snprintf(out, cap, "%s", clean)
+			: k == 1 ? snprintf(out, cap, "g%zu-o%zu-%s", g, o, clean)
+				 : snprintf(out, cap, "g%zu-o%zu-%u-%s", g, o, k, clean);
+		if (w < 0 || (size_t)w >= cap)
+			break;
+		if (!json_object_object_get_ex(traces, out, NULL))
+			return AIETH_OK;
+	}
+	return aieth__fail(AIETH_EINVAL,
+			   "aiesim trace %s: no free name for it among the session's traces", file);
 }
 
 /* One outputs[] entry of graph g: its file read and sent as a trace. */
@@ -112,8 +125,9 @@ static int add_one(const aieth_graph_state *gs, size_t g, size_t o, const char *
 				 gs->name, path);
 		goto out;
 	}
+	if ((rc = upload_name(file, g, o, traces, name, sizeof name)))
+		goto out;
 	*total += len;
-	upload_name(file, g, o, traces, name, sizeof name);
 	json_object_object_add(traces, name, json_object_new_string_len(text, (int)len));
 	json_object_object_add(entry, "file", json_object_new_string(name));
 out:

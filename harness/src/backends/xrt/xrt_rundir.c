@@ -155,10 +155,13 @@ int aieth__xrt_rundir_open(const char *xrt_ini, const char *artifacts_dir, char 
 	}
 	filter_ini(&o, text, len);
 	free(text);
-	if (mkdir(artifacts_dir, 0777) && errno != EEXIST) {
-		rc = aieth__fail(AIETH_EIO, "%s: cannot create the artifacts folder (%s)",
-				 artifacts_dir, strerror(errno));
-		goto out;
+	/* made by the run in an output folder others may write: never a link
+	 * (XRT's files are moved into it by name) */
+	{
+		int afd;
+		if ((rc = aieth__subdir_open_path(artifacts_dir, &afd)))
+			goto out;
+		close(afd);
 	}
 	if (!(tmpl = aieth__path_join(artifacts_dir, ".xrt-run-XXXXXX"))) {
 		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
@@ -216,7 +219,12 @@ void aieth__xrt_rundir_collect(const aieth_dev_config *cfg, const char *artifact
 		return;
 	sfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd >= 0)
-		dfd = open(artifacts_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		dfd = open(artifacts_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sfd >= 0 && dfd < 0)
+		snprintf(why, sizeof why,
+			 "the artifacts folder %.200s cannot be opened (%s; a symbolic link "
+			 "there is never followed): XRT's files not kept",
+			 artifacts_dir, strerror(errno));
 	d = sfd >= 0 ? fdopendir(dup(sfd)) : NULL;
 	while (d && n < NAMES_MAX && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
