@@ -6,7 +6,8 @@
 # each SVG chart, the TAP file, a `save` file, th_package -o and
 # dump-section -o, the artifacts a remote server sends) and pointing at a
 # victim file is replaced by the output, the victim left as it was; a
-# link at the folders the run makes (charts/, artifacts/) is refused; a
+# link at the folders the run makes (charts/, artifacts/, a relative
+# `save` path's sub/) is refused; a
 # link owned by someone else to a FIFO is replaced, never followed. What
 # must keep working: /dev/stdout, /dev/null, `--tap -`, a FIFO with a
 # reader, your own link to /dev/null. Every run is bounded by `timeout`.
@@ -94,6 +95,53 @@ ln -s "$W/vdir" "$W/out3/charts"
 bounded 2 "$R" -q -o "$W/out3" "$D"
 has "$TMP/err" "charts: is a symbolic link"
 [[ -z $(ls -A "$W/vdir") ]] && ok || bad "charts written through a planted folder link: $(ls -A "$W/vdir")"
+
+# a `save` path with folders, relative to OUT (the description's, the run's
+# own layout): a link planted at OUT/sub (another user's, to a folder that
+# holds a file of the saved name) is refused, the test says so (phase
+# "save", exit 2), nothing written where it points; the same for a tiled
+# channel's save (written whole after the run); missing folders are made;
+# ".." is refused before the run; an absolute path is the user's own
+mkdir -p "$W/sv"
+cp "$S/examples/adder_perf/"*.txt "$S/examples/tiling/"*.txt "$W/sv/"
+python3 - "$S/examples" "$W/sv" <<'EOF'
+import json, sys
+ex, out = sys.argv[1], sys.argv[2]
+def save(src, name, ch, path):
+    d = json.load(open(f"{ex}/{src}/test.json"))
+    sv = {"file": path}
+    if path.endswith(".txt"):
+        sv["type"] = "int32"
+    d["transactions"][0]["channels"][ch]["save"] = sv
+    json.dump(d, open(f"{out}/{name}.json", "w"), indent=1)
+save("adder_perf", "sub", 2, "sub/x.txt")
+save("adder_perf", "deep", 2, "deep/er/x.txt")
+save("adder_perf", "up", 2, "../up.txt")
+save("adder_perf", "abs", 2, out + "/abslink/x.txt")
+save("tiling", "tsub", 2, "sub/t.bin")
+EOF
+mkdir -p "$W/vdir3" "$W/sv1"
+echo "the victim folder's own x" >"$W/vdir3/x.txt"
+echo "the victim folder's own t" >"$W/vdir3/t.bin"
+ln -s "$W/vdir3" "$W/sv1/sub"
+if [[ $ROOT -eq 1 ]]; then chown -h 65534:65534 "$W/sv1/sub"; fi
+bounded 2 "$R" -q -o "$W/sv1" "$W/sv/sub.json" "$W/sv/tsub.json"
+has "$W/sv1/report.json" '"phase": "save"'
+n=$(grep -c 'sv1/sub: is a symbolic link: refusing to write through it' "$W/sv1/report.json")
+[[ $n -ge 2 ]] && ok || bad "both saves (streamed, tiled) should be refused naming OUT/sub: $n"
+[[ $(cat "$W/vdir3/x.txt") == "the victim folder's own x" ]] && ok || bad "x.txt written through OUT/sub"
+[[ $(cat "$W/vdir3/t.bin") == "the victim folder's own t" ]] && ok || bad "t.bin written through OUT/sub"
+[[ $(ls -A "$W/vdir3" | wc -l) -eq 2 ]] && ok || bad "files left in the link's folder: $(ls -A "$W/vdir3")"
+kind "$W/sv1/sub" "symbolic link"
+bounded 0 "$R" -q -o "$W/sv2" "$W/sv/deep.json"
+cmp -s "$W/sv2/deep/er/x.txt" "$W/names/$SAVE" && ok || bad "deep/er/x.txt is not the save of a clean run"
+bounded 2 "$R" -q -o "$W/sv3" "$W/sv/up.json"
+has "$W/sv3/report.json" '../up.txt\": a relative save path stays below the output folder'
+[[ ! -e $W/up.txt ]] && ok || bad "../up.txt was written above OUT"
+mkdir -p "$W/absdir"
+ln -s "$W/absdir" "$W/sv/abslink"
+bounded 0 "$R" -q -o "$W/sv4" "$W/sv/abs.json"
+cmp -s "$W/absdir/x.txt" "$W/names/$SAVE" && ok || bad "an absolute save path through the user's own link was not written"
 
 # the output folder's lock, truncated and written by each run: a hard link
 # planted at its name (another name of the victim) is refused, the victim

@@ -231,6 +231,12 @@ expect 0 remote fits --max-artifacts 1 "$T"
 [[ $(jq '.tests[0].artifacts | length' "$TMP/fits/report.json") == 2 && \
    $(stat -c %s "$TMP/fits/artifacts/big1.bin") == 1000 ]] && ok || bad "artifacts within the limit not fetched"
 expect 2 "$RT" -q --max-artifacts 0 "$T"
+# a session id longer than the client keeps (63 bytes) is refused, never cut
+# short to the id of another session (last: the session it refused holds
+# the device until th_server's idle limit)
+fake longsid --session-set "id=\"s-$(printf '%070d' 7)\""
+expect 3 remote longsid "$T"
+has "$TMP/longsid/report.json" 'the session reply has no valid id (1..63 bytes'
 
 kill -0 "$SP" && ok || bad "th_server died"
 finish

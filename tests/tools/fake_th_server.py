@@ -13,6 +13,8 @@ ask for:
                           KEY = JSON
   --txn-del KEY           ... loses KEY
   --graph-set KEY=JSON    the reply to GET .../graphs/NAME gets KEY = JSON
+  --session-set KEY=JSON  the reply to POST /v1/sessions (a new session) gets
+                          KEY = JSON
   --delay-wait S          ... and the reply to a graph's wait come S seconds
                           late, no byte before them
   --stall-health S        GET /v1/health answers after S silent seconds
@@ -137,6 +139,13 @@ class Handler(BaseHTTPRequestHandler):
             for k in ARGS.txn_del:
                 o.pop(k, None)
             data = json.dumps(o).encode()
+        if (ARGS.session_set and self.command == "POST" and r.status == 201 and
+                self.path == "/v1/sessions"):
+            o = json.loads(data)
+            for kv in ARGS.session_set:
+                k, v = kv.split("=", 1)
+                o[k] = json.loads(v)
+            data = json.dumps(o).encode()
         if (ARGS.graph_set and self.command == "GET" and r.status == 200 and
                 re.fullmatch(r"/v1/sessions/[^/]+/graphs/[^/]+", self.path)):
             o = json.loads(data)
@@ -178,6 +187,7 @@ def main():
     p.add_argument("--txn-set", action="append", default=[])
     p.add_argument("--txn-del", action="append", default=[])
     p.add_argument("--graph-set", action="append", default=[])
+    p.add_argument("--session-set", action="append", default=[])
     p.add_argument("--delay-wait", type=float, default=0)
     p.add_argument("--stall-health", type=float, default=0)
     p.add_argument("--queued-forever", type=int)

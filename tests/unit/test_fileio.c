@@ -325,6 +325,72 @@ static void test_openat_and_subdir(void)
 	CU_ASSERT_EQUAL(temporaries(), 0);
 }
 
+/* An output a description names below the output folder ("save"): its
+ * folders there reached one at a time, made when missing, never through a
+ * link; ".." refused; an absolute path and the base folder as named. */
+static void test_out_below(void)
+{
+	char base[256], want[400];
+	struct stat st;
+	mode_t old;
+	fresh_dir();
+	snprintf(base, sizeof base, "%s", at("out"));
+	CU_ASSERT_EQUAL_FATAL(mkdir(base, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("vdir"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("vdir/x.bin"), "victim", 6), AIETH_OK);
+	/* a link planted at a folder of the path: refused, named, nothing
+	 * written where it points */
+	CU_ASSERT_EQUAL_FATAL(symlink("../vdir", at("out/sub")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "sub/x.bin", "new", 3), AIETH_EIO);
+	snprintf(want, sizeof want, "%s/sub: is a symbolic link: refusing to write through it",
+		 base);
+	MSG_HAS(want);
+	CU_ASSERT_STRING_EQUAL(slurp(at("vdir/x.bin")), "victim");
+	CU_ASSERT_EQUAL(access(at("vdir/.x.bin.tmp"), F_OK), -1);
+	/* one deeper, after a "./" and a "//" */
+	CU_ASSERT_EQUAL_FATAL(mkdir(at("out/a"), 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("../../vdir", at("out/a/b")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "./a//b/x.bin", "new", 3), AIETH_EIO);
+	MSG_HAS("out/./a//b: is a symbolic link");
+	CU_ASSERT_STRING_EQUAL(slurp(at("vdir/x.bin")), "victim");
+	/* a file where a folder should be */
+	CU_ASSERT_EQUAL_FATAL(aieth__write_atomic(at("out/f"), "f", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "f/x.bin", "new", 3), AIETH_EIO);
+	MSG_HAS("out/f: cannot open the folder: not a directory");
+	/* missing folders made, 0777 less the umask */
+	old = umask(027);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "n1/n2/x.bin", "made", 4), AIETH_OK);
+	umask(old);
+	CU_ASSERT_STRING_EQUAL(slurp(at("out/n1/n2/x.bin")), "made");
+	CU_ASSERT_EQUAL_FATAL(lstat(at("out/n1"), &st), 0);
+	CU_ASSERT(S_ISDIR(st.st_mode));
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0750);
+	CU_ASSERT_EQUAL_FATAL(lstat(at("out/n1/n2"), &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0750);
+	/* a link at the file's own name: replaced, as everywhere */
+	CU_ASSERT_EQUAL_FATAL(symlink("../../../vdir/x.bin", at("out/n1/n2/y.bin")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "n1/n2/y.bin", "y", 1), AIETH_OK);
+	CU_ASSERT_EQUAL(kind_of(at("out/n1/n2/y.bin")), S_IFREG);
+	CU_ASSERT_STRING_EQUAL(slurp(at("vdir/x.bin")), "victim");
+	/* ".." never leaves the base; a name ending in / is no file */
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "../esc.bin", "e", 1), AIETH_EINVAL);
+	MSG_HAS("\"..\" would leave the folder");
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "n1/../../esc.bin", "e", 1), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(access(at("esc.bin"), F_OK), -1);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, "n1/", "e", 1), AIETH_EINVAL);
+	MSG_HAS("n1/: is a directory name (it ends in /)");
+	/* the base as named, links in it followed (the user's --out); an
+	 * absolute path is the user's own: its folders followed too */
+	CU_ASSERT_EQUAL_FATAL(symlink("out", at("outlink")), 0);
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(at("outlink"), "n1/z.bin", "z", 1), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(slurp(at("out/n1/z.bin")), "z");
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(base, at("out/sub/abs.bin"), "abs", 3), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(slurp(at("vdir/abs.bin")), "abs");
+	CU_ASSERT_EQUAL(aieth__write_atomic_below(at("missing"), "x.bin", "m", 1), AIETH_EIO);
+	MSG_HAS("does the directory exist?");
+	CU_ASSERT_EQUAL(temporaries(), 0);
+}
+
 /* A directory (or a name ending in /) is an error naming it; nothing is
  * created; an empty path is an error. */
 static void test_directory_and_bad_names(void)
@@ -429,6 +495,7 @@ TU_MAIN("fileio", {"device written in place", test_device_written_in_place},
 	{"link to a FIFO, a device, a folder: by its owner", test_link_owner},
 	{"the folder opened once", test_folder_opened_once},
 	{"many files in one folder, folders made", test_openat_and_subdir},
+	{"an output below the output folder: its folders never links", test_out_below},
 	{"directory and bad names refused", test_directory_and_bad_names},
 	{"regular file replaced whole", test_regular_replaced_whole},
 	{"inputs never block", test_inputs_never_block}, {"cleanup", test_cleanup})

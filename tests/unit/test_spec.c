@@ -99,6 +99,26 @@ static void test_sources_and_tiling(void)
 }
 
 /* Each bad description: the code and the JSON path with the rule. */
+/* A save path: ".." only as a name of its own is refused, and only in a
+ * relative path (an absolute one is the user's own). */
+static void test_save_paths(void)
+{
+	static const char *const ok[] = {"..o.bin", "a../b..//c.bin", "./x/o.bin", "/abs/../o.bin"};
+	char text[512];
+	size_t i;
+	for (i = 0; i < sizeof ok / sizeof *ok; i++) {
+		aieth_spec *sp = NULL;
+		snprintf(text, sizeof text,
+			 HEAD "\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": "
+			      "\"P\", \"save\": {\"file\": \"%s\"}}]}]}",
+			 ok[i]);
+		CU_ASSERT_EQUAL(parse(text, &sp), AIETH_OK);
+		if (sp)
+			CU_ASSERT_STRING_EQUAL(sp->txns[0].ch[0].save.path, ok[i]);
+		aieth_spec_free(sp);
+	}
+}
+
 static void test_errors(void)
 {
 	static const struct {
@@ -158,6 +178,17 @@ static void test_errors(void)
 		 "\"board\": \"vek280\", \"transactions\": [{\"mode\": \"perf\", \"channels\": "
 		 "[{\"plio\": \"P\"}]}]}",
 		 AIETH_EPARSE, "duplicate"},
+		{HEAD "\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": \"P\", "
+		      "\"save\": {\"file\": \"../o.bin\"}}]}]}",
+		 AIETH_EINVAL,
+		 "transactions[0].channels[0].save.file: \"../o.bin\": a relative save path "
+		 "stays below the output folder (--out), \"..\" may not appear in it"},
+		{HEAD "\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": \"P\", "
+		      "\"save\": {\"file\": \"a/../../o.bin\"}}]}]}",
+		 AIETH_EINVAL, "\"a/../../o.bin\": a relative save path stays below"},
+		{HEAD "\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": \"P\", "
+		      "\"save\": {\"file\": \"a/..\"}}]}]}",
+		 AIETH_EINVAL, "\"a/..\": a relative save path stays below"},
 	};
 	size_t i;
 	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -320,5 +351,6 @@ TU_MAIN("spec and report", {"defaults", test_defaults},
 	{"name from the folder of test.json", test_name_from_folder},
 	{"sources and tiling", test_sources_and_tiling},
 	{"errors name file, JSON path and rule", test_errors},
+	{"save paths: \"..\" refused when relative", test_save_paths},
 	{"exit-code precedence", test_exit_precedence}, {"writers escape", test_writers_escape},
 	{"names have a limit", test_name_limits})

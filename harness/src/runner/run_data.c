@@ -317,7 +317,10 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		cr->save_text = sc->save.kind == SRC_TEXT;
 		cr->save_type = sc->save.have_type ? sc->save.type : cr->etype;
-		if (aieth__out_open(&cr->out, cr->save_path)) {
+		/* its folders below --out never through a link (a description's
+		 * path: the run's own layout), --out itself as named */
+		if (aieth__out_open_below(&cr->out, c->o && c->o->out_dir ? c->o->out_dir : ".",
+					  sc->save.path)) {
 			cr->save_failed = 1;
 			snprintf(cr->save_err, sizeof cr->save_err, "%s", aieth_error_message());
 		} else {

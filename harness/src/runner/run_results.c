@@ -45,19 +45,28 @@ static void put_integrity(jobj *ch, int checked, const char *reason,
 	rj_set(ch, "integrity", in);
 }
 
-/* Save what arrived; relative paths go under the output directory. */
+/* Save what arrived; relative paths go under the output directory, their
+ * folders there never reached through a link (aieth__out_open_below). */
 static int save_rx(run_ctx *c, const spec_chan *sc, const chan_run *cr, const uint8_t *data,
 		   size_t len, jobj *ch)
 {
-	char *path = aieth__path_join(c->o && c->o->out_dir ? c->o->out_dir : ".", sc->save.path);
+	const char *base = c->o && c->o->out_dir ? c->o->out_dir : ".";
+	char *path = aieth__path_join(base, sc->save.path), *text = NULL;
+	size_t n;
 	int rc;
 	if (!path)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
-	if (sc->save.kind == SRC_TEXT)
-		rc = aieth__text_write(path, sc->save.have_type ? sc->save.type : cr->etype, data,
-				       len);
-	else
-		rc = aieth__write_atomic(path, data, len);
+	if (sc->save.kind == SRC_TEXT) {
+		rc = aieth__text_format(sc->save.have_type ? sc->save.type : cr->etype, data, len,
+					&text, &n);
+		if (rc)
+			rc = aieth__fail_prefix(rc, "%s", path);
+		else
+			rc = aieth__write_atomic_below(base, sc->save.path, text, n);
+		free(text);
+	} else {
+		rc = aieth__write_atomic_below(base, sc->save.path, data, len);
+	}
 	if (!rc)
 		rj_str(ch, "saved_to", path);
 	free(path);

@@ -179,6 +179,21 @@ static int ends_with(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* 1 when path has a ".." folder or name ("..", "a/../b", "../x") */
+static int has_dotdot(const char *path)
+{
+	const char *s = path;
+	for (;;) {
+		const char *e = strchr(s, '/');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 2 && s[0] == '.' && s[1] == '.')
+			return 1;
+		if (!e)
+			return 0;
+		s = e + 1;
+	}
+}
+
 /* A data source object: {"file": ...} or {"pattern": ...}. output = 1 for
  * "save" objects (files only, may not exist yet). */
 static int parse_src(const char *what, const aieth_spec *sp, const char *path, jobj *o, int output,
@@ -247,6 +262,15 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 	if (!*file)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: empty file name", what,
 				   at(p, sizeof p, path, "file"));
+	/* a relative save path is below --out, in folders the run makes and
+	 * never reaches through a link: ".." would step out of them (above
+	 * --out, another of its folders); an absolute path is the user's own */
+	if (output && file[0] != '/' && has_dotdot(file))
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: %s: \"%s\": a relative save path stays below the output "
+				   "folder (--out), \"..\" may not appear in it; name an absolute "
+				   "path to save elsewhere",
+				   what, at(p, sizeof p, path, "file"), file);
 	if (!format)
 		format = ends_with(file, ".txt") ? "text" : "binary";
 	if (!strcmp(format, "text"))

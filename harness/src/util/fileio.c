@@ -507,6 +507,124 @@ int aieth__subdir_open_path(const char *path, int *fd_out)
 	return rc;
 }
 
+/* The folder holding rel's last name, reached from basefd one folder at a
+ * time (aieth__subdir_open: created when missing, never a link); full is
+ * base/rel as messages name it (rel its tail). *last: rel's last name. */
+static int walk_below(int basefd, const char *full, const char *rel, int *fd_out, const char **last)
+{
+	size_t off = strlen(full) - strlen(rel);
+	const char *s = rel, *slash;
+	char *buf;
+	int fd, rc = AIETH_OK;
+	*fd_out = -1;
+	/* room for the path up to a folder and, after it, the folder's name */
+	if (!(buf = malloc(2 * strlen(full) + 2)))
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", full);
+	if ((fd = fcntl(basefd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		rc = aieth__fail(AIETH_EIO, "%s: its folder: %s", full, strerror(errno));
+		free(buf);
+		return rc;
+	}
+	while ((slash = strchr(s, '/'))) {
+		size_t n = (size_t)(slash - s);
+		int nfd;
+		/* "a//b" and "./a": no folder of their own */
+		if (n == 0 || (n == 1 && s[0] == '.')) {
+			s = slash + 1;
+			continue;
+		}
+		/* buf: the path up to this folder (messages); its name after it */
+		memcpy(buf, full, off + (size_t)(slash - rel));
+		buf[off + (size_t)(slash - rel)] = '\0';
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			rc = aieth__fail(
+				AIETH_EINVAL,
+				"%s: \"..\" would leave the folder %.*s: a relative output "
+				"path stays below it (name an absolute path to write "
+				"elsewhere)",
+				full, (int)(off ? off - 1 : 0), full);
+			break;
+		}
+		{
+			char *name = buf + off + (size_t)(slash - rel) + 1;
+			memcpy(name, s, n);
+			name[n] = '\0';
+			rc = aieth__subdir_open(fd, name, buf, &nfd);
+		}
+		close(fd);
+		fd = nfd;
+		if (rc)
+			break;
+		s = slash + 1;
+	}
+	free(buf);
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	*last = s;
+	*fd_out = fd;
+	return AIETH_OK;
+}
+
+int aieth__out_open_below(aieth_out *o, const char *base, const char *rel)
+{
+	char *full;
+	const char *last = NULL;
+	size_t n;
+	int bfd, dfd, rc;
+	out_reset(o);
+	if (!rel || !*rel)
+		return aieth__fail(AIETH_EINVAL, "no output file named (an empty path)");
+	/* absolute: the user's own path, its folders followed as named */
+	if (rel[0] == '/' || !base || !*base)
+		return aieth__out_open(o, rel);
+	if (!(full = aieth__path_join(base, rel)))
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", rel);
+	n = strlen(rel);
+	if (rel[n - 1] == '/') {
+		rc = aieth__fail(AIETH_EINVAL,
+				 "%s: is a directory name (it ends in /), not a file: name a file "
+				 "to write",
+				 full);
+		free(full);
+		return rc;
+	}
+	/* the base folder as named (the user's: --out), opened once */
+	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0) {
+		rc = aieth__fail(AIETH_EIO, "%s: cannot open its folder %s: %s%s", full, base,
+				 strerror(errno),
+				 errno == ENOENT ? " (does the directory exist?)" : "");
+		free(full);
+		return rc;
+	}
+	rc = walk_below(bfd, full, rel, &dfd, &last);
+	close(bfd);
+	if (!rc) {
+		rc = aieth__out_openat(o, dfd, last, full);
+		close(dfd);
+	}
+	free(full);
+	return rc;
+}
+
+int aieth__write_atomic_below(const char *base, const char *rel, const void *data, size_t len)
+{
+	aieth_out o;
+	int rc;
+	if (!data && len)
+		return aieth__fail(AIETH_EINVAL, "aieth__write_atomic_below: NULL data");
+	if ((rc = aieth__out_open_below(&o, base, rel)))
+		return rc;
+	if ((rc = aieth__out_write(&o, data, len))) {
+		aieth__out_abort(&o);
+		return rc;
+	}
+	return aieth__out_commit(&o);
+}
+
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what)
 {
 	uint8_t *p = buf;

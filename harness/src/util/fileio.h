@@ -112,6 +112,19 @@ int aieth__subdir_open(int dirfd, const char *name, const char *path, int *fd_ou
  * named (path "OUT/artifacts": OUT as named, artifacts never a link). */
 int aieth__subdir_open_path(const char *path, int *fd_out);
 
+/* An output a test description names below the folder the run writes in
+ * (a "save" file: rel below base, the output folder). base is opened as
+ * named (the user's: links in its path are followed); each folder of rel
+ * is then reached from it one name at a time, never through a symbolic
+ * link (O_NOFOLLOW|O_DIRECTORY; created 0777 less the umask when missing):
+ * a link or other file there is AIETH_EIO naming it, nothing written; a
+ * ".." folder is AIETH_EINVAL (rel never leaves base). The file itself as
+ * aieth__out_openat; messages name base/rel. An absolute rel (or no base)
+ * is the user's own path: aieth__out_open. */
+int aieth__out_open_below(aieth_out *o, const char *base, const char *rel);
+/* aieth__write_atomic through aieth__out_open_below. */
+int aieth__write_atomic_below(const char *base, const char *rel, const void *data, size_t len);
+
 /* Read exactly n bytes at off; a short file is an error naming `what`. */
 int aieth__pread_full(int fd, void *buf, size_t n, uint64_t off, const char *what);
 int aieth__write_full(int fd, const void *buf, size_t n, const char *what);

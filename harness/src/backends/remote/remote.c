@@ -625,12 +625,15 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	json_object_put(req);
 	if (rc)
 		goto fail;
-	snprintf(st->sid, sizeof st->sid, "%s", jstr(o, "id"));
-	if (!st->sid[0] ||
+	/* an id that does not fit is refused, never cut short to another id */
+	if (strlen(jstr(o, "id")) >= sizeof st->sid ||
+	    snprintf(st->sid, sizeof st->sid, "%s", jstr(o, "id")) < 1 ||
 	    strspn(st->sid, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(st->sid)) {
 		st->sid[0] = '\0';
-		rc = aieth__fail(AIETH_EDEVICE, "server %s: the session reply has no valid id",
-				 st->base);
+		rc = aieth__fail(AIETH_EDEVICE,
+				 "server %s: the session reply has no valid id (1..%zu bytes of "
+				 "a-z, 0-9 and '-')",
+				 st->base, sizeof st->sid - 1);
 		goto fail;
 	}
 	if ((rc = rmr_session_state(st->base, o, &sstate, &pos, &reason)))
