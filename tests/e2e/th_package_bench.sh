@@ -25,6 +25,17 @@ if command -v strace >/dev/null; then
 	if [[ -n $c ]] && awk -v c="$c" 'BEGIN {exit !(c < 0.5)}'; then ok; else
 		bad "prebuilt --pdi: user-space copies per byte: expected < 0.5, found '$c'"
 	fi
+	# the CDO walk costs no system call per command: a --pdi run and a
+	# stamped warm hit make about as many per MiB as cp of the same PDI
+	# (the walk once made one read per DMA write: 146 and 84 against cp's 21)
+	calls() { awk -v l="$1" 'index($0, l) == 1 && /user-space copies/ {f = 1} f && /system calls .* per MiB/ {print $3; exit}' "$TMP/out"; }
+	cp_calls=$(calls "cp of the PDI")
+	for l in "prebuilt --pdi" "warm PDI cache (direct hit)"; do
+		c=$(calls "$l")
+		if [[ -n $c && -n $cp_calls ]] && awk -v c="$c" -v k="$cp_calls" 'BEGIN {exit !(c < 2 * k)}'; then ok; else
+			bad "$l: system calls per MiB: expected below twice cp's ($cp_calls), found '$c'"
+		fi
+	done
 fi
 expect 2 "$B/tests/bench_package" --bogus
 has "$TMP/err" "usage: bench_package"

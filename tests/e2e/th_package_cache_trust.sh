@@ -29,8 +29,9 @@ entry_of() { ls "$1"/*.pdi 2>/dev/null | head -1; }
 flip() { printf 'X' | dd of="$1" bs=1 seek=$(($(stat -c %s "$1") - 1)) conv=notrunc status=none; }
 # forge_stamp ENTRY VERSION [KEYFILE]: the stamp beside ENTRY, made as the
 # code writes it from the facts anyone can read (/proc's boot id, stat):
-# version 1 is today's main (no MAC), version 2 adds "mac <HMAC-SHA256>"
-# with the key in KEYFILE (none: a key of zeros, which is a forgery)
+# version 1 is the old main's (no MAC), versions 2 and 3 add "mac <HMAC-SHA256>"
+# with the key in KEYFILE (none: a key of zeros, which is a forgery); 3 is
+# today's (made once the xclbin passed its check, the CDO walk included)
 forge_stamp() {
   python3 - "$@" <<'EOF'
 import hashlib, hmac, os, sys
@@ -40,7 +41,7 @@ _, hh, size = os.path.basename(e)[:-4].split('-')
 boot = open('/proc/sys/kernel/random/boot_id').read().strip()
 t = ("aieth pdi cache stamp %s\nboot %s\nhash %s size %s\ndev %d ino %d mtime %d ctime %d\n"
      % (v, boot, hh, size, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
-if v == '2':
+if v in ('2', '3'):
     k = open(sys.argv[3], 'rb').read() if len(sys.argv) > 3 else bytes(32)
     t += "mac %s\n" % hmac.new(k, t.encode(), hashlib.sha256).hexdigest()
 open(e[:-4] + '.ok', 'w').write(t)
@@ -84,7 +85,7 @@ pkg 0 "$TMP/c1.xclbin" "$C"
 has "$TMP/out" "(a damaged entry was found and removed)"
 same "$TMP/good.xclbin" "$TMP/c1.xclbin" "a stamp without a MAC"
 e=$(entry_of "$C")
-flip "$e" && forge_stamp "$e" 2
+flip "$e" && forge_stamp "$e" 3
 pkg 0 "$TMP/c2.xclbin" "$C"
 has "$TMP/out" "(a damaged entry was found and removed)"
 same "$TMP/good.xclbin" "$TMP/c2.xclbin" "a stamp with a forged MAC"
@@ -92,6 +93,13 @@ same "$TMP/good.xclbin" "$TMP/c2.xclbin" "a stamp with a forged MAC"
 # two above were refused for their MAC alone)
 e=$(entry_of "$C")
 flip "$e" && forge_stamp "$e" 2 "$C/.stamp-key"
+pkg 0 "$TMP/c4.xclbin" "$C"
+# a stamp of version 2 (made after the hash alone, before any CDO walk):
+# not trusted, even with the folder's MAC
+has "$TMP/out" "(a damaged entry was found and removed)"
+same "$TMP/good.xclbin" "$TMP/c4.xclbin" "a version 2 stamp with the folder's MAC"
+e=$(entry_of "$C")
+flip "$e" && forge_stamp "$e" 3 "$C/.stamp-key"
 pkg 0 "$TMP/c3.xclbin" "$C"
 if cmp -s "$TMP/good.xclbin" "$TMP/c3.xclbin"; then bad "a stamp with the folder's MAC was not trusted"; else ok; fi
 if [[ $(stat -c %a "$C/.stamp-key") == 600 && $(stat -c %s "$C/.stamp-key") == 32 ]]; then ok
@@ -127,19 +135,19 @@ e=$(entry_of "$D")
 if [[ $(stat -c %a "$e") == 600 ]]; then ok; else bad "a new entry is $(stat -c %a "$e"), not 0600"; fi
 # a stamp with the right MAC but another owner, or writable by others: not
 # trusted (the flipped byte is found)
-flip "$e" && forge_stamp "$e" 2 "$D/.stamp-key" && chown 65534:65534 "${e%.pdi}.ok"
+flip "$e" && forge_stamp "$e" 3 "$D/.stamp-key" && chown 65534:65534 "${e%.pdi}.ok"
 pkg 0 "$TMP/b6.xclbin" "$D"
 has "$TMP/out" "(a damaged entry was found and removed)"
 same "$TMP/good.xclbin" "$TMP/b6.xclbin" "a stamp of another uid"
 e=$(entry_of "$D")
-flip "$e" && forge_stamp "$e" 2 "$D/.stamp-key" && chmod 0666 "${e%.pdi}.ok"
+flip "$e" && forge_stamp "$e" 3 "$D/.stamp-key" && chmod 0666 "${e%.pdi}.ok"
 pkg 0 "$TMP/b7.xclbin" "$D"
 has "$TMP/out" "(a damaged entry was found and removed)"
 same "$TMP/good.xclbin" "$TMP/b7.xclbin" "a world-writable stamp"
 # a stamp key of another uid: no stamp is trusted (every hit hashed)
 e=$(entry_of "$D")
 chown 65534:65534 "$D/.stamp-key"
-flip "$e" && forge_stamp "$e" 2 "$D/.stamp-key"
+flip "$e" && forge_stamp "$e" 3 "$D/.stamp-key"
 pkg 0 "$TMP/b8.xclbin" "$D"
 has "$TMP/out" "(a damaged entry was found and removed)"
 same "$TMP/good.xclbin" "$TMP/b8.xclbin" "a stamp key of another uid"

@@ -57,8 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (b = 0; b < 2; b++) {
 		lines = 0;
+		/* both window policies of the command walk (memory, file) */
 		n = aieth__pdi_check(read_mem, &m, size, "fuzz.pdi", b ? board : NULL, line_ok,
-				     NULL);
+				     NULL, b ? 0u : AIETH_PDI_READ_MEM);
 		CHECK(n == lines);
 		if (n)
 			continue;

@@ -13,6 +13,7 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/hash.h"
+#include "xclbin/pdi_format.h"
 #include "xclbin/xclbin_format.h"
 #include "xclbin/xclbin_object.h"
 #include "xclbin/xclbin_write.h"
@@ -1104,6 +1105,107 @@ static void test_cdo_long_stream(void)
 	big_cdo_case(0x00030103u, "found 3: the command runs past the CDO");
 }
 
+/* A PDI in memory read through a reader that counts its calls and bytes
+ * (each call of a file's reader is one pread). */
+typedef struct {
+	const uint8_t *b;
+	size_t len, calls, bytes;
+} counted;
+
+static int counted_read(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	counted *c = ctx;
+	if (off > c->len || n > c->len - off) {
+		CU_FAIL("a read past the PDI");
+		return aieth__fail(AIETH_EINVAL, "read past the PDI");
+	}
+	memcpy(buf, c->b + off, n);
+	c->calls++, c->bytes += n;
+	return 0;
+}
+
+/* A PDI whose CDO holds `writes` writes (3 words each), then `dmas` DMA
+ * writes of dma_words words each, then a nop; *len gets its size. */
+static uint8_t *walk_pdi(size_t writes, size_t dmas, size_t dma_words, size_t *len)
+{
+	size_t words = 5 + 3 * writes + dmas * (4 + dma_words) + 3, i, k;
+	uint8_t *b;
+	*len = PF_PDI_CDO + 4 * words;
+	b = calloc(1, *len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	pf_pdi_build(b, PF_IDCODE_VC1902_T);
+	for (k = 0; k < 3; k++)
+		pf_pdi_put32(b + PF_PDI_PH + 4 * k, (uint32_t)words);
+	pf_pdi_put32(b + PF_PDI_CDO + 12, (uint32_t)(words - 5));
+	for (i = 0, k = PF_PDI_CDO + 20; i < writes; i++, k += 12) {
+		pf_pdi_put32(b + k, 0x00020103u);
+		pf_pdi_put32(b + k + 4, 0xf1230000u + 4 * (uint32_t)i);
+		pf_pdi_put32(b + k + 8, (uint32_t)i);
+	}
+	for (i = 0; i < dmas; i++, k += 16 + 4 * dma_words) {
+		pf_pdi_put32(b + k, 0x00ff0105u); /* dma_write, long form */
+		pf_pdi_put32(b + k + 4, (uint32_t)dma_words + 2);
+	}
+	pf_pdi_put32(b + k, 0x00020111u); /* a nop with 2 words */
+	pf_pdi_reseal(b);
+	return b;
+}
+
+static size_t walk_counted(const uint8_t *b, size_t len, unsigned flags, counted *c)
+{
+	c->b = b, c->len = len, c->calls = 0, c->bytes = 0;
+	return aieth__pdi_check(counted_read, c, len, "walk.pdi", NULL, NULL, NULL, flags);
+}
+
+/* The walk's reads: a file (each read a system call) in windows of
+ * AIETH_IO_CHUNK holding every command header they reach, about one read
+ * per MiB whatever the commands' sizes, a payload longer than a window
+ * skipped, not read; memory in small reads of the command words only. */
+static void test_cdo_walk_reads(void)
+{
+	size_t len, mib;
+	counted c;
+	uint8_t *b;
+	/* 700000 writes (8 MiB of 12-byte commands): the headers' own reads
+	 * and one per MiB; the old walk read 4 KiB at a time (2050 reads) */
+	b = walk_pdi(700000, 0, 0, &len);
+	mib = len >> 20;
+	CU_ASSERT_EQUAL(walk_counted(b, len, 0, &c), 0);
+	CU_ASSERT(c.calls <= 8 + mib + 1);
+	CU_ASSERT(c.bytes <= len + 4096);
+	/* memory: the same walk, in small reads, and nothing read twice */
+	CU_ASSERT_EQUAL(walk_counted(b, len, AIETH_PDI_READ_MEM, &c), 0);
+	CU_ASSERT(c.bytes <= len + 4096);
+	/* the walk skipped: the headers alone */
+	CU_ASSERT_EQUAL(walk_counted(b, len, AIETH_PDI_NO_WALK, &c), 0);
+	CU_ASSERT(c.calls <= 8 && c.bytes <= 1024);
+	free(b);
+	/* 512 DMA writes of 16 KiB (the bench's elfs CDO, 8 MiB): one read
+	 * per MiB (the old walk: one per command, 512) */
+	b = walk_pdi(10, 512, 4096, &len);
+	mib = len >> 20;
+	CU_ASSERT_EQUAL(walk_counted(b, len, 0, &c), 0);
+	CU_ASSERT(c.calls <= 8 + mib + 1);
+	/* memory: the command words only, not the payloads */
+	CU_ASSERT_EQUAL(walk_counted(b, len, AIETH_PDI_READ_MEM, &c), 0);
+	CU_ASSERT(c.bytes <= 1024 + 513 * 64);
+	free(b);
+	/* 4 DMA writes of 3 MiB: a payload longer than the window is skipped
+	 * by offset, one read per command */
+	b = walk_pdi(1, 4, 3u << 18, &len);
+	CU_ASSERT_EQUAL(walk_counted(b, len, 0, &c), 0);
+	CU_ASSERT(c.calls <= 8 + 6);
+	CU_ASSERT(c.bytes <= 8 * AIETH_IO_CHUNK && c.bytes < len / 2);
+	free(b);
+	/* a problem after the windows is still found, at its word */
+	b = walk_pdi(700000, 0, 0, &len);
+	pf_pdi_put32(b + len - 12, 0x0002017fu);
+	CU_ASSERT_EQUAL(walk_counted(b, len, 0, &c), 1);
+	CU_ASSERT_EQUAL(walk_counted(b, len, AIETH_PDI_READ_MEM, &c), 1);
+	CU_ASSERT_EQUAL(walk_counted(b, len, AIETH_PDI_NO_WALK, &c), 0);
+	free(b);
+}
+
 /* A text section: EMBEDDED_METADATA (2) or BUILD_METADATA (14). */
 static void text_case(uint32_t kind, const char *text, const char *want)
 {
@@ -1156,4 +1258,5 @@ TU_MAIN("xclbin", {"round trip", test_round_trip}, {"uuid", test_uuid},
 	{"PDI rules", test_pdi_rules}, {"fixed section headers", test_fixed_headers},
 	{"XRT's metadata values", test_xrt_metadata_values},
 	{"CDO command stream", test_cdo_commands},
-	{"a long CDO command stream", test_cdo_long_stream}, {"text sections", test_text_sections})
+	{"a long CDO command stream", test_cdo_long_stream},
+	{"the CDO walk's reads", test_cdo_walk_reads}, {"text sections", test_text_sections})

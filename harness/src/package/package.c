@@ -292,9 +292,11 @@ static int check_prebuilt_pdi(pkg *p)
 	p->r->id_code = id;
 	p->r->ext_id_code = ext;
 	/* what XRT's PDI loader and the PLM refuse is refused before anything
-	 * is written: the check of the written file's PDI section, on the input */
-	if ((rc = aieth__pdi_file_check(p->o->pdi, p->o->no_check ? NULL : p->o->board, report_line,
-					(void *)p->o, &n)))
+	 * is written: the check of the written file's PDI section, on the
+	 * input; its CDO command streams are walked once, on the bytes copied
+	 * into the output (check_pdi_copy), before they replace anything */
+	if ((rc = aieth__pdi_file_check(p->o->pdi, p->o->no_check ? NULL : p->o->board,
+					AIETH_PDI_NO_WALK, report_line, (void *)p->o, &n)))
 		return rc;
 	if (n) {
 		p->r->problems += n;
@@ -528,6 +530,40 @@ static int cache_damaged(pkg *p, const char *what)
 	return aieth__fail(AIETH_EIO, "PDI cache %s: %s: removed", p->cache.dir, what);
 }
 
+/* The PDI section of the written file, for aieth__pdi_check. */
+typedef struct {
+	const aieth_xclbin *x;
+	uint64_t base;
+} written_pdi;
+
+static int read_written_pdi(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	const written_pdi *r = ctx;
+	return xb_read_at(r->x, buf, n, r->base + off);
+}
+
+/* A --pdi input's CDO command streams, walked on its bytes as copied into
+ * the written file x (the input was checked without them: check_prebuilt_pdi),
+ * each problem naming the input. */
+static int check_pdi_copy(pkg *p, const aieth_xclbin *x)
+{
+	written_pdi r = {x, 0};
+	size_t idx, n;
+	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx) || !x->sec[idx].readable)
+		return AIETH_OK; /* the check of the written file says so */
+	r.base = x->sec[idx].pub.offset;
+	n = aieth__pdi_check(read_written_pdi, &r, x->sec[idx].pub.size, p->o->pdi,
+			     p->o->no_check ? NULL : p->o->board, report_line, (void *)p->o,
+			     x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u);
+	if (!n)
+		return AIETH_OK;
+	p->r->problems += n;
+	return aieth__fail(AIETH_EINVAL,
+			   "%s: the PDI (--pdi) would be refused on the board (%zu "
+			   "problem%s); nothing written",
+			   p->o->pdi, n, n == 1 ? "" : "s");
+}
+
 static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 {
 	const aieth_package_opts *o = p->o;
@@ -589,13 +625,10 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	rc = xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
 			 &p->r->size);
 	/* a cache hit's check, on the bytes just copied; one that holds is
-	 * stamped on the entry (a later hit need not hash it) */
-	if (!rc && p->check.pending) {
-		if (!memcmp(pdi_sum, p->check.hash, 16))
-			aieth__pdi_cache_checked(&p->cache, p->hit_key, &p->check);
-		else
-			rc = cache_damaged(p, "a damaged entry (content hash mismatch)");
-	}
+	 * stamped on the entry once the written file passed its check, CDO
+	 * command walk included (a later hit need neither hash nor walk it) */
+	if (!rc && p->check.pending && memcmp(pdi_sum, p->check.hash, 16))
+		rc = cache_damaged(p, "a damaged entry (content hash mismatch)");
 	/* a stamped hit, not hashed: its bytes are the checked ones only if
 	 * nothing changed the entry while it was copied; one that changed is
 	 * taken for damaged (removed, rebuilt) */
@@ -606,24 +639,33 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	if (rc)
 		p->r->output_failed = 1;
 	if (!rc) {
-		/* check the very bytes written, before they replace the target */
+		/* check the very bytes written, before they replace the target.
+		 * Their CDO command streams are walked once: not again for a
+		 * --pdi input's (check_pdi_copy walked them, naming the input),
+		 * nor for a cache hit its stamp vouches for (walked before the
+		 * entry was stamped; docs/packaging.md, "What is checked") */
 		written_ctx wc = {o, out->in_place ? staged : out->tmp};
-		rc = aieth_xclbin_open(&x, wc.read_as, AIETH_XCLBIN_LENIENT);
+		unsigned walk = o->pdi || p->check.trusted ? AIETH_PDI_NO_WALK : 0u;
+		rc = aieth__xclbin_open_own(&x, wc.read_as, AIETH_XCLBIN_LENIENT);
+		if (!rc && o->pdi)
+			rc = check_pdi_copy(p, x);
 		if (!rc) {
-			problems = aieth_xclbin_check(x, o->no_check ? NULL : o->board,
-						      report_written, &wc);
+			problems = aieth__xclbin_check_flags(x, o->no_check ? NULL : o->board,
+							     report_written, &wc, walk);
 			p->r->problems += problems;
 			if (problems)
 				rc = aieth__fail(AIETH_EINVAL,
 						 "%s: the written file failed its check "
 						 "(%zu problem%s); nothing written",
 						 o->output, problems, problems == 1 ? "" : "s");
+			if (!rc && p->check.pending)
+				aieth__pdi_cache_checked(&p->cache, p->hit_key, &p->check);
 			if (!rc && out->in_place &&
 			    (rc = aieth__copy_range(x->fd, 0, p->r->size, out->fd, NULL, 0, staged,
 						    o->output)))
 				p->r->output_failed = 1;
-			aieth_xclbin_close(x);
 		}
+		aieth_xclbin_close(x);
 	}
 	aieth__out_abort(&stage);
 	free(staged);

@@ -80,8 +80,8 @@ static int read_pdi_file(void *ctx, void *buf, size_t n, uint64_t off)
 	return aieth__pread_full(f->fd, buf, n, off, f->path);
 }
 
-int aieth__pdi_file_check(const char *path, const aieth_board *board, aieth_problem_fn report,
-			  void *ctx, size_t *problems)
+int aieth__pdi_file_check(const char *path, const aieth_board *board, unsigned flags,
+			  aieth_problem_fn report, void *ctx, size_t *problems)
 {
 	pdi_file f = {-1, path};
 	struct stat st;
@@ -89,8 +89,8 @@ int aieth__pdi_file_check(const char *path, const aieth_board *board, aieth_prob
 	*problems = 0;
 	if ((rc = aieth__open_input(path, &f.fd, &st)))
 		return rc;
-	*problems =
-		aieth__pdi_check(read_pdi_file, &f, (uint64_t)st.st_size, path, board, report, ctx);
+	*problems = aieth__pdi_check(read_pdi_file, &f, (uint64_t)st.st_size, path, board, report,
+				     ctx, flags);
 	close(f.fd);
 	return AIETH_OK;
 }

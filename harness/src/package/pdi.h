@@ -32,10 +32,10 @@ int aieth__pdi_file_idcode(const char *path, uint32_t *id_code, uint32_t *ext_id
 /* The check th_package check applies to an xclbin's PDI section
  * (aieth__pdi_check, xclbin/pdi_format.h), on the PDI file at path: one
  * line per problem to report, each starting with the path; *problems is
- * their count. The error of opening the file (message set), else
- * AIETH_OK. */
-int aieth__pdi_file_check(const char *path, const aieth_board *board, aieth_problem_fn report,
-			  void *ctx, size_t *problems);
+ * their count; flags: aieth__pdi_check's (AIETH_PDI_NO_WALK). The error
+ * of opening the file (message set), else AIETH_OK. */
+int aieth__pdi_file_check(const char *path, const aieth_board *board, unsigned flags,
+			  aieth_problem_fn report, void *ctx, size_t *problems);
 
 /* aieth__cdo_check_header and AIETH_CDO_HEADER_BYTES: xclbin/pdi_format.h (the
  * xclbin check applies the same rule to a PDI's CDO partitions). */

@@ -12,7 +12,8 @@
  *
  * Beside an entry its stamp, "<same name>.ok": this boot's id and the
  * entry's device, inode, size, modification and change times when its
- * bytes were last found to hash to its name, and an HMAC-SHA256 of that
+ * bytes were last found to hash to its name (and the xclbin made of them
+ * passed its check, the CDO command walk included), and an HMAC-SHA256 of that
  * text with the folder's secret (".stamp-key", 32 random bytes, 0600): a
  * stamp only we can make. A hit whose entry still matches its stamp is
  * not hashed again: any write to a file changes its change time, which no
@@ -59,7 +60,10 @@
 #define PC_MAX_BIF (1u << 20)
 #define PC_TMP_MAX_AGE 3600
 #define PC_MAX_ENTRIES 1000000u
-#define PC_STAMP_TAG "aieth pdi cache stamp 2\n"
+/* 3: a stamp is made only once the xclbin holding the entry's bytes passed
+ * its check, CDO command walk included (a hit it vouches for is not
+ * walked again); one of 2 vouched for the hash alone */
+#define PC_STAMP_TAG "aieth pdi cache stamp 3\n"
 #define PC_KEY_FILE ".stamp-key"
 #define PC_BOOT_ID "/proc/sys/kernel/random/boot_id"
 

@@ -79,8 +79,9 @@ typedef struct {
  * aieth__pdi_cache_checked. */
 int aieth__pdi_cache_take(const aieth_pdi_cache *c, const uint8_t key[32], const char *out,
 			  int *hit, aieth_pdi_cache_check *check);
-/* The caller hashed every byte of a pending hit and found check->hash:
- * stamp the entry (a later hit then need not hash it), when the file is
+/* The caller hashed every byte of a pending hit and found check->hash,
+ * and the xclbin made of them passed its check, CDO command walk included:
+ * stamp the entry (a later hit then need neither hash nor walk it), when the file is
  * as it was taken and had not changed for 2 s before (a change within
  * the same time stamp would not show). A failure only loses the stamp. */
 void aieth__pdi_cache_checked(const aieth_pdi_cache *c, const uint8_t key[32],

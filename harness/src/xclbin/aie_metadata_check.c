@@ -194,6 +194,12 @@ static void check_text_sections(aieth_problems *s, const aieth_xclbin *x)
 size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth_problem_fn report,
 			  void *ctx)
 {
+	return aieth__xclbin_check_flags(x, board, report, ctx, 0);
+}
+
+size_t aieth__xclbin_check_flags(const aieth_xclbin *x, const aieth_board *board,
+				 aieth_problem_fn report, void *ctx, unsigned flags)
+{
 	aieth_problems s = {NULL, report, ctx, 0};
 	const aieth_xclbin_header *h = &x->hdr;
 	aieth_aie_meta *m = NULL;
@@ -233,8 +239,9 @@ size_t aieth_xclbin_check(const aieth_xclbin *x, const aieth_board *board, aieth
 		pdi_reader r = {x, x->sec[idx].pub.offset};
 		xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
 		snprintf(what, sizeof what, "%s: %s", x->path, label);
-		s.count += aieth__pdi_check(read_pdi, &r, x->sec[idx].pub.size, what, board, report,
-					    ctx);
+		s.count += aieth__pdi_check(
+			read_pdi, &r, x->sec[idx].pub.size, what, board, report, ctx,
+			flags | (x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u));
 	}
 	check_text_sections(&s, x);
 	for (i = 0; i < x->nsec; i++)

@@ -33,14 +33,25 @@ int aieth__cdo_check_header(const uint8_t *buf, size_t len, uint64_t file_size, 
  * non-zero on failure (message set). */
 typedef int (*aieth_pdi_read_fn)(void *ctx, void *buf, size_t n, uint64_t off);
 
+/* aieth__pdi_check flags. READ_MEM: read copies memory (a mapping, a
+ * buffer): the command walk reads only the command words, in small reads;
+ * without it each read is a system call, and the walk reads windows of
+ * AIETH_IO_CHUNK bytes (util/fileio.h), about one per MiB of CDO. NO_WALK:
+ * the CDO command streams are not walked (the caller walked these very
+ * bytes: docs/packaging.md, "What is checked"); their headers still are. */
+#define AIETH_PDI_READ_MEM 1u
+#define AIETH_PDI_NO_WALK 2u
+
 /* Check a PDI of size bytes as XRT's PDI loader and the PLM read it: the
  * Image Header Table at 0x10 (its checksum, identification string, image
  * and partition counts, the device IDCODE against the board's when board
  * is not NULL and states one), each image and partition header (inside
  * the PDI, checksum, lengths), each partition's data inside the PDI, and
- * the CDO header at the start of each unencrypted CDO partition. One line
+ * the CDO header at the start of each unencrypted CDO partition and its
+ * command stream (unless flags hold AIETH_PDI_NO_WALK). One line
  * per problem to report, each starting with `what`; returns the count. */
 size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const char *what,
-			const aieth_board *board, aieth_problem_fn report, void *ctx);
+			const aieth_board *board, aieth_problem_fn report, void *ctx,
+			unsigned flags);
 
 #endif

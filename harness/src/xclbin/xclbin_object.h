@@ -24,6 +24,16 @@ typedef struct {
 	int readable; /* lies inside the file */
 } xb_section;
 
+/* Reads of a file of ours (aieth__xclbin_open_own) come from a mapped
+ * window of XB_WINDOW_BYTES: walking a PDI's CDO command words then costs
+ * page faults, neither a read per command nor a copy of every byte. */
+#define XB_WINDOW_BYTES (4u << 20)
+typedef struct {
+	const uint8_t *map; /* NULL: none mapped */
+	uint64_t base, len; /* the file's bytes [base, base + len) */
+	int failed;         /* a mapping failed: read with pread */
+} xb_window;
+
 struct aieth_xclbin {
 	char *path; /* file name used in messages */
 	int fd;     /* -1 when reading from memory */
@@ -36,12 +46,18 @@ struct aieth_xclbin {
 	char **problems;
 	size_t nprob;
 	size_t dropped; /* problems beyond XB_MAX_PROBLEMS */
+	xb_window *win; /* not NULL: a file of ours, read from mappings */
 };
 
 /* Open an xclbin held in memory (len bytes, not copied: keep it alive
  * until aieth_xclbin_close). `what` names it in messages. */
 int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
 			   unsigned flags);
+
+/* aieth_xclbin_open on a file of ours that nothing truncates while it is
+ * open (the packager's output, just written, before it is renamed): reads
+ * come from mapped windows of it (xb_window). */
+int aieth__xclbin_open_own(aieth_xclbin **out, const char *path, unsigned flags);
 
 /* Read n bytes at off of the file or memory. */
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
@@ -52,6 +68,12 @@ int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
  * returns the count. */
 size_t aieth__aie_meta_xrt_check(const aieth_aie_meta *m, const char *what, aieth_problem_fn report,
 				 void *ctx);
+
+/* aieth_xclbin_check with flags for its PDI section's check
+ * (aieth__pdi_check, xclbin/pdi_format.h: AIETH_PDI_NO_WALK); a file read
+ * from memory or mapped windows is walked in small reads (AIETH_PDI_READ_MEM). */
+size_t aieth__xclbin_check_flags(const aieth_xclbin *x, const aieth_board *board,
+				 aieth_problem_fn report, void *ctx, unsigned flags);
 
 /* The parsed JSON document of m (owned by m). */
 struct json_object *aieth__aie_meta_root(const aieth_aie_meta *m);

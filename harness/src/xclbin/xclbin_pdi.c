@@ -17,8 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "aieth.h"
 #include "util/error.h"
+#include "util/fileio.h"
 #include "xclbin/pdi_format.h"
 #include "xclbin/problems.h"
 #include "xclbin/xclbin_format.h"
@@ -143,48 +146,53 @@ typedef struct {
 	aieth_pdi_read_fn read;
 	void *rctx;
 	uint64_t base; /* offset of the CDO's first word in the PDI */
+	uint8_t *buf;  /* the window: raw, or AIETH_IO_CHUNK bytes on the heap */
+	uint64_t cap;  /* its size in words */
+	int mem;       /* reads are memory copies (AIETH_PDI_READ_MEM) */
 	uint8_t raw[CDO_CHUNK_WORDS * 4];
 	uint64_t first, count; /* the words held: [first, first + count) */
 	uint64_t want;         /* words the next read asks for */
 } cdo_words;
 
 /* Word i of the CDO (i inside it); -1 with the message set on a read error.
- * Only the command words are needed, not the payloads between them: a
- * read starts small and doubles while the commands are dense (each read
- * follows the last), so a DMA write's megabytes are skipped, not read. */
+ * A read of a file is a system call: one window of AIETH_IO_CHUNK bytes
+ * from the first word not held, whose command headers are all parsed
+ * before the next read (a payload longer than the window is skipped by
+ * offset, not read): at most about one read per MiB whatever the
+ * commands' sizes. A read of memory costs its bytes: it starts small and
+ * doubles while the commands are dense (each read follows the last), so
+ * a DMA write's megabytes are skipped, not copied. */
 static int cdo_word(cdo_words *w, uint64_t i, uint64_t end, uint32_t *out)
 {
 	uint64_t n;
 	if (i < w->first || i >= w->first + w->count) {
-		if (w->count && i == w->first + w->count)
-			w->want = w->want * 2 < CDO_CHUNK_WORDS ? w->want * 2 : CDO_CHUNK_WORDS;
+		if (!w->mem)
+			w->want = w->cap;
+		else if (w->count && i == w->first + w->count)
+			w->want = w->want * 2 < w->cap ? w->want * 2 : w->cap;
 		else
 			w->want = CDO_FIRST_WORDS;
 		n = end - i < w->want ? end - i : w->want;
-		if (w->read(w->rctx, w->raw, (size_t)n * 4, w->base + i * 4))
+		if (w->read(w->rctx, w->buf, (size_t)n * 4, w->base + i * 4))
 			return -1;
 		w->first = i;
 		w->count = n;
 	}
-	*out = aieth__le32_get(w->raw + 4 * (i - w->first));
+	*out = aieth__le32_get(w->buf + 4 * (i - w->first));
 	return 0;
 }
 
-/* Walk the commands of the CDO at data (its header checked: words words
- * of commands); the first problem, reported in where, ends the walk. */
-static void check_cdo_commands(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t data,
-			       uint32_t words, const char *where)
+/* The walk of check_cdo_commands over the words w reads, [i, end). */
+static void check_cdo_stream(aieth_problems *s, cdo_words *w, uint64_t i, uint64_t end,
+			     uint32_t words, uint64_t data, const char *where)
 {
-	cdo_words w;
-	uint64_t i = AIETH_CDO_HEADER_BYTES / 4, end = i + words, pos;
+	uint64_t pos;
 	uint32_t hdr, len, size, min;
 	unsigned module, cmd;
 	const char *name;
-	w.read = read, w.rctx = rctx, w.base = data, w.first = 0, w.count = 0;
-	w.want = CDO_FIRST_WORDS;
 	while (i < end) {
 		pos = i;
-		if (cdo_word(&w, i, end, &hdr))
+		if (cdo_word(w, i, end, &hdr))
 			goto read_error;
 		if (hdr == CDO_END_MARK)
 			return;
@@ -205,7 +213,7 @@ static void check_cdo_commands(aieth_problems *s, aieth_pdi_read_fn read, void *
 					(unsigned)words);
 				return;
 			}
-			if (cdo_word(&w, i + 1, end, &len))
+			if (cdo_word(w, i + 1, end, &len))
 				goto read_error;
 			size = 2;
 		}
@@ -264,6 +272,27 @@ read_error:
 	aieth__problem(s, "%s: CDO command words: %s", where, aieth_error_message());
 }
 
+/* Walk the commands of the CDO at data (its header checked: words words
+ * of commands); the first problem, reported in where, ends the walk. */
+static void check_cdo_commands(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t data,
+			       uint32_t words, const char *where, unsigned flags)
+{
+	cdo_words w;
+	uint64_t i = AIETH_CDO_HEADER_BYTES / 4, end = i + words;
+	w.read = read, w.rctx = rctx, w.base = data, w.first = 0, w.count = 0;
+	w.want = CDO_FIRST_WORDS;
+	w.mem = !!(flags & AIETH_PDI_READ_MEM);
+	w.buf = w.raw, w.cap = CDO_CHUNK_WORDS;
+	/* a file's window on the heap; without one, the small reads of memory */
+	if (!w.mem && !(w.buf = malloc(AIETH_IO_CHUNK)))
+		w.buf = w.raw, w.mem = 1;
+	else if (!w.mem)
+		w.cap = AIETH_IO_CHUNK / 4;
+	check_cdo_stream(s, &w, i, end, words, data, where);
+	if (w.buf != w.raw)
+		free(w.buf);
+}
+
 /* ~(sum of the words before the last) == the last word */
 static int checksum_ok(const uint8_t *p, size_t bytes, uint32_t *want)
 {
@@ -297,7 +326,7 @@ static int read_hdr(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint6
 }
 
 static void check_partition(aieth_problems *s, aieth_pdi_read_fn read, void *rctx, uint64_t size,
-			    unsigned k, uint64_t off)
+			    unsigned k, uint64_t off, unsigned flags)
 {
 	uint8_t ph[AIETH_PDI_PH_BYTES], cdo[AIETH_CDO_HEADER_BYTES];
 	char name[64], cdo_what[600];
@@ -352,9 +381,11 @@ static void check_partition(aieth_problems *s, aieth_pdi_read_fn read, void *rct
 	snprintf(cdo_what, sizeof cdo_what, "%s: %s data at offset 0x%llx", s->what, name,
 		 (unsigned long long)data);
 	if (!aieth__cdo_check_header(cdo, sizeof cdo, (uint64_t)unenc * 4, cdo_what)) {
+		if (flags & AIETH_PDI_NO_WALK)
+			return;
 		snprintf(cdo_what, sizeof cdo_what, "%s data at offset 0x%llx", name,
 			 (unsigned long long)data);
-		check_cdo_commands(s, read, rctx, data, aieth__le32_get(cdo + 12), cdo_what);
+		check_cdo_commands(s, read, rctx, data, aieth__le32_get(cdo + 12), cdo_what, flags);
 	} else {
 		s->count++;
 		if (s->report) {
@@ -369,7 +400,8 @@ static void check_partition(aieth_problems *s, aieth_pdi_read_fn read, void *rct
 }
 
 size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const char *what,
-			const aieth_board *board, aieth_problem_fn report, void *ctx)
+			const aieth_board *board, aieth_problem_fn report, void *ctx,
+			unsigned flags)
 {
 	aieth_problems s = {what, report, ctx, 0};
 	uint8_t t[AIETH_PDI_IHT_BYTES], ih[AIETH_PDI_IH_BYTES];
@@ -446,7 +478,7 @@ size_t aieth__pdi_check(aieth_pdi_read_fn read, void *rctx, uint64_t size, const
 	}
 	off = (uint64_t)aieth__le32_get(t + IHT_PART_HDR) * 4;
 	for (k = 0; k < nprt; k++, off += AIETH_PDI_PH_BYTES)
-		check_partition(&s, read, rctx, size, (unsigned)k, off);
+		check_partition(&s, read, rctx, size, (unsigned)k, off, flags);
 out:
 	aieth__error_clear();
 	return s.count;

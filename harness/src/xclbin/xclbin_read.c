@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,6 +49,35 @@ static void problem(aieth_xclbin *x, const char *fmt, ...)
 		x->nprob++;
 }
 
+/* n bytes at off from the window, mapped there when it does not hold
+ * them; -1: not from a mapping (too large a read, a mapping refused). The
+ * window lies inside the file's size, which a file of ours keeps. */
+static int window_read(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
+{
+	xb_window *w = x->win;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *m;
+	if (!n)
+		return 0;
+	if (w->failed || n > XB_WINDOW_BYTES / 2 || pg <= 0)
+		return -1;
+	if (!w->map || off < w->base || off + n > w->base + w->len) {
+		if (w->map)
+			munmap((void *)w->map, (size_t)w->len);
+		w->map = NULL;
+		w->base = off / (uint64_t)pg * (uint64_t)pg;
+		w->len = x->size - w->base < XB_WINDOW_BYTES ? x->size - w->base : XB_WINDOW_BYTES;
+		m = mmap(NULL, (size_t)w->len, PROT_READ, MAP_SHARED, x->fd, (off_t)w->base);
+		if (m == MAP_FAILED) {
+			w->failed = 1;
+			return -1;
+		}
+		w->map = m;
+	}
+	memcpy(buf, w->map + (off - w->base), n);
+	return 0;
+}
+
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 {
 	if (off > x->size || n > x->size - off)
@@ -60,6 +90,8 @@ int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 		memcpy(buf, x->mem + off, n);
 		return AIETH_OK;
 	}
+	if (x->win && !window_read(x, buf, n, off))
+		return AIETH_OK;
 	return aieth__pread_full(x->fd, buf, n, off, x->path);
 }
 
@@ -374,6 +406,14 @@ int aieth_xclbin_open(aieth_xclbin **out, const char *path, unsigned flags)
 	return finish_open(x, flags, out);
 }
 
+int aieth__xclbin_open_own(aieth_xclbin **out, const char *path, unsigned flags)
+{
+	int rc = aieth_xclbin_open(out, path, flags);
+	if (!rc)
+		(*out)->win = calloc(1, sizeof *(*out)->win); /* none: pread */
+	return rc;
+}
+
 int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *data, size_t len,
 			   unsigned flags)
 {
@@ -395,6 +435,9 @@ void aieth_xclbin_close(aieth_xclbin *x)
 	size_t i;
 	if (!x)
 		return;
+	if (x->win && x->win->map)
+		munmap((void *)x->win->map, (size_t)x->win->len);
+	free(x->win);
 	if (x->fd >= 0)
 		close(x->fd);
 	for (i = 0; i < x->nprob; i++)
