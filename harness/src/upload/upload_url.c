@@ -13,6 +13,7 @@
 
 #include "upload/upload_internal.h"
 #include "util/error.h"
+#include "util/text.h"
 
 const char *up_kind_name(up_kind k)
 {
@@ -39,17 +40,6 @@ int up_segment_ok(const char *s, size_t n)
 	return 1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 const char *up_dot_segment(const char *path, size_t n, size_t *segn)
 {
 	const char *s = path, *e = path + n;
@@ -67,10 +57,10 @@ const char *up_dot_segment(const char *path, size_t n, size_t *segn)
 				c = (unsigned char)*p++;
 				/* twice: "%252e" is "%2e" to a server, "." to one that
 				 * (or whose proxy) decodes again */
-				for (k = 0; k < 2 && c == '%' && se - p >= 2 && hexval(p[0]) >= 0 &&
-					    hexval(p[1]) >= 0;
+				for (k = 0; k < 2 && c == '%' && se - p >= 2 &&
+					    aieth__hexval(p[0]) >= 0 && aieth__hexval(p[1]) >= 0;
 				     k++) {
-					c = hexval(p[0]) * 16 + hexval(p[1]);
+					c = aieth__hexval(p[0]) * 16 + aieth__hexval(p[1]);
 					p += 2;
 				}
 			}

@@ -867,3 +867,12 @@ int jstrict_parse_object(const char *what, const char *text, size_t len, size_t 
 	}
 	return AIETH_OK;
 }
+
+size_t jstrict_count(struct json_object *c)
+{
+	if (json_object_is_type(c, json_type_object))
+		return (size_t)json_object_object_length(c);
+	if (json_object_is_type(c, json_type_array))
+		return json_object_array_length(c);
+	return 0;
+}

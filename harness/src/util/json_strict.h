@@ -48,6 +48,10 @@ int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
 int jstrict_get_object(const char *what, const char *path, struct json_object *obj, const char *key,
 		       int required, struct json_object **out);
 
+/* The members of an object or the items of an array; 0 for anything else
+ * (boost property_tree reads both as a node's children). */
+size_t jstrict_count(struct json_object *c);
+
 /* Byte offset -> 1-based line and column within text. */
 void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *col);
 

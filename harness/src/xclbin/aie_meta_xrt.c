@@ -254,15 +254,6 @@ static void fields(aieth_problems *s, struct json_object *o, const char *path, c
 		field(s, o, path, f->key, f->type, fn);
 }
 
-static size_t count_children(struct json_object *c)
-{
-	if (json_object_is_type(c, json_type_object))
-		return (size_t)json_object_object_length(c);
-	if (json_object_is_type(c, json_type_array))
-		return json_object_array_length(c);
-	return 0;
-}
-
 /* The child key of o when o is an object that has it. */
 static struct json_object *child(struct json_object *o, const char *key)
 {
@@ -332,13 +323,13 @@ static void graph(aieth_problems *s, struct json_object *g, const char *path)
 	if (!need(s, g, path, "core_columns", "get_graph"))
 		return;
 	c = child(g, "core_columns");
-	tiles = count_children(c);
+	tiles = jstrict_count(c);
 	list_values(s, c, path, "core_columns", XT_STOUL, "get_graph");
 	for (i = 0; lists[i]; i++) {
 		if (!need(s, g, path, lists[i], "get_graph"))
 			continue;
 		c = child(g, lists[i]);
-		n = count_children(c);
+		n = jstrict_count(c);
 		if (n < tiles)
 			aieth__problem(s,
 				       "%s.%s: expected at least %zu entries (one per core in "

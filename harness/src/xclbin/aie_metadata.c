@@ -233,15 +233,6 @@ static void attach_plios(aieth_aie_meta *m)
 	}
 }
 
-static size_t count_children(struct json_object *c)
-{
-	if (json_object_is_type(c, json_type_object))
-		return (size_t)json_object_object_length(c);
-	if (json_object_is_type(c, json_type_array))
-		return json_object_array_length(c);
-	return 0;
-}
-
 int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *text, size_t len)
 {
 	aieth_aie_meta *m;
@@ -281,7 +272,7 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 				 "%s: aie_metadata: required key \"graphs\" is missing", what);
 		goto fail;
 	}
-	n = count_children(c);
+	n = jstrict_count(c);
 	m->graphs = calloc(n < AM_MAX_GRAPHS ? n + 1 : AM_MAX_GRAPHS + 1, sizeof *m->graphs);
 	if (!m->graphs) {
 		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
@@ -290,7 +281,7 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 	if ((rc = each_child(m, what, "aie_metadata.graphs", c, AM_MAX_GRAPHS, add_graph)))
 		goto fail;
 	if (json_object_object_get_ex(am, "PLIOs", &c)) {
-		n = count_children(c);
+		n = jstrict_count(c);
 		m->plios = calloc(n < AM_MAX_PLIOS ? n + 1 : AM_MAX_PLIOS + 1, sizeof *m->plios);
 		if (!m->plios) {
 			rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
