@@ -530,29 +530,17 @@ static int cache_damaged(pkg *p, const char *what)
 	return aieth__fail(AIETH_EIO, "PDI cache %s: %s: removed", p->cache.dir, what);
 }
 
-/* The PDI section of the written file, for aieth__pdi_check. */
-typedef struct {
-	const aieth_xclbin *x;
-	uint64_t base;
-} written_pdi;
-
-static int read_written_pdi(void *ctx, void *buf, size_t n, uint64_t off)
-{
-	const written_pdi *r = ctx;
-	return xb_read_at(r->x, buf, n, r->base + off);
-}
-
 /* A --pdi input's CDO command streams, walked on its bytes as copied into
  * the written file x (the input was checked without them: check_prebuilt_pdi),
  * each problem naming the input. */
 static int check_pdi_copy(pkg *p, const aieth_xclbin *x)
 {
-	written_pdi r = {x, 0};
+	xb_section_reader r = {x, 0};
 	size_t idx, n;
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx) || !x->sec[idx].readable)
 		return AIETH_OK; /* the check of the written file says so */
 	r.base = x->sec[idx].pub.offset;
-	n = aieth__pdi_check(read_written_pdi, &r, x->sec[idx].pub.size, p->o->pdi,
+	n = aieth__pdi_check(xb_read_section, &r, x->sec[idx].pub.size, p->o->pdi,
 			     p->o->no_check ? NULL : p->o->board, report_line, (void *)p->o,
 			     x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u);
 	if (!n)

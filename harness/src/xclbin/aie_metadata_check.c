@@ -138,17 +138,6 @@ size_t aieth_aie_meta_check(const aieth_aie_meta *m, const aieth_board *board,
 	return s.count;
 }
 
-typedef struct {
-	const aieth_xclbin *x;
-	uint64_t base;
-} pdi_reader;
-
-static int read_pdi(void *ctx, void *buf, size_t n, uint64_t off)
-{
-	const pdi_reader *r = ctx;
-	return xb_read_at(r->x, buf, n, r->base + off);
-}
-
 /* EMBEDDED_METADATA and BUILD_METADATA sections as XRT's tools parse
  * them (xclbin_text.c): not XML, or JSON without its root, is refused by
  * xclbinutil (and EMBEDDED_METADATA by the runtime's load too). */
@@ -236,11 +225,11 @@ size_t aieth__xclbin_check_flags(const aieth_xclbin *x, const aieth_board *board
 			       x->path, idx);
 	else if (x->sec[idx].readable) {
 		/* what XRT's PDI loader and the PLM refuse (xclbin_pdi.c) */
-		pdi_reader r = {x, x->sec[idx].pub.offset};
+		xb_section_reader r = {x, x->sec[idx].pub.offset};
 		xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
 		snprintf(what, sizeof what, "%s: %s", x->path, label);
 		s.count += aieth__pdi_check(
-			read_pdi, &r, x->sec[idx].pub.size, what, board, report, ctx,
+			xb_read_section, &r, x->sec[idx].pub.size, what, board, report, ctx,
 			flags | (x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u));
 	}
 	check_text_sections(&s, x);

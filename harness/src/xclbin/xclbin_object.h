@@ -62,6 +62,14 @@ int aieth__xclbin_open_own(aieth_xclbin **out, const char *path, unsigned flags)
 /* Read n bytes at off of the file or memory. */
 int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
 
+/* One section of x as a file of its own: xb_read_section(ctx = &reader)
+ * reads at base + off (the read function aieth__pdi_check takes). */
+typedef struct {
+	const aieth_xclbin *x;
+	uint64_t base;
+} xb_section_reader;
+int xb_read_section(void *ctx, void *buf, size_t n, uint64_t off);
+
 /* The nodes of AIE_METADATA that XRT's edge parser reads (aie_meta_xrt.c):
  * one problem line per missing node, value XRT cannot convert to the type
  * it reads it as, or short per-tile list, each starting with `what`;

@@ -95,6 +95,12 @@ int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 	return aieth__pread_full(x->fd, buf, n, off, x->path);
 }
 
+int xb_read_section(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	const xb_section_reader *r = ctx;
+	return xb_read_at(r->x, buf, n, r->base + off);
+}
+
 void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap)
 {
 	if (s->kind <= XB_KIND_MAX)
