@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tu.c - shared runner and file helpers for the unit tests. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,6 +49,10 @@ const char *tu_build(const char *rel)
 	return b;
 }
 
+/* The files tu_tmpfile made, removed when the suite has run. */
+static char **made;
+static size_t nmade;
+
 const char *tu_tmpfile(const char *text)
 {
 	static char buf[8][64];
@@ -61,6 +67,15 @@ const char *tu_tmpfile(const char *text)
 		exit(2);
 	}
 	close(fd);
+	{
+		char **m = realloc(made, (nmade + 1) * sizeof *made);
+		if (!m || !(m[nmade] = strdup(b))) {
+			perror("tu_tmpfile");
+			exit(2);
+		}
+		made = m;
+		nmade++;
+	}
 	return b;
 }
 
@@ -80,5 +95,11 @@ int tu_run(const char *suite, const tu_test *tests)
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
+	while (nmade) {
+		unlink(made[--nmade]);
+		free(made[nmade]);
+	}
+	free(made);
+	made = NULL;
 	return failed ? 1 : 0;
 }

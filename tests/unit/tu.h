@@ -19,7 +19,8 @@ typedef struct {
 /* Path of a file in the source tree / the build tree (static buffer). */
 const char *tu_src(const char *rel);
 const char *tu_build(const char *rel);
-/* Write text to a fresh temporary file; returns its path (static buffer
+/* Write text to a fresh temporary file, removed when tu_run has run the
+ * suite; returns its path (static buffer
  * per call slot, 8 slots). */
 const char *tu_tmpfile(const char *text);
 
