@@ -20,8 +20,7 @@ typedef struct {
 const char *tu_src(const char *rel);
 const char *tu_build(const char *rel);
 /* Write text to a fresh temporary file, removed when tu_run has run the
- * suite; returns its path (static buffer
- * per call slot, 8 slots). */
+ * suite; returns its path (static buffer per call slot, 8 slots). */
 const char *tu_tmpfile(const char *text);
 
 int tu_run(const char *suite, const tu_test *tests);
