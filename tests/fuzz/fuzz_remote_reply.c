@@ -158,38 +158,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 #else
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-static void created_case(struct json_object *o, uint32_t n, int asked)
-{
-	struct json_object *v;
-	char tid[24];
-	pld_txn wire;
-	int streamed = 77;
-	size_t len;
-	memset(tid, MARK, sizeof tid);
-	memset(&wire, 0, sizeof wire);
-	wire.channels = n;
-	wire.tx.size = 16u * n;
-	wire.rx.size = 32u * n;
-	if (rmr_txn_created("http://x", o, &wire, asked, tid, sizeof tid, &streamed)) {
-		/* refused: nothing written */
-		unsigned char m[sizeof tid];
-		memset(m, MARK, sizeof m);
-		CHECK(streamed == 77);
-		CHECK(!memcmp(tid, m, sizeof tid));
-		return;
-	}
-	CHECK(streamed == 0 || (streamed == 1 && asked));
-	len = strnlen(tid, sizeof tid);
-	CHECK(len > 0 && len < sizeof tid && strspn(tid, "t-0123456789") == len);
-	CHECK(json_object_object_get_ex(o, "id", &v) && !strcmp(json_object_get_string(v), tid));
-	CHECK(json_object_object_get_ex(o, "state", &v) &&
-	      !strcmp(json_object_get_string(v), streamed ? "running" : "awaiting_tx"));
-	CHECK(json_object_object_get_ex(o, "channels", &v) && json_object_get_uint64(v) == n);
-	CHECK(json_object_object_get_ex(o, "tx_bytes", &v) && json_object_get_uint64(v) == 16u * n);
-	CHECK(json_object_object_get_ex(o, "rx_bytes", &v) && json_object_get_uint64(v) == 32u * n);
-	CHECK(json_object_object_get_ex(o, "tx_received", &v) &&
-	      json_object_is_type(v, json_type_int) && json_object_get_uint64(v) == 0);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
