@@ -126,6 +126,7 @@ static void test_session_fields(void)
 	free(big);
 }
 
+#ifdef AIETH_HAVE_MHD /* the helpers of the tests that need the HTTP side */
 static void sha_hex(const void *data, size_t n, char out[65])
 {
 	aieth_sha256 h;
@@ -188,6 +189,7 @@ static aieth_server *open_cache(const char *dir, uint32_t cache_mib, uint32_t ma
 		fprintf(stderr, "\n  server: %s\n", aieth_error_message());
 	return s;
 }
+#endif
 
 static void test_cache(void)
 {
@@ -468,6 +470,7 @@ static void test_reserve(void)
 #endif
 }
 
+#if defined(AIETH_HAVE_MHD) && defined(AIETH_HAVE_CURL)
 static int nart;
 static void on_artifact(void *ctx, const char *path, uint64_t bytes)
 {
@@ -476,6 +479,7 @@ static void on_artifact(void *ctx, const char *path, uint64_t bytes)
 	if (strstr(path, "run_summary.json") || strstr(path, "xrt.ini"))
 		nart++;
 }
+#endif
 
 static void test_remote_design(void)
 {
