@@ -376,14 +376,31 @@ if pgrep -f "$MARK" >/dev/null 2>&1; then bad "the hung reset command was left r
 
 # ---- SIGTERM while a remote client's transaction runs: th_server drains
 # (the transaction ends, interrupted or done), resets the device and exits
-# 0 within a bound; the client gets its result or exit 3 naming why
+# 0 within a bound; the client gets its result or exit 3 naming why. The
+# client is held inside its transaction by an event, not by being slow: it
+# saves its RX bytes into a FIFO this script reads only once th_server
+# has said it drains (else a fast run could end its session first, and a
+# drain with no session open has no device to reset)
+mkdir -p "$TMP/drain"
+mkfifo "$TMP/drain/rx.bin"
+exec 8<>"$TMP/drain/rx.bin"
 start_server "$TMP/log_d" --reset-cmd "echo drained >>$TMP/dreset"
-"$RT" -q --backend remote --server "$U" -o "$TMP/drain" "$TMP/t128m.json" >"$TMP/drain.out" 2>&1 &
+"$RT" -q --backend remote --server "$U" -o "$TMP/drain" "$TMP/t128m_save.json" >"$TMP/drain.out" 2>&1 &
 cl=$!
-wait_log "$TMP/log_d" "/txns/t-1/tx 202" && ok || bad "the drained client never started its transaction"
-stop_server 600
+wait_log "$TMP/log_d" "/txns 201" && ok || bad "the drained client never made its transaction"
+kill -0 "$cl" 2>/dev/null && ok || bad "the drained client ended before the drain"
+kill -TERM "$SP"
+wait_log "$TMP/log_d" "signal 15: draining" && ok || bad "th_server never said it drains"
+cat <&8 >/dev/null &
+reader=$!
+exec 8<&-
+for i in $(seq 600); do kill -0 "$SP" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$SP" 2>/dev/null; then bad "th_server did not stop on SIGTERM"; kill -KILL "$SP"; fi
+wait "$SP"; src=$?
+[[ $src -eq 0 ]] && ok || bad "th_server exit $src after SIGTERM"
 for i in $(seq 600); do kill -0 "$cl" 2>/dev/null || break; sleep 0.1; done
 wait "$cl"; crc=$?
+kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
 # the emulated board notices the interrupt between its simulation steps: the
 # transaction ends interrupted (exit 3, the server named), or it had run to
 # its end and its result went out before the server closed (exit 0), or the
