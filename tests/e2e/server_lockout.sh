@@ -72,12 +72,18 @@ done
 is "token holder's requests served during the flood" "$n of $N" "$N of $N"
 # and a whole remote run (a session, a streamed transaction on three connections)
 expect 0 timeout 120 "$RT" -q --backend remote --server "$U" --token-file "$TMP/token" -o "$TMP/run" "$EX/adder_func/test.json"
-# the table was full: each address's 9th connection was refused, and the
-# 48 places without a token were taken by the first 6 addresses, so the
-# last two evicted 16
-wait_for "8 connections refused" 300 metric_ge aieth_http_connections_refused_total 8
+# the table was full: the first round's 72 connections met 48 places
+# without a token, so 24 of them (at least: the pollers reconnect) were
+# refused or evicted an older one. Which, depends on the order they came
+# in (all of one address first: its 9th refused, 8 in all, 16 evicted;
+# the addresses in turn: none at 8, 24 evicted); but an address is refused
+# only its 9th connection of a round, so at least 16 evicted
+both() { local r e; r=$(tmetric aieth_http_connections_refused_total); e=$(tmetric aieth_http_connections_evicted_total); [[ -n $r && -n $e ]] && ((r + e >= 24)); }
+wait_for "24 connections refused or evicted" 300 both
 wait_for "16 connections evicted" 300 metric_ge aieth_http_connections_evicted_total 16
-has "$TMP/log_flood" "connection refused: it holds 8 connections without a token, the limit is --max-conn-per-addr 8"
+if metric_ge aieth_http_connections_refused_total 1; then
+  has "$TMP/log_flood" "connection refused: it holds 8 connections without a token, the limit is --max-conn-per-addr 8"
+fi
 log_has "$TMP/log_flood" "closed to make room \(48 of 64 open, 48 without a token; 16 are kept for token holders, --max-conn 64\)" \
   && ok || bad "no eviction in the log"
 touch "$TMP/stop"
