@@ -94,6 +94,19 @@ static int set_blocking(int fd, const char *path)
 	return AIETH_OK;
 }
 
+/* fd, opened in place on the output, made blocking and taken by o (closed
+ * on failure). */
+static int take_in_place(aieth_out *o, int fd)
+{
+	if (set_blocking(fd, o->path)) {
+		close(fd);
+		return AIETH_EIO;
+	}
+	o->fd = fd;
+	o->in_place = 1;
+	return AIETH_OK;
+}
+
 static int open_error(const char *path, int e, mode_t mode)
 {
 	if (e == ENXIO)
@@ -125,13 +138,7 @@ static int open_descriptor(aieth_out *o)
 		return aieth__fail(AIETH_EINVAL,
 				   "%s: is a directory, not a file: name a file to write", o->path);
 	}
-	if (set_blocking(fd, o->path)) {
-		close(fd);
-		return AIETH_EIO;
-	}
-	o->fd = fd;
-	o->in_place = 1;
-	return AIETH_OK;
+	return take_in_place(o, fd);
 }
 
 /* An existing device, FIFO or socket at the name: written in place, never
@@ -148,13 +155,7 @@ static int open_special(aieth_out *o, mode_t mode)
 		return aieth__fail(AIETH_EIO, "%s: changed while it was opened; nothing written",
 				   o->path);
 	}
-	if (set_blocking(fd, o->path)) {
-		close(fd);
-		return AIETH_EIO;
-	}
-	o->fd = fd;
-	o->in_place = 1;
-	return AIETH_OK;
+	return take_in_place(o, fd);
 }
 
 /* The target text of the link open (O_PATH|O_NOFOLLOW) on lfd: that very
@@ -230,12 +231,8 @@ static int open_through_link(aieth_out *o, int *done)
 		close(fd);
 		return AIETH_OK;
 	}
-	if (set_blocking(fd, o->path)) {
-		close(fd);
+	if (take_in_place(o, fd))
 		return AIETH_EIO;
-	}
-	o->fd = fd;
-	o->in_place = 1;
 	*done = 1;
 	return AIETH_OK;
 }
