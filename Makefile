@@ -90,6 +90,9 @@ CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
 # libarchive: th_package reads the XSA (zip) and libadf.a (ar) with it
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
+# SQLite: run_test's run history (harness/src/history/, docs/farm.md)
+DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
+DEPS_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # libmicrohttpd: th_server's HTTP API (harness/src/server/http/http_server.c).
 # Where its -dev package is missing (for CROSS=aarch64: the arm64 one,
@@ -208,7 +211,7 @@ $(filter $(O)/tests/test_server $(O)/tests/test_remote_reply,$(UNITS)): $(FEATUR
 
 $(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive sqlite3$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 # Programs link the static library so they run from the tree as they are.

@@ -29,6 +29,7 @@ PKGS=(
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
   libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http/http_server.c)
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
+  libsqlite3-dev       # run_test's run history (harness/src/history/, docs/farm.md)
   curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
   openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
   lava-dispatcher      # end-to-end tests: LAVA's lava-run runs the shipped job (tests/e2e/farm_lava.sh)
@@ -51,6 +52,7 @@ CROSS_PKGS=(
   libjson-c-dev:arm64
   libcunit1-dev:arm64
   libarchive-dev:arm64
+  libsqlite3-dev:arm64
   # th_server's HTTP side and the remote backend on the board. On Debian 12
   # these pull arm64 GnuTLS/OpenSSL/krb5/..., and apt upgrades the native
   # packages of the same libraries in lockstep (multiarch packages must have

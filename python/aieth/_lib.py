@@ -150,9 +150,9 @@ class ChannelResult(ctypes.Structure):
 
 
 class RunOpts(ctypes.Structure):
-    """aieth_run_opts (aieth/run.h), version 2."""
+    """aieth_run_opts (aieth/run.h), version 3."""
 
-    VERSION = 2
+    VERSION = 3
     _fields_ = [
         ("version", ctypes.c_uint),
         ("board", c_char_p),
@@ -169,6 +169,11 @@ class RunOpts(ctypes.Structure):
         ("progress", c_void_p),
         ("progress_ctx", c_void_p),
         ("xclbin_warn_only", c_int),
+        ("repeat_runs", c_uint32),
+        ("repeat_warmup", c_uint32),
+        ("sweep", ctypes.POINTER(c_char_p)),
+        ("num_sweep", ctypes.c_size_t),
+        ("sweep_stop_on_fail", c_int),
     ]
 
 

@@ -66,9 +66,23 @@ typedef struct {
 	 * in its message; 1 makes it a warning of the test instead and the run
 	 * goes on (what version 1 did on the emulated board). */
 	int xclbin_warn_only;
+	/* version 3: campaigns (docs/test-spec.md, "repeat" and "sweep").
+	 * repeat_runs > 0 runs each transaction repeat_warmup + repeat_runs
+	 * times in one session and reports statistics of the repeat_runs
+	 * measured runs (overrides the description's "repeat"; 0: keep it, or
+	 * one run). sweep: num_sweep "AXIS=LIST" texts as run_test --sweep
+	 * takes them, each an axis of a grid (they replace the description's
+	 * "sweep"); each point of it becomes one test of the report.
+	 * sweep_stop_on_fail: 1 stops a sweep at its first point that does
+	 * not pass (default: every point runs). */
+	uint32_t repeat_runs;
+	uint32_t repeat_warmup;
+	const char *const *sweep;
+	size_t num_sweep;
+	int sweep_stop_on_fail;
 } aieth_run_opts;
 
-#define AIETH_RUN_OPTS_VERSION 2
+#define AIETH_RUN_OPTS_VERSION 3
 #define AIETH_RUN_OPTS_INIT                       \
 	{                                         \
 		.version = AIETH_RUN_OPTS_VERSION \

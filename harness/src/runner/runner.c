@@ -603,12 +603,14 @@ static int run_opts_check(const aieth_run_opts *o)
 	return AIETH_OK;
 }
 
-/* Version 1 ends before xclbin_warn_only: a caller of version 1 gets the
- * bytes of its struct only. */
+/* Version 1 ends before xclbin_warn_only, version 2 before repeat_runs: a
+ * caller of an older version gets the bytes of its struct only. */
 int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
 {
 	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
-	size_t size = version == 1 ? offsetof(aieth_run_opts, xclbin_warn_only) : sizeof init;
+	size_t size = version == 1   ? offsetof(aieth_run_opts, xclbin_warn_only)
+		      : version == 2 ? offsetof(aieth_run_opts, repeat_runs)
+				     : sizeof init;
 	int rc = aieth__opts_init("aieth_run_opts_init", opts, &init, size, version,
 				  AIETH_RUN_OPTS_VERSION);
 	if (!rc)
