@@ -43,8 +43,8 @@ class RepeatResult:
             (first(to) - first(from), board cycles).
         results: every measured run's ChannelResult list.
         median_run: the run (0-based among the measured) whose total_cycles
-            is the lower median: its results are "the" run's, as
-            report.json's scalars are the median run's.
+            is the lower median (the first such run): its results are "the"
+            run's, as report.json's scalars are the median run's.
         failed: [{"run": k, "plio": ..., "reason": ...}] of the measured
             runs that did not end "done" (report.json's runs_failed).
     """

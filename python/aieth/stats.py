@@ -76,13 +76,12 @@ def lower_median(values: Any, axis: int = 0) -> Any:
 
 def median_index(values: Sequence[Any]) -> int:
     """The run (index in run order) whose value is the lower median: the
-    run at sorted position floor((N-1)/2), a stable sort keeping equal
-    values in run order."""
+    first run with that value, as report.json's median_run is chosen."""
     np = _np()
     a = np.asarray(values)
     if a.ndim != 1 or not a.size:
         raise ValueError("median_index: expected a non-empty 1-D sequence")
-    return int(np.argsort(a, kind="stable")[(a.size - 1) // 2])
+    return int(np.flatnonzero(a == lower_median(a))[0])
 
 
 def stats(values: Any, axis: int = 0) -> Stats:

@@ -48,9 +48,11 @@ def test_stats_per_column_and_median_run_ties():
     s = aieth.statistics(runs)
     assert list(s.median) == [2.0, 20.0] and s.runs.shape == (4, 2)
     assert list(lower_median(runs)) == [2.0, 20.0]
-    # equal values keep run order: the run at sorted position floor((N-1)/2)
-    assert median_index([7, 7, 7]) == 1
-    assert median_index([9, 7, 7, 8]) == 2
+    # the first run (in run order) with the median value, as the C runner's
+    # median_run (util/stats.c)
+    assert median_index([7, 7, 7]) == 0
+    assert median_index([9, 7, 7, 8]) == 1
+    assert median_index([9, 8, 7, 7]) == 2
     with pytest.raises(ValueError):
         aieth.statistics([])
     d = aieth.statistics([1, 2]).as_dict()
@@ -195,7 +197,7 @@ def test_session_run_repeat(src):
     assert r.stats("total_cycles").median == want_total
     lat = r.stats("PLIO_01_TO_AIE->PLIO_01_FROM_AIE")
     assert lat.median == want["PLIO_01_FROM_AIE"].first - want["PLIO_01_TO_AIE"].first
-    assert r.median_run == 2                      # all equal: sorted position floor(4/2)
+    assert r.median_run == 0                      # all equal: the first run
     assert r.column("PLIO_01_FROM_AIE") == 2
     assert (out == a + b).all()                   # the last run's data, checked
     with pytest.raises(KeyError):
