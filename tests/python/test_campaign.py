@@ -387,3 +387,31 @@ def test_runopts_v3_layout():
     assert o.version == 3 and _lib.RunOpts.VERSION == 3
     assert o.repeat_runs == 0 and o.num_sweep == 0 and not o.sweep
     assert isinstance(o.sweep, ctypes.POINTER(ctypes.c_char_p))
+
+
+# -- through th_server: one session, the same arrays as on the emulated board
+
+def campaign(**kw):
+    with aieth.Session(board="vck190", graphs=[aieth.Graph("gr", model="adder")], **kw) as s:
+        a, b, out, chans = adder(s)
+        s.graph("gr").run()
+        r = s.run("perf", chans, repeat=3, warmup=1, timeout=5.0,
+                  latency=[("PLIO_01_TO_AIE", "PLIO_01_FROM_AIE")])
+        sw = s.sweep("perf", chans, ["replay=1,3", "PLIO_02_TO_AIE.delay=0,50"], repeat=2,
+                     timeout=5.0)
+        assert (out == a + b).all()
+        return s.backend, r, sw
+
+
+def test_session_campaign_remote_equals_emu(th_server):
+    backend, r, sw = campaign(backend="remote", server=th_server)
+    assert backend == "remote" and r.ok and not sw.failed
+    _, lr, lsw = campaign()
+    for f in ("cycles", "first", "last", "throughput_MBps", "bytes_moved", "total_cycles"):
+        np.testing.assert_array_equal(getattr(r, f), getattr(lr, f))
+        if f != "total_cycles":
+            np.testing.assert_array_equal(sw.figure(f), lsw.figure(f))
+    np.testing.assert_array_equal(sw.figure("total_cycles"), lsw.figure("total_cycles"))
+    assert r.latency[("PLIO_01_TO_AIE", "PLIO_01_FROM_AIE")].tolist() == \
+        lr.latency[("PLIO_01_TO_AIE", "PLIO_01_FROM_AIE")].tolist()
+    assert sw.names == lsw.names and len(sw.results) == 4
