@@ -111,6 +111,10 @@ has "$TMP/err" "aieth_channel.throughput is not in"
 jq '(.panels[1].targets[0].query) |= sub("\"plio\" fill"; "\"channel\" fill")' "$DASH" >"$TMP/dash-tag.json"
 expect 0 /usr/bin/python3 "$CHECK" --expect-fail "$TMP/dash-tag.json" "$DOC" "$IU" aieth
 has "$TMP/err" "a series without tag 'channel'"
+# ... or uses a variable the dashboard does not define
+jq '.templating.list[0].name = "tests"' "$DASH" >"$TMP/dash-var.json"
+expect 0 /usr/bin/python3 "$CHECK" --expect-fail "$TMP/dash-var.json" "$DOC" "$IU" aieth
+has "$TMP/err" '$test is not a variable of the dashboard'
 # (c) the docs' table names a field InfluxDB does not hold
 sed 's/| `status` (string), `exit_code`, `duration_s`/| `status` (string), `exit`, `duration_s`/' "$DOC" >"$TMP/farm.md"
 expect 0 /usr/bin/python3 "$CHECK" --expect-fail "$DASH" "$TMP/farm.md" "$IU" aieth

@@ -134,9 +134,28 @@ def main():
     if have != set(schema):
         fail(f"measurements documented {sorted(schema)}, InfluxDB holds {sorted(have)}")
 
+    # what Grafana needs to import it: unique panel ids on the 24-column
+    # grid, a data source and a refId per target, the variables the
+    # queries use defined, the data source an input of the import
+    defined = {v.get("name") for v in dash.get("templating", {}).get("list", [])}
+    ids = [p.get("id") for p in dash.get("panels", [])]
+    if len(ids) != len(set(ids)) or None in ids:
+        fail(f"panel ids not unique: {ids}")
+    if [i.get("name") for i in dash.get("__inputs", [])] != ["DS_INFLUXDB"]:
+        fail("the dashboard's __inputs is not the one data source DS_INFLUXDB")
     for p in dash.get("panels", []):
         if p.get("title") and p["title"] not in doc:
             fail(f"panel {p['title']!r} is not described in {doc_path}")
+        g = p.get("gridPos", {})
+        if not (0 <= g.get("x", -1) and g.get("w", 0) > 0 and g.get("x", 0) + g.get("w", 0) <= 24
+                and g.get("h", 0) > 0):
+            fail(f"panel {p.get('title')!r}: gridPos {g} is off the 24-column grid")
+        for t in p.get("targets", []):
+            if not t.get("refId") or t.get("datasource", {}).get("uid") != "${DS_INFLUXDB}":
+                fail(f"panel {p.get('title')!r}: a target without refId or the DS_INFLUXDB data source")
+            for v in set(re.findall(r"\$(\w+)", t.get("query", ""))) - {"timeFilter", "__interval"}:
+                if v not in defined:
+                    fail(f"panel {p.get('title')!r}: ${v} is not a variable of the dashboard")
 
     used = set()
     for where, raw, kind, extra in queries(dash):
