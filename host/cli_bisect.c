@@ -143,6 +143,10 @@ int cli_bisect_code(int code, const char *report_path, char *line, size_t size)
 			firstb = b;
 			first_why = why;
 			snprintf(first, sizeof first, "%.120s", name);
+			/* the name goes to a terminal: no control characters */
+			for (char *q = first; *q; q++)
+				if ((unsigned char)*q < 0x20 || *q == 0x7f)
+					*q = '?';
 		}
 	}
 	if (!n || (!bad && !skip && code != AIETH_EXIT_PASS)) {
