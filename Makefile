@@ -492,6 +492,8 @@ install: lib $(BINS)
 	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
 	install -d $(DESTDIR)$(PREFIX)/lib/sysusers.d
 	install -m 644 dist/sysusers.d/aieth.conf $(DESTDIR)$(PREFIX)/lib/sysusers.d/aieth.conf
+	install -d $(DESTDIR)$(PREFIX)/share/aieth/grafana
+	install -m 644 dist/grafana/aieth-influxdb.json $(DESTDIR)$(PREFIX)/share/aieth/grafana/
 	install -d $(DESTDIR)$(PYTHON_SITEDIR)/aieth
 	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHON_SITEDIR)/aieth/
 ifneq ($(DESTDIR),)

@@ -19,6 +19,7 @@
 #include "cli_common.h"
 #include "cli_compare.h"
 #include "cli_calibrate.h"
+#include "cli_bisect.h"
 
 static const char *usage_text =
 	"usage: run_test [options] TEST.json...\n"
@@ -131,6 +132,15 @@ static const char *usage_text =
 	"                         report.json (\"baseline\", docs/farm.md)\n"
 	"      --max-regression PCT  tolerance in percent (default 5); a description's\n"
 	"                         \"regression\" object overrides it per metric\n"
+	"      --bisect           exit as `git bisect run` reads it (docs/farm.md):\n"
+	"                         0 passed; 1 a test failed or regressed, or hung\n"
+	"                         on the emulated board (board time: the commit's\n"
+	"                         own result); 125 (skip the commit) a usage or\n"
+	"                         input error, an infrastructure error (device or\n"
+	"                         server unreachable), a skip, a hang on a board;\n"
+	"                         128+N after signal N stays, which stops the\n"
+	"                         bisection. The mapping is printed (\"bisect: exit\n"
+	"                         125 (skip): ...\")\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -523,7 +533,24 @@ static void upload_results(aieth_report *r, const char *const *urls, size_t n,
 			aieth_error_message());
 }
 
-int main(int argc, char **argv)
+/* --bisect: set before the options are read, so an error in an option
+ * before it is mapped too; done once the line is printed */
+static int bisect_on, bisect_done;
+
+/* The run's code as git bisect run reads it, the mapping printed. */
+static int bisect_finish(int code, const char *report_path, int quiet)
+{
+	char line[600];
+	code = cli_bisect_code(code, report_path, line, sizeof line);
+	if (quiet || !report_path)
+		fprintf(stderr, "run_test: %s", line);
+	else
+		emit(line);
+	bisect_done = 1;
+	return code;
+}
+
+static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"board", required_argument, NULL, 'b'},
@@ -558,6 +585,7 @@ int main(int argc, char **argv)
 		{"flush-spool", no_argument, NULL, 19},
 		{"baseline", required_argument, NULL, 40},
 		{"max-regression", required_argument, NULL, 41},
+		{"bisect", no_argument, NULL, 470},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -589,6 +617,7 @@ int main(int argc, char **argv)
 		return cli_compare_main("run_test", argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cli_calibrate_main("run_test", argc - 1, argv + 1);
+	bisect_on = cli_bisect_requested(argc, argv);
 	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
 	o.emu = &emu; /* each backend's options: the ones below */
 	o.xrt = &xrt;
@@ -679,6 +708,7 @@ int main(int argc, char **argv)
 						   "got",
 						   optarg);
 			break;
+		case 470: bisect_on = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': print_usage(); return AIETH_EXIT_PASS;
@@ -857,7 +887,18 @@ int main(int argc, char **argv)
 	if (code > AIETH_EXIT_SIGNAL)
 		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128),
 			code);
+	if (bisect_on)
+		code = bisect_finish(code, report_path, quiet);
 	aieth_report_free(r);
 	aieth_report_free(base);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	int code = run_main(argc, argv);
+	/* an exit before any test ran (usage, input, lock, signal) */
+	if (bisect_on && !bisect_done)
+		code = bisect_finish(code, NULL, 1);
 	return code;
 }
