@@ -278,11 +278,12 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 		}
 		*regress += (size_t)reg;
 		linked = put_link(b, page_dir, p->path);
-		if (!p->pass)
+		if (!p->pass) /* a cross, with a hit area that holds the title */
 			sb_printf(b,
-				  "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ef6c00\" "
-				  "stroke-width=\"2.5\"/>",
-				  x - 4, y - 4);
+				  "<g><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ef6c00\" "
+				  "stroke-width=\"2.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
+				  "fill-opacity=\"0\"/>",
+				  x - 4, y - 4, x, y);
 		else
 			sb_printf(b,
 				  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" "
@@ -299,11 +300,10 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 			  reg ? " (regression)" : "");
 		rv_esc(b, p->key);
 		sb_lit(b, "</title>");
-		sb_lit(b, p->pass ? "</circle>" : "");
-		if (!p->pass) { /* a path cannot hold a title: a transparent hit area */
-			sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill-opacity=\"0\"/>",
-				  x, y);
-		}
+		if (p->pass)
+			sb_lit(b, "</circle>");
+		else
+			sb_lit(b, "</g>");
 		if (linked)
 			sb_lit(b, "</a>");
 	}
@@ -439,7 +439,10 @@ int aieth_history_write_html(aieth_history *h, const char *path, unsigned int ma
 		    " f.metric, r.t, r.id",
 		    -1, &st, NULL))
 		return hist_db_fail(h, "reading its figures");
-	sb_lit(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	sb_lit(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		   "style-src 'unsafe-inline'\">\n"
+		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<title>aieth trends</title><style>");
 	sb_lit(&b, css);
 	sb_lit(&b, "</style></head><body>\n<h1>aieth trends</h1>\n<p class=\"note\">");
