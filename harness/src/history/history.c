@@ -58,7 +58,8 @@ int hist_db_fail(struct aieth_history *h, const char *what)
 	int code = (e & 0xff) == SQLITE_NOTADB || (e & 0xff) == SQLITE_CORRUPT ? AIETH_EPARSE
 		   : (e & 0xff) == SQLITE_NOMEM                                ? AIETH_ENOMEM
 									       : AIETH_EIO;
-	return aieth__fail(code, "history %s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+	return aieth__fail(code, "history %s: %s: %s%s", h->path, what, sqlite3_errmsg(h->db),
+			   (e & 0xff) == SQLITE_NOTADB ? " (not an aieth history)" : "");
 }
 
 static int exec(struct aieth_history *h, const char *sql, const char *what)
