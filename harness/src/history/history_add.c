@@ -173,9 +173,22 @@ static int add_tree(struct aieth_history *h, struct json_object *root, const cha
 	return rc;
 }
 
-int aieth_history_add_file(aieth_history *h, const char *report_json, const char *label, int *added)
+int hist_add_text(struct aieth_history *h, const char *what, const char *text, size_t len,
+		  const char *path, const char *label, int *added)
 {
 	struct json_object *root = NULL;
+	int rc;
+	if (added)
+		*added = 0;
+	if ((rc = jstrict_parse_object(what, text, len, AIETH_REPORT_MAX_FILE, &root)))
+		return rc;
+	rc = add_tree(h, root, what, path, label, added);
+	json_object_put(root);
+	return rc;
+}
+
+int aieth_history_add_file(aieth_history *h, const char *report_json, const char *label, int *added)
+{
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
@@ -186,12 +199,8 @@ int aieth_history_add_file(aieth_history *h, const char *report_json, const char
 		return aieth__fail(AIETH_EINVAL, "aieth_history_add_file: NULL argument");
 	if ((rc = aieth__read_file(report_json, AIETH_REPORT_MAX_FILE, &text, &len)))
 		return rc;
-	rc = jstrict_parse_object(report_json, text, len, AIETH_REPORT_MAX_FILE, &root);
+	rc = hist_add_text(h, report_json, text, len, report_json, label, added);
 	free(text);
-	if (rc)
-		return rc;
-	rc = add_tree(h, root, report_json, report_json, label, added);
-	json_object_put(root);
 	return rc;
 }
 

@@ -64,6 +64,10 @@ void hist_run_free(hist_run *run);
 /* Insert a read run in one transaction (idempotent by key). */
 int hist_insert(struct aieth_history *h, const hist_run *run, const char *report_path,
 		const char *label, int *added);
+/* Parse a report's text (what names it in messages) and record it:
+ * aieth_history_add_file without the file (the fuzz target's entry). */
+int hist_add_text(struct aieth_history *h, const char *what, const char *text, size_t len,
+		  const char *path, const char *label, int *added);
 /* Open over an already open connection (tests, fuzzing: ":memory:"). */
 int hist_open_db(struct aieth_history **out, sqlite3 *db, const char *name, int read_only);
 /* A failed SQLite call as an aieth error naming the database. */
