@@ -61,6 +61,10 @@ expect 0 "$RT" -q -o fresh --history fresh.db "$EX/adder_perf/test.json"
 expect 0 "$RT" history gate fresh.db r1/report.json
 has "$TMP/out" "no baseline"
 has "$TMP/out" "(1 passing runs, 3 needed)"
+expect 0 "$RT" -q -o fresh2 --gate-history fresh.db "$EX/adder_perf/test.json"
+[[ $(jq -r .history_gate.status fresh2/report.json) == "no baseline" ]] && ok || bad "fresh2: history_gate.status"
+if $PY "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" fresh2/report.json >"$TMP/schema" 2>&1; then ok
+else bad "fresh2/report.json does not validate: $(cat "$TMP/schema")"; fi
 # the run itself is left out: fresh.db holds only fresh's run
 expect 0 "$RT" history gate fresh.db fresh/report.json
 has "$TMP/out" "(0 passing runs, 3 needed)"
@@ -74,6 +78,11 @@ has "$TMP/out" "history gate $DB (median of the last 10 passing runs)"
 [[ $(jq -r .history_gate.status s1/report.json) == regression ]] && ok || bad "s1: history_gate.status"
 [[ $(jq -r '.tests[0].error.phase' s1/report.json) == history_gate ]] && ok || bad "s1: error phase"
 [[ $(jq -r '.history_gate.changes[0].metric' s1/report.json) == total_cycles ]] && ok || bad "s1: changes"
+# the reports with a history_gate object follow docs/report.schema.json
+for f in s1/report.json; do
+  if $PY "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$f" >"$TMP/schema" 2>&1; then ok
+  else bad "$f does not validate against docs/report.schema.json: $(cat "$TMP/schema")"; fi
+done
 expect 1 "$RT" history gate "$DB" s1/report.json
 expect 0 "$RT" history gate "$DB" s1/report.json --max-regression 200
 expect 1 "$RT" history gate "$DB" s1/report.json --gate-last 3
@@ -83,6 +92,8 @@ expect 0 "$RT" -o r4 --history "$DB" --gate-history "$DB" --gate-last 5 --label 
 has "$TMP/out" "8 figures compared, 0 regressions"
 has "$TMP/out" "history: run recorded"
 [[ $(jq -r .history_gate.status r4/report.json) == pass ]] && ok || bad "r4: history_gate.status"
+if $PY "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" r4/report.json >"$TMP/schema" 2>&1; then ok
+else bad "r4/report.json does not validate: $(cat "$TMP/schema")"; fi
 # the slow run recorded as a passing run: the trend page marks it
 expect 0 "$RT" -q -o s2 --history "$DB" --label slow slow/test.json
 # and the gated one, which failed: a failed run, drawn as such
