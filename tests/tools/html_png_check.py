@@ -18,9 +18,9 @@ BARS = {(0x2E, 0x7D, 0x32): "pass bar", (0x1E, 0x88, 0xE5): "to_aie span",
         (0x00, 0x89, 0x7B): "from_aie span"}
 MIN_BAR_PIXELS = 500
 # history_html.c's colours: the line and passing points, a regression, a
-# failed run
-TREND = {(0x15, 0x65, 0xC0): "trend line", (0xC6, 0x28, 0x28): "regression mark",
-         (0xEF, 0x6C, 0x00): "failed run"}
+# failed run (the legend's text has colours of its own, so it never counts)
+TREND = {(0x15, 0x65, 0xC0): "trend line", (0xD5, 0x00, 0x00): "regression mark",
+         (0xFF, 0x6D, 0x00): "failed run"}
 TREND_MIN_PIXELS = 20
 MIN_COLOURS = 8
 

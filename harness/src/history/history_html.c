@@ -251,12 +251,12 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 	}
 	if (isfinite(last->thr_min))
 		sb_printf(b,
-			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c62828\" "
+			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#8e24aa\" "
 			  "stroke-dasharray=\"6,4\"><title>threshold: min %.*f</title></line>",
 			  ML, YS(last->thr_min), W - MR, YS(last->thr_min), dec, last->thr_min);
 	if (isfinite(last->thr_max))
 		sb_printf(b,
-			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c62828\" "
+			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#8e24aa\" "
 			  "stroke-dasharray=\"6,4\"><title>threshold: max %.*f</title></line>",
 			  ML, YS(last->thr_max), W - MR, YS(last->thr_max), dec, last->thr_max);
 	sb_lit(b, "<polyline fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\" points=\"");
@@ -280,7 +280,7 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 		linked = put_link(b, page_dir, p->path);
 		if (!p->pass) /* a cross, with a hit area that holds the title */
 			sb_printf(b,
-				  "<g><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ef6c00\" "
+				  "<g><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ff6d00\" "
 				  "stroke-width=\"2.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
 				  "fill-opacity=\"0\"/>",
 				  x - 4, y - 4, x, y);
@@ -288,7 +288,7 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 			sb_printf(b,
 				  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" "
 				  "stroke=\"%s\" stroke-width=\"%d\">",
-				  x, y, reg ? 5 : 3, reg ? "#c62828" : "#1565c0",
+				  x, y, reg ? 5 : 3, reg ? "#d50000" : "#1565c0",
 				  reg ? "#000" : "none", reg ? 1 : 0);
 		sb_lit(b, "<title>");
 		rv_esc(b, p->started);
@@ -453,12 +453,12 @@ int aieth_history_write_html(aieth_history *h, const char *path, unsigned int ma
 		  "the time).</p>\n",
 		  (unsigned long long)runs, max_points, MAX_SERIES);
 	sb_printf(&b,
-		  "<p class=\"leg\"><span style=\"color:#1565c0\">&#9679; passing run</span>"
+		  "<p class=\"leg\"><span style=\"color:#1e88e5\">&#9679; passing run</span>"
 		  "<span style=\"color:#c62828\">&#9679; regression (outside the band)</span>"
 		  "<span style=\"color:#ef6c00\">&#10005; test failed</span>"
 		  "<span style=\"color:#2e7d32\">&#9632; the gate's band: median of the last "
 		  "%d passing runs &#177; (tolerance, default %g %%, + 3 &#215; 1.4826 &#215; "
-		  "MAD), from %d runs</span><span style=\"color:#c62828\">- - threshold</span>"
+		  "MAD), from %d runs</span><span style=\"color:#8e24aa\">- - threshold</span>"
 		  "</p>\n",
 		  AIETH_HISTORY_GATE_LAST_DEFAULT, AIETH_REGRESSION_DEFAULT_PCT,
 		  AIETH_HISTORY_GATE_MIN_RUNS);
