@@ -144,6 +144,18 @@ for w in 1 2 3 4; do
 done
 for p in "${pids[@]}"; do wait "$p" && ok || bad "a concurrent writer failed: $(cat add*.out run*.out)"; done
 [[ $(nruns) -eq $((n + 44)) ]] && ok || bad "$((n + 44)) runs expected after the writers, got $(nruns)"
+# 8 writers creating one new database at once: it is made and migrated once
+pids=()
+for w in 1 2 3 4 5 6 7 8; do
+  "$RT" history add new.db "w$w-1.json" >"new$w.out" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" && ok || bad "a writer of a new database failed: $(cat new*.out)"; done
+[[ $("$RT" history show new.db --last 100 | tail -n +2 | wc -l) -eq 8 ]] && ok || bad "new.db: 8 runs expected"
+if command -v sqlite3 >/dev/null; then
+  [[ $(sqlite3 new.db "SELECT value FROM meta WHERE key='schema_version'") == 2 ]] && ok || bad "new.db: schema"
+  [[ $(sqlite3 new.db "SELECT count(*) FROM meta") == 2 ]] && ok || bad "new.db: meta written twice"
+fi
 if command -v sqlite3 >/dev/null; then
   [[ $(sqlite3 "$DB" 'PRAGMA integrity_check') == ok ]] && ok || bad "integrity_check"
   [[ $(sqlite3 "$DB" 'PRAGMA journal_mode') == wal ]] && ok || bad "not in WAL mode"
