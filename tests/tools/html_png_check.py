@@ -6,7 +6,9 @@ the five row filters; 8-bit RGB or RGBA, not interlaced) and requires
 pixels of the charts' bar colours (the throughput bars, the timeline's
 to_aie and from_aie bars) and several distinct colours. Exit 0 when it
 does, 1 with the reason when not. --blank OUT.png writes a white PNG of
-the same size (for checking that the check can fail)."""
+the same size (for checking that the check can fail). --trend: a trend
+page of run_test history html instead (its line and points, a regression
+mark, a failed run's cross)."""
 import struct
 import sys
 import zlib
@@ -15,6 +17,11 @@ import zlib
 BARS = {(0x2E, 0x7D, 0x32): "pass bar", (0x1E, 0x88, 0xE5): "to_aie span",
         (0x00, 0x89, 0x7B): "from_aie span"}
 MIN_BAR_PIXELS = 500
+# history_html.c's colours: the line and passing points, a regression, a
+# failed run (the legend's text has colours of its own, so it never counts)
+TREND = {(0x15, 0x65, 0xC0): "trend line", (0xD5, 0x00, 0x00): "regression mark",
+         (0xFF, 0x6D, 0x00): "failed run"}
+TREND_MIN_PIXELS = 20
 MIN_COLOURS = 8
 
 
@@ -71,6 +78,10 @@ def write_blank(path, w, h):
 
 
 def main():
+    global BARS, MIN_BAR_PIXELS
+    if "--trend" in sys.argv:
+        sys.argv.remove("--trend")
+        BARS, MIN_BAR_PIXELS = TREND, TREND_MIN_PIXELS
     w, h, bpp, rows = decode(sys.argv[1])
     if len(sys.argv) == 4 and sys.argv[2] == "--blank":
         write_blank(sys.argv[3], w, h)
