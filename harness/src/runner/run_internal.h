@@ -90,6 +90,24 @@ int rn_rx_zeros(chan_run *cr, uint64_t upto);
 int rn_rx_save_flush(chan_run *cr);
 int rn_prepare(run_ctx *c);
 
+/* runner.c: one run in steps, so a sweep (sweep.c) runs its points in
+ * one session: begin the test (-1: its error recorded), check its data,
+ * open the session, run the graphs and transactions, close; finish the
+ * test (once). */
+int rn_test_begin(run_ctx *c);
+int rn_prepare_test(run_ctx *c);
+int rn_session_open(run_ctx *c, aieth_session **s);
+void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again);
+void rn_session_close(run_ctx *c, aieth_session *s);
+void rn_test_finish(run_ctx *c, double t0);
+void rn_free_data(run_ctx *c);
+/* 1 when the run was interrupted (the test's error then recorded once) */
+int rn_check_interrupt(run_ctx *c, const char *where);
+
+/* sweep.c: 0 when the run has no sweep; else every point ran as a test
+ * (the last one is c->test), or the sweep's error is c->test's. */
+int rn_sweep(run_ctx *c, double t0);
+
 /* run_results.c */
 int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans);
 
