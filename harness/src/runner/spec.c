@@ -648,7 +648,7 @@ void aieth_spec_free(aieth_spec *sp)
 	free(sp->backend);
 	free(sp->xclbin);
 	free(sp->pl_xclbin);
-	sweep_free(sp->sweep);
+	rn_sweep_free(sp->sweep);
 	free(sp);
 }
 
@@ -828,7 +828,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	}
 	/* the axes as written; what they mean for the description and the
 	 * board is checked when it runs (sweep.c) */
-	if ((arr = get(root, "sweep")) && (rc = sweep_parse_json(what, arr, &sp->sweep)))
+	if ((arr = get(root, "sweep")) && (rc = rn_sweep_parse_json(what, arr, &sp->sweep)))
 		goto fail;
 	json_object_put(root);
 	*out = sp;

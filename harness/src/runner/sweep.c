@@ -230,8 +230,8 @@ static int check_names(sweep_run *w)
 		base_cp++;
 	for (p = 0; p < w->points; p++) {
 		size_t len, cp;
-		sweep_point(w->d, p, w->idx);
-		len = sweep_point_name(w->d, w->idx, base, name, sizeof name);
+		rn_sweep_point(w->d, p, w->idx);
+		len = rn_sweep_point_name(w->d, w->idx, base, name, sizeof name);
 		cp = base_cp + (len - base_len);
 		if (cp > SPEC_NAME_MAX)
 			return aieth__fail(AIETH_EINVAL,
@@ -385,7 +385,7 @@ static int apply(sweep_run *w, size_t p, int *graphs_changed)
 	aieth_spec *sp = w->c->sp;
 	size_t a, t, j, k = 0;
 	int rc;
-	sweep_point(w->d, p, w->idx);
+	rn_sweep_point(w->d, p, w->idx);
 	for (t = 0; t < sp->ntxns; t++) {
 		txn_state *s = &w->ts[t];
 		spec_txn *st = &sp->txns[t];
@@ -531,7 +531,7 @@ static void run_points(sweep_run *w, struct json_object *so)
 			rj_str(c->test, "spec", c->sp->path);
 		}
 		rc = apply(w, p, &changed);
-		sweep_point_name(w->d, w->idx, c->sp->name, name, sizeof name);
+		rn_sweep_point_name(w->d, w->idx, c->sp->name, name, sizeof name);
 		rj_str(c->test, "name", name);
 		if (c->sp->description)
 			rj_str(c->test, "description", c->sp->description);
@@ -609,7 +609,7 @@ int rn_sweep(run_ctx *c, double t0)
 					 "aieth_run_opts.sweep: NULL with num_sweep %zu",
 					 c->o->num_sweep);
 		else
-			rc = sweep_parse_args(c->o->sweep, c->o->num_sweep, &own);
+			rc = rn_sweep_parse_args(c->o->sweep, c->o->num_sweep, &own);
 		if (rc) {
 			rn_test_error(c, "load", rc, "see docs/user-guide.md, \"Sweeps\"",
 				      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
@@ -622,12 +622,12 @@ int rn_sweep(run_ctx *c, double t0)
 	memset(&w, 0, sizeof w);
 	w.c = c;
 	w.d = d;
-	if ((rc = resolve(c, d)) || (rc = sweep_count(d, &w.points)) || (rc = save_state(&w)) ||
+	if ((rc = resolve(c, d)) || (rc = rn_sweep_count(d, &w.points)) || (rc = save_state(&w)) ||
 	    (rc = check_names(&w))) {
 		rn_test_error(c, "load", rc, "see docs/test-spec.md, \"sweep\"",
 			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		free_state(&w);
-		sweep_free(own);
+		rn_sweep_free(own);
 		return 1;
 	}
 	first = json_object_array_length(c->r->tests) - 1; /* c->test: point 0 */
@@ -635,6 +635,6 @@ int rn_sweep(run_ctx *c, double t0)
 	run_points(&w, so);
 	aieth__sweep_knees(so, c->r->tests, first, json_object_array_length(c->r->tests) - first);
 	free_state(&w);
-	sweep_free(own);
+	rn_sweep_free(own);
 	return 1;
 }
