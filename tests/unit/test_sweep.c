@@ -120,7 +120,8 @@ static void test_grid_and_zip(void)
 		if (!d)
 			return;
 		CU_ASSERT_EQUAL(rn_sweep_count(d, &n), AIETH_EINVAL);
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "axis b has 3 values, axis a 2"));
+		CU_ASSERT_PTR_NOT_NULL(
+			strstr(aieth_error_message(), "axis b has 3 values, axis a 2"));
 		rn_sweep_free(d);
 	}
 }
@@ -153,7 +154,8 @@ static void test_limits(void)
 		if (!d)
 			return;
 		CU_ASSERT_EQUAL(rn_sweep_count(d, &n), AIETH_EINVAL);
-		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "100000000000000000000 points"));
+		CU_ASSERT_PTR_NOT_NULL(
+			strstr(aieth_error_message(), "100000000000000000000 points"));
 		rn_sweep_free(d);
 	}
 }
@@ -242,7 +244,8 @@ static void test_json(void)
 	rn_sweep_free(d);
 	/* errors name the file, the path and the rule */
 	CU_ASSERT_EQUAL(json_parse("{\"axes\": {\"size\": []}}", &d), AIETH_EPARSE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "t.json: sweep.axes.size: an empty list"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(aieth_error_message(), "t.json: sweep.axes.size: an empty list"));
 	CU_ASSERT_EQUAL(json_parse("{\"axes\": {}}", &d), AIETH_EPARSE);
 	CU_ASSERT_EQUAL(json_parse("{\"axes\": {\"size\": 4}}", &d), AIETH_EPARSE);
 	CU_ASSERT_EQUAL(json_parse("{\"mode\": \"star\", \"axes\": {\"size\": [16]}}", &d),

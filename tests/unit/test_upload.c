@@ -541,10 +541,12 @@ static void test_payload_sweep_points(void)
 	const char *tests;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
-	CU_ASSERT_EQUAL(lines_with(b.p, "test=a[size\\=16\\,mode\\=perf],version=0.1.0 status=\"pass\""),
-			1);
-	CU_ASSERT_EQUAL(lines_with(b.p, "test=a[size\\=32\\,mode\\=perf],version=0.1.0 status=\"fail\""),
-			1);
+	CU_ASSERT_EQUAL(
+		lines_with(b.p, "test=a[size\\=16\\,mode\\=perf],version=0.1.0 status=\"pass\""),
+		1);
+	CU_ASSERT_EQUAL(
+		lines_with(b.p, "test=a[size\\=32\\,mode\\=perf],version=0.1.0 status=\"fail\""),
+		1);
 	free(b.p);
 	sb_init(&b, SB_DOC_MAX);
 	CU_ASSERT_EQUAL_FATAL(up_payload_squad(root, "{}", "BND", &b), 0);

@@ -46,8 +46,8 @@ static void make_id(char *dst, struct json_object *test, const char *a, const ch
 {
 	char raw[1200], rest[1024];
 	struct json_object *sw = test ? rj_get(test, "sweep") : NULL;
-	int n = snprintf(rest, sizeof rest, "%s%s%s%s%s%s", b ? "." : "", b ? b : "",
-			 c ? "." : "", c ? c : "", d ? "." : "", d ? d : "");
+	int n = snprintf(rest, sizeof rest, "%s%s%s%s%s%s", b ? "." : "", b ? b : "", c ? "." : "",
+			 c ? c : "", d ? "." : "", d ? d : "");
 	size_t len = strlen(a) + (n > 0 ? (size_t)n : 0);
 	if (sw && rj_get(sw, "point") && (len > AIETH_FARM_ID_MAX || strchr(a, '+'))) {
 		char suffix[32];

@@ -75,6 +75,6 @@ int rn_sweep_count(const sweep_def *d, size_t *points);
 void rn_sweep_point(const sweep_def *d, size_t p, size_t *idx);
 /* "base[axis=value,...]" into buf; the length it has (may be >= n). */
 size_t rn_sweep_point_name(const sweep_def *d, const size_t *idx, const char *base, char *buf,
-			size_t n);
+			   size_t n);
 
 #endif

@@ -544,7 +544,7 @@ void rn_sweep_point(const sweep_def *d, size_t p, size_t *idx)
 }
 
 size_t rn_sweep_point_name(const sweep_def *d, const size_t *idx, const char *base, char *buf,
-			size_t n)
+			   size_t n)
 {
 	size_t len, i;
 	int w = snprintf(buf, n, "%s[", base);
