@@ -93,6 +93,9 @@ refuse() {
 A=$EX/adder_perf/test.json
 refuse '--sweep: 101000 points (PLIO_01_TO_AIE.delay 1000 x replay 101), more than the 100000 a sweep runs: refused before the run' \
   --sweep PLIO_01_TO_AIE.delay=1..1000+1 --sweep replay=1..101+1 "$A"
+# a report.json past the 256 MiB it is written in: refused with the estimate
+refuse '--sweep: 97000 points of about 6144 bytes each in report.json make about 568 MiB, more than the 256 MiB a report is written in: at most 43690 points of this description' \
+  --sweep PLIO_01_TO_AIE.delay=0..999+1 --sweep replay=4..100+1 "$A"
 refuse '--sweep: axis size: value 100: a size is a positive multiple of 16 bytes' --sweep size=100 "$A"
 refuse 'has its size fixed by its data or golden file' --sweep size=4096,8192 "$A"
 refuse '--sweep: axis PLIO_99_TO_AIE.delay: PLIO_99_TO_AIE is neither a PLIO of board vck190 nor a graph of the description' \

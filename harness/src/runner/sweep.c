@@ -21,6 +21,7 @@
 #include "runner/spec.h"
 #include "runner/sweep.h"
 #include "util/error.h"
+#include "util/sbuf.h"
 #include "util/utf8.h"
 
 /* What a point changes in the description, and the description as it was. */
@@ -242,6 +243,30 @@ static int check_names(sweep_run *w)
 					   w->d->origin, p, name, cp, SPEC_NAME_MAX);
 	}
 	return 0;
+}
+
+/* Every point is a test of the report tree, and report.json is written
+ * from memory, at most SB_DOC_MAX bytes: a sweep whose report would pass
+ * that is refused before it runs, with the estimate. The bytes per point
+ * are an upper estimate of what the writer puts out (a test of adder_perf,
+ * 3 channels and a latency bound, is 5.3 kB in report.json, estimated
+ * 6.1 kB); memory is about eight times the file while it is written. */
+static int check_report_size(const sweep_run *w)
+{
+	const aieth_spec *sp = w->c->sp;
+	uint64_t per = 1536, total;
+	size_t t;
+	for (t = 0; t < sp->ntxns; t++)
+		per += 512 + 1280 * (uint64_t)sp->txns[t].nch + 256 * (uint64_t)sp->txns[t].nlat;
+	total = per * w->points;
+	if (total <= SB_DOC_MAX)
+		return 0;
+	return aieth__fail(AIETH_EINVAL,
+			   "%s: %zu points of about %" PRIu64 " bytes each in report.json make "
+			   "about %" PRIu64 " MiB, more than the %zu MiB a report is written "
+			   "in: at most %" PRIu64 " points of this description; split the sweep",
+			   w->d->origin, w->points, per, total >> 20, SB_DOC_MAX >> 20,
+			   (uint64_t)SB_DOC_MAX / per);
 }
 
 static int save_state(sweep_run *w)
@@ -622,8 +647,8 @@ int rn_sweep(run_ctx *c, double t0)
 	memset(&w, 0, sizeof w);
 	w.c = c;
 	w.d = d;
-	if ((rc = resolve(c, d)) || (rc = rn_sweep_count(d, &w.points)) || (rc = save_state(&w)) ||
-	    (rc = check_names(&w))) {
+	if ((rc = resolve(c, d)) || (rc = rn_sweep_count(d, &w.points)) ||
+	    (rc = check_report_size(&w)) || (rc = save_state(&w)) || (rc = check_names(&w))) {
 		rn_test_error(c, "load", rc, "see docs/test-spec.md, \"sweep\"",
 			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		free_state(&w);
