@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * runner/run_internal.h - what the runner's files share (not installed):
- * runner.c runs a description (the device, graphs, transactions, the
- * report's test); run_ctx.c records its errors and exit code; run_data.c
+ * run_report.c loads a description and closes its tests; runner.c runs
+ * it (the device, graphs, transactions, the report's test); sweep.c runs
+ * each point of a sweep; run_ctx.c records its errors and exit code; run_data.c
  * opens, streams and checks each channel's data; run_results.c turns a
  * finished transaction's channels into report entries.
  */
@@ -101,6 +102,8 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again);
 void rn_session_close(run_ctx *c, aieth_session *s);
 void rn_test_finish(run_ctx *c, double t0);
 void rn_free_data(run_ctx *c);
+/* the steps in turn: one description without a sweep */
+void rn_run_spec(run_ctx *c);
 /* 1 when the run was interrupted (the test's error then recorded once) */
 int rn_check_interrupt(run_ctx *c, const char *where);
 

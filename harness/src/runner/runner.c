@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runner.c - run one test description and record it as a test of a report:
- * load and check the description against the board, check every channel's
- * data (run_data.c), open the device, run the graphs and the transactions
- * (each with its data opened just for it), record each channel
- * (run_results.c), and classify the outcome by the exit-code contract.
+ * runner.c - run one test description and record it as a test of a report,
+ * in steps (run_report.c takes a description through them, sweep.c each
+ * point of a sweep): check the description against the board and every
+ * channel's data (run_data.c), open the device, run the graphs and the
+ * transactions (each with its data opened just for it), record each
+ * channel (run_results.c), and classify the outcome by the exit-code
+ * contract.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -615,7 +617,7 @@ int rn_prepare_test(run_ctx *c)
 
 int rn_check_interrupt(run_ctx *c, const char *where) { return check_interrupt(c, where); }
 
-static void run_spec(run_ctx *c)
+void rn_run_spec(run_ctx *c)
 {
 	aieth_session *s = NULL;
 	if (rn_test_begin(c) || check_interrupt(c, "loading") || rn_prepare_test(c) ||
@@ -640,48 +642,6 @@ void rn_free_data(run_ctx *c)
 	}
 	free(c->cr);
 	c->cr = NULL;
-}
-
-static void free_ctx(run_ctx *c)
-{
-	rn_free_data(c);
-	aieth_spec_free(c->sp);
-	aieth_board_free(c->own_board);
-}
-
-/* The versions of aieth_run_opts and of the backends' structs it points at
- * that this library reads (a new version: raise the newest accepted here;
- * run_spec copies the xrt struct). The backends check their own structs
- * again as the session gets them. */
-static int run_opts_check(const aieth_run_opts *o)
-{
-	int rc;
-	if ((rc = aieth__opts_version("aieth_run_opts", "aieth_run_opts", o->version,
-				      AIETH_RUN_OPTS_VERSION)) ||
-	    (o->emu && (rc = aieth__opts_version("aieth_run_opts.emu", "aieth_emu_opts",
-						 o->emu->version, AIETH_EMU_OPTS_VERSION))) ||
-	    (o->xrt && (rc = aieth__opts_version("aieth_run_opts.xrt", "aieth_xrt_opts",
-						 o->xrt->version, AIETH_XRT_OPTS_VERSION))) ||
-	    (o->remote &&
-	     (rc = aieth__opts_version("aieth_run_opts.remote", "aieth_remote_opts",
-				       o->remote->version, AIETH_REMOTE_OPTS_VERSION))))
-		return rc;
-	return AIETH_OK;
-}
-
-/* Version 1 ends before xclbin_warn_only, version 2 before repeat_runs: a
- * caller of an older version gets the bytes of its struct only. */
-int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
-{
-	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
-	size_t size = version == 1   ? offsetof(aieth_run_opts, xclbin_warn_only)
-		      : version == 2 ? offsetof(aieth_run_opts, repeat_runs)
-				     : sizeof init;
-	int rc = aieth__opts_init("aieth_run_opts_init", opts, &init, size, version,
-				  AIETH_RUN_OPTS_VERSION);
-	if (!rc)
-		opts->version = version;
-	return rc;
 }
 
 /* The test's closing fields, once (a sweep finishes each point's), and
@@ -717,58 +677,4 @@ void rn_test_finish(run_ctx *c, double t0)
 				rj_str(r->env, "server_version", c->server_info);
 		}
 	}
-}
-
-int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
-{
-	run_ctx c;
-	double t0 = aieth__now();
-	const char *board;
-	int rc;
-
-	if (!r || !spec_path)
-		return aieth__fail(AIETH_EINVAL, "aieth_report_run: NULL argument");
-	if (o && (rc = run_opts_check(o)))
-		return rc;
-	memset(&c, 0, sizeof c);
-	c.r = r;
-	c.o = o;
-	c.test = rj_obj();
-	c.exit_code = AIETH_EXIT_PASS;
-	rj_push(r->tests, c.test);
-	rj_str(c.test, "spec", spec_path);
-	rj_str(c.test, "name", spec_path);
-
-	add_progress(&c, "load the description", 0, 0);
-	rc = aieth_spec_load(&c.sp, spec_path);
-	if (rc) {
-		rn_test_error(&c, "load", rc, "see docs/test-spec.md",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
-		goto done;
-	}
-	rj_str(c.test, "name", c.sp->name);
-	if (c.sp->description)
-		rj_str(c.test, "description", c.sp->description);
-	board = o && o->board ? o->board : c.sp->board;
-	if (!board) {
-		aieth__fail(AIETH_EINVAL,
-			    "%s: board: missing: name the board in the description or "
-			    "give --board",
-			    spec_path);
-		rn_test_error(&c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
-		goto done;
-	}
-	rc = aieth_board_load(&c.own_board, board, o ? o->data_dir : NULL);
-	if (rc) {
-		rn_test_error(&c, "load", rc, "boards: vck190, vek280, vek385 (platforms/*.json)",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
-		goto done;
-	}
-	c.board = c.own_board;
-	if (!rn_sweep(&c, t0)) /* a sweep: each point a test (sweep.c) */
-		run_spec(&c);
-done:
-	rn_test_finish(&c, t0);
-	free_ctx(&c);
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
