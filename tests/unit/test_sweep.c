@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "aieth.h"
+#include "report/report_sweep.h"
 #include "runner/sweep.h"
 #include "tu.h"
 
@@ -268,7 +269,82 @@ static void test_json(void)
 	CU_ASSERT_EQUAL(json_parse("[1]", &d), AIETH_EPARSE);
 }
 
-TU_MAIN("sweep", {"--sweep: lists and ranges", test_lists_and_ranges},
+/* A point of a one-axis sweep "s" along "x" whose channel "P" moved at y
+ * MB/s (y < 0: the transaction did not complete). */
+static struct json_object *point(int i, int x, double y)
+{
+	char text[600];
+	snprintf(text, sizeof text,
+		 "{\"name\": \"s[x=%d]\", \"sweep\": {\"name\": \"s\", \"point\": %d, "
+		 "\"points\": 9, \"values\": {\"x\": %d, \"w\": \"a\"}}, \"transactions\": "
+		 "[{\"status\": \"%s\", \"channels\": [{\"plio\": \"P\", "
+		 "\"throughput_MBps\": %g}]}]}",
+		 x, i, x, y < 0 ? "timeout" : "done", y < 0 ? 0 : y);
+	return json_tokener_parse(text);
+}
+
+/* The knee of points (x, y) along "x": its value (-1: null) and reason. */
+static int knee_of(const int *x, const double *y, size_t n, char *reason, size_t rn)
+{
+	struct json_object *tests = json_object_new_array(), *sw, *k;
+	size_t i, first = 0, count = 0;
+	int v = -2;
+	for (i = 0; i < n; i++)
+		json_object_array_add(tests, point((int)i, x[i], y[i]));
+	sw = json_tokener_parse("{\"name\": \"s\", \"axes\": [{\"name\": \"x\", \"values\": "
+				"[1]}, {\"name\": \"w\", \"values\": [\"a\"]}]}");
+	CU_ASSERT_EQUAL(aieth__sweep_tests(tests, 0, &first, &count), 0);
+	CU_ASSERT_EQUAL(count, n);
+	aieth__sweep_knees(sw, tests, first, count);
+	/* the word axis has no knee; the numeric one one per channel */
+	CU_ASSERT_EQUAL(json_object_array_length(json_object_object_get(sw, "knees")), 1);
+	k = json_object_array_get_idx(json_object_object_get(sw, "knees"), 0);
+	if (k) {
+		struct json_object *val = json_object_object_get(k, "value");
+		v = json_object_is_type(val, json_type_int) ? json_object_get_int(val) : -1;
+		snprintf(reason, rn, "%s",
+			 json_object_get_string(json_object_object_get(k, "reason")));
+		CU_ASSERT_STRING_EQUAL(json_object_to_json_string(json_object_object_get(k, "at")),
+				       "{ \"w\": \"a\" }");
+	}
+	json_object_put(sw);
+	json_object_put(tests);
+	return v;
+}
+
+static void test_knee(void)
+{
+	static const int x[] = {64, 128, 256, 512, 1024, 2048, 4096};
+	char why[400];
+	/* rises, then a plateau at 5000: 95 % of it first at 1024 */
+	static const double rise[] = {300, 600, 1200, 2500, 4800, 5000, 4990};
+	/* still rising at the end: no plateau */
+	static const double still[] = {100, 200, 400, 800, 1600, 3200, 6400};
+	/* a point that did not complete does not count */
+	static const double hole[] = {300, 600, -1, 2500, 4900, 5000, 5000};
+	/* in any order of the points */
+	static const int xs[] = {4096, 64, 1024, 256, 2048, 128, 512};
+	static const double ys[] = {4990, 300, 4800, 1200, 5000, 600, 2500};
+	CU_ASSERT_EQUAL(knee_of(x, rise, 7, why, sizeof why), 1024);
+	CU_ASSERT_STRING_EQUAL(why, "(null)");
+	CU_ASSERT_EQUAL(knee_of(x, still, 7, why, sizeof why), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why,
+				      "no plateau: the throughputs at the 3 largest values of x "
+				      "differ by 300.0 %"));
+	CU_ASSERT_EQUAL(knee_of(x, hole, 7, why, sizeof why), 1024);
+	CU_ASSERT_EQUAL(knee_of(xs, ys, 7, why, sizeof why), 1024);
+	CU_ASSERT_EQUAL(knee_of(x, rise, 2, why, sizeof why), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "2 points with a measured throughput along x: a knee "
+					   "needs at least 3"));
+	/* flat: the first value */
+	{
+		static const double flat[] = {5000, 5000, 5000};
+		CU_ASSERT_EQUAL(knee_of(x, flat, 3, why, sizeof why), 64);
+	}
+}
+
+TU_MAIN("sweep", {"knee: plateau, none, holes, order", test_knee},
+	{"--sweep: lists and ranges", test_lists_and_ranges},
 	{"grid and zip: order, names", test_grid_and_zip},
 	{"limits: 100,000 points, refused with the count", test_limits},
 	{"--sweep: errors name the rule", test_bad_args},
