@@ -456,6 +456,7 @@ bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS)
 	AIETH_DATA_DIR=$(CURDIR) AIETH_RUN_WRAPPER="$(RUN_WRAPPER)" $(RUN_WRAPPER) $(O)/tests/bench_package
 	$(TEST_ENV) bash tests/bench/bench_remote.sh
 	$(TEST_ENV) bash tests/bench/amd_latency.sh
+	$(TEST_ENV) bash tests/bench/bench_sweep.sh
 
 # th_server as a service (docs/server.md, "Install on a board"): the systemd
 # unit in $(PREFIX)/lib/systemd/system; the init script, an example config

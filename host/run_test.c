@@ -157,6 +157,14 @@ static const char *usage_text =
 	"                         3 before the run\n"
 	"      --gate-last K      baseline runs of --gate-history (default 10)\n"
 	"      --label TEXT       kept with the run in the history (a commit, a build)\n"
+	"      --sweep AXIS=LIST  run each point of a sweep as a test (repeatable: a\n"
+	"                         grid of the axes; replaces the description's\n"
+	"                         \"sweep\"): AXIS size, delay, replay, channels, mode,\n"
+	"                         PLIO.size|delay|replay or GRAPH.PARAM; LIST values\n"
+	"                         a,b,c or ranges FROM..TO*TIMES, FROM..TO+STEP\n"
+	"                         (size=4096..65536*2); writes OUT/sweep.csv\n"
+	"      --sweep-zip        pair the --sweep lists (one length) instead of a grid\n"
+	"      --sweep-stop-on-fail  stop a sweep at its first point that does not pass\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -169,6 +177,8 @@ static const char *usage_text =
 	"With several descriptions the most severe wins: 128+N, 5, 3, 2, 1, 4, 0.\n";
 
 #define UPLOADS_MAX 16
+#define SWEEP_OPT 0x5e00 /* --sweep, --sweep-zip, --sweep-stop-on-fail */
+#define SWEEP_AXES_MAX 16
 
 typedef struct {
 	int verbose, quiet, tty, force;
@@ -606,6 +616,9 @@ static int run_main(int argc, char **argv)
 		{"gate-history", required_argument, NULL, 51},
 		{"gate-last", required_argument, NULL, 52},
 		{"label", required_argument, NULL, 53},
+		{"sweep", required_argument, NULL, SWEEP_OPT},
+		{"sweep-zip", no_argument, NULL, SWEEP_OPT + 1},
+		{"sweep-stop-on-fail", no_argument, NULL, SWEEP_OPT + 2},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -634,6 +647,10 @@ static int run_main(int argc, char **argv)
 	size_t nuploads = 0, warned = 0;
 	int flush_spool = 0;
 	aieth_upload_opts uo;
+	const char *sweep_items[SWEEP_AXES_MAX + 1];
+	size_t nsweep = 0;
+	int sweep_zip = 0;
+	char spath[4200];
 
 	aieth_upload_opts_init(&uo, AIETH_UPLOAD_OPTS_VERSION);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
@@ -742,12 +759,27 @@ static int run_main(int argc, char **argv)
 						   optarg);
 			break;
 		case 53: label = optarg; break;
+		case SWEEP_OPT:
+			/* item 0 is kept for "zip" (--sweep-zip, aieth_run_opts.sweep) */
+			if (nsweep == SWEEP_AXES_MAX)
+				return usage_error("--sweep: at most 16 axes, one more:", optarg);
+			sweep_items[1 + nsweep++] = optarg;
+			break;
+		case SWEEP_OPT + 1: sweep_zip = 1; break;
+		case SWEEP_OPT + 2: o.sweep_stop_on_fail = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': print_usage(); return AIETH_EXIT_PASS;
 		case 'V': printf("run_test (aieth) %s\n", aieth_version()); return AIETH_EXIT_PASS;
 		default: return usage_error("bad option", NULL);
 		}
+	}
+	if (sweep_zip && !nsweep)
+		return usage_error("--sweep-zip needs --sweep AXIS=LIST", NULL);
+	if (nsweep) {
+		sweep_items[0] = "zip";
+		o.sweep = sweep_zip ? sweep_items : sweep_items + 1;
+		o.num_sweep = nsweep + (sweep_zip ? 1 : 0);
 	}
 	uo.cancel = &cli_cancel;
 	if (!uo.credentials)
@@ -835,6 +867,11 @@ static int run_main(int argc, char **argv)
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
 	}
+	snprintf(spath, sizeof spath, "%s/sweep.csv", out);
+	if (cli_check_output("sweep.csv", spath, err, sizeof err)) {
+		fprintf(stderr, "run_test: %s\n", err);
+		return AIETH_EXIT_INPUT;
+	}
 	if (visual_check(&vis, out, err, sizeof err)) {
 		fprintf(stderr, "run_test: %s\n", err);
 		return AIETH_EXIT_INPUT;
@@ -912,6 +949,11 @@ static int run_main(int argc, char **argv)
 	if (!write_visual(r, &vis)) /* the error recorded in report.json too */
 		write_outputs(r, report_path, junit_path);
 	write_farm(r, report_path, junit_path);
+	/* a run with a sweep: its points and channels for spreadsheets */
+	if (aieth_report_write_sweep_csv(r, spath) != AIETH_OK) {
+		write_failed(r, "sweep.csv could not be written: check the disk and --out");
+		write_outputs(r, report_path, junit_path);
+	}
 	code = aieth_report_exit_code(r);
 	ntests = (int)aieth_report_num_tests(r);
 	if (!quiet)

@@ -14,6 +14,9 @@ has "$TMP/out" "(c) run_test FUNC loopback"
 has "$TMP/out" "(d) run_test VCK190 PERF 36+36"
 has "$TMP/out" "peak RSS"
 if grep -q "MISMATCH" "$TMP/out"; then bad "bench data mismatch"; else ok; fi
+# a sweep of adder_perf (100 points with --quick)
+expect 0 bash "$S/tests/bench/bench_sweep.sh" --quick
+has "$TMP/out" "sweep 100 points "
 # (e) remote vs local against raw loopback TCP: th_server on 127.0.0.1
 expect 0 bash "$S/tests/bench/bench_remote.sh" --quick
 has "$TMP/out" "loopback TCP: "

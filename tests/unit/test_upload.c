@@ -525,6 +525,46 @@ static int lines_with(const char *text, const char *needle)
 	return n;
 }
 
+/* A sweep's points (name[axis=value,...]) in the payloads: InfluxDB tags
+ * escape '=' and ',' (a '[' needs none), SQUAD keys map '[' and ']' only,
+ * so every point keeps a key of its own. */
+static void test_payload_sweep_points(void)
+{
+	static const char report[] =
+		"{\"run\": {\"id\": \"r1\", \"tool_version\": \"0.1.0\"},"
+		" \"environment\": {\"board\": \"vck190\", \"backend\": \"emu\"},"
+		" \"tests\": ["
+		"  {\"name\": \"a[size=16,mode=perf]\", \"status\": \"pass\", \"transactions\": []},"
+		"  {\"name\": \"a[size=32,mode=perf]\", \"status\": \"fail\", \"transactions\": []}]}";
+	struct json_object *root = json_tokener_parse(report), *tj, *v;
+	sbuf b = SB_INIT(SB_DOC_MAX);
+	const char *tests;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
+	CU_ASSERT_EQUAL(
+		lines_with(b.p, "test=a[size\\=16\\,mode\\=perf],version=0.1.0 status=\"pass\""),
+		1);
+	CU_ASSERT_EQUAL(
+		lines_with(b.p, "test=a[size\\=32\\,mode\\=perf],version=0.1.0 status=\"fail\""),
+		1);
+	free(b.p);
+	sb_init(&b, SB_DOC_MAX);
+	CU_ASSERT_EQUAL_FATAL(up_payload_squad(root, "{}", "BND", &b), 0);
+	tests = strstr(b.p, "filename=\"tests.json\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
+	tests = strstr(tests, "\r\n\r\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
+	tj = json_tokener_parse(tests + 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tj);
+	CU_ASSERT(json_object_object_get_ex(tj, "a_size=16,mode=perf_/result", &v) &&
+		  !strcmp(json_object_get_string(v), "pass"));
+	CU_ASSERT(json_object_object_get_ex(tj, "a_size=32,mode=perf_/result", &v) &&
+		  !strcmp(json_object_get_string(v), "fail"));
+	json_object_put(tj);
+	free(b.p);
+	json_object_put(root);
+}
+
 /* Namesakes never replace each other: tests and transactions equal once
  * escaped become NAME#2, a repeated latency bound gets #2 (SQUAD) or seq=2
  * (InfluxDB). */
@@ -760,6 +800,7 @@ TU_MAIN("upload", {"options version", test_opts_version}, {"squad URLs", test_ur
 	{"credentials match by URL components", test_credentials_match_components},
 	{"credentials from the environment", test_credentials_env},
 	{"payload namesakes stay apart", test_payload_namesakes},
+	{"sweep points in the payloads", test_payload_sweep_points},
 	{"http classes", test_http_classes}, {"URL dot segments refused", test_url_dot_segments},
 	{"credentials: dot segments refused", test_credentials_dot_segments},
 	{"credentials only for their target's request URL", test_http_creds_bound_to_target})

@@ -75,6 +75,11 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir);
  * chrome://tracing): a process per test and transaction, a track per
  * channel, times in microseconds at the test's PL clock. */
 int aieth_report_write_trace(const aieth_report *r, const char *path);
+/* sweep.csv (docs/report-schema.md, "Sweeps"): one row per point of every
+ * sweep of the run and channel (a point that did not run: one row), the
+ * axes' values as columns. A run without a sweep writes no file
+ * (AIETH_OK). */
+int aieth_report_write_sweep_csv(const aieth_report *r, const char *path);
 #define AIETH_REPORT_MAX_FILE (64u << 20) /* bytes of a report.json read back */
 
 /* Read a report.json (strict JSON, at most AIETH_REPORT_MAX_FILE bytes) and

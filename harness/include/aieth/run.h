@@ -72,7 +72,9 @@ typedef struct {
 	 * measured runs (overrides the description's "repeat"; 0: keep it, or
 	 * one run). sweep: num_sweep "AXIS=LIST" texts as run_test --sweep
 	 * takes them, each an axis of a grid (they replace the description's
-	 * "sweep"); each point of it becomes one test of the report.
+	 * "sweep"; a first item "zip" pairs them instead, as --sweep-zip
+	 * does); each point of it becomes one test of the report, and
+	 * report.run.sweeps records it (docs/user-guide.md, "Sweeps").
 	 * sweep_stop_on_fail: 1 stops a sweep at its first point that does
 	 * not pass (default: every point runs). */
 	uint32_t repeat_runs;

@@ -36,12 +36,29 @@ size_t aieth__farm_id(char *dst, size_t n, const char *s)
 	return k;
 }
 
-/* id of the parts joined with '.' (each part sanitized alike) */
-static void make_id(char *dst, const char *a, const char *b, const char *c, const char *d)
+/* id of the parts joined with '.' (each part sanitized alike). A sweep's
+ * point (test has "sweep") whose id would be cut, or whose name holds a
+ * '+' (mapped to '_' like the name's own '_'), has its name cut to fit
+ * and ".p<point>" after it: ids stay unique within the sweep and the same
+ * from run to run (docs/farm.md). */
+static void make_id(char *dst, struct json_object *test, const char *a, const char *b,
+		    const char *c, const char *d)
 {
-	char raw[1024];
-	snprintf(raw, sizeof raw, "%s%s%s%s%s%s%s", a, b ? "." : "", b ? b : "", c ? "." : "",
-		 c ? c : "", d ? "." : "", d ? d : "");
+	char raw[1200], rest[1024];
+	struct json_object *sw = test ? rj_get(test, "sweep") : NULL;
+	int n = snprintf(rest, sizeof rest, "%s%s%s%s%s%s", b ? "." : "", b ? b : "", c ? "." : "",
+			 c ? c : "", d ? "." : "", d ? d : "");
+	size_t len = strlen(a) + (n > 0 ? (size_t)n : 0);
+	if (sw && rj_get(sw, "point") && (len > AIETH_FARM_ID_MAX || strchr(a, '+'))) {
+		char suffix[32];
+		size_t budget, sl = (size_t)snprintf(suffix, sizeof suffix, ".p%lld",
+						     (long long)rj_geti(sw, "point"));
+		size_t rl = strlen(rest);
+		budget = AIETH_FARM_ID_MAX > rl + sl + 1 ? AIETH_FARM_ID_MAX - rl - sl : 1;
+		snprintf(raw, sizeof raw, "%.*s%s%s", (int)budget, a, suffix, rest);
+	} else {
+		snprintf(raw, sizeof raw, "%s%s", a, rest);
+	}
 	aieth__farm_id(dst, AIETH_FARM_ID_MAX + 1, raw);
 }
 
@@ -92,7 +109,7 @@ static void walk_txn(aieth_farm_fn fn, void *ctx, aieth_farm_case *c, const char
 		struct json_object *ch = json_object_array_get_idx(chs, k);
 		const char *v = rj_gets(ch, "verdict");
 		all_pass = all_pass && !strcmp(v, "pass");
-		make_id(id, tname, xname, rj_gets(ch, "plio"), NULL);
+		make_id(id, c->test, tname, xname, rj_gets(ch, "plio"), NULL);
 		c->kind = AIETH_FARM_CHANNEL;
 		c->item = ch;
 		if (json_object_get_boolean(rj_get(ch, "finished")))
@@ -105,14 +122,14 @@ static void walk_txn(aieth_farm_fn fn, void *ctx, aieth_farm_case *c, const char
 		int passed = json_object_get_boolean(rj_get(l, "passed"));
 		all_pass = all_pass && passed;
 		snprintf(tail, sizeof tail, "%s.%s", rj_gets(l, "from"), rj_gets(l, "to"));
-		make_id(id, tname, xname, "latency", tail);
+		make_id(id, c->test, tname, xname, "latency", tail);
 		c->kind = AIETH_FARM_LATENCY;
 		c->item = l;
 		if (json_object_get_type(rj_get(l, "cycles")) == json_type_int)
 			measure(c, (double)rj_geti(l, "cycles"), "cycles");
 		emit(fn, ctx, c, id, passed ? "pass" : stopped ? "unknown" : "fail");
 	}
-	make_id(id, tname, xname, NULL, NULL);
+	make_id(id, c->test, tname, xname, NULL, NULL);
 	c->kind = AIETH_FARM_TXN;
 	if (done)
 		measure(c, (double)rj_geti(tx, "total_cycles"), "cycles");
@@ -134,7 +151,7 @@ void aieth__farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx)
 
 		memset(&c, 0, sizeof c);
 		c.test = t;
-		make_id(id, tname, NULL, NULL, NULL);
+		make_id(id, t, tname, NULL, NULL, NULL);
 		c.kind = AIETH_FARM_SET_START;
 		emit(fn, ctx, &c, id, NULL);
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
@@ -142,7 +159,7 @@ void aieth__farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx)
 			walk_txn(fn, ctx, &c, tname);
 		}
 		c.txn = NULL;
-		make_id(id, tname, NULL, NULL, NULL);
+		make_id(id, t, tname, NULL, NULL, NULL);
 		c.kind = AIETH_FARM_TEST;
 		measure(&c, rj_getd(t, "duration_s"), "s");
 		emit(fn, ctx, &c, id, farm_result(rj_gets(t, "status")));

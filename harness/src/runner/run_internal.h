@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * runner/run_internal.h - what the runner's files share (not installed):
- * runner.c runs a description (the device, graphs, transactions, the
- * report's test); run_ctx.c records its errors and exit code; run_data.c
+ * run_report.c loads a description and closes its tests; runner.c runs
+ * it (the device, graphs, transactions, the report's test); sweep.c runs
+ * each point of a sweep; run_ctx.c records its errors and exit code; run_data.c
  * opens, streams and checks each channel's data; run_results.c turns a
  * finished transaction's channels into report entries.
  */
@@ -89,6 +90,26 @@ int rn_rx_zeros(chan_run *cr, uint64_t upto);
  * failure fails the save (save_failed, save_err) */
 int rn_rx_save_flush(chan_run *cr);
 int rn_prepare(run_ctx *c);
+
+/* runner.c: one run in steps, so a sweep (sweep.c) runs its points in
+ * one session: begin the test (-1: its error recorded), check its data,
+ * open the session, run the graphs and transactions, close; finish the
+ * test (once). */
+int rn_test_begin(run_ctx *c);
+int rn_prepare_test(run_ctx *c);
+int rn_session_open(run_ctx *c, aieth_session **s);
+void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again);
+void rn_session_close(run_ctx *c, aieth_session *s);
+void rn_test_finish(run_ctx *c, double t0);
+void rn_free_data(run_ctx *c);
+/* the steps in turn: one description without a sweep */
+void rn_run_spec(run_ctx *c);
+/* 1 when the run was interrupted (the test's error then recorded once) */
+int rn_check_interrupt(run_ctx *c, const char *where);
+
+/* sweep.c: 0 when the run has no sweep; else every point ran as a test
+ * (the last one is c->test), or the sweep's error is c->test's. */
+int rn_sweep(run_ctx *c, double t0);
 
 /* run_results.c */
 int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans);

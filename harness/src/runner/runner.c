@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runner.c - run one test description and record it as a test of a report:
- * load and check the description against the board, check every channel's
- * data (run_data.c), open the device, run the graphs and the transactions
- * (each with its data opened just for it), record each channel
- * (run_results.c), and classify the outcome by the exit-code contract.
+ * runner.c - run one test description and record it as a test of a report,
+ * in steps (run_report.c takes a description through them, sweep.c each
+ * point of a sweep): check the description against the board and every
+ * channel's data (run_data.c), open the device, run the graphs and the
+ * transactions (each with its data opened just for it), record each
+ * channel (run_results.c), and classify the outcome by the exit-code
+ * contract.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -400,20 +402,13 @@ static void free_models(const run_ctx *c, aieth_graph_spec *gs, size_t n)
 			free((char *)gs[i].model);
 }
 
-static void run_spec(run_ctx *c)
+/* The test's fields before anything runs: board, backend, clock, the
+ * tolerances and the design xclbin (-1: its error is recorded). */
+int rn_test_begin(run_ctx *c)
 {
-	aieth_session_opts so;
-	aieth_xrt_opts xrt[1] = {AIETH_XRT_OPTS_INIT};
-	aieth_graph_spec *gs = NULL;
-	aieth_session *s = NULL;
-	jobj *graphs = rj_arr(), *txns = rj_arr();
-	const aieth_board_info *bi;
-	size_t i;
-	int rc, stop = 0;
-
-	rj_set(c->test, "graphs", graphs);
-	rj_set(c->test, "transactions", txns);
-	bi = aieth_board_get_info(c->board);
+	const aieth_board_info *bi = aieth_board_get_info(c->board);
+	rj_set(c->test, "graphs", rj_arr());
+	rj_set(c->test, "transactions", rj_arr());
 	rj_str(c->test, "board", bi->name);
 	rj_str(c->test, "backend",
 	       c->o && c->o->backend ? c->o->backend
@@ -421,23 +416,28 @@ static void run_spec(run_ctx *c)
 				     : "emu");
 	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 	put_regression(c->test, &c->sp->regr);
-	if (put_xclbin(c, c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin))
-		return;
+	return put_xclbin(c, c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
+}
 
-	if (check_interrupt(c, "loading"))
-		return;
-	add_progress(c, "prepare: load and check the data", 0, 0);
-	if ((rc = rn_prepare(c))) {
-		rn_test_error(c, "prepare", rc, NULL,
-			      rn_exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
-								  : AIETH_EXIT_INPUT);
-		return;
-	}
+/* Open the device with the description's graphs (their models and
+ * parameters are given here: a change of them needs a new session). 0, or
+ * the error is recorded in the test. */
+int rn_session_open(run_ctx *c, aieth_session **sp)
+{
+	aieth_session_opts so;
+	aieth_xrt_opts xrt[1] = {AIETH_XRT_OPTS_INIT};
+	aieth_graph_spec *gs = NULL;
+	aieth_session *s = NULL;
+	const aieth_board_info *bi = aieth_board_get_info(c->board);
+	size_t i;
+	int rc;
+
+	*sp = NULL;
 	gs = calloc(c->sp->ngraphs ? c->sp->ngraphs : 1, sizeof *gs);
 	if (!gs) {
 		aieth__fail(AIETH_ENOMEM, "out of memory");
 		rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
-		return;
+		return AIETH_ENOMEM;
 	}
 	for (i = 0; i < c->sp->ngraphs; i++) {
 		gs[i].name = c->sp->graphs[i].name;
@@ -448,7 +448,7 @@ static void run_spec(run_ctx *c)
 			rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 			free_models(c, gs, i);
 			free(gs);
-			return;
+			return AIETH_ENOMEM;
 		}
 	}
 	aieth_session_opts_init(&so, AIETH_SESSION_OPTS_VERSION);
@@ -485,7 +485,7 @@ static void run_spec(run_ctx *c)
 	if (check_interrupt(c, "preparing the data")) {
 		free_models(c, gs, c->sp->ngraphs);
 		free(gs);
-		return;
+		return AIETH_ESTATE;
 	}
 	snprintf(c->phase, sizeof c->phase, "open: %s board %s", so.backend, so.board);
 	add_progress(c, c->phase, 0, 0);
@@ -500,9 +500,25 @@ static void run_spec(run_ctx *c)
 					"needs XRT (docs/on-board.md)"
 				      : NULL,
 			      rn_exit_for(rc));
-		return;
+		return rc;
 	}
 	snprintf(c->server_info, sizeof c->server_info, "%s", aieth_session_server(s));
+	*sp = s;
+	return 0;
+}
+
+/* Run the graphs and the transactions of the description (as a sweep's
+ * point has set it) in an open session, then wait for the graphs and end
+ * them. A sweep's point (sweep 1) leaves them for the next point (a graph
+ * ended cannot run again in its session): bounded graphs run again, a
+ * graph running until ended is started by the session's first point
+ * (again 0) only. */
+void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
+{
+	jobj *graphs = rj_get(c->test, "graphs"), *txns = rj_get(c->test, "transactions");
+	size_t i;
+	int rc, stop = 0;
+
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
 		jobj *g = rj_obj();
 		rj_str(g, "name", c->sp->graphs[i].name);
@@ -511,6 +527,15 @@ static void run_spec(run_ctx *c)
 		rj_push(graphs, g);
 		snprintf(c->phase, sizeof c->phase, "graph \"%s\": run", c->sp->graphs[i].name);
 		add_progress(c, c->phase, 0, 0);
+		if (sweep) {
+			/* the session counts every point's iterations: this point's
+			 * are those after the count it starts with */
+			uint64_t before = 0;
+			aieth_graph_iterations_done(s, c->sp->graphs[i].name, &before);
+			rj_u64(g, "iterations_before", before);
+		}
+		if (again && c->sp->graphs[i].iterations < 0)
+			continue; /* still running from the session's first point */
 		if ((rc = aieth_graph_run(s, c->sp->graphs[i].name, c->sp->graphs[i].iterations))) {
 			rn_test_error(c, "run", rc, NULL,
 				      rn_exit_for(rc) == AIETH_EXIT_INPUT ? AIETH_EXIT_INFRA
@@ -559,14 +584,51 @@ static void run_spec(run_ctx *c)
 			rn_test_error(c, "graph status", rc, NULL, AIETH_EXIT_INFRA);
 			stop = 1;
 		}
+		if (sweep) {
+			uint64_t before = (uint64_t)rj_geti(g, "iterations_before");
+			json_object_object_del(g, "iterations_before");
+			done = done >= before ? done - before : 0;
+		}
 		rj_u64(g, "iterations_done", done);
-		aieth_graph_end(s, c->sp->graphs[i].name);
+		if (!sweep)
+			aieth_graph_end(s, c->sp->graphs[i].name);
 	}
+}
+
+void rn_session_close(run_ctx *c, aieth_session *s)
+{
 	add_progress(c, "close the session", 0, 0);
 	aieth_session_close(s);
 }
 
-static void free_ctx(run_ctx *c)
+/* Check the data before the device is touched (-1: the error is recorded). */
+int rn_prepare_test(run_ctx *c)
+{
+	int rc;
+	add_progress(c, "prepare: load and check the data", 0, 0);
+	if ((rc = rn_prepare(c))) {
+		rn_test_error(c, "prepare", rc, NULL,
+			      rn_exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
+								  : AIETH_EXIT_INPUT);
+		return -1;
+	}
+	return 0;
+}
+
+int rn_check_interrupt(run_ctx *c, const char *where) { return check_interrupt(c, where); }
+
+void rn_run_spec(run_ctx *c)
+{
+	aieth_session *s = NULL;
+	if (rn_test_begin(c) || check_interrupt(c, "loading") || rn_prepare_test(c) ||
+	    rn_session_open(c, &s))
+		return;
+	rn_run_point(c, s, 0, 0);
+	rn_session_close(c, s);
+}
+
+/* The channels' data of the description's transactions (rn_prepare). */
+void rn_free_data(run_ctx *c)
 {
 	size_t i, j;
 	if (c->cr && c->sp) {
@@ -579,118 +641,40 @@ static void free_ctx(run_ctx *c)
 		}
 	}
 	free(c->cr);
-	aieth_spec_free(c->sp);
-	aieth_board_free(c->own_board);
+	c->cr = NULL;
 }
 
-/* The versions of aieth_run_opts and of the backends' structs it points at
- * that this library reads (a new version: raise the newest accepted here;
- * run_spec copies the xrt struct). The backends check their own structs
- * again as the session gets them. */
-static int run_opts_check(const aieth_run_opts *o)
+/* The test's closing fields, once (a sweep finishes each point's), and
+ * the report's environment from the first test's board. */
+void rn_test_finish(run_ctx *c, double t0)
 {
-	int rc;
-	if ((rc = aieth__opts_version("aieth_run_opts", "aieth_run_opts", o->version,
-				      AIETH_RUN_OPTS_VERSION)) ||
-	    (o->emu && (rc = aieth__opts_version("aieth_run_opts.emu", "aieth_emu_opts",
-						 o->emu->version, AIETH_EMU_OPTS_VERSION))) ||
-	    (o->xrt && (rc = aieth__opts_version("aieth_run_opts.xrt", "aieth_xrt_opts",
-						 o->xrt->version, AIETH_XRT_OPTS_VERSION))) ||
-	    (o->remote &&
-	     (rc = aieth__opts_version("aieth_run_opts.remote", "aieth_remote_opts",
-				       o->remote->version, AIETH_REMOTE_OPTS_VERSION))))
-		return rc;
-	return AIETH_OK;
-}
-
-/* Version 1 ends before xclbin_warn_only, version 2 before repeat_runs: a
- * caller of an older version gets the bytes of its struct only. */
-int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
-{
-	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
-	size_t size = version == 1   ? offsetof(aieth_run_opts, xclbin_warn_only)
-		      : version == 2 ? offsetof(aieth_run_opts, repeat_runs)
-				     : sizeof init;
-	int rc = aieth__opts_init("aieth_run_opts_init", opts, &init, size, version,
-				  AIETH_RUN_OPTS_VERSION);
-	if (!rc)
-		opts->version = version;
-	return rc;
-}
-
-int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opts *o)
-{
-	run_ctx c;
-	double t0 = aieth__now();
-	const char *board;
-	int rc;
-
-	if (!r || !spec_path)
-		return aieth__fail(AIETH_EINVAL, "aieth_report_run: NULL argument");
-	if (o && (rc = run_opts_check(o)))
-		return rc;
-	memset(&c, 0, sizeof c);
-	c.r = r;
-	c.o = o;
-	c.test = rj_obj();
-	c.exit_code = AIETH_EXIT_PASS;
-	rj_push(r->tests, c.test);
-	rj_str(c.test, "spec", spec_path);
-	rj_str(c.test, "name", spec_path);
-
-	add_progress(&c, "load the description", 0, 0);
-	rc = aieth_spec_load(&c.sp, spec_path);
-	if (rc) {
-		rn_test_error(&c, "load", rc, "see docs/test-spec.md",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
-		goto done;
-	}
-	rj_str(c.test, "name", c.sp->name);
-	if (c.sp->description)
-		rj_str(c.test, "description", c.sp->description);
-	board = o && o->board ? o->board : c.sp->board;
-	if (!board) {
-		aieth__fail(AIETH_EINVAL,
-			    "%s: board: missing: name the board in the description or "
-			    "give --board",
-			    spec_path);
-		rn_test_error(&c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
-		goto done;
-	}
-	rc = aieth_board_load(&c.own_board, board, o ? o->data_dir : NULL);
-	if (rc) {
-		rn_test_error(&c, "load", rc, "boards: vck190, vek280, vek385 (platforms/*.json)",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
-		goto done;
-	}
-	c.board = c.own_board;
-	run_spec(&c);
-done:
-	if (!rj_get(c.test, "error"))
-		rj_null(c.test, "error");
-	if (!rj_get(c.test, "transactions"))
-		rj_set(c.test, "transactions", rj_arr());
-	if (!rj_get(c.test, "graphs"))
-		rj_set(c.test, "graphs", rj_arr());
-	rj_str(c.test, "status", aieth__exit_status(c.exit_code));
-	rj_int(c.test, "exit_code", c.exit_code);
-	rj_num(c.test, "duration_s", aieth__now() - t0);
+	const aieth_run_opts *o = c->o;
+	aieth_report *r = c->r;
+	if (rj_get(c->test, "exit_code"))
+		return;
+	if (!rj_get(c->test, "error"))
+		rj_null(c->test, "error");
+	if (!rj_get(c->test, "transactions"))
+		rj_set(c->test, "transactions", rj_arr());
+	if (!rj_get(c->test, "graphs"))
+		rj_set(c->test, "graphs", rj_arr());
+	rj_str(c->test, "status", aieth__exit_status(c->exit_code));
+	rj_int(c->test, "exit_code", c->exit_code);
+	rj_num(c->test, "duration_s", aieth__now() - t0);
 	/* the environment reflects the first test's board */
-	if (c.board && !rj_get(r->env, "board")) {
-		const aieth_board_info *bi = aieth_board_get_info(c.board);
+	if (c->board && !rj_get(r->env, "board")) {
+		const aieth_board_info *bi = aieth_board_get_info(c->board);
 		rj_str(r->env, "board", bi->name);
-		rj_str(r->env, "backend", rj_gets(c.test, "backend"));
+		rj_str(r->env, "backend", rj_gets(c->test, "backend"));
 		rj_num(r->env, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 		rj_str(r->env, "pl_kernel", bi->pl_kernel);
 		rj_str(r->env, "emulator_mode",
 		       o && o->emu && o->emu->reference ? "reference" : "fast");
 		if (o && o->remote && o->remote->server &&
-		    aieth_backend_local(rj_gets(c.test, "backend")) == 0) {
+		    aieth_backend_local(rj_gets(c->test, "backend")) == 0) {
 			put_server(r->env, o->remote->server);
-			if (c.server_info[0])
-				rj_str(r->env, "server_version", c.server_info);
+			if (c->server_info[0])
+				rj_str(r->env, "server_version", c->server_info);
 		}
 	}
-	free_ctx(&c);
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }

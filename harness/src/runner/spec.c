@@ -10,6 +10,7 @@
 
 #include "aieth.h"
 #include "runner/spec.h"
+#include "runner/sweep.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
@@ -647,6 +648,7 @@ void aieth_spec_free(aieth_spec *sp)
 	free(sp->backend);
 	free(sp->xclbin);
 	free(sp->pl_xclbin);
+	rn_sweep_free(sp->sweep);
 	free(sp);
 }
 
@@ -716,7 +718,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 {
 	static const char *const keys[] = {"schema",       "name",       "description", "board",
 					   "backend",      "xclbin",     "pl_xclbin",   "graphs",
-					   "transactions", "regression", NULL};
+					   "transactions", "regression", "sweep",       NULL};
 	aieth_spec *sp;
 	jobj *root = NULL, *arr;
 	const char *schema = NULL, *xclbin = NULL, *pl_xclbin = NULL;
@@ -824,6 +826,10 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 		if ((rc = parse_txn(what, sp, json_object_array_get_idx(arr, i), &sp->txns[i])))
 			goto fail;
 	}
+	/* the axes as written; what they mean for the description and the
+	 * board is checked when it runs (sweep.c) */
+	if ((arr = get(root, "sweep")) && (rc = rn_sweep_parse_json(what, arr, &sp->sweep)))
+		goto fail;
 	json_object_put(root);
 	*out = sp;
 	return AIETH_OK;

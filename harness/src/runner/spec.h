@@ -94,6 +94,7 @@ struct aieth_spec {
 	spec_txn *txns;
 	size_t ntxns;
 	spec_regression regr;
+	struct sweep_def_s *sweep; /* "sweep" (runner/sweep.h) or NULL */
 };
 
 #endif
