@@ -131,6 +131,16 @@ static const char *usage_text =
 	"                         report.json (\"baseline\", docs/farm.md)\n"
 	"      --max-regression PCT  tolerance in percent (default 5); a description's\n"
 	"                         \"regression\" object overrides it per metric\n"
+	"      --repeat N         run each transaction N times in one session (1..100000;\n"
+	"                         default: the description's \"repeat\", else once):\n"
+	"                         report.json keeps every run's figures and their\n"
+	"                         median, min, max, mean, stddev, mad; the table\n"
+	"                         shows the median run's and the spread; thresholds\n"
+	"                         and --baseline use the median (or the description's\n"
+	"                         \"statistic\"); every run's data is checked. All\n"
+	"                         runs of a transaction move at most 64 GiB\n"
+	"      --warmup W         with --repeat: W runs first that are not measured\n"
+	"                         (default 0; at most 100000 runs in all)\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -558,6 +568,9 @@ int main(int argc, char **argv)
 		{"flush-spool", no_argument, NULL, 19},
 		{"baseline", required_argument, NULL, 40},
 		{"max-regression", required_argument, NULL, 41},
+		/* repeat (issue 31) */
+		{"repeat", required_argument, NULL, 50},
+		{"warmup", required_argument, NULL, 51},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -581,7 +594,7 @@ int main(int argc, char **argv)
 	char *txt;
 	const char *uploads[UPLOADS_MAX];
 	size_t nuploads = 0, warned = 0;
-	int flush_spool = 0;
+	int flush_spool = 0, have_warmup = 0;
 	aieth_upload_opts uo;
 
 	aieth_upload_opts_init(&uo, AIETH_UPLOAD_OPTS_VERSION);
@@ -679,6 +692,21 @@ int main(int argc, char **argv)
 						   "got",
 						   optarg);
 			break;
+		/* repeat: --repeat N, --warmup W (the runner checks runs x data) */
+		case 50:
+		case 51: {
+			unsigned long long v;
+			if (parse_count(optarg, c == 50 ? 1 : 0, 100000, &v))
+				return usage_error(c == 50 ? "--repeat: expected runs 1..100000, got"
+							   : "--warmup: expected runs 0..100000, got",
+						   optarg);
+			if (c == 50)
+				o.repeat_runs = (uint32_t)v;
+			else
+				o.repeat_warmup = (uint32_t)v;
+			have_warmup |= c == 51;
+			break;
+		}
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': print_usage(); return AIETH_EXIT_PASS;
@@ -697,6 +725,10 @@ int main(int argc, char **argv)
 		return usage_error("no test description given", NULL);
 	if (max_reg >= 0 && !baseline)
 		return usage_error("--max-regression needs --baseline", NULL);
+	if (have_warmup && !o.repeat_runs)
+		return usage_error("--warmup needs --repeat", NULL);
+	if ((uint64_t)o.repeat_runs + o.repeat_warmup > 100000)
+		return usage_error("--repeat and --warmup: more than 100000 runs in all", NULL);
 	if (!remote.server)
 		remote.server = getenv("AIETH_SERVER");
 	/* never recorded, never sent: a password in the URL would land in

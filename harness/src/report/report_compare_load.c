@@ -170,13 +170,13 @@ static int check_report(const char *what, jobj *root)
 	if ((rc = want_str(what, "", root, "schema", 1)))
 		return rc;
 	schema = rj_gets(root, "schema");
-	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
+	if (strcmp(schema, AIETH_REPORT_SCHEMA) && strcmp(schema, AIETH_REPORT_SCHEMA_1)) {
 		char q[100];
 		aieth__quote_str(q, sizeof q, schema);
 		return aieth__fail(AIETH_EINVAL,
 				   "%s: schema: \"%s\" is not a report this program "
-				   "reads (\"%s\")",
-				   what, q, AIETH_REPORT_SCHEMA);
+				   "reads (\"%s\" or \"%s\")",
+				   what, q, AIETH_REPORT_SCHEMA, AIETH_REPORT_SCHEMA_1);
 	}
 	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
 		return rc;
