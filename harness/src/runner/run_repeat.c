@@ -285,10 +285,17 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t
 			}
 			if (cs)
 				rj_set(ch, "stats", cs);
-			/* one bad run is a bad channel */
-			if (done)
-				for (i = 0; i < n; i++)
-					verdict = worse_verdict(verdict, rj_gets(col[i], "verdict"));
+			/* one bad run is a bad channel: which runs, 0-based */
+			if (done) {
+				jobj *rf = rj_arr();
+				for (i = 0; i < n; i++) {
+					const char *v = rj_gets(col[i], "verdict");
+					verdict = worse_verdict(verdict, v);
+					if (strcmp(v, "pass"))
+						rj_push(rf, json_object_new_int64((int64_t)i));
+				}
+				rj_set(ch, "failed_runs", rf);
+			}
 		}
 		if (sc->have_min_mbps) {
 			jobj *t1 = rj_obj();
