@@ -697,9 +697,10 @@ int main(int argc, char **argv)
 		case 51: {
 			unsigned long long v;
 			if (parse_count(optarg, c == 50 ? 1 : 0, 100000, &v))
-				return usage_error(c == 50 ? "--repeat: expected runs 1..100000, got"
-							   : "--warmup: expected runs 0..100000, got",
-						   optarg);
+				return usage_error(
+					c == 50 ? "--repeat: expected runs 1..100000, got"
+						: "--warmup: expected runs 0..100000, got",
+					optarg);
 			if (c == 50)
 				o.repeat_runs = (uint32_t)v;
 			else

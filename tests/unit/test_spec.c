@@ -351,8 +351,9 @@ static void test_name_limits(void)
  * and limit) */
 static void test_repeat(void)
 {
-#define TXN "\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": " \
-	    "\"PLIO_01_TO_AIE\", \"size\": 32}]}]"
+#define TXN                                                                  \
+	"\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": " \
+	"\"PLIO_01_TO_AIE\", \"size\": 32}]}]"
 	static const struct {
 		const char *repeat;
 		int code;
@@ -387,7 +388,7 @@ static void test_repeat(void)
 	CU_ASSERT_EQUAL(sp->repeat.statistic, AIETH__STAT_MEDIAN);
 	aieth_spec_free(sp);
 	CU_ASSERT_EQUAL_FATAL(parse(HEAD TXN ", \"repeat\": {\"runs\": 10, \"warmup\": 2, "
-					   "\"statistic\": \"min\"}}",
+					     "\"statistic\": \"min\"}}",
 				    &sp),
 			      AIETH_OK);
 	CU_ASSERT_TRUE(sp->repeat.have);

@@ -135,9 +135,9 @@ static json_object *fake_run(uint64_t cycles, double mbps, int64_t lat, uint64_t
 
 #define SPEC_TEXT                                                                              \
 	"{\"schema\": \"aieth-test/1\", \"board\": \"vck190\", \"transactions\": [{\"mode\": " \
-	"\"func\", \"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"size\": 1024}, {\"plio\": "  \
-	"\"PLIO_01_FROM_AIE\", \"size\": 1024, \"min_throughput_MBps\": 450}], "                \
-	"\"max_latency\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", "       \
+	"\"func\", \"channels\": [{\"plio\": \"PLIO_01_TO_AIE\", \"size\": 1024}, {\"plio\": " \
+	"\"PLIO_01_FROM_AIE\", \"size\": 1024, \"min_throughput_MBps\": 450}], "               \
+	"\"max_latency\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", "      \
 	"\"max_cycles\": 20}]}]"
 
 /* Sum up runs made by fake_run in run order: 4 measured after 1 warm-up. */
@@ -147,9 +147,9 @@ static int summary(run_ctx *c, aieth__stat stat, json_object **runs, size_t n, j
 	size_t i;
 	int code;
 	memset(c, 0, sizeof *c);
-	CU_ASSERT_EQUAL_FATAL(aieth_spec_parse(&c->sp, "t.json", SPEC_TEXT "}",
-					       strlen(SPEC_TEXT "}"), "/base"),
-			      AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth_spec_parse(&c->sp, "t.json", SPEC_TEXT "}", strlen(SPEC_TEXT "}"), "/base"),
+		AIETH_OK);
 	c->test = rj_obj();
 	c->runs = (uint32_t)n;
 	c->warmup = 1;
@@ -265,9 +265,9 @@ static void test_summary_warmup_and_one_run(void)
 	json_object *warm = fake_run(800, 500, 10, 3), *failed = rj_arr(), *tj = rj_obj(), *f;
 	json_object *runs[1] = {fake_run(700, 480, 11, 0)};
 	memset(&c, 0, sizeof c);
-	CU_ASSERT_EQUAL_FATAL(aieth_spec_parse(&c.sp, "t.json", SPEC_TEXT "}",
-					       strlen(SPEC_TEXT "}"), "/base"),
-			      AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth_spec_parse(&c.sp, "t.json", SPEC_TEXT "}", strlen(SPEC_TEXT "}"), "/base"),
+		AIETH_OK);
 	c.runs = 1;
 	c.warmup = 1;
 	/* a warm-up run is checked too, and named as one */
@@ -275,7 +275,8 @@ static void test_summary_warmup_and_one_run(void)
 	f = json_object_array_get_idx(failed, 0);
 	CU_ASSERT_TRUE(json_object_get_boolean(rj_get(f, "warmup")));
 	CU_ASSERT_EQUAL(rj_geti(f, "run"), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(rj_gets(f, "reason"), "transactions[0] warm-up run 1 of 1: "));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(rj_gets(f, "reason"), "transactions[0] warm-up run 1 of 1: "));
 	CU_ASSERT_EQUAL(rn_txn_summary(&c, &c.sp->txns[0], tj, runs, 1, NULL, failed),
 			AIETH_EXIT_PASS);
 	/* one measured run: no stats objects, thresholds on its value */
@@ -293,9 +294,9 @@ static void test_summary_broken_run(void)
 	json_object *broken = rj_obj(), *failed = rj_arr(), *tj = rj_obj(), *f;
 	json_object *runs[1] = {fake_run(700, 480, 11, 0)};
 	memset(&c, 0, sizeof c);
-	CU_ASSERT_EQUAL_FATAL(aieth_spec_parse(&c.sp, "t.json", SPEC_TEXT "}",
-					       strlen(SPEC_TEXT "}"), "/base"),
-			      AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth_spec_parse(&c.sp, "t.json", SPEC_TEXT "}", strlen(SPEC_TEXT "}"), "/base"),
+		AIETH_OK);
 	c.runs = 3;
 	rj_str(broken, "status", "timeout");
 	rj_str(broken, "message", "PLIO_01_FROM_AIE stalled");

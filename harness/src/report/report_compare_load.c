@@ -243,8 +243,7 @@ static int check_report(const char *what, jobj *root)
 		    (rc = want_str(what, p, t, "board", 0)) ||
 		    (rc = want_str(what, p, t, "backend", 0)) ||
 		    (rc = want_num(what, p, t, "pl_clock_MHz", 0)) ||
-		    (rc = check_regression(what, p, t)) ||
-		    (rc = check_repeat(what, p, t)) ||
+		    (rc = check_regression(what, p, t)) || (rc = check_repeat(what, p, t)) ||
 		    (rc = want_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
 			return rc;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {

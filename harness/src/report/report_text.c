@@ -145,7 +145,8 @@ static void text_test(sbuf *b, struct json_object *t)
 			sb_printf(b, "   note: %s\n", clean(c4, sizeof c4, rj_gets(tx, "message")));
 		{
 			/* repeated: how many runs, which one the table shows */
-			struct json_object *rp = rj_get(t, "repeat"), *mr = rj_get(tx, "median_run");
+			struct json_object *rp = rj_get(t, "repeat"),
+					   *mr = rj_get(tx, "median_run");
 			double med, pct;
 			if (rp && rj_geti(rp, "runs") + rj_geti(rp, "warmup") > 1) {
 				sb_printf(b, "   runs: %lld measured (%lld warm-up)",
@@ -193,8 +194,7 @@ static void text_test(sbuf *b, struct json_object *t)
 					(long long)rj_geti(ch, "cycles"), cw, mb,
 					rj_getd(ch, "utilisation_pct"), data,
 					verdict_cell(vd, sizeof vd, ch));
-			}
-			else {
+			} else {
 				sbuf u = SB_INIT(SB_LINE_MAX);
 				rw_unfinished(&u, tx, ch);
 				sb_printf(b, "   %-17s %-4s %-5s %12s  %-46s %-14s %s\n",

@@ -108,8 +108,8 @@ int rn_repeat_check(run_ctx *c);
  * complete (NULL: none; then it is what tj shows); failed the runs_failed
  * entries so far. Fills tj (median_run, stats, thresholds, latencies'
  * verdicts) and returns the exit code of the thresholds. */
-int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t n,
-		   jobj *broken, jobj *failed);
+int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t n, jobj *broken,
+		   jobj *failed);
 /* The runs_failed entries of a run that completed: each channel whose
  * data check did not pass. r: the run's index among all runs. */
 void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed);

@@ -53,12 +53,13 @@ int rn_repeat_check(run_ctx *c)
 		for (j = 0; j < c->sp->txns[i].nch; j++)
 			bytes += c->cr[i][j].size; /* each <= MAX_DATA_BYTES: no overflow */
 		if (total > 1 && bytes > MAX_DATA_BYTES / total) {
-			aieth__fail(AIETH_EINVAL,
-				    "%s: %s: %llu runs in all of %s, %llu bytes of data each, "
-				    "are more than the limit of %llu bytes (64 GiB) for the runs of "
-				    "one transaction",
-				    file, rf, (unsigned long long)total, c->sp->txns[i].jpath,
-				    (unsigned long long)bytes, (unsigned long long)MAX_DATA_BYTES);
+			aieth__fail(
+				AIETH_EINVAL,
+				"%s: %s: %llu runs in all of %s, %llu bytes of data each, "
+				"are more than the limit of %llu bytes (64 GiB) for the runs of "
+				"one transaction",
+				file, rf, (unsigned long long)total, c->sp->txns[i].jpath,
+				(unsigned long long)bytes, (unsigned long long)MAX_DATA_BYTES);
 			goto bad;
 		}
 	}
@@ -85,7 +86,8 @@ int rn_repeat_check(run_ctx *c)
 	return 0;
 bad:
 	rn_test_error(c, "load", AIETH_EINVAL,
-		      "docs/test-spec.md, \"repeat\": at most 100000 runs in all", AIETH_EXIT_INPUT);
+		      "docs/test-spec.md, \"repeat\": at most 100000 runs in all",
+		      AIETH_EXIT_INPUT);
 	return -1;
 }
 
@@ -199,14 +201,14 @@ static const char *worse_verdict(const char *a, const char *b)
 	return a;
 }
 
-static const char *const chan_figures[] = {"cycles",          "first_cycle",     "last_cycle",
-					   "duration_ns",     "throughput_MBps", "throughput_MiBps",
+static const char *const chan_figures[] = {"cycles",      "first_cycle",     "last_cycle",
+					   "duration_ns", "throughput_MBps", "throughput_MiBps",
 					   NULL};
 
-int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t n,
-		   jobj *broken, jobj *failed)
+int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t n, jobj *broken,
+		   jobj *failed)
 {
-	static const char *const copied[] = {"status",   "valid",    "message", "total_cycles",
+	static const char *const copied[] = {"status",   "valid",     "message", "total_cycles",
 					     "channels", "latencies", NULL};
 	const char *stat = aieth__stats_name(c->statistic);
 	jobj *shown = broken, **col = NULL, *chans, *lats;
