@@ -143,8 +143,11 @@ static void put_regression(jobj *o, const spec_regression *r)
  * run: TX sources re-read from the start, RX comparison and save state
  * reset), run it, record status, channels and latencies (their cycles:
  * limits apply after every run, rn_txn_summary), close the data. save: this
- * is the run whose RX data is saved. Returns the run's data-check code. */
-static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save, int *stop)
+ * is the run whose RX data is saved; label names it in messages
+ * ("transactions[0]", "transactions[0] run 2 of 5"). Returns the run's
+ * data-check code. */
+static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
+		    const char *label, int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
 	chan_run *cr = c->cr[ti];
@@ -258,12 +261,12 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 	if (status == AIETH_TXN_INTERRUPTED || interrupted(c)) {
 		char where[200];
 		/* a transaction that completed has no message: no dangling colon */
-		snprintf(where, sizeof where, "%s ran%s%s", st->jpath,
+		snprintf(where, sizeof where, "%s ran%s%s", label,
 			 aieth_txn_message(t)[0] ? ": " : "", aieth_txn_message(t));
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
-		aieth__fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
+		aieth__fail(AIETH_ETIMEOUT, "%s: %s", label, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_ETIMEOUT,
 			      "see each channel's bytes_moved and stalled_since_cycle; on a board, "
 			      "reset it before the next test",
@@ -271,7 +274,7 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		*stop = 1; /* the kernel never completed: nothing after it can run */
 	} else if (status != AIETH_TXN_DONE || rc) {
 		/* failed, or any status but done: never a pass */
-		aieth__fail(AIETH_EDEVICE, "%s: %s", st->jpath, aieth_txn_message(t));
+		aieth__fail(AIETH_EDEVICE, "%s: %s", label, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_EDEVICE, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 	}
@@ -291,7 +294,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	jobj *tj = rj_obj(), *failed = rj_arr(), *broken = NULL, **runs;
 	size_t n = 0;
 	int code = AIETH_EXIT_PASS;
-	char phase[sizeof c->phase];
+	char phase[sizeof c->phase], label[96];
 	uint32_t timeout = c->o && c->o->no_timeout   ? 0
 			   : c->o && c->o->timeout_ms ? c->o->timeout_ms
 			   : st->have_timeout         ? st->timeout_ms
@@ -329,7 +332,14 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			add_progress(c, c->phase, 0, 0);
 		}
 		ro = rj_obj();
-		rc = run_once(c, s, ti, ro, r + 1 == total, stop);
+		if (total > 1)
+			snprintf(label, sizeof label, "%s %s %u of %u", st->jpath,
+				 r < c->warmup ? "warm-up run" : "run",
+				 r < c->warmup ? r + 1 : r - c->warmup + 1,
+				 r < c->warmup ? c->warmup : c->runs);
+		else
+			snprintf(label, sizeof label, "%s", st->jpath);
+		rc = run_once(c, s, ti, ro, r + 1 == total, label, stop);
 		code = aieth__exit_worst(code, rc);
 		if (*stop || strcmp(rj_gets(ro, "status"), "done")) {
 			broken = ro;
