@@ -146,8 +146,8 @@ static void put_regression(jobj *o, const spec_regression *r)
  * is the run whose RX data is saved; label names it in messages
  * ("transactions[0]", "transactions[0] run 2 of 5"). Returns the run's
  * data-check code. */
-static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
-		    const char *label, int *stop)
+static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save, const char *label,
+		    int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
 	chan_run *cr = c->cr[ti];
