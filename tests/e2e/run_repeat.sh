@@ -180,6 +180,16 @@ jq -e '.tests[0].transactions == [] and .tests[0].error.phase == "load"' "$TMP/l
 jq '. + {"repeat": {"runs": 65}}' "$TMP/big.json" >"$TMP/big2.json"
 expect 2 "$RT" -q -o "$TMP/l3" "$TMP/big2.json"
 has "$TMP/l3/report.json" "big2.json: repeat.runs: 65 runs in all"
+# the figures kept: 72 channels keep 433 a run, 4619 runs are past 2000000
+# (4618 are not: they would run); the data is small, under 64 GiB
+jq '{schema, name: "wide", board, graphs: [{name: "g", model: "loopback"}],
+  transactions: [{mode: "perf", channels: [range(1; 37) as $i |
+    ({plio: ("PLIO_\($i | tostring | if length < 2 then "0" + . else . end)_TO_AIE"), size: 16}),
+    ({plio: ("PLIO_\($i | tostring | if length < 2 then "0" + . else . end)_FROM_AIE"), size: 16})]}]}' \
+  "$TMP/ap/test.json" >"$TMP/wide.json"
+expect 2 "$RT" -q --repeat 4619 -o "$TMP/l5" "$TMP/wide.json"
+has "$TMP/l5/report.json" "wide.json: --repeat: value 4619 keeps 433 figures per run (1 + 6 per channel + 1 per latency bound of each transaction), 2000027 in all, more than the limit of 2000000 kept in report.json"
+expect 0 "$RT" -q --repeat 3 -o "$TMP/l5" "$TMP/wide.json"
 # a bounded graph's iterations times the runs past 2^63 - 1
 sed 's/"iterations": 128/"iterations": 4611686018427387904/' "$TMP/ap/test.json" >"$TMP/ap/it.json"
 expect 2 "$RT" -q --repeat 2 -o "$TMP/l4" "$TMP/ap/it.json"

@@ -140,6 +140,24 @@ static json_object *fake_run(uint64_t cycles, double mbps, int64_t lat, uint64_t
 	"\"max_latency\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", "      \
 	"\"max_cycles\": 20}]}]"
 
+/* rn_txn_summary of JSON runs as run_txn calls it: their figures kept,
+ * the last run's objects as the template */
+static int sum_up(run_ctx *c, json_object *tj, json_object **runs, size_t n, json_object *broken,
+		  json_object *failed)
+{
+	rn_run *kept[8];
+	size_t i;
+	int code;
+	CU_ASSERT_FATAL(n <= 8);
+	for (i = 0; i < n; i++)
+		CU_ASSERT_PTR_NOT_NULL_FATAL(kept[i] = rn_run_keep(&c->sp->txns[0], runs[i]));
+	code = rn_txn_summary(c, &c->sp->txns[0], tj, kept, n, n ? runs[n - 1] : NULL, broken,
+			      failed);
+	for (i = 0; i < n; i++)
+		rn_run_free(kept[i]);
+	return code;
+}
+
 /* Sum up runs made by fake_run in run order: 4 measured after 1 warm-up. */
 static int summary(run_ctx *c, aieth__stat stat, json_object **runs, size_t n, json_object *tj)
 {
@@ -156,7 +174,7 @@ static int summary(run_ctx *c, aieth__stat stat, json_object **runs, size_t n, j
 	c->statistic = stat;
 	for (i = 0; i < n; i++)
 		rn_run_failures(c, &c->sp->txns[0], runs[i], (uint32_t)i + 1, failed);
-	code = rn_txn_summary(c, &c->sp->txns[0], tj, runs, n, NULL, failed);
+	code = sum_up(c, tj, runs, n, NULL, failed);
 	return code;
 }
 
@@ -259,6 +277,37 @@ static void test_summary_one_bad_run(void)
 	done(&c, runs, 4, tj);
 }
 
+/* the shown run's own integrity, whichever run's objects are the template */
+static void test_summary_integrity_shown(void)
+{
+	run_ctx c;
+	/* the last run (the template) is bad, the median run 0 clean */
+	json_object *runs[3] = {fake_run(800, 500, 10, 0), fake_run(900, 500, 10, 0),
+				fake_run(700, 500, 10, 2)};
+	json_object *tj = rj_obj(), *in;
+	summary(&c, AIETH__STAT_MEDIAN, runs, 3, tj);
+	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 0);
+	in = rj_get(at(tj, "channels", 1), "integrity");
+	CU_ASSERT_EQUAL(rj_geti(in, "mismatches"), 0);
+	CU_ASSERT_PTR_NULL(rj_get(in, "first_mismatch"));
+	CU_ASSERT_EQUAL(rj_geti(in, "elements"), 256);
+	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "fail");
+	done(&c, runs, 3, tj);
+	/* the median run (index 1, cycles 800) is the bad one: its mismatches */
+	runs[0] = fake_run(900, 500, 10, 0);
+	runs[1] = fake_run(800, 500, 10, 5);
+	runs[2] = fake_run(700, 500, 10, 0);
+	tj = rj_obj();
+	summary(&c, AIETH__STAT_MEDIAN, runs, 3, tj);
+	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 1);
+	in = rj_get(at(tj, "channels", 1), "integrity");
+	CU_ASSERT_EQUAL(rj_geti(in, "mismatches"), 5);
+	CU_ASSERT_EQUAL(rj_geti(rj_get(in, "first_mismatch"), "offset"), 80);
+	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "fail");
+	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 0), "verdict"), "pass");
+	done(&c, runs, 3, tj);
+}
+
 static void test_summary_warmup_and_one_run(void)
 {
 	run_ctx c;
@@ -277,8 +326,7 @@ static void test_summary_warmup_and_one_run(void)
 	CU_ASSERT_EQUAL(rj_geti(f, "run"), 0);
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(rj_gets(f, "reason"), "transactions[0] warm-up run 1 of 1: "));
-	CU_ASSERT_EQUAL(rn_txn_summary(&c, &c.sp->txns[0], tj, runs, 1, NULL, failed),
-			AIETH_EXIT_PASS);
+	CU_ASSERT_EQUAL(sum_up(&c, tj, runs, 1, NULL, failed), AIETH_EXIT_PASS);
 	/* one measured run: no stats objects, thresholds on its value */
 	CU_ASSERT_PTR_NULL(rj_get(tj, "stats"));
 	CU_ASSERT_PTR_NULL(rj_get(at(tj, "channels", 1), "stats"));
@@ -301,8 +349,7 @@ static void test_summary_broken_run(void)
 	rj_str(broken, "status", "timeout");
 	rj_str(broken, "message", "PLIO_01_FROM_AIE stalled");
 	rn_run_failures(&c, &c.sp->txns[0], broken, 1, failed);
-	CU_ASSERT_EQUAL(rn_txn_summary(&c, &c.sp->txns[0], tj, runs, 1, broken, failed),
-			AIETH_EXIT_PASS);
+	CU_ASSERT_EQUAL(sum_up(&c, tj, runs, 1, broken, failed), AIETH_EXIT_PASS);
 	/* the run that did not complete is the one shown, no median */
 	CU_ASSERT_STRING_EQUAL(rj_gets(tj, "status"), "timeout");
 	CU_ASSERT_PTR_NULL(rj_get(tj, "median_run"));
@@ -320,5 +367,6 @@ TU_MAIN("stats", {"lower median, mad, stddev, the run shown", test_basic},
 	{"summary: the median run, stats, thresholds on the median", test_summary_median_run},
 	{"summary: another statistic", test_summary_statistic},
 	{"summary: one bad run fails the channel, named", test_summary_one_bad_run},
+	{"summary: the shown run's integrity", test_summary_integrity_shown},
 	{"summary: warm-up checked, one run has no stats", test_summary_warmup_and_one_run},
 	{"summary: a run that did not complete is shown", test_summary_broken_run})

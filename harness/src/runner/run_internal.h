@@ -103,13 +103,19 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
  * or the description, checked against the limits (before any run; the
  * test's error is recorded): 0 or -1. */
 int rn_repeat_check(run_ctx *c);
-/* One transaction's runs into its report entry tj: runs[0..n) are the
- * measured runs' objects (status "done"), broken a run that did not
- * complete (NULL: none; then it is what tj shows); failed the runs_failed
- * entries so far. Fills tj (median_run, stats, thresholds, latencies'
- * verdicts) and returns the exit code of the thresholds. */
-int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t n, jobj *broken,
-		   jobj *failed);
+/* A measured run's figures, kept for the summary instead of its report
+ * objects (NULL: out of memory); freed by rn_run_free. */
+typedef struct rn_run rn_run;
+rn_run *rn_run_keep(const spec_txn *st, jobj *run);
+void rn_run_free(rn_run *r);
+/* One transaction's runs into its report entry tj: runs[0..n) the measured
+ * runs that completed, last the object of runs[n-1] (its saved_to; it
+ * becomes the median run's), broken a run that did not complete (NULL:
+ * none; else it is what tj shows), failed the runs_failed entries so far.
+ * Fills tj (median_run, stats, thresholds, latencies' verdicts) and
+ * returns the exit code of the thresholds. */
+int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n, jobj *last,
+		   jobj *broken, jobj *failed);
 /* The runs_failed entries of a run that completed: each channel whose
  * data check did not pass. r: the run's index among all runs. */
 void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed);

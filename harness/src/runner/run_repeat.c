@@ -6,6 +6,7 @@
  * run's figures, the statistics of every figure (util/stats.c: the one
  * rule), thresholds and latency limits applied to the chosen statistic.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,16 @@
 #include "runner/run_internal.h"
 #include "runner/spec.h"
 #include "util/error.h"
+#include "util/path.h"
 #include "util/sbuf.h"
 #include "util/stats.h"
 
 /* ------------------------------------------------------------ limits */
+
+/* figures of measured runs a description's report keeps: 2e6 numbers
+ * took 300 MB of memory while the report was written, 61 MB of
+ * report.json (adder_perf: 20 per run, its 100000 runs, in 65 s) */
+#define MAX_KEPT_VALUES 2000000u
 
 int rn_repeat_check(run_ctx *c)
 {
@@ -60,6 +67,23 @@ int rn_repeat_check(run_ctx *c)
 				"one transaction",
 				file, rf, (unsigned long long)total, c->sp->txns[i].jpath,
 				(unsigned long long)bytes, (unsigned long long)MAX_DATA_BYTES);
+			goto bad;
+		}
+	}
+	/* every measured run's figures are kept in memory and in report.json
+	 * (stats.*.runs): their count is bounded, before any run */
+	if (runs > 1) {
+		uint64_t per = 0;
+		for (i = 0; i < c->sp->ntxns; i++)
+			per += 1 + 6 * (uint64_t)c->sp->txns[i].nch + c->sp->txns[i].nlat;
+		if (per * runs > MAX_KEPT_VALUES) {
+			aieth__fail(
+				AIETH_EINVAL,
+				"%s: %s: value %llu keeps %llu figures per run (1 + 6 per "
+				"channel + 1 per latency bound of each transaction), %llu in all, "
+				"more than the limit of %u kept in report.json",
+				file, rf, (unsigned long long)runs, (unsigned long long)per,
+				(unsigned long long)(per * runs), MAX_KEPT_VALUES);
 			goto bad;
 		}
 	}
@@ -148,22 +172,135 @@ void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj
 	}
 }
 
+/* ------------------------------------------------ a run's figures kept */
+
+/* What a measured run leaves for the summary: its numbers, not its report
+ * objects (a channel's object is some 5 KB in json-c, its figures 80
+ * bytes), and the integrity of a channel whose check failed. NaN: null. */
+enum { F_CYCLES, F_FIRST, F_LAST, F_NS, F_MBPS, F_MIBPS, F_UTIL, F_ELEMS, F_MAXERR, F_VERDICT, NF };
+static const char *const fig_keys[NF] = {
+	"cycles",           "first_cycle",     "last_cycle", "duration_ns", "throughput_MBps",
+	"throughput_MiBps", "utilisation_pct", NULL,         NULL,          NULL};
+#define N_STATS 6 /* the first figures have statistics (report-schema.md) */
+
+struct rn_run {
+	size_t nch, nlat;
+	double total;
+	double *ch;    /* nch x NF */
+	double *lat;   /* nlat */
+	jobj **integ;  /* nch, NULL until a channel of this run fails */
+	char *message; /* the transaction's message, when not "" */
+	int valid;
+};
+
+static double num_or_nan(jobj *o, const char *key)
+{
+	jobj *v = rj_get(o, key);
+	return v && (json_object_is_type(v, json_type_int) ||
+		     json_object_is_type(v, json_type_double))
+		       ? json_object_get_double(v)
+		       : NAN;
+}
+
+static double verdict_code(const char *v)
+{
+	return !strcmp(v, "pass") ? 0 : !strcmp(v, "fail") ? 1 : 2;
+}
+
+static const char *verdict_name(double v) { return v == 0 ? "pass" : v == 1 ? "fail" : "error"; }
+
+void rn_run_free(rn_run *r)
+{
+	size_t j;
+	if (!r)
+		return;
+	for (j = 0; r->integ && j < r->nch; j++)
+		json_object_put(r->integ[j]);
+	free(r->integ);
+	free(r->ch);
+	free(r->lat);
+	free(r->message);
+	free(r);
+}
+
+rn_run *rn_run_keep(const spec_txn *st, jobj *run)
+{
+	jobj *chans = rj_get(run, "channels"), *lats = rj_get(run, "latencies");
+	rn_run *r = calloc(1, sizeof *r);
+	size_t j, f;
+	if (!r)
+		return NULL;
+	r->nch = st->nch;
+	r->nlat = st->nlat;
+	r->total = num_or_nan(run, "total_cycles");
+	r->valid = json_object_get_boolean(rj_get(run, "valid"));
+	r->ch = calloc(r->nch * NF + 1, sizeof *r->ch);
+	r->lat = calloc(r->nlat + 1, sizeof *r->lat);
+	if (!r->ch || !r->lat ||
+	    (rj_gets(run, "message")[0] &&
+	     !(r->message = aieth__strdup(rj_gets(run, "message"))))) {
+		rn_run_free(r);
+		return NULL;
+	}
+	for (j = 0; j < r->nch; j++) {
+		jobj *ch = json_object_array_get_idx(chans, j), *in = rj_get(ch, "integrity");
+		double *x = r->ch + j * NF;
+		for (f = 0; fig_keys[f]; f++)
+			x[f] = num_or_nan(ch, fig_keys[f]);
+		x[F_ELEMS] = num_or_nan(in, "elements");
+		x[F_MAXERR] = num_or_nan(in, "max_abs_error");
+		x[F_VERDICT] = verdict_code(rj_gets(ch, "verdict"));
+		if (x[F_VERDICT] != 0 && in) {
+			/* a failed check's details are this run's own */
+			if (!r->integ && !(r->integ = calloc(r->nch, sizeof *r->integ))) {
+				rn_run_free(r);
+				return NULL;
+			}
+			r->integ[j] = json_object_get(in);
+		}
+	}
+	for (j = 0; j < r->nlat; j++)
+		r->lat[j] = num_or_nan(json_object_array_get_idx(lats, j), "cycles");
+	return r;
+}
+
+/* Channel j of tmpl (the last measured run's object) as run r had it. */
+static void restore_channel(jobj *ch, const rn_run *r, size_t j)
+{
+	const double *x = r->ch + j * NF;
+	jobj *in = rj_get(ch, "integrity");
+	size_t f;
+	for (f = 0; fig_keys[f]; f++) {
+		if (isnan(x[f]))
+			rj_null(ch, fig_keys[f]);
+		else if (f == F_CYCLES || f == F_FIRST || f == F_LAST)
+			rj_u64(ch, fig_keys[f], (uint64_t)x[f]);
+		else
+			rj_num(ch, fig_keys[f], x[f]);
+	}
+	if (r->integ && r->integ[j]) {
+		rj_set(ch, "integrity", json_object_get(r->integ[j]));
+	} else if (in && json_object_get_boolean(rj_get(in, "checked"))) {
+		/* it passed: all elements equal */
+		rj_u64(in, "elements", isnan(x[F_ELEMS]) ? 0 : (uint64_t)x[F_ELEMS]);
+		rj_u64(in, "mismatches", 0);
+		rj_null(in, "first_mismatch");
+		rj_num(in, "max_abs_error", isnan(x[F_MAXERR]) ? 0 : x[F_MAXERR]);
+	}
+	rj_str(ch, "verdict", verdict_name(x[F_VERDICT]));
+}
+
 /* -------------------------------------------------------- statistics */
 
-/* S = {median, min, max, mean, stddev, mad, runs}: 0 when every run has
- * the figure (a number), -1 when one has not (no statistics then). */
-static int put_stats(jobj *dst, const char *key, jobj **objs, size_t n, const char *field,
-		     double *vals, aieth__stats *st)
+/* S = {median, min, max, mean, stddev, mad, runs} of vals[0..n) into
+ * dst.key (dst NULL: only *st); -1 when a run lacks the figure (NaN). */
+static int put_stats(jobj *dst, const char *key, const double *vals, size_t n, aieth__stats *st)
 {
 	jobj *s, *arr;
 	size_t i;
-	for (i = 0; i < n; i++) {
-		jobj *v = rj_get(objs[i], field);
-		if (!v || !(json_object_is_type(v, json_type_int) ||
-			    json_object_is_type(v, json_type_double)))
+	for (i = 0; i < n; i++)
+		if (isnan(vals[i]))
 			return -1;
-		vals[i] = json_object_get_double(v);
-	}
 	if (aieth__stats_compute(vals, n, st))
 		return -1;
 	if (!dst)
@@ -183,14 +320,6 @@ static int put_stats(jobj *dst, const char *key, jobj **objs, size_t n, const ch
 	return 0;
 }
 
-/* The j-th entry of arr in each run. */
-static void column(jobj **runs, size_t n, const char *arr, size_t j, jobj **out)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		out[i] = json_object_array_get_idx(rj_get(runs[i], arr), j);
-}
-
 /* The worse of two channel verdicts (error > fail > pass). */
 static const char *worse_verdict(const char *a, const char *b)
 {
@@ -201,42 +330,32 @@ static const char *worse_verdict(const char *a, const char *b)
 	return a;
 }
 
-static const char *const chan_figures[] = {"cycles",      "first_cycle",     "last_cycle",
-					   "duration_ns", "throughput_MBps", "throughput_MiBps",
-					   NULL};
-
-int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t n, jobj *broken,
-		   jobj *failed)
+int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n, jobj *last,
+		   jobj *broken, jobj *failed)
 {
 	static const char *const copied[] = {"status",   "valid",     "message", "total_cycles",
 					     "channels", "latencies", NULL};
 	const char *stat = aieth__stats_name(c->statistic);
-	jobj *shown = broken, **col = NULL, *chans, *lats;
+	jobj *shown = broken ? broken : n ? last : NULL, *chans, *lats;
 	double *vals = NULL;
 	aieth__stats s;
 	int64_t k = -1;
 	int code = AIETH_EXIT_PASS, done, many = 0;
 	size_t i, j;
 
-	if (n) {
-		col = calloc(n, sizeof *col);
-		vals = calloc(n, sizeof *vals);
-		if (!col || !vals) {
-			aieth__fail(AIETH_ENOMEM, "out of memory for the statistics of %zu runs",
-				    n);
-			rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
-			n = 0;
-			code = AIETH_EXIT_INFRA;
-		}
+	if (n && !(vals = calloc(n, sizeof *vals))) {
+		aieth__fail(AIETH_ENOMEM, "out of memory for the statistics of %zu runs", n);
+		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+		n = 0;
+		code = AIETH_EXIT_INFRA;
+		shown = broken ? broken : last;
 	}
 	if (!broken && n) {
 		/* the run whose total cycles are the median is the one shown */
 		many = n > 1;
-		if (put_stats(NULL, NULL, runs, n, "total_cycles", vals, &s) == 0)
-			k = (int64_t)s.median_index;
-		else
-			k = 0;
-		shown = runs[k];
+		for (i = 0; i < n; i++)
+			vals[i] = runs[i]->total;
+		k = put_stats(NULL, NULL, vals, n, &s) == 0 ? (int64_t)s.median_index : 0;
 	}
 	if (!shown) {
 		/* stopped before any measured run completed (an interruption
@@ -254,13 +373,18 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t
 				rj_set(tj, copied[i], json_object_get(v));
 		}
 	}
-	if (k >= 0)
+	if (k >= 0) {
+		/* the last run's objects become the median run's */
+		rj_u64(tj, "total_cycles", (uint64_t)runs[k]->total);
+		rj_bool(tj, "valid", runs[k]->valid);
+		rj_str(tj, "message", runs[k]->message ? runs[k]->message : "");
 		rj_int(tj, "median_run", k);
-	else
+	} else {
 		rj_null(tj, "median_run");
+	}
 	if (many) {
 		jobj *ts = rj_obj();
-		put_stats(ts, "total_cycles", runs, n, "total_cycles", vals, &s);
+		put_stats(ts, "total_cycles", vals, n, &s);
 		rj_set(tj, "stats", ts);
 	}
 	rj_set(tj, "runs_failed", failed);
@@ -270,17 +394,18 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t
 
 	for (j = 0; chans && j < json_object_array_length(chans) && j < st->nch; j++) {
 		const spec_chan *sc = &st->ch[j];
-		jobj *ch = json_object_array_get_idx(chans, j), *th = rj_get(ch, "thresholds");
-		const char *verdict = rj_gets(ch, "verdict");
+		jobj *ch = json_object_array_get_idx(chans, j), *th;
+		const char *verdict;
 		aieth__stats mb;
 		int have_mb = 0;
+		size_t f;
 		if (k >= 0) {
-			jobj *cs = many ? rj_obj() : NULL;
-			column(runs, n, "channels", j, col);
-			for (i = 0; chan_figures[i]; i++) {
-				int got = put_stats(cs, chan_figures[i], col, n, chan_figures[i],
-						    vals, &s) == 0;
-				if (got && !strcmp(chan_figures[i], "throughput_MBps")) {
+			jobj *cs = many ? rj_obj() : NULL, *rf = rj_arr();
+			restore_channel(ch, runs[k], j);
+			for (f = 0; f < N_STATS; f++) {
+				for (i = 0; i < n; i++)
+					vals[i] = runs[i]->ch[j * NF + f];
+				if (put_stats(cs, fig_keys[f], vals, n, &s) == 0 && f == F_MBPS) {
 					mb = s;
 					have_mb = 1;
 				}
@@ -288,17 +413,18 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t
 			if (cs)
 				rj_set(ch, "stats", cs);
 			/* one bad run is a bad channel: which runs, 0-based */
-			if (done) {
-				jobj *rf = rj_arr();
-				for (i = 0; i < n; i++) {
-					const char *v = rj_gets(col[i], "verdict");
-					verdict = worse_verdict(verdict, v);
-					if (strcmp(v, "pass"))
-						rj_push(rf, json_object_new_int64((int64_t)i));
-				}
-				rj_set(ch, "failed_runs", rf);
+			verdict = rj_gets(ch, "verdict");
+			for (i = 0; i < n; i++) {
+				const char *v = verdict_name(runs[i]->ch[j * NF + F_VERDICT]);
+				verdict = worse_verdict(verdict, v);
+				if (strcmp(v, "pass"))
+					rj_push(rf, json_object_new_int64((int64_t)i));
 			}
+			rj_set(ch, "failed_runs", rf);
+			rj_str(ch, "verdict", verdict);
 		}
+		verdict = rj_gets(ch, "verdict");
+		th = rj_get(ch, "thresholds");
 		if (sc->have_min_mbps) {
 			jobj *t1 = rj_obj();
 			int fin = json_object_get_boolean(rj_get(ch, "finished"));
@@ -316,25 +442,33 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t
 			rj_push(th, t1);
 			if (!ok && done) {
 				code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
-				verdict = worse_verdict(verdict, "fail");
+				rj_str(ch, "verdict", worse_verdict(verdict, "fail"));
 			}
 		}
-		if (done)
-			rj_str(ch, "verdict", verdict);
 	}
 	for (j = 0; lats && j < json_object_array_length(lats); j++) {
-		jobj *l = json_object_array_get_idx(lats, j), *cy = rj_get(l, "cycles");
-		int have = cy && json_object_is_type(cy, json_type_int), ok;
-		double m = have ? (double)json_object_get_int64(cy) : 0;
-		if (k >= 0) {
+		jobj *l = json_object_array_get_idx(lats, j), *cy;
+		int have = 0, ok;
+		double m = 0;
+		if (k >= 0 && j < st->nlat) {
 			jobj *ls = many ? rj_obj() : NULL;
-			column(runs, n, "latencies", j, col);
-			if (put_stats(ls, "cycles", col, n, "cycles", vals, &s) == 0) {
+			if (isnan(runs[k]->lat[j]))
+				rj_null(l, "cycles");
+			else
+				rj_int(l, "cycles", (int64_t)runs[k]->lat[j]);
+			for (i = 0; i < n; i++)
+				vals[i] = runs[i]->lat[j];
+			if (put_stats(ls, "cycles", vals, n, &s) == 0) {
 				m = aieth__stats_get(&s, c->statistic);
 				have = 1;
 			}
 			if (ls)
 				rj_set(l, "stats", ls);
+		}
+		cy = rj_get(l, "cycles");
+		if (k < 0 || !have) {
+			have = cy && json_object_is_type(cy, json_type_int);
+			m = have ? (double)json_object_get_int64(cy) : 0;
 		}
 		ok = done && have && m <= (double)rj_geti(l, "max_cycles");
 		rj_str(l, "statistic", stat);
@@ -342,7 +476,6 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, jobj **runs, size_t
 		if (!ok && done)
 			code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
 	}
-	free(col);
 	free(vals);
 	return code;
 }

@@ -291,7 +291,8 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 {
 	spec_txn *st = &c->sp->txns[ti];
 	uint32_t total = c->warmup + c->runs, r;
-	jobj *tj = rj_obj(), *failed = rj_arr(), *broken = NULL, **runs;
+	jobj *tj = rj_obj(), *failed = rj_arr(), *broken = NULL, *last = NULL;
+	rn_run **runs;
 	size_t n = 0;
 	int code = AIETH_EXIT_PASS;
 	char phase[sizeof c->phase], label[96];
@@ -347,17 +348,30 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			break;
 		}
 		rn_run_failures(c, st, ro, r, failed);
-		if (r < c->warmup)
+		if (r < c->warmup) {
 			json_object_put(ro);
-		else
-			runs[n++] = ro;
+			continue;
+		}
+		/* the figures stay, the objects of the last run only */
+		if (!(runs[n] = rn_run_keep(st, ro))) {
+			json_object_put(ro);
+			aieth__fail(AIETH_ENOMEM, "out of memory for the figures of %u runs",
+				    c->runs);
+			rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+			*stop = 1;
+			break;
+		}
+		n++;
+		json_object_put(last);
+		last = ro;
 	}
 	snprintf(c->phase, sizeof c->phase, "%s", phase);
-	code = aieth__exit_worst(code, rn_txn_summary(c, st, tj, runs, n, broken, failed));
+	code = aieth__exit_worst(code, rn_txn_summary(c, st, tj, runs, n, last, broken, failed));
 	c->exit_code = aieth__exit_worst(c->exit_code, code);
 	while (n)
-		json_object_put(runs[--n]);
+		rn_run_free(runs[--n]);
 	free(runs);
+	json_object_put(last);
 	json_object_put(broken);
 }
 
