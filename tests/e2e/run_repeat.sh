@@ -150,6 +150,32 @@ jq -e '(.tests[0].error.message | startswith("transactions[0] run 1 of 3: the bo
   and (.runs_failed | length) == 1 and .runs_failed[0].run == 0 and .runs_failed[0].plio == null)' \
   "$TMP/hang/report.json" >/dev/null && ok || bad "stall: $(jq -c '.tests[0].error' "$TMP/hang/report.json")"
 
+# ---- Ctrl-C in a repeated run: the report says which run (exit 130); a
+# FUNC transaction of 2 x 10 GiB run 3 times (60 GiB: within the data limit),
+# interrupted in the run its first progress line shows
+cat >"$TMP/long.json" <<'J'
+{"schema": "aieth-test/1", "name": "func_long", "board": "vek280",
+ "graphs": [{"name": "loopback", "model": "loopback", "params": {"channels": [1], "window_bytes": 4096}}],
+ "transactions": [{"name": "long", "mode": "func", "timeout_ms": 3600000,
+   "channels": [
+     {"plio": "PLIO_01_TO_AIE", "size": 10737418240, "data": {"pattern": "random", "seed": 1}},
+     {"plio": "PLIO_01_FROM_AIE", "size": 10737418240}]}]}
+J
+: >"$TMP/long.err"
+"$RT" --progress --repeat 3 -o "$TMP/long" "$TMP/long.json" >"$TMP/long.out" 2>"$TMP/long.err" &
+RP=$!
+for i in $(seq 1200); do
+  grep -q ': run [1-3] of 3: [1-9][0-9]* of [0-9]* bytes moved' "$TMP/long.err" && break
+  kill -0 "$RP" 2>/dev/null || break
+  sleep 0.1
+done
+kill -INT "$RP"; wait "$RP"; rc=$?
+[[ $rc -eq 130 ]] && ok || bad "interrupted repeat: exit $rc"
+jq -e '.tests[0].transactions[0] | .status == "interrupted" and .median_run == null
+  and (.runs_failed[0].reason | test("^transactions\\[0\\] run [1-3] of 3: interrupted"))
+  and (.runs_failed | length) == 1' "$TMP/long/report.json" \
+  >/dev/null && ok || bad "interrupted: $(jq -c '.tests[0].transactions[0].runs_failed' "$TMP/long/report.json")"
+
 # ---- limits: refused before any run (exit 2), naming field, value, limit
 expect 2 "$RT" -q --repeat 0 -o "$TMP/l1" "$TMP/ap/test.json"
 has "$TMP/err" "--repeat: expected runs 1..100000, got"
