@@ -137,6 +137,20 @@ for w in loc rem; do
     and .channels[2].verdict == "fail" and .channels[3].verdict == "pass")' "$TMP/fl_$w/report.json" \
     >/dev/null && ok || bad "$w: flaky: $(jq -c '.tests[0].transactions[0].runs_failed' "$TMP/fl_$w/report.json")"
 done
+# the wrong iteration in the warm-up run (iteration 5): the channel and the
+# test fail, the warm-up run named
+sed 's/"bad_iteration": 197/"bad_iteration": 5/' "$TMP/flaky_loc.json" >"$TMP/warm.json"
+expect 1 "$RT" --repeat 4 --warmup 1 -o "$TMP/warm" "$TMP/warm.json"
+has "$TMP/out" "failed: transactions[0] warm-up run 1 of 1: PLIO_01_FROM_AIE: 1 of 256 elements differ, first at byte 80"
+has "$TMP/out" "fail: the data check failed in warm-up run 1 (runs_failed)"
+jq -e '.tests[0].transactions[0] | .channels[2].verdict == "fail" and .channels[2].failed_runs == []
+  and .channels[2].failed_warmup_runs == [0] and (has("stats"))
+  and .runs_failed == [{"run": 0, "warmup": true, "plio": "PLIO_01_FROM_AIE",
+    "reason": "transactions[0] warm-up run 1 of 1: PLIO_01_FROM_AIE: 1 of 256 elements differ, first at byte 80: got 78, expected 20"}]' \
+  "$TMP/warm/report.json" >/dev/null && ok || bad "warm-up failure: $(jq -c '.tests[0].transactions[0].channels[2]' "$TMP/warm/report.json")"
+/usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$TMP/warm/report.json" \
+  "$TMP/fl_loc/report.json" "$TMP/bad_loc/report.json" >"$TMP/schema" 2>&1 && ok \
+  || { bad "failure reports do not validate"; cat "$TMP/schema" >&2; }
 # the same model without its wrong iteration passes all runs
 sed 's/"bad_iteration": 197/"bad_iteration": 100000/' "$TMP/flaky_loc.json" >"$TMP/fine.json"
 expect 0 "$RT" -q --repeat 4 --warmup 1 -o "$TMP/fine" "$TMP/fine.json"
@@ -149,6 +163,8 @@ jq -e '(.tests[0].error.message | startswith("transactions[0] run 1 of 3: the bo
   and (.tests[0].transactions[0] | .status == "timeout" and .median_run == null
   and (.runs_failed | length) == 1 and .runs_failed[0].run == 0 and .runs_failed[0].plio == null)' \
   "$TMP/hang/report.json" >/dev/null && ok || bad "stall: $(jq -c '.tests[0].error' "$TMP/hang/report.json")"
+/usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$TMP/hang/report.json" \
+  >"$TMP/schema" 2>&1 && ok || { bad "the stalled run's report does not validate"; cat "$TMP/schema" >&2; }
 
 # ---- Ctrl-C in a repeated run: the report says which run (exit 130); a
 # FUNC transaction of 2 x 10 GiB run 3 times (60 GiB: within the data limit),

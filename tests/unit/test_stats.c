@@ -332,6 +332,12 @@ static void test_summary_warmup_and_one_run(void)
 	CU_ASSERT_PTR_NULL(rj_get(at(tj, "channels", 1), "stats"));
 	NEAR(rj_getd(at(at(tj, "channels", 1), "thresholds", 0), "measured"), 480);
 	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 0);
+	/* the warm-up run's failure is the channel's */
+	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "fail");
+	CU_ASSERT_EQUAL(
+		json_object_array_length(rj_get(at(tj, "channels", 1), "failed_warmup_runs")), 1);
+	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 0), "verdict"), "pass");
+	CU_ASSERT_PTR_NULL(rj_get(at(tj, "channels", 0), "failed_warmup_runs"));
 	json_object_put(warm);
 	done(&c, runs, 1, tj);
 }

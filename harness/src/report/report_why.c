@@ -68,6 +68,13 @@ int rw_channel_why(sbuf *b, struct json_object *ch)
 		sb_printf(b, "%s (runs_failed)", i < json_object_array_length(th) ? ", ..." : "");
 		n++;
 	}
+	th = rj_get(ch, "failed_warmup_runs");
+	if (!n && th && json_object_is_type(th, json_type_array) && json_object_array_length(th)) {
+		sb_printf(b, "the data check failed in warm-up run %lld%s (runs_failed)",
+			  (long long)json_object_get_int64(json_object_array_get_idx(th, 0)) + 1,
+			  json_object_array_length(th) > 1 ? ", ..." : "");
+		n++;
+	}
 	return n;
 }
 

@@ -421,6 +421,20 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 					rj_push(rf, json_object_new_int64((int64_t)i));
 			}
 			rj_set(ch, "failed_runs", rf);
+			/* a warm-up run is checked too: its failure is the channel's */
+			rf = rj_arr();
+			for (i = 0; failed && i < json_object_array_length(failed); i++) {
+				jobj *fe = json_object_array_get_idx(failed, i);
+				if (json_object_get_boolean(rj_get(fe, "warmup")) &&
+				    !strcmp(rj_gets(fe, "plio"), rj_gets(ch, "plio"))) {
+					rj_push(rf, json_object_new_int64(rj_geti(fe, "run")));
+					verdict = worse_verdict(verdict, "fail");
+				}
+			}
+			if (json_object_array_length(rf))
+				rj_set(ch, "failed_warmup_runs", rf);
+			else
+				json_object_put(rf);
 			rj_str(ch, "verdict", verdict);
 		}
 		verdict = rj_gets(ch, "verdict");
