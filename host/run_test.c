@@ -165,6 +165,16 @@ static const char *usage_text =
 	"                         (size=4096..65536*2); writes OUT/sweep.csv\n"
 	"      --sweep-zip        pair the --sweep lists (one length) instead of a grid\n"
 	"      --sweep-stop-on-fail  stop a sweep at its first point that does not pass\n"
+	"      --repeat N         run each transaction N times in one session (1..100000;\n"
+	"                         default: the description's \"repeat\", else once):\n"
+	"                         report.json keeps every run's figures and their\n"
+	"                         median, min, max, mean, stddev, mad; the table\n"
+	"                         shows the median run's and the spread; thresholds\n"
+	"                         and --baseline use the median (or the description's\n"
+	"                         \"statistic\"); every run's data is checked. All\n"
+	"                         runs of a transaction move at most 64 GiB\n"
+	"      --warmup W         with --repeat: W runs first that are not measured\n"
+	"                         (default 0; at most 100000 runs in all)\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -619,6 +629,9 @@ static int run_main(int argc, char **argv)
 		{"sweep", required_argument, NULL, SWEEP_OPT},
 		{"sweep-zip", no_argument, NULL, SWEEP_OPT + 1},
 		{"sweep-stop-on-fail", no_argument, NULL, SWEEP_OPT + 2},
+		/* repeat (issue 31) */
+		{"repeat", required_argument, NULL, 60},
+		{"warmup", required_argument, NULL, 61},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -645,7 +658,7 @@ static int run_main(int argc, char **argv)
 	char *txt;
 	const char *uploads[UPLOADS_MAX];
 	size_t nuploads = 0, warned = 0;
-	int flush_spool = 0;
+	int flush_spool = 0, have_warmup = 0;
 	aieth_upload_opts uo;
 	const char *sweep_items[SWEEP_AXES_MAX + 1];
 	size_t nsweep = 0;
@@ -767,6 +780,22 @@ static int run_main(int argc, char **argv)
 			break;
 		case SWEEP_OPT + 1: sweep_zip = 1; break;
 		case SWEEP_OPT + 2: o.sweep_stop_on_fail = 1; break;
+		/* repeat: --repeat N, --warmup W (the runner checks runs x data) */
+		case 60:
+		case 61: {
+			unsigned long long v;
+			if (parse_count(optarg, c == 60 ? 1 : 0, 100000, &v))
+				return usage_error(
+					c == 60 ? "--repeat: expected runs 1..100000, got"
+						: "--warmup: expected runs 0..100000, got",
+					optarg);
+			if (c == 60)
+				o.repeat_runs = (uint32_t)v;
+			else
+				o.repeat_warmup = (uint32_t)v;
+			have_warmup |= c == 61;
+			break;
+		}
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': print_usage(); return AIETH_EXIT_PASS;
@@ -798,6 +827,10 @@ static int run_main(int argc, char **argv)
 		return usage_error("--label needs --history", NULL);
 	if ((history_db && !*history_db) || (gate_db && !*gate_db))
 		return usage_error("--history, --gate-history: a database path is needed", NULL);
+	if (have_warmup && !o.repeat_runs)
+		return usage_error("--warmup needs --repeat", NULL);
+	if ((uint64_t)o.repeat_runs + o.repeat_warmup > 100000)
+		return usage_error("--repeat and --warmup: more than 100000 runs in all", NULL);
 	if (!remote.server)
 		remote.server = getenv("AIETH_SERVER");
 	/* never recorded, never sent: a password in the URL would land in

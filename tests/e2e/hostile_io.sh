@@ -68,7 +68,7 @@ echo old >"$W/real.json"
 ln -s real.json "$W/link.json"
 bounded 0 "$R" -q -o "$W/out2" --report "$W/link.json" "$W/test.json"
 kind "$W/link.json" "regular file"
-has "$W/link.json" '"schema": "aieth-report/1"'
+has "$W/link.json" '"schema": "aieth-report/2"'
 [[ $(cat "$W/real.json") == old ]] && ok || bad "the link's target was written"
 # a FIFO with a reader gets the report; one without is an error, not a wait
 mkfifo "$W/rfifo"
@@ -77,7 +77,7 @@ bounded 0 "$R" -q -o "$W/out3" --report "$W/rfifo" "$W/test.json"
 drain 7 "$W/from_fifo"
 exec 7<&-
 kind "$W/rfifo" "fifo"
-has "$W/from_fifo" '"schema": "aieth-report/1"'
+has "$W/from_fifo" '"schema": "aieth-report/2"'
 # a directory as --report: an error naming it
 mkdir -p "$W/rdir"
 bounded 2 "$R" -q -o "$W/out4" --report "$W/rdir" "$W/test.json"

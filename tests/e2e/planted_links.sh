@@ -67,7 +67,7 @@ for c in $CHARTS; do plant "$O/charts/$c"; done
 plant "$W/run.tap"
 bounded 0 "$R" -q -o "$O" --tap "$W/run.tap" "$D"
 victim_intact "run_test's outputs"
-replaced "$O/report.json" '"schema": "aieth-report/1"'
+replaced "$O/report.json" '"schema": "aieth-report/2"'
 replaced "$O/junit.xml" '<testsuites'
 replaced "$O/report.html" '<html'
 replaced "$O/trace.json" 'traceEvents'
@@ -83,7 +83,7 @@ for f in r.json j.xml h.html t.json; do plant "$W/$f"; done
 bounded 0 "$R" -q -o "$W/out2" --report "$W/r.json" --junit "$W/j.xml" --html "$W/h.html" \
   --trace "$W/t.json" "$D"
 victim_intact "--report/--junit/--html/--trace"
-replaced "$W/r.json" '"schema": "aieth-report/1"'
+replaced "$W/r.json" '"schema": "aieth-report/2"'
 replaced "$W/j.xml" '<testsuites'
 replaced "$W/h.html" '<html'
 replaced "$W/t.json" 'traceEvents'
@@ -165,7 +165,7 @@ if [[ $ROOT -eq 1 ]]; then
   mkdir -p "$W/out4"
   ln -s "$W/theirfifo" "$W/out4/report.json"; chown -h 65534:65534 "$W/out4/report.json"
   bounded 0 "$R" -q -o "$W/out4" "$D"
-  replaced "$W/out4/report.json" '"schema": "aieth-report/1"'
+  replaced "$W/out4/report.json" '"schema": "aieth-report/2"'
   got=$(timeout 5 python3 -c 'import os; os.set_blocking(7, False)
 try: print(len(os.read(7, 65536)))
 except BlockingIOError: print(0)')
@@ -194,7 +194,7 @@ kind "$W/myfifo" "fifo"
 has "$W/from_fifo" '<testsuites'
 # a pipe behind /dev/stdout and /dev/fd/N
 timeout 60 "$R" -q -o "$W/out9" --report /dev/stdout "$D" | cat >"$W/piped"
-has "$W/piped" '"schema": "aieth-report/1"'
+has "$W/piped" '"schema": "aieth-report/2"'
 timeout 60 "$R" -q -o "$W/out10" --junit /dev/fd/3 "$D" 3>&1 >/dev/null | cat >"$W/piped3"
 has "$W/piped3" '<testsuites'
 

@@ -8,7 +8,7 @@ recording one JSON line per request in --record.
   POST /api/submit/TEAM/PROJECT/BUILD/ENV  SQUAD's submit API: multipart
       fields tests, metrics, metadata (JSON objects), Auth-Token header
   POST /hook...                            a webhook: a JSON body with
-      "schema": "aieth-report/1", Authorization: Bearer TOKEN
+      "schema": "aieth-report/1" or "/2", Authorization: Bearer TOKEN
   a path containing /status-NNN/ answers NNN (400, 503, ...)
 
 It stops by itself after --max-seconds (default 120)."""
@@ -68,7 +68,7 @@ def check_hook(h, body, problems, rec):
         problems.append("Content-Type is not application/json")
     try:
         rep = json.loads(body)
-        if rep.get("schema") != "aieth-report/1":
+        if rep.get("schema") not in ("aieth-report/1", "aieth-report/2"):
             problems.append("not an aieth report")
         rec["run_id"] = rep.get("run", {}).get("id")
         rec["has_uploads"] = "uploads" in rep

@@ -287,6 +287,20 @@ static void t_bad_reports(void)
 		 "-1}]}",
 		 "tests[0].pl_clock_MHz: value -1 is out of range"},
 		{"{\"schema\": \"aieth-report/1\", \"tests\": [], \"tests\": []}", "tests"},
+		{"{\"schema\": \"aieth-report/3\", \"tests\": []}",
+		 "\"aieth-report/3\" is not a report this program reads (\"aieth-report/2\" or "
+		 "\"aieth-report/1\")"},
+		{"{\"schema\": \"aieth-report/2\", \"tests\": [{\"name\": \"t\", \"repeat\": "
+		 "{\"statistic\": \"p99\"}}]}",
+		 "r.json: tests[0].repeat.statistic: expected one of median, min, max, mean"},
+		{"{\"schema\": \"aieth-report/2\", \"tests\": [{\"name\": \"t\", \"transactions\": "
+		 "[{\"index\": 0, \"name\": \"x\", \"channels\": [{\"plio\": \"P\", \"stats\": "
+		 "{\"throughput_MBps\": {\"median\": \"fast\"}}}]}]}]}",
+		 "r.json: tests[0].transactions[0].channels[0].stats.throughput_MBps.median: "
+		 "expected a number"},
+		{"{\"schema\": \"aieth-report/2\", \"tests\": [{\"name\": \"t\", \"transactions\": "
+		 "[{\"index\": 0, \"name\": \"x\", \"stats\": {\"total_cycles\": 5}}]}]}",
+		 "r.json: tests[0].transactions[0].stats.total_cycles: expected an object"},
 	};
 	size_t i;
 	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -378,7 +392,60 @@ static void t_spec_regression(void)
 	}
 }
 
+/* A report of repeated runs (aieth-report/2): channel PLIO_01_FROM_AIE's
+ * scalar is the median run's (5000), its statistics say median `med`, max
+ * `max`; the test's statistic is `stat`. */
+static aieth_report *rep2(const char *stat, double med, double max)
+{
+	static char text[4096];
+	aieth_report *r = NULL;
+	snprintf(text, sizeof text,
+		 "{\"schema\": \"aieth-report/2\", \"run\": {\"id\": \"r2\"}, \"tests\": [{"
+		 "\"name\": \"t\", \"board\": \"vck190\", \"backend\": \"emu\", "
+		 "\"pl_clock_MHz\": 312.5, \"repeat\": {\"runs\": 3, \"warmup\": 0, "
+		 "\"statistic\": \"%s\"}, \"transactions\": [{\"index\": 0, \"name\": \"tx\", "
+		 "\"total_cycles\": 2000, \"median_run\": 1, \"runs_failed\": [], \"channels\": "
+		 "[{\"plio\": \"PLIO_01_TO_AIE\", \"throughput_MBps\": 5000, \"cycles\": 1024, "
+		 "\"last_cycle\": 1030}, {\"plio\": \"PLIO_01_FROM_AIE\", \"throughput_MBps\": "
+		 "5000, \"cycles\": 2000, \"last_cycle\": 1050, \"stats\": {\"throughput_MBps\": "
+		 "{\"median\": %g, \"min\": 1, \"max\": %g, \"mean\": %g, \"stddev\": 1, "
+		 "\"mad\": 1, \"runs\": [1, %g, %g]}}}], \"latencies\": [{\"from\": "
+		 "\"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", \"cycles\": 16}]}]}]}",
+		 stat, med, max, med, med, max);
+	if (aieth_report_parse(&r, "r2.json", text, strlen(text)) != AIETH_OK)
+		fprintf(stderr, "\n  parse: %s\n", aieth_error_message());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	return r;
+}
+
+/* aieth-report/1 and /2 compare with each other; of repeated runs the
+ * comparison reads the test's statistic of each figure */
+static void t_repeated_runs(void)
+{
+	size_t reg = 0;
+	/* a /1 baseline (one run, 5000) against /2 whose median is 5000 */
+	CU_ASSERT_EQUAL(cmp(rep("vck190", "emu", 312.5, NULL, NULL, two(5000, 2000), "16"),
+			    rep2("median", 5000, 5100), -1, NULL, &reg, NULL),
+			0);
+	CU_ASSERT_EQUAL(reg, 0);
+	/* the median run's scalar is still 5000, the median of the runs 4000:
+	 * the median is compared, a regression */
+	CU_ASSERT_EQUAL(cmp(rep("vck190", "emu", 312.5, NULL, NULL, two(5000, 2000), "16"),
+			    rep2("median", 4000, 5000), -1, NULL, &reg, NULL),
+			1);
+	CU_ASSERT_EQUAL(reg, 1);
+	/* statistic "max": the max of each side (5000 and 5000: no change) */
+	CU_ASSERT_EQUAL(cmp(rep2("max", 3000, 5000), rep2("max", 4000, 5000), -1, NULL, &reg, NULL),
+			0);
+	CU_ASSERT_EQUAL(reg, 0);
+	/* /2 against /2 medians */
+	CU_ASSERT_EQUAL(
+		cmp(rep2("median", 5000, 5000), rep2("median", 4000, 5000), -1, NULL, &reg, NULL),
+		1);
+}
+
 TU_MAIN("report_compare", {"spec_regression", t_spec_regression}, {"identical", t_identical},
+	{"repeated runs: /1 and /2, the statistic compared", t_repeated_runs},
 	{"throughput_drop", t_throughput_drop}, {"improvements", t_improvements},
 	{"missing_and_new", t_missing_and_new}, {"latency", t_latency}, {"overrides", t_overrides},
 	{"refused", t_refused}, {"no_common_test", t_no_common_test},

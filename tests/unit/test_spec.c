@@ -347,7 +347,72 @@ static void test_name_limits(void)
 	free(t);
 }
 
+/* "repeat": defaults, values, limits (each error names file, field, value
+ * and limit) */
+static void test_repeat(void)
+{
+#define TXN                                                                  \
+	"\"transactions\": [{\"mode\": \"func\", \"channels\": [{\"plio\": " \
+	"\"PLIO_01_TO_AIE\", \"size\": 32}]}]"
+	static const struct {
+		const char *repeat;
+		int code;
+		const char *msg;
+	} bad[] = {
+		{"[5]", AIETH_EPARSE, "t.json: repeat: expected an object"},
+		{"{}", AIETH_EPARSE, "t.json: repeat.runs: missing (required)"},
+		{"{\"runs\": 0}", AIETH_EINVAL,
+		 "t.json: repeat.runs: value 0 is out of range (1..100000)"},
+		{"{\"runs\": 100001}", AIETH_EINVAL,
+		 "t.json: repeat.runs: value 100001 is out of range (1..100000)"},
+		{"{\"runs\": 18446744073709551615}", AIETH_EINVAL,
+		 "repeat.runs: value 18446744073709551615 is out of range (1..100000)"},
+		{"{\"runs\": 2.5}", AIETH_EPARSE, "t.json: repeat.runs: expected an integer"},
+		{"{\"runs\": 5, \"warmup\": -1}", AIETH_EINVAL,
+		 "t.json: repeat.warmup: value -1 is out of range (0..99999)"},
+		{"{\"runs\": 60000, \"warmup\": 40001}", AIETH_EINVAL,
+		 "t.json: repeat.warmup: value 40001 with 60000 runs is 100001 runs in all, more "
+		 "than the limit of 100000"},
+		{"{\"runs\": 5, \"statistic\": \"p99\"}", AIETH_EINVAL,
+		 "t.json: repeat.statistic: \"p99\" is not one of median, min, max, mean"},
+		{"{\"runs\": 5, \"statistic\": 3}", AIETH_EPARSE, "repeat.statistic"},
+		{"{\"runs\": 5, \"times\": 3}", AIETH_EPARSE, "repeat"},
+	};
+	char text[600];
+	aieth_spec *sp = NULL;
+	size_t i;
+	CU_ASSERT_EQUAL_FATAL(parse(HEAD TXN "}", &sp), AIETH_OK);
+	CU_ASSERT_FALSE(sp->repeat.have);
+	CU_ASSERT_EQUAL(sp->repeat.runs, 1);
+	CU_ASSERT_EQUAL(sp->repeat.warmup, 0);
+	CU_ASSERT_EQUAL(sp->repeat.statistic, AIETH__STAT_MEDIAN);
+	aieth_spec_free(sp);
+	CU_ASSERT_EQUAL_FATAL(parse(HEAD TXN ", \"repeat\": {\"runs\": 10, \"warmup\": 2, "
+					     "\"statistic\": \"min\"}}",
+				    &sp),
+			      AIETH_OK);
+	CU_ASSERT_TRUE(sp->repeat.have);
+	CU_ASSERT_EQUAL(sp->repeat.runs, 10);
+	CU_ASSERT_EQUAL(sp->repeat.warmup, 2);
+	CU_ASSERT_EQUAL(sp->repeat.statistic, AIETH__STAT_MIN);
+	aieth_spec_free(sp);
+	CU_ASSERT_EQUAL_FATAL(
+		parse(HEAD TXN ", \"repeat\": {\"runs\": 99999, \"warmup\": 1}}", &sp),
+		AIETH_OK); /* the limit itself */
+	CU_ASSERT_EQUAL(sp->repeat.statistic, AIETH__STAT_MEDIAN);
+	aieth_spec_free(sp);
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(text, sizeof text, HEAD TXN ", \"repeat\": %s}", bad[i].repeat);
+		sp = NULL;
+		CU_ASSERT_EQUAL(parse(text, &sp), bad[i].code);
+		CU_ASSERT_PTR_NULL(sp);
+		MSG(bad[i].msg);
+	}
+#undef TXN
+}
+
 TU_MAIN("spec and report", {"defaults", test_defaults},
+	{"repeat: runs, warm-up, statistic and their limits", test_repeat},
 	{"name from the folder of test.json", test_name_from_folder},
 	{"sources and tiling", test_sources_and_tiling},
 	{"errors name file, JSON path and rule", test_errors},

@@ -109,11 +109,21 @@ static double tolerance(jobj *test, jobj *t, int metric, double def)
 	return v ? json_object_get_double(v) : def;
 }
 
+/* The value compared: of repeated runs (aieth-report/2) the test's
+ * statistic of the figure ("repeat": {"statistic"}, default the median),
+ * else the one run's value. */
+static jobj *figure(jobj *o, const char *key, jobj *test)
+{
+	jobj *s = rj_get(rj_get(o, "stats"), key);
+	const char *stat = rj_gets(rj_get(test, "repeat"), "statistic");
+	return s ? rj_get(s, stat[0] ? stat : "median") : rj_get(o, key);
+}
+
 static void put(cval *out, size_t *n, const cval *proto, int metric, jobj *o, const char *key,
 		jobj *test, jobj *t, double def)
 {
 	cval *c = &out[(*n)++];
-	jobj *v = rj_get(o, key);
+	jobj *v = figure(o, key, test);
 	*c = *proto;
 	c->metric = metric;
 	c->has = v != NULL;

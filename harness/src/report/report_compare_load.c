@@ -122,6 +122,29 @@ static int check_regression(const char *what, const char *path, jobj *o)
 	return 0;
 }
 
+/* Repeated runs (aieth-report/2): o.stats.key, when there, is an object of
+ * numbers >= min (the statistics the comparison may read). */
+static int check_stats(const char *what, const char *path, jobj *o, const char *key, double min)
+{
+	static const char *const stats[] = {"median", "min", "max", "mean", NULL};
+	char p[300], q[340];
+	jobj *s = rj_get(o, "stats"), *v;
+	size_t i;
+	int rc;
+	if (!s)
+		return 0;
+	snprintf(p, sizeof p, "%.200s.stats", path);
+	if ((rc = want_obj(what, p, s)) || !(v = rj_get(s, key)))
+		return rc;
+	snprintf(q, sizeof q, "%.200s.%s", p, key);
+	if ((rc = want_obj(what, q, v)))
+		return rc;
+	for (i = 0; stats[i]; i++)
+		if ((rc = want_num(what, q, v, stats[i], min)))
+			return rc;
+	return 0;
+}
+
 static int check_txn(const char *what, const char *path, jobj *t)
 {
 	char p[300], q[340];
@@ -135,6 +158,7 @@ static int check_txn(const char *what, const char *path, jobj *t)
 	if (!v || !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
 		return bad(what, p, v ? "expected an integer >= 0" : "missing (required)");
 	if ((rc = want_num(what, path, t, "total_cycles", 0)) ||
+	    (rc = check_stats(what, path, t, "total_cycles", 0)) ||
 	    (rc = check_regression(what, path, t)) ||
 	    (rc = want_arr(what, path, t, "channels", MAX_ITEMS, &a)))
 		return rc;
@@ -144,7 +168,10 @@ static int check_txn(const char *what, const char *path, jobj *t)
 		if ((rc = want_obj(what, q, c)) || (rc = want_str(what, q, c, "plio", 1)) ||
 		    (rc = want_num(what, q, c, "throughput_MBps", 0)) ||
 		    (rc = want_num(what, q, c, "cycles", 0)) ||
-		    (rc = want_num(what, q, c, "last_cycle", 0)))
+		    (rc = want_num(what, q, c, "last_cycle", 0)) ||
+		    (rc = check_stats(what, q, c, "throughput_MBps", 0)) ||
+		    (rc = check_stats(what, q, c, "cycles", 0)) ||
+		    (rc = check_stats(what, q, c, "last_cycle", 0)))
 			return rc;
 	}
 	if ((rc = want_arr(what, path, t, "latencies", MAX_ITEMS, &a)))
@@ -154,10 +181,33 @@ static int check_txn(const char *what, const char *path, jobj *t)
 		snprintf(q, sizeof q, "%.200s.latencies[%zu]", path, i);
 		if ((rc = want_obj(what, q, l)) || (rc = want_str(what, q, l, "from", 1)) ||
 		    (rc = want_str(what, q, l, "to", 1)) ||
-		    (rc = want_num(what, q, l, "cycles", -1e300)))
+		    (rc = want_num(what, q, l, "cycles", -1e300)) ||
+		    (rc = check_stats(what, q, l, "cycles", -1e300)))
 			return rc;
 	}
 	return 0;
+}
+
+/* "repeat" (aieth-report/2): its statistic names what is compared. */
+static int check_repeat(const char *what, const char *path, jobj *t)
+{
+	static const char *const names[] = {"median", "min", "max", "mean", NULL};
+	char p[300];
+	jobj *r = rj_get(t, "repeat");
+	size_t i;
+	int rc;
+	if (!r)
+		return 0;
+	snprintf(p, sizeof p, "%.200s.repeat", path);
+	if ((rc = want_obj(what, p, r)) || (rc = want_str(what, p, r, "statistic", 0)))
+		return rc;
+	if (!rj_get(r, "statistic"))
+		return 0;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(rj_gets(r, "statistic"), names[i]))
+			return 0;
+	snprintf(p, sizeof p, "%.200s.repeat.statistic", path);
+	return bad(what, p, "expected one of median, min, max, mean");
 }
 
 static int check_report(const char *what, jobj *root)
@@ -170,13 +220,13 @@ static int check_report(const char *what, jobj *root)
 	if ((rc = want_str(what, "", root, "schema", 1)))
 		return rc;
 	schema = rj_gets(root, "schema");
-	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
+	if (strcmp(schema, AIETH_REPORT_SCHEMA) && strcmp(schema, AIETH_REPORT_SCHEMA_1)) {
 		char q[100];
 		aieth__quote_str(q, sizeof q, schema);
 		return aieth__fail(AIETH_EINVAL,
 				   "%s: schema: \"%s\" is not a report this program "
-				   "reads (\"%s\")",
-				   what, q, AIETH_REPORT_SCHEMA);
+				   "reads (\"%s\" or \"%s\")",
+				   what, q, AIETH_REPORT_SCHEMA, AIETH_REPORT_SCHEMA_1);
 	}
 	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
 		return rc;
@@ -193,7 +243,7 @@ static int check_report(const char *what, jobj *root)
 		    (rc = want_str(what, p, t, "board", 0)) ||
 		    (rc = want_str(what, p, t, "backend", 0)) ||
 		    (rc = want_num(what, p, t, "pl_clock_MHz", 0)) ||
-		    (rc = check_regression(what, p, t)) ||
+		    (rc = check_regression(what, p, t)) || (rc = check_repeat(what, p, t)) ||
 		    (rc = want_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
 			return rc;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {

@@ -11,7 +11,10 @@
 
 #include "aieth.h"
 
-#define AIETH_REPORT_SCHEMA "aieth-report/1"
+/* /2 only adds to /1 (docs/report-schema.md, "Schema versions"): a reader of
+ * /2 reads /1 too (report_compare_load.c) */
+#define AIETH_REPORT_SCHEMA "aieth-report/2"
+#define AIETH_REPORT_SCHEMA_1 "aieth-report/1"
 
 struct aieth_report {
 	struct json_object *root;

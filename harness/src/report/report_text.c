@@ -11,6 +11,7 @@
 #include "report/report_model.h"
 #include "report/report_why.h"
 #include "util/sbuf.h"
+#include "util/stats.h"
 #include "util/utf8.h"
 
 static void upper(char *dst, size_t n, const char *s)
@@ -82,6 +83,36 @@ static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
 	return dst;
 }
 
+/* A figure of repeated runs (its "stats" object, docs/report-schema.md):
+ * 1 and its median and spread, "±" being the mad relative to the median
+ * (util/stats.c); 0 for one run (no stats). */
+static int spread(struct json_object *o, const char *figure, double *median, double *pct)
+{
+	struct json_object *s = rj_get(rj_get(o, "stats"), figure);
+	aieth__stats st;
+	if (!s)
+		return 0;
+	memset(&st, 0, sizeof st);
+	st.median = rj_getd(s, "median");
+	st.mad = rj_getd(s, "mad");
+	*median = st.median;
+	*pct = aieth__stats_spread_pct(&st);
+	return 1;
+}
+
+/* The MB/s cell: the median run's value, with the spread when repeated
+ * ("5000.0 ±0.2 %"); its width in bytes for w columns ("±" is 2 bytes). */
+static int mbps_cell(char *dst, size_t n, struct json_object *ch, int w)
+{
+	double med, pct;
+	if (spread(ch, "throughput_MBps", &med, &pct)) {
+		snprintf(dst, n, "%.1f \xc2\xb1%.1f %%", med, pct);
+		return w + 1;
+	}
+	snprintf(dst, n, "%.1f", rj_getd(ch, "throughput_MBps"));
+	return w;
+}
+
 static void text_test(sbuf *b, struct json_object *t)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -98,7 +129,9 @@ static void text_test(sbuf *b, struct json_object *t)
 	for (j = 0; txns && j < json_object_array_length(txns); j++) {
 		struct json_object *tx = json_object_array_get_idx(txns, j);
 		struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
+		struct json_object *fails = rj_get(tx, "runs_failed");
 		char ts[16];
+		int mw = 9; /* the MB/s column; wider with a spread */
 		upper(ts, sizeof ts, rj_gets(tx, "status"));
 		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, %lld board cycles\n",
 			  (long long)rj_geti(tx, "index"),
@@ -110,13 +143,33 @@ static void text_test(sbuf *b, struct json_object *t)
 			  (long long)rj_geti(tx, "total_cycles"));
 		if (rj_gets(tx, "message")[0])
 			sb_printf(b, "   note: %s\n", clean(c4, sizeof c4, rj_gets(tx, "message")));
-		sb_printf(b, "   %-17s %-4s %-5s %12s %10s %10s %10s %9s %6s  %-14s %s\n", "PLIO",
-			  "dir", "shim", "bytes", "first", "last", "cycles", "MB/s", "%peak",
+		{
+			/* repeated: how many runs, which one the table shows */
+			struct json_object *rp = rj_get(t, "repeat"),
+					   *mr = rj_get(tx, "median_run");
+			double med, pct;
+			if (rp && rj_geti(rp, "runs") + rj_geti(rp, "warmup") > 1) {
+				sb_printf(b, "   runs: %lld measured (%lld warm-up)",
+					  (long long)rj_geti(rp, "runs"),
+					  (long long)rj_geti(rp, "warmup"));
+				if (mr)
+					sb_printf(b, ", the table shows run %lld (median cycles)",
+						  (long long)json_object_get_int64(mr) + 1);
+				if (spread(tx, "total_cycles", &med, &pct))
+					sb_printf(b, "; cycles %.0f \xc2\xb1%.1f %%", med, pct);
+				sb_printf(b, "; thresholds on the %s\n", rj_gets(rp, "statistic"));
+			}
+		}
+		for (k = 0; chs && k < json_object_array_length(chs); k++)
+			if (rj_get(json_object_array_get_idx(chs, k), "stats"))
+				mw = 16;
+		sb_printf(b, "   %-17s %-4s %-5s %12s %10s %10s %10s %*s %6s  %-14s %s\n", "PLIO",
+			  "dir", "shim", "bytes", "first", "last", "cycles", mw, "MB/s", "%peak",
 			  "data", "verdict");
 		for (k = 0; chs && k < json_object_array_length(chs); k++) {
 			struct json_object *ch = json_object_array_get_idx(chs, k);
 			struct json_object *pl = rj_get(ch, "placement");
-			char shim[16], data[40], bytes[32], vd[1024];
+			char shim[16], data[40], bytes[32], vd[1024], mb[48];
 			int fin = json_object_get_boolean(rj_get(ch, "finished"));
 			snprintf(shim, sizeof shim, "%lld/%lld",
 				 (long long)rj_geti(pl, "shim_column"),
@@ -129,19 +182,19 @@ static void text_test(sbuf *b, struct json_object *t)
 				snprintf(bytes, sizeof bytes, "%lld/%lld",
 					 (long long)rj_geti(ch, "bytes_moved"),
 					 (long long)rj_geti(ch, "bytes_expected"));
-			if (fin)
+			if (fin) {
+				int cw = mbps_cell(mb, sizeof mb, ch, mw);
 				sb_printf(
 					b,
-					"   %-17s %-4s %-5s %12s %10lld %10lld %10lld %9.1f %6.1f  %-14s %s\n",
+					"   %-17s %-4s %-5s %12s %10lld %10lld %10lld %*s %6.1f  %-14s %s\n",
 					rj_gets(ch, "plio"),
 					strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to",
 					shim, bytes, (long long)rj_geti(ch, "first_cycle"),
 					(long long)rj_geti(ch, "last_cycle"),
-					(long long)rj_geti(ch, "cycles"),
-					rj_getd(ch, "throughput_MBps"),
+					(long long)rj_geti(ch, "cycles"), cw, mb,
 					rj_getd(ch, "utilisation_pct"), data,
 					verdict_cell(vd, sizeof vd, ch));
-			else {
+			} else {
 				sbuf u = SB_INIT(SB_LINE_MAX);
 				rw_unfinished(&u, tx, ch);
 				sb_printf(b, "   %-17s %-4s %-5s %12s  %-46s %-14s %s\n",
@@ -156,16 +209,22 @@ static void text_test(sbuf *b, struct json_object *t)
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
 			sbuf w = SB_INIT(SB_LINE_MAX);
-			sb_printf(b, "   latency %s -> %s: %lld cycles (max %lld): %s",
-				  rj_gets(l, "from"), rj_gets(l, "to"),
-				  (long long)rj_geti(l, "cycles"),
-				  (long long)rj_geti(l, "max_cycles"),
+			double med, pct;
+			sb_printf(b, "   latency %s -> %s: %lld cycles", rj_gets(l, "from"),
+				  rj_gets(l, "to"), (long long)rj_geti(l, "cycles"));
+			if (spread(l, "cycles", &med, &pct))
+				sb_printf(b, " \xc2\xb1%.1f %%", pct);
+			sb_printf(b, " (max %lld): %s", (long long)rj_geti(l, "max_cycles"),
 				  json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "FAIL");
 			if (rw_latency_why(&w, l) && w.p && !w.oom)
 				sb_printf(b, " (%s)", w.p);
 			free(w.p);
 			sb_lit(b, "\n");
 		}
+		for (k = 0; fails && k < json_object_array_length(fails); k++)
+			sb_printf(b, "   failed: %s\n",
+				  clean(c4, sizeof c4,
+					rj_gets(json_object_array_get_idx(fails, k), "reason")));
 	}
 	if (err) {
 		/* a message of several lines (a design xclbin's problems): each

@@ -56,6 +56,25 @@ int rw_channel_why(sbuf *b, struct json_object *ch)
 			sb_printf(b, "not measured (min %.1f)", rj_getd(t, "min"));
 		n++;
 	}
+	/* repeated runs: the run shown passed, another did not */
+	th = rj_get(ch, "failed_runs");
+	if (!n && th && json_object_is_type(th, json_type_array) && json_object_array_length(th)) {
+		sb_lit(b, "the data check failed in run");
+		for (i = 0; i < json_object_array_length(th) && i < 10; i++)
+			sb_printf(
+				b, "%s %lld", i ? "," : "",
+				(long long)json_object_get_int64(json_object_array_get_idx(th, i)) +
+					1);
+		sb_printf(b, "%s (runs_failed)", i < json_object_array_length(th) ? ", ..." : "");
+		n++;
+	}
+	th = rj_get(ch, "failed_warmup_runs");
+	if (!n && th && json_object_is_type(th, json_type_array) && json_object_array_length(th)) {
+		sb_printf(b, "the data check failed in warm-up run %lld%s (runs_failed)",
+			  (long long)json_object_get_int64(json_object_array_get_idx(th, 0)) + 1,
+			  json_object_array_length(th) > 1 ? ", ..." : "");
+		n++;
+	}
 	return n;
 }
 

@@ -310,7 +310,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 		rn_chan_close(cr);
 		return AIETH_OK;
 	}
-	if (!tx && sc->save.kind && !sc->have_tiling) {
+	if (!tx && sc->save.kind && !sc->have_tiling && !cr->no_save) {
 		cr->save_path = aieth__path_join(c->o && c->o->out_dir ? c->o->out_dir : ".",
 						 sc->save.path);
 		if (!cr->save_path)

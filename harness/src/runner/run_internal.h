@@ -16,6 +16,7 @@
 #include "data/data.h"
 #include "runner/spec.h"
 #include "util/fileio.h"
+#include "util/stats.h"
 
 #define DEFAULT_TIMEOUT_MS 10000u
 #define MAX_DATA_BYTES ((size_t)1 << 36) /* 64 GiB: the PL kernel's own limit */
@@ -60,6 +61,7 @@ typedef struct {
 	char save_err[512];
 	int io_failed; /* a read of data or golden failed: io_err */
 	char io_err[512];
+	int no_save; /* a repeated run that is not the saved one (the last) */
 } chan_run;
 
 typedef struct {
@@ -73,6 +75,9 @@ typedef struct {
 	chan_run **cr;         /* per transaction, per channel */
 	char phase[160];       /* the transaction running, for progress */
 	char server_info[160]; /* backend remote: aieth_session_server() */
+	/* repeats (the options' or the description's "repeat", rn_repeat_check) */
+	uint32_t runs, warmup;
+	aieth__stat statistic;
 } run_ctx;
 
 /* run_ctx.c */
@@ -111,7 +116,29 @@ int rn_check_interrupt(run_ctx *c, const char *where);
  * (the last one is c->test), or the sweep's error is c->test's. */
 int rn_sweep(run_ctx *c, double t0);
 
-/* run_results.c */
+/* run_results.c: a channel's data checks and verdict; its thresholds
+ * come after every run (rn_txn_summary) */
 int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans);
+
+/* run_repeat.c: the runs, the warm-ups and the statistic of the options
+ * or the description, checked against the limits (before any run; the
+ * test's error is recorded): 0 or -1. */
+int rn_repeat_check(run_ctx *c);
+/* A measured run's figures, kept for the summary instead of its report
+ * objects (NULL: out of memory); freed by rn_run_free. */
+typedef struct rn_run rn_run;
+rn_run *rn_run_keep(const spec_txn *st, jobj *run);
+void rn_run_free(rn_run *r);
+/* One transaction's runs into its report entry tj: runs[0..n) the measured
+ * runs that completed, last the object of runs[n-1] (its saved_to; it
+ * becomes the median run's), broken a run that did not complete (NULL:
+ * none; else it is what tj shows), failed the runs_failed entries so far.
+ * Fills tj (median_run, stats, thresholds, latencies' verdicts) and
+ * returns the exit code of the thresholds. */
+int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n, jobj *last,
+		   jobj *broken, jobj *failed);
+/* The runs_failed entries of a run that completed: each channel whose
+ * data check did not pass. r: the run's index among all runs. */
+void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed);
 
 #endif /* AIETH_SPEC_RUN_INTERNAL_H */

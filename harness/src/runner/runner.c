@@ -141,13 +141,21 @@ static void put_regression(jobj *o, const spec_regression *r)
 	rj_set(o, "regression", g);
 }
 
-static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *stop)
+/* One run of transaction ti into tj: open its channels' data (afresh each
+ * run: TX sources re-read from the start, RX comparison and save state
+ * reset), run it, record status, channels and latencies (their cycles:
+ * limits apply after every run, rn_txn_summary), close the data. save: this
+ * is the run whose RX data is saved; label names it in messages
+ * ("transactions[0]", "transactions[0] run 2 of 5"). Returns the run's
+ * data-check code. */
+static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save, const char *label,
+		    int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
 	chan_run *cr = c->cr[ti];
 	aieth_channel_args *a = calloc(st->nch, sizeof *a);
 	aieth_channel_io *io = calloc(st->nch ? st->nch : 1, sizeof *io);
-	jobj *tj = rj_obj(), *chans, *lats;
+	jobj *chans, *lats;
 	aieth_txn *t = NULL;
 	uint32_t timeout = c->o && c->o->no_timeout   ? 0
 			   : c->o && c->o->timeout_ms ? c->o->timeout_ms
@@ -157,22 +165,24 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	int rc, code = AIETH_EXIT_PASS;
 	aieth_txn_status status;
 
-	rj_int(tj, "index", (int64_t)ti);
-	rj_str(tj, "name", st->name ? st->name : st->jpath);
-	rj_str(tj, "mode", st->mode == AIETH_MODE_PERF ? "perf" : "func");
-	rj_int(tj, "timeout_ms", timeout);
-	put_regression(tj, &st->regr);
-	rj_push(txns, tj);
 	if (!a || !io) {
 		free(a);
 		free(io);
 		aieth__fail(AIETH_ENOMEM, "out of memory");
+		rj_str(tj, "status", "failed");
+		rj_str(tj, "message", aieth_error_message());
 		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
-		return;
+		return AIETH_EXIT_INFRA;
 	}
 	for (j = 0; j < st->nch; j++) {
-		int tx = cr[j].pl.dir == AIETH_DIR_TO_AIE;
+		int tx;
+		/* what a run leaves behind (bytes taken, comparison, failures) is
+		 * the next run's clean slate */
+		rn_chan_close(&cr[j]);
+		memset(&cr[j], 0, sizeof cr[j]);
+		cr[j].fd = cr[j].gfd = -1;
+		cr[j].no_save = !save;
 		if ((rc = rn_chan_open(c, st, &st->ch[j], &cr[j], 1))) {
 			free(a);
 			free(io);
@@ -180,8 +190,9 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			rj_str(tj, "message", aieth_error_message());
 			rn_test_error(c, "prepare", rc, NULL, rn_exit_for(rc));
 			*stop = 1;
-			return;
+			return rn_exit_for(rc);
 		}
+		tx = cr[j].pl.dir == AIETH_DIR_TO_AIE;
 		a[j].plio = cr[j].pl.name;
 		a[j].size = cr[j].size;
 		a[j].repetition = st->ch[j].repetition;
@@ -205,7 +216,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		rj_str(tj, "message", aieth_error_message());
 		rn_test_error(c, "run", rc, NULL, rn_exit_for(rc));
 		*stop = 1;
-		return;
+		return rn_exit_for(rc);
 	}
 	rc = aieth_txn_wait(t, timeout);
 	/* made only now: every return above leaves the transaction without
@@ -236,11 +247,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		else
 			rj_null(l, "cycles");
 		rj_u64(l, "max_cycles", st->lat[j].max_cycles);
-		ok = ok && d <= (int64_t)st->lat[j].max_cycles;
-		rj_bool(l, "passed", ok);
 		rj_push(lats, l);
-		if (!ok && status == AIETH_TXN_DONE)
-			code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
 	}
 	rj_set(tj, "latencies", lats);
 	for (j = 0; j < st->nch; j++)
@@ -256,12 +263,12 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 	if (status == AIETH_TXN_INTERRUPTED || interrupted(c)) {
 		char where[200];
 		/* a transaction that completed has no message: no dangling colon */
-		snprintf(where, sizeof where, "%s ran%s%s", st->jpath,
+		snprintf(where, sizeof where, "%s ran%s%s", label,
 			 aieth_txn_message(t)[0] ? ": " : "", aieth_txn_message(t));
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
-		aieth__fail(AIETH_ETIMEOUT, "%s: %s", st->jpath, aieth_txn_message(t));
+		aieth__fail(AIETH_ETIMEOUT, "%s: %s", label, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_ETIMEOUT,
 			      "see each channel's bytes_moved and stalled_since_cycle; on a board, "
 			      "reset it before the next test",
@@ -269,14 +276,105 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		*stop = 1; /* the kernel never completed: nothing after it can run */
 	} else if (status != AIETH_TXN_DONE || rc) {
 		/* failed, or any status but done: never a pass */
-		aieth__fail(AIETH_EDEVICE, "%s: %s", st->jpath, aieth_txn_message(t));
+		aieth__fail(AIETH_EDEVICE, "%s: %s", label, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_EDEVICE, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 	}
-	c->exit_code = aieth__exit_worst(c->exit_code, code);
 	aieth_txn_free(t);
 	for (j = 0; j < st->nch; j++)
 		rn_chan_close(&cr[j]);
+	return code;
+}
+
+/* Transaction ti, warm-up runs and measured runs in this session; its
+ * entry shows the median run (rn_txn_summary). A run that does not
+ * complete ends the repeats: the entry shows that run. */
+static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *stop)
+{
+	spec_txn *st = &c->sp->txns[ti];
+	uint32_t total = c->warmup + c->runs, r;
+	jobj *tj = rj_obj(), *failed = rj_arr(), *broken = NULL, *last = NULL;
+	rn_run **runs;
+	size_t n = 0;
+	int code = AIETH_EXIT_PASS;
+	char phase[sizeof c->phase], label[96];
+	uint32_t timeout = c->o && c->o->no_timeout   ? 0
+			   : c->o && c->o->timeout_ms ? c->o->timeout_ms
+			   : st->have_timeout         ? st->timeout_ms
+						      : DEFAULT_TIMEOUT_MS;
+
+	rj_int(tj, "index", (int64_t)ti);
+	rj_str(tj, "name", st->name ? st->name : st->jpath);
+	rj_str(tj, "mode", st->mode == AIETH_MODE_PERF ? "perf" : "func");
+	rj_int(tj, "timeout_ms", timeout);
+	put_regression(tj, &st->regr);
+	rj_push(txns, tj);
+	runs = calloc(c->runs, sizeof *runs);
+	if (!runs) {
+		json_object_put(failed);
+		aieth__fail(AIETH_ENOMEM, "out of memory for %u runs", c->runs);
+		rj_str(tj, "status", "failed");
+		rj_str(tj, "message", aieth_error_message());
+		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+		*stop = 1;
+		return;
+	}
+	snprintf(phase, sizeof phase, "%s", c->phase);
+	for (r = 0; r < total; r++) {
+		jobj *ro;
+		int rc;
+		if (r && check_interrupt(c, "between runs")) {
+			*stop = 1;
+			break;
+		}
+		if (total > 1) {
+			snprintf(c->phase, sizeof c->phase, "%.100s: %s %u of %u", phase,
+				 r < c->warmup ? "warm-up run" : "run",
+				 r < c->warmup ? r + 1 : r - c->warmup + 1,
+				 r < c->warmup ? c->warmup : c->runs);
+			add_progress(c, c->phase, 0, 0);
+		}
+		ro = rj_obj();
+		if (total > 1)
+			snprintf(label, sizeof label, "%s %s %u of %u", st->jpath,
+				 r < c->warmup ? "warm-up run" : "run",
+				 r < c->warmup ? r + 1 : r - c->warmup + 1,
+				 r < c->warmup ? c->warmup : c->runs);
+		else
+			snprintf(label, sizeof label, "%s", st->jpath);
+		rc = run_once(c, s, ti, ro, r + 1 == total, label, stop);
+		code = aieth__exit_worst(code, rc);
+		if (*stop || strcmp(rj_gets(ro, "status"), "done")) {
+			broken = ro;
+			rn_run_failures(c, st, ro, r, failed);
+			break;
+		}
+		rn_run_failures(c, st, ro, r, failed);
+		if (r < c->warmup) {
+			json_object_put(ro);
+			continue;
+		}
+		/* the figures stay, the objects of the last run only */
+		if (!(runs[n] = rn_run_keep(st, ro))) {
+			json_object_put(ro);
+			aieth__fail(AIETH_ENOMEM, "out of memory for the figures of %u runs",
+				    c->runs);
+			rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+			*stop = 1;
+			break;
+		}
+		n++;
+		json_object_put(last);
+		last = ro;
+	}
+	snprintf(c->phase, sizeof c->phase, "%s", phase);
+	code = aieth__exit_worst(code, rn_txn_summary(c, st, tj, runs, n, last, broken, failed));
+	c->exit_code = aieth__exit_worst(c->exit_code, code);
+	while (n)
+		rn_run_free(runs[--n]);
+	free(runs);
+	json_object_put(last);
+	json_object_put(broken);
 }
 
 /* A warning of the test: the run went on, the caller shows it. */
@@ -521,8 +619,16 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
 		jobj *g = rj_obj();
+		/* one graph run for every run of the transactions: a bounded
+		 * graph runs its iterations once per run (rn_repeat_check kept
+		 * the product in range), an unbounded one runs on */
+		int64_t it = c->sp->graphs[i].iterations;
+		if (it > 0)
+			it *= (int64_t)(c->warmup + c->runs);
 		rj_str(g, "name", c->sp->graphs[i].name);
-		rj_int(g, "iterations", c->sp->graphs[i].iterations);
+		rj_int(g, "iterations", it);
+		if (it > 0 && c->warmup + c->runs > 1)
+			rj_int(g, "iterations_per_run", c->sp->graphs[i].iterations);
 		rj_str(g, "model", c->sp->graphs[i].model ? c->sp->graphs[i].model : "loopback");
 		rj_push(graphs, g);
 		snprintf(c->phase, sizeof c->phase, "graph \"%s\": run", c->sp->graphs[i].name);
@@ -536,7 +642,7 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 		}
 		if (again && c->sp->graphs[i].iterations < 0)
 			continue; /* still running from the session's first point */
-		if ((rc = aieth_graph_run(s, c->sp->graphs[i].name, c->sp->graphs[i].iterations))) {
+		if ((rc = aieth_graph_run(s, c->sp->graphs[i].name, it))) {
 			rn_test_error(c, "run", rc, NULL,
 				      rn_exit_for(rc) == AIETH_EXIT_INPUT ? AIETH_EXIT_INFRA
 									  : rn_exit_for(rc));
@@ -612,7 +718,7 @@ int rn_prepare_test(run_ctx *c)
 								  : AIETH_EXIT_INPUT);
 		return -1;
 	}
-	return 0;
+	return rn_repeat_check(c);
 }
 
 int rn_check_interrupt(run_ctx *c, const char *where) { return check_interrupt(c, where); }
@@ -658,6 +764,16 @@ void rn_test_finish(run_ctx *c, double t0)
 		rj_set(c->test, "transactions", rj_arr());
 	if (!rj_get(c->test, "graphs"))
 		rj_set(c->test, "graphs", rj_arr());
+	if (!rj_get(c->test, "repeat")) {
+		/* /2: always there; what the description says when the run did
+		 * not get as far as checking the repeats */
+		jobj *rp = rj_obj();
+		rj_u64(rp, "runs", c->sp && c->sp->repeat.have ? c->sp->repeat.runs : 1);
+		rj_u64(rp, "warmup", c->sp && c->sp->repeat.have ? c->sp->repeat.warmup : 0);
+		rj_str(rp, "statistic",
+		       aieth__stats_name(c->sp ? c->sp->repeat.statistic : AIETH__STAT_MEDIAN));
+		rj_set(c->test, "repeat", rp);
+	}
 	rj_str(c->test, "status", aieth__exit_status(c->exit_code));
 	rj_int(c->test, "exit_code", c->exit_code);
 	rj_num(c->test, "duration_s", aieth__now() - t0);

@@ -15,6 +15,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/text.h"
 
 #define SPEC_MAX_FILE (16u << 20)
 #define SPEC_SCHEMA "aieth-test/1"
@@ -497,6 +498,51 @@ static int parse_regression(const char *what, const char *path, jobj *o, spec_re
 	return 0;
 }
 
+/* "repeat": {"runs": N, "warmup": W, "statistic": "median|min|max|mean"}:
+ * runs 1..SPEC_REPEAT_MAX, warmup 0..SPEC_REPEAT_MAX - runs (every run's
+ * figures are kept: the count is bounded before any run). */
+static int parse_repeat(const char *what, jobj *o, spec_repeat *r)
+{
+	static const char *const keys[] = {"runs", "warmup", "statistic", NULL};
+	jobj *v = get(o, "repeat");
+	const char *stat = NULL;
+	int64_t runs = 1, warmup = 0;
+	int rc;
+	r->runs = 1;
+	r->warmup = 0;
+	r->statistic = AIETH__STAT_MEDIAN;
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_object))
+		return aieth__fail(AIETH_EPARSE,
+				   "%s: repeat: expected an object {\"runs\": N, \"warmup\": W, "
+				   "\"statistic\": \"median\"}",
+				   what);
+	if ((rc = jstrict_keys(what, "repeat", v, keys)) ||
+	    (rc = get_i64(what, "repeat", v, "runs", 1, 1, SPEC_REPEAT_MAX, &runs)) ||
+	    (rc = get_i64(what, "repeat", v, "warmup", 0, 0, SPEC_REPEAT_MAX - 1, &warmup)) ||
+	    (rc = jstrict_get_string(what, "repeat", v, "statistic", 0, &stat)))
+		return rc;
+	if (runs + warmup > SPEC_REPEAT_MAX)
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: repeat.warmup: value %lld with %lld runs is %lld runs in "
+				   "all, more than the limit of %u",
+				   what, (long long)warmup, (long long)runs,
+				   (long long)(runs + warmup), SPEC_REPEAT_MAX);
+	if (stat && aieth__stats_parse(stat, &r->statistic)) {
+		char q[100];
+		aieth__quote_str(q, sizeof q, stat);
+		return aieth__fail(AIETH_EINVAL,
+				   "%s: repeat.statistic: \"%s\" is not one of median, min, max, "
+				   "mean",
+				   what, q);
+	}
+	r->have = 1;
+	r->runs = (uint32_t)runs;
+	r->warmup = (uint32_t)warmup;
+	return 0;
+}
+
 static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 {
 	static const char *const keys[] = {"name",        "mode",       "timeout_ms", "channels",
@@ -718,7 +764,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 {
 	static const char *const keys[] = {"schema",       "name",       "description", "board",
 					   "backend",      "xclbin",     "pl_xclbin",   "graphs",
-					   "transactions", "regression", "sweep",       NULL};
+					   "transactions", "regression", "sweep",       "repeat", NULL};
 	aieth_spec *sp;
 	jobj *root = NULL, *arr;
 	const char *schema = NULL, *xclbin = NULL, *pl_xclbin = NULL;
@@ -767,7 +813,8 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = dup_string(what, "", root, "backend", 0, &sp->backend)) ||
 	    (rc = jstrict_get_string(what, "", root, "xclbin", 0, &xclbin)) ||
 	    (rc = jstrict_get_string(what, "", root, "pl_xclbin", 0, &pl_xclbin)) ||
-	    (rc = parse_regression(what, "", root, &sp->regr)))
+	    (rc = parse_regression(what, "", root, &sp->regr)) ||
+	    (rc = parse_repeat(what, root, &sp->repeat)))
 		goto fail;
 	if (!sp->name && !(sp->name = default_name(what))) {
 		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);

@@ -11,6 +11,7 @@
 
 #include "aieth.h"
 #include "data/data.h"
+#include "util/stats.h"
 
 /* The longest name of a test, graph or transaction, in characters (UTF-8
  * code points, as JSON Schema's maxLength counts): SQUAD's limit for its
@@ -60,6 +61,17 @@ typedef struct {
 	double throughput_pct, latency_pct, cycles_pct;
 } spec_regression;
 
+/* "repeat": each transaction runs warmup + runs times in the session, the
+ * statistic (default median) is the one thresholds and baselines use. At
+ * most SPEC_REPEAT_MAX runs in all (runs + warmup): every run's figures
+ * are kept in the report. */
+#define SPEC_REPEAT_MAX 100000u
+typedef struct {
+	int have;
+	uint32_t runs, warmup;
+	aieth__stat statistic;
+} spec_repeat;
+
 typedef struct {
 	char jpath[48];
 	char *name;
@@ -95,6 +107,7 @@ struct aieth_spec {
 	size_t ntxns;
 	spec_regression regr;
 	struct sweep_def_s *sweep; /* "sweep" (runner/sweep.h) or NULL */
+	spec_repeat repeat; /* runs 1, warmup 0, median when not given */
 };
 
 #endif
