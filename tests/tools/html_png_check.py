@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""html_png_check.py PNG [--blank OUT.png]: is a screenshot of report.html
+"""html_png_check.py PNG [--blank OUT.png | --colours RRGGBB,...]: is a screenshot of report.html
 showing its charts? Decodes the PNG with the standard library only (zlib,
 the five row filters; 8-bit RGB or RGBA, not interlaced) and requires
 pixels of the charts' bar colours (the throughput bars, the timeline's
 to_aie and from_aie bars) and several distinct colours. Exit 0 when it
 does, 1 with the reason when not. --blank OUT.png writes a white PNG of
-the same size (for checking that the check can fail)."""
+the same size (for checking that the check can fail). --colours: these
+colours instead of the bars (a page whose first screen is a sweep's curves:
+the lines' colours, report_curve.c)."""
 import struct
 import sys
 import zlib
@@ -75,19 +77,23 @@ def main():
     if len(sys.argv) == 4 and sys.argv[2] == "--blank":
         write_blank(sys.argv[3], w, h)
         return 0
-    counts, colours = {k: 0 for k in BARS}, set()
+    bars = BARS
+    if len(sys.argv) == 4 and sys.argv[2] == "--colours":
+        bars = {tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)): "colour #" + c
+                for c in sys.argv[3].split(",")}
+    counts, colours = {k: 0 for k in bars}, set()
     for line in rows:
         for x in range(0, len(line), bpp):
             px = (line[x], line[x + 1], line[x + 2])
             colours.add(px)
             if px in counts:
                 counts[px] += 1
-    problems = ["%s: %d pixels (at least %d)" % (BARS[k], v, MIN_BAR_PIXELS)
+    problems = ["%s: %d pixels (at least %d)" % (bars[k], v, MIN_BAR_PIXELS)
                 for k, v in counts.items() if v < MIN_BAR_PIXELS]
     if len(colours) < MIN_COLOURS:
         problems.append("%d distinct colours (at least %d)" % (len(colours), MIN_COLOURS))
     print("%s: %dx%d, %d colours, bars %s" % (sys.argv[1], w, h, len(colours),
-          ", ".join("%s %d" % (BARS[k], v) for k, v in counts.items())))
+          ", ".join("%s %d" % (bars[k], v) for k, v in counts.items())))
     if problems:
         print("blank or chartless screenshot: " + "; ".join(problems))
         return 1

@@ -170,13 +170,16 @@ static int check_report(const char *what, jobj *root)
 	if ((rc = want_str(what, "", root, "schema", 1)))
 		return rc;
 	schema = rj_gets(root, "schema");
-	if (strcmp(schema, AIETH_REPORT_SCHEMA)) {
+	/* /2 only adds to /1 (repeats, sweeps): every field read here keeps
+	 * its name, type and meaning, so both are read */
+	if (strcmp(schema, AIETH_REPORT_SCHEMA) && strcmp(schema, "aieth-report/1") &&
+	    strcmp(schema, "aieth-report/2")) {
 		char q[100];
 		aieth__quote_str(q, sizeof q, schema);
 		return aieth__fail(AIETH_EINVAL,
 				   "%s: schema: \"%s\" is not a report this program "
-				   "reads (\"%s\")",
-				   what, q, AIETH_REPORT_SCHEMA);
+				   "reads (\"aieth-report/1\" or \"aieth-report/2\")",
+				   what, q);
 	}
 	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
 		return rc;
