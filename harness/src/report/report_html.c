@@ -47,7 +47,7 @@ static void kv_num(sbuf *b, const char *key, const char *fmt, double v)
 
 static void run_summary(sbuf *b, const aieth_report *r)
 {
-	struct json_object *sum = rj_get(r->root, "summary"), *argv = rj_get(r->run, "argv");
+	struct json_object *sum = rj_get(r->root, "summary"), *argv = rv_arr(r->run, "argv");
 	static const char *const counts[] = {"tests",   "passed",   "failed",     "errors",
 					     "skipped", "timeouts", "interrupted"};
 	size_t i;

@@ -142,7 +142,11 @@ static void sweep_knees(sbuf *b, jobj *s)
 	sb_lit(b, "</table>\n");
 }
 
-static jobj *first_txn(jobj *t) { return json_object_array_get_idx(rv_arr(t, "transactions"), 0); }
+static jobj *first_txn(jobj *t)
+{
+	jobj *a = rv_arr(t, "transactions");
+	return rv_len(a) ? json_object_array_get_idx(a, 0) : NULL;
+}
 
 static jobj *channel_named(jobj *tx, const char *plio)
 {
