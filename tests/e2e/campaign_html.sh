@@ -59,7 +59,9 @@ has "$H" "$want"
 # --- a grid and a zip sweep
 render sweep "$D/sweep.json"
 H=$TMP/sweep/report.html
-[[ $(count "$H" 'class="chart curve ') -eq 12 ]] && ok || bad "$H: $(count "$H" 'class="chart curve ') curves, expected 12"
+# 2 sweeps x 2 axes x 3 figures, less adder_zip's mode (one value)
+[[ $(count "$H" 'class="chart curve ') -eq 9 ]] && ok || bad "$H: $(count "$H" 'class="chart curve ') curves, expected 9"
+has "$H" 'axis mode: one value, no curve'
 has "$H" 'size (log scale)'
 has "$H" '>knee 32768</text>'
 has "$H" 'throughput falls with delay: no plateau'

@@ -575,7 +575,7 @@ static void line_draw(sbuf *b, const curves *c, const frame *f, size_t i, int on
 	sb_printf(b,
 		  "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s "
 		  "points=\"",
-		  col, c->nl > 1 ? 1.5 + 3.0 * (double)(c->nl - 1 - i) / (double)(c->nl - 1) : 2.0,
+		  col, c->nl > 1 ? 1.5 + 2.0 * (double)(c->nl - 1 - i) / (double)(c->nl - 1) : 2.0,
 		  dash);
 	for (j = 0; j < l->n; j++)
 		sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x), py(f, l->p[j].y));
@@ -650,7 +650,7 @@ static void chart(sbuf *b, const curves *c, jobj *s, size_t ax, int fig, int sta
 {
 	frame f;
 	size_t i, rows = (c->nl + 1) / 2;
-	int one_txn = 1, h = PT + PH + 44 + (int)rows * 16 + 36;
+	int one_txn = 1, h = PT + PH + 44 + (int)rows * 16 + 50;
 	for (i = 1; i < c->nl; i++)
 		if (strcmp(c->l[i].txn, c->l[0].txn))
 			one_txn = 0;
@@ -690,6 +690,11 @@ static void chart(sbuf *b, const curves *c, jobj *s, size_t ax, int fig, int sta
 	}
 	sb_printf(b, "<text x=\"8\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">",
 		  PT + PH + 50 + (int)rows * 16 + 4);
+	sb_printf(b, "%sdashed: threshold; red ring: failed point%s</text>\n",
+		  fig == RV_FIG_THROUGHPUT ? "band: min..max over runs; " : "",
+		  fig == RV_FIG_THROUGHPUT ? "; dotted vertical: knee" : "");
+	sb_printf(b, "<text x=\"8\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">",
+		  PT + PH + 50 + (int)rows * 16 + 18);
 	if (c->more)
 		sb_printf(b,
 			  "%s%zu more lines not drawn (channels or value combinations past %d); ",
@@ -699,10 +704,19 @@ static void chart(sbuf *b, const curves *c, jobj *s, size_t ax, int fig, int sta
 			  "lines of more than %d points drawn with %d evenly chosen and their "
 			  "failed points; ",
 			  RV_CURVE_POINTS, RV_CURVE_POINTS);
-	sb_printf(b, "%sdashed: threshold; red ring: failed point%s</text>\n",
-		  fig == RV_FIG_THROUGHPUT ? "band: min..max over runs; " : "",
-		  fig == RV_FIG_THROUGHPUT ? "; dotted vertical: knee" : "");
-	sb_lit(b, "</svg>\n");
+	sb_lit(b, "</text>\n</svg>\n");
+}
+
+int rv_axis_varies(jobj *s, size_t ax)
+{
+	jobj *vals = rv_arr(json_object_array_get_idx(rv_arr(s, "axes"), ax), "values");
+	size_t i;
+	if (ax >= rv_len(rv_arr(s, "axes")))
+		return 0;
+	for (i = 1; i < rv_len(vals); i++)
+		if (!val_eq(json_object_array_get_idx(vals, 0), json_object_array_get_idx(vals, i)))
+			return 1;
+	return 0;
 }
 
 int rv_svg_curve(sbuf *b, jobj *tests, jobj *s, size_t ax, int fig, int standalone)
@@ -710,7 +724,7 @@ int rv_svg_curve(sbuf *b, jobj *tests, jobj *s, size_t ax, int fig, int standalo
 	curves c;
 	int rc = 0;
 	memset(&c, 0, sizeof c);
-	if (ax >= rv_len(rv_arr(s, "axes")) || fig < 0 || fig >= RV_NUM_FIGS)
+	if (!rv_axis_varies(s, ax) || fig < 0 || fig >= RV_NUM_FIGS)
 		return 0;
 	build(&c, tests, s, ax, fig);
 	if (c.oom)

@@ -64,7 +64,8 @@ static void sweep_head(sbuf *b, jobj *s, size_t i)
 		}
 		if (rv_len(vals) > AXIS_VALUES_SHOWN)
 			sb_lit(b, ", &hellip;");
-		sb_printf(b, " (%zu values)</td></tr>\n", rv_len(vals));
+		sb_printf(b, " (%zu value%s)</td></tr>\n", rv_len(vals),
+			  rv_len(vals) == 1 ? "" : "s");
 	}
 	sb_lit(b, "</table>\n");
 }
@@ -74,10 +75,17 @@ static void sweep_charts(sbuf *b, const aieth_report *r, jobj *s)
 	size_t a, n = rv_len(rv_arr(s, "axes"));
 	int fig, drawn = 0;
 	sb_lit(b, "<div class=\"charts\">\n");
-	for (a = 0; a < n && a < RV_MAX_AXES; a++)
+	for (a = 0; a < n && a < RV_MAX_AXES; a++) {
+		if (!rv_axis_varies(s, a)) {
+			sb_lit(b, "<p class=\"note\">axis ");
+			rv_esc(b, rj_gets(json_object_array_get_idx(rv_arr(s, "axes"), a), "name"));
+			sb_lit(b, ": one value, no curve</p>\n");
+			continue;
+		}
 		for (fig = 0; fig < RV_NUM_FIGS; fig++)
 			if (rv_svg_curve(b, r->tests, s, a, fig, 0) > 0)
 				drawn++;
+	}
 	sb_lit(b, "</div>\n");
 	if (!drawn)
 		sb_lit(b, "<p class=\"note\">no point of this sweep has figures to draw</p>\n");

@@ -109,9 +109,11 @@ size_t rv_num_sweeps(struct json_object *run);
 /* The figures of a curve chart. */
 enum { RV_FIG_THROUGHPUT, RV_FIG_LATENCY, RV_FIG_CYCLES, RV_NUM_FIGS };
 const char *rv_fig_name(int fig);
+/* Axis ax of sweep s has at least 2 different values (else no curve). */
+int rv_axis_varies(struct json_object *s, size_t ax);
 /* One chart: figure fig of sweep s over its axis ax (tests: the report's);
  * returns 0 and nothing drawn when the sweep has no such figure (no
- * latency), 1 when drawn, -1 out of memory. */
+ * latency) or the axis one value, 1 when drawn, -1 out of memory. */
 int rv_svg_curve(sbuf *b, struct json_object *tests, struct json_object *s, size_t ax, int fig,
 		 int standalone);
 /* test's "sweep" object when it is a point of sweep s (the same name, and
