@@ -60,7 +60,7 @@ void rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *tx
 void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn, int standalone);
 
 /* --- repeats and sweeps (issue 31): report_stats.c, report_dist.c,
- * report_curve.c, report_sweep.c ------------------------------------- */
+ * report_curve.c, report_curve_svg.c, report_sweep.c --------------- */
 
 /* Bounds: the page has a section for the first RV_MAX_SECTIONS tests and
  * for up to RV_MAX_SECTIONS more that did not pass; the test index lists
