@@ -346,10 +346,11 @@ void rv_curves_free(curves *c)
 
 int rv_axis_varies(jobj *s, size_t ax)
 {
-	jobj *vals = rv_arr(json_object_array_get_idx(rv_arr(s, "axes"), ax), "values");
+	jobj *vals;
 	size_t i;
 	if (ax >= rv_len(rv_arr(s, "axes")))
 		return 0;
+	vals = rv_arr(json_object_array_get_idx(rv_arr(s, "axes"), ax), "values");
 	for (i = 1; i < rv_len(vals); i++)
 		if (!rv_val_eq(json_object_array_get_idx(vals, 0),
 			       json_object_array_get_idx(vals, i)))
