@@ -176,7 +176,7 @@ PCFILE := $(O)/lib/pkgconfig/aieth.pc
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
 
 all: lib $(BINS) $(EXAMPLES) $(PLUGINS) $(UNITS) $(O)/tests/bench $(O)/tests/tcp_loopback \
-	$(O)/tests/gen_package_inputs $(O)/tests/bench_package \
+	$(O)/tests/gen_package_inputs $(O)/tests/bench_package $(O)/tests/bench_history \
 	$(XRT_DOUBLE)
 
 lib: $(STATIC) $(SHARED) $(PCFILE)
@@ -278,6 +278,11 @@ $(O)/tests/xrt_mkxclbin: tests/xrt_double/tools/xrt_mkxclbin.c $(STATIC)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
 $(O)/tests/bench: tests/bench/bench.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
+# The run history over 10,000 runs (make bench)
+$(O)/tests/bench_history: tests/bench/bench_history.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
@@ -448,9 +453,11 @@ fuzz: $(FUZZERS)
 # measured in the same run (tests/bench/bench_remote.sh; its data files are
 # generated under $(O)/bench-data/)
 # The host line first: wall-time ratios depend on the machine (scripts/bench-host.sh).
-bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS) $(O)/tests/amd_client
+bench: $(O)/tests/bench $(O)/tests/bench_package $(O)/tests/tcp_loopback $(BINS) $(O)/tests/amd_client \
+		$(O)/tests/bench_history
 	@bash scripts/bench-host.sh
 	AIETH_DATA_DIR=$(CURDIR) $(RUN_WRAPPER) $(O)/tests/bench
+	$(RUN_WRAPPER) $(O)/tests/bench_history 10000
 	AIETH_DATA_DIR=$(CURDIR) AIETH_RUN_WRAPPER="$(RUN_WRAPPER)" $(RUN_WRAPPER) $(O)/tests/bench_package
 	$(TEST_ENV) bash tests/bench/bench_remote.sh
 	$(TEST_ENV) bash tests/bench/amd_latency.sh
@@ -497,6 +504,8 @@ install: lib $(BINS)
 	install -m 644 dist/etc/th_server.conf dist/etc/tokens.example $(DESTDIR)$(PREFIX)/share/aieth/dist/
 	install -d $(DESTDIR)$(PREFIX)/lib/sysusers.d
 	install -m 644 dist/sysusers.d/aieth.conf $(DESTDIR)$(PREFIX)/lib/sysusers.d/aieth.conf
+	install -d $(DESTDIR)$(PREFIX)/share/aieth/grafana
+	install -m 644 dist/grafana/aieth-influxdb.json $(DESTDIR)$(PREFIX)/share/aieth/grafana/
 	install -d $(DESTDIR)$(PYTHON_SITEDIR)/aieth
 	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHON_SITEDIR)/aieth/
 ifneq ($(DESTDIR),)

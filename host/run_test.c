@@ -19,11 +19,14 @@
 #include "cli_common.h"
 #include "cli_compare.h"
 #include "cli_calibrate.h"
+#include "cli_bisect.h"
+#include "cli_history.h"
 
 static const char *usage_text =
 	"usage: run_test [options] TEST.json...\n"
 	"       run_test compare BASELINE.json NEW.json [--max-regression PCT]\n"
 	"       run_test calibrate --board NAME|FILE -o FITTED.json DESC.json=REPORT.json...\n"
+	"       run_test history add|show|html|gate DB ...  (run_test history --help)\n"
 	"\n"
 	"Run AIE test descriptions (docs/test-spec.md) on a board and report\n"
 	"per-channel cycle counters, throughput, data checks and verdicts.\n"
@@ -131,6 +134,29 @@ static const char *usage_text =
 	"                         report.json (\"baseline\", docs/farm.md)\n"
 	"      --max-regression PCT  tolerance in percent (default 5); a description's\n"
 	"                         \"regression\" object overrides it per metric\n"
+	"      --bisect           exit as `git bisect run` reads it (docs/farm.md):\n"
+	"                         0 passed; 1 a test failed or regressed, or hung\n"
+	"                         on the emulated board (board time: the commit's\n"
+	"                         own result); 125 (skip the commit) a usage or\n"
+	"                         input error, an infrastructure error (device or\n"
+	"                         server unreachable), a skip, a hang on a board;\n"
+	"                         128+N after signal N stays, which stops the\n"
+	"                         bisection. The mapping is printed (\"bisect: exit\n"
+	"                         125 (skip): ...\")\n"
+	"      --history DB       after the reports are written, record the run in the\n"
+	"                         run history DB (SQLite, created when missing;\n"
+	"                         run_test history --help); a run that cannot be\n"
+	"                         recorded makes the exit code 3\n"
+	"      --gate-history DB  gate the run against DB: each figure against the\n"
+	"                         median of the same test's last passing runs on the\n"
+	"                         same board and backend, within the tolerance (as\n"
+	"                         --max-regression) plus 3 x 1.4826 x their MAD; a\n"
+	"                         regression fails the test (exit 1), fewer than 3\n"
+	"                         runs is \"no baseline\"; recorded in report.json\n"
+	"                         (\"history_gate\"); a DB that cannot be opened: exit\n"
+	"                         3 before the run\n"
+	"      --gate-last K      baseline runs of --gate-history (default 10)\n"
+	"      --label TEXT       kept with the run in the history (a commit, a build)\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -523,7 +549,24 @@ static void upload_results(aieth_report *r, const char *const *urls, size_t n,
 			aieth_error_message());
 }
 
-int main(int argc, char **argv)
+/* --bisect: set before the options are read, so an error in an option
+ * before it is mapped too; done once the line is printed */
+static int bisect_on, bisect_done;
+
+/* The run's code as git bisect run reads it, the mapping printed. */
+static int bisect_finish(int code, const char *report_path, int quiet)
+{
+	char line[600];
+	code = cli_bisect_code(code, report_path, line, sizeof line);
+	if (quiet || !report_path)
+		fprintf(stderr, "run_test: %s", line);
+	else
+		emit(line);
+	bisect_done = 1;
+	return code;
+}
+
+static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"board", required_argument, NULL, 'b'},
@@ -558,6 +601,11 @@ int main(int argc, char **argv)
 		{"flush-spool", no_argument, NULL, 19},
 		{"baseline", required_argument, NULL, 40},
 		{"max-regression", required_argument, NULL, 41},
+		{"bisect", no_argument, NULL, 470},
+		{"history", required_argument, NULL, 50},
+		{"gate-history", required_argument, NULL, 51},
+		{"gate-last", required_argument, NULL, 52},
+		{"label", required_argument, NULL, 53},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -574,8 +622,11 @@ int main(int argc, char **argv)
 	visual_paths vis;
 	aieth_report *r = NULL, *base = NULL;
 	const char *baseline = NULL;
+	const char *history_db = NULL, *gate_db = NULL, *label = NULL;
+	unsigned gate_last = 0;
+	aieth_history *hist = NULL, *gate_hist = NULL;
 	double max_reg = -1;
-	char *gate = NULL;
+	char *gate = NULL, *hgate = NULL;
 	progress_state ps;
 	int c, i, quiet = 0, code, wait_lock = 0, ntests;
 	char *txt;
@@ -587,8 +638,11 @@ int main(int argc, char **argv)
 	aieth_upload_opts_init(&uo, AIETH_UPLOAD_OPTS_VERSION);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cli_compare_main("run_test", argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "history"))
+		return cli_history_main("run_test", argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cli_calibrate_main("run_test", argc - 1, argv + 1);
+	bisect_on = cli_bisect_requested(argc, argv);
 	aieth_run_opts_init(&o, AIETH_RUN_OPTS_VERSION);
 	o.emu = &emu; /* each backend's options: the ones below */
 	o.xrt = &xrt;
@@ -679,6 +733,15 @@ int main(int argc, char **argv)
 						   "got",
 						   optarg);
 			break;
+		case 470: bisect_on = 1; break;
+		case 50: history_db = optarg; break;
+		case 51: gate_db = optarg; break;
+		case 52:
+			if (cli_parse_last(optarg, &gate_last))
+				return usage_error("--gate-last: expected runs 1..100000, got",
+						   optarg);
+			break;
+		case 53: label = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': print_usage(); return AIETH_EXIT_PASS;
@@ -695,8 +758,14 @@ int main(int argc, char **argv)
 		return flush_only(&uo);
 	if (optind >= argc)
 		return usage_error("no test description given", NULL);
-	if (max_reg >= 0 && !baseline)
-		return usage_error("--max-regression needs --baseline", NULL);
+	if (max_reg >= 0 && !baseline && !gate_db)
+		return usage_error("--max-regression needs --baseline or --gate-history", NULL);
+	if (gate_last && !gate_db)
+		return usage_error("--gate-last needs --gate-history", NULL);
+	if (label && !history_db)
+		return usage_error("--label needs --history", NULL);
+	if ((history_db && !*history_db) || (gate_db && !*gate_db))
+		return usage_error("--history, --gate-history: a database path is needed", NULL);
 	if (!remote.server)
 		remote.server = getenv("AIETH_SERVER");
 	/* never recorded, never sent: a password in the URL would land in
@@ -775,6 +844,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "run_test: --baseline: %s\n", aieth_error_message());
 		return AIETH_EXIT_INPUT;
 	}
+	/* the histories are opened before anything runs: a bad one costs no
+	 * board time; one named twice is one connection, made for writing */
+	if (history_db && (code = cli_history_open(&hist, history_db, 0, "--history"))) {
+		aieth_report_free(base);
+		return code;
+	}
+	if (gate_db && hist && !strcmp(gate_db, history_db))
+		gate_hist = hist;
+	else if (gate_db && (code = cli_history_open(&gate_hist, gate_db, 1, "--gate-history"))) {
+		aieth_history_close(hist);
+		aieth_report_free(base);
+		return code;
+	}
 	o.data_dir = data_dir;
 	o.out_dir = out;
 	/* a remote session's files (the local backends have none to fetch) */
@@ -823,6 +905,8 @@ int main(int argc, char **argv)
 			strcmp(junit_path, "none") ? junit_path : "");
 	if (base)
 		gate = cli_baseline_gate(r, base, baseline, max_reg);
+	if (gate_hist)
+		hgate = cli_history_gate(r, gate_hist, gate_last, max_reg);
 	/* the files first: what is printed afterwards is what they say */
 	write_outputs(r, report_path, junit_path);
 	if (!write_visual(r, &vis)) /* the error recorded in report.json too */
@@ -839,6 +923,9 @@ int main(int argc, char **argv)
 	if (gate && !quiet)
 		emit(gate);
 	free(gate);
+	if (hgate && !quiet)
+		emit(hgate);
+	free(hgate);
 	if ((txt = aieth_report_markers(r))) {
 		emit(txt);
 		free(txt);
@@ -854,10 +941,29 @@ int main(int argc, char **argv)
 	}
 	if (nuploads || flush_spool)
 		upload_results(r, uploads, nuploads, &uo, report_path);
+	/* not recorded: 3, unless something worse (5, a signal) happened */
+	if (hist && cli_history_record(r, hist, report_path, label, quiet) &&
+	    (code == AIETH_EXIT_PASS || code == AIETH_EXIT_FAIL || code == AIETH_EXIT_INPUT ||
+	     code == AIETH_EXIT_SKIP))
+		code = AIETH_EXIT_INFRA;
+	if (gate_hist != hist)
+		aieth_history_close(gate_hist);
+	aieth_history_close(hist);
 	if (code > AIETH_EXIT_SIGNAL)
 		fprintf(stderr, "run_test: interrupted by %s: exit %d\n", signame(code - 128),
 			code);
+	if (bisect_on)
+		code = bisect_finish(code, report_path, quiet);
 	aieth_report_free(r);
 	aieth_report_free(base);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	int code = run_main(argc, argv);
+	/* an exit before any test ran (usage, input, lock, signal) */
+	if (bisect_on && !bisect_done)
+		code = bisect_finish(code, NULL, 1);
 	return code;
 }

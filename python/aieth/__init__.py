@@ -20,6 +20,10 @@ from .errors import (DeviceError, Error, FileError, InvalidError, NoMemoryError,
                      ParseError, StateError, UnsupportedError, WaitTimeoutError)
 from .report import Report, run_test
 from .session import Channel, ChannelResult, Graph, GraphHandle, Session, Transaction
+from .campaign import RepeatResult, SweepResult
+from .stats import Stats
+from .stats import points as sweep_points
+from .stats import stats as statistics
 
 # The library's version (aieth/version.h), which this package is written
 # for: tests/python/test_version.py checks that they are equal, and
@@ -28,9 +32,10 @@ __version__ = "0.2.0"
 
 __all__ = [
     "Channel", "ChannelResult", "DeviceError", "Error", "FileError", "Graph", "GraphHandle",
-    "InvalidError", "NoMemoryError", "NotFoundError", "ParseError", "Report", "Session",
-    "StateError", "Transaction", "UnsupportedError", "WaitTimeoutError", "library_path",
-    "library_version", "run_test",
+    "InvalidError", "NoMemoryError", "NotFoundError", "ParseError", "RepeatResult", "Report",
+    "Session", "StateError", "Stats", "SweepResult", "Transaction", "UnsupportedError",
+    "WaitTimeoutError", "library_path", "library_version", "run_test", "statistics",
+    "sweep_points",
 ]
 
 

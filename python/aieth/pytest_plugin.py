@@ -18,6 +18,12 @@ writing into the test's output folder; the report's path is recorded as the
 test's ``aieth_report`` property, which pytest's --junitxml keeps).
 Marker: ``@pytest.mark.aieth_board("vek280", ...)`` skips the test unless
 the run's board is one of those named.
+
+Sweeps: ``@pytest.mark.aieth_sweep("size=4096..65536*2", "delay=0,100",
+zip=False)`` (or a dict {axis: values}) parametrizes the test's
+``aieth_point`` argument over the sweep's points, one test each, with ids
+``size=4096,delay=0`` as run_test names sweep points; ``sweep_params(...)``
+gives the same as pytest.param objects for ``@pytest.mark.parametrize``.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import pytest
 from . import _lib
 from .report import Report, run_test
 from .session import Session
+from .stats import point_name, points
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "aieth_board(*names): run only when the run's board (--aieth-board) "
         "is one of names; skip elsewhere")
+    config.addinivalue_line(
+        "markers", "aieth_sweep(*axes, zip=False): run the test once per point of the "
+        "sweep (AXIS=LIST texts as run_test --sweep takes them, or a dict), the point's "
+        "values in its aieth_point argument")
     backend = config.getoption("--aieth-backend") or os.environ.get("AIETH_BACKEND") or "emu"
     known = _lib.backends()
     if backend not in known:
@@ -106,6 +117,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
                 item.add_marker(pytest.mark.skip(
                     reason=f"needs board {' or '.join(mark.args)}; this run is on {board} "
                            "(--aieth-board)"))
+
+
+def sweep_params(*axes: Any, zip: bool = False) -> List[Any]:
+    """The points of a sweep as pytest.param objects, for
+    ``@pytest.mark.parametrize("point", sweep_params("size=4096,8192"))``:
+    each a dict {axis: value} with the id "axis=value,..." (as run_test
+    names a sweep point). axes: "AXIS=LIST" texts (run_test --sweep's
+    syntax: "4096..65536*2", "0..300+100", "a,b"), or one dict {axis:
+    values or LIST text}; zip pairs the lists instead of a grid. More than
+    100000 points is refused."""
+    if len(axes) == 1 and not isinstance(axes[0], str):
+        spec = axes[0]
+    else:
+        spec = list(axes)
+    return [pytest.param(p, id=point_name(p)) for p in points(spec, zip=zip)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marks = list(metafunc.definition.iter_markers("aieth_sweep"))
+    if not marks:
+        return
+    if len(marks) > 1:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: one aieth_sweep marker, "
+                                f"{len(marks)} given")
+    if "aieth_point" not in metafunc.fixturenames:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: aieth_sweep needs an "
+                                "aieth_point argument (the point's values)")
+    m = marks[0]
+    try:
+        params = sweep_params(*m.args, **m.kwargs)
+    except (TypeError, ValueError) as e:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: aieth_sweep: {e}") from None
+    metafunc.parametrize("aieth_point", [p.values[0] for p in params],
+                         ids=[p.id for p in params])
 
 
 @pytest.fixture(scope="session")

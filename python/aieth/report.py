@@ -15,7 +15,7 @@ import json
 import math
 import os
 import warnings
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _lib
 from ._interrupt import interruptible
@@ -39,6 +39,57 @@ class Report(dict):
         return str(self["run"]["status"])
 
 
+def sweep_texts(sweep: Union[str, Sequence[str], Mapping[str, Any]]) -> List[str]:
+    """The sweep as run_test's --sweep texts ("AXIS=LIST"): a text or a list
+    of them as given, a dict {axis: [values] or LIST text} written out (values
+    comma-separated). The library parses and checks the lists."""
+    if isinstance(sweep, str):
+        items = [sweep]
+    elif isinstance(sweep, Mapping):
+        items = []
+        for axis, vals in sweep.items():
+            if not isinstance(axis, str) or not axis or "=" in axis:
+                raise ValueError(f"run_test: sweep axis {axis!r} is not a name")
+            if isinstance(vals, str):
+                text = vals
+            else:
+                vs = [v.item() if hasattr(v, "item") else v for v in vals]
+                for v in vs:
+                    if isinstance(v, bool) or not isinstance(v, (int, float, str)) \
+                            or (isinstance(v, str) and ("," in v or not v)):
+                        raise ValueError(f"run_test: sweep {axis}: {v!r} is not a number or a word")
+                text = ",".join(str(v) for v in vs)
+            items.append(f"{axis}={text}")
+    else:
+        items = list(sweep)
+    for t in items:
+        if not isinstance(t, str) or "=" not in t or t.startswith("="):
+            raise ValueError(f"run_test: sweep {t!r} is not AXIS=LIST")
+    if not items:
+        raise ValueError("run_test: sweep: no axis")
+    return items
+
+
+def _campaign_opts(o: Any, repeat: Optional[int], warmup: Optional[int],
+                   sweep: Any, stop_on_fail: bool) -> Any:
+    """RunOpts version 3's fields; returns what must stay alive while the
+    library reads them (the sweep texts)."""
+    if repeat is not None:
+        o.repeat_runs = _lib.int_arg(repeat, "run_test: repeat", _lib.c_uint32, lo=1)
+    if warmup is not None:
+        if repeat is None:
+            raise ValueError("run_test: warmup needs repeat (as run_test --warmup needs --repeat)")
+        o.repeat_warmup = _lib.int_arg(warmup, "run_test: warmup", _lib.c_uint32)
+    keep = None
+    if sweep is not None:
+        texts = [_lib.enc(t) for t in sweep_texts(sweep)]
+        keep = (ctypes.c_char_p * len(texts))(*texts)
+        o.sweep = ctypes.cast(keep, ctypes.POINTER(ctypes.c_char_p))
+        o.num_sweep = len(texts)
+    o.sweep_stop_on_fail = 1 if stop_on_fail else 0
+    return keep
+
+
 def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike] = None, *,
              board: Optional[str] = None, backend: Optional[str] = None,
              server: Optional[str] = None, token: Optional[str] = None,
@@ -46,7 +97,10 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
              pl_xclbin: Optional[str] = None, xrt_ini: Optional[str] = None,
              timeout: Optional[float] = None, no_timeout: bool = False,
              data_dir: Optional[str] = None, emu_reference: bool = False,
-             junit: bool = True, xclbin_warn_only: bool = False) -> Report:
+             junit: bool = True, xclbin_warn_only: bool = False,
+             repeat: Optional[int] = None, warmup: Optional[int] = None,
+             sweep: Union[None, str, Sequence[str], Mapping[str, Any]] = None,
+             sweep_stop_on_fail: bool = False) -> Report:
     """Run one or more test descriptions (docs/test-spec.md), as run_test does.
 
     Args:
@@ -64,6 +118,15 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
         xclbin_warn_only: a design xclbin that cannot be read or that
             th_package check refuses is a warning, not the test's input
             error (exit 2), as run_test --xclbin-warn-only.
+        repeat, warmup: run each transaction warmup + repeat times in one
+            session and report the statistics of the repeat measured runs
+            (run_test --repeat N --warmup W; overrides the descriptions'
+            "repeat"; None: keep theirs). warmup needs repeat.
+        sweep: the points to run, as run_test --sweep: "AXIS=LIST", a list
+            of them (a grid), or a dict {axis: [values] or LIST text}; each
+            point becomes one test of the report (docs/test-spec.md).
+        sweep_stop_on_fail: stop a sweep at its first failing point
+            (run_test --sweep-stop-on-fail).
 
     Returns:
         The report (Report, a dict; .exit_code as run_test would exit). Test
@@ -104,6 +167,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     _lib.backend_opts(o, emu_reference, pl_xclbin,
                       {"server": server, "token": token, "cacert": cacert, "xrt_ini": xrt_ini,
                        "artifacts_dir": os.path.join(out_dir, "artifacts")})
+    keep_sweep = _campaign_opts(o, repeat, warmup, sweep, sweep_stop_on_fail)
     argv = ["aieth.run_test"] + [os.fspath(p) for p in paths]
     c_argv = (ctypes.c_char_p * len(argv))(*[_lib.enc(a) for a in argv])
     r = ctypes.c_void_p()
@@ -126,6 +190,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
             check(lib.aieth_report_write_junit(r, _lib.enc(os.path.join(out_dir, "junit.xml"))))
     finally:
         lib.aieth_report_free(r)
+    del keep_sweep  # the texts the library read during the runs
     if interrupted:
         raise KeyboardInterrupt
     with open(report_path, encoding="utf-8") as f:

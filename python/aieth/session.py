@@ -13,11 +13,14 @@ import ctypes
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
 
 from . import _lib
 from ._interrupt import interruptible
 from .errors import InvalidError, check
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .campaign import RepeatResult, SweepResult
 
 Params = Union[None, str, Dict[str, Any]]
 
@@ -499,6 +502,66 @@ class Session:
         t = ctypes.c_void_p()
         check(_lib.lib().aieth_txn_submit(self._handle(), m, args, len(channels), ctypes.byref(t)))
         return Transaction(self, t.value, mode.lower(), channels, keep)
+
+    def run(self, mode: str, channels: Sequence[Channel], repeat: int = 1, warmup: int = 0,
+            timeout: Optional[float] = None,
+            latency: Sequence["tuple[str, str]"] = ()) -> "RepeatResult":
+        """Run one transaction warmup + repeat times, keep every measured run's figures.
+
+        Each run is the transaction submitted, waited for and freed (the
+        same arrays each time: an RX array holds the last run's data). The
+        graphs are not re-armed: run them until ended (graph(name).run())
+        so that every run finds them consuming.
+
+        Args:
+            mode, channels: as submit().
+            repeat: the measured runs N (>= 1).
+            warmup: runs before them, left out of the figures.
+            timeout: each run's wait, seconds (None: no limit).
+            latency: (from, to) PLIO pairs whose first-data delay is kept.
+
+        Returns:
+            A RepeatResult: numpy arrays (N, C) of each channel's cycles,
+            first, last, throughput_MBps, ... per run, total_cycles (N,),
+            .stats(figure) by report.json's rule (lower median, MAD, sample
+            stddev), the median run and the failed runs. A run that does
+            not end "done" is listed in .failed, not raised.
+        """
+        from .campaign import run_repeated
+        self._handle()
+        return run_repeated(self, mode, channels, repeat=repeat, warmup=warmup, timeout=timeout,
+                            latency=latency)
+
+    def sweep(self, mode: str, channels: Sequence[Channel], sweep: Any, zip: bool = False,
+              repeat: int = 1, warmup: int = 0, timeout: Optional[float] = None,
+              latency: Sequence["tuple[str, str]"] = (), stop_on_fail: bool = False
+              ) -> "SweepResult":
+        """Run a transaction at each point of a sweep (each point as run()).
+
+        Args:
+            mode, channels: the transaction as submit() takes it; each point
+                changes a copy of the channels (the arrays stay the same:
+                give them the largest size swept).
+            sweep: "AXIS=LIST" (one, or a list: a grid) as run_test --sweep
+                takes it ("size=4096..65536*2", "delay=0,100"), or a dict
+                {axis: values or LIST text}. Axes: size, delay, replay (a
+                channel's repetition), channels (K: the first K channels of
+                each direction), mode (perf, func), PLIO.size|delay|replay.
+                A graph model's parameter is fixed for a session (use
+                aieth.run_test(spec, sweep=[...])).
+            zip: pair the axes' lists instead of a grid (run_test --sweep-zip).
+            repeat, warmup, timeout, latency: each point's runs, as run().
+            stop_on_fail: stop at the first point with a failed run.
+
+        Returns:
+            A SweepResult: .points, .values(axis) (P,), .figure(figure,
+            statistic) (P, C), each point's RepeatResult in .results.
+            Every point is checked before the first runs.
+        """
+        from .campaign import run_sweep
+        self._handle()
+        return run_sweep(self, mode, channels, sweep, zip=zip, repeat=repeat, warmup=warmup,
+                         timeout=timeout, latency=latency, stop_on_fail=stop_on_fail)
 
     def close(self) -> None:
         """Close the session (frees its transactions); closing twice does nothing."""

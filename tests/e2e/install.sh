@@ -90,6 +90,9 @@ for f in opt/aieth/bin/th_server opt/aieth/lib/systemd/system/th_server.service 
   if [[ -e $root/$f ]]; then ok; else bad "not installed: $f"; fi
 done
 [[ -x $root/etc/init.d/th_server ]] && ok || bad "etc/init.d/th_server is not executable"
+# the Grafana dashboard of the InfluxDB upload (docs/farm.md), as shipped
+cmp -s "$S/dist/grafana/aieth-influxdb.json" "$root/opt/aieth/share/aieth/grafana/aieth-influxdb.json" \
+  && ok || bad "share/aieth/grafana/aieth-influxdb.json not installed as shipped"
 [[ ! -e $root/etc/aieth/tokens ]] && ok || bad "a token file was installed (secrets are the admin's)"
 unit=$root/opt/aieth/lib/systemd/system/th_server.service
 if grep -rl '@[A-Z]*@' "$unit" "$root/etc/init.d/th_server" >"$TMP/subst"; then

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""html_png_check.py PNG [--blank OUT.png | --colours RRGGBB,...]: is a screenshot of report.html
+"""html_png_check.py PNG [--blank OUT.png]: is a screenshot of report.html
 showing its charts? Decodes the PNG with the standard library only (zlib,
 the five row filters; 8-bit RGB or RGBA, not interlaced) and requires
 pixels of the charts' bar colours (the throughput bars, the timeline's
 to_aie and from_aie bars) and several distinct colours. Exit 0 when it
 does, 1 with the reason when not. --blank OUT.png writes a white PNG of
-the same size (for checking that the check can fail). --colours: these
-colours instead of the bars (a page whose first screen is a sweep's curves:
-the lines' colours, report_curve.c)."""
+the same size (for checking that the check can fail). --trend: a trend
+page of run_test history html instead (its line and points, a regression
+mark, a failed run's cross). --colours RRGGBB,...: these colours instead
+(a page whose first screen is a sweep's curves: the lines' colours,
+report_curve_svg.c)."""
 import struct
 import sys
 import zlib
@@ -17,6 +19,11 @@ import zlib
 BARS = {(0x2E, 0x7D, 0x32): "pass bar", (0x1E, 0x88, 0xE5): "to_aie span",
         (0x00, 0x89, 0x7B): "from_aie span"}
 MIN_BAR_PIXELS = 500
+# history_html.c's colours: the line and passing points, a regression, a
+# failed run (the legend's text has colours of its own, so it never counts)
+TREND = {(0x15, 0x65, 0xC0): "trend line", (0xD5, 0x00, 0x00): "regression mark",
+         (0xFF, 0x6D, 0x00): "failed run"}
+TREND_MIN_PIXELS = 20
 MIN_COLOURS = 8
 
 
@@ -73,27 +80,32 @@ def write_blank(path, w, h):
 
 
 def main():
+    global BARS, MIN_BAR_PIXELS
+    if "--trend" in sys.argv:
+        sys.argv.remove("--trend")
+        BARS, MIN_BAR_PIXELS = TREND, TREND_MIN_PIXELS
+    if "--colours" in sys.argv[:-1]:
+        i = sys.argv.index("--colours")
+        BARS = {tuple(int(c[j:j + 2], 16) for j in (0, 2, 4)): "colour #" + c
+                for c in sys.argv[i + 1].split(",")}
+        del sys.argv[i:i + 2]
     w, h, bpp, rows = decode(sys.argv[1])
     if len(sys.argv) == 4 and sys.argv[2] == "--blank":
         write_blank(sys.argv[3], w, h)
         return 0
-    bars = BARS
-    if len(sys.argv) == 4 and sys.argv[2] == "--colours":
-        bars = {tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)): "colour #" + c
-                for c in sys.argv[3].split(",")}
-    counts, colours = {k: 0 for k in bars}, set()
+    counts, colours = {k: 0 for k in BARS}, set()
     for line in rows:
         for x in range(0, len(line), bpp):
             px = (line[x], line[x + 1], line[x + 2])
             colours.add(px)
             if px in counts:
                 counts[px] += 1
-    problems = ["%s: %d pixels (at least %d)" % (bars[k], v, MIN_BAR_PIXELS)
+    problems = ["%s: %d pixels (at least %d)" % (BARS[k], v, MIN_BAR_PIXELS)
                 for k, v in counts.items() if v < MIN_BAR_PIXELS]
     if len(colours) < MIN_COLOURS:
         problems.append("%d distinct colours (at least %d)" % (len(colours), MIN_COLOURS))
     print("%s: %dx%d, %d colours, bars %s" % (sys.argv[1], w, h, len(colours),
-          ", ".join("%s %d" % (bars[k], v) for k, v in counts.items())))
+          ", ".join("%s %d" % (BARS[k], v) for k, v in counts.items())))
     if problems:
         print("blank or chartless screenshot: " + "; ".join(problems))
         return 1
