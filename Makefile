@@ -291,6 +291,11 @@ $(O)/tests/amd_client: tests/tools/amd_client.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
+# report.html and the charts of a report.json read back (campaign_html.sh).
+$(O)/tests/report_render: tests/tools/report_render.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+
 # raw TCP on 127.0.0.1, the yardstick of the remote benchmark (bench_remote.sh)
 $(O)/tests/tcp_loopback: tests/bench/tcp_loopback.c
 	@mkdir -p $(dir $@)
@@ -305,14 +310,14 @@ TEST_ENV := AIETH_DATA_DIR=$(CURDIR) AIETH_BUILD=$(abspath $(O)) AIETH_SRC=$(CUR
 check: all unit e2e
 	@$(MAKE) --no-print-directory pytest
 # what check runs on (its build alone: make test builds it with -j)
-check-build: all $(O)/tests/amd_client $(ABI_LAYOUTS)
+check-build: all $(O)/tests/amd_client $(O)/tests/report_render $(ABI_LAYOUTS)
 
 unit: $(UNITS) $(PLUGINS)
 	@set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $(RUN_WRAPPER) $$t; done
 
 # Two scripts at a time (E2E_JOBS): scripts/run-e2e.sh.
 E2E_JOBS ?= 2
-e2e: all $(O)/tests/amd_client
+e2e: all $(O)/tests/amd_client $(O)/tests/report_render
 	@$(TEST_ENV) E2E_JOBS=$(E2E_JOBS) bash scripts/run-e2e.sh $(E2E)
 
 # The Python package (python/aieth) over this build's shared library, with

@@ -629,7 +629,7 @@ static int run_main(int argc, char **argv)
 		{"sweep", required_argument, NULL, SWEEP_OPT},
 		{"sweep-zip", no_argument, NULL, SWEEP_OPT + 1},
 		{"sweep-stop-on-fail", no_argument, NULL, SWEEP_OPT + 2},
-		/* repeat (issue 31) */
+		/* repeat */
 		{"repeat", required_argument, NULL, 60},
 		{"warmup", required_argument, NULL, 61},
 		{"quiet", no_argument, NULL, 'q'},

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Repeats and sweeps from Python (issue 31, part 5): the statistics rule,
+"""Repeats and sweeps from Python (campaigns): the statistics rule,
 sweep axes as run_test --sweep writes them, Session.run / Session.sweep on
 the emulated board (numpy arrays, statistics, failed runs), run_test's
 repeat/sweep keywords reaching RunOpts version 3, and the pytest plugin's

@@ -8,7 +8,9 @@ to_aie and from_aie bars) and several distinct colours. Exit 0 when it
 does, 1 with the reason when not. --blank OUT.png writes a white PNG of
 the same size (for checking that the check can fail). --trend: a trend
 page of run_test history html instead (its line and points, a regression
-mark, a failed run's cross)."""
+mark, a failed run's cross). --colours RRGGBB,...: these colours instead
+(a page whose first screen is a sweep's curves: the lines' colours,
+report_curve_svg.c)."""
 import struct
 import sys
 import zlib
@@ -82,6 +84,11 @@ def main():
     if "--trend" in sys.argv:
         sys.argv.remove("--trend")
         BARS, MIN_BAR_PIXELS = TREND, TREND_MIN_PIXELS
+    if "--colours" in sys.argv[:-1]:
+        i = sys.argv.index("--colours")
+        BARS = {tuple(int(c[j:j + 2], 16) for j in (0, 2, 4)): "colour #" + c
+                for c in sys.argv[i + 1].split(",")}
+        del sys.argv[i:i + 2]
     w, h, bpp, rows = decode(sys.argv[1])
     if len(sys.argv) == 4 and sys.argv[2] == "--blank":
         write_blank(sys.argv[3], w, h)

@@ -29,28 +29,7 @@ static const char css[] =
 	".error{background:#6d4c41}.skip{background:#757575}.interrupted{background:#6a1b9a}"
 	".err{border-left:4px solid #c62828;background:#ffebee;padding:.4em .8em}"
 	".note{color:#546e7a}.charts svg{display:block;margin:.6em 0;max-width:100%;height:auto;"
-	"border:1px solid #cfd8dc}";
-
-/* A class for a status word (the report's words only; anything else is
- * "error"): the page never puts a report string in an attribute raw. */
-static const char *st_class(const char *s)
-{
-	static const char *const known[] = {"pass", "fail", "timeout", "skip", "interrupted"};
-	size_t i;
-	for (i = 0; i < sizeof known / sizeof *known; i++)
-		if (!strcmp(s, known[i]))
-			return known[i];
-	if (!strcmp(s, "done"))
-		return "pass";
-	return "error";
-}
-
-static void badge(sbuf *b, const char *status)
-{
-	sb_printf(b, "<span class=\"b %s\">", st_class(status));
-	rv_esc(b, status);
-	sb_lit(b, "</span>");
-}
+	"border:1px solid #cfd8dc}td.bad{color:#c62828;font-weight:bold}";
 
 static void kv(sbuf *b, const char *key, const char *val)
 {
@@ -68,12 +47,12 @@ static void kv_num(sbuf *b, const char *key, const char *fmt, double v)
 
 static void run_summary(sbuf *b, const aieth_report *r)
 {
-	struct json_object *sum = rj_get(r->root, "summary"), *argv = rj_get(r->run, "argv");
+	struct json_object *sum = rj_get(r->root, "summary"), *argv = rv_arr(r->run, "argv");
 	static const char *const counts[] = {"tests",   "passed",   "failed",     "errors",
 					     "skipped", "timeouts", "interrupted"};
 	size_t i;
 	sb_lit(b, "<h1>run_test report ");
-	badge(b, rj_gets(r->run, "status"));
+	rv_badge(b, rj_gets(r->run, "status"));
 	sb_lit(b, "</h1>\n<table class=\"kv\">\n");
 	kv(b, "run", rj_gets(r->run, "id"));
 	kv(b, "started", rj_gets(r->run, "started_at"));
@@ -105,7 +84,44 @@ static void run_summary(sbuf *b, const aieth_report *r)
 	sb_lit(b, "</tr></table>\n");
 }
 
-static void test_index(sbuf *b, const aieth_report *r)
+/* The tests that get a place on the page: the first cap, and up to cap
+ * more that did not pass (a 100,000-point sweep gives a bounded page with
+ * its failures on it). NULL: out of memory. */
+static unsigned char *pick(const aieth_report *r, size_t cap)
+{
+	size_t i, n = json_object_array_length(r->tests), extra = 0;
+	unsigned char *p = calloc(n ? n : 1, 1);
+	for (i = 0; p && i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(r->tests, i);
+		if (i < cap)
+			p[i] = 1;
+		else if (strcmp(rj_gets(t, "status"), "pass") && extra < cap) {
+			p[i] = 1;
+			extra++;
+		}
+	}
+	return p;
+}
+
+/* "N more tests (M of them not passing) ...": what a bound left out. */
+static void left_out(sbuf *b, const aieth_report *r, const unsigned char *on, const char *what)
+{
+	size_t i, n = json_object_array_length(r->tests), more = 0, bad = 0;
+	for (i = 0; i < n; i++)
+		if (!on[i]) {
+			more++;
+			bad += strcmp(rj_gets(json_object_array_get_idx(r->tests, i), "status"),
+				      "pass") != 0;
+		}
+	if (more)
+		sb_printf(b,
+			  "<p class=\"note\">%zu more tests (%zu of them not passing) %s: "
+			  "report.json has every test</p>\n",
+			  more, bad, what);
+}
+
+static void test_index(sbuf *b, const aieth_report *r, const unsigned char *listed,
+		       const unsigned char *shown)
 {
 	size_t i, n = json_object_array_length(r->tests);
 	sb_lit(b, "<h2>Tests</h2>\n<table><tr><th class=\"l\">test</th><th>status</th><th>exit</th>"
@@ -114,10 +130,14 @@ static void test_index(sbuf *b, const aieth_report *r)
 	for (i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
 		struct json_object *txns = rj_get(t, "transactions");
-		sb_printf(b, "<tr><td class=\"l\"><a href=\"#t%zu\">", i);
+		if (!listed[i])
+			continue;
+		sb_lit(b, "<tr><td class=\"l\">");
+		if (shown[i])
+			sb_printf(b, "<a href=\"#t%zu\">", i);
 		rv_esc(b, rj_gets(t, "name"));
-		sb_lit(b, "</a></td><td>");
-		badge(b, rj_gets(t, "status"));
+		sb_printf(b, "%s</td><td>", shown[i] ? "</a>" : "");
+		rv_badge(b, rj_gets(t, "status"));
 		sb_printf(b, "</td><td>%lld</td><td class=\"l\">",
 			  (long long)rj_geti(t, "exit_code"));
 		rv_esc(b, rj_gets(t, "board"));
@@ -127,6 +147,7 @@ static void test_index(sbuf *b, const aieth_report *r)
 			  txns ? json_object_array_length(txns) : 0, rj_getd(t, "duration_s"));
 	}
 	sb_lit(b, "</table>\n");
+	left_out(b, r, listed, "not listed");
 }
 
 static void data_cell(sbuf *b, struct json_object *ch)
@@ -150,6 +171,29 @@ static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct j
 		rv_esc(b, w.p);
 	}
 	free(w.p);
+}
+
+/* A figure's cell: with repeats the median and its spread ("5000.0
+ * ±0.2 %", the text table's words), min, max, mean and stddev on hover;
+ * else the one run's value. */
+static void stat_cell(sbuf *b, struct json_object *o, const char *key, int prec)
+{
+	struct json_object *s = rv_stat(o, key);
+	double mn = 0, mx = 0, mean = 0, sd = 0;
+	if (!s) {
+		sb_printf(b, "%.*f", prec, rj_getd(o, key));
+		return;
+	}
+	rv_num(s, "min", &mn);
+	rv_num(s, "max", &mx);
+	rv_num(s, "mean", &mean);
+	rv_num(s, "stddev", &sd);
+	sb_printf(b,
+		  "<span title=\"median of %zu runs; min %.*f, max %.*f, mean %.*f, stddev %.*f; "
+		  "\xc2\xb1: MAD / median\">",
+		  rv_len(rv_arr(s, "runs")), prec, mn, prec, mx, prec, mean, prec, sd);
+	rv_pm(b, s, prec);
+	sb_lit(b, "</span>");
 }
 
 /* The channel table of a transaction, as run_test prints it. */
@@ -176,17 +220,16 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 			  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to",
 			  (long long)rj_geti(pl, "shim_column"),
 			  (long long)rj_geti(pl, "shim_channel"));
-		if (json_object_get_boolean(rj_get(ch, "finished")))
-			sb_printf(
-				b,
-				"<td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%.1f</td>"
-				"<td>%.1f</td>",
-				(long long)rj_geti(ch, "bytes_moved"),
-				(long long)rj_geti(ch, "first_cycle"),
-				(long long)rj_geti(ch, "last_cycle"),
-				(long long)rj_geti(ch, "cycles"), rj_getd(ch, "throughput_MBps"),
-				rj_getd(ch, "utilisation_pct"));
-		else {
+		if (json_object_get_boolean(rj_get(ch, "finished"))) {
+			sb_printf(b, "<td>%lld</td><td>%lld</td><td>%lld</td><td>",
+				  (long long)rj_geti(ch, "bytes_moved"),
+				  (long long)rj_geti(ch, "first_cycle"),
+				  (long long)rj_geti(ch, "last_cycle"));
+			stat_cell(b, ch, "cycles", 0);
+			sb_lit(b, "</td><td>");
+			stat_cell(b, ch, "throughput_MBps", 1);
+			sb_printf(b, "</td><td>%.1f</td>", rj_getd(ch, "utilisation_pct"));
+		} else {
 			sbuf u = SB_INIT(SB_LINE_MAX);
 			rw_unfinished(&u, tx, ch);
 			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
@@ -199,11 +242,28 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 		sb_lit(b, "<td class=\"l\">");
 		data_cell(b, ch);
 		sb_lit(b, "</td><td class=\"l\">");
-		badge(b, rj_gets(ch, "verdict"));
+		rv_badge(b, rj_gets(ch, "verdict"));
 		why_text(b, ch, rw_channel_why);
 		sb_lit(b, "</td></tr>\n");
 	}
 	sb_lit(b, "</table>\n");
+}
+
+/* Runs of a repeat that failed a data check, each named. */
+static void runs_failed(sbuf *b, struct json_object *rf)
+{
+	size_t k;
+	for (k = 0; k < rv_len(rf) && k < 64; k++) {
+		struct json_object *f = json_object_array_get_idx(rf, k);
+		sb_printf(b, "<p class=\"err\">run %lld failed: ", (long long)rj_geti(f, "run"));
+		rv_esc(b, rj_gets(f, "plio"));
+		sb_lit(b, ": ");
+		rv_esc(b, rj_gets(f, "reason"));
+		sb_lit(b, "</p>\n");
+	}
+	if (rv_len(rf) > 64)
+		sb_printf(b, "<p class=\"note\">%zu more failed runs: see report.json</p>\n",
+			  rv_len(rf) - 64);
 }
 
 static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, size_t *rows,
@@ -217,14 +277,21 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 	sb_lit(b, "&rdquo; (");
 	rv_esc(b, rj_gets(tx, "mode"));
 	sb_lit(b, ") ");
-	badge(b, rj_gets(tx, "status"));
+	rv_badge(b, rj_gets(tx, "status"));
 	if (!strcmp(rj_gets(tx, "status"), "done"))
 		sb_printf(b, "%s",
 			  json_object_get_boolean(rj_get(tx, "valid")) ? " valid" : " NOT VALID");
 	sb_printf(b, ", %lld board cycles", (long long)rj_geti(tx, "total_cycles"));
 	if (clk > 0)
 		sb_printf(b, " (%.3f &micro;s)", (double)rj_geti(tx, "total_cycles") / clk);
+	if (rv_stat(tx, "total_cycles")) {
+		sb_lit(b, "; over the runs ");
+		rv_pm(b, rv_stat(tx, "total_cycles"), 0);
+		sb_printf(b, ", the figures below from run %lld (the median)",
+			  (long long)rj_geti(tx, "median_run"));
+	}
 	sb_lit(b, "</h3>\n");
+	runs_failed(b, rv_arr(tx, "runs_failed"));
 	if (rj_gets(tx, "message")[0]) {
 		sb_lit(b, "<p class=\"note\">note: ");
 		rv_esc(b, rj_gets(tx, "message"));
@@ -240,10 +307,10 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 			rv_esc(b, rj_gets(l, "from"));
 			sb_lit(b, "</td><td class=\"l\">");
 			rv_esc(b, rj_gets(l, "to"));
-			sb_printf(b, "</td><td>%lld</td><td>%lld</td><td>",
-				  (long long)rj_geti(l, "cycles"),
-				  (long long)rj_geti(l, "max_cycles"));
-			badge(b, json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "fail");
+			sb_lit(b, "</td><td>");
+			stat_cell(b, l, "cycles", 0);
+			sb_printf(b, "</td><td>%lld</td><td>", (long long)rj_geti(l, "max_cycles"));
+			rv_badge(b, json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "fail");
 			if (!strcmp(rj_gets(tx, "status"), "done"))
 				why_text(b, l, rw_latency_why);
 			sb_lit(b, "</td></tr>\n");
@@ -253,6 +320,8 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 	if (*charts < RV_MAX_CHARTS) {
 		sb_lit(b, "<div class=\"charts\">\n");
 		rv_svg_throughput(b, t, tx, 0);
+		if (rv_has_dist(tx))
+			rv_svg_distribution(b, t, tx, 0);
 		rv_svg_timeline(b, t, tx, 0);
 		sb_lit(b, "</div>\n");
 	} else if (*charts == RV_MAX_CHARTS) {
@@ -264,6 +333,30 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 	(*charts)++;
 }
 
+/* A repeated test and a sweep's point say so. */
+static void campaign_rows(sbuf *b, struct json_object *t)
+{
+	struct json_object *rep = rj_get(t, "repeat"), *sw = rj_get(t, "sweep");
+	double runs = 1, warm = 0, pt = 0, pts = 0;
+	rv_num(rep, "runs", &runs);
+	rv_num(rep, "warmup", &warm);
+	if (runs > 1 || warm > 0) {
+		char tmp[160];
+		snprintf(tmp, sizeof tmp,
+			 "%.0f measured runs after %.0f warm-up; thresholds on the ", runs, warm);
+		sb_printf(b, "<tr><th class=\"l\">repeat</th><td>%s", tmp);
+		rv_esc(b, rj_gets(rep, "statistic")[0] ? rj_gets(rep, "statistic") : "median");
+		sb_lit(b, "</td></tr>\n");
+	}
+	if (sw && json_object_is_type(sw, json_type_object)) {
+		rv_num(sw, "point", &pt);
+		rv_num(sw, "points", &pts);
+		sb_printf(b, "<tr><th class=\"l\">sweep</th><td>point %.0f of %.0f of ", pt, pts);
+		rv_esc(b, rj_gets(sw, "name"));
+		sb_lit(b, "</td></tr>\n");
+	}
+}
+
 static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows, size_t *charts)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -271,7 +364,7 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 	sb_printf(b, "<section id=\"t%zu\">\n<h2>", i);
 	rv_esc(b, rj_gets(t, "name"));
 	sb_lit(b, " ");
-	badge(b, rj_gets(t, "status"));
+	rv_badge(b, rj_gets(t, "status"));
 	sb_lit(b, "</h2>\n<table class=\"kv\">\n");
 	kv(b, "description", rj_gets(t, "description"));
 	kv(b, "spec", rj_gets(t, "spec"));
@@ -281,6 +374,7 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 		kv_num(b, "PL clock", "%.3f MHz", rv_clock_mhz(t));
 	kv_num(b, "exit code", "%.0f", (double)rj_geti(t, "exit_code"));
 	kv_num(b, "duration", "%.3f s", rj_getd(t, "duration_s"));
+	campaign_rows(b, t);
 	sb_lit(b, "</table>\n");
 	if (err) {
 		sb_lit(b, "<div class=\"err\"><b>error</b> (");
@@ -320,7 +414,7 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 	chs = rj_get(bo, "changes");
 	n = chs ? json_object_array_length(chs) : 0;
 	sb_lit(b, "<h2>Baseline ");
-	badge(b, !strcmp(rj_gets(bo, "status"), "pass") ? "pass" : "fail");
+	rv_badge(b, !strcmp(rj_gets(bo, "status"), "pass") ? "pass" : "fail");
 	sb_lit(b, "</h2>\n<p>");
 	rv_esc(b, rj_gets(bo, "path"));
 	sb_lit(b, " (run ");
@@ -394,9 +488,17 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t i, n, rows = 0, charts = 0;
+	unsigned char *shown, *listed;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_html: NULL argument");
 	n = json_object_array_length(r->tests);
+	shown = pick(r, RV_MAX_SECTIONS);
+	listed = pick(r, RV_MAX_INDEX);
+	if (!shown || !listed) {
+		free(shown);
+		free(listed);
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+	}
 	sb_lit(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 		   "style-src 'unsafe-inline'\">\n"
@@ -406,10 +508,16 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 	sb_printf(&b, ", %zu test%s</title>\n<style>%s</style>\n</head>\n<body>\n", n,
 		  n == 1 ? "" : "s", css);
 	run_summary(&b, r);
-	test_index(&b, r);
 	baseline_section(&b, r);
+	/* a sweep's curves before the list of its (many) points */
+	rv_html_sweeps(&b, r, shown);
+	test_index(&b, r, listed, shown);
 	for (i = 0; i < n; i++)
-		test_section(&b, json_object_array_get_idx(r->tests, i), i, &rows, &charts);
+		if (shown[i])
+			test_section(&b, json_object_array_get_idx(r->tests, i), i, &rows, &charts);
+	left_out(&b, r, shown, "have no section on this page");
+	free(shown);
+	free(listed);
 	sb_lit(&b, "<p class=\"note\">Every figure is in report.json "
 		   "(docs/report-schema.md); the charts are also standalone SVG files.</p>\n"
 		   "</body>\n</html>\n");

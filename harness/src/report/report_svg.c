@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_svg.c - the charts of a transaction as SVG (inline in report.html
- * and standalone files), and the helpers every visual writer shares:
- * escaping, file-name parts, the drawn span of a channel.
+ * and standalone files), the drawn span of a channel, and the chart files.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,98 +14,6 @@
 #include "report/report_visual.h"
 #include "util/error.h"
 #include "util/fileio.h"
-#include "util/utf8.h"
-
-/* The valid UTF-8 character at s (2..4 bytes), or 0 (util/utf8.h). */
-static size_t utf8_seq(const unsigned char *s) { return aieth__utf8_seq((const char *)s); }
-
-void rv_esc(sbuf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	while (p && *p) {
-		size_t n;
-		switch (*p) {
-		case '&': sb_lit(b, "&amp;"); break;
-		case '<': sb_lit(b, "&lt;"); break;
-		case '>': sb_lit(b, "&gt;"); break;
-		case '"': sb_lit(b, "&quot;"); break;
-		case '\'': sb_lit(b, "&#39;"); break;
-		default:
-			if (*p >= 0x80 && (n = utf8_seq(p)) > 0) {
-				sb_put(b, (const char *)p, n);
-				p += n;
-				continue;
-			}
-			if (*p < 0x20 || *p >= 0x7f)
-				sb_lit(b, "?");
-			else
-				sb_put(b, (const char *)p, 1);
-		}
-		p++;
-	}
-}
-
-void rv_json(sbuf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	sb_lit(b, "\"");
-	while (p && *p) {
-		size_t n;
-		if (*p == '"' || *p == '\\') {
-			sb_lit(b, "\\");
-			sb_put(b, (const char *)p, 1);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			sb_printf(b, "\\u%04x", *p);
-		} else if (*p >= 0x80) {
-			if ((n = utf8_seq(p)) > 0) {
-				sb_put(b, (const char *)p, n);
-				p += n;
-				continue;
-			}
-			sb_lit(b, "?");
-		} else {
-			sb_put(b, (const char *)p, 1);
-		}
-		p++;
-	}
-	sb_lit(b, "\"");
-}
-
-/* s escaped, cut to at most max bytes on a character boundary ("..."
- * marks the cut): long names keep the chart's layout. */
-static void esc_cut(sbuf *b, const char *s, size_t max)
-{
-	char tmp[256];
-	size_t n = strlen(s);
-	if (max >= sizeof tmp)
-		max = sizeof tmp - 1;
-	if (n <= max) {
-		rv_esc(b, s);
-		return;
-	}
-	n = max - 3;
-	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	memcpy(tmp, s, n);
-	memcpy(tmp + n, "...", 4);
-	rv_esc(b, tmp);
-}
-
-void rv_file_part(char *dst, size_t n, const char *s)
-{
-	size_t i = 0;
-	if (!n)
-		return;
-	for (; s && *s && i + 1 < n; s++) {
-		unsigned char ch = (unsigned char)*s;
-		int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			   (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || (ch == '.' && i);
-		dst[i++] = keep ? (char)ch : '_';
-	}
-	if (!i && n > 1)
-		dst[i++] = '_';
-	dst[i] = '\0';
-}
 
 double rv_clock_mhz(struct json_object *test)
 {
@@ -181,9 +88,9 @@ static void svg_open(sbuf *b, int standalone, int w, int h, const char *kind,
 	sb_printf(b, ": %s</title>\n", kind);
 	sb_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
 	sb_lit(b, "<text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">");
-	esc_cut(b, rj_gets(test, "name"), 60);
+	rv_esc_cut(b, rj_gets(test, "name"), 60);
 	sb_lit(b, " / ");
-	esc_cut(b, rj_gets(txn, "name"), 40);
+	rv_esc_cut(b, rj_gets(txn, "name"), 40);
 	sb_printf(b, ": %s</text>\n",
 		  !strcmp(kind, "throughput") ? "throughput per channel against its peak (MB/s)"
 					      : "channel timeline (first..last cycle)");
@@ -192,7 +99,7 @@ static void svg_open(sbuf *b, int standalone, int w, int h, const char *kind,
 static void row_label(sbuf *b, struct json_object *ch, int y)
 {
 	sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LBL - 8, y + 14);
-	esc_cut(b, rj_gets(ch, "plio"), 28);
+	rv_esc_cut(b, rj_gets(ch, "plio"), 28);
 	sb_lit(b, "<title>");
 	rv_esc(b, rj_gets(ch, "plio"));
 	sb_lit(b, "</title></text>\n");
@@ -344,9 +251,9 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 		}
 		sb_printf(b, "<text x=\"8\" y=\"%d\" fill=\"%s\">latency ", axis + 40 + (int)k * 16,
 			  pass ? "#000000" : "#c62828");
-		esc_cut(b, rj_gets(l, "from"), 40);
+		rv_esc_cut(b, rj_gets(l, "from"), 40);
 		sb_lit(b, " \xe2\x86\x92 ");
-		esc_cut(b, rj_gets(l, "to"), 40);
+		rv_esc_cut(b, rj_gets(l, "to"), 40);
 		sb_printf(b, ": %lld cycles", cyc);
 		if (clk > 0)
 			sb_printf(b, " (%.3f \xc2\xb5s)", (double)cyc / clk);
@@ -383,8 +290,8 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 #undef X
 }
 
-/* The standalone chart files: DIR/<test>-<transaction>-throughput.svg and
- * -timeline.svg, names reduced to [A-Za-z0-9._-]; a name that repeats
+/* The standalone chart files: DIR/<test>-<transaction>-throughput.svg,
+ * -timeline.svg and, for a repeated transaction, -distribution.svg, names reduced to [A-Za-z0-9._-]; a name that repeats
  * (the same description twice, names equal once reduced) gets "+I.J", the
  * test's and the transaction's index ('+' never comes from a name). */
 #define STEM 140
@@ -401,6 +308,8 @@ static int write_svg(int dfd, const char *dir, const char *stem, const char *kin
 				   sizeof path - 1);
 	if (!strcmp(kind, "throughput"))
 		rv_svg_throughput(&b, t, tx, 1);
+	else if (!strcmp(kind, "distribution"))
+		rv_svg_distribution(&b, t, tx, 1);
 	else
 		rv_svg_timeline(&b, t, tx, 1);
 	if (!(rc = sb_check(&b, path)))
@@ -439,10 +348,16 @@ int aieth_report_write_svgs(const aieth_report *r, const char *dir)
 				snprintf(stem, sizeof stems[0], "%s-%s+%zu.%zu", a, z, i, j);
 			charts++;
 			if ((rc = write_svg(dfd, dir, stem, "throughput", t, tx)) != AIETH_OK ||
-			    (rc = write_svg(dfd, dir, stem, "timeline", t, tx)) != AIETH_OK)
+			    (rc = write_svg(dfd, dir, stem, "timeline", t, tx)) != AIETH_OK ||
+			    (rv_has_dist(tx) &&
+			     (rc = write_svg(dfd, dir, stem, "distribution", t, tx)) != AIETH_OK))
 				break;
 		}
+		if (rc != AIETH_OK)
+			break;
 	}
+	if (rc == AIETH_OK)
+		rc = rv_write_sweep_svgs(r, dfd, dir);
 	close(dfd);
 	return rc;
 }

@@ -762,9 +762,9 @@ static int reject_nulls(const char *what, jobj *v, char *path, size_t cap, int i
 int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_t len,
 		     const char *base_dir)
 {
-	static const char *const keys[] = {"schema",       "name",       "description", "board",
-					   "backend",      "xclbin",     "pl_xclbin",   "graphs",
-					   "transactions", "regression", "sweep",       "repeat", NULL};
+	static const char *const keys[] = {
+		"schema", "name",         "description", "board", "backend", "xclbin", "pl_xclbin",
+		"graphs", "transactions", "regression",  "sweep", "repeat",  NULL};
 	aieth_spec *sp;
 	jobj *root = NULL, *arr;
 	const char *schema = NULL, *xclbin = NULL, *pl_xclbin = NULL;

@@ -107,7 +107,7 @@ struct aieth_spec {
 	size_t ntxns;
 	spec_regression regr;
 	struct sweep_def_s *sweep; /* "sweep" (runner/sweep.h) or NULL */
-	spec_repeat repeat; /* runs 1, warmup 0, median when not given */
+	spec_repeat repeat;        /* runs 1, warmup 0, median when not given */
 };
 
 #endif

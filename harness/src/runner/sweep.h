@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#define SWEEP_MAX_POINTS 100000u /* points of one sweep (issue 31) */
+#define SWEEP_MAX_POINTS 100000u /* points of one sweep */
 #define SWEEP_MAX_AXES 16u
 #define SWEEP_AXIS_NAME_MAX 96u /* "<PLIO or graph>.<field or parameter>" */
 #define SWEEP_WORD_MAX 64u      /* a word value ("perf", a PLIO name) */

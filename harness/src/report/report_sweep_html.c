@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_sweep_html.c - the sweeps of a run (report.run.sweeps) on the page a
+ * person reads: per sweep what it swept, its curves (report_curve.c), its
+ * knees and a compact table of its points; and the curves as standalone
+ * SVG files. Bounded as report_visual.h says: a 100,000-point sweep gives
+ * a page of the same order as a 200-point one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "aieth.h"
+#include "report/report_model.h"
+#include "report/report_visual.h"
+#include "util/error.h"
+#include "util/fileio.h"
+
+typedef struct json_object jobj;
+
+#define AXIS_VALUES_SHOWN 12
+
+static void value(sbuf *b, jobj *v)
+{
+	if (v && json_object_is_type(v, json_type_int))
+		sb_printf(b, "%lld", (long long)json_object_get_int64(v));
+	else if (v && json_object_is_type(v, json_type_double))
+		sb_printf(b, "%.15g", json_object_get_double(v));
+	else if (v && json_object_is_type(v, json_type_string))
+		rv_esc(b, json_object_get_string(v));
+	else if (v && json_object_is_type(v, json_type_null))
+		sb_lit(b, "none");
+	else
+		sb_lit(b, "?");
+}
+
+static void sweep_head(sbuf *b, jobj *s, size_t i)
+{
+	jobj *axes = rv_arr(s, "axes");
+	size_t a, k;
+	double pts = 0, run = 0;
+	sb_printf(b, "<section id=\"s%zu\">\n<h2>sweep &ldquo;", i);
+	rv_esc(b, rj_gets(s, "name"));
+	sb_lit(b, "&rdquo;</h2>\n<table class=\"kv\">\n<tr><th class=\"l\">spec</th><td>");
+	rv_esc(b, rj_gets(s, "spec"));
+	sb_lit(b, "</td></tr>\n<tr><th class=\"l\">mode</th><td>");
+	rv_esc(b, rj_gets(s, "mode"));
+	rv_num(s, "points", &pts);
+	rv_num(s, "points_run", &run);
+	sb_printf(b, "</td></tr>\n<tr><th class=\"l\">points</th><td>%.0f run of %.0f", run, pts);
+	if (rj_gets(s, "stopped")[0]) {
+		sb_lit(b, ", stopped: ");
+		rv_esc(b, rj_gets(s, "stopped"));
+	}
+	sb_lit(b, "</td></tr>\n");
+	for (a = 0; a < rv_len(axes); a++) {
+		jobj *ax = json_object_array_get_idx(axes, a), *vals = rv_arr(ax, "values");
+		sb_lit(b, "<tr><th class=\"l\">axis ");
+		rv_esc(b, rj_gets(ax, "name"));
+		sb_lit(b, "</th><td>");
+		for (k = 0; k < rv_len(vals) && k < AXIS_VALUES_SHOWN; k++) {
+			if (k)
+				sb_lit(b, ", ");
+			value(b, json_object_array_get_idx(vals, k));
+		}
+		if (rv_len(vals) > AXIS_VALUES_SHOWN)
+			sb_lit(b, ", &hellip;");
+		sb_printf(b, " (%zu value%s)</td></tr>\n", rv_len(vals),
+			  rv_len(vals) == 1 ? "" : "s");
+	}
+	sb_lit(b, "</table>\n");
+}
+
+static void sweep_charts(sbuf *b, const aieth_report *r, jobj *s)
+{
+	size_t a, n = rv_len(rv_arr(s, "axes"));
+	int fig, drawn = 0;
+	sb_lit(b, "<div class=\"charts\">\n");
+	for (a = 0; a < n && a < RV_MAX_AXES; a++) {
+		if (!rv_axis_varies(s, a)) {
+			sb_lit(b, "<p class=\"note\">axis ");
+			rv_esc(b, rj_gets(json_object_array_get_idx(rv_arr(s, "axes"), a), "name"));
+			sb_lit(b, ": one value, no curve</p>\n");
+			continue;
+		}
+		for (fig = 0; fig < RV_NUM_FIGS; fig++)
+			if (rv_svg_curve(b, r->tests, s, a, fig, 0) > 0)
+				drawn++;
+	}
+	sb_lit(b, "</div>\n");
+	if (!drawn)
+		sb_lit(b, "<p class=\"note\">no point of this sweep has figures to draw</p>\n");
+	if (n > RV_MAX_AXES)
+		sb_printf(b, "<p class=\"note\">curves of the first %d axes of %zu</p>\n",
+			  RV_MAX_AXES, n);
+}
+
+static void at_text(sbuf *b, jobj *at)
+{
+	int first = 1;
+	if (!at || !json_object_is_type(at, json_type_object))
+		return;
+	json_object_object_foreach(at, key, v)
+	{
+		if (!first)
+			sb_lit(b, ", ");
+		first = 0;
+		rv_esc(b, key);
+		sb_lit(b, "=");
+		value(b, v);
+	}
+}
+
+static void sweep_knees(sbuf *b, jobj *s)
+{
+	jobj *knees = rv_arr(s, "knees");
+	size_t k, n = rv_len(knees);
+	if (!n)
+		return;
+	sb_lit(b, "<table><tr><th class=\"l\">knee of</th><th class=\"l\">axis</th>"
+		  "<th class=\"l\">at</th><th>knee</th><th>plateau (MB/s)</th>"
+		  "<th class=\"l\">why none</th></tr>\n");
+	for (k = 0; k < n; k++) {
+		jobj *kn = json_object_array_get_idx(knees, k);
+		double pl;
+		if (k >= RV_SWEEP_ROWS) {
+			sb_printf(b,
+				  "<tr><td class=\"l note\" colspan=\"6\">%zu more knees: see "
+				  "report.json</td></tr>\n",
+				  n - k);
+			break;
+		}
+		sb_lit(b, "<tr><td class=\"l\">");
+		rv_esc(b, rj_gets(kn, "plio"));
+		sb_lit(b, "</td><td class=\"l\">");
+		rv_esc(b, rj_gets(kn, "axis"));
+		sb_lit(b, "</td><td class=\"l\">");
+		at_text(b, rj_get(kn, "at"));
+		sb_lit(b, "</td><td>");
+		if (rj_get(kn, "value"))
+			value(b, rj_get(kn, "value"));
+		else
+			sb_lit(b, "none");
+		if (rv_num(kn, "plateau_MBps", &pl))
+			sb_printf(b, "</td><td>%.1f</td><td class=\"l\">", pl);
+		else
+			sb_lit(b, "</td><td>-</td><td class=\"l\">");
+		rv_esc(b, rj_gets(kn, "reason"));
+		sb_lit(b, "</td></tr>\n");
+	}
+	sb_lit(b, "</table>\n");
+}
+
+static jobj *first_txn(jobj *t)
+{
+	jobj *a = rv_arr(t, "transactions");
+	return rv_len(a) ? json_object_array_get_idx(a, 0) : NULL;
+}
+
+static jobj *channel_named(jobj *tx, const char *plio)
+{
+	jobj *chs = rv_arr(tx, "channels");
+	size_t k;
+	for (k = 0; k < rv_len(chs); k++)
+		if (!strcmp(rj_gets(json_object_array_get_idx(chs, k), "plio"), plio))
+			return json_object_array_get_idx(chs, k);
+	return NULL;
+}
+
+static void fig_cell(sbuf *b, jobj *o, const char *key, int prec)
+{
+	jobj *s = rv_stat(o, key);
+	double v;
+	if (s)
+		rv_pm(b, s, prec);
+	else if (rv_num(o, key, &v))
+		sb_printf(b, "%.*f", prec, v);
+	else
+		sb_lit(b, "-");
+}
+
+/* The points, RV_SWEEP_ROWS at most: values, status, total cycles and
+ * the MB/s of the first transaction's first RV_SWEEP_COLS channels (as
+ * the first point has them). */
+static void sweep_points(sbuf *b, const aieth_report *r, jobj *s, const unsigned char *shown)
+{
+	jobj *axes = rv_arr(s, "axes"), *cols = NULL;
+	size_t i, a, k, n = rv_len(r->tests), na = rv_len(axes), rows = 0, more = 0;
+	for (i = 0; i < n; i++) {
+		jobj *t = json_object_array_get_idx(r->tests, i), *sw = rv_point_of(t, s), *tx;
+		jobj *vals = rj_get(sw, "values");
+		double pt = (double)i;
+		if (!sw)
+			continue;
+		if (rows >= RV_SWEEP_ROWS) {
+			more++;
+			continue;
+		}
+		if (!rows++) {
+			cols = rv_arr(first_txn(t), "channels");
+			sb_lit(b,
+			       "<table><tr><th>point</th><th class=\"l\">test</th><th>status</th>");
+			for (a = 0; a < na && a < RV_MAX_AXES; a++) {
+				sb_lit(b, "<th>");
+				rv_esc(b, rj_gets(json_object_array_get_idx(axes, a), "name"));
+				sb_lit(b, "</th>");
+			}
+			sb_lit(b, "<th>cycles</th>");
+			for (k = 0; k < rv_len(cols) && k < RV_SWEEP_COLS; k++) {
+				sb_lit(b, "<th>");
+				rv_esc(b, rj_gets(json_object_array_get_idx(cols, k), "plio"));
+				sb_lit(b, " MB/s</th>");
+			}
+			sb_lit(b, "</tr>\n");
+		}
+		rv_num(sw, "point", &pt);
+		sb_printf(b, "<tr><td>%.0f</td><td class=\"l\">", pt);
+		if (shown && shown[i])
+			sb_printf(b, "<a href=\"#t%zu\">", i);
+		rv_esc(b, rj_gets(t, "name"));
+		sb_printf(b, "%s</td><td>", shown && shown[i] ? "</a>" : "");
+		rv_badge(b, rj_gets(t, "status"));
+		sb_lit(b, "</td>");
+		for (a = 0; a < na && a < RV_MAX_AXES; a++) {
+			sb_lit(b, "<td>");
+			value(b, rj_get(vals, rj_gets(json_object_array_get_idx(axes, a), "name")));
+			sb_lit(b, "</td>");
+		}
+		tx = first_txn(t);
+		sb_lit(b, "<td>");
+		fig_cell(b, tx, "total_cycles", 0);
+		sb_lit(b, "</td>");
+		for (k = 0; k < rv_len(cols) && k < RV_SWEEP_COLS; k++) {
+			jobj *ch = channel_named(
+				tx, rj_gets(json_object_array_get_idx(cols, k), "plio"));
+			int bad = ch && strcmp(rj_gets(ch, "verdict"), "pass");
+			sb_printf(b, "<td%s>", bad ? " class=\"bad\"" : "");
+			fig_cell(b, ch, "throughput_MBps", 1);
+			sb_lit(b, "</td>");
+		}
+		sb_lit(b, "</tr>\n");
+	}
+	if (rows)
+		sb_lit(b, "</table>\n");
+	else
+		sb_lit(b, "<p class=\"note\">no point of this sweep is in the report</p>\n");
+	if (more)
+		sb_printf(b,
+			  "<p class=\"note\">%zu more points: this page lists the first %d; "
+			  "report.json and OUT/sweep.csv have every point</p>\n",
+			  more, RV_SWEEP_ROWS);
+	if (rv_len(cols) > RV_SWEEP_COLS)
+		sb_printf(b, "<p class=\"note\">MB/s of the first %d channels of %zu</p>\n",
+			  RV_SWEEP_COLS, rv_len(cols));
+}
+
+void rv_html_sweeps(sbuf *b, const aieth_report *r, const unsigned char *shown)
+{
+	jobj *sw = rv_arr(r->run, "sweeps");
+	size_t i, n = rv_num_sweeps(r->run);
+	for (i = 0; i < n; i++) {
+		jobj *s = json_object_array_get_idx(sw, i);
+		if (!json_object_is_type(s, json_type_object))
+			continue;
+		sweep_head(b, s, i);
+		sweep_charts(b, r, s);
+		sweep_knees(b, s);
+		sweep_points(b, r, s, shown);
+		sb_lit(b, "</section>\n");
+	}
+	if (rv_len(sw) > n)
+		sb_printf(b,
+			  "<p class=\"note\">%zu more sweeps: this page draws the first %d</p>\n",
+			  rv_len(sw) - n, RV_MAX_SWEEPS);
+}
+
+int rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir)
+{
+	jobj *sw = rv_arr(r->run, "sweeps");
+	char stems[RV_MAX_SWEEPS * RV_MAX_AXES][160];
+	size_t i, a, ns = 0, n = rv_num_sweeps(r->run);
+	int fig, rc = AIETH_OK;
+	for (i = 0; i < n && rc == AIETH_OK; i++) {
+		jobj *s = json_object_array_get_idx(sw, i), *axes = rv_arr(s, "axes");
+		for (a = 0; a < rv_len(axes) && a < RV_MAX_AXES && rc == AIETH_OK; a++) {
+			char sn[48], an[40], *stem = stems[ns], name[200], path[4400];
+			size_t c;
+			rv_file_part(sn, sizeof sn, rj_gets(s, "name"));
+			rv_file_part(an, sizeof an,
+				     rj_gets(json_object_array_get_idx(axes, a), "name"));
+			snprintf(stem, sizeof stems[0], "sweep-%s-%s", sn, an);
+			for (c = 0; c < ns && strcmp(stems[c], stem); c++)
+				;
+			if (c < ns) /* '+' never comes from a name */
+				snprintf(stem, sizeof stems[0], "sweep-%s-%s+%zu.%zu", sn, an, i,
+					 a);
+			ns++;
+			for (fig = 0; fig < RV_NUM_FIGS && rc == AIETH_OK; fig++) {
+				sbuf b = SB_INIT(SB_DOC_MAX);
+				int d = rv_svg_curve(&b, r->tests, s, a, fig, 1);
+				snprintf(name, sizeof name, "%s-%s.svg", stem, rv_fig_name(fig));
+				if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >=
+				    sizeof path)
+					rc = aieth__fail(AIETH_EINVAL,
+							 "%s: chart path longer than %zu bytes",
+							 dir, sizeof path - 1);
+				else if (d < 0)
+					rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
+				else if (d > 0 && !(rc = sb_check(&b, path)))
+					rc = aieth__write_atomicat(dfd, name, path, b.p, b.n);
+				sb_free(&b);
+			}
+		}
+	}
+	return rc;
+}
