@@ -49,6 +49,16 @@ has "$o/sweep.csv" '0,5,"adder_perf[PLIO_01_TO_AIE.delay=100,PLIO_02_TO_AIE.dela
 # (the markers' key=value lines write a name's '=' as '_')
 has "$TMP/grid.out" "RUN_TEST CASE name=adder_perf[PLIO_01_TO_AIE.delay_100,PLIO_02_TO_AIE.delay_20] result=pass"
 
+# the table ends a sweep with its summary: points, passes, axes, knees
+"$RT" -o "$TMP/grid_t" --sweep PLIO_01_TO_AIE.delay=0,100 --sweep PLIO_02_TO_AIE.delay=0..20+10 \
+  "$EX/adder_perf/test.json" >"$TMP/grid_t.out" 2>&1
+exit_is $? 0 "grid sweep with the table"
+has "$TMP/grid_t.out" '== sweep "adder_perf" (grid): 6 of 6 points ran, 6 passed; axes: PLIO_01_TO_AIE.delay, PLIO_02_TO_AIE.delay'
+has "$TMP/grid_t.out" '   knee of PLIO_01_FROM_AIE along PLIO_02_TO_AIE.delay at {"PLIO_01_TO_AIE.delay":0}: '
+[[ $(grep -c '^   knee of ' "$TMP/grid_t.out") -eq 15 ]] && ok || bad "the table's knee lines: $(grep -c '^   knee of ' "$TMP/grid_t.out"), expected 15"
+[[ $(grep -n '^== sweep ' "$TMP/grid_t.out" | cut -d: -f1) -gt $(grep -n '^== adder_perf\[PLIO_01_TO_AIE.delay=100,PLIO_02_TO_AIE.delay=20\]' "$TMP/grid_t.out" | cut -d: -f1) ]] \
+  && ok || bad "the sweep's summary comes after its last point"
+
 # --- a description without a sweep gives no sweep.csv and no run.sweeps
 "$RT" -q -o "$TMP/plain" "$EX/adder_perf/test.json" >/dev/null 2>&1
 exit_is $? 0 "plain run"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/report_model.h"
+#include "report/report_sweep.h"
 #include "report/report_why.h"
 #include "util/sbuf.h"
 #include "util/stats.h"
@@ -246,6 +247,73 @@ static void text_test(sbuf *b, struct json_object *t)
 	}
 }
 
+/* The knee lines a sweep's summary shows; the rest are in report.json. */
+#define TEXT_KNEES_MAX 16
+
+/* A sweep's summary after its last point: how many points ran and passed,
+ * why it stopped, and its knees (docs/report-schema.md, "Sweeps"). */
+static void text_sweep(sbuf *b, struct json_object *sw, struct json_object *tests, size_t first,
+		       size_t count)
+{
+	struct json_object *knees = rj_get(sw, "knees"), *axes = rj_get(sw, "axes");
+	char c1[1024 + 16], c2[600], c3[128];
+	size_t i, passed = 0, nk, shown = 0;
+	for (i = first; i < first + count; i++)
+		passed += !strcmp(rj_gets(json_object_array_get_idx(tests, i), "status"), "pass");
+	sb_printf(b, "== sweep \"%s\" (%s): %lld of %lld points ran, %zu passed",
+		  clean(c1, sizeof c1, rj_gets(sw, "name")),
+		  clean(c3, sizeof c3, rj_gets(sw, "mode")), (long long)rj_geti(sw, "points_run"),
+		  (long long)rj_geti(sw, "points"), passed);
+	if (rj_gets(sw, "stopped")[0])
+		sb_printf(b, ", stopped: %s", clean(c3, sizeof c3, rj_gets(sw, "stopped")));
+	sb_printf(b, "; axes:");
+	for (i = 0; axes && json_object_is_type(axes, json_type_array) &&
+		    i < json_object_array_length(axes);
+	     i++)
+		sb_printf(
+			b, "%s %s", i ? "," : "",
+			clean(c3, sizeof c3, rj_gets(json_object_array_get_idx(axes, i), "name")));
+	sb_lit(b, "\n");
+	nk = knees && json_object_is_type(knees, json_type_array) ? json_object_array_length(knees)
+								  : 0;
+	for (i = 0; i < nk && shown < TEXT_KNEES_MAX; i++) {
+		struct json_object *k = json_object_array_get_idx(knees, i), *at = rj_get(k, "at");
+		const char *ats =
+			at && json_object_object_length(at)
+				? json_object_to_json_string_ext(at, JSON_C_TO_STRING_PLAIN)
+				: NULL;
+		shown++;
+		sb_printf(b, "   knee of %s along %s", clean(c3, sizeof c3, rj_gets(k, "plio")),
+			  clean(c1, sizeof c1, rj_gets(k, "axis")));
+		if (ats)
+			sb_printf(b, " at %s", clean(c2, sizeof c2, ats));
+		if (rj_get(k, "value") && !json_object_is_type(rj_get(k, "value"), json_type_null))
+			sb_printf(b, ": %s (95 %% of the plateau, %.1f MB/s)\n",
+				  json_object_get_string(rj_get(k, "value")),
+				  rj_getd(k, "plateau_MBps"));
+		else
+			sb_printf(b, ": none, %s\n", clean(c2, sizeof c2, rj_gets(k, "reason")));
+	}
+	if (nk > shown)
+		sb_printf(b, "   ... %zu more knees in report.json (run.sweeps[].knees)\n",
+			  nk - shown);
+}
+
+/* Test i's text, and a sweep's summary when i is its last point. */
+static void text_test_at(sbuf *b, const aieth_report *r, size_t i)
+{
+	struct json_object *sweeps = rj_get(r->run, "sweeps");
+	size_t k, n, first, count;
+	text_test(b, json_object_array_get_idx(r->tests, i));
+	n = sweeps && json_object_is_type(sweeps, json_type_array)
+		    ? json_object_array_length(sweeps)
+		    : 0;
+	for (k = 0; k < n; k++)
+		if (!aieth__sweep_tests(r->tests, k, &first, &count) && count &&
+		    i == first + count - 1)
+			text_sweep(b, json_object_array_get_idx(sweeps, k), r->tests, first, count);
+}
+
 char *aieth_report_text(const aieth_report *r, int index)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
@@ -255,10 +323,10 @@ char *aieth_report_text(const aieth_report *r, int index)
 	n = json_object_array_length(r->tests);
 	if (index >= 0) {
 		if ((size_t)index < n)
-			text_test(&b, json_object_array_get_idx(r->tests, (size_t)index));
+			text_test_at(&b, r, (size_t)index);
 	} else {
 		for (i = 0; i < n; i++)
-			text_test(&b, json_object_array_get_idx(r->tests, i));
+			text_test_at(&b, r, i);
 	}
 	if (!b.p)
 		sb_lit(&b, "");
