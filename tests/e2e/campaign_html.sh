@@ -92,21 +92,7 @@ has "$H" 'drawn with 400 evenly chosen and their failed points'
 has "$H" 'more tests (0 of them not passing) have no section'
 
 # --- headless Chromium (gcc build only, as farm_html.sh)
-if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
-  echo "campaign_html: Chromium checks skipped (ASan or qemu build)"
-  finish; exit
-fi
-if ! command -v chromium >/dev/null; then
-  bad "chromium is not installed (scripts/install-deps.sh)"; finish; exit
-fi
-chrome() {
-  local page=$1; shift
-  mkdir -p "$TMP/home"
-  HOME=$TMP/home timeout -k 5 30 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$TMP/prof.XXXXXX")" --enable-logging=stderr --v=0 \
-    "$@" "file://$page" 2>"$TMP/cr.err"
-}
+chrome_or_finish campaign_html
 for p in repeat sweep hostile big; do
   chrome "$TMP/$p/report.html" --dump-dom >"$TMP/dom"
   if grep -q ':CONSOLE' "$TMP/cr.err"; then bad "$p: console: $(grep ':CONSOLE' "$TMP/cr.err" | head -3)"

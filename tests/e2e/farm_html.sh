@@ -114,23 +114,7 @@ has "$M/report.html" "no more charts: this page draws the first 64"
 has "$M/report.html" "more channels: see report.json"
 
 # --- headless Chromium (gcc build only)
-if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
-  echo "farm_html: Chromium checks skipped (ASan or qemu build: they run in the gcc build; the writers ran above)"
-  finish; exit
-fi
-if ! command -v chromium >/dev/null; then
-  bad "chromium is not installed (scripts/install-deps.sh)"; finish; exit
-fi
-# chrome PAGE ARGS...: one headless browser start, 30 s at most; stderr in
-# $TMP/cr.err
-chrome() {
-  local page=$1; shift
-  mkdir -p "$TMP/home"
-  HOME=$TMP/home timeout -k 5 30 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$TMP/prof.XXXXXX")" --enable-logging=stderr --v=0 \
-    "$@" "file://$page" 2>"$TMP/cr.err"
-}
+chrome_or_finish farm_html
 # console PAGE: loads with no console message, its charts in the DOM
 console() {
   chrome "$1" --dump-dom >"$TMP/dom"

@@ -17,7 +17,6 @@ SPEC=$S/examples/adder_perf/test.json
 TOKEN=tok-$RANDOM$RANDOM-never-logged
 SPOOL=$TMP/spool
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # start_farm PORT: farm_server.py on 127.0.0.1:PORT (0: any), expecting
 # $TOKEN; sets FP (its port)
 start_farm() {
@@ -232,30 +231,7 @@ expect 2 "$RT" -q -o "$TMP/o9" --upload "ftp://h/x" "$SPEC"
 if ! command -v influxd >/dev/null; then
   echo "farm_upload.sh: InfluxDB part skipped: no influxd (bash scripts/install-deps.sh installs influxdb)"
 else
-  IP=$(free_port); IB=$(free_port)
-  mkdir -p "$TMP/influx"
-  cat >"$TMP/influx/influxdb.conf" <<CONF
-reporting-enabled = false
-bind-address = "127.0.0.1:$IB"
-[meta]
-  dir = "$TMP/influx/meta"
-[data]
-  dir = "$TMP/influx/data"
-  wal-dir = "$TMP/influx/wal"
-  query-log-enabled = false
-[monitor]
-  store-enabled = false
-[http]
-  bind-address = "127.0.0.1:$IP"
-  auth-enabled = true
-  log-enabled = false
-[continuous_queries]
-  enabled = false
-CONF
-  influxd run -config "$TMP/influx/influxdb.conf" >"$TMP/influx/log" 2>&1 &
-  PIDS+=($!)
-  IU=http://127.0.0.1:$IP
-  for i in $(seq 100); do curl -s -m 1 -o /dev/null "$IU/ping" && break; sleep 0.1; done
+  start_influxd auth
   IPW=pw-$RANDOM$RANDOM
   curl -s -m 5 -XPOST "$IU/query" --data-urlencode "q=CREATE USER farm WITH PASSWORD '$IPW' WITH ALL PRIVILEGES" >/dev/null
   curl -s -m 5 -u "farm:$IPW" -XPOST "$IU/query" --data-urlencode "q=CREATE DATABASE aieth" >/dev/null

@@ -25,30 +25,7 @@ if ! command -v influxd >/dev/null; then
   echo "grafana_dashboard.sh: the queries not run: no influxd (bash scripts/install-deps.sh installs influxdb)"
   finish; exit
 fi
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-IP=$(free_port); IB=$(free_port)
-mkdir -p "$TMP/influx"
-cat >"$TMP/influx/influxdb.conf" <<CONF
-reporting-enabled = false
-bind-address = "127.0.0.1:$IB"
-[meta]
-  dir = "$TMP/influx/meta"
-[data]
-  dir = "$TMP/influx/data"
-  wal-dir = "$TMP/influx/wal"
-  query-log-enabled = false
-[monitor]
-  store-enabled = false
-[http]
-  bind-address = "127.0.0.1:$IP"
-  log-enabled = false
-[continuous_queries]
-  enabled = false
-CONF
-influxd run -config "$TMP/influx/influxdb.conf" >"$TMP/influx/log" 2>&1 &
-PIDS+=($!)
-IU=http://127.0.0.1:$IP
-for i in $(seq 100); do curl -s -m 1 -o /dev/null "$IU/ping" && break; sleep 0.1; done
+start_influxd
 iq() { curl -s -m 10 -XPOST "$IU/query" --data-urlencode "q=$1" >"$TMP/iq"; }
 iq "CREATE DATABASE aieth"
 grep -q error "$TMP/iq" && bad "CREATE DATABASE: $(cat "$TMP/iq")" || ok

@@ -186,21 +186,7 @@ expect 0 "$RT" history html "$DB" -o page/small.html --points 3
 has page/small.html "the last 3 of $((n + 44)) runs"
 
 # --- headless Chromium (gcc build only)
-if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
-  echo "history: Chromium checks skipped (ASan or qemu build)"
-  finish; exit
-fi
-if ! command -v chromium >/dev/null; then
-  bad "chromium is not installed (scripts/install-deps.sh)"; finish; exit
-fi
-chrome() {
-  local page=$1; shift
-  mkdir -p "$TMP/home"
-  HOME=$TMP/home timeout -k 5 30 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-    --no-first-run --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$TMP/prof.XXXXXX")" --enable-logging=stderr --v=0 \
-    "$@" "file://$page" 2>"$TMP/cr.err"
-}
+chrome_or_finish history
 chrome "$T" --dump-dom >"$TMP/dom"
 if grep -q ':CONSOLE' "$TMP/cr.err"; then bad "console: $(grep ':CONSOLE' "$TMP/cr.err" | head -3)"
 else ok; fi

@@ -252,3 +252,60 @@ P
       -b "$TMP/hidden.json" -o "$TMP/h_$d" "$TMP/$d.json"
   done
 }
+
+# chrome_or_finish NAME: the Chromium checks run in the gcc build only (an
+# ASan or qemu build skips them: the writers ran above); a machine without
+# chromium fails. Ends the script (finish) when they cannot run.
+chrome_or_finish() {
+  if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
+    echo "$1: Chromium checks skipped (ASan or qemu build: they run in the gcc build; the writers ran above)"
+    finish; exit
+  fi
+  if ! command -v chromium >/dev/null; then
+    bad "chromium is not installed (scripts/install-deps.sh)"; finish; exit
+  fi
+}
+# chrome PAGE ARGS...: one headless Chromium start on file://PAGE, 30 s at
+# most, a profile and HOME of its own under $TMP; stderr in $TMP/cr.err
+chrome() {
+  local page=$1; shift
+  mkdir -p "$TMP/home"
+  HOME=$TMP/home timeout -k 5 30 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+    --no-first-run --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d "$TMP/prof.XXXXXX")" --enable-logging=stderr --v=0 \
+    "$@" "file://$page" 2>"$TMP/cr.err"
+}
+
+# free_port: a TCP port free on loopback now
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# start_influxd [auth]: Debian's influxd on loopback (not the service), its
+# files under $TMP/influx, its PID added to PIDS; with auth, authentication
+# on. Sets IP (its HTTP port) and IU (its URL) once it answers /ping.
+start_influxd() {
+  local ib i auth=
+  [[ ${1:-} == auth ]] && auth='  auth-enabled = true'
+  IP=$(free_port); ib=$(free_port)
+  mkdir -p "$TMP/influx"
+  cat >"$TMP/influx/influxdb.conf" <<CONF
+reporting-enabled = false
+bind-address = "127.0.0.1:$ib"
+[meta]
+  dir = "$TMP/influx/meta"
+[data]
+  dir = "$TMP/influx/data"
+  wal-dir = "$TMP/influx/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:$IP"
+$auth
+  log-enabled = false
+[continuous_queries]
+  enabled = false
+CONF
+  influxd run -config "$TMP/influx/influxdb.conf" >"$TMP/influx/log" 2>&1 &
+  PIDS+=($!)
+  IU=http://127.0.0.1:$IP
+  for i in $(seq 100); do curl -s -m 1 -o /dev/null "$IU/ping" && break; sleep 0.1; done
+}
