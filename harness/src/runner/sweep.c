@@ -414,8 +414,11 @@ static int apply(sweep_run *w, size_t p, int *graphs_changed)
 	for (t = 0; t < sp->ntxns; t++) {
 		txn_state *s = &w->ts[t];
 		spec_txn *st = &sp->txns[t];
-		memcpy(s->work_ch, s->base_ch, s->base_nch * sizeof *s->work_ch);
-		memcpy(s->work_lat, s->base_lat, s->base_nlat * sizeof *s->work_lat);
+		/* a transaction without latency bounds has no arrays to copy */
+		if (s->base_nch)
+			memcpy(s->work_ch, s->base_ch, s->base_nch * sizeof *s->work_ch);
+		if (s->base_nlat)
+			memcpy(s->work_lat, s->base_lat, s->base_nlat * sizeof *s->work_lat);
 		st->ch = s->work_ch;
 		st->nch = s->base_nch;
 		st->lat = s->work_lat;
