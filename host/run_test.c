@@ -660,7 +660,7 @@ static int run_main(int argc, char **argv)
 	size_t nuploads = 0, warned = 0;
 	int flush_spool = 0, have_warmup = 0;
 	aieth_upload_opts uo;
-	const char *sweep_items[SWEEP_AXES_MAX + 1];
+	const char *sweep_items[SWEEP_AXES_MAX];
 	size_t nsweep = 0;
 	int sweep_zip = 0;
 	char spath[4200];
@@ -773,10 +773,9 @@ static int run_main(int argc, char **argv)
 			break;
 		case 53: label = optarg; break;
 		case SWEEP_OPT:
-			/* item 0 is kept for "zip" (--sweep-zip, aieth_run_opts.sweep) */
 			if (nsweep == SWEEP_AXES_MAX)
 				return usage_error("--sweep: at most 16 axes, one more:", optarg);
-			sweep_items[1 + nsweep++] = optarg;
+			sweep_items[nsweep++] = optarg;
 			break;
 		case SWEEP_OPT + 1: sweep_zip = 1; break;
 		case SWEEP_OPT + 2: o.sweep_stop_on_fail = 1; break;
@@ -806,9 +805,9 @@ static int run_main(int argc, char **argv)
 	if (sweep_zip && !nsweep)
 		return usage_error("--sweep-zip needs --sweep AXIS=LIST", NULL);
 	if (nsweep) {
-		sweep_items[0] = "zip";
-		o.sweep = sweep_zip ? sweep_items : sweep_items + 1;
-		o.num_sweep = nsweep + (sweep_zip ? 1 : 0);
+		o.sweep = sweep_items;
+		o.num_sweep = nsweep;
+		o.sweep_zip = sweep_zip;
 	}
 	uo.cancel = &cli_cancel;
 	if (!uo.credentials)

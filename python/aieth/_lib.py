@@ -174,6 +174,7 @@ class RunOpts(ctypes.Structure):
         ("sweep", ctypes.POINTER(c_char_p)),
         ("num_sweep", ctypes.c_size_t),
         ("sweep_stop_on_fail", c_int),
+        ("sweep_zip", c_int),
     ]
 
 

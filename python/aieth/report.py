@@ -71,7 +71,7 @@ def sweep_texts(sweep: Union[str, Sequence[str], Mapping[str, Any]]) -> List[str
 
 
 def _campaign_opts(o: Any, repeat: Optional[int], warmup: Optional[int],
-                   sweep: Any, stop_on_fail: bool) -> Any:
+                   sweep: Any, stop_on_fail: bool, zip_: bool) -> Any:
     """RunOpts version 3's fields; returns what must stay alive while the
     library reads them (the sweep texts)."""
     if repeat is not None:
@@ -86,7 +86,10 @@ def _campaign_opts(o: Any, repeat: Optional[int], warmup: Optional[int],
         keep = (ctypes.c_char_p * len(texts))(*texts)
         o.sweep = ctypes.cast(keep, ctypes.POINTER(ctypes.c_char_p))
         o.num_sweep = len(texts)
+    elif zip_:
+        raise ValueError("run_test: sweep_zip needs sweep (as run_test --sweep-zip needs --sweep)")
     o.sweep_stop_on_fail = 1 if stop_on_fail else 0
+    o.sweep_zip = 1 if zip_ else 0
     return keep
 
 
@@ -100,7 +103,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
              junit: bool = True, xclbin_warn_only: bool = False,
              repeat: Optional[int] = None, warmup: Optional[int] = None,
              sweep: Union[None, str, Sequence[str], Mapping[str, Any]] = None,
-             sweep_stop_on_fail: bool = False) -> Report:
+             sweep_stop_on_fail: bool = False, sweep_zip: bool = False) -> Report:
     """Run one or more test descriptions (docs/test-spec.md), as run_test does.
 
     Args:
@@ -127,6 +130,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
             point becomes one test of the report (docs/test-spec.md).
         sweep_stop_on_fail: stop a sweep at its first failing point
             (run_test --sweep-stop-on-fail).
+        sweep_zip: pair the sweep's lists (one length) instead of a grid
+            (run_test --sweep-zip).
 
     Returns:
         The report (Report, a dict; .exit_code as run_test would exit). Test
@@ -167,7 +172,7 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     _lib.backend_opts(o, emu_reference, pl_xclbin,
                       {"server": server, "token": token, "cacert": cacert, "xrt_ini": xrt_ini,
                        "artifacts_dir": os.path.join(out_dir, "artifacts")})
-    keep_sweep = _campaign_opts(o, repeat, warmup, sweep, sweep_stop_on_fail)
+    keep_sweep = _campaign_opts(o, repeat, warmup, sweep, sweep_stop_on_fail, sweep_zip)
     argv = ["aieth.run_test"] + [os.fspath(p) for p in paths]
     c_argv = (ctypes.c_char_p * len(argv))(*[_lib.enc(a) for a in argv])
     r = ctypes.c_void_p()

@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*nl = '\0';
 		p = nl + 1;
 	}
-	rc = rn_sweep_parse_args((const char *const *)items, n, &d);
+	/* the first byte picks grid or zip, the rest are the texts */
+	rc = rn_sweep_parse_args((const char *const *)items, n, size && (data[0] & 1), &d);
 	if (rc) {
 		CHECK(!d && aieth_error_message()[0]);
 		free(text);

@@ -107,7 +107,7 @@ def seen_opts(monkeypatch):
         seen.append({"version": o.version, "repeat_runs": o.repeat_runs,
                      "repeat_warmup": o.repeat_warmup, "num_sweep": o.num_sweep,
                      "sweep": [o.sweep[i].decode() for i in range(o.num_sweep)],
-                     "sweep_stop_on_fail": o.sweep_stop_on_fail})
+                     "sweep_stop_on_fail": o.sweep_stop_on_fail, "sweep_zip": o.sweep_zip})
         return real(r, path, opts)
 
     monkeypatch.setattr(lib, "aieth_report_run", spy)
@@ -122,7 +122,7 @@ def test_run_test_campaign_fields(src, tmp_path, seen_opts):
     assert r["tests"]                            # the run went on with them
     assert seen_opts[-1] == {"version": 3, "repeat_runs": 5, "repeat_warmup": 2, "num_sweep": 2,
                              "sweep": ["size=4096,8192", "PLIO_01_TO_AIE.delay=0..200+100"],
-                             "sweep_stop_on_fail": 1}
+                             "sweep_stop_on_fail": 1, "sweep_zip": 0}
     aieth.run_test(spec, out=tmp_path / "b", sweep={"size": np.array([4096, 8192]),
                                                     "mode": ["perf", "func"],
                                                     "delay": "0..100+50"})
@@ -133,7 +133,16 @@ def test_run_test_campaign_fields(src, tmp_path, seen_opts):
     # none given: the descriptions' own (0, none)
     aieth.run_test(spec, out=tmp_path / "d")
     assert seen_opts[-1] == {"version": 3, "repeat_runs": 0, "repeat_warmup": 0, "num_sweep": 0,
-                             "sweep": [], "sweep_stop_on_fail": 0}
+                             "sweep": [], "sweep_stop_on_fail": 0, "sweep_zip": 0}
+    # a zip: the texts as they are, the mode its own field; the run pairs them
+    r = aieth.run_test(spec, out=tmp_path / "e", sweep=["PLIO_01_TO_AIE.delay=0,10", "replay=4,4"],
+                       sweep_zip=True)
+    assert seen_opts[-1]["sweep_zip"] == 1 and seen_opts[-1]["num_sweep"] == 2
+    assert [t["name"] for t in r["tests"]] == ["adder_perf[PLIO_01_TO_AIE.delay=0,replay=4]",
+                                               "adder_perf[PLIO_01_TO_AIE.delay=10,replay=4]"]
+    assert r["run"]["sweeps"][0]["mode"] == "zip"
+    with pytest.raises(ValueError, match="sweep_zip needs sweep"):
+        aieth.run_test(spec, out=tmp_path / "f", sweep_zip=True)
 
 
 @pytest.mark.parametrize("kw, err", [

@@ -13,18 +13,20 @@
 #include "runner/sweep.h"
 #include "tu.h"
 
-static sweep_def *args(const char *const *items, size_t n)
+static sweep_def *args_mode(const char *const *items, size_t n, int zip)
 {
 	sweep_def *d = NULL;
-	CU_ASSERT_EQUAL(rn_sweep_parse_args(items, n, &d), 0);
+	CU_ASSERT_EQUAL(rn_sweep_parse_args(items, n, zip, &d), 0);
 	return d;
 }
+
+static sweep_def *args(const char *const *items, size_t n) { return args_mode(items, n, 0); }
 
 static int args_fail(const char *item, const char *msg_part)
 {
 	sweep_def *d = NULL;
 	const char *items[] = {item};
-	int rc = rn_sweep_parse_args(items, 1, &d);
+	int rc = rn_sweep_parse_args(items, 1, 0, &d);
 	CU_ASSERT_PTR_NULL(d);
 	if (msg_part && !strstr(aieth_error_message(), msg_part)) {
 		fprintf(stderr, "\n  message \"%s\" lacks \"%s\"\n", aieth_error_message(),
@@ -84,7 +86,7 @@ static void test_lists_and_ranges(void)
 static void test_grid_and_zip(void)
 {
 	const char *items[] = {"a=1,2", "b=x,y,z"};
-	const char *zitems[] = {"zip", "a=1,2,3", "b=x,y,z"};
+	const char *zitems[] = {"a=1,2,3", "b=x,y,z"};
 	size_t idx[2], n;
 	char name[200];
 	sweep_def *d = args(items, 2);
@@ -105,7 +107,7 @@ static void test_grid_and_zip(void)
 	CU_ASSERT_EQUAL(rn_sweep_point_name(d, idx, "t", name, 4), strlen("t[a=2,b=x]"));
 	CU_ASSERT_STRING_EQUAL(name, "t[a");
 	rn_sweep_free(d);
-	d = args(zitems, 3);
+	d = args_mode(zitems, 2, 1);
 	if (!d)
 		return;
 	CU_ASSERT_EQUAL(d->zip, 1);
@@ -116,8 +118,8 @@ static void test_grid_and_zip(void)
 	rn_sweep_free(d);
 	/* a zip of lists of two lengths */
 	{
-		const char *bad[] = {"zip", "a=1,2", "b=x,y,z"};
-		d = args(bad, 3);
+		const char *bad[] = {"a=1,2", "b=x,y,z"};
+		d = args_mode(bad, 2, 1);
 		if (!d)
 			return;
 		CU_ASSERT_EQUAL(rn_sweep_count(d, &n), AIETH_EINVAL);
@@ -184,14 +186,16 @@ static void test_bad_args(void)
 	{
 		const char *two[] = {"size=16", "size=32"};
 		sweep_def *d = NULL;
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 2, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 2, 0, &d), AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "axis size is given twice"));
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 0, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 0, 0, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 0, 1, &d), AIETH_EINVAL);
 	}
 	{
+		/* a mode word is not an axis (the mode is its own argument) */
 		const char *zip_only[] = {"zip"};
 		sweep_def *d = NULL;
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(zip_only, 1, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(rn_sweep_parse_args(zip_only, 1, 1, &d), AIETH_EINVAL);
 	}
 	{
 		char long_word[200];

@@ -72,16 +72,17 @@ typedef struct {
 	 * measured runs (overrides the description's "repeat"; 0: keep it, or
 	 * one run). sweep: num_sweep "AXIS=LIST" texts as run_test --sweep
 	 * takes them, each an axis of a grid (they replace the description's
-	 * "sweep"; a first item "zip" pairs them instead, as --sweep-zip
-	 * does); each point of it becomes one test of the report, and
+	 * "sweep"); each point of it becomes one test of the report, and
 	 * report.run.sweeps records it (docs/user-guide.md, "Sweeps").
 	 * sweep_stop_on_fail: 1 stops a sweep at its first point that does
-	 * not pass (default: every point runs). */
+	 * not pass (default: every point runs). sweep_zip: 1 pairs the sweep
+	 * texts' lists (one length) instead of a grid, as --sweep-zip. */
 	uint32_t repeat_runs;
 	uint32_t repeat_warmup;
 	const char *const *sweep;
 	size_t num_sweep;
 	int sweep_stop_on_fail;
+	int sweep_zip;
 } aieth_run_opts;
 
 #define AIETH_RUN_OPTS_VERSION 3

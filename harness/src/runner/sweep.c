@@ -637,7 +637,8 @@ int rn_sweep(run_ctx *c, double t0)
 					 "aieth_run_opts.sweep: NULL with num_sweep %zu",
 					 c->o->num_sweep);
 		else
-			rc = rn_sweep_parse_args(c->o->sweep, c->o->num_sweep, &own);
+			rc = rn_sweep_parse_args(c->o->sweep, c->o->num_sweep, c->o->sweep_zip,
+						 &own);
 		if (rc) {
 			rn_test_error(c, "load", rc, "see docs/user-guide.md, \"Sweeps\"",
 				      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);

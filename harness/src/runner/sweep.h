@@ -60,9 +60,9 @@ typedef struct sweep_def_s {
 /* sweep_axes.c */
 /* A description's "sweep" value (what: the file, for messages). */
 int rn_sweep_parse_json(const char *what, struct json_object *o, sweep_def **out);
-/* run_test's --sweep texts: each "AXIS=LIST" is one axis of a grid; a
- * first item "zip" (or "grid") names the mode (run_test --sweep-zip). */
-int rn_sweep_parse_args(const char *const *items, size_t n, sweep_def **out);
+/* run_test's --sweep texts: each "AXIS=LIST" is one axis of a grid, or
+ * with zip of a zip (run_test --sweep-zip, aieth_run_opts.sweep_zip). */
+int rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def **out);
 /* "FROM..TO*TIMES", "FROM..TO+STEP", a number or a word, comma-separated,
  * appended to the axis (where: for messages). */
 int rn_sweep_parse_list(const char *where, const char *list, sweep_axis *ax);

@@ -281,7 +281,7 @@ static sweep_def *new_def(const char *origin)
 	return d;
 }
 
-int rn_sweep_parse_args(const char *const *items, size_t n, sweep_def **out)
+int rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def **out)
 {
 	sweep_def *d;
 	size_t i = 0;
@@ -289,10 +289,7 @@ int rn_sweep_parse_args(const char *const *items, size_t n, sweep_def **out)
 	*out = NULL;
 	if (!(d = new_def("--sweep")))
 		return AIETH_ENOMEM;
-	if (n && items[0] && (!strcmp(items[0], "zip") || !strcmp(items[0], "grid"))) {
-		d->zip = !strcmp(items[0], "zip");
-		i = 1;
-	}
+	d->zip = zip != 0;
 	if (i >= n) {
 		rn_sweep_free(d);
 		return aieth__fail(AIETH_EINVAL, "--sweep: no axis given (AXIS=LIST)");
