@@ -115,6 +115,10 @@ has "$TMP/out" "hint: PLIO_01_FROM_AIE: the graph wrote 16384 of 18432 bytes: th
 has "$TMP/out" "verdict: data size mismatch (an input mistake, not a stall: fix the sizes; the board needs no reset)"
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" o_rem/report.json \
   >schema.out 2>&1 && ok || { bad "o_rem: report.json does not validate"; cat schema.out >&2; }
+# a sweep through the server: the mismatched point is exit 2, and the point
+# after it opens a session of its own (the transaction did hang)
+expect 2 timeout 120 "$RT" -q --backend remote --server "$U" -o o_rsw --sweep replay=4,8,4 "$EX/adder_perf/test.json"
+jeq o_rsw/report.json '[[.tests[] | [.exit_code, .verdict_detail]], .run.sweeps[0].sessions]' '[[[0,null],[2,"data_size_mismatch"],[0,null]],2]'
 # and stall_hang through the server: still a stall
 expect 5 timeout 120 "$RT" -q --backend remote --server "$U" -o o_rstall "$EX/stall_hang/test.json"
 jeq o_rstall/report.json '.tests[0] | [.exit_code, .verdict_detail]' '[5,"stall"]'
