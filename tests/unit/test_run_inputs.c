@@ -4,6 +4,7 @@
  * is consistent, or not certain, passes. */
 #include <stdint.h>
 
+#include "aieth.h"
 #include "runner/run_inputs.h"
 #include "tu.h"
 
@@ -139,7 +140,37 @@ static void test_kernel(void)
 	    "iteration");
 }
 
-TU_MAIN("run_inputs", {"consistent sizes pass, an unknown graph refuses nothing", test_consistent},
+/* what the rule is given: the emulated board's model ports */
+static void test_graph_ports(void)
+{
+	aieth_session *s = tu_session("vck190", "adder", "{\"window_bytes\": 256}", 0);
+	aieth_graph_port p[3];
+	size_t n = 99;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(aieth_graph_ports(s, "gr", NULL, 0, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL(aieth_graph_ports(s, "gr", p, 1, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(n, 3); /* the count, more than cap */
+	CU_ASSERT_STRING_EQUAL(p[0].plio, "PLIO_01_TO_AIE");
+	CU_ASSERT_EQUAL(aieth_graph_ports(s, "gr", p, 3, &n), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(p[2].plio, "PLIO_01_FROM_AIE");
+	CU_ASSERT_EQUAL(p[2].to_aie, 0);
+	CU_ASSERT_EQUAL(p[1].to_aie, 1);
+	CU_ASSERT_EQUAL(p[2].kernel, 0);
+	CU_ASSERT_EQUAL(p[2].bytes_per_iteration, 256);
+	CU_ASSERT_NOT_EQUAL(aieth_graph_ports(s, "nope", p, 3, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_ports(s, "gr", p, 3, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_graph_ports(s, "gr", NULL, 3, &n), AIETH_EINVAL);
+	aieth_session_close(s);
+	/* the adder's stall_after: 1..1e9 */
+	CU_ASSERT_PTR_NULL(tu_session("vck190", "adder", "{\"stall_after\": 0}", 0));
+	s = tu_session("vck190", "adder", "{\"stall_after\": 8}", 0);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	aieth_session_close(s);
+}
+
+TU_MAIN("run_inputs", {"aieth_graph_ports on the emulated board", test_graph_ports},
+	{"consistent sizes pass, an unknown graph refuses nothing", test_consistent},
 	{"a PLIO no model drives or reads", test_no_port},
 	{"a bounded graph's iterations against the sizes", test_bounded},
 	{"a kernel's inputs against its output", test_kernel})
