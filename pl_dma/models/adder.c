@@ -17,8 +17,28 @@
 
 typedef struct {
 	uint64_t window;
+	uint64_t stall_at; /* 0: never; else iterations stall_at.. stall */
+	uint64_t cycles, latency;
 	aieth_model_kernel kernel;
 } adder;
+
+/* A kernel that stalls, as a deadlocked AIE kernel does (params.stall_after):
+ * from that iteration on each takes the most cycles a model may give, so
+ * the graph stops producing while its inputs are there: a real stall of
+ * the emulated board, not a data-size mistake (docs/graph-models.md). */
+static int adder_timing(void *ctx, uint32_t kernel, uint64_t first, uint64_t count,
+			uint64_t *cycles, uint64_t *latency)
+{
+	const adder *a = ctx;
+	uint64_t i;
+	(void)kernel;
+	for (i = 0; i < count; i++) {
+		int stuck = a->stall_at && first + i >= a->stall_at;
+		cycles[i] = stuck ? AIETH_MPARAM_MAX_CYCLES : a->cycles;
+		latency[i] = a->latency;
+	}
+	return 0;
+}
 
 /* Element-wise sum of little-endian int32 values. Unsigned arithmetic wraps
  * exactly like two's complement int32 addition, without undefined
@@ -46,11 +66,12 @@ static void adder_destroy(void *ctx) { free(ctx); }
 static int create(const aieth_model_env *env, const char *params, aieth_model *out)
 {
 	static const char *const keys[] = {
-		"in0", "in1", "out", "window_bytes", "cycles_per_iteration", "latency", NULL};
+		"in0",     "in1",         "out", "window_bytes", "cycles_per_iteration",
+		"latency", "stall_after", NULL};
 	struct json_object *obj = NULL;
 	char in0[32], in1[32], outp[32];
 	uint32_t n0, n1, no;
-	uint64_t window = 128, cycles, latency = 0; /* 0: full PLIO rate */
+	uint64_t window = 128, cycles, latency = 0, stall_at = 0; /* 0: full PLIO rate */
 	aieth_model_kernel *k;
 	adder *a;
 	int rc;
@@ -82,6 +103,9 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 				       &cycles);
 	if (!rc)
 		rc = aieth__mparam_u64(M, obj, "latency", 0, MAX_LATENCY, &latency);
+	if (!rc)
+		rc = aieth__mparam_u64(M, obj, "stall_after", 1, AIETH_MPARAM_MAX_CYCLES,
+				       &stall_at);
 	json_object_put(obj);
 	if (rc)
 		return rc;
@@ -90,6 +114,9 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	if (!a)
 		return aieth__fail(AIETH_ENOMEM, M ": out of memory");
 	a->window = window;
+	a->stall_at = stall_at;
+	a->cycles = cycles;
+	a->latency = latency;
 	k = &a->kernel;
 	snprintf(k->name, sizeof k->name, "%s", M);
 	k->num_inputs = 2;
@@ -109,6 +136,10 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	out->kernels = k;
 	out->ctx = a;
 	out->destroy = adder_destroy;
+	if (stall_at) { /* iterations stall_at.. alike: period stall_at */
+		out->iteration_timing = adder_timing;
+		out->timing_period = stall_at;
+	}
 	return 0;
 }
 

@@ -18,7 +18,7 @@ command -v git >/dev/null || { echo "bisect.sh: skipped: no git"; exit 0; }
 
 # desc FILE CYCLES [RX_SIZE]: a loopback perf test whose throughput is
 # 5000 MB/s x 16 / CYCLES (256-byte windows, CYCLES per window); RX_SIZE
-# other than the 65536 bytes sent hangs (the graph produces no more)
+# other than the 65536 bytes sent is refused before the run (exit 2)
 desc() {
   cat >"$1" <<J
 {"schema": "aieth-test/1", "name": "loop_perf", "board": "vck190",
@@ -28,6 +28,19 @@ desc() {
    "channels": [
      {"plio": "PLIO_01_TO_AIE", "size": 65536, "data": {"pattern": "random", "seed": 1}},
      {"plio": "PLIO_01_FROM_AIE", "size": ${3:-65536}, "min_throughput_MBps": 4000}]}]}
+J
+}
+# desc_hang FILE: the same test's name, a real stall: an adder whose kernel
+# stops after 8 of the 256 iterations its channels carry (stall_after)
+desc_hang() {
+  cat >"$1" <<J
+{"schema": "aieth-test/1", "name": "loop_perf", "board": "vck190",
+ "graphs": [{"name": "gr", "model": "adder", "params": {"window_bytes": 256, "stall_after": 8}}],
+ "transactions": [{"name": "perf", "mode": "perf", "timeout_ms": 1000,
+   "channels": [
+     {"plio": "PLIO_01_TO_AIE", "size": 65536, "data": {"pattern": "random", "seed": 1}},
+     {"plio": "PLIO_02_TO_AIE", "size": 65536, "data": {"pattern": "random", "seed": 2}},
+     {"plio": "PLIO_01_FROM_AIE", "size": 65536, "min_throughput_MBps": 4000}]}]}
 J
 }
 # bis WANT RAW ARGS...: run_test ARGS exits RAW, run_test --bisect ARGS
@@ -44,7 +57,11 @@ bis() {
 mkdir -p "$TMP/m"
 desc "$TMP/m/good.json" 16
 desc "$TMP/m/slow.json" 24
-desc "$TMP/m/hang.json" 16 131072
+# a real stall (an RX size the graph cannot fill, as this had, is an input
+# mistake refused before the run now: exit 2): stall_hang's description,
+# whose kernel stops after 8 of its 32 iterations
+cp "$EX/stall_hang/"*.txt "$TMP/m/"
+cp "$EX/stall_hang/test.json" "$TMP/m/hang.json"
 printf '{"schema": "aieth-test/1", "name": "broken",' >"$TMP/m/broken.json"
 bis 0 0 -q -o "$TMP/m/o" "$TMP/m/good.json"
 has "$TMP/err" "bisect: exit 0 (good): 1 test passed"
@@ -129,7 +146,7 @@ repo() {
     i=$((i + 1))
     case $c in
       broken) printf '{"schema": "aieth-test/1", "name": "loop_perf", "graphs": [' >"$d/test.json" ;;
-      hang) desc "$d/test.json" 16 131072 ;;
+      hang) desc_hang "$d/test.json" ;;
       *) desc "$d/test.json" "$c" ;;
     esac
     echo "commit $i: $c" >"$d/NOTES"

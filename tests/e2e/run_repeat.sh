@@ -156,10 +156,13 @@ sed 's/"bad_iteration": 197/"bad_iteration": 100000/' "$TMP/flaky_loc.json" >"$T
 expect 0 "$RT" -q --repeat 4 --warmup 1 -o "$TMP/fine" "$TMP/fine.json"
 
 # ---- a run that does not complete ends the repeats, named: stall_hang's
-# graph runs 8 iterations per run, the warm-up run takes all 4 x 8 (1 KiB of
-# output each, 4 KiB a run), the first measured run stalls (exit 5)
-expect 5 "$RT" -q --repeat 3 --warmup 1 -o "$TMP/hang" "$EX/stall_hang/test.json"
-jq -e '(.tests[0].error.message | startswith("transactions[0] run 1 of 3: the board stalled at cycle"))
+# graph with its kernel stalling after 32 iterations (params.stall_after),
+# 32 a run: the warm-up run passes, the first measured run stalls (exit 5)
+mkdir -p "$TMP/sh"
+cp "$EX/stall_hang/"*.txt "$TMP/sh/"
+jq '.graphs[0].params.stall_after = 32' "$EX/stall_hang/test.json" >"$TMP/sh/test.json"
+expect 5 "$RT" -q --repeat 3 --warmup 1 -o "$TMP/hang" "$TMP/sh/test.json"
+jq -e '(.tests[0].error.message | startswith("transactions[0] run 1 of 3: still running after"))
   and (.tests[0].transactions[0] | .status == "timeout" and .median_run == null
   and (.runs_failed | length) == 1 and .runs_failed[0].run == 0 and .runs_failed[0].plio == null)' \
   "$TMP/hang/report.json" >/dev/null && ok || bad "stall: $(jq -c '.tests[0].error' "$TMP/hang/report.json")"

@@ -74,16 +74,24 @@ jeq "$o/report.json" '[.tests[].name]' '["adder_perf[PLIO_01_TO_AIE.delay=0,repl
 jeq "$o/report.json" '.run.sweeps[0] | [.mode, .points, .sessions]' '["zip",3,1]'
 schema "$o/report.json"
 
-# --- a failing point does not stop the sweep; --sweep-stop-on-fail does
+# --- a failing point does not stop the sweep; --sweep-stop-on-fail does.
+# The hanging point is a real stall: the graph runs until ended and its
+# kernel stalls after 200 iterations (the adder's stall_after), so replay=4
+# (128 iterations) passes and replay=8 (256 more) hangs. (replay=8 on
+# adder_perf itself, 128 iterations, is an input mistake refused before
+# the run: input_mistakes.sh.)
+mkdir -p "$TMP/st"
+cp "$EX/adder_perf/"*.txt "$TMP/st/"
+jq '.graphs[0].iterations = -1 | .graphs[0].params.stall_after = 200' "$EX/adder_perf/test.json" >"$TMP/st/test.json"
 o=$TMP/fail
-"$RT" -q -o "$o" --sweep replay=4,8,4 "$EX/adder_perf/test.json" >/dev/null 2>&1
+"$RT" -q -o "$o" --sweep replay=4,8,4 "$TMP/st/test.json" >/dev/null 2>&1
 exit_is $? 5 "sweep with a hanging point (exit 5: the worst point)"
 jeq "$o/report.json" '[.tests[].status]' '["pass","timeout","pass"]'
 # the point after a hang runs in a session of its own
 jeq "$o/report.json" '.run.sweeps[0] | [.points_run, .sessions, .stopped]' '[3,2,null]'
 [[ $(wc -l <"$o/sweep.csv") -eq 10 ]] && ok || bad "sweep.csv of the failing sweep: $(wc -l <"$o/sweep.csv") lines"
 o=$TMP/stop
-"$RT" -q -o "$o" --sweep replay=4,8,4 --sweep-stop-on-fail "$EX/adder_perf/test.json" >/dev/null 2>&1
+"$RT" -q -o "$o" --sweep replay=4,8,4 --sweep-stop-on-fail "$TMP/st/test.json" >/dev/null 2>&1
 exit_is $? 5 "--sweep-stop-on-fail"
 jeq "$o/report.json" '[.tests[].status]' '["pass","timeout"]'
 jeq "$o/report.json" '.run.sweeps[0] | [.points, .points_run, .stopped]' '[3,2,"stop_on_fail"]'
@@ -158,8 +166,11 @@ exit_is $? 0 "sweep below the knee"
 jeq "$o/report.json" '.run.sweeps[0].knees[] | select(.plio == "PLIO_01_FROM_AIE") | .value' 'null'
 has "$o/report.json" "no plateau: the throughputs at the 3 largest values of gr.window_bytes differ by"
 # size and channels axes over patterns: the first K channels per direction
+# (a loopback graph: channels=1 leaves the adder's second input without
+# data, an input mistake refused before the run)
 o=$TMP/chan
-"$RT" -q -o "$o" --sweep channels=1,2 --sweep size=4096,8192 "$TMP/knee.json" >/dev/null 2>&1
+jq '.graphs[0].model = "loopback" | .graphs[0].params = {"window_bytes": 128}' "$TMP/knee.json" >"$TMP/knee_lb.json"
+"$RT" -q -o "$o" --sweep channels=1,2 --sweep size=4096,8192 "$TMP/knee_lb.json" >/dev/null 2>&1
 jeq "$o/report.json" '[.tests[] | [.name, (.transactions[0].channels | map(.plio) | join("+")), .transactions[0].channels[0].size_bytes]] | .[1,3]' \
   '["knee[channels=1,size=8192]","PLIO_01_TO_AIE+PLIO_01_FROM_AIE",8192]
 ["knee[channels=2,size=8192]","PLIO_01_TO_AIE+PLIO_02_TO_AIE+PLIO_01_FROM_AIE",8192]'

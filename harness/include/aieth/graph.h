@@ -30,6 +30,24 @@ int aieth_graph_end(aieth_session *session, const char *graph);
  * XRT cannot count them, so the bounded run's count once it completed,
  * else 0). */
 int aieth_graph_iterations_done(aieth_session *session, const char *graph, uint64_t *out);
+/* One PLIO port of a graph as its model declares it, known before the
+ * graph runs: its PLIO name, the direction (to_aie 1: the graph reads it)
+ * the bytes one graph iteration reads or writes there, and its kernel's
+ * index in the model (the ports of one kernel move the same iterations). */
+typedef struct {
+	char plio[32];
+	int to_aie;
+	uint32_t kernel;
+	uint64_t bytes_per_iteration;
+} aieth_graph_port;
+
+/* The PLIO ports of a graph's model (every kernel's), at most cap of them
+ * into ports (may be NULL when cap is 0), their count in *n (even when
+ * more than cap). Where the graph is not modelled it cannot be known before
+ * the run: AIETH_EUNSUPPORTED (the xrt and remote backends: the board runs
+ * the graph itself, the server its own models). */
+int aieth_graph_ports(aieth_session *session, const char *graph, aieth_graph_port *ports,
+		      size_t cap, size_t *n);
 /* Run-time parameters: write `size` bytes to a graph's RTP port (its
  * hierarchical name, e.g. "gr.k.in[1]"), or read `size` bytes back. On a
  * board these are xrtGraphUpdateRTP / xrtGraphReadRTP. The emulated board

@@ -107,6 +107,10 @@ typedef struct {
 				size_t size);
 	int (*graph_read_rtp)(void *state, uint32_t graph, const char *port, void *data,
 			      size_t size);
+	/* The graph's model ports (aieth_graph_ports), known before it runs;
+	 * NULL: the backend does not model graphs (AIETH_EUNSUPPORTED). */
+	int (*graph_ports)(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap,
+			   size_t *n);
 } aieth_backend_ops;
 
 extern const aieth_backend_ops aieth__backend_emu;

@@ -392,6 +392,32 @@ static int emu_graph_read_rtp(void *state, uint32_t graph, const char *port, voi
 	return AIETH_OK;
 }
 
+/* Every kernel's ports of the graph's model, as it declared them. */
+static int emu_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap,
+			   size_t *n)
+{
+	emu_state *st = state;
+	const aieth_model *m = &st->models[graph].model;
+	uint32_t k, q;
+	size_t c = 0;
+	for (k = 0; k < m->num_kernels; k++) {
+		const aieth_model_kernel *mk = &m->kernels[k];
+		for (q = 0; q < mk->num_inputs + mk->num_outputs; q++, c++) {
+			int in = q < mk->num_inputs;
+			const aieth_model_port *mp =
+				in ? &mk->inputs[q] : &mk->outputs[q - mk->num_inputs];
+			if (c >= cap)
+				continue;
+			snprintf(ports[c].plio, sizeof ports[c].plio, "%s", mp->plio);
+			ports[c].to_aie = in;
+			ports[c].kernel = k;
+			ports[c].bytes_per_iteration = mp->bytes_per_iteration;
+		}
+	}
+	*n = c;
+	return AIETH_OK;
+}
+
 AIETH__OPTS_INIT_FN(aieth_emu_opts, AIETH_EMU_OPTS_INIT, AIETH_EMU_OPTS_VERSION)
 
 /* The versions of aieth_emu_opts this backend reads; its fields need no
@@ -418,6 +444,7 @@ static int emu_check(const aieth_dev_config *cfg, int selected)
 const aieth_backend_ops aieth__backend_emu = {
 	.name = "emu",
 	.description = "the emulated board",
+	.graph_ports = emu_graph_ports,
 	.streams = 1,
 	.check = emu_check,
 	.open = emu_open,

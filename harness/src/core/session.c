@@ -289,6 +289,25 @@ static int graph_iterations_done(aieth_session *s, const char *graph, uint64_t *
 	return s->ops->graph_status(s->bstate, g, out, &complete);
 }
 
+static int graph_ports(aieth_session *s, const char *graph, aieth_graph_port *ports, size_t cap,
+		       size_t *n)
+{
+	uint32_t g;
+	int rc;
+	aieth__error_clear();
+	if ((rc = find_graph(s, graph, &g)))
+		return rc;
+	if (!n || (cap && !ports))
+		return aieth__fail(AIETH_EINVAL, "aieth_graph_ports: NULL %s", n ? "ports" : "n");
+	*n = 0;
+	if (!s->ops->graph_ports)
+		return aieth__fail(AIETH_EUNSUPPORTED,
+				   "graph \"%s\": the %s backend does not model graphs: their "
+				   "ports are not known before the run",
+				   graph, s->ops->name);
+	return s->ops->graph_ports(s->bstate, g, ports, cap, n);
+}
+
 /* RTP ports: the name is checked here, the bytes by the backend. */
 static int rtp_args(aieth_session *s, const char *graph, const char *port, const void *data,
 		    size_t size, uint32_t *g)
@@ -362,6 +381,12 @@ int aieth_graph_end(aieth_session *s, const char *graph)
 int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
 {
 	HELD("aieth_graph_iterations_done", graph_iterations_done(s, graph, out));
+}
+
+int aieth_graph_ports(aieth_session *s, const char *graph, aieth_graph_port *ports, size_t cap,
+		      size_t *n)
+{
+	HELD("aieth_graph_ports", graph_ports(s, graph, ports, cap, n));
 }
 
 int aieth_graph_update_rtp(aieth_session *s, const char *graph, const char *port, const void *data,

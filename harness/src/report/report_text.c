@@ -245,6 +245,15 @@ static void text_test(sbuf *b, struct json_object *t)
 		if (rj_gets(err, "hint")[0])
 			sb_printf(b, "   hint: %s\n", clean(c4, sizeof c4, rj_gets(err, "hint")));
 	}
+	/* a hang's cause in words: a farm resets a board for a stall only */
+	if (!strcmp(rj_gets(t, "verdict_detail"), "data_size_mismatch"))
+		sb_printf(b,
+			  "   verdict: data size mismatch (an input mistake, not a stall: fix the "
+			  "sizes; the board needs no reset)\n");
+	else if (!strcmp(rj_gets(t, "verdict_detail"), "stall"))
+		sb_printf(b,
+			  "   verdict: stall (the graph stopped before its iterations were done: "
+			  "a real hang; on a board, reset it)\n");
 }
 
 /* The knee lines a sweep's summary shows; the rest are in report.json. */

@@ -96,6 +96,15 @@ int rn_rx_zeros(chan_run *cr, uint64_t upto);
 int rn_rx_save_flush(chan_run *cr);
 int rn_prepare(run_ctx *c);
 
+/* run_inputs.c: the channels' sizes against the graph models' ports in the
+ * open session, before anything runs (docs/test-spec.md "Sizes the graph
+ * decides"): 0, or an error set (AIETH_EINVAL: an input mistake). */
+int rn_inputs_check(run_ctx *c, aieth_session *s);
+/* After the run, a hang's verdict_detail: "data_size_mismatch" (every
+ * graph completed its bounded run, an RX channel is short: exit code 2,
+ * the hint names each short channel) or "stall" (exit code 5 kept). */
+void rn_inputs_verdict(run_ctx *c);
+
 /* runner.c: one run in steps, so a sweep (sweep.c) runs its points in
  * one session: begin the test (-1: its error recorded), check its data,
  * open the session, run the graphs and transactions, close; finish the

@@ -617,6 +617,16 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 	size_t i;
 	int rc, stop = 0;
 
+	/* an input mistake the graph models decide: refused before anything
+	 * runs, never left to hang */
+	if ((rc = rn_inputs_check(c, s))) {
+		rn_test_error(c, "inputs", rc,
+			      rc == AIETH_EINVAL ? "an input mistake, not a hang: fix the "
+						   "description (nothing ran)"
+						 : NULL,
+			      rc == AIETH_EINVAL ? AIETH_EXIT_INPUT : AIETH_EXIT_INFRA);
+		return;
+	}
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
 		jobj *g = rj_obj();
 		/* one graph run for every run of the transactions: a bounded
@@ -699,6 +709,7 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 		if (!sweep)
 			aieth_graph_end(s, c->sp->graphs[i].name);
 	}
+	rn_inputs_verdict(c);
 }
 
 void rn_session_close(run_ctx *c, aieth_session *s)

@@ -594,9 +594,11 @@ static void run_points(sweep_run *w, struct json_object *so)
 			}
 		}
 		rn_free_data(c);
-		/* a hang or a device error leaves the board in doubt: the next
+		/* a hang (a data-size mismatch too: exit 2, but the transaction
+		 * did hang) or a device error leaves the board in doubt: the next
 		 * point opens a session of its own */
-		if (s && (c->exit_code == AIETH_EXIT_TIMEOUT || c->exit_code == AIETH_EXIT_INFRA)) {
+		if (s && (c->exit_code == AIETH_EXIT_TIMEOUT || c->exit_code == AIETH_EXIT_INFRA ||
+			  rj_get(c->test, "verdict_detail"))) {
 			rn_session_close(c, s);
 			s = NULL;
 		}
