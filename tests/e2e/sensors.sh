@@ -131,6 +131,13 @@ has "$R" 'sensors: device temperature 105.5 °C (sysmon@iio:device0/temp160_temp
 has "$TMP/err" 'run_test: warning:'
 has "$TMP/err" 'device temperature 105.5 °C'
 
+# ---- every report above against docs/report.schema.json
+PY=/usr/bin/python3
+for o in o1 o2 o5 o6 o7 o8 o9; do
+  if $PY "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$TMP/$o/report.json" >"$TMP/schema" 2>&1
+  then ok; else bad "$o: schema"; cat "$TMP/schema" >&2; fi
+done
+
 # ---- the xrt backend (the XRT test double) reads the same tree
 if [[ -e $B/tests/libxrt_double.so ]]; then
   (
