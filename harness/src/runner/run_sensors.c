@@ -53,10 +53,11 @@ static const char *where(run_ctx *c, const char **reason)
 		return aieth__sysfs_root();
 	if (!strcmp(backend, "xrt"))
 		return aieth__sysfs_root();
-	*reason = !strcmp(backend, "remote")
-			  ? "backend remote: the board's sensors are read on th_server's "
-			    "machine, which does not return them (docs/on-board.md)"
-			  : "the emulated board has no sensors";
+	/* one reason for both: a remote report equals the local one but for
+	 * the backend (th_server does not return the board's sensors) */
+	*reason = "not sampled on backends emu and remote (the emulated board has no sensors, "
+		  "th_server does not return a board's) unless AIETH_SYSFS_ROOT names a tree "
+		  "(docs/on-board.md)";
 	return NULL;
 }
 

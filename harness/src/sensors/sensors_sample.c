@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -123,9 +124,21 @@ int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
 	*out = s;
 	if (!set->n)
 		return 0; /* nothing to sample: no thread */
-	if (pthread_create(&s->thread, NULL, loop, s)) {
-		sens_note(set, "sensors: no sampling thread: the first sample only");
-		return 0;
+	/* the thread blocks every signal: a Ctrl-C or a TERM goes to the
+	 * run's own threads, whose waits it interrupts (the runner's interrupt
+	 * path), never to the sampler */
+	{
+		sigset_t all, old;
+		int rc;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		rc = pthread_create(&s->thread, NULL, loop, s);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc) {
+			sens_note(set,
+				  "sensors: no sampling thread: the first and last samples only");
+			return 0;
+		}
 	}
 	s->running = 1;
 	return 0;
