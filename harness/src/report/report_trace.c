@@ -144,14 +144,17 @@ static void channel_events(ev_list *l, struct json_object *chs, struct json_obje
 	}
 }
 
-/* One counter track per sensor: each sample kept in report.json. */
-static void sensor_counters(ev_list *l, struct json_object *t, int pid)
+/* One counter track per sensor: each sample kept in report.json, in a
+ * process after the test's (pid + 1; the next free pid returned: a test
+ * without sensors takes none). */
+static int sensor_counters(ev_list *l, struct json_object *t, int pid)
 {
 	struct json_object *list = rj_get(rj_get(t, "sensors"), "sensors");
 	size_t i, k, n = list ? json_object_array_length(list) : 0;
 	char name[200];
 	if (!n)
-		return;
+		return pid;
+	pid++;
 	snprintf(name, sizeof name, "sensors (wall clock, us since sampling began)");
 	process_name(l, pid, rj_gets(t, "name"), name);
 	meta(l, "process_sort_index", pid, 0, NULL, pid);
@@ -171,6 +174,7 @@ static void sensor_counters(ev_list *l, struct json_object *t, int pid)
 				  json_object_get_double(json_object_array_get_idx(vs, k)));
 		}
 	}
+	return pid;
 }
 
 int aieth_report_write_trace(const aieth_report *r, const char *path)
@@ -200,7 +204,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 			sb_lit(&b, ",\"s\":\"p\",\"ts\":0,\"args\":{\"message\":");
 			rv_json(&b, err ? rj_gets(err, "message") : "no transaction ran");
 			sb_lit(&b, "}}");
-			sensor_counters(&l, t, ++pid);
+			pid = sensor_counters(&l, t, pid);
 			continue;
 		}
 		for (j = 0; j < json_object_array_length(txns); j++) {
@@ -221,7 +225,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 				channel_events(&l, chs, json_object_array_get_idx(chs, k), pid,
 					       (int)k + 1, clk, rj_get(tx, "latencies"));
 		}
-		sensor_counters(&l, t, ++pid);
+		pid = sensor_counters(&l, t, pid);
 	}
 	sb_lit(&b, "\n]}\n");
 	return sb_write_file(&b, path);
