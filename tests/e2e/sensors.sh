@@ -9,10 +9,12 @@
 # available" and exit 0; garbage, truncated and FIFO files: notes, and the
 # run ends (bounded by timeout); a device temperature above 100 degC is a
 # warning, a max_max above it (since power-on) is not; the xrt backend (the
-# XRT test double) samples the same tree.
+# XRT test double) samples the same tree; through th_server on loopback the
+# report says "not available", or samples the client's AIETH_SYSFS_ROOT.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
+th_server_setup
 cp -r "$EX/adder_perf" "$TMP/ap"
 SPEC=$TMP/ap/test.json
 
@@ -152,4 +154,18 @@ if [[ -e $B/tests/libxrt_double.so ]]; then
 else
   bad "the XRT test double is not built"
 fi
+
+# ---- through th_server: the same as the emulated board locally
+TOK=sensors-test-token-0123456789
+printf 'ci %s\n' "$TOK" >"$TMP/tokens"
+chmod 600 "$TMP/tokens"
+printf '%s\n' "$TOK" >"$TMP/token"
+start_server "$TMP/log" --token-file "$TMP/tokens" --idle-timeout 60 --max-wait 120
+REM=(--backend remote --server "$U" --token-file "$TMP/token")
+(unset AIETH_SYSFS_ROOT; expect 0 timeout 120 "$RT" "${REM[@]}" -o "$TMP/r1" "$SPEC")
+[[ $(jq -c "$S1 | [.status, .reason == \"$(jq -r "$S1.reason" "$TMP/o6/report.json")\"]" "$TMP/r1/report.json") \
+  == '["not available",true]' ]] && ok || bad "remote: $(jq -c "$S1" "$TMP/r1/report.json")"
+AIETH_SYSFS_ROOT=$TMP/sys expect 0 timeout 120 "$RT" "${REM[@]}" -o "$TMP/r2" --sensor-period 200 "$SPEC"
+[[ $(jq -c "[$S1.status, $S1.period_ms, ($S1.sensors | length)]" "$TMP/r2/report.json") == '["sampled",200,8]' ]] \
+  && ok || bad "remote with a tree: $(jq -c "$S1 | del(.sensors)" "$TMP/r2/report.json")"
 finish
