@@ -175,6 +175,14 @@ static const char *usage_text =
 	"                         runs of a transaction move at most 64 GiB\n"
 	"      --warmup W         with --repeat: W runs first that are not measured\n"
 	"                         (default 0; at most 100000 runs in all)\n"
+	"      --sensor-period MS sample the board's power and temperature sensors\n"
+	"                         (Versal SysMon, hwmon rails such as INA226) every\n"
+	"                         MS milliseconds while each test runs (100..60000;\n"
+	"                         default 1000): min/max/mean per sensor in\n"
+	"                         report.json (\"sensors\"), the series in the HTML\n"
+	"                         and trace; a device temperature above 100 C is a\n"
+	"                         warning (docs/on-board.md)\n"
+	"      --no-sensors       read no sensors\n"
 	"  -h, --help             this help\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -632,6 +640,8 @@ static int run_main(int argc, char **argv)
 		/* repeat */
 		{"repeat", required_argument, NULL, 60},
 		{"warmup", required_argument, NULL, 61},
+		{"sensor-period", required_argument, NULL, 0x7200},
+		{"no-sensors", no_argument, NULL, 0x7201},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -795,6 +805,17 @@ static int run_main(int argc, char **argv)
 			have_warmup |= c == 61;
 			break;
 		}
+		/* sensors: --sensor-period MS, --no-sensors (run_sensors.c) */
+		case 0x7200: {
+			unsigned long long v;
+			if (parse_count(optarg, 100, 60000, &v))
+				return usage_error("--sensor-period: expected milliseconds "
+						   "100..60000, got",
+						   optarg);
+			o.sensor_period_ms = (uint32_t)v;
+			break;
+		}
+		case 0x7201: o.no_sensors = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': ps.verbose = 1; break;
 		case 'h': print_usage(); return AIETH_EXIT_PASS;

@@ -150,9 +150,9 @@ class ChannelResult(ctypes.Structure):
 
 
 class RunOpts(ctypes.Structure):
-    """aieth_run_opts (aieth/run.h), version 3."""
+    """aieth_run_opts (aieth/run.h), version 4."""
 
-    VERSION = 3
+    VERSION = 4
     _fields_ = [
         ("version", ctypes.c_uint),
         ("board", c_char_p),
@@ -175,6 +175,8 @@ class RunOpts(ctypes.Structure):
         ("num_sweep", ctypes.c_size_t),
         ("sweep_stop_on_fail", c_int),
         ("sweep_zip", c_int),
+        ("sensor_period_ms", c_uint32),
+        ("no_sensors", c_int),
     ]
 
 

@@ -103,7 +103,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
              junit: bool = True, xclbin_warn_only: bool = False,
              repeat: Optional[int] = None, warmup: Optional[int] = None,
              sweep: Union[None, str, Sequence[str], Mapping[str, Any]] = None,
-             sweep_stop_on_fail: bool = False, sweep_zip: bool = False) -> Report:
+             sweep_stop_on_fail: bool = False, sweep_zip: bool = False,
+             sensor_period: Optional[int] = None, no_sensors: bool = False) -> Report:
     """Run one or more test descriptions (docs/test-spec.md), as run_test does.
 
     Args:
@@ -132,6 +133,10 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
             (run_test --sweep-stop-on-fail).
         sweep_zip: pair the sweep's lists (one length) instead of a grid
             (run_test --sweep-zip).
+        sensor_period, no_sensors: sample the board's power and temperature
+            sensors every sensor_period milliseconds (100..60000; None:
+            1000) into each test's "sensors", or none (run_test
+            --sensor-period MS, --no-sensors; docs/on-board.md).
 
     Returns:
         The report (Report, a dict; .exit_code as run_test would exit). Test
@@ -173,6 +178,10 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
                       {"server": server, "token": token, "cacert": cacert, "xrt_ini": xrt_ini,
                        "artifacts_dir": os.path.join(out_dir, "artifacts")})
     keep_sweep = _campaign_opts(o, repeat, warmup, sweep, sweep_stop_on_fail, sweep_zip)
+    if sensor_period is not None:
+        o.sensor_period_ms = _lib.int_arg(sensor_period, "run_test: sensor_period (ms)",
+                                          _lib.c_uint32, lo=100, hi=60000)
+    o.no_sensors = 1 if no_sensors else 0
     argv = ["aieth.run_test"] + [os.fspath(p) for p in paths]
     c_argv = (ctypes.c_char_p * len(argv))(*[_lib.enc(a) for a in argv])
     r = ctypes.c_void_p()

@@ -2,7 +2,7 @@
 """Repeats and sweeps from Python (campaigns): the statistics rule,
 sweep axes as run_test --sweep writes them, Session.run / Session.sweep on
 the emulated board (numpy arrays, statistics, failed runs), run_test's
-repeat/sweep keywords reaching RunOpts version 3, and the pytest plugin's
+repeat/sweep keywords reaching RunOpts (version 4 since the sensors), and the pytest plugin's
 sweep parametrization."""
 
 import ctypes
@@ -120,7 +120,7 @@ def test_run_test_campaign_fields(src, tmp_path, seen_opts):
                        sweep=["size=4096,8192", "PLIO_01_TO_AIE.delay=0..200+100"],
                        sweep_stop_on_fail=True)
     assert r["tests"]                            # the run went on with them
-    assert seen_opts[-1] == {"version": 3, "repeat_runs": 5, "repeat_warmup": 2, "num_sweep": 2,
+    assert seen_opts[-1] == {"version": 4, "repeat_runs": 5, "repeat_warmup": 2, "num_sweep": 2,
                              "sweep": ["size=4096,8192", "PLIO_01_TO_AIE.delay=0..200+100"],
                              "sweep_stop_on_fail": 1, "sweep_zip": 0}
     aieth.run_test(spec, out=tmp_path / "b", sweep={"size": np.array([4096, 8192]),
@@ -132,7 +132,7 @@ def test_run_test_campaign_fields(src, tmp_path, seen_opts):
     assert seen_opts[-1]["num_sweep"] == 1 and seen_opts[-1]["sweep"] == ["size=4096"]
     # none given: the descriptions' own (0, none)
     aieth.run_test(spec, out=tmp_path / "d")
-    assert seen_opts[-1] == {"version": 3, "repeat_runs": 0, "repeat_warmup": 0, "num_sweep": 0,
+    assert seen_opts[-1] == {"version": 4, "repeat_runs": 0, "repeat_warmup": 0, "num_sweep": 0,
                              "sweep": [], "sweep_stop_on_fail": 0, "sweep_zip": 0}
     # a zip: the texts as they are, the mode its own field; the run pairs them
     r = aieth.run_test(spec, out=tmp_path / "e", sweep=["PLIO_01_TO_AIE.delay=0,10", "replay=4,4"],
@@ -391,10 +391,12 @@ def test_plugin_sweep_marker_errors(pytester):
 
 
 def test_runopts_v3_layout():
-    # the binding's struct is the header's version 3 (test_abi checks layouts)
+    # the binding's struct is the header's newest version, 4, which keeps
+    # version 3's fields (test_abi checks layouts)
     o = _lib.run_opts()
-    assert o.version == 3 and _lib.RunOpts.VERSION == 3
+    assert o.version == 4 and _lib.RunOpts.VERSION == 4
     assert o.repeat_runs == 0 and o.num_sweep == 0 and not o.sweep
+    assert o.sensor_period_ms == 0 and o.no_sensors == 0
     assert isinstance(o.sweep, ctypes.POINTER(ctypes.c_char_p))
 
 

@@ -81,6 +81,13 @@ static void test_versioned_opts(void)
 		CU_ASSERT_EQUAL(aieth_run_opts_init(&v1, 2), AIETH_OK);
 		CU_ASSERT_EQUAL(v1.version, 2);
 		CU_ASSERT_EQUAL(v1.xclbin_warn_only, 0);
+		/* version 3 ends before sensor_period_ms (version 4) */
+		memset(&v1, 0xa5, sizeof v1);
+		CU_ASSERT_EQUAL(aieth_run_opts_init(&v1, 3), AIETH_OK);
+		CU_ASSERT_EQUAL(v1.version, 3);
+		CU_ASSERT_EQUAL(v1.sweep_stop_on_fail, 0);
+		for (k = offsetof(aieth_run_opts, sensor_period_ms); k < sizeof v1; k++)
+			CU_ASSERT_EQUAL(b[k], 0xa5);
 	}
 	o.board = "vck190";
 	TU_OPTS_REFUSED(aieth_session_open(&s, &o), o.version, "aieth_session_opts",

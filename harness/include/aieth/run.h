@@ -83,9 +83,15 @@ typedef struct {
 	size_t num_sweep;
 	int sweep_stop_on_fail;
 	int sweep_zip;
+	/* version 4: power and temperature (docs/on-board.md). Each test
+	 * samples the board's sensors every sensor_period_ms (100..60000; 0:
+	 * 1000) while it runs, into its report's "sensors"; no_sensors 1:
+	 * none are read. */
+	uint32_t sensor_period_ms;
+	int no_sensors;
 } aieth_run_opts;
 
-#define AIETH_RUN_OPTS_VERSION 3
+#define AIETH_RUN_OPTS_VERSION 4
 #define AIETH_RUN_OPTS_INIT                       \
 	{                                         \
 		.version = AIETH_RUN_OPTS_VERSION \

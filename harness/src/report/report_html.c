@@ -393,6 +393,7 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 		sb_lit(b, "<p class=\"note\">no transaction ran</p>\n");
 	for (j = 0; txns && j < json_object_array_length(txns); j++)
 		transaction(b, t, json_object_array_get_idx(txns, j), rows, charts);
+	rv_html_sensors(b, t);
 	sb_lit(b, "</section>\n");
 }
 

@@ -5,7 +5,9 @@
  * test and transaction, one track (thread) per channel, a complete event
  * ("ph":"X") per channel from its first to its last cycle, the delay before
  * its first data and each latency as events of their own. Times are
- * microseconds at the test's PL clock (ts = cycle / MHz).
+ * microseconds at the test's PL clock (ts = cycle / MHz). A test's
+ * sensors (power, temperature) are counter tracks ("ph":"C") of a process
+ * of their own, in microseconds of wall time since the sampling started.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +144,39 @@ static void channel_events(ev_list *l, struct json_object *chs, struct json_obje
 	}
 }
 
+/* One counter track per sensor: each sample kept in report.json, in a
+ * process after the test's (pid + 1; the next free pid returned: a test
+ * without sensors takes none). */
+static int sensor_counters(ev_list *l, struct json_object *t, int pid)
+{
+	struct json_object *list = rj_get(rj_get(t, "sensors"), "sensors");
+	size_t i, k, n = list ? json_object_array_length(list) : 0;
+	char name[200];
+	if (!n)
+		return pid;
+	pid++;
+	snprintf(name, sizeof name, "sensors (wall clock, us since sampling began)");
+	process_name(l, pid, rj_gets(t, "name"), name);
+	meta(l, "process_sort_index", pid, 0, NULL, pid);
+	for (i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(list, i);
+		struct json_object *ts = rj_get(rj_get(s, "series"), "t_s");
+		struct json_object *vs = rj_get(rj_get(s, "series"), "value");
+		size_t m = ts && vs ? json_object_array_length(ts) : 0;
+		if (vs && json_object_array_length(vs) < m)
+			m = json_object_array_length(vs);
+		for (k = 0; k < m; k++) {
+			ev(l, "C", rj_gets(s, "name"), NULL, pid, 0);
+			sb_printf(l->b, ",\"cat\":\"sensor\",\"ts\":%.3f,\"args\":{",
+				  json_object_get_double(json_object_array_get_idx(ts, k)) * 1e6);
+			rv_json(l->b, rj_gets(s, "unit"));
+			sb_printf(l->b, ":%.6g}}",
+				  json_object_get_double(json_object_array_get_idx(vs, k)));
+		}
+	}
+	return pid;
+}
+
 int aieth_report_write_trace(const aieth_report *r, const char *path)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
@@ -169,6 +204,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 			sb_lit(&b, ",\"s\":\"p\",\"ts\":0,\"args\":{\"message\":");
 			rv_json(&b, err ? rj_gets(err, "message") : "no transaction ran");
 			sb_lit(&b, "}}");
+			pid = sensor_counters(&l, t, pid);
 			continue;
 		}
 		for (j = 0; j < json_object_array_length(txns); j++) {
@@ -189,6 +225,7 @@ int aieth_report_write_trace(const aieth_report *r, const char *path)
 				channel_events(&l, chs, json_object_array_get_idx(chs, k), pid,
 					       (int)k + 1, clk, rj_get(tx, "latencies"));
 		}
+		pid = sensor_counters(&l, t, pid);
 	}
 	sb_lit(&b, "\n]}\n");
 	return sb_write_file(&b, path);

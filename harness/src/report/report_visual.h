@@ -59,6 +59,13 @@ long long rv_txn_end(struct json_object *txn);
 void rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *txn, int standalone);
 void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn, int standalone);
 
+/* A test's sensors (report_sensors.c): a table row and a line chart of
+ * at most RV_SENSOR_POINTS points for each of its first RV_SENSOR_ROWS
+ * sensors, and the notes. */
+#define RV_SENSOR_ROWS 64
+#define RV_SENSOR_POINTS 120
+void rv_html_sensors(sbuf *b, struct json_object *test);
+
 /* --- repeats and sweeps (campaigns): report_stats.c, report_dist.c,
  * report_curve.c, report_curve_svg.c, report_sweep_html.c------------ */
 

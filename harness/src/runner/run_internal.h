@@ -15,6 +15,7 @@
 #include "aieth.h"
 #include "data/data.h"
 #include "runner/spec.h"
+#include "sensors/sensors.h"
 #include "util/fileio.h"
 #include "util/stats.h"
 
@@ -78,6 +79,9 @@ typedef struct {
 	/* repeats (the options' or the description's "repeat", rn_repeat_check) */
 	uint32_t runs, warmup;
 	aieth__stat statistic;
+	/* power and temperature while the test runs (run_sensors.c) */
+	sens_sampler *sampler;
+	sens_set sens;
 } run_ctx;
 
 /* run_ctx.c */
@@ -124,6 +128,13 @@ int rn_check_interrupt(run_ctx *c, const char *where);
 /* sweep.c: 0 when the run has no sweep; else every point ran as a test
  * (the last one is c->test), or the sweep's error is c->test's. */
 int rn_sweep(run_ctx *c, double t0);
+
+/* run_sensors.c: start the sampler as a test's graphs start, stop it
+ * and write the test's "sensors" (and the temperature warning) when
+ * they end; absent: what a test that never ran says (rn_test_finish). */
+void rn_sensors_start(run_ctx *c);
+void rn_sensors_stop(run_ctx *c);
+void rn_sensors_absent(run_ctx *c);
 
 /* run_results.c: a channel's data checks and verdict; its thresholds
  * come after every run (rn_txn_summary) */

@@ -40,16 +40,24 @@ static int run_opts_check(const aieth_run_opts *o)
 	     (rc = aieth__opts_version("aieth_run_opts.remote", "aieth_remote_opts",
 				       o->remote->version, AIETH_REMOTE_OPTS_VERSION))))
 		return rc;
+	if (o->version >= 4 && o->sensor_period_ms &&
+	    (o->sensor_period_ms < SENS_PERIOD_MIN_MS || o->sensor_period_ms > SENS_PERIOD_MAX_MS))
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_run_opts.sensor_period_ms: %u: expected %u..%u (0: %u)",
+				   o->sensor_period_ms, SENS_PERIOD_MIN_MS, SENS_PERIOD_MAX_MS,
+				   SENS_PERIOD_DEFAULT_MS);
 	return AIETH_OK;
 }
 
-/* Version 1 ends before xclbin_warn_only, version 2 before repeat_runs: a
- * caller of an older version gets the bytes of its struct only. */
+/* Version 1 ends before xclbin_warn_only, version 2 before repeat_runs,
+ * version 3 before sensor_period_ms: a caller of an older version gets
+ * the bytes of its struct only. */
 int aieth_run_opts_init(aieth_run_opts *opts, unsigned int version)
 {
 	static const aieth_run_opts init = AIETH_RUN_OPTS_INIT;
 	size_t size = version == 1   ? offsetof(aieth_run_opts, xclbin_warn_only)
 		      : version == 2 ? offsetof(aieth_run_opts, repeat_runs)
+		      : version == 3 ? offsetof(aieth_run_opts, sensor_period_ms)
 				     : sizeof init;
 	int rc = aieth__opts_init("aieth_run_opts_init", opts, &init, size, version,
 				  AIETH_RUN_OPTS_VERSION);

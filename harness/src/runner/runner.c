@@ -627,6 +627,7 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 			      rc == AIETH_EINVAL ? AIETH_EXIT_INPUT : AIETH_EXIT_INFRA);
 		return;
 	}
+	rn_sensors_start(c);
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
 		jobj *g = rj_obj();
 		/* one graph run for every run of the transactions: a bounded
@@ -710,6 +711,7 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 			aieth_graph_end(s, c->sp->graphs[i].name);
 	}
 	rn_inputs_verdict(c);
+	rn_sensors_stop(c);
 }
 
 void rn_session_close(run_ctx *c, aieth_session *s)
@@ -775,6 +777,7 @@ void rn_test_finish(run_ctx *c, double t0)
 		rj_set(c->test, "transactions", rj_arr());
 	if (!rj_get(c->test, "graphs"))
 		rj_set(c->test, "graphs", rj_arr());
+	rn_sensors_absent(c);
 	if (!rj_get(c->test, "repeat")) {
 		/* /2: always there; what the description says when the run did
 		 * not get as far as checking the repeats */
