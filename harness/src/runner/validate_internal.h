@@ -43,7 +43,7 @@ typedef struct {
 	uint64_t perf_total;
 } vd_ctx;
 
-/* The running test's outcome (validate.c); fmt says why. */
+/* The running test's outcome (validate_verdict.c); fmt says why. */
 void vd_pass(vd_ctx *c);
 void vd_warn(vd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vd_fail(vd_ctx *c, int exit_code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
