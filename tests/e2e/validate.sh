@@ -30,6 +30,7 @@ has "$TMP/l1" '.run.validate.level' 1
 grep -q '\[ 3/8\] XRT  *SKIPPED: the emulated board' "$TMP/err" && ok || bad "no progress line: $(cat "$TMP/err")"
 [[ $(grep -c '<testsuite ' "$TMP/l1/junit.xml") == 8 ]] && ok || bad "junit.xml: not 8 suites"
 grep -q 'skipped="1"' "$TMP/l1/junit.xml" && ok || bad "junit.xml: no skipped suite"
+[[ $(grep -c "<skipped message=" "$TMP/l1/junit.xml") == 4 ]] && ok || bad "junit.xml: not 4 skipped cases"
 [[ -s $TMP/l1/report.html ]] && ok || bad "no report.html"
 python3 "$S/tests/e2e/validate_schema.py" "$TMP/l1/report.json" >/dev/null 2>"$TMP/schema" && ok ||
   bad "report.json against the schema: $(cat "$TMP/schema")"

@@ -14,6 +14,7 @@
 #include "report/report_model.h"
 #include "runner/validate_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 typedef struct {
 	unsigned level;
@@ -50,16 +51,7 @@ const char *aieth_validate_verdict_name(aieth_validate_verdict v)
 	return "unknown";
 }
 
-int aieth_validate_opts_init(aieth_validate_opts *opts, unsigned int version)
-{
-	if (!opts || version != AIETH_VALIDATE_OPTS_VERSION)
-		return aieth__fail(
-			AIETH_EINVAL, "aieth_validate_opts_init: %s version %u (known: %u)",
-			opts ? "unknown" : "NULL opts,", version, AIETH_VALIDATE_OPTS_VERSION);
-	memset(opts, 0, sizeof *opts);
-	opts->version = version;
-	return AIETH_OK;
-}
+AIETH__OPTS_INIT_FN(aieth_validate_opts, AIETH_VALIDATE_OPTS_INIT, AIETH_VALIDATE_OPTS_VERSION)
 
 static double mono(void)
 {
@@ -115,9 +107,17 @@ static void record(vd_ctx *c, const vd_test *t, double secs)
 
 static int check_opts(const aieth_validate_opts *o)
 {
-	if (o->version != AIETH_VALIDATE_OPTS_VERSION)
-		return aieth__fail(AIETH_EINVAL, "validate: options version %u (known: %u)",
-				   o->version, AIETH_VALIDATE_OPTS_VERSION);
+	int rc;
+	if ((rc = aieth__opts_version("aieth_validate_opts", "aieth_validate_opts", o->version,
+				      AIETH_VALIDATE_OPTS_VERSION)) ||
+	    (o->emu && (rc = aieth__opts_version("aieth_validate_opts.emu", "aieth_emu_opts",
+						 o->emu->version, AIETH_EMU_OPTS_VERSION))) ||
+	    (o->xrt && (rc = aieth__opts_version("aieth_validate_opts.xrt", "aieth_xrt_opts",
+						 o->xrt->version, AIETH_XRT_OPTS_VERSION))) ||
+	    (o->remote &&
+	     (rc = aieth__opts_version("aieth_validate_opts.remote", "aieth_remote_opts",
+				       o->remote->version, AIETH_REMOTE_OPTS_VERSION))))
+		return rc;
 	if (o->level > 3)
 		return aieth__fail(AIETH_EINVAL, "validate: level %u: the levels are 1, 2 and 3",
 				   o->level);
