@@ -96,10 +96,18 @@ static void record(vd_ctx *c, const vd_test *t, double secs)
 	if (c->verdict == AIETH_VALIDATE_FAILED)
 		rj_set(j, "error",
 		       rj_error("validate",
-				c->exit_code == AIETH_EXIT_TIMEOUT ? AIETH_ETIMEOUT
-				: c->exit_code == AIETH_EXIT_FAIL  ? AIETH_EDEVICE
-								   : AIETH_EDEVICE,
+				c->exit_code == AIETH_EXIT_TIMEOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 				c->reason, NULL));
+	else
+		rj_null(j, "error");
+	{
+		/* a validate test runs once (report schema /2: always there) */
+		struct json_object *rp = rj_obj();
+		rj_int(rp, "runs", 1);
+		rj_int(rp, "warmup", 0);
+		rj_str(rp, "statistic", "median");
+		rj_set(j, "repeat", rp);
+	}
 	rj_push(c->r->tests, j);
 	c->fig = NULL;
 	c->warnings = NULL;
