@@ -44,6 +44,7 @@ static const char validate_usage[] =
 	"      --model-params J   emu: its params, a JSON object\n"
 	"      --server URL       remote: th_server (default $AIETH_SERVER)\n"
 	"      --token-file FILE  remote: the bearer token (default $AIETH_TOKEN)\n"
+	"      --cacert FILE      remote: CA bundle for https (default: the system's)\n"
 	"      --data-dir DIR     board files (default $AIETH_DATA_DIR)\n"
 	"  -q, --quiet            no progress lines\n"
 	"\n"
@@ -132,7 +133,8 @@ enum {
 	OPT_PARAMS,
 	OPT_SERVER,
 	OPT_TOKEN,
-	OPT_DATA
+	OPT_DATA,
+	OPT_CACERT
 };
 
 int cli_validate_main(const char *prog, int argc, char **argv)
@@ -149,6 +151,7 @@ int cli_validate_main(const char *prog, int argc, char **argv)
 					   {"model-params", required_argument, NULL, OPT_PARAMS},
 					   {"server", required_argument, NULL, OPT_SERVER},
 					   {"token-file", required_argument, NULL, OPT_TOKEN},
+					   {"cacert", required_argument, NULL, OPT_CACERT},
 					   {"data-dir", required_argument, NULL, OPT_DATA},
 					   {"quiet", no_argument, NULL, 'q'},
 					   {"help", no_argument, NULL, 'h'},
@@ -189,6 +192,7 @@ int cli_validate_main(const char *prog, int argc, char **argv)
 		case OPT_PARAMS: o.model_params = optarg; break;
 		case OPT_SERVER: remote.server = optarg; break;
 		case OPT_TOKEN: token_file = optarg; break;
+		case OPT_CACERT: remote.cacert = optarg; break;
 		case OPT_DATA: o.data_dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': printf(validate_usage, prog); return AIETH_EXIT_PASS;

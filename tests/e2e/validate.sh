@@ -120,6 +120,56 @@ has "$TMP/r3" '[.tests[] | .validate.verdict] | join(",")' \
   "PASSED,PASSED WITH WARNINGS,SKIPPED,SKIPPED,PASSED,SKIPPED,SKIPPED,PASSED,PASSED,PASSED,PASSED,PASSED,PASSED,PASSED,PASSED"
 has "$TMP/r3" '.tests[2].validate.reason | test("th_server")' true
 has "$TMP/r3" '.tests[14].validate.figures.read_latency_cycles_min' 64
+# POST /v1/validate: the same suite on the server's board, queued as a
+# session; the last result in /v1/health and the metrics
+J="Content-Type: application/json"
+A="Authorization: Bearer $TOK"
+req 200 -H "$A" "$U/v1/health"
+jbody .last_validate null
+[[ $(curl -s -m 5 -H "$A" "$U/v1/metrics" | awk '$1 == "aieth_validate_last_exit_code" {print $2}') == 255 ]] && ok ||
+  bad "aieth_validate_last_exit_code before any validate is not 255"
+REQ_MAX_S=120 req 200 -X POST -H "$A" -H "$J" -d '{"level": 2}' "$U/v1/validate"
+jbody .exit_code 0
+jbody '.report.tests | length' 13
+jbody '.report.tests[8].validate.verdict' PASSED
+jbody '.report.run.validate.level' 2
+req 200 "$U/v1/health"
+jbody .last_validate.healthy true
+jbody .last_validate.level 2
+jbody .last_validate.passed 9
+jbody .last_validate.skipped 4
+[[ $(curl -s -m 5 -H "$A" "$U/v1/metrics" | awk '$1 == "aieth_validate_total" {print $2}') == 1 ]] && ok ||
+  bad "aieth_validate_total is not 1"
+REQ_MAX_S=120 req 200 -X POST -H "$A" -H "$J" -d '{"level": 3, "soak_s": 1}' "$U/v1/validate"
+jbody '.report.tests[14].validate.verdict' PASSED
+# bounded, token required
+req 401 -X POST -H "$J" -d '{"level": 1}' "$U/v1/validate"
+req 400 -X POST -H "$A" -H "$J" -d '{"level": 4}' "$U/v1/validate"
+jbody .error.message "POST /v1/validate: level: 4 is not an integer 1..3"
+req 400 -X POST -H "$A" -H "$J" -d '{"soak_s": 601}' "$U/v1/validate"
+req 400 -X POST -H "$A" -H "$J" -d '{"lvl": 1}' "$U/v1/validate"
+req 400 -X POST -H "$A" -H "$J" -d '[1]' "$U/v1/validate"
+req 405 -H "$A" "$U/v1/validate"
+# while a session holds the board, validate waits its turn (FCFS)
+"$RT" validate -q --backend remote --server "$U" --token-file "$TMP/token" --level 3 --soak-s 3 \
+  -o "$TMP/r_hold" >/dev/null 2>&1 &
+hold=$!
+for _ in $(seq 300); do
+  [[ $(curl -s -m 5 -H "$A" "$U/v1/metrics" | awk '$1 == "aieth_sessions_active" {print $2}') == 1 ]] && break
+  sleep 0.1
+done
+curl -s -m 120 -X POST -H "$A" -H "$J" -d '{"level": 1}' -o "$TMP/queued.json" "$U/v1/validate" &
+qp=$!
+q=
+for _ in $(seq 300); do
+  q=$(curl -s -m 5 -H "$A" "$U/v1/metrics" | awk '$1 == "aieth_queue_length" {print $2}')
+  [[ $q == 1 ]] && break
+  sleep 0.1
+done
+[[ $q == 1 ]] && ok || bad "POST /v1/validate did not wait in the queue (queue length $q)"
+wait "$qp" && ok || bad "the queued POST /v1/validate failed"
+[[ $(jq -r .exit_code "$TMP/queued.json") == 0 ]] && ok || bad "queued validate: $(head -c 300 "$TMP/queued.json")"
+wait "$hold" && ok || bad "the held validate failed"
 # every report.json against the schema
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$TMP"/*/report.json \
   "$TMP/l3/calibration/latency_report.json" >"$TMP/schema" 2>&1 && ok ||
