@@ -35,6 +35,11 @@ void vd_board_files(vd_ctx *c)
 		return;
 	}
 	c->info = in = aieth_board_get_info(c->board);
+	/* the environment, as a run's: the board and backend validated */
+	rj_str(c->r->env, "board", in->name);
+	rj_str(c->r->env, "backend", c->backend);
+	rj_num(c->r->env, "pl_clock_MHz", (double)in->pl_clock_hz / 1e6);
+	rj_str(c->r->env, "pl_kernel", in->pl_kernel);
 	rj_str(c->fig, "board", in->name);
 	rj_str(c->fig, "aie_generation", in->aie_generation);
 	rj_str(c->fig, "pl_kernel", in->pl_kernel);
