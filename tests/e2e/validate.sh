@@ -94,20 +94,38 @@ expect 0 "$RT" validate --help
 
 # --- the xrt test double: level 1 XRT and the xclbins, level 3 through it
 xrt_double_env
+# the AI Engine driver's sysfs tree, standing in for /sys (one healthy tile)
+mkdir -p "$TMP/sys/class/aie/aiepart_0_50/25_1"
+printf 'status: enable\npc: 0x00000010\n' >"$TMP/sys/class/aie/aiepart_0_50/25_1/core"
+export AIETH_SYSFS_ROOT=$TMP/sys
 MK=$B/tests/xrt_mkxclbin
 "$MK" pl vck190 "$TMP/pl.xclbin" && "$MK" aie vck190 "$TMP/lb.xclbin" loopback || bad mkxclbin
 expect 0 "$RT" validate -q --backend xrt --pl-xclbin "$TMP/pl.xclbin" -o "$TMP/x1"
 has "$TMP/x1" '.tests[2].validate.verdict' "PASSED WITH WARNINGS"
 has "$TMP/x1" '.tests[3].validate.figures.pl_xclbin.uuid | length' 36
 has "$TMP/x1" '.tests[4].validate.reason | startswith("no loopback design: give --xclbin")' true
-has "$TMP/x1" '.tests[5].validate.verdict' SKIPPED
+has "$TMP/x1" '.tests[5].validate.verdict' PASSED
+has "$TMP/x1" '.tests[5].validate.figures.partitions | join(",")' aiepart_0_50
+has "$TMP/x1" '.tests[6].validate.verdict' PASSED
+has "$TMP/x1" '.tests[6].validate.figures.tiles_read' 1
+# a tile stalled before any test: a warning that names it
+mkdir -p "$TMP/sys_stuck/class/aie/aiepart_0_50/25_1"
+printf 'status: enable|west_lock_stall\npc: 0x00000230\n' >"$TMP/sys_stuck/class/aie/aiepart_0_50/25_1/core"
+AIETH_SYSFS_ROOT=$TMP/sys_stuck expect 0 "$RT" validate -q --backend xrt --pl-xclbin "$TMP/pl.xclbin" -o "$TMP/x1s"
+has "$TMP/x1s" '.tests[6].validate.verdict' "PASSED WITH WARNINGS"
+has "$TMP/x1s" '.tests[6].validate.reason | test("1 tile\\(s\\) look stuck before any test ran \\(core \\(25,1\\)")' true
+# no AI Engine driver: the board cannot run a graph (exit 4)
+AIETH_SYSFS_ROOT=$TMP/nosys expect 4 "$RT" validate -q --backend xrt --pl-xclbin "$TMP/pl.xclbin" -o "$TMP/x1n"
+has "$TMP/x1n" '.tests[5].validate.verdict' FAILED
+has "$TMP/x1n" '.tests[5].validate.reason | startswith("no AI Engine driver")' true
+has "$TMP/x1n" '.tests[6].validate.verdict' SKIPPED
 AIETH_XRT_DOUBLE_SPEC=$S/examples/loopback_perf_vck190/test.json expect 0 "$RT" validate -q \
   --backend xrt --pl-xclbin "$TMP/pl.xclbin" --xclbin "$TMP/lb.xclbin" --level 3 --soak-s 1 -o "$TMP/x3"
 has "$TMP/x3" '[.tests[8:][] | .validate.verdict] | unique | join(",")' PASSED
 has "$TMP/x3" '.tests[4].validate.figures.xclbin.path' "$TMP/lb.xclbin"
 expect 4 "$RT" validate -q --backend xrt --pl-xclbin "$TMP/nosuch.xclbin" -o "$TMP/xbad"
 has "$TMP/xbad" '.tests[3].validate.verdict' FAILED
-unset AIETH_XRT_LIB
+unset AIETH_XRT_LIB AIETH_SYSFS_ROOT
 
 # --- through th_server: the built-in loopback model, every level
 TOK=validate-test-token-0123456789

@@ -12,7 +12,9 @@
 
 #include "report/report_model.h"
 #include "runner/validate_internal.h"
+#include "aie/aie_state.h"
 #include "util/fileio.h"
+#include "util/sysfs.h"
 
 #define MIN_CLOCK_HZ 50000000ull /* below: not a PL clock of these kernels */
 #define MAX_CLOCK_HZ 1000000000ull
@@ -184,19 +186,54 @@ void vd_design(vd_ctx *c)
 	}
 }
 
+typedef struct {
+	struct json_object *names;
+	unsigned n;
+} parts;
+
+static void each_part(void *ctx, const char *name)
+{
+	parts *p = ctx;
+	if (strncmp(name, "aiepart_", 8) == 0) {
+		rj_push_str(p->names, name);
+		p->n++;
+	}
+}
+
+/* The Linux AI Engine driver: its partitions in sysfs (class/aie). */
 void vd_aie_driver(vd_ctx *c)
 {
+	parts p;
 	if (c->emu || c->remote) {
 		vd_skip(c, "%s", not_here(c));
 		return;
 	}
-	/* the sysfs reader is util/sysfs.c of branch aiestate (issue 32) */
-	vd_skip(c, "not checked: the AI Engine driver's sysfs reader (util/sysfs.c, branch "
-		   "aiestate) has not landed in this build");
+	p.names = rj_arr();
+	p.n = 0;
+	rj_str(c->fig, "sysfs_root", aieth__sysfs_root());
+	if (aieth__sysfs_list("class/aie", each_part, &p, 256) < 0) {
+		json_object_put(p.names);
+		vd_fail(c, AIETH_EXIT_INFRA,
+			"no AI Engine driver: %s/class/aie cannot be listed (%s); graphs cannot run",
+			aieth__sysfs_root(), aieth_error_message());
+		return;
+	}
+	rj_set(c->fig, "partitions", p.names);
+	if (!p.n)
+		vd_fail(c, AIETH_EXIT_INFRA,
+			"the AI Engine driver has no partition in %s/class/aie (no aiepart_*)",
+			aieth__sysfs_root());
 }
 
+static void each_word(void *ctx, const char *line) { rj_push_str(ctx, line); }
+
+/* The array's state: tiles read from the driver's status files, and any
+ * tile that looks stuck before a test ran (a warning: reset the array). */
 void vd_aie_array(vd_ctx *c)
 {
+	aie_state *st;
+	struct json_object *words;
+	int n, i, stuck = 0;
 	if (c->emu) {
 		vd_skip(c, "the emulated board's array is its graph models: nothing to read");
 		return;
@@ -205,8 +242,37 @@ void vd_aie_array(vd_ctx *c)
 		vd_skip(c, "%s", not_here(c));
 		return;
 	}
-	vd_skip(c, "not read: the AI Engine array's state needs the driver's sysfs reader "
-		   "(branch aiestate)");
+	if (!(st = malloc(sizeof *st))) {
+		vd_fail(c, AIETH_EXIT_INFRA, "out of memory for the array's state");
+		return;
+	}
+	aie_state_init(st, "sysfs");
+	n = aie_state_read_sysfs(st, 2000);
+	rj_int(c->fig, "tiles_read", n < 0 ? 0 : n);
+	for (i = 0; i < st->ntiles; i++)
+		stuck += aie_tile_stuck(&st->tiles[i]);
+	rj_int(c->fig, "tiles_stuck", stuck);
+	words = rj_arr();
+	aie_state_words(st, each_word, words, 8);
+	rj_set(c->fig, "stuck", words);
+	if (st->nnotes) {
+		struct json_object *notes = rj_arr();
+		for (i = 0; i < st->nnotes; i++)
+			rj_push_str(notes, st->notes[i]);
+		rj_set(c->fig, "notes", notes);
+	}
+	if (n <= 0)
+		vd_skip(c, "no tile status files could be read below %s/class/aie%s%s",
+			aieth__sysfs_root(), st->nnotes ? ": " : "",
+			st->nnotes ? st->notes[0] : "");
+	else if (stuck)
+		vd_warn(c, "%d tile(s) look stuck before any test ran (%s): reset the array", stuck,
+			json_object_array_length(words)
+				? json_object_get_string(json_object_array_get_idx(words, 0))
+				: "see figures");
+	else if (st->nnotes)
+		vd_warn(c, "%s", st->notes[0]);
+	free(st);
 }
 
 void vd_device(vd_ctx *c)
