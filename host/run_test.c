@@ -21,12 +21,14 @@
 #include "cli_calibrate.h"
 #include "cli_bisect.h"
 #include "cli_history.h"
+#include "cli_validate.h"
 
 static const char *usage_text =
 	"usage: run_test [options] TEST.json...\n"
 	"       run_test compare BASELINE.json NEW.json [--max-regression PCT]\n"
 	"       run_test calibrate --board NAME|FILE -o FITTED.json DESC.json=REPORT.json...\n"
 	"       run_test history add|show|html|gate DB ...  (run_test history --help)\n"
+	"       run_test validate [--board B] [--level 1|2|3] ...  (run_test validate --help)\n"
 	"\n"
 	"Run AIE test descriptions (docs/test-spec.md) on a board and report\n"
 	"per-channel cycle counters, throughput, data checks and verdicts.\n"
@@ -680,6 +682,8 @@ static int run_main(int argc, char **argv)
 		return cli_compare_main("run_test", argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "history"))
 		return cli_history_main("run_test", argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "validate"))
+		return cli_validate_main("run_test", argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "calibrate"))
 		return cli_calibrate_main("run_test", argc - 1, argv + 1);
 	bisect_on = cli_bisect_requested(argc, argv);

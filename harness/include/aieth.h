@@ -31,6 +31,7 @@
 #include "aieth/spec.h"      /* test descriptions */
 #include "aieth/txn.h"       /* transactions and per-channel results */
 #include "aieth/upload.h"    /* results upload: SQUAD, InfluxDB, webhooks, spool */
+#include "aieth/validate.h"  /* run_test validate: the board health suite */
 #include "aieth/version.h"   /* version macros, aieth_version() */
 #include "aieth/xclbin.h"    /* XCLBIN reading, AIE metadata, checks */
 

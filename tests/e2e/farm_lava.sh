@@ -123,6 +123,8 @@ want 0_aieth-run-test-main adder_bad adder_bad.func.PLIO_01_FROM_AIE fail "$M" M
 want 0_aieth-run-test-main adder_bad adder_bad.func.PLIO_01_TO_AIE pass "$M" MB/s
 want 0_aieth-run-test-main adder_bad adder_bad fail
 want 0_aieth-run-test-main - run_test-exit fail 1 exit_code
+want 0_aieth-run-test-main - board-health pass 0 exit_code
+want 1_aieth-run-test-hang - board-health pass 0 exit_code
 want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations.PLIO_01_FROM_AIE fail - -
 want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations fail
 want 1_aieth-run-test-hang stall_hang stall_hang fail
@@ -135,7 +137,7 @@ want lava - job pass
 # nothing of the hang passed, and LAVA recorded every case run_test printed
 if grep -E '^1_aieth-run-test-hang stall_hang .* pass' "$TMP/results"; then bad "a case of the hang passed"; else ok; fi
 n=$(grep -c '^[012]_aieth-run-test-' "$TMP/results")
-[[ $n -eq 20 ]] && ok || { bad "LAVA recorded $n cases, expected 20 (5 per description run, 1 exit per definition, 1 archive per run)"; cat "$TMP/results" >&2; }
+[[ $n -eq 22 ]] && ok || { bad "LAVA recorded $n cases, expected 22 (5 per description run, 1 exit per definition, 1 archive and 1 board-health per run)"; cat "$TMP/results" >&2; }
 mkdir -p "$TMP/arch"
 tar -C "$TMP/arch" -xzf "$TMP/out0.archive.tar.gz" && ok || bad "the archive of out0 does not unpack"
 for f in report.json junit.xml report.html trace.json charts artifacts; do

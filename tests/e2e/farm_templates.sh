@@ -207,9 +207,12 @@ jqis emu .environment.backend "$TMP/jk_emu/out/7/emulator/report.json"
 if $PY - "$F/lava/aieth-run-test.yaml" "$TMP/lava_steps.sh" >"$TMP/lv" 2>&1 <<'P'
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
-want = {"BOARD", "BACKEND", "SERVER", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT", "ARCHIVE_URL"}
+want = {"BOARD", "BACKEND", "SERVER", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT", "ARCHIVE_URL",
+        "HEALTH_LEVEL", "VALIDATE_ARGS"}
 if set(d["params"]) != want:
     sys.exit("params %s, expected %s" % (sorted(d["params"]), sorted(want)))
+if d["params"]["HEALTH_LEVEL"] != "1":
+    sys.exit("HEALTH_LEVEL defaults to %r, expected 1" % d["params"]["HEALTH_LEVEL"])
 if d["params"]["BACKEND"] != "xrt":
     sys.exit("BACKEND defaults to %r, expected xrt" % d["params"]["BACKEND"])
 open(sys.argv[2], "w").write("\n".join(d["run"]["steps"]) + "\n")
@@ -226,7 +229,7 @@ lv() {
   mkdir -p "$d"
   rm -f "$TMP/lava.cases"
   (cd "$d" && env PATH="$TMP/bin:$PATH" RUN_TEST="$RT" DESCRIPTIONS="$EX" BOARD=vck190 BACKEND=remote SERVER="$U" \
-    XCLBIN="$XB" RUN_TEST_ARGS= OUT=out ARCHIVE_URL= "$@" /bin/sh "$TMP/lava_steps.sh" >"$TMP/lv.out" 2>&1)
+    XCLBIN="$XB" RUN_TEST_ARGS= OUT=out ARCHIVE_URL= HEALTH_LEVEL=1 VALIDATE_ARGS= "$@" /bin/sh "$TMP/lava_steps.sh" >"$TMP/lv.out" 2>&1)
   grep '^run_test-exit' "$TMP/lava.cases" 2>/dev/null
 }
 lcase() {
@@ -235,6 +238,8 @@ lcase() {
   [[ $got == "run_test-exit $want --units exit_code" ]] && ok || { bad "LAVA $dir: recorded '$got', expected 'run_test-exit $want'"; cat "$TMP/lv.out" >&2; }
 }
 lcase "--result pass --measurement 0" pass
+has "$TMP/lava.cases" "board-health --result pass --measurement 0 --units exit_code"
+jqis "validate 01 board files" '.tests[0].name' "$TMP/lv_pass/out/health/report.json"
 outputs "$TMP/lv_pass/out"
 ran_on "$TMP/lv_pass/out"
 has "$TMP/lv.out" "<LAVA_SIGNAL_TESTCASE"
@@ -262,6 +267,14 @@ lrefused 2 noxclbin "XCLBIN: no readable design xclbin" XCLBIN=
 lrefused 2 abbrev "RUN_TEST_ARGS: --backe may not choose" RUN_TEST_ARGS="--backe emu"
 lrefused 2 short "RUN_TEST_ARGS: -qbvek280 may not choose" RUN_TEST_ARGS="-qbvek280"
 lcase "--result fail --measurement 1" gate RUN_TEST_ARGS="--baseline $TMP/fast.json"
+# a board that fails its health check: infrastructure (3), the tests never run
+lcase "--result fail --measurement 3" unhealthy VALIDATE_ARGS="--data-dir $TMP/none"
+has "$TMP/lava.cases" "board-health --result fail --measurement 4 --units exit_code"
+has "$TMP/lv.out" "the board failed its health check (run_test validate exit 4"
+[[ ! -e $TMP/lv_unhealthy/out/report.json ]] && ok || bad "LAVA unhealthy: run_test ran"
+# HEALTH_LEVEL=0: no check
+lcase "--result pass --measurement 0" nohealth HEALTH_LEVEL=0
+if grep -q board-health "$TMP/lava.cases"; then bad "LAVA HEALTH_LEVEL=0: board-health recorded"; else ok; fi
 
 # --- Slurm
 SB=$F/slurm/run_test.sbatch
@@ -292,6 +305,8 @@ printf '# node index kind backend target\nboard01 0 vck190 remote %s\nboard01 1 
 # a run_test that records its arguments and waits for a signal (a long board run)
 cat >"$TMP/bin/slow_run_test" <<EOF
 #!/bin/bash
+# the board's health check passes at once: the test is the run's signal
+[[ \$1 == validate ]] && exit 0
 # the trap first: the file says it is ready for the signal
 trap 'echo TERM >>"$TMP/slow.args"; exit 143' TERM
 echo "\$* xrt_device=\${AIETH_XRT_DEVICE:-}" >"$TMP/slow.args"
@@ -313,6 +328,13 @@ outputs "$TMP/slurm/aieth-101"
 ran_on "$TMP/slurm/aieth-101"
 expect 1 slurm 102 bash "$SB" --baseline "$TMP/fast.json" "$EX"
 jqis regression .baseline.status "$TMP/slurm/aieth-102/report.json"
+[[ -s $TMP/slurm/aieth-101/health/report.json ]] && ok || bad "Slurm: no health/report.json"
+has "$TMP/out" "aieth: board health passed (run_test validate --level 1"
+# a board that fails its health check: exit 3, the tests never run
+expect 3 slurm 106 env AIETH_VALIDATE_ARGS="--data-dir $TMP/none" bash "$SB" "$EX"
+has "$TMP/err" "the board failed its health check (run_test validate exit 4"
+[[ ! -e $TMP/slurm/aieth-106/report.json ]] && ok || bad "Slurm 106: run_test ran"
+expect 2 slurm 107 env AIETH_HEALTH_LEVEL=9 bash "$SB" "$EX"
 expect 2 slurm 103 bash "$SB" "$TMP/ex/nonexistent.json"
 expect 2 slurm 104 bash "$SB"
 has "$TMP/err" "no test description given"

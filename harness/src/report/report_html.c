@@ -357,6 +357,27 @@ static void campaign_rows(sbuf *b, struct json_object *t)
 	}
 }
 
+/* A run_test validate test: its number, verdict, reason and figures. */
+static void validate_rows(sbuf *b, struct json_object *t)
+{
+	struct json_object *v = rj_get(t, "validate"), *f;
+	char num[64];
+	if (!v)
+		return;
+	snprintf(num, sizeof num, "test %lld of level %lld", (long long)rj_geti(v, "number"),
+		 (long long)rj_geti(v, "level"));
+	kv(b, "validate", num);
+	kv(b, "verdict", rj_gets(v, "verdict"));
+	if (rj_gets(v, "reason")[0])
+		kv(b, "reason", rj_gets(v, "reason"));
+	f = rj_get(v, "figures");
+	if (f && json_object_object_length(f)) {
+		sb_lit(b, "<tr><th class=\"l\">figures</th><td><code>");
+		rv_esc_cut(b, json_object_to_json_string_ext(f, JSON_C_TO_STRING_PLAIN), 2000);
+		sb_lit(b, "</code></td></tr>\n");
+	}
+}
+
 static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows, size_t *charts)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -375,6 +396,7 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 	kv_num(b, "exit code", "%.0f", (double)rj_geti(t, "exit_code"));
 	kv_num(b, "duration", "%.3f s", rj_getd(t, "duration_s"));
 	campaign_rows(b, t);
+	validate_rows(b, t);
 	sb_lit(b, "</table>\n");
 	if (err) {
 		sb_lit(b, "<div class=\"err\"><b>error</b> (");

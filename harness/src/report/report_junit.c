@@ -129,7 +129,8 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"run_test\">\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
-		struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
+		struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error"),
+				   *vd;
 		size_t cases = 0, failures = 0, errors = 0;
 		int err_failed;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
@@ -159,6 +160,9 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 			failures += err_failed;
 			errors += !err_failed;
 		}
+		/* a validate test without an error is one case: passed or skipped */
+		vd = err ? NULL : rj_get(t, "validate");
+		cases += vd != NULL;
 		sb_lit(&b, "  <testsuite name=\"");
 		sb_xml(&b, rj_gets(t, "name"));
 		sb_printf(&b,
@@ -193,6 +197,19 @@ int aieth_report_write_junit(const aieth_report *r, const char *path)
 				junit_case(&b, t, tx, json_object_array_get_idx(chs, k));
 			for (k = 0; lats && k < json_object_array_length(lats); k++)
 				junit_latency(&b, t, tx, json_object_array_get_idx(lats, k));
+		}
+		if (vd) {
+			sb_lit(&b, "    <testcase classname=\"");
+			sb_xml(&b, rj_gets(t, "name"));
+			sb_lit(&b, "\" name=\"");
+			sb_xml(&b, rj_gets(vd, "test"));
+			sb_printf(&b, "\" time=\"%.3f\">", rj_getd(t, "duration_s"));
+			if (!strcmp(rj_gets(vd, "verdict"), "SKIPPED")) {
+				sb_lit(&b, "<skipped message=\"");
+				sb_xml(&b, rj_gets(vd, "reason"));
+				sb_lit(&b, "\"/>");
+			}
+			sb_lit(&b, "</testcase>\n");
 		}
 		if (err) {
 			sb_lit(&b, "    <testcase classname=\"");

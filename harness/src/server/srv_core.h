@@ -179,6 +179,16 @@ struct aieth_server {
 	uint32_t conn_max, conn_reserve, conn_per_addr, head_timeout_s;
 	uint16_t port;
 	char *tls_cert, *tls_key; /* PEM text, alive while the daemon runs */
+	/* POST /v1/validate (http_validate.c): the suite runs as a session
+	 * of this server's own (self_url), so it queues and holds the device
+	 * as any session; under mu: the last result and the counts */
+	char self_url[80];
+	int validate_have;
+	int validate_exit; /* run_test validate's exit code */
+	unsigned validate_level;
+	char validate_at[32]; /* ISO 8601 UTC */
+	unsigned validate_passed, validate_failed, validate_skipped, validate_warned;
+	uint64_t validate_total;
 	/* --model-dir: the folders plugins come from (srv_names.c) */
 	char **model_dirs;
 	size_t nmodel_dirs;

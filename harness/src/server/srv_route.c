@@ -75,6 +75,11 @@ void srv_route_parse(const char *path, srv_route *r)
 			r->kind = seg[0] == 'h' ? SRV_R_HEALTH : SRV_R_METRICS;
 		return;
 	}
+	if (!strcmp(seg, "validate")) {
+		if (!*p)
+			r->kind = SRV_R_VALIDATE;
+		return;
+	}
 	if (!strcmp(seg, "xclbins")) {
 		if (!next_seg(&p, seg, sizeof seg) && !*p && srv_sha256_text_ok(seg)) {
 			memcpy(r->sha, seg, 65);
@@ -164,7 +169,8 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_SESSIONS:
 	case SRV_R_GRAPH_RUN:
 	case SRV_R_GRAPH_WAIT:
-	case SRV_R_GRAPH_END: return "POST";
+	case SRV_R_GRAPH_END:
+	case SRV_R_VALIDATE: return "POST";
 	case SRV_R_SESSION:
 	case SRV_R_TXN: return "GET, DELETE";
 	case SRV_R_GRAPH_RTP: return "GET, PUT";

@@ -46,6 +46,7 @@ typedef enum {
 	SRV_R_XCLBIN,     /* /v1/xclbins/SHA256: HEAD, PUT (the design cache) */
 	SRV_R_ARTIFACTS,  /* /v1/sessions/ID/artifacts: the list */
 	SRV_R_ARTIFACT,   /* .../artifacts/NAME: one file */
+	SRV_R_VALIDATE,   /* /v1/validate: the board health suite */
 	SRV_R_NOT_IMPL    /* a path of the design not built yet: 501 */
 } srv_route_kind;
 

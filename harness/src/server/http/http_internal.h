@@ -120,6 +120,8 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+/* http_validate.c: POST /v1/validate, the board health suite */
+enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 
 /* http_design.c: the design xclbin cache and the sessions' artifacts.
  * The head of PUT /v1/xclbins/SHA: MHD_YES with r->xup set when the body

@@ -19,7 +19,9 @@
 
 #ifdef AIETH_HAVE_MHD
 
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "server/http/http_internal.h"
@@ -96,6 +98,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	case SRV_R_TXN_WAIT: return http_txn(c, r, s);
 	case SRV_R_TXN_RX: return http_txn_rx(c, r, s);
 	case SRV_R_GRAPH_RTP: return http_rtp(c, r, s);
+	case SRV_R_VALIDATE: return http_validate(c, r, s);
 	default: return http_graph(c, r, s);
 	}
 }
@@ -869,6 +872,27 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = di ? di->port : 0;
 	s->http = d;
+	{
+		/* how this server reaches itself (POST /v1/validate): its
+		 * address, the loopback one when it listens on every address */
+		const struct sockaddr *sa = (const void *)addr;
+		char host[64] = "127.0.0.1";
+		if (sa->sa_family == AF_INET6) {
+			const struct sockaddr_in6 *a6 = (const void *)addr;
+			if (IN6_IS_ADDR_UNSPECIFIED(&a6->sin6_addr))
+				snprintf(host, sizeof host, "::1");
+			else
+				inet_ntop(AF_INET6, &a6->sin6_addr, host, sizeof host);
+			snprintf(s->self_url, sizeof s->self_url, "%s://[%s]:%u",
+				 s->tls_cert ? "https" : "http", host, (unsigned)s->port);
+		} else {
+			const struct sockaddr_in *a4 = (const void *)addr;
+			if (a4->sin_addr.s_addr != htonl(INADDR_ANY))
+				inet_ntop(AF_INET, &a4->sin_addr, host, sizeof host);
+			snprintf(s->self_url, sizeof s->self_url, "%s://%s:%u",
+				 s->tls_cert ? "https" : "http", host, (unsigned)s->port);
+		}
+	}
 	return AIETH_OK;
 }
 

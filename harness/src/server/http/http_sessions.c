@@ -51,6 +51,24 @@ enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	json_object_object_add(o, "board", s->board ? json_object_new_string(s->board) : NULL);
 	json_object_object_add(o, "draining", json_object_new_boolean(draining));
 	json_object_object_add(o, "tls", json_object_new_boolean(s->tls_cert != NULL));
+	pthread_mutex_lock(&s->mu);
+	if (s->validate_have) {
+		/* the last POST /v1/validate: the board's health as last seen */
+		struct json_object *v = json_object_new_object();
+		json_object_object_add(v, "at", json_object_new_string(s->validate_at));
+		json_object_object_add(v, "level", json_object_new_int((int)s->validate_level));
+		json_object_object_add(v, "exit_code", json_object_new_int(s->validate_exit));
+		json_object_object_add(v, "healthy",
+				       json_object_new_boolean(s->validate_exit == 0));
+		json_object_object_add(v, "passed", json_object_new_int((int)s->validate_passed));
+		json_object_object_add(v, "failed", json_object_new_int((int)s->validate_failed));
+		json_object_object_add(v, "skipped", json_object_new_int((int)s->validate_skipped));
+		json_object_object_add(v, "warnings", json_object_new_int((int)s->validate_warned));
+		json_object_object_add(o, "last_validate", v);
+	} else {
+		json_object_object_add(o, "last_validate", NULL);
+	}
+	pthread_mutex_unlock(&s->mu);
 	return http_reply_json(c, r, 200, o);
 }
 
@@ -108,6 +126,12 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       "Sessions holding the device, having it opened or closed (0 or 1).", active);
 	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", queued);
 	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->sessions_total);
+	metric(&b, "aieth_validate_total", "counter", "POST /v1/validate runs completed.",
+	       s->validate_total);
+	/* 0 healthy; 255 before any validate (the exit codes are 0..5, 128+N) */
+	metric(&b, "aieth_validate_last_exit_code", "gauge",
+	       "run_test validate's exit code of the last POST /v1/validate (255: none yet).",
+	       s->validate_have ? (uint64_t)s->validate_exit : 255);
 	metric(&b, "aieth_device_resets_total", "counter",
 	       "Device closes (resets) between sessions.", s->resets);
 	metric(&b, "aieth_device_reset_failures_total", "counter",

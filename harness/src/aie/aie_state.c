@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * aie/aie_state.c - reading the array from sysfs under one deadline, the
+ * state in words, and its JSON (aie/aie_state.h).
+ */
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "aie/aie_state.h"
+#include "aieth/error.h"
+#include "util/sysfs.h"
+
+void aie_state_init(aie_state *s, const char *source)
+{
+	memset(s, 0, sizeof *s);
+	snprintf(s->source, sizeof s->source, "%s", source ? source : "");
+}
+
+void aie_state_note(aie_state *s, const char *fmt, ...)
+{
+	va_list ap;
+	if (s->nnotes >= AIE_MAX_NOTES) {
+		s->notes_dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->notes[s->nnotes++], AIE_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Names collected by aieth__sysfs_list. */
+typedef struct {
+	int n;
+	char name[AIE_MAX_TILES][24];
+} names;
+
+static void collect(void *ctx, const char *name)
+{
+	names *ns = ctx;
+	if (ns->n < AIE_MAX_TILES && strlen(name) < sizeof ns->name[0])
+		snprintf(ns->name[ns->n++], sizeof ns->name[0], "%s", name);
+}
+
+static int tile_name(const char *name, int *col, int *row)
+{
+	char tail;
+	return sscanf(name, "%3d_%3d%c", col, row, &tail) == 2 && *col >= 0 && *row >= 0;
+}
+
+typedef int (*parser)(const char *, size_t, aie_tile *, char *, size_t);
+
+/* One file of a tile: read within what is left, parse, note a failure. */
+static int tile_file(aie_state *s, const char *dir, const char *file, aie_tile *t, parser p,
+		     long long end)
+{
+	char rel[160], buf[AIE_FILE_MAX + 1], note[AIE_NOTE_LEN / 2];
+	size_t len = 0;
+	int tr = 0, rc;
+	long long left = end - now_ms();
+	if (left <= 0)
+		return 0;
+	snprintf(rel, sizeof rel, "%s/%s", dir, file);
+	rc = aieth__sysfs_read(rel, buf, sizeof buf, &len, &tr, (int)left);
+	if (rc == AIETH_ENOTFOUND)
+		return 0; /* the driver has no such file for this kind of tile */
+	if (rc == AIETH_ETIMEOUT) {
+		aie_state_note(s, "%s: no answer within the deadline (%lld ms left): skipped", rel,
+			       left);
+		return 0;
+	}
+	if (rc != AIETH_OK) {
+		aie_state_note(s, "%s: %s", rel, aieth_error_message());
+		return 0;
+	}
+	if (tr) {
+		aie_state_note(s, "%s: larger than %d bytes: not the driver's format, skipped", rel,
+			       AIE_FILE_MAX);
+		return 0;
+	}
+	if (p(buf, len, t, note, sizeof note)) {
+		aie_state_note(s, "%s: %s", rel, note);
+		return 0;
+	}
+	return 1;
+}
+
+int aie_state_read_sysfs(aie_state *s, int deadline_ms)
+{
+	names *parts = calloc(1, sizeof *parts), *tiles = calloc(1, sizeof *tiles);
+	long long end = now_ms() + (deadline_ms > 0 ? deadline_ms : 0);
+	int i, j, rc;
+	if (!parts || !tiles) {
+		aie_state_note(s, "out of memory reading the array's state");
+		goto out;
+	}
+	rc = aieth__sysfs_list("class/aie", collect, parts, AIE_MAX_TILES);
+	if (rc < 0) {
+		aie_state_note(s, "%s/class/aie: %s (no AI Engine driver, or not loaded)",
+			       aieth__sysfs_root(),
+			       rc == AIETH_ENOTFOUND ? "not there" : aieth_error_message());
+		goto out;
+	}
+	for (i = 0; i < parts->n; i++) {
+		char dir[96];
+		if (strncmp(parts->name[i], "aiepart_", 8) != 0)
+			continue;
+		snprintf(dir, sizeof dir, "class/aie/%s", parts->name[i]);
+		tiles->n = 0;
+		if (aieth__sysfs_list(dir, collect, tiles, AIE_MAX_TILES) < 0) {
+			aie_state_note(s, "%s: %s", dir, aieth_error_message());
+			continue;
+		}
+		for (j = 0; j < tiles->n; j++) {
+			char tdir[128];
+			aie_tile *t;
+			int col, row, ok;
+			if (!tile_name(tiles->name[j], &col, &row))
+				continue;
+			if (now_ms() >= end) {
+				aie_state_note(s,
+					       "deadline of %d ms reached after %d tiles: the rest "
+					       "not read",
+					       deadline_ms, s->ntiles);
+				goto out;
+			}
+			if (s->ntiles >= AIE_MAX_TILES) {
+				aie_state_note(s, "more than %d tiles: the rest not read",
+					       AIE_MAX_TILES);
+				goto out;
+			}
+			t = &s->tiles[s->ntiles];
+			memset(t, 0, sizeof *t);
+			t->col = col;
+			t->row = row;
+			t->kind = row == 0 ? AIE_TILE_SHIM : AIE_TILE_MEM;
+			snprintf(tdir, sizeof tdir, "%s/%s", dir, tiles->name[j]);
+			/* a tile is kept when one of its files parsed; a file
+			 * refused leaves its part of the tile empty */
+			ok = tile_file(s, tdir, "core", t, aie_parse_core, end);
+			if (!ok)
+				t->has_core = 0, t->core_flags = 0,
+				t->kind = row == 0 ? AIE_TILE_SHIM : AIE_TILE_MEM;
+			if (!tile_file(s, tdir, "lock", t, aie_parse_lock, end))
+				t->nlocks = 0;
+			else
+				ok = 1;
+			if (!tile_file(s, tdir, "dma", t, aie_parse_dma, end))
+				t->has_dma = 0, t->nmm2s = t->ns2mm = 0;
+			else
+				ok = 1;
+			if (ok)
+				s->ntiles++;
+		}
+	}
+out:
+	free(parts);
+	free(tiles);
+	return s->ntiles;
+}
+
+static const char *kind_name(aie_tile_kind k)
+{
+	return k == AIE_TILE_CORE ? "core" : k == AIE_TILE_MEM ? "mem" : "shim";
+}
+
+static int chan_stuck(const aie_dma_chan *c)
+{
+	return strncmp(c->status, "stalled", 7) == 0 ||
+	       (strcmp(c->status, "idle") == 0 && c->queue_size > 0);
+}
+
+int aie_tile_stuck(const aie_tile *t)
+{
+	const uint32_t stalls =
+		~((1u << AIE_CS_ENABLE) | (1u << AIE_CS_RESET) | (1u << AIE_CS_CORE_DONE));
+	int j;
+	if (t->core_flags & stalls)
+		return 1;
+	for (j = 0; j < t->nmm2s; j++)
+		if (chan_stuck(&t->mm2s[j]))
+			return 1;
+	for (j = 0; j < t->ns2mm; j++)
+		if (chan_stuck(&t->s2mm[j]))
+			return 1;
+	return 0;
+}
+
+/* "lock acquire (west)" for the first stall flag of a core. */
+static void stall_words(uint32_t f, char *out, size_t cap)
+{
+	static const char *const side[4] = {"south", "west", "north", "east"};
+	int b;
+	for (b = AIE_CS_MEM_STALL_S; b < AIE_CS_COUNT; b++) {
+		if (!(f & (1u << b)) || b == AIE_CS_CORE_DONE)
+			continue;
+		if (b <= AIE_CS_MEM_STALL_E)
+			snprintf(out, cap, "memory access (%s)", side[b - AIE_CS_MEM_STALL_S]);
+		else if (b <= AIE_CS_LOCK_STALL_E)
+			snprintf(out, cap, "lock acquire (%s)", side[b - AIE_CS_LOCK_STALL_S]);
+		else if (b <= AIE_CS_STREAM_STALL_SS1)
+			snprintf(out, cap, "stream input (SS%d)", b - AIE_CS_STREAM_STALL_SS0);
+		else if (b <= AIE_CS_STREAM_STALL_MS1)
+			snprintf(out, cap, "stream output (MS%d)", b - AIE_CS_STREAM_STALL_MS0);
+		else if (b == AIE_CS_CASCADE_STALL_SCD)
+			snprintf(out, cap, "cascade input");
+		else if (b == AIE_CS_CASCADE_STALL_MCD)
+			snprintf(out, cap, "cascade output");
+		else
+			snprintf(out, cap, "%s", aie_core_flag_name((unsigned)b));
+		return;
+	}
+	out[0] = '\0';
+}
+
+int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
+		    int max)
+{
+	char line[AIE_NOTE_LEN], what[64];
+	int i, j, k, n = 0;
+	for (i = 0; i < s->ntiles && n < max; i++) {
+		const aie_tile *t = &s->tiles[i];
+		stall_words(t->core_flags, what, sizeof what);
+		if (what[0]) {
+			snprintf(line, sizeof line, "%s%s%score (%d,%d) %s on %s (PC 0x%x)",
+				 s->graph[0] ? "graph " : "", s->graph, s->graph[0] ? ": " : "",
+				 t->col, t->row,
+				 (t->core_flags &
+				  ((1u << AIE_CS_DEBUG_HALT) | (1u << AIE_CS_ERROR_HALT)))
+					 ? "halted"
+					 : "stalled",
+				 what, t->pc);
+			each(ctx, line);
+			n++;
+		}
+		for (k = 0; k < 2; k++) {
+			const aie_dma_chan *c = k ? t->s2mm : t->mm2s;
+			int nc = k ? t->ns2mm : t->nmm2s;
+			for (j = 0; j < nc && n < max; j++) {
+				if (!chan_stuck(&c[j]))
+					continue;
+				snprintf(line, sizeof line, "DMA %s %d of %s (%d,%d) %s",
+					 k ? "S2MM" : "MM2S", j, kind_name(t->kind), t->col, t->row,
+					 c[j].status);
+				if (c[j].queue_size > 0) {
+					size_t l = strlen(line);
+					snprintf(line + l, sizeof line - l, " with %d BD%s queued",
+						 c[j].queue_size, c[j].queue_size == 1 ? "" : "s");
+				}
+				if (c[j].current_bd >= 0) {
+					size_t l = strlen(line);
+					snprintf(line + l, sizeof line - l, " (current BD %d)",
+						 c[j].current_bd);
+				}
+				each(ctx, line);
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+static void add_words(void *ctx, const char *line)
+{
+	json_object_array_add(ctx, json_object_new_string(line));
+}
+
+static json_object *chans(const aie_dma_chan *c, int n)
+{
+	json_object *a = json_object_new_array();
+	int j;
+	for (j = 0; a && j < n; j++) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "channel", json_object_new_int(j));
+		json_object_object_add(o, "status", json_object_new_string(c[j].status));
+		if (c[j].queue_size >= 0)
+			json_object_object_add(o, "queue_size",
+					       json_object_new_int(c[j].queue_size));
+		if (c[j].queue_status[0])
+			json_object_object_add(o, "queue_status",
+					       json_object_new_string(c[j].queue_status));
+		if (c[j].current_bd >= 0)
+			json_object_object_add(o, "current_bd",
+					       json_object_new_int(c[j].current_bd));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+json_object *aie_state_json(const aie_state *s)
+{
+	static const char *const lock_states[4] = {"released_for_write", "acquired_for_write",
+						   "released_for_read", "acquired_for_read"};
+	json_object *o = json_object_new_object(), *tiles, *notes, *words;
+	int i, j;
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "source", json_object_new_string(s->source));
+	if (s->graph[0])
+		json_object_object_add(o, "graph", json_object_new_string(s->graph));
+	tiles = json_object_new_array();
+	for (i = 0; i < s->ntiles; i++) {
+		const aie_tile *t = &s->tiles[i];
+		json_object *to = json_object_new_object(), *fl, *lk;
+		char pc[16];
+		json_object_object_add(to, "col", json_object_new_int(t->col));
+		json_object_object_add(to, "row", json_object_new_int(t->row));
+		json_object_object_add(to, "kind", json_object_new_string(kind_name(t->kind)));
+		json_object_object_add(to, "stuck", json_object_new_boolean(aie_tile_stuck(t)));
+		if (t->clock_gated)
+			json_object_object_add(to, "clock_gated", json_object_new_boolean(1));
+		if (t->has_core) {
+			fl = json_object_new_array();
+			if (t->core_disabled)
+				json_object_array_add(fl, json_object_new_string("Disabled"));
+			for (j = 0; j < AIE_CS_COUNT; j++)
+				if (t->core_flags & (1u << j))
+					json_object_array_add(
+						fl, json_object_new_string(
+							    aie_core_flag_name((unsigned)j)));
+			json_object_object_add(to, "status", fl);
+			snprintf(pc, sizeof pc, "0x%08x", t->pc);
+			json_object_object_add(to, "pc", json_object_new_string(pc));
+		}
+		if (t->nlocks) {
+			lk = json_object_new_array();
+			for (j = 0; j < t->nlocks; j++)
+				json_object_array_add(
+					lk, t->lock_is_state ? json_object_new_string(
+								       lock_states[t->lock[j] & 3])
+							     : json_object_new_int(t->lock[j]));
+			json_object_object_add(to, "locks", lk);
+		}
+		if (t->has_dma) {
+			json_object *d = json_object_new_object();
+			json_object_object_add(d, "mm2s", chans(t->mm2s, t->nmm2s));
+			json_object_object_add(d, "s2mm", chans(t->s2mm, t->ns2mm));
+			json_object_object_add(to, "dma", d);
+		}
+		json_object_array_add(tiles, to);
+	}
+	json_object_object_add(o, "tiles", tiles);
+	words = json_object_new_array();
+	aie_state_words(s, add_words, words, 64);
+	json_object_object_add(o, "summary", words);
+	notes = json_object_new_array();
+	for (i = 0; i < s->nnotes; i++)
+		json_object_array_add(notes, json_object_new_string(s->notes[i]));
+	if (s->notes_dropped) {
+		char m[64];
+		snprintf(m, sizeof m, "%d more notes left out", s->notes_dropped);
+		json_object_array_add(notes, json_object_new_string(m));
+	}
+	json_object_object_add(o, "notes", notes);
+	return o;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * aie/aie_state.h - the AI Engine array's state when a graph hangs (not
+ * installed): per tile its kind, core status flags, PC, lock values and
+ * DMA channels, parsed from the Linux AI Engine driver's sysfs files
+ * (docs/on-board.md, "The AI Engine array's state"), turned into JSON for
+ * report.json's aie_state and into plain words ("core (25,1) stalled on
+ * lock acquire (west)"). Every parser is strict and bounded: a file that
+ * is not in the driver's format gives a note naming it, never a guess.
+ */
+#ifndef AIETH_AIE_STATE_H
+#define AIETH_AIE_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AIE_MAX_TILES 512 /* the largest Versal array has 400 tiles + shims */
+#define AIE_MAX_LOCKS 64  /* AIE: 16 per tile; AIE-ML mem tile: 64 */
+#define AIE_MAX_CHAN 6    /* per direction (AIE-ML mem tile: 6) */
+#define AIE_MAX_NOTES 16
+#define AIE_NOTE_LEN 240
+#define AIE_TOKEN_LEN 32
+/* A status file larger than this is not the driver's (it writes at most a
+ * page): it is refused as truncated. */
+#define AIE_FILE_MAX 4096
+
+typedef enum { AIE_TILE_CORE, AIE_TILE_MEM, AIE_TILE_SHIM } aie_tile_kind;
+
+/* Core status bits, in the order of the driver's tables (AIE and AIE-ML
+ * share the order; AIE's stream_stall_ss1/ms1 are bits 11 and 13). */
+enum {
+	AIE_CS_ENABLE,
+	AIE_CS_RESET,
+	AIE_CS_MEM_STALL_S,
+	AIE_CS_MEM_STALL_W,
+	AIE_CS_MEM_STALL_N,
+	AIE_CS_MEM_STALL_E,
+	AIE_CS_LOCK_STALL_S,
+	AIE_CS_LOCK_STALL_W,
+	AIE_CS_LOCK_STALL_N,
+	AIE_CS_LOCK_STALL_E,
+	AIE_CS_STREAM_STALL_SS0,
+	AIE_CS_STREAM_STALL_SS1,
+	AIE_CS_STREAM_STALL_MS0,
+	AIE_CS_STREAM_STALL_MS1,
+	AIE_CS_CASCADE_STALL_SCD,
+	AIE_CS_CASCADE_STALL_MCD,
+	AIE_CS_DEBUG_HALT,
+	AIE_CS_ECC_ERROR_STALL,
+	AIE_CS_ECC_SCRUBBING_STALL,
+	AIE_CS_ERROR_HALT,
+	AIE_CS_CORE_DONE,
+	AIE_CS_BUS_STALL,
+	AIE_CS_COUNT
+};
+
+/* The name of a core status bit as xbutil shows it ("Lock_Stall_W"). */
+const char *aie_core_flag_name(unsigned bit);
+
+typedef struct {
+	char status[AIE_TOKEN_LEN]; /* "idle", "running", "stalled_on_..." */
+	int queue_size;             /* -1: not known */
+	char queue_status[AIE_TOKEN_LEN];
+	int current_bd; /* -1: not known */
+} aie_dma_chan;
+
+typedef struct {
+	int col, row;
+	aie_tile_kind kind;
+	int has_core;        /* a core file was read */
+	int core_disabled;   /* "disabled" */
+	int clock_gated;     /* the driver said clock_gated */
+	uint32_t core_flags; /* 1u << AIE_CS_* */
+	uint32_t pc, lr, sp;
+	int nlocks;
+	/* AIE-ML: the lock's value; AIE: 0..3 for released_for_write,
+	 * acquired_for_write, released_for_read, acquired_for_read */
+	int lock_is_state; /* 1: AIE state strings */
+	uint8_t lock[AIE_MAX_LOCKS];
+	int has_dma;
+	int nmm2s, ns2mm;
+	aie_dma_chan mm2s[AIE_MAX_CHAN], s2mm[AIE_MAX_CHAN];
+} aie_tile;
+
+typedef struct {
+	char source[16]; /* "sysfs", "xrt-aie-status", "emulator" */
+	char graph[64];  /* the graph the hang is about ("" when unknown) */
+	int ntiles;
+	aie_tile tiles[AIE_MAX_TILES];
+	int nnotes, notes_dropped;
+	char notes[AIE_MAX_NOTES][AIE_NOTE_LEN];
+} aie_state;
+
+void aie_state_init(aie_state *s, const char *source);
+/* Record a note (bounded: past AIE_MAX_NOTES only counted). */
+void aie_state_note(aie_state *s, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Parsers of one tile's files (text of len bytes, not NUL-terminated).
+ * Each returns 0, or -1 with a note (what, the line and the rule) in
+ * note[cap]; the tile keeps what was parsed before the fault. */
+int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+
+/* Read the array below aieth__sysfs_root()/class/aie (each partition
+ * "aiepart_*", each tile "<col>_<row>": core, lock, dma) within
+ * deadline_ms in all; each file read bounded by what is left. What fails
+ * is a note; the state holds what was read. Returns the tiles read. */
+int aie_state_read_sysfs(aie_state *s, int deadline_ms);
+
+/* The state in words: one sentence per stuck tile or channel ("core
+ * (25,1) stalled on lock acquire (west)"), each to each(ctx, line);
+ * returns how many. At most max sentences. */
+int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
+		    int max);
+
+/* Whether a tile looks stuck (a stall flag, a halt, a DMA channel
+ * stalled or idle with BDs queued). */
+int aie_tile_stuck(const aie_tile *t);
+
+/* report.json's aie_state object (json-c, caller puts it); NULL on out of
+ * memory. */
+struct json_object *aie_state_json(const aie_state *s);
+
+#endif /* AIETH_AIE_STATE_H */
