@@ -163,7 +163,10 @@ jbody '.report.tests[14].validate.verdict' PASSED
 # bounded, token required
 req 401 -X POST -H "$J" -d '{"level": 1}' "$U/v1/validate"
 req 400 -X POST -H "$A" -H "$J" -d '{"level": 4}' "$U/v1/validate"
-jbody .error.message "POST /v1/validate: level: 4 is not an integer 1..3"
+jbody .error.message "POST /v1/validate: request body level: 4 is outside 1..3"
+# parsed as strictly as every request body: a key twice, trailing bytes
+req 400 -X POST -H "$A" -H "$J" -d '{"level": 1, "level": 3}' "$U/v1/validate"
+req 400 -X POST -H "$A" -H "$J" -d '{"level": 1} x' "$U/v1/validate"
 req 400 -X POST -H "$A" -H "$J" -d '{"soak_s": 601}' "$U/v1/validate"
 req 400 -X POST -H "$A" -H "$J" -d '{"lvl": 1}' "$U/v1/validate"
 req 400 -X POST -H "$A" -H "$J" -d '[1]' "$U/v1/validate"

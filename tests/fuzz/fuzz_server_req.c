@@ -78,6 +78,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	srv_session_req_free(&q);
 	if (srv_run_req_parse(text, size, &it) == AIETH_OK)
 		CHECK(it == -1 || (it >= 1 && it <= INT32_MAX));
+	{
+		unsigned lv = 0, sk = 0, ch = 0;
+		if (srv_validate_req_parse(text, size, &lv, &sk, &ch) == AIETH_OK)
+			CHECK(lv >= 1 && lv <= 3 && sk <= SRV_VALIDATE_SOAK_MAX &&
+			      ch <= SRV_VALIDATE_CHANNELS_MAX);
+		else
+			CHECK(aieth_error_message()[0]);
+	}
 	if (srv_wait_req_parse(text, size, &ms) == AIETH_OK)
 		CHECK(ms <= SRV_WAIT_MS_MAX);
 

@@ -508,6 +508,28 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 	return rc;
 }
 
+int srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsigned *soak_s,
+			   unsigned *channels)
+{
+	static const char *const keys[] = {"level", "soak_s", "channels", NULL};
+	struct json_object *o = NULL;
+	int64_t lv = 1, sk = 0, ch = 0;
+	int rc;
+	if ((rc = body_object(body, len, 1, &o)))
+		return rc;
+	if (o && !(rc = jstrict_keys(BODY, "", o, keys)) &&
+	    !(rc = get_i64(o, "level", 0, 1, 3, &lv)) &&
+	    !(rc = get_i64(o, "soak_s", 0, 1, SRV_VALIDATE_SOAK_MAX, &sk)))
+		rc = get_i64(o, "channels", 0, 1, SRV_VALIDATE_CHANNELS_MAX, &ch);
+	if (!rc) {
+		*level = (unsigned)lv;
+		*soak_s = (unsigned)sk;
+		*channels = (unsigned)ch;
+	}
+	json_object_put(o);
+	return rc;
+}
+
 int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 {
 	static const char *const keys[] = {"channels", "depth",  "cfg", "tx_bytes",

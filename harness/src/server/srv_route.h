@@ -127,6 +127,15 @@ int srv_traces_parse(struct json_object *traces, srv_session_req *out);
 int srv_run_req_parse(const char *body, size_t len, int64_t *iterations);
 int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
 
+/* POST /v1/validate {"level": 1..3, "soak_s": 1..600, "channels":
+ * 1..4096}, each optional (level 1, soak_s and channels 0: the suite's
+ * defaults); an empty body is all defaults. A request holds a connection
+ * and the device for its soak: bounded. */
+#define SRV_VALIDATE_SOAK_MAX 600
+#define SRV_VALIDATE_CHANNELS_MAX 4096
+int srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsigned *soak_s,
+			   unsigned *channels);
+
 #define SRV_CHANNELS_MAX 256
 #define SRV_DEPTH_MAX (1u << 20)
 #define SRV_IMAGE_MAX ((uint64_t)4 << 30)

@@ -19,53 +19,6 @@
 #include "util/fileio.h"
 #include "util/path.h"
 
-#define VALIDATE_MAX_SOAK_S 600u /* a request holds a connection: bounded */
-
-static int body_opts(req_ctx *r, unsigned *level, unsigned *soak, unsigned *channels, char *msg,
-		     size_t cap)
-{
-	struct json_object *o, *v;
-	*level = 1;
-	*soak = 0;
-	*channels = 0;
-	if (!r->len)
-		return 0;
-	o = json_tokener_parse(r->body);
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		snprintf(msg, cap, "the body is not a JSON object");
-		json_object_put(o);
-		return -1;
-	}
-	json_object_object_foreach(o, key, val)
-	{
-		int64_t n;
-		unsigned lo = 1, hi;
-		unsigned *dst;
-		if (!strcmp(key, "level"))
-			dst = level, hi = 3;
-		else if (!strcmp(key, "soak_s"))
-			dst = soak, hi = VALIDATE_MAX_SOAK_S;
-		else if (!strcmp(key, "channels"))
-			dst = channels, hi = 4096;
-		else {
-			snprintf(msg, cap, "%.40s: unknown field (level, soak_s, channels)", key);
-			json_object_put(o);
-			return -1;
-		}
-		v = val;
-		n = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
-		if (n < lo || n > hi) {
-			snprintf(msg, cap, "%s: %.40s is not an integer %u..%u", key,
-				 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), lo, hi);
-			json_object_put(o);
-			return -1;
-		}
-		*dst = (unsigned)n;
-	}
-	json_object_put(o);
-	return 0;
-}
-
 /* The caller's own token (NUL-terminated copy), or "" without one. */
 static void caller_token(struct MHD_Connection *c, char *dst, size_t cap)
 {
@@ -115,15 +68,16 @@ enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server
 	aieth_remote_opts ro = AIETH_REMOTE_OPTS_INIT;
 	aieth_report *rep = NULL;
 	unsigned level, soak, channels;
-	char msg[300], token[300], dir[] = "/tmp/th_validate.XXXXXX", path[64];
+	char token[300], dir[] = "/tmp/th_validate.XXXXXX", path[64];
 	char *text = NULL;
 	size_t len = 0;
 	struct json_object *j, *out;
 	enum MHD_Result ret;
 	int code;
 
-	if (body_opts(r, &level, &soak, &channels, msg, sizeof msg))
-		return http_reply_err(c, r, 400, NULL, "POST /v1/validate: %s", msg);
+	if (srv_validate_req_parse(r->body, r->len, &level, &soak, &channels))
+		return http_reply_err(c, r, 400, NULL, "POST /v1/validate: %s",
+				      aieth_error_message());
 	if (s->tls_cert)
 		return http_reply_err(c, r, 501, NULL,
 				      "POST /v1/validate is not available over TLS yet: run "
