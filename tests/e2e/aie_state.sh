@@ -84,4 +84,9 @@ AIETH_AIE_STATE_TIMEOUT_MS=0 xrun off 5
 jqis null '.tests[0].aie_state' "$TMP/off/report.json"
 [[ ! -e $TMP/off/artifacts/aie_state.json ]] && ok || bad "off: aie_state.json written"
 
+# report.json with aie_state keeps to the schema
+/usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" \
+  "$TMP/stall/report.json" "$TMP/nosys/report.json" >"$TMP/schema.out" 2>&1 &&
+  ok || { bad "aie_state: report.json breaks docs/report.schema.json"; cat "$TMP/schema.out" >&2; }
+
 finish
