@@ -7,7 +7,8 @@
 # aie_state per tile and OUT/artifacts/aie_state.json is written; a
 # truncated, a garbage and a FIFO (slow) file each give a note, and the
 # FIFO never turns the hang into a hung tool (bounded by this test's
-# timeout and the state read's own deadline).
+# timeout and the state read's own deadline). The emulated board names
+# the stuck graph model in the stall's message.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
@@ -83,6 +84,10 @@ has "$TMP/nosys/report.json" "were reset"
 AIETH_AIE_STATE_TIMEOUT_MS=0 xrun off 5
 jqis null '.tests[0].aie_state' "$TMP/off/report.json"
 [[ ! -e $TMP/off/artifacts/aie_state.json ]] && ok || bad "off: aie_state.json written"
+
+# --- the emulated board says which graph model is stuck and on what
+expect 5 "$RT" -o "$TMP/emu" "$EX/stall_hang/test.json"
+has "$TMP/emu/report.json" "stuck: graph gr: adder ran the 8 iterations it was given"
 
 # report.json with aie_state keeps to the schema
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" \
