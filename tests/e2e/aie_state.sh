@@ -73,6 +73,13 @@ has "$A" "25_4/core: no answer within the deadline"
 left=$(jq -r '.notes[] | select(test("25_4/core")) | capture("\\((?<ms>[0-9]+) ms left").ms' "$A")
 [[ -n $left && $left -lt 1000 ]] && ok || bad "the FIFO's deadline: '$left' ms left, expected < 1000"
 has "$TMP/stall.log" "aie_reset_array"
+# report.html draws the tiles read, the stuck ones marked, and the words
+H=$TMP/stall/report.html
+has "$H" "AI Engine array at the hang"
+has "$H" "<title>core (25,1) stuck</title>"
+has "$H" "<title>shim (24,0) stuck</title>"
+has "$H" "<li>graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)</li>"
+[[ $(grep -c 'fill="#d33"' "$H") -eq 2 ]] && ok || bad "report.html: not 2 stuck tiles marked"
 
 # --- no AI Engine driver: a note, the hang reported as before
 ROOT=$TMP/nosys xrun nosys 5
