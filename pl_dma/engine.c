@@ -462,3 +462,55 @@ out:
 	free(rx);
 	return rc;
 }
+
+/* Where each active kernel stands after a stalled run, in words: the
+ * emulator's counterpart of the AI Engine array's state on a board. */
+size_t pld_engine_explain_stall(const pld_engine *e, char *out, size_t cap)
+{
+	size_t i, n = 0;
+	uint32_t p;
+	if (cap)
+		out[0] = '\0';
+	for (i = 0; i < e->nk && n + 1 < cap; i++) {
+		const pld_kern *k = &e->k[i];
+		const char *name = k->d.kernel_name ? k->d.kernel_name : "kernel";
+		int w = 0;
+		if (!k->active)
+			continue;
+		if (k->limit != PLD_FOREVER && k->started >= k->limit) {
+			w = snprintf(
+				out + n, cap - n,
+				"%s%s ran the %llu iterations it was given: its input ports take "
+				"and its output ports give nothing more",
+				n ? "; " : "", name, (unsigned long long)k->started);
+		} else {
+			for (p = 0; p < k->d.n_in && p < PLD_MAX_PORTS; p++) {
+				uint64_t need = (k->started + 1) * k->d.in_beats[p];
+				if (k->w[p] < need) {
+					w = snprintf(
+						out + n, cap - n,
+						"%s%s waits on input port %u (TX channel %u): "
+						"%llu of the %llu beats its next iteration needs",
+						n ? "; " : "", name, p, k->d.in_chan[p],
+						(unsigned long long)(k->w[p] -
+								     k->started * k->d.in_beats[p]),
+						(unsigned long long)k->d.in_beats[p]);
+					break;
+				}
+			}
+			if (!w)
+				for (p = 0; p < k->d.n_out && p < PLD_MAX_PORTS; p++)
+					if (k->r[p] < k->started * k->d.out_beats[p]) {
+						w = snprintf(
+							out + n, cap - n,
+							"%s%s waits on output port %u (RX channel "
+							"%u): its output is not drained",
+							n ? "; " : "", name, p, k->d.out_chan[p]);
+						break;
+					}
+		}
+		if (w > 0)
+			n = n + (size_t)w < cap ? n + (size_t)w : cap - 1;
+	}
+	return n;
+}

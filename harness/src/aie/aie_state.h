@@ -112,6 +112,16 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
  * is a note; the state holds what was read. Returns the tiles read. */
 int aie_state_read_sysfs(aie_state *s, int deadline_ms);
 
+/* aie_state_read_sysfs in a forked child that hands the state back over
+ * a pipe, killed past deadline_ms (a driver read blocked on the
+ * partition's mutex while XRT hangs must not hang the caller); then the
+ * state holds a note saying so. Returns the tiles read. */
+int aie_state_capture(aie_state *s, int deadline_ms);
+
+/* The state's JSON written to dir/name (util/fileio.h's atomic writes,
+ * the folder made when missing). AIETH_OK or the write's error. */
+int aie_state_write(const aie_state *s, const char *dir, const char *name);
+
 /* The state in words: one sentence per stuck tile or channel ("core
  * (25,1) stalled on lock acquire (west)"), each to each(ctx, line);
  * returns how many. At most max sentences. */

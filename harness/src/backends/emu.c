@@ -302,14 +302,20 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 			res->status = AIETH_TXN_DONE;
 		}
 		break;
-	case PLD_RUN_STALLED:
+	case PLD_RUN_STALLED: {
+		char why[300];
 		res->status = AIETH_TXN_TIMEOUT;
+		pld_engine_explain_stall(st->eng, why, sizeof why);
 		snprintf(res->msg, sizeof res->msg,
 			 "the board stalled at cycle %llu: no channel can move data any more "
 			 "(a graph that consumes or produces less than the channels expect, a "
-			 "graph not running, or a PLIO no graph port uses)",
-			 (unsigned long long)r.end_cycle);
+			 "graph not running, or a PLIO no graph port uses)%s%s%s%s%.300s",
+			 (unsigned long long)r.end_cycle, why[0] ? "; stuck: " : "",
+			 why[0] && st->cfg->ngraphs == 1 ? "graph " : "",
+			 why[0] && st->cfg->ngraphs == 1 ? st->cfg->graphs[0].name : "",
+			 why[0] && st->cfg->ngraphs == 1 ? ": " : "", why);
 		break;
+	}
 	case PLD_RUN_INTERRUPTED:
 		res->status = AIETH_TXN_INTERRUPTED;
 		if (r.msg[0]) /* in the data phase: the engine says where */

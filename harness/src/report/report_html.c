@@ -378,6 +378,69 @@ static void validate_rows(sbuf *b, struct json_object *t)
 	}
 }
 
+/* A hang's AI Engine array state (aie_state): the tiles read drawn as a
+ * grid (row 0, the shims, at the bottom), stuck ones marked, then the
+ * stuck tiles in words. Bounded: coordinates outside 0..99 and tiles past
+ * 512 are not drawn. */
+static void aie_state_section(sbuf *b, struct json_object *t)
+{
+	struct json_object *a = rj_get(t, "aie_state"), *tiles, *words;
+	size_t i, n;
+	int minc = 100, maxc = -1, maxr = -1, cell = 22;
+	if (!a || !(tiles = rj_get(a, "tiles")) || !json_object_is_type(tiles, json_type_array))
+		return;
+	n = json_object_array_length(tiles);
+	if (n > 512)
+		n = 512;
+	for (i = 0; i < n; i++) {
+		struct json_object *ti = json_object_array_get_idx(tiles, i);
+		int c = (int)rj_geti(ti, "col"), r = (int)rj_geti(ti, "row");
+		if (c < 0 || c > 99 || r < 0 || r > 99)
+			continue;
+		minc = c < minc ? c : minc;
+		maxc = c > maxc ? c : maxc;
+		maxr = r > maxr ? r : maxr;
+	}
+	sb_lit(b, "<h3>AI Engine array at the hang</h3>\n");
+	if (maxc >= 0) {
+		int w = (maxc - minc + 1) * cell, h = (maxr + 1) * cell;
+		sb_printf(b,
+			  "<svg class=\"aie\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+			  "height=\"%d\" role=\"img\" aria-label=\"AI Engine tiles read, stuck "
+			  "ones in red\">\n",
+			  w, h);
+		for (i = 0; i < n; i++) {
+			struct json_object *ti = json_object_array_get_idx(tiles, i), *st;
+			int c = (int)rj_geti(ti, "col"), r = (int)rj_geti(ti, "row");
+			int stuck = (st = rj_get(ti, "stuck")) && json_object_get_boolean(st);
+			if (c < 0 || c > 99 || r < 0 || r > 99)
+				continue;
+			sb_printf(b,
+				  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+				  "fill=\"%s\" stroke=\"#555\"><title>",
+				  (c - minc) * cell + 1, (maxr - r) * cell + 1, cell - 2, cell - 2,
+				  stuck ? "#d33" : "#ccc");
+			rv_esc(b, rj_gets(ti, "kind"));
+			sb_printf(b, " (%d,%d)%s</title></rect>\n", c, r, stuck ? " stuck" : "");
+		}
+		sb_lit(b, "</svg>\n");
+	}
+	words = rj_get(a, "summary");
+	sb_lit(b, "<ul class=\"aie\">\n");
+	for (i = 0; words && i < json_object_array_length(words) && i < 64; i++) {
+		sb_lit(b, "<li>");
+		rv_esc(b, json_object_get_string(json_object_array_get_idx(words, i)));
+		sb_lit(b, "</li>\n");
+	}
+	words = rj_get(a, "notes");
+	for (i = 0; words && i < json_object_array_length(words) && i < 32; i++) {
+		sb_lit(b, "<li class=\"note\">note: ");
+		rv_esc(b, json_object_get_string(json_object_array_get_idx(words, i)));
+		sb_lit(b, "</li>\n");
+	}
+	sb_lit(b, "</ul>\n");
+}
+
 static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows, size_t *charts)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -411,6 +474,7 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 		}
 		sb_lit(b, "</div>\n");
 	}
+	aie_state_section(b, t);
 	if (!txns || !json_object_array_length(txns))
 		sb_lit(b, "<p class=\"note\">no transaction ran</p>\n");
 	for (j = 0; txns && j < json_object_array_length(txns); j++)

@@ -85,6 +85,12 @@ typedef struct {
 } run_ctx;
 
 /* run_ctx.c */
+/* run_aie.c: the time before a wait (mark), and after a hang the xrt
+ * backend's artifacts/aie_state.json written since then put in the test
+ * as "aie_state" (take). */
+struct timespec;
+void rn_aie_state_mark(run_ctx *c, struct timespec *since);
+void rn_aie_state_take(run_ctx *c, const struct timespec *since);
 void rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, int exit_code);
 int rn_exit_for(int code);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aieth.h"
@@ -164,6 +165,7 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 	size_t j;
 	int rc, code = AIETH_EXIT_PASS;
 	aieth_txn_status status;
+	struct timespec since;
 
 	if (!a || !io) {
 		free(a);
@@ -218,6 +220,7 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		*stop = 1;
 		return rn_exit_for(rc);
 	}
+	rn_aie_state_mark(c, &since);
 	rc = aieth_txn_wait(t, timeout);
 	/* made only now: every return above leaves the transaction without
 	 * them (they leaked there, unattached) */
@@ -268,6 +271,7 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
+		rn_aie_state_take(c, &since);
 		aieth__fail(AIETH_ETIMEOUT, "%s: %s", label, aieth_txn_message(t));
 		rn_test_error(c, "wait", AIETH_ETIMEOUT,
 			      "see each channel's bytes_moved and stalled_since_cycle; on a board, "
@@ -680,9 +684,12 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 			snprintf(c->phase, sizeof c->phase, "graph \"%s\": wait",
 				 c->sp->graphs[i].name);
 			add_progress(c, c->phase, 0, 0);
+			struct timespec since;
+			rn_aie_state_mark(c, &since);
 			rc = aieth_graph_wait(s, c->sp->graphs[i].name, DEFAULT_TIMEOUT_MS);
 			rj_str(g, "status", rc ? "incomplete" : "complete");
 			if (rc == AIETH_ETIMEOUT) {
+				rn_aie_state_take(c, &since);
 				rn_test_error(c, "graph wait", rc,
 					      "the graph did not finish its iterations: check the "
 					      "iterations against the data the transactions send",

@@ -15,7 +15,8 @@
  * (device index, default 0), AIETH_XRT_GRACE_MS (how long past a run's
  * timeout the child may take to answer, default 2000),
  * AIETH_XRT_OPEN_TIMEOUT_MS (default 60000), AIETH_XRT_RESET_TIMEOUT_MS
- * (default 10000).
+ * (default 10000), AIETH_AIE_STATE_TIMEOUT_MS (the array's state read on a
+ * hang, default 2000; 0: not read).
  *
  * With an xrt.ini (cfg->xrt_ini) the child works in a session folder where
  * XRT reads it and writes its trace and status files; after the child has
@@ -28,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "aie/aie_state.h"
 #include "backends/backend.h"
 #include "backends/xrt/xrt_api.h"
 #include "backends/xrt/xrt_child.h"
@@ -54,6 +56,7 @@ typedef struct {
 	char *run_dir;          /* XRT's session folder (xrt_rundir.c), or NULL */
 	char *artifacts_dir;    /* where its files go at close (with run_dir) */
 	uint64_t artifacts_max; /* their bytes together (0: the default) */
+	char *state_dir;        /* where a hang's aie_state.json goes, or NULL */
 } xrt_state;
 
 static int64_t env_ms(const char *name, int64_t def)
@@ -144,6 +147,47 @@ static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const 
 	return AIETH_OK;
 }
 
+typedef struct {
+	char *out;
+	size_t size, n;
+} words_buf;
+
+static void add_word(void *ctx, const char *line)
+{
+	words_buf *w = ctx;
+	int k;
+	if (w->n + 1 >= w->size)
+		return;
+	k = snprintf(w->out + w->n, w->size - w->n, "%s%s", w->n ? "; " : "", line);
+	if (k > 0)
+		w->n = w->n + (size_t)k < w->size ? w->n + (size_t)k : w->size - 1;
+}
+
+/* On a hang, before the reset clears it: the AI Engine array's state from
+ * the driver's sysfs files (aie/aie_state.h, read in a process of its own
+ * under its own deadline), written to the artifacts folder as
+ * aie_state.json (run_test puts it in report.json) and said in words in
+ * out ("" when nothing is stuck or it was not read). */
+static void capture_aie_state(xrt_state *st, const char *graph, char *out, size_t size)
+{
+	int64_t ms = env_ms("AIETH_AIE_STATE_TIMEOUT_MS", 2000);
+	const char *dir = st->state_dir;
+	aie_state *s;
+	words_buf w = {out, size, 0};
+	out[0] = '\0';
+	if (ms <= 0 || !(s = malloc(sizeof *s)))
+		return;
+	aie_state_init(s, "sysfs");
+	if (graph)
+		snprintf(s->graph, sizeof s->graph, "%s", graph);
+	aie_state_capture(s, ms > 60000 ? 60000 : (int)ms);
+	if (aie_state_words(s, add_word, &w, 4) == 0 && s->nnotes)
+		add_word(&w, s->notes[0]);
+	if (dir && aie_state_write(s, dir, "aie_state.json") != AIETH_OK)
+		add_word(&w, "aie_state.json not written");
+	free(s);
+}
+
 /* After a hang: end the child, reset the device from a fresh one. */
 static void reset_device(xrt_state *st, char *out, size_t size)
 {
@@ -209,6 +253,7 @@ static void xrt_close(void *state)
 					  st->run_dir);
 	free(st->run_dir);
 	free(st->artifacts_dir);
+	free(st->state_dir);
 	free(st->complete);
 	free(st);
 }
@@ -291,6 +336,13 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 	}
 	st->artifacts_max = ini ? cfg->opts.xrt->artifacts_max_bytes : 0;
+	if (cfg->opts.xrt && cfg->opts.xrt->artifacts_dir &&
+	    !(st->state_dir = aieth__strdup(cfg->opts.xrt->artifacts_dir))) {
+		free(st->artifacts_dir);
+		free(st->state_dir);
+		free(st);
+		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
+	}
 	st->cfg = cfg;
 	st->complete = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->complete);
 	names = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *names);
@@ -413,11 +465,13 @@ static int xrt_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 				   st->cfg->graphs[graph].name, r);
 	}
 	if (rc == AIETH_ETIMEOUT && st->gone) {
-		char r[512];
+		char r[512], a[400];
 		char m[1024];
 		snprintf(m, sizeof m, "%s", aieth_error_message());
+		capture_aie_state(st, st->cfg->graphs[graph].name, a, sizeof a);
 		reset_device(st, r, sizeof r);
-		return aieth__fail(AIETH_ETIMEOUT, "%s; %s", m, r);
+		return aieth__fail(AIETH_ETIMEOUT, "%s; %s%s%s", m, r, a[0] ? "; AI Engine: " : "",
+				   a);
 	}
 	return rc;
 }
@@ -549,9 +603,12 @@ static int recv_image(xrt_state *st, pld_image *img, uint64_t size, int64_t dl)
 static void timeout_result(xrt_state *st, const xrtp_txn_rep *rep, uint32_t timeout_ms,
 			   aieth_dev_result *res)
 {
-	char r[512];
+	char r[512], a[400], ra[1000];
 	char state_text[160] = "";
+	capture_aie_state(st, st->cfg->ngraphs == 1 ? st->cfg->graphs[0].name : NULL, a, sizeof a);
 	reset_device(st, r, sizeof r);
+	/* the reset's outcome first: a long state may be cut at the end */
+	snprintf(ra, sizeof ra, "%s%s%s", r, a[0] ? "; AI Engine: " : "", a);
 	if (rep && rep->have_ctrl)
 		snprintf(state_text, sizeof state_text,
 			 " (CTRL 0x%x: %s); per-channel progress cannot be read from the PL "
@@ -563,7 +620,7 @@ static void timeout_result(xrt_state *st, const xrtp_txn_rep *rep, uint32_t time
 	res->status = AIETH_TXN_TIMEOUT;
 	res->have_progress = 0;
 	join(res->msg, sizeof res->msg, rep ? rep->msg : "XRT did not return from the run's wait",
-	     rep ? state_text : "", "; ", r);
+	     rep ? state_text : "", "; ", ra);
 	(void)timeout_ms;
 }
 

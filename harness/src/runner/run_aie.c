@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_aie.c - a hang's AI Engine array state in the test's report: the
+ * xrt backend writes OUT/artifacts/aie_state.json before it resets the
+ * array (backends/xrt/xrt_backend.c); the runner puts that object in the
+ * test as "aie_state" (docs/report-schema.md). Only a file written during
+ * this test's wait is taken (an earlier test's hang leaves one behind).
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "report/report_model.h"
+#include "runner/run_internal.h"
+#include "util/error.h"
+#include "util/fileio.h"
+#include "util/path.h"
+
+/* a state of 512 tiles is well under this */
+#define AIE_STATE_MAX_BYTES (8u << 20)
+
+void rn_aie_state_mark(run_ctx *c, struct timespec *since)
+{
+	(void)c;
+	clock_gettime(CLOCK_REALTIME, since);
+	since->tv_sec -= 1; /* file systems with coarse timestamps */
+}
+
+void rn_aie_state_take(run_ctx *c, const struct timespec *since)
+{
+	const char *dir = c->o && c->o->xrt ? c->o->xrt->artifacts_dir : NULL;
+	char *path, *text = NULL;
+	struct stat st;
+	json_object *j, *tiles;
+	size_t len;
+	if (!dir || !c->test)
+		return;
+	if (!(path = aieth__path_join(dir, "aie_state.json")))
+		return;
+	if (stat(path, &st) != 0 || st.st_mtim.tv_sec < since->tv_sec ||
+	    (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec < since->tv_nsec)) {
+		free(path);
+		return;
+	}
+	if (aieth__read_file(path, AIE_STATE_MAX_BYTES, &text, &len) != AIETH_OK) {
+		rj_str(c->test, "aie_state_error", aieth_error_message());
+		free(path);
+		return;
+	}
+	j = json_tokener_parse(text);
+	if (!j || !json_object_is_type(j, json_type_object) ||
+	    !json_object_object_get_ex(j, "tiles", &tiles) ||
+	    !json_object_is_type(tiles, json_type_array)) {
+		char m[600];
+		snprintf(m, sizeof m, "%s: not an AI Engine state (an object with tiles)", path);
+		rj_str(c->test, "aie_state_error", m);
+		json_object_put(j);
+	} else {
+		rj_set(c->test, "aie_state", j);
+	}
+	free(text);
+	free(path);
+}

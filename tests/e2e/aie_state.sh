@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The AI Engine array's state on a hang (docs/on-board.md, "When a test
+# hangs"): on the XRT test double with a stand-in sysfs tree
+# (AIETH_SYSFS_ROOT) in the AI Engine driver's formats, a stalled graph's
+# report names the stuck core and DMA channel in words, report.json holds
+# aie_state per tile and OUT/artifacts/aie_state.json is written; a
+# truncated, a garbage and a FIFO (slow) file each give a note, and the
+# FIFO never turns the hang into a hung tool (bounded by this test's
+# timeout and the state read's own deadline). The emulated board names
+# the stuck graph model in the stall's message.
+. "$(dirname "$0")/lib.sh"
+RT=$B/bin/run_test
+EX=$S/examples
+MK=$B/tests/xrt_mkxclbin
+xrt_double_env
+jqis() { local got; got=$(jq -r "$2" "$3" 2>&1); [[ $got == "$1" ]] && ok || bad "$3: $2 = '$got', expected '$1'"; }
+
+"$MK" pl vck190 "$TMP/pl.xclbin" || bad "mkxclbin pl"
+"$MK" aie vck190 "$TMP/aie.xclbin" gr || bad "mkxclbin aie"
+
+# the stand-in tree: a partition of columns 24.., a shim, a stalled core,
+# a truncated (cut short) core file, a huge one, garbage, and a FIFO
+SYS=$TMP/sys
+P=$SYS/class/aie/aiepart_24_2
+mkdir -p "$P"/24_0 "$P"/25_1 "$P"/25_2 "$P"/25_3 "$P"/25_4
+printf '%s\n' "channel_status: mm2s: idle|idle, s2mm: idle|idle" "queue_size: mm2s: 0|0, s2mm: 2|0" \
+  "queue_status: mm2s: okay|okay, s2mm: okay|okay" "current_bd: mm2s: 0|0, s2mm: 4|0" >"$P/24_0/dma"
+printf '%s\n' "status: enable|west_lock_stall" "pc: 0x00000230" "lr: 0x00000000" "sp: 0x00070020" >"$P/25_1/core"
+printf '%s\n' "0: 0" "1: 1" >"$P/25_1/lock"
+printf 'status: enable|core_processor_bus_sta' >"$P/25_2/core"
+head -c 6000 /dev/zero | tr '\0' a >"$P/25_3/core"
+printf '\001\002garbage' >"$P/25_3/lock"
+mkfifo "$P/25_4/core"
+
+xrun() {
+  local name=$1 want=$2; shift 2
+  AIETH_SYSFS_ROOT=${ROOT:-$SYS} AIETH_XRT_DOUBLE_SPEC=$EX/stall_hang/test.json AIETH_XRT_DOUBLE_LOG=$TMP/$name.log \
+    expect "$want" timeout 120 "$RT" --backend xrt --pl-xclbin "$TMP/pl.xclbin" \
+    --xclbin "$TMP/aie.xclbin" -o "$TMP/$name" "$@" "$EX/stall_hang/test.json"
+}
+
+# --- the stall (the double's emulated board stalls; XRT's wait returns)
+start=$(date +%s)
+AIETH_AIE_STATE_TIMEOUT_MS=1000 xrun stall 5
+(( $(date +%s) - start < 60 )) && ok || bad "stall: not bounded in time"
+R=$TMP/stall/report.json
+A=$TMP/stall/artifacts/aie_state.json
+[[ -f $A ]] && ok || bad "no $A"
+jqis sysfs '.tests[0].aie_state.source' "$R"
+jqis 2 '.tests[0].aie_state.tiles | length' "$R"
+jqis core '.tests[0].aie_state.tiles[] | select(.col == 25 and .row == 1) | .kind' "$R"
+jqis 'Enable Lock_Stall_W' '.tests[0].aie_state.tiles[] | select(.col == 25) | .status | join(" ")' "$R"
+jqis 0x00000230 '.tests[0].aie_state.tiles[] | select(.col == 25) | .pc' "$R"
+jqis '0 1' '.tests[0].aie_state.tiles[] | select(.col == 25) | .locks | map(tostring) | join(" ")' "$R"
+jqis shim '.tests[0].aie_state.tiles[] | select(.col == 24) | .kind' "$R"
+jqis 2 '.tests[0].aie_state.tiles[] | select(.col == 24) | .dma.s2mm[0].queue_size' "$R"
+jqis 4 '.tests[0].aie_state.tiles[] | select(.col == 24) | .dma.s2mm[0].current_bd' "$R"
+jqis true '.tests[0].aie_state.tiles[] | select(.col == 24) | .stuck' "$R"
+# the artifact is the same object
+diff <(jq -S . "$A") <(jq -S '.tests[0].aie_state' "$R") >/dev/null && ok || bad "artifact differs from report.json's aie_state"
+# the words, in the summary and in the hang message
+has "$A" "graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)"
+has "$A" "DMA S2MM 0 of shim (24,0) idle with 2 BDs queued (current BD 4)"
+has "$R" "were reset; AI Engine: DMA S2MM 0 of shim (24,0) idle with 2 BDs queued"
+has "$R" "were reset"
+# every bad file a note naming it
+has "$A" "25_2/core: line 1: core status flag 'core_processor_bus_sta' is unknown"
+has "$A" "25_3/core: larger than 4096 bytes"
+has "$A" "25_3/lock: byte 0 is 0x01: not text"
+has "$A" "25_4/core: no answer within the deadline"
+# within the state read's own deadline (AIETH_AIE_STATE_TIMEOUT_MS=1000)
+left=$(jq -r '.notes[] | select(test("25_4/core")) | capture("\\((?<ms>[0-9]+) ms left").ms' "$A")
+[[ -n $left && $left -lt 1000 ]] && ok || bad "the FIFO's deadline: '$left' ms left, expected < 1000"
+has "$TMP/stall.log" "aie_reset_array"
+# report.html draws the tiles read, the stuck ones marked, and the words
+H=$TMP/stall/report.html
+has "$H" "AI Engine array at the hang"
+has "$H" "<title>core (25,1) stuck</title>"
+has "$H" "<title>shim (24,0) stuck</title>"
+has "$H" "<li>graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)</li>"
+[[ $(grep -c 'fill="#d33"' "$H") -eq 2 ]] && ok || bad "report.html: not 2 stuck tiles marked"
+
+# --- no AI Engine driver: a note, the hang reported as before
+ROOT=$TMP/nosys xrun nosys 5
+has "$TMP/nosys/artifacts/aie_state.json" "class/aie: not there"
+jqis 0 '.tests[0].aie_state.tiles | length' "$TMP/nosys/report.json"
+has "$TMP/nosys/report.json" "were reset"
+
+# --- the read turned off: no aie_state
+AIETH_AIE_STATE_TIMEOUT_MS=0 xrun off 5
+jqis null '.tests[0].aie_state' "$TMP/off/report.json"
+[[ ! -e $TMP/off/artifacts/aie_state.json ]] && ok || bad "off: aie_state.json written"
+
+# --- the emulated board says which graph model is stuck and on what
+expect 5 "$RT" -o "$TMP/emu" "$EX/stall_hang/test.json"
+has "$TMP/emu/report.json" "stuck: graph gr: adder ran the 8 iterations it was given"
+
+# report.json with aie_state keeps to the schema
+/usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" \
+  "$TMP/stall/report.json" "$TMP/nosys/report.json" >"$TMP/schema.out" 2>&1 &&
+  ok || { bad "aie_state: report.json breaks docs/report.schema.json"; cat "$TMP/schema.out" >&2; }
+
+finish
