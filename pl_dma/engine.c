@@ -463,9 +463,10 @@ out:
 	return rc;
 }
 
-/* Where each active kernel stands after a stalled run, in words: the
- * emulator's counterpart of the AI Engine array's state on a board. */
-size_t pld_engine_explain_stall(const pld_engine *e, char *out, size_t cap)
+/* Where each active kernel stands at board cycle now, after a stalled run
+ * or at a timeout, in words: the emulator's counterpart of the AI Engine
+ * array's state on a board. */
+size_t pld_engine_explain_stall(const pld_engine *e, uint64_t now, char *out, size_t cap)
 {
 	size_t i, n = 0;
 	uint32_t p;
@@ -477,7 +478,16 @@ size_t pld_engine_explain_stall(const pld_engine *e, char *out, size_t cap)
 		int w = 0;
 		if (!k->active)
 			continue;
-		if (k->limit != PLD_FOREVER && k->started >= k->limit) {
+		/* fin is signed time (before the transaction: far in the past) */
+		if (k->started > k->started0 && (int64_t)k->fin[1] > (int64_t)now) {
+			/* its last iteration ends after now: it computes, or is
+			 * stuck in its code (its outputs of it are not there yet) */
+			w = snprintf(out + n, cap - n,
+				     "%s%s is inside iteration %llu, which ends at cycle %llu "
+				     "(its own cycles: the kernel computes, or is stuck)",
+				     n ? "; " : "", name, (unsigned long long)k->started,
+				     (unsigned long long)k->fin[1]);
+		} else if (k->limit != PLD_FOREVER && k->started >= k->limit) {
 			w = snprintf(
 				out + n, cap - n,
 				"%s%s ran the %llu iterations it was given: its input ports take "

@@ -127,6 +127,6 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 /* After a stalled run: where each active kernel stands, in words ("K
  * waits on input port 0 (TX channel 0): ...", "K ran the 8 iterations it
  * was given: ..."), joined by "; " into out[cap]. Returns the length. */
-size_t pld_engine_explain_stall(const pld_engine *e, char *out, size_t cap);
+size_t pld_engine_explain_stall(const pld_engine *e, uint64_t now, char *out, size_t cap);
 
 #endif /* PLD_ENGINE_H */

@@ -305,7 +305,7 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	case PLD_RUN_STALLED: {
 		char why[300];
 		res->status = AIETH_TXN_TIMEOUT;
-		pld_engine_explain_stall(st->eng, why, sizeof why);
+		pld_engine_explain_stall(st->eng, r.end_cycle, why, sizeof why);
 		snprintf(res->msg, sizeof res->msg,
 			 "the board stalled at cycle %llu: no channel can move data any more "
 			 "(a graph that consumes or produces less than the channels expect, a "
@@ -326,12 +326,19 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 				 "interrupted at board cycle %llu; the emulated board was stopped",
 				 (unsigned long long)r.end_cycle);
 		break;
-	case PLD_RUN_TIMEOUT:
+	case PLD_RUN_TIMEOUT: {
+		/* where the graph models stand at the timeout, as for a stall */
+		char why[300];
 		res->status = AIETH_TXN_TIMEOUT;
+		pld_engine_explain_stall(st->eng, limit, why, sizeof why);
 		snprintf(res->msg, sizeof res->msg,
-			 "still running after %llu cycles, the %u ms timeout",
-			 (unsigned long long)limit, timeout_ms);
+			 "still running after %llu cycles, the %u ms timeout%s%s%s%s%.300s",
+			 (unsigned long long)limit, timeout_ms, why[0] ? "; at the timeout: " : "",
+			 why[0] && st->cfg->ngraphs == 1 ? "graph " : "",
+			 why[0] && st->cfg->ngraphs == 1 ? st->cfg->graphs[0].name : "",
+			 why[0] && st->cfg->ngraphs == 1 ? ": " : "", why);
 		break;
+	}
 	default:
 		res->status = AIETH_TXN_FAILED;
 		snprintf(res->msg, sizeof res->msg, "%s", r.msg);
