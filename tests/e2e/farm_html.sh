@@ -68,8 +68,8 @@ has "$H" 'channel timeline'
 hostile=("$A"/charts/_script_alert_1_*-timeline.svg)
 [[ -f ${hostile[0]} ]] && ok || bad "no timeline for the hostile test name: $(ls "$A/charts")"
 for f in "$A"/charts/*.svg; do lacks "$f" '<script'; done
-[[ -e $A/charts/stall_hang-too_few_iterations-timeline.svg ]] && ok || bad "no stall_hang timeline"
-has "$A/charts/stall_hang-too_few_iterations-timeline.svg" 'stalled at 80'
+[[ -e $A/charts/stall_hang-kernel_stalls-timeline.svg ]] && ok || bad "no stall_hang timeline"
+has "$A/charts/stall_hang-kernel_stalls-timeline.svg" 'stalled at 80'
 "$RT" -o "$TMP/p1" "$EX/adder_perf/test.json" >"$TMP/out" 2>&1
 has "$TMP/out" "html: $TMP/p1/report.html, charts: $TMP/p1/charts/, trace: $TMP/p1/trace.json"
 

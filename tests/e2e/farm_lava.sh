@@ -125,8 +125,8 @@ want 0_aieth-run-test-main adder_bad adder_bad fail
 want 0_aieth-run-test-main - run_test-exit fail 1 exit_code
 want 0_aieth-run-test-main - board-health pass 0 exit_code
 want 1_aieth-run-test-hang - board-health pass 0 exit_code
-want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations.PLIO_01_FROM_AIE fail - -
-want 1_aieth-run-test-hang stall_hang stall_hang.too_few_iterations fail
+want 1_aieth-run-test-hang stall_hang stall_hang.kernel_stalls.PLIO_01_FROM_AIE fail - -
+want 1_aieth-run-test-hang stall_hang stall_hang.kernel_stalls fail
 want 1_aieth-run-test-hang stall_hang stall_hang fail
 want 1_aieth-run-test-hang - run_test-exit fail 5 exit_code
 want 2_aieth-run-test-emu - run_test-exit fail 3 exit_code
