@@ -340,8 +340,8 @@ static void port_words(const aie_port *p, int first, char *line, size_t cap)
 				 (unsigned long long)p->busy_until);
 		break;
 	case AIE_PORT_DONE:
-		snprintf(line + l, cap - l, ": the kernel ran the %lld iterations it was given",
-			 (long long)p->iterations);
+		snprintf(line + l, cap - l, ": the kernel ran the %lld iteration%s it was given",
+			 (long long)p->iterations, p->iterations == 1 ? "" : "s");
 		break;
 	case AIE_PORT_READY: break;
 	}
