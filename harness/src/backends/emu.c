@@ -3,6 +3,7 @@
  * emu.c - the emulated board backend: graph models bound to the
  * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,7 +510,18 @@ static int emu_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports,
 	return AIETH_OK;
 }
 
-AIETH__OPTS_INIT_FN(aieth_emu_opts, AIETH_EMU_OPTS_INIT, AIETH_EMU_OPTS_VERSION)
+/* Version 1 ends before artifacts_dir: a caller of version 1 gets the
+ * bytes of its struct only. */
+int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
+{
+	static const aieth_emu_opts init = AIETH_EMU_OPTS_INIT;
+	size_t size = version == 1 ? offsetof(aieth_emu_opts, artifacts_dir) : sizeof init;
+	int rc = aieth__opts_init("aieth_emu_opts_init", opts, &init, size, version,
+				  AIETH_EMU_OPTS_VERSION);
+	if (!rc)
+		opts->version = version;
+	return rc;
+}
 
 /* The versions of aieth_emu_opts this backend reads; its fields need no
  * check (reference is a flag). */
