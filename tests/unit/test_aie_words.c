@@ -5,7 +5,8 @@
  * in each state (waiting for input data, for output space, for the
  * kernel; done with its PLIO short; ready and whole ones unsaid), the
  * bounds (sentences, ports, joined text never cut mid-sentence), their
- * JSON, and the state an emulated session leaves at a stall.
+ * JSON, the state an emulated session leaves at a stall, and the text
+ * report's "AI Engine" block.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -263,6 +264,81 @@ static void test_emulated_stall(void)
 	aieth_session_close(s);
 }
 
+/* The text report's "AI Engine" block: stall_hang run through the
+ * library (aie_state from OUT/artifacts), then its summary grown past the
+ * block's 8 lines (the rest said to be in report.json), then emptied
+ * (its notes instead). The same block for a board's sysfs state is in
+ * tests/e2e/aie_state.sh. */
+static void test_text_block(void)
+{
+	char dir[] = "/tmp/aie_words_XXXXXX", art[64], path[96];
+	aieth_report *r = NULL, *back = NULL;
+	aieth_run_opts o = AIETH_RUN_OPTS_INIT;
+	aieth_emu_opts emu = AIETH_EMU_OPTS_INIT;
+	json_object *j, *t, *a, *w;
+	char *txt;
+	int i;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(art, sizeof art, "%s/artifacts", dir);
+	emu.artifacts_dir = art;
+	o.emu = &emu;
+	o.out_dir = dir;
+	CU_ASSERT_EQUAL_FATAL(aieth_report_new(&r, "test", 0, NULL), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_report_run(r, tu_src("examples/stall_hang/test.json"), &o), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_report_finish(r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_report_exit_code(r), 5);
+	txt = aieth_report_text(r, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(txt);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt,
+				      "\n   AI Engine (emulator):\n     graph gr: adder input 0 "
+				      "(PLIO_01_TO_AIE, 1280 of 4096 bytes moved) waiting for "
+				      "the kernel, inside iteration 9 of 32"));
+	/* beside the channels' table: after it, before the error */
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "stalled since cycle 80"));
+	CU_ASSERT(strstr(txt, "AI Engine (emulator)") > strstr(txt, "PLIO_01_FROM_AIE  from"));
+	CU_ASSERT(strstr(txt, "AI Engine (emulator)") < strstr(txt, "error (wait"));
+	free(txt);
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	CU_ASSERT_EQUAL_FATAL(aieth_report_write_json(r, path), AIETH_OK);
+	j = json_object_from_file(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	t = json_object_array_get_idx(json_object_object_get(j, "tests"), 0);
+	a = json_object_object_get(t, "aie_state");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	w = json_object_object_get(a, "summary");
+	for (i = 0; i < 8; i++)
+		json_object_array_add(w, json_object_new_string("another stuck port"));
+	CU_ASSERT_EQUAL_FATAL(json_object_to_file(path, j), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_report_load(&back, path), AIETH_OK);
+	txt = aieth_report_text(back, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(txt);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "     ... 3 more in report.json (aie_state.summary)\n"));
+	free(txt);
+	aieth_report_free(back);
+	back = NULL;
+	/* nothing stuck: said so, and the first notes */
+	json_object_object_add(a, "summary", json_object_new_array());
+	w = json_object_new_array();
+	for (i = 0; i < 3; i++)
+		json_object_array_add(w, json_object_new_string("a file not read"));
+	json_object_object_add(a, "notes", w);
+	CU_ASSERT_EQUAL_FATAL(json_object_to_file(path, j), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth_report_load(&back, path), AIETH_OK);
+	txt = aieth_report_text(back, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(txt);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt,
+				      "   AI Engine (emulator): nothing found stuck\n     note: "
+				      "a file not read\n     note: a file not read\n     ... 1 "
+				      "more notes in report.json (aie_state.notes)\n"));
+	free(txt);
+	aieth_report_free(back);
+	json_object_put(j);
+	aieth_report_free(r);
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	CU_ASSERT_EQUAL(system(path), 0);
+}
+
 TU_MAIN("aie_words", {"graph model ports in words", test_port_words},
 	{"joined words and bounds", test_join_and_bounds}, {"ports in JSON", test_json},
-	{"an emulated session's stall", test_emulated_stall})
+	{"an emulated session's stall", test_emulated_stall},
+	{"the text report's AI Engine block", test_text_block})
