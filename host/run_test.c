@@ -956,6 +956,7 @@ static int run_main(int argc, char **argv)
 	/* a remote session's files (the local backends have none to fetch) */
 	snprintf(apath, sizeof apath, "%s/artifacts", out);
 	remote.artifacts_dir = xrt.artifacts_dir = apath;
+	emu.artifacts_dir = apath; /* a stall's aie_state.json, as on a board */
 	o.interrupt = &cli_signal;
 	ps.quiet = quiet;
 	ps.tty = isatty(2);

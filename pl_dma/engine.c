@@ -463,64 +463,55 @@ out:
 	return rc;
 }
 
-/* Where each active kernel stands at board cycle now, after a stalled run
- * or at a timeout, in words: the emulator's counterpart of the AI Engine
- * array's state on a board. */
-size_t pld_engine_explain_stall(const pld_engine *e, uint64_t now, char *out, size_t cap)
+/* Where each port of each active kernel stands at board cycle now, after
+ * a stalled run or at a timeout: the kernel inside an iteration that ends
+ * later holds all its ports; a kernel that ran its iterations takes and
+ * gives nothing more; else an input whose next window is short waits for
+ * data and an output not drained waits for space. */
+size_t pld_engine_port_states(const pld_engine *e, uint64_t now, pld_port_state *out, size_t cap)
 {
 	size_t i, n = 0;
 	uint32_t p;
-	if (cap)
-		out[0] = '\0';
-	for (i = 0; i < e->nk && n + 1 < cap; i++) {
+	for (i = 0; i < e->nk; i++) {
 		const pld_kern *k = &e->k[i];
-		const char *name = k->d.kernel_name ? k->d.kernel_name : "kernel";
-		int w = 0;
+		/* fin is signed time (before the transaction: far in the past) */
+		int busy = k->started > k->started0 && (int64_t)k->fin[1] > (int64_t)now;
+		int done = !busy && k->limit != PLD_FOREVER && k->started >= k->limit;
 		if (!k->active)
 			continue;
-		/* fin is signed time (before the transaction: far in the past) */
-		if (k->started > k->started0 && (int64_t)k->fin[1] > (int64_t)now) {
-			/* its last iteration ends after now: it computes, or is
-			 * stuck in its code (its outputs of it are not there yet) */
-			w = snprintf(out + n, cap - n,
-				     "%s%s is inside iteration %llu, which ends at cycle %llu "
-				     "(its own cycles: the kernel computes, or is stuck)",
-				     n ? "; " : "", name, (unsigned long long)k->started,
-				     (unsigned long long)k->fin[1]);
-		} else if (k->limit != PLD_FOREVER && k->started >= k->limit) {
-			w = snprintf(
-				out + n, cap - n,
-				"%s%s ran the %llu iterations it was given: its input ports take "
-				"and its output ports give nothing more",
-				n ? "; " : "", name, (unsigned long long)k->started);
-		} else {
-			for (p = 0; p < k->d.n_in && p < PLD_MAX_PORTS; p++) {
-				uint64_t need = (k->started + 1) * k->d.in_beats[p];
-				if (k->w[p] < need) {
-					w = snprintf(
-						out + n, cap - n,
-						"%s%s waits on input port %u (TX channel %u): "
-						"%llu of the %llu beats its next iteration needs",
-						n ? "; " : "", name, p, k->d.in_chan[p],
-						(unsigned long long)(k->w[p] -
-								     k->started * k->d.in_beats[p]),
-						(unsigned long long)k->d.in_beats[p]);
-					break;
-				}
+		for (p = 0; p < k->d.n_in + k->d.n_out && p < 2 * PLD_MAX_PORTS; p++) {
+			int o = p >= k->d.n_in;
+			uint32_t q = o ? p - k->d.n_in : p;
+			pld_port_state ps;
+			memset(&ps, 0, sizeof ps);
+			ps.kernel = i;
+			ps.out = o;
+			ps.port = q;
+			ps.chan = o ? k->d.out_chan[q] : k->d.in_chan[q];
+			ps.started = k->started;
+			ps.limit = k->limit;
+			ps.beats_per_iteration = o ? k->d.out_beats[q] : k->d.in_beats[q];
+			ps.kernel_name = k->d.kernel_name ? k->d.kernel_name : "kernel";
+			ps.model_name = k->d.model_name ? k->d.model_name : "";
+			ps.graph = k->d.graph;
+			if (busy) {
+				ps.state = PLD_PORT_WAIT_KERNEL;
+				ps.busy_until = k->fin[1];
+			} else if (done) {
+				ps.state = PLD_PORT_DONE;
+			} else if (!o && k->w[q] < (k->started + 1) * k->d.in_beats[q]) {
+				ps.state = PLD_PORT_WAIT_INPUT;
+				ps.beats = k->w[q] - k->started * k->d.in_beats[q];
+			} else if (o && k->r[q] < k->started * k->d.out_beats[q]) {
+				ps.state = PLD_PORT_WAIT_OUTPUT;
+				ps.beats = k->d.out_beats[q] - k->r[q] % k->d.out_beats[q];
+			} else {
+				ps.state = PLD_PORT_READY;
 			}
-			if (!w)
-				for (p = 0; p < k->d.n_out && p < PLD_MAX_PORTS; p++)
-					if (k->r[p] < k->started * k->d.out_beats[p]) {
-						w = snprintf(
-							out + n, cap - n,
-							"%s%s waits on output port %u (RX channel "
-							"%u): its output is not drained",
-							n ? "; " : "", name, p, k->d.out_chan[p]);
-						break;
-					}
+			if (n < cap)
+				out[n] = ps;
+			n++;
 		}
-		if (w > 0)
-			n = n + (size_t)w < cap ? n + (size_t)w : cap - 1;
 	}
 	return n;
 }

@@ -124,9 +124,38 @@ void pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
 int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
 		   pld_run_result *r);
 
-/* After a stalled run: where each active kernel stands, in words ("K
- * waits on input port 0 (TX channel 0): ...", "K ran the 8 iterations it
- * was given: ..."), joined by "; " into out[cap]. Returns the length. */
-size_t pld_engine_explain_stall(const pld_engine *e, uint64_t now, char *out, size_t cap);
+/* After a stalled run or at a timeout (board cycle now): where each port
+ * of each active kernel stands, the emulator's counterpart of the AI
+ * Engine array's state on a board (docs/emulator.md, "When a graph
+ * stalls"). */
+typedef enum {
+	PLD_PORT_READY,       /* has what the next iteration needs: another port holds it */
+	PLD_PORT_WAIT_INPUT,  /* input: the next iteration's window is not all there */
+	PLD_PORT_WAIT_OUTPUT, /* output: an iteration's output is not drained */
+	PLD_PORT_WAIT_KERNEL, /* the kernel is inside an iteration that ends after now */
+	PLD_PORT_DONE         /* the kernel ran the iterations it was given */
+} pld_port_wait;
+
+typedef struct {
+	size_t kernel; /* index in the descriptions given to pld_engine_create */
+	int out;       /* 0: an input port (TX channel), 1: an output (RX) */
+	uint32_t port; /* index among the kernel's inputs or outputs */
+	uint32_t chan; /* its channel index in that direction */
+	pld_port_wait state;
+	uint64_t started; /* iterations the kernel started */
+	uint64_t limit;   /* iterations it may start (PLD_FOREVER: unbounded) */
+	/* WAIT_INPUT: beats of the next iteration received; WAIT_OUTPUT:
+	 * beats of the oldest undrained iteration not drained; else 0 */
+	uint64_t beats;
+	uint64_t beats_per_iteration;
+	uint64_t busy_until; /* WAIT_KERNEL: the cycle the iteration ends */
+	const char *kernel_name, *model_name;
+	uint32_t graph;
+} pld_port_state;
+
+/* The ports of the active kernels into out[cap], kernels in order, each
+ * kernel's inputs then outputs. Returns how many there are (may exceed
+ * cap: only cap were written). */
+size_t pld_engine_port_states(const pld_engine *e, uint64_t now, pld_port_state *out, size_t cap);
 
 #endif /* PLD_ENGINE_H */

@@ -39,10 +39,10 @@ class GraphSpec(ctypes.Structure):
 
 
 class EmuOpts(ctypes.Structure):
-    """aieth_emu_opts (aieth/session.h), version 1."""
+    """aieth_emu_opts (aieth/session.h), version 2."""
 
-    VERSION = 1
-    _fields_ = [("version", ctypes.c_uint), ("reference", c_int)]
+    VERSION = 2
+    _fields_ = [("version", ctypes.c_uint), ("reference", c_int), ("artifacts_dir", c_char_p)]
 
 
 class XrtOpts(ctypes.Structure):
@@ -325,6 +325,9 @@ def backend_opts(o, emu_reference: bool, pl_xclbin: Optional[str],
     for k in ("xrt_ini", "artifacts_dir"):
         if remote.get(k) is not None:
             setattr(xrt, k, enc(remote[k]))
+    # a hang's aie_state.json lands in the same folder on every backend
+    if remote.get("artifacts_dir") is not None:
+        emu.artifacts_dir = enc(remote["artifacts_dir"])
     o._backend_opts = (emu, xrt, rem)
     o.emu, o.xrt, o.remote = ctypes.pointer(emu), ctypes.pointer(xrt), ctypes.pointer(rem)
 

@@ -7,8 +7,12 @@
 # aie_state per tile and OUT/artifacts/aie_state.json is written; a
 # truncated, a garbage and a FIFO (slow) file each give a note, and the
 # FIFO never turns the hang into a hung tool (bounded by this test's
-# timeout and the state read's own deadline). The emulated board names
-# the stuck graph model in the stall's message.
+# timeout and the state read's own deadline). The XRT double writes the
+# tree itself from its stalled graph model (AIETH_XRT_DOUBLE_SYSFS) and the
+# report names the stuck tile. The emulated board gives the same structure
+# from its graph models (source emulator: per port what it waits on),
+# in report.json, OUT/artifacts/aie_state.json, the text's "AI Engine"
+# block and report.html.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
@@ -81,6 +85,27 @@ has "$H" "<title>shim (24,0) stuck</title>"
 has "$H" "<li>graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)</li>"
 [[ $(grep -c 'fill="#d33"' "$H") -eq 2 ]] && ok || bad "report.html: not 2 stuck tiles marked"
 
+# the text output: the words beside the channels' table
+has "$TMP/out" "   AI Engine (sysfs):"
+has "$TMP/out" "     graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)"
+
+# --- the tree written by the double from its stalled graph model (a
+# board's driver would show it): the stuck core above the PLIOs' shim
+# column and the shim's S2MM with BDs queued, named in the report
+rm -rf "$TMP/dsys"
+AIETH_XRT_DOUBLE_SYSFS=$TMP/dsys ROOT=$TMP/dsys xrun dsys 5
+D=$TMP/dsys/class/aie/aiepart_6_1
+[[ -f $D/6_1/core && -f $D/6_1/lock && -f $D/6_0/dma ]] && ok || bad "the double wrote no tree: $(find "$TMP/dsys" 2>&1 | head -5)"
+has "$D/6_1/core" "status: enabled|south_lock_stall"
+has "$TMP/dsys.log" "sysfs $TMP/dsys: written"
+jqis sysfs '.tests[0].aie_state.source' "$TMP/dsys/report.json"
+jqis 'Enable Lock_Stall_S' '.tests[0].aie_state.tiles[] | select(.row == 1) | .status | join(" ")' "$TMP/dsys/report.json"
+jqis 2 '.tests[0].aie_state.tiles[] | select(.row == 0) | .dma.s2mm[0].queue_size' "$TMP/dsys/report.json"
+jqis '[]' '.tests[0].aie_state.notes | tostring' "$TMP/dsys/report.json"
+has "$TMP/dsys/report.json" "AI Engine: DMA S2MM 0 of shim (6,0) idle with 2 BDs queued (current BD 4); graph gr: core (6,1) stalled on lock acquire (south) (PC 0x230)"
+has "$TMP/out" "     graph gr: core (6,1) stalled on lock acquire (south) (PC 0x230)"
+has "$TMP/dsys/report.html" "<title>core (6,1) stuck</title>"
+
 # --- no AI Engine driver: a note, the hang reported as before
 ROOT=$TMP/nosys xrun nosys 5
 has "$TMP/nosys/artifacts/aie_state.json" "class/aie: not there"
@@ -92,13 +117,43 @@ AIETH_AIE_STATE_TIMEOUT_MS=0 xrun off 5
 jqis null '.tests[0].aie_state' "$TMP/off/report.json"
 [[ ! -e $TMP/off/artifacts/aie_state.json ]] && ok || bad "off: aie_state.json written"
 
-# --- the emulated board says which graph model is stuck and on what
+# --- the emulated board says which graph model port is stuck and on
+# what, in the same structure (no tiles: ports) and words
 expect 5 "$RT" -o "$TMP/emu" "$EX/stall_hang/test.json"
-has "$TMP/emu/report.json" "the 2000 ms timeout; at the timeout: graph gr: adder is inside iteration 9, which ends at cycle "
+R=$TMP/emu/report.json
+A=$TMP/emu/artifacts/aie_state.json
+[[ -f $A ]] && ok || bad "emu: no $A"
+diff <(jq -S . "$A") <(jq -S '.tests[0].aie_state' "$R") >/dev/null && ok || bad "emu: artifact differs from report.json's aie_state"
+jqis emulator '.tests[0].aie_state.source' "$R"
+jqis gr '.tests[0].aie_state.graph' "$R"
+jqis 0 '.tests[0].aie_state.tiles | length' "$R"
+jqis 625000000 '.tests[0].aie_state.cycle' "$R"
+jqis 'gr adder adder 0 PLIO_01_TO_AIE to_aie|gr adder adder 1 PLIO_02_TO_AIE to_aie|gr adder adder 0 PLIO_01_FROM_AIE from_aie' \
+  '[.tests[0].aie_state.ports[] | [.graph, .kernel, .model, (.port | tostring), .plio, .direction] | join(" ")] | join("|")' "$R"
+jqis 'waiting for the kernel,true,1280,4096,9,32,1000000072,6,0' \
+  '.tests[0].aie_state.ports[0] | [.state, .stuck, .bytes, .expected_bytes, .iteration, .iterations, .busy_until_cycle, .shim_column, .shim_channel] | map(tostring) | join(",")' "$R"
+jqis '1024 of 4096' '.tests[0].aie_state.ports[2] | "\(.bytes) of \(.expected_bytes)"' "$R"
+jqis 3 '.tests[0].aie_state.summary | length' "$R"
+has "$A" "graph gr: adder input 0 (PLIO_01_TO_AIE, 1280 of 4096 bytes moved) waiting for the kernel, inside iteration 9 of 32 until cycle 1000000072 (it computes, or is stuck in its code)"
+has "$A" "graph gr: adder output 0 (PLIO_01_FROM_AIE, 1024 of 4096 bytes moved) waiting for the kernel"
+# the hang message: the same words, after the timeout
+has "$R" "the 2000 ms timeout; AI Engine at the timeout: graph gr: adder input 0 (PLIO_01_TO_AIE, 1280 of 4096 bytes moved) waiting for the kernel, inside iteration 9 of 32"
+# the text: an "AI Engine" block of one line per sentence
+has "$TMP/out" "   AI Engine (emulator):"
+has "$TMP/out" "     graph gr: adder output 0 (PLIO_01_FROM_AIE, 1024 of 4096 bytes moved) waiting for the kernel"
+# report.html: the ports as a table (no tiles to draw), the stuck marked,
+# the words, and the verdict in the error box
+H=$TMP/emu/report.html
+has "$H" "<h3>AI Engine graph models at the hang (emulator)</h3>"
+[[ $(grep -c '<tr class="stuck">' "$H") -eq 3 ]] && ok || bad "report.html: not 3 stuck ports marked"
+has "$H" "<td>PLIO_01_FROM_AIE</td><td>from</td><td>waiting for the kernel</td><td>1024 of 4096</td><td>9 of 32</td>"
+has "$H" "<li>graph gr: adder input 1 (PLIO_02_TO_AIE, 1280 of 4096 bytes moved) waiting for the kernel</li>"
+has "$H" "<b>verdict: stall</b> (the graph stopped before its iterations were done"
+grep -q '<svg class="aie"' "$H" && bad "report.html: an array grid drawn without tiles" || ok
 
 # report.json with aie_state keeps to the schema
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" \
-  "$TMP/stall/report.json" "$TMP/nosys/report.json" >"$TMP/schema.out" 2>&1 &&
+  "$TMP/stall/report.json" "$TMP/nosys/report.json" "$TMP/dsys/report.json" "$TMP/emu/report.json" >"$TMP/schema.out" 2>&1 &&
   ok || { bad "aie_state: report.json breaks docs/report.schema.json"; cat "$TMP/schema.out" >&2; }
 
 finish

@@ -103,6 +103,11 @@ expect 0 "$RT" -q -o o_fit fit/test.json
 expect 5 timeout 60 "$RT" -o o_stall "$EX/stall_hang/test.json"
 jeq o_stall/report.json '.tests[0] | [.status, .exit_code, .verdict_detail, .error.phase]' '["timeout",5,"stall","wait"]'
 has "$TMP/out" "verdict: stall (the graph stopped before its iterations were done: a real hang; on a board, reset it)"
+# and says which graph model port is stuck on what (aie_state, source
+# emulator), beside the channels' table
+jeq o_stall/report.json '.tests[0].aie_state | [.source, (.ports | length), .ports[2].plio, .ports[2].state]' '["emulator",3,"PLIO_01_FROM_AIE","waiting for the kernel"]'
+has "$TMP/out" "   AI Engine (emulator):"
+has "$TMP/out" "     graph gr: adder output 0 (PLIO_01_FROM_AIE, 1024 of 4096 bytes moved) waiting for the kernel"
 
 # --- only the run can tell: through th_server (the client cannot ask the
 # server's models before the run) the long golden file hangs; its graph
@@ -113,6 +118,11 @@ expect 2 timeout 120 "$RT" --backend remote --server "$U" -o o_rem long/test.jso
 jeq o_rem/report.json '.tests[0] | [.status, .exit_code, .verdict_detail, .graphs[0].iterations_done]' '["error",2,"data_size_mismatch",128]'
 has "$TMP/out" "hint: PLIO_01_FROM_AIE: the graph wrote 16384 of 18432 bytes: the expected size may be wrong"
 has "$TMP/out" "verdict: data size mismatch (an input mistake, not a stall: fix the sizes; the board needs no reset)"
+# the server's emulated board says where its graph model stands, in the
+# same words: done with its iterations, its RX PLIO short (its inputs,
+# whole, are not said)
+has o_rem/report.json "; AI Engine: graph gr: adder output 0 (PLIO_01_FROM_AIE, 16384 of 18432 bytes moved) done: the kernel ran the 128 iterations it was given\""
+has o_rem/report.html "<b>verdict: data size mismatch</b> (an input mistake, not a stall"
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" o_rem/report.json \
   >schema.out 2>&1 && ok || { bad "o_rem: report.json does not validate"; cat schema.out >&2; }
 # a sweep through the server: the mismatched point is exit 2, and the point

@@ -89,6 +89,20 @@ static void test_versioned_opts(void)
 		for (k = offsetof(aieth_run_opts, sensor_period_ms); k < sizeof v1; k++)
 			CU_ASSERT_EQUAL(b[k], 0xa5);
 	}
+	/* aieth_emu_opts version 1 ends before artifacts_dir (version 2) */
+	{
+		aieth_emu_opts e1;
+		const unsigned char *b = (const unsigned char *)&e1;
+		size_t k;
+		memset(&e1, 0xa5, sizeof e1);
+		CU_ASSERT_EQUAL(aieth_emu_opts_init(&e1, 1), AIETH_OK);
+		CU_ASSERT_EQUAL(e1.version, 1);
+		CU_ASSERT_EQUAL(e1.reference, 0);
+		for (k = offsetof(aieth_emu_opts, artifacts_dir); k < sizeof e1; k++)
+			CU_ASSERT_EQUAL(b[k], 0xa5);
+		CU_ASSERT_EQUAL(aieth_emu_opts_init(&e1, 2), AIETH_OK);
+		CU_ASSERT_PTR_NULL(e1.artifacts_dir);
+	}
 	o.board = "vck190";
 	TU_OPTS_REFUSED(aieth_session_open(&s, &o), o.version, "aieth_session_opts",
 			"AIETH_SESSION_OPTS_INIT or aieth_session_opts_init",

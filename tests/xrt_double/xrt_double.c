@@ -28,6 +28,16 @@
  *                           odd_files  with an xrt.ini asking for files: also
  *                                      a symbolic link, a folder and a hidden
  *                                      file in the working folder
+ *   AIETH_XRT_DOUBLE_SYSFS  a folder: when a run stalls (it never completes),
+ *                           the AI Engine driver's sysfs tree a board would
+ *                           show is written below it (class/aie/aiepart_N_M/
+ *                           <col>_<row>/core, lock, dma; xrt_sysfs.h),
+ *                           derived from the stalled graph models; point
+ *                           AIETH_SYSFS_ROOT at the same folder. With it
+ *                           set, a run that takes more than 1 s of board
+ *                           time counts as stalled too (a kernel stuck in
+ *                           its code, as stall_hang's): the tree shows where
+ *                           the models stood at that second
  *   AIETH_XRT_DOUBLE_TRACE_BYTES  the AIE trace file is at least this long
  *   AIETH_XRT_DOUBLE_FLUSH_MS     the device's close waits this long before
  *                           XRT's files are written (a board flushing a trace)
@@ -45,9 +55,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/emu.h"
 #include "core/session_internal.h"
 #include "runner/spec.h"
 #include "xrt_ini.h"
+#include "xrt_sysfs.h"
 
 #define GROUP 2
 #define MAGIC_KERNEL 0x4b65726eu
@@ -446,6 +458,7 @@ int xrtRunStart(void *h)
 	pld_txn w;
 	pld_seg tx, rx;
 	uint32_t N, a;
+	const char *sys;
 
 	if (!r || gone())
 		return -EINVAL;
@@ -482,13 +495,22 @@ int xrtRunStart(void *h)
 	w.rx.seg = &rx;
 	if (aieth__dev_result_alloc(&res, N))
 		return -ENOMEM;
-	if (D.s->ops->txn_wait(D.s->bstate, &w, 0, &res)) {
+	sys = getenv("AIETH_XRT_DOUBLE_SYSFS");
+	if (D.s->ops->txn_wait(D.s->bstate, &w, sys && *sys ? 1000 : 0, &res)) {
 		r->failed = 1;
 		xrt_error("double: %s", aieth_error_message());
 	} else if (res.status == AIETH_TXN_DONE) {
 		r->done_at = now_ms() + (int64_t)(res.total_cycles * 1000u / bi->pl_clock_hz);
 	} else if (res.status == AIETH_TXN_TIMEOUT) {
+		const aie_state *as = aieth__emu_aie_state(D.s->bstate);
 		r->never = 1;
+		/* before this call returns: run_test reads the tree only after the
+		 * run's wait times out */
+		if (sys && *sys && as)
+			logf_("sysfs %s: %s", sys,
+			      dbl_sysfs_write(sys, as, strcmp(bi->aie_generation, "AIE") != 0)
+				      ? strerror(errno)
+				      : "written");
 	} else {
 		r->failed = 1;
 	}

@@ -58,9 +58,14 @@ typedef struct {
 	unsigned int version; /* AIETH_EMU_OPTS_VERSION */
 	int reference;        /* 1: beat-by-beat reference mode (the
 				        report's "emulator_mode"); remote refuses it */
+	/* version 2: a transaction that stalls or times out writes the graph
+	 * models' state (which port each waits on, docs/emulator.md) here as
+	 * aie_state.json, as the xrt backend writes the AI Engine array's
+	 * (made when missing; NULL: not written) */
+	const char *artifacts_dir;
 } aieth_emu_opts;
 
-#define AIETH_EMU_OPTS_VERSION 1
+#define AIETH_EMU_OPTS_VERSION 2
 #define AIETH_EMU_OPTS_INIT                       \
 	{                                         \
 		.version = AIETH_EMU_OPTS_VERSION \

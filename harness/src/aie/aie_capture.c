@@ -110,6 +110,8 @@ int aie_state_capture(aie_state *s, int deadline_ms)
 		s->ntiles = 0;
 	if (s->nnotes < 0 || s->nnotes > AIE_MAX_NOTES)
 		s->nnotes = 0;
+	if (s->nports < 0 || s->nports > AIE_MAX_PORTS)
+		s->nports = 0;
 	return s->ntiles;
 }
 

@@ -223,6 +223,9 @@ static void stall_words(uint32_t f, char *out, size_t cap)
 	out[0] = '\0';
 }
 
+static int words_ports(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
+		       int n, int max);
+
 int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
 		    int max)
 {
@@ -267,7 +270,133 @@ int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line
 			}
 		}
 	}
+	return words_ports(s, each, ctx, n, max);
+}
+
+const char *aie_port_state_name(aie_port_state st)
+{
+	switch (st) {
+	case AIE_PORT_WAIT_INPUT: return "waiting for input data";
+	case AIE_PORT_WAIT_OUTPUT: return "waiting for output space";
+	case AIE_PORT_WAIT_KERNEL: return "waiting for the kernel";
+	case AIE_PORT_DONE: return "done";
+	case AIE_PORT_READY: break;
+	}
+	return "ready";
+}
+
+aie_port *aie_state_add_port(aie_state *s)
+{
+	aie_port *p;
+	if (s->nports >= AIE_MAX_PORTS) {
+		s->ports_dropped++;
+		return NULL;
+	}
+	p = &s->ports[s->nports++];
+	memset(p, 0, sizeof *p);
+	p->iterations = -1;
+	p->shim_col = p->shim_chan = -1;
+	return p;
+}
+
+static int port_stuck(const aie_port *p)
+{
+	return p->state == AIE_PORT_WAIT_INPUT || p->state == AIE_PORT_WAIT_OUTPUT ||
+	       p->state == AIE_PORT_WAIT_KERNEL ||
+	       (p->state == AIE_PORT_DONE && p->bytes < p->expected_bytes);
+}
+
+/* One stuck port in words; first: the first of its kernel said (it says
+ * what holds the kernel). */
+static void port_words(const aie_port *p, int first, char *line, size_t cap)
+{
+	char it[48] = "";
+	size_t l;
+	if (p->iterations >= 0)
+		snprintf(it, sizeof it, " of %lld", (long long)p->iterations);
+	l = (size_t)snprintf(line, cap, "graph %s: %s %s %d (%s, %llu of %llu bytes moved) %s",
+			     p->graph, p->kernel, p->to_aie ? "input" : "output", p->port, p->plio,
+			     (unsigned long long)p->bytes, (unsigned long long)p->expected_bytes,
+			     aie_port_state_name(p->state));
+	if (l >= cap)
+		return;
+	switch (p->state) {
+	case AIE_PORT_WAIT_INPUT:
+		snprintf(line + l, cap - l, ": %llu of the %llu bytes of iteration %llu%s",
+			 (unsigned long long)p->window_bytes,
+			 (unsigned long long)p->bytes_per_iteration,
+			 (unsigned long long)p->iteration, it);
+		break;
+	case AIE_PORT_WAIT_OUTPUT:
+		snprintf(line + l, cap - l, ": %llu bytes of iteration %llu%s not drained",
+			 (unsigned long long)p->window_bytes, (unsigned long long)p->iteration, it);
+		break;
+	case AIE_PORT_WAIT_KERNEL:
+		if (first)
+			snprintf(line + l, cap - l,
+				 ", inside iteration %llu%s until cycle %llu (it computes, or "
+				 "is stuck in its code)",
+				 (unsigned long long)p->iteration, it,
+				 (unsigned long long)p->busy_until);
+		break;
+	case AIE_PORT_DONE:
+		snprintf(line + l, cap - l, ": the kernel ran the %lld iteration%s it was given",
+			 (long long)p->iterations, p->iterations == 1 ? "" : "s");
+		break;
+	case AIE_PORT_READY: break;
+	}
+}
+
+static int words_ports(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
+		       int n, int max)
+{
+	char line[AIE_NOTE_LEN];
+	int i;
+	for (i = 0; i < s->nports && i < AIE_MAX_PORTS && n < max; i++) {
+		const aie_port *p = &s->ports[i];
+		int first = i == 0 || strcmp(p->graph, s->ports[i - 1].graph) ||
+			    strcmp(p->kernel, s->ports[i - 1].kernel);
+		if (!port_stuck(p))
+			continue;
+		port_words(p, first, line, sizeof line);
+		each(ctx, line);
+		n++;
+	}
 	return n;
+}
+
+void aie_words_add(char *out, size_t size, const char *line)
+{
+	size_t n = strnlen(out, size), need = (n ? 2 : 0) + strlen(line);
+	if (n + 1 >= size)
+		return;
+	if (n + need < size || !n) { /* whole, or the first cut at size */
+		snprintf(out + n, size - n, "%s%s", n ? "; " : "", line);
+		return;
+	}
+	/* never part of a sentence: what does not fit is said to be left out */
+	if (n + 5 < size && (n < 3 || strcmp(out + n - 3, "...") != 0))
+		snprintf(out + n, size - n, "; ...");
+}
+
+typedef struct {
+	char *out;
+	size_t size;
+} words_buf;
+
+static void join_word(void *ctx, const char *line)
+{
+	words_buf *w = ctx;
+	aie_words_add(w->out, w->size, line);
+}
+
+int aie_state_words_join(const aie_state *s, char *out, size_t size, int max)
+{
+	words_buf w = {out, size};
+	if (!size)
+		return 0;
+	out[0] = '\0';
+	return aie_state_words(s, join_word, &w, max);
 }
 
 static void add_words(void *ctx, const char *line)
@@ -292,6 +421,47 @@ static json_object *chans(const aie_dma_chan *c, int n)
 		if (c[j].current_bd >= 0)
 			json_object_object_add(o, "current_bd",
 					       json_object_new_int(c[j].current_bd));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *u64(uint64_t v) { return json_object_new_int64((int64_t)v); }
+
+/* The graph models' ports (the emulated board; none from sysfs). */
+static json_object *ports_json(const aie_state *s)
+{
+	json_object *a = json_object_new_array();
+	int i;
+	for (i = 0; a && i < s->nports && i < AIE_MAX_PORTS; i++) {
+		const aie_port *p = &s->ports[i];
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "graph", json_object_new_string(p->graph));
+		json_object_object_add(o, "kernel", json_object_new_string(p->kernel));
+		json_object_object_add(o, "model", json_object_new_string(p->model));
+		json_object_object_add(o, "port", json_object_new_int(p->port));
+		json_object_object_add(o, "plio", json_object_new_string(p->plio));
+		json_object_object_add(o, "direction",
+				       json_object_new_string(p->to_aie ? "to_aie" : "from_aie"));
+		json_object_object_add(o, "state",
+				       json_object_new_string(aie_port_state_name(p->state)));
+		json_object_object_add(o, "stuck", json_object_new_boolean(port_stuck(p)));
+		json_object_object_add(o, "bytes", u64(p->bytes));
+		json_object_object_add(o, "expected_bytes", u64(p->expected_bytes));
+		json_object_object_add(o, "iteration", u64(p->iteration));
+		json_object_object_add(o, "iterations",
+				       p->iterations >= 0 ? json_object_new_int64(p->iterations)
+							  : NULL);
+		json_object_object_add(o, "bytes_per_iteration", u64(p->bytes_per_iteration));
+		if (p->state == AIE_PORT_WAIT_INPUT || p->state == AIE_PORT_WAIT_OUTPUT)
+			json_object_object_add(o, "window_bytes", u64(p->window_bytes));
+		if (p->state == AIE_PORT_WAIT_KERNEL)
+			json_object_object_add(o, "busy_until_cycle", u64(p->busy_until));
+		if (p->shim_col >= 0) {
+			json_object_object_add(o, "shim_column", json_object_new_int(p->shim_col));
+			json_object_object_add(o, "shim_channel",
+					       json_object_new_int(p->shim_chan));
+		}
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -350,12 +520,21 @@ json_object *aie_state_json(const aie_state *s)
 		json_object_array_add(tiles, to);
 	}
 	json_object_object_add(o, "tiles", tiles);
+	json_object_object_add(o, "ports", ports_json(s));
+	if (!strcmp(s->source, "emulator"))
+		json_object_object_add(o, "cycle", json_object_new_int64((int64_t)s->cycle));
 	words = json_object_new_array();
 	aie_state_words(s, add_words, words, 64);
 	json_object_object_add(o, "summary", words);
 	notes = json_object_new_array();
 	for (i = 0; i < s->nnotes; i++)
 		json_object_array_add(notes, json_object_new_string(s->notes[i]));
+	if (s->ports_dropped) {
+		char m[96];
+		snprintf(m, sizeof m, "%d more graph model ports left out (at most %d)",
+			 s->ports_dropped, AIE_MAX_PORTS);
+		json_object_array_add(notes, json_object_new_string(m));
+	}
 	if (s->notes_dropped) {
 		char m[64];
 		snprintf(m, sizeof m, "%d more notes left out", s->notes_dropped);

@@ -82,6 +82,37 @@ typedef struct {
 	aie_dma_chan mm2s[AIE_MAX_CHAN], s2mm[AIE_MAX_CHAN];
 } aie_tile;
 
+/* Added for the emulated board (source "emulator", docs/emulator.md):
+ * where each port of a graph model stands at a stall or a timeout. */
+#define AIE_MAX_PORTS 128 /* 2 x the largest board's 36 channels, with room */
+
+typedef enum {
+	AIE_PORT_READY,       /* has what its next iteration needs */
+	AIE_PORT_WAIT_INPUT,  /* "waiting for input data" */
+	AIE_PORT_WAIT_OUTPUT, /* "waiting for output space" */
+	AIE_PORT_WAIT_KERNEL, /* "waiting for the kernel" (inside an iteration) */
+	AIE_PORT_DONE         /* "done": the iterations it was given ran */
+} aie_port_state;
+
+/* The state's words for a port ("waiting for input data"). */
+const char *aie_port_state_name(aie_port_state st);
+
+typedef struct {
+	char graph[64], kernel[64], model[64];
+	char plio[32];
+	int port;   /* index among the kernel's inputs or outputs */
+	int to_aie; /* 1: an input (its PLIO carries data to the AIE) */
+	aie_port_state state;
+	uint64_t bytes, expected_bytes; /* through its PLIO in this transaction */
+	uint64_t iteration;             /* 1-based: the one it is inside or waits for */
+	int64_t iterations;             /* given to the kernel; -1: until ended */
+	/* WAIT_INPUT: bytes of the next iteration's window received;
+	 * WAIT_OUTPUT: bytes of an iteration's output not drained */
+	uint64_t window_bytes, bytes_per_iteration;
+	uint64_t busy_until;     /* WAIT_KERNEL: the board cycle its iteration ends */
+	int shim_col, shim_chan; /* the PLIO's placement; -1: not known */
+} aie_port;
+
 typedef struct {
 	char source[16]; /* "sysfs", "xrt-aie-status", "emulator" */
 	char graph[64];  /* the graph the hang is about ("" when unknown) */
@@ -89,6 +120,11 @@ typedef struct {
 	aie_tile tiles[AIE_MAX_TILES];
 	int nnotes, notes_dropped;
 	char notes[AIE_MAX_NOTES][AIE_NOTE_LEN];
+	/* Added for the emulated board: its graph models' ports (none from
+	 * sysfs) and the board cycle they were taken at. */
+	int nports, ports_dropped;
+	aie_port ports[AIE_MAX_PORTS];
+	uint64_t cycle;
 } aie_state;
 
 void aie_state_init(aie_state *s, const char *source);
@@ -123,10 +159,25 @@ int aie_state_capture(aie_state *s, int deadline_ms);
 int aie_state_write(const aie_state *s, const char *dir, const char *name);
 
 /* The state in words: one sentence per stuck tile or channel ("core
- * (25,1) stalled on lock acquire (west)"), each to each(ctx, line);
- * returns how many. At most max sentences. */
+ * (25,1) stalled on lock acquire (west)"), then per stuck graph model
+ * port ("graph gr: adder input 0 (PLIO_01_TO_AIE) waiting for input
+ * data: ..."), each to each(ctx, line); returns how many. At most max
+ * sentences. A port is stuck when it waits (input, output, the kernel),
+ * or is done while its PLIO did not move what it expected. */
 int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
 		    int max);
+
+/* The first max sentences of aie_state_words joined by "; " into
+ * out[size] (cut at size; "" when none). Returns how many. */
+int aie_state_words_join(const aie_state *s, char *out, size_t size, int max);
+/* Append line to the text in out[size], after "; " when not empty; a
+ * line that does not fit whole becomes "; ..." (once), but the first,
+ * which is cut at size. */
+void aie_words_add(char *out, size_t size, const char *line);
+
+/* Add a port to the state (bounded: past AIE_MAX_PORTS only counted);
+ * NULL when it was not kept. */
+aie_port *aie_state_add_port(aie_state *s);
 
 /* Whether a tile looks stuck (a stall flag, a halt, a DMA channel
  * stalled or idle with BDs queued). */

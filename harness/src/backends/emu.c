@@ -3,11 +3,14 @@
  * emu.c - the emulated board backend: graph models bound to the
  * board's PLIOs, driving the PL DMA engine cycle model (pl_dma/engine.h).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "aie/aie_state.h"
 #include "backends/backend.h"
+#include "backends/emu.h"
 #include "pl_dma/engine.h"
 #include "pl_dma/models/load.h"
 #include "util/error.h"
@@ -33,6 +36,8 @@ typedef struct {
 	pld_chan_progress *tx, *rx;
 	emu_rtp *rtp; /* the last value written to each port */
 	size_t nrtp;
+	char *state_dir;  /* aieth_emu_opts.artifacts_dir (version 2), or NULL */
+	aie_state *stall; /* the last stall's or timeout's state, or NULL */
 } emu_state;
 
 static void emu_close(void *state)
@@ -52,6 +57,8 @@ static void emu_close(void *state)
 		free(st->rtp[i].data);
 	}
 	free(st->rtp);
+	free(st->state_dir);
+	free(st->stall);
 	free(st);
 }
 
@@ -87,6 +94,11 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
 	st->cfg = cfg;
 	st->reference = cfg->opts.emu ? cfg->opts.emu->reference : 0;
+	if (cfg->opts.emu && cfg->opts.emu->version >= 2 && cfg->opts.emu->artifacts_dir &&
+	    !(st->state_dir = aieth__strdup(cfg->opts.emu->artifacts_dir))) {
+		free(st);
+		return aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
+	}
 	st->N = cfg->info->channels;
 	st->models = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->models);
 	st->tx = calloc(st->N, sizeof *st->tx);
@@ -260,6 +272,78 @@ static int emu_txn_start(void *state, pld_txn *wire)
 	return AIETH_OK;
 }
 
+const aie_state *aieth__emu_aie_state(const void *state)
+{
+	const emu_state *st = state;
+	return st ? st->stall : NULL;
+}
+
+/* At a stall or timeout (board cycle now), after the run r: where each
+ * graph model port stands (aie/aie_state.h, source "emulator"), kept for
+ * aieth__emu_aie_state, written as aie_state.json to the artifacts folder
+ * when there is one, and said in words in out ("" when nothing is stuck):
+ * the same structure and words as a board's array state. */
+static void emu_stall_state(emu_state *st, uint64_t now, char *out, size_t size)
+{
+	pld_port_state ps[AIE_MAX_PORTS];
+	aie_state *s = st->stall ? st->stall : malloc(sizeof *s);
+	size_t n, i;
+	out[0] = '\0';
+	if (!s)
+		return;
+	st->stall = s;
+	aie_state_init(s, "emulator");
+	if (st->cfg->ngraphs == 1)
+		snprintf(s->graph, sizeof s->graph, "%s", st->cfg->graphs[0].name);
+	s->cycle = now;
+	n = pld_engine_port_states(st->eng, now, ps, AIE_MAX_PORTS);
+	for (i = 0; i < n; i++) {
+		aie_port *p;
+		aieth_plio pl;
+		const pld_chan_progress *c;
+		if (i >= AIE_MAX_PORTS || !(p = aie_state_add_port(s))) {
+			s->ports_dropped += i >= AIE_MAX_PORTS;
+			continue;
+		}
+		c = ps[i].out ? &st->rx[ps[i].chan] : &st->tx[ps[i].chan];
+		snprintf(p->graph, sizeof p->graph, "%s", st->cfg->graphs[ps[i].graph].name);
+		snprintf(p->kernel, sizeof p->kernel, "%s", ps[i].kernel_name);
+		snprintf(p->model, sizeof p->model, "%s", ps[i].model_name);
+		if (aieth_board_plio_at(st->cfg->board,
+					ps[i].out ? AIETH_DIR_FROM_AIE : AIETH_DIR_TO_AIE,
+					ps[i].chan, &pl) == AIETH_OK) {
+			snprintf(p->plio, sizeof p->plio, "%s", pl.name);
+			p->shim_col = (int)pl.shim_column;
+			p->shim_chan = (int)pl.shim_channel;
+		} else {
+			snprintf(p->plio, sizeof p->plio, "%s channel %u", ps[i].out ? "RX" : "TX",
+				 ps[i].chan);
+		}
+		p->port = (int)ps[i].port;
+		p->to_aie = !ps[i].out;
+		p->state = ps[i].state == PLD_PORT_WAIT_INPUT    ? AIE_PORT_WAIT_INPUT
+			   : ps[i].state == PLD_PORT_WAIT_OUTPUT ? AIE_PORT_WAIT_OUTPUT
+			   : ps[i].state == PLD_PORT_WAIT_KERNEL ? AIE_PORT_WAIT_KERNEL
+			   : ps[i].state == PLD_PORT_DONE        ? AIE_PORT_DONE
+								 : AIE_PORT_READY;
+		p->bytes = c->beats_moved * PLD_WORD_BYTES;
+		p->expected_bytes = c->beats_expected * PLD_WORD_BYTES;
+		p->iterations = ps[i].limit == PLD_FOREVER ? -1 : (int64_t)ps[i].limit;
+		/* 1-based: the iteration it is inside, or the next one it waits for */
+		p->iteration = ps[i].state == PLD_PORT_WAIT_KERNEL || ps[i].state == PLD_PORT_DONE
+				       ? ps[i].started
+				       : ps[i].started + 1;
+		if (ps[i].state == PLD_PORT_WAIT_OUTPUT && ps[i].beats_per_iteration)
+			p->iteration = ps[i].started; /* the oldest output not drained */
+		p->bytes_per_iteration = ps[i].beats_per_iteration * PLD_WORD_BYTES;
+		p->window_bytes = ps[i].beats * PLD_WORD_BYTES;
+		p->busy_until = ps[i].busy_until;
+	}
+	aie_state_words_join(s, out, size, 4);
+	if (st->state_dir && aie_state_write(s, st->state_dir, "aie_state.json") != AIETH_OK)
+		aie_words_add(out, size, "aie_state.json not written");
+}
+
 static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	emu_state *st = state;
@@ -305,15 +389,12 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	case PLD_RUN_STALLED: {
 		char why[300];
 		res->status = AIETH_TXN_TIMEOUT;
-		pld_engine_explain_stall(st->eng, r.end_cycle, why, sizeof why);
+		emu_stall_state(st, r.end_cycle, why, sizeof why);
 		snprintf(res->msg, sizeof res->msg,
 			 "the board stalled at cycle %llu: no channel can move data any more "
 			 "(a graph that consumes or produces less than the channels expect, a "
-			 "graph not running, or a PLIO no graph port uses)%s%s%s%s%.300s",
-			 (unsigned long long)r.end_cycle, why[0] ? "; stuck: " : "",
-			 why[0] && st->cfg->ngraphs == 1 ? "graph " : "",
-			 why[0] && st->cfg->ngraphs == 1 ? st->cfg->graphs[0].name : "",
-			 why[0] && st->cfg->ngraphs == 1 ? ": " : "", why);
+			 "graph not running, or a PLIO no graph port uses)%s%.300s",
+			 (unsigned long long)r.end_cycle, why[0] ? "; AI Engine: " : "", why);
 		break;
 	}
 	case PLD_RUN_INTERRUPTED:
@@ -330,13 +411,11 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 		/* where the graph models stand at the timeout, as for a stall */
 		char why[300];
 		res->status = AIETH_TXN_TIMEOUT;
-		pld_engine_explain_stall(st->eng, limit, why, sizeof why);
+		emu_stall_state(st, limit, why, sizeof why);
 		snprintf(res->msg, sizeof res->msg,
-			 "still running after %llu cycles, the %u ms timeout%s%s%s%s%.300s",
-			 (unsigned long long)limit, timeout_ms, why[0] ? "; at the timeout: " : "",
-			 why[0] && st->cfg->ngraphs == 1 ? "graph " : "",
-			 why[0] && st->cfg->ngraphs == 1 ? st->cfg->graphs[0].name : "",
-			 why[0] && st->cfg->ngraphs == 1 ? ": " : "", why);
+			 "still running after %llu cycles, the %u ms timeout%s%.300s",
+			 (unsigned long long)limit, timeout_ms,
+			 why[0] ? "; AI Engine at the timeout: " : "", why);
 		break;
 	}
 	default:
@@ -431,7 +510,18 @@ static int emu_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports,
 	return AIETH_OK;
 }
 
-AIETH__OPTS_INIT_FN(aieth_emu_opts, AIETH_EMU_OPTS_INIT, AIETH_EMU_OPTS_VERSION)
+/* Version 1 ends before artifacts_dir: a caller of version 1 gets the
+ * bytes of its struct only. */
+int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
+{
+	static const aieth_emu_opts init = AIETH_EMU_OPTS_INIT;
+	size_t size = version == 1 ? offsetof(aieth_emu_opts, artifacts_dir) : sizeof init;
+	int rc = aieth__opts_init("aieth_emu_opts_init", opts, &init, size, version,
+				  AIETH_EMU_OPTS_VERSION);
+	if (!rc)
+		opts->version = version;
+	return rc;
+}
 
 /* The versions of aieth_emu_opts this backend reads; its fields need no
  * check (reference is a flag). */

@@ -30,7 +30,8 @@ static const char css[] =
 	".err{border-left:4px solid #c62828;background:#ffebee;padding:.4em .8em}"
 	".note{color:#546e7a}.charts svg{display:block;margin:.6em 0;max-width:100%;height:auto;"
 	"border:1px solid #cfd8dc}td.bad{color:#c62828;font-weight:bold}"
-	"td code{overflow-wrap:anywhere}";
+	"td code{overflow-wrap:anywhere}table.aie td,table.aie th{text-align:left}"
+	"table.aie tr.stuck td{background:#ffcdd2}";
 
 static void kv(sbuf *b, const char *key, const char *val)
 {
@@ -385,17 +386,71 @@ static void validate_rows(sbuf *b, struct json_object *t)
 	}
 }
 
+/* A hang's cause (verdict_detail) in the failed test's box, as the text
+ * report says it: a farm resets a board for a stall only. */
+static void verdict_detail(sbuf *b, struct json_object *t)
+{
+	const char *v = rj_gets(t, "verdict_detail");
+	if (!strcmp(v, "data_size_mismatch"))
+		sb_lit(b, "<br><b>verdict: data size mismatch</b> (an input mistake, not a stall: "
+			  "fix the sizes; the board needs no reset)");
+	else if (!strcmp(v, "stall"))
+		sb_lit(b, "<br><b>verdict: stall</b> (the graph stopped before its iterations "
+			  "were done: a real hang; on a board, reset it)");
+}
+
+/* The emulated board's graph model ports (aie_state.ports, no tiles): a
+ * table, the stuck ones marked. Bounded: 128 rows. */
+static void aie_ports_table(sbuf *b, struct json_object *ports)
+{
+	size_t i, n = json_object_array_length(ports);
+	sb_lit(b, "<table class=\"aie\"><tr><th>graph</th><th>kernel</th><th>port</th>"
+		  "<th>PLIO</th><th>dir</th><th>state</th><th>bytes</th><th>iteration</th></tr>\n");
+	for (i = 0; i < n && i < 128; i++) {
+		struct json_object *p = json_object_array_get_idx(ports, i), *st, *its;
+		int stuck = (st = rj_get(p, "stuck")) && json_object_get_boolean(st);
+		sb_printf(b, "<tr%s><td>", stuck ? " class=\"stuck\"" : "");
+		rv_esc(b, rj_gets(p, "graph"));
+		sb_lit(b, "</td><td>");
+		rv_esc(b, rj_gets(p, "kernel"));
+		sb_printf(b, "</td><td>%s %lld</td><td>",
+			  !strcmp(rj_gets(p, "direction"), "to_aie") ? "input" : "output",
+			  (long long)rj_geti(p, "port"));
+		rv_esc(b, rj_gets(p, "plio"));
+		sb_printf(b, "</td><td>%s</td><td>",
+			  !strcmp(rj_gets(p, "direction"), "to_aie") ? "to" : "from");
+		rv_esc(b, rj_gets(p, "state"));
+		sb_printf(b, "</td><td>%lld of %lld</td><td>%lld", (long long)rj_geti(p, "bytes"),
+			  (long long)rj_geti(p, "expected_bytes"),
+			  (long long)rj_geti(p, "iteration"));
+		if ((its = rj_get(p, "iterations")) && !json_object_is_type(its, json_type_null))
+			sb_printf(b, " of %lld", (long long)json_object_get_int64(its));
+		sb_lit(b, "</td></tr>\n");
+	}
+	sb_lit(b, "</table>\n");
+}
+
 /* A hang's AI Engine array state (aie_state): the tiles read drawn as a
- * grid (row 0, the shims, at the bottom), stuck ones marked, then the
- * stuck tiles in words. Bounded: coordinates outside 0..99 and tiles past
+ * grid (row 0, the shims, at the bottom), stuck ones marked, or, from the
+ * emulated board (no tiles), its graph model ports as a table; then what
+ * is stuck in words. Bounded: coordinates outside 0..99 and tiles past
  * 512 are not drawn. */
 static void aie_state_section(sbuf *b, struct json_object *t)
 {
-	struct json_object *a = rj_get(t, "aie_state"), *tiles, *words;
+	struct json_object *a = rj_get(t, "aie_state"), *tiles, *words, *ports;
 	size_t i, n;
 	int minc = 100, maxc = -1, maxr = -1, cell = 22;
 	if (!a || !(tiles = rj_get(a, "tiles")) || !json_object_is_type(tiles, json_type_array))
 		return;
+	ports = rj_get(a, "ports");
+	if (!json_object_array_length(tiles) && ports &&
+	    json_object_is_type(ports, json_type_array) && json_object_array_length(ports)) {
+		sb_lit(b, "<h3>AI Engine graph models at the hang (");
+		rv_esc(b, rj_gets(a, "source"));
+		sb_lit(b, ")</h3>\n");
+		aie_ports_table(b, ports);
+		goto words;
+	}
 	n = json_object_array_length(tiles);
 	if (n > 512)
 		n = 512;
@@ -432,6 +487,7 @@ static void aie_state_section(sbuf *b, struct json_object *t)
 		}
 		sb_lit(b, "</svg>\n");
 	}
+words:
 	words = rj_get(a, "summary");
 	sb_lit(b, "<ul class=\"aie\">\n");
 	for (i = 0; words && i < json_object_array_length(words) && i < 64; i++) {
@@ -479,6 +535,7 @@ static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows,
 			sb_lit(b, "<br>hint: ");
 			rv_esc(b, rj_gets(err, "hint"));
 		}
+		verdict_detail(b, t);
 		sb_lit(b, "</div>\n");
 	}
 	aie_state_section(b, t);

@@ -114,6 +114,41 @@ static int mbps_cell(char *dst, size_t n, struct json_object *ch, int w)
 	return w;
 }
 
+/* The AI Engine lines a hung test shows; the rest are in report.json. */
+#define TEXT_AIE_MAX 8
+
+/* A hang's AI Engine state in words beside the channels' table: one line
+ * per sentence of aie_state.summary (a stuck tile, DMA channel or graph
+ * model port), or its first notes when nothing was found stuck. */
+static void text_aie(sbuf *b, struct json_object *t)
+{
+	struct json_object *a = rj_get(t, "aie_state"), *w, *notes;
+	char line[1024];
+	size_t i, n, nn;
+	if (!a || !json_object_is_type(a, json_type_object))
+		return;
+	w = rj_get(a, "summary");
+	notes = rj_get(a, "notes");
+	n = w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
+	nn = notes && json_object_is_type(notes, json_type_array) ? json_object_array_length(notes)
+								  : 0;
+	sb_printf(b, "   AI Engine (%s):%s\n", clean(line, 64, rj_gets(a, "source")),
+		  n ? "" : " nothing found stuck");
+	for (i = 0; i < n && i < TEXT_AIE_MAX; i++)
+		sb_printf(b, "     %s\n",
+			  clean(line, sizeof line,
+				json_object_get_string(json_object_array_get_idx(w, i))));
+	if (n > TEXT_AIE_MAX)
+		sb_printf(b, "     ... %zu more in report.json (aie_state.summary)\n",
+			  n - TEXT_AIE_MAX);
+	for (i = 0; !n && i < nn && i < 2; i++)
+		sb_printf(b, "     note: %s\n",
+			  clean(line, sizeof line,
+				json_object_get_string(json_object_array_get_idx(notes, i))));
+	if (!n && nn > 2)
+		sb_printf(b, "     ... %zu more notes in report.json (aie_state.notes)\n", nn - 2);
+}
+
 static void text_test(sbuf *b, struct json_object *t)
 {
 	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
@@ -227,6 +262,7 @@ static void text_test(sbuf *b, struct json_object *t)
 				  clean(c4, sizeof c4,
 					rj_gets(json_object_array_get_idx(fails, k), "reason")));
 	}
+	text_aie(b, t);
 	if (err) {
 		/* a message of several lines (a design xclbin's problems): each
 		 * line indented, so none starts a line of the output */

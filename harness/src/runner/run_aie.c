@@ -2,9 +2,11 @@
 /*
  * run_aie.c - a hang's AI Engine array state in the test's report: the
  * xrt backend writes OUT/artifacts/aie_state.json before it resets the
- * array (backends/xrt/xrt_backend.c); the runner puts that object in the
- * test as "aie_state" (docs/report-schema.md). Only a file written during
- * this test's wait is taken (an earlier test's hang leaves one behind).
+ * array (backends/xrt/xrt_backend.c), the emulated board its graph
+ * models' ports at a stall (backends/emu.c); the runner puts that object
+ * in the test as "aie_state" (docs/report-schema.md). Only a file written
+ * during this test's wait is taken (an earlier test's hang leaves one
+ * behind).
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -31,7 +33,13 @@ void rn_aie_state_mark(run_ctx *c, struct timespec *since)
 
 void rn_aie_state_take(run_ctx *c, const struct timespec *since)
 {
-	const char *dir = c->o && c->o->xrt ? c->o->xrt->artifacts_dir : NULL;
+	/* the folder the backend in use was given: one file, one pickup */
+	const char *dir =
+		!c->o ? NULL
+		: !strcmp(rj_gets(c->test, "backend"), "emu")
+			? (c->o->emu && c->o->emu->version >= 2 ? c->o->emu->artifacts_dir : NULL)
+		: c->o->xrt ? c->o->xrt->artifacts_dir
+			    : NULL;
 	char *path, *text = NULL;
 	struct stat st;
 	json_object *j, *tiles;

@@ -147,22 +147,6 @@ static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const 
 	return AIETH_OK;
 }
 
-typedef struct {
-	char *out;
-	size_t size, n;
-} words_buf;
-
-static void add_word(void *ctx, const char *line)
-{
-	words_buf *w = ctx;
-	int k;
-	if (w->n + 1 >= w->size)
-		return;
-	k = snprintf(w->out + w->n, w->size - w->n, "%s%s", w->n ? "; " : "", line);
-	if (k > 0)
-		w->n = w->n + (size_t)k < w->size ? w->n + (size_t)k : w->size - 1;
-}
-
 /* On a hang, before the reset clears it: the AI Engine array's state from
  * the driver's sysfs files (aie/aie_state.h, read in a process of its own
  * under its own deadline), written to the artifacts folder as
@@ -173,7 +157,6 @@ static void capture_aie_state(xrt_state *st, const char *graph, char *out, size_
 	int64_t ms = env_ms("AIETH_AIE_STATE_TIMEOUT_MS", 2000);
 	const char *dir = st->state_dir;
 	aie_state *s;
-	words_buf w = {out, size, 0};
 	out[0] = '\0';
 	if (ms <= 0 || !(s = malloc(sizeof *s)))
 		return;
@@ -181,10 +164,10 @@ static void capture_aie_state(xrt_state *st, const char *graph, char *out, size_
 	if (graph)
 		snprintf(s->graph, sizeof s->graph, "%s", graph);
 	aie_state_capture(s, ms > 60000 ? 60000 : (int)ms);
-	if (aie_state_words(s, add_word, &w, 4) == 0 && s->nnotes)
-		add_word(&w, s->notes[0]);
+	if (aie_state_words_join(s, out, size, 4) == 0 && s->nnotes)
+		aie_words_add(out, size, s->notes[0]);
 	if (dir && aie_state_write(s, dir, "aie_state.json") != AIETH_OK)
-		add_word(&w, "aie_state.json not written");
+		aie_words_add(out, size, "aie_state.json not written");
 	free(s);
 }
 
