@@ -3,8 +3,10 @@
 # make bench: a 1,000-point sweep of examples/adder_perf on the emulated
 # board (docs/user-guide.md, "Sweeps"): the wall time of run_test from the
 # start to every report written, and its peak RSS when /usr/bin/time is
-# there. Figures printed, nothing asserted (tests/e2e/bench_smoke.sh runs
-# it with --quick: 100 points).
+# there; then the same sweep of examples/adder_func, whose data and golden
+# data are text files (converted once per run: docs/data-formats.md).
+# Figures printed, nothing asserted (tests/e2e/bench_smoke.sh runs it with
+# --quick: 100 points).
 #
 # usage: bench_sweep.sh [--quick]
 # Environment: AIETH_BUILD (the build folder), AIETH_SRC (the tree).
@@ -39,4 +41,18 @@ echo "sweep $n points $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}'
   "PLIO_01_TO_AIE.delay 0..$((n - 1)), emulated board, every report written)"
 [[ -s $tmp/rss ]] && echo "sweep $n points peak RSS $(($(tail -1 "$tmp/rss") / 1024)) MiB," \
   "report.json $(($(stat -c %s "$tmp/out/report.json") / 1024)) KiB"
+
+# text data: three text files read at every point
+t0=$(date +%s.%N)
+# shellcheck disable=SC2086 # the wrapper's words, split on purpose
+$W "$RT" -q -o "$tmp/text" --sweep "PLIO_02_TO_AIE.delay=0..$((n - 1))+1" \
+  "$S/examples/adder_func/test.json" >/dev/null 2>"$tmp/err"
+rc=$?
+t1=$(date +%s.%N)
+[[ $rc -le 1 ]] || fail "run_test exit $rc (adder_func): $(tail -3 "$tmp/err")"
+points=$(jq '.run.sweeps[0].points_run' "$tmp/text/report.json") || fail "no report.json (adder_func)"
+[[ $points -eq $n ]] || fail "$points points of adder_func ran, expected $n"
+echo "sweep $n points of text data $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}') s" \
+  "(examples/adder_func: 2 text TX files and a text golden file, PLIO_02_TO_AIE.delay" \
+  "0..$((n - 1)), emulated board, every report written)"
 exit 0
