@@ -367,6 +367,7 @@ lcase "--result fail --measurement 3" unhealthy VALIDATE_ARGS="--data-dir $TMP/n
 has "$TMP/lava.cases" "board-health --result fail --measurement 4 --units exit_code"
 has "$TMP/lv.out" "the board failed its health check (run_test validate exit 4"
 [[ ! -e $TMP/lv_unhealthy/out/report.json ]] && ok || bad "LAVA unhealthy: run_test ran"
+lrefused 2 vbackend "VALIDATE_ARGS: --backend may not choose the board or its backend" VALIDATE_ARGS="--backend emu"
 # HEALTH_LEVEL=0: no check
 lcase "--result pass --measurement 0" nohealth HEALTH_LEVEL=0
 if grep -q board-health "$TMP/lava.cases"; then bad "LAVA HEALTH_LEVEL=0: board-health recorded"; else ok; fi
@@ -430,6 +431,8 @@ expect 3 slurm 106 env AIETH_VALIDATE_ARGS="--data-dir $TMP/none" bash "$SB" "$E
 has "$TMP/err" "the board failed its health check (run_test validate exit 4"
 [[ ! -e $TMP/slurm/aieth-106/report.json ]] && ok || bad "Slurm 106: run_test ran"
 expect 2 slurm 107 env AIETH_HEALTH_LEVEL=9 bash "$SB" "$EX"
+expect 2 slurm 108 env AIETH_VALIDATE_ARGS="--ba emu" bash "$SB" "$EX"
+has "$TMP/err" "AIETH_VALIDATE_ARGS: --ba may not choose the board or its backend"
 expect 2 slurm 103 bash "$SB" "$TMP/ex/nonexistent.json"
 expect 2 slurm 104 bash "$SB"
 has "$TMP/err" "no test description given"
