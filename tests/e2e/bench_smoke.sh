@@ -17,6 +17,7 @@ if grep -q "MISMATCH" "$TMP/out"; then bad "bench data mismatch"; else ok; fi
 # a sweep of adder_perf (100 points with --quick)
 expect 0 bash "$S/tests/bench/bench_sweep.sh" --quick
 has "$TMP/out" "sweep 100 points "
+has "$TMP/out" "sweep 100 points of text data "
 # (e) remote vs local against raw loopback TCP: th_server on 127.0.0.1
 expect 0 bash "$S/tests/bench/bench_remote.sh" --quick
 has "$TMP/out" "loopback TCP: "

@@ -55,7 +55,8 @@ def keeps_all(job, out):
     a = job.get("artifacts", {})
     want(a.get("when") == "always", "%s: artifacts kept when the job fails (when: always)" % name)
     want(out + "/" in a.get("paths", []), "%s: the whole %s/ kept (report.html, charts/, trace.json, artifacts/ too)" % (name, out))
-    want(a.get("reports", {}).get("junit") == out + "/junit.xml", "%s: JUnit via artifacts:reports:junit" % name)
+    junit = a.get("reports", {}).get("junit")
+    want(out + "/junit.xml" in (junit if isinstance(junit, list) else [junit]), "%s: JUnit via artifacts:reports:junit" % name)
     want(job.get("allow_failure", {}).get("exit_codes") == [4], "%s: exit 4 (skip) is a warning only" % name)
     want(job.get("timeout"), "%s: a timeout" % name)
 tmpl = doc[".aieth-board"]
@@ -68,10 +69,15 @@ for name, j in boards.items():
     want(j.get("tags") == ["aieth-%s" % kind], "%s: the runner tag aieth-%s" % (name, kind))
     want(job["stage"] in doc["stages"], "%s: its stage is declared" % name)
     keeps_all(job, "out")
-script = "\n".join(tmpl["script"])
+    want("out/health/junit.xml" in job["artifacts"]["reports"]["junit"], "%s: the health check's JUnit too" % name)
+# before_script and script run in one shell, as GitLab concatenates them
+before = "\n".join(tmpl.get("before_script", []))
+script = before + "\n" + "\n".join(tmpl["script"])
+want('"$RUN_TEST" validate' in before, "the board's health checked in before_script")
+want('"$RUN_TEST" validate' not in "\n".join(tmpl["script"]), "the health check before the tests, not among them")
 name = ".aieth-board"
 want('--xclbin "$AIETH_XCLBIN"' in script, "the board job passes the design's xclbin")
-runs = [l for l in script.splitlines() if '"$RUN_TEST"' in l]
+runs = [l for l in script.splitlines() if '"$RUN_TEST"' in l and "validate" not in l]
 want(len(runs) == 1 and '"$@"' in runs[0], "the board job runs run_test once, with the backend it chose")
 want("--backend emu" not in script and "emu)" not in script, "the board job never chooses the emulator")
 emu = doc.get("aieth-emulator")
@@ -81,15 +87,16 @@ if emu:
     want(not emu.get("tags"), "aieth-emulator: no board runner tag")
     want(all("--backend emu" in l for l in emu["script"] if "$RUN_TEST" in l), "aieth-emulator: --backend emu, explicitly")
     keeps_all(emu, "out-emulator")
-for k in ("RUN_TEST", "AIETH_TESTS", "AIETH_XCLBIN", "AIETH_BASELINE"):
+for k in ("RUN_TEST", "AIETH_TESTS", "AIETH_XCLBIN", "AIETH_BASELINE", "AIETH_HEALTH_LEVEL", "AIETH_VALIDATE_ARGS"):
     want(k in doc["variables"], "variable " + k)
+want(doc["variables"].get("AIETH_HEALTH_LEVEL") == "1", "AIETH_HEALTH_LEVEL defaults to 1")
 if problems:
     sys.exit("gitlab-ci.yml: " + "; ".join(problems))
 # the scripts as a runner runs them (one shell, set -eo pipefail), with the
 # file's variables as defaults
 env = "".join('[ -n "${%s+x}" ] || export %s=%s\n' % (k, k, "'%s'" % v) for k, v in doc["variables"].items())
 for n, j in (("board", tmpl), ("emu", emu)):
-    open(os.path.join(sys.argv[2], "gl_%s.sh" % n), "w").write("set -eo pipefail\n" + env + "\n".join(j["script"]) + "\n")
+    open(os.path.join(sys.argv[2], "gl_%s.sh" % n), "w").write("set -eo pipefail\n" + env + "\n".join(j.get("before_script", []) + j["script"]) + "\n")
 print("keys ok")
 P
 then ok; else bad "gitlab-ci.yml: $(cat "$TMP/gl")"; cat "$TMP/gl" >&2; fi
@@ -107,6 +114,40 @@ outputs "$TMP/gl_pass/out"
 ran_on "$TMP/gl_pass/out"
 has "$TMP/out" "aieth: board vck190-01 (vck190) through --backend remote --server $U"
 jqis true "[.run.argv[] == \"$XB\"] | any" "$TMP/gl_pass/out/report.json"
+# the board's health before the tests, on the same board and backend
+has "$TMP/out" "aieth: board health passed (run_test validate --level 1, out/health/report.json)"
+jqis "validate 01 board files" '.tests[0].name' "$TMP/gl_pass/out/health/report.json"
+jqis remote .environment.backend "$TMP/gl_pass/out/health/report.json"
+[[ -s $TMP/gl_pass/out/health/junit.xml ]] && ok || bad "GitLab: no out/health/junit.xml"
+# a run_test whose validate gives $FAKE_VALIDATE (and records its
+# arguments): the board's verdicts a real board gives, the tests real
+mkdir -p "$TMP/bin"
+cat >"$TMP/bin/fake_run_test" <<EOF
+#!/bin/sh
+if [ "\$1" = validate ]; then echo "\$*" >"$TMP/fake.args"; exit "\${FAKE_VALIDATE:-0}"; fi
+exec "$RT" "\$@"
+EOF
+chmod +x "$TMP/bin/fake_run_test"
+# unhealthy (the emulated board's board files missing: exit 4; a failed
+# test 1; a hang 5): exit 3, the tests never run, the health outputs kept
+unhealthy() {
+  local vrc=$1 run=$2 dir=$3; shift 3
+  expect 3 "$run" "$dir" "$@"
+  has "$TMP/err" "the board failed its health check (run_test validate exit $vrc"
+  [[ ! -e $TMP/${run}_$dir/out/report.json && ! -e $TMP/${run}_$dir/out/7/board/report.json ]] && ok || bad "$run $dir: the tests ran on an unhealthy board"
+}
+unhealthy 4 gl unhealthy AIETH_VALIDATE_ARGS="--data-dir $TMP/none"
+[[ -s $TMP/gl_unhealthy/out/health/report.json ]] && ok || bad "GitLab unhealthy: no out/health/report.json"
+for v in 1 5; do unhealthy "$v" gl "fake$v" RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE="$v"; done
+has "$TMP/fake.args" "validate -q --level 1 --board vck190 --backend remote --server $U -o out/health"
+# validate's own usage error, a signal: its code, not the board's fault
+expect 2 gl fake2 RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE=2
+has "$TMP/err" "run_test validate exit 2 (2 its options"
+expect 130 gl fake130 RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE=130
+expect 0 gl level2 RUN_TEST="$TMP/bin/fake_run_test" AIETH_HEALTH_LEVEL=2 AIETH_VALIDATE_ARGS="--xclbin loop.xclbin"
+has "$TMP/fake.args" "validate -q --level 2 --board vck190 --backend remote --server $U --xclbin loop.xclbin -o out/health"
+expect 0 gl nohealth AIETH_HEALTH_LEVEL=0
+[[ ! -e $TMP/gl_nohealth/out/health && -s $TMP/gl_nohealth/out/report.json ]] && ok || bad "GitLab AIETH_HEALTH_LEVEL=0: a health check ran or the tests did not"
 expect 1 gl gate AIETH_BASELINE="$TMP/fast.json"
 has "$TMP/out" "regression  adder_perf.perf.PLIO_01_FROM_AIE"
 outputs "$TMP/gl_gate/out"
@@ -126,11 +167,18 @@ refused 3 noserver "AIETH_RUNNER_SERVER (the board's th_server) is unset" AIETH_
 refused 2 noxclbin "no design xclbin: set AIETH_XCLBIN" AIETH_XCLBIN=
 refused 2 badxclbin "AIETH_XCLBIN: $TMP/none.xclbin is not a readable file" AIETH_XCLBIN="$TMP/none.xclbin"
 refused 2 option "AIETH_TESTS: --backend: test descriptions only" AIETH_TESTS="--backend emu $EX"
+refused 2 level9 "AIETH_HEALTH_LEVEL=9: expected 0 (no check), 1, 2 or 3" AIETH_HEALTH_LEVEL=9
+refused 2 vbackend "AIETH_VALIDATE_ARGS: --backend may not choose the board or its backend" AIETH_VALIDATE_ARGS="--backend emu"
+refused 2 vboard "AIETH_VALIDATE_ARGS: -qbvek280 may not choose" AIETH_VALIDATE_ARGS="-qbvek280"
 # xrt: the runner's device index reaches run_test (XRT has no board here:
 # run_test's own error, exit 3, after it chose the xrt backend)
+# the health check finds no XRT first: the board is unusable (3)
 expect 3 gl xrt AIETH_RUNNER_BACKEND=xrt AIETH_RUNNER_XRT_DEVICE=1 AIETH_XRT_LIB="$TMP/no-libxrt.so"
 has "$TMP/out" "through --backend xrt"
-jqis xrt .environment.backend "$TMP/gl_xrt/out/report.json"
+has "$TMP/err" "the board failed its health check"
+jqis xrt .environment.backend "$TMP/gl_xrt/out/health/report.json"
+expect 3 gl xrtrun AIETH_HEALTH_LEVEL=0 AIETH_RUNNER_BACKEND=xrt AIETH_RUNNER_XRT_DEVICE=1 AIETH_XRT_LIB="$TMP/no-libxrt.so"
+jqis xrt .environment.backend "$TMP/gl_xrtrun/out/report.json"
 # the emulator job: explicit, its own folder
 mkdir -p "$TMP/gl_emu"
 expect 0 env -C "$TMP/gl_emu" RUN_TEST="$RT" AIETH_TESTS="$EX" bash "$TMP/gl_emu.sh"
@@ -157,11 +205,32 @@ code = re.sub(r"//[^\n]*|'''[\s\S]*?'''|\"(\\.|[^\"\\])*\"|'(\\.|[^'\\])*'", '',
 for o, c in ("{}", "()", "[]"):
     if code.count(o) != code.count(c):
         sys.exit(f"unbalanced {o}{c}: {code.count(o)} vs {code.count(c)}")
-for block in ("pipeline {", "agent none", "stages {", "stage('board test')", "steps {", "lock(", "node("):
+for block in ("pipeline {", "agent none", "stages {", "stage('board')", "steps {", "lock(", "node("):
     if block not in code and block not in text:
         sys.exit("missing " + block)
-steps = dict(re.findall(r"sh\(returnStatus: true, label: '([^']*)', script: '''([\s\S]*?)'''\)", text))
-if set(steps) != {"run_test on the locked board", "run_test on the emulated board"}:
+# the board's health: a stage before the tests, inside the same lock and
+# node; its code decides (aiethHealth) before the test stage starts
+order = [text.find(k) for k in ("lock(label:", "node(", "stage('board health')", "aiethHealth(hrc)", "stage('board test')", "aiethResult(rc)")]
+if -1 in order or order != sorted(order):
+    sys.exit("the board health stage is not before the tests inside the lock: %s" % order)
+fn = re.search(r"def aiethHealth\(int rc\) \{([\s\S]*?)\n\}", text)
+if not fn:
+    sys.exit("no aiethHealth")
+body = fn.group(1)
+# 1, 4, 5: the board leaves its pool (updateLock) and the build fails
+# before the tests; nothing of it is NOT_BUILT or UNSTABLE
+unfit = re.search(r"if \(rc == 1 \|\| rc == 4 \|\| rc == 5\) \{([\s\S]*?)\n    \}", body)
+if not unfit or "updateLock(resource: env.AIETH_LOCK0" not in unfit.group(1) or "removeLabels: params.BOARD_LABEL" not in unfit.group(1) \
+        or "addLabels: 'aieth-unhealthy'" not in unfit.group(1) or "error(" not in unfit.group(1):
+    sys.exit("aiethHealth: an unfit board (1, 4, 5) must leave its pool and fail the build")
+if "NOT_BUILT" in body or "unstable(" in body or "aiethResult" in body:
+    sys.exit("aiethHealth: a failed health check is a FAILURE")
+prefix = re.search(r"def aiethBoardSh\(\) \{\s*return '''([\s\S]*?)'''", text)
+if not prefix:
+    sys.exit("no aiethBoardSh")
+steps = {n: (prefix.group(1) if p else "") + sh for n, p, sh in
+         re.findall(r"sh\(returnStatus: true, label: '([^']*)', script: (aiethBoardSh\(\) \+ )?'''([\s\S]*?)'''\)", text)}
+if set(steps) != {"board health on the locked board", "run_test on the locked board", "run_test on the emulated board"}:
     sys.exit("sh steps: %s" % sorted(steps))
 # single-quoted: Groovy puts nothing into the shell text
 for n, sh in steps.items():
@@ -169,15 +238,19 @@ for n, sh in steps.items():
         sys.exit(n + ": a Groovy value spliced into the shell text")
 open(sys.argv[2] + "/jenkins_board.sh", "w").write(steps["run_test on the locked board"])
 open(sys.argv[2] + "/jenkins_emu.sh", "w").write(steps["run_test on the emulated board"])
+open(sys.argv[2] + "/jenkins_health.sh", "w").write(steps["board health on the locked board"])
 P
 then ok; else bad "Jenkinsfile: $(cat "$TMP/jf")"; fi
+# jk DIR VAR=VALUE...: the board test step (JK_STEP=health: the board
+# health step) as Jenkins' sh runs it, with the lock's variables
 jk() {
   local d=$TMP/jk_$1; shift
   mkdir -p "$d"
   (cd "$d" && env RUN_TEST="$RT" AIETH_OUT=out/7/board AIETH_TESTS="$EX" AIETH_XCLBIN="$XB" AIETH_BASELINE= \
     AIETH_LOCK=vck190-01 AIETH_LOCK0=vck190-01 AIETH_LOCK0_BOARD=vck190 AIETH_LOCK0_BACKEND=remote \
-    AIETH_LOCK0_SERVER="$U" "$@" bash -e "$TMP/jenkins_board.sh")
+    AIETH_LOCK0_SERVER="$U" AIETH_HEALTH_LEVEL=1 AIETH_VALIDATE_ARGS= "$@" bash -e "$TMP/jenkins_${JK_STEP:-board}.sh")
 }
+jkh() { JK_STEP=health jk "$@"; }
 expect 0 jk pass
 outputs "$TMP/jk_pass/out/7/board"
 ran_on "$TMP/jk_pass/out/7/board"
@@ -197,6 +270,28 @@ jrefused 3 emubackend "BACKEND property is 'emu', expected remote or xrt (the em
 jrefused 3 noserver "it has no SERVER property" AIETH_LOCK0_SERVER=
 jrefused 2 noxclbin "no design xclbin: set the XCLBIN parameter" AIETH_XCLBIN=
 jrefused 2 option "TESTS: --board: test descriptions only" AIETH_TESTS="--board vek280 $EX"
+# the board health stage: validate's verdict is the step's code (the
+# Groovy aiethHealth maps 1, 4, 5 to the board leaving its pool and a
+# FAILURE before the test stage; not run here)
+expect 0 jkh hpass
+has "$TMP/out" "aieth: board vck190-01 passed its health check (run_test validate --level 1, out/7/board/health/report.json)"
+jqis "validate 01 board files" '.tests[0].name' "$TMP/jk_hpass/out/7/board/health/report.json"
+jqis remote .environment.backend "$TMP/jk_hpass/out/7/board/health/report.json"
+[[ ! -e $TMP/jk_hpass/out/7/board/report.json ]] && ok || bad "Jenkins health: the tests ran in the health stage"
+expect 4 jkh hunusable AIETH_VALIDATE_ARGS="--data-dir $TMP/none"
+[[ -s $TMP/jk_hunusable/out/7/board/health/junit.xml ]] && ok || bad "Jenkins health: no health/junit.xml to archive"
+expect 5 jkh hhang RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE=5
+has "$TMP/fake.args" "validate -q --level 1 --board vck190 --backend remote --server $U -o out/7/board/health"
+expect 0 jkh hnone AIETH_HEALTH_LEVEL=0
+[[ ! -e $TMP/jk_hnone/out ]] && ok || bad "Jenkins HEALTH_LEVEL=0: a health check ran"
+expect 2 jkh hlevel AIETH_HEALTH_LEVEL=x
+has "$TMP/err" "HEALTH_LEVEL=x: expected 0 (no check), 1, 2 or 3"
+expect 2 jkh hback AIETH_VALIDATE_ARGS="--backend emu"
+has "$TMP/err" "VALIDATE_ARGS: --backend may not choose the board or its backend"
+# the lock's board is checked before the health check too (3, 2)
+expect 3 jkh hnolock AIETH_LOCK= AIETH_LOCK0=
+expect 2 jkh hnoxclbin AIETH_XCLBIN=
+[[ ! -e $TMP/jk_hnolock/out && ! -e $TMP/jk_hnoxclbin/out ]] && ok || bad "Jenkins health: validate ran for a refused lock"
 mkdir -p "$TMP/jk_emu"
 expect 0 env -C "$TMP/jk_emu" RUN_TEST="$RT" AIETH_OUT=out/7/emulator AIETH_TESTS="$EX" bash -e "$TMP/jenkins_emu.sh"
 jqis emu .environment.backend "$TMP/jk_emu/out/7/emulator/report.json"
@@ -272,6 +367,7 @@ lcase "--result fail --measurement 3" unhealthy VALIDATE_ARGS="--data-dir $TMP/n
 has "$TMP/lava.cases" "board-health --result fail --measurement 4 --units exit_code"
 has "$TMP/lv.out" "the board failed its health check (run_test validate exit 4"
 [[ ! -e $TMP/lv_unhealthy/out/report.json ]] && ok || bad "LAVA unhealthy: run_test ran"
+lrefused 2 vbackend "VALIDATE_ARGS: --backend may not choose the board or its backend" VALIDATE_ARGS="--backend emu"
 # HEALTH_LEVEL=0: no check
 lcase "--result pass --measurement 0" nohealth HEALTH_LEVEL=0
 if grep -q board-health "$TMP/lava.cases"; then bad "LAVA HEALTH_LEVEL=0: board-health recorded"; else ok; fi
@@ -335,6 +431,8 @@ expect 3 slurm 106 env AIETH_VALIDATE_ARGS="--data-dir $TMP/none" bash "$SB" "$E
 has "$TMP/err" "the board failed its health check (run_test validate exit 4"
 [[ ! -e $TMP/slurm/aieth-106/report.json ]] && ok || bad "Slurm 106: run_test ran"
 expect 2 slurm 107 env AIETH_HEALTH_LEVEL=9 bash "$SB" "$EX"
+expect 2 slurm 108 env AIETH_VALIDATE_ARGS="--ba emu" bash "$SB" "$EX"
+has "$TMP/err" "AIETH_VALIDATE_ARGS: --ba may not choose the board or its backend"
 expect 2 slurm 103 bash "$SB" "$TMP/ex/nonexistent.json"
 expect 2 slurm 104 bash "$SB"
 has "$TMP/err" "no test description given"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aieth.h"
+#include "report/report_compare_internal.h"
 #include "runner/spec.h"
 #include "tu.h"
 
@@ -444,9 +445,77 @@ static void t_repeated_runs(void)
 		1);
 }
 
+/* A report of n tests, names "t0000".."t2047" repeated: now in run
+ * order, the baseline by name descending (each name's occurrences in run
+ * order); test (name, occurrence) has throughput 1000 + name + 3000 x
+ * occurrence, but `slow` (run index in now) is halved in `now`. */
+static char *many(size_t n, int is_base, size_t slow)
+{
+	size_t cap = n * 220 + 100, len, p;
+	char *t = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	len = (size_t)snprintf(t, cap, "{\"schema\": \"aieth-report/1\", \"tests\": [");
+	for (p = 0; p < n; p++) {
+		size_t k = p / 2048, name = is_base ? 2047 - p % 2048 : p % 2048;
+		size_t run = k * 2048 + name; /* its index in now */
+		double v = 1000.0 + (double)name + 3000.0 * (double)k;
+		if (!is_base && run == slow)
+			v /= 2;
+		len += (size_t)snprintf(t + len, cap - len,
+					"%s{\"name\": \"t%04zu\", \"board\": \"vck190\", "
+					"\"backend\": \"emu\", \"transactions\": [{\"index\": 0, "
+					"\"name\": \"x\", \"channels\": [{\"plio\": \"P\", "
+					"\"throughput_MBps\": %.1f}]}]}",
+					p ? ", " : "", name, v);
+	}
+	snprintf(t + len, cap - len, "]}");
+	return t;
+}
+
+/* The loader's limit of tests, each matched by name and occurrence in
+ * n log n name comparisons (matching them pairwise made about 8 million
+ * at this count); one past the limit is refused. */
+static void t_many_tests(void)
+{
+	enum { N = 4096, SLOW = 2048 + 100 };
+	char *tb = many(N, 1, SLOW), *tn = many(N, 0, SLOW), *big = many(N + 1, 0, SLOW);
+	aieth_report *base = NULL, *now = NULL, *r = (aieth_report *)1;
+	aieth_report_diff *d = NULL;
+	size_t i, other = 0;
+	CU_ASSERT_EQUAL_FATAL(aieth_report_parse(&base, "b.json", tb, strlen(tb)), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth_report_parse(&now, "n.json", tn, strlen(tn)), AIETH_OK);
+	rc_name_compares = 0;
+	CU_ASSERT_EQUAL_FATAL(aieth_report_compare(&d, base, "b.json", now, 5), AIETH_OK);
+	CU_ASSERT(rc_name_compares > 0 && rc_name_compares < 400000);
+	CU_ASSERT_EQUAL(aieth_report_diff_exit(d), 1);
+	CU_ASSERT_EQUAL(aieth_report_diff_regressions(d), 1);
+	CU_ASSERT_EQUAL(d->compared, N);
+	/* the one regression is of the second t0100 of now, nothing else moved */
+	for (i = 0; i < d->nrows; i++) {
+		if (d->rows[i].verdict == V_REGRESSION) {
+			CU_ASSERT_STRING_EQUAL(d->rows[i].test, "t0100");
+			CU_ASSERT_EQUAL(d->rows[i].fail_test, SLOW);
+		} else {
+			other++;
+		}
+	}
+	CU_ASSERT_EQUAL(other, 0);
+	CU_ASSERT_EQUAL(d->fails[SLOW], 1);
+	aieth_report_diff_free(d);
+	aieth_report_free(base);
+	aieth_report_free(now);
+	CU_ASSERT_EQUAL(aieth_report_parse(&r, "big.json", big, strlen(big)), AIETH_EINVAL);
+	CU_ASSERT_PTR_NULL(r);
+	MSG_HAS("big.json: tests: 4097 entries, more than the 4096 read");
+	free(tb);
+	free(tn);
+	free(big);
+}
+
 TU_MAIN("report_compare", {"spec_regression", t_spec_regression}, {"identical", t_identical},
 	{"repeated runs: /1 and /2, the statistic compared", t_repeated_runs},
 	{"throughput_drop", t_throughput_drop}, {"improvements", t_improvements},
 	{"missing_and_new", t_missing_and_new}, {"latency", t_latency}, {"overrides", t_overrides},
 	{"refused", t_refused}, {"no_common_test", t_no_common_test},
-	{"bad_reports", t_bad_reports}, {"record", t_record}, {"repeated_names", t_repeated_names})
+	{"bad_reports", t_bad_reports}, {"record", t_record}, {"repeated_names", t_repeated_names},
+	{"many tests: n log n matching, the limit", t_many_tests})

@@ -13,6 +13,8 @@
 
 #include "aieth.h"
 #include "history/history_internal.h"
+#include "report/report_fields.h"
+#include "report/report_model.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/text.h"
@@ -31,90 +33,24 @@ const char *const hist_metric_name[] = {"throughput_MBps", "cycles", "total_cycl
 					"latency_cycles"};
 const char *const hist_kind_name[] = {"transaction", "channel", "latency"};
 
-static jobj *get(jobj *o, const char *key)
-{
-	jobj *v = NULL;
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static int bad(const char *what, const char *path, const char *rule)
-{
-	return aieth__fail(AIETH_EPARSE, "%s: %s: %s", what, path, rule);
-}
-
 /* a string (absent or null: dflt; required: an error), copied */
 static int str_at(const char *what, const char *path, jobj *o, const char *key, const char *dflt,
 		  int required, char **out)
 {
 	char p[600];
-	jobj *v = get(o, key);
 	const char *s;
-	snprintf(p, sizeof p, "%.400s.%s", path, key);
-	if (!v) {
-		if (required)
-			return bad(what, p, "missing (required)");
+	int rc = rf_str(what, path, o, key, required, &s);
+	if (rc)
+		return rc;
+	if (!s) {
 		s = dflt;
-	} else if (!json_object_is_type(v, json_type_string)) {
-		return bad(what, p, "expected a string");
-	} else {
-		s = json_object_get_string(v);
-		if (strlen(s) > MAX_STR)
-			return bad(what, p, "longer than 4096 bytes");
+	} else if (strlen(s) > MAX_STR) {
+		rf_at(p, sizeof p, path, key);
+		return rf_bad(what, p, "longer than 4096 bytes");
 	}
 	if (!(*out = strdup(s)))
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	return 0;
-}
-
-/* a number: absent or null leaves *has 0; otherwise finite and >= min */
-static int num_at(const char *what, const char *path, jobj *o, const char *key, double min,
-		  int *has, double *out)
-{
-	char p[600], m[120];
-	jobj *v = get(o, key);
-	double x;
-	*has = 0;
-	if (!v)
-		return 0;
-	snprintf(p, sizeof p, "%.400s.%s", path, key);
-	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return bad(what, p, "expected a number or null");
-	x = json_object_get_double(v);
-	if (!isfinite(x) || x < min) {
-		snprintf(m, sizeof m, "value %g is out of range (at least %g, finite)", x, min);
-		return bad(what, p, m);
-	}
-	*has = 1;
-	*out = x;
-	return 0;
-}
-
-static int arr_at(const char *what, const char *path, jobj *o, const char *key, size_t max,
-		  jobj **out)
-{
-	char p[600], m[120];
-	jobj *v = get(o, key);
-	*out = NULL;
-	if (!v)
-		return 0;
-	snprintf(p, sizeof p, "%.400s.%s", path, key);
-	if (!json_object_is_type(v, json_type_array))
-		return bad(what, p, "expected an array");
-	if (json_object_array_length(v) > max) {
-		snprintf(m, sizeof m, "%zu entries, more than the %zu the history reads",
-			 json_object_array_length(v), max);
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %s", what, p, m);
-	}
-	*out = v;
-	return 0;
-}
-
-static int obj_check(const char *what, const char *path, jobj *v)
-{
-	return json_object_is_type(v, json_type_object) ? 0 : bad(what, path, "expected an object");
 }
 
 static const char *tol_key(int metric)
@@ -131,11 +67,11 @@ static int tolerance(const char *what, const char *path, jobj *test, jobj *txn, 
 {
 	int has = 0, rc;
 	double v = NAN;
-	jobj *g = get(txn, "regression");
-	if (g && (rc = num_at(what, path, g, tol_key(metric), 0, &has, &v)))
+	jobj *g = rj_get(txn, "regression");
+	if (g && (rc = rf_num(what, path, g, tol_key(metric), 0, &has, &v)))
 		return rc;
-	if (!has && (g = get(test, "regression")) &&
-	    (rc = num_at(what, path, g, tol_key(metric), 0, &has, &v)))
+	if (!has && (g = rj_get(test, "regression")) &&
+	    (rc = rf_num(what, path, g, tol_key(metric), 0, &has, &v)))
 		return rc;
 	*out = has ? v : NAN;
 	return 0;
@@ -145,16 +81,15 @@ static int tolerance(const char *what, const char *path, jobj *test, jobj *txn, 
 static int stats_at(const char *what, const char *path, jobj *o, const char *key, hist_fig *f)
 {
 	char p[600];
-	jobj *s = get(get(o, "stats"), key), *runs;
+	jobj *s = rj_get(rj_get(o, "stats"), key), *runs;
 	int h1, h2, h3, rc;
 	if (!s)
 		return 0;
 	snprintf(p, sizeof p, "%.400s.stats.%s", path, key);
-	if ((rc = obj_check(what, p, s)) ||
-	    (rc = num_at(what, p, s, "min", -1e300, &h1, &f->smin)) ||
-	    (rc = num_at(what, p, s, "max", -1e300, &h2, &f->smax)) ||
-	    (rc = num_at(what, p, s, "mad", 0, &h3, &f->smad)) ||
-	    (rc = arr_at(what, p, s, "runs", 100000000, &runs)))
+	if ((rc = rf_obj(what, p, s)) || (rc = rf_num(what, p, s, "min", -1e300, &h1, &f->smin)) ||
+	    (rc = rf_num(what, p, s, "max", -1e300, &h2, &f->smax)) ||
+	    (rc = rf_num(what, p, s, "mad", 0, &h3, &f->smad)) ||
+	    (rc = rf_arr(what, p, s, "runs", 100000000, &runs)))
 		return rc;
 	f->has_stats = h1 && h2 && h3;
 	f->nruns = runs ? (int64_t)json_object_array_length(runs) : 0;
@@ -203,21 +138,23 @@ static int thresholds(const char *what, const char *path, jobj *ch, hist_fig *f)
 	int rc, h;
 	double v;
 	char p[600];
-	if ((rc = arr_at(what, path, ch, "thresholds", MAX_ITEMS, &a)))
+	if ((rc = rf_arr(what, path, ch, "thresholds", MAX_ITEMS, &a)))
 		return rc;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		e = json_object_array_get_idx(a, i);
 		snprintf(p, sizeof p, "%.400s.thresholds[%zu]", path, i);
-		if ((rc = obj_check(what, p, e)))
+		if ((rc = rf_obj(what, p, e)))
 			return rc;
-		if (!get(e, "metric") || !json_object_is_type(get(e, "metric"), json_type_string) ||
-		    strcmp(json_object_get_string(get(e, "metric")), hist_metric_name[f->metric]))
+		if (!rj_get(e, "metric") ||
+		    !json_object_is_type(rj_get(e, "metric"), json_type_string) ||
+		    strcmp(json_object_get_string(rj_get(e, "metric")),
+			   hist_metric_name[f->metric]))
 			continue;
-		if ((rc = num_at(what, p, e, "min", -1e300, &h, &v)))
+		if ((rc = rf_num(what, p, e, "min", -1e300, &h, &v)))
 			return rc;
 		if (h)
 			f->thr_min = v;
-		if ((rc = num_at(what, p, e, "max", -1e300, &h, &v)))
+		if ((rc = rf_num(what, p, e, "max", -1e300, &h, &v)))
 			return rc;
 		if (h)
 			f->thr_max = v;
@@ -228,37 +165,34 @@ static int thresholds(const char *what, const char *path, jobj *ch, hist_fig *f)
 static int read_txn(const char *what, const char *path, jobj *test, jobj *x, hist_test *t)
 {
 	char *name = NULL, p[600];
-	jobj *a, *v;
+	jobj *a;
 	int64_t index;
 	size_t i;
 	int rc, m;
 	hist_fig f;
-	if ((rc = obj_check(what, path, x)) || (rc = str_at(what, path, x, "name", "", 1, &name)))
+	if ((rc = rf_obj(what, path, x)) || (rc = str_at(what, path, x, "name", "", 1, &name)))
 		return rc;
-	v = get(x, "index");
-	snprintf(p, sizeof p, "%.400s.index", path);
-	if (!v || !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0) {
+	if ((rc = rf_index(what, path, x, "index", &index))) {
 		free(name);
-		return bad(what, p, v ? "expected an integer >= 0" : "missing (required)");
+		return rc;
 	}
-	index = json_object_get_int64(v);
 	f = fig_init(name, index, HK_TXN, HM_TOTAL);
-	if ((rc = num_at(what, path, x, "total_cycles", 0, &f.has, &f.value)) ||
+	if ((rc = rf_num(what, path, x, "total_cycles", 0, &f.has, &f.value)) ||
 	    (rc = stats_at(what, path, x, "total_cycles", &f)) ||
 	    (rc = tolerance(what, path, test, x, HM_TOTAL, &f.tol_pct)) || (rc = add_fig(t, &f)))
 		goto out;
-	if ((rc = arr_at(what, path, x, "channels", MAX_ITEMS, &a)))
+	if ((rc = rf_arr(what, path, x, "channels", MAX_ITEMS, &a)))
 		goto out;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *c = json_object_array_get_idx(a, i);
 		char *plio = NULL;
 		snprintf(p, sizeof p, "%.400s.channels[%zu]", path, i);
-		if ((rc = obj_check(what, p, c)) || (rc = str_at(what, p, c, "plio", "", 1, &plio)))
+		if ((rc = rf_obj(what, p, c)) || (rc = str_at(what, p, c, "plio", "", 1, &plio)))
 			goto out;
 		for (m = HM_THROUGHPUT; m <= HM_CYCLES && !rc; m++) {
 			f = fig_init(name, index, HK_CHAN, m);
 			f.a = plio;
-			if (!(rc = num_at(what, p, c, hist_metric_name[m], 0, &f.has, &f.value)) &&
+			if (!(rc = rf_num(what, p, c, hist_metric_name[m], 0, &f.has, &f.value)) &&
 			    !(rc = stats_at(what, p, c, hist_metric_name[m], &f)) &&
 			    !(rc = thresholds(what, p, c, &f)) &&
 			    !(rc = tolerance(what, p, test, x, m, &f.tol_pct)))
@@ -268,7 +202,7 @@ static int read_txn(const char *what, const char *path, jobj *test, jobj *x, his
 		if (rc)
 			goto out;
 	}
-	if ((rc = arr_at(what, path, x, "latencies", MAX_ITEMS, &a)))
+	if ((rc = rf_arr(what, path, x, "latencies", MAX_ITEMS, &a)))
 		goto out;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *l = json_object_array_get_idx(a, i);
@@ -277,12 +211,12 @@ static int read_txn(const char *what, const char *path, jobj *test, jobj *x, his
 		double mx;
 		snprintf(p, sizeof p, "%.400s.latencies[%zu]", path, i);
 		f = fig_init(name, index, HK_LAT, HM_LATENCY);
-		if (!(rc = obj_check(what, p, l)) &&
+		if (!(rc = rf_obj(what, p, l)) &&
 		    !(rc = str_at(what, p, l, "from", "", 1, &from)) &&
 		    !(rc = str_at(what, p, l, "to", "", 1, &to)) &&
-		    !(rc = num_at(what, p, l, "cycles", -1e300, &f.has, &f.value)) &&
+		    !(rc = rf_num(what, p, l, "cycles", -1e300, &f.has, &f.value)) &&
 		    !(rc = stats_at(what, p, l, "cycles", &f)) &&
-		    !(rc = num_at(what, p, l, "max_cycles", -1e300, &h, &mx)) &&
+		    !(rc = rf_num(what, p, l, "max_cycles", -1e300, &h, &mx)) &&
 		    !(rc = tolerance(what, p, test, x, HM_LATENCY, &f.tol_pct))) {
 			f.a = from;
 			f.b = to;
@@ -350,28 +284,6 @@ static int run_key(hist_run *run, jobj *argv)
 	return 0;
 }
 
-static int read_schema(const char *what, jobj *root)
-{
-	jobj *v = get(root, "schema");
-	const char *s;
-	char q[100];
-	if (!v)
-		return aieth__fail(AIETH_EPARSE,
-				   "%s: schema: missing: not a run_test report (aieth-report/1 "
-				   "or /2)",
-				   what);
-	if (!json_object_is_type(v, json_type_string))
-		return bad(what, "schema", "expected a string");
-	s = json_object_get_string(v);
-	if (!strcmp(s, "aieth-report/1") || !strcmp(s, "aieth-report/2"))
-		return 0;
-	aieth__quote_str(q, sizeof q, s);
-	return aieth__fail(AIETH_EPARSE,
-			   "%s: schema: \"%s\" is not a report this program reads "
-			   "(aieth-report/1 or /2)",
-			   what, q);
-}
-
 int hist_read_report(hist_run *run, const char *what, jobj *root)
 {
 	jobj *r, *env, *tests, *argv = NULL, *v;
@@ -380,26 +292,26 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 	double code;
 	memset(run, 0, sizeof *run);
 	if (!root || !json_object_is_type(root, json_type_object))
-		return bad(what, "(top)", "expected an object");
-	if ((rc = read_schema(what, root)))
+		return rf_bad(what, "(top)", "expected an object");
+	if ((rc = rf_schema(what, root, AIETH_EPARSE)))
 		return rc;
-	r = get(root, "run");
-	env = get(root, "environment");
-	if (!r || (rc = obj_check(what, "run", r)))
-		return r ? rc : bad(what, "run", "missing (required)");
-	if (env && (rc = obj_check(what, "environment", env)))
+	r = rj_get(root, "run");
+	env = rj_get(root, "environment");
+	if (!r || (rc = rf_obj(what, "run", r)))
+		return r ? rc : rf_bad(what, "run", "missing (required)");
+	if (env && (rc = rf_obj(what, "environment", env)))
 		return rc;
 	if ((rc = str_at(what, "run", r, "id", "", 0, &run->id)) ||
 	    (rc = str_at(what, "run", r, "started_at", "", 1, &run->started_at)) ||
 	    (rc = str_at(what, "run", r, "status", "error", 0, &run->status)) ||
 	    (rc = str_at(what, "environment", env, "hostname", "", 0, &run->host)) ||
-	    (rc = num_at(what, "run", r, "exit_code", 0, &has, &code)) ||
-	    (rc = arr_at(what, "run", r, "argv", 100000, &argv)) ||
-	    (rc = arr_at(what, "", root, "tests", MAX_TESTS, &tests)))
+	    (rc = rf_num(what, "run", r, "exit_code", 0, &has, &code)) ||
+	    (rc = rf_arr(what, "run", r, "argv", 100000, &argv)) ||
+	    (rc = rf_arr(what, "", root, "tests", MAX_TESTS, &tests)))
 		goto fail;
 	run->exit_code = has && code < 1000 ? (int)code : 3;
 	if ((run->t = iso_time(run->started_at)) < 0) {
-		rc = bad(what, "run.started_at", "expected a time as YYYY-MM-DDTHH:MM:SSZ");
+		rc = rf_bad(what, "run.started_at", "expected a time as YYYY-MM-DDTHH:MM:SSZ");
 		goto fail;
 	}
 	{ /* the id "MS-PID" that report.c writes orders runs of one second */
@@ -409,7 +321,7 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 			run->t = ms / 1e3;
 	}
 	if (!tests) {
-		rc = bad(what, "tests", "missing (required)");
+		rc = rf_bad(what, "tests", "missing (required)");
 		goto fail;
 	}
 	if ((rc = run_key(run, argv)))
@@ -424,18 +336,18 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 		hist_test *ht = &run->tests[run->nt++];
 		char p[64];
 		snprintf(p, sizeof p, "tests[%zu]", i);
-		if ((rc = obj_check(what, p, t)) ||
+		if ((rc = rf_obj(what, p, t)) ||
 		    (rc = str_at(what, p, t, "name", "", 1, &ht->name)))
 			goto fail;
 		/* a test that never loaded its description has no board:
 		 * the run's */
-		v = get(t, "board");
+		v = rj_get(t, "board");
 		if ((rc = str_at(what, p, v ? t : env, "board", "", 0, &ht->board)))
 			goto fail;
-		v = get(t, "backend");
+		v = rj_get(t, "backend");
 		if ((rc = str_at(what, p, v ? t : env, "backend", "", 0, &ht->backend)) ||
 		    (rc = str_at(what, p, t, "status", "error", 0, &ht->status)) ||
-		    (rc = arr_at(what, p, t, "transactions", MAX_TXNS, &txns)))
+		    (rc = rf_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
 			goto fail;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			char q[120];

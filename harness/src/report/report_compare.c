@@ -212,56 +212,105 @@ static const char *kind_of(const char *backend)
 	return !strcmp(backend, "emu") ? "emulated" : "board";
 }
 
-/* Test i of `now` with the baseline test of the same name and occurrence;
- * refuses (d->refusal) a pair from another board, clock or backend kind. */
+/* A test's name and place in its report: sorted by name, then place, the
+ * tests of one name stand in the order they ran. */
+typedef struct {
+	const char *name;
+	size_t pos;
+} tname;
+
+_Thread_local size_t rc_name_compares;
+
+static int cmp_tname(const void *pa, const void *pb)
+{
+	const tname *x = pa, *y = pb;
+	int c = strcmp(x->name, y->name);
+	rc_name_compares++;
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static tname *sorted_names(const aieth_report *r, size_t n)
+{
+	tname *t = malloc((n ? n : 1) * sizeof *t);
+	size_t i;
+	if (!t)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		t[i].name = rj_gets(json_object_array_get_idx(r->tests, i), "name");
+		t[i].pos = i;
+	}
+	qsort(t, n, sizeof *t, cmp_tname);
+	return t;
+}
+
+/* Test i of `now` with the baseline test of the same name and occurrence
+ * (both lists sorted, then merged: n log n); refuses (d->refusal) a pair
+ * from another board, clock or backend kind, the first in `now`'s order. */
 static int match_tests(aieth_report_diff *d, const aieth_report *base, const aieth_report *now,
 		       long *mb, long *mn)
 {
 	size_t i, j, nb = json_object_array_length(base->tests);
 	size_t nn = json_object_array_length(now->tests);
+	tname *sb = sorted_names(base, nb), *sn = sorted_names(now, nn);
 	char msg[1200];
+	if (!sb || !sn) {
+		free(sb);
+		free(sn);
+		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
+	}
 	for (j = 0; j < nb; j++)
 		mb[j] = -1;
-	for (i = 0; i < nn; i++) {
-		jobj *t = json_object_array_get_idx(now->tests, i);
-		const char *name = rj_gets(t, "name");
-		size_t occ = 0, k, seen = 0;
+	for (i = 0; i < nn; i++)
 		mn[i] = -1;
-		for (k = 0; k < i; k++)
-			occ += !strcmp(rj_gets(json_object_array_get_idx(now->tests, k), "name"),
-				       name);
-		for (j = 0; j < nb; j++) {
-			jobj *bt = json_object_array_get_idx(base->tests, j);
-			if (strcmp(rj_gets(bt, "name"), name) || seen++ != occ)
-				continue;
-			mn[i] = (long)j;
-			mb[j] = (long)i;
-			break;
+	/* equal names: the k-th of one report with the k-th of the other */
+	for (i = j = 0; i < nn && j < nb;) {
+		int c = strcmp(sn[i].name, sb[j].name);
+		rc_name_compares++;
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			mn[sn[i].pos] = (long)sb[j].pos;
+			mb[sb[j].pos] = (long)sn[i].pos;
+			i++;
+			j++;
 		}
-		if (mn[i] >= 0 && !d->refusal) {
-			jobj *bt = json_object_array_get_idx(base->tests, (size_t)mn[i]);
-			const char *b1 = rj_gets(bt, "board"), *b2 = rj_gets(t, "board");
-			const char *k1 = rj_gets(bt, "backend"), *k2 = rj_gets(t, "backend");
-			double c1 = rj_getd(bt, "pl_clock_MHz"), c2 = rj_getd(t, "pl_clock_MHz");
-			/* a test that never loaded its board has nothing to compare */
-			if (!*b1 || !*b2 || !*k1 || !*k2)
-				continue;
-			if (strcmp(b1, b2) || strcmp(kind_of(k1), kind_of(k2)) ||
-			    (c1 > 0 && c2 > 0 && fabs(c1 - c2) > 1e-6)) {
-				char q1[100], q2[100], q3[100];
-				aieth__quote_str(q1, sizeof q1, name);
-				aieth__quote_str(q2, sizeof q2, b1);
-				aieth__quote_str(q3, sizeof q3, b2);
-				snprintf(
-					msg, sizeof msg,
-					"baseline %s: test \"%s\" ran on board \"%s\" (%s, PL clock "
-					"%g MHz) there and on \"%s\" (%s, PL clock %g MHz) now; a "
-					"baseline from another board, PL clock or backend kind cannot "
-					"gate this run",
-					d->base_name, q1, q2, kind_of(k1), c1, q3, kind_of(k2), c2);
-				if (!(d->refusal = aieth__strdup(msg)))
-					return aieth__fail(AIETH_ENOMEM, "out of memory");
-			}
+	}
+	free(sb);
+	free(sn);
+	for (i = 0; i < nn && !d->refusal; i++) {
+		jobj *t = json_object_array_get_idx(now->tests, i), *bt;
+		const char *b1, *b2, *k1, *k2;
+		double c1, c2;
+		if (mn[i] < 0)
+			continue;
+		bt = json_object_array_get_idx(base->tests, (size_t)mn[i]);
+		b1 = rj_gets(bt, "board");
+		b2 = rj_gets(t, "board");
+		k1 = rj_gets(bt, "backend");
+		k2 = rj_gets(t, "backend");
+		c1 = rj_getd(bt, "pl_clock_MHz");
+		c2 = rj_getd(t, "pl_clock_MHz");
+		/* a test that never loaded its board has nothing to compare */
+		if (!*b1 || !*b2 || !*k1 || !*k2)
+			continue;
+		if (strcmp(b1, b2) || strcmp(kind_of(k1), kind_of(k2)) ||
+		    (c1 > 0 && c2 > 0 && fabs(c1 - c2) > 1e-6)) {
+			char q1[100], q2[100], q3[100];
+			aieth__quote_str(q1, sizeof q1, rj_gets(t, "name"));
+			aieth__quote_str(q2, sizeof q2, b1);
+			aieth__quote_str(q3, sizeof q3, b2);
+			snprintf(msg, sizeof msg,
+				 "baseline %s: test \"%s\" ran on board \"%s\" (%s, PL clock "
+				 "%g MHz) there and on \"%s\" (%s, PL clock %g MHz) now; a "
+				 "baseline from another board, PL clock or backend kind cannot "
+				 "gate this run",
+				 d->base_name, q1, q2, kind_of(k1), c1, q3, kind_of(k2), c2);
+			if (!(d->refusal = aieth__strdup(msg)))
+				return aieth__fail(AIETH_ENOMEM, "out of memory");
 		}
 	}
 	return 0;
@@ -278,6 +327,14 @@ static void label(row *r, const aieth_report *rep, size_t test, const cval *c)
 	r->metric = c->metric;
 	r->a = (char *)c->a;
 	r->b = (char *)c->b;
+}
+
+/* A failing row of test t, about to be added: its first is where the
+ * test's error message starts reading (rows are in test order). */
+static void count_fail(aieth_report_diff *d, size_t t)
+{
+	if (!d->fails[t]++)
+		d->first_fail[t] = d->nrows;
 }
 
 /* A value in both reports. */
@@ -320,7 +377,7 @@ static int judge(aieth_report_diff *d, const aieth_report *now, const cval *b, c
 	if (r.verdict == V_IMPROVED)
 		d->improvements++;
 	if (failing(r.verdict))
-		d->fails[r.fail_test = n->test]++;
+		count_fail(d, r.fail_test = n->test);
 	return add_row(d, &r);
 }
 
@@ -343,7 +400,7 @@ static int one_side(aieth_report_diff *d, const aieth_report *now, const cval *c
 		r.has_base = c->has;
 		r.base = c->v;
 		d->missing++;
-		d->fails[r.fail_test = c->test]++;
+		count_fail(d, r.fail_test = c->test);
 	}
 	return add_row(d, &r);
 }
@@ -411,9 +468,10 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base, cons
 	d->base_name = aieth__strdup(base_name);
 	d->base_run = aieth__strdup(rid);
 	d->fails = calloc(nn ? nn : 1, sizeof *d->fails);
+	d->first_fail = calloc(nn ? nn : 1, sizeof *d->first_fail);
 	mb = calloc(nb ? nb : 1, sizeof *mb);
 	mn = calloc(nn ? nn : 1, sizeof *mn);
-	if (!d->base_name || !d->base_run || !d->fails || !mb || !mn)
+	if (!d->base_name || !d->base_run || !d->fails || !d->first_fail || !mb || !mn)
 		goto oom;
 	if ((rc = match_tests(d, base, now, mb, mn)))
 		goto fail;
@@ -507,6 +565,7 @@ void aieth_report_diff_free(aieth_report_diff *d)
 	}
 	free(d->rows);
 	free(d->fails);
+	free(d->first_fail);
 	free(d->base_name);
 	free(d->base_run);
 	free(d->refusal);

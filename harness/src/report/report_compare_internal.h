@@ -27,12 +27,17 @@ struct aieth_report_diff {
 	char *base_name, *base_run, *refusal;
 	double default_pct;
 	int exit_code;
-	size_t ntests; /* tests of `now` */
-	size_t *fails; /* per test of `now`: failing rows */
+	size_t ntests;      /* tests of `now` */
+	size_t *fails;      /* per test of `now`: failing rows */
+	size_t *first_fail; /* per test of `now`: the index of its first failing row */
 	row *rows;
 	size_t nrows, cap;
 	size_t compared, regressions, improvements, missing;
 };
+
+/* name comparisons made matching tests, in this thread (the unit test
+ * checks the matching stays n log n) */
+extern _Thread_local size_t rc_name_compares;
 
 extern const char *const rc_metric_name[];
 extern const char *const rc_verdict_name[];

@@ -5,12 +5,12 @@
  * check of every field the comparison uses, so that report_compare.c can
  * trust types. Other keys are left alone: newer reports carry more.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aieth.h"
+#include "report/report_fields.h"
 #include "report/report_model.h"
 #include "util/error.h"
 #include "util/fileio.h"
@@ -24,79 +24,6 @@ typedef struct json_object jobj;
 #define MAX_TXNS 100000
 #define MAX_ITEMS 4096 /* channels or latencies of one transaction */
 
-static int bad(const char *what, const char *path, const char *rule)
-{
-	return aieth__fail(AIETH_EPARSE, "%s: %s: %s", what, path, rule);
-}
-
-static int is_num(jobj *v)
-{
-	return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
-}
-
-/* path.key (or key at the top) */
-static void at(char *buf, size_t n, const char *path, const char *key)
-{
-	snprintf(buf, n, "%.200s%s%s", path, *path ? "." : "", key);
-}
-
-/* key of o at path: a string; absent or null is an error when required. */
-static int want_str(const char *what, const char *path, jobj *o, const char *key, int required)
-{
-	char p[300];
-	jobj *v = NULL;
-	at(p, sizeof p, path, key);
-	if (!json_object_object_get_ex(o, key, &v))
-		return required ? bad(what, p, "missing (required)") : 0;
-	if (!v)
-		return required ? bad(what, p, "expected a string, got null") : 0;
-	return json_object_is_type(v, json_type_string) ? 0 : bad(what, p, "expected a string");
-}
-
-/* A measurement: absent, null or a finite number >= min. */
-static int want_num(const char *what, const char *path, jobj *o, const char *key, double min)
-{
-	char p[300], m[160];
-	jobj *v = rj_get(o, key);
-	double x;
-	if (!v)
-		return 0;
-	at(p, sizeof p, path, key);
-	if (!is_num(v))
-		return bad(what, p, "expected a number or null");
-	x = json_object_get_double(v);
-	if (!isfinite(x) || x < min) {
-		snprintf(m, sizeof m, "value %g is out of range (at least %g, finite)", x, min);
-		return bad(what, p, m);
-	}
-	return 0;
-}
-
-static int want_arr(const char *what, const char *path, jobj *o, const char *key, size_t max,
-		    jobj **out)
-{
-	char p[300], m[160];
-	jobj *v = rj_get(o, key);
-	*out = NULL;
-	if (!v)
-		return 0;
-	at(p, sizeof p, path, key);
-	if (!json_object_is_type(v, json_type_array))
-		return bad(what, p, "expected an array");
-	if (json_object_array_length(v) > max) {
-		snprintf(m, sizeof m, "%zu entries, more than the %zu a comparison reads",
-			 json_object_array_length(v), max);
-		return aieth__fail(AIETH_EINVAL, "%s: %s: %s", what, p, m);
-	}
-	*out = v;
-	return 0;
-}
-
-static int want_obj(const char *what, const char *path, jobj *v)
-{
-	return json_object_is_type(v, json_type_object) ? 0 : bad(what, path, "expected an object");
-}
-
 /* "regression": {throughput_pct, latency_pct, cycles_pct}, numbers >= 0. */
 static int check_regression(const char *what, const char *path, jobj *o)
 {
@@ -108,15 +35,15 @@ static int check_regression(const char *what, const char *path, jobj *o)
 	if (!g)
 		return 0;
 	snprintf(p, sizeof p, "%.200s.regression", path);
-	if ((rc = want_obj(what, p, g)) || (rc = jstrict_keys(what, p, g, keys)))
+	if ((rc = rf_obj(what, p, g)) || (rc = jstrict_keys(what, p, g, keys)))
 		return rc;
 	for (i = 0; keys[i]; i++) {
 		if (json_object_object_get_ex(g, keys[i], NULL) && !rj_get(g, keys[i])) {
 			char q[340];
 			snprintf(q, sizeof q, "%.200s.%s", p, keys[i]);
-			return bad(what, q, "expected a number, got null");
+			return rf_bad(what, q, "expected a number, got null");
 		}
-		if ((rc = want_num(what, p, g, keys[i], 0)))
+		if ((rc = rf_num(what, p, g, keys[i], 0, NULL, NULL)))
 			return rc;
 	}
 	return 0;
@@ -134,54 +61,51 @@ static int check_stats(const char *what, const char *path, jobj *o, const char *
 	if (!s)
 		return 0;
 	snprintf(p, sizeof p, "%.200s.stats", path);
-	if ((rc = want_obj(what, p, s)) || !(v = rj_get(s, key)))
+	if ((rc = rf_obj(what, p, s)) || !(v = rj_get(s, key)))
 		return rc;
 	snprintf(q, sizeof q, "%.200s.%s", p, key);
-	if ((rc = want_obj(what, q, v)))
+	if ((rc = rf_obj(what, q, v)))
 		return rc;
 	for (i = 0; stats[i]; i++)
-		if ((rc = want_num(what, q, v, stats[i], min)))
+		if ((rc = rf_num(what, q, v, stats[i], min, NULL, NULL)))
 			return rc;
 	return 0;
 }
 
 static int check_txn(const char *what, const char *path, jobj *t)
 {
-	char p[300], q[340];
-	jobj *a, *v;
+	char q[340];
+	jobj *a;
 	size_t i;
 	int rc;
-	if ((rc = want_obj(what, path, t)) || (rc = want_str(what, path, t, "name", 1)))
+	if ((rc = rf_obj(what, path, t)) || (rc = rf_str(what, path, t, "name", 1, NULL)))
 		return rc;
-	v = rj_get(t, "index");
-	snprintf(p, sizeof p, "%.200s.index", path);
-	if (!v || !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return bad(what, p, v ? "expected an integer >= 0" : "missing (required)");
-	if ((rc = want_num(what, path, t, "total_cycles", 0)) ||
+	if ((rc = rf_index(what, path, t, "index", NULL)) ||
+	    (rc = rf_num(what, path, t, "total_cycles", 0, NULL, NULL)) ||
 	    (rc = check_stats(what, path, t, "total_cycles", 0)) ||
 	    (rc = check_regression(what, path, t)) ||
-	    (rc = want_arr(what, path, t, "channels", MAX_ITEMS, &a)))
+	    (rc = rf_arr(what, path, t, "channels", MAX_ITEMS, &a)))
 		return rc;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *c = json_object_array_get_idx(a, i);
 		snprintf(q, sizeof q, "%.200s.channels[%zu]", path, i);
-		if ((rc = want_obj(what, q, c)) || (rc = want_str(what, q, c, "plio", 1)) ||
-		    (rc = want_num(what, q, c, "throughput_MBps", 0)) ||
-		    (rc = want_num(what, q, c, "cycles", 0)) ||
-		    (rc = want_num(what, q, c, "last_cycle", 0)) ||
+		if ((rc = rf_obj(what, q, c)) || (rc = rf_str(what, q, c, "plio", 1, NULL)) ||
+		    (rc = rf_num(what, q, c, "throughput_MBps", 0, NULL, NULL)) ||
+		    (rc = rf_num(what, q, c, "cycles", 0, NULL, NULL)) ||
+		    (rc = rf_num(what, q, c, "last_cycle", 0, NULL, NULL)) ||
 		    (rc = check_stats(what, q, c, "throughput_MBps", 0)) ||
 		    (rc = check_stats(what, q, c, "cycles", 0)) ||
 		    (rc = check_stats(what, q, c, "last_cycle", 0)))
 			return rc;
 	}
-	if ((rc = want_arr(what, path, t, "latencies", MAX_ITEMS, &a)))
+	if ((rc = rf_arr(what, path, t, "latencies", MAX_ITEMS, &a)))
 		return rc;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *l = json_object_array_get_idx(a, i);
 		snprintf(q, sizeof q, "%.200s.latencies[%zu]", path, i);
-		if ((rc = want_obj(what, q, l)) || (rc = want_str(what, q, l, "from", 1)) ||
-		    (rc = want_str(what, q, l, "to", 1)) ||
-		    (rc = want_num(what, q, l, "cycles", -1e300)) ||
+		if ((rc = rf_obj(what, q, l)) || (rc = rf_str(what, q, l, "from", 1, NULL)) ||
+		    (rc = rf_str(what, q, l, "to", 1, NULL)) ||
+		    (rc = rf_num(what, q, l, "cycles", -1e300, NULL, NULL)) ||
 		    (rc = check_stats(what, q, l, "cycles", -1e300)))
 			return rc;
 	}
@@ -199,7 +123,7 @@ static int check_repeat(const char *what, const char *path, jobj *t)
 	if (!r)
 		return 0;
 	snprintf(p, sizeof p, "%.200s.repeat", path);
-	if ((rc = want_obj(what, p, r)) || (rc = want_str(what, p, r, "statistic", 0)))
+	if ((rc = rf_obj(what, p, r)) || (rc = rf_str(what, p, r, "statistic", 0, NULL)))
 		return rc;
 	if (!rj_get(r, "statistic"))
 		return 0;
@@ -207,7 +131,7 @@ static int check_repeat(const char *what, const char *path, jobj *t)
 		if (!strcmp(rj_gets(r, "statistic"), names[i]))
 			return 0;
 	snprintf(p, sizeof p, "%.200s.repeat.statistic", path);
-	return bad(what, p, "expected one of median, min, max, mean");
+	return rf_bad(what, p, "expected one of median, min, max, mean");
 }
 
 static int check_report(const char *what, jobj *root)
@@ -216,35 +140,25 @@ static int check_report(const char *what, jobj *root)
 	jobj *tests, *txns;
 	size_t i, j;
 	int rc;
-	const char *schema;
-	if ((rc = want_str(what, "", root, "schema", 1)))
+	if ((rc = rf_schema(what, root, AIETH_EINVAL)))
 		return rc;
-	schema = rj_gets(root, "schema");
-	if (strcmp(schema, AIETH_REPORT_SCHEMA) && strcmp(schema, AIETH_REPORT_SCHEMA_1)) {
-		char q[100];
-		aieth__quote_str(q, sizeof q, schema);
-		return aieth__fail(AIETH_EINVAL,
-				   "%s: schema: \"%s\" is not a report this program "
-				   "reads (\"%s\" or \"%s\")",
-				   what, q, AIETH_REPORT_SCHEMA, AIETH_REPORT_SCHEMA_1);
-	}
-	if (rj_get(root, "run") && (rc = want_obj(what, "run", rj_get(root, "run"))))
+	if (rj_get(root, "run") && (rc = rf_obj(what, "run", rj_get(root, "run"))))
 		return rc;
-	if (rj_get(root, "run") && (rc = want_str(what, "run", rj_get(root, "run"), "id", 0)))
+	if (rj_get(root, "run") && (rc = rf_str(what, "run", rj_get(root, "run"), "id", 0, NULL)))
 		return rc;
 	if (!rj_get(root, "tests"))
-		return bad(what, "tests", "missing (required)");
-	if ((rc = want_arr(what, "", root, "tests", MAX_TESTS, &tests)))
+		return rf_bad(what, "tests", "missing (required)");
+	if ((rc = rf_arr(what, "", root, "tests", MAX_TESTS, &tests)))
 		return rc;
 	for (i = 0; i < json_object_array_length(tests); i++) {
 		jobj *t = json_object_array_get_idx(tests, i);
 		snprintf(p, sizeof p, "tests[%zu]", i);
-		if ((rc = want_obj(what, p, t)) || (rc = want_str(what, p, t, "name", 1)) ||
-		    (rc = want_str(what, p, t, "board", 0)) ||
-		    (rc = want_str(what, p, t, "backend", 0)) ||
-		    (rc = want_num(what, p, t, "pl_clock_MHz", 0)) ||
+		if ((rc = rf_obj(what, p, t)) || (rc = rf_str(what, p, t, "name", 1, NULL)) ||
+		    (rc = rf_str(what, p, t, "board", 0, NULL)) ||
+		    (rc = rf_str(what, p, t, "backend", 0, NULL)) ||
+		    (rc = rf_num(what, p, t, "pl_clock_MHz", 0, NULL, NULL)) ||
 		    (rc = check_regression(what, p, t)) || (rc = check_repeat(what, p, t)) ||
-		    (rc = want_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
+		    (rc = rf_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
 			return rc;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			char q[340];

@@ -125,7 +125,7 @@ static char *fail_message(const aieth_report_diff *d, size_t ti)
 	size_t k, shown = 0;
 	sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s", d->fails[ti],
 		  d->fails[ti] == 1 ? "" : "s", d->base_name);
-	for (k = 0; k < d->nrows && shown < FAIL_SHOWN; k++) {
+	for (k = d->first_fail[ti]; k < d->nrows && shown < FAIL_SHOWN; k++) {
 		const row *w = &d->rows[k];
 		if (w->fail_test != ti || (w->verdict != V_REGRESSION && w->verdict != V_MISSING &&
 					   w->verdict != V_UNFINISHED))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_model.h"
 #include "report/report_visual.h"
 #include "util/utf8.h"
 
@@ -121,4 +122,24 @@ void rv_badge(sbuf *b, const char *status)
 	sb_printf(b, "<span class=\"b %s\">", st_class(status));
 	rv_esc(b, status);
 	sb_lit(b, "</span>");
+}
+
+void rv_more_row(sbuf *b, int cols, size_t more, const char *what, const char *where)
+{
+	sb_printf(b, "<tr><td class=\"l note\" colspan=\"%d\">%zu more %s: see %s</td></tr>\n",
+		  cols, more, what, where);
+}
+
+void rv_test_row(sbuf *b, const char *first, struct json_object *test, size_t i, int linked)
+{
+	sb_lit(b, "<tr>");
+	if (first)
+		sb_printf(b, "<td>%s</td>", first);
+	sb_lit(b, "<td class=\"l\">");
+	if (linked)
+		sb_printf(b, "<a href=\"#t%zu\">", i);
+	rv_esc(b, rj_gets(test, "name"));
+	sb_printf(b, "%s</td><td>", linked ? "</a>" : "");
+	rv_badge(b, rj_gets(test, "status"));
+	sb_lit(b, "</td>");
 }

@@ -134,14 +134,8 @@ static void test_index(sbuf *b, const aieth_report *r, const unsigned char *list
 		struct json_object *txns = rj_get(t, "transactions");
 		if (!listed[i])
 			continue;
-		sb_lit(b, "<tr><td class=\"l\">");
-		if (shown[i])
-			sb_printf(b, "<a href=\"#t%zu\">", i);
-		rv_esc(b, rj_gets(t, "name"));
-		sb_printf(b, "%s</td><td>", shown[i] ? "</a>" : "");
-		rv_badge(b, rj_gets(t, "status"));
-		sb_printf(b, "</td><td>%lld</td><td class=\"l\">",
-			  (long long)rj_geti(t, "exit_code"));
+		rv_test_row(b, NULL, t, i, shown[i]);
+		sb_printf(b, "<td>%lld</td><td class=\"l\">", (long long)rj_geti(t, "exit_code"));
 		rv_esc(b, rj_gets(t, "board"));
 		sb_lit(b, "</td><td class=\"l\">");
 		rv_esc(b, rj_gets(t, "backend"));
@@ -209,10 +203,10 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 		struct json_object *ch = json_object_array_get_idx(chs, k);
 		struct json_object *pl = rj_get(ch, "placement");
 		if (*rows >= RV_MAX_ROWS) {
-			sb_printf(b,
-				  "<tr><td class=\"l note\" colspan=\"11\">%zu more channels: see "
-				  "report.json (this page shows %d rows at most)</td></tr>\n",
-				  json_object_array_length(chs) - k, RV_MAX_ROWS);
+			char where[80];
+			snprintf(where, sizeof where,
+				 "report.json (this page shows %d rows at most)", RV_MAX_ROWS);
+			rv_more_row(b, 11, json_object_array_length(chs) - k, "channels", where);
 			*rows += json_object_array_length(chs) - k;
 			break;
 		}
@@ -596,10 +590,7 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 		int bad = !strcmp(v, "regression") || !strcmp(v, "missing") ||
 			  !strcmp(v, "unfinished");
 		if (i >= RV_MAX_ROWS) {
-			sb_printf(b,
-				  "<tr><td class=\"l note\" colspan=\"7\">%zu more rows: see "
-				  "baseline.changes in report.json</td></tr>\n",
-				  n - i);
+			rv_more_row(b, 7, n - i, "rows", "baseline.changes in report.json");
 			break;
 		}
 		sb_lit(b, "<tr><td class=\"l\">");

@@ -123,10 +123,7 @@ static void sweep_knees(sbuf *b, jobj *s)
 		jobj *kn = json_object_array_get_idx(knees, k);
 		double pl;
 		if (k >= RV_SWEEP_ROWS) {
-			sb_printf(b,
-				  "<tr><td class=\"l note\" colspan=\"6\">%zu more knees: see "
-				  "report.json</td></tr>\n",
-				  n - k);
+			rv_more_row(b, 6, n - k, "knees", "report.json");
 			break;
 		}
 		sb_lit(b, "<tr><td class=\"l\">");
@@ -189,6 +186,7 @@ static void sweep_points(sbuf *b, const aieth_report *r, jobj *s, const unsigned
 		jobj *t = json_object_array_get_idx(r->tests, i), *sw = rv_point_of(t, s), *tx;
 		jobj *vals = rj_get(sw, "values");
 		double pt = (double)i;
+		char num[32];
 		if (!sw)
 			continue;
 		if (rows >= RV_SWEEP_ROWS) {
@@ -213,13 +211,8 @@ static void sweep_points(sbuf *b, const aieth_report *r, jobj *s, const unsigned
 			sb_lit(b, "</tr>\n");
 		}
 		rv_num(sw, "point", &pt);
-		sb_printf(b, "<tr><td>%.0f</td><td class=\"l\">", pt);
-		if (shown && shown[i])
-			sb_printf(b, "<a href=\"#t%zu\">", i);
-		rv_esc(b, rj_gets(t, "name"));
-		sb_printf(b, "%s</td><td>", shown && shown[i] ? "</a>" : "");
-		rv_badge(b, rj_gets(t, "status"));
-		sb_lit(b, "</td>");
+		snprintf(num, sizeof num, "%.0f", pt);
+		rv_test_row(b, num, t, i, shown && shown[i]);
 		for (a = 0; a < na && a < RV_MAX_AXES; a++) {
 			sb_lit(b, "<td>");
 			value(b, rj_get(vals, rj_gets(json_object_array_get_idx(axes, a), "name")));

@@ -128,6 +128,14 @@ int rv_svg_curve(sbuf *b, struct json_object *tests, struct json_object *s, size
 struct json_object *rv_point_of(struct json_object *test, struct json_object *s);
 /* A status word as a coloured badge (report_esc.c). */
 void rv_badge(sbuf *b, const char *status);
+/* The rows a table's bound left out, one row across its cols columns:
+ * "N more WHAT: see WHERE" (report_esc.c). */
+void rv_more_row(sbuf *b, int cols, size_t more, const char *what, const char *where);
+/* A test's row opening, as the test index and the sweep points have it:
+ * <tr>, first (a cell's text, raw, or NULL), the test's name (a link to
+ * its section #tI when linked) and its status badge, cells left open for
+ * the caller's columns. */
+void rv_test_row(sbuf *b, const char *first, struct json_object *test, size_t i, int linked);
 /* The standalone sweep charts in the folder dfd (dir: its path for
  * messages): sweep-<name>-<axis>-<figure>.svg. */
 int rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir);

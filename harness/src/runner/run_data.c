@@ -53,7 +53,8 @@ static int bin_len(const char *path, int *fd, uint64_t *len)
 /* A channel's data (TX) or golden data (RX) as a source of want bytes
  * (0: take the length from the file). Binary files and patterns stream;
  * text files are parsed in pieces into a scratch file (*fd) that streams. */
-static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_src *src, int *fd)
+static int open_src(run_ctx *c, const spec_src *s, const char *what, uint64_t want, aieth_src *src,
+		    int *fd)
 {
 	int rc;
 	memset(src, 0, sizeof *src);
@@ -68,14 +69,10 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 		src->fd = *fd;
 		return AIETH_OK;
 	case SRC_TEXT:
-		/* parsed in chunks into a scratch file, then streamed like a binary
-		 * file: memory stays bounded whatever the text's size */
-		src->kind = AIETH_SRC_FILE;
-		src->what = s->path;
-		if ((rc = aieth__open_scratch(fd)) ||
-		    (rc = aieth__text_convert(s->path, s->type, MAX_DATA_BYTES, *fd, &src->len)))
+		/* converted once per run (run_texts.c), then read like memory or,
+		 * past the cache's bounds, streamed from a scratch file */
+		if ((rc = rn_texts_open(&c->texts, s->path, s->type, src, fd)))
 			return aieth__fail_prefix(rc, "%s", what);
-		src->fd = *fd;
 		return AIETH_OK;
 	case SRC_PATTERN: {
 		uint8_t one[16];
@@ -98,9 +95,11 @@ static int open_src(const spec_src *s, const char *what, uint64_t want, aieth_sr
 	}
 }
 
-static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **out, size_t *len)
+static int load_src(run_ctx *c, const spec_src *s, const char *what, size_t want, uint8_t **out,
+		    size_t *len)
 {
-	int rc;
+	aieth_src src;
+	int rc, fd = -1;
 	*out = NULL;
 	*len = 0;
 	switch (s->kind) {
@@ -109,8 +108,21 @@ static int load_src(const spec_src *s, const char *what, size_t want, uint8_t **
 			return aieth__fail_prefix(rc, "%s", what);
 		return AIETH_OK;
 	case SRC_TEXT:
-		if ((rc = aieth__text_read(s->path, s->type, MAX_DATA_BYTES, out, len)))
+		/* a copy of the converted bytes: tiling keeps the buffer whole */
+		memset(&src, 0, sizeof src);
+		if (!(rc = rn_texts_open(&c->texts, s->path, s->type, &src, &fd)) &&
+		    !(*out = malloc(src.len ? (size_t)src.len : 1)))
+			rc = aieth__fail(AIETH_ENOMEM, "out of memory for %llu bytes",
+					 (unsigned long long)src.len);
+		if (!rc && !(rc = aieth__src_read(&src, 0, *out, (size_t)src.len)))
+			*len = (size_t)src.len;
+		if (fd >= 0)
+			close(fd);
+		if (rc) {
+			free(*out);
+			*out = NULL;
 			return aieth__fail_prefix(rc, "%s", what);
+		}
 		return AIETH_OK;
 	case SRC_PATTERN:
 		if (!want)
@@ -233,7 +245,8 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 				(unsigned long long)(stream / cr->esize), cr->esize,
 				(unsigned long long)stream);
 		cr->size = stream;
-		if ((rc = load_src(tx ? &sc->data : &sc->golden, w, (size_t)buf_bytes, &raw, &len)))
+		if ((rc = load_src(c, tx ? &sc->data : &sc->golden, w, (size_t)buf_bytes, &raw,
+				   &len)))
 			return rc;
 		if (raw && len != buf_bytes) {
 			free(raw);
@@ -268,7 +281,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 		}
 	} else {
 		aieth_src *src = tx ? &cr->src : &cr->gsrc;
-		rc = open_src(tx ? &sc->data : &sc->golden, w, sc->have_size ? sc->size : 0, src,
+		rc = open_src(c, tx ? &sc->data : &sc->golden, w, sc->have_size ? sc->size : 0, src,
 			      tx ? &cr->fd : &cr->gfd);
 		if (rc)
 			return rc;

@@ -28,7 +28,8 @@ typedef struct json_object jobj;
  * opened for one transaction at a time (chan_open / chan_close) and streams:
  * TX from a file or pattern read where the device asks (src), RX compared
  * with the golden source and saved as it arrives (rx_write). Text files are
- * parsed into a scratch file that streams the same way; tiling keeps its
+ * converted once per run (run_texts.c) and read from memory, or past its
+ * bounds from a scratch file that streams the same way; tiling keeps its
  * buffers whole (mem, golden). */
 typedef struct {
 	aieth_plio pl;
@@ -65,6 +66,17 @@ typedef struct {
 	int no_save; /* a repeated run that is not the saved one (the last) */
 } chan_run;
 
+/* run_texts.c: text data converted once per description's run (a sweep's
+ * points, repeats and the checks before the run read the same bytes). */
+#define RN_TEXTS_MAX_BYTES ((uint64_t)64 << 20) /* held in memory in all */
+#define RN_TEXTS_MAX_FILES 64
+typedef struct rn_texts rn_texts;
+/* The binary of the text file at path as a source: held (src MEM, *fd
+ * -1), or past the bounds a scratch file (src FILE, *fd open: the caller
+ * closes it). *tp is made at the first use. */
+int rn_texts_open(rn_texts **tp, const char *path, aieth_elem type, aieth_src *src, int *fd);
+void rn_texts_free(rn_texts *t);
+
 typedef struct {
 	aieth_report *r;
 	const aieth_run_opts *o;
@@ -82,6 +94,7 @@ typedef struct {
 	/* power and temperature while the test runs (run_sensors.c) */
 	sens_sampler *sampler;
 	sens_set sens;
+	rn_texts *texts; /* text data converted (run_texts.c), freed with the run */
 } run_ctx;
 
 /* run_ctx.c */

@@ -19,6 +19,7 @@
 static void free_ctx(run_ctx *c)
 {
 	rn_free_data(c);
+	rn_texts_free(c->texts);
 	aieth_spec_free(c->sp);
 	aieth_board_free(c->own_board);
 }
