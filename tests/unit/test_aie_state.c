@@ -123,24 +123,6 @@ static void test_dma(void)
 
 static char root[64];
 
-static void put(const char *rel, const char *text)
-{
-	char p[256];
-	FILE *f;
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	f = fopen(p, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *rel)
-{
-	char p[256];
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	CU_ASSERT_EQUAL(mkdir(p, 0700), 0);
-}
-
 static char said[8][AIE_NOTE_LEN];
 static int nsaid;
 
@@ -167,27 +149,29 @@ static void test_tree(void)
 	CU_ASSERT_EQUAL(aie_state_read_sysfs(s, 1000), 0);
 	CU_ASSERT_EQUAL(s->nnotes, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "class/aie"));
-	dir("class");
-	dir("class/aie");
-	dir("class/aie/aiepart_24_2");
-	dir("class/aie/aiepart_24_2/24_0");
-	dir("class/aie/aiepart_24_2/25_1");
-	dir("class/aie/aiepart_24_2/25_2");
-	dir("class/aie/aiepart_24_2/25_3");
-	dir("class/aie/aiepart_24_2/25_4");
-	put("class/aie/aiepart_24_2/24_0/dma", "channel_status: mm2s: idle|idle, s2mm: idle|idle\n"
-					       "queue_size: mm2s: 0|0, s2mm: 2|0\n"
-					       "queue_status: mm2s: okay|okay, s2mm: okay|okay\n"
-					       "current_bd: mm2s: 0|0, s2mm: 4|0\n");
-	put("class/aie/aiepart_24_2/24_0/lock", "0: 0\n1: 1\n");
-	put("class/aie/aiepart_24_2/25_1/core",
-	    "status: enable|west_lock_stall\npc: 0x00000230\nlr: 0x0\nsp: 0x0\n");
-	put("class/aie/aiepart_24_2/25_1/lock", "0: 0\n1: 1\n");
-	put("class/aie/aiepart_24_2/25_2/core", "status: enable|core_processor_bus_sta"); /* cut */
+	tu_mkdir(root, "class");
+	tu_mkdir(root, "class/aie");
+	tu_mkdir(root, "class/aie/aiepart_24_2");
+	tu_mkdir(root, "class/aie/aiepart_24_2/24_0");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_1");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_2");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_3");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_4");
+	tu_put(root, "class/aie/aiepart_24_2/24_0/dma",
+	       "channel_status: mm2s: idle|idle, s2mm: idle|idle\n"
+	       "queue_size: mm2s: 0|0, s2mm: 2|0\n"
+	       "queue_status: mm2s: okay|okay, s2mm: okay|okay\n"
+	       "current_bd: mm2s: 0|0, s2mm: 4|0\n");
+	tu_put(root, "class/aie/aiepart_24_2/24_0/lock", "0: 0\n1: 1\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_1/core",
+	       "status: enable|west_lock_stall\npc: 0x00000230\nlr: 0x0\nsp: 0x0\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_1/lock", "0: 0\n1: 1\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_2/core",
+	       "status: enable|core_processor_bus_sta"); /* cut */
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	put("class/aie/aiepart_24_2/25_3/core", big); /* huge */
-	put("class/aie/aiepart_24_2/25_3/lock", "\x01\x02garbage");
+	tu_put(root, "class/aie/aiepart_24_2/25_3/core", big); /* huge */
+	tu_put(root, "class/aie/aiepart_24_2/25_3/lock", "\x01\x02garbage");
 	snprintf(p, sizeof p, "%s/class/aie/aiepart_24_2/25_4/core", root);
 	CU_ASSERT_EQUAL(mkfifo(p, 0600), 0); /* slow */
 	aie_state_init(s, "sysfs");
