@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * aie/aie_state.h - the AI Engine array's state when a graph hangs (not
- * installed): per tile its kind, core status flags, PC, lock values and
- * DMA channels, parsed from the Linux AI Engine driver's sysfs files
+ * installed): per tile its kind, core status flags, PC, lock values, DMA
+ * channels, events and errors, parsed from the Linux AI Engine driver's
+ * sysfs files (or from XRT's aie_status file)
  * (docs/on-board.md, "The AI Engine array's state"), turned into JSON for
  * report.json's aie_state and into plain words ("core (25,1) stalled on
  * lock acquire (west)"). Every parser is strict and bounded: a file that
@@ -149,7 +150,7 @@ int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_
 void aie__tile_add_error(aie_tile *t, int module, int category, int name);
 
 /* Read the array below aieth__sysfs_root()/class/aie (each partition
- * "aiepart_*", each tile "<col>_<row>": core, lock, dma) within
+ * "aiepart_*", each tile "<col>_<row>": core, lock, dma, event, error) within
  * deadline_ms in all; each file read bounded by what is left. What fails
  * is a note; the state holds what was read. Returns the tiles read. */
 int aie_state_read_sysfs(aie_state *s, int deadline_ms);
