@@ -191,16 +191,16 @@ static void xrt_status_fallback(xrt_state *st, aie_state *s)
 		return;
 	{
 		/* the sysfs notes say why it gave nothing: they stay */
-		aie_state *old = malloc(sizeof *old);
-		if (old) {
-			int n;
-			memcpy(old, s, sizeof *old);
-			aie_state_init(s, "xrt-aie-status");
-			memcpy(s->graph, old->graph, sizeof s->graph);
-			for (n = 0; n < old->nnotes; n++)
-				aie_state_note(s, "%s", old->notes[n]);
-			free(old);
-		}
+		char graph_[sizeof s->graph], (*notes)[AIE_NOTE_LEN] = malloc(sizeof s->notes);
+		int n, nn = s->nnotes;
+		memcpy(graph_, s->graph, sizeof graph_);
+		if (notes)
+			memcpy(notes, s->notes, sizeof s->notes);
+		aie_state_init(s, "xrt-aie-status");
+		memcpy(s->graph, graph_, sizeof s->graph);
+		for (n = 0; notes && n < nn; n++)
+			aie_state_note(s, "%s", notes[n]);
+		free(notes);
 	}
 	/* AIE: row 0 is the shim row, the AI Engine tiles start at row 1
 	 * (linux-xlnx ai-engine-aie.c, aie_get_tile_type); AIE-ML's rows
