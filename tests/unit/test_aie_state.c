@@ -373,6 +373,7 @@ static void test_xrt_status(void)
 	aie_state_init(s, "xrt-aie-status");
 	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", text, len, -1, -1), 2);
 	CU_ASSERT_EQUAL(s->tiles[0].row, 0);
+	CU_ASSERT(s->tiles[1].row == 0 && s->tiles[1].kind == AIE_TILE_SHIM);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "rows as XRT numbers them"));
 	/* cut short (XRT rewrites it as it runs), not JSON, not its shape */
 	aie_state_init(s, "xrt-aie-status");

@@ -432,9 +432,12 @@ static void tile(xp *x, const char *path, json_object *o, aie_tile_kind kind)
 		row += (uint32_t)row0;
 	else if (row0 < 0)
 		x->relative = 1;
+	/* a core in two graphs: once (the kind too: with rows left as XRT's,
+	 * a core's row 0 is not the shim's) */
 	for (i = 0; i < x->s->ntiles; i++)
-		if (x->s->tiles[i].col == (int)col && x->s->tiles[i].row == (int)row)
-			return; /* a core in two graphs: once */
+		if (x->s->tiles[i].col == (int)col && x->s->tiles[i].row == (int)row &&
+		    x->s->tiles[i].kind == kind)
+			return;
 	if (x->s->ntiles >= AIE_MAX_TILES) {
 		note(x, path, "more than %d tiles: the rest left out", AIE_MAX_TILES);
 		return;
