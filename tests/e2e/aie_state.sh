@@ -32,6 +32,13 @@ printf '%s\n' "channel_status: mm2s: idle|idle, s2mm: idle|idle" "queue_size: mm
   "queue_status: mm2s: okay|okay, s2mm: okay|okay" "current_bd: mm2s: 0|0, s2mm: 4|0" >"$P/24_0/dma"
 printf '%s\n' "status: enable|west_lock_stall" "pc: 0x00000230" "lr: 0x00000000" "sp: 0x00070020" >"$P/25_1/core"
 printf '%s\n' "0: 0" "1: 1" >"$P/25_1/lock"
+# the event and error files (ai-engine-sysfs-event.c, -error.c): events per
+# module, an error asserted in the stalled core, a shim's error file
+# outside the driver's format
+printf '%s\n' "core: 1|26|28" "memory: " >"$P/25_1/event"
+printf '%s\n' "core: bus: axi-mm_slave_error" >"$P/25_1/error"
+printf '%s\n' "pl: 5" >"$P/24_0/event"
+printf '%s\n' "shim: bus: axi-mm_slave_error" >"$P/24_0/error"
 printf 'status: enable|core_processor_bus_sta' >"$P/25_2/core"
 head -c 6000 /dev/zero | tr '\0' a >"$P/25_3/core"
 printf '\001\002garbage' >"$P/25_3/lock"
@@ -73,6 +80,14 @@ has "$A" "25_2/core: line 1: core status flag 'core_processor_bus_sta' is unknow
 has "$A" "25_3/core: larger than 4096 bytes"
 has "$A" "25_3/lock: byte 0 is 0x01: not text"
 has "$A" "25_4/core: no answer within the deadline"
+has "$A" "24_0/error: line 1: 'shim: bus: axi-mm_slave_error' is not 'core:', 'memory:' or 'pl:'"
+# events and errors per tile, and the error in the words
+jqis '1 26 28' '.tests[0].aie_state.tiles[] | select(.col == 25) | .events.core | map(tostring) | join(" ")' "$R"
+jqis 0 '.tests[0].aie_state.tiles[] | select(.col == 25) | .events.memory | length' "$R"
+jqis 5 '.tests[0].aie_state.tiles[] | select(.col == 24) | .events.pl[0]' "$R"
+jqis 'core bus axi-mm_slave_error' '.tests[0].aie_state.tiles[] | select(.col == 25) | .errors[0] | "\(.module) \(.category) \(.name)"' "$R"
+jqis null '.tests[0].aie_state.tiles[] | select(.col == 24) | .errors' "$R"
+has "$A" "graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230), errors: core bus axi-mm_slave_error"
 # within the state read's own deadline (AIETH_AIE_STATE_TIMEOUT_MS=1000)
 left=$(jq -r '.notes[] | select(test("25_4/core")) | capture("\\((?<ms>[0-9]+) ms left").ms' "$A")
 [[ -n $left && $left -lt 1000 ]] && ok || bad "the FIFO's deadline: '$left' ms left, expected < 1000"
@@ -82,7 +97,7 @@ H=$TMP/stall/report.html
 has "$H" "AI Engine array at the hang"
 has "$H" "<title>core (25,1) stuck</title>"
 has "$H" "<title>shim (24,0) stuck</title>"
-has "$H" "<li>graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)</li>"
+has "$H" "<li>graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230), errors: core bus axi-mm_slave_error</li>"
 [[ $(grep -c 'fill="#d33"' "$H") -eq 2 ]] && ok || bad "report.html: not 2 stuck tiles marked"
 
 # the text output: the words beside the channels' table
@@ -111,6 +126,54 @@ ROOT=$TMP/nosys xrun nosys 5
 has "$TMP/nosys/artifacts/aie_state.json" "class/aie: not there"
 jqis 0 '.tests[0].aie_state.tiles | length' "$TMP/nosys/report.json"
 has "$TMP/nosys/report.json" "were reset"
+
+# --- XRT's own aie_status file (xrt.ini [Debug] aie_status=true) when the
+# driver's files give nothing: XRT writes it in the session folder and
+# rewrites it as it runs; here one in its writer's shape is planted in the
+# artifacts folder, dated within the session (the double writes its own
+# only when the device closes, after the reset)
+printf '[Debug]\naie_status=true\n' >"$TMP/xrt.ini"
+XS=aie_status_edge_2026_12_02_101500.json
+mkdir -p "$TMP/xst/artifacts"
+cp "$S/tests/data/aie_status/$XS" "$TMP/xst/artifacts/"
+touch -d '+1 hour' "$TMP/xst/artifacts/$XS"
+ROOT=$TMP/nosys xrun xst 5 --xrt-ini "$TMP/xrt.ini"
+R=$TMP/xst/report.json
+A=$TMP/xst/artifacts/aie_state.json
+jqis xrt-aie-status '.tests[0].aie_state.source' "$R"
+jqis 2 '.tests[0].aie_state.tiles | length' "$R"
+jqis core '.tests[0].aie_state.tiles[] | select(.col == 25 and .row == 1) | .kind' "$R"
+jqis 'Enable Lock_Stall_W' '.tests[0].aie_state.tiles[] | select(.col == 25) | .status | join(" ")' "$R"
+jqis 'acquired_for_write released_for_write' '.tests[0].aie_state.tiles[] | select(.col == 25) | .locks | join(" ")' "$R"
+jqis stalled_on_requesting_lock '.tests[0].aie_state.tiles[] | select(.col == 25) | .dma.s2mm[0].status' "$R"
+jqis 2 '.tests[0].aie_state.tiles[] | select(.col == 24 and .kind == "shim") | .dma.s2mm[0].queue_size' "$R"
+has "$A" "class/aie: not there"
+has "$A" "the driver's sysfs files gave no tile: XRT's $XS read instead"
+has "$A" "graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230), errors: core bus axi-mm_slave_error"
+has "$R" "AI Engine: graph gr: core (25,1) stalled on lock acquire (west)"
+has "$TMP/xst/report.html" "<title>core (25,1) stuck</title>"
+# both there: the sysfs state is used, and the note says so
+mkdir -p "$TMP/xboth/artifacts"
+cp "$S/tests/data/aie_status/$XS" "$TMP/xboth/artifacts/"
+touch -d '+1 hour' "$TMP/xboth/artifacts/$XS"
+xrun xboth 5 --xrt-ini "$TMP/xrt.ini"
+jqis sysfs '.tests[0].aie_state.source' "$TMP/xboth/report.json"
+has "$TMP/xboth/artifacts/aie_state.json" "XRT's $XS is there too: not used (the driver's sysfs files come first)"
+# a file cut short (XRT rewrites it in place): a note, the hang as before
+mkdir -p "$TMP/xcut/artifacts"
+head -c 2000 "$S/tests/data/aie_status/$XS" >"$TMP/xcut/artifacts/$XS"
+touch -d '+1 hour' "$TMP/xcut/artifacts/$XS"
+ROOT=$TMP/nosys xrun xcut 5 --xrt-ini "$TMP/xrt.ini"
+jqis 0 '.tests[0].aie_state.tiles | length' "$TMP/xcut/report.json"
+has "$TMP/xcut/artifacts/aie_state.json" "cut short"
+has "$TMP/xcut/report.json" "were reset"
+# one written before the session is another run's: not taken
+mkdir -p "$TMP/xold/artifacts"
+cp "$S/tests/data/aie_status/$XS" "$TMP/xold/artifacts/"
+touch -d '-1 hour' "$TMP/xold/artifacts/$XS"
+ROOT=$TMP/nosys xrun xold 5 --xrt-ini "$TMP/xrt.ini"
+jqis sysfs '.tests[0].aie_state.source' "$TMP/xold/report.json"
+jqis 0 '.tests[0].aie_state.tiles | length' "$TMP/xold/report.json"
 
 # --- the read turned off: no aie_state
 AIETH_AIE_STATE_TIMEOUT_MS=0 xrun off 5
@@ -153,7 +216,7 @@ grep -q '<svg class="aie"' "$H" && bad "report.html: an array grid drawn without
 
 # report.json with aie_state keeps to the schema
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" \
-  "$TMP/stall/report.json" "$TMP/nosys/report.json" "$TMP/dsys/report.json" "$TMP/emu/report.json" >"$TMP/schema.out" 2>&1 &&
+  "$TMP/stall/report.json" "$TMP/nosys/report.json" "$TMP/dsys/report.json" "$TMP/emu/report.json" "$TMP/xst/report.json" >"$TMP/schema.out" 2>&1 &&
   ok || { bad "aie_state: report.json breaks docs/report.schema.json"; cat "$TMP/schema.out" >&2; }
 
 finish

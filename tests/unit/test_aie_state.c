@@ -123,24 +123,6 @@ static void test_dma(void)
 
 static char root[64];
 
-static void put(const char *rel, const char *text)
-{
-	char p[256];
-	FILE *f;
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	f = fopen(p, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *rel)
-{
-	char p[256];
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	CU_ASSERT_EQUAL(mkdir(p, 0700), 0);
-}
-
 static char said[8][AIE_NOTE_LEN];
 static int nsaid;
 
@@ -167,27 +149,32 @@ static void test_tree(void)
 	CU_ASSERT_EQUAL(aie_state_read_sysfs(s, 1000), 0);
 	CU_ASSERT_EQUAL(s->nnotes, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "class/aie"));
-	dir("class");
-	dir("class/aie");
-	dir("class/aie/aiepart_24_2");
-	dir("class/aie/aiepart_24_2/24_0");
-	dir("class/aie/aiepart_24_2/25_1");
-	dir("class/aie/aiepart_24_2/25_2");
-	dir("class/aie/aiepart_24_2/25_3");
-	dir("class/aie/aiepart_24_2/25_4");
-	put("class/aie/aiepart_24_2/24_0/dma", "channel_status: mm2s: idle|idle, s2mm: idle|idle\n"
-					       "queue_size: mm2s: 0|0, s2mm: 2|0\n"
-					       "queue_status: mm2s: okay|okay, s2mm: okay|okay\n"
-					       "current_bd: mm2s: 0|0, s2mm: 4|0\n");
-	put("class/aie/aiepart_24_2/24_0/lock", "0: 0\n1: 1\n");
-	put("class/aie/aiepart_24_2/25_1/core",
-	    "status: enable|west_lock_stall\npc: 0x00000230\nlr: 0x0\nsp: 0x0\n");
-	put("class/aie/aiepart_24_2/25_1/lock", "0: 0\n1: 1\n");
-	put("class/aie/aiepart_24_2/25_2/core", "status: enable|core_processor_bus_sta"); /* cut */
+	tu_mkdir(root, "class");
+	tu_mkdir(root, "class/aie");
+	tu_mkdir(root, "class/aie/aiepart_24_2");
+	tu_mkdir(root, "class/aie/aiepart_24_2/24_0");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_1");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_2");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_3");
+	tu_mkdir(root, "class/aie/aiepart_24_2/25_4");
+	tu_put(root, "class/aie/aiepart_24_2/24_0/dma",
+	       "channel_status: mm2s: idle|idle, s2mm: idle|idle\n"
+	       "queue_size: mm2s: 0|0, s2mm: 2|0\n"
+	       "queue_status: mm2s: okay|okay, s2mm: okay|okay\n"
+	       "current_bd: mm2s: 0|0, s2mm: 4|0\n");
+	tu_put(root, "class/aie/aiepart_24_2/24_0/lock", "0: 0\n1: 1\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_1/core",
+	       "status: enable|west_lock_stall\npc: 0x00000230\nlr: 0x0\nsp: 0x0\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_1/lock", "0: 0\n1: 1\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_1/event", "core: 1|26\nmemory: \n");
+	tu_put(root, "class/aie/aiepart_24_2/25_1/error", ""); /* none asserted */
+	tu_put(root, "class/aie/aiepart_24_2/24_0/event", "pl: 5\n");
+	tu_put(root, "class/aie/aiepart_24_2/25_2/core",
+	       "status: enable|core_processor_bus_sta"); /* cut */
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	put("class/aie/aiepart_24_2/25_3/core", big); /* huge */
-	put("class/aie/aiepart_24_2/25_3/lock", "\x01\x02garbage");
+	tu_put(root, "class/aie/aiepart_24_2/25_3/core", big); /* huge */
+	tu_put(root, "class/aie/aiepart_24_2/25_3/lock", "\x01\x02garbage");
 	snprintf(p, sizeof p, "%s/class/aie/aiepart_24_2/25_4/core", root);
 	CU_ASSERT_EQUAL(mkfifo(p, 0600), 0); /* slow */
 	aie_state_init(s, "sysfs");
@@ -214,6 +201,9 @@ static void test_tree(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "\"status\":[\"Enable\",\"Lock_Stall_W\"]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "\"kind\":\"shim\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "\"queue_size\":2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "\"events\":{\"pl\":[5]}"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(txt, "\"events\":{\"core\":[1,26],\"memory\":[]},\"errors\":[]"));
 	json_object_put(j);
 	/* a deadline already spent: nothing read, a note, at once */
 	aie_state_init(s, "sysfs");
@@ -224,5 +214,221 @@ static void test_tree(void)
 	free(s);
 }
 
+static void test_event(void)
+{
+	aie_tile t;
+	memset(&t, 0, sizeof t);
+	/* a core tile: core and memory lines (AIE and AIE-ML alike) */
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1|26|28\nmemory: \n", &t), 0);
+	CU_ASSERT_EQUAL(t.has_events, (1 << AIE_MOD_CORE) | (1 << AIE_MOD_MEMORY));
+	CU_ASSERT_EQUAL(t.nevents[AIE_MOD_CORE], 3);
+	CU_ASSERT_EQUAL(t.events[AIE_MOD_CORE][2], 28);
+	CU_ASSERT_EQUAL(t.nevents[AIE_MOD_MEMORY], 0);
+	/* a shim or memory tile: pl; a trailing blank cut */
+	memset(&t, 0, sizeof t);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "pl: 5|127\n", &t), 0);
+	CU_ASSERT_EQUAL(t.nevents[AIE_MOD_PL], 2);
+	memset(&t, 0, sizeof t);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core:\nmemory:\n", &t), 0);
+	memset(&t, 0, sizeof t);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: clock_gated\nmemory: clock_gated\n", &t), 0);
+	CU_ASSERT(t.events_gated && t.clock_gated);
+	/* what the driver never writes */
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 3|2\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "line 1: core: event 2 after 3"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 128\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "events 0 to 127"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1|\n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: x\n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 01\n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1\ncore: 2\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "line 2: core: a second time"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "shim: 1\n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "cut short"));
+}
+
+static void test_error(void)
+{
+	aie_tile t;
+	memset(&t, 0, sizeof t);
+	/* none asserted: the driver writes nothing */
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "", &t), 0);
+	CU_ASSERT(t.has_errors && t.nerrors == 0);
+	/* AIE: the names of ai-engine-aie.c */
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error,
+			      "core: bus: axi-mm_slave_error\n"
+			      "memory: dma: dma_s2mm_0_error|dma_mm2s_1_error\n",
+			      &t),
+			0);
+	CU_ASSERT_EQUAL(t.nerrors, 3);
+	CU_ASSERT_STRING_EQUAL(aie_module_name(t.errors[1].module), "memory");
+	CU_ASSERT_STRING_EQUAL(aie_error_category_name(t.errors[1].category), "dma");
+	CU_ASSERT_STRING_EQUAL(aie_error_name(t.errors[2].name), "dma_mm2s_1_error");
+	/* AIE-ML: a memory tile's (pl) and a core's */
+	memset(&t, 0, sizeof t);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error,
+			      "pl: lock: lock_error\ncore: instruction: decompression_underflow\n",
+			      &t),
+			0);
+	CU_ASSERT_EQUAL(t.nerrors, 2);
+	/* an unknown category, name, module; an empty list; the older
+	 * drivers' spelled-out names are not in the tables: a note */
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: weird: axi-mm_slave_error\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "category 'weird' is unknown"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus: no_such_error\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "not in the driver's tables"));
+	CU_ASSERT_EQUAL(
+		PARSE(aie_parse_error, "core: stream_switch: CORE: Control packet error\n", &t),
+		-1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus: \n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus\n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "shim: bus: axi-mm_slave_error\n", &t), -1);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus: axi-mm_slave_error|\n", &t), -1);
+}
+
+/* A state with a stalled core that has an error: the words say both. */
+static void test_error_words(void)
+{
+	aie_state *s = malloc(sizeof *s);
+	aie_tile *t;
+	json_object *j;
+	const char *txt;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	aie_state_init(s, "sysfs");
+	t = &s->tiles[s->ntiles++];
+	t->col = 25, t->row = 1, t->kind = AIE_TILE_CORE, t->has_core = 1;
+	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: enable|west_lock_stall\npc: 0x230\n", t), 0);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus: axi-mm_slave_error\n", t), 0);
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1|26\nmemory: \n", t), 0);
+	t = &s->tiles[s->ntiles++];
+	t->col = 24, t->row = 0, t->kind = AIE_TILE_SHIM;
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "pl: dma: dma_s2mm_0_error\n", t), 0);
+	nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 8), 2);
+	CU_ASSERT_STRING_EQUAL(said[0], "core (25,1) stalled on lock acquire (west) (PC 0x230), "
+					"errors: core bus axi-mm_slave_error");
+	CU_ASSERT_STRING_EQUAL(said[1], "shim (24,0), errors: pl dma dma_s2mm_0_error");
+	j = aie_state_json(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	txt = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "\"events\":{\"core\":[1,26],\"memory\":[]}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		txt,
+		"\"errors\":[{\"module\":\"core\",\"category\":\"bus\",\"name\":\"axi-mm_slave_error\"}]"));
+	json_object_put(j);
+	free(s);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *b = malloc(1 << 16);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	*len = fread(b, 1, (1 << 16) - 1, f);
+	b[*len] = '\0';
+	fclose(f);
+	return b;
+}
+
+/* XRT's aie_status file, shaped as its writer makes it (every value a
+ * string, an empty list ""): the same state as the sysfs files give. */
+static void test_xrt_status(void)
+{
+	aie_state *s = malloc(sizeof *s);
+	size_t len;
+	char *text = slurp(tu_src("tests/data/aie_status/aie_status_edge_2026_12_02_101500.json"),
+			   &len),
+	     *bad;
+	const aie_tile *core, *shim;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	aie_state_init(s, "xrt-aie-status");
+	snprintf(s->graph, sizeof s->graph, "gr");
+	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", text, len, 1, 0), 2);
+	CU_ASSERT_EQUAL(s->nnotes, 0);
+	core = &s->tiles[0];
+	shim = &s->tiles[1];
+	/* XRT's core rows count from the first AI Engine row: row 0 is (25,1) */
+	CU_ASSERT(core->col == 25 && core->row == 1 && core->kind == AIE_TILE_CORE);
+	CU_ASSERT_EQUAL(core->core_flags, (1u << AIE_CS_ENABLE) | (1u << AIE_CS_LOCK_STALL_W));
+	CU_ASSERT_EQUAL(core->pc, 0x230u);
+	CU_ASSERT(core->nlocks == 2 && core->lock_is_state && core->lock[0] == 1);
+	CU_ASSERT(core->ns2mm == 2 && core->s2mm[0].queue_size == 1 &&
+		  core->s2mm[0].current_bd == 2);
+	CU_ASSERT_STRING_EQUAL(core->s2mm[0].status, "stalled_on_requesting_lock");
+	CU_ASSERT(core->nevents[AIE_MOD_CORE] == 3 && core->events[AIE_MOD_CORE][1] == 26);
+	CU_ASSERT_EQUAL(core->nerrors, 1);
+	CU_ASSERT(shim->col == 24 && shim->row == 0 && shim->kind == AIE_TILE_SHIM);
+	CU_ASSERT(shim->ns2mm == 1 && shim->s2mm[0].queue_size == 2);
+	nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 8), 3);
+	CU_ASSERT_STRING_EQUAL(said[0], "graph gr: core (25,1) stalled on lock acquire (west) (PC "
+					"0x230), errors: core bus axi-mm_slave_error");
+	CU_ASSERT_STRING_EQUAL(said[1], "DMA S2MM 0 of core (25,1) stalled_on_requesting_lock "
+					"with 1 BD queued (current BD 2)");
+	CU_ASSERT_STRING_EQUAL(said[2],
+			       "DMA S2MM 0 of shim (24,0) idle with 2 BDs queued (current BD 4)");
+	/* rows not known on this board: kept as XRT's, said so */
+	aie_state_init(s, "xrt-aie-status");
+	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", text, len, -1, -1), 2);
+	CU_ASSERT_EQUAL(s->tiles[0].row, 0);
+	CU_ASSERT(s->tiles[1].row == 0 && s->tiles[1].kind == AIE_TILE_SHIM);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "rows as XRT numbers them"));
+	/* cut short (XRT rewrites it as it runs), not JSON, not its shape */
+	aie_state_init(s, "xrt-aie-status");
+	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", text, len / 2, 1, 0), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "f.json"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "cut short"));
+	aie_state_init(s, "xrt-aie-status");
+	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", "{\"writer\": 1}", 13, 1, 0), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "not XRT's aie_status format"));
+	/* an unknown key, a flag XRT's format has not, a lock out of order:
+	 * notes naming the file and the key; the rest kept */
+	bad = malloc(len + 64);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+	memcpy(bad, text, len + 1);
+	memcpy(strstr(bad, "west_lock_stall"), "west_lock_stale", 15);
+	memcpy(strstr(bad, "\"link_register\""), "\"link_registe?\"", 15);
+	aie_state_init(s, "xrt-aie-status");
+	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", bad, len, 1, 0), 2);
+	CU_ASSERT_EQUAL(s->tiles[0].core_flags, 0u);
+	CU_ASSERT_EQUAL(s->nnotes, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "key 'link_registe?' is not in XRT's"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[1], "f.json: aie_metadata.graphs[gr].tile(25,1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[1], "'west_lock_stale' is not a core status flag"));
+	/* a duplicate key (json-c would keep the last): refused whole */
+	memcpy(bad, text, len + 1);
+	memcpy(strstr(bad, "\"link_register\""), "\"stack_pointer\"", 15);
+	aie_state_init(s, "xrt-aie-status");
+	CU_ASSERT_EQUAL(aie_state_from_xrt_status(s, "f.json", bad, len, 1, 0), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[0], "duplicate key"));
+	free(bad);
+	free(text);
+	free(s);
+}
+
+/* The newest aie_status_*.json written since a time, regular files only. */
+static void test_xrt_find(void)
+{
+	char d[64], name[64], p[128];
+	snprintf(d, sizeof d, "/tmp/aieth-xrtst-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(d));
+	CU_ASSERT_EQUAL(aie_xrt_status_find(d, 0, name, sizeof name), -1);
+	tu_put(d, "aie_status_edge_2026_01_01_000000.json", "{}");
+	tu_put(d, "aie_trace_0_0.txt", "");
+	tu_mkdir(d, "aie_status_edge_dir.json");
+	CU_ASSERT_EQUAL(aie_xrt_status_find(d, 0, name, sizeof name), 0);
+	CU_ASSERT_STRING_EQUAL(name, "aie_status_edge_2026_01_01_000000.json");
+	/* written before the session: not this session's */
+	CU_ASSERT_EQUAL(aie_xrt_status_find(d, (long long)time(NULL) + 3600, name, sizeof name),
+			-1);
+	snprintf(p, sizeof p, "rm -rf %s", d);
+	CU_ASSERT_EQUAL(system(p), 0);
+}
+
 TU_MAIN("aie_state", {"core file", test_core}, {"lock file", test_lock}, {"dma file", test_dma},
-	{"a stand-in sysfs tree", test_tree})
+	{"event file", test_event}, {"error file", test_error},
+	{"errors in the words and the JSON", test_error_words},
+	{"a stand-in sysfs tree", test_tree}, {"XRT's aie_status file", test_xrt_status},
+	{"XRT's aie_status file found", test_xrt_find})

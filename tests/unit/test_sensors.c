@@ -21,24 +21,6 @@
 
 static char root[256];
 
-static void put(const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	f = fopen(p, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void dir(const char *rel)
-{
-	char p[512];
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
-}
-
 static void test_value(void)
 {
 	static const char *bad[] = {"",    "\n", "abc", "12abc",  "1 2",  "1e3", "inf",
@@ -114,35 +96,35 @@ static void test_names(void)
 static void make_tree(void)
 {
 	char big[200];
-	dir("bus");
-	dir("bus/iio");
-	dir("bus/iio/devices");
-	dir("bus/iio/devices/iio:device0");
-	put("bus/iio/devices/iio:device0/name", "xlnx,versal-sysmon\n");
-	put("bus/iio/devices/iio:device0/in_temp160_temp_input", "45125\n");
-	put("bus/iio/devices/iio:device0/in_temp160_temp_raw", "5776\n"); /* _input wins */
-	put("bus/iio/devices/iio:device0/in_temp163_min_min_input", "20000\n");
-	put("bus/iio/devices/iio:device0/in_voltage0_vccint_input", "800\n");
-	put("bus/iio/devices/iio:device0/in_voltage1_vccaux_raw", "1700\n");
-	put("bus/iio/devices/iio:device0/in_voltage1_vccaux_scale", "1.0\n");
-	put("bus/iio/devices/iio:device0/in_voltage1_vccaux_offset", "100\n");
-	put("bus/iio/devices/iio:device0/in_voltage2_noscale_raw", "5\n");
-	dir("bus/iio/devices/iio:device1");
-	put("bus/iio/devices/iio:device1/name", "ams\n");
-	put("bus/iio/devices/iio:device1/in_temp0_input", "30000\n");
-	dir("class");
-	dir("class/hwmon");
-	dir("class/hwmon/hwmon0");
-	put("class/hwmon/hwmon0/name", "ina226\n");
-	put("class/hwmon/hwmon0/power1_input", "2500000\n");
-	put("class/hwmon/hwmon0/curr1_input", "1234\n");
-	put("class/hwmon/hwmon0/in1_input", "12000\n");
-	put("class/hwmon/hwmon0/in0_input", "garbage\n");
+	tu_mkdir(root, "bus");
+	tu_mkdir(root, "bus/iio");
+	tu_mkdir(root, "bus/iio/devices");
+	tu_mkdir(root, "bus/iio/devices/iio:device0");
+	tu_put(root, "bus/iio/devices/iio:device0/name", "xlnx,versal-sysmon\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_temp160_temp_input", "45125\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_temp160_temp_raw", "5776\n"); /* _input wins */
+	tu_put(root, "bus/iio/devices/iio:device0/in_temp163_min_min_input", "20000\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_voltage0_vccint_input", "800\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_voltage1_vccaux_raw", "1700\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_voltage1_vccaux_scale", "1.0\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_voltage1_vccaux_offset", "100\n");
+	tu_put(root, "bus/iio/devices/iio:device0/in_voltage2_noscale_raw", "5\n");
+	tu_mkdir(root, "bus/iio/devices/iio:device1");
+	tu_put(root, "bus/iio/devices/iio:device1/name", "ams\n");
+	tu_put(root, "bus/iio/devices/iio:device1/in_temp0_input", "30000\n");
+	tu_mkdir(root, "class");
+	tu_mkdir(root, "class/hwmon");
+	tu_mkdir(root, "class/hwmon/hwmon0");
+	tu_put(root, "class/hwmon/hwmon0/name", "ina226\n");
+	tu_put(root, "class/hwmon/hwmon0/power1_input", "2500000\n");
+	tu_put(root, "class/hwmon/hwmon0/curr1_input", "1234\n");
+	tu_put(root, "class/hwmon/hwmon0/in1_input", "12000\n");
+	tu_put(root, "class/hwmon/hwmon0/in0_input", "garbage\n");
 	memset(big, '7', sizeof big - 1);
 	big[sizeof big - 1] = 0;
-	put("class/hwmon/hwmon0/temp1_input", big);
-	dir("class/hwmon/hwmon1");
-	put("class/hwmon/hwmon1/name", "slow\n");
+	tu_put(root, "class/hwmon/hwmon0/temp1_input", big);
+	tu_mkdir(root, "class/hwmon/hwmon1");
+	tu_put(root, "class/hwmon/hwmon1/name", "slow\n");
 	{
 		char p[512];
 		snprintf(p, sizeof p, "%s/class/hwmon/hwmon1/temp1_input", root);
@@ -223,9 +205,9 @@ static void test_sampler(void)
 	/* a long period: the thread does not sample during the test; the
 	 * samples are taken here, one by one */
 	CU_ASSERT_EQUAL_FATAL(sens_sampler_start(&sm, &s, 60000), 0);
-	put("class/hwmon/hwmon0/power1_input", "1000000\n");
+	tu_put(root, "class/hwmon/hwmon0/power1_input", "1000000\n");
 	sens_sample_once(sm);
-	put("class/hwmon/hwmon0/power1_input", "4000000\n");
+	tu_put(root, "class/hwmon/hwmon0/power1_input", "4000000\n");
 	sens_sample_once(sm);
 	z = sens_sampler_series(sm, pw);
 	CU_ASSERT_EQUAL(z->count, 3);
@@ -238,7 +220,7 @@ static void test_sampler(void)
 	CU_ASSERT_EQUAL(z->len, SENS_RING);
 	CU_ASSERT_EQUAL(z->count, SENS_RING + 10);
 	/* a file going bad is dropped after SENS_FAIL_MAX reads, with a note */
-	put("class/hwmon/hwmon0/power1_input", "oops\n");
+	tu_put(root, "class/hwmon/hwmon0/power1_input", "oops\n");
 	for (i = 0; i < SENS_FAIL_MAX + 2; i++)
 		sens_sample_once(sm);
 	CU_ASSERT_TRUE(z->dropped);

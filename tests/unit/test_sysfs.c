@@ -30,14 +30,6 @@ static const char *at(const char *name)
 	return b;
 }
 
-static void put(const char *name, const char *text)
-{
-	FILE *f = fopen(at(name), "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void setup(void)
 {
 	if (root[0])
@@ -45,11 +37,11 @@ static void setup(void)
 	snprintf(root, sizeof root, "/tmp/aieth-sysfs-XXXXXX");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
 	CU_ASSERT_EQUAL(setenv("AIETH_SYSFS_ROOT", root, 1), 0);
-	CU_ASSERT_EQUAL(mkdir(at("dev"), 0700), 0);
-	put("dev/status", "Enable|Lock_Stall_W\n");
-	put("dev/big", "0123456789abcdef0123456789abcdef");
-	put("dev/b", "");
-	put("dev/a", "");
+	tu_mkdir(root, "dev");
+	tu_put(root, "dev/status", "Enable|Lock_Stall_W\n");
+	tu_put(root, "dev/big", "0123456789abcdef0123456789abcdef");
+	tu_put(root, "dev/b", "");
+	tu_put(root, "dev/a", "");
 	CU_ASSERT_EQUAL(mkfifo(at("dev/fifo"), 0600), 0);
 }
 

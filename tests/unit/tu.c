@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "aieth.h"
@@ -102,4 +103,22 @@ int tu_run(const char *suite, const tu_test *tests)
 	free(made);
 	made = NULL;
 	return failed ? 1 : 0;
+}
+
+void tu_put(const char *root, const char *rel, const char *text)
+{
+	char p[4096];
+	FILE *f;
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	CU_ASSERT_EQUAL(fclose(f), 0);
+}
+
+void tu_mkdir(const char *root, const char *rel)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
 }

@@ -25,6 +25,11 @@ const char *tu_tmpfile(const char *text);
 
 int tu_run(const char *suite, const tu_test *tests);
 
+/* Files of a stand-in tree (a sysfs root): text written to root/rel, and
+ * the folder root/rel made; each failure fails the test at once. */
+void tu_put(const char *root, const char *rel, const char *text);
+void tu_mkdir(const char *root, const char *rel);
+
 /* A session on the emulated board with one graph "gr" of the given model
  * (params: JSON text or NULL); NULL (and the error printed) on failure. */
 struct aieth_session *tu_session(const char *board, const char *model, const char *params,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aie/aie_internal.h"
 #include "aie/aie_state.h"
 
 static const struct {
@@ -45,8 +46,6 @@ static const char *const lock_states[4] = {"released_for_write", "acquired_for_w
 
 const char *aie_core_flag_name(unsigned bit) { return bit < AIE_CS_COUNT ? flags[bit].shown : "?"; }
 
-/* A flag by either spelling (the driver's, or xbutil's / XRT's JSON). */
-int aie__flag_bit(const char *name, size_t n);
 int aie__flag_bit(const char *name, size_t n)
 {
 	unsigned i;
@@ -59,7 +58,7 @@ int aie__flag_bit(const char *name, size_t n)
 	return -1;
 }
 
-static int fail(char *note, size_t cap, int line, const char *fmt, ...)
+int aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int k = line > 0 ? snprintf(note, cap, "line %d: ", line) : 0;
@@ -71,13 +70,7 @@ static int fail(char *note, size_t cap, int line, const char *fmt, ...)
 	return -1;
 }
 
-/* The next line of text: [*p, eol) without the newline; 0 at the end. */
-typedef struct {
-	const char *p, *end;
-	int no;
-} lines;
-
-static int next_line(lines *l, const char **s, size_t *n)
+int aie__next_line(aie_lines *l, const char **s, size_t *n)
 {
 	const char *e;
 	if (l->p >= l->end)
@@ -92,22 +85,21 @@ static int next_line(lines *l, const char **s, size_t *n)
 	return 1;
 }
 
-/* Only printable ASCII: the driver writes nothing else. */
-static int clean(const char *text, size_t len, char *note, size_t cap)
+int aie__clean(const char *text, size_t len, char *note, size_t cap)
 {
 	size_t i;
 	if (len > AIE_FILE_MAX)
-		return fail(note, cap, 0, "%zu bytes: larger than the driver writes (%d)", len,
-			    AIE_FILE_MAX);
+		return aie__fail(note, cap, 0, "%zu bytes: larger than the driver writes (%d)", len,
+				 AIE_FILE_MAX);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 		if (c != '\n' && (c < 0x20 || c > 0x7e))
-			return fail(note, cap, 0, "byte %zu is 0x%02x: not text", i, c);
+			return aie__fail(note, cap, 0, "byte %zu is 0x%02x: not text", i, c);
 	}
 	return 0;
 }
 
-static int starts(const char *s, size_t n, const char *key, const char **rest, size_t *rn)
+int aie__starts(const char *s, size_t n, const char *key, const char **rest, size_t *rn)
 {
 	size_t k = strlen(key);
 	if (n < k || strncmp(s, key, k) != 0)
@@ -117,8 +109,7 @@ static int starts(const char *s, size_t n, const char *key, const char **rest, s
 	return 1;
 }
 
-/* A hexadecimal "0x%08x" or decimal number filling [s, s+n); 32 bits. */
-static int number(const char *s, size_t n, uint32_t *v)
+int aie__number(const char *s, size_t n, uint32_t *v)
 {
 	char buf[24];
 	char *e;
@@ -138,19 +129,19 @@ static int number(const char *s, size_t n, uint32_t *v)
 
 int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
-	lines l = {text, text + len, 0};
+	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
 	size_t n, rn;
 	int seen_status = 0;
-	if (clean(text, len, note, cap))
+	if (aie__clean(text, len, note, cap))
 		return -1;
 	t->has_core = 1;
 	t->kind = AIE_TILE_CORE; /* only core tiles have the file */
-	while (next_line(&l, &s, &n)) {
+	while (aie__next_line(&l, &s, &n)) {
 		uint32_t *reg = NULL;
 		if (n == 0)
 			continue;
-		if (starts(s, n, "status: ", &r, &rn)) {
+		if (aie__starts(s, n, "status: ", &r, &rn)) {
 			seen_status = 1;
 			if (rn == 11 && strncmp(r, "clock_gated", 11) == 0) {
 				t->clock_gated = 1;
@@ -165,9 +156,9 @@ int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t
 				size_t k = bar ? (size_t)(bar - r) : rn;
 				int bit = aie__flag_bit(r, k);
 				if (bit < 0)
-					return fail(note, cap, l.no,
-						    "core status flag '%.*s' is unknown",
-						    (int)(k > 40 ? 40 : k), r);
+					return aie__fail(note, cap, l.no,
+							 "core status flag '%.*s' is unknown",
+							 (int)(k > 40 ? 40 : k), r);
 				t->core_flags |= 1u << bit;
 				r += k;
 				rn -= k;
@@ -175,40 +166,40 @@ int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t
 					r++;
 					rn--;
 					if (rn == 0)
-						return fail(note, cap, l.no,
-							    "core status ends with '|'");
+						return aie__fail(note, cap, l.no,
+								 "core status ends with '|'");
 				}
 			}
 			continue;
 		}
-		if (starts(s, n, "pc: ", &r, &rn))
+		if (aie__starts(s, n, "pc: ", &r, &rn))
 			reg = &t->pc;
-		else if (starts(s, n, "lr: ", &r, &rn))
+		else if (aie__starts(s, n, "lr: ", &r, &rn))
 			reg = &t->lr;
-		else if (starts(s, n, "sp: ", &r, &rn))
+		else if (aie__starts(s, n, "sp: ", &r, &rn))
 			reg = &t->sp;
 		else
-			return fail(note, cap, l.no, "'%.*s' is not status:, pc:, lr: or sp:",
-				    (int)(n > 40 ? 40 : n), s);
-		if (number(r, rn, reg))
-			return fail(note, cap, l.no, "'%.*s' is not a 32-bit number",
-				    (int)(rn > 40 ? 40 : rn), r);
+			return aie__fail(note, cap, l.no, "'%.*s' is not status:, pc:, lr: or sp:",
+					 (int)(n > 40 ? 40 : n), s);
+		if (aie__number(r, rn, reg))
+			return aie__fail(note, cap, l.no, "'%.*s' is not a 32-bit number",
+					 (int)(rn > 40 ? 40 : rn), r);
 	}
 	if (!seen_status)
-		return fail(note, cap, 0, "no status: line (empty or cut short)");
+		return aie__fail(note, cap, 0, "no status: line (empty or cut short)");
 	return 0;
 }
 
 int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
-	lines l = {text, text + len, 0};
+	aie_lines l = {text, text + len, 0};
 	const char *s;
 	size_t n;
 	int kinds = 0; /* 1 values, 2 state strings */
-	if (clean(text, len, note, cap))
+	if (aie__clean(text, len, note, cap))
 		return -1;
 	t->nlocks = 0;
-	while (next_line(&l, &s, &n)) {
+	while (aie__next_line(&l, &s, &n)) {
 		const char *colon;
 		uint32_t id, v;
 		int i;
@@ -216,14 +207,14 @@ int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t
 			continue;
 		colon = memchr(s, ':', n);
 		if (!colon || colon + 1 >= s + n || colon[1] != ' ' ||
-		    number(s, (size_t)(colon - s), &id))
-			return fail(note, cap, l.no, "'%.*s' is not '<lock>: <status>'",
-				    (int)(n > 40 ? 40 : n), s);
+		    aie__number(s, (size_t)(colon - s), &id))
+			return aie__fail(note, cap, l.no, "'%.*s' is not '<lock>: <status>'",
+					 (int)(n > 40 ? 40 : n), s);
 		if (id != (uint32_t)t->nlocks)
-			return fail(note, cap, l.no, "lock %u out of order (expected %d)", id,
-				    t->nlocks);
+			return aie__fail(note, cap, l.no, "lock %u out of order (expected %d)", id,
+					 t->nlocks);
 		if (t->nlocks >= AIE_MAX_LOCKS)
-			return fail(note, cap, l.no, "more than %d locks", AIE_MAX_LOCKS);
+			return aie__fail(note, cap, l.no, "more than %d locks", AIE_MAX_LOCKS);
 		n = (size_t)(s + n - (colon + 2));
 		s = colon + 2;
 		if (n == 11 && strncmp(s, "clock_gated", 11) == 0) {
@@ -237,20 +228,20 @@ int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t
 		if (i < 4) {
 			kinds |= 2;
 			t->lock[t->nlocks++] = (uint8_t)i;
-		} else if (number(s, n, &v) == 0 && v <= 255) {
+		} else if (aie__number(s, n, &v) == 0 && v <= 255) {
 			kinds |= 1;
 			t->lock[t->nlocks++] = (uint8_t)v;
 		} else {
-			return fail(note, cap, l.no,
-				    "lock %u: '%.*s' is neither a value nor a lock state", id,
-				    (int)(n > 40 ? 40 : n), s);
+			return aie__fail(note, cap, l.no,
+					 "lock %u: '%.*s' is neither a value nor a lock state", id,
+					 (int)(n > 40 ? 40 : n), s);
 		}
 	}
 	if (kinds == 3)
-		return fail(note, cap, 0, "lock values and AIE lock states mixed");
+		return aie__fail(note, cap, 0, "lock values and AIE lock states mixed");
 	t->lock_is_state = kinds == 2;
 	if (t->nlocks == 0)
-		return fail(note, cap, 0, "no lock lines (empty or cut short)");
+		return aie__fail(note, cap, 0, "no lock lines (empty or cut short)");
 	return 0;
 }
 
@@ -269,9 +260,9 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 	memset(d, 0, sizeof *d);
 	for (k = 0; k < 2; k++) {
 		const char *end;
-		if (!starts(s, n, key[k], &r, &rn))
-			return fail(note, cap, line, "'%s' expected at '%.*s'", key[k],
-				    (int)(n > 30 ? 30 : n), s);
+		if (!aie__starts(s, n, key[k], &r, &rn))
+			return aie__fail(note, cap, line, "'%s' expected at '%.*s'", key[k],
+					 (int)(n > 30 ? 30 : n), s);
 		end = k == 0 ? NULL : r + rn;
 		if (k == 0) {
 			/* the directions are separated by ", " */
@@ -282,7 +273,7 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 					break;
 				}
 			if (!c)
-				return fail(note, cap, line, "no ', s2mm:' part");
+				return aie__fail(note, cap, line, "no ', s2mm:' part");
 			end = c;
 		}
 		while (r < end) {
@@ -290,21 +281,21 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 			size_t len = bar ? (size_t)(bar - r) : (size_t)(end - r);
 			size_t j;
 			if (d->n[k] >= AIE_MAX_CHAN)
-				return fail(note, cap, line, "more than %d %.4s channels",
-					    AIE_MAX_CHAN, key[k]);
+				return aie__fail(note, cap, line, "more than %d %.4s channels",
+						 AIE_MAX_CHAN, key[k]);
 			if (len == 0 || len >= AIE_TOKEN_LEN)
-				return fail(note, cap, line, "a %.4s channel's field is %s", key[k],
-					    len ? "too long" : "empty");
+				return aie__fail(note, cap, line, "a %.4s channel's field is %s",
+						 key[k], len ? "too long" : "empty");
 			for (j = 0; j < len; j++)
 				if (!isalnum((unsigned char)r[j]) && r[j] != '_')
-					return fail(note, cap, line, "'%.*s' is not a word",
-						    (int)len, r);
+					return aie__fail(note, cap, line, "'%.*s' is not a word",
+							 (int)len, r);
 			memcpy(d->tok[k][d->n[k]], r, len);
 			d->tok[k][d->n[k]][len] = '\0';
 			d->n[k]++;
 			r += len + (bar ? 1 : 0);
 			if (bar && r >= end)
-				return fail(note, cap, line, "a field ends with '|'");
+				return aie__fail(note, cap, line, "a field ends with '|'");
 		}
 		if (k == 0) {
 			s = end + 2;
@@ -318,25 +309,25 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 {
 	static const char *const key[4] = {
 		"channel_status: ", "queue_size: ", "queue_status: ", "current_bd: "};
-	lines l = {text, text + len, 0};
+	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
 	size_t n, rn;
 	int seen = 0, i, k;
 	dirs dd, *d = &dd; /* 400 bytes: on the stack */
-	if (clean(text, len, note, cap))
+	if (aie__clean(text, len, note, cap))
 		return -1;
 	t->has_dma = 1;
-	while (next_line(&l, &s, &n)) {
+	while (aie__next_line(&l, &s, &n)) {
 		if (n == 0)
 			continue;
 		for (i = 0; i < 4; i++)
-			if (starts(s, n, key[i], &r, &rn))
+			if (aie__starts(s, n, key[i], &r, &rn))
 				break;
 		if (i == 4) {
-			if (starts(s, n, "fifo_len: ", &r, &rn)) /* AIE only: not kept */
+			if (aie__starts(s, n, "fifo_len: ", &r, &rn)) /* AIE only: not kept */
 				continue;
-			return fail(note, cap, l.no, "'%.*s' is not a DMA status line",
-				    (int)(n > 40 ? 40 : n), s);
+			return aie__fail(note, cap, l.no, "'%.*s' is not a DMA status line",
+					 (int)(n > 40 ? 40 : n), s);
 		}
 		if (rn == 36 && strncmp(r, "mm2s: clock_gated, s2mm: clock_gated", 36) == 0) {
 			t->clock_gated = 1;
@@ -361,10 +352,10 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 			}
 		} else {
 			if (!(seen & 1) || d->n[0] != t->nmm2s || d->n[1] != t->ns2mm) {
-				return fail(note, cap, l.no,
-					    "%.*s has %d+%d channels, channel_status %d+%d",
-					    (int)strlen(key[i]) - 2, key[i], d->n[0], d->n[1],
-					    t->nmm2s, t->ns2mm);
+				return aie__fail(note, cap, l.no,
+						 "%.*s has %d+%d channels, channel_status %d+%d",
+						 (int)strlen(key[i]) - 2, key[i], d->n[0], d->n[1],
+						 t->nmm2s, t->ns2mm);
 			}
 			for (k = 0; k < 2; k++) {
 				aie_dma_chan *c = k ? t->s2mm : t->mm2s;
@@ -376,12 +367,12 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 						       AIE_TOKEN_LEN);
 						continue;
 					}
-					if (number(d->tok[k][j], strlen(d->tok[k][j]), &v) ||
+					if (aie__number(d->tok[k][j], strlen(d->tok[k][j]), &v) ||
 					    v > 1000000) {
-						return fail(note, cap, l.no,
-							    "%.*s '%s' is not a count",
-							    (int)strlen(key[i]) - 2, key[i],
-							    d->tok[k][j]);
+						return aie__fail(note, cap, l.no,
+								 "%.*s '%s' is not a count",
+								 (int)strlen(key[i]) - 2, key[i],
+								 d->tok[k][j]);
 					}
 					if (i == 1)
 						c[j].queue_size = (int)v;
@@ -393,6 +384,6 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 		seen |= 1 << i;
 	}
 	if (!(seen & 1))
-		return fail(note, cap, 0, "no channel_status: line (empty or cut short)");
+		return aie__fail(note, cap, 0, "no channel_status: line (empty or cut short)");
 	return 0;
 }

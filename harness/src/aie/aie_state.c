@@ -159,6 +159,14 @@ int aie_state_read_sysfs(aie_state *s, int deadline_ms)
 				t->has_dma = 0, t->nmm2s = t->ns2mm = 0;
 			else
 				ok = 1;
+			if (!tile_file(s, tdir, "event", t, aie_parse_event, end))
+				t->has_events = 0, memset(t->nevents, 0, sizeof t->nevents);
+			else
+				ok = 1;
+			if (!tile_file(s, tdir, "error", t, aie_parse_error, end))
+				t->has_errors = 0, t->nerrors = t->errors_dropped = 0;
+			else
+				ok = 1;
 			if (ok)
 				s->ntiles++;
 		}
@@ -225,6 +233,21 @@ static void stall_words(uint32_t f, char *out, size_t cap)
 
 static int words_ports(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
 		       int n, int max);
+/* ", errors: core bus axi_mm_slave_error; ..." appended to line */
+static void error_words(const aie_tile *t, char *line, size_t cap)
+{
+	size_t l = strlen(line);
+	int e;
+	for (e = 0; e < t->nerrors && l + 1 < cap; e++) {
+		snprintf(line + l, cap - l, "%s%s %s %s",
+			 e ? "; " : ", errors: ", aie_module_name(t->errors[e].module),
+			 aie_error_category_name(t->errors[e].category),
+			 aie_error_name(t->errors[e].name));
+		l = strlen(line);
+	}
+	if (t->errors_dropped && l + 1 < cap)
+		snprintf(line + l, cap - l, "; %d more", t->errors_dropped);
+}
 
 int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
 		    int max)
@@ -243,6 +266,14 @@ int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line
 					 ? "halted"
 					 : "stalled",
 				 what, t->pc);
+			error_words(t, line, sizeof line);
+			each(ctx, line);
+			n++;
+		} else if (t->nerrors) {
+			/* errors in a tile that is not stalled are said too */
+			snprintf(line, sizeof line, "%s (%d,%d)", kind_name(t->kind), t->col,
+				 t->row);
+			error_words(t, line, sizeof line);
 			each(ctx, line);
 			n++;
 		}
@@ -516,6 +547,42 @@ json_object *aie_state_json(const aie_state *s)
 			json_object_object_add(d, "mm2s", chans(t->mm2s, t->nmm2s));
 			json_object_object_add(d, "s2mm", chans(t->s2mm, t->ns2mm));
 			json_object_object_add(to, "dma", d);
+		}
+		if (t->has_events && !t->events_gated) {
+			json_object *ev = json_object_new_object();
+			int m;
+			for (m = 0; m < AIE_MOD_COUNT; m++) {
+				json_object *a;
+				if (!(t->has_events & (1 << m)))
+					continue;
+				a = json_object_new_array();
+				for (j = 0; j < t->nevents[m]; j++)
+					json_object_array_add(a,
+							      json_object_new_int(t->events[m][j]));
+				json_object_object_add(ev, aie_module_name((unsigned)m), a);
+			}
+			json_object_object_add(to, "events", ev);
+		}
+		if (t->has_errors) {
+			json_object *ea = json_object_new_array();
+			for (j = 0; j < t->nerrors; j++) {
+				json_object *e = json_object_new_object();
+				json_object_object_add(e, "module",
+						       json_object_new_string(aie_module_name(
+							       t->errors[j].module)));
+				json_object_object_add(
+					e, "category",
+					json_object_new_string(
+						aie_error_category_name(t->errors[j].category)));
+				json_object_object_add(
+					e, "name",
+					json_object_new_string(aie_error_name(t->errors[j].name)));
+				json_object_array_add(ea, e);
+			}
+			json_object_object_add(to, "errors", ea);
+			if (t->errors_dropped)
+				json_object_object_add(to, "errors_dropped",
+						       json_object_new_int(t->errors_dropped));
 		}
 		json_object_array_add(tiles, to);
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * aie/aie_state.h - the AI Engine array's state when a graph hangs (not
- * installed): per tile its kind, core status flags, PC, lock values and
- * DMA channels, parsed from the Linux AI Engine driver's sysfs files
+ * installed): per tile its kind, core status flags, PC, lock values, DMA
+ * channels, events and errors, parsed from the Linux AI Engine driver's
+ * sysfs files (or from XRT's aie_status file)
  * (docs/on-board.md, "The AI Engine array's state"), turned into JSON for
  * report.json's aie_state and into plain words ("core (25,1) stalled on
  * lock acquire (west)"). Every parser is strict and bounded: a file that
@@ -57,6 +58,30 @@ enum {
 /* The name of a core status bit as xbutil shows it ("Lock_Stall_W"). */
 const char *aie_core_flag_name(unsigned bit);
 
+/* The modules of a tile as the driver names them in its event and error
+ * files: a core tile has core and memory, a shim (and, for the driver, an
+ * AIE-ML memory tile) pl. */
+enum { AIE_MOD_CORE, AIE_MOD_MEMORY, AIE_MOD_PL, AIE_MOD_COUNT };
+#define AIE_MAX_EVENTS 128 /* the driver prints event bits 0..127 */
+#define AIE_MAX_ERRORS 16
+
+/* One error asserted in a tile: the module, the category and the error's
+ * name, as indexes into the driver's tables (aie_error_names). */
+typedef struct {
+	uint8_t module, category;
+	uint16_t name;
+} aie_error;
+
+/* The names of a module ("core"), of an error category ("bus") and of an
+ * error ("axi_mm_slave_error"), as the driver writes them; "?" outside. */
+const char *aie_module_name(unsigned m);
+const char *aie_error_category_name(unsigned c);
+const char *aie_error_name(unsigned n);
+/* Look-ups by name (case-insensitive: XRT's JSON capitalises them);
+ * -1 when unknown. */
+int aie__error_category(const char *s, size_t n);
+int aie__error_index(const char *s, size_t n);
+
 typedef struct {
 	char status[AIE_TOKEN_LEN]; /* "idle", "running", "stalled_on_..." */
 	int queue_size;             /* -1: not known */
@@ -80,6 +105,16 @@ typedef struct {
 	int has_dma;
 	int nmm2s, ns2mm;
 	aie_dma_chan mm2s[AIE_MAX_CHAN], s2mm[AIE_MAX_CHAN];
+	/* added with the event and error files and XRT's aie_status (at the
+	 * end, for the merge): the events set per module (AIE_MOD_*; the
+	 * driver's event numbers, ascending), and the errors asserted */
+	int has_events;   /* the modules with an event line: 1 << AIE_MOD_* */
+	int events_gated; /* the driver said clock_gated */
+	uint8_t nevents[AIE_MOD_COUNT];
+	uint8_t events[AIE_MOD_COUNT][AIE_MAX_EVENTS];
+	int has_errors; /* an error file (or XRT's errors) was read */
+	int nerrors, errors_dropped;
+	aie_error errors[AIE_MAX_ERRORS];
 } aie_tile;
 
 /* Added for the emulated board (source "emulator", docs/emulator.md):
@@ -141,9 +176,17 @@ void aie_state_note(aie_state *s, const char *fmt, ...)
 int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
 int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
 int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+/* The tile's event file ("core: 1|22", "memory: ", "pl: 5") and error
+ * file ("core: bus: axi_mm_slave_error|..."; empty when none), AIE and
+ * AIE-ML (aie_parse_ev.c). */
+int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+/* Record one error in t (bounded: past AIE_MAX_ERRORS only counted);
+ * a repeat is kept once. */
+void aie__tile_add_error(aie_tile *t, int module, int category, int name);
 
 /* Read the array below aieth__sysfs_root()/class/aie (each partition
- * "aiepart_*", each tile "<col>_<row>": core, lock, dma) within
+ * "aiepart_*", each tile "<col>_<row>": core, lock, dma, event, error) within
  * deadline_ms in all; each file read bounded by what is left. What fails
  * is a note; the state holds what was read. Returns the tiles read. */
 int aie_state_read_sysfs(aie_state *s, int deadline_ms);
@@ -182,6 +225,23 @@ aie_port *aie_state_add_port(aie_state *s);
 /* Whether a tile looks stuck (a stall flag, a halt, a DMA channel
  * stalled or idle with BDs queued). */
 int aie_tile_stuck(const aie_tile *t);
+
+/* XRT's own status file (written with xrt.ini [Debug] aie_status=true:
+ * aie_status_<device>_<time>.json, aie_xrt_status.c): its core, memory
+ * and shim tiles added to s (whose source the caller sets). XRT numbers
+ * core and memory tile rows from the first row of their kind:
+ * core_row0/mem_row0 are the absolute rows those start at on this board,
+ * -1 when not known (then XRT's numbers are kept, with a note). Anything
+ * outside the format is a note naming the file (what) and the key, never
+ * a guess. Returns the tiles added, -1 when text is not such a file. */
+int aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, size_t len,
+			      int core_row0, int mem_row0);
+/* The same from the file at path (at most AIE_XRT_STATUS_MAX bytes). */
+#define AIE_XRT_STATUS_MAX (16u << 20)
+int aie_state_read_xrt_status(aie_state *s, const char *path, int core_row0, int mem_row0);
+/* The newest regular file aie_status_*.json in dir modified at or after
+ * since (seconds since the epoch): 0 and its name in name[cap], or -1. */
+int aie_xrt_status_find(const char *dir, long long since, char *name, size_t cap);
 
 /* report.json's aie_state object (json-c, caller puts it); NULL on out of
  * memory. */

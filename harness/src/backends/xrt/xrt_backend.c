@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "aie/aie_state.h"
@@ -57,6 +58,7 @@ typedef struct {
 	char *artifacts_dir;    /* where its files go at close (with run_dir) */
 	uint64_t artifacts_max; /* their bytes together (0: the default) */
 	char *state_dir;        /* where a hang's aie_state.json goes, or NULL */
+	long long opened_at;    /* the session's start (s since the epoch, less 1) */
 } xrt_state;
 
 static int64_t env_ms(const char *name, int64_t def)
@@ -147,6 +149,54 @@ static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const 
 	return AIETH_OK;
 }
 
+/* XRT's own aie_status file (an xrt.ini with [Debug] aie_status=true),
+ * written during this session: in the session folder where XRT works, or
+ * in the artifacts folder. When the driver's sysfs files gave no tile, s
+ * becomes what that file says (source "xrt-aie-status"), the sysfs notes
+ * kept; when both are there, the sysfs state stays and a note says so. */
+static void xrt_status_fallback(xrt_state *st, aie_state *s)
+{
+	const char *dirs[2] = {st->run_dir, st->state_dir}, *dir = NULL;
+	char name[256], *path;
+	int i, core_row0 = -1;
+	for (i = 0; i < 2 && !dir; i++)
+		if (dirs[i] && aie_xrt_status_find(dirs[i], st->opened_at, name, sizeof name) == 0)
+			dir = dirs[i];
+	if (!dir)
+		return;
+	if (s->ntiles > 0) {
+		aie_state_note(s,
+			       "XRT's %s is there too: not used (the driver's sysfs files come "
+			       "first)",
+			       name);
+		return;
+	}
+	if (!(path = aieth__path_join(dir, name)))
+		return;
+	{
+		/* the sysfs notes say why it gave nothing: they stay */
+		char graph_[sizeof s->graph], (*notes)[AIE_NOTE_LEN] = malloc(sizeof s->notes);
+		int n, nn = s->nnotes;
+		memcpy(graph_, s->graph, sizeof graph_);
+		if (notes)
+			memcpy(notes, s->notes, sizeof s->notes);
+		aie_state_init(s, "xrt-aie-status");
+		memcpy(s->graph, graph_, sizeof s->graph);
+		for (n = 0; notes && n < nn; n++)
+			aie_state_note(s, "%s", notes[n]);
+		free(notes);
+	}
+	/* AIE: row 0 is the shim row, the AI Engine tiles start at row 1
+	 * (linux-xlnx ai-engine-aie.c, aie_get_tile_type); AIE-ML's rows
+	 * depend on the device and are not in XRT's file */
+	if (st->cfg->info && st->cfg->info->aie_generation &&
+	    !strcmp(st->cfg->info->aie_generation, "AIE"))
+		core_row0 = 1;
+	aie_state_note(s, "the driver's sysfs files gave no tile: XRT's %s read instead", name);
+	aie_state_read_xrt_status(s, path, core_row0, core_row0 == 1 ? 0 : -1);
+	free(path);
+}
+
 /* On a hang, before the reset clears it: the AI Engine array's state from
  * the driver's sysfs files (aie/aie_state.h, read in a process of its own
  * under its own deadline), written to the artifacts folder as
@@ -164,6 +214,7 @@ static void capture_aie_state(xrt_state *st, const char *graph, char *out, size_
 	if (graph)
 		snprintf(s->graph, sizeof s->graph, "%s", graph);
 	aie_state_capture(s, ms > 60000 ? 60000 : (int)ms);
+	xrt_status_fallback(st, s);
 	if (aie_state_words_join(s, out, size, 4) == 0 && s->nnotes)
 		aie_words_add(out, size, s->notes[0]);
 	if (dir && aie_state_write(s, dir, "aie_state.json") != AIETH_OK)
@@ -327,6 +378,7 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		return aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
 	}
 	st->cfg = cfg;
+	st->opened_at = (long long)time(NULL) - 1; /* file systems with coarse times */
 	st->complete = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *st->complete);
 	names = calloc(cfg->ngraphs ? cfg->ngraphs : 1, sizeof *names);
 	if (!st->complete || !names) {
