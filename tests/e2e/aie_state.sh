@@ -214,9 +214,27 @@ has "$H" "<li>graph gr: adder input 1 (PLIO_02_TO_AIE, 1280 of 4096 bytes moved)
 has "$H" "<b>verdict: stall</b> (the graph stopped before its iterations were done"
 grep -q '<svg class="aie"' "$H" && bad "report.html: an array grid drawn without tiles" || ok
 
+# --- through th_server (backend xrt, the double writing its tree on the
+# server's side): the remote report has the server board's state, fetched
+# right after the hang, and the words
+th_server_setup
+mkdir -p "$TMP/data/xclbin" "$TMP/work"
+ln -s "$S/platforms" "$TMP/data/platforms"
+ln -s "$S/cfg" "$TMP/data/cfg"
+cp "$TMP/pl.xclbin" "$TMP/data/xclbin/vck190_test_harness.xclbin"
+AIETH_XRT_DOUBLE_SYSFS=$TMP/ssys AIETH_SYSFS_ROOT=$TMP/ssys AIETH_XRT_DOUBLE_SPEC=$EX/stall_hang/test.json \
+  AIETH_XRT_DOUBLE_LOG=$TMP/srv.double.log start_server "$TMP/srv.log" --backend xrt \
+  --data-dir "$TMP/data" --work-dir "$TMP/work"
+expect 5 timeout 120 env -u AIETH_SYSFS_ROOT "$RT" --backend remote --server "$U" \
+  --xclbin "$TMP/aie.xclbin" -o "$TMP/rem" "$EX/stall_hang/test.json"
+jqis sysfs '.tests[0].aie_state.source' "$TMP/rem/report.json"
+jqis 'Enable Lock_Stall_S' '.tests[0].aie_state.tiles[] | select(.row == 1) | .status | join(" ")' "$TMP/rem/report.json"
+has "$TMP/rem/artifacts/aie_state.json" "graph gr: core (6,1) stalled on lock acquire (south) (PC 0x230)"
+has "$TMP/out" "     graph gr: core (6,1) stalled on lock acquire (south) (PC 0x230)"
+
 # report.json with aie_state keeps to the schema
 /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" \
-  "$TMP/stall/report.json" "$TMP/nosys/report.json" "$TMP/dsys/report.json" "$TMP/emu/report.json" "$TMP/xst/report.json" >"$TMP/schema.out" 2>&1 &&
+  "$TMP/stall/report.json" "$TMP/nosys/report.json" "$TMP/dsys/report.json" "$TMP/emu/report.json" "$TMP/xst/report.json" "$TMP/rem/report.json" >"$TMP/schema.out" 2>&1 &&
   ok || { bad "aie_state: report.json breaks docs/report.schema.json"; cat "$TMP/schema.out" >&2; }
 
 finish

@@ -42,6 +42,13 @@ for t in "$EX"/*/test.json; do
   if [[ $lc -eq $rc ]]; then ok; else bad "$n: exit $rc remote, $lc local: $(tail -3 "$TMP/rem_$n.out")"; fi
   if diff <(norm_report "$TMP/loc_$n/report.json") <(norm_report "$TMP/rem_$n/report.json") >"$TMP/diff"; then ok
   else bad "$n: reports differ:"; head -20 "$TMP/diff" >&2; fi
+  # a hang's AI Engine state comes back from the server's board at once,
+  # not only with the session's files at its end (both reports have it)
+  if [[ $n == stall_hang ]]; then
+    if jq -e '.tests[0].aie_state.ports | length > 0' "$TMP/rem_$n/report.json" >/dev/null &&
+       jq -e '.source == "emulator"' "$TMP/rem_$n/artifacts/aie_state.json" >/dev/null; then ok
+    else bad "$n: the remote report has no aie_state with ports"; fi
+  fi
   [[ $(jq -r .environment.server "$TMP/rem_$n/report.json") == "$U" ]] && ok || bad "$n: environment.server"
   [[ $(jq -r .environment.server_version "$TMP/rem_$n/report.json") == "th_server "*", backend emu" ]] && ok \
     || bad "$n: environment.server_version"

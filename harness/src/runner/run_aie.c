@@ -38,6 +38,8 @@ void rn_aie_state_take(run_ctx *c, const struct timespec *since)
 		!c->o ? NULL
 		: !strcmp(rj_gets(c->test, "backend"), "emu")
 			? (c->o->emu && c->o->emu->version >= 2 ? c->o->emu->artifacts_dir : NULL)
+		: !strcmp(rj_gets(c->test, "backend"), "remote")
+			? (c->o->remote ? c->o->remote->artifacts_dir : NULL)
 		: c->o->xrt ? c->o->xrt->artifacts_dir
 			    : NULL;
 	char *path, *text = NULL;

@@ -164,6 +164,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	aieth_graph_spec g[SRV_GRAPHS_MAX];
 	aieth_session_opts o;
 	aieth_xrt_opts xo = AIETH_XRT_OPTS_INIT;
+	aieth_emu_opts eo = AIETH_EMU_OPTS_INIT;
 	char *own[SRV_GRAPHS_MAX], *tdir = NULL, *ini = NULL;
 	size_t i;
 	int rc;
@@ -173,11 +174,18 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	if (!strcmp(s->backend, "xrt") && x->artdir) {
 		struct stat st;
 		ini = aieth__path_join(x->artdir, "xrt.ini");
-		if (ini && !lstat(ini, &st) && S_ISREG(st.st_mode)) {
+		if (ini && !lstat(ini, &st) && S_ISREG(st.st_mode))
 			xo.xrt_ini = ini;
-			xo.artifacts_dir = x->artdir;
-			o.xrt = &xo;
-		}
+		/* and a hang's aie_state.json, fetched by the client at once */
+		xo.artifacts_dir = x->artdir;
+		o.xrt = &xo;
+	}
+	/* emu: a stall's aie_state.json joins the session's artifacts, where
+	 * the remote client fetches it after the hang (backends/remote/remote.c
+	 * rm_fetch_aie_state) */
+	if (!strcmp(s->backend, "emu") && x->artdir) {
+		eo.artifacts_dir = x->artdir;
+		o.emu = &eo;
 	}
 	for (i = 0; i < x->req.ngraphs; i++) {
 		g[i].name = x->req.graphs[i].name;

@@ -113,6 +113,7 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 #define RX_RESUMES 5        /* a broken RX download resumed with Range */
 #define QUEUE_S 600         /* default client bound on the queue wait */
 #define WAIT_MAX_MS 600000u /* the server's limit on one wait */
+#define AIE_STATE_FETCH_MAX ((uint64_t)8 << 20) /* runner/run_aie.c reads at most this */
 
 typedef struct {
 	const aieth_dev_config *cfg;  /* cfg->opts.remote: during open only */
@@ -445,6 +446,25 @@ static rmd_conn design_conn(rm_state *st)
 	c.xfer.progress_ctx = st->cfg->opts.progress_ctx;
 	c.xfer.stall_s = st->xfer.stall_s;
 	return c;
+}
+
+/* A hang's aie_state.json (the server's board wrote it before its reset,
+ * backends/emu.c, backends/xrt/xrt_backend.c), fetched at once: run_test
+ * reads it right after the wait, as a local board's (runner/run_aie.c).
+ * Best effort: a failure reaches the artifact error hook, the hang stays
+ * the result. */
+static void rm_fetch_aie_state(rm_state *st)
+{
+	const aieth_session_opts *o = &st->cfg->opts;
+	rmd_conn c;
+	int found;
+	if (!st->artifacts_dir)
+		return;
+	c = design_conn(st);
+	if (rmd_artifact_fetch(&c, st->sid, st->artifacts_dir, "aie_state.json",
+			       AIE_STATE_FETCH_MAX, &found, o->artifact, o->artifact_ctx) &&
+	    o->artifact_error)
+		o->artifact_error(o->artifact_ctx, aieth_error_message());
 }
 
 static void rm_close(void *state)
@@ -1145,6 +1165,8 @@ static int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_de
 	json_object_put(o);
 	if (rc)
 		return rc;
+	if (res->status == AIETH_TXN_TIMEOUT)
+		rm_fetch_aie_state(st);
 	if (failed && up_err[0]) /* why the server's device ran on zeros */
 		return aieth__fail(AIETH_EDEVICE, "%s", up_err);
 	if (failed)

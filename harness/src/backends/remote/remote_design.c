@@ -351,4 +351,32 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	return rc;
 }
 
+int rmd_artifact_fetch(const rmd_conn *c, const char *sid, const char *dir, const char *name,
+		       uint64_t max, int *found,
+		       void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
+{
+	char *path = NULL;
+	uint64_t got = 0;
+	long status = 0;
+	int rc, dfd = -1;
+
+	*found = 0;
+	if ((rc = aieth__subdir_open_path(dir, &dfd)))
+		return rc;
+	rc = fetch_one(c, sid, dir, dfd, name, max, max, &got, &path);
+	close(dfd);
+	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+	if (rc && status == 404) {
+		aieth__error_clear();
+		return AIETH_OK; /* the server made no such file: nothing to fetch */
+	}
+	if (!rc) {
+		*found = 1;
+		if (done)
+			done(ctx, path, got);
+	}
+	free(path);
+	return rc;
+}
+
 #endif /* AIETH_HAVE_CURL */

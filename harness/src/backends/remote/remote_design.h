@@ -47,5 +47,13 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uint64_t max_total,
 			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
 
+/* Fetch one artifact of session sid, name, into dir (as one file of
+ * rmd_artifacts_fetch, within max bytes) while the session may still run:
+ * *found 1 when it was written (done called), 0 when the server has no
+ * such file (404, not an error). */
+int rmd_artifact_fetch(const rmd_conn *c, const char *sid, const char *dir, const char *name,
+		       uint64_t max, int *found,
+		       void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
+
 #endif
 #endif
