@@ -11,28 +11,19 @@
  *    category and a name of the tables;
  *  - the words and the JSON of a state holding the tile never crash.
  */
-#include <json-c/json.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aie/aie_state.h"
-#include "fuzz_check.h"
+#include "fuzz_aie.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void each(void *ctx, const char *line)
-{
-	(void)ctx;
-	CHECK(line && strlen(line) < AIE_NOTE_LEN);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static aie_state s;
 	char note[AIE_NOTE_LEN];
 	aie_tile *t;
-	json_object *j;
 	int rc, m, k;
 	if (size < 1)
 		return 0;
@@ -61,10 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(strcmp(aie_error_name(t->errors[k].name), "?"));
 	}
 	s.ntiles = 1;
-	CHECK(aie_state_words(&s, each, NULL, 3) <= 3);
-	j = aie_state_json(&s);
-	CHECK(j != NULL);
-	CHECK(json_object_to_json_string(j) != NULL);
-	json_object_put(j);
+	fuzz_aie_render(&s, 3);
 	return 0;
 }

@@ -11,24 +11,13 @@
  *  - the words and the JSON of a state holding the tile never crash, and
  *    the words never exceed the asked maximum.
  */
-#include <json-c/json.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aie/aie_state.h"
-#include "fuzz_check.h"
+#include "fuzz_aie.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int lines;
-
-static void each(void *ctx, const char *line)
-{
-	(void)ctx;
-	CHECK(line && strlen(line) < AIE_NOTE_LEN);
-	lines++;
-}
 
 static void check_chans(const aie_dma_chan *c, int n)
 {
@@ -46,7 +35,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static aie_state s;
 	char note[AIE_NOTE_LEN];
 	aie_tile *t;
-	json_object *j;
 	int rc;
 	if (size < 1)
 		return 0;
@@ -65,11 +53,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_chans(t->mm2s, t->nmm2s);
 	check_chans(t->s2mm, t->ns2mm);
 	s.ntiles = 1;
-	lines = 0;
-	CHECK(aie_state_words(&s, each, NULL, 3) == lines && lines <= 3);
-	j = aie_state_json(&s);
-	CHECK(j != NULL);
-	CHECK(json_object_to_json_string(j) != NULL);
-	json_object_put(j);
+	fuzz_aie_render(&s, 3);
 	return 0;
 }

@@ -10,26 +10,17 @@
  *    errors), channel fields NUL-terminated;
  *  - the words and the JSON of the state never crash.
  */
-#include <json-c/json.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aie/aie_state.h"
-#include "fuzz_check.h"
+#include "fuzz_aie.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void each(void *ctx, const char *line)
-{
-	(void)ctx;
-	CHECK(line && strlen(line) < AIE_NOTE_LEN);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static aie_state s;
-	json_object *j;
 	int n, i, k;
 	aie_state_init(&s, "xrt-aie-status");
 	n = aie_state_from_xrt_status(&s, "fuzz.json", (const char *)data, size, 1, 0);
@@ -52,10 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(t->nevents[k] <= AIE_MAX_EVENTS);
 		CHECK(t->nerrors >= 0 && t->nerrors <= AIE_MAX_ERRORS);
 	}
-	CHECK(aie_state_words(&s, each, NULL, 8) <= 8);
-	j = aie_state_json(&s);
-	CHECK(j != NULL);
-	CHECK(json_object_to_json_string(j) != NULL);
-	json_object_put(j);
+	fuzz_aie_render(&s, 8);
 	return 0;
 }

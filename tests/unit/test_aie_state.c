@@ -51,6 +51,12 @@ static void test_core(void)
 	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: enable|bogus_stall\n", &t), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(note, "'bogus_stall' is unknown"));
 	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: enable|\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "core status ends with '|'"));
+	/* an item's own check speaks before a trailing bar */
+	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: enable|bogus|\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "'bogus' is unknown"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: |enable\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "flag '' is unknown"));
 	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: enable\npc: 0xZZ\n", &t), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(note, "line 2"));
 	CU_ASSERT_EQUAL(PARSE(aie_parse_core, "status: enable\npc: 0x100000000\n", &t), -1);
@@ -114,6 +120,13 @@ static void test_dma(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(note, "channels"));
 	CU_ASSERT_EQUAL(PARSE(aie_parse_dma, "channel_status: mm2s: idle|idle\n", &t), -1);
 	CU_ASSERT_EQUAL(PARSE(aie_parse_dma, "channel_status: mm2s: idle|, s2mm: idle\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "a field ends with '|'"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_dma, "channel_status: mm2s: idle|idle, s2mm: idle|\n", &t),
+			-1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "a field ends with '|'"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_dma, "channel_status: mm2s: idle||idle, s2mm: idle\n", &t),
+			-1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "field is empty"));
 	CU_ASSERT_EQUAL(
 		PARSE(aie_parse_dma, "channel_status: mm2s: a|b|c|d|e|f|g, s2mm: idle\n", &t), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(note, "more than"));
@@ -122,16 +135,6 @@ static void test_dma(void)
 }
 
 static char root[64];
-
-static char said[8][AIE_NOTE_LEN];
-static int nsaid;
-
-static void say(void *ctx, const char *line)
-{
-	(void)ctx;
-	if (nsaid < 8)
-		snprintf(said[nsaid++], sizeof said[0], "%s", line);
-}
 
 static void test_tree(void)
 {
@@ -189,11 +192,11 @@ static void test_tree(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[1], "25_3/core: larger than 4096"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[2], "25_3/lock: byte 0 is 0x01"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s->notes[3], "25_4/core: no answer within the deadline"));
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 8), 2);
-	CU_ASSERT_STRING_EQUAL(said[0],
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 8), 2);
+	CU_ASSERT_STRING_EQUAL(tu_said[0],
 			       "DMA S2MM 0 of shim (24,0) idle with 2 BDs queued (current BD 4)");
-	CU_ASSERT_STRING_EQUAL(said[1],
+	CU_ASSERT_STRING_EQUAL(tu_said[1],
 			       "graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230)");
 	j = aie_state_json(s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -239,6 +242,9 @@ static void test_event(void)
 	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 128\n", &t), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(note, "events 0 to 127"));
 	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1|\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "line 1: core: ends with '|'"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1|x|\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "'x' is not an event number"));
 	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: x\n", &t), -1);
 	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 01\n", &t), -1);
 	CU_ASSERT_EQUAL(PARSE(aie_parse_event, "core: 1\ncore: 2\n", &t), -1);
@@ -285,6 +291,9 @@ static void test_error(void)
 	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus\n", &t), -1);
 	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "shim: bus: axi-mm_slave_error\n", &t), -1);
 	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus: axi-mm_slave_error|\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "line 1: core: ends with '|'"));
+	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "core: bus: |axi-mm_slave_error\n", &t), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(note, "error '' is not in the driver's tables"));
 }
 
 /* A state with a stalled core that has an error: the words say both. */
@@ -304,11 +313,11 @@ static void test_error_words(void)
 	t = &s->tiles[s->ntiles++];
 	t->col = 24, t->row = 0, t->kind = AIE_TILE_SHIM;
 	CU_ASSERT_EQUAL(PARSE(aie_parse_error, "pl: dma: dma_s2mm_0_error\n", t), 0);
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 8), 2);
-	CU_ASSERT_STRING_EQUAL(said[0], "core (25,1) stalled on lock acquire (west) (PC 0x230), "
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 8), 2);
+	CU_ASSERT_STRING_EQUAL(tu_said[0], "core (25,1) stalled on lock acquire (west) (PC 0x230), "
 					"errors: core bus axi-mm_slave_error");
-	CU_ASSERT_STRING_EQUAL(said[1], "shim (24,0), errors: pl dma dma_s2mm_0_error");
+	CU_ASSERT_STRING_EQUAL(tu_said[1], "shim (24,0), errors: pl dma dma_s2mm_0_error");
 	j = aie_state_json(s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	txt = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
@@ -361,13 +370,13 @@ static void test_xrt_status(void)
 	CU_ASSERT_EQUAL(core->nerrors, 1);
 	CU_ASSERT(shim->col == 24 && shim->row == 0 && shim->kind == AIE_TILE_SHIM);
 	CU_ASSERT(shim->ns2mm == 1 && shim->s2mm[0].queue_size == 2);
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 8), 3);
-	CU_ASSERT_STRING_EQUAL(said[0], "graph gr: core (25,1) stalled on lock acquire (west) (PC "
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 8), 3);
+	CU_ASSERT_STRING_EQUAL(tu_said[0], "graph gr: core (25,1) stalled on lock acquire (west) (PC "
 					"0x230), errors: core bus axi-mm_slave_error");
-	CU_ASSERT_STRING_EQUAL(said[1], "DMA S2MM 0 of core (25,1) stalled_on_requesting_lock "
+	CU_ASSERT_STRING_EQUAL(tu_said[1], "DMA S2MM 0 of core (25,1) stalled_on_requesting_lock "
 					"with 1 BD queued (current BD 2)");
-	CU_ASSERT_STRING_EQUAL(said[2],
+	CU_ASSERT_STRING_EQUAL(tu_said[2],
 			       "DMA S2MM 0 of shim (24,0) idle with 2 BDs queued (current BD 4)");
 	/* rows not known on this board: kept as XRT's, said so */
 	aie_state_init(s, "xrt-aie-status");

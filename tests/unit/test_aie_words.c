@@ -19,16 +19,6 @@
 #include "core/session_internal.h"
 #include "tu.h"
 
-static char said[16][AIE_NOTE_LEN];
-static int nsaid;
-
-static void say(void *ctx, const char *line)
-{
-	(void)ctx;
-	if (nsaid < 16)
-		snprintf(said[nsaid++], sizeof said[0], "%s", line);
-}
-
 static aie_port *port(aie_state *s, const char *kernel, const char *plio, int to_aie, int index,
 		      aie_port_state st)
 {
@@ -68,27 +58,27 @@ static void test_port_words(void)
 	p = port(s, "k3", "PLIO_03_FROM_AIE", 0, 0, AIE_PORT_DONE);
 	p->bytes = p->expected_bytes; /* done and whole: not stuck */
 	port(s, "k4", "PLIO_04_TO_AIE", 1, 1, AIE_PORT_READY);
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 16), 5);
-	CU_ASSERT_STRING_EQUAL(said[0], "graph gr: k1 input 0 (PLIO_01_TO_AIE, 1024 of 4096 bytes "
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 16), 5);
+	CU_ASSERT_STRING_EQUAL(tu_said[0], "graph gr: k1 input 0 (PLIO_01_TO_AIE, 1024 of 4096 bytes "
 					"moved) waiting for input data: 48 of the 128 bytes of "
 					"iteration 9 of 32");
-	CU_ASSERT_STRING_EQUAL(said[1], "graph gr: k1 output 0 (PLIO_01_FROM_AIE, 1024 of 4096 "
+	CU_ASSERT_STRING_EQUAL(tu_said[1], "graph gr: k1 output 0 (PLIO_01_FROM_AIE, 1024 of 4096 "
 					"bytes moved) waiting for output space: 128 bytes of "
 					"iteration 9 not drained");
 	/* the kernel's first port says what holds it, the next only the wait */
-	CU_ASSERT_STRING_EQUAL(said[2], "graph gr: k2 input 0 (PLIO_02_TO_AIE, 1024 of 4096 bytes "
+	CU_ASSERT_STRING_EQUAL(tu_said[2], "graph gr: k2 input 0 (PLIO_02_TO_AIE, 1024 of 4096 bytes "
 					"moved) waiting for the kernel, inside iteration 9 of 32 "
 					"until cycle 1000000072 (it computes, or is stuck in its "
 					"code)");
-	CU_ASSERT_STRING_EQUAL(said[3], "graph gr: k2 output 0 (PLIO_02_FROM_AIE, 1024 of 4096 "
+	CU_ASSERT_STRING_EQUAL(tu_said[3], "graph gr: k2 output 0 (PLIO_02_FROM_AIE, 1024 of 4096 "
 					"bytes moved) waiting for the kernel");
-	CU_ASSERT_STRING_EQUAL(said[4], "graph gr: k3 input 0 (PLIO_03_TO_AIE, 1024 of 4096 bytes "
+	CU_ASSERT_STRING_EQUAL(tu_said[4], "graph gr: k3 input 0 (PLIO_03_TO_AIE, 1024 of 4096 bytes "
 					"moved) done: the kernel ran the 1 iteration it was given");
 	/* at most max sentences */
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 2), 2);
-	CU_ASSERT_EQUAL(nsaid, 2);
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 2), 2);
+	CU_ASSERT_EQUAL(tu_nsaid, 2);
 	/* tiles come first, then ports */
 	s->ntiles = 1;
 	memset(&s->tiles[0], 0, sizeof s->tiles[0]);
@@ -96,10 +86,10 @@ static void test_port_words(void)
 	s->tiles[0].row = 1;
 	s->tiles[0].kind = AIE_TILE_CORE;
 	s->tiles[0].core_flags = (1u << AIE_CS_ENABLE) | (1u << AIE_CS_LOCK_STALL_S);
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, say, NULL, 16), 6);
-	CU_ASSERT_STRING_EQUAL(said[0], "core (6,1) stalled on lock acquire (south) (PC 0x0)");
-	CU_ASSERT_PTR_NOT_NULL(strstr(said[1], "k1 input 0"));
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 16), 6);
+	CU_ASSERT_STRING_EQUAL(tu_said[0], "core (6,1) stalled on lock acquire (south) (PC 0x0)");
+	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[1], "k1 input 0"));
 	free(s);
 }
 
@@ -235,9 +225,9 @@ static void test_emulated_stall(void)
 	CU_ASSERT_EQUAL(as->ports[1].bytes, 64);
 	CU_ASSERT_EQUAL(as->ports[1].expected_bytes, 256);
 	CU_ASSERT(as->ports[1].shim_col >= 0);
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(as, say, NULL, 8), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(said[1], "output 0 (PLIO_01_FROM_AIE, 64 of 256 bytes "
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(as, tu_say, NULL, 8), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[1], "output 0 (PLIO_01_FROM_AIE, 64 of 256 bytes "
 					       "moved) done: the kernel ran the 1 iteration it was "
 					       "given"));
 	aieth_session_close(s);
@@ -256,9 +246,9 @@ static void test_emulated_stall(void)
 	CU_ASSERT_EQUAL(as->ports[0].bytes_per_iteration, 64);
 	CU_ASSERT_EQUAL(as->ports[0].iterations, -1);
 	CU_ASSERT_EQUAL(as->ports[1].state, AIE_PORT_READY);
-	nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(as, say, NULL, 8), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(said[0], "input 0 (PLIO_01_TO_AIE, 64 of 64 bytes moved) "
+	tu_nsaid = 0;
+	CU_ASSERT_EQUAL(aie_state_words(as, tu_say, NULL, 8), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[0], "input 0 (PLIO_01_TO_AIE, 64 of 64 bytes moved) "
 					       "waiting for input data: 0 of the 64 bytes of "
 					       "iteration 2"));
 	aieth_session_close(s);

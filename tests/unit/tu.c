@@ -122,3 +122,14 @@ void tu_mkdir(const char *root, const char *rel)
 	snprintf(p, sizeof p, "%s/%s", root, rel);
 	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
 }
+
+char tu_said[TU_SAID_MAX][512];
+int tu_nsaid;
+
+void tu_say(void *ctx, const char *line)
+{
+	(void)ctx;
+	if (tu_nsaid < TU_SAID_MAX)
+		snprintf(tu_said[tu_nsaid], sizeof tu_said[0], "%s", line);
+	tu_nsaid++;
+}

@@ -30,6 +30,14 @@ int tu_run(const char *suite, const tu_test *tests);
 void tu_put(const char *root, const char *rel, const char *text);
 void tu_mkdir(const char *root, const char *rel);
 
+/* The lines a callback each(ctx, line) is given (aie_state_words, ...):
+ * tu_say keeps the first TU_SAID_MAX in tu_said (each cut at 512 bytes)
+ * and counts every one in tu_nsaid; set tu_nsaid to 0 before a call. */
+#define TU_SAID_MAX 16
+extern char tu_said[TU_SAID_MAX][512];
+extern int tu_nsaid;
+void tu_say(void *ctx, const char *line);
+
 /* A session on the emulated board with one graph "gr" of the given model
  * (params: JSON text or NULL); NULL (and the error printed) on failure. */
 struct aieth_session *tu_session(const char *board, const char *model, const char *params,

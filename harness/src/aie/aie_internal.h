@@ -17,6 +17,17 @@ typedef struct {
 
 /* The next line [*s, *s + *n) without its newline; 0 at the end. */
 int aie__next_line(aie_lines *l, const char **s, size_t *n);
+/* The '|'-separated items of [p, end) (the driver joins flags, events,
+ * errors and channel fields with it). */
+typedef struct {
+	const char *p, *end;
+	int trailing; /* the last item was followed by a '|' */
+} aie_bars;
+
+/* The next item [*s, *s + *n): 1; 0 when none is left; -1 when the list
+ * ends with '|' (said after the item before it, so that item's own check
+ * speaks first). */
+int aie__next_bar(aie_bars *b, const char **s, size_t *n);
 /* "line N: " (N > 0) and the message into note[cap]; returns -1. */
 int aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -85,6 +85,21 @@ int aie__next_line(aie_lines *l, const char **s, size_t *n)
 	return 1;
 }
 
+int aie__next_bar(aie_bars *b, const char **s, size_t *n)
+{
+	const char *bar;
+	if (b->trailing)
+		return -1;
+	if (b->p >= b->end)
+		return 0;
+	bar = memchr(b->p, '|', (size_t)(b->end - b->p));
+	*s = b->p;
+	*n = bar ? (size_t)(bar - b->p) : (size_t)(b->end - b->p);
+	b->p = bar ? bar + 1 : b->end;
+	b->trailing = bar && b->p == b->end;
+	return 1;
+}
+
 int aie__clean(const char *text, size_t len, char *note, size_t cap)
 {
 	size_t i;
@@ -151,24 +166,22 @@ int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t
 				t->core_disabled = 1;
 				continue;
 			}
-			while (rn > 0) {
-				const char *bar = memchr(r, '|', rn);
-				size_t k = bar ? (size_t)(bar - r) : rn;
-				int bit = aie__flag_bit(r, k);
-				if (bit < 0)
-					return aie__fail(note, cap, l.no,
-							 "core status flag '%.*s' is unknown",
-							 (int)(k > 40 ? 40 : k), r);
-				t->core_flags |= 1u << bit;
-				r += k;
-				rn -= k;
-				if (bar) {
-					r++;
-					rn--;
-					if (rn == 0)
+			{
+				aie_bars b = {r, r + rn, 0};
+				const char *f;
+				size_t k;
+				int more;
+				while ((more = aie__next_bar(&b, &f, &k)) > 0) {
+					int bit = aie__flag_bit(f, k);
+					if (bit < 0)
 						return aie__fail(note, cap, l.no,
-								 "core status ends with '|'");
+								 "core status flag '%.*s' is unknown",
+								 (int)(k > 40 ? 40 : k), f);
+					t->core_flags |= 1u << bit;
 				}
+				if (more < 0)
+					return aie__fail(note, cap, l.no,
+							 "core status ends with '|'");
 			}
 			continue;
 		}
@@ -276,9 +289,12 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 				return aie__fail(note, cap, line, "no ', s2mm:' part");
 			end = c;
 		}
-		while (r < end) {
-			const char *bar = memchr(r, '|', (size_t)(end - r));
-			size_t len = bar ? (size_t)(bar - r) : (size_t)(end - r);
+		{
+		aie_bars b = {r, end, 0};
+		const char *f;
+		size_t len;
+		int more;
+		while ((more = aie__next_bar(&b, &f, &len)) > 0) {
 			size_t j;
 			if (d->n[k] >= AIE_MAX_CHAN)
 				return aie__fail(note, cap, line, "more than %d %.4s channels",
@@ -287,15 +303,15 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 				return aie__fail(note, cap, line, "a %.4s channel's field is %s",
 						 key[k], len ? "too long" : "empty");
 			for (j = 0; j < len; j++)
-				if (!isalnum((unsigned char)r[j]) && r[j] != '_')
+				if (!isalnum((unsigned char)f[j]) && f[j] != '_')
 					return aie__fail(note, cap, line, "'%.*s' is not a word",
-							 (int)len, r);
-			memcpy(d->tok[k][d->n[k]], r, len);
+							 (int)len, f);
+			memcpy(d->tok[k][d->n[k]], f, len);
 			d->tok[k][d->n[k]][len] = '\0';
 			d->n[k]++;
-			r += len + (bar ? 1 : 0);
-			if (bar && r >= end)
-				return aie__fail(note, cap, line, "a field ends with '|'");
+		}
+		if (more < 0)
+			return aie__fail(note, cap, line, "a field ends with '|'");
 		}
 		if (k == 0) {
 			s = end + 2;

@@ -99,7 +99,10 @@ int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_
 {
 	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
-	size_t n, rn;
+	size_t n, rn, k;
+	aie_bars b;
+	const char *f;
+	int more;
 	int seen = 0;
 	if (aie__clean(text, len, note, cap))
 		return -1;
@@ -121,14 +124,15 @@ int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_
 			t->clock_gated = 1;
 			continue;
 		}
-		while (rn > 0) {
-			const char *bar = memchr(r, '|', rn);
-			size_t k = bar ? (size_t)(bar - r) : rn;
+		b.p = r;
+		b.end = r + rn;
+		b.trailing = 0;
+		while ((more = aie__next_bar(&b, &f, &k)) > 0) {
 			uint32_t v;
-			if (k > 3 || aie__number(r, k, &v) || (k > 1 && r[0] == '0'))
+			if (k > 3 || aie__number(f, k, &v) || (k > 1 && f[0] == '0'))
 				return aie__fail(note, cap, l.no,
 						 "%s: '%.*s' is not an event number", modules[m],
-						 (int)(k > 40 ? 40 : k), r);
+						 (int)(k > 40 ? 40 : k), f);
 			if (v >= AIE_MAX_EVENTS)
 				return aie__fail(note, cap, l.no,
 						 "%s: event %u: the driver prints events 0 to %d",
@@ -140,16 +144,9 @@ int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_
 						 modules[m], v, last);
 			last = (int)v;
 			t->events[m][t->nevents[m]++] = (uint8_t)v;
-			r += k;
-			rn -= k;
-			if (bar) {
-				r++;
-				rn--;
-				if (rn == 0)
-					return aie__fail(note, cap, l.no, "%s: ends with '|'",
-							 modules[m]);
-			}
 		}
+		if (more < 0)
+			return aie__fail(note, cap, l.no, "%s: ends with '|'", modules[m]);
 	}
 	if (!seen)
 		return aie__fail(note, cap, 0, "no module line (empty or cut short)");
@@ -161,7 +158,10 @@ int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_
 {
 	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
-	size_t n, rn;
+	size_t n, rn, k;
+	aie_bars b;
+	const char *f;
+	int more;
 	if (aie__clean(text, len, note, cap))
 		return -1;
 	t->nerrors = t->errors_dropped = 0;
@@ -187,26 +187,20 @@ int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_
 		if (rn == 0)
 			return aie__fail(note, cap, l.no, "%s: %s: no error named", modules[m],
 					 categories[c]);
-		while (rn > 0) {
-			const char *bar = memchr(r, '|', rn);
-			size_t k = bar ? (size_t)(bar - r) : rn;
-			int e = aie__error_index(r, k);
+		b.p = r;
+		b.end = r + rn;
+		b.trailing = 0;
+		while ((more = aie__next_bar(&b, &f, &k)) > 0) {
+			int e = aie__error_index(f, k);
 			if (e < 0)
 				return aie__fail(
 					note, cap, l.no,
 					"%s: %s: error '%.*s' is not in the driver's tables",
-					modules[m], categories[c], (int)(k > 40 ? 40 : k), r);
+					modules[m], categories[c], (int)(k > 40 ? 40 : k), f);
 			aie__tile_add_error(t, m, c, e);
-			r += k;
-			rn -= k;
-			if (bar) {
-				r++;
-				rn--;
-				if (rn == 0)
-					return aie__fail(note, cap, l.no, "%s: ends with '|'",
-							 modules[m]);
-			}
 		}
+		if (more < 0)
+			return aie__fail(note, cap, l.no, "%s: ends with '|'", modules[m]);
 	}
 	t->has_errors = 1;
 	return 0;
