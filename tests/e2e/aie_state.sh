@@ -99,6 +99,11 @@ has "$H" "<title>core (25,1) stuck</title>"
 has "$H" "<title>shim (24,0) stuck</title>"
 has "$H" "<li>graph gr: core (25,1) stalled on lock acquire (west) (PC 0x230), errors: core bus axi-mm_slave_error</li>"
 [[ $(grep -c 'fill="#d33"' "$H") -eq 2 ]] && ok || bad "report.html: not 2 stuck tiles marked"
+# the grid's columns (24, 25) and rows (0, 1: the tiles read) numbered, the kinds lettered
+has "$H" 'text-anchor="middle" fill="#555">25</text>'
+has "$H" 'text-anchor="end" fill="#555">1</text>'
+has "$H" 'fill="#fff">C</text><title>core (25,1) stuck</title>'
+has "$H" "C core, M memory, S shim tile; red: stuck"
 
 # the text output: the words beside the channels' table
 has "$TMP/out" "   AI Engine (sysfs):"

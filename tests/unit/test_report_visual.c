@@ -611,9 +611,33 @@ static void test_cleanup(void)
 
 static void test_setup(void) { setup(); }
 
+/* A hang before the first beat (0 cycles): the axis has both ends only,
+ * not five ticks rounded to "0 0 0 1 1". */
+static void test_timeline_short(void)
+{
+	struct json_object *t = json_tokener_parse(
+		"{\"name\": \"h\", \"pl_clock_MHz\": 312.5, \"transactions\": [{\"total_cycles\": 0,"
+		" \"channels\": [{\"plio\": \"P\", \"direction\": \"to_aie\", \"finished\": false,"
+		" \"delay_cycles\": 0, \"first_cycle\": null, \"stalled_since_cycle\": 0}]}]}");
+	sbuf b = SB_INIT(SB_DOC_MAX);
+	const char *p;
+	int ticks = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	rv_svg_timeline(&b, t, json_object_array_get_idx(rj_get(t, "transactions"), 0), 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.p);
+	for (p = b.p; (p = strstr(p, "text-anchor=\"middle\" font-size=\"11\">")); p++)
+		ticks++;
+	CU_ASSERT_EQUAL(ticks, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "font-size=\"11\">0</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "font-size=\"11\">1</text>"));
+	CU_ASSERT_PTR_NULL(strstr(b.p, "font-size=\"11\">2</text>"));
+	free(b.p);
+	json_object_put(t);
+}
+
 TU_MAIN("report_visual", {"setup", test_setup}, {"escape", test_escape},
 	{"html of a known report", test_html_known}, {"empty and failed tests", test_html_empty},
-	{"trace event math", test_trace_math},
+	{"trace event math", test_trace_math}, {"timeline of a hang at cycle 0", test_timeline_short},
 	{"trace.json: long names whole", test_trace_long_names}, {"svg files", test_svg_files},
 	{"spread: MAD / median", test_spread},
 	{"repeats: distribution and median +- spread", test_repeat_distribution},

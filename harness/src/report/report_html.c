@@ -472,27 +472,46 @@ static void aie_state_section(sbuf *b, struct json_object *t)
 	}
 	sb_lit(b, "<h3>AI Engine array at the hang</h3>\n");
 	if (maxc >= 0) {
-		int w = (maxc - minc + 1) * cell, h = (maxr + 1) * cell;
+		/* a margin for the row numbers (left) and the columns (below):
+		 * a tile is found by its (col,row) as the words name it */
+		int lm = 26, bm = 16, w = lm + (maxc - minc + 1) * cell, h = (maxr + 1) * cell + bm;
+		int c, r;
 		sb_printf(b,
 			  "<svg class=\"aie\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 			  "height=\"%d\" role=\"img\" aria-label=\"AI Engine tiles read, stuck "
-			  "ones in red\">\n",
+			  "ones in red\" font-size=\"10\" font-family=\"sans-serif\">\n",
 			  w, h);
+		for (r = 0; r <= maxr; r++)
+			sb_printf(b,
+				  "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+				  "fill=\"#555\">%d</text>\n",
+				  lm - 4, (maxr - r) * cell + cell / 2 + 4, r);
+		for (c = minc; c <= maxc; c++)
+			sb_printf(b,
+				  "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+				  "fill=\"#555\">%d</text>\n",
+				  lm + (c - minc) * cell + cell / 2, h - 3, c);
 		for (i = 0; i < n; i++) {
 			struct json_object *ti = json_object_array_get_idx(tiles, i), *st;
-			int c = (int)rj_geti(ti, "col"), r = (int)rj_geti(ti, "row");
+			const char *kind = rj_gets(ti, "kind");
 			int stuck = (st = rj_get(ti, "stuck")) && json_object_get_boolean(st);
+			c = (int)rj_geti(ti, "col"), r = (int)rj_geti(ti, "row");
 			if (c < 0 || c > 99 || r < 0 || r > 99)
 				continue;
 			sb_printf(b,
-				  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-				  "fill=\"%s\" stroke=\"#555\"><title>",
-				  (c - minc) * cell + 1, (maxr - r) * cell + 1, cell - 2, cell - 2,
-				  stuck ? "#d33" : "#ccc");
-			rv_esc(b, rj_gets(ti, "kind"));
-			sb_printf(b, " (%d,%d)%s</title></rect>\n", c, r, stuck ? " stuck" : "");
+				  "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+				  "fill=\"%s\" stroke=\"#555\"/><text x=\"%d\" y=\"%d\" "
+				  "text-anchor=\"middle\" fill=\"%s\">%c</text><title>",
+				  lm + (c - minc) * cell + 1, (maxr - r) * cell + 1, cell - 2, cell - 2,
+				  stuck ? "#d33" : "#ccc", lm + (c - minc) * cell + cell / 2,
+				  (maxr - r) * cell + cell / 2 + 4, stuck ? "#fff" : "#333",
+				  !strcmp(kind, "shim") ? 'S' : !strcmp(kind, "mem") ? 'M' : 'C');
+			rv_esc(b, kind);
+			sb_printf(b, " (%d,%d)%s</title></g>\n", c, r, stuck ? " stuck" : "");
 		}
-		sb_lit(b, "</svg>\n");
+		sb_lit(b, "</svg>\n<p class=\"note\">columns below, rows at the left; C core, M "
+			  "memory, S shim tile; red: stuck, grey: read and not stuck, blank: not "
+			  "read</p>\n");
 	}
 words:
 	words = rj_get(a, "summary");

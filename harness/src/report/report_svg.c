@@ -187,7 +187,7 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 	size_t k, n = chs ? json_object_array_length(chs) : 0;
 	size_t nl = lats ? json_object_array_length(lats) : 0;
 	const int plot = 480, w = LBL + plot + 260;
-	int axis = TOP + (int)n * ROW + 4, h = axis + 44 + (int)nl * 16, t;
+	int axis = TOP + (int)n * ROW + 4, h = axis + 44 + (int)nl * 16, t, nt;
 	double clk = rv_clock_mhz(test), end = (double)rv_txn_end(txn);
 
 #define X(c) (LBL + (double)(c) / end * plot)
@@ -263,9 +263,11 @@ void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
 	/* the axis: cycles, and microseconds at the PL clock */
 	sb_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>\n", LBL,
 		  axis, LBL + plot, axis);
-	for (t = 0; t <= 5; t++) {
-		double c = end * t / 5;
-		int x = LBL + plot * t / 5;
+	/* 5 steps, or only both ends when fewer cycles than steps (a hang
+	 * before the first beat: no "0 0 0 1 1") */
+	for (t = 0, nt = end >= 5 ? 5 : 1; t <= nt; t++) {
+		double c = end * t / nt;
+		int x = LBL + plot * t / nt;
 		sb_printf(
 			b,
 			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#455a64\"/>"
