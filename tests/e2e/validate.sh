@@ -32,6 +32,10 @@ grep -q '\[ 3/8\] XRT  *SKIPPED: the emulated board' "$TMP/err" && ok || bad "no
 grep -q 'skipped="1"' "$TMP/l1/junit.xml" && ok || bad "junit.xml: no skipped suite"
 [[ $(grep -c "<skipped message=" "$TMP/l1/junit.xml") == 4 ]] && ok || bad "junit.xml: not 4 skipped cases"
 grep -q "the emulated board has no XRT, xclbin or AI Engine driver" "$TMP/l1/report.html" && ok || bad "report.html: no SKIPPED reason"
+# the board files' test: its figures, but the board once (the test's row)
+grep -q '<th class="l">pl_kernel</th><td>vck190_test_harness</td>' "$TMP/l1/report.html" && ok || bad "report.html: no pl_kernel figure"
+[[ $(sed -n '/<section id="t0">/,/<\/section>/p' "$TMP/l1/report.html" | grep -c '>board</th>') == 1 ]] && ok ||
+  bad "report.html: the board files' test names its board twice"
 # (checked below for every level and outcome)
 
 # --- level 2: every channel pair; the figures stated
