@@ -775,16 +775,26 @@ static void test_compare_int(void)
 	CU_ASSERT_EQUAL(r.first_offset, 4);
 	CU_ASSERT_STRING_EQUAL(r.first_got, "-3");
 	CU_ASSERT_STRING_EQUAL(r.first_want, "3");
-	CU_ASSERT_EQUAL(r.max_abs_error, 0);
+	/* by how much: the largest |got - want| (-3 for 3; 7 for 6), not 0 */
+	CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 6, 1e-9);
 	{
 		uint64_t g = UINT64_MAX, w = 0;
+		int16_t cg[4] = {1, -2, 3, 4}, cw[4] = {1, 2, 3, 4};
 		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_UINT64, 0, 0,
 			       &r);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "18446744073709551615");
+		CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 18446744073709551615.0, 1e4);
 		aieth__compare((const uint8_t *)&g, (const uint8_t *)&w, 8, AIETH_ELEM_INT64, 0, 0,
 			       &r);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "-1");
 		CU_ASSERT_STRING_EQUAL(r.first_want, "0");
+		CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 1, 1e-9);
+		/* a complex integer: per part (the imaginary -2 for 2) */
+		aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CINT16,
+			       0, 0, &r);
+		CU_ASSERT_EQUAL(r.mismatches, 1);
+		CU_ASSERT_STRING_EQUAL(r.first_got, "(1, -2)");
+		CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 4, 1e-9);
 	}
 }
 

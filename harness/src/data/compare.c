@@ -2,7 +2,8 @@
 /*
  * compare.c - received data against golden data, element by element:
  * integers exactly, floating-point types within abs_tol + rel_tol * |want|
- * per scalar part (docs/data-formats.md, "Comparison").
+ * per scalar part (docs/data-formats.md, "Comparison"); max_abs_error is
+ * the largest |got - want| of a scalar part, of integers too.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -73,6 +74,20 @@ static void format_elem(aieth_elem t, const uint8_t *s, size_t n, char *d, size_
 	format_part(t, (unsigned)esize, s, d, cap);
 }
 
+/* One integer part's value (ps bytes, sign-extended for the signed
+ * types), as a double: a mismatch's size for max_abs_error. */
+static double int_part_value(aieth_elem t, unsigned ps, const uint8_t *s)
+{
+	uint64_t v = aieth__le_get(s, ps);
+	if (is_signed_int(t)) {
+		unsigned bits = 8 * ps;
+		if (bits < 64 && (v >> (bits - 1)) & 1)
+			v |= ~(uint64_t)0 << bits;
+		return (double)(int64_t)v;
+	}
+	return (double)v;
+}
+
 /* One float part within tolerance? Updates the largest error seen. */
 static int part_ok(double g, double w, double abs_tol, double rel_tol, double *max_err)
 {
@@ -127,6 +142,15 @@ void aieth__compare_more(const uint8_t *got, const uint8_t *want, size_t len, ui
 		int bad;
 		if (!fl) {
 			bad = memcmp(g, w, esize) != 0;
+			if (bad) { /* integers match exactly; the error says by how much not */
+				unsigned ps = (unsigned)(esize / aieth__elem_parts(t)), k;
+				for (k = 0; k < esize / ps; k++) {
+					double e = fabs(int_part_value(t, ps, g + k * ps) -
+							int_part_value(t, ps, w + k * ps));
+					if (e > r->max_abs_error)
+						r->max_abs_error = e;
+				}
+			}
 		} else {
 			unsigned ps = t == AIETH_ELEM_DOUBLE ? 8 : 4, k;
 			bad = 0;
