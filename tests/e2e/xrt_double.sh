@@ -47,6 +47,11 @@ for d in "$EX"/*/; do
   else bad "$n: the xrt report differs from the emu report"; head -40 "$TMP/diff" >&2; fi
   [[ $(jq -r .environment.backend "$TMP/$n.xrt/report.json") == xrt ]] && ok || bad "$n: backend not xrt"
 done
+# the board does not count a transaction's cycles: said so, not "0 board cycles"
+xrun apx "$EX/adder_perf/test.json" 0
+has "$TMP/out" 'transaction 0 "perf" (perf): DONE, valid, board cycles not known'
+grep -q "0 board cycles" "$TMP/adder_perf.xrt/report.html" && bad "report.html: 0 board cycles on xrt" || ok
+has "$TMP/adder_perf.xrt/report.html" "board cycles not known"
 
 # --- AMD's call sequence (include/ps/test_harness_fastxm.hpp) and one BO per argument
 L=$TMP/adder_perf.log

@@ -611,6 +611,47 @@ static void test_cleanup(void)
 
 static void test_setup(void) { setup(); }
 
+/* The timeline's "(delay D)" is the described delay only (not an RX's
+ * first beat, not a TX's cycle 1); the throughput bar is red for a missed
+ * threshold, not for a data mismatch. */
+static void test_svg_labels(void)
+{
+	struct json_object *t = json_tokener_parse(
+		"{\"name\": \"l\", \"pl_clock_MHz\": 312.5, \"transactions\": [{\"total_cycles\": 2000,"
+		" \"channels\": ["
+		"  {\"plio\": \"TX\", \"direction\": \"to_aie\", \"finished\": true, \"delay_cycles\": 0,"
+		"   \"first_cycle\": 1, \"last_cycle\": 1025, \"throughput_MBps\": 5000,"
+		"   \"theoretical_MBps\": 5000, \"verdict\": \"pass\"},"
+		"  {\"plio\": \"RXDATA\", \"direction\": \"from_aie\", \"finished\": true, \"delay_cycles\": 0,"
+		"   \"first_cycle\": 17, \"last_cycle\": 1041, \"throughput_MBps\": 5000,"
+		"   \"theoretical_MBps\": 5000, \"thresholds\": [{\"passed\": true}], \"verdict\": \"fail\"},"
+		"  {\"plio\": \"RXSLOW\", \"direction\": \"from_aie\", \"finished\": true, \"delay_cycles\": 300,"
+		"   \"first_cycle\": 317, \"last_cycle\": 1900, \"throughput_MBps\": 3000,"
+		"   \"theoretical_MBps\": 5000, \"thresholds\": [{\"passed\": false}], \"verdict\": \"fail\"}]}]}");
+	struct json_object *tx;
+	sbuf b = SB_INIT(SB_DOC_MAX);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	tx = json_object_array_get_idx(rj_get(t, "transactions"), 0);
+	rv_svg_timeline(&b, t, tx, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.p);
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, ">1..1025</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, ">17..1041</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, ">317..1900 (delay 300)</text>"));
+	CU_ASSERT_PTR_NULL(strstr(b.p, "(delay 1)"));
+	CU_ASSERT_PTR_NULL(strstr(b.p, "(delay 17)"));
+	free(b.p);
+	b = (sbuf)SB_INIT(SB_DOC_MAX);
+	rv_svg_throughput(&b, t, tx, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.p);
+	/* RXDATA: data failed, throughput kept its threshold: a green bar */
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "fill=\"#2e7d32\"><title>RXDATA: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "fill=\"#c62828\"><title>RXSLOW: "));
+	/* the verdict stays in the words beside the bar */
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "5000.0 / 5000 MB/s (0.0%) fail</text>"));
+	free(b.p);
+	json_object_put(t);
+}
+
 /* A hang before the first beat (0 cycles): the axis has both ends only,
  * not five ticks rounded to "0 0 0 1 1". */
 static void test_timeline_short(void)
@@ -638,6 +679,7 @@ static void test_timeline_short(void)
 TU_MAIN("report_visual", {"setup", test_setup}, {"escape", test_escape},
 	{"html of a known report", test_html_known}, {"empty and failed tests", test_html_empty},
 	{"trace event math", test_trace_math}, {"timeline of a hang at cycle 0", test_timeline_short},
+	{"svg: delay labels, bar colours", test_svg_labels},
 	{"trace.json: long names whole", test_trace_long_names}, {"svg files", test_svg_files},
 	{"spread: MAD / median", test_spread},
 	{"repeats: distribution and median +- spread", test_repeat_distribution},

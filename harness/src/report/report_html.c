@@ -280,8 +280,13 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 	if (!strcmp(rj_gets(tx, "status"), "done"))
 		sb_printf(b, "%s",
 			  json_object_get_boolean(rj_get(tx, "valid")) ? " valid" : " NOT VALID");
-	sb_printf(b, ", %lld board cycles", (long long)rj_geti(tx, "total_cycles"));
-	if (clk > 0)
+	/* 0: a board that does not count them (xrt, docs/on-board.md); no
+	 * transaction takes 0 cycles */
+	if (!rj_geti(tx, "total_cycles"))
+		sb_lit(b, ", board cycles not known");
+	else
+		sb_printf(b, ", %lld board cycles", (long long)rj_geti(tx, "total_cycles"));
+	if (clk > 0 && rj_geti(tx, "total_cycles"))
 		sb_printf(b, " (%.3f &micro;s)", (double)rj_geti(tx, "total_cycles") / clk);
 	if (rv_stat(tx, "total_cycles")) {
 		sb_lit(b, "; over the runs ");

@@ -169,14 +169,17 @@ static void text_test(sbuf *b, struct json_object *t)
 		char ts[16];
 		int mw = 9; /* the MB/s column; wider with a spread */
 		upper(ts, sizeof ts, rj_gets(tx, "status"));
-		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, %lld board cycles\n",
-			  (long long)rj_geti(tx, "index"),
+		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, ", (long long)rj_geti(tx, "index"),
 			  clean(c1, sizeof c1, rj_gets(tx, "name")), rj_gets(tx, "mode"), ts,
 			  !strcmp(rj_gets(tx, "status"), "done")
 				  ? (json_object_get_boolean(rj_get(tx, "valid")) ? ", valid"
 										  : ", NOT VALID")
-				  : "",
-			  (long long)rj_geti(tx, "total_cycles"));
+				  : "");
+		/* 0: a board that does not count them (xrt, docs/on-board.md) */
+		if (!rj_geti(tx, "total_cycles"))
+			sb_lit(b, "board cycles not known\n");
+		else
+			sb_printf(b, "%lld board cycles\n", (long long)rj_geti(tx, "total_cycles"));
 		if (rj_gets(tx, "message")[0])
 			sb_printf(b, "   note: %s\n", clean(c4, sizeof c4, rj_gets(tx, "message")));
 		{
