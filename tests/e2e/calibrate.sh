@@ -28,6 +28,8 @@ has "$TMP/fit.out" "was made by the emulated board"
 has "$TMP/fit.out" "func_loop / func3 / PLIO_03_FROM_AIE"
 has "$TMP/fit.out" "changed: func_memory.read_latency_cycles: 64 -> 150"
 has "$TMP/fit.out" "total error"
+# the largest error names its figure, channel and both values
+grep -qE "\(largest after: [0-9.]+ %, (first_cycle|last_cycle|cycles|total_cycles) of [^:]+: [0-9]+ on the board, [0-9]+ after\)" "$TMP/fit.out" && ok || bad "calibrate: the largest error names no figure: $(grep largest "$TMP/fit.out")"
 has "$TMP/fit.err" "calibrate: run "
 # Recovered exactly: read and write latency, loop overhead, the four
 # edges, the preload (the write latency thanks to rx_source: without it,
