@@ -384,7 +384,7 @@ static int get_ascii(const char *what, struct json_object *o, const char *key, s
 		char q[80];
 		aieth__quote_str(q, sizeof q, v);
 		return aieth__fail(AIETH_EDEVICE,
-				   "%s: \"%s\" %s: 1..%zu printable ASCII bytes are needed", what,
+				   "%s: \"%s\" \"%s\": 1..%zu printable ASCII bytes are needed", what,
 				   key, q, max);
 	}
 	*out = v;
@@ -415,13 +415,13 @@ static int sensor_of(struct json_object *e, size_t i, aieth_sensor *d)
 	if (k == 4) {
 		aieth__quote_str(q, sizeof q, kind);
 		return aieth__fail(AIETH_EDEVICE,
-				   "%s: \"kind\" %s is none of temperature, voltage, power, "
+				   "%s: \"kind\" \"%s\" is none of temperature, voltage, power, "
 				   "current",
 				   what, q);
 	}
 	if (strcmp(unit, units[k])) {
 		aieth__quote_str(q, sizeof q, unit);
-		return aieth__fail(AIETH_EDEVICE, "%s: \"unit\" %s: a %s is in %s", what, q,
+		return aieth__fail(AIETH_EDEVICE, "%s: \"unit\" \"%s\": a %s is in %s", what, q,
 				   kinds[k], units[k]);
 	}
 	if (!json_object_object_get_ex(e, "value", &v))
