@@ -867,6 +867,61 @@ static void test_server_opts_version(void)
 	CU_ASSERT_PTR_NULL(srv);
 }
 
+/* aieth_session_sensors: the emulated board has none; a remote session
+ * reads its server's tree (the server's AIETH_SYSFS_ROOT, root). */
+static void sensors_session(const char *root)
+{
+	aieth_sensor out[4];
+	char notes[512];
+	size_t n = 99;
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, NULL, NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, NULL, 4, &n, NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, &n, NULL, 0), AIETH_EUNSUPPORTED);
+	MSG_HAS("backend emu: the emulated board has no sensors");
+	CU_ASSERT_EQUAL(n, 0);
+	aieth_session_close(s);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, &n, NULL, 0), AIETH_EINVAL);
+#if defined(AIETH_HAVE_MHD) && defined(AIETH_HAVE_CURL)
+	{
+		aieth_server_opts so;
+		aieth_server *srv = NULL;
+		aieth_session_opts o;
+		aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+		aieth_graph_spec g = {"gr", "loopback", NULL};
+		char url[64];
+		aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+		so.listen = "127.0.0.1:0";
+		CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+		snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+		aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+		o.remote = &remote;
+		o.board = "vck190";
+		o.backend = "remote";
+		remote.server = url;
+		o.graphs = &g;
+		o.num_graphs = 1;
+		s = NULL;
+		CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(aieth_session_sensors(s, out, 4, &n, notes, sizeof notes),
+				      AIETH_OK);
+		CU_ASSERT_EQUAL(n, 1);
+		CU_ASSERT_STRING_EQUAL(out[0].name, "ina226@hwmon0/power1");
+		CU_ASSERT_EQUAL(out[0].kind, AIETH_SENSOR_POWER);
+		CU_ASSERT_EQUAL(out[0].valid, 1);
+		CU_ASSERT_DOUBLE_EQUAL(out[0].value, 3.0, 1e-9);
+		CU_ASSERT_PTR_NOT_NULL(strstr(notes, "slow@hwmon1/temp1: "));
+		CU_ASSERT_PTR_NULL(strstr(notes, root));
+		aieth_session_close(s);
+		aieth_server_close(srv);
+	}
+#else
+	(void)notes;
+	(void)root;
+#endif
+}
+
 /* GET /v1/sensors (srv_sensors.c): the route; a tree's sensors read at
  * most once per SRV_SENSORS_MIN_MS (the answer between is the same text),
  * names only (no path of the tree, a FIFO left out with a note naming the
@@ -915,6 +970,7 @@ static void test_sensors_reply(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\"value\":3.0}"));
 	free(t2);
 	free(t);
+	sensors_session(root);
 	/* a sensor gone: null, then (3 times in a row) a note, never an error */
 	snprintf(p, sizeof p, "%s/class/hwmon/hwmon0/power1_input", root);
 	CU_ASSERT_EQUAL(unlink(p), 0);

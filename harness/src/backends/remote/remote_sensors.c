@@ -52,7 +52,9 @@ static int exchange(rms_conn *c, const char *base, const char *auth, const char 
 	hdrs = rmh_setup(c->h, url, auth, cacert, NULL, RMS_CALL_S, &x);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, b);
-	cc = rmh_perform(c->h, &x, rmh_buf_clear, b);
+	/* one try: a sample the rate limit refuses (429) is a failed sample,
+	 * never minutes of waits in the sampler */
+	cc = curl_easy_perform(c->h);
 	curl_slist_free_all(hdrs);
 	if (cc != CURLE_OK)
 		return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,

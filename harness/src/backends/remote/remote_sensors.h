@@ -18,7 +18,8 @@
 
 #include "aieth.h"
 
-/* a sensors request's overall limit: a sample, not a transfer */
+/* a sensors request's overall limit (one try, no waits on the rate
+ * limit): a sample, not a transfer */
 #define RMS_CALL_S 10L
 
 typedef struct {
