@@ -569,7 +569,8 @@ static void sensors_refused(const char *text, const char *msg)
 	CU_ASSERT_EQUAL((unsigned char)out[0].name[0], 0xAB);
 }
 
-#define S1 "{\"name\":\"ina226@hwmon0/power1\",\"source\":\"hwmon:ina226\",\"kind\":\"power\",\"unit\":\"W\""
+#define S1 \
+	"{\"name\":\"ina226@hwmon0/power1\",\"source\":\"hwmon:ina226\",\"kind\":\"power\",\"unit\":\"W\""
 
 static void t_sensors(void)
 {
@@ -579,7 +580,8 @@ static void t_sensors(void)
 	CU_ASSERT_EQUAL_FATAL(sensors_of("{\"available\":true,\"sensors\":[" S1 ",\"value\":2.5},"
 					 "{\"name\":\"sysmon@iio:device0/temp160_temp\",\"source\":"
 					 "\"xlnx,versal-sysmon\",\"kind\":\"temperature\",\"unit\":"
-					 "\"\xc2\xb0" "C\",\"value\":null},"
+					 "\"\xc2\xb0"
+					 "C\",\"value\":null},"
 					 "{\"name\":\"c\",\"source\":\"s\",\"kind\":\"current\","
 					 "\"unit\":\"A\",\"value\":1}],"
 					 "\"notes\":[\"a: not sampled\",\"b: left out\"]}",
@@ -604,31 +606,40 @@ static void t_sensors(void)
 	CU_ASSERT_EQUAL(sensors_of("{\"available\":false,\"sensors\":[],\"notes\":[]}", out, 2, &n,
 				   NULL, 0),
 			AIETH_EUNSUPPORTED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "server http://x: the server's board is "
-							     "emulated"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(),
+				      "server http://x: the server's board is "
+				      "emulated"));
 
 	sensors_refused("[]", "not a JSON object");
 	sensors_refused("{\"sensors\":[],\"notes\":[]}", "\"available\" is missing");
-	sensors_refused("{\"available\":1,\"sensors\":[],\"notes\":[]}", "\"available\" must be true or false");
+	sensors_refused("{\"available\":1,\"sensors\":[],\"notes\":[]}",
+			"\"available\" must be true or false");
 	sensors_refused("{\"available\":true,\"notes\":[]}", "\"sensors\" must be an array");
-	sensors_refused("{\"available\":true,\"sensors\":{},\"notes\":[]}", "\"sensors\" must be an array");
+	sensors_refused("{\"available\":true,\"sensors\":{},\"notes\":[]}",
+			"\"sensors\" must be an array");
 	sensors_refused("{\"available\":true,\"sensors\":[]}", "\"notes\" is missing");
-	sensors_refused("{\"available\":true,\"sensors\":[],\"notes\":[1]}", "\"notes\"[0] must be a string");
-	sensors_refused("{\"available\":true,\"sensors\":[],\"notes\":[\"a\\nb\"]}", "\"notes\"[0]: 1..300 bytes");
+	sensors_refused("{\"available\":true,\"sensors\":[],\"notes\":[1]}",
+			"\"notes\"[0] must be a string");
+	sensors_refused("{\"available\":true,\"sensors\":[],\"notes\":[\"a\\nb\"]}",
+			"\"notes\"[0]: 1..300 bytes");
 	sensors_refused("{\"available\":false,\"sensors\":[" S1 ",\"value\":1}],\"notes\":[]}",
 			"with \"available\" false");
-	sensors_refused("{\"available\":true,\"sensors\":[1],\"notes\":[]}", "\"sensors\"[0]: not a JSON object");
-	sensors_refused("{\"available\":true,\"sensors\":[" S1 "}],\"notes\":[]}", "\"value\" is missing");
+	sensors_refused("{\"available\":true,\"sensors\":[1],\"notes\":[]}",
+			"\"sensors\"[0]: not a JSON object");
+	sensors_refused("{\"available\":true,\"sensors\":[" S1 "}],\"notes\":[]}",
+			"\"value\" is missing");
 	sensors_refused("{\"available\":true,\"sensors\":[" S1 ",\"value\":\"2.5\"}],\"notes\":[]}",
 			"\"value\" must be a number or null");
 	sensors_refused("{\"available\":true,\"sensors\":[" S1 ",\"value\":1e300}],\"notes\":[]}",
 			"is not a reading");
-	sensors_refused("{\"available\":true,\"sensors\":[{\"name\":\"a\",\"source\":\"s\",\"kind\":"
-			"\"humidity\",\"unit\":\"%\",\"value\":1}],\"notes\":[]}",
-			"\"kind\" \"humidity\" is none of temperature, voltage, power, current");
-	sensors_refused("{\"available\":true,\"sensors\":[{\"name\":\"a\",\"source\":\"s\",\"kind\":"
-			"\"power\",\"unit\":\"mW\",\"value\":1}],\"notes\":[]}",
-			"\"unit\" \"mW\": a power is in W");
+	sensors_refused(
+		"{\"available\":true,\"sensors\":[{\"name\":\"a\",\"source\":\"s\",\"kind\":"
+		"\"humidity\",\"unit\":\"%\",\"value\":1}],\"notes\":[]}",
+		"\"kind\" \"humidity\" is none of temperature, voltage, power, current");
+	sensors_refused(
+		"{\"available\":true,\"sensors\":[{\"name\":\"a\",\"source\":\"s\",\"kind\":"
+		"\"power\",\"unit\":\"mW\",\"value\":1}],\"notes\":[]}",
+		"\"unit\" \"mW\": a power is in W");
 	sensors_refused("{\"available\":true,\"sensors\":[{\"source\":\"s\",\"kind\":"
 			"\"power\",\"unit\":\"W\",\"value\":1}],\"notes\":[]}",
 			"\"sensors\"[0]");
@@ -638,9 +649,10 @@ static void t_sensors(void)
 	sensors_refused("{\"available\":true,\"sensors\":[{\"name\":\"a\\u0001\",\"source\":\"s\","
 			"\"kind\":\"power\",\"unit\":\"W\",\"value\":1}],\"notes\":[]}",
 			"\"name\" \"a\\x01\": 1..127 printable ASCII bytes");
-	sensors_refused("{\"available\":true,\"sensors\":[" S1 ",\"value\":1}," S1 ",\"value\":2}],"
-			"\"notes\":[]}",
-			"\"sensors\"[1] \"name\" \"ina226@hwmon0/power1\" is also \"sensors\"[0]'s");
+	sensors_refused(
+		"{\"available\":true,\"sensors\":[" S1 ",\"value\":1}," S1 ",\"value\":2}],"
+		"\"notes\":[]}",
+		"\"sensors\"[1] \"name\" \"ina226@hwmon0/power1\" is also \"sensors\"[0]'s");
 	/* an over-long name, too many sensors */
 	memset(big, 0, sizeof big);
 	p = big + sprintf(big, "{\"available\":true,\"sensors\":[{\"name\":\"");
@@ -650,8 +662,9 @@ static void t_sensors(void)
 	sensors_refused(big, "1..127 printable ASCII bytes are needed");
 	p = big + sprintf(big, "{\"available\":true,\"sensors\":[");
 	for (i = 0; i <= AIETH_SENSORS_MAX; i++)
-		p += sprintf(p, "%s{\"name\":\"s%zu\",\"source\":\"s\",\"kind\":\"power\",\"unit\":"
-				"\"W\",\"value\":1}",
+		p += sprintf(p,
+			     "%s{\"name\":\"s%zu\",\"source\":\"s\",\"kind\":\"power\",\"unit\":"
+			     "\"W\",\"value\":1}",
 			     i ? "," : "", i);
 	sprintf(p, "],\"notes\":[]}");
 	sensors_refused(big, "257 sensors, the limit is 256");

@@ -294,8 +294,10 @@ static void test_read_all(void)
 		sens_sample_once(sm);
 	CU_ASSERT_TRUE(z->dropped);
 	CU_ASSERT_TRUE(sens_sampler_series(sm, 1)->dropped);
-	CU_ASSERT_TRUE(noted(&s, "sysmon@iio:device0/temp0: server x: no answer (3 times in a row)"));
-	CU_ASSERT_TRUE(noted(&s, "ina226@hwmon0/power1: no reading in the reply (3 times in a row)"));
+	CU_ASSERT_TRUE(
+		noted(&s, "sysmon@iio:device0/temp0: server x: no answer (3 times in a row)"));
+	CU_ASSERT_TRUE(
+		noted(&s, "ina226@hwmon0/power1: no reading in the reply (3 times in a row)"));
 	sens_sampler_free(sm);
 	sens_set_free(&s);
 }

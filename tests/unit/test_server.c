@@ -954,8 +954,9 @@ static void test_sensors_reply(void)
 	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
 	CU_ASSERT_EQUAL(len, strlen(t));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"available\":true"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(t, "{\"name\":\"ina226@hwmon0/power1\",\"source\":\"hwmon:"
-					 "ina226\",\"kind\":\"power\",\"unit\":\"W\",\"value\":2.5}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t,
+				      "{\"name\":\"ina226@hwmon0/power1\",\"source\":\"hwmon:"
+				      "ina226\",\"kind\":\"power\",\"unit\":\"W\",\"value\":2.5}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"slow@hwmon1/temp1: "));
 	CU_ASSERT_PTR_NULL(strstr(t, root));
 	CU_ASSERT_PTR_NULL(strstr(t, "class/hwmon"));
@@ -975,8 +976,8 @@ static void test_sensors_reply(void)
 	snprintf(p, sizeof p, "%s/class/hwmon/hwmon0/power1_input", root);
 	CU_ASSERT_EQUAL(unlink(p), 0);
 	for (int i = 0; i < 3; i++) {
-		CU_ASSERT_EQUAL_FATAL(
-			srv_sensors_reply(z, 2000 + i * SRV_SENSORS_MIN_MS, &t, &len), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 2000 + i * SRV_SENSORS_MIN_MS, &t, &len),
+				      AIETH_OK);
 		CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"value\":null}"));
 		if (i < 2)
 			free(t);

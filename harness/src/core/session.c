@@ -310,21 +310,22 @@ static int graph_ports(aieth_session *s, const char *graph, aieth_graph_port *po
 
 /* Not HELD: a sampling thread reads the sensors while the session's
  * other calls run (the backend serialises its own requests). */
-int aieth_session_sensors(aieth_session *s, aieth_sensor *out, size_t cap, size_t *n,
-			  char *notes, size_t notes_cap)
+int aieth_session_sensors(aieth_session *s, aieth_sensor *out, size_t cap, size_t *n, char *notes,
+			  size_t notes_cap)
 {
 	aieth__error_clear();
 	if (!aieth__handle_live(s, AIETH_HANDLE_SESSION))
 		return aieth__fail(AIETH_EINVAL, "aieth_session_sensors: not an open session");
 	if (!n || (cap && !out) || (notes_cap && !notes))
 		return aieth__fail(AIETH_EINVAL, "aieth_session_sensors: NULL %s",
-				   !n ? "n" : cap && !out ? "out" : "notes");
+				   !n            ? "n"
+				   : cap && !out ? "out"
+						 : "notes");
 	*n = 0;
 	if (notes_cap)
 		notes[0] = '\0';
 	if (!s->ops->sensors)
-		return aieth__fail(AIETH_EUNSUPPORTED,
-				   "backend %s: %s", s->ops->name,
+		return aieth__fail(AIETH_EUNSUPPORTED, "backend %s: %s", s->ops->name,
 				   strcmp(s->ops->name, "emu")
 					   ? "the board's sensors are this machine's sysfs files "
 					     "(docs/on-board.md): read them there"

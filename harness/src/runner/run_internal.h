@@ -98,7 +98,7 @@ typedef struct {
 	aieth_session *sens_session;
 	aieth_sensor *sens_buf; /* AIETH_SENSORS_MAX */
 	int sens_remote;        /* the set came from the server */
-	rn_texts *texts; /* text data converted (run_texts.c), freed with the run */
+	rn_texts *texts;        /* text data converted (run_texts.c), freed with the run */
 } run_ctx;
 
 /* run_ctx.c */

@@ -45,9 +45,9 @@ static void not_sampled(run_ctx *c, const char *status, const char *reason)
 /* The emulated board, local or behind th_server, has no sensors: one
  * reason for both, so that a remote report equals the local one but for
  * the backend (tests/e2e/remote.sh). */
-#define EMU_REASON                                                                         \
-	"not sampled on the emulated board (backend emu, or a th_server whose board is "   \
-	"emulated): it has no sensors, unless AIETH_SYSFS_ROOT names a tree "               \
+#define EMU_REASON                                                                       \
+	"not sampled on the emulated board (backend emu, or a th_server whose board is " \
+	"emulated): it has no sensors, unless AIETH_SYSFS_ROOT names a tree "            \
 	"(docs/on-board.md)"
 
 /* Where the sensors are for this test's backend: a stand-in tree
@@ -74,8 +74,8 @@ static int remote_read_all(void *ctx, const sens_set *set, double *v, int *ok, c
 {
 	run_ctx *c = ctx;
 	size_t n = 0, i, j, k;
-	int rc = aieth_session_sensors(c->sens_session, c->sens_buf, AIETH_SENSORS_MAX, &n, NULL,
-				       0);
+	int rc =
+		aieth_session_sensors(c->sens_session, c->sens_buf, AIETH_SENSORS_MAX, &n, NULL, 0);
 	if (rc) {
 		snprintf(why, cap, "%s", aieth_error_message());
 		return rc;

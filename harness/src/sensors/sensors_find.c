@@ -179,8 +179,7 @@ static int iio_scale(sens_set *set, const char *dir, const char *file, sens_def 
 		if (set->plain)
 			sens_note(set, "%s: no %s (%s): not sampled", d->name, kinds[i], why);
 		else
-			sens_note(set, "%s/%s: no %s (%s): not sampled", dir, file, kinds[i],
-				  why);
+			sens_note(set, "%s/%s: no %s (%s): not sampled", dir, file, kinds[i], why);
 		return -1;
 	}
 	return 0;

@@ -200,8 +200,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->data_dir = o->data_dir ? aieth__strdup(o->data_dir) : NULL;
 	s->sensors = s->backend ? srv_sensors_new(s->backend) : NULL;
 	if (!s->backend || !s->sensors || (o->reset_cmd && !s->reset_cmd) ||
-	    (o->board && !s->board) ||
-	    (o->data_dir && !s->data_dir)) {
+	    (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	}

@@ -129,7 +129,8 @@ static int refresh(srv_sensors *z)
 	}
 	json_object_object_add(o, "sensors", a);
 	json_object_object_add(o, "notes", notes);
-	t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	t = json_object_to_json_string_ext(o,
+					   JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	free(z->text);
 	z->text = t ? aieth__strdup(t) : NULL;
 	z->len = z->text ? strlen(z->text) : 0;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SRV_SENSORS_MIN_MS 100 /* the answer's age before a new read */
+#define SRV_SENSORS_MIN_MS 100  /* the answer's age before a new read */
 #define SRV_SENSORS_READ_MS 500 /* one read of all sensors at most; the rest null */
 
 typedef struct srv_sensors srv_sensors;

@@ -384,8 +384,8 @@ static int get_ascii(const char *what, struct json_object *o, const char *key, s
 		char q[80];
 		aieth__quote_str(q, sizeof q, v);
 		return aieth__fail(AIETH_EDEVICE,
-				   "%s: \"%s\" \"%s\": 1..%zu printable ASCII bytes are needed", what,
-				   key, q, max);
+				   "%s: \"%s\" \"%s\": 1..%zu printable ASCII bytes are needed",
+				   what, key, q, max);
 	}
 	*out = v;
 	return AIETH_OK;
@@ -429,13 +429,14 @@ static int sensor_of(struct json_object *e, size_t i, aieth_sensor *d)
 	memset(d, 0, sizeof *d);
 	if (v) {
 		double x;
-		if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		if (!json_object_is_type(v, json_type_double) &&
+		    !json_object_is_type(v, json_type_int))
 			return aieth__fail(AIETH_EDEVICE, "%s: \"value\" must be a number or null",
 					   what);
 		x = json_object_get_double(v);
 		if (!isfinite(x) || fabs(x) > 1e12)
-			return aieth__fail(AIETH_EDEVICE, "%s: \"value\" %g is not a reading",
-					   what, x);
+			return aieth__fail(AIETH_EDEVICE, "%s: \"value\" %g is not a reading", what,
+					   x);
 		d->value = x;
 		d->valid = 1;
 	}
@@ -453,8 +454,9 @@ static int sensor_notes(const char *what, struct json_object *o, char *notes, si
 		return aieth__fail(AIETH_EDEVICE, "%s: \"notes\" is missing", what);
 	if (!json_object_is_type(a, json_type_array) ||
 	    (n = json_object_array_length(a)) > RMR_SENSOR_NOTES_MAX)
-		return aieth__fail(AIETH_EDEVICE, "%s: \"notes\" must be an array of at most %d "
-						  "strings",
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"notes\" must be an array of at most %d "
+				   "strings",
 				   what, RMR_SENSOR_NOTES_MAX);
 	for (i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(a, i);
@@ -498,7 +500,8 @@ int rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size
 	}
 	if (get_bool(what, o, "available", &avail))
 		return proto(base, "GET /v1/sensors");
-	if (!json_object_object_get_ex(o, "sensors", &a) || !json_object_is_type(a, json_type_array)) {
+	if (!json_object_object_get_ex(o, "sensors", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
 		aieth__fail(AIETH_EDEVICE, "%s: \"sensors\" must be an array", what);
 		return proto(base, "GET /v1/sensors");
 	}

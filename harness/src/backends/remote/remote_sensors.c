@@ -87,9 +87,9 @@ int rms_read(rms_conn *c, const char *base, const char *auth, const char *cacert
 		if (status == 401 || status == 403)
 			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
 					   base, status, msg);
-		return aieth__fail(AIETH_EDEVICE, "server %s: GET " PATH ": status %ld: %s%s", base,
-				   status, msg,
-				   status == 404 ? " (a th_server older than GET /v1/sensors)" : "");
+		return aieth__fail(
+			AIETH_EDEVICE, "server %s: GET " PATH ": status %ld: %s%s", base, status,
+			msg, status == 404 ? " (a th_server older than GET /v1/sensors)" : "");
 	}
 	snprintf(what, sizeof what, "server %s: reply to GET " PATH, base);
 	if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o)) {
