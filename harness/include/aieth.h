@@ -28,6 +28,7 @@
 #include "aieth/calibrate.h" /* calibration of the emulated board */
 #include "aieth/server.h"    /* th_server: one device served over HTTP */
 #include "aieth/session.h"   /* a device and the graphs of one design */
+#include "aieth/sensor.h"    /* a board's power and temperature sensors */
 #include "aieth/spec.h"      /* test descriptions */
 #include "aieth/txn.h"       /* transactions and per-channel results */
 #include "aieth/upload.h"    /* results upload: SQUAD, InfluxDB, webhooks, spool */

@@ -9,8 +9,12 @@
 # available" and exit 0; garbage, truncated and FIFO files: notes, and the
 # run ends (bounded by timeout); a device temperature above 100 degC is a
 # warning, a max_max above it (since power-on) is not; the xrt backend (the
-# XRT test double) samples the same tree; through th_server on loopback the
-# report says "not available", or samples the client's AIETH_SYSFS_ROOT.
+# XRT test double) samples the same tree; through th_server on loopback: a
+# server without a tree (the emulated board) gives "not available" as the
+# emulated board does locally, a client's AIETH_SYSFS_ROOT is sampled on the
+# client, and a server started with AIETH_SYSFS_ROOT gives its own tree's
+# sensors (GET /v1/sensors: a token needed, names only, never the tree's
+# path, a FIFO left out without hanging the request).
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
@@ -95,7 +99,7 @@ for root in "$TMP/empty" "$TMP/nonexistent"; do
     || bad "$root: $(jq -c "$S1" "$TMP/o5/report.json")"
 done
 (unset AIETH_SYSFS_ROOT; expect 0 "$RT" -o "$TMP/o6" "$SPEC")
-[[ $(jq -c "$S1 | [.status, (.reason | startswith(\"not sampled on backends emu and remote\"))]" "$TMP/o6/report.json") == '["not available",true]' ]] \
+[[ $(jq -c "$S1 | [.status, (.reason | startswith(\"not sampled on the emulated board\"))]" "$TMP/o6/report.json") == '["not available",true]' ]] \
   && ok || bad "emu $(jq -c "$S1" "$TMP/o6/report.json")"
 # a test that never ran says so
 AIETH_SYSFS_ROOT=$TMP/sys expect 2 "$RT" -o "$TMP/o7" --board nosuchboard "$SPEC"
@@ -168,4 +172,54 @@ REM=(--backend remote --server "$U" --token-file "$TMP/token")
 AIETH_SYSFS_ROOT=$TMP/sys expect 0 timeout 120 "$RT" "${REM[@]}" -o "$TMP/r2" --sensor-period 200 "$SPEC"
 [[ $(jq -c "[$S1.status, $S1.period_ms, ($S1.sensors | length)]" "$TMP/r2/report.json") == '["sampled",200,8]' ]] \
   && ok || bad "remote with a tree: $(jq -c "$S1 | del(.sensors)" "$TMP/r2/report.json")"
+# the server without a tree says so itself: its board is emulated
+req 200 -H "Authorization: Bearer $TOK" "$U/v1/sensors"
+jbody '[.available, (.sensors | length), (.notes | length)] | @csv' 'false,0,0'
+
+# ---- through th_server: the server's own tree (a hot SysMon, other
+# values than the client's, a FIFO nobody writes and garbage beside them)
+mk_tree "$TMP/srv" 105500
+SH=$TMP/srv/class/hwmon
+echo 3500000 >"$SH/hwmon0/power1_input"
+echo 'not a number' >"$SH/hwmon0/in0_input"
+mkdir -p "$SH/hwmon1"
+echo slow >"$SH/hwmon1/name"
+mkfifo "$SH/hwmon1/temp1_input"
+AIETH_SYSFS_ROOT=$TMP/srv start_server "$TMP/log2" --token-file "$TMP/tokens" --idle-timeout 60 --max-wait 120
+REM2=(--backend remote --server "$U" --token-file "$TMP/token")
+# the request ends although a sensor file never answers
+REQ_MAX_S=5 req 200 -H "Authorization: Bearer $TOK" "$U/v1/sensors"
+jbody '[.available, (.sensors | length)] | @csv' 'true,7'
+jbody '[.sensors[] | select(.name == "ina226@hwmon0/power1") | .kind, .unit, .value, .source] | @csv' \
+  '"power","W",3.5,"hwmon:ina226"'
+jbody '[.sensors[] | keys | join(",")] | unique | .[]' 'kind,name,source,unit,value'
+jbody '[.notes[] | select(startswith("slow@hwmon1/temp1: ") or startswith("ina226@hwmon0/in0: not a number"))] | length' 2
+! grep -qF -e "$TMP" -e class/hwmon -e bus/iio "$TMP/body" && ok || bad "the reply names a server path: $(cat "$TMP/body")"
+req 401 "$U/v1/sensors"
+req 401 -H "Authorization: Bearer not-$TOK" "$U/v1/sensors"
+req 405 -X POST -H "Authorization: Bearer $TOK" "$U/v1/sensors"
+# the client has no tree: the report holds the server's sensors
+(unset AIETH_SYSFS_ROOT; expect 0 timeout 120 "$RT" "${REM2[@]}" -o "$TMP/r3" --sensor-period 100 "$SPEC")
+R=$TMP/r3/report.json
+[[ $(jq -c "[$S1.status, $S1.period_ms, ($S1.sensors | length), has(\"root\")]" "$R") == '["sampled",100,7,false]' ]] \
+  && ok || bad "remote, the server's tree: $(jq -c "$S1 | del(.sensors)" "$R")"
+[[ $(sensor "$R" ina226@hwmon0/power1) == '["power","W",3.5,3.5,3.5,true,"hwmon:ina226"]' ]] && ok \
+  || bad "remote power1 $(sensor "$R" ina226@hwmon0/power1)"
+[[ $(sensor "$R" sysmon@iio:device0/temp160_temp) == '["temperature","°C",105.5,105.5,105.5,true,"xlnx,versal-sysmon"]' ]] \
+  && ok || bad "remote temp160 $(sensor "$R" sysmon@iio:device0/temp160_temp)"
+jq -e "[$S1.sensors[] | has(\"path\")] | any | not" "$R" >/dev/null && ok || bad "remote: a path in a sensor"
+jq -e "[$S1.sensors[] | select(.device_temperature)] | map(.name) == [\"sysmon@iio:device0/temp160_temp\", \"sysmon@iio:device0/temp161_min\"]" \
+  "$R" >/dev/null && ok || bad "remote device temperatures $(jq -c "[$S1.sensors[] | select(.device_temperature) | .name]" "$R")"
+jq -e "[$S1.notes[] | select(startswith(\"slow@hwmon1/temp1: \"))] | length == 1" "$R" >/dev/null && ok \
+  || bad "remote notes $(jq -c "$S1.notes" "$R")"
+! grep -qF "$TMP/srv" "$R" && ok || bad "the report names the server's tree"
+# the hot SysMon of the server's board: the same warning as locally
+has "$R" 'sensors: device temperature 105.5 °C (sysmon@iio:device0/temp160_temp) above 100 °C'
+jq -e '.tests[0].status == "pass"' "$R" >/dev/null && ok || bad "remote hot: $(jq -c .tests[0].status "$R")"
+if $PY "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "$R" >"$TMP/schema" 2>&1
+then ok; else bad "r3: schema"; cat "$TMP/schema" >&2; fi
+# a client's own tree is its own: AIETH_SYSFS_ROOT on the client wins
+AIETH_SYSFS_ROOT=$TMP/sys expect 0 timeout 120 "$RT" "${REM2[@]}" -o "$TMP/r4" "$SPEC"
+[[ $(jq -c "[$S1.root, ($S1.sensors | length)]" "$TMP/r4/report.json") == "[\"$TMP/sys\",8]" ]] && ok \
+  || bad "remote, the client's tree: $(jq -c "$S1 | del(.sensors)" "$TMP/r4/report.json")"
 finish

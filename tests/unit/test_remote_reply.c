@@ -4,6 +4,7 @@
  * the wrong type or an array of the wrong length is a protocol error
  * (AIETH_EDEVICE) and leaves the result untouched; a valid one is taken
  * whole. */
+#include <stdio.h>
 #include <string.h>
 
 #include "aieth.h"
@@ -540,6 +541,135 @@ static void t_userinfo(void)
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
 }
 
+/* GET /v1/sensors: one sensor of kind/unit/value (JSON texts), name. */
+static int sensors_of(const char *text, aieth_sensor *out, size_t cap, size_t *n, char *notes,
+		      size_t ncap)
+{
+	struct json_object *o = json_tokener_parse(text);
+	int rc = rmr_sensors("http://x", o, out, cap, n, notes, ncap);
+	json_object_put(o);
+	return rc;
+}
+
+static void sensors_refused(const char *text, const char *msg)
+{
+	aieth_sensor out[2];
+	size_t n = 77;
+	int rc;
+	memset(out, 0xAB, sizeof out);
+	rc = sensors_of(text, out, 2, &n, NULL, 0);
+	CU_ASSERT_EQUAL(rc, AIETH_EDEVICE);
+	if (!strstr(aieth_error_message(), msg) || !strstr(aieth_error_message(), "http://x"))
+		fprintf(stderr, "\n  %s\n  message: %s\n  expected: %s\n", text,
+			aieth_error_message(), msg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), msg));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "server http://x: protocol error"));
+	/* nothing of a refused reply is taken */
+	CU_ASSERT_EQUAL(n, 77);
+	CU_ASSERT_EQUAL((unsigned char)out[0].name[0], 0xAB);
+}
+
+#define S1 \
+	"{\"name\":\"ina226@hwmon0/power1\",\"source\":\"hwmon:ina226\",\"kind\":\"power\",\"unit\":\"W\""
+
+static void t_sensors(void)
+{
+	aieth_sensor out[2];
+	char notes[64], big[80000], *p;
+	size_t n = 0, i;
+	CU_ASSERT_EQUAL_FATAL(sensors_of("{\"available\":true,\"sensors\":[" S1 ",\"value\":2.5},"
+					 "{\"name\":\"sysmon@iio:device0/temp160_temp\",\"source\":"
+					 "\"xlnx,versal-sysmon\",\"kind\":\"temperature\",\"unit\":"
+					 "\"\xc2\xb0"
+					 "C\",\"value\":null},"
+					 "{\"name\":\"c\",\"source\":\"s\",\"kind\":\"current\","
+					 "\"unit\":\"A\",\"value\":1}],"
+					 "\"notes\":[\"a: not sampled\",\"b: left out\"]}",
+					 out, 2, &n, notes, sizeof notes),
+			      AIETH_OK);
+	CU_ASSERT_EQUAL(n, 3); /* all counted, two kept */
+	CU_ASSERT_STRING_EQUAL(out[0].name, "ina226@hwmon0/power1");
+	CU_ASSERT_STRING_EQUAL(out[0].source, "hwmon:ina226");
+	CU_ASSERT_EQUAL(out[0].kind, AIETH_SENSOR_POWER);
+	CU_ASSERT_EQUAL(out[0].valid, 1);
+	CU_ASSERT_DOUBLE_EQUAL(out[0].value, 2.5, 1e-12);
+	CU_ASSERT_EQUAL(out[1].kind, AIETH_SENSOR_TEMPERATURE);
+	CU_ASSERT_EQUAL(out[1].valid, 0);
+	CU_ASSERT_STRING_EQUAL(notes, "a: not sampled\nb: left out");
+	/* notes cut to fit */
+	CU_ASSERT_EQUAL(sensors_of("{\"available\":true,\"sensors\":[],\"notes\":[\"abcdefgh\"]}",
+				   out, 2, &n, notes, 5),
+			AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(notes, "abcd");
+	CU_ASSERT_EQUAL(n, 0);
+	/* the emulated board behind the server */
+	CU_ASSERT_EQUAL(sensors_of("{\"available\":false,\"sensors\":[],\"notes\":[]}", out, 2, &n,
+				   NULL, 0),
+			AIETH_EUNSUPPORTED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(),
+				      "server http://x: the server's board is "
+				      "emulated"));
+
+	sensors_refused("[]", "not a JSON object");
+	sensors_refused("{\"sensors\":[],\"notes\":[]}", "\"available\" is missing");
+	sensors_refused("{\"available\":1,\"sensors\":[],\"notes\":[]}",
+			"\"available\" must be true or false");
+	sensors_refused("{\"available\":true,\"notes\":[]}", "\"sensors\" must be an array");
+	sensors_refused("{\"available\":true,\"sensors\":{},\"notes\":[]}",
+			"\"sensors\" must be an array");
+	sensors_refused("{\"available\":true,\"sensors\":[]}", "\"notes\" is missing");
+	sensors_refused("{\"available\":true,\"sensors\":[],\"notes\":[1]}",
+			"\"notes\"[0] must be a string");
+	sensors_refused("{\"available\":true,\"sensors\":[],\"notes\":[\"a\\nb\"]}",
+			"\"notes\"[0]: 1..300 bytes");
+	sensors_refused("{\"available\":false,\"sensors\":[" S1 ",\"value\":1}],\"notes\":[]}",
+			"with \"available\" false");
+	sensors_refused("{\"available\":true,\"sensors\":[1],\"notes\":[]}",
+			"\"sensors\"[0]: not a JSON object");
+	sensors_refused("{\"available\":true,\"sensors\":[" S1 "}],\"notes\":[]}",
+			"\"value\" is missing");
+	sensors_refused("{\"available\":true,\"sensors\":[" S1 ",\"value\":\"2.5\"}],\"notes\":[]}",
+			"\"value\" must be a number or null");
+	sensors_refused("{\"available\":true,\"sensors\":[" S1 ",\"value\":1e300}],\"notes\":[]}",
+			"is not a reading");
+	sensors_refused(
+		"{\"available\":true,\"sensors\":[{\"name\":\"a\",\"source\":\"s\",\"kind\":"
+		"\"humidity\",\"unit\":\"%\",\"value\":1}],\"notes\":[]}",
+		"\"kind\" \"humidity\" is none of temperature, voltage, power, current");
+	sensors_refused(
+		"{\"available\":true,\"sensors\":[{\"name\":\"a\",\"source\":\"s\",\"kind\":"
+		"\"power\",\"unit\":\"mW\",\"value\":1}],\"notes\":[]}",
+		"\"unit\" \"mW\": a power is in W");
+	sensors_refused("{\"available\":true,\"sensors\":[{\"source\":\"s\",\"kind\":"
+			"\"power\",\"unit\":\"W\",\"value\":1}],\"notes\":[]}",
+			"\"sensors\"[0]");
+	sensors_refused("{\"available\":true,\"sensors\":[{\"name\":7,\"source\":\"s\",\"kind\":"
+			"\"power\",\"unit\":\"W\",\"value\":1}],\"notes\":[]}",
+			"name");
+	sensors_refused("{\"available\":true,\"sensors\":[{\"name\":\"a\\u0001\",\"source\":\"s\","
+			"\"kind\":\"power\",\"unit\":\"W\",\"value\":1}],\"notes\":[]}",
+			"\"name\" \"a\\x01\": 1..127 printable ASCII bytes");
+	sensors_refused(
+		"{\"available\":true,\"sensors\":[" S1 ",\"value\":1}," S1 ",\"value\":2}],"
+		"\"notes\":[]}",
+		"\"sensors\"[1] \"name\" \"ina226@hwmon0/power1\" is also \"sensors\"[0]'s");
+	/* an over-long name, too many sensors */
+	memset(big, 0, sizeof big);
+	p = big + sprintf(big, "{\"available\":true,\"sensors\":[{\"name\":\"");
+	memset(p, 'n', 128);
+	sprintf(p + 128, "\",\"source\":\"s\",\"kind\":\"power\",\"unit\":\"W\",\"value\":1}],"
+			 "\"notes\":[]}");
+	sensors_refused(big, "1..127 printable ASCII bytes are needed");
+	p = big + sprintf(big, "{\"available\":true,\"sensors\":[");
+	for (i = 0; i <= AIETH_SENSORS_MAX; i++)
+		p += sprintf(p,
+			     "%s{\"name\":\"s%zu\",\"source\":\"s\",\"kind\":\"power\",\"unit\":"
+			     "\"W\",\"value\":1}",
+			     i ? "," : "", i);
+	sprintf(p, "],\"notes\":[]}");
+	sensors_refused(big, "257 sensors, the limit is 256");
+}
+
 TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"core's serializer and this parser agree (round trip)", t_round_trip},
 	{"a server URL with user:password@ is refused", t_userinfo},
@@ -548,7 +678,8 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"every field checked: type, range, length", t_fields},
 	{"the echoed fields are the submitted transaction's", t_echo},
 	{"a new transaction's reply: every field checked", t_created},
-	{"session and graph replies", t_session_graph})
+	{"session and graph replies", t_session_graph},
+	{"the sensors reply: every field checked, nothing taken when refused", t_sensors})
 
 #else
 

@@ -243,6 +243,81 @@ static void test_missing(void)
 	setenv("AIETH_SYSFS_ROOT", root, 1);
 }
 
+/* A set sampled through read_all (th_server's reply): one call a sample,
+ * the same series and min/max/mean; a sensor without a reading fails, and
+ * a hook failing 3 times in a row drops every sensor with a note naming
+ * it (never a path: these sensors have none). */
+static int hook_calls, hook_fail;
+static int hook(void *ctx, const sens_set *set, double *v, int *ok, char *why, size_t cap)
+{
+	(void)ctx;
+	(void)set;
+	hook_calls++;
+	if (hook_fail) {
+		snprintf(why, cap, "server x: no answer");
+		return AIETH_EDEVICE;
+	}
+	v[0] = 40 + hook_calls;
+	ok[0] = 1; /* sensor 1: no reading */
+	return 0;
+}
+
+static void test_read_all(void)
+{
+	sens_set s;
+	sens_sampler *sm;
+	const sens_series *z;
+	int i;
+	memset(&s, 0, sizeof s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.def = calloc(2, sizeof *s.def));
+	s.n = 2;
+	snprintf(s.def[0].name, sizeof s.def[0].name, "sysmon@iio:device0/temp0");
+	snprintf(s.def[1].name, sizeof s.def[1].name, "ina226@hwmon0/power1");
+	s.def[1].kind = SENS_POWER;
+	s.read_all = hook;
+	hook_calls = hook_fail = 0;
+	CU_ASSERT_EQUAL_FATAL(sens_sampler_start(&sm, &s, 60000), 0);
+	sens_sample_once(sm);
+	CU_ASSERT_EQUAL(hook_calls, 2); /* once a sample, for all sensors */
+	z = sens_sampler_series(sm, 0);
+	CU_ASSERT_EQUAL(z->count, 2);
+	CU_ASSERT_DOUBLE_EQUAL(z->min, 41, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(z->max, 42, 1e-9);
+	CU_ASSERT_EQUAL(sens_sampler_series(sm, 1)->count, 0);
+	CU_ASSERT_EQUAL(sens_sampler_series(sm, 1)->fails, 2);
+	sens_sample_once(sm);
+	CU_ASSERT_TRUE(sens_sampler_series(sm, 1)->dropped);
+	CU_ASSERT_FALSE(z->dropped);
+	CU_ASSERT_EQUAL(z->count, 3);
+	hook_fail = 1;
+	for (i = 0; i < 3; i++)
+		sens_sample_once(sm);
+	CU_ASSERT_TRUE(z->dropped);
+	CU_ASSERT_TRUE(sens_sampler_series(sm, 1)->dropped);
+	CU_ASSERT_TRUE(
+		noted(&s, "sysmon@iio:device0/temp0: server x: no answer (3 times in a row)"));
+	CU_ASSERT_TRUE(
+		noted(&s, "ina226@hwmon0/power1: no reading in the reply (3 times in a row)"));
+	sens_sampler_free(sm);
+	sens_set_free(&s);
+}
+
+/* th_server's find: notes name sensors and devices, never a file. */
+static void test_plain(void)
+{
+	sens_set s;
+	size_t i;
+	CU_ASSERT_EQUAL_FATAL(sens_find_plain(&s), 0); /* the tree of test_find */
+	CU_ASSERT_TRUE(s.nnotes > 0);
+	for (i = 0; i < s.nnotes; i++) {
+		CU_ASSERT_PTR_NULL(strstr(s.notes[i], root));
+		CU_ASSERT_PTR_NULL(strstr(s.notes[i], "class/hwmon"));
+		CU_ASSERT_PTR_NULL(strstr(s.notes[i], "bus/iio"));
+		CU_ASSERT_PTR_NULL(strstr(s.notes[i], "_input"));
+	}
+	sens_set_free(&s);
+}
+
 static void setup(void)
 {
 	snprintf(root, sizeof root, "%s/aieth-sensors-XXXXXX",
@@ -257,6 +332,7 @@ static void test_all(void)
 	char cmd[600];
 	setup();
 	test_find();
+	test_plain();
 	test_sampler();
 	test_missing();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
@@ -264,4 +340,5 @@ static void test_all(void)
 }
 
 TU_MAIN("sensors", {"value texts", test_value}, {"file names and units", test_names},
-	{"a stand-in tree: find, sample, nothing there", test_all})
+	{"a stand-in tree: find, sample, nothing there", test_all},
+	{"a set sampled through read_all", test_read_all})

@@ -2,9 +2,11 @@
 /* test_server.c - th_server's parsing, free of HTTP: token files and the
  * constant-time check, request paths, bearer headers, JSON request bodies
  * and listen addresses (server/srv_tokens.c, server/srv_route.c). */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "aieth.h"
 #include "core/device.h"
@@ -12,6 +14,7 @@
 #include "pl_dma/protocol.h"
 #include "server/srv_core.h"
 #include "server/srv_route.h"
+#include "server/srv_sensors.h"
 #include "server/srv_tokens.h"
 #include "tu.h"
 #include "util/error.h"
@@ -864,6 +867,137 @@ static void test_server_opts_version(void)
 	CU_ASSERT_PTR_NULL(srv);
 }
 
+/* aieth_session_sensors: the emulated board has none; a remote session
+ * reads its server's tree (the server's AIETH_SYSFS_ROOT, root). */
+static void sensors_session(const char *root)
+{
+	aieth_sensor out[4];
+	char notes[512];
+	size_t n = 99;
+	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, NULL, NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, NULL, 4, &n, NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, &n, NULL, 0), AIETH_EUNSUPPORTED);
+	MSG_HAS("backend emu: the emulated board has no sensors");
+	CU_ASSERT_EQUAL(n, 0);
+	aieth_session_close(s);
+	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, &n, NULL, 0), AIETH_EINVAL);
+#if defined(AIETH_HAVE_MHD) && defined(AIETH_HAVE_CURL)
+	{
+		aieth_server_opts so;
+		aieth_server *srv = NULL;
+		aieth_session_opts o;
+		aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+		aieth_graph_spec g = {"gr", "loopback", NULL};
+		char url[64];
+		aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+		so.listen = "127.0.0.1:0";
+		CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+		snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+		aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+		o.remote = &remote;
+		o.board = "vck190";
+		o.backend = "remote";
+		remote.server = url;
+		o.graphs = &g;
+		o.num_graphs = 1;
+		s = NULL;
+		CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(aieth_session_sensors(s, out, 4, &n, notes, sizeof notes),
+				      AIETH_OK);
+		CU_ASSERT_EQUAL(n, 1);
+		CU_ASSERT_STRING_EQUAL(out[0].name, "ina226@hwmon0/power1");
+		CU_ASSERT_EQUAL(out[0].kind, AIETH_SENSOR_POWER);
+		CU_ASSERT_EQUAL(out[0].valid, 1);
+		CU_ASSERT_DOUBLE_EQUAL(out[0].value, 3.0, 1e-9);
+		CU_ASSERT_PTR_NOT_NULL(strstr(notes, "slow@hwmon1/temp1: "));
+		CU_ASSERT_PTR_NULL(strstr(notes, root));
+		aieth_session_close(s);
+		aieth_server_close(srv);
+	}
+#else
+	(void)notes;
+	(void)root;
+#endif
+}
+
+/* GET /v1/sensors (srv_sensors.c): the route; a tree's sensors read at
+ * most once per SRV_SENSORS_MIN_MS (the answer between is the same text),
+ * names only (no path of the tree, a FIFO left out with a note naming the
+ * sensor); no tree on the emulated board: "available" false. */
+static void test_sensors_reply(void)
+{
+	char root[] = "/tmp/aieth-srv-sensors-XXXXXX", p[300], cmd[400];
+	char *t = NULL, *t2 = NULL;
+	size_t len = 0;
+	srv_sensors *z;
+	srv_route r;
+	srv_route_parse("/v1/sensors", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_SENSORS);
+	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SENSORS), "GET");
+	srv_route_parse("/v1/sensors/x", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+	tu_mkdir(root, "class");
+	tu_mkdir(root, "class/hwmon");
+	tu_mkdir(root, "class/hwmon/hwmon0");
+	tu_mkdir(root, "class/hwmon/hwmon1");
+	tu_put(root, "class/hwmon/hwmon0/name", "ina226\n");
+	tu_put(root, "class/hwmon/hwmon0/power1_input", "2500000\n");
+	tu_put(root, "class/hwmon/hwmon1/name", "slow\n");
+	snprintf(p, sizeof p, "%s/class/hwmon/hwmon1/temp1_input", root);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0600), 0);
+	setenv("AIETH_SYSFS_ROOT", root, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z = srv_sensors_new("emu"));
+	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
+	CU_ASSERT_EQUAL(len, strlen(t));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"available\":true"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t,
+				      "{\"name\":\"ina226@hwmon0/power1\",\"source\":\"hwmon:"
+				      "ina226\",\"kind\":\"power\",\"unit\":\"W\",\"value\":2.5}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"slow@hwmon1/temp1: "));
+	CU_ASSERT_PTR_NULL(strstr(t, root));
+	CU_ASSERT_PTR_NULL(strstr(t, "class/hwmon"));
+	CU_ASSERT_PTR_NULL(strstr(t, "\"path\""));
+	/* a new value within 100 ms: the same answer; then read again */
+	tu_put(root, "class/hwmon/hwmon0/power1_input", "3000000\n");
+	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000 + SRV_SENSORS_MIN_MS - 1, &t2, &len),
+			      AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(t2, t);
+	free(t2);
+	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000 + SRV_SENSORS_MIN_MS, &t2, &len), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\"value\":3.0}"));
+	free(t2);
+	free(t);
+	sensors_session(root);
+	/* a sensor gone: null, then (3 times in a row) a note, never an error */
+	snprintf(p, sizeof p, "%s/class/hwmon/hwmon0/power1_input", root);
+	CU_ASSERT_EQUAL(unlink(p), 0);
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 2000 + i * SRV_SENSORS_MIN_MS, &t, &len),
+				      AIETH_OK);
+		CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"value\":null}"));
+		if (i < 2)
+			free(t);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "ina226@hwmon0/power1: missing (3 times in a row): no "
+					 "longer read"));
+	CU_ASSERT_PTR_NULL(strstr(t, root));
+	free(t);
+	srv_sensors_free(z);
+	/* no tree: the emulated board has no sensors; xrt reads /sys */
+	unsetenv("AIETH_SYSFS_ROOT");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z = srv_sensors_new("emu"));
+	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(t, "{\"available\":false,\"sensors\":[],\"notes\":[]}");
+	free(t);
+	srv_sensors_free(z);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 TU_MAIN("server", {"options version", test_server_opts_version},
 	{"th_server's device calls go through core's guard", test_device_guard},
 	{"token file", test_tokens_ok}, {"token file refusals", test_tokens_bad},
@@ -875,4 +1009,5 @@ TU_MAIN("server", {"options version", test_server_opts_version},
 	{"listen address", test_listen}, {"server open refusals", test_server_open_refusals},
 	{"--max-session ends a holder when another waits", test_max_session},
 	{"a remote session on an in-process server", test_remote_session},
-	{"graph names remotely", test_remote_graph_names})
+	{"graph names remotely", test_remote_graph_names},
+	{"GET /v1/sensors: bounded reads, names only", test_sensors_reply})

@@ -111,6 +111,11 @@ typedef struct {
 	 * NULL: the backend does not model graphs (AIETH_EUNSUPPORTED). */
 	int (*graph_ports)(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap,
 			   size_t *n);
+	/* The board's sensors now (aieth_session_sensors: out, cap, *n and
+	 * notes as it says); called from any thread while the session is
+	 * open, beside the other calls. NULL: AIETH_EUNSUPPORTED. */
+	int (*sensors)(void *state, aieth_sensor *out, size_t cap, size_t *n, char *notes,
+		       size_t notes_cap);
 } aieth_backend_ops;
 
 extern const aieth_backend_ops aieth__backend_emu;

@@ -308,6 +308,31 @@ static int graph_ports(aieth_session *s, const char *graph, aieth_graph_port *po
 	return s->ops->graph_ports(s->bstate, g, ports, cap, n);
 }
 
+/* Not HELD: a sampling thread reads the sensors while the session's
+ * other calls run (the backend serialises its own requests). */
+int aieth_session_sensors(aieth_session *s, aieth_sensor *out, size_t cap, size_t *n, char *notes,
+			  size_t notes_cap)
+{
+	aieth__error_clear();
+	if (!aieth__handle_live(s, AIETH_HANDLE_SESSION))
+		return aieth__fail(AIETH_EINVAL, "aieth_session_sensors: not an open session");
+	if (!n || (cap && !out) || (notes_cap && !notes))
+		return aieth__fail(AIETH_EINVAL, "aieth_session_sensors: NULL %s",
+				   !n            ? "n"
+				   : cap && !out ? "out"
+						 : "notes");
+	*n = 0;
+	if (notes_cap)
+		notes[0] = '\0';
+	if (!s->ops->sensors)
+		return aieth__fail(AIETH_EUNSUPPORTED, "backend %s: %s", s->ops->name,
+				   strcmp(s->ops->name, "emu")
+					   ? "the board's sensors are this machine's sysfs files "
+					     "(docs/on-board.md): read them there"
+					   : "the emulated board has no sensors");
+	return s->ops->sensors(s->bstate, out, cap, n, notes, notes_cap);
+}
+
 /* RTP ports: the name is checked here, the bytes by the backend. */
 static int rtp_args(aieth_session *s, const char *graph, const char *port, const void *data,
 		    size_t size, uint32_t *g)

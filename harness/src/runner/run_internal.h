@@ -94,7 +94,11 @@ typedef struct {
 	/* power and temperature while the test runs (run_sensors.c) */
 	sens_sampler *sampler;
 	sens_set sens;
-	rn_texts *texts; /* text data converted (run_texts.c), freed with the run */
+	/* backend remote: the server's sensors, read through the session */
+	aieth_session *sens_session;
+	aieth_sensor *sens_buf; /* AIETH_SENSORS_MAX */
+	int sens_remote;        /* the set came from the server */
+	rn_texts *texts;        /* text data converted (run_texts.c), freed with the run */
 } run_ctx;
 
 /* run_ctx.c */
@@ -151,7 +155,7 @@ int rn_sweep(run_ctx *c, double t0);
 /* run_sensors.c: start the sampler as a test's graphs start, stop it
  * and write the test's "sensors" (and the temperature warning) when
  * they end; absent: what a test that never ran says (rn_test_finish). */
-void rn_sensors_start(run_ctx *c);
+void rn_sensors_start(run_ctx *c, aieth_session *s);
 void rn_sensors_stop(run_ctx *c);
 void rn_sensors_absent(run_ctx *c);
 

@@ -42,44 +42,145 @@ static void not_sampled(run_ctx *c, const char *status, const char *reason)
 	rj_set(c->test, "sensors", o);
 }
 
-/* Where the sensors are for this test's backend: the board's own /sys on
- * xrt; a stand-in tree (AIETH_SYSFS_ROOT) on every backend, so the
- * sampler is tested everywhere; else none (NULL and the reason). */
-static const char *where(run_ctx *c, const char **reason)
+/* The emulated board, local or behind th_server, has no sensors: one
+ * reason for both, so that a remote report equals the local one but for
+ * the backend (tests/e2e/remote.sh). */
+#define EMU_REASON                                                                       \
+	"not sampled on the emulated board (backend emu, or a th_server whose board is " \
+	"emulated): it has no sensors, unless AIETH_SYSFS_ROOT names a tree "            \
+	"(docs/on-board.md)"
+
+/* Where the sensors are for this test's backend: a stand-in tree
+ * (AIETH_SYSFS_ROOT) on every backend, so the sampler is tested
+ * everywhere; the board's own /sys on xrt; the server's board on remote
+ * (1: through the session); else none (-1 and the reason). */
+static int where(run_ctx *c, const char **reason)
 {
 	const char *backend = rj_gets(c->test, "backend");
 	const char *env = getenv("AIETH_SYSFS_ROOT");
-	if (env && *env)
-		return aieth__sysfs_root();
-	if (!strcmp(backend, "xrt"))
-		return aieth__sysfs_root();
-	/* one reason for both: a remote report equals the local one but for
-	 * the backend (th_server does not return the board's sensors) */
-	*reason = "not sampled on backends emu and remote (the emulated board has no sensors, "
-		  "th_server does not return a board's) unless AIETH_SYSFS_ROOT names a tree "
-		  "(docs/on-board.md)";
-	return NULL;
+	if ((env && *env) || !strcmp(backend, "xrt"))
+		return 0;
+	if (!strcmp(backend, "remote"))
+		return 1;
+	*reason = EMU_REASON;
+	return -1;
 }
 
-void rn_sensors_start(run_ctx *c)
+/* sens_read_all_fn for the server's sensors: one GET /v1/sensors a
+ * sample, matched to the set by name (a sensor the server no longer
+ * lists has no reading). */
+static int remote_read_all(void *ctx, const sens_set *set, double *v, int *ok, char *why,
+			   size_t cap)
 {
-	const char *reason = NULL, *root;
+	run_ctx *c = ctx;
+	size_t n = 0, i, j, k;
+	int rc =
+		aieth_session_sensors(c->sens_session, c->sens_buf, AIETH_SENSORS_MAX, &n, NULL, 0);
+	if (rc) {
+		snprintf(why, cap, "%s", aieth_error_message());
+		return rc;
+	}
+	if (n > AIETH_SENSORS_MAX)
+		n = AIETH_SENSORS_MAX;
+	for (i = 0; i < set->n; i++) {
+		/* the server answers in the same order: the same index first */
+		j = i < n && !strcmp(c->sens_buf[i].name, set->def[i].name) ? i : n;
+		for (k = 0; j == n && k < n; k++)
+			if (!strcmp(c->sens_buf[k].name, set->def[i].name))
+				j = k;
+		if (j < n && c->sens_buf[j].valid) {
+			v[i] = c->sens_buf[j].value;
+			ok[i] = 1;
+		}
+	}
+	return 0;
+}
+
+/* The server's sensors as a set for the sampler (c->sens): 0, or -1
+ * with the test's sensors written "not available". */
+static int remote_find(run_ctx *c, aieth_session *s)
+{
+	static const sens_kind kinds[] = {SENS_TEMP, SENS_VOLT, SENS_POWER, SENS_CURR};
+	char notes[SENS_NOTES_MAX * 256], msg[700], *p, *nl;
+	size_t n = 0, i;
+	int rc;
+	memset(&c->sens, 0, sizeof c->sens);
+	if (!(c->sens_buf = calloc(AIETH_SENSORS_MAX, sizeof *c->sens_buf))) {
+		not_sampled(c, "not available", "out of memory");
+		return -1;
+	}
+	rc = aieth_session_sensors(s, c->sens_buf, AIETH_SENSORS_MAX, &n, notes, sizeof notes);
+	if (rc == AIETH_EUNSUPPORTED) {
+		not_sampled(c, "not available", EMU_REASON);
+		return -1;
+	}
+	if (rc) {
+		snprintf(msg, sizeof msg, "the server's sensors (GET /v1/sensors): %s",
+			 aieth_error_message());
+		not_sampled(c, "not available", msg);
+		return -1;
+	}
+	if (n > AIETH_SENSORS_MAX)
+		n = AIETH_SENSORS_MAX;
+	if (n && !(c->sens.def = calloc(n, sizeof *c->sens.def))) {
+		not_sampled(c, "not available", "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		sens_def *d = &c->sens.def[i];
+		const aieth_sensor *x = &c->sens_buf[i];
+		snprintf(d->name, sizeof d->name, "%s", x->name);
+		snprintf(d->source, sizeof d->source, "%s", x->source);
+		d->kind = kinds[x->kind];
+		d->device_temp = sens_is_device_temp(d->name, d->source, d->kind);
+	}
+	c->sens.n = n;
+	for (p = notes; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		sens_note(&c->sens, "%.*s", (int)(nl ? (size_t)(nl - p) : strlen(p)), p);
+	}
+	c->sens.read_all = remote_read_all;
+	c->sens.read_ctx = c;
+	c->sens_session = s;
+	c->sens_remote = 1;
+	return 0;
+}
+
+static void remote_free(run_ctx *c)
+{
+	free(c->sens_buf);
+	c->sens_buf = NULL;
+	c->sens_session = NULL;
+	c->sens_remote = 0;
+}
+
+void rn_sensors_start(run_ctx *c, aieth_session *s)
+{
+	const char *reason = NULL;
+	int w;
 	if (c->sampler || rj_get(c->test, "sensors"))
 		return; /* a sweep's point already has them */
 	if (off(c)) {
 		not_sampled(c, "off", "--no-sensors");
 		return;
 	}
-	if (!(root = where(c, &reason))) {
+	if ((w = where(c, &reason)) < 0) {
 		not_sampled(c, "not available", reason);
 		return;
 	}
-	if (sens_find(&c->sens)) {
+	if (w == 1) {
+		if (remote_find(c, s)) {
+			sens_set_free(&c->sens);
+			remote_free(c);
+			return;
+		}
+	} else if (sens_find(&c->sens)) {
 		not_sampled(c, "not available", "out of memory");
 		return;
 	}
 	if (sens_sampler_start(&c->sampler, &c->sens, period(c))) {
 		sens_set_free(&c->sens);
+		remote_free(c);
 		not_sampled(c, "not available", "out of memory");
 	}
 }
@@ -118,7 +219,9 @@ void rn_sensors_stop(run_ctx *c)
 	if (!set->n)
 		rj_str(o, "reason",
 		       "no SysMon (IIO xlnx,versal-sysmon) or hwmon sensor could be read");
-	rj_str(o, "root", aieth__sysfs_root());
+	/* the server's board: no tree of this machine, no file per sensor */
+	if (!c->sens_remote)
+		rj_str(o, "root", aieth__sysfs_root());
 	rj_u64(o, "period_ms", sens_sampler_period(c->sampler));
 	rj_u64(o, "samples_kept_max", SENS_RING);
 	rj_num(o, "temperature_limit_C", SENS_TEMP_LIMIT_C);
@@ -135,7 +238,8 @@ void rn_sensors_stop(run_ctx *c)
 		rj_str(s, "kind", sens_kind_name(d->kind));
 		rj_str(s, "unit", sens_unit(d->kind));
 		rj_str(s, "source", d->source);
-		rj_str(s, "path", d->path);
+		if (!c->sens_remote)
+			rj_str(s, "path", d->path);
 		rj_u64(s, "samples", z->count);
 		if (z->count) {
 			rj_num(s, "min", z->min);
@@ -181,6 +285,7 @@ void rn_sensors_stop(run_ctx *c)
 	sens_sampler_free(c->sampler);
 	c->sampler = NULL;
 	sens_set_free(&c->sens);
+	remote_free(c);
 }
 
 void rn_sensors_absent(run_ctx *c)

@@ -631,7 +631,7 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 			      rc == AIETH_EINVAL ? AIETH_EXIT_INPUT : AIETH_EXIT_INFRA);
 		return;
 	}
-	rn_sensors_start(c);
+	rn_sensors_start(c, s);
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
 		jobj *g = rj_obj();
 		/* one graph run for every run of the transactions: a bounded

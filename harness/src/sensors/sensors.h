@@ -70,21 +70,43 @@ typedef struct {
 	sens_kind kind;
 	int device_temp;      /* a SysMon temperature of this test (the warning) */
 	double scale, offset; /* value = (text + offset) * scale * factor */
+	int plain;            /* sens_read's reasons name no path (th_server) */
 } sens_def;
 
-typedef struct {
+typedef struct sens_set sens_set;
+
+/* How the sampler reads a set whose values come from elsewhere (th_server's
+ * GET /v1/sensors): every sensor at once, v[i] and ok[i] per def; 0, or an
+ * error code with the reason in why (every sensor failed this sample). */
+typedef int (*sens_read_all_fn)(void *ctx, const sens_set *set, double *v, int *ok, char *why,
+				size_t cap);
+
+struct sens_set {
 	sens_def *def; /* n of them (malloc'd) */
 	size_t n;
 	char notes[SENS_NOTES_MAX][256]; /* files that could not be read */
 	size_t nnotes;
 	size_t notes_dropped;
-} sens_set;
+	int plain; /* notes name sensors and devices, never a file (th_server) */
+	/* NULL: each def's file is read (sens_read); else the sampler calls
+	 * this once a sample (the defs' paths are then empty) */
+	sens_read_all_fn read_all;
+	void *read_ctx;
+};
 
 /* Look for SysMon (IIO devices named xlnx,versal-sysmon below
  * bus/iio/devices) and hwmon devices (class/hwmon) with sensor files;
  * each is read once, and a file that does not parse or answer is left out
  * with a note. 0 (maybe no sensor: set->n 0), AIETH_ENOMEM. */
 int sens_find(sens_set *set);
+/* The same for th_server's reply: notes and reasons name sensors and
+ * devices ("ina226@hwmon0/power1"), never a path of the server's tree. */
+int sens_find_plain(sens_set *set);
+/* 1 when a sensor is a SysMon temperature of the test itself (the
+ * warning): not max_max / min_min, the extremes since power-on. */
+int sens_is_device_temp(const char *name, const char *source, sens_kind k);
+/* The sysmon driver's name, a SysMon sensor's source */
+#define SENS_SYSMON_SOURCE "xlnx,versal-sysmon"
 void sens_set_free(sens_set *set);
 void sens_note(sens_set *set, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

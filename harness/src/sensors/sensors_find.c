@@ -17,7 +17,7 @@
 
 /* entries of a folder looked at: a board has a few dozen */
 #define DIR_MAX 4096
-#define SYSMON_NAME "xlnx,versal-sysmon"
+#define SYSMON_NAME SENS_SYSMON_SOURCE
 
 typedef struct {
 	char (*names)[64];
@@ -68,14 +68,28 @@ void sens_note(sens_set *set, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Why a file could not be read: the message (it names the file), or,
+ * plain, what happened without the path (th_server's reply). */
+static void read_why(int rc, int plain, char *why, size_t wcap)
+{
+	if (!plain)
+		snprintf(why, wcap, "%s", aieth_error_message());
+	else
+		snprintf(why, wcap, "%s",
+			 rc == AIETH_ETIMEOUT    ? "no answer within the read's time limit"
+			 : rc == AIETH_ENOTFOUND ? "missing"
+			 : rc == AIETH_EINVAL    ? "not a status file"
+						 : "cannot be read");
+}
+
 /* A small text file (a name, a scale): 0 and the text without its
  * newline, or -1 and the reason in why. */
-static int read_text(const char *rel, char *buf, size_t cap, char *why, size_t wcap)
+static int read_text(const char *rel, char *buf, size_t cap, char *why, size_t wcap, int plain)
 {
 	size_t len = 0;
 	int trunc = 0, rc = aieth__sysfs_read(rel, buf, cap, &len, &trunc, SENS_READ_MS);
 	if (rc) {
-		snprintf(why, wcap, "%s", aieth_error_message());
+		read_why(rc, plain, why, wcap);
 		return -1;
 	}
 	if (trunc) {
@@ -87,13 +101,13 @@ static int read_text(const char *rel, char *buf, size_t cap, char *why, size_t w
 	return 0;
 }
 
-static int read_number(const char *rel, double *v, char *why, size_t wcap)
+static int read_number(const char *rel, double *v, char *why, size_t wcap, int plain)
 {
 	char buf[SENS_TEXT_MAX];
 	size_t len = 0;
 	int trunc = 0, rc = aieth__sysfs_read(rel, buf, sizeof buf, &len, &trunc, SENS_READ_MS);
 	if (rc) {
-		snprintf(why, wcap, "%s", aieth_error_message());
+		read_why(rc, plain, why, wcap);
 		return rc;
 	}
 	if (trunc) {
@@ -112,23 +126,30 @@ static int read_number(const char *rel, double *v, char *why, size_t wcap)
 int sens_read(const sens_def *d, double *v, char *why, size_t cap)
 {
 	double raw;
-	int rc = read_number(d->path, &raw, why, cap);
+	int rc = read_number(d->path, &raw, why, cap, d->plain);
 	if (!rc)
 		*v = (raw + d->offset) * d->scale * sens_factor(d->kind);
 	return rc;
 }
 
-static int add(sens_set *set, const sens_def *d)
+/* What a note names: the file, or (plain) the sensor. */
+static const char *label(const sens_set *set, const sens_def *d)
+{
+	return set->plain ? d->name : d->path;
+}
+
+static int add(sens_set *set, sens_def *d)
 {
 	double v;
 	char why[200];
 	void *p;
+	d->plain = set->plain;
 	if (sens_read(d, &v, why, sizeof why)) {
-		sens_note(set, "%s: %s: not sampled", d->path, why);
+		sens_note(set, "%s: %s: not sampled", label(set, d), why);
 		return 0;
 	}
 	if (set->n == SENS_MAX) {
-		sens_note(set, "%s: more than %d sensors: not sampled", d->path, SENS_MAX);
+		sens_note(set, "%s: more than %d sensors: not sampled", label(set, d), SENS_MAX);
 		return 0;
 	}
 	if (!(p = realloc(set->def, (set->n + 1) * sizeof *set->def)))
@@ -149,13 +170,16 @@ static int iio_scale(sens_set *set, const char *dir, const char *file, sens_def 
 	int i;
 	for (i = 0; i < 2; i++) {
 		snprintf(rel, sizeof rel, "%s/%.*s_%s", dir, (int)base, file, kinds[i]);
-		if (!read_number(rel, out[i], why, sizeof why))
+		if (!read_number(rel, out[i], why, sizeof why, set->plain))
 			continue;
 		if (i == 1) { /* no offset: 0 */
 			d->offset = 0;
 			continue;
 		}
-		sens_note(set, "%s/%s: no %s (%s): not sampled", dir, file, kinds[i], why);
+		if (set->plain)
+			sens_note(set, "%s: no %s (%s): not sampled", d->name, kinds[i], why);
+		else
+			sens_note(set, "%s/%s: no %s (%s): not sampled", dir, file, kinds[i], why);
 		return -1;
 	}
 	return 0;
@@ -169,7 +193,8 @@ static int sysmon(sens_set *set, const char *dev)
 	int rc = 0;
 	snprintf(dir, sizeof dir, "bus/iio/devices/%s", dev);
 	snprintf(rel, sizeof rel, "%s/name", dir);
-	if (read_text(rel, name, sizeof name, why, sizeof why) || strcmp(name, SYSMON_NAME))
+	if (read_text(rel, name, sizeof name, why, sizeof why, set->plain) ||
+	    strcmp(name, SYSMON_NAME))
 		return 0; /* another IIO device (or none readable): not SysMon */
 	if ((rc = list(dir, &l)))
 		return rc;
@@ -181,6 +206,7 @@ static int sysmon(sens_set *set, const char *dev)
 		if (sens_classify_iio(l.names[i], &d.kind, &raw, stem, sizeof stem))
 			continue;
 		d.scale = 1;
+		snprintf(d.name, sizeof d.name, "sysmon@%s/%s", dev, stem);
 		if (raw && iio_scale(set, dir, l.names[i], &d))
 			continue;
 		/* a channel with a processed value is read as such (_input) */
@@ -193,13 +219,9 @@ static int sysmon(sens_set *set, const char *dev)
 			if (have_input)
 				continue;
 		}
-		snprintf(d.name, sizeof d.name, "sysmon@%s/%s", dev, stem);
 		snprintf(d.path, sizeof d.path, "%s/%s", dir, l.names[i]);
 		snprintf(d.source, sizeof d.source, "%s", SYSMON_NAME);
-		/* max_max / min_min hold the extremes since the device started:
-		 * not this test's temperature */
-		d.device_temp =
-			d.kind == SENS_TEMP && !strstr(stem, "max_max") && !strstr(stem, "min_min");
+		d.device_temp = sens_is_device_temp(d.name, d.source, d.kind);
 		rc = add(set, &d);
 	}
 	free(l.names);
@@ -214,8 +236,11 @@ static int hwmon(sens_set *set, const char *dev)
 	int rc;
 	snprintf(dir, sizeof dir, "class/hwmon/%s", dev);
 	snprintf(rel, sizeof rel, "%s/name", dir);
-	if (read_text(rel, name, sizeof name, why, sizeof why)) {
-		sens_note(set, "%s: %s: device left out", rel, why);
+	if (read_text(rel, name, sizeof name, why, sizeof why, set->plain)) {
+		if (set->plain)
+			sens_note(set, "hwmon device %s: no name (%s): device left out", dev, why);
+		else
+			sens_note(set, "%s: %s: device left out", rel, why);
 		return 0;
 	}
 	for (i = 0; name[i]; i++) /* the name goes into sensor names */
@@ -239,12 +264,21 @@ static int hwmon(sens_set *set, const char *dev)
 	return rc;
 }
 
-int sens_find(sens_set *set)
+int sens_is_device_temp(const char *name, const char *source, sens_kind k)
+{
+	/* max_max / min_min hold the extremes since the device started: not
+	 * this test's temperature */
+	return k == SENS_TEMP && !strcmp(source, SYSMON_NAME) && !strstr(name, "max_max") &&
+	       !strstr(name, "min_min");
+}
+
+static int find(sens_set *set, int plain)
 {
 	names l;
 	size_t i;
 	int rc;
 	memset(set, 0, sizeof *set);
+	set->plain = plain;
 	if ((rc = list("bus/iio/devices", &l)))
 		return rc;
 	for (i = 0; i < l.n && !rc; i++)
@@ -263,6 +297,9 @@ fail:
 	sens_set_free(set);
 	return rc;
 }
+
+int sens_find(sens_set *set) { return find(set, 0); }
+int sens_find_plain(sens_set *set) { return find(set, 1); }
 
 void sens_set_free(sens_set *set)
 {

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,8 @@
 struct sens_sampler {
 	sens_set *set;
 	sens_series *series; /* set->n */
+	double *v;           /* set->read_all's values and flags (set->n) */
+	int *ok;
 	uint32_t period_ms;
 	double t0;             /* wall seconds at the start (the report's time) */
 	struct timespec start; /* CLOCK_MONOTONIC at the start: the series' t */
@@ -37,22 +40,46 @@ static double ms_since(const struct timespec *a)
 	return (double)(b.tv_sec - a->tv_sec) * 1e3 + (double)(b.tv_nsec - a->tv_nsec) / 1e6;
 }
 
+/* One sensor's reading now: its file, or the set's read_all of this
+ * sample (all_rc its result, all_why its reason). */
+static int read_one(sens_sampler *s, size_t i, int all_rc, const char *all_why, double *v,
+		    char *why, size_t cap)
+{
+	if (!s->set->read_all)
+		return sens_read(&s->set->def[i], v, why, cap);
+	if (all_rc || !s->ok[i]) {
+		snprintf(why, cap, "%s", all_rc ? all_why : "no reading in the reply");
+		return all_rc ? all_rc : AIETH_EIO;
+	}
+	*v = s->v[i];
+	return 0;
+}
+
 void sens_sample_once(sens_sampler *s)
 {
 	size_t i;
 	double t = ms_since(&s->start);
 	uint32_t t_ms = t < 0 ? 0 : t > 4e9 ? 4000000000u : (uint32_t)t;
+	char all_why[200] = "";
+	int all_rc = 0;
+	if (s->set->read_all && s->set->n) {
+		memset(s->ok, 0, s->set->n * sizeof *s->ok);
+		all_rc = s->set->read_all(s->set->read_ctx, s->set, s->v, s->ok, all_why,
+					  sizeof all_why);
+	}
 	for (i = 0; i < s->set->n; i++) {
 		sens_series *z = &s->series[i];
+		const sens_def *d = &s->set->def[i];
 		char why[200];
 		double v;
 		if (z->dropped)
 			continue;
-		if (sens_read(&s->set->def[i], &v, why, sizeof why)) {
+		if (read_one(s, i, all_rc, all_why, &v, why, sizeof why)) {
 			if (++z->fails >= SENS_FAIL_MAX) {
 				z->dropped = 1;
 				sens_note(s->set, "%s: %s (%u times in a row): no longer sampled",
-					  s->set->def[i].path, why, z->fails);
+					  d->path[0] && !s->set->plain ? d->path : d->name, why,
+					  z->fails);
 			}
 			continue;
 		}
@@ -101,7 +128,13 @@ int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
 	sens_sampler *s = calloc(1, sizeof *s);
 	pthread_condattr_t ca;
 	*out = NULL;
-	if (!s || !(s->series = calloc(set->n ? set->n : 1, sizeof *s->series))) {
+	if (!s || !(s->series = calloc(set->n ? set->n : 1, sizeof *s->series)) ||
+	    !(s->v = calloc(set->n ? set->n : 1, sizeof *s->v)) ||
+	    !(s->ok = calloc(set->n ? set->n : 1, sizeof *s->ok))) {
+		if (s) {
+			free(s->series);
+			free(s->v);
+		}
 		free(s);
 		return aieth__fail(AIETH_ENOMEM, "sensors: out of memory");
 	}
@@ -174,5 +207,7 @@ void sens_sampler_free(sens_sampler *s)
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);
 	free(s->series);
+	free(s->v);
+	free(s->ok);
 	free(s);
 }

@@ -16,6 +16,7 @@
 
 #include "server/srv_core.h"
 #include "server/srv_names.h"
+#include "server/srv_sensors.h"
 #include "server/srv_tls.h"
 #include "util/fileio.h"
 #include "util/opts.h"
@@ -52,6 +53,7 @@ static void free_server(aieth_server *s)
 	free(s->backend);
 	free(s->board);
 	free(s->data_dir);
+	srv_sensors_free(s->sensors);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->logmu);
 	pthread_mutex_destroy(&s->xidx_mu);
@@ -196,8 +198,9 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->backend = aieth__strdup(o->backend ? o->backend : "emu");
 	s->board = o->board ? aieth__strdup(o->board) : NULL;
 	s->data_dir = o->data_dir ? aieth__strdup(o->data_dir) : NULL;
-	if (!s->backend || (o->reset_cmd && !s->reset_cmd) || (o->board && !s->board) ||
-	    (o->data_dir && !s->data_dir)) {
+	s->sensors = s->backend ? srv_sensors_new(s->backend) : NULL;
+	if (!s->backend || !s->sensors || (o->reset_cmd && !s->reset_cmd) ||
+	    (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	}

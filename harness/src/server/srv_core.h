@@ -195,6 +195,8 @@ struct aieth_server {
 	/* the AMD-protocol listener (amd_listen.c), or NULL */
 	void *amd;
 	uint16_t amd_port;
+	/* GET /v1/sensors: the board's sensors, their last answer (srv_sensors.h) */
+	struct srv_sensors *sensors;
 };
 
 int64_t srv_now_ms(void);

@@ -75,9 +75,9 @@ void srv_route_parse(const char *path, srv_route *r)
 			r->kind = seg[0] == 'h' ? SRV_R_HEALTH : SRV_R_METRICS;
 		return;
 	}
-	if (!strcmp(seg, "validate")) {
+	if (!strcmp(seg, "validate") || !strcmp(seg, "sensors")) {
 		if (!*p)
-			r->kind = SRV_R_VALIDATE;
+			r->kind = seg[0] == 'v' ? SRV_R_VALIDATE : SRV_R_SENSORS;
 		return;
 	}
 	if (!strcmp(seg, "xclbins")) {
@@ -158,6 +158,7 @@ const char *srv_route_methods(srv_route_kind k)
 	switch (k) {
 	case SRV_R_HEALTH:
 	case SRV_R_METRICS:
+	case SRV_R_SENSORS:
 	case SRV_R_GRAPH:
 	case SRV_R_TXN_RX:
 	case SRV_R_ARTIFACTS:

@@ -47,6 +47,7 @@ typedef enum {
 	SRV_R_ARTIFACTS,  /* /v1/sessions/ID/artifacts: the list */
 	SRV_R_ARTIFACT,   /* .../artifacts/NAME: one file */
 	SRV_R_VALIDATE,   /* /v1/validate: the board health suite */
+	SRV_R_SENSORS,    /* /v1/sensors: the board's sensors now */
 	SRV_R_NOT_IMPL    /* a path of the design not built yet: 501 */
 } srv_route_kind;
 

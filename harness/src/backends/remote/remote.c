@@ -103,6 +103,7 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 #include "backends/remote/remote_design.h"
 #include "backends/remote/remote_http.h"
 #include "backends/remote/remote_reply.h"
+#include "backends/remote/remote_sensors.h"
 #include "backends/remote/remote_traces.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
@@ -135,6 +136,7 @@ typedef struct {
 	 * connections of their own (made at the first one) */
 	CURLM *multi;
 	CURL *h_up, *h_rx;
+	rms_conn sens; /* GET /v1/sensors from any thread (remote_sensors.h) */
 } rm_state;
 
 /* A request's common setup on the backend's handle (remote_http.h). */
@@ -490,6 +492,7 @@ static void rm_close(void *state)
 				o->artifact_error(o->artifact_ctx, aieth_error_message());
 		}
 	}
+	rms_fini(&st->sens);
 	if (st->multi)
 		curl_multi_cleanup(st->multi);
 	if (st->h_up)
@@ -560,6 +563,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
+	rms_init(&st->sens);
 	st->artifacts_max = ro->artifacts_max_bytes;
 	st->xfer.interrupt = cfg->opts.interrupt;
 	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
@@ -1277,6 +1281,14 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 	return AIETH_OK;
 }
 
+static int rm_sensors(void *state, aieth_sensor *out, size_t cap, size_t *n, char *notes,
+		      size_t notes_cap)
+{
+	rm_state *st = state;
+	return rms_read(&st->sens, st->base, st->auth, st->cacert, st->xfer.interrupt, out, cap, n,
+			notes, notes_cap);
+}
+
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.description = "a device behind th_server, docs/server.md",
@@ -1284,6 +1296,7 @@ const aieth_backend_ops aieth__backend_remote = {
 	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
+	.sensors = rm_sensors,
 	.graph_run = rm_graph_run,
 	.graph_wait = rm_graph_wait,
 	.graph_end = rm_graph_end,

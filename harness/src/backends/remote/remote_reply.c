@@ -7,6 +7,7 @@
  */
 #ifdef AIETH_HAVE_CURL
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +367,181 @@ int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, in
 		return proto(base, "a graph reply");
 	*done = d;
 	*complete = c;
+	return AIETH_OK;
+}
+
+/* A string of o of 1..max printable ASCII bytes (key required). */
+static int get_ascii(const char *what, struct json_object *o, const char *key, size_t max,
+		     const char **out)
+{
+	const char *v = NULL;
+	size_t j;
+	if (jstrict_get_string(what, NULL, o, key, 1, &v))
+		return AIETH_EDEVICE;
+	for (j = 0; v[j] && v[j] >= 0x20 && v[j] < 0x7f; j++)
+		;
+	if (!j || v[j] || j > max) {
+		char q[80];
+		aieth__quote_str(q, sizeof q, v);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"%s\" \"%s\": 1..%zu printable ASCII bytes are needed",
+				   what, key, q, max);
+	}
+	*out = v;
+	return AIETH_OK;
+}
+
+/* One sensor of the reply (i: its index) into *d. */
+static int sensor_of(struct json_object *e, size_t i, aieth_sensor *d)
+{
+	static const char *const kinds[] = {"temperature", "voltage", "power", "current"};
+	static const char *const units[] = {"\xc2\xb0"
+					    "C",
+					    "V", "W", "A"};
+	char what[64], q[80];
+	const char *name, *source, *kind, *unit;
+	struct json_object *v;
+	size_t k;
+	snprintf(what, sizeof what, "\"sensors\"[%zu]", i);
+	if (!json_object_is_type(e, json_type_object))
+		return aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+	if (get_ascii(what, e, "name", sizeof d->name - 1, &name) ||
+	    get_ascii(what, e, "source", sizeof d->source - 1, &source) ||
+	    jstrict_get_string(what, NULL, e, "kind", 1, &kind) ||
+	    jstrict_get_string(what, NULL, e, "unit", 1, &unit))
+		return AIETH_EDEVICE;
+	for (k = 0; k < 4 && strcmp(kinds[k], kind); k++)
+		;
+	if (k == 4) {
+		aieth__quote_str(q, sizeof q, kind);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"kind\" \"%s\" is none of temperature, voltage, power, "
+				   "current",
+				   what, q);
+	}
+	if (strcmp(unit, units[k])) {
+		aieth__quote_str(q, sizeof q, unit);
+		return aieth__fail(AIETH_EDEVICE, "%s: \"unit\" \"%s\": a %s is in %s", what, q,
+				   kinds[k], units[k]);
+	}
+	if (!json_object_object_get_ex(e, "value", &v))
+		return aieth__fail(AIETH_EDEVICE, "%s: \"value\" is missing", what);
+	memset(d, 0, sizeof *d);
+	if (v) {
+		double x;
+		if (!json_object_is_type(v, json_type_double) &&
+		    !json_object_is_type(v, json_type_int))
+			return aieth__fail(AIETH_EDEVICE, "%s: \"value\" must be a number or null",
+					   what);
+		x = json_object_get_double(v);
+		if (!isfinite(x) || fabs(x) > 1e12)
+			return aieth__fail(AIETH_EDEVICE, "%s: \"value\" %g is not a reading", what,
+					   x);
+		d->value = x;
+		d->valid = 1;
+	}
+	snprintf(d->name, sizeof d->name, "%s", name);
+	snprintf(d->source, sizeof d->source, "%s", source);
+	d->kind = (aieth_sensor_kind)k;
+	return AIETH_OK;
+}
+
+static int sensor_notes(const char *what, struct json_object *o, char *notes, size_t notes_cap)
+{
+	struct json_object *a;
+	size_t i, n, used = 0;
+	if (!json_object_object_get_ex(o, "notes", &a))
+		return aieth__fail(AIETH_EDEVICE, "%s: \"notes\" is missing", what);
+	if (!json_object_is_type(a, json_type_array) ||
+	    (n = json_object_array_length(a)) > RMR_SENSOR_NOTES_MAX)
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"notes\" must be an array of at most %d "
+				   "strings",
+				   what, RMR_SENSOR_NOTES_MAX);
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		const char *t;
+		size_t len, j;
+		if (!json_object_is_type(e, json_type_string))
+			return aieth__fail(AIETH_EDEVICE, "%s: \"notes\"[%zu] must be a string",
+					   what, i);
+		t = json_object_get_string(e);
+		len = (size_t)json_object_get_string_len(e);
+		for (j = 0; j < len && (unsigned char)t[j] >= 0x20 && t[j] != 0x7f; j++)
+			;
+		if (!len || j < len || len > RMR_SENSOR_NOTE_MAX)
+			return aieth__fail(AIETH_EDEVICE,
+					   "%s: \"notes\"[%zu]: 1..%d bytes without control bytes "
+					   "are needed",
+					   what, i, RMR_SENSOR_NOTE_MAX);
+	}
+	/* valid: written now, a line each, cut to fit */
+	for (i = 0; i < n && used + 1 < notes_cap; i++) {
+		int w = snprintf(notes + used, notes_cap - used, "%s%s", used ? "\n" : "",
+				 json_object_get_string(json_object_array_get_idx(a, i)));
+		used += w < 0 ? 0 : (size_t)w;
+		if (used >= notes_cap)
+			used = notes_cap - 1;
+	}
+	return AIETH_OK;
+}
+
+int rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size_t cap, size_t *n,
+		char *notes, size_t notes_cap)
+{
+	const char *what = "the sensors reply";
+	struct json_object *a;
+	aieth_sensor *got = NULL;
+	size_t i, j, cnt;
+	int avail = 0, rc;
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		return proto(base, "GET /v1/sensors");
+	}
+	if (get_bool(what, o, "available", &avail))
+		return proto(base, "GET /v1/sensors");
+	if (!json_object_object_get_ex(o, "sensors", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
+		aieth__fail(AIETH_EDEVICE, "%s: \"sensors\" must be an array", what);
+		return proto(base, "GET /v1/sensors");
+	}
+	cnt = json_object_array_length(a);
+	if (cnt > AIETH_SENSORS_MAX || (!avail && cnt)) {
+		aieth__fail(AIETH_EDEVICE, "%s: %zu sensors, %s", what, cnt,
+			    avail ? "the limit is 256" : "with \"available\" false");
+		return proto(base, "GET /v1/sensors");
+	}
+	/* checked whole before anything is written */
+	if (cnt && !(got = calloc(cnt, sizeof *got)))
+		return aieth__fail(AIETH_ENOMEM, "server %s: GET /v1/sensors: out of memory", base);
+	for (i = 0, rc = 0; i < cnt && !rc; i++) {
+		rc = sensor_of(json_object_array_get_idx(a, i), i, &got[i]);
+		for (j = 0; j < i && !rc; j++)
+			if (!strcmp(got[j].name, got[i].name))
+				rc = aieth__fail(AIETH_EDEVICE,
+						 "%s: \"sensors\"[%zu] \"name\" \"%s\" is also "
+						 "\"sensors\"[%zu]'s",
+						 what, i, got[i].name, j);
+	}
+	if (!rc)
+		rc = sensor_notes(what, o, NULL, 0);
+	if (rc) {
+		free(got);
+		return proto(base, "GET /v1/sensors");
+	}
+	if (!avail) {
+		aieth__fail(AIETH_EUNSUPPORTED,
+			    "server %s: the server's board is emulated: it has no sensors", base);
+		return AIETH_EUNSUPPORTED;
+	}
+	for (i = 0; i < cnt && i < cap; i++)
+		out[i] = got[i];
+	*n = cnt;
+	free(got);
+	if (notes_cap) {
+		notes[0] = '\0';
+		sensor_notes(what, o, notes, notes_cap);
+	}
 	return AIETH_OK;
 }
 

@@ -50,5 +50,20 @@ int rmr_health(const char *base, struct json_object *o);
 /* GET .../graphs/NAME: "iterations_done" (0..2^63-1), "complete" (bool). */
 int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete);
 
+/* GET /v1/sensors: "available" (bool; false: the server's board is
+ * emulated, no sensors: AIETH_EUNSUPPORTED), "sensors" an array of at most
+ * AIETH_SENSORS_MAX objects {"name", "source" (printable ASCII, 1..127 and
+ * 1..47 bytes, names unique), "kind" (temperature, voltage, power,
+ * current), "unit" (the kind's: "\u00b0C", V, W, A), "value" (a finite
+ * number, or null: no reading now)}, "notes" an array of at most
+ * RMR_SENSOR_NOTES_MAX strings of at most RMR_SENSOR_NOTE_MAX bytes
+ * without control bytes. At most cap sensors into out, their count in *n;
+ * notes (notes_cap bytes, may be 0) the notes, one a line. Nothing is
+ * written unless the whole reply is valid. */
+#define RMR_SENSOR_NOTES_MAX 64
+#define RMR_SENSOR_NOTE_MAX 300
+int rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size_t cap, size_t *n,
+		char *notes, size_t notes_cap);
+
 #endif
 #endif

@@ -123,6 +123,9 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 /* http_validate.c: POST /v1/validate, the board health suite */
 enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
 
+/* http_sensors.c: GET /v1/sensors, the board's sensors (server/srv_sensors.h) */
+enum MHD_Result http_sensors(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+
 /* http_design.c: the design xclbin cache and the sessions' artifacts.
  * The head of PUT /v1/xclbins/SHA: MHD_YES with r->xup set when the body
  * may stream into the cache. */

@@ -99,6 +99,7 @@ static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	case SRV_R_TXN_RX: return http_txn_rx(c, r, s);
 	case SRV_R_GRAPH_RTP: return http_rtp(c, r, s);
 	case SRV_R_VALIDATE: return http_validate(c, r, s);
+	case SRV_R_SENSORS: return http_sensors(c, r, s);
 	default: return http_graph(c, r, s);
 	}
 }
