@@ -13,6 +13,7 @@
 #ifdef AIETH_HAVE_CURL
 
 #include "backends/remote/remote_reply.h"
+#include "backends/remote/remote_self.h"
 #include "core/device.h"
 #include "util/error.h"
 
@@ -600,6 +601,25 @@ static void t_ports(void)
 	json_object_put(big);
 }
 
+/* th_server's own listeners and their pins: the base or a path below it
+ * only, never a longer port or another host; gone once removed. */
+static void t_self(void)
+{
+	static const char *const pin = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+	char got[RMS_PIN_MAX];
+	CU_ASSERT_EQUAL(rms_self_add("https://127.0.0.1:8443", pin), AIETH_OK);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443/v1/health", got), 1);
+	CU_ASSERT_STRING_EQUAL(got, pin);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443", got), 1);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:84430/v1/health", got), 0);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:844", got), 0);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.2:8443/v1/health", got), 0);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443.evil/v1", got), 0);
+	CU_ASSERT_EQUAL(rms_self_add("https://127.0.0.1:9", "md5//x"), AIETH_EINVAL);
+	rms_self_remove("https://127.0.0.1:8443");
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443/v1/health", got), 0);
+}
+
 /* A server URL with user:password@ is refused before any request, and the
  * message does not repeat it. */
 static void t_userinfo(void)
@@ -640,7 +660,8 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"the echoed fields are the submitted transaction's", t_echo},
 	{"a new transaction's reply: every field checked", t_created},
 	{"session and graph replies", t_session_graph},
-	{"a graph's ports: every field checked, the count bounded", t_ports})
+	{"a graph's ports: every field checked, the count bounded", t_ports},
+	{"th_server's own listeners: pinned by base URL only", t_self})
 
 #else
 
