@@ -125,7 +125,7 @@ static void test_routes(void)
 	srv_route_parse("/v1/sessions/s-1/graphs/gr/end", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_END);
 	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/ports", &r);
-	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_PORTS);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_PORTS);
 	CU_ASSERT_STRING_EQUAL(r.graph, "top.gr[0]");
 	srv_route_parse("/v1/sessions/s-1/graphs/ports", &r); /* a graph named "ports" */
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
@@ -201,7 +201,7 @@ static void test_routes(void)
 	srv_route_parse(NULL, &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SESSION), "GET, DELETE");
-	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_GRAPH_PORTS), "GET");
+	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_PORTS), "GET");
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_NONE), "");
 }
 

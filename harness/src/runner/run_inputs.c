@@ -251,7 +251,7 @@ int rn_inputs_check(run_ctx *c, aieth_session *s)
 			goto out;
 		}
 		if ((rc = aieth_graph_ports(s, g[i].name, (aieth_graph_port *)g[i].ports, cap = n,
-					   &n)))
+					    &n)))
 			goto out;
 		if (n != cap) {
 			/* a server whose answer changed between the two asks */

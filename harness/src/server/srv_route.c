@@ -152,7 +152,7 @@ void srv_route_parse(const char *path, srv_route *r)
 	else if (!strcmp(seg, "end"))
 		r->kind = SRV_R_GRAPH_END;
 	else if (!strcmp(seg, "ports"))
-		r->kind = SRV_R_GRAPH_PORTS;
+		r->kind = SRV_R_PORTS;
 }
 
 const char *srv_route_methods(srv_route_kind k)
@@ -161,7 +161,7 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_HEALTH:
 	case SRV_R_METRICS:
 	case SRV_R_GRAPH:
-	case SRV_R_GRAPH_PORTS:
+	case SRV_R_PORTS:
 	case SRV_R_TXN_RX:
 	case SRV_R_ARTIFACTS:
 	case SRV_R_ARTIFACT: return "GET";

@@ -389,13 +389,14 @@ static int one_port(const char *what, struct json_object *e, aieth_graph_port *p
 	if (!j || plio[j] || j >= sizeof p->plio) {
 		aieth__quote_str(q, sizeof q, plio);
 		return aieth__fail(AIETH_EDEVICE,
-				   "%s: \"plio\" \"%s\": 1..%zu printable ASCII bytes are needed", what,
-				   q, sizeof p->plio - 1);
+				   "%s: \"plio\" \"%s\": 1..%zu printable ASCII bytes are needed",
+				   what, q, sizeof p->plio - 1);
 	}
 	if (strcmp(dir, "to_aie") && strcmp(dir, "from_aie")) {
 		aieth__quote_str(q, sizeof q, dir);
 		return aieth__fail(AIETH_EDEVICE,
-				   "%s: \"direction\" \"%s\" is neither to_aie nor from_aie", what, q);
+				   "%s: \"direction\" \"%s\" is neither to_aie nor from_aie", what,
+				   q);
 	}
 	memset(p, 0, sizeof *p);
 	memcpy(p->plio, plio, j + 1);
@@ -417,7 +418,8 @@ int rmr_graph_ports(const char *base, struct json_object *o, aieth_graph_port *p
 		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a graph ports reply");
 	}
-	if (!json_object_object_get_ex(o, "ports", &a) || !json_object_is_type(a, json_type_array)) {
+	if (!json_object_object_get_ex(o, "ports", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
 		aieth__fail(AIETH_EDEVICE, "%s: \"ports\" must be an array", what);
 		return proto(base, "a graph ports reply");
 	}

@@ -413,7 +413,7 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 	case SRV_R_GRAPH_RUN: rc = aieth_graph_run(x->dev, r->route.graph, iterations); break;
 	case SRV_R_GRAPH_WAIT: rc = aieth_graph_wait(x->dev, r->route.graph, timeout_ms); break;
 	case SRV_R_GRAPH_END: rc = aieth_graph_end(x->dev, r->route.graph); break;
-	case SRV_R_GRAPH_PORTS: rc = graph_ports(x->dev, r->route.graph, &ports, &nports); break;
+	case SRV_R_PORTS: rc = graph_ports(x->dev, r->route.graph, &ports, &nports); break;
 	default:
 		/* iterations and whether a bounded run completed (what the
 		 * remote backend's graph_status returns) */
@@ -421,7 +421,7 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 		break;
 	}
 	pthread_mutex_unlock(&x->call);
-	if (rc == AIETH_EUNSUPPORTED && r->route.kind == SRV_R_GRAPH_PORTS) {
+	if (rc == AIETH_EUNSUPPORTED && r->route.kind == SRV_R_PORTS) {
 		/* a board runs the graph itself: its ports are not known before
 		 * the run (the client skips the rules that need them) */
 		ret = http_reply_err(c, r, 501, NULL, "graph \"%s\": %s", r->route.graph,
@@ -429,7 +429,7 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 	} else if (rc) {
 		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s",
 				     r->route.graph, aieth_error_message());
-	} else if (r->route.kind == SRV_R_GRAPH_PORTS) {
+	} else if (r->route.kind == SRV_R_PORTS) {
 		ret = http_reply_json(c, r, 200, ports_json(ports, nports));
 	} else if (r->route.kind == SRV_R_GRAPH) {
 		struct json_object *o = json_object_new_object();
