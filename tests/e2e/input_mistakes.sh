@@ -6,7 +6,10 @@
 # a TX PLIO no model reads, graph iterations that do not match the data
 # (adder_perf swept to replay=8) and a kernel input without data are
 # refused before the run: exit 2, nothing ran, the message names the file,
-# the PLIO, the sizes and the rule. Through th_server on the emulated board
+# the PLIO, the sizes and the rule. What only the run can tell (a TX
+# channel giving more than a bounded graph reads) hangs once the graphs
+# completed their iterations: a data-size mismatch, exit 2, not a stall.
+# Through th_server on the emulated board
 # the client asks the server's models (GET .../graphs/NAME/ports): the same
 # cases give the same exit 2 and message. examples/stall_hang stays a
 # stall (5), locally and through the server.
@@ -101,8 +104,23 @@ expect 0 "$RT" "${RA[@]}" -q -o o_${P}ok "$EX/adder_perf/test.json"
 mk fit 'd["graphs"][0]["iterations"] = 256; [c.__setitem__("repetition", 8) for c in t["channels"]]'
 expect 0 "$RT" "${RA[@]}" -q -o o_${P}fit fit/test.json
 }
+# mismatch NAME: only the run can tell: a TX channel giving twice what the
+# bounded graph reads (the rule refuses too little, not too much: a little
+# more may sit in the streams' buffers) hangs once the graph completed its
+# 128 iterations; a data-size mismatch (exit 2, no reset), not a stall
+mismatch() {
+  expect 2 timeout 120 "$RT" "${RA[@]}" -o "o_$1" txlong/test.json
+  jeq "o_$1/report.json" '.tests[0] | [.status, .exit_code, .verdict_detail, .graphs[0].iterations_done]' '["error",2,"data_size_mismatch",128]'
+  has "$TMP/out" "hint: PLIO_01_TO_AIE: 16640 of 32768 bytes went in, the graph took no more: the data is longer than its iterations take"
+  has "$TMP/out" "verdict: data size mismatch (an input mistake, not a stall: fix the sizes; the board needs no reset)"
+  has "o_$1/report.html" "<b>verdict: data size mismatch</b> (an input mistake, not a stall"
+  /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "o_$1/report.json" \
+    >schema.out 2>&1 && ok || { bad "o_$1: report.json does not validate"; cat schema.out >&2; }
+}
+mk txlong 't["channels"][0]["repetition"] = 8'
 RA=() P=
 cases
+mismatch txlong
 
 # --- a real stall stays a hang: stall_hang's kernel stops after 8 of its
 # 32 iterations with all data there (exit 5, verdict stall, a reset asked)
@@ -122,6 +140,7 @@ th_server_setup
 start_server "$TMP/log"
 RA=(--backend remote --server "$U") P=r_
 cases
+mismatch r_txlong
 # word for word the local message, case by case
 for n in short long rx tx sweep txshort nodata cut; do
   a=$(jq -r '.tests[-1].error | [.message, .hint] | join(" / ")' "o_$n/report.json")

@@ -290,8 +290,11 @@ out:
 
 /* After a hang: a data-size mismatch when every graph ran a bounded run
  * and completed its iterations (the graphs did all they were asked, so
- * what is missing was never going to come), else a stall. Each short RX
- * channel is named with what the graph wrote. */
+ * what is missing was never going to come, and what is left was never
+ * going to be read), else a stall. Each short RX channel is named with
+ * what the graph wrote, each TX channel not read to its end with what the
+ * graph read (more than a bounded graph takes, beyond what the streams
+ * absorb: the before-run rule cannot refuse it, only the run tells). */
 void rn_inputs_verdict(run_ctx *c)
 {
 	jobj *graphs = rj_get(c->test, "graphs"), *txns = rj_get(c->test, "transactions");
@@ -317,11 +320,15 @@ void rn_inputs_verdict(run_ctx *c)
 			int64_t moved = rj_geti(ch, "bytes_moved"),
 				want = rj_geti(ch, "bytes_expected");
 			const char *plio = rj_gets(ch, "plio");
-			if (!strstr(plio, "FROM_AIE") || moved >= want || len + 200 > sizeof words)
+			int rx = strstr(plio, "FROM_AIE") != NULL;
+			if (moved >= want || len + 200 > sizeof words)
 				continue;
 			len += (size_t)snprintf(words + len, sizeof words - len,
-						"%s%s: the graph wrote %" PRId64 " of %" PRId64
-						" bytes: the expected size may be wrong",
+						rx ? "%s%s: the graph wrote %" PRId64 " of %" PRId64
+						     " bytes: the expected size may be wrong"
+						   : "%s%s: %" PRId64 " of %" PRId64
+						     " bytes went in, the graph took no more: the "
+						     "data is longer than its iterations take",
 						len ? "; " : "", plio, moved, want);
 		}
 	}
