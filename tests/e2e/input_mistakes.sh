@@ -6,10 +6,13 @@
 # a TX PLIO no model reads, graph iterations that do not match the data
 # (adder_perf swept to replay=8) and a kernel input without data are
 # refused before the run: exit 2, nothing ran, the message names the file,
-# the PLIO, the sizes and the rule. Where only the run can tell (through
-# th_server, whose models the client cannot ask) a hang whose graphs all
-# completed is a data-size mismatch: exit 2, "the graph wrote N of M bytes:
-# the expected size may be wrong". examples/stall_hang stays a stall (5).
+# the PLIO, the sizes and the rule. What only the run can tell (a TX
+# channel giving more than a bounded graph reads) hangs once the graphs
+# completed their iterations: a data-size mismatch, exit 2, not a stall.
+# Through th_server on the emulated board
+# the client asks the server's models (GET .../graphs/NAME/ports): the same
+# cases give the same exit 2 and message. examples/stall_hang stays a
+# stall (5), locally and through the server.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 PY=/usr/bin/python3
@@ -35,7 +38,8 @@ refused() {
   local args=()
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
-  expect 2 timeout 60 "$RT" -o "o_$n" "${args[@]}"
+  n=$P$n
+  expect 2 timeout 60 "$RT" "${RA[@]}" -o "o_$n" "${args[@]}"
   local m
   m=$(jq -r '.tests[-1].error.message' "o_$n/report.json")
   for want in "$@"; do
@@ -48,6 +52,9 @@ refused() {
     >schema.out 2>&1 && ok || { bad "$n: report.json does not validate"; cat schema.out >&2; }
 }
 
+jeq() { local v; v=$(jq -c "$2" "$1" 2>&1); [[ $v == "$3" ]] && ok || bad "$1: $2 = $v, expected $3"; }
+# cases: every mistake, run with run_test ${RA[@]} (P: the outputs' prefix)
+cases() {
 # --- a golden file shorter (200 of 256 lines: 3200 bytes) and longer (288
 # lines) than the 4096 bytes a run of 128 iterations writes per repetition
 mk short 't["channels"][2]["golden"]["file"] = "g.txt"'
@@ -75,8 +82,7 @@ refused tx tx/test.json -- "transactions[0].channels[3] (data in0.txt: 4096 byte
 # goes on: replay=4 passes)
 refused sweep --sweep replay=4,8 "$EX/adder_perf/test.json" -- "adder_perf/test.json" \
   "(golden golden.txt: 4096 bytes x repetition 8)" "expects 32768 bytes (256 iterations)" 'graph "gr" runs 128 iterations'
-jeq() { local v; v=$(jq -c "$2" "$1" 2>&1); [[ $v == "$3" ]] && ok || bad "$1: $2 = $v, expected $3"; }
-jeq o_sweep/report.json '[.tests[] | [.status, .exit_code]]' '[["pass",0],["error",2]]'
+jeq o_${P}sweep/report.json '[.tests[] | [.status, .exit_code]]' '[["pass",0],["error",2]]'
 
 # --- a TX channel giving less than a bounded graph reads
 mk txshort 't["channels"][1]["size"] = 2048; t["channels"][1]["data"] = {"pattern": "ramp", "type": "int32"}'
@@ -94,9 +100,27 @@ refused cut cut/test.json -- "transactions[0].channels[2] (size 4112 bytes)" "ex
 
 # --- what is right still runs: adder_perf, and its iterations fitted to
 # replay=8 (256)
-expect 0 "$RT" -q -o o_ok "$EX/adder_perf/test.json"
+expect 0 "$RT" "${RA[@]}" -q -o o_${P}ok "$EX/adder_perf/test.json"
 mk fit 'd["graphs"][0]["iterations"] = 256; [c.__setitem__("repetition", 8) for c in t["channels"]]'
-expect 0 "$RT" -q -o o_fit fit/test.json
+expect 0 "$RT" "${RA[@]}" -q -o o_${P}fit fit/test.json
+}
+# mismatch NAME: only the run can tell: a TX channel giving twice what the
+# bounded graph reads (the rule refuses too little, not too much: a little
+# more may sit in the streams' buffers) hangs once the graph completed its
+# 128 iterations; a data-size mismatch (exit 2, no reset), not a stall
+mismatch() {
+  expect 2 timeout 120 "$RT" "${RA[@]}" -o "o_$1" txlong/test.json
+  jeq "o_$1/report.json" '.tests[0] | [.status, .exit_code, .verdict_detail, .graphs[0].iterations_done]' '["error",2,"data_size_mismatch",128]'
+  has "$TMP/out" "hint: PLIO_01_TO_AIE: 16640 of 32768 bytes went in, the graph took no more: the data is longer than its iterations take"
+  has "$TMP/out" "verdict: data size mismatch (an input mistake, not a stall: fix the sizes; the board needs no reset)"
+  has "o_$1/report.html" "<b>verdict: data size mismatch</b> (an input mistake, not a stall"
+  /usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" "o_$1/report.json" \
+    >schema.out 2>&1 && ok || { bad "o_$1: report.json does not validate"; cat schema.out >&2; }
+}
+mk txlong 't["channels"][0]["repetition"] = 8'
+RA=() P=
+cases
+mismatch txlong
 
 # --- a real stall stays a hang: stall_hang's kernel stops after 8 of its
 # 32 iterations with all data there (exit 5, verdict stall, a reset asked)
@@ -109,26 +133,24 @@ jeq o_stall/report.json '.tests[0].aie_state | [.source, (.ports | length), .por
 has "$TMP/out" "   AI Engine (emulator):"
 has "$TMP/out" "     graph gr: adder output 0 (PLIO_01_FROM_AIE, 1024 of 4096 bytes moved) waiting for the kernel"
 
-# --- only the run can tell: through th_server (the client cannot ask the
-# server's models before the run) the long golden file hangs; its graph
-# completed all 128 iterations, so it is a data-size mismatch (exit 2)
+# --- through th_server on the emulated board: the client asks the
+# server's graph models before the run, the same mistakes are refused with
+# the same exit 2 and message (nothing runs on the server's device)
 th_server_setup
 start_server "$TMP/log"
-expect 2 timeout 120 "$RT" --backend remote --server "$U" -o o_rem long/test.json
-jeq o_rem/report.json '.tests[0] | [.status, .exit_code, .verdict_detail, .graphs[0].iterations_done]' '["error",2,"data_size_mismatch",128]'
-has "$TMP/out" "hint: PLIO_01_FROM_AIE: the graph wrote 16384 of 18432 bytes: the expected size may be wrong"
-has "$TMP/out" "verdict: data size mismatch (an input mistake, not a stall: fix the sizes; the board needs no reset)"
-# the server's emulated board says where its graph model stands, in the
-# same words: done with its iterations, its RX PLIO short (its inputs,
-# whole, are not said)
-has o_rem/report.json "; AI Engine: graph gr: adder output 0 (PLIO_01_FROM_AIE, 16384 of 18432 bytes moved) done: the kernel ran the 128 iterations it was given\""
-has o_rem/report.html "<b>verdict: data size mismatch</b> (an input mistake, not a stall"
-/usr/bin/python3 "$S/tests/e2e/validate_schema.py" "$S/docs/report.schema.json" o_rem/report.json \
-  >schema.out 2>&1 && ok || { bad "o_rem: report.json does not validate"; cat schema.out >&2; }
-# a sweep through the server: the mismatched point is exit 2, and the point
-# after it opens a session of its own (the transaction did hang)
+RA=(--backend remote --server "$U") P=r_
+cases
+mismatch r_txlong
+# word for word the local message, case by case
+for n in short long rx tx sweep txshort nodata cut; do
+  a=$(jq -r '.tests[-1].error | [.message, .hint] | join(" / ")' "o_$n/report.json")
+  b=$(jq -r '.tests[-1].error | [.message, .hint] | join(" / ")' "o_r_$n/report.json")
+  [[ -n $a && $a == "$b" ]] && ok || bad "$n: through th_server: $b; locally: $a"
+done
+# a sweep through the server: the mismatched point is refused before the
+# run, the points around it pass, all in one session (nothing hung)
 expect 2 timeout 120 "$RT" -q --backend remote --server "$U" -o o_rsw --sweep replay=4,8,4 "$EX/adder_perf/test.json"
-jeq o_rsw/report.json '[[.tests[] | [.exit_code, .verdict_detail]], .run.sweeps[0].sessions]' '[[[0,null],[2,"data_size_mismatch"],[0,null]],2]'
+jeq o_rsw/report.json '[[.tests[] | [.exit_code, .error.phase]], .run.sweeps[0].sessions]' '[[[0,null],[2,"inputs"],[0,null]],1]'
 # and stall_hang through the server: still a stall
 expect 5 timeout 120 "$RT" -q --backend remote --server "$U" -o o_rstall "$EX/stall_hang/test.json"
 jeq o_rstall/report.json '.tests[0] | [.exit_code, .verdict_detail]' '[5,"stall"]'

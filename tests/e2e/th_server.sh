@@ -99,6 +99,15 @@ jbody .position 2
 SC=$(jq -r .id "$TMP/body")
 req 429 -H "$BB" -H "$J" -d '{"board":"vck190"}' "$U/v1/sessions"
 has "$TMP/body" "--max-queue 2"
+# the graph model's ports, before it runs (the adder: two inputs, one
+# output, 128 bytes an iteration); another session's or an unknown graph's
+# are refused
+req 200 -H "$A" "$U/v1/sessions/$SA/graphs/gr/ports"
+jbody '[.ports[] | "\(.plio) \(.direction) \(.kernel) \(.bytes_per_iteration)"] | join(",")' \
+  "PLIO_01_TO_AIE to_aie 0 128,PLIO_02_TO_AIE to_aie 0 128,PLIO_01_FROM_AIE from_aie 0 128"
+req 404 -H "$A" "$U/v1/sessions/$SA/graphs/other/ports"
+req 403 -H "$BB" "$U/v1/sessions/$SA/graphs/gr/ports"
+req 405 -H "$A" -X POST "$U/v1/sessions/$SA/graphs/gr/ports"
 # graph control on the active session
 req 204 -H "$A" -H "$J" -d '{"iterations":3}' "$U/v1/sessions/$SA/graphs/gr/run"
 req 200 -H "$A" "$U/v1/sessions/$SA/graphs/gr"

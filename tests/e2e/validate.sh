@@ -202,4 +202,26 @@ wait "$hold" && ok || bad "the held validate failed"
 # no token: the device cannot be opened, exit 4
 expect 4 "$RT" validate -q --backend remote --server "$U" -o "$TMP/r_notok"
 has "$TMP/r_notok" '.tests[7].validate.verdict' FAILED
+# POST /v1/validate over TLS: the suite reaches its own listener at
+# 127.0.0.1, which its certificate (board.lab's) does not name and no CA
+# of the server vouches for; it trusts the key the server loaded (pinned)
+if command -v openssl >/dev/null; then
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/tls.key" -out "$TMP/tls.crt" -days 2 \
+    -subj /CN=board.lab -addext "subjectAltName=DNS:board.lab" >/dev/null 2>&1
+  start_server "$TMP/log_tls" --token-file "$TMP/tokens" --tls-cert "$TMP/tls.crt" --tls-key "$TMP/tls.key"
+  P=${U##*:}
+  TLS=(--cacert "$TMP/tls.crt" --resolve "board.lab:$P:127.0.0.1")
+  REQ_MAX_S=120 req 200 "${TLS[@]}" -X POST -H "$A" -H "$J" -d '{"level": 1}' "https://board.lab:$P/v1/validate"
+  jbody .exit_code 0
+  jbody '.report.tests[0].validate.verdict' PASSED
+  jbody '[.report.tests[] | select(.validate.verdict == "FAILED")] | length' 0
+  req 200 "${TLS[@]}" "https://board.lab:$P/v1/health"
+  jbody .last_validate.healthy true
+  jbody .last_validate.level 1
+  # the pin is this listener's only: a client still verifies the server as
+  # ever (no CA: the device cannot be opened, exit 4, the certificate named)
+  expect 4 "$RT" validate -q --backend remote --server "https://127.0.0.1:$P" --token-file "$TMP/token" \
+    -o "$TMP/r_tls_noca"
+  has "$TMP/r_tls_noca" '[.tests[].error.message // empty] | join(" ") | test("certificate")' true
+fi
 finish

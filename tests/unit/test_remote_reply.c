@@ -13,6 +13,7 @@
 #ifdef AIETH_HAVE_CURL
 
 #include "backends/remote/remote_reply.h"
+#include "backends/remote/remote_self.h"
 #include "core/device.h"
 #include "util/error.h"
 
@@ -510,6 +511,115 @@ static void t_session_graph(void)
 	json_object_put(o);
 }
 
+/* GET .../graphs/NAME/ports: one port's JSON with key set to value (raw
+ * JSON; NULL: the key left out). */
+static struct json_object *port_reply(const char *key, const char *value)
+{
+	static const char *const keys[] = {"plio", "direction", "kernel", "bytes_per_iteration"};
+	static const char *const vals[] = {"\"PLIO_01_FROM_AIE\"", "\"from_aie\"", "2", "128"};
+	char text[512];
+	size_t i, len;
+	len = (size_t)snprintf(text, sizeof text,
+			       "{\"ports\":[{\"plio\":\"PLIO_01_TO_AIE\",\"direction\":"
+			       "\"to_aie\",\"kernel\":0,\"bytes_per_iteration\":64},{");
+	for (i = 0; i < 4; i++) {
+		const char *v = !strcmp(keys[i], key) ? value : vals[i];
+		if (v)
+			len += (size_t)snprintf(text + len, sizeof text - len, "%s\"%s\":%s",
+						text[len - 1] == '{' ? "" : ",", keys[i], v);
+	}
+	snprintf(text + len, sizeof text - len, "}]}");
+	return json_tokener_parse(text);
+}
+
+static void ports_refused(const char *key, const char *value, const char *msg)
+{
+	aieth_graph_port p[2];
+	size_t n = 77;
+	struct json_object *o = port_reply(key, value);
+	memset(p, 0xab, sizeof p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_EQUAL(rmr_graph_ports("http://srv:1", o, p, 2, &n), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(n, 77);
+	CU_ASSERT_EQUAL(p[0].kernel, 0xabababab); /* nothing written */
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "server http://srv:1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "ports[1]"));
+	if (!strstr(aieth_error_message(), msg))
+		fprintf(stderr, "\n%s=%s: %s\n", key, value ? value : "(absent)",
+			aieth_error_message());
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), msg));
+	json_object_put(o);
+}
+
+static void t_ports(void)
+{
+	aieth_graph_port p[2];
+	size_t n = 0;
+	struct json_object *o = port_reply("", NULL), *big, *a;
+	int i;
+	CU_ASSERT_EQUAL_FATAL(rmr_graph_ports("http://x", o, p, 2, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(p[0].plio, "PLIO_01_TO_AIE");
+	CU_ASSERT_EQUAL(p[0].to_aie, 1);
+	CU_ASSERT_EQUAL(p[0].bytes_per_iteration, 64);
+	CU_ASSERT_STRING_EQUAL(p[1].plio, "PLIO_01_FROM_AIE");
+	CU_ASSERT_EQUAL(p[1].to_aie, 0);
+	CU_ASSERT_EQUAL(p[1].kernel, 2);
+	CU_ASSERT_EQUAL(p[1].bytes_per_iteration, 128);
+	/* the count without room (as aieth_graph_ports' first call) */
+	n = 0;
+	CU_ASSERT_EQUAL(rmr_graph_ports("http://x", o, NULL, 0, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(n, 2);
+	json_object_put(o);
+	ports_refused("direction", "\"sideways\"", "\"direction\" \"sideways\" is neither");
+	ports_refused("direction", "1", "direction");
+	ports_refused("direction", NULL, "direction");
+	ports_refused("plio", "\"\"", "1..31 printable ASCII bytes");
+	ports_refused("plio", "\"PLIO_01_FROM_AIE_0123456789_0123\"", "1..31 printable");
+	ports_refused("plio", "\"PLIO 1\"", "1..31 printable");
+	ports_refused("plio", "7", "plio");
+	ports_refused("kernel", "\"2\"", "kernel");
+	ports_refused("kernel", "-1", "kernel");
+	ports_refused("kernel", "4294967296", "kernel");
+	ports_refused("bytes_per_iteration", "0", "bytes_per_iteration");
+	ports_refused("bytes_per_iteration", "1.5", "bytes_per_iteration");
+	ports_refused("bytes_per_iteration", NULL, "bytes_per_iteration");
+	/* not an array, and one entry more than the bound */
+	o = json_tokener_parse("{\"ports\":{}}");
+	CU_ASSERT_EQUAL(rmr_graph_ports("http://x", o, p, 2, &n), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "\"ports\" must be an array"));
+	json_object_put(o);
+	big = json_object_new_object();
+	a = json_object_new_array();
+	for (i = 0; i <= AIETH_GRAPH_PORTS_MAX; i++)
+		json_object_array_add(a, json_object_new_object());
+	json_object_object_add(big, "ports", a);
+	n = 77;
+	CU_ASSERT_EQUAL(rmr_graph_ports("http://x", big, NULL, 0, &n), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "4097 entries, the limit is 4096"));
+	CU_ASSERT_EQUAL(n, 77);
+	json_object_put(big);
+}
+
+/* th_server's own listeners and their pins: the base or a path below it
+ * only, never a longer port or another host; gone once removed. */
+static void t_self(void)
+{
+	static const char *const pin = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+	char got[RMS_PIN_MAX];
+	CU_ASSERT_EQUAL(rms_self_add("https://127.0.0.1:8443", pin), AIETH_OK);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443/v1/health", got), 1);
+	CU_ASSERT_STRING_EQUAL(got, pin);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443", got), 1);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:84430/v1/health", got), 0);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:844", got), 0);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.2:8443/v1/health", got), 0);
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443.evil/v1", got), 0);
+	CU_ASSERT_EQUAL(rms_self_add("https://127.0.0.1:9", "md5//x"), AIETH_EINVAL);
+	rms_self_remove("https://127.0.0.1:8443");
+	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443/v1/health", got), 0);
+}
+
 /* A server URL with user:password@ is refused before any request, and the
  * message does not repeat it. */
 static void t_userinfo(void)
@@ -679,7 +789,9 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"the echoed fields are the submitted transaction's", t_echo},
 	{"a new transaction's reply: every field checked", t_created},
 	{"session and graph replies", t_session_graph},
-	{"the sensors reply: every field checked, nothing taken when refused", t_sensors})
+	{"the sensors reply: every field checked, nothing taken when refused", t_sensors},
+	{"a graph's ports: every field checked, the count bounded", t_ports},
+	{"th_server's own listeners: pinned by base URL only", t_self})
 
 #else
 

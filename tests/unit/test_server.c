@@ -127,6 +127,12 @@ static void test_routes(void)
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_WAIT);
 	srv_route_parse("/v1/sessions/s-1/graphs/gr/end", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_END);
+	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/ports", &r);
+	CU_ASSERT_EQUAL(r.kind, SRV_R_PORTS);
+	CU_ASSERT_STRING_EQUAL(r.graph, "top.gr[0]");
+	srv_route_parse("/v1/sessions/s-1/graphs/ports", &r); /* a graph named "ports" */
+	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
+	CU_ASSERT_STRING_EQUAL(r.graph, "ports");
 	srv_route_parse("/v1/sessions/s-1/txns", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXNS);
 	srv_route_parse("/v1/sessions/s-1/txns/t-2", &r);
@@ -174,6 +180,10 @@ static void test_routes(void)
 						  "/v1/sessions/s/graphs",
 						  "/v1/sessions/s/graphs/g/run/x",
 						  "/v1/sessions/s/graphs/g/fly",
+						  "/v1/sessions/s/graphs/g/ports/",
+						  "/v1/sessions/s/graphs/g/ports/x",
+						  "/v1/sessions/s/graphs//ports",
+						  "/v1/sessions/s/graphs/g\x01/ports",
 						  "/v1/sessions/0123456789012345678901234567890123",
 						  "/v1/sessions/s/grap/g",
 						  "/v1/sessions/s/graphs/g\x01",
@@ -194,6 +204,7 @@ static void test_routes(void)
 	srv_route_parse(NULL, &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SESSION), "GET, DELETE");
+	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_PORTS), "GET");
 	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_NONE), "");
 }
 

@@ -43,9 +43,12 @@ typedef struct {
 
 /* The PLIO ports of a graph's model (every kernel's), at most cap of them
  * into ports (may be NULL when cap is 0), their count in *n (even when
- * more than cap). Where the graph is not modelled it cannot be known before
- * the run: AIETH_EUNSUPPORTED (the xrt and remote backends: the board runs
- * the graph itself, the server its own models). */
+ * more than cap; a model has at most AIETH_GRAPH_PORTS_MAX). Where the
+ * graph is not modelled it cannot be known before the run:
+ * AIETH_EUNSUPPORTED (the xrt backend: the board runs the graph itself;
+ * the remote backend asks th_server for its own models' ports, and a
+ * server on a board has none either). */
+#define AIETH_GRAPH_PORTS_MAX 4096
 int aieth_graph_ports(aieth_session *session, const char *graph, aieth_graph_port *ports,
 		      size_t cap, size_t *n);
 /* Run-time parameters: write `size` bytes to a graph's RTP port (its

@@ -128,8 +128,9 @@ int rn_prepare(run_ctx *c);
  * decides"): 0, or an error set (AIETH_EINVAL: an input mistake). */
 int rn_inputs_check(run_ctx *c, aieth_session *s);
 /* After the run, a hang's verdict_detail: "data_size_mismatch" (every
- * graph completed its bounded run, an RX channel is short: exit code 2,
- * the hint names each short channel) or "stall" (exit code 5 kept). */
+ * graph completed its bounded run, an RX channel is short or a TX channel
+ * not read to its end: exit code 2, the hint names each such channel) or
+ * "stall" (exit code 5 kept). */
 void rn_inputs_verdict(run_ctx *c);
 
 /* runner.c: one run in steps, so a sweep (sweep.c) runs its points in

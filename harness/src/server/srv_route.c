@@ -151,6 +151,8 @@ void srv_route_parse(const char *path, srv_route *r)
 		r->kind = SRV_R_GRAPH_WAIT;
 	else if (!strcmp(seg, "end"))
 		r->kind = SRV_R_GRAPH_END;
+	else if (!strcmp(seg, "ports"))
+		r->kind = SRV_R_PORTS;
 }
 
 const char *srv_route_methods(srv_route_kind k)
@@ -160,6 +162,7 @@ const char *srv_route_methods(srv_route_kind k)
 	case SRV_R_METRICS:
 	case SRV_R_SENSORS:
 	case SRV_R_GRAPH:
+	case SRV_R_PORTS:
 	case SRV_R_TXN_RX:
 	case SRV_R_ARTIFACTS:
 	case SRV_R_ARTIFACT: return "GET";

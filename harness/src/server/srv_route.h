@@ -38,6 +38,7 @@ typedef enum {
 	SRV_R_GRAPH_WAIT, /* .../wait */
 	SRV_R_GRAPH_END,  /* .../end */
 	SRV_R_GRAPH_RTP,  /* .../rtp/PORT: run-time parameter bytes */
+	SRV_R_PORTS,      /* .../ports: the graph model's PLIO ports */
 	SRV_R_TXNS,       /* /v1/sessions/ID/txns */
 	SRV_R_TXN,        /* /v1/sessions/ID/txns/T: the result */
 	SRV_R_TXN_TX,     /* .../tx: the TX image upload */

@@ -9,6 +9,7 @@
 
 #ifdef AIETH_HAVE_MHD
 #include <stdint.h>
+#include <stdio.h>
 
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
@@ -56,7 +57,38 @@ int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const ch
 	return AIETH_OK;
 }
 
+int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
+{
+	gnutls_datum_t c = {(unsigned char *)(uintptr_t)cert, (unsigned)clen}, raw, b64 = {0};
+	gnutls_x509_crt_t crt;
+	unsigned char id[32];
+	size_t n = sizeof id;
+	int r;
+	if (clen > 0x7fffffff || gnutls_x509_crt_init(&crt) < 0)
+		return aieth__fail(AIETH_ENOMEM, "TLS: out of memory");
+	r = gnutls_x509_crt_import(crt, &c, GNUTLS_X509_FMT_PEM);
+	if (r >= 0)
+		r = gnutls_x509_crt_get_key_id(crt, GNUTLS_KEYID_USE_SHA256, id, &n);
+	gnutls_x509_crt_deinit(crt);
+	raw.data = id;
+	raw.size = (unsigned)n;
+	if (r < 0 || n != sizeof id || gnutls_base64_encode2(&raw, &b64) < 0)
+		return aieth__fail(AIETH_EINVAL, "TLS certificate: its public key's SHA-256: %s",
+				   r < 0 ? gnutls_strerror(r) : "not computed");
+	r = snprintf(pin, cap, "sha256//%.*s", (int)b64.size, (const char *)b64.data);
+	gnutls_free(b64.data);
+	if (r < 0 || (size_t)r >= cap)
+		return aieth__fail(AIETH_EINVAL, "TLS certificate: the key's pin is too long");
+	return AIETH_OK;
+}
+
 #else
+
+int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
+{
+	(void)cert, (void)clen, (void)pin, (void)cap;
+	return aieth__fail(AIETH_EUNSUPPORTED, "TLS: no HTTP listener in this build");
+}
 
 int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
 		  const char *key, size_t klen)

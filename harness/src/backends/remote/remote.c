@@ -769,6 +769,36 @@ static int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *com
 	return rc;
 }
 
+/* The server's graph model ports (GET .../graphs/NAME/ports). A server
+ * whose board runs the graph itself answers 501: not known before the run
+ * (AIETH_EUNSUPPORTED, as the xrt backend locally). */
+static int rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap,
+			  size_t *n)
+{
+	rm_state *st = state;
+	struct json_object *o = NULL;
+	char path[1024], seg[RMT_SEG_MAX], msg[600];
+	sbuf b = SB_INIT(RMH_BODY_MAX);
+	long status = 0;
+	int rc;
+	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/ports", st->sid,
+		 rmt_path_seg(st->cfg->graphs[graph].name, seg));
+	if ((rc = rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
+		free(b.p);
+		return rc;
+	}
+	if (status == 501) {
+		rmh_reply_message(&b, msg, sizeof msg);
+		free(b.p);
+		return aieth__fail(AIETH_EUNSUPPORTED, "server %s: %s", st->base, msg);
+	}
+	if ((rc = rm_reply(st, "GET", path, status, 200, &b, &o)))
+		return rc;
+	rc = rmr_graph_ports(st->base, o, ports, cap, n);
+	json_object_put(o);
+	return rc;
+}
+
 static int rm_txn_start(void *state, pld_txn *wire)
 {
 	rm_state *st = state;
@@ -1305,6 +1335,7 @@ const aieth_backend_ops aieth__backend_remote = {
 	.txn_wait = rm_txn_wait,
 	.graph_update_rtp = rm_update_rtp,
 	.graph_read_rtp = rm_read_rtp,
+	.graph_ports = rm_graph_ports,
 };
 
 #else /* !AIETH_HAVE_CURL: built without libcurl */

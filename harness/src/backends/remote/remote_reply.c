@@ -545,4 +545,76 @@ int rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size
 	return AIETH_OK;
 }
 
+/* One port of the reply (what names it in messages) into *p. */
+static int one_port(const char *what, struct json_object *e, aieth_graph_port *p)
+{
+	const char *plio = NULL, *dir = NULL;
+	uint64_t bpi = 0;
+	uint32_t k = 0;
+	size_t j;
+	char q[80];
+	if (!json_object_is_type(e, json_type_object))
+		return aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+	if (jstrict_get_string(what, NULL, e, "plio", 1, &plio) ||
+	    jstrict_get_string(what, NULL, e, "direction", 1, &dir) ||
+	    jstrict_get_u32(what, NULL, e, "kernel", 1, 0, UINT32_MAX, &k) ||
+	    jstrict_get_u64(what, NULL, e, "bytes_per_iteration", 1, 1, INT64_MAX, &bpi))
+		return AIETH_EDEVICE;
+	for (j = 0; plio[j] && plio[j] > 0x20 && plio[j] < 0x7f; j++)
+		;
+	if (!j || plio[j] || j >= sizeof p->plio) {
+		aieth__quote_str(q, sizeof q, plio);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"plio\" \"%s\": 1..%zu printable ASCII bytes are needed",
+				   what, q, sizeof p->plio - 1);
+	}
+	if (strcmp(dir, "to_aie") && strcmp(dir, "from_aie")) {
+		aieth__quote_str(q, sizeof q, dir);
+		return aieth__fail(AIETH_EDEVICE,
+				   "%s: \"direction\" \"%s\" is neither to_aie nor from_aie", what,
+				   q);
+	}
+	memset(p, 0, sizeof *p);
+	memcpy(p->plio, plio, j + 1);
+	p->to_aie = dir[0] == 't';
+	p->kernel = k;
+	p->bytes_per_iteration = bpi;
+	return AIETH_OK;
+}
+
+int rmr_graph_ports(const char *base, struct json_object *o, aieth_graph_port *ports, size_t cap,
+		    size_t *n)
+{
+	const char *what = "the graph's ports";
+	struct json_object *a;
+	aieth_graph_port p;
+	size_t i, len;
+	char at[64];
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
+		return proto(base, "a graph ports reply");
+	}
+	if (!json_object_object_get_ex(o, "ports", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
+		aieth__fail(AIETH_EDEVICE, "%s: \"ports\" must be an array", what);
+		return proto(base, "a graph ports reply");
+	}
+	len = json_object_array_length(a);
+	if (len > AIETH_GRAPH_PORTS_MAX) {
+		aieth__fail(AIETH_EDEVICE, "%s: \"ports\" has %zu entries, the limit is %d", what,
+			    len, AIETH_GRAPH_PORTS_MAX);
+		return proto(base, "a graph ports reply");
+	}
+	/* all checked before any is written */
+	for (i = 0; i < len; i++) {
+		snprintf(at, sizeof at, "%s: ports[%zu]", what, i);
+		if (one_port(at, json_object_array_get_idx(a, i), &p))
+			return proto(base, "a graph ports reply");
+	}
+	for (i = 0; i < len && i < cap; i++)
+		one_port(what, json_object_array_get_idx(a, i), &ports[i]);
+	*n = len;
+	return AIETH_OK;
+}
+
 #endif /* AIETH_HAVE_CURL */

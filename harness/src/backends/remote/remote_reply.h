@@ -65,5 +65,13 @@ int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, in
 int rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size_t cap, size_t *n,
 		char *notes, size_t notes_cap);
 
+/* GET .../graphs/NAME/ports: "ports" an array of at most
+ * AIETH_GRAPH_PORTS_MAX objects, each "plio" 1..31 printable ASCII bytes,
+ * "direction" "to_aie" or "from_aie", "kernel" 0..2^32-1 and
+ * "bytes_per_iteration" 1..2^63-1. The first cap of them go into ports,
+ * their count into *n; nothing is written unless the whole reply is valid. */
+int rmr_graph_ports(const char *base, struct json_object *o, aieth_graph_port *ports, size_t cap,
+		    size_t *n);
+
 #endif
 #endif

@@ -24,7 +24,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "backends/remote/remote_self.h"
 #include "server/http/http_internal.h"
+#include "server/srv_tls.h"
 #include "util/json_strict.h"
 #include "util/text.h"
 
@@ -894,6 +896,19 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 				 s->tls_cert ? "https" : "http", host, (unsigned)s->port);
 		}
 	}
+	if (s->tls_cert) {
+		/* over TLS the suite trusts this listener by its key's pin
+		 * (remote_self.h): no CA of ours vouches for the certificate */
+		char pin[RMS_PIN_MAX];
+		int rc;
+		if ((rc = srv_tls_pin(s->tls_cert, strlen(s->tls_cert), pin, sizeof pin)) ||
+		    (rc = rms_self_add(s->self_url, pin))) {
+			MHD_stop_daemon(d);
+			s->http = NULL;
+			conns_free(s);
+			return rc;
+		}
+	}
 	return AIETH_OK;
 }
 
@@ -941,6 +956,8 @@ void srv_http_stop(aieth_server *s)
 	}
 	if (s->http)
 		MHD_stop_daemon(s->http);
+	if (s->http && s->tls_cert)
+		rms_self_remove(s->self_url);
 	s->http = NULL;
 	conns_free(s);
 }

@@ -346,8 +346,45 @@ enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	return http_reply_json(c, r, 200, o);
 }
 
+/* GET .../graphs/NAME/ports: the graph model's ports (aieth_graph_ports)
+ * into *out, their count in *n (at most AIETH_GRAPH_PORTS_MAX: more is an
+ * error, never a list cut short). */
+static int graph_ports(aieth_session *dev, const char *graph, aieth_graph_port **out, size_t *n)
+{
+	int rc;
+	*out = NULL;
+	if ((rc = aieth_graph_ports(dev, graph, NULL, 0, n)))
+		return rc;
+	if (*n > AIETH_GRAPH_PORTS_MAX)
+		return aieth__fail(AIETH_EINVAL, "its model has %zu ports, the limit is %d", *n,
+				   AIETH_GRAPH_PORTS_MAX);
+	if (!(*out = calloc(*n ? *n : 1, sizeof **out)))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	return aieth_graph_ports(dev, graph, *out, *n, n);
+}
+
+static struct json_object *ports_json(const aieth_graph_port *p, size_t n)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_new_object();
+		json_object_object_add(e, "plio", json_object_new_string(p[i].plio));
+		json_object_object_add(e, "direction",
+				       json_object_new_string(p[i].to_aie ? "to_aie" : "from_aie"));
+		json_object_object_add(e, "kernel", json_object_new_uint64(p[i].kernel));
+		json_object_object_add(e, "bytes_per_iteration",
+				       json_object_new_uint64(p[i].bytes_per_iteration));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "ports", a);
+	return o;
+}
+
 enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
+	aieth_graph_port *ports = NULL;
+	size_t nports = 0;
 	enum MHD_Result ret;
 	srv_sess *x = http_active_session(c, r, s, &ret);
 	int64_t iterations = 0;
@@ -376,6 +413,7 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 	case SRV_R_GRAPH_RUN: rc = aieth_graph_run(x->dev, r->route.graph, iterations); break;
 	case SRV_R_GRAPH_WAIT: rc = aieth_graph_wait(x->dev, r->route.graph, timeout_ms); break;
 	case SRV_R_GRAPH_END: rc = aieth_graph_end(x->dev, r->route.graph); break;
+	case SRV_R_PORTS: rc = graph_ports(x->dev, r->route.graph, &ports, &nports); break;
 	default:
 		/* iterations and whether a bounded run completed (what the
 		 * remote backend's graph_status returns) */
@@ -383,9 +421,16 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 		break;
 	}
 	pthread_mutex_unlock(&x->call);
-	if (rc) {
+	if (rc == AIETH_EUNSUPPORTED && r->route.kind == SRV_R_PORTS) {
+		/* a board runs the graph itself: its ports are not known before
+		 * the run (the client skips the rules that need them) */
+		ret = http_reply_err(c, r, 501, NULL, "graph \"%s\": %s", r->route.graph,
+				     aieth_error_message());
+	} else if (rc) {
 		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s",
 				     r->route.graph, aieth_error_message());
+	} else if (r->route.kind == SRV_R_PORTS) {
+		ret = http_reply_json(c, r, 200, ports_json(ports, nports));
 	} else if (r->route.kind == SRV_R_GRAPH) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "iterations_done", json_object_new_uint64(done));
@@ -395,6 +440,7 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 		ret = http_reply(c, r, 204, NULL, "", 0, NULL);
 	}
 release:
+	free(ports);
 	srv_release(s, x);
 	return ret;
 }
