@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "bench_median.h"
 
 static double now(void)
 {
@@ -277,19 +278,6 @@ static int bench_a(uint64_t reps)
 	return 0;
 }
 
-/* The median of v[0..n) (sorted in place; n >= 1). */
-static double median(double *v, int n)
-{
-	int i, j;
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && v[j] < v[j - 1]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 #define PAIRS 5
 
 /* The goal lines, printed last (one a figure). */
@@ -344,7 +332,8 @@ static int bench_b(uint64_t bytes, double memcpy_bps)
 			memset(rx, 0xA5, 4096); /* the first page of each run's checked afresh */
 		}
 	}
-	wall = median(walls, PAIRS), cpw = median(cps, PAIRS), ratio = median(ratios, PAIRS);
+	wall = bench_median(walls, PAIRS), cpw = bench_median(cps, PAIRS),
+	ratio = bench_median(ratios, PAIRS);
 	rate = (double)bytes / wall;
 	printf("(b) FUNC %.0f MiB through one loopback pair: wall time %.3f s (median of %d), "
 	       "board time %.3f s\n",
@@ -352,8 +341,8 @@ static int bench_b(uint64_t bytes, double memcpy_bps)
 	printf("    data rate %.2f GB/s; ratio data rate / memcpy: %.2f (goal >= 0.9; memcpy of "
 	       "the same bytes %.3f s, median of %d pairs, min %.2f, max %.2f; memcpy bandwidth "
 	       "%.2f GB/s)%s\n",
-	       rate / 1e9, ratio, cpw, PAIRS, ratios[0], ratios[PAIRS - 1],
-	       memcpy_bps / 1e9, bad ? "  [DATA MISMATCH]" : "");
+	       rate / 1e9, ratio, cpw, PAIRS, ratios[0], ratios[PAIRS - 1], memcpy_bps / 1e9,
+	       bad ? "  [DATA MISMATCH]" : "");
 	goal_line("FUNC engine %.2f x memcpy (goal %.1f)", ratio, 0.9);
 	aieth_txn_free(t);
 	aieth_session_close(s);
@@ -473,8 +462,8 @@ static int bench_c(uint64_t bytes, const char *dir)
 		if (r > rss)
 			rss = r;
 	}
-	wall_cat = median(cats, PAIRS), wall_rt = median(rts, PAIRS);
-	ratio = median(ratios, PAIRS);
+	wall_cat = bench_median(cats, PAIRS), wall_rt = bench_median(rts, PAIRS);
+	ratio = bench_median(ratios, PAIRS);
 	printf("(c) run_test FUNC loopback, %.0f MiB per channel from a data file, checked "
 	       "against a golden file\n",
 	       (double)bytes / 1048576.0);

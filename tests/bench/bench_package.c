@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "bench_median.h"
 #include "pkg_fixtures.h"
 #include "util/hash.h"
 
@@ -195,19 +196,6 @@ static void bench_hash(unsigned long mib, int rounds)
  * does not hash it; docs/packaging.md, "Entries"). */
 enum { HIT_FRESH, HIT_STAMPED };
 
-/* The median of v[0..n) (sorted in place; n >= 1). */
-static double median(double *v, int n)
-{
-	int i, j;
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && v[j] < v[j - 1]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 #define MAX_ROUNDS 100
 
 /* The goal lines (printed last, one a figure): label, median ratio. */
@@ -285,8 +273,9 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 		fprintf(stderr, "bench_package: %s: cp failed\n", label);
 		return 1;
 	}
-	wall = median(walls, n), cpmed = median(cps, n), ratio = median(ratios, n);
-	bootgen = median(bootgens, n);
+	wall = bench_median(walls, n), cpmed = bench_median(cps, n),
+	ratio = bench_median(ratios, n);
+	bootgen = bench_median(bootgens, n);
 	last.wall = wall, last.bootgen = bootgen;
 	if (med_out)
 		*med_out = last;

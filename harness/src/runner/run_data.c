@@ -345,11 +345,8 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 
 /* ------------------------------------------------------- data streaming */
 
-/* golden bytes read at a time (a multiple of 16: every element whole):
- * 256 KiB, so that the window, the engine's piece of TX and its output
- * (256 KiB each: pl_dma/engine_data.c) stay in a core's L2 while they are
- * compared (1 MiB windows spilled it) */
-#define GOLD_WINDOW ((uint64_t)1 << 18)
+/* golden bytes read at a time (a multiple of 16: every element whole) */
+#define GOLD_WINDOW ((uint64_t)1 << 20)
 
 int rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
