@@ -22,7 +22,11 @@
 #include "pl_dma/engine_internal.h"
 
 #define W PLD_WORD_BYTES
-#define CHUNK_BYTES ((uint64_t)1 << 20)
+/* The fast path's piece: 256 KiB, its input and output together still in a
+ * core's L2; 1 MiB pieces ran 0.8-0.9 of memcpy of the same bytes, 256 KiB
+ * ones 1.0-1.1 at load 4-5, alike at load 10-12 (tests/bench/bench.c (b);
+ * docs/packaging.md, "Before and after") */
+#define CHUNK_BYTES ((uint64_t)1 << 18)
 #define T_PAST ((uint64_t)(INT64_MIN / 4))
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
