@@ -316,7 +316,7 @@ static void test_error_words(void)
 	tu_nsaid = 0;
 	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 8), 2);
 	CU_ASSERT_STRING_EQUAL(tu_said[0], "core (25,1) stalled on lock acquire (west) (PC 0x230), "
-					"errors: core bus axi-mm_slave_error");
+					   "errors: core bus axi-mm_slave_error");
 	CU_ASSERT_STRING_EQUAL(tu_said[1], "shim (24,0), errors: pl dma dma_s2mm_0_error");
 	j = aie_state_json(s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -372,10 +372,11 @@ static void test_xrt_status(void)
 	CU_ASSERT(shim->ns2mm == 1 && shim->s2mm[0].queue_size == 2);
 	tu_nsaid = 0;
 	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 8), 3);
-	CU_ASSERT_STRING_EQUAL(tu_said[0], "graph gr: core (25,1) stalled on lock acquire (west) (PC "
-					"0x230), errors: core bus axi-mm_slave_error");
+	CU_ASSERT_STRING_EQUAL(tu_said[0],
+			       "graph gr: core (25,1) stalled on lock acquire (west) (PC "
+			       "0x230), errors: core bus axi-mm_slave_error");
 	CU_ASSERT_STRING_EQUAL(tu_said[1], "DMA S2MM 0 of core (25,1) stalled_on_requesting_lock "
-					"with 1 BD queued (current BD 2)");
+					   "with 1 BD queued (current BD 2)");
 	CU_ASSERT_STRING_EQUAL(tu_said[2],
 			       "DMA S2MM 0 of shim (24,0) idle with 2 BDs queued (current BD 4)");
 	/* rows not known on this board: kept as XRT's, said so */

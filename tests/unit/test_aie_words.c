@@ -60,21 +60,24 @@ static void test_port_words(void)
 	port(s, "k4", "PLIO_04_TO_AIE", 1, 1, AIE_PORT_READY);
 	tu_nsaid = 0;
 	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 16), 5);
-	CU_ASSERT_STRING_EQUAL(tu_said[0], "graph gr: k1 input 0 (PLIO_01_TO_AIE, 1024 of 4096 bytes "
-					"moved) waiting for input data: 48 of the 128 bytes of "
-					"iteration 9 of 32");
+	CU_ASSERT_STRING_EQUAL(tu_said[0],
+			       "graph gr: k1 input 0 (PLIO_01_TO_AIE, 1024 of 4096 bytes "
+			       "moved) waiting for input data: 48 of the 128 bytes of "
+			       "iteration 9 of 32");
 	CU_ASSERT_STRING_EQUAL(tu_said[1], "graph gr: k1 output 0 (PLIO_01_FROM_AIE, 1024 of 4096 "
-					"bytes moved) waiting for output space: 128 bytes of "
-					"iteration 9 not drained");
+					   "bytes moved) waiting for output space: 128 bytes of "
+					   "iteration 9 not drained");
 	/* the kernel's first port says what holds it, the next only the wait */
-	CU_ASSERT_STRING_EQUAL(tu_said[2], "graph gr: k2 input 0 (PLIO_02_TO_AIE, 1024 of 4096 bytes "
-					"moved) waiting for the kernel, inside iteration 9 of 32 "
-					"until cycle 1000000072 (it computes, or is stuck in its "
-					"code)");
+	CU_ASSERT_STRING_EQUAL(tu_said[2],
+			       "graph gr: k2 input 0 (PLIO_02_TO_AIE, 1024 of 4096 bytes "
+			       "moved) waiting for the kernel, inside iteration 9 of 32 "
+			       "until cycle 1000000072 (it computes, or is stuck in its "
+			       "code)");
 	CU_ASSERT_STRING_EQUAL(tu_said[3], "graph gr: k2 output 0 (PLIO_02_FROM_AIE, 1024 of 4096 "
-					"bytes moved) waiting for the kernel");
-	CU_ASSERT_STRING_EQUAL(tu_said[4], "graph gr: k3 input 0 (PLIO_03_TO_AIE, 1024 of 4096 bytes "
-					"moved) done: the kernel ran the 1 iteration it was given");
+					   "bytes moved) waiting for the kernel");
+	CU_ASSERT_STRING_EQUAL(tu_said[4],
+			       "graph gr: k3 input 0 (PLIO_03_TO_AIE, 1024 of 4096 bytes "
+			       "moved) done: the kernel ran the 1 iteration it was given");
 	/* at most max sentences */
 	tu_nsaid = 0;
 	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 2), 2);
@@ -227,9 +230,10 @@ static void test_emulated_stall(void)
 	CU_ASSERT(as->ports[1].shim_col >= 0);
 	tu_nsaid = 0;
 	CU_ASSERT_EQUAL(aie_state_words(as, tu_say, NULL, 8), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[1], "output 0 (PLIO_01_FROM_AIE, 64 of 256 bytes "
-					       "moved) done: the kernel ran the 1 iteration it was "
-					       "given"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[1],
+				      "output 0 (PLIO_01_FROM_AIE, 64 of 256 bytes "
+				      "moved) done: the kernel ran the 1 iteration it was "
+				      "given"));
 	aieth_session_close(s);
 	/* running until ended, one window sent, four expected: the input
 	 * waits for the next iteration's data; the output, drained, is not
@@ -249,8 +253,8 @@ static void test_emulated_stall(void)
 	tu_nsaid = 0;
 	CU_ASSERT_EQUAL(aie_state_words(as, tu_say, NULL, 8), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[0], "input 0 (PLIO_01_TO_AIE, 64 of 64 bytes moved) "
-					       "waiting for input data: 0 of the 64 bytes of "
-					       "iteration 2"));
+						  "waiting for input data: 0 of the 64 bytes of "
+						  "iteration 2"));
 	aieth_session_close(s);
 }
 

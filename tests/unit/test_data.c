@@ -790,8 +790,8 @@ static void test_compare_int(void)
 		CU_ASSERT_STRING_EQUAL(r.first_want, "0");
 		CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 1, 1e-9);
 		/* a complex integer: per part (the imaginary -2 for 2) */
-		aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg, AIETH_ELEM_CINT16,
-			       0, 0, &r);
+		aieth__compare((const uint8_t *)cg, (const uint8_t *)cw, sizeof cg,
+			       AIETH_ELEM_CINT16, 0, 0, &r);
 		CU_ASSERT_EQUAL(r.mismatches, 1);
 		CU_ASSERT_STRING_EQUAL(r.first_got, "(1, -2)");
 		CU_ASSERT_DOUBLE_EQUAL(r.max_abs_error, 4, 1e-9);

@@ -678,7 +678,8 @@ static void test_timeline_short(void)
 
 TU_MAIN("report_visual", {"setup", test_setup}, {"escape", test_escape},
 	{"html of a known report", test_html_known}, {"empty and failed tests", test_html_empty},
-	{"trace event math", test_trace_math}, {"timeline of a hang at cycle 0", test_timeline_short},
+	{"trace event math", test_trace_math},
+	{"timeline of a hang at cycle 0", test_timeline_short},
 	{"svg: delay labels, bar colours", test_svg_labels},
 	{"trace.json: long names whole", test_trace_long_names}, {"svg files", test_svg_files},
 	{"spread: MAD / median", test_spread},

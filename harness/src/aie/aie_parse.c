@@ -174,9 +174,10 @@ int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t
 				while ((more = aie__next_bar(&b, &f, &k)) > 0) {
 					int bit = aie__flag_bit(f, k);
 					if (bit < 0)
-						return aie__fail(note, cap, l.no,
-								 "core status flag '%.*s' is unknown",
-								 (int)(k > 40 ? 40 : k), f);
+						return aie__fail(
+							note, cap, l.no,
+							"core status flag '%.*s' is unknown",
+							(int)(k > 40 ? 40 : k), f);
 					t->core_flags |= 1u << bit;
 				}
 				if (more < 0)
@@ -290,28 +291,31 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 			end = c;
 		}
 		{
-		aie_bars b = {r, end, 0};
-		const char *f;
-		size_t len;
-		int more;
-		while ((more = aie__next_bar(&b, &f, &len)) > 0) {
-			size_t j;
-			if (d->n[k] >= AIE_MAX_CHAN)
-				return aie__fail(note, cap, line, "more than %d %.4s channels",
-						 AIE_MAX_CHAN, key[k]);
-			if (len == 0 || len >= AIE_TOKEN_LEN)
-				return aie__fail(note, cap, line, "a %.4s channel's field is %s",
-						 key[k], len ? "too long" : "empty");
-			for (j = 0; j < len; j++)
-				if (!isalnum((unsigned char)f[j]) && f[j] != '_')
-					return aie__fail(note, cap, line, "'%.*s' is not a word",
-							 (int)len, f);
-			memcpy(d->tok[k][d->n[k]], f, len);
-			d->tok[k][d->n[k]][len] = '\0';
-			d->n[k]++;
-		}
-		if (more < 0)
-			return aie__fail(note, cap, line, "a field ends with '|'");
+			aie_bars b = {r, end, 0};
+			const char *f;
+			size_t len;
+			int more;
+			while ((more = aie__next_bar(&b, &f, &len)) > 0) {
+				size_t j;
+				if (d->n[k] >= AIE_MAX_CHAN)
+					return aie__fail(note, cap, line,
+							 "more than %d %.4s channels", AIE_MAX_CHAN,
+							 key[k]);
+				if (len == 0 || len >= AIE_TOKEN_LEN)
+					return aie__fail(note, cap, line,
+							 "a %.4s channel's field is %s", key[k],
+							 len ? "too long" : "empty");
+				for (j = 0; j < len; j++)
+					if (!isalnum((unsigned char)f[j]) && f[j] != '_')
+						return aie__fail(note, cap, line,
+								 "'%.*s' is not a word", (int)len,
+								 f);
+				memcpy(d->tok[k][d->n[k]], f, len);
+				d->tok[k][d->n[k]][len] = '\0';
+				d->n[k]++;
+			}
+			if (more < 0)
+				return aie__fail(note, cap, line, "a field ends with '|'");
 		}
 		if (k == 0) {
 			s = end + 2;

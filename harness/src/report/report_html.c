@@ -394,7 +394,8 @@ static void validate_rows(sbuf *b, struct json_object *t)
 			sb_lit(b, "<code>");
 			rv_esc_cut(b,
 				   json_object_to_json_string_ext(
-					   val, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+					   val,
+					   JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
 				   2000);
 			sb_lit(b, "</code>");
 		}
@@ -511,10 +512,13 @@ static void aie_state_section(sbuf *b, struct json_object *t)
 				  "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 				  "fill=\"%s\" stroke=\"#555\"/><text x=\"%d\" y=\"%d\" "
 				  "text-anchor=\"middle\" fill=\"%s\">%c</text><title>",
-				  lm + (c - minc) * cell + 1, (maxr - r) * cell + 1, cell - 2, cell - 2,
-				  stuck ? "#d33" : "#ccc", lm + (c - minc) * cell + cell / 2,
+				  lm + (c - minc) * cell + 1, (maxr - r) * cell + 1, cell - 2,
+				  cell - 2, stuck ? "#d33" : "#ccc",
+				  lm + (c - minc) * cell + cell / 2,
 				  (maxr - r) * cell + cell / 2 + 4, stuck ? "#fff" : "#333",
-				  !strcmp(kind, "shim") ? 'S' : !strcmp(kind, "mem") ? 'M' : 'C');
+				  !strcmp(kind, "shim")  ? 'S'
+				  : !strcmp(kind, "mem") ? 'M'
+							 : 'C');
 			rv_esc(b, kind);
 			sb_printf(b, " (%d,%d)%s</title></g>\n", c, r, stuck ? " stuck" : "");
 		}

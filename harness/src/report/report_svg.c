@@ -110,7 +110,8 @@ static int threshold_failed(struct json_object *ch)
 {
 	struct json_object *th = rj_get(ch, "thresholds");
 	size_t k;
-	for (k = 0; th && json_object_is_type(th, json_type_array) && k < json_object_array_length(th);
+	for (k = 0;
+	     th && json_object_is_type(th, json_type_array) && k < json_object_array_length(th);
 	     k++) {
 		struct json_object *p = rj_get(json_object_array_get_idx(th, k), "passed");
 		if (p && !json_object_get_boolean(p))

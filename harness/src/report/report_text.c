@@ -169,7 +169,8 @@ static void text_test(sbuf *b, struct json_object *t)
 		char ts[16];
 		int mw = 9; /* the MB/s column; wider with a spread */
 		upper(ts, sizeof ts, rj_gets(tx, "status"));
-		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, ", (long long)rj_geti(tx, "index"),
+		sb_printf(b, "   transaction %lld \"%s\" (%s): %s%s, ",
+			  (long long)rj_geti(tx, "index"),
 			  clean(c1, sizeof c1, rj_gets(tx, "name")), rj_gets(tx, "mode"), ts,
 			  !strcmp(rj_gets(tx, "status"), "done")
 				  ? (json_object_get_boolean(rj_get(tx, "valid")) ? ", valid"

@@ -111,9 +111,9 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 #define CALL_S RMH_CALL_S
 #define TXNS_MAX 16
 #define RETRIES 3
-#define RX_RESUMES 5        /* a broken RX download resumed with Range */
-#define QUEUE_S 600         /* default client bound on the queue wait */
-#define WAIT_MAX_MS 600000u /* the server's limit on one wait */
+#define RX_RESUMES 5                            /* a broken RX download resumed with Range */
+#define QUEUE_S 600                             /* default client bound on the queue wait */
+#define WAIT_MAX_MS 600000u                     /* the server's limit on one wait */
 #define AIE_STATE_FETCH_MAX ((uint64_t)8 << 20) /* runner/run_aie.c reads at most this */
 
 typedef struct {
