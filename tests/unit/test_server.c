@@ -727,6 +727,63 @@ static void test_remote_session(void)
 #endif
 }
 
+/* A session the server ended between two of the client's calls
+ * (--max-session while another waits): the next call's 409 is the
+ * server's doing, an infrastructure error naming the reason, not a state
+ * error of the caller's (which run_test reports as an input mistake). */
+static void test_remote_ended_between(void)
+{
+#ifdef AIETH_HAVE_MHD
+	static const char body[] = "{\"board\":\"vck190\"}";
+	aieth_server_opts so;
+	aieth_server *srv = NULL;
+	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	aieth_session *s = NULL;
+	aieth_graph_spec g = {"gr", "adder", NULL};
+	srv_session_req q;
+	srv_sess *a, *b;
+	char url[64], msg[600];
+
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+	so.listen = "127.0.0.1:0";
+	so.max_session_s = 1;
+	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
+	o.board = "vck190";
+	o.backend = "remote";
+	remote.server = url;
+	o.graphs = &g;
+	o.num_graphs = 1;
+	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", 2), AIETH_OK);
+	/* it has held the device 5 s and another session waits: the tick
+	 * ends it while the client is between calls */
+	pthread_mutex_lock(&srv->mu);
+	a = srv->sessions;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);
+	a->active_ms -= 5000;
+	pthread_mutex_unlock(&srv->mu);
+	memset(&q, 0, sizeof q);
+	CU_ASSERT_EQUAL_FATAL(srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
+	b = srv_sess_new("bob", &q);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(srv_sess_enqueue(srv, b, msg, sizeof msg), SRV_Q_OK);
+	aieth_server_tick(srv);
+	pthread_mutex_lock(&srv->mu);
+	CU_ASSERT_EQUAL(a->state, SS_EXPIRED);
+	pthread_mutex_unlock(&srv->mu);
+	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_EDEVICE);
+	MSG_HAS("ended session");
+	MSG_HAS("--max-session 1 s");
+	aieth_session_close(s);
+	aieth_server_close(srv);
+#endif
+}
+
 /* Graph names as a test description may have them (ADF's top.gr[0], a
  * space, UTF-8, '%') cross the URLs percent-encoded; a '/' is refused when
  * the session is created. */
@@ -1020,5 +1077,6 @@ TU_MAIN("server", {"options version", test_server_opts_version},
 	{"listen address", test_listen}, {"server open refusals", test_server_open_refusals},
 	{"--max-session ends a holder when another waits", test_max_session},
 	{"a remote session on an in-process server", test_remote_session},
+	{"a remote session the server ended between calls", test_remote_ended_between},
 	{"graph names remotely", test_remote_graph_names},
 	{"GET /v1/sensors: bounded reads, names only", test_sensors_reply})

@@ -378,6 +378,31 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 	return rm_reply(st, method, path, status, want, &b, out);
 }
 
+/* Whether the server ended this client's session itself (--max-session,
+ * an idle limit): its reason into reason[cap]. A 409 or an interrupted
+ * transaction is then the server's doing, not the caller's: an
+ * infrastructure error (exit 3), never an input one. */
+static int rm_session_ended(rm_state *st, char *reason, size_t cap)
+{
+	struct json_object *o = NULL;
+	const char *sstate = "", *why = "";
+	char path[256];
+	uint32_t pos = 0;
+	int ended = 0;
+	if (!st->sid[0])
+		return 0;
+	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
+	if (!rm_json(st, "GET", path, NULL, 200, CALL_S, &o) &&
+	    !rmr_session_state(st->base, o, &sstate, &pos, &why) &&
+	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && why[0]) {
+		snprintf(reason, cap, "%s", why);
+		ended = 1;
+	}
+	json_object_put(o);
+	aieth__error_clear();
+	return ended;
+}
+
 /* A reply (its status and body b, freed here) to a request that wants
  * status want: see rm_json. */
 static int rm_reply(rm_state *st, const char *method, const char *path, long status, long want,
@@ -396,7 +421,15 @@ static int rm_reply(rm_state *st, const char *method, const char *path, long sta
 			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
 					   st->base, status, msg);
 		case 404: return aieth__fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
-		case 409: return aieth__fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
+		case 409: {
+			char why[300];
+			/* between transactions: the server ended the session */
+			if (strcmp(method, "GET") && rm_session_ended(st, why, sizeof why))
+				return aieth__fail(AIETH_EDEVICE,
+						   "server %s ended session %s: %s (%s %s: %s)",
+						   st->base, st->sid, why, method, path, msg);
+			return aieth__fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
+		}
 		case 504: return aieth__fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
 		case 400: return aieth__fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
 		default:
@@ -1118,26 +1151,12 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
  * else the server was stopped (drained) during the run. */
 static int rm_interrupted_by_server(rm_state *st, const char *tid, const char *why)
 {
-	struct json_object *o = NULL;
-	const char *sstate = "", *reason = "";
-	char path[256];
-	uint32_t pos = 0;
-	int ended = 0;
-	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-	if (!rm_json(st, "GET", path, NULL, 200, CALL_S, &o) &&
-	    !rmr_session_state(st->base, o, &sstate, &pos, &reason) &&
-	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && reason[0])
-		ended = 1;
-	if (ended) {
-		int rc = aieth__fail(AIETH_EDEVICE,
-				     "server %s ended session %s while it ran "
-				     "transaction %s: %s (the transaction was interrupted: %s)",
-				     st->base, st->sid, tid, reason, why);
-		json_object_put(o);
-		return rc;
-	}
-	json_object_put(o);
-	aieth__error_clear();
+	char reason[300];
+	if (rm_session_ended(st, reason, sizeof reason))
+		return aieth__fail(AIETH_EDEVICE,
+				   "server %s ended session %s while it ran "
+				   "transaction %s: %s (the transaction was interrupted: %s)",
+				   st->base, st->sid, tid, reason, why);
 	return aieth__fail(AIETH_EDEVICE,
 			   "server %s stopped while it ran transaction %s: "
 			   "the transaction was interrupted and the device reset (%s); run "
