@@ -395,9 +395,8 @@ static int get_ascii(const char *what, struct json_object *o, const char *key, s
 static int sensor_of(struct json_object *e, size_t i, aieth_sensor *d)
 {
 	static const char *const kinds[] = {"temperature", "voltage", "power", "current"};
-	static const char *const units[] = {"\xc2\xb0"
-					    "C",
-					    "V", "W", "A"};
+	/* degrees Celsius in UTF-8 (octal: a hex escape would take the C) */
+	static const char *const units[] = {"\302\260C", "V", "W", "A"};
 	char what[64], q[80];
 	const char *name, *source, *kind, *unit;
 	struct json_object *v;
