@@ -364,7 +364,7 @@ test:
 	@echo "make test: all suites passed"
 
 # The server and remote suites three times in a row with two CPU-bound
-# loops beside them (issue 21: nothing in them depends on scheduling); not
+# loops beside them (nothing in them depends on scheduling); not
 # part of make test (about 15 minutes).
 stress-check: all $(O)/tests/amd_client
 	@$(TEST_ENV) bash scripts/stress-check.sh

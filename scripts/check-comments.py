@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Two rules for what the tree says about itself, run by make layers:
+"""Three rules for what the tree says about itself, run by make layers:
 
 1. No file cites the project's private research notes: users never see
    them, so code and docs cite the public source (a document, a file of a
@@ -10,6 +10,9 @@
    names itself: its base name, its name without the extension, or the
    end of its path (`runner/run_internal.h`). Files move; this catches the
    comment left behind.
+3. No file cites an issue by number (the word and a number after it):
+   the tracker is not part of the repository, so a reader cannot follow
+   the reference. Cite the document (docs/...) or say the reason.
 
 Exits 1 naming every offending file:line, 0 otherwise. tests/data holds
 fixtures and is not checked for rule 1."""
@@ -25,6 +28,8 @@ NOTES_DIR = "re" + "search/"
 NOTES = re.compile(r"(?<![\w./-])(" + re.escape(NOTES_DIR) + r"|(?:anchor|ecosystem|farm-engines|"
                    r"xrt|xclbin)\.md\b)")
 NOTES_SKIP = ("tests/data/",)
+# the word, singular or plural, then an optional '#' and a number
+ISSUE = re.compile(r"\b[Ii]" + r"ssues? #?[0-9]+")
 
 SOURCE_DIRS = ("harness/", "host/", "pl_dma/", "tests/", "examples/", "python/", "scripts/")
 SOURCE_EXT = (".c", ".h", ".py", ".sh")
@@ -62,6 +67,10 @@ def main():
                 if m:
                     bad.append(f"{rel}:{no}: cites the private notes ({m.group(1)}); cite the "
                                "public source or state the fact")
+                m = ISSUE.search(line)
+                if m:
+                    bad.append(f"{rel}:{no}: cites a tracker issue ('{m.group(0)}') the repository "
+                               "does not hold; cite docs/ or state the reason")
         if rel.startswith(SOURCE_DIRS) and rel.endswith(SOURCE_EXT):
             for no, line in enumerate(lines[:HEAD_LINES], 1):
                 m = HEAD.match(line)
@@ -74,7 +83,7 @@ def main():
         print(msg, file=sys.stderr)
     if bad:
         return 1
-    print(f"check-comments: no private notes cited, every opening comment names its file "
+    print(f"check-comments: no private notes or tracker issues cited, every opening comment names its file "
           f"({len(files)} files)")
     return 0
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The end-to-end scripts, E2E_JOBS at a time (default 2): most of their wall
 # time is waiting (servers, timeouts, qemu), not CPU, so two of them share a
-# 2-core machine well, and nothing in them depends on scheduling (issue 21
-# §9: make stress-check runs them beside CPU-bound loops). Scripts named in
+# 2-core machine well, and nothing in them depends on scheduling (make
+# stress-check runs them beside CPU-bound loops). Scripts named in
 # E2E_SERIAL (none by default: install.sh relinks a copy of the build, not
 # the build) run alone, after the others. Each script's output is printed
 # whole when it ends, with its time; the exit code is 1 if any failed, and

@@ -291,7 +291,7 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 	else
 		printf("%-28s package %7.3f s (bootgen %6.3f s, packager %6.3f s)  cp %6.3f s\n",
 		       label, wall, bootgen, wall - bootgen, cpmed);
-	/* the goal (issue 25): a run without bootgen (a warm hit, --pdi) at
+	/* the goal (docs/packaging.md): a run without bootgen (a warm hit, --pdi) at
 	 * most 1.2 x cp; a cold run is bootgen's time */
 	printf("%-28s ratio package / cp: %.2f%s (median of %d pairs, min %.2f, max %.2f)   "
 	       "ratio packager (without bootgen) / cp: %.1f\n",

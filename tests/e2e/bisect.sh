@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# bisect.sh - run_test --bisect (issue 31, part 4): every outcome mapped to
+# bisect.sh - run_test --bisect: every outcome mapped to
 # git bisect run's convention (0 good, 1 bad, 125 skip, 128+N abort) with
 # the mapping printed, the codes unchanged without --bisect; then REAL
 # `git bisect run`s over scratch repositories whose commits change a graph

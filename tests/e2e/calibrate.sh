@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run_test calibrate (issue 14, item 3): "board" reports made by the emulated
+# run_test calibrate: "board" reports made by the emulated
 # board itself with hidden parameter values are fitted back from the default
 # vck190 board file; the fitted file reproduces the reports' cycles; bad
 # pairs are refused (exit 2, naming the file and field).

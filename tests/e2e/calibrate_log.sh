@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run_test calibrate from logs of AMD's printPerf lines (issue 24, part 4):
+# run_test calibrate from logs of AMD's printPerf lines:
 # the counters of emulated runs written in AMD's wording (amd_printperf.py)
 # go where a board report goes (DESC.json=LOG, recognised by content) and
 # feed the same fit: logs of a board with hidden values give them back;

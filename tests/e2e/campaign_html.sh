@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# What a person looks at after a campaign (issue 31): report.html and the
+# What a person looks at after a campaign: report.html and the
 # SVG charts of hand-made "aieth-report/2" reports (tests/data/campaign/,
 # written by its gen.py), drawn by the library's writers after
 # aieth_report_load (tests/tools/report_render.c): a repeated test (the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Regression gates (issue 13, docs/farm.md): run_test --baseline and
+# Regression gates (docs/farm.md): run_test --baseline and
 # run_test compare on reports of the emulated board: a rerun passes, a
 # regressed baseline (a report edited with python3) fails with a table that
 # names the channel, a baseline of another board is refused, per-metric

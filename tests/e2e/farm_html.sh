@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Reports a person looks at (issue 13, item 4): report.html, the charts as
+# Reports a person looks at: report.html, the charts as
 # SVG files and trace.json, written by every run. The files are checked
 # with xmllint and python3 (trace events against report.json) for passing,
 # failing, timed-out, interrupted and unloadable tests, hostile names and a

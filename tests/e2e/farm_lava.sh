@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The shipped LAVA job for real (issue 13): Debian's lava-dispatcher runs
+# The shipped LAVA job for real: Debian's lava-dispatcher runs
 # scripts/farm/lava/job-ssh.yaml in standalone mode (lava-run) against an
 # ssh "board" that is this machine (an sshd on 127.0.0.1, a free port, a
 # throwaway key), and the board runs this build's run_test --lava with

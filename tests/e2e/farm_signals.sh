@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run_test --lava and --tap (issue 13) in every build: the LAVA signal
+# run_test --lava and --tap in every build: the LAVA signal
 # lines have the form lava-dispatcher's test shell parses and say what
 # report.json says (only a pass is a pass: a hang, an error, an
 # interruption never are); the TAP file is TAP 13 (plan, numbering, ok /

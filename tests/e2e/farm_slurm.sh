@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The shipped Slurm job for real (issue 22): a one-node Slurm (Debian 12's
+# The shipped Slurm job for real: a one-node Slurm (Debian 12's
 # slurm-wlm 22.05, munge with a key of its own) on 127.0.0.1, everything
 # in a temporary folder, with two boards as GRES, board:vck190 and
 # board:vek280, each an emulated board behind its own th_server. Jobs of

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The job templates of scripts/farm/ (issues 13 and 22, docs/farm.md): a
+# The job templates of scripts/farm/ (docs/farm.md): a
 # board job runs on the board it was given, through --backend remote or xrt
 # with the design's xclbin, never on the emulator, and keeps every output;
 # the emulator is a job of its own. The "board" here is this build's

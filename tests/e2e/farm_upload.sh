@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# farm_upload.sh - run_test --upload for real (issue 13, item 7): SQUAD's
+# farm_upload.sh - run_test --upload for real: SQUAD's
 # submit API and a JSON webhook received by tests/tools/farm_server.py
 # (which checks the multipart fields and the auth header), InfluxDB's v1
 # write API received by Debian's influxd (started here on loopback, its

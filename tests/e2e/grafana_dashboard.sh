@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # grafana_dashboard.sh - the shipped Grafana dashboard
 # (dist/grafana/aieth-influxdb.json) against the InfluxDB schema run_test
-# --upload writes (issue 31, part 3): Debian's influxd on loopback (as in
+# --upload writes: Debian's influxd on loopback (as in
 # farm_upload.sh), real runs uploaded (emulated boards vck190 and vek280,
 # the XRT test double, a pass, a failure, a hang), then every query of the
 # dashboard run against /query by grafana_queries.py (macros and variables

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Hostile inputs and outputs (issue 10 items 1-3): outputs that are devices,
+# Hostile inputs and outputs: outputs that are devices,
 # FIFOs, symbolic links or directories; inputs that are FIFOs; th_package's
 # output naming one of its inputs; th_package interrupted while bootgen runs,
 # and a bootgen that hangs. Every run is bounded by `timeout`: a status of
@@ -63,7 +63,7 @@ else
   echo "hostile_io.sh: skipped the device-node outputs (mknod needs root)"
 fi
 # a symbolic link to a regular file: replaced by the report, its target
-# never written (issue 30; tests/e2e/planted_links.sh has every output)
+# never written (tests/e2e/planted_links.sh has every output)
 echo old >"$W/real.json"
 ln -s real.json "$W/link.json"
 bounded 0 "$R" -q -o "$W/out2" --report "$W/link.json" "$W/test.json"

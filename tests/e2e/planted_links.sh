@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Outputs are never written through a planted link (issue 30 §2): in an
+# Outputs are never written through a planted link: in an
 # output folder others may write, a symbolic link planted at the name of
 # every file a run writes (report.json, junit.xml, report.html, trace.json,
 # each SVG chart, the TAP file, a `save` file, th_package -o and

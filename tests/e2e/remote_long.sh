@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Long device work through th_server (issue 21 §4, §5): a transaction whose
+# Long device work through th_server: a transaction whose
 # device time outlasts the client's stall limit passes (the wait is bounded
 # by the transaction's own timeout, never by a transport stall limit), and
 # --max-session ends a session that holds the device past it while another

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The run_test contract under hostile conditions (issue 10): SIGINT, SIGTERM
+# The run_test contract under hostile conditions: SIGINT, SIGTERM
 # and SIGHUP end a run with its report written and exit 128+N; a closed
 # stdout (SIGPIPE) never kills a run; output destinations are checked
 # before the run and a write failure after it is what every output says;
@@ -107,7 +107,7 @@ if [[ $(id -u) -eq 0 ]] && mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=64k tmp
   has "$TMP/out" "error (write"
   has "$M/junit.xml" "<error"
   # a link on the full disk to a report elsewhere: the link is what is
-  # replaced (issue 30: never its target), so its own folder, full, is what
+  # replaced (never its target), so its own folder, full, is what
   # must be writable: refused before the run, the target left as it was
   rm -f "$M"/fill* "$M/report.json" "$M/junit.xml"
   mkdir -p "$TMP/elsewhere"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run_test --repeat N --warmup W and the description's "repeat" (issue 31):
+# run_test --repeat N --warmup W and the description's "repeat":
 # examples/adder_perf run 1 + 5 times locally and through th_server on
 # loopback gives the same report (the emulated board: every run's cycles
 # the same, locally and remotely), the statistics in report.json (schema

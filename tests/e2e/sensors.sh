@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Power and temperature beside every test (issue 32, part 3): run_test on
+# Power and temperature beside every test: run_test on
 # examples/adder_perf with AIETH_SYSFS_ROOT naming a made sysfs tree
 # (Versal SysMon as the xlnx,versal-sysmon IIO device, an INA226 as hwmon)
 # reports each sensor's min/max/mean/unit in report.json ("sensors"), the

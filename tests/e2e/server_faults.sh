@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# th_server under faults (issue 11, "Nothing lost, nothing stuck"): a
+# th_server under faults ("Nothing lost, nothing stuck"): a
 # transaction's status while it runs (progress, place), Range on the RX
 # download (and the remote backend resuming a broken one through a proxy
 # that cuts it), DELETE of a transaction, clients killed mid-upload,
@@ -14,7 +14,7 @@
 # depends on how fast the machine is: each time limit under test has a
 # server of its own, every other limit is wide, and the checks wait for
 # events (a log line, a metric, bytes arriving), never for a sleep to be
-# long enough (issue 21: the suite holds on a loaded machine and qemu).
+# long enough (the suite holds on a loaded machine and qemu).
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples

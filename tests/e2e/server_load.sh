@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# th_server under load (issue 11): 16 run_test --backend remote clients at
+# th_server under load: 16 run_test --backend remote clients at
 # once, each with its own token (the log names it): each completes with the
 # local result, they are served first come, first served by arrival (the
 # order in which the server gave out their session ids, under its lock as

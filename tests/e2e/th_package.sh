@@ -27,7 +27,7 @@ expect 0 "$T" --help
 has "$TMP/out" "usage: th_package --board BOARD [--xsa FILE] --libadf FILE|DIR -o FILE"
 has "$TMP/out" "--release R"
 has "$TMP/out" "Exit: 0 ok, 1 check found problems, 2 usage or input error"
-lacks "$TMP/out" "LOAD_AIE (default), LOAD_PDI or"   # LOAD_PDI alone is refused (issue 24)
+lacks "$TMP/out" "LOAD_AIE (default), LOAD_PDI or"   # LOAD_PDI alone is refused
 has "$TMP/out" "LOAD_PDI alone"
 expect 0 "$T" --version
 has "$TMP/out" "th_package (aieth)"
@@ -183,7 +183,7 @@ has "$TMP/err" 'PLIOs TO_AIE: count: expected at most 36 (board vck190), found 3
 plio_case dup_plio.a 'PLIO PLIO_01_TO_AIE: users: expected one graph port, found two (mygraph.in0 and mygraph.dup)'
 expect 0 "$T" --no-check --board vck190 --xsa "$F/harness.xsa" --libadf "$F/width64.a" -o "$F/p.xclbin"
 has "$TMP/out" "structure only, --no-check"
-# inputs XRT refuses (issue 30 §7): refused before anything is written, exit
+# inputs XRT refuses: refused before anything is written, exit
 # 1 (th_package's "check found problems", as the PLIO problems above), one
 # line per problem naming the input
 refused_input() { # refused_input WANT ARGS...

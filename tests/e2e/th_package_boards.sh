@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# th_package: files a board accepts (issue 15). LOAD_AIE is required in an
+# th_package: files a board accepts. LOAD_AIE is required in an
 # AIE-only xclbin; VEK385's PDIs come only from a bootgen with the Versal
 # Gen 2 architecture (a stand-in that lists it records what it is asked);
 # the graph's AIE generation number is the board's; the XSA is the board's

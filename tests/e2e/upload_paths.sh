@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# upload_paths.sh - credentials stay in their path (issue 30, 4): a
+# upload_paths.sh - credentials stay in their path: a
 # credential is matched by the --upload URL's text, but libcurl and servers
 # resolve "." and ".." segments (also %2e, %2F-split ones) before the path is
 # used, so `influx+http://H/lab/../other/db` took the /lab/ token to /other.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# A bad artifact never passes (issue 30 §6): a design xclbin that cannot be
+# A bad artifact never passes: a design xclbin that cannot be
 # read, or that th_package check refuses, is an input error (exit 2) on
 # every backend (emu, xrt on the XRT test double, remote: refused before
 # anything is uploaded), its problems listed one per line naming the file;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The xrt backend interrupted (issue 10): a run on the XRT test double whose
+# The xrt backend interrupted: a run on the XRT test double whose
 # kernel never completes, with no time limit (-t 0), ended by SIGINT or
 # SIGTERM: the parent's wait notices, the watchdog child is ended and
 # reaped, the graphs and the AIE array are reset from a fresh child, the

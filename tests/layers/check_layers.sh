@@ -115,4 +115,18 @@ expect 1 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
 has "$TMP/out" "call circle: harness/src/core/ca.c -> harness/src/core/cb.c (aieth_b), harness/src/core/cb.c -> harness/src/core/ca.c (aieth_a)"
 has "$TMP/out" "harness/src/util/cu.c: calls aieth_a() of harness/src/core/ca.c: harness/src/core is listed above harness/src/util"
 
+# scripts/check-comments.py: a citation of a tracker issue, and of the
+# private notes, each named with file and line (a copy outside git: every
+# file but what .gitignore ignores is checked)
+rm -rf "$TMP/c" && mkdir -p "$TMP/c/host" "$TMP/c/docs"
+I=Issue i=issues   # spelled apart so that this file passes the rule
+printf '/* SPDX-License-Identifier: MIT */\n/* a.c - a file */\n/* refused (%s #7): why */\n' "$I" >"$TMP/c/host/a.c"
+printf 'Fine: see docs/security.md.\nBad: since %s 13 and 22.\n' "$i" >"$TMP/c/docs/b.md"
+expect 1 python3 "$S/scripts/check-comments.py" "$TMP/c"
+has "$TMP/err" "host/a.c:3: cites a tracker issue ('$I #7')"
+has "$TMP/err" "docs/b.md:2: cites a tracker issue ('$i 13')"
+if grep -qF "docs/b.md:1:" "$TMP/err"; then bad "docs/b.md:1 refused"; else ok; fi
+sed -i "s/ ($I #7)//" "$TMP/c/host/a.c" && sed -i '2d' "$TMP/c/docs/b.md"
+expect 0 python3 "$S/scripts/check-comments.py" "$TMP/c"
+
 finish

@@ -13,7 +13,7 @@ def adder_session(**kw):
 
 
 def test_issue_example():
-    """The example of issue 12, checked: data, counters, latency."""
+    """The loopback example, checked: data, counters, latency."""
     with adder_session() as s:
         a = np.arange(4096, dtype=np.int32); b = a.copy(); out = np.empty_like(a)
         s.graph("gr").run()

@@ -302,7 +302,7 @@ static void t_fields(void)
 	}
 }
 
-/* The echoed fields are the submitted transaction's (issue 30, 8): another
+/* The echoed fields are the submitted transaction's: another
  * channel count or image size is a protocol error naming the field, the
  * value sent and the value echoed, also in a reply that says the device
  * failed. */

@@ -222,7 +222,7 @@ static void test_trace_math(void)
 }
 
 /* Names of any length that fits the document go into trace.json whole (a
- * 100000-byte test name was "out of memory", issue 30, 8). */
+ * 100000-byte test name was "out of memory" once). */
 static void test_trace_long_names(void)
 {
 	aieth_report *r = known_report();

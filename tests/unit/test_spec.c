@@ -304,7 +304,7 @@ static char *with_name(const char *key, const char *unit, size_t n)
 
 /* Names: at most SPEC_NAME_MAX (256) characters, counted as code points
  * (as JSON Schema's maxLength); longer is an input error naming the file,
- * the field, the length and the limit (issue 30, 8: a 100000-byte name
+ * the field, the length and the limit (a 100000-byte name
  * passed the run, then failed writing trace.json). */
 static void test_name_limits(void)
 {

@@ -640,7 +640,7 @@ static void test_http_classes(void)
 /* "." and ".." path segments, as written or percent-encoded (a server
  * decodes them), are refused for every kind: libcurl or the server would
  * resolve them and the request would leave the path its credentials were
- * matched by (issue 30, 4). The message names the URL and the segment. */
+ * matched by. The message names the URL and the segment. */
 static void test_url_dot_segments(void)
 {
 	static const char *const bad[] = {

@@ -565,7 +565,7 @@ static void test_open_errors(void)
 	CU_ASSERT_EQUAL(aieth__xclbin_open_mem(&x, "mem", "xclbin2", 8, 0), AIETH_EPARSE);
 }
 
-/* ------------------------------------------- what XRT refuses (issue 24) */
+/* ------------------------------------------- what XRT refuses */
 
 /* An AIE-only file with this metadata text and PDI. */
 static void write_with(const char *p, const char *m, const uint8_t *image, size_t image_len)
@@ -841,7 +841,7 @@ static void test_fixed_headers(void)
 	fixed_case(34, 76, NULL);
 }
 
-/* ---------------------------------- values XRT cannot convert (issue 30) */
+/* ---------------------------------- values XRT cannot convert */
 
 /* One RTP with all its keys; `cut` of it replaced by `put`. */
 #define RTP_FULL                                                                                  \

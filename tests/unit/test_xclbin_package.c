@@ -373,7 +373,7 @@ static void test_bootgen_failures(void)
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 }
 
-/* ------------------------------------- files a board accepts (issue 15) */
+/* ------------------------------------- files a board accepts */
 
 /* LOAD_PDI alone: refused when packaging, reported by check */
 static void test_action_mask(void)
@@ -739,10 +739,10 @@ static int suite_init(void)
 	return mkdtemp(scratch) ? 0 : -1;
 }
 
-/* What XRT refuses is refused when packaged too (issue 24): metadata
+/* What XRT refuses is refused when packaged too: metadata
  * without a node XRT's edge parser reads, a PDI with a bad CDO header or
  * cut after its headers. The inputs are checked as the written file's
- * sections would be, before anything is written (issue 30); nothing is
+ * sections would be, before anything is written; nothing is
  * written. */
 static const char *seen_want, *seen_out;
 static int seen;

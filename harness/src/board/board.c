@@ -565,7 +565,7 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	if (!rc)
 		rc = jstrict_get_u32(what, "func_memory", fm, "max_outstanding", 1, 1, 256,
 				     &in.func_memory.max_outstanding);
-	/* Optional (board files before issue 14): the values derived from the
+	/* Optional (older board files lack them): the values derived from the
 	 * kernel's structure, docs/emulator.md "How close to a board". */
 	in.func_memory.loop_overhead_cycles = 3;
 	if (!rc)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xsa_device.c - the XSA against the board's device (issue 15: a VEK280
+ * xsa_device.c - the XSA against the board's device (a VEK280
  * graph packaged against a VCK190 XSA must be refused). The facts are the
  * board files' device_part and device_id_code; the XSA gives the part in
  * xsa.json (when it states one) and the IDCODE in its device image.
