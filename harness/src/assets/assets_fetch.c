@@ -293,7 +293,7 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 }
 
 AIETH__OPTS_INIT_FN(aieth_assets_fetch_opts, AIETH_ASSETS_FETCH_OPTS_INIT,
-		    AIETH_ASSETS_FETCH_OPTS_VERSION)
+		    AIETH_ASSETS_FETCH_OPTS_VERSION);
 
 int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 {

@@ -301,7 +301,7 @@ static int up_install(const char *tmp, const char *target, const char *old)
 }
 
 AIETH__OPTS_INIT_FN(aieth_assets_unpack_opts, AIETH_ASSETS_UNPACK_OPTS_INIT,
-		    AIETH_ASSETS_UNPACK_OPTS_VERSION)
+		    AIETH_ASSETS_UNPACK_OPTS_VERSION);
 
 int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *r)
 {

@@ -59,7 +59,7 @@ static void opts_keep_hooks(aieth_session_opts *o)
 	o->remote = NULL;
 }
 
-AIETH__OPTS_INIT_FN(aieth_session_opts, AIETH_SESSION_OPTS_INIT, AIETH_SESSION_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_session_opts, AIETH_SESSION_OPTS_INIT, AIETH_SESSION_OPTS_VERSION);
 
 int aieth_session_open(aieth_session **out, const aieth_session_opts *o)
 {

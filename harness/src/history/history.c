@@ -17,7 +17,7 @@
 #include "util/error.h"
 #include "util/opts.h"
 
-AIETH__OPTS_INIT_FN(aieth_history_opts, AIETH_HISTORY_OPTS_INIT, AIETH_HISTORY_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_history_opts, AIETH_HISTORY_OPTS_INIT, AIETH_HISTORY_OPTS_VERSION);
 
 /* The application's mark in the meta table: an SQLite file of another
  * program is refused, not written into. */

@@ -777,7 +777,7 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	return rc;
 }
 
-AIETH__OPTS_INIT_FN(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, AIETH_PACKAGE_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, AIETH_PACKAGE_OPTS_VERSION);
 
 int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
 {

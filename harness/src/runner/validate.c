@@ -51,7 +51,7 @@ const char *aieth_validate_verdict_name(aieth_validate_verdict v)
 	return "unknown";
 }
 
-AIETH__OPTS_INIT_FN(aieth_validate_opts, AIETH_VALIDATE_OPTS_INIT, AIETH_VALIDATE_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_validate_opts, AIETH_VALIDATE_OPTS_INIT, AIETH_VALIDATE_OPTS_VERSION);
 
 static double mono(void)
 {

@@ -88,7 +88,7 @@ static int work_dir_open(aieth_server *s, const char *dir)
 	return s->work_dir ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "server: out of memory");
 }
 
-AIETH__OPTS_INIT_FN(aieth_server_opts, AIETH_SERVER_OPTS_INIT, AIETH_SERVER_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_server_opts, AIETH_SERVER_OPTS_INIT, AIETH_SERVER_OPTS_VERSION);
 
 /* th_server serves a device on its own machine: the backends of the table
  * that are local (a remote one would make it a proxy). */

@@ -482,7 +482,7 @@ static int flush(up_ctx *c)
 	return AIETH_OK;
 }
 
-AIETH__OPTS_INIT_FN(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, AIETH_UPLOAD_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, AIETH_UPLOAD_OPTS_VERSION);
 
 static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 {

@@ -25,12 +25,16 @@ int aieth__opts_version(const char *where, const char *type, unsigned int versio
 int aieth__opts_init(const char *fn, void *opts, const void *init, size_t size,
 		     unsigned int version, unsigned int newest);
 
-/* Defines type##_init (declared in the public header) over aieth__opts_init. */
+/* Defines type##_init (declared in the public header) over aieth__opts_init.
+ * It ends in that function's declaration, so a use is written as a
+ * statement, `AIETH__OPTS_INIT_FN(...);`, and ctags-style tools (which do
+ * not expand macros) still see the definition that follows it. */
 #define AIETH__OPTS_INIT_FN(type, init_value, newest)                                              \
 	int type##_init(type *opts, unsigned int version)                                          \
 	{                                                                                          \
 		static const type init = init_value;                                               \
 		return aieth__opts_init(#type "_init", opts, &init, sizeof init, version, newest); \
-	}
+	}                                                                                          \
+	int type##_init(type *opts, unsigned int version)
 
 #endif

@@ -32,7 +32,7 @@ static int has_userinfo(const char *url)
 
 #define BASE_MAX 512 /* rm_state.base */
 
-AIETH__OPTS_INIT_FN(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, AIETH_REMOTE_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, AIETH_REMOTE_OPTS_VERSION);
 
 /* The remote backend's options (aieth_remote_opts), checked before the
  * session opens; not selected, it refuses what only it would read. */

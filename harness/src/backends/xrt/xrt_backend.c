@@ -775,7 +775,7 @@ out:
 	return rc;
 }
 
-AIETH__OPTS_INIT_FN(aieth_xrt_opts, AIETH_XRT_OPTS_INIT, AIETH_XRT_OPTS_VERSION)
+AIETH__OPTS_INIT_FN(aieth_xrt_opts, AIETH_XRT_OPTS_INIT, AIETH_XRT_OPTS_VERSION);
 
 /* The versions of aieth_xrt_opts this backend reads; pl_xclbin is checked
  * at open, with the board's files (xrt_preflight.c). */
