@@ -10,40 +10,25 @@
  * NUL-terminated PLIO name of 1..31 printable bytes, a direction 0 or 1
  * and a non-zero size per iteration below 2^63; nothing past cap written.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "fuzz_check.h"
+#include "fuzz_remote.h"
 
 #ifdef AIETH_HAVE_CURL
-#include "backends/remote/remote_reply.h"
-#include "util/json_strict.h"
-
 #define CAP_MAX 64
 #define MARK 0xAB
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void fuzz_remote_one(uint8_t first, struct json_object *o)
 {
 	static aieth_graph_port ports[CAP_MAX + 1];
 	unsigned char m[sizeof ports];
-	struct json_object *o = NULL, *a;
-	size_t cap, n = 77, i, len;
-	if (size < 1)
-		return 0;
-	cap = data[0] % CAP_MAX;
-	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
-		return 0;
+	struct json_object *a;
+	size_t cap = first % CAP_MAX, n = 77, i, len;
 	memset(ports, MARK, sizeof ports);
 	memset(m, MARK, sizeof m);
 	if (rmr_graph_ports("http://x", o, cap ? ports : NULL, cap, &n)) {
 		/* refused: nothing written */
 		CHECK(n == 77);
 		CHECK(!memcmp(ports, m, sizeof ports));
-		json_object_put(o);
-		return 0;
+		return;
 	}
 	CHECK(json_object_object_get_ex(o, "ports", &a) && json_object_is_type(a, json_type_array));
 	CHECK(n == json_object_array_length(a) && n <= AIETH_GRAPH_PORTS_MAX);
@@ -56,16 +41,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* past the caller's room: untouched */
 	CHECK(!memcmp(&ports[cap], m, (CAP_MAX + 1 - cap) * sizeof *ports));
-	json_object_put(o);
-	return 0;
-}
-#else
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	(void)data;
-	(void)size;
-	return 0;
 }
 #endif

@@ -20,20 +20,11 @@
  *     its buffer (t, - and digits), streamed only when asked and then
  *     "running", else "awaiting_tx".
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "fuzz_check.h"
+#include "fuzz_remote.h"
 
 #ifdef AIETH_HAVE_CURL
-#include "backends/remote/remote_reply.h"
-#include "util/json_strict.h"
-
 #define NMAX 36
 #define MARK 0xAB
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void txn_case(struct json_object *o, uint32_t n)
 {
@@ -124,16 +115,10 @@ static void created_case(struct json_object *o, uint32_t n, int asked)
 	      json_object_is_type(v, json_type_int) && json_object_get_uint64(v) == 0);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void fuzz_remote_one(uint8_t first, struct json_object *o)
 {
-	struct json_object *o = NULL;
-	uint32_t n;
-	if (size < 1)
-		return 0;
-	n = 1 + (uint32_t)(data[0] >> 2) % NMAX;
-	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
-		return 0;
-	switch (data[0] % 5) {
+	uint32_t n = 1 + (uint32_t)(first >> 2) % NMAX;
+	switch (first % 5) {
 	case 0: txn_case(o, n); break;
 	case 1: {
 		const char *st = NULL, *why = NULL;
@@ -151,18 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 3: (void)rmr_health("http://x", o); break;
-	default: created_case(o, n, (data[0] >> 2) & 1);
+	default: created_case(o, n, (first >> 2) & 1);
 	}
-	json_object_put(o);
-	return 0;
-}
-#else
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	(void)data;
-	(void)size;
-	return 0;
 }
 #endif

@@ -11,20 +11,12 @@
  * counted, and the notes are NUL-terminated within their buffer.
  */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "fuzz_check.h"
+#include "fuzz_remote.h"
 
 #ifdef AIETH_HAVE_CURL
-#include "backends/remote/remote_reply.h"
-#include "util/json_strict.h"
-
 #define CAP 7
 #define MARK 0xAB
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int printable(const char *s, size_t cap)
 {
@@ -35,23 +27,16 @@ static int printable(const char *s, size_t cap)
 	return i > 0 && i < cap;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void fuzz_remote_one(uint8_t first, struct json_object *o)
 {
 	static aieth_sensor out[CAP];
 	static char notes[512];
-	struct json_object *o = NULL;
-	size_t cap, n = 12345, i, j, ncap;
+	size_t cap = first % (CAP + 1), n = 12345, i, j;
+	size_t ncap = (first >> 3) & 1 ? sizeof notes : 0;
 	int rc;
-	if (size < 1)
-		return 0;
-	cap = data[0] % (CAP + 1);
-	ncap = (data[0] >> 3) & 1 ? sizeof notes : 0;
-	if (jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
-		return 0;
 	memset(out, MARK, sizeof out);
 	memset(notes, MARK, sizeof notes);
 	rc = rmr_sensors("http://x", o, out, cap, &n, ncap ? notes : NULL, ncap);
-	json_object_put(o);
 	if (rc) {
 		unsigned char m[sizeof out];
 		memset(m, MARK, sizeof m);
@@ -59,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(n == 12345);
 		CHECK(!memcmp(out, m, sizeof out));
 		CHECK((unsigned char)notes[0] == MARK);
-		return 0;
+		return;
 	}
 	CHECK(n <= AIETH_SENSORS_MAX);
 	for (i = 0; i < n && i < cap; i++) {
@@ -78,15 +63,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(memchr(notes, '\0', sizeof notes) != NULL);
 	else
 		CHECK((unsigned char)notes[0] == MARK);
-	return 0;
-}
-#else
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	(void)data;
-	(void)size;
-	return 0;
 }
 #endif
