@@ -129,7 +129,8 @@ int cli_bisect_code(int code, const char *report_path, char *line, size_t size)
 		tc = json_object_get_int(v);
 		if (json_object_object_get_ex(t, "backend", &v) &&
 		    json_object_is_type(v, json_type_string))
-			emu = !strcmp(json_object_get_string(v), "emu");
+			emu = !!(aieth_backend_flags(json_object_get_string(v)) &
+				 AIETH_BACKEND_EMULATED);
 		name = json_object_object_get_ex(t, "name", &v) &&
 				       json_object_is_type(v, json_type_string)
 			       ? json_object_get_string(v)

@@ -208,7 +208,8 @@ int cli_validate_main(const char *prog, int argc, char **argv)
 			aieth_error_message());
 		return AIETH_EXIT_INPUT;
 	}
-	if ((o.model || o.model_params) && o.backend && strcmp(o.backend, "emu")) {
+	if ((o.model || o.model_params) && o.backend &&
+	    !(aieth_backend_flags(o.backend) & AIETH_BACKEND_EMULATED)) {
 		fprintf(stderr, "run_test validate: --model and --model-params are for the "
 				"emulated board (--backend emu)\n");
 		return AIETH_EXIT_INPUT;

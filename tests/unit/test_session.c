@@ -169,6 +169,20 @@ static void test_versioned_opts(void)
 	CU_ASSERT_EQUAL(aieth_backend_local("remote"), 0);
 	CU_ASSERT_EQUAL(aieth_backend_local("nope"), AIETH_EUNSUPPORTED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "available: emu, xrt, remote"));
+	/* what each backend is, so that no caller compares names */
+	CU_ASSERT_EQUAL(aieth_backend_flags(NULL), AIETH_BACKEND_LOCAL | AIETH_BACKEND_EMULATED);
+	CU_ASSERT_EQUAL(aieth_backend_flags("emu"), AIETH_BACKEND_LOCAL | AIETH_BACKEND_EMULATED);
+	CU_ASSERT_EQUAL(aieth_backend_flags("xrt"), AIETH_BACKEND_LOCAL | AIETH_BACKEND_HOST_SYSFS);
+	CU_ASSERT_EQUAL(aieth_backend_flags("remote"), AIETH_BACKEND_NETWORKED);
+	CU_ASSERT_EQUAL(aieth_backend_flags("jtag"), 0u);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "unknown backend \"jtag\""));
+	for (size_t i = 0; aieth_backend_name(i); i++) {
+		unsigned int f = aieth_backend_flags(aieth_backend_name(i));
+		/* exactly one of LOCAL and NETWORKED, and LOCAL as aieth_backend_local */
+		CU_ASSERT_EQUAL(!(f & AIETH_BACKEND_LOCAL), !!(f & AIETH_BACKEND_NETWORKED));
+		CU_ASSERT_EQUAL(!!(f & AIETH_BACKEND_LOCAL),
+				aieth_backend_local(aieth_backend_name(i)));
+	}
 	CU_ASSERT_PTR_NULL(aieth_backend_description(3));
 	o.backend = "jtag";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EUNSUPPORTED);

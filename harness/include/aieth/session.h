@@ -187,6 +187,16 @@ const char *aieth_backend_description(size_t i);
  * the device is behind a server, AIETH_EUNSUPPORTED for an unknown name
  * (the message lists the table). */
 int aieth_backend_local(const char *name);
+/* What a backend is, for the choices a caller makes by backend (the
+ * words of a report, where a board's sensors are): AIETH_BACKEND_* bits. */
+#define AIETH_BACKEND_LOCAL 0x1u      /* as aieth_backend_local returns 1 */
+#define AIETH_BACKEND_NETWORKED 0x2u  /* behind a server (remote) */
+#define AIETH_BACKEND_EMULATED 0x4u   /* the board is a model (emu) */
+#define AIETH_BACKEND_HOST_SYSFS 0x8u /* the board's sensors are this machine's /sys (xrt) */
+/* The bits of the backend named name (NULL: the default), LOCAL or
+ * NETWORKED among them; 0 for an unknown name, with the message listing
+ * the table (as aieth_backend_local's AIETH_EUNSUPPORTED). */
+unsigned int aieth_backend_flags(const char *name);
 
 /* Open a session on a device. *out is owned by the caller: close with
  * aieth_session_close, which also frees every transaction still open.

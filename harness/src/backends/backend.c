@@ -29,7 +29,13 @@ const char *aieth_backend_description(size_t i)
 int aieth_backend_local(const char *name)
 {
 	const aieth_backend_ops *b = aieth__backend_find(name);
-	return b ? !b->networked : AIETH_EUNSUPPORTED;
+	return b ? !!(b->flags & AIETH_BACKEND_LOCAL) : AIETH_EUNSUPPORTED;
+}
+
+unsigned int aieth_backend_flags(const char *name)
+{
+	const aieth_backend_ops *b = aieth__backend_find(name);
+	return b ? b->flags : 0;
 }
 
 const aieth_backend_ops *aieth__backend_find(const char *name)

@@ -74,9 +74,12 @@ typedef struct {
 typedef struct {
 	const char *name;
 	const char *description; /* one line, for --help */
-	/* 1: the device is behind a server (model names and files are the
-	 * server's, th_server cannot serve it); 0: on this machine. */
-	int networked;
+	/* AIETH_BACKEND_* (aieth/session.h), LOCAL or NETWORKED among them;
+	 * NETWORKED: the device is behind a server (model names and files are
+	 * the server's, th_server cannot serve it). The one place that says
+	 * what a backend is: callers outside backends/ ask
+	 * aieth_backend_flags, never compare names. */
+	unsigned int flags;
 	/* 1: the device reads a transaction's TX image and writes its RX
 	 * image only while it is waited for, through pl_dma's image calls
 	 * (their gates hold): th_server may stream both (server/srv_stream.h) */

@@ -546,6 +546,7 @@ static int emu_check(const aieth_dev_config *cfg, int selected)
 
 const aieth_backend_ops aieth__backend_emu = {
 	.name = "emu",
+	.flags = AIETH_BACKEND_LOCAL | AIETH_BACKEND_EMULATED,
 	.description = "the emulated board",
 	.graph_ports = emu_graph_ports,
 	.streams = 1,

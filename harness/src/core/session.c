@@ -326,7 +326,7 @@ int aieth_session_sensors(aieth_session *s, aieth_sensor *out, size_t cap, size_
 		notes[0] = '\0';
 	if (!s->ops->sensors)
 		return aieth__fail(AIETH_EUNSUPPORTED, "backend %s: %s", s->ops->name,
-				   strcmp(s->ops->name, "emu")
+				   !(s->ops->flags & AIETH_BACKEND_EMULATED)
 					   ? "the board's sensors are this machine's sysfs files "
 					     "(docs/on-board.md): read them there"
 					   : "the emulated board has no sensors");

@@ -209,7 +209,8 @@ static int cmp_val(const void *pa, const void *pb)
 
 static const char *kind_of(const char *backend)
 {
-	return !strcmp(backend, "emu") ? "emulated" : "board";
+	/* a report's backend may be one this library does not know: a board */
+	return aieth_backend_flags(backend) & AIETH_BACKEND_EMULATED ? "emulated" : "board";
 }
 
 /* A test's name and place in its report: sorted by name, then place, the

@@ -333,8 +333,8 @@ checked:
 	if ((rc = add_pair(c, spec, rp)) || (rc = add_vals(c, c->npairs - 1, bt)))
 		goto out;
 	if (note && br &&
-	    (!strcmp(rj_gets(br->env, "backend"), "emu") ||
-	     !strcmp(rj_gets(bt, "backend"), "emu"))) {
+	    ((aieth_backend_flags(rj_gets(br->env, "backend")) & AIETH_BACKEND_EMULATED) ||
+	     (aieth_backend_flags(rj_gets(bt, "backend")) & AIETH_BACKEND_EMULATED))) {
 		size_t n = strlen(rp) + 200;
 		*note = malloc(n);
 		if (*note)

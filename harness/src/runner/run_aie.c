@@ -34,11 +34,12 @@ void rn_aie_state_mark(run_ctx *c, struct timespec *since)
 void rn_aie_state_take(run_ctx *c, const struct timespec *since)
 {
 	/* the folder the backend in use was given: one file, one pickup */
+	unsigned int flags = aieth_backend_flags(rj_gets(c->test, "backend"));
 	const char *dir =
 		!c->o ? NULL
-		: !strcmp(rj_gets(c->test, "backend"), "emu")
+		: flags & AIETH_BACKEND_EMULATED
 			? (c->o->emu && c->o->emu->version >= 2 ? c->o->emu->artifacts_dir : NULL)
-		: !strcmp(rj_gets(c->test, "backend"), "remote")
+		: flags & AIETH_BACKEND_NETWORKED
 			? (c->o->remote ? c->o->remote->artifacts_dir : NULL)
 		: c->o->xrt ? c->o->xrt->artifacts_dir
 			    : NULL;

@@ -223,7 +223,8 @@ int rn_inputs_check(run_ctx *c, aieth_session *s)
 	 * what the description does not list (docs/user-guide.md, "An input
 	 * mistake is not a hang"). Through th_server the server's models answer
 	 * (a server on a board answers "not known": AIETH_EUNSUPPORTED) */
-	if (!strcmp(rj_gets(c->test, "backend"), "xrt"))
+	unsigned int flags = aieth_backend_flags(rj_gets(c->test, "backend"));
+	if ((flags & AIETH_BACKEND_LOCAL) && !(flags & AIETH_BACKEND_EMULATED))
 		return 0;
 	for (i = 0; i < c->sp->ntxns; i++)
 		tot += c->sp->txns[i].nch;

@@ -56,11 +56,11 @@ static void not_sampled(run_ctx *c, const char *status, const char *reason)
  * (1: through the session); else none (-1 and the reason). */
 static int where(run_ctx *c, const char **reason)
 {
-	const char *backend = rj_gets(c->test, "backend");
+	unsigned int flags = aieth_backend_flags(rj_gets(c->test, "backend"));
 	const char *env = getenv("AIETH_SYSFS_ROOT");
-	if ((env && *env) || !strcmp(backend, "xrt"))
+	if ((env && *env) || (flags & AIETH_BACKEND_HOST_SYSFS))
 		return 0;
-	if (!strcmp(backend, "remote"))
+	if (flags & AIETH_BACKEND_NETWORKED)
 		return 1;
 	*reason = EMU_REASON;
 	return -1;

@@ -143,6 +143,7 @@ int aieth_report_validate(aieth_report *r, const aieth_validate_opts *opts)
 	const aieth_validate_opts *o = opts ? opts : &def;
 	vd_ctx c;
 	unsigned level, i;
+	unsigned int flags;
 	int rc;
 
 	aieth__error_clear();
@@ -156,8 +157,9 @@ int aieth_report_validate(aieth_report *r, const aieth_validate_opts *opts)
 	c.board_name = o->board ? o->board : "vck190";
 	c.backend = o->backend ? o->backend : "emu";
 	c.data_dir = o->data_dir;
-	c.emu = !strcmp(c.backend, "emu");
-	c.remote = !strcmp(c.backend, "remote");
+	flags = aieth_backend_flags(c.backend); /* known: checked above */
+	c.emu = !!(flags & AIETH_BACKEND_EMULATED);
+	c.remote = !!(flags & AIETH_BACKEND_NETWORKED);
 	c.soak_s = o->soak_s ? o->soak_s : c.emu ? 2 : 300;
 	level = o->level ? o->level : 1;
 	for (i = 0; i < sizeof tests / sizeof *tests; i++)

@@ -166,12 +166,13 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	aieth_xrt_opts xo = AIETH_XRT_OPTS_INIT;
 	aieth_emu_opts eo = AIETH_EMU_OPTS_INIT;
 	char *own[SRV_GRAPHS_MAX], *tdir = NULL, *ini = NULL;
+	unsigned int flags = aieth_backend_flags(s->backend);
 	size_t i;
 	int rc;
 	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	/* xrt: XRT reads the client's xrt.ini, its files join the session's
 	 * artifacts (backends/xrt/xrt_rundir.c) */
-	if (!strcmp(s->backend, "xrt") && x->artdir) {
+	if (!(flags & AIETH_BACKEND_EMULATED) && x->artdir) {
 		struct stat st;
 		ini = aieth__path_join(x->artdir, "xrt.ini");
 		if (ini && !lstat(ini, &st) && S_ISREG(st.st_mode))
@@ -183,7 +184,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	/* emu: a stall's aie_state.json joins the session's artifacts, where
 	 * the remote client fetches it after the hang (backends/remote/remote.c
 	 * rm_fetch_aie_state) */
-	if (!strcmp(s->backend, "emu") && x->artdir) {
+	if ((flags & AIETH_BACKEND_EMULATED) && x->artdir) {
 		eo.artifacts_dir = x->artdir;
 		o.emu = &eo;
 	}

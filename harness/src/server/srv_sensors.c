@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "aieth.h"
 #include "sensors/sensors.h"
 #include "server/srv_sensors.h"
 #include "util/error.h"
@@ -36,7 +37,7 @@ srv_sensors *srv_sensors_new(const char *backend)
 		return NULL;
 	pthread_mutex_init(&z->mu, NULL);
 	/* as run_test decides locally (runner/run_sensors.c) */
-	z->available = (env && *env) || (backend && !strcmp(backend, "xrt"));
+	z->available = (env && *env) || (aieth_backend_flags(backend) & AIETH_BACKEND_HOST_SYSFS);
 	return z;
 }
 

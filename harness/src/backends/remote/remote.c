@@ -1341,7 +1341,7 @@ static int rm_sensors(void *state, aieth_sensor *out, size_t cap, size_t *n, cha
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.description = "a device behind th_server, docs/server.md",
-	.networked = 1,
+	.flags = AIETH_BACKEND_NETWORKED,
 	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
@@ -1371,7 +1371,7 @@ static void rm_close(void *state) { (void)state; }
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.description = "a device behind th_server, docs/server.md",
-	.networked = 1,
+	.flags = AIETH_BACKEND_NETWORKED,
 	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,

@@ -805,6 +805,7 @@ static int xrt_check(const aieth_dev_config *cfg, int selected)
 
 const aieth_backend_ops aieth__backend_xrt = {
 	.name = "xrt",
+	.flags = AIETH_BACKEND_LOCAL | AIETH_BACKEND_HOST_SYSFS,
 	.description = "a board through XRT, docs/on-board.md",
 	.check = xrt_check,
 	.open = xrt_open,

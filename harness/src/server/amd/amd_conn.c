@@ -260,7 +260,8 @@ static int on_mgr(amd_conn *c)
 		x->xrt_ini_len = (size_t)c->ini_len;
 	}
 	/* the emulated board takes no design xclbin: received, then ignored */
-	if (c->xpath && !strcmp(c->s->backend, "xrt") && !(x->xclbin = aieth__strdup(c->xpath))) {
+	if (c->xpath && !(aieth_backend_flags(c->s->backend) & AIETH_BACKEND_EMULATED) &&
+	    !(x->xclbin = aieth__strdup(c->xpath))) {
 		srv_free_sess(x);
 		snprintf(c->why, sizeof c->why, "out of memory");
 		return -1;
