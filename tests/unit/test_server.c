@@ -681,33 +681,59 @@ static void test_max_session(void)
 #endif
 }
 
+/* An in-process server on loopback and the options of a session of
+ * backend "remote" on it, for one graph (name, model): what the tests of
+ * remote sessions share. max_session_s: the server's --max-session (0:
+ * none). f->srv is NULL when the server did not open. */
+#ifdef AIETH_HAVE_MHD
+typedef struct {
+	aieth_server *srv;
+	aieth_session_opts o;
+	aieth_remote_opts remote;
+	aieth_graph_spec g;
+	char url[64];
+} remote_fix;
+
+static void remote_fix_open(remote_fix *f, const char *name, const char *model,
+			    uint32_t max_session_s)
+{
+	aieth_server_opts so;
+	memset(f, 0, sizeof *f);
+	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+	so.listen = "127.0.0.1:0";
+	so.max_session_s = max_session_s;
+	if (aieth_server_open(&f->srv, &so) != AIETH_OK) {
+		fprintf(stderr, "\n  server: %s\n", aieth_error_message());
+		f->srv = NULL;
+		return;
+	}
+	snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(f->srv));
+	aieth_remote_opts_init(&f->remote, AIETH_REMOTE_OPTS_VERSION);
+	f->remote.server = f->url;
+	f->g.name = name;
+	f->g.model = model;
+	aieth_session_opts_init(&f->o, AIETH_SESSION_OPTS_VERSION);
+	f->o.remote = &f->remote;
+	f->o.board = "vck190";
+	f->o.backend = "remote";
+	f->o.graphs = &f->g;
+	f->o.num_graphs = 1;
+}
+#endif
+
 /* An in-process server and a session of backend "remote" on it: graph
  * control and run-time parameters cross HTTP both ways. */
 static void test_remote_session(void)
 {
 #ifdef AIETH_HAVE_MHD
-	aieth_server_opts so;
-	aieth_server *srv = NULL;
-	aieth_session_opts o;
-	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	remote_fix f;
 	aieth_session *s = NULL;
-	aieth_graph_spec g = {"gr", "adder", NULL};
-	char url[64];
 	uint8_t in[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, out[12];
 	uint64_t done = 99;
 
-	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
-	so.listen = "127.0.0.1:0";
-	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
-	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
-	o.remote = &remote;
-	o.board = "vck190";
-	o.backend = "remote";
-	remote.server = url;
-	o.graphs = &g;
-	o.num_graphs = 1;
-	if (aieth_session_open(&s, &o) != AIETH_OK)
+	remote_fix_open(&f, "gr", "adder", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.srv);
+	if (aieth_session_open(&s, &f.o) != AIETH_OK)
 		fprintf(stderr, "\n  open: %s\n", aieth_error_message());
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_STRING_EQUAL(aieth_session_backend(s), "remote");
@@ -723,7 +749,7 @@ static void test_remote_session(void)
 	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT); /* no data: stalls */
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
 	aieth_session_close(s);
-	aieth_server_close(srv);
+	aieth_server_close(f.srv);
 #endif
 }
 
@@ -735,29 +761,16 @@ static void test_remote_ended_between(void)
 {
 #ifdef AIETH_HAVE_MHD
 	static const char body[] = "{\"board\":\"vck190\"}";
-	aieth_server_opts so;
-	aieth_server *srv = NULL;
-	aieth_session_opts o;
-	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	remote_fix f;
+	aieth_server *srv;
 	aieth_session *s = NULL;
-	aieth_graph_spec g = {"gr", "adder", NULL};
 	srv_session_req q;
 	srv_sess *a, *b;
-	char url[64], msg[600];
+	char msg[600];
 
-	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
-	so.listen = "127.0.0.1:0";
-	so.max_session_s = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
-	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
-	o.remote = &remote;
-	o.board = "vck190";
-	o.backend = "remote";
-	remote.server = url;
-	o.graphs = &g;
-	o.num_graphs = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+	remote_fix_open(&f, "gr", "adder", 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(srv = f.srv);
+	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &f.o), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", 2), AIETH_OK);
 	/* it has held the device 5 s and another session waits: the tick
 	 * ends it while the client is between calls */
@@ -791,34 +804,21 @@ static void test_remote_graph_names(void)
 {
 #ifdef AIETH_HAVE_MHD
 	static const char *const names[] = {"top.gr[0]", "my graph %2f \xc3\xa9", "..", NULL};
-	aieth_server_opts so;
-	aieth_server *srv = NULL;
-	aieth_session_opts o;
-	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
+	remote_fix f;
 	aieth_session *s = NULL;
-	aieth_graph_spec g = {"a/b", "adder", NULL};
 	uint8_t in[4] = {1, 2, 3, 4}, out[4];
-	char url[64], port[300];
+	char port[300];
 	uint64_t done = 99;
 	size_t i;
 
-	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
-	so.listen = "127.0.0.1:0";
-	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
-	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
-	o.remote = &remote;
-	o.board = "vck190";
-	o.backend = "remote";
-	remote.server = url;
-	o.graphs = &g;
-	o.num_graphs = 1;
-	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	remote_fix_open(&f, "a/b", "adder", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f.srv);
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &f.o), AIETH_EINVAL);
 	MSG_HAS("\"a/b\" has a '/'");
 	for (i = 0; names[i]; i++) {
-		g.name = names[i];
+		f.g.name = names[i];
 		s = NULL;
-		if (aieth_session_open(&s, &o) != AIETH_OK)
+		if (aieth_session_open(&s, &f.o) != AIETH_OK)
 			fprintf(stderr, "\n  open %s: %s\n", names[i], aieth_error_message());
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		CU_ASSERT_EQUAL(aieth_graph_run(s, names[i], 2), AIETH_OK);
@@ -831,7 +831,7 @@ static void test_remote_graph_names(void)
 		CU_ASSERT_EQUAL(aieth_graph_end(s, names[i]), AIETH_OK);
 		aieth_session_close(s);
 	}
-	aieth_server_close(srv);
+	aieth_server_close(f.srv);
 #endif
 }
 
@@ -953,25 +953,11 @@ static void sensors_session(const char *root)
 	CU_ASSERT_EQUAL(aieth_session_sensors(s, out, 4, &n, NULL, 0), AIETH_EINVAL);
 #if defined(AIETH_HAVE_MHD) && defined(AIETH_HAVE_CURL)
 	{
-		aieth_server_opts so;
-		aieth_server *srv = NULL;
-		aieth_session_opts o;
-		aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
-		aieth_graph_spec g = {"gr", "loopback", NULL};
-		char url[64];
-		aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
-		so.listen = "127.0.0.1:0";
-		CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
-		snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
-		aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
-		o.remote = &remote;
-		o.board = "vck190";
-		o.backend = "remote";
-		remote.server = url;
-		o.graphs = &g;
-		o.num_graphs = 1;
+		remote_fix f;
+		remote_fix_open(&f, "gr", "loopback", 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f.srv);
 		s = NULL;
-		CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &f.o), AIETH_OK);
 		CU_ASSERT_EQUAL_FATAL(aieth_session_sensors(s, out, 4, &n, notes, sizeof notes),
 				      AIETH_OK);
 		CU_ASSERT_EQUAL(n, 1);
@@ -982,7 +968,7 @@ static void sensors_session(const char *root)
 		CU_ASSERT_PTR_NOT_NULL(strstr(notes, "slow@hwmon1/temp1: "));
 		CU_ASSERT_PTR_NULL(strstr(notes, root));
 		aieth_session_close(s);
-		aieth_server_close(srv);
+		aieth_server_close(f.srv);
 	}
 #else
 	(void)notes;
