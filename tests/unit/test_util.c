@@ -12,6 +12,7 @@
 
 #include "aieth.h"
 #include "tu.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/le.h"
 #include "util/sbuf.h"
@@ -289,10 +290,40 @@ static void test_uuid(void)
 			AIETH_EINVAL);
 }
 
+/* util/grow.h: room made by doubling from the first capacity, never past
+ * the limit; a need over the limit or a size that wraps refused with the
+ * array untouched. */
+static void test_grow(void)
+{
+	uint32_t *a = NULL, *before;
+	size_t cap = 0, i;
+	for (i = 0; i < 100; i++) {
+		CU_ASSERT_EQUAL_FATAL(AIETH__GROW(a, cap, i + 1, 8, 0), 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+		a[i] = (uint32_t)i;
+	}
+	CU_ASSERT_EQUAL(cap, 128); /* 8, 16, 32, 64, 128 */
+	for (i = 0; i < 100; i++)
+		CU_ASSERT_EQUAL(a[i], i);
+	before = a;
+	CU_ASSERT_EQUAL(AIETH__GROW(a, cap, 128, 8, 0), 0); /* has room: no realloc */
+	CU_ASSERT_PTR_EQUAL(a, before);
+	CU_ASSERT_EQUAL(AIETH__GROW(a, cap, 129, 8, 150), 0); /* 256 cut to the limit */
+	CU_ASSERT_EQUAL(cap, 150);
+	CU_ASSERT_EQUAL(AIETH__GROW(a, cap, 151, 8, 150), -1);
+	CU_ASSERT_EQUAL(cap, 150);
+	CU_ASSERT_EQUAL(aieth__grow(&a, &cap, SIZE_MAX / 2, sizeof *a, 8, 0), -1);
+	CU_ASSERT_EQUAL(aieth__grow(&a, &cap, SIZE_MAX, sizeof *a, 8, 0), -1);
+	CU_ASSERT_EQUAL(cap, 150);
+	CU_ASSERT_EQUAL(a[99], 99);
+	free(a);
+}
+
 TU_MAIN("util", {"sbuf: the limit and its error", test_sbuf_limit},
 	{"sbuf: made without a limit takes nothing", test_sbuf_uninitialised},
 	{"sbuf: a length that wraps", test_sbuf_overflow_size},
 	{"sbuf: printf, take, reuse", test_sbuf_printf},
 	{"sbuf: bytes, LE, growth", test_sbuf_bytes}, {"sbuf: write_file", test_sbuf_write_file},
 	{"le: byte order, round trips", test_le}, {"quote: escapes and the cut", test_quote},
-	{"hexval", test_hexval}, {"uuid: format and parse", test_uuid})
+	{"hexval", test_hexval}, {"uuid: format and parse", test_uuid},
+	{"grow: doubling, the limit, a size that wraps", test_grow})

@@ -9,6 +9,7 @@
 #include "aieth/assets.h"
 #include "assets/assets_internal.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/path.h"
 
 static int ls_cmp(const void *a, const void *b)
@@ -35,13 +36,9 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 	while ((d = readdir(dir)) != NULL) {
 		if (d->d_name[0] == '.' || asx_release_check(d->d_name))
 			continue;
-		if (n == cap) {
-			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
-			if (!nn) {
-				rc = aieth__fail(AIETH_ENOMEM, "out of memory");
-				break;
-			}
-			names = nn;
+		if (AIETH__GROW(names, cap, n + 1, 16, 0)) {
+			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
+			break;
 		}
 		if (!(names[n] = aieth__strdup(d->d_name))) {
 			rc = aieth__fail(AIETH_ENOMEM, "out of memory");

@@ -16,6 +16,7 @@
 #include "assets/assets_internal.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/grow.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 
@@ -148,14 +149,8 @@ int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *
 	if (l->n >= ASX_LOCK_MAX_ENTRIES)
 		return aieth__fail(AIETH_EINVAL, "lock file: %u entries at most",
 				   ASX_LOCK_MAX_ENTRIES);
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		asx_lock_entry *ne = realloc(l->e, cap * sizeof *ne);
-		if (!ne)
-			return aieth__fail(AIETH_ENOMEM, "lock file: out of memory");
-		l->e = ne;
-		l->cap = cap;
-	}
+	if (AIETH__GROW(l->e, l->cap, l->n + 1, 8, 0))
+		return aieth__fail(AIETH_ENOMEM, "lock file: out of memory");
 	e = &l->e[l->n];
 	memset(e, 0, sizeof *e);
 	e->file = aieth__strdup(file);

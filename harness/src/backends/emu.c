@@ -14,6 +14,7 @@
 #include "pl_dma/engine.h"
 #include "pl_dma/models/load.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/opts.h"
 #include "util/path.h"
 
@@ -131,15 +132,9 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 			const aieth_model_kernel *mk = &m->kernels[i];
 			pld_kernel_desc *d;
 			uint32_t q;
-			if (nk == cap) {
-				size_t nc = cap ? cap * 2 : 16;
-				pld_kernel_desc *nd = realloc(kd, nc * sizeof *nd);
-				if (!nd) {
-					rc = aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
-					goto fail;
-				}
-				kd = nd;
-				cap = nc;
+			if (AIETH__GROW(kd, cap, nk + 1, 16, 0)) {
+				rc = aieth__fail(AIETH_ENOMEM, "emulator: out of memory");
+				goto fail;
 			}
 			d = &kd[nk++];
 			memset(d, 0, sizeof *d);

@@ -14,6 +14,7 @@
 #include "history/history_internal.h"
 #include "report/report_model.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/sbuf.h"
 
 enum { GV_OK, GV_REGRESSION, GV_IMPROVED, GV_MISSING, GV_NO_BASE };
@@ -92,14 +93,8 @@ void hist_band_of(hist_band *out, const double *v, const double *inner_mad, size
 
 static int push(struct aieth_history_gate *g, const grow *r)
 {
-	if (g->n == g->cap) {
-		size_t c = g->cap ? 2 * g->cap : 32;
-		grow *p = realloc(g->rows, c * sizeof *p);
-		if (!p)
-			return aieth__fail(AIETH_ENOMEM, "history gate: out of memory");
-		g->rows = p;
-		g->cap = c;
-	}
+	if (AIETH__GROW(g->rows, g->cap, g->n + 1, 32, 0))
+		return aieth__fail(AIETH_ENOMEM, "history gate: out of memory");
 	g->rows[g->n] = *r;
 	g->rows[g->n].test = strdup(r->test);
 	g->rows[g->n].txn = strdup(r->txn ? r->txn : "");

@@ -20,6 +20,7 @@
 #include "history/history_internal.h"
 #include "report/report_visual.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/sbuf.h"
 
 #define MAX_SERIES 2000
@@ -74,14 +75,8 @@ static double dcol(sqlite3_stmt *st, int i)
 static int add_pt(series *s, sqlite3_stmt *st)
 {
 	pt *p;
-	if (s->n == s->cap) {
-		size_t c = s->cap ? 2 * s->cap : 64;
-		pt *q = realloc(s->p, c * sizeof *q);
-		if (!q)
-			return aieth__fail(AIETH_ENOMEM, "history html: out of memory");
-		s->p = q;
-		s->cap = c;
-	}
+	if (AIETH__GROW(s->p, s->cap, s->n + 1, 64, 0))
+		return aieth__fail(AIETH_ENOMEM, "history html: out of memory");
 	p = &s->p[s->n];
 	memset(p, 0, sizeof *p);
 	p->v = dcol(st, 9);

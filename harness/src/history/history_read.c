@@ -16,6 +16,7 @@
 #include "report/report_fields.h"
 #include "report/report_model.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/text.h"
 
@@ -98,14 +99,8 @@ static int stats_at(const char *what, const char *path, jobj *o, const char *key
 
 static int add_fig(hist_test *t, const hist_fig *f)
 {
-	if (t->nf == t->capf) {
-		size_t n = t->capf ? 2 * t->capf : 8;
-		hist_fig *p = n <= MAX_FIGS ? realloc(t->f, n * sizeof *p) : NULL;
-		if (!p)
-			return aieth__fail(AIETH_ENOMEM, "history: out of memory (figures)");
-		t->f = p;
-		t->capf = n;
-	}
+	if (AIETH__GROW(t->f, t->capf, t->nf + 1, 8, MAX_FIGS))
+		return aieth__fail(AIETH_ENOMEM, "history: out of memory (figures)");
 	t->f[t->nf] = *f;
 	if (!(t->f[t->nf].txn = strdup(f->txn)) || !(t->f[t->nf].a = strdup(f->a)) ||
 	    !(t->f[t->nf].b = strdup(f->b))) {

@@ -49,6 +49,7 @@
 #include "util/copy.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/path.h"
 #include "util/trusted_dir.h"
@@ -885,16 +886,10 @@ static int older_first(const void *a, const void *b)
 
 static int add_ent(pc_ent **v, size_t *n, size_t *cap, const char *name, const struct stat *st)
 {
-	pc_ent *nv;
-	if (*n == *cap) {
-		if (*cap >= PC_MAX_ENTRIES)
-			return aieth__fail(AIETH_EINVAL, "PDI cache: more than %u files",
-					   PC_MAX_ENTRIES);
-		*cap = *cap ? 2 * *cap : 64;
-		if (!(nv = realloc(*v, *cap * sizeof **v)))
-			return aieth__fail(AIETH_ENOMEM, "out of memory");
-		*v = nv;
-	}
+	if (*n == *cap && *cap >= PC_MAX_ENTRIES)
+		return aieth__fail(AIETH_EINVAL, "PDI cache: more than %u files", PC_MAX_ENTRIES);
+	if (AIETH__GROW(*v, *cap, *n + 1, 64, 0))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	memcpy((*v)[*n].name, name, strlen(name) + 1); /* checked < PC_NAME_MAX */
 	(*v)[*n].size = (uint64_t)st->st_size;
 	(*v)[*n].used = st->st_mtim;

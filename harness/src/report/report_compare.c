@@ -19,6 +19,7 @@
 #include "report/report_compare_internal.h"
 #include "report/report_model.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 #include "util/text.h"
@@ -60,14 +61,8 @@ static char *dup(const char *s) { return s ? aieth__strdup(s) : NULL; }
 static int add_row(aieth_report_diff *d, const row *src)
 {
 	row *r;
-	if (d->nrows == d->cap) {
-		size_t nc = d->cap ? d->cap * 2 : 32;
-		row *nr = realloc(d->rows, nc * sizeof *nr);
-		if (!nr)
-			return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
-		d->rows = nr;
-		d->cap = nc;
-	}
+	if (AIETH__GROW(d->rows, d->cap, d->nrows + 1, 32, 0))
+		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 	r = &d->rows[d->nrows];
 	*r = *src;
 	r->test = dup(src->test);

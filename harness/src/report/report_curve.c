@@ -19,6 +19,7 @@
 
 #include "report/report_curve.h"
 #include "report/report_model.h"
+#include "util/grow.h"
 
 static int is_num(jobj *v)
 {
@@ -176,15 +177,9 @@ static void add_pt(curves *c, cline *l, const cpt *p)
 {
 	if (!l)
 		return;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		cpt *np = cap < ((size_t)-1) / sizeof *np ? realloc(l->p, cap * sizeof *np) : NULL;
-		if (!np) {
-			c->oom = 1;
-			return;
-		}
-		l->p = np;
-		l->cap = cap;
+	if (AIETH__GROW(l->p, l->cap, l->n + 1, 16, 0)) {
+		c->oom = 1;
+		return;
 	}
 	l->p[l->n++] = *p;
 	c->total_pts++;

@@ -13,6 +13,7 @@
 #include "report/report_model.h"
 #include "report/report_sweep.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/sbuf.h"
 
 typedef struct json_object jobj;
@@ -182,14 +183,8 @@ static size_t axis_rows(jobj *tests, size_t first, size_t count, const char *axi
 					;
 				if (k < n)
 					continue;
-				if (n == cap) {
-					knee_row *nr;
-					cap = cap ? cap * 2 : 64;
-					nr = realloc(rows, cap * sizeof *rows);
-					if (!nr)
-						break;
-					rows = nr;
-				}
+				if (AIETH__GROW(rows, cap, n + 1, 64, 0))
+					break;
 				if (!(rows[n].at = strdup(atxt)))
 					break;
 				rows[n].plio = plio;

@@ -11,6 +11,7 @@
 
 #include "runner/amd_log.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 static const char TX_MID[] = "_TO_AIE send the first data at cycle[";
 static const char RX_MID[] = "_FROM_AIE received the first data at cycle[";
@@ -166,17 +167,8 @@ static int push(amd_log *l, size_t *cap, const amd_log_ev *e, const char *path)
 				   "%s:%zu: more than %u printPerf lines and warnings "
 				   "(the limit of a log)",
 				   path, e->line, AMD_LOG_MAX_EVENTS);
-	if (l->n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 64;
-		amd_log_ev *ne;
-		if (nc > AMD_LOG_MAX_EVENTS)
-			nc = AMD_LOG_MAX_EVENTS;
-		ne = realloc(l->ev, nc * sizeof *ne);
-		if (!ne)
-			return aieth__fail(AIETH_ENOMEM, "out of memory");
-		l->ev = ne;
-		*cap = nc;
-	}
+	if (AIETH__GROW(l->ev, *cap, l->n + 1, 64, AMD_LOG_MAX_EVENTS))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	l->ev[l->n++] = *e;
 	return AIETH_OK;
 }

@@ -15,6 +15,7 @@
 #include "runner/calibrate_impl.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/grow.h"
 #include "util/json_strict.h"
 #include "util/path.h"
 #include "util/text.h"
@@ -59,14 +60,8 @@ static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kin
 	if (c->nvals >= CAL_MAX_VALUES)
 		return aieth__fail(AIETH_EINVAL, "calibrate: more than %u compared values",
 				   CAL_MAX_VALUES);
-	if (c->nvals == c->vcap) {
-		size_t cap = c->vcap ? c->vcap * 2 : 64;
-		cal_val *nv = realloc(c->vals, cap * sizeof *nv);
-		if (!nv)
-			return aieth__fail(AIETH_ENOMEM, "out of memory");
-		c->vals = nv;
-		c->vcap = cap;
-	}
+	if (AIETH__GROW(c->vals, c->vcap, c->nvals + 1, 64, 0))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	v = &c->vals[c->nvals];
 	memset(v, 0, sizeof *v);
 	n = strlen(test) + strlen(tname) + strlen(plio) + 8;

@@ -13,6 +13,7 @@
 
 #include "aieth/error.h"
 #include "sensors/sensors.h"
+#include "util/grow.h"
 #include "util/sysfs.h"
 
 /* entries of a folder looked at: a board has a few dozen */
@@ -30,15 +31,9 @@ static void keep_name(void *ctx, const char *name)
 	names *l = ctx;
 	if (strlen(name) >= sizeof l->names[0])
 		return; /* no sensor file or device has a name this long */
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		void *p = realloc(l->names, cap * sizeof l->names[0]);
-		if (!p) {
-			l->oom = 1;
-			return;
-		}
-		l->names = p;
-		l->cap = cap;
+	if (AIETH__GROW(l->names, l->cap, l->n + 1, 64, 0)) {
+		l->oom = 1;
+		return;
 	}
 	snprintf(l->names[l->n++], sizeof l->names[0], "%s", name);
 }

@@ -12,6 +12,7 @@
 #include "server/srv_tokens.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/grow.h"
 #include "util/path.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -101,18 +102,9 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 	if (t->n == SRV_TOKENS_MAX)
 		return aieth__fail(AIETH_EPARSE, "%s:%u: more than %d tokens", what, line,
 				   SRV_TOKENS_MAX);
-	if (t->n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		srv_token *nv;
-		if (nc > SRV_TOKENS_MAX)
-			nc = SRV_TOKENS_MAX;
-		nv = realloc(t->v, nc * sizeof *nv);
-		if (!nv)
-			return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu tokens", what,
-					   nc);
-		t->v = nv;
-		*cap = nc;
-	}
+	if (AIETH__GROW(t->v, *cap, t->n + 1, 8, SRV_TOKENS_MAX))
+		return aieth__fail(AIETH_ENOMEM, "%s: out of memory for %zu tokens", what,
+				   t->n + 1);
 	k = &t->v[t->n++];
 	memset(k, 0, sizeof *k);
 	memcpy(k->name, ns, (size_t)(ne - ns));

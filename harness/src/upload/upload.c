@@ -30,6 +30,7 @@
 #include "report/report_model.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/opts.h"
 #include "util/fileio.h"
 #include "util/hash.h"
@@ -151,13 +152,8 @@ static int list_dir(int dfd, const char *dir, char ***names, size_t *count, uint
 			*bytes += (uint64_t)st.st_size;
 		if (!names)
 			continue;
-		if (n == cap) {
-			char **nv = realloc(v, (cap ? cap * 2 : 16) * sizeof *v);
-			if (!nv)
-				goto oom;
-			v = nv;
-			cap = cap ? cap * 2 : 16;
-		}
+		if (AIETH__GROW(v, cap, n + 1, 16, 0))
+			goto oom;
 		if (!(v[n] = aieth__strdup(de->d_name)))
 			goto oom;
 		n++;
