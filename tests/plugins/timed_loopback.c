@@ -5,7 +5,7 @@
  * Kernel k0's iterations take (cycles, latency) (5,0), (2,3), (1,0), (4,1),
  * then repeat that every 4 iterations (timing_period 4); k1 keeps its fixed
  * timing. params "bad_cycles": iteration 2 of k0 gets 0 cycles;
- * "bad_period": a timing_period above the limit. Used by test_models.c and
+ * "bad_period": a timing_period above the limit. Used by test_graph_models.c and
  * tests/e2e/model_timing.sh.
  */
 #include "plugin_base.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_data.c - channel data: element types, text and binary files,
- * atomic writes, patterns and golden comparison (harness/src/data.h). */
+ * atomic writes, patterns and golden comparison (data/data.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <float.h>

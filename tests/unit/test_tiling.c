@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_tiling.c - ADF-style tiling (harness/src/tiling.c): hand-computed
+/* test_tiling.c - ADF-style tiling (data/tiling.c): hand-computed
  * gathers and scatters, padding, repetition, and the checks. */
 #include <string.h>
 

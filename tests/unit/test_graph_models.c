@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_models.c - built-in graph models, their params, plugin loading and
+/* test_graph_models.c - built-in graph models, their params, plugin loading and
  * model validation. */
 #include <stdint.h>
 #include <stdio.h>
@@ -1264,7 +1264,7 @@ static void test_route_errors(void)
 	}
 }
 
-TU_MAIN("models", {"plio_names", test_plio_names}, {"builtin_registry", test_builtin_registry},
+TU_MAIN("graph_models", {"plio_names", test_plio_names}, {"builtin_registry", test_builtin_registry},
 	{"builtin_env", test_builtin_env}, {"loopback_defaults", test_loopback_defaults},
 	{"loopback_channels", test_loopback_channels}, {"loopback_window", test_loopback_window},
 	{"loopback_compute", test_loopback_compute}, {"adder_defaults", test_adder_defaults},

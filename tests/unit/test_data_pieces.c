@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_stream.c - streamed channel data gives exactly what the in-memory
+ * test_data_pieces.c - streamed channel data gives exactly what the in-memory
  * path gives: patterns generated in pieces, comparison in pieces (first
  * mismatch, counts, largest error), and transactions through read/write
  * callbacks (counters, RX bytes) in FUNC and PERF mode, fast and reference
@@ -291,7 +291,7 @@ static void test_txn_callback_failure(void)
 	aieth_session_close(s);
 }
 
-TU_MAIN("stream", {"pattern in pieces", test_pattern_pieces},
+TU_MAIN("data_pieces", {"pattern in pieces", test_pattern_pieces},
 	{"comparison in pieces", test_compare_pieces},
 	{"FUNC through callbacks = through memory", test_txn_func},
 	{"PERF through callbacks = through memory", test_txn_perf},

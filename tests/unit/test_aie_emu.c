@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_aie_words.c - the emulated board's part of the AI Engine state
+ * test_aie_emu.c - the emulated board's part of the AI Engine state
  * (aie/aie_state.h, source "emulator"): the words of graph model ports
  * in each state (waiting for input data, for output space, for the
  * kernel; done with its PLIO short; ready and whole ones unsaid), the
@@ -332,7 +332,7 @@ static void test_text_block(void)
 	CU_ASSERT_EQUAL(system(path), 0);
 }
 
-TU_MAIN("aie_words", {"graph model ports in words", test_port_words},
+TU_MAIN("aie_emu", {"graph model ports in words", test_port_words},
 	{"joined words and bounds", test_join_and_bounds}, {"ports in JSON", test_json},
 	{"an emulated session's stall", test_emulated_stall},
 	{"the text report's AI Engine block", test_text_block})
