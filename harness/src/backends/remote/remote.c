@@ -87,6 +87,11 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: the token is longer than 256 bytes "
 				   "or has a line break");
+	if (ro->version >= 2 && ro->concurrent_io != 0 && ro->concurrent_io != 1)
+		return aieth__fail(AIETH_EINVAL,
+				   "backend remote: aieth_remote_opts.concurrent_io is %d: 0 or 1 is "
+				   "needed",
+				   ro->concurrent_io);
 	if (cfg->opts.xrt && cfg->opts.xrt->pl_xclbin)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: pl_xclbin %s: the PL DMA kernel is "
@@ -99,6 +104,7 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 
 #include <curl/curl.h>
 #include <json-c/json.h>
+#include <pthread.h>
 
 #include "backends/remote/remote_design.h"
 #include "backends/remote/remote_http.h"
@@ -132,6 +138,8 @@ typedef struct {
 	pld_txn *wires[TXNS_MAX];
 	int streamed[TXNS_MAX]; /* the server streams it: uploaded in the wait */
 	int serial;             /* AIETH_REMOTE_STREAM=0: never asks for it */
+	int concurrent_io;      /* aieth_remote_opts.concurrent_io: the upload on
+				   a thread of its own (rm_txn_stream) */
 	/* a streamed transaction's upload and download beside the wait, on
 	 * connections of their own (made at the first one) */
 	CURLM *multi;
@@ -598,6 +606,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	st->cfg = cfg;
 	rms_init(&st->sens);
 	st->artifacts_max = ro->artifacts_max_bytes;
+	st->concurrent_io = ro->version >= 2 && ro->concurrent_io;
 	st->xfer.interrupt = cfg->opts.interrupt;
 	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
 	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
@@ -981,6 +990,36 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
  * none but the wait's: the server sends RX bytes as the device makes
  * them, and ends the download when the session or the device stops. */
 enum { LEG_UP, LEG_WAIT, LEG_RX, LEGS };
+
+/* The upload leg on a thread of its own (aieth_remote_opts.concurrent_io):
+ * the TX sources are read there while the RX sinks take the download on
+ * the waiting thread, so on two cores neither waits for the other. The
+ * thread touches only its handle, up, reply and its own fields; the
+ * waiting thread reads them after the join. */
+typedef struct {
+	CURL *h;
+	const rmh_xfer *x; /* its stop flag: raised when the wait ended early */
+	img_io *up;
+	sbuf *reply;
+	CURLcode cc;
+	long status;
+} up_thread;
+
+static void up_again(void *ctx)
+{
+	up_thread *u = ctx;
+	u->up->off = 0;
+	rmh_buf_clear(u->reply);
+}
+
+static void *up_run(void *arg)
+{
+	up_thread *u = arg;
+	u->cc = rmh_perform(u->h, u->x, up_again, u);
+	curl_easy_getinfo(u->h, CURLINFO_RESPONSE_CODE, &u->status);
+	return NULL;
+}
+
 static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
 			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,
 			 char *up_err, size_t cap)
@@ -1000,9 +1039,16 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	sbuf rx_err = SB_INIT(RMH_BODY_MAX);
 	img_io up;
 	rx_sink sink;
+	rmh_xfer up_x = st->xfer; /* the upload's: st->xfer's and a stop flag */
+	atomic_int up_stop;
+	up_thread ut;
+	pthread_t up_th;
+	int threaded = 0, early = 1; /* early: the loop ended before the legs */
 
 	*out = NULL;
 	*rx_whole = 0;
+	atomic_init(&up_stop, 0);
+	up_x.stop = &up_stop;
 	if (!st->multi)
 		st->multi = curl_multi_init();
 	if (wire->tx.size && !st->h_up)
@@ -1023,7 +1069,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		memset(&up, 0, sizeof up);
 		up.img = &wire->tx;
 		hdrs[LEG_UP] = rmh_setup(h[LEG_UP], url[LEG_UP], st->auth, st->cacert,
-					 "Content-Type: application/octet-stream", 0, &st->xfer);
+					 "Content-Type: application/octet-stream", 0, &up_x);
 		up_setup(h[LEG_UP], &up);
 		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEFUNCTION, rmh_buf_write);
 		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEDATA, &up_reply);
@@ -1042,6 +1088,18 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	for (i = 0; i < LEGS; i++)
 		if (h[i])
 			retry_at[i] = 1e-9; /* due now */
+	if (st->concurrent_io && h[LEG_UP]) {
+		memset(&ut, 0, sizeof ut);
+		ut.h = h[LEG_UP];
+		ut.x = &up_x;
+		ut.up = &up;
+		ut.reply = &up_reply;
+		/* no thread to be had: the upload joins the others below */
+		if (!pthread_create(&up_th, NULL, up_run, &ut)) {
+			threaded = 1;
+			retry_at[LEG_UP] = 0;
+		}
+	}
 	for (;;) {
 		CURLMsg *m;
 		int left, pending = 0;
@@ -1098,11 +1156,26 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 			break;
 		for (i = 0; i < LEGS; i++)
 			pending |= retry_at[i] > 0;
-		if ((!running && !pending) || (st->xfer.interrupt && *st->xfer.interrupt))
+		if (!running && !pending) {
+			early = 0;
+			break;
+		}
+		if (st->xfer.interrupt && *st->xfer.interrupt)
 			break;
 		mc = curl_multi_poll(st->multi, NULL, 0, pending ? 100 : 1000, NULL);
 		if (mc != CURLM_OK)
 			break;
+	}
+	if (threaded) {
+		/* the wait ended: an upload still running has no use (its
+		 * transfer sees the flag within a second: its progress calls);
+		 * else it ends as it would in the loop */
+		if (early)
+			atomic_store(&up_stop, 1);
+		pthread_join(up_th, NULL);
+		cc[LEG_UP] = ut.cc;
+		status[LEG_UP] = ut.status;
+		done[LEG_UP] = !(atomic_load(&up_stop) && ut.cc == CURLE_ABORTED_BY_CALLBACK);
 	}
 	for (i = 0; i < LEGS; i++) {
 		if (added[i])

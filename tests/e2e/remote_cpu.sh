@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A streamed remote transaction (the default) moves at least as many bytes
+# per CPU second as the serial way (AIETH_REMOTE_STREAM=0), run_test and
+# th_server together (docs/server.md, "Throughput"); and both bring back
+# the bytes the loopback graph returns, saved as a local run saves them.
+# Not a timing assertion: CPU seconds (run_test's from wait4 through the
+# shell's time, th_server's from its /proc counters), the least of three
+# runs of each way (load only ever adds CPU time: the least is the run
+# least disturbed), compared with a margin of a quarter plus 30 ms (three
+# clock ticks) that no scheduling wobble reaches; a streamed way that costs
+# a third more than the serial one fails it on any machine.
+. "$(dirname "$0")/lib.sh"
+RT=$B/bin/run_test
+th_server_setup
+
+MIB=64
+head -c $((MIB << 20)) /dev/urandom >"$TMP/data.bin"
+cat >"$TMP/func.json" <<JSON
+{"schema": "aieth-test/1", "name": "remote_cpu", "board": "vck190",
+ "graphs": [{"name": "gr", "model": "loopback"}],
+ "transactions": [{"name": "t", "mode": "func", "timeout_ms": 0,
+  "channels": [{"plio": "PLIO_01_TO_AIE", "data": {"file": "data.bin"}},
+   {"plio": "PLIO_01_FROM_AIE", "golden": {"file": "data.bin"}, "save": {"file": "rx.bin"}}]}]}
+JSON
+
+start_server "$TMP/log" --idle-timeout 120
+HZ=$(getconf CLK_TCK)
+ticks() { awk '{ print $14 + $15 }' "/proc/$SP/stat"; }
+# cpu OUT [ENV=VALUE]: one remote run into OUT; prints its CPU seconds
+# (run_test + th_server); the run must pass
+cpu() {
+  local out=$1 s0 s1 rc=0 TIMEFORMAT='%3U %3S'
+  shift
+  s0=$(ticks)
+  { time env "$@" "$RT" -q -o "$out" --backend remote --server "$U" "$TMP/func.json" \
+      >"$out.log" 2>&1 || rc=$?; } 2>"$out.time"
+  s1=$(ticks)
+  [[ $rc -eq 0 ]] || { bad "remote run ($*) exited $rc: $(tail -n 3 "$out.log")"; echo 1e9; return; }
+  awk -v a="$s0" -v b="$s1" -v hz="$HZ" '{ printf "%.3f\n", $1 + $2 + (b - a) / hz }' "$out.time"
+}
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
+
+"$RT" -q -o "$TMP/loc" "$TMP/func.json" >"$TMP/loc.log" 2>&1 && ok || bad "local run: $(tail -n 3 "$TMP/loc.log")"
+str=1e9 ser=1e9
+for i in 1 2 3; do
+  str=$(least "$str" "$(cpu "$TMP/str$i" AIETH_REMOTE_STREAM=1)")
+  ser=$(least "$ser" "$(cpu "$TMP/ser$i" AIETH_REMOTE_STREAM=0)")
+done
+# the same bytes either way: the loopback graph's, as saved locally
+for d in str1 ser1; do
+  cmp -s "$TMP/loc/rx.bin" "$TMP/$d/rx.bin" && ok || bad "$d: rx.bin differs from the local run's"
+done
+cmp -s "$TMP/data.bin" "$TMP/loc/rx.bin" && ok || bad "the local rx.bin is not the data sent"
+echo "remote_cpu: $((2 * MIB)) MiB moved: CPU streamed $str s, serial $ser s (least of 3, run_test + th_server)"
+if awk -v a="$str" -v b="$ser" 'BEGIN { exit !(a <= 1.25 * b + 0.03) }'; then ok
+else bad "streamed costs $str CPU seconds, serial $ser: more than 1.25 x + 0.03 s"; fi
+stop_server
+finish
