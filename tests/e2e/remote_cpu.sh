@@ -53,6 +53,10 @@ for d in str1 ser1; do
 done
 cmp -s "$TMP/data.bin" "$TMP/loc/rx.bin" && ok || bad "the local rx.bin is not the data sent"
 echo "remote_cpu: $((2 * MIB)) MiB moved: CPU streamed $str s, serial $ser s (least of 3, run_test + th_server)"
+# the streamed download came in bounded pieces, each sent from the RX
+# image: th_server copied none of its bytes (docs/http-api.md)
+[[ $(metric 'aieth_image_copied_bytes_total{direction="rx"}') == 0 ]] && ok \
+  || bad "th_server copied RX bytes: $(metric 'aieth_image_copied_bytes_total{direction="rx"}')"
 if awk -v a="$str" -v b="$ser" 'BEGIN { exit !(a <= 1.25 * b + 0.03) }'; then ok
 else bad "streamed costs $str CPU seconds, serial $ser: more than 1.25 x + 0.03 s"; fi
 stop_server

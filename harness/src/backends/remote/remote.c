@@ -1020,6 +1020,29 @@ static void *up_run(void *arg)
 	return NULL;
 }
 
+/* A streamed download comes in pieces of RX_PIECE bytes (GET with Range
+ * A-B, one after the other on one connection): th_server answers each once
+ * its bytes are final and sends it straight from the image, where one
+ * open-ended download would be copied through libmicrohttpd's buffer as it
+ * grows. The server makes RX bytes final 8 MiB at a time. */
+#define RX_PIECE ((uint64_t)8 << 20)
+
+/* h set up for down's next piece, [down->off, *end), through k; its
+ * header list returned (the caller frees it after the transfer). */
+static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_sink *k,
+				   img_io *down, sbuf *err, uint64_t *end)
+{
+	char range[64];
+	uint64_t size = down->img->size;
+	struct curl_slist *hdrs = rmh_setup(h, url, st->auth, st->cacert, NULL, 0, &st->xfer_wait);
+	*end = size - down->off > RX_PIECE ? down->off + RX_PIECE : size;
+	snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)down->off,
+		 (unsigned long long)(*end - 1));
+	curl_easy_setopt(h, CURLOPT_RANGE, range); /* (libcurl keeps a copy) */
+	rx_setup(h, k, down, err, 206);
+	return hdrs;
+}
+
 static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
 			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,
 			 char *up_err, size_t cap)
@@ -1033,7 +1056,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	int done[LEGS] = {0}, added[LEGS] = {0}, tries[LEGS] = {0}, running = 0, i, rc;
 	double retry_at[LEGS] = {0}; /* > 0: (re)started at that time */
 	double rx_t = 0, wait_t = 0; /* the download's last byte; the wait's end */
-	uint64_t rx_off = 0;
+	uint64_t rx_off = 0, rx_end = 0; /* rx_end: the end of the piece asked for */
 	CURLMcode mc = CURLM_OK;
 	sbuf up_reply = SB_INIT(RMH_BODY_MAX), wait_reply = SB_INIT(RMH_BODY_MAX);
 	sbuf rx_err = SB_INIT(RMH_BODY_MAX);
@@ -1080,11 +1103,8 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	curl_easy_setopt(h[LEG_WAIT], CURLOPT_POSTFIELDSIZE, (long)strlen(body));
 	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEDATA, &wait_reply);
-	if (h[LEG_RX]) {
-		hdrs[LEG_RX] = rmh_setup(h[LEG_RX], url[LEG_RX], st->auth, st->cacert, NULL, 0,
-					 &st->xfer_wait);
-		rx_setup(h[LEG_RX], &sink, down, &rx_err, 200);
-	}
+	if (h[LEG_RX])
+		hdrs[LEG_RX] = rx_piece(st, h[LEG_RX], url[LEG_RX], &sink, down, &rx_err, &rx_end);
 	for (i = 0; i < LEGS; i++)
 		if (h[i])
 			retry_at[i] = 1e-9; /* due now */
@@ -1102,7 +1122,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	}
 	for (;;) {
 		CURLMsg *m;
-		int left, pending = 0;
+		int left, pending = 0, due = 0;
 		double now = mono_s();
 		for (i = 0; i < LEGS; i++)
 			if (retry_at[i] > 0 && now >= retry_at[i]) {
@@ -1138,6 +1158,17 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 					rmh_buf_clear(i == LEG_WAIT ? &wait_reply : &rx_err);
 					break;
 				}
+				if (i == LEG_RX && cc[i] == CURLE_OK && status[i] == 206 &&
+				    !down->ncarry && down->off == rx_end && rx_end < wire->rx.size) {
+					/* a piece whole: the next one, at once */
+					curl_multi_remove_handle(st->multi, h[i]);
+					added[i] = 0;
+					curl_slist_free_all(hdrs[i]);
+					hdrs[i] = rx_piece(st, h[i], url[i], &sink, down, &rx_err,
+							   &rx_end);
+					retry_at[i] = 1e-9;
+					break;
+				}
 				done[i] = 1;
 			}
 		/* a wait without a result: the rest would only wait on it */
@@ -1154,14 +1185,18 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		if (wait_t && h[LEG_RX] && !done[LEG_RX] &&
 		    now - (rx_t > wait_t ? rx_t : wait_t) > (double)st->xfer.stall_s)
 			break;
-		for (i = 0; i < LEGS; i++)
+		for (i = 0; i < LEGS; i++) {
 			pending |= retry_at[i] > 0;
+			due |= retry_at[i] > 0 && retry_at[i] <= now;
+		}
 		if (!running && !pending) {
 			early = 0;
 			break;
 		}
 		if (st->xfer.interrupt && *st->xfer.interrupt)
 			break;
+		if (due) /* (a leg to start again now: no wait for a socket) */
+			continue;
 		mc = curl_multi_poll(st->multi, NULL, 0, pending ? 100 : 1000, NULL);
 		if (mc != CURLM_OK)
 			break;
@@ -1192,7 +1227,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 						  : "refused",
 			 msg[0] ? ": " : "", msg);
 	}
-	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 200 &&
+	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 206 &&
 		    down->off + down->ncarry == wire->rx.size;
 	/* what did not come (an error reply writes nothing to down) is fetched
 	 * by the caller from down->off on */
