@@ -12,6 +12,7 @@
  * the message); a transaction that times out on the server is a
  * AIETH_TXN_TIMEOUT result (exit 5), as locally.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,18 @@ static int has_userinfo(const char *url)
 
 #define BASE_MAX 512 /* rm_state.base */
 
-AIETH__OPTS_INIT_FN(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, AIETH_REMOTE_OPTS_VERSION)
+/* Version 1 ends before concurrent_io: a caller of version 1 gets the
+ * bytes of its struct only. */
+int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version)
+{
+	static const aieth_remote_opts init = AIETH_REMOTE_OPTS_INIT;
+	size_t size = version == 1 ? offsetof(aieth_remote_opts, concurrent_io) : sizeof init;
+	int rc = aieth__opts_init("aieth_remote_opts_init", opts, &init, size, version,
+				  AIETH_REMOTE_OPTS_VERSION);
+	if (!rc)
+		opts->version = version;
+	return rc;
+}
 
 /* The remote backend's options (aieth_remote_opts), checked before the
  * session opens; not selected, it refuses what only it would read. */
@@ -88,10 +100,11 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 				   "backend remote: the token is longer than 256 bytes "
 				   "or has a line break");
 	if (ro->version >= 2 && ro->concurrent_io != 0 && ro->concurrent_io != 1)
-		return aieth__fail(AIETH_EINVAL,
-				   "backend remote: aieth_remote_opts.concurrent_io is %d: 0 or 1 is "
-				   "needed",
-				   ro->concurrent_io);
+		return aieth__fail(
+			AIETH_EINVAL,
+			"backend remote: aieth_remote_opts.concurrent_io is %d: 0 or 1 is "
+			"needed",
+			ro->concurrent_io);
 	if (cfg->opts.xrt && cfg->opts.xrt->pl_xclbin)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: pl_xclbin %s: the PL DMA kernel is "
@@ -1029,8 +1042,8 @@ static void *up_run(void *arg)
 
 /* h set up for down's next piece, [down->off, *end), through k; its
  * header list returned (the caller frees it after the transfer). */
-static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_sink *k,
-				   img_io *down, sbuf *err, uint64_t *end)
+static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_sink *k, img_io *down,
+				   sbuf *err, uint64_t *end)
 {
 	char range[64];
 	uint64_t size = down->img->size;
@@ -1054,8 +1067,8 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	CURLcode cc[LEGS] = {CURLE_OK, CURLE_OK, CURLE_OK};
 	long status[LEGS] = {0};
 	int done[LEGS] = {0}, added[LEGS] = {0}, tries[LEGS] = {0}, running = 0, i, rc;
-	double retry_at[LEGS] = {0}; /* > 0: (re)started at that time */
-	double rx_t = 0, wait_t = 0; /* the download's last byte; the wait's end */
+	double retry_at[LEGS] = {0};     /* > 0: (re)started at that time */
+	double rx_t = 0, wait_t = 0;     /* the download's last byte; the wait's end */
 	uint64_t rx_off = 0, rx_end = 0; /* rx_end: the end of the piece asked for */
 	CURLMcode mc = CURLM_OK;
 	sbuf up_reply = SB_INIT(RMH_BODY_MAX), wait_reply = SB_INIT(RMH_BODY_MAX);
@@ -1159,7 +1172,8 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 					break;
 				}
 				if (i == LEG_RX && cc[i] == CURLE_OK && status[i] == 206 &&
-				    !down->ncarry && down->off == rx_end && rx_end < wire->rx.size) {
+				    !down->ncarry && down->off == rx_end &&
+				    rx_end < wire->rx.size) {
 					/* a piece whole: the next one, at once */
 					curl_multi_remove_handle(st->multi, h[i]);
 					added[i] = 0;
