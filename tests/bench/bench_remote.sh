@@ -225,7 +225,7 @@ awk -v l="$loc" -v r="$rem" -v q="$ser" -v m="$mib" -v t="$tcp_rate" -v tn="$tcp
   nspb = cs * 1e9 / bytes
   printf "    CPU per byte (run_test + th_server, streamed, least of 3): %.3f ns (run_test %.3f s, th_server %.3f s for %d MiB),", nspb, c[2], c[3], 2 * m
   printf " raw TCP %.3f ns (sender + receiver): ratio %.2f (goal <= 2, %s)\n", tn, (tn > 0 ? nspb / tn : 0), met(tn > 0 && nspb / tn <= 2)
-  printf "    CPU per byte, streamed vs serial: streamed %.0f MiB per CPU second, serial %.0f (run_test %.3f s, th_server %.3f s;", \
+  printf "    CPU per byte, streamed vs serial: streamed %.0f MiB per CPU second, serial %.0f (serial: run_test %.3f s, th_server %.3f s;", \
     (cs > 0 ? 2 * m / cs : 0), (cq > 0 ? 2 * m / cq : 0), d[2], d[3]
   printf " goal: streamed >= serial, %s)\n", met(cs <= cq)
   # on this machine'"'"'s cores no schedule finishes sooner than CPU / cores
