@@ -22,7 +22,8 @@
 #                   qemu-user, reports compared with the native build's
 #   make clean
 #
-# Variables: O (output dir, default build), SAN=1 (sanitizer build),
+# Variables: O (output dir, default build), SAN=1 (sanitizer build; SAN=thread:
+# ThreadSanitizer),
 # CC, EXTRA_CFLAGS, FUZZ_SECONDS (per target, default 10), CROSS=aarch64
 # (build for the boards' Arm cores, default O=build-aarch64), TEST_JOBS
 # (make test's and cross-check's builds, compilers at a time, default nproc).
@@ -130,6 +131,11 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 CFLAGS ?= -O2 -g
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+# SAN=thread: ThreadSanitizer (make stress-check: the remote backend's two
+# threads, aieth_remote_opts.concurrent_io, and th_server's)
+ifeq ($(SAN),thread)
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
 ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -fPIC \
 	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
@@ -364,10 +370,15 @@ test:
 	@echo "make test: all suites passed"
 
 # The server and remote suites three times in a row with two CPU-bound
-# loops beside them (nothing in them depends on scheduling); not
-# part of make test (about 15 minutes).
+# loops beside them (nothing in them depends on scheduling); then
+# the remote runs that use two client threads (aieth_remote_opts.concurrent_io)
+# and th_server's under ThreadSanitizer (build-tsan; a report fails the
+# program, so the suite). Not part of make test (about 20 minutes).
+TSAN_E2E = tests/e2e/remote.sh tests/e2e/remote_cpu.sh tests/e2e/server_stream.sh
 stress-check: all $(O)/tests/amd_client
 	@$(TEST_ENV) bash scripts/stress-check.sh
+	$(TEST_BUILD) O=build-tsan SAN=thread all build-tsan/tests/amd_client build-tsan/tests/report_render
+	TSAN_OPTIONS=halt_on_error=1 $(MAKE) --no-print-directory O=build-tsan SAN=thread e2e E2E="$(TSAN_E2E)"
 
 # The layering of docs/architecture.md: every #include of the library and the
 # programs, and the calls between this build's objects; then the checker's

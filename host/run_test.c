@@ -691,6 +691,10 @@ static int run_main(int argc, char **argv)
 	o.emu = &emu; /* each backend's options: the ones below */
 	o.xrt = &xrt;
 	o.remote = &remote;
+	/* the runner's data sources and checkers keep one channel's state
+	 * each: safe from two threads (docs/api.md, "Callbacks from two
+	 * threads") */
+	remote.concurrent_io = 1;
 	memset(&ps, 0, sizeof ps);
 	memset(&vis, 0, sizeof vis);
 	while ((c = getopt_long(argc, argv, "b:o:t:qvhV", longopts, NULL)) != -1) {

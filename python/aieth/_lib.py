@@ -59,9 +59,9 @@ class XrtOpts(ctypes.Structure):
 
 
 class RemoteOpts(ctypes.Structure):
-    """aieth_remote_opts (aieth/session.h), version 1."""
+    """aieth_remote_opts (aieth/session.h), version 2."""
 
-    VERSION = 1
+    VERSION = 2
     _fields_ = [
         ("version", ctypes.c_uint),
         ("server", c_char_p),
@@ -71,6 +71,7 @@ class RemoteOpts(ctypes.Structure):
         ("artifacts_dir", c_char_p),
         ("queue_timeout_s", c_uint32),
         ("artifacts_max_bytes", c_uint64),
+        ("concurrent_io", c_int),
     ]
 
 
@@ -317,6 +318,11 @@ def backend_opts(o, emu_reference: bool, pl_xclbin: Optional[str],
     xrt = _opts(XrtOpts, "aieth_xrt_opts_init")
     xrt.pl_xclbin = enc(pl_xclbin)
     rem = _opts(RemoteOpts, "aieth_remote_opts_init")
+    # the upload on a thread of its own (docs/api.md, "Callbacks from two
+    # threads"): a Session's channels are memory (no callback at all), a
+    # Run's are the library's own file readers and checkers, one channel's
+    # state each: both safe to call from two threads
+    rem.concurrent_io = 1
     for k, v in remote.items():
         if v is not None:
             setattr(rem, k, enc(v))

@@ -47,6 +47,10 @@ req 201 -H "$J" --data-binary @"$TMP/txn_s" "$T"
 jbody .stream true
 jbody .state running
 TID=$(jq -r .id "$TMP/body")
+# (and a bounded range of it, answered once its bytes are final, 206)
+curl -s -m 60 -H 'Range: bytes=1048576-2097151' -o "$TMP/rxr" -w '%{http_code}' "$T/$TID/rx" \
+  >"$TMP/rxr_code" &
+rrp=$!
 curl -s -m 60 -o "$TMP/rx" -w '%{http_code}' "$T/$TID/rx" >"$TMP/rx_code" &
 rxp=$!
 # the download is in (counted as it is queued) before anything else is sent
@@ -57,9 +61,11 @@ curl -s -m 60 -H "$J" -d '{"timeout_ms":0}' -o "$TMP/wait" -w '%{http_code}' "$T
   >"$TMP/wait_code" &
 wp=$!
 req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx.img" "$T/$TID/tx"
-wait "$wp" "$rxp"
+wait "$wp" "$rxp" "$rrp"
 [[ $(cat "$TMP/wait_code") == 200 && $(jq -r '.status_name, .failed' "$TMP/wait" | tr '\n' ' ') == "DONE false " ]] \
   && ok || bad "streamed wait: $(cat "$TMP/wait_code") $(head -c 300 "$TMP/wait")"
+[[ $(cat "$TMP/rxr_code") == 206 ]] && cmp -s "$TMP/rxr" <(tail -c +1048577 "$TMP/tx.img" | head -c 1048576) \
+  && ok || bad "streamed RX range: status $(cat "$TMP/rxr_code"), $(stat -c %s "$TMP/rxr" 2>/dev/null) bytes, or not the TX image's"
 [[ $(cat "$TMP/rx_code") == 200 ]] && cmp -s "$TMP/rx" "$TMP/tx.img" && ok \
   || bad "streamed RX download: status $(cat "$TMP/rx_code"), $(stat -c %s "$TMP/rx" 2>/dev/null) bytes, or not the TX image"
 # a second upload is refused; the download may be fetched again, whole
@@ -110,7 +116,8 @@ TID=$(jq -r .id "$TMP/body")
 SECONDS=0
 curl -s -m 60 -o "$TMP/rx4" "$T/$TID/rx" &
 rxp=$!
-wait_metric 'aieth_image_moved_bytes_total{direction="rx"}' $((4 * SZ))
+# (every download so far counted: 4 images and the 1 MiB range)
+wait_metric 'aieth_image_moved_bytes_total{direction="rx"}' $((4 * SZ + 1048576))
 REQ_MAX_S=10 req 204 -X DELETE "$U/v1/sessions/$SID"
 wait "$rxp"
 rc=$?

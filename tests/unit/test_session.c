@@ -89,6 +89,20 @@ static void test_versioned_opts(void)
 		for (k = offsetof(aieth_run_opts, sensor_period_ms); k < sizeof v1; k++)
 			CU_ASSERT_EQUAL(b[k], 0xa5);
 	}
+	/* aieth_remote_opts version 1 ends before concurrent_io (version 2) */
+	{
+		aieth_remote_opts r1;
+		const unsigned char *b = (const unsigned char *)&r1;
+		size_t k;
+		memset(&r1, 0xa5, sizeof r1);
+		CU_ASSERT_EQUAL(aieth_remote_opts_init(&r1, 1), AIETH_OK);
+		CU_ASSERT_EQUAL(r1.version, 1);
+		CU_ASSERT_PTR_NULL(r1.server);
+		for (k = offsetof(aieth_remote_opts, concurrent_io); k < sizeof r1; k++)
+			CU_ASSERT_EQUAL(b[k], 0xa5);
+		CU_ASSERT_EQUAL(aieth_remote_opts_init(&r1, 2), AIETH_OK);
+		CU_ASSERT_EQUAL(r1.concurrent_io, 0);
+	}
 	/* aieth_emu_opts version 1 ends before artifacts_dir (version 2) */
 	{
 		aieth_emu_opts e1;
@@ -141,6 +155,11 @@ static void test_versioned_opts(void)
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG("give it as aieth_remote_opts.xrt_ini");
 	xrt.xrt_ini = NULL;
+	/* concurrent_io (version 2) is 0 or 1, refused before any request */
+	remote.concurrent_io = 2;
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	MSG("aieth_remote_opts.concurrent_io is 2: 0 or 1 is needed");
+	remote.concurrent_io = 0;
 	remote.server = NULL;
 	o.backend = NULL;
 	CU_ASSERT_EQUAL_FATAL(aieth_session_open(&s, &o), AIETH_OK);

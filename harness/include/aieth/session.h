@@ -115,9 +115,16 @@ typedef struct {
 	uint64_t artifacts_max_bytes; /* all files fetched into artifacts_dir
 				        together (0: 1 GiB); a file past it is not
 				        kept, artifact_error hears why */
+	/* version 2: 1 lets a streamed transaction's upload run on a thread of
+	 * its own beside the wait and the download (docs/api.md, "Callbacks
+	 * from two threads"): the TX channels' read callbacks are then called
+	 * on that thread while the RX channels' write callbacks run on the
+	 * waiting one, at the same time. 0 (default): every callback on the
+	 * waiting thread. Memory channels need nothing of the caller. */
+	int concurrent_io;
 } aieth_remote_opts;
 
-#define AIETH_REMOTE_OPTS_VERSION 1
+#define AIETH_REMOTE_OPTS_VERSION 2
 #define AIETH_REMOTE_OPTS_INIT                       \
 	{                                            \
 		.version = AIETH_REMOTE_OPTS_VERSION \

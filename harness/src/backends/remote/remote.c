@@ -12,6 +12,7 @@
  * the message); a transaction that times out on the server is a
  * AIETH_TXN_TIMEOUT result (exit 5), as locally.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,18 @@ static int has_userinfo(const char *url)
 
 #define BASE_MAX 512 /* rm_state.base */
 
-AIETH__OPTS_INIT_FN(aieth_remote_opts, AIETH_REMOTE_OPTS_INIT, AIETH_REMOTE_OPTS_VERSION);
+/* Version 1 ends before concurrent_io: a caller of version 1 gets the
+ * bytes of its struct only. */
+int aieth_remote_opts_init(aieth_remote_opts *opts, unsigned int version)
+{
+	static const aieth_remote_opts init = AIETH_REMOTE_OPTS_INIT;
+	size_t size = version == 1 ? offsetof(aieth_remote_opts, concurrent_io) : sizeof init;
+	int rc = aieth__opts_init("aieth_remote_opts_init", opts, &init, size, version,
+				  AIETH_REMOTE_OPTS_VERSION);
+	if (!rc)
+		opts->version = version;
+	return rc;
+}
 
 /* The remote backend's options (aieth_remote_opts), checked before the
  * session opens; not selected, it refuses what only it would read. */
@@ -87,6 +99,12 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: the token is longer than 256 bytes "
 				   "or has a line break");
+	if (ro->version >= 2 && ro->concurrent_io != 0 && ro->concurrent_io != 1)
+		return aieth__fail(
+			AIETH_EINVAL,
+			"backend remote: aieth_remote_opts.concurrent_io is %d: 0 or 1 is "
+			"needed",
+			ro->concurrent_io);
 	if (cfg->opts.xrt && cfg->opts.xrt->pl_xclbin)
 		return aieth__fail(AIETH_EINVAL,
 				   "backend remote: pl_xclbin %s: the PL DMA kernel is "
@@ -99,6 +117,7 @@ static int rm_check(const aieth_dev_config *cfg, int selected)
 
 #include <curl/curl.h>
 #include <json-c/json.h>
+#include <pthread.h>
 
 #include "backends/remote/remote_design.h"
 #include "backends/remote/remote_http.h"
@@ -132,6 +151,8 @@ typedef struct {
 	pld_txn *wires[TXNS_MAX];
 	int streamed[TXNS_MAX]; /* the server streams it: uploaded in the wait */
 	int serial;             /* AIETH_REMOTE_STREAM=0: never asks for it */
+	int concurrent_io;      /* aieth_remote_opts.concurrent_io: the upload on
+				   a thread of its own (rm_txn_stream) */
 	/* a streamed transaction's upload and download beside the wait, on
 	 * connections of their own (made at the first one) */
 	CURLM *multi;
@@ -598,6 +619,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	st->cfg = cfg;
 	rms_init(&st->sens);
 	st->artifacts_max = ro->artifacts_max_bytes;
+	st->concurrent_io = ro->version >= 2 && ro->concurrent_io;
 	st->xfer.interrupt = cfg->opts.interrupt;
 	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
 	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
@@ -981,6 +1003,59 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
  * none but the wait's: the server sends RX bytes as the device makes
  * them, and ends the download when the session or the device stops. */
 enum { LEG_UP, LEG_WAIT, LEG_RX, LEGS };
+
+/* The upload leg on a thread of its own (aieth_remote_opts.concurrent_io):
+ * the TX sources are read there while the RX sinks take the download on
+ * the waiting thread, so on two cores neither waits for the other. The
+ * thread touches only its handle, up, reply and its own fields; the
+ * waiting thread reads them after the join. */
+typedef struct {
+	CURL *h;
+	const rmh_xfer *x; /* its stop flag: raised when the wait ended early */
+	img_io *up;
+	sbuf *reply;
+	CURLcode cc;
+	long status;
+} up_thread;
+
+static void up_again(void *ctx)
+{
+	up_thread *u = ctx;
+	u->up->off = 0;
+	rmh_buf_clear(u->reply);
+}
+
+static void *up_run(void *arg)
+{
+	up_thread *u = arg;
+	u->cc = rmh_perform(u->h, u->x, up_again, u);
+	curl_easy_getinfo(u->h, CURLINFO_RESPONSE_CODE, &u->status);
+	return NULL;
+}
+
+/* A streamed download comes in pieces of RX_PIECE bytes (GET with Range
+ * A-B, one after the other on one connection): th_server answers each once
+ * its bytes are final and sends it straight from the image, where one
+ * open-ended download would be copied through libmicrohttpd's buffer as it
+ * grows. The server makes RX bytes final 8 MiB at a time. */
+#define RX_PIECE ((uint64_t)8 << 20)
+
+/* h set up for down's next piece, [down->off, *end), through k; its
+ * header list returned (the caller frees it after the transfer). */
+static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_sink *k, img_io *down,
+				   sbuf *err, uint64_t *end)
+{
+	char range[64];
+	uint64_t size = down->img->size;
+	struct curl_slist *hdrs = rmh_setup(h, url, st->auth, st->cacert, NULL, 0, &st->xfer_wait);
+	*end = size - down->off > RX_PIECE ? down->off + RX_PIECE : size;
+	snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)down->off,
+		 (unsigned long long)(*end - 1));
+	curl_easy_setopt(h, CURLOPT_RANGE, range); /* (libcurl keeps a copy) */
+	rx_setup(h, k, down, err, 206);
+	return hdrs;
+}
+
 static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
 			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,
 			 char *up_err, size_t cap)
@@ -992,17 +1067,24 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	CURLcode cc[LEGS] = {CURLE_OK, CURLE_OK, CURLE_OK};
 	long status[LEGS] = {0};
 	int done[LEGS] = {0}, added[LEGS] = {0}, tries[LEGS] = {0}, running = 0, i, rc;
-	double retry_at[LEGS] = {0}; /* > 0: (re)started at that time */
-	double rx_t = 0, wait_t = 0; /* the download's last byte; the wait's end */
-	uint64_t rx_off = 0;
+	double retry_at[LEGS] = {0};     /* > 0: (re)started at that time */
+	double rx_t = 0, wait_t = 0;     /* the download's last byte; the wait's end */
+	uint64_t rx_off = 0, rx_end = 0; /* rx_end: the end of the piece asked for */
 	CURLMcode mc = CURLM_OK;
 	sbuf up_reply = SB_INIT(RMH_BODY_MAX), wait_reply = SB_INIT(RMH_BODY_MAX);
 	sbuf rx_err = SB_INIT(RMH_BODY_MAX);
 	img_io up;
 	rx_sink sink;
+	rmh_xfer up_x = st->xfer; /* the upload's: st->xfer's and a stop flag */
+	atomic_int up_stop;
+	up_thread ut;
+	pthread_t up_th;
+	int threaded = 0, early = 1; /* early: the loop ended before the legs */
 
 	*out = NULL;
 	*rx_whole = 0;
+	atomic_init(&up_stop, 0);
+	up_x.stop = &up_stop;
 	if (!st->multi)
 		st->multi = curl_multi_init();
 	if (wire->tx.size && !st->h_up)
@@ -1023,7 +1105,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		memset(&up, 0, sizeof up);
 		up.img = &wire->tx;
 		hdrs[LEG_UP] = rmh_setup(h[LEG_UP], url[LEG_UP], st->auth, st->cacert,
-					 "Content-Type: application/octet-stream", 0, &st->xfer);
+					 "Content-Type: application/octet-stream", 0, &up_x);
 		up_setup(h[LEG_UP], &up);
 		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEFUNCTION, rmh_buf_write);
 		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEDATA, &up_reply);
@@ -1034,17 +1116,26 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	curl_easy_setopt(h[LEG_WAIT], CURLOPT_POSTFIELDSIZE, (long)strlen(body));
 	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEDATA, &wait_reply);
-	if (h[LEG_RX]) {
-		hdrs[LEG_RX] = rmh_setup(h[LEG_RX], url[LEG_RX], st->auth, st->cacert, NULL, 0,
-					 &st->xfer_wait);
-		rx_setup(h[LEG_RX], &sink, down, &rx_err, 200);
-	}
+	if (h[LEG_RX])
+		hdrs[LEG_RX] = rx_piece(st, h[LEG_RX], url[LEG_RX], &sink, down, &rx_err, &rx_end);
 	for (i = 0; i < LEGS; i++)
 		if (h[i])
 			retry_at[i] = 1e-9; /* due now */
+	if (st->concurrent_io && h[LEG_UP]) {
+		memset(&ut, 0, sizeof ut);
+		ut.h = h[LEG_UP];
+		ut.x = &up_x;
+		ut.up = &up;
+		ut.reply = &up_reply;
+		/* no thread to be had: the upload joins the others below */
+		if (!pthread_create(&up_th, NULL, up_run, &ut)) {
+			threaded = 1;
+			retry_at[LEG_UP] = 0;
+		}
+	}
 	for (;;) {
 		CURLMsg *m;
-		int left, pending = 0;
+		int left, pending = 0, due = 0;
 		double now = mono_s();
 		for (i = 0; i < LEGS; i++)
 			if (retry_at[i] > 0 && now >= retry_at[i]) {
@@ -1080,6 +1171,18 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 					rmh_buf_clear(i == LEG_WAIT ? &wait_reply : &rx_err);
 					break;
 				}
+				if (i == LEG_RX && cc[i] == CURLE_OK && status[i] == 206 &&
+				    !down->ncarry && down->off == rx_end &&
+				    rx_end < wire->rx.size) {
+					/* a piece whole: the next one, at once */
+					curl_multi_remove_handle(st->multi, h[i]);
+					added[i] = 0;
+					curl_slist_free_all(hdrs[i]);
+					hdrs[i] = rx_piece(st, h[i], url[i], &sink, down, &rx_err,
+							   &rx_end);
+					retry_at[i] = 1e-9;
+					break;
+				}
 				done[i] = 1;
 			}
 		/* a wait without a result: the rest would only wait on it */
@@ -1096,13 +1199,32 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		if (wait_t && h[LEG_RX] && !done[LEG_RX] &&
 		    now - (rx_t > wait_t ? rx_t : wait_t) > (double)st->xfer.stall_s)
 			break;
-		for (i = 0; i < LEGS; i++)
+		for (i = 0; i < LEGS; i++) {
 			pending |= retry_at[i] > 0;
-		if ((!running && !pending) || (st->xfer.interrupt && *st->xfer.interrupt))
+			due |= retry_at[i] > 0 && retry_at[i] <= now;
+		}
+		if (!running && !pending) {
+			early = 0;
 			break;
+		}
+		if (st->xfer.interrupt && *st->xfer.interrupt)
+			break;
+		if (due) /* (a leg to start again now: no wait for a socket) */
+			continue;
 		mc = curl_multi_poll(st->multi, NULL, 0, pending ? 100 : 1000, NULL);
 		if (mc != CURLM_OK)
 			break;
+	}
+	if (threaded) {
+		/* the wait ended: an upload still running has no use (its
+		 * transfer sees the flag within a second: its progress calls);
+		 * else it ends as it would in the loop */
+		if (early)
+			atomic_store(&up_stop, 1);
+		pthread_join(up_th, NULL);
+		cc[LEG_UP] = ut.cc;
+		status[LEG_UP] = ut.status;
+		done[LEG_UP] = !(atomic_load(&up_stop) && ut.cc == CURLE_ABORTED_BY_CALLBACK);
 	}
 	for (i = 0; i < LEGS; i++) {
 		if (added[i])
@@ -1119,7 +1241,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 						  : "refused",
 			 msg[0] ? ": " : "", msg);
 	}
-	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 200 &&
+	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 206 &&
 		    down->off + down->ncarry == wire->rx.size;
 	/* what did not come (an error reply writes nothing to down) is fetched
 	 * by the caller from down->off on */

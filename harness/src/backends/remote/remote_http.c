@@ -17,12 +17,17 @@
 #include "backends/remote/remote_self.h"
 #include "util/error.h"
 
+int rmh_stopped(const rmh_xfer *x)
+{
+	return (x->interrupt && *x->interrupt) || (x->stop && atomic_load(x->stop));
+}
+
 static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
 	const rmh_xfer *x = ctx;
 	(void)dt;
 	(void)dn;
-	if (x->interrupt && *x->interrupt)
+	if (rmh_stopped(x))
 		return 1;
 	if (x->progress && ut > 0)
 		x->progress(x->progress_ctx, (uint64_t)un, (uint64_t)ut);
@@ -121,7 +126,7 @@ CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void 
 			return cc;
 		for (tenths = 0; tenths < after * 10; tenths++) {
 			struct timespec ts = {0, 100 * 1000000L};
-			if (x && x->interrupt && *x->interrupt)
+			if (x && rmh_stopped(x))
 				return cc;
 			nanosleep(&ts, NULL);
 		}

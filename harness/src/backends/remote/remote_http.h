@@ -11,6 +11,7 @@
 #ifdef AIETH_HAVE_CURL
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,17 +27,23 @@
 #define RMH_STALL_S 60L                /* default stall limit (AIETH_REMOTE_STALL_S) */
 #define RMH_STALL_MAX_S 3600L
 
-/* What a transfer watches: the interrupt flag aborts it; an upload
+/* What a transfer watches: the interrupt flag aborts it, and so does
+ * stop (a flag another thread of this client raises: a leg run on a thread
+ * of its own, remote.c); an upload
  * reports its progress when progress is set; a transfer during which no
  * byte moves for stall_s seconds ends (0: RMH_STALL_S; -1: no stall limit,
  * for a request the server answers only when the device is done: its
  * overall limit bounds it). */
 typedef struct {
 	const volatile sig_atomic_t *interrupt;                     /* NULL: none */
+	const atomic_int *stop;                                     /* NULL: none */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total); /* NULL: none */
 	void *progress_ctx;
 	long stall_s;
 } rmh_xfer;
+
+/* Whether x's interrupt or stop flag is raised. */
+int rmh_stopped(const rmh_xfer *x);
 
 /* The stall limit from the environment: AIETH_REMOTE_STALL_S, seconds
  * 1..RMH_STALL_MAX_S (unset or empty: RMH_STALL_S). Another value is an
