@@ -1264,8 +1264,9 @@ static void test_route_errors(void)
 	}
 }
 
-TU_MAIN("graph_models", {"plio_names", test_plio_names}, {"builtin_registry", test_builtin_registry},
-	{"builtin_env", test_builtin_env}, {"loopback_defaults", test_loopback_defaults},
+TU_MAIN("graph_models", {"plio_names", test_plio_names},
+	{"builtin_registry", test_builtin_registry}, {"builtin_env", test_builtin_env},
+	{"loopback_defaults", test_loopback_defaults},
 	{"loopback_channels", test_loopback_channels}, {"loopback_window", test_loopback_window},
 	{"loopback_compute", test_loopback_compute}, {"adder_defaults", test_adder_defaults},
 	{"adder_params", test_adder_params}, {"adder_sum", test_adder_sum},
