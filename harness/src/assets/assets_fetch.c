@@ -225,13 +225,14 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 		f.detail = err;
 		aieth__curl_words(w, sizeof w, x->c, cc, &f);
 		if (ft_tls_error(cc))
-			rc = aieth__fail(AIETH_EIO, "%s: %s (certificate verification is always on)",
-					 q, w);
+			rc = aieth__fail(AIETH_EIO,
+					 "%s: %s (certificate verification is always on)", q, w);
 		else {
 			*retry = ft_cut(cc) && x->written > 0;
-			rc = aieth__fail(AIETH_EIO,
-					 "%s: %s (%llu bytes kept in %s for the next run to resume)",
-					 q, w, (unsigned long long)(x->offset + x->written), x->part);
+			rc = aieth__fail(
+				AIETH_EIO,
+				"%s: %s (%llu bytes kept in %s for the next run to resume)", q, w,
+				(unsigned long long)(x->offset + x->written), x->part);
 		}
 	}
 	if (x->o->progress && !rc)

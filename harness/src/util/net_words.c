@@ -50,15 +50,9 @@ static const char *host_of(char *out, size_t cap, const char *url)
 	return out;
 }
 
-static int has(const char *detail, const char *what)
-{
-	return detail && strstr(detail, what);
-}
+static int has(const char *detail, const char *what) { return detail && strstr(detail, what); }
 
-static int is_https(const char *url)
-{
-	return url && !strncmp(url, "https://", 8);
-}
+static int is_https(const char *url) { return url && !strncmp(url, "https://", 8); }
 
 static const char *trust(char *out, size_t cap, const net_failure *f)
 {
@@ -112,8 +106,7 @@ static const char *verify_failure(char *dst, size_t cap, const net_failure *f)
 			return dst;
 		}
 		break;
-	default:
-		break;
+	default: break;
 	}
 	snprintf(dst, cap, "TLS: the server's certificate was refused (%s%sverify result %ld)",
 		 f->detail && f->detail[0] ? f->detail : "", f->detail && f->detail[0] ? "; " : "",
@@ -139,8 +132,7 @@ const char *aieth__net_words(char *dst, size_t cap, CURLcode cc, const net_failu
 	authority(hp, sizeof hp, f->url);
 	switch (cc) {
 	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_ISSUER_ERROR:
-		return verify_failure(dst, cap, f);
+	case CURLE_SSL_ISSUER_ERROR: return verify_failure(dst, cap, f);
 	case CURLE_SSL_CACERT_BADFILE:
 		snprintf(dst, cap,
 			 "TLS: %s holds no CA certificate this client can read (PEM is needed); "
@@ -185,9 +177,7 @@ const char *aieth__net_words(char *dst, size_t cap, CURLcode cc, const net_failu
 		}
 		broke_off(dst, cap, hp, d);
 		break;
-	case CURLE_PARTIAL_FILE:
-		broke_off(dst, cap, hp, d);
-		break;
+	case CURLE_PARTIAL_FILE: broke_off(dst, cap, hp, d); break;
 	case CURLE_COULDNT_CONNECT:
 		snprintf(dst, cap,
 			 "nothing answers at %s (%s); check that the server runs and the port is "
@@ -202,17 +192,17 @@ const char *aieth__net_words(char *dst, size_t cap, CURLcode cc, const net_failu
 		break;
 	case CURLE_WEIRD_SERVER_REPLY:
 	case CURLE_UNSUPPORTED_PROTOCOL:
-		if (!is_https(f->url) && (has(f->detail, "HTTP/0.9") || cc == CURLE_WEIRD_SERVER_REPLY))
-			snprintf(dst, cap,
-				 "%s does not answer in http (%s); if it serves https, use https:// "
-				 "in the URL",
-				 hp, d);
+		if (!is_https(f->url) &&
+		    (has(f->detail, "HTTP/0.9") || cc == CURLE_WEIRD_SERVER_REPLY))
+			snprintf(
+				dst, cap,
+				"%s does not answer in http (%s); if it serves https, use https:// "
+				"in the URL",
+				hp, d);
 		else
 			snprintf(dst, cap, "%s: %s", hp, d);
 		break;
-	default:
-		snprintf(dst, cap, "%s: %s", hp, d);
-		break;
+	default: snprintf(dst, cap, "%s: %s", hp, d); break;
 	}
 	return dst;
 }
@@ -251,8 +241,8 @@ const char *aieth__curl_words(char *dst, size_t cap, CURL *h, CURLcode cc, net_f
 	if (h && curl_easy_getinfo(h, CURLINFO_HEADER_SIZE, &v) == CURLE_OK)
 		f->received = v;
 	if (f->url && !strncmp(f->url, "http://", 7) &&
-	    (cc == CURLE_GOT_NOTHING || ((cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR) &&
-					 f->received == 0)))
+	    (cc == CURLE_GOT_NOTHING ||
+	     ((cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR) && f->received == 0)))
 		f->speaks_tls = speaks_tls(f->url);
 	return aieth__net_words(dst, cap, cc, f);
 }

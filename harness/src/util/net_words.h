@@ -37,8 +37,7 @@ const char *aieth__net_words(char *dst, size_t cap, CURLcode cc, const net_failu
  * and, when an http:// URL's server closed the connection without a reply,
  * speaks_tls probed (one TLS handshake to the same host and port, nothing
  * sent: whether the URL should say https://). */
-const char *aieth__curl_words(char *dst, size_t cap, CURL *h, CURLcode cc,
-			      net_failure *f);
+const char *aieth__curl_words(char *dst, size_t cap, CURL *h, CURLcode cc, net_failure *f);
 #endif
 
 #endif
