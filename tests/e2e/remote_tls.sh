@@ -67,6 +67,8 @@ run 2 --server "$US" --cacert "$TMP/none.pem"
 said "--cacert $TMP/none.pem: the CA bundle cannot be read: No such file or directory"
 AIETH_CACERT="" run 3 --server "$US"                                       # empty: unset
 said "(the system's CA bundle)"
+# plain http needs no CA: a variable's stale bundle does not stop it
+AIETH_CACERT=$TMP/none.pem run 0 --server "$UP"
 
 # --- each failure in words, with the fix
 run 3 --server "$US"

@@ -31,31 +31,35 @@ static void test_ca_precedence(void)
 	c = tu_tmpfile("c");
 	snprintf(sc, sizeof sc, "%s", c);
 	clear_env();
-	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", &p), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", NULL, &p), AIETH_OK);
 	CU_ASSERT_PTR_NULL(p); /* the system's */
 	setenv("SSL_CERT_FILE", sc, 1);
-	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", &p), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", NULL, &p), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(p, sc);
 	setenv("CURL_CA_BUNDLE", sb, 1);
-	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", &p), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", NULL, &p), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(p, sb);
 	setenv("AIETH_CACERT", "", 1); /* empty: unset */
-	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", &p), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", NULL, &p), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(p, sb);
 	setenv("AIETH_CACERT", sa, 1);
-	CU_ASSERT_EQUAL(aieth__ca_bundle("", "--cacert", &p), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__ca_bundle("", "--cacert", NULL, &p), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(p, sa);
-	CU_ASSERT_EQUAL(aieth__ca_bundle(sc, "--cacert", &p), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(sc, "--cacert", NULL, &p), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(p, sc); /* the option wins */
 	/* unreadable: the source and the path named, *path NULL */
 	setenv("AIETH_CACERT", "/nonexistent/ca.pem", 1);
-	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", &p), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", NULL, &p), AIETH_EINVAL);
 	CU_ASSERT_PTR_NULL(p);
 	CU_ASSERT_STRING_EQUAL(aieth_error_message(),
 			       "AIETH_CACERT=/nonexistent/ca.pem: the CA bundle cannot be read: No "
 			       "such file or directory (name a readable PEM file of CA "
 			       "certificates, or unset AIETH_CACERT for the system's)");
-	CU_ASSERT_EQUAL(aieth__ca_bundle("/tmp", "--upload-cacert", &p), AIETH_EINVAL);
+	/* a variable's is not needed by plain http: ignored there, not the option's */
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", "http://board:8443", &p), AIETH_OK);
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_EQUAL(aieth__ca_bundle(NULL, "--cacert", "https://board:8443", &p), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__ca_bundle("/tmp", "--upload-cacert", "http://x/", &p), AIETH_EINVAL);
 	CU_ASSERT_STRING_EQUAL(aieth_error_message(),
 			       "--upload-cacert /tmp: the CA bundle cannot be read: not a regular "
 			       "file (name a readable PEM file of CA certificates)");

@@ -252,7 +252,7 @@ static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const 
 	x.part = part;
 	x.o = o;
 	/* --cacert, else AIETH_CACERT, CURL_CA_BUNDLE, SSL_CERT_FILE */
-	if ((rc = aieth__ca_bundle(o->cacert, "--cacert", &x.cacert)))
+	if ((rc = aieth__ca_bundle(o->cacert, "--cacert", url, &x.cacert)))
 		return rc;
 	x.fd = open(part, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (x.fd < 0)

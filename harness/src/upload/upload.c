@@ -508,8 +508,9 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 	snprintf(c->spool, sizeof c->spool, "%s", o->spool_dir ? o->spool_dir : def);
 	free(def);
 	/* a CA bundle that cannot be read fails before any connection (each
-	 * POST resolves the same one, up_http_post) */
-	if ((rc = aieth__ca_bundle(o->cacert, "--upload-cacert", &ca)))
+	 * POST resolves the same one, up_http_post; a variable's is needed
+	 * only by an https target, checked there) */
+	if ((rc = aieth__ca_bundle(o->cacert, "--upload-cacert", "http://", &ca)))
 		return rc;
 #ifdef AIETH_HAVE_CURL
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))

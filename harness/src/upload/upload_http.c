@@ -57,7 +57,7 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 
 	*code = 0;
 	/* --upload-cacert, else AIETH_CACERT, CURL_CA_BUNDLE, SSL_CERT_FILE */
-	if (aieth__ca_bundle(o->cacert, "--upload-cacert", &ca)) {
+	if (aieth__ca_bundle(o->cacert, "--upload-cacert", e->url, &ca)) {
 		curl_easy_cleanup(h);
 		snprintf(err, errn, "not sent: %s", aieth_error_message());
 		return UP_RETRY;

@@ -15,7 +15,7 @@
 
 static const char *const env_names[] = {"AIETH_CACERT", "CURL_CA_BUNDLE", "SSL_CERT_FILE"};
 
-int aieth__ca_bundle(const char *given, const char *flag, const char **path)
+int aieth__ca_bundle(const char *given, const char *flag, const char *url, const char **path)
 {
 	const char *from = flag, *p = given && *given ? given : NULL, *why = NULL;
 	struct stat st;
@@ -44,6 +44,8 @@ int aieth__ca_bundle(const char *given, const char *flag, const char **path)
 		if (fd >= 0)
 			close(fd);
 		*path = NULL;
+		if (from != flag && url && !strncmp(url, "http://", 7))
+			return AIETH_OK;
 		return aieth__fail(AIETH_EINVAL,
 				   "%s%s%s: the CA bundle cannot be read: %s (name a readable "
 				   "PEM file of CA certificates%s%s%s)",

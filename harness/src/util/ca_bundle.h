@@ -19,7 +19,10 @@
  * bundle, libcurl's default). A bundle that cannot be read fails here,
  * before any connection, naming where it came from (flag, the option's
  * name for the message, e.g. "--cacert", or the variable) and the path:
- * AIETH_EINVAL. *path points into given or the environment. */
-int aieth__ca_bundle(const char *given, const char *flag, const char **path);
+ * AIETH_EINVAL; except a variable's when url (the URL to be asked; NULL:
+ * not known yet) is plain http://: that transfer needs no CA, and a stale
+ * machine-wide SSL_CERT_FILE must not stop it (*path NULL then). *path
+ * points into given or the environment. */
+int aieth__ca_bundle(const char *given, const char *flag, const char *url, const char **path);
 
 #endif

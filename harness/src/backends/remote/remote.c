@@ -590,7 +590,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 
 	*state = NULL;
 	/* --cacert, else AIETH_CACERT, CURL_CA_BUNDLE, SSL_CERT_FILE */
-	if ((rc = aieth__ca_bundle(ro->cacert, "--cacert", &ca)))
+	if ((rc = aieth__ca_bundle(ro->cacert, "--cacert", ro->server, &ca)))
 		return rc;
 	/* rm_check passed: the URL fits base */
 	n = strlen(ro->server);
