@@ -107,6 +107,11 @@ AIETH_CACERT=$O/ca.crt expect 0 "$RT" -q -o "$TMP/u3" --spool "$TMP/spool3" --up
 jq -r '.uploads[0] | "\(.status) \(.http_code)"' "$TMP/u3/report.json" >"$TMP/u3.st"
 has "$TMP/u3.st" "failed 404"
 
+# the uploads' words are the same helper's: plain http to the https port
+expect 0 "$RT" -q -o "$TMP/u4" --spool "$TMP/spool4" --upload "http://$HP/hook" "$SPEC"
+jq -r '.uploads[0] | tostring' "$TMP/u4/report.json" >"$TMP/u4.st"
+has "$TMP/u4.st" "$HP serves https, and this client spoke plain http to it: the URL must say https://$HP (and --upload-cacert FILE or AIETH_CACERT=FILE name a lab CA)"
+
 # --- th_assets too (th_server's 404: the TLS part passed)
 AIETH_CACERT=$C/ca.crt expect 3 "$TA" fetch "$US/none.tar.gz" --dest "$TMP/a1"
 has "$TMP/err" "HTTP 404"

@@ -52,7 +52,6 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	char line[UP_CRED_MAX + 300], ebuf[CURL_ERROR_SIZE];
 	const char *ca;
 	CURLcode cc;
-	long verify = 0;
 	int cls;
 
 	*code = 0;
@@ -127,24 +126,21 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	cc = curl_easy_perform(h);
 	if (cc == CURLE_OK)
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, code);
-	else
-		curl_easy_getinfo(h, CURLINFO_SSL_VERIFYRESULT, &verify);
-	curl_slist_free_all(hdrs);
-	curl_easy_cleanup(h);
-	if (cc == CURLE_ABORTED_BY_CALLBACK) {
+	else if (cc == CURLE_ABORTED_BY_CALLBACK)
 		snprintf(err, errn, "not sent: interrupted");
-		return UP_RETRY;
-	}
-	if (cc != CURLE_OK) {
+	else {
+		/* in words while the handle still tells what it saw */
 		net_failure f = {0};
 		f.url = e->url;
 		f.cacert = ca;
 		f.flag = "--upload-cacert";
 		f.detail = ebuf;
-		f.verify = verify;
-		aieth__net_words(err, errn, cc, &f);
-		return UP_RETRY;
+		aieth__curl_words(err, errn, h, cc, &f);
 	}
+	curl_slist_free_all(hdrs);
+	curl_easy_cleanup(h);
+	if (cc != CURLE_OK)
+		return UP_RETRY;
 	cls = up_http_class(*code);
 	if (cls != UP_SENT)
 		snprintf(err, errn, "HTTP %ld", *code);
