@@ -7,6 +7,9 @@ itself through the pytest11 entry point). Options::
 
     --aieth-backend emu|xrt|remote   (default $AIETH_BACKEND, else emu)
     --aieth-server URL               remote: th_server (default $AIETH_SERVER)
+    --aieth-cacert FILE              remote: the CA bundle for https (default
+                                     $AIETH_CACERT, else $CURL_CA_BUNDLE, else
+                                     $SSL_CERT_FILE, else the system's)
     --aieth-board NAME               the board of the run (default $AIETH_BOARD, else vck190)
     --aieth-out DIR                  each test's report.json, junit.xml and saved
                                      data under DIR/<test>/ (default: the test's tmp_path)
@@ -50,6 +53,8 @@ class AiethConfig:
         backend: "emu", "xrt" or "remote".
         server: remote: th_server's URL (None elsewhere or unset).
         token: remote: the bearer token ($AIETH_TOKEN), or None.
+        cacert: remote: --aieth-cacert, or None (then the library reads
+            $AIETH_CACERT, $CURL_CA_BUNDLE, $SSL_CERT_FILE, else the system's).
         board: the run's board.
         board_given: True when --aieth-board or $AIETH_BOARD named it (then
             run_test overrides the descriptions' boards with it).
@@ -59,6 +64,7 @@ class AiethConfig:
     backend: str
     server: Optional[str]
     token: Optional[str]
+    cacert: Optional[str]
     board: str
     board_given: bool
     out: Optional[Path]
@@ -70,6 +76,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="device backend (default $AIETH_BACKEND, else emu)")
     g.addoption("--aieth-server", default=None, metavar="URL",
                 help="remote: th_server's URL (default $AIETH_SERVER)")
+    g.addoption("--aieth-cacert", default=None, metavar="FILE",
+                help="remote: CA bundle for https (default $AIETH_CACERT, else "
+                     "$CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's)")
     g.addoption("--aieth-board", default=None, metavar="NAME",
                 help="the run's board (default $AIETH_BOARD, else vck190)")
     g.addoption("--aieth-out", default=None, metavar="DIR",
@@ -93,9 +102,13 @@ def pytest_configure(config: pytest.Config) -> None:
     server = config.getoption("--aieth-server") or os.environ.get("AIETH_SERVER")
     if backend == "remote" and not server:
         raise pytest.UsageError("--aieth-backend remote needs --aieth-server URL (or $AIETH_SERVER)")
+    cacert = config.getoption("--aieth-cacert")
+    if cacert and not (os.path.isfile(cacert) and os.access(cacert, os.R_OK)):
+        raise pytest.UsageError(f"--aieth-cacert {cacert}: the CA bundle cannot be read "
+                                "(name a readable PEM file of CA certificates)")
     out = config.getoption("--aieth-out")
     config.stash[_KEY] = AiethConfig(backend=backend, server=server,
-                                     token=os.environ.get("AIETH_TOKEN"),
+                                     token=os.environ.get("AIETH_TOKEN"), cacert=cacert,
                                      board=board or "vck190", board_given=bool(board),
                                      out=Path(out).resolve() if out else None)
 
@@ -172,6 +185,7 @@ def aieth_session(aieth_config: AiethConfig) -> Iterator[Callable[..., Session]]
         if kw["backend"] == "remote":
             kw.setdefault("server", aieth_config.server)
             kw.setdefault("token", aieth_config.token)
+            kw.setdefault("cacert", aieth_config.cacert)
         s = Session(**kw)
         opened.append(s)
         return s
@@ -202,6 +216,7 @@ def aieth_run_test(request: pytest.FixtureRequest, aieth_config: AiethConfig,
         if kw["backend"] == "remote":
             kw.setdefault("server", aieth_config.server)
             kw.setdefault("token", aieth_config.token)
+            kw.setdefault("cacert", aieth_config.cacert)
         report = run_test(spec, out=out, **kw)
         request.node.user_properties.append(("aieth_report", str(out / "report.json")))
         return report

@@ -399,7 +399,9 @@ class Session:
         backend: "emu" (the emulated board), "xrt" (a board through XRT) or
             "remote" (a device behind th_server: give server=).
         graphs: the design's graphs.
-        server, token, cacert: remote: th_server's URL, bearer token, CA bundle.
+        server, token, cacert: remote: th_server's URL, bearer token, CA bundle
+            (None: $AIETH_CACERT, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE,
+            else the system's; the library's rule, as run_test's).
         xclbin: the design's AIE xclbin (may be None on "emu").
         pl_xclbin: xrt: the PL DMA kernel's xclbin (None: the board default).
         xrt_ini, artifacts_dir: remote: an xrt.ini sent with the session, and

@@ -4,8 +4,8 @@
 # scripts/farm/lava/job-ssh.yaml in standalone mode (lava-run) against an
 # ssh "board" that is this machine (an sshd on 127.0.0.1, a free port, a
 # throwaway key), and the board runs this build's run_test --lava with
-# --backend remote against a th_server on 127.0.0.1 (the emulated board
-# behind it). Asserted from the results LAVA recorded (its log's "results"
+# --backend remote against an https th_server on 127.0.0.1 with a private
+# lab CA (CACERT; the emulated board behind it). Asserted from the results LAVA recorded (its log's "results"
 # lines): pass and fail cases with their measurements, a hang (exit 5)
 # recorded as failures, a definition asking for the emulator refused
 # (run_test-exit fail, 3) without running run_test, and the outputs
@@ -55,8 +55,11 @@ for i in $(seq 50); do
   sleep 0.1
 done
 
-# the board: th_server on the emulated board; the design's xclbin
-start_server "$TMP/ts.log" --board vck190
+# the board: th_server on the emulated board, https with a lab CA's
+# certificate; the design's xclbin
+lab_ca "$TMP/ca" && lab_cert "$TMP/ca" srv "DNS:localhost,IP:127.0.0.1" || bad "openssl: the lab CA"
+start_server "$TMP/ts.log" --board vck190 --tls-cert "$TMP/ca/srv.crt" --tls-key "$TMP/ca/srv.key"
+U=https://${U#http://}
 "$B/tests/xrt_mkxclbin" aie vck190 "$TMP/design.xclbin" gr || bad "xrt_mkxclbin"
 
 # the descriptions: a passing one, one whose golden data is wrong (exit 1),
@@ -69,9 +72,9 @@ sed "s|@HOST@|127.0.0.1|; s|@PORT@|$PORT|; s|@USER@|root|; s|@KEY@|$K/client_key
 # the shipped job with its git test definition made inline (no git server
 # here): the shipped aieth-run-test.yaml's text, placeholders filled in
 $PY - "$L" "$TMP" "$B/bin/run_test" "--data-dir $S" "$S/examples/adder_func/test.json $TMP/adder_bad/test.json" \
-  "$S/examples/stall_hang/test.json" "$U" <<'P' || bad "job not made"
+  "$S/examples/stall_hang/test.json" "$U" "$TMP/ca/ca.crt" <<'P' || bad "job not made"
 import copy, sys, yaml
-lava, tmp, rt, args, d0, d1, url = sys.argv[1:]
+lava, tmp, rt, args, d0, d1, url, ca = sys.argv[1:]
 job = yaml.safe_load(open(lava + "/job-ssh.yaml"))
 testdef = yaml.safe_load(open(lava + "/aieth-run-test.yaml"))
 test = [a for a in job["actions"] if "test" in a][0]["test"]
@@ -82,7 +85,7 @@ for i, descs in enumerate((d0, d1, d0)):
     d = {"from": "inline", "repository": copy.deepcopy(testdef), "name": proto["name"] + ("-main", "-hang", "-emu")[i],
          "path": "inline/aieth-run-test.yaml",
          "parameters": {"RUN_TEST": rt, "DESCRIPTIONS": descs, "RUN_TEST_ARGS": args,
-                        "BOARD": "vck190", "BACKEND": ("remote", "remote", "emu")[i], "SERVER": url,
+                        "BOARD": "vck190", "BACKEND": ("remote", "remote", "emu")[i], "SERVER": url, "CACERT": ca,
                         "XCLBIN": tmp + "/design.xclbin", "OUT": "%s/out%d" % (tmp, i),
                         "ARCHIVE_URL": ("file://%s/out0.archive.tar.gz" % tmp, "", "")[i]}}
     assert set(d["parameters"]) <= set(testdef["params"]), "a parameter the definition lacks"

@@ -3,7 +3,9 @@
 # The shipped Slurm job for real: a one-node Slurm (Debian 12's
 # slurm-wlm 22.05, munge with a key of its own) on 127.0.0.1, everything
 # in a temporary folder, with two boards as GRES, board:vck190 and
-# board:vek280, each an emulated board behind its own th_server. Jobs of
+# board:vek280, each an emulated board behind its own th_server (https, a
+# certificate of a private lab CA that the board map's CACERT column
+# carries). Jobs of
 # both kinds are submitted with scripts/farm/slurm/run_test.sbatch as
 # shipped, and the test checks from what the jobs left: each ran on a board
 # of its kind (its report names the server, the server logged its
@@ -57,11 +59,14 @@ H=$(hostname -s)
 addr=$(getent ahostsv4 "$H" | awk 'NR == 1 {print $1}')
 [[ $addr == 127.* ]] || skip "host name $H resolves to ${addr:-nothing}, not a loopback address: Slurm would listen there"
 
-# the two boards: th_servers on the emulated board, one per kind
-start_server "$TMP/ts_vck190.log" --board vck190
-U190=$U
-start_server "$TMP/ts_vek280.log" --board vek280
-U280=$U
+# the two boards: th_servers on the emulated board, one per kind, https
+CA=$TMP/ca/ca.crt
+lab_ca "$TMP/ca" && lab_cert "$TMP/ca" srv "DNS:localhost,IP:127.0.0.1" || { bad "openssl: the lab CA"; finish; exit 1; }
+TLS=(--tls-cert "$TMP/ca/srv.crt" --tls-key "$TMP/ca/srv.key")
+start_server "$TMP/ts_vck190.log" --board vck190 "${TLS[@]}"
+U190=https://${U#http://}
+start_server "$TMP/ts_vek280.log" --board vek280 "${TLS[@]}"
+U280=https://${U#http://}
 "$MK" aie vck190 "$TMP/d190.xclbin" gr && "$MK" aie vek280 "$TMP/d280.xclbin" gr || { bad "xrt_mkxclbin"; finish; exit 1; }
 
 # munge: its own key and socket
@@ -132,10 +137,10 @@ while [[ $SECONDS -lt $end ]]; do
 done
 [[ -n $up ]] || skip "Slurm did not start: $(tail -qn 3 "$W/log/slurmctld.log" "$W/log/slurmd.log" 2>/dev/null)"
 
-# the board map (template: "NODE INDEX KIND remote URL"); the GRES index is
-# the board's place among the node's boards in gres.conf
-printf '# node index kind backend target\nboard01 0 vck190 remote %s\nboard01 1 vek280 remote %s\n' \
-  "$U190" "$U280" >"$W/boards"
+# the board map (template: "NODE INDEX KIND remote URL [TOKEN_FILE|- [CACERT]]");
+# the GRES index is the board's place among the node's boards in gres.conf
+printf '# node index kind backend target token cacert\nboard01 0 vck190 remote %s - %s\nboard01 1 vek280 remote %s - %s\n' \
+  "$U190" "$CA" "$U280" "$CA" >"$W/boards"
 grep -v vek280 "$W/boards" >"$W/boards_no280"
 # run_test's start and end in ns, per job: the overlap check
 cat >"$W/rt" <<EOF

@@ -4,7 +4,10 @@
 # board job runs on the board it was given, through --backend remote or xrt
 # with the design's xclbin, never on the emulator, and keeps every output;
 # the emulator is a job of its own. The "board" here is this build's
-# th_server on the emulated board, on 127.0.0.1.
+# th_server on the emulated board, on 127.0.0.1, serving https with a
+# certificate of a private lab CA that each template's CA setting carries
+# (GitLab AIETH_RUNNER_CACERT or AIETH_CACERT, Jenkins' CACERT property,
+# LAVA's CACERT, the Slurm board map's CACERT column).
 # - GitLab CI: the YAML parses (python3-yaml), its jobs' keys are checked,
 #   and their script lines run in a shell with the job's and the runner's
 #   variables.
@@ -26,7 +29,10 @@ EX=$TMP/ex/test.json
 "$B/tests/xrt_mkxclbin" aie vck190 "$TMP/d.xclbin" gr || bad "xrt_mkxclbin"
 XB=$TMP/d.xclbin
 th_server_setup
-start_server "$TMP/ts.log" --board vck190
+CA=$TMP/ca/ca.crt
+lab_ca "$TMP/ca" && lab_cert "$TMP/ca" srv "DNS:localhost,IP:127.0.0.1" || bad "openssl: the lab CA"
+start_server "$TMP/ts.log" --board vck190 --tls-cert "$TMP/ca/srv.crt" --tls-key "$TMP/ca/srv.key"
+U=https://${U#http://}
 # the outputs a board job keeps (artifacts/: the remote backend's)
 OUTPUTS="report.json junit.xml report.html trace.json charts artifacts"
 outputs() {
@@ -37,7 +43,7 @@ jqis() { local got; got=$(jq -r "$2" "$3" 2>&1); [[ $got == "$1" ]] && ok || bad
 # ran_on DIR: the report says the run was on the board behind th_server
 ran_on() { jqis remote .environment.backend "$1/report.json"; jqis "$U" .environment.server "$1/report.json"; }
 # a baseline 50% faster than this board: the regression gate fails
-"$RT" -q --backend remote --server "$U" --xclbin "$XB" -o "$TMP/base" "$EX" >/dev/null || bad "the baseline run failed"
+"$RT" -q --backend remote --server "$U" --cacert "$CA" --xclbin "$XB" -o "$TMP/base" "$EX" >/dev/null || bad "the baseline run failed"
 $PY -c "import json,sys
 r=json.load(open(sys.argv[1]))
 for c in r['tests'][0]['transactions'][0]['channels']: c['throughput_MBps'] *= 1.5
@@ -107,8 +113,15 @@ gl() {
   mkdir -p "$d"
   (cd "$d" && env RUN_TEST="$RT" AIETH_TESTS="$EX" AIETH_XCLBIN="$XB" AIETH_BOARD=vck190 \
     AIETH_RUNNER_BOARD=vck190 AIETH_RUNNER_BOARD_ID=vck190-01 AIETH_RUNNER_BACKEND=remote \
-    AIETH_RUNNER_SERVER="$U" CI_RUNNER_DESCRIPTION=lab1 CI_JOB_ID=7 "$@" bash "$TMP/gl_board.sh")
+    AIETH_RUNNER_SERVER="$U" AIETH_RUNNER_CACERT="$CA" CI_RUNNER_DESCRIPTION=lab1 CI_JOB_ID=7 "$@" bash "$TMP/gl_board.sh")
 }
+# the lab CA from the runner's AIETH_RUNNER_CACERT (--cacert), or from
+# AIETH_CACERT in its environment; with neither, the board is not trusted:
+# its health check fails (infrastructure, 3) naming the CA and the fix
+expect 0 gl envca AIETH_RUNNER_CACERT= AIETH_CACERT="$CA" AIETH_HEALTH_LEVEL=0
+jqis 0 .run.exit_code "$TMP/gl_envca/out/report.json"
+expect 3 gl noca AIETH_RUNNER_CACERT=
+jqis "true" '[.. | .message? // empty] | any(test("not signed by a CA this client trusts.*--cacert FILE or AIETH_CACERT=FILE"))' "$TMP/gl_noca/out/health/report.json"
 expect 0 gl pass
 outputs "$TMP/gl_pass/out"
 ran_on "$TMP/gl_pass/out"
@@ -139,13 +152,13 @@ unhealthy() {
 unhealthy 4 gl unhealthy AIETH_VALIDATE_ARGS="--data-dir $TMP/none"
 [[ -s $TMP/gl_unhealthy/out/health/report.json ]] && ok || bad "GitLab unhealthy: no out/health/report.json"
 for v in 1 5; do unhealthy "$v" gl "fake$v" RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE="$v"; done
-has "$TMP/fake.args" "validate -q --level 1 --board vck190 --backend remote --server $U -o out/health"
+has "$TMP/fake.args" "validate -q --level 1 --board vck190 --backend remote --server $U --cacert $CA -o out/health"
 # validate's own usage error, a signal: its code, not the board's fault
 expect 2 gl fake2 RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE=2
 has "$TMP/err" "run_test validate exit 2 (2 its options"
 expect 130 gl fake130 RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE=130
 expect 0 gl level2 RUN_TEST="$TMP/bin/fake_run_test" AIETH_HEALTH_LEVEL=2 AIETH_VALIDATE_ARGS="--xclbin loop.xclbin"
-has "$TMP/fake.args" "validate -q --level 2 --board vck190 --backend remote --server $U --xclbin loop.xclbin -o out/health"
+has "$TMP/fake.args" "validate -q --level 2 --board vck190 --backend remote --server $U --cacert $CA --xclbin loop.xclbin -o out/health"
 expect 0 gl nohealth AIETH_HEALTH_LEVEL=0
 [[ ! -e $TMP/gl_nohealth/out/health && -s $TMP/gl_nohealth/out/report.json ]] && ok || bad "GitLab AIETH_HEALTH_LEVEL=0: a health check ran or the tests did not"
 expect 1 gl gate AIETH_BASELINE="$TMP/fast.json"
@@ -248,7 +261,7 @@ jk() {
   mkdir -p "$d"
   (cd "$d" && env RUN_TEST="$RT" AIETH_OUT=out/7/board AIETH_TESTS="$EX" AIETH_XCLBIN="$XB" AIETH_BASELINE= \
     AIETH_LOCK=vck190-01 AIETH_LOCK0=vck190-01 AIETH_LOCK0_BOARD=vck190 AIETH_LOCK0_BACKEND=remote \
-    AIETH_LOCK0_SERVER="$U" AIETH_HEALTH_LEVEL=1 AIETH_VALIDATE_ARGS= "$@" bash -e "$TMP/jenkins_${JK_STEP:-board}.sh")
+    AIETH_LOCK0_SERVER="$U" AIETH_LOCK0_CACERT="$CA" AIETH_HEALTH_LEVEL=1 AIETH_VALIDATE_ARGS= "$@" bash -e "$TMP/jenkins_${JK_STEP:-board}.sh")
 }
 jkh() { JK_STEP=health jk "$@"; }
 expect 0 jk pass
@@ -281,7 +294,7 @@ jqis remote .environment.backend "$TMP/jk_hpass/out/7/board/health/report.json"
 expect 4 jkh hunusable AIETH_VALIDATE_ARGS="--data-dir $TMP/none"
 [[ -s $TMP/jk_hunusable/out/7/board/health/junit.xml ]] && ok || bad "Jenkins health: no health/junit.xml to archive"
 expect 5 jkh hhang RUN_TEST="$TMP/bin/fake_run_test" FAKE_VALIDATE=5
-has "$TMP/fake.args" "validate -q --level 1 --board vck190 --backend remote --server $U -o out/7/board/health"
+has "$TMP/fake.args" "validate -q --level 1 --board vck190 --backend remote --server $U --cacert $CA -o out/7/board/health"
 expect 0 jkh hnone AIETH_HEALTH_LEVEL=0
 [[ ! -e $TMP/jk_hnone/out ]] && ok || bad "Jenkins HEALTH_LEVEL=0: a health check ran"
 expect 2 jkh hlevel AIETH_HEALTH_LEVEL=x
@@ -302,7 +315,7 @@ jqis emu .environment.backend "$TMP/jk_emu/out/7/emulator/report.json"
 if $PY - "$F/lava/aieth-run-test.yaml" "$TMP/lava_steps.sh" >"$TMP/lv" 2>&1 <<'P'
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
-want = {"BOARD", "BACKEND", "SERVER", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT", "ARCHIVE_URL",
+want = {"BOARD", "BACKEND", "SERVER", "CACERT", "XCLBIN", "RUN_TEST", "DESCRIPTIONS", "RUN_TEST_ARGS", "OUT", "ARCHIVE_URL",
         "HEALTH_LEVEL", "VALIDATE_ARGS"}
 if set(d["params"]) != want:
     sys.exit("params %s, expected %s" % (sorted(d["params"]), sorted(want)))
@@ -323,7 +336,7 @@ lv() {
   local d=$TMP/lv_$1; shift
   mkdir -p "$d"
   rm -f "$TMP/lava.cases"
-  (cd "$d" && env PATH="$TMP/bin:$PATH" RUN_TEST="$RT" DESCRIPTIONS="$EX" BOARD=vck190 BACKEND=remote SERVER="$U" \
+  (cd "$d" && env PATH="$TMP/bin:$PATH" RUN_TEST="$RT" DESCRIPTIONS="$EX" BOARD=vck190 BACKEND=remote SERVER="$U" CACERT="$CA" \
     XCLBIN="$XB" RUN_TEST_ARGS= OUT=out ARCHIVE_URL= HEALTH_LEVEL=1 VALIDATE_ARGS= "$@" /bin/sh "$TMP/lava_steps.sh" >"$TMP/lv.out" 2>&1)
   grep '^run_test-exit' "$TMP/lava.cases" 2>/dev/null
 }
@@ -397,7 +410,7 @@ echo "   JOB_GRES=$FAKE_GRES"
 echo "     Nodes=board01 CPU_IDs=0 Mem=0 GRES=$FAKE_GRES"
 EOF
 chmod +x "$TMP/bin/scontrol"
-printf '# node index kind backend target\nboard01 0 vck190 remote %s\nboard01 1 vek280 xrt 2\nboard01 2 vck190 emu -\n' "$U" >"$TMP/boards"
+printf '# node index kind backend target\nboard01 0 vck190 remote %s - %s\nboard01 1 vek280 xrt 2\nboard01 2 vck190 emu -\n' "$U" "$CA" >"$TMP/boards"
 # a run_test that records its arguments and waits for a signal (a long board run)
 cat >"$TMP/bin/slow_run_test" <<EOF
 #!/bin/bash

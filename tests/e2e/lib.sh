@@ -309,3 +309,30 @@ CONF
   IU=http://127.0.0.1:$IP
   for i in $(seq 100); do curl -s -m 1 -o /dev/null "$IU/ping" && break; sleep 0.1; done
 }
+# lab_ca DIR: a private lab CA in DIR (ca.crt, ca.key), made as docs/server.md
+# makes one. lab_cert DIR NAME SAN [START END]: a server certificate
+# DIR/NAME.crt and its key DIR/NAME.key for SAN (e.g.
+# "DNS:localhost,IP:127.0.0.1") signed by that CA, valid 2 days from now or
+# from START to END (YYYYMMDDHHMMSSZ, through `openssl ca`: a certificate
+# that has expired).
+lab_ca() {
+  mkdir -p "$1"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj "/CN=aieth test lab CA" -keyout "$1/ca.key" -out "$1/ca.crt" 2>/dev/null
+}
+lab_cert() {
+  local d=$1 n=$2 san=$3
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$n" \
+    -addext "subjectAltName=$san" -keyout "$d/$n.key" -out "$d/$n.csr" 2>/dev/null || return 1
+  if [[ $# -ge 5 ]]; then
+    mkdir -p "$d/db"; : >"$d/db/index"; echo 01 >"$d/db/serial"
+    printf '%s\n' '[ca]' 'default_ca = lab' '[lab]' "database = $d/db/index" \
+      "new_certs_dir = $d/db" "serial = $d/db/serial" 'default_md = sha256' 'policy = any' \
+      'copy_extensions = copy' 'unique_subject = no' '[any]' 'commonName = supplied' >"$d/db/ca.cnf"
+    openssl ca -batch -notext -config "$d/db/ca.cnf" -cert "$d/ca.crt" -keyfile "$d/ca.key" \
+      -in "$d/$n.csr" -startdate "$4" -enddate "$5" -out "$d/$n.crt" 2>/dev/null
+  else
+    openssl x509 -req -in "$d/$n.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -CAcreateserial \
+      -days 2 -copy_extensions copy -out "$d/$n.crt" 2>/dev/null
+  fi
+}

@@ -9,6 +9,7 @@ is the one AIETH_LIB names (make pytest: this build's libaieth.so).
 import os
 import re
 import socket
+import shutil
 import subprocess
 import sys
 import time
@@ -80,17 +81,16 @@ def closed_port() -> int:
     s.close()
     return port
 
-@pytest.fixture(scope="module")
-def th_server(tmp_path_factory):
-    """This build's th_server on 127.0.0.1 (a free port, emulated board, no
-    tokens): its URL. Stopped by the fixture (TERM, then KILL)."""
+def _start_th_server(log: Path, *args: str):
+    """th_server on 127.0.0.1 (a free port, emulated board, no tokens),
+    args added; yields its port. Stopped after (TERM, then KILL)."""
     exe = BUILD / "bin" / "th_server"
     if not exe.exists():
         pytest.skip(f"{exe} not built (no libmicrohttpd)")
-    log = tmp_path_factory.mktemp("th_server") / "log"
     with open(log, "w") as f:
         p = subprocess.Popen([str(exe), "--listen", "127.0.0.1:0", "--backend", "emu",
-                              "--data-dir", str(SRC)], stdout=f, stderr=subprocess.STDOUT)
+                              "--data-dir", str(SRC), *args],
+                             stdout=f, stderr=subprocess.STDOUT)
     try:
         port = None
         for _ in range(100):  # at most 10 s
@@ -103,7 +103,7 @@ def th_server(tmp_path_factory):
             time.sleep(0.1)
         if port is None:
             pytest.fail(f"th_server did not start: {log.read_text()}")
-        yield f"http://127.0.0.1:{port}"
+        yield port
     finally:
         p.terminate()
         try:
@@ -111,6 +111,39 @@ def th_server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
+
+
+@pytest.fixture(scope="module")
+def th_server(tmp_path_factory):
+    """This build's th_server on 127.0.0.1 (a free port, emulated board, no
+    tokens): its URL."""
+    log = tmp_path_factory.mktemp("th_server") / "log"
+    for port in _start_th_server(log):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def th_server_tls(tmp_path_factory):
+    """th_server serving https with a certificate of a private lab CA
+    (openssl, as docs/server.md makes them): (its URL, the CA's file)."""
+    if not shutil.which("openssl"):
+        pytest.skip("no openssl")
+    d = tmp_path_factory.mktemp("lab_ca")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    subprocess.run(["openssl", "req", "-x509", *ec, "-days", "2", "-subj", "/CN=aieth test lab CA",
+                    "-keyout", str(d / "ca.key"), "-out", str(d / "ca.crt")],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "req", *ec, "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", str(d / "srv.key"), "-out", str(d / "srv.csr")],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "x509", "-req", "-in", str(d / "srv.csr"), "-CA", str(d / "ca.crt"),
+                    "-CAkey", str(d / "ca.key"), "-CAcreateserial", "-days", "2",
+                    "-copy_extensions", "copy", "-out", str(d / "srv.crt")],
+                   check=True, capture_output=True)
+    for port in _start_th_server(d / "log", "--tls-cert", str(d / "srv.crt"),
+                                 "--tls-key", str(d / "srv.key")):
+        yield f"https://127.0.0.1:{port}", str(d / "ca.crt")
 
 
 # the pytest plugin's own tests run pytest inside pytest

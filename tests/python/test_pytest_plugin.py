@@ -78,3 +78,52 @@ def test_remote_unreachable_fails_the_tests(suite, closed_port):
     # the session fails to open (DeviceError); run_test reports exit 3
     r.assert_outcomes(failed=2, skipped=1)
     r.stdout.fnmatch_lines(["*DeviceError*"])
+
+
+def _no_ca_env(monkeypatch):
+    for v in ("AIETH_CACERT", "CURL_CA_BUNDLE", "SSL_CERT_FILE"):
+        monkeypatch.delenv(v, raising=False)
+
+
+def test_remote_https_lab_ca(suite, th_server_tls, monkeypatch):
+    """A th_server with a lab CA's certificate: --aieth-cacert or
+    $AIETH_CACERT trusts it; without either, the tests fail naming the CA
+    problem and its fix."""
+    url, ca = th_server_tls
+    _no_ca_env(monkeypatch)
+    common = ("-p", "aieth.pytest_plugin", "--aieth-backend", "remote", "--aieth-server", url,
+              "-k", "not session")  # test_session asserts the emu backend
+    r = suite.runpytest(*common, "--aieth-cacert", ca)
+    r.assert_outcomes(passed=1, skipped=1, deselected=1)
+    monkeypatch.setenv("AIETH_CACERT", ca)
+    r = suite.runpytest(*common)
+    r.assert_outcomes(passed=1, skipped=1, deselected=1)
+    monkeypatch.delenv("AIETH_CACERT")
+    r = suite.runpytest(*common, "-vv")  # the message whole
+    r.assert_outcomes(failed=1, skipped=1, deselected=1)
+    r.stdout.fnmatch_lines(["*not signed by a CA this client trusts (the system's CA bundle); "
+                            "give the lab CA's certificate with --cacert FILE or "
+                            "AIETH_CACERT=FILE*"])
+
+
+def test_cacert_unreadable_is_a_usage_error(suite, tmp_path):
+    r = suite.runpytest("-p", "aieth.pytest_plugin", "--aieth-cacert", str(tmp_path / "none.pem"))
+    assert r.ret == pytest.ExitCode.USAGE_ERROR
+    r.stderr.fnmatch_lines([f"*--aieth-cacert {tmp_path / 'none.pem'}: the CA bundle cannot be "
+                            "read*"])
+
+
+def test_session_reads_aieth_cacert(th_server_tls, monkeypatch, tmp_path):
+    """The Python package gets the library's rule: Session(cacert=None)
+    trusts $AIETH_CACERT; a bundle that cannot be read is an InvalidError
+    naming the variable, before any connection."""
+    import aieth
+    url, ca = th_server_tls
+    _no_ca_env(monkeypatch)
+    monkeypatch.setenv("AIETH_CACERT", ca)
+    with aieth.Session("vck190", backend="remote", server=url) as s:
+        assert s.backend == "remote"
+    monkeypatch.setenv("AIETH_CACERT", str(tmp_path / "none.pem"))
+    with pytest.raises(aieth.InvalidError) as e:
+        aieth.Session("vck190", backend="remote", server=url)
+    assert f"AIETH_CACERT={tmp_path / 'none.pem'}: the CA bundle cannot be read" in str(e.value)

@@ -39,7 +39,8 @@ typedef struct {
 	/* where */
 	const char *dest;     /* assets directory (NULL: the data directory) */
 	const char *data_dir; /* where cfg/assets.json is (NULL: the data directory) */
-	const char *cacert;   /* CA bundle for TLS (NULL: the system's) */
+	const char *cacert;   /* CA bundle for TLS (NULL: $AIETH_CACERT, else
+			     * $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's) */
 	/* limits */
 	unsigned stall_seconds; /* give up when no byte came for this long (0: 60) */
 	/* hooks */

@@ -100,7 +100,8 @@ typedef struct {
 	/* where */
 	const char *server; /* base URL, "http://host:port" or https */
 	const char *token;  /* bearer token (NULL: none) */
-	const char *cacert; /* CA bundle for https (NULL: the system's) */
+	const char *cacert; /* CA bundle for https (NULL: $AIETH_CACERT, else
+			     * $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's) */
 	/* what goes with the session and what comes back */
 	const char *xrt_ini;       /* an xrt.ini file sent with the session (at
 				        most 1 MiB; NULL: none). The other backends

@@ -31,7 +31,8 @@ typedef struct {
 	 * from AIETH_SQUAD_TOKEN, AIETH_INFLUX_TOKEN, AIETH_WEBHOOK_TOKEN and
 	 * AIETH_UPLOAD_TOKEN. */
 	const char *credentials;
-	const char *cacert; /* CA bundle for https (NULL: the system's) */
+	const char *cacert; /* CA bundle for https (NULL: $AIETH_CACERT, else
+			     * $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's) */
 	/* limits */
 	uint32_t connect_timeout_s; /* 0: 10 */
 	uint32_t timeout_s;         /* whole request, 0: 60 */

@@ -22,7 +22,9 @@
 #include "aieth/assets.h"
 #include "aieth/version.h"
 #include "assets/assets_internal.h"
+#include "util/ca_bundle.h"
 #include "util/error.h"
+#include "util/net_words.h"
 #include "util/opts.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"
@@ -43,6 +45,7 @@ typedef struct {
 	int bad; /* a write callback failure, message set */
 	CURL *c;
 	const aieth_assets_fetch_opts *o;
+	const char *cacert; /* the CA bundle trusted (NULL: the system's) */
 } ft_xfer;
 
 static size_t ft_header(char *b, size_t size, size_t n, void *ud)
@@ -177,8 +180,8 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	curl_easy_setopt(x->c, CURLOPT_MAXREDIRS, 5L);
 	curl_easy_setopt(x->c, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(x->c, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (o->cacert)
-		curl_easy_setopt(x->c, CURLOPT_CAINFO, o->cacert);
+	if (x->cacert)
+		curl_easy_setopt(x->c, CURLOPT_CAINFO, x->cacert);
 	curl_easy_setopt(x->c, CURLOPT_FAILONERROR, 1L);
 	curl_easy_setopt(x->c, CURLOPT_CONNECTTIMEOUT, (long)(stall < 30 ? stall : 30));
 	curl_easy_setopt(x->c, CURLOPT_LOW_SPEED_LIMIT, 1L);
@@ -213,17 +216,24 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 		}
 	} else if (cc == CURLE_HTTP_RETURNED_ERROR)
 		rc = aieth__fail(AIETH_EIO, "%s: HTTP %ld", q, code);
-	else if (ft_tls_error(cc))
-		rc = aieth__fail(
-			AIETH_EIO,
-			"%s: TLS: %s (certificate verification is always on; --cacert FILE trusts a private CA)",
-			q, *err ? err : curl_easy_strerror(cc));
 	else if (cc != CURLE_OK) {
-		*retry = ft_cut(cc) && x->written > 0;
-		rc = aieth__fail(AIETH_EIO,
-				 "%s: %s (%llu bytes kept in %s for the next run to resume)", q,
-				 *err ? err : curl_easy_strerror(cc),
-				 (unsigned long long)(x->offset + x->written), x->part);
+		char w[600];
+		net_failure f = {0};
+		f.url = url;
+		f.cacert = x->cacert;
+		f.flag = "--cacert";
+		f.detail = err;
+		aieth__curl_words(w, sizeof w, x->c, cc, &f);
+		if (ft_tls_error(cc))
+			rc = aieth__fail(AIETH_EIO,
+					 "%s: %s (certificate verification is always on)", q, w);
+		else {
+			*retry = ft_cut(cc) && x->written > 0;
+			rc = aieth__fail(
+				AIETH_EIO,
+				"%s: %s (%llu bytes kept in %s for the next run to resume)", q, w,
+				(unsigned long long)(x->offset + x->written), x->part);
+		}
 	}
 	if (x->o->progress && !rc)
 		x->o->progress(x->o->progress_ctx, x->offset + x->written, x->offset + x->written);
@@ -241,8 +251,9 @@ static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const 
 	memset(&x, 0, sizeof x);
 	x.part = part;
 	x.o = o;
-	if (o->cacert && access(o->cacert, R_OK) != 0)
-		return aieth__fail(AIETH_EINVAL, "--cacert %s: %s", o->cacert, strerror(errno));
+	/* --cacert, else AIETH_CACERT, CURL_CA_BUNDLE, SSL_CERT_FILE */
+	if ((rc = aieth__ca_bundle(o->cacert, "--cacert", url, &x.cacert)))
+		return rc;
 	x.fd = open(part, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (x.fd < 0)
 		return aieth__fail(AIETH_EIO, "%s: cannot open: %s", part, strerror(errno));

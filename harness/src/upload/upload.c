@@ -29,6 +29,7 @@
 
 #include "report/report_model.h"
 #include "upload/upload_internal.h"
+#include "util/ca_bundle.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
@@ -482,6 +483,7 @@ AIETH__OPTS_INIT_FN(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, AIETH_UPLOAD_OPTS
 
 static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 {
+	const char *ca;
 	char *def = NULL;
 	int rc;
 	memset(c, 0, sizeof *c);
@@ -501,6 +503,11 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 	}
 	snprintf(c->spool, sizeof c->spool, "%s", o->spool_dir ? o->spool_dir : def);
 	free(def);
+	/* a CA bundle that cannot be read fails before any connection (each
+	 * POST resolves the same one, up_http_post; a variable's is needed
+	 * only by an https target, checked there) */
+	if ((rc = aieth__ca_bundle(o->cacert, "--upload-cacert", "http://", &ca)))
+		return rc;
 #ifdef AIETH_HAVE_CURL
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return aieth__fail(AIETH_EDEVICE, "curl_global_init failed");

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "upload/upload_internal.h"
+#include "util/ca_bundle.h"
+#include "util/error.h"
+#include "util/net_words.h"
 
 int up_http_class(long code)
 {
@@ -47,10 +50,17 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	CURL *h = curl_easy_init();
 	struct curl_slist *hdrs = NULL;
 	char line[UP_CRED_MAX + 300], ebuf[CURL_ERROR_SIZE];
+	const char *ca;
 	CURLcode cc;
 	int cls;
 
 	*code = 0;
+	/* --upload-cacert, else AIETH_CACERT, CURL_CA_BUNDLE, SSL_CERT_FILE */
+	if (aieth__ca_bundle(o->cacert, "--upload-cacert", e->url, &ca)) {
+		curl_easy_cleanup(h);
+		snprintf(err, errn, "not sent: %s", aieth_error_message());
+		return UP_RETRY;
+	}
 	if (o->cancel && *o->cancel) {
 		curl_easy_cleanup(h);
 		snprintf(err, errn, "not sent: interrupted");
@@ -106,8 +116,8 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (o->cacert)
-		curl_easy_setopt(h, CURLOPT_CAINFO, o->cacert);
+	if (ca)
+		curl_easy_setopt(h, CURLOPT_CAINFO, ca);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, drop);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, abort_check);
@@ -116,16 +126,21 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	cc = curl_easy_perform(h);
 	if (cc == CURLE_OK)
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, code);
+	else if (cc == CURLE_ABORTED_BY_CALLBACK)
+		snprintf(err, errn, "not sent: interrupted");
+	else {
+		/* in words while the handle still tells what it saw */
+		net_failure f = {0};
+		f.url = e->url;
+		f.cacert = ca;
+		f.flag = "--upload-cacert";
+		f.detail = ebuf;
+		aieth__curl_words(err, errn, h, cc, &f);
+	}
 	curl_slist_free_all(hdrs);
 	curl_easy_cleanup(h);
-	if (cc == CURLE_ABORTED_BY_CALLBACK) {
-		snprintf(err, errn, "not sent: interrupted");
+	if (cc != CURLE_OK)
 		return UP_RETRY;
-	}
-	if (cc != CURLE_OK) {
-		snprintf(err, errn, "%s", ebuf[0] ? ebuf : curl_easy_strerror(cc));
-		return UP_RETRY;
-	}
 	cls = up_http_class(*code);
 	if (cls != UP_SENT)
 		snprintf(err, errn, "HTTP %ld", *code);

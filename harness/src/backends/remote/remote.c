@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "backends/backend.h"
+#include "util/ca_bundle.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/path.h"
@@ -374,7 +375,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 				   st->base, method, path, curl_easy_strerror(cc), limits);
 	}
 	return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
-			   curl_easy_strerror(cc));
+			   rmh_words(st->h, cc, st->cacert));
 }
 
 /* A request whose reply must have status want; the reply JSON parsed into
@@ -603,12 +604,15 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	char path[128], xsha[65] = "", *ini = NULL;
 	size_t ini_len = 0;
 	size_t i, n;
-	const char *sstate = "", *reason = "";
+	const char *sstate = "", *reason = "", *ca;
 	uint32_t pos = 0, npos = 0, qmax;
 	double t0;
 	int rc;
 
 	*state = NULL;
+	/* --cacert, else AIETH_CACERT, CURL_CA_BUNDLE, SSL_CERT_FILE */
+	if ((rc = aieth__ca_bundle(ro->cacert, "--cacert", ro->server, &ca)))
+		return rc;
 	/* rm_check passed: the URL fits base */
 	n = strlen(ro->server);
 	while (n && ro->server[n - 1] == '/')
@@ -621,7 +625,7 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 	st->artifacts_max = ro->artifacts_max_bytes;
 	st->concurrent_io = ro->version >= 2 && ro->concurrent_io;
 	st->xfer.interrupt = cfg->opts.interrupt;
-	if ((ro->cacert && !(st->cacert = aieth__strdup(ro->cacert))) ||
+	if ((ca && !(st->cacert = aieth__strdup(ca))) ||
 	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
 		free(st->cacert);
 		free(st);
@@ -987,7 +991,7 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			   "server %s: RX image download: %s after %llu of %llu bytes (%d resumes "
 			   "at most)",
-			   st->base, curl_easy_strerror(cc), (unsigned long long)down.off,
+			   st->base, rmh_words(st->h, cc, st->cacert), (unsigned long long)down.off,
 			   (unsigned long long)img->size, RX_RESUMES);
 }
 
@@ -1237,7 +1241,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 			rmh_reply_message(&up_reply, msg, sizeof msg);
 		snprintf(up_err, cap, "server %s: TX image upload: %s%s%s", st->base,
 			 !done[LEG_UP]            ? "did not end"
-			 : cc[LEG_UP] != CURLE_OK ? curl_easy_strerror(cc[LEG_UP])
+			 : cc[LEG_UP] != CURLE_OK ? rmh_words(h[LEG_UP], cc[LEG_UP], st->cacert)
 						  : "refused",
 			 msg[0] ? ": " : "", msg);
 	}
@@ -1261,7 +1265,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		return aieth__fail(
 			cc[LEG_WAIT] == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			"server %s: POST %s: %s%s", st->base, path,
-			curl_easy_strerror(cc[LEG_WAIT]),
+			rmh_words(h[LEG_WAIT], cc[LEG_WAIT], st->cacert),
 			cc[LEG_WAIT] == CURLE_OPERATION_TIMEDOUT ? " (the wait's limit)" : "");
 	}
 	rc = rm_reply(st, "POST", path, status[LEG_WAIT], 200, &wait_reply, out);
@@ -1404,7 +1408,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 			return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted",
 					   st->base, path);
 		return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
-				   curl_easy_strerror(cc));
+				   rmh_words(st->h, cc, st->cacert));
 	}
 	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
 	rmh_reply_message(&b, msg, sizeof msg);

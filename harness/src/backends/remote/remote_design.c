@@ -35,7 +35,7 @@ static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
-			   "server %s: %s: %s", c->base, what, curl_easy_strerror(cc));
+			   "server %s: %s: %s", c->base, what, rmh_words(c->h, cc, c->cacert));
 }
 
 static int status_error(const rmd_conn *c, const char *what, long status, const sbuf *b)

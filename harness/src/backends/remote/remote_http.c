@@ -16,6 +16,7 @@
 #include "backends/remote/remote_http.h"
 #include "backends/remote/remote_self.h"
 #include "util/error.h"
+#include "util/net_words.h"
 
 int rmh_stopped(const rmh_xfer *x)
 {
@@ -103,6 +104,18 @@ int rmh_stall_from_env(long *stall_s)
 				   v, RMH_STALL_MAX_S);
 	*stall_s = n;
 	return AIETH_OK;
+}
+
+const char *rmh_words(CURL *h, CURLcode cc, const char *cacert)
+{
+	static _Thread_local char w[640];
+	char *url = NULL;
+	net_failure f = {0};
+	curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &url);
+	f.url = url;
+	f.cacert = cacert;
+	f.flag = "--cacert";
+	return aieth__curl_words(w, sizeof w, h, cc, &f);
 }
 
 long rmh_rate_wait_s(CURL *h, int waits)

@@ -69,6 +69,12 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
  * what the refused exchange wrote and read: reply buffers, upload offsets. */
 CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
 
+/* A failed transfer on h (cc not CURLE_OK) in the user's words, with the
+ * fix (util/net_words.h): the URL h asked, cacert the CA bundle it trusted
+ * (NULL: the system's). In a buffer of the calling thread's, valid until
+ * its next call: for the message made at once. */
+const char *rmh_words(CURL *h, CURLcode cc, const char *cacert);
+
 /* After a transfer on h: the seconds to wait before repeating it when the
  * server asked for that (as rmh_perform does; waits: how many times it
  * waited already), else 0. For transfers run side by side (curl_multi). */

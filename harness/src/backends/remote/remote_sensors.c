@@ -60,7 +60,7 @@ static int exchange(rms_conn *c, const char *base, const char *auth, const char 
 		return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 				   "server %s: GET " PATH ": %s", base,
 				   cc == CURLE_ABORTED_BY_CALLBACK ? "interrupted"
-								   : curl_easy_strerror(cc));
+								   : rmh_words(c->h, cc, cacert));
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, status);
 	return AIETH_OK;
 }
