@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # remote_tls.sh - one CA setting for every https client, and TLS and HTTP
-# failures in the user's words (issue 35, §2). An https th_server with a
+# failures in the user's words. An https th_server with a
 # private lab CA (lib.sh lab_ca/lab_cert): the CA bundle's precedence
 # (--cacert > AIETH_CACERT > CURL_CA_BUNDLE > SSL_CERT_FILE > the system's),
 # an unreadable bundle refused before any connection naming the variable,
