@@ -15,6 +15,8 @@
 #   make format-check  list the C files clang-format would change (exit 1)
 #   make fuzz       build the libFuzzer targets (clang) and run each briefly
 #   make bench      benchmarks: figures printed, nothing asserted
+#   make package-inputs  synthetic th_package inputs in $(O)/package-inputs/
+#                   (PACKAGE_BOARD=vck190; docs/packaging.md)
 #   make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (th_server's
 #                   systemd unit, init script and config: docs/server.md;
 #                   the Python package in PYTHON_SITEDIR: docs/python.md)
@@ -176,6 +178,7 @@ PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
+.PHONY: package-inputs
 .PHONY: all lib test check check-build unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check FORCE
 .DEFAULT_GOAL := all
 
@@ -258,6 +261,14 @@ $(O)/tests/gen_package_inputs: tests/data/package/gen_package_inputs.c $(PKG_FIX
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/data/package -o $@ $< $(PKG_FIX) $(STATIC) \
 		$(ALL_LDFLAGS) $(DEPS_LIBS)
+
+# Synthetic th_package inputs (a harness XSA, libadf.a, ...; tests/data/package/
+# README.md) to try th_package without AMD's tools: docs/packaging.md.
+PACKAGE_BOARD ?= vck190
+package-inputs: $(O)/tests/gen_package_inputs
+	$(RUN_WRAPPER) $(O)/tests/gen_package_inputs --board $(PACKAGE_BOARD) \
+		--out $(O)/package-inputs/$(PACKAGE_BOARD)
+	@echo "package-inputs: $(O)/package-inputs/$(PACKAGE_BOARD)/ (harness.xsa, libadf.a, Work/, ...)"
 
 $(O)/tests/bench_package: tests/bench/bench_package.c $(PKG_FIX) $(STATIC)
 	@mkdir -p $(dir $@)

@@ -163,6 +163,19 @@ def _preset(graph: str, name: str) -> Dict[str, Any]:
     return {"model": value["model"], "params": value["params"]}
 
 
+def _model_words(model: Any) -> str:
+    """The model a graph runs, for a message: its name, the preset's, or
+    the default one and how to name another."""
+    if model is None:
+        return ("the default model loopback (no graph_models= or $AIETH_GRAPH_MODELS "
+                "names one for it)")
+    if isinstance(model, str) and model.startswith("@"):
+        return f"preset {model[1:]}"
+    if isinstance(model, dict):
+        return f"model {model.get('model')}"
+    return f"model {model}"
+
+
 def _graph(name: str, model: Any) -> Graph:
     if isinstance(model, str) and model.startswith("@"):
         model = _preset(name, model[1:])
@@ -206,6 +219,11 @@ class test_harness_mgr:
         self._txns: List[Transaction] = []
         self._run_timeouts: List[int] = []
         self._graph_state: Dict[str, str] = {}  # "bounded" or "forever"
+        self._backend = backend
+        # which model each graph runs on the emulated board, for the message
+        # of a transaction that did not complete (a graph without one runs
+        # the loopback, which no AMD bench is written for)
+        self._model_words = {n: _model_words(models.get(n)) for n in self.graph_names}
         try:
             self._s = Session(board=device_name, backend=backend,
                               graphs=[_graph(n, models.get(n)) for n in self.graph_names],
@@ -271,6 +289,22 @@ class test_harness_mgr:
                         log.warning("graph %s: %s", name, e)
                     self._graph_state[name] = "waited"
 
+    def _not_finished(self) -> str:
+        """Why no transaction is done, in words: each one's status and
+        message (a stall says where it stood), and on the emulated board
+        which model each graph ran."""
+        parts = []
+        for i, t in enumerate(self._txns):
+            st = t.status
+            what = {"timeout": "timed out (stalled)", "pending": "was not waited for"}.get(st, st)
+            msg = t.message if st != "pending" else ""
+            parts.append(f"transaction {i} {what}" + (f": {msg}" if msg else ""))
+        text = "no transaction has finished: " + "; ".join(parts)
+        if self._backend == "emu":
+            text += "; on the emulated board " + ", ".join(
+                f"graph {n} ran {self._model_words[n]}" for n in self.graph_names)
+        return text
+
     def _txn(self, t_idx: int) -> Transaction:
         if not self._txns:
             raise TestHarnessException("INVALID_OPERATIONS", "no transaction has run")
@@ -278,7 +312,7 @@ class test_harness_mgr:
             for t in reversed(self._txns):
                 if t.status == "done":
                     return t
-            raise TestHarnessException("INVALID_OPERATIONS", "no transaction has finished")
+            raise TestHarnessException("INVALID_OPERATIONS", self._not_finished())
         if not 0 <= t_idx < len(self._txns):
             raise TestHarnessException("INVALID_OPERATIONS",
                                        f"transaction index {t_idx} not in 0..{len(self._txns) - 1}")

@@ -4,10 +4,13 @@
 # written.
 #
 # Which blocks: every fenced ```sh block of README.md, CONTRIBUTING.md,
-# SECURITY.md, docs/*.md, examples/README.md and python/README.md. Every
-# fence must name its language: ```sh for commands to run, ```text (or
-# ```console, ```json, ...) for output, synopses and files; a bare ``` fails
-# this test, so a command cannot hide from it.
+# SECURITY.md, docs/*.md, examples/README.md and python/README.md, and every
+# ```python block, run as a script of the source tree's package runs
+# (`PYTHONPATH=python python3`, /usr/bin/python3 on the PATH below: Debian's,
+# with its numpy). Every fence must name its language: ```sh for commands to
+# run, ```python for Python to run, ```text (or ```console, ```json, ...) for
+# output, synopses and files; a bare ``` fails this test, so a command cannot
+# hide from it.
 #
 # Where: each file gets a fresh copy of the tree (the files git knows,
 # committed or not, without build folders) with a copy of this build as
@@ -34,7 +37,8 @@
 # succeeds (the ERR trap's rules, those of `set -e`: a command tested by
 # if/while/&&/|| may fail, the last one of an && or || list may not) and
 # the block's last command exits 0.
-#   <!-- docs-test: exit N -->   on the line before the fence: the block's
+#   <!-- docs-test: exit N -->   on the line before the fence (```sh or
+#                                ```python): the block's
 #                                last command must exit N (the others are
 #                                not checked)
 #   <!-- docs-test: skip REASON --> on the line before the fence: the block
@@ -95,6 +99,13 @@ MD
 printf 'begin 1 1\nfail 1 line 3 exited 1\nskip 7 a reason\nbegin 3 11\nok 11\nbegin 4 15\nfail 15 exit 3, the text says 0\ndone\n' >"$TMP/self/want"
 if diff "$TMP/self/want" "$TMP/self/out/1/results" >&2; then ok; else bad "the checker's verdicts on a made-up document"; fi
 has "$TMP/self/list" "1 a.md 4 1 5"
+# Python blocks: run with python3, their exit status is the block's
+printf '```python\nimport sys; sys.exit(0)\n```\n<!-- docs-test: exit 3 -->\n```python\nraise SystemExit(3)\n```\n```python\nraise ValueError("x")\n```\n' >"$TMP/self/doc/c.md"
+(cd "$TMP/self/doc" && python3 "$S/tests/e2e/docs_blocks.py" "$TMP/self/outc" c.md >/dev/null) ||
+  bad "docs_blocks.py refused Python blocks"
+(cd "$TMP/self/doc" && bash "$TMP/self/outc/1/run.sh" >/dev/null 2>&1)
+printf 'begin 1 1\nok 1\nbegin 2 5\nok 5\nbegin 3 8\nfail 8 exit 1\ndone\n' >"$TMP/self/wantc"
+if diff "$TMP/self/wantc" "$TMP/self/outc/1/results" >&2; then ok; else bad "the checker's verdicts on Python blocks"; fi
 printf 'text\n```\nls\n```\n<!-- docs-test: skip -->\n```sh\nls\n```\n<!-- docs-test: exit 1 -->\n\n```sh\nls\n```\n' >"$TMP/self/doc/b.md"
 (cd "$TMP/self/doc" && python3 "$S/tests/e2e/docs_blocks.py" "$TMP/self/out2" b.md >/dev/null 2>"$TMP/self/err") &&
   bad "docs_blocks.py accepted bad fences"

@@ -5,9 +5,10 @@
     docs_blocks.py OUTDIR FILE...
 
 Reads each markdown FILE (a path relative to the current folder, the
-tree's root) and writes, for every file with ```sh blocks, OUTDIR/N/ with
-one file per block (b1.sh, b2.sh, ...) and OUTDIR/N/run.sh, the bash script
-that runs them in order in one shell (see docs.sh for the rules). Prints one
+tree's root) and writes, for every file with ```sh or ```python blocks,
+OUTDIR/N/ with one file per block (b1.sh, b2.py, ...) and OUTDIR/N/run.sh,
+the bash script that runs them in order in one shell, a Python block as
+`PYTHONPATH=python python3 bK.py` (see docs.sh for the rules). Prints one
 line per file: "N FILE BLOCKS SKIPPED COMMANDS". Exits 1, naming file and
 line, on a fence without a language, an unknown or misplaced docs-test
 marker, or an unterminated fence.
@@ -17,6 +18,9 @@ import re
 import shlex
 import sys
 
+# the blocks that run: shell commands, and Python snippets run as a user of
+# the source tree runs a script (docs/python.md: PYTHONPATH=python python3)
+RUN = ('sh', 'python')
 FENCE = re.compile(r'^(\s*)(```+|~~~+)\s*([^`\s]*)')
 MARKER = re.compile(r'^\s*<!--\s*docs-test:(.*?)-->\s*$')
 
@@ -86,9 +90,9 @@ def parse(path):
         if not lang:
             errs.append(f'{path}:{start}: fence without a language: use ```sh for commands '
                         'to run (tests/e2e/docs.sh runs them), ```text for output and synopses')
-        elif marker and lang != 'sh':
-            errs.append(f'{path}:{marker_line}: docs-test marker before a ```{lang} block (only ```sh blocks run)')
-        blocks.append((start, lang, body, marker if lang == 'sh' else None))
+        elif marker and lang not in RUN:
+            errs.append(f'{path}:{marker_line}: docs-test marker before a ```{lang} block (only ```sh and ```python blocks run)')
+        blocks.append((start, lang, body, marker if lang in RUN else None))
         marker = None
     if marker:
         errs.append(f'{path}:{marker_line}: docs-test marker at the end of the file')
@@ -133,26 +137,31 @@ def main():
     for n, path in enumerate(files, 1):
         blocks, errs = parse(path)
         all_errs += errs
-        sh = [b for b in blocks if b[1] == 'sh']
+        sh = [b for b in blocks if b[1] in RUN]
         if not sh:
             continue
         d = os.path.join(out, str(n))
         os.makedirs(d, exist_ok=True)
         run = [RUNNER_HEAD % {'file': path, 'qfile': shlex.quote(path), 'qdir': shlex.quote(os.path.abspath(d))}]
         skipped = ncmd = 0
-        for k, (line, _, body, marker) in enumerate(sh, 1):
+        for k, (line, lang, body, marker) in enumerate(sh, 1):
             if marker and marker[0] == 'skip':
                 skipped += 1
                 run.append('printf "skip %%s %%s\\n" %d %s >>"$__docs_res"' % (line, shlex.quote(marker[1])))
                 continue
-            ncmd += commands(body)
-            with open(os.path.join(d, 'b%d.sh' % k), 'w', encoding='utf-8') as f:
+            py = lang == 'python'
+            ncmd += 1 if py else commands(body)
+            with open(os.path.join(d, 'b%d.%s' % (k, 'py' if py else 'sh')), 'w', encoding='utf-8') as f:
                 f.write('\n'.join(body) + '\n')
             want = str(marker[1]) if marker else '-'
             run.append('__docs_begin %d %d' % (k, line))
             if want != '-':
                 run.append('trap - ERR')
-            run.append('source "$__docs_dir/b%d.sh" </dev/null' % k)
+            if py:
+                # the block's exit status is the script's (a traceback: 1)
+                run.append('PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} python3 "$__docs_dir/b%d.py" </dev/null' % k)
+            else:
+                run.append('source "$__docs_dir/b%d.sh" </dev/null' % k)
             run.append('__docs_end $? %s' % want)
             if want != '-':
                 run.append("trap '__docs_err $?' ERR")

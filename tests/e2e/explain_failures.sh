@@ -3,8 +3,9 @@
 # Failures explain themselves where people look: every failed check (a
 # throughput threshold, a latency bound, a data mismatch, a regression gate)
 # names its limit and the measured value in the table, in junit.xml and on
-# report.html; a file that is not an xclbin leaves every report valid UTF-8
-# and is a warning on stderr; a plugin model's relative path is the
+# report.html, and a latency bound a hang left unmeasured says so there; a
+# file that is not an xclbin leaves every report valid UTF-8 and is a
+# warning on stderr; a plugin model's relative path is the
 # description's folder's, from whatever folder run_test runs in.
 . "$(dirname "$0")/lib.sh"
 RT=$B/bin/run_test
@@ -43,6 +44,22 @@ has thr/junit.xml 'failures="2"'
 lacks thr/junit.xml "see report.json"
 has thr/report.html "</span> MB/s 5000.0 &lt; min 9000.0</td>"
 has thr/report.html "</span> cycles 16 &gt; max 10</td>"
+
+# --- a latency bound of a transaction that hung: not measured, said so in
+# every writer (never "0 cycles ... FAIL"), skipped in junit.xml (not a pass)
+mkdir -p hang_in && cp "$S/examples/stall_hang/"*.txt hang_in/
+$PY - "$S/examples/stall_hang/test.json" hang_in/test.json <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["transactions"][0]["max_latency"] = [{"from": "PLIO_01_TO_AIE", "to": "PLIO_01_FROM_AIE", "max_cycles": 64}]
+json.dump(d, open(sys.argv[2], "w"))
+P
+expect 5 "$RT" -o hang hang_in/test.json
+has "$TMP/out" "latency PLIO_01_TO_AIE -> PLIO_01_FROM_AIE: not measured: the transaction timed out (max 64): not checked"
+lacks "$TMP/out" "0 cycles (max 64)"
+has hang/junit.xml '<skipped message="not measured: the transaction timed out"/>'
+has hang/junit.xml 'skipped="1"'
+has hang/report.html "<td>not measured: the transaction timed out</td><td>64</td><td>not checked</td>"
 
 # --- a data mismatch
 expect 1 "$RT" -o data data.json

@@ -100,8 +100,12 @@ def test_timeout_is_not_valid(capsys):
         test_harness_args(channel_index.PLIO_01_FROM_AIE, out.nbytes, 1, 0, out)])
     mgr.waitForRes(2000)
     assert mgr.isResultValid(0) is False
-    with pytest.raises(TestHarnessException, match="no transaction has finished"):
+    with pytest.raises(TestHarnessException, match="no transaction has finished") as e:
         mgr.isResultValid()
+    # it says that it stalled, where, and which model ran
+    assert e.value.code == "INVALID_OPERATIONS"
+    assert "transaction 0 timed out (stalled): " in str(e.value)
+    assert str(e.value).endswith("on the emulated board graph gr ran model adder")
     mgr.printPerf(0)
     assert "is timeout: no performance information" in capsys.readouterr().out
     mgr.close()

@@ -85,7 +85,9 @@ def test_adder_bench_without_a_model_times_out(monkeypatch, capsys):
     with pytest.raises(TestHarnessException) as e:
         amd_adder_bench(1, [test_mode.FUNC_MODE])
     assert e.value.code == "INVALID_OPERATIONS"
-    assert "no transaction has finished" in str(e.value)
+    assert "no transaction has finished: transaction 0 timed out (stalled): " in str(e.value)
+    assert ("graph gr ran the default model loopback (no graph_models= or "
+            "$AIETH_GRAPH_MODELS names one for it)") in str(e.value)
 
 
 def test_preset_names(monkeypatch):

@@ -190,8 +190,18 @@ static void test_lookup_vck190_pairs(void)
 	CU_ASSERT_EQUAL(aieth_board_plio_at(b, (aieth_dir)5, 0, &p), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_00_TO_AIE", &p), AIETH_ENOTFOUND);
 	MSG_HAS("is not a PLIO name");
+	CU_ASSERT_PTR_NULL(
+		strstr(aieth_error_message(), "did you mean")); /* 01..09, 10, 20, 30 tie */
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_1_TO_AIE", &p), AIETH_ENOTFOUND);
+	MSG_HAS("NN = 01..36 on board vck190); did you mean \"PLIO_01_TO_AIE\"?");
+	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "plio_02_from_aie", &p), AIETH_ENOTFOUND);
+	MSG_HAS("; did you mean \"PLIO_02_FROM_AIE\"?");
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_01_TO_AIEX", &p), AIETH_ENOTFOUND);
+	MSG_HAS("; did you mean \"PLIO_01_TO_AIE\"?");
+	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_02_TO_AI", &p), AIETH_ENOTFOUND);
+	MSG_HAS("; did you mean \"PLIO_02_TO_AIE\"?");
+	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "DataIn0", &p), AIETH_ENOTFOUND);
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "did you mean"));
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, NULL, &p), AIETH_EINVAL);
 	aieth_board_free(b);
 }
@@ -203,6 +213,7 @@ static void test_vek280_rejects_17(void)
 	CU_ASSERT_EQUAL_FATAL(aieth_board_load(&b, "vek280", data_dir()), 0);
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_17_TO_AIE", &p), AIETH_ENOTFOUND);
 	MSG_HAS("PLIO_17_TO_AIE is not a PLIO of board vek280, which has 16 channels");
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "did you mean")); /* no PLIO_17 to offer */
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_17_FROM_AIE", &p), AIETH_ENOTFOUND);
 	CU_ASSERT_EQUAL(aieth_board_plio_find(b, "PLIO_36_FROM_AIE", &p), AIETH_ENOTFOUND);
 	CU_ASSERT_EQUAL(aieth_board_plio_at(b, AIETH_DIR_TO_AIE, 16, &p), AIETH_ENOTFOUND);
@@ -368,6 +379,7 @@ static void test_board_file_errors(void)
 	MSG_HAS("vck190");
 	MSG_HAS("vek280");
 	MSG_HAS("vek385");
+	MSG_HAS("); did you mean \"vck190\"?");
 	CU_ASSERT_PTR_NULL(b);
 	CU_ASSERT_EQUAL(aieth_board_load(&b, "VCK190", data_dir()), AIETH_ENOTFOUND);
 	MSG_HAS("unknown board \"VCK190\" (board names use a-z, 0-9 and _)");

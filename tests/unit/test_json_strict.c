@@ -175,10 +175,12 @@ static void test_keys(void)
 	struct json_object *sub = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_EQUAL(jstrict_keys("t.json", "", o, allowed), AIETH_EPARSE);
-	MSG_HAS("t.json: key \"chanels\" is not allowed here (allowed: name, channels, depth)");
+	MSG_HAS("t.json: key \"chanels\" is not allowed here (allowed: name, channels, depth); "
+		"did you mean \"channels\"?");
 	CU_ASSERT_EQUAL(jstrict_get_object("t.json", "", o, "sub", 1, &sub), 0);
 	CU_ASSERT_EQUAL(jstrict_keys("t.json", "sub", sub, allowed), AIETH_EPARSE);
 	MSG_HAS("t.json: sub: key \"q\" is not allowed here");
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "did you mean")); /* nothing close */
 	json_object_put(o);
 	o = parse("{\"name\": \"x\"}");
 	CU_ASSERT_EQUAL(jstrict_keys("t.json", "", o, allowed), 0);

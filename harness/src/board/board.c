@@ -18,6 +18,7 @@
 #include "util/fileio.h"
 #include "util/json_strict.h"
 #include "util/path.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #define BOARD_SCHEMA "aieth-board/1"
@@ -666,9 +667,10 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	enum { MAXB = 64 };
 	char *names[MAXB];
 	size_t nn = 0, i, o = 0;
-	char list[1200], qn[200];
+	char list[1200], qn[200], hint[AIETH_QUOTE_CAP + 24];
 	DIR *dp;
 	struct dirent *de;
+	aieth_suggest sg;
 
 	aieth__quote_str(qn, sizeof qn, name);
 	dp = opendir(dir);
@@ -693,7 +695,9 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	closedir(dp);
 	qsort(names, nn, sizeof names[0], cmp_str);
 	list[0] = '\0';
+	aieth__suggest_init(&sg, name);
 	for (i = 0; i < nn; i++) {
+		aieth__suggest_add(&sg, names[i]);
 		if (o + strlen(names[i]) + 3 < sizeof list)
 			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
 					      names[i]);
@@ -702,8 +706,8 @@ static int unknown_board(const char *name, const char *dir, const char *why)
 	if (nn == 0)
 		return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s: no board files in %s",
 				   qn, why, dir);
-	return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s (known boards: %s; in %s)", qn,
-			   why, list, dir);
+	return aieth__fail(AIETH_ENOTFOUND, "unknown board \"%s\"%s (known boards: %s; in %s)%s",
+			   qn, why, list, dir, aieth__suggest_text(hint, sizeof hint, &sg));
 }
 
 int aieth_board_load(aieth_board **out, const char *name_or_path, const char *data_dir)
@@ -774,11 +778,47 @@ double aieth_board_channel_peak_bps(const aieth_board *board)
 	return (double)board->info.stream_width_bits / 8.0 * (double)board->info.pl_clock_hz;
 }
 
+/* "; did you mean ..." for a name that is none of the board's PLIOs. AMD's
+ * printPerf writes PLIO_1_TO_AIE and a hand may write plio_01_to_aie: a
+ * number of the board in another spelling is that PLIO (the edit distance
+ * alone would tie PLIO_01 with PLIO_11, 21, 31); else the closest name. */
+static const char *plio_hint(char *out, size_t cap, const aieth_board *board, const char *name)
+{
+	aieth_suggest sg;
+	unsigned d, k, nn = 0;
+	char up[AIETH_SUGGEST_MAX + 1], canon[AIETH_SUGGEST_MAX + 16];
+	size_t i, nd;
+	const char *p;
+
+	for (i = 0; name[i] && i < sizeof up - 1; i++)
+		up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+	up[i] = '\0';
+	if (!strncmp(up, "PLIO_", 5)) {
+		p = up + 5;
+		for (nd = 0; p[nd] >= '0' && p[nd] <= '9' && nd < 4; nd++)
+			nn = nn * 10 + (unsigned)(p[nd] - '0');
+		p += nd;
+		if (nd > 0 && nd < 4 && nn >= 1 && nn <= board->info.channels &&
+		    (!strcmp(p, "_TO_AIE") || !strcmp(p, "_FROM_AIE"))) {
+			snprintf(canon, sizeof canon, "PLIO_%02u%s", nn, p);
+			aieth__suggest_init(&sg, name);
+			aieth__suggest_add(&sg, canon);
+			sg.dist = 0; /* the same PLIO, whatever the distance */
+			return aieth__suggest_text(out, cap, &sg);
+		}
+	}
+	aieth__suggest_init(&sg, name);
+	for (d = 0; d < 2; d++)
+		for (k = 0; k < board->info.channels; k++)
+			aieth__suggest_add(&sg, board->plio[d][k].name);
+	return aieth__suggest_text(out, cap, &sg);
+}
+
 int aieth_board_plio_find(const aieth_board *board, const char *name, aieth_plio *out)
 {
 	aieth_dir dir;
 	unsigned nn;
-	char q[200];
+	char q[200], hint[AIETH_QUOTE_CAP + 24];
 	if (!board || !name || !out)
 		return aieth__fail(AIETH_EINVAL, "aieth_board_plio_find: %s is NULL",
 				   !board  ? "board"
@@ -788,14 +828,16 @@ int aieth_board_plio_find(const aieth_board *board, const char *name, aieth_plio
 	if (parse_plio_name(name, &dir, &nn) != 0 || nn == 0)
 		return aieth__fail(AIETH_ENOTFOUND,
 				   "\"%s\" is not a PLIO name (expected PLIO_NN_TO_AIE or "
-				   "PLIO_NN_FROM_AIE, NN = 01..%02u on board %s)",
-				   q, (unsigned)board->info.channels, board->info.name);
+				   "PLIO_NN_FROM_AIE, NN = 01..%02u on board %s)%s",
+				   q, (unsigned)board->info.channels, board->info.name,
+				   plio_hint(hint, sizeof hint, board, name));
 	if (nn > board->info.channels)
 		return aieth__fail(AIETH_ENOTFOUND,
 				   "%s is not a PLIO of board %s, which has %u channels per "
-				   "direction (PLIO_01..PLIO_%02u)",
+				   "direction (PLIO_01..PLIO_%02u)%s",
 				   q, board->info.name, (unsigned)board->info.channels,
-				   (unsigned)board->info.channels);
+				   (unsigned)board->info.channels,
+				   plio_hint(hint, sizeof hint, board, name));
 	*out = board->plio[dir][nn - 1];
 	aieth__error_clear();
 	return AIETH_OK;

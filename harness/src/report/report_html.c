@@ -312,11 +312,27 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 			sb_lit(b, "</td><td class=\"l\">");
 			rv_esc(b, rj_gets(l, "to"));
 			sb_lit(b, "</td><td>");
-			stat_cell(b, l, "cycles", 0);
-			sb_printf(b, "</td><td>%lld</td><td>", (long long)rj_geti(l, "max_cycles"));
-			rv_badge(b, json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "fail");
-			if (!strcmp(rj_gets(tx, "status"), "done"))
-				why_text(b, l, rw_latency_why);
+			{
+				/* not measured: said so, never a 0-cycle measurement */
+				sbuf u = SB_INIT(SB_LINE_MAX);
+				int un = rw_latency_unmeasured(&u, tx, l);
+				int done = !strcmp(rj_gets(tx, "status"), "done");
+				if (un)
+					rv_esc(b, u.p && !u.oom ? u.p : "not measured");
+				else
+					stat_cell(b, l, "cycles", 0);
+				sb_printf(b, "</td><td>%lld</td><td>",
+					  (long long)rj_geti(l, "max_cycles"));
+				if (un && !done)
+					sb_lit(b, "not checked");
+				else
+					rv_badge(b, json_object_get_boolean(rj_get(l, "passed"))
+							    ? "pass"
+							    : "fail");
+				if (done)
+					why_text(b, l, rw_latency_why);
+				free(u.p);
+			}
 			sb_lit(b, "</td></tr>\n");
 		}
 		sb_lit(b, "</table>\n");

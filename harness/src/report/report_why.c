@@ -91,6 +91,22 @@ int rw_latency_why(sbuf *b, struct json_object *l)
 	return 1;
 }
 
+int rw_latency_unmeasured(sbuf *b, struct json_object *txn, struct json_object *l)
+{
+	struct json_object *cy = rj_get(l, "cycles");
+	const char *st = rj_gets(txn, "status");
+	if (cy && !json_object_is_type(cy, json_type_null))
+		return 0;
+	sb_lit(b, "not measured");
+	if (!strcmp(st, "timeout"))
+		sb_lit(b, ": the transaction timed out");
+	else if (!strcmp(st, "interrupted"))
+		sb_lit(b, ": the transaction was interrupted");
+	else if (strcmp(st, "done"))
+		sb_lit(b, ": the transaction failed");
+	return 1;
+}
+
 void rw_unfinished(sbuf *b, struct json_object *txn, struct json_object *ch)
 {
 	struct json_object *since = rj_get(ch, "stalled_since_cycle");

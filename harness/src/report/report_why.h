@@ -19,6 +19,13 @@ int rw_channel_why(sbuf *b, struct json_object *ch);
  * (max 64)"; nothing when it passed. Returns 1 when it failed. */
 int rw_latency_why(sbuf *b, struct json_object *lat);
 
+/* A latency bound whose cycles were not measured (a channel did not finish,
+ * the board gave no first cycles): 1 and "not measured", with the reason
+ * when the transaction did not complete ("not measured: the transaction
+ * timed out"); 0 and nothing when it was measured. Every writer says so in
+ * these words instead of showing 0 cycles. */
+int rw_latency_unmeasured(sbuf *b, struct json_object *txn, struct json_object *lat);
+
 /* An unfinished channel's state, for the cells of the counters: "stalled
  * since cycle N" (timeout), "interrupted; its last beat ended at cycle N"
  * or "interrupted before its first beat" (a signal stopped the board),

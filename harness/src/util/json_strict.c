@@ -17,6 +17,7 @@
 
 #include "util/error.h"
 #include "util/json_strict.h"
+#include "util/suggest.h"
 #include "util/text.h"
 
 #define JSTRICT_MAX_DEPTH 64
@@ -715,7 +716,7 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 				break;
 			}
 		if (!ok) {
-			char pre[600], qk[200], list[1024];
+			char pre[600], qk[200], list[1024], hint[AIETH_QUOTE_CAP + 24];
 			size_t o = 0;
 			where_prefix(pre, sizeof pre, what, path);
 			aieth__quote_str(qk, sizeof qk, k);
@@ -725,9 +726,12 @@ int jstrict_keys(const char *what, const char *path, struct json_object *obj,
 						      a == allowed ? "" : ", ", *a);
 			if (!allowed || !*allowed)
 				snprintf(list, sizeof list, "none");
+			/* the suggestion last: the message before it is the same
+			 * with and without one */
+			aieth__suggest_list(hint, sizeof hint, k, allowed);
 			return aieth__fail(AIETH_EPARSE,
-					   "%skey \"%s\" is not allowed here (allowed: %s)", pre,
-					   qk, list);
+					   "%skey \"%s\" is not allowed here (allowed: %s)%s", pre,
+					   qk, list, hint);
 		}
 	}
 	return 0;
