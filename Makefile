@@ -170,7 +170,7 @@ PUBLIC_HEADERS := $(sort $(wildcard harness/include/*.h harness/include/aieth/*.
 SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
-.PHONY: all lib test check check-build unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check FORCE
+.PHONY: all lib test check check-build unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check deb deb-check deb-changelog-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -354,7 +354,7 @@ TEST_BUILD = $(MAKE) --no-print-directory -j$(TEST_JOBS)
 test:
 	@mkdir -p $(O) && bash scripts/stage.sh --begin $(STAGES)
 	$(STAGE) "check (gcc)" sh -c '$(TEST_BUILD) check-build && $(MAKE) check'
-	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check
+	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check deb-changelog-check
 	$(STAGE) "ABI (symbols, layouts, abidiff)" $(MAKE) abi
 	$(STAGE) "unit tests (clang)" sh -c '$(TEST_BUILD) O=build-clang CC=clang all && $(MAKE) O=build-clang CC=clang unit'
 	$(STAGE) "check (ASan+UBSan)" sh -c '$(TEST_BUILD) O=build-asan SAN=1 check-build && $(MAKE) O=build-asan SAN=1 check'
@@ -539,7 +539,24 @@ uninstall:
 deps:
 	bash scripts/install-deps.sh
 
+# The Debian packages (debian/README.source, docs/on-board.md): make deb
+# builds them for the host into build-deb/ARCH/ (a local apt repository),
+# make deb ARCH=arm64 cross-builds the boards' set, lintian checks both.
+# make deb-check installs them into clean Debian 12 roots (amd64, and arm64
+# under qemu-user) and tests them there (tests/pkg/clean_root.sh): a stage
+# of .ci/run. deb-changelog-check: debian/changelog and the symbols file in
+# step with version.h, CHANGELOG.md and harness/abi/ (make test's lint stage).
+ARCH ?=
+deb:
+	bash debian/make-deb.sh $(ARCH)
+
+deb-check:
+	bash tests/pkg/clean_root.sh
+
+deb-changelog-check:
+	python3 tests/pkg/check_debian.py
+
 clean:
-	rm -rf build build-asan build-fuzz build-aarch64
+	rm -rf build build-asan build-fuzz build-aarch64 build-deb
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
