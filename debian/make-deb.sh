@@ -26,13 +26,11 @@ else
   tar -c --exclude='./build*' --exclude=./.git -f - . | tar -x -C "$src"
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
-opts=(-us -uc -j"$jobs")
-if [[ $arch == "$host" ]]; then
-  opts+=(-b)   # binary packages, architecture-dependent and python3-aieth
-else
+opts=(-us -uc -j"$jobs" -b)   # the binary packages, python3-aieth (all) among them
+if [[ $arch != "$host" ]]; then
   # the cross build: Debian's cross toolchain and the :ARCH -dev packages
-  # (scripts/install-deps.sh); python3-aieth (all) is the host build's
-  opts+=(-B -a "$arch")
+  # (scripts/install-deps.sh)
+  opts+=(-a "$arch")
 fi
 t0=$(date +%s)
 (cd "$src" && dpkg-buildpackage "${opts[@]}") >"$out/build.log" 2>&1 || {

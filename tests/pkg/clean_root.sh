@@ -13,7 +13,8 @@
 #     pytest test run through its plugin (registered, no -p); apt remove
 #     keeps the conffiles only, apt purge leaves the root as it was.
 #   arm64: the arm64 set (make deb ARCH=arm64) installed into an arm64 root
-#     (qemu-user through binfmt_misc), run_test run there.
+#     (qemu-user through binfmt_misc), run_test run there, the Python
+#     package loading the arm64 library.
 # The roots (with the packages the tests use preinstalled) are cached as
 # tarballs in AIETH_DEB_CACHE (default /var/cache/aieth-deb), named by a
 # hash of what goes into them; make deb's packages are built when missing.
@@ -31,17 +32,24 @@ fi
 export AIETH_SRC=$SRC AIETH_BUILD=$SRC/build-deb
 # shellcheck source=../e2e/lib.sh
 . tests/e2e/lib.sh
+# expect CODE CMD... as lib.sh's, under set -e (a failing CMD is counted,
+# not the end of the script)
+expect() {
+  local want=$1 got=0; shift
+  "$@" >"$TMP/out" 2>"$TMP/err" || got=$?
+  if [[ $got -eq $want ]]; then ok; else bad "$* -> exit $got, expected $want"; cat "$TMP/out" "$TMP/err" >&2; fi
+}
 CACHE=${AIETH_DEB_CACHE:-/var/cache/aieth-deb}
 SUITE=bookworm
 VERSION=$(sed -n 's/^#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth/version.h)
 PKGS=(libaieth0 libaieth-dev aieth-tools aieth-server python3-aieth)
-ARM_PKGS=(libaieth0 aieth-tools aieth-server)
+ARM_PKGS=(libaieth0 aieth-tools aieth-server python3-aieth)
 # What the packages depend on and the tests use, preinstalled in the cached
 # root: installing ours then needs nothing but the local repository. The
 # render group: systemd (udev) makes it on every systemd system; the
 # sysusers entry adds aieth to it.
 AMD64_INCLUDE=libjson-c5,libarchive13,libsqlite3-0,libmicrohttpd12,libcurl4,libgnutls30,init-system-helpers,systemd-standalone-sysusers,systemd-standalone-tmpfiles,passwd,python3,python3-numpy,python3-pytest,libjson-c-dev,libarchive-dev,libsqlite3-dev,libmicrohttpd-dev,libcurl4-openssl-dev,pkg-config,gcc,libc6-dev
-ARM64_INCLUDE=libjson-c5,libarchive13,libsqlite3-0,libmicrohttpd12,libcurl4,libgnutls30,init-system-helpers,systemd-standalone-sysusers,systemd-standalone-tmpfiles,passwd
+ARM64_INCLUDE=libjson-c5,libarchive13,libsqlite3-0,libmicrohttpd12,libcurl4,libgnutls30,init-system-helpers,systemd-standalone-sysusers,systemd-standalone-tmpfiles,passwd,python3,python3-numpy
 W=$SRC/build-deb/check
 t_all=$(date +%s)
 
@@ -119,8 +127,8 @@ check_built() {
   fi
   [[ -n $changes ]] || stale=1
   if [[ -n $stale ]]; then
-    say "building the $arch packages (debian/make-deb.sh $arch)"
-    bash debian/make-deb.sh "$arch" >"$W/make-deb-$arch.log" 2>&1 ||
+    say "building the $arch packages (make deb ARCH=$arch)"
+    make --no-print-directory deb ARCH="$arch" >"$W/make-deb-$arch.log" 2>&1 ||
       { tail -n 40 "$W/make-deb-$arch.log" >&2; bad "make deb ARCH=$arch failed"; finish; exit 1; }
   fi
 }
@@ -156,6 +164,9 @@ inr "$R" id -nG aieth | grep -qw render && ok || bad "aieth is not in group rend
 compgen -G "$R/etc/rc[2-5].d/S*th_server" >/dev/null && bad "th_server enabled in /etc/rc?.d" || ok
 [[ -e $R/etc/systemd/system/multi-user.target.wants/th_server.service ]] && bad "th_server.service enabled" || ok
 pgrep -x th_server >/dev/null && bad "the install started th_server" || ok
+# systemd is not PID 1 in a chroot (nor, here, on the host): th_server is
+# started below as the unit would start it
+say "th_server started by hand with the unit's User=, Group=, UMask=, StateDirectory=, EnvironmentFile= and ExecStart= (no systemd in the root)"
 inr "$R" dpkg-query -W -f='${Conffiles}\n' aieth-server | grep -q '^ /etc/aieth/th_server.conf ' && ok || bad "/etc/aieth/th_server.conf is not a conffile"
 
 # run_test on an example, from the installed data files (/usr/share/aieth)
@@ -232,6 +243,8 @@ cp -r examples/adder_perf "$R/tmp/ex"
 expect 0 inr "$R" sh -c 'cd /tmp/ex && run_test -o out test.json'
 [[ $(jq -r .summary.failed "$R/tmp/ex/out/report.json" 2>/dev/null) == 0 ]] && ok || bad "arm64 run_test's report: $(head -c 300 "$R/tmp/ex/out/report.json" 2>&1)"
 inr "$R" getent passwd aieth >/dev/null && ok || bad "arm64: no user aieth"
+expect 0 inr "$R" python3 -c 'import aieth; assert aieth.library_version() == "'"$VERSION"'", aieth.library_version()'
+
 say "arm64: $(($(date +%s) - t0)) s"
 
 for r in "$W/root-amd64" "$W/root-arm64"; do
