@@ -555,6 +555,7 @@ deb-check:
 
 deb-changelog-check:
 	python3 tests/pkg/check_debian.py
+	@bash tests/pkg/check_debian_test.sh
 
 clean:
 	rm -rf build build-asan build-fuzz build-aarch64 build-deb
