@@ -26,11 +26,13 @@ else
   tar -c --exclude='./build*' --exclude=./.git -f - . | tar -x -C "$src"
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
-opts=(-us -uc -j"$jobs" -b)   # the binary packages, python3-aieth (all) among them
-if [[ $arch != "$host" ]]; then
-  # the cross build: Debian's cross toolchain and the :ARCH -dev packages
-  # (scripts/install-deps.sh)
-  opts+=(-a "$arch")
+opts=(-us -uc -j"$jobs")
+if [[ $arch == "$host" ]]; then
+  :   # the source package too (lintian checks it), and every binary one
+else
+  # the binary packages (python3-aieth, all, among them), cross-built:
+  # Debian's cross toolchain and the :ARCH -dev packages (scripts/install-deps.sh)
+  opts+=(-b -a "$arch")
 fi
 t0=$(date +%s)
 (cd "$src" && dpkg-buildpackage "${opts[@]}") >"$out/build.log" 2>&1 || {
