@@ -179,7 +179,7 @@ SHARED := $(O)/lib/libaieth.so.$(VERSION)
 PCFILE := $(O)/lib/pkgconfig/aieth.pc
 
 .PHONY: package-inputs
-.PHONY: all lib test check check-build unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check FORCE
+.PHONY: all lib test check check-build unit e2e pytest layers abi abi-update format format-check fuzz bench install uninstall clean deps cross-check stress-check deb deb-check deb-changelog-check FORCE
 .DEFAULT_GOAL := all
 
 XRT_DOUBLE := $(O)/tests/libxrt_double.so $(O)/tests/xrt_mkxclbin
@@ -371,7 +371,7 @@ TEST_BUILD = $(MAKE) --no-print-directory -j$(TEST_JOBS)
 test:
 	@mkdir -p $(O) && bash scripts/stage.sh --begin $(STAGES)
 	$(STAGE) "check (gcc)" sh -c '$(TEST_BUILD) check-build && $(MAKE) check'
-	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check
+	$(STAGE) "layers, SPDX, format" $(MAKE) layers format-check deb-changelog-check
 	$(STAGE) "ABI (symbols, layouts, abidiff)" $(MAKE) abi
 	$(STAGE) "unit tests (clang)" sh -c '$(TEST_BUILD) O=build-clang CC=clang all && $(MAKE) O=build-clang CC=clang unit'
 	$(STAGE) "check (ASan+UBSan)" sh -c '$(TEST_BUILD) O=build-asan SAN=1 check-build && $(MAKE) O=build-asan SAN=1 check'
@@ -403,7 +403,8 @@ layers: lib
 # The binary interface (docs/api.md, "Stability"): the exported symbols,
 # the layout of every public struct and libabigail's view of the exported
 # functions, against harness/abi/ (scripts/abi.py). abi-update rewrites
-# those files: a deliberate change, said in CHANGELOG.md. Read from the
+# those files and debian/libaieth0.symbols: a deliberate change, said in
+# CHANGELOG.md. Read from the
 # default build only (gcc, CFLAGS -O2 -g): abidw records what the compiler's
 # debug information holds; clang's differs in details that are not the ABI
 # (abidiff reports none of them, but the file is not the same; gcc -O0
@@ -421,6 +422,7 @@ endif
 endif
 abi abi-update: lib $(ABI_LAYOUTS)
 	$(Q)python3 scripts/abi.py $(if $(filter abi,$@),check,update) $(O)
+	$(if $(filter abi-update,$@),$(Q)python3 tests/pkg/check_debian.py --update)
 
 # The C code as .clang-format says (scripts/check-format.sh: every .c and .h
 # of harness/, host/, pl_dma/, tests/, examples/ and python/); format-check is
@@ -561,7 +563,25 @@ uninstall:
 deps:
 	bash scripts/install-deps.sh
 
+# The Debian packages (debian/README.source, docs/on-board.md): make deb
+# builds them for the host into build-deb/ARCH/ (a local apt repository),
+# make deb ARCH=arm64 cross-builds the boards' set, lintian checks both.
+# make deb-check installs them into clean Debian 12 roots (amd64, and arm64
+# under qemu-user) and tests them there (tests/pkg/clean_root.sh): a stage
+# of .ci/run. deb-changelog-check: debian/changelog and the symbols file in
+# step with version.h, CHANGELOG.md and harness/abi/ (make test's lint stage).
+ARCH ?=
+deb:
+	bash debian/make-deb.sh $(ARCH)
+
+deb-check:
+	bash tests/pkg/clean_root.sh
+
+deb-changelog-check:
+	python3 tests/pkg/check_debian.py
+	@bash tests/pkg/check_debian_test.sh
+
 clean:
-	rm -rf build build-asan build-fuzz build-aarch64
+	rm -rf build build-asan build-fuzz build-aarch64 build-deb
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -37,6 +37,15 @@ PKGS=(
   chromium             # end-to-end tests: report.html loads without console errors and its screenshot shows the charts (tests/e2e/farm_html.sh, gcc build only)
   influxdb             # end-to-end tests: run_test --upload to InfluxDB's v1 write API (tests/e2e/farm_upload.sh; influxd started by the test, not the service)
   python3-yaml         # end-to-end tests: the GitLab CI template parses (tests/e2e/farm_templates.sh)
+  dpkg-dev             # make deb: dpkg-buildpackage, dpkg-scanpackages (the local apt repository), dpkg-gensymbols
+  debhelper            # make deb: debian/rules (dh, compat 13)
+  dh-python            # ... python3-aieth's dependencies (dh_python3)
+  fakeroot             # ... dpkg-buildpackage's default gain-root command
+  lintian              # make deb: no lintian errors (warnings justified in debian/README.source)
+  mmdebstrap           # make deb-check: the clean Debian 12 roots the packages are installed into (tests/pkg/clean_root.sh)
+  arch-test            # ... mmdebstrap's check that the arm64 root's programs run (qemu-user through binfmt_misc)
+  qemu-user-static     # ... the arm64 root: qemu-aarch64 registered with binfmt_misc (F flag: usable in a chroot)
+  binfmt-support       # ... update-binfmts, which registers it
   slurm-wlm            # end-to-end tests: a one-node Slurm (slurmctld, slurmd, munge; started by the test, not the services) runs scripts/farm/slurm/run_test.sbatch on two GRES boards (tests/e2e/farm_slurm.sh)
 )
 
@@ -47,6 +56,7 @@ PKGS=(
 CROSS_ARCH=arm64
 CROSS_PKGS=(
   gcc-aarch64-linux-gnu    # aarch64-linux-gnu-gcc
+  crossbuild-essential-arm64  # make deb ARCH=arm64: dpkg-buildpackage -a arm64's cross toolchain
   libc6-dev-arm64-cross    # its libc; /usr/aarch64-linux-gnu is qemu's QEMU_LD_PREFIX
   qemu-user                # /usr/bin/qemu-aarch64: runs the cross-built programs and tests
   libjson-c-dev:arm64
