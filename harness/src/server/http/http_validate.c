@@ -8,6 +8,8 @@
  * listener by the pin of the key this server loaded (remote_self.h). The
  * last result goes to GET /v1/health and the metrics.
  */
+#ifdef AIETH_HAVE_MHD
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,3 +125,5 @@ enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server
 	aieth__remove_tree(dir);
 	return ret;
 }
+
+#endif /* AIETH_HAVE_MHD */
