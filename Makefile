@@ -163,7 +163,7 @@ UNITS := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 ifneq ($(CROSS),)
 UNITS := $(filter-out $(O)/tests/test_xclbin_xrt,$(UNITS))
 endif
-E2E := $(filter-out tests/e2e/lib.sh,$(sort $(wildcard tests/e2e/*.sh)))
+E2E := $(sort $(wildcard tests/e2e/*/*.sh))
 ifneq ($(CROSS),)
 # not under qemu-user: install.sh builds and runs a client natively,
 # xrt_noop.sh needs Debian's x86 XRT, the benchmarks measure the host
@@ -306,7 +306,7 @@ $(O)/tests/bench_history: tests/bench/bench_history.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
 
-# A client of AMD's protocol for th_server --amd-listen (tests/e2e/amd_listen.sh).
+# A client of AMD's protocol for th_server --amd-listen (tests/e2e/amd/amd_listen.sh).
 $(O)/tests/amd_client: tests/tools/amd_client.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
@@ -388,7 +388,7 @@ test:
 # the remote runs that use two client threads (aieth_remote_opts.concurrent_io)
 # and th_server's under ThreadSanitizer (build-tsan; a report fails the
 # program, so the suite). Not part of make test (about 20 minutes).
-TSAN_E2E = tests/e2e/remote.sh tests/e2e/remote_cpu.sh tests/e2e/server_stream.sh
+TSAN_E2E = tests/e2e/server/remote.sh tests/e2e/server/remote_cpu.sh tests/e2e/server/server_stream.sh
 stress-check: all $(O)/tests/amd_client
 	@$(TEST_ENV) bash scripts/stress-check.sh
 	$(TEST_BUILD) O=build-tsan SAN=thread all build-tsan/tests/amd_client build-tsan/tests/report_render
@@ -439,8 +439,8 @@ format-check:
 # The cross build for the board, tested under qemu-user: its unit and
 # end-to-end tests (E2E above, th_server and the remote backend included:
 # the build must have them), every example's report compared with the
-# native build's (tests/e2e/cross_compare.sh), and the aarch64 th_server
-# serving the native run_test (tests/e2e/server_board.sh).
+# native build's (tests/e2e/tree/cross_compare.sh), and the aarch64 th_server
+# serving the native run_test (tests/e2e/server/server_board.sh).
 cross-check:
 	$(TEST_BUILD) all
 	$(TEST_BUILD) CROSS=aarch64 check-build

@@ -30,13 +30,13 @@ PKGS=(
   libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http/http_server.c)
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
   libsqlite3-dev       # run_test's run history (harness/src/history/, docs/farm.md)
-  curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/th_server.sh)
-  openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/remote.sh)
-  lava-dispatcher      # end-to-end tests: LAVA's lava-run runs the shipped job (tests/e2e/farm_lava.sh)
+  curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/server/th_server.sh)
+  openssl              # end-to-end tests: a certificate for th_server's https (tests/e2e/server/remote.sh)
+  lava-dispatcher      # end-to-end tests: LAVA's lava-run runs the shipped job (tests/e2e/farm/farm_lava.sh)
   openssh-server       # ... against an sshd on 127.0.0.1 standing in for the board
-  chromium             # end-to-end tests: report.html loads without console errors and its screenshot shows the charts (tests/e2e/farm_html.sh, gcc build only)
-  influxdb             # end-to-end tests: run_test --upload to InfluxDB's v1 write API (tests/e2e/farm_upload.sh; influxd started by the test, not the service)
-  python3-yaml         # end-to-end tests: the GitLab CI template parses (tests/e2e/farm_templates.sh)
+  chromium             # end-to-end tests: report.html loads without console errors and its screenshot shows the charts (tests/e2e/farm/farm_html.sh, gcc build only)
+  influxdb             # end-to-end tests: run_test --upload to InfluxDB's v1 write API (tests/e2e/farm/farm_upload.sh; influxd started by the test, not the service)
+  python3-yaml         # end-to-end tests: the GitLab CI template parses (tests/e2e/farm/farm_templates.sh)
   dpkg-dev             # make deb: dpkg-buildpackage, dpkg-scanpackages (the local apt repository), dpkg-gensymbols
   debhelper            # make deb: debian/rules (dh, compat 13)
   dh-python            # ... python3-aieth's dependencies (dh_python3)
@@ -46,7 +46,7 @@ PKGS=(
   arch-test            # ... mmdebstrap's check that the arm64 root's programs run (qemu-user through binfmt_misc)
   qemu-user-static     # ... the arm64 root: qemu-aarch64 registered with binfmt_misc (F flag: usable in a chroot)
   binfmt-support       # ... update-binfmts, which registers it
-  slurm-wlm            # end-to-end tests: a one-node Slurm (slurmctld, slurmd, munge; started by the test, not the services) runs scripts/farm/slurm/run_test.sbatch on two GRES boards (tests/e2e/farm_slurm.sh)
+  slurm-wlm            # end-to-end tests: a one-node Slurm (slurmctld, slurmd, munge; started by the test, not the services) runs scripts/farm/slurm/run_test.sbatch on two GRES boards (tests/e2e/farm/farm_slurm.sh)
 )
 
 # The cross build for the boards' Arm cores (make CROSS=aarch64; make

@@ -11,7 +11,7 @@ set -u
 S=${AIETH_SRC:?run through make stress-check}
 ROUNDS=${ROUNDS:-3}
 LOOPS=${LOOPS:-2}
-SUITES=("$S"/tests/e2e/th_server.sh "$S"/tests/e2e/server_*.sh "$S"/tests/e2e/remote*.sh \
+SUITES=("$S"/tests/e2e/server/th_server.sh "$S"/tests/e2e/server_*.sh "$S"/tests/e2e/remote*.sh \
   "$S"/tests/e2e/amd_*.sh)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done' EXIT

@@ -4,7 +4,7 @@
 # transaction through run_test --backend remote against th_server on
 # 127.0.0.1 (emulated board) vs the same run locally. Figures printed,
 # each with its goal (docs/server.md, "Throughput"), nothing asserted
-# (tests/e2e/bench_smoke.sh runs it with --quick; remote_cpu.sh asserts
+# (tests/e2e/tree/bench_smoke.sh runs it with --quick; remote_cpu.sh asserts
 # what cannot flake: streamed costs no more CPU per byte than serial).
 #
 # usage: bench_remote.sh [--quick]   (256 MiB; --quick: 16 MiB)

@@ -5,7 +5,7 @@
 # start to every report written, and its peak RSS when /usr/bin/time is
 # there; then the same sweep of examples/adder_func, whose data and golden
 # data are text files (converted once per run: docs/data-formats.md).
-# Figures printed, nothing asserted (tests/e2e/bench_smoke.sh runs it with
+# Figures printed, nothing asserted (tests/e2e/tree/bench_smoke.sh runs it with
 # --quick: 100 points).
 #
 # usage: bench_sweep.sh [--quick]

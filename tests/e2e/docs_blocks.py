@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""docs_blocks.py - the fenced blocks of the documentation, for tests/e2e/docs.sh.
+"""docs_blocks.py - the fenced blocks of the documentation, for tests/e2e/tree/docs.sh.
 
     docs_blocks.py OUTDIR FILE...
 
@@ -89,7 +89,7 @@ def parse(path):
         i += 1
         if not lang:
             errs.append(f'{path}:{start}: fence without a language: use ```sh for commands '
-                        'to run (tests/e2e/docs.sh runs them), ```text for output and synopses')
+                        'to run (tests/e2e/tree/docs.sh runs them), ```text for output and synopses')
         elif marker and lang not in RUN:
             errs.append(f'{path}:{marker_line}: docs-test marker before a ```{lang} block (only ```sh and ```python blocks run)')
         blocks.append((start, lang, body, marker if lang in RUN else None))

@@ -22,7 +22,7 @@ import sys
 import urllib.parse
 import urllib.request
 
-# the values the test's uploads hold (tests/e2e/grafana_dashboard.sh)
+# the values the test's uploads hold (tests/e2e/farm/grafana_dashboard.sh)
 ONE = {"test": "adder_perf", "board": "vck190", "backend": "emu", "plio": "PLIO_01_FROM_AIE"}
 ALL = {k: ".*" for k in ONE}
 MANY = {"test": "(adder_perf|loop_perf)", "board": "(vck190|vek280)", "backend": "(emu|xrt)",

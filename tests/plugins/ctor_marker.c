@@ -3,7 +3,7 @@
  * ctor_marker.c - test plugin: the valid two-kernel loopback of
  * plugin_base.h whose constructor, run by dlopen before anything else,
  * creates the file $AIETH_TEST_CTOR_MARKER: the proof that a process
- * loaded it (tests/e2e/server_names.sh: th_server must never load a
+ * loaded it (tests/e2e/server/server_names.sh: th_server must never load a
  * plugin a client names by path).
  */
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * iteration wrong: params {"bad_iteration": N} flip the first byte kernel
  * k0 writes in its iteration N (counted from the graph's start, so across
  * repeated runs: only the run that computes iteration N sees a wrong
- * value; tests/e2e/run_repeat.sh). Without params it copies faithfully.
+ * value; tests/e2e/campaign/run_repeat.sh). Without params it copies faithfully.
  */
 #include <stdio.h>
 

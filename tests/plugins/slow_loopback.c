@@ -3,7 +3,7 @@
  * slow_loopback.c - test plugin: the two-kernel loopback of plugin_base.h
  * (PLIO_01 and PLIO_02, 16-byte windows) whose compute takes 1.5 s of wall
  * time per call, so that a transaction is still running when a client's
- * wait of a few hundred milliseconds ends (tests/e2e/amd_listen.sh). The
+ * wait of a few hundred milliseconds ends (tests/e2e/amd/amd_listen.sh). The
  * output stays a pure function of the input.
  */
 #include <time.h>

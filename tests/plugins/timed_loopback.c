@@ -6,7 +6,7 @@
  * then repeat that every 4 iterations (timing_period 4); k1 keeps its fixed
  * timing. params "bad_cycles": iteration 2 of k0 gets 0 cycles;
  * "bad_period": a timing_period above the limit. Used by test_graph_models.c and
- * tests/e2e/model_timing.sh.
+ * tests/e2e/aie/model_timing.sh.
  */
 #include "plugin_base.h"
 

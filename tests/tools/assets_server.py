@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A file server on 127.0.0.1 for tests/e2e/th_assets.sh (test only).
+"""A file server on 127.0.0.1 for tests/e2e/package/th_assets.sh (test only).
 
 Serves DIR over HTTP, or HTTPS with --cert/--key; honours single Range
 requests ("bytes=N-") with 206 unless --no-range; --cut-after N cuts the

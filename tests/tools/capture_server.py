@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """capture_server.py - a receiver that records where credentials arrive, for
-tests/e2e/upload_paths.sh: http.server on 127.0.0.1 (a free port, written to
+tests/e2e/farm/upload_paths.sh: http.server on 127.0.0.1 (a free port, written to
 --port-file) answering every POST with 200 (204 for InfluxDB's /write, as
 InfluxDB does) and recording one JSON line per request in --record:
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """conn_flood.py - clients without a token that try to fill th_server's
-connection table (tests/e2e/server_lockout.sh): from each source address
+connection table (tests/e2e/server/server_lockout.sh): from each source address
 (loopback: all of 127/8 is local on Linux), PER connections; the first
 POLLERS of them poll GET /v1/health on a kept-alive connection (one request
 a second), the others hold a request head that never ends (a header line a

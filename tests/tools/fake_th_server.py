@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""fake_th_server.py - a hostile or slow th_server for tests/e2e/remote_trust.sh:
+"""fake_th_server.py - a hostile or slow th_server for tests/e2e/server/remote_trust.sh:
 http.server on 127.0.0.1 (a free port, written to --port-file) that forwards
 every request to a real th_server (--upstream URL) and bends what the tests
 ask for:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """farm_server.py - a stand-in for SQUAD and a JSON webhook receiver for
-tests/e2e/farm_upload.sh: http.server on 127.0.0.1 (a free port, written to
+tests/e2e/farm/farm_upload.sh: http.server on 127.0.0.1 (a free port, written to
 --port-file), checking each request the way the real receiver would and
 recording one JSON line per request in --record.
 

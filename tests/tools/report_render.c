@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_render.c - report.html and the SVG charts of a report.json read
- * back (tests/e2e/campaign_html.sh draws hand-made campaign reports with
+ * back (tests/e2e/campaign/campaign_html.sh draws hand-made campaign reports with
  * the library's writers, without a run): report_render REPORT.json DIR
  * writes DIR/report.html and DIR/charts/.
  */

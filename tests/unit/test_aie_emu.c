@@ -262,7 +262,7 @@ static void test_emulated_stall(void)
  * library (aie_state from OUT/artifacts), then its summary grown past the
  * block's 8 lines (the rest said to be in report.json), then emptied
  * (its notes instead). The same block for a board's sysfs state is in
- * tests/e2e/aie_state.sh. */
+ * tests/e2e/aie/aie_state.sh. */
 static void test_text_block(void)
 {
 	char dir[] = "/tmp/aie_words_XXXXXX", art[64], path[96];

@@ -4,7 +4,7 @@
  * fit to the window timing, and the model's params and compute; fit
  * "exact" run on the engine: each window of an irregular trace drained at
  * its trace time, equal stamps, back-pressure. The same through run_test:
- * tests/e2e/aiesim.sh. */
+ * tests/e2e/aie/aiesim.sh. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

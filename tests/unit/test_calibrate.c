@@ -5,7 +5,7 @@
  * flag, unrunnable candidates, determinism; and the API's state checks.
  * AMD's printPerf logs: the parser (runner/amd_log.c) and their matching
  * with a description's transactions (calibrate_log.c), on texts of its own.
- * The fit against emulated runs: tests/e2e/calibrate.sh, calibrate_log.sh. */
+ * The fit against emulated runs: tests/e2e/campaign/calibrate.sh, calibrate_log.sh. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -44,7 +44,7 @@ static void not_sampled(run_ctx *c, const char *status, const char *reason)
 
 /* The emulated board, local or behind th_server, has no sensors: one
  * reason for both, so that a remote report equals the local one but for
- * the backend (tests/e2e/remote.sh). */
+ * the backend (tests/e2e/server/remote.sh). */
 #define EMU_REASON                                                                       \
 	"not sampled on the emulated board (backend emu, or a th_server whose board is " \
 	"emulated): it has no sensors, unless AIETH_SYSFS_ROOT names a tree "            \

@@ -4,7 +4,7 @@
 "aieth-report/2", docs/report-schema.md): repeat.json (a repeated test),
 sweep.json (a size x delay grid with knees, thresholds, a failed point and a
 repeated zip sweep), hostile.json (hostile names in a sweep), and with
---big N FILE a sweep of N points (tests/e2e/campaign_html.sh: the page's
+--big N FILE a sweep of N points (tests/e2e/campaign/campaign_html.sh: the page's
 bounds). Figures follow a simple model (cycles = size/16 + 200 + delay at
 250 MHz); run again after a format change: python3 gen.py."""
 import json

@@ -13,7 +13,7 @@
 # from its graph models (source emulator: per port what it waits on),
 # in report.json, OUT/artifacts/aie_state.json, the text's "AI Engine"
 # block and report.html.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 MK=$B/tests/xrt_mkxclbin

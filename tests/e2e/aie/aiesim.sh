@@ -4,7 +4,7 @@
 # replays aiesimulator output in PERF and FUNC mode; the report's cycles
 # match the hand-computed ones and the data the golden file; bad traces and
 # params are refused naming file:line or the param.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 cyc() { jq -r ".tests[0].transactions[0].channels[] | select(.plio == \"$2\") | .$3" "$1"; }
 is() { if [[ $2 == "$3" ]]; then ok; else bad "$1: got '$2', expected '$3'"; fi; }

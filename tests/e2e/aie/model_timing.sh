@@ -4,7 +4,7 @@
 # tests/plugins/timed_loopback.c) through run_test: the RX counters follow
 # its irregular schedule in both engine modes, and a bad value ends the
 # transaction in error naming the model, the kernel and the iteration.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 P=$B/plugins/timed_loopback.so
 cyc() { jq -r ".tests[0].transactions[0].channels[] | select(.plio == \"$2\") | .$3" "$1"; }

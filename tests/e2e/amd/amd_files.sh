@@ -12,7 +12,7 @@
 # backend (the XRT test double, tests/xrt_double/) the same files come
 # back, and a file XRT writes into the session's folder comes back too once
 # the double writes one. Every wait is bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 AC=$B/tests/amd_client
 M='adder:{"in0":"PLIO_01_TO_AIE","in1":"PLIO_03_TO_AIE","out":"PLIO_02_FROM_AIE","window_bytes":4096}'

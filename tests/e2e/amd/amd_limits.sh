@@ -9,7 +9,7 @@
 # its manager is closed at --amd-setup-timeout whatever setTimeOut says; an
 # AMD session's run_summary.json lists its transactions. Each limit has its
 # own server; waits synchronise on log lines and are bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 AC=$B/tests/amd_client
 M='adder:{"in0":"PLIO_01_TO_AIE","in1":"PLIO_03_TO_AIE","out":"PLIO_02_FROM_AIE","window_bytes":4096}'

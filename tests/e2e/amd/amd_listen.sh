@@ -7,7 +7,7 @@
 # clients at once, the queue shared with HTTP sessions, clients killed mid-upload and
 # mid-transaction; the server stays healthy after every fault. Every wait
 # is bounded; servers are stopped by the trap or by the test.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 AC=$B/tests/amd_client
 M='adder:{"in0":"PLIO_01_TO_AIE","in1":"PLIO_03_TO_AIE","out":"PLIO_02_FROM_AIE","window_bytes":4096}'

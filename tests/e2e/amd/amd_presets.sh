@@ -9,7 +9,7 @@
 # the inputs, on AMD's routing). The same clients fail with the default
 # model. Preset names are looked up among the folder's entries; bad presets
 # stop the server at start. Every wait is bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 AC=$B/tests/amd_client
 PD=$S/cfg/graph-models

@@ -9,7 +9,7 @@
 # whose description is broken; one finds the commit that regresses against
 # a --baseline by less than the threshold would catch, a later commit
 # hanging on the emulated board counting as bad.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PIDS=()

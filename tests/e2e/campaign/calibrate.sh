@@ -4,7 +4,7 @@
 # board itself with hidden parameter values are fitted back from the default
 # vck190 board file; the fitted file reproduces the reports' cycles; bad
 # pairs are refused (exit 2, naming the file and field).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3

@@ -7,7 +7,7 @@
 # a log with the counters stretched by 30 % moves the fit toward it; logs
 # that lack a channel, repeat one, or whose cycles do not fit the sizes are
 # refused (exit 2) naming file, line and channel.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3

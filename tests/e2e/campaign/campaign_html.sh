@@ -10,7 +10,7 @@
 # pages' escaping, UTF-8 and self-containment; in the gcc build headless
 # Chromium loads each page (no console message) and screenshots show the
 # charts (tests/tools/html_png_check.py). AIETH_HTML_SHOT=DIR keeps them.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RR=$B/tests/report_render
 RT=$B/bin/run_test
 D=$S/tests/data/campaign

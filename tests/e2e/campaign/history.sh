@@ -10,7 +10,7 @@
 # database intact), and the trend page: self-contained, its links to the
 # reports, then in headless Chromium (no console message, a screenshot
 # showing the trend line, a regression mark and a failed run).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3

@@ -10,7 +10,7 @@
 # remotely; the limits (runs, warm-up, runs x data, graph iterations) refuse
 # before any run with the field, value and limit; --baseline compares the
 # median, from /1 and /2 reports. Every wait is bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup

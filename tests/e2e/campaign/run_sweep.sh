@@ -7,7 +7,7 @@
 # a knee found where the graph stops limiting, LAVA ids of long point
 # names, the same sweep through th_server on loopback, and a sweep
 # interrupted at its third point (synchronised on progress lines).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 VS=$S/tests/e2e/validate_schema.py

@@ -5,7 +5,7 @@
 # regressed baseline (a report edited with python3) fails with a table that
 # names the channel, a baseline of another board is refused, per-metric
 # tolerances of a description apply, bad baselines name file and field.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PY=/usr/bin/python3
 valid() {

@@ -8,7 +8,7 @@
 # the gcc build only, headless Chromium loads the page (no console message,
 # the charts in its DOM; an injected script error is caught) and a
 # screenshot shows the charts (not blank; a blank PNG is rejected).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3

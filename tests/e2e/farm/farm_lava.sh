@@ -11,7 +11,7 @@
 # (run_test-exit fail, 3) without running run_test, and the outputs
 # archived through ARCHIVE_URL (a file:// URL here). gcc build only (lava-run is heavy and runs
 # the native programs); farm_signals.sh checks the signals in every build.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
   echo "$(basename "$0"): skipped (lava-run runs in the gcc build only; farm_signals.sh covers the signals here)"
   exit 0

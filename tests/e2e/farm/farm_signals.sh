@@ -6,7 +6,7 @@
 # interruption never are); the TAP file is TAP 13 (plan, numbering, ok /
 # not ok per case, YAML diagnostics) with the same cases; forged names
 # cannot forge a signal; --tap follows the output rules of the other files.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3

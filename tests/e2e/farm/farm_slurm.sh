@@ -14,7 +14,7 @@
 # Slurm's ExitCode is run_test's (0, 1) or the template's refusal (2, 3),
 # and the emulator job (run_test_emu.sbatch) says it used no board.
 # gcc build only (daemons as root); skipped when Slurm cannot start.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 me=$(basename "$0")
 if [[ ${AIETH_SAN:-0} == 1 || -n ${AIETH_RUN_WRAPPER:-} ]]; then
   echo "$me: skipped (Slurm runs the gcc build only; farm_templates.sh checks the template here)"

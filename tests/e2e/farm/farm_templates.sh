@@ -16,11 +16,11 @@
 # - Jenkins: not run (no Jenkins in Debian 12): its structure is checked
 #   and the shell text of its sh steps runs with the lock's variables.
 # - Slurm: the #SBATCH directives are checked, and the batch scripts run
-#   with a fake job environment and a fake scontrol (tests/e2e/farm_slurm.sh
+#   with a fake job environment and a fake scontrol (tests/e2e/farm/farm_slurm.sh
 #   runs them under a real Slurm): exit codes pass through, reports land in
 #   the job's folder, SIGTERM to the batch shell (what --signal=B:TERM
 #   sends) reaches run_test (143).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PY=/usr/bin/python3
 F=$S/scripts/farm
@@ -311,7 +311,7 @@ jqis emu .environment.backend "$TMP/jk_emu/out/7/emulator/report.json"
 
 # --- LAVA: the test definition's steps in one /bin/sh, as lava-test-shell
 # runs them, with its params exported and lava-test-case recording
-# (tests/e2e/farm_lava.sh runs the whole job with lava-run)
+# (tests/e2e/farm/farm_lava.sh runs the whole job with lava-run)
 if $PY - "$F/lava/aieth-run-test.yaml" "$TMP/lava_steps.sh" >"$TMP/lv" 2>&1 <<'P'
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))

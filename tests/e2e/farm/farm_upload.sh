@@ -7,7 +7,7 @@
 # data queried back), the spool (a closed port, then --flush-spool once the
 # server is up), a rejected payload in failed/, and a token that never
 # shows in report.json, stderr or the spool.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do { kill -KILL "$p"; wait "$p"; } 2>/dev/null; done; rm -rf "$TMP"' EXIT

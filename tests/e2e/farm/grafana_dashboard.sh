@@ -9,7 +9,7 @@
 # replaced), and docs/farm.md's schema table checked against InfluxDB and
 # the dashboard. Then the check must fail: a field renamed in the data (as
 # an uploader rename would write it), in the dashboard, or in the docs.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 DASH=$S/dist/grafana/aieth-influxdb.json

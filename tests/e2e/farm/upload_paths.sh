@@ -10,7 +10,7 @@
 # segment is refused before anything runs (exit 2, naming the URL and the
 # segment), a credentials line whose prefix has one is refused when the file
 # is read, and no credential ever arrives outside its prefix.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do { kill -KILL "$p"; wait "$p"; } 2>/dev/null; done; rm -rf "$TMP"' EXIT

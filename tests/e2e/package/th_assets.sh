@@ -3,7 +3,7 @@
 # th_assets: verified downloads and safe unpacking of AMD's precompiled
 # assets (docs/assets.md), against file servers on 127.0.0.1 only
 # (tests/tools/assets_server.py: HTTP, and HTTPS with a throwaway CA).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 TA=$B/bin/th_assets
 SRV=$S/tests/tools/assets_server.py
 PIDS=()

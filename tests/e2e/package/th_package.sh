@@ -3,7 +3,7 @@
 # th_package end to end: package, info, check, dump-section on generated
 # inputs (tests/data/package), the bad inputs with their messages and exit
 # codes (0 ok, 1 check problems, 2 usage/input, 3 infrastructure).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"
 export TMPDIR="$TMP/scratch"   # the packager's scratch space: must end up empty

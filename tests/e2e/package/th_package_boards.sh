@@ -5,7 +5,7 @@
 # Gen 2 architecture (a stand-in that lists it records what it is asked);
 # the graph's AIE generation number is the board's; the XSA is the board's
 # device (part, IDCODE).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"
 FAKE="$S/tests/data/package/fake_bootgen_gen2.sh"

@@ -5,7 +5,7 @@
 # bytes as a miss; --no-cache runs bootgen; any change of what bootgen reads
 # is a miss; a damaged entry is a miss, never packaged; the bound evicts;
 # two th_package processes at once both succeed with identical files.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"
 export TMPDIR="$TMP/scratch"

@@ -9,7 +9,7 @@
 # a symbolic link of the path in a loop, no run ever packages that user's
 # PDI. The parts that need a second uid run as root only (skipped with a
 # message otherwise).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"
 export TMPDIR="$TMP/scratch"

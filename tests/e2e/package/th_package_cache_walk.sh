@@ -7,7 +7,7 @@
 # PDI and the cache stores it, the written file's check refuses it, and no
 # later hit - hashed, then (the entry settled for 2 s) one that would stamp
 # it - ever stamps or packages it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"
 export TMPDIR="$TMP/scratch"

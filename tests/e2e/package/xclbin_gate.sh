@@ -5,7 +5,7 @@
 # every backend (emu, xrt on the XRT test double, remote: refused before
 # anything is uploaded), its problems listed one per line naming the file;
 # --xclbin-warn-only keeps the warning and the run goes on.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 T=$B/bin/th_package
 MK=$B/tests/xrt_mkxclbin

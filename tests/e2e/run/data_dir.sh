@@ -6,7 +6,7 @@
 # to the shared library. Checked with AIETH_DATA_DIR unset, from a folder
 # that is neither, on copies of the programs in an installed layout and in
 # a source tree's layout.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 R=${AIETH_BUILD:?}   # the real programs (B may be a wrapper copy)
 unset AIETH_DATA_DIR
 progs=(run_test th_package th_server th_assets aieth_demo)

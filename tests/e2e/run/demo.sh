@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The API demo program on every board, both emulator modes, bad options.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 for board in vck190 vek280 vek385; do
   expect 0 "$B/bin/aieth_demo" --board "$board" --channels 3 --size 4096 --replay 5

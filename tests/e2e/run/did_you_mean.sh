@@ -4,7 +4,7 @@
 # name (in the description, run_test --board, th_package --board) is refused
 # as before (exit 2, the same message) with the closest allowed name added
 # at its end; a name close to none, or as close to two, gets no guess.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 cd "$TMP" || exit 1

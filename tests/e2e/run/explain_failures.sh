@@ -7,7 +7,7 @@
 # file that is not an xclbin leaves every report valid UTF-8 and is a
 # warning on stderr; a plugin model's relative path is the
 # description's folder's, from whatever folder run_test runs in.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PY=/usr/bin/python3
 EX=$S/examples/adder_perf

@@ -6,7 +6,7 @@
 # (exit 130, a complete message), and an interrupted PERF --reference run
 # shows where each channel stood instead of "stalled since cycle 0".
 # Synchronised on progress lines, never on sleeps; every wait is bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 lacks() { if grep -qF -- "$2" "$1"; then bad "$1 has: $2"; sed 's/^/  | /' "$1" >&2; else ok; fi; }
 

@@ -5,7 +5,7 @@
 # output naming one of its inputs; th_package interrupted while bootgen runs,
 # and a bootgen that hangs. Every run is bounded by `timeout`: a status of
 # 124 means it hung.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 R="$B/bin/run_test"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"
@@ -63,7 +63,7 @@ else
   echo "hostile_io.sh: skipped the device-node outputs (mknod needs root)"
 fi
 # a symbolic link to a regular file: replaced by the report, its target
-# never written (tests/e2e/planted_links.sh has every output)
+# never written (tests/e2e/run/planted_links.sh has every output)
 echo old >"$W/real.json"
 ln -s real.json "$W/link.json"
 bounded 0 "$R" -q -o "$W/out2" --report "$W/link.json" "$W/test.json"

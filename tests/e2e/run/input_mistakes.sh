@@ -13,7 +13,7 @@
 # the client asks the server's models (GET .../graphs/NAME/ports): the same
 # cases give the same exit 2 and message. examples/stall_hang stays a
 # stall (5), locally and through the server.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PY=/usr/bin/python3
 EX=$S/examples

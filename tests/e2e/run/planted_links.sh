@@ -11,7 +11,7 @@
 # link owned by someone else to a FIFO is replaced, never followed. What
 # must keep working: /dev/stdout, /dev/null, `--tap -`, a FIFO with a
 # reader, your own link to /dev/null. Every run is bounded by `timeout`.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 R="$B/bin/run_test"
 T="$B/bin/th_package"
 G="$B/tests/gen_package_inputs"

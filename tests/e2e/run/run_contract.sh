@@ -5,7 +5,7 @@
 # stdout (SIGPIPE) never kills a run; output destinations are checked
 # before the run and a write failure after it is what every output says;
 # forged names; one run per output folder; progress, -q and -v; -t 0.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 PY=/usr/bin/python3

@@ -5,7 +5,7 @@
 # reported at the right index, a run under a virtual-memory limit well
 # below the dataset, and PERF descriptions asking for RX data the board
 # cannot return (beyond the URAM) rejected before running.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 D=$TMP/d
 mkdir -p "$D"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # run_test end to end: every example (exit code, report fields, schema,
 # JUnit), the bad inputs of the run_test contract, and the CLI itself.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 PY=/usr/bin/python3
 EX=$S/examples

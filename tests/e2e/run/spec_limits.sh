@@ -3,7 +3,7 @@
 # kernel's fields and the 64-bit cycle arithmetic, nulls, lax checks: each
 # an input error (exit 2) naming the file, the JSON path, the value as
 # written and the rule, found before anything is allocated or run.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 D=$TMP/d
 mkdir -p "$D"

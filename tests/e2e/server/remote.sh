@@ -10,7 +10,7 @@
 # own, every other one is wide, and the checks wait for events (a metric),
 # never for a sleep to be long enough: the suite holds on a loaded machine
 # and under qemu.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup

@@ -14,7 +14,7 @@
 # and compared with a margin no neighbour reaches (twice, plus 150 ms): a
 # streamed way that spins or copies the images again still fails it.
 # Natively only: under qemu-user the CPU seconds are the emulator's.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 th_server_setup
 

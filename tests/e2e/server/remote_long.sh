@@ -8,7 +8,7 @@
 # slow by a real graph model, tests/plugins/slow_loopback.c (1.5 s of wall
 # time per compute call), named by its file name from the server's
 # --model-dir. Every wait is bounded; nothing depends on scheduling.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 th_server_setup
 [[ -f $B/plugins/slow_loopback.so ]] || { echo "remote_long.sh: skipped (no test plugins in $B)"; exit 0; }

@@ -9,7 +9,7 @@
 # for another name, an expired one, plain http to the https port, TLS to a
 # plain port, a server that closes the connection without a reply,
 # nothing listening; uploads and th_assets trust the same bundle.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 TA=$B/bin/th_assets
 SPEC=$S/examples/adder_func/test.json

@@ -9,7 +9,7 @@
 # at it; --server with user:password@ is refused with no trace of the
 # password; the artifacts are bounded (--max-artifacts). Every wait is
 # bounded: each run under `timeout`, each fake server stops by itself.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 FAKE=$S/tests/tools/fake_th_server.py

@@ -15,7 +15,7 @@
 # client, and a server started with AIETH_SYSFS_ROOT gives its own tree's
 # sensors (GET /v1/sensors: a token needed, names only, never the tree's
 # path, a FIFO left out without hanging the request).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup

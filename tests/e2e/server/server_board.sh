@@ -8,7 +8,7 @@
 # gives the native local run's exit code and report (times, paths, backend
 # and server fields aside) and the same saved data. Every wait is bounded;
 # servers are stopped by the trap.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 EX=$S/examples
 stop() {

@@ -9,7 +9,7 @@
 # asks), --xrt-ini, and the session's files in OUT/artifacts listed in
 # report.json; eviction under a tiny cache, never of a design in use.
 # Every wait is bounded; servers are stopped by the trap.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 REQ_MAX_S=20   # uploads of a few MiB
 RT=$B/bin/run_test

@@ -15,7 +15,7 @@
 # server of its own, every other limit is wide, and the checks wait for
 # events (a log line, a metric, bytes arriving), never for a sleep to be
 # long enough (the suite holds on a loaded machine and qemu).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup

@@ -11,7 +11,7 @@
 # a 400 (under valgrind: no read of an unset value).
 # Each limit has its own server; every wait is bounded and synchronised on
 # the server's log or metrics; servers are stopped by the trap.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 RT=$B/bin/run_test
 EX=$S/examples

@@ -9,7 +9,7 @@
 # arrives first is the scheduler's business, not the test's: nothing here
 # depends on the order in which the clients were started. Every wait is
 # bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup

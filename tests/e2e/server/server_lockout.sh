@@ -14,7 +14,7 @@
 # leave no room), and a TX upload cut by the SIGTERM drain is logged as
 # that, not as a 413. Every wait is bounded and synchronised on the
 # server's metrics or log, or on the flood's own ready file.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 RT=$B/bin/run_test
 EX=$S/examples

@@ -9,7 +9,7 @@
 # (HTTP and AMD's protocol); aiesim traces travel with the session, so
 # examples/aiesim_replay runs remotely as locally, and graph names such as
 # top.gr[0] work remotely. Every wait is bounded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 RT=$B/bin/run_test
 J='Content-Type: application/json'

@@ -6,7 +6,7 @@
 # the token file again (a bad new file keeps the old tokens) instead of
 # stopping the server, and a TLS certificate whose key is another one's is
 # named as such (exit 2). Every wait is bounded; servers are stopped by the trap.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 
 TOKA=secrets-token-alice-0123456789

@@ -7,7 +7,7 @@
 # a second upload, a bad "stream" value; run_test --backend remote on it.
 # Every wait is bounded and waits for an event (a metric, a reply), never
 # for a sleep to be long enough.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 th_server_setup

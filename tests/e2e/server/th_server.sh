@@ -7,7 +7,7 @@
 # is read), several clients at once, clients that vanish or never finish,
 # --log-json, and SIGTERM draining. Every wait is bounded; servers are
 # stopped by the trap.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 th_server_setup
 
 TOKA=0123456789abcdef0123

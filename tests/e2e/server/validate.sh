@@ -6,7 +6,7 @@
 # codes (0 passed, 1 a channel fails via a plugin or the model's params, 4
 # the board unusable, 5 a hang, 2 usage); the level-3 latency files taken
 # by run_test calibrate.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 th_server_setup
 

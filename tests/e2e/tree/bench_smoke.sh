@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The benchmarks run and print their figures (nothing about speed asserted).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 # sanitizer builds: LeakSanitizer cannot run in a process strace traces
 # (it stops the world with ptrace itself), and the counts need strace
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0

@@ -6,7 +6,7 @@
 # its times, host and argv, the text table but its timings, and the received
 # data files byte for byte. The emulated board is deterministic, so any
 # difference is a portability bug. Skipped (with a note) in a native build.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 if [[ -z ${AIETH_RUN_WRAPPER:-} ]]; then
   echo "cross_compare.sh: skipped: not a cross build (make cross-check runs it)"; exit 0
 fi

@@ -56,7 +56,7 @@
 # aarch64, the documents run build/bin/... directly) nor AIETH_SAN=1 (the
 # documents are the same; the gcc build's run checks them): it says so and
 # passes.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [[ -n ${AIETH_RUN_WRAPPER:-} ]]; then
   echo "docs.sh: skipped under AIETH_RUN_WRAPPER (the cross build): the documents run the native build/bin"

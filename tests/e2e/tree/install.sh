@@ -4,7 +4,7 @@
 # header and pkg-config file, links the shared library and runs with the
 # installed data files. The Python package imports the installed library,
 # from the prefix and from a virtual environment (pip, offline).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 root=$TMP/root
 # PREFIX is compiled in: the install rebuilds the library and relinks the
 # programs. Done in a copy of the build's objects (made, as the build was,

@@ -7,7 +7,7 @@
 # the faults: a hang (watchdog, exit 5 in bounded time), an abort inside
 # XRT (exit 3), buffer allocation failure, graph open failure, a device
 # that disappears mid-run, plus the pre-flight checks.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 MK=$B/tests/xrt_mkxclbin

@@ -14,7 +14,7 @@
 #   artifacts, right after DELETE; a session without one gets none; an AMD
 #   client (tests/tools/amd_client.c) gets them in the file return after
 #   destroy.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 MK=$B/tests/xrt_mkxclbin
 SPEC=$S/examples/adder_perf/test.json

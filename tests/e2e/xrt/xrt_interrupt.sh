@@ -5,7 +5,7 @@
 # SIGTERM: the parent's wait notices, the watchdog child is ended and
 # reaped, the graphs and the AIE array are reset from a fresh child, the
 # report says interrupted and run_test exits 128+N.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 MK=$B/tests/xrt_mkxclbin

@@ -6,7 +6,7 @@
 # clear "no AIE support" answer for graphs, and the watchdog when XRT's
 # wait ignores its timeout. Skipped (with a note) when the noop shim is
 # not installed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 EX=$S/examples
 MK=$B/tests/xrt_mkxclbin
