@@ -1008,6 +1008,19 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
  * them, and ends the download when the session or the device stops. */
 enum { LEG_UP, LEG_WAIT, LEG_RX, LEGS };
 
+/* One leg of a streamed transaction: its handle and headers, and what
+ * the multi loop learns of it (curl's code, the HTTP status, whether it
+ * ended, was added, how often it was retried and when it last started). */
+typedef struct {
+	char url[768];
+	struct curl_slist *hdrs;
+	CURL *h;
+	CURLcode cc;
+	long status;
+	int done, added, tries;
+	double retry_at; /* > 0: (re)started at that time */
+} rm_leg;
+
 /* The upload leg on a thread of its own (aieth_remote_opts.concurrent_io):
  * the TX sources are read there while the RX sinks take the download on
  * the waiting thread, so on two cores neither waits for the other. The
@@ -1065,13 +1078,9 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 			 char *up_err, size_t cap)
 {
 	static const char *const leg_path[LEGS] = {"tx", "wait", "rx"};
-	char url[LEGS][768], path[256];
-	struct curl_slist *hdrs[LEGS] = {0};
-	CURL *h[LEGS] = {0};
-	CURLcode cc[LEGS] = {CURLE_OK, CURLE_OK, CURLE_OK};
-	long status[LEGS] = {0};
-	int done[LEGS] = {0}, added[LEGS] = {0}, tries[LEGS] = {0}, running = 0, i, rc;
-	double retry_at[LEGS] = {0};     /* > 0: (re)started at that time */
+	char path[256];
+	rm_leg L[LEGS];
+	int running = 0, i, rc;
 	double rx_t = 0, wait_t = 0;     /* the download's last byte; the wait's end */
 	uint64_t rx_off = 0, rx_end = 0; /* rx_end: the end of the piece asked for */
 	CURLMcode mc = CURLM_OK;
@@ -1085,6 +1094,7 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	pthread_t up_th;
 	int threaded = 0, early = 1; /* early: the loop ended before the legs */
 
+	memset(L, 0, sizeof L); /* cc CURLE_OK (0), nothing added or done */
 	*out = NULL;
 	*rx_whole = 0;
 	atomic_init(&up_stop, 0);
@@ -1097,44 +1107,45 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		st->h_rx = curl_easy_init();
 	if (!st->multi || (wire->tx.size && !st->h_up) || (wire->rx.size && !st->h_rx))
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
-	h[LEG_UP] = wire->tx.size ? st->h_up : NULL;
-	h[LEG_WAIT] = st->h;
-	h[LEG_RX] = wire->rx.size ? st->h_rx : NULL;
+	L[LEG_UP].h = wire->tx.size ? st->h_up : NULL;
+	L[LEG_WAIT].h = st->h;
+	L[LEG_RX].h = wire->rx.size ? st->h_rx : NULL;
 	for (i = 0; i < LEGS; i++)
-		snprintf(url[i], sizeof url[i], "%s/v1/sessions/%s/txns/%s/%s", st->base, st->sid,
-			 tid, leg_path[i]);
+		snprintf(L[i].url, sizeof L[i].url, "%s/v1/sessions/%s/txns/%s/%s", st->base,
+			 st->sid, tid, leg_path[i]);
 	st->xfer_wait = st->xfer;
 	st->xfer_wait.stall_s = -1;
-	if (h[LEG_UP]) {
+	if (L[LEG_UP].h) {
 		memset(&up, 0, sizeof up);
 		up.img = &wire->tx;
-		hdrs[LEG_UP] = rmh_setup(h[LEG_UP], url[LEG_UP], st->auth, st->cacert,
-					 "Content-Type: application/octet-stream", 0, &up_x);
-		up_setup(h[LEG_UP], &up);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEFUNCTION, rmh_buf_write);
-		curl_easy_setopt(h[LEG_UP], CURLOPT_WRITEDATA, &up_reply);
+		L[LEG_UP].hdrs = rmh_setup(L[LEG_UP].h, L[LEG_UP].url, st->auth, st->cacert,
+					   "Content-Type: application/octet-stream", 0, &up_x);
+		up_setup(L[LEG_UP].h, &up);
+		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEDATA, &up_reply);
 	}
-	hdrs[LEG_WAIT] = rmh_setup(h[LEG_WAIT], url[LEG_WAIT], st->auth, st->cacert,
-				   "Content-Type: application/json", wait_s, &st->xfer_wait);
-	curl_easy_setopt(h[LEG_WAIT], CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h[LEG_WAIT], CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEFUNCTION, rmh_buf_write);
-	curl_easy_setopt(h[LEG_WAIT], CURLOPT_WRITEDATA, &wait_reply);
-	if (h[LEG_RX])
-		hdrs[LEG_RX] = rx_piece(st, h[LEG_RX], url[LEG_RX], &sink, down, &rx_err, &rx_end);
+	L[LEG_WAIT].hdrs = rmh_setup(L[LEG_WAIT].h, L[LEG_WAIT].url, st->auth, st->cacert,
+				     "Content-Type: application/json", wait_s, &st->xfer_wait);
+	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEDATA, &wait_reply);
+	if (L[LEG_RX].h)
+		L[LEG_RX].hdrs =
+			rx_piece(st, L[LEG_RX].h, L[LEG_RX].url, &sink, down, &rx_err, &rx_end);
 	for (i = 0; i < LEGS; i++)
-		if (h[i])
-			retry_at[i] = 1e-9; /* due now */
-	if (st->concurrent_io && h[LEG_UP]) {
+		if (L[i].h)
+			L[i].retry_at = 1e-9; /* due now */
+	if (st->concurrent_io && L[LEG_UP].h) {
 		memset(&ut, 0, sizeof ut);
-		ut.h = h[LEG_UP];
+		ut.h = L[LEG_UP].h;
 		ut.x = &up_x;
 		ut.up = &up;
 		ut.reply = &up_reply;
 		/* no thread to be had: the upload joins the others below */
 		if (!pthread_create(&up_th, NULL, up_run, &ut)) {
 			threaded = 1;
-			retry_at[LEG_UP] = 0;
+			L[LEG_UP].retry_at = 0;
 		}
 	}
 	for (;;) {
@@ -1142,13 +1153,13 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		int left, pending = 0, due = 0;
 		double now = mono_s();
 		for (i = 0; i < LEGS; i++)
-			if (retry_at[i] > 0 && now >= retry_at[i]) {
-				retry_at[i] = 0;
-				if (curl_multi_add_handle(st->multi, h[i]) == CURLM_OK) {
-					added[i] = 1;
+			if (L[i].retry_at > 0 && now >= L[i].retry_at) {
+				L[i].retry_at = 0;
+				if (curl_multi_add_handle(st->multi, L[i].h) == CURLM_OK) {
+					L[i].added = 1;
 				} else {
-					done[i] = 1;
-					cc[i] = CURLE_FAILED_INIT;
+					L[i].done = 1;
+					L[i].cc = CURLE_FAILED_INIT;
 				}
 			}
 		mc = curl_multi_perform(st->multi, &running);
@@ -1157,17 +1168,18 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		while ((m = curl_multi_info_read(st->multi, &left)))
 			for (i = 0; i < LEGS; i++) {
 				long wait;
-				if (m->msg != CURLMSG_DONE || m->easy_handle != h[i])
+				if (m->msg != CURLMSG_DONE || m->easy_handle != L[i].h)
 					continue;
-				cc[i] = m->data.result;
-				curl_easy_getinfo(h[i], CURLINFO_RESPONSE_CODE, &status[i]);
-				if (cc[i] == CURLE_OK && (wait = rmh_rate_wait_s(h[i], tries[i]))) {
+				L[i].cc = m->data.result;
+				curl_easy_getinfo(L[i].h, CURLINFO_RESPONSE_CODE, &L[i].status);
+				if (L[i].cc == CURLE_OK &&
+				    (wait = rmh_rate_wait_s(L[i].h, L[i].tries))) {
 					/* the rate limit refused it from its head: nothing
 					 * of it was done; again after the wait it names */
-					curl_multi_remove_handle(st->multi, h[i]);
-					added[i] = 0;
-					tries[i]++;
-					retry_at[i] = mono_s() + (double)wait;
+					curl_multi_remove_handle(st->multi, L[i].h);
+					L[i].added = 0;
+					L[i].tries++;
+					L[i].retry_at = mono_s() + (double)wait;
 					if (i == LEG_UP) {
 						up.off = 0;
 						rmh_buf_clear(&up_reply);
@@ -1175,22 +1187,22 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 					rmh_buf_clear(i == LEG_WAIT ? &wait_reply : &rx_err);
 					break;
 				}
-				if (i == LEG_RX && cc[i] == CURLE_OK && status[i] == 206 &&
+				if (i == LEG_RX && L[i].cc == CURLE_OK && L[i].status == 206 &&
 				    !down->ncarry && down->off == rx_end &&
 				    rx_end < wire->rx.size) {
 					/* a piece whole: the next one, at once */
-					curl_multi_remove_handle(st->multi, h[i]);
-					added[i] = 0;
-					curl_slist_free_all(hdrs[i]);
-					hdrs[i] = rx_piece(st, h[i], url[i], &sink, down, &rx_err,
-							   &rx_end);
-					retry_at[i] = 1e-9;
+					curl_multi_remove_handle(st->multi, L[i].h);
+					L[i].added = 0;
+					curl_slist_free_all(L[i].hdrs);
+					L[i].hdrs = rx_piece(st, L[i].h, L[i].url, &sink, down,
+							     &rx_err, &rx_end);
+					L[i].retry_at = 1e-9;
 					break;
 				}
-				done[i] = 1;
+				L[i].done = 1;
 			}
 		/* a wait without a result: the rest would only wait on it */
-		if (done[LEG_WAIT] && (cc[LEG_WAIT] != CURLE_OK || status[LEG_WAIT] != 200))
+		if (L[LEG_WAIT].done && (L[LEG_WAIT].cc != CURLE_OK || L[LEG_WAIT].status != 200))
 			break;
 		/* once the device is done every RX byte is final: the download
 		 * has the stall limit again (the rest resumes, rm_rx_download) */
@@ -1198,14 +1210,14 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 			rx_off = down->off;
 			rx_t = now;
 		}
-		if (done[LEG_WAIT] && !wait_t)
+		if (L[LEG_WAIT].done && !wait_t)
 			wait_t = now;
-		if (wait_t && h[LEG_RX] && !done[LEG_RX] &&
+		if (wait_t && L[LEG_RX].h && !L[LEG_RX].done &&
 		    now - (rx_t > wait_t ? rx_t : wait_t) > (double)st->xfer.stall_s)
 			break;
 		for (i = 0; i < LEGS; i++) {
-			pending |= retry_at[i] > 0;
-			due |= retry_at[i] > 0 && retry_at[i] <= now;
+			pending |= L[i].retry_at > 0;
+			due |= L[i].retry_at > 0 && L[i].retry_at <= now;
 		}
 		if (!running && !pending) {
 			early = 0;
@@ -1226,27 +1238,29 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		if (early)
 			atomic_store(&up_stop, 1);
 		pthread_join(up_th, NULL);
-		cc[LEG_UP] = ut.cc;
-		status[LEG_UP] = ut.status;
-		done[LEG_UP] = !(atomic_load(&up_stop) && ut.cc == CURLE_ABORTED_BY_CALLBACK);
+		L[LEG_UP].cc = ut.cc;
+		L[LEG_UP].status = ut.status;
+		L[LEG_UP].done = !(atomic_load(&up_stop) && ut.cc == CURLE_ABORTED_BY_CALLBACK);
 	}
 	for (i = 0; i < LEGS; i++) {
-		if (added[i])
-			curl_multi_remove_handle(st->multi, h[i]);
-		curl_slist_free_all(hdrs[i]);
+		if (L[i].added)
+			curl_multi_remove_handle(st->multi, L[i].h);
+		curl_slist_free_all(L[i].hdrs);
 	}
-	if (h[LEG_UP] && !(done[LEG_UP] && cc[LEG_UP] == CURLE_OK && status[LEG_UP] == 202)) {
+	if (L[LEG_UP].h &&
+	    !(L[LEG_UP].done && L[LEG_UP].cc == CURLE_OK && L[LEG_UP].status == 202)) {
 		char msg[600] = "";
-		if (done[LEG_UP] && cc[LEG_UP] == CURLE_OK)
+		if (L[LEG_UP].done && L[LEG_UP].cc == CURLE_OK)
 			rmh_reply_message(&up_reply, msg, sizeof msg);
 		snprintf(up_err, cap, "server %s: TX image upload: %s%s%s", st->base,
-			 !done[LEG_UP]            ? "did not end"
-			 : cc[LEG_UP] != CURLE_OK ? rmh_words(h[LEG_UP], cc[LEG_UP], st->cacert)
-						  : "refused",
+			 !L[LEG_UP].done ? "did not end"
+			 : L[LEG_UP].cc != CURLE_OK
+				 ? rmh_words(L[LEG_UP].h, L[LEG_UP].cc, st->cacert)
+				 : "refused",
 			 msg[0] ? ": " : "", msg);
 	}
-	*rx_whole = h[LEG_RX] && done[LEG_RX] && cc[LEG_RX] == CURLE_OK && status[LEG_RX] == 206 &&
-		    down->off + down->ncarry == wire->rx.size;
+	*rx_whole = L[LEG_RX].h && L[LEG_RX].done && L[LEG_RX].cc == CURLE_OK &&
+		    L[LEG_RX].status == 206 && down->off + down->ncarry == wire->rx.size;
 	/* what did not come (an error reply writes nothing to down) is fetched
 	 * by the caller from down->off on */
 	free(up_reply.p);
@@ -1257,18 +1271,18 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: %s", st->base, path,
 				   curl_multi_strerror(mc));
 	}
-	if (!done[LEG_WAIT] || cc[LEG_WAIT] != CURLE_OK) {
+	if (!L[LEG_WAIT].done || L[LEG_WAIT].cc != CURLE_OK) {
 		free(wait_reply.p);
-		if (!done[LEG_WAIT] || cc[LEG_WAIT] == CURLE_ABORTED_BY_CALLBACK)
+		if (!L[LEG_WAIT].done || L[LEG_WAIT].cc == CURLE_ABORTED_BY_CALLBACK)
 			return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: interrupted",
 					   st->base, path);
 		return aieth__fail(
-			cc[LEG_WAIT] == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
+			L[LEG_WAIT].cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			"server %s: POST %s: %s%s", st->base, path,
-			rmh_words(h[LEG_WAIT], cc[LEG_WAIT], st->cacert),
-			cc[LEG_WAIT] == CURLE_OPERATION_TIMEDOUT ? " (the wait's limit)" : "");
+			rmh_words(L[LEG_WAIT].h, L[LEG_WAIT].cc, st->cacert),
+			L[LEG_WAIT].cc == CURLE_OPERATION_TIMEDOUT ? " (the wait's limit)" : "");
 	}
-	rc = rm_reply(st, "POST", path, status[LEG_WAIT], 200, &wait_reply, out);
+	rc = rm_reply(st, "POST", path, L[LEG_WAIT].status, 200, &wait_reply, out);
 	return rc;
 }
 
@@ -1464,25 +1478,6 @@ static int rm_sensors(void *state, aieth_sensor *out, size_t cap, size_t *n, cha
 			notes, notes_cap);
 }
 
-const aieth_backend_ops aieth__backend_remote = {
-	.name = "remote",
-	.description = "a device behind th_server, docs/server.md",
-	.flags = AIETH_BACKEND_NETWORKED,
-	.check = rm_check,
-	.open = rm_open,
-	.close = rm_close,
-	.sensors = rm_sensors,
-	.graph_run = rm_graph_run,
-	.graph_wait = rm_graph_wait,
-	.graph_end = rm_graph_end,
-	.graph_status = rm_graph_status,
-	.txn_start = rm_txn_start,
-	.txn_wait = rm_txn_wait,
-	.graph_update_rtp = rm_update_rtp,
-	.graph_read_rtp = rm_read_rtp,
-	.graph_ports = rm_graph_ports,
-};
-
 #else /* !AIETH_HAVE_CURL: built without libcurl */
 
 static int rm_open(const aieth_dev_config *cfg, void **state)
@@ -1494,6 +1489,16 @@ static int rm_open(const aieth_dev_config *cfg, void **state)
 
 static void rm_close(void *state) { (void)state; }
 
+#endif
+
+/* One table for both builds: without libcurl the device calls are absent
+ * (open says why, so none of them is ever reached). */
+#ifdef AIETH_HAVE_CURL
+#define RM_OP(f) f
+#else
+#define RM_OP(f) NULL
+#endif
+
 const aieth_backend_ops aieth__backend_remote = {
 	.name = "remote",
 	.description = "a device behind th_server, docs/server.md",
@@ -1501,6 +1506,14 @@ const aieth_backend_ops aieth__backend_remote = {
 	.check = rm_check,
 	.open = rm_open,
 	.close = rm_close,
+	.sensors = RM_OP(rm_sensors),
+	.graph_run = RM_OP(rm_graph_run),
+	.graph_wait = RM_OP(rm_graph_wait),
+	.graph_end = RM_OP(rm_graph_end),
+	.graph_status = RM_OP(rm_graph_status),
+	.txn_start = RM_OP(rm_txn_start),
+	.txn_wait = RM_OP(rm_txn_wait),
+	.graph_update_rtp = RM_OP(rm_update_rtp),
+	.graph_read_rtp = RM_OP(rm_read_rtp),
+	.graph_ports = RM_OP(rm_graph_ports),
 };
-
-#endif
