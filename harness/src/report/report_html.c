@@ -166,7 +166,7 @@ static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct j
 		sb_lit(b, " ");
 		rv_esc(b, w.p);
 	}
-	free(w.p);
+	sb_free(&w);
 }
 
 /* A figure's cell: with repeats the median and its spread ("5000.0
@@ -233,7 +233,7 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 				  (long long)rj_geti(ch, "bytes_expected"));
 			rv_esc(b, u.p && !u.oom ? u.p : "did not finish");
 			sb_lit(b, "</td>");
-			free(u.p);
+			sb_free(&u);
 		}
 		sb_lit(b, "<td class=\"l\">");
 		data_cell(b, ch);
@@ -331,7 +331,7 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 							    : "fail");
 				if (done)
 					why_text(b, l, rw_latency_why);
-				free(u.p);
+				sb_free(&u);
 			}
 			sb_lit(b, "</td></tr>\n");
 		}

@@ -89,7 +89,7 @@ static void junit_case(sbuf *b, struct json_object *test, struct json_object *tx
 		rw_channel_why(&w, ch);
 		case_failure(b, in && rj_geti(in, "mismatches") > 0 ? "data" : "threshold", &w,
 			     "a check failed (see report.json)");
-		free(w.p);
+		sb_free(&w);
 	} else if (!strcmp(verdict, "timeout") || !strcmp(verdict, "error") ||
 		   !strcmp(verdict, "interrupted")) {
 		sb_printf(b, "      <error type=\"%s\" message=\"", verdict);
@@ -121,7 +121,7 @@ static void junit_latency(sbuf *b, struct json_object *test, struct json_object 
 		sb_xml(b, w.p && !w.oom ? w.p : "not measured");
 		sb_lit(b, "\"/>\n");
 	}
-	free(w.p);
+	sb_free(&w);
 	sb_lit(b, "    </testcase>\n");
 }
 

@@ -52,7 +52,7 @@ static void failed_check(sbuf *b, struct json_object *o, int (*why)(sbuf *, stru
 	sbuf w = SB_INIT(SB_LINE_MAX);
 	if (why(&w, o) && w.p && !w.oom)
 		yaml_kv(b, "failed", w.p);
-	free(w.p);
+	sb_free(&w);
 }
 
 /* Why a case did not pass, from the report's own words. */
@@ -142,7 +142,7 @@ char *aieth_report_tap(const aieth_report *r)
 	sb_printf(&out, "# run_test status %s, exit %lld\n", rj_gets(r->run, "status"),
 		  (long long)rj_geti(r->run, "exit_code"));
 	if (out.oom || s.body.oom) {
-		free(out.p);
+		sb_free(&out);
 		free(s.body.p);
 		return NULL;
 	}

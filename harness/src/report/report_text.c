@@ -80,7 +80,7 @@ static const char *verdict_cell(char *dst, size_t n, struct json_object *ch)
 		rw_channel_why(&w, ch);
 	}
 	clean(dst, n, w.p && !w.oom ? w.p : rj_gets(ch, "verdict"));
-	free(w.p);
+	sb_free(&w);
 	return dst;
 }
 
@@ -243,7 +243,7 @@ static void text_test(sbuf *b, struct json_object *t)
 										     : "to",
 					  shim, bytes, u.p && !u.oom ? u.p : "did not finish", data,
 					  rj_gets(ch, "verdict"));
-				free(u.p);
+				sb_free(&u);
 			}
 		}
 		for (k = 0; lats && k < json_object_array_length(lats); k++) {
@@ -258,7 +258,7 @@ static void text_test(sbuf *b, struct json_object *t)
 					  (long long)rj_geti(l, "max_cycles"),
 					  !strcmp(rj_gets(tx, "status"), "done") ? "FAIL"
 										 : "not checked");
-				free(w.p);
+				sb_free(&w);
 				continue;
 			}
 			sb_printf(b, "   latency %s -> %s: %lld cycles", rj_gets(l, "from"),
@@ -269,7 +269,7 @@ static void text_test(sbuf *b, struct json_object *t)
 				  json_object_get_boolean(rj_get(l, "passed")) ? "pass" : "FAIL");
 			if (rw_latency_why(&w, l) && w.p && !w.oom)
 				sb_printf(b, " (%s)", w.p);
-			free(w.p);
+			sb_free(&w);
 			sb_lit(b, "\n");
 		}
 		for (k = 0; fails && k < json_object_array_length(fails); k++)

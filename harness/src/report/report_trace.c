@@ -35,7 +35,7 @@ static void json_cat(sbuf *out, const char *a, const char *b)
 	rv_json(out, tmp.p ? tmp.p : "");
 	out->oom |= tmp.oom;
 	out->over |= tmp.over;
-	free(tmp.p);
+	sb_free(&tmp);
 }
 
 /* Start an event: separator, phase, name, ids (the caller adds the rest

@@ -152,7 +152,7 @@ void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj
 		sb_printf(&b, "%s: %s%s%s", label, rj_gets(run, "status"),
 			  rj_gets(run, "message")[0] ? ": " : "", rj_gets(run, "message"));
 		add_failure(c, r, NULL, b.p && !b.oom ? b.p : label, failed);
-		free(b.p);
+		sb_free(&b);
 		return;
 	}
 	for (j = 0; chans && j < json_object_array_length(chans); j++) {
@@ -168,7 +168,7 @@ void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj
 				sb_printf(&b, " (%s)", rj_gets(in, "reason"));
 		}
 		add_failure(c, r, rj_gets(ch, "plio"), b.p && !b.oom ? b.p : label, failed);
-		free(b.p);
+		sb_free(&b);
 	}
 }
 

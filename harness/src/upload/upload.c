@@ -295,7 +295,7 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 	if (rc)
 		unlinkat(to, tmp, 0);
 out:
-	free(b.p);
+	sb_free(&b);
 	return rc;
 }
 
@@ -635,13 +635,13 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		if (prc) {
 			record(&c, urls[i], up_kind_name(t.kind), "lost", 0, NULL,
 			       aieth_error_message(), 0);
-			free(body.p);
+			sb_free(&body);
 			continue;
 		}
 		e.body = body.p ? body.p : "";
 		e.len = body.n;
 		deliver(&c, &e, t.kind, NULL, NULL);
-		free(body.p);
+		sb_free(&body);
 	}
 out:
 	free(rep);

@@ -145,7 +145,7 @@ static unsigned *unique_names(struct json_object *arr, up_esc_fn esc)
 		free(out);
 		out = NULL;
 	}
-	free(e.p);
+	sb_free(&e);
 	json_object_put(seen);
 	return out;
 }
@@ -170,7 +170,7 @@ static void lp_test_tags(sbuf *b, struct json_object *root, struct json_object *
 	lp_tag(b, "board", *board ? board : rj_gets(env, "board"));
 	lp_tag(b, "test", dup_name(&tmp, rj_gets(t, "name"), dup));
 	b->oom |= tmp.oom;
-	free(tmp.p);
+	sb_free(&tmp);
 }
 
 /* The point begun at b->p[start] has its measurement and tags written:
@@ -272,7 +272,7 @@ int up_payload_influx(struct json_object *root, uint64_t ts_ms, sbuf *b)
 	}
 	free(tdup);
 	free(xdup);
-	free(tmp.p);
+	sb_free(&tmp);
 	json_object_put(seen);
 	if (b->oom || tmp.oom)
 		return aieth__fail(AIETH_ENOMEM, "influx payload: out of memory");
@@ -402,7 +402,7 @@ int up_payload_squad(struct json_object *root, const char *report_json, const ch
 				squad_key(&k, tn, td, xn, xd, leaf.p ? leaf.p : "", ".cycles");
 				add_num(jm, &k, rj_get(l, "cycles"));
 				k.oom |= leaf.oom;
-				free(leaf.p);
+				sb_free(&leaf);
 			}
 		}
 	}
@@ -436,7 +436,7 @@ oom:
 done:
 	free(tdup);
 	free(xdup);
-	free(k.p);
+	sb_free(&k);
 	json_object_put(jt);
 	json_object_put(jm);
 	json_object_put(md);

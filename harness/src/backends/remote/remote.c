@@ -341,7 +341,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 		curl_slist_free_all(hdrs);
 		if (cc == CURLE_OK) {
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-			free(sink.p);
+			sb_free(&sink);
 			return AIETH_OK;
 		}
 		if (cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR &&
@@ -352,7 +352,7 @@ static int rm_req(rm_state *st, const char *method, const char *path, const char
 			nanosleep(&ts, NULL);
 		}
 	}
-	free(sink.p);
+	sb_free(&sink);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
 				   path);
@@ -394,7 +394,7 @@ static int rm_json(rm_state *st, const char *method, const char *path, const cha
 	if (out)
 		*out = NULL;
 	if (rc) {
-		free(b.p);
+		sb_free(&b);
 		return rc;
 	}
 	return rm_reply(st, method, path, status, want, &b, out);
@@ -436,7 +436,7 @@ static int rm_reply(rm_state *st, const char *method, const char *path, long sta
 		*out = NULL;
 	if (status != want) {
 		rmh_reply_message(&b, msg, sizeof msg);
-		free(b.p);
+		sb_free(&b);
 		switch (status) {
 		case 401:
 		case 403:
@@ -465,12 +465,12 @@ static int rm_reply(rm_state *st, const char *method, const char *path, long sta
 		char what[1400];
 		snprintf(what, sizeof what, "server %s: reply to %s %s", st->base, method, path);
 		if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, out)) {
-			free(b.p);
+			sb_free(&b);
 			*out = NULL;
 			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 		}
 	}
-	free(b.p);
+	sb_free(&b);
 	return AIETH_OK;
 }
 
@@ -843,12 +843,12 @@ static int rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, 
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/ports", st->sid,
 		 rmt_path_seg(st->cfg->graphs[graph].name, seg));
 	if ((rc = rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
-		free(b.p);
+		sb_free(&b);
 		return rc;
 	}
 	if (status == 501) {
 		rmh_reply_message(&b, msg, sizeof msg);
-		free(b.p);
+		sb_free(&b);
 		return aieth__fail(AIETH_EUNSUPPORTED, "server %s: %s", st->base, msg);
 	}
 	if ((rc = rm_reply(st, "GET", path, status, 200, &b, &o)))
@@ -918,7 +918,7 @@ static int rm_txn_start(void *state, pld_txn *wire)
 		rc = aieth__fail(AIETH_EDEVICE, "server %s: TX image upload: status %ld: %s",
 				 st->base, status, msg);
 	}
-	free(b.p);
+	sb_free(&b);
 	if (rc)
 		return rc;
 	st->wires[slot] = wire;
@@ -959,7 +959,7 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 		status = 0;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 		if (cc == CURLE_OK && status == (from ? 206 : 200)) {
-			free(err.p);
+			sb_free(&err);
 			if (down.off + down.ncarry != img->size)
 				return aieth__fail(AIETH_EDEVICE,
 						   "server %s: RX image download: %llu of "
@@ -971,12 +971,12 @@ static int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 		}
 		if (cc == CURLE_OK || status >= 300) {
 			rmh_reply_message(&err, msg, sizeof msg);
-			free(err.p);
+			sb_free(&err);
 			return aieth__fail(AIETH_EDEVICE,
 					   "server %s: RX image download%s: status %ld: %s",
 					   st->base, from ? " (resumed)" : "", status, msg);
 		}
-		free(err.p);
+		sb_free(&err);
 		if (cc != CURLE_PARTIAL_FILE && cc != CURLE_RECV_ERROR && cc != CURLE_GOT_NOTHING &&
 		    cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR)
 			break;
@@ -1263,16 +1263,16 @@ static int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 		    L[LEG_RX].status == 206 && down->off + down->ncarry == wire->rx.size;
 	/* what did not come (an error reply writes nothing to down) is fetched
 	 * by the caller from down->off on */
-	free(up_reply.p);
-	free(rx_err.p);
+	sb_free(&up_reply);
+	sb_free(&rx_err);
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
 	if (mc != CURLM_OK) {
-		free(wait_reply.p);
+		sb_free(&wait_reply);
 		return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: %s", st->base, path,
 				   curl_multi_strerror(mc));
 	}
 	if (!L[LEG_WAIT].done || L[LEG_WAIT].cc != CURLE_OK) {
-		free(wait_reply.p);
+		sb_free(&wait_reply);
 		if (!L[LEG_WAIT].done || L[LEG_WAIT].cc == CURLE_ABORTED_BY_CALLBACK)
 			return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: interrupted",
 					   st->base, path);
@@ -1417,7 +1417,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	cc = rmh_perform(st->h, &st->xfer, rmh_buf_clear, &b);
 	curl_slist_free_all(hdrs);
 	if (cc != CURLE_OK) {
-		free(b.p);
+		sb_free(&b);
 		if (cc == CURLE_ABORTED_BY_CALLBACK)
 			return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted",
 					   st->base, path);
@@ -1426,7 +1426,7 @@ static int rm_update_rtp(void *state, uint32_t graph, const char *port, const vo
 	}
 	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
 	rmh_reply_message(&b, msg, sizeof msg);
-	free(b.p);
+	sb_free(&b);
 	if (status == 204)
 		return AIETH_OK;
 	return aieth__fail(status == 404   ? AIETH_ENOTFOUND
@@ -1447,26 +1447,26 @@ static int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data
 		return rc;
 	snprintf(path + strlen(path), sizeof path - strlen(path), "?size=%zu", size);
 	if ((rc = rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
-		free(b.p);
+		sb_free(&b);
 		return rc;
 	}
 	if (status != 200) {
 		rmh_reply_message(&b, msg, sizeof msg);
-		free(b.p);
+		sb_free(&b);
 		return aieth__fail(status == 404   ? AIETH_ENOTFOUND
 				   : status == 400 ? AIETH_EINVAL
 						   : AIETH_EDEVICE,
 				   "server %s: %s", st->base, msg);
 	}
 	if (b.n != size) {
-		free(b.p);
+		sb_free(&b);
 		return aieth__fail(AIETH_EDEVICE,
 				   "server %s: run-time parameter %s: %zu bytes came, "
 				   "%zu asked",
 				   st->base, port, b.n, size);
 	}
 	memcpy(data, b.p, size);
-	free(b.p);
+	sb_free(&b);
 	return AIETH_OK;
 }
 

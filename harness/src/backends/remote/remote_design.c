@@ -132,21 +132,21 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	curl_slist_free_all(hdrs);
 	close(up.fd);
 	if (up.err) {
-		free(b.p);
+		sb_free(&b);
 		return aieth__fail(AIETH_EIO, "%s: read failed during the upload (%s)", path,
 				   strerror(up.err));
 	}
 	if (cc) {
-		free(b.p);
+		sb_free(&b);
 		return curl_error(c, "PUT /v1/xclbins", cc);
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 201 && status != 200) {
 		rc = status_error(c, "xclbin upload", status, &b);
-		free(b.p);
+		sb_free(&b);
 		return rc;
 	}
-	free(b.p);
+	sb_free(&b);
 	*uploaded = status == 201;
 	return AIETH_OK;
 }
@@ -258,13 +258,13 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	cc = rmh_perform(c->h, &c->xfer, rmh_buf_clear, &b);
 	curl_slist_free_all(hdrs);
 	if (cc) {
-		free(b.p);
+		sb_free(&b);
 		return curl_error(c, "GET artifacts", cc);
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 200) {
 		rc = status_error(c, "GET artifacts", status, &b);
-		free(b.p);
+		sb_free(&b);
 		return rc;
 	}
 	{
@@ -272,7 +272,7 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 		char what[800];
 		snprintf(what, sizeof what, "server %s: GET artifacts", c->base);
 		rc = jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o);
-		free(b.p);
+		sb_free(&b);
 		if (rc)
 			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 	}

@@ -78,12 +78,12 @@ int rms_read(rms_conn *c, const char *base, const char *auth, const char *cacert
 	rc = exchange(c, base, auth, cacert, intr, &status, &b);
 	pthread_mutex_unlock(&c->mu);
 	if (rc) {
-		free(b.p);
+		sb_free(&b);
 		return rc;
 	}
 	if (status != 200) {
 		rmh_reply_message(&b, msg, sizeof msg);
-		free(b.p);
+		sb_free(&b);
 		if (status == 401 || status == 403)
 			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
 					   base, status, msg);
@@ -93,10 +93,10 @@ int rms_read(rms_conn *c, const char *base, const char *auth, const char *cacert
 	}
 	snprintf(what, sizeof what, "server %s: reply to GET " PATH, base);
 	if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o)) {
-		free(b.p);
+		sb_free(&b);
 		return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 	}
-	free(b.p);
+	sb_free(&b);
 	rc = rmr_sensors(base, o, out, cap, n, notes, notes_cap);
 	json_object_put(o);
 	return rc;

@@ -198,11 +198,11 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	}
 	pthread_mutex_unlock(&s->mu);
 	if (b.oom) {
-		free(b.p);
+		sb_free(&b);
 		return http_reply_err(c, r, 500, NULL, "metrics: out of memory");
 	}
 	ret = http_reply(c, r, 200, "text/plain; version=0.0.4", b.p, b.n, NULL);
-	free(b.p);
+	sb_free(&b);
 	return ret;
 }
 
