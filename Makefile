@@ -90,9 +90,11 @@ SONAME := libaieth.so.$(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VER
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
-# libarchive: th_package reads the XSA (zip) and libadf.a (ar) with it
+# libarchive: th_package reads the XSA (zip) and libadf.a (ar) with it, th_assets
+# unpacks with it. ENGINE_DEPS_LIBS: what only the programs' engines (host/*/)
+# link; libaieth never does (docs/architecture.md, "The cut").
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive 2>/dev/null)
-DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
+ENGINE_DEPS_LIBS := $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo -larchive)
 # SQLite: run_test's run history (harness/src/history/, docs/farm.md)
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
@@ -127,7 +129,7 @@ FEATURE_STAMP = $(O)/features.stamp
 
 # Quoted includes resolve against these (scripts/check-layers.py reads the
 # same order): the public API, the subsystem folders, the tree root (pl_dma/).
-INCLUDES := -Iharness/include -Iharness/src -I.
+INCLUDES := -Iharness/include -Iharness/src -Iharness/base -Ihost -I.
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
@@ -147,9 +149,21 @@ ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 # One folder per subsystem (docs/architecture.md); their sources, found per
 # folder. Includes name the folder: "util/error.h", "pl_dma/protocol.h".
-LIB_DIRS := $(sort $(dir $(wildcard harness/src/*/ harness/src/*/*/))) pl_dma/ pl_dma/models/
+LIB_DIRS := $(sort $(dir $(wildcard harness/base/*/ harness/base/*/*/ harness/src/*/ harness/src/*/*/))) pl_dma/ pl_dma/models/
 LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o)
+# Each program's engine (docs/architecture.md, "The cut"): host/<engine>/,
+# an internal archive that only the programs of ENGINES_<program> link (and
+# the tests, which test internals); never part of libaieth.
+ENGINES := $(sort $(notdir $(patsubst %/,%,$(wildcard host/*/))))
+ENGINE_SRC_OF = $(sort $(wildcard host/$(1)/*.c host/$(1)/*/*.c))
+ENGINE_SRC := $(foreach e,$(ENGINES),$(call ENGINE_SRC_OF,$(e)))
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(O)/obj/%.o)
+ENGINE_ARCHIVES := $(ENGINES:%=$(O)/lib/engines/lib%.a)
+ENGINES_run_test := upload
+ENGINES_th_assets := th_assets
+ENGINES_th_package := th_package th_assets
+ENGINE_A = $(foreach e,$(ENGINES_$(1)),$(O)/lib/engines/lib$(e).a)
 HOST_COMMON := $(sort $(wildcard host/cli_*.c))
 HOST_PROGS := $(filter-out $(HOST_COMMON),$(sort $(wildcard host/*.c)))
 BINS := $(HOST_PROGS:host/%.c=$(O)/bin/%)
@@ -214,22 +228,33 @@ $(PREFIX_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
 FORCE:
-$(O)/obj/harness/src/util/path.o: $(PREFIX_STAMP)
+$(O)/obj/harness/base/util/path.o: $(PREFIX_STAMP)
 $(FEATURE_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
-$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/harness/src/assets/% $(O)/obj/harness/src/upload/%,$(LIB_OBJ)): $(FEATURE_STAMP)
+$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/host/th_assets/% $(O)/obj/host/upload/%,$(LIB_OBJ) $(ENGINE_OBJ)): $(FEATURE_STAMP)
 $(filter $(O)/tests/test_server $(O)/tests/test_remote_reply,$(UNITS)): $(FEATURE_STAMP)
 
 $(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c libarchive sqlite3$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c sqlite3$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
-# Programs link the static library so they run from the tree as they are.
-$(O)/bin/%: host/%.c $(HOST_COMMON) $(STATIC)
-	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Ihost -o $@ $< $(HOST_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+define ENGINE_RULE
+$(O)/lib/engines/lib$(1).a: $(patsubst %.c,$(O)/obj/%.o,$(call ENGINE_SRC_OF,$(1)))
+	@mkdir -p $$(dir $$@)
+	$$(call say,AR,$$@)rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+$(foreach e,$(ENGINES),$(eval $(call ENGINE_RULE,$(e))))
+
+# Programs link their engine and the static library so they run from the
+# tree as they are.
+define PROG_RULE
+$(O)/bin/$(1): host/$(1).c $(HOST_COMMON) $(call ENGINE_A,$(1)) $(STATIC)
+	@mkdir -p $$(dir $$@)
+	$$(call say,LINK,$$@)$$(CC) $$(ALL_CFLAGS) -o $$@ $$< $(HOST_COMMON) $(call ENGINE_A,$(1)) $(STATIC) $$(ALL_LDFLAGS) $$(DEPS_LIBS) $$(ENGINE_DEPS_LIBS)
+endef
+$(foreach p,$(HOST_PROGS:host/%.c=%),$(eval $(call PROG_RULE,$(p))))
 
 $(O)/bin/%: examples/c_api/%.c $(STATIC)
 	@mkdir -p $(dir $@)
@@ -243,9 +268,9 @@ $(O)/plugins/%.so: tests/plugins/%.c harness/include/aieth_model.h
 	@mkdir -p $(dir $@)
 	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
 
-$(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(STATIC)
+$(O)/tests/test_%: tests/unit/test_%.c $(UNIT_COMMON) $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(CUNIT_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_COMMON) $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS) $(CUNIT_LIBS)
 
 # th_package: the fixture generator (tests/data/package) is linked into its
 # tests and programs; only the XRT cross-check links Debian's XRT (libaieth
@@ -254,16 +279,16 @@ PKG_FIX := tests/data/package/pkg_fixtures.c
 PKG_FIX_TESTS := $(filter $(O)/tests/test_xclbin_package $(O)/tests/test_xclbin_xrt,$(UNITS))
 XRT_CFLAGS := -isystem /usr/include/xrt
 XRT_LIBS := -lxrt_coreutil
-$(PKG_FIX_TESTS): $(O)/tests/test_%: tests/unit/test_%.c $(PKG_FIX) $(UNIT_COMMON) $(STATIC)
+$(PKG_FIX_TESTS): $(O)/tests/test_%: tests/unit/test_%.c $(PKG_FIX) $(UNIT_COMMON) $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) $(if $(findstring xrt,$*),$(XRT_CFLAGS)) -Itests/unit \
-		-Itests/data/package -o $@ $< $(PKG_FIX) $(UNIT_COMMON) $(STATIC) $(ALL_LDFLAGS) \
-		$(DEPS_LIBS) $(CUNIT_LIBS) $(if $(findstring xrt,$*),$(XRT_LIBS))
+		-Itests/data/package -o $@ $< $(PKG_FIX) $(UNIT_COMMON) $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) \
+		$(DEPS_LIBS) $(ENGINE_DEPS_LIBS) $(CUNIT_LIBS) $(if $(findstring xrt,$*),$(XRT_LIBS))
 
 $(O)/tests/gen_package_inputs: tests/data/package/gen_package_inputs.c $(PKG_FIX) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -Itests/data/package -o $@ $< $(PKG_FIX) $(STATIC) \
-		$(ALL_LDFLAGS) $(DEPS_LIBS)
+		$(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # Synthetic th_package inputs (a harness XSA, libadf.a, ...; tests/data/package/
 # README.md) to try th_package without AMD's tools: docs/packaging.md.
@@ -273,48 +298,48 @@ package-inputs: $(O)/tests/gen_package_inputs
 		--out $(O)/package-inputs/$(PACKAGE_BOARD)
 	@echo "package-inputs: $(O)/package-inputs/$(PACKAGE_BOARD)/ (harness.xsa, libadf.a, Work/, ...)"
 
-$(O)/tests/bench_package: tests/bench/bench_package.c $(PKG_FIX) $(STATIC)
+$(O)/tests/bench_package: tests/bench/bench_package.c $(PKG_FIX) $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -Itests/data/package -o $@ $< $(PKG_FIX) \
-		$(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+		$(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # The XRT C API test double (tests/xrt_double/): the emulated board behind
 # XRT's function names; only those are exported.
-$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c tests/xrt_double/*.h) tests/xrt_double/exports.map $(STATIC)
+$(O)/tests/libxrt_double.so: $(wildcard tests/xrt_double/*.c tests/xrt_double/*.h) tests/xrt_double/exports.map $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(call say,SO,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-Bsymbolic \
 		-Wl,--version-script=tests/xrt_double/exports.map -o $@ \
-		$(wildcard tests/xrt_double/*.c) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+		$(wildcard tests/xrt_double/*.c) $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # hash128 (util/hash.c) runs next to every packaged byte: -O3 is what lets
 # gcc and clang unroll and vectorise its lanes (about 2 x at -O2).
-$(O)/obj/harness/src/util/hash.o: ALL_CFLAGS += -O3
+$(O)/obj/harness/base/util/hash.o: ALL_CFLAGS += -O3
 
 # XRT's own headers (when installed) check the xrt backend's prototypes.
 $(O)/tests/test_xrt: ALL_CFLAGS += -isystem /usr/include/xrt
 
-$(O)/tests/xrt_mkxclbin: tests/xrt_double/tools/xrt_mkxclbin.c $(STATIC)
+$(O)/tests/xrt_mkxclbin: tests/xrt_double/tools/xrt_mkxclbin.c $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
-$(O)/tests/bench: tests/bench/bench.c $(STATIC)
+$(O)/tests/bench: tests/bench/bench.c $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # The run history over 10,000 runs (make bench)
-$(O)/tests/bench_history: tests/bench/bench_history.c $(STATIC)
+$(O)/tests/bench_history: tests/bench/bench_history.c $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -O2 -o $@ $< $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # A client of AMD's protocol for th_server --amd-listen (tests/e2e/amd/amd_listen.sh).
-$(O)/tests/amd_client: tests/tools/amd_client.c $(STATIC)
+$(O)/tests/amd_client: tests/tools/amd_client.c $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # report.html and the charts of a report.json read back (campaign_html.sh).
-$(O)/tests/report_render: tests/tools/report_render.c $(STATIC)
+$(O)/tests/report_render: tests/tools/report_render.c $(ENGINE_ARCHIVES) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(ENGINE_ARCHIVES) $(STATIC) $(ALL_LDFLAGS) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 # raw TCP on 127.0.0.1, the yardstick of the remote benchmark (bench_remote.sh)
 $(O)/tests/tcp_loopback: tests/bench/tcp_loopback.c
@@ -455,15 +480,15 @@ FUZZ_FLAGS := -std=c11 -g -O1 -fno-sanitize-recover=all \
 	$(DEPS_CFLAGS) -DAIETH_DATADIR=\"$(CURDIR)\"
 FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 
-FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(ENGINE_SRC:%.c=build-fuzz/obj/%.o)
 
-build-fuzz/obj/%.o: %.c $(foreach d,$(LIB_DIRS) harness/include/ harness/include/aieth/,$(wildcard $(d)*.h))
+build-fuzz/obj/%.o: %.c $(foreach d,$(LIB_DIRS) $(ENGINES:%=host/%/) harness/include/ harness/include/aieth/,$(wildcard $(d)*.h))
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(DEPS_LIBS)
+	$(call say,LINK,$@)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) $(DEPS_LIBS) $(ENGINE_DEPS_LIBS)
 
 .SECONDARY: $(FUZZ_OBJ)
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "upload/upload.h"
 #include "cli_common.h"
 #include "cli_compare.h"
 #include "cli_calibrate.h"

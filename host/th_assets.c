@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "th_assets/th_assets.h"
 #include "cli_common.h"
 
 enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };

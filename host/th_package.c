@@ -26,6 +26,8 @@
 #include <json-c/json.h>
 
 #include "aieth.h"
+#include "th_assets/th_assets.h"
+#include "th_package/th_package.h"
 #include "cli_common.h"
 
 enum { EX_OK = 0, EX_PROBLEMS = 1, EX_USAGE = 2, EX_INFRA = 3 };

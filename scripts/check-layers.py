@@ -33,7 +33,7 @@ import sys
 RULES_DOC = "docs/architecture.md"
 # -I order of the Makefile: quoted includes resolve against the including
 # file's folder first, then these.
-INCLUDE_ROOTS = ["harness/include", "harness/src", "."]
+INCLUDE_ROOTS = ["harness/include", "harness/src", "harness/base", "host", "."]
 SOURCE_EXT = (".c", ".h")
 # A header private to the folder it sits in.
 INTERNAL_SUFFIX = "_internal.h"

@@ -19,8 +19,6 @@
 #include "aieth/board.h"     /* board facts, PLIOs, placement constraints */
 #include "aieth/error.h"     /* error codes, aieth_error_message() */
 #include "aieth/graph.h"     /* graph run, wait, end, run-time parameters */
-#include "aieth/assets.h"    /* th_assets: AMD's precompiled XSAs, verified */
-#include "aieth/package.h"   /* th_package: an AIE-only XCLBIN from a graph */
 #include "aieth/run.h"       /* runs of descriptions, exit codes, run options */
 #include "aieth/report.h"    /* the report: report.json, junit.xml, farm outputs */
 #include "aieth/compare.h"   /* regression gates against a baseline report */
@@ -31,7 +29,6 @@
 #include "aieth/sensor.h"    /* a board's power and temperature sensors */
 #include "aieth/spec.h"      /* test descriptions */
 #include "aieth/txn.h"       /* transactions and per-channel results */
-#include "aieth/upload.h"    /* results upload: SQUAD, InfluxDB, webhooks, spool */
 #include "aieth/validate.h"  /* run_test validate: the board health suite */
 #include "aieth/version.h"   /* version macros, aieth_version() */
 #include "aieth/xclbin.h"    /* XCLBIN reading, AIE metadata, checks */

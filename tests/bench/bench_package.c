@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "th_package/th_package.h"
 #include "bench_median.h"
 #include "pkg_fixtures.h"
 #include "util/hash.h"

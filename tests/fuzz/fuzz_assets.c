@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "assets/assets_internal.h"
+#include "th_assets/assets_internal.h"
 #include "fuzz_check.h"
 #include "util/error.h"
 

@@ -15,7 +15,7 @@
 
 #include "aieth.h"
 #include "fuzz_check.h"
-#include "package/pdi.h"
+#include "th_package/pdi.h"
 #include "util/error.h"
 #include "xclbin/pdi_format.h"
 #include "xclbin/xclbin_format.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_upload.c - libFuzzer target for the parsers of harness/src/upload:
+ * fuzz_upload.c - libFuzzer target for the parsers of host/upload:
  * the first byte picks one (% 3), the rest is its input.
  *  0: an --upload URL (up_parse_url): on success the request URL is
  *     http(s)://, has no white space or control character and no '@' in

@@ -16,7 +16,7 @@
 
 #include "aieth.h"
 #include "fuzz_check.h"
-#include "package/libadf.h"
+#include "th_package/libadf.h"
 #include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

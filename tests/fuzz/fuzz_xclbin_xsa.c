@@ -13,7 +13,7 @@
 
 #include "aieth.h"
 #include "fuzz_check.h"
-#include "package/xsa.h"
+#include "th_package/xsa.h"
 #include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

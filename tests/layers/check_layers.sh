@@ -25,10 +25,10 @@ expect 0 python3 "$CHECK" --root "$TMP/t"
 
 # util/ (the ground floor) including core/
 fresh
-add_after "$TMP/t/harness/src/util/sbuf.c" '#include "util\/sbuf.h"' '#include "core\/session_internal.h"'
-n=$(line_of "$TMP/t/harness/src/util/sbuf.c" '#include "core/session_internal.h"')
+add_after "$TMP/t/harness/base/util/sbuf.c" '#include "util\/sbuf.h"' '#include "core\/session_internal.h"'
+n=$(line_of "$TMP/t/harness/base/util/sbuf.c" '#include "core/session_internal.h"')
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "harness/src/util/sbuf.c:$n: #include \"core/session_internal.h\": harness/src/util may not include harness/src/core"
+has "$TMP/out" "harness/base/util/sbuf.c:$n: #include \"core/session_internal.h\": harness/base/util may not include harness/src/core"
 
 # pl_dma/ including the session API (it may use util/ and the model ABI only)
 fresh
@@ -42,7 +42,7 @@ fresh
 add_after "$TMP/t/host/run_test.c" '#include "aieth.h"' '#include "util\/error.h"'
 expect 1 python3 "$CHECK" --root "$TMP/t"
 has "$TMP/out" "host/run_test.c:"
-has "$TMP/out" "host may not include harness/src/util"
+has "$TMP/out" "host may not include harness/base/util"
 
 # core/ using report/ (listed above it)
 fresh
@@ -92,28 +92,28 @@ has "$TMP/out" "harness/src/nowhere/: a folder missing from the layers block"
 
 # two library sources with one base name
 fresh
-cp "$TMP/t/harness/src/util/error.c" "$TMP/t/harness/src/data/error.c"
+cp "$TMP/t/harness/base/util/error.c" "$TMP/t/harness/src/data/error.c"
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "harness/src/data/error.c and harness/src/util/error.c: two sources named error.c"
+has "$TMP/out" "harness/src/data/error.c and harness/base/util/error.c: two sources named error.c"
 
 # rules that point up the list are refused (exit 2)
 fresh
-sed -i 's|^harness/src/util: .*|harness/src/util: harness/src/core|' "$TMP/t/docs/architecture.md"
+sed -i 's|^harness/base/util: .*|harness/base/util: harness/src/core|' "$TMP/t/docs/architecture.md"
 expect 2 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/err" "harness/src/util may include harness/src/core, but harness/src/core is not listed above"
+has "$TMP/err" "harness/base/util may include harness/src/core, but harness/src/core is not listed above"
 
 # objects: a call circle between two files, and a call down the list
 fresh
-mkdir -p "$TMP/obj/harness/src/core" "$TMP/obj/harness/src/util"
+mkdir -p "$TMP/obj/harness/src/core" "$TMP/obj/harness/base/util"
 printf 'int aieth_b(int);\nint aieth_a(int);\nint aieth_a(int x) { return x ? aieth_b(x - 1) : 0; }\n' >"$TMP/t/harness/src/core/ca.c"
 printf 'int aieth_a(int);\nint aieth_b(int);\nint aieth_b(int x) { return x ? aieth_a(x - 1) : 1; }\n' >"$TMP/t/harness/src/core/cb.c"
-printf 'int aieth_a(int);\nint aieth_u(void);\nint aieth_u(void) { return aieth_a(3); }\n' >"$TMP/t/harness/src/util/cu.c"
+printf 'int aieth_a(int);\nint aieth_u(void);\nint aieth_u(void) { return aieth_a(3); }\n' >"$TMP/t/harness/base/util/cu.c"
 for f in core/ca core/cb util/cu; do
   $CC -c -o "$TMP/obj/harness/src/$f.o" "$TMP/t/harness/src/$f.c" || bad "cannot compile $f.c"
 done
 expect 1 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
 has "$TMP/out" "call circle: harness/src/core/ca.c -> harness/src/core/cb.c (aieth_b), harness/src/core/cb.c -> harness/src/core/ca.c (aieth_a)"
-has "$TMP/out" "harness/src/util/cu.c: calls aieth_a() of harness/src/core/ca.c: harness/src/core is listed above harness/src/util"
+has "$TMP/out" "harness/base/util/cu.c: calls aieth_a() of harness/src/core/ca.c: harness/src/core is listed above harness/base/util"
 
 # scripts/check-comments.py: a citation of a tracker issue, and of the
 # private notes, each named with file and line (a copy outside git: every

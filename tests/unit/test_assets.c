@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_assets.c - th_assets' rules (harness/src/assets/): which archive
+ * test_assets.c - th_assets' rules (host/th_assets/): which archive
  * entry names and link targets may be unpacked, which file names a
  * download may have, sha256 text, the lock file, cfg/assets.json and the
  * manifest readers, and the hash rule (expected / recorded / enforced).
@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "assets/assets_internal.h"
+#include "th_assets/th_assets.h"
+#include "th_assets/assets_internal.h"
 #include "tu.h"
 #include "util/error.h"
 

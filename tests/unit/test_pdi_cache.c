@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "package/pdi_cache.h"
+#include "th_package/pdi_cache.h"
 #include "tu.h"
 #include "util/error.h"
 #include "util/fileio.h"

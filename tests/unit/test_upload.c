@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_upload.c - the parsers and encoders of harness/src/upload: --upload
+ * test_upload.c - the parsers and encoders of host/upload: --upload
  * URLs (kinds, SQUAD's identifiers, InfluxDB's db, credentials refused),
  * line protocol escaping, the SQUAD name rule, spool file names (they sort
  * oldest first) and entries (round trip, truncation found), credentials
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "aieth.h"
+#include "upload/upload.h"
 #include "tu.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"

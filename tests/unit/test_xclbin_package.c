@@ -12,11 +12,12 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "package/bootgen_arch.h"
-#include "package/libadf.h"
-#include "package/pdi.h"
-#include "package/xsa.h"
-#include "package/xsa_device.h"
+#include "th_package/th_package.h"
+#include "th_package/bootgen_arch.h"
+#include "th_package/libadf.h"
+#include "th_package/pdi.h"
+#include "th_package/xsa.h"
+#include "th_package/xsa_device.h"
 #include "pkg_fixtures.h"
 #include "tu.h"
 #include "util/error.h"

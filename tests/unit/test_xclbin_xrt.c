@@ -19,6 +19,7 @@
 #include <experimental/xrt_xclbin.h>
 
 #include "aieth.h"
+#include "th_package/th_package.h"
 #include "pkg_fixtures.h"
 #include "tu.h"
 #include "util/error.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "package/xsa_device.h"
+#include "th_package/xsa_device.h"
 #include "util/error.h"
 #include "util/path.h"
 

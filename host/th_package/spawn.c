@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "package/spawn.h"
+#include "th_package/spawn.h"
 
 extern char **environ;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "aieth.h"
-#include "package/libadf.h"
+#include "th_package/libadf.h"
 #include "util/error.h"
 
 #define ELF_MAX_SECTIONS 65536u

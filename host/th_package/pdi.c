@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "package/pdi.h"
-#include "package/spawn.h"
+#include "th_package/pdi.h"
+#include "th_package/spawn.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/path.h"

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "package/bootgen_arch.h"
-#include "package/spawn.h"
+#include "th_package/bootgen_arch.h"
+#include "th_package/spawn.h"
 #include "util/error.h"
 
 static int ba_name_char(char c)

@@ -6,7 +6,7 @@
 #define AIETH_XSA_DEVICE_H
 
 #include "aieth.h"
-#include "package/xsa.h"
+#include "th_package/xsa.h"
 
 /* The Xilinx IDCODE without its revision nibble (bits 31..28): the device. */
 #define AIETH_IDCODE_DEVICE_MASK 0x0fffffffu

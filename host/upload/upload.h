@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aieth/report.h"
+#include "aieth.h"
 
 #ifdef __cplusplus
 extern "C" {

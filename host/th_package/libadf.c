@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "package/libadf.h"
-#include "package/pdi.h"
+#include "th_package/libadf.h"
+#include "th_package/pdi.h"
 #include "util/copy.h"
 #include "util/error.h"
 #include "util/fileio.h"

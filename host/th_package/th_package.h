@@ -10,8 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
-#include "xclbin.h"
+#include "aieth.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "aieth/assets.h"
-#include "assets/assets_internal.h"
+#include "th_assets/th_assets.h"
+#include "th_assets/assets_internal.h"
 #include "util/error.h"
 #include "util/path.h"
 

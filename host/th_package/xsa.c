@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "package/pdi.h"
-#include "package/xsa.h"
+#include "th_package/pdi.h"
+#include "th_package/xsa.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"

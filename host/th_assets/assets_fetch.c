@@ -19,9 +19,9 @@
 #include <curl/curl.h>
 #endif
 
-#include "aieth/assets.h"
+#include "th_assets/th_assets.h"
 #include "aieth/version.h"
-#include "assets/assets_internal.h"
+#include "th_assets/assets_internal.h"
 #include "util/ca_bundle.h"
 #include "util/error.h"
 #include "util/net_words.h"

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "assets/assets_internal.h"
+#include "th_assets/assets_internal.h"
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/json_strict.h"

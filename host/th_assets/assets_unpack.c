@@ -17,8 +17,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "aieth/assets.h"
-#include "assets/assets_internal.h"
+#include "th_assets/th_assets.h"
+#include "th_assets/assets_internal.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/fileio.h"

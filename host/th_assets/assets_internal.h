@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aieth/assets.h"
+#include "th_assets/th_assets.h"
 
 #define ASX_LOCK_NAME "assets.lock.json"
 #define ASX_MANIFEST_NAME ".aieth-manifest.json"

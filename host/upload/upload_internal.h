@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "aieth/upload.h"
+#include "upload/upload.h"
 #include "util/sbuf.h"
 
 #define UP_URL_MAX 2048          /* an --upload URL, a request URL */

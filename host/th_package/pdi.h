@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "package/pdi_cache.h"
+#include "th_package/pdi_cache.h"
 #include "xclbin/pdi_format.h"
 
 /* Bytes read to find the IDCODE of a PDI we wrote (partial: table at 0x10). */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "assets/assets_internal.h"
+#include "th_assets/assets_internal.h"
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/text.h"
