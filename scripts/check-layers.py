@@ -18,8 +18,10 @@ naming file and line, when
     members by base name).
 With --objects DIR (the build's obj/ folder) it also reads the symbols of
 the compiled objects (nm) and fails when an object calls a function of a
-folder listed below its own (through the public API or not), or when
-objects call each other in a circle.
+folder listed below its own (through the public API or not), when a
+program or its engine (host/) calls a function of the library (harness/src,
+pl_dma) that libaieth.so does not export, or when objects call each other in
+a circle.
 
 Usage: check-layers.py [--root DIR] [--objects DIR]
 Exit: 0 the layering holds, 1 violations (each printed), 2 usage error.
@@ -37,6 +39,10 @@ INCLUDE_ROOTS = ["harness/include", "harness/src", "harness/base", "host", "."]
 SOURCE_EXT = (".c", ".h")
 # A header private to the folder it sits in.
 INTERNAL_SUFFIX = "_internal.h"
+# What only the library holds (not harness/base, which it shares with the
+# programs' engines), and the names libaieth.so exports (harness/libaieth.map).
+LIBRARY_ONLY = ("harness/src/", "pl_dma")
+PUBLIC_RE = re.compile(r"^aieth_[a-z]")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
@@ -198,11 +204,18 @@ def check_includes(root, rules, problems):
     graph = {}
     by_base = {}
     for rel in files:
-        if rel.endswith(".c") and rel.startswith(("harness/src/", "pl_dma/")):
-            by_base.setdefault(os.path.basename(rel), []).append(rel)
-    for base, rels in sorted(by_base.items()):
+        if not rel.endswith(".c"):
+            continue
+        if rel.startswith(("harness/src/", "harness/base/", "pl_dma/")):
+            archive = "libaieth.a"
+        elif rel.count("/") >= 2 and rel.startswith("host/"):
+            archive = f"lib{rel.split('/')[1]}.a"  # an engine's archive (Makefile)
+        else:
+            continue
+        by_base.setdefault((archive, os.path.basename(rel)), []).append(rel)
+    for (archive, base), rels in sorted(by_base.items()):
         if len(rels) > 1:
-            problems.append(f"{' and '.join(sorted(rels))}: two sources named {base} (libaieth.a keeps "
+            problems.append(f"{' and '.join(sorted(rels))}: two sources named {base} ({archive} keeps "
                             f"members by base name; rename one)")
     top = os.path.join(root, "harness/src")
     for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
@@ -290,6 +303,12 @@ def check_calls(root, objdir, rules, problems):
             if order.index(df) > order.index(sf):
                 problems.append(f"{src}: calls {s}() of {dst}: {df} is listed above {sf} "
                                 f"in {RULES_DOC} (dependencies point down the list)")
+            elif (sf.split("/")[0] == "host" and df.startswith(LIBRARY_ONLY)
+                  and not PUBLIC_RE.match(s)):
+                problems.append(f"{src}: calls {s}() of {dst}: a program or its engine "
+                                f"(host/) uses the library through its public API "
+                                f"(aieth_<noun>_...) and the shared helpers of harness/base "
+                                f"only ({RULES_DOC}, The cut)")
     for cyc in all_cycles(graph):
         steps = [f"{a} -> {b} ({graph[a][b]})" for a, b in zip(cyc, cyc[1:])]
         problems.append("call circle: " + ", ".join(steps))

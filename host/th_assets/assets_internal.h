@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * assets/assets_internal.h - th_assets' parts (not installed): archive
+ * assets_internal.h - th_assets' parts (not installed): archive
  * entry names, the lock file, cfg/assets.json, hash checks. The public
  * side is aieth/assets.h.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aieth/assets.h - AMD's precompiled test harness assets (the XSAs and SD
+ * th_assets.h - AMD's precompiled test harness assets (the XSAs and SD
  * card images of a release): verified download, safe unpacking, listing.
  * th_assets is the program over it (docs/assets.md).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aieth/package.h - the packager behind th_package: an AIE-only XCLBIN from a
+ * th_package.h - the packager behind th_package: an AIE-only XCLBIN from a
  * compiled graph and the precompiled XSA. See docs/packaging.md.
  */
 #ifndef AIETH_PUBLIC_PACKAGE_H

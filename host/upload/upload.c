@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,8 @@
 #include <curl/curl.h>
 #endif
 
-#include "report/report_model.h"
 #include "upload/upload_internal.h"
+#include "util/json_build.h"
 #include "util/ca_bundle.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -549,22 +550,22 @@ int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remain
 	return rc;
 }
 
-/* report.json's bytes, as aieth_report_write_json writes them. */
-static char *report_text(aieth_report *r, size_t *len)
+/* aieth_report_json's text read back (its nesting is the schema's, well
+ * under the depth allowed here). */
+static int parse_report(const char *text, size_t len, struct json_object **out)
 {
-	const char *t = json_object_to_json_string_ext(
-		r->root,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *s;
-	if (!t)
-		return NULL;
-	*len = strlen(t) + 1;
-	if (!(s = malloc(*len + 1)))
-		return NULL;
-	memcpy(s, t, *len - 1);
-	s[*len - 1] = '\n';
-	s[*len] = '\0';
-	return s;
+	struct json_tokener *tok = json_tokener_new_ex(256);
+	if (!tok)
+		return aieth__fail(AIETH_ENOMEM, "upload: out of memory");
+	*out = len <= INT32_MAX ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+	if (!*out || json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(*out);
+		*out = NULL;
+		json_tokener_free(tok);
+		return aieth__fail(AIETH_EINVAL, "upload: the report does not read back as JSON");
+	}
+	json_tokener_free(tok);
+	return AIETH_OK;
 }
 
 int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
@@ -572,6 +573,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 {
 	up_ctx c;
 	char *rep = NULL, boundary[64];
+	struct json_object *root = NULL, *run;
 	size_t rlen = 0, i;
 	int rc;
 
@@ -581,15 +583,20 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		return aieth__fail(AIETH_EINVAL, "aieth_upload_report: NULL argument");
 	if ((rc = ctx_init(&c, opts)))
 		return rc;
-	json_object_object_del(r->root, "uploads");
-	if (!(rep = report_text(r, &rlen)) || !(c.uploads = rj_arr())) {
-		rc = aieth__fail(AIETH_ENOMEM, "upload: out of memory");
+	/* the report as its readers get it (without an earlier upload's
+	 * record), read back whole: the payloads are made of that */
+	if ((rc = aieth_report_set_uploads(r, NULL, 0)) || !(rep = aieth_report_json(r))) {
+		rc = rc ? rc : aieth__fail(AIETH_ENOMEM, "upload: out of memory");
 		goto out;
 	}
-	rj_set(r->root, "uploads", c.uploads);
+	rlen = strlen(rep);
+	if ((rc = parse_report(rep, rlen, &root)) || !(c.uploads = rj_arr())) {
+		rc = rc ? rc : aieth__fail(AIETH_ENOMEM, "upload: out of memory");
+		goto out;
+	}
+	run = rj_get(root, "run");
 	/* the run id, as its entries carry it (a printable header value) */
-	snprintf(c.run, sizeof c.run, "%s",
-		 rj_gets(r->run, "id") && *rj_gets(r->run, "id") ? rj_gets(r->run, "id") : "-");
+	snprintf(c.run, sizeof c.run, "%s", *rj_gets(run, "id") ? rj_gets(run, "id") : "-");
 	for (i = 0; c.run[i]; i++)
 		if ((unsigned char)c.run[i] < 0x21 || c.run[i] == 0x7f)
 			c.run[i] = '_';
@@ -602,7 +609,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 	/* a boundary that the parts cannot contain: they are made of the report's
 	 * strings, and the boundary's characters are never JSON-escaped */
 	for (i = 0;; i++) {
-		snprintf(boundary, sizeof boundary, "aieth-%.30s-%zu", rj_gets(r->run, "id"), i);
+		snprintf(boundary, sizeof boundary, "aieth-%.30s-%zu", rj_gets(run, "id"), i);
 		if (!strstr(rep, boundary))
 			break;
 	}
@@ -621,11 +628,12 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		snprintf(e.url, sizeof e.url, "%s", t.url);
 		if (t.kind == UP_INFLUX) {
 			snprintf(e.ctype, sizeof e.ctype, "text/plain; charset=utf-8");
-			prc = up_payload_influx(r->root, (uint64_t)(r->t_start * 1e3 + 0.5), &body);
+			prc = up_payload_influx(
+				root, (uint64_t)(aieth_report_started(r) * 1e3 + 0.5), &body);
 		} else if (t.kind == UP_SQUAD) {
 			snprintf(e.ctype, sizeof e.ctype, "multipart/form-data; boundary=%s",
 				 boundary);
-			prc = up_payload_squad(r->root, rep, boundary, &body);
+			prc = up_payload_squad(root, rep, boundary, &body);
 		} else {
 			snprintf(e.ctype, sizeof e.ctype, "application/json");
 			sb_put(&body, rep, rlen);
@@ -644,6 +652,18 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		sb_free(&body);
 	}
 out:
+	/* what happened to each target goes into the report (report.json's
+	 * "uploads", written after this) */
+	if (c.uploads) {
+		const char *u = json_object_to_json_string_ext(c.uploads, JSON_C_TO_STRING_PLAIN);
+		int src = u ? aieth_report_set_uploads(r, u, strlen(u))
+			    : aieth__fail(AIETH_ENOMEM, "upload: out of memory");
+		if (!rc)
+			rc = src;
+		json_object_put(c.uploads);
+		c.uploads = NULL;
+	}
+	json_object_put(root);
 	free(rep);
 	ctx_done(&c, log);
 	if (!rc && rj_oom())

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aieth/upload.h - results upload: a finished report sent to SQUAD, InfluxDB
+ * upload.h - results upload: a finished report sent to SQUAD, InfluxDB
  * (line protocol, v1 write API) or a JSON webhook, with a spool folder so
  * that nothing is lost while a server is down (docs/farm.md, "Results
  * upload").

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_model.h"
+#include "util/json_build.h"
 #include "upload/upload_internal.h"
 #include "util/error.h"
 

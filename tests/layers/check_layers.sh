@@ -94,7 +94,7 @@ has "$TMP/out" "harness/src/nowhere/: a folder missing from the layers block"
 fresh
 cp "$TMP/t/harness/base/util/error.c" "$TMP/t/harness/src/data/error.c"
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "harness/src/data/error.c and harness/base/util/error.c: two sources named error.c"
+has "$TMP/out" "harness/base/util/error.c and harness/src/data/error.c: two sources named error.c (libaieth.a"
 
 # rules that point up the list are refused (exit 2)
 fresh
@@ -108,12 +108,28 @@ mkdir -p "$TMP/obj/harness/src/core" "$TMP/obj/harness/base/util"
 printf 'int aieth_b(int);\nint aieth_a(int);\nint aieth_a(int x) { return x ? aieth_b(x - 1) : 0; }\n' >"$TMP/t/harness/src/core/ca.c"
 printf 'int aieth_a(int);\nint aieth_b(int);\nint aieth_b(int x) { return x ? aieth_a(x - 1) : 1; }\n' >"$TMP/t/harness/src/core/cb.c"
 printf 'int aieth_a(int);\nint aieth_u(void);\nint aieth_u(void) { return aieth_a(3); }\n' >"$TMP/t/harness/base/util/cu.c"
-for f in core/ca core/cb util/cu; do
-  $CC -c -o "$TMP/obj/harness/src/$f.o" "$TMP/t/harness/src/$f.c" || bad "cannot compile $f.c"
+for f in src/core/ca src/core/cb base/util/cu; do
+  $CC -c -o "$TMP/obj/harness/$f.o" "$TMP/t/harness/$f.c" || bad "cannot compile $f.c"
 done
 expect 1 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
 has "$TMP/out" "call circle: harness/src/core/ca.c -> harness/src/core/cb.c (aieth_b), harness/src/core/cb.c -> harness/src/core/ca.c (aieth_a)"
 has "$TMP/out" "harness/base/util/cu.c: calls aieth_a() of harness/src/core/ca.c: harness/src/core is listed above harness/base/util"
+
+# the cut: an engine (host/) calling a library function that libaieth.so
+# does not export; the same engine calling a public one and a shared helper
+fresh
+mkdir -p "$TMP/obj/harness/src/core" "$TMP/obj/harness/base/util" "$TMP/obj/host/upload"
+printf 'int aieth__dev_x(void);\nint aieth_session_y(void);\nint aieth__dev_x(void) { return 1; }\nint aieth_session_y(void) { return 2; }\n' >"$TMP/t/harness/src/core/cx.c"
+printf 'int aieth__util_z(void);\nint aieth__util_z(void) { return 3; }\n' >"$TMP/t/harness/base/util/cz.c"
+printf 'int aieth__dev_x(void);\nint aieth__up_w(void);\nint aieth__up_w(void) { return aieth__dev_x(); }\n' >"$TMP/t/host/upload/uw.c"
+for f in harness/src/core/cx harness/base/util/cz host/upload/uw; do
+  $CC -c -o "$TMP/obj/$f.o" "$TMP/t/$f.c" || bad "cannot compile $f.c"
+done
+expect 1 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
+has "$TMP/out" "host/upload/uw.c: calls aieth__dev_x() of harness/src/core/cx.c: a program or its engine (host/) uses the library through its public API"
+printf 'int aieth_session_y(void);\nint aieth__util_z(void);\nint aieth__up_w(void);\nint aieth__up_w(void) { return aieth_session_y() + aieth__util_z(); }\n' >"$TMP/t/host/upload/uw.c"
+$CC -c -o "$TMP/obj/host/upload/uw.o" "$TMP/t/host/upload/uw.c" || bad "cannot compile uw.c"
+expect 0 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
 
 # scripts/check-comments.py: a citation of a tracker issue, and of the
 # private notes, each named with file and line (a copy outside git: every

@@ -34,6 +34,18 @@ int aieth_report_exit_code(const aieth_report *r);
 /* Writers; files are written to a temporary name and renamed. */
 int aieth_report_write_json(const aieth_report *r, const char *path);
 int aieth_report_write_junit(const aieth_report *r, const char *path);
+/* report.json's bytes, as aieth_report_write_json writes them (ending in a
+ * newline), as a malloc'd string (caller frees), or NULL (the error says
+ * why). */
+char *aieth_report_json(const aieth_report *r);
+/* When the run began: seconds since the epoch (CLOCK_REALTIME, to the
+ * microsecond; report.json's started_at is the same instant to the
+ * second); 0 for a NULL report. */
+double aieth_report_started(const aieth_report *r);
+/* Set the report's "uploads" member (docs/report-schema.md) to the JSON
+ * array of objects in json[0..len) (NULL removes it). Anything else is
+ * refused with AIETH_EINVAL and the report keeps what it had. */
+int aieth_report_set_uploads(aieth_report *r, const char *json, size_t len);
 /* The human summary of the last test added (tables, verdicts) or of all
  * tests (index < 0), as a malloc'd string (caller frees), or NULL. */
 char *aieth_report_text(const aieth_report *r, int index);

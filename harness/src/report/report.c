@@ -4,6 +4,7 @@
  * report.json writer.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,101 +16,6 @@
 #include "util/error.h"
 #include "util/fileio.h"
 #include "util/utf8.h"
-
-static _Thread_local int oom;
-
-int rj_oom(void) { return oom; }
-
-static struct json_object *chk(struct json_object *o)
-{
-	if (!o)
-		oom = 1;
-	return o;
-}
-
-struct json_object *rj_obj(void) { return chk(json_object_new_object()); }
-struct json_object *rj_arr(void) { return chk(json_object_new_array()); }
-
-void rj_set(struct json_object *o, const char *key, struct json_object *v)
-{
-	if (!o || json_object_object_add(o, key, v))
-		oom = 1;
-}
-
-/* Every string of the report is valid UTF-8 (a name, path or message may
- * hold any bytes: an xclbin's header, a Latin-1 file name); what is not
- * becomes \xNN text, so readers of report.json never refuse it. */
-static struct json_object *new_str(const char *s)
-{
-	struct json_object *v;
-	char *c;
-	if (aieth__utf8_valid(s))
-		return chk(json_object_new_string(s));
-	if (!(c = aieth__utf8_clean(s)))
-		return chk(NULL);
-	v = chk(json_object_new_string(c));
-	free(c);
-	return v;
-}
-
-void rj_str(struct json_object *o, const char *key, const char *s)
-{
-	rj_set(o, key, s ? new_str(s) : NULL);
-}
-
-void rj_int(struct json_object *o, const char *key, int64_t v)
-{
-	rj_set(o, key, chk(json_object_new_int64(v)));
-}
-
-void rj_u64(struct json_object *o, const char *key, uint64_t v)
-{
-	rj_set(o, key, chk(json_object_new_uint64(v)));
-}
-
-void rj_num(struct json_object *o, const char *key, double v)
-{
-	rj_set(o, key, chk(json_object_new_double(v)));
-}
-
-void rj_bool(struct json_object *o, const char *key, int v)
-{
-	rj_set(o, key, chk(json_object_new_boolean(v != 0)));
-}
-
-void rj_null(struct json_object *o, const char *key) { rj_set(o, key, NULL); }
-
-void rj_push_str(struct json_object *a, const char *s) { rj_push(a, s ? new_str(s) : NULL); }
-
-void rj_push(struct json_object *a, struct json_object *v)
-{
-	if (!a || !v || json_object_array_add(a, v))
-		oom = 1;
-}
-
-struct json_object *rj_get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-const char *rj_gets(struct json_object *o, const char *key)
-{
-	struct json_object *v = rj_get(o, key);
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
-int64_t rj_geti(struct json_object *o, const char *key)
-{
-	struct json_object *v = rj_get(o, key);
-	return v ? json_object_get_int64(v) : 0;
-}
-
-double rj_getd(struct json_object *o, const char *key)
-{
-	struct json_object *v = rj_get(o, key);
-	return v ? json_object_get_double(v) : 0.0;
-}
 
 struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint)
 {
@@ -182,7 +88,7 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	r = calloc(1, sizeof *r);
 	if (!r)
 		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
-	oom = 0;
+	rj_oom_clear();
 	r->t_start = aieth__now();
 	r->root = rj_obj();
 	r->run = rj_obj();
@@ -201,7 +107,7 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	rj_str(r->run, "tool", tool ? tool : "libaieth");
 	rj_str(r->run, "tool_version", aieth_version());
 	for (i = 0; argv && i < argc; i++)
-		rj_push(cmd, new_str(argv[i]));
+		rj_push_str(cmd, argv[i]);
 	rj_set(r->run, "argv", cmd);
 	if (gethostname(host, sizeof host) != 0)
 		strcpy(host, "unknown");
@@ -354,26 +260,96 @@ int aieth_report_exit_code(const aieth_report *r)
 	return r ? (int)rj_geti(r->run, "exit_code") : AIETH_EXIT_INFRA;
 }
 
+/* report.json's bytes: json-c's pretty print and a final newline. */
+static char *json_text(const aieth_report *r, size_t *len)
+{
+	const char *txt = json_object_to_json_string_ext(
+		r->root,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *buf;
+	size_t n;
+	if (!txt)
+		return NULL;
+	n = strlen(txt);
+	if (!(buf = malloc(n + 2)))
+		return NULL;
+	memcpy(buf, txt, n);
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 int aieth_report_write_json(const aieth_report *r, const char *path)
 {
-	const char *txt;
 	size_t len;
 	char *buf;
 	int rc;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_json: NULL argument");
-	txt = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_SPACED |
-							      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!txt)
+	if (!(buf = json_text(r, &len)))
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
-	len = strlen(txt);
-	buf = malloc(len + 2);
-	if (!buf)
-		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
-	memcpy(buf, txt, len);
-	buf[len++] = '\n';
 	rc = aieth__write_atomic(path, buf, len);
 	free(buf);
 	return rc;
+}
+
+char *aieth_report_json(const aieth_report *r)
+{
+	size_t len;
+	char *buf;
+	if (!r) {
+		aieth__fail(AIETH_EINVAL, "aieth_report_json: NULL report");
+		return NULL;
+	}
+	if (!(buf = json_text(r, &len)))
+		aieth__fail(AIETH_ENOMEM, "aieth_report_json: out of memory");
+	return buf;
+}
+
+double aieth_report_started(const aieth_report *r) { return r ? r->t_start : 0.0; }
+
+/* The uploader's record (docs/report-schema.md, "uploads"): an array of
+ * objects, parsed whole; anything else is refused and the report keeps
+ * what it had. */
+int aieth_report_set_uploads(aieth_report *r, const char *json, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *v = NULL;
+	if (!r)
+		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: NULL report");
+	if (!json) {
+		json_object_object_del(r->root, "uploads");
+		return AIETH_OK;
+	}
+	if (len > INT32_MAX)
+		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: %zu bytes (at most %d)",
+				   len, INT32_MAX);
+	if (!(tok = json_tokener_new()))
+		return aieth__fail(AIETH_ENOMEM, "aieth_report_set_uploads: out of memory");
+	v = json_tokener_parse_ex(tok, json, (int)len);
+	if (!v || json_tokener_get_error(tok) != json_tokener_success ||
+	    tok->char_offset != (int)len) {
+		json_tokener_free(tok);
+		json_object_put(v);
+		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: not one JSON value");
+	}
+	json_tokener_free(tok);
+	if (!json_object_is_type(v, json_type_array)) {
+		json_object_put(v);
+		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: not a JSON array");
+	}
+	for (size_t i = 0; i < json_object_array_length(v); i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_object)) {
+			json_object_put(v);
+			return aieth__fail(AIETH_EINVAL,
+					   "aieth_report_set_uploads: item %zu is not an object",
+					   i);
+		}
+	json_object_object_del(r->root, "uploads");
+	if (json_object_object_add(r->root, "uploads", v)) {
+		json_object_put(v);
+		return aieth__fail(AIETH_ENOMEM, "aieth_report_set_uploads: out of memory");
+	}
+	return AIETH_OK;
 }

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "aieth.h"
+#include "util/json_build.h"
 
 /* /2 only adds to /1 (docs/report-schema.md, "Schema versions"): a reader of
  * /2 reads /1 too (report_compare_load.c) */
@@ -28,28 +29,6 @@ struct aieth_report {
 /* Seconds since the epoch (wall clock) and ISO 8601 UTC text of it. */
 double aieth__now(void);
 void aieth__iso8601(double t, char *buf, size_t n);
-
-/* json-c helpers that never fail silently: a NULL from json-c (out of
- * memory) is remembered and reported by aieth_report_finish. */
-struct json_object *rj_obj(void);
-struct json_object *rj_arr(void);
-void rj_set(struct json_object *o, const char *key, struct json_object *v);
-void rj_str(struct json_object *o, const char *key, const char *s);
-void rj_int(struct json_object *o, const char *key, int64_t v);
-void rj_u64(struct json_object *o, const char *key, uint64_t v);
-void rj_num(struct json_object *o, const char *key, double v);
-void rj_bool(struct json_object *o, const char *key, int v);
-void rj_null(struct json_object *o, const char *key);
-void rj_push(struct json_object *a, struct json_object *v);
-/* push a string (valid UTF-8 as rj_str makes it) */
-void rj_push_str(struct json_object *a, const char *s);
-int rj_oom(void);
-
-/* Lookups for the writers (NULL / 0 / "" when absent). */
-struct json_object *rj_get(struct json_object *o, const char *key);
-const char *rj_gets(struct json_object *o, const char *key);
-int64_t rj_geti(struct json_object *o, const char *key);
-double rj_getd(struct json_object *o, const char *key);
 
 /* The error object {phase, code, message, hint}. */
 struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint);
