@@ -43,8 +43,10 @@ char *aieth_report_json(const aieth_report *r);
  * second); 0 for a NULL report. */
 double aieth_report_started(const aieth_report *r);
 /* Set the report's "uploads" member (docs/report-schema.md) to the JSON
- * array of objects in json[0..len) (NULL removes it). Anything else is
- * refused with AIETH_EINVAL and the report keeps what it had. */
+ * array of objects in json[0..len) (NULL removes it), read strictly (no
+ * duplicate keys, nothing after the value). Text that is not JSON is
+ * refused with AIETH_EPARSE, other JSON with AIETH_EINVAL; either way the
+ * report keeps what it had. */
 int aieth_report_set_uploads(aieth_report *r, const char *json, size_t len);
 /* The human summary of the last test added (tables, verdicts) or of all
  * tests (index < 0), as a malloc'd string (caller frees), or NULL. */

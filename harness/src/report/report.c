@@ -15,6 +15,7 @@
 #include "report/report_model.h"
 #include "util/error.h"
 #include "util/fileio.h"
+#include "util/json_strict.h"
 #include "util/utf8.h"
 
 struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint)
@@ -314,27 +315,16 @@ double aieth_report_started(const aieth_report *r) { return r ? r->t_start : 0.0
  * what it had. */
 int aieth_report_set_uploads(aieth_report *r, const char *json, size_t len)
 {
-	struct json_tokener *tok;
 	struct json_object *v = NULL;
+	int rc;
 	if (!r)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: NULL report");
 	if (!json) {
 		json_object_object_del(r->root, "uploads");
 		return AIETH_OK;
 	}
-	if (len > INT32_MAX)
-		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: %zu bytes (at most %d)",
-				   len, INT32_MAX);
-	if (!(tok = json_tokener_new()))
-		return aieth__fail(AIETH_ENOMEM, "aieth_report_set_uploads: out of memory");
-	v = json_tokener_parse_ex(tok, json, (int)len);
-	if (!v || json_tokener_get_error(tok) != json_tokener_success ||
-	    tok->char_offset != (int)len) {
-		json_tokener_free(tok);
-		json_object_put(v);
-		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: not one JSON value");
-	}
-	json_tokener_free(tok);
+	if ((rc = jstrict_parse("aieth_report_set_uploads", json, len, &v)))
+		return rc;
 	if (!json_object_is_type(v, json_type_array)) {
 		json_object_put(v);
 		return aieth__fail(AIETH_EINVAL, "aieth_report_set_uploads: not a JSON array");
