@@ -235,7 +235,7 @@ $(FEATURE_STAMP): FORCE
 $(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/host/th_assets/% $(O)/obj/host/upload/%,$(LIB_OBJ) $(ENGINE_OBJ)): $(FEATURE_STAMP)
 $(filter $(O)/tests/test_server $(O)/tests/test_remote_reply,$(UNITS)): $(FEATURE_STAMP)
 
-$(PCFILE): Makefile $(PREFIX_STAMP) $(FEATURE_STAMP)
+$(PCFILE): Makefile harness/include/aieth/version.h $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c sqlite3$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@

@@ -28,7 +28,7 @@ from .stats import stats as statistics
 # The library's version (aieth/version.h), which this package is written
 # for: tests/python/test_version.py checks that they are equal, and
 # pyproject.toml reads it from here.
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "Channel", "ChannelResult", "DeviceError", "Error", "FileError", "Graph", "GraphHandle",
@@ -40,7 +40,7 @@ __all__ = [
 
 
 def library_version() -> str:
-    """The loaded libaieth's version, e.g. "0.2.0"."""
+    """The loaded libaieth's version, e.g. "0.3.0"."""
     return _lib.dec(_lib.lib().aieth_version())
 
 

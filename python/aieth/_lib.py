@@ -20,7 +20,7 @@ from typing import Any, List, Optional
 
 # The Makefile's SONAME for this version (tests/python/test_version.py):
 # libaieth.so.0.MINOR before 1.0, where a minor release may break the ABI.
-SONAME = "libaieth.so.0.2"
+SONAME = "libaieth.so.0.3"
 
 c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p

@@ -16,11 +16,11 @@ extern "C" {
 #endif
 
 #define AIETH_VERSION_MAJOR 0
-#define AIETH_VERSION_MINOR 2
+#define AIETH_VERSION_MINOR 3
 #define AIETH_VERSION_PATCH 0
-#define AIETH_VERSION_STRING "0.2.0"
+#define AIETH_VERSION_STRING "0.3.0"
 
-/* The library version string, e.g. "0.2.0". */
+/* The library version string, e.g. "0.3.0". */
 const char *aieth_version(void);
 
 #ifdef __cplusplus
