@@ -131,6 +131,29 @@ printf 'int aieth_session_y(void);\nint aieth__util_z(void);\nint aieth__up_w(vo
 $CC -c -o "$TMP/obj/host/upload/uw.o" "$TMP/t/host/upload/uw.c" || bad "cannot compile uw.c"
 expect 0 python3 "$CHECK" --root "$TMP/t" --objects "$TMP/obj"
 
+# scripts/check-cut.sh: what a library links, and the archives' globals
+CUT=$S/scripts/check-cut.sh
+mkdir -p "$TMP/cut" && cd "$TMP/cut" || exit 1
+printf 'int aieth__ok(void);\nint aieth__ok(void) { return 1; }\n' >ok.c
+printf 'int up_x(void);\nint up_x(void) { return 2; }\n' >bad.c
+printf 'int aieth_session_nope(void);\nint aieth_session_nope(void) { return 3; }\n' >pub.c
+for f in ok bad pub; do
+  $CC -fPIC -c -o $f.o $f.c && ar rcs lib$f.a $f.o || bad "cannot build lib$f.a"
+done
+$CC -shared -o libclean.so ok.o || bad "cannot link libclean.so"
+expect 0 bash "$CUT" "$TMP/cut/libclean.so" "$TMP/cut/libok.a" "$TMP/cut/libok.a"
+has "$TMP/out" "each public or aieth__"
+expect 1 bash "$CUT" "$TMP/cut/libclean.so" "$TMP/cut/libok.a" "$TMP/cut/libbad.a"
+has "$TMP/out" "libbad.a defines up_x: an engine's globals are aieth__"
+expect 1 bash "$CUT" "$TMP/cut/libclean.so" "$TMP/cut/libpub.a"
+has "$TMP/out" "libpub.a defines aieth_session_nope: neither public (harness/abi/symbols.txt) nor aieth__"
+if $CC -shared -o libarch.so ok.o -Wl,--no-as-needed -larchive 2>/dev/null; then
+  expect 1 bash "$CUT" "$TMP/cut/libarch.so" "$TMP/cut/libok.a"
+  has "$TMP/out" "links libarchive.so"
+fi
+expect 2 bash "$CUT" "$TMP/cut/libclean.so"
+cd "$S" || exit 1
+
 # scripts/check-comments.py: a citation of a tracker issue, and of the
 # private notes, each named with file and line (a copy outside git: every
 # file but what .gitignore ignores is checked)
