@@ -78,13 +78,13 @@ static void test_set_uploads(void)
 		const char *text;
 		int rc;
 	} bad[] = {
-	    {"{\"target\": \"a\"}", AIETH_EINVAL}, /* not an array */
-	    {"[1]", AIETH_EINVAL},                 /* an item that is not an object */
-	    {"null", AIETH_EINVAL},
-	    {"[{}] [{}]", AIETH_EPARSE}, /* two values */
-	    {"[{\"a\": ", AIETH_EPARSE},  /* cut short */
-	    {"[{\"a\": 1, \"a\": 2}]", AIETH_EPARSE},
-	    {"", AIETH_EPARSE},
+		{"{\"target\": \"a\"}", AIETH_EINVAL}, /* not an array */
+		{"[1]", AIETH_EINVAL},                 /* an item that is not an object */
+		{"null", AIETH_EINVAL},
+		{"[{}] [{}]", AIETH_EPARSE}, /* two values */
+		{"[{\"a\": ", AIETH_EPARSE}, /* cut short */
+		{"[{\"a\": 1, \"a\": 2}]", AIETH_EPARSE},
+		{"", AIETH_EPARSE},
 	};
 	aieth_report *r = fresh();
 	char *j;
