@@ -15,7 +15,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 
 #include "upload/upload_internal.h"
 #include "util/json_build.h"
+#include "util/json_strict.h"
 #include "util/ca_bundle.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -550,24 +550,6 @@ int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remain
 	return rc;
 }
 
-/* aieth_report_json's text read back (its nesting is the schema's, well
- * under the depth allowed here). */
-static int parse_report(const char *text, size_t len, struct json_object **out)
-{
-	struct json_tokener *tok = json_tokener_new_ex(256);
-	if (!tok)
-		return aieth__fail(AIETH_ENOMEM, "upload: out of memory");
-	*out = len <= INT32_MAX ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
-	if (!*out || json_tokener_get_error(tok) != json_tokener_success) {
-		json_object_put(*out);
-		*out = NULL;
-		json_tokener_free(tok);
-		return aieth__fail(AIETH_EINVAL, "upload: the report does not read back as JSON");
-	}
-	json_tokener_free(tok);
-	return AIETH_OK;
-}
-
 int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 			const aieth_upload_opts *opts, char **log)
 {
@@ -590,7 +572,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		goto out;
 	}
 	rlen = strlen(rep);
-	if ((rc = parse_report(rep, rlen, &root)) || !(c.uploads = rj_arr())) {
+	if ((rc = jstrict_parse("report.json", rep, rlen, &root)) || !(c.uploads = rj_arr())) {
 		rc = rc ? rc : aieth__fail(AIETH_ENOMEM, "upload: out of memory");
 		goto out;
 	}
