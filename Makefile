@@ -80,7 +80,7 @@ endif
 # reports (tests/python/test_version.py). The soname changes when the ABI
 # breaks: from 1.0 on with the major version (libaieth.so.1); before 1.0 a
 # minor release may break it, so the soname carries the minor too
-# (libaieth.so.0.2): a program linked with 0.1 never loads 0.2
+# (libaieth.so.0.3): a program linked with 0.2 never loads 0.3
 # (docs/api.md, "Stability").
 VERSION := $(shell sed -n 's/^\#define AIETH_VERSION_STRING "\(.*\)"/\1/p' harness/include/aieth/version.h)
 VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))

@@ -80,6 +80,12 @@ def check(version, errors):
         errors.append(f"debian/libaieth0.symbols: {s} missing (harness/abi/symbols.txt has it)")
     for s in sorted(set(syms) - set(abi)):
         errors.append(f"debian/libaieth0.symbols: {s} is not in harness/abi/symbols.txt")
+    # a new soname is a new library: a program built against it needs a
+    # libaieth0 of that soname, so no symbol's minimum may be older
+    for s, v in sorted(syms.items()):
+        if soname(v) != soname(version):
+            errors.append(f"debian/libaieth0.symbols: {s}@Base {v} is of {soname(v)}, older than "
+                          f"{soname(version)} (check_debian.py --update sets it to {version})")
 
 
 def update(version):
@@ -87,7 +93,9 @@ def update(version):
     lines = ["# SPDX-License-Identifier: MIT",
              "# harness/abi/symbols.txt's list (tests/pkg/check_debian.py --update)",
              f"{soname(version)} libaieth0 #MINVER#"]
-    lines += [f" {s}@Base {syms.get(s, version)}" for s in abi_symbols()]
+    # a symbol keeps the version that added it while the soname stays
+    keep = {s: v for s, v in syms.items() if soname(v) == soname(version)}
+    lines += [f" {s}@Base {keep.get(s, version)}" for s in abi_symbols()]
     SYMBOLS.write_text("\n".join(lines) + "\n")
 
 

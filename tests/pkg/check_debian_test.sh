@@ -32,7 +32,9 @@ case_ "released in CHANGELOG.md only" 1 "UNRELEASED exactly" sed -i -E 's/^(## \
 case_ "released in debian/changelog only" 1 "UNRELEASED exactly" sed -i '1s/UNRELEASED/unstable/' debian/changelog
 case_ "symbol added to the ABI" 1 "aieth_zz_new missing" sh -c 'echo "aieth_zz_new T" >>harness/abi/symbols.txt'
 case_ "symbol removed from the ABI" 1 "is not in harness/abi/symbols.txt" sed -i '3d' harness/abi/symbols.txt
-case_ "soname" 1 "header" sed -i 's/^libaieth\.so\.0\.2 /libaieth.so.0.1 /' debian/libaieth0.symbols
+case_ "soname" 1 "header" sed -i -E 's/^libaieth\.so\.[0-9.]+ /libaieth.so.0.0 /' debian/libaieth0.symbols
+case_ "minimum of an older soname" 1 "older than" sed -i -E '0,/@Base /s/@Base [0-9.]+$/@Base 0.0.1/' debian/libaieth0.symbols
+case_ "--update resets an older soname's minimum" 0 "in step" sh -c 'sed -i -E "0,/@Base /s/@Base [0-9.]+\$/@Base 0.0.1/" debian/libaieth0.symbols && python3 tests/pkg/check_debian.py --update >/dev/null && ! grep -q "@Base 0.0.1" debian/libaieth0.symbols'
 case_ "--update writes the symbols" 0 "in step" sh -c 'echo "aieth_zz_new T" >>harness/abi/symbols.txt && python3 tests/pkg/check_debian.py --update >/dev/null'
 echo "check_debian_test.sh: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]
