@@ -88,7 +88,7 @@ VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
 SONAME := libaieth.so.$(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
 
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
-DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm
+DEPS_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null || echo -ljson-c) -ldl -lm -lpthread
 CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit 2>/dev/null || echo -lcunit)
 # libarchive: th_package reads the XSA (zip) and libadf.a (ar) with it, th_assets
 # unpacks with it. ENGINE_DEPS_LIBS: what only the programs' engines (host/*/)
@@ -99,20 +99,19 @@ ENGINE_DEPS_LIBS := $(shell $(PKG_CONFIG) --libs libarchive 2>/dev/null || echo 
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags sqlite3 2>/dev/null)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
-# libmicrohttpd: th_server's HTTP API (harness/src/server/http/http_server.c).
-# Where its -dev package is missing (for CROSS=aarch64: the arm64 one,
-# scripts/install-deps.sh installs it), the server is left out and
-# aieth_server_open fails with AIETH_EUNSUPPORTED.
+# libmicrohttpd: th_server's HTTP API (host/th_server/http/http_server.c), in
+# th_server's engine only (ENGINE_DEPS_LIBS). Where its -dev package is
+# missing (for CROSS=aarch64: the arm64 one, scripts/install-deps.sh installs
+# it), the server is left out and aieth_server_open fails with
+# AIETH_EUNSUPPORTED.
 HAVE_MHD := $(shell $(PKG_CONFIG) --exists libmicrohttpd 2>/dev/null && echo 1)
 ifeq ($(HAVE_MHD),1)
 DEPS_CFLAGS += -DAIETH_HAVE_MHD $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lpthread
-PC_REQUIRES_MHD := libmicrohttpd
+ENGINE_DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lpthread
 # GnuTLS (libmicrohttpd-dev depends on it): th_server checks its TLS
-# certificate and key pair itself (harness/src/server/srv_tls.c)
+# certificate and key pair itself (host/th_server/srv_tls.c)
 DEPS_CFLAGS += $(shell $(PKG_CONFIG) --cflags gnutls)
-DEPS_LIBS += $(shell $(PKG_CONFIG) --libs gnutls)
-PC_REQUIRES_MHD += gnutls
+ENGINE_DEPS_LIBS += $(shell $(PKG_CONFIG) --libs gnutls)
 endif
 # libcurl: the remote backend (harness/src/backends/remote/); left out the
 # same way where missing (the backend then answers AIETH_EUNSUPPORTED).
@@ -120,7 +119,7 @@ HAVE_CURL := $(shell $(PKG_CONFIG) --exists libcurl 2>/dev/null && echo 1)
 ifeq ($(HAVE_CURL),1)
 DEPS_CFLAGS += -DAIETH_HAVE_CURL $(shell $(PKG_CONFIG) --cflags libcurl)
 DEPS_LIBS += $(shell $(PKG_CONFIG) --libs libcurl)
-PC_REQUIRES_MHD += libcurl
+PC_REQUIRES := libcurl
 endif
 # Which of the two a build tree has: a stamp that changes with them rebuilds
 # the objects that test AIETH_HAVE_MHD/AIETH_HAVE_CURL (after installing the
@@ -148,7 +147,7 @@ ALL_CFLAGS := -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -fPIC \
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 # One folder per subsystem (docs/architecture.md); their sources, found per
-# folder. Includes name the folder: "util/error.h", "pl_dma/protocol.h".
+# folder. Includes name the folder: "util/error.h", "pld/protocol.h".
 LIB_DIRS := $(sort $(dir $(wildcard harness/base/*/ harness/base/*/*/ harness/src/*/ harness/src/*/*/))) pl_dma/ pl_dma/models/
 LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o)
@@ -163,6 +162,7 @@ ENGINE_ARCHIVES := $(ENGINES:%=$(O)/lib/engines/lib%.a)
 ENGINES_run_test := upload
 ENGINES_th_assets := th_assets
 ENGINES_th_package := th_package th_assets
+ENGINES_th_server := th_server
 ENGINE_A = $(foreach e,$(ENGINES_$(1)),$(O)/lib/engines/lib$(e).a)
 HOST_COMMON := $(sort $(wildcard host/cli_*.c))
 HOST_PROGS := $(filter-out $(HOST_COMMON),$(sort $(wildcard host/*.c)))
@@ -232,12 +232,12 @@ $(O)/obj/harness/base/util/path.o: $(PREFIX_STAMP)
 $(FEATURE_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
-$(filter $(O)/obj/harness/src/server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/host/th_assets/% $(O)/obj/host/upload/%,$(LIB_OBJ) $(ENGINE_OBJ)): $(FEATURE_STAMP)
+$(filter $(O)/obj/host/th_server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/host/th_assets/% $(O)/obj/host/upload/%,$(LIB_OBJ) $(ENGINE_OBJ)): $(FEATURE_STAMP)
 $(filter $(O)/tests/test_server $(O)/tests/test_remote_reply,$(UNITS)): $(FEATURE_STAMP)
 
 $(PCFILE): Makefile harness/include/aieth/version.h $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c sqlite3$(if $(PC_REQUIRES_MHD), $(PC_REQUIRES_MHD))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm\nCflags: -I$${includedir}\n' \
+	$(call say,GEN,$@)printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: aieth\nDescription: Open test harness for AI Engine graphs on Versal boards\nVersion: %s\nRequires.private: json-c sqlite3$(if $(PC_REQUIRES), $(PC_REQUIRES))\nLibs: -L$${libdir} -laieth\nLibs.private: -ldl -lm -lpthread\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 define ENGINE_RULE

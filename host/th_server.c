@@ -20,6 +20,7 @@
 
 #include "aieth.h"
 #include "cli_common.h"
+#include "th_server/th_server.h"
 
 enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
 

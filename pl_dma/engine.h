@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "aieth_model.h"
-#include "pl_dma/protocol.h"
+#include "pld/protocol.h"
 
 #define PLD_MAX_PORTS AIETH_MODEL_MAX_PORTS
 #define PLD_FOREVER UINT64_MAX

@@ -27,7 +27,7 @@ PKGS=(
   python3-venv         # end-to-end tests: pip installs the Python package into a venv (install.sh)
   python3-wheel        # ... offline, with --no-build-isolation: setuptools builds the wheel with it
   libxml2-utils        # end-to-end tests: junit.xml is well-formed (xmllint)
-  libmicrohttpd-dev    # th_server's HTTP API (harness/src/server/http/http_server.c)
+  libmicrohttpd-dev    # th_server's HTTP API (host/th_server/http/http_server.c)
   libcurl4-openssl-dev # the remote backend (harness/src/backends/remote/)
   libsqlite3-dev       # run_test's run history (harness/src/history/, docs/farm.md)
   curl                 # end-to-end tests: th_server's HTTP API (tests/e2e/server/th_server.sh)

@@ -22,9 +22,9 @@
 #include "aieth/run.h"       /* runs of descriptions, exit codes, run options */
 #include "aieth/report.h"    /* the report: report.json, junit.xml, farm outputs */
 #include "aieth/compare.h"   /* regression gates against a baseline report */
+#include "aieth/device.h"    /* a device driven with encoded transactions */
 #include "aieth/history.h"   /* the run history: trend pages, gates on the last runs */
 #include "aieth/calibrate.h" /* calibration of the emulated board */
-#include "aieth/server.h"    /* th_server: one device served over HTTP */
 #include "aieth/session.h"   /* a device and the graphs of one design */
 #include "aieth/sensor.h"    /* a board's power and temperature sensors */
 #include "aieth/spec.h"      /* test descriptions */

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "server/amd/amd_proto.h"
+#include "th_server/amd/amd_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

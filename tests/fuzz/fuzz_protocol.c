@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "pl_dma/protocol.h"
+#include "pld/protocol.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_sensors.c - libFuzzer target for the sensor parsers
- * (harness/src/sensors/sensors_parse.c).
+ * (harness/base/sensors/sensors_parse.c).
  *
  * Input: the bytes are a value file's text (sens_parse_value) and, up to
  * the first NUL, a file name of an IIO and of a hwmon device

@@ -16,8 +16,8 @@
 
 #include "aieth.h"
 #include "fuzz_check.h"
-#include "server/srv_route.h"
-#include "server/srv_tokens.h"
+#include "th_server/srv_route.h"
+#include "th_server/srv_tokens.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -30,12 +30,12 @@ n=$(line_of "$TMP/t/harness/base/util/sbuf.c" '#include "core/session_internal.h
 expect 1 python3 "$CHECK" --root "$TMP/t"
 has "$TMP/out" "harness/base/util/sbuf.c:$n: #include \"core/session_internal.h\": harness/base/util may not include harness/src/core"
 
-# pl_dma/ including the session API (it may use util/ and the model ABI only)
+# pl_dma/ including the session API (it may use base/ and the model ABI only)
 fresh
-add_after "$TMP/t/pl_dma/protocol.c" '#include "pl_dma\/protocol.h"' '#include "aieth.h"'
-n=$(line_of "$TMP/t/pl_dma/protocol.c" '#include "aieth.h"')
+add_after "$TMP/t/pl_dma/engine.c" '#include "pl_dma\/engine_internal.h"' '#include "aieth.h"'
+n=$(line_of "$TMP/t/pl_dma/engine.c" '#include "aieth.h"')
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "pl_dma/protocol.c:$n: #include \"aieth.h\": pl_dma may not include harness/include"
+has "$TMP/out" "pl_dma/engine.c:$n: #include \"aieth.h\": pl_dma may not include harness/include"
 
 # a program reaching into the library's internals
 fresh
@@ -50,18 +50,24 @@ add_after "$TMP/t/harness/src/core/txn.c" '#include "core\/results.h"' '#include
 expect 1 python3 "$CHECK" --root "$TMP/t"
 has "$TMP/out" "harness/src/core may not include harness/src/report"
 
-# th_server reaching into the session's struct: server/ may include core/,
-# but an *_internal.h only from its own folder (core/device.h is its way)
+# an *_internal.h only from its own folder, even where the folder is one
+# its includer may use (core/ may include pl_dma/)
 fresh
-add_after "$TMP/t/harness/src/server/srv_core.c" '#include "server\/srv_core.h"' '#include "core\/session_internal.h"'
-n=$(line_of "$TMP/t/harness/src/server/srv_core.c" '#include "core/session_internal.h"')
+add_after "$TMP/t/harness/src/core/txn.c" '#include "core\/results.h"' '#include "pl_dma\/engine_internal.h"'
+n=$(line_of "$TMP/t/harness/src/core/txn.c" '#include "pl_dma/engine_internal.h"')
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "harness/src/server/srv_core.c:$n: #include \"core/session_internal.h\": harness/src/core/session_internal.h is private to harness/src/core/"
-# ... and a subfolder is another folder: server/ including server/amd/'s
+has "$TMP/out" "harness/src/core/txn.c:$n: #include \"pl_dma/engine_internal.h\": pl_dma/engine_internal.h is private to pl_dma/"
+# th_server (a program's engine) reaching into the library's internals
 fresh
-add_after "$TMP/t/harness/src/server/srv_core.c" '#include "server\/srv_core.h"' '#include "server\/amd\/amd_conn_internal.h"'
+add_after "$TMP/t/host/th_server/srv_core.c" '#include "th_server\/srv_core.h"' '#include "core\/session_internal.h"'
+n=$(line_of "$TMP/t/host/th_server/srv_core.c" '#include "core/session_internal.h"')
 expect 1 python3 "$CHECK" --root "$TMP/t"
-has "$TMP/out" "is private to harness/src/server/amd/"
+has "$TMP/out" "host/th_server/srv_core.c:$n: #include \"core/session_internal.h\": host/th_server may not include harness/src/core"
+# ... and a subfolder is another folder: th_server/ including th_server/amd/'s
+fresh
+add_after "$TMP/t/host/th_server/srv_core.c" '#include "th_server\/srv_core.h"' '#include "th_server\/amd\/amd_conn_internal.h"'
+expect 1 python3 "$CHECK" --root "$TMP/t"
+has "$TMP/out" "is private to host/th_server/amd/"
 
 # an include that is no file of the tree
 fresh

@@ -69,9 +69,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "core/device.h"
-#include "pl_dma/protocol.h"
-#include "server/amd/amd_proto.h"
+#include "pld/protocol.h"
+#include "th_server/amd/amd_proto.h"
 
 #define N36 36u
 #define D4K 4096u
@@ -330,13 +329,26 @@ static void txn_free(txn *t)
 /* The same transaction on the local emulated board: RX image and perf. */
 static void txn_local(aieth_session *s, txn *t)
 {
-	aieth_dev_result r;
-	if (aieth__dev_result_alloc(&r, N36) || aieth__dev_txn_start(s, &t->w) ||
-	    aieth__dev_txn_wait(s, &t->w, 0, &r))
+	aieth_dev_txn_opts o = AIETH_DEV_TXN_OPTS_INIT;
+	aieth_dev_txn *d = NULL;
+	const uint64_t *perf;
+	size_t n = 0;
+	o.cfg = t->w.cfg;
+	o.cfg_words = pld_cfg_count(N36);
+	o.depth = D4K;
+	o.tx = t->tx;
+	o.tx_size = t->w.tx.size;
+	o.rx = t->rx;
+	o.rx_size = t->w.rx.size;
+	if (aieth_dev_txn_start(s, &o, &d) || aieth_dev_txn_wait(d, 0))
 		die("local transaction: %s", aieth_error_message());
-	CHECK(r.status == AIETH_TXN_DONE, "local transaction: status %d: %s", (int)r.status, r.msg);
-	aieth__dev_result_free(&r);
-	pld_image_read(&t->w.rx, 0, t->rx, t->w.rx.size);
+	CHECK(aieth_dev_txn_status(d) == AIETH_TXN_DONE, "local transaction: status %d: %s",
+	      (int)aieth_dev_txn_status(d), aieth_dev_txn_message(d));
+	perf = aieth_dev_txn_perf(d, &n);
+	CHECK(perf && n == pld_perf_count(N36), "local transaction: %zu perf words", n);
+	if (perf && n == pld_perf_count(N36))
+		memcpy(t->w.perf, perf, n * sizeof *perf);
+	aieth_dev_txn_free(d);
 }
 
 static void send_run(conn *c, txn *t, uint32_t id, int expect_accepted)

@@ -16,7 +16,7 @@
 #include "pl_dma/models/load.h"
 #include "pl_dma/models/models.h"
 #include "pl_dma/engine.h"
-#include "pl_dma/protocol.h"
+#include "pld/protocol.h"
 #include "tu.h"
 #include "util/error.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "aieth/error.h"
-#include "server/amd/amd_proto.h"
+#include "th_server/amd/amd_proto.h"
 #include "tu.h"
 
 #define ASSERT_U64(a, b) CU_ASSERT_EQUAL((uint64_t)(a), (uint64_t)(b))

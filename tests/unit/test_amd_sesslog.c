@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/amd/amd_conn_internal.h"
+#include "th_server/amd/amd_conn_internal.h"
 #include "tu.h"
 
 static char dir[] = "/tmp/aieth-sesslog-XXXXXX";

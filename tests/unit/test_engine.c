@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "pl_dma/engine.h"
-#include "pl_dma/protocol.h"
+#include "pld/protocol.h"
 #include "tu.h"
 
 /* ------------------------------------------------------------ test kernels */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pl_dma/protocol.h"
+#include "pld/protocol.h"
 #include "tu.h"
 
 #define ASSERT_U64(a, b) CU_ASSERT_EQUAL((uint64_t)(a), (uint64_t)(b))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_sensors.c - power and temperature (harness/src/sensors/): the
+ * test_sensors.c - power and temperature (harness/base/sensors/): the
  * value and file-name parsers, finding SysMon and hwmon sensors in a
  * stand-in sysfs tree (AIETH_SYSFS_ROOT) with garbage, truncated and FIFO
  * files among them (notes, never an error or a hang), and the sampler's

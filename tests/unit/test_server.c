@@ -9,13 +9,12 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "core/device.h"
 #include "core/handles.h"
-#include "pl_dma/protocol.h"
-#include "server/srv_core.h"
-#include "server/srv_route.h"
-#include "server/srv_sensors.h"
-#include "server/srv_tokens.h"
+#include "pld/protocol.h"
+#include "th_server/srv_core.h"
+#include "th_server/srv_route.h"
+#include "th_server/srv_sensors.h"
+#include "th_server/srv_tokens.h"
 #include "tu.h"
 #include "util/error.h"
 
@@ -836,27 +835,41 @@ static void test_remote_graph_names(void)
 }
 
 /* th_server's device calls (srv_txn_start, srv_txn_wait, the graph status)
- * go through core's one-call-at-a-time guard: while another call is inside
- * the session (held here as a running public call holds it) each fails
- * with AIETH_ESTATE and the guard's message before the backend is called;
- * once the session is free the same calls run the transaction. */
+ * go through the library's one-call-at-a-time guard: while another call is
+ * inside the session (held here as a running public call holds it) each
+ * fails with AIETH_ESTATE and the guard's message before the backend is
+ * called; once the session is free the same calls run the transaction. */
+static uint64_t moved(const aieth_dev_txn *d, const char *key, uint32_t i)
+{
+	char *text = aieth_dev_txn_result_json(d);
+	struct json_object *o = text ? json_tokener_parse(text) : NULL, *a;
+	uint64_t v = UINT64_MAX;
+	if (o && json_object_object_get_ex(o, key, &a))
+		v = json_object_get_uint64(json_object_array_get_idx(a, (int)i));
+	json_object_put(o);
+	free(text);
+	return v;
+}
+
 static void test_device_guard(void)
 {
 	aieth_session *s = tu_session("vck190", "loopback", NULL, 0);
 	const aieth_board_info *bi;
 	aieth_plio pl[2];
 	pld_arg pa[2];
+	pld_txn w;
 	uint8_t in[64], out[64];
 	char err[256];
 	aieth_server srv;
 	srv_sess x;
 	srv_txn t;
+	aieth_dev_txn *dev;
 	uint64_t done = 7;
 	int complete = 7, i;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER), AIETH_OK);
-	bi = aieth__dev_info(s);
+	bi = aieth_board_get_info(aieth_session_board(s));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(bi);
 	CU_ASSERT_EQUAL_FATAL(
 		aieth_board_plio_find(aieth_session_board(s), "PLIO_01_TO_AIE", &pl[0]), AIETH_OK);
@@ -872,52 +885,80 @@ static void test_device_guard(void)
 		pa[i].index = pl[i].index;
 		pa[i].size = 64;
 		pa[i].reps = 1;
-		pa[i].data = i ? out : in;
 	}
 	memset(&srv, 0, sizeof srv);
 	pthread_mutex_init(&srv.mu, NULL);
 	memset(&x, 0, sizeof x);
 	x.dev = s;
-	memset(&t, 0, sizeof t);
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t.wire, bi->channels, bi->uram_depth_words,
-					     PLD_MODE_FUNC, pa, 2, err, sizeof err),
+	/* the cfg words of a FUNC transaction of one 64-byte channel each way:
+	 * the images are those 64 bytes (pld/protocol.h) */
+	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&w, bi->channels, bi->uram_depth_words, PLD_MODE_FUNC,
+					     pa, 2, err, sizeof err),
 			      0);
-	CU_ASSERT_EQUAL_FATAL(aieth__dev_result_alloc(&t.res, bi->channels), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(w.tx.size, 64);
+	CU_ASSERT_EQUAL_FATAL(w.rx.size, 64);
+	memset(&t, 0, sizeof t);
+	t.channels = bi->channels;
+	t.depth = bi->uram_depth_words;
+	t.cfg = malloc(pld_cfg_count(t.channels) * sizeof *t.cfg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t.cfg);
+	memcpy(t.cfg, w.cfg, pld_cfg_count(t.channels) * sizeof *t.cfg);
+	pld_txn_release(&w);
+	t.txbuf = in;
+	t.rxbuf = out;
+	t.tx_size = t.rx_size = 64;
 
 	/* another call is inside the session */
 	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
 	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
-	CU_ASSERT_EQUAL(aieth__dev_txn_wait(s, &t.wire, 0, &t.res), AIETH_ESTATE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
-	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "gr", &done, &complete), AIETH_ESTATE);
+	CU_ASSERT_PTR_NULL(t.dev);
+	CU_ASSERT_EQUAL(aieth_graph_status(s, "gr", &done, &complete), AIETH_ESTATE);
 	CU_ASSERT_EQUAL(done, 7);
 	CU_ASSERT_EQUAL(complete, 7);
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_ESTATE); /* as the public API */
 	aieth__session_leave(s);
 
-	/* free: the same path runs it (the RX image is the TX data) */
+	/* free: it starts; its wait meets the guard too, then runs it (the RX
+	 * image is the TX data) */
 	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_OK);
-	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &x, &t, 0), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t.dev);
+	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t.dev, 0), AIETH_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
+	aieth__session_leave(s);
+	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &t, 0), AIETH_OK);
 	CU_ASSERT_EQUAL(t.state, ST_FINISHED);
-	CU_ASSERT_EQUAL(t.res.status, AIETH_TXN_DONE);
-	CU_ASSERT_EQUAL(t.res.tx[pl[0].index].moved_bytes, 64);
-	CU_ASSERT_EQUAL(t.res.rx[pl[1].index].moved_bytes, 64);
+	CU_ASSERT_EQUAL(aieth_dev_txn_status(t.dev), AIETH_TXN_DONE);
+	CU_ASSERT_EQUAL(moved(t.dev, "tx_moved_bytes", pl[0].index), 64);
+	CU_ASSERT_EQUAL(moved(t.dev, "rx_moved_bytes", pl[1].index), 64);
 	CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
 	CU_ASSERT_EQUAL(srv.txn_status[AIETH_TXN_DONE], 1);
-	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "gr", &done, &complete), AIETH_OK);
-	CU_ASSERT_EQUAL(aieth__dev_graph_status(s, "nope", &done, &complete), AIETH_ENOTFOUND);
+	/* waited once: a second wait is refused */
+	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t.dev, 0), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(aieth_graph_status(s, "gr", &done, &complete), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_graph_status(s, "nope", &done, &complete), AIETH_ENOTFOUND);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "\"gr\""));
-	/* a wire of another geometry is refused before the backend */
-	t.wire.channels++;
+	/* cfg words of another geometry are refused before the backend; the
+	 * started transaction stays t's */
+	dev = t.dev;
+	t.channels++;
 	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_EINVAL);
-	t.wire.channels--;
-	pld_txn_release(&t.wire);
-	aieth__dev_result_free(&t.res);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "cfg words"));
+	CU_ASSERT_PTR_EQUAL(t.dev, dev);
+	t.channels--;
+	t.depth++;
+	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "depth"));
+	t.depth--;
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
 	aieth_session_close(s);
-	/* a closed session: no device */
-	CU_ASSERT_PTR_NULL(aieth__dev_info(s));
+	/* a closed session: no device, the result still there */
+	CU_ASSERT_PTR_NULL(aieth_session_board(s));
+	CU_ASSERT_EQUAL(aieth_dev_streams(s), 0);
+	CU_ASSERT_EQUAL(aieth_dev_txn_status(t.dev), AIETH_TXN_DONE);
+	aieth_dev_txn_free(t.dev);
+	free(t.cfg);
 	pthread_mutex_destroy(&srv.mu);
 }
 

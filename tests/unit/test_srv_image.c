@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "server/srv_image.h"
+#include "th_server/srv_image.h"
 #include "tu.h"
 
 #define MIB ((size_t)1 << 20)

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "aieth.h"
-#include "server/srv_core.h"
-#include "server/srv_route.h"
+#include "th_server/srv_core.h"
+#include "th_server/srv_route.h"
 #include "tu.h"
 #include "util/error.h"
 #include "util/hash.h"

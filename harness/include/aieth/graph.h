@@ -30,6 +30,10 @@ int aieth_graph_end(aieth_session *session, const char *graph);
  * XRT cannot count them, so the bounded run's count once it completed,
  * else 0). */
 int aieth_graph_iterations_done(aieth_session *session, const char *graph, uint64_t *out);
+/* The same count into *done, and *complete 1 once the graph's bounded run
+ * completed (else 0): what a relay reports of a graph it runs for a
+ * client (th_server's GET .../graphs/NAME). */
+int aieth_graph_status(aieth_session *session, const char *graph, uint64_t *done, int *complete);
 /* One PLIO port of a graph as its model declares it, known before the
  * graph runs: its PLIO name, the direction (to_aie 1: the graph reads it)
  * the bytes one graph iteration reads or writes there, and its kernel's

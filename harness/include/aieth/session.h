@@ -71,6 +71,10 @@ typedef struct {
 		.version = AIETH_EMU_OPTS_VERSION \
 	}
 int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version);
+/* The graph models built into the emulated board ("loopback", "adder",
+ * ...; docs/emulator.md), NULL-terminated, static storage: the names a
+ * design's "model" may give besides a plugin's file. */
+const char *const *aieth_emu_model_names(void);
 
 /* A board through XRT ("xrt"). */
 typedef struct {

@@ -16,7 +16,7 @@
 
 #include "aieth.h"
 #include "backends/dev_result.h"
-#include "pl_dma/protocol.h"
+#include "pld/protocol.h"
 
 /* One graph of the session, as the session's graph calls keep it: backends
  * read it (the names, the model, whether a bounded run is going on). */

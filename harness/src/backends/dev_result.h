@@ -3,7 +3,7 @@
  * backends/dev_result.h - what a device reports for a transaction: one
  * struct per channel and direction, allocated in one place
  * (aieth__dev_result_alloc), and the names its JSON form uses. The form is
- * written by core/ (aieth__dev_result_json, core/results.h: th_server's
+ * written by core/ (aieth_dev_txn_result_json, core/device.c: th_server's
  * transaction result and run_summary.json) and read back by the remote
  * backend (remote/remote_reply.c); both take the names from here, so what
  * is written is what is read (docs/http-api.md).
@@ -12,6 +12,8 @@
 #define AIETH_BACKENDS_DEV_RESULT_H
 
 #include <stdint.h>
+
+#include <json-c/json.h>
 
 #include "aieth.h"
 
@@ -52,13 +54,18 @@ enum {
 };
 extern const char *const aieth__dev_chan_key[2][AIETH_DEV_NFIELDS];
 
+/* The result into o, the one JSON form of it (docs/http-api.md, read back
+ * by the remote backend): "status" (the aieth_txn_status value) and
+ * "status_name", "message", "total_cycles", "have_progress", "perf" (4N
+ * hex words; left out when perf is NULL) and the per-channel arrays of N:
+ * "tx_moved_bytes", "tx_since", "tx_first", "tx_last", "tx_connected" and
+ * the same for rx. 0, or -1 when json-c ran out of memory (o then holds
+ * part of it). */
+int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res,
+			   const uint64_t *perf);
+
 /* The name of a transaction status (aieth_txn_status_name's spelling:
  * "PENDING", "DONE", ...), "?" outside the enum. */
 const char *aieth__dev_status_name(aieth_txn_status st);
-
-/* th_server's transaction states, one set for the HTTP API and
- * run_summary.json: "awaiting_tx", "running", "finished". */
-#define AIETH_DEV_TXN_STATES 3
-extern const char *const aieth__dev_txn_state[AIETH_DEV_TXN_STATES];
 
 #endif /* AIETH_BACKENDS_DEV_RESULT_H */

@@ -13,6 +13,7 @@
 #include "backends/emu.h"
 #include "pl_dma/engine.h"
 #include "pl_dma/models/load.h"
+#include "pl_dma/models/models.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
@@ -517,6 +518,8 @@ int aieth_emu_opts_init(aieth_emu_opts *opts, unsigned int version)
 		opts->version = version;
 	return rc;
 }
+
+const char *const *aieth_emu_model_names(void) { return aieth__builtin_model_names(); }
 
 /* The versions of aieth_emu_opts this backend reads; its fields need no
  * check (reference is a flag). */

@@ -1,126 +1,243 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * device.c - th_server's calls on a session's device (core/device.h): each
- * checks the handle and holds the session for the call, as the public
- * calls do, then calls the backend; and the one JSON form of a device's
- * transaction result.
+ * device.c - a session's device driven with encoded transactions
+ * (aieth/device.h): each call checks its handles and holds the session for
+ * the call, as the other calls on a session do, then calls the backend;
+ * and the one JSON form of a device's transaction result.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/device.h"
+#include <json-c/json.h>
+
+#include "aieth/device.h"
+#include "backends/dev_result.h"
 #include "core/handles.h"
 #include "core/session_internal.h"
+#include "pld/protocol.h"
 #include "util/error.h"
+#include "util/opts.h"
 
-const aieth_board_info *aieth__dev_info(const aieth_session *s)
-{
-	return aieth__handle_live(s, AIETH_HANDLE_SESSION) ? s->info : NULL;
-}
+struct aieth_dev_txn {
+	aieth_session *s; /* NULL for a record; not read after the wait */
+	pld_txn wire;     /* cfg and perf owned, one segment per image */
+	pld_seg seg[2];
+	pld_gate gate[2];
+	aieth_dev_result res;
+	int started, waited;
+};
 
-int aieth__dev_streams(const aieth_session *s)
+AIETH__OPTS_INIT_FN(aieth_dev_txn_opts, AIETH_DEV_TXN_OPTS_INIT, AIETH_DEV_TXN_OPTS_VERSION);
+
+int aieth_dev_streams(const aieth_session *s)
 {
 	return aieth__handle_live(s, AIETH_HANDLE_SESSION) && s->ops->streams;
 }
 
-int aieth__dev_txn_start(aieth_session *s, pld_txn *wire)
+static void dev_free(aieth_dev_txn *t)
 {
-	int rc = aieth__session_enter(s, "aieth__dev_txn_start");
-	if (rc)
-		return rc;
-	aieth__error_clear();
-	if (!wire || wire->channels != s->info->channels)
-		rc = aieth__fail(AIETH_EINVAL, "transaction: %u channels, the board %s has %u",
-				 wire ? wire->channels : 0, s->info->name, s->info->channels);
-	else
-		rc = s->ops->txn_start(s->bstate, wire);
-	aieth__session_leave(s);
-	return rc;
+	free(t->wire.cfg);
+	free(t->wire.perf);
+	aieth__dev_result_free(&t->res);
+	free(t);
 }
 
-int aieth__dev_txn_wait(aieth_session *s, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
+/* A handle for N channels: perf words and result zeroed, registered. */
+static aieth_dev_txn *dev_new(uint32_t N)
 {
-	int rc = aieth__session_enter(s, "aieth__dev_txn_wait");
-	if (rc)
-		return rc;
-	aieth__error_clear();
-	if (!wire || !res || res->channels != s->info->channels || !res->tx)
-		rc = aieth__fail(AIETH_EINVAL,
-				 "transaction wait: a result for %u channels is "
-				 "needed (the board %s has %u)",
-				 res ? res->channels : 0, s->info->name, s->info->channels);
-	else
-		rc = s->ops->txn_wait(s->bstate, wire, timeout_ms, res);
-	aieth__session_leave(s);
-	return rc;
-}
-
-int aieth__dev_graph_status(aieth_session *s, const char *graph, uint64_t *done, int *complete)
-{
-	uint32_t g = 0;
-	int rc = aieth__session_enter(s, "aieth__dev_graph_status");
-	if (rc)
-		return rc;
-	aieth__error_clear();
-	if (!done || !complete)
-		rc = aieth__fail(AIETH_EINVAL, "graph status: NULL argument");
-	else if (!(rc = aieth__graph_find(s, graph, &g)))
-		rc = s->ops->graph_status(s->bstate, g, done, complete);
-	aieth__session_leave(s);
-	return rc;
-}
-
-/* json-c returns NULL only when out of memory: remembered in *bad. */
-static void put(struct json_object *o, const char *key, struct json_object *v, int *bad)
-{
-	if (!v || json_object_object_add(o, key, v)) {
-		json_object_put(v);
-		*bad = 1;
+	aieth_dev_txn *t = calloc(1, sizeof *t);
+	if (!t) {
+		aieth__fail(AIETH_ENOMEM, "device transaction: out of memory");
+		return NULL;
 	}
+	t->wire.channels = N;
+	if (!(t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t))) ||
+	    aieth__dev_result_alloc(&t->res, N) || aieth__handle_add(t, AIETH_HANDLE_DEV_TXN)) {
+		dev_free(t);
+		aieth__fail(AIETH_ENOMEM, "device transaction: out of memory for %u channels", N);
+		return NULL;
+	}
+	return t;
 }
 
-int aieth__dev_result_json(struct json_object *o, const aieth_dev_result *res, const uint64_t *perf,
-			   int failed, const char *fail_msg)
+/* One image of the caller's memory, gated when the caller streams it. */
+static void image_set(aieth_dev_txn *t, int rx, void *p, uint64_t size)
 {
-	uint32_t N = res ? res->channels : 0, i;
-	int bad = 0, d, f;
-	char w[24];
+	pld_image *im = rx ? &t->wire.rx : &t->wire.tx;
+	im->size = size;
+	im->nseg = size ? 1 : 0;
+	im->seg = &t->seg[rx];
+	t->seg[rx].len = size;
+	t->seg[rx].ptr = p;
+}
 
-	put(o, "failed", json_object_new_boolean(failed), &bad);
-	if (failed || !res) {
-		put(o, "message", json_object_new_string(fail_msg ? fail_msg : ""), &bad);
-		return bad ? -1 : 0;
+static int check_opts(const aieth_session *s, const aieth_dev_txn_opts *o)
+{
+	uint32_t N = s->info->channels;
+	int rc;
+	if (!o)
+		return aieth__fail(AIETH_EINVAL, "aieth_dev_txn_start: NULL options");
+	if ((rc = aieth__opts_version("aieth_dev_txn_start", "aieth_dev_txn_opts", o->version,
+				      AIETH_DEV_TXN_OPTS_VERSION)))
+		return rc;
+	if (!o->cfg || o->cfg_words != pld_cfg_count(N))
+		return aieth__fail(AIETH_EINVAL,
+				   "device transaction: %zu cfg words, the board %s has %u "
+				   "channels: %zu are needed",
+				   o->cfg ? o->cfg_words : (size_t)0, s->info->name, N,
+				   pld_cfg_count(N));
+	if (o->depth != s->info->uram_depth_words)
+		return aieth__fail(AIETH_EINVAL,
+				   "device transaction: depth %u, the board %s has a depth of %u "
+				   "words",
+				   o->depth, s->info->name, s->info->uram_depth_words);
+	if ((!o->tx && o->tx_size) || (!o->rx && o->rx_size))
+		return aieth__fail(AIETH_EINVAL,
+				   "device transaction: an image of %llu bytes at NULL",
+				   (unsigned long long)(o->tx ? o->rx_size : o->tx_size));
+	if ((o->tx_need || o->rx_wrote) && !s->ops->streams)
+		return aieth__fail(AIETH_EINVAL,
+				   "device transaction: gates given, the %s device does not "
+				   "stream (aieth_dev_streams)",
+				   s->ops->name);
+	return AIETH_OK;
+}
+
+int aieth_dev_txn_start(aieth_session *s, const aieth_dev_txn_opts *o, aieth_dev_txn **out)
+{
+	aieth_dev_txn *t = NULL;
+	int rc;
+	if (out)
+		*out = NULL;
+	if ((rc = aieth__session_enter(s, "aieth_dev_txn_start")))
+		return rc;
+	aieth__error_clear();
+	if (!out)
+		rc = aieth__fail(AIETH_EINVAL, "aieth_dev_txn_start: NULL out");
+	else if (!(rc = check_opts(s, o)) && !(t = dev_new(s->info->channels)))
+		rc = AIETH_ENOMEM;
+	if (!rc && !(t->wire.cfg = malloc(o->cfg_words * sizeof(uint64_t))))
+		rc = aieth__fail(AIETH_ENOMEM, "device transaction: out of memory");
+	if (!rc) {
+		memcpy(t->wire.cfg, o->cfg, o->cfg_words * sizeof(uint64_t));
+		t->wire.depth = o->depth;
+		/* the device only reads the TX image (pld_image_read) */
+		image_set(t, 0, (void *)(uintptr_t)o->tx, o->tx_size);
+		image_set(t, 1, o->rx, o->rx_size);
+		t->gate[0] = (pld_gate){.need = o->tx_need, .ctx = o->gate_ctx};
+		t->gate[1] = (pld_gate){.wrote = o->rx_wrote, .ctx = o->gate_ctx};
+		t->wire.tx.gate = o->tx_need ? &t->gate[0] : NULL;
+		t->wire.rx.gate = o->rx_wrote ? &t->gate[1] : NULL;
+		t->s = s;
+		rc = s->ops->txn_start(s->bstate, &t->wire);
 	}
-	put(o, "status", json_object_new_int((int)res->status), &bad);
-	put(o, "status_name", json_object_new_string(aieth__dev_status_name(res->status)), &bad);
-	put(o, "message", json_object_new_string(res->msg), &bad);
-	put(o, "total_cycles", json_object_new_uint64(res->total_cycles), &bad);
-	put(o, "have_progress", json_object_new_boolean(res->have_progress), &bad);
-	if (perf) {
-		struct json_object *a = json_object_new_array();
-		size_t k, n = pld_perf_count(N);
-		for (k = 0; a && k < n; k++) {
-			snprintf(w, sizeof w, "0x%llx", (unsigned long long)perf[k]);
-			if (json_object_array_add(a, json_object_new_string(w)))
-				bad = 1;
+	aieth__session_leave(s);
+	if (rc) {
+		if (t) {
+			aieth__handle_remove(t);
+			dev_free(t);
 		}
-		put(o, "perf", a, &bad);
+		return rc;
 	}
-	for (d = 0; d < 2; d++)
-		for (f = 0; f < AIETH_DEV_NFIELDS; f++) {
-			const aieth_dev_chan *c = d ? res->rx : res->tx;
-			struct json_object *a = json_object_new_array();
-			for (i = 0; a && i < N; i++) {
-				uint64_t v = f == AIETH_DEV_MOVED_BYTES     ? c[i].moved_bytes
-					     : f == AIETH_DEV_STALLED_SINCE ? c[i].stalled_since
-					     : f == AIETH_DEV_FIRST_CYCLE   ? c[i].first_cycle
-					     : f == AIETH_DEV_LAST_CYCLE
-						     ? c[i].last_cycle
-						     : (uint64_t) !!c[i].connected;
-				if (json_object_array_add(a, json_object_new_uint64(v)))
-					bad = 1;
-			}
-			put(o, aieth__dev_chan_key[d][f], a, &bad);
-		}
-	return bad ? -1 : 0;
+	t->started = 1;
+	*out = t;
+	return AIETH_OK;
+}
+
+int aieth_dev_txn_wait(aieth_dev_txn *t, uint32_t timeout_ms)
+{
+	int rc;
+	if (!aieth__handle_live(t, AIETH_HANDLE_DEV_TXN))
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_dev_txn_wait: not a live device transaction");
+	if (!t->started || t->waited)
+		return aieth__fail(AIETH_ESTATE, "aieth_dev_txn_wait: %s",
+				   t->waited ? "waited for already" : "a record, never started");
+	if ((rc = aieth__session_enter(t->s, "aieth_dev_txn_wait")))
+		return rc;
+	aieth__error_clear();
+	rc = t->s->ops->txn_wait(t->s->bstate, &t->wire, timeout_ms, &t->res);
+	/* answered: its result is final (a failed wait may be tried again) */
+	t->waited = rc == AIETH_OK;
+	aieth__session_leave(t->s);
+	return rc;
+}
+
+int aieth_dev_txn_record(uint32_t channels, aieth_txn_status status, const char *message,
+			 aieth_dev_txn **out)
+{
+	aieth_dev_txn *t;
+	if (!out)
+		return aieth__fail(AIETH_EINVAL, "aieth_dev_txn_record: NULL out");
+	*out = NULL;
+	if ((unsigned)status > AIETH_TXN_INTERRUPTED)
+		return aieth__fail(AIETH_EINVAL,
+				   "aieth_dev_txn_record: status %d is not an "
+				   "aieth_txn_status",
+				   (int)status);
+	if (!(t = dev_new(channels)))
+		return AIETH_ENOMEM;
+	t->res.status = status;
+	snprintf(t->res.msg, sizeof t->res.msg, "%s", message ? message : "");
+	/* no perf words: the device wrote none */
+	free(t->wire.perf);
+	t->wire.perf = NULL;
+	*out = t;
+	return AIETH_OK;
+}
+
+static const aieth_dev_txn *live(const aieth_dev_txn *t)
+{
+	return aieth__handle_live(t, AIETH_HANDLE_DEV_TXN) ? t : NULL;
+}
+
+aieth_txn_status aieth_dev_txn_status(const aieth_dev_txn *t)
+{
+	return live(t) ? t->res.status : AIETH_TXN_FAILED;
+}
+
+const char *aieth_dev_txn_message(const aieth_dev_txn *t)
+{
+	return live(t) ? t->res.msg : "not a live device transaction";
+}
+
+uint64_t aieth_dev_txn_total_cycles(const aieth_dev_txn *t)
+{
+	return live(t) ? t->res.total_cycles : 0;
+}
+
+const uint64_t *aieth_dev_txn_perf(const aieth_dev_txn *t, size_t *count)
+{
+	if (count)
+		*count = live(t) && t->wire.perf ? pld_perf_count(t->wire.channels) : 0;
+	return live(t) ? t->wire.perf : NULL;
+}
+
+char *aieth_dev_txn_result_json(const aieth_dev_txn *t)
+{
+	struct json_object *o;
+	char *text = NULL;
+
+	if (!live(t)) {
+		aieth__fail(AIETH_EINVAL,
+			    "aieth_dev_txn_result_json: not a live device transaction");
+		return NULL;
+	}
+	if ((o = json_object_new_object()) && !aieth__dev_result_json(o, &t->res, t->wire.perf)) {
+		const char *j = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+		text = j ? strdup(j) : NULL;
+	}
+	json_object_put(o);
+	if (!text)
+		aieth__fail(AIETH_ENOMEM, "device transaction: out of memory for its result");
+	return text;
+}
+
+void aieth_dev_txn_free(aieth_dev_txn *t)
+{
+	if (!live(t))
+		return;
+	aieth__handle_remove(t);
+	dev_free(t);
 }

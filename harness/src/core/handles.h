@@ -13,7 +13,11 @@
 struct aieth_session;
 struct aieth_txn;
 
-typedef enum { AIETH_HANDLE_SESSION = 1, AIETH_HANDLE_TXN = 2 } aieth_handle_kind;
+typedef enum {
+	AIETH_HANDLE_SESSION = 1,
+	AIETH_HANDLE_TXN = 2,
+	AIETH_HANDLE_DEV_TXN = 3 /* aieth/device.h's encoded transactions */
+} aieth_handle_kind;
 
 /* Register a new handle (AIETH_ENOMEM when the table cannot grow). */
 int aieth__handle_add(const void *p, aieth_handle_kind kind);

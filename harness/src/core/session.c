@@ -277,16 +277,17 @@ static int graph_end(aieth_session *s, const char *graph)
 	return AIETH_OK;
 }
 
-static int graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
+static int graph_status(aieth_session *s, const char *fn, const char *graph, uint64_t *out,
+			int *complete)
 {
 	uint32_t g;
-	int rc, complete;
+	int rc;
 	aieth__error_clear();
 	if ((rc = find_graph(s, graph, &g)))
 		return rc;
-	if (!out)
-		return aieth__fail(AIETH_EINVAL, "aieth_graph_iterations_done: NULL out");
-	return s->ops->graph_status(s->bstate, g, out, &complete);
+	if (!out || !complete)
+		return aieth__fail(AIETH_EINVAL, "%s: NULL %s", fn, out ? "complete" : "out");
+	return s->ops->graph_status(s->bstate, g, out, complete);
 }
 
 static int graph_ports(aieth_session *s, const char *graph, aieth_graph_port *ports, size_t cap,
@@ -405,7 +406,14 @@ int aieth_graph_end(aieth_session *s, const char *graph)
 
 int aieth_graph_iterations_done(aieth_session *s, const char *graph, uint64_t *out)
 {
-	HELD("aieth_graph_iterations_done", graph_iterations_done(s, graph, out));
+	int complete;
+	HELD("aieth_graph_iterations_done",
+	     graph_status(s, "aieth_graph_iterations_done", graph, out, &complete));
+}
+
+int aieth_graph_status(aieth_session *s, const char *graph, uint64_t *done, int *complete)
+{
+	HELD("aieth_graph_status", graph_status(s, "aieth_graph_status", graph, done, complete));
 }
 
 int aieth_graph_ports(aieth_session *s, const char *graph, aieth_graph_port *ports, size_t cap,
@@ -424,11 +432,4 @@ int aieth_graph_read_rtp(aieth_session *s, const char *graph, const char *port, 
 			 size_t size)
 {
 	HELD("aieth_graph_read_rtp", graph_read_rtp(s, graph, port, data, size));
-}
-
-/* The graph named name (core/device.c: th_server's graph status), with the
- * same message as the graph calls when there is none. */
-int aieth__graph_find(aieth_session *s, const char *name, uint32_t *idx)
-{
-	return find_graph(s, name, idx);
 }

@@ -49,8 +49,4 @@ struct aieth_txn {
  * with it). */
 void aieth__txn_release(struct aieth_txn *t);
 
-/* The index of graph name in s->graphs, or AIETH_ENOTFOUND/EINVAL with the
- * message the graph calls give (core/session.c). */
-int aieth__graph_find(struct aieth_session *s, const char *name, uint32_t *idx);
-
 #endif

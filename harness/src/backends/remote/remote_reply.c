@@ -16,6 +16,7 @@
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/text.h"
+#include "wire/http_words.h"
 
 /* A protocol error: the message so far, prefixed with the server. */
 static int proto(const char *base, const char *what)

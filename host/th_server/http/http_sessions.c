@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * http_sessions.c - th_server's HTTP API: health, metrics, sessions and
+ * their graphs (docs/http-api.md).
+ */
+#ifdef AIETH_HAVE_MHD
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "th_server/http/http_internal.h"
+#include "th_server/srv_names.h"
+#include "util/json_strict.h"
+#include "util/path.h"
+#include "util/sbuf.h"
+
+static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
+{
+	struct json_object *o = json_object_new_object(), *g = json_object_new_array();
+	size_t i;
+	json_object_object_add(o, "id", json_object_new_string(x->id));
+	json_object_object_add(o, "state", json_object_new_string(srv_state_names[x->state]));
+	json_object_object_add(o, "position", json_object_new_int64(srv_position_locked(s, x)));
+	json_object_object_add(o, "board", json_object_new_string(x->req.board));
+	json_object_object_add(o, "backend", json_object_new_string(s->backend));
+	for (i = 0; i < x->req.ngraphs; i++)
+		json_object_array_add(g, json_object_new_string(x->req.graphs[i].name));
+	json_object_object_add(o, "graphs", g);
+	json_object_object_add(o, "idle_timeout_s", json_object_new_int64(s->idle_s));
+	json_object_object_add(o, "max_wait_s", json_object_new_int64(s->max_wait_s));
+	if (x->reason[0])
+		json_object_object_add(o, "reason", json_object_new_string(x->reason));
+	if (x->xsha[0])
+		json_object_object_add(o, "xclbin_sha256", json_object_new_string(x->xsha));
+	return o;
+}
+
+enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	struct json_object *o = json_object_new_object();
+	int draining;
+	pthread_mutex_lock(&s->mu);
+	draining = s->draining;
+	pthread_mutex_unlock(&s->mu);
+	json_object_object_add(o, "status", json_object_new_string(draining ? "draining" : "ok"));
+	json_object_object_add(o, "server", json_object_new_string("th_server"));
+	json_object_object_add(o, "version", json_object_new_string(aieth_version()));
+	json_object_object_add(o, "api", json_object_new_int(1));
+	json_object_object_add(o, "backend", json_object_new_string(s->backend));
+	json_object_object_add(o, "board", s->board ? json_object_new_string(s->board) : NULL);
+	json_object_object_add(o, "draining", json_object_new_boolean(draining));
+	json_object_object_add(o, "tls", json_object_new_boolean(s->tls_cert != NULL));
+	pthread_mutex_lock(&s->mu);
+	if (s->validate_have) {
+		/* the last POST /v1/validate: the board's health as last seen */
+		struct json_object *v = json_object_new_object();
+		json_object_object_add(v, "at", json_object_new_string(s->validate_at));
+		json_object_object_add(v, "level", json_object_new_int((int)s->validate_level));
+		json_object_object_add(v, "exit_code", json_object_new_int(s->validate_exit));
+		json_object_object_add(v, "healthy",
+				       json_object_new_boolean(s->validate_exit == 0));
+		json_object_object_add(v, "passed", json_object_new_int((int)s->validate_passed));
+		json_object_object_add(v, "failed", json_object_new_int((int)s->validate_failed));
+		json_object_object_add(v, "skipped", json_object_new_int((int)s->validate_skipped));
+		json_object_object_add(v, "warnings", json_object_new_int((int)s->validate_warned));
+		json_object_object_add(o, "last_validate", v);
+	} else {
+		json_object_object_add(o, "last_validate", NULL);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return http_reply_json(c, r, 200, o);
+}
+
+/* One metric with its HELP and TYPE lines (Prometheus text format). */
+static void metric(sbuf *b, const char *name, const char *type, const char *help, uint64_t v)
+{
+	sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name,
+		  (unsigned long long)v);
+}
+
+enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	sbuf b = SB_INIT(SB_DOC_MAX);
+	srv_sess *p;
+	unsigned active = 0, queued = 0;
+	size_t i;
+	enum MHD_Result ret;
+	http_conns *t = s->conns;
+	uint64_t conns = 0, authed = 0, refused = 0, evicted = 0, head_to = 0;
+
+	if (t) {
+		pthread_mutex_lock(&t->mu);
+		conns = t->open;
+		refused = t->refused;
+		evicted = t->evicted;
+		head_to = t->head_timeouts;
+		for (i = 0; i < t->nslots; i++)
+			authed += t->v[i].used && !t->v[i].dying && t->v[i].authed;
+		pthread_mutex_unlock(&t->mu);
+	}
+	metric(&b, "aieth_http_connections", "gauge", "HTTP connections open.", conns);
+	metric(&b, "aieth_http_connections_authenticated", "gauge",
+	       "HTTP connections a request of which carried a valid token.", authed);
+	metric(&b, "aieth_http_connections_refused_total", "counter",
+	       "HTTP connections refused: their address held --max-conn-per-addr without a "
+	       "token, or all --max-conn were authenticated.",
+	       refused);
+	metric(&b, "aieth_http_connections_evicted_total", "counter",
+	       "HTTP connections without a token closed to make room for a new one "
+	       "(--max-conn).",
+	       evicted);
+	metric(&b, "aieth_http_head_timeouts_total", "counter",
+	       "HTTP connections closed: no complete request head within --head-timeout.", head_to);
+	pthread_mutex_lock(&s->mu);
+	/* a session whose device is being opened (the opener thread) holds
+	 * it already: it no longer waits (as its queue position says); a
+	 * device still being closed is held by the session that let it go
+	 * (0 here means the device is free) */
+	for (p = s->sessions; p; p = p->next) {
+		active += p->state == SS_ACTIVE || (p->state == SS_QUEUED && p->opening);
+		queued += p->state == SS_QUEUED && !p->opening;
+	}
+	active += s->closing != NULL;
+	metric(&b, "aieth_sessions_active", "gauge",
+	       "Sessions holding the device, having it opened or closed (0 or 1).", active);
+	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", queued);
+	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->sessions_total);
+	metric(&b, "aieth_validate_total", "counter", "POST /v1/validate runs completed.",
+	       s->validate_total);
+	/* 0 healthy; 255 before any validate (the exit codes are 0..5, 128+N) */
+	metric(&b, "aieth_validate_last_exit_code", "gauge",
+	       "run_test validate's exit code of the last POST /v1/validate (255: none yet).",
+	       s->validate_have ? (uint64_t)s->validate_exit : 255);
+	metric(&b, "aieth_device_resets_total", "counter",
+	       "Device closes (resets) between sessions.", s->resets);
+	metric(&b, "aieth_device_reset_failures_total", "counter",
+	       "Reset commands (--reset-cmd) that failed or timed out.", s->reset_failures);
+	metric(&b, "aieth_bytes_received_total", "counter", "Request body bytes received.",
+	       s->bytes_in);
+	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
+	metric(&b, "aieth_image_bytes", "gauge", "Transaction image bytes held (TX + RX).",
+	       s->mem_used - s->body_used);
+	metric(&b, "aieth_request_body_bytes", "gauge",
+	       "HTTP request bodies held while read (JSON, run-time parameters; within "
+	       "--max-memory).",
+	       s->body_used);
+	metric(&b, "aieth_image_kept_bytes", "gauge",
+	       "Image memory kept mapped for the next transaction (released when unused for "
+	       "10 s; within --max-memory).",
+	       srv_images_kept(&s->images));
+	{
+		uint64_t mv[2], cp[2];
+		srv_images_counts(&s->images, mv, cp);
+		sb_lit(&b,
+		       "# HELP aieth_image_moved_bytes_total Transaction image bytes moved over "
+		       "HTTP: TX uploads, RX downloads.\n"
+		       "# TYPE aieth_image_moved_bytes_total counter\n");
+		sb_printf(&b,
+			  "aieth_image_moved_bytes_total{direction=\"tx\"} %llu\n"
+			  "aieth_image_moved_bytes_total{direction=\"rx\"} %llu\n",
+			  (unsigned long long)mv[0], (unsigned long long)mv[1]);
+		sb_lit(&b, "# HELP aieth_image_copied_bytes_total Of those, bytes copied in user "
+			   "space on the way (make bench).\n"
+			   "# TYPE aieth_image_copied_bytes_total counter\n");
+		sb_printf(&b,
+			  "aieth_image_copied_bytes_total{direction=\"tx\"} %llu\n"
+			  "aieth_image_copied_bytes_total{direction=\"rx\"} %llu\n",
+			  (unsigned long long)cp[0], (unsigned long long)cp[1]);
+	}
+	metric(&b, "aieth_xclbin_uploads_total", "counter", "Design xclbins stored in the cache.",
+	       s->xclbin_uploads);
+	metric(&b, "aieth_xclbin_evictions_total", "counter", "Designs evicted from the cache.",
+	       s->xclbin_evictions);
+	metric(&b, "aieth_xclbin_cache_bytes", "gauge", "Bytes of designs in the cache.",
+	       s->cache_used);
+	metric(&b, "aieth_xclbin_upload_bytes", "gauge",
+	       "Bytes reserved by design uploads in progress (within --xclbin-cache-mib).",
+	       s->cache_reserved);
+	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
+		   "# TYPE aieth_requests_total counter\n");
+	for (i = 0; i < SRV_NCODES; i++)
+		if (s->requests[i])
+			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n",
+				  srv_metric_codes[i], (unsigned long long)s->requests[i]);
+	if (s->requests_other)
+		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
+			  (unsigned long long)s->requests_other);
+	sb_lit(&b, "# HELP aieth_transactions_total Transactions run to their end, by status.\n"
+		   "# TYPE aieth_transactions_total counter\n");
+	{
+		static const char *const tn[5] = {"pending", "done", "timeout", "failed",
+						  "interrupted"};
+		for (i = 0; i < 5; i++)
+			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
+				  (unsigned long long)(s->txn_status[i] +
+						       (i == 3 ? s->txn_failed : 0)));
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (b.oom) {
+		sb_free(&b);
+		return http_reply_err(c, r, 500, NULL, "metrics: out of memory");
+	}
+	ret = http_reply(c, r, 200, "text/plain; version=0.0.4", b.p, b.n, NULL);
+	sb_free(&b);
+	return ret;
+}
+
+enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	srv_session_req req;
+	srv_sess *x;
+	struct json_object *o;
+	char loc[64], id[SRV_ID_MAX + 1], msg[1024], *xpath;
+	int rc;
+
+	memset(&req, 0, sizeof req);
+	if (srv_session_req_parse(r->body, r->len, &req)) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	}
+	/* names looked up in the operator's tables, never opened as paths */
+	if ((rc = srv_board_check(s, req.board, msg, sizeof msg)) == -2)
+		srv_log(s, "board %s: %s", req.board, aieth_error_message());
+	if (rc || srv_session_names_check(s, &req, msg, sizeof msg)) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 422, NULL, "%s", msg);
+	}
+	if (!(x = srv_sess_new(r->who, &req))) {
+		srv_session_req_free(&req);
+		return http_reply_err(c, r, 500, NULL, "session: out of memory");
+	}
+	x->http = 1;
+	/* the design (pinned in the cache) and the xrt.ini go with the
+	 * session into the queue */
+	memcpy(x->xsha, x->req.xclbin_sha256, sizeof x->xsha);
+	x->xrt_ini = x->req.xrt_ini;
+	x->xrt_ini_len = x->req.xrt_ini_len;
+	x->req.xrt_ini = NULL;
+	x->req.xrt_ini_len = 0;
+	switch (srv_sess_enqueue(s, x, msg, sizeof msg)) {
+	case SRV_Q_DRAINING: return http_reply_err(c, r, 503, NULL, "%s", msg);
+	case SRV_Q_FULL: return http_reply_err(c, r, 429, NULL, "%s", msg);
+	case SRV_Q_FAILED: return http_reply_err(c, r, 422, NULL, "%s", msg);
+	case SRV_Q_NO_XCLBIN: return http_reply_err(c, r, 409, NULL, "%s", msg);
+	case SRV_Q_INTERNAL: return http_reply_err(c, r, 500, NULL, "%s", msg);
+	case SRV_Q_OK: break;
+	}
+	pthread_mutex_lock(&s->mu);
+	snprintf(id, sizeof id, "%s", x->id);
+	o = session_json_locked(s, x);
+	xpath = x->xclbin ? aieth__strdup(x->xclbin) : NULL;
+	pthread_mutex_unlock(&s->mu);
+	if (xpath) {
+		/* checked as run_test checks a design locally (lenient: on the
+		 * emulated board a design that does not read is reported, not
+		 * fatal; a board's backend checks it strictly when it opens) */
+		aieth_xclbin *xb = NULL;
+		if (aieth_xclbin_open(&xb, xpath, AIETH_XCLBIN_LENIENT) == AIETH_OK) {
+			json_object_object_add(
+				o, "xclbin_uuid",
+				json_object_new_string(aieth_xclbin_uuid_string(xb)));
+			aieth_xclbin_close(xb);
+		} else {
+			json_object_object_add(o, "xclbin_problem",
+					       json_object_new_string(aieth_error_message()));
+			srv_log(s, "session %s: the design xclbin does not read as an xclbin: %s",
+				id, aieth_error_message());
+		}
+		free(xpath);
+	}
+	snprintf(loc, sizeof loc, "/v1/sessions/%s", id);
+	return http_reply_json_hdr(c, r, 201, o, MHD_HTTP_HEADER_LOCATION, loc);
+}
+
+/* The session of the route, checked for owner; refreshed. NULL with a reply
+ * queued when it cannot be used. mu held on success. */
+srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+			  enum MHD_Result *ret)
+{
+	srv_sess *x;
+	pthread_mutex_lock(&s->mu);
+	x = srv_find_locked(s, r->route.sid);
+	if (!x) {
+		pthread_mutex_unlock(&s->mu);
+		*ret = http_reply_err(c, r, 404, NULL,
+				      "session \"%s\": no such session (ended "
+				      "sessions are forgotten after %d more)",
+				      r->route.sid, SRV_ENDED_KEEP);
+		return NULL;
+	}
+	if (s->have_tokens && strcmp(x->owner, r->who)) {
+		pthread_mutex_unlock(&s->mu);
+		*ret = http_reply_err(c, r, 403, NULL, "session \"%s\" belongs to another token",
+				      r->route.sid);
+		return NULL;
+	}
+	x->last_ms = srv_now_ms();
+	/* its device being opened: answer once the open ended (bounded) */
+	srv_wait_open_locked(s, x, 5000);
+	return x;
+}
+
+srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+			      enum MHD_Result *ret)
+{
+	srv_sess *x = http_session_of(c, r, s, ret);
+	if (!x)
+		return NULL;
+	if (x->state != SS_ACTIVE) {
+		unsigned pos = srv_position_locked(s, x);
+		ss_state st = x->state;
+		pthread_mutex_unlock(&s->mu);
+		if (st == SS_QUEUED)
+			*ret = http_reply_err(c, r, 409, NULL,
+					      "session \"%s\" is queued at position "
+					      "%u and does not hold the device yet",
+					      r->route.sid, pos);
+		else
+			*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s",
+					      r->route.sid, srv_state_names[st],
+					      x->reason[0] ? ": " : "", x->reason);
+		return NULL;
+	}
+	x->refs++;
+	pthread_mutex_unlock(&s->mu);
+	return x;
+}
+
+enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	enum MHD_Result ret;
+	srv_sess *x = http_session_of(c, r, s, &ret);
+	struct json_object *o;
+	if (!x)
+		return ret;
+	if (!strcmp(r->method, "DELETE")) {
+		if (x->state == SS_QUEUED || x->state == SS_ACTIVE)
+			srv_log(s, "session %s (%s): ended by its client", x->id, x->owner);
+		srv_end_locked(s, x, SS_ENDED, NULL);
+		pthread_mutex_unlock(&s->mu);
+		return http_reply(c, r, 204, NULL, "", 0, NULL);
+	}
+	o = session_json_locked(s, x);
+	pthread_mutex_unlock(&s->mu);
+	return http_reply_json(c, r, 200, o);
+}
+
+/* GET .../graphs/NAME/ports: the graph model's ports (aieth_graph_ports)
+ * into *out, their count in *n (at most AIETH_GRAPH_PORTS_MAX: more is an
+ * error, never a list cut short). */
+static int graph_ports(aieth_session *dev, const char *graph, aieth_graph_port **out, size_t *n)
+{
+	int rc;
+	*out = NULL;
+	if ((rc = aieth_graph_ports(dev, graph, NULL, 0, n)))
+		return rc;
+	if (*n > AIETH_GRAPH_PORTS_MAX)
+		return aieth__fail(AIETH_EINVAL, "its model has %zu ports, the limit is %d", *n,
+				   AIETH_GRAPH_PORTS_MAX);
+	if (!(*out = calloc(*n ? *n : 1, sizeof **out)))
+		return aieth__fail(AIETH_ENOMEM, "out of memory");
+	return aieth_graph_ports(dev, graph, *out, *n, n);
+}
+
+static struct json_object *ports_json(const aieth_graph_port *p, size_t n)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_new_object();
+		json_object_object_add(e, "plio", json_object_new_string(p[i].plio));
+		json_object_object_add(e, "direction",
+				       json_object_new_string(p[i].to_aie ? "to_aie" : "from_aie"));
+		json_object_object_add(e, "kernel", json_object_new_uint64(p[i].kernel));
+		json_object_object_add(e, "bytes_per_iteration",
+				       json_object_new_uint64(p[i].bytes_per_iteration));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "ports", a);
+	return o;
+}
+
+enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+{
+	aieth_graph_port *ports = NULL;
+	size_t nports = 0;
+	enum MHD_Result ret;
+	srv_sess *x = http_active_session(c, r, s, &ret);
+	int64_t iterations = 0;
+	uint32_t timeout_ms = 0;
+	uint64_t done = 0;
+	int rc = AIETH_OK, complete = 0;
+
+	if (!x)
+		return ret;
+
+	if (r->route.kind == SRV_R_GRAPH_RUN)
+		rc = srv_run_req_parse(r->body, r->len, &iterations);
+	else if (r->route.kind == SRV_R_GRAPH_WAIT)
+		rc = srv_wait_req_parse(r->body, r->len, &timeout_ms);
+	if (rc) {
+		ret = http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+		goto release;
+	}
+	if (pthread_mutex_trylock(&x->call)) {
+		ret = http_reply_err(c, r, 409, NULL,
+				     "session \"%s\" is busy with another device call",
+				     r->route.sid);
+		goto release;
+	}
+	switch (r->route.kind) {
+	case SRV_R_GRAPH_RUN: rc = aieth_graph_run(x->dev, r->route.graph, iterations); break;
+	case SRV_R_GRAPH_WAIT: rc = aieth_graph_wait(x->dev, r->route.graph, timeout_ms); break;
+	case SRV_R_GRAPH_END: rc = aieth_graph_end(x->dev, r->route.graph); break;
+	case SRV_R_PORTS: rc = graph_ports(x->dev, r->route.graph, &ports, &nports); break;
+	default:
+		/* iterations and whether a bounded run completed (what the
+		 * remote backend's graph_status returns) */
+		rc = aieth_graph_status(x->dev, r->route.graph, &done, &complete);
+		break;
+	}
+	pthread_mutex_unlock(&x->call);
+	if (rc == AIETH_EUNSUPPORTED && r->route.kind == SRV_R_PORTS) {
+		/* a board runs the graph itself: its ports are not known before
+		 * the run (the client skips the rules that need them) */
+		ret = http_reply_err(c, r, 501, NULL, "graph \"%s\": %s", r->route.graph,
+				     aieth_error_message());
+	} else if (rc) {
+		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s",
+				     r->route.graph, aieth_error_message());
+	} else if (r->route.kind == SRV_R_PORTS) {
+		ret = http_reply_json(c, r, 200, ports_json(ports, nports));
+	} else if (r->route.kind == SRV_R_GRAPH) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "iterations_done", json_object_new_uint64(done));
+		json_object_object_add(o, "complete", json_object_new_boolean(complete));
+		ret = http_reply_json(c, r, 200, o);
+	} else {
+		ret = http_reply(c, r, 204, NULL, "", 0, NULL);
+	}
+release:
+	free(ports);
+	srv_release(s, x);
+	return ret;
+}
+
+#endif /* AIETH_HAVE_MHD */

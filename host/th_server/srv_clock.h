@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * th_server/srv_clock.h - the deadline of a bounded wait on a condition
+ * variable (srv_core.c, srv_stream.c, amd/amd_txn.c): inline, so that the
+ * files that wait need no call into each other.
+ */
+#ifndef AIETH_SERVER_SRV_CLOCK_H
+#define AIETH_SERVER_SRV_CLOCK_H
+
+#include <time.h>
+
+/* ms from now on clock: that of the condition variable whose
+ * pthread_cond_timedwait it bounds (CLOCK_REALTIME unless set otherwise). */
+static inline struct timespec srv_deadline(clockid_t clock, unsigned ms)
+{
+	struct timespec dl;
+	clock_gettime(clock, &dl);
+	dl.tv_sec += ms / 1000;
+	dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	return dl;
+}
+
+#endif

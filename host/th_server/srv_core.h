@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srv_core.h - th_server's device and its queue, shared by every
+ * listener (HTTP: http_*.c; AMD's protocol: amd_*.c): sessions that hold
+ * the one device exclusively, first come first served, idle and wait
+ * limits, transactions with their images under one memory budget, the
+ * counters /v1/metrics shows. Free of any wire format.
+ *
+ * Threads: srv->mu guards the sessions, the queue and the counters; a
+ * device call runs outside it, under its session's call lock, with the
+ * session referenced (refs) so that an end (client, expiry, drain) closes
+ * the device only after the call.
+ */
+#ifndef AIETH_SERVER_SRV_CORE_H
+#define AIETH_SERVER_SRV_CORE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "aieth.h"
+#include "pld/protocol.h"
+#include "th_server/srv_clock.h"
+#include "th_server/th_server.h"
+#include "th_server/srv_image.h"
+#include "th_server/srv_route.h"
+#include "th_server/srv_stream.h"
+#include "th_server/srv_tokens.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "wire/http_words.h"
+
+#define SRV_ENDED_KEEP 64       /* ended sessions remembered for their status */
+#define SRV_TXNS_MAX 16         /* transactions a session holds at once */
+#define SRV_RETIRED_MAX 256     /* fetched AMD transactions listed in run_summary.json */
+#define SRV_IMAGE_IDLE_MS 10000 /* an image mapping kept unused this long is unmapped */
+#define SRV_NCODES 23           /* HTTP statuses counted (http_server.c) */
+
+/* A transaction shipped encoded (pld/protocol.h, aieth/device.h): the
+ * images live here once, the device reads and writes them in place. The
+ * states' names are aieth__dev_txn_state (wire/http_words.h), in this
+ * order. */
+typedef enum { ST_AWAIT_TX = 0, ST_STARTED, ST_FINISHED } srv_txn_state;
+
+typedef struct srv_txn {
+	char id[16];
+	srv_txn_state state;
+	uint32_t channels, depth; /* N, and the URAM depth in words */
+	uint64_t *cfg;            /* 8N+1 words as the client sent them; NULL once
+				     retired */
+	uint64_t tx_size, rx_size;
+	uint8_t *txbuf, *rxbuf; /* from im (srv_image.c) */
+	srv_images *im;
+	uint64_t tx_got;
+	aieth_dev_txn *dev; /* once started (or a record: srv_txn_refused) */
+	int failed;         /* the device call itself failed */
+	char msg[512];
+	uint64_t done, total; /* progress while it runs: bytes moved of expected */
+	int busy;             /* TX uploads and RX downloads streaming now */
+	srv_stream *stream;   /* a streamed transaction's gates, else NULL */
+	uint32_t amd_id;      /* the id its AMD client gave it (has_amd_id) */
+	int has_amd_id;
+	struct srv_txn *next;
+} srv_txn;
+
+typedef enum { SS_QUEUED, SS_ACTIVE, SS_ENDED, SS_EXPIRED, SS_FAILED } ss_state;
+
+extern const char *const srv_state_names[];
+
+/* One design xclbin in the cache (srv_xclbin.c), the file cache_dir/SHA. */
+typedef struct srv_xentry {
+	char sha[65];
+	uint64_t size;
+	uint64_t used; /* the cache clock at its last use: LRU */
+	unsigned pins; /* sessions that use it: never evicted */
+	char **owners; /* the token names that uploaded it ("*": no
+				         tokens): only they see it (HEAD, sessions) */
+	unsigned nowners;
+	struct srv_xentry *next;
+} srv_xentry;
+
+typedef struct srv_sess {
+	char id[SRV_ID_MAX + 1];
+	char owner[SRV_TOKEN_NAME_MAX + 1];
+	ss_state state;
+	char reason[512];
+	int64_t created_ms, last_ms;
+	uint64_t seq;
+	srv_session_req req;
+	char *xclbin;  /* the design xclbin's path, or NULL */
+	char xsha[65]; /* its sha256 when from the cache, else "" */
+	int xpinned;   /* holds a pin on that cache entry */
+	char *xrt_ini; /* the client's xrt.ini until stored (owned) */
+	size_t xrt_ini_len;
+	char *artdir; /* its artifact folder (srv_artifacts.c), or NULL */
+	aieth_session *dev;
+	int refs; /* device calls and transfers running */
+	pthread_mutex_t call;
+	srv_txn *txns;                      /* in submission order */
+	srv_txn *retired;                   /* results given back (AMD's protocol), images
+				         freed: for run_summary.json, oldest first */
+	uint32_t nretired, retired_omitted; /* kept; dropped past SRV_RETIRED_MAX */
+	uint32_t next_tid;
+	uint64_t mem;               /* image bytes its transactions hold */
+	int opening;                /* queued, the device being opened for it
+				         (outside srv->mu, by the opener thread) */
+	struct aieth_server *srv;   /* for the progress hook */
+	int http;                   /* opened through the HTTP API (its client
+				         may collect results during a drain) */
+	int64_t active_ms;          /* when it got the device (--max-session) */
+	volatile sig_atomic_t intr; /* its device call's interrupt flag: set on
+				         drain and when --max-session ends it */
+	uint64_t sum_hash;          /* run_summary.json as last written (FNV-1a) */
+	int dev_closing;            /* its device is being closed by the opener */
+	int waiting;                /* threads in srv_wait_closed_locked: not pruned */
+	struct srv_sess *next;
+} srv_sess;
+
+struct aieth_server {
+	pthread_mutex_t mu, logmu;
+	srv_tokens tokens; /* under tokmu: a reload (SIGHUP) swaps them */
+	pthread_mutex_t tokmu;
+	char *token_file; /* for the reload */
+	int have_tokens;
+	char *backend, *board, *data_dir;
+	aieth_server_log_fn log;
+	void *log_ctx;
+	int log_json;
+	int64_t idle_ms, max_wait_ms;
+	uint32_t idle_s, max_wait_s, max_queue;
+	volatile sig_atomic_t stop; /* set on drain (with every session's intr) */
+	int draining;
+	srv_sess *sessions; /* in arrival order */
+	uint64_t next_seq, id_key;
+	/* metrics */
+	uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
+	uint64_t requests[SRV_NCODES];
+	uint64_t txn_status[5], txn_failed; /* by aieth_txn_status; device call failed */
+	uint64_t mem_used, mem_max;         /* image bytes held by all transactions,
+					       and the request bodies of body_used */
+	uint64_t body_used;                 /* HTTP request bodies being read (JSON, RTP) */
+	srv_images images;                  /* their memory, kept for reuse */
+	char *work_dir;                     /* sessions' artifact folders live here */
+	int own_work_dir;                   /* made by us (mkdtemp): removed at close */
+	/* the design xclbin cache (srv_xclbin.c), under mu */
+	char *cache_dir;
+	int own_cache_dir; /* inside our own work folder: removed at close */
+	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
+	srv_xentry *xclbins;
+	uint64_t xclbin_uploads, xclbin_evictions;
+	uint64_t cache_reserved; /* bytes of uploads in progress (counted in
+				         the limit: they are on disk already) */
+	unsigned xclbin_count;
+	/* the owners index (srv_xclbin.c), written outside mu in order */
+	pthread_mutex_t xidx_mu;
+	uint64_t xidx_gen, xidx_written;
+	int64_t max_session_ms; /* --max-session (0: no limit) */
+	uint32_t max_session_s;
+	/* the opener thread: opens the device for the next session and runs
+	 * the reset command, both outside mu (a board takes seconds) */
+	pthread_t opener;
+	pthread_cond_t work_cv;   /* something for the opener to do */
+	pthread_cond_t opened_cv; /* an open ended (success or not) */
+	int opener_started, opener_stop;
+	int reset_pending, resetting; /* the reset command is due / running */
+	/* a device a session let go of, closed by the opener thread outside mu
+	 * (on a board the close is the device's reset: it may take seconds) */
+	aieth_session *closing;
+	srv_sess *closing_x; /* whose device that is (dev_closing set) */
+	char *reset_cmd;     /* --reset-cmd, or NULL */
+	uint32_t reset_timeout_s;
+	uint64_t reset_failures;
+	unsigned inflight;   /* HTTP requests being handled (drain waits) */
+	int64_t last_req_ms; /* when the last HTTP request arrived (drain) */
+	/* request rate per client: an address or "token NAME" (http_server.c) */
+	uint32_t rate_limit, client_timeout_s;
+	struct srv_rate {
+		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
+		int64_t sec;
+		uint32_t n;
+	} rate[256];
+	/* the HTTP listener (http_server.c) */
+	void *http;  /* struct MHD_Daemon */
+	void *conns; /* its connections (http_conns, http_internal.h) */
+	uint32_t conn_max, conn_reserve, conn_per_addr, head_timeout_s;
+	uint16_t port;
+	char *tls_cert, *tls_key; /* PEM text, alive while the daemon runs */
+	/* POST /v1/validate (http_validate.c): the suite runs as a session
+	 * of this server's own (self_url), so it queues and holds the device
+	 * as any session; under mu: the last result and the counts */
+	char self_url[80];
+	int validate_have;
+	int validate_exit; /* run_test validate's exit code */
+	unsigned validate_level;
+	char validate_at[32]; /* ISO 8601 UTC */
+	unsigned validate_passed, validate_failed, validate_skipped, validate_warned;
+	uint64_t validate_total;
+	/* --model-dir: the folders plugins come from (srv_names.c) */
+	char **model_dirs;
+	size_t nmodel_dirs;
+	/* the AMD-protocol listener (amd_listen.c), or NULL */
+	void *amd;
+	uint16_t amd_port;
+	/* GET /v1/sensors: the board's sensors, their last answer (srv_sensors.h) */
+	struct srv_sensors *sensors;
+};
+
+int64_t srv_now_ms(void);
+void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
+
+/* ---- sessions (srv->mu held where the name says _locked) ---- */
+
+/* aieth_server_tick's part for the sessions: idle, queue-wait and
+ * --max-session expiry, pruning, promotion. */
+void srv_tick(aieth_server *s);
+
+srv_sess *srv_find_locked(aieth_server *s, const char *id);
+/* 1-based place among the queued sessions; 0 when not queued. */
+unsigned srv_position_locked(aieth_server *s, const srv_sess *x);
+void srv_promote_locked(aieth_server *s);
+void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason);
+/* Free a session that never entered the queue (or was pruned). */
+void srv_free_sess(srv_sess *x);
+
+/* A new session for owner with its request (moved in: *req is zeroed),
+ * board already checked. NULL on out of memory. */
+srv_sess *srv_sess_new(const char *owner, srv_session_req *req);
+
+typedef enum {
+	SRV_Q_OK = 0,    /* queued or active: *x is in the queue */
+	SRV_Q_DRAINING,  /* the server is stopping */
+	SRV_Q_FULL,      /* the queue is at --max-queue */
+	SRV_Q_FAILED,    /* the device could not be opened: x->reason */
+	SRV_Q_NO_XCLBIN, /* x->xsha is not in the cache (x freed) */
+	SRV_Q_INTERNAL   /* its artifact folder could not be made (x freed) */
+} srv_q_result;
+
+/* Put x in the queue (mu taken inside); promotes it when the device is
+ * free. A design named by x->xsha is pinned in the cache (x->xclbin its
+ * path) and x's artifact folder made with x->xrt_ini, both before the
+ * device opens. On SRV_Q_DRAINING/FULL/NO_XCLBIN/INTERNAL x was freed and
+ * msg says why; on
+ * SRV_Q_FAILED x stays in the list (ended) and msg holds its reason. */
+srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap);
+
+/* Drop a reference taken for a device call or a transfer; the device
+ * closes when the session ended meanwhile. */
+void srv_release(aieth_server *s, srv_sess *x);
+
+/* End x (reason) when the caller holds the only reference to an active x
+ * (AMD's destroy): its device closes at once, as for any end, and this
+ * waits for the close (srv_wait_closed_locked, SRV_CLOSE_WAIT_MS): what the
+ * device writes as it closes (the xrt backend's child exits, XRT writes
+ * its run summary) is in x's artifact folder when this returns, and
+ * run_summary.json was written just before. x stays referenced. 1 when
+ * ended here, 0 when not (x not active, or other references). */
+int srv_end_close(aieth_server *s, srv_sess *x, const char *reason);
+
+/* Wait (mu held, at most ms) while x's device is being opened, so that a
+ * reply tells how the open ended. */
+void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
+
+/* Wait (mu held, at most ms) until the device of x, ended, has been
+ * closed: the backend's files (XRT's trace and status, backends/xrt/
+ * xrt_rundir.c) are in x's artifact folder then. */
+void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
+#define SRV_CLOSE_WAIT_MS 90000u /* the xrt backend's flush (60 s) and more */
+
+/* The opener thread (started by the first enqueue): stop waits for an
+ * open or a reset running and for a reset still due, then joins it. */
+void srv_opener_stop(aieth_server *s);
+
+/* ---- transactions ---- */
+
+typedef enum {
+	SRV_T_OK = 0,
+	SRV_T_GEOMETRY, /* channels/depth are not the board's */
+	SRV_T_TOO_MANY, /* the session holds SRV_TXNS_MAX */
+	SRV_T_MEMORY,   /* past the --max-memory budget */
+	SRV_T_NOMEM     /* allocation failed */
+} srv_t_result;
+
+/* A transaction of an active, referenced session from a checked request
+ * (q->cfg is moved into it): images allocated under the memory budget,
+ * the transaction appended with the next id. msg says why on failure. */
+srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out, char *msg,
+			 size_t cap);
+srv_txn *srv_txn_find_locked(srv_sess *x, const char *id);
+/* The oldest started transaction (the next to finish), or NULL. */
+srv_txn *srv_txn_running_locked(srv_sess *x);
+/* 1-based place of t among x's started transactions (1 runs now); 0 when
+ * t is not started. */
+unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t);
+/* t was started on the device: its state, and its progress (0 of the
+ * bytes its cfg words ask for). */
+void srv_txn_started_locked(srv_txn *t);
+/* Free a transaction that is not started and not streaming (checked by the
+ * caller): its images' bytes go back to the memory budget. */
+void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t);
+/* Start t on x's device under x->call (held by the caller): through core's
+ * guard (core/device.h); the caller marks it started. */
+int srv_txn_start(srv_sess *x, srv_txn *t);
+/* t as JSON, the one form the HTTP API and run_summary.json give (mu
+ * held: the progress hook writes t->done/total): id, state, channels,
+ * image sizes, TX bytes received; while running its place and progress;
+ * once finished the result (aieth_dev_txn_result_json). NULL when out of
+ * memory. */
+struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t);
+/* Wait for a started transaction under x->call (held by the caller):
+ * the result lands in t, the counters move, state becomes FINISHED unless
+ * the wait itself timed out with the transaction still running (returns
+ * AIETH_ETIMEOUT then). */
+int srv_txn_wait(aieth_server *s, srv_txn *t, uint32_t timeout_ms);
+/* The device's message on t's result ("" before it has one). */
+const char *srv_txn_message(const srv_txn *t);
+
+/* ---- the design xclbin cache (srv_xclbin.c) ---- */
+
+#define SRV_XCLBIN_MAX_MIB 1024u     /* --max-xclbin default */
+#define SRV_XCLBIN_CACHE_MIB 2048u   /* --xclbin-cache-mib default */
+#define SRV_XCLBIN_ENTRIES_MAX 4096u /* designs in the cache (the LRU go first) */
+
+/* Open the cache: dir (made when missing), or work_dir/xclbins; entries
+ * already there are kept (a --cache-dir survives restarts), leftovers of
+ * broken uploads removed, then trimmed to cache_max. */
+int srv_xclbin_init(aieth_server *s, const char *dir);
+void srv_xclbin_fini(aieth_server *s);
+/* The owner name designs are kept under for a request's token name who
+ * (without tokens every client shares one anonymous namespace). */
+const char *srv_xclbin_owner(const aieth_server *s, const char *who);
+/* The entry of sha that owner uploaded (mu held; owner NULL: any), or
+ * NULL; a lookup counts as a use. Another owner's design is not there. */
+srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner);
+/* Pin x->xsha for x (mu held), if x's owner uploaded it: x->xclbin = its
+ * path. AIETH_ENOTFOUND (message naming the sha) when not cached. */
+int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);
+/* Drop x's pin, if any (mu held). */
+void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x);
+
+/* An upload: streamed into a temporary file in the cache folder while
+ * hashed; renamed to its sha when complete and right. */
+typedef struct {
+	int fd;
+	char *tmp;
+	char sha[65];
+	char owner[SRV_TOKEN_NAME_MAX + 1];
+	aieth_server *s;
+	int reserved; /* want bytes counted in s->cache_reserved */
+	int pinned;   /* the file is cached already: the body is only
+				     hashed, the entry pinned until the end */
+	uint64_t want, got;
+	aieth_sha256 h;
+	unsigned evicted; /* commit: entries evicted to make room */
+	int err;          /* a write failed: errmsg */
+	int index_failed; /* commit: stored, but the owners index could
+				     not be written (errmsg): to be logged */
+	char errmsg[256];
+} srv_xupload;
+
+typedef enum {
+	SRV_X_OK = 0,
+	SRV_X_TOO_LARGE, /* over --max-xclbin or the cache size: 413 */
+	SRV_X_BAD,       /* short body, or the hash differs: 400 */
+	SRV_X_NO_ROOM,   /* pinned entries and uploads in progress leave
+				     no room: 507 */
+	SRV_X_IO         /* a file could not be written: 500 */
+} srv_x_result;
+
+/* Begin an upload of len bytes by owner (checked against the limits
+ * first): room for len is made and reserved until commit or abort, so
+ * that unfinished uploads count against the cache limit. */
+srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner, uint64_t len,
+			      srv_xupload *u, char *msg, size_t cap);
+/* More body: 0, or -1 when it goes past the length (the upload fails). */
+int srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
+/* The end of the body: checked, stored (*created: 1 new for its owner, 0
+ * the owner had it already, e.g. a concurrent upload of the same file; a
+ * file another owner uploaded is shared, not stored twice), room made by
+ * evicting the least recently used entries not pinned. u is released. */
+srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg,
+			       size_t cap);
+/* A broken upload: the temporary file removed (safe after commit). */
+void srv_xclbin_abort(srv_xupload *u);
+/* Count n bytes of a file kept outside the cache (an AMD client's xclbin
+ * scratch file) against --xclbin-cache-mib, evicting the least recently
+ * used designs not pinned to make room (*evicted: how many). 0, or -1
+ * with msg saying why (nothing reserved). unreserve gives them back. */
+int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg, size_t cap);
+void srv_xclbin_unreserve(aieth_server *s, uint64_t n);
+
+/* ---- artifacts (srv_artifacts.c) ---- */
+
+/* Create x's artifact folder (work_dir/ID, 0700) once; write the client's
+ * xrt.ini there when given (len 0: none). x->artdir is set on success. */
+int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t len);
+/* Remove the folder's files and the folder (when the session is freed). */
+void srv_artifacts_remove(srv_sess *x);
+/* Write x's run_summary.json (graphs, transactions with state, status,
+ * cycles, bytes; the session's state) into its folder when it differs
+ * from what was written last; mu held. Called when the device closes and
+ * when a client lists the artifacts. */
+int srv_artifacts_summary(aieth_server *s, srv_sess *x);
+
+/* ---- the reset command (srv_reset.c) ---- */
+
+/* Run cmd with /bin/sh -c (stdin, stdout, stderr on /dev/null, its own
+ * process group), killed after timeout_s: 0 when it exited 0, else -1 with
+ * what happened in msg. */
+int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap);
+
+/* ---- listeners ---- */
+
+/* HTTP (http_server.c): start on addr, or AIETH_EUNSUPPORTED where built
+ * without libmicrohttpd. stop joins its threads. */
+int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr);
+void srv_http_stop(aieth_server *s);
+/* Housekeeping (aieth_server_tick): connections whose request head did not
+ * arrive within --head-timeout are shut down. */
+void srv_http_tick(aieth_server *s);
+
+/* AMD's protocol (amd_listen.c): start on o->amd_listen (addr parsed by
+ * the caller); stop ends its connections and their sessions, joins all. */
+int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr, size_t alen);
+void srv_amd_stop(aieth_server *s);
+
+/* ---- appended helpers ---- */
+
+/* Free a finished (or never started) transaction of x and return its
+ * image bytes to the budget: AMD's protocol gives a result back once. */
+void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t);
+/* The same, but what run_summary.json shows of t (its id, state, sizes,
+ * result) is kept in x->retired (the last SRV_RETIRED_MAX; older ones are
+ * counted in retired_omitted): AMD's sessions list their transactions as
+ * HTTP sessions do. */
+void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t);
+/* A transaction an AMD client sent that th_server's checks refused (its
+ * wait answers TIMEOUT with zeros): a record in x->retired with the next
+ * id, status FAILED and msg, so that run_summary.json lists it too. */
+int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
+		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg);
+
+#endif
