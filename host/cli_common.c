@@ -335,6 +335,9 @@ void cli_help_print(FILE *f, const cli_opt *opts, size_t n, int col, int align_l
 	int len;
 	for (i = 0; i < n; i++) {
 		const cli_opt *o = &opts[i];
+		text = o->help ? o->help : help_of ? help_of(o->id) : NULL;
+		if (!text)
+			continue; /* not listed (the usage lines name it) */
 		if (o->group && (!group || strcmp(o->group, group))) {
 			group = o->group;
 			fprintf(f, "\n%s\n", group);
@@ -345,7 +348,6 @@ void cli_help_print(FILE *f, const cli_opt *opts, size_t n, int col, int align_l
 			len = fprintf(f, "  %s--%s", align_long ? "    " : "", o->name);
 		if (o->arg)
 			len += fprintf(f, " %s", o->arg);
-		text = o->help ? o->help : help_of ? help_of(o->id) : "";
 		len += fprintf(f, "%*s", len < col ? col - len : 2, "");
 		help_text(f, text, col, len);
 	}

@@ -85,7 +85,8 @@ int cli_getopt(const cli_parser *p, int argc, char **argv);
  * (after an empty line), then "  -x, --name ARG" (a long-only name indented
  * as if it had "-x, " when align_long) and its text from column col (two
  * spaces after a longer name), wrapped at 79 columns. A row without help
- * text gets help_of(its id): a text made at print time (help_of NULL: none). */
+ * text gets help_of(its id), a text made at print time; without either
+ * (help_of NULL, or its NULL) the row is not listed. */
 void cli_help_print(FILE *f, const cli_opt *opts, size_t n, int col, int align_long,
 		    const char *(*help_of)(int id));
 

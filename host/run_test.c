@@ -421,7 +421,7 @@ static const char *help_of(int id)
 	static char text[1024];
 	size_t i, n = 0, tl;
 	if (id != OPT_BACKEND)
-		return "";
+		return NULL;
 	while (aieth_backend_name(n))
 		n++;
 	tl = (size_t)snprintf(text, sizeof text, "device backend: ");
