@@ -98,9 +98,6 @@ enum {
 	OPT_VERSION,
 };
 
-/* The texts --help makes as it prints (the rows without one). */
-static const char *help_of(int id);
-
 /* The options in --help's order: --help prints this table between
  * usage_head and usage_tail. */
 static const cli_opt run_opts[] = {
@@ -414,8 +411,9 @@ static int url_has_userinfo(const char *url)
 	return memchr(a, '@', strcspn(a, "/?#")) != NULL;
 }
 
-/* --backend's text: every backend of the library's table, so a new
- * backend shows here without a change to this program. */
+/* The texts --help makes as it prints: --backend's, from every backend of
+ * the library's table, so a new backend shows here without a change to
+ * this program. */
 static const char *help_of(int id)
 {
 	static char text[1024];
