@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli_common.c - output checks, the output folder's lock, the stop signals. */
+/* cli_common.c - output checks, the output folder's lock, the stop signals,
+ * the option tables (getopt_long's and --help's from one table). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -250,4 +251,104 @@ void cli_catch_signals(int with_hup)
 		sigaddset(&sa.sa_mask, sigs[i]);
 	for (i = 0; i < n; i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/* getopt_long's value of opts[i]: its row, past every letter's value. */
+#define ROW_VAL(i) (256 + (int)(i))
+
+int cli_parser_init(cli_parser *p, const cli_opt *opts, size_t n, const char *prefix)
+{
+	size_t i, k;
+	if (n > CLI_OPTS_MAX || strlen(prefix) > 2)
+		return -1;
+	memset(p, 0, sizeof *p);
+	p->opts = opts;
+	p->n = n;
+	k = (size_t)snprintf(p->shortopts, sizeof p->shortopts, "%s", prefix);
+	for (i = 0; i < n; i++) {
+		p->longopts[i].name = opts[i].name;
+		p->longopts[i].has_arg = opts[i].arg ? required_argument : no_argument;
+		p->longopts[i].val = ROW_VAL(i);
+		if (opts[i].letter) {
+			p->shortopts[k++] = opts[i].letter;
+			if (opts[i].arg)
+				p->shortopts[k++] = ':';
+		}
+	}
+	p->shortopts[k] = '\0';
+	return 0;
+}
+
+int cli_getopt(const cli_parser *p, int argc, char **argv)
+{
+	size_t i;
+	int c = getopt_long(argc, argv, p->shortopts, p->longopts, NULL);
+	if (c == -1)
+		return -1;
+	if (c >= ROW_VAL(0) && c < ROW_VAL(p->n))
+		return p->opts[c - ROW_VAL(0)].id;
+	if (c == ':')
+		return CLI_OPT_NOARG;
+	for (i = 0; c != '?' && i < p->n; i++)
+		if (p->opts[i].letter == c)
+			return p->opts[i].id;
+	return CLI_OPT_UNKNOWN;
+}
+
+/* One option's text from column col, words wrapped at 79 columns; at is
+ * the column the text starts at (its first word goes there whatever its
+ * length). */
+static void help_text(FILE *f, const char *text, int col, int at)
+{
+	int first = 1;
+	while (*text) {
+		size_t w = strcspn(text, " \n");
+		if (*text == '\n') {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+			first = 1;
+			text++;
+			continue;
+		}
+		if (*text == ' ') {
+			text++;
+			continue;
+		}
+		if (!first && at + 1 + (int)w > 79) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+			first = 1;
+		}
+		fprintf(f, "%s%.*s", first ? "" : " ", (int)w, text);
+		at += (first ? 0 : 1) + (int)w;
+		first = 0;
+		text += w;
+	}
+	fputc('\n', f);
+}
+
+void cli_help_print(FILE *f, const cli_opt *opts, size_t n, int col, int align_long,
+		    const char *(*help_of)(int id))
+{
+	const char *group = NULL, *text;
+	size_t i;
+	int len;
+	for (i = 0; i < n; i++) {
+		const cli_opt *o = &opts[i];
+		text = o->help ? o->help : help_of ? help_of(o->id) : NULL;
+		if (!text)
+			continue; /* not listed (the usage lines name it) */
+		if (o->group && (!group || strcmp(o->group, group))) {
+			group = o->group;
+			fprintf(f, "\n%s\n", group);
+		}
+		if (o->letter)
+			len = fprintf(f, "  -%c, --%s", o->letter, o->name);
+		else
+			len = fprintf(f, "  %s--%s", align_long ? "    " : "", o->name);
+		if (o->arg)
+			len += fprintf(f, " %s", o->arg);
+		len += fprintf(f, "%*s", len < col ? col - len : 2, "");
+		help_text(f, text, col, len);
+	}
 }

@@ -26,6 +26,62 @@ enum { EX_OK = 0, EX_USAGE = 2, EX_INFRA = 3 };
 static const char *prog = "th_assets";
 static int quiet;
 
+/* th_assets's options, named; the table gives each its long name, letter
+ * and help. */
+enum {
+	OPT_RELEASE,
+	OPT_SHA256,
+	OPT_DEST,
+	OPT_DATA_DIR,
+	OPT_CACERT,
+	OPT_STALL_TIMEOUT,
+	OPT_FROM,
+	OPT_MAX_ENTRY_SIZE,
+	OPT_MAX_TOTAL_SIZE,
+	OPT_QUIET,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+/* In --help's order; --help and --version are in the usage lines only. */
+static const cli_opt opts[] = {
+	{OPT_RELEASE, "release", 0, "R",
+	 "Options:", "a release of cfg/assets.json (unpack: the folder name)"},
+	{OPT_SHA256, "sha256", 0, "HEX", NULL, "the expected sha256 of the archive"},
+	{OPT_DEST, "dest", 0, "DIR", NULL, "assets folder (default: the data directory)"},
+	{OPT_DATA_DIR, "data-dir", 0, "DIR", NULL,
+	 "where cfg/assets.json is (default $AIETH_DATA_DIR, else\n"
+	 "next to the program)"},
+	{OPT_CACERT, "cacert", 0, "FILE", NULL,
+	 "trust this CA bundle (a private mirror; default:\n"
+	 "$AIETH_CACERT, else $CURL_CA_BUNDLE, else\n"
+	 "$SSL_CERT_FILE, else the system's); there is no\n"
+	 "option to turn verification off"},
+	{OPT_STALL_TIMEOUT, "stall-timeout", 0, "S", NULL,
+	 "fetch: give up after S seconds without a byte\n(default 60)"},
+	{OPT_FROM, "from", 0, "FILE", NULL, "unpack: an archive already on disk"},
+	{OPT_MAX_ENTRY_SIZE, "max-entry-size", 0, "N", NULL, NULL}, /* help_of */
+	{OPT_MAX_TOTAL_SIZE, "max-total-size", 0, "N", NULL, NULL},
+	{OPT_QUIET, "quiet", 'q', NULL, NULL, "no progress, no notes"},
+	{OPT_HELP, "help", 'h', NULL, NULL, NULL},
+	{OPT_VERSION, "version", 0, NULL, NULL, NULL},
+};
+
+/* The size limits' help: their defaults are the engine's. */
+static const char *help_of(int id)
+{
+	static char text[80];
+	if (id == OPT_MAX_ENTRY_SIZE)
+		snprintf(text, sizeof text, "unpack: bytes per entry (default %llu)",
+			 (unsigned long long)AIETH_ASSETS_MAX_ENTRY);
+	else if (id == OPT_MAX_TOTAL_SIZE)
+		snprintf(text, sizeof text, "unpack: bytes in all (default %llu)",
+			 (unsigned long long)AIETH_ASSETS_MAX_TOTAL);
+	else
+		return NULL;
+	return text;
+}
+
 static void help(void)
 {
 	printf("usage: th_assets fetch [--release R | URL] [--sha256 HEX] [options]\n"
@@ -45,29 +101,14 @@ static void help(void)
 	       "\n"
 	       "Hashes: the archive must match --sha256, the release's hash in\n"
 	       "cfg/assets.json and the lock file DEST/assets.lock.json; when none is\n"
-	       "known, its hash is recorded in the lock file and enforced from then on.\n"
-	       "\n"
-	       "Options:\n"
-	       "  --release R         a release of cfg/assets.json (unpack: the folder name)\n"
-	       "  --sha256 HEX        the expected sha256 of the archive\n"
-	       "  --dest DIR          assets folder (default: the data directory)\n"
-	       "  --data-dir DIR      where cfg/assets.json is (default $AIETH_DATA_DIR, else\n"
-	       "                      next to the program)\n"
-	       "  --cacert FILE       trust this CA bundle (a private mirror; default:\n"
-	       "                      $AIETH_CACERT, else $CURL_CA_BUNDLE, else\n"
-	       "                      $SSL_CERT_FILE, else the system's); there is no\n"
-	       "                      option to turn verification off\n"
-	       "  --stall-timeout S   fetch: give up after S seconds without a byte (default 60)\n"
-	       "  --from FILE         unpack: an archive already on disk\n"
-	       "  --max-entry-size N  unpack: bytes per entry (default %llu)\n"
-	       "  --max-total-size N  unpack: bytes in all (default %llu)\n"
-	       "  -q, --quiet         no progress, no notes\n"
-	       "\n"
-	       "Progress: a bar when stderr is a terminal, else a line per 10%%.\n"
-	       "Exit codes: 0 ok, 2 usage or input error (hash mismatch, unsafe archive),\n"
-	       "3 infrastructure error (network, TLS, HTTP, files).\n",
-	       AIETH_ASSETS_DEFAULT_RELEASE, (unsigned long long)AIETH_ASSETS_MAX_ENTRY,
-	       (unsigned long long)AIETH_ASSETS_MAX_TOTAL);
+	       "known, its hash is recorded in the lock file and enforced from then on.\n",
+	       AIETH_ASSETS_DEFAULT_RELEASE);
+	cli_help_print(stdout, opts, CLI_NOPTS(opts), 22, 0, help_of);
+	fputs("\n"
+	      "Progress: a bar when stderr is a terminal, else a line per 10%.\n"
+	      "Exit codes: 0 ok, 2 usage or input error (hash mismatch, unsafe archive),\n"
+	      "3 infrastructure error (network, TLS, HTTP, files).\n",
+	      stdout);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -173,27 +214,12 @@ static int parse_size(const char *s, uint64_t *out)
 
 int main(int argc, char **argv)
 {
-	enum { O_RELEASE = 256, O_SHA, O_DEST, O_DATA, O_CACERT, O_FROM, O_MAXE, O_MAXT, O_STALL };
-	static const struct option longopts[] = {
-		{"release", required_argument, NULL, O_RELEASE},
-		{"sha256", required_argument, NULL, O_SHA},
-		{"dest", required_argument, NULL, O_DEST},
-		{"data-dir", required_argument, NULL, O_DATA},
-		{"cacert", required_argument, NULL, O_CACERT},
-		{"from", required_argument, NULL, O_FROM},
-		{"max-entry-size", required_argument, NULL, O_MAXE},
-		{"max-total-size", required_argument, NULL, O_MAXT},
-		{"stall-timeout", required_argument, NULL, O_STALL},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *release = NULL, *sha = NULL, *dest = NULL, *data_opt = NULL, *cacert = NULL,
 		   *from = NULL, *url = NULL, *cmd, *data_dir;
 	uint64_t maxe = 0, maxt = 0, stall = 0;
 	aieth_assets_result r;
 	progress pg = {0, -1, 0};
+	cli_parser p;
 	int c, rc;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -210,32 +236,35 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "fetch") && strcmp(cmd, "unpack") && strcmp(cmd, "list"))
 		return usage_error("unknown command '%s' (fetch, unpack, list)", cmd);
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	_Static_assert(CLI_NOPTS(opts) <= CLI_OPTS_MAX, "th_assets: too many options");
+	cli_parser_init(&p, opts, CLI_NOPTS(opts), "");
+	while ((c = cli_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case O_RELEASE: release = optarg; break;
-		case O_SHA: sha = optarg; break;
-		case O_DEST: dest = optarg; break;
-		case O_DATA: data_opt = optarg; break;
-		case O_CACERT: cacert = optarg; break;
-		case O_FROM: from = optarg; break;
-		case O_MAXE:
+		case OPT_RELEASE: release = optarg; break;
+		case OPT_SHA256: sha = optarg; break;
+		case OPT_DEST: dest = optarg; break;
+		case OPT_DATA_DIR: data_opt = optarg; break;
+		case OPT_CACERT: cacert = optarg; break;
+		case OPT_FROM: from = optarg; break;
+		case OPT_MAX_ENTRY_SIZE:
 			if (parse_size(optarg, &maxe))
 				return usage_error(
 					"--max-entry-size %s: a positive number of bytes", optarg);
 			break;
-		case O_MAXT:
+		case OPT_MAX_TOTAL_SIZE:
 			if (parse_size(optarg, &maxt))
 				return usage_error(
 					"--max-total-size %s: a positive number of bytes", optarg);
 			break;
-		case O_STALL:
+		case OPT_STALL_TIMEOUT:
 			if (parse_size(optarg, &stall) || stall > 86400)
 				return usage_error("--stall-timeout %s: 1 to 86400 seconds",
 						   optarg);
 			break;
-		case 'q': quiet = 1; break;
-		case 'h': help(); return EX_OK;
-		default: return usage_error("%s", "unknown option");
+		case OPT_QUIET: quiet = 1; break;
+		case OPT_HELP: help(); return EX_OK;
+		default: /* --version too: it comes before the command */
+			return usage_error("%s", "unknown option");
 		}
 	}
 	if (optind < argc) {

@@ -43,6 +43,94 @@ static int usage_error(const char *fmt, const char *arg)
 	return EX_USAGE;
 }
 
+/* th_package's options, named; the tables give each its long name, letter
+ * and help. */
+enum {
+	OPT_BOARD,
+	OPT_XSA,
+	OPT_RELEASE,
+	OPT_ASSETS_DIR,
+	OPT_LIBADF,
+	OPT_OUTPUT,
+	OPT_PDI,
+	OPT_AIE_METADATA,
+	OPT_UUID,
+	OPT_VBNV,
+	OPT_ID_CODE,
+	OPT_EXT_ID_CODE,
+	OPT_ACTION_MASK,
+	OPT_BOOTGEN,
+	OPT_BOOTGEN_TIMEOUT,
+	OPT_NO_CHECK,
+	OPT_NO_CACHE,
+	OPT_CACHE_DIR,
+	OPT_CACHE_MAX,
+	OPT_DATA_DIR,
+	OPT_QUIET,
+};
+
+/* Packaging's, in --help's order. */
+static const cli_opt package_opts[] = {
+	{OPT_BOARD, "board", 0, "NAME|FILE",
+	 "Packaging:", "board: vck190, vek280, vek385, or a board JSON file"},
+	{OPT_XSA, "xsa", 0, "FILE", NULL,
+	 "the precompiled test harness XSA (zip); default: the\n"
+	 "board's <board>_test_harness.xsa in the release\n"
+	 "th_assets unpacked (see --release, --assets-dir)"},
+	{OPT_RELEASE, "release", 0, "R", NULL,
+	 "take the XSA from release R (default: 2026.1 when\n"
+	 "unpacked, else the newest unpacked release)"},
+	{OPT_ASSETS_DIR, "assets-dir", 0, "DIR", NULL,
+	 "where th_assets unpacked (its --dest; default: the\n"
+	 "data directory)"},
+	{OPT_LIBADF, "libadf", 0, "FILE|DIR", NULL,
+	 "the compiled graph: libadf.a, or aiecompiler's Work/"},
+	{OPT_OUTPUT, "output", 'o', "FILE", NULL,
+	 "the xclbin to write (replaced only when complete)"},
+	{OPT_PDI, "pdi", 0, "FILE", NULL, "use this PDI instead of running bootgen"},
+	{OPT_AIE_METADATA, "aie-metadata", 0, "FILE", NULL,
+	 "use this aie_control_config.json instead of the graph's"},
+	{OPT_UUID, "uuid", 0, "UUID", NULL, "xclbin UUID (default: derived from the content)"},
+	{OPT_VBNV, "vbnv", 0, "NAME", NULL,
+	 "platform VBNV (default: the XSA's, else the board's\n"
+	 "base platform)"},
+	{OPT_ID_CODE, "id-code", 0, "HEX", NULL,
+	 "device IDCODE for the PDI (default: the XSA's PDI)"},
+	{OPT_EXT_ID_CODE, "ext-id-code", 0, "HEX", NULL,
+	 "extended IDCODE (default: the XSA's PDI)"},
+	{OPT_ACTION_MASK, "action-mask", 0, "MASK", NULL,
+	 "LOAD_AIE (default) or LOAD_AIE,LOAD_PDI; LOAD_PDI alone\n"
+	 "is refused (XRT takes an xclbin as AIE-only from\n"
+	 "LOAD_AIE)"},
+	{OPT_BOOTGEN, "bootgen", 0, "PROGRAM", NULL,
+	 "bootgen to run (default: $BOOTGEN, else bootgen from\n"
+	 "PATH); a board whose PDIs need another architecture\n"
+	 "(VEK385: versal_2ve_2vm) needs one that lists it"},
+	{OPT_BOOTGEN_TIMEOUT, "bootgen-timeout", 0, "S", NULL,
+	 "stop bootgen after S seconds: exit 3 (default: 600;\n"
+	 "0: no limit)"},
+	{OPT_NO_CHECK, "no-check", 0, NULL, NULL, "do not check the PLIOs against the board"},
+	{OPT_NO_CACHE, "no-cache", 0, NULL, NULL,
+	 "always run bootgen; neither read nor fill the PDI cache"},
+	{OPT_CACHE_DIR, "cache-dir", 0, "DIR", NULL,
+	 "PDI cache folder (default: $AIETH_CACHE_DIR, else\n"
+	 "$XDG_CACHE_HOME/aieth, else ~/.cache/aieth; made 0700)"},
+	{OPT_CACHE_MAX, "cache-max", 0, "SIZE", NULL,
+	 "bound of the PDI cache, bytes or with K, M, G\n"
+	 "(default: 1G; least recently used entries go first)"},
+	{OPT_DATA_DIR, "data-dir", 0, "DIR", NULL,
+	 "board files (default: $AIETH_DATA_DIR, else next to the\n"
+	 "program)"},
+	{OPT_QUIET, "quiet", 'q', NULL, NULL, "print nothing but problems and errors"},
+};
+
+/* check's (in the usage lines only). */
+static const cli_opt check_opts[] = {
+	{OPT_BOARD, "board", 0, "NAME|FILE", NULL, NULL},
+	{OPT_DATA_DIR, "data-dir", 0, "DIR", NULL, NULL},
+	{OPT_QUIET, "quiet", 'q', NULL, NULL, NULL},
+};
+
 static void help(void)
 {
 	printf("usage: th_package --board BOARD [--xsa FILE] --libadf FILE|DIR -o FILE [options]\n"
@@ -54,65 +142,31 @@ static void help(void)
 	       "Package a compiled AIE graph against the test harness XSA into an AIE-only\n"
 	       "xclbin (AIE_METADATA + a bootgen PDI without the core-enable CDO, so the\n"
 	       "graph starts on graph run), then check it. Replaces v++ -p with\n"
-	       "--package.defer_aie_run. See docs/packaging.md.\n"
-	       "\n"
-	       "Packaging:\n"
-	       "  --board NAME|FILE     board: vck190, vek280, vek385, or a board JSON file\n"
-	       "  --xsa FILE            the precompiled test harness XSA (zip); default: the\n"
-	       "                        board's <board>_test_harness.xsa in the release\n"
-	       "                        th_assets unpacked (see --release, --assets-dir)\n"
-	       "  --release R           take the XSA from release R (default: 2026.1 when\n"
-	       "                        unpacked, else the newest unpacked release)\n"
-	       "  --assets-dir DIR      where th_assets unpacked (its --dest; default: the\n"
-	       "                        data directory)\n"
-	       "  --libadf FILE|DIR     the compiled graph: libadf.a, or aiecompiler's Work/\n"
-	       "  -o, --output FILE     the xclbin to write (replaced only when complete)\n"
-	       "  --pdi FILE            use this PDI instead of running bootgen\n"
-	       "  --aie-metadata FILE   use this aie_control_config.json instead of the graph's\n"
-	       "  --uuid UUID           xclbin UUID (default: derived from the content)\n"
-	       "  --vbnv NAME           platform VBNV (default: the XSA's, else the board's\n"
-	       "                        base platform)\n"
-	       "  --id-code HEX         device IDCODE for the PDI (default: the XSA's PDI)\n"
-	       "  --ext-id-code HEX     extended IDCODE (default: the XSA's PDI)\n"
-	       "  --action-mask MASK    LOAD_AIE (default) or LOAD_AIE,LOAD_PDI; LOAD_PDI alone\n"
-	       "                        is refused (XRT takes an xclbin as AIE-only from\n"
-	       "                        LOAD_AIE)\n"
-	       "  --bootgen PROGRAM     bootgen to run (default: $BOOTGEN, else bootgen from\n"
-	       "                        PATH); a board whose PDIs need another architecture\n"
-	       "                        (VEK385: versal_2ve_2vm) needs one that lists it\n"
-	       "  --bootgen-timeout S   stop bootgen after S seconds: exit 3 (default: 600;\n"
-	       "                        0: no limit)\n"
-	       "  --no-check            do not check the PLIOs against the board\n"
-	       "  --no-cache            always run bootgen; neither read nor fill the PDI cache\n"
-	       "  --cache-dir DIR       PDI cache folder (default: $AIETH_CACHE_DIR, else\n"
-	       "                        $XDG_CACHE_HOME/aieth, else ~/.cache/aieth; made 0700)\n"
-	       "  --cache-max SIZE      bound of the PDI cache, bytes or with K, M, G\n"
-	       "                        (default: 1G; least recently used entries go first)\n"
-	       "  --data-dir DIR        board files (default: $AIETH_DATA_DIR, else next to the\n"
-	       "                        program)\n"
-	       "  -q, --quiet           print nothing but problems and errors\n"
-	       "\n"
-	       "info: header, sections, graphs and PLIOs (--json: one JSON object).\n"
-	       "check: every structural rule, the AIE-only rules and, with --board, the\n"
-	       "  graph's PLIOs against the board; one line per problem.\n"
-	       "dump-section: KIND is a section kind name (PDI, AIE_METADATA, ...) or number;\n"
-	       "  the first section of that kind is written to OUT.\n"
-	       "\n"
-	       "PDI cache: a PDI bootgen built is kept under the SHA-256 of what bootgen\n"
-	       "  read (the CDOs, the BIF, bootgen's identity and arguments); packaging the\n"
-	       "  same graph again takes it from there and skips bootgen (same bytes out).\n"
-	       "\n"
-	       "Environment: SOURCE_DATE_EPOCH (header timestamp; default: now),\n"
-	       "  AIETH_DATA_DIR (board files), TMPDIR (scratch files), BOOTGEN (bootgen),\n"
-	       "  AIETH_CACHE_DIR and XDG_CACHE_HOME (the PDI cache folder).\n"
-	       "Output: -o and dump-section -o replace a regular file or a symbolic link\n"
-	       "  (never its target) only when complete; a device or FIFO (/dev/null,\n"
-	       "  /dev/stdout) is written in place; an output that is one of the inputs is\n"
-	       "  refused.\n"
-	       "Exit: 0 ok, 1 check found problems, 2 usage or input error,\n"
-	       "  3 infrastructure error (bootgen missing, failing or past its time limit,\n"
-	       "  output not writable), 128+N interrupted by signal N (SIGINT, SIGTERM,\n"
-	       "  SIGHUP; scratch files removed, nothing written).\n");
+	       "--package.defer_aie_run. See docs/packaging.md.\n");
+	cli_help_print(stdout, package_opts, CLI_NOPTS(package_opts), 24, 0, NULL);
+	fputs("\n"
+	      "info: header, sections, graphs and PLIOs (--json: one JSON object).\n"
+	      "check: every structural rule, the AIE-only rules and, with --board, the\n"
+	      "  graph's PLIOs against the board; one line per problem.\n"
+	      "dump-section: KIND is a section kind name (PDI, AIE_METADATA, ...) or number;\n"
+	      "  the first section of that kind is written to OUT.\n"
+	      "\n"
+	      "PDI cache: a PDI bootgen built is kept under the SHA-256 of what bootgen\n"
+	      "  read (the CDOs, the BIF, bootgen's identity and arguments); packaging the\n"
+	      "  same graph again takes it from there and skips bootgen (same bytes out).\n"
+	      "\n"
+	      "Environment: SOURCE_DATE_EPOCH (header timestamp; default: now),\n"
+	      "  AIETH_DATA_DIR (board files), TMPDIR (scratch files), BOOTGEN (bootgen),\n"
+	      "  AIETH_CACHE_DIR and XDG_CACHE_HOME (the PDI cache folder).\n"
+	      "Output: -o and dump-section -o replace a regular file or a symbolic link\n"
+	      "  (never its target) only when complete; a device or FIFO (/dev/null,\n"
+	      "  /dev/stdout) is written in place; an output that is one of the inputs is\n"
+	      "  refused.\n"
+	      "Exit: 0 ok, 1 check found problems, 2 usage or input error,\n"
+	      "  3 infrastructure error (bootgen missing, failing or past its time limit,\n"
+	      "  output not writable), 128+N interrupted by signal N (SIGINT, SIGTERM,\n"
+	      "  SIGHUP; scratch files removed, nothing written).\n",
+	      stdout);
 }
 
 static void print_problem(void *ctx, const char *line)
@@ -174,28 +228,6 @@ static int load_board(aieth_board **b, const char *name, const char *data_dir)
 
 static int cmd_package(int argc, char **argv)
 {
-	static const struct option opts[] = {{"board", required_argument, NULL, 'b'},
-					     {"xsa", required_argument, NULL, 'x'},
-					     {"libadf", required_argument, NULL, 'l'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"pdi", required_argument, NULL, 'p'},
-					     {"aie-metadata", required_argument, NULL, 'm'},
-					     {"uuid", required_argument, NULL, 'u'},
-					     {"vbnv", required_argument, NULL, 'V'},
-					     {"id-code", required_argument, NULL, 'i'},
-					     {"ext-id-code", required_argument, NULL, 'e'},
-					     {"action-mask", required_argument, NULL, 'a'},
-					     {"bootgen", required_argument, NULL, 'g'},
-					     {"no-check", no_argument, NULL, 'n'},
-					     {"bootgen-timeout", required_argument, NULL, 't'},
-					     {"data-dir", required_argument, NULL, 'd'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"no-cache", no_argument, NULL, 'N'},
-					     {"cache-dir", required_argument, NULL, 'C'},
-					     {"cache-max", required_argument, NULL, 'M'},
-					     {"release", required_argument, NULL, 'R'},
-					     {"assets-dir", required_argument, NULL, 'A'},
-					     {NULL, 0, NULL, 0}};
 	aieth_package_opts o;
 	const char *release = NULL, *assets_dir = NULL;
 	char xsa_path[4096], xsa_release[65];
@@ -203,23 +235,26 @@ static int cmd_package(int argc, char **argv)
 	const char *board_name = NULL, *data_dir = NULL, *sde;
 	aieth_board *board = NULL;
 	uint8_t uuid[16];
+	cli_parser p;
 	int c, rc;
 
 	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION); /* header fields: -1 */
 	o.use_cache = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:q", opts, NULL)) != -1) {
+	_Static_assert(CLI_NOPTS(package_opts) <= CLI_OPTS_MAX, "th_package: too many options");
+	cli_parser_init(&p, package_opts, CLI_NOPTS(package_opts), ":");
+	while ((c = cli_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'b': board_name = optarg; break;
-		case 'x': o.xsa = optarg; break;
-		case 'l': o.graph = optarg; break;
-		case 'o': o.output = optarg; break;
-		case 'p': o.pdi = optarg; break;
-		case 'm': o.aie_metadata = optarg; break;
-		case 'V': o.vbnv = optarg; break;
-		case 'g': o.bootgen = optarg; break;
-		case 't': {
+		case OPT_BOARD: board_name = optarg; break;
+		case OPT_XSA: o.xsa = optarg; break;
+		case OPT_LIBADF: o.graph = optarg; break;
+		case OPT_OUTPUT: o.output = optarg; break;
+		case OPT_PDI: o.pdi = optarg; break;
+		case OPT_AIE_METADATA: o.aie_metadata = optarg; break;
+		case OPT_VBNV: o.vbnv = optarg; break;
+		case OPT_BOOTGEN: o.bootgen = optarg; break;
+		case OPT_BOOTGEN_TIMEOUT: {
 			char *end;
 			double t;
 			errno = 0;
@@ -231,49 +266,49 @@ static int cmd_package(int argc, char **argv)
 			o.bootgen_timeout_s = t > 0 ? t : -1;
 			break;
 		}
-		case 'n': o.no_check = 1; break;
-		case 'N': o.use_cache = 0; break;
-		case 'C':
+		case OPT_NO_CHECK: o.no_check = 1; break;
+		case OPT_NO_CACHE: o.use_cache = 0; break;
+		case OPT_CACHE_DIR:
 			if (!*optarg)
 				return usage_error("%s",
 						   "--cache-dir \"\": expected a folder name");
 			o.cache_dir = optarg;
 			break;
-		case 'M':
+		case OPT_CACHE_MAX:
 			if (parse_size(optarg, &o.cache_max_bytes))
 				return usage_error(
 					"--cache-max \"%s\": expected a size of at least 1 "
 					"byte, with an optional K, M or G (e.g. 512M)",
 					optarg);
 			break;
-		case 'd': data_dir = optarg; break;
-		case 'R': release = optarg; break;
-		case 'A':
+		case OPT_DATA_DIR: data_dir = optarg; break;
+		case OPT_RELEASE: release = optarg; break;
+		case OPT_ASSETS_DIR:
 			if (!*optarg)
 				return usage_error("%s",
 						   "--assets-dir \"\": expected a folder name");
 			assets_dir = optarg;
 			break;
-		case 'q': quiet = 1; break;
-		case 'u':
+		case OPT_QUIET: quiet = 1; break;
+		case OPT_UUID:
 			if (aieth_uuid_parse(optarg, uuid))
 				return usage_error("--uuid \"%s\": expected 32 hex digits "
 						   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
 						   optarg);
 			o.uuid = uuid;
 			break;
-		case 'i':
+		case OPT_ID_CODE:
 			if (parse_u32(optarg, &o.id_code))
 				return usage_error("--id-code \"%s\": expected a 32-bit number "
 						   "(e.g. 0x14ca8093)",
 						   optarg);
 			break;
-		case 'e':
+		case OPT_EXT_ID_CODE:
 			if (parse_u32(optarg, &o.ext_id_code))
 				return usage_error("--ext-id-code \"%s\": expected a 32-bit number",
 						   optarg);
 			break;
-		case 'a':
+		case OPT_ACTION_MASK:
 			if (!strcmp(optarg, "LOAD_AIE"))
 				o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE;
 			else if (!strcmp(optarg, "LOAD_PDI"))
@@ -287,7 +322,7 @@ static int cmd_package(int argc, char **argv)
 					"or LOAD_AIE,LOAD_PDI",
 					optarg);
 			break;
-		case ':': return usage_error("option %s needs a value", argv[optind - 1]);
+		case CLI_OPT_NOARG: return usage_error("option %s needs a value", argv[optind - 1]);
 		default: return usage_error("unknown option %s", argv[optind - 1]);
 		}
 	}
@@ -617,23 +652,22 @@ static int cmd_info(int argc, char **argv)
 
 static int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {{"board", required_argument, NULL, 'b'},
-					     {"data-dir", required_argument, NULL, 'd'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {NULL, 0, NULL, 0}};
 	const char *board_name = NULL, *data_dir = NULL;
 	aieth_board *board = NULL;
 	aieth_xclbin *x;
 	int c, rc = EX_OK, i;
 	size_t n;
+	cli_parser p;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
+	cli_parser_init(&p, check_opts, CLI_NOPTS(check_opts), ":");
+	while ((c = cli_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'b': board_name = optarg; break;
-		case 'd': data_dir = optarg; break;
-		case 'q': quiet = 1; break;
-		case ':': return usage_error("check: option %s needs a value", argv[optind - 1]);
+		case OPT_BOARD: board_name = optarg; break;
+		case OPT_DATA_DIR: data_dir = optarg; break;
+		case OPT_QUIET: quiet = 1; break;
+		case CLI_OPT_NOARG:
+			return usage_error("check: option %s needs a value", argv[optind - 1]);
 		default: return usage_error("check: unknown option %s", argv[optind - 1]);
 		}
 	}

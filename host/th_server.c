@@ -35,6 +35,152 @@ static void on_hup(int sig)
 	reload_signal = 1;
 }
 
+/* th_server's options, named; the table gives each its long name and help. */
+enum {
+	OPT_LISTEN,
+	OPT_TOKEN_FILE,
+	OPT_INSECURE,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_BACKEND,
+	OPT_BOARD,
+	OPT_DATA_DIR,
+	OPT_IDLE_TIMEOUT,
+	OPT_MAX_QUEUE,
+	OPT_MAX_WAIT,
+	OPT_MAX_MEMORY,
+	OPT_WORK_DIR,
+	OPT_CACHE_DIR,
+	OPT_MAX_XCLBIN,
+	OPT_XCLBIN_CACHE_MIB,
+	OPT_AMD_LISTEN,
+	OPT_GRAPH_MODEL,
+	OPT_AMD_SETUP_TIMEOUT,
+	OPT_MODEL_DIR,
+	OPT_RATE_LIMIT,
+	OPT_CLIENT_TIMEOUT,
+	OPT_HEAD_TIMEOUT,
+	OPT_MAX_CONN,
+	OPT_MAX_CONN_PER_ADDR,
+	OPT_MAX_SESSION,
+	OPT_RESET_CMD,
+	OPT_RESET_TIMEOUT,
+	OPT_LOG_JSON,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+/* In --help's order. */
+static const cli_opt opts[] = {
+	{OPT_LISTEN, "listen", 0, "ADDR:PORT", "Options:",
+	 "address to listen on: IPv4, or [IPv6]; port 0 picks a\n"
+	 "free port (printed as \"listening on ADDR:PORT\")"},
+	{OPT_TOKEN_FILE, "token-file", 0, "FILE", NULL,
+	 "bearer tokens, one \"NAME TOKEN\" per line, '#' comments;\n"
+	 "a regular file only its owner may read (mode 0600);\n"
+	 "SIGHUP reads it again. Without it every request is\n"
+	 "accepted, allowed on a loopback address only"},
+	{OPT_INSECURE, "insecure", 0, NULL, NULL,
+	 "allow a non-loopback address without --token-file"},
+	{OPT_TLS_CERT, "tls-cert", 0, "FILE", NULL,
+	 "serve https with this PEM certificate (chain) ..."},
+	{OPT_TLS_KEY, "tls-key", 0, "FILE", NULL,
+	 "... and its PEM private key (checked to be the\n"
+	 "certificate's at start)"},
+	{OPT_BACKEND, "backend", 0, "emu|xrt", NULL,
+	 "the device: the emulated board (default) or a board\n"
+	 "through XRT"},
+	{OPT_BOARD, "board", 0, "NAME", NULL,
+	 "the board sessions must name (default: any board, emu)"},
+	{OPT_DATA_DIR, "data-dir", 0, "DIR", NULL,
+	 "board facts (platforms/, cfg/): default $AIETH_DATA_DIR\n"
+	 "or next to the program"},
+	{OPT_IDLE_TIMEOUT, "idle-timeout", 0, "S", NULL,
+	 "end a session after S s without a request (60); the\n"
+	 "device is reset before the next session"},
+	{OPT_MAX_QUEUE, "max-queue", 0, "N", NULL, "sessions that may wait for the device (16)"},
+	{OPT_MAX_WAIT, "max-wait", 0, "S", NULL, "longest a session may wait in the queue (600)"},
+	{OPT_MAX_MEMORY, "max-memory", 0, "MIB", NULL,
+	 "transaction images held at once, all sessions\n"
+	 "(4096); a transaction past it is refused (413; AMD's\n"
+	 "clients: accepted = 0)"},
+	{OPT_WORK_DIR, "work-dir", 0, "DIR", NULL,
+	 "an existing folder for the sessions' artifact folders\n"
+	 "and the default --cache-dir, kept across restarts\n"
+	 "(default: a private folder under $TMPDIR, removed\n"
+	 "at exit)"},
+	{OPT_CACHE_DIR, "cache-dir", 0, "DIR", NULL,
+	 "design xclbins uploaded by clients, by sha256 (made\n"
+	 "if missing, kept across restarts; default: DIR/xclbins\n"
+	 "in the work folder)"},
+	{OPT_MAX_XCLBIN, "max-xclbin", 0, "MIB", NULL,
+	 "largest xclbin upload (1024); more is refused (413)"},
+	{OPT_XCLBIN_CACHE_MIB, "xclbin-cache-mib", 0, "MIB", NULL,
+	 "all cached xclbins together (2048): the least\n"
+	 "recently used go first, never one a session uses"},
+	{OPT_AMD_LISTEN, "amd-listen", 0, "ADDR:PORT", NULL,
+	 "also serve AMD's own clients (their TCP protocol,\n"
+	 "docs/server.md \"AMD's clients\"); printed as \"AMD's\n"
+	 "protocol on ADDR:PORT\". That protocol has NO\n"
+	 "authentication: off unless given, loopback only\n"
+	 "unless --insecure"},
+	{OPT_GRAPH_MODEL, "graph-model", 0, "NAME=MODEL[:JSON]", NULL,
+	 "emulated board: the graph model of an AMD\n"
+	 "client's graph NAME (repeatable; e.g. gr=adder or\n"
+	 "'gr=adder:{\"window_bytes\":4096}'); others: the default.\n"
+	 "NAME=@PRESET: a preset of AMD's examples (aie_dut=@channelizer; "
+	 "the files in the data folder's cfg/graph-models/)"},
+	{OPT_AMD_SETUP_TIMEOUT, "amd-setup-timeout", 0, "S", NULL,
+	 "an AMD connection must send its manager (its\n"
+	 "constructor: handshake, device, xclbin) within S s\n"
+	 "of connecting (30); setTimeOut does not extend it"},
+	{OPT_MODEL_DIR, "model-dir", 0, "DIR", NULL,
+	 "emulated board: graph model plugins HTTP clients may\n"
+	 "name by file name (\"scale_model\" or \"scale_model.so\",\n"
+	 "never a path; repeatable, up to 16, the first folder\n"
+	 "holding the name wins). Without it clients name only\n"
+	 "the built-in models"},
+	{OPT_RATE_LIMIT, "rate-limit", 0, "N", NULL,
+	 "requests per second per token, or per address for\n"
+	 "requests without a valid token (200); more get 429\n"
+	 "with Retry-After"},
+	{OPT_CLIENT_TIMEOUT, "client-timeout", 0, "S", NULL,
+	 "close a connection idle for S s, e.g. a client that\n"
+	 "never finishes its request (30)"},
+	{OPT_HEAD_TIMEOUT, "head-timeout", 0, "S", NULL,
+	 "close a connection whose request line and headers\n"
+	 "have not all arrived S s after it opened or after\n"
+	 "its previous request ended (10): the idle limit of\n"
+	 "a kept-alive connection"},
+	{OPT_MAX_CONN, "max-conn", 0, "N", NULL,
+	 "HTTP connections open at once (64); a quarter of them\n"
+	 "only for token holders' connections (a request on\n"
+	 "them carried a valid token); when the others are\n"
+	 "full, the oldest of the address holding the most is\n"
+	 "closed to make room. A connection without a token\n"
+	 "serves one request"},
+	{OPT_MAX_CONN_PER_ADDR, "max-conn-per-addr", 0, "N", NULL,
+	 "HTTP connections one client address may hold open\n"
+	 "without a token (8); more are closed at once"},
+	{OPT_MAX_SESSION, "max-session", 0, "S", NULL,
+	 "a session that has held the device S s while another\n"
+	 "waits is ended (state \"expired\"; a running\n"
+	 "transaction is interrupted) and the next one gets\n"
+	 "the device (3600; 0: no limit)"},
+	{OPT_RESET_CMD, "reset-cmd", 0, "'CMD'", NULL,
+	 "reset the device with /bin/sh -c CMD (e.g. 'xrt-smi\n"
+	 "reset --force') after a session that expired or\n"
+	 "failed and on drain, before the next session gets\n"
+	 "the device; its exit status is logged, failures\n"
+	 "counted in /v1/metrics (default: none; closing the\n"
+	 "device is the reset)"},
+	{OPT_RESET_TIMEOUT, "reset-timeout", 0, "S", NULL,
+	 "kill the reset command after S s (120)"},
+	{OPT_LOG_JSON, "log-json", 0, NULL, NULL, "one JSON object per log line (stdout)"},
+	{OPT_HELP, "help", 0, NULL, NULL, NULL}, /* listed by help() */
+	{OPT_VERSION, "version", 0, NULL, NULL, NULL},
+};
+
 static void help(void)
 {
 	printf("usage: th_server --listen ADDR:PORT [--amd-listen ADDR:PORT] [options]\n"
@@ -44,98 +190,20 @@ static void help(void)
 	       "Serve one device over HTTP (API: docs/http-api.md): sessions hold it one at\n"
 	       "a time, others queue first come, first served. Clients: run_test --backend\n"
 	       "remote, curl; with --amd-listen also AMD's own clients, in the same queue.\n"
-	       "See docs/server.md.\n"
-	       "\n"
-	       "Options:\n"
-	       "  --listen ADDR:PORT   address to listen on: IPv4, or [IPv6]; port 0 picks a\n"
-	       "                       free port (printed as \"listening on ADDR:PORT\")\n"
-	       "  --token-file FILE    bearer tokens, one \"NAME TOKEN\" per line, '#' comments;\n"
-	       "                       a regular file only its owner may read (mode 0600);\n"
-	       "                       SIGHUP reads it again. Without it every request is\n"
-	       "                       accepted, allowed on a loopback address only\n"
-	       "  --insecure           allow a non-loopback address without --token-file\n"
-	       "  --tls-cert FILE      serve https with this PEM certificate (chain) ...\n"
-	       "  --tls-key FILE       ... and its PEM private key (checked to be the\n"
-	       "                       certificate's at start)\n"
-	       "  --backend emu|xrt    the device: the emulated board (default) or a board\n"
-	       "                       through XRT\n"
-	       "  --board NAME         the board sessions must name (default: any board, emu)\n"
-	       "  --data-dir DIR       board facts (platforms/, cfg/): default $AIETH_DATA_DIR\n"
-	       "                       or next to the program\n"
-	       "  --idle-timeout S     end a session after S s without a request (60); the\n"
-	       "                       device is reset before the next session\n"
-	       "  --max-queue N        sessions that may wait for the device (16)\n"
-	       "  --max-wait S         longest a session may wait in the queue (600)\n"
-	       "  --max-memory MIB     transaction images held at once, all sessions\n"
-	       "                       (4096); a transaction past it is refused (413; AMD's\n"
-	       "                       clients: accepted = 0)\n"
-	       "  --work-dir DIR       an existing folder for the sessions' artifact folders\n"
-	       "                       and the default --cache-dir, kept across restarts\n"
-	       "                       (default: a private folder under $TMPDIR, removed\n"
-	       "                       at exit)\n"
-	       "  --cache-dir DIR      design xclbins uploaded by clients, by sha256 (made\n"
-	       "                       if missing, kept across restarts; default: DIR/xclbins\n"
-	       "                       in the work folder)\n"
-	       "  --max-xclbin MIB     largest xclbin upload (1024); more is refused (413)\n"
-	       "  --xclbin-cache-mib MIB  all cached xclbins together (2048): the least\n"
-	       "                       recently used go first, never one a session uses\n"
-	       "  --amd-listen ADDR:PORT  also serve AMD's own clients (their TCP protocol,\n"
-	       "                       docs/server.md \"AMD's clients\"); printed as \"AMD's\n"
-	       "                       protocol on ADDR:PORT\". That protocol has NO\n"
-	       "                       authentication: off unless given, loopback only\n"
-	       "                       unless --insecure\n"
-	       "  --graph-model NAME=MODEL[:JSON]  emulated board: the graph model of an AMD\n"
-	       "                       client's graph NAME (repeatable; e.g. gr=adder or\n"
-	       "                       'gr=adder:{\"window_bytes\":4096}'); others: the default.\n"
-	       "                       NAME=@PRESET: a preset of AMD's examples (aie_dut=@channelizer;\n"
-	       "                       the files in the data folder's cfg/graph-models/)\n"
-	       "  --amd-setup-timeout S  an AMD connection must send its manager (its\n"
-	       "                       constructor: handshake, device, xclbin) within S s\n"
-	       "                       of connecting (30); setTimeOut does not extend it\n"
-	       "  --model-dir DIR      emulated board: graph model plugins HTTP clients may\n"
-	       "                       name by file name (\"scale_model\" or \"scale_model.so\",\n"
-	       "                       never a path; repeatable, up to 16, the first folder\n"
-	       "                       holding the name wins). Without it clients name only\n"
-	       "                       the built-in models\n"
-	       "  --rate-limit N       requests per second per token, or per address for\n"
-	       "                       requests without a valid token (200); more get 429\n"
-	       "                       with Retry-After\n"
-	       "  --client-timeout S   close a connection idle for S s, e.g. a client that\n"
-	       "                       never finishes its request (30)\n"
-	       "  --head-timeout S     close a connection whose request line and headers\n"
-	       "                       have not all arrived S s after it opened or after\n"
-	       "                       its previous request ended (10): the idle limit of\n"
-	       "                       a kept-alive connection\n"
-	       "  --max-conn N         HTTP connections open at once (64); a quarter of them\n"
-	       "                       only for token holders' connections (a request on\n"
-	       "                       them carried a valid token); when the others are\n"
-	       "                       full, the oldest of the address holding the most is\n"
-	       "                       closed to make room. A connection without a token\n"
-	       "                       serves one request\n"
-	       "  --max-conn-per-addr N  HTTP connections one client address may hold open\n"
-	       "                       without a token (8); more are closed at once\n"
-	       "  --max-session S      a session that has held the device S s while another\n"
-	       "                       waits is ended (state \"expired\"; a running\n"
-	       "                       transaction is interrupted) and the next one gets\n"
-	       "                       the device (3600; 0: no limit)\n"
-	       "  --reset-cmd 'CMD'    reset the device with /bin/sh -c CMD (e.g. 'xrt-smi\n"
-	       "                       reset --force') after a session that expired or\n"
-	       "                       failed and on drain, before the next session gets\n"
-	       "                       the device; its exit status is logged, failures\n"
-	       "                       counted in /v1/metrics (default: none; closing the\n"
-	       "                       device is the reset)\n"
-	       "  --reset-timeout S    kill the reset command after S s (120)\n"
-	       "  --log-json           one JSON object per log line (stdout)\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "One log line per request on stdout: time, client, token name, method, path,\n"
-	       "status, bytes in and out, duration. SIGHUP reads the token file again\n"
-	       "(a bad file keeps the tokens in use; both are logged). SIGTERM or SIGINT\n"
-	       "drain: new requests get 503, a running transaction is interrupted (its\n"
-	       "client is told the server stopped), running requests get their replies\n"
-	       "out, every session ends and the device is reset (closed; then the reset\n"
-	       "command), then th_server exits 0.\n"
-	       "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n");
+	       "See docs/server.md.\n");
+	cli_help_print(stdout, opts, CLI_NOPTS(opts), 23, 0, NULL);
+	/* --help and --version: one line, not the table's */
+	fputs("  --help, --version\n"
+	      "\n"
+	      "One log line per request on stdout: time, client, token name, method, path,\n"
+	      "status, bytes in and out, duration. SIGHUP reads the token file again\n"
+	      "(a bad file keeps the tokens in use; both are logged). SIGTERM or SIGINT\n"
+	      "drain: new requests get 503, a running transaction is interrupted (its\n"
+	      "client is told the server stopped), running requests get their replies\n"
+	      "out, every session ends and the device is reset (closed; then the reset\n"
+	      "command), then th_server exits 0.\n"
+	      "Exit codes: 0 stopped by a signal, 2 usage or input error, 3 cannot listen.\n",
+	      stdout);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -169,181 +237,117 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 
 int main(int argc, char **argv)
 {
-	enum {
-		O_LISTEN = 256,
-		O_TOKENS,
-		O_INSECURE,
-		O_BACKEND,
-		O_BOARD,
-		O_DATA,
-		O_IDLE,
-		O_QUEUE,
-		O_WAIT,
-		O_JSON,
-		O_HELP,
-		O_VERSION,
-		O_CERT,
-		O_KEY,
-		O_MEM,
-		O_CACHE,
-		O_MAXX,
-		O_XCACHE,
-		O_AMD,
-		O_MODEL,
-		O_RATE,
-		O_CTIMEOUT,
-		O_RESET,
-		O_RESET_TO,
-		O_WORK,
-		O_AMD_SETUP,
-		O_MODEL_DIR,
-		O_HTIMEOUT,
-		O_PERADDR,
-		O_MAXCONN,
-		O_MAXSESS
-	};
-	static const struct option longopts[] = {
-		{"listen", required_argument, NULL, O_LISTEN},
-		{"token-file", required_argument, NULL, O_TOKENS},
-		{"insecure", no_argument, NULL, O_INSECURE},
-		{"backend", required_argument, NULL, O_BACKEND},
-		{"board", required_argument, NULL, O_BOARD},
-		{"data-dir", required_argument, NULL, O_DATA},
-		{"idle-timeout", required_argument, NULL, O_IDLE},
-		{"max-queue", required_argument, NULL, O_QUEUE},
-		{"max-wait", required_argument, NULL, O_WAIT},
-		{"log-json", no_argument, NULL, O_JSON},
-		{"tls-cert", required_argument, NULL, O_CERT},
-		{"tls-key", required_argument, NULL, O_KEY},
-		{"max-memory", required_argument, NULL, O_MEM},
-		{"cache-dir", required_argument, NULL, O_CACHE},
-		{"work-dir", required_argument, NULL, O_WORK},
-		{"max-xclbin", required_argument, NULL, O_MAXX},
-		{"xclbin-cache-mib", required_argument, NULL, O_XCACHE},
-		{"amd-listen", required_argument, NULL, O_AMD},
-		{"graph-model", required_argument, NULL, O_MODEL},
-		{"amd-setup-timeout", required_argument, NULL, O_AMD_SETUP},
-		{"model-dir", required_argument, NULL, O_MODEL_DIR},
-		{"rate-limit", required_argument, NULL, O_RATE},
-		{"client-timeout", required_argument, NULL, O_CTIMEOUT},
-		{"reset-cmd", required_argument, NULL, O_RESET},
-		{"reset-timeout", required_argument, NULL, O_RESET_TO},
-		{"head-timeout", required_argument, NULL, O_HTIMEOUT},
-		{"max-conn-per-addr", required_argument, NULL, O_PERADDR},
-		{"max-conn", required_argument, NULL, O_MAXCONN},
-		{"max-session", required_argument, NULL, O_MAXSESS},
-		{"help", no_argument, NULL, O_HELP},
-		{"version", no_argument, NULL, O_VERSION},
-		{NULL, 0, NULL, 0},
-	};
 	aieth_server_opts o;
 	aieth_server *srv = NULL;
 	const char *models[64], *model_dirs[16];
 	size_t nmodels = 0, nmodel_dirs = 0;
 	const char *data_opt = NULL;
 	struct sigaction sa;
+	cli_parser p;
 	int c, rc;
 
 	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	_Static_assert(CLI_NOPTS(opts) <= CLI_OPTS_MAX, "th_server: too many options");
+	cli_parser_init(&p, opts, CLI_NOPTS(opts), "");
+	while ((c = cli_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case O_LISTEN: o.listen = optarg; break;
-		case O_TOKENS: o.token_file = optarg; break;
-		case O_INSECURE: o.insecure = 1; break;
-		case O_BACKEND:
+		case OPT_LISTEN: o.listen = optarg; break;
+		case OPT_TOKEN_FILE: o.token_file = optarg; break;
+		case OPT_INSECURE: o.insecure = 1; break;
+		case OPT_BACKEND:
 			/* a device on this machine: the library's table says which */
 			if (aieth_backend_local(optarg) != 1)
 				return usage_error("--backend %s: emu or xrt", optarg);
 			o.backend = optarg;
 			break;
-		case O_BOARD: o.board = optarg; break;
-		case O_DATA: data_opt = optarg; break;
-		case O_IDLE:
+		case OPT_BOARD: o.board = optarg; break;
+		case OPT_DATA_DIR: data_opt = optarg; break;
+		case OPT_IDLE_TIMEOUT:
 			if (parse_u32("--idle-timeout", optarg, 1, 86400, &o.idle_timeout_s))
 				return EX_USAGE;
 			break;
-		case O_QUEUE:
+		case OPT_MAX_QUEUE:
 			if (parse_u32("--max-queue", optarg, 1, 1024, &o.max_queue))
 				return EX_USAGE;
 			break;
-		case O_WAIT:
+		case OPT_MAX_WAIT:
 			if (parse_u32("--max-wait", optarg, 1, 86400, &o.max_wait_s))
 				return EX_USAGE;
 			break;
-		case O_JSON: o.log_json = 1; break;
-		case O_CERT: o.tls_cert = optarg; break;
-		case O_KEY: o.tls_key = optarg; break;
-		case O_MEM:
+		case OPT_LOG_JSON: o.log_json = 1; break;
+		case OPT_TLS_CERT: o.tls_cert = optarg; break;
+		case OPT_TLS_KEY: o.tls_key = optarg; break;
+		case OPT_MAX_MEMORY:
 			if (parse_u32("--max-memory", optarg, 1, 1u << 20, &o.max_memory_mib))
 				return EX_USAGE;
 			break;
-		case O_CACHE: o.cache_dir = optarg; break;
-		case O_WORK: o.work_dir = optarg; break;
-		case O_MAXX:
+		case OPT_CACHE_DIR: o.cache_dir = optarg; break;
+		case OPT_WORK_DIR: o.work_dir = optarg; break;
+		case OPT_MAX_XCLBIN:
 			if (parse_u32("--max-xclbin", optarg, 1, 1u << 20, &o.max_xclbin_mib))
 				return EX_USAGE;
 			break;
-		case O_XCACHE:
+		case OPT_XCLBIN_CACHE_MIB:
 			if (parse_u32("--xclbin-cache-mib", optarg, 1, 1u << 24,
 				      &o.xclbin_cache_mib))
 				return EX_USAGE;
 			break;
-		case O_AMD: o.amd_listen = optarg; break;
-		case O_MODEL:
+		case OPT_AMD_LISTEN: o.amd_listen = optarg; break;
+		case OPT_GRAPH_MODEL:
 			if (nmodels == sizeof models / sizeof models[0])
 				return usage_error("--graph-model %s: at most 64 are allowed",
 						   optarg);
 			models[nmodels++] = optarg;
 			break;
-		case O_AMD_SETUP:
+		case OPT_AMD_SETUP_TIMEOUT:
 			if (parse_u32("--amd-setup-timeout", optarg, 1, 3600,
 				      &o.amd_setup_timeout_s))
 				return EX_USAGE;
 			break;
-		case O_MODEL_DIR:
+		case OPT_MODEL_DIR:
 			if (nmodel_dirs == sizeof model_dirs / sizeof model_dirs[0])
 				return usage_error("--model-dir %s: at most 16 are allowed",
 						   optarg);
 			model_dirs[nmodel_dirs++] = optarg;
 			break;
-		case O_RATE:
+		case OPT_RATE_LIMIT:
 			if (parse_u32("--rate-limit", optarg, 1, 1000000, &o.rate_limit))
 				return EX_USAGE;
 			break;
-		case O_CTIMEOUT:
+		case OPT_CLIENT_TIMEOUT:
 			if (parse_u32("--client-timeout", optarg, 1, 3600, &o.client_timeout_s))
 				return EX_USAGE;
 			break;
-		case O_RESET:
+		case OPT_RESET_CMD:
 			if (!*optarg)
 				return usage_error("%s", "--reset-cmd: an empty command");
 			o.reset_cmd = optarg;
 			break;
-		case O_RESET_TO:
+		case OPT_RESET_TIMEOUT:
 			if (parse_u32("--reset-timeout", optarg, 1, 3600, &o.reset_timeout_s))
 				return EX_USAGE;
 			break;
-		case O_HTIMEOUT:
+		case OPT_HEAD_TIMEOUT:
 			if (parse_u32("--head-timeout", optarg, 1, 3600, &o.head_timeout_s))
 				return EX_USAGE;
 			break;
-		case O_PERADDR:
+		case OPT_MAX_CONN_PER_ADDR:
 			if (parse_u32("--max-conn-per-addr", optarg, 1, 1024, &o.max_conn_per_addr))
 				return EX_USAGE;
 			break;
-		case O_MAXCONN:
+		case OPT_MAX_CONN:
 			if (parse_u32("--max-conn", optarg, 2, 1024, &o.max_conn))
 				return EX_USAGE;
 			break;
-		case O_MAXSESS:
+		case OPT_MAX_SESSION:
 			if (parse_u32("--max-session", optarg, 0, 7 * 86400, &o.max_session_s))
 				return EX_USAGE;
 			if (!o.max_session_s)
 				o.max_session_s = AIETH_SERVER_NO_LIMIT;
 			break;
-		case O_HELP: help(); return EX_OK;
-		case O_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
+		case OPT_HELP: help(); return EX_OK;
+		case OPT_VERSION: printf("th_server %s\n", aieth_version()); return EX_OK;
 		default:
 			return usage_error("unknown option or missing value: %s", argv[optind - 1]);
 		}
