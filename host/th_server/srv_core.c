@@ -182,8 +182,8 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 		o.xrt = &xo;
 	}
 	/* emu: a stall's aie_state.json joins the session's artifacts, where
-	 * the remote client fetches it after the hang (backends/remote/remote.c
-	 * rm_fetch_aie_state) */
+	 * the remote client fetches it after the hang
+	 * (backends/remote/remote_session.c rm_fetch_aie_state) */
 	if ((flags & AIETH_BACKEND_EMULATED) && x->artdir) {
 		eo.artifacts_dir = x->artdir;
 		o.emu = &eo;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * remote_http.c - what every request of the remote backend shares
- * (remote_http.h).
+ * (remote_http.h), and the backend's own requests on its state
+ * (remote_internal.h): one request, its reply checked, the session's end
+ * told from it.
  */
 #ifdef AIETH_HAVE_CURL
 
@@ -14,8 +16,11 @@
 #include <json-c/json.h>
 
 #include "backends/remote/remote_http.h"
+#include "backends/remote/remote_internal.h"
+#include "backends/remote/remote_reply.h"
 #include "backends/remote/remote_self.h"
 #include "util/error.h"
+#include "util/json_strict.h"
 #include "util/net_words.h"
 
 int rmh_stopped(const rmh_xfer *x)
@@ -164,6 +169,214 @@ void rmh_reply_message(const sbuf *b, char *dst, size_t cap)
 	    json_object_object_get_ex(e, "message", &m))
 		snprintf(dst, cap, "%s", json_object_get_string(m));
 	json_object_put(o);
+}
+
+/* A request's common setup on the backend's handle (remote_http.h). */
+struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_type, long timeout_s)
+{
+	rmh_xfer *x = &st->xfer;
+	if (st->device_wait) {
+		/* silent until the device is done: timeout_s bounds it (the
+		 * transfer keeps the pointer: the state's copy) */
+		st->xfer_wait = st->xfer;
+		st->xfer_wait.stall_s = -1;
+		x = &st->xfer_wait;
+	}
+	return rmh_setup(st->h, url, st->auth, st->cacert, content_type, timeout_s, x);
+}
+
+#define RETRIES 3 /* an idempotent request repeated on a connection failure */
+
+/* What a request repeated after the rate limit starts from again: empty
+ * reply buffers, the upload from its start. */
+typedef struct {
+	sbuf *sink, *resp;
+	img_io *up;
+} req_again;
+
+static void req_restart(void *ctx)
+{
+	req_again *a = ctx;
+	rmh_buf_clear(a->sink);
+	if (a->resp)
+		rmh_buf_clear(a->resp);
+	if (a->up)
+		a->up->off = 0;
+}
+
+int rm_req(rm_state *st, const char *method, const char *path, const char *body, img_io *up,
+	   long timeout_s, long *status, sbuf *resp)
+{
+	req_again again;
+	char url[768];
+	struct curl_slist *hdrs = NULL;
+	sbuf sink = SB_INIT(RMH_BODY_MAX);
+	CURLcode cc = CURLE_OK;
+	int idem = !strcmp(method, "GET") || !strcmp(method, "DELETE") || !strcmp(method, "PUT");
+	int attempt;
+
+	snprintf(url, sizeof url, "%s%s", st->base, path);
+	for (attempt = 0; attempt < (idem ? RETRIES : 1); attempt++) {
+		CURL *h = st->h;
+		hdrs = rm_setup(st, url,
+				up     ? "Content-Type: application/octet-stream"
+				: body ? "Content-Type: application/json"
+				       : NULL,
+				timeout_s);
+		if (up) {
+			up->off = 0;
+			rm_up_setup(h, up);
+		} else if (body) {
+			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		}
+		if (strcmp(method, "GET") && !(up && !strcmp(method, "PUT")))
+			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+		if (!body && !strcmp(method, "POST")) {
+			curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
+		}
+		again.sink = &sink;
+		again.resp = resp;
+		again.up = up;
+		req_restart(&again);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+		curl_easy_setopt(h, CURLOPT_WRITEDATA, resp ? resp : &sink);
+		cc = rmh_perform(h, &st->xfer, req_restart, &again);
+		curl_slist_free_all(hdrs);
+		if (cc == CURLE_OK) {
+			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+			sb_free(&sink);
+			return AIETH_OK;
+		}
+		if (cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR &&
+		    cc != CURLE_RECV_ERROR && cc != CURLE_GOT_NOTHING)
+			break;
+		if (attempt + 1 < (idem ? RETRIES : 1)) {
+			struct timespec ts = {0, 200 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+	sb_free(&sink);
+	if (cc == CURLE_ABORTED_BY_CALLBACK)
+		return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
+				   path);
+	if (cc == CURLE_OPERATION_TIMEDOUT) {
+		/* which limit ended it: the request's own, or nothing moved */
+		char limits[160];
+		if (st->device_wait)
+			snprintf(limits, sizeof limits, "the wait's limit: %ld s", timeout_s);
+		else if (timeout_s)
+			snprintf(limits, sizeof limits,
+				 "limits: %ld s in all, %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)",
+				 timeout_s, st->xfer.stall_s);
+		else
+			snprintf(limits, sizeof limits,
+				 "limit: %ld s without a byte "
+				 "(AIETH_REMOTE_STALL_S)",
+				 st->xfer.stall_s);
+		return aieth__fail(AIETH_ETIMEOUT, "server %s: %s %s: no answer in time (%s; %s)",
+				   st->base, method, path, curl_easy_strerror(cc), limits);
+	}
+	return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
+			   rmh_words(st->h, cc, st->cacert));
+}
+
+int rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
+	    long timeout_s, struct json_object **out)
+{
+	sbuf b = SB_INIT(RMH_BODY_MAX);
+	long status = 0;
+	int rc = rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
+	if (out)
+		*out = NULL;
+	if (rc) {
+		sb_free(&b);
+		return rc;
+	}
+	return rm_reply(st, method, path, status, want, &b, out);
+}
+
+/* Whether the server ended this client's session itself (--max-session,
+ * an idle limit): its reason into reason[cap]. A 409 or an interrupted
+ * transaction is then the server's doing, not the caller's: an
+ * infrastructure error (exit 3), never an input one. */
+int rm_session_ended(rm_state *st, char *reason, size_t cap)
+{
+	struct json_object *o = NULL;
+	const char *sstate = "", *why = "";
+	char path[256];
+	uint32_t pos = 0;
+	int ended = 0;
+	if (!st->sid[0])
+		return 0;
+	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
+	if (!rm_json(st, "GET", path, NULL, 200, CALL_S, &o) &&
+	    !rmr_session_state(st->base, o, &sstate, &pos, &why) &&
+	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && why[0]) {
+		snprintf(reason, cap, "%s", why);
+		ended = 1;
+	}
+	json_object_put(o);
+	aieth__error_clear();
+	return ended;
+}
+
+/* A reply (its status and body b, freed here) to a request that wants
+ * status want: see rm_json. */
+int rm_reply(rm_state *st, const char *method, const char *path, long status, long want, sbuf *b_,
+	     struct json_object **out)
+{
+	sbuf b = *b_;
+	char msg[600];
+	if (out)
+		*out = NULL;
+	if (status != want) {
+		rmh_reply_message(&b, msg, sizeof msg);
+		sb_free(&b);
+		switch (status) {
+		case 401:
+		case 403:
+			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
+					   st->base, status, msg);
+		case 404: return aieth__fail(AIETH_ENOTFOUND, "server %s: %s", st->base, msg);
+		case 409: {
+			char why[300];
+			/* between transactions: the server ended the session */
+			if (strcmp(method, "GET") && rm_session_ended(st, why, sizeof why))
+				return aieth__fail(AIETH_EDEVICE,
+						   "server %s ended session %s: %s (%s %s: %s)",
+						   st->base, st->sid, why, method, path, msg);
+			return aieth__fail(AIETH_ESTATE, "server %s: %s", st->base, msg);
+		}
+		case 504: return aieth__fail(AIETH_ETIMEOUT, "server %s: %s", st->base, msg);
+		case 400: return aieth__fail(AIETH_EINVAL, "server %s: %s", st->base, msg);
+		default:
+			return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: status %ld: %s",
+					   st->base, method, path, status, msg);
+		}
+	}
+	if (out) {
+		/* a reply is parsed as strictly as a file: one object, no
+		 * duplicate keys, nothing after it */
+		char what[1400];
+		snprintf(what, sizeof what, "server %s: reply to %s %s", st->base, method, path);
+		if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, out)) {
+			sb_free(&b);
+			*out = NULL;
+			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
+		}
+	}
+	sb_free(&b);
+	return AIETH_OK;
+}
+
+double rm_mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 #endif /* AIETH_HAVE_CURL */

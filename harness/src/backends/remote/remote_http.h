@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * backends/remote/remote_http.h - what every request of the remote backend
- * shares (remote.c, remote_design.c): the libcurl handle's setup, the
- * interrupt that aborts a transfer, a reply body read into memory under a
- * limit, and the server's error message out of that body.
+ * shares (remote_http.c, remote_design.c, remote_sensors.c): the libcurl
+ * handle's setup, the interrupt that aborts a transfer, a reply body read
+ * into memory under a limit, and the server's error message out of that
+ * body.
  */
 #ifndef AIETH_BACKENDS_REMOTE_HTTP_H
 #define AIETH_BACKENDS_REMOTE_HTTP_H
@@ -29,7 +30,7 @@
 
 /* What a transfer watches: the interrupt flag aborts it, and so does
  * stop (a flag another thread of this client raises: a leg run on a thread
- * of its own, remote.c); an upload
+ * of its own, remote_stream.c); an upload
  * reports its progress when progress is set; a transfer during which no
  * byte moves for stall_s seconds ends (0: RMH_STALL_S; -1: no stall limit,
  * for a request the server answers only when the device is done: its
