@@ -191,6 +191,7 @@ struct aieth_server {
 	 * of this server's own (self_url), so it queues and holds the device
 	 * as any session; under mu: the last result and the counts */
 	char self_url[80];
+	char self_pin[64]; /* its TLS key's "sha256//BASE64" ("": plain http) */
 	int validate_have;
 	int validate_exit; /* run_test validate's exit code */
 	unsigned validate_level;

@@ -19,7 +19,7 @@ int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const ch
  * PEM text cert[0..clen), the one served): "sha256//" and the base64 of the
  * SHA-256 of its SubjectPublicKeyInfo, as CURLOPT_PINNEDPUBLICKEY takes it,
  * into pin (cap bytes). For the server's requests to its own listener
- * (POST /v1/validate, backends/remote/remote_self.h). */
+ * (POST /v1/validate, as its aieth_remote_opts.pinned_key). */
 int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap);
 
 #endif

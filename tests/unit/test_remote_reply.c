@@ -13,7 +13,6 @@
 #ifdef AIETH_HAVE_CURL
 
 #include "backends/remote/remote_reply.h"
-#include "backends/remote/remote_self.h"
 #include "backends/dev_result.h"
 #include "wire/http_words.h"
 #include "util/error.h"
@@ -605,23 +604,52 @@ static void t_ports(void)
 	json_object_put(big);
 }
 
-/* th_server's own listeners and their pins: the base or a path below it
- * only, never a longer port or another host; gone once removed. */
-static void t_self(void)
+/* aieth_remote_opts.pinned_key: "sha256//" and a SHA-256's base64, for an
+ * https server only, checked before any request; a version 2 struct has
+ * none (its bytes end before it). */
+static void t_pinned_key(void)
 {
-	static const char *const pin = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
-	char got[RMS_PIN_MAX];
-	CU_ASSERT_EQUAL(rms_self_add("https://127.0.0.1:8443", pin), AIETH_OK);
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443/v1/health", got), 1);
-	CU_ASSERT_STRING_EQUAL(got, pin);
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443", got), 1);
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:84430/v1/health", got), 0);
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:844", got), 0);
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.2:8443/v1/health", got), 0);
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443.evil/v1", got), 0);
-	CU_ASSERT_EQUAL(rms_self_add("https://127.0.0.1:9", "md5//x"), AIETH_EINVAL);
-	rms_self_remove("https://127.0.0.1:8443");
-	CU_ASSERT_EQUAL(rms_self_pin("https://127.0.0.1:8443/v1/health", got), 0);
+	static const char *const good = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+	static const char *const bad[] = {
+		"md5//x",
+		"sha256//",
+		"sha256//AAAA=",
+		"sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+		"sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA*AAAAAAA=",
+		"sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=;sha256//x",
+		NULL};
+	aieth_session_opts o;
+	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT, v2;
+	aieth_session *s = NULL;
+	size_t i;
+	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
+	o.remote = &remote;
+	o.board = "vck190";
+	o.backend = "remote";
+	remote.server = "https://127.0.0.1:1";
+	for (i = 0; bad[i]; i++) {
+		remote.pinned_key = bad[i];
+		CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "pinned_key"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "44 characters"));
+	}
+	remote.pinned_key = good;
+	remote.server = "http://127.0.0.1:1";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "only an https:// server"));
+	/* a good one gets as far as connecting (nothing listens on port 1) */
+	remote.server = "https://127.0.0.1:1";
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NULL(s);
+	/* version 2: the field is not its, never read */
+	memset(&v2, 0x5a, sizeof v2);
+	CU_ASSERT_EQUAL(aieth_remote_opts_init(&v2, 2), AIETH_OK);
+	CU_ASSERT_EQUAL(v2.version, 2);
+	CU_ASSERT_EQUAL(v2.concurrent_io, 0);
+	v2.server = "http://127.0.0.1:1"; /* pinned_key's bytes: 0x5a..., unread */
+	o.remote = &v2;
+	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EDEVICE);
+	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "pinned_key"));
 }
 
 /* A server URL with user:password@ is refused before any request, and the
@@ -795,7 +823,7 @@ TU_MAIN("remote_reply", {"a valid result is taken whole", t_valid},
 	{"session and graph replies", t_session_graph},
 	{"the sensors reply: every field checked, nothing taken when refused", t_sensors},
 	{"a graph's ports: every field checked, the count bounded", t_ports},
-	{"th_server's own listeners: pinned by base URL only", t_self})
+	{"pinned_key: its form, https only, not in version 2", t_pinned_key})
 
 #else
 

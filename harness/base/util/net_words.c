@@ -133,6 +133,12 @@ const char *aieth__net_words(char *dst, size_t cap, CURLcode cc, const net_failu
 	switch (cc) {
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_ISSUER_ERROR: return verify_failure(dst, cap, f);
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+		snprintf(dst, cap,
+			 "TLS: %s's public key is not the pinned one (aieth_remote_opts."
+			 "pinned_key): another server answers there, or its key was replaced",
+			 hp);
+		break;
 	case CURLE_SSL_CACERT_BADFILE:
 		snprintf(dst, cap,
 			 "TLS: %s holds no CA certificate this client can read (PEM is needed); "

@@ -127,9 +127,17 @@ typedef struct {
 	 * waiting one, at the same time. 0 (default): every callback on the
 	 * waiting thread. Memory channels need nothing of the caller. */
 	int concurrent_io;
+	/* version 3: an https server trusted by its public key instead of a CA
+	 * and a host name: "sha256//" and the base64 of the SHA-256 of its
+	 * certificate's SubjectPublicKeyInfo (libcurl's CURLOPT_PINNEDPUBLICKEY;
+	 * `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der |
+	 * openssl dgst -sha256 -binary | base64`). The handshake fails unless the
+	 * server holds that key's private half; cacert is not read. NULL: a CA
+	 * and the host name, as ever */
+	const char *pinned_key;
 } aieth_remote_opts;
 
-#define AIETH_REMOTE_OPTS_VERSION 2
+#define AIETH_REMOTE_OPTS_VERSION 3
 #define AIETH_REMOTE_OPTS_INIT                       \
 	{                                            \
 		.version = AIETH_REMOTE_OPTS_VERSION \

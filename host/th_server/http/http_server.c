@@ -24,7 +24,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "backends/remote/remote_self.h"
 #include "th_server/http/http_internal.h"
 #include "th_server/srv_tls.h"
 #include "util/json_strict.h"
@@ -898,11 +897,12 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	}
 	if (s->tls_cert) {
 		/* over TLS the suite trusts this listener by its key's pin
-		 * (remote_self.h): no CA of ours vouches for the certificate */
-		char pin[RMS_PIN_MAX];
+		 * (aieth_remote_opts.pinned_key): its certificate names the host
+		 * its clients use, not this address, and no CA of ours need
+		 * vouch for it */
 		int rc;
-		if ((rc = srv_tls_pin(s->tls_cert, strlen(s->tls_cert), pin, sizeof pin)) ||
-		    (rc = rms_self_add(s->self_url, pin))) {
+		if ((rc = srv_tls_pin(s->tls_cert, strlen(s->tls_cert), s->self_pin,
+				      sizeof s->self_pin))) {
 			MHD_stop_daemon(d);
 			s->http = NULL;
 			conns_free(s);
@@ -956,8 +956,6 @@ void srv_http_stop(aieth_server *s)
 	}
 	if (s->http)
 		MHD_stop_daemon(s->http);
-	if (s->http && s->tls_cert)
-		rms_self_remove(s->self_url);
 	s->http = NULL;
 	conns_free(s);
 }

@@ -5,7 +5,8 @@
  * of this server (backend remote at self_url, with the caller's token), so
  * it waits in the queue and holds the device exactly as a session does,
  * and the device code stays the sessions' own. Over TLS it trusts its own
- * listener by the pin of the key this server loaded (remote_self.h). The
+ * listener by the pin of the key this server loaded (aieth_remote_opts.
+ * pinned_key). The
  * last result goes to GET /v1/health and the metrics.
  */
 #ifdef AIETH_HAVE_MHD
@@ -85,6 +86,8 @@ enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server
 		return http_reply_err(c, r, 500, NULL, "POST /v1/validate: no scratch folder");
 	caller_token(c, token, sizeof token);
 	ro.server = s->self_url;
+	if (s->self_pin[0])
+		ro.pinned_key = s->self_pin;
 	ro.token = token[0] ? token : NULL;
 	o.board = s->board;
 	o.data_dir = s->data_dir;

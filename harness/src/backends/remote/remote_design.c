@@ -27,7 +27,7 @@
 static struct curl_slist *setup(const rmd_conn *c, const char *url, const char *content_type,
 				long timeout_s)
 {
-	return rmh_setup(c->h, url, c->auth, c->cacert, content_type, timeout_s, &c->xfer);
+	return rmh_setup(c->h, url, c->auth, &c->trust, content_type, timeout_s, &c->xfer);
 }
 
 static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
@@ -35,7 +35,8 @@ static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
-			   "server %s: %s: %s", c->base, what, rmh_words(c->h, cc, c->cacert));
+			   "server %s: %s: %s", c->base, what,
+			   rmh_words(c->h, cc, c->trust.cacert));
 }
 
 static int status_error(const rmd_conn *c, const char *what, long status, const sbuf *b)

@@ -21,10 +21,10 @@
  * by every request here) and its settings. */
 typedef struct {
 	CURL *h;
-	const char *base;   /* "http://host:port", no trailing slash */
-	const char *auth;   /* "Authorization: Bearer ..." or "" */
-	const char *cacert; /* NULL: the system's */
-	rmh_xfer xfer;      /* an upload reports its progress here */
+	const char *base; /* "http://host:port", no trailing slash */
+	const char *auth; /* "Authorization: Bearer ..." or "" */
+	rmh_trust trust;  /* the CA bundle or the pinned key */
+	rmh_xfer xfer;    /* an upload reports its progress here */
 } rmd_conn;
 
 #define RMD_ARTIFACT_MAX ((uint64_t)1 << 32) /* bytes of one file */

@@ -18,7 +18,6 @@
 #include "backends/remote/remote_http.h"
 #include "backends/remote/remote_internal.h"
 #include "backends/remote/remote_reply.h"
-#include "backends/remote/remote_self.h"
 #include "util/error.h"
 #include "util/json_strict.h"
 #include "util/net_words.h"
@@ -40,11 +39,10 @@ static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off
 	return 0;
 }
 
-struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const char *cacert,
+struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const rmh_trust *trust,
 			     const char *content_type, long timeout_s, const rmh_xfer *x)
 {
 	struct curl_slist *hdrs = NULL;
-	char pin[RMS_PIN_MAX];
 	curl_easy_reset(h);
 	if (auth && auth[0])
 		hdrs = curl_slist_append(hdrs, auth);
@@ -70,21 +68,18 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const c
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, 30L);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, 10L);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	if (cacert)
-		curl_easy_setopt(h, CURLOPT_CAINFO, cacert);
-	if (!strncmp(url, "https://", 8) && rms_self_pin(url, pin)) {
-		/* th_server asking its own listener (POST /v1/validate): its
-		 * certificate names the host its clients use, not the loopback
-		 * address asked here, and no CA bundle of this process need
-		 * vouch for it. So the chain and the name are not checked; the
-		 * key is pinned instead (the SHA-256 of the very public key this
-		 * process loaded, remote_self.h): the handshake fails unless the
-		 * peer proves it holds that key's private half, which only this
-		 * server does. That is no weaker than a CA and a name, and only
-		 * this process's own listener URL gets it. */
+	if (trust && trust->pin && !strncmp(url, "https://", 8)) {
+		/* trusted by its key (aieth_remote_opts.pinned_key: th_server
+		 * asking its own listener, whose certificate names the host its
+		 * clients use, or a lab's self-made certificate): the chain and
+		 * the name are not checked, the handshake fails unless the peer
+		 * proves it holds the pinned key's private half. As ssh trusts a
+		 * known host's key: no weaker than a CA and a name. */
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-		curl_easy_setopt(h, CURLOPT_PINNEDPUBLICKEY, pin);
+		curl_easy_setopt(h, CURLOPT_PINNEDPUBLICKEY, trust->pin);
+	} else if (trust && trust->cacert) {
+		curl_easy_setopt(h, CURLOPT_CAINFO, trust->cacert);
 	}
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, xfer);
@@ -182,7 +177,7 @@ struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_t
 		st->xfer_wait.stall_s = -1;
 		x = &st->xfer_wait;
 	}
-	return rmh_setup(st->h, url, st->auth, st->cacert, content_type, timeout_s, x);
+	return rmh_setup(st->h, url, st->auth, &st->trust, content_type, timeout_s, x);
 }
 
 #define RETRIES 3 /* an idempotent request repeated on a connection failure */

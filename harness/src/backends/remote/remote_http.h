@@ -51,6 +51,14 @@ int rmh_stopped(const rmh_xfer *x);
  * AIETH_EINVAL naming the variable. */
 int rmh_stall_from_env(long *stall_s);
 
+/* What an https server is trusted by: a CA bundle (cacert; NULL: the
+ * system's) and its host name, or its public key alone (pin, "sha256//"
+ * and base64: aieth_remote_opts.pinned_key; NULL: none). */
+typedef struct {
+	const char *cacert;
+	const char *pin;
+} rmh_trust;
+
 /* Reset h for one request to url: auth ("Authorization: Bearer ..." or ""
  * for none), content_type (NULL: none), cacert (NULL: the system's),
  * timeout_s the overall limit (0: none), x watched during the transfer
@@ -58,7 +66,7 @@ int rmh_stall_from_env(long *stall_s);
  * vanished)
  * (must outlive it). Returns the header list, already set on h: the caller
  * frees it after the transfer. */
-struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const char *cacert,
+struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const rmh_trust *trust,
 			     const char *content_type, long timeout_s, const rmh_xfer *x);
 
 /* curl_easy_perform on h as set up; a reply the server asks to repeat

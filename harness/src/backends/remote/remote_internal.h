@@ -41,6 +41,8 @@ void rm_close(void *state);
 typedef struct {
 	const aieth_dev_config *cfg;  /* cfg->opts.remote: during open only */
 	char *cacert, *artifacts_dir; /* aieth_remote_opts': copies (NULL: not given) */
+	char *pin;                    /* aieth_remote_opts.pinned_key's copy (NULL: none) */
+	rmh_trust trust;              /* cacert and pin, as every request uses them */
 	uint64_t artifacts_max;       /* aieth_remote_opts.artifacts_max_bytes */
 	CURL *h;
 	rmh_xfer xfer;      /* the interrupt flag, the stall limit; no progress */

@@ -35,7 +35,7 @@ void rms_fini(rms_conn *c)
 }
 
 /* The exchange on c->h (mu held): the status and the body into b. */
-static int exchange(rms_conn *c, const char *base, const char *auth, const char *cacert,
+static int exchange(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
 		    const volatile sig_atomic_t *intr, long *status, sbuf *b)
 {
 	rmh_xfer x;
@@ -49,7 +49,7 @@ static int exchange(rms_conn *c, const char *base, const char *auth, const char 
 		return aieth__fail(AIETH_ENOMEM, "server %s: GET " PATH ": no libcurl handle",
 				   base);
 	snprintf(url, sizeof url, "%s" PATH, base);
-	hdrs = rmh_setup(c->h, url, auth, cacert, NULL, RMS_CALL_S, &x);
+	hdrs = rmh_setup(c->h, url, auth, trust, NULL, RMS_CALL_S, &x);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, b);
 	/* one try: a sample the rate limit refuses (429) is a failed sample,
@@ -59,13 +59,14 @@ static int exchange(rms_conn *c, const char *base, const char *auth, const char 
 	if (cc != CURLE_OK)
 		return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 				   "server %s: GET " PATH ": %s", base,
-				   cc == CURLE_ABORTED_BY_CALLBACK ? "interrupted"
-								   : rmh_words(c->h, cc, cacert));
+				   cc == CURLE_ABORTED_BY_CALLBACK
+					   ? "interrupted"
+					   : rmh_words(c->h, cc, trust->cacert));
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, status);
 	return AIETH_OK;
 }
 
-int rms_read(rms_conn *c, const char *base, const char *auth, const char *cacert,
+int rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
 	     const volatile sig_atomic_t *intr, aieth_sensor *out, size_t cap, size_t *n,
 	     char *notes, size_t notes_cap)
 {
@@ -75,7 +76,7 @@ int rms_read(rms_conn *c, const char *base, const char *auth, const char *cacert
 	long status = 0;
 	int rc;
 	pthread_mutex_lock(&c->mu);
-	rc = exchange(c, base, auth, cacert, intr, &status, &b);
+	rc = exchange(c, base, auth, trust, intr, &status, &b);
 	pthread_mutex_unlock(&c->mu);
 	if (rc) {
 		sb_free(&b);

@@ -30,9 +30,9 @@ typedef struct {
 void rms_init(rms_conn *c);
 void rms_fini(rms_conn *c);
 /* GET base/v1/sensors with auth ("Authorization: Bearer ..." or ""),
- * cacert (NULL: the system's), intr (NULL: none) aborting it; the reply
- * checked by rmr_sensors into out, cap, *n and notes. */
-int rms_read(rms_conn *c, const char *base, const char *auth, const char *cacert,
+ * trust (the CA bundle or the pinned key), intr (NULL: none) aborting it;
+ * the reply checked by rmr_sensors into out, cap, *n and notes. */
+int rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
 	     const volatile sig_atomic_t *intr, aieth_sensor *out, size_t cap, size_t *n,
 	     char *notes, size_t notes_cap);
 

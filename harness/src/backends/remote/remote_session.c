@@ -34,6 +34,15 @@ static const char *jstr(struct json_object *o, const char *k)
 		       : "";
 }
 
+/* The state's own strings and itself (its curl handles are the caller's). */
+static void state_free(rm_state *st)
+{
+	free(st->cacert);
+	free(st->pin);
+	free(st->artifacts_dir);
+	free(st);
+}
+
 /* The connection as remote_design.c uses it. */
 static rmd_conn design_conn(rm_state *st)
 {
@@ -42,7 +51,7 @@ static rmd_conn design_conn(rm_state *st)
 	c.h = st->h;
 	c.base = st->base;
 	c.auth = st->auth;
-	c.cacert = st->cacert;
+	c.trust = st->trust;
 	c.xfer.interrupt = st->cfg->opts.interrupt;
 	c.xfer.progress = st->cfg->opts.progress;
 	c.xfer.progress_ctx = st->cfg->opts.progress_ctx;
@@ -100,9 +109,7 @@ void rm_close(void *state)
 	if (st->h_rx)
 		curl_easy_cleanup(st->h_rx);
 	curl_easy_cleanup(st->h);
-	free(st->cacert);
-	free(st->artifacts_dir);
-	free(st);
+	state_free(st);
 }
 
 #define XRT_INI_MAX ((size_t)1 << 20) /* th_server's limit */
@@ -171,19 +178,19 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 	st->concurrent_io = ro->version >= 2 && ro->concurrent_io;
 	st->xfer.interrupt = cfg->opts.interrupt;
 	if ((ca && !(st->cacert = aieth__strdup(ca))) ||
+	    (ro->version >= 3 && ro->pinned_key && !(st->pin = aieth__strdup(ro->pinned_key))) ||
 	    (ro->artifacts_dir && !(st->artifacts_dir = aieth__strdup(ro->artifacts_dir)))) {
-		free(st->cacert);
-		free(st);
+		state_free(st);
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	}
+	st->trust.cacert = st->cacert;
+	st->trust.pin = st->pin;
 	/* AIETH_REMOTE_STREAM=0: the serial way (docs/server.md; make bench
 	 * prints both) */
 	{
 		const char *sv = getenv("AIETH_REMOTE_STREAM");
 		if (sv && *sv && strcmp(sv, "0") && strcmp(sv, "1")) {
-			free(st->cacert);
-			free(st->artifacts_dir);
-			free(st);
+			state_free(st);
 			return aieth__fail(AIETH_EINVAL,
 					   "backend remote: AIETH_REMOTE_STREAM=%.20s: 0 or 1 is "
 					   "needed",
@@ -192,9 +199,7 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 		st->serial = sv && !strcmp(sv, "0");
 	}
 	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
-		free(st->cacert);
-		free(st->artifacts_dir);
-		free(st);
+		state_free(st);
 		return rc;
 	}
 	memcpy(st->base, ro->server, n);
@@ -202,9 +207,7 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 	if (ro->token && *ro->token)
 		snprintf(st->auth, sizeof st->auth, "Authorization: Bearer %s", ro->token);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(st->h = curl_easy_init())) {
-		free(st->cacert);
-		free(st->artifacts_dir);
-		free(st);
+		state_free(st);
 		return aieth__fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
 	/* who serves: its name, version and device (for the report) */

@@ -195,7 +195,7 @@ static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_si
 {
 	char range[64];
 	uint64_t size = down->img->size;
-	struct curl_slist *hdrs = rmh_setup(h, url, st->auth, st->cacert, NULL, 0, &st->xfer_wait);
+	struct curl_slist *hdrs = rmh_setup(h, url, st->auth, &st->trust, NULL, 0, &st->xfer_wait);
 	*end = size - down->off > RX_PIECE ? down->off + RX_PIECE : size;
 	snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)down->off,
 		 (unsigned long long)(*end - 1));
@@ -248,13 +248,13 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 	if (L[LEG_UP].h) {
 		memset(&up, 0, sizeof up);
 		up.img = &wire->tx;
-		L[LEG_UP].hdrs = rmh_setup(L[LEG_UP].h, L[LEG_UP].url, st->auth, st->cacert,
+		L[LEG_UP].hdrs = rmh_setup(L[LEG_UP].h, L[LEG_UP].url, st->auth, &st->trust,
 					   "Content-Type: application/octet-stream", 0, &up_x);
 		rm_up_setup(L[LEG_UP].h, &up);
 		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
 		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEDATA, &up_reply);
 	}
-	L[LEG_WAIT].hdrs = rmh_setup(L[LEG_WAIT].h, L[LEG_WAIT].url, st->auth, st->cacert,
+	L[LEG_WAIT].hdrs = rmh_setup(L[LEG_WAIT].h, L[LEG_WAIT].url, st->auth, &st->trust,
 				     "Content-Type: application/json", wait_s, &st->xfer_wait);
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
