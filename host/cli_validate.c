@@ -47,6 +47,8 @@ static const char validate_usage[] =
 	"      --cacert FILE      remote: CA bundle for https (default:\n"
 	"                         $AIETH_CACERT, else $CURL_CA_BUNDLE, else\n"
 	"                         $SSL_CERT_FILE, else the system's)\n"
+	"      --pinned-key KEY   remote: trust the https server by its public key\n"
+	"                         (sha256//BASE64) instead of a CA and its name\n"
 	"      --data-dir DIR     board files (default $AIETH_DATA_DIR)\n"
 	"  -q, --quiet            no progress lines\n"
 	"\n"
@@ -136,7 +138,8 @@ enum {
 	OPT_SERVER,
 	OPT_TOKEN,
 	OPT_DATA,
-	OPT_CACERT
+	OPT_CACERT,
+	OPT_PINNED_KEY
 };
 
 int cli_validate_main(const char *prog, int argc, char **argv)
@@ -154,6 +157,7 @@ int cli_validate_main(const char *prog, int argc, char **argv)
 					   {"server", required_argument, NULL, OPT_SERVER},
 					   {"token-file", required_argument, NULL, OPT_TOKEN},
 					   {"cacert", required_argument, NULL, OPT_CACERT},
+					   {"pinned-key", required_argument, NULL, OPT_PINNED_KEY},
 					   {"data-dir", required_argument, NULL, OPT_DATA},
 					   {"quiet", no_argument, NULL, 'q'},
 					   {"help", no_argument, NULL, 'h'},
@@ -195,6 +199,7 @@ int cli_validate_main(const char *prog, int argc, char **argv)
 		case OPT_SERVER: remote.server = optarg; break;
 		case OPT_TOKEN: token_file = optarg; break;
 		case OPT_CACERT: remote.cacert = optarg; break;
+		case OPT_PINNED_KEY: remote.pinned_key = optarg; break;
 		case OPT_DATA: o.data_dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': printf(validate_usage, prog); return AIETH_EXIT_PASS;

@@ -55,6 +55,7 @@ enum {
 	OPT_MAX_ARTIFACTS,
 	OPT_TOKEN_FILE,
 	OPT_CACERT,
+	OPT_PINNED_KEY,
 	OPT_XRT_INI,
 	OPT_XCLBIN,
 	OPT_XCLBIN_WARN_ONLY,
@@ -128,6 +129,11 @@ static const cli_opt run_opts[] = {
 	 "$AIETH_CACERT, else $CURL_CA_BUNDLE, else\n"
 	 "$SSL_CERT_FILE, else the system's; one that cannot\n"
 	 "be read is refused before any connection)"},
+	{OPT_PINNED_KEY, "pinned-key", 0, "KEY", NULL,
+	 "remote: trust the https server by its public key\n"
+	 "instead of a CA and its name: sha256// and the\n"
+	 "base64 of the SHA-256 of its key (docs/server.md,\n"
+	 "\"A pinned key\")"},
 	{OPT_XRT_INI, "xrt-ini", 0, "FILE", NULL,
 	 "xrt, remote: an xrt.ini (at most 1 MiB) for each\n"
 	 "session. xrt: XRT reads it in a session folder\n"
@@ -815,6 +821,7 @@ static int set_option(run_ctx *a, int id, char *arg)
 	case OPT_SERVER: a->remote.server = arg; break;
 	case OPT_TOKEN_FILE: a->token_file = arg; break;
 	case OPT_CACERT: a->remote.cacert = arg; break;
+	case OPT_PINNED_KEY: a->remote.pinned_key = arg; break;
 	case OPT_XRT_INI: a->remote.xrt_ini = a->xrt.xrt_ini = arg; break;
 	case OPT_QUEUE_TIMEOUT:
 		if (parse_number(arg, 1, 86400, 0, &v))

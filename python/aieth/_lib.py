@@ -59,9 +59,9 @@ class XrtOpts(ctypes.Structure):
 
 
 class RemoteOpts(ctypes.Structure):
-    """aieth_remote_opts (aieth/session.h), version 2."""
+    """aieth_remote_opts (aieth/session.h), version 3."""
 
-    VERSION = 2
+    VERSION = 3
     _fields_ = [
         ("version", ctypes.c_uint),
         ("server", c_char_p),
@@ -72,6 +72,7 @@ class RemoteOpts(ctypes.Structure):
         ("queue_timeout_s", c_uint32),
         ("artifacts_max_bytes", c_uint64),
         ("concurrent_io", c_int),
+        ("pinned_key", c_char_p),
     ]
 
 

@@ -104,7 +104,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
              repeat: Optional[int] = None, warmup: Optional[int] = None,
              sweep: Union[None, str, Sequence[str], Mapping[str, Any]] = None,
              sweep_stop_on_fail: bool = False, sweep_zip: bool = False,
-             sensor_period: Optional[int] = None, no_sensors: bool = False) -> Report:
+             sensor_period: Optional[int] = None, no_sensors: bool = False,
+             pinned_key: Optional[str] = None) -> Report:
     """Run one or more test descriptions (docs/test-spec.md), as run_test does.
 
     Args:
@@ -114,6 +115,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
             paths, and remote artifacts under out/artifacts/.
         board, backend, server, token, cacert, xclbin, pl_xclbin, xrt_ini:
             override the descriptions' values (as run_test's options do).
+        pinned_key: remote: trust the https server by its public key
+            ("sha256//BASE64", run_test --pinned-key).
         timeout: seconds for every transaction (None: each description's own).
         no_timeout: no transaction has a time limit.
         data_dir: board files (None: $AIETH_DATA_DIR or the installed data).
@@ -175,7 +178,8 @@ def run_test(specs: Union[PathLike, Sequence[PathLike]], out: Optional[PathLike]
     # a remote session's files go to out/artifacts, as run_test's (the
     # local backends have none)
     _lib.backend_opts(o, emu_reference, pl_xclbin,
-                      {"server": server, "token": token, "cacert": cacert, "xrt_ini": xrt_ini,
+                      {"server": server, "token": token, "cacert": cacert,
+                       "pinned_key": pinned_key, "xrt_ini": xrt_ini,
                        "artifacts_dir": os.path.join(out_dir, "artifacts")})
     keep_sweep = _campaign_opts(o, repeat, warmup, sweep, sweep_stop_on_fail, sweep_zip)
     if sensor_period is not None:

@@ -402,6 +402,9 @@ class Session:
         server, token, cacert: remote: th_server's URL, bearer token, CA bundle
             (None: $AIETH_CACERT, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE,
             else the system's; the library's rule, as run_test's).
+        pinned_key: remote: trust the https server by its public key
+            ("sha256//BASE64") instead of a CA and its name (docs/server.md,
+            "A pinned key").
         xclbin: the design's AIE xclbin (may be None on "emu").
         pl_xclbin: xrt: the PL DMA kernel's xclbin (None: the board default).
         xrt_ini, artifacts_dir: remote: an xrt.ini sent with the session, and
@@ -421,7 +424,7 @@ class Session:
                  cacert: Optional[str] = None, xclbin: Optional[str] = None,
                  pl_xclbin: Optional[str] = None, xrt_ini: Optional[str] = None,
                  artifacts_dir: Optional[str] = None, data_dir: Optional[str] = None,
-                 emu_reference: bool = False) -> None:
+                 emu_reference: bool = False, pinned_key: Optional[str] = None) -> None:
         self._h: Optional[int] = None
         # raised by Ctrl-C during a wait (_interrupt.py); lives as long as the session
         self._interrupt = ctypes.c_int(0)
@@ -444,7 +447,8 @@ class Session:
         o.interrupt = ctypes.pointer(self._interrupt)
         _lib.backend_opts(o, emu_reference, pl_xclbin,
                           {"server": server, "token": token, "cacert": cacert,
-                           "xrt_ini": xrt_ini, "artifacts_dir": artifacts_dir})
+                           "pinned_key": pinned_key, "xrt_ini": xrt_ini,
+                           "artifacts_dir": artifacts_dir})
         h = ctypes.c_void_p()
         check(lib.aieth_session_open(ctypes.byref(h), ctypes.byref(o)))
         self._h = h.value

@@ -8,7 +8,8 @@
 # and each failure's sentence with its fix: an unknown CA, a certificate
 # for another name, an expired one, plain http to the https port, TLS to a
 # plain port, a server that closes the connection without a reply,
-# nothing listening; uploads and th_assets trust the same bundle.
+# nothing listening; a server trusted by its pinned key instead; uploads
+# and th_assets trust the same bundle.
 . "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
 TA=$B/bin/th_assets
@@ -94,6 +95,23 @@ said "nothing answers at 127.0.0.1:$FP"
 # libcurl's own words are gone
 if grep -rqF -e "SSL peer certificate" -e "Server returned nothing" "$TMP/said"; then
   bad "libcurl's words in a message: $(cat "$TMP/said")"; else ok; fi
+
+# --- a pinned key (--pinned-key): the server trusted by its key, the CA
+# bundle and the host name not read; another key refused in words; the form
+# and the scheme checked before any connection
+pin_of() {
+  echo "sha256//$(openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform der \
+    | openssl dgst -sha256 -binary | base64)"
+}
+PS=$(pin_of "$C/srv.crt"); PB=$(pin_of "$C/boardlab.crt")
+run 0 --server "$UN" --pinned-key "$PB"                      # a name it does not carry, no CA
+AIETH_CACERT=$O/ca.crt run 0 --server "$US" --pinned-key "$PS" # a CA that does not vouch: not read
+run 3 --server "$US" --pinned-key "$PB"
+said "TLS: $HP's public key is not the pinned one (aieth_remote_opts.pinned_key)"
+run 2 --server "$US" --pinned-key "md5//x"
+said "pinned_key \"md5//x\": \"sha256//\" and the base64 of a SHA-256 (44 characters"
+run 2 --server "http://$HP" --pinned-key "$PS"
+said "only an https:// server has a key to pin"
 
 # --- uploads trust the same bundle (th_server answers the POST: 404)
 AIETH_CACERT=$C/ca.crt expect 0 "$RT" -q -o "$TMP/u1" --spool "$TMP/spool1" --upload "$US/hook" "$SPEC"
