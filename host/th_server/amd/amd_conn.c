@@ -290,7 +290,7 @@ static int on_mgr(amd_conn *c)
 		return -1;
 	}
 	log_mgr(c);
-	amdp_enc_max_mem(&c->out, c->s->mem_max);
+	amdp_enc_max_mem(&c->out, c->s->limits.mem_max);
 	return amd_io_flush(c);
 }
 
@@ -523,7 +523,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 	c->s = s;
 	c->fd = fd;
 	c->peer = peer;
-	c->timeout_s = s->idle_s ? s->idle_s : 60;
+	c->timeout_s = s->limits.idle_s ? s->limits.idle_s : 60;
 	c->last_ms = srv_now_ms();
 	c->setup_end_ms = c->last_ms + (int64_t)sh->setup_s * 1000;
 	c->xfd = -1;

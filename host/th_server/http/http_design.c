@@ -101,7 +101,7 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		pthread_mutex_lock(&s->mu);
 		/* another token's design is answered as a missing one */
 		e = srv_xclbin_find_locked(s, r->route.sha, srv_xclbin_owner(s, r->who));
-		path = e ? aieth__path_join(s->cache_dir, e->sha) : NULL;
+		path = e ? aieth__path_join(s->cache.dir, e->sha) : NULL;
 		/* opened under the lock: an eviction after it leaves the open
 		 * file readable */
 		fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
@@ -135,7 +135,7 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 			srv_log(s,
 				"xclbin cache: %u older designs evicted to make room (the limit "
 				"is --xclbin-cache-mib %llu)",
-				u->evicted, (unsigned long long)(s->cache_max >> 20));
+				u->evicted, (unsigned long long)(s->cache.max >> 20));
 		if (u->index_failed)
 			srv_log(s, "xclbin cache: who may see %s is not kept across a restart: %s",
 				r->route.sha, u->errmsg);

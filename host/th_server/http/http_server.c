@@ -201,9 +201,10 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 		unauth += !k->authed;
 		mine += !k->authed && !strcmp(k->addr, a);
 	}
-	if (mine >= s->conn_per_addr) {
+	if (mine >= s->limits.conn_per_addr) {
 		refuse = 1;
-	} else if (live >= s->conn_max || unauth >= s->conn_max - s->conn_reserve) {
+	} else if (live >= s->limits.conn_max ||
+		   unauth >= s->limits.conn_max - s->limits.conn_reserve) {
 		victim = evict_victim(t);
 		if (!victim) {
 			refuse = 2;
@@ -225,18 +226,19 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 		srv_log(s,
 			"http: client %s: connection refused: it holds %u connections without a "
 			"token, the limit is --max-conn-per-addr %u",
-			a, mine, s->conn_per_addr);
+			a, mine, s->limits.conn_per_addr);
 	else if (log && refuse == 2)
 		srv_log(s,
 			"http: client %s: connection refused: all %u connections are "
 			"authenticated, the limit is --max-conn %u",
-			a, live, s->conn_max);
+			a, live, s->limits.conn_max);
 	else if (log)
 		srv_log(s,
 			"http: client %s: the oldest connection without a token of %s closed to "
 			"make room (%u of %u open, %u without a token; %u are kept for "
 			"token holders, --max-conn %u)",
-			a, va, live, s->conn_max, unauth, s->conn_reserve, s->conn_max);
+			a, va, live, s->limits.conn_max, unauth, s->limits.conn_reserve,
+			s->limits.conn_max);
 	return refuse ? MHD_NO : MHD_YES;
 }
 
@@ -322,7 +324,7 @@ static int conn_authed(aieth_server *s, struct MHD_Connection *c, int authed)
 void srv_http_tick(aieth_server *s)
 {
 	http_conns *t = s->conns;
-	int64_t now = srv_now_ms(), lim = (int64_t)s->head_timeout_s * 1000;
+	int64_t now = srv_now_ms(), lim = (int64_t)s->limits.head_timeout_s * 1000;
 	unsigned i;
 	if (!t)
 		return;
@@ -336,7 +338,7 @@ void srv_http_tick(aieth_server *s)
 		srv_log(s,
 			"http: client %s: no complete request head within --head-timeout %u s: "
 			"connection closed",
-			k->addr, s->head_timeout_s);
+			k->addr, s->limits.head_timeout_s);
 	}
 	pthread_mutex_unlock(&t->mu);
 }
@@ -369,7 +371,7 @@ static int rate_exceeded(aieth_server *s, const char *key)
 		s->rate[i].sec = sec;
 		s->rate[i].n = 0;
 	}
-	if (s->rate[i].n >= s->rate_limit)
+	if (s->rate[i].n >= s->limits.rate_limit)
 		over = 1;
 	else
 		s->rate[i].n++;
@@ -389,7 +391,7 @@ static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, 
 		 "{\"error\":{\"code\":\"rate_limited\",\"message\":\"client "
 		 "%s: more than %u requests in one second, the limit is --rate-limit %u; retry "
 		 "after 1 s\"}}",
-		 key, s->rate_limit, s->rate_limit);
+		 key, s->limits.rate_limit, s->limits.rate_limit);
 	resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
@@ -422,10 +424,10 @@ static int body_reserve(aieth_server *s, req_ctx *r, uint64_t n)
 {
 	int ok;
 	pthread_mutex_lock(&s->mu);
-	ok = n <= s->mem_max - s->mem_used;
+	ok = n <= s->limits.mem_max - s->stats.mem_used;
 	if (ok) {
-		s->mem_used += n;
-		s->body_used += n;
+		s->stats.mem_used += n;
+		s->stats.body_used += n;
 		r->body_mem += n;
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -435,8 +437,8 @@ static int body_reserve(aieth_server *s, req_ctx *r, uint64_t n)
 static void body_release(aieth_server *s, req_ctx *r)
 {
 	pthread_mutex_lock(&s->mu);
-	s->mem_used -= r->body_mem;
-	s->body_used -= r->body_mem;
+	s->stats.mem_used -= r->body_mem;
+	s->stats.body_used -= r->body_mem;
 	pthread_mutex_unlock(&s->mu);
 	r->body_mem = 0;
 }
@@ -446,9 +448,9 @@ static void body_release(aieth_server *s, req_ctx *r)
 static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 					 unsigned long long n)
 {
-	unsigned long long used, mib = s->mem_max >> 20;
+	unsigned long long used, mib = s->limits.mem_max >> 20;
 	pthread_mutex_lock(&s->mu);
-	used = s->mem_used;
+	used = s->stats.mem_used;
 	pthread_mutex_unlock(&s->mu);
 	srv_log(s,
 		"http: client %s (token %s): %s %s: a request body of %llu bytes refused: %llu "
@@ -533,7 +535,7 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	}
 	pthread_mutex_lock(&s->mu);
 	draining = s->draining;
-	s->last_req_ms = srv_now_ms();
+	s->stats.last_req_ms = srv_now_ms();
 	pthread_mutex_unlock(&s->mu);
 	if (draining && !drain_collects(r))
 		return http_reply_err(c, r, 503, NULL, "the server is stopping");
@@ -637,7 +639,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*con_cls = r;
 		conn_in_head(s, c, 0);
 		pthread_mutex_lock(&s->mu);
-		s->inflight++;
+		s->stats.inflight++;
 		pthread_mutex_unlock(&s->mu);
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
@@ -761,15 +763,15 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	pthread_mutex_lock(&s->mu);
-	s->inflight--;
-	s->bytes_in += r->in;
-	s->bytes_out += r->out;
+	s->stats.inflight--;
+	s->stats.bytes_in += r->in;
+	s->stats.bytes_out += r->out;
 	for (i = 0; i < SRV_NCODES && srv_metric_codes[i] != r->status; i++)
 		;
 	if (i < SRV_NCODES)
-		s->requests[i]++;
+		s->stats.requests[i]++;
 	else
-		s->requests_other++;
+		s->stats.requests_other++;
 	pthread_mutex_unlock(&s->mu);
 	if (s->log_json) {
 		struct json_object *o = json_object_new_object();
@@ -800,9 +802,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		 * transaction's device stops waiting for one that broke */
 		if (r->txn->stream)
 			srv_stream_tx_end(r->txn->stream, 0);
-		pthread_mutex_lock(&s->mu);
-		r->txn->busy--;
-		pthread_mutex_unlock(&s->mu);
+		srv_txn_busy_put(s, r->txn);
 	}
 	if (r->sess)
 		srv_release(s, r->sess);
@@ -835,7 +835,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	size_t k = 0;
 	/* room for the connections evicted but not yet ended: libmicrohttpd
 	 * counts them until their threads are gone */
-	unsigned nslots = 2 * s->conn_max;
+	unsigned nslots = 2 * s->limits.conn_max;
 	http_conns *t = calloc(1, sizeof *t + nslots * sizeof t->v[0]);
 
 	if (!t)
@@ -854,7 +854,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)nslots, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT,
-					   (intptr_t)s->client_timeout_s, NULL};
+					   (intptr_t)s->limits.client_timeout_s, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s};
 	opt[k++] =
@@ -917,7 +917,7 @@ static unsigned open_http_sessions_locked(const aieth_server *s)
 {
 	const srv_sess *x;
 	unsigned n = 0;
-	for (x = s->sessions; x; x = x->next)
+	for (x = s->queue.sessions; x; x = x->next)
 		n += x->http && x->state == SS_ACTIVE; /* a queued one has nothing to collect */
 	return n;
 }
@@ -935,9 +935,9 @@ void srv_http_stop(aieth_server *s)
 		unsigned n, open;
 		int64_t last;
 		pthread_mutex_lock(&s->mu);
-		n = s->inflight;
+		n = s->stats.inflight;
 		open = open_http_sessions_locked(s);
-		last = s->last_req_ms;
+		last = s->stats.last_req_ms;
 		pthread_mutex_unlock(&s->mu);
 		now = srv_now_ms();
 		/* the log says which end it was: operators (and tests) read why

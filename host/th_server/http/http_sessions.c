@@ -27,8 +27,8 @@ static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
 	for (i = 0; i < x->req.ngraphs; i++)
 		json_object_array_add(g, json_object_new_string(x->req.graphs[i].name));
 	json_object_object_add(o, "graphs", g);
-	json_object_object_add(o, "idle_timeout_s", json_object_new_int64(s->idle_s));
-	json_object_object_add(o, "max_wait_s", json_object_new_int64(s->max_wait_s));
+	json_object_object_add(o, "idle_timeout_s", json_object_new_int64(s->limits.idle_s));
+	json_object_object_add(o, "max_wait_s", json_object_new_int64(s->limits.max_wait_s));
 	if (x->reason[0])
 		json_object_object_add(o, "reason", json_object_new_string(x->reason));
 	if (x->xsha[0])
@@ -52,18 +52,23 @@ enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	json_object_object_add(o, "draining", json_object_new_boolean(draining));
 	json_object_object_add(o, "tls", json_object_new_boolean(s->tls_cert != NULL));
 	pthread_mutex_lock(&s->mu);
-	if (s->validate_have) {
+	if (s->stats.validate_have) {
 		/* the last POST /v1/validate: the board's health as last seen */
 		struct json_object *v = json_object_new_object();
-		json_object_object_add(v, "at", json_object_new_string(s->validate_at));
-		json_object_object_add(v, "level", json_object_new_int((int)s->validate_level));
-		json_object_object_add(v, "exit_code", json_object_new_int(s->validate_exit));
+		json_object_object_add(v, "at", json_object_new_string(s->stats.validate_at));
+		json_object_object_add(v, "level",
+				       json_object_new_int((int)s->stats.validate_level));
+		json_object_object_add(v, "exit_code", json_object_new_int(s->stats.validate_exit));
 		json_object_object_add(v, "healthy",
-				       json_object_new_boolean(s->validate_exit == 0));
-		json_object_object_add(v, "passed", json_object_new_int((int)s->validate_passed));
-		json_object_object_add(v, "failed", json_object_new_int((int)s->validate_failed));
-		json_object_object_add(v, "skipped", json_object_new_int((int)s->validate_skipped));
-		json_object_object_add(v, "warnings", json_object_new_int((int)s->validate_warned));
+				       json_object_new_boolean(s->stats.validate_exit == 0));
+		json_object_object_add(v, "passed",
+				       json_object_new_int((int)s->stats.validate_passed));
+		json_object_object_add(v, "failed",
+				       json_object_new_int((int)s->stats.validate_failed));
+		json_object_object_add(v, "skipped",
+				       json_object_new_int((int)s->stats.validate_skipped));
+		json_object_object_add(v, "warnings",
+				       json_object_new_int((int)s->stats.validate_warned));
 		json_object_object_add(o, "last_validate", v);
 	} else {
 		json_object_object_add(o, "last_validate", NULL);
@@ -117,34 +122,35 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	 * it already: it no longer waits (as its queue position says); a
 	 * device still being closed is held by the session that let it go
 	 * (0 here means the device is free) */
-	for (p = s->sessions; p; p = p->next) {
+	for (p = s->queue.sessions; p; p = p->next) {
 		active += p->state == SS_ACTIVE || (p->state == SS_QUEUED && p->opening);
 		queued += p->state == SS_QUEUED && !p->opening;
 	}
-	active += s->closing != NULL;
+	active += s->queue.closing != NULL;
 	metric(&b, "aieth_sessions_active", "gauge",
 	       "Sessions holding the device, having it opened or closed (0 or 1).", active);
 	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", queued);
-	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->sessions_total);
+	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->stats.sessions_total);
 	metric(&b, "aieth_validate_total", "counter", "POST /v1/validate runs completed.",
-	       s->validate_total);
+	       s->stats.validate_total);
 	/* 0 healthy; 255 before any validate (the exit codes are 0..5, 128+N) */
 	metric(&b, "aieth_validate_last_exit_code", "gauge",
 	       "run_test validate's exit code of the last POST /v1/validate (255: none yet).",
-	       s->validate_have ? (uint64_t)s->validate_exit : 255);
+	       s->stats.validate_have ? (uint64_t)s->stats.validate_exit : 255);
 	metric(&b, "aieth_device_resets_total", "counter",
-	       "Device closes (resets) between sessions.", s->resets);
+	       "Device closes (resets) between sessions.", s->stats.resets);
 	metric(&b, "aieth_device_reset_failures_total", "counter",
-	       "Reset commands (--reset-cmd) that failed or timed out.", s->reset_failures);
+	       "Reset commands (--reset-cmd) that failed or timed out.", s->reset.failures);
 	metric(&b, "aieth_bytes_received_total", "counter", "Request body bytes received.",
-	       s->bytes_in);
-	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
+	       s->stats.bytes_in);
+	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.",
+	       s->stats.bytes_out);
 	metric(&b, "aieth_image_bytes", "gauge", "Transaction image bytes held (TX + RX).",
-	       s->mem_used - s->body_used);
+	       s->stats.mem_used - s->stats.body_used);
 	metric(&b, "aieth_request_body_bytes", "gauge",
 	       "HTTP request bodies held while read (JSON, run-time parameters; within "
 	       "--max-memory).",
-	       s->body_used);
+	       s->stats.body_used);
 	metric(&b, "aieth_image_kept_bytes", "gauge",
 	       "Image memory kept mapped for the next transaction (released when unused for "
 	       "10 s; within --max-memory).",
@@ -169,23 +175,23 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 			  (unsigned long long)cp[0], (unsigned long long)cp[1]);
 	}
 	metric(&b, "aieth_xclbin_uploads_total", "counter", "Design xclbins stored in the cache.",
-	       s->xclbin_uploads);
+	       s->cache.uploads);
 	metric(&b, "aieth_xclbin_evictions_total", "counter", "Designs evicted from the cache.",
-	       s->xclbin_evictions);
+	       s->cache.evictions);
 	metric(&b, "aieth_xclbin_cache_bytes", "gauge", "Bytes of designs in the cache.",
-	       s->cache_used);
+	       s->cache.used);
 	metric(&b, "aieth_xclbin_upload_bytes", "gauge",
 	       "Bytes reserved by design uploads in progress (within --xclbin-cache-mib).",
-	       s->cache_reserved);
+	       s->cache.reserved);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)
-		if (s->requests[i])
+		if (s->stats.requests[i])
 			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n",
-				  srv_metric_codes[i], (unsigned long long)s->requests[i]);
-	if (s->requests_other)
+				  srv_metric_codes[i], (unsigned long long)s->stats.requests[i]);
+	if (s->stats.requests_other)
 		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
-			  (unsigned long long)s->requests_other);
+			  (unsigned long long)s->stats.requests_other);
 	sb_lit(&b, "# HELP aieth_transactions_total Transactions run to their end, by status.\n"
 		   "# TYPE aieth_transactions_total counter\n");
 	{
@@ -193,8 +199,8 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 						  "interrupted"};
 		for (i = 0; i < 5; i++)
 			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
-				  (unsigned long long)(s->txn_status[i] +
-						       (i == 3 ? s->txn_failed : 0)));
+				  (unsigned long long)(s->stats.txn_status[i] +
+						       (i == 3 ? s->stats.txn_failed : 0)));
 	}
 	pthread_mutex_unlock(&s->mu);
 	if (b.oom) {

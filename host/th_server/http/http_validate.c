@@ -52,16 +52,17 @@ static void record(aieth_server *s, struct json_object *j, const aieth_report *r
 	struct tm tm;
 	time_t now = time(NULL);
 	pthread_mutex_lock(&s->mu);
-	s->validate_have = 1;
-	s->validate_exit = code;
-	s->validate_level = level;
-	s->validate_passed = sum_of(j, "passed");
-	s->validate_failed = sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts");
-	s->validate_skipped = sum_of(j, "skipped");
-	s->validate_warned = (unsigned)aieth_report_num_warnings(rep);
-	s->validate_total++;
+	s->stats.validate_have = 1;
+	s->stats.validate_exit = code;
+	s->stats.validate_level = level;
+	s->stats.validate_passed = sum_of(j, "passed");
+	s->stats.validate_failed =
+		sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts");
+	s->stats.validate_skipped = sum_of(j, "skipped");
+	s->stats.validate_warned = (unsigned)aieth_report_num_warnings(rep);
+	s->stats.validate_total++;
 	gmtime_r(&now, &tm);
-	strftime(s->validate_at, sizeof s->validate_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(s->stats.validate_at, sizeof s->stats.validate_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	pthread_mutex_unlock(&s->mu);
 }
 
