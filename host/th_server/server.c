@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
 #include "th_server/srv_names.h"
 #include "th_server/srv_sensors.h"
 #include "th_server/srv_tls.h"

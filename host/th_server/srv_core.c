@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * srv_core.c - th_server's one device and its first-come first-served
- * queue (srv_core.h), shared by the HTTP API and AMD's protocol: sessions,
- * their transactions under one memory budget, expiry, open and close.
+ * srv_core.c - th_server's one device (srv_core.h): the opener thread
+ * that opens it for the session the queue promotes (srv_queue.c) and
+ * closes it after, the reset command between sessions, a session's end,
+ * the log. Called with srv->mu held where the name says _locked.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,10 +16,6 @@
 #include "th_server/srv_names.h"
 #include "th_server/srv_image.h"
 #include "util/path.h"
-
-/* how long POST /v1/sessions waits for its device to open before it
- * answers "queued" at position 1 (the client then polls) */
-#define SRV_OPEN_WAIT_S 30
 
 const char *const srv_state_names[] = {"queued", "active", "ended", "expired", "failed"};
 
@@ -34,30 +31,6 @@ void srv_log(aieth_server *s, const char *fmt, ...)
 	pthread_mutex_lock(&s->logmu);
 	s->log(s->log_ctx, line);
 	pthread_mutex_unlock(&s->logmu);
-}
-
-/* ---- sessions ---- */
-
-srv_sess *srv_find_locked(aieth_server *s, const char *id)
-{
-	srv_sess *p;
-	for (p = s->queue.sessions; p; p = p->next)
-		if (!strcmp(p->id, id))
-			return p;
-	return NULL;
-}
-
-unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
-{
-	const srv_sess *p;
-	unsigned n = 1;
-	if (x->state != SS_QUEUED)
-		return 0;
-	/* a session whose device is being opened is no longer waiting */
-	for (p = s->queue.sessions; p && p != x; p = p->next)
-		if (p->state == SS_QUEUED && !p->opening)
-			n++;
-	return n;
 }
 
 static void free_txns(srv_sess *x)
@@ -77,13 +50,13 @@ static void free_txns(srv_sess *x)
 }
 
 /* A session done with the device lets go of its cached design. */
-static void unpin_done_locked(aieth_server *s, srv_sess *x)
+void srv_unpin_done_locked(aieth_server *s, srv_sess *x)
 {
 	if (x->state >= SS_ENDED && !x->dev)
 		srv_xclbin_unpin_locked(s, x);
 }
 
-static void close_dev_locked(aieth_server *s, srv_sess *x)
+void srv_close_dev_locked(aieth_server *s, srv_sess *x)
 {
 	if (x->dev && x->refs == 0) {
 		/* what the client fetches afterwards (GET .../artifacts) */
@@ -119,7 +92,7 @@ static void close_dev_locked(aieth_server *s, srv_sess *x)
 
 /* A device still open by a session that ended during a call blocks the
  * next session until that call returns; so does an open or a reset. */
-static int device_busy_locked(aieth_server *s)
+int srv_device_busy_locked(aieth_server *s)
 {
 	srv_sess *p;
 	if (s->reset.pending || s->reset.running || s->queue.closing)
@@ -215,7 +188,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 void srv_promote_locked(aieth_server *s)
 {
 	srv_sess *p;
-	if (s->draining || device_busy_locked(s))
+	if (s->draining || srv_device_busy_locked(s))
 		return;
 	for (p = s->queue.sessions; p && p->state != SS_QUEUED; p = p->next)
 		;
@@ -282,7 +255,7 @@ static void *opener_main(void *arg)
 			p->opening = 0;
 			pthread_cond_broadcast(&s->queue.opened_cv);
 		}
-		if (!p && !device_busy_locked(s)) {
+		if (!p && !srv_device_busy_locked(s)) {
 			srv_promote_locked(s);
 			for (p = s->queue.sessions; p && !p->opening; p = p->next)
 				;
@@ -307,7 +280,7 @@ static void *opener_main(void *arg)
 						 aieth_error_message());
 					srv_log(s, "session %s: %s", p->id, p->reason);
 					srv_artifacts_summary(s, p);
-					unpin_done_locked(s, p);
+					srv_unpin_done_locked(s, p);
 				}
 				/* a device that would not open may be stuck: reset it
 				 * before the next try */
@@ -324,7 +297,7 @@ static void *opener_main(void *arg)
 				if (p->state == SS_QUEUED)
 					srv_end_locked(s, p, SS_ENDED, "the server stopped");
 				p->dev = dev;
-				close_dev_locked(s, p);
+				srv_close_dev_locked(s, p);
 			}
 			p->opening = 0;
 			pthread_cond_broadcast(&s->queue.opened_cv);
@@ -335,8 +308,7 @@ static void *opener_main(void *arg)
 	return NULL;
 }
 
-/* mu held. */
-static void opener_start_locked(aieth_server *s)
+void srv_opener_start_locked(aieth_server *s)
 {
 	if (s->queue.opener_started)
 		return;
@@ -373,8 +345,8 @@ void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reaso
 		snprintf(x->reason, sizeof x->reason, "%s", reason);
 	if (!x->dev)
 		srv_artifacts_summary(s, x); /* ended before it held the device */
-	close_dev_locked(s, x);              /* else the summary is written there */
-	unpin_done_locked(s, x);
+	srv_close_dev_locked(s, x);          /* else the summary is written there */
+	srv_unpin_done_locked(s, x);
 	srv_promote_locked(s);
 }
 
@@ -403,104 +375,6 @@ void srv_free_sess(srv_sess *x)
 	free(x);
 }
 
-/* Forget the oldest finished sessions beyond SRV_ENDED_KEEP. */
-static void prune_locked(aieth_server *s)
-{
-	srv_sess **pp;
-	size_t n = 0;
-	for (pp = &s->queue.sessions; *pp; pp = &(*pp)->next)
-		if ((*pp)->state >= SS_ENDED && !(*pp)->dev && !(*pp)->refs && !(*pp)->opening &&
-		    !(*pp)->dev_closing && !(*pp)->waiting)
-			n++;
-	for (pp = &s->queue.sessions; *pp && n > SRV_ENDED_KEEP;) {
-		srv_sess *x = *pp;
-		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening && !x->dev_closing &&
-		    !x->waiting) {
-			*pp = x->next;
-			srv_free_sess(x);
-			n--;
-		} else {
-			pp = &x->next;
-		}
-	}
-}
-
-static void new_id(aieth_server *s, char *id, size_t cap)
-{
-	uint64_t v = ++s->queue.next_seq;
-	/* unguessable enough to not collide with an older server's ids in a
-	 * client's retries; ownership is checked by token anyway */
-	snprintf(id, cap, "s-%llu-%08llx", (unsigned long long)v,
-		 (unsigned long long)((s->queue.id_key ^ (v * 0x9e3779b97f4a7c15ull)) &
-				      0xffffffffull));
-}
-
-srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap)
-{
-	srv_sess **pp;
-	unsigned queued = 0;
-
-	pthread_mutex_lock(&s->mu);
-	if (s->draining) {
-		pthread_mutex_unlock(&s->mu);
-		srv_free_sess(x);
-		snprintf(msg, cap, "the server is stopping");
-		return SRV_Q_DRAINING;
-	}
-	for (pp = &s->queue.sessions; *pp; pp = &(*pp)->next)
-		queued += (*pp)->state == SS_QUEUED && !(*pp)->opening;
-	if (device_busy_locked(s) && queued >= s->limits.max_queue) {
-		pthread_mutex_unlock(&s->mu);
-		srv_free_sess(x);
-		snprintf(msg, cap, "the queue holds %u sessions, the limit is --max-queue %u",
-			 queued, s->limits.max_queue);
-		return SRV_Q_FULL;
-	}
-	if (x->xsha[0] && srv_xclbin_pin_locked(s, x)) {
-		pthread_mutex_unlock(&s->mu);
-		snprintf(msg, cap, "%s", aieth_error_message());
-		srv_free_sess(x);
-		return SRV_Q_NO_XCLBIN;
-	}
-	opener_start_locked(s);
-	if (!s->queue.opener_started) {
-		srv_xclbin_unpin_locked(s, x);
-		pthread_mutex_unlock(&s->mu);
-		srv_free_sess(x);
-		snprintf(msg, cap, "the server could not start its device opener thread");
-		return SRV_Q_DRAINING;
-	}
-	new_id(s, x->id, sizeof x->id);
-	/* the client's files are in place before the device opens */
-	if (srv_artifacts_open(s, x, x->xrt_ini, x->xrt_ini_len)) {
-		srv_xclbin_unpin_locked(s, x);
-		pthread_mutex_unlock(&s->mu);
-		snprintf(msg, cap, "%s", aieth_error_message());
-		srv_free_sess(x);
-		return SRV_Q_INTERNAL;
-	}
-	free(x->xrt_ini);
-	x->xrt_ini = NULL;
-	x->seq = s->queue.next_seq;
-	x->srv = s;
-	x->created_ms = x->last_ms = srv_now_ms();
-	x->state = SS_QUEUED;
-	*pp = x;
-	s->stats.sessions_total++;
-	srv_promote_locked(s);
-	/* the device free: answer once it is open (the opener works without
-	 * mu; bounded, a slow board leaves the session queued at position 1
-	 * and its client polls) */
-	srv_wait_open_locked(s, x, SRV_OPEN_WAIT_S * 1000);
-	if (x->state == SS_FAILED) {
-		snprintf(msg, cap, "%s", x->reason);
-		pthread_mutex_unlock(&s->mu);
-		return SRV_Q_FAILED;
-	}
-	pthread_mutex_unlock(&s->mu);
-	return SRV_Q_OK;
-}
-
 void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 {
 	struct timespec dl;
@@ -513,7 +387,7 @@ void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 		;
 	x->refs--;
 	if (x->state != SS_ACTIVE) {
-		close_dev_locked(s, x);
+		srv_close_dev_locked(s, x);
 		srv_promote_locked(s);
 	}
 }
@@ -531,85 +405,4 @@ void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms)
 	       !pthread_cond_timedwait(&s->queue.opened_cv, &s->mu, &dl))
 		;
 	x->waiting--;
-}
-
-void srv_release(aieth_server *s, srv_sess *x)
-{
-	pthread_mutex_lock(&s->mu);
-	x->refs--;
-	x->last_ms = srv_now_ms();
-	if (x->state != SS_ACTIVE) {
-		close_dev_locked(s, x);
-		unpin_done_locked(s, x);
-		srv_promote_locked(s);
-	}
-	pthread_mutex_unlock(&s->mu);
-}
-
-int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
-{
-	int ended = 0;
-	pthread_mutex_lock(&s->mu);
-	/* only the caller's reference: no device call or transfer runs */
-	if (x->state == SS_ACTIVE && x->dev && x->refs == 1) {
-		/* the one close path, as for any end: the caller's reference set
-		 * aside (mu is held throughout) so that the device goes now */
-		x->refs--;
-		srv_end_locked(s, x, SS_ENDED, reason);
-		x->refs++;
-		srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
-		ended = 1;
-	}
-	pthread_mutex_unlock(&s->mu);
-	return ended;
-}
-
-void srv_tick(aieth_server *s)
-{
-	srv_sess *p;
-	int64_t t = srv_now_ms();
-	char why[256];
-	unsigned waiting = 0;
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->mu);
-	for (p = s->queue.sessions; p; p = p->next)
-		waiting += p->state == SS_QUEUED && !p->opening;
-	for (p = s->queue.sessions; p; p = p->next) {
-		if (p->opening)
-			continue; /* it gets the device now; judged once open */
-		if (p->state == SS_QUEUED && t - p->created_ms > s->limits.max_wait_ms) {
-			snprintf(why, sizeof why,
-				 "waited %lld s in the queue, the limit is "
-				 "--max-wait %u s",
-				 (long long)((t - p->created_ms) / 1000), s->limits.max_wait_s);
-			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
-			srv_end_locked(s, p, SS_EXPIRED, why);
-		} else if ((p->state == SS_QUEUED || p->state == SS_ACTIVE) && !p->refs &&
-			   t - p->last_ms > s->limits.idle_ms) {
-			snprintf(why, sizeof why,
-				 "no request for %lld s, the limit is "
-				 "--idle-timeout %u s",
-				 (long long)((t - p->last_ms) / 1000), s->limits.idle_s);
-			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
-			srv_end_locked(s, p, SS_EXPIRED, why);
-		} else if (p->state == SS_ACTIVE && waiting && s->limits.max_session_ms &&
-			   t - p->active_ms > s->limits.max_session_ms) {
-			/* others wait: the holder's running call is interrupted and
-			 * the device goes to the next session */
-			snprintf(why, sizeof why,
-				 "held the device for %lld s while %u session%s "
-				 "waited, the limit is --max-session %u s",
-				 (long long)((t - p->active_ms) / 1000), waiting,
-				 waiting == 1 ? "" : "s", s->limits.max_session_s);
-			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
-			p->intr = 1;
-			srv_end_locked(s, p, SS_EXPIRED, why);
-		}
-	}
-	prune_locked(s);
-	srv_promote_locked(s);
-	pthread_mutex_unlock(&s->mu);
-	/* images kept for reuse go back to the system when unused a while */
-	srv_images_trim(&s->images, t, SRV_IMAGE_IDLE_MS);
 }

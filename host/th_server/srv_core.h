@@ -9,7 +9,9 @@
  * Threads: srv->mu guards the sessions, the queue and the counters; a
  * device call runs outside it, under its session's call lock, with the
  * session referenced (refs) so that an end (client, expiry, drain) closes
- * the device only after the call.
+ * the device only after the call. The listeners never take srv->mu: they
+ * call the operations of srv_queue.h (sessions), srv_txn.h (transactions)
+ * and srv_stats.h (counters and limits), which take it themselves.
  */
 #ifndef AIETH_SERVER_SRV_CORE_H
 #define AIETH_SERVER_SRV_CORE_H
@@ -198,67 +200,43 @@ struct aieth_server {
 
 void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
-/* ---- sessions (srv->mu held where the name says _locked) ---- */
+/* ---- the device and its opener thread (srv_core.c), mu held ---- */
 
-/* aieth_server_tick's part for the sessions: idle, queue-wait and
- * --max-session expiry, pruning, promotion. */
-void srv_tick(aieth_server *s);
+/* The sessions' side (the queue, its lookups, expiry) is srv_queue.h. */
 
-srv_sess *srv_find_locked(aieth_server *s, const char *id);
-/* 1-based place among the queued sessions; 0 when not queued. */
-unsigned srv_position_locked(aieth_server *s, const srv_sess *x);
+/* Mark the next queued session for the opener thread when the device is
+ * free; the open itself happens outside mu. */
 void srv_promote_locked(aieth_server *s);
+/* End x (st, reason) when queued or active: its summary written, its
+ * device closed once unreferenced, the next session promoted. */
 void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason);
-/* Free a session that never entered the queue (or was pruned). */
-void srv_free_sess(srv_sess *x);
+/* x's device, when unreferenced, handed to the opener to close (its
+ * transactions freed, the reset command due after a bad end). */
+void srv_close_dev_locked(aieth_server *s, srv_sess *x);
+/* A session done with the device lets go of its cached design. */
+void srv_unpin_done_locked(aieth_server *s, srv_sess *x);
+/* The device held, being opened, closed or reset: the next session waits. */
+int srv_device_busy_locked(aieth_server *s);
+/* Start the opener thread once (opener_started says whether it runs). */
+void srv_opener_start_locked(aieth_server *s);
+/* The opener thread (started by the first enqueue): stop waits for an
+ * open or a reset running and for a reset still due, then joins it. */
+void srv_opener_stop(aieth_server *s);
 
 /* A new session for owner with its request (moved in: *req is zeroed),
  * board already checked. NULL on out of memory. */
 srv_sess *srv_sess_new(const char *owner, srv_session_req *req);
-
-typedef enum {
-	SRV_Q_OK = 0,    /* queued or active: *x is in the queue */
-	SRV_Q_DRAINING,  /* the server is stopping */
-	SRV_Q_FULL,      /* the queue is at --max-queue */
-	SRV_Q_FAILED,    /* the device could not be opened: x->reason */
-	SRV_Q_NO_XCLBIN, /* x->xsha is not in the cache (x freed) */
-	SRV_Q_INTERNAL   /* its artifact folder could not be made (x freed) */
-} srv_q_result;
-
-/* Put x in the queue (mu taken inside); promotes it when the device is
- * free. A design named by x->xsha is pinned in the cache (x->xclbin its
- * path) and x's artifact folder made with x->xrt_ini, both before the
- * device opens. On SRV_Q_DRAINING/FULL/NO_XCLBIN/INTERNAL x was freed and
- * msg says why; on
- * SRV_Q_FAILED x stays in the list (ended) and msg holds its reason. */
-srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap);
-
-/* Drop a reference taken for a device call or a transfer; the device
- * closes when the session ended meanwhile. */
-void srv_release(aieth_server *s, srv_sess *x);
-
-/* End x (reason) when the caller holds the only reference to an active x
- * (AMD's destroy): its device closes at once, as for any end, and this
- * waits for the close (srv_wait_closed_locked, SRV_CLOSE_WAIT_MS): what the
- * device writes as it closes (the xrt backend's child exits, XRT writes
- * its run summary) is in x's artifact folder when this returns, and
- * run_summary.json was written just before. x stays referenced. 1 when
- * ended here, 0 when not (x not active, or other references). */
-int srv_end_close(aieth_server *s, srv_sess *x, const char *reason);
+/* Free a session that never entered the queue (or was pruned). */
+void srv_free_sess(srv_sess *x);
 
 /* Wait (mu held, at most ms) while x's device is being opened, so that a
  * reply tells how the open ended. */
 void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
-
 /* Wait (mu held, at most ms) until the device of x, ended, has been
  * closed: the backend's files (XRT's trace and status, backends/xrt/
  * xrt_rundir.c) are in x's artifact folder then. */
 void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
 #define SRV_CLOSE_WAIT_MS 90000u /* the xrt backend's flush (60 s) and more */
-
-/* The opener thread (started by the first enqueue): stop waits for an
- * open or a reset running and for a reset still due, then joins it. */
-void srv_opener_stop(aieth_server *s);
 
 /* ---- the design xclbin cache (srv_xclbin.c) ---- */
 
@@ -277,6 +255,10 @@ const char *srv_xclbin_owner(const aieth_server *s, const char *who);
 /* The entry of sha that owner uploaded (mu held; owner NULL: any), or
  * NULL; a lookup counts as a use. Another owner's design is not there. */
 srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner);
+/* The file of sha that owner uploaded, opened read-only under mu (an
+ * eviction after it leaves the open file readable; a lookup counts as a
+ * use): its fd, or -1 when not cached for owner. */
+int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner);
 /* Pin x->xsha for x (mu held), if x's owner uploaded it: x->xclbin = its
  * path. AIETH_ENOTFOUND (message naming the sha) when not cached. */
 int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);

@@ -256,6 +256,22 @@ srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char 
 	return NULL;
 }
 
+int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner)
+{
+	srv_xentry *e;
+	char *path;
+	int fd;
+	pthread_mutex_lock(&s->mu);
+	e = srv_xclbin_find_locked(s, sha, owner);
+	path = e ? aieth__path_join(s->cache.dir, e->sha) : NULL;
+	/* opened under the lock: an eviction after it leaves the open file
+	 * readable */
+	fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	pthread_mutex_unlock(&s->mu);
+	free(path);
+	return fd;
+}
+
 /* The index as it stands (mu held): malloc'ed text, its generation. */
 static char *owners_text_locked(aieth_server *s, size_t *len, uint64_t *gen)
 {

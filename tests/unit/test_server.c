@@ -12,6 +12,7 @@
 #include "core/handles.h"
 #include "pld/protocol.h"
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
 #include "th_server/srv_route.h"
 #include "th_server/srv_sensors.h"
 #include "th_server/srv_tokens.h"

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
 
 #define AMD_CONNS_MAX 16  /* connections at once; more are closed at accept */
 #define AMD_MODELS_MAX 64 /* --graph-model entries */

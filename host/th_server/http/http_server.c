@@ -343,42 +343,6 @@ void srv_http_tick(aieth_server *s)
 	pthread_mutex_unlock(&t->mu);
 }
 
-/* The request rate per client: a fixed one-second window per key in a
- * small table (the least recently seen key gives its place). The key is
- * the token's name when the request carries a valid token (clients on one
- * host or behind one NAT each have their own budget), else the address
- * (requests without a valid token, token guessing included, share it).
- * 1 when this request is past --rate-limit. */
-static int rate_exceeded(aieth_server *s, const char *key)
-{
-	int64_t sec = srv_now_ms() / 1000;
-	size_t i, victim = 0;
-	int over = 0;
-	pthread_mutex_lock(&s->mu);
-	for (i = 0; i < sizeof s->rate / sizeof s->rate[0]; i++) {
-		if (!strcmp(s->rate[i].key, key))
-			break;
-		if (s->rate[i].sec < s->rate[victim].sec)
-			victim = i;
-	}
-	if (i == sizeof s->rate / sizeof s->rate[0]) {
-		i = victim;
-		snprintf(s->rate[i].key, sizeof s->rate[i].key, "%s", key);
-		s->rate[i].sec = sec;
-		s->rate[i].n = 0;
-	}
-	if (s->rate[i].sec != sec) {
-		s->rate[i].sec = sec;
-		s->rate[i].n = 0;
-	}
-	if (s->rate[i].n >= s->limits.rate_limit)
-		over = 1;
-	else
-		s->rate[i].n++;
-	pthread_mutex_unlock(&s->mu);
-	return over;
-}
-
 /* 429 with Retry-After: the error body names the limit and whose budget
  * (an address or "token NAME") ran out. */
 static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
@@ -422,24 +386,15 @@ static enum MHD_Result head_bytes(void *cls, enum MHD_ValueKind kind, const char
  * 0 when they fit, else -1 with nothing counted. */
 static int body_reserve(aieth_server *s, req_ctx *r, uint64_t n)
 {
-	int ok;
-	pthread_mutex_lock(&s->mu);
-	ok = n <= s->limits.mem_max - s->stats.mem_used;
-	if (ok) {
-		s->stats.mem_used += n;
-		s->stats.body_used += n;
-		r->body_mem += n;
-	}
-	pthread_mutex_unlock(&s->mu);
-	return ok ? 0 : -1;
+	if (srv_stats_body_reserve(s, n))
+		return -1;
+	r->body_mem += n;
+	return 0;
 }
 
 static void body_release(aieth_server *s, req_ctx *r)
 {
-	pthread_mutex_lock(&s->mu);
-	s->stats.mem_used -= r->body_mem;
-	s->stats.body_used -= r->body_mem;
-	pthread_mutex_unlock(&s->mu);
+	srv_stats_body_release(s, r->body_mem);
 	r->body_mem = 0;
 }
 
@@ -448,10 +403,7 @@ static void body_release(aieth_server *s, req_ctx *r)
 static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 					 unsigned long long n)
 {
-	unsigned long long used, mib = s->limits.mem_max >> 20;
-	pthread_mutex_lock(&s->mu);
-	used = s->stats.mem_used;
-	pthread_mutex_unlock(&s->mu);
+	unsigned long long used = srv_stats_mem_used(s), mib = s->limits.mem_max >> 20;
 	srv_log(s,
 		"http: client %s (token %s): %s %s: a request body of %llu bytes refused: %llu "
 		"bytes of the --max-memory %llu MiB are in use",
@@ -517,7 +469,7 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		/* a valid token makes the connection a token holder's, the
 		 * health check's too (which needs none) */
 		r->keep = conn_authed(s, c, name != NULL);
-		if (rate_exceeded(s, name ? key : r->client))
+		if (srv_stats_rate(s, name ? key : r->client))
 			return reply_rate_limited(c, r, s, name ? key : r->client);
 		if (r->route.kind != SRV_R_HEALTH && !auth)
 			return http_reply_err(c, r, 401, NULL,
@@ -530,13 +482,10 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		/* without a token file every client is trusted as a token
 		 * holder is, once it asks for more than the health check */
 		r->keep = conn_authed(s, c, r->route.kind != SRV_R_HEALTH);
-		if (rate_exceeded(s, r->client))
+		if (srv_stats_rate(s, r->client))
 			return reply_rate_limited(c, r, s, r->client);
 	}
-	pthread_mutex_lock(&s->mu);
-	draining = s->draining;
-	s->stats.last_req_ms = srv_now_ms();
-	pthread_mutex_unlock(&s->mu);
+	draining = srv_stats_request_head(s);
 	if (draining && !drain_collects(r))
 		return http_reply_err(c, r, 503, NULL, "the server is stopping");
 	if (r->route.kind == SRV_R_NONE)
@@ -638,9 +587,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_NO;
 		*con_cls = r;
 		conn_in_head(s, c, 0);
-		pthread_mutex_lock(&s->mu);
-		s->stats.inflight++;
-		pthread_mutex_unlock(&s->mu);
+		srv_stats_request_begin(s);
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
@@ -722,11 +669,7 @@ static void tx_cut_note(aieth_server *s, req_ctx *r, char *note, size_t cap)
 {
 	const srv_txn *t = r->txn;
 	const char *why = t->stream ? srv_stream_failure(t->stream) : NULL;
-	int stop;
-	pthread_mutex_lock(&s->mu);
-	stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	if (stop) {
+	if (srv_stats_stopping(s)) {
 		r->status = 503;
 		snprintf(note, cap,
 			 " (the TX upload was cut by the drain (the server is stopping: SIGTERM "
@@ -762,17 +705,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	ms = (double)(srv_now_ms() - r->t0_ms);
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	pthread_mutex_lock(&s->mu);
-	s->stats.inflight--;
-	s->stats.bytes_in += r->in;
-	s->stats.bytes_out += r->out;
 	for (i = 0; i < SRV_NCODES && srv_metric_codes[i] != r->status; i++)
 		;
-	if (i < SRV_NCODES)
-		s->stats.requests[i]++;
-	else
-		s->stats.requests_other++;
-	pthread_mutex_unlock(&s->mu);
+	srv_stats_request_end(s, r->in, r->out, (unsigned)i);
 	if (s->log_json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "time", json_object_new_string(when));
@@ -912,16 +847,6 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	return AIETH_OK;
 }
 
-/* HTTP sessions still open (their clients may be collecting results). */
-static unsigned open_http_sessions_locked(const aieth_server *s)
-{
-	const srv_sess *x;
-	unsigned n = 0;
-	for (x = s->queue.sessions; x; x = x->next)
-		n += x->http && x->state == SS_ACTIVE; /* a queued one has nothing to collect */
-	return n;
-}
-
 void srv_http_stop(aieth_server *s)
 {
 	int64_t t0 = srv_now_ms(), now;
@@ -934,11 +859,7 @@ void srv_http_stop(aieth_server *s)
 		struct timespec ts = {0, 20 * 1000000L};
 		unsigned n, open;
 		int64_t last;
-		pthread_mutex_lock(&s->mu);
-		n = s->stats.inflight;
-		open = open_http_sessions_locked(s);
-		last = s->stats.last_req_ms;
-		pthread_mutex_unlock(&s->mu);
+		srv_stats_drain(s, &n, &open, &last);
 		now = srv_now_ms();
 		/* the log says which end it was: operators (and tests) read why
 		 * a stop took as long as it did, not a stopwatch */

@@ -49,21 +49,9 @@ static unsigned sum_of(struct json_object *j, const char *key)
 static void record(aieth_server *s, struct json_object *j, const aieth_report *rep, unsigned level,
 		   int code)
 {
-	struct tm tm;
-	time_t now = time(NULL);
-	pthread_mutex_lock(&s->mu);
-	s->stats.validate_have = 1;
-	s->stats.validate_exit = code;
-	s->stats.validate_level = level;
-	s->stats.validate_passed = sum_of(j, "passed");
-	s->stats.validate_failed =
-		sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts");
-	s->stats.validate_skipped = sum_of(j, "skipped");
-	s->stats.validate_warned = (unsigned)aieth_report_num_warnings(rep);
-	s->stats.validate_total++;
-	gmtime_r(&now, &tm);
-	strftime(s->stats.validate_at, sizeof s->stats.validate_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	pthread_mutex_unlock(&s->mu);
+	srv_stats_validate(s, code, level, sum_of(j, "passed"),
+			   sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts"),
+			   sum_of(j, "skipped"), (unsigned)aieth_report_num_warnings(rep));
 }
 
 enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
