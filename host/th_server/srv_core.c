@@ -33,6 +33,8 @@ void srv_log(aieth_server *s, const char *fmt, ...)
 	pthread_mutex_unlock(&s->logmu);
 }
 
+/* ---- a session's device: closed, busy, opened ---- */
+
 static void free_txns(srv_sess *x)
 {
 	srv_txn *t, *n;
@@ -182,6 +184,8 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	free(ini);
 	return rc;
 }
+
+/* ---- the opener thread ---- */
 
 /* Marks the next queued session for the opener thread; the open itself
  * happens outside mu (opener_main). */
@@ -335,6 +339,8 @@ void srv_opener_stop(aieth_server *s)
 	pthread_cond_destroy(&s->queue.opened_cv);
 	s->queue.opener_started = 0;
 }
+
+/* ---- a session: made, ended, freed, waited on ---- */
 
 void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason)
 {

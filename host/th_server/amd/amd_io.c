@@ -202,5 +202,3 @@ int amd_io_next_event(amd_conn *c)
 			return ev;
 	}
 }
-
-/* ----------------------------------------------------- transactions */

@@ -134,6 +134,16 @@ static void *runner_main(void *arg)
 	return NULL;
 }
 
+/* The runner: started with the session, it runs the transactions in
+ * their order. */
+int amd_txn_start(amd_conn *c)
+{
+	if (pthread_create(&c->runner, NULL, runner_main, c))
+		return -1;
+	c->runner_on = 1;
+	return 0;
+}
+
 /* The runner ends after the transaction it runs; the others are dropped. */
 void amd_txn_stop(amd_conn *c)
 {
@@ -438,14 +448,4 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	pthread_mutex_unlock(&c->mu);
 	remember_fetched(c, id);
 	return rc ? -1 : 0;
-}
-
-/* ------------------------------------------------------------ graphs */
-
-int amd_txn_start(amd_conn *c)
-{
-	if (pthread_create(&c->runner, NULL, runner_main, c))
-		return -1;
-	c->runner_on = 1;
-	return 0;
 }

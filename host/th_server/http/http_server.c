@@ -414,7 +414,6 @@ static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, a
 			      n, used, mib);
 }
 
-/* The first call of a request: everything decided from the head. */
 /* What a drain still serves: the health check, and the requests that
  * collect a session's results or end it; nothing that starts new work. */
 static int drain_collects(const req_ctx *r)
@@ -431,6 +430,7 @@ static int drain_collects(const req_ctx *r)
 	}
 }
 
+/* The first call of a request: everything decided from the head. */
 static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			       const char *url)
 {

@@ -81,8 +81,7 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 				     "transaction \"%s\": another upload of its TX "
 				     "image is in progress",
 				     t->id);
-		t = NULL;
-	} else if (t->state != ST_AWAIT_TX && !streamed) {
+	} else if (!streamed && srv_txn_state_get(s, t) != ST_AWAIT_TX) {
 		ret = http_reply_err(c, r, 409, NULL,
 				     "transaction \"%s\": its TX image is in already", t->id);
 	} else if (!have_len || len != t->tx_size) {
