@@ -111,6 +111,15 @@ int srv_stats_stopping(aieth_server *s)
 	return stop;
 }
 
+int srv_stats_draining(aieth_server *s)
+{
+	int draining;
+	pthread_mutex_lock(&s->mu);
+	draining = s->draining;
+	pthread_mutex_unlock(&s->mu);
+	return draining;
+}
+
 void srv_stats_drain(aieth_server *s, unsigned *inflight, unsigned *open, int64_t *last_ms)
 {
 	const srv_sess *x;

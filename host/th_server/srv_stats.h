@@ -39,8 +39,10 @@ void srv_stats_body_release(aieth_server *s, uint64_t n);
 /* The bytes of the memory budget in use (images and request bodies). */
 uint64_t srv_stats_mem_used(aieth_server *s);
 
-/* The server is stopping (a drain: SIGTERM or SIGINT). */
+/* The server is stopping (a drain: SIGTERM or SIGINT): its stop flag, and
+ * whether it drains (both set together, read under the lock). */
 int srv_stats_stopping(aieth_server *s);
+int srv_stats_draining(aieth_server *s);
 /* What a drain waits for: requests being handled, HTTP sessions active
  * (their clients may collect results), when the last request came. */
 void srv_stats_drain(aieth_server *s, unsigned *inflight, unsigned *open, int64_t *last_ms);

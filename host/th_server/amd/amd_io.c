@@ -17,7 +17,7 @@
 
 #include "th_server/amd/amd_conn_internal.h"
 
-int amd_io_dying(amd_conn *c) { return c->sh->stop || c->s->draining; }
+int amd_io_dying(amd_conn *c) { return c->sh->stop || srv_stats_draining(c->s); }
 
 /* Send b (and an image after it, and a tail) with one sendmsg per try. */
 int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
