@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
 #include "th_server/srv_names.h"
 #include "th_server/srv_sensors.h"
 #include "th_server/srv_tls.h"
@@ -25,15 +26,15 @@
 static void free_server(aieth_server *s)
 {
 	srv_sess *p, *n;
-	for (p = s->sessions; p; p = n) {
+	for (p = s->queue.sessions; p; p = n) {
 		n = p->next;
 		if (p->dev)
 			aieth_session_close(p->dev);
 		srv_free_sess(p);
 	}
 	srv_images_fini(&s->images);
-	if (s->closing)
-		aieth_session_close(s->closing); /* the opener never got to it */
+	if (s->queue.closing)
+		aieth_session_close(s->queue.closing); /* the opener never got to it */
 	srv_xclbin_fini(s);
 	srv_tokens_free(&s->tokens);
 	free(s->token_file);
@@ -48,7 +49,7 @@ static void free_server(aieth_server *s)
 	if (s->work_dir && s->own_work_dir)
 		rmdir(s->work_dir); /* the sessions' folders went with them */
 	free(s->work_dir);
-	free(s->reset_cmd);
+	free(s->reset.cmd);
 	srv_model_dirs_free(s);
 	free(s->backend);
 	free(s->board);
@@ -56,7 +57,7 @@ static void free_server(aieth_server *s)
 	srv_sensors_free(s->sensors);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->logmu);
-	pthread_mutex_destroy(&s->xidx_mu);
+	pthread_mutex_destroy(&s->cache.xidx_mu);
 	free(s);
 }
 
@@ -156,30 +157,32 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_mutex_init(&s->logmu, NULL);
 	pthread_mutex_init(&s->tokmu, NULL);
-	pthread_mutex_init(&s->xidx_mu, NULL);
+	pthread_mutex_init(&s->cache.xidx_mu, NULL);
 	s->log = o->log;
 	s->log_ctx = o->log_ctx;
 	s->log_json = o->log_json;
-	s->idle_s = o->idle_timeout_s ? o->idle_timeout_s : 60;
-	s->max_queue = o->max_queue ? o->max_queue : 16;
-	s->max_wait_s = o->max_wait_s ? o->max_wait_s : 600;
-	s->idle_ms = (int64_t)s->idle_s * 1000;
-	s->mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
-	srv_images_init(&s->images, s->mem_max);
-	s->max_wait_ms = (int64_t)s->max_wait_s * 1000;
-	s->rate_limit = o->rate_limit ? o->rate_limit : 200;
-	s->client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
-	s->reset_timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
-	s->conn_max = o->max_conn ? o->max_conn : 64;
+	s->limits.idle_s = o->idle_timeout_s ? o->idle_timeout_s : 60;
+	s->limits.max_queue = o->max_queue ? o->max_queue : 16;
+	s->limits.max_wait_s = o->max_wait_s ? o->max_wait_s : 600;
+	s->limits.idle_ms = (int64_t)s->limits.idle_s * 1000;
+	s->limits.mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
+	srv_images_init(&s->images, s->limits.mem_max);
+	s->limits.max_wait_ms = (int64_t)s->limits.max_wait_s * 1000;
+	s->limits.rate_limit = o->rate_limit ? o->rate_limit : 200;
+	s->limits.client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
+	s->reset.timeout_s = o->reset_timeout_s ? o->reset_timeout_s : 120;
+	s->limits.conn_max = o->max_conn ? o->max_conn : 64;
 	/* a quarter kept for authenticated connections (at least one) */
-	s->conn_reserve = s->conn_max / 4 ? s->conn_max / 4 : 1;
-	s->conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 8;
-	s->head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
-	s->max_session_s = o->max_session_s ? o->max_session_s : 3600;
-	s->max_session_ms =
-		s->max_session_s == AIETH_SERVER_NO_LIMIT ? 0 : (int64_t)s->max_session_s * 1000;
-	if (s->conn_max < 2 || s->conn_max > 1024 || s->conn_per_addr > s->conn_max) {
-		unsigned m = s->conn_max, pa = s->conn_per_addr;
+	s->limits.conn_reserve = s->limits.conn_max / 4 ? s->limits.conn_max / 4 : 1;
+	s->limits.conn_per_addr = o->max_conn_per_addr ? o->max_conn_per_addr : 8;
+	s->limits.head_timeout_s = o->head_timeout_s ? o->head_timeout_s : 10;
+	s->limits.max_session_s = o->max_session_s ? o->max_session_s : 3600;
+	s->limits.max_session_ms = s->limits.max_session_s == AIETH_SERVER_NO_LIMIT
+					   ? 0
+					   : (int64_t)s->limits.max_session_s * 1000;
+	if (s->limits.conn_max < 2 || s->limits.conn_max > 1024 ||
+	    s->limits.conn_per_addr > s->limits.conn_max) {
+		unsigned m = s->limits.conn_max, pa = s->limits.conn_per_addr;
 		free_server(s);
 		if (m < 2 || m > 1024)
 			return aieth__fail(AIETH_EINVAL,
@@ -194,12 +197,12 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		free_server(s);
 		return aieth__fail(AIETH_EINVAL, "reset command: empty");
 	}
-	s->reset_cmd = o->reset_cmd ? aieth__strdup(o->reset_cmd) : NULL;
+	s->reset.cmd = o->reset_cmd ? aieth__strdup(o->reset_cmd) : NULL;
 	s->backend = aieth__strdup(o->backend ? o->backend : "emu");
 	s->board = o->board ? aieth__strdup(o->board) : NULL;
 	s->data_dir = o->data_dir ? aieth__strdup(o->data_dir) : NULL;
 	s->sensors = s->backend ? srv_sensors_new(s->backend) : NULL;
-	if (!s->backend || !s->sensors || (o->reset_cmd && !s->reset_cmd) ||
+	if (!s->backend || !s->sensors || (o->reset_cmd && !s->reset.cmd) ||
 	    (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
@@ -209,16 +212,17 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 		free_server(s);
 		return rc;
 	}
-	s->xclbin_max = (uint64_t)(o->max_xclbin_mib ? o->max_xclbin_mib : SRV_XCLBIN_MAX_MIB)
-			<< 20;
-	s->cache_max = (uint64_t)(o->xclbin_cache_mib ? o->xclbin_cache_mib : SRV_XCLBIN_CACHE_MIB)
+	s->cache.xclbin_max = (uint64_t)(o->max_xclbin_mib ? o->max_xclbin_mib : SRV_XCLBIN_MAX_MIB)
+			      << 20;
+	s->cache.max = (uint64_t)(o->xclbin_cache_mib ? o->xclbin_cache_mib : SRV_XCLBIN_CACHE_MIB)
 		       << 20;
 	if ((rc = srv_xclbin_init(s, o->cache_dir))) {
 		free_server(s);
 		return rc;
 	}
-	if (getrandom(&s->id_key, sizeof s->id_key, GRND_NONBLOCK) != (ssize_t)sizeof s->id_key)
-		s->id_key = (uint64_t)time(NULL) * 0x2545f4914f6cdd1dull;
+	if (getrandom(&s->queue.id_key, sizeof s->queue.id_key, GRND_NONBLOCK) !=
+	    (ssize_t)sizeof s->queue.id_key)
+		s->queue.id_key = (uint64_t)time(NULL) * 0x2545f4914f6cdd1dull;
 	if (o->token_file) {
 		rc = srv_tokens_load(&s->tokens, o->token_file);
 		if (rc) {
@@ -313,7 +317,7 @@ void aieth_server_close(aieth_server *s)
 	pthread_mutex_lock(&s->mu);
 	s->draining = 1;
 	s->stop = 1;
-	for (p = s->sessions; p; p = p->next)
+	for (p = s->queue.sessions; p; p = p->next)
 		p->intr = 1; /* a device call running ends */
 	pthread_mutex_unlock(&s->mu);
 	/* running requests finish (a device wait sees the interrupt flag);
@@ -321,7 +325,7 @@ void aieth_server_close(aieth_server *s)
 	srv_http_stop(s);
 	srv_amd_stop(s);
 	pthread_mutex_lock(&s->mu);
-	for (p = s->sessions; p; p = p->next)
+	for (p = s->queue.sessions; p; p = p->next)
 		srv_end_locked(s, p, SS_ENDED, "the server stopped");
 	pthread_mutex_unlock(&s->mu);
 	/* an open still running ends (its device closed), a reset due runs */

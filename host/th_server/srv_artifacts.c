@@ -118,9 +118,9 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x)
 	a = json_object_new_array();
 	/* AMD's sessions: the results already given back come first */
 	for (t = x->retired; t; t = t->next)
-		json_object_array_add(a, srv_txn_json(x, t));
+		json_object_array_add(a, srv_txn_json_locked(x, t));
 	for (t = x->txns; t; t = t->next)
-		json_object_array_add(a, srv_txn_json(x, t));
+		json_object_array_add(a, srv_txn_json_locked(x, t));
 	json_object_object_add(o, "transactions", a);
 	if (x->retired_omitted)
 		json_object_object_add(o, "transactions_omitted",

@@ -9,7 +9,9 @@
  * Threads: srv->mu guards the sessions, the queue and the counters; a
  * device call runs outside it, under its session's call lock, with the
  * session referenced (refs) so that an end (client, expiry, drain) closes
- * the device only after the call.
+ * the device only after the call. The listeners never take srv->mu: they
+ * call the operations of srv_queue.h (sessions), srv_txn.h (transactions)
+ * and srv_stats.h (counters and limits), which take it themselves.
  */
 #ifndef AIETH_SERVER_SRV_CORE_H
 #define AIETH_SERVER_SRV_CORE_H
@@ -28,42 +30,14 @@
 #include "th_server/srv_route.h"
 #include "th_server/srv_stream.h"
 #include "th_server/srv_tokens.h"
+#include "th_server/srv_txn.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "wire/http_words.h"
 
 #define SRV_ENDED_KEEP 64       /* ended sessions remembered for their status */
-#define SRV_TXNS_MAX 16         /* transactions a session holds at once */
-#define SRV_RETIRED_MAX 256     /* fetched AMD transactions listed in run_summary.json */
 #define SRV_IMAGE_IDLE_MS 10000 /* an image mapping kept unused this long is unmapped */
 #define SRV_NCODES 23           /* HTTP statuses counted (http_server.c) */
-
-/* A transaction shipped encoded (pld/protocol.h, aieth/device.h): the
- * images live here once, the device reads and writes them in place. The
- * states' names are aieth__dev_txn_state (wire/http_words.h), in this
- * order. */
-typedef enum { ST_AWAIT_TX = 0, ST_STARTED, ST_FINISHED } srv_txn_state;
-
-typedef struct srv_txn {
-	char id[16];
-	srv_txn_state state;
-	uint32_t channels, depth; /* N, and the URAM depth in words */
-	uint64_t *cfg;            /* 8N+1 words as the client sent them; NULL once
-				     retired */
-	uint64_t tx_size, rx_size;
-	uint8_t *txbuf, *rxbuf; /* from im (srv_image.c) */
-	srv_images *im;
-	uint64_t tx_got;
-	aieth_dev_txn *dev; /* once started (or a record: srv_txn_refused) */
-	int failed;         /* the device call itself failed */
-	char msg[512];
-	uint64_t done, total; /* progress while it runs: bytes moved of expected */
-	int busy;             /* TX uploads and RX downloads streaming now */
-	srv_stream *stream;   /* a streamed transaction's gates, else NULL */
-	uint32_t amd_id;      /* the id its AMD client gave it (has_amd_id) */
-	int has_amd_id;
-	struct srv_txn *next;
-} srv_txn;
 
 typedef enum { SS_QUEUED, SS_ACTIVE, SS_ENDED, SS_EXPIRED, SS_FAILED } ss_state;
 
@@ -128,54 +102,78 @@ struct aieth_server {
 	aieth_server_log_fn log;
 	void *log_ctx;
 	int log_json;
-	int64_t idle_ms, max_wait_ms;
-	uint32_t idle_s, max_wait_s, max_queue;
 	volatile sig_atomic_t stop; /* set on drain (with every session's intr) */
 	int draining;
-	srv_sess *sessions; /* in arrival order */
-	uint64_t next_seq, id_key;
-	/* metrics */
-	uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
-	uint64_t requests[SRV_NCODES];
-	uint64_t txn_status[5], txn_failed; /* by aieth_txn_status; device call failed */
-	uint64_t mem_used, mem_max;         /* image bytes held by all transactions,
-					       and the request bodies of body_used */
-	uint64_t body_used;                 /* HTTP request bodies being read (JSON, RTP) */
-	srv_images images;                  /* their memory, kept for reuse */
-	char *work_dir;                     /* sessions' artifact folders live here */
-	int own_work_dir;                   /* made by us (mkdtemp): removed at close */
+	char *work_dir;    /* sessions' artifact folders live here */
+	int own_work_dir;  /* made by us (mkdtemp): removed at close */
+	srv_images images; /* transaction images' memory, kept for reuse */
+	/* the queue (srv_queue.c) and the opener thread (srv_core.c), under mu */
+	struct {
+		srv_sess *sessions; /* in arrival order */
+		uint64_t next_seq, id_key;
+		/* the opener thread: opens the device for the next session and
+		 * runs the reset command, both outside mu (a board takes seconds) */
+		pthread_t opener;
+		pthread_cond_t work_cv;   /* something for the opener to do */
+		pthread_cond_t opened_cv; /* an open ended (success or not) */
+		int opener_started, opener_stop;
+		/* a device a session let go of, closed by the opener thread
+		 * outside mu (on a board the close is the device's reset: it may
+		 * take seconds) */
+		aieth_session *closing;
+		srv_sess *closing_x; /* whose device that is (dev_closing set) */
+	} queue;
+	/* the limits the options set (fixed once the server runs) */
+	struct {
+		int64_t idle_ms, max_wait_ms;
+		uint32_t idle_s, max_wait_s, max_queue;
+		int64_t max_session_ms; /* --max-session (0: no limit) */
+		uint32_t max_session_s;
+		uint64_t mem_max; /* --max-memory: images and request bodies */
+		/* HTTP: request rate per client, connections, head timeout */
+		uint32_t rate_limit, client_timeout_s;
+		uint32_t conn_max, conn_reserve, conn_per_addr, head_timeout_s;
+	} limits;
+	/* what /v1/metrics and /v1/health show (srv_stats.c), under mu */
+	struct {
+		uint64_t sessions_total, resets, bytes_in, bytes_out, requests_other;
+		uint64_t requests[SRV_NCODES];
+		uint64_t txn_status[5], txn_failed; /* by aieth_txn_status; device call failed */
+		uint64_t mem_used;                  /* image bytes held by all transactions, and the
+				       request bodies of body_used */
+		uint64_t body_used;                 /* HTTP request bodies being read (JSON, RTP) */
+		unsigned inflight;                  /* HTTP requests being handled (drain waits) */
+		int64_t last_req_ms;                /* when the last HTTP request arrived (drain) */
+		/* POST /v1/validate (http_validate.c): the last result, the count */
+		int validate_have;
+		int validate_exit; /* run_test validate's exit code */
+		unsigned validate_level;
+		char validate_at[32]; /* ISO 8601 UTC */
+		unsigned validate_passed, validate_failed, validate_skipped, validate_warned;
+		uint64_t validate_total;
+	} stats;
 	/* the design xclbin cache (srv_xclbin.c), under mu */
-	char *cache_dir;
-	int own_cache_dir; /* inside our own work folder: removed at close */
-	uint64_t xclbin_max, cache_max, cache_used, cache_clock;
-	srv_xentry *xclbins;
-	uint64_t xclbin_uploads, xclbin_evictions;
-	uint64_t cache_reserved; /* bytes of uploads in progress (counted in
-				         the limit: they are on disk already) */
-	unsigned xclbin_count;
-	/* the owners index (srv_xclbin.c), written outside mu in order */
-	pthread_mutex_t xidx_mu;
-	uint64_t xidx_gen, xidx_written;
-	int64_t max_session_ms; /* --max-session (0: no limit) */
-	uint32_t max_session_s;
-	/* the opener thread: opens the device for the next session and runs
-	 * the reset command, both outside mu (a board takes seconds) */
-	pthread_t opener;
-	pthread_cond_t work_cv;   /* something for the opener to do */
-	pthread_cond_t opened_cv; /* an open ended (success or not) */
-	int opener_started, opener_stop;
-	int reset_pending, resetting; /* the reset command is due / running */
-	/* a device a session let go of, closed by the opener thread outside mu
-	 * (on a board the close is the device's reset: it may take seconds) */
-	aieth_session *closing;
-	srv_sess *closing_x; /* whose device that is (dev_closing set) */
-	char *reset_cmd;     /* --reset-cmd, or NULL */
-	uint32_t reset_timeout_s;
-	uint64_t reset_failures;
-	unsigned inflight;   /* HTTP requests being handled (drain waits) */
-	int64_t last_req_ms; /* when the last HTTP request arrived (drain) */
+	struct {
+		char *dir;
+		int own_dir; /* inside our own work folder: removed at close */
+		uint64_t xclbin_max, max, used, clock;
+		srv_xentry *xclbins;
+		uint64_t uploads, evictions;
+		uint64_t reserved; /* bytes of uploads in progress (counted in the
+				      limit: they are on disk already) */
+		unsigned count;
+		/* the owners index, written outside mu in order */
+		pthread_mutex_t xidx_mu;
+		uint64_t xidx_gen, xidx_written;
+	} cache;
+	/* the reset command (srv_reset.c), run by the opener thread */
+	struct {
+		char *cmd; /* --reset-cmd, or NULL */
+		uint32_t timeout_s;
+		int pending, running; /* due / running (under mu) */
+		uint64_t failures;    /* under mu */
+	} reset;
 	/* request rate per client: an address or "token NAME" (http_server.c) */
-	uint32_t rate_limit, client_timeout_s;
 	struct srv_rate {
 		char key[sizeof "token " + SRV_TOKEN_NAME_MAX];
 		int64_t sec;
@@ -184,20 +182,13 @@ struct aieth_server {
 	/* the HTTP listener (http_server.c) */
 	void *http;  /* struct MHD_Daemon */
 	void *conns; /* its connections (http_conns, http_internal.h) */
-	uint32_t conn_max, conn_reserve, conn_per_addr, head_timeout_s;
 	uint16_t port;
 	char *tls_cert, *tls_key; /* PEM text, alive while the daemon runs */
 	/* POST /v1/validate (http_validate.c): the suite runs as a session
 	 * of this server's own (self_url), so it queues and holds the device
-	 * as any session; under mu: the last result and the counts */
+	 * as any session */
 	char self_url[80];
 	char self_pin[64]; /* its TLS key's "sha256//BASE64" ("": plain http) */
-	int validate_have;
-	int validate_exit; /* run_test validate's exit code */
-	unsigned validate_level;
-	char validate_at[32]; /* ISO 8601 UTC */
-	unsigned validate_passed, validate_failed, validate_skipped, validate_warned;
-	uint64_t validate_total;
 	/* --model-dir: the folders plugins come from (srv_names.c) */
 	char **model_dirs;
 	size_t nmodel_dirs;
@@ -208,114 +199,45 @@ struct aieth_server {
 	struct srv_sensors *sensors;
 };
 
-int64_t srv_now_ms(void);
 void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
-/* ---- sessions (srv->mu held where the name says _locked) ---- */
+/* ---- the device and its opener thread (srv_core.c), mu held ---- */
 
-/* aieth_server_tick's part for the sessions: idle, queue-wait and
- * --max-session expiry, pruning, promotion. */
-void srv_tick(aieth_server *s);
+/* The sessions' side (the queue, its lookups, expiry) is srv_queue.h. */
 
-srv_sess *srv_find_locked(aieth_server *s, const char *id);
-/* 1-based place among the queued sessions; 0 when not queued. */
-unsigned srv_position_locked(aieth_server *s, const srv_sess *x);
+/* Mark the next queued session for the opener thread when the device is
+ * free; the open itself happens outside mu. */
 void srv_promote_locked(aieth_server *s);
+/* End x (st, reason) when queued or active: its summary written, its
+ * device closed once unreferenced, the next session promoted. */
 void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason);
-/* Free a session that never entered the queue (or was pruned). */
-void srv_free_sess(srv_sess *x);
+/* x's device, when unreferenced, handed to the opener to close (its
+ * transactions freed, the reset command due after a bad end). */
+void srv_close_dev_locked(aieth_server *s, srv_sess *x);
+/* A session done with the device lets go of its cached design. */
+void srv_unpin_done_locked(aieth_server *s, srv_sess *x);
+/* The device held, being opened, closed or reset: the next session waits. */
+int srv_device_busy_locked(aieth_server *s);
+/* Start the opener thread once (opener_started says whether it runs). */
+void srv_opener_start_locked(aieth_server *s);
+/* The opener thread (started by the first enqueue): stop waits for an
+ * open or a reset running and for a reset still due, then joins it. */
+void srv_opener_stop(aieth_server *s);
 
 /* A new session for owner with its request (moved in: *req is zeroed),
  * board already checked. NULL on out of memory. */
 srv_sess *srv_sess_new(const char *owner, srv_session_req *req);
-
-typedef enum {
-	SRV_Q_OK = 0,    /* queued or active: *x is in the queue */
-	SRV_Q_DRAINING,  /* the server is stopping */
-	SRV_Q_FULL,      /* the queue is at --max-queue */
-	SRV_Q_FAILED,    /* the device could not be opened: x->reason */
-	SRV_Q_NO_XCLBIN, /* x->xsha is not in the cache (x freed) */
-	SRV_Q_INTERNAL   /* its artifact folder could not be made (x freed) */
-} srv_q_result;
-
-/* Put x in the queue (mu taken inside); promotes it when the device is
- * free. A design named by x->xsha is pinned in the cache (x->xclbin its
- * path) and x's artifact folder made with x->xrt_ini, both before the
- * device opens. On SRV_Q_DRAINING/FULL/NO_XCLBIN/INTERNAL x was freed and
- * msg says why; on
- * SRV_Q_FAILED x stays in the list (ended) and msg holds its reason. */
-srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap);
-
-/* Drop a reference taken for a device call or a transfer; the device
- * closes when the session ended meanwhile. */
-void srv_release(aieth_server *s, srv_sess *x);
-
-/* End x (reason) when the caller holds the only reference to an active x
- * (AMD's destroy): its device closes at once, as for any end, and this
- * waits for the close (srv_wait_closed_locked, SRV_CLOSE_WAIT_MS): what the
- * device writes as it closes (the xrt backend's child exits, XRT writes
- * its run summary) is in x's artifact folder when this returns, and
- * run_summary.json was written just before. x stays referenced. 1 when
- * ended here, 0 when not (x not active, or other references). */
-int srv_end_close(aieth_server *s, srv_sess *x, const char *reason);
+/* Free a session that never entered the queue (or was pruned). */
+void srv_free_sess(srv_sess *x);
 
 /* Wait (mu held, at most ms) while x's device is being opened, so that a
  * reply tells how the open ended. */
 void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
-
 /* Wait (mu held, at most ms) until the device of x, ended, has been
  * closed: the backend's files (XRT's trace and status, backends/xrt/
  * xrt_rundir.c) are in x's artifact folder then. */
 void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
 #define SRV_CLOSE_WAIT_MS 90000u /* the xrt backend's flush (60 s) and more */
-
-/* The opener thread (started by the first enqueue): stop waits for an
- * open or a reset running and for a reset still due, then joins it. */
-void srv_opener_stop(aieth_server *s);
-
-/* ---- transactions ---- */
-
-typedef enum {
-	SRV_T_OK = 0,
-	SRV_T_GEOMETRY, /* channels/depth are not the board's */
-	SRV_T_TOO_MANY, /* the session holds SRV_TXNS_MAX */
-	SRV_T_MEMORY,   /* past the --max-memory budget */
-	SRV_T_NOMEM     /* allocation failed */
-} srv_t_result;
-
-/* A transaction of an active, referenced session from a checked request
- * (q->cfg is moved into it): images allocated under the memory budget,
- * the transaction appended with the next id. msg says why on failure. */
-srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out, char *msg,
-			 size_t cap);
-srv_txn *srv_txn_find_locked(srv_sess *x, const char *id);
-/* The oldest started transaction (the next to finish), or NULL. */
-srv_txn *srv_txn_running_locked(srv_sess *x);
-/* 1-based place of t among x's started transactions (1 runs now); 0 when
- * t is not started. */
-unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t);
-/* t was started on the device: its state, and its progress (0 of the
- * bytes its cfg words ask for). */
-void srv_txn_started_locked(srv_txn *t);
-/* Free a transaction that is not started and not streaming (checked by the
- * caller): its images' bytes go back to the memory budget. */
-void srv_txn_delete_locked(aieth_server *s, srv_sess *x, srv_txn *t);
-/* Start t on x's device under x->call (held by the caller): through core's
- * guard (core/device.h); the caller marks it started. */
-int srv_txn_start(srv_sess *x, srv_txn *t);
-/* t as JSON, the one form the HTTP API and run_summary.json give (mu
- * held: the progress hook writes t->done/total): id, state, channels,
- * image sizes, TX bytes received; while running its place and progress;
- * once finished the result (aieth_dev_txn_result_json). NULL when out of
- * memory. */
-struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t);
-/* Wait for a started transaction under x->call (held by the caller):
- * the result lands in t, the counters move, state becomes FINISHED unless
- * the wait itself timed out with the transaction still running (returns
- * AIETH_ETIMEOUT then). */
-int srv_txn_wait(aieth_server *s, srv_txn *t, uint32_t timeout_ms);
-/* The device's message on t's result ("" before it has one). */
-const char *srv_txn_message(const srv_txn *t);
 
 /* ---- the design xclbin cache (srv_xclbin.c) ---- */
 
@@ -334,6 +256,10 @@ const char *srv_xclbin_owner(const aieth_server *s, const char *who);
 /* The entry of sha that owner uploaded (mu held; owner NULL: any), or
  * NULL; a lookup counts as a use. Another owner's design is not there. */
 srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner);
+/* The file of sha that owner uploaded, opened read-only under mu (an
+ * eviction after it leaves the open file readable; a lookup counts as a
+ * use): its fd, or -1 when not cached for owner. */
+int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner);
 /* Pin x->xsha for x (mu held), if x's owner uploaded it: x->xclbin = its
  * path. AIETH_ENOTFOUND (message naming the sha) when not cached. */
 int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);
@@ -348,7 +274,7 @@ typedef struct {
 	char sha[65];
 	char owner[SRV_TOKEN_NAME_MAX + 1];
 	aieth_server *s;
-	int reserved; /* want bytes counted in s->cache_reserved */
+	int reserved; /* want bytes counted in s->cache.reserved */
 	int pinned;   /* the file is cached already: the body is only
 				     hashed, the entry pinned until the end */
 	uint64_t want, got;
@@ -425,21 +351,5 @@ void srv_http_tick(aieth_server *s);
  * the caller); stop ends its connections and their sessions, joins all. */
 int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr, size_t alen);
 void srv_amd_stop(aieth_server *s);
-
-/* ---- appended helpers ---- */
-
-/* Free a finished (or never started) transaction of x and return its
- * image bytes to the budget: AMD's protocol gives a result back once. */
-void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t);
-/* The same, but what run_summary.json shows of t (its id, state, sizes,
- * result) is kept in x->retired (the last SRV_RETIRED_MAX; older ones are
- * counted in retired_omitted): AMD's sessions list their transactions as
- * HTTP sessions do. */
-void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t);
-/* A transaction an AMD client sent that th_server's checks refused (its
- * wait answers TIMEOUT with zeros): a record in x->retired with the next
- * id, status FAILED and msg, so that run_summary.json lists it too. */
-int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
-		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg);
 
 #endif

@@ -87,7 +87,7 @@ static void tx_need(void *ctx, uint64_t end)
 {
 	srv_stream *st = ctx;
 	uint64_t last, want;
-	long idle_ms = (long)st->s->client_timeout_s * 1000, waited = 0;
+	long idle_ms = (long)st->s->limits.client_timeout_s * 1000, waited = 0;
 	if (end > st->tx_size)
 		end = st->tx_size;
 	if (end <= st->tx_seen)
@@ -336,7 +336,7 @@ const char *srv_stream_failure(srv_stream *st)
 
 uint64_t srv_stream_rx_wait(srv_stream *st, uint64_t pos)
 {
-	long idle_ms = (long)st->s->client_timeout_s * 1000, waited = 0;
+	long idle_ms = (long)st->s->limits.client_timeout_s * 1000, waited = 0;
 	uint64_t r = 0;
 	pthread_mutex_lock(&st->mu);
 	while (st->rx_ready <= pos && !st->finished) {

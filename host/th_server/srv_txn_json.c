@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * srv_txn_json.c - a transaction of th_server as JSON: the one form the
- * HTTP API (http_txns.c) and run_summary.json (srv_artifacts.c) give, its
- * result written by the library (aieth_dev_txn_result_json). A file of its own so
- * that both use it without calling each other's files.
+ * srv_txn_json.c - a transaction of th_server as JSON (srv_txn.h): the one
+ * form the HTTP API (through srv_txn.c) and run_summary.json
+ * (srv_artifacts.c) give, its result written by the library
+ * (aieth_dev_txn_result_json). Called with mu held.
  */
 #include <stdlib.h>
 
@@ -50,7 +50,7 @@ static int result_json(struct json_object *o, const srv_txn *t)
 	return bad ? -1 : 0;
 }
 
-struct json_object *srv_txn_json(srv_sess *x, const srv_txn *t)
+struct json_object *srv_txn_json_locked(srv_sess *x, const srv_txn *t)
 {
 	struct json_object *o = json_object_new_object();
 	if (!o)

@@ -54,7 +54,7 @@ const char *srv_xclbin_owner(const aieth_server *s, const char *who)
 
 static char *entry_path(aieth_server *s, const char *sha)
 {
-	return aieth__path_join(s->cache_dir, sha);
+	return aieth__path_join(s->cache.dir, sha);
 }
 
 static void free_entry(srv_xentry *e)
@@ -99,8 +99,8 @@ static void drop_entry_locked(aieth_server *s, srv_xentry **pp)
 		unlink(p);
 	free(p);
 	*pp = e->next;
-	s->cache_used -= e->size;
-	s->xclbin_count--;
+	s->cache.used -= e->size;
+	s->cache.count--;
 	free_entry(e);
 }
 
@@ -109,16 +109,16 @@ static void drop_entry_locked(aieth_server *s, srv_xentry **pp)
  * caller logs how many went: *evicted). */
 static int make_room_locked(aieth_server *s, uint64_t need, int adding, unsigned *evicted)
 {
-	while (s->cache_used + s->cache_reserved + need > s->cache_max ||
-	       s->xclbin_count + (adding ? 1u : 0u) > SRV_XCLBIN_ENTRIES_MAX) {
+	while (s->cache.used + s->cache.reserved + need > s->cache.max ||
+	       s->cache.count + (adding ? 1u : 0u) > SRV_XCLBIN_ENTRIES_MAX) {
 		srv_xentry **pp, **old = NULL;
-		for (pp = &s->xclbins; *pp; pp = &(*pp)->next)
+		for (pp = &s->cache.xclbins; *pp; pp = &(*pp)->next)
 			if (!(*pp)->pins && (!old || (*pp)->used < (*old)->used))
 				old = pp;
 		if (!old)
 			return -1;
 		drop_entry_locked(s, old);
-		s->xclbin_evictions++;
+		s->cache.evictions++;
 		(*evicted)++;
 	}
 	return 0;
@@ -131,11 +131,11 @@ static srv_xentry *add_entry_locked(aieth_server *s, const char *sha, uint64_t s
 		return NULL;
 	memcpy(e->sha, sha, 65);
 	e->size = size;
-	e->used = ++s->cache_clock;
-	e->next = s->xclbins;
-	s->xclbins = e;
-	s->cache_used += size;
-	s->xclbin_count++;
+	e->used = ++s->cache.clock;
+	e->next = s->cache.xclbins;
+	s->cache.xclbins = e;
+	s->cache.used += size;
+	s->cache.count++;
 	return e;
 }
 
@@ -144,7 +144,7 @@ static srv_xentry *add_entry_locked(aieth_server *s, const char *sha, uint64_t s
  * visible to no client, until its owner uploads it again. */
 static void read_owners(aieth_server *s)
 {
-	char *path = aieth__path_join(s->cache_dir, OWNERS), *text = NULL, *line, *next;
+	char *path = aieth__path_join(s->cache.dir, OWNERS), *text = NULL, *line, *next;
 	size_t len = 0;
 	if (!path || aieth__read_file(path, OWNERS_MAX, &text, &len)) {
 		aieth__error_clear();
@@ -163,7 +163,7 @@ static void read_owners(aieth_server *s)
 		*sp = '\0';
 		if (!srv_sha256_text_ok(line) || !owner_ok(sp + 1))
 			continue;
-		for (e = s->xclbins; e && strcmp(e->sha, line); e = e->next)
+		for (e = s->cache.xclbins; e && strcmp(e->sha, line); e = e->next)
 			;
 		if (e && add_owner(e, sp + 1))
 			break;
@@ -175,11 +175,11 @@ static void read_owners(aieth_server *s)
  * broken uploads' temporaries (removed). */
 static int scan(aieth_server *s)
 {
-	DIR *d = opendir(s->cache_dir);
+	DIR *d = opendir(s->cache.dir);
 	struct dirent *de;
 	struct stat st;
 	if (!d)
-		return aieth__fail(AIETH_EIO, "xclbin cache %s: %s", s->cache_dir, strerror(errno));
+		return aieth__fail(AIETH_EIO, "xclbin cache %s: %s", s->cache.dir, strerror(errno));
 	while ((de = readdir(d))) {
 		if (!strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX))) {
 			unlinkat(dirfd(d), de->d_name, 0);
@@ -193,9 +193,9 @@ static int scan(aieth_server *s)
 			return aieth__fail(AIETH_ENOMEM, "xclbin cache: out of memory");
 		}
 		/* older files count as used longer ago */
-		s->xclbins->used = (uint64_t)st.st_mtime;
-		if (s->cache_clock < (uint64_t)st.st_mtime)
-			s->cache_clock = (uint64_t)st.st_mtime;
+		s->cache.xclbins->used = (uint64_t)st.st_mtime;
+		if (s->cache.clock < (uint64_t)st.st_mtime)
+			s->cache.clock = (uint64_t)st.st_mtime;
 	}
 	closedir(d);
 	read_owners(s);
@@ -209,51 +209,67 @@ static int scan(aieth_server *s)
 int srv_xclbin_init(aieth_server *s, const char *dir)
 {
 	struct stat st;
-	s->cache_dir = dir ? aieth__strdup(dir) : aieth__path_join(s->work_dir, "xclbins");
-	if (!s->cache_dir)
+	s->cache.dir = dir ? aieth__strdup(dir) : aieth__path_join(s->work_dir, "xclbins");
+	if (!s->cache.dir)
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
-	s->own_cache_dir = !dir && s->own_work_dir;
-	if (mkdir(s->cache_dir, 0700) && errno != EEXIST)
+	s->cache.own_dir = !dir && s->own_work_dir;
+	if (mkdir(s->cache.dir, 0700) && errno != EEXIST)
 		return aieth__fail(AIETH_EIO, "xclbin cache %s: cannot create the folder (%s)",
-				   s->cache_dir, strerror(errno));
-	if (stat(s->cache_dir, &st) || !S_ISDIR(st.st_mode))
-		return aieth__fail(AIETH_EINVAL, "xclbin cache %s: not a folder", s->cache_dir);
+				   s->cache.dir, strerror(errno));
+	if (stat(s->cache.dir, &st) || !S_ISDIR(st.st_mode))
+		return aieth__fail(AIETH_EINVAL, "xclbin cache %s: not a folder", s->cache.dir);
 	return scan(s);
 }
 
 void srv_xclbin_fini(aieth_server *s)
 {
-	while (s->xclbins) {
-		if (s->own_cache_dir) {
-			drop_entry_locked(s, &s->xclbins);
+	while (s->cache.xclbins) {
+		if (s->cache.own_dir) {
+			drop_entry_locked(s, &s->cache.xclbins);
 		} else {
-			srv_xentry *e = s->xclbins;
-			s->xclbins = e->next;
+			srv_xentry *e = s->cache.xclbins;
+			s->cache.xclbins = e->next;
 			free_entry(e);
 		}
 	}
-	if (s->cache_dir && s->own_cache_dir) {
-		char *p = aieth__path_join(s->cache_dir, OWNERS);
+	if (s->cache.dir && s->cache.own_dir) {
+		char *p = aieth__path_join(s->cache.dir, OWNERS);
 		if (p)
 			unlink(p);
 		free(p);
-		rmdir(s->cache_dir);
+		rmdir(s->cache.dir);
 	}
-	free(s->cache_dir);
-	s->cache_dir = NULL;
+	free(s->cache.dir);
+	s->cache.dir = NULL;
 }
 
 srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner)
 {
 	srv_xentry *e;
-	for (e = s->xclbins; e; e = e->next)
+	for (e = s->cache.xclbins; e; e = e->next)
 		if (!strcmp(e->sha, sha)) {
 			if (owner && !owned_by(e, owner))
 				return NULL;
-			e->used = ++s->cache_clock;
+			e->used = ++s->cache.clock;
 			return e;
 		}
 	return NULL;
+}
+
+int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner)
+{
+	srv_xentry *e;
+	char *path;
+	int fd;
+	pthread_mutex_lock(&s->mu);
+	e = srv_xclbin_find_locked(s, sha, owner);
+	path = e ? aieth__path_join(s->cache.dir, e->sha) : NULL;
+	/* opened under the lock: an eviction after it leaves the open file
+	 * readable */
+	fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	pthread_mutex_unlock(&s->mu);
+	free(path);
+	return fd;
 }
 
 /* The index as it stands (mu held): malloc'ed text, its generation. */
@@ -263,16 +279,16 @@ static char *owners_text_locked(aieth_server *s, size_t *len, uint64_t *gen)
 	size_t n = 0, k = 0;
 	unsigned i;
 	char *t;
-	for (e = s->xclbins; e; e = e->next)
+	for (e = s->cache.xclbins; e; e = e->next)
 		for (i = 0; i < e->nowners; i++)
 			n += 66 + strlen(e->owners[i]);
 	if (!(t = malloc(n + 1)))
 		return NULL;
-	for (e = s->xclbins; e; e = e->next)
+	for (e = s->cache.xclbins; e; e = e->next)
 		for (i = 0; i < e->nowners; i++)
 			k += (size_t)snprintf(t + k, n + 1 - k, "%s %s\n", e->sha, e->owners[i]);
 	*len = k;
-	*gen = ++s->xidx_gen;
+	*gen = ++s->cache.xidx_gen;
 	return t;
 }
 
@@ -280,17 +296,17 @@ static char *owners_text_locked(aieth_server *s, size_t *len, uint64_t *gen)
  * meanwhile (mu not held: an fsync takes a while). */
 static int owners_write(aieth_server *s, const char *text, size_t len, uint64_t gen)
 {
-	char *path = aieth__path_join(s->cache_dir, OWNERS);
+	char *path = aieth__path_join(s->cache.dir, OWNERS);
 	int rc = 0;
 	if (!path)
 		return -1;
-	pthread_mutex_lock(&s->xidx_mu);
-	if (gen > s->xidx_written) {
+	pthread_mutex_lock(&s->cache.xidx_mu);
+	if (gen > s->cache.xidx_written) {
 		rc = aieth__write_atomic(path, text, len);
 		if (!rc)
-			s->xidx_written = gen;
+			s->cache.xidx_written = gen;
 	}
-	pthread_mutex_unlock(&s->xidx_mu);
+	pthread_mutex_unlock(&s->cache.xidx_mu);
 	free(path);
 	return rc;
 }
@@ -319,7 +335,7 @@ void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x)
 	if (!x->xpinned)
 		return;
 	x->xpinned = 0;
-	for (e = s->xclbins; e; e = e->next)
+	for (e = s->cache.xclbins; e; e = e->next)
 		if (!strcmp(e->sha, x->xsha) && e->pins) {
 			e->pins--;
 			return;
@@ -334,13 +350,13 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	memset(u, 0, sizeof *u);
 	u->fd = -1;
 	u->s = s;
-	if (len > s->xclbin_max || len > s->cache_max) {
-		int cache = s->cache_max < s->xclbin_max;
+	if (len > s->cache.xclbin_max || len > s->cache.max) {
+		int cache = s->cache.max < s->cache.xclbin_max;
 		snprintf(msg, cap,
 			 "xclbin upload: Content-Length %llu bytes, the limit is %s %llu "
 			 "MiB",
 			 (unsigned long long)len, cache ? "--xclbin-cache-mib" : "--max-xclbin",
-			 (unsigned long long)((cache ? s->cache_max : s->xclbin_max) >> 20));
+			 (unsigned long long)((cache ? s->cache.max : s->cache.xclbin_max) >> 20));
 		return SRV_X_TOO_LARGE;
 	}
 	memcpy(u->sha, sha, 65);
@@ -365,17 +381,17 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 			"xclbin upload: %llu bytes do not fit: uploads in progress hold "
 			"%llu bytes and designs that sessions use %llu bytes of --xclbin-cache-mib "
 			"%llu MiB",
-			(unsigned long long)len, (unsigned long long)s->cache_reserved,
-			(unsigned long long)s->cache_used,
-			(unsigned long long)(s->cache_max >> 20));
+			(unsigned long long)len, (unsigned long long)s->cache.reserved,
+			(unsigned long long)s->cache.used,
+			(unsigned long long)(s->cache.max >> 20));
 		pthread_mutex_unlock(&s->mu);
 		return SRV_X_NO_ROOM;
 	}
-	s->cache_reserved += len;
+	s->cache.reserved += len;
 	u->reserved = 1;
 	pthread_mutex_unlock(&s->mu);
 	u->evicted = evicted;
-	u->tmp = aieth__path_join(s->cache_dir, TMP_PREFIX "XXXXXX");
+	u->tmp = aieth__path_join(s->cache.dir, TMP_PREFIX "XXXXXX");
 	if (!u->tmp) {
 		snprintf(msg, cap, "xclbin upload: out of memory");
 		srv_xclbin_abort(u);
@@ -383,7 +399,7 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	}
 	u->fd = mkstemp(u->tmp);
 	if (u->fd < 0) {
-		snprintf(msg, cap, "xclbin upload: cannot create a file in %s (%s)", s->cache_dir,
+		snprintf(msg, cap, "xclbin upload: cannot create a file in %s (%s)", s->cache.dir,
 			 strerror(errno));
 		free(u->tmp);
 		u->tmp = NULL;
@@ -413,12 +429,12 @@ static void unreserve_locked(srv_xupload *u)
 {
 	srv_xentry *e;
 	if (u->reserved) {
-		u->s->cache_reserved -= u->want;
+		u->s->cache.reserved -= u->want;
 		u->reserved = 0;
 	}
 	if (u->pinned) {
 		u->pinned = 0;
-		for (e = u->s->xclbins; e; e = e->next)
+		for (e = u->s->cache.xclbins; e; e = e->next)
 			if (!strcmp(e->sha, u->sha) && e->pins) {
 				e->pins--;
 				break;
@@ -497,7 +513,7 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 				res = SRV_X_IO;
 			} else {
 				*created = 1;
-				s->xclbin_uploads++;
+				s->cache.uploads++;
 				idx = owners_text_locked(s, &idx_len, &gen);
 			}
 		}
@@ -505,8 +521,8 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		snprintf(msg, cap,
 			 "xclbin upload: %llu bytes do not fit: the cache holds %llu of "
 			 "--xclbin-cache-mib %llu MiB in designs that sessions use",
-			 (unsigned long long)u->want, (unsigned long long)s->cache_used,
-			 (unsigned long long)(s->cache_max >> 20));
+			 (unsigned long long)u->want, (unsigned long long)s->cache.used,
+			 (unsigned long long)(s->cache.max >> 20));
 		srv_xclbin_abort(u);
 		res = SRV_X_NO_ROOM;
 	} else if (rename(u->tmp, dst)) {
@@ -516,7 +532,7 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		res = SRV_X_IO;
 	} else if (!(e = add_entry_locked(s, u->sha, u->want)) || add_owner(e, u->owner)) {
 		if (e)
-			drop_entry_locked(s, &s->xclbins); /* just added: the head */
+			drop_entry_locked(s, &s->cache.xclbins); /* just added: the head */
 		else
 			unlink(dst);
 		snprintf(msg, cap, "xclbin upload: out of memory");
@@ -524,7 +540,7 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		res = SRV_X_IO;
 	} else {
 		*created = 1;
-		s->xclbin_uploads++;
+		s->cache.uploads++;
 		free(u->tmp);
 		u->tmp = NULL;
 		idx = owners_text_locked(s, &idx_len, &gen);
@@ -551,17 +567,17 @@ int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg
 	pthread_mutex_lock(&s->mu);
 	/* held like an upload in progress: every reservation is seen by every
 	 * other (HTTP uploads, AMD scratch files) before eviction decides */
-	if (n > s->cache_max || make_room_locked(s, n, 0, evicted)) {
+	if (n > s->cache.max || make_room_locked(s, n, 0, evicted)) {
 		snprintf(msg, cap,
 			 "%llu bytes do not fit: the design cache holds %llu of "
 			 "--xclbin-cache-mib %llu MiB in designs, uploads in progress and "
 			 "files that sessions use",
 			 (unsigned long long)n,
-			 (unsigned long long)(s->cache_used + s->cache_reserved),
-			 (unsigned long long)(s->cache_max >> 20));
+			 (unsigned long long)(s->cache.used + s->cache.reserved),
+			 (unsigned long long)(s->cache.max >> 20));
 		rc = -1;
 	} else {
-		s->cache_reserved += n;
+		s->cache.reserved += n;
 	}
 	pthread_mutex_unlock(&s->mu);
 	return rc;
@@ -570,6 +586,6 @@ int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg
 void srv_xclbin_unreserve(aieth_server *s, uint64_t n)
 {
 	pthread_mutex_lock(&s->mu);
-	s->cache_reserved -= n < s->cache_reserved ? n : s->cache_reserved;
+	s->cache.reserved -= n < s->cache.reserved ? n : s->cache.reserved;
 	pthread_mutex_unlock(&s->mu);
 }

@@ -12,6 +12,7 @@
 #include "core/handles.h"
 #include "pld/protocol.h"
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
 #include "th_server/srv_route.h"
 #include "th_server/srv_sensors.h"
 #include "th_server/srv_tokens.h"
@@ -774,7 +775,7 @@ static void test_remote_ended_between(void)
 	/* it has held the device 5 s and another session waits: the tick
 	 * ends it while the client is between calls */
 	pthread_mutex_lock(&srv->mu);
-	a = srv->sessions;
+	a = srv->queue.sessions;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);
 	a->active_ms -= 5000;
@@ -865,7 +866,7 @@ static void test_device_guard(void)
 	srv_txn t;
 	aieth_dev_txn *dev;
 	uint64_t done = 7;
-	int complete = 7, i;
+	int complete = 7, i, busy;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(aieth_graph_run(s, "gr", AIETH_ITERATIONS_FOREVER), AIETH_OK);
@@ -889,6 +890,7 @@ static void test_device_guard(void)
 	memset(&srv, 0, sizeof srv);
 	pthread_mutex_init(&srv.mu, NULL);
 	memset(&x, 0, sizeof x);
+	pthread_mutex_init(&x.call, NULL);
 	x.dev = s;
 	/* the cfg words of a FUNC transaction of one 64-byte channel each way:
 	 * the images are those 64 bytes (pld/protocol.h) */
@@ -910,7 +912,7 @@ static void test_device_guard(void)
 
 	/* another call is inside the session */
 	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
-	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
 	CU_ASSERT_PTR_NULL(t.dev);
 	CU_ASSERT_EQUAL(aieth_graph_status(s, "gr", &done, &complete), AIETH_ESTATE);
@@ -921,19 +923,20 @@ static void test_device_guard(void)
 
 	/* free: it starts; its wait meets the guard too, then runs it (the RX
 	 * image is the TX data) */
-	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t.dev);
 	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t.dev, 0), AIETH_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
 	aieth__session_leave(s);
-	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &t, 0), AIETH_OK);
+	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &x, &t, 0, &busy), AIETH_OK);
+	CU_ASSERT_EQUAL(busy, 0);
 	CU_ASSERT_EQUAL(t.state, ST_FINISHED);
 	CU_ASSERT_EQUAL(aieth_dev_txn_status(t.dev), AIETH_TXN_DONE);
 	CU_ASSERT_EQUAL(moved(t.dev, "tx_moved_bytes", pl[0].index), 64);
 	CU_ASSERT_EQUAL(moved(t.dev, "rx_moved_bytes", pl[1].index), 64);
 	CU_ASSERT_EQUAL(memcmp(in, out, sizeof in), 0);
-	CU_ASSERT_EQUAL(srv.txn_status[AIETH_TXN_DONE], 1);
+	CU_ASSERT_EQUAL(srv.stats.txn_status[AIETH_TXN_DONE], 1);
 	/* waited once: a second wait is refused */
 	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t.dev, 0), AIETH_ESTATE);
 	CU_ASSERT_EQUAL(aieth_graph_status(s, "gr", &done, &complete), AIETH_OK);
@@ -943,12 +946,12 @@ static void test_device_guard(void)
 	 * started transaction stays t's */
 	dev = t.dev;
 	t.channels++;
-	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "cfg words"));
 	CU_ASSERT_PTR_EQUAL(t.dev, dev);
 	t.channels--;
 	t.depth++;
-	CU_ASSERT_EQUAL(srv_txn_start(&x, &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "depth"));
 	t.depth--;
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
@@ -959,6 +962,7 @@ static void test_device_guard(void)
 	CU_ASSERT_EQUAL(aieth_dev_txn_status(t.dev), AIETH_TXN_DONE);
 	aieth_dev_txn_free(t.dev);
 	free(t.cfg);
+	pthread_mutex_destroy(&x.call);
 	pthread_mutex_destroy(&srv.mu);
 }
 

@@ -247,11 +247,11 @@ static void test_cache(void)
 	CU_ASSERT_EQUAL(put(s, ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 0);
 	CU_ASSERT_EQUAL(files_in(dir), 1);
-	CU_ASSERT_EQUAL(s->xclbin_uploads, 1);
+	CU_ASSERT_EQUAL(s->cache.uploads, 1);
 
 	/* the cache holds 1 MiB: b evicts a (not pinned) */
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
-	CU_ASSERT_EQUAL(s->xclbin_evictions, 1);
+	CU_ASSERT_EQUAL(s->cache.evictions, 1);
 	pthread_mutex_lock(&s->mu);
 	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "*"));
 	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hb, "*"));
@@ -290,7 +290,7 @@ static void test_cache(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	pthread_mutex_lock(&s->mu);
 	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hc, "*"));
-	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(s->cache.used, n);
 	pthread_mutex_unlock(&s->mu);
 	aieth_server_close(s);
 	snprintf(p, sizeof p, "%s/%s", dir, hc);
@@ -345,7 +345,7 @@ static void test_cache_owners(void)
 	CU_ASSERT_EQUAL(put_as(s, "bob", ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 0);
 	CU_ASSERT_EQUAL(files_in(dir), 1);
-	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(s->cache.used, n);
 	pthread_mutex_lock(&s->mu);
 	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_OK);
 	srv_xclbin_unpin_locked(s, &x);
@@ -394,18 +394,18 @@ static void test_cache_reserved(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(srv_xclbin_write(&u1, a, 100), 0);
-	CU_ASSERT_EQUAL(s->cache_reserved, n);
+	CU_ASSERT_EQUAL(s->cache.reserved, n);
 	CU_ASSERT_EQUAL(srv_xclbin_begin(s, hb, "*", n, &u2, msg, sizeof msg), SRV_X_NO_ROOM);
 	MSG_HAS(msg, "uploads in progress hold 614400 bytes");
 	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
 	srv_xclbin_abort(&u1); /* the client went away */
-	CU_ASSERT_EQUAL(s->cache_reserved, 0);
+	CU_ASSERT_EQUAL(s->cache.reserved, 0);
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
-	CU_ASSERT_EQUAL(s->cache_reserved, 0);
+	CU_ASSERT_EQUAL(s->cache.reserved, 0);
 	/* a finished design that is not in use makes room for the next upload */
 	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
-	CU_ASSERT_EQUAL(s->xclbin_evictions, 1);
-	CU_ASSERT_EQUAL(s->cache_used + s->cache_reserved, n);
+	CU_ASSERT_EQUAL(s->cache.evictions, 1);
+	CU_ASSERT_EQUAL(s->cache.used + s->cache.reserved, n);
 	srv_xclbin_abort(&u1);
 	aieth_server_close(s);
 	snprintf(msg, sizeof msg, "%s/%s", dir, hb);
@@ -444,21 +444,21 @@ static void test_reserve(void)
 	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, (1u << 20) + 1, &ev, msg, sizeof msg), -1);
 	MSG_HAS(msg, "do not fit");
 	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
-	CU_ASSERT_EQUAL(s->cache_used, n);
+	CU_ASSERT_EQUAL(s->cache.used, n);
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 	/* room made by evicting a */
 	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), 0);
 	CU_ASSERT_EQUAL(ev, 1);
-	CU_ASSERT_EQUAL(s->cache_used, 0);
-	CU_ASSERT_EQUAL(s->cache_reserved, n);
+	CU_ASSERT_EQUAL(s->cache.used, 0);
+	CU_ASSERT_EQUAL(s->cache.reserved, n);
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* nothing left to evict: an upload and a second reservation fail */
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_NO_ROOM);
 	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), -1);
-	CU_ASSERT_EQUAL(s->cache_reserved, n);
+	CU_ASSERT_EQUAL(s->cache.reserved, n);
 	/* given back: the upload fits */
 	srv_xclbin_unreserve(s, n);
-	CU_ASSERT_EQUAL(s->cache_reserved, 0);
+	CU_ASSERT_EQUAL(s->cache.reserved, 0);
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 1);
 	aieth_server_close(s);
@@ -524,7 +524,7 @@ static void test_remote_design(void)
 		aieth_session_close(s);
 		s = NULL;
 	}
-	CU_ASSERT_EQUAL(srv->xclbin_uploads, 1);
+	CU_ASSERT_EQUAL(srv->cache.uploads, 1);
 	CU_ASSERT_EQUAL(nart, 4);
 	snprintf(p, sizeof p, "%s/run_summary.json", out);
 	CU_ASSERT_EQUAL(stat(p, &st), 0);

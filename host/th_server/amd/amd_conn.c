@@ -160,16 +160,12 @@ static int wait_active(amd_conn *c)
 {
 	for (;;) {
 		struct pollfd p = {c->fd, POLLIN, 0};
-		ss_state st;
-		pthread_mutex_lock(&c->s->mu);
-		st = c->x->state;
-		if (st == SS_QUEUED)
-			c->x->last_ms = srv_now_ms(); /* alive and waiting */
-		else if (st != SS_ACTIVE)
+		srv_sess_view v;
+		/* alive and waiting: a queued session's idle clock reset */
+		ss_state st = srv_queue_state(c->s, c->x, 1, &v);
+		if (st != SS_QUEUED && st != SS_ACTIVE)
 			snprintf(c->why, sizeof c->why, "its session %s %s while queued%s%s",
-				 c->x->id, srv_state_names[st], c->x->reason[0] ? ": " : "",
-				 c->x->reason);
-		pthread_mutex_unlock(&c->s->mu);
+				 c->x->id, srv_state_names[st], v.reason[0] ? ": " : "", v.reason);
 		if (st == SS_ACTIVE)
 			return 0;
 		if (st != SS_QUEUED)
@@ -274,10 +270,8 @@ static int on_mgr(amd_conn *c)
 		return -1;
 	default: snprintf(c->why, sizeof c->why, "no session: %s", msg); return -1;
 	}
-	pthread_mutex_lock(&c->s->mu);
-	x->refs++;
+	srv_queue_ref(c->s, x);
 	c->x = x;
-	pthread_mutex_unlock(&c->s->mu);
 	srv_log(c->s, "amd %s: session %s: board %s, %u graphs, xclbin %s (%llu bytes)%s", c->peer,
 		x->id, m->device, m->ngraphs, m->file[0], (unsigned long long)m->file_len[0],
 		x->state == SS_QUEUED ? ", queued" : "");
@@ -290,7 +284,7 @@ static int on_mgr(amd_conn *c)
 		return -1;
 	}
 	log_mgr(c);
-	amdp_enc_max_mem(&c->out, c->s->mem_max);
+	amdp_enc_max_mem(&c->out, c->s->limits.mem_max);
 	return amd_io_flush(c);
 }
 
@@ -309,9 +303,7 @@ static int file_return(amd_conn *c, int closed)
 	DIR *d;
 	if (c->x && !closed) {
 		/* the run summary as it stands (the runner has stopped) */
-		pthread_mutex_lock(&c->s->mu);
-		srv_artifacts_summary(c->s, c->x);
-		pthread_mutex_unlock(&c->s->mu);
+		srv_queue_summary(c->s, c->x);
 	}
 	d = c->x && c->x->artdir ? opendir(c->x->artdir) : NULL;
 	if (d) {
@@ -523,7 +515,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 	c->s = s;
 	c->fd = fd;
 	c->peer = peer;
-	c->timeout_s = s->idle_s ? s->idle_s : 60;
+	c->timeout_s = s->limits.idle_s ? s->limits.idle_s : 60;
 	c->last_ms = srv_now_ms();
 	c->setup_end_ms = c->last_ms + (int64_t)sh->setup_s * 1000;
 	c->xfd = -1;
@@ -558,11 +550,9 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 		amd_log_write(c);
 	}
 	if (c->x) {
-		pthread_mutex_lock(&s->mu);
-		if (c->x->state == SS_ACTIVE || c->x->state == SS_QUEUED)
-			srv_end_locked(s, c->x, SS_ENDED,
-				       rc == 0 ? "ended by its AMD client (destroy)" : c->why);
-		pthread_mutex_unlock(&s->mu);
+		/* ended when still queued or active */
+		srv_queue_end(s, c->x, SS_ENDED,
+			      rc == 0 ? "ended by its AMD client (destroy)" : c->why);
 		srv_log(s, "amd %s: session %s ended: %s", peer, c->x->id, c->why);
 		srv_release(s, c->x); /* the device closes (reset) here */
 	} else {

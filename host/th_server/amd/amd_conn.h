@@ -8,10 +8,13 @@
 #ifndef AIETH_SERVER_AMD_CONN_H
 #define AIETH_SERVER_AMD_CONN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
+#include "th_server/srv_stats.h"
 
 #define AMD_CONNS_MAX 16  /* connections at once; more are closed at accept */
 #define AMD_MODELS_MAX 64 /* --graph-model entries */
@@ -27,8 +30,8 @@ typedef struct {
 /* What every connection reads: the listener's settings. */
 typedef struct {
 	aieth_server *s;
-	volatile int stop; /* set by srv_amd_stop */
-	uint32_t setup_s;  /* a connection's manager must be in within this
+	atomic_int stop;  /* set by srv_amd_stop, read by every connection */
+	uint32_t setup_s; /* a connection's manager must be in within this
 				        (--amd-setup-timeout); setTimeOut cannot extend it */
 	size_t nmodels;
 	amd_model models[AMD_MODELS_MAX];

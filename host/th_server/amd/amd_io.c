@@ -17,7 +17,7 @@
 
 #include "th_server/amd/amd_conn_internal.h"
 
-int amd_io_dying(amd_conn *c) { return c->sh->stop || c->s->draining; }
+int amd_io_dying(amd_conn *c) { return c->sh->stop || srv_stats_draining(c->s); }
 
 /* Send b (and an image after it, and a tail) with one sendmsg per try. */
 int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
@@ -111,16 +111,13 @@ static int wait_readable(amd_conn *c)
 			return -1;
 		}
 		if (c->x) {
-			int active;
-			pthread_mutex_lock(&c->s->mu);
-			active = c->x->state == SS_ACTIVE;
-			if (!active)
+			srv_sess_view v;
+			if (srv_queue_state(c->s, c->x, 0, &v) != SS_ACTIVE) {
 				snprintf(c->why, sizeof c->why, "its session %s %s%s%s", c->x->id,
-					 srv_state_names[c->x->state], c->x->reason[0] ? ": " : "",
-					 c->x->reason);
-			pthread_mutex_unlock(&c->s->mu);
-			if (!active)
+					 srv_state_names[v.state], v.reason[0] ? ": " : "",
+					 v.reason);
 				return -1;
+			}
 		}
 	}
 }
@@ -205,5 +202,3 @@ int amd_io_next_event(amd_conn *c)
 			return ev;
 	}
 }
-
-/* ----------------------------------------------------- transactions */

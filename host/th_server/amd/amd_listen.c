@@ -58,7 +58,13 @@ static void reap(amd_listener *L, int all)
 	size_t i;
 	for (i = 0; i < AMD_CONNS_MAX; i++) {
 		amd_slot *sl = &L->slot[i];
-		if (sl->used && (all || sl->done)) {
+		int over;
+		/* done is written under mu by the connection's thread; the join
+		 * waits outside it (that thread takes mu on its way out) */
+		pthread_mutex_lock(&L->mu);
+		over = sl->used && (all || sl->done);
+		pthread_mutex_unlock(&L->mu);
+		if (over) {
 			pthread_join(sl->th, NULL);
 			pthread_mutex_lock(&L->mu);
 			sl->used = 0;

@@ -119,15 +119,7 @@ static void *runner_main(void *arg)
 		p->st = AMDP_ST_RUNNING;
 		t = p->t;
 		pthread_mutex_unlock(&c->mu);
-		pthread_mutex_lock(&c->x->call);
-		rc = srv_txn_start(c->x, t);
-		if (rc == AIETH_OK) {
-			pthread_mutex_lock(&c->s->mu);
-			t->state = ST_STARTED;
-			pthread_mutex_unlock(&c->s->mu);
-			rc = srv_txn_wait(c->s, t, amd_txn_limit_ms(c));
-		}
-		pthread_mutex_unlock(&c->x->call);
+		rc = srv_txn_run(c->s, c->x, t, amd_txn_limit_ms(c));
 		ok = rc == AIETH_OK && aieth_dev_txn_status(t->dev) == AIETH_TXN_DONE;
 		if (!ok)
 			srv_log(c->s, "amd %s: session %s: transaction %u: %s", c->peer, c->x->id,
@@ -140,6 +132,16 @@ static void *runner_main(void *arg)
 	}
 	pthread_mutex_unlock(&c->mu);
 	return NULL;
+}
+
+/* The runner: started with the session, it runs the transactions in
+ * their order. */
+int amd_txn_start(amd_conn *c)
+{
+	if (pthread_create(&c->runner, NULL, runner_main, c))
+		return -1;
+	c->runner_on = 1;
+	return 0;
 }
 
 /* The runner ends after the transaction it runs; the others are dropped. */
@@ -175,29 +177,27 @@ int amd_txn_run_bytes(amd_conn *c)
 {
 	uint64_t img = c->dec.msg.txn_bytes - amdp_txn_bytes(c->dec.geom.n, 0, 0);
 	unsigned pending = 0;
+	uint64_t used;
 	amd_txn *p;
 	int ok;
 	pthread_mutex_lock(&c->mu);
 	for (p = c->txns; p; p = p->next)
 		pending++;
 	pthread_mutex_unlock(&c->mu);
-	pthread_mutex_lock(&c->s->mu);
-	ok = img <= c->s->mem_max - c->s->mem_used && pending < SRV_TXNS_MAX;
+	ok = srv_txn_room(c->s, img, &used) && pending < SRV_TXNS_MAX;
 	if (!ok)
 		srv_log(c->s,
 			"amd %s: session %s: transaction of %llu image bytes refused "
 			"(accepted = 0): %u pending (limit %d), %llu of the --max-memory %llu MiB "
 			"in use",
 			c->peer, c->x->id, (unsigned long long)img, pending, SRV_TXNS_MAX,
-			(unsigned long long)c->s->mem_used,
-			(unsigned long long)(c->s->mem_max >> 20));
-	pthread_mutex_unlock(&c->s->mu);
+			(unsigned long long)used, (unsigned long long)(c->s->limits.mem_max >> 20));
 	if (!ok)
 		amd_log(c, "WARNING",
 			"request runTestHarness: %llu bytes: accepted = 0 (%u "
 			"transactions pending, %llu of the --max-memory budget of %llu bytes in use)",
-			(unsigned long long)c->dec.msg.txn_bytes, pending,
-			(unsigned long long)c->s->mem_used, (unsigned long long)c->s->mem_max);
+			(unsigned long long)c->dec.msg.txn_bytes, pending, (unsigned long long)used,
+			(unsigned long long)c->s->limits.mem_max);
 	amdp_enc_accepted(&c->out, ok);
 	if (amd_io_flush(c))
 		return -1;
@@ -268,10 +268,7 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 		p->t = NULL;
 	} else {
 		/* run_summary.json names it by the client's id too */
-		pthread_mutex_lock(&c->s->mu);
-		p->t->amd_id = m->id;
-		p->t->has_amd_id = 1;
-		pthread_mutex_unlock(&c->s->mu);
+		srv_txn_set_amd_id(c->s, p->t, m->id);
 		*sink = p->t->txbuf;
 	}
 	free(q.cfg);
@@ -309,9 +306,7 @@ int amd_txn_run(amd_conn *c)
 				c->peer, c->x->id, p->id, aieth_error_message());
 	} else {
 		/* its TX image is in (received straight into txbuf) */
-		pthread_mutex_lock(&c->s->mu);
-		p->t->tx_got = p->t->tx_size;
-		pthread_mutex_unlock(&c->s->mu);
+		srv_txn_tx_got(c->s, p->t, p->t->tx_size);
 	}
 	pthread_mutex_lock(&c->mu);
 	for (pp = &c->txns; *pp; pp = &(*pp)->next)
@@ -453,14 +448,4 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	pthread_mutex_unlock(&c->mu);
 	remember_fetched(c, id);
 	return rc ? -1 : 0;
-}
-
-/* ------------------------------------------------------------ graphs */
-
-int amd_txn_start(amd_conn *c)
-{
-	if (pthread_create(&c->runner, NULL, runner_main, c))
-		return -1;
-	c->runner_on = 1;
-	return 0;
 }

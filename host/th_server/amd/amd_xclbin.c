@@ -27,11 +27,11 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 		snprintf(c->why, sizeof c->why, "a second xclbin in one connection");
 		return -1;
 	}
-	if (len > s->xclbin_max) {
+	if (len > s->cache.xclbin_max) {
 		snprintf(c->why, sizeof c->why,
 			 "xclbin of %llu bytes refused: the limit is "
 			 "--max-xclbin %llu MiB",
-			 (unsigned long long)len, (unsigned long long)(s->xclbin_max >> 20));
+			 (unsigned long long)len, (unsigned long long)(s->cache.xclbin_max >> 20));
 		return -1;
 	}
 	if (srv_xclbin_reserve(s, len, &evicted, msg, sizeof msg)) {
@@ -44,7 +44,7 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 		srv_log(s,
 			"xclbin cache: %u older designs evicted to make room for an AMD "
 			"client's xclbin (the limit is --xclbin-cache-mib %llu)",
-			evicted, (unsigned long long)(s->cache_max >> 20));
+			evicted, (unsigned long long)(s->cache.max >> 20));
 	c->xpath = aieth__path_join(s->work_dir, "amd-xclbin.XXXXXX");
 	if (!c->xpath || (c->xfd = mkstemp(c->xpath)) < 0) {
 		snprintf(c->why, sizeof c->why, "xclbin: cannot create a scratch file in %s: %s",

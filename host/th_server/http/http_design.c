@@ -95,18 +95,8 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 {
 	char msg[600];
 	if (!strcmp(r->method, "HEAD")) {
-		srv_xentry *e;
-		char *path;
-		int fd;
-		pthread_mutex_lock(&s->mu);
 		/* another token's design is answered as a missing one */
-		e = srv_xclbin_find_locked(s, r->route.sha, srv_xclbin_owner(s, r->who));
-		path = e ? aieth__path_join(s->cache_dir, e->sha) : NULL;
-		/* opened under the lock: an eviction after it leaves the open
-		 * file readable */
-		fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
-		pthread_mutex_unlock(&s->mu);
-		free(path);
+		int fd = srv_xclbin_open(s, r->route.sha, srv_xclbin_owner(s, r->who));
 		if (fd < 0)
 			return http_reply_err(c, r, 404, NULL, "xclbin %s: not in the cache",
 					      r->route.sha);
@@ -135,7 +125,7 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 			srv_log(s,
 				"xclbin cache: %u older designs evicted to make room (the limit "
 				"is --xclbin-cache-mib %llu)",
-				u->evicted, (unsigned long long)(s->cache_max >> 20));
+				u->evicted, (unsigned long long)(s->cache.max >> 20));
 		if (u->index_failed)
 			srv_log(s, "xclbin cache: who may see %s is not kept across a restart: %s",
 				r->route.sha, u->errmsg);
@@ -153,13 +143,16 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	}
 }
 
-static enum MHD_Result artifact_list(struct MHD_Connection *c, req_ctx *r, const char *dir)
+/* The folder dfd's files (dfd is taken). */
+static enum MHD_Result artifact_list(struct MHD_Connection *c, req_ctx *r, int dfd)
 {
 	struct json_object *a = json_object_new_array(), *o;
 	struct dirent *de;
 	struct stat st;
 	size_t n = 0;
-	DIR *d = dir ? opendir(dir) : NULL;
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (dfd >= 0 && !d)
+		close(dfd);
 	while (d && (de = readdir(d)) && n < ARTIFACTS_MAX) {
 		struct json_object *f;
 		if (!srv_artifact_name_ok(de->d_name) ||
@@ -180,46 +173,28 @@ static enum MHD_Result artifact_list(struct MHD_Connection *c, req_ctx *r, const
 
 enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
-	enum MHD_Result ret;
-	srv_sess *x = http_session_of(c, r, s, &ret);
-	char *dir = NULL;
 	struct stat st;
-	int dfd = -1, fd = -1;
+	int dfd, fd = -1;
+	/* an ended session's files are final once its device has closed; the
+	 * folder is opened under the server's lock (srv_queue_artifacts) */
+	srv_l_result res = srv_queue_artifacts(s, r->route.sid, r->who, &dfd);
 
-	if (!x)
-		return ret;
-	/* an ended session's files are final once its device has closed (XRT
-	 * writes its trace and status files then) */
-	srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
-	/* a running session's summary as it stands now */
-	if (x->state == SS_ACTIVE && !x->refs)
-		srv_artifacts_summary(s, x);
-	if (x->artdir && !(dir = aieth__strdup(x->artdir))) {
-		pthread_mutex_unlock(&s->mu);
-		return http_reply_err(c, r, 500, NULL, "artifacts: out of memory");
-	}
-	if (r->route.kind == SRV_R_ARTIFACTS) {
-		/* listed under the lock: the folder goes only when the session is
-		 * forgotten (srv_free_sess, under the same lock) */
-		ret = artifact_list(c, r, dir);
-		pthread_mutex_unlock(&s->mu);
-		free(dir);
-		return ret;
-	}
+	if (res != SRV_L_OK)
+		return http_session_missing(c, r, res);
+	if (r->route.kind == SRV_R_ARTIFACTS)
+		return artifact_list(c, r, dfd);
 	if (!srv_artifact_name_ok(r->route.name)) {
-		pthread_mutex_unlock(&s->mu);
-		free(dir);
+		if (dfd >= 0)
+			close(dfd);
 		return http_reply_err(c, r, 400, NULL,
 				      "artifact \"%s\": a plain file name is "
 				      "needed ([A-Za-z0-9._-], not starting with '.')",
 				      r->route.name);
 	}
-	if (dir && (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+	if (dfd >= 0) {
 		fd = openat(dfd, r->route.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		close(dfd);
 	}
-	pthread_mutex_unlock(&s->mu);
-	free(dir);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		if (fd >= 0)
 			close(fd);

@@ -16,6 +16,8 @@
 #include <microhttpd.h>
 
 #include "th_server/srv_core.h"
+#include "th_server/srv_queue.h"
+#include "th_server/srv_stats.h"
 
 extern const unsigned srv_metric_codes[SRV_NCODES];
 
@@ -94,11 +96,12 @@ enum MHD_Result http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned st
 /* An aieth error code as an HTTP status. */
 unsigned http_status_of(int rc);
 
-/* The session of the route, checked for owner, refreshed: NULL with a
- * reply queued when it cannot be used; mu held on success. */
-srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-			  enum MHD_Result *ret);
-/* The same, active and referenced (mu released; srv_release after). */
+/* The reply for a session of the route that is not there (SRV_L_NONE) or
+ * another token's (SRV_L_FORBIDDEN). */
+enum MHD_Result http_session_missing(struct MHD_Connection *c, req_ctx *r, srv_l_result res);
+/* The session of the route, checked for owner, refreshed, active and
+ * referenced (srv_release after): NULL with a reply queued when it cannot
+ * be used. */
 srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			      enum MHD_Result *ret);
 

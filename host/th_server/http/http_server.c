@@ -200,9 +200,10 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 		unauth += !k->authed;
 		mine += !k->authed && !strcmp(k->addr, a);
 	}
-	if (mine >= s->conn_per_addr) {
+	if (mine >= s->limits.conn_per_addr) {
 		refuse = 1;
-	} else if (live >= s->conn_max || unauth >= s->conn_max - s->conn_reserve) {
+	} else if (live >= s->limits.conn_max ||
+		   unauth >= s->limits.conn_max - s->limits.conn_reserve) {
 		victim = evict_victim(t);
 		if (!victim) {
 			refuse = 2;
@@ -224,18 +225,19 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 		srv_log(s,
 			"http: client %s: connection refused: it holds %u connections without a "
 			"token, the limit is --max-conn-per-addr %u",
-			a, mine, s->conn_per_addr);
+			a, mine, s->limits.conn_per_addr);
 	else if (log && refuse == 2)
 		srv_log(s,
 			"http: client %s: connection refused: all %u connections are "
 			"authenticated, the limit is --max-conn %u",
-			a, live, s->conn_max);
+			a, live, s->limits.conn_max);
 	else if (log)
 		srv_log(s,
 			"http: client %s: the oldest connection without a token of %s closed to "
 			"make room (%u of %u open, %u without a token; %u are kept for "
 			"token holders, --max-conn %u)",
-			a, va, live, s->conn_max, unauth, s->conn_reserve, s->conn_max);
+			a, va, live, s->limits.conn_max, unauth, s->limits.conn_reserve,
+			s->limits.conn_max);
 	return refuse ? MHD_NO : MHD_YES;
 }
 
@@ -321,7 +323,7 @@ static int conn_authed(aieth_server *s, struct MHD_Connection *c, int authed)
 void srv_http_tick(aieth_server *s)
 {
 	http_conns *t = s->conns;
-	int64_t now = srv_now_ms(), lim = (int64_t)s->head_timeout_s * 1000;
+	int64_t now = srv_now_ms(), lim = (int64_t)s->limits.head_timeout_s * 1000;
 	unsigned i;
 	if (!t)
 		return;
@@ -335,45 +337,9 @@ void srv_http_tick(aieth_server *s)
 		srv_log(s,
 			"http: client %s: no complete request head within --head-timeout %u s: "
 			"connection closed",
-			k->addr, s->head_timeout_s);
+			k->addr, s->limits.head_timeout_s);
 	}
 	pthread_mutex_unlock(&t->mu);
-}
-
-/* The request rate per client: a fixed one-second window per key in a
- * small table (the least recently seen key gives its place). The key is
- * the token's name when the request carries a valid token (clients on one
- * host or behind one NAT each have their own budget), else the address
- * (requests without a valid token, token guessing included, share it).
- * 1 when this request is past --rate-limit. */
-static int rate_exceeded(aieth_server *s, const char *key)
-{
-	int64_t sec = srv_now_ms() / 1000;
-	size_t i, victim = 0;
-	int over = 0;
-	pthread_mutex_lock(&s->mu);
-	for (i = 0; i < sizeof s->rate / sizeof s->rate[0]; i++) {
-		if (!strcmp(s->rate[i].key, key))
-			break;
-		if (s->rate[i].sec < s->rate[victim].sec)
-			victim = i;
-	}
-	if (i == sizeof s->rate / sizeof s->rate[0]) {
-		i = victim;
-		snprintf(s->rate[i].key, sizeof s->rate[i].key, "%s", key);
-		s->rate[i].sec = sec;
-		s->rate[i].n = 0;
-	}
-	if (s->rate[i].sec != sec) {
-		s->rate[i].sec = sec;
-		s->rate[i].n = 0;
-	}
-	if (s->rate[i].n >= s->rate_limit)
-		over = 1;
-	else
-		s->rate[i].n++;
-	pthread_mutex_unlock(&s->mu);
-	return over;
 }
 
 /* 429 with Retry-After: the error body names the limit and whose budget
@@ -388,7 +354,7 @@ static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, 
 		 "{\"error\":{\"code\":\"rate_limited\",\"message\":\"client "
 		 "%s: more than %u requests in one second, the limit is --rate-limit %u; retry "
 		 "after 1 s\"}}",
-		 key, s->rate_limit, s->rate_limit);
+		 key, s->limits.rate_limit, s->limits.rate_limit);
 	resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
@@ -419,24 +385,15 @@ static enum MHD_Result head_bytes(void *cls, enum MHD_ValueKind kind, const char
  * 0 when they fit, else -1 with nothing counted. */
 static int body_reserve(aieth_server *s, req_ctx *r, uint64_t n)
 {
-	int ok;
-	pthread_mutex_lock(&s->mu);
-	ok = n <= s->mem_max - s->mem_used;
-	if (ok) {
-		s->mem_used += n;
-		s->body_used += n;
-		r->body_mem += n;
-	}
-	pthread_mutex_unlock(&s->mu);
-	return ok ? 0 : -1;
+	if (srv_stats_body_reserve(s, n))
+		return -1;
+	r->body_mem += n;
+	return 0;
 }
 
 static void body_release(aieth_server *s, req_ctx *r)
 {
-	pthread_mutex_lock(&s->mu);
-	s->mem_used -= r->body_mem;
-	s->body_used -= r->body_mem;
-	pthread_mutex_unlock(&s->mu);
+	srv_stats_body_release(s, r->body_mem);
 	r->body_mem = 0;
 }
 
@@ -445,10 +402,7 @@ static void body_release(aieth_server *s, req_ctx *r)
 static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 					 unsigned long long n)
 {
-	unsigned long long used, mib = s->mem_max >> 20;
-	pthread_mutex_lock(&s->mu);
-	used = s->mem_used;
-	pthread_mutex_unlock(&s->mu);
+	unsigned long long used = srv_stats_mem_used(s), mib = s->limits.mem_max >> 20;
 	srv_log(s,
 		"http: client %s (token %s): %s %s: a request body of %llu bytes refused: %llu "
 		"bytes of the --max-memory %llu MiB are in use",
@@ -459,7 +413,6 @@ static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, a
 			      n, used, mib);
 }
 
-/* The first call of a request: everything decided from the head. */
 /* What a drain still serves: the health check, and the requests that
  * collect a session's results or end it; nothing that starts new work. */
 static int drain_collects(const req_ctx *r)
@@ -476,6 +429,7 @@ static int drain_collects(const req_ctx *r)
 	}
 }
 
+/* The first call of a request: everything decided from the head. */
 static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			       const char *url)
 {
@@ -514,7 +468,7 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		/* a valid token makes the connection a token holder's, the
 		 * health check's too (which needs none) */
 		r->keep = conn_authed(s, c, name != NULL);
-		if (rate_exceeded(s, name ? key : r->client))
+		if (srv_stats_rate(s, name ? key : r->client))
 			return reply_rate_limited(c, r, s, name ? key : r->client);
 		if (r->route.kind != SRV_R_HEALTH && !auth)
 			return http_reply_err(c, r, 401, NULL,
@@ -527,13 +481,10 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		/* without a token file every client is trusted as a token
 		 * holder is, once it asks for more than the health check */
 		r->keep = conn_authed(s, c, r->route.kind != SRV_R_HEALTH);
-		if (rate_exceeded(s, r->client))
+		if (srv_stats_rate(s, r->client))
 			return reply_rate_limited(c, r, s, r->client);
 	}
-	pthread_mutex_lock(&s->mu);
-	draining = s->draining;
-	s->last_req_ms = srv_now_ms();
-	pthread_mutex_unlock(&s->mu);
+	draining = srv_stats_request_head(s);
 	if (draining && !drain_collects(r))
 		return http_reply_err(c, r, 503, NULL, "the server is stopping");
 	if (r->route.kind == SRV_R_NONE)
@@ -635,9 +586,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_NO;
 		*con_cls = r;
 		conn_in_head(s, c, 0);
-		pthread_mutex_lock(&s->mu);
-		s->inflight++;
-		pthread_mutex_unlock(&s->mu);
+		srv_stats_request_begin(s);
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
@@ -719,11 +668,7 @@ static void tx_cut_note(aieth_server *s, req_ctx *r, char *note, size_t cap)
 {
 	const srv_txn *t = r->txn;
 	const char *why = t->stream ? srv_stream_failure(t->stream) : NULL;
-	int stop;
-	pthread_mutex_lock(&s->mu);
-	stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	if (stop) {
+	if (srv_stats_stopping(s)) {
 		r->status = 503;
 		snprintf(note, cap,
 			 " (the TX upload was cut by the drain (the server is stopping: SIGTERM "
@@ -759,17 +704,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	ms = (double)(srv_now_ms() - r->t0_ms);
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	pthread_mutex_lock(&s->mu);
-	s->inflight--;
-	s->bytes_in += r->in;
-	s->bytes_out += r->out;
 	for (i = 0; i < SRV_NCODES && srv_metric_codes[i] != r->status; i++)
 		;
-	if (i < SRV_NCODES)
-		s->requests[i]++;
-	else
-		s->requests_other++;
-	pthread_mutex_unlock(&s->mu);
+	srv_stats_request_end(s, r->in, r->out, (unsigned)i);
 	if (s->log_json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "time", json_object_new_string(when));
@@ -799,9 +736,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		 * transaction's device stops waiting for one that broke */
 		if (r->txn->stream)
 			srv_stream_tx_end(r->txn->stream, 0);
-		pthread_mutex_lock(&s->mu);
-		r->txn->busy--;
-		pthread_mutex_unlock(&s->mu);
+		srv_txn_busy_put(s, r->txn);
 	}
 	if (r->sess)
 		srv_release(s, r->sess);
@@ -834,7 +769,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	size_t k = 0;
 	/* room for the connections evicted but not yet ended: libmicrohttpd
 	 * counts them until their threads are gone */
-	unsigned nslots = 2 * s->conn_max;
+	unsigned nslots = 2 * s->limits.conn_max;
 	http_conns *t = calloc(1, sizeof *t + nslots * sizeof t->v[0]);
 
 	if (!t)
@@ -853,7 +788,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)addr};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)nslots, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT,
-					   (intptr_t)s->client_timeout_s, NULL};
+					   (intptr_t)s->limits.client_timeout_s, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL};
 	opt[k++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s};
 	opt[k++] =
@@ -912,16 +847,6 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	return AIETH_OK;
 }
 
-/* HTTP sessions still open (their clients may be collecting results). */
-static unsigned open_http_sessions_locked(const aieth_server *s)
-{
-	const srv_sess *x;
-	unsigned n = 0;
-	for (x = s->sessions; x; x = x->next)
-		n += x->http && x->state == SS_ACTIVE; /* a queued one has nothing to collect */
-	return n;
-}
-
 void srv_http_stop(aieth_server *s)
 {
 	int64_t t0 = srv_now_ms(), now;
@@ -934,11 +859,7 @@ void srv_http_stop(aieth_server *s)
 		struct timespec ts = {0, 20 * 1000000L};
 		unsigned n, open;
 		int64_t last;
-		pthread_mutex_lock(&s->mu);
-		n = s->inflight;
-		open = open_http_sessions_locked(s);
-		last = s->last_req_ms;
-		pthread_mutex_unlock(&s->mu);
+		srv_stats_drain(s, &n, &open, &last);
 		now = srv_now_ms();
 		/* the log says which end it was: operators (and tests) read why
 		 * a stop took as long as it did, not a stopwatch */

@@ -15,60 +15,34 @@
 #include "util/path.h"
 #include "util/sbuf.h"
 
-static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
-{
-	struct json_object *o = json_object_new_object(), *g = json_object_new_array();
-	size_t i;
-	json_object_object_add(o, "id", json_object_new_string(x->id));
-	json_object_object_add(o, "state", json_object_new_string(srv_state_names[x->state]));
-	json_object_object_add(o, "position", json_object_new_int64(srv_position_locked(s, x)));
-	json_object_object_add(o, "board", json_object_new_string(x->req.board));
-	json_object_object_add(o, "backend", json_object_new_string(s->backend));
-	for (i = 0; i < x->req.ngraphs; i++)
-		json_object_array_add(g, json_object_new_string(x->req.graphs[i].name));
-	json_object_object_add(o, "graphs", g);
-	json_object_object_add(o, "idle_timeout_s", json_object_new_int64(s->idle_s));
-	json_object_object_add(o, "max_wait_s", json_object_new_int64(s->max_wait_s));
-	if (x->reason[0])
-		json_object_object_add(o, "reason", json_object_new_string(x->reason));
-	if (x->xsha[0])
-		json_object_object_add(o, "xclbin_sha256", json_object_new_string(x->xsha));
-	return o;
-}
-
 enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	struct json_object *o = json_object_new_object();
-	int draining;
-	pthread_mutex_lock(&s->mu);
-	draining = s->draining;
-	pthread_mutex_unlock(&s->mu);
-	json_object_object_add(o, "status", json_object_new_string(draining ? "draining" : "ok"));
+	srv_health h;
+	srv_stats_health(s, &h);
+	json_object_object_add(o, "status", json_object_new_string(h.draining ? "draining" : "ok"));
 	json_object_object_add(o, "server", json_object_new_string("th_server"));
 	json_object_object_add(o, "version", json_object_new_string(aieth_version()));
 	json_object_object_add(o, "api", json_object_new_int(1));
 	json_object_object_add(o, "backend", json_object_new_string(s->backend));
 	json_object_object_add(o, "board", s->board ? json_object_new_string(s->board) : NULL);
-	json_object_object_add(o, "draining", json_object_new_boolean(draining));
+	json_object_object_add(o, "draining", json_object_new_boolean(h.draining));
 	json_object_object_add(o, "tls", json_object_new_boolean(s->tls_cert != NULL));
-	pthread_mutex_lock(&s->mu);
-	if (s->validate_have) {
+	if (h.validate_have) {
 		/* the last POST /v1/validate: the board's health as last seen */
 		struct json_object *v = json_object_new_object();
-		json_object_object_add(v, "at", json_object_new_string(s->validate_at));
-		json_object_object_add(v, "level", json_object_new_int((int)s->validate_level));
-		json_object_object_add(v, "exit_code", json_object_new_int(s->validate_exit));
-		json_object_object_add(v, "healthy",
-				       json_object_new_boolean(s->validate_exit == 0));
-		json_object_object_add(v, "passed", json_object_new_int((int)s->validate_passed));
-		json_object_object_add(v, "failed", json_object_new_int((int)s->validate_failed));
-		json_object_object_add(v, "skipped", json_object_new_int((int)s->validate_skipped));
-		json_object_object_add(v, "warnings", json_object_new_int((int)s->validate_warned));
+		json_object_object_add(v, "at", json_object_new_string(h.validate_at));
+		json_object_object_add(v, "level", json_object_new_int((int)h.validate_level));
+		json_object_object_add(v, "exit_code", json_object_new_int(h.validate_exit));
+		json_object_object_add(v, "healthy", json_object_new_boolean(h.validate_exit == 0));
+		json_object_object_add(v, "passed", json_object_new_int((int)h.validate_passed));
+		json_object_object_add(v, "failed", json_object_new_int((int)h.validate_failed));
+		json_object_object_add(v, "skipped", json_object_new_int((int)h.validate_skipped));
+		json_object_object_add(v, "warnings", json_object_new_int((int)h.validate_warned));
 		json_object_object_add(o, "last_validate", v);
 	} else {
 		json_object_object_add(o, "last_validate", NULL);
 	}
-	pthread_mutex_unlock(&s->mu);
 	return http_reply_json(c, r, 200, o);
 }
 
@@ -82,8 +56,7 @@ static void metric(sbuf *b, const char *name, const char *type, const char *help
 enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
-	srv_sess *p;
-	unsigned active = 0, queued = 0;
+	srv_metrics m;
 	size_t i;
 	enum MHD_Result ret;
 	http_conns *t = s->conns;
@@ -112,39 +85,30 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       evicted);
 	metric(&b, "aieth_http_head_timeouts_total", "counter",
 	       "HTTP connections closed: no complete request head within --head-timeout.", head_to);
-	pthread_mutex_lock(&s->mu);
-	/* a session whose device is being opened (the opener thread) holds
-	 * it already: it no longer waits (as its queue position says); a
-	 * device still being closed is held by the session that let it go
-	 * (0 here means the device is free) */
-	for (p = s->sessions; p; p = p->next) {
-		active += p->state == SS_ACTIVE || (p->state == SS_QUEUED && p->opening);
-		queued += p->state == SS_QUEUED && !p->opening;
-	}
-	active += s->closing != NULL;
+	srv_stats_metrics(s, &m);
 	metric(&b, "aieth_sessions_active", "gauge",
-	       "Sessions holding the device, having it opened or closed (0 or 1).", active);
-	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", queued);
-	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", s->sessions_total);
+	       "Sessions holding the device, having it opened or closed (0 or 1).", m.active);
+	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", m.queued);
+	metric(&b, "aieth_sessions_total", "counter", "Sessions created.", m.sessions_total);
 	metric(&b, "aieth_validate_total", "counter", "POST /v1/validate runs completed.",
-	       s->validate_total);
+	       m.validate_total);
 	/* 0 healthy; 255 before any validate (the exit codes are 0..5, 128+N) */
 	metric(&b, "aieth_validate_last_exit_code", "gauge",
 	       "run_test validate's exit code of the last POST /v1/validate (255: none yet).",
-	       s->validate_have ? (uint64_t)s->validate_exit : 255);
+	       m.validate_have ? (uint64_t)m.validate_exit : 255);
 	metric(&b, "aieth_device_resets_total", "counter",
-	       "Device closes (resets) between sessions.", s->resets);
+	       "Device closes (resets) between sessions.", m.resets);
 	metric(&b, "aieth_device_reset_failures_total", "counter",
-	       "Reset commands (--reset-cmd) that failed or timed out.", s->reset_failures);
+	       "Reset commands (--reset-cmd) that failed or timed out.", m.reset_failures);
 	metric(&b, "aieth_bytes_received_total", "counter", "Request body bytes received.",
-	       s->bytes_in);
-	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", s->bytes_out);
+	       m.bytes_in);
+	metric(&b, "aieth_bytes_sent_total", "counter", "Response body bytes sent.", m.bytes_out);
 	metric(&b, "aieth_image_bytes", "gauge", "Transaction image bytes held (TX + RX).",
-	       s->mem_used - s->body_used);
+	       m.mem_used - m.body_used);
 	metric(&b, "aieth_request_body_bytes", "gauge",
 	       "HTTP request bodies held while read (JSON, run-time parameters; within "
 	       "--max-memory).",
-	       s->body_used);
+	       m.body_used);
 	metric(&b, "aieth_image_kept_bytes", "gauge",
 	       "Image memory kept mapped for the next transaction (released when unused for "
 	       "10 s; within --max-memory).",
@@ -169,23 +133,23 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 			  (unsigned long long)cp[0], (unsigned long long)cp[1]);
 	}
 	metric(&b, "aieth_xclbin_uploads_total", "counter", "Design xclbins stored in the cache.",
-	       s->xclbin_uploads);
+	       m.xclbin_uploads);
 	metric(&b, "aieth_xclbin_evictions_total", "counter", "Designs evicted from the cache.",
-	       s->xclbin_evictions);
+	       m.xclbin_evictions);
 	metric(&b, "aieth_xclbin_cache_bytes", "gauge", "Bytes of designs in the cache.",
-	       s->cache_used);
+	       m.cache_used);
 	metric(&b, "aieth_xclbin_upload_bytes", "gauge",
 	       "Bytes reserved by design uploads in progress (within --xclbin-cache-mib).",
-	       s->cache_reserved);
+	       m.cache_reserved);
 	sb_lit(&b, "# HELP aieth_requests_total Requests answered, by status.\n"
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)
-		if (s->requests[i])
+		if (m.requests[i])
 			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n",
-				  srv_metric_codes[i], (unsigned long long)s->requests[i]);
-	if (s->requests_other)
+				  srv_metric_codes[i], (unsigned long long)m.requests[i]);
+	if (m.requests_other)
 		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
-			  (unsigned long long)s->requests_other);
+			  (unsigned long long)m.requests_other);
 	sb_lit(&b, "# HELP aieth_transactions_total Transactions run to their end, by status.\n"
 		   "# TYPE aieth_transactions_total counter\n");
 	{
@@ -193,10 +157,9 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 						  "interrupted"};
 		for (i = 0; i < 5; i++)
 			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
-				  (unsigned long long)(s->txn_status[i] +
-						       (i == 3 ? s->txn_failed : 0)));
+				  (unsigned long long)(m.txn_status[i] +
+						       (i == 3 ? m.txn_failed : 0)));
 	}
-	pthread_mutex_unlock(&s->mu);
 	if (b.oom) {
 		sb_free(&b);
 		return http_reply_err(c, r, 500, NULL, "metrics: out of memory");
@@ -246,11 +209,7 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	case SRV_Q_INTERNAL: return http_reply_err(c, r, 500, NULL, "%s", msg);
 	case SRV_Q_OK: break;
 	}
-	pthread_mutex_lock(&s->mu);
-	snprintf(id, sizeof id, "%s", x->id);
-	o = session_json_locked(s, x);
-	xpath = x->xclbin ? aieth__strdup(x->xclbin) : NULL;
-	pthread_mutex_unlock(&s->mu);
+	o = srv_queue_describe(s, x, id, sizeof id, &xpath);
 	if (xpath) {
 		/* checked as run_test checks a design locally (lenient: on the
 		 * emulated board a design that does not read is reported, not
@@ -273,76 +232,47 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	return http_reply_json_hdr(c, r, 201, o, MHD_HTTP_HEADER_LOCATION, loc);
 }
 
-/* The session of the route, checked for owner; refreshed. NULL with a reply
- * queued when it cannot be used. mu held on success. */
-srv_sess *http_session_of(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-			  enum MHD_Result *ret)
+enum MHD_Result http_session_missing(struct MHD_Connection *c, req_ctx *r, srv_l_result res)
 {
-	srv_sess *x;
-	pthread_mutex_lock(&s->mu);
-	x = srv_find_locked(s, r->route.sid);
-	if (!x) {
-		pthread_mutex_unlock(&s->mu);
-		*ret = http_reply_err(c, r, 404, NULL,
-				      "session \"%s\": no such session (ended "
-				      "sessions are forgotten after %d more)",
-				      r->route.sid, SRV_ENDED_KEEP);
-		return NULL;
-	}
-	if (s->have_tokens && strcmp(x->owner, r->who)) {
-		pthread_mutex_unlock(&s->mu);
-		*ret = http_reply_err(c, r, 403, NULL, "session \"%s\" belongs to another token",
+	if (res == SRV_L_FORBIDDEN)
+		return http_reply_err(c, r, 403, NULL, "session \"%s\" belongs to another token",
 				      r->route.sid);
-		return NULL;
-	}
-	x->last_ms = srv_now_ms();
-	/* its device being opened: answer once the open ended (bounded) */
-	srv_wait_open_locked(s, x, 5000);
-	return x;
+	return http_reply_err(c, r, 404, NULL,
+			      "session \"%s\": no such session (ended "
+			      "sessions are forgotten after %d more)",
+			      r->route.sid, SRV_ENDED_KEEP);
 }
 
 srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
 			      enum MHD_Result *ret)
 {
-	srv_sess *x = http_session_of(c, r, s, ret);
-	if (!x)
-		return NULL;
-	if (x->state != SS_ACTIVE) {
-		unsigned pos = srv_position_locked(s, x);
-		ss_state st = x->state;
-		pthread_mutex_unlock(&s->mu);
-		if (st == SS_QUEUED)
-			*ret = http_reply_err(c, r, 409, NULL,
-					      "session \"%s\" is queued at position "
-					      "%u and does not hold the device yet",
-					      r->route.sid, pos);
-		else
-			*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s",
-					      r->route.sid, srv_state_names[st],
-					      x->reason[0] ? ": " : "", x->reason);
-		return NULL;
-	}
-	x->refs++;
-	pthread_mutex_unlock(&s->mu);
-	return x;
+	srv_sess *x;
+	srv_sess_view v;
+	srv_l_result res = srv_queue_active(s, r->route.sid, r->who, &x, &v);
+	if (res == SRV_L_OK)
+		return x;
+	if (res != SRV_L_INACTIVE)
+		*ret = http_session_missing(c, r, res);
+	else if (v.state == SS_QUEUED)
+		*ret = http_reply_err(c, r, 409, NULL,
+				      "session \"%s\" is queued at position "
+				      "%u and does not hold the device yet",
+				      r->route.sid, v.position);
+	else
+		*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s", r->route.sid,
+				      srv_state_names[v.state], v.reason[0] ? ": " : "", v.reason);
+	return NULL;
 }
 
 enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
-	enum MHD_Result ret;
-	srv_sess *x = http_session_of(c, r, s, &ret);
 	struct json_object *o;
-	if (!x)
-		return ret;
-	if (!strcmp(r->method, "DELETE")) {
-		if (x->state == SS_QUEUED || x->state == SS_ACTIVE)
-			srv_log(s, "session %s (%s): ended by its client", x->id, x->owner);
-		srv_end_locked(s, x, SS_ENDED, NULL);
-		pthread_mutex_unlock(&s->mu);
+	int end = !strcmp(r->method, "DELETE");
+	srv_l_result res = srv_queue_session(s, r->route.sid, r->who, end, &o);
+	if (res != SRV_L_OK)
+		return http_session_missing(c, r, res);
+	if (end)
 		return http_reply(c, r, 204, NULL, "", 0, NULL);
-	}
-	o = session_json_locked(s, x);
-	pthread_mutex_unlock(&s->mu);
 	return http_reply_json(c, r, 200, o);
 }
 

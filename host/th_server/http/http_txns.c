@@ -12,24 +12,6 @@
 
 #include "th_server/http/http_internal.h"
 
-/* Start t on the device now (its TX image in, or streamed): AIETH_OK, or
- * AIETH_ESTATE while another device call holds the session. */
-static int txn_start_now(aieth_server *s, srv_sess *x, srv_txn *t)
-{
-	int rc;
-	if (pthread_mutex_trylock(&x->call))
-		return aieth__fail(AIETH_ESTATE, "session \"%s\" is busy with another device call",
-				   x->id);
-	rc = srv_txn_start(x, t);
-	pthread_mutex_unlock(&x->call);
-	if (rc)
-		return rc;
-	pthread_mutex_lock(&s->mu);
-	srv_txn_started_locked(t);
-	pthread_mutex_unlock(&s->mu);
-	return AIETH_OK;
-}
-
 enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	static const unsigned status[] = {201, 400, 409, 413, 500};
@@ -58,15 +40,12 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	} else if (q.stream && aieth_dev_streams(x->dev) &&
 		   /* started as it is made: the device waits for its TX bytes
 		    * as they come (server/srv_stream.h) */
-		   ((rc = srv_stream_new(s, x, t)) || (rc = txn_start_now(s, x, t)))) {
+		   ((rc = srv_stream_new(s, x, t)) || (rc = srv_txn_start(s, x, t)))) {
 		ret = http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
 				     t->id, aieth_error_message());
 		srv_txn_drop(s, x, t);
 	} else {
-		struct json_object *o;
-		pthread_mutex_lock(&s->mu);
-		o = srv_txn_json(x, t);
-		pthread_mutex_unlock(&s->mu);
+		struct json_object *o = srv_txn_json(s, x, t);
 		/* whether it streams: asked, and the device can */
 		if (o)
 			json_object_object_add(o, "stream",
@@ -76,15 +55,6 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	free(q.cfg);
 	srv_release(s, x);
 	return ret;
-}
-
-/* The upload's thread alone writes tx_got, under mu: a status query
- * (srv_txn_json, mu held) reads it from another connection's thread. */
-static void tx_got_set(aieth_server *s, srv_txn *t, uint64_t v)
-{
-	pthread_mutex_lock(&s->mu);
-	t->tx_got = v;
-	pthread_mutex_unlock(&s->mu);
 }
 
 /* The head of PUT .../tx: the body goes straight into the TX image. */
@@ -97,20 +67,12 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	const char *ct;
 	if (!x)
 		return ret;
-	int busy = 0, streamed;
+	int busy, held, streamed;
 	char why[256];
-	pthread_mutex_lock(&s->mu);
-	t = srv_txn_find_locked(x, r->route.tid);
-	/* a streamed transaction takes its upload while it runs */
+	/* one upload at a time; a streamed transaction takes its upload while
+	 * it runs (held: t busy, dropped when the request completes) */
+	srv_txn_upload_get(s, x, r->route.tid, &t, &busy, &held);
 	streamed = t && t->stream;
-	if (t && (t->state == ST_AWAIT_TX || streamed)) {
-		/* one upload at a time (a streamed one: its stream says, while
-		 * its wait and download hold it too); a DELETE waits for its end */
-		busy = streamed ? 0 : t->busy;
-		if (!busy)
-			t->busy++;
-	}
-	pthread_mutex_unlock(&s->mu);
 	if (!t) {
 		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
 				     r->route.tid);
@@ -119,8 +81,7 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 				     "transaction \"%s\": another upload of its TX "
 				     "image is in progress",
 				     t->id);
-		t = NULL;
-	} else if (t->state != ST_AWAIT_TX && !streamed) {
+	} else if (!streamed && srv_txn_state_get(s, t) != ST_AWAIT_TX) {
 		ret = http_reply_err(c, r, 409, NULL,
 				     "transaction \"%s\": its TX image is in already", t->id);
 	} else if (!have_len || len != t->tx_size) {
@@ -138,16 +99,13 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	} else if (streamed && srv_stream_tx_begin(t->stream, why, sizeof why)) {
 		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s", t->id, why);
 	} else {
-		tx_got_set(s, t, 0);
+		srv_txn_tx_got(s, t, 0);
 		r->sess = x;
 		r->txn = t; /* t->busy is dropped when the request completes */
 		return MHD_YES;
 	}
-	if (t && (t->state == ST_AWAIT_TX || streamed)) {
-		pthread_mutex_lock(&s->mu);
-		t->busy--;
-		pthread_mutex_unlock(&s->mu);
-	}
+	if (held)
+		srv_txn_busy_put(s, t);
 	srv_release(s, x);
 	return ret;
 }
@@ -168,12 +126,12 @@ int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n)
 		 * its lock and wakes it */
 		if (srv_stream_tx_data(t->stream, data, n))
 			return -2; /* the device gave up on the upload */
-		tx_got_set(s, t, t->tx_got + n);
+		srv_txn_tx_got(s, t, t->tx_got + n);
 		srv_images_count(&s->images, 0, n, n);
 		return 0;
 	}
 	memcpy(t->txbuf + t->tx_got, data, n);
-	tx_got_set(s, t, t->tx_got + n);
+	srv_txn_tx_got(s, t, t->tx_got + n);
 	srv_images_count(&s->images, 0, n, n);
 	return 0;
 }
@@ -183,7 +141,6 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	srv_txn *t = r->txn;
 	srv_sess *x = r->sess;
 	struct json_object *o;
-	const char *state;
 	int rc;
 	if (t->tx_got != t->tx_size)
 		return http_reply_err(
@@ -191,52 +148,79 @@ enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_ser
 			(unsigned long long)t->tx_got, (unsigned long long)t->tx_size);
 	if (t->stream)
 		srv_stream_tx_end(t->stream, 1); /* started as it was made */
-	else if ((rc = txn_start_now(s, x, t)))
+	else if ((rc = srv_txn_start(s, x, t)))
 		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
 				      t->id, aieth_error_message());
-	pthread_mutex_lock(&s->mu);
-	state = aieth__dev_txn_state[t->state];
-	pthread_mutex_unlock(&s->mu);
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(t->id));
-	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(
+		o, "state", json_object_new_string(aieth__dev_txn_state[srv_txn_state_get(s, t)]));
 	return http_reply_json(c, r, 202, o);
 }
 
-/* DELETE .../txns/T (mu held, t found): a transaction not running and not
- * streaming is freed with its images. */
-static enum MHD_Result txn_delete_locked(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-					 srv_sess *x, srv_txn *t)
+/* DELETE .../txns/T: a transaction not running and not streaming is freed
+ * with its images. */
+static enum MHD_Result txn_delete(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+				  srv_sess *x)
 {
-	char id[16];
-	if (t->state == ST_STARTED) {
-		unsigned pos = srv_txn_position_locked(x, t);
-		pthread_mutex_unlock(&s->mu);
+	unsigned pos;
+	switch (srv_txn_delete(s, x, r->route.tid, &pos)) {
+	case SRV_TD_NONE:
+		return http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
+				      r->route.tid);
+	case SRV_TD_RUNNING:
 		return http_reply_err(c, r, 409, NULL,
 				      "transaction \"%s\" is running on the device "
 				      "(place %u among the started ones): wait for it (POST "
 				      ".../wait) first, or end the session",
 				      r->route.tid, pos);
-	}
-	if (t->busy) {
-		pthread_mutex_unlock(&s->mu);
+	case SRV_TD_BUSY:
 		return http_reply_err(c, r, 409, NULL,
 				      "transaction \"%s\": its TX upload, wait or RX "
 				      "download is in progress",
 				      r->route.tid);
+	case SRV_TD_OK: break;
 	}
-	snprintf(id, sizeof id, "%s", t->id);
-	srv_txn_delete_locked(s, x, t);
-	pthread_mutex_unlock(&s->mu);
-	srv_log(s, "session %s: transaction %s deleted by its client", x->id, id);
+	srv_log(s, "session %s: transaction %s deleted by its client", x->id, r->route.tid);
 	return http_reply(c, r, 204, NULL, "", 0, NULL);
+}
+
+/* POST .../wait: t held until its result is written. */
+static enum MHD_Result txn_wait(struct MHD_Connection *c, req_ctx *r, aieth_server *s, srv_sess *x,
+				uint32_t timeout_ms)
+{
+	enum MHD_Result ret;
+	srv_txn *t;
+	char pid[16];
+	int busy;
+	switch (srv_txn_wait_get(s, x, r->route.tid, &t, pid, sizeof pid)) {
+	case SRV_TW_NONE:
+		return http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
+				      r->route.tid);
+	case SRV_TW_AWAIT_TX:
+		return http_reply_err(c, r, 409, NULL,
+				      "transaction \"%s\": its TX image is not in yet",
+				      r->route.tid);
+	case SRV_TW_NOT_FIRST:
+		return http_reply_err(c, r, 409, NULL,
+				      "transaction \"%s\": %s was started before it "
+				      "and finishes first",
+				      r->route.tid, pid);
+	case SRV_TW_OK: break;
+	}
+	srv_txn_wait(s, x, t, timeout_ms, &busy);
+	if (busy)
+		ret = http_reply_err(c, r, 409, NULL, "%s", aieth_error_message());
+	else
+		ret = http_reply_json(c, r, 200, srv_txn_json(s, x, t));
+	srv_txn_busy_put(s, t);
+	return ret;
 }
 
 enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 {
 	enum MHD_Result ret;
 	srv_sess *x;
-	srv_txn *t, *p;
 	struct json_object *o;
 	uint32_t timeout_ms = 0;
 
@@ -244,56 +228,15 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
 	if (!(x = http_active_session(c, r, s, &ret)))
 		return ret;
-	pthread_mutex_lock(&s->mu);
-	t = srv_txn_find_locked(x, r->route.tid);
-	p = srv_txn_running_locked(x);
-	if (!t) {
-		pthread_mutex_unlock(&s->mu);
+	if (r->route.kind == SRV_R_TXN && !strcmp(r->method, "DELETE"))
+		ret = txn_delete(c, r, s, x);
+	else if (r->route.kind != SRV_R_TXN)
+		ret = txn_wait(c, r, s, x, timeout_ms);
+	else if (srv_txn_status(s, x, r->route.tid, &o))
 		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
 				     r->route.tid);
-	} else if (r->route.kind == SRV_R_TXN && !strcmp(r->method, "DELETE")) {
-		ret = txn_delete_locked(c, r, s, x, t);
-	} else if (r->route.kind == SRV_R_TXN) {
-		/* the status: no device call, cheap to poll */
-		o = srv_txn_json(x, t);
-		pthread_mutex_unlock(&s->mu);
+	else /* the status: no device call, cheap to poll */
 		ret = http_reply_json(c, r, 200, o);
-	} else if (t->state == ST_AWAIT_TX) {
-		pthread_mutex_unlock(&s->mu);
-		ret = http_reply_err(c, r, 409, NULL,
-				     "transaction \"%s\": its TX image is not in yet", t->id);
-	} else if (t->state == ST_STARTED && p != t) {
-		char pid[16];
-		snprintf(pid, sizeof pid, "%s", p ? p->id : "?");
-		pthread_mutex_unlock(&s->mu);
-		ret = http_reply_err(c, r, 409, NULL,
-				     "transaction \"%s\": %s was started before it "
-				     "and finishes first",
-				     r->route.tid, pid);
-	} else {
-		/* the wait: t stays (busy) until its result is written */
-		t->busy++;
-		pthread_mutex_unlock(&s->mu);
-		if (t->state == ST_STARTED) {
-			if (pthread_mutex_trylock(&x->call)) {
-				ret = http_reply_err(c, r, 409, NULL,
-						     "session \"%s\" is busy with another "
-						     "device call",
-						     x->id);
-				goto unbusy;
-			}
-			srv_txn_wait(s, t, timeout_ms);
-			pthread_mutex_unlock(&x->call);
-		}
-		pthread_mutex_lock(&s->mu);
-		o = srv_txn_json(x, t);
-		pthread_mutex_unlock(&s->mu);
-		ret = http_reply_json(c, r, 200, o);
-	unbusy:
-		pthread_mutex_lock(&s->mu);
-		t->busy--;
-		pthread_mutex_unlock(&s->mu);
-	}
 	srv_release(s, x);
 	return ret;
 }
@@ -339,9 +282,7 @@ static ssize_t rx_live_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void rx_free(void *cls)
 {
 	rx_stream *st = cls;
-	pthread_mutex_lock(&st->s->mu);
-	st->t->busy--;
-	pthread_mutex_unlock(&st->s->mu);
+	srv_txn_busy_put(st->s, st->t);
 	srv_release(st->s, st->x);
 	free(st);
 }
@@ -427,37 +368,31 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	uint64_t a = 0, b = 0, size, from = 0, len;
 	unsigned status = 200;
 	char msg[256];
-	int live;
+	int live, found;
 
 	if (!(x = http_active_session(c, r, s, &ret)))
 		return ret;
-	pthread_mutex_lock(&s->mu);
-	t = srv_txn_find_locked(x, r->route.tid);
-	/* a streamed transaction's RX image may be fetched while it runs */
-	live = t && t->stream && t->state != ST_FINISHED;
-	if (!t || (t->state != ST_FINISHED && !live)) {
-		pthread_mutex_unlock(&s->mu);
+	/* held (busy) from here: the image stays until the response is done */
+	if (!(t = srv_txn_rx_get(s, x, r->route.tid, &live, &found))) {
 		ret = http_reply_err(
-			c, r, t ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
-			t ? "not finished yet (POST .../wait)" : "no such transaction");
+			c, r, found ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
+			found ? "not finished yet (POST .../wait)" : "no such transaction");
 		srv_release(s, x);
 		return ret;
 	}
 	size = t->rx_size;
 	range = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_RANGE);
 	if (range && range_parse(range, size, &a, &b, msg, sizeof msg)) {
-		pthread_mutex_unlock(&s->mu);
+		srv_txn_busy_put(s, t);
 		srv_release(s, x);
 		return reply_416(c, r, size, msg);
 	}
 	st = malloc(sizeof *st);
 	if (!st) {
-		pthread_mutex_unlock(&s->mu);
+		srv_txn_busy_put(s, t);
 		srv_release(s, x);
 		return http_reply_err(c, r, 500, NULL, "out of memory");
 	}
-	t->busy++;
-	pthread_mutex_unlock(&s->mu);
 	st->s = s;
 	st->x = x;
 	st->t = t;

@@ -50,20 +50,9 @@ static unsigned sum_of(struct json_object *j, const char *key)
 static void record(aieth_server *s, struct json_object *j, const aieth_report *rep, unsigned level,
 		   int code)
 {
-	struct tm tm;
-	time_t now = time(NULL);
-	pthread_mutex_lock(&s->mu);
-	s->validate_have = 1;
-	s->validate_exit = code;
-	s->validate_level = level;
-	s->validate_passed = sum_of(j, "passed");
-	s->validate_failed = sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts");
-	s->validate_skipped = sum_of(j, "skipped");
-	s->validate_warned = (unsigned)aieth_report_num_warnings(rep);
-	s->validate_total++;
-	gmtime_r(&now, &tm);
-	strftime(s->validate_at, sizeof s->validate_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	pthread_mutex_unlock(&s->mu);
+	srv_stats_validate(s, code, level, sum_of(j, "passed"),
+			   sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts"),
+			   sum_of(j, "skipped"), (unsigned)aieth_report_num_warnings(rep));
 }
 
 enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
