@@ -104,7 +104,7 @@ static void test_form(void)
 	/* no session folder: nothing written, no error */
 	c->x = NULL;
 	CU_ASSERT_EQUAL(amd_log_write(c), 0);
-	amd_log_free(c);
+	amd_sesslog_free(c);
 	free(c);
 }
 
@@ -132,7 +132,7 @@ static void test_line_cap(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_line(p, n), "... 6 more lines not kept"));
 	CU_ASSERT_PTR_NULL(strstr(p, "5 more lines"));
 	free(p);
-	amd_log_free(c);
+	amd_sesslog_free(c);
 	free(c);
 }
 
@@ -162,7 +162,7 @@ static void test_byte_cap(void)
 	}
 	CU_ASSERT_PTR_NOT_NULL(strstr(p, "zzz...\n"));
 	free(p);
-	amd_log_free(c);
+	amd_sesslog_free(c);
 	free(c);
 }
 

@@ -559,7 +559,7 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 		srv_log(s, "amd %s: closed: %s", peer, c->why);
 	}
 	amd_xclbin_end(c);
-	amd_log_free(c);
+	amd_sesslog_free(c);
 	free(c->ini);
 	free(c->fetched);
 	sb_free(&c->out);

@@ -130,7 +130,7 @@ const char *amd_log_q(const char *s, char out[AMD_LOG_Q]);
  * what was written before; nothing without a session. 0 or -1 (logged on
  * the server). */
 int amd_log_write(amd_conn *c);
-void amd_log_free(amd_conn *c);
+void amd_sesslog_free(amd_conn *c);
 
 /* ---- amd_txn.c ---- */
 

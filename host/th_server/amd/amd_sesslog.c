@@ -154,7 +154,7 @@ int amd_log_write(amd_conn *c)
 	return rc ? -1 : 0;
 }
 
-void amd_log_free(amd_conn *c)
+void amd_sesslog_free(amd_conn *c)
 {
 	free(c->log.p);
 	memset(&c->log, 0, sizeof c->log);
