@@ -420,12 +420,13 @@ stress-check: all $(O)/tests/amd_client
 	TSAN_OPTIONS=halt_on_error=1 $(MAKE) --no-print-directory O=build-tsan SAN=thread e2e E2E="$(TSAN_E2E)"
 
 # The layering of docs/architecture.md: every #include of the library and the
-# programs, and the calls between this build's objects; then the checker's
-# own test (breaks made on purpose in a copy of the tree; it tests
-# scripts/check-cut.sh too, which joins this target once th_server has left
-# the library and every global is aieth__: docs/architecture.md, The cut).
+# programs, and the calls between this build's objects; the cut (what the
+# library links, every global public or aieth__: docs/architecture.md, The
+# cut); then the checkers' own test (breaks made on purpose in a copy of the
+# tree, scripts/check-cut.sh's too).
 layers: lib $(ENGINE_ARCHIVES)
 	python3 scripts/check-layers.py --objects $(O)/obj
+	bash scripts/check-cut.sh $(SHARED) $(STATIC) $(ENGINE_ARCHIVES)
 	python3 scripts/check-spdx.py
 	python3 scripts/check-comments.py
 	@$(TEST_ENV) bash tests/layers/check_layers.sh

@@ -606,14 +606,14 @@ static void print_upload_log(char *log)
 }
 
 /* --flush-spool without descriptions: 0 when the spool is empty after. */
-static int flush_only(const aieth_upload_opts *uo)
+static int flush_only(const aieth__upload_opts *uo)
 {
 	char *log = NULL;
 	size_t left = 0;
 	int rc;
 	install_signals();
 	cli_cancel_armed = 1;
-	rc = aieth_upload_flush(uo, &log, &left);
+	rc = aieth__upload_flush(uo, &log, &left);
 	cli_cancel_armed = 0;
 	if (cli_cancel) {
 		print_upload_log(log);
@@ -633,12 +633,12 @@ static int flush_only(const aieth_upload_opts *uo)
  * report.json as written), then write report.json again with the outcomes
  * ("uploads"). Nothing here changes the exit code. */
 static void upload_results(aieth_report *r, const char *const *urls, size_t n,
-			   const aieth_upload_opts *uo, const char *report_path)
+			   const aieth__upload_opts *uo, const char *report_path)
 {
 	char *log = NULL;
 	int rc;
 	cli_cancel_armed = 1;
-	rc = aieth_upload_report(r, urls, n, uo, &log);
+	rc = aieth__upload_report(r, urls, n, uo, &log);
 	cli_cancel_armed = 0;
 	if (cli_cancel)
 		fprintf(stderr,
@@ -684,7 +684,7 @@ typedef struct {
 	aieth_emu_opts emu;
 	aieth_xrt_opts xrt;
 	aieth_remote_opts remote;
-	aieth_upload_opts uo;
+	aieth__upload_opts uo;
 	visual_paths vis;
 	progress_state ps;
 	const char *out, *report_path, *junit_path, *data_dir, *token_file;
@@ -708,7 +708,7 @@ static void ctx_init(run_ctx *a)
 	a->emu = emu;
 	a->xrt = xrt;
 	a->remote = remote;
-	aieth_upload_opts_init(&a->uo, AIETH_UPLOAD_OPTS_VERSION);
+	aieth__upload_opts_init(&a->uo, AIETH_UPLOAD_OPTS_VERSION);
 	aieth_run_opts_init(&a->o, AIETH_RUN_OPTS_VERSION);
 	a->o.emu = &a->emu; /* each backend's options: the ones below */
 	a->o.xrt = &a->xrt;
@@ -730,7 +730,7 @@ static int set_farm_option(run_ctx *a, int id, char *arg)
 	case OPT_UPLOAD:
 		if (a->nuploads == UPLOADS_MAX)
 			return usage_error("--upload: at most 16 URLs, one more:", arg);
-		if (aieth_upload_check_url(arg))
+		if (aieth__upload_check_url(arg))
 			return usage_error(aieth_error_message(), NULL);
 		a->uploads[a->nuploads++] = arg;
 		break;

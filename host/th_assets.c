@@ -166,7 +166,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	}
 }
 
-static void report(const char *verb, const aieth_assets_result *r)
+static void report(const char *verb, const aieth__assets_result *r)
 {
 	if (r->recorded)
 		fprintf(stderr,
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 	const char *release = NULL, *sha = NULL, *dest = NULL, *data_opt = NULL, *cacert = NULL,
 		   *from = NULL, *url = NULL, *cmd, *data_dir;
 	uint64_t maxe = 0, maxt = 0, stall = 0;
-	aieth_assets_result r;
+	aieth__assets_result r;
 	progress pg = {0, -1, 0};
 	cli_parser p;
 	int c, rc;
@@ -286,8 +286,8 @@ int main(int argc, char **argv)
 		dest = data_dir;
 
 	if (!strcmp(cmd, "fetch")) {
-		aieth_assets_fetch_opts o;
-		aieth_assets_fetch_opts_init(&o, AIETH_ASSETS_FETCH_OPTS_VERSION);
+		aieth__assets_fetch_opts o;
+		aieth__assets_fetch_opts_init(&o, AIETH_ASSETS_FETCH_OPTS_VERSION);
 		o.release = release;
 		o.url = url;
 		o.sha256 = sha;
@@ -300,7 +300,7 @@ int main(int argc, char **argv)
 			o.progress = on_progress;
 			o.progress_ctx = &pg;
 		}
-		rc = aieth_assets_fetch(&o, &r);
+		rc = aieth__assets_fetch(&o, &r);
 		if (pg.tty && pg.last != -1)
 			fputc('\n', stderr);
 		if (rc)
@@ -309,8 +309,8 @@ int main(int argc, char **argv)
 		return EX_OK;
 	}
 	if (!strcmp(cmd, "unpack")) {
-		aieth_assets_unpack_opts o;
-		aieth_assets_unpack_opts_init(&o, AIETH_ASSETS_UNPACK_OPTS_VERSION);
+		aieth__assets_unpack_opts o;
+		aieth__assets_unpack_opts_init(&o, AIETH_ASSETS_UNPACK_OPTS_VERSION);
 		o.release = release;
 		o.from = from;
 		o.sha256 = sha;
@@ -318,18 +318,18 @@ int main(int argc, char **argv)
 		o.data_dir = data_dir;
 		o.max_entry_bytes = maxe;
 		o.max_total_bytes = maxt;
-		if ((rc = aieth_assets_unpack(&o, &r)))
+		if ((rc = aieth__assets_unpack(&o, &r)))
 			return exit_for(rc);
 		report("unpacked", &r);
 		return EX_OK;
 	}
 	{
 		int n = 0, k = 0;
-		if ((rc = aieth_assets_list(dest, on_release, &n)))
+		if ((rc = aieth__assets_list(dest, on_release, &n)))
 			return exit_for(rc);
 		if (!n)
 			printf("no release unpacked in %s/assets\n", dest);
-		if ((rc = aieth_assets_lock_list(dest, on_lock, &k)))
+		if ((rc = aieth__assets_lock_list(dest, on_lock, &k)))
 			return exit_for(rc);
 	}
 	return EX_OK;

@@ -228,17 +228,17 @@ static int load_board(aieth_board **b, const char *name, const char *data_dir)
 
 static int cmd_package(int argc, char **argv)
 {
-	aieth_package_opts o;
+	aieth__package_opts o;
 	const char *release = NULL, *assets_dir = NULL;
 	char xsa_path[4096], xsa_release[65];
-	aieth_package_result r;
+	aieth__package_result r;
 	const char *board_name = NULL, *data_dir = NULL, *sde;
 	aieth_board *board = NULL;
 	uint8_t uuid[16];
 	cli_parser p;
 	int c, rc;
 
-	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION); /* header fields: -1 */
+	aieth__package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION); /* header fields: -1 */
 	o.use_cache = 1;
 	opterr = 0;
 	optind = 1;
@@ -357,9 +357,9 @@ static int cmd_package(int argc, char **argv)
 		return rc;
 	if (!o.xsa) {
 		/* AMD's XSA as th_assets unpacked it: the files farms already have */
-		if (aieth_assets_find_xsa(assets_dir ? assets_dir : data_dir,
-					  aieth_board_get_info(board)->name, release, xsa_path,
-					  sizeof xsa_path, xsa_release, sizeof xsa_release)) {
+		if (aieth__assets_find_xsa(assets_dir ? assets_dir : data_dir,
+					   aieth_board_get_info(board)->name, release, xsa_path,
+					   sizeof xsa_path, xsa_release, sizeof xsa_release)) {
 			fprintf(stderr, "%s: --xsa not given: %s\n", prog, aieth_error_message());
 			aieth_board_free(board);
 			return EX_USAGE;
@@ -378,7 +378,7 @@ static int cmd_package(int argc, char **argv)
 	/* the first stop signal asks the packager to stop (it kills bootgen
 	 * and removes its scratch files); a second one ends us (cli_common.h) */
 	cli_catch_signals(1);
-	rc = aieth_package(&o, &r);
+	rc = aieth__package(&o, &r);
 	if (cli_signal) {
 		int sig = cli_signal;
 		fprintf(stderr, "%s: interrupted by signal %d (%s); %s\n", prog, sig,

@@ -237,8 +237,8 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
 
 int main(int argc, char **argv)
 {
-	aieth_server_opts o;
-	aieth_server *srv = NULL;
+	aieth__server_opts o;
+	aieth__server *srv = NULL;
 	const char *models[64], *model_dirs[16];
 	size_t nmodels = 0, nmodel_dirs = 0;
 	const char *data_opt = NULL;
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 	cli_parser p;
 	int c, rc;
 
-	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
+	aieth__server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	opterr = 0;
 	_Static_assert(CLI_NOPTS(opts) <= CLI_OPTS_MAX, "th_server: too many options");
 	cli_parser_init(&p, opts, CLI_NOPTS(opts), "");
@@ -380,7 +380,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_hup;
 	sigaction(SIGHUP, &sa, NULL);
 
-	rc = aieth_server_open(&srv, &o);
+	rc = aieth__server_open(&srv, &o);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, aieth_error_message());
 		return rc == AIETH_EINVAL || rc == AIETH_EPARSE || rc == AIETH_ENOTFOUND ? EX_USAGE
@@ -390,7 +390,7 @@ int main(int argc, char **argv)
 		/* the address as given, the port as bound (for --listen ...:0) */
 		const char *colon = strrchr(o.listen, ':');
 		printf("th_server %s: listening on %.*s:%u (%s, backend %s%s%s)\n", aieth_version(),
-		       (int)(colon - o.listen), o.listen, (unsigned)aieth_server_port(srv),
+		       (int)(colon - o.listen), o.listen, (unsigned)aieth__server_port(srv),
 		       o.tls_cert ? "https" : "http", o.backend ? o.backend : "emu",
 		       o.token_file ? ", tokens from " : ", no tokens",
 		       o.token_file ? o.token_file : "");
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
 		const char *colon = strrchr(o.amd_listen, ':');
 		printf("th_server %s: AMD's protocol on %.*s:%u (backend %s, no authentication)\n",
 		       aieth_version(), (int)(colon - o.amd_listen), o.amd_listen,
-		       (unsigned)aieth_server_amd_port(srv), o.backend ? o.backend : "emu");
+		       (unsigned)aieth__server_amd_port(srv), o.backend ? o.backend : "emu");
 		fflush(stdout);
 	}
 	while (!cli_signal) {
@@ -409,7 +409,7 @@ int main(int argc, char **argv)
 		if (reload_signal) {
 			size_t n = 0;
 			reload_signal = 0;
-			if (aieth_server_reload_tokens(srv, &n))
+			if (aieth__server_reload_tokens(srv, &n))
 				printf("th_server: SIGHUP: token file not reloaded, the tokens in "
 				       "use stay: %s\n",
 				       aieth_error_message());
@@ -418,11 +418,11 @@ int main(int argc, char **argv)
 				       o.token_file, n);
 			fflush(stdout);
 		}
-		aieth_server_tick(srv);
+		aieth__server_tick(srv);
 	}
 	printf("th_server: signal %d: draining\n", (int)cli_signal);
 	fflush(stdout);
-	aieth_server_close(srv);
+	aieth__server_close(srv);
 	printf("th_server: stopped\n");
 	return EX_OK;
 }

@@ -10,8 +10,8 @@
 
 #include "pl_dma/engine_internal.h"
 
-int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_kernel_desc *k,
-		      size_t nk, uint32_t ngraphs, char *err, size_t errlen)
+int aieth__pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_kernel_desc *k,
+			     size_t nk, uint32_t ngraphs, char *err, size_t errlen)
 {
 	pld_engine *e;
 	size_t i;
@@ -42,7 +42,7 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 		if (kk->d.cpi == 0 || kk->d.graph >= ngraphs || !kk->d.compute ||
 		    kk->d.n_in > PLD_MAX_PORTS || kk->d.n_out > PLD_MAX_PORTS) {
 			snprintf(err, errlen, "emulator: kernel %zu: invalid description", i);
-			pld_engine_destroy(e);
+			aieth__pld_engine_destroy(e);
 			return -1;
 		}
 		for (q = 0; q < kk->d.n_in; q++) {
@@ -53,7 +53,7 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 					"emulator: kernel %zu input %u: TO_AIE channel %u is out of "
 					"range or already bound",
 					i, q, c);
-				pld_engine_destroy(e);
+				aieth__pld_engine_destroy(e);
 				return -1;
 			}
 			e->tx_bind[c] = kk;
@@ -70,7 +70,7 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 					"emulator: kernel %zu output %u: FROM_AIE channel %u is out "
 					"of range or already bound",
 					i, q, c);
-				pld_engine_destroy(e);
+				aieth__pld_engine_destroy(e);
 				return -1;
 			}
 			e->rx_bind[c] = kk;
@@ -85,8 +85,8 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 			if (!kk->tcyc || !kk->tlat)
 				goto oom;
 		}
-		if (pld_kern_settle(kk, err, errlen)) {
-			pld_engine_destroy(e);
+		if (aieth__pld_kern_settle(kk, err, errlen)) {
+			aieth__pld_engine_destroy(e);
 			return -1;
 		}
 	}
@@ -94,11 +94,11 @@ int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_ke
 	return 0;
 oom:
 	snprintf(err, errlen, "emulator: out of memory");
-	pld_engine_destroy(e);
+	aieth__pld_engine_destroy(e);
 	return -1;
 }
 
-void pld_engine_destroy(pld_engine *e)
+void aieth__pld_engine_destroy(pld_engine *e)
 {
 	size_t i;
 	uint32_t q;
@@ -123,12 +123,12 @@ void pld_engine_destroy(pld_engine *e)
 /* Catch a kernel up; a compute failure is kept for the next run. */
 static void settle(pld_engine *e, pld_kern *k)
 {
-	if (pld_kern_settle(k, e->err[0] ? NULL : e->err, e->err[0] ? 0 : sizeof e->err) &&
+	if (aieth__pld_kern_settle(k, e->err[0] ? NULL : e->err, e->err[0] ? 0 : sizeof e->err) &&
 	    !e->err[0])
 		snprintf(e->err, sizeof e->err, "graph kernel compute failed");
 }
 
-void pld_engine_graph_run(pld_engine *e, uint32_t graph, uint64_t iterations)
+void aieth__pld_engine_graph_run(pld_engine *e, uint32_t graph, uint64_t iterations)
 {
 	size_t i;
 	for (i = 0; i < e->nk; i++) {
@@ -143,7 +143,7 @@ void pld_engine_graph_run(pld_engine *e, uint32_t graph, uint64_t iterations)
 	}
 }
 
-void pld_engine_graph_end(pld_engine *e, uint32_t graph)
+void aieth__pld_engine_graph_end(pld_engine *e, uint32_t graph)
 {
 	size_t i;
 	for (i = 0; i < e->nk; i++)
@@ -153,7 +153,7 @@ void pld_engine_graph_end(pld_engine *e, uint32_t graph)
 		}
 }
 
-void pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete)
+void aieth__pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete)
 {
 	size_t i;
 	uint64_t lo = UINT64_MAX;
@@ -227,8 +227,8 @@ static pld_run_status run_comp(pld_engine *e, int func, pld_kern *only, pld_chan
 	for (j = 0; j < e->nk; j++)
 		if (only ? &e->k[j] == only : e->k[j].active)
 			c.kern[c.nkern++] = &e->k[j];
-	st = pld_sim_component(&c, reference, cycle_limit, end, &r->sim_steps, &r->sim_skipped,
-			       r->msg, sizeof r->msg);
+	st = aieth__pld_sim_component(&c, reference, cycle_limit, end, &r->sim_steps,
+				      &r->sim_skipped, r->msg, sizeof r->msg);
 	*model_failed = c.model_failed;
 	comp_free(&c);
 	return st;
@@ -253,16 +253,17 @@ static void fill_chan(pld_chan *ch, int dir, uint32_t idx, const pld_chan_cfg *c
 	ch->func = !perf;
 }
 
-void pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
-			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+void aieth__pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
+				 void (*progress)(void *ctx, uint64_t done, uint64_t total),
+				 void *ctx)
 {
 	e->intr = intr;
 	e->progress = progress;
 	e->progress_ctx = ctx;
 }
 
-int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
-		   pld_run_result *r)
+int aieth__pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
+			  pld_run_result *r)
 {
 	uint32_t N = e->p.channels, D = e->p.depth, i;
 	uint64_t mode, *first = NULL;
@@ -297,7 +298,7 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 		e->err[0] = '\0';
 		goto out;
 	}
-	pld_cfg_decode(N, t->cfg, &mode, txc, rxc);
+	aieth__pld_cfg_decode(N, t->cfg, &mode, txc, rxc);
 	perf = mode != PLD_MODE_FUNC;
 
 	for (i = 0; i < N; i++) {
@@ -322,7 +323,7 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	for (j = 0; j < e->nk; j++) {
 		pld_kern *k = &e->k[j];
 		uint32_t q;
-		if (pld_kern_settle(k, r->msg, sizeof r->msg))
+		if (aieth__pld_kern_settle(k, r->msg, sizeof r->msg))
 			goto out;
 		k->started0 = k->started;
 		for (q = 0; q < k->d.n_in; q++)
@@ -417,10 +418,10 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 	e->data_bytes = 0;
 	for (i = 0; i < N; i++)
 		e->data_bytes += (tx[i].n + rx[i].n) * PLD_WORD_BYTES;
-	rc = reference ? pld_data_reference(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
-					    sizeof r->msg)
-		       : pld_data_fast(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
-				       sizeof r->msg);
+	rc = reference ? aieth__pld_data_reference(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
+						   sizeof r->msg)
+		       : aieth__pld_data_fast(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
+					      sizeof r->msg);
 	if (rc == PLD_DATA_INTERRUPTED) {
 		r->status = PLD_RUN_INTERRUPTED;
 		snprintf(r->msg, sizeof r->msg,
@@ -451,7 +452,7 @@ int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limi
 			first[2 * N + i] = r->rx[i].first;
 			first[3 * N + i] = r->rx[i].last;
 		}
-		pld_perf_encode(N, first, first + N, first + 2 * N, first + 3 * N, t->perf);
+		aieth__pld_perf_encode(N, first, first + N, first + 2 * N, first + 3 * N, t->perf);
 	}
 	rc = 0;
 out:
@@ -468,7 +469,8 @@ out:
  * later holds all its ports; a kernel that ran its iterations takes and
  * gives nothing more; else an input whose next window is short waits for
  * data and an output not drained waits for space. */
-size_t pld_engine_port_states(const pld_engine *e, uint64_t now, pld_port_state *out, size_t cap)
+size_t aieth__pld_engine_port_states(const pld_engine *e, uint64_t now, pld_port_state *out,
+				     size_t cap)
 {
 	size_t i, n = 0;
 	uint32_t p;

@@ -69,7 +69,7 @@ typedef enum {
 	PLD_RUN_STALLED = 1,    /* no channel can ever progress again */
 	PLD_RUN_TIMEOUT = 2,    /* still progressing at the cycle limit */
 	PLD_RUN_ERROR = 3,      /* malformed transaction or model failure */
-	PLD_RUN_INTERRUPTED = 4 /* the interrupt flag was raised (pld_engine_set_hooks) */
+	PLD_RUN_INTERRUPTED = 4 /* the interrupt flag was raised (aieth__pld_engine_set_hooks) */
 } pld_run_status;
 
 typedef struct {
@@ -95,18 +95,18 @@ typedef struct {
 typedef struct pld_engine pld_engine;
 
 /* Create an engine; kernels are copied. Returns 0, -1 with err filled. */
-int pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_kernel_desc *k,
-		      size_t nk, uint32_t ngraphs, char *err, size_t errlen);
-void pld_engine_destroy(pld_engine *e);
+int aieth__pld_engine_create(pld_engine **out, const pld_engine_params *p, const pld_kernel_desc *k,
+			     size_t nk, uint32_t ngraphs, char *err, size_t errlen);
+void aieth__pld_engine_destroy(pld_engine *e);
 
 /* Graph control. run adds iterations (PLD_FOREVER: unbounded); end stops
  * starting new iterations. */
-void pld_engine_graph_run(pld_engine *e, uint32_t graph, uint64_t iterations);
-void pld_engine_graph_end(pld_engine *e, uint32_t graph);
+void aieth__pld_engine_graph_run(pld_engine *e, uint32_t graph, uint64_t iterations);
+void aieth__pld_engine_graph_end(pld_engine *e, uint32_t graph);
 /* Let the kernels run to quiescence (time passes between transactions),
  * then report: iterations started by the slowest kernel of the graph, and
  * whether every kernel reached its limit. */
-void pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete);
+void aieth__pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int *complete);
 
 /* Hooks checked every few thousand simulated steps of a run, and between
  * chunks of its data phase (both may be NULL): when *intr is non-zero the
@@ -115,14 +115,15 @@ void pld_engine_graph_status(pld_engine *e, uint32_t graph, uint64_t *done, int 
  * bytes moved and expected by the channels being simulated, then, while
  * the data is computed, the transaction's bytes in the share of that work
  * done (never less than shown before). */
-void pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
-			  void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+void aieth__pld_engine_set_hooks(pld_engine *e, const volatile sig_atomic_t *intr,
+				 void (*progress)(void *ctx, uint64_t done, uint64_t total),
+				 void *ctx);
 
 /* Run one transaction. reference: 1 = step every cycle. cycle_limit: stop
  * the streaming phase there (0 = none). r->tx/r->rx must point at N entries.
  * Returns 0 when the run produced a status (any), -1 on internal failure. */
-int pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
-		   pld_run_result *r);
+int aieth__pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cycle_limit,
+			  pld_run_result *r);
 
 /* After a stalled run or at a timeout (board cycle now): where each port
  * of each active kernel stands, the emulator's counterpart of the AI
@@ -137,7 +138,7 @@ typedef enum {
 } pld_port_wait;
 
 typedef struct {
-	size_t kernel; /* index in the descriptions given to pld_engine_create */
+	size_t kernel; /* index in the descriptions given to aieth__pld_engine_create */
 	int out;       /* 0: an input port (TX channel), 1: an output (RX) */
 	uint32_t port; /* index among the kernel's inputs or outputs */
 	uint32_t chan; /* its channel index in that direction */
@@ -156,6 +157,7 @@ typedef struct {
 /* The ports of the active kernels into out[cap], kernels in order, each
  * kernel's inputs then outputs. Returns how many there are (may exceed
  * cap: only cap were written). */
-size_t pld_engine_port_states(const pld_engine *e, uint64_t now, pld_port_state *out, size_t cap);
+size_t aieth__pld_engine_port_states(const pld_engine *e, uint64_t now, pld_port_state *out,
+				     size_t cap);
 
 #endif /* PLD_ENGINE_H */

@@ -41,12 +41,12 @@ static void xor_words(uint8_t *p, uint64_t words, const uint8_t mask[16])
 			p[i * W + b] ^= mask[b];
 }
 
-void pld_tx_stream(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
-		   uint64_t count, uint8_t *dst)
+void aieth__pld_tx_stream(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
+			  uint64_t count, uint8_t *dst)
 {
 	uint64_t D = e->p.depth;
 	if (c->func) {
-		pld_image_read(&t->tx, (c->offset + g0) * W, dst, count * W);
+		aieth__pld_image_read(&t->tx, (c->offset + g0) * W, dst, count * W);
 		return;
 	}
 	/* PERF: every repetition replays the URAM; beyond the depth the URAM
@@ -55,9 +55,9 @@ void pld_tx_stream(const pld_engine *e, const pld_txn *t, const pld_chan *c, uin
 		uint64_t idx = g0 % c->frames, blk = idx / D, pos = idx % D;
 		uint64_t run = min64(min64(c->frames - idx, D - pos), count);
 		uint8_t mask[16];
-		pld_image_read(&t->tx, (c->offset + pos) * W, dst, run * W);
+		aieth__pld_image_read(&t->tx, (c->offset + pos) * W, dst, run * W);
 		if (blk) {
-			pld_filler_mask(blk, mask);
+			aieth__pld_filler_mask(blk, mask);
 			xor_words(dst, run, mask);
 		}
 		dst += run * W;
@@ -73,13 +73,13 @@ static void rx_store(const pld_engine *e, pld_txn *t, const pld_chan *c, uint64_
 {
 	uint64_t D = e->p.depth;
 	if (c->func) {
-		pld_image_write(&t->rx, (c->offset + g0) * W, src, count * W);
+		aieth__pld_image_write(&t->rx, (c->offset + g0) * W, src, count * W);
 		return;
 	}
 	while (count) {
 		uint64_t idx = g0 % c->frames, pos = idx % D;
 		uint64_t run = min64(min64(c->frames - idx, D - pos), count);
-		pld_image_write(&t->rx, (c->offset + pos) * W, src, run * W);
+		aieth__pld_image_write(&t->rx, (c->offset + pos) * W, src, run * W);
 		src += run * W;
 		g0 += run;
 		count -= run;
@@ -98,13 +98,13 @@ static uint8_t *tx_direct(const pld_engine *e, const pld_txn *t, const pld_chan 
 {
 	uint64_t idx;
 	if (c->func)
-		return pld_image_ptr(&t->tx, (c->offset + g0) * W, count * W);
+		return aieth__pld_image_ptr(&t->tx, (c->offset + g0) * W, count * W);
 	if (!c->frames)
 		return NULL;
 	idx = g0 % c->frames;
 	if (idx + count > c->frames || idx + count > e->p.depth)
 		return NULL;
-	return pld_image_ptr(&t->tx, (c->offset + idx) * W, count * W);
+	return aieth__pld_image_ptr(&t->tx, (c->offset + idx) * W, count * W);
 }
 
 static uint8_t *rx_direct(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
@@ -113,7 +113,7 @@ static uint8_t *rx_direct(const pld_engine *e, const pld_txn *t, const pld_chan 
 	uint64_t idx, pos;
 	if (c->func) {
 		*img_off = (c->offset + g0) * W;
-		return pld_image_ptr(&t->rx, *img_off, count * W);
+		return aieth__pld_image_ptr(&t->rx, *img_off, count * W);
 	}
 	if (!c->frames)
 		return NULL;
@@ -122,7 +122,7 @@ static uint8_t *rx_direct(const pld_engine *e, const pld_txn *t, const pld_chan 
 	if (idx + count > c->frames || pos + count > e->p.depth)
 		return NULL;
 	*img_off = (c->offset + pos) * W;
-	return pld_image_ptr(&t->rx, *img_off, count * W);
+	return aieth__pld_image_ptr(&t->rx, *img_off, count * W);
 }
 
 /* RX beats whose values survive in the RX image: FUNC, those written to
@@ -153,12 +153,12 @@ static void port_in_read(const pld_engine *e, const pld_txn *t, const pld_kern *
 		count -= n;
 	}
 	if (count)
-		pld_tx_stream(e, t, txc, x0 - w0, count, dst);
+		aieth__pld_tx_stream(e, t, txc, x0 - w0, count, dst);
 }
 
 /* --------------------------------------------------------------- settle */
 
-int pld_kern_settle(pld_kern *k, char *err, size_t errlen)
+int aieth__pld_kern_settle(pld_kern *k, char *err, size_t errlen)
 {
 	uint64_t J0 = k->started, J1, j;
 	uint32_t i;
@@ -269,7 +269,7 @@ static void clip(uint64_t x0, uint64_t n, uint64_t lo, uint64_t hi, uint64_t *a,
 	*z = min64(x0 + n, hi);
 }
 
-int pld_data_poll(pld_engine *e, double frac)
+int aieth__pld_data_poll(pld_engine *e, double frac)
 {
 	if (e->intr && *e->intr)
 		return 1;
@@ -381,7 +381,7 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 				pld_chan *ch = &rx[k->d.out_chan[q]];
 				uint64_t b = k->d.out_beats[q], x0 = a * b, n = cnt * b, lo, hi;
 				if (direct[q]) {
-					pld_image_wrote(&t->rx, direct_off[q], n * W);
+					aieth__pld_image_wrote(&t->rx, direct_off[q], n * W);
 				} else {
 					clip(x0, n, og0[q], og1[q], &lo, &hi);
 					if (hi > lo)
@@ -396,7 +396,7 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 			a += cnt;
 			done_it += cnt;
 			/* progress, and the interrupt honoured within a chunk's time */
-			if (pld_data_poll(e, (double)done_it / (double)todo)) {
+			if (aieth__pld_data_poll(e, (double)done_it / (double)todo)) {
 				rc = PLD_DATA_INTERRUPTED;
 				goto out;
 			}
@@ -432,8 +432,8 @@ static void data_begin(pld_engine *e)
 		e->data_nk += e->k[j].active != 0;
 }
 
-int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
-		  size_t errlen)
+int aieth__pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
+			 size_t errlen)
 {
 	scratch sc[2 * PLD_MAX_PORTS];
 	size_t j;
@@ -482,7 +482,7 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 	/* every iteration, one at a time, inputs gathered beat by beat */
 	for (j = J0; j < J1; j++) {
 		if (!((j - J0) & REF_POLL_MASK) &&
-		    pld_data_poll(e, 0.5 * (double)(j - J0) / (double)(J1 - J0))) {
+		    aieth__pld_data_poll(e, 0.5 * (double)(j - J0) / (double)(J1 - J0))) {
 			rc = PLD_DATA_INTERRUPTED;
 			goto out;
 		}
@@ -508,7 +508,7 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 		memset(uram, 0, D * W);
 		for (g = 0; g < ch->k; g++) {
 			if (!(g & REF_POLL_MASK) &&
-			    pld_data_poll(e, 0.5 + 0.5 * (double)q / (double)k->d.n_out)) {
+			    aieth__pld_data_poll(e, 0.5 + 0.5 * (double)q / (double)k->d.n_out)) {
 				rc = PLD_DATA_INTERRUPTED;
 				goto out;
 			}
@@ -517,14 +517,16 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 					 : outq[q] + (x - J0 * b) * W;
 			if (ch->func) {
 				if (g < ch->popped)
-					pld_image_write(&t->rx, (ch->offset + g) * W, src, W);
+					aieth__pld_image_write(&t->rx, (ch->offset + g) * W, src,
+							       W);
 			} else {
 				memcpy(uram + ((g % ch->frames) % D) * W, src, W);
 			}
 		}
 		if (!ch->func && done)
 			for (g = 0; g < min64(ch->frames, D); g++)
-				pld_image_write(&t->rx, (ch->offset + g) * W, uram + g * W, W);
+				aieth__pld_image_write(&t->rx, (ch->offset + g) * W, uram + g * W,
+						       W);
 		for (x = k->r[q]; x < J1 * b; x++) {
 			src = x < J0 * b ? k->out_carry[q] + (x - r0) * W
 					 : outq[q] + (x - J0 * b) * W;
@@ -551,8 +553,8 @@ out:
 	return rc;
 }
 
-int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
-		       size_t errlen)
+int aieth__pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
+			      char *err, size_t errlen)
 {
 	size_t j;
 	int rc;

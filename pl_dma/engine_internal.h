@@ -76,12 +76,12 @@ struct pld_engine {
 	pld_kern **tx_bind, **rx_bind; /* per channel index: kernel or NULL */
 	uint32_t *tx_port, *rx_port;
 	char err[256];                     /* a graph-control failure, reported by the next run */
-	const volatile sig_atomic_t *intr; /* pld_engine_set_hooks */
+	const volatile sig_atomic_t *intr; /* aieth__pld_engine_set_hooks */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 	uint64_t shown; /* the last done given to progress in this run */
 	/* the data phase: bytes of the transaction, and which of how many
-	 * active kernels is being computed (pld_data_poll) */
+	 * active kernels is being computed (aieth__pld_data_poll) */
 	uint64_t data_bytes;
 	size_t data_k, data_nk;
 };
@@ -102,32 +102,33 @@ typedef struct {
 
 /* Simulate a component from cycle 0. Returns the run status; *end is the
  * cycle after the last activity (DONE) or the cycle the run stopped. */
-pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit, uint64_t *end,
-				 uint64_t *steps, uint64_t *skipped, char *err, size_t errlen);
+pld_run_status aieth__pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit,
+					uint64_t *end, uint64_t *steps, uint64_t *skipped,
+					char *err, size_t errlen);
 
 /* Start (and compute) every iteration the carried data allows, as if
  * unbounded time passed; then mark every time as past. 0, or -1 with err
  * filled when the model's compute fails. */
-int pld_kern_settle(pld_kern *k, char *err, size_t errlen);
+int aieth__pld_kern_settle(pld_kern *k, char *err, size_t errlen);
 
 /* The data phase's hook, between chunks of its work: frac (0..1) of the
  * current kernel's work done. Gives progress the transaction's bytes in
  * that share of the whole phase (never less than already shown) and
  * returns 1 when the interrupt flag is raised: the data phase stops. */
-int pld_data_poll(pld_engine *e, double frac);
+int aieth__pld_data_poll(pld_engine *e, double frac);
 
 /* Data path, after the timing of a transaction is known. Returns 0, -1
  * with err filled (model compute failure, out of memory), or
- * PLD_DATA_INTERRUPTED (the interrupt flag, seen by pld_data_poll). */
+ * PLD_DATA_INTERRUPTED (the interrupt flag, seen by aieth__pld_data_poll). */
 #define PLD_DATA_INTERRUPTED 2
-int pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
-		  size_t errlen);
-int pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
-		       size_t errlen);
+int aieth__pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
+			 size_t errlen);
+int aieth__pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,
+			      char *err, size_t errlen);
 
 /* TX stream beats [g0, g0+count) of a channel as the PL kernel emits them
  * (PERF: URAM with wrap and filler; FUNC: memory words). */
-void pld_tx_stream(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
-		   uint64_t count, uint8_t *dst);
+void aieth__pld_tx_stream(const pld_engine *e, const pld_txn *t, const pld_chan *c, uint64_t g0,
+			  uint64_t count, uint8_t *dst);
 
 #endif

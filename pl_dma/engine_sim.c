@@ -849,8 +849,9 @@ static int poll_hooks(const pld_comp *c)
 	return 0;
 }
 
-pld_run_status pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit, uint64_t *end,
-				 uint64_t *steps, uint64_t *skipped, char *err, size_t errlen)
+pld_run_status aieth__pld_sim_component(pld_comp *c, int reference, uint64_t cycle_limit,
+					uint64_t *end, uint64_t *steps, uint64_t *skipped,
+					char *err, size_t errlen)
 {
 	tick t = 0;
 	pld_run_status st = PLD_RUN_DONE;

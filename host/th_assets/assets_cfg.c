@@ -30,16 +30,16 @@ static int cf_entry(const char *what, const char *name, struct json_object *o, a
 	struct json_object *sha;
 	int rc;
 	snprintf(path, sizeof path, "releases.%.64s", name);
-	if (asx_release_check(name))
+	if (aieth__asx_release_check(name))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: releases", what);
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
-	if ((rc = jstrict_keys(what, path, o, keys)) ||
-	    (rc = jstrict_get_string(what, path, o, "url", 1, &url)) ||
-	    (rc = jstrict_get_string(what, path, o, "file", 1, &file)) ||
-	    (rc = jstrict_get_string(what, path, o, "note", 0, &note)))
+	if ((rc = aieth__jstrict_keys(what, path, o, keys)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "url", 1, &url)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "file", 1, &file)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "note", 0, &note)))
 		return rc;
-	if (asx_url_file_name(url, fname, sizeof fname) || asx_file_name_check(file))
+	if (aieth__asx_url_file_name(url, fname, sizeof fname) || aieth__asx_file_name_check(file))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (!json_object_object_get_ex(o, "sha256", &sha))
 		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: missing (null when not known)",
@@ -47,7 +47,7 @@ static int cf_entry(const char *what, const char *name, struct json_object *o, a
 	if (sha && !json_object_is_type(sha, json_type_string))
 		return aieth__fail(AIETH_EPARSE, "%s: %s.sha256: expected a string or null", what,
 				   path);
-	if (sha && asx_sha256_norm(json_object_get_string(sha), norm, "sha256"))
+	if (sha && aieth__asx_sha256_norm(json_object_get_string(sha), norm, "sha256"))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
 	if (!r)
 		return 0;
@@ -60,8 +60,8 @@ static int cf_entry(const char *what, const char *name, struct json_object *o, a
 	return r->url ? 0 : aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 }
 
-int asx_cfg_parse(const char *what, const char *text, size_t len, const char *release,
-		  const char *file, asx_release *out)
+int aieth__asx_cfg_parse(const char *what, const char *text, size_t len, const char *release,
+			 const char *file, asx_release *out)
 {
 	static const char *const keys[] = {"releases", "comment", NULL};
 	struct json_object *root = NULL, *rels = NULL;
@@ -69,11 +69,11 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 	char known[256] = "";
 	int rc, found = 0;
 	memset(out, 0, sizeof *out);
-	if ((rc = jstrict_parse_object(what, text, len, CF_MAX_BYTES, &root)))
+	if ((rc = aieth__jstrict_parse_object(what, text, len, CF_MAX_BYTES, &root)))
 		return rc;
-	if ((rc = jstrict_keys(what, "", root, keys)) ||
-	    (rc = jstrict_get_string(what, "", root, "comment", 0, &comment)) ||
-	    (rc = jstrict_get_object(what, "", root, "releases", 1, &rels)))
+	if ((rc = aieth__jstrict_keys(what, "", root, keys)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "comment", 0, &comment)) ||
+	    (rc = aieth__jstrict_get_object(what, "", root, "releases", 1, &rels)))
 		goto out;
 	/* every entry is checked, not only the one asked for */
 	json_object_object_foreach(rels, k, v)
@@ -83,7 +83,7 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 			goto out;
 		if (!match && !release && file) {
 			const char *f = NULL;
-			jstrict_get_string(what, "", v, "file", 1, &f);
+			aieth__jstrict_get_string(what, "", v, "file", 1, &f);
 			match = f && !strcmp(f, file);
 		}
 		if (match && !found) {
@@ -103,11 +103,12 @@ int asx_cfg_parse(const char *what, const char *text, size_t len, const char *re
 out:
 	json_object_put(root);
 	if (rc)
-		asx_release_free(out);
+		aieth__asx_release_free(out);
 	return rc;
 }
 
-int asx_cfg_find(const char *data_dir, const char *release, const char *file, asx_release *out)
+int aieth__asx_cfg_find(const char *data_dir, const char *release, const char *file,
+			asx_release *out)
 {
 	char *path = aieth__path_join(aieth__data_dir(data_dir), "cfg/assets.json"), *text = NULL;
 	size_t len = 0;
@@ -116,13 +117,13 @@ int asx_cfg_find(const char *data_dir, const char *release, const char *file, as
 	if (!path)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	if ((rc = aieth__read_file(path, CF_MAX_BYTES, &text, &len)) == 0)
-		rc = asx_cfg_parse(path, text, len, release, file, out);
+		rc = aieth__asx_cfg_parse(path, text, len, release, file, out);
 	free(text);
 	free(path);
 	return rc;
 }
 
-void asx_release_free(asx_release *r)
+void aieth__asx_release_free(asx_release *r)
 {
 	free(r->url);
 	r->url = NULL;

@@ -44,7 +44,7 @@ typedef struct {
 	int resumed, restarted;
 	int bad; /* a write callback failure, message set */
 	CURL *c;
-	const aieth_assets_fetch_opts *o;
+	const aieth__assets_fetch_opts *o;
 	const char *cacert; /* the CA bundle trusted (NULL: the system's) */
 } ft_xfer;
 
@@ -145,7 +145,7 @@ static int ft_tls_error(CURLcode cc)
 	       cc == CURLE_SSL_ISSUER_ERROR || cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
 }
 
-static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer *x, int *retry)
+static int ft_attempt(const aieth__assets_fetch_opts *o, const char *url, ft_xfer *x, int *retry)
 {
 	char err[CURL_ERROR_SIZE] = "", range[32], ua[64], q[96];
 	struct stat st;
@@ -242,8 +242,8 @@ static int ft_attempt(const aieth_assets_fetch_opts *o, const char *url, ft_xfer
 	return rc;
 }
 
-static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const char *part,
-		       aieth_assets_result *r)
+static int ft_download(const aieth__assets_fetch_opts *o, const char *url, const char *part,
+		       aieth__assets_result *r)
 {
 	ft_xfer x;
 	struct stat st;
@@ -279,7 +279,7 @@ static int ft_download(const aieth_assets_fetch_opts *o, const char *url, const 
 #endif /* AIETH_HAVE_CURL */
 
 /* The URL, file name and known hash of what is fetched. */
-static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *expected,
+static int ft_resolve(const aieth__assets_fetch_opts *o, asx_release *rel, char *expected,
 		      const char **expected_what)
 {
 	int rc;
@@ -287,7 +287,7 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 	*expected = 0;
 	*expected_what = "";
 	if (o->url) {
-		if ((rc = asx_url_file_name(o->url, rel->file, sizeof rel->file)))
+		if ((rc = aieth__asx_url_file_name(o->url, rel->file, sizeof rel->file)))
 			return rc;
 		rel->url = aieth__strdup(o->url);
 		if (!rel->url)
@@ -296,17 +296,17 @@ static int ft_resolve(const aieth_assets_fetch_opts *o, asx_release *rel, char *
 			snprintf(rel->release, sizeof rel->release, "%s", o->release);
 	} else {
 		const char *name = o->release ? o->release : AIETH_ASSETS_DEFAULT_RELEASE;
-		if ((rc = asx_release_check(name)) ||
-		    (rc = asx_cfg_find(o->data_dir, name, NULL, rel)))
+		if ((rc = aieth__asx_release_check(name)) ||
+		    (rc = aieth__asx_cfg_find(o->data_dir, name, NULL, rel)))
 			return rc;
 	}
-	return asx_expected_hash(rel, o->sha256, expected, expected_what);
+	return aieth__asx_expected_hash(rel, o->sha256, expected, expected_what);
 }
 
-AIETH__OPTS_INIT_FN(aieth_assets_fetch_opts, AIETH_ASSETS_FETCH_OPTS_INIT,
+AIETH__OPTS_INIT_FN(aieth__assets_fetch_opts, AIETH_ASSETS_FETCH_OPTS_INIT,
 		    AIETH_ASSETS_FETCH_OPTS_VERSION);
 
-int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
+int aieth__assets_fetch(const aieth__assets_fetch_opts *o, aieth__assets_result *r)
 {
 	asx_release rel;
 	char expected[65], *dl = NULL, *final = NULL, *part = NULL, *lock = NULL;
@@ -317,14 +317,14 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 		return aieth__fail(AIETH_EINVAL, "aieth_assets_fetch: NULL argument");
 	memset(r, 0, sizeof *r);
 	aieth__error_clear();
-	/* the versions of aieth_assets_fetch_opts read here (a new one: raise it) */
+	/* the versions of aieth__assets_fetch_opts read here (a new one: raise it) */
 	if ((rc = aieth__opts_version("aieth_assets_fetch_opts", "aieth_assets_fetch_opts",
 				      o->version, AIETH_ASSETS_FETCH_OPTS_VERSION)))
 		return rc;
 	if ((rc = ft_resolve(o, &rel, expected, &ewhat)))
 		goto out;
-	dl = asx_dest_path(o->dest, "downloads");
-	lock = asx_dest_path(o->dest, ASX_LOCK_NAME);
+	dl = aieth__asx_dest_path(o->dest, "downloads");
+	lock = aieth__asx_dest_path(o->dest, ASX_LOCK_NAME);
 	final = dl ? aieth__path_join(dl, rel.file) : NULL;
 	part = final ? malloc(strlen(final) + 6) : NULL;
 	if (!lock || !part) {
@@ -334,7 +334,7 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 	sprintf(part, "%s.part", final);
 	snprintf(r->path, sizeof r->path, "%s", final);
 	snprintf(r->lock_path, sizeof r->lock_path, "%s", lock);
-	if ((rc = asx_mkdirs(dl)))
+	if ((rc = aieth__asx_mkdirs(dl)))
 		goto out;
 	if (lstat(final, &st) == 0) {
 		/* already installed: checked again, never downloaded over */
@@ -344,8 +344,8 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 		}
 		if ((rc = aieth__file_sha256(final, r->sha256, &r->bytes)))
 			goto out;
-		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url,
-					 rel.release, 0, &r->recorded);
+		rc = aieth__asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url,
+						rel.release, 0, &r->recorded);
 		if (rc)
 			aieth__fail_prefix(rc, "%s (already there; remove it to download again)",
 					   final);
@@ -356,8 +356,8 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 		goto out;
 	if ((rc = aieth__file_sha256(part, r->sha256, &r->bytes)))
 		goto out;
-	rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url, rel.release,
-				 0, &r->recorded);
+	rc = aieth__asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat, rel.url,
+					rel.release, 0, &r->recorded);
 	if (rc) {
 		unlink(part); /* a wrong file is never resumed nor installed */
 		goto out;
@@ -370,7 +370,7 @@ int aieth_assets_fetch(const aieth_assets_fetch_opts *o, aieth_assets_result *r)
 			 "th_assets fetch: this build has no libcurl (use unpack --from FILE)");
 #endif
 out:
-	asx_release_free(&rel);
+	aieth__asx_release_free(&rel);
 	free(dl);
 	free(final);
 	free(part);

@@ -21,20 +21,20 @@
 /* An archive entry's name: relative, no "." / ".." components past a
  * leading "./", no empty name, no control bytes, at most ASX_NAME_MAX
  * bytes, not the manifest's name. 0 or AIETH_EINVAL naming the rule. */
-int asx_name_check(const char *name);
+int aieth__asx_name_check(const char *name);
 /* A symbolic link's target: relative, no ".." component (so it stays in
  * the folder it is unpacked into whatever links came before). */
-int asx_link_check(const char *name, const char *target);
+int aieth__asx_link_check(const char *name, const char *target);
 /* A downloaded file's name: [A-Za-z0-9._+-], not starting with '.', at
  * most 255 bytes. */
-int asx_file_name_check(const char *file);
+int aieth__asx_file_name_check(const char *file);
 /* The last path component of an http(s) URL (query and fragment cut),
  * checked as above, into out (cap bytes). */
-int asx_url_file_name(const char *url, char *out, size_t cap);
+int aieth__asx_url_file_name(const char *url, char *out, size_t cap);
 /* 64 hex digits (either case) -> lower case into out[65]. */
-int asx_sha256_norm(const char *hex, char out[65], const char *what);
+int aieth__asx_sha256_norm(const char *hex, char out[65], const char *what);
 /* A release name: [A-Za-z0-9._-], not starting with '.', at most 64 bytes. */
-int asx_release_check(const char *release);
+int aieth__asx_release_check(const char *release);
 
 /* --- the lock file (assets_lock.c) --- */
 typedef struct {
@@ -51,16 +51,16 @@ typedef struct {
 
 /* Parse a lock file's text (`what` names it in messages). An empty lock
  * is {"lock_version": 1, "files": {}}. */
-int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out);
+int aieth__asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out);
 /* Read path; a missing file is an empty lock. */
-int asx_lock_load(const char *path, asx_lock *out);
+int aieth__asx_lock_load(const char *path, asx_lock *out);
 /* Write atomically (temp + rename). */
-int asx_lock_save(const char *path, const asx_lock *l);
-const asx_lock_entry *asx_lock_find(const asx_lock *l, const char *file);
+int aieth__asx_lock_save(const char *path, const asx_lock *l);
+const asx_lock_entry *aieth__asx_lock_find(const asx_lock *l, const char *file);
 /* Add an entry (the file must not be there yet). */
-int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *url,
-		 const char *release);
-void asx_lock_free(asx_lock *l);
+int aieth__asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *url,
+			const char *release);
+void aieth__asx_lock_free(asx_lock *l);
 
 /* --- cfg/assets.json (assets_cfg.c) --- */
 typedef struct {
@@ -73,17 +73,18 @@ typedef struct {
 /* Parse cfg/assets.json text; find `release` (or, release NULL, the entry
  * whose file is `file`). AIETH_ENOTFOUND when absent (naming the known
  * releases). */
-int asx_cfg_parse(const char *what, const char *text, size_t len, const char *release,
-		  const char *file, asx_release *out);
+int aieth__asx_cfg_parse(const char *what, const char *text, size_t len, const char *release,
+			 const char *file, asx_release *out);
 /* The same on <data dir>/cfg/assets.json. */
-int asx_cfg_find(const char *data_dir, const char *release, const char *file, asx_release *out);
+int aieth__asx_cfg_find(const char *data_dir, const char *release, const char *file,
+			asx_release *out);
 /* The hash a file must have before the lock file is asked: rel's (from
  * cfg/assets.json), else "" ; sha256_opt (--sha256, may be NULL) must
  * agree with it and then is the one named. *what says where it came from
  * ("" when nothing is known). */
-int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expected[65],
-		      const char **what);
-void asx_release_free(asx_release *r);
+int aieth__asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expected[65],
+			     const char **what);
+void aieth__asx_release_free(asx_release *r);
 
 /* --- hashes (assets_verify.c) --- */
 /* The rule of every install: the file's hash `found` must equal every hash
@@ -91,13 +92,13 @@ void asx_release_free(asx_release *r);
  * file at lock_path). When none is known the hash is recorded in the lock
  * (*recorded = 1; check_only: nothing written, *recorded says whether it
  * would be). A mismatch: AIETH_EINVAL naming expected and found. */
-int asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
-			const char *expected, const char *expected_what, const char *url,
-			const char *release, int check_only, int *recorded);
+int aieth__asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
+			       const char *expected, const char *expected_what, const char *url,
+			       const char *release, int check_only, int *recorded);
 /* DEST (explicit, else the data directory) joined with rel; NULL on OOM. */
-char *asx_dest_path(const char *dest, const char *rel);
+char *aieth__asx_dest_path(const char *dest, const char *rel);
 /* mkdir -p (0755 less the umask); AIETH_EIO when a part is not a folder. */
-int asx_mkdirs(const char *path);
+int aieth__asx_mkdirs(const char *path);
 
 /* --- the manifest of an unpacked release (assets_manifest.c) --- */
 typedef struct {
@@ -107,8 +108,8 @@ typedef struct {
 	uint64_t files, bytes;
 } asx_manifest;
 
-int asx_manifest_write(const char *path, const asx_manifest *m);
-int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manifest *m);
-int asx_manifest_read(const char *path, asx_manifest *m);
+int aieth__asx_manifest_write(const char *path, const asx_manifest *m);
+int aieth__asx_manifest_parse(const char *what, const char *text, size_t len, asx_manifest *m);
+int aieth__asx_manifest_read(const char *path, asx_manifest *m);
 
 #endif

@@ -17,9 +17,9 @@ static int ls_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
+int aieth__assets_list(const char *dest, aieth__assets_list_fn fn, void *ctx)
 {
-	char *adir = asx_dest_path(dest, "assets");
+	char *adir = aieth__asx_dest_path(dest, "assets");
 	char **names = NULL;
 	size_t n = 0, cap = 0, i;
 	struct dirent *d;
@@ -34,7 +34,7 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 		return 0; /* nothing unpacked yet */
 	}
 	while ((d = readdir(dir)) != NULL) {
-		if (d->d_name[0] == '.' || asx_release_check(d->d_name))
+		if (d->d_name[0] == '.' || aieth__asx_release_check(d->d_name))
 			continue;
 		if (AIETH__GROW(names, cap, n + 1, 16, 0)) {
 			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
@@ -60,7 +60,7 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 			rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 			break;
 		}
-		if (asx_manifest_read(mfp, &m) == 0)
+		if (aieth__asx_manifest_read(mfp, &m) == 0)
 			fn(ctx, m.release, m.archive, m.sha256, m.files, m.bytes);
 		else
 			fn(ctx, names[i], "", "", 0, 0); /* not unpacked by th_assets */
@@ -74,21 +74,21 @@ int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx)
 	return rc;
 }
 
-int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx)
+int aieth__assets_lock_list(const char *dest, aieth__assets_lock_fn fn, void *ctx)
 {
-	char *lp = asx_dest_path(dest, ASX_LOCK_NAME);
+	char *lp = aieth__asx_dest_path(dest, ASX_LOCK_NAME);
 	asx_lock l;
 	size_t i;
 	int rc;
 	aieth__error_clear();
 	if (!lp)
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
-	rc = asx_lock_load(lp, &l);
+	rc = aieth__asx_lock_load(lp, &l);
 	free(lp);
 	if (rc)
 		return rc;
 	for (i = 0; i < l.n; i++)
 		fn(ctx, l.e[i].file, l.e[i].sha256, l.e[i].url);
-	asx_lock_free(&l);
+	aieth__asx_lock_free(&l);
 	return 0;
 }

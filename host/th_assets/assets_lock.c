@@ -28,34 +28,34 @@ static int lk_entry(const char *what, asx_lock *l, const char *file, struct json
 	char norm[65];
 	int rc;
 	snprintf(path, sizeof path, "files.%.255s", file);
-	if ((rc = asx_file_name_check(file)))
+	if ((rc = aieth__asx_file_name_check(file)))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: files", what);
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
-	if ((rc = jstrict_keys(what, path, o, keys)) ||
-	    (rc = jstrict_get_string(what, path, o, "sha256", 1, &sha)) ||
-	    (rc = jstrict_get_string(what, path, o, "url", 0, &url)) ||
-	    (rc = jstrict_get_string(what, path, o, "release", 0, &rel)))
+	if ((rc = aieth__jstrict_keys(what, path, o, keys)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "sha256", 1, &sha)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "url", 0, &url)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "release", 0, &rel)))
 		return rc;
-	if (asx_sha256_norm(sha, norm, "sha256"))
+	if (aieth__asx_sha256_norm(sha, norm, "sha256"))
 		return aieth__fail_prefix(AIETH_EPARSE, "%s: %s", what, path);
-	if (asx_lock_find(l, file))
+	if (aieth__asx_lock_find(l, file))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: listed twice", what, path);
-	return asx_lock_add(l, file, norm, url, rel);
+	return aieth__asx_lock_add(l, file, norm, url, rel);
 }
 
-int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out)
+int aieth__asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out)
 {
 	static const char *const keys[] = {"lock_version", "files", NULL};
 	struct json_object *root = NULL, *files = NULL;
 	uint32_t ver = 0;
 	int rc;
 	memset(out, 0, sizeof *out);
-	if ((rc = jstrict_parse_object(what, text, len, ASX_LOCK_MAX_BYTES, &root)))
+	if ((rc = aieth__jstrict_parse_object(what, text, len, ASX_LOCK_MAX_BYTES, &root)))
 		return rc;
-	if ((rc = jstrict_keys(what, "", root, keys)) ||
-	    (rc = jstrict_get_u32(what, "", root, "lock_version", 1, 1, 1, &ver)) ||
-	    (rc = jstrict_get_object(what, "", root, "files", 1, &files)))
+	if ((rc = aieth__jstrict_keys(what, "", root, keys)) ||
+	    (rc = aieth__jstrict_get_u32(what, "", root, "lock_version", 1, 1, 1, &ver)) ||
+	    (rc = aieth__jstrict_get_object(what, "", root, "files", 1, &files)))
 		goto out;
 	if (json_object_object_length(files) > (int)ASX_LOCK_MAX_ENTRIES) {
 		rc = aieth__fail(AIETH_EPARSE, "%s: files: %d entries, at most %u", what,
@@ -70,11 +70,11 @@ int asx_lock_parse(const char *what, const char *text, size_t len, asx_lock *out
 out:
 	json_object_put(root);
 	if (rc)
-		asx_lock_free(out);
+		aieth__asx_lock_free(out);
 	return rc;
 }
 
-int asx_lock_load(const char *path, asx_lock *out)
+int aieth__asx_lock_load(const char *path, asx_lock *out)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -84,12 +84,12 @@ int asx_lock_load(const char *path, asx_lock *out)
 		return 0;
 	if ((rc = aieth__read_file(path, ASX_LOCK_MAX_BYTES, &text, &len)))
 		return rc;
-	rc = asx_lock_parse(path, text, len, out);
+	rc = aieth__asx_lock_parse(path, text, len, out);
 	free(text);
 	return rc;
 }
 
-int asx_lock_save(const char *path, const asx_lock *l)
+int aieth__asx_lock_save(const char *path, const asx_lock *l)
 {
 	struct json_object *root = json_object_new_object(), *files = json_object_new_object();
 	const char *s;
@@ -133,7 +133,7 @@ int asx_lock_save(const char *path, const asx_lock *l)
 	return rc;
 }
 
-const asx_lock_entry *asx_lock_find(const asx_lock *l, const char *file)
+const asx_lock_entry *aieth__asx_lock_find(const asx_lock *l, const char *file)
 {
 	size_t i;
 	for (i = 0; i < l->n; i++)
@@ -142,8 +142,8 @@ const asx_lock_entry *asx_lock_find(const asx_lock *l, const char *file)
 	return NULL;
 }
 
-int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *url,
-		 const char *release)
+int aieth__asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *url,
+			const char *release)
 {
 	asx_lock_entry *e;
 	if (l->n >= ASX_LOCK_MAX_ENTRIES)
@@ -167,7 +167,7 @@ int asx_lock_add(asx_lock *l, const char *file, const char *sha256, const char *
 	return 0;
 }
 
-void asx_lock_free(asx_lock *l)
+void aieth__asx_lock_free(asx_lock *l)
 {
 	size_t i;
 	for (i = 0; i < l->n; i++) {

@@ -17,7 +17,7 @@
 
 #define MF_MAX_BYTES (64u << 10)
 
-int asx_manifest_write(const char *path, const asx_manifest *m)
+int aieth__asx_manifest_write(const char *path, const asx_manifest *m)
 {
 	struct json_object *o = json_object_new_object();
 	const char *s;
@@ -38,7 +38,7 @@ int asx_manifest_write(const char *path, const asx_manifest *m)
 	return rc;
 }
 
-int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manifest *m)
+int aieth__asx_manifest_parse(const char *what, const char *text, size_t len, asx_manifest *m)
 {
 	static const char *const keys[] = {
 		"manifest_version", "release", "archive", "sha256", "files", "bytes", NULL};
@@ -47,20 +47,20 @@ int asx_manifest_parse(const char *what, const char *text, size_t len, asx_manif
 	uint32_t ver;
 	int rc;
 	memset(m, 0, sizeof *m);
-	if ((rc = jstrict_parse_object(what, text, len, MF_MAX_BYTES, &root)))
+	if ((rc = aieth__jstrict_parse_object(what, text, len, MF_MAX_BYTES, &root)))
 		return rc;
-	if ((rc = jstrict_keys(what, "", root, keys)) ||
-	    (rc = jstrict_get_u32(what, "", root, "manifest_version", 1, 1, 1, &ver)) ||
-	    (rc = jstrict_get_string(what, "", root, "release", 1, &rel)) ||
-	    (rc = jstrict_get_string(what, "", root, "archive", 1, &arc)) ||
-	    (rc = jstrict_get_string(what, "", root, "sha256", 1, &sha)) ||
-	    (rc = jstrict_get_u64(what, "", root, "files", 1, 0, AIETH_ASSETS_MAX_ENTRIES,
-				  &m->files)) ||
-	    (rc = jstrict_get_u64(what, "", root, "bytes", 1, 0, AIETH_ASSETS_MAX_TOTAL,
-				  &m->bytes)))
+	if ((rc = aieth__jstrict_keys(what, "", root, keys)) ||
+	    (rc = aieth__jstrict_get_u32(what, "", root, "manifest_version", 1, 1, 1, &ver)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "release", 1, &rel)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "archive", 1, &arc)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "sha256", 1, &sha)) ||
+	    (rc = aieth__jstrict_get_u64(what, "", root, "files", 1, 0, AIETH_ASSETS_MAX_ENTRIES,
+					 &m->files)) ||
+	    (rc = aieth__jstrict_get_u64(what, "", root, "bytes", 1, 0, AIETH_ASSETS_MAX_TOTAL,
+					 &m->bytes)))
 		goto out;
-	if (asx_release_check(rel) || asx_file_name_check(arc) ||
-	    asx_sha256_norm(sha, m->sha256, "sha256")) {
+	if (aieth__asx_release_check(rel) || aieth__asx_file_name_check(arc) ||
+	    aieth__asx_sha256_norm(sha, m->sha256, "sha256")) {
 		rc = aieth__fail_prefix(AIETH_EPARSE, "%s", what);
 		goto out;
 	}
@@ -71,13 +71,13 @@ out:
 	return rc;
 }
 
-int asx_manifest_read(const char *path, asx_manifest *m)
+int aieth__asx_manifest_read(const char *path, asx_manifest *m)
 {
 	char *text = NULL;
 	size_t len = 0;
 	int rc = aieth__read_file(path, MF_MAX_BYTES, &text, &len);
 	if (!rc)
-		rc = asx_manifest_parse(path, text, len, m);
+		rc = aieth__asx_manifest_parse(path, text, len, m);
 	free(text);
 	return rc;
 }

@@ -53,7 +53,7 @@ static int nm_common(const char *what, const char *name, const char *s)
 	return 0;
 }
 
-int asx_name_check(const char *name)
+int aieth__asx_name_check(const char *name)
 {
 	const char *s = name;
 	int rc;
@@ -77,7 +77,7 @@ int asx_name_check(const char *name)
 	return 0;
 }
 
-int asx_link_check(const char *name, const char *target)
+int aieth__asx_link_check(const char *name, const char *target)
 {
 	char q[96], w[128];
 	int rc;
@@ -107,11 +107,11 @@ static int nm_plain(const char *what, const char *s, size_t max)
 	return 0;
 }
 
-int asx_file_name_check(const char *file) { return nm_plain("file name", file, 255); }
+int aieth__asx_file_name_check(const char *file) { return nm_plain("file name", file, 255); }
 
-int asx_release_check(const char *release) { return nm_plain("release", release, 64); }
+int aieth__asx_release_check(const char *release) { return nm_plain("release", release, 64); }
 
-int asx_url_file_name(const char *url, char *out, size_t cap)
+int aieth__asx_url_file_name(const char *url, char *out, size_t cap)
 {
 	char q[96];
 	const char *p, *end, *slash;
@@ -137,10 +137,10 @@ int asx_url_file_name(const char *url, char *out, size_t cap)
 				   cap - 1);
 	memcpy(out, slash + 1, n);
 	out[n] = 0;
-	return asx_file_name_check(out);
+	return aieth__asx_file_name_check(out);
 }
 
-int asx_sha256_norm(const char *hex, char out[65], const char *what)
+int aieth__asx_sha256_norm(const char *hex, char out[65], const char *what)
 {
 	char q[96];
 	size_t i;

@@ -42,7 +42,7 @@ static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_
 	if (!name)
 		return aieth__fail(AIETH_EINVAL, "an entry without a readable name");
 	aieth__quote_str(q, sizeof q, name);
-	if ((rc = asx_name_check(name)))
+	if ((rc = aieth__asx_name_check(name)))
 		return rc;
 	if (++c->entries > AIETH_ASSETS_MAX_ENTRIES)
 		return aieth__fail(AIETH_EINVAL, "more than %u entries", AIETH_ASSETS_MAX_ENTRIES);
@@ -52,7 +52,7 @@ static int up_entry_rules(up_ctx *c, struct archive_entry *e, const char **name_
 			"archive entry \"%s\": a hard link (refused: AMD's archives have none)", q);
 	if (type == AE_IFLNK) {
 		const char *t = archive_entry_symlink(e);
-		if ((rc = asx_link_check(name, t ? t : "")))
+		if ((rc = aieth__asx_link_check(name, t ? t : "")))
 			return rc;
 	} else if (type != AE_IFREG && type != AE_IFDIR) {
 		return aieth__fail(
@@ -179,7 +179,7 @@ out:
 }
 
 /* Release, archive path and known hash of what is unpacked. */
-static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char **from,
+static int up_resolve(const aieth__assets_unpack_opts *o, asx_release *rel, char **from,
 		      char *expected, const char **ewhat)
 {
 	int rc;
@@ -187,14 +187,14 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 	*expected = 0;
 	*ewhat = "";
 	memset(rel, 0, sizeof *rel);
-	if (o->release && (rc = asx_release_check(o->release)))
+	if (o->release && (rc = aieth__asx_release_check(o->release)))
 		return rc;
 	if (!o->from) {
 		char *dl;
 		const char *name = o->release ? o->release : AIETH_ASSETS_DEFAULT_RELEASE;
-		if ((rc = asx_cfg_find(o->data_dir, name, NULL, rel)))
+		if ((rc = aieth__asx_cfg_find(o->data_dir, name, NULL, rel)))
 			return rc;
-		dl = asx_dest_path(o->dest, "downloads");
+		dl = aieth__asx_dest_path(o->dest, "downloads");
 		*from = dl ? aieth__path_join(dl, rel->file) : NULL;
 		free(dl);
 		if (!*from)
@@ -202,12 +202,12 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 	} else {
 		base = strrchr(o->from, '/');
 		base = base ? base + 1 : o->from;
-		if ((rc = asx_file_name_check(base)))
+		if ((rc = aieth__asx_file_name_check(base)))
 			return aieth__fail_prefix(rc, "--from %s", o->from);
 		/* a file named in cfg/assets.json is that release's (a missing cfg is fine offline) */
-		if (asx_cfg_find(o->data_dir, NULL, base, rel) ||
+		if (aieth__asx_cfg_find(o->data_dir, NULL, base, rel) ||
 		    (o->release && strcmp(o->release, rel->release))) {
-			asx_release_free(rel);
+			aieth__asx_release_free(rel);
 			memset(rel, 0, sizeof *rel);
 			snprintf(rel->file, sizeof rel->file, "%s", base);
 		}
@@ -218,7 +218,7 @@ static int up_resolve(const aieth_assets_unpack_opts *o, asx_release *rel, char 
 	aieth__error_clear();
 	if (o->release)
 		snprintf(rel->release, sizeof rel->release, "%s", o->release);
-	return asx_expected_hash(rel, o->sha256, expected, ewhat);
+	return aieth__asx_expected_hash(rel, o->sha256, expected, ewhat);
 }
 
 /* The release name when nothing named it: the lock's, else the file's name
@@ -233,11 +233,11 @@ static int up_release_name(const char *lock_path, asx_release *rel)
 	int i;
 	if (*rel->release)
 		return 0;
-	if (asx_lock_load(lock_path, &l) == 0) {
-		e = asx_lock_find(&l, rel->file);
-		if (e && *e->release && !asx_release_check(e->release))
+	if (aieth__asx_lock_load(lock_path, &l) == 0) {
+		e = aieth__asx_lock_find(&l, rel->file);
+		if (e && *e->release && !aieth__asx_release_check(e->release))
 			snprintf(rel->release, sizeof rel->release, "%s", e->release);
-		asx_lock_free(&l);
+		aieth__asx_lock_free(&l);
 		if (*rel->release)
 			return 0;
 	}
@@ -251,7 +251,7 @@ static int up_release_name(const char *lock_path, asx_release *rel)
 		}
 	}
 	aieth__error_clear();
-	return asx_release_check(rel->release);
+	return aieth__asx_release_check(rel->release);
 }
 
 /* .tmp-/.old- folders of unpacks that died (their process is gone): removed. */
@@ -300,10 +300,10 @@ static int up_install(const char *tmp, const char *target, const char *old)
 	return 0;
 }
 
-AIETH__OPTS_INIT_FN(aieth_assets_unpack_opts, AIETH_ASSETS_UNPACK_OPTS_INIT,
+AIETH__OPTS_INIT_FN(aieth__assets_unpack_opts, AIETH_ASSETS_UNPACK_OPTS_INIT,
 		    AIETH_ASSETS_UNPACK_OPTS_VERSION);
 
-int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *r)
+int aieth__assets_unpack(const aieth__assets_unpack_opts *o, aieth__assets_result *r)
 {
 	asx_release rel;
 	asx_manifest m;
@@ -317,14 +317,14 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	memset(r, 0, sizeof *r);
 	memset(&c, 0, sizeof c);
 	aieth__error_clear();
-	/* the versions of aieth_assets_unpack_opts read here (a new one: raise it) */
+	/* the versions of aieth__assets_unpack_opts read here (a new one: raise it) */
 	if ((rc = aieth__opts_version("aieth_assets_unpack_opts", "aieth_assets_unpack_opts",
 				      o->version, AIETH_ASSETS_UNPACK_OPTS_VERSION)))
 		return rc;
 	if ((rc = up_resolve(o, &rel, &from, expected, &ewhat)))
 		goto out;
-	lock = asx_dest_path(o->dest, ASX_LOCK_NAME);
-	adir = asx_dest_path(o->dest, "assets");
+	lock = aieth__asx_dest_path(o->dest, ASX_LOCK_NAME);
+	adir = aieth__asx_dest_path(o->dest, "assets");
 	if (!lock || !adir) {
 		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 		goto out;
@@ -342,14 +342,14 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	sprintf(old, "%s/.old-%s-%ld", adir, rel.release, (long)getpid());
 	snprintf(r->lock_path, sizeof r->lock_path, "%s", lock);
 	snprintf(r->path, sizeof r->path, "%s", target);
-	if ((rc = asx_mkdirs(adir)))
+	if ((rc = aieth__asx_mkdirs(adir)))
 		goto out;
 	/* the archive is checked before a byte of it is unpacked */
 	if ((rc = aieth__file_sha256(from, r->sha256, &r->bytes)))
 		goto out;
 	/* recorded in the lock only once unpacked: a refused archive leaves no trace */
-	if ((rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
-				      rel.url ? rel.url : "", rel.release, 1, &r->recorded)))
+	if ((rc = aieth__asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
+					     rel.url ? rel.url : "", rel.release, 1, &r->recorded)))
 		goto out;
 	up_sweep(adir);
 	aieth__remove_tree(tmp);
@@ -383,16 +383,17 @@ int aieth_assets_unpack(const aieth_assets_unpack_opts *o, aieth_assets_result *
 	if (!mf)
 		rc = aieth__fail(AIETH_ENOMEM, "out of memory");
 	else
-		rc = asx_manifest_write(mf, &m);
+		rc = aieth__asx_manifest_write(mf, &m);
 	if (!rc)
-		rc = asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
-					 rel.url ? rel.url : "", rel.release, 0, &r->recorded);
+		rc = aieth__asx_verify_and_lock(lock, rel.file, r->sha256, expected, ewhat,
+						rel.url ? rel.url : "", rel.release, 0,
+						&r->recorded);
 	if (!rc)
 		rc = up_install(tmp, target, old);
 	if (rc)
 		aieth__remove_tree(tmp);
 out:
-	asx_release_free(&rel);
+	aieth__asx_release_free(&rel);
 	free(from);
 	free(lock);
 	free(adir);

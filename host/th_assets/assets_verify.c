@@ -23,9 +23,9 @@ static int vf_check_record(const char *lock_path, const char *file, const char *
 			   const char *expected, const char *url, const char *release,
 			   int check_only, int *recorded);
 
-int asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
-			const char *expected, const char *expected_what, const char *url,
-			const char *release, int check_only, int *recorded)
+int aieth__asx_verify_and_lock(const char *lock_path, const char *file, const char *found,
+			       const char *expected, const char *expected_what, const char *url,
+			       const char *release, int check_only, int *recorded)
 {
 	int rc;
 	char *guard;
@@ -60,9 +60,9 @@ static int vf_check_record(const char *lock_path, const char *file, const char *
 	asx_lock l;
 	const asx_lock_entry *e;
 	int rc;
-	if ((rc = asx_lock_load(lock_path, &l)))
+	if ((rc = aieth__asx_lock_load(lock_path, &l)))
 		return rc;
-	e = asx_lock_find(&l, file);
+	e = aieth__asx_lock_find(&l, file);
 	if (e && strcmp(e->sha256, found)) {
 		rc = aieth__fail(AIETH_EINVAL,
 				 "%s: sha256 mismatch: expected %s (recorded in %s), found %s",
@@ -70,19 +70,19 @@ static int vf_check_record(const char *lock_path, const char *file, const char *
 	} else if (!e) {
 		/* every install is in the lock: a known hash is kept there too */
 		*recorded = !(expected && *expected);
-		if (!check_only && !(rc = asx_lock_add(&l, file, found, url, release)))
-			rc = asx_lock_save(lock_path, &l);
+		if (!check_only && !(rc = aieth__asx_lock_add(&l, file, found, url, release)))
+			rc = aieth__asx_lock_save(lock_path, &l);
 	}
-	asx_lock_free(&l);
+	aieth__asx_lock_free(&l);
 	return rc;
 }
 
-char *asx_dest_path(const char *dest, const char *rel)
+char *aieth__asx_dest_path(const char *dest, const char *rel)
 {
 	return aieth__path_join(aieth__data_dir(dest), rel);
 }
 
-int asx_mkdirs(const char *path)
+int aieth__asx_mkdirs(const char *path)
 {
 	char *p = aieth__strdup(path), *s;
 	struct stat st;
@@ -111,8 +111,8 @@ int asx_mkdirs(const char *path)
 	return rc;
 }
 
-int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expected[65],
-		      const char **what)
+int aieth__asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expected[65],
+			     const char **what)
 {
 	char h[65];
 	int rc;
@@ -124,7 +124,7 @@ int asx_expected_hash(const asx_release *rel, const char *sha256_opt, char expec
 	}
 	if (!sha256_opt)
 		return AIETH_OK;
-	if ((rc = asx_sha256_norm(sha256_opt, h, "--sha256")))
+	if ((rc = aieth__asx_sha256_norm(sha256_opt, h, "--sha256")))
 		return rc;
 	if (*expected && strcmp(h, expected))
 		return aieth__fail(AIETH_EINVAL,

@@ -44,13 +44,13 @@ typedef struct {
 } pick;
 
 /* DEST/assets/<release>/<file>, allocated (NULL: out of memory). A release
- * passed asx_release_check (at most 64 bytes) and the file is a board's
+ * passed aieth__asx_release_check (at most 64 bytes) and the file is a board's
  * name (at most 64) with a fixed suffix, so rel always fits. */
 static char *xsa_path(const char *dest, const char *release, const char *file)
 {
 	char rel[256];
 	snprintf(rel, sizeof rel, "assets/%s/%s", release, file);
-	return asx_dest_path(dest, rel);
+	return aieth__asx_dest_path(dest, rel);
 }
 
 static int is_regular(const char *path)
@@ -83,8 +83,8 @@ static void consider(void *ctx, const char *release, const char *archive, const 
 		snprintf(k->best, sizeof k->best, "%s", release);
 }
 
-int aieth_assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
-			  size_t path_size, char *release_out, size_t release_size)
+int aieth__assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
+			   size_t path_size, char *release_out, size_t release_size)
 {
 	char file[128];
 	char *p, *adir;
@@ -96,7 +96,7 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 		return aieth__fail(AIETH_EINVAL, "board name \"%s\": expected a board's name",
 				   board ? board : "");
 	snprintf(file, sizeof file, "%s_test_harness.xsa", board);
-	if (release && (rc = asx_release_check(release)))
+	if (release && (rc = aieth__asx_release_check(release)))
 		return rc; /* its message names the release and the rule */
 	memset(&k, 0, sizeof k);
 	k.dest = dest;
@@ -104,12 +104,12 @@ int aieth_assets_find_xsa(const char *dest, const char *board, const char *relea
 	if (release) {
 		snprintf(k.best, sizeof k.best, "%s", release);
 	} else {
-		if ((rc = aieth_assets_list(dest, consider, &k)))
+		if ((rc = aieth__assets_list(dest, consider, &k)))
 			return rc;
 		if (k.failed)
 			return aieth__fail(AIETH_ENOMEM, "out of memory");
 		if (!k.count) {
-			adir = asx_dest_path(dest, "assets");
+			adir = aieth__asx_dest_path(dest, "assets");
 			rc = aieth__fail(
 				AIETH_ENOTFOUND,
 				"no %s in any release under %s/ (th_assets fetch && th_assets "

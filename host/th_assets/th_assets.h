@@ -26,10 +26,10 @@ extern "C" {
 
 /* Called while a download runs: bytes so far (of the whole file, a resumed
  * part included) and the total (0 when the server does not say). */
-typedef void (*aieth_assets_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+typedef void (*aieth__assets_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /* A download's options. A versioned struct (aieth/session.h, docs/api.md):
- * initialise it with AIETH_ASSETS_FETCH_OPTS_INIT or aieth_assets_fetch_opts_init. */
+ * initialise it with AIETH_ASSETS_FETCH_OPTS_INIT or aieth__assets_fetch_opts_init. */
 typedef struct {
 	unsigned int version; /* AIETH_ASSETS_FETCH_OPTS_VERSION */
 	/* what */
@@ -44,16 +44,16 @@ typedef struct {
 	/* limits */
 	unsigned stall_seconds; /* give up when no byte came for this long (0: 60) */
 	/* hooks */
-	aieth_assets_progress_fn progress;
+	aieth__assets_progress_fn progress;
 	void *progress_ctx;
-} aieth_assets_fetch_opts;
+} aieth__assets_fetch_opts;
 
 #define AIETH_ASSETS_FETCH_OPTS_VERSION 1
 #define AIETH_ASSETS_FETCH_OPTS_INIT                       \
 	{                                                  \
 		.version = AIETH_ASSETS_FETCH_OPTS_VERSION \
 	}
-int aieth_assets_fetch_opts_init(aieth_assets_fetch_opts *opts, unsigned int version);
+int aieth__assets_fetch_opts_init(aieth__assets_fetch_opts *opts, unsigned int version);
 
 typedef struct {
 	char path[4096];      /* the installed archive */
@@ -63,7 +63,7 @@ typedef struct {
 	int resumed;          /* 1: a partial download was continued (Range request) */
 	int restarted;        /* 1: the server ignored the Range request; started over */
 	uint64_t bytes;       /* size of the archive */
-} aieth_assets_result;
+} aieth__assets_result;
 
 /* Download (or verify a file already there) and install it as
  * DEST/downloads/<file>. The file must match every hash known for it
@@ -72,10 +72,10 @@ typedef struct {
  * nothing (AIETH_EINVAL naming both hashes). Network and TLS failures:
  * AIETH_EIO (a partial download is kept for the next run to resume);
  * a build without libcurl: AIETH_EUNSUPPORTED. */
-int aieth_assets_fetch(const aieth_assets_fetch_opts *opts, aieth_assets_result *result);
+int aieth__assets_fetch(const aieth__assets_fetch_opts *opts, aieth__assets_result *result);
 
 /* An unpacking's options. A versioned struct (aieth/session.h, docs/api.md):
- * initialise it with AIETH_ASSETS_UNPACK_OPTS_INIT or aieth_assets_unpack_opts_init. */
+ * initialise it with AIETH_ASSETS_UNPACK_OPTS_INIT or aieth__assets_unpack_opts_init. */
 typedef struct {
 	unsigned int version; /* AIETH_ASSETS_UNPACK_OPTS_VERSION */
 	/* what */
@@ -88,14 +88,14 @@ typedef struct {
 	/* limits */
 	uint64_t max_entry_bytes; /* 0: AIETH_ASSETS_MAX_ENTRY */
 	uint64_t max_total_bytes; /* 0: AIETH_ASSETS_MAX_TOTAL */
-} aieth_assets_unpack_opts;
+} aieth__assets_unpack_opts;
 
 #define AIETH_ASSETS_UNPACK_OPTS_VERSION 1
 #define AIETH_ASSETS_UNPACK_OPTS_INIT                       \
 	{                                                   \
 		.version = AIETH_ASSETS_UNPACK_OPTS_VERSION \
 	}
-int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int version);
+int aieth__assets_unpack_opts_init(aieth__assets_unpack_opts *opts, unsigned int version);
 
 #define AIETH_ASSETS_MAX_ENTRY (16ull << 30)
 #define AIETH_ASSETS_MAX_TOTAL (64ull << 30)
@@ -107,18 +107,18 @@ int aieth_assets_unpack_opts_init(aieth_assets_unpack_opts *opts, unsigned int v
  * installed): absolute names, ".." components, hard links, symbolic links
  * that are absolute or contain "..", devices, FIFOs, sockets, an entry or a
  * total beyond the limits. result->path: the installed folder. */
-int aieth_assets_unpack(const aieth_assets_unpack_opts *opts, aieth_assets_result *result);
+int aieth__assets_unpack(const aieth__assets_unpack_opts *opts, aieth__assets_result *result);
 
 /* What is installed: one call of fn per unpacked release (sorted), with the
  * release, the archive's name and sha256, the number of files and bytes. */
-typedef void (*aieth_assets_list_fn)(void *ctx, const char *release, const char *archive,
-				     const char *sha256, uint64_t files, uint64_t bytes);
-int aieth_assets_list(const char *dest, aieth_assets_list_fn fn, void *ctx);
+typedef void (*aieth__assets_list_fn)(void *ctx, const char *release, const char *archive,
+				      const char *sha256, uint64_t files, uint64_t bytes);
+int aieth__assets_list(const char *dest, aieth__assets_list_fn fn, void *ctx);
 
 /* The lock file's entries: file name, sha256, url ("" when unknown). */
-typedef void (*aieth_assets_lock_fn)(void *ctx, const char *file, const char *sha256,
-				     const char *url);
-int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx);
+typedef void (*aieth__assets_lock_fn)(void *ctx, const char *file, const char *sha256,
+				      const char *url);
+int aieth__assets_lock_list(const char *dest, aieth__assets_lock_fn fn, void *ctx);
 
 /* The test harness XSA of board ("vck190": <board>_test_harness.xsa) in an
  * unpacked release: DEST/assets/<release>/. release NULL: the default
@@ -127,8 +127,8 @@ int aieth_assets_lock_list(const char *dest, aieth_assets_lock_fn fn, void *ctx)
  * unpacked (with a manifest) count. Writes the path and the release used;
  * AIETH_ENOTFOUND (saying how to get it) when there is none. th_package's
  * default for --xsa. */
-int aieth_assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
-			  size_t path_size, char *release_out, size_t release_size);
+int aieth__assets_find_xsa(const char *dest, const char *board, const char *release, char *path,
+			   size_t path_size, char *release_out, size_t release_size);
 
 #ifdef __cplusplus
 }

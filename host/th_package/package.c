@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * package.c - aieth_package: XSA + compiled graph -> AIE-only
+ * package.c - aieth__package: XSA + compiled graph -> AIE-only
  * xclbin, the open replacement of `v++ -p ... --package.defer_aie_run`
  * with package.generateAiePdi=1 (AMD's cfg/package_aie_only.cfg; UG1076).
  */
@@ -40,8 +40,8 @@
 #define PKG_VERSION_PATCH 0
 
 typedef struct {
-	const aieth_package_opts *o;
-	aieth_package_result *r;
+	const aieth__package_opts *o;
+	aieth__package_result *r;
 	char *tmp; /* our scratch directory */
 	aieth_xsa_info xsa;
 	aieth_graph_inputs graph;
@@ -182,7 +182,7 @@ static int read_xsa(pkg *p)
 
 static void report_line(void *ctx, const char *line)
 {
-	const aieth_package_opts *o = ctx;
+	const aieth__package_opts *o = ctx;
 	if (o->report)
 		o->report(o->ctx, line);
 }
@@ -191,7 +191,7 @@ static void report_line(void *ctx, const char *line)
  * the output's temporary name): its lines name the output instead, the
  * file the user asked for. */
 typedef struct {
-	const aieth_package_opts *o;
+	const aieth__package_opts *o;
 	const char *read_as;
 } written_ctx;
 
@@ -541,7 +541,7 @@ static int check_pdi_copy(pkg *p, const aieth_xclbin *x)
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx) || !x->sec[idx].readable)
 		return AIETH_OK; /* the check of the written file says so */
 	r.base = x->sec[idx].pub.offset;
-	n = aieth__pdi_check(xb_read_section, &r, x->sec[idx].pub.size, p->o->pdi,
+	n = aieth__pdi_check(aieth__xb_read_section, &r, x->sec[idx].pub.size, p->o->pdi,
 			     p->o->no_check ? NULL : p->o->board, report_line, (void *)p->o,
 			     x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u);
 	if (!n)
@@ -555,7 +555,7 @@ static int check_pdi_copy(pkg *p, const aieth_xclbin *x)
 
 static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 {
-	const aieth_package_opts *o = p->o;
+	const aieth__package_opts *o = p->o;
 	xb_wsection s[3];
 	xb_wopts w;
 	aieth_xclbin *x = NULL;
@@ -611,8 +611,8 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 		}
 		stage.no_flush = 1; /* a scratch file: only the output is flushed */
 	}
-	rc = xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
-			 &p->r->size);
+	rc = aieth__xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
+				&p->r->size);
 	/* a cache hit's check, on the bytes just copied; one that holds is
 	 * stamped on the entry once the written file passed its check, CDO
 	 * command walk included (a later hit need neither hash nor walk it) */
@@ -690,7 +690,7 @@ static int dir_holds(const char *dir, const char *path)
 /* The output must not be one of the inputs: it would replace what it is
  * made from. Compared by device and inode, so hard and symbolic links and
  * other spellings of the same file are caught. */
-static int refuse_input_as_output(const aieth_package_opts *o)
+static int refuse_input_as_output(const aieth__package_opts *o)
 {
 	const struct {
 		const char *path, *what;
@@ -721,7 +721,7 @@ static int refuse_input_as_output(const aieth_package_opts *o)
 
 /* One packaging run; *damaged 1 when a cache hit's bytes turned out not
  * to match their content hash (the entry is removed, nothing written). */
-static int package_once(const aieth_package_opts *o, aieth_package_result *r, int store_only,
+static int package_once(const aieth__package_opts *o, aieth__package_result *r, int store_only,
 			int *damaged)
 {
 	pkg p;
@@ -778,16 +778,16 @@ static int package_once(const aieth_package_opts *o, aieth_package_result *r, in
 	return rc;
 }
 
-AIETH__OPTS_INIT_FN(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, AIETH_PACKAGE_OPTS_VERSION);
+AIETH__OPTS_INIT_FN(aieth__package_opts, AIETH_PACKAGE_OPTS_INIT, AIETH_PACKAGE_OPTS_VERSION);
 
-int aieth_package(const aieth_package_opts *o, aieth_package_result *r)
+int aieth__package(const aieth__package_opts *o, aieth__package_result *r)
 {
 	int rc, damaged = 0;
 	if (!o || !r)
 		return aieth__fail(AIETH_EINVAL, "aieth_package: NULL argument");
 	memset(r, 0, sizeof *r);
 	r->vbnv_source = "";
-	/* the versions of aieth_package_opts read here (a new one: raise it) */
+	/* the versions of aieth__package_opts read here (a new one: raise it) */
 	if ((rc = aieth__opts_version("aieth_package_opts", "aieth_package_opts", o->version,
 				      AIETH_PACKAGE_OPTS_VERSION)))
 		return rc;

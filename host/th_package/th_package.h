@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The packager's options. A versioned struct (aieth/session.h, docs/api.md):
- * initialise it with AIETH_PACKAGE_OPTS_INIT or aieth_package_opts_init
+ * initialise it with AIETH_PACKAGE_OPTS_INIT or aieth__package_opts_init
  * (timestamp, id_code and ext_id_code start at -1: from the clock and the
  * XSA). */
 typedef struct {
@@ -63,12 +63,12 @@ typedef struct {
 	void (*progress)(void *ctx, const char *step); /* may be NULL */
 	void *ctx;
 	/* Interruption (may be NULL): when *cancel becomes non-zero (a signal
-	 * handler sets it), aieth_package kills a running bootgen, removes its
+	 * handler sets it), aieth__package kills a running bootgen, removes its
 	 * scratch directory and the partial output, and returns AIETH_ESTATE
 	 * with result->interrupted set, within a fraction of a second while
 	 * bootgen runs, else at the next step. */
 	volatile sig_atomic_t *cancel;
-} aieth_package_opts;
+} aieth__package_opts;
 
 #define AIETH_PACKAGE_OPTS_VERSION 1
 #define AIETH_PACKAGE_OPTS_INIT                                                        \
@@ -76,7 +76,7 @@ typedef struct {
 		.version = AIETH_PACKAGE_OPTS_VERSION, .timestamp = -1, .id_code = -1, \
 		.ext_id_code = -1                                                      \
 	}
-int aieth_package_opts_init(aieth_package_opts *opts, unsigned int version);
+int aieth__package_opts_init(aieth__package_opts *opts, unsigned int version);
 
 #define AIETH_PACKAGE_CACHE_MAX_DEFAULT (1ull << 30)
 
@@ -112,7 +112,7 @@ typedef struct {
 				      * (direct mode): its CDOs were not even hashed */
 	int cache_damaged;       /* a cache entry's bytes did not match its content
 				      * hash: removed, the PDI rebuilt by bootgen */
-} aieth_package_result;
+} aieth__package_result;
 
 /* Package an AIE-only xclbin: AIE_METADATA from the graph's
  * aie_control_config.json, a PDI built by bootgen from its CDOs (without
@@ -129,7 +129,7 @@ typedef struct {
  * directory) is refused (AIETH_EINVAL) before anything is written. The
  * output is written as util/fileio.h says: a device or FIFO in place, a
  * symbolic link's target replaced, a directory refused (AIETH_EINVAL). */
-int aieth_package(const aieth_package_opts *opts, aieth_package_result *result);
+int aieth__package(const aieth__package_opts *opts, aieth__package_result *result);
 
 #ifdef __cplusplus
 }

@@ -150,7 +150,7 @@ static int parse_xsa_json(aieth_xsa_info *o, const char *what, const char *text,
 	size_t i;
 	int rc;
 	snprintf(w, sizeof w, "%s: member xsa.json", what);
-	rc = jstrict_parse(w, text, len, &root);
+	rc = aieth__jstrict_parse(w, text, len, &root);
 	if (rc)
 		return rc;
 	if (!root || !json_object_is_type(root, json_type_object)) {

@@ -23,20 +23,20 @@
 #include "util/opts.h"
 #include "util/path.h"
 
-static void free_server(aieth_server *s)
+static void free_server(aieth__server *s)
 {
 	srv_sess *p, *n;
 	for (p = s->queue.sessions; p; p = n) {
 		n = p->next;
 		if (p->dev)
 			aieth_session_close(p->dev);
-		srv_free_sess(p);
+		aieth__srv_free_sess(p);
 	}
-	srv_images_fini(&s->images);
+	aieth__srv_images_fini(&s->images);
 	if (s->queue.closing)
 		aieth_session_close(s->queue.closing); /* the opener never got to it */
-	srv_xclbin_fini(s);
-	srv_tokens_free(&s->tokens);
+	aieth__srv_xclbin_fini(s);
+	aieth__srv_tokens_free(&s->tokens);
 	free(s->token_file);
 	pthread_mutex_destroy(&s->tokmu);
 	free(s->tls_cert);
@@ -50,11 +50,11 @@ static void free_server(aieth_server *s)
 		rmdir(s->work_dir); /* the sessions' folders went with them */
 	free(s->work_dir);
 	free(s->reset.cmd);
-	srv_model_dirs_free(s);
+	aieth__srv_model_dirs_free(s);
 	free(s->backend);
 	free(s->board);
 	free(s->data_dir);
-	srv_sensors_free(s->sensors);
+	aieth__srv_sensors_free(s->sensors);
 	pthread_mutex_destroy(&s->mu);
 	pthread_mutex_destroy(&s->logmu);
 	pthread_mutex_destroy(&s->cache.xidx_mu);
@@ -63,7 +63,7 @@ static void free_server(aieth_server *s)
 
 /* The folder the sessions' artifact folders go in: the caller's (it must
  * be a folder), or a private one made now and removed at close. */
-static int work_dir_open(aieth_server *s, const char *dir)
+static int work_dir_open(aieth__server *s, const char *dir)
 {
 	struct stat st;
 	if (dir) {
@@ -89,7 +89,7 @@ static int work_dir_open(aieth_server *s, const char *dir)
 	return s->work_dir ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "server: out of memory");
 }
 
-AIETH__OPTS_INIT_FN(aieth_server_opts, AIETH_SERVER_OPTS_INIT, AIETH_SERVER_OPTS_VERSION);
+AIETH__OPTS_INIT_FN(aieth__server_opts, AIETH_SERVER_OPTS_INIT, AIETH_SERVER_OPTS_VERSION);
 
 /* th_server serves a device on its own machine: the backends of the table
  * that are local (a remote one would make it a proxy). */
@@ -114,9 +114,9 @@ static int served_backend(const char *name)
 			   name, list);
 }
 
-int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
+int aieth__server_open(aieth__server **out, const aieth__server_opts *o)
 {
-	aieth_server *s;
+	aieth__server *s;
 	struct sockaddr_storage addr, amd_addr;
 	size_t alen = 0, amd_alen = 0;
 	int loopback = 0, rc;
@@ -125,18 +125,19 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	if (!out || !o)
 		return aieth__fail(AIETH_EINVAL, "aieth_server_open: NULL argument");
 	*out = NULL;
-	/* the versions of aieth_server_opts read here (a new one: raise it) */
+	/* the versions of aieth__server_opts read here (a new one: raise it) */
 	if ((rc = aieth__opts_version("aieth_server_opts", "aieth_server_opts", o->version,
 				      AIETH_SERVER_OPTS_VERSION)))
 		return rc;
 	if (!o->listen && !o->amd_listen)
 		return aieth__fail(AIETH_EINVAL, "server: a listen address is needed (HTTP listen, "
 						 "AMD's protocol amd_listen, or both)");
-	if (o->amd_listen && (rc = srv_listen_parse(o->amd_listen, &amd_addr, sizeof amd_addr,
-						    &amd_alen, &loopback)))
+	if (o->amd_listen && (rc = aieth__srv_listen_parse(o->amd_listen, &amd_addr,
+							   sizeof amd_addr, &amd_alen, &loopback)))
 		return rc;
 	loopback = 1;
-	if (o->listen && (rc = srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback)))
+	if (o->listen &&
+	    (rc = aieth__srv_listen_parse(o->listen, &addr, sizeof addr, &alen, &loopback)))
 		return rc;
 	if ((rc = served_backend(o->backend)))
 		return rc;
@@ -166,7 +167,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->limits.max_wait_s = o->max_wait_s ? o->max_wait_s : 600;
 	s->limits.idle_ms = (int64_t)s->limits.idle_s * 1000;
 	s->limits.mem_max = (uint64_t)(o->max_memory_mib ? o->max_memory_mib : 4096) << 20;
-	srv_images_init(&s->images, s->limits.mem_max);
+	aieth__srv_images_init(&s->images, s->limits.mem_max);
 	s->limits.max_wait_ms = (int64_t)s->limits.max_wait_s * 1000;
 	s->limits.rate_limit = o->rate_limit ? o->rate_limit : 200;
 	s->limits.client_timeout_s = o->client_timeout_s ? o->client_timeout_s : 30;
@@ -201,13 +202,13 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	s->backend = aieth__strdup(o->backend ? o->backend : "emu");
 	s->board = o->board ? aieth__strdup(o->board) : NULL;
 	s->data_dir = o->data_dir ? aieth__strdup(o->data_dir) : NULL;
-	s->sensors = s->backend ? srv_sensors_new(s->backend) : NULL;
+	s->sensors = s->backend ? aieth__srv_sensors_new(s->backend) : NULL;
 	if (!s->backend || !s->sensors || (o->reset_cmd && !s->reset.cmd) ||
 	    (o->board && !s->board) || (o->data_dir && !s->data_dir)) {
 		free_server(s);
 		return aieth__fail(AIETH_ENOMEM, "server: out of memory");
 	}
-	if ((rc = srv_model_dirs_set(s, o->model_dirs, o->num_model_dirs)) ||
+	if ((rc = aieth__srv_model_dirs_set(s, o->model_dirs, o->num_model_dirs)) ||
 	    (rc = work_dir_open(s, o->work_dir))) {
 		free_server(s);
 		return rc;
@@ -216,7 +217,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			      << 20;
 	s->cache.max = (uint64_t)(o->xclbin_cache_mib ? o->xclbin_cache_mib : SRV_XCLBIN_CACHE_MIB)
 		       << 20;
-	if ((rc = srv_xclbin_init(s, o->cache_dir))) {
+	if ((rc = aieth__srv_xclbin_init(s, o->cache_dir))) {
 		free_server(s);
 		return rc;
 	}
@@ -224,7 +225,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	    (ssize_t)sizeof s->queue.id_key)
 		s->queue.id_key = (uint64_t)time(NULL) * 0x2545f4914f6cdd1dull;
 	if (o->token_file) {
-		rc = srv_tokens_load(&s->tokens, o->token_file);
+		rc = aieth__srv_tokens_load(&s->tokens, o->token_file);
 		if (rc) {
 			free_server(s);
 			return rc;
@@ -252,18 +253,18 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 			free_server(s);
 			return rc == AIETH_ENOMEM ? rc : aieth__fail_prefix(AIETH_EINVAL, "TLS");
 		}
-		if ((rc = srv_tls_check(o->tls_cert, s->tls_cert, cn, o->tls_key, s->tls_key,
-					kn))) {
+		if ((rc = aieth__srv_tls_check(o->tls_cert, s->tls_cert, cn, o->tls_key, s->tls_key,
+					       kn))) {
 			free_server(s);
 			return rc;
 		}
 	}
-	if (o->listen && (rc = srv_http_start(s, o, &addr))) {
+	if (o->listen && (rc = aieth__srv_http_start(s, o, &addr))) {
 		free_server(s);
 		return rc;
 	}
-	if (o->amd_listen && (rc = srv_amd_start(s, o, &amd_addr, amd_alen))) {
-		srv_http_stop(s);
+	if (o->amd_listen && (rc = aieth__srv_amd_start(s, o, &amd_addr, amd_alen))) {
+		aieth__srv_http_stop(s);
 		free_server(s);
 		return rc;
 	}
@@ -271,7 +272,7 @@ int aieth_server_open(aieth_server **out, const aieth_server_opts *o)
 	return AIETH_OK;
 }
 
-int aieth_server_reload_tokens(aieth_server *s, size_t *count)
+int aieth__server_reload_tokens(aieth__server *s, size_t *count)
 {
 	srv_tokens fresh, old;
 	int rc;
@@ -285,7 +286,7 @@ int aieth_server_reload_tokens(aieth_server *s, size_t *count)
 		return aieth__fail(AIETH_EINVAL, "no token file was given at start: nothing to "
 						 "reload");
 	/* read and checked in full first: a bad file leaves the old tokens */
-	if ((rc = srv_tokens_load(&fresh, s->token_file)))
+	if ((rc = aieth__srv_tokens_load(&fresh, s->token_file)))
 		return rc;
 	pthread_mutex_lock(&s->tokmu);
 	old = s->tokens;
@@ -293,23 +294,23 @@ int aieth_server_reload_tokens(aieth_server *s, size_t *count)
 	pthread_mutex_unlock(&s->tokmu);
 	if (count)
 		*count = fresh.n;
-	srv_tokens_free(&old);
+	aieth__srv_tokens_free(&old);
 	return AIETH_OK;
 }
 
-void aieth_server_tick(aieth_server *s)
+void aieth__server_tick(aieth__server *s)
 {
 	if (!s)
 		return;
-	srv_http_tick(s); /* request heads past --head-timeout */
-	srv_tick(s);
+	aieth__srv_http_tick(s); /* request heads past --head-timeout */
+	aieth__srv_tick(s);
 }
 
-uint16_t aieth_server_port(const aieth_server *s) { return s ? s->port : 0; }
+uint16_t aieth__server_port(const aieth__server *s) { return s ? s->port : 0; }
 
-uint16_t aieth_server_amd_port(const aieth_server *s) { return s ? s->amd_port : 0; }
+uint16_t aieth__server_amd_port(const aieth__server *s) { return s ? s->amd_port : 0; }
 
-void aieth_server_close(aieth_server *s)
+void aieth__server_close(aieth__server *s)
 {
 	srv_sess *p;
 	if (!s)
@@ -322,13 +323,13 @@ void aieth_server_close(aieth_server *s)
 	pthread_mutex_unlock(&s->mu);
 	/* running requests finish (a device wait sees the interrupt flag);
 	 * the listeners' threads are joined */
-	srv_http_stop(s);
-	srv_amd_stop(s);
+	aieth__srv_http_stop(s);
+	aieth__srv_amd_stop(s);
 	pthread_mutex_lock(&s->mu);
 	for (p = s->queue.sessions; p; p = p->next)
-		srv_end_locked(s, p, SS_ENDED, "the server stopped");
+		aieth__srv_end_locked(s, p, SS_ENDED, "the server stopped");
 	pthread_mutex_unlock(&s->mu);
 	/* an open still running ends (its device closed), a reset due runs */
-	srv_opener_stop(s);
+	aieth__srv_opener_stop(s);
 	free_server(s);
 }

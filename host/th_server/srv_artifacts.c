@@ -22,7 +22,7 @@
 
 #define SUMMARY "run_summary.json"
 
-int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t len)
+int aieth__srv_artifacts_open(aieth__server *s, srv_sess *x, const void *xrt_ini, size_t len)
 {
 	char *dir, *ini;
 	int rc;
@@ -51,7 +51,7 @@ int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t
 	return rc;
 }
 
-void srv_artifacts_remove(srv_sess *x)
+void aieth__srv_artifacts_remove(srv_sess *x)
 {
 	DIR *d;
 	struct dirent *e;
@@ -81,7 +81,7 @@ static uint64_t fnv1a(const char *t)
 	return h ? h : 1;
 }
 
-int srv_artifacts_summary(aieth_server *s, srv_sess *x)
+int aieth__srv_artifacts_summary(aieth__server *s, srv_sess *x)
 {
 	uint64_t h = 0;
 	static const char *const states[] = {"queued", "active", "ended", "expired", "failed"};
@@ -118,9 +118,9 @@ int srv_artifacts_summary(aieth_server *s, srv_sess *x)
 	a = json_object_new_array();
 	/* AMD's sessions: the results already given back come first */
 	for (t = x->retired; t; t = t->next)
-		json_object_array_add(a, srv_txn_json_locked(x, t));
+		json_object_array_add(a, aieth__srv_txn_json_locked(x, t));
 	for (t = x->txns; t; t = t->next)
-		json_object_array_add(a, srv_txn_json_locked(x, t));
+		json_object_array_add(a, aieth__srv_txn_json_locked(x, t));
 	json_object_object_add(o, "transactions", a);
 	if (x->retired_omitted)
 		json_object_object_add(o, "transactions_omitted",

@@ -17,9 +17,9 @@
 #include "th_server/srv_image.h"
 #include "util/path.h"
 
-const char *const srv_state_names[] = {"queued", "active", "ended", "expired", "failed"};
+const char *const aieth__srv_state_names[] = {"queued", "active", "ended", "expired", "failed"};
 
-void srv_log(aieth_server *s, const char *fmt, ...)
+void aieth__srv_log(aieth__server *s, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -40,29 +40,29 @@ static void free_txns(srv_sess *x)
 	srv_txn *t, *n;
 	for (t = x->txns; t; t = n) {
 		n = t->next;
-		srv_txn_free(t);
+		aieth__srv_txn_free(t);
 	}
 	x->txns = NULL;
 	for (t = x->retired; t; t = n) {
 		n = t->next;
-		srv_txn_free(t);
+		aieth__srv_txn_free(t);
 	}
 	x->retired = NULL;
 	x->nretired = 0;
 }
 
 /* A session done with the device lets go of its cached design. */
-void srv_unpin_done_locked(aieth_server *s, srv_sess *x)
+void aieth__srv_unpin_done_locked(aieth__server *s, srv_sess *x)
 {
 	if (x->state >= SS_ENDED && !x->dev)
-		srv_xclbin_unpin_locked(s, x);
+		aieth__srv_xclbin_unpin_locked(s, x);
 }
 
-void srv_close_dev_locked(aieth_server *s, srv_sess *x)
+void aieth__srv_close_dev_locked(aieth__server *s, srv_sess *x)
 {
 	if (x->dev && x->refs == 0) {
 		/* what the client fetches afterwards (GET .../artifacts) */
-		srv_artifacts_summary(s, x);
+		aieth__srv_artifacts_summary(s, x);
 		free_txns(x);
 		s->stats.mem_used -= x->mem;
 		x->mem = 0;
@@ -78,7 +78,7 @@ void srv_close_dev_locked(aieth_server *s, srv_sess *x)
 			aieth_session_close(x->dev);
 			if (s->queue.opener_started)
 				pthread_cond_broadcast(
-					&s->queue.opened_cv); /* srv_wait_closed_locked */
+					&s->queue.opened_cv); /* aieth__srv_wait_closed_locked */
 		}
 		x->dev = NULL;
 		s->stats.resets++;
@@ -94,7 +94,7 @@ void srv_close_dev_locked(aieth_server *s, srv_sess *x)
 
 /* A device still open by a session that ended during a call blocks the
  * next session until that call returns; so does an open or a reset. */
-int srv_device_busy_locked(aieth_server *s)
+int aieth__srv_device_busy_locked(aieth__server *s)
 {
 	srv_sess *p;
 	if (s->reset.pending || s->reset.running || s->queue.closing)
@@ -110,7 +110,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	srv_sess *x = ctx;
 	srv_txn *t;
 	pthread_mutex_lock(&x->srv->mu);
-	if ((t = srv_txn_running_locked(x))) {
+	if ((t = aieth__srv_txn_running_locked(x))) {
 		t->done = done;
 		t->total = total;
 	}
@@ -118,7 +118,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* Called without mu: x stays in the list while x->opening (prune skips it). */
-static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
+static int open_dev(aieth__server *s, srv_sess *x, aieth_session **dev)
 {
 	aieth_graph_spec g[SRV_GRAPHS_MAX];
 	aieth_session_opts o;
@@ -142,7 +142,7 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	}
 	/* emu: a stall's aie_state.json joins the session's artifacts, where
 	 * the remote client fetches it after the hang
-	 * (backends/remote/remote_session.c rm_fetch_aie_state) */
+	 * (backends/remote/remote_session.c aieth__rm_fetch_aie_state) */
 	if ((flags & AIETH_BACKEND_EMULATED) && x->artdir) {
 		eo.artifacts_dir = x->artdir;
 		o.emu = &eo;
@@ -168,19 +168,19 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 	}
 	/* an HTTP client's names: plugins from --model-dir, its traces in its
 	 * own folder (AMD clients' models are the operator's --graph-model) */
-	rc = srv_session_names_prepare(s, x, g, own, &tdir);
+	rc = aieth__srv_session_names_prepare(s, x, g, own, &tdir);
 	o.model_base_dir = tdir;
 	if (!rc)
 		rc = aieth_session_open(dev, &o);
 	if (rc) {
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", aieth_error_message());
-		srv_session_names_scrub(x, own, tdir, msg, sizeof msg);
+		aieth__srv_session_names_scrub(x, own, tdir, msg, sizeof msg);
 		if (strcmp(msg, aieth_error_message()))
-			srv_log(s, "session %s: %s", x->id, aieth_error_message());
+			aieth__srv_log(s, "session %s: %s", x->id, aieth_error_message());
 		aieth__fail(rc, "%s", msg);
 	}
-	srv_session_names_release(x, own, tdir);
+	aieth__srv_session_names_release(x, own, tdir);
 	free(ini);
 	return rc;
 }
@@ -189,10 +189,10 @@ static int open_dev(aieth_server *s, srv_sess *x, aieth_session **dev)
 
 /* Marks the next queued session for the opener thread; the open itself
  * happens outside mu (opener_main). */
-void srv_promote_locked(aieth_server *s)
+void aieth__srv_promote_locked(aieth__server *s)
 {
 	srv_sess *p;
-	if (s->draining || srv_device_busy_locked(s))
+	if (s->draining || aieth__srv_device_busy_locked(s))
 		return;
 	for (p = s->queue.sessions; p && p->state != SS_QUEUED; p = p->next)
 		;
@@ -202,18 +202,18 @@ void srv_promote_locked(aieth_server *s)
 	pthread_cond_signal(&s->queue.work_cv);
 }
 
-static void run_reset_unlocked(aieth_server *s)
+static void run_reset_unlocked(aieth__server *s)
 {
 	char msg[256];
 	int64_t t0 = srv_now_ms();
-	int rc = srv_reset_run(s->reset.cmd, s->reset.timeout_s, msg, sizeof msg);
+	int rc = aieth__srv_reset_run(s->reset.cmd, s->reset.timeout_s, msg, sizeof msg);
 	if (rc) {
 		pthread_mutex_lock(&s->mu);
 		s->reset.failures++;
 		pthread_mutex_unlock(&s->mu);
 	}
-	srv_log(s, "device reset: \"%s\" %s (%lld ms)%s", s->reset.cmd, msg,
-		(long long)(srv_now_ms() - t0), rc ? ": FAILED" : "");
+	aieth__srv_log(s, "device reset: \"%s\" %s (%lld ms)%s", s->reset.cmd, msg,
+		       (long long)(srv_now_ms() - t0), rc ? ": FAILED" : "");
 }
 
 /* The opener thread: the device a session let go of closed, the reset
@@ -223,7 +223,7 @@ static void run_reset_unlocked(aieth_server *s)
  * expiry, drain) gets its device closed at once. */
 static void *opener_main(void *arg)
 {
-	aieth_server *s = arg;
+	aieth__server *s = arg;
 	srv_sess *p;
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
@@ -236,8 +236,9 @@ static void *opener_main(void *arg)
 			if (s->queue.closing_x)
 				s->queue.closing_x->dev_closing = 0;
 			s->queue.closing_x = NULL;
-			pthread_cond_broadcast(&s->queue.opened_cv); /* srv_wait_closed_locked */
-			srv_promote_locked(s);
+			pthread_cond_broadcast(
+				&s->queue.opened_cv); /* aieth__srv_wait_closed_locked */
+			aieth__srv_promote_locked(s);
 			continue;
 		}
 		if (s->reset.pending) {
@@ -247,7 +248,7 @@ static void *opener_main(void *arg)
 			run_reset_unlocked(s);
 			pthread_mutex_lock(&s->mu);
 			s->reset.running = 0;
-			srv_promote_locked(s);
+			aieth__srv_promote_locked(s);
 			continue;
 		}
 		for (p = s->queue.sessions; p; p = p->next) {
@@ -259,8 +260,8 @@ static void *opener_main(void *arg)
 			p->opening = 0;
 			pthread_cond_broadcast(&s->queue.opened_cv);
 		}
-		if (!p && !srv_device_busy_locked(s)) {
-			srv_promote_locked(s);
+		if (!p && !aieth__srv_device_busy_locked(s)) {
+			aieth__srv_promote_locked(s);
 			for (p = s->queue.sessions; p && !p->opening; p = p->next)
 				;
 		}
@@ -282,9 +283,9 @@ static void *opener_main(void *arg)
 					snprintf(p->reason, sizeof p->reason,
 						 "the device could not be opened: %s",
 						 aieth_error_message());
-					srv_log(s, "session %s: %s", p->id, p->reason);
-					srv_artifacts_summary(s, p);
-					srv_unpin_done_locked(s, p);
+					aieth__srv_log(s, "session %s: %s", p->id, p->reason);
+					aieth__srv_artifacts_summary(s, p);
+					aieth__srv_unpin_done_locked(s, p);
 				}
 				/* a device that would not open may be stuck: reset it
 				 * before the next try */
@@ -299,20 +300,20 @@ static void *opener_main(void *arg)
 				p->active_ms = srv_now_ms();
 			} else {
 				if (p->state == SS_QUEUED)
-					srv_end_locked(s, p, SS_ENDED, "the server stopped");
+					aieth__srv_end_locked(s, p, SS_ENDED, "the server stopped");
 				p->dev = dev;
-				srv_close_dev_locked(s, p);
+				aieth__srv_close_dev_locked(s, p);
 			}
 			p->opening = 0;
 			pthread_cond_broadcast(&s->queue.opened_cv);
-			srv_promote_locked(s);
+			aieth__srv_promote_locked(s);
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
 }
 
-void srv_opener_start_locked(aieth_server *s)
+void aieth__srv_opener_start_locked(aieth__server *s)
 {
 	if (s->queue.opener_started)
 		return;
@@ -323,7 +324,7 @@ void srv_opener_start_locked(aieth_server *s)
 	s->queue.opener_started = 1;
 }
 
-void srv_opener_stop(aieth_server *s)
+void aieth__srv_opener_stop(aieth__server *s)
 {
 	int started;
 	pthread_mutex_lock(&s->mu);
@@ -342,7 +343,7 @@ void srv_opener_stop(aieth_server *s)
 
 /* ---- a session: made, ended, freed, waited on ---- */
 
-void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason)
+void aieth__srv_end_locked(aieth__server *s, srv_sess *x, ss_state st, const char *reason)
 {
 	if (x->state != SS_QUEUED && x->state != SS_ACTIVE)
 		return;
@@ -350,13 +351,13 @@ void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reaso
 	if (reason)
 		snprintf(x->reason, sizeof x->reason, "%s", reason);
 	if (!x->dev)
-		srv_artifacts_summary(s, x); /* ended before it held the device */
-	srv_close_dev_locked(s, x);          /* else the summary is written there */
-	srv_unpin_done_locked(s, x);
-	srv_promote_locked(s);
+		aieth__srv_artifacts_summary(s, x); /* ended before it held the device */
+	aieth__srv_close_dev_locked(s, x);          /* else the summary is written there */
+	aieth__srv_unpin_done_locked(s, x);
+	aieth__srv_promote_locked(s);
 }
 
-srv_sess *srv_sess_new(const char *owner, srv_session_req *req)
+srv_sess *aieth__srv_sess_new(const char *owner, srv_session_req *req)
 {
 	srv_sess *x = calloc(1, sizeof *x);
 	if (!x)
@@ -369,19 +370,19 @@ srv_sess *srv_sess_new(const char *owner, srv_session_req *req)
 	return x;
 }
 
-void srv_free_sess(srv_sess *x)
+void aieth__srv_free_sess(srv_sess *x)
 {
 	free_txns(x);
-	srv_session_req_free(&x->req);
+	aieth__srv_session_req_free(&x->req);
 	free(x->xclbin);
 	free(x->xrt_ini);
-	srv_traces_remove(x);
-	srv_artifacts_remove(x);
+	aieth__srv_traces_remove(x);
+	aieth__srv_artifacts_remove(x);
 	pthread_mutex_destroy(&x->call);
 	free(x);
 }
 
-void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
+void aieth__srv_wait_open_locked(aieth__server *s, srv_sess *x, unsigned ms)
 {
 	struct timespec dl;
 	if (!x->opening || !s->queue.opener_started)
@@ -393,12 +394,12 @@ void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms)
 		;
 	x->refs--;
 	if (x->state != SS_ACTIVE) {
-		srv_close_dev_locked(s, x);
-		srv_promote_locked(s);
+		aieth__srv_close_dev_locked(s, x);
+		aieth__srv_promote_locked(s);
 	}
 }
 
-void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms)
+void aieth__srv_wait_closed_locked(aieth__server *s, srv_sess *x, unsigned ms)
 {
 	struct timespec dl;
 	if (x->state == SS_QUEUED || x->state == SS_ACTIVE || !s->queue.opener_started)

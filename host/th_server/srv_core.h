@@ -41,7 +41,7 @@
 
 typedef enum { SS_QUEUED, SS_ACTIVE, SS_ENDED, SS_EXPIRED, SS_FAILED } ss_state;
 
-extern const char *const srv_state_names[];
+extern const char *const aieth__srv_state_names[];
 
 /* One design xclbin in the cache (srv_xclbin.c), the file cache_dir/SHA. */
 typedef struct srv_xentry {
@@ -80,7 +80,7 @@ typedef struct srv_sess {
 	uint64_t mem;               /* image bytes its transactions hold */
 	int opening;                /* queued, the device being opened for it
 				         (outside srv->mu, by the opener thread) */
-	struct aieth_server *srv;   /* for the progress hook */
+	struct aieth__server *srv;  /* for the progress hook */
 	int http;                   /* opened through the HTTP API (its client
 				         may collect results during a drain) */
 	int64_t active_ms;          /* when it got the device (--max-session) */
@@ -88,18 +88,18 @@ typedef struct srv_sess {
 				         drain and when --max-session ends it */
 	uint64_t sum_hash;          /* run_summary.json as last written (FNV-1a) */
 	int dev_closing;            /* its device is being closed by the opener */
-	int waiting;                /* threads in srv_wait_closed_locked: not pruned */
+	int waiting;                /* threads in aieth__srv_wait_closed_locked: not pruned */
 	struct srv_sess *next;
 } srv_sess;
 
-struct aieth_server {
+struct aieth__server {
 	pthread_mutex_t mu, logmu;
 	srv_tokens tokens; /* under tokmu: a reload (SIGHUP) swaps them */
 	pthread_mutex_t tokmu;
 	char *token_file; /* for the reload */
 	int have_tokens;
 	char *backend, *board, *data_dir;
-	aieth_server_log_fn log;
+	aieth__server_log_fn log;
 	void *log_ctx;
 	int log_json;
 	volatile sig_atomic_t stop; /* set on drain (with every session's intr) */
@@ -199,7 +199,7 @@ struct aieth_server {
 	struct srv_sensors *sensors;
 };
 
-void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
+void aieth__srv_log(aieth__server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
 /* ---- the device and its opener thread (srv_core.c), mu held ---- */
 
@@ -207,36 +207,36 @@ void srv_log(aieth_server *s, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
 /* Mark the next queued session for the opener thread when the device is
  * free; the open itself happens outside mu. */
-void srv_promote_locked(aieth_server *s);
+void aieth__srv_promote_locked(aieth__server *s);
 /* End x (st, reason) when queued or active: its summary written, its
  * device closed once unreferenced, the next session promoted. */
-void srv_end_locked(aieth_server *s, srv_sess *x, ss_state st, const char *reason);
+void aieth__srv_end_locked(aieth__server *s, srv_sess *x, ss_state st, const char *reason);
 /* x's device, when unreferenced, handed to the opener to close (its
  * transactions freed, the reset command due after a bad end). */
-void srv_close_dev_locked(aieth_server *s, srv_sess *x);
+void aieth__srv_close_dev_locked(aieth__server *s, srv_sess *x);
 /* A session done with the device lets go of its cached design. */
-void srv_unpin_done_locked(aieth_server *s, srv_sess *x);
+void aieth__srv_unpin_done_locked(aieth__server *s, srv_sess *x);
 /* The device held, being opened, closed or reset: the next session waits. */
-int srv_device_busy_locked(aieth_server *s);
+int aieth__srv_device_busy_locked(aieth__server *s);
 /* Start the opener thread once (opener_started says whether it runs). */
-void srv_opener_start_locked(aieth_server *s);
+void aieth__srv_opener_start_locked(aieth__server *s);
 /* The opener thread (started by the first enqueue): stop waits for an
  * open or a reset running and for a reset still due, then joins it. */
-void srv_opener_stop(aieth_server *s);
+void aieth__srv_opener_stop(aieth__server *s);
 
 /* A new session for owner with its request (moved in: *req is zeroed),
  * board already checked. NULL on out of memory. */
-srv_sess *srv_sess_new(const char *owner, srv_session_req *req);
+srv_sess *aieth__srv_sess_new(const char *owner, srv_session_req *req);
 /* Free a session that never entered the queue (or was pruned). */
-void srv_free_sess(srv_sess *x);
+void aieth__srv_free_sess(srv_sess *x);
 
 /* Wait (mu held, at most ms) while x's device is being opened, so that a
  * reply tells how the open ended. */
-void srv_wait_open_locked(aieth_server *s, srv_sess *x, unsigned ms);
+void aieth__srv_wait_open_locked(aieth__server *s, srv_sess *x, unsigned ms);
 /* Wait (mu held, at most ms) until the device of x, ended, has been
  * closed: the backend's files (XRT's trace and status, backends/xrt/
  * xrt_rundir.c) are in x's artifact folder then. */
-void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
+void aieth__srv_wait_closed_locked(aieth__server *s, srv_sess *x, unsigned ms);
 #define SRV_CLOSE_WAIT_MS 90000u /* the xrt backend's flush (60 s) and more */
 
 /* ---- the design xclbin cache (srv_xclbin.c) ---- */
@@ -248,23 +248,23 @@ void srv_wait_closed_locked(aieth_server *s, srv_sess *x, unsigned ms);
 /* Open the cache: dir (made when missing), or work_dir/xclbins; entries
  * already there are kept (a --cache-dir survives restarts), leftovers of
  * broken uploads removed, then trimmed to cache_max. */
-int srv_xclbin_init(aieth_server *s, const char *dir);
-void srv_xclbin_fini(aieth_server *s);
+int aieth__srv_xclbin_init(aieth__server *s, const char *dir);
+void aieth__srv_xclbin_fini(aieth__server *s);
 /* The owner name designs are kept under for a request's token name who
  * (without tokens every client shares one anonymous namespace). */
-const char *srv_xclbin_owner(const aieth_server *s, const char *who);
+const char *aieth__srv_xclbin_owner(const aieth__server *s, const char *who);
 /* The entry of sha that owner uploaded (mu held; owner NULL: any), or
  * NULL; a lookup counts as a use. Another owner's design is not there. */
-srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner);
+srv_xentry *aieth__srv_xclbin_find_locked(aieth__server *s, const char *sha, const char *owner);
 /* The file of sha that owner uploaded, opened read-only under mu (an
  * eviction after it leaves the open file readable; a lookup counts as a
  * use): its fd, or -1 when not cached for owner. */
-int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner);
+int aieth__srv_xclbin_open(aieth__server *s, const char *sha, const char *owner);
 /* Pin x->xsha for x (mu held), if x's owner uploaded it: x->xclbin = its
  * path. AIETH_ENOTFOUND (message naming the sha) when not cached. */
-int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x);
+int aieth__srv_xclbin_pin_locked(aieth__server *s, srv_sess *x);
 /* Drop x's pin, if any (mu held). */
-void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x);
+void aieth__srv_xclbin_unpin_locked(aieth__server *s, srv_sess *x);
 
 /* An upload: streamed into a temporary file in the cache folder while
  * hashed; renamed to its sha when complete and right. */
@@ -273,7 +273,7 @@ typedef struct {
 	char *tmp;
 	char sha[65];
 	char owner[SRV_TOKEN_NAME_MAX + 1];
-	aieth_server *s;
+	aieth__server *s;
 	int reserved; /* want bytes counted in s->cache.reserved */
 	int pinned;   /* the file is cached already: the body is only
 				     hashed, the entry pinned until the end */
@@ -298,58 +298,60 @@ typedef enum {
 /* Begin an upload of len bytes by owner (checked against the limits
  * first): room for len is made and reserved until commit or abort, so
  * that unfinished uploads count against the cache limit. */
-srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner, uint64_t len,
-			      srv_xupload *u, char *msg, size_t cap);
+srv_x_result aieth__srv_xclbin_begin(aieth__server *s, const char *sha, const char *owner,
+				     uint64_t len, srv_xupload *u, char *msg, size_t cap);
 /* More body: 0, or -1 when it goes past the length (the upload fails). */
-int srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
+int aieth__srv_xclbin_write(srv_xupload *u, const void *data, size_t n);
 /* The end of the body: checked, stored (*created: 1 new for its owner, 0
  * the owner had it already, e.g. a concurrent upload of the same file; a
  * file another owner uploaded is shared, not stored twice), room made by
  * evicting the least recently used entries not pinned. u is released. */
-srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg,
-			       size_t cap);
+srv_x_result aieth__srv_xclbin_commit(aieth__server *s, srv_xupload *u, int *created, char *msg,
+				      size_t cap);
 /* A broken upload: the temporary file removed (safe after commit). */
-void srv_xclbin_abort(srv_xupload *u);
+void aieth__srv_xclbin_abort(srv_xupload *u);
 /* Count n bytes of a file kept outside the cache (an AMD client's xclbin
  * scratch file) against --xclbin-cache-mib, evicting the least recently
  * used designs not pinned to make room (*evicted: how many). 0, or -1
  * with msg saying why (nothing reserved). unreserve gives them back. */
-int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg, size_t cap);
-void srv_xclbin_unreserve(aieth_server *s, uint64_t n);
+int aieth__srv_xclbin_reserve(aieth__server *s, uint64_t n, unsigned *evicted, char *msg,
+			      size_t cap);
+void aieth__srv_xclbin_unreserve(aieth__server *s, uint64_t n);
 
 /* ---- artifacts (srv_artifacts.c) ---- */
 
 /* Create x's artifact folder (work_dir/ID, 0700) once; write the client's
  * xrt.ini there when given (len 0: none). x->artdir is set on success. */
-int srv_artifacts_open(aieth_server *s, srv_sess *x, const void *xrt_ini, size_t len);
+int aieth__srv_artifacts_open(aieth__server *s, srv_sess *x, const void *xrt_ini, size_t len);
 /* Remove the folder's files and the folder (when the session is freed). */
-void srv_artifacts_remove(srv_sess *x);
+void aieth__srv_artifacts_remove(srv_sess *x);
 /* Write x's run_summary.json (graphs, transactions with state, status,
  * cycles, bytes; the session's state) into its folder when it differs
  * from what was written last; mu held. Called when the device closes and
  * when a client lists the artifacts. */
-int srv_artifacts_summary(aieth_server *s, srv_sess *x);
+int aieth__srv_artifacts_summary(aieth__server *s, srv_sess *x);
 
 /* ---- the reset command (srv_reset.c) ---- */
 
 /* Run cmd with /bin/sh -c (stdin, stdout, stderr on /dev/null, its own
  * process group), killed after timeout_s: 0 when it exited 0, else -1 with
  * what happened in msg. */
-int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap);
+int aieth__srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap);
 
 /* ---- listeners ---- */
 
 /* HTTP (http_server.c): start on addr, or AIETH_EUNSUPPORTED where built
  * without libmicrohttpd. stop joins its threads. */
-int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr);
-void srv_http_stop(aieth_server *s);
-/* Housekeeping (aieth_server_tick): connections whose request head did not
+int aieth__srv_http_start(aieth__server *s, const aieth__server_opts *o, const void *addr);
+void aieth__srv_http_stop(aieth__server *s);
+/* Housekeeping (aieth__server_tick): connections whose request head did not
  * arrive within --head-timeout are shut down. */
-void srv_http_tick(aieth_server *s);
+void aieth__srv_http_tick(aieth__server *s);
 
 /* AMD's protocol (amd_listen.c): start on o->amd_listen (addr parsed by
  * the caller); stop ends its connections and their sessions, joins all. */
-int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr, size_t alen);
-void srv_amd_stop(aieth_server *s);
+int aieth__srv_amd_start(aieth__server *s, const aieth__server_opts *o, const void *addr,
+			 size_t alen);
+void aieth__srv_amd_stop(aieth__server *s);
 
 #endif

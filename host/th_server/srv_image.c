@@ -21,7 +21,7 @@
 /* the header: the mapped size (0: from calloc); keeps 64-byte alignment */
 #define SRV_IMAGE_HDR ((size_t)64)
 
-void srv_images_init(srv_images *im, uint64_t cap)
+void aieth__srv_images_init(srv_images *im, uint64_t cap)
 {
 	memset(im, 0, sizeof *im);
 	pthread_mutex_init(&im->mu, NULL);
@@ -37,7 +37,7 @@ static struct srv_kept take_locked(srv_images *im, unsigned i)
 	return k;
 }
 
-void srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms)
+void aieth__srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms)
 {
 	struct srv_kept drop[SRV_IMAGE_KEEP];
 	unsigned i = 0, nd = 0;
@@ -54,13 +54,13 @@ void srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms)
 		munmap(drop[i].map, drop[i].total);
 }
 
-void srv_images_fini(srv_images *im)
+void aieth__srv_images_fini(srv_images *im)
 {
-	srv_images_trim(im, 0, INT64_MIN);
+	aieth__srv_images_trim(im, 0, INT64_MIN);
 	pthread_mutex_destroy(&im->mu);
 }
 
-uint64_t srv_images_kept(srv_images *im)
+uint64_t aieth__srv_images_kept(srv_images *im)
 {
 	uint64_t k;
 	pthread_mutex_lock(&im->mu);
@@ -69,7 +69,7 @@ uint64_t srv_images_kept(srv_images *im)
 	return k;
 }
 
-void srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied)
+void aieth__srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied)
 {
 	pthread_mutex_lock(&im->mu);
 	im->moved[dir != 0] += moved;
@@ -77,7 +77,7 @@ void srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied)
 	pthread_mutex_unlock(&im->mu);
 }
 
-void srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied[2])
+void aieth__srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied[2])
 {
 	pthread_mutex_lock(&im->mu);
 	memcpy(moved, im->moved, sizeof im->moved);
@@ -118,7 +118,7 @@ static uint8_t *reuse(srv_images *im, size_t total, struct srv_kept *drop, unsig
 	return p;
 }
 
-uint8_t *srv_image_alloc(srv_images *im, size_t bytes, int zero)
+uint8_t *aieth__srv_image_alloc(srv_images *im, size_t bytes, int zero)
 {
 	struct srv_kept drop[SRV_IMAGE_KEEP];
 	unsigned i, nd = 0;
@@ -156,7 +156,7 @@ uint8_t *srv_image_alloc(srv_images *im, size_t bytes, int zero)
 	return p + SRV_IMAGE_HDR;
 }
 
-void srv_image_free(srv_images *im, uint8_t *p, int64_t now_ms)
+void aieth__srv_image_free(srv_images *im, uint8_t *p, int64_t now_ms)
 {
 	size_t total;
 	int keep = 0;

@@ -33,27 +33,27 @@ typedef struct {
 
 /* cap: the server's image budget (--max-memory): mappings are kept only
  * while those in use and those kept fit in it */
-void srv_images_init(srv_images *im, uint64_t cap);
+void aieth__srv_images_init(srv_images *im, uint64_t cap);
 /* unmaps what is kept (every image must have been freed) */
-void srv_images_fini(srv_images *im);
+void aieth__srv_images_fini(srv_images *im);
 /* drops the mappings kept since before now_ms - idle_ms */
-void srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms);
+void aieth__srv_images_trim(srv_images *im, int64_t now_ms, int64_t idle_ms);
 /* bytes kept for reuse, not in use */
-uint64_t srv_images_kept(srv_images *im);
+uint64_t aieth__srv_images_kept(srv_images *im);
 
 /* counts bytes moved through an image in direction dir (0 TX, 1 RX), of
  * which copied were copied in user space */
-void srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied);
+void aieth__srv_images_count(srv_images *im, int dir, uint64_t moved, uint64_t copied);
 /* the counts so far */
-void srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied[2]);
+void aieth__srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied[2]);
 
 /* An image of bytes (0 gives a valid, empty image); NULL when out of
  * memory. zero: its bytes read as 0 (an RX image: what the device does
  * not write must not show another transaction's data); else its content
  * is undefined and the caller writes every byte before anything reads it
  * (a TX image, filled by the upload before the device runs). */
-uint8_t *srv_image_alloc(srv_images *im, size_t bytes, int zero);
-/* frees an image of srv_image_alloc (NULL: nothing), now_ms the time */
-void srv_image_free(srv_images *im, uint8_t *p, int64_t now_ms);
+uint8_t *aieth__srv_image_alloc(srv_images *im, size_t bytes, int zero);
+/* frees an image of aieth__srv_image_alloc (NULL: nothing), now_ms the time */
+void aieth__srv_image_free(srv_images *im, uint8_t *p, int64_t now_ms);
 
 #endif

@@ -4,7 +4,7 @@
  * the operator controls (srv_names.h). A client's string is compared with
  * directory entries and table rows; a path is only ever built from an
  * operator's folder and the entry that matched, or from a name checked by
- * srv_file_name_ok, inside the session's own folder.
+ * aieth__srv_file_name_ok, inside the session's own folder.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,12 +26,12 @@
 #define BOARD_NAME_MAX 64 /* as board.c: [a-z0-9_], 1..64 */
 #define LIST_MAX 64       /* names listed in a message */
 
-int srv_file_name_ok(const char *name, size_t max)
+int aieth__srv_file_name_ok(const char *name, size_t max)
 {
 	return aieth__name_ok(name, max) && !strstr(name, "..");
 }
 
-int srv_traces_parse(struct json_object *traces, srv_session_req *out)
+int aieth__srv_traces_parse(struct json_object *traces, srv_session_req *out)
 {
 	size_t total = 0, n;
 	char q[80];
@@ -49,7 +49,7 @@ int srv_traces_parse(struct json_object *traces, srv_session_req *out)
 		const char *text;
 		size_t len;
 		aieth__quote_str(q, sizeof q, key);
-		if (!srv_file_name_ok(key, SRV_TRACE_NAME_MAX))
+		if (!aieth__srv_file_name_ok(key, SRV_TRACE_NAME_MAX))
 			return aieth__fail(
 				AIETH_EINVAL,
 				"request body traces: \"%s\" is not a file name "
@@ -101,7 +101,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* The plain names of the data folder's platforms/NAME.json, sorted, into
  * list ("a, b"; the first LIST_MAX read); *found when one is `want`. */
-static void board_list(aieth_server *s, const char *want, char *list, size_t cap, int *found)
+static void board_list(aieth__server *s, const char *want, char *list, size_t cap, int *found)
 {
 	char *names[LIST_MAX], *pdir = aieth__path_join(aieth__data_dir(s->data_dir), "platforms");
 	size_t nn = 0, i, o = 0;
@@ -137,7 +137,7 @@ static void board_list(aieth_server *s, const char *want, char *list, size_t cap
 		snprintf(list, cap, "none");
 }
 
-int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap)
+int aieth__srv_board_check(aieth__server *s, const char *board, char *msg, size_t cap)
 {
 	char q[80], list[600];
 	aieth_board *b = NULL;
@@ -172,7 +172,7 @@ int srv_board_check(aieth_server *s, const char *board, char *msg, size_t cap)
 
 /* ------------------------------------------------------------- models */
 
-int srv_model_dirs_set(aieth_server *s, const char *const *dirs, size_t n)
+int aieth__srv_model_dirs_set(aieth__server *s, const char *const *dirs, size_t n)
 {
 	struct stat st;
 	size_t i;
@@ -194,7 +194,7 @@ int srv_model_dirs_set(aieth_server *s, const char *const *dirs, size_t n)
 	return AIETH_OK;
 }
 
-void srv_model_dirs_free(aieth_server *s)
+void aieth__srv_model_dirs_free(aieth__server *s)
 {
 	size_t i;
 	for (i = 0; i < s->nmodel_dirs; i++)
@@ -221,7 +221,7 @@ static int ends_so(const char *name)
 
 /* Look file up in the model folders (first folder first): the path of the
  * regular file whose entry matched, or NULL; the plugins seen go to list. */
-static char *plugin_find(aieth_server *s, const char *file, char *list, size_t cap)
+static char *plugin_find(aieth__server *s, const char *file, char *list, size_t cap)
 {
 	size_t i, o = strlen(list);
 	char *path = NULL;
@@ -230,7 +230,7 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 		struct dirent *de;
 		struct stat st;
 		while (d && (de = readdir(d))) {
-			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 3) ||
+			if (!aieth__srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 3) ||
 			    !ends_so(de->d_name) || fstatat(dirfd(d), de->d_name, &st, 0) ||
 			    !S_ISREG(st.st_mode))
 				continue;
@@ -250,7 +250,8 @@ static char *plugin_find(aieth_server *s, const char *file, char *list, size_t c
 #define PRESET_DIR "cfg/graph-models"
 #define PRESET_MAX (64 * 1024)
 
-int srv_model_preset(const char *data_dir, const char *name, char *model, size_t cap, char **params)
+int aieth__srv_model_preset(const char *data_dir, const char *name, char *model, size_t cap,
+			    char **params)
 {
 	static const char *const keys[] = {"about", "source", "model", "params", NULL};
 	char *dir = aieth__path_join(aieth__data_dir(data_dir), PRESET_DIR), *path = NULL;
@@ -272,10 +273,11 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
 	if ((d = opendir(dir))) {
 		while ((de = readdir(d))) {
 			size_t n = strlen(de->d_name);
-			if (!srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 5) || n < 6 ||
+			if (!aieth__srv_file_name_ok(de->d_name, SRV_MODEL_NAME_MAX + 5) || n < 6 ||
 			    strcmp(de->d_name + n - 5, ".json"))
 				continue;
-			if (srv_file_name_ok(name, SRV_MODEL_NAME_MAX) && !strcmp(de->d_name, file))
+			if (aieth__srv_file_name_ok(name, SRV_MODEL_NAME_MAX) &&
+			    !strcmp(de->d_name, file))
 				path = aieth__path_join(dir, de->d_name);
 			if (lo + n + 3 < sizeof list)
 				lo += (size_t)snprintf(list + lo, sizeof list - lo, "%s%.*s",
@@ -291,10 +293,10 @@ int srv_model_preset(const char *data_dir, const char *name, char *model, size_t
 		goto out;
 	}
 	if ((rc = aieth__read_file(path, PRESET_MAX, &text, &len)) ||
-	    (rc = jstrict_parse_object(path, text, len, PRESET_MAX, &o)) ||
-	    (rc = jstrict_keys(path, "", o, keys)) ||
-	    (rc = jstrict_get_string(path, "", o, "model", 1, &m)) ||
-	    (rc = jstrict_get_object(path, "", o, "params", 1, &p)))
+	    (rc = aieth__jstrict_parse_object(path, text, len, PRESET_MAX, &o)) ||
+	    (rc = aieth__jstrict_keys(path, "", o, keys)) ||
+	    (rc = aieth__jstrict_get_string(path, "", o, "model", 1, &m)) ||
+	    (rc = aieth__jstrict_get_object(path, "", o, "params", 1, &p)))
 		goto out;
 	if (!is_builtin(m) || strlen(m) >= cap) {
 		rc = aieth__fail(AIETH_EINVAL,
@@ -319,7 +321,7 @@ out:
 	return rc;
 }
 
-int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, size_t cap)
+int aieth__srv_model_check(aieth__server *s, const char *model, char **path, char *msg, size_t cap)
 {
 	char q[80], file[SRV_MODEL_NAME_MAX + 4], list[600];
 	const char *const *n;
@@ -334,7 +336,7 @@ int srv_model_check(aieth_server *s, const char *model, char **path, char *msg, 
 	list[0] = '\0';
 	for (n = aieth_emu_model_names(); *n; n++)
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", *n);
-	if (!srv_file_name_ok(model, SRV_MODEL_NAME_MAX)) {
+	if (!aieth__srv_file_name_ok(model, SRV_MODEL_NAME_MAX)) {
 		snprintf(msg, cap,
 			 "model \"%s\": a built-in (%s) or the file name of a plugin in "
 			 "this server's --model-dir folders is needed: [A-Za-z0-9._-], not "
@@ -409,12 +411,13 @@ static int aiesim_check(const srv_session_req *req, size_t g, char *msg, size_t 
 	return rc;
 }
 
-int srv_session_names_check(aieth_server *s, const srv_session_req *req, char *msg, size_t cap)
+int aieth__srv_session_names_check(aieth__server *s, const srv_session_req *req, char *msg,
+				   size_t cap)
 {
 	size_t i;
 	for (i = 0; i < req->ngraphs; i++) {
 		char m[800];
-		if (srv_model_check(s, req->graphs[i].model, NULL, m, sizeof m)) {
+		if (aieth__srv_model_check(s, req->graphs[i].model, NULL, m, sizeof m)) {
 			snprintf(msg, cap, "graphs[%zu]: %s", i, m);
 			return -1;
 		}
@@ -426,8 +429,8 @@ int srv_session_names_check(aieth_server *s, const srv_session_req *req, char *m
 
 /* ------------------------------------------------ the session's files */
 
-int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g, char **own,
-			      char **base_dir)
+int aieth__srv_session_names_prepare(aieth__server *s, srv_sess *x, aieth_graph_spec *g, char **own,
+				     char **base_dir)
 {
 	char msg[800];
 	size_t i;
@@ -448,7 +451,7 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 		char *p;
 		if (!t->text)
 			continue;
-		if (!srv_file_name_ok(t->name, SRV_TRACE_NAME_MAX))
+		if (!aieth__srv_file_name_ok(t->name, SRV_TRACE_NAME_MAX))
 			return aieth__fail(AIETH_EINVAL, "trace \"%s\": not a file name", t->name);
 		if (!(p = aieth__path_join(*base_dir, t->name)))
 			return aieth__fail(AIETH_ENOMEM, "server: out of memory");
@@ -461,7 +464,7 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 		t->text = NULL;
 	}
 	for (i = 0; i < x->req.ngraphs; i++) {
-		if (srv_model_check(s, x->req.graphs[i].model, &own[i], msg, sizeof msg))
+		if (aieth__srv_model_check(s, x->req.graphs[i].model, &own[i], msg, sizeof msg))
 			return aieth__fail(AIETH_ENOTFOUND, "graph \"%s\": %s",
 					   x->req.graphs[i].name, msg);
 		if (own[i])
@@ -470,7 +473,7 @@ int srv_session_names_prepare(aieth_server *s, srv_sess *x, aieth_graph_spec *g,
 	return AIETH_OK;
 }
 
-void srv_session_names_release(srv_sess *x, char **own, char *base_dir)
+void aieth__srv_session_names_release(srv_sess *x, char **own, char *base_dir)
 {
 	size_t i;
 	for (i = 0; i < x->req.ngraphs; i++) {
@@ -497,8 +500,8 @@ static void replace_all(char *msg, size_t cap, const char *from, const char *to)
 	snprintf(msg, cap, "%s", out);
 }
 
-void srv_session_names_scrub(const srv_sess *x, char **own, const char *base_dir, char *msg,
-			     size_t cap)
+void aieth__srv_session_names_scrub(const srv_sess *x, char **own, const char *base_dir, char *msg,
+				    size_t cap)
 {
 	size_t i;
 	for (i = 0; i < x->req.ngraphs; i++)
@@ -514,7 +517,7 @@ void srv_session_names_scrub(const srv_sess *x, char **own, const char *base_dir
 		replace_all(msg, cap, x->artdir, "(the session's folder)");
 }
 
-void srv_traces_remove(srv_sess *x)
+void aieth__srv_traces_remove(srv_sess *x)
 {
 	char *dir;
 	DIR *d;

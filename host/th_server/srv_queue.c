@@ -20,7 +20,7 @@
 
 /* ---- mu held ---- */
 
-srv_sess *srv_find_locked(aieth_server *s, const char *id)
+srv_sess *aieth__srv_find_locked(aieth__server *s, const char *id)
 {
 	srv_sess *p;
 	for (p = s->queue.sessions; p; p = p->next)
@@ -29,7 +29,7 @@ srv_sess *srv_find_locked(aieth_server *s, const char *id)
 	return NULL;
 }
 
-unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
+unsigned aieth__srv_position_locked(aieth__server *s, const srv_sess *x)
 {
 	const srv_sess *p;
 	unsigned n = 1;
@@ -43,7 +43,7 @@ unsigned srv_position_locked(aieth_server *s, const srv_sess *x)
 }
 
 /* Forget the oldest finished sessions beyond SRV_ENDED_KEEP. */
-static void prune_locked(aieth_server *s)
+static void prune_locked(aieth__server *s)
 {
 	srv_sess **pp;
 	size_t n = 0;
@@ -56,7 +56,7 @@ static void prune_locked(aieth_server *s)
 		if (x->state >= SS_ENDED && !x->dev && !x->refs && !x->opening && !x->dev_closing &&
 		    !x->waiting) {
 			*pp = x->next;
-			srv_free_sess(x);
+			aieth__srv_free_sess(x);
 			n--;
 		} else {
 			pp = &x->next;
@@ -64,7 +64,7 @@ static void prune_locked(aieth_server *s)
 	}
 }
 
-static void new_id(aieth_server *s, char *id, size_t cap)
+static void new_id(aieth__server *s, char *id, size_t cap)
 {
 	uint64_t v = ++s->queue.next_seq;
 	/* unguessable enough to not collide with an older server's ids in a
@@ -76,9 +76,9 @@ static void new_id(aieth_server *s, char *id, size_t cap)
 
 /* A request's lookup: id found, who's (with tokens), its idle clock reset,
  * its open waited for (bounded). */
-static srv_l_result look_locked(aieth_server *s, const char *id, const char *who, srv_sess **out)
+static srv_l_result look_locked(aieth__server *s, const char *id, const char *who, srv_sess **out)
 {
-	srv_sess *x = srv_find_locked(s, id);
+	srv_sess *x = aieth__srv_find_locked(s, id);
 	*out = x;
 	if (!x)
 		return SRV_L_NONE;
@@ -86,25 +86,27 @@ static srv_l_result look_locked(aieth_server *s, const char *id, const char *who
 		return SRV_L_FORBIDDEN;
 	x->last_ms = srv_now_ms();
 	/* its device being opened: answer once the open ended (bounded) */
-	srv_wait_open_locked(s, x, SRV_LOOK_OPEN_WAIT_MS);
+	aieth__srv_wait_open_locked(s, x, SRV_LOOK_OPEN_WAIT_MS);
 	return SRV_L_OK;
 }
 
-static void view_locked(aieth_server *s, const srv_sess *x, srv_sess_view *v)
+static void view_locked(aieth__server *s, const srv_sess *x, srv_sess_view *v)
 {
 	v->state = x->state;
-	v->position = srv_position_locked(s, x);
+	v->position = aieth__srv_position_locked(s, x);
 	snprintf(v->reason, sizeof v->reason, "%s", x->reason);
 }
 
 /* A session's status, the one form POST and GET /v1/sessions give. */
-static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
+static struct json_object *session_json_locked(aieth__server *s, srv_sess *x)
 {
 	struct json_object *o = json_object_new_object(), *g = json_object_new_array();
 	size_t i;
 	json_object_object_add(o, "id", json_object_new_string(x->id));
-	json_object_object_add(o, "state", json_object_new_string(srv_state_names[x->state]));
-	json_object_object_add(o, "position", json_object_new_int64(srv_position_locked(s, x)));
+	json_object_object_add(o, "state",
+			       json_object_new_string(aieth__srv_state_names[x->state]));
+	json_object_object_add(o, "position",
+			       json_object_new_int64(aieth__srv_position_locked(s, x)));
 	json_object_object_add(o, "board", json_object_new_string(x->req.board));
 	json_object_object_add(o, "backend", json_object_new_string(s->backend));
 	for (i = 0; i < x->req.ngraphs; i++)
@@ -121,7 +123,7 @@ static struct json_object *session_json_locked(aieth_server *s, srv_sess *x)
 
 /* ---- into the queue, and out ---- */
 
-srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t cap)
+srv_q_result aieth__srv_sess_enqueue(aieth__server *s, srv_sess *x, char *msg, size_t cap)
 {
 	srv_sess **pp;
 	unsigned queued = 0;
@@ -129,40 +131,40 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	pthread_mutex_lock(&s->mu);
 	if (s->draining) {
 		pthread_mutex_unlock(&s->mu);
-		srv_free_sess(x);
+		aieth__srv_free_sess(x);
 		snprintf(msg, cap, "the server is stopping");
 		return SRV_Q_DRAINING;
 	}
 	for (pp = &s->queue.sessions; *pp; pp = &(*pp)->next)
 		queued += (*pp)->state == SS_QUEUED && !(*pp)->opening;
-	if (srv_device_busy_locked(s) && queued >= s->limits.max_queue) {
+	if (aieth__srv_device_busy_locked(s) && queued >= s->limits.max_queue) {
 		pthread_mutex_unlock(&s->mu);
-		srv_free_sess(x);
+		aieth__srv_free_sess(x);
 		snprintf(msg, cap, "the queue holds %u sessions, the limit is --max-queue %u",
 			 queued, s->limits.max_queue);
 		return SRV_Q_FULL;
 	}
-	if (x->xsha[0] && srv_xclbin_pin_locked(s, x)) {
+	if (x->xsha[0] && aieth__srv_xclbin_pin_locked(s, x)) {
 		pthread_mutex_unlock(&s->mu);
 		snprintf(msg, cap, "%s", aieth_error_message());
-		srv_free_sess(x);
+		aieth__srv_free_sess(x);
 		return SRV_Q_NO_XCLBIN;
 	}
-	srv_opener_start_locked(s);
+	aieth__srv_opener_start_locked(s);
 	if (!s->queue.opener_started) {
-		srv_xclbin_unpin_locked(s, x);
+		aieth__srv_xclbin_unpin_locked(s, x);
 		pthread_mutex_unlock(&s->mu);
-		srv_free_sess(x);
+		aieth__srv_free_sess(x);
 		snprintf(msg, cap, "the server could not start its device opener thread");
 		return SRV_Q_DRAINING;
 	}
 	new_id(s, x->id, sizeof x->id);
 	/* the client's files are in place before the device opens */
-	if (srv_artifacts_open(s, x, x->xrt_ini, x->xrt_ini_len)) {
-		srv_xclbin_unpin_locked(s, x);
+	if (aieth__srv_artifacts_open(s, x, x->xrt_ini, x->xrt_ini_len)) {
+		aieth__srv_xclbin_unpin_locked(s, x);
 		pthread_mutex_unlock(&s->mu);
 		snprintf(msg, cap, "%s", aieth_error_message());
-		srv_free_sess(x);
+		aieth__srv_free_sess(x);
 		return SRV_Q_INTERNAL;
 	}
 	free(x->xrt_ini);
@@ -173,11 +175,11 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	x->state = SS_QUEUED;
 	*pp = x;
 	s->stats.sessions_total++;
-	srv_promote_locked(s);
+	aieth__srv_promote_locked(s);
 	/* the device free: answer once it is open (the opener works without
 	 * mu; bounded, a slow board leaves the session queued at position 1
 	 * and its client polls) */
-	srv_wait_open_locked(s, x, SRV_OPEN_WAIT_S * 1000);
+	aieth__srv_wait_open_locked(s, x, SRV_OPEN_WAIT_S * 1000);
 	if (x->state == SS_FAILED) {
 		snprintf(msg, cap, "%s", x->reason);
 		pthread_mutex_unlock(&s->mu);
@@ -187,34 +189,34 @@ srv_q_result srv_sess_enqueue(aieth_server *s, srv_sess *x, char *msg, size_t ca
 	return SRV_Q_OK;
 }
 
-void srv_queue_ref(aieth_server *s, srv_sess *x)
+void aieth__srv_queue_ref(aieth__server *s, srv_sess *x)
 {
 	pthread_mutex_lock(&s->mu);
 	x->refs++;
 	pthread_mutex_unlock(&s->mu);
 }
 
-void srv_release(aieth_server *s, srv_sess *x)
+void aieth__srv_release(aieth__server *s, srv_sess *x)
 {
 	pthread_mutex_lock(&s->mu);
 	x->refs--;
 	x->last_ms = srv_now_ms();
 	if (x->state != SS_ACTIVE) {
-		srv_close_dev_locked(s, x);
-		srv_unpin_done_locked(s, x);
-		srv_promote_locked(s);
+		aieth__srv_close_dev_locked(s, x);
+		aieth__srv_unpin_done_locked(s, x);
+		aieth__srv_promote_locked(s);
 	}
 	pthread_mutex_unlock(&s->mu);
 }
 
-void srv_queue_end(aieth_server *s, srv_sess *x, ss_state st, const char *reason)
+void aieth__srv_queue_end(aieth__server *s, srv_sess *x, ss_state st, const char *reason)
 {
 	pthread_mutex_lock(&s->mu);
-	srv_end_locked(s, x, st, reason);
+	aieth__srv_end_locked(s, x, st, reason);
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
+int aieth__srv_end_close(aieth__server *s, srv_sess *x, const char *reason)
 {
 	int ended = 0;
 	pthread_mutex_lock(&s->mu);
@@ -223,9 +225,9 @@ int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
 		/* the one close path, as for any end: the caller's reference set
 		 * aside (mu is held throughout) so that the device goes now */
 		x->refs--;
-		srv_end_locked(s, x, SS_ENDED, reason);
+		aieth__srv_end_locked(s, x, SS_ENDED, reason);
 		x->refs++;
-		srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
+		aieth__srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
 		ended = 1;
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -234,8 +236,8 @@ int srv_end_close(aieth_server *s, srv_sess *x, const char *reason)
 
 /* ---- a session as a request sees it ---- */
 
-srv_l_result srv_queue_active(aieth_server *s, const char *id, const char *who, srv_sess **x,
-			      srv_sess_view *v)
+srv_l_result aieth__srv_queue_active(aieth__server *s, const char *id, const char *who,
+				     srv_sess **x, srv_sess_view *v)
 {
 	srv_l_result res;
 	pthread_mutex_lock(&s->mu);
@@ -252,8 +254,8 @@ srv_l_result srv_queue_active(aieth_server *s, const char *id, const char *who, 
 	return res;
 }
 
-srv_l_result srv_queue_session(aieth_server *s, const char *id, const char *who, int end,
-			       struct json_object **o)
+srv_l_result aieth__srv_queue_session(aieth__server *s, const char *id, const char *who, int end,
+				      struct json_object **o)
 {
 	srv_l_result res;
 	srv_sess *x;
@@ -262,8 +264,8 @@ srv_l_result srv_queue_session(aieth_server *s, const char *id, const char *who,
 	res = look_locked(s, id, who, &x);
 	if (res == SRV_L_OK && end) {
 		if (x->state == SS_QUEUED || x->state == SS_ACTIVE)
-			srv_log(s, "session %s (%s): ended by its client", x->id, x->owner);
-		srv_end_locked(s, x, SS_ENDED, NULL);
+			aieth__srv_log(s, "session %s (%s): ended by its client", x->id, x->owner);
+		aieth__srv_end_locked(s, x, SS_ENDED, NULL);
 	} else if (res == SRV_L_OK) {
 		*o = session_json_locked(s, x);
 	}
@@ -271,8 +273,8 @@ srv_l_result srv_queue_session(aieth_server *s, const char *id, const char *who,
 	return res;
 }
 
-struct json_object *srv_queue_describe(aieth_server *s, srv_sess *x, char *id, size_t cap,
-				       char **xclbin)
+struct json_object *aieth__srv_queue_describe(aieth__server *s, srv_sess *x, char *id, size_t cap,
+					      char **xclbin)
 {
 	struct json_object *o;
 	pthread_mutex_lock(&s->mu);
@@ -283,7 +285,7 @@ struct json_object *srv_queue_describe(aieth_server *s, srv_sess *x, char *id, s
 	return o;
 }
 
-srv_l_result srv_queue_artifacts(aieth_server *s, const char *id, const char *who, int *dfd)
+srv_l_result aieth__srv_queue_artifacts(aieth__server *s, const char *id, const char *who, int *dfd)
 {
 	srv_l_result res;
 	srv_sess *x;
@@ -293,12 +295,12 @@ srv_l_result srv_queue_artifacts(aieth_server *s, const char *id, const char *wh
 	if (res == SRV_L_OK) {
 		/* an ended session's files are final once its device has closed
 		 * (XRT writes its trace and status files then) */
-		srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
+		aieth__srv_wait_closed_locked(s, x, SRV_CLOSE_WAIT_MS);
 		/* a running session's summary as it stands now */
 		if (x->state == SS_ACTIVE && !x->refs)
-			srv_artifacts_summary(s, x);
+			aieth__srv_artifacts_summary(s, x);
 		/* opened under the lock: the folder goes only when the session is
-		 * forgotten (srv_free_sess, under the same lock) */
+		 * forgotten (aieth__srv_free_sess, under the same lock) */
 		if (x->artdir)
 			*dfd = open(x->artdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
@@ -306,7 +308,7 @@ srv_l_result srv_queue_artifacts(aieth_server *s, const char *id, const char *wh
 	return res;
 }
 
-ss_state srv_queue_state(aieth_server *s, srv_sess *x, int touch, srv_sess_view *v)
+ss_state aieth__srv_queue_state(aieth__server *s, srv_sess *x, int touch, srv_sess_view *v)
 {
 	pthread_mutex_lock(&s->mu);
 	if (touch && x->state == SS_QUEUED)
@@ -316,18 +318,18 @@ ss_state srv_queue_state(aieth_server *s, srv_sess *x, int touch, srv_sess_view 
 	return v->state;
 }
 
-int srv_queue_summary(aieth_server *s, srv_sess *x)
+int aieth__srv_queue_summary(aieth__server *s, srv_sess *x)
 {
 	int rc;
 	pthread_mutex_lock(&s->mu);
-	rc = srv_artifacts_summary(s, x);
+	rc = aieth__srv_artifacts_summary(s, x);
 	pthread_mutex_unlock(&s->mu);
 	return rc;
 }
 
 /* ---- housekeeping ---- */
 
-void srv_tick(aieth_server *s)
+void aieth__srv_tick(aieth__server *s)
 {
 	srv_sess *p;
 	int64_t t = srv_now_ms();
@@ -346,16 +348,16 @@ void srv_tick(aieth_server *s)
 				 "waited %lld s in the queue, the limit is "
 				 "--max-wait %u s",
 				 (long long)((t - p->created_ms) / 1000), s->limits.max_wait_s);
-			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
-			srv_end_locked(s, p, SS_EXPIRED, why);
+			aieth__srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			aieth__srv_end_locked(s, p, SS_EXPIRED, why);
 		} else if ((p->state == SS_QUEUED || p->state == SS_ACTIVE) && !p->refs &&
 			   t - p->last_ms > s->limits.idle_ms) {
 			snprintf(why, sizeof why,
 				 "no request for %lld s, the limit is "
 				 "--idle-timeout %u s",
 				 (long long)((t - p->last_ms) / 1000), s->limits.idle_s);
-			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
-			srv_end_locked(s, p, SS_EXPIRED, why);
+			aieth__srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			aieth__srv_end_locked(s, p, SS_EXPIRED, why);
 		} else if (p->state == SS_ACTIVE && waiting && s->limits.max_session_ms &&
 			   t - p->active_ms > s->limits.max_session_ms) {
 			/* others wait: the holder's running call is interrupted and
@@ -365,14 +367,14 @@ void srv_tick(aieth_server *s)
 				 "waited, the limit is --max-session %u s",
 				 (long long)((t - p->active_ms) / 1000), waiting,
 				 waiting == 1 ? "" : "s", s->limits.max_session_s);
-			srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
+			aieth__srv_log(s, "session %s (%s): expired: %s", p->id, p->owner, why);
 			p->intr = 1;
-			srv_end_locked(s, p, SS_EXPIRED, why);
+			aieth__srv_end_locked(s, p, SS_EXPIRED, why);
 		}
 	}
 	prune_locked(s);
-	srv_promote_locked(s);
+	aieth__srv_promote_locked(s);
 	pthread_mutex_unlock(&s->mu);
 	/* images kept for reuse go back to the system when unused a while */
-	srv_images_trim(&s->images, t, SRV_IMAGE_IDLE_MS);
+	aieth__srv_images_trim(&s->images, t, SRV_IMAGE_IDLE_MS);
 }

@@ -20,7 +20,7 @@
 
 extern char **environ;
 
-int srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap)
+int aieth__srv_reset_run(const char *cmd, uint32_t timeout_s, char *msg, size_t cap)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;

@@ -58,7 +58,7 @@ static int next_seg(const char **p, char *dst, size_t cap)
 	return next_seg_of(p, dst, cap, seg_char);
 }
 
-void srv_route_parse(const char *path, srv_route *r)
+void aieth__srv_route_parse(const char *path, srv_route *r)
 {
 	char seg[SRV_NAME_MAX + 1];
 	const char *p = path;
@@ -81,7 +81,7 @@ void srv_route_parse(const char *path, srv_route *r)
 		return;
 	}
 	if (!strcmp(seg, "xclbins")) {
-		if (!next_seg(&p, seg, sizeof seg) && !*p && srv_sha256_text_ok(seg)) {
+		if (!next_seg(&p, seg, sizeof seg) && !*p && aieth__srv_sha256_text_ok(seg)) {
 			memcpy(r->sha, seg, 65);
 			r->kind = SRV_R_XCLBIN;
 		}
@@ -155,7 +155,7 @@ void srv_route_parse(const char *path, srv_route *r)
 		r->kind = SRV_R_PORTS;
 }
 
-const char *srv_route_methods(srv_route_kind k)
+const char *aieth__srv_route_methods(srv_route_kind k)
 {
 	switch (k) {
 	case SRV_R_HEALTH:
@@ -182,7 +182,7 @@ const char *srv_route_methods(srv_route_kind k)
 	}
 }
 
-int srv_bearer(const char *value, const char **tok, size_t *len)
+int aieth__srv_bearer(const char *value, const char **tok, size_t *len)
 {
 	const char *p;
 	size_t n;
@@ -201,7 +201,7 @@ int srv_bearer(const char *value, const char **tok, size_t *len)
 	return 0;
 }
 
-int srv_rtp_size_parse(const char *text, uint32_t *out)
+int aieth__srv_rtp_size_parse(const char *text, uint32_t *out)
 {
 	uint64_t v = 0;
 	const char *p = text;
@@ -221,7 +221,7 @@ int srv_rtp_size_parse(const char *text, uint32_t *out)
 	return 0;
 }
 
-int srv_sha256_text_ok(const char *t)
+int aieth__srv_sha256_text_ok(const char *t)
 {
 	size_t i;
 	for (i = 0; i < 64; i++)
@@ -230,7 +230,7 @@ int srv_sha256_text_ok(const char *t)
 	return t[64] == '\0';
 }
 
-int srv_artifact_name_ok(const char *name)
+int aieth__srv_artifact_name_ok(const char *name)
 {
 	size_t i;
 	for (i = 0; name[i]; i++)
@@ -253,7 +253,7 @@ static int body_object_max(const char *body, size_t len, size_t max, int allow_e
 			return AIETH_OK;
 		return aieth__fail(AIETH_EPARSE, BODY ": empty, a JSON object is needed");
 	}
-	rc = jstrict_parse(BODY, body, len, out);
+	rc = aieth__jstrict_parse(BODY, body, len, out);
 	if (rc)
 		return rc;
 	if (!*out || !json_object_is_type(*out, json_type_object)) {
@@ -288,7 +288,7 @@ static int copy_name(char *dst, const char *path, const char *v, int allow_empty
 	return AIETH_OK;
 }
 
-void srv_session_req_free(srv_session_req *r)
+void aieth__srv_session_req_free(srv_session_req *r)
 {
 	size_t i;
 	for (i = 0; i < r->ngraphs; i++) {
@@ -319,10 +319,10 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 	snprintf(path, sizeof path, "graphs[%zu]", i);
 	if (!json_object_is_type(g, json_type_object))
 		return aieth__fail(AIETH_EINVAL, BODY " %s: an object is needed", path);
-	if ((rc = jstrict_keys(BODY, path, g, keys)) ||
-	    (rc = jstrict_get_string(BODY, path, g, "name", 1, &name)) ||
-	    (rc = jstrict_get_string(BODY, path, g, "model", 0, &model)) ||
-	    (rc = jstrict_get_object(BODY, path, g, "params", 0, &params)))
+	if ((rc = aieth__jstrict_keys(BODY, path, g, keys)) ||
+	    (rc = aieth__jstrict_get_string(BODY, path, g, "name", 1, &name)) ||
+	    (rc = aieth__jstrict_get_string(BODY, path, g, "model", 0, &model)) ||
+	    (rc = aieth__jstrict_get_object(BODY, path, g, "params", 0, &params)))
 		return rc;
 	snprintf(path, sizeof path, "graphs[%zu].name", i);
 	if ((rc = copy_name(gr->name, path, name, 0)))
@@ -369,7 +369,7 @@ static int parse_graph(struct json_object *g, size_t i, srv_session_req *out)
 	return AIETH_OK;
 }
 
-int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
+int aieth__srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 {
 	static const char *const keys[] = {"board",   "graphs", "xclbin_sha256",
 					   "xrt_ini", "traces", NULL};
@@ -381,9 +381,9 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 	memset(out, 0, sizeof *out);
 	if ((rc = body_object_max(body, len, SRV_SESSION_BODY_MAX, 0, &o)))
 		return rc;
-	if ((rc = jstrict_keys(BODY, "", o, keys)) ||
-	    (rc = jstrict_get_string(BODY, "", o, "board", 1, &board)) ||
-	    (rc = jstrict_get_string(BODY, "", o, "xclbin_sha256", 0, &sha)))
+	if ((rc = aieth__jstrict_keys(BODY, "", o, keys)) ||
+	    (rc = aieth__jstrict_get_string(BODY, "", o, "board", 1, &board)) ||
+	    (rc = aieth__jstrict_get_string(BODY, "", o, "xclbin_sha256", 0, &sha)))
 		goto out;
 	if ((rc = copy_name(out->board, "board", board, 0)))
 		goto out;
@@ -430,7 +430,8 @@ int srv_session_req_parse(const char *body, size_t len, srv_session_req *out)
 			out->xrt_ini_len = n;
 		}
 	}
-	if (json_object_object_get_ex(o, "traces", &traces) && (rc = srv_traces_parse(traces, out)))
+	if (json_object_object_get_ex(o, "traces", &traces) &&
+	    (rc = aieth__srv_traces_parse(traces, out)))
 		goto out;
 	if (json_object_object_get_ex(o, "graphs", &graphs)) {
 		if (!json_object_is_type(graphs, json_type_array)) {
@@ -474,7 +475,7 @@ static int get_i64(struct json_object *o, const char *key, int required, int64_t
 	return AIETH_OK;
 }
 
-int srv_run_req_parse(const char *body, size_t len, int64_t *iterations)
+int aieth__srv_run_req_parse(const char *body, size_t len, int64_t *iterations)
 {
 	static const char *const keys[] = {"iterations", NULL};
 	struct json_object *o = NULL;
@@ -482,7 +483,7 @@ int srv_run_req_parse(const char *body, size_t len, int64_t *iterations)
 	int rc;
 	if ((rc = body_object(body, len, 0, &o)))
 		return rc;
-	if (!(rc = jstrict_keys(BODY, "", o, keys)) &&
+	if (!(rc = aieth__jstrict_keys(BODY, "", o, keys)) &&
 	    !(rc = get_i64(o, "iterations", 1, -1, INT32_MAX, &it))) {
 		if (it == 0)
 			rc = aieth__fail(AIETH_EINVAL,
@@ -496,7 +497,7 @@ int srv_run_req_parse(const char *body, size_t len, int64_t *iterations)
 	return rc;
 }
 
-int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
+int aieth__srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 {
 	static const char *const keys[] = {"timeout_ms", NULL};
 	struct json_object *o = NULL;
@@ -504,7 +505,7 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 	int rc;
 	if ((rc = body_object(body, len, 1, &o)))
 		return rc;
-	if (o && !(rc = jstrict_keys(BODY, "", o, keys)))
+	if (o && !(rc = aieth__jstrict_keys(BODY, "", o, keys)))
 		rc = get_i64(o, "timeout_ms", 0, 0, SRV_WAIT_MS_MAX, &t);
 	if (!rc)
 		*timeout_ms = (uint32_t)t;
@@ -512,8 +513,8 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms)
 	return rc;
 }
 
-int srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsigned *soak_s,
-			   unsigned *channels)
+int aieth__srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsigned *soak_s,
+				  unsigned *channels)
 {
 	static const char *const keys[] = {"level", "soak_s", "channels", NULL};
 	struct json_object *o = NULL;
@@ -521,7 +522,7 @@ int srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsign
 	int rc;
 	if ((rc = body_object(body, len, 1, &o)))
 		return rc;
-	if (o && !(rc = jstrict_keys(BODY, "", o, keys)) &&
+	if (o && !(rc = aieth__jstrict_keys(BODY, "", o, keys)) &&
 	    !(rc = get_i64(o, "level", 0, 1, 3, &lv)) &&
 	    !(rc = get_i64(o, "soak_s", 0, 1, SRV_VALIDATE_SOAK_MAX, &sk)))
 		rc = get_i64(o, "channels", 0, 1, SRV_VALIDATE_CHANNELS_MAX, &ch);
@@ -534,7 +535,7 @@ int srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsign
 	return rc;
 }
 
-int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
+int aieth__srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 {
 	static const char *const keys[] = {"channels", "depth",  "cfg", "tx_bytes",
 					   "rx_bytes", "stream", NULL};
@@ -545,12 +546,14 @@ int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out)
 	memset(out, 0, sizeof *out);
 	if ((rc = body_object(body, len, 0, &o)))
 		return rc;
-	if ((rc = jstrict_keys(BODY, "", o, keys)) ||
-	    (rc = jstrict_get_u32(BODY, "", o, "channels", 1, 1, SRV_CHANNELS_MAX,
-				  &out->channels)) ||
-	    (rc = jstrict_get_u32(BODY, "", o, "depth", 1, 1, SRV_DEPTH_MAX, &out->depth)) ||
-	    (rc = jstrict_get_u64(BODY, "", o, "tx_bytes", 1, 0, SRV_IMAGE_MAX, &out->tx_bytes)) ||
-	    (rc = jstrict_get_u64(BODY, "", o, "rx_bytes", 1, 0, SRV_IMAGE_MAX, &out->rx_bytes)))
+	if ((rc = aieth__jstrict_keys(BODY, "", o, keys)) ||
+	    (rc = aieth__jstrict_get_u32(BODY, "", o, "channels", 1, 1, SRV_CHANNELS_MAX,
+					 &out->channels)) ||
+	    (rc = aieth__jstrict_get_u32(BODY, "", o, "depth", 1, 1, SRV_DEPTH_MAX, &out->depth)) ||
+	    (rc = aieth__jstrict_get_u64(BODY, "", o, "tx_bytes", 1, 0, SRV_IMAGE_MAX,
+					 &out->tx_bytes)) ||
+	    (rc = aieth__jstrict_get_u64(BODY, "", o, "rx_bytes", 1, 0, SRV_IMAGE_MAX,
+					 &out->rx_bytes)))
 		goto out;
 	if (json_object_object_get_ex(o, "stream", &st)) {
 		if (!json_object_is_type(st, json_type_boolean)) {
@@ -641,7 +644,7 @@ static int check_chan(const char *dir, uint32_t c, const pld_chan_cfg *cf, int p
 	return AIETH_OK;
 }
 
-int srv_txn_check(const srv_txn_req *q)
+int aieth__srv_txn_check(const srv_txn_req *q)
 {
 	pld_chan_cfg *tx, *rx;
 	uint64_t mode = 0;
@@ -655,7 +658,7 @@ int srv_txn_check(const srv_txn_req *q)
 		free(rx);
 		return aieth__fail(AIETH_ENOMEM, BODY " cfg: out of memory");
 	}
-	pld_cfg_decode(q->channels, q->cfg, &mode, tx, rx);
+	aieth__pld_cfg_decode(q->channels, q->cfg, &mode, tx, rx);
 	if (mode != PLD_MODE_FUNC && mode != PLD_MODE_PERF)
 		rc = aieth__fail(AIETH_EINVAL, BODY " cfg: mode %llu (FUNC is %u, PERF %u)",
 				 (unsigned long long)mode, PLD_MODE_FUNC, PLD_MODE_PERF);
@@ -670,7 +673,8 @@ int srv_txn_check(const srv_txn_req *q)
 	return rc;
 }
 
-int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, int *loopback)
+int aieth__srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen,
+			    int *loopback)
 {
 	char host[64], q[80];
 	const char *colon, *hs, *he;

@@ -66,13 +66,13 @@ typedef struct {
  * give SRV_R_NONE; a segment too long or with bytes outside [A-Za-z0-9._-]
  * also does, except graph and RTP port names, which may hold any byte but
  * '/' and control bytes (as a test description's names may: "top.gr[0]"). */
-void srv_route_parse(const char *path, srv_route *r);
+void aieth__srv_route_parse(const char *path, srv_route *r);
 /* The methods allowed on a route, as an Allow header value ("GET, POST"). */
-const char *srv_route_methods(srv_route_kind k);
+const char *aieth__srv_route_methods(srv_route_kind k);
 
 /* The token of an "Authorization: Bearer TOKEN" value: *tok and *len point
  * into value; 0, or -1 when the value is not a bearer token. */
-int srv_bearer(const char *value, const char **tok, size_t *len);
+int aieth__srv_bearer(const char *value, const char **tok, size_t *len);
 
 typedef struct {
 	char name[SRV_NAME_MAX + 1];
@@ -82,7 +82,7 @@ typedef struct {
 
 /* One aiesim trace file sent with the session (srv_names.c). */
 typedef struct {
-	char name[SRV_TRACE_NAME_MAX + 1]; /* a plain file name (srv_file_name_ok) */
+	char name[SRV_TRACE_NAME_MAX + 1]; /* a plain file name (aieth__srv_file_name_ok) */
 	char *text;                        /* its bytes (owned) */
 	size_t len;
 } srv_trace_req;
@@ -101,33 +101,33 @@ typedef struct {
 /* POST /v1/sessions: {"board", "graphs": [{"name", "model", "params"}],
  * "xclbin_sha256", "xrt_ini", "traces": {NAME: TEXT}} (len up to
  * SRV_SESSION_BODY_MAX; xrt_ini up to SRV_XRT_INI_MAX bytes, no NUL;
- * traces as srv_traces_parse says). AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
- * srv_session_req_free after either. */
-int srv_session_req_parse(const char *body, size_t len, srv_session_req *out);
-void srv_session_req_free(srv_session_req *r);
+ * traces as aieth__srv_traces_parse says). AIETH_OK or AIETH_EPARSE/EINVAL/ENOMEM with the message;
+ * aieth__srv_session_req_free after either. */
+int aieth__srv_session_req_parse(const char *body, size_t len, srv_session_req *out);
+void aieth__srv_session_req_free(srv_session_req *r);
 
 /* A sha256 as the API writes it: 64 lowercase hex digits. */
-int srv_sha256_text_ok(const char *text);
+int aieth__srv_sha256_text_ok(const char *text);
 /* The ?size= of an RTP read: decimal digits only, 1..SRV_RTP_MAX; 0 with
  * *out set, else -1 (NULL, empty, a sign, a space, anything else). */
-int srv_rtp_size_parse(const char *text, uint32_t *out);
+int aieth__srv_rtp_size_parse(const char *text, uint32_t *out);
 /* An artifact name a client may fetch: [A-Za-z0-9._-], 1..255 bytes, not
  * starting with '.' (temporary files, "." and ".."). */
-int srv_artifact_name_ok(const char *name);
+int aieth__srv_artifact_name_ok(const char *name);
 /* A file name a client may give (a trace, a plugin): [A-Za-z0-9._-],
  * 1..max bytes, not starting with '.', never "..": never a path. */
-int srv_file_name_ok(const char *name, size_t max);
+int aieth__srv_file_name_ok(const char *name, size_t max);
 /* The "traces" object of a session request into out->traces: at most
- * SRV_TRACES_MAX names (srv_file_name_ok, SRV_TRACE_NAME_MAX) whose
+ * SRV_TRACES_MAX names (aieth__srv_file_name_ok, SRV_TRACE_NAME_MAX) whose
  * string values (no NUL) hold SRV_TRACES_BYTES_MAX bytes together. */
 struct json_object;
-int srv_traces_parse(struct json_object *traces, srv_session_req *out);
+int aieth__srv_traces_parse(struct json_object *traces, srv_session_req *out);
 
 /* POST .../run {"iterations": N} (-1 = forever, else 1..2^31-1); .../wait
  * {"timeout_ms": T} (0..600000). An empty body: run refuses it, wait
  * means timeout_ms 0. */
-int srv_run_req_parse(const char *body, size_t len, int64_t *iterations);
-int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
+int aieth__srv_run_req_parse(const char *body, size_t len, int64_t *iterations);
+int aieth__srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
 
 /* POST /v1/validate {"level": 1..3, "soak_s": 1..600, "channels":
  * 1..4096}, each optional (level 1, soak_s and channels 0: the suite's
@@ -135,8 +135,8 @@ int srv_wait_req_parse(const char *body, size_t len, uint32_t *timeout_ms);
  * and the device for its soak: bounded. */
 #define SRV_VALIDATE_SOAK_MAX 600
 #define SRV_VALIDATE_CHANNELS_MAX 4096
-int srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsigned *soak_s,
-			   unsigned *channels);
+int aieth__srv_validate_req_parse(const char *body, size_t len, unsigned *level, unsigned *soak_s,
+				  unsigned *channels);
 
 #define SRV_CHANNELS_MAX 256
 #define SRV_DEPTH_MAX (1u << 20)
@@ -154,16 +154,17 @@ typedef struct {
 	uint64_t tx_bytes, rx_bytes;
 	int stream;
 } srv_txn_req;
-int srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out);
+int aieth__srv_txn_req_parse(const char *body, size_t len, srv_txn_req *out);
 /* The decoded cfg words against the images, before any device sees them
  * (a board's PL kernel would DMA wherever they point): the mode is FUNC or
  * PERF, and every channel's words (PERF: at most the URAM depth, replayed)
  * lie inside its image. AIETH_OK or AIETH_EINVAL naming the channel. */
-int srv_txn_check(const srv_txn_req *q);
+int aieth__srv_txn_check(const srv_txn_req *q);
 
 /* A listen address "ADDR:PORT": IPv4 dotted, or [IPv6]; port 0..65535.
  * Fills addr (a struct sockaddr_in or sockaddr_in6, cap bytes) and *loopback
  * (127.0.0.0/8 or ::1). AIETH_OK or AIETH_EINVAL naming the value. */
-int srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen, int *loopback);
+int aieth__srv_listen_parse(const char *text, void *addr, size_t cap, size_t *addrlen,
+			    int *loopback);
 
 #endif

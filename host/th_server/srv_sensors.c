@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * srv_sensors.c - the server's board sensors for GET /v1/sensors
- * (srv_sensors.h): sens_find_plain once, sens_read at most every
+ * (srv_sensors.h): aieth__sens_find_plain once, aieth__sens_read at most every
  * SRV_SENSORS_MIN_MS, the answer's text kept for the requests between.
  */
 #include <pthread.h>
@@ -29,7 +29,7 @@ struct srv_sensors {
 	size_t len;
 };
 
-srv_sensors *srv_sensors_new(const char *backend)
+srv_sensors *aieth__srv_sensors_new(const char *backend)
 {
 	srv_sensors *z = calloc(1, sizeof *z);
 	const char *env = getenv("AIETH_SYSFS_ROOT");
@@ -41,11 +41,11 @@ srv_sensors *srv_sensors_new(const char *backend)
 	return z;
 }
 
-void srv_sensors_free(srv_sensors *z)
+void aieth__srv_sensors_free(srv_sensors *z)
 {
 	if (!z)
 		return;
-	sens_set_free(&z->set);
+	aieth__sens_set_free(&z->set);
 	free(z->fails);
 	free(z->text);
 	pthread_mutex_destroy(&z->mu);
@@ -79,13 +79,13 @@ static struct json_object *value(srv_sensors *z, size_t i, int late)
 	double v;
 	if (late || z->fails[i] >= SENS_FAIL_MAX)
 		return NULL;
-	if (!sens_read(d, &v, why, sizeof why)) {
+	if (!aieth__sens_read(d, &v, why, sizeof why)) {
 		z->fails[i] = 0;
 		return json_object_new_double(v);
 	}
 	if (++z->fails[i] == SENS_FAIL_MAX)
-		sens_note(&z->set, "%s: %s (%u times in a row): no longer read", d->name, why,
-			  z->fails[i]);
+		aieth__sens_note(&z->set, "%s: %s (%u times in a row): no longer read", d->name,
+				 why, z->fails[i]);
 	return NULL;
 }
 
@@ -98,9 +98,9 @@ static int refresh(srv_sensors *z)
 	int64_t t0;
 	size_t i;
 	if (z->available && !z->found) {
-		if (sens_find_plain(&z->set) ||
+		if (aieth__sens_find_plain(&z->set) ||
 		    !(z->fails = calloc(z->set.n ? z->set.n : 1, sizeof *z->fails))) {
-			sens_set_free(&z->set);
+			aieth__sens_set_free(&z->set);
 			json_object_put(o);
 			json_object_put(a);
 			json_object_put(notes);
@@ -115,8 +115,10 @@ static int refresh(srv_sensors *z)
 		struct json_object *e = json_object_new_object();
 		json_object_object_add(e, "name", ascii(d->name));
 		json_object_object_add(e, "source", ascii(d->source));
-		json_object_object_add(e, "kind", json_object_new_string(sens_kind_name(d->kind)));
-		json_object_object_add(e, "unit", json_object_new_string(sens_unit(d->kind)));
+		json_object_object_add(e, "kind",
+				       json_object_new_string(aieth__sens_kind_name(d->kind)));
+		json_object_object_add(e, "unit",
+				       json_object_new_string(aieth__sens_unit(d->kind)));
 		json_object_object_add(e, "value",
 				       value(z, i, mono_ms() - t0 > SRV_SENSORS_READ_MS));
 		json_object_array_add(a, e);
@@ -139,7 +141,7 @@ static int refresh(srv_sensors *z)
 	return z->text ? AIETH_OK : aieth__fail(AIETH_ENOMEM, "sensors: out of memory");
 }
 
-int srv_sensors_reply(srv_sensors *z, int64_t now_ms, char **text, size_t *len)
+int aieth__srv_sensors_reply(srv_sensors *z, int64_t now_ms, char **text, size_t *len)
 {
 	int rc = AIETH_OK;
 	*text = NULL;

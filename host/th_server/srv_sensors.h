@@ -18,10 +18,10 @@
 typedef struct srv_sensors srv_sensors;
 
 /* backend: the server's ("xrt" reads /sys). NULL on out of memory. */
-srv_sensors *srv_sensors_new(const char *backend);
-void srv_sensors_free(srv_sensors *z);
+srv_sensors *aieth__srv_sensors_new(const char *backend);
+void aieth__srv_sensors_free(srv_sensors *z);
 /* The answer's JSON text (malloc'd, *len bytes) as of now_ms (a monotonic
  * clock's milliseconds). AIETH_OK or AIETH_ENOMEM. */
-int srv_sensors_reply(srv_sensors *z, int64_t now_ms, char **text, size_t *len);
+int aieth__srv_sensors_reply(srv_sensors *z, int64_t now_ms, char **text, size_t *len);
 
 #endif

@@ -12,14 +12,14 @@
 
 /* ---- requests (HTTP) ---- */
 
-void srv_stats_request_begin(aieth_server *s)
+void aieth__srv_stats_request_begin(aieth__server *s)
 {
 	pthread_mutex_lock(&s->mu);
 	s->stats.inflight++;
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_stats_request_head(aieth_server *s)
+int aieth__srv_stats_request_head(aieth__server *s)
 {
 	int draining;
 	pthread_mutex_lock(&s->mu);
@@ -29,7 +29,7 @@ int srv_stats_request_head(aieth_server *s)
 	return draining;
 }
 
-void srv_stats_request_end(aieth_server *s, uint64_t in, uint64_t out, unsigned code)
+void aieth__srv_stats_request_end(aieth__server *s, uint64_t in, uint64_t out, unsigned code)
 {
 	pthread_mutex_lock(&s->mu);
 	s->stats.inflight--;
@@ -42,7 +42,7 @@ void srv_stats_request_end(aieth_server *s, uint64_t in, uint64_t out, unsigned 
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_stats_rate(aieth_server *s, const char *key)
+int aieth__srv_stats_rate(aieth__server *s, const char *key)
 {
 	int64_t sec = srv_now_ms() / 1000;
 	size_t i, victim = 0;
@@ -72,7 +72,7 @@ int srv_stats_rate(aieth_server *s, const char *key)
 	return over;
 }
 
-int srv_stats_body_reserve(aieth_server *s, uint64_t n)
+int aieth__srv_stats_body_reserve(aieth__server *s, uint64_t n)
 {
 	int ok;
 	pthread_mutex_lock(&s->mu);
@@ -85,7 +85,7 @@ int srv_stats_body_reserve(aieth_server *s, uint64_t n)
 	return ok ? 0 : -1;
 }
 
-void srv_stats_body_release(aieth_server *s, uint64_t n)
+void aieth__srv_stats_body_release(aieth__server *s, uint64_t n)
 {
 	pthread_mutex_lock(&s->mu);
 	s->stats.mem_used -= n;
@@ -93,7 +93,7 @@ void srv_stats_body_release(aieth_server *s, uint64_t n)
 	pthread_mutex_unlock(&s->mu);
 }
 
-uint64_t srv_stats_mem_used(aieth_server *s)
+uint64_t aieth__srv_stats_mem_used(aieth__server *s)
 {
 	uint64_t used;
 	pthread_mutex_lock(&s->mu);
@@ -102,7 +102,7 @@ uint64_t srv_stats_mem_used(aieth_server *s)
 	return used;
 }
 
-int srv_stats_stopping(aieth_server *s)
+int aieth__srv_stats_stopping(aieth__server *s)
 {
 	int stop;
 	pthread_mutex_lock(&s->mu);
@@ -111,7 +111,7 @@ int srv_stats_stopping(aieth_server *s)
 	return stop;
 }
 
-int srv_stats_draining(aieth_server *s)
+int aieth__srv_stats_draining(aieth__server *s)
 {
 	int draining;
 	pthread_mutex_lock(&s->mu);
@@ -120,7 +120,7 @@ int srv_stats_draining(aieth_server *s)
 	return draining;
 }
 
-void srv_stats_drain(aieth_server *s, unsigned *inflight, unsigned *open, int64_t *last_ms)
+void aieth__srv_stats_drain(aieth__server *s, unsigned *inflight, unsigned *open, int64_t *last_ms)
 {
 	const srv_sess *x;
 	unsigned n = 0;
@@ -135,7 +135,7 @@ void srv_stats_drain(aieth_server *s, unsigned *inflight, unsigned *open, int64_
 
 /* ---- snapshots ---- */
 
-void srv_stats_health(aieth_server *s, srv_health *h)
+void aieth__srv_stats_health(aieth__server *s, srv_health *h)
 {
 	pthread_mutex_lock(&s->mu);
 	h->draining = s->draining;
@@ -150,7 +150,7 @@ void srv_stats_health(aieth_server *s, srv_health *h)
 	pthread_mutex_unlock(&s->mu);
 }
 
-void srv_stats_metrics(aieth_server *s, srv_metrics *m)
+void aieth__srv_stats_metrics(aieth__server *s, srv_metrics *m)
 {
 	const srv_sess *p;
 	memset(m, 0, sizeof *m);
@@ -185,8 +185,8 @@ void srv_stats_metrics(aieth_server *s, srv_metrics *m)
 	pthread_mutex_unlock(&s->mu);
 }
 
-void srv_stats_validate(aieth_server *s, int code, unsigned level, unsigned passed, unsigned failed,
-			unsigned skipped, unsigned warned)
+void aieth__srv_stats_validate(aieth__server *s, int code, unsigned level, unsigned passed,
+			       unsigned failed, unsigned skipped, unsigned warned)
 {
 	struct tm tm;
 	time_t now = time(NULL);

@@ -36,7 +36,7 @@ typedef struct {
 } rx_region;
 
 struct srv_stream {
-	aieth_server *s;
+	aieth__server *s;
 	srv_sess *x;
 	uint8_t *txbuf;
 	uint64_t tx_size, rx_size;
@@ -189,7 +189,7 @@ static int cmp_region(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* FUNC: each RX channel's bytes from the cfg words (srv_txn_check put them
+/* FUNC: each RX channel's bytes from the cfg words (aieth__srv_txn_check put them
  * inside the image); overlapping channels are final only at the end. */
 static int rx_regions(srv_stream *st, const srv_txn *t)
 {
@@ -221,7 +221,7 @@ static int rx_regions(srv_stream *st, const srv_txn *t)
 	return 0;
 }
 
-int srv_stream_new(aieth_server *s, srv_sess *x, srv_txn *t)
+int aieth__srv_stream_new(aieth__server *s, srv_sess *x, srv_txn *t)
 {
 	srv_stream *st = calloc(1, sizeof *st);
 	if (!st)
@@ -247,14 +247,14 @@ int srv_stream_new(aieth_server *s, srv_sess *x, srv_txn *t)
 	return AIETH_OK;
 }
 
-void srv_stream_gates(srv_stream *st, aieth_dev_txn_opts *o)
+void aieth__srv_stream_gates(srv_stream *st, aieth_dev_txn_opts *o)
 {
 	o->tx_need = tx_need;
 	o->rx_wrote = rx_wrote;
 	o->gate_ctx = st;
 }
 
-void srv_stream_free(srv_stream *st)
+void aieth__srv_stream_free(srv_stream *st)
 {
 	if (!st)
 		return;
@@ -264,7 +264,7 @@ void srv_stream_free(srv_stream *st)
 	free(st);
 }
 
-int srv_stream_tx_begin(srv_stream *st, char *msg, size_t cap)
+int aieth__srv_stream_tx_begin(srv_stream *st, char *msg, size_t cap)
 {
 	int rc = AIETH_OK;
 	pthread_mutex_lock(&st->mu);
@@ -281,7 +281,7 @@ int srv_stream_tx_begin(srv_stream *st, char *msg, size_t cap)
 	return rc;
 }
 
-int srv_stream_tx_data(srv_stream *st, const void *data, size_t n)
+int aieth__srv_stream_tx_data(srv_stream *st, const void *data, size_t n)
 {
 	int rc = 0;
 	/* under mu: once the device gave up, no byte lands in the image it
@@ -299,7 +299,7 @@ int srv_stream_tx_data(srv_stream *st, const void *data, size_t n)
 	return rc;
 }
 
-void srv_stream_tx_end(srv_stream *st, int whole)
+void aieth__srv_stream_tx_end(srv_stream *st, int whole)
 {
 	pthread_mutex_lock(&st->mu);
 	if (st->up == UP_RUNNING)
@@ -308,7 +308,7 @@ void srv_stream_tx_end(srv_stream *st, int whole)
 	pthread_mutex_unlock(&st->mu);
 }
 
-void srv_stream_device(srv_stream *st, int running)
+void aieth__srv_stream_device(srv_stream *st, int running)
 {
 	pthread_mutex_lock(&st->mu);
 	st->device = running;
@@ -316,7 +316,7 @@ void srv_stream_device(srv_stream *st, int running)
 	pthread_mutex_unlock(&st->mu);
 }
 
-void srv_stream_finished(srv_stream *st)
+void aieth__srv_stream_finished(srv_stream *st)
 {
 	pthread_mutex_lock(&st->mu);
 	st->finished = 1;
@@ -325,7 +325,7 @@ void srv_stream_finished(srv_stream *st)
 	pthread_mutex_unlock(&st->mu);
 }
 
-const char *srv_stream_failure(srv_stream *st)
+const char *aieth__srv_stream_failure(srv_stream *st)
 {
 	const char *w;
 	pthread_mutex_lock(&st->mu);
@@ -334,7 +334,7 @@ const char *srv_stream_failure(srv_stream *st)
 	return w;
 }
 
-uint64_t srv_stream_rx_wait(srv_stream *st, uint64_t pos)
+uint64_t aieth__srv_stream_rx_wait(srv_stream *st, uint64_t pos)
 {
 	long idle_ms = (long)st->s->limits.client_timeout_s * 1000, waited = 0;
 	uint64_t r = 0;

@@ -25,7 +25,7 @@
 
 #include "aieth.h"
 
-struct aieth_server;
+struct aieth__server;
 struct srv_sess;
 struct srv_txn;
 
@@ -33,30 +33,30 @@ typedef struct srv_stream srv_stream;
 
 /* Makes t (new, not started, images allocated) a streamed transaction of
  * x: gates on both images. AIETH_OK or AIETH_ENOMEM. */
-int srv_stream_new(struct aieth_server *s, struct srv_sess *x, struct srv_txn *t);
-/* The gates into the options t starts with (srv_txn_start). */
-void srv_stream_gates(srv_stream *st, aieth_dev_txn_opts *o);
-void srv_stream_free(srv_stream *st);
+int aieth__srv_stream_new(struct aieth__server *s, struct srv_sess *x, struct srv_txn *t);
+/* The gates into the options t starts with (aieth__srv_txn_start). */
+void aieth__srv_stream_gates(srv_stream *st, aieth_dev_txn_opts *o);
+void aieth__srv_stream_free(srv_stream *st);
 
 /* The upload: begins (AIETH_ESTATE with the reason when one began
  * already, or the transaction failed); n bytes at the image's end, copied
  * in (-1 when the stream is closed: the device gave up on it); ends, whole
  * or broken (a broken one is final: the device stops waiting). */
-int srv_stream_tx_begin(srv_stream *st, char *msg, size_t cap);
-int srv_stream_tx_data(srv_stream *st, const void *data, size_t n);
-void srv_stream_tx_end(srv_stream *st, int whole);
+int aieth__srv_stream_tx_begin(srv_stream *st, char *msg, size_t cap);
+int aieth__srv_stream_tx_data(srv_stream *st, const void *data, size_t n);
+void aieth__srv_stream_tx_end(srv_stream *st, int whole);
 
 /* The device runs this transaction now (a wait), or not any more. */
-void srv_stream_device(srv_stream *st, int running);
+void aieth__srv_stream_device(srv_stream *st, int running);
 /* The transaction finished: every RX byte is final. */
-void srv_stream_finished(srv_stream *st);
+void aieth__srv_stream_finished(srv_stream *st);
 /* Why the device gave up waiting for TX bytes, or NULL. */
-const char *srv_stream_failure(srv_stream *st);
+const char *aieth__srv_stream_failure(srv_stream *st);
 
 /* The download: waits until RX bytes past pos are final; returns the end
  * of the final bytes (> pos), or 0 when the wait ended without them (the
  * session ended, the server stops, or no device ran the transaction for
  * --client-timeout). */
-uint64_t srv_stream_rx_wait(srv_stream *st, uint64_t pos);
+uint64_t aieth__srv_stream_rx_wait(srv_stream *st, uint64_t pos);
 
 #endif

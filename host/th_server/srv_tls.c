@@ -14,8 +14,8 @@
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
 
-int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
-		  const char *key, size_t klen)
+int aieth__srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
+			 const char *key, size_t klen)
 {
 	gnutls_datum_t c = {(unsigned char *)(uintptr_t)cert, (unsigned)clen};
 	gnutls_datum_t k = {(unsigned char *)(uintptr_t)key, (unsigned)klen};
@@ -57,7 +57,7 @@ int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const ch
 	return AIETH_OK;
 }
 
-int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
+int aieth__srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
 {
 	gnutls_datum_t c = {(unsigned char *)(uintptr_t)cert, (unsigned)clen}, raw, b64 = {0};
 	gnutls_x509_crt_t crt;
@@ -84,16 +84,16 @@ int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
 
 #else
 
-int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
+int aieth__srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap)
 {
 	(void)cert, (void)clen, (void)pin, (void)cap;
 	return aieth__fail(AIETH_EUNSUPPORTED, "TLS: no HTTP listener in this build");
 }
 
-int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
-		  const char *key, size_t klen)
+int aieth__srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
+			 const char *key, size_t klen)
 {
-	/* no HTTP listener in this build: aieth_server_open says so */
+	/* no HTTP listener in this build: aieth__server_open says so */
 	(void)cert_file, (void)cert, (void)clen, (void)key_file, (void)key, (void)klen;
 	return AIETH_OK;
 }

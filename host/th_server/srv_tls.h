@@ -12,14 +12,14 @@
  * PEM private key key[0..klen) from key_file: each must parse and the key
  * must be the certificate's. AIETH_OK, or AIETH_EINVAL naming the file and
  * the problem (never a byte of the key). */
-int srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
-		  const char *key, size_t klen);
+int aieth__srv_tls_check(const char *cert_file, const char *cert, size_t clen, const char *key_file,
+			 const char *key, size_t klen);
 
 /* The pin of the certificate's public key (the first certificate of the
  * PEM text cert[0..clen), the one served): "sha256//" and the base64 of the
  * SHA-256 of its SubjectPublicKeyInfo, as CURLOPT_PINNEDPUBLICKEY takes it,
  * into pin (cap bytes). For the server's requests to its own listener
  * (POST /v1/validate, as its aieth_remote_opts.pinned_key). */
-int srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap);
+int aieth__srv_tls_pin(const char *cert, size_t clen, char *pin, size_t cap);
 
 #endif

@@ -17,7 +17,7 @@
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
-void srv_tokens_free(srv_tokens *t)
+void aieth__srv_tokens_free(srv_tokens *t)
 {
 	if (!t)
 		return;
@@ -113,7 +113,7 @@ static int parse_line(srv_tokens *t, size_t *cap, const char *what, unsigned lin
 	return AIETH_OK;
 }
 
-int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t len)
+int aieth__srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t len)
 {
 	size_t cap = 0;
 	unsigned line = 1;
@@ -132,20 +132,20 @@ int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t l
 		const char *e = nl ? nl : end;
 		rc = parse_line(t, &cap, what, line, p, e);
 		if (rc) {
-			srv_tokens_free(t);
+			aieth__srv_tokens_free(t);
 			return rc;
 		}
 		p = nl ? nl + 1 : end;
 		line++;
 	}
 	if (!t->n) {
-		srv_tokens_free(t);
+		aieth__srv_tokens_free(t);
 		return aieth__fail(AIETH_EPARSE, "%s: no token (lines are NAME TOKEN)", what);
 	}
 	return AIETH_OK;
 }
 
-int srv_tokens_load(srv_tokens *t, const char *path)
+int aieth__srv_tokens_load(srv_tokens *t, const char *path)
 {
 	struct stat st;
 	char *text = NULL;
@@ -193,13 +193,13 @@ int srv_tokens_load(srv_tokens *t, const char *path)
 				   "while read)",
 				   path, got, len);
 	}
-	rc = srv_tokens_parse(t, path, text, len);
+	rc = aieth__srv_tokens_parse(t, path, text, len);
 	memset(text, 0, len);
 	free(text);
 	return rc;
 }
 
-const char *srv_tokens_check(const srv_tokens *t, const char *tok, size_t len)
+const char *aieth__srv_tokens_check(const srv_tokens *t, const char *tok, size_t len)
 {
 	const char *found = NULL;
 	size_t i, j;

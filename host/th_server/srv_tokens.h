@@ -31,12 +31,12 @@ typedef struct {
  * bytes, no third field, no name or token twice, at most 1024 tokens, at
  * least one. Returns AIETH_OK or AIETH_EPARSE/AIETH_ENOMEM naming file,
  * line and rule (never the token). *t is empty on failure. */
-int srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t len);
+int aieth__srv_tokens_parse(srv_tokens *t, const char *what, const char *text, size_t len);
 /* Read and parse the file at path (at most 1 MiB). */
-int srv_tokens_load(srv_tokens *t, const char *path);
-void srv_tokens_free(srv_tokens *t);
+int aieth__srv_tokens_load(srv_tokens *t, const char *path);
+void aieth__srv_tokens_free(srv_tokens *t);
 /* The name of the token equal to tok[0..len), or NULL. Time depends on the
  * number of tokens only, not on where a comparison fails. */
-const char *srv_tokens_check(const srv_tokens *t, const char *tok, size_t len);
+const char *aieth__srv_tokens_check(const srv_tokens *t, const char *tok, size_t len);
 
 #endif

@@ -15,13 +15,13 @@
 
 /* ---- mu held ---- */
 
-void srv_txn_free(srv_txn *t)
+void aieth__srv_txn_free(srv_txn *t)
 {
 	aieth_dev_txn_free(t->dev);
 	free(t->cfg);
-	srv_stream_free(t->stream);
-	srv_image_free(t->im, t->txbuf, srv_now_ms());
-	srv_image_free(t->im, t->rxbuf, srv_now_ms());
+	aieth__srv_stream_free(t->stream);
+	aieth__srv_image_free(t->im, t->txbuf, srv_now_ms());
+	aieth__srv_image_free(t->im, t->rxbuf, srv_now_ms());
 	free(t);
 }
 
@@ -34,7 +34,7 @@ static srv_txn *find_locked(srv_sess *x, const char *id)
 	return NULL;
 }
 
-srv_txn *srv_txn_running_locked(srv_sess *x)
+srv_txn *aieth__srv_txn_running_locked(srv_sess *x)
 {
 	srv_txn *p;
 	for (p = x->txns; p && p->state != ST_STARTED; p = p->next)
@@ -44,7 +44,7 @@ srv_txn *srv_txn_running_locked(srv_sess *x)
 
 /* t taken out of the session's list, its images' bytes given back to the
  * memory budget; 0 if it was not there (already dropped). */
-static int unlink_locked(aieth_server *s, srv_sess *x, srv_txn *t)
+static int unlink_locked(aieth__server *s, srv_sess *x, srv_txn *t)
 {
 	srv_txn **pp;
 	uint64_t bytes = t->tx_size + t->rx_size;
@@ -77,7 +77,7 @@ static void started_locked(srv_txn *t)
 	t->total = words * PLD_WORD_BYTES;
 }
 
-/* The number in a transaction's id "t-N" (srv_txn_new). */
+/* The number in a transaction's id "t-N" (aieth__srv_txn_new). */
 static unsigned long txn_seq(const srv_txn *t) { return strtoul(t->id + 2, NULL, 10); }
 
 /* t into x->retired in submission order, as HTTP sessions list theirs
@@ -95,14 +95,14 @@ static void retire_insert_locked(srv_sess *x, srv_txn *t)
 		x->retired = old->next;
 		x->nretired--;
 		x->retired_omitted++;
-		srv_txn_free(old);
+		aieth__srv_txn_free(old);
 	}
 }
 
 /* ---- its life ---- */
 
-srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn **out, char *msg,
-			 size_t cap)
+srv_t_result aieth__srv_txn_new(aieth__server *s, srv_sess *x, srv_txn_req *q, srv_txn **out,
+				char *msg, size_t cap)
 {
 	const aieth_board *board = aieth_session_board(x->dev);
 	const aieth_board_info *info = board ? aieth_board_get_info(board) : NULL;
@@ -161,8 +161,8 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	/* huge pages where the kernel has them, reused (srv_image.c); TX is
 	 * written whole by its upload before the device runs, RX zeroed */
 	t->im = &s->images;
-	t->txbuf = srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
-	t->rxbuf = srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
+	t->txbuf = aieth__srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
+	t->rxbuf = aieth__srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
 	if (!t->txbuf || !t->rxbuf)
 		goto oom;
 	pthread_mutex_lock(&s->mu);
@@ -175,7 +175,7 @@ srv_t_result srv_txn_new(aieth_server *s, srv_sess *x, srv_txn_req *q, srv_txn *
 	return SRV_T_OK;
 oom:
 	if (t)
-		srv_txn_free(t);
+		aieth__srv_txn_free(t);
 	pthread_mutex_lock(&s->mu);
 	s->stats.mem_used -= bytes;
 	x->mem -= bytes;
@@ -185,7 +185,7 @@ oom:
 	return SRV_T_NOMEM;
 }
 
-int srv_txn_room(aieth_server *s, uint64_t bytes, uint64_t *used)
+int aieth__srv_txn_room(aieth__server *s, uint64_t bytes, uint64_t *used)
 {
 	int ok;
 	pthread_mutex_lock(&s->mu);
@@ -195,7 +195,7 @@ int srv_txn_room(aieth_server *s, uint64_t bytes, uint64_t *used)
 	return ok;
 }
 
-void srv_txn_set_amd_id(aieth_server *s, srv_txn *t, uint32_t amd_id)
+void aieth__srv_txn_set_amd_id(aieth__server *s, srv_txn *t, uint32_t amd_id)
 {
 	pthread_mutex_lock(&s->mu);
 	t->amd_id = amd_id;
@@ -217,7 +217,7 @@ static int start_call(srv_sess *x, srv_txn *t)
 	aieth_dev_txn *d;
 	int rc;
 	if (t->stream)
-		srv_stream_gates(t->stream, &o);
+		aieth__srv_stream_gates(t->stream, &o);
 	if (!(rc = aieth_dev_txn_start(x->dev, &o, &d)))
 		t->dev = d;
 	return rc;
@@ -225,16 +225,16 @@ static int start_call(srv_sess *x, srv_txn *t)
 
 /* The wait, x->call held by the caller, mu not: the stream's gates are
  * told the device runs it, then the result is taken under mu. */
-static int wait_call(aieth_server *s, srv_txn *t, uint32_t timeout_ms)
+static int wait_call(aieth__server *s, srv_txn *t, uint32_t timeout_ms)
 {
 	const char *why = NULL;
 	int rc;
 	if (t->stream)
-		srv_stream_device(t->stream, 1);
+		aieth__srv_stream_device(t->stream, 1);
 	rc = aieth_dev_txn_wait(t->dev, timeout_ms);
 	if (t->stream) {
-		srv_stream_device(t->stream, 0);
-		why = srv_stream_failure(t->stream);
+		aieth__srv_stream_device(t->stream, 0);
+		why = aieth__srv_stream_failure(t->stream);
 	}
 	pthread_mutex_lock(&s->mu);
 	if (rc || why) {
@@ -248,7 +248,7 @@ static int wait_call(aieth_server *s, srv_txn *t, uint32_t timeout_ms)
 	t->state = ST_FINISHED;
 	pthread_mutex_unlock(&s->mu);
 	if (t->stream)
-		srv_stream_finished(t->stream);
+		aieth__srv_stream_finished(t->stream);
 	return rc;
 }
 
@@ -257,7 +257,7 @@ static int busy_fail(srv_sess *x)
 	return aieth__fail(AIETH_ESTATE, "session \"%s\" is busy with another device call", x->id);
 }
 
-int srv_txn_start(aieth_server *s, srv_sess *x, srv_txn *t)
+int aieth__srv_txn_start(aieth__server *s, srv_sess *x, srv_txn *t)
 {
 	int rc;
 	if (pthread_mutex_trylock(&x->call))
@@ -272,11 +272,11 @@ int srv_txn_start(aieth_server *s, srv_sess *x, srv_txn *t)
 	return AIETH_OK;
 }
 
-int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms, int *busy)
+int aieth__srv_txn_wait(aieth__server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms, int *busy)
 {
 	int rc;
 	*busy = 0;
-	if (srv_txn_state_get(s, t) != ST_STARTED)
+	if (aieth__srv_txn_state_get(s, t) != ST_STARTED)
 		return AIETH_OK;
 	if (pthread_mutex_trylock(&x->call)) {
 		*busy = 1;
@@ -287,7 +287,7 @@ int srv_txn_wait(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms, 
 	return rc;
 }
 
-int srv_txn_run(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
+int aieth__srv_txn_run(aieth__server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 {
 	int rc;
 	pthread_mutex_lock(&x->call);
@@ -302,14 +302,14 @@ int srv_txn_run(aieth_server *s, srv_sess *x, srv_txn *t, uint32_t timeout_ms)
 	return rc;
 }
 
-void srv_txn_tx_got(aieth_server *s, srv_txn *t, uint64_t v)
+void aieth__srv_txn_tx_got(aieth__server *s, srv_txn *t, uint64_t v)
 {
 	pthread_mutex_lock(&s->mu);
 	t->tx_got = v;
 	pthread_mutex_unlock(&s->mu);
 }
 
-srv_txn_state srv_txn_state_get(aieth_server *s, const srv_txn *t)
+srv_txn_state aieth__srv_txn_state_get(aieth__server *s, const srv_txn *t)
 {
 	srv_txn_state st;
 	pthread_mutex_lock(&s->mu);
@@ -318,33 +318,33 @@ srv_txn_state srv_txn_state_get(aieth_server *s, const srv_txn *t)
 	return st;
 }
 
-struct json_object *srv_txn_json(aieth_server *s, srv_sess *x, const srv_txn *t)
+struct json_object *aieth__srv_txn_json(aieth__server *s, srv_sess *x, const srv_txn *t)
 {
 	struct json_object *o;
 	pthread_mutex_lock(&s->mu);
-	o = srv_txn_json_locked(x, t);
+	o = aieth__srv_txn_json_locked(x, t);
 	pthread_mutex_unlock(&s->mu);
 	return o;
 }
 
-const char *srv_txn_message(const srv_txn *t)
+const char *aieth__srv_txn_message(const srv_txn *t)
 {
 	return t->dev ? aieth_dev_txn_message(t->dev) : "";
 }
 
 /* ---- looked up by id, for a request ---- */
 
-int srv_txn_status(aieth_server *s, srv_sess *x, const char *id, struct json_object **o)
+int aieth__srv_txn_status(aieth__server *s, srv_sess *x, const char *id, struct json_object **o)
 {
 	srv_txn *t;
 	pthread_mutex_lock(&s->mu);
 	t = find_locked(x, id);
-	*o = t ? srv_txn_json_locked(x, t) : NULL;
+	*o = t ? aieth__srv_txn_json_locked(x, t) : NULL;
 	pthread_mutex_unlock(&s->mu);
 	return t ? 0 : -1;
 }
 
-srv_td_result srv_txn_delete(aieth_server *s, srv_sess *x, const char *id, unsigned *pos)
+srv_td_result aieth__srv_txn_delete(aieth__server *s, srv_sess *x, const char *id, unsigned *pos)
 {
 	srv_td_result res = SRV_TD_OK;
 	srv_txn *t;
@@ -354,25 +354,25 @@ srv_td_result srv_txn_delete(aieth_server *s, srv_sess *x, const char *id, unsig
 	if (!t) {
 		res = SRV_TD_NONE;
 	} else if (t->state == ST_STARTED) {
-		*pos = srv_txn_position_locked(x, t);
+		*pos = aieth__srv_txn_position_locked(x, t);
 		res = SRV_TD_RUNNING;
 	} else if (t->busy) {
 		res = SRV_TD_BUSY;
 	} else if (unlink_locked(s, x, t)) {
-		srv_txn_free(t);
+		aieth__srv_txn_free(t);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return res;
 }
 
-srv_tw_result srv_txn_wait_get(aieth_server *s, srv_sess *x, const char *id, srv_txn **t, char *pid,
-			       size_t cap)
+srv_tw_result aieth__srv_txn_wait_get(aieth__server *s, srv_sess *x, const char *id, srv_txn **t,
+				      char *pid, size_t cap)
 {
 	srv_tw_result res = SRV_TW_OK;
 	srv_txn *p;
 	pthread_mutex_lock(&s->mu);
 	*t = find_locked(x, id);
-	p = srv_txn_running_locked(x);
+	p = aieth__srv_txn_running_locked(x);
 	if (!*t) {
 		res = SRV_TW_NONE;
 	} else if ((*t)->state == ST_AWAIT_TX) {
@@ -388,8 +388,8 @@ srv_tw_result srv_txn_wait_get(aieth_server *s, srv_sess *x, const char *id, srv
 	return res;
 }
 
-void srv_txn_upload_get(aieth_server *s, srv_sess *x, const char *id, srv_txn **t, int *busy,
-			int *held)
+void aieth__srv_txn_upload_get(aieth__server *s, srv_sess *x, const char *id, srv_txn **t,
+			       int *busy, int *held)
 {
 	int streamed;
 	*busy = *held = 0;
@@ -409,7 +409,7 @@ void srv_txn_upload_get(aieth_server *s, srv_sess *x, const char *id, srv_txn **
 	pthread_mutex_unlock(&s->mu);
 }
 
-srv_txn *srv_txn_rx_get(aieth_server *s, srv_sess *x, const char *id, int *live, int *found)
+srv_txn *aieth__srv_txn_rx_get(aieth__server *s, srv_sess *x, const char *id, int *live, int *found)
 {
 	srv_txn *t;
 	pthread_mutex_lock(&s->mu);
@@ -425,7 +425,7 @@ srv_txn *srv_txn_rx_get(aieth_server *s, srv_sess *x, const char *id, int *live,
 	return t;
 }
 
-void srv_txn_busy_put(aieth_server *s, srv_txn *t)
+void aieth__srv_txn_busy_put(aieth__server *s, srv_txn *t)
 {
 	pthread_mutex_lock(&s->mu);
 	t->busy--;
@@ -434,22 +434,22 @@ void srv_txn_busy_put(aieth_server *s, srv_txn *t)
 
 /* ---- its end ---- */
 
-void srv_txn_drop(aieth_server *s, srv_sess *x, srv_txn *t)
+void aieth__srv_txn_drop(aieth__server *s, srv_sess *x, srv_txn *t)
 {
 	pthread_mutex_lock(&s->mu);
 	if (unlink_locked(s, x, t))
-		srv_txn_free(t);
+		aieth__srv_txn_free(t);
 	pthread_mutex_unlock(&s->mu);
 }
 
-void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
+void aieth__srv_txn_retire(aieth__server *s, srv_sess *x, srv_txn *t)
 {
 	pthread_mutex_lock(&s->mu);
 	if (unlink_locked(s, x, t)) {
 		/* the images and the cfg words go; the sizes and the result
 		 * (t->dev, with its perf words) stay: run_summary.json shows them */
-		srv_image_free(t->im, t->txbuf, srv_now_ms());
-		srv_image_free(t->im, t->rxbuf, srv_now_ms());
+		aieth__srv_image_free(t->im, t->txbuf, srv_now_ms());
+		aieth__srv_image_free(t->im, t->rxbuf, srv_now_ms());
 		t->txbuf = t->rxbuf = NULL;
 		free(t->cfg);
 		t->cfg = NULL;
@@ -458,8 +458,8 @@ void srv_txn_retire(aieth_server *s, srv_sess *x, srv_txn *t)
 	pthread_mutex_unlock(&s->mu);
 }
 
-int srv_txn_refused(aieth_server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
-		    uint64_t tx_bytes, uint64_t rx_bytes, const char *msg)
+int aieth__srv_txn_refused(aieth__server *s, srv_sess *x, uint32_t amd_id, uint32_t channels,
+			   uint64_t tx_bytes, uint64_t rx_bytes, const char *msg)
 {
 	srv_txn *t = calloc(1, sizeof *t);
 	if (!t)

@@ -9,7 +9,7 @@
 
 #include "th_server/srv_core.h"
 
-unsigned srv_txn_position_locked(srv_sess *x, const srv_txn *t)
+unsigned aieth__srv_txn_position_locked(srv_sess *x, const srv_txn *t)
 {
 	const srv_txn *p;
 	unsigned n = 1;
@@ -50,7 +50,7 @@ static int result_json(struct json_object *o, const srv_txn *t)
 	return bad ? -1 : 0;
 }
 
-struct json_object *srv_txn_json_locked(srv_sess *x, const srv_txn *t)
+struct json_object *aieth__srv_txn_json_locked(srv_sess *x, const srv_txn *t)
 {
 	struct json_object *o = json_object_new_object();
 	if (!o)
@@ -67,8 +67,9 @@ struct json_object *srv_txn_json_locked(srv_sess *x, const srv_txn *t)
 	if (t->state == ST_STARTED) {
 		struct json_object *pr = json_object_new_object();
 		/* its place among the session's started transactions: 1 runs now */
-		json_object_object_add(o, "position",
-				       json_object_new_uint64(srv_txn_position_locked(x, t)));
+		json_object_object_add(
+			o, "position",
+			json_object_new_uint64(aieth__srv_txn_position_locked(x, t)));
 		json_object_object_add(pr, "done", json_object_new_uint64(t->done));
 		json_object_object_add(pr, "total", json_object_new_uint64(t->total));
 		json_object_object_add(o, "progress", pr);

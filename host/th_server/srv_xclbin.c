@@ -47,12 +47,12 @@ static int owner_ok(const char *n)
 	return 1;
 }
 
-const char *srv_xclbin_owner(const aieth_server *s, const char *who)
+const char *aieth__srv_xclbin_owner(const aieth__server *s, const char *who)
 {
 	return s->have_tokens && who && *who ? who : ANON;
 }
 
-static char *entry_path(aieth_server *s, const char *sha)
+static char *entry_path(aieth__server *s, const char *sha)
 {
 	return aieth__path_join(s->cache.dir, sha);
 }
@@ -91,7 +91,7 @@ static int add_owner(srv_xentry *e, const char *owner)
 	return 0;
 }
 
-static void drop_entry_locked(aieth_server *s, srv_xentry **pp)
+static void drop_entry_locked(aieth__server *s, srv_xentry **pp)
 {
 	srv_xentry *e = *pp;
 	char *p = entry_path(s, e->sha);
@@ -107,7 +107,7 @@ static void drop_entry_locked(aieth_server *s, srv_xentry **pp)
 /* Evict unpinned entries, oldest use first, until need more bytes (and
  * one more entry when adding) fit beside the uploads in progress (the
  * caller logs how many went: *evicted). */
-static int make_room_locked(aieth_server *s, uint64_t need, int adding, unsigned *evicted)
+static int make_room_locked(aieth__server *s, uint64_t need, int adding, unsigned *evicted)
 {
 	while (s->cache.used + s->cache.reserved + need > s->cache.max ||
 	       s->cache.count + (adding ? 1u : 0u) > SRV_XCLBIN_ENTRIES_MAX) {
@@ -124,7 +124,7 @@ static int make_room_locked(aieth_server *s, uint64_t need, int adding, unsigned
 	return 0;
 }
 
-static srv_xentry *add_entry_locked(aieth_server *s, const char *sha, uint64_t size)
+static srv_xentry *add_entry_locked(aieth__server *s, const char *sha, uint64_t size)
 {
 	srv_xentry *e = calloc(1, sizeof *e);
 	if (!e)
@@ -142,7 +142,7 @@ static srv_xentry *add_entry_locked(aieth_server *s, const char *sha, uint64_t s
 /* The owners of the entries found at start, from the index an earlier
  * run wrote; an entry it does not list (or a bad line) is nobody's, so
  * visible to no client, until its owner uploads it again. */
-static void read_owners(aieth_server *s)
+static void read_owners(aieth__server *s)
 {
 	char *path = aieth__path_join(s->cache.dir, OWNERS), *text = NULL, *line, *next;
 	size_t len = 0;
@@ -161,7 +161,7 @@ static void read_owners(aieth_server *s)
 		if (!(sp = strchr(line, ' ')))
 			continue;
 		*sp = '\0';
-		if (!srv_sha256_text_ok(line) || !owner_ok(sp + 1))
+		if (!aieth__srv_sha256_text_ok(line) || !owner_ok(sp + 1))
 			continue;
 		for (e = s->cache.xclbins; e && strcmp(e->sha, line); e = e->next)
 			;
@@ -173,7 +173,7 @@ static void read_owners(aieth_server *s)
 
 /* What an earlier run left: entries (oldest mtime first in use order) and
  * broken uploads' temporaries (removed). */
-static int scan(aieth_server *s)
+static int scan(aieth__server *s)
 {
 	DIR *d = opendir(s->cache.dir);
 	struct dirent *de;
@@ -185,7 +185,7 @@ static int scan(aieth_server *s)
 			unlinkat(dirfd(d), de->d_name, 0);
 			continue;
 		}
-		if (!srv_sha256_text_ok(de->d_name) ||
+		if (!aieth__srv_sha256_text_ok(de->d_name) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		if (!add_entry_locked(s, de->d_name, (uint64_t)st.st_size)) {
@@ -206,7 +206,7 @@ static int scan(aieth_server *s)
 	return AIETH_OK;
 }
 
-int srv_xclbin_init(aieth_server *s, const char *dir)
+int aieth__srv_xclbin_init(aieth__server *s, const char *dir)
 {
 	struct stat st;
 	s->cache.dir = dir ? aieth__strdup(dir) : aieth__path_join(s->work_dir, "xclbins");
@@ -221,7 +221,7 @@ int srv_xclbin_init(aieth_server *s, const char *dir)
 	return scan(s);
 }
 
-void srv_xclbin_fini(aieth_server *s)
+void aieth__srv_xclbin_fini(aieth__server *s)
 {
 	while (s->cache.xclbins) {
 		if (s->cache.own_dir) {
@@ -243,7 +243,7 @@ void srv_xclbin_fini(aieth_server *s)
 	s->cache.dir = NULL;
 }
 
-srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char *owner)
+srv_xentry *aieth__srv_xclbin_find_locked(aieth__server *s, const char *sha, const char *owner)
 {
 	srv_xentry *e;
 	for (e = s->cache.xclbins; e; e = e->next)
@@ -256,13 +256,13 @@ srv_xentry *srv_xclbin_find_locked(aieth_server *s, const char *sha, const char 
 	return NULL;
 }
 
-int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner)
+int aieth__srv_xclbin_open(aieth__server *s, const char *sha, const char *owner)
 {
 	srv_xentry *e;
 	char *path;
 	int fd;
 	pthread_mutex_lock(&s->mu);
-	e = srv_xclbin_find_locked(s, sha, owner);
+	e = aieth__srv_xclbin_find_locked(s, sha, owner);
 	path = e ? aieth__path_join(s->cache.dir, e->sha) : NULL;
 	/* opened under the lock: an eviction after it leaves the open file
 	 * readable */
@@ -273,7 +273,7 @@ int srv_xclbin_open(aieth_server *s, const char *sha, const char *owner)
 }
 
 /* The index as it stands (mu held): malloc'ed text, its generation. */
-static char *owners_text_locked(aieth_server *s, size_t *len, uint64_t *gen)
+static char *owners_text_locked(aieth__server *s, size_t *len, uint64_t *gen)
 {
 	const srv_xentry *e;
 	size_t n = 0, k = 0;
@@ -294,7 +294,7 @@ static char *owners_text_locked(aieth_server *s, size_t *len, uint64_t *gen)
 
 /* Write the index text of generation gen, unless a newer one was written
  * meanwhile (mu not held: an fsync takes a while). */
-static int owners_write(aieth_server *s, const char *text, size_t len, uint64_t gen)
+static int owners_write(aieth__server *s, const char *text, size_t len, uint64_t gen)
 {
 	char *path = aieth__path_join(s->cache.dir, OWNERS);
 	int rc = 0;
@@ -311,9 +311,10 @@ static int owners_write(aieth_server *s, const char *text, size_t len, uint64_t 
 	return rc;
 }
 
-int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x)
+int aieth__srv_xclbin_pin_locked(aieth__server *s, srv_sess *x)
 {
-	srv_xentry *e = srv_xclbin_find_locked(s, x->xsha, srv_xclbin_owner(s, x->owner));
+	srv_xentry *e =
+		aieth__srv_xclbin_find_locked(s, x->xsha, aieth__srv_xclbin_owner(s, x->owner));
 	char *p;
 	if (!e)
 		return aieth__fail(AIETH_ENOTFOUND,
@@ -329,7 +330,7 @@ int srv_xclbin_pin_locked(aieth_server *s, srv_sess *x)
 	return AIETH_OK;
 }
 
-void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x)
+void aieth__srv_xclbin_unpin_locked(aieth__server *s, srv_sess *x)
 {
 	srv_xentry *e;
 	if (!x->xpinned)
@@ -342,8 +343,8 @@ void srv_xclbin_unpin_locked(aieth_server *s, srv_sess *x)
 		}
 }
 
-srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owner, uint64_t len,
-			      srv_xupload *u, char *msg, size_t cap)
+srv_x_result aieth__srv_xclbin_begin(aieth__server *s, const char *sha, const char *owner,
+				     uint64_t len, srv_xupload *u, char *msg, size_t cap)
 {
 	unsigned evicted = 0;
 	srv_xentry *e;
@@ -364,7 +365,7 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	u->want = len;
 	aieth__sha256_init(&u->h);
 	pthread_mutex_lock(&s->mu);
-	if ((e = srv_xclbin_find_locked(s, sha, NULL))) {
+	if ((e = aieth__srv_xclbin_find_locked(s, sha, NULL))) {
 		/* the file is here (maybe another owner's): the body is only
 		 * hashed, to show the client has those bytes; the entry is
 		 * pinned meanwhile so that it is still here at the end */
@@ -394,7 +395,7 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 	u->tmp = aieth__path_join(s->cache.dir, TMP_PREFIX "XXXXXX");
 	if (!u->tmp) {
 		snprintf(msg, cap, "xclbin upload: out of memory");
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_IO;
 	}
 	u->fd = mkstemp(u->tmp);
@@ -403,13 +404,13 @@ srv_x_result srv_xclbin_begin(aieth_server *s, const char *sha, const char *owne
 			 strerror(errno));
 		free(u->tmp);
 		u->tmp = NULL;
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_IO;
 	}
 	return SRV_X_OK;
 }
 
-int srv_xclbin_write(srv_xupload *u, const void *data, size_t n)
+int aieth__srv_xclbin_write(srv_xupload *u, const void *data, size_t n)
 {
 	if (n > u->want - u->got)
 		return -1;
@@ -442,7 +443,7 @@ static void unreserve_locked(srv_xupload *u)
 	}
 }
 
-void srv_xclbin_abort(srv_xupload *u)
+void aieth__srv_xclbin_abort(srv_xupload *u)
 {
 	if (u->reserved || u->pinned) {
 		pthread_mutex_lock(&u->s->mu);
@@ -458,7 +459,8 @@ void srv_xclbin_abort(srv_xupload *u)
 	u->tmp = NULL;
 }
 
-srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, char *msg, size_t cap)
+srv_x_result aieth__srv_xclbin_commit(aieth__server *s, srv_xupload *u, int *created, char *msg,
+				      size_t cap)
 {
 	uint8_t d[32];
 	char got[65], *dst, *idx = NULL;
@@ -471,12 +473,12 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 	if (u->got != u->want) {
 		snprintf(msg, cap, "xclbin upload: the body ended after %llu of %llu bytes",
 			 (unsigned long long)u->got, (unsigned long long)u->want);
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_BAD;
 	}
 	if (u->err) {
 		snprintf(msg, cap, "%s", u->errmsg);
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_IO;
 	}
 	aieth__sha256_final(&u->h, d);
@@ -484,7 +486,7 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 	if (strcmp(got, u->sha)) {
 		snprintf(msg, cap, "xclbin upload: the body's sha256 is %s, the path says %s", got,
 			 u->sha);
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_BAD;
 	}
 	/* on disk before it is named: a crash leaves a temporary, never a
@@ -492,21 +494,21 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 	if (u->fd >= 0 && (fsync(u->fd) || close(u->fd))) {
 		u->fd = -1;
 		snprintf(msg, cap, "xclbin upload: cannot write %s (%s)", u->tmp, strerror(errno));
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_IO;
 	}
 	u->fd = -1;
 	if (!(dst = entry_path(s, u->sha))) {
 		snprintf(msg, cap, "xclbin upload: out of memory");
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		return SRV_X_IO;
 	}
 	pthread_mutex_lock(&s->mu);
 	unreserve_locked(u); /* room was made at begin: it becomes the entry */
-	if ((e = srv_xclbin_find_locked(s, u->sha, NULL))) { /* pinned till now */
+	if ((e = aieth__srv_xclbin_find_locked(s, u->sha, NULL))) { /* pinned till now */
 		/* the same file came twice at once, or from another owner: one
 		 * copy is enough, and the owner who sent it may use it */
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		if (!owned_by(e, u->owner)) {
 			if (add_owner(e, u->owner)) {
 				snprintf(msg, cap, "xclbin upload: out of memory");
@@ -523,12 +525,12 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 			 "--xclbin-cache-mib %llu MiB in designs that sessions use",
 			 (unsigned long long)u->want, (unsigned long long)s->cache.used,
 			 (unsigned long long)(s->cache.max >> 20));
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		res = SRV_X_NO_ROOM;
 	} else if (rename(u->tmp, dst)) {
 		snprintf(msg, cap, "xclbin upload: cannot rename into %s (%s)", dst,
 			 strerror(errno));
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		res = SRV_X_IO;
 	} else if (!(e = add_entry_locked(s, u->sha, u->want)) || add_owner(e, u->owner)) {
 		if (e)
@@ -536,7 +538,7 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 		else
 			unlink(dst);
 		snprintf(msg, cap, "xclbin upload: out of memory");
-		srv_xclbin_abort(u);
+		aieth__srv_xclbin_abort(u);
 		res = SRV_X_IO;
 	} else {
 		*created = 1;
@@ -560,7 +562,8 @@ srv_x_result srv_xclbin_commit(aieth_server *s, srv_xupload *u, int *created, ch
 
 /* ---- room for files outside the cache ---- */
 
-int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg, size_t cap)
+int aieth__srv_xclbin_reserve(aieth__server *s, uint64_t n, unsigned *evicted, char *msg,
+			      size_t cap)
 {
 	int rc = 0;
 	*evicted = 0;
@@ -583,7 +586,7 @@ int srv_xclbin_reserve(aieth_server *s, uint64_t n, unsigned *evicted, char *msg
 	return rc;
 }
 
-void srv_xclbin_unreserve(aieth_server *s, uint64_t n)
+void aieth__srv_xclbin_unreserve(aieth__server *s, uint64_t n)
 {
 	pthread_mutex_lock(&s->mu);
 	s->cache.reserved -= n < s->cache.reserved ? n : s->cache.reserved;

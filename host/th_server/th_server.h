@@ -5,7 +5,7 @@
  * (host/th_server/, an archive only th_server and the tests link; not
  * installed). It serves and never prints: every log line goes to the
  * caller's callback. Built where libmicrohttpd is available (the native
- * and the aarch64 cross build; without it aieth_server_open fails with
+ * and the aarch64 cross build; without it aieth__server_open fails with
  * AIETH_EUNSUPPORTED).
  */
 #ifndef AIETH_TH_SERVER_H
@@ -19,13 +19,13 @@
 extern "C" {
 #endif
 
-typedef struct aieth_server aieth_server;
+typedef struct aieth__server aieth__server;
 
 /* One line (no newline), from any of the server's threads, one call at a time. */
-typedef void (*aieth_server_log_fn)(void *ctx, const char *line);
+typedef void (*aieth__server_log_fn)(void *ctx, const char *line);
 
 /* th_server's options. A versioned struct (aieth/session.h, docs/api.md):
- * initialise it with AIETH_SERVER_OPTS_INIT or aieth_server_opts_init. */
+ * initialise it with AIETH_SERVER_OPTS_INIT or aieth__server_opts_init. */
 typedef struct {
 	unsigned int version; /* AIETH_SERVER_OPTS_VERSION */
 	/* what: the device served and what clients may name */
@@ -97,43 +97,43 @@ typedef struct {
 				        long after its accept, whatever setTimeOut
 				        says (0: 30) */
 	/* hooks */
-	aieth_server_log_fn log; /* may be NULL: no logging */
+	aieth__server_log_fn log; /* may be NULL: no logging */
 	void *log_ctx;
 	int log_json; /* log lines as JSON objects */
-} aieth_server_opts;
+} aieth__server_opts;
 
 #define AIETH_SERVER_OPTS_VERSION 1
 #define AIETH_SERVER_OPTS_INIT                       \
 	{                                            \
 		.version = AIETH_SERVER_OPTS_VERSION \
 	}
-int aieth_server_opts_init(aieth_server_opts *opts, unsigned int version);
+int aieth__server_opts_init(aieth__server_opts *opts, unsigned int version);
 
 #define AIETH_SERVER_NO_LIMIT UINT32_MAX
 
 /* Validate the options, read the tokens, bind and start serving (own
- * threads). *out is the caller's: aieth_server_close ends it. */
-int aieth_server_open(aieth_server **out, const aieth_server_opts *opts);
+ * threads). *out is the caller's: aieth__server_close ends it. */
+int aieth__server_open(aieth__server **out, const aieth__server_opts *opts);
 
 /* Read the token file again (th_server does on SIGHUP). The new file is
  * checked in full (as at start: mode, type, every line) before it replaces
  * the tokens, for requests that arrive afterwards; *count (may be NULL)
  * is their number. On failure the tokens in use stay and the message says
  * why; without a token file there is nothing to reload (AIETH_EINVAL). */
-int aieth_server_reload_tokens(aieth_server *server, size_t *count);
+int aieth__server_reload_tokens(aieth__server *server, size_t *count);
 
 /* The TCP port bound (useful with port 0); 0 without that listener. */
-uint16_t aieth_server_port(const aieth_server *server);
-uint16_t aieth_server_amd_port(const aieth_server *server);
+uint16_t aieth__server_port(const aieth__server *server);
+uint16_t aieth__server_amd_port(const aieth__server *server);
 
 /* Housekeeping, to be called about once a second: sessions idle past the
  * idle timeout or queued past the wait limit are ended (the device closed,
  * i.e. reset) and the next queued session gets the device. */
-void aieth_server_tick(aieth_server *server);
+void aieth__server_tick(aieth__server *server);
 
 /* Drain and stop: new requests get 503, requests running finish, every
  * session ends (the device is closed, i.e. reset), then all is freed. */
-void aieth_server_close(aieth_server *server);
+void aieth__server_close(aieth__server *server);
 
 #ifdef __cplusplus
 }

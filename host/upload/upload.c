@@ -43,7 +43,7 @@
 #define MAX_DOWN 64 /* origins found down in one pass */
 
 typedef struct {
-	const aieth_upload_opts *o;
+	const aieth__upload_opts *o;
 	char spool[4096];
 	struct json_object *uploads; /* NULL: flush only */
 	sbuf log;
@@ -56,15 +56,15 @@ typedef struct {
 	char run[UP_RUN_MAX];
 } up_ctx;
 
-char *aieth_upload_default_spool(void)
+char *aieth__upload_default_spool(void)
 {
 	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	if (x && x[0] == '/')
-		sb_printf(&b, "%s/aieth/spool", x);
+		aieth__sb_printf(&b, "%s/aieth/spool", x);
 	else if (home && home[0] == '/')
-		sb_printf(&b, "%s/.local/state/aieth/spool", home);
-	return sb_take(&b);
+		aieth__sb_printf(&b, "%s/.local/state/aieth/spool", home);
+	return aieth__sb_take(&b);
 }
 
 /* Open the spool (made when missing and create; AIETH_ENOTFOUND when
@@ -146,7 +146,7 @@ static int list_dir(int dfd, const char *dir, char ***names, size_t *count, uint
 	}
 	while ((de = readdir(d))) {
 		struct stat st;
-		if (!up_spool_name_ok(de->d_name))
+		if (!aieth__up_spool_name_ok(de->d_name))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
@@ -187,32 +187,32 @@ static void record(up_ctx *c, const char *target, const char *kind, const char *
 		   const char *file, const char *msg, int from_spool)
 {
 	struct json_object *u;
-	sb_printf(&c->log, "upload %s%s: %s", target, from_spool ? " (from the spool)" : "",
-		  status);
+	aieth__sb_printf(&c->log, "upload %s%s: %s", target, from_spool ? " (from the spool)" : "",
+			 status);
 	if (code)
-		sb_printf(&c->log, " (HTTP %ld)", code);
+		aieth__sb_printf(&c->log, " (HTTP %ld)", code);
 	if (file)
-		sb_printf(&c->log, ", %s", file);
+		aieth__sb_printf(&c->log, ", %s", file);
 	if (msg && *msg)
-		sb_printf(&c->log, ": %s", msg);
+		aieth__sb_printf(&c->log, ": %s", msg);
 	sb_lit(&c->log, "\n");
 	if (!c->uploads)
 		return;
-	u = rj_obj();
-	rj_str(u, "url", target);
-	rj_str(u, "kind", kind);
-	rj_str(u, "status", status);
+	u = aieth__rj_obj();
+	aieth__rj_str(u, "url", target);
+	aieth__rj_str(u, "kind", kind);
+	aieth__rj_str(u, "status", status);
 	if (code)
-		rj_int(u, "http_code", code);
+		aieth__rj_int(u, "http_code", code);
 	else
-		rj_null(u, "http_code");
+		aieth__rj_null(u, "http_code");
 	if (file)
-		rj_str(u, "spool_file", file);
+		aieth__rj_str(u, "spool_file", file);
 	else
-		rj_null(u, "spool_file");
-	rj_str(u, "message", msg ? msg : "");
-	rj_bool(u, "from_spool", from_spool);
-	rj_push(c->uploads, u);
+		aieth__rj_null(u, "spool_file");
+	aieth__rj_str(u, "message", msg ? msg : "");
+	aieth__rj_bool(u, "from_spool", from_spool);
+	aieth__rj_push(c->uploads, u);
 }
 
 static void origin(const char *url, char *out, size_t n)
@@ -258,7 +258,7 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 	if (rc || (rc = list_dir(c->dfd, c->spool, NULL, NULL, &used)) ||
 	    (c->ffd >= 0 && (rc = list_dir(c->ffd, dir, NULL, NULL, &used))))
 		return rc;
-	if ((rc = up_spool_format(e, c->key, &b)))
+	if ((rc = aieth__up_spool_format(e, c->key, &b)))
 		goto out;
 	if (used + b.n > max) {
 		rc = aieth__fail(AIETH_EIO,
@@ -268,9 +268,9 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 		goto out;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (up_spool_name(name, sizeof name,
-			  (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
-			  (long)getpid(), c->seq++, kind)) {
+	if (aieth__up_spool_name(name, sizeof name,
+				 (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
+				 (long)getpid(), c->seq++, kind)) {
 		rc = aieth__fail(AIETH_EINVAL, "spool: bad entry name");
 		goto out;
 	}
@@ -296,7 +296,7 @@ static int spool_write(up_ctx *c, const up_entry *e, const char *kind, const cha
 	if (rc)
 		unlinkat(to, tmp, 0);
 out:
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return rc;
 }
 
@@ -305,7 +305,7 @@ out:
 static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *name,
 		    const char *spooled_path)
 {
-	const char *kn = up_kind_name(kind);
+	const char *kn = aieth__up_kind_name(kind);
 	char err[1200], path[4400];
 	long code = 0;
 	up_cred cred;
@@ -315,11 +315,11 @@ static void deliver(up_ctx *c, const up_entry *e, up_kind kind, const char *name
 		cls = UP_RETRY;
 		snprintf(err, sizeof err,
 			 "not tried: the server did not answer earlier in this pass");
-	} else if (up_creds_find(c->o->credentials, e->target, kind, &cred)) {
+	} else if (aieth__up_creds_find(c->o->credentials, e->target, kind, &cred)) {
 		cls = UP_RETRY; /* a credentials problem is fixed by the admin: keep it */
 		snprintf(err, sizeof err, "%s", aieth_error_message());
 	} else {
-		cls = up_http_post(e, kind, &cred, c->o, &code, err, sizeof err);
+		cls = aieth__up_http_post(e, kind, &cred, c->o, &code, err, sizeof err);
 		memset(&cred, 0, sizeof cred);
 		if (cls == UP_RETRY && code == 0)
 			mark_down(c, e->url);
@@ -410,10 +410,11 @@ static void sweep_temps(up_ctx *c)
 	}
 	aieth__error_clear();
 	if (n + nf)
-		sb_printf(&c->log,
-			  "spool %s: removed %zu temporary file(s) older than %d s (left by a "
-			  "writer that died)\n",
-			  c->spool, n + nf, UP_TMP_MAX_AGE);
+		aieth__sb_printf(
+			&c->log,
+			"spool %s: removed %zu temporary file(s) older than %d s (left by a "
+			"writer that died)\n",
+			c->spool, n + nf, UP_TMP_MAX_AGE);
 }
 
 static int flush(up_ctx *c)
@@ -435,8 +436,9 @@ static int flush(up_ctx *c)
 		return aieth__fail(AIETH_EIO, "spool %s/.lock: %s", c->spool, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
-		sb_printf(&c->log, "spool %s: another process is retrying it; not retried here\n",
-			  c->spool);
+		aieth__sb_printf(&c->log,
+				 "spool %s: another process is retrying it; not retried here\n",
+				 c->spool);
 		return AIETH_OK;
 	}
 	sweep_temps(c);
@@ -452,12 +454,12 @@ static int flush(up_ctx *c)
 		up_target t;
 		snprintf(path, sizeof path, "%s/%s", c->spool, names[i]);
 		rc = read_entry(c, names[i], path, &data, &len, &refused);
-		if (!rc && (rc = up_spool_parse(data, len, path, &e)) == AIETH_EUNSUPPORTED)
+		if (!rc && (rc = aieth__up_spool_parse(data, len, path, &e)) == AIETH_EUNSUPPORTED)
 			refused = 1; /* an older aieth's: it may still send it */
-		if (!rc && (rc = up_spool_verify(data, len, &e, c->key, path)))
+		if (!rc && (rc = aieth__up_spool_verify(data, len, &e, c->key, path)))
 			refused = 1;
 		if (!rc)
-			rc = up_parse_url(e.target, &t);
+			rc = aieth__up_parse_url(e.target, &t);
 		if (rc && refused) { /* kept where it is, never sent */
 			c->remaining++;
 			record(c, "?", "?", "refused", 0, path, aieth_error_message(), 1);
@@ -480,22 +482,22 @@ static int flush(up_ctx *c)
 	return AIETH_OK;
 }
 
-AIETH__OPTS_INIT_FN(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, AIETH_UPLOAD_OPTS_VERSION);
+AIETH__OPTS_INIT_FN(aieth__upload_opts, AIETH_UPLOAD_OPTS_INIT, AIETH_UPLOAD_OPTS_VERSION);
 
-static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
+static int ctx_init(up_ctx *c, const aieth__upload_opts *o)
 {
 	const char *ca;
 	char *def = NULL;
 	int rc;
 	memset(c, 0, sizeof *c);
 	c->dfd = c->ffd = -1;
-	sb_init(&c->log, SB_DOC_MAX);
+	aieth__sb_init(&c->log, SB_DOC_MAX);
 	c->o = o;
-	/* the versions of aieth_upload_opts read here (a new one: raise it) */
+	/* the versions of aieth__upload_opts read here (a new one: raise it) */
 	if ((rc = aieth__opts_version("aieth_upload_opts", "aieth_upload_opts", o->version,
 				      AIETH_UPLOAD_OPTS_VERSION)))
 		return rc;
-	if (!o->spool_dir && !(def = aieth_upload_default_spool()))
+	if (!o->spool_dir && !(def = aieth__upload_default_spool()))
 		return aieth__fail(AIETH_EINVAL, "no spool folder: --spool DIR, $XDG_STATE_HOME or "
 						 "$HOME is needed");
 	if (strlen(o->spool_dir ? o->spool_dir : def) >= 4000) {
@@ -505,7 +507,7 @@ static int ctx_init(up_ctx *c, const aieth_upload_opts *o)
 	snprintf(c->spool, sizeof c->spool, "%s", o->spool_dir ? o->spool_dir : def);
 	free(def);
 	/* a CA bundle that cannot be read fails before any connection (each
-	 * POST resolves the same one, up_http_post; a variable's is needed
+	 * POST resolves the same one, aieth__up_http_post; a variable's is needed
 	 * only by an https target, checked there) */
 	if ((rc = aieth__ca_bundle(o->cacert, "--upload-cacert", "http://", &ca)))
 		return rc;
@@ -533,7 +535,7 @@ static void ctx_done(up_ctx *c, char **log)
 		free(c->log.p);
 }
 
-int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remaining)
+int aieth__upload_flush(const aieth__upload_opts *opts, char **log, size_t *remaining)
 {
 	up_ctx c;
 	int rc;
@@ -550,8 +552,8 @@ int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remain
 	return rc;
 }
 
-int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
-			const aieth_upload_opts *opts, char **log)
+int aieth__upload_report(aieth_report *r, const char *const *urls, size_t n,
+			 const aieth__upload_opts *opts, char **log)
 {
 	up_ctx c;
 	char *rep = NULL, boundary[64];
@@ -572,13 +574,15 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		goto out;
 	}
 	rlen = strlen(rep);
-	if ((rc = jstrict_parse("report.json", rep, rlen, &root)) || !(c.uploads = rj_arr())) {
+	if ((rc = aieth__jstrict_parse("report.json", rep, rlen, &root)) ||
+	    !(c.uploads = aieth__rj_arr())) {
 		rc = rc ? rc : aieth__fail(AIETH_ENOMEM, "upload: out of memory");
 		goto out;
 	}
-	run = rj_get(root, "run");
+	run = aieth__rj_get(root, "run");
 	/* the run id, as its entries carry it (a printable header value) */
-	snprintf(c.run, sizeof c.run, "%s", *rj_gets(run, "id") ? rj_gets(run, "id") : "-");
+	snprintf(c.run, sizeof c.run, "%s",
+		 *aieth__rj_gets(run, "id") ? aieth__rj_gets(run, "id") : "-");
 	for (i = 0; c.run[i]; i++)
 		if ((unsigned char)c.run[i] < 0x21 || c.run[i] == 0x7f)
 			c.run[i] = '_';
@@ -591,7 +595,8 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 	/* a boundary that the parts cannot contain: they are made of the report's
 	 * strings, and the boundary's characters are never JSON-escaped */
 	for (i = 0;; i++) {
-		snprintf(boundary, sizeof boundary, "aieth-%.30s-%zu", rj_gets(run, "id"), i);
+		snprintf(boundary, sizeof boundary, "aieth-%.30s-%zu", aieth__rj_gets(run, "id"),
+			 i);
 		if (!strstr(rep, boundary))
 			break;
 	}
@@ -600,7 +605,7 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		up_entry e;
 		sbuf body = SB_INIT(SB_DOC_MAX);
 		int prc;
-		if (up_parse_url(urls[i], &t)) {
+		if (aieth__up_parse_url(urls[i], &t)) {
 			record(&c, "?", "?", "lost", 0, NULL, aieth_error_message(), 0);
 			continue;
 		}
@@ -610,28 +615,28 @@ int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
 		snprintf(e.url, sizeof e.url, "%s", t.url);
 		if (t.kind == UP_INFLUX) {
 			snprintf(e.ctype, sizeof e.ctype, "text/plain; charset=utf-8");
-			prc = up_payload_influx(
+			prc = aieth__up_payload_influx(
 				root, (uint64_t)(aieth_report_started(r) * 1e3 + 0.5), &body);
 		} else if (t.kind == UP_SQUAD) {
 			snprintf(e.ctype, sizeof e.ctype, "multipart/form-data; boundary=%s",
 				 boundary);
-			prc = up_payload_squad(root, rep, boundary, &body);
+			prc = aieth__up_payload_squad(root, rep, boundary, &body);
 		} else {
 			snprintf(e.ctype, sizeof e.ctype, "application/json");
-			sb_put(&body, rep, rlen);
+			aieth__sb_put(&body, rep, rlen);
 			prc = body.oom ? aieth__fail(AIETH_ENOMEM, "upload: out of memory")
 				       : AIETH_OK;
 		}
 		if (prc) {
-			record(&c, urls[i], up_kind_name(t.kind), "lost", 0, NULL,
+			record(&c, urls[i], aieth__up_kind_name(t.kind), "lost", 0, NULL,
 			       aieth_error_message(), 0);
-			sb_free(&body);
+			aieth__sb_free(&body);
 			continue;
 		}
 		e.body = body.p ? body.p : "";
 		e.len = body.n;
 		deliver(&c, &e, t.kind, NULL, NULL);
-		sb_free(&body);
+		aieth__sb_free(&body);
 	}
 out:
 	/* what happened to each target goes into the report (report.json's
@@ -648,7 +653,7 @@ out:
 	json_object_put(root);
 	free(rep);
 	ctx_done(&c, log);
-	if (!rc && rj_oom())
+	if (!rc && aieth__rj_oom())
 		rc = aieth__fail(AIETH_ENOMEM, "upload: out of memory");
 	return rc;
 }

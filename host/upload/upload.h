@@ -19,12 +19,12 @@ extern "C" {
 #endif
 
 /* Upload options. A versioned struct (aieth/session.h, docs/api.md):
- * initialise it with AIETH_UPLOAD_OPTS_INIT or aieth_upload_opts_init. */
+ * initialise it with AIETH_UPLOAD_OPTS_INIT or aieth__upload_opts_init. */
 typedef struct {
 	unsigned int version; /* AIETH_UPLOAD_OPTS_VERSION */
 	/* where: the spool and the credentials */
 	/* The spool folder (created 0700 when missing); NULL: the default,
-	 * aieth_upload_default_spool(). */
+	 * aieth__upload_default_spool(). */
 	const char *spool_dir;
 	/* A credentials file (docs/farm.md): "URL-PREFIX token TOKEN" or
 	 * "URL-PREFIX basic USER:PASSWORD" lines; NULL: none. Tokens also come
@@ -43,24 +43,24 @@ typedef struct {
 	 * second and nothing more is sent; what was not delivered is spooled
 	 * (or stays in the spool) and recorded, as for a server that is down. */
 	volatile sig_atomic_t *cancel;
-} aieth_upload_opts;
+} aieth__upload_opts;
 
 #define AIETH_UPLOAD_OPTS_VERSION 1
 #define AIETH_UPLOAD_OPTS_INIT                       \
 	{                                            \
 		.version = AIETH_UPLOAD_OPTS_VERSION \
 	}
-int aieth_upload_opts_init(aieth_upload_opts *opts, unsigned int version);
+int aieth__upload_opts_init(aieth__upload_opts *opts, unsigned int version);
 
 /* Check an --upload URL (squad+http[s]://HOST/TEAM/PROJECT/BUILD/ENV,
  * influx+http[s]://HOST[:PORT]/DB, http[s]://...) without sending
  * anything; a URL with user:password@ is refused (credentials never on
  * the command line). */
-int aieth_upload_check_url(const char *url);
+int aieth__upload_check_url(const char *url);
 
 /* The default spool folder: $XDG_STATE_HOME/aieth/spool, else
  * $HOME/.local/state/aieth/spool (malloc'd; NULL without either). */
-char *aieth_upload_default_spool(void);
+char *aieth__upload_default_spool(void);
 
 /* Retry the spool (oldest first), then upload the report to each URL.
  * Every outcome becomes an entry of the report's "uploads" array; *log
@@ -68,12 +68,12 @@ char *aieth_upload_default_spool(void);
  * user. The report must be finished (aieth_report_finish): the webhook
  * receives it as report.json is written, without "uploads". Fails only on
  * bad arguments or out of memory: upload failures are outcomes. */
-int aieth_upload_report(aieth_report *r, const char *const *urls, size_t n,
-			const aieth_upload_opts *opts, char **log);
+int aieth__upload_report(aieth_report *r, const char *const *urls, size_t n,
+			 const aieth__upload_opts *opts, char **log);
 
 /* Retry the spool only (oldest first). *remaining: entries still spooled
  * or moved to failed/ in this pass (may be NULL). */
-int aieth_upload_flush(const aieth_upload_opts *opts, char **log, size_t *remaining);
+int aieth__upload_flush(const aieth__upload_opts *opts, char **log, size_t *remaining);
 
 #ifdef __cplusplus
 }

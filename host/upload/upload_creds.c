@@ -140,12 +140,12 @@ static size_t cred_url_match(const cred_url *pre, const cred_url *t)
 }
 
 /* The target's path goes to the server as matched: never one that libcurl
- * or the server resolves to another path (up_parse_url refuses such a URL
+ * or the server resolves to another path (aieth__up_parse_url refuses such a URL
  * already; checked again here, where credentials depend on it). */
 static int target_ok(const char *what, const cred_url *tu, const char *target)
 {
 	size_t dn;
-	if (up_dot_segment(tu->path, tu->pl, &dn))
+	if (aieth__up_dot_segment(tu->path, tu->pl, &dn))
 		return aieth__fail(AIETH_EINVAL,
 				   "%s: no credentials for %s: its path has a \".\" or \"..\" "
 				   "segment",
@@ -153,7 +153,8 @@ static int target_ok(const char *what, const cred_url *tu, const char *target)
 	return AIETH_OK;
 }
 
-int up_creds_parse(const char *text, size_t len, const char *what, const char *target, up_cred *out)
+int aieth__up_creds_parse(const char *text, size_t len, const char *what, const char *target,
+			  up_cred *out)
 {
 	const char *p = text, *end = text + len, *why = NULL;
 	size_t best = 0, lineno = 0;
@@ -211,7 +212,7 @@ int up_creds_parse(const char *text, size_t len, const char *what, const char *t
 		/* the prefix is compared as text with a target that has no dot
 		 * segment (upload_url.c): one with a dot segment names a path
 		 * other than it seems to */
-		if ((dot = up_dot_segment(pu.path, pu.pl, &dn)))
+		if ((dot = aieth__up_dot_segment(pu.path, pu.pl, &dn)))
 			return aieth__fail(AIETH_EPARSE,
 					   "%s:%zu: the URL-PREFIX's path segment \"%.*s\" is "
 					   "\".\" or \"..\" (also when percent-encoded): a server "
@@ -250,7 +251,7 @@ static int from_env(const char *name, up_cred *out)
 	return 1;
 }
 
-int up_creds_find(const char *file, const char *target, up_kind kind, up_cred *out)
+int aieth__up_creds_find(const char *file, const char *target, up_kind kind, up_cred *out)
 {
 	static const char *per_kind[] = {NULL, "AIETH_SQUAD_TOKEN", "AIETH_INFLUX_TOKEN",
 					 "AIETH_WEBHOOK_TOKEN"};
@@ -275,7 +276,7 @@ int up_creds_find(const char *file, const char *target, up_kind kind, up_cred *o
 					   file, (unsigned)(st.st_mode & 0777));
 		if ((rc = aieth__read_file(file, CREDS_FILE_MAX, &text, &len)))
 			return rc;
-		rc = up_creds_parse(text, len, file, target, out);
+		rc = aieth__up_creds_parse(text, len, file, target, out);
 		free(text);
 		if (rc || out->type)
 			return rc;

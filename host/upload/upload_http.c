@@ -16,7 +16,7 @@
 #include "util/error.h"
 #include "util/net_words.h"
 
-int up_http_class(long code)
+int aieth__up_http_class(long code)
 {
 	if (code >= 200 && code < 300)
 		return UP_SENT;
@@ -39,13 +39,13 @@ static size_t drop(char *p, size_t size, size_t n, void *ctx)
  * non-zero aborts the transfer when the run is being interrupted. */
 static int abort_check(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
-	const aieth_upload_opts *o = ctx;
+	const aieth__upload_opts *o = ctx;
 	(void)dt, (void)dn, (void)ut, (void)un;
 	return o->cancel && *o->cancel;
 }
 
-int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aieth_upload_opts *o,
-		 long *code, char *err, size_t errn)
+int aieth__up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
+			const aieth__upload_opts *o, long *code, char *err, size_t errn)
 {
 	CURL *h = curl_easy_init();
 	struct curl_slist *hdrs = NULL;
@@ -74,7 +74,7 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 		/* the credentials were found by e->target: they go only to the
 		 * request URL it makes (a spooled entry holds both) */
 		up_target t;
-		if (up_parse_url(e->target, &t) || strcmp(t.url, e->url)) {
+		if (aieth__up_parse_url(e->target, &t) || strcmp(t.url, e->url)) {
 			curl_easy_cleanup(h);
 			snprintf(err, errn,
 				 "not sent: the request URL is not the one %.300s makes, and "
@@ -102,7 +102,7 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	ebuf[0] = '\0';
 	curl_easy_setopt(h, CURLOPT_URL, e->url);
 	/* the path as matched, never resolved again by libcurl: a dot segment
-	 * is refused already (up_parse_url), this keeps any other rewrite out */
+	 * is refused already (aieth__up_parse_url), this keeps any other rewrite out */
 	curl_easy_setopt(h, CURLOPT_PATH_AS_IS, 1L);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_POST, 1L);
@@ -141,7 +141,7 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 	curl_easy_cleanup(h);
 	if (cc != CURLE_OK)
 		return UP_RETRY;
-	cls = up_http_class(*code);
+	cls = aieth__up_http_class(*code);
 	if (cls != UP_SENT)
 		snprintf(err, errn, "HTTP %ld", *code);
 	return cls;
@@ -149,8 +149,8 @@ int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aie
 
 #else
 
-int up_http_post(const up_entry *e, up_kind kind, const up_cred *cred, const aieth_upload_opts *o,
-		 long *code, char *err, size_t errn)
+int aieth__up_http_post(const up_entry *e, up_kind kind, const up_cred *cred,
+			const aieth__upload_opts *o, long *code, char *err, size_t errn)
 {
 	(void)e;
 	(void)kind;

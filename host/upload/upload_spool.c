@@ -19,7 +19,7 @@
 #define SPOOL_MAGIC "aieth-spool 2\n"
 #define SPOOL_MAGIC_1 "aieth-spool 1\n" /* before the check: never sent */
 
-int up_spool_name(char *buf, size_t n, uint64_t ns, long pid, unsigned seq, const char *kind)
+int aieth__up_spool_name(char *buf, size_t n, uint64_t ns, long pid, unsigned seq, const char *kind)
 {
 	int w;
 	if (pid < 0 || !kind || strspn(kind, "abcdefghijklmnopqrstuvwxyz") != strlen(kind) ||
@@ -29,7 +29,7 @@ int up_spool_name(char *buf, size_t n, uint64_t ns, long pid, unsigned seq, cons
 	return w > 0 && (size_t)w < n ? 0 : -1;
 }
 
-int up_spool_name_ok(const char *name)
+int aieth__up_spool_name_ok(const char *name)
 {
 	size_t n = strspn(name, "0123456789"), len = strlen(name);
 	const char *p;
@@ -58,23 +58,23 @@ static void spool_mac(const char *data, size_t len, size_t at, size_t end, const
 	aieth__hmac_sha256_final(&h, mac);
 }
 
-int up_spool_format(const up_entry *e, const uint8_t key[32], sbuf *out)
+int aieth__up_spool_format(const up_entry *e, const uint8_t key[32], sbuf *out)
 {
 	uint8_t mac[32];
 	char hx[65];
 	size_t start = out->n, at;
 	sb_lit(out, SPOOL_MAGIC);
-	sb_printf(out, "run %s\ntarget %s\nurl %s\ncontent-type %s\nlength %zu\n", e->run,
-		  e->target, e->url, e->ctype, e->len);
+	aieth__sb_printf(out, "run %s\ntarget %s\nurl %s\ncontent-type %s\nlength %zu\n", e->run,
+			 e->target, e->url, e->ctype, e->len);
 	at = out->n;
 	sb_lit(out, "\n");
-	sb_put(out, e->body, e->len);
+	aieth__sb_put(out, e->body, e->len);
 	if (out->oom)
 		return aieth__fail(AIETH_ENOMEM, "spool entry: out of memory");
 	spool_mac(out->p + start, out->n - start, at - start, at - start, key, mac);
 	aieth__sha256_hex(mac, hx);
 	/* the check's line goes before the blank one */
-	sb_printf(out, "mac %s\n", hx);
+	aieth__sb_printf(out, "mac %s\n", hx);
 	if (out->oom)
 		return aieth__fail(AIETH_ENOMEM, "spool entry: out of memory");
 	memmove(out->p + at + 69, out->p + at, out->n - 69 - at);
@@ -84,8 +84,8 @@ int up_spool_format(const up_entry *e, const uint8_t key[32], sbuf *out)
 	return AIETH_OK;
 }
 
-int up_spool_verify(const char *data, size_t len, const up_entry *e, const uint8_t key[32],
-		    const char *what)
+int aieth__up_spool_verify(const char *data, size_t len, const up_entry *e, const uint8_t key[32],
+			   const char *what)
 {
 	uint8_t mac[32];
 	spool_mac(data, len, e->mac_at, e->mac_end, key, mac);
@@ -123,7 +123,7 @@ static int header(const char **p, const char *end, const char *key, char *dst, s
 	return AIETH_OK;
 }
 
-int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
+int aieth__up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 {
 	const char *p = data, *end = data + len;
 	char num[24], hx[80];
@@ -174,7 +174,7 @@ int up_spool_parse(const char *data, size_t len, const char *what, up_entry *e)
 				   "(a truncated file?)",
 				   what, (size_t)(end - p), n);
 	/* the target must still be a URL we send to, and name the same request */
-	if ((rc = up_parse_url(e->target, &t)))
+	if ((rc = aieth__up_parse_url(e->target, &t)))
 		return aieth__fail_prefix(rc, "%s", what);
 	if (strcmp(t.url, e->url) && t.kind != UP_WEBHOOK)
 		return aieth__fail(AIETH_EPARSE, "%s: url %s is not the request of target %s", what,

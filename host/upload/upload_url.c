@@ -15,7 +15,7 @@
 #include "util/error.h"
 #include "util/text.h"
 
-const char *up_kind_name(up_kind k)
+const char *aieth__up_kind_name(up_kind k)
 {
 	switch (k) {
 	case UP_SQUAD: return "squad";
@@ -25,7 +25,7 @@ const char *up_kind_name(up_kind k)
 	return "?";
 }
 
-int up_segment_ok(const char *s, size_t n)
+int aieth__up_segment_ok(const char *s, size_t n)
 {
 	size_t i;
 	if (n == 0 || n >= UP_SEG_MAX)
@@ -40,7 +40,7 @@ int up_segment_ok(const char *s, size_t n)
 	return 1;
 }
 
-const char *up_dot_segment(const char *path, size_t n, size_t *segn)
+const char *aieth__up_dot_segment(const char *path, size_t n, size_t *segn)
 {
 	const char *s = path, *e = path + n;
 	while (s < e) {
@@ -96,7 +96,7 @@ static int last_segment(const char *path, const char **end, const char **seg, si
 	return 0;
 }
 
-int up_parse_url(const char *url, up_target *t)
+int aieth__up_parse_url(const char *url, up_target *t)
 {
 	const char *rest, *auth, *path, *end, *seg, *q;
 	size_t n, segn, i;
@@ -152,7 +152,7 @@ int up_parse_url(const char *url, up_target *t)
 	{
 		const char *dot;
 		size_t dn;
-		if ((dot = up_dot_segment(path, strcspn(path, "?#"), &dn)))
+		if ((dot = aieth__up_dot_segment(path, strcspn(path, "?#"), &dn)))
 			return aieth__fail(
 				AIETH_EINVAL,
 				"--upload %s: the path segment \"%.*s\" is \".\" or "
@@ -172,7 +172,7 @@ int up_parse_url(const char *url, up_target *t)
 		return aieth__fail(AIETH_EINVAL,
 				   "--upload %s: no query or fragment allowed in a "
 				   "%s URL",
-				   url, up_kind_name(t->kind));
+				   url, aieth__up_kind_name(t->kind));
 	end = path + strlen(path);
 	if (end > path && end[-1] == '/') /* one trailing slash is fine */
 		end--;
@@ -180,9 +180,9 @@ int up_parse_url(const char *url, up_target *t)
 		return aieth__fail(AIETH_EINVAL,
 				   "--upload %s: no query, fragment or "
 				   "percent-encoding allowed in a %s URL",
-				   url, up_kind_name(t->kind));
+				   url, aieth__up_kind_name(t->kind));
 	if (t->kind == UP_INFLUX) {
-		if (last_segment(path, &end, &seg, &segn) || !up_segment_ok(seg, segn))
+		if (last_segment(path, &end, &seg, &segn) || !aieth__up_segment_ok(seg, segn))
 			return aieth__fail(
 				AIETH_EINVAL,
 				"--upload %s: expected influx+http://HOST[:PORT]"
@@ -198,7 +198,8 @@ int up_parse_url(const char *url, up_target *t)
 		char *dst[4] = {t->env, t->build, t->project, t->team};
 		static const char *what[4] = {"ENV", "BUILD", "PROJECT", "TEAM"};
 		for (i = 0; i < 4; i++) {
-			if (last_segment(path, &end, &seg, &segn) || !up_segment_ok(seg, segn))
+			if (last_segment(path, &end, &seg, &segn) ||
+			    !aieth__up_segment_ok(seg, segn))
 				return aieth__fail(
 					AIETH_EINVAL,
 					"--upload %s: expected squad+https://"
@@ -215,10 +216,10 @@ int up_parse_url(const char *url, up_target *t)
 	return AIETH_OK;
 }
 
-int aieth_upload_check_url(const char *url)
+int aieth__upload_check_url(const char *url)
 {
 	up_target t;
-	int rc = up_parse_url(url, &t);
+	int rc = aieth__up_parse_url(url, &t);
 	if (!rc)
 		aieth__error_clear();
 	return rc;

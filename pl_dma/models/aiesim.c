@@ -4,9 +4,9 @@
  * PLIO files of an aiesimulator run. Block k of every output is iteration
  * k's output window; the block's simulated time, relative to the arrival
  * of the inputs, becomes each iteration's cycles through the ABI's
- * iteration_timing (fit "exact", aiesim_exact_schedule), or one
+ * iteration_timing (fit "exact", aieth__aiesim_exact_schedule), or one
  * cycles_per_iteration and latency for the whole trace (fits "throughput"
- * and "latency", aiesim_fit_blocks); the engine's window rules give
+ * and "latency", aieth__aiesim_fit_blocks); the engine's window rules give
  * back-pressure.
  */
 #include <errno.h>
@@ -107,10 +107,10 @@ static int get_time(struct json_object *obj, const char *key, uint64_t *ps)
 	char q[100];
 	if (!obj)
 		return 0;
-	rc = jstrict_get_string(M, "params", obj, key, 0, &s);
+	rc = aieth__jstrict_get_string(M, "params", obj, key, 0, &s);
 	if (rc || !s)
 		return rc;
-	if (aiesim_time_parse(s, strlen(s), ps) != 0) {
+	if (aieth__aiesim_time_parse(s, strlen(s), ps) != 0) {
 		aieth__quote_str(q, sizeof q, s);
 		return aieth__fail(AIETH_EINVAL,
 				   M ": params.%s: \"%s\" is not a time \"<number>"
@@ -128,7 +128,7 @@ static int entry_plio(const aieth_model_env *env, struct json_object *o, const c
 	char q[300];
 	uint32_t num;
 	int d, rc;
-	if ((rc = jstrict_get_string(M, path, o, "plio", 1, &s)))
+	if ((rc = aieth__jstrict_get_string(M, path, o, "plio", 1, &s)))
 		return rc;
 	aieth__quote_str(q, sizeof q, s);
 	if (aieth__mparam_plio_parse(s, &d, &num) != 0 || d != dir)
@@ -162,14 +162,14 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EINVAL, M ": %s: must be an object", path);
-	if ((rc = jstrict_keys(M, path, o, keys)))
+	if ((rc = aieth__jstrict_keys(M, path, o, keys)))
 		return rc;
 	if ((rc = entry_plio(env, o, path, AIETH_MPARAM_PLIO_FROM_AIE, port->plio)))
 		return rc;
-	if ((rc = jstrict_get_string(M, path, o, "file", 1, &file)) ||
-	    (rc = jstrict_get_string(M, path, o, "type", 0, &tname)))
+	if ((rc = aieth__jstrict_get_string(M, path, o, "file", 1, &file)) ||
+	    (rc = aieth__jstrict_get_string(M, path, o, "type", 0, &tname)))
 		return rc;
-	if (aiesim_type_parse(tname, &t) != 0) {
+	if (aieth__aiesim_type_parse(tname, &t) != 0) {
 		char q[100];
 		aieth__quote_str(q, sizeof q, tname);
 		return aieth__fail(
@@ -181,8 +181,8 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 	}
 	*window = 0;
 	if (json_object_object_get_ex(o, "window_bytes", NULL)) {
-		if ((rc = jstrict_get_u64(M, path, o, "window_bytes", 1, 16,
-					  AIETH_MPARAM_MAX_WINDOW, window)))
+		if ((rc = aieth__jstrict_get_u64(M, path, o, "window_bytes", 1, 16,
+						 AIETH_MPARAM_MAX_WINDOW, window)))
 			return rc;
 		if (*window % 16)
 			return aieth__fail(AIETH_EINVAL,
@@ -193,8 +193,8 @@ static int read_output(const aieth_model_env *env, const char *dir, struct json_
 	full = aieth__path_join(dir, file);
 	if (!full)
 		return aieth__fail(AIETH_ENOMEM, M ": out of memory");
-	aiesim_trace_init(tr, t);
-	rc = aiesim_trace_read(tr, full);
+	aieth__aiesim_trace_init(tr, t);
+	rc = aieth__aiesim_trace_read(tr, full);
 	if (rc) {
 		rc = aieth__fail_prefix(rc, M ": %s", path);
 		free(full);
@@ -238,8 +238,9 @@ static int read_input(const aieth_model_env *env, struct json_object *o, const c
 
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EINVAL, M ": %s: must be an object", path);
-	if ((rc = jstrict_keys(M, path, o, keys)) ||
-	    (rc = jstrict_get_u64(M, path, o, "window_bytes", 1, 16, AIETH_MPARAM_MAX_WINDOW, &w)))
+	if ((rc = aieth__jstrict_keys(M, path, o, keys)) ||
+	    (rc = aieth__jstrict_get_u64(M, path, o, "window_bytes", 1, 16, AIETH_MPARAM_MAX_WINDOW,
+					 &w)))
 		return rc;
 	if (w % 16)
 		return aieth__fail(AIETH_EINVAL,
@@ -290,7 +291,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	}
 	a->repeat = 1;
 	k = &a->kernel;
-	if (obj && (rc = jstrict_get_string(M, "params", obj, "dir", 0, &dir)))
+	if (obj && (rc = aieth__jstrict_get_string(M, "params", obj, "dir", 0, &dir)))
 		goto done;
 	/* a relative folder is the description's (env->base_dir), as its data
 	 * files are; without one, the current directory */
@@ -310,7 +311,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	    (rc = aieth__mparam_u64(M, obj, "max_jitter_cycles", 0, AIETH_MPARAM_MAX_CYCLES,
 				    &jitter)))
 		goto done;
-	if (obj && (rc = jstrict_get_string(M, "params", obj, "fit", 0, &fitmode)))
+	if (obj && (rc = aieth__jstrict_get_string(M, "params", obj, "fit", 0, &fitmode)))
 		goto done;
 	if (strcmp(fitmode, "exact") != 0 && strcmp(fitmode, "throughput") != 0 &&
 	    strcmp(fitmode, "latency") != 0) {
@@ -390,9 +391,10 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	}
 	for (q = 0; q < a->nout; q++)
 		for (b = 0; b < a->blocks; b++) {
-			uint64_t ps = aiesim_trace_time_at(&tr[q], b * a->window[q], NULL);
-			uint64_t c = aiesim_ps_to_cycles(ps > t0 ? ps - t0 : 0, env->pl_clock_hz,
-							 (uint32_t)sim_mhz, (uint32_t)board_mhz);
+			uint64_t ps = aieth__aiesim_trace_time_at(&tr[q], b * a->window[q], NULL);
+			uint64_t c =
+				aieth__aiesim_ps_to_cycles(ps > t0 ? ps - t0 : 0, env->pl_clock_hz,
+							   (uint32_t)sim_mhz, (uint32_t)board_mhz);
 			if (c > cyc[b])
 				cyc[b] = c;
 		}
@@ -405,11 +407,11 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 		for (q = 0; q < a->nout; q++)
 			if (a->window[q] / 16 > beats)
 				beats = a->window[q] / 16;
-		aiesim_fit_blocks(cyc, a->blocks, fallback, UINT64_MAX, &fit);
+		aieth__aiesim_fit_blocks(cyc, a->blocks, fallback, UINT64_MAX, &fit);
 		c0 = fit.cpi;
 		maxlat = c0 > beats ? c0 - beats : 0;
 	}
-	aiesim_fit_blocks(cyc, a->blocks, fallback, maxlat, &fit);
+	aieth__aiesim_fit_blocks(cyc, a->blocks, fallback, maxlat, &fit);
 	if (!strcmp(fitmode, "exact")) {
 		uint64_t beats[AIETH_MODEL_MAX_PORTS];
 		size_t bad = 0;
@@ -423,10 +425,10 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 			rc = aieth__fail(AIETH_ENOMEM, M ": out of memory");
 			goto done;
 		}
-		if (aiesim_exact_schedule(cyc, a->blocks, beats, a->nout, fit.cpi, 2,
-					  AIETH_MPARAM_MAX_CYCLES, a->cyc, &bad)) {
+		if (aieth__aiesim_exact_schedule(cyc, a->blocks, beats, a->nout, fit.cpi, 2,
+						 AIETH_MPARAM_MAX_CYCLES, a->cyc, &bad)) {
 			uint64_t line = 0;
-			aiesim_trace_time_at(&tr[0], bad * a->window[0], &line);
+			aieth__aiesim_trace_time_at(&tr[0], bad * a->window[0], &line);
 			rc = aieth__fail(
 				AIETH_EINVAL,
 				M ": window %zu (time stamp at line %llu of"
@@ -450,7 +452,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	}
 	if (fit.max_dev > jitter) {
 		uint64_t line = 0;
-		aiesim_trace_time_at(&tr[0], fit.dev_at * a->window[0], &line);
+		aieth__aiesim_trace_time_at(&tr[0], fit.dev_at * a->window[0], &line);
 		rc = aieth__fail(AIETH_EINVAL,
 				 M ": params.max_jitter_cycles: window %zu (time stamp at"
 				   " line %llu of outputs[0]) is %llu cycles away from the fitted"
@@ -481,7 +483,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 	}
 done:
 	for (q = 0; q < AIETH_MODEL_MAX_PORTS; q++)
-		aiesim_trace_free(&tr[q]);
+		aieth__aiesim_trace_free(&tr[q]);
 	free(cyc);
 	free(dirbuf);
 	json_object_put(obj);

@@ -47,7 +47,7 @@ typedef enum {
 } aiesim_type;
 
 /* "int32" -> AIESIM_INT32; -1 for an unknown name. */
-int aiesim_type_parse(const char *name, aiesim_type *out);
+int aieth__aiesim_type_parse(const char *name, aiesim_type *out);
 
 /* A time stamp: from byte offset `at` of the data on, the data was seen at
  * time_ps (the time of the last "T" line before it). */
@@ -72,32 +72,33 @@ typedef struct {
 } aiesim_trace;
 
 /* Start an empty trace of element type t. */
-void aiesim_trace_init(aiesim_trace *tr, aiesim_type t);
-void aiesim_trace_free(aiesim_trace *tr);
+void aieth__aiesim_trace_init(aiesim_trace *tr, aiesim_type t);
+void aieth__aiesim_trace_free(aiesim_trace *tr);
 
 /* Parse one line (without its newline; len bytes, may contain NUL, which is
  * refused) as line tr->line + 1 of file `what`. 0, or an aieth error code
  * with the message "what:line: ..." set. */
-int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size_t len);
+int aieth__aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size_t len);
 /* End of file: a TLAST with no data line after it is an error. */
-int aiesim_trace_end(aiesim_trace *tr, const char *what);
+int aieth__aiesim_trace_end(aiesim_trace *tr, const char *what);
 
 /* A whole text in memory (the fuzz target, the tests). */
-int aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, size_t len);
+int aieth__aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, size_t len);
 /* A file: a regular file of at most AIESIM_MAX_FILE_BYTES, read in chunks. */
-int aiesim_trace_read(aiesim_trace *tr, const char *path);
+int aieth__aiesim_trace_read(aiesim_trace *tr, const char *path);
 
 /* Time of the data byte at offset `at` (the stamp in force there; 0 when
  * no "T" line comes before it), and the line of that stamp (0: none). */
-uint64_t aiesim_trace_time_at(const aiesim_trace *tr, uint64_t at, uint64_t *line);
+uint64_t aieth__aiesim_trace_time_at(const aiesim_trace *tr, uint64_t at, uint64_t *line);
 
 /* "1234 ns", "T 1234 ns", "0.5 us" -> picoseconds. Units ps, ns, us;
  * fractions down to 1 ps; at most AIESIM_MAX_TIME_PS. 0 or -1. */
-int aiesim_time_parse(const char *s, size_t len, uint64_t *ps);
+int aieth__aiesim_time_parse(const char *s, size_t len, uint64_t *ps);
 
 /* Picoseconds of the simulation to PL cycles on the board, rounded to the
  * nearest cycle: ps * pl_hz * sim_mhz / (board_mhz * 1e12). */
-uint64_t aiesim_ps_to_cycles(uint64_t ps, uint64_t pl_hz, uint32_t sim_mhz, uint32_t board_mhz);
+uint64_t aieth__aiesim_ps_to_cycles(uint64_t ps, uint64_t pl_hz, uint32_t sim_mhz,
+				    uint32_t board_mhz);
 
 /* The window timing of the ABI fitted to block release cycles c[0..n-1]
  * (relative to the arrival of the inputs of block 0): cpi is the mean
@@ -112,8 +113,8 @@ typedef struct {
 	size_t dev_at;
 } aiesim_fit;
 
-void aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t max_latency,
-		       aiesim_fit *out);
+void aieth__aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t max_latency,
+			      aiesim_fit *out);
 
 /* The per-window schedule of fit "exact" (docs/graph-models.md): cycles
  * of each iteration (latency 0) so that, with the inputs there and the RX
@@ -128,8 +129,9 @@ void aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t 
  * after the last window: the mean spacing), so cyc[n..2n-1] are the
  * cycles of every later pass. cyc: n * passes entries. 0, or -1 when a
  * cycle count exceeds max (*bad: its iteration). */
-int aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, uint32_t nout,
-			  uint64_t gap, int passes, uint64_t max, uint32_t *cyc, size_t *bad);
+int aieth__aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, uint32_t nout,
+				 uint64_t gap, int passes, uint64_t max, uint32_t *cyc,
+				 size_t *bad);
 
 /* The model (same contract as a plugin's aieth_model_create). */
 int aieth__model_aiesim_create(const aieth_model_env *env, const char *params, aieth_model *out);

@@ -41,7 +41,7 @@ static const type_info types[] = {
 	[AIESIM_CFLOAT] = {"cfloat", 4, 2, 2},
 };
 
-int aiesim_type_parse(const char *name, aiesim_type *out)
+int aieth__aiesim_type_parse(const char *name, aiesim_type *out)
 {
 	size_t i;
 	for (i = 0; name && i < sizeof types / sizeof types[0]; i++)
@@ -52,13 +52,13 @@ int aiesim_type_parse(const char *name, aiesim_type *out)
 	return -1;
 }
 
-void aiesim_trace_init(aiesim_trace *tr, aiesim_type t)
+void aieth__aiesim_trace_init(aiesim_trace *tr, aiesim_type t)
 {
 	memset(tr, 0, sizeof *tr);
 	tr->type = t;
 }
 
-void aiesim_trace_free(aiesim_trace *tr)
+void aieth__aiesim_trace_free(aiesim_trace *tr)
 {
 	free(tr->data);
 	free(tr->stamps);
@@ -89,7 +89,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size, size_t max)
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
-int aiesim_time_parse(const char *s, size_t len, uint64_t *ps)
+int aieth__aiesim_time_parse(const char *s, size_t len, uint64_t *ps)
 {
 	const char *e = s + len, *u;
 	uint64_t whole = 0, frac = 0, scale, fscale = 1;
@@ -332,7 +332,7 @@ static int data_line(aiesim_trace *tr, const char *what, const char *s, const ch
 	return 0;
 }
 
-int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size_t len)
+int aieth__aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size_t len)
 {
 	const char *s = line, *e = line + len;
 	uint64_t ps;
@@ -358,7 +358,7 @@ int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size
 		return 0;
 	}
 	if (*s == 'T') {
-		if (aiesim_time_parse(s, (size_t)(e - s), &ps) != 0)
+		if (aieth__aiesim_time_parse(s, (size_t)(e - s), &ps) != 0)
 			return fail_at(what, tr->line,
 				       "not a time stamp \"T <time> <unit>\" (unit ps,"
 				       " ns or us; at most 1000 s; no finer than 1 ps):",
@@ -368,7 +368,7 @@ int aiesim_trace_line(aiesim_trace *tr, const char *what, const char *line, size
 	return data_line(tr, what, s, e);
 }
 
-int aiesim_trace_end(aiesim_trace *tr, const char *what)
+int aieth__aiesim_trace_end(aiesim_trace *tr, const char *what)
 {
 	if (tr->pending_tlast)
 		return aieth__fail(AIETH_EPARSE,
@@ -378,7 +378,7 @@ int aiesim_trace_end(aiesim_trace *tr, const char *what)
 	return 0;
 }
 
-int aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, size_t len)
+int aieth__aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, size_t len)
 {
 	size_t i = 0;
 	int rc;
@@ -388,14 +388,14 @@ int aiesim_trace_parse(aiesim_trace *tr, const char *what, const char *text, siz
 		if (n > AIESIM_MAX_LINE)
 			return aieth__fail(AIETH_EPARSE, "%s:%llu: line longer than %u bytes", what,
 					   (unsigned long long)tr->line + 1, AIESIM_MAX_LINE);
-		if ((rc = aiesim_trace_line(tr, what, text + i, n)))
+		if ((rc = aieth__aiesim_trace_line(tr, what, text + i, n)))
 			return rc;
 		i += n + 1;
 	}
-	return aiesim_trace_end(tr, what);
+	return aieth__aiesim_trace_end(tr, what);
 }
 
-int aiesim_trace_read(aiesim_trace *tr, const char *path)
+int aieth__aiesim_trace_read(aiesim_trace *tr, const char *path)
 {
 	struct stat st;
 	char *buf;
@@ -435,7 +435,8 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 			char *nl = memchr(buf + i, '\n', have - i);
 			if (!nl)
 				break;
-			if ((rc = aiesim_trace_line(tr, path, buf + i, (size_t)(nl - (buf + i)))))
+			if ((rc = aieth__aiesim_trace_line(tr, path, buf + i,
+							   (size_t)(nl - (buf + i)))))
 				break;
 			i = (size_t)(nl - buf) + 1;
 		}
@@ -450,9 +451,9 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 		}
 		if (n == 0) {
 			if (have)
-				rc = aiesim_trace_line(tr, path, buf, have);
+				rc = aieth__aiesim_trace_line(tr, path, buf, have);
 			if (!rc)
-				rc = aiesim_trace_end(tr, path);
+				rc = aieth__aiesim_trace_end(tr, path);
 			break;
 		}
 	}
@@ -461,7 +462,7 @@ int aiesim_trace_read(aiesim_trace *tr, const char *path)
 	return rc;
 }
 
-uint64_t aiesim_trace_time_at(const aiesim_trace *tr, uint64_t at, uint64_t *line)
+uint64_t aieth__aiesim_trace_time_at(const aiesim_trace *tr, uint64_t at, uint64_t *line)
 {
 	size_t lo = 0, hi = tr->nstamps;
 	/* the last stamp with stamps[].at <= at */
@@ -477,7 +478,8 @@ uint64_t aiesim_trace_time_at(const aiesim_trace *tr, uint64_t at, uint64_t *lin
 	return lo ? tr->stamps[lo - 1].time_ps : 0;
 }
 
-uint64_t aiesim_ps_to_cycles(uint64_t ps, uint64_t pl_hz, uint32_t sim_mhz, uint32_t board_mhz)
+uint64_t aieth__aiesim_ps_to_cycles(uint64_t ps, uint64_t pl_hz, uint32_t sim_mhz,
+				    uint32_t board_mhz)
 {
 	unsigned __int128 num = (unsigned __int128)ps * pl_hz; /* fits: 64 x 64 bits */
 	unsigned __int128 den = (unsigned __int128)1000000000000ull * (board_mhz ? board_mhz : 1);
@@ -489,8 +491,8 @@ uint64_t aiesim_ps_to_cycles(uint64_t ps, uint64_t pl_hz, uint32_t sim_mhz, uint
 	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
 
-void aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t max_latency,
-		       aiesim_fit *out)
+void aieth__aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t max_latency,
+			      aiesim_fit *out)
 {
 	uint64_t cpi = fallback ? fallback : 1, first;
 	size_t k;
@@ -517,8 +519,8 @@ void aiesim_fit_blocks(const uint64_t *c, size_t n, uint64_t fallback, uint64_t 
 	}
 }
 
-int aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, uint32_t nout,
-			  uint64_t gap, int passes, uint64_t max, uint32_t *cyc, size_t *bad)
+int aieth__aiesim_exact_schedule(const uint64_t *c, size_t n, const uint64_t *beats, uint32_t nout,
+				 uint64_t gap, int passes, uint64_t max, uint32_t *cyc, size_t *bad)
 {
 	uint64_t drained[AIETH_MODEL_MAX_PORTS] = {0}, hist[2] = {0, 0}, end = 0;
 	size_t k, total = n * (size_t)passes;

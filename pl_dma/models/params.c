@@ -86,7 +86,7 @@ int aieth__mparam_open(const char *model, const char *params, const char *const 
 	if (!params || only_space(params))
 		return 0;
 	snprintf(what, sizeof what, "%s: params", model);
-	if ((rc = jstrict_parse(what, params, strlen(params), &obj)))
+	if ((rc = aieth__jstrict_parse(what, params, strlen(params), &obj)))
 		return rc;
 	if (!obj) /* json-c represents a JSON null by no object at all */
 		return aieth__fail(AIETH_EPARSE, "%s: params: must be a JSON object, not null",
@@ -97,7 +97,7 @@ int aieth__mparam_open(const char *model, const char *params, const char *const 
 		json_object_put(obj);
 		return rc;
 	}
-	rc = jstrict_keys(model, "params", obj, allowed);
+	rc = aieth__jstrict_keys(model, "params", obj, allowed);
 	if (rc) {
 		json_object_put(obj);
 		return rc;
@@ -111,7 +111,7 @@ int aieth__mparam_u64(const char *model, struct json_object *obj, const char *ke
 {
 	if (!obj)
 		return 0;
-	return jstrict_get_u64(model, "params", obj, key, 0, min, max, out);
+	return aieth__jstrict_get_u64(model, "params", obj, key, 0, min, max, out);
 }
 
 int aieth__mparam_window(const char *model, struct json_object *obj, const char *key, uint64_t *out)
@@ -136,7 +136,7 @@ int aieth__mparam_plio(const char *model, struct json_object *obj, const char *k
 	uint32_t n;
 
 	if (obj) {
-		rc = jstrict_get_string(model, "params", obj, key, 0, &s);
+		rc = aieth__jstrict_get_string(model, "params", obj, key, 0, &s);
 		if (rc)
 			return rc;
 	}

@@ -352,10 +352,10 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 				   M ": %s: %.64s is not an object ({\"from\": ..., "
 				     "\"to\": ...})",
 				   at, json_object_to_json_string_ext(ro, JSON_C_TO_STRING_PLAIN));
-	if ((rc = jstrict_keys(M, at, ro, keys)))
+	if ((rc = aieth__jstrict_keys(M, at, ro, keys)))
 		return rc;
-	if ((rc = jstrict_get_string(M, at, ro, "type", 0, &tname)) ||
-	    (rc = jstrict_get_string(M, at, ro, "op", 0, &opname)))
+	if ((rc = aieth__jstrict_get_string(M, at, ro, "type", 0, &tname)) ||
+	    (rc = aieth__jstrict_get_string(M, at, ro, "op", 0, &opname)))
 		return rc;
 	for (i = 0; i < sizeof etypes / sizeof etypes[0]; i++)
 		if (!strcmp(tname, etypes[i].name))
@@ -449,8 +449,8 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 	}
 
 	r->window = 16;
-	if ((rc = jstrict_get_u64(M, at, ro, "window_bytes", 0, 16, AIETH_MPARAM_MAX_WINDOW,
-				  &r->window)))
+	if ((rc = aieth__jstrict_get_u64(M, at, ro, "window_bytes", 0, 16, AIETH_MPARAM_MAX_WINDOW,
+					 &r->window)))
 		return rc;
 	if (r->window % 16)
 		return aieth__fail(AIETH_EINVAL,
@@ -458,9 +458,9 @@ static int read_route(const aieth_model_env *env, struct json_object *ro, int id
 				     "(one 128-bit PLIO beat)",
 				   at, (unsigned long long)r->window);
 	cycles = r->window / 16;
-	if ((rc = jstrict_get_u64(M, at, ro, "cycles_per_iteration", 0, 1, AIETH_MPARAM_MAX_CYCLES,
-				  &cycles)) ||
-	    (rc = jstrict_get_u64(M, at, ro, "latency", 0, 0, MAX_LATENCY, &latency)))
+	if ((rc = aieth__jstrict_get_u64(M, at, ro, "cycles_per_iteration", 0, 1,
+					 AIETH_MPARAM_MAX_CYCLES, &cycles)) ||
+	    (rc = aieth__jstrict_get_u64(M, at, ro, "latency", 0, 0, MAX_LATENCY, &latency)))
 		return rc;
 
 	snprintf(kn->name, sizeof kn->name, M "_%02d", idx);
@@ -494,7 +494,7 @@ static int create(const aieth_model_env *env, const char *params, aieth_model *o
 				   "\"PLIO_02_FROM_AIE\"}]}");
 		goto out;
 	}
-	if ((rc = jstrict_get_string(M, "params", obj, "board", 0, &board)))
+	if ((rc = aieth__jstrict_get_string(M, "params", obj, "board", 0, &board)))
 		goto out;
 	if (board && env->board && strcmp(board, env->board)) {
 		char q[300];

@@ -28,7 +28,7 @@
  * one packaging run in a child process (`strace -f`, or qemu-user's
  * -strace when AIETH_RUN_WRAPPER names qemu: the aarch64 build under
  * `make CROSS=aarch64 bench`), less those of a child that only sets up;
- * the faults from getrusage around aieth_package in the child (not under
+ * the faults from getrusage around aieth__package in the child (not under
  * qemu, whose faults are the emulator's). Goals printed beside them: at
  * most 1 user-space copy per byte (0 with copy_file_range), at most one
  * system call per 128 KiB moved (8 per MiB).
@@ -76,7 +76,7 @@ typedef struct {
 	int ok;
 	double wall, bootgen, cache;
 	int hit, direct;
-	long minflt, majflt; /* page faults of aieth_package alone */
+	long minflt, majflt; /* page faults of aieth__package alone */
 	long self_kib, bootgen_kib;
 	char msg[256];
 } run_fig;
@@ -97,11 +97,11 @@ static run_fig package_once(const aieth_board *b, const char *xsa, const char *g
 	t0 = now();
 	pid = fork();
 	if (pid == 0) {
-		aieth_package_opts o;
-		aieth_package_result r;
+		aieth__package_opts o;
+		aieth__package_result r;
 		struct rusage ru;
 		run_fig c;
-		aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
+		aieth__package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 		memset(&c, 0, sizeof c);
 		o.board = b;
 		o.xsa = xsa;
@@ -114,7 +114,7 @@ static run_fig package_once(const aieth_board *b, const char *xsa, const char *g
 		o.id_code = o.ext_id_code = -1;
 		getrusage(RUSAGE_SELF, &ru);
 		c.minflt = -ru.ru_minflt, c.majflt = -ru.ru_majflt;
-		c.ok = aieth_package(&o, &r) == AIETH_OK;
+		c.ok = aieth__package(&o, &r) == AIETH_OK;
 		if (!c.ok)
 			snprintf(c.msg, sizeof c.msg, "%s", aieth_error_message());
 		getrusage(RUSAGE_SELF, &ru);
@@ -430,8 +430,8 @@ static int trace_run(const char *dir, char *const *cmd, trace_fig *t)
 static int one_run(const char *kind, const char *dir)
 {
 	aieth_board *b;
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	struct rusage r0, r1;
 	struct stat st;
 	char xsa[300], graph[300], pdi[300], cache[300], out[300], res[300];
@@ -449,7 +449,7 @@ static int one_run(const char *kind, const char *dir)
 	snprintf(cache, sizeof cache, "%s/cache", dir);
 	snprintf(out, sizeof out, "%s/one.xclbin", dir);
 	snprintf(res, sizeof res, "%s/one.txt", dir);
-	aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
+	aieth__package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 	o.board = b, o.xsa = xsa, o.graph = graph, o.output = out;
 	o.timestamp = 0, o.id_code = o.ext_id_code = -1;
 	if (!strcmp(kind, "pdi"))
@@ -457,7 +457,7 @@ static int one_run(const char *kind, const char *dir)
 	else
 		o.use_cache = 1, o.cache_dir = cache;
 	getrusage(RUSAGE_SELF, &r0);
-	ok = aieth_package(&o, &r) == AIETH_OK;
+	ok = aieth__package(&o, &r) == AIETH_OK;
 	getrusage(RUSAGE_SELF, &r1);
 	if (!ok)
 		fprintf(stderr, "bench_package --one %s: %s\n", kind, aieth_error_message());
@@ -666,16 +666,16 @@ int main(int argc, char **argv)
 				HIT_STAMPED, rounds, NULL, NULL, "warm hit ELF");
 	/* the packager alone: a PDI prebuilt by the first run */
 	{
-		aieth_package_opts o;
-		aieth_package_result r;
+		aieth__package_opts o;
+		aieth__package_result r;
 		aieth_xclbin *xb;
 		size_t idx;
 		char out[300];
 		snprintf(out, sizeof out, "%s/pdi.xclbin", dir);
-		aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
+		aieth__package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 		o.board = b, o.xsa = xsa, o.graph = plain, o.output = out;
 		o.timestamp = 0, o.id_code = o.ext_id_code = -1;
-		if (aieth_package(&o, &r) || aieth_xclbin_open(&xb, out, 0) ||
+		if (aieth__package(&o, &r) || aieth_xclbin_open(&xb, out, 0) ||
 		    aieth_xclbin_section_find(xb, AIETH_XCLBIN_KIND_PDI, &idx) ||
 		    aieth_xclbin_section_dump(xb, idx, pdi)) {
 			fprintf(stderr, "bench_package: %s\n", aieth_error_message());

@@ -24,8 +24,8 @@ static inline void fuzz_aie_render(const aie_state *s, int max)
 {
 	json_object *j;
 	int lines = 0;
-	CHECK(aie_state_words(s, fuzz_aie_line, &lines, max) == lines && lines <= max);
-	j = aie_state_json(s);
+	CHECK(aieth__aie_state_words(s, fuzz_aie_line, &lines, max) == lines && lines <= max);
+	j = aieth__aie_state_json(s);
 	CHECK(j != NULL);
 	CHECK(json_object_to_json_string(j) != NULL);
 	json_object_put(j);

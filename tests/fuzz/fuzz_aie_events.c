@@ -27,14 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc, m, k;
 	if (size < 1)
 		return 0;
-	aie_state_init(&s, "fuzz");
+	aieth__aie_state_init(&s, "fuzz");
 	t = &s.tiles[0];
 	t->kind = data[0] & 2 ? AIE_TILE_SHIM : AIE_TILE_CORE;
 	memset(note, 0, sizeof note);
 	if (data[0] & 1)
-		rc = aie_parse_error((const char *)data + 1, size - 1, t, note, sizeof note);
+		rc = aieth__aie_parse_error((const char *)data + 1, size - 1, t, note, sizeof note);
 	else
-		rc = aie_parse_event((const char *)data + 1, size - 1, t, note, sizeof note);
+		rc = aieth__aie_parse_event((const char *)data + 1, size - 1, t, note, sizeof note);
 	CHECK(rc == 0 || rc == -1);
 	if (rc)
 		CHECK(note[0] != '\0' && memchr(note, '\0', sizeof note));
@@ -47,9 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(t->nerrors >= 0 && t->nerrors <= AIE_MAX_ERRORS);
 	for (k = 0; k < t->nerrors; k++) {
-		CHECK(strcmp(aie_module_name(t->errors[k].module), "?"));
-		CHECK(strcmp(aie_error_category_name(t->errors[k].category), "?"));
-		CHECK(strcmp(aie_error_name(t->errors[k].name), "?"));
+		CHECK(strcmp(aieth__aie_module_name(t->errors[k].module), "?"));
+		CHECK(strcmp(aieth__aie_error_category_name(t->errors[k].category), "?"));
+		CHECK(strcmp(aieth__aie_error_name(t->errors[k].name), "?"));
 	}
 	s.ntiles = 1;
 	fuzz_aie_render(&s, 3);

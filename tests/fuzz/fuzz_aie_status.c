@@ -38,13 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 	if (size < 1)
 		return 0;
-	aie_state_init(&s, "fuzz");
+	aieth__aie_state_init(&s, "fuzz");
 	t = &s.tiles[0];
 	memset(note, 0, sizeof note);
 	switch (data[0] % 3) {
-	case 0: rc = aie_parse_core((const char *)data + 1, size - 1, t, note, sizeof note); break;
-	case 1: rc = aie_parse_lock((const char *)data + 1, size - 1, t, note, sizeof note); break;
-	default: rc = aie_parse_dma((const char *)data + 1, size - 1, t, note, sizeof note); break;
+	case 0:
+		rc = aieth__aie_parse_core((const char *)data + 1, size - 1, t, note, sizeof note);
+		break;
+	case 1:
+		rc = aieth__aie_parse_lock((const char *)data + 1, size - 1, t, note, sizeof note);
+		break;
+	default:
+		rc = aieth__aie_parse_dma((const char *)data + 1, size - 1, t, note, sizeof note);
+		break;
 	}
 	CHECK(rc == 0 || rc == -1);
 	if (rc)

@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static aie_state s;
 	int n, i, k;
-	aie_state_init(&s, "xrt-aie-status");
-	n = aie_state_from_xrt_status(&s, "fuzz.json", (const char *)data, size, 1, 0);
+	aieth__aie_state_init(&s, "xrt-aie-status");
+	n = aieth__aie_state_from_xrt_status(&s, "fuzz.json", (const char *)data, size, 1, 0);
 	CHECK(n >= -1 && n <= AIE_MAX_TILES && s.ntiles == (n < 0 ? 0 : n));
 	if (n < 0)
 		CHECK(s.nnotes > 0);

@@ -28,10 +28,10 @@ static void schedule(const aiesim_trace *tr, uint8_t b)
 	if (n > MAX_WINDOWS)
 		n = MAX_WINDOWS;
 	for (k = 0; k < n; k++)
-		c[k] = aiesim_ps_to_cycles(aiesim_trace_time_at(tr, k * 16, NULL), 312500000u, 1250,
-					   1000 + (b & 0x3f));
-	if (aiesim_exact_schedule(c, n, beats, 1 + (b >> 7), 1 + (b & 7), 2, 1000000000u, cyc,
-				  &bad)) {
+		c[k] = aieth__aiesim_ps_to_cycles(aieth__aiesim_trace_time_at(tr, k * 16, NULL),
+						  312500000u, 1250, 1000 + (b & 0x3f));
+	if (aieth__aiesim_exact_schedule(c, n, beats, 1 + (b >> 7), 1 + (b & 7), 2, 1000000000u,
+					 cyc, &bad)) {
 		if (bad >= n)
 			abort();
 		return;
@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	t = (aiesim_type)(data[0] % (AIESIM_CFLOAT + 1));
-	aiesim_trace_init(&tr, t);
-	rc = aiesim_trace_parse(&tr, "fuzz", (const char *)data + 1, size - 1);
+	aieth__aiesim_trace_init(&tr, t);
+	rc = aieth__aiesim_trace_parse(&tr, "fuzz", (const char *)data + 1, size - 1);
 	if (rc != 0 && aieth_error_message()[0] == '\0')
 		abort(); /* a refusal without a message */
 	if (rc == 0) {
@@ -64,9 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < tr.ntlast; i++)
 			if (tr.tlast[i] > tr.len || (i && tr.tlast[i] < tr.tlast[i - 1]))
 				abort();
-		(void)aiesim_trace_time_at(&tr, tr.len, NULL);
+		(void)aieth__aiesim_trace_time_at(&tr, tr.len, NULL);
 		schedule(&tr, data[0]);
 	}
-	aiesim_trace_free(&tr);
+	aieth__aiesim_trace_free(&tr);
 	return 0;
 }

@@ -60,7 +60,7 @@ static struct json_object *description(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct json_object *et;
-	amd_log l;
+	aieth__amd_log l;
 	struct json_object *bt = NULL, *txs;
 	size_t i, j;
 	if (!et)
@@ -80,29 +80,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			CHECK(l.ev[i].kind == AMD_EV_TIMEOUT || l.ev[i].kind == AMD_EV_UNFINISHED);
 	}
-	if (cal_log_test("fuzz.log", &l, et, &bt) != AIETH_OK) {
+	if (aieth__cal_log_test("fuzz.log", &l, et, &bt) != AIETH_OK) {
 		CHECK(bt == NULL);
 		CHECK(strncmp(aieth_error_message(), "fuzz.log", 8) == 0);
 	} else {
-		txs = rj_get(bt, "transactions");
+		txs = aieth__rj_get(bt, "transactions");
 		CHECK(bt && json_object_array_length(txs) == 2);
 		CHECK(l.n == 3);
 		for (i = 0; i < 2; i++) {
 			struct json_object *c =
-				rj_get(json_object_array_get_idx(txs, i), "channels");
-			struct json_object *d =
-				rj_get(json_object_array_get_idx(rj_get(et, "transactions"), i),
-				       "channels");
+				aieth__rj_get(json_object_array_get_idx(txs, i), "channels");
+			struct json_object *d = aieth__rj_get(
+				json_object_array_get_idx(aieth__rj_get(et, "transactions"), i),
+				"channels");
 			CHECK(json_object_array_length(c) == json_object_array_length(d));
 			for (j = 0; j < json_object_array_length(c); j++) {
 				struct json_object *x = json_object_array_get_idx(c, j);
-				CHECK(!strcmp(rj_gets(x, "plio"),
-					      rj_gets(json_object_array_get_idx(d, j), "plio")));
-				CHECK((uint64_t)rj_geti(x, "last_cycle") >=
-				      (uint64_t)rj_geti(x, "first_cycle"));
-				CHECK((uint64_t)rj_geti(x, "cycles") ==
-				      (uint64_t)rj_geti(x, "last_cycle") -
-					      (uint64_t)rj_geti(x, "first_cycle"));
+				CHECK(!strcmp(
+					aieth__rj_gets(x, "plio"),
+					aieth__rj_gets(json_object_array_get_idx(d, j), "plio")));
+				CHECK((uint64_t)aieth__rj_geti(x, "last_cycle") >=
+				      (uint64_t)aieth__rj_geti(x, "first_cycle"));
+				CHECK((uint64_t)aieth__rj_geti(x, "cycles") ==
+				      (uint64_t)aieth__rj_geti(x, "last_cycle") -
+					      (uint64_t)aieth__rj_geti(x, "first_cycle"));
 			}
 		}
 		json_object_put(bt);

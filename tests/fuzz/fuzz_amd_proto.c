@@ -33,27 +33,29 @@ static void roundtrip(const amdp_geom *g, const amdp_msg *m)
 	sbuf b = SB_INIT(AMDP_MAX_MSG);
 	int r = 0;
 	switch (m->kind) {
-	case AMDP_Q_QUERY: r = amdp_enc_req_query(&b, m->id); break;
-	case AMDP_Q_WAIT_TH: r = amdp_enc_req_wait_th(&b, m->id, m->timeout); break;
-	case AMDP_Q_RUN_GRAPH: r = amdp_enc_req_run_graph(&b, m->graph_index, m->iterations); break;
-	case AMDP_Q_WAIT_GRAPH: r = amdp_enc_req_wait_graph(&b, m->timeout); break;
-	case AMDP_Q_SET_TIMEOUT: r = amdp_enc_req_set_timeout(&b, m->value); break;
+	case AMDP_Q_QUERY: r = aieth__amdp_enc_req_query(&b, m->id); break;
+	case AMDP_Q_WAIT_TH: r = aieth__amdp_enc_req_wait_th(&b, m->id, m->timeout); break;
+	case AMDP_Q_RUN_GRAPH:
+		r = aieth__amdp_enc_req_run_graph(&b, m->graph_index, m->iterations);
+		break;
+	case AMDP_Q_WAIT_GRAPH: r = aieth__amdp_enc_req_wait_graph(&b, m->timeout); break;
+	case AMDP_Q_SET_TIMEOUT: r = aieth__amdp_enc_req_set_timeout(&b, m->value); break;
 	case AMDP_Q_UPDATE_PORT:
-		r = amdp_enc_req_update_port(&b, m->graph_index, m->port, m->rtp_raw);
+		r = aieth__amdp_enc_req_update_port(&b, m->graph_index, m->port, m->rtp_raw);
 		break;
 	case AMDP_Q_READ_PORT:
-		r = amdp_enc_req_read_port(&b, m->graph_index, m->port, m->rtp_size);
+		r = aieth__amdp_enc_req_read_port(&b, m->graph_index, m->port, m->rtp_size);
 		break;
 	default: return;
 	}
 	CHECK(r == 0);
 	static const uint8_t hello[9] = {1};
 	size_t used;
-	CHECK(amdp_dec_init(&d2, AMDP_SERVER, g) == 0);
-	CHECK(amdp_dec_feed(&d2, hello, 9, &used) == AMDP_EV_MSG && used == 9);
-	CHECK(amdp_dec_feed(&d2, b.u, b.n, &used) == AMDP_EV_MSG && used == b.n);
+	CHECK(aieth__amdp_dec_init(&d2, AMDP_SERVER, g) == 0);
+	CHECK(aieth__amdp_dec_feed(&d2, hello, 9, &used) == AMDP_EV_MSG && used == 9);
+	CHECK(aieth__amdp_dec_feed(&d2, b.u, b.n, &used) == AMDP_EV_MSG && used == b.n);
 	CHECK(memcmp(&d2.msg, m, sizeof *m) == 0);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void check_msg(const amdp_dec *d)
@@ -65,12 +67,13 @@ static void check_msg(const amdp_dec *d)
 		CHECK(strlen(m->file[i]) <= AMDP_MAX_NAME);
 	if (m->kind == AMDP_Q_RUN) {
 		CHECK(m->ncfg == 8 * d->geom.n + 1);
-		CHECK(amdp_txn_bytes(d->geom.n, m->to_aie_len, m->from_aie_len) == m->txn_bytes);
-		(void)amdp_txn_check(&d->geom, m);
+		CHECK(aieth__amdp_txn_bytes(d->geom.n, m->to_aie_len, m->from_aie_len) ==
+		      m->txn_bytes);
+		(void)aieth__amdp_txn_check(&d->geom, m);
 	}
 	if (m->kind == AMDP_R_FILES || m->kind == AMDP_Q_MGR)
 		for (uint32_t i = 0; i < m->nfiles; i++)
-			CHECK(amdp_check_name("f", m->file[i], strlen(m->file[i])) == 0);
+			CHECK(aieth__amdp_check_name("f", m->file[i], strlen(m->file[i])) == 0);
 	if (m->kind == AMDP_R_WAIT_TH)
 		CHECK(m->nperf == 4 * d->geom.n);
 	if (d->side == AMDP_SERVER)
@@ -92,10 +95,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int use_room = (ctl >> 6) & 1;
 	unsigned nexp = (ctl >> 2) & 15;
 	unsigned nmsg = 0;
-	CHECK(amdp_dec_init(&d, side, (ctl & 2) ? &g16 : &g36) == 0);
+	CHECK(aieth__amdp_dec_init(&d, side, (ctl & 2) ? &g16 : &g36) == 0);
 	if (side == AMDP_CLIENT) {
 		amdp_kind k = REPLIES[nexp++ % 9];
-		CHECK(amdp_dec_expect(&d, k == AMDP_R_WAIT_TH ? AMDP_R_MGR_DEVICE : k) == 0);
+		CHECK(aieth__amdp_dec_expect(&d, k == AMDP_R_WAIT_TH ? AMDP_R_MGR_DEVICE : k) == 0);
 	}
 	size_t pos = 0;
 	while (pos < size) {
@@ -103,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n > size - pos)
 			n = size - pos;
 		size_t used = 0;
-		int r = amdp_dec_feed(&d, data + pos, n, &used);
+		int r = aieth__amdp_dec_feed(&d, data + pos, n, &used);
 		CHECK(used <= n);
 		pos += used;
 		if (r < 0)
@@ -112,15 +115,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(used == n);
 		} else if (r == AMDP_EV_BULK) {
 			uint64_t len = d.bulk_len;
-			amdp_dec_sink(&d, len <= sizeof sink ? sink : NULL);
+			aieth__amdp_dec_sink(&d, len <= sizeof sink ? sink : NULL);
 			if (use_room && len <= sizeof sink) {
 				uint64_t room;
-				uint8_t *p = amdp_dec_room(&d, &room);
+				uint8_t *p = aieth__amdp_dec_room(&d, &room);
 				CHECK(p == sink && room == len);
 				uint64_t k = room < size - pos ? room : size - pos;
 				memcpy(p, data + pos, k);
 				pos += k;
-				r = amdp_dec_advance(&d, k);
+				r = aieth__amdp_dec_advance(&d, k);
 				if (r < 0)
 					return 0;
 				if (r == AMDP_EV_MSG)
@@ -132,12 +135,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_msg(&d);
 			nmsg++;
 			if (d.msg.kind == AMDP_Q_MGR_DEVICE || d.msg.kind == AMDP_Q_RUN_BYTES)
-				amdp_dec_continue(&d, (nmsg & 1) || !(ctl & 0x80));
+				aieth__amdp_dec_continue(&d, (nmsg & 1) || !(ctl & 0x80));
 			if (side == AMDP_CLIENT) {
 				amdp_kind k = REPLIES[nexp++ % 9];
 				if (k == AMDP_R_WAIT_TH && d.geom.n == 0)
 					k = AMDP_R_MGR_DEVICE;
-				CHECK(amdp_dec_expect(&d, k) == 0);
+				CHECK(aieth__amdp_dec_expect(&d, k) == 0);
 			}
 		}
 	}

@@ -32,7 +32,7 @@ static int is_hash(const char *h)
 
 static void names(const char *s)
 {
-	if (asx_name_check(s) == 0) {
+	if (aieth__asx_name_check(s) == 0) {
 		const char *p = s;
 		CHECK(s[0] != '/');
 		while ((p = strstr(p, "..")) != NULL) {
@@ -42,7 +42,7 @@ static void names(const char *s)
 	} else {
 		CHECK(*aieth_error_message());
 	}
-	if (asx_link_check("l", s) == 0)
+	if (aieth__asx_link_check("l", s) == 0)
 		CHECK(s[0] != '/' && strcmp(s, "..") && strncmp(s, "../", 3));
 }
 
@@ -58,28 +58,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = 0;
 
-	if (asx_lock_parse("lock", text, size, &l) == 0) {
+	if (aieth__asx_lock_parse("lock", text, size, &l) == 0) {
 		for (i = 0; i < l.n; i++) {
-			CHECK(asx_file_name_check(l.e[i].file) == 0);
+			CHECK(aieth__asx_file_name_check(l.e[i].file) == 0);
 			CHECK(is_hash(l.e[i].sha256));
-			CHECK(asx_lock_find(&l, l.e[i].file) == &l.e[i]);
+			CHECK(aieth__asx_lock_find(&l, l.e[i].file) == &l.e[i]);
 		}
-		asx_lock_free(&l);
+		aieth__asx_lock_free(&l);
 	} else {
 		CHECK(*aieth_error_message());
 		CHECK(l.n == 0 && l.e == NULL);
 	}
-	if (asx_cfg_parse("cfg", text, size, "2026.1", NULL, &r) == 0) {
-		CHECK(asx_file_name_check(r.file) == 0);
+	if (aieth__asx_cfg_parse("cfg", text, size, "2026.1", NULL, &r) == 0) {
+		CHECK(aieth__asx_file_name_check(r.file) == 0);
 		CHECK(r.sha256[0] == 0 || is_hash(r.sha256));
 		CHECK(r.url && (!strncmp(r.url, "https://", 8) || !strncmp(r.url, "http://", 7)));
-		asx_release_free(&r);
+		aieth__asx_release_free(&r);
 	} else {
 		CHECK(*aieth_error_message());
 		CHECK(r.url == NULL);
 	}
-	if (asx_manifest_parse("manifest", text, size, &m) == 0)
-		CHECK(is_hash(m.sha256) && asx_release_check(m.release) == 0);
+	if (aieth__asx_manifest_parse("manifest", text, size, &m) == 0)
+		CHECK(is_hash(m.sha256) && aieth__asx_release_check(m.release) == 0);
 	names(text);
 	free(text);
 	return 0;

@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > (1u << 20))
 		return 0;
 	CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
-	CHECK(hist_open_db(&h, db, ":memory:", 0) == AIETH_OK);
-	rc = hist_add_text(h, "in.json", (const char *)data, size, NULL, "fuzz", &added);
+	CHECK(aieth__hist_open_db(&h, db, ":memory:", 0) == AIETH_OK);
+	rc = aieth__hist_add_text(h, "in.json", (const char *)data, size, NULL, "fuzz", &added);
 	if (rc != AIETH_OK) {
 		CHECK(added == 0);
 		CHECK(strncmp(aieth_error_message(), "in.json", 7) == 0);
@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		CHECK(added == 1);
 		CHECK(count(h) == 1);
-		CHECK(hist_add_text(h, "in.json", (const char *)data, size, NULL, NULL, &added) ==
-		      AIETH_OK);
+		CHECK(aieth__hist_add_text(h, "in.json", (const char *)data, size, NULL, NULL,
+					   &added) == AIETH_OK);
 		CHECK(added == 0);
 		CHECK(count(h) == 1);
 	}

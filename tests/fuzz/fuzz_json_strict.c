@@ -3,14 +3,14 @@
  * fuzz_json_strict.c - libFuzzer target for harness/src/json_strict.c.
  *
  * The input is one JSON text (not NUL-terminated). Checked invariants:
- *  - jstrict_parse either returns a tree or fails with a message that
+ *  - aieth__jstrict_parse either returns a tree or fails with a message that
  *    starts with the file name;
  *  - an accepted text re-serialised by json-c is accepted again (the strict
  *    reader accepts what it produced, apart from non-finite numbers);
- *  - the getters and jstrict_keys, run on every member of an accepted
+ *  - the getters and aieth__jstrict_keys, run on every member of an accepted
  *    top-level object, return 0 exactly when type and range fit, and never
  *    write their output on failure;
- *  - jstrict_line_col stays within the text.
+ *  - aieth__jstrict_line_col stays within the text.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,11 +22,11 @@
 #include "util/error.h"
 #include "util/json_strict.h"
 
-/* jstrict_parse returning the tree, or NULL (error or JSON null). */
+/* aieth__jstrict_parse returning the tree, or NULL (error or JSON null). */
 static struct json_object *jp(const char *what, const char *text, size_t len)
 {
 	struct json_object *o = NULL;
-	if (jstrict_parse(what, text, len, &o) != 0)
+	if (aieth__jstrict_parse(what, text, len, &o) != 0)
 		return NULL;
 	return o;
 }
@@ -44,7 +44,7 @@ static void check_members(struct json_object *o)
 {
 	static const char *const allowed[] = {"a", "name", "channels", NULL};
 	struct json_object_iterator it = json_object_iter_begin(o), end = json_object_iter_end(o);
-	int rc = jstrict_keys(what, "", o, allowed);
+	int rc = aieth__jstrict_keys(what, "", o, allowed);
 	CHECK(rc == 0 || rc == AIETH_EPARSE);
 	if (rc)
 		check_message();
@@ -56,7 +56,7 @@ static void check_members(struct json_object *o)
 		uint32_t w = 777;
 		const char *s = NULL;
 
-		rc = jstrict_get_u64(what, "p", o, k, 1, 1, 1000, &u);
+		rc = aieth__jstrict_get_u64(what, "p", o, k, 1, 1, 1000, &u);
 		if (t != json_type_int) {
 			CHECK(rc == AIETH_EPARSE && u == 12345);
 		} else {
@@ -65,11 +65,11 @@ static void check_members(struct json_object *o)
 			int in = i >= 0 && x >= 1 && x <= 1000;
 			CHECK(in ? (rc == 0 && u == x) : (rc == AIETH_EINVAL && u == 12345));
 		}
-		rc = jstrict_get_u32(what, "p", o, k, 1, 0, UINT32_MAX, &w);
+		rc = aieth__jstrict_get_u32(what, "p", o, k, 1, 0, UINT32_MAX, &w);
 		CHECK(t == json_type_int ? (rc == 0 || rc == AIETH_EINVAL) : rc == AIETH_EPARSE);
 		if (rc)
 			CHECK(w == 777);
-		rc = jstrict_get_string(what, "p", o, k, 1, &s);
+		rc = aieth__jstrict_get_string(what, "p", o, k, 1, &s);
 		if (t != json_type_string) {
 			CHECK(rc == AIETH_EPARSE && s == NULL);
 		} else if (rc == 0) {
@@ -77,13 +77,14 @@ static void check_members(struct json_object *o)
 		} else {
 			CHECK(rc == AIETH_EPARSE && s == NULL);
 		}
-		rc = jstrict_get_object(what, "p", o, k, 1, &sub);
+		rc = aieth__jstrict_get_object(what, "p", o, k, 1, &sub);
 		CHECK(t == json_type_object ? (rc == 0 && sub == v) : (rc == AIETH_EPARSE && !sub));
 		if (rc)
 			check_message();
 	}
-	CHECK(jstrict_get_u64(what, "", o, "\x01no such key", 1, 0, 1, NULL) == AIETH_EPARSE);
-	CHECK(jstrict_get_u64(what, "", o, "\x01no such key", 0, 0, 1, NULL) == 0);
+	CHECK(aieth__jstrict_get_u64(what, "", o, "\x01no such key", 1, 0, 1, NULL) ==
+	      AIETH_EPARSE);
+	CHECK(aieth__jstrict_get_u64(what, "", o, "\x01no such key", 0, 0, 1, NULL) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -94,11 +95,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > (1u << 20))
 		return 0;
-	jstrict_line_col(text, size, &line, &col);
+	aieth__jstrict_line_col(text, size, &line, &col);
 	CHECK(line >= 1 && col >= 1 && line <= size + 1 && col <= size + 1);
 
 	o = NULL;
-	if (jstrict_parse(what, text, size, &o) != 0) {
+	if (aieth__jstrict_parse(what, text, size, &o) != 0) {
 		CHECK(o == NULL);
 		check_message();
 		return 0;

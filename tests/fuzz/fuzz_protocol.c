@@ -6,7 +6,7 @@
  * list of channel arguments (some invalid on purpose), then a sequence of
  * read / write / ptr calls on the TX and RX images, and raw cfg / perf
  * words. Checked invariants:
- *  - pld_txn_encode succeeds exactly when an independent model of the
+ *  - aieth__pld_txn_encode succeeds exactly when an independent model of the
  *    rules says it should, and fails with a message otherwise;
  *  - the cfg words decode to the expected per-channel fields, perf words
  *    are zero, image sizes and segments follow the PERF / FUNC layouts,
@@ -54,7 +54,7 @@ static uint64_t rd(reader *r, int bytes)
 
 /* ------------------------------------------------------------ model */
 
-/* The rules of pld_txn_encode, restated: 0 if the arguments encode, -1 if
+/* The rules of aieth__pld_txn_encode, restated: 0 if the arguments encode, -1 if
  * not. off_words[i] gets the expected offset of argument i. */
 static int model(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *a, size_t na,
 		 uint64_t *off_words)
@@ -165,7 +165,7 @@ static void check_layout(const pld_txn *t, uint32_t n, uint32_t depth, uint64_t 
 	CHECK(t->cfg && t->perf);
 	for (i = 0; i < pld_perf_count(n); i++)
 		CHECK(t->perf[i] == 0);
-	pld_cfg_decode(n, t->cfg, &m, cfg[0], cfg[1]);
+	aieth__pld_cfg_decode(n, t->cfg, &m, cfg[0], cfg[1]);
 	CHECK(m == (mode == 0 ? 0u : 1u));
 	memset(used, 0, sizeof used);
 	for (i = 0; i < na; i++) {
@@ -195,7 +195,7 @@ static void check_layout(const pld_txn *t, uint32_t n, uint32_t depth, uint64_t 
 		const pld_image *img = d == 0 ? &t->tx : &t->rx;
 		uint64_t want = mode == 0 ? expect_size[d] : (uint64_t)n * depth * 16;
 		CHECK(img->size == want);
-		CHECK(img->size == pld_image_bytes(n, depth, mode, a, na, d));
+		CHECK(img->size == aieth__pld_image_bytes(n, depth, mode, a, na, d));
 		CHECK(img->nseg == nseg[d]);
 		for (k = 0; k < img->nseg; k++) {
 			const pld_seg *s = &img->seg[k];
@@ -255,7 +255,7 @@ static void do_ops(reader *r, pld_txn *t, backing *b)
 		switch (op % 3) {
 		case 0: /* read */
 			out[len] = 0xa7;
-			pld_image_read(img, off, out, len);
+			aieth__pld_image_read(img, off, out, len);
 			CHECK(out[len] == 0xa7);
 			for (i = 0; i < len; i++) {
 				const pld_seg *s = ref_seg(img, off + i);
@@ -275,14 +275,14 @@ static void do_ops(reader *r, pld_txn *t, backing *b)
 				CHECK(bi >= 0);
 				b->shadow[bi][at] = src[i];
 			}
-			pld_image_write(img, off, src, len);
+			aieth__pld_image_write(img, off, src, len);
 			backing_check(b);
-			pld_image_read(img, off, out, len);
+			aieth__pld_image_read(img, off, out, len);
 			for (i = 0; i < len; i++)
 				CHECK(out[i] == (ref_seg(img, off + i) ? src[i] : 0));
 			break;
 		default: { /* ptr */
-			uint8_t *p = pld_image_ptr(img, off, len);
+			uint8_t *p = aieth__pld_image_ptr(img, off, len);
 			const pld_seg *s = NULL;
 			size_t k;
 			if (len > 0) {
@@ -322,8 +322,8 @@ static void check_words(reader *r)
 
 	for (i = 0; i < pld_cfg_count(n); i++)
 		w[i] = rd(r, 8);
-	pld_cfg_decode(n, w, &mode, tx, rx);
-	pld_cfg_encode(n, mode, tx, rx, w2);
+	aieth__pld_cfg_decode(n, w, &mode, tx, rx);
+	aieth__pld_cfg_encode(n, mode, tx, rx, w2);
 	for (i = 0; i < pld_cfg_count(n); i++) {
 		/* delay words and mode are kept whole; the rest keep 32 bits */
 		size_t f = i ? ((i - 1) / n) % 4 : 0;
@@ -334,16 +334,16 @@ static void check_words(reader *r)
 	}
 	for (i = 0; i < pld_perf_count(n); i++)
 		p[i] = rd(r, 8);
-	pld_perf_decode(n, p, a, b, c, d);
+	aieth__pld_perf_decode(n, p, a, b, c, d);
 	for (i = 0; i < n; i++) {
 		CHECK(a[i] == p[i] && b[i] == p[n + i]);
 		CHECK(c[i] == p[2 * n + i] && d[i] == p[3 * n + i]);
 	}
-	pld_perf_encode(n, a, b, c, d, p2);
+	aieth__pld_perf_encode(n, a, b, c, d, p2);
 	CHECK(n == 0 || memcmp(p, p2, pld_perf_count(n) * sizeof *p) == 0);
 
 	blk = rd(r, 8);
-	pld_filler_mask(blk, m);
+	aieth__pld_filler_mask(blk, m);
 	for (k = 0; k < 8; k++) {
 		uint32_t lane = (uint32_t)m[2 * k] | (uint32_t)m[2 * k + 1] << 8;
 		CHECK(lane == (uint32_t)(((blk % 65536u) * (1u << k)) % 65536u));
@@ -411,7 +411,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	want = model(n, depth, mode, args, na, off_words);
 	memset(err, 0, sizeof err);
-	rc = pld_txn_encode(&t, n, depth, mode, args, na, err, sizeof err);
+	rc = aieth__pld_txn_encode(&t, n, depth, mode, args, na, err, sizeof err);
 	CHECK(rc == want);
 	if (rc == 0) {
 		CHECK(err[0] == '\0');
@@ -422,7 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(err[0] != '\0' && memchr(err, '\0', sizeof err));
 		CHECK(t.cfg == NULL && t.perf == NULL && t.tx.seg == NULL && t.rx.seg == NULL);
 	}
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 	check_words(&r);
 	backing_free(&b);
 	return 0;

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct json_object *o = NULL;
 	if (size < 1 ||
-	    jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
+	    aieth__jstrict_parse_object("reply", (const char *)data + 1, size - 1, 1u << 20, &o))
 		return 0;
 	fuzz_remote_one(data[0], o);
 	json_object_put(o);

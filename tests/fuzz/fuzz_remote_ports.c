@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_remote_ports.c - libFuzzer target for the remote backend's reading
- * of th_server's GET .../graphs/NAME/ports reply (rmr_graph_ports,
+ * of th_server's GET .../graphs/NAME/ports reply (aieth__rmr_graph_ports,
  * backends/remote/remote_reply.c): the first byte is the caller's room
  * (cap 0..63 ports), the rest the reply body as the backend parses it
  * (strict JSON object). Either the reply is refused and the ports and the
@@ -24,7 +24,7 @@ static void fuzz_remote_one(uint8_t first, struct json_object *o)
 	size_t cap = first % CAP_MAX, n = 77, i, len;
 	memset(ports, MARK, sizeof ports);
 	memset(m, MARK, sizeof m);
-	if (rmr_graph_ports("http://x", o, cap ? ports : NULL, cap, &n)) {
+	if (aieth__rmr_graph_ports("http://x", o, cap ? ports : NULL, cap, &n)) {
 		/* refused: nothing written */
 		CHECK(n == 77);
 		CHECK(!memcmp(ports, m, sizeof ports));

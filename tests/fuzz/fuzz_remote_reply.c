@@ -46,7 +46,7 @@ static void txn_case(struct json_object *o, uint32_t n)
 	wire.perf = perf;
 	wire.tx.size = 16u * n;
 	wire.rx.size = 32u * n;
-	if (rmr_txn_result("http://x", "t-1", o, &wire, &res, &failed)) {
+	if (aieth__rmr_txn_result("http://x", "t-1", o, &wire, &res, &failed)) {
 		/* refused: nothing written */
 		unsigned char m[sizeof perf];
 		memset(m, MARK, sizeof m);
@@ -94,7 +94,7 @@ static void created_case(struct json_object *o, uint32_t n, int asked)
 	wire.channels = n;
 	wire.tx.size = 16u * n;
 	wire.rx.size = 32u * n;
-	if (rmr_txn_created("http://x", o, &wire, asked, tid, sizeof tid, &streamed)) {
+	if (aieth__rmr_txn_created("http://x", o, &wire, asked, tid, sizeof tid, &streamed)) {
 		/* refused: nothing written */
 		unsigned char m[sizeof tid];
 		memset(m, MARK, sizeof m);
@@ -123,7 +123,7 @@ static void fuzz_remote_one(uint8_t first, struct json_object *o)
 	case 1: {
 		const char *st = NULL, *why = NULL;
 		uint32_t pos = 0;
-		if (!rmr_session_state("http://x", o, &st, &pos, &why))
+		if (!aieth__rmr_session_state("http://x", o, &st, &pos, &why))
 			CHECK(!strcmp(st, "queued") || !strcmp(st, "active") ||
 			      !strcmp(st, "ended") || !strcmp(st, "expired"));
 		break;
@@ -131,11 +131,11 @@ static void fuzz_remote_one(uint8_t first, struct json_object *o)
 	case 2: {
 		uint64_t done = 0;
 		int complete = -1;
-		if (!rmr_graph_status("http://x", o, &done, &complete))
+		if (!aieth__rmr_graph_status("http://x", o, &done, &complete))
 			CHECK((complete == 0 || complete == 1) && done < ((uint64_t)1 << 63));
 		break;
 	}
-	case 3: (void)rmr_health("http://x", o); break;
+	case 3: (void)aieth__rmr_health("http://x", o); break;
 	default: created_case(o, n, (first >> 2) & 1);
 	}
 }

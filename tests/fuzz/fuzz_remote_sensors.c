@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_remote_sensors.c - libFuzzer target for the remote backend's reading
- * of th_server's GET /v1/sensors reply (rmr_sensors, backends/remote/
+ * of th_server's GET /v1/sensors reply (aieth__rmr_sensors, backends/remote/
  * remote_reply.c): the bytes are the reply body (strict JSON object), the
  * first byte sets how many sensors the caller has room for (0..7) and
  * whether it wants the notes. Either the reply is refused and nothing is
@@ -36,7 +36,7 @@ static void fuzz_remote_one(uint8_t first, struct json_object *o)
 	int rc;
 	memset(out, MARK, sizeof out);
 	memset(notes, MARK, sizeof notes);
-	rc = rmr_sensors("http://x", o, out, cap, &n, ncap ? notes : NULL, ncap);
+	rc = aieth__rmr_sensors("http://x", o, out, cap, &n, ncap ? notes : NULL, ncap);
 	if (rc) {
 		unsigned char m[sizeof out];
 		memset(m, MARK, sizeof m);

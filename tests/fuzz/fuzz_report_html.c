@@ -28,7 +28,7 @@ static void drawn(sbuf *b)
 	CHECK(!b->oom);
 	CHECK(!b->p || aieth__utf8_valid(b->p));
 	CHECK(!b->p || !strstr(b->p, "<script"));
-	sb_free(b);
+	aieth__sb_free(b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -39,26 +39,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fig;
 	if (aieth_report_parse(&r, "r.json", (const char *)data, size) != AIETH_OK)
 		return 0;
-	sw = rv_arr(r->run, "sweeps");
-	for (i = 0; i < rv_num_sweeps(r->run); i++)
+	sw = aieth__rv_arr(r->run, "sweeps");
+	for (i = 0; i < aieth__rv_num_sweeps(r->run); i++)
 		for (a = 0; a < 4; a++)
 			for (fig = 0; fig < RV_NUM_FIGS; fig++) {
 				sbuf b = SB_INIT(SB_DOC_MAX);
-				CHECK(rv_svg_curve(&b, r->tests, json_object_array_get_idx(sw, i),
-						   a, fig, 1) >= 0);
+				CHECK(aieth__rv_svg_curve(&b, r->tests,
+							  json_object_array_get_idx(sw, i), a, fig,
+							  1) >= 0);
 				drawn(&b);
 			}
 	{
 		sbuf b = SB_INIT(SB_DOC_MAX);
-		rv_html_sweeps(&b, r, NULL);
+		aieth__rv_html_sweeps(&b, r, NULL);
 		drawn(&b);
 	}
 	for (i = 0; i < json_object_array_length(r->tests) && i < 64; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
-		struct json_object *txns = rv_arr(t, "transactions");
-		for (j = 0; j < rv_len(txns) && j < 16; j++) {
+		struct json_object *txns = aieth__rv_arr(t, "transactions");
+		for (j = 0; j < aieth__rv_len(txns) && j < 16; j++) {
 			sbuf b = SB_INIT(SB_DOC_MAX);
-			rv_svg_distribution(&b, t, json_object_array_get_idx(txns, j), 0);
+			aieth__rv_svg_distribution(&b, t, json_object_array_get_idx(txns, j), 0);
 			drawn(&b);
 		}
 	}

@@ -3,9 +3,9 @@
  * fuzz_sensors.c - libFuzzer target for the sensor parsers
  * (harness/base/sensors/sensors_parse.c).
  *
- * Input: the bytes are a value file's text (sens_parse_value) and, up to
+ * Input: the bytes are a value file's text (aieth__sens_parse_value) and, up to
  * the first NUL, a file name of an IIO and of a hwmon device
- * (sens_classify_iio, sens_classify_hwmon). Checked invariants:
+ * (aieth__sens_classify_iio, aieth__sens_classify_hwmon). Checked invariants:
  *  - a value parsed is finite and its text is only a sign, digits, one
  *    dot and one final newline;
  *  - a name classified gives a stem that fits, is not empty, and comes
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, n;
 	sens_kind k;
 	int raw = -1;
-	if (!sens_parse_value(t, size, &v)) {
+	if (!aieth__sens_parse_value(t, size, &v)) {
 		int dots = 0;
 		CHECK(isfinite(v));
 		CHECK(size > 0 && size < SENS_TEXT_MAX + 1);
@@ -50,17 +50,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = strnlen(t, size < sizeof name - 1 ? size : sizeof name - 1);
 	memcpy(name, t, n);
 	name[n] = 0;
-	if (!sens_classify_iio(name, &k, &raw, stem, sizeof stem)) {
+	if (!aieth__sens_classify_iio(name, &k, &raw, stem, sizeof stem)) {
 		CHECK(strlen(stem) > 0 && strlen(stem) < sizeof stem);
 		CHECK(raw ? ends(name, "_raw") : ends(name, "_input"));
 		CHECK(!strncmp(name, "in_", 3));
 		CHECK(strstr(name, stem) != NULL);
 	}
-	if (!sens_classify_hwmon(name, &k, stem, sizeof stem)) {
+	if (!aieth__sens_classify_hwmon(name, &k, stem, sizeof stem)) {
 		CHECK(ends(name, "_input"));
 		CHECK(strlen(stem) + strlen("_input") == strlen(name));
 		CHECK(!strncmp(name, stem, strlen(stem)));
-		CHECK(sens_factor(k) > 0);
+		CHECK(aieth__sens_factor(k) > 0);
 	}
 	return 0;
 }

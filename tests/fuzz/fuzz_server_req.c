@@ -40,23 +40,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 
-	srv_route_parse(text, &r);
+	aieth__srv_route_parse(text, &r);
 	CHECK(strlen(r.sid) <= SRV_ID_MAX && strlen(r.graph) <= SRV_NAME_MAX);
 	if (r.kind == SRV_R_XCLBIN)
-		CHECK(srv_sha256_text_ok(r.sha));
+		CHECK(aieth__srv_sha256_text_ok(r.sha));
 	if (r.kind == SRV_R_ARTIFACT)
 		CHECK(strlen(r.name) <= SRV_NAME_MAX && r.name[0]);
-	if (srv_artifact_name_ok(text))
+	if (aieth__srv_artifact_name_ok(text))
 		CHECK(!strchr(text, '/') && text[0] != '.' && strlen(text) <= 255);
-	if (srv_file_name_ok(text, SRV_TRACE_NAME_MAX))
+	if (aieth__srv_file_name_ok(text, SRV_TRACE_NAME_MAX))
 		CHECK(!strchr(text, '/') && text[0] != '.' && !strstr(text, "..") &&
 		      strlen(text) <= SRV_TRACE_NAME_MAX);
-	(void)srv_route_methods(r.kind);
-	if (srv_bearer(text, &tok, &tl) == 0)
+	(void)aieth__srv_route_methods(r.kind);
+	if (aieth__srv_bearer(text, &tok, &tl) == 0)
 		CHECK(tl > 0 && tok >= text && tok + tl <= text + size);
-	(void)srv_listen_parse(text, addr, sizeof addr, &alen, &lo);
+	(void)aieth__srv_listen_parse(text, addr, sizeof addr, &alen, &lo);
 
-	if (srv_session_req_parse(text, size, &q) == AIETH_OK) {
+	if (aieth__srv_session_req_parse(text, size, &q) == AIETH_OK) {
 		CHECK(q.ngraphs <= SRV_GRAPHS_MAX && q.board[0]);
 		size_t tb = 0;
 		for (i = 0; i < q.ngraphs; i++)
@@ -64,48 +64,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      !strchr(q.graphs[i].name, '/'));
 		CHECK(q.ntraces <= SRV_TRACES_MAX);
 		for (i = 0; i < q.ntraces; i++) {
-			CHECK(srv_file_name_ok(q.traces[i].name, SRV_TRACE_NAME_MAX));
+			CHECK(aieth__srv_file_name_ok(q.traces[i].name, SRV_TRACE_NAME_MAX));
 			CHECK(q.traces[i].text && strlen(q.traces[i].text) == q.traces[i].len);
 			tb += q.traces[i].len;
 		}
 		CHECK(tb <= SRV_TRACES_BYTES_MAX);
-		CHECK(!q.xclbin_sha256[0] || srv_sha256_text_ok(q.xclbin_sha256));
+		CHECK(!q.xclbin_sha256[0] || aieth__srv_sha256_text_ok(q.xclbin_sha256));
 		CHECK(!q.xrt_ini || (q.xrt_ini_len && q.xrt_ini_len <= SRV_XRT_INI_MAX &&
 				     strlen(q.xrt_ini) == q.xrt_ini_len));
 	} else {
 		CHECK(aieth_error_message()[0]);
 	}
-	srv_session_req_free(&q);
-	if (srv_run_req_parse(text, size, &it) == AIETH_OK)
+	aieth__srv_session_req_free(&q);
+	if (aieth__srv_run_req_parse(text, size, &it) == AIETH_OK)
 		CHECK(it == -1 || (it >= 1 && it <= INT32_MAX));
 	{
 		unsigned lv = 0, sk = 0, ch = 0;
-		if (srv_validate_req_parse(text, size, &lv, &sk, &ch) == AIETH_OK)
+		if (aieth__srv_validate_req_parse(text, size, &lv, &sk, &ch) == AIETH_OK)
 			CHECK(lv >= 1 && lv <= 3 && sk <= SRV_VALIDATE_SOAK_MAX &&
 			      ch <= SRV_VALIDATE_CHANNELS_MAX);
 		else
 			CHECK(aieth_error_message()[0]);
 	}
-	if (srv_wait_req_parse(text, size, &ms) == AIETH_OK)
+	if (aieth__srv_wait_req_parse(text, size, &ms) == AIETH_OK)
 		CHECK(ms <= SRV_WAIT_MS_MAX);
 
 	{
 		srv_txn_req tq;
-		if (srv_txn_req_parse(text, size, &tq) == AIETH_OK) {
+		if (aieth__srv_txn_req_parse(text, size, &tq) == AIETH_OK) {
 			CHECK(tq.cfg && tq.channels >= 1 && tq.channels <= SRV_CHANNELS_MAX);
 			CHECK(tq.tx_bytes % 16 == 0 && tq.rx_bytes <= SRV_IMAGE_MAX);
 			CHECK(tq.stream == 0 || tq.stream == 1);
-			(void)srv_txn_check(&tq);
+			(void)aieth__srv_txn_check(&tq);
 			free(tq.cfg);
 		} else {
 			CHECK(tq.cfg == NULL);
 		}
 	}
-	if (srv_tokens_parse(&t, "fuzz", (const char *)data, size) == AIETH_OK) {
+	if (aieth__srv_tokens_parse(&t, "fuzz", (const char *)data, size) == AIETH_OK) {
 		CHECK(t.n >= 1 && t.n <= SRV_TOKENS_MAX);
 		for (i = 0; i < t.n; i++)
-			CHECK(srv_tokens_check(&t, t.v[i].token, t.v[i].tlen) != NULL);
-		srv_tokens_free(&t);
+			CHECK(aieth__srv_tokens_check(&t, t.v[i].token, t.v[i].tlen) != NULL);
+		aieth__srv_tokens_free(&t);
 	} else {
 		CHECK(aieth_error_message()[0] && t.n == 0);
 	}

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = nl + 1;
 	}
 	/* the first byte picks grid or zip, the rest are the texts */
-	rc = rn_sweep_parse_args((const char *const *)items, n, size && (data[0] & 1), &d);
+	rc = aieth__rn_sweep_parse_args((const char *const *)items, n, size && (data[0] & 1), &d);
 	if (rc) {
 		CHECK(!d && aieth_error_message()[0]);
 		free(text);
@@ -52,16 +52,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < d->ax[a].nv; i++)
 			CHECK(strlen(d->ax[a].v[i].text) < sizeof d->ax[a].v[i].text);
 	}
-	if (rn_sweep_count(d, &points) == 0) {
+	if (aieth__rn_sweep_count(d, &points) == 0) {
 		char name[2048];
 		size_t ends[2] = {0, points - 1}, e;
 		CHECK(points >= 1 && points <= SWEEP_MAX_POINTS);
 		for (e = 0; e < 2; e++) {
 			size_t len;
-			rn_sweep_point(d, ends[e], idx);
+			aieth__rn_sweep_point(d, ends[e], idx);
 			for (a = 0; a < d->nax; a++)
 				CHECK(idx[a] < d->ax[a].nv);
-			len = rn_sweep_point_name(d, idx, "t", name, sizeof name);
+			len = aieth__rn_sweep_point_name(d, idx, "t", name, sizeof name);
 			CHECK(len < sizeof name ? strlen(name) == len
 						: strlen(name) == sizeof name - 1);
 		}
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(strstr(aieth_error_message(), "points") ||
 		      strstr(aieth_error_message(), "zip"));
 	}
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	free(text);
 	return 0;
 }

@@ -2,14 +2,14 @@
 /*
  * fuzz_upload.c - libFuzzer target for the parsers of host/upload:
  * the first byte picks one (% 3), the rest is its input.
- *  0: an --upload URL (up_parse_url): on success the request URL is
+ *  0: an --upload URL (aieth__up_parse_url): on success the request URL is
  *     http(s)://, has no white space or control character and no '@' in
  *     its authority, no "." or ".." path segment (also percent-encoded);
  *     SQUAD's identifiers and InfluxDB's db follow their rule.
- *  1: a credentials file (up_creds_parse), looked up for a fixed target:
+ *  1: a credentials file (aieth__up_creds_parse), looked up for a fixed target:
  *     a credential found is printable, without white space, non-empty, and
  *     no target with a dot segment gets one.
- *  2: a spool entry (up_spool_parse): a parsed entry formatted again with
+ *  2: a spool entry (aieth__up_spool_parse): a parsed entry formatted again with
  *     a fixed key parses back to the same fields and verifies with that
  *     key (not with another); the input verifies with the key exactly when
  *     it is those bytes (the format has one spelling, the check one value).
@@ -28,7 +28,7 @@ static void url_case(const char *s)
 	up_target t;
 	const char *a, *end;
 	size_t i;
-	if (up_parse_url(s, &t))
+	if (aieth__up_parse_url(s, &t))
 		return;
 	CHECK(!strncmp(t.url, "http://", 7) || !strncmp(t.url, "https://", 8));
 	for (i = 0; t.url[i]; i++)
@@ -38,28 +38,29 @@ static void url_case(const char *s)
 	CHECK(end > a && !memchr(a, '@', (size_t)(end - a)));
 	{
 		size_t dn;
-		CHECK(!up_dot_segment(end, strcspn(end, "?#"), &dn));
+		CHECK(!aieth__up_dot_segment(end, strcspn(end, "?#"), &dn));
 	}
 	if (t.kind == UP_SQUAD)
-		CHECK(up_segment_ok(t.team, strlen(t.team)) &&
-		      up_segment_ok(t.project, strlen(t.project)) &&
-		      up_segment_ok(t.build, strlen(t.build)) &&
-		      up_segment_ok(t.env, strlen(t.env)));
+		CHECK(aieth__up_segment_ok(t.team, strlen(t.team)) &&
+		      aieth__up_segment_ok(t.project, strlen(t.project)) &&
+		      aieth__up_segment_ok(t.build, strlen(t.build)) &&
+		      aieth__up_segment_ok(t.env, strlen(t.env)));
 	if (t.kind == UP_INFLUX)
-		CHECK(up_segment_ok(t.db, strlen(t.db)));
+		CHECK(aieth__up_segment_ok(t.db, strlen(t.db)));
 }
 
 static void creds_case(const char *s, size_t n)
 {
 	up_cred c;
 	size_t i;
-	if (up_creds_parse(s, n, "fuzz.creds", "squad+https://h/team/p/b/e", &c) || !c.type)
+	if (aieth__up_creds_parse(s, n, "fuzz.creds", "squad+https://h/team/p/b/e", &c) || !c.type)
 		return;
 	CHECK(c.value[0]);
 	for (i = 0; c.value[i]; i++)
 		CHECK((unsigned char)c.value[i] > 0x20 && (unsigned char)c.value[i] < 0x7f);
 	/* the same file never gives credentials to a target that leaves its path */
-	CHECK(up_creds_parse(s, n, "fuzz.creds", "squad+https://h/team/../p/b/e", &c) || !c.type);
+	CHECK(aieth__up_creds_parse(s, n, "fuzz.creds", "squad+https://h/team/../p/b/e", &c) ||
+	      !c.type);
 }
 
 static void spool_case(const char *s, size_t n)
@@ -67,16 +68,16 @@ static void spool_case(const char *s, size_t n)
 	static const uint8_t key[32] = {0}, other[32] = {1};
 	up_entry e, back;
 	sbuf b = SB_INIT(SB_DOC_MAX);
-	if (up_spool_parse(s, n, "fuzz.spool", &e))
+	if (aieth__up_spool_parse(s, n, "fuzz.spool", &e))
 		return;
-	CHECK(up_spool_format(&e, key, &b) == 0);
-	CHECK(up_spool_parse(b.p, b.n, "fuzz.spool", &back) == 0);
+	CHECK(aieth__up_spool_format(&e, key, &b) == 0);
+	CHECK(aieth__up_spool_parse(b.p, b.n, "fuzz.spool", &back) == 0);
 	CHECK(!strcmp(back.run, e.run) && !strcmp(back.target, e.target) &&
 	      !strcmp(back.url, e.url) && !strcmp(back.ctype, e.ctype));
 	CHECK(back.len == e.len && !memcmp(back.body, e.body, e.len));
-	CHECK(up_spool_verify(b.p, b.n, &back, key, "fuzz.spool") == 0);
-	CHECK(up_spool_verify(b.p, b.n, &back, other, "fuzz.spool") != 0);
-	CHECK((up_spool_verify(s, n, &e, key, "fuzz.spool") == 0) ==
+	CHECK(aieth__up_spool_verify(b.p, b.n, &back, key, "fuzz.spool") == 0);
+	CHECK(aieth__up_spool_verify(b.p, b.n, &back, other, "fuzz.spool") != 0);
+	CHECK((aieth__up_spool_verify(s, n, &e, key, "fuzz.spool") == 0) ==
 	      (b.n == n && !memcmp(b.p, s, n)));
 	free(b.p);
 }

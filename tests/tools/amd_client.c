@@ -131,7 +131,7 @@ static void conn_open(conn *c, int port)
 	int one = 1;
 	int tries;
 	memset(c, 0, sizeof *c);
-	sb_init(&c->b, AMDP_MAX_MSG);
+	aieth__sb_init(&c->b, AMDP_MAX_MSG);
 	memset(&a, 0, sizeof a);
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)port);
@@ -152,7 +152,7 @@ static void conn_open(conn *c, int port)
 	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	amdp_dec_init(&c->dec, AMDP_CLIENT, NULL);
+	aieth__amdp_dec_init(&c->dec, AMDP_CLIENT, NULL);
 }
 
 static void conn_send(conn *c)
@@ -166,7 +166,7 @@ static void conn_send(conn *c)
 			die("send: %s", n ? strerror(errno) : "closed");
 		off += (size_t)n;
 	}
-	sb_reset(&c->b);
+	aieth__sb_reset(&c->b);
 }
 
 static void free_bulk(conn *c)
@@ -183,7 +183,7 @@ static void free_bulk(conn *c)
 static amdp_msg *reply(conn *c, amdp_kind kind)
 {
 	free_bulk(c);
-	if (amdp_dec_expect(&c->dec, kind))
+	if (aieth__amdp_dec_expect(&c->dec, kind))
 		die("expect: %s", aieth_error_message());
 	for (;;) {
 		int ev;
@@ -196,7 +196,7 @@ static amdp_msg *reply(conn *c, amdp_kind kind)
 			c->in_len = (size_t)n;
 			c->in_pos = 0;
 		}
-		ev = amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos, &used);
+		ev = aieth__amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos, &used);
 		c->in_pos += used;
 		if (ev < 0)
 			die("reply %d: %s", (int)kind, aieth_error_message());
@@ -204,7 +204,7 @@ static amdp_msg *reply(conn *c, amdp_kind kind)
 			uint8_t *p;
 			if (c->discard && c->dec.bulk == AMDP_BULK_FROM_AIE) {
 				c->from_len = c->dec.bulk_len;
-				amdp_dec_sink(&c->dec, NULL);
+				aieth__amdp_dec_sink(&c->dec, NULL);
 				continue;
 			}
 			p = malloc(c->dec.bulk_len ? (size_t)c->dec.bulk_len : 1);
@@ -216,7 +216,7 @@ static amdp_msg *reply(conn *c, amdp_kind kind)
 			} else {
 				c->file[c->nfiles++] = p;
 			}
-			amdp_dec_sink(&c->dec, p);
+			aieth__amdp_dec_sink(&c->dec, p);
 		} else if (ev == AMDP_EV_MSG) {
 			return &c->dec.msg;
 		}
@@ -238,7 +238,7 @@ static void expect_close(conn *c, const char *what)
 	checks++;
 	close(c->fd);
 	free_bulk(c);
-	sb_free(&c->b);
+	aieth__sb_free(&c->b);
 }
 
 static void hello(conn *c, int with_ini)
@@ -247,7 +247,7 @@ static void hello(conn *c, int with_ini)
 	const uint8_t *dt[1] = {(const uint8_t *)INI};
 	uint64_t ln[1] = {strlen(INI)};
 	CHECK(reply(c, AMDP_R_AVAILABLE)->flag == 1, "available is not 1");
-	amdp_enc_hello(&c->b, 1, with_ini ? 1 : 0, nm, dt, ln);
+	aieth__amdp_enc_hello(&c->b, 1, with_ini ? 1 : 0, nm, dt, ln);
 	conn_send(c);
 }
 
@@ -255,15 +255,15 @@ static void manager_g(conn *c, const char *device, uint32_t ngraphs, const char 
 {
 	const char *kn[1] = {"vck190_test_harness"};
 	amdp_msg *m;
-	amdp_enc_req_mgr_device(&c->b, device);
+	aieth__amdp_enc_req_mgr_device(&c->b, device);
 	conn_send(c);
 	nreq++;
 	m = reply(c, AMDP_R_MGR_DEVICE);
 	CHECK(m->flag == 1, "device %s refused: <%s>", device, m->device);
 	CHECK(m->n == N36 && m->w == 16 && m->d == D4K && m->m == 16,
 	      "geometry N=%u W=%u D=%u M=%u, VCK190 is 36 16 4096 16", m->n, m->w, m->d, m->m);
-	amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin", XCL,
-			 XCL_LEN);
+	aieth__amdp_enc_req_mgr(&c->b, 0, ngraphs, gr, NULL, 1, kn, "vck190_test_harness.xclbin",
+				XCL, XCL_LEN);
 	conn_send(c);
 	m = reply(c, AMDP_R_MAX_MEM);
 	CHECK(m->value > 0, "max memory is 0");
@@ -307,19 +307,19 @@ static void txn_make(txn *t, int mode, uint32_t seed)
 		a[k].reps = 1;
 		a[k].data = t->data[k];
 	}
-	if (pld_txn_encode(&t->w, N36, D4K, (uint64_t)mode, a, 3, err, sizeof err))
+	if (aieth__pld_txn_encode(&t->w, N36, D4K, (uint64_t)mode, a, 3, err, sizeof err))
 		die("pld_txn_encode: %s", err);
 	t->tx = calloc(1, t->w.tx.size);
 	t->rx = calloc(1, t->w.rx.size ? t->w.rx.size : 1);
 	if (!t->tx || !t->rx)
 		die("out of memory");
-	pld_image_read(&t->w.tx, 0, t->tx, t->w.tx.size);
+	aieth__pld_image_read(&t->w.tx, 0, t->tx, t->w.tx.size);
 }
 
 static void txn_free(txn *t)
 {
 	int k;
-	pld_txn_release(&t->w);
+	aieth__pld_txn_release(&t->w);
 	free(t->tx);
 	free(t->rx);
 	for (k = 0; k < 3; k++)
@@ -353,8 +353,8 @@ static void txn_local(aieth_session *s, txn *t)
 
 static void send_run(conn *c, txn *t, uint32_t id, int expect_accepted)
 {
-	uint64_t bytes = amdp_txn_bytes(N36, t->w.tx.size, t->w.rx.size);
-	amdp_enc_req_run_bytes(&c->b, bytes);
+	uint64_t bytes = aieth__amdp_txn_bytes(N36, t->w.tx.size, t->w.rx.size);
+	aieth__amdp_enc_req_run_bytes(&c->b, bytes);
 	conn_send(c);
 	nreq++;
 	CHECK(reply(c, AMDP_R_ACCEPTED)->flag == expect_accepted,
@@ -362,14 +362,14 @@ static void send_run(conn *c, txn *t, uint32_t id, int expect_accepted)
 	if (!expect_accepted)
 		return;
 	ntxn++;
-	amdp_enc_req_run(&c->b, (uint8_t)t->w.cfg[0], id, 0, t->w.cfg, 8 * N36 + 1, t->tx,
-			 t->w.tx.size, t->w.rx.size);
+	aieth__amdp_enc_req_run(&c->b, (uint8_t)t->w.cfg[0], id, 0, t->w.cfg, 8 * N36 + 1, t->tx,
+				t->w.tx.size, t->w.rx.size);
 	conn_send(c);
 }
 
 static uint8_t query(conn *c, uint32_t id)
 {
-	amdp_enc_req_query(&c->b, id);
+	aieth__amdp_enc_req_query(&c->b, id);
 	conn_send(c);
 	nreq++;
 	return reply(c, AMDP_R_STATUS)->status;
@@ -386,7 +386,7 @@ static void fetch(conn *c, txn *t, uint32_t id, int poll_first)
 			break;
 		usleep(10000);
 	}
-	amdp_enc_req_wait_th(&c->b, id, 0);
+	aieth__amdp_enc_req_wait_th(&c->b, id, 0);
 	conn_send(c);
 	nreq++;
 	m = reply(c, AMDP_R_WAIT_TH);
@@ -405,7 +405,7 @@ static void fetch(conn *c, txn *t, uint32_t id, int poll_first)
 static void run_graph(conn *c, aieth_session *s, uint32_t it)
 {
 	amdp_msg *m;
-	amdp_enc_req_run_graph(&c->b, 0, it);
+	aieth__amdp_enc_req_run_graph(&c->b, 0, it);
 	conn_send(c);
 	nreq++;
 	m = reply(c, AMDP_R_GRAPHS);
@@ -419,7 +419,7 @@ static void wait_graph(conn *c, aieth_session *s)
 {
 	amdp_msg *m;
 	uint32_t i;
-	amdp_enc_req_wait_graph(&c->b, 0);
+	aieth__amdp_enc_req_wait_graph(&c->b, 0);
 	conn_send(c);
 	nreq++;
 	m = reply(c, AMDP_R_GRAPHS);
@@ -431,7 +431,7 @@ static void wait_graph(conn *c, aieth_session *s)
 
 static uint64_t get_timeout(conn *c)
 {
-	amdp_enc_req_get_timeout(&c->b);
+	aieth__amdp_enc_req_get_timeout(&c->b);
 	conn_send(c);
 	nreq++;
 	return reply(c, AMDP_R_TIMEOUT)->value;
@@ -585,12 +585,12 @@ static int full(int port, const char *model, const char *dir)
 
 	/* getTimeOut / setTimeOut as waitForRes uses them */
 	g = get_timeout(&c);
-	amdp_enc_req_set_timeout(&c.b, g + 5);
+	aieth__amdp_enc_req_set_timeout(&c.b, g + 5);
 	conn_send(&c);
 	nreq++;
 	CHECK(get_timeout(&c) == g + 5, "setTimeOut(%llu) then getTimeOut gave another value",
 	      (unsigned long long)(g + 5));
-	amdp_enc_req_set_timeout(&c.b, g);
+	aieth__amdp_enc_req_set_timeout(&c.b, g);
 	conn_send(&c);
 	nreq++;
 	CHECK(get_timeout(&c) == g, "setTimeOut back to %llu failed", (unsigned long long)g);
@@ -599,7 +599,7 @@ static int full(int port, const char *model, const char *dir)
 	 * with a zero-filled image and zero perf words */
 	txn_make(&t[5], 0, 9);
 	send_run(&c, &t[5], 5, 1);
-	amdp_enc_req_wait_th(&c.b, 5, 500);
+	aieth__amdp_enc_req_wait_th(&c.b, 5, 500);
 	conn_send(&c);
 	nreq++;
 	m = reply(&c, AMDP_R_WAIT_TH);
@@ -618,7 +618,7 @@ static int full(int port, const char *model, const char *dir)
 	/* update port: consumed, the session goes on */
 	{
 		uint8_t raw[AMDP_RTP_RAW] = {0};
-		amdp_enc_req_update_port(&c.b, 0, "gr.k.in[1]", raw);
+		aieth__amdp_enc_req_update_port(&c.b, 0, "gr.k.in[1]", raw);
 		conn_send(&c);
 		nreq++;
 		CHECK(get_timeout(&c) == g, "after update port the session broke");
@@ -626,7 +626,7 @@ static int full(int port, const char *model, const char *dir)
 
 	/* destroy: the file return holds the xrt.ini sent, the session log
 	 * (a line per request and per transaction) and run_summary.json */
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	nreq++;
 	m = reply(&c, AMDP_R_FILES);
@@ -665,7 +665,7 @@ static int full(int port, const char *model, const char *dir)
 /* Wait for id (T ms, 0: until done): its status. */
 static uint8_t wait_th(conn *c, uint32_t id, uint32_t tmo)
 {
-	amdp_enc_req_wait_th(&c->b, id, tmo);
+	aieth__amdp_enc_req_wait_th(&c->b, id, tmo);
 	conn_send(c);
 	nreq++;
 	return reply(c, AMDP_R_WAIT_TH)->status;
@@ -695,14 +695,15 @@ static int files(int port, const char *dir, unsigned long chatty)
 	CHECK(wait_th(&c, 10, 0) == AMDP_ST_DONE, "transaction 10 is not DONE");
 	/* cfg[0] says PERF, the mode FUNC: the server's checks refuse it */
 	txn_make(&t[1], 0, 2);
-	amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t[1].w.tx.size, t[1].w.rx.size));
+	aieth__amdp_enc_req_run_bytes(&c.b,
+				      aieth__amdp_txn_bytes(N36, t[1].w.tx.size, t[1].w.rx.size));
 	conn_send(&c);
 	nreq++;
 	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "transaction 11 was not accepted");
 	ntxn++;
 	t[1].w.cfg[0] = 1;
-	amdp_enc_req_run(&c.b, 0, 11, 0, t[1].w.cfg, 8 * N36 + 1, t[1].tx, t[1].w.tx.size,
-			 t[1].w.rx.size);
+	aieth__amdp_enc_req_run(&c.b, 0, 11, 0, t[1].w.cfg, 8 * N36 + 1, t[1].tx, t[1].w.tx.size,
+				t[1].w.rx.size);
 	conn_send(&c);
 	CHECK(wait_th(&c, 11, 0) == AMDP_ST_TIMEOUT, "refused transaction 11 is not TIMEOUT");
 	/* one left for destroy, finished first (polled as AMD's client does) */
@@ -714,13 +715,13 @@ static int files(int port, const char *dir, unsigned long chatty)
 	/* a client's string with a quote and a backslash: quoted in the log */
 	{
 		uint8_t raw[AMDP_RTP_RAW] = {0};
-		amdp_enc_req_update_port(&c.b, 0, "gr.k\"in\\[1]", raw);
+		aieth__amdp_enc_req_update_port(&c.b, 0, "gr.k\"in\\[1]", raw);
 		conn_send(&c);
 		nreq++;
 	}
 	for (i = 0; i < chatty; i++)
 		get_timeout(&c);
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	nreq++;
 	m = reply(&c, AMDP_R_FILES);
@@ -749,7 +750,7 @@ static int mismatch(int port, const char *device)
 	amdp_msg *m;
 	conn_open(&c, port);
 	hello(&c, 0);
-	amdp_enc_req_mgr_device(&c.b, device);
+	aieth__amdp_enc_req_mgr_device(&c.b, device);
 	conn_send(&c);
 	m = reply(&c, AMDP_R_MGR_DEVICE);
 	CHECK(m->flag == 0, "device %s was accepted", device);
@@ -773,11 +774,11 @@ static int memory(int port)
 	run_graph(&c, NULL, 1);
 	txn_make(&small, 0, 2);
 	send_run(&c, &small, 1, 1);
-	amdp_enc_req_wait_th(&c.b, 1, 0);
+	aieth__amdp_enc_req_wait_th(&c.b, 1, 0);
 	conn_send(&c);
 	CHECK(reply(&c, AMDP_R_WAIT_TH)->status == AMDP_ST_DONE,
 	      "the transaction after accepted = 0 did not finish");
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	expect_close(&c, "after destroy without xrt.ini");
 	txn_free(&big);
@@ -796,7 +797,7 @@ static int xrt_files(int port, const char *dir)
 	hello(&c, 1);
 	manager(&c, "vck190", 1);
 	run_graph(&c, NULL, 4);
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	m = reply(&c, AMDP_R_FILES);
 	for (k = 0; k < m->nfiles; k++) {
@@ -834,7 +835,7 @@ static int hold(int port, const char *file)
 		get_timeout(&c); /* a request now and then keeps the session */
 		usleep(100000);
 	}
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	expect_close(&c, "after destroy");
 	return 0;
@@ -851,11 +852,12 @@ static int stuck(int port, const char *what)
 	run_graph(&c, NULL, 1);
 	txn_make(&t, 0, 1);
 	if (!strcmp(what, "upload")) {
-		amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t.w.tx.size, t.w.rx.size));
+		aieth__amdp_enc_req_run_bytes(&c.b,
+					      aieth__amdp_txn_bytes(N36, t.w.tx.size, t.w.rx.size));
 		conn_send(&c);
 		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "not accepted");
-		amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
-				 t.w.rx.size);
+		aieth__amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size,
+					t.w.rx.size);
 		c.b.n /= 2; /* half of the TX image */
 		conn_send(&c);
 	} else if (!strcmp(what, "download")) {
@@ -863,7 +865,7 @@ static int stuck(int port, const char *what)
 		txn_free(&t);
 		txn_make(&t, 1, 1);
 		send_run(&c, &t, 0, 1);
-		amdp_enc_req_wait_th(&c.b, 0, 0);
+		aieth__amdp_enc_req_wait_th(&c.b, 0, 0);
 		conn_send(&c);
 	} else {
 		send_run(&c, &t, 0, 1);
@@ -896,25 +898,25 @@ static int slowwait(int port)
 	a[0].data = tx;
 	a[1].dir = 1;
 	a[1].data = rx;
-	if (pld_txn_encode(&w, N36, D4K, 0, a, 2, err, sizeof err))
+	if (aieth__pld_txn_encode(&w, N36, D4K, 0, a, 2, err, sizeof err))
 		die("pld_txn_encode: %s", err);
-	pld_image_read(&w.tx, 0, img, 16);
+	aieth__pld_image_read(&w.tx, 0, img, 16);
 	conn_open(&c, port);
 	hello(&c, 0);
 	{
 		static const char *const gr[1] = {"other"};
 		manager_g(&c, "vck190", 1, gr);
 	}
-	amdp_enc_req_run_graph(&c.b, 0, 2);
+	aieth__amdp_enc_req_run_graph(&c.b, 0, 2);
 	conn_send(&c);
 	CHECK(reply(&c, AMDP_R_GRAPHS)->started[0] == 1, "runAIEGraph(0): started[0] is not 1");
 	for (id = 7; id < 9; id++) {
-		amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, 16, 16));
+		aieth__amdp_enc_req_run_bytes(&c.b, aieth__amdp_txn_bytes(N36, 16, 16));
 		conn_send(&c);
 		CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1, "transaction %u not accepted", id);
-		amdp_enc_req_run(&c.b, 0, id, 0, w.cfg, 8 * N36 + 1, img, 16, 16);
+		aieth__amdp_enc_req_run(&c.b, 0, id, 0, w.cfg, 8 * N36 + 1, img, 16, 16);
 		conn_send(&c);
-		amdp_enc_req_wait_th(&c.b, id, id == 7 ? 200 : 0);
+		aieth__amdp_enc_req_wait_th(&c.b, id, id == 7 ? 200 : 0);
 		conn_send(&c);
 		m = reply(&c, AMDP_R_WAIT_TH);
 		if (id == 7) {
@@ -934,10 +936,10 @@ static int slowwait(int port)
 		}
 	}
 	printf("amd_client: a 200 ms wait ended in TIMEOUT, the next transaction is right\n");
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	expect_close(&c, "after destroy");
-	pld_txn_release(&w);
+	aieth__pld_txn_release(&w);
 	return 0;
 }
 
@@ -952,7 +954,7 @@ static int send_or_broken(conn *c)
 			break;
 		off += (size_t)n;
 	}
-	sb_reset(&c->b);
+	aieth__sb_reset(&c->b);
 	return off < len ? -1 : 0;
 }
 
@@ -965,7 +967,7 @@ static void expect_closed(conn *c, const char *what)
 	      n > 0 ? "the server sent a reply" : strerror(errno));
 	close(c->fd);
 	free_bulk(c);
-	sb_free(&c->b);
+	aieth__sb_free(&c->b);
 }
 
 static int xclbin(int port, uint64_t bytes)
@@ -980,11 +982,11 @@ static int xclbin(int port, uint64_t bytes)
 	memcpy(x, "xclbin2", bytes < 7 ? (size_t)bytes : 7);
 	conn_open(&c, port);
 	hello(&c, 0);
-	amdp_enc_req_mgr_device(&c.b, "vck190");
+	aieth__amdp_enc_req_mgr_device(&c.b, "vck190");
 	conn_send(&c);
 	m = reply(&c, AMDP_R_MGR_DEVICE);
 	CHECK(m->flag == 1, "device vck190 refused: <%s>", m->device);
-	amdp_enc_req_mgr(&c.b, 0, 1, gr, NULL, 1, kn, "big.xclbin", x, bytes);
+	aieth__amdp_enc_req_mgr(&c.b, 0, 1, gr, NULL, 1, kn, "big.xclbin", x, bytes);
 	free(x);
 	if (send_or_broken(&c))
 		printf("amd_client: sending the xclbin broke off: %s\n", strerror(errno));
@@ -1003,17 +1005,17 @@ static int zeros(int port, uint64_t mib)
 	hello(&c, 0);
 	manager(&c, "vck190", 1);
 	txn_make(&t, 0, 1);
-	amdp_enc_req_run_bytes(&c.b, amdp_txn_bytes(N36, t.w.tx.size, rx));
+	aieth__amdp_enc_req_run_bytes(&c.b, aieth__amdp_txn_bytes(N36, t.w.tx.size, rx));
 	conn_send(&c);
 	CHECK(reply(&c, AMDP_R_ACCEPTED)->flag == 1,
 	      "a from_aie of %llu MiB was not accepted "
 	      "(--max-memory too small?)",
 	      (unsigned long long)mib);
-	/* cfg[0] says PERF, the mode FUNC: amdp_txn_check refuses it */
+	/* cfg[0] says PERF, the mode FUNC: aieth__amdp_txn_check refuses it */
 	t.w.cfg[0] = 1;
-	amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size, rx);
+	aieth__amdp_enc_req_run(&c.b, 0, 0, 0, t.w.cfg, 8 * N36 + 1, t.tx, t.w.tx.size, rx);
 	conn_send(&c);
-	amdp_enc_req_wait_th(&c.b, 0, 0);
+	aieth__amdp_enc_req_wait_th(&c.b, 0, 0);
 	conn_send(&c);
 	c.discard = 1;
 	m = reply(&c, AMDP_R_WAIT_TH);
@@ -1023,7 +1025,7 @@ static int zeros(int port, uint64_t mib)
 	      (unsigned long long)c.from_len, (unsigned long long)rx);
 	CHECK(m->nperf == 4 * N36, "TIMEOUT: %u perf words", m->nperf);
 	printf("amd_client: TIMEOUT with a from_aie of %llu MiB\n", (unsigned long long)mib);
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	expect_close(&c, "after destroy");
 	txn_free(&t);
@@ -1038,12 +1040,12 @@ static int idle(int port)
 	conn_open(&c, port);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	hello(&c, 0);
-	amdp_enc_req_set_timeout(&c.b, 86400);
+	aieth__amdp_enc_req_set_timeout(&c.b, 86400);
 	conn_send(&c);
 	for (i = 0; i < 600; i++) {
 		amdp_msg *m;
 		ssize_t n;
-		amdp_enc_req_get_timeout(&c.b);
+		aieth__amdp_enc_req_get_timeout(&c.b);
 		if (send_or_broken(&c))
 			break;
 		/* a reply, or the end */
@@ -1058,7 +1060,7 @@ static int idle(int port)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	CHECK(i < 600, "the server kept a connection without a manager for 60 s");
 	close(c.fd);
-	sb_free(&c.b);
+	aieth__sb_free(&c.b);
 	printf("amd_client: closed by the server after %ld s without a manager\n",
 	       (long)(b.tv_sec - a.tv_sec));
 	return 0;
@@ -1084,10 +1086,10 @@ static int latency(int port, long n)
 	us = ((double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3) /
 	     (double)n;
 	printf("AMD protocol round trip: %ld requests, %.1f us per request\n", n, us);
-	amdp_enc_req_wait_th(&c.b, 0, 0);
+	aieth__amdp_enc_req_wait_th(&c.b, 0, 0);
 	conn_send(&c);
 	reply(&c, AMDP_R_WAIT_TH);
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	expect_close(&c, "after destroy");
 	txn_free(&t);
@@ -1164,19 +1166,19 @@ static uint8_t example_txn(conn *c, const example *e, uint32_t depth, int mode, 
 		a[na].reps = 1;
 		a[na].data = out[k];
 	}
-	if (pld_txn_encode(&w, e->n, depth, (uint64_t)mode, a, na, err, sizeof err))
+	if (aieth__pld_txn_encode(&w, e->n, depth, (uint64_t)mode, a, na, err, sizeof err))
 		die("pld_txn_encode: %s", err);
 	if (!(tx = malloc(w.tx.size)))
 		die("out of memory");
-	pld_image_read(&w.tx, 0, tx, w.tx.size);
-	amdp_enc_req_run_bytes(&c->b, amdp_txn_bytes(e->n, w.tx.size, w.rx.size));
+	aieth__pld_image_read(&w.tx, 0, tx, w.tx.size);
+	aieth__amdp_enc_req_run_bytes(&c->b, aieth__amdp_txn_bytes(e->n, w.tx.size, w.rx.size));
 	conn_send(c);
 	CHECK(reply(c, AMDP_R_ACCEPTED)->flag == 1, "%s: transaction %u not accepted", e->name, id);
-	amdp_enc_req_run(&c->b, (uint8_t)w.cfg[0], id, 0, w.cfg, 8 * e->n + 1, tx, w.tx.size,
-			 w.rx.size);
+	aieth__amdp_enc_req_run(&c->b, (uint8_t)w.cfg[0], id, 0, w.cfg, 8 * e->n + 1, tx, w.tx.size,
+				w.rx.size);
 	conn_send(c);
 	free(tx);
-	amdp_enc_req_wait_th(&c->b, id, 0);
+	aieth__amdp_enc_req_wait_th(&c->b, id, 0);
 	conn_send(c);
 	m = reply(c, AMDP_R_WAIT_TH);
 	st = m->status;
@@ -1184,8 +1186,8 @@ static uint8_t example_txn(conn *c, const example *e, uint32_t depth, int mode, 
 	      e->name, id, (unsigned long long)c->from_len, (unsigned long long)w.rx.size);
 	CHECK(m->nperf == 4 * e->n, "%s: transaction %u: %u perf words", e->name, id, m->nperf);
 	/* the image's segments point at out[]: the channels' data land there */
-	pld_image_write(&w.rx, 0, c->from_aie, c->from_len);
-	pld_txn_release(&w);
+	aieth__pld_image_write(&w.rx, 0, c->from_aie, c->from_len);
+	aieth__pld_txn_release(&w);
 	return st;
 }
 
@@ -1252,7 +1254,7 @@ static int run_example(int port, const char *name)
 	}
 	conn_open(&c, port);
 	hello(&c, 1);
-	amdp_enc_req_mgr_device(&c.b, e->device);
+	aieth__amdp_enc_req_mgr_device(&c.b, e->device);
 	conn_send(&c);
 	m = reply(&c, AMDP_R_MGR_DEVICE);
 	CHECK(m->flag == 1, "device %s refused: <%s>", e->device, m->device);
@@ -1263,7 +1265,8 @@ static int run_example(int port, const char *name)
 	gr[0] = e->graph;
 	snprintf(kname, sizeof kname, "%s_test_harness", e->device);
 	kn[0] = kname;
-	amdp_enc_req_mgr(&c.b, 0, 1, gr, NULL, 1, kn, "test_harness.xclbin", xcl, sizeof xcl);
+	aieth__amdp_enc_req_mgr(&c.b, 0, 1, gr, NULL, 1, kn, "test_harness.xclbin", xcl,
+				sizeof xcl);
 	conn_send(&c);
 	CHECK(reply(&c, AMDP_R_MAX_MEM)->value > 0, "max memory is 0");
 
@@ -1311,7 +1314,7 @@ static int run_example(int port, const char *name)
 		printf("amd_client: %s PERF: RX bytes %llu..%llu (the URAM's first pass) right\n",
 		       e->name, (unsigned long long)(e->bytes - cap), (unsigned long long)cap);
 
-	amdp_enc_req_destroy(&c.b);
+	aieth__amdp_enc_req_destroy(&c.b);
 	conn_send(&c);
 	reply(&c, AMDP_R_FILES);
 	expect_close(&c, "after destroy");

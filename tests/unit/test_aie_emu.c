@@ -22,7 +22,7 @@
 static aie_port *port(aie_state *s, const char *kernel, const char *plio, int to_aie, int index,
 		      aie_port_state st)
 {
-	aie_port *p = aie_state_add_port(s);
+	aie_port *p = aieth__aie_state_add_port(s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	snprintf(p->graph, sizeof p->graph, "gr");
 	snprintf(p->kernel, sizeof p->kernel, "%s", kernel);
@@ -44,7 +44,7 @@ static void test_port_words(void)
 	aie_state *s = malloc(sizeof *s);
 	aie_port *p;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	aie_state_init(s, "emulator");
+	aieth__aie_state_init(s, "emulator");
 	p = port(s, "k1", "PLIO_01_TO_AIE", 1, 0, AIE_PORT_WAIT_INPUT);
 	p->window_bytes = 48;
 	p = port(s, "k1", "PLIO_01_FROM_AIE", 0, 0, AIE_PORT_WAIT_OUTPUT);
@@ -59,7 +59,7 @@ static void test_port_words(void)
 	p->bytes = p->expected_bytes; /* done and whole: not stuck */
 	port(s, "k4", "PLIO_04_TO_AIE", 1, 1, AIE_PORT_READY);
 	tu_nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 16), 5);
+	CU_ASSERT_EQUAL(aieth__aie_state_words(s, tu_say, NULL, 16), 5);
 	CU_ASSERT_STRING_EQUAL(tu_said[0],
 			       "graph gr: k1 input 0 (PLIO_01_TO_AIE, 1024 of 4096 bytes "
 			       "moved) waiting for input data: 48 of the 128 bytes of "
@@ -80,7 +80,7 @@ static void test_port_words(void)
 			       "moved) done: the kernel ran the 1 iteration it was given");
 	/* at most max sentences */
 	tu_nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 2), 2);
+	CU_ASSERT_EQUAL(aieth__aie_state_words(s, tu_say, NULL, 2), 2);
 	CU_ASSERT_EQUAL(tu_nsaid, 2);
 	/* tiles come first, then ports */
 	s->ntiles = 1;
@@ -90,7 +90,7 @@ static void test_port_words(void)
 	s->tiles[0].kind = AIE_TILE_CORE;
 	s->tiles[0].core_flags = (1u << AIE_CS_ENABLE) | (1u << AIE_CS_LOCK_STALL_S);
 	tu_nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(s, tu_say, NULL, 16), 6);
+	CU_ASSERT_EQUAL(aieth__aie_state_words(s, tu_say, NULL, 16), 6);
 	CU_ASSERT_STRING_EQUAL(tu_said[0], "core (6,1) stalled on lock acquire (south) (PC 0x0)");
 	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[1], "k1 input 0"));
 	free(s);
@@ -102,37 +102,37 @@ static void test_join_and_bounds(void)
 	char out[200], small[24];
 	int i;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	aie_state_init(s, "emulator");
+	aieth__aie_state_init(s, "emulator");
 	port(s, "k1", "PLIO_01_TO_AIE", 1, 0, AIE_PORT_WAIT_INPUT);
 	port(s, "k1", "PLIO_02_TO_AIE", 1, 1, AIE_PORT_WAIT_INPUT);
 	/* the second sentence does not fit whole: "; ..." instead */
-	CU_ASSERT_EQUAL(aie_state_words_join(s, out, sizeof out, 4), 2);
+	CU_ASSERT_EQUAL(aieth__aie_state_words_join(s, out, sizeof out, 4), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "graph gr: k1 input 0 (PLIO_01_TO_AIE"));
 	CU_ASSERT_PTR_NULL(strstr(out, "PLIO_02_TO_AIE"));
 	CU_ASSERT_EQUAL(strcmp(out + strlen(out) - 5, "; ..."), 0);
 	/* the first is cut at the size; a note after it does not repeat "..." */
-	CU_ASSERT_EQUAL(aie_state_words_join(s, small, sizeof small, 4), 2);
+	CU_ASSERT_EQUAL(aieth__aie_state_words_join(s, small, sizeof small, 4), 2);
 	CU_ASSERT_EQUAL(strlen(small), sizeof small - 1);
 	strcpy(out, "a");
-	aie_words_add(out, sizeof out, "b");
+	aieth__aie_words_add(out, sizeof out, "b");
 	CU_ASSERT_STRING_EQUAL(out, "a; b");
-	aie_words_add(out, 8, "a long line");
+	aieth__aie_words_add(out, 8, "a long line");
 	CU_ASSERT_STRING_EQUAL(out, "a; b");
 	/* nothing stuck: nothing said, "" */
-	aie_state_init(s, "emulator");
+	aieth__aie_state_init(s, "emulator");
 	port(s, "k1", "PLIO_01_TO_AIE", 1, 0, AIE_PORT_READY);
-	CU_ASSERT_EQUAL(aie_state_words_join(s, out, sizeof out, 4), 0);
+	CU_ASSERT_EQUAL(aieth__aie_state_words_join(s, out, sizeof out, 4), 0);
 	CU_ASSERT_STRING_EQUAL(out, "");
 	/* bounded ports: past AIE_MAX_PORTS only counted, and said in a note */
 	for (i = 1; i < AIE_MAX_PORTS + 3; i++)
-		if (!aie_state_add_port(s))
+		if (!aieth__aie_state_add_port(s))
 			break;
 	CU_ASSERT_EQUAL(i, AIE_MAX_PORTS);
-	CU_ASSERT_PTR_NULL(aie_state_add_port(s));
+	CU_ASSERT_PTR_NULL(aieth__aie_state_add_port(s));
 	CU_ASSERT_EQUAL(s->nports, AIE_MAX_PORTS);
 	CU_ASSERT_EQUAL(s->ports_dropped, 2);
 	{
-		json_object *j = aie_state_json(s);
+		json_object *j = aieth__aie_state_json(s);
 		const char *txt = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
 		CU_ASSERT_PTR_NOT_NULL(
 			strstr(txt, "2 more graph model ports left out (at most 128)"));
@@ -147,7 +147,7 @@ static void test_json(void)
 	json_object *j, *ports, *p0, *v;
 	aie_port *p;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	aie_state_init(s, "emulator");
+	aieth__aie_state_init(s, "emulator");
 	snprintf(s->graph, sizeof s->graph, "gr");
 	s->cycle = 625000000;
 	p = port(s, "adder", "PLIO_01_TO_AIE", 1, 0, AIE_PORT_WAIT_KERNEL);
@@ -156,7 +156,7 @@ static void test_json(void)
 	p->shim_chan = 4;
 	p = port(s, "adder", "PLIO_01_FROM_AIE", 0, 0, AIE_PORT_READY);
 	p->iterations = -1;
-	j = aie_state_json(s);
+	j = aieth__aie_state_json(s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT(json_object_object_get_ex(j, "tiles", &v) && json_object_array_length(v) == 0);
 	CU_ASSERT(json_object_object_get_ex(j, "cycle", &v) &&
@@ -180,8 +180,8 @@ static void test_json(void)
 	CU_ASSERT(json_object_object_get_ex(j, "summary", &v) && json_object_array_length(v) == 1);
 	json_object_put(j);
 	/* from sysfs: the same shape, no ports, no cycle */
-	aie_state_init(s, "sysfs");
-	j = aie_state_json(s);
+	aieth__aie_state_init(s, "sysfs");
+	j = aieth__aie_state_json(s);
 	CU_ASSERT(json_object_object_get_ex(j, "ports", &v) && json_object_array_length(v) == 0);
 	CU_ASSERT(!json_object_object_get_ex(j, "cycle", NULL));
 	json_object_put(j);
@@ -229,7 +229,7 @@ static void test_emulated_stall(void)
 	CU_ASSERT_EQUAL(as->ports[1].expected_bytes, 256);
 	CU_ASSERT(as->ports[1].shim_col >= 0);
 	tu_nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(as, tu_say, NULL, 8), 2);
+	CU_ASSERT_EQUAL(aieth__aie_state_words(as, tu_say, NULL, 8), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[1],
 				      "output 0 (PLIO_01_FROM_AIE, 64 of 256 bytes "
 				      "moved) done: the kernel ran the 1 iteration it was "
@@ -251,7 +251,7 @@ static void test_emulated_stall(void)
 	CU_ASSERT_EQUAL(as->ports[0].iterations, -1);
 	CU_ASSERT_EQUAL(as->ports[1].state, AIE_PORT_READY);
 	tu_nsaid = 0;
-	CU_ASSERT_EQUAL(aie_state_words(as, tu_say, NULL, 8), 1);
+	CU_ASSERT_EQUAL(aieth__aie_state_words(as, tu_say, NULL, 8), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(tu_said[0], "input 0 (PLIO_01_TO_AIE, 64 of 64 bytes moved) "
 						  "waiting for input data: 0 of the 64 bytes of "
 						  "iteration 2"));

@@ -32,7 +32,10 @@ static aieth_model_env env = {.abi_version = AIETH_MODEL_ABI_VERSION,
 
 static const char *data_dir(void) { return tu_src("tests/data/aiesim"); }
 
-static int tparse(const char *s, uint64_t *ps) { return aiesim_time_parse(s, strlen(s), ps); }
+static int tparse(const char *s, uint64_t *ps)
+{
+	return aieth__aiesim_time_parse(s, strlen(s), ps);
+}
 
 static void test_time_parse(void)
 {
@@ -57,36 +60,37 @@ static void test_time_parse(void)
 static void test_cycles(void)
 {
 	/* 312.5 MHz: 3.2 ns a cycle */
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(3200, PL_HZ, 1250, 1250), 1);
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(960000, PL_HZ, 1250, 1250), 300);
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(1599, PL_HZ, 1250, 1250), 0);
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(1600, PL_HZ, 1250, 1250), 1); /* half: up */
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(3200, PL_HZ, 1250, 1250), 1);
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(960000, PL_HZ, 1250, 1250), 300);
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(1599, PL_HZ, 1250, 1250), 0);
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(1600, PL_HZ, 1250, 1250), 1); /* half: up */
 	/* simulated at 1000 MHz, the board's AIE at 1250: 4/5 of the time */
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(960000, PL_HZ, 1000, 1250), 240);
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(AIESIM_MAX_TIME_PS, PL_HZ, 1250, 1250),
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(960000, PL_HZ, 1000, 1250), 240);
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(AIESIM_MAX_TIME_PS, PL_HZ, 1250, 1250),
 			312500000000ull); /* 1000 s */
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(AIESIM_MAX_TIME_PS, UINT64_MAX, 100000, 1),
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(AIESIM_MAX_TIME_PS, UINT64_MAX, 100000, 1),
 			UINT64_MAX); /* saturates, never wraps */
-	CU_ASSERT_EQUAL(aiesim_ps_to_cycles(UINT64_MAX, UINT64_MAX, UINT32_MAX, 1), UINT64_MAX);
+	CU_ASSERT_EQUAL(aieth__aiesim_ps_to_cycles(UINT64_MAX, UINT64_MAX, UINT32_MAX, 1),
+			UINT64_MAX);
 }
 
 static void test_fit(void)
 {
 	uint64_t even[] = {300, 500, 700, 900}, gap[] = {300, 500, 1500, 1700}, one[] = {50};
 	aiesim_fit f;
-	aiesim_fit_blocks(even, 4, 4, UINT64_MAX, &f);
+	aieth__aiesim_fit_blocks(even, 4, 4, UINT64_MAX, &f);
 	CU_ASSERT_EQUAL(f.cpi, 200);
 	CU_ASSERT_EQUAL(f.latency, 100);
 	CU_ASSERT_EQUAL(f.max_dev, 0);
-	aiesim_fit_blocks(gap, 4, 4, UINT64_MAX, &f);
+	aieth__aiesim_fit_blocks(gap, 4, 4, UINT64_MAX, &f);
 	CU_ASSERT_EQUAL(f.cpi, 467); /* (1700 - 300) / 3, rounded */
 	CU_ASSERT_EQUAL(f.latency, 0);
 	CU_ASSERT_EQUAL(f.max_dev, 434); /* block 1: 934 vs 500 */
 	CU_ASSERT_EQUAL(f.dev_at, 1);
-	aiesim_fit_blocks(even, 4, 4, 50, &f); /* latency capped */
+	aieth__aiesim_fit_blocks(even, 4, 4, 50, &f); /* latency capped */
 	CU_ASSERT_EQUAL(f.latency, 50);
 	CU_ASSERT_EQUAL(f.max_dev, 50);
-	aiesim_fit_blocks(one, 1, 8, UINT64_MAX, &f); /* one window: the stream rate */
+	aieth__aiesim_fit_blocks(one, 1, 8, UINT64_MAX, &f); /* one window: the stream rate */
 	CU_ASSERT_EQUAL(f.cpi, 8);
 	CU_ASSERT_EQUAL(f.latency, 42);
 }
@@ -95,8 +99,8 @@ static int read_trace(const char *name, aiesim_type t, aiesim_trace *tr)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/%s", data_dir(), name);
-	aiesim_trace_init(tr, t);
-	return aiesim_trace_read(tr, path);
+	aieth__aiesim_trace_init(tr, t);
+	return aieth__aiesim_trace_read(tr, path);
 }
 
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -116,12 +120,12 @@ static void test_read_int16(void)
 	CU_ASSERT_EQUAL_FATAL(tr.ntlast, 2);
 	CU_ASSERT_EQUAL(tr.tlast[0], 32);
 	CU_ASSERT_EQUAL(tr.tlast[1], 64);
-	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 0, &line), 100000);
+	CU_ASSERT_EQUAL(aieth__aiesim_trace_time_at(&tr, 0, &line), 100000);
 	CU_ASSERT_EQUAL(line, 2);
-	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 24, NULL), 109600);
-	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 32, &line), 1100000);
+	CU_ASSERT_EQUAL(aieth__aiesim_trace_time_at(&tr, 24, NULL), 109600);
+	CU_ASSERT_EQUAL(aieth__aiesim_trace_time_at(&tr, 32, &line), 1100000);
 	CU_ASSERT_EQUAL(line, 13);
-	aiesim_trace_free(&tr);
+	aieth__aiesim_trace_free(&tr);
 }
 
 static void test_read_types(void)
@@ -134,8 +138,8 @@ static void test_read_types(void)
 	CU_ASSERT_EQUAL(le16(tr.data + 2), 0xffff); /* imaginary part of 1-1i */
 	CU_ASSERT_EQUAL(tr.ntlast, 2);
 	CU_ASSERT_EQUAL(tr.tlast[0], 32);
-	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 48, NULL), 9600);
-	aiesim_trace_free(&tr);
+	CU_ASSERT_EQUAL(aieth__aiesim_trace_time_at(&tr, 48, NULL), 9600);
+	aieth__aiesim_trace_free(&tr);
 
 	CU_ASSERT_EQUAL_FATAL(read_trace("float_us.txt", AIESIM_FLOAT, &tr), 0);
 	CU_ASSERT_EQUAL(tr.len, 32);
@@ -148,14 +152,14 @@ static void test_read_types(void)
 	memcpy(&f, tr.data + 28, 4);
 	CU_ASSERT(isnan(f));
 	CU_ASSERT_EQUAL(tr.ntlast, 0);
-	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 16, NULL), 503200);
-	aiesim_trace_free(&tr);
+	CU_ASSERT_EQUAL(aieth__aiesim_trace_time_at(&tr, 16, NULL), 503200);
+	aieth__aiesim_trace_free(&tr);
 
 	CU_ASSERT_EQUAL_FATAL(read_trace("int8_plain.txt", AIESIM_INT8, &tr), 0);
 	CU_ASSERT_EQUAL(tr.len, 16);
 	CU_ASSERT_EQUAL(tr.nstamps, 0);
-	CU_ASSERT_EQUAL(aiesim_trace_time_at(&tr, 0, NULL), 0);
-	aiesim_trace_free(&tr);
+	CU_ASSERT_EQUAL(aieth__aiesim_trace_time_at(&tr, 0, NULL), 0);
+	aieth__aiesim_trace_free(&tr);
 }
 
 static void expect_bad(const char *name, aiesim_type t, const char *msg)
@@ -166,7 +170,7 @@ static void expect_bad(const char *name, aiesim_type t, const char *msg)
 		printf("\n%s: got \"%s\", wanted \"%s\"\n", name, aieth_error_message(), msg);
 		CU_FAIL("message");
 	}
-	aiesim_trace_free(&tr);
+	aieth__aiesim_trace_free(&tr);
 }
 
 static void test_read_bad(void)
@@ -180,28 +184,28 @@ static void test_read_bad(void)
 	expect_bad("bad_unit.txt", AIESIM_INT32, "bad_unit.txt:1: not a time stamp");
 	expect_bad("missing.txt", AIESIM_INT32, "missing.txt");
 	/* a directory, a NUL byte, a TLAST twice, a line too long */
-	aiesim_trace_init(&tr, AIESIM_INT32);
-	CU_ASSERT_NOT_EQUAL(aiesim_trace_read(&tr, data_dir()), 0);
-	CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", "1\n2\0003\n", 6), 0);
+	aieth__aiesim_trace_init(&tr, AIESIM_INT32);
+	CU_ASSERT_NOT_EQUAL(aieth__aiesim_trace_read(&tr, data_dir()), 0);
+	CU_ASSERT_NOT_EQUAL(aieth__aiesim_trace_parse(&tr, "m", "1\n2\0003\n", 6), 0);
 	CU_ASSERT(strstr(aieth_error_message(), "m:2: NUL byte") != NULL);
-	aiesim_trace_free(&tr);
-	aiesim_trace_init(&tr, AIESIM_CINT16);
-	CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", "# c\n1 2 3\n", 10), 0);
+	aieth__aiesim_trace_free(&tr);
+	aieth__aiesim_trace_init(&tr, AIESIM_CINT16);
+	CU_ASSERT_NOT_EQUAL(aieth__aiesim_trace_parse(&tr, "m", "# c\n1 2 3\n", 10), 0);
 	CU_ASSERT(strstr(aieth_error_message(), "m:2: odd number of values") != NULL);
-	aiesim_trace_free(&tr);
-	aiesim_trace_init(&tr, AIESIM_INT32);
-	CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", "TLAST\nTLAST\n1\n", 14), 0);
+	aieth__aiesim_trace_free(&tr);
+	aieth__aiesim_trace_init(&tr, AIESIM_INT32);
+	CU_ASSERT_NOT_EQUAL(aieth__aiesim_trace_parse(&tr, "m", "TLAST\nTLAST\n1\n", 14), 0);
 	CU_ASSERT(strstr(aieth_error_message(), "m:2: TLAST again") != NULL);
-	aiesim_trace_free(&tr);
+	aieth__aiesim_trace_free(&tr);
 	{
 		size_t n = AIESIM_MAX_LINE + 10;
 		char *big = malloc(n);
 		CU_ASSERT_FATAL(big != NULL);
 		memset(big, '1', n);
-		aiesim_trace_init(&tr, AIESIM_INT32);
-		CU_ASSERT_NOT_EQUAL(aiesim_trace_parse(&tr, "m", big, n), 0);
+		aieth__aiesim_trace_init(&tr, AIESIM_INT32);
+		CU_ASSERT_NOT_EQUAL(aieth__aiesim_trace_parse(&tr, "m", big, n), 0);
 		CU_ASSERT(strstr(aieth_error_message(), "longer than") != NULL);
-		aiesim_trace_free(&tr);
+		aieth__aiesim_trace_free(&tr);
 		free(big);
 	}
 }
@@ -437,11 +441,11 @@ static void run_engine(const aieth_model *m, uint64_t windows, uint64_t delay, u
 		memset(&r, 0, sizeof r);
 		r.tx = tx;
 		r.rx = rx;
-		CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &d, 1, 1, e2, sizeof e2), 0);
-		pld_engine_graph_run(e, 0, PLD_FOREVER);
-		CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, a, 2, e2, sizeof e2),
-				      0);
-		CU_ASSERT_EQUAL_FATAL(pld_engine_run(e, &t, ref, 0, &r), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__pld_engine_create(&e, &p, &d, 1, 1, e2, sizeof e2), 0);
+		aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
+		CU_ASSERT_EQUAL_FATAL(
+			aieth__pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, a, 2, e2, sizeof e2), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__pld_engine_run(e, &t, ref, 0, &r), 0);
 		CU_ASSERT_EQUAL(r.status, PLD_RUN_DONE);
 		if (ref && (rx[0].first != first[0] || rx[0].last != last[0])) {
 			printf("\nreference %llu..%llu, fast %llu..%llu\n",
@@ -451,14 +455,14 @@ static void run_engine(const aieth_model *m, uint64_t windows, uint64_t delay, u
 		}
 		first[0] = rx[0].first;
 		last[0] = rx[0].last;
-		pld_txn_release(&t);
-		pld_engine_destroy(e);
+		aieth__pld_txn_release(&t);
+		aieth__pld_engine_destroy(e);
 	}
 	CU_ASSERT_EQUAL(memcmp(dst[0], dst[1], windows * 32), 0);
 }
 
 /* Window k is drained from its trace time when the RX takes it: the
- * schedule (aiesim_exact_schedule) starts iteration k when k-1 ends and
+ * schedule (aieth__aiesim_exact_schedule) starts iteration k when k-1 ends and
  * window k-2 is drained, and ends it at max(stamp, start + 1); cycles
  * after iteration 0's start (its input complete at cycle 1: add 1):
  *   k  stamp  start  out  RX beats   cycles

@@ -58,9 +58,9 @@ static void run(trace *t, amdp_side side, const amdp_geom *g, const uint8_t *s, 
 	static amdp_dec d;
 	int ncont = 0, nexp = 0;
 	memset(t, 0, sizeof *t);
-	CU_ASSERT_EQUAL_FATAL(amdp_dec_init(&d, side, g), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__amdp_dec_init(&d, side, g), 0);
 	if (side == AMDP_CLIENT && expect && expect[0] != AMDP_NONE)
-		CU_ASSERT_EQUAL(amdp_dec_expect(&d, expect[nexp++]), 0);
+		CU_ASSERT_EQUAL(aieth__amdp_dec_expect(&d, expect[nexp++]), 0);
 	size_t pos = 0;
 	while (pos < len) {
 		size_t chunk = split == WHOLE ? len - pos : 1;
@@ -74,7 +74,7 @@ static void run(trace *t, amdp_side side, const amdp_geom *g, const uint8_t *s, 
 		size_t off = 0;
 		while (off < chunk) {
 			size_t used = 0;
-			int r = amdp_dec_feed(&d, s + pos + off, chunk - off, &used);
+			int r = aieth__amdp_dec_feed(&d, s + pos + off, chunk - off, &used);
 			CU_ASSERT(used <= chunk - off);
 			off += used;
 			if (r < 0) {
@@ -88,7 +88,7 @@ static void run(trace *t, amdp_side side, const amdp_geom *g, const uint8_t *s, 
 				t->bulk_kind[t->nbulk] = d.bulk;
 				t->bulk[t->nbulk] = malloc(d.bulk_len);
 				CU_ASSERT_FATAL(t->bulk[t->nbulk] != NULL);
-				amdp_dec_sink(&d, t->bulk[t->nbulk]);
+				aieth__amdp_dec_sink(&d, t->bulk[t->nbulk]);
 				t->nbulk++;
 			} else if (r == AMDP_EV_MSG) {
 				CU_ASSERT_FATAL(t->nmsg < MAXM);
@@ -98,9 +98,10 @@ static void run(trace *t, amdp_side side, const amdp_geom *g, const uint8_t *s, 
 				t->nmsg++;
 				if (d.msg.kind == AMDP_Q_MGR_DEVICE ||
 				    d.msg.kind == AMDP_Q_RUN_BYTES)
-					amdp_dec_continue(&d, cont ? cont[ncont++] : 1);
+					aieth__amdp_dec_continue(&d, cont ? cont[ncont++] : 1);
 				if (side == AMDP_CLIENT && expect && expect[nexp] != AMDP_NONE)
-					CU_ASSERT_EQUAL(amdp_dec_expect(&d, expect[nexp++]), 0);
+					CU_ASSERT_EQUAL(aieth__amdp_dec_expect(&d, expect[nexp++]),
+							0);
 			} else {
 				CU_ASSERT_EQUAL(r, AMDP_EV_MORE);
 				CU_ASSERT_EQUAL(off, chunk);
@@ -109,7 +110,7 @@ static void run(trace *t, amdp_side side, const amdp_geom *g, const uint8_t *s, 
 		}
 		pos += chunk;
 	}
-	t->boundary = amdp_dec_at_boundary(&d);
+	t->boundary = aieth__amdp_dec_at_boundary(&d);
 }
 
 /* The same stream in every split gives the same messages and payloads. */
@@ -187,20 +188,20 @@ static void test_capture_handshake(void)
 	const char *nm[] = {"xrt.ini"};
 	const uint8_t *dt[] = {(const uint8_t *)INI};
 	uint64_t ln[] = {23};
-	CU_ASSERT_EQUAL(amdp_enc_hello(&b, 1, 1, nm, dt, ln), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_hello(&b, 1, 1, nm, dt, ln), 0);
 	CU_ASSERT_EQUAL_FATAL(b.n, sizeof CAP_HELLO);
 	CU_ASSERT(memcmp(b.u, CAP_HELLO, b.n) == 0);
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_available(&b, 1), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_available(&b, 1), 0);
 	CU_ASSERT(b.n == 1 && b.u[0] == 0x01);
 	/* no config file: count 0 */
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_hello(&b, 1, 0, NULL, NULL, NULL), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_hello(&b, 1, 0, NULL, NULL, NULL), 0);
 	CU_ASSERT_EQUAL(b.n, 9);
 	run(&t, AMDP_SERVER, &VCK190, b.u, b.n, WHOLE, 0, NULL, NULL);
 	CU_ASSERT(t.err == 0 && t.nmsg == 1 && t.msg[0]->nfiles == 0 && t.nbulk == 0);
 	trace_free(&t);
-	sb_free(&b);
+	aieth__sb_free(&b);
 
 	/* the client decodes H1 (and would ignore a 0) */
 	static const uint8_t h1[] = {0x01};
@@ -280,21 +281,21 @@ static void test_capture_mgr(void)
 	static const uint8_t xcl[18] = {'x', 'c', 'l', 'b', 'i', 'n', '2', 0, 1,
 					2,   3,   4,   5,   6,   7,   8,   9, 10};
 	const char *gr[] = {"gr"}, *kn[] = {"vck190_test_harness"};
-	CU_ASSERT_EQUAL(amdp_enc_req_mgr_device(&b, "vck190"), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_mgr_device(&b, "vck190"), 0);
 	CU_ASSERT_EQUAL(b.n, split);
-	CU_ASSERT_EQUAL(
-		amdp_enc_req_mgr(&b, 0, 1, gr, NULL, 1, kn, "vck190_test_harness.xclbin", xcl, 18),
-		0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_mgr(&b, 0, 1, gr, NULL, 1, kn,
+						"vck190_test_harness.xclbin", xcl, 18),
+			0);
 	CU_ASSERT_EQUAL_FATAL(b.n, len);
 	CU_ASSERT(memcmp(b.u, s, len) == 0);
 
 	/* the replies: S>C 0x01..0x19 */
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_mgr_device_ok(&b, &VCK190), 0);
-	CU_ASSERT_EQUAL(amdp_enc_max_mem(&b, 1073741824ull), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_mgr_device_ok(&b, &VCK190), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_max_mem(&b, 1073741824ull), 0);
 	CU_ASSERT_EQUAL_FATAL(b.n, sizeof CAP_MGR_REPLY);
 	CU_ASSERT(memcmp(b.u, CAP_MGR_REPLY, b.n) == 0);
-	sb_free(&b);
+	aieth__sb_free(&b);
 
 	static const amdp_kind ex[] = {AMDP_R_MGR_DEVICE, AMDP_R_MAX_MEM, AMDP_NONE};
 	run_all_splits(&t, AMDP_CLIENT, NULL, CAP_MGR_REPLY, sizeof CAP_MGR_REPLY, ex, NULL);
@@ -371,28 +372,29 @@ static void test_capture_run_func(void)
 	CU_ASSERT_EQUAL_FATAL(t.nbulk, 2);
 	CU_ASSERT_EQUAL(t.bulk_kind[1], AMDP_BULK_TO_AIE);
 	CU_ASSERT(memcmp(t.bulk[1], s + 0xa35 - 0xf6, 32768) == 0);
-	CU_ASSERT_EQUAL(amdp_txn_check(&VCK190, m), 0);
-	ASSERT_U64(amdp_txn_bytes(36, 32768, 16384), 52616);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VCK190, m), 0);
+	ASSERT_U64(aieth__amdp_txn_bytes(36, 32768, 16384), 52616);
 
 	/* encoding: header, then the rest */
 	sbuf b = SB_INIT(AMDP_MAX_MSG);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_bytes(&b, 52616), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run(&b, 0, 0, 0, m->cfg, 289, t.bulk[1], 32768, 16384), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_bytes(&b, 52616), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run(&b, 0, 0, 0, m->cfg, 289, t.bulk[1], 32768, 16384),
+			0);
 	CU_ASSERT_EQUAL_FATAL(b.n, len);
 	CU_ASSERT(memcmp(b.u, s, len) == 0);
 	/* without the image: the caller sends it between the parts */
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_req_run(&b, 0, 0, 0, m->cfg, 289, NULL, 32768, 16384), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run(&b, 0, 0, 0, m->cfg, 289, NULL, 32768, 16384), 0);
 	CU_ASSERT_EQUAL(b.n, 0xa35 - 0x114);
 	CU_ASSERT(memcmp(b.u, s + 0x114 - 0xf6, b.n) == 0);
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_tail(&b, 16384), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_tail(&b, 16384), 0);
 	CU_ASSERT(b.n == 8 && memcmp(b.u, s + 0x8a35 - 0xf6, 8) == 0);
 	/* accepted: S>C 0x23 */
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_accepted(&b, 1), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_accepted(&b, 1), 0);
 	CU_ASSERT(b.n == 1 && b.u[0] == 1);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	trace_free(&t);
 	free(all);
 	free(s);
@@ -404,7 +406,7 @@ static void test_capture_run_perf(void)
 {
 	uint64_t img = 36ull * 16 * 4096;
 	ASSERT_U64(img, 2359296);
-	ASSERT_U64(amdp_txn_bytes(36, img, img), 4722056);
+	ASSERT_U64(aieth__amdp_txn_bytes(36, img, img), 4722056);
 	uint64_t cfg[289] = {0};
 	cfg[0] = 1;
 	cfg[1 + 36 + 0] = 1024; /* TX ch0 frames */
@@ -417,9 +419,9 @@ static void test_capture_run_perf(void)
 	cfg[254] = 4096; /* RX ch1 at word W*D/M */
 	uint8_t *to = calloc(1, img);
 	sbuf b = SB_INIT(AMDP_MAX_MSG);
-	CU_ASSERT_EQUAL(amdp_enc_hello(&b, 1, 0, NULL, NULL, NULL), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_bytes(&b, 4722056), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run(&b, 1, 1, 0, cfg, 289, to, img, img), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_hello(&b, 1, 0, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_bytes(&b, 4722056), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run(&b, 1, 1, 0, cfg, 289, to, img, img), 0);
 	/* the captured bytes after the name: 88 0d 48 00 ..., 01, 01 00 00 00 */
 	static const uint8_t cap[] = {0x88, 0x0d, 0x48, 0, 0, 0, 0, 0, 0x01, 0x01, 0, 0, 0};
 	CU_ASSERT(memcmp(b.u + 9 + 22, cap, sizeof cap) == 0);
@@ -430,9 +432,9 @@ static void test_capture_run_perf(void)
 	const amdp_msg *m = t.msg[2];
 	CU_ASSERT(m->mode == 1 && m->id == 1 && m->cfg[0] == 1 && m->cfg[111] == 8192 &&
 		  m->cfg[254] == 4096 && m->to_aie_len == img && m->from_aie_len == img);
-	CU_ASSERT_EQUAL(amdp_txn_check(&VCK190, m), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VCK190, m), 0);
 	trace_free(&t);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	free(to);
 }
 
@@ -444,7 +446,7 @@ static void test_capture_destroy_files(void)
 					  0x07, 0,   0,   0,   0,  0, 0, 0, 'd', 'e',
 					  's',  't', 'r', 'o', 'y'};
 	sbuf b = SB_INIT(AMDP_MAX_MSG);
-	CU_ASSERT_EQUAL(amdp_enc_req_destroy(&b), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_destroy(&b), 0);
 	CU_ASSERT(b.n == sizeof destroy - 9 && memcmp(b.u, destroy + 9, b.n) == 0);
 	trace t;
 	run(&t, AMDP_SERVER, &VCK190, destroy, sizeof destroy, BYTES, 0, NULL, NULL);
@@ -454,10 +456,10 @@ static void test_capture_destroy_files(void)
 	/* S>C 0x244974: 2 files, the first test_harness_session.log of 1686 bytes */
 	uint8_t *log = malloc(1686);
 	memset(log, 'L', 1686);
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_files_count(&b, 2), 0);
-	CU_ASSERT_EQUAL(amdp_enc_file(&b, "test_harness_session.log", log, 1686), 0);
-	CU_ASSERT_EQUAL(amdp_enc_file(&b, "xrt.run_summary", (const uint8_t *)"{}", 2), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_files_count(&b, 2), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_file(&b, "test_harness_session.log", log, 1686), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_file(&b, "xrt.run_summary", (const uint8_t *)"{}", 2), 0);
 	static const uint8_t cap[] = {0x02, 0, 0, 0, 0, 0, 0, 0, 0x18, 0, 0, 0, 0, 0, 0, 0};
 	CU_ASSERT(memcmp(b.u, cap, sizeof cap) == 0);
 	CU_ASSERT(memcmp(b.u + 16, "test_harness_session.log", 24) == 0);
@@ -475,12 +477,12 @@ static void test_capture_destroy_files(void)
 	CU_ASSERT(t.bulk_len[1] == 2 && memcmp(t.bulk[1], "{}", 2) == 0);
 	trace_free(&t);
 	/* an empty vector: eight zero bytes */
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_files_count(&b, 0), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_files_count(&b, 0), 0);
 	run(&t, AMDP_CLIENT, NULL, b.u, b.n, WHOLE, 0, ex, NULL);
 	CU_ASSERT(b.n == 8 && t.err == 0 && t.nmsg == 1 && t.msg[0]->nfiles == 0);
 	trace_free(&t);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	free(log);
 }
 
@@ -506,22 +508,24 @@ static size_t session_stream(sbuf *b, uint8_t **to_aie, uint64_t *to_len)
 	cfg[65 + 16 + 3] = 128; /* RX ch3: 2048 bytes */
 	cfg[65 + 32 + 3] = 1;
 	memset(raw, 0xab, sizeof raw);
-	CU_ASSERT_EQUAL(amdp_enc_hello(b, 1, 1, nm, dt, ln), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_get_timeout(b), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_mgr_device(b, "vek280"), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_mgr(b, 3, 2, gr, started, 1, kn, "design.xclbin", xcl, 40), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_graph(b, 1, 100), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_bytes(b, amdp_txn_bytes(16, *to_len, 2048)), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run(b, 0, 7, 0, cfg, 129, *to_aie, *to_len, 2048), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_bytes(b, 5ull << 30), 0); /* refused below */
-	CU_ASSERT_EQUAL(amdp_enc_req_query(b, 7), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_get_timeout(b), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_set_timeout(b, 63), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_wait_th(b, 7, 2500), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_wait_graph(b, 2500), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_update_port(b, 1, "gr.in[1]", raw), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_read_port(b, 0, "gr.out", 64), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_destroy(b), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_hello(b, 1, 1, nm, dt, ln), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_get_timeout(b), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_mgr_device(b, "vek280"), 0);
+	CU_ASSERT_EQUAL(
+		aieth__amdp_enc_req_mgr(b, 3, 2, gr, started, 1, kn, "design.xclbin", xcl, 40), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_graph(b, 1, 100), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_bytes(b, aieth__amdp_txn_bytes(16, *to_len, 2048)),
+			0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run(b, 0, 7, 0, cfg, 129, *to_aie, *to_len, 2048), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_bytes(b, 5ull << 30), 0); /* refused below */
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_query(b, 7), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_get_timeout(b), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_set_timeout(b, 63), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_wait_th(b, 7, 2500), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_wait_graph(b, 2500), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_update_port(b, 1, "gr.in[1]", raw), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_read_port(b, 0, "gr.out", 64), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_destroy(b), 0);
 	return b->n;
 }
 
@@ -552,7 +556,7 @@ static void test_roundtrip_requests(void)
 	CU_ASSERT(m[4]->graph_index == 1 && m[4]->iterations == 100);
 	CU_ASSERT(m[6]->id == 7 && m[6]->ncfg == 129 && m[6]->cfg[17] == 256 &&
 		  m[6]->to_aie_len == 4096 && m[6]->from_aie_len == 2048);
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, m[6]), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, m[6]), 0);
 	ASSERT_U64(m[7]->txn_bytes, 5ull << 30);
 	CU_ASSERT_EQUAL(m[8]->id, 7);
 	ASSERT_U64(m[10]->value, 63);
@@ -579,7 +583,7 @@ static void test_roundtrip_requests(void)
 	CU_ASSERT(c.err == 0 && !c.boundary);
 	trace_free(&c);
 	trace_free(&t);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	free(to);
 }
 
@@ -595,25 +599,25 @@ static void test_roundtrip_replies(void)
 	for (int i = 0; i < 64; i++)
 		perf[i] = 1000000ull * (uint64_t)i + 17;
 	uint8_t st1[2] = {0, 1}, st0[2] = {0, 0};
-	CU_ASSERT_EQUAL(amdp_enc_available(&b, 1), 0);
-	CU_ASSERT_EQUAL(amdp_enc_timeout(&b, 60), 0);
-	CU_ASSERT_EQUAL(amdp_enc_mgr_device_ok(&b, &VEK280), 0);
-	CU_ASSERT_EQUAL(amdp_enc_max_mem(&b, 1ull << 30), 0);
-	CU_ASSERT_EQUAL(amdp_enc_graphs(&b, st1, 2), 0);
-	CU_ASSERT_EQUAL(amdp_enc_accepted(&b, 1), 0);
-	CU_ASSERT_EQUAL(amdp_enc_accepted(&b, 0), 0);
-	CU_ASSERT_EQUAL(amdp_enc_status(&b, AMDP_ST_RUNNING), 0);
-	CU_ASSERT_EQUAL(amdp_enc_timeout(&b, 60), 0);
-	CU_ASSERT_EQUAL(amdp_enc_wait_th(&b, AMDP_ST_DONE, rx, sizeof rx, perf, 64), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_available(&b, 1), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_timeout(&b, 60), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_mgr_device_ok(&b, &VEK280), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_max_mem(&b, 1ull << 30), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_graphs(&b, st1, 2), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_accepted(&b, 1), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_accepted(&b, 0), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_status(&b, AMDP_ST_RUNNING), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_timeout(&b, 60), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_wait_th(&b, AMDP_ST_DONE, rx, sizeof rx, perf, 64), 0);
 	/* the same in three parts around the caller's image: TIMEOUT, zeros */
 	sbuf h = SB_INIT(AMDP_MAX_MSG), tl = SB_INIT(AMDP_MAX_MSG), rest = SB_INIT(AMDP_MAX_MSG);
 	static const uint8_t z[32];
-	CU_ASSERT_EQUAL(amdp_enc_wait_th_head(&h, AMDP_ST_TIMEOUT, 32), 0);
-	CU_ASSERT_EQUAL(amdp_enc_wait_th_tail(&tl, NULL, 64), 0);
-	CU_ASSERT_EQUAL(amdp_enc_graphs(&rest, st0, 2), 0);
-	CU_ASSERT_EQUAL(amdp_enc_files_count(&rest, 1), 0);
-	CU_ASSERT_EQUAL(amdp_enc_file(&rest, "profile_summary.csv", (const uint8_t *)"a,b\n", 4),
-			0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_wait_th_head(&h, AMDP_ST_TIMEOUT, 32), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_wait_th_tail(&tl, NULL, 64), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_graphs(&rest, st0, 2), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_files_count(&rest, 1), 0);
+	CU_ASSERT_EQUAL(
+		aieth__amdp_enc_file(&rest, "profile_summary.csv", (const uint8_t *)"a,b\n", 4), 0);
 	size_t slen = b.n + h.n + 32 + tl.n + rest.n, at = 0;
 	uint8_t *stream = malloc(slen);
 	memcpy(stream + at, b.u, b.n), at += b.n;
@@ -622,9 +626,9 @@ static void test_roundtrip_replies(void)
 	memcpy(stream + at, tl.p, tl.n), at += tl.n;
 	memcpy(stream + at, rest.p, rest.n), at += rest.n;
 	CU_ASSERT_EQUAL(at, slen);
-	sb_free(&h);
-	sb_free(&tl);
-	sb_free(&rest);
+	aieth__sb_free(&h);
+	aieth__sb_free(&tl);
+	aieth__sb_free(&rest);
 
 	static const amdp_kind ex[] = {AMDP_R_AVAILABLE, AMDP_R_TIMEOUT, AMDP_R_MGR_DEVICE,
 				       AMDP_R_MAX_MEM,   AMDP_R_GRAPHS,  AMDP_R_ACCEPTED,
@@ -656,14 +660,14 @@ static void test_roundtrip_replies(void)
 	trace_free(&t);
 
 	/* device mismatch: the server's device name, then the session ends */
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_mgr_device_bad(&b, "vek280 (busy: queue 3)"), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_mgr_device_bad(&b, "vek280 (busy: queue 3)"), 0);
 	static const amdp_kind ex2[] = {AMDP_R_MGR_DEVICE, AMDP_NONE};
 	run_all_splits(&t, AMDP_CLIENT, NULL, b.u, b.n, ex2, NULL);
 	CU_ASSERT(t.err == 0 && t.nmsg == 1 && t.msg[0]->flag == 0 &&
 		  strcmp(t.msg[0]->device, "vek280 (busy: queue 3)") == 0);
 	trace_free(&t);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 /* ------------------------------------- the zero-copy path for bulk data */
@@ -678,59 +682,60 @@ static void test_room_advance(void)
 	uint64_t cfg[129] = {0};
 	cfg[17] = 62;
 	cfg[33] = 1;
-	CU_ASSERT_EQUAL(amdp_enc_hello(&b, 1, 0, NULL, NULL, NULL), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_bytes(&b, amdp_txn_bytes(16, 1000, 0)), 0);
-	CU_ASSERT_EQUAL(amdp_enc_req_run(&b, 0, 1, 0, cfg, 129, NULL, 1000, 0), 0);
-	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_SERVER, &VEK280), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_hello(&b, 1, 0, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_bytes(&b, aieth__amdp_txn_bytes(16, 1000, 0)), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run(&b, 0, 1, 0, cfg, 129, NULL, 1000, 0), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_init(&d, AMDP_SERVER, &VEK280), 0);
 	size_t used, pos = 0;
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, b.u, b.n, &used), AMDP_EV_MSG); /* hello */
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, b.u, b.n, &used), AMDP_EV_MSG); /* hello */
 	pos += used;
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, b.u + pos, b.n - pos, &used), AMDP_EV_MSG);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, b.u + pos, b.n - pos, &used), AMDP_EV_MSG);
 	pos += used;
 	CU_ASSERT_EQUAL(d.msg.kind, AMDP_Q_RUN_BYTES);
 	/* bytes before continue are refused, the decoder survives */
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, b.u + pos, b.n - pos, &used), AIETH_ESTATE);
-	amdp_dec_continue(&d, 1);
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, b.u + pos, b.n - pos, &used), AMDP_EV_BULK);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, b.u + pos, b.n - pos, &used), AIETH_ESTATE);
+	aieth__amdp_dec_continue(&d, 1);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, b.u + pos, b.n - pos, &used), AMDP_EV_BULK);
 	pos += used;
 	CU_ASSERT_EQUAL(pos, b.n);
 	ASSERT_U64(d.bulk_len, 1000);
 	uint64_t n;
-	CU_ASSERT_PTR_NULL(amdp_dec_room(&d, &n)); /* no sink yet */
-	amdp_dec_sink(&d, dst);
-	uint8_t *room = amdp_dec_room(&d, &n);
+	CU_ASSERT_PTR_NULL(aieth__amdp_dec_room(&d, &n)); /* no sink yet */
+	aieth__amdp_dec_sink(&d, dst);
+	uint8_t *room = aieth__amdp_dec_room(&d, &n);
 	CU_ASSERT(room == dst && n == 1000);
 	memcpy(room, img, 600); /* as recv() would */
-	CU_ASSERT_EQUAL(amdp_dec_advance(&d, 600), AMDP_EV_MORE);
-	room = amdp_dec_room(&d, &n);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_advance(&d, 600), AMDP_EV_MORE);
+	room = aieth__amdp_dec_room(&d, &n);
 	CU_ASSERT(room == dst + 600 && n == 400);
-	CU_ASSERT_EQUAL(amdp_dec_advance(&d, 401), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_advance(&d, 401), AIETH_ESTATE);
 	memcpy(room, img + 600, 400);
-	CU_ASSERT_EQUAL(amdp_dec_advance(&d, 400), AMDP_EV_MORE);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_advance(&d, 400), AMDP_EV_MORE);
 	CU_ASSERT(memcmp(dst, img, 1000) == 0);
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_req_run_tail(&b, 0), 0);
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, b.u, b.n, &used), AMDP_EV_MSG);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_req_run_tail(&b, 0), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, b.u, b.n, &used), AMDP_EV_MSG);
 	CU_ASSERT(d.msg.kind == AMDP_Q_RUN && d.msg.to_aie_len == 1000);
 	/* a discarded bulk (NULL sink) still advances the stream */
-	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_SERVER, &VCK190), 0);
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_HELLO, sizeof CAP_HELLO, &used), AMDP_EV_BULK);
-	CU_ASSERT(!amdp_dec_at_boundary(&d));
-	amdp_dec_sink(&d, NULL);
-	CU_ASSERT_PTR_NULL(amdp_dec_room(&d, &n));
+	CU_ASSERT_EQUAL(aieth__amdp_dec_init(&d, AMDP_SERVER, &VCK190), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, CAP_HELLO, sizeof CAP_HELLO, &used), AMDP_EV_BULK);
+	CU_ASSERT(!aieth__amdp_dec_at_boundary(&d));
+	aieth__amdp_dec_sink(&d, NULL);
+	CU_ASSERT_PTR_NULL(aieth__amdp_dec_room(&d, &n));
 	pos = used;
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_HELLO + pos, sizeof CAP_HELLO - pos, &used),
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, CAP_HELLO + pos, sizeof CAP_HELLO - pos, &used),
 			AMDP_EV_MSG);
-	CU_ASSERT(pos + used == sizeof CAP_HELLO && d.msg.nfiles == 1 && amdp_dec_at_boundary(&d));
+	CU_ASSERT(pos + used == sizeof CAP_HELLO && d.msg.nfiles == 1 &&
+		  aieth__amdp_dec_at_boundary(&d));
 	/* client side: a reply cut short is not at a boundary */
-	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_CLIENT, NULL), 0);
-	CU_ASSERT_EQUAL(amdp_dec_expect(&d, AMDP_R_TIMEOUT), 0);
-	CU_ASSERT(amdp_dec_at_boundary(&d));
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_MGR_REPLY + 17, 4, &used), AMDP_EV_MORE);
-	CU_ASSERT(!amdp_dec_at_boundary(&d));
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, CAP_MGR_REPLY + 21, 4, &used), AMDP_EV_MSG);
-	CU_ASSERT(amdp_dec_at_boundary(&d) && d.msg.value == 1073741824ull);
-	sb_free(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_init(&d, AMDP_CLIENT, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_expect(&d, AMDP_R_TIMEOUT), 0);
+	CU_ASSERT(aieth__amdp_dec_at_boundary(&d));
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, CAP_MGR_REPLY + 17, 4, &used), AMDP_EV_MORE);
+	CU_ASSERT(!aieth__amdp_dec_at_boundary(&d));
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, CAP_MGR_REPLY + 21, 4, &used), AMDP_EV_MSG);
+	CU_ASSERT(aieth__amdp_dec_at_boundary(&d) && d.msg.value == 1073741824ull);
+	aieth__sb_free(&b);
 }
 
 /* ------------------------------------------------ limits and malformed */
@@ -972,56 +977,56 @@ static void test_malformed_replies(void)
 	static const amdp_kind wt[] = {AMDP_R_MGR_DEVICE, AMDP_R_WAIT_TH, AMDP_NONE};
 	sbuf b = SB_INIT(AMDP_MAX_MSG);
 	uint64_t perf[64] = {0};
-	CU_ASSERT_EQUAL(amdp_enc_mgr_device_ok(&b, &VEK280), 0);
-	CU_ASSERT_EQUAL(amdp_enc_wait_th(&b, AMDP_ST_DONE, NULL, 16, perf, 63), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_mgr_device_ok(&b, &VEK280), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_wait_th(&b, AMDP_ST_DONE, NULL, 16, perf, 63), 0);
 	expect_err(AMDP_CLIENT, wt, b.u, b.n, "perf word count 63, N = 16 needs 4N = 64");
-	sb_reset(&b);
-	CU_ASSERT_EQUAL(amdp_enc_mgr_device_ok(&b, &VEK280), 0);
-	CU_ASSERT_EQUAL(amdp_enc_status(&b, 2), 0);
+	aieth__sb_reset(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_mgr_device_ok(&b, &VEK280), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_status(&b, 2), 0);
 	b.u[b.n - 1] = 2;
 	expect_err(AMDP_CLIENT, wt, b.u, b.n, "status 2 is neither 3 (TIMEOUT) nor 4 (DONE)");
 	/* bytes nobody asked for */
 	static const amdp_kind av[] = {AMDP_R_AVAILABLE, AMDP_NONE};
 	static const uint8_t two[] = {1, 1};
 	expect_err(AMDP_CLIENT, av, two, 2, "1 bytes from the server with no reply expected");
-	sb_free(&b);
+	aieth__sb_free(&b);
 
 	/* expect before the geometry is known */
 	static amdp_dec d;
-	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_CLIENT, NULL), 0);
-	CU_ASSERT_EQUAL(amdp_dec_expect(&d, AMDP_R_WAIT_TH), AIETH_ESTATE);
-	CU_ASSERT_EQUAL(amdp_dec_expect(&d, AMDP_Q_RUN), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_init(&d, AMDP_CLIENT, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_expect(&d, AMDP_R_WAIT_TH), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_expect(&d, AMDP_Q_RUN), AIETH_EINVAL);
 	/* an error is final */
-	CU_ASSERT_EQUAL(amdp_dec_expect(&d, AMDP_R_STATUS), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_expect(&d, AMDP_R_STATUS), 0);
 	size_t used;
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, (const uint8_t *)"\011", 1, &used), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_dec_feed(&d, (const uint8_t *)"\001", 1, &used), AIETH_ESTATE);
-	CU_ASSERT(!amdp_dec_at_boundary(&d));
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, (const uint8_t *)"\011", 1, &used), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_feed(&d, (const uint8_t *)"\001", 1, &used), AIETH_ESTATE);
+	CU_ASSERT(!aieth__amdp_dec_at_boundary(&d));
 	/* server geometry */
 	amdp_geom g = {0, 16, 4096, 16};
-	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_SERVER, &g), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_init(&d, AMDP_SERVER, &g), AIETH_EINVAL);
 	g.n = 65;
-	CU_ASSERT_EQUAL(amdp_dec_init(&d, AMDP_SERVER, &g), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_dec_init(&d, AMDP_SERVER, &g), AIETH_EINVAL);
 }
 
 static void test_encoder_refusals(void)
 {
 	sbuf b = SB_INIT(AMDP_MAX_MSG);
-	CU_ASSERT_EQUAL(amdp_enc_timeout(&b, 0), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_enc_status(&b, 5), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_enc_wait_th_head(&b, AMDP_ST_RUNNING, 0), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_enc_file_head(&b, "../x", 1), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_enc_file(&b, "/etc/passwd", NULL, 0), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_enc_file(&b, "", NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_timeout(&b, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_status(&b, 5), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_wait_th_head(&b, AMDP_ST_RUNNING, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_file_head(&b, "../x", 1), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_file(&b, "/etc/passwd", NULL, 0), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_file(&b, "", NULL, 0), AIETH_EINVAL);
 	char big[300];
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = 0;
-	CU_ASSERT_EQUAL(amdp_enc_mgr_device_bad(&b, big), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(amdp_enc_file_head(&b, big, 1), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_mgr_device_bad(&b, big), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_enc_file_head(&b, big, 1), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(b.n, 0);
-	CU_ASSERT_EQUAL(amdp_check_name("n", "xrt.run_summary", 15), 0);
-	CU_ASSERT_EQUAL(amdp_check_name("n", "..a", 3), 0);
-	sb_free(&b);
+	CU_ASSERT_EQUAL(aieth__amdp_check_name("n", "xrt.run_summary", 15), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_check_name("n", "..a", 3), 0);
+	aieth__sb_free(&b);
 }
 
 /* ------------------------------------------- the checks AMD skips (§12) */
@@ -1039,44 +1044,44 @@ static void test_txn_check(void)
 	m.cfg[33] = 1;
 	m.cfg[65 + 16 + 3] = 128;
 	m.cfg[65 + 32 + 3] = 1;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), 0);
 	m.cfg[0] = 1;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "cfg[0] = 1 differs from the mode 0"));
 	m.cfg[0] = 0;
 	m.cfg[33] = 2;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(aieth_error_message(), "TX channel 0: 2 repetitions in FUNC"));
 	m.cfg[33] = 1;
 	m.cfg[49] = 1; /* TX ch0 offset 1 word: 16 bytes past the image */
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(aieth_error_message(),
 		       "TX channel 0: 4096 bytes at offset 16 leave the 4096-byte image"));
 	m.cfg[49] = 0;
 	m.cfg[65 + 48 + 3] = 1ull << 32;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(aieth_error_message(), "RX channel 3: offset 4294967296 exceeds 32 bits"));
 	m.cfg[65 + 48 + 3] = 0;
 	m.cfg[65 + 16 + 3] = 129;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	m.cfg[65 + 16 + 3] = 128;
 	/* PERF: images of N*W*D bytes */
 	m.mode = 1;
 	m.cfg[0] = 1;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "N*W*D = 2097152 needed"));
 	m.to_aie_len = m.from_aie_len = 16ull * 16 * 8192;
 	m.cfg[33] = 1000;      /* PERF replays */
 	m.cfg[17] = 100000;    /* more frames than D: the kernel replays D words */
 	m.cfg[49] = 15 * 8192; /* channel 15's slot */
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), 0);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), 0);
 	m.cfg[49] = 15 * 8192 + 1;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 	m.ncfg = 128;
-	CU_ASSERT_EQUAL(amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__amdp_txn_check(&VEK280, &m), AIETH_EINVAL);
 }
 
 TU_MAIN("amd_proto", {"capture_handshake", test_capture_handshake},

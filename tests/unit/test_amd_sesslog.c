@@ -68,18 +68,18 @@ static const char *last_line(const char *p, size_t n)
 static void test_quote(void)
 {
 	char q[AMD_LOG_Q], big[300];
-	CU_ASSERT_STRING_EQUAL(amd_log_q("gr", q), "\"gr\"");
-	CU_ASSERT_STRING_EQUAL(amd_log_q("a\"b\\c", q), "\"a\\\"b\\\\c\"");
-	CU_ASSERT_STRING_EQUAL(amd_log_q("x\ny\xff", q), "\"x\\x0ay\\xff\"");
-	CU_ASSERT_STRING_EQUAL(amd_log_q(NULL, q), "\"\"");
+	CU_ASSERT_STRING_EQUAL(aieth__amd_log_q("gr", q), "\"gr\"");
+	CU_ASSERT_STRING_EQUAL(aieth__amd_log_q("a\"b\\c", q), "\"a\\\"b\\\\c\"");
+	CU_ASSERT_STRING_EQUAL(aieth__amd_log_q("x\ny\xff", q), "\"x\\x0ay\\xff\"");
+	CU_ASSERT_STRING_EQUAL(aieth__amd_log_q(NULL, q), "\"\"");
 	memset(big, 'g', sizeof big - 1);
 	big[sizeof big - 1] = 0;
-	amd_log_q(big, q);
+	aieth__amd_log_q(big, q);
 	CU_ASSERT(strlen(q) < AMD_LOG_Q);
 	CU_ASSERT_PTR_NOT_NULL(strstr(q, "...\"")); /* util/text.c: the cut marked inside */
 	/* all bytes escaped: the cut stays inside the buffer */
 	memset(big, '\x01', sizeof big - 1);
-	amd_log_q(big, q);
+	aieth__amd_log_q(big, q);
 	CU_ASSERT(strlen(q) < AMD_LOG_Q);
 }
 
@@ -90,9 +90,9 @@ static void test_form(void)
 	char *p;
 	size_t n;
 	int y, mo, d, h, mi, s, k = 0;
-	amd_log(c, "INFO", "request getTimeOut: %d s", 60);
-	amd_log(c, "WARNING", "a device said: %s", "two\nlines\x7f and \xc3\xa9");
-	CU_ASSERT_EQUAL(amd_log_write(c), 0);
+	aieth__amd_log(c, "INFO", "request getTimeOut: %d s", 60);
+	aieth__amd_log(c, "WARNING", "a device said: %s", "two\nlines\x7f and \xc3\xa9");
+	CU_ASSERT_EQUAL(aieth__amd_log_write(c), 0);
 	p = read_log(&n);
 	CU_ASSERT_EQUAL(count_lines(p), 2);
 	CU_ASSERT_EQUAL(
@@ -103,8 +103,8 @@ static void test_form(void)
 	free(p);
 	/* no session folder: nothing written, no error */
 	c->x = NULL;
-	CU_ASSERT_EQUAL(amd_log_write(c), 0);
-	amd_sesslog_free(c);
+	CU_ASSERT_EQUAL(aieth__amd_log_write(c), 0);
+	aieth__amd_sesslog_free(c);
 	free(c);
 }
 
@@ -116,8 +116,9 @@ static void test_line_cap(void)
 	size_t n;
 	unsigned i;
 	for (i = 0; i < AMD_LOG_LINES_MAX + 5; i++)
-		amd_log(c, "INFO", "request queryTransactionStatus: transaction %u: DONE", i);
-	CU_ASSERT_EQUAL(amd_log_write(c), 0);
+		aieth__amd_log(c, "INFO", "request queryTransactionStatus: transaction %u: DONE",
+			       i);
+	CU_ASSERT_EQUAL(aieth__amd_log_write(c), 0);
 	p = read_log(&n);
 	CU_ASSERT_EQUAL(count_lines(p), AMD_LOG_LINES_MAX + 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_line(p, n), "] [WARNING] ... 5 more lines not kept"));
@@ -125,14 +126,14 @@ static void test_line_cap(void)
 	CU_ASSERT_PTR_NULL(strstr(p, "transaction 10000: DONE\n"));
 	free(p);
 	/* written again later: whole, the count updated, one last line */
-	amd_log(c, "INFO", "request destroy");
-	CU_ASSERT_EQUAL(amd_log_write(c), 0);
+	aieth__amd_log(c, "INFO", "request destroy");
+	CU_ASSERT_EQUAL(aieth__amd_log_write(c), 0);
 	p = read_log(&n);
 	CU_ASSERT_EQUAL(count_lines(p), AMD_LOG_LINES_MAX + 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_line(p, n), "... 6 more lines not kept"));
 	CU_ASSERT_PTR_NULL(strstr(p, "5 more lines"));
 	free(p);
-	amd_sesslog_free(c);
+	aieth__amd_sesslog_free(c);
 	free(c);
 }
 
@@ -147,8 +148,8 @@ static void test_byte_cap(void)
 	long_msg[sizeof long_msg - 1] = 0;
 	/* each line is cut at AMD_LOG_LINE_MAX: about 1 KiB */
 	for (i = 0; i < 2000; i++)
-		amd_log(c, "INFO", "%s", long_msg);
-	CU_ASSERT_EQUAL(amd_log_write(c), 0);
+		aieth__amd_log(c, "INFO", "%s", long_msg);
+	CU_ASSERT_EQUAL(aieth__amd_log_write(c), 0);
 	p = read_log(&n);
 	CU_ASSERT(n <= AMD_LOG_BYTES_MAX + AMD_LOG_LINE_MAX);
 	CU_ASSERT(n > AMD_LOG_BYTES_MAX - AMD_LOG_LINE_MAX);
@@ -162,7 +163,7 @@ static void test_byte_cap(void)
 	}
 	CU_ASSERT_PTR_NOT_NULL(strstr(p, "zzz...\n"));
 	free(p);
-	amd_sesslog_free(c);
+	aieth__amd_sesslog_free(c);
 	free(c);
 }
 

@@ -71,7 +71,7 @@ static void t_recovers(void)
 	int64_t x[8] = {64, 64, 3, 1, 1, 1, 1, 64};
 	cal_search_cfg c = cfg_of(8, 0, 100000, 2000);
 	unsigned evals = 0;
-	double best = cal_search(&c, x, sum_abs, &o, &evals);
+	double best = aieth__cal_search(&c, x, sum_abs, &o, &evals);
 	CU_ASSERT_EQUAL(best, 0);
 	CU_ASSERT(!memcmp(x, o.target, sizeof x));
 	CU_ASSERT(evals == o.calls && evals < 2000);
@@ -80,7 +80,7 @@ static void t_recovers(void)
 		obj f = {{90000}, 1, 0, 0, 0};
 		int64_t y = 1;
 		c = cfg_of(1, 0, 100000, 200);
-		CU_ASSERT_EQUAL(cal_search(&c, &y, sum_abs, &f, &evals), 0);
+		CU_ASSERT_EQUAL(aieth__cal_search(&c, &y, sum_abs, &f, &evals), 0);
 		CU_ASSERT_EQUAL(y, 90000);
 		CU_ASSERT(evals < 120);
 	}
@@ -91,7 +91,7 @@ static void t_ridge_pairs(void)
 	obj o = {{0}, 2, 0, 0, 0};
 	int64_t x[2] = {64, 3};
 	cal_search_cfg c = cfg_of(2, 0, 1000, 5000);
-	CU_ASSERT_EQUAL(cal_search(&c, x, ridge, &o, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__cal_search(&c, x, ridge, &o, NULL), 0);
 	CU_ASSERT(x[0] == 150 && x[1] == 5);
 }
 
@@ -100,13 +100,13 @@ static void t_bounds(void)
 	obj o = {{-50, 5000}, 2, 0, 0, 0};
 	int64_t x[2] = {10, 10};
 	cal_search_cfg c = cfg_of(2, 1, 1000, 1000);
-	double best = cal_search(&c, x, sum_abs, &o, NULL);
+	double best = aieth__cal_search(&c, x, sum_abs, &o, NULL);
 	CU_ASSERT(x[0] == 1 && x[1] == 1000);
 	CU_ASSERT_EQUAL(best, 51 + 4000);
 	/* A start outside the bounds is clamped first. */
 	x[0] = -7;
 	x[1] = 99999;
-	cal_search(&c, x, sum_abs, &o, NULL);
+	aieth__cal_search(&c, x, sum_abs, &o, NULL);
 	CU_ASSERT(x[0] == 1 && x[1] == 1000);
 }
 
@@ -116,7 +116,7 @@ static void t_budget_and_stop(void)
 	int64_t x[2] = {64, 64};
 	cal_search_cfg c = cfg_of(2, 0, 100000, 5);
 	unsigned evals = 0;
-	cal_search(&c, x, sum_abs, &o, &evals);
+	aieth__cal_search(&c, x, sum_abs, &o, &evals);
 	CU_ASSERT(evals == 5 && o.calls == 5);
 	memset(&o, 0, sizeof o);
 	o.n = 2;
@@ -124,7 +124,7 @@ static void t_budget_and_stop(void)
 	o.stop_at = 3;
 	x[0] = x[1] = 64;
 	c.max_evals = 100;
-	cal_search(&c, x, sum_abs, &o, &evals);
+	aieth__cal_search(&c, x, sum_abs, &o, &evals);
 	CU_ASSERT(evals == 3 && o.calls == 3);
 }
 
@@ -133,7 +133,7 @@ static void t_unrunnable(void)
 	obj o = {{120}, 1, 0, 0, 100};
 	int64_t x = 64;
 	cal_search_cfg c = cfg_of(1, 0, 100000, 500);
-	double best = cal_search(&c, &x, sum_abs, &o, NULL);
+	double best = aieth__cal_search(&c, &x, sum_abs, &o, NULL);
 	CU_ASSERT_EQUAL(x, 100);
 	CU_ASSERT_EQUAL(best, 20);
 }
@@ -144,7 +144,8 @@ static void t_deterministic(void)
 	int64_t x[2] = {7, 300}, y[2] = {7, 300};
 	cal_search_cfg c = cfg_of(2, 0, 1000, 37);
 	unsigned ea, eb;
-	double ca = cal_search(&c, x, ridge, &a, &ea), cb = cal_search(&c, y, ridge, &b, &eb);
+	double ca = aieth__cal_search(&c, x, ridge, &a, &ea),
+	       cb = aieth__cal_search(&c, y, ridge, &b, &eb);
 	CU_ASSERT(ca == cb && ea == eb && x[0] == y[0] && x[1] == y[1]);
 }
 
@@ -154,14 +155,14 @@ static void t_bad_args(void)
 	int64_t x = 0;
 	cal_search_cfg c = cfg_of(1, 0, 10, 10);
 	unsigned e = 9;
-	CU_ASSERT(isinf(cal_search(NULL, &x, sum_abs, &o, &e)) && e == 0);
+	CU_ASSERT(isinf(aieth__cal_search(NULL, &x, sum_abs, &o, &e)) && e == 0);
 	c.n = 0;
-	CU_ASSERT(isinf(cal_search(&c, &x, sum_abs, &o, NULL)));
+	CU_ASSERT(isinf(aieth__cal_search(&c, &x, sum_abs, &o, NULL)));
 	c.n = CAL_MAX_PARAMS + 1;
-	CU_ASSERT(isinf(cal_search(&c, &x, sum_abs, &o, NULL)));
+	CU_ASSERT(isinf(aieth__cal_search(&c, &x, sum_abs, &o, NULL)));
 	c.n = 1;
 	c.max_evals = 0;
-	CU_ASSERT(isinf(cal_search(&c, &x, sum_abs, &o, NULL)));
+	CU_ASSERT(isinf(aieth__cal_search(&c, &x, sum_abs, &o, NULL)));
 	CU_ASSERT_EQUAL(o.calls, 0);
 }
 
@@ -190,14 +191,14 @@ static void t_api_states(void)
 #define RX2 \
 	"PLIO_2_FROM_AIE received the first data at cycle[40], ends at cycle[2090], and the throughputs is 2381.86 MBps."
 
-static int parse(const char *text, amd_log *l)
+static int parse(const char *text, aieth__amd_log *l)
 {
 	return aieth__amd_log_parse("b.log", text, strlen(text), l);
 }
 
 static int refused(const char *text, const char *what)
 {
-	amd_log l;
+	aieth__amd_log l;
 	int ok = parse(text, &l) == AIETH_EINVAL && l.n == 0 && l.ev == NULL &&
 		 strstr(aieth_error_message(), what) != NULL;
 	if (!ok)
@@ -207,7 +208,7 @@ static int refused(const char *text, const char *what)
 
 static void t_log_parse(void)
 {
-	amd_log l;
+	aieth__amd_log l;
 	/* AMD's logger lines with their empty line, the program's own output
 	 * around them, CRLF, a bare message, a warning. */
 	const char *text =
@@ -277,7 +278,7 @@ static void t_log_refused(void)
 	CU_ASSERT(refused("PLIO_x_TO_AIE send the first data at cycle[0]", "no channel number"));
 	{
 		static const char nul[] = "a\nb\n\0" TX1;
-		amd_log l;
+		aieth__amd_log l;
 		CU_ASSERT_EQUAL(aieth__amd_log_parse("b.log", nul, sizeof nul - 1, &l),
 				AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "b.log:3: a NUL byte"));
@@ -289,7 +290,7 @@ static void t_log_refused(void)
 	{
 		size_t k = strlen(TX1) + 1, i, n = (size_t)AMD_LOG_MAX_EVENTS + 1;
 		char *big = malloc(n * k + 1);
-		amd_log l;
+		aieth__amd_log l;
 		CU_ASSERT_FATAL(big != NULL);
 		for (i = 0; i < n; i++) {
 			memcpy(big + i * k, TX1, k - 1);
@@ -334,12 +335,12 @@ static struct json_object *etest(const char *const *txns, size_t n)
 
 static int match(const char *text, struct json_object *et, struct json_object **bt)
 {
-	amd_log l;
+	aieth__amd_log l;
 	int rc = parse(text, &l);
 	if (rc)
 		return rc;
 	*bt = NULL;
-	rc = cal_log_test("b.log", &l, et, bt);
+	rc = aieth__cal_log_test("b.log", &l, et, bt);
 	aieth__amd_log_free(&l);
 	return rc;
 }
@@ -374,18 +375,21 @@ static void t_log_match(void)
 	CU_ASSERT_EQUAL_FATAL(
 		match("out\n" PFX L_TX1 PFX L_TX2 PFX L_RX1 "between\n" PFX L_TX2, et, &bt),
 		AIETH_OK);
-	CU_ASSERT_STRING_EQUAL(rj_gets(bt, "name"), "t");
-	CU_ASSERT_STRING_EQUAL(rj_gets(bt, "status"), "pass");
-	c = rj_get(json_object_array_get_idx(rj_get(bt, "transactions"), 0), "channels");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(bt, "name"), "t");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(bt, "status"), "pass");
+	c = aieth__rj_get(json_object_array_get_idx(aieth__rj_get(bt, "transactions"), 0),
+			  "channels");
 	CU_ASSERT_EQUAL(json_object_array_length(c), 3);
-	CU_ASSERT_STRING_EQUAL(rj_gets(json_object_array_get_idx(c, 1), "plio"),
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(json_object_array_get_idx(c, 1), "plio"),
 			       "PLIO_01_FROM_AIE");
-	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 1), "first_cycle"), 60);
-	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 1), "last_cycle"), 2108);
-	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 1), "cycles"), 2048);
-	CU_ASSERT_EQUAL(rj_geti(json_object_array_get_idx(c, 2), "cycles"), 4000);
+	CU_ASSERT_EQUAL(aieth__rj_geti(json_object_array_get_idx(c, 1), "first_cycle"), 60);
+	CU_ASSERT_EQUAL(aieth__rj_geti(json_object_array_get_idx(c, 1), "last_cycle"), 2108);
+	CU_ASSERT_EQUAL(aieth__rj_geti(json_object_array_get_idx(c, 1), "cycles"), 2048);
+	CU_ASSERT_EQUAL(aieth__rj_geti(json_object_array_get_idx(c, 2), "cycles"), 4000);
 	CU_ASSERT_STRING_EQUAL(
-		rj_gets(json_object_array_get_idx(rj_get(bt, "transactions"), 1), "name"), "b");
+		aieth__rj_gets(json_object_array_get_idx(aieth__rj_get(bt, "transactions"), 1),
+			       "name"),
+		"b");
 	json_object_put(bt);
 	/* Each refusal names the file, the line and the channel. */
 	CU_ASSERT(match_refused(L_TX1 L_TX2 "\n" L_TX2, et,

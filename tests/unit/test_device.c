@@ -48,8 +48,8 @@ static int fixture_open(fixture *f)
 		pa[i].size = SIZE;
 		pa[i].reps = 1;
 	}
-	if (pld_txn_encode(&w, f->bi->channels, f->bi->uram_depth_words, PLD_MODE_FUNC, pa, 2, err,
-			   sizeof err) ||
+	if (aieth__pld_txn_encode(&w, f->bi->channels, f->bi->uram_depth_words, PLD_MODE_FUNC, pa,
+				  2, err, sizeof err) ||
 	    w.tx.size != SIZE || w.rx.size != SIZE)
 		return -1;
 	f->ncfg = pld_cfg_count(f->bi->channels);
@@ -57,7 +57,7 @@ static int fixture_open(fixture *f)
 	if (!f->cfg)
 		return -1;
 	memcpy(f->cfg, w.cfg, f->ncfg * sizeof *f->cfg);
-	pld_txn_release(&w);
+	aieth__pld_txn_release(&w);
 	for (i = 0; i < (int)SIZE; i++)
 		f->tx[i] = (uint8_t)(i * 13 + 5);
 	return aieth_graph_run(f->s, "gr", AIETH_ITERATIONS_FOREVER);

@@ -129,7 +129,7 @@ static pld_engine *loopback_engine(pld_engine_params p, uint64_t window_beats, u
 		k[i].compute = copy_compute;
 		k[i].ctx = &copy_bytes;
 	}
-	CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, k, pairs, 1, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pld_engine_create(&e, &p, k, pairs, 1, err, sizeof err), 0);
 	return e;
 }
 
@@ -144,13 +144,13 @@ static int do_run(pld_engine *e, const pld_engine_params *p, uint64_t mode, pld_
 {
 	char err[256];
 	memset(out, 0, sizeof *out);
-	if (pld_txn_encode(&out->t, p->channels, p->depth, mode, a, n, err, sizeof err)) {
+	if (aieth__pld_txn_encode(&out->t, p->channels, p->depth, mode, a, n, err, sizeof err)) {
 		snprintf(out->r.msg, sizeof out->r.msg, "encode: %s", err);
 		return -1;
 	}
 	out->r.tx = out->tx;
 	out->r.rx = out->rx;
-	return pld_engine_run(e, &out->t, reference, limit, &out->r);
+	return aieth__pld_engine_run(e, &out->t, reference, limit, &out->r);
 }
 
 static void test_perf_loopback_full_rate(void)
@@ -164,7 +164,7 @@ static void test_perf_loopback_full_rate(void)
 	for (i = 0; i < (int)sizeof src; i++)
 		src[i] = (uint8_t)i;
 	for (ref = 0; ref < 2; ref++) {
-		pld_engine_graph_run(e, 0, PLD_FOREVER);
+		aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
 		memset(dst, 0, sizeof dst);
 		CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
 		CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
@@ -180,9 +180,9 @@ static void test_perf_loopback_full_rate(void)
 		/* beat 48 replays URAM word 0 XOR the filler mask of block 3 */
 		CU_ASSERT_EQUAL(dst[0], src[0] ^ 0x03);
 		CU_ASSERT_EQUAL(dst[2], src[2] ^ 0x06);
-		pld_txn_release(&r.t);
+		aieth__pld_txn_release(&r.t);
 	}
-	pld_engine_destroy(e);
+	aieth__pld_engine_destroy(e);
 }
 
 static void test_latency_holds_output_window(void)
@@ -194,14 +194,14 @@ static void test_latency_holds_output_window(void)
 	pld_engine *e = loopback_engine(p, 1, 1, 4, 1);
 	pld_arg a[2] = {{0, 0, 12 * 16, 1, 0, NULL, NULL}, {1, 0, 12 * 16, 1, 0, NULL, NULL}};
 	run r;
-	pld_engine_graph_run(e, 0, PLD_FOREVER);
+	aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 1, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
 	CU_ASSERT_EQUAL(r.rx[0].first, 6);
 	/* beats 2k, 2k+1 received at 6+6k and 7+6k: last beat 11 at 37 */
 	CU_ASSERT_EQUAL(r.rx[0].last, 38);
-	pld_txn_release(&r.t);
-	pld_engine_destroy(e);
+	aieth__pld_txn_release(&r.t);
+	aieth__pld_engine_destroy(e);
 }
 
 static void test_graph_not_running_stalls(void)
@@ -217,8 +217,8 @@ static void test_graph_not_running_stalls(void)
 	CU_ASSERT_EQUAL(r.tx[0].stalled_since, 4);
 	CU_ASSERT_EQUAL(r.rx[0].beats_moved, 0);
 	CU_ASSERT_FALSE(r.tx[0].finished);
-	pld_txn_release(&r.t);
-	pld_engine_destroy(e);
+	aieth__pld_txn_release(&r.t);
+	aieth__pld_engine_destroy(e);
 }
 
 static void test_iterations_bound_and_timeout(void)
@@ -228,18 +228,18 @@ static void test_iterations_bound_and_timeout(void)
 	pld_arg a[2] = {{0, 0, 8 * 16, 1, 0, NULL, NULL}, {1, 0, 8 * 16, 1, 0, NULL, NULL}};
 	run r;
 	/* 3 iterations of 2 beats: RX gets 6 of 8 beats, then the board stalls */
-	pld_engine_graph_run(e, 0, 3);
+	aieth__pld_engine_graph_run(e, 0, 3);
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 0, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_STALLED);
 	CU_ASSERT_EQUAL(r.rx[0].beats_moved, 6);
 	CU_ASSERT_EQUAL(r.tx[0].beats_moved, 8); /* two more windows buffered */
-	pld_txn_release(&r.t);
+	aieth__pld_txn_release(&r.t);
 	/* the cycle limit stops a run that would still progress */
-	pld_engine_graph_run(e, 0, PLD_FOREVER);
+	aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, 0, 5, &r), 0);
 	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_TIMEOUT);
-	pld_txn_release(&r.t);
-	pld_engine_destroy(e);
+	aieth__pld_txn_release(&r.t);
+	aieth__pld_engine_destroy(e);
 }
 
 static void test_unconnected_channel_stalls(void)
@@ -248,13 +248,13 @@ static void test_unconnected_channel_stalls(void)
 	pld_engine *e = loopback_engine(p, 1, 1, 0, 1);
 	pld_arg a[1] = {{0, 2, 32, 1, 7, NULL, NULL}};
 	run r;
-	pld_engine_graph_run(e, 0, PLD_FOREVER);
+	aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 1, 0, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_STALLED);
 	CU_ASSERT_FALSE(r.tx[2].connected);
 	CU_ASSERT_EQUAL(r.tx[2].stalled_since, 7);
-	pld_txn_release(&r.t);
-	pld_engine_destroy(e);
+	aieth__pld_txn_release(&r.t);
+	aieth__pld_engine_destroy(e);
 }
 
 static void test_bad_offsets_rejected(void)
@@ -264,18 +264,19 @@ static void test_bad_offsets_rejected(void)
 	pld_arg a[2] = {{0, 0, 32, 1, 0, NULL, NULL}, {1, 0, 32, 1, 0, NULL, NULL}};
 	run r;
 	CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_FUNC, a, 2, 0, 0, &r), 0);
-	pld_txn_release(&r.t);
+	aieth__pld_txn_release(&r.t);
 	/* a cfg word pointing beyond the TX buffer: the kernel would read
 	 * outside it; the emulator refuses */
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&r.t, 4, 16, PLD_MODE_FUNC, a, 2, r.r.msg, 64), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pld_txn_encode(&r.t, 4, 16, PLD_MODE_FUNC, a, 2, r.r.msg, 64),
+			      0);
 	r.t.cfg[1 + 3 * 4 + 0] = 1000; /* TX offset of channel 0 */
 	r.r.tx = r.tx;
 	r.r.rx = r.rx;
-	CU_ASSERT_EQUAL(pld_engine_run(e, &r.t, 0, 0, &r.r), 0);
+	CU_ASSERT_EQUAL(aieth__pld_engine_run(e, &r.t, 0, 0, &r.r), 0);
 	CU_ASSERT_EQUAL(r.r.status, PLD_RUN_ERROR);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.r.msg, "TX channel 0"));
-	pld_txn_release(&r.t);
-	pld_engine_destroy(e);
+	aieth__pld_txn_release(&r.t);
+	aieth__pld_engine_destroy(e);
 }
 
 /* FUNC: one burst at a time per mover, visits in channel order, empty
@@ -294,7 +295,7 @@ static void test_func_reader_one_burst_at_a_time(void)
 		p.edge_rx_last = edges ? 4 : 0;
 		e = loopback_engine(p, 1, 1, 0, 1);
 		for (ref = 0; ref < 2; ref++) {
-			pld_engine_graph_run(e, 0, PLD_FOREVER);
+			aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
 			CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_FUNC, a, 2, ref, 0, &r), 0);
 			CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
 			/* burst 0 at cycle 0: words 5..8; visits at 10, 12, 14 drop
@@ -305,9 +306,9 @@ static void test_func_reader_one_burst_at_a_time(void)
 			/* beat 5 -> window at 6 -> output at 7; last beat 84 -> 86 */
 			CU_ASSERT_EQUAL(r.rx[0].first, 7 + (uint64_t)edges * 3);
 			CU_ASSERT_EQUAL(r.rx[0].last, 87 + (uint64_t)edges * 4);
-			pld_txn_release(&r.t);
+			aieth__pld_txn_release(&r.t);
 		}
-		pld_engine_destroy(e);
+		aieth__pld_engine_destroy(e);
 	}
 }
 
@@ -329,13 +330,13 @@ static void test_func_full_fifos_stall(void)
 		CU_ASSERT_EQUAL(r[ref].r.status, PLD_RUN_STALLED);
 		CU_ASSERT_EQUAL(r[ref].tx[0].beats_moved, 4);
 		CU_ASSERT_EQUAL(r[ref].rx[0].beats_moved, 0);
-		pld_txn_release(&r[ref].t);
+		aieth__pld_txn_release(&r[ref].t);
 	}
 	CU_ASSERT_EQUAL(r[0].r.end_cycle, r[1].r.end_cycle);
 	CU_ASSERT_EQUAL(r[0].tx[0].stalled_since, r[1].tx[0].stalled_since);
 	CU_ASSERT(r[0].r.sim_steps < r[1].r.sim_steps);
-	pld_engine_destroy(e[0]);
-	pld_engine_destroy(e[1]);
+	aieth__pld_engine_destroy(e[0]);
+	aieth__pld_engine_destroy(e[1]);
 }
 
 /* ---------------------------------------------- randomized cross-checks */
@@ -536,13 +537,13 @@ static int cross_check(int seed, int func)
 	make_scenario(&s);
 	if (s.nk == 0)
 		return 0;
-	if (pld_engine_create(&ef, &s.p, s.k, s.nk, 1, err, sizeof err) ||
-	    pld_engine_create(&er, &s.p, s.k, s.nk, 1, err, sizeof err)) {
+	if (aieth__pld_engine_create(&ef, &s.p, s.k, s.nk, 1, err, sizeof err) ||
+	    aieth__pld_engine_create(&er, &s.p, s.k, s.nk, 1, err, sizeof err)) {
 		printf("\nseed %d: create: %s\n", seed, err);
 		return 1;
 	}
-	pld_engine_graph_run(ef, 0, s.limit);
-	pld_engine_graph_run(er, 0, s.limit);
+	aieth__pld_engine_graph_run(ef, 0, s.limit);
+	aieth__pld_engine_graph_run(er, 0, s.limit);
 	/* three transactions: data and kernel state carry across them */
 	for (txn = 0; txn < 3 && !bad; txn++) {
 		pld_arg af[8], ar[8];
@@ -562,18 +563,18 @@ static int cross_check(int seed, int func)
 		bad = compare_runs(&rf, &rr, &bf[0][0], &br[0][0], sizeof bf, seed);
 		skipped += rf.r.sim_skipped;
 		CU_ASSERT_EQUAL(rr.r.sim_skipped, 0);
-		pld_txn_release(&rf.t);
-		pld_txn_release(&rr.t);
+		aieth__pld_txn_release(&rf.t);
+		aieth__pld_txn_release(&rr.t);
 		if (rnd(3) == 0) { /* sometimes more iterations between transactions */
-			pld_engine_graph_run(ef, 0, 5);
-			pld_engine_graph_run(er, 0, 5);
+			aieth__pld_engine_graph_run(ef, 0, 5);
+			aieth__pld_engine_graph_run(er, 0, 5);
 		}
 	}
 	if (!bad) {
 		uint64_t df, dr;
 		int cf, cr;
-		pld_engine_graph_status(ef, 0, &df, &cf);
-		pld_engine_graph_status(er, 0, &dr, &cr);
+		aieth__pld_engine_graph_status(ef, 0, &df, &cf);
+		aieth__pld_engine_graph_status(er, 0, &dr, &cr);
 		if (df != dr || cf != cr) {
 			printf("\nseed %d: graph state %llu/%d vs %llu/%d\n", seed,
 			       (unsigned long long)df, cf, (unsigned long long)dr, cr);
@@ -581,8 +582,8 @@ static int cross_check(int seed, int func)
 		}
 	}
 	total_skipped += skipped;
-	pld_engine_destroy(ef);
-	pld_engine_destroy(er);
+	aieth__pld_engine_destroy(ef);
+	aieth__pld_engine_destroy(er);
 	return bad;
 }
 
@@ -696,14 +697,15 @@ static void test_iteration_timing_schedule(void)
 		k.timing = test_timing;
 		k.timing_ctx = &tc;
 		k.timing_period = tc.P;
-		CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e[ref], &p, &k, 1, 1, err, sizeof err), 0);
-		pld_engine_graph_run(e[ref], 0, PLD_FOREVER);
+		CU_ASSERT_EQUAL_FATAL(
+			aieth__pld_engine_create(&e[ref], &p, &k, 1, 1, err, sizeof err), 0);
+		aieth__pld_engine_graph_run(e[ref], 0, PLD_FOREVER);
 		CU_ASSERT_EQUAL_FATAL(do_run(e[ref], &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
 		CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
 		CU_ASSERT_EQUAL(r.rx[0].first, 6);
 		CU_ASSERT_EQUAL(r.rx[0].last, 18);
-		pld_txn_release(&r.t);
-		pld_engine_destroy(e[ref]);
+		aieth__pld_txn_release(&r.t);
+		aieth__pld_engine_destroy(e[ref]);
 	}
 	CU_ASSERT_EQUAL(memcmp(dst[0], dst[1], sizeof dst[0]), 0);
 }
@@ -741,9 +743,9 @@ static void test_iteration_timing_bad_value(void)
 			k.timing_kernel = 2;
 			k.model_name = "m.so";
 			k.kernel_name = "kern";
-			CU_ASSERT_EQUAL_FATAL(pld_engine_create(&e, &p, &k, 1, 1, err, sizeof err),
-					      0);
-			pld_engine_graph_run(e, 0, PLD_FOREVER);
+			CU_ASSERT_EQUAL_FATAL(
+				aieth__pld_engine_create(&e, &p, &k, 1, 1, err, sizeof err), 0);
+			aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
 			CU_ASSERT_EQUAL_FATAL(do_run(e, &p, PLD_MODE_PERF, a, 2, ref, 0, &r), 0);
 			CU_ASSERT_EQUAL(r.r.status, PLD_RUN_ERROR);
 			CU_ASSERT_PTR_NOT_NULL(
@@ -754,8 +756,8 @@ static void test_iteration_timing_bad_value(void)
 				: c == 1
 					? "iteration 5: iteration_timing gave latency 1000000001, above"
 					: "iteration_timing failed (returned 7) for iterations 0..255"));
-			pld_txn_release(&r.t);
-			pld_engine_destroy(e);
+			aieth__pld_txn_release(&r.t);
+			aieth__pld_engine_destroy(e);
 		}
 }
 
@@ -776,8 +778,8 @@ static void test_perf_in_place_data(void)
 			for (reps = 1; reps <= 3; reps += 2) {
 				pld_engine *ef = loopback_engine(p, w, 1 + w % 3, w - 1, 2);
 				pld_engine *er = loopback_engine(p, w, 1 + w % 3, w - 1, 2);
-				pld_engine_graph_run(ef, 0, PLD_FOREVER);
-				pld_engine_graph_run(er, 0, PLD_FOREVER);
+				aieth__pld_engine_graph_run(ef, 0, PLD_FOREVER);
+				aieth__pld_engine_graph_run(er, 0, PLD_FOREVER);
 				for (txn = 0; txn < 2 && !bad; txn++) {
 					pld_arg af[4], ar[4];
 					run rf, rr;
@@ -814,11 +816,11 @@ static void test_perf_in_place_data(void)
 					bad |= compare_runs(
 						&rf, &rr, &df[0][0], &dr[0][0], sizeof df,
 						(int)(w * 1000 + frames[fi] * 10 + reps));
-					pld_txn_release(&rf.t);
-					pld_txn_release(&rr.t);
+					aieth__pld_txn_release(&rf.t);
+					aieth__pld_txn_release(&rr.t);
 				}
-				pld_engine_destroy(ef);
-				pld_engine_destroy(er);
+				aieth__pld_engine_destroy(ef);
+				aieth__pld_engine_destroy(er);
 			}
 	CU_ASSERT_EQUAL(bad, 0);
 }
@@ -847,18 +849,18 @@ static void test_fast_path_skips_long_runs(void)
 			af[2 + i] = rxf;
 			ar[2 + i] = rxr;
 		}
-		pld_engine_graph_run(ef, 0, PLD_FOREVER);
-		pld_engine_graph_run(er, 0, PLD_FOREVER);
+		aieth__pld_engine_graph_run(ef, 0, PLD_FOREVER);
+		aieth__pld_engine_graph_run(er, 0, PLD_FOREVER);
 		CU_ASSERT_EQUAL_FATAL(do_run(ef, &p, mode, af, 4, 0, 0, &rf), 0);
 		CU_ASSERT_EQUAL_FATAL(do_run(er, &p, mode, ar, 4, 1, 0, &rr), 0);
 		CU_ASSERT_EQUAL(rf.r.status, PLD_RUN_DONE);
 		CU_ASSERT_EQUAL(compare_runs(&rf, &rr, &df[0][0], &dr[0][0], sizeof df, -1), 0);
 		CU_ASSERT(rf.r.sim_skipped > (m ? 2 : 9) * rf.r.sim_steps);
-		pld_txn_release(&rf.t);
-		pld_txn_release(&rr.t);
+		aieth__pld_txn_release(&rf.t);
+		aieth__pld_txn_release(&rr.t);
 	}
-	pld_engine_destroy(ef);
-	pld_engine_destroy(er);
+	aieth__pld_engine_destroy(ef);
+	aieth__pld_engine_destroy(er);
 }
 
 /* The images' gates (pld_gate, th_server's streamed transactions): the
@@ -942,20 +944,21 @@ static void test_gates(void)
 			a[c] = (pld_arg){0, (uint32_t)c, bytes, 1, 0, g.tx[c], NULL};
 			a[2 + c] = (pld_arg){1, (uint32_t)c, bytes, 1, 0, g.rx[c], NULL};
 		}
-		pld_engine_graph_run(e, 0, PLD_FOREVER);
-		pld_engine_graph_run(e, 1, PLD_FOREVER);
+		aieth__pld_engine_graph_run(e, 0, PLD_FOREVER);
+		aieth__pld_engine_graph_run(e, 1, PLD_FOREVER);
 		{
 			char err[256];
 			memset(&r, 0, sizeof r);
-			CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&r.t, p.channels, p.depth,
-							     PLD_MODE_FUNC, a, 4, err, sizeof err),
+			CU_ASSERT_EQUAL_FATAL(aieth__pld_txn_encode(&r.t, p.channels, p.depth,
+								    PLD_MODE_FUNC, a, 4, err,
+								    sizeof err),
 					      0);
 			r.t.tx.gate = &txg;
 			r.t.rx.gate = &rxg;
 			g.t = &r.t;
 			r.r.tx = r.tx;
 			r.r.rx = r.rx;
-			CU_ASSERT_EQUAL_FATAL(pld_engine_run(e, &r.t, ref, 0, &r.r), 0);
+			CU_ASSERT_EQUAL_FATAL(aieth__pld_engine_run(e, &r.t, ref, 0, &r.r), 0);
 		}
 		CU_ASSERT_EQUAL(r.r.status, PLD_RUN_DONE);
 		for (c = 0; c < 2; c++) {
@@ -965,8 +968,8 @@ static void test_gates(void)
 		CU_ASSERT_EQUAL(g.bad_rx, 0);
 		CU_ASSERT_EQUAL(g.gaps, 0);
 		CU_ASSERT_EQUAL(g.need_end, r.t.tx.size);
-		pld_txn_release(&r.t);
-		pld_engine_destroy(e);
+		aieth__pld_txn_release(&r.t);
+		aieth__pld_engine_destroy(e);
 		free(mem);
 	}
 }

@@ -182,7 +182,7 @@ static void t_migration(void)
 	aieth_history *h = NULL;
 	sqlite3_stmt *st = NULL;
 	CU_ASSERT_EQUAL_FATAL(sqlite3_open(p, &db), SQLITE_OK);
-	CU_ASSERT_EQUAL(sqlite3_exec(db, hist_migrations[0], NULL, NULL, NULL), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(db, aieth__hist_migrations[0], NULL, NULL, NULL), SQLITE_OK);
 	CU_ASSERT_EQUAL(sqlite3_exec(db,
 				     "INSERT INTO runs VALUES(1,'k@h','k','2026-01-01T00:00:00Z',"
 				     "1,'old','h','pass',0,'',0);"
@@ -230,17 +230,18 @@ static void t_band(void)
 {
 	double v[] = {100, 102, 98, 101, 99}, e[] = {4, 1, 3, 2}, inner[] = {0, 0, 5, 5, 5};
 	hist_band b;
-	CU_ASSERT_DOUBLE_EQUAL(hist_lower_median(e, 4), 2, 0); /* lower median of 4 */
-	hist_band_of(&b, v, NULL, 5, 5);
+	CU_ASSERT_DOUBLE_EQUAL(aieth__hist_lower_median(e, 4), 2, 0); /* lower median of 4 */
+	aieth__hist_band_of(&b, v, NULL, 5, 5);
 	CU_ASSERT_EQUAL(b.n, 5);
 	CU_ASSERT_DOUBLE_EQUAL(b.median, 100, 0);
 	CU_ASSERT_DOUBLE_EQUAL(b.mad, 1, 0); /* |dev| 0 2 2 1 1 -> 1 */
 	CU_ASSERT_DOUBLE_EQUAL(b.noise, 3 * 1.4826, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(b.allowed, 5 + 3 * 1.4826, 1e-12);
 	/* the runs' own spread when larger than the spread between them */
-	hist_band_of(&b, v, inner, 5, 0);
+	aieth__hist_band_of(&b, v, inner, 5, 0);
 	CU_ASSERT_DOUBLE_EQUAL(b.noise, 3 * 1.4826 * 5, 1e-12);
-	CU_ASSERT(hist_higher_better(HM_THROUGHPUT) && !hist_higher_better(HM_CYCLES));
+	CU_ASSERT(aieth__hist_higher_better(HM_THROUGHPUT) &&
+		  !aieth__hist_higher_better(HM_CYCLES));
 }
 
 /* gate a report of throughput mbps (run id) against h: the exit code */
@@ -329,7 +330,7 @@ static void t_memory_db(void)
 	sqlite3 *db = NULL;
 	aieth_history *h = NULL;
 	CU_ASSERT_EQUAL_FATAL(sqlite3_open(":memory:", &db), SQLITE_OK);
-	CU_ASSERT_EQUAL_FATAL(hist_open_db(&h, db, ":memory:", 0), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__hist_open_db(&h, db, ":memory:", 0), 0);
 	CU_ASSERT_EQUAL(add(h, "5-1", 1, "pass", 1, 0), 1);
 	CU_ASSERT_EQUAL(runs(h), 1);
 	aieth_history_close(h);

@@ -8,11 +8,11 @@
 #include "util/error.h"
 #include "util/json_strict.h"
 
-/* jstrict_parse returning the tree, or NULL (error or JSON null). */
+/* aieth__jstrict_parse returning the tree, or NULL (error or JSON null). */
 static struct json_object *jp(const char *what, const char *text, size_t len)
 {
 	struct json_object *o = NULL;
-	if (jstrict_parse(what, text, len, &o) != 0)
+	if (aieth__jstrict_parse(what, text, len, &o) != 0)
 		return NULL;
 	return o;
 }
@@ -174,19 +174,19 @@ static void test_keys(void)
 	struct json_object *o = parse("{\"name\": \"x\", \"chanels\": 3, \"sub\": {\"q\": 1}}");
 	struct json_object *sub = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(jstrict_keys("t.json", "", o, allowed), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_keys("t.json", "", o, allowed), AIETH_EPARSE);
 	MSG_HAS("t.json: key \"chanels\" is not allowed here (allowed: name, channels, depth); "
 		"did you mean \"channels\"?");
-	CU_ASSERT_EQUAL(jstrict_get_object("t.json", "", o, "sub", 1, &sub), 0);
-	CU_ASSERT_EQUAL(jstrict_keys("t.json", "sub", sub, allowed), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_object("t.json", "", o, "sub", 1, &sub), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_keys("t.json", "sub", sub, allowed), AIETH_EPARSE);
 	MSG_HAS("t.json: sub: key \"q\" is not allowed here");
 	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "did you mean")); /* nothing close */
 	json_object_put(o);
 	o = parse("{\"name\": \"x\"}");
-	CU_ASSERT_EQUAL(jstrict_keys("t.json", "", o, allowed), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_keys("t.json", "", o, allowed), 0);
 	json_object_put(o);
 	o = parse("[1]");
-	CU_ASSERT_EQUAL(jstrict_keys("t.json", "top", o, allowed), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_keys("t.json", "top", o, allowed), AIETH_EPARSE);
 	MSG_HAS("t.json: top: expected an object, got an array");
 	json_object_put(o);
 }
@@ -201,47 +201,53 @@ static void test_integers(void)
 	uint32_t w = 7;
 	struct json_object *f = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(jstrict_get_u64("t.json", "", o, "n", 1, 1, 64, &u), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u64("t.json", "", o, "n", 1, 1, 64, &u), 0);
 	CU_ASSERT_EQUAL(u, 36);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "n", 1, 1, 64, &w), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "n", 1, 1, 64, &w), 0);
 	CU_ASSERT_EQUAL(w, 36);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "zero", 1, 1, 64, &w), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "zero", 1, 1, 64, &w),
+			AIETH_EINVAL);
 	MSG_HAS("t.json: zero: value 0 is out of range (1..64)");
 	CU_ASSERT_EQUAL(w, 36);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "n", 1, 1, 35, &w), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "n", 1, 1, 35, &w), AIETH_EINVAL);
 	MSG_HAS("t.json: n: value 36 is out of range (1..35)");
-	CU_ASSERT_EQUAL(jstrict_get_u64("t.json", "", o, "neg", 1, 0, 10, &u), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u64("t.json", "", o, "neg", 1, 0, 10, &u), AIETH_EINVAL);
 	MSG_HAS("t.json: neg: value -1 is out of range (0..10)");
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "neg", 1, 0, 10, &w), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "neg", 1, 0, 10, &w), AIETH_EINVAL);
 	MSG_HAS("value -1");
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "dbl", 1, 0, 100, &w), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "dbl", 1, 0, 100, &w),
+			AIETH_EPARSE);
 	MSG_HAS("t.json: dbl: expected an integer, got a number with a fraction or exponent");
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "exp", 1, 0, 1000, &w), AIETH_EPARSE);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "str", 1, 0, 100, &w), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "exp", 1, 0, 1000, &w),
+			AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "str", 1, 0, 100, &w),
+			AIETH_EPARSE);
 	MSG_HAS("t.json: str: expected an integer, got a string (\"36\")");
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "b", 1, 0, 100, &w), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "b", 1, 0, 100, &w), AIETH_EPARSE);
 	MSG_HAS("got a boolean");
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "nul", 1, 0, 100, &w), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "nul", 1, 0, 100, &w),
+			AIETH_EPARSE);
 	MSG_HAS("got null");
-	CU_ASSERT_EQUAL(jstrict_get_u64("t.json", "", o, "big", 1, 0, UINT64_MAX, &u), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u64("t.json", "", o, "big", 1, 0, UINT64_MAX, &u), 0);
 	CU_ASSERT_EQUAL(u, UINT64_MAX);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "big", 1, 0, UINT32_MAX, &w),
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "big", 1, 0, UINT32_MAX, &w),
 			AIETH_EINVAL);
 	MSG_HAS("value 18446744073709551615 is out of range (0..4294967295)");
 	/* Missing: required is an error, optional keeps the value. */
 	w = 99;
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "absent", 0, 1, 2, &w), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "absent", 0, 1, 2, &w), 0);
 	CU_ASSERT_EQUAL(w, 99);
 	u = 98;
-	CU_ASSERT_EQUAL(jstrict_get_u64("t.json", "", o, "absent", 0, 1, 2, &u), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u64("t.json", "", o, "absent", 0, 1, 2, &u), 0);
 	CU_ASSERT_EQUAL(u, 98);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "", o, "absent", 1, 1, 2, &w), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "", o, "absent", 1, 1, 2, &w),
+			AIETH_EPARSE);
 	MSG_HAS("t.json: required key \"absent\" is missing");
 	/* Nested paths. */
-	CU_ASSERT_EQUAL(jstrict_get_object("t.json", "", o, "f", 1, &f), 0);
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "f", f, "x", 1, 6, 9, &w), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_object("t.json", "", o, "f", 1, &f), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "f", f, "x", 1, 6, 9, &w), AIETH_EINVAL);
 	MSG_HAS("t.json: f.x: value 5 is out of range (6..9)");
-	CU_ASSERT_EQUAL(jstrict_get_u32("t.json", "f", f, "y", 1, 6, 9, &w), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_u32("t.json", "f", f, "y", 1, 6, 9, &w), AIETH_EPARSE);
 	MSG_HAS("t.json: f: required key \"y\" is missing");
 	json_object_put(o);
 }
@@ -254,26 +260,27 @@ static void test_strings_objects(void)
 	const char *s = NULL;
 	struct json_object *sub = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(jstrict_get_string("t.json", "", o, "s", 1, &s), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_string("t.json", "", o, "s", 1, &s), 0);
 	CU_ASSERT_STRING_EQUAL(s, "hello");
-	CU_ASSERT_EQUAL(jstrict_get_string("t.json", "", o, "n", 1, &s), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_string("t.json", "", o, "n", 1, &s), AIETH_EPARSE);
 	MSG_HAS("t.json: n: expected a string, got an integer (3)");
-	CU_ASSERT_EQUAL(jstrict_get_string("t.json", "", o, "z", 1, &s), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_string("t.json", "", o, "z", 1, &s), AIETH_EPARSE);
 	MSG_HAS("t.json: z: string contains a NUL character");
 	s = "keep";
-	CU_ASSERT_EQUAL(jstrict_get_string("t.json", "", o, "absent", 0, &s), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_string("t.json", "", o, "absent", 0, &s), 0);
 	CU_ASSERT_STRING_EQUAL(s, "keep");
-	CU_ASSERT_EQUAL(jstrict_get_string("t.json", "", o, "absent", 1, &s), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_string("t.json", "", o, "absent", 1, &s), AIETH_EPARSE);
 	MSG_HAS("required key \"absent\" is missing");
-	CU_ASSERT_EQUAL(jstrict_get_object("t.json", "", o, "o", 1, &sub), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_object("t.json", "", o, "o", 1, &sub), 0);
 	CU_ASSERT_PTR_NOT_NULL(sub);
-	CU_ASSERT_EQUAL(jstrict_get_object("t.json", "", o, "a", 1, &sub), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_object("t.json", "", o, "a", 1, &sub), AIETH_EPARSE);
 	MSG_HAS("t.json: a: expected an object, got an array ([1])");
-	CU_ASSERT_EQUAL(jstrict_get_object("t.json", "", o, "absent", 1, &sub), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_object("t.json", "", o, "absent", 1, &sub),
+			AIETH_EPARSE);
 	json_object_put(o);
 	/* The getters check that they are given an object. */
 	o = parse("[1]");
-	CU_ASSERT_EQUAL(jstrict_get_string("t.json", "p", o, "s", 1, &s), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_get_string("t.json", "p", o, "s", 1, &s), AIETH_EPARSE);
 	MSG_HAS("t.json: p: expected an object");
 	json_object_put(o);
 }
@@ -282,13 +289,13 @@ static void test_line_col(void)
 {
 	unsigned l, c;
 	const char *t = "ab\ncd\r\n\nx";
-	jstrict_line_col(t, 0, &l, &c);
+	aieth__jstrict_line_col(t, 0, &l, &c);
 	CU_ASSERT(l == 1 && c == 1);
-	jstrict_line_col(t, 2, &l, &c);
+	aieth__jstrict_line_col(t, 2, &l, &c);
 	CU_ASSERT(l == 1 && c == 3);
-	jstrict_line_col(t, 3, &l, &c);
+	aieth__jstrict_line_col(t, 3, &l, &c);
 	CU_ASSERT(l == 2 && c == 1);
-	jstrict_line_col(t, 8, &l, &c);
+	aieth__jstrict_line_col(t, 8, &l, &c);
 	CU_ASSERT(l == 4 && c == 1);
 }
 
@@ -297,12 +304,12 @@ static void test_line_col(void)
 static void test_parse_null_and_codes(void)
 {
 	struct json_object *o = (struct json_object *)1;
-	CU_ASSERT_EQUAL(jstrict_parse("t.json", " null ", 6, &o), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse("t.json", " null ", 6, &o), AIETH_OK);
 	CU_ASSERT_PTR_NULL(o);
 	o = (struct json_object *)1;
-	CU_ASSERT_EQUAL(jstrict_parse("t.json", "nul", 3, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse("t.json", "nul", 3, &o), AIETH_EPARSE);
 	CU_ASSERT_PTR_NULL(o);
-	CU_ASSERT_EQUAL(jstrict_parse("t.json", "{\"a\":1,\"a\":2}", 15, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse("t.json", "{\"a\":1,\"a\":2}", 15, &o), AIETH_EPARSE);
 	CU_ASSERT_PTR_NULL(o);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "duplicate"));
 }
@@ -310,24 +317,24 @@ static void test_parse_null_and_codes(void)
 static void test_parse_object(void)
 {
 	struct json_object *o = (struct json_object *)1;
-	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "{\"a\":1}", 7, 64, &o), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse_object("t.json", "{\"a\":1}", 7, 64, &o), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT(json_object_is_type(o, json_type_object));
 	json_object_put(o);
 	/* the size before anything is parsed, with the limit */
-	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "{\"a\":1}", 7, 6, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse_object("t.json", "{\"a\":1}", 7, 6, &o), AIETH_EPARSE);
 	CU_ASSERT_PTR_NULL(o);
 	MSG_HAS("t.json: 7 bytes, at most 6");
-	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "[1]", 3, 64, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse_object("t.json", "[1]", 3, 64, &o), AIETH_EPARSE);
 	CU_ASSERT_PTR_NULL(o);
 	MSG_HAS("t.json: expected an object at the top");
 	/* the literal null, as the whole text (no byte after it) */
-	CU_ASSERT_EQUAL(jstrict_parse("t.json", "null", 4, &o), 0);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse("t.json", "null", 4, &o), 0);
 	CU_ASSERT_PTR_NULL(o);
-	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "null", 4, 64, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse_object("t.json", "null", 4, 64, &o), AIETH_EPARSE);
 	MSG_HAS("expected an object at the top");
-	CU_ASSERT_EQUAL(jstrict_parse("t.json", "nul", 3, &o), AIETH_EPARSE);
-	CU_ASSERT_EQUAL(jstrict_parse_object("t.json", "{", 1, 64, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse("t.json", "nul", 3, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__jstrict_parse_object("t.json", "{", 1, 64, &o), AIETH_EPARSE);
 	MSG_HAS("t.json:1:2:");
 }
 

@@ -51,7 +51,7 @@ static void test_cfg_positions_n36(void)
 		.delay = 0x123456789abcdef0ull, .frames = 22, .reps = 23, .offset = 24};
 	rx[5] = (pld_chan_cfg){.delay = 31, .frames = 32, .reps = 33, .offset = 34};
 	rx[35] = (pld_chan_cfg){.delay = 41, .frames = 42, .reps = 43, .offset = 44};
-	pld_cfg_encode(36, PLD_MODE_PERF, tx, rx, w);
+	aieth__pld_cfg_encode(36, PLD_MODE_PERF, tx, rx, w);
 
 	ASSERT_U64(w[0], 1);
 	/* TX channel 0: delay 1, frames 37, reps 73, offset 109 */
@@ -89,7 +89,7 @@ static void test_cfg_positions_n16(void)
 	tx[15] = (pld_chan_cfg){.delay = 21, .frames = 22, .reps = 23, .offset = 24};
 	rx[5] = (pld_chan_cfg){.delay = 31, .frames = 32, .reps = 33, .offset = 34};
 	rx[15] = (pld_chan_cfg){.delay = 41, .frames = 42, .reps = 43, .offset = 0xffffffffu};
-	pld_cfg_encode(16, PLD_MODE_FUNC, tx, rx, w);
+	aieth__pld_cfg_encode(16, PLD_MODE_FUNC, tx, rx, w);
 
 	ASSERT_U64(w[0], 0);
 	/* TX channel 0: 1, 17, 33, 49 */
@@ -119,7 +119,7 @@ static void test_cfg_null_dirs_zero(void)
 {
 	uint64_t w[129];
 	memset(w, 0xff, sizeof w);
-	pld_cfg_encode(16, 7, NULL, NULL, w);
+	aieth__pld_cfg_encode(16, 7, NULL, NULL, w);
 	ASSERT_U64(w[0], 7);
 	ASSERT_U64(nonzero(w + 1, 128), 0);
 }
@@ -139,7 +139,7 @@ static void test_cfg_decode(void)
 	w[90] = 0x100000000ull;        /* RX channel 9 frames -> 0 */
 	w[106] = 1;                    /* RX channel 9 reps */
 	w[122] = 0xffffffffull;        /* RX channel 9 offset */
-	pld_cfg_decode(16, w, &mode, tx, rx);
+	aieth__pld_cfg_decode(16, w, &mode, tx, rx);
 	ASSERT_U64(mode, 1);
 	ASSERT_U64(tx[2].delay, 0xfedcba9876543210ull);
 	ASSERT_U64(tx[2].frames, 7);
@@ -152,7 +152,7 @@ static void test_cfg_decode(void)
 	ASSERT_U64(tx[0].delay + tx[0].frames + tx[0].reps + tx[0].offset, 0);
 	ASSERT_U64(rx[2].delay + rx[2].frames + rx[2].reps + rx[2].offset, 0);
 	/* NULL outputs are skipped */
-	pld_cfg_decode(16, w, NULL, NULL, rx);
+	aieth__pld_cfg_decode(16, w, NULL, NULL, rx);
 	ASSERT_U64(rx[9].delay, 77);
 }
 
@@ -175,8 +175,8 @@ static void test_cfg_roundtrip(void)
 		rx[c] = (pld_chan_cfg){
 			.delay = c * 7u, .frames = 0xffffffffu - c, .reps = c, .offset = c};
 	}
-	pld_cfg_encode(36, 1, tx, rx, w);
-	pld_cfg_decode(36, w, &mode, tx2, rx2);
+	aieth__pld_cfg_encode(36, 1, tx, rx, w);
+	aieth__pld_cfg_decode(36, w, &mode, tx2, rx2);
 	ASSERT_U64(mode, 1);
 	/* field by field: the struct has padding */
 	for (c = 0; c < 36; c++) {
@@ -198,7 +198,7 @@ static void test_perf_positions(void)
 	rxl[5] = 405;
 	rxl[35] = 435;
 	memset(w, 0xee, sizeof w);
-	pld_perf_encode(36, txf, txl, rxf, rxl, w);
+	aieth__pld_perf_encode(36, txf, txl, rxf, rxl, w);
 	ASSERT_U64(w[0], 100);   /* TX first 0 */
 	ASSERT_U64(w[35], 135);  /* TX first 35 */
 	ASSERT_U64(w[36], 200);  /* TX last 0 */
@@ -206,7 +206,7 @@ static void test_perf_positions(void)
 	ASSERT_U64(w[113], 405); /* RX last 5 */
 	ASSERT_U64(w[143], 435); /* RX last 35 */
 	ASSERT_U64(nonzero(w, 144), 6);
-	pld_perf_decode(36, w, a, b, c, d);
+	aieth__pld_perf_decode(36, w, a, b, c, d);
 	CU_ASSERT(memcmp(a, txf, sizeof a) == 0);
 	CU_ASSERT(memcmp(b, txl, sizeof b) == 0);
 	CU_ASSERT(memcmp(c, rxf, sizeof c) == 0);
@@ -222,14 +222,14 @@ static void test_perf_positions_n16(void)
 	w[16] = 2000; /* TX last 0 */
 	w[37] = 3005; /* RX first 5 */
 	w[63] = 4015; /* RX last 15 */
-	pld_perf_decode(16, w, a, NULL, NULL, d);
+	aieth__pld_perf_decode(16, w, a, NULL, NULL, d);
 	ASSERT_U64(a[3], 1003);
 	ASSERT_U64(d[15], 4015);
 	ASSERT_U64(a[0] + d[0], 0);
 	txf[3] = 1003;
 	rxl[15] = 4015;
 	memset(w, 0x11, sizeof w);
-	pld_perf_encode(16, txf, NULL, NULL, rxl, w);
+	aieth__pld_perf_encode(16, txf, NULL, NULL, rxl, w);
 	ASSERT_U64(w[3], 1003);
 	ASSERT_U64(w[63], 4015);
 	ASSERT_U64(nonzero(w, 64), 2);
@@ -260,8 +260,8 @@ static void test_txn_perf_n36(void)
 		 .data = buf_b},
 		{.dir = 0, .index = 0, .size = 32, .reps = 1, .delay = 0, .data = buf_c},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 4096, PLD_MODE_PERF, args, 3, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 36, 4096, PLD_MODE_PERF, args, 3, err, sizeof err), 0);
 	ASSERT_U64(t.channels, 36);
 	ASSERT_U64(t.depth, 4096);
 	ASSERT_U64(t.cfg[0], 1);
@@ -296,10 +296,10 @@ static void test_txn_perf_n36(void)
 	ASSERT_U64(t.rx.seg[0].off, 327680); /* 5 * 65536 */
 	ASSERT_U64(t.rx.seg[0].len, 64);
 	CU_ASSERT_PTR_EQUAL(t.rx.seg[0].ptr, buf_b);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 	CU_ASSERT_PTR_NULL(t.cfg);
 	CU_ASSERT_PTR_NULL(t.tx.seg);
-	pld_txn_release(&t); /* twice is harmless */
+	aieth__pld_txn_release(&t); /* twice is harmless */
 }
 
 static void test_txn_perf_n16(void)
@@ -310,7 +310,7 @@ static void test_txn_perf_n16(void)
 		{.dir = 1, .index = 15, .size = 1024, .reps = 2, .data = buf_a},
 		{.dir = 0, .index = 1, .size = 4096, .reps = 7, .data = buf_b},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, 5, args, 2, err, sizeof err), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__pld_txn_encode(&t, 16, 8192, 5, args, 2, err, sizeof err), 0);
 	ASSERT_U64(t.cfg[0], 1); /* any PERF mode is written as 1 */
 	/* TX channel 1: frames 18, reps 34, offset 50 */
 	ASSERT_U64(t.cfg[18], 256);
@@ -328,22 +328,22 @@ static void test_txn_perf_n16(void)
 	CU_ASSERT_EQUAL_FATAL(t.rx.nseg, 1);
 	ASSERT_U64(t.rx.seg[0].off, 1966080);
 	ASSERT_U64(t.rx.seg[0].len, 1024);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 static void test_txn_perf_no_channels(void)
 {
 	pld_txn t;
 	char err[64];
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_PERF, NULL, 0, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 16, 8192, PLD_MODE_PERF, NULL, 0, err, sizeof err), 0);
 	/* AMD's host allocates the full PERF images even when unused */
 	ASSERT_U64(t.tx.size, 2097152);
 	ASSERT_U64(t.rx.size, 2097152);
 	ASSERT_U64(t.tx.nseg + t.rx.nseg, 0);
 	ASSERT_U64(t.cfg[0], 1);
 	ASSERT_U64(nonzero(t.cfg, 129), 1);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 static void test_txn_perf_clip(void)
@@ -356,8 +356,8 @@ static void test_txn_perf_clip(void)
 		{.dir = 0, .index = 2, .size = 3 * 1024, .reps = 1, .data = big},
 		{.dir = 1, .index = 0, .size = 3 * 1024 + 16, .reps = 1, .data = buf_a},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err), 0);
 	ASSERT_U64(t.tx.size, 4096);
 	/* frames keep the full size: 192 and 193 */
 	ASSERT_U64(t.cfg[7], 192);  /* N=4: TX frames 5..8 */
@@ -369,7 +369,7 @@ static void test_txn_perf_clip(void)
 	CU_ASSERT_EQUAL_FATAL(t.rx.nseg, 1);
 	ASSERT_U64(t.rx.seg[0].off, 0);
 	ASSERT_U64(t.rx.seg[0].len, 1024);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 static void test_txn_func_packing(void)
@@ -384,8 +384,8 @@ static void test_txn_func_packing(void)
 		{.dir = 0, .index = 0, .size = 16, .reps = 1, .data = buf_d},
 		{.dir = 1, .index = 1, .size = 160, .reps = 1, .delay = 4, .data = buf_a + 1024},
 	};
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 4096, PLD_MODE_FUNC, args, 5, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 36, 4096, PLD_MODE_FUNC, args, 5, err, sizeof err), 0);
 	ASSERT_U64(t.cfg[0], 0);
 	/* TX 7: delay 8, frames 44, reps 80, offset 116 = 0 */
 	ASSERT_U64(t.cfg[8], 9);
@@ -429,7 +429,7 @@ static void test_txn_func_packing(void)
 	ASSERT_U64(t.rx.seg[1].off, 48);
 	ASSERT_U64(t.rx.seg[1].len, 160);
 	CU_ASSERT_PTR_EQUAL(t.rx.seg[1].ptr, buf_a + 1024);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 static void test_txn_null_data(void)
@@ -444,8 +444,8 @@ static void test_txn_null_data(void)
 		{.dir = 1, .index = 0, .size = 0, .reps = 1, .data = buf_b},
 	};
 	fill(buf_a, 16, 1);
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, args, 3, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, args, 3, err, sizeof err), 0);
 	ASSERT_U64(t.tx.size, 48);
 	ASSERT_U64(t.rx.size, 0);
 	/* TX channel 1 keeps its place (offset 0), with no backing */
@@ -455,12 +455,12 @@ static void test_txn_null_data(void)
 	ASSERT_U64(t.tx.seg[0].off, 32);
 	ASSERT_U64(t.rx.nseg, 0);
 	memset(out, 0xcc, sizeof out);
-	pld_image_read(&t.tx, 0, out, 48);
+	aieth__pld_image_read(&t.tx, 0, out, 48);
 	for (i = 0; i < 32; i++)
 		CU_ASSERT_EQUAL(out[i], 0);
 	CU_ASSERT(memcmp(out + 32, buf_a, 16) == 0);
 	CU_ASSERT_EQUAL(out[48], 0xcc);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 static void test_image_bytes(void)
@@ -471,12 +471,12 @@ static void test_image_bytes(void)
 		{.dir = 0, .index = 1, .size = 4096, .reps = 1},
 		{.dir = 1, .index = 3, .size = 16, .reps = 1},
 	};
-	ASSERT_U64(pld_image_bytes(36, 4096, PLD_MODE_PERF, args, 4, 0), 2359296);
-	ASSERT_U64(pld_image_bytes(36, 4096, PLD_MODE_PERF, args, 4, 1), 2359296);
-	ASSERT_U64(pld_image_bytes(16, 8192, PLD_MODE_PERF, NULL, 0, 0), 2097152);
-	ASSERT_U64(pld_image_bytes(16, 8192, PLD_MODE_FUNC, args, 4, 0), 4160);
-	ASSERT_U64(pld_image_bytes(16, 8192, PLD_MODE_FUNC, args, 4, 1), 48);
-	ASSERT_U64(pld_image_bytes(16, 8192, PLD_MODE_FUNC, NULL, 0, 1), 0);
+	ASSERT_U64(aieth__pld_image_bytes(36, 4096, PLD_MODE_PERF, args, 4, 0), 2359296);
+	ASSERT_U64(aieth__pld_image_bytes(36, 4096, PLD_MODE_PERF, args, 4, 1), 2359296);
+	ASSERT_U64(aieth__pld_image_bytes(16, 8192, PLD_MODE_PERF, NULL, 0, 0), 2097152);
+	ASSERT_U64(aieth__pld_image_bytes(16, 8192, PLD_MODE_FUNC, args, 4, 0), 4160);
+	ASSERT_U64(aieth__pld_image_bytes(16, 8192, PLD_MODE_FUNC, args, 4, 1), 48);
+	ASSERT_U64(aieth__pld_image_bytes(16, 8192, PLD_MODE_FUNC, NULL, 0, 1), 0);
 }
 
 /* ------------------------------------------------------------ sparse images */
@@ -518,7 +518,7 @@ static void test_image_read(void)
 	for (off = 0; off < 110; off++)
 		for (len = 0; off + len <= 110; len++) {
 			memset(out, 0xcc, sizeof out);
-			pld_image_read(&img, off, out, len);
+			aieth__pld_image_read(&img, off, out, len);
 			for (i = 0; i < len; i++)
 				if (out[i] != expect_byte(off + i)) {
 					CU_FAIL("read byte differs");
@@ -530,12 +530,12 @@ static void test_image_read(void)
 			}
 		}
 	/* spot checks: across the adjacent boundary and into the gap */
-	pld_image_read(&img, 18, out, 4);
+	aieth__pld_image_read(&img, 18, out, 4);
 	CU_ASSERT_EQUAL(out[0], buf_a[8]);
 	CU_ASSERT_EQUAL(out[1], buf_a[9]);
 	CU_ASSERT_EQUAL(out[2], buf_b[0]);
 	CU_ASSERT_EQUAL(out[3], buf_b[1]);
-	pld_image_read(&img, 28, out, 24);
+	aieth__pld_image_read(&img, 28, out, 24);
 	CU_ASSERT_EQUAL(out[0], buf_b[8]);
 	CU_ASSERT_EQUAL(out[2], 0);
 	CU_ASSERT_EQUAL(out[21], 0);
@@ -543,7 +543,7 @@ static void test_image_read(void)
 	/* no segments at all */
 	img.nseg = 0;
 	memset(out, 0xcc, sizeof out);
-	pld_image_read(&img, 0, out, 100);
+	aieth__pld_image_read(&img, 0, out, 100);
 	CU_ASSERT_EQUAL(out[0], 0);
 	CU_ASSERT_EQUAL(out[99], 0);
 	CU_ASSERT_EQUAL(out[100], 0xcc);
@@ -562,7 +562,7 @@ static void test_image_write(void)
 	for (i = 0; i < sizeof src; i++)
 		src[i] = (uint8_t)(200 + i);
 	/* bytes 5..54: covers gap, a, b, gap, part of c */
-	pld_image_write(&img, 5, src, 50);
+	aieth__pld_image_write(&img, 5, src, 50);
 	CU_ASSERT_EQUAL(buf_a[0], src[5]); /* image byte 10 */
 	CU_ASSERT_EQUAL(buf_a[9], src[14]);
 	CU_ASSERT_EQUAL(buf_b[0], src[15]); /* image byte 20 */
@@ -574,17 +574,17 @@ static void test_image_write(void)
 	CU_ASSERT_EQUAL(buf_b[10], 0xdd);
 	CU_ASSERT_EQUAL(buf_c[10], 0xdd);
 	/* gaps still read as zero: the written bytes there were dropped */
-	pld_image_read(&img, 0, out, 100);
+	aieth__pld_image_read(&img, 0, out, 100);
 	for (i = 0; i < 10; i++)
 		CU_ASSERT_EQUAL(out[i], 0);
 	for (i = 30; i < 50; i++)
 		CU_ASSERT_EQUAL(out[i], 0);
 	CU_ASSERT_EQUAL(out[12], src[7]);
 	/* a write entirely in a gap or past the end changes nothing */
-	pld_image_write(&img, 35, src, 10);
-	pld_image_write(&img, 60, src, 40);
-	pld_image_write(&img, 1000, src, 100);
-	pld_image_read(&img, 0, src, 100);
+	aieth__pld_image_write(&img, 35, src, 10);
+	aieth__pld_image_write(&img, 60, src, 40);
+	aieth__pld_image_write(&img, 1000, src, 100);
+	aieth__pld_image_read(&img, 0, src, 100);
 	CU_ASSERT(memcmp(src, out, 100) == 0);
 }
 
@@ -593,24 +593,24 @@ static void test_image_ptr(void)
 	pld_image img;
 	pld_seg seg[3];
 	make_image(&img, seg);
-	CU_ASSERT_PTR_EQUAL(pld_image_ptr(&img, 10, 10), buf_a);
-	CU_ASSERT_PTR_EQUAL(pld_image_ptr(&img, 12, 3), buf_a + 2);
-	CU_ASSERT_PTR_EQUAL(pld_image_ptr(&img, 20, 10), buf_b);
-	CU_ASSERT_PTR_EQUAL(pld_image_ptr(&img, 59, 1), buf_c + 9);
+	CU_ASSERT_PTR_EQUAL(aieth__pld_image_ptr(&img, 10, 10), buf_a);
+	CU_ASSERT_PTR_EQUAL(aieth__pld_image_ptr(&img, 12, 3), buf_a + 2);
+	CU_ASSERT_PTR_EQUAL(aieth__pld_image_ptr(&img, 20, 10), buf_b);
+	CU_ASSERT_PTR_EQUAL(aieth__pld_image_ptr(&img, 59, 1), buf_c + 9);
 	/* across the adjacent boundary a|b: two segments */
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 19, 2));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 10, 11));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 19, 2));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 10, 11));
 	/* past the end of a segment, in gaps, before the first, after the last */
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 55, 6));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 30, 1));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 0, 1));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 9, 2));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 60, 1));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 99, 1));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 12, UINT64_MAX));
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, UINT64_MAX, 1));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 55, 6));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 30, 1));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 0, 1));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 9, 2));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 60, 1));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 99, 1));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 12, UINT64_MAX));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, UINT64_MAX, 1));
 	img.nseg = 0;
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&img, 10, 1));
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&img, 10, 1));
 }
 
 /* Whole-image write and read of a PERF image: D = 64 words, RX channels 0
@@ -625,24 +625,24 @@ static void test_image_write_whole(void)
 	pld_txn t;
 	char err[256];
 	size_t i;
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 4, 64, PLD_MODE_PERF, args, 2, err, sizeof err), 0);
 	ASSERT_U64(t.rx.size, 4096);
 	for (i = 0; i < sizeof src; i++)
 		src[i] = (uint8_t)(i * 31u + 5u);
-	pld_image_write(&t.rx, 0, src, 4096);
+	aieth__pld_image_write(&t.rx, 0, src, 4096);
 	CU_ASSERT(memcmp(dst0, src, 1024) == 0);       /* bytes 0..1023 */
 	CU_ASSERT(memcmp(dst2, src + 2048, 512) == 0); /* bytes 2048..2559 */
-	pld_image_read(&t.rx, 0, out, 4096);
+	aieth__pld_image_read(&t.rx, 0, out, 4096);
 	CU_ASSERT(memcmp(out, src, 1024) == 0);
 	for (i = 1024; i < 2048; i++)
 		CU_ASSERT_EQUAL(out[i], 0);
 	CU_ASSERT(memcmp(out + 2048, src + 2048, 512) == 0);
 	for (i = 2560; i < 4096; i++)
 		CU_ASSERT_EQUAL(out[i], 0);
-	CU_ASSERT_PTR_EQUAL(pld_image_ptr(&t.rx, 2048, 512), dst2);
-	CU_ASSERT_PTR_NULL(pld_image_ptr(&t.rx, 2048, 513));
-	pld_txn_release(&t);
+	CU_ASSERT_PTR_EQUAL(aieth__pld_image_ptr(&t.rx, 2048, 512), dst2);
+	CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&t.rx, 2048, 513));
+	aieth__pld_txn_release(&t);
 }
 
 /* PERF image with all 36 TX channels present, D = 16 words: 36 segments of
@@ -661,25 +661,25 @@ static void test_image_many_segments(void)
 		memset(data[ch], (int)(ch + 1), 64);
 		args[c] = (pld_arg){.dir = 0, .index = ch, .size = 64, .reps = 1, .data = data[ch]};
 	}
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&t, 36, 16, PLD_MODE_PERF, args, 36, err, sizeof err),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		aieth__pld_txn_encode(&t, 36, 16, PLD_MODE_PERF, args, 36, err, sizeof err), 0);
 	ASSERT_U64(t.tx.size, 9216);
 	CU_ASSERT_EQUAL_FATAL(t.tx.nseg, 36);
 	for (c = 0; c < 36; c++) {
 		ASSERT_U64(t.tx.seg[c].off, c * 256u);
-		CU_ASSERT_PTR_EQUAL(pld_image_ptr(&t.tx, c * 256u + 8, 56), data[c] + 8);
-		CU_ASSERT_PTR_NULL(pld_image_ptr(&t.tx, c * 256u + 8, 57));
-		CU_ASSERT_PTR_NULL(pld_image_ptr(&t.tx, c * 256u + 64, 1));
+		CU_ASSERT_PTR_EQUAL(aieth__pld_image_ptr(&t.tx, c * 256u + 8, 56), data[c] + 8);
+		CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&t.tx, c * 256u + 8, 57));
+		CU_ASSERT_PTR_NULL(aieth__pld_image_ptr(&t.tx, c * 256u + 64, 1));
 	}
 	/* channel 20 region plus the start of 21 */
-	pld_image_read(&t.tx, 20 * 256 + 60, out, 200);
+	aieth__pld_image_read(&t.tx, 20 * 256 + 60, out, 200);
 	CU_ASSERT_EQUAL(out[0], 21);
 	CU_ASSERT_EQUAL(out[3], 21);
 	CU_ASSERT_EQUAL(out[4], 0);
 	CU_ASSERT_EQUAL(out[195], 0);
 	CU_ASSERT_EQUAL(out[196], 22);
 	CU_ASSERT_EQUAL(out[199], 22);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 /* ------------------------------------------------------------ errors */
@@ -690,7 +690,8 @@ static void expect_fail(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg
 	pld_txn t;
 	char err[256];
 	memset(&t, 0x5a, sizeof t);
-	CU_ASSERT_EQUAL(pld_txn_encode(&t, n, depth, mode, args, nargs, err, sizeof err), -1);
+	CU_ASSERT_EQUAL(aieth__pld_txn_encode(&t, n, depth, mode, args, nargs, err, sizeof err),
+			-1);
 	CU_ASSERT_STRING_EQUAL(err, msg);
 	if (strcmp(err, msg) != 0)
 		fprintf(stderr, "\n  got:  %s\n  want: %s\n", err, msg);
@@ -699,7 +700,7 @@ static void expect_fail(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg
 	CU_ASSERT_PTR_NULL(t.perf);
 	CU_ASSERT_PTR_NULL(t.tx.seg);
 	CU_ASSERT_PTR_NULL(t.rx.seg);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 }
 
 static void test_errors(void)
@@ -741,10 +742,11 @@ static void test_errors(void)
 	a[0] = (pld_arg){.dir = 0, .index = 0, .size = 68719476720ull, .reps = 1};
 	a[1] = (pld_arg){.dir = 0, .index = 1, .size = 16, .reps = 1};
 	a[2] = (pld_arg){.dir = 0, .index = 2, .size = 0, .reps = 1};
-	CU_ASSERT_EQUAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, a, 2, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(aieth__pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, a, 2, err, sizeof err),
+			0);
 	ASSERT_U64(t.cfg[50], 4294967295ull);
 	ASSERT_U64(t.tx.size, 68719476736ull);
-	pld_txn_release(&t);
+	aieth__pld_txn_release(&t);
 	expect_fail(16, 8192, PLD_MODE_FUNC, a, 3,
 		    "TX channel 2: offset 4294967296 words in the FUNC image, "
 		    "the PL kernel's limit is 4294967295");
@@ -754,8 +756,9 @@ static void test_errors(void)
 		    "the PL kernel's 32-bit word offsets reach 4294967295");
 	/* RX packing is independent of TX: the same RX channel fits */
 	a[1] = (pld_arg){.dir = 1, .index = 1, .size = 32, .reps = 1};
-	CU_ASSERT_EQUAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, a, 2, err, sizeof err), 0);
-	pld_txn_release(&t);
+	CU_ASSERT_EQUAL(aieth__pld_txn_encode(&t, 16, 8192, PLD_MODE_FUNC, a, 2, err, sizeof err),
+			0);
+	aieth__pld_txn_release(&t);
 
 	/* PERF offsets: channel 2 of D = 2^31 words starts at word 2^32 */
 	a[0] = (pld_arg){.dir = 1, .index = 1, .size = 16, .reps = 1};
@@ -765,11 +768,11 @@ static void test_errors(void)
 		    "the PL kernel's limit is 4294967295");
 
 	/* a NULL or zero-length err buffer is allowed */
-	CU_ASSERT_EQUAL(pld_txn_encode(&t, 0, 1, PLD_MODE_PERF, NULL, 0, NULL, 0), -1);
-	CU_ASSERT_EQUAL(pld_txn_encode(&t, 0, 1, PLD_MODE_PERF, NULL, 0, err, 0), -1);
+	CU_ASSERT_EQUAL(aieth__pld_txn_encode(&t, 0, 1, PLD_MODE_PERF, NULL, 0, NULL, 0), -1);
+	CU_ASSERT_EQUAL(aieth__pld_txn_encode(&t, 0, 1, PLD_MODE_PERF, NULL, 0, err, 0), -1);
 	/* a long message is cut to the buffer */
 	a[0] = (pld_arg){.dir = 0, .index = 99, .size = 16, .reps = 1};
-	CU_ASSERT_EQUAL(pld_txn_encode(&t, 16, 8192, PLD_MODE_PERF, a, 1, err, 8), -1);
+	CU_ASSERT_EQUAL(aieth__pld_txn_encode(&t, 16, 8192, PLD_MODE_PERF, a, 1, err, 8), -1);
 	CU_ASSERT_STRING_EQUAL(err, "TX chan");
 }
 
@@ -819,12 +822,12 @@ static void test_filler_table(void)
 	uint8_t m[16], want[16];
 	size_t i;
 
-	pld_filler_mask(1, m);
+	aieth__pld_filler_mask(1, m);
 	CU_ASSERT(memcmp(m, b1, 16) == 0);
 	for (i = 0; i < sizeof table / sizeof table[0]; i++) {
 		parse_mask(table[i].p, want);
 		memset(m, 0xcc, sizeof m);
-		pld_filler_mask(table[i].b, m);
+		aieth__pld_filler_mask(table[i].b, m);
 		CU_ASSERT(memcmp(m, want, 16) == 0);
 		if (memcmp(m, want, 16) != 0)
 			fprintf(stderr, "\n  P(0x%llx) differs\n", (unsigned long long)table[i].b);

@@ -85,7 +85,7 @@ static struct json_object *reply(const char *key, const char *value)
 
 static int run(struct json_object *o, int *failed)
 {
-	int rc = rmr_txn_result("http://x", "t-1", o, &wire, &res, failed);
+	int rc = aieth__rmr_txn_result("http://x", "t-1", o, &wire, &res, failed);
 	json_object_put(o);
 	return rc;
 }
@@ -300,8 +300,9 @@ static void t_fields(void)
 	{
 		int failed;
 		reset();
-		CU_ASSERT_EQUAL(rmr_txn_result("http://x", "t-1", NULL, &wire, &res, &failed),
-				AIETH_EDEVICE);
+		CU_ASSERT_EQUAL(
+			aieth__rmr_txn_result("http://x", "t-1", NULL, &wire, &res, &failed),
+			AIETH_EDEVICE);
 	}
 }
 
@@ -350,7 +351,7 @@ static struct json_object *created2(const char *key, const char *value, const ch
 	return o;
 }
 
-/* rmr_txn_created on o (freed), streaming asked or not: its code; tid and
+/* aieth__rmr_txn_created on o (freed), streaming asked or not: its code; tid and
  * *streamed as it left them. */
 static int created_run(struct json_object *o, int asked, char *tid, size_t cap, int *streamed)
 {
@@ -359,7 +360,7 @@ static int created_run(struct json_object *o, int asked, char *tid, size_t cap, 
 	memset(tid, 'X', cap - 1);
 	tid[cap - 1] = '\0';
 	*streamed = 77;
-	rc = rmr_txn_created("http://x", o, &wire, asked, tid, cap, streamed);
+	rc = aieth__rmr_txn_created("http://x", o, &wire, asked, tid, cap, streamed);
 	json_object_put(o);
 	return rc;
 }
@@ -470,46 +471,46 @@ static void t_session_graph(void)
 	uint64_t done = 0;
 	int complete = 0;
 	struct json_object *o = json_tokener_parse("{\"state\":\"queued\",\"position\":3}");
-	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__rmr_session_state("http://x", o, &st, &pos, &why), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(st, "queued");
 	CU_ASSERT_EQUAL(pos, 3);
 	CU_ASSERT_STRING_EQUAL(why, "");
 	json_object_put(o);
 	o = json_tokener_parse("{\"state\":\"queued\"}");
-	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse("{\"state\":\"queued\",\"position\":-1}");
-	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse("{\"state\":\"sleeping\",\"position\":0}");
-	CU_ASSERT_EQUAL(rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_session_state("http://x", o, &st, &pos, &why), AIETH_EDEVICE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "none of queued, active"));
 	json_object_put(o);
 	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":true}");
-	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_status("http://x", o, &done, &complete), AIETH_OK);
 	CU_ASSERT_EQUAL(done, 7);
 	CU_ASSERT_EQUAL(complete, 1);
 	json_object_put(o);
 	o = json_tokener_parse("{\"iterations_done\":-7,\"complete\":true}");
-	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse("{\"iterations_done\":7,\"complete\":1}");
-	CU_ASSERT_EQUAL(rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_status("http://x", o, &done, &complete), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse(
 		"{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
-	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__rmr_health("http://x", o), AIETH_OK);
 	json_object_put(o);
 	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\"}");
-	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_health("http://x", o), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse(
 		"{\"server\":\"th\\nserver\",\"version\":\"0.1.0\",\"backend\":\"emu\"}");
-	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_health("http://x", o), AIETH_EDEVICE);
 	json_object_put(o);
 	o = json_tokener_parse("{\"server\":\"th_server\",\"version\":\"0.1.0\",\"backend\":"
 			       "\"emuemuemuemuemuemuemuemuemuemuemuemuemuemu\"}");
-	CU_ASSERT_EQUAL(rmr_health("http://x", o), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_health("http://x", o), AIETH_EDEVICE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "1..40 printable"));
 	json_object_put(o);
 }
@@ -542,7 +543,7 @@ static void ports_refused(const char *key, const char *value, const char *msg)
 	struct json_object *o = port_reply(key, value);
 	memset(p, 0xab, sizeof p);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(rmr_graph_ports("http://srv:1", o, p, 2, &n), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_ports("http://srv:1", o, p, 2, &n), AIETH_EDEVICE);
 	CU_ASSERT_EQUAL(n, 77);
 	CU_ASSERT_EQUAL(p[0].kernel, 0xabababab); /* nothing written */
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "server http://srv:1"));
@@ -560,7 +561,7 @@ static void t_ports(void)
 	size_t n = 0;
 	struct json_object *o = port_reply("", NULL), *big, *a;
 	int i;
-	CU_ASSERT_EQUAL_FATAL(rmr_graph_ports("http://x", o, p, 2, &n), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__rmr_graph_ports("http://x", o, p, 2, &n), AIETH_OK);
 	CU_ASSERT_EQUAL(n, 2);
 	CU_ASSERT_STRING_EQUAL(p[0].plio, "PLIO_01_TO_AIE");
 	CU_ASSERT_EQUAL(p[0].to_aie, 1);
@@ -571,7 +572,7 @@ static void t_ports(void)
 	CU_ASSERT_EQUAL(p[1].bytes_per_iteration, 128);
 	/* the count without room (as aieth_graph_ports' first call) */
 	n = 0;
-	CU_ASSERT_EQUAL(rmr_graph_ports("http://x", o, NULL, 0, &n), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_ports("http://x", o, NULL, 0, &n), AIETH_OK);
 	CU_ASSERT_EQUAL(n, 2);
 	json_object_put(o);
 	ports_refused("direction", "\"sideways\"", "\"direction\" \"sideways\" is neither");
@@ -589,7 +590,7 @@ static void t_ports(void)
 	ports_refused("bytes_per_iteration", NULL, "bytes_per_iteration");
 	/* not an array, and one entry more than the bound */
 	o = json_tokener_parse("{\"ports\":{}}");
-	CU_ASSERT_EQUAL(rmr_graph_ports("http://x", o, p, 2, &n), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_ports("http://x", o, p, 2, &n), AIETH_EDEVICE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "\"ports\" must be an array"));
 	json_object_put(o);
 	big = json_object_new_object();
@@ -598,7 +599,7 @@ static void t_ports(void)
 		json_object_array_add(a, json_object_new_object());
 	json_object_object_add(big, "ports", a);
 	n = 77;
-	CU_ASSERT_EQUAL(rmr_graph_ports("http://x", big, NULL, 0, &n), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth__rmr_graph_ports("http://x", big, NULL, 0, &n), AIETH_EDEVICE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "4097 entries, the limit is 4096"));
 	CU_ASSERT_EQUAL(n, 77);
 	json_object_put(big);
@@ -688,7 +689,7 @@ static int sensors_of(const char *text, aieth_sensor *out, size_t cap, size_t *n
 		      size_t ncap)
 {
 	struct json_object *o = json_tokener_parse(text);
-	int rc = rmr_sensors("http://x", o, out, cap, n, notes, ncap);
+	int rc = aieth__rmr_sensors("http://x", o, out, cap, n, notes, ncap);
 	json_object_put(o);
 	return rc;
 }

@@ -484,9 +484,9 @@ static void t_many_tests(void)
 	size_t i, other = 0;
 	CU_ASSERT_EQUAL_FATAL(aieth_report_parse(&base, "b.json", tb, strlen(tb)), AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(aieth_report_parse(&now, "n.json", tn, strlen(tn)), AIETH_OK);
-	rc_name_compares = 0;
+	aieth__rc_name_compares = 0;
 	CU_ASSERT_EQUAL_FATAL(aieth_report_compare(&d, base, "b.json", now, 5), AIETH_OK);
-	CU_ASSERT(rc_name_compares > 0 && rc_name_compares < 400000);
+	CU_ASSERT(aieth__rc_name_compares > 0 && aieth__rc_name_compares < 400000);
 	CU_ASSERT_EQUAL(aieth_report_diff_exit(d), 1);
 	CU_ASSERT_EQUAL(aieth_report_diff_regressions(d), 1);
 	CU_ASSERT_EQUAL(d->compared, N);

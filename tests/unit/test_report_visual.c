@@ -77,20 +77,21 @@ static void test_escape(void)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	char part[16];
-	rv_esc(&b, "<a href=\"x\">'&'</a>\x01\x7f\xff\xc3\xa9\xed\xa0\x80\xef\xbf\xbe\xc0\xaf");
+	aieth__rv_esc(&b,
+		      "<a href=\"x\">'&'</a>\x01\x7f\xff\xc3\xa9\xed\xa0\x80\xef\xbf\xbe\xc0\xaf");
 	CU_ASSERT_STRING_EQUAL(b.p, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;???"
 				    "\xc3\xa9????"
 				    "????");
 	free(b.p);
-	sb_init(&b, SB_DOC_MAX);
-	rv_json(&b, "q\"b\\\n\x02\xc3\xa9\xff");
+	aieth__sb_init(&b, SB_DOC_MAX);
+	aieth__rv_json(&b, "q\"b\\\n\x02\xc3\xa9\xff");
 	CU_ASSERT_STRING_EQUAL(b.p, "\"q\\\"b\\\\\\u000a\\u0002\xc3\xa9?\"");
 	free(b.p);
-	rv_file_part(part, sizeof part, "../<x> y.z/\xc3\xa9-long-name");
+	aieth__rv_file_part(part, sizeof part, "../<x> y.z/\xc3\xa9-long-name");
 	CU_ASSERT_STRING_EQUAL(part, "_.__x__y.z___-l");
-	rv_file_part(part, sizeof part, "");
+	aieth__rv_file_part(part, sizeof part, "");
 	CU_ASSERT_STRING_EQUAL(part, "_");
-	rv_file_part(part, sizeof part, ".hidden");
+	aieth__rv_file_part(part, sizeof part, ".hidden");
 	CU_ASSERT_STRING_EQUAL(part, "_hidden");
 }
 
@@ -166,8 +167,8 @@ static struct json_object *event(struct json_object *evs, const char *ph, const 
 	size_t i;
 	for (i = 0; i < json_object_array_length(evs); i++) {
 		struct json_object *e = json_object_array_get_idx(evs, i);
-		if (!strcmp(rj_gets(e, "ph"), ph) && !strcmp(rj_gets(e, "name"), name) &&
-		    rj_geti(e, "tid") == tid)
+		if (!strcmp(aieth__rj_gets(e, "ph"), ph) &&
+		    !strcmp(aieth__rj_gets(e, "name"), name) && aieth__rj_geti(e, "tid") == tid)
 			return e;
 	}
 	return NULL;
@@ -184,38 +185,39 @@ static void test_trace_math(void)
 	txt = slurp("t.json");
 	root = json_tokener_parse(txt);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	evs = rj_get(root, "traceEvents");
+	evs = aieth__rj_get(root, "traceEvents");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(evs);
 	e = event(evs, "M", "process_name", 0);
-	CU_ASSERT_STRING_EQUAL(rj_gets(rj_get(e, "args"), "name"), "<b>t&1</b> / x</svg><script>");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(aieth__rj_get(e, "args"), "name"),
+			       "<b>t&1</b> / x</svg><script>");
 	e = event(evs, "M", "thread_name", 1);
-	CU_ASSERT_STRING_EQUAL(rj_gets(rj_get(e, "args"), "name"), "IN\"<>");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(aieth__rj_get(e, "args"), "name"), "IN\"<>");
 	/* the transaction: 2000 cycles at 250 MHz = 8 us */
 	e = event(evs, "X", "x</svg><script>", 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	NEAR(rj_getd(e, "ts"), 0);
-	NEAR(rj_getd(e, "dur"), 8.0);
+	NEAR(aieth__rj_getd(e, "ts"), 0);
+	NEAR(aieth__rj_getd(e, "dur"), 8.0);
 	/* OUT: first 100 -> 0.4 us, 1000 cycles -> 4 us; its delay 0..0.4 */
 	e = event(evs, "X", "OUT", 2);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	NEAR(rj_getd(e, "ts"), 0.4);
-	NEAR(rj_getd(e, "dur"), 4.0);
-	CU_ASSERT_EQUAL(rj_geti(e, "pid"), 1);
+	NEAR(aieth__rj_getd(e, "ts"), 0.4);
+	NEAR(aieth__rj_getd(e, "dur"), 4.0);
+	CU_ASSERT_EQUAL(aieth__rj_geti(e, "pid"), 1);
 	e = event(evs, "X", "delay", 2);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	NEAR(rj_getd(e, "dur"), 0.4);
+	NEAR(aieth__rj_getd(e, "dur"), 0.4);
 	/* the latency IN -> OUT on OUT's track: 0..0.4 us */
 	e = event(evs, "X", "latency from IN\"<>", 2);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	NEAR(rj_getd(e, "ts"), 0);
-	NEAR(rj_getd(e, "dur"), 0.4);
-	CU_ASSERT_FALSE(json_object_get_boolean(rj_get(rj_get(e, "args"), "passed")));
+	NEAR(aieth__rj_getd(e, "ts"), 0);
+	NEAR(aieth__rj_getd(e, "dur"), 0.4);
+	CU_ASSERT_FALSE(json_object_get_boolean(aieth__rj_get(aieth__rj_get(e, "args"), "passed")));
 	/* STUCK: from its delay (20 -> 0.08 us) to the stall (420 -> 1.68 us) */
 	e = event(evs, "X", "STUCK", 3);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	NEAR(rj_getd(e, "ts"), 0.08);
-	NEAR(rj_getd(e, "dur"), 1.6);
-	CU_ASSERT_EQUAL(rj_geti(rj_get(e, "args"), "stalled_since_cycle"), 420);
+	NEAR(aieth__rj_getd(e, "ts"), 0.08);
+	NEAR(aieth__rj_getd(e, "dur"), 1.6);
+	CU_ASSERT_EQUAL(aieth__rj_geti(aieth__rj_get(e, "args"), "stalled_since_cycle"), 420);
 	json_object_put(root);
 	free(txt);
 	aieth_report_free(r);
@@ -235,21 +237,21 @@ static void test_trace_long_names(void)
 	memset(b, 'x', n);
 	b[n] = '\0';
 	snprintf(want, 2 * n + 4, "%s / %s", a, b);
-	tx = json_object_array_get_idx(rj_get(t, "transactions"), 0);
-	ch = json_object_array_get_idx(rj_get(tx, "channels"), 0);
+	tx = json_object_array_get_idx(aieth__rj_get(t, "transactions"), 0);
+	ch = json_object_array_get_idx(aieth__rj_get(tx, "channels"), 0);
 	json_object_object_add(t, "name", json_object_new_string(a));
 	json_object_object_add(tx, "name", json_object_new_string(b));
 	json_object_object_add(ch, "plio", json_object_new_string(a));
-	json_object_object_add(json_object_array_get_idx(rj_get(tx, "latencies"), 0), "from",
+	json_object_object_add(json_object_array_get_idx(aieth__rj_get(tx, "latencies"), 0), "from",
 			       json_object_new_string(a));
 	CU_ASSERT_EQUAL(aieth_report_write_trace(r, at("l.json")), AIETH_OK);
 	txt = slurp("l.json");
 	root = json_tokener_parse(txt);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	evs = rj_get(root, "traceEvents");
+	evs = aieth__rj_get(root, "traceEvents");
 	e = event(evs, "M", "process_name", 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-	CU_ASSERT_STRING_EQUAL(rj_gets(rj_get(e, "args"), "name"), want);
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(aieth__rj_get(e, "args"), "name"), want);
 	CU_ASSERT_PTR_NOT_NULL(event(evs, "X", b, 0));
 	CU_ASSERT_PTR_NOT_NULL(event(evs, "X", a, 1));
 	memcpy(want, "latency from ", 13);
@@ -339,18 +341,18 @@ static void test_spread(void)
 		" \"bad\": {\"median\": \"5000\", \"min\": 1, \"max\": 2}}}");
 	sbuf b = SB_INIT(SB_LINE_MAX);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	rv_pm(&b, rv_stat(o, "throughput_MBps"), 1);
+	aieth__rv_pm(&b, aieth__rv_stat(o, "throughput_MBps"), 1);
 	CU_ASSERT_STRING_EQUAL(b.p, "5000.0 \xc2\xb1"
 				    "0.2 %");
-	sb_reset(&b);
-	rv_pm(&b, rv_stat(o, "cycles"), 0);
+	aieth__sb_reset(&b);
+	aieth__rv_pm(&b, aieth__rv_stat(o, "cycles"), 0);
 	CU_ASSERT_STRING_EQUAL(b.p, "0 \xc2\xb1"
 				    "0.0 %");
-	CU_ASSERT_PTR_NULL(rv_stat(o, "one")); /* N = 1: no statistics */
-	CU_ASSERT_PTR_NULL(rv_stat(o, "bad"));
-	CU_ASSERT_PTR_NULL(rv_stat(o, "missing"));
-	CU_ASSERT_PTR_NULL(rv_stat(NULL, "cycles"));
-	sb_free(&b);
+	CU_ASSERT_PTR_NULL(aieth__rv_stat(o, "one")); /* N = 1: no statistics */
+	CU_ASSERT_PTR_NULL(aieth__rv_stat(o, "bad"));
+	CU_ASSERT_PTR_NULL(aieth__rv_stat(o, "missing"));
+	CU_ASSERT_PTR_NULL(aieth__rv_stat(NULL, "cycles"));
+	aieth__sb_free(&b);
 	json_object_put(o);
 }
 
@@ -360,12 +362,12 @@ static void test_repeat_distribution(void)
 {
 	aieth_report *r = fixture("repeat.json");
 	struct json_object *t = json_object_array_get_idx(r->tests, 0);
-	struct json_object *tx = json_object_array_get_idx(rj_get(t, "transactions"), 0);
-	struct json_object *ch = json_object_array_get_idx(rj_get(tx, "channels"), 1);
-	struct json_object *s = rj_get(rj_get(ch, "stats"), "throughput_MBps");
+	struct json_object *tx = json_object_array_get_idx(aieth__rj_get(t, "transactions"), 0);
+	struct json_object *ch = json_object_array_get_idx(aieth__rj_get(tx, "channels"), 1);
+	struct json_object *s = aieth__rj_get(aieth__rj_get(ch, "stats"), "throughput_MBps");
 	char want[96], *h, *d;
-	snprintf(want, sizeof want, "%.1f \xc2\xb1%.1f %%", rj_getd(s, "median"),
-		 rj_getd(s, "mad") / rj_getd(s, "median") * 100);
+	snprintf(want, sizeof want, "%.1f \xc2\xb1%.1f %%", aieth__rj_getd(s, "median"),
+		 aieth__rj_getd(s, "mad") / aieth__rj_getd(s, "median") * 100);
 	CU_ASSERT_EQUAL(aieth_report_write_html(r, at("camp/repeat.html")), AIETH_OK);
 	h = slurp("camp/repeat.html");
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, want));
@@ -392,10 +394,10 @@ static void test_repeat_distribution(void)
 	}
 	{
 		sbuf b = SB_INIT(SB_DOC_MAX);
-		rv_svg_distribution(&b, t, tx, 0);
+		aieth__rv_svg_distribution(&b, t, tx, 0);
 		CU_ASSERT_EQUAL(count(b.p, "class=\"run\""), 500 + 10);
 		CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "dots: every 4. run of 2000"));
-		sb_free(&b);
+		aieth__sb_free(&b);
 	}
 	rm_tree(at("camp/c1"));
 	aieth_report_free(r);
@@ -475,17 +477,17 @@ static void test_sweep_hostile(void)
 	rm_tree(at("camp/c3"));
 	/* wrong types everywhere the pages read a campaign (what the loader
 	 * does not check: it checks channels and latencies are arrays) */
-	sw = json_object_array_get_idx(rj_get(r->run, "sweeps"), 0);
-	json_object_object_add(json_object_array_get_idx(rj_get(sw, "axes"), 0), "values",
+	sw = json_object_array_get_idx(aieth__rj_get(r->run, "sweeps"), 0);
+	json_object_object_add(json_object_array_get_idx(aieth__rj_get(sw, "axes"), 0), "values",
 			       json_tokener_parse("[{\"a\": 1}, null, [2], \"x\"]"));
 	json_object_object_add(sw, "knees",
 			       json_tokener_parse("[1, {\"axis\": 2, \"at\": []},"
 						  " {\"axis\": \"size\", \"value\": {}}]"));
 	t = json_object_array_get_idx(r->tests, 0);
-	json_object_object_add(rj_get(t, "sweep"), "values", json_tokener_parse("[1]"));
+	json_object_object_add(aieth__rj_get(t, "sweep"), "values", json_tokener_parse("[1]"));
 	t = json_object_array_get_idx(r->tests, 1);
 	json_object_object_add(
-		json_object_array_get_idx(rj_get(t, "transactions"), 0), "channels",
+		json_object_array_get_idx(aieth__rj_get(t, "transactions"), 0), "channels",
 		json_tokener_parse("[{\"plio\": \"P\", \"finished\": true, \"stats\": "
 				   "{\"throughput_MBps\": {\"median\": 1, \"min\": 0, "
 				   "\"max\": 2, \"runs\": {}}, \"cycles\": 3}}]"));
@@ -493,7 +495,7 @@ static void test_sweep_hostile(void)
 	json_object_object_add(r->run, "sweeps",
 			       json_tokener_parse("[7, {\"axes\": 3}, {\"axes\": [7, {}]}]"));
 	CU_ASSERT_EQUAL(aieth_report_write_html(r, at("camp/types.html")), AIETH_OK);
-	json_object_array_add(rj_get(r->run, "sweeps"), sw);
+	json_object_array_add(aieth__rj_get(r->run, "sweeps"), sw);
 	CU_ASSERT_EQUAL(aieth_report_write_html(r, at("camp/types.html")), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_report_write_svgs(r, at("camp/c4")), AIETH_OK);
 	rm_tree(at("camp/c4"));
@@ -541,9 +543,9 @@ static void test_sweep_bounds(void)
 			tx = json_object_new_object();
 			json_object_object_add(tx, "name", json_object_new_string("t0"));
 			json_object_object_add(tx, "channels", json_object_new_array());
-			json_object_array_add(rj_get(tx, "channels"), ch);
+			json_object_array_add(aieth__rj_get(tx, "channels"), ch);
 			json_object_object_add(t, "transactions", json_object_new_array());
-			json_object_array_add(rj_get(t, "transactions"), tx);
+			json_object_array_add(aieth__rj_get(t, "transactions"), tx);
 			json_object_array_add(r->tests, t);
 		}
 	sw = json_object_new_object();
@@ -554,7 +556,7 @@ static void test_sweep_bounds(void)
 	json_object_object_add(json_object_array_get_idx(axes, 1), "values", delays);
 	json_object_object_add(sw, "axes", axes);
 	json_object_object_add(r->run, "sweeps", json_object_new_array());
-	json_object_array_add(rj_get(r->run, "sweeps"), sw);
+	json_object_array_add(aieth__rj_get(r->run, "sweeps"), sw);
 	CU_ASSERT_EQUAL(aieth_report_write_html(r, at("camp/big.html")), AIETH_OK);
 	CU_ASSERT_EQUAL(stat(at("camp/big.html"), &st), 0);
 	printf("\n  100,000-point sweep: report.html %lld bytes\n", (long long)st.st_size);
@@ -578,13 +580,13 @@ static void test_sweep_bounds(void)
 	{
 		sbuf b = SB_INIT(SB_DOC_MAX);
 		const char *p;
-		CU_ASSERT_EQUAL(rv_svg_curve(&b, r->tests, sw, 0, RV_FIG_THROUGHPUT, 1), 1);
+		CU_ASSERT_EQUAL(aieth__rv_svg_curve(&b, r->tests, sw, 0, RV_FIG_THROUGHPUT, 1), 1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "drawn with 400 evenly chosen"));
 		CU_ASSERT_EQUAL(count(b.p, "class=\"failed\""), 51);
 		p = strstr(b.p, "class=\"curve\"");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 		CU_ASSERT(count(p, ",") >= 400 && count(p, ",") <= 460);
-		sb_free(&b);
+		aieth__sb_free(&b);
 	}
 	aieth_report_free(r);
 }
@@ -631,8 +633,8 @@ static void test_svg_labels(void)
 	struct json_object *tx;
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	tx = json_object_array_get_idx(rj_get(t, "transactions"), 0);
-	rv_svg_timeline(&b, t, tx, 1);
+	tx = json_object_array_get_idx(aieth__rj_get(t, "transactions"), 0);
+	aieth__rv_svg_timeline(&b, t, tx, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b.p);
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, ">1..1025</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, ">17..1041</text>"));
@@ -641,7 +643,7 @@ static void test_svg_labels(void)
 	CU_ASSERT_PTR_NULL(strstr(b.p, "(delay 17)"));
 	free(b.p);
 	b = (sbuf)SB_INIT(SB_DOC_MAX);
-	rv_svg_throughput(&b, t, tx, 1);
+	aieth__rv_svg_throughput(&b, t, tx, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b.p);
 	/* RXDATA: data failed, throughput kept its threshold: a green bar */
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.p, "fill=\"#2e7d32\"><title>RXDATA: "));
@@ -664,7 +666,8 @@ static void test_timeline_short(void)
 	const char *p;
 	int ticks = 0;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	rv_svg_timeline(&b, t, json_object_array_get_idx(rj_get(t, "transactions"), 0), 1);
+	aieth__rv_svg_timeline(&b, t,
+			       json_object_array_get_idx(aieth__rj_get(t, "transactions"), 0), 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b.p);
 	for (p = b.p; (p = strstr(p, "text-anchor=\"middle\" font-size=\"11\">")); p++)
 		ticks++;

@@ -31,7 +31,7 @@ static char msg[2048];
 static int rule(rn_in_graph g, const rn_in_chan *ch, size_t n)
 {
 	msg[0] = 0;
-	return rn_inputs_rule(&g, 1, ch, n, msg, sizeof msg);
+	return aieth__rn_inputs_rule(&g, 1, ch, n, msg, sizeof msg);
 }
 
 static void has(const char *want)
@@ -56,7 +56,7 @@ static void test_consistent(void)
 		rn_in_graph g = graph(128);
 		rn_in_chan bad = chan("PLIO_09_FROM_AIE", 0, 16, 1, NULL);
 		g.known = 0;
-		CU_ASSERT_EQUAL(rn_inputs_rule(&g, 1, &bad, 1, msg, sizeof msg), 0);
+		CU_ASSERT_EQUAL(aieth__rn_inputs_rule(&g, 1, &bad, 1, msg, sizeof msg), 0);
 	}
 }
 

@@ -43,37 +43,37 @@ static void t_held_and_changed(void)
 	snprintf(path, sizeof path, "%s", p);
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
-	CU_ASSERT_EQUAL_FATAL(rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
 	CU_ASSERT_EQUAL(a.kind, AIETH_SRC_MEM);
 	CU_ASSERT_EQUAL(fd, -1);
 	CU_ASSERT_EQUAL(a.len, 16);
 	CU_ASSERT_EQUAL(first(&a), 1);
 	/* again: the same bytes, not converted again */
-	CU_ASSERT_EQUAL_FATAL(rn_texts_open(&t, path, AIETH_ELEM_INT32, &b, &fd), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__rn_texts_open(&t, path, AIETH_ELEM_INT32, &b, &fd), 0);
 	CU_ASSERT_PTR_EQUAL(b.mem, a.mem);
 	/* another type of the same file: its own bytes */
-	CU_ASSERT_EQUAL_FATAL(rn_texts_open(&t, path, AIETH_ELEM_INT16, &b, &fd), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__rn_texts_open(&t, path, AIETH_ELEM_INT16, &b, &fd), 0);
 	CU_ASSERT_EQUAL(b.len, 8);
 	CU_ASSERT_PTR_NOT_EQUAL(b.mem, a.mem);
 	/* changed on disk, another size: converted again */
 	rewrite(path, "7 8 9 10 11 12 13 14\n");
-	CU_ASSERT_EQUAL_FATAL(rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
 	CU_ASSERT_EQUAL(a.len, 32);
 	CU_ASSERT_EQUAL(first(&a), 7);
 	/* the same size, another modification time: converted again */
 	rewrite(path, "5 8 9 10 11 12 13 14\n");
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, path, ts, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
 	CU_ASSERT_EQUAL(first(&a), 5);
 	/* a file that no longer parses: the error, never the old bytes */
 	rewrite(path, "5 x 9 10 11 12 13 14\n");
 	ts[0].tv_sec = ts[1].tv_sec = 2000;
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, path, ts, 0), 0);
-	CU_ASSERT_NOT_EQUAL(rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
+	CU_ASSERT_NOT_EQUAL(aieth__rn_texts_open(&t, path, AIETH_ELEM_INT32, &a, &fd), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), path));
 	if (fd >= 0)
 		close(fd);
-	rn_texts_free(t);
+	aieth__rn_texts_free(t);
 }
 
 /* Past RN_TEXTS_MAX_FILES: a scratch file per use, the same bytes. */
@@ -91,7 +91,8 @@ static void t_bounded(void)
 		rewrite(path[i], text);
 		memset(&s, 0, sizeof s);
 		fd = -1;
-		CU_ASSERT_EQUAL_FATAL(rn_texts_open(&t, path[i], AIETH_ELEM_INT32, &s, &fd), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__rn_texts_open(&t, path[i], AIETH_ELEM_INT32, &s, &fd),
+				      0);
 		CU_ASSERT_EQUAL(first(&s), i);
 		if (i < RN_TEXTS_MAX_FILES) {
 			CU_ASSERT_EQUAL(s.kind, AIETH_SRC_MEM);
@@ -103,7 +104,7 @@ static void t_bounded(void)
 		if (fd >= 0)
 			close(fd);
 	}
-	rn_texts_free(t);
+	aieth__rn_texts_free(t);
 	for (i = 0; i <= RN_TEXTS_MAX_FILES; i++)
 		unlink(path[i]);
 	rmdir(dir);

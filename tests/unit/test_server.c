@@ -29,7 +29,7 @@
 
 static int tok_parse(srv_tokens *t, const char *text)
 {
-	return srv_tokens_parse(t, "tokens", text, strlen(text));
+	return aieth__srv_tokens_parse(t, "tokens", text, strlen(text));
 }
 
 static void test_tokens_ok(void)
@@ -41,19 +41,19 @@ static void test_tokens_ok(void)
 	CU_ASSERT_EQUAL(t.n, 2);
 	CU_ASSERT_STRING_EQUAL(t.v[0].name, "alice");
 	CU_ASSERT_STRING_EQUAL(t.v[1].name, "bob.ci-1");
-	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "0123456789abcdef", 16), "alice");
-	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "~!@$%^&*()_+{}|:<>?", 19), "bob.ci-1");
-	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "0123456789abcdeF", 16));
-	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "0123456789abcdef0", 17));
-	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "0123456789abcde", 15));
-	CU_ASSERT_PTR_NULL(srv_tokens_check(&t, "", 0));
-	CU_ASSERT_PTR_NULL(srv_tokens_check(NULL, "0123456789abcdef", 16));
-	srv_tokens_free(&t);
+	CU_ASSERT_STRING_EQUAL(aieth__srv_tokens_check(&t, "0123456789abcdef", 16), "alice");
+	CU_ASSERT_STRING_EQUAL(aieth__srv_tokens_check(&t, "~!@$%^&*()_+{}|:<>?", 19), "bob.ci-1");
+	CU_ASSERT_PTR_NULL(aieth__srv_tokens_check(&t, "0123456789abcdeF", 16));
+	CU_ASSERT_PTR_NULL(aieth__srv_tokens_check(&t, "0123456789abcdef0", 17));
+	CU_ASSERT_PTR_NULL(aieth__srv_tokens_check(&t, "0123456789abcde", 15));
+	CU_ASSERT_PTR_NULL(aieth__srv_tokens_check(&t, "", 0));
+	CU_ASSERT_PTR_NULL(aieth__srv_tokens_check(NULL, "0123456789abcdef", 16));
+	aieth__srv_tokens_free(&t);
 	CU_ASSERT_EQUAL(t.n, 0);
 	/* a last line without a newline */
 	CU_ASSERT_EQUAL_FATAL(tok_parse(&t, "c xxxxxxxxxxxxxxxxxxxx"), AIETH_OK);
-	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "xxxxxxxxxxxxxxxxxxxx", 20), "c");
-	srv_tokens_free(&t);
+	CU_ASSERT_STRING_EQUAL(aieth__srv_tokens_check(&t, "xxxxxxxxxxxxxxxxxxxx", 20), "c");
+	aieth__srv_tokens_free(&t);
 }
 
 static void test_tokens_bad(void)
@@ -76,7 +76,8 @@ static void test_tokens_bad(void)
 	MSG_HAS("tokens:2: the name \"a\" is listed twice");
 	CU_ASSERT_EQUAL(tok_parse(&t, "a 0123456789abcdef\nb 0123456789abcdef\n"), AIETH_EPARSE);
 	MSG_HAS("\"b\" has the token of \"a\"");
-	CU_ASSERT_EQUAL(srv_tokens_parse(&t, "tokens", "a 0123456789abc\0ef", 18), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__srv_tokens_parse(&t, "tokens", "a 0123456789abc\0ef", 18),
+			AIETH_EPARSE);
 	MSG_HAS("NUL byte");
 	memset(big, 'n', sizeof big);
 	memcpy(big + 65, " 0123456789abcdef", 18);
@@ -88,7 +89,7 @@ static void test_tokens_bad(void)
 	CU_ASSERT_EQUAL(tok_parse(&t, big), AIETH_EPARSE);
 	MSG_HAS("is 257 bytes, allowed 16..256");
 	/* a token file that cannot be used is the operator's input error */
-	CU_ASSERT_EQUAL(srv_tokens_load(&t, "/nonexistent/tokens"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_tokens_load(&t, "/nonexistent/tokens"), AIETH_EINVAL);
 	MSG_HAS("/nonexistent/tokens");
 }
 
@@ -96,12 +97,13 @@ static void test_tokens_file(void)
 {
 	srv_tokens t;
 	const char *p = tu_tmpfile("ci 0123456789abcdef0123456789abcdef\n");
-	CU_ASSERT_EQUAL_FATAL(srv_tokens_load(&t, p), AIETH_OK);
-	CU_ASSERT_STRING_EQUAL(srv_tokens_check(&t, "0123456789abcdef0123456789abcdef", 32), "ci");
-	srv_tokens_free(&t);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_tokens_load(&t, p), AIETH_OK);
+	CU_ASSERT_STRING_EQUAL(aieth__srv_tokens_check(&t, "0123456789abcdef0123456789abcdef", 32),
+			       "ci");
+	aieth__srv_tokens_free(&t);
 	/* secrets others may read: refused, the mode named */
 	CU_ASSERT_EQUAL_FATAL(chmod(p, 0604), 0);
-	CU_ASSERT_EQUAL(srv_tokens_load(&t, p), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_tokens_load(&t, p), AIETH_EINVAL);
 	MSG_HAS("group or others may use it (mode 0604)");
 	CU_ASSERT_PTR_NULL(t.v);
 }
@@ -109,60 +111,60 @@ static void test_tokens_file(void)
 static void test_routes(void)
 {
 	srv_route r;
-	srv_route_parse("/v1/health", &r);
+	aieth__srv_route_parse("/v1/health", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_HEALTH);
-	srv_route_parse("/v1/metrics", &r);
+	aieth__srv_route_parse("/v1/metrics", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_METRICS);
-	srv_route_parse("/v1/sessions", &r);
+	aieth__srv_route_parse("/v1/sessions", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_SESSIONS);
-	srv_route_parse("/v1/sessions/s-1-ab", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1-ab", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_SESSION);
 	CU_ASSERT_STRING_EQUAL(r.sid, "s-1-ab");
-	srv_route_parse("/v1/sessions/s-1/graphs/gr.x", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/gr.x", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
 	CU_ASSERT_STRING_EQUAL(r.graph, "gr.x");
-	srv_route_parse("/v1/sessions/s-1/graphs/gr/run", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/gr/run", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RUN);
-	srv_route_parse("/v1/sessions/s-1/graphs/gr/wait", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/gr/wait", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_WAIT);
-	srv_route_parse("/v1/sessions/s-1/graphs/gr/end", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/gr/end", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_END);
-	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/ports", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/ports", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_PORTS);
 	CU_ASSERT_STRING_EQUAL(r.graph, "top.gr[0]");
-	srv_route_parse("/v1/sessions/s-1/graphs/ports", &r); /* a graph named "ports" */
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/ports", &r); /* a graph named "ports" */
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
 	CU_ASSERT_STRING_EQUAL(r.graph, "ports");
-	srv_route_parse("/v1/sessions/s-1/txns", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/txns", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXNS);
-	srv_route_parse("/v1/sessions/s-1/txns/t-2", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/txns/t-2", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN);
 	CU_ASSERT_STRING_EQUAL(r.tid, "t-2");
-	srv_route_parse("/v1/sessions/s-1/txns/t-2/tx", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/txns/t-2/tx", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_TX);
-	srv_route_parse("/v1/sessions/s-1/txns/t-2/wait", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/txns/t-2/wait", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_WAIT);
-	srv_route_parse("/v1/sessions/s-1/txns/t-2/rx", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/txns/t-2/rx", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_TXN_RX);
-	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/g.k.in[1]", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/g.k.in[1]", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RTP);
 	CU_ASSERT_STRING_EQUAL(r.port, "g.k.in[1]");
-	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/a/b", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/a/b", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
-	srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/g/rtp/", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	/* graph and port names as a test description has them: the path comes
 	 * percent-decoded, any byte but '/' and control bytes */
-	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/run", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/run", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RUN);
 	CU_ASSERT_STRING_EQUAL(r.graph, "top.gr[0]");
-	srv_route_parse("/v1/sessions/s-1/graphs/my graph %2f\xc3\xa9", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/my graph %2f\xc3\xa9", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH);
 	CU_ASSERT_STRING_EQUAL(r.graph, "my graph %2f\xc3\xa9");
-	srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/rtp/top.gr[0].k.in[1]", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/graphs/top.gr[0]/rtp/top.gr[0].k.in[1]", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_GRAPH_RTP);
 	CU_ASSERT_STRING_EQUAL(r.port, "top.gr[0].k.in[1]");
-	srv_route_parse("/v1/xclbins/abc", &r); /* not a sha256 (test_srv_xclbin.c) */
+	aieth__srv_route_parse("/v1/xclbins/abc", &r); /* not a sha256 (test_srv_xclbin.c) */
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 	/* unknown or malformed: 404 */
 	{
@@ -195,17 +197,17 @@ static void test_routes(void)
 						  NULL};
 		size_t i;
 		for (i = 0; bad[i]; i++) {
-			srv_route_parse(bad[i], &r);
+			aieth__srv_route_parse(bad[i], &r);
 			if (r.kind != SRV_R_NONE)
 				fprintf(stderr, "\n  path %s: kind %d\n", bad[i], (int)r.kind);
 			CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 		}
 	}
-	srv_route_parse(NULL, &r);
+	aieth__srv_route_parse(NULL, &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
-	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SESSION), "GET, DELETE");
-	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_PORTS), "GET");
-	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_NONE), "");
+	CU_ASSERT_STRING_EQUAL(aieth__srv_route_methods(SRV_R_SESSION), "GET, DELETE");
+	CU_ASSERT_STRING_EQUAL(aieth__srv_route_methods(SRV_R_PORTS), "GET");
+	CU_ASSERT_STRING_EQUAL(aieth__srv_route_methods(SRV_R_NONE), "");
 }
 
 /* GET .../rtp/PORT?size=N: decimal digits only, 1..65536; nothing else
@@ -219,16 +221,16 @@ static void test_rtp_size(void)
 					  "0x10", NULL};
 	uint32_t v = 7;
 	size_t i;
-	CU_ASSERT_EQUAL(srv_rtp_size_parse("1", &v), 0);
+	CU_ASSERT_EQUAL(aieth__srv_rtp_size_parse("1", &v), 0);
 	CU_ASSERT_EQUAL(v, 1);
-	CU_ASSERT_EQUAL(srv_rtp_size_parse("065536", &v), 0);
+	CU_ASSERT_EQUAL(aieth__srv_rtp_size_parse("065536", &v), 0);
 	CU_ASSERT_EQUAL(v, 65536);
-	CU_ASSERT_EQUAL(srv_rtp_size_parse(NULL, &v), -1);
+	CU_ASSERT_EQUAL(aieth__srv_rtp_size_parse(NULL, &v), -1);
 	for (i = 0; bad[i]; i++) {
 		v = 7;
-		if (srv_rtp_size_parse(bad[i], &v) != -1)
+		if (aieth__srv_rtp_size_parse(bad[i], &v) != -1)
 			fprintf(stderr, "\n  ?size=%s accepted\n", bad[i]);
-		CU_ASSERT_EQUAL(srv_rtp_size_parse(bad[i], &v), -1);
+		CU_ASSERT_EQUAL(aieth__srv_rtp_size_parse(bad[i], &v), -1);
 		CU_ASSERT_EQUAL(v, 0);
 	}
 }
@@ -237,19 +239,19 @@ static void test_bearer(void)
 {
 	const char *t;
 	size_t n;
-	CU_ASSERT_EQUAL(srv_bearer("Bearer abc", &t, &n), 0);
+	CU_ASSERT_EQUAL(aieth__srv_bearer("Bearer abc", &t, &n), 0);
 	CU_ASSERT(n == 3 && !strncmp(t, "abc", 3));
-	CU_ASSERT_EQUAL(srv_bearer("Bearer   abc  ", &t, &n), 0);
+	CU_ASSERT_EQUAL(aieth__srv_bearer("Bearer   abc  ", &t, &n), 0);
 	CU_ASSERT(n == 3 && !strncmp(t, "abc", 3));
-	CU_ASSERT_EQUAL(srv_bearer("Basic abc", &t, &n), -1);
-	CU_ASSERT_EQUAL(srv_bearer("Bearer ", &t, &n), -1);
-	CU_ASSERT_EQUAL(srv_bearer("Bearer", &t, &n), -1);
-	CU_ASSERT_EQUAL(srv_bearer(NULL, &t, &n), -1);
+	CU_ASSERT_EQUAL(aieth__srv_bearer("Basic abc", &t, &n), -1);
+	CU_ASSERT_EQUAL(aieth__srv_bearer("Bearer ", &t, &n), -1);
+	CU_ASSERT_EQUAL(aieth__srv_bearer("Bearer", &t, &n), -1);
+	CU_ASSERT_EQUAL(aieth__srv_bearer(NULL, &t, &n), -1);
 }
 
 static int sreq(const char *body, srv_session_req *r)
 {
-	return srv_session_req_parse(body, strlen(body), r);
+	return aieth__srv_session_req_parse(body, strlen(body), r);
 }
 
 static void test_session_body(void)
@@ -267,47 +269,47 @@ static void test_session_body(void)
 	CU_ASSERT_STRING_EQUAL(r.graphs[1].model, "");
 	CU_ASSERT_PTR_NULL(r.graphs[1].params);
 	CU_ASSERT_STRING_EQUAL(r.xclbin_sha256, "");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 
 	CU_ASSERT_EQUAL(sreq("", &r), AIETH_EPARSE);
 	MSG_HAS("empty");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_EQUAL(sreq("{\"board\":", &r), AIETH_EPARSE);
 	MSG_HAS("request body:1:");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_EQUAL(sreq("[1]", &r), AIETH_EPARSE);
 	MSG_HAS("a JSON object is needed");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_EQUAL(sreq("null", &r), AIETH_EPARSE);
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{}", &r), AIETH_OK);
 	MSG_HAS("board");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"color\":1}", &r), AIETH_OK);
 	MSG_HAS("color");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"\"}", &r), AIETH_OK);
 	MSG_HAS("board: empty");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\\u0001\"}", &r), AIETH_OK);
 	MSG_HAS("control byte");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":{}}", &r), AIETH_OK);
 	MSG_HAS("graphs: an array is needed");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(
 		sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"g\"},{\"name\":\"g\"}]}", &r),
 		AIETH_OK);
 	MSG_HAS("graphs[1].name: \"g\" is also graphs[0]");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[1]}", &r), AIETH_OK);
 	MSG_HAS("graphs[0]: an object is needed");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	/* a graph name is a URL path segment: no '/' */
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"graphs\":[{\"name\":\"a/b\"}]}", &r),
 			    AIETH_OK);
 	MSG_HAS("graphs[0].name: \"a/b\" has a '/'");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	/* aiesim traces sent with the session: plain names, bounded */
 	CU_ASSERT_EQUAL_FATAL(sreq("{\"board\":\"a\",\"traces\":{\"out.txt\":\"T 0 ns\\n1\\n\","
 				   "\"b-2.txt\":\"\"}}",
@@ -317,7 +319,7 @@ static void test_session_body(void)
 	CU_ASSERT_STRING_EQUAL(r.traces[0].name, "out.txt");
 	CU_ASSERT_STRING_EQUAL(r.traces[0].text, "T 0 ns\n1\n");
 	CU_ASSERT_EQUAL(r.traces[0].len, 9);
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	{
 		static const char *const badn[] = {
 			"../x", "/etc/shadow", "a/b", ".hidden", "..", "a..b", "", "x y", NULL};
@@ -328,19 +330,19 @@ static void test_session_body(void)
 				 badn[i]);
 			CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
 			MSG_HAS("is not a file name");
-			srv_session_req_free(&r);
+			aieth__srv_session_req_free(&r);
 		}
 	}
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"traces\":{\"a\":1}}", &r), AIETH_OK);
 	MSG_HAS("traces.a: a string is needed");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"traces\":{\"a\":\"x\\u0000y\"}}", &r),
 			    AIETH_OK);
 	MSG_HAS("traces.a: has a NUL byte");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"traces\":[]}", &r), AIETH_OK);
 	MSG_HAS("traces: an object is needed");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	{
 		/* 17 files: the count limit; 4 MiB + 1 byte: the size limit */
 		char b[1024];
@@ -353,7 +355,7 @@ static void test_session_body(void)
 		snprintf(b + n, sizeof b - n, "}}");
 		CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
 		MSG_HAS("17 files, the limit is 16");
-		srv_session_req_free(&r);
+		aieth__srv_session_req_free(&r);
 		huge = malloc(SRV_TRACES_BYTES_MAX + 100);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(huge);
 		n = (size_t)sprintf(huge, "{\"board\":\"a\",\"traces\":{\"a\":\"x\",\"b\":\"");
@@ -361,18 +363,18 @@ static void test_session_body(void)
 		strcpy(huge + n + SRV_TRACES_BYTES_MAX, "\"}}");
 		CU_ASSERT_NOT_EQUAL(sreq(huge, &r), AIETH_OK);
 		MSG_HAS("more than 4194304 bytes together (at traces.b)");
-		srv_session_req_free(&r);
+		aieth__srv_session_req_free(&r);
 		free(huge);
 	}
 	CU_ASSERT_NOT_EQUAL(sreq("{\"board\":\"a\",\"xclbin_sha256\":\"ABC\"}", &r), AIETH_OK);
 	MSG_HAS("64 lowercase hex digits");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	memset(big, 'b', sizeof big);
 	memcpy(big, "{\"board\":\"", 10);
 	memcpy(big + 280, "\"}", 3);
 	CU_ASSERT_NOT_EQUAL(sreq(big, &r), AIETH_OK);
 	MSG_HAS("board: 270 bytes, the limit is 256");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	{
 		/* 65 graphs: the count limit */
 		char b[2048];
@@ -384,43 +386,46 @@ static void test_session_body(void)
 		snprintf(b + n, sizeof b - n, "]}");
 		CU_ASSERT_NOT_EQUAL(sreq(b, &r), AIETH_OK);
 		MSG_HAS("65 graphs, the limit is 64");
-		srv_session_req_free(&r);
+		aieth__srv_session_req_free(&r);
 	}
 	/* a session body may carry an xrt.ini: its own, larger limit */
-	CU_ASSERT_EQUAL(srv_session_req_parse("{}", SRV_SESSION_BODY_MAX + 1, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_session_req_parse("{}", SRV_SESSION_BODY_MAX + 1, &r),
+			AIETH_EINVAL);
 	MSG_HAS("the limit is 10551296");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 }
 
 static void test_graph_bodies(void)
 {
 	int64_t it = 0;
 	uint32_t ms = 7;
-	CU_ASSERT_EQUAL(srv_run_req_parse("{\"iterations\":5}", 16, &it), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_run_req_parse("{\"iterations\":5}", 16, &it), AIETH_OK);
 	CU_ASSERT_EQUAL(it, 5);
-	CU_ASSERT_EQUAL(srv_run_req_parse("{\"iterations\":-1}", 17, &it), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_run_req_parse("{\"iterations\":-1}", 17, &it), AIETH_OK);
 	CU_ASSERT_EQUAL(it, -1);
-	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":0}", 16, &it), AIETH_OK);
-	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":-2}", 17, &it), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_run_req_parse("{\"iterations\":0}", 16, &it), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_run_req_parse("{\"iterations\":-2}", 17, &it), AIETH_OK);
 	MSG_HAS("outside -1..2147483647");
-	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":1.5}", 18, &it), AIETH_OK);
-	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{\"iterations\":18446744073709551615}", 35, &it),
-			    AIETH_OK);
-	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("{}", 2, &it), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_run_req_parse("{\"iterations\":1.5}", 18, &it), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(
+		aieth__srv_run_req_parse("{\"iterations\":18446744073709551615}", 35, &it),
+		AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_run_req_parse("{}", 2, &it), AIETH_OK);
 	MSG_HAS("\"iterations\" is missing");
-	CU_ASSERT_NOT_EQUAL(srv_run_req_parse("", 0, &it), AIETH_OK);
-	CU_ASSERT_EQUAL(srv_wait_req_parse("", 0, &ms), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_run_req_parse("", 0, &it), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_wait_req_parse("", 0, &ms), AIETH_OK);
 	CU_ASSERT_EQUAL(ms, 0);
-	CU_ASSERT_EQUAL(srv_wait_req_parse("{\"timeout_ms\":600000}", 21, &ms), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_wait_req_parse("{\"timeout_ms\":600000}", 21, &ms), AIETH_OK);
 	CU_ASSERT_EQUAL(ms, 600000);
-	CU_ASSERT_NOT_EQUAL(srv_wait_req_parse("{\"timeout_ms\":600001}", 21, &ms), AIETH_OK);
-	CU_ASSERT_NOT_EQUAL(srv_wait_req_parse("{\"timeout\":1}", 13, &ms), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_wait_req_parse("{\"timeout_ms\":600001}", 21, &ms),
+			    AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__srv_wait_req_parse("{\"timeout\":1}", 13, &ms), AIETH_OK);
 	MSG_HAS("timeout");
 }
 
 static int treq(const char *body, srv_txn_req *q)
 {
-	return srv_txn_req_parse(body, strlen(body), q);
+	return aieth__srv_txn_req_parse(body, strlen(body), q);
 }
 
 static void test_txn_body(void)
@@ -509,25 +514,25 @@ static void test_txn_check(void)
 	tx[1].frames = 16;
 	tx[1].offset = 16;
 	rx[1].frames = 16;
-	pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
-	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_OK);
+	aieth__pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
+	CU_ASSERT_EQUAL(aieth__srv_txn_check(&q), AIETH_OK);
 	tx[1].offset = 17;
-	pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
-	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	aieth__pld_cfg_encode(2, PLD_MODE_FUNC, tx, rx, words);
+	CU_ASSERT_EQUAL(aieth__srv_txn_check(&q), AIETH_EINVAL);
 	MSG_HAS("TX channel 1 reads or writes memory words 17..32, the TX image holds 32 words");
 	/* PERF: a channel replays at most the URAM depth */
 	tx[1].offset = 24;
 	tx[1].reps = 1000;
-	pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
-	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_OK);
+	aieth__pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
+	CU_ASSERT_EQUAL(aieth__srv_txn_check(&q), AIETH_OK);
 	rx[0].offset = 0xffffffffu;
 	rx[0].frames = 0xffffffffu;
-	pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
-	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	aieth__pld_cfg_encode(2, PLD_MODE_PERF, tx, rx, words);
+	CU_ASSERT_EQUAL(aieth__srv_txn_check(&q), AIETH_EINVAL);
 	MSG_HAS("RX channel 0");
 	rx[0].offset = rx[0].frames = 0;
-	pld_cfg_encode(2, 7, tx, rx, words);
-	CU_ASSERT_EQUAL(srv_txn_check(&q), AIETH_EINVAL);
+	aieth__pld_cfg_encode(2, 7, tx, rx, words);
+	CU_ASSERT_EQUAL(aieth__srv_txn_check(&q), AIETH_EINVAL);
 	MSG_HAS("mode 7");
 }
 
@@ -536,60 +541,62 @@ static void test_listen(void)
 	unsigned char a[128];
 	size_t n;
 	int lo = -1;
-	CU_ASSERT_EQUAL(srv_listen_parse("127.0.0.1:8443", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("127.0.0.1:8443", a, sizeof a, &n, &lo), AIETH_OK);
 	CU_ASSERT_EQUAL(lo, 1);
-	CU_ASSERT_EQUAL(srv_listen_parse("127.1.2.3:0", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("127.1.2.3:0", a, sizeof a, &n, &lo), AIETH_OK);
 	CU_ASSERT_EQUAL(lo, 1);
-	CU_ASSERT_EQUAL(srv_listen_parse("0.0.0.0:8443", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("0.0.0.0:8443", a, sizeof a, &n, &lo), AIETH_OK);
 	CU_ASSERT_EQUAL(lo, 0);
-	CU_ASSERT_EQUAL(srv_listen_parse("[::1]:80", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("[::1]:80", a, sizeof a, &n, &lo), AIETH_OK);
 	CU_ASSERT_EQUAL(lo, 1);
-	CU_ASSERT_EQUAL(srv_listen_parse("[::]:80", a, sizeof a, &n, &lo), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("[::]:80", a, sizeof a, &n, &lo), AIETH_OK);
 	CU_ASSERT_EQUAL(lo, 0);
-	CU_ASSERT_EQUAL(srv_listen_parse("127.0.0.1:65536", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("127.0.0.1:65536", a, sizeof a, &n, &lo),
+			AIETH_EINVAL);
 	MSG_HAS("port 65536 is above 65535");
-	CU_ASSERT_EQUAL(srv_listen_parse("127.0.0.1", a, sizeof a, &n, &lo), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(srv_listen_parse("localhost:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("127.0.0.1", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("localhost:80", a, sizeof a, &n, &lo),
+			AIETH_EINVAL);
 	MSG_HAS("not an IPv4 address");
-	CU_ASSERT_EQUAL(srv_listen_parse("::1:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(srv_listen_parse("[::1:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(srv_listen_parse(":80", a, sizeof a, &n, &lo), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(srv_listen_parse("1.2.3.4:-1", a, sizeof a, &n, &lo), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(srv_listen_parse("", a, sizeof a, &n, &lo), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(srv_listen_parse(NULL, a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("::1:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("[::1:80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse(":80", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("1.2.3.4:-1", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse("", a, sizeof a, &n, &lo), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_listen_parse(NULL, a, sizeof a, &n, &lo), AIETH_EINVAL);
 }
 
 /* The server refuses a public address without tokens, and a bad token file. */
 static void test_server_open_refusals(void)
 {
-	aieth_server_opts o;
-	aieth_server *s = (aieth_server *)1;
-	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
+	aieth__server_opts o;
+	aieth__server *s = (aieth__server *)1;
+	aieth__server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 #ifndef AIETH_HAVE_MHD
 	/* built without libmicrohttpd (the aarch64 cross build) */
 	o.listen = "127.0.0.1:0";
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EUNSUPPORTED);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EUNSUPPORTED);
 	CU_ASSERT_PTR_NULL(s);
 	return;
 #endif
 	o.listen = "0.0.0.0:0";
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EINVAL);
 	CU_ASSERT_PTR_NULL(s);
 	MSG_HAS("not a loopback address and no token file");
 	o.listen = "127.0.0.1:0";
 	o.token_file = tu_tmpfile("x y z\n");
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EPARSE);
 	MSG_HAS("more than two fields");
 	o.token_file = NULL;
 	o.backend = "remote";
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS("emu or xrt");
 	o.backend = NULL;
 	{
 		static const char *const dirs[] = {"/nonexistent-model-dir"};
 		o.model_dirs = dirs;
 		o.num_model_dirs = 1;
-		CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EINVAL);
 		MSG_HAS("model folder /nonexistent-model-dir: No such file");
 		o.model_dirs = NULL;
 		o.num_model_dirs = 0;
@@ -597,21 +604,21 @@ static void test_server_open_refusals(void)
 	/* the connection limits: a total of 2..1024, a share per address
 	 * no larger than it */
 	o.max_conn = 1025;
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS("max_conn 1025: HTTP connections in all must be 2..1024");
 	o.max_conn = 16;
 	o.max_conn_per_addr = 17;
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS("max_conn_per_addr 17: more than max_conn 16");
 	o.max_conn = 0;
 	o.max_conn_per_addr = 9; /* the total's default, 64 */
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
-	aieth_server_close(s);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_OK);
+	aieth__server_close(s);
 	o.max_conn_per_addr = 0;
-	CU_ASSERT_EQUAL(aieth_server_open(&s, &o), AIETH_OK);
-	CU_ASSERT_NOT_EQUAL(aieth_server_port(s), 0);
-	aieth_server_tick(s);
-	aieth_server_close(s);
+	CU_ASSERT_EQUAL(aieth__server_open(&s, &o), AIETH_OK);
+	CU_ASSERT_NOT_EQUAL(aieth__server_port(s), 0);
+	aieth__server_tick(s);
+	aieth__server_close(s);
 }
 
 /* --max-session: a holder past the limit keeps the device while nobody
@@ -621,42 +628,42 @@ static void test_max_session(void)
 {
 #ifdef AIETH_HAVE_MHD
 	static const char body[] = "{\"board\":\"vck190\"}";
-	aieth_server_opts so;
-	aieth_server *srv = NULL;
+	aieth__server_opts so;
+	aieth__server *srv = NULL;
 	srv_session_req q;
 	srv_sess *a, *b;
 	ss_state st = SS_QUEUED;
 	char msg[600];
 	int i;
 
-	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+	aieth__server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	so.max_session_s = 1;
-	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__server_open(&srv, &so), AIETH_OK);
 	memset(&q, 0, sizeof q);
-	CU_ASSERT_EQUAL_FATAL(srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
-	a = srv_sess_new("alice", &q);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
+	a = aieth__srv_sess_new("alice", &q);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-	CU_ASSERT_EQUAL_FATAL(srv_sess_enqueue(srv, a, msg, sizeof msg), SRV_Q_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sess_enqueue(srv, a, msg, sizeof msg), SRV_Q_OK);
 	pthread_mutex_lock(&srv->mu);
-	srv_wait_open_locked(srv, a, 30000);
+	aieth__srv_wait_open_locked(srv, a, 30000);
 	CU_ASSERT_EQUAL(a->state, SS_ACTIVE);
 	a->active_ms -= 5000; /* it has held the device 5 s */
 	pthread_mutex_unlock(&srv->mu);
-	aieth_server_tick(srv);
+	aieth__server_tick(srv);
 	pthread_mutex_lock(&srv->mu);
 	CU_ASSERT_EQUAL(a->state, SS_ACTIVE); /* nobody waits */
 	CU_ASSERT_EQUAL(a->intr, 0);
 	pthread_mutex_unlock(&srv->mu);
 
-	CU_ASSERT_EQUAL_FATAL(srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
-	b = srv_sess_new("bob", &q);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
+	b = aieth__srv_sess_new("bob", &q);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	CU_ASSERT_EQUAL_FATAL(srv_sess_enqueue(srv, b, msg, sizeof msg), SRV_Q_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sess_enqueue(srv, b, msg, sizeof msg), SRV_Q_OK);
 	pthread_mutex_lock(&srv->mu);
 	CU_ASSERT_EQUAL(b->state, SS_QUEUED);
 	pthread_mutex_unlock(&srv->mu);
-	aieth_server_tick(srv);
+	aieth__server_tick(srv);
 	pthread_mutex_lock(&srv->mu);
 	CU_ASSERT_EQUAL(a->state, SS_EXPIRED);
 	CU_ASSERT_EQUAL(a->intr, 1);
@@ -677,7 +684,7 @@ static void test_max_session(void)
 		nanosleep(&ts, NULL);
 	}
 	CU_ASSERT_EQUAL(st, SS_ACTIVE);
-	aieth_server_close(srv);
+	aieth__server_close(srv);
 #endif
 }
 
@@ -687,7 +694,7 @@ static void test_max_session(void)
  * none). f->srv is NULL when the server did not open. */
 #ifdef AIETH_HAVE_MHD
 typedef struct {
-	aieth_server *srv;
+	aieth__server *srv;
 	aieth_session_opts o;
 	aieth_remote_opts remote;
 	aieth_graph_spec g;
@@ -697,17 +704,18 @@ typedef struct {
 static void remote_fix_open(remote_fix *f, const char *name, const char *model,
 			    uint32_t max_session_s)
 {
-	aieth_server_opts so;
+	aieth__server_opts so;
 	memset(f, 0, sizeof *f);
-	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+	aieth__server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
 	so.max_session_s = max_session_s;
-	if (aieth_server_open(&f->srv, &so) != AIETH_OK) {
+	if (aieth__server_open(&f->srv, &so) != AIETH_OK) {
 		fprintf(stderr, "\n  server: %s\n", aieth_error_message());
 		f->srv = NULL;
 		return;
 	}
-	snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(f->srv));
+	snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u",
+		 (unsigned)aieth__server_port(f->srv));
 	aieth_remote_opts_init(&f->remote, AIETH_REMOTE_OPTS_VERSION);
 	f->remote.server = f->url;
 	f->g.name = name;
@@ -749,7 +757,7 @@ static void test_remote_session(void)
 	CU_ASSERT_EQUAL(aieth_graph_wait(s, "gr", 10), AIETH_ETIMEOUT); /* no data: stalls */
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
 	aieth_session_close(s);
-	aieth_server_close(f.srv);
+	aieth__server_close(f.srv);
 #endif
 }
 
@@ -762,7 +770,7 @@ static void test_remote_ended_between(void)
 #ifdef AIETH_HAVE_MHD
 	static const char body[] = "{\"board\":\"vck190\"}";
 	remote_fix f;
-	aieth_server *srv;
+	aieth__server *srv;
 	aieth_session *s = NULL;
 	srv_session_req q;
 	srv_sess *a, *b;
@@ -781,11 +789,11 @@ static void test_remote_ended_between(void)
 	a->active_ms -= 5000;
 	pthread_mutex_unlock(&srv->mu);
 	memset(&q, 0, sizeof q);
-	CU_ASSERT_EQUAL_FATAL(srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
-	b = srv_sess_new("bob", &q);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_session_req_parse(body, strlen(body), &q), AIETH_OK);
+	b = aieth__srv_sess_new("bob", &q);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	CU_ASSERT_EQUAL_FATAL(srv_sess_enqueue(srv, b, msg, sizeof msg), SRV_Q_OK);
-	aieth_server_tick(srv);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sess_enqueue(srv, b, msg, sizeof msg), SRV_Q_OK);
+	aieth__server_tick(srv);
 	pthread_mutex_lock(&srv->mu);
 	CU_ASSERT_EQUAL(a->state, SS_EXPIRED);
 	pthread_mutex_unlock(&srv->mu);
@@ -793,7 +801,7 @@ static void test_remote_ended_between(void)
 	MSG_HAS("ended session");
 	MSG_HAS("--max-session 1 s");
 	aieth_session_close(s);
-	aieth_server_close(srv);
+	aieth__server_close(srv);
 #endif
 }
 
@@ -831,11 +839,11 @@ static void test_remote_graph_names(void)
 		CU_ASSERT_EQUAL(aieth_graph_end(s, names[i]), AIETH_OK);
 		aieth_session_close(s);
 	}
-	aieth_server_close(f.srv);
+	aieth__server_close(f.srv);
 #endif
 }
 
-/* th_server's device calls (srv_txn_start, srv_txn_wait, the graph status)
+/* th_server's device calls (aieth__srv_txn_start, aieth__srv_txn_wait, the graph status)
  * go through the library's one-call-at-a-time guard: while another call is
  * inside the session (held here as a running public call holds it) each
  * fails with AIETH_ESTATE and the guard's message before the backend is
@@ -861,7 +869,7 @@ static void test_device_guard(void)
 	pld_txn w;
 	uint8_t in[64], out[64];
 	char err[256];
-	aieth_server srv;
+	aieth__server srv;
 	srv_sess x;
 	srv_txn t;
 	aieth_dev_txn *dev;
@@ -894,8 +902,8 @@ static void test_device_guard(void)
 	x.dev = s;
 	/* the cfg words of a FUNC transaction of one 64-byte channel each way:
 	 * the images are those 64 bytes (pld/protocol.h) */
-	CU_ASSERT_EQUAL_FATAL(pld_txn_encode(&w, bi->channels, bi->uram_depth_words, PLD_MODE_FUNC,
-					     pa, 2, err, sizeof err),
+	CU_ASSERT_EQUAL_FATAL(aieth__pld_txn_encode(&w, bi->channels, bi->uram_depth_words,
+						    PLD_MODE_FUNC, pa, 2, err, sizeof err),
 			      0);
 	CU_ASSERT_EQUAL_FATAL(w.tx.size, 64);
 	CU_ASSERT_EQUAL_FATAL(w.rx.size, 64);
@@ -905,14 +913,14 @@ static void test_device_guard(void)
 	t.cfg = malloc(pld_cfg_count(t.channels) * sizeof *t.cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t.cfg);
 	memcpy(t.cfg, w.cfg, pld_cfg_count(t.channels) * sizeof *t.cfg);
-	pld_txn_release(&w);
+	aieth__pld_txn_release(&w);
 	t.txbuf = in;
 	t.rxbuf = out;
 	t.tx_size = t.rx_size = 64;
 
 	/* another call is inside the session */
 	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
-	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_ESTATE);
+	CU_ASSERT_EQUAL(aieth__srv_txn_start(&srv, &x, &t), AIETH_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
 	CU_ASSERT_PTR_NULL(t.dev);
 	CU_ASSERT_EQUAL(aieth_graph_status(s, "gr", &done, &complete), AIETH_ESTATE);
@@ -923,13 +931,13 @@ static void test_device_guard(void)
 
 	/* free: it starts; its wait meets the guard too, then runs it (the RX
 	 * image is the TX data) */
-	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_txn_start(&srv, &x, &t), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t.dev);
 	CU_ASSERT_EQUAL_FATAL(aieth__session_enter(s, "another call"), AIETH_OK);
 	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t.dev, 0), AIETH_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "another thread is inside a call"));
 	aieth__session_leave(s);
-	CU_ASSERT_EQUAL(srv_txn_wait(&srv, &x, &t, 0, &busy), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_txn_wait(&srv, &x, &t, 0, &busy), AIETH_OK);
 	CU_ASSERT_EQUAL(busy, 0);
 	CU_ASSERT_EQUAL(t.state, ST_FINISHED);
 	CU_ASSERT_EQUAL(aieth_dev_txn_status(t.dev), AIETH_TXN_DONE);
@@ -946,12 +954,12 @@ static void test_device_guard(void)
 	 * started transaction stays t's */
 	dev = t.dev;
 	t.channels++;
-	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_txn_start(&srv, &x, &t), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "cfg words"));
 	CU_ASSERT_PTR_EQUAL(t.dev, dev);
 	t.channels--;
 	t.depth++;
-	CU_ASSERT_EQUAL(srv_txn_start(&srv, &x, &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_txn_start(&srv, &x, &t), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "depth"));
 	t.depth--;
 	CU_ASSERT_EQUAL(aieth_graph_end(s, "gr"), AIETH_OK);
@@ -966,15 +974,15 @@ static void test_device_guard(void)
 	pthread_mutex_destroy(&srv.mu);
 }
 
-/* aieth_server_opts is versioned: refused before anything binds. */
+/* aieth__server_opts is versioned: refused before anything binds. */
 static void test_server_opts_version(void)
 {
-	aieth_server *srv = NULL;
-	aieth_server_opts o = AIETH_SERVER_OPTS_INIT;
-	TU_OPTS_INIT(aieth_server_opts, AIETH_SERVER_OPTS_INIT, aieth_server_opts_init,
+	aieth__server *srv = NULL;
+	aieth__server_opts o = AIETH_SERVER_OPTS_INIT;
+	TU_OPTS_INIT(aieth__server_opts, AIETH_SERVER_OPTS_INIT, aieth__server_opts_init,
 		     AIETH_SERVER_OPTS_VERSION);
 	o.listen = "127.0.0.1:0";
-	TU_OPTS_REFUSED(aieth_server_open(&srv, &o), o.version, "aieth_server_opts",
+	TU_OPTS_REFUSED(aieth__server_open(&srv, &o), o.version, "aieth_server_opts",
 			"AIETH_SERVER_OPTS_INIT or aieth_server_opts_init",
 			AIETH_SERVER_OPTS_VERSION);
 	CU_ASSERT_PTR_NULL(srv);
@@ -1013,7 +1021,7 @@ static void sensors_session(const char *root)
 		CU_ASSERT_PTR_NOT_NULL(strstr(notes, "slow@hwmon1/temp1: "));
 		CU_ASSERT_PTR_NULL(strstr(notes, root));
 		aieth_session_close(s);
-		aieth_server_close(f.srv);
+		aieth__server_close(f.srv);
 	}
 #else
 	(void)notes;
@@ -1032,10 +1040,10 @@ static void test_sensors_reply(void)
 	size_t len = 0;
 	srv_sensors *z;
 	srv_route r;
-	srv_route_parse("/v1/sensors", &r);
+	aieth__srv_route_parse("/v1/sensors", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_SENSORS);
-	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_SENSORS), "GET");
-	srv_route_parse("/v1/sensors/x", &r);
+	CU_ASSERT_STRING_EQUAL(aieth__srv_route_methods(SRV_R_SENSORS), "GET");
+	aieth__srv_route_parse("/v1/sensors/x", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
@@ -1049,8 +1057,8 @@ static void test_sensors_reply(void)
 	snprintf(p, sizeof p, "%s/class/hwmon/hwmon1/temp1_input", root);
 	CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0600), 0);
 	setenv("AIETH_SYSFS_ROOT", root, 1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(z = srv_sensors_new("emu"));
-	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z = aieth__srv_sensors_new("emu"));
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
 	CU_ASSERT_EQUAL(len, strlen(t));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"available\":true"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t,
@@ -1062,11 +1070,12 @@ static void test_sensors_reply(void)
 	CU_ASSERT_PTR_NULL(strstr(t, "\"path\""));
 	/* a new value within 100 ms: the same answer; then read again */
 	tu_put(root, "class/hwmon/hwmon0/power1_input", "3000000\n");
-	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000 + SRV_SENSORS_MIN_MS - 1, &t2, &len),
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sensors_reply(z, 1000 + SRV_SENSORS_MIN_MS - 1, &t2, &len),
 			      AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(t2, t);
 	free(t2);
-	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000 + SRV_SENSORS_MIN_MS, &t2, &len), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sensors_reply(z, 1000 + SRV_SENSORS_MIN_MS, &t2, &len),
+			      AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\"value\":3.0}"));
 	free(t2);
 	free(t);
@@ -1075,8 +1084,9 @@ static void test_sensors_reply(void)
 	snprintf(p, sizeof p, "%s/class/hwmon/hwmon0/power1_input", root);
 	CU_ASSERT_EQUAL(unlink(p), 0);
 	for (int i = 0; i < 3; i++) {
-		CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 2000 + i * SRV_SENSORS_MIN_MS, &t, &len),
-				      AIETH_OK);
+		CU_ASSERT_EQUAL_FATAL(
+			aieth__srv_sensors_reply(z, 2000 + i * SRV_SENSORS_MIN_MS, &t, &len),
+			AIETH_OK);
 		CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"value\":null}"));
 		if (i < 2)
 			free(t);
@@ -1085,14 +1095,14 @@ static void test_sensors_reply(void)
 					 "longer read"));
 	CU_ASSERT_PTR_NULL(strstr(t, root));
 	free(t);
-	srv_sensors_free(z);
+	aieth__srv_sensors_free(z);
 	/* no tree: the emulated board has no sensors; xrt reads /sys */
 	unsetenv("AIETH_SYSFS_ROOT");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(z = srv_sensors_new("emu"));
-	CU_ASSERT_EQUAL_FATAL(srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z = aieth__srv_sensors_new("emu"));
+	CU_ASSERT_EQUAL_FATAL(aieth__srv_sensors_reply(z, 1000, &t, &len), AIETH_OK);
 	CU_ASSERT_STRING_EQUAL(t, "{\"available\":false,\"sensors\":[],\"notes\":[]}");
 	free(t);
-	srv_sensors_free(z);
+	aieth__srv_sensors_free(z);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }

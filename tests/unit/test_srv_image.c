@@ -29,10 +29,10 @@ static void test_sizes(void)
 	static const size_t sizes[] = {0, 1, 4096, 4 * MIB - 1, 4 * MIB, 8 * MIB + 17};
 	srv_images im;
 	size_t k;
-	srv_images_init(&im, 1024 * MIB);
+	aieth__srv_images_init(&im, 1024 * MIB);
 	for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
 		size_t n = sizes[k];
-		uint8_t *p = srv_image_alloc(&im, n, 1);
+		uint8_t *p = aieth__srv_image_alloc(&im, n, 1);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 		CU_ASSERT_EQUAL((uintptr_t)p % 16, 0);
 		CU_ASSERT(all_zero(p, n));
@@ -40,9 +40,9 @@ static void test_sizes(void)
 			memset(p, 0xa5, n);
 			CU_ASSERT_EQUAL(p[n - 1], 0xa5);
 		}
-		srv_image_free(&im, p, 0);
+		aieth__srv_image_free(&im, p, 0);
 	}
-	srv_images_fini(&im);
+	aieth__srv_images_fini(&im);
 }
 
 static void test_reuse_zeroes(void)
@@ -52,23 +52,23 @@ static void test_reuse_zeroes(void)
 	size_t n = 6 * MIB;
 	srv_images im;
 	uint8_t *p, *q;
-	srv_images_init(&im, 1024 * MIB);
-	p = srv_image_alloc(&im, n, 1);
+	aieth__srv_images_init(&im, 1024 * MIB);
+	p = aieth__srv_image_alloc(&im, n, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	memset(p, 0xff, n);
-	srv_image_free(&im, p, 100);
-	CU_ASSERT(srv_images_kept(&im) >= n);
-	q = srv_image_alloc(&im, n, 1);
+	aieth__srv_image_free(&im, p, 100);
+	CU_ASSERT(aieth__srv_images_kept(&im) >= n);
+	q = aieth__srv_image_alloc(&im, n, 1);
 	CU_ASSERT_PTR_EQUAL(q, p);
-	CU_ASSERT_EQUAL(srv_images_kept(&im), 0);
+	CU_ASSERT_EQUAL(aieth__srv_images_kept(&im), 0);
 	CU_ASSERT(all_zero(q, n));
 	/* a TX image may come back as it was: its upload writes every byte */
 	memset(q, 0x3c, n);
-	srv_image_free(&im, q, 200);
-	p = srv_image_alloc(&im, n - 4096, 0);
+	aieth__srv_image_free(&im, q, 200);
+	p = aieth__srv_image_alloc(&im, n - 4096, 0);
 	CU_ASSERT_PTR_EQUAL(p, q);
-	srv_image_free(&im, p, 300);
-	srv_images_fini(&im);
+	aieth__srv_image_free(&im, p, 300);
+	aieth__srv_images_fini(&im);
 }
 
 static void test_fit(void)
@@ -77,21 +77,21 @@ static void test_fit(void)
 	 * quarter smaller: the budget counts the image's own bytes */
 	srv_images im;
 	uint8_t *big, *p;
-	srv_images_init(&im, 1024 * MIB);
-	big = srv_image_alloc(&im, 64 * MIB, 1);
+	aieth__srv_images_init(&im, 1024 * MIB);
+	big = aieth__srv_image_alloc(&im, 64 * MIB, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
-	srv_image_free(&im, big, 0);
-	p = srv_image_alloc(&im, 8 * MIB, 1);
+	aieth__srv_image_free(&im, big, 0);
+	p = aieth__srv_image_alloc(&im, 8 * MIB, 1);
 	CU_ASSERT_PTR_NOT_EQUAL(p, big);
-	CU_ASSERT(srv_images_kept(&im) >= 64 * MIB);
-	srv_image_free(&im, p, 0);
-	p = srv_image_alloc(&im, 65 * MIB, 1);
+	CU_ASSERT(aieth__srv_images_kept(&im) >= 64 * MIB);
+	aieth__srv_image_free(&im, p, 0);
+	p = aieth__srv_image_alloc(&im, 65 * MIB, 1);
 	CU_ASSERT_PTR_NOT_EQUAL(p, big);
-	srv_image_free(&im, p, 0);
-	p = srv_image_alloc(&im, 56 * MIB, 1);
+	aieth__srv_image_free(&im, p, 0);
+	p = aieth__srv_image_alloc(&im, 56 * MIB, 1);
 	CU_ASSERT_PTR_EQUAL(p, big);
-	srv_image_free(&im, p, 0);
-	srv_images_fini(&im);
+	aieth__srv_image_free(&im, p, 0);
+	aieth__srv_images_fini(&im);
 }
 
 static void test_budget(void)
@@ -101,21 +101,21 @@ static void test_budget(void)
 	 * from the kept ones */
 	srv_images im;
 	uint8_t *a, *b, *c;
-	srv_images_init(&im, 40 * MIB);
-	a = srv_image_alloc(&im, 16 * MIB, 1);
-	b = srv_image_alloc(&im, 16 * MIB, 1);
+	aieth__srv_images_init(&im, 40 * MIB);
+	a = aieth__srv_image_alloc(&im, 16 * MIB, 1);
+	b = aieth__srv_image_alloc(&im, 16 * MIB, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	srv_image_free(&im, a, 0);
-	CU_ASSERT(srv_images_kept(&im) > 16 * MIB);
-	c = srv_image_alloc(&im, 30 * MIB, 1); /* no fit: a's room is given back */
+	aieth__srv_image_free(&im, a, 0);
+	CU_ASSERT(aieth__srv_images_kept(&im) > 16 * MIB);
+	c = aieth__srv_image_alloc(&im, 30 * MIB, 1); /* no fit: a's room is given back */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-	CU_ASSERT_EQUAL(srv_images_kept(&im), 0);
-	srv_image_free(&im, b, 0); /* 16 + 30 > 40: not kept */
-	CU_ASSERT_EQUAL(srv_images_kept(&im), 0);
-	srv_image_free(&im, c, 0);
-	CU_ASSERT(srv_images_kept(&im) > 30 * MIB);
-	srv_images_fini(&im);
+	CU_ASSERT_EQUAL(aieth__srv_images_kept(&im), 0);
+	aieth__srv_image_free(&im, b, 0); /* 16 + 30 > 40: not kept */
+	CU_ASSERT_EQUAL(aieth__srv_images_kept(&im), 0);
+	aieth__srv_image_free(&im, c, 0);
+	CU_ASSERT(aieth__srv_images_kept(&im) > 30 * MIB);
+	aieth__srv_images_fini(&im);
 }
 
 static void test_trim(void)
@@ -124,31 +124,31 @@ static void test_trim(void)
 	srv_images im;
 	uint8_t *p[SRV_IMAGE_KEEP + 1];
 	size_t i;
-	srv_images_init(&im, 1024 * MIB);
+	aieth__srv_images_init(&im, 1024 * MIB);
 	for (i = 0; i <= SRV_IMAGE_KEEP; i++) {
-		p[i] = srv_image_alloc(&im, 4 * MIB, 0);
+		p[i] = aieth__srv_image_alloc(&im, 4 * MIB, 0);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p[i]);
 	}
 	for (i = 0; i <= SRV_IMAGE_KEEP; i++)
-		srv_image_free(&im, p[i], (int64_t)i * 1000);
-	CU_ASSERT(srv_images_kept(&im) >= SRV_IMAGE_KEEP * 4 * MIB);
-	CU_ASSERT(srv_images_kept(&im) < (SRV_IMAGE_KEEP + 1) * 4 * MIB);
-	srv_images_trim(&im, 2500, 1000); /* freed at 0 and 1000: gone */
-	CU_ASSERT(srv_images_kept(&im) >= (SRV_IMAGE_KEEP - 2) * 4 * MIB);
-	CU_ASSERT(srv_images_kept(&im) < (SRV_IMAGE_KEEP - 1) * 4 * MIB);
-	srv_images_trim(&im, 100000, 1000);
-	CU_ASSERT_EQUAL(srv_images_kept(&im), 0);
-	srv_images_fini(&im);
+		aieth__srv_image_free(&im, p[i], (int64_t)i * 1000);
+	CU_ASSERT(aieth__srv_images_kept(&im) >= SRV_IMAGE_KEEP * 4 * MIB);
+	CU_ASSERT(aieth__srv_images_kept(&im) < (SRV_IMAGE_KEEP + 1) * 4 * MIB);
+	aieth__srv_images_trim(&im, 2500, 1000); /* freed at 0 and 1000: gone */
+	CU_ASSERT(aieth__srv_images_kept(&im) >= (SRV_IMAGE_KEEP - 2) * 4 * MIB);
+	CU_ASSERT(aieth__srv_images_kept(&im) < (SRV_IMAGE_KEEP - 1) * 4 * MIB);
+	aieth__srv_images_trim(&im, 100000, 1000);
+	CU_ASSERT_EQUAL(aieth__srv_images_kept(&im), 0);
+	aieth__srv_images_fini(&im);
 }
 
 static void test_refusals(void)
 {
 	srv_images im;
-	srv_images_init(&im, 1024 * MIB);
-	CU_ASSERT_PTR_NULL(srv_image_alloc(&im, SIZE_MAX, 1));
-	CU_ASSERT_PTR_NULL(srv_image_alloc(&im, SIZE_MAX - 63, 1));
-	srv_image_free(&im, NULL, 0);
-	srv_images_fini(&im);
+	aieth__srv_images_init(&im, 1024 * MIB);
+	CU_ASSERT_PTR_NULL(aieth__srv_image_alloc(&im, SIZE_MAX, 1));
+	CU_ASSERT_PTR_NULL(aieth__srv_image_alloc(&im, SIZE_MAX - 63, 1));
+	aieth__srv_image_free(&im, NULL, 0);
+	aieth__srv_images_fini(&im);
 }
 
 TU_MAIN("srv_image", {"sizes", test_sizes}, {"reuse_zeroes", test_reuse_zeroes}, {"fit", test_fit},

@@ -29,14 +29,14 @@
 static void test_routes(void)
 {
 	srv_route r;
-	srv_route_parse("/v1/xclbins/" SHA_ABC, &r);
+	aieth__srv_route_parse("/v1/xclbins/" SHA_ABC, &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_XCLBIN);
 	CU_ASSERT_STRING_EQUAL(r.sha, SHA_ABC);
-	CU_ASSERT_STRING_EQUAL(srv_route_methods(SRV_R_XCLBIN), "HEAD, PUT");
-	srv_route_parse("/v1/sessions/s-1/artifacts", &r);
+	CU_ASSERT_STRING_EQUAL(aieth__srv_route_methods(SRV_R_XCLBIN), "HEAD, PUT");
+	aieth__srv_route_parse("/v1/sessions/s-1/artifacts", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_ARTIFACTS);
 	CU_ASSERT_STRING_EQUAL(r.sid, "s-1");
-	srv_route_parse("/v1/sessions/s-1/artifacts/run_summary.json", &r);
+	aieth__srv_route_parse("/v1/sessions/s-1/artifacts/run_summary.json", &r);
 	CU_ASSERT_EQUAL(r.kind, SRV_R_ARTIFACT);
 	CU_ASSERT_STRING_EQUAL(r.name, "run_summary.json");
 	{
@@ -54,26 +54,26 @@ static void test_routes(void)
 			NULL};
 		size_t i;
 		for (i = 0; bad[i]; i++) {
-			srv_route_parse(bad[i], &r);
+			aieth__srv_route_parse(bad[i], &r);
 			if (r.kind != SRV_R_NONE)
 				fprintf(stderr, "\n  path %s: kind %d\n", bad[i], (int)r.kind);
 			CU_ASSERT_EQUAL(r.kind, SRV_R_NONE);
 		}
 	}
-	CU_ASSERT(srv_artifact_name_ok("xrt.ini"));
-	CU_ASSERT(srv_artifact_name_ok("native_trace-0.csv"));
-	CU_ASSERT(!srv_artifact_name_ok(""));
-	CU_ASSERT(!srv_artifact_name_ok("."));
-	CU_ASSERT(!srv_artifact_name_ok(".."));
-	CU_ASSERT(!srv_artifact_name_ok(".run_summary.json.tmp.1.2"));
-	CU_ASSERT(!srv_artifact_name_ok("a/b"));
-	CU_ASSERT(srv_sha256_text_ok(SHA_ABC));
-	CU_ASSERT(!srv_sha256_text_ok("ba78"));
+	CU_ASSERT(aieth__srv_artifact_name_ok("xrt.ini"));
+	CU_ASSERT(aieth__srv_artifact_name_ok("native_trace-0.csv"));
+	CU_ASSERT(!aieth__srv_artifact_name_ok(""));
+	CU_ASSERT(!aieth__srv_artifact_name_ok("."));
+	CU_ASSERT(!aieth__srv_artifact_name_ok(".."));
+	CU_ASSERT(!aieth__srv_artifact_name_ok(".run_summary.json.tmp.1.2"));
+	CU_ASSERT(!aieth__srv_artifact_name_ok("a/b"));
+	CU_ASSERT(aieth__srv_sha256_text_ok(SHA_ABC));
+	CU_ASSERT(!aieth__srv_sha256_text_ok("ba78"));
 }
 
 static int sreq(const char *body, srv_session_req *r)
 {
-	return srv_session_req_parse(body, strlen(body), r);
+	return aieth__srv_session_req_parse(body, strlen(body), r);
 }
 
 static void test_session_fields(void)
@@ -89,21 +89,21 @@ static void test_session_fields(void)
 	CU_ASSERT_STRING_EQUAL(r.xclbin_sha256, SHA_ABC);
 	CU_ASSERT_EQUAL(r.xrt_ini_len, 30);
 	CU_ASSERT_STRING_EQUAL(r.xrt_ini, "[Debug]\nnative_xrt_trace=true\n");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_PTR_NULL(r.xrt_ini);
 	/* an empty xrt.ini is none */
 	CU_ASSERT_EQUAL(sreq("{\"board\":\"vck190\",\"xrt_ini\":\"\"}", &r), AIETH_OK);
 	CU_ASSERT_PTR_NULL(r.xrt_ini);
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_EQUAL(sreq("{\"board\":\"vck190\",\"xrt_ini\":7}", &r), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "xrt_ini: a string is needed");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_EQUAL(sreq("{\"board\":\"vck190\",\"xrt_ini\":\"a\\u0000b\"}", &r), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "NUL");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	CU_ASSERT_EQUAL(sreq("{\"board\":\"vck190\",\"xclbin_sha256\":\"" SHA_ABC "0\"}", &r),
 			AIETH_EINVAL);
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 
 	/* one byte over the xrt.ini limit: refused naming it; at the limit: fine */
 	n = SRV_XRT_INI_MAX + 1;
@@ -112,17 +112,18 @@ static void test_session_fields(void)
 	memcpy(big, "{\"board\":\"vck190\",\"xrt_ini\":\"", 29);
 	memset(big + 29, 'x', n);
 	memcpy(big + 29 + n, "\"}", 3);
-	CU_ASSERT_EQUAL(srv_session_req_parse(big, strlen(big), &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_session_req_parse(big, strlen(big), &r), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "xrt_ini: 1048577 bytes, the limit is 1048576");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	memcpy(big + 29 + n - 1, "\"}", 3);
-	CU_ASSERT_EQUAL(srv_session_req_parse(big, strlen(big), &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_session_req_parse(big, strlen(big), &r), AIETH_OK);
 	CU_ASSERT_EQUAL(r.xrt_ini_len, SRV_XRT_INI_MAX);
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	/* a body past the session body limit */
-	CU_ASSERT_EQUAL(srv_session_req_parse(big, SRV_SESSION_BODY_MAX + 1, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__srv_session_req_parse(big, SRV_SESSION_BODY_MAX + 1, &r),
+			AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "the limit is");
-	srv_session_req_free(&r);
+	aieth__srv_session_req_free(&r);
 	free(big);
 }
 
@@ -139,24 +140,24 @@ static void sha_hex(const void *data, size_t n, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
-static srv_x_result put_as(aieth_server *s, const char *owner, const char *sha, const void *data,
+static srv_x_result put_as(aieth__server *s, const char *owner, const char *sha, const void *data,
 			   size_t n, int *created, char *msg, size_t cap)
 {
 	srv_xupload u;
-	srv_x_result r = srv_xclbin_begin(s, sha, owner, n, &u, msg, cap);
+	srv_x_result r = aieth__srv_xclbin_begin(s, sha, owner, n, &u, msg, cap);
 	size_t off;
 	if (r)
 		return r;
 	/* in pieces, as a body arrives */
 	for (off = 0; off < n; off += 4096)
-		CU_ASSERT_EQUAL(srv_xclbin_write(&u, (const char *)data + off,
-						 n - off < 4096 ? n - off : 4096),
+		CU_ASSERT_EQUAL(aieth__srv_xclbin_write(&u, (const char *)data + off,
+							n - off < 4096 ? n - off : 4096),
 				0);
-	return srv_xclbin_commit(s, &u, created, msg, cap);
+	return aieth__srv_xclbin_commit(s, &u, created, msg, cap);
 }
 
 /* without tokens: the one anonymous namespace */
-static srv_x_result put(aieth_server *s, const char *sha, const void *data, size_t n, int *created,
+static srv_x_result put(aieth__server *s, const char *sha, const void *data, size_t n, int *created,
 			char *msg, size_t cap)
 {
 	return put_as(s, "*", sha, data, n, created, msg, cap);
@@ -176,16 +177,16 @@ static int files_in(const char *dir)
 	return n;
 }
 
-static aieth_server *open_cache(const char *dir, uint32_t cache_mib, uint32_t max_mib)
+static aieth__server *open_cache(const char *dir, uint32_t cache_mib, uint32_t max_mib)
 {
-	aieth_server_opts o;
-	aieth_server *s = NULL;
-	aieth_server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
+	aieth__server_opts o;
+	aieth__server *s = NULL;
+	aieth__server_opts_init(&o, AIETH_SERVER_OPTS_VERSION);
 	o.listen = "127.0.0.1:0";
 	o.cache_dir = dir;
 	o.xclbin_cache_mib = cache_mib;
 	o.max_xclbin_mib = max_mib;
-	if (aieth_server_open(&s, &o))
+	if (aieth__server_open(&s, &o))
 		fprintf(stderr, "\n  server: %s\n", aieth_error_message());
 	return s;
 }
@@ -197,7 +198,7 @@ static void test_cache(void)
 	char dir[] = "/tmp/aieth_xcache.XXXXXX", msg[600], ha[65], hb[65], hc[65], p[600];
 	size_t n = 600u << 10;
 	uint8_t *a = malloc(n), *b = malloc(n), *c = malloc(n);
-	aieth_server *s;
+	aieth__server *s;
 	srv_sess x;
 	srv_xupload u;
 	int created = -1;
@@ -221,7 +222,7 @@ static void test_cache(void)
 	CU_ASSERT_EQUAL(access(p, F_OK), -1);
 
 	/* over --max-xclbin: refused from the length alone */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", (1u << 20) + 1, &u, msg, sizeof msg),
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_begin(s, ha, "*", (1u << 20) + 1, &u, msg, sizeof msg),
 			SRV_X_TOO_LARGE);
 	MSG_HAS(msg, "the limit is --max-xclbin 1 MiB");
 	/* a body whose hash differs: 400, nothing left behind */
@@ -229,16 +230,16 @@ static void test_cache(void)
 	MSG_HAS(msg, "sha256 is");
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* a body that ends early: 400, nothing left */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
-	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, 100), 0);
-	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, n), -1); /* past the length */
-	CU_ASSERT_EQUAL(srv_xclbin_commit(s, &u, &created, msg, sizeof msg), SRV_X_BAD);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_write(&u, a, 100), 0);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_write(&u, a, n), -1); /* past the length */
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_commit(s, &u, &created, msg, sizeof msg), SRV_X_BAD);
 	MSG_HAS(msg, "ended after 100 of");
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* a client that vanished */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
-	CU_ASSERT_EQUAL(srv_xclbin_write(&u, a, 100), 0);
-	srv_xclbin_abort(&u);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_begin(s, ha, "*", n, &u, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_write(&u, a, 100), 0);
+	aieth__srv_xclbin_abort(&u);
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 
 	/* stored once; the same again is no new entry */
@@ -253,8 +254,8 @@ static void test_cache(void)
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(s->cache.evictions, 1);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "*"));
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hb, "*"));
+	CU_ASSERT_PTR_NULL(aieth__srv_xclbin_find_locked(s, ha, "*"));
+	CU_ASSERT_PTR_NOT_NULL(aieth__srv_xclbin_find_locked(s, hb, "*"));
 	pthread_mutex_unlock(&s->mu);
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 
@@ -263,15 +264,15 @@ static void test_cache(void)
 	memcpy(x.xsha, hb, 65);
 	snprintf(x.owner, sizeof x.owner, "-");
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_pin_locked(s, &x), AIETH_OK);
 	pthread_mutex_unlock(&s->mu);
 	CU_ASSERT(x.xclbin && strstr(x.xclbin, hb));
 	CU_ASSERT_EQUAL(put(s, hc, c, n, &created, msg, sizeof msg), SRV_X_NO_ROOM);
 	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 	pthread_mutex_lock(&s->mu);
-	srv_xclbin_unpin_locked(s, &x);
-	srv_xclbin_unpin_locked(s, &x); /* twice: once counts */
+	aieth__srv_xclbin_unpin_locked(s, &x);
+	aieth__srv_xclbin_unpin_locked(s, &x); /* twice: once counts */
 	pthread_mutex_unlock(&s->mu);
 	free(x.xclbin);
 	CU_ASSERT_EQUAL(put(s, hc, c, n, &created, msg, sizeof msg), SRV_X_OK);
@@ -280,19 +281,19 @@ static void test_cache(void)
 	memset(&x, 0, sizeof x);
 	memcpy(x.xsha, ha, 65);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_ENOTFOUND);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_pin_locked(s, &x), AIETH_ENOTFOUND);
 	pthread_mutex_unlock(&s->mu);
 	MSG_HAS(aieth_error_message(), "upload it first");
-	aieth_server_close(s);
+	aieth__server_close(s);
 
 	/* a --cache-dir survives a restart */
 	s = open_cache(dir, 4, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, hc, "*"));
+	CU_ASSERT_PTR_NOT_NULL(aieth__srv_xclbin_find_locked(s, hc, "*"));
 	CU_ASSERT_EQUAL(s->cache.used, n);
 	pthread_mutex_unlock(&s->mu);
-	aieth_server_close(s);
+	aieth__server_close(s);
 	snprintf(p, sizeof p, "%s/%s", dir, hc);
 	unlink(p);
 	snprintf(p, sizeof p, "%s/owners.txt", dir);
@@ -313,7 +314,7 @@ static void test_cache_owners(void)
 	char dir[] = "/tmp/aieth_xown.XXXXXX", msg[600], ha[65], p[600];
 	size_t n = 1000;
 	uint8_t a[1000];
-	aieth_server *s;
+	aieth__server *s;
 	srv_sess x;
 	int created = -1;
 
@@ -323,19 +324,19 @@ static void test_cache_owners(void)
 	s = open_cache(dir, 4, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	s->have_tokens = 1; /* as with a token file: owners are token names */
-	CU_ASSERT_STRING_EQUAL(srv_xclbin_owner(s, "alice"), "alice");
+	CU_ASSERT_STRING_EQUAL(aieth__srv_xclbin_owner(s, "alice"), "alice");
 	CU_ASSERT_EQUAL(put_as(s, "alice", ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 1);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, ha, "alice"));
-	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "bob"));
+	CU_ASSERT_PTR_NOT_NULL(aieth__srv_xclbin_find_locked(s, ha, "alice"));
+	CU_ASSERT_PTR_NULL(aieth__srv_xclbin_find_locked(s, ha, "bob"));
 	pthread_mutex_unlock(&s->mu);
 	/* bob's session cannot use it: the same message as a missing design */
 	memset(&x, 0, sizeof x);
 	memcpy(x.xsha, ha, 65);
 	snprintf(x.owner, sizeof x.owner, "bob");
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_ENOTFOUND);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_pin_locked(s, &x), AIETH_ENOTFOUND);
 	pthread_mutex_unlock(&s->mu);
 	MSG_HAS(aieth_error_message(), "not in the server's cache: upload it first");
 	CU_ASSERT_PTR_NULL(x.xclbin);
@@ -347,23 +348,23 @@ static void test_cache_owners(void)
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 	CU_ASSERT_EQUAL(s->cache.used, n);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_EQUAL(srv_xclbin_pin_locked(s, &x), AIETH_OK);
-	srv_xclbin_unpin_locked(s, &x);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_pin_locked(s, &x), AIETH_OK);
+	aieth__srv_xclbin_unpin_locked(s, &x);
 	pthread_mutex_unlock(&s->mu);
 	free(x.xclbin);
-	aieth_server_close(s);
+	aieth__server_close(s);
 
 	/* after a restart: alice and bob still see it, carol does not; a
 	 * server without tokens (the anonymous namespace) does not either */
 	s = open_cache(dir, 4, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	pthread_mutex_lock(&s->mu);
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, ha, "alice"));
-	CU_ASSERT_PTR_NOT_NULL(srv_xclbin_find_locked(s, ha, "bob"));
-	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, "carol"));
-	CU_ASSERT_PTR_NULL(srv_xclbin_find_locked(s, ha, srv_xclbin_owner(s, "-")));
+	CU_ASSERT_PTR_NOT_NULL(aieth__srv_xclbin_find_locked(s, ha, "alice"));
+	CU_ASSERT_PTR_NOT_NULL(aieth__srv_xclbin_find_locked(s, ha, "bob"));
+	CU_ASSERT_PTR_NULL(aieth__srv_xclbin_find_locked(s, ha, "carol"));
+	CU_ASSERT_PTR_NULL(aieth__srv_xclbin_find_locked(s, ha, aieth__srv_xclbin_owner(s, "-")));
 	pthread_mutex_unlock(&s->mu);
-	aieth_server_close(s);
+	aieth__server_close(s);
 	snprintf(p, sizeof p, "%s/%s", dir, ha);
 	unlink(p);
 	snprintf(p, sizeof p, "%s/owners.txt", dir);
@@ -381,7 +382,7 @@ static void test_cache_reserved(void)
 	size_t n = 600u << 10;
 	uint8_t *a = malloc(n), *b = malloc(n);
 	srv_xupload u1, u2;
-	aieth_server *s;
+	aieth__server *s;
 	int created = -1;
 
 	CU_ASSERT_FATAL(a && b);
@@ -392,22 +393,23 @@ static void test_cache_reserved(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	s = open_cache(dir, 1, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
-	CU_ASSERT_EQUAL(srv_xclbin_write(&u1, a, 100), 0);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_write(&u1, a, 100), 0);
 	CU_ASSERT_EQUAL(s->cache.reserved, n);
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, hb, "*", n, &u2, msg, sizeof msg), SRV_X_NO_ROOM);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_begin(s, hb, "*", n, &u2, msg, sizeof msg),
+			SRV_X_NO_ROOM);
 	MSG_HAS(msg, "uploads in progress hold 614400 bytes");
 	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
-	srv_xclbin_abort(&u1); /* the client went away */
+	aieth__srv_xclbin_abort(&u1); /* the client went away */
 	CU_ASSERT_EQUAL(s->cache.reserved, 0);
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(s->cache.reserved, 0);
 	/* a finished design that is not in use makes room for the next upload */
-	CU_ASSERT_EQUAL(srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_begin(s, ha, "*", n, &u1, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(s->cache.evictions, 1);
 	CU_ASSERT_EQUAL(s->cache.used + s->cache.reserved, n);
-	srv_xclbin_abort(&u1);
-	aieth_server_close(s);
+	aieth__srv_xclbin_abort(&u1);
+	aieth__server_close(s);
 	snprintf(msg, sizeof msg, "%s/%s", dir, hb);
 	CU_ASSERT_EQUAL(unlink(msg), -1); /* evicted */
 	snprintf(msg, sizeof msg, "%s/owners.txt", dir);
@@ -427,7 +429,7 @@ static void test_reserve(void)
 	char dir[] = "/tmp/aieth_xres.XXXXXX", msg[600], ha[65], hb[65];
 	size_t n = 600u << 10;
 	uint8_t *a = malloc(n), *b = malloc(n);
-	aieth_server *s;
+	aieth__server *s;
 	unsigned ev = 99;
 	int created = -1;
 
@@ -441,27 +443,27 @@ static void test_reserve(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(put(s, ha, a, n, &created, msg, sizeof msg), SRV_X_OK);
 	/* more than the whole cache: refused, nothing evicted or counted */
-	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, (1u << 20) + 1, &ev, msg, sizeof msg), -1);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_reserve(s, (1u << 20) + 1, &ev, msg, sizeof msg), -1);
 	MSG_HAS(msg, "do not fit");
 	MSG_HAS(msg, "--xclbin-cache-mib 1 MiB");
 	CU_ASSERT_EQUAL(s->cache.used, n);
 	CU_ASSERT_EQUAL(files_in(dir), 1);
 	/* room made by evicting a */
-	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), 0);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), 0);
 	CU_ASSERT_EQUAL(ev, 1);
 	CU_ASSERT_EQUAL(s->cache.used, 0);
 	CU_ASSERT_EQUAL(s->cache.reserved, n);
 	CU_ASSERT_EQUAL(files_in(dir), 0);
 	/* nothing left to evict: an upload and a second reservation fail */
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_NO_ROOM);
-	CU_ASSERT_EQUAL(srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), -1);
+	CU_ASSERT_EQUAL(aieth__srv_xclbin_reserve(s, n, &ev, msg, sizeof msg), -1);
 	CU_ASSERT_EQUAL(s->cache.reserved, n);
 	/* given back: the upload fits */
-	srv_xclbin_unreserve(s, n);
+	aieth__srv_xclbin_unreserve(s, n);
 	CU_ASSERT_EQUAL(s->cache.reserved, 0);
 	CU_ASSERT_EQUAL(put(s, hb, b, n, &created, msg, sizeof msg), SRV_X_OK);
 	CU_ASSERT_EQUAL(created, 1);
-	aieth_server_close(s);
+	aieth__server_close(s);
 	snprintf(msg, sizeof msg, "%s/%s", dir, hb);
 	unlink(msg);
 	rmdir(dir);
@@ -484,8 +486,8 @@ static void on_artifact(void *ctx, const char *path, uint64_t bytes)
 static void test_remote_design(void)
 {
 #if defined(AIETH_HAVE_MHD) && defined(AIETH_HAVE_CURL)
-	aieth_server_opts so;
-	aieth_server *srv = NULL;
+	aieth__server_opts so;
+	aieth__server *srv = NULL;
 	aieth_session_opts o;
 	aieth_remote_opts remote = AIETH_REMOTE_OPTS_INIT;
 	aieth_xrt_opts xrt = AIETH_XRT_OPTS_INIT;
@@ -498,11 +500,11 @@ static void test_remote_design(void)
 	struct stat st;
 	size_t k;
 
-	aieth_server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
+	aieth__server_opts_init(&so, AIETH_SERVER_OPTS_VERSION);
 	so.listen = "127.0.0.1:0";
-	CU_ASSERT_EQUAL_FATAL(aieth_server_open(&srv, &so), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__server_open(&srv, &so), AIETH_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(out));
-	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth_server_port(srv));
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", (unsigned)aieth__server_port(srv));
 	aieth_session_opts_init(&o, AIETH_SESSION_OPTS_VERSION);
 	o.remote = &remote;
 	o.xrt = &xrt;
@@ -545,7 +547,7 @@ static void test_remote_design(void)
 	o.backend = "emu";
 	CU_ASSERT_EQUAL(aieth_session_open(&s, &o), AIETH_EINVAL);
 	MSG_HAS(aieth_error_message(), "the emulated board has no XRT to read an xrt.ini");
-	aieth_server_close(srv);
+	aieth__server_close(srv);
 #endif
 }
 

@@ -87,49 +87,50 @@ static void test_names_and_errors(void)
  * PLIO_01_FROM_AIE (mismatches > 0: its data check failed), one latency. */
 static json_object *fake_run(uint64_t cycles, double mbps, int64_t lat, uint64_t mismatches)
 {
-	json_object *t = rj_obj(), *chans = rj_arr(), *lats = rj_arr(), *l = rj_obj();
+	json_object *t = aieth__rj_obj(), *chans = aieth__rj_arr(), *lats = aieth__rj_arr(),
+		    *l = aieth__rj_obj();
 	int k;
-	rj_str(t, "status", "done");
-	rj_bool(t, "valid", 1);
-	rj_str(t, "message", "");
-	rj_u64(t, "total_cycles", cycles);
+	aieth__rj_str(t, "status", "done");
+	aieth__rj_bool(t, "valid", 1);
+	aieth__rj_str(t, "message", "");
+	aieth__rj_u64(t, "total_cycles", cycles);
 	for (k = 0; k < 2; k++) {
-		json_object *ch = rj_obj(), *in = rj_obj();
-		rj_str(ch, "plio", k ? "PLIO_01_FROM_AIE" : "PLIO_01_TO_AIE");
-		rj_bool(ch, "finished", 1);
-		rj_u64(ch, "first_cycle", 1);
-		rj_u64(ch, "last_cycle", cycles);
-		rj_u64(ch, "cycles", cycles - 1);
-		rj_num(ch, "duration_ns", (double)cycles * 4);
-		rj_num(ch, "throughput_MBps", mbps);
-		rj_num(ch, "throughput_MiBps", mbps / 1.048576);
-		rj_bool(in, "checked", k);
+		json_object *ch = aieth__rj_obj(), *in = aieth__rj_obj();
+		aieth__rj_str(ch, "plio", k ? "PLIO_01_FROM_AIE" : "PLIO_01_TO_AIE");
+		aieth__rj_bool(ch, "finished", 1);
+		aieth__rj_u64(ch, "first_cycle", 1);
+		aieth__rj_u64(ch, "last_cycle", cycles);
+		aieth__rj_u64(ch, "cycles", cycles - 1);
+		aieth__rj_num(ch, "duration_ns", (double)cycles * 4);
+		aieth__rj_num(ch, "throughput_MBps", mbps);
+		aieth__rj_num(ch, "throughput_MiBps", mbps / 1.048576);
+		aieth__rj_bool(in, "checked", k);
 		if (k) {
-			rj_u64(in, "elements", 256);
-			rj_u64(in, "mismatches", mismatches);
+			aieth__rj_u64(in, "elements", 256);
+			aieth__rj_u64(in, "mismatches", mismatches);
 			if (mismatches) {
-				json_object *fm = rj_obj();
-				rj_u64(fm, "offset", 80);
-				rj_u64(fm, "index", 20);
-				rj_str(fm, "got", "78");
-				rj_str(fm, "expected", "20");
-				rj_set(in, "first_mismatch", fm);
+				json_object *fm = aieth__rj_obj();
+				aieth__rj_u64(fm, "offset", 80);
+				aieth__rj_u64(fm, "index", 20);
+				aieth__rj_str(fm, "got", "78");
+				aieth__rj_str(fm, "expected", "20");
+				aieth__rj_set(in, "first_mismatch", fm);
 			}
 		} else {
-			rj_str(in, "reason", "sent data is not checked");
+			aieth__rj_str(in, "reason", "sent data is not checked");
 		}
-		rj_set(ch, "integrity", in);
-		rj_set(ch, "thresholds", rj_arr());
-		rj_str(ch, "verdict", k && mismatches ? "fail" : "pass");
-		rj_push(chans, ch);
+		aieth__rj_set(ch, "integrity", in);
+		aieth__rj_set(ch, "thresholds", aieth__rj_arr());
+		aieth__rj_str(ch, "verdict", k && mismatches ? "fail" : "pass");
+		aieth__rj_push(chans, ch);
 	}
-	rj_set(t, "channels", chans);
-	rj_str(l, "from", "PLIO_01_TO_AIE");
-	rj_str(l, "to", "PLIO_01_FROM_AIE");
-	rj_int(l, "cycles", lat);
-	rj_u64(l, "max_cycles", 20);
-	rj_push(lats, l);
-	rj_set(t, "latencies", lats);
+	aieth__rj_set(t, "channels", chans);
+	aieth__rj_str(l, "from", "PLIO_01_TO_AIE");
+	aieth__rj_str(l, "to", "PLIO_01_FROM_AIE");
+	aieth__rj_int(l, "cycles", lat);
+	aieth__rj_u64(l, "max_cycles", 20);
+	aieth__rj_push(lats, l);
+	aieth__rj_set(t, "latencies", lats);
 	return t;
 }
 
@@ -140,7 +141,7 @@ static json_object *fake_run(uint64_t cycles, double mbps, int64_t lat, uint64_t
 	"\"max_latency\": [{\"from\": \"PLIO_01_TO_AIE\", \"to\": \"PLIO_01_FROM_AIE\", "      \
 	"\"max_cycles\": 20}]}]"
 
-/* rn_txn_summary of JSON runs as run_txn calls it: their figures kept,
+/* aieth__rn_txn_summary of JSON runs as run_txn calls it: their figures kept,
  * the last run's objects as the template */
 static int sum_up(run_ctx *c, json_object *tj, json_object **runs, size_t n, json_object *broken,
 		  json_object *failed)
@@ -150,30 +151,31 @@ static int sum_up(run_ctx *c, json_object *tj, json_object **runs, size_t n, jso
 	int code;
 	CU_ASSERT_FATAL(n <= 8);
 	for (i = 0; i < n; i++)
-		CU_ASSERT_PTR_NOT_NULL_FATAL(kept[i] = rn_run_keep(&c->sp->txns[0], runs[i]));
-	code = rn_txn_summary(c, &c->sp->txns[0], tj, kept, n, n ? runs[n - 1] : NULL, broken,
-			      failed);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(kept[i] =
+						     aieth__rn_run_keep(&c->sp->txns[0], runs[i]));
+	code = aieth__rn_txn_summary(c, &c->sp->txns[0], tj, kept, n, n ? runs[n - 1] : NULL,
+				     broken, failed);
 	for (i = 0; i < n; i++)
-		rn_run_free(kept[i]);
+		aieth__rn_run_free(kept[i]);
 	return code;
 }
 
 /* Sum up runs made by fake_run in run order: 4 measured after 1 warm-up. */
 static int summary(run_ctx *c, aieth__stat stat, json_object **runs, size_t n, json_object *tj)
 {
-	json_object *failed = rj_arr();
+	json_object *failed = aieth__rj_arr();
 	size_t i;
 	int code;
 	memset(c, 0, sizeof *c);
 	CU_ASSERT_EQUAL_FATAL(
 		aieth_spec_parse(&c->sp, "t.json", SPEC_TEXT "}", strlen(SPEC_TEXT "}"), "/base"),
 		AIETH_OK);
-	c->test = rj_obj();
+	c->test = aieth__rj_obj();
 	c->runs = (uint32_t)n;
 	c->warmup = 1;
 	c->statistic = stat;
 	for (i = 0; i < n; i++)
-		rn_run_failures(c, &c->sp->txns[0], runs[i], (uint32_t)i + 1, failed);
+		aieth__rn_run_failures(c, &c->sp->txns[0], runs[i], (uint32_t)i + 1, failed);
 	code = sum_up(c, tj, runs, n, NULL, failed);
 	return code;
 }
@@ -190,7 +192,7 @@ static void done(run_ctx *c, json_object **runs, size_t n, json_object *tj)
 
 static json_object *at(json_object *o, const char *arr, size_t i)
 {
-	return json_object_array_get_idx(rj_get(o, arr), i);
+	return json_object_array_get_idx(aieth__rj_get(o, arr), i);
 }
 
 static void test_summary_median_run(void)
@@ -199,34 +201,34 @@ static void test_summary_median_run(void)
 	/* cycles 900 700 800 1000: lower median 800, run index 2 */
 	json_object *runs[4] = {fake_run(900, 500, 10, 0), fake_run(700, 440, 12, 0),
 				fake_run(800, 460, 30, 0), fake_run(1000, 400, 31, 0)};
-	json_object *tj = rj_obj(), *ch, *s, *th, *l;
+	json_object *tj = aieth__rj_obj(), *ch, *s, *th, *l;
 	CU_ASSERT_EQUAL(summary(&c, AIETH__STAT_MEDIAN, runs, 4, tj), AIETH_EXIT_FAIL);
-	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 2);
-	CU_ASSERT_EQUAL(rj_geti(tj, "total_cycles"), 800); /* the median run's scalars */
-	s = rj_get(rj_get(tj, "stats"), "total_cycles");
+	CU_ASSERT_EQUAL(aieth__rj_geti(tj, "median_run"), 2);
+	CU_ASSERT_EQUAL(aieth__rj_geti(tj, "total_cycles"), 800); /* the median run's scalars */
+	s = aieth__rj_get(aieth__rj_get(tj, "stats"), "total_cycles");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	NEAR(rj_getd(s, "median"), 800);
-	NEAR(rj_getd(s, "mean"), 850);
-	CU_ASSERT_EQUAL(json_object_array_length(rj_get(s, "runs")), 4);
-	NEAR(json_object_get_double(json_object_array_get_idx(rj_get(s, "runs"), 3)), 1000);
+	NEAR(aieth__rj_getd(s, "median"), 800);
+	NEAR(aieth__rj_getd(s, "mean"), 850);
+	CU_ASSERT_EQUAL(json_object_array_length(aieth__rj_get(s, "runs")), 4);
+	NEAR(json_object_get_double(json_object_array_get_idx(aieth__rj_get(s, "runs"), 3)), 1000);
 	ch = at(tj, "channels", 1);
-	NEAR(rj_getd(ch, "throughput_MBps"), 460); /* run 2's value */
-	s = rj_get(rj_get(ch, "stats"), "throughput_MBps");
-	NEAR(rj_getd(s, "median"), 440); /* 400 440 460 500: lower median */
-	NEAR(rj_getd(s, "min"), 400);
-	NEAR(rj_getd(s, "max"), 500);
+	NEAR(aieth__rj_getd(ch, "throughput_MBps"), 460); /* run 2's value */
+	s = aieth__rj_get(aieth__rj_get(ch, "stats"), "throughput_MBps");
+	NEAR(aieth__rj_getd(s, "median"), 440); /* 400 440 460 500: lower median */
+	NEAR(aieth__rj_getd(s, "min"), 400);
+	NEAR(aieth__rj_getd(s, "max"), 500);
 	/* the threshold applies to the median (440 < 450): a fail, named */
 	th = at(ch, "thresholds", 0);
-	CU_ASSERT_STRING_EQUAL(rj_gets(th, "statistic"), "median");
-	NEAR(rj_getd(th, "measured"), 440);
-	CU_ASSERT_FALSE(json_object_get_boolean(rj_get(th, "passed")));
-	CU_ASSERT_STRING_EQUAL(rj_gets(ch, "verdict"), "fail");
-	CU_ASSERT_EQUAL(json_object_array_length(rj_get(tj, "runs_failed")), 0);
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(th, "statistic"), "median");
+	NEAR(aieth__rj_getd(th, "measured"), 440);
+	CU_ASSERT_FALSE(json_object_get_boolean(aieth__rj_get(th, "passed")));
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(ch, "verdict"), "fail");
+	CU_ASSERT_EQUAL(json_object_array_length(aieth__rj_get(tj, "runs_failed")), 0);
 	/* latency 10 12 30 31: median 12 <= 20 passes (the median run had 30) */
 	l = at(tj, "latencies", 0);
-	CU_ASSERT_EQUAL(rj_geti(l, "cycles"), 30);
-	CU_ASSERT_TRUE(json_object_get_boolean(rj_get(l, "passed")));
-	NEAR(rj_getd(rj_get(rj_get(l, "stats"), "cycles"), "max"), 31);
+	CU_ASSERT_EQUAL(aieth__rj_geti(l, "cycles"), 30);
+	CU_ASSERT_TRUE(json_object_get_boolean(aieth__rj_get(l, "passed")));
+	NEAR(aieth__rj_getd(aieth__rj_get(aieth__rj_get(l, "stats"), "cycles"), "max"), 31);
 	done(&c, runs, 4, tj);
 }
 
@@ -235,17 +237,17 @@ static void test_summary_statistic(void)
 	run_ctx c;
 	json_object *runs[4] = {fake_run(900, 500, 10, 0), fake_run(700, 440, 12, 0),
 				fake_run(800, 460, 30, 0), fake_run(1000, 400, 31, 0)};
-	json_object *tj = rj_obj(), *th, *l;
+	json_object *tj = aieth__rj_obj(), *th, *l;
 	/* max: 500 >= 450 passes; the latency's max 31 > 20 fails */
 	CU_ASSERT_EQUAL(summary(&c, AIETH__STAT_MAX, runs, 4, tj), AIETH_EXIT_FAIL);
 	th = at(at(tj, "channels", 1), "thresholds", 0);
-	CU_ASSERT_STRING_EQUAL(rj_gets(th, "statistic"), "max");
-	NEAR(rj_getd(th, "measured"), 500);
-	CU_ASSERT_TRUE(json_object_get_boolean(rj_get(th, "passed")));
-	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "pass");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(th, "statistic"), "max");
+	NEAR(aieth__rj_getd(th, "measured"), 500);
+	CU_ASSERT_TRUE(json_object_get_boolean(aieth__rj_get(th, "passed")));
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(at(tj, "channels", 1), "verdict"), "pass");
 	l = at(tj, "latencies", 0);
-	CU_ASSERT_STRING_EQUAL(rj_gets(l, "statistic"), "max");
-	CU_ASSERT_FALSE(json_object_get_boolean(rj_get(l, "passed")));
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(l, "statistic"), "max");
+	CU_ASSERT_FALSE(json_object_get_boolean(aieth__rj_get(l, "passed")));
 	done(&c, runs, 4, tj);
 }
 
@@ -256,24 +258,24 @@ static void test_summary_one_bad_run(void)
 	 * 0, cycles 800 first) is clean: the channel and the test still fail */
 	json_object *runs[4] = {fake_run(800, 500, 10, 0), fake_run(800, 500, 10, 0),
 				fake_run(800, 500, 10, 1), fake_run(800, 500, 10, 0)};
-	json_object *tj = rj_obj(), *ch, *f, *fr;
+	json_object *tj = aieth__rj_obj(), *ch, *f, *fr;
 	CU_ASSERT_EQUAL(summary(&c, AIETH__STAT_MEDIAN, runs, 4, tj), AIETH_EXIT_PASS);
 	/* (the data check's exit code is the run's own, from run_once: the
 	 * summary adds the thresholds' code; the verdict shows both) */
-	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 0);
+	CU_ASSERT_EQUAL(aieth__rj_geti(tj, "median_run"), 0);
 	ch = at(tj, "channels", 1);
-	CU_ASSERT_STRING_EQUAL(rj_gets(ch, "verdict"), "fail");
-	fr = rj_get(ch, "failed_runs");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(ch, "verdict"), "fail");
+	fr = aieth__rj_get(ch, "failed_runs");
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(fr), 1);
 	CU_ASSERT_EQUAL(json_object_get_int64(json_object_array_get_idx(fr, 0)), 2);
-	CU_ASSERT_EQUAL_FATAL(json_object_array_length(rj_get(tj, "runs_failed")), 1);
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(aieth__rj_get(tj, "runs_failed")), 1);
 	f = at(tj, "runs_failed", 0);
-	CU_ASSERT_EQUAL(rj_geti(f, "run"), 2);
-	CU_ASSERT_STRING_EQUAL(rj_gets(f, "plio"), "PLIO_01_FROM_AIE");
-	CU_ASSERT_STRING_EQUAL(rj_gets(f, "reason"),
+	CU_ASSERT_EQUAL(aieth__rj_geti(f, "run"), 2);
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(f, "plio"), "PLIO_01_FROM_AIE");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(f, "reason"),
 			       "transactions[0] run 3 of 4: PLIO_01_FROM_AIE: 1 of 256 elements "
 			       "differ, first at byte 80: got 78, expected 20");
-	CU_ASSERT_PTR_NULL(rj_get(f, "warmup"));
+	CU_ASSERT_PTR_NULL(aieth__rj_get(f, "warmup"));
 	done(&c, runs, 4, tj);
 }
 
@@ -284,34 +286,35 @@ static void test_summary_integrity_shown(void)
 	/* the last run (the template) is bad, the median run 0 clean */
 	json_object *runs[3] = {fake_run(800, 500, 10, 0), fake_run(900, 500, 10, 0),
 				fake_run(700, 500, 10, 2)};
-	json_object *tj = rj_obj(), *in;
+	json_object *tj = aieth__rj_obj(), *in;
 	summary(&c, AIETH__STAT_MEDIAN, runs, 3, tj);
-	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 0);
-	in = rj_get(at(tj, "channels", 1), "integrity");
-	CU_ASSERT_EQUAL(rj_geti(in, "mismatches"), 0);
-	CU_ASSERT_PTR_NULL(rj_get(in, "first_mismatch"));
-	CU_ASSERT_EQUAL(rj_geti(in, "elements"), 256);
-	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "fail");
+	CU_ASSERT_EQUAL(aieth__rj_geti(tj, "median_run"), 0);
+	in = aieth__rj_get(at(tj, "channels", 1), "integrity");
+	CU_ASSERT_EQUAL(aieth__rj_geti(in, "mismatches"), 0);
+	CU_ASSERT_PTR_NULL(aieth__rj_get(in, "first_mismatch"));
+	CU_ASSERT_EQUAL(aieth__rj_geti(in, "elements"), 256);
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(at(tj, "channels", 1), "verdict"), "fail");
 	done(&c, runs, 3, tj);
 	/* the median run (index 1, cycles 800) is the bad one: its mismatches */
 	runs[0] = fake_run(900, 500, 10, 0);
 	runs[1] = fake_run(800, 500, 10, 5);
 	runs[2] = fake_run(700, 500, 10, 0);
-	tj = rj_obj();
+	tj = aieth__rj_obj();
 	summary(&c, AIETH__STAT_MEDIAN, runs, 3, tj);
-	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 1);
-	in = rj_get(at(tj, "channels", 1), "integrity");
-	CU_ASSERT_EQUAL(rj_geti(in, "mismatches"), 5);
-	CU_ASSERT_EQUAL(rj_geti(rj_get(in, "first_mismatch"), "offset"), 80);
-	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "fail");
-	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 0), "verdict"), "pass");
+	CU_ASSERT_EQUAL(aieth__rj_geti(tj, "median_run"), 1);
+	in = aieth__rj_get(at(tj, "channels", 1), "integrity");
+	CU_ASSERT_EQUAL(aieth__rj_geti(in, "mismatches"), 5);
+	CU_ASSERT_EQUAL(aieth__rj_geti(aieth__rj_get(in, "first_mismatch"), "offset"), 80);
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(at(tj, "channels", 1), "verdict"), "fail");
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(at(tj, "channels", 0), "verdict"), "pass");
 	done(&c, runs, 3, tj);
 }
 
 static void test_summary_warmup_and_one_run(void)
 {
 	run_ctx c;
-	json_object *warm = fake_run(800, 500, 10, 3), *failed = rj_arr(), *tj = rj_obj(), *f;
+	json_object *warm = fake_run(800, 500, 10, 3), *failed = aieth__rj_arr(),
+		    *tj = aieth__rj_obj(), *f;
 	json_object *runs[1] = {fake_run(700, 480, 11, 0)};
 	memset(&c, 0, sizeof c);
 	CU_ASSERT_EQUAL_FATAL(
@@ -320,24 +323,25 @@ static void test_summary_warmup_and_one_run(void)
 	c.runs = 1;
 	c.warmup = 1;
 	/* a warm-up run is checked too, and named as one */
-	rn_run_failures(&c, &c.sp->txns[0], warm, 0, failed);
+	aieth__rn_run_failures(&c, &c.sp->txns[0], warm, 0, failed);
 	f = json_object_array_get_idx(failed, 0);
-	CU_ASSERT_TRUE(json_object_get_boolean(rj_get(f, "warmup")));
-	CU_ASSERT_EQUAL(rj_geti(f, "run"), 0);
+	CU_ASSERT_TRUE(json_object_get_boolean(aieth__rj_get(f, "warmup")));
+	CU_ASSERT_EQUAL(aieth__rj_geti(f, "run"), 0);
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(rj_gets(f, "reason"), "transactions[0] warm-up run 1 of 1: "));
+		strstr(aieth__rj_gets(f, "reason"), "transactions[0] warm-up run 1 of 1: "));
 	CU_ASSERT_EQUAL(sum_up(&c, tj, runs, 1, NULL, failed), AIETH_EXIT_PASS);
 	/* one measured run: no stats objects, thresholds on its value */
-	CU_ASSERT_PTR_NULL(rj_get(tj, "stats"));
-	CU_ASSERT_PTR_NULL(rj_get(at(tj, "channels", 1), "stats"));
-	NEAR(rj_getd(at(at(tj, "channels", 1), "thresholds", 0), "measured"), 480);
-	CU_ASSERT_EQUAL(rj_geti(tj, "median_run"), 0);
+	CU_ASSERT_PTR_NULL(aieth__rj_get(tj, "stats"));
+	CU_ASSERT_PTR_NULL(aieth__rj_get(at(tj, "channels", 1), "stats"));
+	NEAR(aieth__rj_getd(at(at(tj, "channels", 1), "thresholds", 0), "measured"), 480);
+	CU_ASSERT_EQUAL(aieth__rj_geti(tj, "median_run"), 0);
 	/* the warm-up run's failure is the channel's */
-	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 1), "verdict"), "fail");
-	CU_ASSERT_EQUAL(
-		json_object_array_length(rj_get(at(tj, "channels", 1), "failed_warmup_runs")), 1);
-	CU_ASSERT_STRING_EQUAL(rj_gets(at(tj, "channels", 0), "verdict"), "pass");
-	CU_ASSERT_PTR_NULL(rj_get(at(tj, "channels", 0), "failed_warmup_runs"));
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(at(tj, "channels", 1), "verdict"), "fail");
+	CU_ASSERT_EQUAL(json_object_array_length(
+				aieth__rj_get(at(tj, "channels", 1), "failed_warmup_runs")),
+			1);
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(at(tj, "channels", 0), "verdict"), "pass");
+	CU_ASSERT_PTR_NULL(aieth__rj_get(at(tj, "channels", 0), "failed_warmup_runs"));
 	json_object_put(warm);
 	done(&c, runs, 1, tj);
 }
@@ -345,24 +349,24 @@ static void test_summary_warmup_and_one_run(void)
 static void test_summary_broken_run(void)
 {
 	run_ctx c;
-	json_object *broken = rj_obj(), *failed = rj_arr(), *tj = rj_obj(), *f;
+	json_object *broken = aieth__rj_obj(), *failed = aieth__rj_arr(), *tj = aieth__rj_obj(), *f;
 	json_object *runs[1] = {fake_run(700, 480, 11, 0)};
 	memset(&c, 0, sizeof c);
 	CU_ASSERT_EQUAL_FATAL(
 		aieth_spec_parse(&c.sp, "t.json", SPEC_TEXT "}", strlen(SPEC_TEXT "}"), "/base"),
 		AIETH_OK);
 	c.runs = 3;
-	rj_str(broken, "status", "timeout");
-	rj_str(broken, "message", "PLIO_01_FROM_AIE stalled");
-	rn_run_failures(&c, &c.sp->txns[0], broken, 1, failed);
+	aieth__rj_str(broken, "status", "timeout");
+	aieth__rj_str(broken, "message", "PLIO_01_FROM_AIE stalled");
+	aieth__rn_run_failures(&c, &c.sp->txns[0], broken, 1, failed);
 	CU_ASSERT_EQUAL(sum_up(&c, tj, runs, 1, broken, failed), AIETH_EXIT_PASS);
 	/* the run that did not complete is the one shown, no median */
-	CU_ASSERT_STRING_EQUAL(rj_gets(tj, "status"), "timeout");
-	CU_ASSERT_PTR_NULL(rj_get(tj, "median_run"));
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(tj, "status"), "timeout");
+	CU_ASSERT_PTR_NULL(aieth__rj_get(tj, "median_run"));
 	CU_ASSERT_TRUE(json_object_object_get_ex(tj, "median_run", NULL));
 	f = at(tj, "runs_failed", 0);
-	CU_ASSERT_PTR_NULL(rj_get(f, "plio"));
-	CU_ASSERT_STRING_EQUAL(rj_gets(f, "reason"),
+	CU_ASSERT_PTR_NULL(aieth__rj_get(f, "plio"));
+	CU_ASSERT_STRING_EQUAL(aieth__rj_gets(f, "reason"),
 			       "transactions[0] run 2 of 3: timeout: PLIO_01_FROM_AIE stalled");
 	json_object_put(broken);
 	done(&c, runs, 1, tj);

@@ -16,7 +16,7 @@
 static sweep_def *args_mode(const char *const *items, size_t n, int zip)
 {
 	sweep_def *d = NULL;
-	CU_ASSERT_EQUAL(rn_sweep_parse_args(items, n, zip, &d), 0);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_parse_args(items, n, zip, &d), 0);
 	return d;
 }
 
@@ -26,14 +26,14 @@ static int args_fail(const char *item, const char *msg_part)
 {
 	sweep_def *d = NULL;
 	const char *items[] = {item};
-	int rc = rn_sweep_parse_args(items, 1, 0, &d);
+	int rc = aieth__rn_sweep_parse_args(items, 1, 0, &d);
 	CU_ASSERT_PTR_NULL(d);
 	if (msg_part && !strstr(aieth_error_message(), msg_part)) {
 		fprintf(stderr, "\n  message \"%s\" lacks \"%s\"\n", aieth_error_message(),
 			msg_part);
 		CU_FAIL("message");
 	}
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	return rc;
 }
 
@@ -58,9 +58,9 @@ static void test_lists_and_ranges(void)
 	CU_ASSERT_TRUE(d->ax[3].v[0].is_num);
 	CU_ASSERT_FALSE(d->ax[3].v[0].is_uint);
 	CU_ASSERT_STRING_EQUAL(d->ax[3].v[0].text, "-1.5");
-	CU_ASSERT_EQUAL(rn_sweep_count(d, &n), 0);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), 0);
 	CU_ASSERT_EQUAL(n, 5 * 5 * 2 * 2);
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	/* a range that does not land on TO stops below it; a mixed list */
 	{
 		const char *it[] = {"size=16..100*3,4096,1..3+1"};
@@ -70,7 +70,7 @@ static void test_lists_and_ranges(void)
 		CU_ASSERT_EQUAL(d->ax[0].nv, 2 + 1 + 3); /* 16 48 ; 4096 ; 1 2 3 */
 		CU_ASSERT_EQUAL(d->ax[0].v[1].u, 48);
 		CU_ASSERT_EQUAL(d->ax[0].v[2].u, 4096);
-		rn_sweep_free(d);
+		aieth__rn_sweep_free(d);
 	}
 	/* no overflow near the top of uint64 */
 	{
@@ -79,7 +79,7 @@ static void test_lists_and_ranges(void)
 		if (!d)
 			return;
 		CU_ASSERT_EQUAL(d->ax[0].nv, 1);
-		rn_sweep_free(d);
+		aieth__rn_sweep_free(d);
 	}
 }
 
@@ -92,40 +92,41 @@ static void test_grid_and_zip(void)
 	sweep_def *d = args(items, 2);
 	if (!d)
 		return;
-	CU_ASSERT_EQUAL(rn_sweep_count(d, &n), 0);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), 0);
 	CU_ASSERT_EQUAL(n, 6);
 	/* the first axis varies slowest */
-	rn_sweep_point(d, 0, idx);
+	aieth__rn_sweep_point(d, 0, idx);
 	CU_ASSERT(idx[0] == 0 && idx[1] == 0);
-	rn_sweep_point(d, 2, idx);
+	aieth__rn_sweep_point(d, 2, idx);
 	CU_ASSERT(idx[0] == 0 && idx[1] == 2);
-	rn_sweep_point(d, 3, idx);
+	aieth__rn_sweep_point(d, 3, idx);
 	CU_ASSERT(idx[0] == 1 && idx[1] == 0);
-	CU_ASSERT_EQUAL(rn_sweep_point_name(d, idx, "t", name, sizeof name), strlen("t[a=2,b=x]"));
+	CU_ASSERT_EQUAL(aieth__rn_sweep_point_name(d, idx, "t", name, sizeof name),
+			strlen("t[a=2,b=x]"));
 	CU_ASSERT_STRING_EQUAL(name, "t[a=2,b=x]");
 	/* a name longer than the buffer: the length it has, the buffer cut */
-	CU_ASSERT_EQUAL(rn_sweep_point_name(d, idx, "t", name, 4), strlen("t[a=2,b=x]"));
+	CU_ASSERT_EQUAL(aieth__rn_sweep_point_name(d, idx, "t", name, 4), strlen("t[a=2,b=x]"));
 	CU_ASSERT_STRING_EQUAL(name, "t[a");
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	d = args_mode(zitems, 2, 1);
 	if (!d)
 		return;
 	CU_ASSERT_EQUAL(d->zip, 1);
-	CU_ASSERT_EQUAL(rn_sweep_count(d, &n), 0);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), 0);
 	CU_ASSERT_EQUAL(n, 3);
-	rn_sweep_point(d, 2, idx);
+	aieth__rn_sweep_point(d, 2, idx);
 	CU_ASSERT(idx[0] == 2 && idx[1] == 2);
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	/* a zip of lists of two lengths */
 	{
 		const char *bad[] = {"a=1,2", "b=x,y,z"};
 		d = args_mode(bad, 2, 1);
 		if (!d)
 			return;
-		CU_ASSERT_EQUAL(rn_sweep_count(d, &n), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(
 			strstr(aieth_error_message(), "axis b has 3 values, axis a 2"));
-		rn_sweep_free(d);
+		aieth__rn_sweep_free(d);
 	}
 }
 
@@ -138,15 +139,15 @@ static void test_limits(void)
 	if (!d)
 		return;
 	/* 101,000 points: refused with the count */
-	CU_ASSERT_EQUAL(rn_sweep_count(d, &n), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "101000 points (a 1000 x b 101)"));
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	d = args(ok, 2);
 	if (!d)
 		return;
-	CU_ASSERT_EQUAL(rn_sweep_count(d, &n), 0);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), 0);
 	CU_ASSERT_EQUAL(n, SWEEP_MAX_POINTS);
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	/* one axis of more than the limit: refused while it is read */
 	CU_ASSERT_EQUAL(args_fail("a=0..100000+1", "more than 100000 values"), AIETH_EINVAL);
 	/* a grid whose product passes size_t: still the count, no wrap */
@@ -156,10 +157,10 @@ static void test_limits(void)
 		d = args(big, 4);
 		if (!d)
 			return;
-		CU_ASSERT_EQUAL(rn_sweep_count(d, &n), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(
 			strstr(aieth_error_message(), "100000000000000000000 points"));
-		rn_sweep_free(d);
+		aieth__rn_sweep_free(d);
 	}
 }
 
@@ -186,16 +187,16 @@ static void test_bad_args(void)
 	{
 		const char *two[] = {"size=16", "size=32"};
 		sweep_def *d = NULL;
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 2, 0, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__rn_sweep_parse_args(two, 2, 0, &d), AIETH_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "axis size is given twice"));
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 0, 0, &d), AIETH_EINVAL);
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(two, 0, 1, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__rn_sweep_parse_args(two, 0, 0, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__rn_sweep_parse_args(two, 0, 1, &d), AIETH_EINVAL);
 	}
 	{
 		/* a mode word is not an axis (the mode is its own argument) */
 		const char *zip_only[] = {"zip"};
 		sweep_def *d = NULL;
-		CU_ASSERT_EQUAL(rn_sweep_parse_args(zip_only, 1, 1, &d), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__rn_sweep_parse_args(zip_only, 1, 1, &d), AIETH_EINVAL);
 	}
 	{
 		char long_word[200];
@@ -212,7 +213,7 @@ static int json_parse(const char *text, sweep_def **d)
 	int rc;
 	*d = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	rc = rn_sweep_parse_json("t.json", o, d);
+	rc = aieth__rn_sweep_parse_json("t.json", o, d);
 	json_object_put(o);
 	return rc;
 }
@@ -232,9 +233,9 @@ static void test_json(void)
 	/* the axes in the order written */
 	CU_ASSERT_STRING_EQUAL(d->ax[0].name, "size");
 	CU_ASSERT_STRING_EQUAL(d->ax[1].name, "PLIO_01_TO_AIE.delay");
-	CU_ASSERT_EQUAL(rn_sweep_count(d, &n), 0);
+	CU_ASSERT_EQUAL(aieth__rn_sweep_count(d, &n), 0);
 	CU_ASSERT_EQUAL(n, 2);
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	CU_ASSERT_EQUAL(json_parse("{\"axes\": {\"size\": {\"from\": 4096, \"to\": 65536, "
 				   "\"times\": 2}, \"mode\": [\"perf\", \"func\"], "
 				   "\"g.k\": [0.25, -3]}}",
@@ -246,7 +247,7 @@ static void test_json(void)
 	CU_ASSERT_EQUAL(d->ax[0].nv, 5);
 	CU_ASSERT_STRING_EQUAL(d->ax[2].v[0].text, "0.25");
 	CU_ASSERT_STRING_EQUAL(d->ax[2].v[1].text, "-3");
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	/* errors name the file, the path and the rule */
 	CU_ASSERT_EQUAL(json_parse("{\"axes\": {\"size\": []}}", &d), AIETH_EPARSE);
 	CU_ASSERT_PTR_NOT_NULL(

@@ -27,8 +27,9 @@
 static void test_url_squad(void)
 {
 	up_target t;
-	CU_ASSERT_EQUAL(
-		up_parse_url("squad+https://squad.example.com/team/proj/1.2.3/vck190-emu", &t), 0);
+	CU_ASSERT_EQUAL(aieth__up_parse_url(
+				"squad+https://squad.example.com/team/proj/1.2.3/vck190-emu", &t),
+			0);
 	CU_ASSERT_EQUAL(t.kind, UP_SQUAD);
 	CU_ASSERT_STRING_EQUAL(t.team, "team");
 	CU_ASSERT_STRING_EQUAL(t.project, "proj");
@@ -37,50 +38,50 @@ static void test_url_squad(void)
 	CU_ASSERT_STRING_EQUAL(t.url,
 			       "https://squad.example.com/api/submit/team/proj/1.2.3/vck190-emu");
 	/* a path prefix (SQUAD behind a proxy) and a port; one trailing slash */
-	CU_ASSERT_EQUAL(up_parse_url("squad+http://h:8000/squad/a/b/c/d/", &t), 0);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("squad+http://h:8000/squad/a/b/c/d/", &t), 0);
 	CU_ASSERT_STRING_EQUAL(t.url, "http://h:8000/squad/api/submit/a/b/c/d");
 	/* SQUAD's identifier rule, too few segments */
-	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a/b/c", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("squad+https://h/a/b/c", &t), AIETH_EINVAL);
 	MSG_HAS("TEAM");
-	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a/b/-c/d", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("squad+https://h/a/b/-c/d", &t), AIETH_EINVAL);
 	MSG_HAS("BUILD");
-	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a/b/c/d?x=1", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("squad+https://h/a//c/d", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("squad+ftp://h/a/b/c/d", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("squad+https://h/a/b/c/d?x=1", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("squad+https://h/a//c/d", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("squad+ftp://h/a/b/c/d", &t), AIETH_EINVAL);
 	MSG_HAS("unknown scheme");
 }
 
 static void test_url_influx_webhook(void)
 {
 	up_target t;
-	CU_ASSERT_EQUAL(up_parse_url("influx+http://127.0.0.1:8086/aieth", &t), 0);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("influx+http://127.0.0.1:8086/aieth", &t), 0);
 	CU_ASSERT_EQUAL(t.kind, UP_INFLUX);
 	CU_ASSERT_STRING_EQUAL(t.db, "aieth");
 	CU_ASSERT_STRING_EQUAL(t.url, "http://127.0.0.1:8086/write?db=aieth&precision=ms");
-	CU_ASSERT_EQUAL(up_parse_url("influx+https://h/proxy/db1", &t), 0);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("influx+https://h/proxy/db1", &t), 0);
 	CU_ASSERT_STRING_EQUAL(t.url, "https://h/proxy/write?db=db1&precision=ms");
-	CU_ASSERT_EQUAL(up_parse_url("influx+http://h:8086/", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("influx+http://h:8086/a%20b", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("https://hooks.example.com/x?y=1", &t), 0);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("influx+http://h:8086/", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("influx+http://h:8086/a%20b", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("https://hooks.example.com/x?y=1", &t), 0);
 	CU_ASSERT_EQUAL(t.kind, UP_WEBHOOK);
 	CU_ASSERT_STRING_EQUAL(t.url, "https://hooks.example.com/x?y=1");
-	CU_ASSERT_EQUAL(up_parse_url("https://h/x#frag", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("http:///x", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("http://h/a b", &t), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(up_parse_url("", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("https://h/x#frag", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("http:///x", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("http://h/a b", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("", &t), AIETH_EINVAL);
 	/* credentials never in a URL, and the message does not repeat them */
-	CU_ASSERT_EQUAL(up_parse_url("https://user:s3cret@h/x", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("https://user:s3cret@h/x", &t), AIETH_EINVAL);
 	MSG_HAS("user:password@");
 	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "s3cret"));
-	CU_ASSERT_EQUAL(aieth_upload_check_url("influx+https://user@h/db"), AIETH_EINVAL);
-	CU_ASSERT_EQUAL(aieth_upload_check_url("influx+https://h/db"), 0);
+	CU_ASSERT_EQUAL(aieth__upload_check_url("influx+https://user@h/db"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__upload_check_url("influx+https://h/db"), 0);
 }
 
 static char *lp(const char *s, int what)
 {
 	static char out[256];
 	sbuf b = SB_INIT(SB_DOC_MAX);
-	up_lp_escape(&b, s, what);
+	aieth__up_lp_escape(&b, s, what);
 	snprintf(out, sizeof out, "%s", b.p ? b.p : "");
 	free(b.p);
 	return out;
@@ -100,7 +101,7 @@ static void test_line_protocol_escaping(void)
 static void test_squad_name(void)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
-	up_squad_name(&b, "a/b[c]\nd");
+	aieth__up_squad_name(&b, "a/b[c]\nd");
 	CU_ASSERT_STRING_EQUAL(b.p, "a_b_c__d");
 	free(b.p);
 }
@@ -108,22 +109,24 @@ static void test_squad_name(void)
 static void test_spool_names(void)
 {
 	char a[128], b[128], c[128];
-	CU_ASSERT_EQUAL(up_spool_name(a, sizeof a, 999, 7, 0, "squad"), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_name(a, sizeof a, 999, 7, 0, "squad"), 0);
 	CU_ASSERT_STRING_EQUAL(a, "00000000000000000999-7-0.squad.spool");
-	CU_ASSERT_EQUAL(up_spool_name(b, sizeof b, 1000, 7, 0, "influx"), 0);
-	CU_ASSERT_EQUAL(up_spool_name(c, sizeof c, 1795519498549533523ull, 123456, 42, "webhook"),
-			0);
+	CU_ASSERT_EQUAL(aieth__up_spool_name(b, sizeof b, 1000, 7, 0, "influx"), 0);
+	CU_ASSERT_EQUAL(
+		aieth__up_spool_name(c, sizeof c, 1795519498549533523ull, 123456, 42, "webhook"),
+		0);
 	/* fixed width: the order of names is the order of time */
 	CU_ASSERT_TRUE(strcmp(a, b) < 0);
 	CU_ASSERT_TRUE(strcmp(b, c) < 0);
-	CU_ASSERT_TRUE(up_spool_name_ok(a) && up_spool_name_ok(b) && up_spool_name_ok(c));
-	CU_ASSERT_FALSE(up_spool_name_ok(".00000000000000000999-7-0.squad.spool.tmp.1.0"));
-	CU_ASSERT_FALSE(up_spool_name_ok("0000000000000000999-7-0.squad.spool"));
-	CU_ASSERT_FALSE(up_spool_name_ok("00000000000000000999-7-0..spool"));
-	CU_ASSERT_FALSE(up_spool_name_ok("00000000000000000999-7-0.SQUAD.spool"));
-	CU_ASSERT_FALSE(up_spool_name_ok("readme.txt"));
-	CU_ASSERT_EQUAL(up_spool_name(a, 10, 999, 7, 0, "squad"), -1);
-	CU_ASSERT_EQUAL(up_spool_name(a, sizeof a, 999, 7, 0, "../x"), -1);
+	CU_ASSERT_TRUE(aieth__up_spool_name_ok(a) && aieth__up_spool_name_ok(b) &&
+		       aieth__up_spool_name_ok(c));
+	CU_ASSERT_FALSE(aieth__up_spool_name_ok(".00000000000000000999-7-0.squad.spool.tmp.1.0"));
+	CU_ASSERT_FALSE(aieth__up_spool_name_ok("0000000000000000999-7-0.squad.spool"));
+	CU_ASSERT_FALSE(aieth__up_spool_name_ok("00000000000000000999-7-0..spool"));
+	CU_ASSERT_FALSE(aieth__up_spool_name_ok("00000000000000000999-7-0.SQUAD.spool"));
+	CU_ASSERT_FALSE(aieth__up_spool_name_ok("readme.txt"));
+	CU_ASSERT_EQUAL(aieth__up_spool_name(a, 10, 999, 7, 0, "squad"), -1);
+	CU_ASSERT_EQUAL(aieth__up_spool_name(a, sizeof a, 999, 7, 0, "../x"), -1);
 }
 
 static void test_spool_entry(void)
@@ -141,8 +144,8 @@ static void test_spool_entry(void)
 	strcpy(e.ctype, "text/plain; charset=utf-8");
 	e.body = "m,t=1 f=1i 1\n\0binary";
 	e.len = 20;
-	CU_ASSERT_EQUAL(up_spool_format(&e, key, &b), 0);
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_format(&e, key, &b), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n, "x.spool", &back), 0);
 	CU_ASSERT_EQUAL(strncmp(b.p, "aieth-spool 2\nrun 1700000000000-42\ntarget ", 42), 0);
 	CU_ASSERT_STRING_EQUAL(back.run, e.run);
 	CU_ASSERT_STRING_EQUAL(back.target, e.target);
@@ -152,41 +155,42 @@ static void test_spool_entry(void)
 	CU_ASSERT_EQUAL(memcmp(back.body, e.body, 20), 0);
 	/* the check: it verifies with the key, not with another; any byte
 	 * changed (the body, the run, the target) breaks it */
-	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), 0);
-	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, other, "x.spool"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_spool_verify(b.p, b.n, &back, key, "x.spool"), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_verify(b.p, b.n, &back, other, "x.spool"), AIETH_EINVAL);
 	MSG_HAS("x.spool: its check does not match this spool's key");
 	MSG_HAS("run 1700000000000-42");
 	b.p[b.n - 1] ^= 1;
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
-	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_verify(b.p, b.n, &back, key, "x.spool"), AIETH_EINVAL);
 	b.p[b.n - 1] ^= 1;
 	b.p[19] ^= 1; /* a digit of the run id */
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
-	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_verify(b.p, b.n, &back, key, "x.spool"), AIETH_EINVAL);
 	b.p[19] ^= 1;
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), 0);
-	CU_ASSERT_EQUAL(up_spool_verify(b.p, b.n, &back, key, "x.spool"), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n, "x.spool", &back), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_verify(b.p, b.n, &back, key, "x.spool"), 0);
 	/* a malformed check line */
 	mac = strstr(b.p, "\nmac ");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mac);
 	mac[6] = 'G';
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
 	MSG_HAS("mac is not 64 lowercase hex digits");
 	mac[6] = '0';
 	/* the format before the check: refused, with what to do */
-	CU_ASSERT_EQUAL(up_spool_parse("aieth-spool 1\ntarget x\n", 23, "old.spool", &back),
+	CU_ASSERT_EQUAL(aieth__up_spool_parse("aieth-spool 1\ntarget x\n", 23, "old.spool", &back),
 			AIETH_EUNSUPPORTED);
 	MSG_HAS("old.spool: written by an older aieth (spool format 1");
 	MSG_HAS("send it with that older version (run_test --flush-spool) or delete it");
 	/* truncated, or a request URL that is not the target's */
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n - 1, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n - 1, "x.spool", &back), AIETH_EPARSE);
 	MSG_HAS("truncated");
 	strcpy(e.url, "http://elsewhere/write?db=db&precision=ms");
 	b.n = 0;
-	CU_ASSERT_EQUAL(up_spool_format(&e, key, &b), 0);
-	CU_ASSERT_EQUAL(up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
-	CU_ASSERT_EQUAL(up_spool_parse("aieth-spool 2\n", 14, "x.spool", &back), AIETH_EPARSE);
-	CU_ASSERT_EQUAL(up_spool_parse("", 0, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_spool_format(&e, key, &b), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse(b.p, b.n, "x.spool", &back), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse("aieth-spool 2\n", 14, "x.spool", &back),
+			AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_spool_parse("", 0, "x.spool", &back), AIETH_EPARSE);
 	free(b.p);
 }
 
@@ -216,7 +220,7 @@ static void put(const char *path, const char *text, size_t n, mode_t mode)
 
 static void test_spool_folder(void)
 {
-	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	aieth__upload_opts o = AIETH_UPLOAD_OPTS_INIT;
 	char *log = NULL, want[300], cmd[128], dir[256];
 	uint8_t forged[32];
 	up_entry e;
@@ -231,7 +235,7 @@ static void test_spool_folder(void)
 	CU_ASSERT_EQUAL(mkdir(sp("pub/spool"), 0700), 0);
 	snprintf(dir, sizeof dir, "%s", sp("pub/spool"));
 	o.spool_dir = dir;
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_EINVAL);
 	snprintf(want, sizeof want, "spool %s: its component %s (owner uid %u, mode 0777)",
 		 sp("pub/spool"), sp("pub"), (unsigned)geteuid());
 	MSG_HAS(want);
@@ -239,14 +243,14 @@ static void test_spool_folder(void)
 	/* the spool itself group-writable: refused */
 	CU_ASSERT_EQUAL(chmod(sp("pub"), 0755), 0);
 	CU_ASSERT_EQUAL(chmod(sp("pub/spool"), 0770), 0);
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_EINVAL);
 	MSG_HAS("mode 0770: group or others may write it");
 	free(log);
 	/* another uid's (as root) */
 	if (geteuid() == 0) {
 		CU_ASSERT_EQUAL(chmod(sp("pub/spool"), 0700), 0);
 		CU_ASSERT_EQUAL(chown(sp("pub/spool"), 65534, 65534), 0);
-		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_EINVAL);
 		MSG_HAS("owned by uid 65534 (mode 0700), not by us (uid 0)");
 		free(log);
 	}
@@ -257,7 +261,7 @@ static void test_spool_folder(void)
 	 * connection error, not "refused") */
 	CU_ASSERT_EQUAL(mkdir(sp("mine"), 0755), 0);
 	snprintf(dir, sizeof dir, "%s", sp("mine"));
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK); /* makes the key */
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK); /* makes the key */
 	free(log);
 	CU_ASSERT_EQUAL(stat(sp("mine"), &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 07777, 0700);
@@ -272,13 +276,13 @@ static void test_spool_folder(void)
 	e.body = "{\"forged\": true}";
 	e.len = strlen(e.body);
 	memset(forged, 0x11, sizeof forged);
-	CU_ASSERT_EQUAL(up_spool_format(&e, forged, &b), 0);
+	CU_ASSERT_EQUAL(aieth__up_spool_format(&e, forged, &b), 0);
 	put(sp("mine/00000000000000000001-1-0.webhook.spool"), b.p, b.n, 0600);
 	put(sp("mine/00000000000000000002-1-0.webhook.spool"),
 	    "aieth-spool 1\ntarget http://127.0.0.1:9/hook\nurl http://127.0.0.1:9/hook\n"
 	    "content-type application/json\nlength 2\n\n{}",
 	    115, 0600);
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_EQUAL(left, 2);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
 	snprintf(want, sizeof want, "upload ? (from the spool): refused, %s",
@@ -302,10 +306,10 @@ static void test_spool_folder(void)
 		CU_ASSERT_EQUAL(read(fd, key, 32), 32);
 		close(fd);
 		b.n = 0;
-		CU_ASSERT_EQUAL(up_spool_format(&e, key, &b), 0);
+		CU_ASSERT_EQUAL(aieth__up_spool_format(&e, key, &b), 0);
 	}
 	put(sp("mine/00000000000000000003-1-0.webhook.spool"), b.p, b.n, 0622);
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_EQUAL(left, 1);
 	CU_ASSERT(log && strstr(log, "mode 0622: group or others may write it"));
 	free(log);
@@ -313,7 +317,7 @@ static void test_spool_folder(void)
 		CU_ASSERT_EQUAL(chmod(sp("mine/00000000000000000003-1-0.webhook.spool"), 0600), 0);
 		CU_ASSERT_EQUAL(
 			chown(sp("mine/00000000000000000003-1-0.webhook.spool"), 65534, 65534), 0);
-		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 		CU_ASSERT_EQUAL(left, 1);
 		CU_ASSERT(log && strstr(log, "owned by uid 65534, not by us"));
 		free(log);
@@ -323,7 +327,7 @@ static void test_spool_folder(void)
 	CU_ASSERT_EQUAL(
 		chown(sp("mine/00000000000000000003-1-0.webhook.spool"), geteuid(), getegid()), 0);
 	CU_ASSERT_EQUAL(chmod(sp("mine/00000000000000000003-1-0.webhook.spool"), 0600), 0);
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_EQUAL(left, 1);
 	CU_ASSERT(log && strstr(log, "(from the spool): spooled"));
 	CU_ASSERT_PTR_NULL(log ? strstr(log, "refused") : NULL);
@@ -348,7 +352,7 @@ static void put_aged(const char *name, time_t age)
  * at work), another file, a link or a folder of that name is kept. */
 static void test_spool_temps(void)
 {
-	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	aieth__upload_opts o = AIETH_UPLOAD_OPTS_INIT;
 	struct timespec t[2];
 	char *log = NULL, dir[256], cmd[128];
 	size_t left = 99;
@@ -370,7 +374,7 @@ static void test_spool_temps(void)
 	t[0].tv_nsec = t[1].tv_nsec = 0;
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, sp("s/.tmp.dir"), t, 0), 0);
 	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, sp("s/.tmp.link"), t, AT_SYMLINK_NOFOLLOW), 0);
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_EQUAL(left, 0);
 	CU_ASSERT(log && strstr(log, "removed 3 temporary file(s) older than 3600 s"));
 	free(log);
@@ -383,14 +387,14 @@ static void test_spool_temps(void)
 	CU_ASSERT_EQUAL(access(sp("s/.tmp.dir"), F_OK), 0);
 	CU_ASSERT_EQUAL(faccessat(AT_FDCWD, sp("s/.tmp.link"), F_OK, AT_SYMLINK_NOFOLLOW), 0);
 	/* nothing old left: nothing said */
-	CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 	CU_ASSERT_PTR_NULL(log ? strstr(log, "temporary") : NULL);
 	free(log);
 	/* as root: another uid's old temporary is not ours to remove */
 	if (geteuid() == 0) {
 		put_aged("s/.tmp.theirs", 2 * 3600);
 		CU_ASSERT_EQUAL(lchown(sp("s/.tmp.theirs"), 65534, 65534), 0);
-		CU_ASSERT_EQUAL(aieth_upload_flush(&o, &log, &left), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__upload_flush(&o, &log, &left), AIETH_OK);
 		CU_ASSERT_EQUAL(access(sp("s/.tmp.theirs"), F_OK), 0);
 		free(log);
 	}
@@ -406,35 +410,39 @@ static void test_credentials(void)
 				   "squad+https://squad.example.com/team/ token specific\n"
 				   "influx+http://h:8086/ basic user:pw\n";
 	up_cred c;
-	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds",
-				       "squad+https://squad.example.com/team/p/b/e", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse(text, sizeof text - 1, "creds",
+					      "squad+https://squad.example.com/team/p/b/e", &c),
 			0);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_TOKEN);
 	CU_ASSERT_STRING_EQUAL(c.value, "specific");
-	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds",
-				       "squad+https://squad.example.com/other/p/b/e", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse(text, sizeof text - 1, "creds",
+					      "squad+https://squad.example.com/other/p/b/e", &c),
 			0);
 	CU_ASSERT_STRING_EQUAL(c.value, "general");
-	CU_ASSERT_EQUAL(
-		up_creds_parse(text, sizeof text - 1, "creds", "influx+http://h:8086/db", &c), 0);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse(text, sizeof text - 1, "creds",
+					      "influx+http://h:8086/db", &c),
+			0);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_BASIC);
 	CU_ASSERT_STRING_EQUAL(c.value, "user:pw");
-	CU_ASSERT_EQUAL(up_creds_parse(text, sizeof text - 1, "creds", "https://other/", &c), 0);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse(text, sizeof text - 1, "creds", "https://other/", &c),
+			0);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
 	/* malformed lines name the file and line, never the value */
-	CU_ASSERT_EQUAL(up_creds_parse("x token a b\n", 12, "creds", "x", &c), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("x token a b\n", 12, "creds", "x", &c), AIETH_EPARSE);
 	MSG_HAS("creds:1");
-	CU_ASSERT_EQUAL(up_creds_parse("\nx basic nocolon\n", 17, "creds", "x", &c), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("\nx basic nocolon\n", 17, "creds", "x", &c),
+			AIETH_EPARSE);
 	MSG_HAS("creds:2");
 	CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "nocolon"));
-	CU_ASSERT_EQUAL(up_creds_parse("x password y\n", 13, "creds", "x", &c), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("x password y\n", 13, "creds", "x", &c),
+			AIETH_EPARSE);
 }
 
 /* the credential found for target among text's lines ("" for none) */
 static const char *cred_for(const char *text, const char *target)
 {
 	static up_cred c;
-	if (up_creds_parse(text, strlen(text), "creds", target, &c))
+	if (aieth__up_creds_parse(text, strlen(text), "creds", target, &c))
 		return "(error)";
 	return c.type == UP_CRED_NONE ? "" : c.value;
 }
@@ -475,19 +483,21 @@ static void test_credentials_match_components(void)
 	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]:8443/hooks"), "");
 	CU_ASSERT_STRING_EQUAL(cred_for(hosts, "https://[::1]/hook"), "");
 	/* a prefix that is no URL is a mistake in the file, named */
-	CU_ASSERT_EQUAL(up_creds_parse("squad.example.com token t\n", 26, "creds", "x", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("squad.example.com token t\n", 26, "creds", "x", &c),
 			AIETH_EPARSE);
 	MSG_HAS("creds:1: the URL-PREFIX is not SCHEME://HOST");
-	CU_ASSERT_EQUAL(up_creds_parse("ftp://h/ token t\n", 17, "creds", "x", &c), AIETH_EPARSE);
-	CU_ASSERT_EQUAL(up_creds_parse("http://u:p@h/ token t\n", 22, "creds", "x", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("ftp://h/ token t\n", 17, "creds", "x", &c),
+			AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("http://u:p@h/ token t\n", 22, "creds", "x", &c),
 			AIETH_EPARSE);
 	MSG_HAS("user:password@");
-	CU_ASSERT_EQUAL(up_creds_parse("http://h:99999/ token t\n", 24, "creds", "x", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("http://h:99999/ token t\n", 24, "creds", "x", &c),
 			AIETH_EPARSE);
 	MSG_HAS("a bad port");
-	CU_ASSERT_EQUAL(up_creds_parse("http://h/?a token t\n", 20, "creds", "x", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("http://h/?a token t\n", 20, "creds", "x", &c),
 			AIETH_EPARSE);
-	CU_ASSERT_EQUAL(up_creds_parse("http:// token t\n", 16, "creds", "x", &c), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("http:// token t\n", 16, "creds", "x", &c),
+			AIETH_EPARSE);
 	MSG_HAS("no host");
 }
 
@@ -497,12 +507,12 @@ static void test_credentials_env(void)
 	/* the environment: per kind first */
 	setenv("AIETH_INFLUX_TOKEN", "itok", 1);
 	setenv("AIETH_UPLOAD_TOKEN", "utok", 1);
-	CU_ASSERT_EQUAL(up_creds_find(NULL, "influx+http://h/db", UP_INFLUX, &c), 0);
+	CU_ASSERT_EQUAL(aieth__up_creds_find(NULL, "influx+http://h/db", UP_INFLUX, &c), 0);
 	CU_ASSERT_STRING_EQUAL(c.value, "itok");
-	CU_ASSERT_EQUAL(up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), 0);
+	CU_ASSERT_EQUAL(aieth__up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), 0);
 	CU_ASSERT_STRING_EQUAL(c.value, "utok");
 	setenv("AIETH_UPLOAD_TOKEN", "two words", 1);
-	CU_ASSERT_EQUAL(up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_creds_find(NULL, "https://h/x", UP_WEBHOOK, &c), AIETH_EINVAL);
 	unsetenv("AIETH_INFLUX_TOKEN");
 	unsetenv("AIETH_UPLOAD_TOKEN");
 }
@@ -541,7 +551,7 @@ static void test_payload_sweep_points(void)
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	const char *tests;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__up_payload_influx(root, 1000, &b), 0);
 	CU_ASSERT_EQUAL(
 		lines_with(b.p, "test=a[size\\=16\\,mode\\=perf],version=0.1.0 status=\"pass\""),
 		1);
@@ -549,8 +559,8 @@ static void test_payload_sweep_points(void)
 		lines_with(b.p, "test=a[size\\=32\\,mode\\=perf],version=0.1.0 status=\"fail\""),
 		1);
 	free(b.p);
-	sb_init(&b, SB_DOC_MAX);
-	CU_ASSERT_EQUAL_FATAL(up_payload_squad(root, "{}", "BND", &b), 0);
+	aieth__sb_init(&b, SB_DOC_MAX);
+	CU_ASSERT_EQUAL_FATAL(aieth__up_payload_squad(root, "{}", "BND", &b), 0);
 	tests = strstr(b.p, "filename=\"tests.json\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
 	tests = strstr(tests, "\r\n\r\n");
@@ -587,7 +597,7 @@ static void test_payload_namesakes(void)
 	const char *tests;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	CU_ASSERT_EQUAL_FATAL(up_payload_squad(root, "{}", "BND", &b), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__up_payload_squad(root, "{}", "BND", &b), 0);
 	/* the "tests" part: the JSON between its headers and the next boundary */
 	tests = strstr(b.p, "filename=\"tests.json\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tests);
@@ -611,8 +621,8 @@ static void test_payload_namesakes(void)
 	json_object_put(tj);
 	free(b.p);
 
-	sb_init(&b, SB_DOC_MAX);
-	CU_ASSERT_EQUAL_FATAL(up_payload_influx(root, 1000, &b), 0);
+	aieth__sb_init(&b, SB_DOC_MAX);
+	CU_ASSERT_EQUAL_FATAL(aieth__up_payload_influx(root, 1000, &b), 0);
 	CU_ASSERT_EQUAL(lines_with(b.p, "aieth_test,"), 3);
 	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x,version=0.1.0 status=\"fail\""), 1);
 	CU_ASSERT_EQUAL(lines_with(b.p, "test=t/x#2,version=0.1.0 status=\"pass\""), 1);
@@ -627,15 +637,15 @@ static void test_payload_namesakes(void)
 
 static void test_http_classes(void)
 {
-	CU_ASSERT_EQUAL(up_http_class(200), UP_SENT);
-	CU_ASSERT_EQUAL(up_http_class(204), UP_SENT);
-	CU_ASSERT_EQUAL(up_http_class(0), UP_RETRY);
-	CU_ASSERT_EQUAL(up_http_class(408), UP_RETRY);
-	CU_ASSERT_EQUAL(up_http_class(429), UP_RETRY);
-	CU_ASSERT_EQUAL(up_http_class(503), UP_RETRY);
-	CU_ASSERT_EQUAL(up_http_class(400), UP_PERMANENT);
-	CU_ASSERT_EQUAL(up_http_class(401), UP_PERMANENT);
-	CU_ASSERT_EQUAL(up_http_class(302), UP_PERMANENT);
+	CU_ASSERT_EQUAL(aieth__up_http_class(200), UP_SENT);
+	CU_ASSERT_EQUAL(aieth__up_http_class(204), UP_SENT);
+	CU_ASSERT_EQUAL(aieth__up_http_class(0), UP_RETRY);
+	CU_ASSERT_EQUAL(aieth__up_http_class(408), UP_RETRY);
+	CU_ASSERT_EQUAL(aieth__up_http_class(429), UP_RETRY);
+	CU_ASSERT_EQUAL(aieth__up_http_class(503), UP_RETRY);
+	CU_ASSERT_EQUAL(aieth__up_http_class(400), UP_PERMANENT);
+	CU_ASSERT_EQUAL(aieth__up_http_class(401), UP_PERMANENT);
+	CU_ASSERT_EQUAL(aieth__up_http_class(302), UP_PERMANENT);
 }
 
 /* "." and ".." path segments, as written or percent-encoded (a server
@@ -687,20 +697,20 @@ static void test_url_dot_segments(void)
 	up_target t;
 	size_t i;
 	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
-		int rc = up_parse_url(bad[i], &t);
+		int rc = aieth__up_parse_url(bad[i], &t);
 		CU_ASSERT_EQUAL(rc, AIETH_EINVAL);
 		if (rc != AIETH_EINVAL)
 			fprintf(stderr, "accepted: %s\n", bad[i]);
 		else
 			MSG_HAS(bad[i]);
 	}
-	CU_ASSERT_EQUAL(up_parse_url("http://h/lab/%2e%2E/other", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("http://h/lab/%2e%2E/other", &t), AIETH_EINVAL);
 	MSG_HAS("segment \"%2e%2E\" is \".\" or \"..\"");
-	CU_ASSERT_EQUAL(up_parse_url("influx+http://h/lab/../other/db", &t), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__up_parse_url("influx+http://h/lab/../other/db", &t), AIETH_EINVAL);
 	MSG_HAS("segment \"..\"");
-	CU_ASSERT_EQUAL(aieth_upload_check_url("squad+http://h/lab/../x/t/p/b/e"), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__upload_check_url("squad+http://h/lab/../x/t/p/b/e"), AIETH_EINVAL);
 	for (i = 0; i < sizeof good / sizeof *good; i++) {
-		int rc = up_parse_url(good[i], &t);
+		int rc = aieth__up_parse_url(good[i], &t);
 		CU_ASSERT_EQUAL(rc, 0);
 		if (rc)
 			fprintf(stderr, "refused: %s: %s\n", good[i], aieth_error_message());
@@ -725,28 +735,29 @@ static void test_credentials_dot_segments(void)
 	up_cred c;
 	size_t i;
 	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
-		CU_ASSERT_EQUAL(up_creds_parse(bad[i], strlen(bad[i]), "creds", "http://h/x", &c),
-				AIETH_EPARSE);
+		CU_ASSERT_EQUAL(
+			aieth__up_creds_parse(bad[i], strlen(bad[i]), "creds", "http://h/x", &c),
+			AIETH_EPARSE);
 		MSG_HAS("creds:1: the URL-PREFIX's path segment");
 		CU_ASSERT_PTR_NULL(strstr(aieth_error_message(), "t0p"));
 		CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
 	}
-	CU_ASSERT_EQUAL(up_creds_parse(two, sizeof two - 1, "creds", "http://h/lab/x", &c),
+	CU_ASSERT_EQUAL(aieth__up_creds_parse(two, sizeof two - 1, "creds", "http://h/lab/x", &c),
 			AIETH_EPARSE);
 	MSG_HAS("creds:2");
 	MSG_HAS("\"%2E\"");
-	/* the target: refused by up_parse_url already, and here too */
-	CU_ASSERT_EQUAL(
-		up_creds_parse("http://h/lab/ token t0p\n", 24, "creds", "http://h/lab/../x", &c),
-		AIETH_EINVAL);
+	/* the target: refused by aieth__up_parse_url already, and here too */
+	CU_ASSERT_EQUAL(aieth__up_creds_parse("http://h/lab/ token t0p\n", 24, "creds",
+					      "http://h/lab/../x", &c),
+			AIETH_EINVAL);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
 	CU_ASSERT_STRING_EQUAL(cred_for("http://h/lab/ token t0p\n", "http://h/lab/%2e%2e/x"),
 			       "(error)");
 	CU_ASSERT_STRING_EQUAL(cred_for("http://h/lab/ token t0p\n", "http://h/lab/..x"), "t0p");
 	setenv("AIETH_WEBHOOK_TOKEN", "envtok", 1);
-	CU_ASSERT_NOT_EQUAL(up_creds_find(NULL, "http://h/lab/../x", UP_WEBHOOK, &c), 0);
+	CU_ASSERT_NOT_EQUAL(aieth__up_creds_find(NULL, "http://h/lab/../x", UP_WEBHOOK, &c), 0);
 	CU_ASSERT_EQUAL(c.type, UP_CRED_NONE);
-	CU_ASSERT_EQUAL(up_creds_find(NULL, "http://h/lab/x", UP_WEBHOOK, &c), 0);
+	CU_ASSERT_EQUAL(aieth__up_creds_find(NULL, "http://h/lab/x", UP_WEBHOOK, &c), 0);
 	CU_ASSERT_STRING_EQUAL(c.value, "envtok");
 	unsetenv("AIETH_WEBHOOK_TOKEN");
 }
@@ -756,7 +767,7 @@ static void test_credentials_dot_segments(void)
 static void test_http_creds_bound_to_target(void)
 {
 #ifdef AIETH_HAVE_CURL
-	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	aieth__upload_opts o = AIETH_UPLOAD_OPTS_INIT;
 	up_cred cred = {UP_CRED_TOKEN, "t0p"};
 	up_entry e;
 	char err[600];
@@ -767,26 +778,26 @@ static void test_http_creds_bound_to_target(void)
 	snprintf(e.ctype, sizeof e.ctype, "application/json");
 	e.body = "{}";
 	e.len = 2;
-	CU_ASSERT_EQUAL(up_http_post(&e, UP_WEBHOOK, &cred, &o, &code, err, sizeof err),
+	CU_ASSERT_EQUAL(aieth__up_http_post(&e, UP_WEBHOOK, &cred, &o, &code, err, sizeof err),
 			UP_PERMANENT);
 	CU_ASSERT_EQUAL(code, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "credentials are not sent"));
 	snprintf(e.target, sizeof e.target, "influx+http://127.0.0.1:9/lab/db");
 	snprintf(e.url, sizeof e.url, "http://127.0.0.1:9/lab/../write?db=db&precision=ms");
-	CU_ASSERT_EQUAL(up_http_post(&e, UP_INFLUX, &cred, &o, &code, err, sizeof err),
+	CU_ASSERT_EQUAL(aieth__up_http_post(&e, UP_INFLUX, &cred, &o, &code, err, sizeof err),
 			UP_PERMANENT);
 #endif
 }
 
-/* aieth_upload_opts is versioned: refused before the spool is touched. */
+/* aieth__upload_opts is versioned: refused before the spool is touched. */
 static void test_opts_version(void)
 {
-	aieth_upload_opts o = AIETH_UPLOAD_OPTS_INIT;
+	aieth__upload_opts o = AIETH_UPLOAD_OPTS_INIT;
 	size_t left;
-	TU_OPTS_INIT(aieth_upload_opts, AIETH_UPLOAD_OPTS_INIT, aieth_upload_opts_init,
+	TU_OPTS_INIT(aieth__upload_opts, AIETH_UPLOAD_OPTS_INIT, aieth__upload_opts_init,
 		     AIETH_UPLOAD_OPTS_VERSION);
 	o.spool_dir = "/dev/null/aieth-spool"; /* nobody can create it, root included */
-	TU_OPTS_REFUSED(aieth_upload_flush(&o, NULL, &left), o.version, "aieth_upload_opts",
+	TU_OPTS_REFUSED(aieth__upload_flush(&o, NULL, &left), o.version, "aieth_upload_opts",
 			"AIETH_UPLOAD_OPTS_INIT or aieth_upload_opts_init",
 			AIETH_UPLOAD_OPTS_VERSION);
 }

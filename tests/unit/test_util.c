@@ -23,33 +23,33 @@
 static void test_sbuf_limit(void)
 {
 	sbuf b = SB_INIT(10);
-	CU_ASSERT_EQUAL(sb_put(&b, "0123456789", 10), 0); /* exactly the limit */
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "0123456789", 10), 0); /* exactly the limit */
 	CU_ASSERT_EQUAL(b.n, 10);
 	CU_ASSERT_STRING_EQUAL(b.p, "0123456789");
 	CU_ASSERT_FALSE(b.oom);
-	CU_ASSERT_EQUAL(sb_check(&b, "x"), 0);
+	CU_ASSERT_EQUAL(aieth__sb_check(&b, "x"), 0);
 	/* one byte more fails, and keeps failing */
-	CU_ASSERT_EQUAL(sb_put(&b, "a", 1), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "a", 1), AIETH_ENOMEM);
 	CU_ASSERT_TRUE(b.oom);
 	CU_ASSERT_TRUE(b.over);
 	CU_ASSERT_EQUAL(b.n, 10); /* nothing of it was kept */
 	CU_ASSERT_STRING_EQUAL(b.p, "0123456789");
-	CU_ASSERT_EQUAL(sb_put(&b, "", 0), AIETH_ENOMEM);
-	CU_ASSERT_EQUAL(sb_printf(&b, "%d", 1), AIETH_ENOMEM);
-	CU_ASSERT_EQUAL(sb_check(&b, "the reply"), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "", 0), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_printf(&b, "%d", 1), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_check(&b, "the reply"), AIETH_ENOMEM);
 	CU_ASSERT_STRING_EQUAL(aieth_error_message(),
 			       "the reply: longer than the limit of 10 bytes");
 	/* a reset forgets the failure, keeps the limit */
-	sb_reset(&b);
+	aieth__sb_reset(&b);
 	CU_ASSERT_EQUAL(b.n, 0);
 	CU_ASSERT_FALSE(b.oom);
 	CU_ASSERT_EQUAL(b.max, 10);
-	CU_ASSERT_EQUAL(sb_put(&b, "abc", 3), 0);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "abc", 3), 0);
 	CU_ASSERT_STRING_EQUAL(b.p, "abc");
-	CU_ASSERT_EQUAL(sb_put(&b, "12345678", 8), AIETH_ENOMEM); /* 11 > 10 */
-	CU_ASSERT_PTR_NULL(sb_take(&b));                          /* failed: nothing to take */
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "12345678", 8), AIETH_ENOMEM); /* 11 > 10 */
+	CU_ASSERT_PTR_NULL(aieth__sb_take(&b)); /* failed: nothing to take */
 	CU_ASSERT_PTR_NULL(b.p);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void test_sbuf_uninitialised(void)
@@ -57,21 +57,21 @@ static void test_sbuf_uninitialised(void)
 	/* a buffer made without a limit takes nothing: a forgotten SB_INIT
 	 * fails at its first append instead of growing without bound */
 	sbuf z = {0};
-	CU_ASSERT_EQUAL(sb_put(&z, "a", 1), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_put(&z, "a", 1), AIETH_ENOMEM);
 	CU_ASSERT_TRUE(z.over);
 	CU_ASSERT_PTR_NULL(z.p);
-	sb_free(&z);
+	aieth__sb_free(&z);
 }
 
 static void test_sbuf_overflow_size(void)
 {
 	/* a length that would wrap n + len is over the limit, not a small write */
 	sbuf b = SB_INIT(SIZE_MAX);
-	CU_ASSERT_EQUAL(sb_put(&b, "abcd", 4), 0);
-	CU_ASSERT_EQUAL(sb_put(&b, "x", SIZE_MAX - 1), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "abcd", 4), 0);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "x", SIZE_MAX - 1), AIETH_ENOMEM);
 	CU_ASSERT_TRUE(b.over);
 	CU_ASSERT_EQUAL(b.n, 4);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void test_sbuf_printf(void)
@@ -81,24 +81,24 @@ static void test_sbuf_printf(void)
 	char *t;
 	memset(big, 'y', 2000);
 	big[2000] = '\0';
-	CU_ASSERT_EQUAL(sb_printf(&b, "%s=%d;", "k", 42), 0);
-	CU_ASSERT_EQUAL(sb_printf(&b, "%s", big), 0); /* past the 1024-byte fast path */
+	CU_ASSERT_EQUAL(aieth__sb_printf(&b, "%s=%d;", "k", 42), 0);
+	CU_ASSERT_EQUAL(aieth__sb_printf(&b, "%s", big), 0); /* past the 1024-byte fast path */
 	CU_ASSERT_EQUAL(b.n, 5 + 2000);
 	CU_ASSERT_EQUAL(strncmp(b.p, "k=42;yyy", 8), 0);
 	/* the long path checks the limit too */
-	CU_ASSERT_EQUAL(sb_printf(&b, "%s", big), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_printf(&b, "%s", big), AIETH_ENOMEM);
 	CU_ASSERT_TRUE(b.over);
 	CU_ASSERT_EQUAL(b.n, 2005);
-	sb_reset(&b);
+	aieth__sb_reset(&b);
 	CU_ASSERT_EQUAL(sb_lit(&b, "lit"), 0);
-	t = sb_take(&b);
+	t = aieth__sb_take(&b);
 	CU_ASSERT_STRING_EQUAL(t, "lit");
 	free(t);
 	CU_ASSERT_EQUAL(b.n, 0);
 	CU_ASSERT_EQUAL(b.max, 3000); /* taken, the buffer may be used again */
-	CU_ASSERT_EQUAL(sb_put(&b, "again", 5), 0);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "again", 5), 0);
 	CU_ASSERT_STRING_EQUAL(b.p, "again");
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void test_sbuf_bytes(void)
@@ -108,17 +108,17 @@ static void test_sbuf_bytes(void)
 	sbuf b = SB_INIT(64);
 	size_t i;
 	CU_ASSERT_EQUAL(sb_u8(&b, 7), 0);
-	CU_ASSERT_EQUAL(sb_put(&b, NULL, 2), 0); /* NULL: zeros */
-	CU_ASSERT_EQUAL(sb_put(&b, "\xff\0\0", 3), 0);
-	CU_ASSERT_EQUAL(sb_put(&b, "", 0), 0);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, NULL, 2), 0); /* NULL: zeros */
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "\xff\0\0", 3), 0);
+	CU_ASSERT_EQUAL(aieth__sb_put(&b, "", 0), 0);
 	CU_ASSERT_EQUAL(sb_le32(&b, 0x11223344u), 0);
 	CU_ASSERT_EQUAL(sb_le64(&b, 0x1122334455667788ull), 0);
 	CU_ASSERT_EQUAL_FATAL(b.n, sizeof want);
 	CU_ASSERT_EQUAL(memcmp(b.u, want, sizeof want), 0);
 	CU_ASSERT_EQUAL(b.p[b.n], '\0'); /* terminated, not counted */
 	/* growth keeps every byte: many small appends past several doublings */
-	sb_free(&b);
-	sb_init(&b, 100000);
+	aieth__sb_free(&b);
+	aieth__sb_init(&b, 100000);
 	for (i = 0; i < 25000; i++)
 		CU_ASSERT_EQUAL_FATAL(sb_le32(&b, (uint32_t)i), 0);
 	CU_ASSERT_EQUAL(b.n, 100000);
@@ -128,7 +128,7 @@ static void test_sbuf_bytes(void)
 			break;
 	CU_ASSERT_EQUAL(i, 25000);
 	CU_ASSERT_EQUAL(sb_u8(&b, 0), AIETH_ENOMEM);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void test_sbuf_write_file(void)
@@ -138,13 +138,13 @@ static void test_sbuf_write_file(void)
 	snprintf(path, sizeof path, "/tmp/aieth_test_util_%ld.txt", (long)getpid());
 	unlink(path);
 	sb_lit(&b, "toolong");
-	CU_ASSERT_EQUAL(sb_write_file(&b, path), AIETH_ENOMEM);
+	CU_ASSERT_EQUAL(aieth__sb_write_file(&b, path), AIETH_ENOMEM);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "longer than the limit of 4 bytes"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), path));
 	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0); /* nothing written */
 	CU_ASSERT_PTR_NULL(b.p);
 	sb_lit(&b, "ok\n");
-	CU_ASSERT_EQUAL(sb_write_file(&b, path), 0);
+	CU_ASSERT_EQUAL(aieth__sb_write_file(&b, path), 0);
 	CU_ASSERT_EQUAL(access(path, F_OK), 0);
 	unlink(path);
 }

@@ -61,7 +61,7 @@ static int write_aie(const char *p, const xb_wsection *extra, size_t nextra, con
 	o.timestamp = 1700000000;
 	o.vbnv = "xilinx_vck190_base_202610_1";
 	o.uuid = uuid;
-	return xb_write_file(p, &o, uuid_out, NULL);
+	return aieth__xb_write_file(p, &o, uuid_out, NULL);
 }
 
 static void poke(const char *p, uint64_t off, const void *b, size_t n)
@@ -530,10 +530,10 @@ static void test_aie_rules(void)
 	s[0].kind = 25, s[0].name = "m", s[0].data = "{\"aie_metadata\": [", s[0].size = 18;
 	s[1].kind = 18, s[1].name = "aie", s[1].data = pdi, s[1].size = sizeof pdi;
 	o.sections = s, o.num_sections = 2, o.action_mask = 1, o.vbnv = "v";
-	CU_ASSERT_EQUAL(xb_write_file(p, &o, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__xb_write_file(p, &o, NULL, NULL), 0);
 	expect_check(p, "AIE_METADATA");
 	s[0].data = "{\"aie_metadata\": {\"graphs\": {}}}", s[0].size = 32;
-	CU_ASSERT_EQUAL(xb_write_file(p, &o, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(aieth__xb_write_file(p, &o, NULL, NULL), 0);
 	expect_check(p, "expected at least one graph");
 	unlink(p);
 }
@@ -545,14 +545,14 @@ static void test_writer_rules(void)
 	char long_vbnv[80];
 	memset(&o, 0, sizeof o);
 	o.sections = &s, o.num_sections = 0, o.vbnv = "v";
-	CU_ASSERT_EQUAL(xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
 	memset(long_vbnv, 'a', sizeof long_vbnv - 1);
 	long_vbnv[79] = 0;
 	o.num_sections = 1, o.vbnv = long_vbnv;
-	CU_ASSERT_EQUAL(xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_error_message(), "1..63"));
 	o.vbnv = "v", o.mode = 7;
-	CU_ASSERT_EQUAL(xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__xb_write_file("/tmp/aieth-never", &o, NULL, NULL), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(access("/tmp/aieth-never", F_OK), -1);
 }
 
@@ -578,7 +578,7 @@ static void write_with(const char *p, const char *m, const uint8_t *image, size_
 	s[1].kind = 18, s[1].name = "aie", s[1].data = image, s[1].size = image_len;
 	o.sections = s, o.num_sections = 2, o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE;
 	o.vbnv = "xilinx_vck190_base_202610_1", o.timestamp = 1700000000;
-	CU_ASSERT_EQUAL_FATAL(xb_write_file(p, &o, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__xb_write_file(p, &o, NULL, NULL), 0);
 }
 
 /* PF_META_FULL with `cut` replaced by `put`. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_xclbin_package.c - aieth_package on synthetic XSAs and graphs
+/* test_xclbin_package.c - aieth__package on synthetic XSAs and graphs
  * (tests/data/package): every input form, determinism, bad inputs with
  * their messages, bootgen failures, and that nothing partial is left. */
 #include <archive.h>
@@ -68,9 +68,9 @@ static void count_problem(void *ctx, const char *line)
 	problems_seen++;
 }
 
-static void opts_init(aieth_package_opts *o, const char *xsa, const char *graph, const char *out)
+static void opts_init(aieth__package_opts *o, const char *xsa, const char *graph, const char *out)
 {
-	aieth_package_opts_init(o, AIETH_PACKAGE_OPTS_VERSION);
+	aieth__package_opts_init(o, AIETH_PACKAGE_OPTS_VERSION);
 	o->board = board;
 	o->xsa = fx(xsa);
 	o->graph = graph ? fx(graph) : NULL;
@@ -142,8 +142,8 @@ static void verify(const char *out, const char *control_json, size_t nsections)
 
 static void package_forms_on(const char *name)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	char out[300], out2[300], pdi[300];
 	size_t i;
 	void *a, *b;
@@ -156,7 +156,7 @@ static void package_forms_on(const char *name)
 	snprintf(pdi, sizeof pdi, "%s/prebuilt.pdi", dir);
 
 	opts_init(&o, "harness.xsa", "libadf.a", out);
-	CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL(r.num_graphs, 1);
 	CU_ASSERT_EQUAL(r.num_plios, 8);
 	CU_ASSERT_EQUAL(r.num_cdos, 5);
@@ -168,20 +168,20 @@ static void package_forms_on(const char *name)
 
 	/* the same inputs give the same bytes */
 	opts_init(&o, "harness.xsa", "libadf.a", out2);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	a = slurp(out, &na);
 	b = slurp(out2, &nb);
 	CU_ASSERT(a && b && na == nb && memcmp(a, b, na) == 0);
 	free(b);
 	/* the Work/ directory gives the same file as the archive */
 	opts_init(&o, "harness.xsa", "Work", out2);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	b = slurp(out2, &nb);
 	CU_ASSERT(b && na == nb && memcmp(a, b, na) == 0);
 	free(b);
 	/* deferred AIE start: the enable CDO is left out, so the PDI is the same */
 	opts_init(&o, "harness.xsa", "enable.a", out2);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL(r.num_cdos, 5);
 	b = slurp(out2, &nb);
 	CU_ASSERT(b && na == nb && memcmp(a, b, na) == 0);
@@ -189,7 +189,7 @@ static void package_forms_on(const char *name)
 	/* another timestamp: other bytes, same UUID */
 	opts_init(&o, "harness.xsa", "libadf.a", out2);
 	o.timestamp = 1800000000;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	b = slurp(out2, &nb);
 	CU_ASSERT(b && na == nb && memcmp(a, b, na) != 0);
 	CU_ASSERT(b && memcmp((char *)a + 416, (char *)b + 416, 16) == 0);
@@ -198,7 +198,7 @@ static void package_forms_on(const char *name)
 
 	/* ELF sw.o with the enable CDO and a trace config: 3 sections */
 	opts_init(&o, "harness.xsa", "libadf_elf.a", out2);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL(r.num_cdos, 5);
 	verify(out2, fx("aie_control_config.json"), 3);
 
@@ -208,7 +208,7 @@ static void package_forms_on(const char *name)
 					      9, 10, 11, 12, 13, 14, 15, 16};
 		opts_init(&o, "vbnv.xsa", "libadf.a", out2);
 		o.uuid = u;
-		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+		CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 		CU_ASSERT_STRING_EQUAL(r.uuid_string, "01020304-0506-0708-090a-0b0c0d0e0f10");
 		CU_ASSERT_STRING_EQUAL(r.vbnv, "xilinx_custom_platform_1_0");
 		CU_ASSERT_STRING_EQUAL(r.vbnv_source, "XSA xsa.json");
@@ -225,14 +225,14 @@ static void package_forms_on(const char *name)
 	opts_init(&o, "harness.xsa", NULL, out2);
 	o.pdi = pdi;
 	o.aie_metadata = fx("aie_control_config.json");
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL(r.bootgen_seconds, 0.0);
 	verify(out2, fx("aie_control_config.json"), 2);
 	/* a prebuilt PDI for another device: refused */
 	opts_init(&o, "harness.xsa", "libadf.a", out2);
 	o.pdi = pdi;
 	o.id_code = 0x12345678;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 	{
 		char want[100];
 		snprintf(want, sizeof want,
@@ -243,12 +243,12 @@ static void package_forms_on(const char *name)
 	}
 	opts_init(&o, "harness.xsa", "libadf.a", out2);
 	o.pdi = fx("aie_control_config.json");
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EPARSE);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EPARSE);
 	MSG_HAS("not a PDI");
 	/* no device image in the XSA: --id-code is then needed */
 	opts_init(&o, "no_pdi.xsa", "libadf.a", out2);
 	o.id_code = pf_board_id_code(aieth_board_get_info(board));
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 }
 
@@ -260,15 +260,15 @@ static void test_package_vek385(void) { package_forms_on("vek385"); }
 static void expect_fail(const char *xsa, const char *graph, int code, const char *want,
 			size_t problems)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	char out[300], *before, *after;
 	size_t nb, na;
 	snprintf(out, sizeof out, "%s/keep.xclbin", dir);
 	before = slurp(out, &nb);
 	opts_init(&o, xsa, graph, out);
 	problems_seen = 0;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), code);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), code);
 	MSG_HAS(want);
 	CU_ASSERT_EQUAL(r.problems, problems);
 	CU_ASSERT_EQUAL(problems_seen, problems);
@@ -328,15 +328,15 @@ static void write_script(const char *path, const char *body)
 
 static void test_bootgen_failures(void)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	char out[300], fake[300];
 	CU_ASSERT_EQUAL_FATAL(setup_board("vck190"), 0);
 	snprintf(out, sizeof out, "%s/b.xclbin", dir);
 	snprintf(fake, sizeof fake, "%s/fake-bootgen", dir);
 	opts_init(&o, "harness.xsa", "libadf.a", out);
 	o.bootgen = "/nonexistent/bootgen";
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EUNSUPPORTED);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EUNSUPPORTED);
 	CU_ASSERT_EQUAL(r.tool_failed, 1);
 	MSG_HAS("cannot run /nonexistent/bootgen");
 	MSG_HAS("xilinx-bootgen");
@@ -345,32 +345,32 @@ static void test_bootgen_failures(void)
 	write_script(fake,
 		     "echo '****** Xilinx Bootgen'; echo '[ERROR]  : a BIF problem' >&2; exit 1");
 	o.bootgen = fake;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EIO);
 	CU_ASSERT_EQUAL(r.tool_failed, 1);
 	MSG_HAS("fake-bootgen failed (exit 1): [ERROR]  : a BIF problem");
 	CU_ASSERT_EQUAL(access(out, F_OK), -1);
 	/* exit 0 without a PDI is a failure too */
 	write_script(fake, "echo '[INFO] : Bootimage generated successfully'; exit 0");
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EIO);
 	MSG_HAS("wrote no readable PDI");
 	CU_ASSERT_EQUAL(access(out, F_OK), -1);
 	write_script(fake, "kill -9 $$");
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EIO);
 	MSG_HAS("killed by signal 9");
 	/* real bootgen refusing a CDO it cannot decode (the header passes our check) */
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 	/* an unwritable output: found before bootgen runs */
 	opts_init(&o, "harness.xsa", "libadf.a", "/nonexistent/dir/x.xclbin");
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EIO);
 	CU_ASSERT_EQUAL(r.output_failed, 1);
 	CU_ASSERT_EQUAL(r.bootgen_seconds, 0.0);
 	MSG_HAS("/nonexistent/dir/x.xclbin: cannot create a temporary file");
 	/* argument rules */
 	opts_init(&o, "harness.xsa", NULL, out);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 	opts_init(&o, "harness.xsa", "libadf.a", out);
 	o.action_mask = 4;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 }
 
@@ -379,8 +379,8 @@ static void test_bootgen_failures(void)
 /* LOAD_PDI alone: refused when packaging, reported by check */
 static void test_action_mask(void)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	aieth_xclbin *x;
 	char out[300];
 	FILE *f;
@@ -388,14 +388,14 @@ static void test_action_mask(void)
 	snprintf(out, sizeof out, "%s/mask.xclbin", dir);
 	opts_init(&o, "harness.xsa", "libadf.a", out);
 	o.action_mask = AIETH_XCLBIN_AM_LOAD_PDI;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 	MSG_HAS("action mask 0x2: an AIE-only xclbin needs LOAD_AIE (0x1)");
 	MSG_HAS("No xml metadata in xclbin");
 	CU_ASSERT_EQUAL(access(out, F_OK), -1);
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 	/* both bits are fine */
 	o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI;
-	CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__package(&o, &r), AIETH_OK);
 	/* an existing file with LOAD_PDI alone: one check problem */
 	f = fopen(out, "r+b");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -415,20 +415,20 @@ static void test_action_mask(void)
 static void test_xsa_device(void)
 {
 	static const char *const boards[] = {"vck190", "vek280", "vek385"};
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	char out[300];
 	size_t i;
 	for (i = 0; i < 3; i++) {
 		CU_ASSERT_EQUAL_FATAL(setup_board(boards[i]), 0);
 		snprintf(out, sizeof out, "%s/dev.xclbin", dir);
 		opts_init(&o, "other_part.xsa", "libadf.a", out);
-		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 		MSG_HAS("member xsa.json: part: expected ");
 		MSG_HAS("the XSA is for another device");
 		MSG_HAS(boards[i]);
 		opts_init(&o, "other_device.xsa", "libadf.a", out);
-		CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+		CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 		if (i == 0) /* vck190 states its IDCODE */
 			MSG_HAS("device IDCODE: expected 0x14ca8093 (board vck190, xcvc1902; "
 				"revision bits 31..28 not compared), found 0x0ffff093");
@@ -503,8 +503,8 @@ static void test_bootgen_arch(void)
  * refusal that says what to do; its AIE generation number checked */
 static void test_vek385_gen2(void)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	char out[300], log[320], fake[300], *text;
 	size_t n;
 	CU_ASSERT_EQUAL_FATAL(setup_board("vek385"), 0);
@@ -517,7 +517,7 @@ static void test_vek385_gen2(void)
 			   "exit 1");
 	opts_init(&o, "harness.xsa", "libadf.a", out);
 	o.bootgen = fake;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EUNSUPPORTED);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EUNSUPPORTED);
 	CU_ASSERT_EQUAL(r.tool_failed, 1);
 	MSG_HAS("board vek385 (xc2ve3858) needs PDIs of bootgen architecture versal_2ve_2vm");
 	MSG_HAS("supports only zynq,versal");
@@ -531,7 +531,7 @@ static void test_vek385_gen2(void)
 	snprintf(log, sizeof log, "%s/bootgen.args", dir);
 	setenv("FAKE_BOOTGEN_LOG", log, 1);
 	opts_init(&o, "harness.xsa", "libadf.a", out);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	unsetenv("FAKE_BOOTGEN_LOG");
 	text = slurp(log, &n);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -541,7 +541,7 @@ static void test_vek385_gen2(void)
 	/* the AIE generation: AIE-MLv2 is hw_gen 5 */
 	problems_seen = 0;
 	opts_init(&o, "harness.xsa", "wrong_hw_gen.a", out);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 	CU_ASSERT_EQUAL(r.problems, 1);
 	CU_ASSERT_EQUAL(count_entries(scratch), 0);
 	/* the first-generation boards still get -arch versal, without a query */
@@ -550,7 +550,7 @@ static void test_vek385_gen2(void)
 	setenv("FAKE_BOOTGEN_LOG", log, 1);
 	opts_init(&o, "harness.xsa", "libadf.a", out);
 	o.bootgen = tu_src(PF_FAKE_BOOTGEN_GEN2);
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 	unsetenv("FAKE_BOOTGEN_LOG");
 	text = slurp(log, &n);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -762,8 +762,8 @@ static void see_problem(void *ctx, const char *line)
 /* named: the file the problem line starts with (the bad input) */
 static void refuse_case(const char *pdi, const char *meta, const char *named, const char *want)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	char out[300];
 	snprintf(out, sizeof out, "%s/refused.xclbin", dir);
 	opts_init(&o, "harness.xsa", NULL, out);
@@ -773,7 +773,7 @@ static void refuse_case(const char *pdi, const char *meta, const char *named, co
 	seen = 0;
 	seen_want = want;
 	seen_out = named;
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_EINVAL);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_EINVAL);
 	CU_ASSERT(r.problems >= 1);
 	if (!seen)
 		fprintf(stderr, "\n  no problem with: %s (%s)\n", want, aieth_error_message());
@@ -784,8 +784,8 @@ static void refuse_case(const char *pdi, const char *meta, const char *named, co
 
 static void test_xrt_refusals(void)
 {
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	aieth_xclbin *x;
 	char out[300], pdi[300], bad[300], meta[300], *text, *at;
 	const char *rtps = "\"RTPs\": {},";
@@ -799,7 +799,7 @@ static void test_xrt_refusals(void)
 	snprintf(bad, sizeof bad, "%s/bad.pdi", dir);
 	snprintf(meta, sizeof meta, "%s/no_rtps.json", dir);
 	opts_init(&o, "harness.xsa", "libadf.a", out);
-	CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL_FATAL(aieth__package(&o, &r), AIETH_OK);
 	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_open(&x, out, 0), 0);
 	CU_ASSERT_EQUAL(aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &i), 0);
 	CU_ASSERT_EQUAL_FATAL(aieth_xclbin_section_dump(x, i, pdi), 0);
@@ -847,7 +847,7 @@ static void test_xrt_refusals(void)
 	opts_init(&o, "harness.xsa", NULL, out);
 	o.pdi = pdi;
 	o.aie_metadata = fx("aie_control_config.json");
-	CU_ASSERT_EQUAL(aieth_package(&o, &r), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__package(&o, &r), AIETH_OK);
 }
 
 static void test_cleanup(void)
@@ -866,16 +866,16 @@ static void test_cleanup(void)
 
 static void test_setup(void) { CU_ASSERT_EQUAL(suite_init(), 0); }
 
-/* aieth_package_opts is versioned; its INIT sets the header fields to -1
+/* aieth__package_opts is versioned; its INIT sets the header fields to -1
  * (from the clock and the XSA), as th_package did by hand. */
 static void test_package_opts_version(void)
 {
-	aieth_package_opts o = AIETH_PACKAGE_OPTS_INIT;
-	aieth_package_result r;
-	TU_OPTS_INIT(aieth_package_opts, AIETH_PACKAGE_OPTS_INIT, aieth_package_opts_init,
+	aieth__package_opts o = AIETH_PACKAGE_OPTS_INIT;
+	aieth__package_result r;
+	TU_OPTS_INIT(aieth__package_opts, AIETH_PACKAGE_OPTS_INIT, aieth__package_opts_init,
 		     AIETH_PACKAGE_OPTS_VERSION);
 	CU_ASSERT(o.timestamp == -1 && o.id_code == -1 && o.ext_id_code == -1);
-	TU_OPTS_REFUSED(aieth_package(&o, &r), o.version, "aieth_package_opts",
+	TU_OPTS_REFUSED(aieth__package(&o, &r), o.version, "aieth_package_opts",
 			"AIETH_PACKAGE_OPTS_INIT or aieth_package_opts_init",
 			AIETH_PACKAGE_OPTS_VERSION);
 }

@@ -97,8 +97,8 @@ static void package_all(const char *board_name)
 	static const char *const xsas[] = {"harness.xsa", "vbnv.xsa"};
 	char fxdir[200], in[300], xsa[300], out[300];
 	aieth_board *b;
-	aieth_package_opts o;
-	aieth_package_result r;
+	aieth__package_opts o;
+	aieth__package_result r;
 	size_t g, k;
 	uint8_t uuid[16];
 	snprintf(fxdir, sizeof fxdir, "%s/%s", dir, board_name);
@@ -109,7 +109,7 @@ static void package_all(const char *board_name)
 			snprintf(in, sizeof in, "%s/%s", fxdir, graphs[g]);
 			snprintf(xsa, sizeof xsa, "%s/%s", fxdir, xsas[k]);
 			snprintf(out, sizeof out, "%s/out-%zu-%zu.xclbin", fxdir, g, k);
-			aieth_package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
+			aieth__package_opts_init(&o, AIETH_PACKAGE_OPTS_VERSION);
 			o.board = b, o.xsa = xsa, o.graph = in, o.output = out;
 			o.timestamp = -1, o.id_code = o.ext_id_code = -1;
 			o.data_dir = tu_src("");
@@ -121,7 +121,7 @@ static void package_all(const char *board_name)
 				o.uuid = uuid;
 				o.action_mask = AIETH_XCLBIN_AM_LOAD_AIE | AIETH_XCLBIN_AM_LOAD_PDI;
 			}
-			CU_ASSERT_EQUAL_FATAL(aieth_package(&o, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(aieth__package(&o, &r), 0);
 			xrt_accepts(out);
 		}
 	aieth_board_free(b);
@@ -167,7 +167,7 @@ static void test_writer_files(void)
 		o.sections = s, o.num_sections = n;
 		o.action_mask = 1, o.vbnv = "xilinx_vek280_base_202610_1", o.timestamp = 1;
 		snprintf(out, sizeof out, "%s/w%zu.xclbin", dir, n);
-		CU_ASSERT_EQUAL_FATAL(xb_write_file(out, &o, NULL, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(aieth__xb_write_file(out, &o, NULL, NULL), 0);
 		xrt_accepts(out);
 	}
 }

@@ -75,15 +75,15 @@ static void test_open_roundtrip(void)
 	strcpy(a->graphs[0], "g0");
 	strcpy(a->graphs[1], "g1");
 	a->pl_uuid[5] = 7;
-	xrtp_encode_open(&buf, a);
+	aieth__xrtp_encode_open(&buf, a);
 	CU_ASSERT_FALSE(buf.oom);
-	CU_ASSERT_EQUAL(xrtp_decode_open(buf.u, buf.n, b), 0);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_open(buf.u, buf.n, b), 0);
 	CU_ASSERT_EQUAL(memcmp(a, b, sizeof *a), 0);
 	for (cut = 0; cut < buf.n; cut++)
-		CU_ASSERT_EQUAL(xrtp_decode_open(buf.u, cut, b), -1);
+		CU_ASSERT_EQUAL(aieth__xrtp_decode_open(buf.u, cut, b), -1);
 	buf.u[buf.n - 17] = 0xff; /* the uuid blob length */
-	CU_ASSERT_EQUAL(xrtp_decode_open(buf.u, buf.n, b), -1);
-	sb_free(&buf);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_open(buf.u, buf.n, b), -1);
+	aieth__sb_free(&buf);
 	free(a);
 	free(b);
 }
@@ -102,17 +102,17 @@ static void test_txn_roundtrip(void)
 	a->ncfg = 8 * 16 + 1;
 	for (i = 0; i < a->ncfg; i++)
 		a->cfg[i] = (uint64_t)i * 0x0101010101010101ull;
-	xrtp_encode_txn(&buf, a);
-	CU_ASSERT_EQUAL(xrtp_decode_txn(buf.u, buf.n, b), 0);
+	aieth__xrtp_encode_txn(&buf, a);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_txn(buf.u, buf.n, b), 0);
 	CU_ASSERT_EQUAL(b->tx_bytes, a->tx_bytes);
 	CU_ASSERT_EQUAL(memcmp(a->cfg, b->cfg, a->ncfg * 8), 0);
 	for (cut = 0; cut < buf.n; cut += 7)
-		CU_ASSERT_EQUAL(xrtp_decode_txn(buf.u, cut, b), -1);
-	sb_free(&buf);
+		CU_ASSERT_EQUAL(aieth__xrtp_decode_txn(buf.u, cut, b), -1);
+	aieth__sb_free(&buf);
 	a->ncfg = 5; /* must be 8N+1 */
-	xrtp_encode_txn(&buf, a);
-	CU_ASSERT_EQUAL(xrtp_decode_txn(buf.u, buf.n, b), -1);
-	sb_free(&buf);
+	aieth__xrtp_encode_txn(&buf, a);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_txn(buf.u, buf.n, b), -1);
+	aieth__sb_free(&buf);
 
 	r->status = AIETH_TXN_TIMEOUT;
 	r->run_state = AIETH_ERT_RUNNING;
@@ -121,16 +121,16 @@ static void test_txn_roundtrip(void)
 	strcpy(r->msg, "still running");
 	r->nperf = 64;
 	r->perf[63] = 99;
-	xrtp_encode_txn_rep(&buf, r);
-	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.u, buf.n, s), 0);
+	aieth__xrtp_encode_txn_rep(&buf, r);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_txn_rep(buf.u, buf.n, s), 0);
 	CU_ASSERT_EQUAL(s->perf[63], 99);
 	CU_ASSERT_STRING_EQUAL(s->msg, "still running");
-	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.u, buf.n - 1, s), -1);
-	sb_free(&buf);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_txn_rep(buf.u, buf.n - 1, s), -1);
+	aieth__sb_free(&buf);
 	r->status = 9; /* not an aieth_txn_status */
-	xrtp_encode_txn_rep(&buf, r);
-	CU_ASSERT_EQUAL(xrtp_decode_txn_rep(buf.u, buf.n, s), -1);
-	sb_free(&buf);
+	aieth__xrtp_encode_txn_rep(&buf, r);
+	CU_ASSERT_EQUAL(aieth__xrtp_decode_txn_rep(buf.u, buf.n, s), -1);
+	aieth__sb_free(&buf);
 	free(a);
 	free(b);
 	free(r);
@@ -142,17 +142,17 @@ static void test_strings(void)
 	sbuf buf = SB_INIT(XRTP_MAX_PAYLOAD);
 	xrtp_rd r;
 	char small[4];
-	xrtp_put_blob(&buf, "ab\0c", 4); /* a NUL inside a string */
+	aieth__xrtp_put_blob(&buf, "ab\0c", 4); /* a NUL inside a string */
 	r = (xrtp_rd){buf.u, buf.n, 0, 0};
-	xrtp_get_str(&r, small, sizeof small);
+	aieth__xrtp_get_str(&r, small, sizeof small);
 	CU_ASSERT(r.err);
-	sb_free(&buf);
-	xrtp_put_str(&buf, "abcd"); /* longer than the destination */
+	aieth__sb_free(&buf);
+	aieth__xrtp_put_str(&buf, "abcd"); /* longer than the destination */
 	r = (xrtp_rd){buf.u, buf.n, 0, 0};
-	xrtp_get_str(&r, small, sizeof small);
+	aieth__xrtp_get_str(&r, small, sizeof small);
 	CU_ASSERT(r.err);
 	CU_ASSERT_STRING_EQUAL(small, "");
-	sb_free(&buf);
+	aieth__sb_free(&buf);
 }
 
 static void test_rtp_emu(void)

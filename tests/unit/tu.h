@@ -30,7 +30,7 @@ int tu_run(const char *suite, const tu_test *tests);
 void tu_put(const char *root, const char *rel, const char *text);
 void tu_mkdir(const char *root, const char *rel);
 
-/* The lines a callback each(ctx, line) is given (aie_state_words, ...):
+/* The lines a callback each(ctx, line) is given (aieth__aie_state_words, ...):
  * tu_say keeps the first TU_SAID_MAX in tu_said (each cut at 512 bytes)
  * and counts every one in tu_nsaid; set tu_nsaid to 0 before a call. */
 #define TU_SAID_MAX 16

@@ -16,8 +16,8 @@
 
 /* ------------------------------------------------------------ cfg / perf */
 
-void pld_cfg_encode(uint32_t n, uint64_t mode, const pld_chan_cfg *tx, const pld_chan_cfg *rx,
-		    uint64_t *words)
+void aieth__pld_cfg_encode(uint32_t n, uint64_t mode, const pld_chan_cfg *tx,
+			   const pld_chan_cfg *rx, uint64_t *words)
 {
 	const pld_chan_cfg *dirs[2];
 	size_t base = 1;
@@ -43,8 +43,8 @@ void pld_cfg_encode(uint32_t n, uint64_t mode, const pld_chan_cfg *tx, const pld
 	}
 }
 
-void pld_cfg_decode(uint32_t n, const uint64_t *words, uint64_t *mode, pld_chan_cfg *tx,
-		    pld_chan_cfg *rx)
+void aieth__pld_cfg_decode(uint32_t n, const uint64_t *words, uint64_t *mode, pld_chan_cfg *tx,
+			   pld_chan_cfg *rx)
 {
 	pld_chan_cfg *dirs[2];
 	size_t base = 1;
@@ -74,8 +74,8 @@ void pld_cfg_decode(uint32_t n, const uint64_t *words, uint64_t *mode, pld_chan_
 	}
 }
 
-void pld_perf_encode(uint32_t n, const uint64_t *tx_first, const uint64_t *tx_last,
-		     const uint64_t *rx_first, const uint64_t *rx_last, uint64_t *words)
+void aieth__pld_perf_encode(uint32_t n, const uint64_t *tx_first, const uint64_t *tx_last,
+			    const uint64_t *rx_first, const uint64_t *rx_last, uint64_t *words)
 {
 	const uint64_t *blocks[4];
 	int b;
@@ -93,8 +93,8 @@ void pld_perf_encode(uint32_t n, const uint64_t *tx_first, const uint64_t *tx_la
 	}
 }
 
-void pld_perf_decode(uint32_t n, const uint64_t *words, uint64_t *tx_first, uint64_t *tx_last,
-		     uint64_t *rx_first, uint64_t *rx_last)
+void aieth__pld_perf_decode(uint32_t n, const uint64_t *words, uint64_t *tx_first,
+			    uint64_t *tx_last, uint64_t *rx_first, uint64_t *rx_last)
 {
 	uint64_t *blocks[4];
 	int b;
@@ -132,8 +132,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 /* a + b, saturating at UINT64_MAX. */
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-uint64_t pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
-			 size_t nargs, int dir)
+uint64_t aieth__pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
+				size_t nargs, int dir)
 {
 	uint64_t total = 0;
 	size_t i;
@@ -211,8 +211,8 @@ static void add_seg(pld_image *img, uint64_t off, uint64_t len, uint8_t *ptr, co
 	s->io = ptr ? NULL : io;
 }
 
-int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
-		   size_t nargs, char *err, size_t errlen)
+int aieth__pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode,
+			  const pld_arg *args, size_t nargs, char *err, size_t errlen)
 {
 	int func = mode == PLD_MODE_FUNC;
 	pld_chan_cfg *cc = NULL;  /* 2n entries: TX then RX */
@@ -292,11 +292,11 @@ int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const 
 	t->perf = calloc(pld_perf_count(n), sizeof *t->perf);
 	if (!t->cfg || !t->perf)
 		goto nomem;
-	pld_cfg_encode(n, func ? PLD_MODE_FUNC : PLD_MODE_PERF, cc, cc + n, t->cfg);
+	aieth__pld_cfg_encode(n, func ? PLD_MODE_FUNC : PLD_MODE_PERF, cc, cc + n, t->cfg);
 
 	for (d = 0; d < 2; d++) {
 		pld_image *img = d == 0 ? &t->tx : &t->rx;
-		img->size = pld_image_bytes(n, depth, mode, args, nargs, d);
+		img->size = aieth__pld_image_bytes(n, depth, mode, args, nargs, d);
 		if (cnt[d]) {
 			img->seg = calloc(cnt[d], sizeof *img->seg);
 			if (!img->seg)
@@ -332,11 +332,11 @@ nomem:
 fail_out:
 	free(cc);
 	free(slot);
-	pld_txn_release(t);
+	aieth__pld_txn_release(t);
 	return -1;
 }
 
-void pld_txn_release(pld_txn *t)
+void aieth__pld_txn_release(pld_txn *t)
 {
 	if (!t)
 		return;
@@ -375,7 +375,7 @@ static size_t seg_first(const pld_image *img, uint64_t pos)
 	return k;
 }
 
-void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len)
+void aieth__pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len)
 {
 	uint8_t *out = dst;
 	uint64_t end = sat_add(off, len);
@@ -409,7 +409,7 @@ void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len)
 		memset(out + (pos - off), 0, (size_t)(end - pos));
 }
 
-void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len)
+void aieth__pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len)
 {
 	const uint8_t *in = src;
 	uint64_t end = sat_add(off, len);
@@ -429,16 +429,16 @@ void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len
 		else if (b > a && s->io && s->io->write)
 			s->io->write(s->io->ctx, a - s->off, in + (a - off), b - a);
 	}
-	pld_image_wrote(img, off, len);
+	aieth__pld_image_wrote(img, off, len);
 }
 
-void pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len)
+void aieth__pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len)
 {
 	if (len && img->gate && img->gate->wrote)
 		img->gate->wrote(img->gate->ctx, off, len);
 }
 
-uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len)
+uint8_t *aieth__pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len)
 {
 	size_t k = seg_find(img, off);
 	const pld_seg *s;
@@ -455,7 +455,7 @@ uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len)
 
 /* ------------------------------------------------------------ filler */
 
-void pld_filler_mask(uint64_t block, uint8_t mask[16])
+void aieth__pld_filler_mask(uint64_t block, uint8_t mask[16])
 {
 	uint32_t b = (uint32_t)(block & 0xffffu);
 	int k;

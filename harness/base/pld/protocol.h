@@ -97,44 +97,44 @@ static inline size_t pld_cfg_count(uint32_t n) { return 8u * (size_t)n + 1u; }
 static inline size_t pld_perf_count(uint32_t n) { return 4u * (size_t)n; }
 
 /* cfg word encode/decode. tx[] and rx[] have n entries each. */
-void pld_cfg_encode(uint32_t n, uint64_t mode, const pld_chan_cfg *tx, const pld_chan_cfg *rx,
-		    uint64_t *words);
-void pld_cfg_decode(uint32_t n, const uint64_t *words, uint64_t *mode, pld_chan_cfg *tx,
-		    pld_chan_cfg *rx);
+void aieth__pld_cfg_encode(uint32_t n, uint64_t mode, const pld_chan_cfg *tx,
+			   const pld_chan_cfg *rx, uint64_t *words);
+void aieth__pld_cfg_decode(uint32_t n, const uint64_t *words, uint64_t *mode, pld_chan_cfg *tx,
+			   pld_chan_cfg *rx);
 
 /* perf word encode (device side) / decode (host side). */
-void pld_perf_encode(uint32_t n, const uint64_t *tx_first, const uint64_t *tx_last,
-		     const uint64_t *rx_first, const uint64_t *rx_last, uint64_t *words);
-void pld_perf_decode(uint32_t n, const uint64_t *words, uint64_t *tx_first, uint64_t *tx_last,
-		     uint64_t *rx_first, uint64_t *rx_last);
+void aieth__pld_perf_encode(uint32_t n, const uint64_t *tx_first, const uint64_t *tx_last,
+			    const uint64_t *rx_first, const uint64_t *rx_last, uint64_t *words);
+void aieth__pld_perf_decode(uint32_t n, const uint64_t *words, uint64_t *tx_first,
+			    uint64_t *tx_last, uint64_t *rx_first, uint64_t *rx_last);
 
 /* Build a transaction from host arguments (already validated: distinct
  * channels, sizes multiple of 16, FUNC reps 1, frames fit in 32 bits).
  * TX segments reference the caller's data (no copy); RX segments point at
  * the destinations. Returns 0, or -1 on allocation failure / overflow with
  * a message in err. */
-int pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
-		   size_t nargs, char *err, size_t errlen);
-void pld_txn_release(pld_txn *t);
+int aieth__pld_txn_encode(pld_txn *t, uint32_t n, uint32_t depth, uint64_t mode,
+			  const pld_arg *args, size_t nargs, char *err, size_t errlen);
+void aieth__pld_txn_release(pld_txn *t);
 
 /* Image size in bytes for a mode (PERF: N*16*D; FUNC: sum of sizes). */
-uint64_t pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
-			 size_t nargs, int dir);
+uint64_t aieth__pld_image_bytes(uint32_t n, uint32_t depth, uint64_t mode, const pld_arg *args,
+				size_t nargs, int dir);
 
 /* Sparse image access. read fills dst (zeros outside segments); write
  * drops bytes outside segments; ptr returns a direct pointer when
  * [off, off+len) lies in one memory segment, else NULL (never for a
  * streaming segment). Streaming segments are called with the part of
  * [off, off+len) that falls in them. */
-void pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len);
-void pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len);
-uint8_t *pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len);
-/* Bytes [off, off+len) were written through a pointer of pld_image_ptr:
- * tells the image's gate (pld_image_write does so itself). */
-void pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len);
+void aieth__pld_image_read(const pld_image *img, uint64_t off, void *dst, uint64_t len);
+void aieth__pld_image_write(pld_image *img, uint64_t off, const void *src, uint64_t len);
+uint8_t *aieth__pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len);
+/* Bytes [off, off+len) were written through a pointer of aieth__pld_image_ptr:
+ * tells the image's gate (aieth__pld_image_write does so itself). */
+void aieth__pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len);
 
 /* PERF filler: the 128-bit XOR lane mask P(b) for URAM block b
  * (lane k = (b << k) mod 2^16, b truncated to 16 bits), little-endian. */
-void pld_filler_mask(uint64_t block, uint8_t mask[16]);
+void aieth__pld_filler_mask(uint64_t block, uint8_t mask[16]);
 
 #endif /* PLD_PROTOCOL_H */

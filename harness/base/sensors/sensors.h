@@ -35,31 +35,31 @@
 typedef enum { SENS_TEMP, SENS_VOLT, SENS_POWER, SENS_CURR } sens_kind;
 
 /* The unit a kind is reported in, after the driver's unit is converted. */
-const char *sens_unit(sens_kind k);
-const char *sens_kind_name(sens_kind k);
+const char *aieth__sens_unit(sens_kind k);
+const char *aieth__sens_kind_name(sens_kind k);
 
 /* --- sensors_parse.c: the texts of the files ------------------------- */
 
 /* A value file's text: an optional sign, digits, an optional fraction,
  * one optional trailing newline, nothing else (IIO prints "25.5" for
  * IIO_VAL_INT_PLUS_MICRO, hwmon integers). len: the bytes read. 0 or -1. */
-int sens_parse_value(const char *text, size_t len, double *v);
+int aieth__sens_parse_value(const char *text, size_t len, double *v);
 
 /* What an attribute file of an IIO device is: in_tempN[_EXT]_input or
  * _raw, in_voltageN[_EXT]_input or _raw (Documentation/ABI/testing/
  * sysfs-bus-iio). stem gets the name without in_ and the suffix
  * ("temp160_temp"); *raw 1 for _raw (value = (raw + offset) * scale, the
  * scale and offset files beside it). 0: a sensor; -1: not one. */
-int sens_classify_iio(const char *file, sens_kind *k, int *raw, char *stem, size_t cap);
+int aieth__sens_classify_iio(const char *file, sens_kind *k, int *raw, char *stem, size_t cap);
 
 /* What a file of a hwmon device is: powerN_input (uW), currN_input (mA),
  * inN_input (mV), tempN_input (m degC) (Documentation/hwmon/
  * sysfs-interface). stem: "power1". 0 or -1. */
-int sens_classify_hwmon(const char *file, sens_kind *k, char *stem, size_t cap);
+int aieth__sens_classify_hwmon(const char *file, sens_kind *k, char *stem, size_t cap);
 
-/* The factor from the driver's unit to sens_unit: IIO and hwmon report
+/* The factor from the driver's unit to aieth__sens_unit: IIO and hwmon report
  * milli-units (m degC, mV, mA) and hwmon power in uW. */
-double sens_factor(sens_kind k);
+double aieth__sens_factor(sens_kind k);
 
 /* --- sensors_find.c: the sensors of the tree -------------------------- */
 
@@ -70,7 +70,7 @@ typedef struct {
 	sens_kind kind;
 	int device_temp;      /* a SysMon temperature of this test (the warning) */
 	double scale, offset; /* value = (text + offset) * scale * factor */
-	int plain;            /* sens_read's reasons name no path (th_server) */
+	int plain;            /* aieth__sens_read's reasons name no path (th_server) */
 } sens_def;
 
 typedef struct sens_set sens_set;
@@ -88,7 +88,7 @@ struct sens_set {
 	size_t nnotes;
 	size_t notes_dropped;
 	int plain; /* notes name sensors and devices, never a file (th_server) */
-	/* NULL: each def's file is read (sens_read); else the sampler calls
+	/* NULL: each def's file is read (aieth__sens_read); else the sampler calls
 	 * this once a sample (the defs' paths are then empty) */
 	sens_read_all_fn read_all;
 	void *read_ctx;
@@ -98,21 +98,21 @@ struct sens_set {
  * bus/iio/devices) and hwmon devices (class/hwmon) with sensor files;
  * each is read once, and a file that does not parse or answer is left out
  * with a note. 0 (maybe no sensor: set->n 0), AIETH_ENOMEM. */
-int sens_find(sens_set *set);
+int aieth__sens_find(sens_set *set);
 /* The same for th_server's reply: notes and reasons name sensors and
  * devices ("ina226@hwmon0/power1"), never a path of the server's tree. */
-int sens_find_plain(sens_set *set);
+int aieth__sens_find_plain(sens_set *set);
 /* 1 when a sensor is a SysMon temperature of the test itself (the
  * warning): not max_max / min_min, the extremes since power-on. */
-int sens_is_device_temp(const char *name, const char *source, sens_kind k);
+int aieth__sens_is_device_temp(const char *name, const char *source, sens_kind k);
 /* The sysmon driver's name, a SysMon sensor's source */
 #define SENS_SYSMON_SOURCE "xlnx,versal-sysmon"
-void sens_set_free(sens_set *set);
-void sens_note(sens_set *set, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void aieth__sens_set_free(sens_set *set);
+void aieth__sens_note(sens_set *set, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Read one sensor now: its value in sens_unit. 0, or an error code with
+/* Read one sensor now: its value in aieth__sens_unit. 0, or an error code with
  * the reason in why. */
-int sens_read(const sens_def *d, double *v, char *why, size_t cap);
+int aieth__sens_read(const sens_def *d, double *v, char *why, size_t cap);
 
 /* --- sensors_sample.c: the sampler ---------------------------------- */
 
@@ -130,19 +130,19 @@ typedef struct {
 typedef struct sens_sampler sens_sampler;
 
 /* Start sampling set's sensors every period_ms in a thread: a first
- * sample now. The set is the sampler's until sens_sampler_stop. 0,
+ * sample now. The set is the sampler's until aieth__sens_sampler_stop. 0,
  * AIETH_ENOMEM, AIETH_EIO (no thread). */
-int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms);
+int aieth__sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms);
 /* Take a last sample, stop the thread; the results stay until freed. */
-void sens_sampler_stop(sens_sampler *s);
+void aieth__sens_sampler_stop(sens_sampler *s);
 /* After stop: the set (notes of failed reads added) and sensor i's series. */
-const sens_set *sens_sampler_set(const sens_sampler *s);
-const sens_series *sens_sampler_series(const sens_sampler *s, size_t i);
-uint32_t sens_sampler_period(const sens_sampler *s);
-double sens_sampler_t0(const sens_sampler *s); /* wall seconds of the start */
-void sens_sampler_free(sens_sampler *s);
+const sens_set *aieth__sens_sampler_set(const sens_sampler *s);
+const sens_series *aieth__sens_sampler_series(const sens_sampler *s, size_t i);
+uint32_t aieth__sens_sampler_period(const sens_sampler *s);
+double aieth__sens_sampler_t0(const sens_sampler *s); /* wall seconds of the start */
+void aieth__sens_sampler_free(sens_sampler *s);
 /* One sample of every sensor into the series (the thread's step; tests
  * call it directly). */
-void sens_sample_once(sens_sampler *s);
+void aieth__sens_sample_once(sens_sampler *s);
 
 #endif

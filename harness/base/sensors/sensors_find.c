@@ -51,7 +51,7 @@ static int list(const char *rel, names *l)
 	return 0;
 }
 
-void sens_note(sens_set *set, const char *fmt, ...)
+void aieth__sens_note(sens_set *set, const char *fmt, ...)
 {
 	va_list ap;
 	if (set->nnotes == SENS_NOTES_MAX) {
@@ -109,7 +109,7 @@ static int read_number(const char *rel, double *v, char *why, size_t wcap, int p
 		snprintf(why, wcap, "more than %d bytes: not a reading", SENS_TEXT_MAX - 1);
 		return AIETH_EPARSE;
 	}
-	if (sens_parse_value(buf, len, v)) {
+	if (aieth__sens_parse_value(buf, len, v)) {
 		/* the text as read, its newline off (a note is one line) */
 		int shown = (int)(len && buf[len - 1] == '\n' ? len - 1 : len);
 		snprintf(why, wcap, "not a number: \"%.*s\"", shown < 40 ? shown : 40, buf);
@@ -118,12 +118,12 @@ static int read_number(const char *rel, double *v, char *why, size_t wcap, int p
 	return 0;
 }
 
-int sens_read(const sens_def *d, double *v, char *why, size_t cap)
+int aieth__sens_read(const sens_def *d, double *v, char *why, size_t cap)
 {
 	double raw;
 	int rc = read_number(d->path, &raw, why, cap, d->plain);
 	if (!rc)
-		*v = (raw + d->offset) * d->scale * sens_factor(d->kind);
+		*v = (raw + d->offset) * d->scale * aieth__sens_factor(d->kind);
 	return rc;
 }
 
@@ -139,12 +139,13 @@ static int add(sens_set *set, sens_def *d)
 	char why[200];
 	void *p;
 	d->plain = set->plain;
-	if (sens_read(d, &v, why, sizeof why)) {
-		sens_note(set, "%s: %s: not sampled", label(set, d), why);
+	if (aieth__sens_read(d, &v, why, sizeof why)) {
+		aieth__sens_note(set, "%s: %s: not sampled", label(set, d), why);
 		return 0;
 	}
 	if (set->n == SENS_MAX) {
-		sens_note(set, "%s: more than %d sensors: not sampled", label(set, d), SENS_MAX);
+		aieth__sens_note(set, "%s: more than %d sensors: not sampled", label(set, d),
+				 SENS_MAX);
 		return 0;
 	}
 	if (!(p = realloc(set->def, (set->n + 1) * sizeof *set->def)))
@@ -172,9 +173,11 @@ static int iio_scale(sens_set *set, const char *dir, const char *file, sens_def 
 			continue;
 		}
 		if (set->plain)
-			sens_note(set, "%s: no %s (%s): not sampled", d->name, kinds[i], why);
+			aieth__sens_note(set, "%s: no %s (%s): not sampled", d->name, kinds[i],
+					 why);
 		else
-			sens_note(set, "%s/%s: no %s (%s): not sampled", dir, file, kinds[i], why);
+			aieth__sens_note(set, "%s/%s: no %s (%s): not sampled", dir, file, kinds[i],
+					 why);
 		return -1;
 	}
 	return 0;
@@ -198,7 +201,7 @@ static int sysmon(sens_set *set, const char *dev)
 		char stem[64];
 		int raw = 0;
 		memset(&d, 0, sizeof d);
-		if (sens_classify_iio(l.names[i], &d.kind, &raw, stem, sizeof stem))
+		if (aieth__sens_classify_iio(l.names[i], &d.kind, &raw, stem, sizeof stem))
 			continue;
 		d.scale = 1;
 		snprintf(d.name, sizeof d.name, "sysmon@%s/%s", dev, stem);
@@ -216,7 +219,7 @@ static int sysmon(sens_set *set, const char *dev)
 		}
 		snprintf(d.path, sizeof d.path, "%s/%s", dir, l.names[i]);
 		snprintf(d.source, sizeof d.source, "%s", SYSMON_NAME);
-		d.device_temp = sens_is_device_temp(d.name, d.source, d.kind);
+		d.device_temp = aieth__sens_is_device_temp(d.name, d.source, d.kind);
 		rc = add(set, &d);
 	}
 	free(l.names);
@@ -233,9 +236,10 @@ static int hwmon(sens_set *set, const char *dev)
 	snprintf(rel, sizeof rel, "%s/name", dir);
 	if (read_text(rel, name, sizeof name, why, sizeof why, set->plain)) {
 		if (set->plain)
-			sens_note(set, "hwmon device %s: no name (%s): device left out", dev, why);
+			aieth__sens_note(set, "hwmon device %s: no name (%s): device left out", dev,
+					 why);
 		else
-			sens_note(set, "%s: %s: device left out", rel, why);
+			aieth__sens_note(set, "%s: %s: device left out", rel, why);
 		return 0;
 	}
 	for (i = 0; name[i]; i++) /* the name goes into sensor names */
@@ -247,7 +251,7 @@ static int hwmon(sens_set *set, const char *dev)
 		sens_def d;
 		char stem[64];
 		memset(&d, 0, sizeof d);
-		if (sens_classify_hwmon(l.names[i], &d.kind, stem, sizeof stem))
+		if (aieth__sens_classify_hwmon(l.names[i], &d.kind, stem, sizeof stem))
 			continue;
 		d.scale = 1;
 		snprintf(d.name, sizeof d.name, "%s@%s/%s", name, dev, stem);
@@ -259,7 +263,7 @@ static int hwmon(sens_set *set, const char *dev)
 	return rc;
 }
 
-int sens_is_device_temp(const char *name, const char *source, sens_kind k)
+int aieth__sens_is_device_temp(const char *name, const char *source, sens_kind k)
 {
 	/* max_max / min_min hold the extremes since the device started: not
 	 * this test's temperature */
@@ -289,14 +293,14 @@ static int find(sens_set *set, int plain)
 	if (!rc)
 		return 0;
 fail:
-	sens_set_free(set);
+	aieth__sens_set_free(set);
 	return rc;
 }
 
-int sens_find(sens_set *set) { return find(set, 0); }
-int sens_find_plain(sens_set *set) { return find(set, 1); }
+int aieth__sens_find(sens_set *set) { return find(set, 0); }
+int aieth__sens_find_plain(sens_set *set) { return find(set, 1); }
 
-void sens_set_free(sens_set *set)
+void aieth__sens_set_free(sens_set *set)
 {
 	free(set->def);
 	set->def = NULL;

@@ -11,7 +11,7 @@
 
 #include "sensors/sensors.h"
 
-const char *sens_unit(sens_kind k)
+const char *aieth__sens_unit(sens_kind k)
 {
 	switch (k) {
 	case SENS_TEMP:
@@ -23,7 +23,7 @@ const char *sens_unit(sens_kind k)
 	}
 }
 
-const char *sens_kind_name(sens_kind k)
+const char *aieth__sens_kind_name(sens_kind k)
 {
 	switch (k) {
 	case SENS_TEMP: return "temperature";
@@ -33,9 +33,9 @@ const char *sens_kind_name(sens_kind k)
 	}
 }
 
-double sens_factor(sens_kind k) { return k == SENS_POWER ? 1e-6 : 1e-3; }
+double aieth__sens_factor(sens_kind k) { return k == SENS_POWER ? 1e-6 : 1e-3; }
 
-int sens_parse_value(const char *text, size_t len, double *v)
+int aieth__sens_parse_value(const char *text, size_t len, double *v)
 {
 	char buf[SENS_TEXT_MAX];
 	size_t i = 0, digits = 0;
@@ -91,7 +91,7 @@ static int put_stem(char *stem, size_t cap, const char *type, const char *rest, 
 	return w < 0 || (size_t)w >= cap ? -1 : 0;
 }
 
-int sens_classify_iio(const char *file, sens_kind *k, int *raw, char *stem, size_t cap)
+int aieth__sens_classify_iio(const char *file, sens_kind *k, int *raw, char *stem, size_t cap)
 {
 	static const struct {
 		const char *prefix, *type;
@@ -120,7 +120,7 @@ int sens_classify_iio(const char *file, sens_kind *k, int *raw, char *stem, size
 	return -1;
 }
 
-int sens_classify_hwmon(const char *file, sens_kind *k, char *stem, size_t cap)
+int aieth__sens_classify_hwmon(const char *file, sens_kind *k, char *stem, size_t cap)
 {
 	static const struct {
 		const char *prefix;

@@ -46,7 +46,7 @@ static int read_one(sens_sampler *s, size_t i, int all_rc, const char *all_why, 
 		    char *why, size_t cap)
 {
 	if (!s->set->read_all)
-		return sens_read(&s->set->def[i], v, why, cap);
+		return aieth__sens_read(&s->set->def[i], v, why, cap);
 	if (all_rc || !s->ok[i]) {
 		snprintf(why, cap, "%s", all_rc ? all_why : "no reading in the reply");
 		return all_rc ? all_rc : AIETH_EIO;
@@ -55,7 +55,7 @@ static int read_one(sens_sampler *s, size_t i, int all_rc, const char *all_why, 
 	return 0;
 }
 
-void sens_sample_once(sens_sampler *s)
+void aieth__sens_sample_once(sens_sampler *s)
 {
 	size_t i;
 	double t = ms_since(&s->start);
@@ -77,9 +77,10 @@ void sens_sample_once(sens_sampler *s)
 		if (read_one(s, i, all_rc, all_why, &v, why, sizeof why)) {
 			if (++z->fails >= SENS_FAIL_MAX) {
 				z->dropped = 1;
-				sens_note(s->set, "%s: %s (%u times in a row): no longer sampled",
-					  d->path[0] && !s->set->plain ? d->path : d->name, why,
-					  z->fails);
+				aieth__sens_note(s->set,
+						 "%s: %s (%u times in a row): no longer sampled",
+						 d->path[0] && !s->set->plain ? d->path : d->name,
+						 why, z->fails);
 			}
 			continue;
 		}
@@ -117,13 +118,13 @@ static void *loop(void *arg)
 		if (s->stop)
 			break;
 		/* reads under the lock: stop waits for at most one sample */
-		sens_sample_once(s);
+		aieth__sens_sample_once(s);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
 }
 
-int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
+int aieth__sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
 {
 	sens_sampler *s = calloc(1, sizeof *s);
 	pthread_condattr_t ca;
@@ -153,7 +154,7 @@ int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->cv, &ca);
 	pthread_condattr_destroy(&ca);
-	sens_sample_once(s);
+	aieth__sens_sample_once(s);
 	*out = s;
 	if (!set->n)
 		return 0; /* nothing to sample: no thread */
@@ -168,8 +169,9 @@ int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
 		rc = pthread_create(&s->thread, NULL, loop, s);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (rc) {
-			sens_note(set,
-				  "sensors: no sampling thread: the first and last samples only");
+			aieth__sens_note(
+				set,
+				"sensors: no sampling thread: the first and last samples only");
 			return 0;
 		}
 	}
@@ -177,7 +179,7 @@ int sens_sampler_start(sens_sampler **out, sens_set *set, uint32_t period_ms)
 	return 0;
 }
 
-void sens_sampler_stop(sens_sampler *s)
+void aieth__sens_sampler_stop(sens_sampler *s)
 {
 	if (!s || s->stopped)
 		return;
@@ -191,19 +193,22 @@ void sens_sampler_stop(sens_sampler *s)
 		s->running = 0;
 	}
 	if (s->set->n)
-		sens_sample_once(s); /* the test's last state */
+		aieth__sens_sample_once(s); /* the test's last state */
 }
 
-const sens_set *sens_sampler_set(const sens_sampler *s) { return s->set; }
-const sens_series *sens_sampler_series(const sens_sampler *s, size_t i) { return &s->series[i]; }
-uint32_t sens_sampler_period(const sens_sampler *s) { return s->period_ms; }
-double sens_sampler_t0(const sens_sampler *s) { return s->t0; }
+const sens_set *aieth__sens_sampler_set(const sens_sampler *s) { return s->set; }
+const sens_series *aieth__sens_sampler_series(const sens_sampler *s, size_t i)
+{
+	return &s->series[i];
+}
+uint32_t aieth__sens_sampler_period(const sens_sampler *s) { return s->period_ms; }
+double aieth__sens_sampler_t0(const sens_sampler *s) { return s->t0; }
 
-void sens_sampler_free(sens_sampler *s)
+void aieth__sens_sampler_free(sens_sampler *s)
 {
 	if (!s)
 		return;
-	sens_sampler_stop(s);
+	aieth__sens_sampler_stop(s);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);
 	free(s->series);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * json_build.c - json-c helpers that never fail silently: a NULL from
- * json-c (out of memory) is remembered per thread (rj_oom), so a writer
+ * json-c (out of memory) is remembered per thread (aieth__rj_oom), so a writer
  * builds a whole tree and checks once. Shared by the report and the
  * uploader.
  */
@@ -12,8 +12,8 @@
 
 static _Thread_local int oom;
 
-int rj_oom(void) { return oom; }
-void rj_oom_clear(void) { oom = 0; }
+int aieth__rj_oom(void) { return oom; }
+void aieth__rj_oom_clear(void) { oom = 0; }
 
 static struct json_object *chk(struct json_object *o)
 {
@@ -22,10 +22,10 @@ static struct json_object *chk(struct json_object *o)
 	return o;
 }
 
-struct json_object *rj_obj(void) { return chk(json_object_new_object()); }
-struct json_object *rj_arr(void) { return chk(json_object_new_array()); }
+struct json_object *aieth__rj_obj(void) { return chk(json_object_new_object()); }
+struct json_object *aieth__rj_arr(void) { return chk(json_object_new_array()); }
 
-void rj_set(struct json_object *o, const char *key, struct json_object *v)
+void aieth__rj_set(struct json_object *o, const char *key, struct json_object *v)
 {
 	if (!o || json_object_object_add(o, key, v))
 		oom = 1;
@@ -47,61 +47,64 @@ static struct json_object *new_str(const char *s)
 	return v;
 }
 
-void rj_str(struct json_object *o, const char *key, const char *s)
+void aieth__rj_str(struct json_object *o, const char *key, const char *s)
 {
-	rj_set(o, key, s ? new_str(s) : NULL);
+	aieth__rj_set(o, key, s ? new_str(s) : NULL);
 }
 
-void rj_int(struct json_object *o, const char *key, int64_t v)
+void aieth__rj_int(struct json_object *o, const char *key, int64_t v)
 {
-	rj_set(o, key, chk(json_object_new_int64(v)));
+	aieth__rj_set(o, key, chk(json_object_new_int64(v)));
 }
 
-void rj_u64(struct json_object *o, const char *key, uint64_t v)
+void aieth__rj_u64(struct json_object *o, const char *key, uint64_t v)
 {
-	rj_set(o, key, chk(json_object_new_uint64(v)));
+	aieth__rj_set(o, key, chk(json_object_new_uint64(v)));
 }
 
-void rj_num(struct json_object *o, const char *key, double v)
+void aieth__rj_num(struct json_object *o, const char *key, double v)
 {
-	rj_set(o, key, chk(json_object_new_double(v)));
+	aieth__rj_set(o, key, chk(json_object_new_double(v)));
 }
 
-void rj_bool(struct json_object *o, const char *key, int v)
+void aieth__rj_bool(struct json_object *o, const char *key, int v)
 {
-	rj_set(o, key, chk(json_object_new_boolean(v != 0)));
+	aieth__rj_set(o, key, chk(json_object_new_boolean(v != 0)));
 }
 
-void rj_null(struct json_object *o, const char *key) { rj_set(o, key, NULL); }
+void aieth__rj_null(struct json_object *o, const char *key) { aieth__rj_set(o, key, NULL); }
 
-void rj_push_str(struct json_object *a, const char *s) { rj_push(a, s ? new_str(s) : NULL); }
+void aieth__rj_push_str(struct json_object *a, const char *s)
+{
+	aieth__rj_push(a, s ? new_str(s) : NULL);
+}
 
-void rj_push(struct json_object *a, struct json_object *v)
+void aieth__rj_push(struct json_object *a, struct json_object *v)
 {
 	if (!a || !v || json_object_array_add(a, v))
 		oom = 1;
 }
 
-struct json_object *rj_get(struct json_object *o, const char *key)
+struct json_object *aieth__rj_get(struct json_object *o, const char *key)
 {
 	struct json_object *v = NULL;
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-const char *rj_gets(struct json_object *o, const char *key)
+const char *aieth__rj_gets(struct json_object *o, const char *key)
 {
-	struct json_object *v = rj_get(o, key);
+	struct json_object *v = aieth__rj_get(o, key);
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
 }
 
-int64_t rj_geti(struct json_object *o, const char *key)
+int64_t aieth__rj_geti(struct json_object *o, const char *key)
 {
-	struct json_object *v = rj_get(o, key);
+	struct json_object *v = aieth__rj_get(o, key);
 	return v ? json_object_get_int64(v) : 0;
 }
 
-double rj_getd(struct json_object *o, const char *key)
+double aieth__rj_getd(struct json_object *o, const char *key)
 {
-	struct json_object *v = rj_get(o, key);
+	struct json_object *v = aieth__rj_get(o, key);
 	return v ? json_object_get_double(v) : 0.0;
 }

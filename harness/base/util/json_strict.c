@@ -24,7 +24,7 @@
 
 /* ------------------------------------------------------------- helpers */
 
-void jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *col)
+void aieth__jstrict_line_col(const char *text, size_t off, unsigned *line, unsigned *col)
 {
 	unsigned l = 1, c = 1;
 	size_t i;
@@ -131,7 +131,7 @@ static int sc_fail(scanner *s, size_t off, const char *fmt, const char *a)
 {
 	unsigned line, col;
 	char msg[512];
-	jstrict_line_col(s->t, off, &line, &col);
+	aieth__jstrict_line_col(s->t, off, &line, &col);
 	snprintf(msg, sizeof msg, fmt, a ? a : "");
 	s->err = AIETH_EPARSE;
 	return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s", s->what, line, col, msg);
@@ -455,8 +455,8 @@ static int add_key(scanner *s, size_t off, size_t len, size_t pos)
 			char path[600], msg[900];
 			unsigned l0, c0, l1, c1;
 			build_path(s, path, sizeof path, s->arena + off, len);
-			jstrict_line_col(s->t, e->pos, &l0, &c0);
-			jstrict_line_col(s->t, pos, &l1, &c1);
+			aieth__jstrict_line_col(s->t, e->pos, &l0, &c0);
+			aieth__jstrict_line_col(s->t, pos, &l1, &c1);
 			snprintf(msg, sizeof msg, "%s: duplicate key (first defined at %u:%u)",
 				 path, l0, c0);
 			s->err = AIETH_EPARSE;
@@ -611,7 +611,7 @@ static int strict_scan(const char *what, const char *text, size_t len)
 
 /* ---------------------------------------------------------------- parse */
 
-int jstrict_parse(const char *what, const char *text, size_t len, struct json_object **out)
+int aieth__jstrict_parse(const char *what, const char *text, size_t len, struct json_object **out)
 {
 	struct json_tokener *tok;
 	struct json_object *obj;
@@ -666,7 +666,7 @@ int jstrict_parse(const char *what, const char *text, size_t len, struct json_ob
 	if (!obj) {
 		if (end > len)
 			end = len;
-		jstrict_line_col(text, end, &line, &col);
+		aieth__jstrict_line_col(text, end, &line, &col);
 		if (jerr == json_tokener_error_depth)
 			return aieth__fail(AIETH_EPARSE, "%s:%u:%u: %s (the limit is %d levels)",
 					   what, line, col, json_tokener_error_desc(jerr),
@@ -697,8 +697,8 @@ static int need_object(const char *what, const char *path, struct json_object *o
 			   type_article(obj), val);
 }
 
-int jstrict_keys(const char *what, const char *path, struct json_object *obj,
-		 const char *const *allowed)
+int aieth__jstrict_keys(const char *what, const char *path, struct json_object *obj,
+			const char *const *allowed)
 {
 	struct json_object_iterator it, end;
 	int rc = need_object(what, path, obj);
@@ -768,8 +768,8 @@ static int wrong_type(const char *what, const char *path, const char *key, const
 			   what ? what : "(input)", fp, expected, type_article(v), val);
 }
 
-int jstrict_get_string(const char *what, const char *path, struct json_object *obj, const char *key,
-		       int required, const char **out)
+int aieth__jstrict_get_string(const char *what, const char *path, struct json_object *obj,
+			      const char *key, int required, const char **out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -793,8 +793,8 @@ int jstrict_get_string(const char *what, const char *path, struct json_object *o
 	return 0;
 }
 
-int jstrict_get_u64(const char *what, const char *path, struct json_object *obj, const char *key,
-		    int required, uint64_t min, uint64_t max, uint64_t *out)
+int aieth__jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
+			   const char *key, int required, uint64_t min, uint64_t max, uint64_t *out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -826,11 +826,11 @@ int jstrict_get_u64(const char *what, const char *path, struct json_object *obj,
 	return 0;
 }
 
-int jstrict_get_u32(const char *what, const char *path, struct json_object *obj, const char *key,
-		    int required, uint32_t min, uint32_t max, uint32_t *out)
+int aieth__jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
+			   const char *key, int required, uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint64_t v = 0;
-	int rc = jstrict_get_u64(what, path, obj, key, required, min, max, &v);
+	int rc = aieth__jstrict_get_u64(what, path, obj, key, required, min, max, &v);
 	if (rc)
 		return rc;
 	/* Absent and optional: leave *out as it is. */
@@ -839,8 +839,8 @@ int jstrict_get_u32(const char *what, const char *path, struct json_object *obj,
 	return 0;
 }
 
-int jstrict_get_object(const char *what, const char *path, struct json_object *obj, const char *key,
-		       int required, struct json_object **out)
+int aieth__jstrict_get_object(const char *what, const char *path, struct json_object *obj,
+			      const char *key, int required, struct json_object **out)
 {
 	struct json_object *v = NULL;
 	int rc = lookup(what, path, obj, key, required, &v);
@@ -855,14 +855,14 @@ int jstrict_get_object(const char *what, const char *path, struct json_object *o
 	return 0;
 }
 
-int jstrict_parse_object(const char *what, const char *text, size_t len, size_t max,
-			 struct json_object **out)
+int aieth__jstrict_parse_object(const char *what, const char *text, size_t len, size_t max,
+				struct json_object **out)
 {
 	int rc;
 	*out = NULL;
 	if (len > max)
 		return aieth__fail(AIETH_EPARSE, "%s: %zu bytes, at most %zu", what, len, max);
-	if ((rc = jstrict_parse(what, text, len, out)))
+	if ((rc = aieth__jstrict_parse(what, text, len, out)))
 		return rc;
 	if (!*out || !json_object_is_type(*out, json_type_object)) {
 		json_object_put(*out);
@@ -872,7 +872,7 @@ int jstrict_parse_object(const char *what, const char *text, size_t len, size_t 
 	return AIETH_OK;
 }
 
-size_t jstrict_count(struct json_object *c)
+size_t aieth__jstrict_count(struct json_object *c)
 {
 	if (json_object_is_type(c, json_type_object))
 		return (size_t)json_object_object_length(c);

@@ -8,7 +8,7 @@
 #include "util/fileio.h"
 #include "util/sbuf.h"
 
-void sb_init(sbuf *b, size_t max)
+void aieth__sb_init(sbuf *b, size_t max)
 {
 	memset(b, 0, sizeof *b);
 	b->max = max;
@@ -21,7 +21,7 @@ static int failed(sbuf *b, int over)
 	return AIETH_ENOMEM;
 }
 
-int sb_put(sbuf *b, const void *s, size_t len)
+int aieth__sb_put(sbuf *b, const void *s, size_t len)
 {
 	if (b->oom)
 		return AIETH_ENOMEM;
@@ -50,7 +50,7 @@ int sb_put(sbuf *b, const void *s, size_t len)
 	return 0;
 }
 
-int sb_printf(sbuf *b, const char *fmt, ...)
+int aieth__sb_printf(sbuf *b, const char *fmt, ...)
 {
 	char tmp[1024];
 	va_list ap;
@@ -63,7 +63,7 @@ int sb_printf(sbuf *b, const char *fmt, ...)
 	if (n < 0)
 		return failed(b, 0);
 	if ((size_t)n < sizeof tmp)
-		return sb_put(b, tmp, (size_t)n);
+		return aieth__sb_put(b, tmp, (size_t)n);
 	if ((size_t)n > b->max || b->n > b->max - (size_t)n)
 		return failed(b, 1);
 	char *big = malloc((size_t)n + 1);
@@ -72,12 +72,12 @@ int sb_printf(sbuf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	rc = sb_put(b, big, (size_t)n);
+	rc = aieth__sb_put(b, big, (size_t)n);
 	free(big);
 	return rc;
 }
 
-int sb_check(const sbuf *b, const char *what)
+int aieth__sb_check(const sbuf *b, const char *what)
 {
 	if (!b->oom)
 		return 0;
@@ -87,7 +87,7 @@ int sb_check(const sbuf *b, const char *what)
 	return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 }
 
-void sb_reset(sbuf *b)
+void aieth__sb_reset(sbuf *b)
 {
 	b->n = 0;
 	b->oom = b->over = 0;
@@ -95,7 +95,7 @@ void sb_reset(sbuf *b)
 		b->p[0] = '\0';
 }
 
-void sb_free(sbuf *b)
+void aieth__sb_free(sbuf *b)
 {
 	free(b->p);
 	b->p = NULL;
@@ -103,16 +103,16 @@ void sb_free(sbuf *b)
 	b->oom = b->over = 0;
 }
 
-int sb_write_file(sbuf *b, const char *path)
+int aieth__sb_write_file(sbuf *b, const char *path)
 {
-	int rc = sb_check(b, path);
+	int rc = aieth__sb_check(b, path);
 	if (!rc)
 		rc = aieth__write_atomic(path, b->p ? b->p : "", b->n);
-	sb_free(b);
+	aieth__sb_free(b);
 	return rc;
 }
 
-char *sb_take(sbuf *b)
+char *aieth__sb_take(sbuf *b)
 {
 	char *p = b->p;
 	if (b->oom) {

@@ -5,12 +5,12 @@
  * bodies, parsed data.
  *
  * Every buffer is bounded: its limit is given when it is made (SB_INIT(max)
- * or sb_init), as curl's dynbuf takes its "toobig" (docs/internals/DYNBUF.md
+ * or aieth__sb_init), as curl's dynbuf takes its "toobig" (docs/internals/DYNBUF.md
  * in curl's repository). A buffer made without a limit ({0}) takes nothing.
  * An append that would pass the limit, or that runs out of memory, fails:
  * the error is kept (oom, and over when the limit was the cause) and later
  * appends do nothing, so a writer may append many pieces and check once
- * (sb_check, sb_take, sb_write_file).
+ * (aieth__sb_check, aieth__sb_take, aieth__sb_write_file).
  *
  * After an append the bytes are followed by a NUL (not counted in n), so a
  * text buffer is a C string; bytes may hold NULs of their own.
@@ -48,48 +48,48 @@ typedef struct {
 #define SB_LINE_MAX ((size_t)64 << 10)
 #define SB_DOC_MAX ((size_t)256 << 20)
 
-void sb_init(sbuf *b, size_t max);
+void aieth__sb_init(sbuf *b, size_t max);
 
 /* Append len bytes (s NULL: len zero bytes). 0, or AIETH_ENOMEM when this or
- * an earlier append failed (no message is recorded: see sb_check). */
-int sb_put(sbuf *b, const void *s, size_t len);
-int sb_printf(sbuf *b, const char *fmt, ...) AIETH_PRINTF(2, 3);
+ * an earlier append failed (no message is recorded: see aieth__sb_check). */
+int aieth__sb_put(sbuf *b, const void *s, size_t len);
+int aieth__sb_printf(sbuf *b, const char *fmt, ...) AIETH_PRINTF(2, 3);
 
 /* A byte; little-endian integers (wire formats). */
-static inline int sb_u8(sbuf *b, uint8_t v) { return sb_put(b, &v, 1); }
+static inline int sb_u8(sbuf *b, uint8_t v) { return aieth__sb_put(b, &v, 1); }
 static inline int sb_le32(sbuf *b, uint32_t v)
 {
 	uint8_t x[4];
 	aieth__le32_put(x, v);
-	return sb_put(b, x, 4);
+	return aieth__sb_put(b, x, 4);
 }
 static inline int sb_le64(sbuf *b, uint64_t v)
 {
 	uint8_t x[8];
 	aieth__le64_put(x, v);
-	return sb_put(b, x, 8);
+	return aieth__sb_put(b, x, 8);
 }
 
 /* 0, or the failure of an append as a message naming what the buffer holds:
  * AIETH_ENOMEM "<what>: longer than the limit of <max> bytes" or
  * "<what>: out of memory". */
-int sb_check(const sbuf *b, const char *what);
+int aieth__sb_check(const sbuf *b, const char *what);
 
 /* Forget the contents and any failure, keep the memory and the limit. */
-void sb_reset(sbuf *b);
+void aieth__sb_reset(sbuf *b);
 /* Free the memory; the limit stays (the buffer may be used again). */
-void sb_free(sbuf *b);
+void aieth__sb_free(sbuf *b);
 
 /* The text, for the caller to free (NULL when nothing was appended), or
  * NULL when an append failed (the buffer freed). The buffer is left empty. */
-char *sb_take(sbuf *b);
+char *aieth__sb_take(sbuf *b);
 
 /* Write the buffer to path through aieth__write_atomic (replaced only when
- * complete; a device or FIFO in place), or fail as sb_check names path when
+ * complete; a device or FIFO in place), or fail as aieth__sb_check names path when
  * an append failed; the buffer is freed either way. */
-int sb_write_file(sbuf *b, const char *path);
+int aieth__sb_write_file(sbuf *b, const char *path);
 
 /* a string literal, its length from sizeof */
-#define sb_lit(b, s) sb_put((b), (s), sizeof(s) - 1)
+#define sb_lit(b, s) aieth__sb_put((b), (s), sizeof(s) - 1)
 
 #endif

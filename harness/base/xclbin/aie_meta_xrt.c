@@ -323,13 +323,13 @@ static void graph(aieth_problems *s, struct json_object *g, const char *path)
 	if (!need(s, g, path, "core_columns", "get_graph"))
 		return;
 	c = child(g, "core_columns");
-	tiles = jstrict_count(c);
+	tiles = aieth__jstrict_count(c);
 	list_values(s, c, path, "core_columns", XT_STOUL, "get_graph");
 	for (i = 0; lists[i]; i++) {
 		if (!need(s, g, path, lists[i], "get_graph"))
 			continue;
 		c = child(g, lists[i]);
-		n = jstrict_count(c);
+		n = aieth__jstrict_count(c);
 		if (n < tiles)
 			aieth__problem(s,
 				       "%s.%s: expected at least %zu entries (one per core in "

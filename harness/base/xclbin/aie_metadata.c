@@ -244,7 +244,7 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 	m = calloc(1, sizeof *m);
 	if (!m)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
-	rc = jstrict_parse(what, text, len, &m->root);
+	rc = aieth__jstrict_parse(what, text, len, &m->root);
 	if (rc)
 		goto fail;
 	if (!m->root || !json_object_is_type(m->root, json_type_object)) {
@@ -272,7 +272,7 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 				 "%s: aie_metadata: required key \"graphs\" is missing", what);
 		goto fail;
 	}
-	n = jstrict_count(c);
+	n = aieth__jstrict_count(c);
 	m->graphs = calloc(n < AM_MAX_GRAPHS ? n + 1 : AM_MAX_GRAPHS + 1, sizeof *m->graphs);
 	if (!m->graphs) {
 		rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
@@ -281,7 +281,7 @@ int aieth_aie_meta_parse(aieth_aie_meta **out, const char *what, const char *tex
 	if ((rc = each_child(m, what, "aie_metadata.graphs", c, AM_MAX_GRAPHS, add_graph)))
 		goto fail;
 	if (json_object_object_get_ex(am, "PLIOs", &c)) {
-		n = jstrict_count(c);
+		n = aieth__jstrict_count(c);
 		m->plios = calloc(n < AM_MAX_PLIOS ? n + 1 : AM_MAX_PLIOS + 1, sizeof *m->plios);
 		if (!m->plios) {
 			rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);

@@ -152,7 +152,7 @@ static void check_text_sections(aieth_problems *s, const aieth_xclbin *x)
 		if ((k != XB_KIND_EMBEDDED_METADATA && k != XB_KIND_BUILD_METADATA) ||
 		    !x->sec[i].readable || !x->sec[i].pub.size)
 			continue;
-		xb_section_label(&x->sec[i].pub, i, label, sizeof label);
+		aieth__xb_section_label(&x->sec[i].pub, i, label, sizeof label);
 		if (aieth_xclbin_section_read(x, i, XB_MAX_AIE_META, &text, &len)) {
 			aieth__problem(s, "%s", aieth_error_message());
 			continue;
@@ -226,16 +226,16 @@ size_t aieth__xclbin_check_flags(const aieth_xclbin *x, const aieth_board *board
 	else if (x->sec[idx].readable) {
 		/* what XRT's PDI loader and the PLM refuse (xclbin_pdi.c) */
 		xb_section_reader r = {x, x->sec[idx].pub.offset};
-		xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
+		aieth__xb_section_label(&x->sec[idx].pub, idx, label, sizeof label);
 		snprintf(what, sizeof what, "%s: %s", x->path, label);
 		s.count += aieth__pdi_check(
-			xb_read_section, &r, x->sec[idx].pub.size, what, board, report, ctx,
+			aieth__xb_read_section, &r, x->sec[idx].pub.size, what, board, report, ctx,
 			flags | (x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u));
 	}
 	check_text_sections(&s, x);
 	for (i = 0; i < x->nsec; i++)
 		if (x->sec[i].pub.kind == XB_KIND_PARTITION_METADATA) {
-			xb_section_label(&x->sec[i].pub, i, label, sizeof label);
+			aieth__xb_section_label(&x->sec[i].pub, i, label, sizeof label);
 			aieth__problem(
 				&s,
 				"%s: %s: expected none in an AIE-only xclbin (zocl would take the "

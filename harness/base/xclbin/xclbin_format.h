@@ -61,6 +61,6 @@
 
 /* The size of the struct a section of this kind opens with (xclbin_kinds.c),
  * *name its name in XRT's xclbin.h; 0 for kinds without one. */
-unsigned xb_kind_fixed_header(uint32_t kind, const char **name);
+unsigned aieth__xb_kind_fixed_header(uint32_t kind, const char **name);
 
 #endif

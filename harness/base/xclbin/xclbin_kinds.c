@@ -69,7 +69,7 @@ static const struct {
 	{34, 76, "struct aie_resources_bin"},
 };
 
-unsigned xb_kind_fixed_header(uint32_t kind, const char **name)
+unsigned aieth__xb_kind_fixed_header(uint32_t kind, const char **name)
 {
 	size_t i;
 	for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)

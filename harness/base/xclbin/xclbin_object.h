@@ -60,15 +60,15 @@ int aieth__xclbin_open_mem(aieth_xclbin **out, const char *what, const void *dat
 int aieth__xclbin_open_own(aieth_xclbin **out, const char *path, unsigned flags);
 
 /* Read n bytes at off of the file or memory. */
-int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
+int aieth__xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off);
 
-/* One section of x as a file of its own: xb_read_section(ctx = &reader)
+/* One section of x as a file of its own: aieth__xb_read_section(ctx = &reader)
  * reads at base + off (the read function aieth__pdi_check takes). */
 typedef struct {
 	const aieth_xclbin *x;
 	uint64_t base;
 } xb_section_reader;
-int xb_read_section(void *ctx, void *buf, size_t n, uint64_t off);
+int aieth__xb_read_section(void *ctx, void *buf, size_t n, uint64_t off);
 
 /* The nodes of AIE_METADATA that XRT's edge parser reads (aie_meta_xrt.c):
  * one problem line per missing node, value XRT cannot convert to the type
@@ -87,6 +87,6 @@ size_t aieth__xclbin_check_flags(const aieth_xclbin *x, const aieth_board *board
 struct json_object *aieth__aie_meta_root(const aieth_aie_meta *m);
 
 /* "section 1 (PDI \"aie\")" for messages. */
-void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap);
+void aieth__xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap);
 
 #endif

@@ -78,7 +78,7 @@ static int window_read(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
-int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
+int aieth__xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 {
 	if (off > x->size || n > x->size - off)
 		return aieth__fail(AIETH_EPARSE,
@@ -95,13 +95,13 @@ int xb_read_at(const aieth_xclbin *x, void *buf, size_t n, uint64_t off)
 	return aieth__pread_full(x->fd, buf, n, off, x->path);
 }
 
-int xb_read_section(void *ctx, void *buf, size_t n, uint64_t off)
+int aieth__xb_read_section(void *ctx, void *buf, size_t n, uint64_t off)
 {
 	const xb_section_reader *r = ctx;
-	return xb_read_at(r->x, buf, n, r->base + off);
+	return aieth__xb_read_at(r->x, buf, n, r->base + off);
 }
 
-void xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap)
+void aieth__xb_section_label(const aieth_xclbin_section *s, size_t i, char *buf, size_t cap)
 {
 	if (s->kind <= XB_KIND_MAX)
 		snprintf(buf, cap, "section %zu (%s \"%s\")", i, s->kind_name, s->name);
@@ -195,12 +195,12 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	char label[96];
 	size_t k;
 	const char *sname;
-	unsigned fixed = xb_kind_fixed_header(s->pub.kind, &sname);
+	unsigned fixed = aieth__xb_kind_fixed_header(s->pub.kind, &sname);
 	for (k = 0; k < sizeof array_rules / sizeof array_rules[0]; k++)
 		if (array_rules[k].kind == s->pub.kind)
 			r = &array_rules[k];
 	if (fixed && s->pub.size < fixed) {
-		xb_section_label(&s->pub, i, label, sizeof label);
+		aieth__xb_section_label(&s->pub, i, label, sizeof label);
 		problem(x,
 			"%s: size: expected at least %u bytes (%s in XRT's xclbin.h), found "
 			"%llu",
@@ -208,13 +208,13 @@ static void check_array(aieth_xclbin *x, const xb_section *s, size_t i)
 	}
 	if (!r)
 		return;
-	xb_section_label(&s->pub, i, label, sizeof label);
+	aieth__xb_section_label(&s->pub, i, label, sizeof label);
 	if (s->pub.size < r->hdr) {
 		problem(x, "%s: size: expected at least %u (the %s header), found %llu", label,
 			r->hdr, r->count_name, (unsigned long long)s->pub.size);
 		return;
 	}
-	if (xb_read_at(x, b, r->count_bytes, s->pub.offset))
+	if (aieth__xb_read_at(x, b, r->count_bytes, s->pub.offset))
 		return;
 	if (r->count_bytes == 4)
 		count = (int32_t)aieth__le32_get(b);
@@ -257,8 +257,8 @@ static void check_overlaps(aieth_xclbin *x)
 	for (i = 1; i < n; i++) {
 		const xb_section *a = v[i - 1], *b = v[i];
 		if (b->pub.offset < a->pub.offset + a->pub.size) {
-			xb_section_label(&a->pub, (size_t)(a - x->sec), la, sizeof la);
-			xb_section_label(&b->pub, (size_t)(b - x->sec), lb, sizeof lb);
+			aieth__xb_section_label(&a->pub, (size_t)(a - x->sec), la, sizeof la);
+			aieth__xb_section_label(&b->pub, (size_t)(b - x->sec), lb, sizeof lb);
 			problem(x,
 				"%s: offset: expected %llu or more (after %s, which ends there), "
 				"found %llu: the sections overlap",
@@ -303,7 +303,7 @@ static int read_table(aieth_xclbin *x)
 		free(t);
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
 	}
-	if (xb_read_at(x, t, (size_t)n * XB_SECTION_HDR, XB_PREFIX)) {
+	if (aieth__xb_read_at(x, t, (size_t)n * XB_SECTION_HDR, XB_PREFIX)) {
 		free(t);
 		return AIETH_EIO;
 	}
@@ -316,7 +316,7 @@ static int read_table(aieth_xclbin *x)
 		copy_field(s->pub.name, h + XB_SH_NAME, 16);
 		s->pub.offset = aieth__le64_get(h + XB_SH_OFFSET);
 		s->pub.size = aieth__le64_get(h + XB_SH_SIZE);
-		xb_section_label(&s->pub, i, label, sizeof label);
+		aieth__xb_section_label(&s->pub, i, label, sizeof label);
 		if (s->pub.kind > XB_KIND_MAX)
 			problem(x, "%s: kind: expected 0..%u (BITSTREAM..DTBO), found %u", label,
 				XB_KIND_MAX, (unsigned)s->pub.kind);
@@ -372,7 +372,7 @@ static int finish_open(aieth_xclbin *x, unsigned flags, aieth_xclbin **out)
 		aieth_xclbin_close(x);
 		return rc;
 	}
-	rc = xb_read_at(x, p, XB_PREFIX, 0);
+	rc = aieth__xb_read_at(x, p, XB_PREFIX, 0);
 	if (!rc) {
 		decode_header(x, p);
 		rc = read_table(x);
@@ -502,7 +502,7 @@ static int readable(const aieth_xclbin *x, size_t i)
 		return aieth__fail(AIETH_EINVAL, "%s: section %zu: out of range (%zu sections)",
 				   x->path, i, x->nsec);
 	if (!x->sec[i].readable) {
-		xb_section_label(&x->sec[i].pub, i, label, sizeof label);
+		aieth__xb_section_label(&x->sec[i].pub, i, label, sizeof label);
 		return aieth__fail(AIETH_EPARSE, "%s: %s lies outside the file's payload area",
 				   x->path, label);
 	}
@@ -525,7 +525,7 @@ int aieth_xclbin_section_read(const aieth_xclbin *x, size_t i, size_t max_bytes,
 	buf = malloc((size_t)s->size + 1);
 	if (!buf)
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", x->path);
-	rc = xb_read_at(x, buf, (size_t)s->size, s->offset);
+	rc = aieth__xb_read_at(x, buf, (size_t)s->size, s->offset);
 	if (rc) {
 		free(buf);
 		return rc;

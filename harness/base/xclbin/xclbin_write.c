@@ -63,8 +63,8 @@ static int check_opts(const char *what, const xb_wopts *o)
 	return AIETH_OK;
 }
 
-int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16],
-		uint64_t *size_out)
+int aieth__xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16],
+		       uint64_t *size_out)
 {
 	size_t n = o->num_sections, i, tbl;
 	uint64_t *sizes = NULL, *offs = NULL, cur, end;
@@ -201,13 +201,14 @@ out:
 	return rc;
 }
 
-int xb_write_file(const char *path, const xb_wopts *o, uint8_t uuid_out[16], uint64_t *size_out)
+int aieth__xb_write_file(const char *path, const xb_wopts *o, uint8_t uuid_out[16],
+			 uint64_t *size_out)
 {
 	aieth_out out;
 	int rc = aieth__out_open(&out, path);
 	if (rc)
 		return rc;
-	rc = xb_write_fd(out.fd, path, o, uuid_out, size_out);
+	rc = aieth__xb_write_fd(out.fd, path, o, uuid_out, size_out);
 	if (rc) {
 		aieth__out_abort(&out);
 		return rc;

@@ -45,9 +45,10 @@ typedef struct {
 /* Write the whole file to fd (from its current position, assumed 0) named
  * `what` in messages. uuid_out (may be NULL) receives the UUID written,
  * size_out the file size. */
-int xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16],
-		uint64_t *size_out);
+int aieth__xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid_out[16],
+		       uint64_t *size_out);
 /* Same, to path, atomically. */
-int xb_write_file(const char *path, const xb_wopts *o, uint8_t uuid_out[16], uint64_t *size_out);
+int aieth__xb_write_file(const char *path, const xb_wopts *o, uint8_t uuid_out[16],
+			 uint64_t *size_out);
 
 #endif

@@ -32,7 +32,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int aie_state_capture(aie_state *s, int deadline_ms)
+int aieth__aie_state_capture(aie_state *s, int deadline_ms)
 {
 	int fds[2];
 	pid_t pid;
@@ -45,12 +45,14 @@ int aie_state_capture(aie_state *s, int deadline_ms)
 	if (deadline_ms < 1)
 		deadline_ms = 1;
 	if (pipe2(fds, O_CLOEXEC) != 0) {
-		aie_state_note(s, "the array's state was not read: pipe: %s", strerror(errno));
+		aieth__aie_state_note(s, "the array's state was not read: pipe: %s",
+				      strerror(errno));
 		return 0;
 	}
 	pid = fork();
 	if (pid < 0) {
-		aie_state_note(s, "the array's state was not read: fork: %s", strerror(errno));
+		aieth__aie_state_note(s, "the array's state was not read: fork: %s",
+				      strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return 0;
@@ -60,7 +62,7 @@ int aie_state_capture(aie_state *s, int deadline_ms)
 		size_t n = sizeof *s, off = 0;
 		close(fds[0]);
 		/* the child keeps a margin for handing the state back */
-		aie_state_read_sysfs(s, deadline_ms > 50 ? deadline_ms - 25 : deadline_ms);
+		aieth__aie_state_read_sysfs(s, deadline_ms > 50 ? deadline_ms - 25 : deadline_ms);
 		while (off < n) {
 			ssize_t w = write(fds[1], p + off, n - off);
 			if (w < 0 && errno == EINTR)
@@ -97,12 +99,13 @@ int aie_state_capture(aie_state *s, int deadline_ms)
 		/* a part-copied state is not used: start again, with the note */
 		char source[sizeof s->source];
 		memcpy(source, s->source, sizeof source);
-		aie_state_init(s, source);
+		aieth__aie_state_init(s, source);
 		memcpy(s->graph, graph, sizeof graph);
-		aie_state_note(s,
-			       "the AI Engine driver's files did not answer within %d ms (a read "
-			       "blocked in the driver): the array's state was not read",
-			       deadline_ms);
+		aieth__aie_state_note(
+			s,
+			"the AI Engine driver's files did not answer within %d ms (a read "
+			"blocked in the driver): the array's state was not read",
+			deadline_ms);
 		return 0;
 	}
 	/* the counts came from another process: keep them in bounds */
@@ -115,9 +118,9 @@ int aie_state_capture(aie_state *s, int deadline_ms)
 	return s->ntiles;
 }
 
-int aie_state_write(const aie_state *s, const char *dir, const char *name)
+int aieth__aie_state_write(const aie_state *s, const char *dir, const char *name)
 {
-	json_object *j = aie_state_json(s);
+	json_object *j = aieth__aie_state_json(s);
 	const char *txt;
 	int rc;
 	if (!j)

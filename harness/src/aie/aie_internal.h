@@ -16,7 +16,7 @@ typedef struct {
 } aie_lines;
 
 /* The next line [*s, *s + *n) without its newline; 0 at the end. */
-int aie__next_line(aie_lines *l, const char **s, size_t *n);
+int aieth__aie__next_line(aie_lines *l, const char **s, size_t *n);
 /* The '|'-separated items of [p, end) (the driver joins flags, events,
  * errors and channel fields with it). */
 typedef struct {
@@ -27,22 +27,22 @@ typedef struct {
 /* The next item [*s, *s + *n): 1; 0 when none is left; -1 when the list
  * ends with '|' (said after the item before it, so that item's own check
  * speaks first). */
-int aie__next_bar(aie_bars *b, const char **s, size_t *n);
+int aieth__aie__next_bar(aie_bars *b, const char **s, size_t *n);
 /* "line N: " (N > 0) and the message into note[cap]; returns -1. */
-int aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
+int aieth__aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 /* Only printable ASCII and newlines, at most AIE_FILE_MAX bytes (the
  * driver writes nothing else); else -1 with a note. */
-int aie__clean(const char *text, size_t len, char *note, size_t cap);
+int aieth__aie__clean(const char *text, size_t len, char *note, size_t cap);
 /* Whether [s, s+n) starts with key; the rest in *rest, *rn. */
-int aie__starts(const char *s, size_t n, const char *key, const char **rest, size_t *rn);
+int aieth__aie__starts(const char *s, size_t n, const char *key, const char **rest, size_t *rn);
 /* A "0x%x" or decimal number filling [s, s+n), 32 bits: 0, else -1. */
-int aie__number(const char *s, size_t n, uint32_t *v);
+int aieth__aie__number(const char *s, size_t n, uint32_t *v);
 /* A core status flag by either spelling (the driver's, or xbutil's and
  * XRT's); -1 when unknown. */
-int aie__flag_bit(const char *name, size_t n);
+int aieth__aie__flag_bit(const char *name, size_t n);
 
 #endif /* AIETH_AIE_INTERNAL_H */

@@ -44,9 +44,12 @@ static const struct {
 static const char *const lock_states[4] = {"released_for_write", "acquired_for_write",
 					   "released_for_read", "acquired_for_read"};
 
-const char *aie_core_flag_name(unsigned bit) { return bit < AIE_CS_COUNT ? flags[bit].shown : "?"; }
+const char *aieth__aie_core_flag_name(unsigned bit)
+{
+	return bit < AIE_CS_COUNT ? flags[bit].shown : "?";
+}
 
-int aie__flag_bit(const char *name, size_t n)
+int aieth__aie__flag_bit(const char *name, size_t n)
 {
 	unsigned i;
 	if (n == 7 && strncmp(name, "enabled", 7) == 0) /* AIE spells it so */
@@ -58,7 +61,7 @@ int aie__flag_bit(const char *name, size_t n)
 	return -1;
 }
 
-int aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
+int aieth__aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int k = line > 0 ? snprintf(note, cap, "line %d: ", line) : 0;
@@ -70,7 +73,7 @@ int aie__fail(char *note, size_t cap, int line, const char *fmt, ...)
 	return -1;
 }
 
-int aie__next_line(aie_lines *l, const char **s, size_t *n)
+int aieth__aie__next_line(aie_lines *l, const char **s, size_t *n)
 {
 	const char *e;
 	if (l->p >= l->end)
@@ -85,7 +88,7 @@ int aie__next_line(aie_lines *l, const char **s, size_t *n)
 	return 1;
 }
 
-int aie__next_bar(aie_bars *b, const char **s, size_t *n)
+int aieth__aie__next_bar(aie_bars *b, const char **s, size_t *n)
 {
 	const char *bar;
 	if (b->trailing)
@@ -100,21 +103,22 @@ int aie__next_bar(aie_bars *b, const char **s, size_t *n)
 	return 1;
 }
 
-int aie__clean(const char *text, size_t len, char *note, size_t cap)
+int aieth__aie__clean(const char *text, size_t len, char *note, size_t cap)
 {
 	size_t i;
 	if (len > AIE_FILE_MAX)
-		return aie__fail(note, cap, 0, "%zu bytes: larger than the driver writes (%d)", len,
-				 AIE_FILE_MAX);
+		return aieth__aie__fail(note, cap, 0,
+					"%zu bytes: larger than the driver writes (%d)", len,
+					AIE_FILE_MAX);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 		if (c != '\n' && (c < 0x20 || c > 0x7e))
-			return aie__fail(note, cap, 0, "byte %zu is 0x%02x: not text", i, c);
+			return aieth__aie__fail(note, cap, 0, "byte %zu is 0x%02x: not text", i, c);
 	}
 	return 0;
 }
 
-int aie__starts(const char *s, size_t n, const char *key, const char **rest, size_t *rn)
+int aieth__aie__starts(const char *s, size_t n, const char *key, const char **rest, size_t *rn)
 {
 	size_t k = strlen(key);
 	if (n < k || strncmp(s, key, k) != 0)
@@ -124,7 +128,7 @@ int aie__starts(const char *s, size_t n, const char *key, const char **rest, siz
 	return 1;
 }
 
-int aie__number(const char *s, size_t n, uint32_t *v)
+int aieth__aie__number(const char *s, size_t n, uint32_t *v)
 {
 	char buf[24];
 	char *e;
@@ -142,21 +146,21 @@ int aie__number(const char *s, size_t n, uint32_t *v)
 	return 0;
 }
 
-int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
+int aieth__aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
 	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
 	size_t n, rn;
 	int seen_status = 0;
-	if (aie__clean(text, len, note, cap))
+	if (aieth__aie__clean(text, len, note, cap))
 		return -1;
 	t->has_core = 1;
 	t->kind = AIE_TILE_CORE; /* only core tiles have the file */
-	while (aie__next_line(&l, &s, &n)) {
+	while (aieth__aie__next_line(&l, &s, &n)) {
 		uint32_t *reg = NULL;
 		if (n == 0)
 			continue;
-		if (aie__starts(s, n, "status: ", &r, &rn)) {
+		if (aieth__aie__starts(s, n, "status: ", &r, &rn)) {
 			seen_status = 1;
 			if (rn == 11 && strncmp(r, "clock_gated", 11) == 0) {
 				t->clock_gated = 1;
@@ -171,49 +175,50 @@ int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t
 				const char *f;
 				size_t k;
 				int more;
-				while ((more = aie__next_bar(&b, &f, &k)) > 0) {
-					int bit = aie__flag_bit(f, k);
+				while ((more = aieth__aie__next_bar(&b, &f, &k)) > 0) {
+					int bit = aieth__aie__flag_bit(f, k);
 					if (bit < 0)
-						return aie__fail(
+						return aieth__aie__fail(
 							note, cap, l.no,
 							"core status flag '%.*s' is unknown",
 							(int)(k > 40 ? 40 : k), f);
 					t->core_flags |= 1u << bit;
 				}
 				if (more < 0)
-					return aie__fail(note, cap, l.no,
-							 "core status ends with '|'");
+					return aieth__aie__fail(note, cap, l.no,
+								"core status ends with '|'");
 			}
 			continue;
 		}
-		if (aie__starts(s, n, "pc: ", &r, &rn))
+		if (aieth__aie__starts(s, n, "pc: ", &r, &rn))
 			reg = &t->pc;
-		else if (aie__starts(s, n, "lr: ", &r, &rn))
+		else if (aieth__aie__starts(s, n, "lr: ", &r, &rn))
 			reg = &t->lr;
-		else if (aie__starts(s, n, "sp: ", &r, &rn))
+		else if (aieth__aie__starts(s, n, "sp: ", &r, &rn))
 			reg = &t->sp;
 		else
-			return aie__fail(note, cap, l.no, "'%.*s' is not status:, pc:, lr: or sp:",
-					 (int)(n > 40 ? 40 : n), s);
-		if (aie__number(r, rn, reg))
-			return aie__fail(note, cap, l.no, "'%.*s' is not a 32-bit number",
-					 (int)(rn > 40 ? 40 : rn), r);
+			return aieth__aie__fail(note, cap, l.no,
+						"'%.*s' is not status:, pc:, lr: or sp:",
+						(int)(n > 40 ? 40 : n), s);
+		if (aieth__aie__number(r, rn, reg))
+			return aieth__aie__fail(note, cap, l.no, "'%.*s' is not a 32-bit number",
+						(int)(rn > 40 ? 40 : rn), r);
 	}
 	if (!seen_status)
-		return aie__fail(note, cap, 0, "no status: line (empty or cut short)");
+		return aieth__aie__fail(note, cap, 0, "no status: line (empty or cut short)");
 	return 0;
 }
 
-int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
+int aieth__aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
 	aie_lines l = {text, text + len, 0};
 	const char *s;
 	size_t n;
 	int kinds = 0; /* 1 values, 2 state strings */
-	if (aie__clean(text, len, note, cap))
+	if (aieth__aie__clean(text, len, note, cap))
 		return -1;
 	t->nlocks = 0;
-	while (aie__next_line(&l, &s, &n)) {
+	while (aieth__aie__next_line(&l, &s, &n)) {
 		const char *colon;
 		uint32_t id, v;
 		int i;
@@ -221,14 +226,16 @@ int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t
 			continue;
 		colon = memchr(s, ':', n);
 		if (!colon || colon + 1 >= s + n || colon[1] != ' ' ||
-		    aie__number(s, (size_t)(colon - s), &id))
-			return aie__fail(note, cap, l.no, "'%.*s' is not '<lock>: <status>'",
-					 (int)(n > 40 ? 40 : n), s);
+		    aieth__aie__number(s, (size_t)(colon - s), &id))
+			return aieth__aie__fail(note, cap, l.no, "'%.*s' is not '<lock>: <status>'",
+						(int)(n > 40 ? 40 : n), s);
 		if (id != (uint32_t)t->nlocks)
-			return aie__fail(note, cap, l.no, "lock %u out of order (expected %d)", id,
-					 t->nlocks);
+			return aieth__aie__fail(note, cap, l.no,
+						"lock %u out of order (expected %d)", id,
+						t->nlocks);
 		if (t->nlocks >= AIE_MAX_LOCKS)
-			return aie__fail(note, cap, l.no, "more than %d locks", AIE_MAX_LOCKS);
+			return aieth__aie__fail(note, cap, l.no, "more than %d locks",
+						AIE_MAX_LOCKS);
 		n = (size_t)(s + n - (colon + 2));
 		s = colon + 2;
 		if (n == 11 && strncmp(s, "clock_gated", 11) == 0) {
@@ -242,20 +249,21 @@ int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t
 		if (i < 4) {
 			kinds |= 2;
 			t->lock[t->nlocks++] = (uint8_t)i;
-		} else if (aie__number(s, n, &v) == 0 && v <= 255) {
+		} else if (aieth__aie__number(s, n, &v) == 0 && v <= 255) {
 			kinds |= 1;
 			t->lock[t->nlocks++] = (uint8_t)v;
 		} else {
-			return aie__fail(note, cap, l.no,
-					 "lock %u: '%.*s' is neither a value nor a lock state", id,
-					 (int)(n > 40 ? 40 : n), s);
+			return aieth__aie__fail(
+				note, cap, l.no,
+				"lock %u: '%.*s' is neither a value nor a lock state", id,
+				(int)(n > 40 ? 40 : n), s);
 		}
 	}
 	if (kinds == 3)
-		return aie__fail(note, cap, 0, "lock values and AIE lock states mixed");
+		return aieth__aie__fail(note, cap, 0, "lock values and AIE lock states mixed");
 	t->lock_is_state = kinds == 2;
 	if (t->nlocks == 0)
-		return aie__fail(note, cap, 0, "no lock lines (empty or cut short)");
+		return aieth__aie__fail(note, cap, 0, "no lock lines (empty or cut short)");
 	return 0;
 }
 
@@ -274,9 +282,9 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 	memset(d, 0, sizeof *d);
 	for (k = 0; k < 2; k++) {
 		const char *end;
-		if (!aie__starts(s, n, key[k], &r, &rn))
-			return aie__fail(note, cap, line, "'%s' expected at '%.*s'", key[k],
-					 (int)(n > 30 ? 30 : n), s);
+		if (!aieth__aie__starts(s, n, key[k], &r, &rn))
+			return aieth__aie__fail(note, cap, line, "'%s' expected at '%.*s'", key[k],
+						(int)(n > 30 ? 30 : n), s);
 		end = k == 0 ? NULL : r + rn;
 		if (k == 0) {
 			/* the directions are separated by ", " */
@@ -287,7 +295,7 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 					break;
 				}
 			if (!c)
-				return aie__fail(note, cap, line, "no ', s2mm:' part");
+				return aieth__aie__fail(note, cap, line, "no ', s2mm:' part");
 			end = c;
 		}
 		{
@@ -295,27 +303,27 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 			const char *f;
 			size_t len;
 			int more;
-			while ((more = aie__next_bar(&b, &f, &len)) > 0) {
+			while ((more = aieth__aie__next_bar(&b, &f, &len)) > 0) {
 				size_t j;
 				if (d->n[k] >= AIE_MAX_CHAN)
-					return aie__fail(note, cap, line,
-							 "more than %d %.4s channels", AIE_MAX_CHAN,
-							 key[k]);
+					return aieth__aie__fail(note, cap, line,
+								"more than %d %.4s channels",
+								AIE_MAX_CHAN, key[k]);
 				if (len == 0 || len >= AIE_TOKEN_LEN)
-					return aie__fail(note, cap, line,
-							 "a %.4s channel's field is %s", key[k],
-							 len ? "too long" : "empty");
+					return aieth__aie__fail(note, cap, line,
+								"a %.4s channel's field is %s",
+								key[k], len ? "too long" : "empty");
 				for (j = 0; j < len; j++)
 					if (!isalnum((unsigned char)f[j]) && f[j] != '_')
-						return aie__fail(note, cap, line,
-								 "'%.*s' is not a word", (int)len,
-								 f);
+						return aieth__aie__fail(note, cap, line,
+									"'%.*s' is not a word",
+									(int)len, f);
 				memcpy(d->tok[k][d->n[k]], f, len);
 				d->tok[k][d->n[k]][len] = '\0';
 				d->n[k]++;
 			}
 			if (more < 0)
-				return aie__fail(note, cap, line, "a field ends with '|'");
+				return aieth__aie__fail(note, cap, line, "a field ends with '|'");
 		}
 		if (k == 0) {
 			s = end + 2;
@@ -325,7 +333,7 @@ static int split_dirs(const char *s, size_t n, dirs *d, char *note, size_t cap, 
 	return 0;
 }
 
-int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
+int aieth__aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
 	static const char *const key[4] = {
 		"channel_status: ", "queue_size: ", "queue_status: ", "current_bd: "};
@@ -334,20 +342,21 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 	size_t n, rn;
 	int seen = 0, i, k;
 	dirs dd, *d = &dd; /* 400 bytes: on the stack */
-	if (aie__clean(text, len, note, cap))
+	if (aieth__aie__clean(text, len, note, cap))
 		return -1;
 	t->has_dma = 1;
-	while (aie__next_line(&l, &s, &n)) {
+	while (aieth__aie__next_line(&l, &s, &n)) {
 		if (n == 0)
 			continue;
 		for (i = 0; i < 4; i++)
-			if (aie__starts(s, n, key[i], &r, &rn))
+			if (aieth__aie__starts(s, n, key[i], &r, &rn))
 				break;
 		if (i == 4) {
-			if (aie__starts(s, n, "fifo_len: ", &r, &rn)) /* AIE only: not kept */
+			if (aieth__aie__starts(s, n, "fifo_len: ", &r,
+					       &rn)) /* AIE only: not kept */
 				continue;
-			return aie__fail(note, cap, l.no, "'%.*s' is not a DMA status line",
-					 (int)(n > 40 ? 40 : n), s);
+			return aieth__aie__fail(note, cap, l.no, "'%.*s' is not a DMA status line",
+						(int)(n > 40 ? 40 : n), s);
 		}
 		if (rn == 36 && strncmp(r, "mm2s: clock_gated, s2mm: clock_gated", 36) == 0) {
 			t->clock_gated = 1;
@@ -372,10 +381,11 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 			}
 		} else {
 			if (!(seen & 1) || d->n[0] != t->nmm2s || d->n[1] != t->ns2mm) {
-				return aie__fail(note, cap, l.no,
-						 "%.*s has %d+%d channels, channel_status %d+%d",
-						 (int)strlen(key[i]) - 2, key[i], d->n[0], d->n[1],
-						 t->nmm2s, t->ns2mm);
+				return aieth__aie__fail(
+					note, cap, l.no,
+					"%.*s has %d+%d channels, channel_status %d+%d",
+					(int)strlen(key[i]) - 2, key[i], d->n[0], d->n[1], t->nmm2s,
+					t->ns2mm);
 			}
 			for (k = 0; k < 2; k++) {
 				aie_dma_chan *c = k ? t->s2mm : t->mm2s;
@@ -387,12 +397,13 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 						       AIE_TOKEN_LEN);
 						continue;
 					}
-					if (aie__number(d->tok[k][j], strlen(d->tok[k][j]), &v) ||
+					if (aieth__aie__number(d->tok[k][j], strlen(d->tok[k][j]),
+							       &v) ||
 					    v > 1000000) {
-						return aie__fail(note, cap, l.no,
-								 "%.*s '%s' is not a count",
-								 (int)strlen(key[i]) - 2, key[i],
-								 d->tok[k][j]);
+						return aieth__aie__fail(note, cap, l.no,
+									"%.*s '%s' is not a count",
+									(int)strlen(key[i]) - 2,
+									key[i], d->tok[k][j]);
 					}
 					if (i == 1)
 						c[j].queue_size = (int)v;
@@ -404,6 +415,7 @@ int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t 
 		seen |= 1 << i;
 	}
 	if (!(seen & 1))
-		return aie__fail(note, cap, 0, "no channel_status: line (empty or cut short)");
+		return aieth__aie__fail(note, cap, 0,
+					"no channel_status: line (empty or cut short)");
 	return 0;
 }

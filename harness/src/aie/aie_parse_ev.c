@@ -42,9 +42,12 @@ static const char *const errors[] = {
 	"axi_mm_slave_nsu_error", "axi_mm_decode_nsu_error", "axi_mm_slave_tile_error"};
 #define NERRORS (sizeof errors / sizeof errors[0])
 
-const char *aie_module_name(unsigned m) { return m < AIE_MOD_COUNT ? modules[m] : "?"; }
-const char *aie_error_category_name(unsigned c) { return c < NCATEGORIES ? categories[c] : "?"; }
-const char *aie_error_name(unsigned n) { return n < NERRORS ? errors[n] : "?"; }
+const char *aieth__aie_module_name(unsigned m) { return m < AIE_MOD_COUNT ? modules[m] : "?"; }
+const char *aieth__aie_error_category_name(unsigned c)
+{
+	return c < NCATEGORIES ? categories[c] : "?";
+}
+const char *aieth__aie_error_name(unsigned n) { return n < NERRORS ? errors[n] : "?"; }
 
 static int lookup(const char *const *list, size_t count, const char *s, size_t n)
 {
@@ -55,10 +58,13 @@ static int lookup(const char *const *list, size_t count, const char *s, size_t n
 	return -1;
 }
 
-int aie__error_category(const char *s, size_t n) { return lookup(categories, NCATEGORIES, s, n); }
-int aie__error_index(const char *s, size_t n) { return lookup(errors, NERRORS, s, n); }
+int aieth__aie__error_category(const char *s, size_t n)
+{
+	return lookup(categories, NCATEGORIES, s, n);
+}
+int aieth__aie__error_index(const char *s, size_t n) { return lookup(errors, NERRORS, s, n); }
 
-void aie__tile_add_error(aie_tile *t, int module, int category, int name)
+void aieth__aie__tile_add_error(aie_tile *t, int module, int category, int name)
 {
 	int i;
 	for (i = 0; i < t->nerrors; i++)
@@ -82,7 +88,7 @@ static int module_of(const char *s, size_t n, const char **r, size_t *rn)
 	for (m = 0; m < AIE_MOD_COUNT; m++) {
 		char key[16];
 		snprintf(key, sizeof key, "%s: ", modules[m]);
-		if (aie__starts(s, n, key, r, rn))
+		if (aieth__aie__starts(s, n, key, r, rn))
 			return m;
 		/* "core: " with nothing set: the driver writes "core: \n", and
 		 * a line's trailing blank may be cut */
@@ -95,7 +101,7 @@ static int module_of(const char *s, size_t n, const char **r, size_t *rn)
 	return -1;
 }
 
-int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
+int aieth__aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
 	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
@@ -104,20 +110,20 @@ int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_
 	const char *f;
 	int more;
 	int seen = 0;
-	if (aie__clean(text, len, note, cap))
+	if (aieth__aie__clean(text, len, note, cap))
 		return -1;
 	memset(t->nevents, 0, sizeof t->nevents);
 	t->events_gated = 0;
-	while (aie__next_line(&l, &s, &n)) {
+	while (aieth__aie__next_line(&l, &s, &n)) {
 		int m, last = -1;
 		if (n == 0)
 			continue;
 		if ((m = module_of(s, n, &r, &rn)) < 0)
-			return aie__fail(note, cap, l.no,
-					 "'%.*s' is not 'core:', 'memory:' or 'pl:'",
-					 (int)(n > 40 ? 40 : n), s);
+			return aieth__aie__fail(note, cap, l.no,
+						"'%.*s' is not 'core:', 'memory:' or 'pl:'",
+						(int)(n > 40 ? 40 : n), s);
 		if (seen & (1 << m))
-			return aie__fail(note, cap, l.no, "%s: a second time", modules[m]);
+			return aieth__aie__fail(note, cap, l.no, "%s: a second time", modules[m]);
 		seen |= 1 << m;
 		if (rn == 11 && strncmp(r, "clock_gated", 11) == 0) {
 			t->events_gated = 1;
@@ -127,34 +133,36 @@ int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_
 		b.p = r;
 		b.end = r + rn;
 		b.trailing = 0;
-		while ((more = aie__next_bar(&b, &f, &k)) > 0) {
+		while ((more = aieth__aie__next_bar(&b, &f, &k)) > 0) {
 			uint32_t v;
-			if (k > 3 || aie__number(f, k, &v) || (k > 1 && f[0] == '0'))
-				return aie__fail(note, cap, l.no,
-						 "%s: '%.*s' is not an event number", modules[m],
-						 (int)(k > 40 ? 40 : k), f);
+			if (k > 3 || aieth__aie__number(f, k, &v) || (k > 1 && f[0] == '0'))
+				return aieth__aie__fail(note, cap, l.no,
+							"%s: '%.*s' is not an event number",
+							modules[m], (int)(k > 40 ? 40 : k), f);
 			if (v >= AIE_MAX_EVENTS)
-				return aie__fail(note, cap, l.no,
-						 "%s: event %u: the driver prints events 0 to %d",
-						 modules[m], v, AIE_MAX_EVENTS - 1);
+				return aieth__aie__fail(
+					note, cap, l.no,
+					"%s: event %u: the driver prints events 0 to %d",
+					modules[m], v, AIE_MAX_EVENTS - 1);
 			if ((int)v <= last)
-				return aie__fail(note, cap, l.no,
-						 "%s: event %u after %d (the driver writes them "
-						 "ascending, once)",
-						 modules[m], v, last);
+				return aieth__aie__fail(
+					note, cap, l.no,
+					"%s: event %u after %d (the driver writes them "
+					"ascending, once)",
+					modules[m], v, last);
 			last = (int)v;
 			t->events[m][t->nevents[m]++] = (uint8_t)v;
 		}
 		if (more < 0)
-			return aie__fail(note, cap, l.no, "%s: ends with '|'", modules[m]);
+			return aieth__aie__fail(note, cap, l.no, "%s: ends with '|'", modules[m]);
 	}
 	if (!seen)
-		return aie__fail(note, cap, 0, "no module line (empty or cut short)");
+		return aieth__aie__fail(note, cap, 0, "no module line (empty or cut short)");
 	t->has_events = seen;
 	return 0;
 }
 
-int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
+int aieth__aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_t cap)
 {
 	aie_lines l = {text, text + len, 0};
 	const char *s, *r;
@@ -162,45 +170,46 @@ int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_
 	aie_bars b;
 	const char *f;
 	int more;
-	if (aie__clean(text, len, note, cap))
+	if (aieth__aie__clean(text, len, note, cap))
 		return -1;
 	t->nerrors = t->errors_dropped = 0;
 	/* no error asserted: the driver writes nothing */
-	while (aie__next_line(&l, &s, &n)) {
+	while (aieth__aie__next_line(&l, &s, &n)) {
 		const char *colon;
 		int m, c;
 		if (n == 0)
 			continue;
 		if ((m = module_of(s, n, &r, &rn)) < 0)
-			return aie__fail(note, cap, l.no,
-					 "'%.*s' is not 'core:', 'memory:' or 'pl:'",
-					 (int)(n > 40 ? 40 : n), s);
+			return aieth__aie__fail(note, cap, l.no,
+						"'%.*s' is not 'core:', 'memory:' or 'pl:'",
+						(int)(n > 40 ? 40 : n), s);
 		colon = memchr(r, ':', rn);
 		if (!colon || colon + 1 >= r + rn || colon[1] != ' ')
-			return aie__fail(note, cap, l.no, "%s: no '<category>: <errors>'",
-					 modules[m]);
-		if ((c = aie__error_category(r, (size_t)(colon - r))) < 0)
-			return aie__fail(note, cap, l.no, "%s: error category '%.*s' is unknown",
-					 modules[m], (int)(colon - r > 40 ? 40 : colon - r), r);
+			return aieth__aie__fail(note, cap, l.no, "%s: no '<category>: <errors>'",
+						modules[m]);
+		if ((c = aieth__aie__error_category(r, (size_t)(colon - r))) < 0)
+			return aieth__aie__fail(note, cap, l.no,
+						"%s: error category '%.*s' is unknown", modules[m],
+						(int)(colon - r > 40 ? 40 : colon - r), r);
 		rn -= (size_t)(colon + 2 - r);
 		r = colon + 2;
 		if (rn == 0)
-			return aie__fail(note, cap, l.no, "%s: %s: no error named", modules[m],
-					 categories[c]);
+			return aieth__aie__fail(note, cap, l.no, "%s: %s: no error named",
+						modules[m], categories[c]);
 		b.p = r;
 		b.end = r + rn;
 		b.trailing = 0;
-		while ((more = aie__next_bar(&b, &f, &k)) > 0) {
-			int e = aie__error_index(f, k);
+		while ((more = aieth__aie__next_bar(&b, &f, &k)) > 0) {
+			int e = aieth__aie__error_index(f, k);
 			if (e < 0)
-				return aie__fail(
+				return aieth__aie__fail(
 					note, cap, l.no,
 					"%s: %s: error '%.*s' is not in the driver's tables",
 					modules[m], categories[c], (int)(k > 40 ? 40 : k), f);
-			aie__tile_add_error(t, m, c, e);
+			aieth__aie__tile_add_error(t, m, c, e);
 		}
 		if (more < 0)
-			return aie__fail(note, cap, l.no, "%s: ends with '|'", modules[m]);
+			return aieth__aie__fail(note, cap, l.no, "%s: ends with '|'", modules[m]);
 	}
 	t->has_errors = 1;
 	return 0;

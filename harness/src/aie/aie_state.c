@@ -14,13 +14,13 @@
 #include "aieth/error.h"
 #include "util/sysfs.h"
 
-void aie_state_init(aie_state *s, const char *source)
+void aieth__aie_state_init(aie_state *s, const char *source)
 {
 	memset(s, 0, sizeof *s);
 	snprintf(s->source, sizeof s->source, "%s", source ? source : "");
 }
 
-void aie_state_note(aie_state *s, const char *fmt, ...)
+void aieth__aie_state_note(aie_state *s, const char *fmt, ...)
 {
 	va_list ap;
 	if (s->nnotes >= AIE_MAX_NOTES) {
@@ -75,40 +75,41 @@ static int tile_file(aie_state *s, const char *dir, const char *file, aie_tile *
 	if (rc == AIETH_ENOTFOUND)
 		return 0; /* the driver has no such file for this kind of tile */
 	if (rc == AIETH_ETIMEOUT) {
-		aie_state_note(s, "%s: no answer within the deadline (%lld ms left): skipped", rel,
-			       left);
+		aieth__aie_state_note(
+			s, "%s: no answer within the deadline (%lld ms left): skipped", rel, left);
 		return 0;
 	}
 	if (rc != AIETH_OK) {
-		aie_state_note(s, "%s: %s", rel, aieth_error_message());
+		aieth__aie_state_note(s, "%s: %s", rel, aieth_error_message());
 		return 0;
 	}
 	if (tr) {
-		aie_state_note(s, "%s: larger than %d bytes: not the driver's format, skipped", rel,
-			       AIE_FILE_MAX);
+		aieth__aie_state_note(s,
+				      "%s: larger than %d bytes: not the driver's format, skipped",
+				      rel, AIE_FILE_MAX);
 		return 0;
 	}
 	if (p(buf, len, t, note, sizeof note)) {
-		aie_state_note(s, "%s: %s", rel, note);
+		aieth__aie_state_note(s, "%s: %s", rel, note);
 		return 0;
 	}
 	return 1;
 }
 
-int aie_state_read_sysfs(aie_state *s, int deadline_ms)
+int aieth__aie_state_read_sysfs(aie_state *s, int deadline_ms)
 {
 	names *parts = calloc(1, sizeof *parts), *tiles = calloc(1, sizeof *tiles);
 	long long end = now_ms() + (deadline_ms > 0 ? deadline_ms : 0);
 	int i, j, rc;
 	if (!parts || !tiles) {
-		aie_state_note(s, "out of memory reading the array's state");
+		aieth__aie_state_note(s, "out of memory reading the array's state");
 		goto out;
 	}
 	rc = aieth__sysfs_list("class/aie", collect, parts, AIE_MAX_TILES);
 	if (rc < 0) {
-		aie_state_note(s, "%s/class/aie: %s (no AI Engine driver, or not loaded)",
-			       aieth__sysfs_root(),
-			       rc == AIETH_ENOTFOUND ? "not there" : aieth_error_message());
+		aieth__aie_state_note(s, "%s/class/aie: %s (no AI Engine driver, or not loaded)",
+				      aieth__sysfs_root(),
+				      rc == AIETH_ENOTFOUND ? "not there" : aieth_error_message());
 		goto out;
 	}
 	for (i = 0; i < parts->n; i++) {
@@ -118,7 +119,7 @@ int aie_state_read_sysfs(aie_state *s, int deadline_ms)
 		snprintf(dir, sizeof dir, "class/aie/%s", parts->name[i]);
 		tiles->n = 0;
 		if (aieth__sysfs_list(dir, collect, tiles, AIE_MAX_TILES) < 0) {
-			aie_state_note(s, "%s: %s", dir, aieth_error_message());
+			aieth__aie_state_note(s, "%s: %s", dir, aieth_error_message());
 			continue;
 		}
 		for (j = 0; j < tiles->n; j++) {
@@ -128,15 +129,16 @@ int aie_state_read_sysfs(aie_state *s, int deadline_ms)
 			if (!tile_name(tiles->name[j], &col, &row))
 				continue;
 			if (now_ms() >= end) {
-				aie_state_note(s,
-					       "deadline of %d ms reached after %d tiles: the rest "
-					       "not read",
-					       deadline_ms, s->ntiles);
+				aieth__aie_state_note(
+					s,
+					"deadline of %d ms reached after %d tiles: the rest "
+					"not read",
+					deadline_ms, s->ntiles);
 				goto out;
 			}
 			if (s->ntiles >= AIE_MAX_TILES) {
-				aie_state_note(s, "more than %d tiles: the rest not read",
-					       AIE_MAX_TILES);
+				aieth__aie_state_note(s, "more than %d tiles: the rest not read",
+						      AIE_MAX_TILES);
 				goto out;
 			}
 			t = &s->tiles[s->ntiles];
@@ -147,23 +149,23 @@ int aie_state_read_sysfs(aie_state *s, int deadline_ms)
 			snprintf(tdir, sizeof tdir, "%s/%s", dir, tiles->name[j]);
 			/* a tile is kept when one of its files parsed; a file
 			 * refused leaves its part of the tile empty */
-			ok = tile_file(s, tdir, "core", t, aie_parse_core, end);
+			ok = tile_file(s, tdir, "core", t, aieth__aie_parse_core, end);
 			if (!ok)
 				t->has_core = 0, t->core_flags = 0,
 				t->kind = row == 0 ? AIE_TILE_SHIM : AIE_TILE_MEM;
-			if (!tile_file(s, tdir, "lock", t, aie_parse_lock, end))
+			if (!tile_file(s, tdir, "lock", t, aieth__aie_parse_lock, end))
 				t->nlocks = 0;
 			else
 				ok = 1;
-			if (!tile_file(s, tdir, "dma", t, aie_parse_dma, end))
+			if (!tile_file(s, tdir, "dma", t, aieth__aie_parse_dma, end))
 				t->has_dma = 0, t->nmm2s = t->ns2mm = 0;
 			else
 				ok = 1;
-			if (!tile_file(s, tdir, "event", t, aie_parse_event, end))
+			if (!tile_file(s, tdir, "event", t, aieth__aie_parse_event, end))
 				t->has_events = 0, memset(t->nevents, 0, sizeof t->nevents);
 			else
 				ok = 1;
-			if (!tile_file(s, tdir, "error", t, aie_parse_error, end))
+			if (!tile_file(s, tdir, "error", t, aieth__aie_parse_error, end))
 				t->has_errors = 0, t->nerrors = t->errors_dropped = 0;
 			else
 				ok = 1;
@@ -188,7 +190,7 @@ static int chan_stuck(const aie_dma_chan *c)
 	       (strcmp(c->status, "idle") == 0 && c->queue_size > 0);
 }
 
-int aie_tile_stuck(const aie_tile *t)
+int aieth__aie_tile_stuck(const aie_tile *t)
 {
 	const uint32_t stalls =
 		~((1u << AIE_CS_ENABLE) | (1u << AIE_CS_RESET) | (1u << AIE_CS_CORE_DONE));
@@ -225,7 +227,7 @@ static void stall_words(uint32_t f, char *out, size_t cap)
 		else if (b == AIE_CS_CASCADE_STALL_MCD)
 			snprintf(out, cap, "cascade output");
 		else
-			snprintf(out, cap, "%s", aie_core_flag_name((unsigned)b));
+			snprintf(out, cap, "%s", aieth__aie_core_flag_name((unsigned)b));
 		return;
 	}
 	out[0] = '\0';
@@ -240,17 +242,17 @@ static void error_words(const aie_tile *t, char *line, size_t cap)
 	int e;
 	for (e = 0; e < t->nerrors && l + 1 < cap; e++) {
 		snprintf(line + l, cap - l, "%s%s %s %s",
-			 e ? "; " : ", errors: ", aie_module_name(t->errors[e].module),
-			 aie_error_category_name(t->errors[e].category),
-			 aie_error_name(t->errors[e].name));
+			 e ? "; " : ", errors: ", aieth__aie_module_name(t->errors[e].module),
+			 aieth__aie_error_category_name(t->errors[e].category),
+			 aieth__aie_error_name(t->errors[e].name));
 		l = strlen(line);
 	}
 	if (t->errors_dropped && l + 1 < cap)
 		snprintf(line + l, cap - l, "; %d more", t->errors_dropped);
 }
 
-int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
-		    int max)
+int aieth__aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
+			   int max)
 {
 	char line[AIE_NOTE_LEN], what[64];
 	int i, j, k, n = 0;
@@ -304,7 +306,7 @@ int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line
 	return words_ports(s, each, ctx, n, max);
 }
 
-const char *aie_port_state_name(aie_port_state st)
+const char *aieth__aie_port_state_name(aie_port_state st)
 {
 	switch (st) {
 	case AIE_PORT_WAIT_INPUT: return "waiting for input data";
@@ -316,7 +318,7 @@ const char *aie_port_state_name(aie_port_state st)
 	return "ready";
 }
 
-aie_port *aie_state_add_port(aie_state *s)
+aie_port *aieth__aie_state_add_port(aie_state *s)
 {
 	aie_port *p;
 	if (s->nports >= AIE_MAX_PORTS) {
@@ -348,7 +350,7 @@ static void port_words(const aie_port *p, int first, char *line, size_t cap)
 	l = (size_t)snprintf(line, cap, "graph %s: %s %s %d (%s, %llu of %llu bytes moved) %s",
 			     p->graph, p->kernel, p->to_aie ? "input" : "output", p->port, p->plio,
 			     (unsigned long long)p->bytes, (unsigned long long)p->expected_bytes,
-			     aie_port_state_name(p->state));
+			     aieth__aie_port_state_name(p->state));
 	if (l >= cap)
 		return;
 	switch (p->state) {
@@ -396,7 +398,7 @@ static int words_ports(const aie_state *s, void (*each)(void *ctx, const char *l
 	return n;
 }
 
-void aie_words_add(char *out, size_t size, const char *line)
+void aieth__aie_words_add(char *out, size_t size, const char *line)
 {
 	size_t n = strnlen(out, size), need = (n ? 2 : 0) + strlen(line);
 	if (n + 1 >= size)
@@ -418,16 +420,16 @@ typedef struct {
 static void join_word(void *ctx, const char *line)
 {
 	words_buf *w = ctx;
-	aie_words_add(w->out, w->size, line);
+	aieth__aie_words_add(w->out, w->size, line);
 }
 
-int aie_state_words_join(const aie_state *s, char *out, size_t size, int max)
+int aieth__aie_state_words_join(const aie_state *s, char *out, size_t size, int max)
 {
 	words_buf w = {out, size};
 	if (!size)
 		return 0;
 	out[0] = '\0';
-	return aie_state_words(s, join_word, &w, max);
+	return aieth__aie_state_words(s, join_word, &w, max);
 }
 
 static void add_words(void *ctx, const char *line)
@@ -474,8 +476,8 @@ static json_object *ports_json(const aie_state *s)
 		json_object_object_add(o, "plio", json_object_new_string(p->plio));
 		json_object_object_add(o, "direction",
 				       json_object_new_string(p->to_aie ? "to_aie" : "from_aie"));
-		json_object_object_add(o, "state",
-				       json_object_new_string(aie_port_state_name(p->state)));
+		json_object_object_add(
+			o, "state", json_object_new_string(aieth__aie_port_state_name(p->state)));
 		json_object_object_add(o, "stuck", json_object_new_boolean(port_stuck(p)));
 		json_object_object_add(o, "bytes", u64(p->bytes));
 		json_object_object_add(o, "expected_bytes", u64(p->expected_bytes));
@@ -498,7 +500,7 @@ static json_object *ports_json(const aie_state *s)
 	return a;
 }
 
-json_object *aie_state_json(const aie_state *s)
+json_object *aieth__aie_state_json(const aie_state *s)
 {
 	static const char *const lock_states[4] = {"released_for_write", "acquired_for_write",
 						   "released_for_read", "acquired_for_read"};
@@ -517,7 +519,8 @@ json_object *aie_state_json(const aie_state *s)
 		json_object_object_add(to, "col", json_object_new_int(t->col));
 		json_object_object_add(to, "row", json_object_new_int(t->row));
 		json_object_object_add(to, "kind", json_object_new_string(kind_name(t->kind)));
-		json_object_object_add(to, "stuck", json_object_new_boolean(aie_tile_stuck(t)));
+		json_object_object_add(to, "stuck",
+				       json_object_new_boolean(aieth__aie_tile_stuck(t)));
 		if (t->clock_gated)
 			json_object_object_add(to, "clock_gated", json_object_new_boolean(1));
 		if (t->has_core) {
@@ -526,9 +529,9 @@ json_object *aie_state_json(const aie_state *s)
 				json_object_array_add(fl, json_object_new_string("Disabled"));
 			for (j = 0; j < AIE_CS_COUNT; j++)
 				if (t->core_flags & (1u << j))
-					json_object_array_add(
-						fl, json_object_new_string(
-							    aie_core_flag_name((unsigned)j)));
+					json_object_array_add(fl, json_object_new_string(
+									  aieth__aie_core_flag_name(
+										  (unsigned)j)));
 			json_object_object_add(to, "status", fl);
 			snprintf(pc, sizeof pc, "0x%08x", t->pc);
 			json_object_object_add(to, "pc", json_object_new_string(pc));
@@ -559,7 +562,7 @@ json_object *aie_state_json(const aie_state *s)
 				for (j = 0; j < t->nevents[m]; j++)
 					json_object_array_add(a,
 							      json_object_new_int(t->events[m][j]));
-				json_object_object_add(ev, aie_module_name((unsigned)m), a);
+				json_object_object_add(ev, aieth__aie_module_name((unsigned)m), a);
 			}
 			json_object_object_add(to, "events", ev);
 		}
@@ -567,16 +570,17 @@ json_object *aie_state_json(const aie_state *s)
 			json_object *ea = json_object_new_array();
 			for (j = 0; j < t->nerrors; j++) {
 				json_object *e = json_object_new_object();
-				json_object_object_add(e, "module",
-						       json_object_new_string(aie_module_name(
-							       t->errors[j].module)));
+				json_object_object_add(
+					e, "module",
+					json_object_new_string(
+						aieth__aie_module_name(t->errors[j].module)));
 				json_object_object_add(
 					e, "category",
-					json_object_new_string(
-						aie_error_category_name(t->errors[j].category)));
-				json_object_object_add(
-					e, "name",
-					json_object_new_string(aie_error_name(t->errors[j].name)));
+					json_object_new_string(aieth__aie_error_category_name(
+						t->errors[j].category)));
+				json_object_object_add(e, "name",
+						       json_object_new_string(aieth__aie_error_name(
+							       t->errors[j].name)));
 				json_object_array_add(ea, e);
 			}
 			json_object_object_add(to, "errors", ea);
@@ -591,7 +595,7 @@ json_object *aie_state_json(const aie_state *s)
 	if (!strcmp(s->source, "emulator"))
 		json_object_object_add(o, "cycle", json_object_new_int64((int64_t)s->cycle));
 	words = json_object_new_array();
-	aie_state_words(s, add_words, words, 64);
+	aieth__aie_state_words(s, add_words, words, 64);
 	json_object_object_add(o, "summary", words);
 	notes = json_object_new_array();
 	for (i = 0; i < s->nnotes; i++)

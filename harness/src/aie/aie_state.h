@@ -56,7 +56,7 @@ enum {
 };
 
 /* The name of a core status bit as xbutil shows it ("Lock_Stall_W"). */
-const char *aie_core_flag_name(unsigned bit);
+const char *aieth__aie_core_flag_name(unsigned bit);
 
 /* The modules of a tile as the driver names them in its event and error
  * files: a core tile has core and memory, a shim (and, for the driver, an
@@ -74,13 +74,13 @@ typedef struct {
 
 /* The names of a module ("core"), of an error category ("bus") and of an
  * error ("axi_mm_slave_error"), as the driver writes them; "?" outside. */
-const char *aie_module_name(unsigned m);
-const char *aie_error_category_name(unsigned c);
-const char *aie_error_name(unsigned n);
+const char *aieth__aie_module_name(unsigned m);
+const char *aieth__aie_error_category_name(unsigned c);
+const char *aieth__aie_error_name(unsigned n);
 /* Look-ups by name (case-insensitive: XRT's JSON capitalises them);
  * -1 when unknown. */
-int aie__error_category(const char *s, size_t n);
-int aie__error_index(const char *s, size_t n);
+int aieth__aie__error_category(const char *s, size_t n);
+int aieth__aie__error_index(const char *s, size_t n);
 
 typedef struct {
 	char status[AIE_TOKEN_LEN]; /* "idle", "running", "stalled_on_..." */
@@ -130,7 +130,7 @@ typedef enum {
 } aie_port_state;
 
 /* The state's words for a port ("waiting for input data"). */
-const char *aie_port_state_name(aie_port_state st);
+const char *aieth__aie_port_state_name(aie_port_state st);
 
 typedef struct {
 	char graph[64], kernel[64], model[64];
@@ -162,9 +162,9 @@ typedef struct {
 	uint64_t cycle;
 } aie_state;
 
-void aie_state_init(aie_state *s, const char *source);
+void aieth__aie_state_init(aie_state *s, const char *source);
 /* Record a note (bounded: past AIE_MAX_NOTES only counted). */
-void aie_state_note(aie_state *s, const char *fmt, ...)
+void aieth__aie_state_note(aie_state *s, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
@@ -173,33 +173,33 @@ void aie_state_note(aie_state *s, const char *fmt, ...)
 /* Parsers of one tile's files (text of len bytes, not NUL-terminated).
  * Each returns 0, or -1 with a note (what, the line and the rule) in
  * note[cap]; the tile keeps what was parsed before the fault. */
-int aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
-int aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
-int aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aieth__aie_parse_core(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aieth__aie_parse_lock(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aieth__aie_parse_dma(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
 /* The tile's event file ("core: 1|22", "memory: ", "pl: 5") and error
  * file ("core: bus: axi_mm_slave_error|..."; empty when none), AIE and
  * AIE-ML (aie_parse_ev.c). */
-int aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
-int aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aieth__aie_parse_event(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
+int aieth__aie_parse_error(const char *text, size_t len, aie_tile *t, char *note, size_t cap);
 /* Record one error in t (bounded: past AIE_MAX_ERRORS only counted);
  * a repeat is kept once. */
-void aie__tile_add_error(aie_tile *t, int module, int category, int name);
+void aieth__aie__tile_add_error(aie_tile *t, int module, int category, int name);
 
 /* Read the array below aieth__sysfs_root()/class/aie (each partition
  * "aiepart_*", each tile "<col>_<row>": core, lock, dma, event, error) within
  * deadline_ms in all; each file read bounded by what is left. What fails
  * is a note; the state holds what was read. Returns the tiles read. */
-int aie_state_read_sysfs(aie_state *s, int deadline_ms);
+int aieth__aie_state_read_sysfs(aie_state *s, int deadline_ms);
 
-/* aie_state_read_sysfs in a forked child that hands the state back over
+/* aieth__aie_state_read_sysfs in a forked child that hands the state back over
  * a pipe, killed past deadline_ms (a driver read blocked on the
  * partition's mutex while XRT hangs must not hang the caller); then the
  * state holds a note saying so. Returns the tiles read. */
-int aie_state_capture(aie_state *s, int deadline_ms);
+int aieth__aie_state_capture(aie_state *s, int deadline_ms);
 
 /* The state's JSON written to dir/name (util/fileio.h's atomic writes,
  * the folder made when missing). AIETH_OK or the write's error. */
-int aie_state_write(const aie_state *s, const char *dir, const char *name);
+int aieth__aie_state_write(const aie_state *s, const char *dir, const char *name);
 
 /* The state in words: one sentence per stuck tile or channel ("core
  * (25,1) stalled on lock acquire (west)"), then per stuck graph model
@@ -207,24 +207,24 @@ int aie_state_write(const aie_state *s, const char *dir, const char *name);
  * data: ..."), each to each(ctx, line); returns how many. At most max
  * sentences. A port is stuck when it waits (input, output, the kernel),
  * or is done while its PLIO did not move what it expected. */
-int aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
-		    int max);
+int aieth__aie_state_words(const aie_state *s, void (*each)(void *ctx, const char *line), void *ctx,
+			   int max);
 
-/* The first max sentences of aie_state_words joined by "; " into
+/* The first max sentences of aieth__aie_state_words joined by "; " into
  * out[size] (cut at size; "" when none). Returns how many. */
-int aie_state_words_join(const aie_state *s, char *out, size_t size, int max);
+int aieth__aie_state_words_join(const aie_state *s, char *out, size_t size, int max);
 /* Append line to the text in out[size], after "; " when not empty; a
  * line that does not fit whole becomes "; ..." (once), but the first,
  * which is cut at size. */
-void aie_words_add(char *out, size_t size, const char *line);
+void aieth__aie_words_add(char *out, size_t size, const char *line);
 
 /* Add a port to the state (bounded: past AIE_MAX_PORTS only counted);
  * NULL when it was not kept. */
-aie_port *aie_state_add_port(aie_state *s);
+aie_port *aieth__aie_state_add_port(aie_state *s);
 
 /* Whether a tile looks stuck (a stall flag, a halt, a DMA channel
  * stalled or idle with BDs queued). */
-int aie_tile_stuck(const aie_tile *t);
+int aieth__aie_tile_stuck(const aie_tile *t);
 
 /* XRT's own status file (written with xrt.ini [Debug] aie_status=true:
  * aie_status_<device>_<time>.json, aie_xrt_status.c): its core, memory
@@ -234,17 +234,17 @@ int aie_tile_stuck(const aie_tile *t);
  * -1 when not known (then XRT's numbers are kept, with a note). Anything
  * outside the format is a note naming the file (what) and the key, never
  * a guess. Returns the tiles added, -1 when text is not such a file. */
-int aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, size_t len,
-			      int core_row0, int mem_row0);
+int aieth__aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, size_t len,
+				     int core_row0, int mem_row0);
 /* The same from the file at path (at most AIE_XRT_STATUS_MAX bytes). */
 #define AIE_XRT_STATUS_MAX (16u << 20)
-int aie_state_read_xrt_status(aie_state *s, const char *path, int core_row0, int mem_row0);
+int aieth__aie_state_read_xrt_status(aie_state *s, const char *path, int core_row0, int mem_row0);
 /* The newest regular file aie_status_*.json in dir modified at or after
  * since (seconds since the epoch): 0 and its name in name[cap], or -1. */
-int aie_xrt_status_find(const char *dir, long long since, char *name, size_t cap);
+int aieth__aie_xrt_status_find(const char *dir, long long since, char *name, size_t cap);
 
 /* report.json's aie_state object (json-c, caller puts it); NULL on out of
  * memory. */
-struct json_object *aie_state_json(const aie_state *s);
+struct json_object *aieth__aie_state_json(const aie_state *s);
 
 #endif /* AIETH_AIE_STATE_H */

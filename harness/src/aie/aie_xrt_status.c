@@ -52,7 +52,7 @@ static void note(xp *x, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m, sizeof m, fmt, ap);
 	va_end(ap);
-	aie_state_note(x->s, "%.80s: %.80s: %s", x->what, path, m);
+	aieth__aie_state_note(x->s, "%.80s: %.80s: %s", x->what, path, m);
 }
 
 /* Unknown keys of o are notes (and left alone); returns how many. */
@@ -108,7 +108,8 @@ static int num(json_object *v, uint32_t *out)
 	}
 	if (!json_object_is_type(v, json_type_string))
 		return -1;
-	return aie__number(json_object_get_string(v), (size_t)json_object_get_string_len(v), out);
+	return aieth__aie__number(json_object_get_string(v), (size_t)json_object_get_string_len(v),
+				  out);
 }
 
 /* The items of a list: an array, an object's values (boost writes a
@@ -190,7 +191,7 @@ static void core_part(xp *x, const char *path, json_object *c, aie_tile *t)
 	t->kind = AIE_TILE_CORE;
 	if (st && split(st, &p) == 0) {
 		for (i = 0; i < p.n; i++) {
-			int bit = aie__flag_bit(p.tok[i], strlen(p.tok[i]));
+			int bit = aieth__aie__flag_bit(p.tok[i], strlen(p.tok[i]));
 			if (!strcmp(p.tok[i], "disabled"))
 				t->core_disabled = 1;
 			else if (!strcmp(p.tok[i], "clock_gated"))
@@ -304,7 +305,8 @@ static void locks_part(xp *x, const char *path, json_object *l, aie_tile *t)
 		} else if (!strcmp(p.tok[0], "clock_gated")) {
 			t->clock_gated = 1;
 			t->lock[j] = 0;
-		} else if (aie__number(p.tok[0], strlen(p.tok[0]), &x32) == 0 && x32 <= 255) {
+		} else if (aieth__aie__number(p.tok[0], strlen(p.tok[0]), &x32) == 0 &&
+			   x32 <= 255) {
 			kinds |= 1;
 			t->lock[j] = (uint8_t)x32;
 		} else {
@@ -326,7 +328,7 @@ static int module_index(const char *m)
 {
 	int i;
 	for (i = 0; i < AIE_MOD_COUNT; i++)
-		if (!strcasecmp(m, aie_module_name((unsigned)i)))
+		if (!strcasecmp(m, aieth__aie_module_name((unsigned)i)))
 			return i;
 	return -1;
 }
@@ -353,11 +355,11 @@ static void events_part(xp *x, const char *path, json_object *l, aie_tile *t)
 				t->events_gated = t->clock_gated = 1;
 				break;
 			}
-			if (aie__number(p.tok[i], strlen(p.tok[i]), &e) || e >= AIE_MAX_EVENTS ||
-			    (int)e <= last) {
+			if (aieth__aie__number(p.tok[i], strlen(p.tok[i]), &e) ||
+			    e >= AIE_MAX_EVENTS || (int)e <= last) {
 				note(x, path,
 				     "%s: '%.40s' is not an event number after %d: left out",
-				     aie_module_name((unsigned)m), p.tok[i], last);
+				     aieth__aie_module_name((unsigned)m), p.tok[i], last);
 				t->nevents[m] = 0;
 				break;
 			}
@@ -391,21 +393,21 @@ static void errors_part(xp *x, const char *path, json_object *l, aie_tile *t)
 						 ? str(cat[c], "name")
 						 : NULL;
 			const char *val = cn ? str(cat[c], "value") : NULL;
-			int ci = cn ? aie__error_category(cn, strlen(cn)) : -1, i;
+			int ci = cn ? aieth__aie__error_category(cn, strlen(cn)) : -1, i;
 			parts p;
 			if (ci < 0 || !val || split(val, &p)) {
 				note(x, path, "%s: error entry %d is not {name: a category, value}",
-				     aie_module_name((unsigned)m), c);
+				     aieth__aie_module_name((unsigned)m), c);
 				continue;
 			}
 			for (i = 0; i < p.n; i++) {
-				int e = aie__error_index(p.tok[i], strlen(p.tok[i]));
+				int e = aieth__aie__error_index(p.tok[i], strlen(p.tok[i]));
 				if (e < 0)
 					note(x, path,
 					     "%s: error '%.40s' is not in the driver's tables",
-					     aie_module_name((unsigned)m), p.tok[i]);
+					     aieth__aie_module_name((unsigned)m), p.tok[i]);
 				else
-					aie__tile_add_error(t, m, ci, e);
+					aieth__aie__tile_add_error(t, m, ci, e);
 			}
 		}
 	}
@@ -518,8 +520,8 @@ static void section(xp *x, json_object *dev, const char *key, aie_tile_kind kind
 		tiles(x, p, tl, kind);
 }
 
-int aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, size_t len,
-			      int core_row0, int mem_row0)
+int aieth__aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, size_t len,
+				     int core_row0, int mem_row0)
 {
 	static const char *const top[] = {"schema_version", "devices", NULL};
 	static const char *const dks[] = {"aie_metadata", "aie_mem_status", "aie_shim_status",
@@ -530,19 +532,19 @@ int aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, 
 	json_object *root, *devs, *dev, *md;
 	const char *msg;
 	size_t nd;
-	if (jstrict_parse_object(what, text, len, AIE_XRT_STATUS_MAX, &root) != AIETH_OK) {
-		aie_state_note(s,
-			       "%s (XRT rewrites the file as it runs: a read can catch it "
-			       "cut short)",
-			       aieth_error_message());
+	if (aieth__jstrict_parse_object(what, text, len, AIE_XRT_STATUS_MAX, &root) != AIETH_OK) {
+		aieth__aie_state_note(s,
+				      "%s (XRT rewrites the file as it runs: a read can catch it "
+				      "cut short)",
+				      aieth_error_message());
 		return -1;
 	}
 	if (!json_object_object_get_ex(root, "devices", &devs) ||
 	    !json_object_is_type(devs, json_type_array) ||
 	    (nd = json_object_array_length(devs)) == 0 ||
 	    !json_object_is_type((dev = json_object_array_get_idx(devs, 0)), json_type_object)) {
-		aie_state_note(s, "%.80s: no devices[] of objects: not XRT's aie_status format",
-			       what);
+		aieth__aie_state_note(
+			s, "%.80s: no devices[] of objects: not XRT's aie_status format", what);
 		json_object_put(root);
 		return -1;
 	}
@@ -559,29 +561,30 @@ int aie_state_from_xrt_status(aie_state *s, const char *what, const char *text, 
 	section(&x, dev, "aie_mem_status", AIE_TILE_MEM);
 	section(&x, dev, "aie_shim_status", AIE_TILE_SHIM);
 	if (x.relative)
-		aie_state_note(s,
-			       "%.80s: core and memory tile rows as XRT numbers them, from the "
-			       "first row of their kind (where that is on this board is not known)",
-			       what);
+		aieth__aie_state_note(
+			s,
+			"%.80s: core and memory tile rows as XRT numbers them, from the "
+			"first row of their kind (where that is on this board is not known)",
+			what);
 	json_object_put(root);
 	return x.added;
 }
 
-int aie_state_read_xrt_status(aie_state *s, const char *path, int core_row0, int mem_row0)
+int aieth__aie_state_read_xrt_status(aie_state *s, const char *path, int core_row0, int mem_row0)
 {
 	char *text = NULL;
 	size_t len = 0;
 	int n;
 	if (aieth__read_file(path, AIE_XRT_STATUS_MAX, &text, &len) != AIETH_OK) {
-		aie_state_note(s, "%s", aieth_error_message());
+		aieth__aie_state_note(s, "%s", aieth_error_message());
 		return -1;
 	}
-	n = aie_state_from_xrt_status(s, path, text, len, core_row0, mem_row0);
+	n = aieth__aie_state_from_xrt_status(s, path, text, len, core_row0, mem_row0);
 	free(text);
 	return n;
 }
 
-int aie_xrt_status_find(const char *dir, long long since, char *name, size_t cap)
+int aieth__aie_xrt_status_find(const char *dir, long long since, char *name, size_t cap)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;

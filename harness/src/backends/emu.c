@@ -48,7 +48,7 @@ static void emu_close(void *state)
 	size_t i;
 	if (!st)
 		return;
-	pld_engine_destroy(st->eng);
+	aieth__pld_engine_destroy(st->eng);
 	for (i = 0; i < st->nmodels; i++)
 		aieth__model_close(&st->models[i]);
 	free(st->models);
@@ -210,12 +210,13 @@ static int emu_open(const aieth_dev_config *cfg, void **state)
 	p.edge_tx_last = cfg->info->counter_edges.tx_last_cycles;
 	p.edge_rx_first = cfg->info->counter_edges.rx_first_cycles;
 	p.edge_rx_last = cfg->info->counter_edges.rx_last_cycles;
-	if (pld_engine_create(&st->eng, &p, kd, nk, (uint32_t)cfg->ngraphs, err, sizeof err)) {
+	if (aieth__pld_engine_create(&st->eng, &p, kd, nk, (uint32_t)cfg->ngraphs, err,
+				     sizeof err)) {
 		rc = aieth__fail(AIETH_EDEVICE, "%s", err);
 		goto fail;
 	}
-	pld_engine_set_hooks(st->eng, cfg->opts.interrupt, cfg->opts.progress,
-			     cfg->opts.progress_ctx);
+	aieth__pld_engine_set_hooks(st->eng, cfg->opts.interrupt, cfg->opts.progress,
+				    cfg->opts.progress_ctx);
 	free(kd);
 	*state = st;
 	return AIETH_OK;
@@ -228,14 +229,15 @@ fail:
 static int emu_graph_run(void *state, uint32_t graph, int64_t iterations)
 {
 	emu_state *st = state;
-	pld_engine_graph_run(st->eng, graph, iterations < 0 ? PLD_FOREVER : (uint64_t)iterations);
+	aieth__pld_engine_graph_run(st->eng, graph,
+				    iterations < 0 ? PLD_FOREVER : (uint64_t)iterations);
 	return AIETH_OK;
 }
 
 static int emu_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
 {
 	emu_state *st = state;
-	pld_engine_graph_status(st->eng, graph, done, complete);
+	aieth__pld_engine_graph_status(st->eng, graph, done, complete);
 	return AIETH_OK;
 }
 
@@ -245,7 +247,7 @@ static int emu_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 	uint64_t done;
 	int complete;
 	(void)timeout_ms; /* nothing more happens without transactions */
-	pld_engine_graph_status(st->eng, graph, &done, &complete);
+	aieth__pld_engine_graph_status(st->eng, graph, &done, &complete);
 	if (complete)
 		return AIETH_OK;
 	return aieth__fail(AIETH_ETIMEOUT,
@@ -257,7 +259,7 @@ static int emu_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 static int emu_graph_end(void *state, uint32_t graph)
 {
 	emu_state *st = state;
-	pld_engine_graph_end(st->eng, graph);
+	aieth__pld_engine_graph_end(st->eng, graph);
 	return AIETH_OK;
 }
 
@@ -288,16 +290,16 @@ static void emu_stall_state(emu_state *st, uint64_t now, char *out, size_t size)
 	if (!s)
 		return;
 	st->stall = s;
-	aie_state_init(s, "emulator");
+	aieth__aie_state_init(s, "emulator");
 	if (st->cfg->ngraphs == 1)
 		snprintf(s->graph, sizeof s->graph, "%s", st->cfg->graphs[0].name);
 	s->cycle = now;
-	n = pld_engine_port_states(st->eng, now, ps, AIE_MAX_PORTS);
+	n = aieth__pld_engine_port_states(st->eng, now, ps, AIE_MAX_PORTS);
 	for (i = 0; i < n; i++) {
 		aie_port *p;
 		aieth_plio pl;
 		const pld_chan_progress *c;
-		if (i >= AIE_MAX_PORTS || !(p = aie_state_add_port(s))) {
+		if (i >= AIE_MAX_PORTS || !(p = aieth__aie_state_add_port(s))) {
 			s->ports_dropped += i >= AIE_MAX_PORTS;
 			continue;
 		}
@@ -335,9 +337,9 @@ static void emu_stall_state(emu_state *st, uint64_t now, char *out, size_t size)
 		p->window_bytes = ps[i].beats * PLD_WORD_BYTES;
 		p->busy_until = ps[i].busy_until;
 	}
-	aie_state_words_join(s, out, size, 4);
-	if (st->state_dir && aie_state_write(s, st->state_dir, "aie_state.json") != AIETH_OK)
-		aie_words_add(out, size, "aie_state.json not written");
+	aieth__aie_state_words_join(s, out, size, 4);
+	if (st->state_dir && aieth__aie_state_write(s, st->state_dir, "aie_state.json") != AIETH_OK)
+		aieth__aie_words_add(out, size, "aie_state.json not written");
 }
 
 static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
@@ -352,7 +354,7 @@ static int emu_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	r.rx = st->rx;
 	if (timeout_ms)
 		limit = (uint64_t)timeout_ms * clock / 1000u;
-	if (pld_engine_run(st->eng, wire, st->reference, limit, &r))
+	if (aieth__pld_engine_run(st->eng, wire, st->reference, limit, &r))
 		return aieth__fail(AIETH_EDEVICE, "emulator: %s", r.msg);
 	total = r.preload_cycles + r.end_cycle + r.drain_cycles;
 	res->total_cycles = total;

@@ -159,14 +159,14 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 	if (len > AIETH_BOARD_MAX_FILE)
 		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
 				   AIETH_BOARD_MAX_FILE);
-	if ((rc = jstrict_parse(what, text, len, &root)))
+	if ((rc = aieth__jstrict_parse(what, text, len, &root)))
 		return rc;
 	if (!root)
 		return aieth__fail(AIETH_EPARSE,
 				   "%s: the top level must be a JSON object, not null", what);
-	rc = jstrict_keys(what, "", root, top_keys);
+	rc = aieth__jstrict_keys(what, "", root, top_keys);
 	if (!rc)
-		rc = jstrict_get_object(what, "", root, "NodeConstraints", 1, &nc);
+		rc = aieth__jstrict_get_object(what, "", root, "NodeConstraints", 1, &nc);
 	if (rc)
 		goto out;
 	memset(seen, 0, sizeof seen);
@@ -203,15 +203,15 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 		}
 		snprintf(path, sizeof path, "NodeConstraints.%s", k);
 		snprintf(spath, sizeof spath, "%s.shim", path);
-		rc = jstrict_keys(what, path, v, plio_keys);
+		rc = aieth__jstrict_keys(what, path, v, plio_keys);
 		if (!rc)
-			rc = jstrict_get_object(what, path, v, "shim", 1, &shim);
+			rc = aieth__jstrict_get_object(what, path, v, "shim", 1, &shim);
 		if (!rc)
-			rc = jstrict_keys(what, spath, shim, shim_keys);
+			rc = aieth__jstrict_keys(what, spath, shim, shim_keys);
 		if (rc)
 			goto out;
 		colmax = board->info.aie_columns ? board->info.aie_columns - 1 : UINT32_MAX;
-		rc = jstrict_get_u32(what, spath, shim, "column", 1, 0, colmax, &c);
+		rc = aieth__jstrict_get_u32(what, spath, shim, "column", 1, 0, colmax, &c);
 		if (rc) {
 			if (rc == AIETH_EINVAL && board->info.aie_columns) {
 				char why[128];
@@ -223,7 +223,7 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 		}
 		chmax = dir == AIETH_DIR_TO_AIE ? SHIM_TO_AIE_CHANNELS - 1
 						: SHIM_FROM_AIE_CHANNELS - 1;
-		rc = jstrict_get_u32(what, spath, shim, "channel", 1, 0, chmax, &ch);
+		rc = aieth__jstrict_get_u32(what, spath, shim, "channel", 1, 0, chmax, &ch);
 		if (rc) {
 			if (rc == AIETH_EINVAL)
 				add_reason(rc, dir == AIETH_DIR_TO_AIE
@@ -246,7 +246,7 @@ int aieth__constraints_parse(const aieth_board *board, const char *what, const c
 				goto out;
 			}
 		}
-		/* Each name appears once: jstrict_parse rejects duplicate keys. */
+		/* Each name appears once: aieth__jstrict_parse rejects duplicate keys. */
 		seen[dir][nn - 1] = 1;
 		col[dir][nn - 1] = c;
 		chan[dir][nn - 1] = ch;
@@ -368,19 +368,19 @@ static int board_device_facts(const char *what, struct json_object *root, aieth_
 {
 	char *end;
 	unsigned long v;
-	int rc = jstrict_get_u32(what, "", root, "aie_hw_gen", 0, 1, 255, &in->aie_hw_gen);
+	int rc = aieth__jstrict_get_u32(what, "", root, "aie_hw_gen", 0, 1, 255, &in->aie_hw_gen);
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "device_part", 0, part);
+		rc = aieth__jstrict_get_string(what, "", root, "device_part", 0, part);
 	if (!rc && **part && !is_token(*part))
 		rc = bad_value(what, "device_part", *part,
 			       "is not a part name (letters, digits, '_', '-', '.')");
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "bootgen_arch", 0, barch);
+		rc = aieth__jstrict_get_string(what, "", root, "bootgen_arch", 0, barch);
 	if (!rc && **barch && !is_c_ident(*barch))
 		rc = bad_value(what, "bootgen_arch", *barch,
 			       "is not a bootgen architecture (e.g. \"versal\")");
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "device_id_code", 0, idc);
+		rc = aieth__jstrict_get_string(what, "", root, "device_id_code", 0, idc);
 	if (!rc && *idc) {
 		errno = 0;
 		v = strtoul(*idc, &end, 16);
@@ -449,21 +449,21 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 	if (len > AIETH_BOARD_MAX_FILE)
 		return aieth__fail(AIETH_EINVAL, "%s: %zu bytes, the limit is %u bytes", what, len,
 				   AIETH_BOARD_MAX_FILE);
-	if ((rc = jstrict_parse(what, text, len, &root)))
+	if ((rc = aieth__jstrict_parse(what, text, len, &root)))
 		return rc;
 	if (!root)
 		return aieth__fail(AIETH_EPARSE,
 				   "%s: the top level must be a JSON object, not null", what);
 	memset(&in, 0, sizeof in);
 
-	rc = jstrict_keys(what, "", root, keys);
+	rc = aieth__jstrict_keys(what, "", root, keys);
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "schema", 1, &schema);
+		rc = aieth__jstrict_get_string(what, "", root, "schema", 1, &schema);
 	if (!rc && strcmp(schema, BOARD_SCHEMA) != 0)
 		rc = bad_value(what, "schema", schema,
 			       "is not supported (expected \"" BOARD_SCHEMA "\")");
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "name", 1, &name);
+		rc = aieth__jstrict_get_string(what, "", root, "name", 1, &name);
 	if (!rc && !is_board_name(name))
 		rc = bad_value(what, "name", name,
 			       "is not a board name (1..64 characters of a-z, 0-9 and _)");
@@ -477,38 +477,38 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 				 what, got, want);
 	}
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "description", 1, &desc);
+		rc = aieth__jstrict_get_string(what, "", root, "description", 1, &desc);
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "aie_generation", 1, &gen);
+		rc = aieth__jstrict_get_string(what, "", root, "aie_generation", 1, &gen);
 	if (!rc && !is_token(gen))
 		rc = bad_value(what, "aie_generation", gen,
 			       "is not valid (letters, digits, '_', '-', '.'; e.g. \"AIE-ML\")");
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "base_platform", 1, &base);
+		rc = aieth__jstrict_get_string(what, "", root, "base_platform", 1, &base);
 	if (!rc && !is_token(base))
 		rc = bad_value(what, "base_platform", base,
 			       "is not valid (letters, digits, '_', '-', '.')");
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "pl_kernel", 1, &kernel);
+		rc = aieth__jstrict_get_string(what, "", root, "pl_kernel", 1, &kernel);
 	if (!rc && !is_c_ident(kernel))
 		rc = bad_value(what, "pl_kernel", kernel, "is not a kernel name (a C identifier)");
 	if (!rc) {
-		rc = jstrict_get_u32(what, "", root, "channels", 1, 1, BOARD_MAX_CHANNELS,
-				     &in.channels);
+		rc = aieth__jstrict_get_u32(what, "", root, "channels", 1, 1, BOARD_MAX_CHANNELS,
+					    &in.channels);
 		if (rc == AIETH_EINVAL)
 			add_reason(rc, "PLIO names have two digits and AMD's host API numbers "
 				       "the FROM_AIE channels from 36");
 	}
 	if (!rc)
-		rc = jstrict_get_u32(what, "", root, "uram_depth_words", 1, 1, 1u << 20,
-				     &in.uram_depth_words);
+		rc = aieth__jstrict_get_u32(what, "", root, "uram_depth_words", 1, 1, 1u << 20,
+					    &in.uram_depth_words);
 	if (!rc && (in.uram_depth_words & (in.uram_depth_words - 1)) != 0)
 		rc = aieth__fail(AIETH_EINVAL,
 				 "%s: uram_depth_words: value %u is not a power of two", what,
 				 (unsigned)in.uram_depth_words);
 	if (!rc)
-		rc = jstrict_get_u32(what, "", root, "stream_width_bits", 1, 0, UINT32_MAX,
-				     &in.stream_width_bits);
+		rc = aieth__jstrict_get_u32(what, "", root, "stream_width_bits", 1, 0, UINT32_MAX,
+					    &in.stream_width_bits);
 	if (!rc && in.stream_width_bits != 128)
 		rc = aieth__fail(
 			AIETH_EINVAL,
@@ -516,8 +516,8 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 			"protocol is 128-bit (must be 128)",
 			what, (unsigned)in.stream_width_bits);
 	if (!rc)
-		rc = jstrict_get_u32(what, "", root, "memory_width_bits", 1, 0, UINT32_MAX,
-				     &in.memory_width_bits);
+		rc = aieth__jstrict_get_u32(what, "", root, "memory_width_bits", 1, 0, UINT32_MAX,
+					    &in.memory_width_bits);
 	if (!rc && in.memory_width_bits != 128)
 		rc = aieth__fail(
 			AIETH_EINVAL,
@@ -525,71 +525,71 @@ static int board_parse_ex(aieth_board **out, const char *what, const char *text,
 			"protocol is 128-bit (must be 128)",
 			what, (unsigned)in.memory_width_bits);
 	if (!rc)
-		rc = jstrict_get_u64(what, "", root, "pl_clock_hz", 1, 1, 2000000000u,
-				     &in.pl_clock_hz);
+		rc = aieth__jstrict_get_u64(what, "", root, "pl_clock_hz", 1, 1, 2000000000u,
+					    &in.pl_clock_hz);
 	if (!rc)
-		rc = jstrict_get_u32(what, "", root, "aie_columns", 0, 0, BOARD_MAX_COLUMNS,
-				     &in.aie_columns);
+		rc = aieth__jstrict_get_u32(what, "", root, "aie_columns", 0, 0, BOARD_MAX_COLUMNS,
+					    &in.aie_columns);
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "constraints", 1, &cons);
+		rc = aieth__jstrict_get_string(what, "", root, "constraints", 1, &cons);
 	if (!rc && !is_path_text(cons))
 		rc = bad_value(what, "constraints", cons, "is not a path");
 	if (!rc)
-		rc = jstrict_get_string(what, "", root, "system_cfg", 1, &syscfg);
+		rc = aieth__jstrict_get_string(what, "", root, "system_cfg", 1, &syscfg);
 	if (!rc && !is_path_text(syscfg))
 		rc = bad_value(what, "system_cfg", syscfg, "is not a path");
 	if (!rc)
-		rc = jstrict_get_u32(what, "", root, "preload_latency_cycles", 1, 0, MAX_LATENCY,
-				     &in.preload_latency_cycles);
+		rc = aieth__jstrict_get_u32(what, "", root, "preload_latency_cycles", 1, 0,
+					    MAX_LATENCY, &in.preload_latency_cycles);
 	if (!rc)
 		rc = board_device_facts(what, root, &in, &part, &idc, &barch);
 	if (!rc)
-		rc = jstrict_get_object(what, "", root, "func_memory", 1, &fm);
+		rc = aieth__jstrict_get_object(what, "", root, "func_memory", 1, &fm);
 	if (!rc)
-		rc = jstrict_keys(what, "func_memory", fm, fm_keys);
+		rc = aieth__jstrict_keys(what, "func_memory", fm, fm_keys);
 	if (!rc)
-		rc = jstrict_get_u32(what, "func_memory", fm, "burst_words", 1, 1, 256,
-				     &in.func_memory.burst_words);
+		rc = aieth__jstrict_get_u32(what, "func_memory", fm, "burst_words", 1, 1, 256,
+					    &in.func_memory.burst_words);
 	if (!rc) {
-		rc = jstrict_get_u32(what, "func_memory", fm, "fifo_depth_words", 1,
-				     in.func_memory.burst_words, 65536,
-				     &in.func_memory.fifo_depth_words);
+		rc = aieth__jstrict_get_u32(what, "func_memory", fm, "fifo_depth_words", 1,
+					    in.func_memory.burst_words, 65536,
+					    &in.func_memory.fifo_depth_words);
 		if (rc == AIETH_EINVAL)
 			add_reason(rc, "the FIFO must hold at least one burst (burst_words)");
 	}
 	if (!rc)
-		rc = jstrict_get_u32(what, "func_memory", fm, "read_latency_cycles", 1, 0,
-				     MAX_LATENCY, &in.func_memory.read_latency_cycles);
+		rc = aieth__jstrict_get_u32(what, "func_memory", fm, "read_latency_cycles", 1, 0,
+					    MAX_LATENCY, &in.func_memory.read_latency_cycles);
 	if (!rc)
-		rc = jstrict_get_u32(what, "func_memory", fm, "write_latency_cycles", 1, 0,
-				     MAX_LATENCY, &in.func_memory.write_latency_cycles);
+		rc = aieth__jstrict_get_u32(what, "func_memory", fm, "write_latency_cycles", 1, 0,
+					    MAX_LATENCY, &in.func_memory.write_latency_cycles);
 	if (!rc)
-		rc = jstrict_get_u32(what, "func_memory", fm, "max_outstanding", 1, 1, 256,
-				     &in.func_memory.max_outstanding);
+		rc = aieth__jstrict_get_u32(what, "func_memory", fm, "max_outstanding", 1, 1, 256,
+					    &in.func_memory.max_outstanding);
 	/* Optional (older board files lack them): the values derived from the
 	 * kernel's structure, docs/emulator.md "How close to a board". */
 	in.func_memory.loop_overhead_cycles = 3;
 	if (!rc)
-		rc = jstrict_get_u32(what, "func_memory", fm, "loop_overhead_cycles", 0, 1,
-				     MAX_OVERHEAD, &in.func_memory.loop_overhead_cycles);
+		rc = aieth__jstrict_get_u32(what, "func_memory", fm, "loop_overhead_cycles", 0, 1,
+					    MAX_OVERHEAD, &in.func_memory.loop_overhead_cycles);
 	in.counter_edges.tx_first_cycles = in.counter_edges.tx_last_cycles = 1;
 	in.counter_edges.rx_first_cycles = in.counter_edges.rx_last_cycles = 1;
 	if (!rc)
-		rc = jstrict_get_object(what, "", root, "counter_edges", 0, &ce);
+		rc = aieth__jstrict_get_object(what, "", root, "counter_edges", 0, &ce);
 	if (!rc && ce)
-		rc = jstrict_keys(what, "counter_edges", ce, ce_keys);
+		rc = aieth__jstrict_keys(what, "counter_edges", ce, ce_keys);
 	if (!rc && ce)
-		rc = jstrict_get_u32(what, "counter_edges", ce, "tx_first_cycles", 1, 0,
-				     MAX_OVERHEAD, &in.counter_edges.tx_first_cycles);
+		rc = aieth__jstrict_get_u32(what, "counter_edges", ce, "tx_first_cycles", 1, 0,
+					    MAX_OVERHEAD, &in.counter_edges.tx_first_cycles);
 	if (!rc && ce)
-		rc = jstrict_get_u32(what, "counter_edges", ce, "tx_last_cycles", 1, 0,
-				     MAX_OVERHEAD, &in.counter_edges.tx_last_cycles);
+		rc = aieth__jstrict_get_u32(what, "counter_edges", ce, "tx_last_cycles", 1, 0,
+					    MAX_OVERHEAD, &in.counter_edges.tx_last_cycles);
 	if (!rc && ce)
-		rc = jstrict_get_u32(what, "counter_edges", ce, "rx_first_cycles", 1, 0,
-				     MAX_OVERHEAD, &in.counter_edges.rx_first_cycles);
+		rc = aieth__jstrict_get_u32(what, "counter_edges", ce, "rx_first_cycles", 1, 0,
+					    MAX_OVERHEAD, &in.counter_edges.rx_first_cycles);
 	if (!rc && ce)
-		rc = jstrict_get_u32(what, "counter_edges", ce, "rx_last_cycles", 1, 0,
-				     MAX_OVERHEAD, &in.counter_edges.rx_last_cycles);
+		rc = aieth__jstrict_get_u32(what, "counter_edges", ce, "rx_last_cycles", 1, 0,
+					    MAX_OVERHEAD, &in.counter_edges.rx_last_cycles);
 	if (rc)
 		goto fail;
 

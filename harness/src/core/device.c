@@ -122,7 +122,7 @@ int aieth_dev_txn_start(aieth_session *s, const aieth_dev_txn_opts *o, aieth_dev
 	if (!rc) {
 		memcpy(t->wire.cfg, o->cfg, o->cfg_words * sizeof(uint64_t));
 		t->wire.depth = o->depth;
-		/* the device only reads the TX image (pld_image_read) */
+		/* the device only reads the TX image (aieth__pld_image_read) */
 		image_set(t, 0, (void *)(uintptr_t)o->tx, o->tx_size);
 		image_set(t, 1, o->rx, o->rx_size);
 		t->gate[0] = (pld_gate){.need = o->tx_need, .ctx = o->gate_ctx};

@@ -273,16 +273,16 @@ static int txn_submit_io(aieth_session *s, aieth_mode mode, const aieth_channel_
 				   (uint64_t)s->info->uram_depth_words * 16u)))
 			goto fail;
 	}
-	if (pld_txn_encode(&t->wire, N, s->info->uram_depth_words,
-			   mode == AIETH_MODE_PERF ? PLD_MODE_PERF : PLD_MODE_FUNC, pa, num_args,
-			   err, sizeof err)) {
+	if (aieth__pld_txn_encode(&t->wire, N, s->info->uram_depth_words,
+				  mode == AIETH_MODE_PERF ? PLD_MODE_PERF : PLD_MODE_FUNC, pa,
+				  num_args, err, sizeof err)) {
 		rc = aieth__fail(AIETH_EINVAL, "transaction: %s", err);
 		goto fail;
 	}
 	free(pa);
 	pa = NULL;
 	if ((rc = s->ops->txn_start(s->bstate, &t->wire))) {
-		pld_txn_release(&t->wire);
+		aieth__pld_txn_release(&t->wire);
 		goto fail;
 	}
 	t->status = AIETH_TXN_PENDING;
@@ -391,7 +391,7 @@ void aieth__txn_release(aieth_txn *t)
 		else
 			s->tail = t->prev;
 	}
-	pld_txn_release(&t->wire);
+	aieth__pld_txn_release(&t->wire);
 	free(t->args);
 	free(t->plios);
 	free(t->res);

@@ -501,7 +501,7 @@ typedef struct {
 static int grow_emit(void *ctx, const uint8_t *p, size_t n)
 {
 	parsed *g = ctx;
-	return sb_put(&g->b, p, n) ? sb_check(&g->b, g->what) : AIETH_OK;
+	return aieth__sb_put(&g->b, p, n) ? aieth__sb_check(&g->b, g->what) : AIETH_OK;
 }
 
 int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth_elem t,
@@ -530,7 +530,7 @@ int aieth__text_parse(const char *what, const char *text, size_t text_len, aieth
 		rc = ts_finish(ts);
 	free(ts);
 	if (rc) {
-		sb_free(&g.b);
+		aieth__sb_free(&g.b);
 		return rc;
 	}
 	if (g.b.n + 1 < g.b.cap) { /* give back the unused tail of the last doubling */

@@ -25,7 +25,7 @@ AIETH__OPTS_INIT_FN(aieth_history_opts, AIETH_HISTORY_OPTS_INIT, AIETH_HISTORY_O
 
 /* Version 1: runs, tests and their figures. Version 2: the repeat
  * statistics of report schema /2 (min, max, MAD, runs) per figure. */
-const char *const hist_migrations[] = {
+const char *const aieth__hist_migrations[] = {
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"INSERT INTO meta VALUES('application','" HIST_APP "');"
 	"INSERT INTO meta VALUES('schema_version','1');"
@@ -52,7 +52,7 @@ const char *const hist_migrations[] = {
 	"UPDATE meta SET value='2' WHERE key='schema_version';",
 };
 
-int hist_db_fail(struct aieth_history *h, const char *what)
+int aieth__hist_db_fail(struct aieth_history *h, const char *what)
 {
 	int e = sqlite3_extended_errcode(h->db);
 	int code = (e & 0xff) == SQLITE_NOTADB || (e & 0xff) == SQLITE_CORRUPT ? AIETH_EPARSE
@@ -64,7 +64,9 @@ int hist_db_fail(struct aieth_history *h, const char *what)
 
 static int exec(struct aieth_history *h, const char *sql, const char *what)
 {
-	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : hist_db_fail(h, what);
+	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK
+		       ? 0
+		       : aieth__hist_db_fail(h, what);
 }
 
 /* -1: no meta table (a new, empty database), else the version; *foreign 1
@@ -78,7 +80,7 @@ static int read_version(struct aieth_history *h, int *version, int *foreign)
 	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) ||
 	    sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		return hist_db_fail(h, "reading its tables");
+		return aieth__hist_db_fail(h, "reading its tables");
 	}
 	tables = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -104,7 +106,7 @@ static int read_version(struct aieth_history *h, int *version, int *foreign)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return hist_db_fail(h, "reading its meta table");
+		return aieth__hist_db_fail(h, "reading its meta table");
 	if (!app || *version == 0)
 		*foreign = 1;
 	return 0;
@@ -140,7 +142,7 @@ static int migrate(struct aieth_history *h)
 	if ((rc = read_version(h, &v, &foreign)))
 		goto fail;
 	for (v = v < 0 ? 0 : v; v < AIETH_HISTORY_SCHEMA_VERSION; v++)
-		if ((rc = exec(h, hist_migrations[v], "migrating its schema")))
+		if ((rc = exec(h, aieth__hist_migrations[v], "migrating its schema")))
 			goto fail;
 	if ((rc = exec(h, "COMMIT", "committing the migration")))
 		goto fail;
@@ -150,7 +152,7 @@ fail:
 	return rc;
 }
 
-int hist_open_db(struct aieth_history **out, sqlite3 *db, const char *name, int read_only)
+int aieth__hist_open_db(struct aieth_history **out, sqlite3 *db, const char *name, int read_only)
 {
 	struct aieth_history *h = calloc(1, sizeof *h);
 	int rc;
@@ -252,7 +254,7 @@ int aieth_history_open(aieth_history **out, const char *path, const aieth_histor
 		return rc;
 	}
 	sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
-	if ((rc = hist_open_db(&h, db, path, opts->read_only)))
+	if ((rc = aieth__hist_open_db(&h, db, path, opts->read_only)))
 		return rc;
 	*out = h;
 	return 0;
@@ -276,7 +278,7 @@ int aieth_history_num_runs(aieth_history *h, uint64_t *out)
 		return aieth__fail(AIETH_EINVAL, "aieth_history_num_runs: NULL argument");
 	if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM runs", -1, &st, NULL) ||
 	    sqlite3_step(st) != SQLITE_ROW)
-		rc = hist_db_fail(h, "counting its runs");
+		rc = aieth__hist_db_fail(h, "counting its runs");
 	else
 		*out = (uint64_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);

@@ -33,12 +33,12 @@ static int insert_figs(struct aieth_history *h, sqlite3_stmt *st, sqlite3_int64 
 		const hist_fig *f = &t->f[i];
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, test);
-		sqlite3_bind_text(st, 2, hist_kind_name[f->kind], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, aieth__hist_kind_name[f->kind], -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, f->txn_index);
 		sqlite3_bind_text(st, 4, f->txn, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, f->a, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, f->b, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 7, hist_metric_name[f->metric], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, aieth__hist_metric_name[f->metric], -1, SQLITE_STATIC);
 		bind_num(st, 8, f->has, f->value);
 		bind_num(st, 9, 1, f->thr_min);
 		bind_num(st, 10, 1, f->thr_max);
@@ -51,13 +51,13 @@ static int insert_figs(struct aieth_history *h, sqlite3_stmt *st, sqlite3_int64 
 		else
 			sqlite3_bind_null(st, 15);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			return hist_db_fail(h, "recording a figure");
+			return aieth__hist_db_fail(h, "recording a figure");
 	}
 	return 0;
 }
 
-int hist_insert(struct aieth_history *h, const hist_run *run, const char *report_path,
-		const char *label, int *added)
+int aieth__hist_insert(struct aieth_history *h, const hist_run *run, const char *report_path,
+		       const char *label, int *added)
 {
 	sqlite3_stmt *q = NULL, *ins_run = NULL, *ins_test = NULL, *ins_fig = NULL;
 	sqlite3_int64 rid;
@@ -68,9 +68,9 @@ int hist_insert(struct aieth_history *h, const hist_run *run, const char *report
 	if (h->read_only)
 		return aieth__fail(AIETH_ESTATE, "history %s: opened read-only", h->path);
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
-		return hist_db_fail(h, "starting a transaction");
+		return aieth__hist_db_fail(h, "starting a transaction");
 	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM runs WHERE run_key=?", -1, &q, NULL)) {
-		rc = hist_db_fail(h, "looking the run up");
+		rc = aieth__hist_db_fail(h, "looking the run up");
 		goto out;
 	}
 	sqlite3_bind_text(q, 1, run->key, -1, SQLITE_STATIC);
@@ -80,7 +80,7 @@ int hist_insert(struct aieth_history *h, const hist_run *run, const char *report
 		goto out;
 	}
 	if (rc != SQLITE_DONE) {
-		rc = hist_db_fail(h, "looking the run up");
+		rc = aieth__hist_db_fail(h, "looking the run up");
 		goto out;
 	}
 	rc = 0;
@@ -100,7 +100,7 @@ int hist_insert(struct aieth_history *h, const hist_run *run, const char *report
 		    " thr_min, thr_max, tol_pct, stat_min, stat_max, stat_mad, stat_runs)"
 		    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		    -1, &ins_fig, NULL)) {
-		rc = hist_db_fail(h, "preparing the insert");
+		rc = aieth__hist_db_fail(h, "preparing the insert");
 		goto out;
 	}
 	sqlite3_bind_text(ins_run, 1, run->key, -1, SQLITE_STATIC);
@@ -114,7 +114,7 @@ int hist_insert(struct aieth_history *h, const hist_run *run, const char *report
 	sqlite3_bind_text(ins_run, 9, report_path ? report_path : "", -1, SQLITE_STATIC);
 	sqlite3_bind_double(ins_run, 10, aieth__now());
 	if (sqlite3_step(ins_run) != SQLITE_DONE) {
-		rc = hist_db_fail(h, "recording the run");
+		rc = aieth__hist_db_fail(h, "recording the run");
 		goto out;
 	}
 	rid = sqlite3_last_insert_rowid(h->db);
@@ -127,12 +127,12 @@ int hist_insert(struct aieth_history *h, const hist_run *run, const char *report
 		sqlite3_bind_text(ins_test, 4, t->backend, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins_test, 5, t->status, -1, SQLITE_STATIC);
 		if (sqlite3_step(ins_test) != SQLITE_DONE)
-			rc = hist_db_fail(h, "recording a test");
+			rc = aieth__hist_db_fail(h, "recording a test");
 		else
 			rc = insert_figs(h, ins_fig, sqlite3_last_insert_rowid(h->db), t);
 	}
 	if (!rc && sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL))
-		rc = hist_db_fail(h, "committing the run");
+		rc = aieth__hist_db_fail(h, "committing the run");
 	if (!rc && added)
 		*added = 1;
 out:
@@ -161,26 +161,26 @@ static int add_tree(struct aieth_history *h, struct json_object *root, const cha
 	hist_run run;
 	char *ap;
 	int rc;
-	if ((rc = hist_read_report(&run, what, root)))
+	if ((rc = aieth__hist_read_report(&run, what, root)))
 		return rc;
 	if (!(ap = abs_path(path))) {
-		hist_run_free(&run);
+		aieth__hist_run_free(&run);
 		return aieth__fail(AIETH_ENOMEM, "history: out of memory");
 	}
-	rc = hist_insert(h, &run, ap, label, added);
+	rc = aieth__hist_insert(h, &run, ap, label, added);
 	free(ap);
-	hist_run_free(&run);
+	aieth__hist_run_free(&run);
 	return rc;
 }
 
-int hist_add_text(struct aieth_history *h, const char *what, const char *text, size_t len,
-		  const char *path, const char *label, int *added)
+int aieth__hist_add_text(struct aieth_history *h, const char *what, const char *text, size_t len,
+			 const char *path, const char *label, int *added)
 {
 	struct json_object *root = NULL;
 	int rc;
 	if (added)
 		*added = 0;
-	if ((rc = jstrict_parse_object(what, text, len, AIETH_REPORT_MAX_FILE, &root)))
+	if ((rc = aieth__jstrict_parse_object(what, text, len, AIETH_REPORT_MAX_FILE, &root)))
 		return rc;
 	rc = add_tree(h, root, what, path, label, added);
 	json_object_put(root);
@@ -199,7 +199,7 @@ int aieth_history_add_file(aieth_history *h, const char *report_json, const char
 		return aieth__fail(AIETH_EINVAL, "aieth_history_add_file: NULL argument");
 	if ((rc = aieth__read_file(report_json, AIETH_REPORT_MAX_FILE, &text, &len)))
 		return rc;
-	rc = hist_add_text(h, report_json, text, len, report_json, label, added);
+	rc = aieth__hist_add_text(h, report_json, text, len, report_json, label, added);
 	free(text);
 	return rc;
 }

@@ -52,7 +52,7 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double hist_lower_median(double *v, size_t n)
+double aieth__hist_lower_median(double *v, size_t n)
 {
 	if (!n)
 		return NAN;
@@ -60,10 +60,10 @@ double hist_lower_median(double *v, size_t n)
 	return v[(n - 1) / 2];
 }
 
-int hist_higher_better(int metric) { return metric == HM_THROUGHPUT; }
+int aieth__hist_higher_better(int metric) { return metric == HM_THROUGHPUT; }
 
-void hist_band_of(hist_band *out, const double *v, const double *inner_mad, size_t n,
-		  double tol_pct)
+void aieth__hist_band_of(hist_band *out, const double *v, const double *inner_mad, size_t n,
+			 double tol_pct)
 {
 	double *w = n ? malloc(n * sizeof *w) : NULL;
 	double m, mad, inner = 0;
@@ -74,13 +74,13 @@ void hist_band_of(hist_band *out, const double *v, const double *inner_mad, size
 	if (!w)
 		return;
 	memcpy(w, v, n * sizeof *w);
-	m = hist_lower_median(w, n);
+	m = aieth__hist_lower_median(w, n);
 	for (i = 0; i < n; i++)
 		w[i] = fabs(v[i] - m);
-	mad = hist_lower_median(w, n);
+	mad = aieth__hist_lower_median(w, n);
 	if (inner_mad) { /* the runs' own spread, when they were repeated */
 		memcpy(w, inner_mad, n * sizeof *w);
-		inner = hist_lower_median(w, n);
+		inner = aieth__hist_lower_median(w, n);
 		if (!isfinite(inner))
 			inner = 0;
 	}
@@ -119,7 +119,7 @@ static int base_tests(struct aieth_history *h, const hist_test *t, const char *k
 			       " WHERE t.name=? AND t.board=? AND t.backend=? AND t.status='pass'"
 			       " AND r.run_key<>? ORDER BY r.t DESC, r.id DESC LIMIT ?",
 			       -1, &st, NULL))
-		return hist_db_fail(h, "looking up the baseline runs");
+		return aieth__hist_db_fail(h, "looking up the baseline runs");
 	sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, t->board, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, t->backend, -1, SQLITE_STATIC);
@@ -128,7 +128,9 @@ static int base_tests(struct aieth_history *h, const hist_test *t, const char *k
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < last)
 		ids[(*n)++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : hist_db_fail(h, "reading the baseline");
+	return rc == SQLITE_DONE || rc == SQLITE_ROW
+		       ? 0
+		       : aieth__hist_db_fail(h, "reading the baseline");
 }
 
 static int gate_fig(struct aieth_history_gate *g, sqlite3_stmt *st, const sqlite3_int64 *ids,
@@ -142,8 +144,8 @@ static int gate_fig(struct aieth_history_gate *g, sqlite3_stmt *st, const sqlite
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, ids[i]);
 		sqlite3_bind_int64(st, 2, f->txn_index);
-		sqlite3_bind_text(st, 3, hist_kind_name[f->kind], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, hist_metric_name[f->metric], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, aieth__hist_kind_name[f->kind], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, aieth__hist_metric_name[f->metric], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, f->a, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, f->b, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 7, f->txn, -1, SQLITE_STATIC);
@@ -168,7 +170,7 @@ static int gate_fig(struct aieth_history_gate *g, sqlite3_stmt *st, const sqlite
 	r.ti = ti;
 	r.change = NAN;
 	r.tol = isfinite(f->tol_pct) ? f->tol_pct : g->default_pct;
-	hist_band_of(&r.band, v, mads, n, r.tol);
+	aieth__hist_band_of(&r.band, v, mads, n, r.tol);
 	if (n < AIETH_HISTORY_GATE_MIN_RUNS) {
 		r.verdict = GV_NO_BASE;
 		g->no_base++;
@@ -186,9 +188,9 @@ static int gate_fig(struct aieth_history_gate *g, sqlite3_stmt *st, const sqlite
 	lo = r.band.median - r.band.allowed;
 	hi = r.band.median + r.band.allowed;
 	if (f->value < lo)
-		r.verdict = hist_higher_better(f->metric) ? GV_REGRESSION : GV_IMPROVED;
+		r.verdict = aieth__hist_higher_better(f->metric) ? GV_REGRESSION : GV_IMPROVED;
 	else if (f->value > hi)
-		r.verdict = hist_higher_better(f->metric) ? GV_IMPROVED : GV_REGRESSION;
+		r.verdict = aieth__hist_higher_better(f->metric) ? GV_IMPROVED : GV_REGRESSION;
 	else
 		r.verdict = GV_OK;
 	if (r.verdict == GV_REGRESSION) {
@@ -232,7 +234,7 @@ static int gate_test(struct aieth_history_gate *g, struct aieth_history *h, cons
 			       "SELECT value, stat_mad FROM figures WHERE test=? AND txn_index=?"
 			       " AND kind=? AND metric=? AND a=? AND b=? AND txn=? LIMIT 1",
 			       -1, &st, NULL)) {
-		rc = hist_db_fail(h, "reading the baseline figures");
+		rc = aieth__hist_db_fail(h, "reading the baseline figures");
 		goto out;
 	}
 	for (i = 0; i < t->nf && !rc; i++)
@@ -259,7 +261,7 @@ int aieth_history_gate_report(aieth_history_gate **out, aieth_history *h, const 
 	if (last > 100000)
 		return aieth__fail(AIETH_EINVAL,
 				   "aieth_history_gate_report: last %u: at most 100000 runs", last);
-	if ((rc = hist_read_report(&run, "report", now->root)))
+	if ((rc = aieth__hist_read_report(&run, "report", now->root)))
 		return rc;
 	g = calloc(1, sizeof *g);
 	if (!g || !(g->path = strdup(h->path)) ||
@@ -267,7 +269,7 @@ int aieth_history_gate_report(aieth_history_gate **out, aieth_history *h, const 
 		if (g)
 			free(g->path);
 		free(g);
-		hist_run_free(&run);
+		aieth__hist_run_free(&run);
 		return aieth__fail(AIETH_ENOMEM, "history gate: out of memory");
 	}
 	g->last = last ? last : AIETH_HISTORY_GATE_LAST_DEFAULT;
@@ -278,7 +280,7 @@ int aieth_history_gate_report(aieth_history_gate **out, aieth_history *h, const 
 	for (i = 0, rc = 0; i < run.nt && !rc; i++)
 		rc = gate_test(g, h, &run, i);
 	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	hist_run_free(&run);
+	aieth__hist_run_free(&run);
 	if (rc) {
 		aieth_history_gate_free(g);
 		return rc;
@@ -314,7 +316,7 @@ static void sb_name(sbuf *b, const char *s)
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 		char c = ch <= ' ' || ch == 0x7f ? '_' : (char)ch;
-		sb_put(b, &c, 1);
+		aieth__sb_put(b, &c, 1);
 	}
 }
 
@@ -339,9 +341,9 @@ static void sb_where(sbuf *b, const grow *r)
 static void sb_val(sbuf *b, double v, int metric)
 {
 	if (!isfinite(v))
-		sb_printf(b, " %12s", "-");
+		aieth__sb_printf(b, " %12s", "-");
 	else
-		sb_printf(b, " %12.*f", metric == HM_THROUGHPUT ? 2 : 0, v);
+		aieth__sb_printf(b, " %12.*f", metric == HM_THROUGHPUT ? 2 : 0, v);
 }
 
 /* a row worth a line: not ok, or a value off its median */
@@ -356,50 +358,52 @@ char *aieth_history_gate_text(const aieth_history_gate *g)
 	size_t i, lines = 0;
 	if (!g)
 		return NULL;
-	sb_printf(&b,
-		  "history gate %s (median of the last %u passing runs): %zu figures compared, "
-		  "%zu regressions, %zu missing, %zu improvements, %zu without a baseline "
-		  "(default tolerance %g%% + 3 x scaled MAD)\n",
-		  g->path, g->last, g->compared, g->regressions, g->missing, g->improvements,
-		  g->no_base, g->default_pct);
+	aieth__sb_printf(
+		&b,
+		"history gate %s (median of the last %u passing runs): %zu figures compared, "
+		"%zu regressions, %zu missing, %zu improvements, %zu without a baseline "
+		"(default tolerance %g%% + 3 x scaled MAD)\n",
+		g->path, g->last, g->compared, g->regressions, g->missing, g->improvements,
+		g->no_base, g->default_pct);
 	for (i = 0; i < g->n; i++) {
 		const grow *r = &g->rows[i];
 		if (!shown(r))
 			continue;
 		if (!lines++)
-			sb_printf(&b, "  %-16s %12s %12s %9s %25s %4s  %-11s %s\n", "METRIC",
-				  "MEDIAN", "NOW", "CHANGE", "BAND", "RUNS", "VERDICT", "WHERE");
+			aieth__sb_printf(&b, "  %-16s %12s %12s %9s %25s %4s  %-11s %s\n", "METRIC",
+					 "MEDIAN", "NOW", "CHANGE", "BAND", "RUNS", "VERDICT",
+					 "WHERE");
 		if (r->test_row) {
-			sb_printf(&b, "  %-16s %12s %12s %9s %25s %4zu  %-11s ", "test", "-", "-",
-				  "-", "-", r->band.n, verdict_name[r->verdict]);
+			aieth__sb_printf(&b, "  %-16s %12s %12s %9s %25s %4zu  %-11s ", "test", "-",
+					 "-", "-", "-", r->band.n, verdict_name[r->verdict]);
 		} else {
 			char band[64];
 			int dec = r->metric == HM_THROUGHPUT ? 2 : 0;
-			sb_printf(&b, "  %-16s", hist_metric_name[r->metric]);
+			aieth__sb_printf(&b, "  %-16s", aieth__hist_metric_name[r->metric]);
 			sb_val(&b, r->band.median, r->metric);
 			sb_val(&b, r->has_now ? r->now : NAN, r->metric);
 			if (isfinite(r->change))
-				sb_printf(&b, " %+8.2f%%", r->change);
+				aieth__sb_printf(&b, " %+8.2f%%", r->change);
 			else
-				sb_printf(&b, " %9s", "-");
+				aieth__sb_printf(&b, " %9s", "-");
 			if (isfinite(r->band.allowed))
 				snprintf(band, sizeof band, "%.*f..%.*f", dec,
 					 r->band.median - r->band.allowed, dec,
 					 r->band.median + r->band.allowed);
 			else
 				snprintf(band, sizeof band, "-");
-			sb_printf(&b, " %25s %4zu  %-11s ", band, r->band.n,
-				  verdict_name[r->verdict]);
+			aieth__sb_printf(&b, " %25s %4zu  %-11s ", band, r->band.n,
+					 verdict_name[r->verdict]);
 		}
 		sb_where(&b, r);
 		if (r->verdict == GV_NO_BASE)
-			sb_printf(&b, " (%zu passing runs, %d needed)", r->band.n,
-				  AIETH_HISTORY_GATE_MIN_RUNS);
+			aieth__sb_printf(&b, " (%zu passing runs, %d needed)", r->band.n,
+					 AIETH_HISTORY_GATE_MIN_RUNS);
 		sb_lit(&b, "\n");
 	}
 	if (!lines)
 		sb_lit(&b, "  every figure within its band, none off its median\n");
-	return sb_take(&b);
+	return aieth__sb_take(&b);
 }
 
 /* -------------------------------------------------------- into report */
@@ -407,36 +411,36 @@ char *aieth_history_gate_text(const aieth_history_gate *g)
 static void put_num(struct json_object *o, const char *key, double v)
 {
 	if (isfinite(v))
-		rj_num(o, key, v);
+		aieth__rj_num(o, key, v);
 	else
-		rj_null(o, key);
+		aieth__rj_null(o, key);
 }
 
 static char *fail_message(const struct aieth_history_gate *g, size_t ti)
 {
 	sbuf b = SB_INIT(SB_LINE_MAX);
 	size_t k, n = 0;
-	sb_printf(&b, "%zu figure%s regressed or went missing against the history %s", g->fails[ti],
-		  g->fails[ti] == 1 ? "" : "s", g->path);
+	aieth__sb_printf(&b, "%zu figure%s regressed or went missing against the history %s",
+			 g->fails[ti], g->fails[ti] == 1 ? "" : "s", g->path);
 	for (k = 0; k < g->n && n < 3; k++) {
 		const grow *r = &g->rows[k];
 		int dec = r->metric == HM_THROUGHPUT ? 2 : 0;
 		if (r->ti != ti || (r->verdict != GV_REGRESSION && r->verdict != GV_MISSING))
 			continue;
-		sb_put(&b, n++ ? "; " : ": ", 2);
+		aieth__sb_put(&b, n++ ? "; " : ": ", 2);
 		sb_where(&b, r);
-		sb_printf(&b, " %s ", hist_metric_name[r->metric]);
+		aieth__sb_printf(&b, " %s ", aieth__hist_metric_name[r->metric]);
 		if (r->verdict == GV_MISSING)
-			sb_printf(&b, "missing now, median %.*f", dec, r->band.median);
+			aieth__sb_printf(&b, "missing now, median %.*f", dec, r->band.median);
 		else
-			sb_printf(&b, "%.*f, median of %zu runs %.*f, band %.*f..%.*f", dec, r->now,
-				  r->band.n, dec, r->band.median, dec,
-				  r->band.median - r->band.allowed, dec,
-				  r->band.median + r->band.allowed);
+			aieth__sb_printf(&b, "%.*f, median of %zu runs %.*f, band %.*f..%.*f", dec,
+					 r->now, r->band.n, dec, r->band.median, dec,
+					 r->band.median - r->band.allowed, dec,
+					 r->band.median + r->band.allowed);
 	}
 	if (g->fails[ti] > n)
-		sb_printf(&b, "; %zu more in the history gate table", g->fails[ti] - n);
-	return sb_take(&b);
+		aieth__sb_printf(&b, "; %zu more in the history gate table", g->fails[ti] - n);
+	return aieth__sb_take(&b);
 }
 
 int aieth_report_add_history_gate(aieth_report *r, const aieth_history_gate *g)
@@ -451,41 +455,41 @@ int aieth_report_add_history_gate(aieth_report *r, const aieth_history_gate *g)
 				   "aieth_report_add_history_gate: the report has %zu tests, the "
 				   "gate %zu: not the report it was made with",
 				   json_object_array_length(r->tests), g->ntests);
-	o = rj_obj();
-	ch = rj_arr();
-	rj_str(o, "path", g->path);
-	rj_str(o, "status",
-	       g->exit_code                 ? "regression"
-	       : g->compared || !g->no_base ? "pass"
-					    : "no baseline");
-	rj_int(o, "exit_code", g->exit_code);
-	rj_u64(o, "last", g->last);
-	rj_u64(o, "min_runs", AIETH_HISTORY_GATE_MIN_RUNS);
-	rj_num(o, "max_regression_pct", g->default_pct);
-	rj_num(o, "noise_mads", NOISE_SIGMAS * MAD_SCALE);
-	rj_u64(o, "compared", g->compared);
-	rj_u64(o, "regressions", g->regressions);
-	rj_u64(o, "missing", g->missing);
-	rj_u64(o, "improvements", g->improvements);
-	rj_u64(o, "no_baseline", g->no_base);
+	o = aieth__rj_obj();
+	ch = aieth__rj_arr();
+	aieth__rj_str(o, "path", g->path);
+	aieth__rj_str(o, "status",
+		      g->exit_code                 ? "regression"
+		      : g->compared || !g->no_base ? "pass"
+						   : "no baseline");
+	aieth__rj_int(o, "exit_code", g->exit_code);
+	aieth__rj_u64(o, "last", g->last);
+	aieth__rj_u64(o, "min_runs", AIETH_HISTORY_GATE_MIN_RUNS);
+	aieth__rj_num(o, "max_regression_pct", g->default_pct);
+	aieth__rj_num(o, "noise_mads", NOISE_SIGMAS * MAD_SCALE);
+	aieth__rj_u64(o, "compared", g->compared);
+	aieth__rj_u64(o, "regressions", g->regressions);
+	aieth__rj_u64(o, "missing", g->missing);
+	aieth__rj_u64(o, "improvements", g->improvements);
+	aieth__rj_u64(o, "no_baseline", g->no_base);
 	for (i = 0; i < g->n; i++) {
 		const grow *w = &g->rows[i];
 		struct json_object *c;
 		if (!shown(w))
 			continue;
-		c = rj_obj();
-		rj_str(c, "item", w->test_row ? "test" : hist_kind_name[w->kind]);
-		rj_str(c, "test", w->test);
+		c = aieth__rj_obj();
+		aieth__rj_str(c, "item", w->test_row ? "test" : aieth__hist_kind_name[w->kind]);
+		aieth__rj_str(c, "test", w->test);
 		if (!w->test_row) {
-			rj_int(c, "transaction_index", w->txn_index);
-			rj_str(c, "transaction", w->txn);
+			aieth__rj_int(c, "transaction_index", w->txn_index);
+			aieth__rj_str(c, "transaction", w->txn);
 			if (w->kind == HK_CHAN)
-				rj_str(c, "plio", w->a);
+				aieth__rj_str(c, "plio", w->a);
 			if (w->kind == HK_LAT) {
-				rj_str(c, "from", w->a);
-				rj_str(c, "to", w->b);
+				aieth__rj_str(c, "from", w->a);
+				aieth__rj_str(c, "to", w->b);
 			}
-			rj_str(c, "metric", hist_metric_name[w->metric]);
+			aieth__rj_str(c, "metric", aieth__hist_metric_name[w->metric]);
 			put_num(c, "baseline", w->band.median);
 			put_num(c, "now", w->has_now ? w->now : NAN);
 			put_num(c, "change_pct", w->change);
@@ -494,13 +498,13 @@ int aieth_report_add_history_gate(aieth_report *r, const aieth_history_gate *g)
 			put_num(c, "low", w->band.median - w->band.allowed);
 			put_num(c, "high", w->band.median + w->band.allowed);
 		}
-		rj_u64(c, "runs", w->band.n);
-		rj_str(c, "verdict", verdict_name[w->verdict]);
-		rj_push(ch, c);
+		aieth__rj_u64(c, "runs", w->band.n);
+		aieth__rj_str(c, "verdict", verdict_name[w->verdict]);
+		aieth__rj_push(ch, c);
 	}
-	rj_set(o, "changes", ch);
-	rj_set(r->root, "history_gate", o);
-	if (rj_oom())
+	aieth__rj_set(o, "changes", ch);
+	aieth__rj_set(r->root, "history_gate", o);
+	if (aieth__rj_oom())
 		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	for (i = 0; i < g->ntests; i++) {
 		char *m;

@@ -112,7 +112,7 @@ static int band_at(const series *s, size_t j, double def_pct, hist_band *b)
 	}
 	if (n < AIETH_HISTORY_GATE_MIN_RUNS)
 		return 0;
-	hist_band_of(b, v, m, n, isfinite(s->p[j].tol) ? s->p[j].tol : def_pct);
+	aieth__hist_band_of(b, v, m, n, isfinite(s->p[j].tol) ? s->p[j].tol : def_pct);
 	return isfinite(b->allowed);
 }
 
@@ -160,15 +160,15 @@ static int put_link(sbuf *b, const char *page_dir, const char *path)
 			r += (size_t)snprintf(rel + r, sizeof rel - r, "%%%02X", c);
 	}
 	rel[r] = '\0';
-	sb_printf(b, "<a href=\"%s\">", rel);
+	aieth__sb_printf(b, "<a href=\"%s\">", rel);
 	return 1;
 }
 
 static void x_label(sbuf *b, const pt *p, double x, const char *anchor)
 {
-	sb_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"%s\">", x, H - 24,
-		  anchor);
-	rv_esc(b, *p->label ? p->label : p->started);
+	aieth__sb_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"%s\">", x,
+			 H - 24, anchor);
+	aieth__rv_esc(b, *p->label ? p->label : p->started);
 	sb_lit(b, "</text>");
 }
 
@@ -184,7 +184,7 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 	if (!bands || !has_band) {
 		free(bands);
 		free(has_band);
-		sb_put(b, NULL, SB_DOC_MAX); /* the page fails as out of memory */
+		aieth__sb_put(b, NULL, SB_DOC_MAX); /* the page fails as out of memory */
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -210,17 +210,17 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 	y1 = hi + (hi - lo) * 0.08;
 #define XS(i) (ML + (n > 1 ? pw * (double)(i) / (double)(n - 1) : pw / 2))
 #define YS(v) (MT + ph * (1 - ((v)-y0) / (y1 - y0)))
-	sb_printf(b,
-		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		  "viewBox=\"0 0 %d %d\" role=\"img\">",
-		  W, H, W, H);
-	sb_printf(b,
-		  "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#90a4ae\"/>"
-		  "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#90a4ae\"/>",
-		  ML, MT, ML, H - MB, ML, H - MB, W - MR, H - MB);
+	aieth__sb_printf(b,
+			 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+			 "viewBox=\"0 0 %d %d\" role=\"img\">",
+			 W, H, W, H);
+	aieth__sb_printf(b,
+			 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#90a4ae\"/>"
+			 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#90a4ae\"/>",
+			 ML, MT, ML, H - MB, ML, H - MB, W - MR, H - MB);
 	for (k = 0; k <= 4; k++) {
 		double v = y0 + (y1 - y0) * (double)k / 4;
-		sb_printf(
+		aieth__sb_printf(
 			b,
 			"<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.*f</text>"
 			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eceff1\"/>",
@@ -237,27 +237,31 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 			j++;
 		sb_lit(b, "<polygon fill=\"#c8e6c9\" fill-opacity=\"0.7\" points=\"");
 		for (e = i; e < j; e++)
-			sb_printf(b, "%.1f,%.1f ", XS(e), YS(bands[e].median + bands[e].allowed));
+			aieth__sb_printf(b, "%.1f,%.1f ", XS(e),
+					 YS(bands[e].median + bands[e].allowed));
 		for (e = j; e-- > i;)
-			sb_printf(b, "%.1f,%.1f ", XS(e), YS(bands[e].median - bands[e].allowed));
+			aieth__sb_printf(b, "%.1f,%.1f ", XS(e),
+					 YS(bands[e].median - bands[e].allowed));
 		sb_lit(b, "\"><title>the gate's band: median of the last passing runs ± "
 			  "tolerance and noise</title></polygon>");
 		i = j;
 	}
 	if (isfinite(last->thr_min))
-		sb_printf(b,
-			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#8e24aa\" "
-			  "stroke-dasharray=\"6,4\"><title>threshold: min %.*f</title></line>",
-			  ML, YS(last->thr_min), W - MR, YS(last->thr_min), dec, last->thr_min);
+		aieth__sb_printf(
+			b,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#8e24aa\" "
+			"stroke-dasharray=\"6,4\"><title>threshold: min %.*f</title></line>",
+			ML, YS(last->thr_min), W - MR, YS(last->thr_min), dec, last->thr_min);
 	if (isfinite(last->thr_max))
-		sb_printf(b,
-			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#8e24aa\" "
-			  "stroke-dasharray=\"6,4\"><title>threshold: max %.*f</title></line>",
-			  ML, YS(last->thr_max), W - MR, YS(last->thr_max), dec, last->thr_max);
+		aieth__sb_printf(
+			b,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#8e24aa\" "
+			"stroke-dasharray=\"6,4\"><title>threshold: max %.*f</title></line>",
+			ML, YS(last->thr_max), W - MR, YS(last->thr_max), dec, last->thr_max);
 	sb_lit(b, "<polyline fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\" points=\"");
 	for (i = 0; i < n; i++)
 		if (s->p[first + i].has)
-			sb_printf(b, "%.1f,%.1f ", XS(i), YS(s->p[first + i].v));
+			aieth__sb_printf(b, "%.1f,%.1f ", XS(i), YS(s->p[first + i].v));
 	sb_lit(b, "\"/>");
 	for (i = 0; i < n; i++) {
 		const pt *p = &s->p[first + i];
@@ -268,32 +272,33 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 		y = YS(p->v);
 		if (has_band[i]) {
 			double d = p->v - bands[i].median;
-			reg = hist_higher_better(metric) ? d < -bands[i].allowed
-							 : d > bands[i].allowed;
+			reg = aieth__hist_higher_better(metric) ? d < -bands[i].allowed
+								: d > bands[i].allowed;
 		}
 		*regress += (size_t)reg;
 		linked = put_link(b, page_dir, p->path);
 		if (!p->pass) /* a cross, with a hit area that holds the title */
-			sb_printf(b,
-				  "<g><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ff6d00\" "
-				  "stroke-width=\"2.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
-				  "fill-opacity=\"0\"/>",
-				  x - 4, y - 4, x, y);
+			aieth__sb_printf(
+				b,
+				"<g><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#ff6d00\" "
+				"stroke-width=\"2.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
+				"fill-opacity=\"0\"/>",
+				x - 4, y - 4, x, y);
 		else
-			sb_printf(b,
-				  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" "
-				  "stroke=\"%s\" stroke-width=\"%d\">",
-				  x, y, reg ? 5 : 3, reg ? "#d50000" : "#1565c0",
-				  reg ? "#000" : "none", reg ? 1 : 0);
+			aieth__sb_printf(b,
+					 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" "
+					 "stroke=\"%s\" stroke-width=\"%d\">",
+					 x, y, reg ? 5 : 3, reg ? "#d50000" : "#1565c0",
+					 reg ? "#000" : "none", reg ? 1 : 0);
 		sb_lit(b, "<title>");
-		rv_esc(b, p->started);
+		aieth__rv_esc(b, p->started);
 		if (*p->label) {
 			sb_lit(b, " ");
-			rv_esc(b, p->label);
+			aieth__rv_esc(b, p->label);
 		}
-		sb_printf(b, ": %.*f%s%s, run ", dec, p->v, p->pass ? "" : " (test failed)",
-			  reg ? " (regression)" : "");
-		rv_esc(b, p->key);
+		aieth__sb_printf(b, ": %.*f%s%s, run ", dec, p->v, p->pass ? "" : " (test failed)",
+				 reg ? " (regression)" : "");
+		aieth__rv_esc(b, p->key);
 		sb_lit(b, "</title>");
 		if (p->pass)
 			sb_lit(b, "</circle>");
@@ -307,11 +312,11 @@ static void draw(sbuf *b, const series *s, size_t first, double def_pct, const c
 		x_label(b, &s->p[first + n / 2], XS(n / 2), "middle");
 	if (n > 1)
 		x_label(b, last, XS(n - 1), "end");
-	sb_printf(b,
-		  "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" "
-		  "fill=\"#546e7a\">runs in order of their start (label, else time); %zu "
-		  "drawn</text></svg>\n",
-		  ML + (W - ML - MR) / 2, H - 8, n);
+	aieth__sb_printf(b,
+			 "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" "
+			 "fill=\"#546e7a\">runs in order of their start (label, else time); %zu "
+			 "drawn</text></svg>\n",
+			 ML + (W - ML - MR) / 2, H - 8, n);
 #undef XS
 #undef YS
 	free(bands);
@@ -345,25 +350,25 @@ static void heading(sbuf *b, char **k, int new_test)
 {
 	if (new_test) {
 		sb_lit(b, "<h2>");
-		rv_esc(b, k[0]);
+		aieth__rv_esc(b, k[0]);
 		sb_lit(b, " <span class=\"note\">");
-		rv_esc(b, k[1]);
+		aieth__rv_esc(b, k[1]);
 		sb_lit(b, ", ");
-		rv_esc(b, k[2]);
+		aieth__rv_esc(b, k[2]);
 		sb_lit(b, "</span></h2>\n");
 	}
 	sb_lit(b, "<h3>");
-	rv_esc(b, k[5]);
+	aieth__rv_esc(b, k[5]);
 	if (!strcmp(k[3], "channel") || !strcmp(k[3], "latency")) {
 		sb_lit(b, " ");
-		rv_esc(b, k[6]);
+		aieth__rv_esc(b, k[6]);
 	}
 	if (!strcmp(k[3], "latency")) {
 		sb_lit(b, " &#8594; ");
-		rv_esc(b, k[7]);
+		aieth__rv_esc(b, k[7]);
 	}
 	sb_lit(b, ": ");
-	rv_esc(b, k[8]);
+	aieth__rv_esc(b, k[8]);
 	sb_lit(b, "</h3>\n");
 }
 
@@ -375,12 +380,12 @@ static int flush_series(sbuf *b, series *s, char **k, int new_test, unsigned max
 		return 0;
 	if (++*nseries <= MAX_SERIES) {
 		for (i = 0; i < HM_COUNT; i++)
-			if (!strcmp(k[8], hist_metric_name[i]))
+			if (!strcmp(k[8], aieth__hist_metric_name[i]))
 				metric = i;
 		heading(b, k, new_test);
 		if (s->n > max_points)
-			sb_printf(b, "<p class=\"note\">the last %u of %zu runs</p>", max_points,
-				  s->n);
+			aieth__sb_printf(b, "<p class=\"note\">the last %u of %zu runs</p>",
+					 max_points, s->n);
 		draw(b, s, s->n > max_points ? s->n - max_points : 0, AIETH_REGRESSION_DEFAULT_PCT,
 		     page_dir, metric, regress);
 	}
@@ -433,7 +438,7 @@ int aieth_history_write_html(aieth_history *h, const char *path, unsigned int ma
 		    " ORDER BY t.name, t.board, t.backend, f.txn_index, f.txn, f.kind, f.a, f.b,"
 		    " f.metric, r.t, r.id",
 		    -1, &st, NULL))
-		return hist_db_fail(h, "reading its figures");
+		return aieth__hist_db_fail(h, "reading its figures");
 	sb_lit(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 		   "style-src 'unsafe-inline'\">\n"
@@ -441,22 +446,24 @@ int aieth_history_write_html(aieth_history *h, const char *path, unsigned int ma
 		   "<title>aieth trends</title><style>");
 	sb_lit(&b, css);
 	sb_lit(&b, "</style></head><body>\n<h1>aieth trends</h1>\n<p class=\"note\">");
-	rv_esc(&b, h->path);
-	sb_printf(&b,
-		  ": %llu runs. Each chart draws the last %u runs of its series (at most %d "
-		  "series on the page), in order of their start, labelled with --label (else "
-		  "the time).</p>\n",
-		  (unsigned long long)runs, max_points, MAX_SERIES);
-	sb_printf(&b,
-		  "<p class=\"leg\"><span style=\"color:#1e88e5\">&#9679; passing run</span>"
-		  "<span style=\"color:#c62828\">&#9679; regression (outside the band)</span>"
-		  "<span style=\"color:#ef6c00\">&#10005; test failed</span>"
-		  "<span style=\"color:#2e7d32\">&#9632; the gate's band: median of the last "
-		  "%d passing runs &#177; (tolerance, default %g %%, + 3 &#215; 1.4826 &#215; "
-		  "MAD), from %d runs</span><span style=\"color:#8e24aa\">- - threshold</span>"
-		  "</p>\n",
-		  AIETH_HISTORY_GATE_LAST_DEFAULT, AIETH_REGRESSION_DEFAULT_PCT,
-		  AIETH_HISTORY_GATE_MIN_RUNS);
+	aieth__rv_esc(&b, h->path);
+	aieth__sb_printf(
+		&b,
+		": %llu runs. Each chart draws the last %u runs of its series (at most %d "
+		"series on the page), in order of their start, labelled with --label (else "
+		"the time).</p>\n",
+		(unsigned long long)runs, max_points, MAX_SERIES);
+	aieth__sb_printf(
+		&b,
+		"<p class=\"leg\"><span style=\"color:#1e88e5\">&#9679; passing run</span>"
+		"<span style=\"color:#c62828\">&#9679; regression (outside the band)</span>"
+		"<span style=\"color:#ef6c00\">&#10005; test failed</span>"
+		"<span style=\"color:#2e7d32\">&#9632; the gate's band: median of the last "
+		"%d passing runs &#177; (tolerance, default %g %%, + 3 &#215; 1.4826 &#215; "
+		"MAD), from %d runs</span><span style=\"color:#8e24aa\">- - threshold</span>"
+		"</p>\n",
+		AIETH_HISTORY_GATE_LAST_DEFAULT, AIETH_REGRESSION_DEFAULT_PCT,
+		AIETH_HISTORY_GATE_MIN_RUNS);
 	rc = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW && !rc) {
 		if (!same_series(st, prev)) {
@@ -473,7 +480,7 @@ int aieth_history_write_html(aieth_history *h, const char *path, unsigned int ma
 		rc = add_pt(&s, st);
 	}
 	if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
-		rc = hist_db_fail(h, "reading its figures");
+		rc = aieth__hist_db_fail(h, "reading its figures");
 	if (!rc)
 		rc = flush_series(&b, &s, prev, new_test, max_points, page_dir, &nseries, &regress);
 	sqlite3_finalize(st);
@@ -482,16 +489,17 @@ int aieth_history_write_html(aieth_history *h, const char *path, unsigned int ma
 	for (i = 0; i < KEY_COLS; i++)
 		free(prev[i]);
 	if (rc) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return rc;
 	}
 	if (!runs)
 		sb_lit(&b, "<p>No runs recorded yet.</p>\n");
 	if (nseries > MAX_SERIES)
-		sb_printf(&b, "<p class=\"note\">%zu more series are not drawn (at most %d).</p>\n",
-			  nseries - MAX_SERIES, MAX_SERIES);
-	sb_printf(&b, "<p class=\"note\">%zu series, %zu points outside their band.</p>\n", nseries,
-		  regress);
+		aieth__sb_printf(
+			&b, "<p class=\"note\">%zu more series are not drawn (at most %d).</p>\n",
+			nseries - MAX_SERIES, MAX_SERIES);
+	aieth__sb_printf(&b, "<p class=\"note\">%zu series, %zu points outside their band.</p>\n",
+			 nseries, regress);
 	sb_lit(&b, "</body></html>\n");
-	return sb_write_file(&b, path);
+	return aieth__sb_write_file(&b, path);
 }

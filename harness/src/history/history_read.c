@@ -30,9 +30,9 @@ typedef struct json_object jobj;
 #define MAX_FIGS 1000000
 #define MAX_STR 4096
 
-const char *const hist_metric_name[] = {"throughput_MBps", "cycles", "total_cycles",
-					"latency_cycles"};
-const char *const hist_kind_name[] = {"transaction", "channel", "latency"};
+const char *const aieth__hist_metric_name[] = {"throughput_MBps", "cycles", "total_cycles",
+					       "latency_cycles"};
+const char *const aieth__hist_kind_name[] = {"transaction", "channel", "latency"};
 
 /* a string (absent or null: dflt; required: an error), copied */
 static int str_at(const char *what, const char *path, jobj *o, const char *key, const char *dflt,
@@ -40,14 +40,14 @@ static int str_at(const char *what, const char *path, jobj *o, const char *key, 
 {
 	char p[600];
 	const char *s;
-	int rc = rf_str(what, path, o, key, required, &s);
+	int rc = aieth__rf_str(what, path, o, key, required, &s);
 	if (rc)
 		return rc;
 	if (!s) {
 		s = dflt;
 	} else if (strlen(s) > MAX_STR) {
-		rf_at(p, sizeof p, path, key);
-		return rf_bad(what, p, "longer than 4096 bytes");
+		aieth__rf_at(p, sizeof p, path, key);
+		return aieth__rf_bad(what, p, "longer than 4096 bytes");
 	}
 	if (!(*out = strdup(s)))
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
@@ -68,11 +68,11 @@ static int tolerance(const char *what, const char *path, jobj *test, jobj *txn, 
 {
 	int has = 0, rc;
 	double v = NAN;
-	jobj *g = rj_get(txn, "regression");
-	if (g && (rc = rf_num(what, path, g, tol_key(metric), 0, &has, &v)))
+	jobj *g = aieth__rj_get(txn, "regression");
+	if (g && (rc = aieth__rf_num(what, path, g, tol_key(metric), 0, &has, &v)))
 		return rc;
-	if (!has && (g = rj_get(test, "regression")) &&
-	    (rc = rf_num(what, path, g, tol_key(metric), 0, &has, &v)))
+	if (!has && (g = aieth__rj_get(test, "regression")) &&
+	    (rc = aieth__rf_num(what, path, g, tol_key(metric), 0, &has, &v)))
 		return rc;
 	*out = has ? v : NAN;
 	return 0;
@@ -82,15 +82,16 @@ static int tolerance(const char *what, const char *path, jobj *test, jobj *txn, 
 static int stats_at(const char *what, const char *path, jobj *o, const char *key, hist_fig *f)
 {
 	char p[600];
-	jobj *s = rj_get(rj_get(o, "stats"), key), *runs;
+	jobj *s = aieth__rj_get(aieth__rj_get(o, "stats"), key), *runs;
 	int h1, h2, h3, rc;
 	if (!s)
 		return 0;
 	snprintf(p, sizeof p, "%.400s.stats.%s", path, key);
-	if ((rc = rf_obj(what, p, s)) || (rc = rf_num(what, p, s, "min", -1e300, &h1, &f->smin)) ||
-	    (rc = rf_num(what, p, s, "max", -1e300, &h2, &f->smax)) ||
-	    (rc = rf_num(what, p, s, "mad", 0, &h3, &f->smad)) ||
-	    (rc = rf_arr(what, p, s, "runs", 100000000, &runs)))
+	if ((rc = aieth__rf_obj(what, p, s)) ||
+	    (rc = aieth__rf_num(what, p, s, "min", -1e300, &h1, &f->smin)) ||
+	    (rc = aieth__rf_num(what, p, s, "max", -1e300, &h2, &f->smax)) ||
+	    (rc = aieth__rf_num(what, p, s, "mad", 0, &h3, &f->smad)) ||
+	    (rc = aieth__rf_arr(what, p, s, "runs", 100000000, &runs)))
 		return rc;
 	f->has_stats = h1 && h2 && h3;
 	f->nruns = runs ? (int64_t)json_object_array_length(runs) : 0;
@@ -133,23 +134,23 @@ static int thresholds(const char *what, const char *path, jobj *ch, hist_fig *f)
 	int rc, h;
 	double v;
 	char p[600];
-	if ((rc = rf_arr(what, path, ch, "thresholds", MAX_ITEMS, &a)))
+	if ((rc = aieth__rf_arr(what, path, ch, "thresholds", MAX_ITEMS, &a)))
 		return rc;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		e = json_object_array_get_idx(a, i);
 		snprintf(p, sizeof p, "%.400s.thresholds[%zu]", path, i);
-		if ((rc = rf_obj(what, p, e)))
+		if ((rc = aieth__rf_obj(what, p, e)))
 			return rc;
-		if (!rj_get(e, "metric") ||
-		    !json_object_is_type(rj_get(e, "metric"), json_type_string) ||
-		    strcmp(json_object_get_string(rj_get(e, "metric")),
-			   hist_metric_name[f->metric]))
+		if (!aieth__rj_get(e, "metric") ||
+		    !json_object_is_type(aieth__rj_get(e, "metric"), json_type_string) ||
+		    strcmp(json_object_get_string(aieth__rj_get(e, "metric")),
+			   aieth__hist_metric_name[f->metric]))
 			continue;
-		if ((rc = rf_num(what, p, e, "min", -1e300, &h, &v)))
+		if ((rc = aieth__rf_num(what, p, e, "min", -1e300, &h, &v)))
 			return rc;
 		if (h)
 			f->thr_min = v;
-		if ((rc = rf_num(what, p, e, "max", -1e300, &h, &v)))
+		if ((rc = aieth__rf_num(what, p, e, "max", -1e300, &h, &v)))
 			return rc;
 		if (h)
 			f->thr_max = v;
@@ -165,30 +166,33 @@ static int read_txn(const char *what, const char *path, jobj *test, jobj *x, his
 	size_t i;
 	int rc, m;
 	hist_fig f;
-	if ((rc = rf_obj(what, path, x)) || (rc = str_at(what, path, x, "name", "", 1, &name)))
+	if ((rc = aieth__rf_obj(what, path, x)) ||
+	    (rc = str_at(what, path, x, "name", "", 1, &name)))
 		return rc;
-	if ((rc = rf_index(what, path, x, "index", &index))) {
+	if ((rc = aieth__rf_index(what, path, x, "index", &index))) {
 		free(name);
 		return rc;
 	}
 	f = fig_init(name, index, HK_TXN, HM_TOTAL);
-	if ((rc = rf_num(what, path, x, "total_cycles", 0, &f.has, &f.value)) ||
+	if ((rc = aieth__rf_num(what, path, x, "total_cycles", 0, &f.has, &f.value)) ||
 	    (rc = stats_at(what, path, x, "total_cycles", &f)) ||
 	    (rc = tolerance(what, path, test, x, HM_TOTAL, &f.tol_pct)) || (rc = add_fig(t, &f)))
 		goto out;
-	if ((rc = rf_arr(what, path, x, "channels", MAX_ITEMS, &a)))
+	if ((rc = aieth__rf_arr(what, path, x, "channels", MAX_ITEMS, &a)))
 		goto out;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *c = json_object_array_get_idx(a, i);
 		char *plio = NULL;
 		snprintf(p, sizeof p, "%.400s.channels[%zu]", path, i);
-		if ((rc = rf_obj(what, p, c)) || (rc = str_at(what, p, c, "plio", "", 1, &plio)))
+		if ((rc = aieth__rf_obj(what, p, c)) ||
+		    (rc = str_at(what, p, c, "plio", "", 1, &plio)))
 			goto out;
 		for (m = HM_THROUGHPUT; m <= HM_CYCLES && !rc; m++) {
 			f = fig_init(name, index, HK_CHAN, m);
 			f.a = plio;
-			if (!(rc = rf_num(what, p, c, hist_metric_name[m], 0, &f.has, &f.value)) &&
-			    !(rc = stats_at(what, p, c, hist_metric_name[m], &f)) &&
+			if (!(rc = aieth__rf_num(what, p, c, aieth__hist_metric_name[m], 0, &f.has,
+						 &f.value)) &&
+			    !(rc = stats_at(what, p, c, aieth__hist_metric_name[m], &f)) &&
 			    !(rc = thresholds(what, p, c, &f)) &&
 			    !(rc = tolerance(what, p, test, x, m, &f.tol_pct)))
 				rc = add_fig(t, &f);
@@ -197,7 +201,7 @@ static int read_txn(const char *what, const char *path, jobj *test, jobj *x, his
 		if (rc)
 			goto out;
 	}
-	if ((rc = rf_arr(what, path, x, "latencies", MAX_ITEMS, &a)))
+	if ((rc = aieth__rf_arr(what, path, x, "latencies", MAX_ITEMS, &a)))
 		goto out;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *l = json_object_array_get_idx(a, i);
@@ -206,12 +210,12 @@ static int read_txn(const char *what, const char *path, jobj *test, jobj *x, his
 		double mx;
 		snprintf(p, sizeof p, "%.400s.latencies[%zu]", path, i);
 		f = fig_init(name, index, HK_LAT, HM_LATENCY);
-		if (!(rc = rf_obj(what, p, l)) &&
+		if (!(rc = aieth__rf_obj(what, p, l)) &&
 		    !(rc = str_at(what, p, l, "from", "", 1, &from)) &&
 		    !(rc = str_at(what, p, l, "to", "", 1, &to)) &&
-		    !(rc = rf_num(what, p, l, "cycles", -1e300, &f.has, &f.value)) &&
+		    !(rc = aieth__rf_num(what, p, l, "cycles", -1e300, &f.has, &f.value)) &&
 		    !(rc = stats_at(what, p, l, "cycles", &f)) &&
-		    !(rc = rf_num(what, p, l, "max_cycles", -1e300, &h, &mx)) &&
+		    !(rc = aieth__rf_num(what, p, l, "max_cycles", -1e300, &h, &mx)) &&
 		    !(rc = tolerance(what, p, test, x, HM_LATENCY, &f.tol_pct))) {
 			f.a = from;
 			f.b = to;
@@ -279,7 +283,7 @@ static int run_key(hist_run *run, jobj *argv)
 	return 0;
 }
 
-int hist_read_report(hist_run *run, const char *what, jobj *root)
+int aieth__hist_read_report(hist_run *run, const char *what, jobj *root)
 {
 	jobj *r, *env, *tests, *argv = NULL, *v;
 	size_t i, j;
@@ -287,26 +291,27 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 	double code;
 	memset(run, 0, sizeof *run);
 	if (!root || !json_object_is_type(root, json_type_object))
-		return rf_bad(what, "(top)", "expected an object");
-	if ((rc = rf_schema(what, root, AIETH_EPARSE)))
+		return aieth__rf_bad(what, "(top)", "expected an object");
+	if ((rc = aieth__rf_schema(what, root, AIETH_EPARSE)))
 		return rc;
-	r = rj_get(root, "run");
-	env = rj_get(root, "environment");
-	if (!r || (rc = rf_obj(what, "run", r)))
-		return r ? rc : rf_bad(what, "run", "missing (required)");
-	if (env && (rc = rf_obj(what, "environment", env)))
+	r = aieth__rj_get(root, "run");
+	env = aieth__rj_get(root, "environment");
+	if (!r || (rc = aieth__rf_obj(what, "run", r)))
+		return r ? rc : aieth__rf_bad(what, "run", "missing (required)");
+	if (env && (rc = aieth__rf_obj(what, "environment", env)))
 		return rc;
 	if ((rc = str_at(what, "run", r, "id", "", 0, &run->id)) ||
 	    (rc = str_at(what, "run", r, "started_at", "", 1, &run->started_at)) ||
 	    (rc = str_at(what, "run", r, "status", "error", 0, &run->status)) ||
 	    (rc = str_at(what, "environment", env, "hostname", "", 0, &run->host)) ||
-	    (rc = rf_num(what, "run", r, "exit_code", 0, &has, &code)) ||
-	    (rc = rf_arr(what, "run", r, "argv", 100000, &argv)) ||
-	    (rc = rf_arr(what, "", root, "tests", MAX_TESTS, &tests)))
+	    (rc = aieth__rf_num(what, "run", r, "exit_code", 0, &has, &code)) ||
+	    (rc = aieth__rf_arr(what, "run", r, "argv", 100000, &argv)) ||
+	    (rc = aieth__rf_arr(what, "", root, "tests", MAX_TESTS, &tests)))
 		goto fail;
 	run->exit_code = has && code < 1000 ? (int)code : 3;
 	if ((run->t = iso_time(run->started_at)) < 0) {
-		rc = rf_bad(what, "run.started_at", "expected a time as YYYY-MM-DDTHH:MM:SSZ");
+		rc = aieth__rf_bad(what, "run.started_at",
+				   "expected a time as YYYY-MM-DDTHH:MM:SSZ");
 		goto fail;
 	}
 	{ /* the id "MS-PID" that report.c writes orders runs of one second */
@@ -316,7 +321,7 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 			run->t = ms / 1e3;
 	}
 	if (!tests) {
-		rc = rf_bad(what, "tests", "missing (required)");
+		rc = aieth__rf_bad(what, "tests", "missing (required)");
 		goto fail;
 	}
 	if ((rc = run_key(run, argv)))
@@ -331,18 +336,18 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 		hist_test *ht = &run->tests[run->nt++];
 		char p[64];
 		snprintf(p, sizeof p, "tests[%zu]", i);
-		if ((rc = rf_obj(what, p, t)) ||
+		if ((rc = aieth__rf_obj(what, p, t)) ||
 		    (rc = str_at(what, p, t, "name", "", 1, &ht->name)))
 			goto fail;
 		/* a test that never loaded its description has no board:
 		 * the run's */
-		v = rj_get(t, "board");
+		v = aieth__rj_get(t, "board");
 		if ((rc = str_at(what, p, v ? t : env, "board", "", 0, &ht->board)))
 			goto fail;
-		v = rj_get(t, "backend");
+		v = aieth__rj_get(t, "backend");
 		if ((rc = str_at(what, p, v ? t : env, "backend", "", 0, &ht->backend)) ||
 		    (rc = str_at(what, p, t, "status", "error", 0, &ht->status)) ||
-		    (rc = rf_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
+		    (rc = aieth__rf_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
 			goto fail;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			char q[120];
@@ -353,11 +358,11 @@ int hist_read_report(hist_run *run, const char *what, jobj *root)
 	}
 	return 0;
 fail:
-	hist_run_free(run);
+	aieth__hist_run_free(run);
 	return rc;
 }
 
-void hist_run_free(hist_run *run)
+void aieth__hist_run_free(hist_run *run)
 {
 	size_t i, j;
 	for (i = 0; run->tests && i < run->nt; i++) {

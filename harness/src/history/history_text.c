@@ -20,13 +20,13 @@ static void cell(sbuf *b, const char *s, int width)
 	for (; s && *s; s++, n++) {
 		unsigned char ch = (unsigned char)*s;
 		char c = ch <= ' ' || ch == 0x7f ? '_' : (char)ch;
-		sb_put(b, &c, 1);
+		aieth__sb_put(b, &c, 1);
 	}
 	if (!n)
-		sb_put(b, "-", 1), n = 1;
+		aieth__sb_put(b, "-", 1), n = 1;
 	for (; n < width; n++)
-		sb_put(b, " ", 1);
-	sb_put(b, " ", 1);
+		aieth__sb_put(b, " ", 1);
+	aieth__sb_put(b, " ", 1);
 }
 
 int aieth_history_text(aieth_history *h, const char *test, unsigned int last, char **out)
@@ -54,25 +54,25 @@ int aieth_history_text(aieth_history *h, const char *test, unsigned int last, ch
 		    "  ORDER BY r2.t DESC, r2.id DESC LIMIT ?2)"
 		    " AND (?1 IS NULL OR t.name=?1) ORDER BY r.t, r.id, t.id",
 		    -1, &st, NULL))
-		return hist_db_fail(h, "listing its runs");
+		return aieth__hist_db_fail(h, "listing its runs");
 	if (test)
 		sqlite3_bind_text(st, 1, test, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, last);
-	sb_printf(&b, "%-20s %-12s %-24s %-8s %-7s %-7s %12s %12s %s\n", "STARTED", "LABEL", "TEST",
-		  "BOARD", "BACKEND", "STATUS", "MIN_MBPS", "TOTAL_CYCLES", "RUN");
+	aieth__sb_printf(&b, "%-20s %-12s %-24s %-8s %-7s %-7s %12s %12s %s\n", "STARTED", "LABEL",
+			 "TEST", "BOARD", "BACKEND", "STATUS", "MIN_MBPS", "TOTAL_CYCLES", "RUN");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int i;
 		static const int w[] = {20, 12, 24, 8, 7, 7};
 		for (i = 0; i < 6; i++)
 			cell(&b, (const char *)sqlite3_column_text(st, i), w[i]);
 		if (sqlite3_column_type(st, 6) == SQLITE_NULL)
-			sb_printf(&b, "%12s ", "-");
+			aieth__sb_printf(&b, "%12s ", "-");
 		else
-			sb_printf(&b, "%12.2f ", sqlite3_column_double(st, 6));
+			aieth__sb_printf(&b, "%12.2f ", sqlite3_column_double(st, 6));
 		if (sqlite3_column_type(st, 7) == SQLITE_NULL)
-			sb_printf(&b, "%12s ", "-");
+			aieth__sb_printf(&b, "%12s ", "-");
 		else
-			sb_printf(&b, "%12.0f ", sqlite3_column_double(st, 7));
+			aieth__sb_printf(&b, "%12.0f ", sqlite3_column_double(st, 7));
 		cell(&b, (const char *)sqlite3_column_text(st, 8), 0);
 		if (!b.oom)
 			b.p[b.n - 1] = '\n'; /* in place of the cell's trailing space */
@@ -80,15 +80,15 @@ int aieth_history_text(aieth_history *h, const char *test, unsigned int last, ch
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		sb_free(&b);
-		return hist_db_fail(h, "listing its runs");
+		aieth__sb_free(&b);
+		return aieth__hist_db_fail(h, "listing its runs");
 	}
 	if (!rows)
-		sb_printf(&b, "(no runs%s%s)\n", test ? " of test " : "", test ? test : "");
-	if ((rc = sb_check(&b, "history table"))) {
-		sb_free(&b);
+		aieth__sb_printf(&b, "(no runs%s%s)\n", test ? " of test " : "", test ? test : "");
+	if ((rc = aieth__sb_check(&b, "history table"))) {
+		aieth__sb_free(&b);
 		return rc;
 	}
-	*out = sb_take(&b);
+	*out = aieth__sb_take(&b);
 	return 0;
 }

@@ -18,16 +18,17 @@
 #include "util/json_strict.h"
 #include "util/utf8.h"
 
-struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint)
+struct json_object *aieth__rj_error(const char *phase, int code, const char *message,
+				    const char *hint)
 {
-	struct json_object *e = rj_obj();
-	rj_str(e, "phase", phase);
-	rj_str(e, "code", aieth_error_name(code));
-	rj_str(e, "message", message);
+	struct json_object *e = aieth__rj_obj();
+	aieth__rj_str(e, "phase", phase);
+	aieth__rj_str(e, "code", aieth_error_name(code));
+	aieth__rj_str(e, "message", message);
 	if (hint)
-		rj_str(e, "hint", hint);
+		aieth__rj_str(e, "hint", hint);
 	else
-		rj_null(e, "hint");
+		aieth__rj_null(e, "hint");
 	return e;
 }
 
@@ -89,35 +90,35 @@ int aieth_report_new(aieth_report **out, const char *tool, int argc, char *const
 	r = calloc(1, sizeof *r);
 	if (!r)
 		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
-	rj_oom_clear();
+	aieth__rj_oom_clear();
 	r->t_start = aieth__now();
-	r->root = rj_obj();
-	r->run = rj_obj();
-	r->env = rj_obj();
-	r->tests = rj_arr();
-	cmd = rj_arr();
-	rj_str(r->root, "schema", AIETH_REPORT_SCHEMA);
+	r->root = aieth__rj_obj();
+	r->run = aieth__rj_obj();
+	r->env = aieth__rj_obj();
+	r->tests = aieth__rj_arr();
+	cmd = aieth__rj_arr();
+	aieth__rj_str(r->root, "schema", AIETH_REPORT_SCHEMA);
 	snprintf(id, sizeof id, "%.0f-%ld", r->t_start * 1e3, (long)getpid());
-	rj_str(r->run, "id", id);
+	aieth__rj_str(r->run, "id", id);
 	aieth__iso8601(r->t_start, ts, sizeof ts);
-	rj_str(r->run, "started_at", ts);
-	rj_null(r->run, "finished_at");
-	rj_null(r->run, "duration_s");
-	rj_str(r->run, "status", "error"); /* until finished: missing results are an error */
-	rj_int(r->run, "exit_code", AIETH_EXIT_INFRA);
-	rj_str(r->run, "tool", tool ? tool : "libaieth");
-	rj_str(r->run, "tool_version", aieth_version());
+	aieth__rj_str(r->run, "started_at", ts);
+	aieth__rj_null(r->run, "finished_at");
+	aieth__rj_null(r->run, "duration_s");
+	aieth__rj_str(r->run, "status", "error"); /* until finished: missing results are an error */
+	aieth__rj_int(r->run, "exit_code", AIETH_EXIT_INFRA);
+	aieth__rj_str(r->run, "tool", tool ? tool : "libaieth");
+	aieth__rj_str(r->run, "tool_version", aieth_version());
 	for (i = 0; argv && i < argc; i++)
-		rj_push_str(cmd, argv[i]);
-	rj_set(r->run, "argv", cmd);
+		aieth__rj_push_str(cmd, argv[i]);
+	aieth__rj_set(r->run, "argv", cmd);
 	if (gethostname(host, sizeof host) != 0)
 		strcpy(host, "unknown");
 	host[sizeof host - 1] = '\0';
-	rj_str(r->env, "hostname", host);
-	rj_set(r->root, "run", r->run);
-	rj_set(r->root, "environment", r->env);
-	rj_set(r->root, "tests", r->tests);
-	if (rj_oom()) {
+	aieth__rj_str(r->env, "hostname", host);
+	aieth__rj_set(r->root, "run", r->run);
+	aieth__rj_set(r->root, "environment", r->env);
+	aieth__rj_set(r->root, "tests", r->tests);
+	if (aieth__rj_oom()) {
 		aieth_report_free(r);
 		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	}
@@ -144,7 +145,8 @@ static const char *warning_at(const aieth_report *r, size_t i, size_t *count)
 	size_t t, n = 0, k;
 	const char *found = NULL;
 	for (t = 0; r && t < json_object_array_length(r->tests); t++) {
-		struct json_object *w = rj_get(json_object_array_get_idx(r->tests, t), "warnings");
+		struct json_object *w =
+			aieth__rj_get(json_object_array_get_idx(r->tests, t), "warnings");
 		k = w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
 		if (!found && i >= n && i < n + k)
 			found = json_object_get_string(json_object_array_get_idx(w, i - n));
@@ -170,17 +172,17 @@ int aieth_report_add_error(aieth_report *r, const char *name, const char *phase,
 	struct json_object *t;
 	if (!r)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_add_error: NULL report");
-	t = rj_obj();
-	rj_str(t, "name", name ? name : "run_test");
-	rj_null(t, "spec");
-	rj_str(t, "status", aieth__exit_status(exit_code));
-	rj_int(t, "exit_code", exit_code);
-	rj_num(t, "duration_s", 0.0);
-	rj_set(t, "graphs", rj_arr());
-	rj_set(t, "transactions", rj_arr());
-	rj_set(t, "error", rj_error(phase, code, message, hint));
-	rj_push(r->tests, t);
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	t = aieth__rj_obj();
+	aieth__rj_str(t, "name", name ? name : "run_test");
+	aieth__rj_null(t, "spec");
+	aieth__rj_str(t, "status", aieth__exit_status(exit_code));
+	aieth__rj_int(t, "exit_code", exit_code);
+	aieth__rj_num(t, "duration_s", 0.0);
+	aieth__rj_set(t, "graphs", aieth__rj_arr());
+	aieth__rj_set(t, "transactions", aieth__rj_arr());
+	aieth__rj_set(t, "error", aieth__rj_error(phase, code, message, hint));
+	aieth__rj_push(r->tests, t);
+	return aieth__rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
 int aieth_report_test_error(aieth_report *r, int index, const char *phase, int code,
@@ -196,12 +198,12 @@ int aieth_report_test_error(aieth_report *r, int index, const char *phase, int c
 		return aieth__fail(AIETH_EINVAL, "aieth_report_test_error: no test %d (%zu tests)",
 				   index, n);
 	t = json_object_array_get_idx(r->tests, index < 0 ? n - 1 : (size_t)index);
-	if (!rj_get(t, "error"))
-		rj_set(t, "error", rj_error(phase, code, message, hint));
-	worst = aieth__exit_worst((int)rj_geti(t, "exit_code"), exit_code);
-	rj_str(t, "status", aieth__exit_status(worst));
-	rj_int(t, "exit_code", worst);
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	if (!aieth__rj_get(t, "error"))
+		aieth__rj_set(t, "error", aieth__rj_error(phase, code, message, hint));
+	worst = aieth__exit_worst((int)aieth__rj_geti(t, "exit_code"), exit_code);
+	aieth__rj_str(t, "status", aieth__exit_status(worst));
+	aieth__rj_int(t, "exit_code", worst);
+	return aieth__rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
 int aieth_report_finish(aieth_report *r)
@@ -220,7 +222,7 @@ int aieth_report_finish(aieth_report *r)
 				   "\"tests\" (a loaded report is read only)");
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n; i++) {
-		int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
+		int c = (int)aieth__rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
 		code = aieth__exit_worst(code, c);
 		all_skipped &= c == AIETH_EXIT_SKIP;
 	}
@@ -232,33 +234,34 @@ int aieth_report_finish(aieth_report *r)
 		code = AIETH_EXIT_PASS;
 	t = aieth__now();
 	aieth__iso8601(t, ts, sizeof ts);
-	rj_str(r->run, "finished_at", ts);
-	rj_num(r->run, "duration_s", t - r->t_start);
-	rj_str(r->run, "status", aieth__exit_status(code));
-	rj_int(r->run, "exit_code", code);
+	aieth__rj_str(r->run, "finished_at", ts);
+	aieth__rj_num(r->run, "duration_s", t - r->t_start);
+	aieth__rj_str(r->run, "status", aieth__exit_status(code));
+	aieth__rj_int(r->run, "exit_code", code);
 	{
-		struct json_object *sum = rj_obj();
+		struct json_object *sum = aieth__rj_obj();
 		int counts[7] = {0};
 		for (i = 0; i < n; i++) {
-			int c = (int)rj_geti(json_object_array_get_idx(r->tests, i), "exit_code");
+			int c = (int)aieth__rj_geti(json_object_array_get_idx(r->tests, i),
+						    "exit_code");
 			counts[c >= 0 && c <= 5 ? c : c > AIETH_EXIT_SIGNAL ? 6 : 3]++;
 		}
-		rj_int(sum, "tests", (int64_t)n);
-		rj_int(sum, "passed", counts[0]);
-		rj_int(sum, "failed", counts[1]);
-		rj_int(sum, "errors", counts[2] + counts[3]);
-		rj_int(sum, "skipped", counts[4]);
-		rj_int(sum, "timeouts", counts[5]);
-		rj_int(sum, "interrupted", counts[6]);
-		rj_set(r->root, "summary", sum);
+		aieth__rj_int(sum, "tests", (int64_t)n);
+		aieth__rj_int(sum, "passed", counts[0]);
+		aieth__rj_int(sum, "failed", counts[1]);
+		aieth__rj_int(sum, "errors", counts[2] + counts[3]);
+		aieth__rj_int(sum, "skipped", counts[4]);
+		aieth__rj_int(sum, "timeouts", counts[5]);
+		aieth__rj_int(sum, "interrupted", counts[6]);
+		aieth__rj_set(r->root, "summary", sum);
 	}
 	r->finished = 1;
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	return aieth__rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }
 
 int aieth_report_exit_code(const aieth_report *r)
 {
-	return r ? (int)rj_geti(r->run, "exit_code") : AIETH_EXIT_INFRA;
+	return r ? (int)aieth__rj_geti(r->run, "exit_code") : AIETH_EXIT_INFRA;
 }
 
 /* report.json's bytes: json-c's pretty print and a final newline. */
@@ -323,7 +326,7 @@ int aieth_report_set_uploads(aieth_report *r, const char *json, size_t len)
 		json_object_object_del(r->root, "uploads");
 		return AIETH_OK;
 	}
-	if ((rc = jstrict_parse("aieth_report_set_uploads", json, len, &v)))
+	if ((rc = aieth__jstrict_parse("aieth_report_set_uploads", json, len, &v)))
 		return rc;
 	if (!json_object_is_type(v, json_type_array)) {
 		json_object_put(v);

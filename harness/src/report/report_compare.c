@@ -85,12 +85,12 @@ static int add_row(aieth_report_diff *d, const row *src)
 
 static jobj *arr_at(jobj *o, const char *key, size_t i)
 {
-	return json_object_array_get_idx(rj_get(o, key), i);
+	return json_object_array_get_idx(aieth__rj_get(o, key), i);
 }
 
 static size_t arr_len(jobj *o, const char *key)
 {
-	jobj *a = rj_get(o, key);
+	jobj *a = aieth__rj_get(o, key);
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
@@ -98,9 +98,9 @@ static size_t arr_len(jobj *o, const char *key)
  * transaction's "regression", the test's, else the default. */
 static double tolerance(jobj *test, jobj *t, int metric, double def)
 {
-	jobj *v = rj_get(rj_get(t, "regression"), tol_key(metric));
+	jobj *v = aieth__rj_get(aieth__rj_get(t, "regression"), tol_key(metric));
 	if (!v)
-		v = rj_get(rj_get(test, "regression"), tol_key(metric));
+		v = aieth__rj_get(aieth__rj_get(test, "regression"), tol_key(metric));
 	return v ? json_object_get_double(v) : def;
 }
 
@@ -109,9 +109,9 @@ static double tolerance(jobj *test, jobj *t, int metric, double def)
  * else the one run's value. */
 static jobj *figure(jobj *o, const char *key, jobj *test)
 {
-	jobj *s = rj_get(rj_get(o, "stats"), key);
-	const char *stat = rj_gets(rj_get(test, "repeat"), "statistic");
-	return s ? rj_get(s, stat[0] ? stat : "median") : rj_get(o, key);
+	jobj *s = aieth__rj_get(aieth__rj_get(o, "stats"), key);
+	const char *stat = aieth__rj_gets(aieth__rj_get(test, "repeat"), "statistic");
+	return s ? aieth__rj_get(s, stat[0] ? stat : "median") : aieth__rj_get(o, key);
 }
 
 static void put(cval *out, size_t *n, const cval *proto, int metric, jobj *o, const char *key,
@@ -158,14 +158,14 @@ static void collect(const aieth_report *r, const long *match, int is_now, double
 			cval p;
 			memset(&p, 0, sizeof p);
 			p.test = is_now ? i : (size_t)match[i];
-			p.txn = rj_geti(t, "index");
-			p.txn_name = rj_gets(t, "name");
+			p.txn = aieth__rj_geti(t, "index");
+			p.txn_name = aieth__rj_gets(t, "name");
 			p.kind = K_TXN;
 			put(out, n, &p, M_TOTAL, t, "total_cycles", test, t, def);
 			for (k = 0; k < arr_len(t, "channels"); k++) {
 				jobj *c = arr_at(t, "channels", k);
 				p.kind = K_CHAN;
-				p.a = rj_gets(c, "plio");
+				p.a = aieth__rj_gets(c, "plio");
 				put(out, n, &p, M_THROUGHPUT, c, "throughput_MBps", test, t, def);
 				put(out, n, &p, M_CYCLES, c, "cycles", test, t, def);
 				put(out, n, &p, M_LAST, c, "last_cycle", test, t, def);
@@ -173,8 +173,8 @@ static void collect(const aieth_report *r, const long *match, int is_now, double
 			for (k = 0; k < arr_len(t, "latencies"); k++) {
 				jobj *l = arr_at(t, "latencies", k);
 				p.kind = K_LAT;
-				p.a = rj_gets(l, "from");
-				p.b = rj_gets(l, "to");
+				p.a = aieth__rj_gets(l, "from");
+				p.b = aieth__rj_gets(l, "to");
 				put(out, n, &p, M_LATENCY, l, "cycles", test, t, def);
 			}
 		}
@@ -215,13 +215,13 @@ typedef struct {
 	size_t pos;
 } tname;
 
-_Thread_local size_t rc_name_compares;
+_Thread_local size_t aieth__rc_name_compares;
 
 static int cmp_tname(const void *pa, const void *pb)
 {
 	const tname *x = pa, *y = pb;
 	int c = strcmp(x->name, y->name);
-	rc_name_compares++;
+	aieth__rc_name_compares++;
 	if (c)
 		return c;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
@@ -234,7 +234,7 @@ static tname *sorted_names(const aieth_report *r, size_t n)
 	if (!t)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		t[i].name = rj_gets(json_object_array_get_idx(r->tests, i), "name");
+		t[i].name = aieth__rj_gets(json_object_array_get_idx(r->tests, i), "name");
 		t[i].pos = i;
 	}
 	qsort(t, n, sizeof *t, cmp_tname);
@@ -263,7 +263,7 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 	/* equal names: the k-th of one report with the k-th of the other */
 	for (i = j = 0; i < nn && j < nb;) {
 		int c = strcmp(sn[i].name, sb[j].name);
-		rc_name_compares++;
+		aieth__rc_name_compares++;
 		if (c < 0) {
 			i++;
 		} else if (c > 0) {
@@ -284,19 +284,19 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 		if (mn[i] < 0)
 			continue;
 		bt = json_object_array_get_idx(base->tests, (size_t)mn[i]);
-		b1 = rj_gets(bt, "board");
-		b2 = rj_gets(t, "board");
-		k1 = rj_gets(bt, "backend");
-		k2 = rj_gets(t, "backend");
-		c1 = rj_getd(bt, "pl_clock_MHz");
-		c2 = rj_getd(t, "pl_clock_MHz");
+		b1 = aieth__rj_gets(bt, "board");
+		b2 = aieth__rj_gets(t, "board");
+		k1 = aieth__rj_gets(bt, "backend");
+		k2 = aieth__rj_gets(t, "backend");
+		c1 = aieth__rj_getd(bt, "pl_clock_MHz");
+		c2 = aieth__rj_getd(t, "pl_clock_MHz");
 		/* a test that never loaded its board has nothing to compare */
 		if (!*b1 || !*b2 || !*k1 || !*k2)
 			continue;
 		if (strcmp(b1, b2) || strcmp(kind_of(k1), kind_of(k2)) ||
 		    (c1 > 0 && c2 > 0 && fabs(c1 - c2) > 1e-6)) {
 			char q1[100], q2[100], q3[100];
-			aieth__quote_str(q1, sizeof q1, rj_gets(t, "name"));
+			aieth__quote_str(q1, sizeof q1, aieth__rj_gets(t, "name"));
 			aieth__quote_str(q2, sizeof q2, b1);
 			aieth__quote_str(q3, sizeof q3, b2);
 			snprintf(msg, sizeof msg,
@@ -316,7 +316,7 @@ static int match_tests(aieth_report_diff *d, const aieth_report *base, const aie
 
 static void label(row *r, const aieth_report *rep, size_t test, const cval *c)
 {
-	r->test = (char *)rj_gets(json_object_array_get_idx(rep->tests, test), "name");
+	r->test = (char *)aieth__rj_gets(json_object_array_get_idx(rep->tests, test), "name");
 	r->txn = (char *)c->txn_name;
 	r->txn_index = c->txn;
 	r->kind = c->kind;
@@ -460,7 +460,7 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base, cons
 		return aieth__fail(AIETH_ENOMEM, "baseline comparison: out of memory");
 	d->default_pct = default_pct;
 	d->ntests = nn;
-	aieth__quote_str(rid, sizeof rid, rj_gets(base->run, "id"));
+	aieth__quote_str(rid, sizeof rid, aieth__rj_gets(base->run, "id"));
 	d->base_name = aieth__strdup(base_name);
 	d->base_run = aieth__strdup(rid);
 	d->fails = calloc(nn ? nn : 1, sizeof *d->fails);
@@ -505,12 +505,14 @@ int aieth_report_compare(aieth_report_diff **out, const aieth_report *base, cons
 	/* tests of one report only (listed first, never a failure) */
 	for (i = 0; i < nb; i++)
 		if (mb[i] < 0 &&
-		    (rc = test_row(d, rj_gets(json_object_array_get_idx(base->tests, i), "name"),
-				   V_NOT_RUN)))
+		    (rc = test_row(
+			     d, aieth__rj_gets(json_object_array_get_idx(base->tests, i), "name"),
+			     V_NOT_RUN)))
 			goto fail;
 	for (i = 0; i < nn; i++)
 		if (mn[i] < 0 &&
-		    (rc = test_row(d, rj_gets(json_object_array_get_idx(now->tests, i), "name"),
+		    (rc = test_row(d,
+				   aieth__rj_gets(json_object_array_get_idx(now->tests, i), "name"),
 				   V_NEW)))
 			goto fail;
 	if ((rc = merge(d, now, bv, kb, nv, kn)))

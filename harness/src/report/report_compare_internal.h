@@ -37,10 +37,10 @@ struct aieth_report_diff {
 
 /* name comparisons made matching tests, in this thread (the unit test
  * checks the matching stays n log n) */
-extern _Thread_local size_t rc_name_compares;
+extern _Thread_local size_t aieth__rc_name_compares;
 
-extern const char *const rc_metric_name[];
-extern const char *const rc_verdict_name[];
-extern const char *const rc_item_name[];
+extern const char *const aieth__rc_metric_name[];
+extern const char *const aieth__rc_verdict_name[];
+extern const char *const aieth__rc_item_name[];
 
 #endif

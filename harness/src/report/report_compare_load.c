@@ -29,21 +29,21 @@ static int check_regression(const char *what, const char *path, jobj *o)
 {
 	static const char *const keys[] = {"throughput_pct", "latency_pct", "cycles_pct", NULL};
 	char p[300];
-	jobj *g = rj_get(o, "regression");
+	jobj *g = aieth__rj_get(o, "regression");
 	size_t i;
 	int rc;
 	if (!g)
 		return 0;
 	snprintf(p, sizeof p, "%.200s.regression", path);
-	if ((rc = rf_obj(what, p, g)) || (rc = jstrict_keys(what, p, g, keys)))
+	if ((rc = aieth__rf_obj(what, p, g)) || (rc = aieth__jstrict_keys(what, p, g, keys)))
 		return rc;
 	for (i = 0; keys[i]; i++) {
-		if (json_object_object_get_ex(g, keys[i], NULL) && !rj_get(g, keys[i])) {
+		if (json_object_object_get_ex(g, keys[i], NULL) && !aieth__rj_get(g, keys[i])) {
 			char q[340];
 			snprintf(q, sizeof q, "%.200s.%s", p, keys[i]);
-			return rf_bad(what, q, "expected a number, got null");
+			return aieth__rf_bad(what, q, "expected a number, got null");
 		}
-		if ((rc = rf_num(what, p, g, keys[i], 0, NULL, NULL)))
+		if ((rc = aieth__rf_num(what, p, g, keys[i], 0, NULL, NULL)))
 			return rc;
 	}
 	return 0;
@@ -55,19 +55,19 @@ static int check_stats(const char *what, const char *path, jobj *o, const char *
 {
 	static const char *const stats[] = {"median", "min", "max", "mean", NULL};
 	char p[300], q[340];
-	jobj *s = rj_get(o, "stats"), *v;
+	jobj *s = aieth__rj_get(o, "stats"), *v;
 	size_t i;
 	int rc;
 	if (!s)
 		return 0;
 	snprintf(p, sizeof p, "%.200s.stats", path);
-	if ((rc = rf_obj(what, p, s)) || !(v = rj_get(s, key)))
+	if ((rc = aieth__rf_obj(what, p, s)) || !(v = aieth__rj_get(s, key)))
 		return rc;
 	snprintf(q, sizeof q, "%.200s.%s", p, key);
-	if ((rc = rf_obj(what, q, v)))
+	if ((rc = aieth__rf_obj(what, q, v)))
 		return rc;
 	for (i = 0; stats[i]; i++)
-		if ((rc = rf_num(what, q, v, stats[i], min, NULL, NULL)))
+		if ((rc = aieth__rf_num(what, q, v, stats[i], min, NULL, NULL)))
 			return rc;
 	return 0;
 }
@@ -78,34 +78,37 @@ static int check_txn(const char *what, const char *path, jobj *t)
 	jobj *a;
 	size_t i;
 	int rc;
-	if ((rc = rf_obj(what, path, t)) || (rc = rf_str(what, path, t, "name", 1, NULL)))
+	if ((rc = aieth__rf_obj(what, path, t)) ||
+	    (rc = aieth__rf_str(what, path, t, "name", 1, NULL)))
 		return rc;
-	if ((rc = rf_index(what, path, t, "index", NULL)) ||
-	    (rc = rf_num(what, path, t, "total_cycles", 0, NULL, NULL)) ||
+	if ((rc = aieth__rf_index(what, path, t, "index", NULL)) ||
+	    (rc = aieth__rf_num(what, path, t, "total_cycles", 0, NULL, NULL)) ||
 	    (rc = check_stats(what, path, t, "total_cycles", 0)) ||
 	    (rc = check_regression(what, path, t)) ||
-	    (rc = rf_arr(what, path, t, "channels", MAX_ITEMS, &a)))
+	    (rc = aieth__rf_arr(what, path, t, "channels", MAX_ITEMS, &a)))
 		return rc;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *c = json_object_array_get_idx(a, i);
 		snprintf(q, sizeof q, "%.200s.channels[%zu]", path, i);
-		if ((rc = rf_obj(what, q, c)) || (rc = rf_str(what, q, c, "plio", 1, NULL)) ||
-		    (rc = rf_num(what, q, c, "throughput_MBps", 0, NULL, NULL)) ||
-		    (rc = rf_num(what, q, c, "cycles", 0, NULL, NULL)) ||
-		    (rc = rf_num(what, q, c, "last_cycle", 0, NULL, NULL)) ||
+		if ((rc = aieth__rf_obj(what, q, c)) ||
+		    (rc = aieth__rf_str(what, q, c, "plio", 1, NULL)) ||
+		    (rc = aieth__rf_num(what, q, c, "throughput_MBps", 0, NULL, NULL)) ||
+		    (rc = aieth__rf_num(what, q, c, "cycles", 0, NULL, NULL)) ||
+		    (rc = aieth__rf_num(what, q, c, "last_cycle", 0, NULL, NULL)) ||
 		    (rc = check_stats(what, q, c, "throughput_MBps", 0)) ||
 		    (rc = check_stats(what, q, c, "cycles", 0)) ||
 		    (rc = check_stats(what, q, c, "last_cycle", 0)))
 			return rc;
 	}
-	if ((rc = rf_arr(what, path, t, "latencies", MAX_ITEMS, &a)))
+	if ((rc = aieth__rf_arr(what, path, t, "latencies", MAX_ITEMS, &a)))
 		return rc;
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		jobj *l = json_object_array_get_idx(a, i);
 		snprintf(q, sizeof q, "%.200s.latencies[%zu]", path, i);
-		if ((rc = rf_obj(what, q, l)) || (rc = rf_str(what, q, l, "from", 1, NULL)) ||
-		    (rc = rf_str(what, q, l, "to", 1, NULL)) ||
-		    (rc = rf_num(what, q, l, "cycles", -1e300, NULL, NULL)) ||
+		if ((rc = aieth__rf_obj(what, q, l)) ||
+		    (rc = aieth__rf_str(what, q, l, "from", 1, NULL)) ||
+		    (rc = aieth__rf_str(what, q, l, "to", 1, NULL)) ||
+		    (rc = aieth__rf_num(what, q, l, "cycles", -1e300, NULL, NULL)) ||
 		    (rc = check_stats(what, q, l, "cycles", -1e300)))
 			return rc;
 	}
@@ -117,21 +120,22 @@ static int check_repeat(const char *what, const char *path, jobj *t)
 {
 	static const char *const names[] = {"median", "min", "max", "mean", NULL};
 	char p[300];
-	jobj *r = rj_get(t, "repeat");
+	jobj *r = aieth__rj_get(t, "repeat");
 	size_t i;
 	int rc;
 	if (!r)
 		return 0;
 	snprintf(p, sizeof p, "%.200s.repeat", path);
-	if ((rc = rf_obj(what, p, r)) || (rc = rf_str(what, p, r, "statistic", 0, NULL)))
+	if ((rc = aieth__rf_obj(what, p, r)) ||
+	    (rc = aieth__rf_str(what, p, r, "statistic", 0, NULL)))
 		return rc;
-	if (!rj_get(r, "statistic"))
+	if (!aieth__rj_get(r, "statistic"))
 		return 0;
 	for (i = 0; names[i]; i++)
-		if (!strcmp(rj_gets(r, "statistic"), names[i]))
+		if (!strcmp(aieth__rj_gets(r, "statistic"), names[i]))
 			return 0;
 	snprintf(p, sizeof p, "%.200s.repeat.statistic", path);
-	return rf_bad(what, p, "expected one of median, min, max, mean");
+	return aieth__rf_bad(what, p, "expected one of median, min, max, mean");
 }
 
 static int check_report(const char *what, jobj *root)
@@ -140,25 +144,28 @@ static int check_report(const char *what, jobj *root)
 	jobj *tests, *txns;
 	size_t i, j;
 	int rc;
-	if ((rc = rf_schema(what, root, AIETH_EINVAL)))
+	if ((rc = aieth__rf_schema(what, root, AIETH_EINVAL)))
 		return rc;
-	if (rj_get(root, "run") && (rc = rf_obj(what, "run", rj_get(root, "run"))))
+	if (aieth__rj_get(root, "run") &&
+	    (rc = aieth__rf_obj(what, "run", aieth__rj_get(root, "run"))))
 		return rc;
-	if (rj_get(root, "run") && (rc = rf_str(what, "run", rj_get(root, "run"), "id", 0, NULL)))
+	if (aieth__rj_get(root, "run") &&
+	    (rc = aieth__rf_str(what, "run", aieth__rj_get(root, "run"), "id", 0, NULL)))
 		return rc;
-	if (!rj_get(root, "tests"))
-		return rf_bad(what, "tests", "missing (required)");
-	if ((rc = rf_arr(what, "", root, "tests", MAX_TESTS, &tests)))
+	if (!aieth__rj_get(root, "tests"))
+		return aieth__rf_bad(what, "tests", "missing (required)");
+	if ((rc = aieth__rf_arr(what, "", root, "tests", MAX_TESTS, &tests)))
 		return rc;
 	for (i = 0; i < json_object_array_length(tests); i++) {
 		jobj *t = json_object_array_get_idx(tests, i);
 		snprintf(p, sizeof p, "tests[%zu]", i);
-		if ((rc = rf_obj(what, p, t)) || (rc = rf_str(what, p, t, "name", 1, NULL)) ||
-		    (rc = rf_str(what, p, t, "board", 0, NULL)) ||
-		    (rc = rf_str(what, p, t, "backend", 0, NULL)) ||
-		    (rc = rf_num(what, p, t, "pl_clock_MHz", 0, NULL, NULL)) ||
+		if ((rc = aieth__rf_obj(what, p, t)) ||
+		    (rc = aieth__rf_str(what, p, t, "name", 1, NULL)) ||
+		    (rc = aieth__rf_str(what, p, t, "board", 0, NULL)) ||
+		    (rc = aieth__rf_str(what, p, t, "backend", 0, NULL)) ||
+		    (rc = aieth__rf_num(what, p, t, "pl_clock_MHz", 0, NULL, NULL)) ||
 		    (rc = check_regression(what, p, t)) || (rc = check_repeat(what, p, t)) ||
-		    (rc = rf_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
+		    (rc = aieth__rf_arr(what, p, t, "transactions", MAX_TXNS, &txns)))
 			return rc;
 		for (j = 0; txns && j < json_object_array_length(txns); j++) {
 			char q[340];
@@ -178,7 +185,7 @@ int aieth_report_parse(aieth_report **out, const char *what, const char *text, s
 	if (!out || !what || (!text && len))
 		return aieth__fail(AIETH_EINVAL, "aieth_report_parse: NULL argument");
 	*out = NULL;
-	if ((rc = jstrict_parse_object(what, text, len, AIETH_REPORT_MAX_FILE, &root)))
+	if ((rc = aieth__jstrict_parse_object(what, text, len, AIETH_REPORT_MAX_FILE, &root)))
 		return rc;
 	if ((rc = check_report(what, root))) {
 		json_object_put(root);
@@ -190,9 +197,9 @@ int aieth_report_parse(aieth_report **out, const char *what, const char *text, s
 		return aieth__fail(AIETH_ENOMEM, "%s: out of memory", what);
 	}
 	r->root = root;
-	r->run = rj_get(root, "run");
-	r->env = rj_get(root, "environment");
-	r->tests = rj_get(root, "tests");
+	r->run = aieth__rj_get(root, "run");
+	r->env = aieth__rj_get(root, "environment");
+	r->tests = aieth__rj_get(root, "tests");
 	r->finished = 1;
 	*out = r;
 	return AIETH_OK;

@@ -17,11 +17,11 @@
 
 typedef struct json_object jobj;
 
-const char *const rc_metric_name[] = {"throughput_MBps", "cycles",         "last_cycle",
-				      "total_cycles",    "latency_cycles", "test"};
-const char *const rc_verdict_name[] = {"ok",         "regression", "improved",    "missing",
-				       "unfinished", "new",        "no baseline", "not run"};
-const char *const rc_item_name[] = {"transaction", "channel", "latency", "test"};
+const char *const aieth__rc_metric_name[] = {"throughput_MBps", "cycles",         "last_cycle",
+					     "total_cycles",    "latency_cycles", "test"};
+const char *const aieth__rc_verdict_name[] = {"ok",         "regression", "improved",    "missing",
+					      "unfinished", "new",        "no baseline", "not run"};
+const char *const aieth__rc_item_name[] = {"transaction", "channel", "latency", "test"};
 
 /* ---------------------------------------------------------------- text */
 
@@ -31,7 +31,7 @@ static void sb_name(sbuf *b, const char *s)
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 		char c = ch <= ' ' || ch == 0x7f ? '_' : (char)ch;
-		sb_put(b, &c, 1);
+		aieth__sb_put(b, &c, 1);
 	}
 }
 
@@ -56,13 +56,13 @@ static void sb_where(sbuf *b, const row *r)
 static void sb_value(sbuf *b, int has, double v, int metric, int present)
 {
 	if (!present)
-		sb_printf(b, " %14s", "-");
+		aieth__sb_printf(b, " %14s", "-");
 	else if (!has)
-		sb_printf(b, " %14s", "null");
+		aieth__sb_printf(b, " %14s", "null");
 	else if (metric == M_THROUGHPUT)
-		sb_printf(b, " %14.2f", v);
+		aieth__sb_printf(b, " %14.2f", v);
 	else
-		sb_printf(b, " %14.0f", v);
+		aieth__sb_printf(b, " %14.0f", v);
 }
 
 char *aieth_report_diff_text(const aieth_report_diff *d)
@@ -71,46 +71,48 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 	size_t i;
 	if (!d)
 		return NULL;
-	sb_printf(&b, "baseline %s (run %s)", d->base_name, *d->base_run ? d->base_run : "?");
+	aieth__sb_printf(&b, "baseline %s (run %s)", d->base_name,
+			 *d->base_run ? d->base_run : "?");
 	if (d->refusal) {
-		sb_printf(&b, ": refused\n  %s\n", d->refusal);
+		aieth__sb_printf(&b, ": refused\n  %s\n", d->refusal);
 		return b.oom ? (free(b.p), NULL) : b.p;
 	}
-	sb_printf(&b,
-		  ": %zu values compared, %zu regressions, %zu missing or unfinished, %zu "
-		  "improvements (default tolerance %g%%)\n",
-		  d->compared, d->regressions, d->missing, d->improvements, d->default_pct);
+	aieth__sb_printf(&b,
+			 ": %zu values compared, %zu regressions, %zu missing or unfinished, %zu "
+			 "improvements (default tolerance %g%%)\n",
+			 d->compared, d->regressions, d->missing, d->improvements, d->default_pct);
 	if (d->nrows) {
-		sb_printf(&b, "  %-16s %14s %14s %9s %9s  %-11s %s\n", "METRIC", "BASELINE", "NOW",
-			  "CHANGE", "TOLERANCE", "VERDICT", "WHERE");
+		aieth__sb_printf(&b, "  %-16s %14s %14s %9s %9s  %-11s %s\n", "METRIC", "BASELINE",
+				 "NOW", "CHANGE", "TOLERANCE", "VERDICT", "WHERE");
 		for (i = 0; i < d->nrows; i++) {
 			const row *r = &d->rows[i];
 			int both =
 				r->kind != K_TEST && r->verdict != V_NEW && r->verdict != V_MISSING;
-			sb_printf(&b, "  %-16s",
-				  r->verdict == V_NEW || r->verdict == V_MISSING ||
-						  r->kind == K_TEST
-					  ? rc_item_name[r->kind]
-					  : rc_metric_name[r->metric]);
+			aieth__sb_printf(&b, "  %-16s",
+					 r->verdict == V_NEW || r->verdict == V_MISSING ||
+							 r->kind == K_TEST
+						 ? aieth__rc_item_name[r->kind]
+						 : aieth__rc_metric_name[r->metric]);
 			sb_value(&b, r->has_base, r->base, r->metric,
 				 both || r->verdict == V_MISSING);
 			sb_value(&b, r->has_now, r->now, r->metric, both || r->verdict == V_NEW);
 			if (isfinite(r->change))
-				sb_printf(&b, " %+8.2f%%", r->change);
+				aieth__sb_printf(&b, " %+8.2f%%", r->change);
 			else
-				sb_printf(&b, " %9s", r->has_base && r->has_now ? "from 0" : "-");
+				aieth__sb_printf(&b, " %9s",
+						 r->has_base && r->has_now ? "from 0" : "-");
 			if (!both)
-				sb_printf(&b, " %9s", "-");
+				aieth__sb_printf(&b, " %9s", "-");
 			else
-				sb_printf(&b, " %8g%%", r->tol);
-			sb_printf(&b, "  %-11s ", rc_verdict_name[r->verdict]);
+				aieth__sb_printf(&b, " %8g%%", r->tol);
+			aieth__sb_printf(&b, "  %-11s ", aieth__rc_verdict_name[r->verdict]);
 			sb_where(&b, r);
 			sb_lit(&b, "\n");
 		}
 	} else {
 		sb_lit(&b, "  nothing moved\n");
 	}
-	return sb_take(&b);
+	return aieth__sb_take(&b);
 }
 
 /* -------------------------------------------------------- into report */
@@ -123,42 +125,45 @@ static char *fail_message(const aieth_report_diff *d, size_t ti)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	size_t k, shown = 0;
-	sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s", d->fails[ti],
-		  d->fails[ti] == 1 ? "" : "s", d->base_name);
+	aieth__sb_printf(&b, "%zu value%s regressed or went missing against the baseline %s",
+			 d->fails[ti], d->fails[ti] == 1 ? "" : "s", d->base_name);
 	for (k = d->first_fail[ti]; k < d->nrows && shown < FAIL_SHOWN; k++) {
 		const row *w = &d->rows[k];
 		if (w->fail_test != ti || (w->verdict != V_REGRESSION && w->verdict != V_MISSING &&
 					   w->verdict != V_UNFINISHED))
 			continue;
-		sb_put(&b, shown ? "; " : ": ", 2);
+		aieth__sb_put(&b, shown ? "; " : ": ", 2);
 		sb_where(&b, w);
-		sb_printf(&b, " %s ", w->kind == K_TEST ? "test" : rc_metric_name[w->metric]);
+		aieth__sb_printf(&b, " %s ",
+				 w->kind == K_TEST ? "test" : aieth__rc_metric_name[w->metric]);
 		if (w->verdict == V_REGRESSION) {
 			int dec = w->metric == M_THROUGHPUT ? 2 : 0;
-			sb_printf(&b, "%.*f, baseline %.*f", dec, w->now, dec, w->base);
+			aieth__sb_printf(&b, "%.*f, baseline %.*f", dec, w->now, dec, w->base);
 			if (isfinite(w->change))
-				sb_printf(&b, " (%+.2f%%, tolerance %g%%)", w->change, w->tol);
+				aieth__sb_printf(&b, " (%+.2f%%, tolerance %g%%)", w->change,
+						 w->tol);
 			else
-				sb_printf(&b, " (from 0, tolerance %g%%)", w->tol);
+				aieth__sb_printf(&b, " (from 0, tolerance %g%%)", w->tol);
 		} else {
-			sb_printf(&b, "%s now", w->verdict == V_MISSING ? "missing" : "unfinished");
+			aieth__sb_printf(&b, "%s now",
+					 w->verdict == V_MISSING ? "missing" : "unfinished");
 			if (w->has_base)
-				sb_printf(&b, ", baseline %.*f", w->metric == M_THROUGHPUT ? 2 : 0,
-					  w->base);
+				aieth__sb_printf(&b, ", baseline %.*f",
+						 w->metric == M_THROUGHPUT ? 2 : 0, w->base);
 		}
 		shown++;
 	}
 	if (d->fails[ti] > shown)
-		sb_printf(&b, "; %zu more in the baseline table", d->fails[ti] - shown);
-	return sb_take(&b);
+		aieth__sb_printf(&b, "; %zu more in the baseline table", d->fails[ti] - shown);
+	return aieth__sb_take(&b);
 }
 
 static void put_num(jobj *o, const char *key, int has, double v)
 {
 	if (has && isfinite(v))
-		rj_num(o, key, v);
+		aieth__rj_num(o, key, v);
 	else
-		rj_null(o, key);
+		aieth__rj_null(o, key);
 }
 
 int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
@@ -173,47 +178,47 @@ int aieth_report_add_baseline(aieth_report *r, const aieth_report_diff *d)
 				   "aieth_report_add_baseline: the report has %zu "
 				   "tests, the comparison %zu: not the report it was made with",
 				   json_object_array_length(r->tests), d->ntests);
-	bo = rj_obj();
-	ch = rj_arr();
-	rj_str(bo, "path", d->base_name);
-	rj_str(bo, "run_id", d->base_run);
-	rj_str(bo, "status", d->refusal ? "refused" : d->exit_code ? "regression" : "pass");
-	rj_int(bo, "exit_code", d->exit_code);
+	bo = aieth__rj_obj();
+	ch = aieth__rj_arr();
+	aieth__rj_str(bo, "path", d->base_name);
+	aieth__rj_str(bo, "run_id", d->base_run);
+	aieth__rj_str(bo, "status", d->refusal ? "refused" : d->exit_code ? "regression" : "pass");
+	aieth__rj_int(bo, "exit_code", d->exit_code);
 	if (d->refusal)
-		rj_str(bo, "message", d->refusal);
+		aieth__rj_str(bo, "message", d->refusal);
 	else
-		rj_null(bo, "message");
-	rj_num(bo, "max_regression_pct", d->default_pct);
-	rj_u64(bo, "compared", d->compared);
-	rj_u64(bo, "regressions", d->regressions);
-	rj_u64(bo, "missing", d->missing);
-	rj_u64(bo, "improvements", d->improvements);
+		aieth__rj_null(bo, "message");
+	aieth__rj_num(bo, "max_regression_pct", d->default_pct);
+	aieth__rj_u64(bo, "compared", d->compared);
+	aieth__rj_u64(bo, "regressions", d->regressions);
+	aieth__rj_u64(bo, "missing", d->missing);
+	aieth__rj_u64(bo, "improvements", d->improvements);
 	for (i = 0; i < d->nrows; i++) {
 		const row *w = &d->rows[i];
-		jobj *c = rj_obj();
-		rj_str(c, "item", rc_item_name[w->kind]);
-		rj_str(c, "test", w->test);
+		jobj *c = aieth__rj_obj();
+		aieth__rj_str(c, "item", aieth__rc_item_name[w->kind]);
+		aieth__rj_str(c, "test", w->test);
 		if (w->kind != K_TEST) {
-			rj_int(c, "transaction_index", w->txn_index);
-			rj_str(c, "transaction", w->txn);
+			aieth__rj_int(c, "transaction_index", w->txn_index);
+			aieth__rj_str(c, "transaction", w->txn);
 		}
 		if (w->kind == K_CHAN)
-			rj_str(c, "plio", w->a);
+			aieth__rj_str(c, "plio", w->a);
 		if (w->kind == K_LAT) {
-			rj_str(c, "from", w->a);
-			rj_str(c, "to", w->b);
+			aieth__rj_str(c, "from", w->a);
+			aieth__rj_str(c, "to", w->b);
 		}
-		rj_str(c, "metric", rc_metric_name[w->metric]);
+		aieth__rj_str(c, "metric", aieth__rc_metric_name[w->metric]);
 		put_num(c, "baseline", w->has_base, w->base);
 		put_num(c, "now", w->has_now, w->now);
 		put_num(c, "change_pct", 1, w->change);
 		put_num(c, "tolerance_pct", w->kind != K_TEST, w->tol);
-		rj_str(c, "verdict", rc_verdict_name[w->verdict]);
-		rj_push(ch, c);
+		aieth__rj_str(c, "verdict", aieth__rc_verdict_name[w->verdict]);
+		aieth__rj_push(ch, c);
 	}
-	rj_set(bo, "changes", ch);
-	rj_set(r->root, "baseline", bo);
-	if (rj_oom())
+	aieth__rj_set(bo, "changes", ch);
+	aieth__rj_set(r->root, "baseline", bo);
+	if (aieth__rj_oom())
 		return aieth__fail(AIETH_ENOMEM, "report: out of memory");
 	for (i = 0; i < d->ntests; i++) {
 		if (d->refusal) {

@@ -30,53 +30,53 @@ static int is_num(jobj *v)
 }
 
 /* A value as written in a point's name: numbers as numbers, words as is. */
-void rv_val_text(sbuf *b, jobj *v)
+void aieth__rv_val_text(sbuf *b, jobj *v)
 {
 	if (v && json_object_is_type(v, json_type_int))
-		sb_printf(b, "%lld", (long long)json_object_get_int64(v));
+		aieth__sb_printf(b, "%lld", (long long)json_object_get_int64(v));
 	else if (is_num(v))
-		sb_printf(b, "%.15g", json_object_get_double(v));
+		aieth__sb_printf(b, "%.15g", json_object_get_double(v));
 	else if (v && json_object_is_type(v, json_type_string))
-		sb_put(b, json_object_get_string(v), (size_t)json_object_get_string_len(v));
+		aieth__sb_put(b, json_object_get_string(v), (size_t)json_object_get_string_len(v));
 	else if (v && json_object_is_type(v, json_type_boolean))
-		sb_printf(b, "%s", json_object_get_boolean(v) ? "true" : "false");
+		aieth__sb_printf(b, "%s", json_object_get_boolean(v) ? "true" : "false");
 	else
 		sb_lit(b, "?");
 }
 
-int rv_val_eq(jobj *a, jobj *b)
+int aieth__rv_val_eq(jobj *a, jobj *b)
 {
 	sbuf x = SB_INIT(SB_LINE_MAX), y = SB_INIT(SB_LINE_MAX);
 	int eq;
-	rv_val_text(&x, a);
-	rv_val_text(&y, b);
+	aieth__rv_val_text(&x, a);
+	aieth__rv_val_text(&y, b);
 	eq = !x.oom && !y.oom && x.n == y.n && (!x.n || !memcmp(x.p, y.p, x.n));
-	sb_free(&x);
-	sb_free(&y);
+	aieth__sb_free(&x);
+	aieth__sb_free(&y);
 	return eq;
 }
 
 /* "a=1,b=x": the values in vals of the sweep's axes other than ax, in the
  * axes' order (a zip sweep: "", its axes move together). */
-void rv_combo_key(sbuf *b, jobj *s, size_t ax, jobj *vals)
+void aieth__rv_combo_key(sbuf *b, jobj *s, size_t ax, jobj *vals)
 {
-	jobj *axes = rv_arr(s, "axes");
+	jobj *axes = aieth__rv_arr(s, "axes");
 	size_t i, n = 0;
-	if (!strcmp(rj_gets(s, "mode"), "zip"))
+	if (!strcmp(aieth__rj_gets(s, "mode"), "zip"))
 		return;
-	for (i = 0; i < rv_len(axes) && i < RV_MAX_AXES; i++) {
+	for (i = 0; i < aieth__rv_len(axes) && i < RV_MAX_AXES; i++) {
 		jobj *a = json_object_array_get_idx(axes, i);
 		if (i == ax)
 			continue;
 		if (n++)
 			sb_lit(b, ",");
-		sb_printf(b, "%s=", rj_gets(a, "name"));
-		rv_val_text(b, rj_get(vals, rj_gets(a, "name")));
+		aieth__sb_printf(b, "%s=", aieth__rj_gets(a, "name"));
+		aieth__rv_val_text(b, aieth__rj_get(vals, aieth__rj_gets(a, "name")));
 	}
 }
 
 /* x of a value on the axis (categories: the value's place in the list) */
-int rv_x_of(const curves *c, jobj *v, double *x)
+int aieth__rv_x_of(const curves *c, jobj *v, double *x)
 {
 	size_t i;
 	if (!c->cat) {
@@ -85,8 +85,8 @@ int rv_x_of(const curves *c, jobj *v, double *x)
 		*x = json_object_get_double(v);
 		return !c->logx || *x > 0;
 	}
-	for (i = 0; i < rv_len(c->values); i++)
-		if (rv_val_eq(json_object_array_get_idx(c->values, i), v)) {
+	for (i = 0; i < aieth__rv_len(c->values); i++)
+		if (aieth__rv_val_eq(json_object_array_get_idx(c->values, i), v)) {
 			*x = (double)i;
 			return 1;
 		}
@@ -105,7 +105,7 @@ static int cmp_d(const void *a, const void *b)
  * 4096, 8192, 16384 is log; 100, 200, 300 and anything with 0 is linear. */
 static void axis_scale(curves *c)
 {
-	size_t i, n = 0, m = rv_len(c->values);
+	size_t i, n = 0, m = aieth__rv_len(c->values);
 	double *v, dl = 0, dg = 0, ml = 0, mg = 0;
 	c->cat = 0;
 	c->logx = 0;
@@ -140,15 +140,15 @@ static cline *line_for(curves *c, const char *combo, const char *txn, const char
 	sbuf k = SB_INIT(SB_LINE_MAX);
 	jobj *idx = NULL;
 	cline *l = NULL;
-	sb_printf(&k, "%s\x1f%s\x1f%s", combo, txn, item);
+	aieth__sb_printf(&k, "%s\x1f%s\x1f%s", combo, txn, item);
 	if (k.oom) {
 		c->oom = 1;
-		sb_free(&k);
+		aieth__sb_free(&k);
 		return NULL;
 	}
 	if (json_object_object_get_ex(c->seen, k.p, &idx)) {
 		int i = json_object_get_int(idx);
-		sb_free(&k);
+		aieth__sb_free(&k);
 		return i >= 0 ? &c->l[i] : NULL;
 	}
 	if (c->nl < RV_CURVE_LINES) {
@@ -158,7 +158,7 @@ static cline *line_for(curves *c, const char *combo, const char *txn, const char
 		l->item = strdup(item);
 		if (!l->combo || !l->txn || !l->item) {
 			c->oom = 1;
-			sb_free(&k);
+			aieth__sb_free(&k);
 			return NULL;
 		}
 		if (json_object_object_add(c->seen, k.p, json_object_new_int((int)c->nl)))
@@ -169,7 +169,7 @@ static cline *line_for(curves *c, const char *combo, const char *txn, const char
 			c->oom = 1;
 		c->more++;
 	}
-	sb_free(&k);
+	aieth__sb_free(&k);
 	return l;
 }
 
@@ -188,66 +188,67 @@ static void add_pt(curves *c, cline *l, const cpt *p)
 /* a figure: its statistics' median and band, else the scalar */
 static int figure(jobj *o, const char *key, cpt *p)
 {
-	jobj *s = rv_stat(o, key);
+	jobj *s = aieth__rv_stat(o, key);
 	p->band = 0;
 	if (s) {
-		rv_num(s, "median", &p->y);
-		rv_num(s, "min", &p->lo);
-		rv_num(s, "max", &p->hi);
+		aieth__rv_num(s, "median", &p->y);
+		aieth__rv_num(s, "min", &p->lo);
+		aieth__rv_num(s, "max", &p->hi);
 		p->band = 1;
 		return 1;
 	}
-	return rv_num(o, key, &p->y);
+	return aieth__rv_num(o, key, &p->y);
 }
 
 static void point_items(curves *c, int fig, const char *combo, jobj *tx, cpt *p)
 {
-	jobj *chs = rv_arr(tx, "channels"), *lats = rv_arr(tx, "latencies");
-	const char *txn = rj_gets(tx, "name");
+	jobj *chs = aieth__rv_arr(tx, "channels"), *lats = aieth__rv_arr(tx, "latencies");
+	const char *txn = aieth__rj_gets(tx, "name");
 	size_t k, i;
 	if (fig == RV_FIG_CYCLES && figure(tx, "total_cycles", p)) {
 		p->has_thr = 0;
-		p->bad = strcmp(rj_gets(tx, "status"), "done") != 0;
+		p->bad = strcmp(aieth__rj_gets(tx, "status"), "done") != 0;
 		add_pt(c, line_for(c, combo, txn, "total"), p);
 	}
-	for (k = 0; fig != RV_FIG_LATENCY && k < rv_len(chs); k++) {
-		jobj *ch = json_object_array_get_idx(chs, k), *th = rv_arr(ch, "thresholds");
+	for (k = 0; fig != RV_FIG_LATENCY && k < aieth__rv_len(chs); k++) {
+		jobj *ch = json_object_array_get_idx(chs, k), *th = aieth__rv_arr(ch, "thresholds");
 		if (!figure(ch, fig == RV_FIG_THROUGHPUT ? "throughput_MBps" : "cycles", p))
 			continue;
 		p->has_thr = 0;
-		for (i = 0; fig == RV_FIG_THROUGHPUT && i < rv_len(th); i++) {
+		for (i = 0; fig == RV_FIG_THROUGHPUT && i < aieth__rv_len(th); i++) {
 			jobj *t = json_object_array_get_idx(th, i);
-			if (!strcmp(rj_gets(t, "metric"), "throughput_MBps") &&
-			    rv_num(t, "min", &p->thr))
+			if (!strcmp(aieth__rj_gets(t, "metric"), "throughput_MBps") &&
+			    aieth__rv_num(t, "min", &p->thr))
 				p->has_thr = 1;
 		}
-		p->bad = strcmp(rj_gets(ch, "verdict"), "pass") != 0;
-		add_pt(c, line_for(c, combo, txn, rj_gets(ch, "plio")), p);
+		p->bad = strcmp(aieth__rj_gets(ch, "verdict"), "pass") != 0;
+		add_pt(c, line_for(c, combo, txn, aieth__rj_gets(ch, "plio")), p);
 	}
-	for (k = 0; fig == RV_FIG_LATENCY && k < rv_len(lats); k++) {
+	for (k = 0; fig == RV_FIG_LATENCY && k < aieth__rv_len(lats); k++) {
 		jobj *l = json_object_array_get_idx(lats, k);
 		sbuf nm = SB_INIT(SB_LINE_MAX);
 		if (!figure(l, "cycles", p))
 			continue;
-		p->has_thr = rv_num(l, "max_cycles", &p->thr);
-		p->bad = !json_object_get_boolean(rj_get(l, "passed"));
-		sb_printf(&nm, "%s \xe2\x86\x92 %s", rj_gets(l, "from"), rj_gets(l, "to"));
+		p->has_thr = aieth__rv_num(l, "max_cycles", &p->thr);
+		p->bad = !json_object_get_boolean(aieth__rj_get(l, "passed"));
+		aieth__sb_printf(&nm, "%s \xe2\x86\x92 %s", aieth__rj_gets(l, "from"),
+				 aieth__rj_gets(l, "to"));
 		if (nm.oom)
 			c->oom = 1;
 		else
 			add_pt(c, line_for(c, combo, txn, nm.p), p);
-		sb_free(&nm);
+		aieth__sb_free(&nm);
 	}
 }
 
-jobj *rv_point_of(jobj *t, jobj *s)
+jobj *aieth__rv_point_of(jobj *t, jobj *s)
 {
-	jobj *sw = rj_get(t, "sweep");
+	jobj *sw = aieth__rj_get(t, "sweep");
 	if (!sw || !json_object_is_type(sw, json_type_object) ||
-	    strcmp(rj_gets(sw, "name"), rj_gets(s, "name")))
+	    strcmp(aieth__rj_gets(sw, "name"), aieth__rj_gets(s, "name")))
 		return NULL;
-	if (rj_gets(s, "spec")[0] && rj_gets(t, "spec")[0] &&
-	    strcmp(rj_gets(s, "spec"), rj_gets(t, "spec")))
+	if (aieth__rj_gets(s, "spec")[0] && aieth__rj_gets(t, "spec")[0] &&
+	    strcmp(aieth__rj_gets(s, "spec"), aieth__rj_gets(t, "spec")))
 		return NULL;
 	return sw;
 }
@@ -286,37 +287,37 @@ static void sample(cline *l)
 	l->sampled = 1;
 }
 
-void rv_curves_build(curves *c, jobj *tests, jobj *s, size_t ax, int fig)
+void aieth__rv_curves_build(curves *c, jobj *tests, jobj *s, size_t ax, int fig)
 {
-	jobj *axis = json_object_array_get_idx(rv_arr(s, "axes"), ax);
-	size_t i, j, n = rv_len(tests);
-	c->axis = rj_gets(axis, "name");
-	c->values = rv_arr(axis, "values");
+	jobj *axis = json_object_array_get_idx(aieth__rv_arr(s, "axes"), ax);
+	size_t i, j, n = aieth__rv_len(tests);
+	c->axis = aieth__rj_gets(axis, "name");
+	c->values = aieth__rv_arr(axis, "values");
 	axis_scale(c);
 	if (!(c->seen = json_object_new_object())) {
 		c->oom = 1;
 		return;
 	}
 	for (i = 0; i < n && !c->oom; i++) {
-		jobj *t = json_object_array_get_idx(tests, i), *sw = rv_point_of(t, s);
-		jobj *vals = rj_get(sw, "values"), *txns = rv_arr(t, "transactions");
+		jobj *t = json_object_array_get_idx(tests, i), *sw = aieth__rv_point_of(t, s);
+		jobj *vals = aieth__rj_get(sw, "values"), *txns = aieth__rv_arr(t, "transactions");
 		sbuf combo = SB_INIT(SB_LINE_MAX);
 		cpt p;
 		double pt = (double)i;
 		if (!sw || !json_object_is_type(vals, json_type_object))
 			continue;
 		memset(&p, 0, sizeof p);
-		if (!rv_x_of(c, rj_get(vals, c->axis), &p.x))
+		if (!aieth__rv_x_of(c, aieth__rj_get(vals, c->axis), &p.x))
 			continue;
-		rv_num(sw, "point", &pt);
+		aieth__rv_num(sw, "point", &pt);
 		p.pt = pt >= 0 && pt < 1e15 ? (size_t)pt : i;
-		rv_combo_key(&combo, s, ax, vals);
+		aieth__rv_combo_key(&combo, s, ax, vals);
 		if (combo.oom)
 			c->oom = 1;
-		for (j = 0; j < rv_len(txns) && !c->oom; j++)
+		for (j = 0; j < aieth__rv_len(txns) && !c->oom; j++)
 			point_items(c, fig, combo.p ? combo.p : "",
 				    json_object_array_get_idx(txns, j), &p);
-		sb_free(&combo);
+		aieth__sb_free(&combo);
 	}
 	for (i = 0; i < c->nl; i++) {
 		cline *l = &c->l[i];
@@ -327,7 +328,7 @@ void rv_curves_build(curves *c, jobj *tests, jobj *s, size_t ax, int fig)
 	}
 }
 
-void rv_curves_free(curves *c)
+void aieth__rv_curves_free(curves *c)
 {
 	size_t i;
 	for (i = 0; i < c->nl; i++) {
@@ -339,22 +340,22 @@ void rv_curves_free(curves *c)
 	json_object_put(c->seen);
 }
 
-int rv_axis_varies(jobj *s, size_t ax)
+int aieth__rv_axis_varies(jobj *s, size_t ax)
 {
 	jobj *vals;
 	size_t i;
-	if (ax >= rv_len(rv_arr(s, "axes")))
+	if (ax >= aieth__rv_len(aieth__rv_arr(s, "axes")))
 		return 0;
-	vals = rv_arr(json_object_array_get_idx(rv_arr(s, "axes"), ax), "values");
-	for (i = 1; i < rv_len(vals); i++)
-		if (!rv_val_eq(json_object_array_get_idx(vals, 0),
-			       json_object_array_get_idx(vals, i)))
+	vals = aieth__rv_arr(json_object_array_get_idx(aieth__rv_arr(s, "axes"), ax), "values");
+	for (i = 1; i < aieth__rv_len(vals); i++)
+		if (!aieth__rv_val_eq(json_object_array_get_idx(vals, 0),
+				      json_object_array_get_idx(vals, i)))
 			return 1;
 	return 0;
 }
 
-size_t rv_num_sweeps(jobj *run)
+size_t aieth__rv_num_sweeps(jobj *run)
 {
-	size_t n = rv_len(rv_arr(run, "sweeps"));
+	size_t n = aieth__rv_len(aieth__rv_arr(run, "sweeps"));
 	return n < RV_MAX_SWEEPS ? n : RV_MAX_SWEEPS;
 }

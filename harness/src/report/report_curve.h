@@ -39,16 +39,16 @@ typedef struct {
 } curves;
 
 /* A value as written in a point's name: numbers as numbers, words as is. */
-void rv_val_text(sbuf *b, jobj *v);
-int rv_val_eq(jobj *a, jobj *b);
+void aieth__rv_val_text(sbuf *b, jobj *v);
+int aieth__rv_val_eq(jobj *a, jobj *b);
 /* "a=1,b=x": the values in vals of sweep s's axes other than ax, in the
  * axes' order ("" in a zip sweep: its axes move together). */
-void rv_combo_key(sbuf *b, jobj *s, size_t ax, jobj *vals);
+void aieth__rv_combo_key(sbuf *b, jobj *s, size_t ax, jobj *vals);
 /* x of a value on c's axis (categories: the value's place in the list). */
-int rv_x_of(const curves *c, jobj *v, double *x);
+int aieth__rv_x_of(const curves *c, jobj *v, double *x);
 /* The lines of figure fig of sweep s over axis ax (c zeroed; c->oom when
- * memory ran out); rv_curves_free after. */
-void rv_curves_build(curves *c, jobj *tests, jobj *s, size_t ax, int fig);
-void rv_curves_free(curves *c);
+ * memory ran out); aieth__rv_curves_free after. */
+void aieth__rv_curves_build(curves *c, jobj *tests, jobj *s, size_t ax, int fig);
+void aieth__rv_curves_free(curves *c);
 
 #endif

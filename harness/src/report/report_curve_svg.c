@@ -12,7 +12,7 @@
 #include "report/report_curve.h"
 #include "report/report_model.h"
 
-const char *rv_fig_name(int fig)
+const char *aieth__rv_fig_name(int fig)
 {
 	return fig == RV_FIG_THROUGHPUT ? "throughput"
 	       : fig == RV_FIG_LATENCY  ? "latency"
@@ -88,7 +88,7 @@ static void make_frame(const curves *c, frame *f)
 		}
 	if (c->cat) {
 		f->x0 = -0.5;
-		f->x1 = rv_len(c->values) ? (double)rv_len(c->values) - 0.5 : 0.5;
+		f->x1 = aieth__rv_len(c->values) ? (double)aieth__rv_len(c->values) - 0.5 : 0.5;
 	} else if (f->x1 <= f->x0) {
 		f->x0 = f->logx ? f->x0 / 2 : f->x0 - 1;
 		f->x1 = f->logx ? f->x1 * 2 : f->x1 + 1;
@@ -105,63 +105,68 @@ static void make_frame(const curves *c, frame *f)
 static void axes_draw(sbuf *b, const curves *c, const frame *f)
 {
 	double st = nice_step(f->y1 - f->y0, 5), y;
-	size_t i, n = rv_len(c->values), every = n > 10 ? (n + 9) / 10 : 1;
-	sb_printf(b,
-		  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-		  "stroke=\"#90a4ae\"/>\n",
-		  PL, PT, PW, PH);
+	size_t i, n = aieth__rv_len(c->values), every = n > 10 ? (n + 9) / 10 : 1;
+	aieth__sb_printf(b,
+			 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+			 "stroke=\"#90a4ae\"/>\n",
+			 PL, PT, PW, PH);
 	for (y = f->y0; y <= f->y1 + st / 2; y += st)
-		sb_printf(b,
-			  "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eceff1\"/>"
-			  "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.6g"
-			  "</text>\n",
-			  PL, py(f, y), PL + PW, py(f, y), PL - 6, py(f, y) + 4, y);
+		aieth__sb_printf(
+			b,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eceff1\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.6g"
+			"</text>\n",
+			PL, py(f, y), PL + PW, py(f, y), PL - 6, py(f, y) + 4, y);
 	if (c->cat || c->logx) { /* ticks at the axis's own values */
 		for (i = 0; i < n; i += every) {
 			jobj *v = json_object_array_get_idx(c->values, i);
 			double x;
-			if (!rv_x_of(c, v, &x) || x < f->x0 || x > f->x1)
+			if (!aieth__rv_x_of(c, v, &x) || x < f->x0 || x > f->x1)
 				continue;
-			sb_printf(b,
-				  "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				  "stroke=\"#455a64\"/><text x=\"%.1f\" y=\"%d\" "
-				  "text-anchor=\"middle\" font-size=\"11\">",
-				  px(f, x), PT + PH, px(f, x), PT + PH + 4, px(f, x), PT + PH + 16);
+			aieth__sb_printf(b,
+					 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+					 "stroke=\"#455a64\"/><text x=\"%.1f\" y=\"%d\" "
+					 "text-anchor=\"middle\" font-size=\"11\">",
+					 px(f, x), PT + PH, px(f, x), PT + PH + 4, px(f, x),
+					 PT + PH + 16);
 			{
 				sbuf t = SB_INIT(SB_LINE_MAX);
-				rv_val_text(&t, v);
-				rv_esc_cut(b, t.p ? t.p : "", 14);
-				sb_free(&t);
+				aieth__rv_val_text(&t, v);
+				aieth__rv_esc_cut(b, t.p ? t.p : "", 14);
+				aieth__sb_free(&t);
 			}
 			sb_lit(b, "</text>\n");
 		}
 	} else {
 		double xs = nice_step(f->x1 - f->x0, 6), x;
 		for (x = ceil(f->x0 / xs) * xs; x <= f->x1 + xs / 1e6; x += xs)
-			sb_printf(b,
-				  "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				  "stroke=\"#455a64\"/><text x=\"%.1f\" y=\"%d\" "
-				  "text-anchor=\"middle\" font-size=\"11\">%.6g</text>\n",
-				  px(f, x), PT + PH, px(f, x), PT + PH + 4, px(f, x), PT + PH + 16,
-				  x);
+			aieth__sb_printf(b,
+					 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+					 "stroke=\"#455a64\"/><text x=\"%.1f\" y=\"%d\" "
+					 "text-anchor=\"middle\" font-size=\"11\">%.6g</text>\n",
+					 px(f, x), PT + PH, px(f, x), PT + PH + 4, px(f, x),
+					 PT + PH + 16, x);
 	}
-	sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
-		  PL + PW / 2, PT + PH + 32);
-	rv_esc_cut(b, c->axis, 60);
-	sb_printf(b, "%s</text>\n", c->logx ? " (log scale)" : c->cat ? " (values in order)" : "");
+	aieth__sb_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
+			 PL + PW / 2, PT + PH + 32);
+	aieth__rv_esc_cut(b, c->axis, 60);
+	aieth__sb_printf(b, "%s</text>\n",
+			 c->logx  ? " (log scale)"
+			 : c->cat ? " (values in order)"
+				  : "");
 }
 
 static void line_label(sbuf *b, const curves *c, const cline *l, int one_txn, size_t max)
 {
 	sbuf t = SB_INIT(SB_LINE_MAX);
 	if (!one_txn)
-		sb_printf(&t, "%s: ", l->txn);
-	sb_printf(&t, "%s", l->item);
+		aieth__sb_printf(&t, "%s: ", l->txn);
+	aieth__sb_printf(&t, "%s", l->item);
 	if (l->combo[0])
-		sb_printf(&t, " @ %s", l->combo);
+		aieth__sb_printf(&t, " @ %s", l->combo);
 	(void)c;
-	rv_esc_cut(b, t.p && !t.oom ? t.p : "?", max);
-	sb_free(&t);
+	aieth__rv_esc_cut(b, t.p && !t.oom ? t.p : "?", max);
+	aieth__sb_free(&t);
 }
 
 static void line_draw(sbuf *b, const curves *c, const frame *f, size_t i, int one_txn)
@@ -177,14 +182,15 @@ static void line_draw(sbuf *b, const curves *c, const frame *f, size_t i, int on
 		if (l->p[j].band)
 			break;
 	if (j < l->n) { /* the min-max band of repeated points */
-		sb_printf(b, "<polygon class=\"band\" fill=\"%s\" fill-opacity=\"0.15\" points=\"",
-			  col);
+		aieth__sb_printf(
+			b, "<polygon class=\"band\" fill=\"%s\" fill-opacity=\"0.15\" points=\"",
+			col);
 		for (j = 0; j < l->n; j++)
-			sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x),
-				  py(f, l->p[j].band ? l->p[j].lo : l->p[j].y));
+			aieth__sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x),
+					 py(f, l->p[j].band ? l->p[j].lo : l->p[j].y));
 		for (j = l->n; j-- > 0;)
-			sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x),
-				  py(f, l->p[j].band ? l->p[j].hi : l->p[j].y));
+			aieth__sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x),
+					 py(f, l->p[j].band ? l->p[j].hi : l->p[j].y));
 		sb_lit(b, "\"/>\n");
 	}
 	for (j = 0; j < l->n; j++)
@@ -194,45 +200,48 @@ static void line_draw(sbuf *b, const curves *c, const frame *f, size_t i, int on
 			thr0 = l->p[j].thr;
 		}
 	if (thr_n && thr_const) /* one threshold: across the plot */
-		sb_printf(b,
-			  "<line class=\"threshold\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			  "stroke=\"%s\" stroke-dasharray=\"6,4\"/>\n",
-			  PL, py(f, thr0), PL + PW, py(f, thr0), col);
+		aieth__sb_printf(
+			b,
+			"<line class=\"threshold\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-dasharray=\"6,4\"/>\n",
+			PL, py(f, thr0), PL + PW, py(f, thr0), col);
 	else if (thr_n) {
-		sb_printf(b,
-			  "<polyline class=\"threshold\" fill=\"none\" stroke=\"%s\" "
-			  "stroke-dasharray=\"6,4\" points=\"",
-			  col);
+		aieth__sb_printf(b,
+				 "<polyline class=\"threshold\" fill=\"none\" stroke=\"%s\" "
+				 "stroke-dasharray=\"6,4\" points=\"",
+				 col);
 		for (j = 0; j < l->n; j++)
 			if (l->p[j].has_thr)
-				sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x), py(f, l->p[j].thr));
+				aieth__sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x),
+						 py(f, l->p[j].thr));
 		sb_lit(b, "\"/>\n");
 	}
 	/* earlier lines wider: a line hidden under an equal one shows as a rim */
-	sb_printf(b,
-		  "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s "
-		  "points=\"",
-		  col, c->nl > 1 ? 1.5 + 2.0 * (double)(c->nl - 1 - i) / (double)(c->nl - 1) : 2.0,
-		  dash);
+	aieth__sb_printf(
+		b,
+		"<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s "
+		"points=\"",
+		col, c->nl > 1 ? 1.5 + 2.0 * (double)(c->nl - 1 - i) / (double)(c->nl - 1) : 2.0,
+		dash);
 	for (j = 0; j < l->n; j++)
-		sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x), py(f, l->p[j].y));
+		aieth__sb_printf(b, "%.1f,%.1f ", px(f, l->p[j].x), py(f, l->p[j].y));
 	sb_lit(b, "\"/>\n");
 	for (j = 0; j < l->n; j++) {
 		const cpt *p = &l->p[j];
 		if (p->bad) /* a failed point: a red ring */
-			sb_printf(b,
-				  "<circle class=\"failed\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-				  "fill=\"none\" stroke=\"#c62828\" stroke-width=\"2\"/>\n",
-				  px(f, p->x), py(f, p->y));
+			aieth__sb_printf(b,
+					 "<circle class=\"failed\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+					 "fill=\"none\" stroke=\"#c62828\" stroke-width=\"2\"/>\n",
+					 px(f, p->x), py(f, p->y));
 		if (l->n > 60)
 			continue;
-		sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
-			  px(f, p->x), py(f, p->y), col);
+		aieth__sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
+				 px(f, p->x), py(f, p->y), col);
 		line_label(b, c, l, one_txn, 200);
-		sb_printf(b, ", point %zu: %.6g", p->pt, p->y);
+		aieth__sb_printf(b, ", point %zu: %.6g", p->pt, p->y);
 		if (p->band)
-			sb_printf(b, " (min %.6g, max %.6g)", p->lo, p->hi);
-		sb_printf(b, "%s</title></circle>\n", p->bad ? ", failed" : "");
+			aieth__sb_printf(b, " (min %.6g, max %.6g)", p->lo, p->hi);
+		aieth__sb_printf(b, "%s</title></circle>\n", p->bad ? ", failed" : "");
 	}
 }
 
@@ -240,22 +249,22 @@ static void line_draw(sbuf *b, const curves *c, const frame *f, size_t i, int on
  * value on its channel's line, labelled. */
 static void knees_draw(sbuf *b, const curves *c, const frame *f, jobj *s, size_t ax)
 {
-	jobj *knees = rv_arr(s, "knees");
+	jobj *knees = aieth__rv_arr(s, "knees");
 	size_t k, i, drawn = 0;
-	for (k = 0; k < rv_len(knees) && drawn < RV_CURVE_LINES; k++) {
-		jobj *kn = json_object_array_get_idx(knees, k), *v = rj_get(kn, "value");
+	for (k = 0; k < aieth__rv_len(knees) && drawn < RV_CURVE_LINES; k++) {
+		jobj *kn = json_object_array_get_idx(knees, k), *v = aieth__rj_get(kn, "value");
 		sbuf combo = SB_INIT(SB_LINE_MAX);
 		double x;
-		if (strcmp(rj_gets(kn, "axis"), c->axis) || !v || !rv_x_of(c, v, &x))
+		if (strcmp(aieth__rj_gets(kn, "axis"), c->axis) || !v || !aieth__rv_x_of(c, v, &x))
 			continue;
-		rv_combo_key(&combo, s, ax, rj_get(kn, "at"));
+		aieth__rv_combo_key(&combo, s, ax, aieth__rj_get(kn, "at"));
 		for (i = 0; i < c->nl && !combo.oom; i++) {
 			const cline *l = &c->l[i];
 			size_t j;
-			if (strcmp(l->item, rj_gets(kn, "plio")) ||
+			if (strcmp(l->item, aieth__rj_gets(kn, "plio")) ||
 			    strcmp(l->combo, combo.p ? combo.p : ""))
 				continue;
-			sb_printf(
+			aieth__sb_printf(
 				b,
 				"<line class=\"knee\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 				"stroke=\"%s\" stroke-dasharray=\"2,3\" stroke-width=\"1.5\"/>\n",
@@ -263,23 +272,25 @@ static void knees_draw(sbuf *b, const curves *c, const frame *f, jobj *s, size_t
 			for (j = 0; j < l->n && l->p[j].x != x; j++)
 				;
 			if (j < l->n)
-				sb_printf(b,
-					  "<circle class=\"knee\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
-					  "fill=\"none\" stroke=\"#212121\" stroke-width=\"2\"/>\n",
-					  px(f, x), py(f, l->p[j].y));
-			sb_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\">knee ",
-				  px(f, x) + 3, PT + 12 + (int)(drawn % 4) * 12, palette[i % NPAL]);
+				aieth__sb_printf(
+					b,
+					"<circle class=\"knee\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
+					"fill=\"none\" stroke=\"#212121\" stroke-width=\"2\"/>\n",
+					px(f, x), py(f, l->p[j].y));
+			aieth__sb_printf(
+				b, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\">knee ",
+				px(f, x) + 3, PT + 12 + (int)(drawn % 4) * 12, palette[i % NPAL]);
 			{
 				sbuf t = SB_INIT(SB_LINE_MAX);
-				rv_val_text(&t, v);
-				rv_esc_cut(b, t.p ? t.p : "", 20);
-				sb_free(&t);
+				aieth__rv_val_text(&t, v);
+				aieth__rv_esc_cut(b, t.p ? t.p : "", 20);
+				aieth__sb_free(&t);
 			}
 			sb_lit(b, "</text>\n");
 			drawn++;
 			break;
 		}
-		sb_free(&combo);
+		aieth__sb_free(&combo);
 	}
 }
 
@@ -294,21 +305,22 @@ static void chart(sbuf *b, const curves *c, jobj *s, size_t ax, int fig, int sta
 	make_frame(c, &f);
 	if (standalone)
 		sb_lit(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	sb_printf(b,
-		  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		  "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" "
-		  "font-size=\"12\" class=\"chart curve %s\">\n<title>",
-		  W, h, W, h, rv_fig_name(fig));
-	rv_esc(b, rj_gets(s, "name"));
-	sb_printf(b, ": %s vs ", fig_title(fig));
-	rv_esc(b, c->axis);
-	sb_printf(b,
-		  "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
-		  "<text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">",
-		  W, h);
-	rv_esc_cut(b, rj_gets(s, "name"), 60);
-	sb_printf(b, ": %s vs ", fig_title(fig));
-	rv_esc_cut(b, c->axis, 60);
+	aieth__sb_printf(b,
+			 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+			 "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" "
+			 "font-size=\"12\" class=\"chart curve %s\">\n<title>",
+			 W, h, W, h, aieth__rv_fig_name(fig));
+	aieth__rv_esc(b, aieth__rj_gets(s, "name"));
+	aieth__sb_printf(b, ": %s vs ", fig_title(fig));
+	aieth__rv_esc(b, c->axis);
+	aieth__sb_printf(
+		b,
+		"</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
+		"<text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">",
+		W, h);
+	aieth__rv_esc_cut(b, aieth__rj_gets(s, "name"), 60);
+	aieth__sb_printf(b, ": %s vs ", fig_title(fig));
+	aieth__rv_esc_cut(b, c->axis, 60);
 	sb_lit(b, "</text>\n");
 	axes_draw(b, c, &f);
 	for (i = 0; i < c->nl; i++)
@@ -317,47 +329,48 @@ static void chart(sbuf *b, const curves *c, jobj *s, size_t ax, int fig, int sta
 		knees_draw(b, c, &f, s, ax);
 	for (i = 0; i < c->nl; i++) { /* the legend, two columns */
 		int x = 8 + (int)(i % 2) * (W / 2), y = PT + PH + 50 + (int)(i / 2) * 16;
-		sb_printf(b,
-			  "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			  "stroke-width=\"2\"%s/><text x=\"%d\" y=\"%d\" font-size=\"11\">",
-			  x, y - 4, x + 20, y - 4, palette[i % NPAL],
-			  i >= NPAL ? " stroke-dasharray=\"2,2\"" : "", x + 26, y);
+		aieth__sb_printf(b,
+				 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+				 "stroke-width=\"2\"%s/><text x=\"%d\" y=\"%d\" font-size=\"11\">",
+				 x, y - 4, x + 20, y - 4, palette[i % NPAL],
+				 i >= NPAL ? " stroke-dasharray=\"2,2\"" : "", x + 26, y);
 		line_label(b, c, &c->l[i], one_txn, 56);
 		sb_lit(b, "</text>\n");
 	}
-	sb_printf(b, "<text x=\"8\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">",
-		  PT + PH + 50 + (int)rows * 16 + 4);
-	sb_printf(b, "%sdashed: threshold; red ring: failed point%s</text>\n",
-		  fig == RV_FIG_THROUGHPUT ? "band: min..max over runs; " : "",
-		  fig == RV_FIG_THROUGHPUT ? "; dotted vertical: knee" : "");
-	sb_printf(b, "<text x=\"8\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">",
-		  PT + PH + 50 + (int)rows * 16 + 18);
+	aieth__sb_printf(b, "<text x=\"8\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">",
+			 PT + PH + 50 + (int)rows * 16 + 4);
+	aieth__sb_printf(b, "%sdashed: threshold; red ring: failed point%s</text>\n",
+			 fig == RV_FIG_THROUGHPUT ? "band: min..max over runs; " : "",
+			 fig == RV_FIG_THROUGHPUT ? "; dotted vertical: knee" : "");
+	aieth__sb_printf(b, "<text x=\"8\" y=\"%d\" font-size=\"10\" fill=\"#546e7a\">",
+			 PT + PH + 50 + (int)rows * 16 + 18);
 	if (c->more)
-		sb_printf(b,
-			  "%s%zu more lines not drawn (channels or value combinations past %d); ",
-			  c->more >= MORE_MAX ? "at least " : "", c->more, RV_CURVE_LINES);
+		aieth__sb_printf(
+			b, "%s%zu more lines not drawn (channels or value combinations past %d); ",
+			c->more >= MORE_MAX ? "at least " : "", c->more, RV_CURVE_LINES);
 	if (c->sampled)
-		sb_printf(b,
-			  "lines of more than %d points drawn with %d evenly chosen and their "
-			  "failed points; ",
-			  RV_CURVE_POINTS, RV_CURVE_POINTS);
+		aieth__sb_printf(
+			b,
+			"lines of more than %d points drawn with %d evenly chosen and their "
+			"failed points; ",
+			RV_CURVE_POINTS, RV_CURVE_POINTS);
 	sb_lit(b, "</text>\n</svg>\n");
 }
 
-int rv_svg_curve(sbuf *b, jobj *tests, jobj *s, size_t ax, int fig, int standalone)
+int aieth__rv_svg_curve(sbuf *b, jobj *tests, jobj *s, size_t ax, int fig, int standalone)
 {
 	curves c;
 	int rc = 0;
 	memset(&c, 0, sizeof c);
-	if (!rv_axis_varies(s, ax) || fig < 0 || fig >= RV_NUM_FIGS)
+	if (!aieth__rv_axis_varies(s, ax) || fig < 0 || fig >= RV_NUM_FIGS)
 		return 0;
-	rv_curves_build(&c, tests, s, ax, fig);
+	aieth__rv_curves_build(&c, tests, s, ax, fig);
 	if (c.oom)
 		rc = -1;
 	else if (c.nl) {
 		chart(b, &c, s, ax, fig, standalone);
 		rc = 1;
 	}
-	rv_curves_free(&c);
+	aieth__rv_curves_free(&c);
 	return rc;
 }

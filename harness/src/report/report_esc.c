@@ -15,7 +15,7 @@
 /* The valid UTF-8 character at s (2..4 bytes), or 0 (util/utf8.h). */
 static size_t utf8_seq(const unsigned char *s) { return aieth__utf8_seq((const char *)s); }
 
-void rv_esc(sbuf *b, const char *s)
+void aieth__rv_esc(sbuf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (p && *p) {
@@ -28,20 +28,20 @@ void rv_esc(sbuf *b, const char *s)
 		case '\'': sb_lit(b, "&#39;"); break;
 		default:
 			if (*p >= 0x80 && (n = utf8_seq(p)) > 0) {
-				sb_put(b, (const char *)p, n);
+				aieth__sb_put(b, (const char *)p, n);
 				p += n;
 				continue;
 			}
 			if (*p < 0x20 || *p >= 0x7f)
 				sb_lit(b, "?");
 			else
-				sb_put(b, (const char *)p, 1);
+				aieth__sb_put(b, (const char *)p, 1);
 		}
 		p++;
 	}
 }
 
-void rv_json(sbuf *b, const char *s)
+void aieth__rv_json(sbuf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	sb_lit(b, "\"");
@@ -49,18 +49,18 @@ void rv_json(sbuf *b, const char *s)
 		size_t n;
 		if (*p == '"' || *p == '\\') {
 			sb_lit(b, "\\");
-			sb_put(b, (const char *)p, 1);
+			aieth__sb_put(b, (const char *)p, 1);
 		} else if (*p < 0x20 || *p == 0x7f) {
-			sb_printf(b, "\\u%04x", *p);
+			aieth__sb_printf(b, "\\u%04x", *p);
 		} else if (*p >= 0x80) {
 			if ((n = utf8_seq(p)) > 0) {
-				sb_put(b, (const char *)p, n);
+				aieth__sb_put(b, (const char *)p, n);
 				p += n;
 				continue;
 			}
 			sb_lit(b, "?");
 		} else {
-			sb_put(b, (const char *)p, 1);
+			aieth__sb_put(b, (const char *)p, 1);
 		}
 		p++;
 	}
@@ -69,14 +69,14 @@ void rv_json(sbuf *b, const char *s)
 
 /* s escaped, cut to at most max bytes on a character boundary ("..."
  * marks the cut): long names keep the chart's layout. */
-void rv_esc_cut(sbuf *b, const char *s, size_t max)
+void aieth__rv_esc_cut(sbuf *b, const char *s, size_t max)
 {
 	char tmp[256];
 	size_t n = strlen(s);
 	if (max >= sizeof tmp)
 		max = sizeof tmp - 1;
 	if (n <= max) {
-		rv_esc(b, s);
+		aieth__rv_esc(b, s);
 		return;
 	}
 	n = max - 3;
@@ -84,10 +84,10 @@ void rv_esc_cut(sbuf *b, const char *s, size_t max)
 		n--;
 	memcpy(tmp, s, n);
 	memcpy(tmp + n, "...", 4);
-	rv_esc(b, tmp);
+	aieth__rv_esc(b, tmp);
 }
 
-void rv_file_part(char *dst, size_t n, const char *s)
+void aieth__rv_file_part(char *dst, size_t n, const char *s)
 {
 	size_t i = 0;
 	if (!n)
@@ -117,29 +117,30 @@ static const char *st_class(const char *s)
 	return "error";
 }
 
-void rv_badge(sbuf *b, const char *status)
+void aieth__rv_badge(sbuf *b, const char *status)
 {
-	sb_printf(b, "<span class=\"b %s\">", st_class(status));
-	rv_esc(b, status);
+	aieth__sb_printf(b, "<span class=\"b %s\">", st_class(status));
+	aieth__rv_esc(b, status);
 	sb_lit(b, "</span>");
 }
 
-void rv_more_row(sbuf *b, int cols, size_t more, const char *what, const char *where)
+void aieth__rv_more_row(sbuf *b, int cols, size_t more, const char *what, const char *where)
 {
-	sb_printf(b, "<tr><td class=\"l note\" colspan=\"%d\">%zu more %s: see %s</td></tr>\n",
-		  cols, more, what, where);
+	aieth__sb_printf(b,
+			 "<tr><td class=\"l note\" colspan=\"%d\">%zu more %s: see %s</td></tr>\n",
+			 cols, more, what, where);
 }
 
-void rv_test_row(sbuf *b, const char *first, struct json_object *test, size_t i, int linked)
+void aieth__rv_test_row(sbuf *b, const char *first, struct json_object *test, size_t i, int linked)
 {
 	sb_lit(b, "<tr>");
 	if (first)
-		sb_printf(b, "<td>%s</td>", first);
+		aieth__sb_printf(b, "<td>%s</td>", first);
 	sb_lit(b, "<td class=\"l\">");
 	if (linked)
-		sb_printf(b, "<a href=\"#t%zu\">", i);
-	rv_esc(b, rj_gets(test, "name"));
-	sb_printf(b, "%s</td><td>", linked ? "</a>" : "");
-	rv_badge(b, rj_gets(test, "status"));
+		aieth__sb_printf(b, "<a href=\"#t%zu\">", i);
+	aieth__rv_esc(b, aieth__rj_gets(test, "name"));
+	aieth__sb_printf(b, "%s</td><td>", linked ? "</a>" : "");
+	aieth__rv_badge(b, aieth__rj_gets(test, "status"));
 	sb_lit(b, "</td>");
 }

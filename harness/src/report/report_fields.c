@@ -16,61 +16,62 @@
 
 typedef struct json_object jobj;
 
-int rf_bad(const char *what, const char *path, const char *rule)
+int aieth__rf_bad(const char *what, const char *path, const char *rule)
 {
 	return aieth__fail(AIETH_EPARSE, "%s: %s: %s", what, path, rule);
 }
 
-void rf_at(char *buf, size_t n, const char *path, const char *key)
+void aieth__rf_at(char *buf, size_t n, const char *path, const char *key)
 {
 	snprintf(buf, n, "%.400s%s%s", path, *path ? "." : "", key);
 }
 
-int rf_obj(const char *what, const char *path, jobj *v)
+int aieth__rf_obj(const char *what, const char *path, jobj *v)
 {
-	return json_object_is_type(v, json_type_object) ? 0
-							: rf_bad(what, path, "expected an object");
+	return json_object_is_type(v, json_type_object)
+		       ? 0
+		       : aieth__rf_bad(what, path, "expected an object");
 }
 
-int rf_str(const char *what, const char *path, jobj *o, const char *key, int required,
-	   const char **out)
+int aieth__rf_str(const char *what, const char *path, jobj *o, const char *key, int required,
+		  const char **out)
 {
 	char p[600];
 	jobj *v = NULL;
 	int there = json_object_object_get_ex(o, key, &v);
 	if (out)
 		*out = NULL;
-	rf_at(p, sizeof p, path, key);
+	aieth__rf_at(p, sizeof p, path, key);
 	if (!there || !v) {
 		if (!required)
 			return 0;
-		return rf_bad(what, p,
-			      there ? "expected a string, got null" : "missing (required)");
+		return aieth__rf_bad(what, p,
+				     there ? "expected a string, got null" : "missing (required)");
 	}
 	if (!json_object_is_type(v, json_type_string))
-		return rf_bad(what, p, "expected a string");
+		return aieth__rf_bad(what, p, "expected a string");
 	if (out)
 		*out = json_object_get_string(v);
 	return 0;
 }
 
-int rf_num(const char *what, const char *path, jobj *o, const char *key, double min, int *has,
-	   double *out)
+int aieth__rf_num(const char *what, const char *path, jobj *o, const char *key, double min,
+		  int *has, double *out)
 {
 	char p[600], m[160];
-	jobj *v = rj_get(o, key);
+	jobj *v = aieth__rj_get(o, key);
 	double x;
 	if (has)
 		*has = 0;
 	if (!v)
 		return 0;
-	rf_at(p, sizeof p, path, key);
+	aieth__rf_at(p, sizeof p, path, key);
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return rf_bad(what, p, "expected a number or null");
+		return aieth__rf_bad(what, p, "expected a number or null");
 	x = json_object_get_double(v);
 	if (!isfinite(x) || x < min) {
 		snprintf(m, sizeof m, "value %g is out of range (at least %g, finite)", x, min);
-		return rf_bad(what, p, m);
+		return aieth__rf_bad(what, p, m);
 	}
 	if (has)
 		*has = 1;
@@ -79,16 +80,17 @@ int rf_num(const char *what, const char *path, jobj *o, const char *key, double 
 	return 0;
 }
 
-int rf_arr(const char *what, const char *path, jobj *o, const char *key, size_t max, jobj **out)
+int aieth__rf_arr(const char *what, const char *path, jobj *o, const char *key, size_t max,
+		  jobj **out)
 {
 	char p[600];
-	jobj *v = rj_get(o, key);
+	jobj *v = aieth__rj_get(o, key);
 	*out = NULL;
 	if (!v)
 		return 0;
-	rf_at(p, sizeof p, path, key);
+	aieth__rf_at(p, sizeof p, path, key);
 	if (!json_object_is_type(v, json_type_array))
-		return rf_bad(what, p, "expected an array");
+		return aieth__rf_bad(what, p, "expected an array");
 	if (json_object_array_length(v) > max)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: %zu entries, more than the %zu read",
 				   what, p, json_object_array_length(v), max);
@@ -96,24 +98,25 @@ int rf_arr(const char *what, const char *path, jobj *o, const char *key, size_t 
 	return 0;
 }
 
-int rf_index(const char *what, const char *path, jobj *o, const char *key, int64_t *out)
+int aieth__rf_index(const char *what, const char *path, jobj *o, const char *key, int64_t *out)
 {
 	char p[600];
-	jobj *v = rj_get(o, key);
-	rf_at(p, sizeof p, path, key);
+	jobj *v = aieth__rj_get(o, key);
+	aieth__rf_at(p, sizeof p, path, key);
 	if (!v || !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return rf_bad(what, p, v ? "expected an integer >= 0" : "missing (required)");
+		return aieth__rf_bad(what, p,
+				     v ? "expected an integer >= 0" : "missing (required)");
 	if (out)
 		*out = json_object_get_int64(v);
 	return 0;
 }
 
-int rf_schema(const char *what, jobj *root, int foreign_code)
+int aieth__rf_schema(const char *what, jobj *root, int foreign_code)
 {
 	const char *s;
 	char q[100];
 	int rc;
-	if ((rc = rf_str(what, "", root, "schema", 1, &s)))
+	if ((rc = aieth__rf_str(what, "", root, "schema", 1, &s)))
 		return rc;
 	if (!strcmp(s, AIETH_REPORT_SCHEMA) || !strcmp(s, AIETH_REPORT_SCHEMA_1))
 		return 0;

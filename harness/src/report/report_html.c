@@ -35,8 +35,8 @@ static const char css[] =
 
 static void kv(sbuf *b, const char *key, const char *val)
 {
-	sb_printf(b, "<tr><th class=\"l\">%s</th><td>", key);
-	rv_esc(b, val);
+	aieth__sb_printf(b, "<tr><th class=\"l\">%s</th><td>", key);
+	aieth__rv_esc(b, val);
 	sb_lit(b, "</td></tr>\n");
 }
 
@@ -49,40 +49,41 @@ static void kv_num(sbuf *b, const char *key, const char *fmt, double v)
 
 static void run_summary(sbuf *b, const aieth_report *r)
 {
-	struct json_object *sum = rj_get(r->root, "summary"), *argv = rv_arr(r->run, "argv");
+	struct json_object *sum = aieth__rj_get(r->root, "summary"),
+			   *argv = aieth__rv_arr(r->run, "argv");
 	static const char *const counts[] = {"tests",   "passed",   "failed",     "errors",
 					     "skipped", "timeouts", "interrupted"};
 	size_t i;
 	sb_lit(b, "<h1>run_test report ");
-	rv_badge(b, rj_gets(r->run, "status"));
+	aieth__rv_badge(b, aieth__rj_gets(r->run, "status"));
 	sb_lit(b, "</h1>\n<table class=\"kv\">\n");
-	kv(b, "run", rj_gets(r->run, "id"));
-	kv(b, "started", rj_gets(r->run, "started_at"));
-	kv_num(b, "duration", "%.3f s", rj_getd(r->run, "duration_s"));
-	kv_num(b, "exit code", "%.0f", (double)rj_geti(r->run, "exit_code"));
-	kv(b, "board", rj_gets(r->env, "board"));
-	kv(b, "backend", rj_gets(r->env, "backend"));
-	if (rj_getd(r->env, "pl_clock_MHz") > 0)
-		kv_num(b, "PL clock", "%.3f MHz", rj_getd(r->env, "pl_clock_MHz"));
-	kv(b, "host", rj_gets(r->env, "hostname"));
+	kv(b, "run", aieth__rj_gets(r->run, "id"));
+	kv(b, "started", aieth__rj_gets(r->run, "started_at"));
+	kv_num(b, "duration", "%.3f s", aieth__rj_getd(r->run, "duration_s"));
+	kv_num(b, "exit code", "%.0f", (double)aieth__rj_geti(r->run, "exit_code"));
+	kv(b, "board", aieth__rj_gets(r->env, "board"));
+	kv(b, "backend", aieth__rj_gets(r->env, "backend"));
+	if (aieth__rj_getd(r->env, "pl_clock_MHz") > 0)
+		kv_num(b, "PL clock", "%.3f MHz", aieth__rj_getd(r->env, "pl_clock_MHz"));
+	kv(b, "host", aieth__rj_gets(r->env, "hostname"));
 	{
 		char ver[160];
-		snprintf(ver, sizeof ver, "%s %s", rj_gets(r->run, "tool"),
-			 rj_gets(r->run, "tool_version"));
+		snprintf(ver, sizeof ver, "%s %s", aieth__rj_gets(r->run, "tool"),
+			 aieth__rj_gets(r->run, "tool_version"));
 		kv(b, "tool", ver);
 	}
 	sb_lit(b, "<tr><th class=\"l\">command</th><td><code>");
 	for (i = 0; argv && i < json_object_array_length(argv) && i < 256; i++) {
 		if (i)
 			sb_lit(b, " ");
-		rv_esc(b, json_object_get_string(json_object_array_get_idx(argv, i)));
+		aieth__rv_esc(b, json_object_get_string(json_object_array_get_idx(argv, i)));
 	}
 	sb_lit(b, "</code></td></tr>\n</table>\n<table><tr>");
 	for (i = 0; i < sizeof counts / sizeof *counts; i++)
-		sb_printf(b, "<th>%s</th>", counts[i]);
+		aieth__sb_printf(b, "<th>%s</th>", counts[i]);
 	sb_lit(b, "</tr><tr>");
 	for (i = 0; i < sizeof counts / sizeof *counts; i++)
-		sb_printf(b, "<td>%lld</td>", (long long)rj_geti(sum, counts[i]));
+		aieth__sb_printf(b, "<td>%lld</td>", (long long)aieth__rj_geti(sum, counts[i]));
 	sb_lit(b, "</tr></table>\n");
 }
 
@@ -97,7 +98,7 @@ static unsigned char *pick(const aieth_report *r, size_t cap)
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
 		if (i < cap)
 			p[i] = 1;
-		else if (strcmp(rj_gets(t, "status"), "pass") && extra < cap) {
+		else if (strcmp(aieth__rj_gets(t, "status"), "pass") && extra < cap) {
 			p[i] = 1;
 			extra++;
 		}
@@ -112,14 +113,15 @@ static void left_out(sbuf *b, const aieth_report *r, const unsigned char *on, co
 	for (i = 0; i < n; i++)
 		if (!on[i]) {
 			more++;
-			bad += strcmp(rj_gets(json_object_array_get_idx(r->tests, i), "status"),
+			bad += strcmp(aieth__rj_gets(json_object_array_get_idx(r->tests, i),
+						     "status"),
 				      "pass") != 0;
 		}
 	if (more)
-		sb_printf(b,
-			  "<p class=\"note\">%zu more tests (%zu of them not passing) %s: "
-			  "report.json has every test</p>\n",
-			  more, bad, what);
+		aieth__sb_printf(b,
+				 "<p class=\"note\">%zu more tests (%zu of them not passing) %s: "
+				 "report.json has every test</p>\n",
+				 more, bad, what);
 }
 
 static void test_index(sbuf *b, const aieth_report *r, const unsigned char *listed,
@@ -131,16 +133,18 @@ static void test_index(sbuf *b, const aieth_report *r, const unsigned char *list
 		  "<th>duration (s)</th></tr>\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
-		struct json_object *txns = rj_get(t, "transactions");
+		struct json_object *txns = aieth__rj_get(t, "transactions");
 		if (!listed[i])
 			continue;
-		rv_test_row(b, NULL, t, i, shown[i]);
-		sb_printf(b, "<td>%lld</td><td class=\"l\">", (long long)rj_geti(t, "exit_code"));
-		rv_esc(b, rj_gets(t, "board"));
+		aieth__rv_test_row(b, NULL, t, i, shown[i]);
+		aieth__sb_printf(b, "<td>%lld</td><td class=\"l\">",
+				 (long long)aieth__rj_geti(t, "exit_code"));
+		aieth__rv_esc(b, aieth__rj_gets(t, "board"));
 		sb_lit(b, "</td><td class=\"l\">");
-		rv_esc(b, rj_gets(t, "backend"));
-		sb_printf(b, "</td><td>%zu</td><td>%.3f</td></tr>\n",
-			  txns ? json_object_array_length(txns) : 0, rj_getd(t, "duration_s"));
+		aieth__rv_esc(b, aieth__rj_gets(t, "backend"));
+		aieth__sb_printf(b, "</td><td>%zu</td><td>%.3f</td></tr>\n",
+				 txns ? json_object_array_length(txns) : 0,
+				 aieth__rj_getd(t, "duration_s"));
 	}
 	sb_lit(b, "</table>\n");
 	left_out(b, r, listed, "not listed");
@@ -148,14 +152,15 @@ static void test_index(sbuf *b, const aieth_report *r, const unsigned char *list
 
 static void data_cell(sbuf *b, struct json_object *ch)
 {
-	struct json_object *in = rj_get(ch, "integrity");
-	if (!in || !json_object_get_boolean(rj_get(in, "checked")))
+	struct json_object *in = aieth__rj_get(ch, "integrity");
+	if (!in || !json_object_get_boolean(aieth__rj_get(in, "checked")))
 		sb_lit(b, "-");
-	else if (rj_geti(in, "mismatches") == 0)
-		sb_printf(b, "ok (%lld)", (long long)rj_geti(in, "elements"));
+	else if (aieth__rj_geti(in, "mismatches") == 0)
+		aieth__sb_printf(b, "ok (%lld)", (long long)aieth__rj_geti(in, "elements"));
 	else
-		sb_printf(b, "%lld BAD @%lld", (long long)rj_geti(in, "mismatches"),
-			  (long long)rj_geti(rj_get(in, "first_mismatch"), "offset"));
+		aieth__sb_printf(
+			b, "%lld BAD @%lld", (long long)aieth__rj_geti(in, "mismatches"),
+			(long long)aieth__rj_geti(aieth__rj_get(in, "first_mismatch"), "offset"));
 }
 
 /* After a failed check's badge: the limit and the measured value. */
@@ -164,9 +169,9 @@ static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct j
 	sbuf w = SB_INIT(SB_LINE_MAX);
 	if (why(&w, o) && w.p && !w.oom) {
 		sb_lit(b, " ");
-		rv_esc(b, w.p);
+		aieth__rv_esc(b, w.p);
 	}
-	sb_free(&w);
+	aieth__sb_free(&w);
 }
 
 /* A figure's cell: with repeats the median and its spread ("5000.0
@@ -174,21 +179,22 @@ static void why_text(sbuf *b, struct json_object *o, int (*why)(sbuf *, struct j
  * else the one run's value. */
 static void stat_cell(sbuf *b, struct json_object *o, const char *key, int prec)
 {
-	struct json_object *s = rv_stat(o, key);
+	struct json_object *s = aieth__rv_stat(o, key);
 	double mn = 0, mx = 0, mean = 0, sd = 0;
 	if (!s) {
-		sb_printf(b, "%.*f", prec, rj_getd(o, key));
+		aieth__sb_printf(b, "%.*f", prec, aieth__rj_getd(o, key));
 		return;
 	}
-	rv_num(s, "min", &mn);
-	rv_num(s, "max", &mx);
-	rv_num(s, "mean", &mean);
-	rv_num(s, "stddev", &sd);
-	sb_printf(b,
-		  "<span title=\"median of %zu runs; min %.*f, max %.*f, mean %.*f, stddev %.*f; "
-		  "\xc2\xb1: MAD / median\">",
-		  rv_len(rv_arr(s, "runs")), prec, mn, prec, mx, prec, mean, prec, sd);
-	rv_pm(b, s, prec);
+	aieth__rv_num(s, "min", &mn);
+	aieth__rv_num(s, "max", &mx);
+	aieth__rv_num(s, "mean", &mean);
+	aieth__rv_num(s, "stddev", &sd);
+	aieth__sb_printf(
+		b,
+		"<span title=\"median of %zu runs; min %.*f, max %.*f, mean %.*f, stddev %.*f; "
+		"\xc2\xb1: MAD / median\">",
+		aieth__rv_len(aieth__rv_arr(s, "runs")), prec, mn, prec, mx, prec, mean, prec, sd);
+	aieth__rv_pm(b, s, prec);
 	sb_lit(b, "</span>");
 }
 
@@ -201,45 +207,47 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
 		  "<th class=\"l\">data</th><th class=\"l\">verdict</th></tr>\n");
 	for (k = 0; chs && k < json_object_array_length(chs); k++, (*rows)++) {
 		struct json_object *ch = json_object_array_get_idx(chs, k);
-		struct json_object *pl = rj_get(ch, "placement");
+		struct json_object *pl = aieth__rj_get(ch, "placement");
 		if (*rows >= RV_MAX_ROWS) {
 			char where[80];
 			snprintf(where, sizeof where,
 				 "report.json (this page shows %d rows at most)", RV_MAX_ROWS);
-			rv_more_row(b, 11, json_object_array_length(chs) - k, "channels", where);
+			aieth__rv_more_row(b, 11, json_object_array_length(chs) - k, "channels",
+					   where);
 			*rows += json_object_array_length(chs) - k;
 			break;
 		}
 		sb_lit(b, "<tr><td class=\"l\">");
-		rv_esc(b, rj_gets(ch, "plio"));
-		sb_printf(b, "</td><td>%s</td><td>%lld/%lld</td>",
-			  strcmp(rj_gets(ch, "direction"), "to_aie") ? "from" : "to",
-			  (long long)rj_geti(pl, "shim_column"),
-			  (long long)rj_geti(pl, "shim_channel"));
-		if (json_object_get_boolean(rj_get(ch, "finished"))) {
-			sb_printf(b, "<td>%lld</td><td>%lld</td><td>%lld</td><td>",
-				  (long long)rj_geti(ch, "bytes_moved"),
-				  (long long)rj_geti(ch, "first_cycle"),
-				  (long long)rj_geti(ch, "last_cycle"));
+		aieth__rv_esc(b, aieth__rj_gets(ch, "plio"));
+		aieth__sb_printf(b, "</td><td>%s</td><td>%lld/%lld</td>",
+				 strcmp(aieth__rj_gets(ch, "direction"), "to_aie") ? "from" : "to",
+				 (long long)aieth__rj_geti(pl, "shim_column"),
+				 (long long)aieth__rj_geti(pl, "shim_channel"));
+		if (json_object_get_boolean(aieth__rj_get(ch, "finished"))) {
+			aieth__sb_printf(b, "<td>%lld</td><td>%lld</td><td>%lld</td><td>",
+					 (long long)aieth__rj_geti(ch, "bytes_moved"),
+					 (long long)aieth__rj_geti(ch, "first_cycle"),
+					 (long long)aieth__rj_geti(ch, "last_cycle"));
 			stat_cell(b, ch, "cycles", 0);
 			sb_lit(b, "</td><td>");
 			stat_cell(b, ch, "throughput_MBps", 1);
-			sb_printf(b, "</td><td>%.1f</td>", rj_getd(ch, "utilisation_pct"));
+			aieth__sb_printf(b, "</td><td>%.1f</td>",
+					 aieth__rj_getd(ch, "utilisation_pct"));
 		} else {
 			sbuf u = SB_INIT(SB_LINE_MAX);
-			rw_unfinished(&u, tx, ch);
-			sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
-				  (long long)rj_geti(ch, "bytes_moved"),
-				  (long long)rj_geti(ch, "bytes_expected"));
-			rv_esc(b, u.p && !u.oom ? u.p : "did not finish");
+			aieth__rw_unfinished(&u, tx, ch);
+			aieth__sb_printf(b, "<td>%lld/%lld</td><td colspan=\"5\" class=\"l\">",
+					 (long long)aieth__rj_geti(ch, "bytes_moved"),
+					 (long long)aieth__rj_geti(ch, "bytes_expected"));
+			aieth__rv_esc(b, u.p && !u.oom ? u.p : "did not finish");
 			sb_lit(b, "</td>");
-			sb_free(&u);
+			aieth__sb_free(&u);
 		}
 		sb_lit(b, "<td class=\"l\">");
 		data_cell(b, ch);
 		sb_lit(b, "</td><td class=\"l\">");
-		rv_badge(b, rj_gets(ch, "verdict"));
-		why_text(b, ch, rw_channel_why);
+		aieth__rv_badge(b, aieth__rj_gets(ch, "verdict"));
+		why_text(b, ch, aieth__rw_channel_why);
 		sb_lit(b, "</td></tr>\n");
 	}
 	sb_lit(b, "</table>\n");
@@ -250,55 +258,60 @@ static void channel_rows(sbuf *b, struct json_object *tx, struct json_object *ch
  * channels' verdicts: the same words again would be noise. */
 static void runs_failed(sbuf *b, struct json_object *t, struct json_object *rf)
 {
-	struct json_object *rp = rj_get(t, "repeat");
+	struct json_object *rp = aieth__rj_get(t, "repeat");
 	size_t k;
-	if (rp && rj_geti(rp, "runs") <= 1 && rj_geti(rp, "warmup") == 0)
+	if (rp && aieth__rj_geti(rp, "runs") <= 1 && aieth__rj_geti(rp, "warmup") == 0)
 		return;
-	for (k = 0; k < rv_len(rf) && k < 64; k++) {
+	for (k = 0; k < aieth__rv_len(rf) && k < 64; k++) {
 		struct json_object *f = json_object_array_get_idx(rf, k);
 		sb_lit(b, "<p class=\"err\">failed: ");
-		rv_esc(b, rj_gets(f, "reason"));
+		aieth__rv_esc(b, aieth__rj_gets(f, "reason"));
 		sb_lit(b, "</p>\n");
 	}
-	if (rv_len(rf) > 64)
-		sb_printf(b, "<p class=\"note\">%zu more failed runs: see report.json</p>\n",
-			  rv_len(rf) - 64);
+	if (aieth__rv_len(rf) > 64)
+		aieth__sb_printf(b, "<p class=\"note\">%zu more failed runs: see report.json</p>\n",
+				 aieth__rv_len(rf) - 64);
 }
 
 static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, size_t *rows,
 			size_t *charts)
 {
-	struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
-	double clk = rv_clock_mhz(t);
+	struct json_object *chs = aieth__rj_get(tx, "channels"),
+			   *lats = aieth__rj_get(tx, "latencies");
+	double clk = aieth__rv_clock_mhz(t);
 	size_t k;
-	sb_printf(b, "<h3>transaction %lld &ldquo;", (long long)rj_geti(tx, "index"));
-	rv_esc(b, rj_gets(tx, "name"));
+	aieth__sb_printf(b, "<h3>transaction %lld &ldquo;", (long long)aieth__rj_geti(tx, "index"));
+	aieth__rv_esc(b, aieth__rj_gets(tx, "name"));
 	sb_lit(b, "&rdquo; (");
-	rv_esc(b, rj_gets(tx, "mode"));
+	aieth__rv_esc(b, aieth__rj_gets(tx, "mode"));
 	sb_lit(b, ") ");
-	rv_badge(b, rj_gets(tx, "status"));
-	if (!strcmp(rj_gets(tx, "status"), "done"))
-		sb_printf(b, "%s",
-			  json_object_get_boolean(rj_get(tx, "valid")) ? " valid" : " NOT VALID");
+	aieth__rv_badge(b, aieth__rj_gets(tx, "status"));
+	if (!strcmp(aieth__rj_gets(tx, "status"), "done"))
+		aieth__sb_printf(b, "%s",
+				 json_object_get_boolean(aieth__rj_get(tx, "valid"))
+					 ? " valid"
+					 : " NOT VALID");
 	/* 0: a board that does not count them (xrt, docs/on-board.md); no
 	 * transaction takes 0 cycles */
-	if (!rj_geti(tx, "total_cycles"))
+	if (!aieth__rj_geti(tx, "total_cycles"))
 		sb_lit(b, ", board cycles not known");
 	else
-		sb_printf(b, ", %lld board cycles", (long long)rj_geti(tx, "total_cycles"));
-	if (clk > 0 && rj_geti(tx, "total_cycles"))
-		sb_printf(b, " (%.3f &micro;s)", (double)rj_geti(tx, "total_cycles") / clk);
-	if (rv_stat(tx, "total_cycles")) {
+		aieth__sb_printf(b, ", %lld board cycles",
+				 (long long)aieth__rj_geti(tx, "total_cycles"));
+	if (clk > 0 && aieth__rj_geti(tx, "total_cycles"))
+		aieth__sb_printf(b, " (%.3f &micro;s)",
+				 (double)aieth__rj_geti(tx, "total_cycles") / clk);
+	if (aieth__rv_stat(tx, "total_cycles")) {
 		sb_lit(b, "; over the runs ");
-		rv_pm(b, rv_stat(tx, "total_cycles"), 0);
-		sb_printf(b, ", the figures below from run %lld (the median)",
-			  (long long)rj_geti(tx, "median_run"));
+		aieth__rv_pm(b, aieth__rv_stat(tx, "total_cycles"), 0);
+		aieth__sb_printf(b, ", the figures below from run %lld (the median)",
+				 (long long)aieth__rj_geti(tx, "median_run"));
 	}
 	sb_lit(b, "</h3>\n");
-	runs_failed(b, t, rv_arr(tx, "runs_failed"));
-	if (rj_gets(tx, "message")[0]) {
+	runs_failed(b, t, aieth__rv_arr(tx, "runs_failed"));
+	if (aieth__rj_gets(tx, "message")[0]) {
 		sb_lit(b, "<p class=\"note\">note: ");
-		rv_esc(b, rj_gets(tx, "message"));
+		aieth__rv_esc(b, aieth__rj_gets(tx, "message"));
 		sb_lit(b, "</p>\n");
 	}
 	channel_rows(b, tx, chs, rows);
@@ -308,30 +321,31 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 		for (k = 0; k < json_object_array_length(lats); k++) {
 			struct json_object *l = json_object_array_get_idx(lats, k);
 			sb_lit(b, "<tr><td class=\"l\">");
-			rv_esc(b, rj_gets(l, "from"));
+			aieth__rv_esc(b, aieth__rj_gets(l, "from"));
 			sb_lit(b, "</td><td class=\"l\">");
-			rv_esc(b, rj_gets(l, "to"));
+			aieth__rv_esc(b, aieth__rj_gets(l, "to"));
 			sb_lit(b, "</td><td>");
 			{
 				/* not measured: said so, never a 0-cycle measurement */
 				sbuf u = SB_INIT(SB_LINE_MAX);
-				int un = rw_latency_unmeasured(&u, tx, l);
-				int done = !strcmp(rj_gets(tx, "status"), "done");
+				int un = aieth__rw_latency_unmeasured(&u, tx, l);
+				int done = !strcmp(aieth__rj_gets(tx, "status"), "done");
 				if (un)
-					rv_esc(b, u.p && !u.oom ? u.p : "not measured");
+					aieth__rv_esc(b, u.p && !u.oom ? u.p : "not measured");
 				else
 					stat_cell(b, l, "cycles", 0);
-				sb_printf(b, "</td><td>%lld</td><td>",
-					  (long long)rj_geti(l, "max_cycles"));
+				aieth__sb_printf(b, "</td><td>%lld</td><td>",
+						 (long long)aieth__rj_geti(l, "max_cycles"));
 				if (un && !done)
 					sb_lit(b, "not checked");
 				else
-					rv_badge(b, json_object_get_boolean(rj_get(l, "passed"))
-							    ? "pass"
-							    : "fail");
+					aieth__rv_badge(b, json_object_get_boolean(
+								   aieth__rj_get(l, "passed"))
+								   ? "pass"
+								   : "fail");
 				if (done)
-					why_text(b, l, rw_latency_why);
-				sb_free(&u);
+					why_text(b, l, aieth__rw_latency_why);
+				aieth__sb_free(&u);
 			}
 			sb_lit(b, "</td></tr>\n");
 		}
@@ -339,16 +353,16 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 	}
 	if (*charts < RV_MAX_CHARTS) {
 		sb_lit(b, "<div class=\"charts\">\n");
-		rv_svg_throughput(b, t, tx, 0);
-		if (rv_has_dist(tx))
-			rv_svg_distribution(b, t, tx, 0);
-		rv_svg_timeline(b, t, tx, 0);
+		aieth__rv_svg_throughput(b, t, tx, 0);
+		if (aieth__rv_has_dist(tx))
+			aieth__rv_svg_distribution(b, t, tx, 0);
+		aieth__rv_svg_timeline(b, t, tx, 0);
 		sb_lit(b, "</div>\n");
 	} else if (*charts == RV_MAX_CHARTS) {
-		sb_printf(b,
-			  "<p class=\"note\">no more charts: this page draws the first %d "
-			  "transactions of the run</p>\n",
-			  RV_MAX_CHARTS);
+		aieth__sb_printf(b,
+				 "<p class=\"note\">no more charts: this page draws the first %d "
+				 "transactions of the run</p>\n",
+				 RV_MAX_CHARTS);
 	}
 	(*charts)++;
 }
@@ -356,23 +370,26 @@ static void transaction(sbuf *b, struct json_object *t, struct json_object *tx, 
 /* A repeated test and a sweep's point say so. */
 static void campaign_rows(sbuf *b, struct json_object *t)
 {
-	struct json_object *rep = rj_get(t, "repeat"), *sw = rj_get(t, "sweep");
+	struct json_object *rep = aieth__rj_get(t, "repeat"), *sw = aieth__rj_get(t, "sweep");
 	double runs = 1, warm = 0, pt = 0, pts = 0;
-	rv_num(rep, "runs", &runs);
-	rv_num(rep, "warmup", &warm);
+	aieth__rv_num(rep, "runs", &runs);
+	aieth__rv_num(rep, "warmup", &warm);
 	if (runs > 1 || warm > 0) {
 		char tmp[160];
 		snprintf(tmp, sizeof tmp,
 			 "%.0f measured runs after %.0f warm-up; thresholds on the ", runs, warm);
-		sb_printf(b, "<tr><th class=\"l\">repeat</th><td>%s", tmp);
-		rv_esc(b, rj_gets(rep, "statistic")[0] ? rj_gets(rep, "statistic") : "median");
+		aieth__sb_printf(b, "<tr><th class=\"l\">repeat</th><td>%s", tmp);
+		aieth__rv_esc(b, aieth__rj_gets(rep, "statistic")[0]
+					 ? aieth__rj_gets(rep, "statistic")
+					 : "median");
 		sb_lit(b, "</td></tr>\n");
 	}
 	if (sw && json_object_is_type(sw, json_type_object)) {
-		rv_num(sw, "point", &pt);
-		rv_num(sw, "points", &pts);
-		sb_printf(b, "<tr><th class=\"l\">sweep</th><td>point %.0f of %.0f of ", pt, pts);
-		rv_esc(b, rj_gets(sw, "name"));
+		aieth__rv_num(sw, "point", &pt);
+		aieth__rv_num(sw, "points", &pts);
+		aieth__sb_printf(b, "<tr><th class=\"l\">sweep</th><td>point %.0f of %.0f of ", pt,
+				 pts);
+		aieth__rv_esc(b, aieth__rj_gets(sw, "name"));
 		sb_lit(b, "</td></tr>\n");
 	}
 }
@@ -380,17 +397,17 @@ static void campaign_rows(sbuf *b, struct json_object *t)
 /* A run_test validate test: its number, verdict, reason and figures. */
 static void validate_rows(sbuf *b, struct json_object *t)
 {
-	struct json_object *v = rj_get(t, "validate"), *f;
+	struct json_object *v = aieth__rj_get(t, "validate"), *f;
 	char num[64];
 	if (!v)
 		return;
-	snprintf(num, sizeof num, "test %lld of level %lld", (long long)rj_geti(v, "number"),
-		 (long long)rj_geti(v, "level"));
+	snprintf(num, sizeof num, "test %lld of level %lld", (long long)aieth__rj_geti(v, "number"),
+		 (long long)aieth__rj_geti(v, "level"));
 	kv(b, "validate", num);
-	kv(b, "verdict", rj_gets(v, "verdict"));
-	if (rj_gets(v, "reason")[0])
-		kv(b, "reason", rj_gets(v, "reason"));
-	f = rj_get(v, "figures");
+	kv(b, "verdict", aieth__rj_gets(v, "verdict"));
+	if (aieth__rj_gets(v, "reason")[0])
+		kv(b, "reason", aieth__rj_gets(v, "reason"));
+	f = aieth__rj_get(v, "figures");
 	if (!f || !json_object_is_type(f, json_type_object))
 		return;
 	/* one row per figure: a scalar as text, an array or object as its
@@ -399,20 +416,20 @@ static void validate_rows(sbuf *b, struct json_object *t)
 	{
 		/* the board is the test's row above when it is the same */
 		if (!strcmp(key, "board") && json_object_is_type(val, json_type_string) &&
-		    !strcmp(json_object_get_string(val), rj_gets(t, "board")))
+		    !strcmp(json_object_get_string(val), aieth__rj_gets(t, "board")))
 			continue;
 		sb_lit(b, "<tr><th class=\"l\">");
-		rv_esc(b, key);
+		aieth__rv_esc(b, key);
 		sb_lit(b, "</th><td>");
 		if (json_object_is_type(val, json_type_string)) {
-			rv_esc_cut(b, json_object_get_string(val), 2000);
+			aieth__rv_esc_cut(b, json_object_get_string(val), 2000);
 		} else {
 			sb_lit(b, "<code>");
-			rv_esc_cut(b,
-				   json_object_to_json_string_ext(
-					   val,
-					   JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
-				   2000);
+			aieth__rv_esc_cut(b,
+					  json_object_to_json_string_ext(
+						  val, JSON_C_TO_STRING_PLAIN |
+							       JSON_C_TO_STRING_NOSLASHESCAPE),
+					  2000);
 			sb_lit(b, "</code>");
 		}
 		sb_lit(b, "</td></tr>\n");
@@ -423,7 +440,7 @@ static void validate_rows(sbuf *b, struct json_object *t)
  * report says it: a farm resets a board for a stall only. */
 static void verdict_detail(sbuf *b, struct json_object *t)
 {
-	const char *v = rj_gets(t, "verdict_detail");
+	const char *v = aieth__rj_gets(t, "verdict_detail");
 	if (!strcmp(v, "data_size_mismatch"))
 		sb_lit(b, "<br><b>verdict: data size mismatch</b> (an input mistake, not a stall: "
 			  "fix the sizes; the board needs no reset)");
@@ -441,23 +458,26 @@ static void aie_ports_table(sbuf *b, struct json_object *ports)
 		  "<th>PLIO</th><th>dir</th><th>state</th><th>bytes</th><th>iteration</th></tr>\n");
 	for (i = 0; i < n && i < 128; i++) {
 		struct json_object *p = json_object_array_get_idx(ports, i), *st, *its;
-		int stuck = (st = rj_get(p, "stuck")) && json_object_get_boolean(st);
-		sb_printf(b, "<tr%s><td>", stuck ? " class=\"stuck\"" : "");
-		rv_esc(b, rj_gets(p, "graph"));
+		int stuck = (st = aieth__rj_get(p, "stuck")) && json_object_get_boolean(st);
+		aieth__sb_printf(b, "<tr%s><td>", stuck ? " class=\"stuck\"" : "");
+		aieth__rv_esc(b, aieth__rj_gets(p, "graph"));
 		sb_lit(b, "</td><td>");
-		rv_esc(b, rj_gets(p, "kernel"));
-		sb_printf(b, "</td><td>%s %lld</td><td>",
-			  !strcmp(rj_gets(p, "direction"), "to_aie") ? "input" : "output",
-			  (long long)rj_geti(p, "port"));
-		rv_esc(b, rj_gets(p, "plio"));
-		sb_printf(b, "</td><td>%s</td><td>",
-			  !strcmp(rj_gets(p, "direction"), "to_aie") ? "to" : "from");
-		rv_esc(b, rj_gets(p, "state"));
-		sb_printf(b, "</td><td>%lld of %lld</td><td>%lld", (long long)rj_geti(p, "bytes"),
-			  (long long)rj_geti(p, "expected_bytes"),
-			  (long long)rj_geti(p, "iteration"));
-		if ((its = rj_get(p, "iterations")) && !json_object_is_type(its, json_type_null))
-			sb_printf(b, " of %lld", (long long)json_object_get_int64(its));
+		aieth__rv_esc(b, aieth__rj_gets(p, "kernel"));
+		aieth__sb_printf(b, "</td><td>%s %lld</td><td>",
+				 !strcmp(aieth__rj_gets(p, "direction"), "to_aie") ? "input"
+										   : "output",
+				 (long long)aieth__rj_geti(p, "port"));
+		aieth__rv_esc(b, aieth__rj_gets(p, "plio"));
+		aieth__sb_printf(b, "</td><td>%s</td><td>",
+				 !strcmp(aieth__rj_gets(p, "direction"), "to_aie") ? "to" : "from");
+		aieth__rv_esc(b, aieth__rj_gets(p, "state"));
+		aieth__sb_printf(b, "</td><td>%lld of %lld</td><td>%lld",
+				 (long long)aieth__rj_geti(p, "bytes"),
+				 (long long)aieth__rj_geti(p, "expected_bytes"),
+				 (long long)aieth__rj_geti(p, "iteration"));
+		if ((its = aieth__rj_get(p, "iterations")) &&
+		    !json_object_is_type(its, json_type_null))
+			aieth__sb_printf(b, " of %lld", (long long)json_object_get_int64(its));
 		sb_lit(b, "</td></tr>\n");
 	}
 	sb_lit(b, "</table>\n");
@@ -470,16 +490,17 @@ static void aie_ports_table(sbuf *b, struct json_object *ports)
  * 512 are not drawn. */
 static void aie_state_section(sbuf *b, struct json_object *t)
 {
-	struct json_object *a = rj_get(t, "aie_state"), *tiles, *words, *ports;
+	struct json_object *a = aieth__rj_get(t, "aie_state"), *tiles, *words, *ports;
 	size_t i, n;
 	int minc = 100, maxc = -1, maxr = -1, cell = 22;
-	if (!a || !(tiles = rj_get(a, "tiles")) || !json_object_is_type(tiles, json_type_array))
+	if (!a || !(tiles = aieth__rj_get(a, "tiles")) ||
+	    !json_object_is_type(tiles, json_type_array))
 		return;
-	ports = rj_get(a, "ports");
+	ports = aieth__rj_get(a, "ports");
 	if (!json_object_array_length(tiles) && ports &&
 	    json_object_is_type(ports, json_type_array) && json_object_array_length(ports)) {
 		sb_lit(b, "<h3>AI Engine graph models at the hang (");
-		rv_esc(b, rj_gets(a, "source"));
+		aieth__rv_esc(b, aieth__rj_gets(a, "source"));
 		sb_lit(b, ")</h3>\n");
 		aie_ports_table(b, ports);
 		goto words;
@@ -489,7 +510,7 @@ static void aie_state_section(sbuf *b, struct json_object *t)
 		n = 512;
 	for (i = 0; i < n; i++) {
 		struct json_object *ti = json_object_array_get_idx(tiles, i);
-		int c = (int)rj_geti(ti, "col"), r = (int)rj_geti(ti, "row");
+		int c = (int)aieth__rj_geti(ti, "col"), r = (int)aieth__rj_geti(ti, "row");
 		if (c < 0 || c > 99 || r < 0 || r > 99)
 			continue;
 		minc = c < minc ? c : minc;
@@ -502,58 +523,61 @@ static void aie_state_section(sbuf *b, struct json_object *t)
 		 * a tile is found by its (col,row) as the words name it */
 		int lm = 26, bm = 16, w = lm + (maxc - minc + 1) * cell, h = (maxr + 1) * cell + bm;
 		int c, r;
-		sb_printf(b,
-			  "<svg class=\"aie\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-			  "height=\"%d\" role=\"img\" aria-label=\"AI Engine tiles read, stuck "
-			  "ones in red\" font-size=\"10\" font-family=\"sans-serif\">\n",
-			  w, h);
+		aieth__sb_printf(
+			b,
+			"<svg class=\"aie\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+			"height=\"%d\" role=\"img\" aria-label=\"AI Engine tiles read, stuck "
+			"ones in red\" font-size=\"10\" font-family=\"sans-serif\">\n",
+			w, h);
 		for (r = 0; r <= maxr; r++)
-			sb_printf(b,
-				  "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
-				  "fill=\"#555\">%d</text>\n",
-				  lm - 4, (maxr - r) * cell + cell / 2 + 4, r);
+			aieth__sb_printf(b,
+					 "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+					 "fill=\"#555\">%d</text>\n",
+					 lm - 4, (maxr - r) * cell + cell / 2 + 4, r);
 		for (c = minc; c <= maxc; c++)
-			sb_printf(b,
-				  "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-				  "fill=\"#555\">%d</text>\n",
-				  lm + (c - minc) * cell + cell / 2, h - 3, c);
+			aieth__sb_printf(b,
+					 "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+					 "fill=\"#555\">%d</text>\n",
+					 lm + (c - minc) * cell + cell / 2, h - 3, c);
 		for (i = 0; i < n; i++) {
 			struct json_object *ti = json_object_array_get_idx(tiles, i), *st;
-			const char *kind = rj_gets(ti, "kind");
-			int stuck = (st = rj_get(ti, "stuck")) && json_object_get_boolean(st);
-			c = (int)rj_geti(ti, "col"), r = (int)rj_geti(ti, "row");
+			const char *kind = aieth__rj_gets(ti, "kind");
+			int stuck =
+				(st = aieth__rj_get(ti, "stuck")) && json_object_get_boolean(st);
+			c = (int)aieth__rj_geti(ti, "col"), r = (int)aieth__rj_geti(ti, "row");
 			if (c < 0 || c > 99 || r < 0 || r > 99)
 				continue;
-			sb_printf(b,
-				  "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-				  "fill=\"%s\" stroke=\"#555\"/><text x=\"%d\" y=\"%d\" "
-				  "text-anchor=\"middle\" fill=\"%s\">%c</text><title>",
-				  lm + (c - minc) * cell + 1, (maxr - r) * cell + 1, cell - 2,
-				  cell - 2, stuck ? "#d33" : "#ccc",
-				  lm + (c - minc) * cell + cell / 2,
-				  (maxr - r) * cell + cell / 2 + 4, stuck ? "#fff" : "#333",
-				  !strcmp(kind, "shim")  ? 'S'
-				  : !strcmp(kind, "mem") ? 'M'
-							 : 'C');
-			rv_esc(b, kind);
-			sb_printf(b, " (%d,%d)%s</title></g>\n", c, r, stuck ? " stuck" : "");
+			aieth__sb_printf(b,
+					 "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+					 "fill=\"%s\" stroke=\"#555\"/><text x=\"%d\" y=\"%d\" "
+					 "text-anchor=\"middle\" fill=\"%s\">%c</text><title>",
+					 lm + (c - minc) * cell + 1, (maxr - r) * cell + 1,
+					 cell - 2, cell - 2, stuck ? "#d33" : "#ccc",
+					 lm + (c - minc) * cell + cell / 2,
+					 (maxr - r) * cell + cell / 2 + 4, stuck ? "#fff" : "#333",
+					 !strcmp(kind, "shim")  ? 'S'
+					 : !strcmp(kind, "mem") ? 'M'
+								: 'C');
+			aieth__rv_esc(b, kind);
+			aieth__sb_printf(b, " (%d,%d)%s</title></g>\n", c, r,
+					 stuck ? " stuck" : "");
 		}
 		sb_lit(b, "</svg>\n<p class=\"note\">columns below, rows at the left; C core, M "
 			  "memory, S shim tile; red: stuck, grey: read and not stuck, blank: not "
 			  "read</p>\n");
 	}
 words:
-	words = rj_get(a, "summary");
+	words = aieth__rj_get(a, "summary");
 	sb_lit(b, "<ul class=\"aie\">\n");
 	for (i = 0; words && i < json_object_array_length(words) && i < 64; i++) {
 		sb_lit(b, "<li>");
-		rv_esc(b, json_object_get_string(json_object_array_get_idx(words, i)));
+		aieth__rv_esc(b, json_object_get_string(json_object_array_get_idx(words, i)));
 		sb_lit(b, "</li>\n");
 	}
-	words = rj_get(a, "notes");
+	words = aieth__rj_get(a, "notes");
 	for (i = 0; words && i < json_object_array_length(words) && i < 32; i++) {
 		sb_lit(b, "<li class=\"note\">note: ");
-		rv_esc(b, json_object_get_string(json_object_array_get_idx(words, i)));
+		aieth__rv_esc(b, json_object_get_string(json_object_array_get_idx(words, i)));
 		sb_lit(b, "</li>\n");
 	}
 	sb_lit(b, "</ul>\n");
@@ -561,55 +585,56 @@ words:
 
 static void test_section(sbuf *b, struct json_object *t, size_t i, size_t *rows, size_t *charts)
 {
-	struct json_object *txns = rj_get(t, "transactions"), *err = rj_get(t, "error");
+	struct json_object *txns = aieth__rj_get(t, "transactions"),
+			   *err = aieth__rj_get(t, "error");
 	size_t j;
-	sb_printf(b, "<section id=\"t%zu\">\n<h2>", i);
-	rv_esc(b, rj_gets(t, "name"));
+	aieth__sb_printf(b, "<section id=\"t%zu\">\n<h2>", i);
+	aieth__rv_esc(b, aieth__rj_gets(t, "name"));
 	sb_lit(b, " ");
-	rv_badge(b, rj_gets(t, "status"));
+	aieth__rv_badge(b, aieth__rj_gets(t, "status"));
 	sb_lit(b, "</h2>\n<table class=\"kv\">\n");
 	/* a validate test has no description or spec: no empty rows */
-	if (rj_gets(t, "description")[0])
-		kv(b, "description", rj_gets(t, "description"));
-	if (rj_gets(t, "spec")[0])
-		kv(b, "spec", rj_gets(t, "spec"));
-	kv(b, "board", rj_gets(t, "board"));
-	kv(b, "backend", rj_gets(t, "backend"));
-	if (rv_clock_mhz(t) > 0)
-		kv_num(b, "PL clock", "%.3f MHz", rv_clock_mhz(t));
-	kv_num(b, "exit code", "%.0f", (double)rj_geti(t, "exit_code"));
-	kv_num(b, "duration", "%.3f s", rj_getd(t, "duration_s"));
+	if (aieth__rj_gets(t, "description")[0])
+		kv(b, "description", aieth__rj_gets(t, "description"));
+	if (aieth__rj_gets(t, "spec")[0])
+		kv(b, "spec", aieth__rj_gets(t, "spec"));
+	kv(b, "board", aieth__rj_gets(t, "board"));
+	kv(b, "backend", aieth__rj_gets(t, "backend"));
+	if (aieth__rv_clock_mhz(t) > 0)
+		kv_num(b, "PL clock", "%.3f MHz", aieth__rv_clock_mhz(t));
+	kv_num(b, "exit code", "%.0f", (double)aieth__rj_geti(t, "exit_code"));
+	kv_num(b, "duration", "%.3f s", aieth__rj_getd(t, "duration_s"));
 	campaign_rows(b, t);
 	validate_rows(b, t);
 	sb_lit(b, "</table>\n");
 	if (err) {
 		sb_lit(b, "<div class=\"err\"><b>error</b> (");
-		rv_esc(b, rj_gets(err, "phase"));
+		aieth__rv_esc(b, aieth__rj_gets(err, "phase"));
 		sb_lit(b, ", ");
-		rv_esc(b, rj_gets(err, "code"));
+		aieth__rv_esc(b, aieth__rj_gets(err, "code"));
 		sb_lit(b, "): ");
-		rv_esc(b, rj_gets(err, "message"));
-		if (rj_gets(err, "hint")[0]) {
+		aieth__rv_esc(b, aieth__rj_gets(err, "message"));
+		if (aieth__rj_gets(err, "hint")[0]) {
 			sb_lit(b, "<br>hint: ");
-			rv_esc(b, rj_gets(err, "hint"));
+			aieth__rv_esc(b, aieth__rj_gets(err, "hint"));
 		}
 		verdict_detail(b, t);
 		sb_lit(b, "</div>\n");
 	}
 	aie_state_section(b, t);
 	/* a validate test's figures say what it did */
-	if ((!txns || !json_object_array_length(txns)) && !rj_get(t, "validate"))
+	if ((!txns || !json_object_array_length(txns)) && !aieth__rj_get(t, "validate"))
 		sb_lit(b, "<p class=\"note\">no transaction ran</p>\n");
 	for (j = 0; txns && j < json_object_array_length(txns); j++)
 		transaction(b, t, json_object_array_get_idx(txns, j), rows, charts);
-	rv_html_sensors(b, t);
+	aieth__rv_html_sensors(b, t);
 	sb_lit(b, "</section>\n");
 }
 
 static void num_cell(sbuf *b, struct json_object *v, const char *fmt)
 {
 	if (v && !json_object_is_type(v, json_type_null))
-		sb_printf(b, fmt, json_object_get_double(v));
+		aieth__sb_printf(b, fmt, json_object_get_double(v));
 	else
 		sb_lit(b, "-");
 }
@@ -617,31 +642,33 @@ static void num_cell(sbuf *b, struct json_object *v, const char *fmt)
 /* run_test --baseline: the table of what moved, as printed on stdout. */
 static void baseline_section(sbuf *b, const aieth_report *r)
 {
-	struct json_object *bo = rj_get(r->root, "baseline"), *chs;
+	struct json_object *bo = aieth__rj_get(r->root, "baseline"), *chs;
 	size_t i, n;
 	if (!bo)
 		return;
-	chs = rj_get(bo, "changes");
+	chs = aieth__rj_get(bo, "changes");
 	n = chs ? json_object_array_length(chs) : 0;
 	sb_lit(b, "<h2>Baseline ");
-	rv_badge(b, !strcmp(rj_gets(bo, "status"), "pass") ? "pass" : "fail");
+	aieth__rv_badge(b, !strcmp(aieth__rj_gets(bo, "status"), "pass") ? "pass" : "fail");
 	sb_lit(b, "</h2>\n<p>");
-	rv_esc(b, rj_gets(bo, "path"));
+	aieth__rv_esc(b, aieth__rj_gets(bo, "path"));
 	sb_lit(b, " (run ");
-	rv_esc(b, rj_gets(bo, "run_id"));
+	aieth__rv_esc(b, aieth__rj_gets(bo, "run_id"));
 	sb_lit(b, "): ");
-	if (!strcmp(rj_gets(bo, "status"), "refused")) {
+	if (!strcmp(aieth__rj_gets(bo, "status"), "refused")) {
 		sb_lit(b, "refused: ");
-		rv_esc(b, rj_gets(bo, "message"));
+		aieth__rv_esc(b, aieth__rj_gets(bo, "message"));
 		sb_lit(b, "</p>\n");
 		return;
 	}
-	sb_printf(b,
-		  "%lld values compared, %lld regressions, %lld missing or unfinished, %lld "
-		  "improvements (default tolerance %g%%)</p>\n",
-		  (long long)rj_geti(bo, "compared"), (long long)rj_geti(bo, "regressions"),
-		  (long long)rj_geti(bo, "missing"), (long long)rj_geti(bo, "improvements"),
-		  rj_getd(bo, "max_regression_pct"));
+	aieth__sb_printf(b,
+			 "%lld values compared, %lld regressions, %lld missing or unfinished, %lld "
+			 "improvements (default tolerance %g%%)</p>\n",
+			 (long long)aieth__rj_geti(bo, "compared"),
+			 (long long)aieth__rj_geti(bo, "regressions"),
+			 (long long)aieth__rj_geti(bo, "missing"),
+			 (long long)aieth__rj_geti(bo, "improvements"),
+			 aieth__rj_getd(bo, "max_regression_pct"));
 	if (!n) {
 		sb_lit(b, "<p class=\"note\">nothing moved</p>\n");
 		return;
@@ -651,40 +678,41 @@ static void baseline_section(sbuf *b, const aieth_report *r)
 		  "<th class=\"l\">where</th></tr>\n");
 	for (i = 0; i < n; i++) {
 		struct json_object *c = json_object_array_get_idx(chs, i);
-		const char *v = rj_gets(c, "verdict");
+		const char *v = aieth__rj_gets(c, "verdict");
 		int bad = !strcmp(v, "regression") || !strcmp(v, "missing") ||
 			  !strcmp(v, "unfinished");
 		if (i >= RV_MAX_ROWS) {
-			rv_more_row(b, 7, n - i, "rows", "baseline.changes in report.json");
+			aieth__rv_more_row(b, 7, n - i, "rows", "baseline.changes in report.json");
 			break;
 		}
 		sb_lit(b, "<tr><td class=\"l\">");
-		rv_esc(b, rj_gets(c, "metric"));
+		aieth__rv_esc(b, aieth__rj_gets(c, "metric"));
 		sb_lit(b, "</td><td>");
-		num_cell(b, rj_get(c, "baseline"), "%.2f");
+		num_cell(b, aieth__rj_get(c, "baseline"), "%.2f");
 		sb_lit(b, "</td><td>");
-		num_cell(b, rj_get(c, "now"), "%.2f");
+		num_cell(b, aieth__rj_get(c, "now"), "%.2f");
 		sb_lit(b, "</td><td>");
-		num_cell(b, rj_get(c, "change_pct"), "%+.2f%%");
+		num_cell(b, aieth__rj_get(c, "change_pct"), "%+.2f%%");
 		sb_lit(b, "</td><td>");
-		num_cell(b, rj_get(c, "tolerance_pct"), "%g%%");
-		sb_printf(b, "</td><td class=\"l\"><span class=\"b %s\">", bad ? "fail" : "pass");
-		rv_esc(b, v);
+		num_cell(b, aieth__rj_get(c, "tolerance_pct"), "%g%%");
+		aieth__sb_printf(b, "</td><td class=\"l\"><span class=\"b %s\">",
+				 bad ? "fail" : "pass");
+		aieth__rv_esc(b, v);
 		sb_lit(b, "</span></td><td class=\"l\">");
-		rv_esc(b, rj_gets(c, "test"));
-		if (rj_get(c, "transaction")) {
+		aieth__rv_esc(b, aieth__rj_gets(c, "test"));
+		if (aieth__rj_get(c, "transaction")) {
 			sb_lit(b, ".");
-			rv_esc(b, rj_gets(c, "transaction"));
+			aieth__rv_esc(b, aieth__rj_gets(c, "transaction"));
 		}
-		if (rj_get(c, "plio")) {
+		if (aieth__rj_get(c, "plio")) {
 			sb_lit(b, ".");
-			rv_esc(b, rj_gets(c, "plio"));
+			aieth__rv_esc(b, aieth__rj_gets(c, "plio"));
 		}
-		if (rj_get(c, "from")) {
+		if (aieth__rj_get(c, "from")) {
 			sb_lit(b, ".");
-			rv_esc(b, rj_gets(c, "from"));
+			aieth__rv_esc(b, aieth__rj_gets(c, "from"));
 			sb_lit(b, "-&gt;");
-			rv_esc(b, rj_gets(c, "to"));
+			aieth__rv_esc(b, aieth__rj_gets(c, "to"));
 		}
 		sb_lit(b, "</td></tr>\n");
 	}
@@ -711,13 +739,13 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 		   "style-src 'unsafe-inline'\">\n"
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<title>run_test report: ");
-	rv_esc(&b, rj_gets(r->run, "status"));
-	sb_printf(&b, ", %zu test%s</title>\n<style>%s</style>\n</head>\n<body>\n", n,
-		  n == 1 ? "" : "s", css);
+	aieth__rv_esc(&b, aieth__rj_gets(r->run, "status"));
+	aieth__sb_printf(&b, ", %zu test%s</title>\n<style>%s</style>\n</head>\n<body>\n", n,
+			 n == 1 ? "" : "s", css);
 	run_summary(&b, r);
 	baseline_section(&b, r);
 	/* a sweep's curves before the list of its (many) points */
-	rv_html_sweeps(&b, r, shown);
+	aieth__rv_html_sweeps(&b, r, shown);
 	test_index(&b, r, listed, shown);
 	for (i = 0; i < n; i++)
 		if (shown[i])
@@ -728,5 +756,5 @@ int aieth_report_write_html(const aieth_report *r, const char *path)
 	sb_lit(&b, "<p class=\"note\">Every figure is in report.json "
 		   "(docs/report-schema.md); the charts are also standalone SVG files.</p>\n"
 		   "</body>\n</html>\n");
-	return sb_write_file(&b, path);
+	return aieth__sb_write_file(&b, path);
 }

@@ -45,14 +45,14 @@ static void make_id(char *dst, struct json_object *test, const char *a, const ch
 		    const char *c, const char *d)
 {
 	char raw[1200], rest[1024];
-	struct json_object *sw = test ? rj_get(test, "sweep") : NULL;
+	struct json_object *sw = test ? aieth__rj_get(test, "sweep") : NULL;
 	int n = snprintf(rest, sizeof rest, "%s%s%s%s%s%s", b ? "." : "", b ? b : "", c ? "." : "",
 			 c ? c : "", d ? "." : "", d ? d : "");
 	size_t len = strlen(a) + (n > 0 ? (size_t)n : 0);
-	if (sw && rj_get(sw, "point") && (len > AIETH_FARM_ID_MAX || strchr(a, '+'))) {
+	if (sw && aieth__rj_get(sw, "point") && (len > AIETH_FARM_ID_MAX || strchr(a, '+'))) {
 		char suffix[32];
 		size_t budget, sl = (size_t)snprintf(suffix, sizeof suffix, ".p%lld",
-						     (long long)rj_geti(sw, "point"));
+						     (long long)aieth__rj_geti(sw, "point"));
 		size_t rl = strlen(rest);
 		budget = AIETH_FARM_ID_MAX > rl + sl + 1 ? AIETH_FARM_ID_MAX - rl - sl : 1;
 		snprintf(raw, sizeof raw, "%.*s%s%s", (int)budget, a, suffix, rest);
@@ -98,41 +98,43 @@ static void measure(aieth_farm_case *c, double v, const char *units)
 static void walk_txn(aieth_farm_fn fn, void *ctx, aieth_farm_case *c, const char *tname)
 {
 	struct json_object *tx = c->txn;
-	struct json_object *chs = rj_get(tx, "channels"), *lats = rj_get(tx, "latencies");
-	const char *xname = rj_gets(tx, "name"), *st = rj_gets(tx, "status");
+	struct json_object *chs = aieth__rj_get(tx, "channels"),
+			   *lats = aieth__rj_get(tx, "latencies");
+	const char *xname = aieth__rj_gets(tx, "name"), *st = aieth__rj_gets(tx, "status");
 	int stopped = !strcmp(st, "interrupted"), done = !strcmp(st, "done");
-	int all_pass = done && json_object_get_boolean(rj_get(tx, "valid"));
+	int all_pass = done && json_object_get_boolean(aieth__rj_get(tx, "valid"));
 	char id[AIETH_FARM_ID_MAX + 1];
 	size_t k;
 
 	for (k = 0; chs && k < json_object_array_length(chs); k++) {
 		struct json_object *ch = json_object_array_get_idx(chs, k);
-		const char *v = rj_gets(ch, "verdict");
+		const char *v = aieth__rj_gets(ch, "verdict");
 		all_pass = all_pass && !strcmp(v, "pass");
-		make_id(id, c->test, tname, xname, rj_gets(ch, "plio"), NULL);
+		make_id(id, c->test, tname, xname, aieth__rj_gets(ch, "plio"), NULL);
 		c->kind = AIETH_FARM_CHANNEL;
 		c->item = ch;
-		if (json_object_get_boolean(rj_get(ch, "finished")))
-			measure(c, rj_getd(ch, "throughput_MBps"), "MB/s");
+		if (json_object_get_boolean(aieth__rj_get(ch, "finished")))
+			measure(c, aieth__rj_getd(ch, "throughput_MBps"), "MB/s");
 		emit(fn, ctx, c, id, farm_result(v));
 	}
 	for (k = 0; lats && k < json_object_array_length(lats); k++) {
 		struct json_object *l = json_object_array_get_idx(lats, k);
 		char tail[600];
-		int passed = json_object_get_boolean(rj_get(l, "passed"));
+		int passed = json_object_get_boolean(aieth__rj_get(l, "passed"));
 		all_pass = all_pass && passed;
-		snprintf(tail, sizeof tail, "%s.%s", rj_gets(l, "from"), rj_gets(l, "to"));
+		snprintf(tail, sizeof tail, "%s.%s", aieth__rj_gets(l, "from"),
+			 aieth__rj_gets(l, "to"));
 		make_id(id, c->test, tname, xname, "latency", tail);
 		c->kind = AIETH_FARM_LATENCY;
 		c->item = l;
-		if (json_object_get_type(rj_get(l, "cycles")) == json_type_int)
-			measure(c, (double)rj_geti(l, "cycles"), "cycles");
+		if (json_object_get_type(aieth__rj_get(l, "cycles")) == json_type_int)
+			measure(c, (double)aieth__rj_geti(l, "cycles"), "cycles");
 		emit(fn, ctx, c, id, passed ? "pass" : stopped ? "unknown" : "fail");
 	}
 	make_id(id, c->test, tname, xname, NULL, NULL);
 	c->kind = AIETH_FARM_TXN;
 	if (done)
-		measure(c, (double)rj_geti(tx, "total_cycles"), "cycles");
+		measure(c, (double)aieth__rj_geti(tx, "total_cycles"), "cycles");
 	emit(fn, ctx, c, id, all_pass ? "pass" : stopped ? "unknown" : "fail");
 }
 
@@ -144,8 +146,8 @@ void aieth__farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx)
 	n = json_object_array_length(r->tests);
 	for (i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(r->tests, i);
-		struct json_object *txns = rj_get(t, "transactions");
-		const char *tname = rj_gets(t, "name");
+		struct json_object *txns = aieth__rj_get(t, "transactions");
+		const char *tname = aieth__rj_gets(t, "name");
 		char id[AIETH_FARM_ID_MAX + 1];
 		aieth_farm_case c;
 
@@ -161,8 +163,8 @@ void aieth__farm_walk(const aieth_report *r, aieth_farm_fn fn, void *ctx)
 		c.txn = NULL;
 		make_id(id, t, tname, NULL, NULL, NULL);
 		c.kind = AIETH_FARM_TEST;
-		measure(&c, rj_getd(t, "duration_s"), "s");
-		emit(fn, ctx, &c, id, farm_result(rj_gets(t, "status")));
+		measure(&c, aieth__rj_getd(t, "duration_s"), "s");
+		emit(fn, ctx, &c, id, farm_result(aieth__rj_gets(t, "status")));
 		c.kind = AIETH_FARM_SET_STOP;
 		emit(fn, ctx, &c, id, NULL);
 	}
@@ -177,16 +179,16 @@ static void lava_line(void *ctx, const aieth_farm_case *c)
 	sbuf *b = ctx;
 	switch (c->kind) {
 	case AIETH_FARM_SET_START:
-		sb_printf(b, "<LAVA_SIGNAL_TESTSET START %s>\n<LAVA_SIGNAL_STARTTC %s>\n", c->id,
-			  c->id);
+		aieth__sb_printf(b, "<LAVA_SIGNAL_TESTSET START %s>\n<LAVA_SIGNAL_STARTTC %s>\n",
+				 c->id, c->id);
 		return;
 	case AIETH_FARM_SET_STOP: sb_lit(b, "<LAVA_SIGNAL_TESTSET STOP>\n"); return;
-	case AIETH_FARM_TEST: sb_printf(b, "<LAVA_SIGNAL_ENDTC %s>\n", c->id); break;
+	case AIETH_FARM_TEST: aieth__sb_printf(b, "<LAVA_SIGNAL_ENDTC %s>\n", c->id); break;
 	default: break;
 	}
-	sb_printf(b, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", c->id, c->result);
+	aieth__sb_printf(b, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", c->id, c->result);
 	if (c->has_measurement)
-		sb_printf(b, " MEASUREMENT=%.3f UNITS=%s", c->measurement, c->units);
+		aieth__sb_printf(b, " MEASUREMENT=%.3f UNITS=%s", c->measurement, c->units);
 	sb_lit(b, ">\n");
 }
 
@@ -198,5 +200,5 @@ char *aieth_report_lava(const aieth_report *r)
 	aieth__farm_walk(r, lava_line, &b);
 	if (!b.p)
 		sb_lit(&b, "");
-	return sb_take(&b);
+	return aieth__sb_take(&b);
 }

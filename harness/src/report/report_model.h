@@ -31,7 +31,8 @@ double aieth__now(void);
 void aieth__iso8601(double t, char *buf, size_t n);
 
 /* The error object {phase, code, message, hint}. */
-struct json_object *rj_error(const char *phase, int code, const char *message, const char *hint);
+struct json_object *aieth__rj_error(const char *phase, int code, const char *message,
+				    const char *hint);
 
 /* Status word for an exit code: pass, fail, error, skip, timeout. */
 const char *aieth__exit_status(int exit_code);

@@ -13,20 +13,20 @@
 #include "report/report_model.h"
 #include "report/report_visual.h"
 
-struct json_object *rv_arr(struct json_object *o, const char *key)
+struct json_object *aieth__rv_arr(struct json_object *o, const char *key)
 {
-	struct json_object *v = rj_get(o, key);
+	struct json_object *v = aieth__rj_get(o, key);
 	return v && json_object_is_type(v, json_type_array) ? v : NULL;
 }
 
-size_t rv_len(struct json_object *a)
+size_t aieth__rv_len(struct json_object *a)
 {
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
-int rv_num(struct json_object *o, const char *key, double *out)
+int aieth__rv_num(struct json_object *o, const char *key, double *out)
 {
-	struct json_object *v = rj_get(o, key);
+	struct json_object *v = aieth__rj_get(o, key);
 	double x;
 	if (!v ||
 	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
@@ -38,35 +38,36 @@ int rv_num(struct json_object *o, const char *key, double *out)
 	return 1;
 }
 
-struct json_object *rv_stat(struct json_object *o, const char *key)
+struct json_object *aieth__rv_stat(struct json_object *o, const char *key)
 {
-	struct json_object *st = rj_get(o, "stats"), *s = rj_get(st, key);
+	struct json_object *st = aieth__rj_get(o, "stats"), *s = aieth__rj_get(st, key);
 	double d;
 	if (!st || !json_object_is_type(st, json_type_object) || !s ||
 	    !json_object_is_type(s, json_type_object))
 		return NULL;
-	if (!rv_num(s, "median", &d) || !rv_num(s, "min", &d) || !rv_num(s, "max", &d))
+	if (!aieth__rv_num(s, "median", &d) || !aieth__rv_num(s, "min", &d) ||
+	    !aieth__rv_num(s, "max", &d))
 		return NULL;
 	/* one measured run is no spread: drawn and shown as without stats */
-	if (rv_arr(s, "runs") && rv_len(rv_arr(s, "runs")) < 2)
+	if (aieth__rv_arr(s, "runs") && aieth__rv_len(aieth__rv_arr(s, "runs")) < 2)
 		return NULL;
 	return s;
 }
 
-double rv_spread_pct(struct json_object *s)
+double aieth__rv_spread_pct(struct json_object *s)
 {
 	double med = 0, mad = 0;
-	rv_num(s, "median", &med);
-	rv_num(s, "mad", &mad);
+	aieth__rv_num(s, "median", &med);
+	aieth__rv_num(s, "mad", &mad);
 	if (med == 0)
 		return 0;
 	return fabs(mad / med) * 100;
 }
 
-void rv_pm(sbuf *b, struct json_object *s, int prec)
+void aieth__rv_pm(sbuf *b, struct json_object *s, int prec)
 {
 	double med = 0;
-	rv_num(s, "median", &med);
-	sb_printf(b, "%.*f", prec, med);
-	sb_printf(b, " \xc2\xb1%.1f %%", rv_spread_pct(s));
+	aieth__rv_num(s, "median", &med);
+	aieth__sb_printf(b, "%.*f", prec, med);
+	aieth__sb_printf(b, " \xc2\xb1%.1f %%", aieth__rv_spread_pct(s));
 }

@@ -23,11 +23,11 @@ static jobj *arr_at(jobj *a, size_t i) { return json_object_array_get_idx(a, i);
 /* A test's point: its "sweep" object's name and index, or NULL. */
 static const char *point_of(jobj *t, int64_t *point)
 {
-	jobj *s = rj_get(t, "sweep");
-	if (!s || !json_object_is_type(s, json_type_object) || !rj_get(s, "point"))
+	jobj *s = aieth__rj_get(t, "sweep");
+	if (!s || !json_object_is_type(s, json_type_object) || !aieth__rj_get(s, "point"))
 		return NULL;
-	*point = rj_geti(s, "point");
-	return rj_gets(s, "name");
+	*point = aieth__rj_geti(s, "point");
+	return aieth__rj_gets(s, "name");
 }
 
 int aieth__sweep_tests(jobj *tests, size_t k, size_t *first, size_t *count)
@@ -85,11 +85,11 @@ static int dbl_cmp(const void *a, const void *b)
 /* The other axes' values of a point, for "at". */
 static jobj *other_values(jobj *vals, const char *axis)
 {
-	jobj *o = rj_obj();
+	jobj *o = aieth__rj_obj();
 	json_object_object_foreach(vals, key, val)
 	{
 		if (strcmp(key, axis))
-			rj_set(o, key, json_object_get(val));
+			aieth__rj_set(o, key, json_object_get(val));
 	}
 	return o;
 }
@@ -97,22 +97,22 @@ static jobj *other_values(jobj *vals, const char *axis)
 /* One knee from rows [0, n) of one group (sorted by x). */
 static void one_knee(jobj *knees, const char *axis, const knee_row *r, size_t n)
 {
-	jobj *k = rj_obj();
+	jobj *k = aieth__rj_obj();
 	double top[AIETH_KNEE_PLATEAU_POINTS], plateau, lo, hi;
 	size_t m = n < AIETH_KNEE_PLATEAU_POINTS ? n : AIETH_KNEE_PLATEAU_POINTS, i;
 	char why[300];
-	rj_str(k, "axis", axis);
-	rj_str(k, "plio", r[0].plio);
-	rj_set(k, "at", other_values(r[0].atobj, axis));
-	rj_push(knees, k);
+	aieth__rj_str(k, "axis", axis);
+	aieth__rj_str(k, "plio", r[0].plio);
+	aieth__rj_set(k, "at", other_values(r[0].atobj, axis));
+	aieth__rj_push(knees, k);
 	if (n < AIETH_KNEE_PLATEAU_POINTS) {
 		snprintf(why, sizeof why,
 			 "%zu point%s with a measured throughput along %s: a knee needs at least "
 			 "%d",
 			 n, n == 1 ? "" : "s", axis, AIETH_KNEE_PLATEAU_POINTS);
-		rj_null(k, "value");
-		rj_null(k, "plateau_MBps");
-		rj_str(k, "reason", why);
+		aieth__rj_null(k, "value");
+		aieth__rj_null(k, "plateau_MBps");
+		aieth__rj_str(k, "reason", why);
 		return;
 	}
 	for (i = 0; i < m; i++)
@@ -121,7 +121,7 @@ static void one_knee(jobj *knees, const char *axis, const knee_row *r, size_t n)
 	plateau = top[(m - 1) / 2]; /* the lower median: a measured value */
 	lo = top[0];
 	hi = top[m - 1];
-	rj_num(k, "plateau_MBps", plateau);
+	aieth__rj_num(k, "plateau_MBps", plateau);
 	if (lo <= 0 || hi > lo * (1 + AIETH_KNEE_PLATEAU_SPREAD)) {
 		snprintf(why, sizeof why,
 			 "no plateau: the throughputs at the %zu largest values of %s differ by "
@@ -129,24 +129,24 @@ static void one_knee(jobj *knees, const char *axis, const knee_row *r, size_t n)
 			 "the axis",
 			 m, axis, lo > 0 ? (hi / lo - 1) * 100 : 100.0,
 			 AIETH_KNEE_PLATEAU_SPREAD * 100);
-		rj_null(k, "value");
-		rj_str(k, "reason", why);
+		aieth__rj_null(k, "value");
+		aieth__rj_str(k, "reason", why);
 		return;
 	}
 	for (i = 0; i < n && r[i].y < AIETH_KNEE_SHARE * plateau; i++)
 		;
 	/* i < n: the plateau's points reach it */
 	if (r[i].x == floor(r[i].x) && fabs(r[i].x) < 9e15)
-		rj_int(k, "value", (int64_t)r[i].x);
+		aieth__rj_int(k, "value", (int64_t)r[i].x);
 	else
-		rj_num(k, "value", r[i].x);
-	rj_null(k, "reason");
+		aieth__rj_num(k, "value", r[i].x);
+	aieth__rj_null(k, "reason");
 }
 
 /* A channel's throughput in a point, or -1 (not measured). */
 static double chan_mbps(jobj *ch)
 {
-	jobj *v = rj_get(ch, "throughput_MBps");
+	jobj *v = aieth__rj_get(ch, "throughput_MBps");
 	return v && (json_object_is_type(v, json_type_double) ||
 		     json_object_is_type(v, json_type_int))
 		       ? json_object_get_double(v)
@@ -160,8 +160,10 @@ static size_t axis_rows(jobj *tests, size_t first, size_t count, const char *axi
 	size_t cap = 0, n = 0, i, t, c, k;
 	knee_row *rows = NULL;
 	for (i = first; i < first + count; i++) {
-		jobj *test = arr_at(tests, i), *vals = rj_get(rj_get(test, "sweep"), "values"),
-		     *x = rj_get(vals, axis), *txns = rj_get(test, "transactions"), *at;
+		jobj *test = arr_at(tests, i),
+		     *vals = aieth__rj_get(aieth__rj_get(test, "sweep"), "values"),
+		     *x = aieth__rj_get(vals, axis), *txns = aieth__rj_get(test, "transactions"),
+		     *at;
 		const char *atxt;
 		size_t start = n;
 		if (!x || !(json_object_is_type(x, json_type_int) ||
@@ -170,12 +172,12 @@ static size_t axis_rows(jobj *tests, size_t first, size_t count, const char *axi
 		at = other_values(vals, axis);
 		atxt = json_object_to_json_string_ext(at, JSON_C_TO_STRING_PLAIN);
 		for (t = 0; atxt && txns && t < json_object_array_length(txns); t++) {
-			jobj *tx = arr_at(txns, t), *chans = rj_get(tx, "channels");
-			if (strcmp(rj_gets(tx, "status"), "done"))
+			jobj *tx = arr_at(txns, t), *chans = aieth__rj_get(tx, "channels");
+			if (strcmp(aieth__rj_gets(tx, "status"), "done"))
 				continue;
 			for (c = 0; chans && c < json_object_array_length(chans); c++) {
 				jobj *ch = arr_at(chans, c);
-				const char *plio = rj_gets(ch, "plio");
+				const char *plio = aieth__rj_gets(ch, "plio");
 				double y = chan_mbps(ch);
 				if (y < 0)
 					continue;
@@ -202,11 +204,11 @@ static size_t axis_rows(jobj *tests, size_t first, size_t count, const char *axi
 
 void aieth__sweep_knees(jobj *sweep, jobj *tests, size_t first, size_t count)
 {
-	jobj *axes = rj_get(sweep, "axes"), *knees = rj_arr();
+	jobj *axes = aieth__rj_get(sweep, "axes"), *knees = aieth__rj_arr();
 	size_t a;
 	for (a = 0; axes && a < json_object_array_length(axes); a++) {
-		jobj *ax = arr_at(axes, a), *vals = rj_get(ax, "values");
-		const char *name = rj_gets(ax, "name");
+		jobj *ax = arr_at(axes, a), *vals = aieth__rj_get(ax, "values");
+		const char *name = aieth__rj_gets(ax, "name");
 		knee_row *rows = NULL;
 		size_t n, i, j, v;
 		int numeric = 1;
@@ -228,7 +230,7 @@ void aieth__sweep_knees(jobj *sweep, jobj *tests, size_t first, size_t count)
 			free(rows[i].at);
 		free(rows);
 	}
-	rj_set(sweep, "knees", knees);
+	aieth__rj_set(sweep, "knees", knees);
 }
 
 /* ------------------------------------------------------------ sweep.csv */
@@ -241,13 +243,13 @@ static void csv_field(sbuf *b, const char *s, int last)
 		for (; *s; s++) {
 			if (*s == '"')
 				sb_lit(b, "\"");
-			sb_put(b, s, 1);
+			aieth__sb_put(b, s, 1);
 		}
 		sb_lit(b, "\"");
 	} else {
-		sb_put(b, s, strlen(s));
+		aieth__sb_put(b, s, strlen(s));
 	}
-	sb_put(b, last ? "\n" : ",", 1);
+	aieth__sb_put(b, last ? "\n" : ",", 1);
 }
 
 /* A value of the tree as CSV text ("" for null or missing). */
@@ -273,34 +275,34 @@ static const char *const chan_cols[] = {"size_bytes",      "repetition", "delay_
 /* The latency whose "to" is the channel's PLIO, in its transaction. */
 static jobj *latency_to(jobj *tx, const char *plio)
 {
-	jobj *l = rj_get(tx, "latencies");
+	jobj *l = aieth__rj_get(tx, "latencies");
 	size_t i;
 	for (i = 0; l && i < json_object_array_length(l); i++)
-		if (!strcmp(rj_gets(arr_at(l, i), "to"), plio))
-			return rj_get(arr_at(l, i), "cycles");
+		if (!strcmp(aieth__rj_gets(arr_at(l, i), "to"), plio))
+			return aieth__rj_get(arr_at(l, i), "cycles");
 	return NULL;
 }
 
 static void csv_row(sbuf *b, jobj *test, size_t k, jobj *names, jobj *tx, jobj *ch)
 {
-	jobj *sv = rj_get(test, "sweep"), *vals = rj_get(sv, "values");
+	jobj *sv = aieth__rj_get(test, "sweep"), *vals = aieth__rj_get(sv, "values");
 	char num[32];
 	size_t a;
 	int c;
 	snprintf(num, sizeof num, "%zu", k);
 	csv_field(b, num, 0);
-	csv_value(b, rj_get(sv, "point"), 0);
-	csv_field(b, rj_gets(test, "name"), 0);
+	csv_value(b, aieth__rj_get(sv, "point"), 0);
+	csv_field(b, aieth__rj_gets(test, "name"), 0);
 	for (a = 0; a < json_object_array_length(names); a++)
-		csv_value(b, rj_get(vals, json_object_get_string(arr_at(names, a))), 0);
-	csv_value(b, tx ? rj_get(tx, "name") : NULL, 0);
-	csv_value(b, ch ? rj_get(ch, "plio") : NULL, 0);
-	csv_value(b, ch ? rj_get(ch, "direction") : NULL, 0);
+		csv_value(b, aieth__rj_get(vals, json_object_get_string(arr_at(names, a))), 0);
+	csv_value(b, tx ? aieth__rj_get(tx, "name") : NULL, 0);
+	csv_value(b, ch ? aieth__rj_get(ch, "plio") : NULL, 0);
+	csv_value(b, ch ? aieth__rj_get(ch, "direction") : NULL, 0);
 	for (c = 0; chan_cols[c]; c++)
-		csv_value(b, ch ? rj_get(ch, chan_cols[c]) : NULL, 0);
-	csv_value(b, ch ? latency_to(tx, rj_gets(ch, "plio")) : NULL, 0);
-	csv_value(b, ch ? rj_get(ch, "verdict") : NULL, 0);
-	csv_value(b, rj_get(test, "status"), 1);
+		csv_value(b, ch ? aieth__rj_get(ch, chan_cols[c]) : NULL, 0);
+	csv_value(b, ch ? latency_to(tx, aieth__rj_gets(ch, "plio")) : NULL, 0);
+	csv_value(b, ch ? aieth__rj_get(ch, "verdict") : NULL, 0);
+	csv_value(b, aieth__rj_get(test, "status"), 1);
 }
 
 int aieth_report_write_sweep_csv(const aieth_report *r, const char *path)
@@ -311,21 +313,21 @@ int aieth_report_write_sweep_csv(const aieth_report *r, const char *path)
 	int c;
 	if (!r || !path)
 		return aieth__fail(AIETH_EINVAL, "aieth_report_write_sweep_csv: NULL argument");
-	sweeps = rj_get(r->run, "sweeps");
+	sweeps = aieth__rj_get(r->run, "sweeps");
 	if (!sweeps || !json_object_array_length(sweeps))
 		return AIETH_OK; /* no sweep ran: no file */
 	/* the columns: every sweep's axes in their order, each once */
-	names = rj_arr();
+	names = aieth__rj_arr();
 	for (k = 0; k < json_object_array_length(sweeps); k++) {
-		jobj *axes = rj_get(arr_at(sweeps, k), "axes");
+		jobj *axes = aieth__rj_get(arr_at(sweeps, k), "axes");
 		for (a = 0; axes && a < json_object_array_length(axes); a++) {
-			const char *n = rj_gets(arr_at(axes, a), "name");
+			const char *n = aieth__rj_gets(arr_at(axes, a), "name");
 			size_t j;
 			for (j = 0; j < json_object_array_length(names); j++)
 				if (!strcmp(json_object_get_string(arr_at(names, j)), n))
 					break;
 			if (j == json_object_array_length(names))
-				rj_push_str(names, n);
+				aieth__rj_push_str(names, n);
 		}
 	}
 	sb_lit(&b, "sweep,point,name,");
@@ -340,10 +342,11 @@ int aieth_report_write_sweep_csv(const aieth_report *r, const char *path)
 		if (aieth__sweep_tests(r->tests, k, &first, &count))
 			continue;
 		for (i = first; i < first + count; i++) {
-			jobj *test = arr_at(r->tests, i), *txns = rj_get(test, "transactions");
+			jobj *test = arr_at(r->tests, i),
+			     *txns = aieth__rj_get(test, "transactions");
 			size_t t, ch, rows = 0;
 			for (t = 0; txns && t < json_object_array_length(txns); t++) {
-				jobj *tx = arr_at(txns, t), *chans = rj_get(tx, "channels");
+				jobj *tx = arr_at(txns, t), *chans = aieth__rj_get(tx, "channels");
 				for (ch = 0; chans && ch < json_object_array_length(chans);
 				     ch++, rows++)
 					csv_row(&b, test, k, names, tx, arr_at(chans, ch));
@@ -353,5 +356,5 @@ int aieth_report_write_sweep_csv(const aieth_report *r, const char *path)
 		}
 	}
 	json_object_put(names);
-	return sb_write_file(&b, path);
+	return aieth__sb_write_file(&b, path);
 }

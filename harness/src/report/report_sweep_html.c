@@ -22,11 +22,11 @@ typedef struct json_object jobj;
 static void value(sbuf *b, jobj *v)
 {
 	if (v && json_object_is_type(v, json_type_int))
-		sb_printf(b, "%lld", (long long)json_object_get_int64(v));
+		aieth__sb_printf(b, "%lld", (long long)json_object_get_int64(v));
 	else if (v && json_object_is_type(v, json_type_double))
-		sb_printf(b, "%.15g", json_object_get_double(v));
+		aieth__sb_printf(b, "%.15g", json_object_get_double(v));
 	else if (v && json_object_is_type(v, json_type_string))
-		rv_esc(b, json_object_get_string(v));
+		aieth__rv_esc(b, json_object_get_string(v));
 	else if (v && json_object_is_type(v, json_type_null))
 		sb_lit(b, "none");
 	else
@@ -35,63 +35,66 @@ static void value(sbuf *b, jobj *v)
 
 static void sweep_head(sbuf *b, jobj *s, size_t i)
 {
-	jobj *axes = rv_arr(s, "axes");
+	jobj *axes = aieth__rv_arr(s, "axes");
 	size_t a, k;
 	double pts = 0, run = 0;
-	sb_printf(b, "<section id=\"s%zu\">\n<h2>sweep &ldquo;", i);
-	rv_esc(b, rj_gets(s, "name"));
+	aieth__sb_printf(b, "<section id=\"s%zu\">\n<h2>sweep &ldquo;", i);
+	aieth__rv_esc(b, aieth__rj_gets(s, "name"));
 	sb_lit(b, "&rdquo;</h2>\n<table class=\"kv\">\n<tr><th class=\"l\">spec</th><td>");
-	rv_esc(b, rj_gets(s, "spec"));
+	aieth__rv_esc(b, aieth__rj_gets(s, "spec"));
 	sb_lit(b, "</td></tr>\n<tr><th class=\"l\">mode</th><td>");
-	rv_esc(b, rj_gets(s, "mode"));
-	rv_num(s, "points", &pts);
-	rv_num(s, "points_run", &run);
-	sb_printf(b, "</td></tr>\n<tr><th class=\"l\">points</th><td>%.0f run of %.0f", run, pts);
-	if (rj_gets(s, "stopped")[0]) {
+	aieth__rv_esc(b, aieth__rj_gets(s, "mode"));
+	aieth__rv_num(s, "points", &pts);
+	aieth__rv_num(s, "points_run", &run);
+	aieth__sb_printf(b, "</td></tr>\n<tr><th class=\"l\">points</th><td>%.0f run of %.0f", run,
+			 pts);
+	if (aieth__rj_gets(s, "stopped")[0]) {
 		sb_lit(b, ", stopped: ");
-		rv_esc(b, rj_gets(s, "stopped"));
+		aieth__rv_esc(b, aieth__rj_gets(s, "stopped"));
 	}
 	sb_lit(b, "</td></tr>\n");
-	for (a = 0; a < rv_len(axes); a++) {
-		jobj *ax = json_object_array_get_idx(axes, a), *vals = rv_arr(ax, "values");
+	for (a = 0; a < aieth__rv_len(axes); a++) {
+		jobj *ax = json_object_array_get_idx(axes, a), *vals = aieth__rv_arr(ax, "values");
 		sb_lit(b, "<tr><th class=\"l\">axis ");
-		rv_esc(b, rj_gets(ax, "name"));
+		aieth__rv_esc(b, aieth__rj_gets(ax, "name"));
 		sb_lit(b, "</th><td>");
-		for (k = 0; k < rv_len(vals) && k < AXIS_VALUES_SHOWN; k++) {
+		for (k = 0; k < aieth__rv_len(vals) && k < AXIS_VALUES_SHOWN; k++) {
 			if (k)
 				sb_lit(b, ", ");
 			value(b, json_object_array_get_idx(vals, k));
 		}
-		if (rv_len(vals) > AXIS_VALUES_SHOWN)
+		if (aieth__rv_len(vals) > AXIS_VALUES_SHOWN)
 			sb_lit(b, ", &hellip;");
-		sb_printf(b, " (%zu value%s)</td></tr>\n", rv_len(vals),
-			  rv_len(vals) == 1 ? "" : "s");
+		aieth__sb_printf(b, " (%zu value%s)</td></tr>\n", aieth__rv_len(vals),
+				 aieth__rv_len(vals) == 1 ? "" : "s");
 	}
 	sb_lit(b, "</table>\n");
 }
 
 static void sweep_charts(sbuf *b, const aieth_report *r, jobj *s)
 {
-	size_t a, n = rv_len(rv_arr(s, "axes"));
+	size_t a, n = aieth__rv_len(aieth__rv_arr(s, "axes"));
 	int fig, drawn = 0;
 	sb_lit(b, "<div class=\"charts\">\n");
 	for (a = 0; a < n && a < RV_MAX_AXES; a++) {
-		if (!rv_axis_varies(s, a)) {
+		if (!aieth__rv_axis_varies(s, a)) {
 			sb_lit(b, "<p class=\"note\">axis ");
-			rv_esc(b, rj_gets(json_object_array_get_idx(rv_arr(s, "axes"), a), "name"));
+			aieth__rv_esc(b, aieth__rj_gets(json_object_array_get_idx(
+								aieth__rv_arr(s, "axes"), a),
+							"name"));
 			sb_lit(b, ": one value, no curve</p>\n");
 			continue;
 		}
 		for (fig = 0; fig < RV_NUM_FIGS; fig++)
-			if (rv_svg_curve(b, r->tests, s, a, fig, 0) > 0)
+			if (aieth__rv_svg_curve(b, r->tests, s, a, fig, 0) > 0)
 				drawn++;
 	}
 	sb_lit(b, "</div>\n");
 	if (!drawn)
 		sb_lit(b, "<p class=\"note\">no point of this sweep has figures to draw</p>\n");
 	if (n > RV_MAX_AXES)
-		sb_printf(b, "<p class=\"note\">curves of the first %d axes of %zu</p>\n",
-			  RV_MAX_AXES, n);
+		aieth__sb_printf(b, "<p class=\"note\">curves of the first %d axes of %zu</p>\n",
+				 RV_MAX_AXES, n);
 }
 
 static void at_text(sbuf *b, jobj *at)
@@ -104,7 +107,7 @@ static void at_text(sbuf *b, jobj *at)
 		if (!first)
 			sb_lit(b, ", ");
 		first = 0;
-		rv_esc(b, key);
+		aieth__rv_esc(b, key);
 		sb_lit(b, "=");
 		value(b, v);
 	}
@@ -112,8 +115,8 @@ static void at_text(sbuf *b, jobj *at)
 
 static void sweep_knees(sbuf *b, jobj *s)
 {
-	jobj *knees = rv_arr(s, "knees");
-	size_t k, n = rv_len(knees);
+	jobj *knees = aieth__rv_arr(s, "knees");
+	size_t k, n = aieth__rv_len(knees);
 	if (!n)
 		return;
 	sb_lit(b, "<table><tr><th class=\"l\">knee of</th><th class=\"l\">axis</th>"
@@ -123,25 +126,25 @@ static void sweep_knees(sbuf *b, jobj *s)
 		jobj *kn = json_object_array_get_idx(knees, k);
 		double pl;
 		if (k >= RV_SWEEP_ROWS) {
-			rv_more_row(b, 6, n - k, "knees", "report.json");
+			aieth__rv_more_row(b, 6, n - k, "knees", "report.json");
 			break;
 		}
 		sb_lit(b, "<tr><td class=\"l\">");
-		rv_esc(b, rj_gets(kn, "plio"));
+		aieth__rv_esc(b, aieth__rj_gets(kn, "plio"));
 		sb_lit(b, "</td><td class=\"l\">");
-		rv_esc(b, rj_gets(kn, "axis"));
+		aieth__rv_esc(b, aieth__rj_gets(kn, "axis"));
 		sb_lit(b, "</td><td class=\"l\">");
-		at_text(b, rj_get(kn, "at"));
+		at_text(b, aieth__rj_get(kn, "at"));
 		sb_lit(b, "</td><td>");
-		if (rj_get(kn, "value"))
-			value(b, rj_get(kn, "value"));
+		if (aieth__rj_get(kn, "value"))
+			value(b, aieth__rj_get(kn, "value"));
 		else
 			sb_lit(b, "none");
-		if (rv_num(kn, "plateau_MBps", &pl))
-			sb_printf(b, "</td><td>%.1f</td><td class=\"l\">", pl);
+		if (aieth__rv_num(kn, "plateau_MBps", &pl))
+			aieth__sb_printf(b, "</td><td>%.1f</td><td class=\"l\">", pl);
 		else
 			sb_lit(b, "</td><td>-</td><td class=\"l\">");
-		rv_esc(b, rj_gets(kn, "reason"));
+		aieth__rv_esc(b, aieth__rj_gets(kn, "reason"));
 		sb_lit(b, "</td></tr>\n");
 	}
 	sb_lit(b, "</table>\n");
@@ -149,28 +152,28 @@ static void sweep_knees(sbuf *b, jobj *s)
 
 static jobj *first_txn(jobj *t)
 {
-	jobj *a = rv_arr(t, "transactions");
-	return rv_len(a) ? json_object_array_get_idx(a, 0) : NULL;
+	jobj *a = aieth__rv_arr(t, "transactions");
+	return aieth__rv_len(a) ? json_object_array_get_idx(a, 0) : NULL;
 }
 
 static jobj *channel_named(jobj *tx, const char *plio)
 {
-	jobj *chs = rv_arr(tx, "channels");
+	jobj *chs = aieth__rv_arr(tx, "channels");
 	size_t k;
-	for (k = 0; k < rv_len(chs); k++)
-		if (!strcmp(rj_gets(json_object_array_get_idx(chs, k), "plio"), plio))
+	for (k = 0; k < aieth__rv_len(chs); k++)
+		if (!strcmp(aieth__rj_gets(json_object_array_get_idx(chs, k), "plio"), plio))
 			return json_object_array_get_idx(chs, k);
 	return NULL;
 }
 
 static void fig_cell(sbuf *b, jobj *o, const char *key, int prec)
 {
-	jobj *s = rv_stat(o, key);
+	jobj *s = aieth__rv_stat(o, key);
 	double v;
 	if (s)
-		rv_pm(b, s, prec);
-	else if (rv_num(o, key, &v))
-		sb_printf(b, "%.*f", prec, v);
+		aieth__rv_pm(b, s, prec);
+	else if (aieth__rv_num(o, key, &v))
+		aieth__sb_printf(b, "%.*f", prec, v);
 	else
 		sb_lit(b, "-");
 }
@@ -180,11 +183,12 @@ static void fig_cell(sbuf *b, jobj *o, const char *key, int prec)
  * the first point has them). */
 static void sweep_points(sbuf *b, const aieth_report *r, jobj *s, const unsigned char *shown)
 {
-	jobj *axes = rv_arr(s, "axes"), *cols = NULL;
-	size_t i, a, k, n = rv_len(r->tests), na = rv_len(axes), rows = 0, more = 0;
+	jobj *axes = aieth__rv_arr(s, "axes"), *cols = NULL;
+	size_t i, a, k, n = aieth__rv_len(r->tests), na = aieth__rv_len(axes), rows = 0, more = 0;
 	for (i = 0; i < n; i++) {
-		jobj *t = json_object_array_get_idx(r->tests, i), *sw = rv_point_of(t, s), *tx;
-		jobj *vals = rj_get(sw, "values");
+		jobj *t = json_object_array_get_idx(r->tests, i), *sw = aieth__rv_point_of(t, s),
+		     *tx;
+		jobj *vals = aieth__rj_get(sw, "values");
 		double pt = (double)i;
 		char num[32];
 		if (!sw)
@@ -194,39 +198,43 @@ static void sweep_points(sbuf *b, const aieth_report *r, jobj *s, const unsigned
 			continue;
 		}
 		if (!rows++) {
-			cols = rv_arr(first_txn(t), "channels");
+			cols = aieth__rv_arr(first_txn(t), "channels");
 			sb_lit(b,
 			       "<table><tr><th>point</th><th class=\"l\">test</th><th>status</th>");
 			for (a = 0; a < na && a < RV_MAX_AXES; a++) {
 				sb_lit(b, "<th>");
-				rv_esc(b, rj_gets(json_object_array_get_idx(axes, a), "name"));
+				aieth__rv_esc(b, aieth__rj_gets(json_object_array_get_idx(axes, a),
+								"name"));
 				sb_lit(b, "</th>");
 			}
 			sb_lit(b, "<th>cycles</th>");
-			for (k = 0; k < rv_len(cols) && k < RV_SWEEP_COLS; k++) {
+			for (k = 0; k < aieth__rv_len(cols) && k < RV_SWEEP_COLS; k++) {
 				sb_lit(b, "<th>");
-				rv_esc(b, rj_gets(json_object_array_get_idx(cols, k), "plio"));
+				aieth__rv_esc(b, aieth__rj_gets(json_object_array_get_idx(cols, k),
+								"plio"));
 				sb_lit(b, " MB/s</th>");
 			}
 			sb_lit(b, "</tr>\n");
 		}
-		rv_num(sw, "point", &pt);
+		aieth__rv_num(sw, "point", &pt);
 		snprintf(num, sizeof num, "%.0f", pt);
-		rv_test_row(b, num, t, i, shown && shown[i]);
+		aieth__rv_test_row(b, num, t, i, shown && shown[i]);
 		for (a = 0; a < na && a < RV_MAX_AXES; a++) {
 			sb_lit(b, "<td>");
-			value(b, rj_get(vals, rj_gets(json_object_array_get_idx(axes, a), "name")));
+			value(b,
+			      aieth__rj_get(vals, aieth__rj_gets(json_object_array_get_idx(axes, a),
+								 "name")));
 			sb_lit(b, "</td>");
 		}
 		tx = first_txn(t);
 		sb_lit(b, "<td>");
 		fig_cell(b, tx, "total_cycles", 0);
 		sb_lit(b, "</td>");
-		for (k = 0; k < rv_len(cols) && k < RV_SWEEP_COLS; k++) {
+		for (k = 0; k < aieth__rv_len(cols) && k < RV_SWEEP_COLS; k++) {
 			jobj *ch = channel_named(
-				tx, rj_gets(json_object_array_get_idx(cols, k), "plio"));
-			int bad = ch && strcmp(rj_gets(ch, "verdict"), "pass");
-			sb_printf(b, "<td%s>", bad ? " class=\"bad\"" : "");
+				tx, aieth__rj_gets(json_object_array_get_idx(cols, k), "plio"));
+			int bad = ch && strcmp(aieth__rj_gets(ch, "verdict"), "pass");
+			aieth__sb_printf(b, "<td%s>", bad ? " class=\"bad\"" : "");
 			fig_cell(b, ch, "throughput_MBps", 1);
 			sb_lit(b, "</td>");
 		}
@@ -237,19 +245,19 @@ static void sweep_points(sbuf *b, const aieth_report *r, jobj *s, const unsigned
 	else
 		sb_lit(b, "<p class=\"note\">no point of this sweep is in the report</p>\n");
 	if (more)
-		sb_printf(b,
-			  "<p class=\"note\">%zu more points: this page lists the first %d; "
-			  "report.json and OUT/sweep.csv have every point</p>\n",
-			  more, RV_SWEEP_ROWS);
-	if (rv_len(cols) > RV_SWEEP_COLS)
-		sb_printf(b, "<p class=\"note\">MB/s of the first %d channels of %zu</p>\n",
-			  RV_SWEEP_COLS, rv_len(cols));
+		aieth__sb_printf(b,
+				 "<p class=\"note\">%zu more points: this page lists the first %d; "
+				 "report.json and OUT/sweep.csv have every point</p>\n",
+				 more, RV_SWEEP_ROWS);
+	if (aieth__rv_len(cols) > RV_SWEEP_COLS)
+		aieth__sb_printf(b, "<p class=\"note\">MB/s of the first %d channels of %zu</p>\n",
+				 RV_SWEEP_COLS, aieth__rv_len(cols));
 }
 
-void rv_html_sweeps(sbuf *b, const aieth_report *r, const unsigned char *shown)
+void aieth__rv_html_sweeps(sbuf *b, const aieth_report *r, const unsigned char *shown)
 {
-	jobj *sw = rv_arr(r->run, "sweeps");
-	size_t i, n = rv_num_sweeps(r->run);
+	jobj *sw = aieth__rv_arr(r->run, "sweeps");
+	size_t i, n = aieth__rv_num_sweeps(r->run);
 	for (i = 0; i < n; i++) {
 		jobj *s = json_object_array_get_idx(sw, i);
 		if (!json_object_is_type(s, json_type_object))
@@ -260,26 +268,27 @@ void rv_html_sweeps(sbuf *b, const aieth_report *r, const unsigned char *shown)
 		sweep_points(b, r, s, shown);
 		sb_lit(b, "</section>\n");
 	}
-	if (rv_len(sw) > n)
-		sb_printf(b,
-			  "<p class=\"note\">%zu more sweeps: this page draws the first %d</p>\n",
-			  rv_len(sw) - n, RV_MAX_SWEEPS);
+	if (aieth__rv_len(sw) > n)
+		aieth__sb_printf(
+			b, "<p class=\"note\">%zu more sweeps: this page draws the first %d</p>\n",
+			aieth__rv_len(sw) - n, RV_MAX_SWEEPS);
 }
 
-int rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir)
+int aieth__rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir)
 {
-	jobj *sw = rv_arr(r->run, "sweeps");
+	jobj *sw = aieth__rv_arr(r->run, "sweeps");
 	char stems[RV_MAX_SWEEPS * RV_MAX_AXES][160];
-	size_t i, a, ns = 0, n = rv_num_sweeps(r->run);
+	size_t i, a, ns = 0, n = aieth__rv_num_sweeps(r->run);
 	int fig, rc = AIETH_OK;
 	for (i = 0; i < n && rc == AIETH_OK; i++) {
-		jobj *s = json_object_array_get_idx(sw, i), *axes = rv_arr(s, "axes");
-		for (a = 0; a < rv_len(axes) && a < RV_MAX_AXES && rc == AIETH_OK; a++) {
+		jobj *s = json_object_array_get_idx(sw, i), *axes = aieth__rv_arr(s, "axes");
+		for (a = 0; a < aieth__rv_len(axes) && a < RV_MAX_AXES && rc == AIETH_OK; a++) {
 			char sn[48], an[40], *stem = stems[ns], name[200], path[4400];
 			size_t c;
-			rv_file_part(sn, sizeof sn, rj_gets(s, "name"));
-			rv_file_part(an, sizeof an,
-				     rj_gets(json_object_array_get_idx(axes, a), "name"));
+			aieth__rv_file_part(sn, sizeof sn, aieth__rj_gets(s, "name"));
+			aieth__rv_file_part(
+				an, sizeof an,
+				aieth__rj_gets(json_object_array_get_idx(axes, a), "name"));
 			snprintf(stem, sizeof stems[0], "sweep-%s-%s", sn, an);
 			for (c = 0; c < ns && strcmp(stems[c], stem); c++)
 				;
@@ -289,8 +298,9 @@ int rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir)
 			ns++;
 			for (fig = 0; fig < RV_NUM_FIGS && rc == AIETH_OK; fig++) {
 				sbuf b = SB_INIT(SB_DOC_MAX);
-				int d = rv_svg_curve(&b, r->tests, s, a, fig, 1);
-				snprintf(name, sizeof name, "%s-%s.svg", stem, rv_fig_name(fig));
+				int d = aieth__rv_svg_curve(&b, r->tests, s, a, fig, 1);
+				snprintf(name, sizeof name, "%s-%s.svg", stem,
+					 aieth__rv_fig_name(fig));
 				if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >=
 				    sizeof path)
 					rc = aieth__fail(AIETH_EINVAL,
@@ -298,9 +308,9 @@ int rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir)
 							 dir, sizeof path - 1);
 				else if (d < 0)
 					rc = aieth__fail(AIETH_ENOMEM, "%s: out of memory", path);
-				else if (d > 0 && !(rc = sb_check(&b, path)))
+				else if (d > 0 && !(rc = aieth__sb_check(&b, path)))
 					rc = aieth__write_atomicat(dfd, name, path, b.p, b.n);
-				sb_free(&b);
+				aieth__sb_free(&b);
 			}
 		}
 	}

@@ -30,18 +30,18 @@ static void sb_yaml_str(sbuf *b, const char *s)
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 		if (ch == '"' || ch == '\\')
-			sb_printf(b, "\\%c", ch);
+			aieth__sb_printf(b, "\\%c", ch);
 		else if (ch < 0x20 || ch >= 0x7f)
-			sb_printf(b, "\\x%02x", ch);
+			aieth__sb_printf(b, "\\x%02x", ch);
 		else
-			sb_put(b, s, 1);
+			aieth__sb_put(b, s, 1);
 	}
 	sb_lit(b, "\"");
 }
 
 static void yaml_kv(sbuf *b, const char *key, const char *val)
 {
-	sb_printf(b, "  %s: ", key);
+	aieth__sb_printf(b, "  %s: ", key);
 	sb_yaml_str(b, val);
 	sb_lit(b, "\n");
 }
@@ -52,49 +52,51 @@ static void failed_check(sbuf *b, struct json_object *o, int (*why)(sbuf *, stru
 	sbuf w = SB_INIT(SB_LINE_MAX);
 	if (why(&w, o) && w.p && !w.oom)
 		yaml_kv(b, "failed", w.p);
-	sb_free(&w);
+	aieth__sb_free(&w);
 }
 
 /* Why a case did not pass, from the report's own words. */
 static void why(sbuf *b, const aieth_farm_case *c)
 {
-	struct json_object *err = rj_get(c->test, "error");
+	struct json_object *err = aieth__rj_get(c->test, "error");
 	if (c->kind == AIETH_FARM_CHANNEL) {
-		struct json_object *in = rj_get(c->item, "integrity");
-		yaml_kv(b, "verdict", rj_gets(c->item, "verdict"));
-		if (in && rj_geti(in, "mismatches") > 0) {
-			struct json_object *fm = rj_get(in, "first_mismatch");
-			sb_printf(b,
-				  "  mismatches: %lld\n  elements: %lld\n"
-				  "  first_mismatch_offset: %lld\n",
-				  (long long)rj_geti(in, "mismatches"),
-				  (long long)rj_geti(in, "elements"),
-				  (long long)rj_geti(fm, "offset"));
-			yaml_kv(b, "got", rj_gets(fm, "got"));
-			yaml_kv(b, "expected", rj_gets(fm, "expected"));
+		struct json_object *in = aieth__rj_get(c->item, "integrity");
+		yaml_kv(b, "verdict", aieth__rj_gets(c->item, "verdict"));
+		if (in && aieth__rj_geti(in, "mismatches") > 0) {
+			struct json_object *fm = aieth__rj_get(in, "first_mismatch");
+			aieth__sb_printf(b,
+					 "  mismatches: %lld\n  elements: %lld\n"
+					 "  first_mismatch_offset: %lld\n",
+					 (long long)aieth__rj_geti(in, "mismatches"),
+					 (long long)aieth__rj_geti(in, "elements"),
+					 (long long)aieth__rj_geti(fm, "offset"));
+			yaml_kv(b, "got", aieth__rj_gets(fm, "got"));
+			yaml_kv(b, "expected", aieth__rj_gets(fm, "expected"));
 		}
-		if (!json_object_get_boolean(rj_get(c->item, "finished")))
-			sb_printf(b, "  bytes_moved: %lld\n  bytes_expected: %lld\n",
-				  (long long)rj_geti(c->item, "bytes_moved"),
-				  (long long)rj_geti(c->item, "bytes_expected"));
-		if (!strcmp(rj_gets(c->item, "verdict"), "fail"))
-			failed_check(b, c->item, rw_channel_why);
+		if (!json_object_get_boolean(aieth__rj_get(c->item, "finished")))
+			aieth__sb_printf(b, "  bytes_moved: %lld\n  bytes_expected: %lld\n",
+					 (long long)aieth__rj_geti(c->item, "bytes_moved"),
+					 (long long)aieth__rj_geti(c->item, "bytes_expected"));
+		if (!strcmp(aieth__rj_gets(c->item, "verdict"), "fail"))
+			failed_check(b, c->item, aieth__rw_channel_why);
 	} else if (c->kind == AIETH_FARM_LATENCY) {
-		sb_printf(b, "  max_cycles: %lld\n", (long long)rj_geti(c->item, "max_cycles"));
-		if (c->txn && !strcmp(rj_gets(c->txn, "status"), "done"))
-			failed_check(b, c->item, rw_latency_why);
+		aieth__sb_printf(b, "  max_cycles: %lld\n",
+				 (long long)aieth__rj_geti(c->item, "max_cycles"));
+		if (c->txn && !strcmp(aieth__rj_gets(c->txn, "status"), "done"))
+			failed_check(b, c->item, aieth__rw_latency_why);
 	}
 	if (c->txn) {
-		yaml_kv(b, "transaction_status", rj_gets(c->txn, "status"));
-		if (rj_gets(c->txn, "message")[0])
-			yaml_kv(b, "message", rj_gets(c->txn, "message"));
+		yaml_kv(b, "transaction_status", aieth__rj_gets(c->txn, "status"));
+		if (aieth__rj_gets(c->txn, "message")[0])
+			yaml_kv(b, "message", aieth__rj_gets(c->txn, "message"));
 	} else {
-		yaml_kv(b, "status", rj_gets(c->test, "status"));
-		sb_printf(b, "  exit_code: %lld\n", (long long)rj_geti(c->test, "exit_code"));
+		yaml_kv(b, "status", aieth__rj_gets(c->test, "status"));
+		aieth__sb_printf(b, "  exit_code: %lld\n",
+				 (long long)aieth__rj_geti(c->test, "exit_code"));
 		if (err) {
-			yaml_kv(b, "error_phase", rj_gets(err, "phase"));
-			yaml_kv(b, "error_code", rj_gets(err, "code"));
-			yaml_kv(b, "message", rj_gets(err, "message"));
+			yaml_kv(b, "error_phase", aieth__rj_gets(err, "phase"));
+			yaml_kv(b, "error_code", aieth__rj_gets(err, "code"));
+			yaml_kv(b, "message", aieth__rj_gets(err, "message"));
 		}
 	}
 }
@@ -105,7 +107,7 @@ static void tap_point(void *ctx, const aieth_farm_case *c)
 	sbuf *b = &s->body;
 	int pass, skip;
 	if (c->kind == AIETH_FARM_SET_START) {
-		sb_printf(b, "# test %s\n", c->id);
+		aieth__sb_printf(b, "# test %s\n", c->id);
 		return;
 	}
 	if (c->kind == AIETH_FARM_SET_STOP)
@@ -113,14 +115,15 @@ static void tap_point(void *ctx, const aieth_farm_case *c)
 	pass = !strcmp(c->result, "pass");
 	skip = !strcmp(c->result, "skip");
 	s->n++;
-	sb_printf(b, "%s %zu - %s%s\n", pass || skip ? "ok" : "not ok", s->n, c->id,
-		  skip ? " # SKIP" : "");
+	aieth__sb_printf(b, "%s %zu - %s%s\n", pass || skip ? "ok" : "not ok", s->n, c->id,
+			 skip ? " # SKIP" : "");
 	if (!c->has_measurement && pass)
 		return;
 	sb_lit(b, "  ---\n");
 	yaml_kv(b, "result", c->result);
 	if (c->has_measurement)
-		sb_printf(b, "  measurement: %.3f\n  units: \"%s\"\n", c->measurement, c->units);
+		aieth__sb_printf(b, "  measurement: %.3f\n  units: \"%s\"\n", c->measurement,
+				 c->units);
 	if (!pass)
 		why(b, c);
 	sb_lit(b, "  ...\n");
@@ -133,16 +136,17 @@ char *aieth_report_tap(const aieth_report *r)
 	if (!r)
 		return NULL;
 	memset(&s, 0, sizeof s);
-	sb_init(&s.body, SB_DOC_MAX);
+	aieth__sb_init(&s.body, SB_DOC_MAX);
 	aieth__farm_walk(r, tap_point, &s);
 	/* the plan first: the number of points is known once they are made */
-	sb_printf(&out, "TAP version 13\n1..%zu\n", s.n);
+	aieth__sb_printf(&out, "TAP version 13\n1..%zu\n", s.n);
 	if (s.body.p)
-		sb_put(&out, s.body.p, s.body.n);
-	sb_printf(&out, "# run_test status %s, exit %lld\n", rj_gets(r->run, "status"),
-		  (long long)rj_geti(r->run, "exit_code"));
+		aieth__sb_put(&out, s.body.p, s.body.n);
+	aieth__sb_printf(&out, "# run_test status %s, exit %lld\n",
+			 aieth__rj_gets(r->run, "status"),
+			 (long long)aieth__rj_geti(r->run, "exit_code"));
 	if (out.oom || s.body.oom) {
-		sb_free(&out);
+		aieth__sb_free(&out);
 		free(s.body.p);
 		return NULL;
 	}

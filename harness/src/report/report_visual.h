@@ -23,22 +23,22 @@
 /* Text for HTML and XML, in content and in quoted attributes: & < > " '
  * become references; control characters, invalid UTF-8 and the
  * non-characters XML forbids become '?'. */
-void rv_esc(sbuf *b, const char *s);
+void aieth__rv_esc(sbuf *b, const char *s);
 
 /* A JSON string literal (quotes included): " and \ escaped, control
  * characters as \u00XX, invalid UTF-8 as '?' (the file stays valid JSON). */
-void rv_json(sbuf *b, const char *s);
+void aieth__rv_json(sbuf *b, const char *s);
 
-/* s escaped as rv_esc, cut to at most max (< 256) bytes on a character
+/* s escaped as aieth__rv_esc, cut to at most max (< 256) bytes on a character
  * boundary ("..." marks the cut): long names keep a chart's layout. */
-void rv_esc_cut(sbuf *b, const char *s, size_t max);
+void aieth__rv_esc_cut(sbuf *b, const char *s, size_t max);
 
 /* A file-name part: [A-Za-z0-9._-] kept, everything else '_', at most n-1
  * bytes, never empty, never starting with '.'. */
-void rv_file_part(char *dst, size_t n, const char *s);
+void aieth__rv_file_part(char *dst, size_t n, const char *s);
 
 /* The test's PL clock in MHz (0: unknown, no board was loaded). */
-double rv_clock_mhz(struct json_object *test);
+double aieth__rv_clock_mhz(struct json_object *test);
 
 /* One channel as drawn: start and end cycles of its bar (finished: first
  * and last cycle; unfinished: its delay up to where it stalled). */
@@ -47,24 +47,26 @@ typedef struct {
 	long long start, end;
 	long long delay;
 } rv_span;
-void rv_channel_span(struct json_object *ch, rv_span *sp);
+void aieth__rv_channel_span(struct json_object *ch, rv_span *sp);
 
 /* The transaction's last cycle worth drawing (>= 1). */
-long long rv_txn_end(struct json_object *txn);
+long long aieth__rv_txn_end(struct json_object *txn);
 
 /* The charts of one transaction: per-channel throughput against the
  * channel's peak, and the timeline of its channels' first..last cycles
  * (axis in cycles and in microseconds at clock_mhz when known).
  * standalone: an XML declaration first (a file of its own). */
-void rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *txn, int standalone);
-void rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn, int standalone);
+void aieth__rv_svg_throughput(sbuf *b, struct json_object *test, struct json_object *txn,
+			      int standalone);
+void aieth__rv_svg_timeline(sbuf *b, struct json_object *test, struct json_object *txn,
+			    int standalone);
 
 /* A test's sensors (report_sensors.c): a table row and a line chart of
  * at most RV_SENSOR_POINTS points for each of its first RV_SENSOR_ROWS
  * sensors, and the notes. */
 #define RV_SENSOR_ROWS 64
 #define RV_SENSOR_POINTS 120
-void rv_html_sensors(sbuf *b, struct json_object *test);
+void aieth__rv_html_sensors(sbuf *b, struct json_object *test);
 
 /* --- repeats and sweeps (campaigns): report_stats.c, report_dist.c,
  * report_curve.c, report_curve_svg.c, report_sweep_html.c------------ */
@@ -87,60 +89,60 @@ void rv_html_sensors(sbuf *b, struct json_object *test);
 #define RV_DIST_DOTS 500
 
 /* o's key when it is an array, else NULL; its length (0 for NULL). */
-struct json_object *rv_arr(struct json_object *o, const char *key);
-size_t rv_len(struct json_object *a);
+struct json_object *aieth__rv_arr(struct json_object *o, const char *key);
+size_t aieth__rv_len(struct json_object *a);
 /* A finite number at key (def when absent, null, not a number or not
  * finite); 1 when there was one. */
-int rv_num(struct json_object *o, const char *key, double *out);
+int aieth__rv_num(struct json_object *o, const char *key, double *out);
 
 /* The statistics S of a figure (o.stats.<key>) when it has a numeric
  * median, min and max and not a runs list of fewer than 2, else NULL:
  * N = 1 has no stats. */
-struct json_object *rv_stat(struct json_object *o, const char *key);
+struct json_object *aieth__rv_stat(struct json_object *o, const char *key);
 /* The spread of S in percent: mad / median x 100 (0 when the median is 0). */
-double rv_spread_pct(struct json_object *s);
+double aieth__rv_spread_pct(struct json_object *s);
 /* "5000.0 ±0.2 %": the median (prec decimals) and the spread (one
  * decimal), as the text table prints it. */
-void rv_pm(sbuf *b, struct json_object *s, int prec);
+void aieth__rv_pm(sbuf *b, struct json_object *s, int prec);
 
 /* The distribution of a repeated transaction's channels: per channel its
  * throughput over the measured runs (each run a dot, the min-max whisker,
  * the median +- MAD band, the median), as deviation from its median in
- * percent. rv_has_dist: any channel has stats. */
-int rv_has_dist(struct json_object *txn);
-void rv_svg_distribution(sbuf *b, struct json_object *test, struct json_object *txn,
-			 int standalone);
+ * percent. aieth__rv_has_dist: any channel has stats. */
+int aieth__rv_has_dist(struct json_object *txn);
+void aieth__rv_svg_distribution(sbuf *b, struct json_object *test, struct json_object *txn,
+				int standalone);
 
 /* Sweeps: report.run.sweeps, bounded by RV_MAX_SWEEPS (0 when none). */
-size_t rv_num_sweeps(struct json_object *run);
+size_t aieth__rv_num_sweeps(struct json_object *run);
 /* The figures of a curve chart. */
 enum { RV_FIG_THROUGHPUT, RV_FIG_LATENCY, RV_FIG_CYCLES, RV_NUM_FIGS };
-const char *rv_fig_name(int fig);
+const char *aieth__rv_fig_name(int fig);
 /* Axis ax of sweep s has at least 2 different values (else no curve). */
-int rv_axis_varies(struct json_object *s, size_t ax);
+int aieth__rv_axis_varies(struct json_object *s, size_t ax);
 /* One chart: figure fig of sweep s over its axis ax (tests: the report's);
  * returns 0 and nothing drawn when the sweep has no such figure (no
  * latency) or the axis one value, 1 when drawn, -1 out of memory. */
-int rv_svg_curve(sbuf *b, struct json_object *tests, struct json_object *s, size_t ax, int fig,
-		 int standalone);
+int aieth__rv_svg_curve(sbuf *b, struct json_object *tests, struct json_object *s, size_t ax,
+			int fig, int standalone);
 /* test's "sweep" object when it is a point of sweep s (the same name, and
  * the same spec when both say one), else NULL. */
-struct json_object *rv_point_of(struct json_object *test, struct json_object *s);
+struct json_object *aieth__rv_point_of(struct json_object *test, struct json_object *s);
 /* A status word as a coloured badge (report_esc.c). */
-void rv_badge(sbuf *b, const char *status);
+void aieth__rv_badge(sbuf *b, const char *status);
 /* The rows a table's bound left out, one row across its cols columns:
  * "N more WHAT: see WHERE" (report_esc.c). */
-void rv_more_row(sbuf *b, int cols, size_t more, const char *what, const char *where);
+void aieth__rv_more_row(sbuf *b, int cols, size_t more, const char *what, const char *where);
 /* A test's row opening, as the test index and the sweep points have it:
  * <tr>, first (a cell's text, raw, or NULL), the test's name (a link to
  * its section #tI when linked) and its status badge, cells left open for
  * the caller's columns. */
-void rv_test_row(sbuf *b, const char *first, struct json_object *test, size_t i, int linked);
+void aieth__rv_test_row(sbuf *b, const char *first, struct json_object *test, size_t i, int linked);
 /* The standalone sweep charts in the folder dfd (dir: its path for
  * messages): sweep-<name>-<axis>-<figure>.svg. */
-int rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir);
+int aieth__rv_write_sweep_svgs(const aieth_report *r, int dfd, const char *dir);
 /* The sweep sections of report.html. shown(i): the page has test i's
  * section (for links). */
-void rv_html_sweeps(sbuf *b, const aieth_report *r, const unsigned char *shown);
+void aieth__rv_html_sweeps(sbuf *b, const aieth_report *r, const unsigned char *shown);
 
 #endif

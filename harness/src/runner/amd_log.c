@@ -34,7 +34,7 @@ int aieth__amd_log_is_json(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
-void aieth__amd_log_free(amd_log *l)
+void aieth__amd_log_free(aieth__amd_log *l)
 {
 	if (!l)
 		return;
@@ -160,7 +160,7 @@ static int read_throughput(const char *s, size_t n, size_t *p, double *v)
 	return 0;
 }
 
-static int push(amd_log *l, size_t *cap, const amd_log_ev *e, const char *path)
+static int push(aieth__amd_log *l, size_t *cap, const amd_log_ev *e, const char *path)
 {
 	if (l->n >= AMD_LOG_MAX_EVENTS)
 		return aieth__fail(AIETH_EINVAL,
@@ -244,7 +244,7 @@ static int perf_line(const char *path, size_t line, const char *m, size_t n, amd
 	return AIETH_OK;
 }
 
-int aieth__amd_log_parse(const char *path, const char *text, size_t len, amd_log *out)
+int aieth__amd_log_parse(const char *path, const char *text, size_t len, aieth__amd_log *out)
 {
 	size_t pos = 0, line = 0, cap = 0, foreign = 0;
 	int rc;

@@ -49,7 +49,7 @@ typedef struct amd_log_s {
 	amd_log_ev *ev;
 	size_t n;
 	size_t lines; /* lines in the file */
-} amd_log;
+} aieth__amd_log;
 
 /* Whether text is a JSON document rather than a log: its first character
  * other than white space (and a UTF-8 byte-order mark) is '{'. */
@@ -63,7 +63,7 @@ int aieth__amd_log_is_json(const char *text, size_t len);
  * than AMD_LOG_MAX_EVENTS events, and a log with no event at all. On
  * success *out holds the events (free with aieth__amd_log_free); on
  * failure it is empty. */
-int aieth__amd_log_parse(const char *path, const char *text, size_t len, amd_log *out);
-void aieth__amd_log_free(amd_log *l);
+int aieth__amd_log_parse(const char *path, const char *text, size_t len, aieth__amd_log *out);
+void aieth__amd_log_free(aieth__amd_log *l);
 
 #endif

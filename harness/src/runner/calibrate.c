@@ -74,7 +74,7 @@ int aieth_calib_new(aieth_calib **out, const char *board, const char *data_dir)
 		goto fail;
 	}
 	if ((rc = aieth__read_file(path, CAL_BOARD_MAX_FILE, &text, &len)) ||
-	    (rc = jstrict_parse_object(path, text, len, CAL_BOARD_MAX_FILE, &c->base)))
+	    (rc = aieth__jstrict_parse_object(path, text, len, CAL_BOARD_MAX_FILE, &c->base)))
 		goto fail;
 	/* A folder of our own for the candidate board file and "save" files. */
 	if (!tmp || !*tmp)
@@ -140,25 +140,25 @@ static double evaluate(aieth_calib *c, const int64_t *x, int *stop)
 	size_t p;
 	double cost = 0;
 	int rc;
-	if ((rc = cal_write_board(c, x, c->tmpboard))) {
+	if ((rc = aieth__cal_write_board(c, x, c->tmpboard))) {
 		*stop = rc;
 		return HUGE_VAL;
 	}
 	c->runs++;
 	for (p = 0; p < c->npairs; p++) {
 		aieth_report *r = NULL;
-		if ((rc = cal_run(c, c->pairs[p].spec, &r))) {
+		if ((rc = aieth__cal_run(c, c->pairs[p].spec, &r))) {
 			*stop = rc;
 			return HUGE_VAL;
 		}
-		if (cal_read_values(c, p, json_object_array_get_idx(r->tests, 0)))
+		if (aieth__cal_read_values(c, p, json_object_array_get_idx(r->tests, 0)))
 			cost = HUGE_VAL;
 		aieth_report_free(r);
 	}
 	if (cost == 0) {
 		size_t i;
 		for (i = 0; i < c->nvals; i++)
-			cost += cal_rel_err(c->vals[i].emu, c->vals[i].board);
+			cost += aieth__cal_rel_err(c->vals[i].emu, c->vals[i].board);
 	}
 	return cost;
 }
@@ -176,8 +176,8 @@ static void progress_fn(void *ctx, unsigned evals, double cost, const int64_t *x
 	n = snprintf(line, sizeof line, "calibrate: run %u: error %.3f %% at", evals,
 		     c->nvals ? 100 * cost / (double)c->nvals : 0.0);
 	for (i = 0; i < CAL_NPARAM && n > 0 && (size_t)n < sizeof line; i++)
-		n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lld", cal_params[i].key,
-			      (long long)x[i]);
+		n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lld",
+			      aieth__cal_params[i].key, (long long)x[i]);
 	c->progress(c->progress_ctx, line);
 }
 
@@ -204,13 +204,13 @@ int aieth_calib_fit(aieth_calib *c, unsigned max_runs,
 	memset(&cfg, 0, sizeof cfg);
 	cfg.n = CAL_NPARAM;
 	for (i = 0; i < CAL_NPARAM; i++) {
-		cfg.lo[i] = cal_params[i].lo;
-		cfg.hi[i] = cal_params[i].hi;
+		cfg.lo[i] = aieth__cal_params[i].lo;
+		cfg.hi[i] = aieth__cal_params[i].hi;
 	}
 	cfg.max_evals = max_runs;
 	cfg.progress = progress_fn;
 	memcpy(c->x, c->x0, sizeof c->x);
-	cal_search(&cfg, c->x, cost_fn, c, &c->evals);
+	aieth__cal_search(&cfg, c->x, cost_fn, c, &c->evals);
 	/* After: run the fitted values once more for the table. */
 	c->cost_after = evaluate(c, c->x, &stop);
 	if (stop)
@@ -234,5 +234,5 @@ int aieth_calib_write_board(const aieth_calib *c, const char *path)
 				   "%s: exists and is not a regular file; the fitted "
 				   "board file is never written over one",
 				   path);
-	return cal_write_board(m, c->x, path);
+	return aieth__cal_write_board(m, c->x, path);
 }

@@ -22,7 +22,7 @@
 
 typedef struct json_object jobj;
 
-double cal_rel_err(double emu, double board)
+double aieth__cal_rel_err(double emu, double board)
 {
 	double d = fabs(board) > 1 ? fabs(board) : 1;
 	return fabs(emu - board) / d;
@@ -49,7 +49,7 @@ static size_t len(jobj *arr)
 static double val_of(jobj *chan_or_txn, int kind)
 {
 	static const char *const keys[] = {"first_cycle", "last_cycle", "cycles", "total_cycles"};
-	return rj_getd(chan_or_txn, keys[kind]);
+	return aieth__rj_getd(chan_or_txn, keys[kind]);
 }
 
 static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kind, double board,
@@ -81,9 +81,9 @@ static int add_val(aieth_calib *c, size_t pair, size_t txn, size_t chan, int kin
 /* The board report's test bt (tests[ti]) against the emulated test et. */
 static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj *et)
 {
-	jobj *btx = rj_get(bt, "transactions"), *etx = rj_get(et, "transactions");
-	const char *st = rj_gets(bt, "status"), *tb = rj_gets(bt, "board");
-	double clk = rj_getd(bt, "pl_clock_MHz");
+	jobj *btx = aieth__rj_get(bt, "transactions"), *etx = aieth__rj_get(et, "transactions");
+	const char *st = aieth__rj_gets(bt, "status"), *tb = aieth__rj_gets(bt, "board");
+	double clk = aieth__rj_getd(bt, "pl_clock_MHz");
 	char q[100], q2[100];
 	size_t j, k;
 	if (*tb && strcmp(tb, c->board_name)) {
@@ -114,20 +114,20 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 				   rp, ti, len(btx), len(etx));
 	for (j = 0; j < len(btx); j++) {
 		jobj *b = idx(btx, j), *e = idx(etx, j);
-		jobj *bc = rj_get(b, "channels"), *ec = rj_get(e, "channels");
+		jobj *bc = aieth__rj_get(b, "channels"), *ec = aieth__rj_get(e, "channels");
 		const char *fields[] = {"name", "mode", NULL};
 		int f;
 		for (f = 0; fields[f]; f++)
-			if (strcmp(rj_gets(b, fields[f]), rj_gets(e, fields[f]))) {
-				aieth__quote_str(q, sizeof q, rj_gets(b, fields[f]));
-				aieth__quote_str(q2, sizeof q2, rj_gets(e, fields[f]));
+			if (strcmp(aieth__rj_gets(b, fields[f]), aieth__rj_gets(e, fields[f]))) {
+				aieth__quote_str(q, sizeof q, aieth__rj_gets(b, fields[f]));
+				aieth__quote_str(q2, sizeof q2, aieth__rj_gets(e, fields[f]));
 				return aieth__fail(AIETH_EINVAL,
 						   "%s: tests[%zu].transactions[%zu].%s: "
 						   "\"%s\", the description has \"%s\"",
 						   rp, ti, j, fields[f], q, q2);
 			}
-		if (strcmp(rj_gets(b, "status"), "done")) {
-			aieth__quote_str(q, sizeof q, rj_gets(b, "status"));
+		if (strcmp(aieth__rj_gets(b, "status"), "done")) {
+			aieth__quote_str(q, sizeof q, aieth__rj_gets(b, "status"));
 			return aieth__fail(
 				AIETH_EINVAL,
 				"%s: tests[%zu].transactions[%zu].status: "
@@ -143,9 +143,10 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 		for (k = 0; k < len(bc); k++) {
 			jobj *ch = idx(bc, k);
 			int kind;
-			if (strcmp(rj_gets(ch, "plio"), rj_gets(idx(ec, k), "plio"))) {
-				aieth__quote_str(q, sizeof q, rj_gets(ch, "plio"));
-				aieth__quote_str(q2, sizeof q2, rj_gets(idx(ec, k), "plio"));
+			if (strcmp(aieth__rj_gets(ch, "plio"),
+				   aieth__rj_gets(idx(ec, k), "plio"))) {
+				aieth__quote_str(q, sizeof q, aieth__rj_gets(ch, "plio"));
+				aieth__quote_str(q2, sizeof q2, aieth__rj_gets(idx(ec, k), "plio"));
 				return aieth__fail(
 					AIETH_EINVAL,
 					"%s: tests[%zu].transactions[%zu]."
@@ -153,8 +154,8 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 					"\"%s\"",
 					rp, ti, j, k, q, q2);
 			}
-			if (rj_get(ch, "finished") &&
-			    !json_object_get_boolean(rj_get(ch, "finished")))
+			if (aieth__rj_get(ch, "finished") &&
+			    !json_object_get_boolean(aieth__rj_get(ch, "finished")))
 				return aieth__fail(
 					AIETH_EINVAL,
 					"%s: tests[%zu].transactions[%zu]."
@@ -164,7 +165,7 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
 			for (kind = CAL_FIRST; kind <= CAL_CYCLES; kind++) {
 				static const char *const keys[] = {"first_cycle", "last_cycle",
 								   "cycles"};
-				jobj *v = rj_get(ch, keys[kind]);
+				jobj *v = aieth__rj_get(ch, keys[kind]);
 				if (!is_num(v) || json_object_get_double(v) < 0)
 					return aieth__fail(AIETH_EINVAL,
 							   "%s: tests[%zu].transactions"
@@ -182,28 +183,29 @@ static int check_test(aieth_calib *c, const char *rp, size_t ti, jobj *bt, jobj 
  * and the total cycles when the board reported them. */
 static int add_vals(aieth_calib *c, size_t p, jobj *bt)
 {
-	jobj *btx = rj_get(bt, "transactions");
-	const char *test = rj_gets(bt, "name");
+	jobj *btx = aieth__rj_get(bt, "transactions");
+	const char *test = aieth__rj_gets(bt, "name");
 	size_t j, k;
 	int rc, kind;
 	for (j = 0; j < len(btx); j++) {
-		jobj *b = idx(btx, j), *bc = rj_get(b, "channels");
+		jobj *b = idx(btx, j), *bc = aieth__rj_get(b, "channels");
 		for (k = 0; k < len(bc); k++)
 			for (kind = CAL_FIRST; kind <= CAL_CYCLES; kind++)
 				if ((rc = add_val(c, p, j, k, kind, val_of(idx(bc, k), kind), test,
-						  rj_gets(b, "name"), rj_gets(idx(bc, k), "plio"))))
+						  aieth__rj_gets(b, "name"),
+						  aieth__rj_gets(idx(bc, k), "plio"))))
 					return rc;
-		if (rj_getd(b, "total_cycles") > 0 &&
-		    (rc = add_val(c, p, j, 0, CAL_TOTAL, rj_getd(b, "total_cycles"), test,
-				  rj_gets(b, "name"), "total_cycles")))
+		if (aieth__rj_getd(b, "total_cycles") > 0 &&
+		    (rc = add_val(c, p, j, 0, CAL_TOTAL, aieth__rj_getd(b, "total_cycles"), test,
+				  aieth__rj_gets(b, "name"), "total_cycles")))
 			return rc;
 	}
 	return AIETH_OK;
 }
 
-int cal_read_values(aieth_calib *c, size_t pair, jobj *t)
+int aieth__cal_read_values(aieth_calib *c, size_t pair, jobj *t)
 {
-	jobj *tx = rj_get(t, "transactions");
+	jobj *tx = aieth__rj_get(t, "transactions");
 	size_t i;
 	for (i = 0; i < c->nvals; i++) {
 		cal_val *v = &c->vals[i];
@@ -211,9 +213,10 @@ int cal_read_values(aieth_calib *c, size_t pair, jobj *t)
 		if (v->pair != pair)
 			continue;
 		x = idx(tx, v->txn);
-		if (!x || strcmp(rj_gets(x, "status"), "done"))
+		if (!x || strcmp(aieth__rj_gets(x, "status"), "done"))
 			return -1;
-		v->emu = val_of(v->kind == CAL_TOTAL ? x : idx(rj_get(x, "channels"), v->chan),
+		v->emu = val_of(v->kind == CAL_TOTAL ? x
+						     : idx(aieth__rj_get(x, "channels"), v->chan),
 				v->kind);
 	}
 	return 0;
@@ -236,7 +239,7 @@ static int add_pair(aieth_calib *c, const char *spec, const char *rp)
 /* The board's side of a pair: a report.json, or a log of AMD's printPerf
  * lines, told apart by content (a JSON document starts with '{'). One read,
  * its size checked before (the larger of the two limits). */
-static int load_board_side(const char *rp, aieth_report **br, amd_log *log, int *is_log)
+static int load_board_side(const char *rp, aieth_report **br, aieth__amd_log *log, int *is_log)
 {
 	char *text = NULL;
 	size_t n = 0;
@@ -260,7 +263,7 @@ static int load_board_side(const char *rp, aieth_report **br, amd_log *log, int 
 int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **note)
 {
 	aieth_report *br = NULL, *er = NULL;
-	amd_log log;
+	aieth__amd_log log;
 	jobj *et, *bt = NULL, *lt = NULL;
 	const char *eb, *name, *est;
 	char q[100];
@@ -277,20 +280,21 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 	if ((rc = load_board_side(rp, &br, &log, &is_log)))
 		return rc;
 	/* The description on the base board: its test's shape and name. */
-	if ((rc = cal_write_board(c, c->x0, c->tmpboard)) || (rc = cal_run(c, spec, &er)))
+	if ((rc = aieth__cal_write_board(c, c->x0, c->tmpboard)) ||
+	    (rc = aieth__cal_run(c, spec, &er)))
 		goto out;
 	et = json_object_array_get_idx(er->tests, 0);
-	name = rj_gets(et, "name");
-	est = rj_gets(et, "status");
+	name = aieth__rj_gets(et, "name");
+	est = aieth__rj_gets(et, "status");
 	if (is_log) {
 		/* AMD's log names neither the board nor the test: the channels,
 		 * their order in transactions and their sizes are checked. */
-		if ((rc = cal_log_test(rp, &log, et, &lt)))
+		if ((rc = aieth__cal_log_test(rp, &log, et, &lt)))
 			goto out;
 		bt = lt;
 		goto checked;
 	}
-	eb = rj_gets(br->env, "board");
+	eb = aieth__rj_gets(br->env, "board");
 	if (*eb && strcmp(eb, c->board_name)) {
 		aieth__quote_str(q, sizeof q, eb);
 		rc = aieth__fail(AIETH_EINVAL,
@@ -300,7 +304,7 @@ int aieth_calib_add(aieth_calib *c, const char *spec, const char *rp, char **not
 		goto out;
 	}
 	for (i = 0; i < len(br->tests); i++)
-		if (!strcmp(rj_gets(idx(br->tests, i), "name"), name)) {
+		if (!strcmp(aieth__rj_gets(idx(br->tests, i), "name"), name)) {
 			bt = idx(br->tests, i);
 			ti = i;
 			break;
@@ -318,18 +322,18 @@ checked:
 		goto out;
 	/* The report is fine; the description must run on the base board too. */
 	if (strcmp(est, "pass") && strcmp(est, "fail")) {
-		jobj *err = rj_get(et, "error");
+		jobj *err = aieth__rj_get(et, "error");
 		rc = aieth__fail(AIETH_EINVAL,
 				 "%s: the emulated board cannot run it (%s, status %s)%s%s", spec,
 				 c->board_name, est, err ? ": " : "",
-				 err ? rj_gets(err, "message") : "");
+				 err ? aieth__rj_gets(err, "message") : "");
 		goto out;
 	}
 	if ((rc = add_pair(c, spec, rp)) || (rc = add_vals(c, c->npairs - 1, bt)))
 		goto out;
 	if (note && br &&
-	    ((aieth_backend_flags(rj_gets(br->env, "backend")) & AIETH_BACKEND_EMULATED) ||
-	     (aieth_backend_flags(rj_gets(bt, "backend")) & AIETH_BACKEND_EMULATED))) {
+	    ((aieth_backend_flags(aieth__rj_gets(br->env, "backend")) & AIETH_BACKEND_EMULATED) ||
+	     (aieth_backend_flags(aieth__rj_gets(bt, "backend")) & AIETH_BACKEND_EMULATED))) {
 		size_t n = strlen(rp) + 200;
 		*note = malloc(n);
 		if (*note)

@@ -22,7 +22,7 @@ typedef struct {
 	int64_t lo, hi; /* the board loader's bounds */
 } cal_param;
 
-extern const cal_param cal_params[CAL_NPARAM];
+extern const cal_param aieth__cal_params[CAL_NPARAM];
 
 enum { CAL_FIRST, CAL_LAST, CAL_CYCLES, CAL_TOTAL };
 
@@ -55,12 +55,12 @@ struct aieth_calib {
 };
 
 /* The base board file with the values x, written to path. */
-int cal_write_board(aieth_calib *c, const int64_t *x, const char *path);
+int aieth__cal_write_board(aieth_calib *c, const int64_t *x, const char *path);
 /* Run spec on the candidate board file (tmpboard); *out holds one test. */
-int cal_run(aieth_calib *c, const char *spec, aieth_report **out);
+int aieth__cal_run(aieth_calib *c, const char *spec, aieth_report **out);
 /* The emulated values of pair p from its test t into vals[].emu; -1 when
  * the run did not finish (no counters). */
-int cal_read_values(aieth_calib *c, size_t pair, struct json_object *t);
+int aieth__cal_read_values(aieth_calib *c, size_t pair, struct json_object *t);
 /* A log of AMD's printPerf lines (runner/amd_log.h) as the board test of
  * the emulated test et (calibrate_log.c): *out is a new test object with
  * et's name, status "pass" and per transaction and channel (in et's order)
@@ -70,9 +70,9 @@ int cal_read_values(aieth_calib *c, size_t pair, struct json_object *t);
  * not the transaction's, a foreign line inside a block, counters that do
  * not fit the channel's size_bytes x repetition, lines left over. */
 struct amd_log_s;
-int cal_log_test(const char *path, const struct amd_log_s *l, struct json_object *et,
-		 struct json_object **out);
+int aieth__cal_log_test(const char *path, const struct amd_log_s *l, struct json_object *et,
+			struct json_object **out);
 /* |emu - board| / max(|board|, 1). */
-double cal_rel_err(double emu, double board);
+double aieth__cal_rel_err(double emu, double board);
 
 #endif

@@ -33,7 +33,7 @@ typedef struct {
  * against each other); then the steps halve. Ends when every step is 1 and
  * nothing improves, the cost is 0, the budget is spent or *stop is set.
  * Returns the best cost; *evals_out (may be NULL) the evaluations made. */
-double cal_search(const cal_search_cfg *cfg, int64_t *x, cal_cost_fn cost, void *ctx,
-		  unsigned *evals_out);
+double aieth__cal_search(const cal_search_cfg *cfg, int64_t *x, cal_cost_fn cost, void *ctx,
+			 unsigned *evals_out);
 
 #endif

@@ -70,8 +70,9 @@ static void amd_name(char *b, size_t cap, int rx, unsigned num)
 /* The counters of e against the description's channel w. */
 static int check_counters(const char *path, const want *w, const amd_log_ev *e)
 {
-	double bytes = rj_getd(w->ch, "size_bytes") *
-		       (rj_getd(w->ch, "repetition") > 0 ? rj_getd(w->ch, "repetition") : 1);
+	double bytes =
+		aieth__rj_getd(w->ch, "size_bytes") *
+		(aieth__rj_getd(w->ch, "repetition") > 0 ? aieth__rj_getd(w->ch, "repetition") : 1);
 	double beats = ceil(bytes / BEAT_BYTES), expect;
 	uint64_t span;
 	char an[48];
@@ -142,8 +143,8 @@ static jobj *board_txn(jobj *etx, const want *w, size_t nw)
 		json_object_put(chs);
 		return NULL;
 	}
-	if (add(t, "channels", chs) || new_str(t, "name", rj_gets(etx, "name")) ||
-	    new_str(t, "mode", rj_gets(etx, "mode")) || new_str(t, "status", "done")) {
+	if (add(t, "channels", chs) || new_str(t, "name", aieth__rj_gets(etx, "name")) ||
+	    new_str(t, "mode", aieth__rj_gets(etx, "mode")) || new_str(t, "status", "done")) {
 		json_object_put(t);
 		return NULL;
 	}
@@ -165,9 +166,9 @@ static jobj *board_txn(jobj *etx, const want *w, size_t nw)
 	return t;
 }
 
-int cal_log_test(const char *path, const amd_log *l, jobj *et, jobj **out)
+int aieth__cal_log_test(const char *path, const aieth__amd_log *l, jobj *et, jobj **out)
 {
-	jobj *etxs = rj_get(et, "transactions"), *bt = NULL, *btxs = NULL;
+	jobj *etxs = aieth__rj_get(et, "transactions"), *bt = NULL, *btxs = NULL;
 	want *w = NULL;
 	size_t e = 0, j, k;
 	int rc = AIETH_OK;
@@ -177,14 +178,15 @@ int cal_log_test(const char *path, const amd_log *l, jobj *et, jobj **out)
 	btxs = json_object_new_array();
 	if (!bt)
 		json_object_put(btxs);
-	if (!bt || add(bt, "transactions", btxs) || new_str(bt, "name", rj_gets(et, "name")) ||
-	    new_str(bt, "status", "pass")) {
+	if (!bt || add(bt, "transactions", btxs) ||
+	    new_str(bt, "name", aieth__rj_gets(et, "name")) || new_str(bt, "status", "pass")) {
 		json_object_put(bt);
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
 	for (j = 0; j < len(etxs); j++) {
-		jobj *etx = json_object_array_get_idx(etxs, j), *chs = rj_get(etx, "channels"), *bx;
-		const char *tn = rj_gets(etx, "name");
+		jobj *etx = json_object_array_get_idx(etxs, j),
+		     *chs = aieth__rj_get(etx, "channels"), *bx;
+		const char *tn = aieth__rj_gets(etx, "name");
 		size_t nw = len(chs), got = 0, start;
 		free(w);
 		w = calloc(nw ? nw : 1, sizeof *w);
@@ -194,7 +196,7 @@ int cal_log_test(const char *path, const amd_log *l, jobj *et, jobj **out)
 		}
 		for (k = 0; k < nw; k++) {
 			w[k].ch = json_object_array_get_idx(chs, k);
-			w[k].plio = rj_gets(w[k].ch, "plio");
+			w[k].plio = aieth__rj_gets(w[k].ch, "plio");
 			if (plio_num(w[k].plio, &w[k].num, &w[k].rx)) {
 				rc = aieth__fail(
 					AIETH_EINVAL,

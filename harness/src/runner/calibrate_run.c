@@ -17,7 +17,7 @@
 /* The fitted parameters, their board-file place and validation bounds
  * (docs/boards.md). burst_words and fifo_depth_words are the kernel's
  * constants and stay. */
-const cal_param cal_params[CAL_NPARAM] = {
+const cal_param aieth__cal_params[CAL_NPARAM] = {
 	{"func_memory", "read_latency_cycles", 0, 100000},
 	{"func_memory", "write_latency_cycles", 0, 100000},
 	{"func_memory", "loop_overhead_cycles", 1, 1000},
@@ -35,16 +35,17 @@ static char *board_text(aieth_calib *c, const int64_t *x, size_t *len)
 	const char *s;
 	for (i = 0; i < CAL_NPARAM; i++) {
 		struct json_object *o = c->base, *v;
-		if (cal_params[i].obj) {
-			if (!json_object_object_get_ex(c->base, cal_params[i].obj, &o) ||
+		if (aieth__cal_params[i].obj) {
+			if (!json_object_object_get_ex(c->base, aieth__cal_params[i].obj, &o) ||
 			    !json_object_is_type(o, json_type_object)) {
 				o = json_object_new_object();
-				if (!o || json_object_object_add(c->base, cal_params[i].obj, o))
+				if (!o ||
+				    json_object_object_add(c->base, aieth__cal_params[i].obj, o))
 					return NULL;
 			}
 		}
 		v = json_object_new_int64(x[i]);
-		if (!v || json_object_object_add(o, cal_params[i].key, v))
+		if (!v || json_object_object_add(o, aieth__cal_params[i].key, v))
 			return NULL;
 	}
 	s = json_object_to_json_string_ext(c->base, JSON_C_TO_STRING_PRETTY |
@@ -56,7 +57,7 @@ static char *board_text(aieth_calib *c, const int64_t *x, size_t *len)
 	return aieth__strdup(s);
 }
 
-int cal_write_board(aieth_calib *c, const int64_t *x, const char *path)
+int aieth__cal_write_board(aieth_calib *c, const int64_t *x, const char *path)
 {
 	size_t len = 0;
 	char *t = board_text(c, x, &len);
@@ -69,7 +70,7 @@ int cal_write_board(aieth_calib *c, const int64_t *x, const char *path)
 	return rc;
 }
 
-int cal_run(aieth_calib *c, const char *spec, aieth_report **out)
+int aieth__cal_run(aieth_calib *c, const char *spec, aieth_report **out)
 {
 	aieth_run_opts o;
 	aieth_report *r = NULL;

@@ -98,8 +98,8 @@ static int pairs(search *s, const int64_t *step)
 	return any;
 }
 
-double cal_search(const cal_search_cfg *cfg, int64_t *x, cal_cost_fn cost, void *ctx,
-		  unsigned *evals_out)
+double aieth__cal_search(const cal_search_cfg *cfg, int64_t *x, cal_cost_fn cost, void *ctx,
+			 unsigned *evals_out)
 {
 	search s;
 	int64_t step[CAL_MAX_PARAMS];

@@ -10,7 +10,7 @@
 #include "runner/calibrate_impl.h"
 #include "util/sbuf.h"
 
-static double pct(double emu, double board) { return 100 * cal_rel_err(emu, board); }
+static double pct(double emu, double board) { return 100 * aieth__cal_rel_err(emu, board); }
 
 /* a value's figure, by its kind (calibrate_impl.h's order) */
 static const char *const kind_names[] = {"first_cycle", "last_cycle", "cycles", "total_cycles"};
@@ -23,8 +23,8 @@ char *aieth_calib_text(const aieth_calib *c)
 	const cal_val *worst_v = NULL;
 	if (!c)
 		return NULL;
-	sb_printf(&b, "%-52s %12s %12s %12s %10s %10s\n", "test / transaction / PLIO", "board",
-		  "before", "after", "err before", "err after");
+	aieth__sb_printf(&b, "%-52s %12s %12s %12s %10s %10s\n", "test / transaction / PLIO",
+			 "board", "before", "after", "err before", "err after");
 	for (i = 0; i < c->nvals; i++) {
 		const cal_val *v = &c->vals[i];
 		double e = pct(v->after, v->board);
@@ -34,36 +34,39 @@ char *aieth_calib_text(const aieth_calib *c)
 		}
 		if (v->kind != CAL_CYCLES && v->kind != CAL_TOTAL)
 			continue;
-		sb_printf(&b, "%-52.52s %12.0f %12.0f %12.0f %9.2f%% %9.2f%%\n", v->label, v->board,
-			  v->before, v->after, pct(v->before, v->board), e);
+		aieth__sb_printf(&b, "%-52.52s %12.0f %12.0f %12.0f %9.2f%% %9.2f%%\n", v->label,
+				 v->board, v->before, v->after, pct(v->before, v->board), e);
 	}
-	sb_printf(&b,
-		  "total error (mean relative error of %zu values: each channel's "
-		  "first_cycle, last_cycle and cycles, each transaction's total_cycles): "
-		  "before %.3f %%, after %.3f %%",
-		  c->nvals, c->nvals ? 100 * c->cost_before / (double)c->nvals : 0.0,
-		  c->nvals ? 100 * c->cost_after / (double)c->nvals : 0.0);
+	aieth__sb_printf(&b,
+			 "total error (mean relative error of %zu values: each channel's "
+			 "first_cycle, last_cycle and cycles, each transaction's total_cycles): "
+			 "before %.3f %%, after %.3f %%",
+			 c->nvals, c->nvals ? 100 * c->cost_before / (double)c->nvals : 0.0,
+			 c->nvals ? 100 * c->cost_after / (double)c->nvals : 0.0);
 	/* the figure behind the largest, by name: what to look at first */
 	if (worst_v)
-		sb_printf(&b, " (largest after: %.3f %%, %s of %s: %.0f on the board, %.0f after)",
-			  worst, kind_names[worst_v->kind], worst_v->label, worst_v->board,
-			  worst_v->after);
+		aieth__sb_printf(
+			&b, " (largest after: %.3f %%, %s of %s: %.0f on the board, %.0f after)",
+			worst, kind_names[worst_v->kind], worst_v->label, worst_v->board,
+			worst_v->after);
 	sb_lit(&b, "\n");
-	sb_printf(&b, "search: %u evaluations, %u emulated runs of each of %zu descriptions\n",
-		  c->evals, c->runs, c->npairs);
+	aieth__sb_printf(&b,
+			 "search: %u evaluations, %u emulated runs of each of %zu descriptions\n",
+			 c->evals, c->runs, c->npairs);
 	for (i = 0; i < CAL_NPARAM; i++) {
 		char name[80];
-		snprintf(name, sizeof name, "%s%s%s", cal_params[i].obj ? cal_params[i].obj : "",
-			 cal_params[i].obj ? "." : "", cal_params[i].key);
+		snprintf(name, sizeof name, "%s%s%s",
+			 aieth__cal_params[i].obj ? aieth__cal_params[i].obj : "",
+			 aieth__cal_params[i].obj ? "." : "", aieth__cal_params[i].key);
 		if (c->x[i] != c->x0[i]) {
-			sb_printf(&b, "changed: %s: %lld -> %lld\n", name, (long long)c->x0[i],
-				  (long long)c->x[i]);
+			aieth__sb_printf(&b, "changed: %s: %lld -> %lld\n", name,
+					 (long long)c->x0[i], (long long)c->x[i]);
 			changed++;
 		} else {
-			sb_printf(&b, "unchanged: %s: %lld\n", name, (long long)c->x[i]);
+			aieth__sb_printf(&b, "unchanged: %s: %lld\n", name, (long long)c->x[i]);
 		}
 	}
 	if (!changed)
 		sb_lit(&b, "no parameter changed\n");
-	return sb_take(&b);
+	return aieth__sb_take(&b);
 }

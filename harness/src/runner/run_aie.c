@@ -24,17 +24,17 @@
 /* a state of 512 tiles is well under this */
 #define AIE_STATE_MAX_BYTES (8u << 20)
 
-void rn_aie_state_mark(run_ctx *c, struct timespec *since)
+void aieth__rn_aie_state_mark(run_ctx *c, struct timespec *since)
 {
 	(void)c;
 	clock_gettime(CLOCK_REALTIME, since);
 	since->tv_sec -= 1; /* file systems with coarse timestamps */
 }
 
-void rn_aie_state_take(run_ctx *c, const struct timespec *since)
+void aieth__rn_aie_state_take(run_ctx *c, const struct timespec *since)
 {
 	/* the folder the backend in use was given: one file, one pickup */
-	unsigned int flags = aieth_backend_flags(rj_gets(c->test, "backend"));
+	unsigned int flags = aieth_backend_flags(aieth__rj_gets(c->test, "backend"));
 	const char *dir =
 		!c->o ? NULL
 		: flags & AIETH_BACKEND_EMULATED
@@ -57,7 +57,7 @@ void rn_aie_state_take(run_ctx *c, const struct timespec *since)
 		return;
 	}
 	if (aieth__read_file(path, AIE_STATE_MAX_BYTES, &text, &len) != AIETH_OK) {
-		rj_str(c->test, "aie_state_error", aieth_error_message());
+		aieth__rj_str(c->test, "aie_state_error", aieth_error_message());
 		free(path);
 		return;
 	}
@@ -67,10 +67,10 @@ void rn_aie_state_take(run_ctx *c, const struct timespec *since)
 	    !json_object_is_type(tiles, json_type_array)) {
 		char m[600];
 		snprintf(m, sizeof m, "%s: not an AI Engine state (an object with tiles)", path);
-		rj_str(c->test, "aie_state_error", m);
+		aieth__rj_str(c->test, "aie_state_error", m);
 		json_object_put(j);
 	} else {
-		rj_set(c->test, "aie_state", j);
+		aieth__rj_set(c->test, "aie_state", j);
 	}
 	free(text);
 	free(path);

@@ -9,15 +9,16 @@
 #include "util/error.h"
 
 /* Record the test's error and exit code (first error wins). */
-void rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, int exit_code)
+void aieth__rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, int exit_code)
 {
-	if (!rj_get(c->test, "error"))
-		rj_set(c->test, "error", rj_error(phase, code, aieth_error_message(), hint));
+	if (!aieth__rj_get(c->test, "error"))
+		aieth__rj_set(c->test, "error",
+			      aieth__rj_error(phase, code, aieth_error_message(), hint));
 	c->exit_code = aieth__exit_worst(c->exit_code, exit_code);
 }
 
 /* Exit code for an input/device error code of the library. */
-int rn_exit_for(int code)
+int aieth__rn_exit_for(int code)
 {
 	switch (code) {
 	case AIETH_ENOMEM:

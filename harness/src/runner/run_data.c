@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run_data.c - a channel's data for one transaction: checked before the
- * device is touched (rn_prepare), opened just before the transaction runs
+ * device is touched (aieth__rn_prepare), opened just before the transaction runs
  * and closed after it (memory of one transaction at a time), TX streamed
  * from files and patterns where the device asks, RX compared with golden
  * data and saved as it arrives.
@@ -71,7 +71,7 @@ static int open_src(run_ctx *c, const spec_src *s, const char *what, uint64_t wa
 	case SRC_TEXT:
 		/* converted once per run (run_texts.c), then read like memory or,
 		 * past the cache's bounds, streamed from a scratch file */
-		if ((rc = rn_texts_open(&c->texts, s->path, s->type, src, fd)))
+		if ((rc = aieth__rn_texts_open(&c->texts, s->path, s->type, src, fd)))
 			return aieth__fail_prefix(rc, "%s", what);
 		return AIETH_OK;
 	case SRC_PATTERN: {
@@ -110,7 +110,7 @@ static int load_src(run_ctx *c, const spec_src *s, const char *what, size_t want
 	case SRC_TEXT:
 		/* a copy of the converted bytes: tiling keeps the buffer whole */
 		memset(&src, 0, sizeof src);
-		if (!(rc = rn_texts_open(&c->texts, s->path, s->type, &src, &fd)) &&
+		if (!(rc = aieth__rn_texts_open(&c->texts, s->path, s->type, &src, &fd)) &&
 		    !(*out = malloc(src.len ? (size_t)src.len : 1)))
 			rc = aieth__fail(AIETH_ENOMEM, "out of memory for %llu bytes",
 					 (unsigned long long)src.len);
@@ -164,7 +164,7 @@ static void chan_type(const spec_chan *sc, chan_run *cr)
 }
 
 /* Release what chan_open holds (safe on a closed channel). */
-void rn_chan_close(chan_run *cr)
+void aieth__rn_chan_close(chan_run *cr)
 {
 	if (cr->fd >= 0)
 		close(cr->fd);
@@ -188,10 +188,10 @@ void rn_chan_close(chan_run *cr)
 }
 
 /* Check a channel against the board and its data, and (open) set up its
- * data for the run. Without open nothing is kept: rn_prepare() checks every
+ * data for the run. Without open nothing is kept: aieth__rn_prepare() checks every
  * transaction before the device is touched, then each is opened in turn,
  * so memory is that of one transaction, never of all. */
-int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr, int open)
+int aieth__rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr, int open)
 {
 	const char *what = c->sp->path, *jp = sc->jpath;
 	const aieth_board_info *bi = aieth_board_get_info(c->board);
@@ -320,7 +320,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 			(unsigned long long)uram, sc->golden.kind ? "golden" : "save",
 			(unsigned long long)uram);
 	if (!open) {
-		rn_chan_close(cr);
+		aieth__rn_chan_close(cr);
 		return AIETH_OK;
 	}
 	if (!tx && sc->save.kind && !sc->have_tiling && !cr->no_save) {
@@ -348,7 +348,7 @@ int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *
 /* golden bytes read at a time (a multiple of 16: every element whole) */
 #define GOLD_WINDOW ((uint64_t)1 << 20)
 
-int rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n)
+int aieth__rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
 	chan_run *cr = ctx;
 	if (aieth__src_read(&cr->src, off, buf, n)) {
@@ -380,7 +380,7 @@ static int save_write(chan_run *cr)
 	return n ? aieth__write_full(cr->out.fd, cr->save_buf, n, cr->save_path) : AIETH_OK;
 }
 
-int rn_rx_save_flush(chan_run *cr)
+int aieth__rn_rx_save_flush(chan_run *cr)
 {
 	if (cr->saving && save_write(cr)) {
 		save_fail(cr);
@@ -472,7 +472,7 @@ io_fail:
 
 /* Bytes never written (not received) count as zeros, as in a zeroed
  * destination buffer. */
-int rn_rx_zeros(chan_run *cr, uint64_t upto)
+int aieth__rn_rx_zeros(chan_run *cr, uint64_t upto)
 {
 	static const uint8_t zeros[65536];
 	while (cr->hwm < upto) {
@@ -483,7 +483,7 @@ int rn_rx_zeros(chan_run *cr, uint64_t upto)
 	return 0;
 }
 
-int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n)
+int aieth__rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n)
 {
 	chan_run *cr = ctx;
 	if (off < cr->hwm) {
@@ -493,13 +493,13 @@ int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n)
 		snprintf(cr->io_err, sizeof cr->io_err, "%s", aieth_error_message());
 		return -1;
 	}
-	if (rn_rx_zeros(cr, off))
+	if (aieth__rn_rx_zeros(cr, off))
 		return -1;
 	return rx_take(cr, buf, n);
 }
 
 /* Check everything that needs the board before the device is touched. */
-int rn_prepare(run_ctx *c)
+int aieth__rn_prepare(run_ctx *c)
 {
 	size_t i, j, k;
 	int rc;
@@ -514,7 +514,7 @@ int rn_prepare(run_ctx *c)
 		for (j = 0; j < st->nch; j++)
 			c->cr[i][j].fd = c->cr[i][j].gfd = -1;
 		for (j = 0; j < st->nch; j++) {
-			if ((rc = rn_chan_open(c, st, &st->ch[j], &c->cr[i][j], 0)))
+			if ((rc = aieth__rn_chan_open(c, st, &st->ch[j], &c->cr[i][j], 0)))
 				return rc;
 			for (k = 0; k < j; k++)
 				if (!strcmp(c->cr[i][k].pl.name, c->cr[i][j].pl.name))

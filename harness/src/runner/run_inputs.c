@@ -3,7 +3,7 @@
  * run_inputs.c - an input mistake is refused before the run, not reported
  * as a hang: the channels' sizes against what the graph models read and
  * write per iteration (aieth_graph_ports), where the models can say it.
- * The rule (rn_inputs_rule) is pure, for the unit tests; rn_inputs_check
+ * The rule (aieth__rn_inputs_rule) is pure, for the unit tests; aieth__rn_inputs_check
  * gathers its inputs from the description and the open session.
  */
 #include <inttypes.h>
@@ -79,8 +79,8 @@ static void chan_name(const rn_in_chan *c, char *buf, size_t cap)
 	snprintf(buf + strlen(buf), cap - strlen(buf), ")");
 }
 
-int rn_inputs_rule(const rn_in_graph *g, size_t ng, const rn_in_chan *ch, size_t nc, char *msg,
-		   size_t cap)
+int aieth__rn_inputs_rule(const rn_in_graph *g, size_t ng, const rn_in_chan *ch, size_t nc,
+			  char *msg, size_t cap)
 {
 	size_t i, p, q, gi = 0, n, n2;
 	int pass;
@@ -211,7 +211,7 @@ int rn_inputs_rule(const rn_in_graph *g, size_t ng, const rn_in_chan *ch, size_t
 }
 
 /* Gather the graphs' ports and the channels' sizes, apply the rule. */
-int rn_inputs_check(run_ctx *c, aieth_session *s)
+int aieth__rn_inputs_check(run_ctx *c, aieth_session *s)
 {
 	rn_in_graph *g = NULL;
 	rn_in_chan *ch = NULL;
@@ -223,7 +223,7 @@ int rn_inputs_check(run_ctx *c, aieth_session *s)
 	 * what the description does not list (docs/user-guide.md, "An input
 	 * mistake is not a hang"). Through th_server the server's models answer
 	 * (a server on a board answers "not known": AIETH_EUNSUPPORTED) */
-	unsigned int flags = aieth_backend_flags(rj_gets(c->test, "backend"));
+	unsigned int flags = aieth_backend_flags(aieth__rj_gets(c->test, "backend"));
 	if ((flags & AIETH_BACKEND_LOCAL) && !(flags & AIETH_BACKEND_EMULATED))
 		return 0;
 	for (i = 0; i < c->sp->ntxns; i++)
@@ -278,7 +278,7 @@ int rn_inputs_check(run_ctx *c, aieth_session *s)
 			x->file = x->to_aie ? sc->data.given : sc->golden.given;
 			x->file_desc = c->sp->path;
 		}
-	if (rn_inputs_rule(g, c->sp->ngraphs, ch, nc, msg, sizeof msg))
+	if (aieth__rn_inputs_rule(g, c->sp->ngraphs, ch, nc, msg, sizeof msg))
 		rc = aieth__fail(AIETH_EINVAL, "%s", msg);
 out:
 	if (g)
@@ -296,31 +296,33 @@ out:
  * what the graph wrote, each TX channel not read to its end with what the
  * graph read (more than a bounded graph takes, beyond what the streams
  * absorb: the before-run rule cannot refuse it, only the run tells). */
-void rn_inputs_verdict(run_ctx *c)
+void aieth__rn_inputs_verdict(run_ctx *c)
 {
-	jobj *graphs = rj_get(c->test, "graphs"), *txns = rj_get(c->test, "transactions");
-	jobj *err = rj_get(c->test, "error");
+	jobj *graphs = aieth__rj_get(c->test, "graphs"),
+	     *txns = aieth__rj_get(c->test, "transactions");
+	jobj *err = aieth__rj_get(c->test, "error");
 	size_t i, j, ng = graphs ? json_object_array_length(graphs) : 0;
 	int done = ng > 0;
 	char words[1536];
 	size_t len = 0;
 
-	if (c->exit_code != AIETH_EXIT_TIMEOUT || rj_get(c->test, "verdict_detail"))
+	if (c->exit_code != AIETH_EXIT_TIMEOUT || aieth__rj_get(c->test, "verdict_detail"))
 		return;
 	for (i = 0; i < ng; i++) {
 		jobj *g = json_object_array_get_idx(graphs, i);
-		int64_t it = rj_geti(g, "iterations");
-		if (it < 0 || !rj_get(g, "iterations_done") || rj_geti(g, "iterations_done") < it)
+		int64_t it = aieth__rj_geti(g, "iterations");
+		if (it < 0 || !aieth__rj_get(g, "iterations_done") ||
+		    aieth__rj_geti(g, "iterations_done") < it)
 			done = 0;
 	}
 	words[0] = 0;
 	for (i = 0; done && txns && i < json_object_array_length(txns); i++) {
-		jobj *chans = rj_get(json_object_array_get_idx(txns, i), "channels");
+		jobj *chans = aieth__rj_get(json_object_array_get_idx(txns, i), "channels");
 		for (j = 0; chans && j < json_object_array_length(chans); j++) {
 			jobj *ch = json_object_array_get_idx(chans, j);
-			int64_t moved = rj_geti(ch, "bytes_moved"),
-				want = rj_geti(ch, "bytes_expected");
-			const char *plio = rj_gets(ch, "plio");
+			int64_t moved = aieth__rj_geti(ch, "bytes_moved"),
+				want = aieth__rj_geti(ch, "bytes_expected");
+			const char *plio = aieth__rj_gets(ch, "plio");
 			int rx = strstr(plio, "FROM_AIE") != NULL;
 			if (moved >= want || len + 200 > sizeof words)
 				continue;
@@ -334,10 +336,10 @@ void rn_inputs_verdict(run_ctx *c)
 		}
 	}
 	if (!done || !len) {
-		rj_str(c->test, "verdict_detail", "stall");
+		aieth__rj_str(c->test, "verdict_detail", "stall");
 		return;
 	}
-	rj_str(c->test, "verdict_detail", "data_size_mismatch");
+	aieth__rj_str(c->test, "verdict_detail", "data_size_mismatch");
 	/* not a board's hang: the input exit code, no reset asked */
 	c->exit_code = AIETH_EXIT_INPUT;
 	if (err) {
@@ -346,6 +348,6 @@ void rn_inputs_verdict(run_ctx *c)
 			 "%s (every graph completed its iterations: a data-size mismatch of the "
 			 "description, not a stall; the board needs no reset)",
 			 words);
-		rj_str(err, "hint", hint);
+		aieth__rj_str(err, "hint", hint);
 	}
 }

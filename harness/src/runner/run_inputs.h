@@ -43,7 +43,7 @@ typedef struct {
  * channel carries 0). A graph not known: no rule applies. Returns 0 (no
  * mistake), or 1 with msg (cap bytes) naming the description, the channel
  * and its file, the PLIO, the sizes and the rule. */
-int rn_inputs_rule(const rn_in_graph *g, size_t ng, const rn_in_chan *ch, size_t nc, char *msg,
-		   size_t cap);
+int aieth__rn_inputs_rule(const rn_in_graph *g, size_t ng, const rn_in_chan *ch, size_t nc,
+			  char *msg, size_t cap);
 
 #endif

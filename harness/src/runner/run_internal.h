@@ -74,8 +74,8 @@ typedef struct rn_texts rn_texts;
 /* The binary of the text file at path as a source: held (src MEM, *fd
  * -1), or past the bounds a scratch file (src FILE, *fd open: the caller
  * closes it). *tp is made at the first use. */
-int rn_texts_open(rn_texts **tp, const char *path, aieth_elem type, aieth_src *src, int *fd);
-void rn_texts_free(rn_texts *t);
+int aieth__rn_texts_open(rn_texts **tp, const char *path, aieth_elem type, aieth_src *src, int *fd);
+void aieth__rn_texts_free(rn_texts *t);
 
 typedef struct {
 	aieth_report *r;
@@ -88,7 +88,7 @@ typedef struct {
 	chan_run **cr;         /* per transaction, per channel */
 	char phase[160];       /* the transaction running, for progress */
 	char server_info[160]; /* backend remote: aieth_session_server() */
-	/* repeats (the options' or the description's "repeat", rn_repeat_check) */
+	/* repeats (the options' or the description's "repeat", aieth__rn_repeat_check) */
 	uint32_t runs, warmup;
 	aieth__stat statistic;
 	/* power and temperature while the test runs (run_sensors.c) */
@@ -106,83 +106,84 @@ typedef struct {
  * backend's artifacts/aie_state.json written since then put in the test
  * as "aie_state" (take). */
 struct timespec;
-void rn_aie_state_mark(run_ctx *c, struct timespec *since);
-void rn_aie_state_take(run_ctx *c, const struct timespec *since);
-void rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, int exit_code);
-int rn_exit_for(int code);
+void aieth__rn_aie_state_mark(run_ctx *c, struct timespec *since);
+void aieth__rn_aie_state_take(run_ctx *c, const struct timespec *since);
+void aieth__rn_test_error(run_ctx *c, const char *phase, int code, const char *hint, int exit_code);
+int aieth__rn_exit_for(int code);
 
 /* run_data.c */
-int rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr, int open);
-void rn_chan_close(chan_run *cr);
-int rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n);
-int rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n);
+int aieth__rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, chan_run *cr,
+			int open);
+void aieth__rn_chan_close(chan_run *cr);
+int aieth__rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n);
+int aieth__rn_rx_write(void *ctx, uint64_t off, const void *buf, size_t n);
 /* RX bytes never received, up to upto, count as zeros (compared, saved). */
-int rn_rx_zeros(chan_run *cr, uint64_t upto);
+int aieth__rn_rx_zeros(chan_run *cr, uint64_t upto);
 /* writes the saved bytes still batched, before the save is committed; a
  * failure fails the save (save_failed, save_err) */
-int rn_rx_save_flush(chan_run *cr);
-int rn_prepare(run_ctx *c);
+int aieth__rn_rx_save_flush(chan_run *cr);
+int aieth__rn_prepare(run_ctx *c);
 
 /* run_inputs.c: the channels' sizes against the graph models' ports in the
  * open session, before anything runs (docs/test-spec.md "Sizes the graph
  * decides"): 0, or an error set (AIETH_EINVAL: an input mistake). */
-int rn_inputs_check(run_ctx *c, aieth_session *s);
+int aieth__rn_inputs_check(run_ctx *c, aieth_session *s);
 /* After the run, a hang's verdict_detail: "data_size_mismatch" (every
  * graph completed its bounded run, an RX channel is short or a TX channel
  * not read to its end: exit code 2, the hint names each such channel) or
  * "stall" (exit code 5 kept). */
-void rn_inputs_verdict(run_ctx *c);
+void aieth__rn_inputs_verdict(run_ctx *c);
 
 /* runner.c: one run in steps, so a sweep (sweep.c) runs its points in
  * one session: begin the test (-1: its error recorded), check its data,
  * open the session, run the graphs and transactions, close; finish the
  * test (once). */
-int rn_test_begin(run_ctx *c);
-int rn_prepare_test(run_ctx *c);
-int rn_session_open(run_ctx *c, aieth_session **s);
-void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again);
-void rn_session_close(run_ctx *c, aieth_session *s);
-void rn_test_finish(run_ctx *c, double t0);
-void rn_free_data(run_ctx *c);
+int aieth__rn_test_begin(run_ctx *c);
+int aieth__rn_prepare_test(run_ctx *c);
+int aieth__rn_session_open(run_ctx *c, aieth_session **s);
+void aieth__rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again);
+void aieth__rn_session_close(run_ctx *c, aieth_session *s);
+void aieth__rn_test_finish(run_ctx *c, double t0);
+void aieth__rn_free_data(run_ctx *c);
 /* the steps in turn: one description without a sweep */
-void rn_run_spec(run_ctx *c);
+void aieth__rn_run_spec(run_ctx *c);
 /* 1 when the run was interrupted (the test's error then recorded once) */
-int rn_check_interrupt(run_ctx *c, const char *where);
+int aieth__rn_check_interrupt(run_ctx *c, const char *where);
 
 /* sweep.c: 0 when the run has no sweep; else every point ran as a test
  * (the last one is c->test), or the sweep's error is c->test's. */
-int rn_sweep(run_ctx *c, double t0);
+int aieth__rn_sweep(run_ctx *c, double t0);
 
 /* run_sensors.c: start the sampler as a test's graphs start, stop it
  * and write the test's "sensors" (and the temperature warning) when
- * they end; absent: what a test that never ran says (rn_test_finish). */
-void rn_sensors_start(run_ctx *c, aieth_session *s);
-void rn_sensors_stop(run_ctx *c);
-void rn_sensors_absent(run_ctx *c);
+ * they end; absent: what a test that never ran says (aieth__rn_test_finish). */
+void aieth__rn_sensors_start(run_ctx *c, aieth_session *s);
+void aieth__rn_sensors_stop(run_ctx *c);
+void aieth__rn_sensors_absent(run_ctx *c);
 
 /* run_results.c: a channel's data checks and verdict; its thresholds
- * come after every run (rn_txn_summary) */
-int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans);
+ * come after every run (aieth__rn_txn_summary) */
+int aieth__rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans);
 
 /* run_repeat.c: the runs, the warm-ups and the statistic of the options
  * or the description, checked against the limits (before any run; the
  * test's error is recorded): 0 or -1. */
-int rn_repeat_check(run_ctx *c);
+int aieth__rn_repeat_check(run_ctx *c);
 /* A measured run's figures, kept for the summary instead of its report
- * objects (NULL: out of memory); freed by rn_run_free. */
+ * objects (NULL: out of memory); freed by aieth__rn_run_free. */
 typedef struct rn_run rn_run;
-rn_run *rn_run_keep(const spec_txn *st, jobj *run);
-void rn_run_free(rn_run *r);
+rn_run *aieth__rn_run_keep(const spec_txn *st, jobj *run);
+void aieth__rn_run_free(rn_run *r);
 /* One transaction's runs into its report entry tj: runs[0..n) the measured
  * runs that completed, last the object of runs[n-1] (its saved_to; it
  * becomes the median run's), broken a run that did not complete (NULL:
  * none; else it is what tj shows), failed the runs_failed entries so far.
  * Fills tj (median_run, stats, thresholds, latencies' verdicts) and
  * returns the exit code of the thresholds. */
-int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n, jobj *last,
-		   jobj *broken, jobj *failed);
+int aieth__rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n,
+			  jobj *last, jobj *broken, jobj *failed);
 /* The runs_failed entries of a run that completed: each channel whose
  * data check did not pass. r: the run's index among all runs. */
-void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed);
+void aieth__rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed);
 
 #endif /* AIETH_SPEC_RUN_INTERNAL_H */

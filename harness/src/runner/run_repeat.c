@@ -28,7 +28,7 @@
  * report.json (adder_perf: 20 per run, its 100000 runs, in 65 s) */
 #define MAX_KEPT_VALUES 2000000u
 
-int rn_repeat_check(run_ctx *c)
+int aieth__rn_repeat_check(run_ctx *c)
 {
 	const spec_repeat *sr = &c->sp->repeat;
 	int opt = c->o && c->o->version >= 3 && c->o->repeat_runs > 0;
@@ -102,16 +102,16 @@ int rn_repeat_check(run_ctx *c)
 	c->runs = (uint32_t)runs;
 	c->warmup = (uint32_t)warm;
 	c->statistic = sr->statistic;
-	rp = rj_obj();
-	rj_u64(rp, "runs", runs);
-	rj_u64(rp, "warmup", warm);
-	rj_str(rp, "statistic", aieth__stats_name(c->statistic));
-	rj_set(c->test, "repeat", rp);
+	rp = aieth__rj_obj();
+	aieth__rj_u64(rp, "runs", runs);
+	aieth__rj_u64(rp, "warmup", warm);
+	aieth__rj_str(rp, "statistic", aieth__stats_name(c->statistic));
+	aieth__rj_set(c->test, "repeat", rp);
 	return 0;
 bad:
-	rn_test_error(c, "load", AIETH_EINVAL,
-		      "docs/test-spec.md, \"repeat\": at most 100000 runs in all",
-		      AIETH_EXIT_INPUT);
+	aieth__rn_test_error(c, "load", AIETH_EINVAL,
+			     "docs/test-spec.md, \"repeat\": at most 100000 runs in all",
+			     AIETH_EXIT_INPUT);
 	return -1;
 }
 
@@ -129,46 +129,47 @@ static void run_label(const run_ctx *c, const spec_txn *st, uint32_t r, char *bu
 static void add_failure(const run_ctx *c, uint32_t r, const char *plio, const char *reason,
 			jobj *failed)
 {
-	jobj *f = rj_obj();
-	rj_u64(f, "run", r < c->warmup ? r : r - c->warmup);
+	jobj *f = aieth__rj_obj();
+	aieth__rj_u64(f, "run", r < c->warmup ? r : r - c->warmup);
 	if (r < c->warmup)
-		rj_bool(f, "warmup", 1);
+		aieth__rj_bool(f, "warmup", 1);
 	if (plio)
-		rj_str(f, "plio", plio);
+		aieth__rj_str(f, "plio", plio);
 	else
-		rj_null(f, "plio");
-	rj_str(f, "reason", reason);
-	rj_push(failed, f);
+		aieth__rj_null(f, "plio");
+	aieth__rj_str(f, "reason", reason);
+	aieth__rj_push(failed, f);
 }
 
-void rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed)
+void aieth__rn_run_failures(run_ctx *c, const spec_txn *st, jobj *run, uint32_t r, jobj *failed)
 {
-	jobj *chans = rj_get(run, "channels");
+	jobj *chans = aieth__rj_get(run, "channels");
 	char label[128];
 	size_t j;
 	run_label(c, st, r, label, sizeof label);
-	if (strcmp(rj_gets(run, "status"), "done")) {
+	if (strcmp(aieth__rj_gets(run, "status"), "done")) {
 		sbuf b = SB_INIT(SB_LINE_MAX);
-		sb_printf(&b, "%s: %s%s%s", label, rj_gets(run, "status"),
-			  rj_gets(run, "message")[0] ? ": " : "", rj_gets(run, "message"));
+		aieth__sb_printf(&b, "%s: %s%s%s", label, aieth__rj_gets(run, "status"),
+				 aieth__rj_gets(run, "message")[0] ? ": " : "",
+				 aieth__rj_gets(run, "message"));
 		add_failure(c, r, NULL, b.p && !b.oom ? b.p : label, failed);
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return;
 	}
 	for (j = 0; chans && j < json_object_array_length(chans); j++) {
 		jobj *ch = json_object_array_get_idx(chans, j);
 		sbuf b = SB_INIT(SB_LINE_MAX);
-		if (!strcmp(rj_gets(ch, "verdict"), "pass"))
+		if (!strcmp(aieth__rj_gets(ch, "verdict"), "pass"))
 			continue;
-		sb_printf(&b, "%s: %s: ", label, rj_gets(ch, "plio"));
-		if (!rw_channel_why(&b, ch)) {
-			jobj *in = rj_get(ch, "integrity");
-			sb_printf(&b, "%s", rj_gets(ch, "verdict"));
-			if (in && rj_gets(in, "reason")[0])
-				sb_printf(&b, " (%s)", rj_gets(in, "reason"));
+		aieth__sb_printf(&b, "%s: %s: ", label, aieth__rj_gets(ch, "plio"));
+		if (!aieth__rw_channel_why(&b, ch)) {
+			jobj *in = aieth__rj_get(ch, "integrity");
+			aieth__sb_printf(&b, "%s", aieth__rj_gets(ch, "verdict"));
+			if (in && aieth__rj_gets(in, "reason")[0])
+				aieth__sb_printf(&b, " (%s)", aieth__rj_gets(in, "reason"));
 		}
-		add_failure(c, r, rj_gets(ch, "plio"), b.p && !b.oom ? b.p : label, failed);
-		sb_free(&b);
+		add_failure(c, r, aieth__rj_gets(ch, "plio"), b.p && !b.oom ? b.p : label, failed);
+		aieth__sb_free(&b);
 	}
 }
 
@@ -195,7 +196,7 @@ struct rn_run {
 
 static double num_or_nan(jobj *o, const char *key)
 {
-	jobj *v = rj_get(o, key);
+	jobj *v = aieth__rj_get(o, key);
 	return v && (json_object_is_type(v, json_type_int) ||
 		     json_object_is_type(v, json_type_double))
 		       ? json_object_get_double(v)
@@ -209,7 +210,7 @@ static double verdict_code(const char *v)
 
 static const char *verdict_name(double v) { return v == 0 ? "pass" : v == 1 ? "fail" : "error"; }
 
-void rn_run_free(rn_run *r)
+void aieth__rn_run_free(rn_run *r)
 {
 	size_t j;
 	if (!r)
@@ -223,9 +224,9 @@ void rn_run_free(rn_run *r)
 	free(r);
 }
 
-rn_run *rn_run_keep(const spec_txn *st, jobj *run)
+rn_run *aieth__rn_run_keep(const spec_txn *st, jobj *run)
 {
-	jobj *chans = rj_get(run, "channels"), *lats = rj_get(run, "latencies");
+	jobj *chans = aieth__rj_get(run, "channels"), *lats = aieth__rj_get(run, "latencies");
 	rn_run *r = calloc(1, sizeof *r);
 	size_t j, f;
 	if (!r)
@@ -233,27 +234,28 @@ rn_run *rn_run_keep(const spec_txn *st, jobj *run)
 	r->nch = st->nch;
 	r->nlat = st->nlat;
 	r->total = num_or_nan(run, "total_cycles");
-	r->valid = json_object_get_boolean(rj_get(run, "valid"));
+	r->valid = json_object_get_boolean(aieth__rj_get(run, "valid"));
 	r->ch = calloc(r->nch * NF + 1, sizeof *r->ch);
 	r->lat = calloc(r->nlat + 1, sizeof *r->lat);
 	if (!r->ch || !r->lat ||
-	    (rj_gets(run, "message")[0] &&
-	     !(r->message = aieth__strdup(rj_gets(run, "message"))))) {
-		rn_run_free(r);
+	    (aieth__rj_gets(run, "message")[0] &&
+	     !(r->message = aieth__strdup(aieth__rj_gets(run, "message"))))) {
+		aieth__rn_run_free(r);
 		return NULL;
 	}
 	for (j = 0; j < r->nch; j++) {
-		jobj *ch = json_object_array_get_idx(chans, j), *in = rj_get(ch, "integrity");
+		jobj *ch = json_object_array_get_idx(chans, j),
+		     *in = aieth__rj_get(ch, "integrity");
 		double *x = r->ch + j * NF;
 		for (f = 0; fig_keys[f]; f++)
 			x[f] = num_or_nan(ch, fig_keys[f]);
 		x[F_ELEMS] = num_or_nan(in, "elements");
 		x[F_MAXERR] = num_or_nan(in, "max_abs_error");
-		x[F_VERDICT] = verdict_code(rj_gets(ch, "verdict"));
+		x[F_VERDICT] = verdict_code(aieth__rj_gets(ch, "verdict"));
 		if (x[F_VERDICT] != 0 && in) {
 			/* a failed check's details are this run's own */
 			if (!r->integ && !(r->integ = calloc(r->nch, sizeof *r->integ))) {
-				rn_run_free(r);
+				aieth__rn_run_free(r);
 				return NULL;
 			}
 			r->integ[j] = json_object_get(in);
@@ -268,26 +270,26 @@ rn_run *rn_run_keep(const spec_txn *st, jobj *run)
 static void restore_channel(jobj *ch, const rn_run *r, size_t j)
 {
 	const double *x = r->ch + j * NF;
-	jobj *in = rj_get(ch, "integrity");
+	jobj *in = aieth__rj_get(ch, "integrity");
 	size_t f;
 	for (f = 0; fig_keys[f]; f++) {
 		if (isnan(x[f]))
-			rj_null(ch, fig_keys[f]);
+			aieth__rj_null(ch, fig_keys[f]);
 		else if (f == F_CYCLES || f == F_FIRST || f == F_LAST)
-			rj_u64(ch, fig_keys[f], (uint64_t)x[f]);
+			aieth__rj_u64(ch, fig_keys[f], (uint64_t)x[f]);
 		else
-			rj_num(ch, fig_keys[f], x[f]);
+			aieth__rj_num(ch, fig_keys[f], x[f]);
 	}
 	if (r->integ && r->integ[j]) {
-		rj_set(ch, "integrity", json_object_get(r->integ[j]));
-	} else if (in && json_object_get_boolean(rj_get(in, "checked"))) {
+		aieth__rj_set(ch, "integrity", json_object_get(r->integ[j]));
+	} else if (in && json_object_get_boolean(aieth__rj_get(in, "checked"))) {
 		/* it passed: all elements equal */
-		rj_u64(in, "elements", isnan(x[F_ELEMS]) ? 0 : (uint64_t)x[F_ELEMS]);
-		rj_u64(in, "mismatches", 0);
-		rj_null(in, "first_mismatch");
-		rj_num(in, "max_abs_error", isnan(x[F_MAXERR]) ? 0 : x[F_MAXERR]);
+		aieth__rj_u64(in, "elements", isnan(x[F_ELEMS]) ? 0 : (uint64_t)x[F_ELEMS]);
+		aieth__rj_u64(in, "mismatches", 0);
+		aieth__rj_null(in, "first_mismatch");
+		aieth__rj_num(in, "max_abs_error", isnan(x[F_MAXERR]) ? 0 : x[F_MAXERR]);
 	}
-	rj_str(ch, "verdict", verdict_name(x[F_VERDICT]));
+	aieth__rj_str(ch, "verdict", verdict_name(x[F_VERDICT]));
 }
 
 /* -------------------------------------------------------- statistics */
@@ -305,18 +307,18 @@ static int put_stats(jobj *dst, const char *key, const double *vals, size_t n, a
 		return -1;
 	if (!dst)
 		return 0;
-	s = rj_obj();
-	rj_num(s, "median", st->median);
-	rj_num(s, "min", st->min);
-	rj_num(s, "max", st->max);
-	rj_num(s, "mean", st->mean);
-	rj_num(s, "stddev", st->stddev);
-	rj_num(s, "mad", st->mad);
-	arr = rj_arr();
+	s = aieth__rj_obj();
+	aieth__rj_num(s, "median", st->median);
+	aieth__rj_num(s, "min", st->min);
+	aieth__rj_num(s, "max", st->max);
+	aieth__rj_num(s, "mean", st->mean);
+	aieth__rj_num(s, "stddev", st->stddev);
+	aieth__rj_num(s, "mad", st->mad);
+	arr = aieth__rj_arr();
 	for (i = 0; i < n; i++)
-		rj_push(arr, json_object_new_double(vals[i]));
-	rj_set(s, "runs", arr);
-	rj_set(dst, key, s);
+		aieth__rj_push(arr, json_object_new_double(vals[i]));
+	aieth__rj_set(s, "runs", arr);
+	aieth__rj_set(dst, key, s);
 	return 0;
 }
 
@@ -330,8 +332,8 @@ static const char *worse_verdict(const char *a, const char *b)
 	return a;
 }
 
-int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n, jobj *last,
-		   jobj *broken, jobj *failed)
+int aieth__rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size_t n,
+			  jobj *last, jobj *broken, jobj *failed)
 {
 	static const char *const copied[] = {"status",   "valid",     "message", "total_cycles",
 					     "channels", "latencies", NULL};
@@ -345,7 +347,7 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 
 	if (n && !(vals = calloc(n, sizeof *vals))) {
 		aieth__fail(AIETH_ENOMEM, "out of memory for the statistics of %zu runs", n);
-		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+		aieth__rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		n = 0;
 		code = AIETH_EXIT_INFRA;
 		shown = broken ? broken : last;
@@ -360,37 +362,37 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 	if (!shown) {
 		/* stopped before any measured run completed (an interruption
 		 * between warm-up runs) */
-		rj_str(tj, "status", "interrupted");
-		rj_bool(tj, "valid", 0);
-		rj_str(tj, "message", "stopped before a measured run");
-		rj_u64(tj, "total_cycles", 0);
-		rj_set(tj, "channels", rj_arr());
-		rj_set(tj, "latencies", rj_arr());
+		aieth__rj_str(tj, "status", "interrupted");
+		aieth__rj_bool(tj, "valid", 0);
+		aieth__rj_str(tj, "message", "stopped before a measured run");
+		aieth__rj_u64(tj, "total_cycles", 0);
+		aieth__rj_set(tj, "channels", aieth__rj_arr());
+		aieth__rj_set(tj, "latencies", aieth__rj_arr());
 	} else {
 		for (i = 0; copied[i]; i++) {
-			jobj *v = rj_get(shown, copied[i]);
+			jobj *v = aieth__rj_get(shown, copied[i]);
 			if (v) /* a run that failed to start has only status, message */
-				rj_set(tj, copied[i], json_object_get(v));
+				aieth__rj_set(tj, copied[i], json_object_get(v));
 		}
 	}
 	if (k >= 0) {
 		/* the last run's objects become the median run's */
-		rj_u64(tj, "total_cycles", (uint64_t)runs[k]->total);
-		rj_bool(tj, "valid", runs[k]->valid);
-		rj_str(tj, "message", runs[k]->message ? runs[k]->message : "");
-		rj_int(tj, "median_run", k);
+		aieth__rj_u64(tj, "total_cycles", (uint64_t)runs[k]->total);
+		aieth__rj_bool(tj, "valid", runs[k]->valid);
+		aieth__rj_str(tj, "message", runs[k]->message ? runs[k]->message : "");
+		aieth__rj_int(tj, "median_run", k);
 	} else {
-		rj_null(tj, "median_run");
+		aieth__rj_null(tj, "median_run");
 	}
 	if (many) {
-		jobj *ts = rj_obj();
+		jobj *ts = aieth__rj_obj();
 		put_stats(ts, "total_cycles", vals, n, &s);
-		rj_set(tj, "stats", ts);
+		aieth__rj_set(tj, "stats", ts);
 	}
-	rj_set(tj, "runs_failed", failed);
-	done = !strcmp(rj_gets(tj, "status"), "done");
-	chans = rj_get(tj, "channels");
-	lats = rj_get(tj, "latencies");
+	aieth__rj_set(tj, "runs_failed", failed);
+	done = !strcmp(aieth__rj_gets(tj, "status"), "done");
+	chans = aieth__rj_get(tj, "channels");
+	lats = aieth__rj_get(tj, "latencies");
 
 	for (j = 0; chans && j < json_object_array_length(chans) && j < st->nch; j++) {
 		const spec_chan *sc = &st->ch[j];
@@ -400,7 +402,7 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 		int have_mb = 0;
 		size_t f;
 		if (k >= 0) {
-			jobj *cs = many ? rj_obj() : NULL, *rf = rj_arr();
+			jobj *cs = many ? aieth__rj_obj() : NULL, *rf = aieth__rj_arr();
 			restore_channel(ch, runs[k], j);
 			for (f = 0; f < N_STATS; f++) {
 				for (i = 0; i < n; i++)
@@ -411,52 +413,54 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 				}
 			}
 			if (cs)
-				rj_set(ch, "stats", cs);
+				aieth__rj_set(ch, "stats", cs);
 			/* one bad run is a bad channel: which runs, 0-based */
-			verdict = rj_gets(ch, "verdict");
+			verdict = aieth__rj_gets(ch, "verdict");
 			for (i = 0; i < n; i++) {
 				const char *v = verdict_name(runs[i]->ch[j * NF + F_VERDICT]);
 				verdict = worse_verdict(verdict, v);
 				if (strcmp(v, "pass"))
-					rj_push(rf, json_object_new_int64((int64_t)i));
+					aieth__rj_push(rf, json_object_new_int64((int64_t)i));
 			}
-			rj_set(ch, "failed_runs", rf);
+			aieth__rj_set(ch, "failed_runs", rf);
 			/* a warm-up run is checked too: its failure is the channel's */
-			rf = rj_arr();
+			rf = aieth__rj_arr();
 			for (i = 0; failed && i < json_object_array_length(failed); i++) {
 				jobj *fe = json_object_array_get_idx(failed, i);
-				if (json_object_get_boolean(rj_get(fe, "warmup")) &&
-				    !strcmp(rj_gets(fe, "plio"), rj_gets(ch, "plio"))) {
-					rj_push(rf, json_object_new_int64(rj_geti(fe, "run")));
+				if (json_object_get_boolean(aieth__rj_get(fe, "warmup")) &&
+				    !strcmp(aieth__rj_gets(fe, "plio"),
+					    aieth__rj_gets(ch, "plio"))) {
+					aieth__rj_push(rf, json_object_new_int64(
+								   aieth__rj_geti(fe, "run")));
 					verdict = worse_verdict(verdict, "fail");
 				}
 			}
 			if (json_object_array_length(rf))
-				rj_set(ch, "failed_warmup_runs", rf);
+				aieth__rj_set(ch, "failed_warmup_runs", rf);
 			else
 				json_object_put(rf);
-			rj_str(ch, "verdict", verdict);
+			aieth__rj_str(ch, "verdict", verdict);
 		}
-		verdict = rj_gets(ch, "verdict");
-		th = rj_get(ch, "thresholds");
+		verdict = aieth__rj_gets(ch, "verdict");
+		th = aieth__rj_get(ch, "thresholds");
 		if (sc->have_min_mbps) {
-			jobj *t1 = rj_obj();
-			int fin = json_object_get_boolean(rj_get(ch, "finished"));
+			jobj *t1 = aieth__rj_obj();
+			int fin = json_object_get_boolean(aieth__rj_get(ch, "finished"));
 			double m = have_mb ? aieth__stats_get(&mb, c->statistic)
-					   : rj_getd(ch, "throughput_MBps");
+					   : aieth__rj_getd(ch, "throughput_MBps");
 			int ok = (have_mb || fin) && m >= sc->min_mbps;
-			rj_str(t1, "metric", "throughput_MBps");
-			rj_str(t1, "statistic", stat);
-			rj_num(t1, "min", sc->min_mbps);
+			aieth__rj_str(t1, "metric", "throughput_MBps");
+			aieth__rj_str(t1, "statistic", stat);
+			aieth__rj_num(t1, "min", sc->min_mbps);
 			if (have_mb || fin)
-				rj_num(t1, "measured", m);
+				aieth__rj_num(t1, "measured", m);
 			else
-				rj_null(t1, "measured");
-			rj_bool(t1, "passed", ok);
-			rj_push(th, t1);
+				aieth__rj_null(t1, "measured");
+			aieth__rj_bool(t1, "passed", ok);
+			aieth__rj_push(th, t1);
 			if (!ok && done) {
 				code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
-				rj_str(ch, "verdict", worse_verdict(verdict, "fail"));
+				aieth__rj_str(ch, "verdict", worse_verdict(verdict, "fail"));
 			}
 		}
 	}
@@ -465,11 +469,11 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 		int have = 0, ok;
 		double m = 0;
 		if (k >= 0 && j < st->nlat) {
-			jobj *ls = many ? rj_obj() : NULL;
+			jobj *ls = many ? aieth__rj_obj() : NULL;
 			if (isnan(runs[k]->lat[j]))
-				rj_null(l, "cycles");
+				aieth__rj_null(l, "cycles");
 			else
-				rj_int(l, "cycles", (int64_t)runs[k]->lat[j]);
+				aieth__rj_int(l, "cycles", (int64_t)runs[k]->lat[j]);
 			for (i = 0; i < n; i++)
 				vals[i] = runs[i]->lat[j];
 			if (put_stats(ls, "cycles", vals, n, &s) == 0) {
@@ -477,16 +481,16 @@ int rn_txn_summary(run_ctx *c, const spec_txn *st, jobj *tj, rn_run **runs, size
 				have = 1;
 			}
 			if (ls)
-				rj_set(l, "stats", ls);
+				aieth__rj_set(l, "stats", ls);
 		}
-		cy = rj_get(l, "cycles");
+		cy = aieth__rj_get(l, "cycles");
 		if (k < 0 || !have) {
 			have = cy && json_object_is_type(cy, json_type_int);
 			m = have ? (double)json_object_get_int64(cy) : 0;
 		}
-		ok = done && have && m <= (double)rj_geti(l, "max_cycles");
-		rj_str(l, "statistic", stat);
-		rj_bool(l, "passed", ok);
+		ok = done && have && m <= (double)aieth__rj_geti(l, "max_cycles");
+		aieth__rj_str(l, "statistic", stat);
+		aieth__rj_bool(l, "passed", ok);
 		if (!ok && done)
 			code = aieth__exit_worst(code, AIETH_EXIT_FAIL);
 	}

@@ -18,8 +18,8 @@
 
 static void free_ctx(run_ctx *c)
 {
-	rn_free_data(c);
-	rn_texts_free(c->texts);
+	aieth__rn_free_data(c);
+	aieth__rn_texts_free(c->texts);
 	aieth_spec_free(c->sp);
 	aieth_board_free(c->own_board);
 }
@@ -81,43 +81,44 @@ int aieth_report_run(aieth_report *r, const char *spec_path, const aieth_run_opt
 	memset(&c, 0, sizeof c);
 	c.r = r;
 	c.o = o;
-	c.test = rj_obj();
+	c.test = aieth__rj_obj();
 	c.exit_code = AIETH_EXIT_PASS;
-	rj_push(r->tests, c.test);
-	rj_str(c.test, "spec", spec_path);
-	rj_str(c.test, "name", spec_path);
+	aieth__rj_push(r->tests, c.test);
+	aieth__rj_str(c.test, "spec", spec_path);
+	aieth__rj_str(c.test, "name", spec_path);
 
 	if (o && o->progress)
 		o->progress(o->progress_ctx, "load the description", 0, 0);
 	rc = aieth_spec_load(&c.sp, spec_path);
 	if (rc) {
-		rn_test_error(&c, "load", rc, "see docs/test-spec.md",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
+		aieth__rn_test_error(&c, "load", rc, "see docs/test-spec.md",
+				     rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		goto done;
 	}
-	rj_str(c.test, "name", c.sp->name);
+	aieth__rj_str(c.test, "name", c.sp->name);
 	if (c.sp->description)
-		rj_str(c.test, "description", c.sp->description);
+		aieth__rj_str(c.test, "description", c.sp->description);
 	board = o && o->board ? o->board : c.sp->board;
 	if (!board) {
 		aieth__fail(AIETH_EINVAL,
 			    "%s: board: missing: name the board in the description or "
 			    "give --board",
 			    spec_path);
-		rn_test_error(&c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
+		aieth__rn_test_error(&c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
 		goto done;
 	}
 	rc = aieth_board_load(&c.own_board, board, o ? o->data_dir : NULL);
 	if (rc) {
-		rn_test_error(&c, "load", rc, "boards: vck190, vek280, vek385 (platforms/*.json)",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
+		aieth__rn_test_error(&c, "load", rc,
+				     "boards: vck190, vek280, vek385 (platforms/*.json)",
+				     rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		goto done;
 	}
 	c.board = c.own_board;
-	if (!rn_sweep(&c, t0)) /* a sweep: each point a test (sweep.c) */
-		rn_run_spec(&c);
+	if (!aieth__rn_sweep(&c, t0)) /* a sweep: each point a test (sweep.c) */
+		aieth__rn_run_spec(&c);
 done:
-	rn_test_finish(&c, t0);
+	aieth__rn_test_finish(&c, t0);
 	free_ctx(&c);
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
+	return aieth__rj_oom() ? aieth__fail(AIETH_ENOMEM, "report: out of memory") : AIETH_OK;
 }

@@ -23,26 +23,26 @@
 static void put_integrity(jobj *ch, int checked, const char *reason,
 			  const aieth_compare_result *cmp)
 {
-	jobj *in = rj_obj();
-	rj_bool(in, "checked", checked);
+	jobj *in = aieth__rj_obj();
+	aieth__rj_bool(in, "checked", checked);
 	if (!checked) {
-		rj_str(in, "reason", reason);
+		aieth__rj_str(in, "reason", reason);
 	} else {
-		rj_u64(in, "elements", cmp->elements);
-		rj_u64(in, "mismatches", cmp->mismatches);
+		aieth__rj_u64(in, "elements", cmp->elements);
+		aieth__rj_u64(in, "mismatches", cmp->mismatches);
 		if (cmp->mismatches) {
-			jobj *fm = rj_obj();
-			rj_u64(fm, "offset", cmp->first_offset);
-			rj_u64(fm, "index", cmp->first_index);
-			rj_str(fm, "got", cmp->first_got);
-			rj_str(fm, "expected", cmp->first_want);
-			rj_set(in, "first_mismatch", fm);
+			jobj *fm = aieth__rj_obj();
+			aieth__rj_u64(fm, "offset", cmp->first_offset);
+			aieth__rj_u64(fm, "index", cmp->first_index);
+			aieth__rj_str(fm, "got", cmp->first_got);
+			aieth__rj_str(fm, "expected", cmp->first_want);
+			aieth__rj_set(in, "first_mismatch", fm);
 		} else {
-			rj_null(in, "first_mismatch");
+			aieth__rj_null(in, "first_mismatch");
 		}
-		rj_num(in, "max_abs_error", cmp->max_abs_error);
+		aieth__rj_num(in, "max_abs_error", cmp->max_abs_error);
 	}
-	rj_set(ch, "integrity", in);
+	aieth__rj_set(ch, "integrity", in);
 }
 
 /* Save what arrived; relative paths go under the output directory, their
@@ -68,21 +68,21 @@ static int save_rx(run_ctx *c, const spec_chan *sc, const chan_run *cr, const ui
 		rc = aieth__write_atomic_below(base, sc->save.path, data, len);
 	}
 	if (!rc)
-		rj_str(ch, "saved_to", path);
+		aieth__rj_str(ch, "saved_to", path);
 	free(path);
 	return rc;
 }
 
 /* Results of one channel of one run into the report; returns the exit
  * code of its data checks (the verdict says "pass" for data that passed:
- * thresholds apply to a statistic of all runs, rn_txn_summary). */
-int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans)
+ * thresholds apply to a statistic of all runs, aieth__rn_txn_summary). */
+int aieth__rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, jobj *chans)
 {
 	const spec_chan *sc = &st->ch[idx];
 	chan_run *cr = &c->cr[st - c->sp->txns][idx];
 	const aieth_board_info *bi = aieth_board_get_info(c->board);
 	aieth_channel_result res;
-	jobj *ch = rj_obj(), *pl = rj_obj(), *th = rj_arr();
+	jobj *ch = aieth__rj_obj(), *pl = aieth__rj_obj(), *th = aieth__rj_arr();
 	aieth_txn_status status = aieth_txn_get_status(t);
 	int tx = cr->pl.dir == AIETH_DIR_TO_AIE, code = AIETH_EXIT_PASS;
 	const char *verdict;
@@ -96,48 +96,49 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		snprintf(res.plio.name, sizeof res.plio.name, "%s", sc->plio);
 		code = AIETH_EXIT_INFRA;
 	}
-	rj_str(ch, "plio", res.plio.name);
-	rj_str(ch, "direction", tx ? "to_aie" : "from_aie");
-	rj_int(ch, "index", res.plio.index);
-	rj_int(pl, "shim_column", res.plio.shim_column);
-	rj_int(pl, "shim_channel", res.plio.shim_channel);
-	rj_set(ch, "placement", pl);
-	rj_int(ch, "width_bits", bi->stream_width_bits);
-	rj_u64(ch, "size_bytes", res.size);
-	rj_u64(ch, "repetition", res.repetition);
-	rj_u64(ch, "delay_cycles", res.delay);
-	rj_u64(ch, "bytes_expected", res.bytes_expected);
-	rj_u64(ch, "bytes_moved", res.bytes_moved);
-	rj_u64(ch, "beats", res.bytes_moved / 16);
-	rj_u64(ch, "user_bytes", res.user_bytes);
-	rj_bool(ch, "finished", res.finished);
+	aieth__rj_str(ch, "plio", res.plio.name);
+	aieth__rj_str(ch, "direction", tx ? "to_aie" : "from_aie");
+	aieth__rj_int(ch, "index", res.plio.index);
+	aieth__rj_int(pl, "shim_column", res.plio.shim_column);
+	aieth__rj_int(pl, "shim_channel", res.plio.shim_channel);
+	aieth__rj_set(ch, "placement", pl);
+	aieth__rj_int(ch, "width_bits", bi->stream_width_bits);
+	aieth__rj_u64(ch, "size_bytes", res.size);
+	aieth__rj_u64(ch, "repetition", res.repetition);
+	aieth__rj_u64(ch, "delay_cycles", res.delay);
+	aieth__rj_u64(ch, "bytes_expected", res.bytes_expected);
+	aieth__rj_u64(ch, "bytes_moved", res.bytes_moved);
+	aieth__rj_u64(ch, "beats", res.bytes_moved / 16);
+	aieth__rj_u64(ch, "user_bytes", res.user_bytes);
+	aieth__rj_bool(ch, "finished", res.finished);
 	if (res.finished) {
-		rj_u64(ch, "first_cycle", res.first_cycle);
-		rj_u64(ch, "last_cycle", res.last_cycle);
-		rj_u64(ch, "cycles", res.cycles);
-		rj_num(ch, "duration_ns", (double)res.cycles * 1e9 / (double)bi->pl_clock_hz);
-		rj_num(ch, "throughput_MBps", res.mb_per_s);
-		rj_num(ch, "throughput_MiBps", res.mib_per_s);
-		rj_null(ch, "stalled_since_cycle");
+		aieth__rj_u64(ch, "first_cycle", res.first_cycle);
+		aieth__rj_u64(ch, "last_cycle", res.last_cycle);
+		aieth__rj_u64(ch, "cycles", res.cycles);
+		aieth__rj_num(ch, "duration_ns",
+			      (double)res.cycles * 1e9 / (double)bi->pl_clock_hz);
+		aieth__rj_num(ch, "throughput_MBps", res.mb_per_s);
+		aieth__rj_num(ch, "throughput_MiBps", res.mib_per_s);
+		aieth__rj_null(ch, "stalled_since_cycle");
 	} else {
-		rj_null(ch, "first_cycle");
-		rj_null(ch, "last_cycle");
-		rj_null(ch, "cycles");
-		rj_null(ch, "duration_ns");
-		rj_null(ch, "throughput_MBps");
-		rj_null(ch, "throughput_MiBps");
+		aieth__rj_null(ch, "first_cycle");
+		aieth__rj_null(ch, "last_cycle");
+		aieth__rj_null(ch, "cycles");
+		aieth__rj_null(ch, "duration_ns");
+		aieth__rj_null(ch, "throughput_MBps");
+		aieth__rj_null(ch, "throughput_MiBps");
 		/* where the channel stood when the board stalled or was stopped */
 		if (status == AIETH_TXN_TIMEOUT || status == AIETH_TXN_INTERRUPTED)
-			rj_u64(ch, "stalled_since_cycle", res.stalled_since);
+			aieth__rj_u64(ch, "stalled_since_cycle", res.stalled_since);
 		else
-			rj_null(ch, "stalled_since_cycle");
+			aieth__rj_null(ch, "stalled_since_cycle");
 	}
-	rj_num(ch, "theoretical_MBps", res.peak_mb_per_s);
+	aieth__rj_num(ch, "theoretical_MBps", res.peak_mb_per_s);
 	if (res.finished)
-		rj_num(ch, "utilisation_pct", res.utilisation_pct);
+		aieth__rj_num(ch, "utilisation_pct", res.utilisation_pct);
 	else
-		rj_null(ch, "utilisation_pct");
-	rj_bool(ch, "valid", res.valid);
+		aieth__rj_null(ch, "utilisation_pct");
+	aieth__rj_bool(ch, "valid", res.valid);
 
 	/* data integrity */
 	if (tx) {
@@ -152,7 +153,8 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		int saved = 0;
 		memset(&cmp, 0, sizeof cmp);
 		if (!cr->io_failed)
-			rn_rx_zeros(cr, got); /* not received: zeros, as in a zeroed buffer */
+			aieth__rn_rx_zeros(cr,
+					   got); /* not received: zeros, as in a zeroed buffer */
 		if (sc->have_tiling) {
 			/* the stream arrived whole in cr->mem: scatter, compare, save */
 			size_t bb = (size_t)aieth__tiling_buffer_elems(&sc->tiling) * cr->esize;
@@ -160,7 +162,8 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 			tiled = calloc(1, bb ? bb : 1);
 			if (!tiled) {
 				aieth__fail(AIETH_ENOMEM, "out of memory for the tiling buffer");
-				rn_test_error(c, "check", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+				aieth__rn_test_error(c, "check", AIETH_ENOMEM, NULL,
+						     AIETH_EXIT_INFRA);
 				code = AIETH_EXIT_INFRA;
 			} else {
 				aieth__tiling_scatter(&sc->tiling, cr->esize, cr->mem, tiled);
@@ -179,7 +182,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		if (cr->io_failed) {
 			aieth__fail(AIETH_EIO, "%s: %s", sc->jpath, cr->io_err);
 			put_integrity(ch, 0, cr->io_err, NULL);
-			rn_test_error(c, "check", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
+			aieth__rn_test_error(c, "check", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
 			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		} else if (!res.valid && (cr->golden || cr->have_golden)) {
 			/* never a pass: the data cannot be what the description expects */
@@ -191,7 +194,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 				    "%s: golden data given, but the received data is "
 				    "not valid (beyond the URAM)",
 				    sc->jpath);
-			rn_test_error(c, "check", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
+			aieth__rn_test_error(c, "check", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
 			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		} else if (!res.valid) {
 			put_integrity(ch, 0,
@@ -207,9 +210,9 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		}
 		if (sc->save.kind && !saved && !cr->no_save) {
 			if (cr->saving && !cr->save_failed && !cr->io_failed &&
-			    rn_rx_save_flush(cr) == AIETH_OK &&
+			    aieth__rn_rx_save_flush(cr) == AIETH_OK &&
 			    aieth__out_commit(&cr->out) == AIETH_OK) {
-				rj_str(ch, "saved_to", cr->save_path);
+				aieth__rj_str(ch, "saved_to", cr->save_path);
 			} else if (!cr->save_failed) {
 				cr->save_failed = 1;
 				snprintf(cr->save_err, sizeof cr->save_err, "%s",
@@ -221,13 +224,13 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 			cr->saving = 0;
 		}
 		if (sc->save.kind && cr->save_failed) {
-			rn_test_error(c, "save", AIETH_EIO, "check --out and the save path",
-				      AIETH_EXIT_INPUT);
+			aieth__rn_test_error(c, "save", AIETH_EIO, "check --out and the save path",
+					     AIETH_EXIT_INPUT);
 			code = aieth__exit_worst(code, AIETH_EXIT_INPUT);
 		}
 		free(tiled);
 	}
-	rj_set(ch, "thresholds", th); /* rn_txn_summary: after every run */
+	aieth__rj_set(ch, "thresholds", th); /* aieth__rn_txn_summary: after every run */
 	if (status == AIETH_TXN_TIMEOUT)
 		verdict = res.finished ? "pass" : "timeout";
 	else if (status == AIETH_TXN_INTERRUPTED)
@@ -238,7 +241,7 @@ int rn_channel_result(run_ctx *c, const spec_txn *st, aieth_txn *t, size_t idx, 
 		verdict = code == AIETH_EXIT_PASS   ? "pass"
 			  : code == AIETH_EXIT_FAIL ? "fail"
 						    : "error";
-	rj_str(ch, "verdict", verdict);
-	rj_push(chans, ch);
+	aieth__rj_str(ch, "verdict", verdict);
+	aieth__rj_push(chans, ch);
 	return code;
 }

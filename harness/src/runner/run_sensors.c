@@ -2,7 +2,7 @@
 /*
  * run_sensors.c - power and temperature beside each test: the sampler
  * (sensors/) runs while the test's graphs and transactions do
- * (rn_run_point), and its figures become the test's "sensors" object
+ * (aieth__rn_run_point), and its figures become the test's "sensors" object
  * (docs/report-schema.md) and, past the device temperature limit, a
  * warning of the test. Which backend samples what: docs/on-board.md.
  */
@@ -16,12 +16,12 @@
 
 static void warn(jobj *test, const char *msg)
 {
-	jobj *w = rj_get(test, "warnings");
+	jobj *w = aieth__rj_get(test, "warnings");
 	if (!w) {
-		w = rj_arr();
-		rj_set(test, "warnings", w);
+		w = aieth__rj_arr();
+		aieth__rj_set(test, "warnings", w);
 	}
-	rj_push_str(w, msg);
+	aieth__rj_push_str(w, msg);
 }
 
 /* the options of version 4 (an older caller's struct ends before them) */
@@ -35,11 +35,11 @@ static uint32_t period(const run_ctx *c)
 
 static void not_sampled(run_ctx *c, const char *status, const char *reason)
 {
-	jobj *o = rj_obj();
-	rj_str(o, "status", status);
-	rj_str(o, "reason", reason);
-	rj_set(o, "sensors", rj_arr());
-	rj_set(c->test, "sensors", o);
+	jobj *o = aieth__rj_obj();
+	aieth__rj_str(o, "status", status);
+	aieth__rj_str(o, "reason", reason);
+	aieth__rj_set(o, "sensors", aieth__rj_arr());
+	aieth__rj_set(c->test, "sensors", o);
 }
 
 /* The emulated board, local or behind th_server, has no sensors: one
@@ -56,7 +56,7 @@ static void not_sampled(run_ctx *c, const char *status, const char *reason)
  * (1: through the session); else none (-1 and the reason). */
 static int where(run_ctx *c, const char **reason)
 {
-	unsigned int flags = aieth_backend_flags(rj_gets(c->test, "backend"));
+	unsigned int flags = aieth_backend_flags(aieth__rj_gets(c->test, "backend"));
 	const char *env = getenv("AIETH_SYSFS_ROOT");
 	if ((env && *env) || (flags & AIETH_BACKEND_HOST_SYSFS))
 		return 0;
@@ -132,12 +132,12 @@ static int remote_find(run_ctx *c, aieth_session *s)
 		snprintf(d->name, sizeof d->name, "%s", x->name);
 		snprintf(d->source, sizeof d->source, "%s", x->source);
 		d->kind = kinds[x->kind];
-		d->device_temp = sens_is_device_temp(d->name, d->source, d->kind);
+		d->device_temp = aieth__sens_is_device_temp(d->name, d->source, d->kind);
 	}
 	c->sens.n = n;
 	for (p = notes; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		nl = strchr(p, '\n');
-		sens_note(&c->sens, "%.*s", (int)(nl ? (size_t)(nl - p) : strlen(p)), p);
+		aieth__sens_note(&c->sens, "%.*s", (int)(nl ? (size_t)(nl - p) : strlen(p)), p);
 	}
 	c->sens.read_all = remote_read_all;
 	c->sens.read_ctx = c;
@@ -154,11 +154,11 @@ static void remote_free(run_ctx *c)
 	c->sens_remote = 0;
 }
 
-void rn_sensors_start(run_ctx *c, aieth_session *s)
+void aieth__rn_sensors_start(run_ctx *c, aieth_session *s)
 {
 	const char *reason = NULL;
 	int w;
-	if (c->sampler || rj_get(c->test, "sensors"))
+	if (c->sampler || aieth__rj_get(c->test, "sensors"))
 		return; /* a sweep's point already has them */
 	if (off(c)) {
 		not_sampled(c, "off", "--no-sensors");
@@ -170,16 +170,16 @@ void rn_sensors_start(run_ctx *c, aieth_session *s)
 	}
 	if (w == 1) {
 		if (remote_find(c, s)) {
-			sens_set_free(&c->sens);
+			aieth__sens_set_free(&c->sens);
 			remote_free(c);
 			return;
 		}
-	} else if (sens_find(&c->sens)) {
+	} else if (aieth__sens_find(&c->sens)) {
 		not_sampled(c, "not available", "out of memory");
 		return;
 	}
-	if (sens_sampler_start(&c->sampler, &c->sens, period(c))) {
-		sens_set_free(&c->sens);
+	if (aieth__sens_sampler_start(&c->sampler, &c->sens, period(c))) {
+		aieth__sens_set_free(&c->sens);
 		remote_free(c);
 		not_sampled(c, "not available", "out of memory");
 	}
@@ -189,19 +189,19 @@ void rn_sensors_start(run_ctx *c, aieth_session *s)
  * of the last samples (SENS_RING), oldest first. */
 static jobj *series(const sens_series *z)
 {
-	jobj *o = rj_obj(), *t = rj_arr(), *v = rj_arr();
+	jobj *o = aieth__rj_obj(), *t = aieth__rj_arr(), *v = aieth__rj_arr();
 	size_t k, first = (z->head + SENS_RING - z->len) % SENS_RING;
 	for (k = 0; k < z->len; k++) {
 		size_t i = (first + k) % SENS_RING;
-		rj_push(t, json_object_new_double((double)z->t_ms[i] / 1e3));
-		rj_push(v, json_object_new_double((double)z->v[i]));
+		aieth__rj_push(t, json_object_new_double((double)z->t_ms[i] / 1e3));
+		aieth__rj_push(v, json_object_new_double((double)z->v[i]));
 	}
-	rj_set(o, "t_s", t);
-	rj_set(o, "value", v);
+	aieth__rj_set(o, "t_s", t);
+	aieth__rj_set(o, "value", v);
 	return o;
 }
 
-void rn_sensors_stop(run_ctx *c)
+void aieth__rn_sensors_stop(run_ctx *c)
 {
 	const sens_set *set;
 	jobj *o, *items, *notes;
@@ -210,52 +210,52 @@ void rn_sensors_stop(run_ctx *c)
 	size_t i;
 	if (!c->sampler)
 		return;
-	sens_sampler_stop(c->sampler);
-	set = sens_sampler_set(c->sampler);
-	o = rj_obj();
-	items = rj_arr();
-	notes = rj_arr();
-	rj_str(o, "status", set->n ? "sampled" : "not available");
+	aieth__sens_sampler_stop(c->sampler);
+	set = aieth__sens_sampler_set(c->sampler);
+	o = aieth__rj_obj();
+	items = aieth__rj_arr();
+	notes = aieth__rj_arr();
+	aieth__rj_str(o, "status", set->n ? "sampled" : "not available");
 	if (!set->n)
-		rj_str(o, "reason",
-		       "no SysMon (IIO xlnx,versal-sysmon) or hwmon sensor could be read");
+		aieth__rj_str(o, "reason",
+			      "no SysMon (IIO xlnx,versal-sysmon) or hwmon sensor could be read");
 	/* the server's board: no tree of this machine, no file per sensor */
 	if (!c->sens_remote)
-		rj_str(o, "root", aieth__sysfs_root());
-	rj_u64(o, "period_ms", sens_sampler_period(c->sampler));
-	rj_u64(o, "samples_kept_max", SENS_RING);
-	rj_num(o, "temperature_limit_C", SENS_TEMP_LIMIT_C);
+		aieth__rj_str(o, "root", aieth__sysfs_root());
+	aieth__rj_u64(o, "period_ms", aieth__sens_sampler_period(c->sampler));
+	aieth__rj_u64(o, "samples_kept_max", SENS_RING);
+	aieth__rj_num(o, "temperature_limit_C", SENS_TEMP_LIMIT_C);
 	{
 		char iso[40];
-		aieth__iso8601(sens_sampler_t0(c->sampler), iso, sizeof iso);
-		rj_str(o, "started", iso);
+		aieth__iso8601(aieth__sens_sampler_t0(c->sampler), iso, sizeof iso);
+		aieth__rj_str(o, "started", iso);
 	}
 	for (i = 0; i < set->n; i++) {
 		const sens_def *d = &set->def[i];
-		const sens_series *z = sens_sampler_series(c->sampler, i);
-		jobj *s = rj_obj();
-		rj_str(s, "name", d->name);
-		rj_str(s, "kind", sens_kind_name(d->kind));
-		rj_str(s, "unit", sens_unit(d->kind));
-		rj_str(s, "source", d->source);
+		const sens_series *z = aieth__sens_sampler_series(c->sampler, i);
+		jobj *s = aieth__rj_obj();
+		aieth__rj_str(s, "name", d->name);
+		aieth__rj_str(s, "kind", aieth__sens_kind_name(d->kind));
+		aieth__rj_str(s, "unit", aieth__sens_unit(d->kind));
+		aieth__rj_str(s, "source", d->source);
 		if (!c->sens_remote)
-			rj_str(s, "path", d->path);
-		rj_u64(s, "samples", z->count);
+			aieth__rj_str(s, "path", d->path);
+		aieth__rj_u64(s, "samples", z->count);
 		if (z->count) {
-			rj_num(s, "min", z->min);
-			rj_num(s, "max", z->max);
-			rj_num(s, "mean", z->sum / (double)z->count);
+			aieth__rj_num(s, "min", z->min);
+			aieth__rj_num(s, "max", z->max);
+			aieth__rj_num(s, "mean", z->sum / (double)z->count);
 		} else {
-			rj_null(s, "min");
-			rj_null(s, "max");
-			rj_null(s, "mean");
+			aieth__rj_null(s, "min");
+			aieth__rj_null(s, "max");
+			aieth__rj_null(s, "mean");
 		}
 		if (z->dropped)
-			rj_bool(s, "dropped", 1);
+			aieth__rj_bool(s, "dropped", 1);
 		if (d->device_temp)
-			rj_bool(s, "device_temperature", 1);
-		rj_set(s, "series", series(z));
-		rj_push(items, s);
+			aieth__rj_bool(s, "device_temperature", 1);
+		aieth__rj_set(s, "series", series(z));
+		aieth__rj_push(items, s);
 		if (d->device_temp && z->count && z->max > SENS_TEMP_LIMIT_C &&
 		    (!hot_name || z->max > hottest)) {
 			hottest = z->max;
@@ -263,15 +263,15 @@ void rn_sensors_stop(run_ctx *c)
 		}
 	}
 	for (i = 0; i < set->nnotes; i++)
-		rj_push_str(notes, set->notes[i]);
+		aieth__rj_push_str(notes, set->notes[i]);
 	if (set->notes_dropped) {
 		char n[80];
 		snprintf(n, sizeof n, "%zu more notes left out", set->notes_dropped);
-		rj_push_str(notes, n);
+		aieth__rj_push_str(notes, n);
 	}
-	rj_set(o, "sensors", items);
-	rj_set(o, "notes", notes);
-	rj_set(c->test, "sensors", o);
+	aieth__rj_set(o, "sensors", items);
+	aieth__rj_set(o, "notes", notes);
+	aieth__rj_set(c->test, "sensors", o);
 	if (hot_name) {
 		char msg[700];
 		snprintf(msg, sizeof msg,
@@ -282,16 +282,16 @@ void rn_sensors_stop(run_ctx *c)
 			 hottest, hot_name, SENS_TEMP_LIMIT_C);
 		warn(c->test, msg);
 	}
-	sens_sampler_free(c->sampler);
+	aieth__sens_sampler_free(c->sampler);
 	c->sampler = NULL;
-	sens_set_free(&c->sens);
+	aieth__sens_set_free(&c->sens);
 	remote_free(c);
 }
 
-void rn_sensors_absent(run_ctx *c)
+void aieth__rn_sensors_absent(run_ctx *c)
 {
-	rn_sensors_stop(c);
-	if (!rj_get(c->test, "sensors"))
+	aieth__rn_sensors_stop(c);
+	if (!aieth__rj_get(c->test, "sensors"))
 		not_sampled(c, off(c) ? "off" : "not available",
 			    off(c) ? "--no-sensors"
 				   : "the test stopped before it ran on the device");

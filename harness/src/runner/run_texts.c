@@ -99,7 +99,7 @@ static int keep(rn_texts *t, const char *path, aieth_elem type, const struct sta
 	return 1;
 }
 
-int rn_texts_open(rn_texts **tp, const char *path, aieth_elem type, aieth_src *src, int *fd)
+int aieth__rn_texts_open(rn_texts **tp, const char *path, aieth_elem type, aieth_src *src, int *fd)
 {
 	rn_texts *t = *tp;
 	struct stat st;
@@ -142,7 +142,7 @@ int rn_texts_open(rn_texts **tp, const char *path, aieth_elem type, aieth_src *s
 	return AIETH_OK;
 }
 
-void rn_texts_free(rn_texts *t)
+void aieth__rn_texts_free(rn_texts *t)
 {
 	while (t && t->n)
 		drop(t, t->n - 1);

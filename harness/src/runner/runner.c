@@ -44,9 +44,9 @@ static int check_interrupt(run_ctx *c, const char *where)
 			    : sig == 1  ? " (SIGHUP)"
 					: "",
 			    where);
-		if (rj_get(c->test, "error"))
+		if (aieth__rj_get(c->test, "error"))
 			json_object_object_del(c->test, "error");
-		rn_test_error(
+		aieth__rn_test_error(
 			c, "interrupted", AIETH_ESTATE,
 			"the run was stopped by a signal; results after this point are missing",
 			AIETH_EXIT_SIGNAL + (sig > 0 && sig < 128 ? sig : 0));
@@ -74,16 +74,16 @@ static void txn_progress(void *ctx, uint64_t done, uint64_t total)
 static void got_artifact(void *ctx, const char *path, uint64_t bytes)
 {
 	run_ctx *c = ctx;
-	jobj *a = rj_get(c->test, "artifacts"), *f = rj_obj();
+	jobj *a = aieth__rj_get(c->test, "artifacts"), *f = aieth__rj_obj();
 	const char *base = strrchr(path, '/');
 	if (!a) {
-		a = rj_arr();
-		rj_set(c->test, "artifacts", a);
+		a = aieth__rj_arr();
+		aieth__rj_set(c->test, "artifacts", a);
 	}
-	rj_str(f, "name", base ? base + 1 : path);
-	rj_str(f, "path", path);
-	rj_u64(f, "bytes", bytes);
-	rj_push(a, f);
+	aieth__rj_str(f, "name", base ? base + 1 : path);
+	aieth__rj_str(f, "path", path);
+	aieth__rj_u64(f, "bytes", bytes);
+	aieth__rj_push(a, f);
 }
 
 /* The session's queue hook (backend remote): the place in th_server's
@@ -102,7 +102,7 @@ static void queued(void *ctx, uint32_t position, uint32_t waited_s)
 static void artifact_error(void *ctx, const char *message)
 {
 	run_ctx *c = ctx;
-	rj_str(c->test, "artifacts_error", message);
+	aieth__rj_str(c->test, "artifacts_error", message);
 }
 
 /* The server's URL as the report records it: a user:password@ part is
@@ -118,11 +118,11 @@ static void put_server(jobj *env, const char *url)
 		if (*p == '@')
 			at = p; /* the last '@' of the authority ends the user part */
 	if (!at) {
-		rj_str(env, "server", url);
+		aieth__rj_str(env, "server", url);
 		return;
 	}
 	snprintf(buf, sizeof buf, "%.*s%s", (int)(auth - url), url, at + 1);
-	rj_str(env, "server", buf);
+	aieth__rj_str(env, "server", buf);
 }
 
 /* The description's "regression" tolerances, kept in the report for the
@@ -132,20 +132,20 @@ static void put_regression(jobj *o, const spec_regression *r)
 	jobj *g;
 	if (!r->have)
 		return;
-	g = rj_obj();
+	g = aieth__rj_obj();
 	if (r->throughput_pct >= 0)
-		rj_num(g, "throughput_pct", r->throughput_pct);
+		aieth__rj_num(g, "throughput_pct", r->throughput_pct);
 	if (r->latency_pct >= 0)
-		rj_num(g, "latency_pct", r->latency_pct);
+		aieth__rj_num(g, "latency_pct", r->latency_pct);
 	if (r->cycles_pct >= 0)
-		rj_num(g, "cycles_pct", r->cycles_pct);
-	rj_set(o, "regression", g);
+		aieth__rj_num(g, "cycles_pct", r->cycles_pct);
+	aieth__rj_set(o, "regression", g);
 }
 
 /* One run of transaction ti into tj: open its channels' data (afresh each
  * run: TX sources re-read from the start, RX comparison and save state
  * reset), run it, record status, channels and latencies (their cycles:
- * limits apply after every run, rn_txn_summary), close the data. save: this
+ * limits apply after every run, aieth__rn_txn_summary), close the data. save: this
  * is the run whose RX data is saved; label names it in messages
  * ("transactions[0]", "transactions[0] run 2 of 5"). Returns the run's
  * data-check code. */
@@ -171,9 +171,9 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		free(a);
 		free(io);
 		aieth__fail(AIETH_ENOMEM, "out of memory");
-		rj_str(tj, "status", "failed");
-		rj_str(tj, "message", aieth_error_message());
-		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+		aieth__rj_str(tj, "status", "failed");
+		aieth__rj_str(tj, "message", aieth_error_message());
+		aieth__rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 		return AIETH_EXIT_INFRA;
 	}
@@ -181,18 +181,18 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		int tx;
 		/* what a run leaves behind (bytes taken, comparison, failures) is
 		 * the next run's clean slate */
-		rn_chan_close(&cr[j]);
+		aieth__rn_chan_close(&cr[j]);
 		memset(&cr[j], 0, sizeof cr[j]);
 		cr[j].fd = cr[j].gfd = -1;
 		cr[j].no_save = !save;
-		if ((rc = rn_chan_open(c, st, &st->ch[j], &cr[j], 1))) {
+		if ((rc = aieth__rn_chan_open(c, st, &st->ch[j], &cr[j], 1))) {
 			free(a);
 			free(io);
-			rj_str(tj, "status", "failed");
-			rj_str(tj, "message", aieth_error_message());
-			rn_test_error(c, "prepare", rc, NULL, rn_exit_for(rc));
+			aieth__rj_str(tj, "status", "failed");
+			aieth__rj_str(tj, "message", aieth_error_message());
+			aieth__rn_test_error(c, "prepare", rc, NULL, aieth__rn_exit_for(rc));
 			*stop = 1;
-			return rn_exit_for(rc);
+			return aieth__rn_exit_for(rc);
 		}
 		tx = cr[j].pl.dir == AIETH_DIR_TO_AIE;
 		a[j].plio = cr[j].pl.name;
@@ -201,9 +201,9 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		a[j].delay = st->ch[j].delay;
 		io[j].ctx = &cr[j];
 		if (tx && cr[j].src.kind != AIETH_SRC_ZERO)
-			io[j].read = rn_tx_read;
+			io[j].read = aieth__rn_tx_read;
 		else if (!tx && (cr[j].mem || cr[j].have_golden || cr[j].saving))
-			io[j].write = rn_rx_write;
+			io[j].write = aieth__rn_rx_write;
 	}
 	rc = aieth_txn_submit_io(s, st->mode, a, io, st->nch, &t);
 	free(a);
@@ -214,50 +214,50 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 				aieth__fail(rc, "%s: %s", st->ch[j].jpath, cr[j].io_err);
 				break;
 			}
-		rj_str(tj, "status", "failed");
-		rj_str(tj, "message", aieth_error_message());
-		rn_test_error(c, "run", rc, NULL, rn_exit_for(rc));
+		aieth__rj_str(tj, "status", "failed");
+		aieth__rj_str(tj, "message", aieth_error_message());
+		aieth__rn_test_error(c, "run", rc, NULL, aieth__rn_exit_for(rc));
 		*stop = 1;
-		return rn_exit_for(rc);
+		return aieth__rn_exit_for(rc);
 	}
-	rn_aie_state_mark(c, &since);
+	aieth__rn_aie_state_mark(c, &since);
 	rc = aieth_txn_wait(t, timeout);
 	/* made only now: every return above leaves the transaction without
 	 * them (they leaked there, unattached) */
-	chans = rj_arr();
-	lats = rj_arr();
+	chans = aieth__rj_arr();
+	lats = aieth__rj_arr();
 	status = aieth_txn_get_status(t);
-	rj_str(tj, "status",
-	       status == AIETH_TXN_DONE          ? "done"
-	       : status == AIETH_TXN_TIMEOUT     ? "timeout"
-	       : status == AIETH_TXN_INTERRUPTED ? "interrupted"
-						 : "failed");
-	rj_bool(tj, "valid", aieth_txn_is_valid(t));
-	rj_str(tj, "message", aieth_txn_message(t));
-	rj_u64(tj, "total_cycles", aieth_txn_total_cycles(t));
+	aieth__rj_str(tj, "status",
+		      status == AIETH_TXN_DONE          ? "done"
+		      : status == AIETH_TXN_TIMEOUT     ? "timeout"
+		      : status == AIETH_TXN_INTERRUPTED ? "interrupted"
+							: "failed");
+	aieth__rj_bool(tj, "valid", aieth_txn_is_valid(t));
+	aieth__rj_str(tj, "message", aieth_txn_message(t));
+	aieth__rj_u64(tj, "total_cycles", aieth_txn_total_cycles(t));
 	for (j = 0; j < st->nch; j++)
-		code = aieth__exit_worst(code, rn_channel_result(c, st, t, j, chans));
-	rj_set(tj, "channels", chans);
+		code = aieth__exit_worst(code, aieth__rn_channel_result(c, st, t, j, chans));
+	aieth__rj_set(tj, "channels", chans);
 	for (j = 0; j < st->nlat; j++) {
-		jobj *l = rj_obj();
+		jobj *l = aieth__rj_obj();
 		int64_t d = 0;
 		int ok = status == AIETH_TXN_DONE &&
 			 aieth_txn_delay_between(t, st->lat[j].from, st->lat[j].to, &d) == AIETH_OK;
-		rj_str(l, "from", st->lat[j].from);
-		rj_str(l, "to", st->lat[j].to);
+		aieth__rj_str(l, "from", st->lat[j].from);
+		aieth__rj_str(l, "to", st->lat[j].to);
 		if (ok)
-			rj_int(l, "cycles", d);
+			aieth__rj_int(l, "cycles", d);
 		else
-			rj_null(l, "cycles");
-		rj_u64(l, "max_cycles", st->lat[j].max_cycles);
-		rj_push(lats, l);
+			aieth__rj_null(l, "cycles");
+		aieth__rj_u64(l, "max_cycles", st->lat[j].max_cycles);
+		aieth__rj_push(lats, l);
 	}
-	rj_set(tj, "latencies", lats);
+	aieth__rj_set(tj, "latencies", lats);
 	for (j = 0; j < st->nch; j++)
 		if (cr[j].io_failed && status == AIETH_TXN_FAILED) {
 			/* our data source or sink failed, not the device */
 			aieth__fail(AIETH_EIO, "%s: %s", st->ch[j].jpath, cr[j].io_err);
-			rn_test_error(c, "data", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
+			aieth__rn_test_error(c, "data", AIETH_EIO, NULL, AIETH_EXIT_INPUT);
 			*stop = 1;
 			rc = 0;
 			status = AIETH_TXN_DONE; /* reported; skip the device error below */
@@ -271,33 +271,34 @@ static int run_once(run_ctx *c, aieth_session *s, size_t ti, jobj *tj, int save,
 		check_interrupt(c, where);
 		*stop = 1;
 	} else if (status == AIETH_TXN_TIMEOUT) {
-		rn_aie_state_take(c, &since);
+		aieth__rn_aie_state_take(c, &since);
 		aieth__fail(AIETH_ETIMEOUT, "%s: %s", label, aieth_txn_message(t));
-		rn_test_error(c, "wait", AIETH_ETIMEOUT,
-			      "see each channel's bytes_moved and stalled_since_cycle; on a board, "
-			      "reset it before the next test",
-			      AIETH_EXIT_TIMEOUT);
+		aieth__rn_test_error(
+			c, "wait", AIETH_ETIMEOUT,
+			"see each channel's bytes_moved and stalled_since_cycle; on a board, "
+			"reset it before the next test",
+			AIETH_EXIT_TIMEOUT);
 		*stop = 1; /* the kernel never completed: nothing after it can run */
 	} else if (status != AIETH_TXN_DONE || rc) {
 		/* failed, or any status but done: never a pass */
 		aieth__fail(AIETH_EDEVICE, "%s: %s", label, aieth_txn_message(t));
-		rn_test_error(c, "wait", AIETH_EDEVICE, NULL, AIETH_EXIT_INFRA);
+		aieth__rn_test_error(c, "wait", AIETH_EDEVICE, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 	}
 	aieth_txn_free(t);
 	for (j = 0; j < st->nch; j++)
-		rn_chan_close(&cr[j]);
+		aieth__rn_chan_close(&cr[j]);
 	return code;
 }
 
 /* Transaction ti, warm-up runs and measured runs in this session; its
- * entry shows the median run (rn_txn_summary). A run that does not
+ * entry shows the median run (aieth__rn_txn_summary). A run that does not
  * complete ends the repeats: the entry shows that run. */
 static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *stop)
 {
 	spec_txn *st = &c->sp->txns[ti];
 	uint32_t total = c->warmup + c->runs, r;
-	jobj *tj = rj_obj(), *failed = rj_arr(), *broken = NULL, *last = NULL;
+	jobj *tj = aieth__rj_obj(), *failed = aieth__rj_arr(), *broken = NULL, *last = NULL;
 	rn_run **runs;
 	size_t n = 0;
 	int code = AIETH_EXIT_PASS;
@@ -307,19 +308,19 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			   : st->have_timeout         ? st->timeout_ms
 						      : DEFAULT_TIMEOUT_MS;
 
-	rj_int(tj, "index", (int64_t)ti);
-	rj_str(tj, "name", st->name ? st->name : st->jpath);
-	rj_str(tj, "mode", st->mode == AIETH_MODE_PERF ? "perf" : "func");
-	rj_int(tj, "timeout_ms", timeout);
+	aieth__rj_int(tj, "index", (int64_t)ti);
+	aieth__rj_str(tj, "name", st->name ? st->name : st->jpath);
+	aieth__rj_str(tj, "mode", st->mode == AIETH_MODE_PERF ? "perf" : "func");
+	aieth__rj_int(tj, "timeout_ms", timeout);
 	put_regression(tj, &st->regr);
-	rj_push(txns, tj);
+	aieth__rj_push(txns, tj);
 	runs = calloc(c->runs, sizeof *runs);
 	if (!runs) {
 		json_object_put(failed);
 		aieth__fail(AIETH_ENOMEM, "out of memory for %u runs", c->runs);
-		rj_str(tj, "status", "failed");
-		rj_str(tj, "message", aieth_error_message());
-		rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+		aieth__rj_str(tj, "status", "failed");
+		aieth__rj_str(tj, "message", aieth_error_message());
+		aieth__rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		*stop = 1;
 		return;
 	}
@@ -338,7 +339,7 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 				 r < c->warmup ? c->warmup : c->runs);
 			add_progress(c, c->phase, 0, 0);
 		}
-		ro = rj_obj();
+		ro = aieth__rj_obj();
 		if (total > 1)
 			snprintf(label, sizeof label, "%s %s %u of %u", st->jpath,
 				 r < c->warmup ? "warm-up run" : "run",
@@ -348,22 +349,22 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 			snprintf(label, sizeof label, "%s", st->jpath);
 		rc = run_once(c, s, ti, ro, r + 1 == total, label, stop);
 		code = aieth__exit_worst(code, rc);
-		if (*stop || strcmp(rj_gets(ro, "status"), "done")) {
+		if (*stop || strcmp(aieth__rj_gets(ro, "status"), "done")) {
 			broken = ro;
-			rn_run_failures(c, st, ro, r, failed);
+			aieth__rn_run_failures(c, st, ro, r, failed);
 			break;
 		}
-		rn_run_failures(c, st, ro, r, failed);
+		aieth__rn_run_failures(c, st, ro, r, failed);
 		if (r < c->warmup) {
 			json_object_put(ro);
 			continue;
 		}
 		/* the figures stay, the objects of the last run only */
-		if (!(runs[n] = rn_run_keep(st, ro))) {
+		if (!(runs[n] = aieth__rn_run_keep(st, ro))) {
 			json_object_put(ro);
 			aieth__fail(AIETH_ENOMEM, "out of memory for the figures of %u runs",
 				    c->runs);
-			rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+			aieth__rn_test_error(c, "run", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 			*stop = 1;
 			break;
 		}
@@ -372,10 +373,11 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 		last = ro;
 	}
 	snprintf(c->phase, sizeof c->phase, "%s", phase);
-	code = aieth__exit_worst(code, rn_txn_summary(c, st, tj, runs, n, last, broken, failed));
+	code = aieth__exit_worst(code,
+				 aieth__rn_txn_summary(c, st, tj, runs, n, last, broken, failed));
 	c->exit_code = aieth__exit_worst(c->exit_code, code);
 	while (n)
-		rn_run_free(runs[--n]);
+		aieth__rn_run_free(runs[--n]);
 	free(runs);
 	json_object_put(last);
 	json_object_put(broken);
@@ -384,12 +386,12 @@ static void run_txn(run_ctx *c, aieth_session *s, size_t ti, jobj *txns, int *st
 /* A warning of the test: the run went on, the caller shows it. */
 static void add_warning(jobj *test, const char *msg)
 {
-	jobj *w = rj_get(test, "warnings");
+	jobj *w = aieth__rj_get(test, "warnings");
 	if (!w) {
-		w = rj_arr();
-		rj_set(test, "warnings", w);
+		w = aieth__rj_arr();
+		aieth__rj_set(test, "warnings", w);
 	}
-	rj_push_str(w, msg);
+	aieth__rj_push_str(w, msg);
 }
 
 /* The check's problem lines, counted, the first ones kept for the message. */
@@ -427,21 +429,21 @@ static int put_xclbin(run_ctx *c, jobj *test, const char *path)
 	char hex[65], msg[1900];
 	int warn_only = c->o && c->o->version >= 2 && c->o->xclbin_warn_only;
 	if (!path) {
-		rj_null(test, "xclbin");
+		aieth__rj_null(test, "xclbin");
 		return 0;
 	}
 	memset(&pr, 0, sizeof pr);
-	xo = rj_obj();
-	rj_str(xo, "path", path);
+	xo = aieth__rj_obj();
+	aieth__rj_str(xo, "path", path);
 	if (aieth_xclbin_open(&x, path, AIETH_XCLBIN_LENIENT) == AIETH_OK) {
-		rj_str(xo, "uuid", aieth_xclbin_uuid_string(x));
-		rj_str(xo, "vbnv", aieth_xclbin_get_header(x)->vbnv);
+		aieth__rj_str(xo, "uuid", aieth_xclbin_uuid_string(x));
+		aieth__rj_str(xo, "vbnv", aieth_xclbin_get_header(x)->vbnv);
 		if (aieth_xclbin_sha256(x, hex) == AIETH_OK)
-			rj_str(xo, "sha256", hex);
+			aieth__rj_str(xo, "sha256", hex);
 		aieth_xclbin_check(x, NULL, keep_problem, &pr);
-		rj_int(xo, "problems", (int64_t)pr.count);
+		aieth__rj_int(xo, "problems", (int64_t)pr.count);
 		aieth_xclbin_close(x);
-		rj_set(test, "xclbin", xo);
+		aieth__rj_set(test, "xclbin", xo);
 		if (!pr.count)
 			return 0;
 		if (warn_only) {
@@ -458,13 +460,13 @@ static int put_xclbin(run_ctx *c, jobj *test, const char *path)
 			    "runs it anyway):%s%s",
 			    path, pr.count, pr.count == 1 ? "" : "s", pr.text,
 			    pr.kept < pr.count ? "\n  ..." : "");
-		rn_test_error(c, "load", AIETH_EINVAL, "th_package check FILE lists them all",
-			      AIETH_EXIT_INPUT);
+		aieth__rn_test_error(c, "load", AIETH_EINVAL,
+				     "th_package check FILE lists them all", AIETH_EXIT_INPUT);
 		return -1;
 	}
 	snprintf(msg, sizeof msg, "%s", aieth_error_message());
-	rj_str(xo, "error", msg);
-	rj_set(test, "xclbin", xo);
+	aieth__rj_str(xo, "error", msg);
+	aieth__rj_set(test, "xclbin", xo);
 	if (warn_only) {
 		char w[2100];
 		snprintf(w, sizeof w,
@@ -476,7 +478,7 @@ static int put_xclbin(run_ctx *c, jobj *test, const char *path)
 	aieth__fail(AIETH_EINVAL,
 		    "the design xclbin cannot be read (--xclbin-warn-only runs without it):\n  %s",
 		    msg);
-	rn_test_error(c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
+	aieth__rn_test_error(c, "load", AIETH_EINVAL, NULL, AIETH_EXIT_INPUT);
 	return -1;
 }
 
@@ -487,7 +489,7 @@ static int put_xclbin(run_ctx *c, jobj *test, const char *path)
  * the server looks it up in its own --model-dir). 0 on out of memory. */
 static int model_path(const run_ctx *c, const char **model)
 {
-	const char *m = *model, *backend = rj_gets(c->test, "backend");
+	const char *m = *model, *backend = aieth__rj_gets(c->test, "backend");
 	size_t n = m ? strlen(m) : 0;
 	if (!m || m[0] == '/' || aieth_backend_local(backend) != 1 ||
 	    !(strchr(m, '/') || (n >= 3 && !strcmp(m + n - 3, ".so"))))
@@ -506,17 +508,17 @@ static void free_models(const run_ctx *c, aieth_graph_spec *gs, size_t n)
 
 /* The test's fields before anything runs: board, backend, clock, the
  * tolerances and the design xclbin (-1: its error is recorded). */
-int rn_test_begin(run_ctx *c)
+int aieth__rn_test_begin(run_ctx *c)
 {
 	const aieth_board_info *bi = aieth_board_get_info(c->board);
-	rj_set(c->test, "graphs", rj_arr());
-	rj_set(c->test, "transactions", rj_arr());
-	rj_str(c->test, "board", bi->name);
-	rj_str(c->test, "backend",
-	       c->o && c->o->backend ? c->o->backend
-	       : c->sp->backend      ? c->sp->backend
-				     : "emu");
-	rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
+	aieth__rj_set(c->test, "graphs", aieth__rj_arr());
+	aieth__rj_set(c->test, "transactions", aieth__rj_arr());
+	aieth__rj_str(c->test, "board", bi->name);
+	aieth__rj_str(c->test, "backend",
+		      c->o && c->o->backend ? c->o->backend
+		      : c->sp->backend      ? c->sp->backend
+					    : "emu");
+	aieth__rj_num(c->test, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
 	put_regression(c->test, &c->sp->regr);
 	return put_xclbin(c, c->test, c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin);
 }
@@ -524,7 +526,7 @@ int rn_test_begin(run_ctx *c)
 /* Open the device with the description's graphs (their models and
  * parameters are given here: a change of them needs a new session). 0, or
  * the error is recorded in the test. */
-int rn_session_open(run_ctx *c, aieth_session **sp)
+int aieth__rn_session_open(run_ctx *c, aieth_session **sp)
 {
 	aieth_session_opts so;
 	aieth_xrt_opts xrt[1] = {AIETH_XRT_OPTS_INIT};
@@ -538,7 +540,7 @@ int rn_session_open(run_ctx *c, aieth_session **sp)
 	gs = calloc(c->sp->ngraphs ? c->sp->ngraphs : 1, sizeof *gs);
 	if (!gs) {
 		aieth__fail(AIETH_ENOMEM, "out of memory");
-		rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+		aieth__rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 		return AIETH_ENOMEM;
 	}
 	for (i = 0; i < c->sp->ngraphs; i++) {
@@ -547,7 +549,7 @@ int rn_session_open(run_ctx *c, aieth_session **sp)
 		gs[i].model_params = c->sp->graphs[i].params;
 		if (!model_path(c, &gs[i].model)) {
 			aieth__fail(AIETH_ENOMEM, "out of memory");
-			rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
+			aieth__rn_test_error(c, "open", AIETH_ENOMEM, NULL, AIETH_EXIT_INFRA);
 			free_models(c, gs, i);
 			free(gs);
 			return AIETH_ENOMEM;
@@ -556,7 +558,7 @@ int rn_session_open(run_ctx *c, aieth_session **sp)
 	aieth_session_opts_init(&so, AIETH_SESSION_OPTS_VERSION);
 	so.board = bi->name;
 	so.data_dir = c->o ? c->o->data_dir : NULL;
-	so.backend = rj_gets(c->test, "backend");
+	so.backend = aieth__rj_gets(c->test, "backend");
 	so.xclbin = c->o && c->o->xclbin ? c->o->xclbin : c->sp->xclbin;
 	so.graphs = gs;
 	so.num_graphs = c->sp->ngraphs;
@@ -595,13 +597,13 @@ int rn_session_open(run_ctx *c, aieth_session **sp)
 	free_models(c, gs, c->sp->ngraphs);
 	free(gs);
 	if (rc) {
-		rn_test_error(c, "open", rc,
-			      rc == AIETH_EUNSUPPORTED
-				      ? "not available here: the emulated board "
-					"(backend \"emu\") runs everywhere; a board "
-					"needs XRT (docs/on-board.md)"
-				      : NULL,
-			      rn_exit_for(rc));
+		aieth__rn_test_error(c, "open", rc,
+				     rc == AIETH_EUNSUPPORTED
+					     ? "not available here: the emulated board "
+					       "(backend \"emu\") runs everywhere; a board "
+					       "needs XRT (docs/on-board.md)"
+					     : NULL,
+				     aieth__rn_exit_for(rc));
 		return rc;
 	}
 	snprintf(c->server_info, sizeof c->server_info, "%s", aieth_session_server(s));
@@ -615,37 +617,39 @@ int rn_session_open(run_ctx *c, aieth_session **sp)
  * ended cannot run again in its session): bounded graphs run again, a
  * graph running until ended is started by the session's first point
  * (again 0) only. */
-void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
+void aieth__rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 {
-	jobj *graphs = rj_get(c->test, "graphs"), *txns = rj_get(c->test, "transactions");
+	jobj *graphs = aieth__rj_get(c->test, "graphs"),
+	     *txns = aieth__rj_get(c->test, "transactions");
 	size_t i;
 	int rc, stop = 0;
 
 	/* an input mistake the graph models decide: refused before anything
 	 * runs, never left to hang */
-	if ((rc = rn_inputs_check(c, s))) {
-		rn_test_error(c, "inputs", rc,
-			      rc == AIETH_EINVAL ? "an input mistake, not a hang: fix the "
-						   "description (nothing ran)"
-						 : NULL,
-			      rc == AIETH_EINVAL ? AIETH_EXIT_INPUT : AIETH_EXIT_INFRA);
+	if ((rc = aieth__rn_inputs_check(c, s))) {
+		aieth__rn_test_error(c, "inputs", rc,
+				     rc == AIETH_EINVAL ? "an input mistake, not a hang: fix the "
+							  "description (nothing ran)"
+							: NULL,
+				     rc == AIETH_EINVAL ? AIETH_EXIT_INPUT : AIETH_EXIT_INFRA);
 		return;
 	}
-	rn_sensors_start(c, s);
+	aieth__rn_sensors_start(c, s);
 	for (i = 0; i < c->sp->ngraphs && !stop; i++) {
-		jobj *g = rj_obj();
+		jobj *g = aieth__rj_obj();
 		/* one graph run for every run of the transactions: a bounded
-		 * graph runs its iterations once per run (rn_repeat_check kept
+		 * graph runs its iterations once per run (aieth__rn_repeat_check kept
 		 * the product in range), an unbounded one runs on */
 		int64_t it = c->sp->graphs[i].iterations;
 		if (it > 0)
 			it *= (int64_t)(c->warmup + c->runs);
-		rj_str(g, "name", c->sp->graphs[i].name);
-		rj_int(g, "iterations", it);
+		aieth__rj_str(g, "name", c->sp->graphs[i].name);
+		aieth__rj_int(g, "iterations", it);
 		if (it > 0 && c->warmup + c->runs > 1)
-			rj_int(g, "iterations_per_run", c->sp->graphs[i].iterations);
-		rj_str(g, "model", c->sp->graphs[i].model ? c->sp->graphs[i].model : "loopback");
-		rj_push(graphs, g);
+			aieth__rj_int(g, "iterations_per_run", c->sp->graphs[i].iterations);
+		aieth__rj_str(g, "model",
+			      c->sp->graphs[i].model ? c->sp->graphs[i].model : "loopback");
+		aieth__rj_push(graphs, g);
 		snprintf(c->phase, sizeof c->phase, "graph \"%s\": run", c->sp->graphs[i].name);
 		add_progress(c, c->phase, 0, 0);
 		if (sweep) {
@@ -653,14 +657,15 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 			 * are those after the count it starts with */
 			uint64_t before = 0;
 			aieth_graph_iterations_done(s, c->sp->graphs[i].name, &before);
-			rj_u64(g, "iterations_before", before);
+			aieth__rj_u64(g, "iterations_before", before);
 		}
 		if (again && c->sp->graphs[i].iterations < 0)
 			continue; /* still running from the session's first point */
 		if ((rc = aieth_graph_run(s, c->sp->graphs[i].name, it))) {
-			rn_test_error(c, "run", rc, NULL,
-				      rn_exit_for(rc) == AIETH_EXIT_INPUT ? AIETH_EXIT_INFRA
-									  : rn_exit_for(rc));
+			aieth__rn_test_error(c, "run", rc, NULL,
+					     aieth__rn_exit_for(rc) == AIETH_EXIT_INPUT
+						     ? AIETH_EXIT_INFRA
+						     : aieth__rn_exit_for(rc));
 			stop = 1;
 		}
 	}
@@ -685,76 +690,77 @@ void rn_run_point(run_ctx *c, aieth_session *s, int sweep, int again)
 				 c->sp->graphs[i].name);
 			add_progress(c, c->phase, 0, 0);
 			struct timespec since;
-			rn_aie_state_mark(c, &since);
+			aieth__rn_aie_state_mark(c, &since);
 			rc = aieth_graph_wait(s, c->sp->graphs[i].name, DEFAULT_TIMEOUT_MS);
-			rj_str(g, "status", rc ? "incomplete" : "complete");
+			aieth__rj_str(g, "status", rc ? "incomplete" : "complete");
 			if (rc == AIETH_ETIMEOUT) {
-				rn_aie_state_take(c, &since);
-				rn_test_error(c, "graph wait", rc,
-					      "the graph did not finish its iterations: check the "
-					      "iterations against the data the transactions send",
-					      AIETH_EXIT_TIMEOUT);
+				aieth__rn_aie_state_take(c, &since);
+				aieth__rn_test_error(
+					c, "graph wait", rc,
+					"the graph did not finish its iterations: check the "
+					"iterations against the data the transactions send",
+					AIETH_EXIT_TIMEOUT);
 			} else if (rc) {
 				/* the device or the server failed the wait: not a hang */
-				rn_test_error(c, "graph wait", rc, NULL, AIETH_EXIT_INFRA);
+				aieth__rn_test_error(c, "graph wait", rc, NULL, AIETH_EXIT_INFRA);
 			}
 		} else {
-			rj_str(g, "status",
-			       c->sp->graphs[i].iterations < 0 ? "running" : "stopped");
+			aieth__rj_str(g, "status",
+				      c->sp->graphs[i].iterations < 0 ? "running" : "stopped");
 		}
 		/* what the report says the graph did: an unanswered question is an
 		 * error, not a count of 0 */
 		if ((rc = aieth_graph_iterations_done(s, c->sp->graphs[i].name, &done)) && !stop) {
-			rn_test_error(c, "graph status", rc, NULL, AIETH_EXIT_INFRA);
+			aieth__rn_test_error(c, "graph status", rc, NULL, AIETH_EXIT_INFRA);
 			stop = 1;
 		}
 		if (sweep) {
-			uint64_t before = (uint64_t)rj_geti(g, "iterations_before");
+			uint64_t before = (uint64_t)aieth__rj_geti(g, "iterations_before");
 			json_object_object_del(g, "iterations_before");
 			done = done >= before ? done - before : 0;
 		}
-		rj_u64(g, "iterations_done", done);
+		aieth__rj_u64(g, "iterations_done", done);
 		if (!sweep)
 			aieth_graph_end(s, c->sp->graphs[i].name);
 	}
-	rn_inputs_verdict(c);
-	rn_sensors_stop(c);
+	aieth__rn_inputs_verdict(c);
+	aieth__rn_sensors_stop(c);
 }
 
-void rn_session_close(run_ctx *c, aieth_session *s)
+void aieth__rn_session_close(run_ctx *c, aieth_session *s)
 {
 	add_progress(c, "close the session", 0, 0);
 	aieth_session_close(s);
 }
 
 /* Check the data before the device is touched (-1: the error is recorded). */
-int rn_prepare_test(run_ctx *c)
+int aieth__rn_prepare_test(run_ctx *c)
 {
 	int rc;
 	add_progress(c, "prepare: load and check the data", 0, 0);
-	if ((rc = rn_prepare(c))) {
-		rn_test_error(c, "prepare", rc, NULL,
-			      rn_exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
-								  : AIETH_EXIT_INPUT);
+	if ((rc = aieth__rn_prepare(c))) {
+		aieth__rn_test_error(c, "prepare", rc, NULL,
+				     aieth__rn_exit_for(rc) == AIETH_EXIT_INFRA ? AIETH_EXIT_INFRA
+										: AIETH_EXIT_INPUT);
 		return -1;
 	}
-	return rn_repeat_check(c);
+	return aieth__rn_repeat_check(c);
 }
 
-int rn_check_interrupt(run_ctx *c, const char *where) { return check_interrupt(c, where); }
+int aieth__rn_check_interrupt(run_ctx *c, const char *where) { return check_interrupt(c, where); }
 
-void rn_run_spec(run_ctx *c)
+void aieth__rn_run_spec(run_ctx *c)
 {
 	aieth_session *s = NULL;
-	if (rn_test_begin(c) || check_interrupt(c, "loading") || rn_prepare_test(c) ||
-	    rn_session_open(c, &s))
+	if (aieth__rn_test_begin(c) || check_interrupt(c, "loading") || aieth__rn_prepare_test(c) ||
+	    aieth__rn_session_open(c, &s))
 		return;
-	rn_run_point(c, s, 0, 0);
-	rn_session_close(c, s);
+	aieth__rn_run_point(c, s, 0, 0);
+	aieth__rn_session_close(c, s);
 }
 
-/* The channels' data of the description's transactions (rn_prepare). */
-void rn_free_data(run_ctx *c)
+/* The channels' data of the description's transactions (aieth__rn_prepare). */
+void aieth__rn_free_data(run_ctx *c)
 {
 	size_t i, j;
 	if (c->cr && c->sp) {
@@ -762,7 +768,7 @@ void rn_free_data(run_ctx *c)
 			if (!c->cr[i])
 				continue;
 			for (j = 0; j < c->sp->txns[i].nch; j++)
-				rn_chan_close(&c->cr[i][j]);
+				aieth__rn_chan_close(&c->cr[i][j]);
 			free(c->cr[i]);
 		}
 	}
@@ -772,46 +778,47 @@ void rn_free_data(run_ctx *c)
 
 /* The test's closing fields, once (a sweep finishes each point's), and
  * the report's environment from the first test's board. */
-void rn_test_finish(run_ctx *c, double t0)
+void aieth__rn_test_finish(run_ctx *c, double t0)
 {
 	const aieth_run_opts *o = c->o;
 	aieth_report *r = c->r;
-	if (rj_get(c->test, "exit_code"))
+	if (aieth__rj_get(c->test, "exit_code"))
 		return;
-	if (!rj_get(c->test, "error"))
-		rj_null(c->test, "error");
-	if (!rj_get(c->test, "transactions"))
-		rj_set(c->test, "transactions", rj_arr());
-	if (!rj_get(c->test, "graphs"))
-		rj_set(c->test, "graphs", rj_arr());
-	rn_sensors_absent(c);
-	if (!rj_get(c->test, "repeat")) {
+	if (!aieth__rj_get(c->test, "error"))
+		aieth__rj_null(c->test, "error");
+	if (!aieth__rj_get(c->test, "transactions"))
+		aieth__rj_set(c->test, "transactions", aieth__rj_arr());
+	if (!aieth__rj_get(c->test, "graphs"))
+		aieth__rj_set(c->test, "graphs", aieth__rj_arr());
+	aieth__rn_sensors_absent(c);
+	if (!aieth__rj_get(c->test, "repeat")) {
 		/* /2: always there; what the description says when the run did
 		 * not get as far as checking the repeats */
-		jobj *rp = rj_obj();
-		rj_u64(rp, "runs", c->sp && c->sp->repeat.have ? c->sp->repeat.runs : 1);
-		rj_u64(rp, "warmup", c->sp && c->sp->repeat.have ? c->sp->repeat.warmup : 0);
-		rj_str(rp, "statistic",
-		       aieth__stats_name(c->sp ? c->sp->repeat.statistic : AIETH__STAT_MEDIAN));
-		rj_set(c->test, "repeat", rp);
+		jobj *rp = aieth__rj_obj();
+		aieth__rj_u64(rp, "runs", c->sp && c->sp->repeat.have ? c->sp->repeat.runs : 1);
+		aieth__rj_u64(rp, "warmup", c->sp && c->sp->repeat.have ? c->sp->repeat.warmup : 0);
+		aieth__rj_str(
+			rp, "statistic",
+			aieth__stats_name(c->sp ? c->sp->repeat.statistic : AIETH__STAT_MEDIAN));
+		aieth__rj_set(c->test, "repeat", rp);
 	}
-	rj_str(c->test, "status", aieth__exit_status(c->exit_code));
-	rj_int(c->test, "exit_code", c->exit_code);
-	rj_num(c->test, "duration_s", aieth__now() - t0);
+	aieth__rj_str(c->test, "status", aieth__exit_status(c->exit_code));
+	aieth__rj_int(c->test, "exit_code", c->exit_code);
+	aieth__rj_num(c->test, "duration_s", aieth__now() - t0);
 	/* the environment reflects the first test's board */
-	if (c->board && !rj_get(r->env, "board")) {
+	if (c->board && !aieth__rj_get(r->env, "board")) {
 		const aieth_board_info *bi = aieth_board_get_info(c->board);
-		rj_str(r->env, "board", bi->name);
-		rj_str(r->env, "backend", rj_gets(c->test, "backend"));
-		rj_num(r->env, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
-		rj_str(r->env, "pl_kernel", bi->pl_kernel);
-		rj_str(r->env, "emulator_mode",
-		       o && o->emu && o->emu->reference ? "reference" : "fast");
+		aieth__rj_str(r->env, "board", bi->name);
+		aieth__rj_str(r->env, "backend", aieth__rj_gets(c->test, "backend"));
+		aieth__rj_num(r->env, "pl_clock_MHz", (double)bi->pl_clock_hz / 1e6);
+		aieth__rj_str(r->env, "pl_kernel", bi->pl_kernel);
+		aieth__rj_str(r->env, "emulator_mode",
+			      o && o->emu && o->emu->reference ? "reference" : "fast");
 		if (o && o->remote && o->remote->server &&
-		    aieth_backend_local(rj_gets(c->test, "backend")) == 0) {
+		    aieth_backend_local(aieth__rj_gets(c->test, "backend")) == 0) {
 			put_server(r->env, o->remote->server);
 			if (c->server_info[0])
-				rj_str(r->env, "server_version", c->server_info);
+				aieth__rj_str(r->env, "server_version", c->server_info);
 		}
 	}
 }

@@ -149,7 +149,7 @@ static int dup_string(const char *what, const char *path, jobj *o, const char *k
 		      char **out)
 {
 	const char *s = NULL;
-	int rc = jstrict_get_string(what, path, o, key, required, &s);
+	int rc = aieth__jstrict_get_string(what, path, o, key, required, &s);
 	size_t i, chars = 0;
 	if (rc || !s)
 		return rc;
@@ -212,9 +212,9 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object with \"file\"%s", what,
 				   path, output ? "" : " or \"pattern\"");
 	if (get(o, "pattern") && !output) {
-		if ((rc = jstrict_keys(what, path, o, pat_keys)) ||
-		    (rc = jstrict_get_string(what, path, o, "pattern", 1, &pat)) ||
-		    (rc = jstrict_get_string(what, path, o, "type", 0, &type)))
+		if ((rc = aieth__jstrict_keys(what, path, o, pat_keys)) ||
+		    (rc = aieth__jstrict_get_string(what, path, o, "pattern", 1, &pat)) ||
+		    (rc = aieth__jstrict_get_string(what, path, o, "type", 0, &type)))
 			return rc;
 		s->kind = SRC_PATTERN;
 		memset(&s->pat, 0, sizeof s->pat);
@@ -256,10 +256,10 @@ static int parse_src(const char *what, const aieth_spec *sp, const char *path, j
 		}
 		return 0;
 	}
-	if ((rc = jstrict_keys(what, path, o, file_keys)) ||
-	    (rc = jstrict_get_string(what, path, o, "file", 1, &file)) ||
-	    (rc = jstrict_get_string(what, path, o, "format", 0, &format)) ||
-	    (rc = jstrict_get_string(what, path, o, "type", 0, &type)))
+	if ((rc = aieth__jstrict_keys(what, path, o, file_keys)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "file", 1, &file)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "format", 0, &format)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "type", 0, &type)))
 		return rc;
 	if (!*file)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: empty file name", what,
@@ -318,7 +318,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 	memset(tl, 0, sizeof *tl);
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
-	if ((rc = jstrict_keys(what, path, o, keys)))
+	if ((rc = aieth__jstrict_keys(what, path, o, keys)))
 		return rc;
 	if ((rc = get_i64_array(what, path, o, "buffer_dimension", 1, 1, UINT32_MAX,
 				AIETH_TILING_MAX_DIMS, v, &n)))
@@ -370,7 +370,7 @@ static int parse_tiling(const char *what, const char *path, jobj *o, aieth_tilin
 			if (!json_object_is_type(e, json_type_object))
 				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what,
 						   q);
-			if ((rc = jstrict_keys(what, q, e, tkeys)) ||
+			if ((rc = aieth__jstrict_keys(what, q, e, tkeys)) ||
 			    (rc = get_i64(what, q, e, "dimension", 1, 0, AIETH_TILING_MAX_DIMS - 1,
 					  &d)) ||
 			    (rc = get_i64(what, q, e, "stride", 1, INT32_MIN, INT32_MAX, &st)) ||
@@ -401,8 +401,8 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
-	if ((rc = jstrict_keys(what, path, o, keys)) ||
-	    (rc = jstrict_get_string(what, path, o, "plio", 1, &plio)))
+	if ((rc = aieth__jstrict_keys(what, path, o, keys)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "plio", 1, &plio)))
 		return rc;
 	if (strlen(plio) >= sizeof c->plio)
 		return aieth__fail(AIETH_EINVAL, "%s: %s: \"%.40s...\" is not a PLIO name", what,
@@ -444,7 +444,7 @@ static int parse_chan(const char *what, aieth_spec *sp, jobj *o, spec_chan *c)
 		if (!json_object_is_type(v, json_type_object))
 			return aieth__fail(AIETH_EPARSE,
 					   "%s: %s: expected {\"abs\": x, \"rel\": y}", what, p);
-		if ((rc = jstrict_keys(what, p, v, tol_keys)) ||
+		if ((rc = aieth__jstrict_keys(what, p, v, tol_keys)) ||
 		    (rc = get_num(what, p, v, "abs", 0, 0, 1e300, &c->abs_tol)) ||
 		    (rc = get_num(what, p, v, "rel", 0, 0, 1e300, &c->rel_tol)))
 			return rc;
@@ -489,7 +489,7 @@ static int parse_regression(const char *what, const char *path, jobj *o, spec_re
 				   "%s: %s: expected an object with one or more of throughput_pct, "
 				   "latency_pct, cycles_pct (tolerances in percent)",
 				   what, p);
-	if ((rc = jstrict_keys(what, p, v, keys)) ||
+	if ((rc = aieth__jstrict_keys(what, p, v, keys)) ||
 	    (rc = get_num(what, p, v, "throughput_pct", 0, 0, 1e6, &r->throughput_pct)) ||
 	    (rc = get_num(what, p, v, "latency_pct", 0, 0, 1e6, &r->latency_pct)) ||
 	    (rc = get_num(what, p, v, "cycles_pct", 0, 0, 1e6, &r->cycles_pct)))
@@ -518,10 +518,10 @@ static int parse_repeat(const char *what, jobj *o, spec_repeat *r)
 				   "%s: repeat: expected an object {\"runs\": N, \"warmup\": W, "
 				   "\"statistic\": \"median\"}",
 				   what);
-	if ((rc = jstrict_keys(what, "repeat", v, keys)) ||
+	if ((rc = aieth__jstrict_keys(what, "repeat", v, keys)) ||
 	    (rc = get_i64(what, "repeat", v, "runs", 1, 1, SPEC_REPEAT_MAX, &runs)) ||
 	    (rc = get_i64(what, "repeat", v, "warmup", 0, 0, SPEC_REPEAT_MAX - 1, &warmup)) ||
-	    (rc = jstrict_get_string(what, "repeat", v, "statistic", 0, &stat)))
+	    (rc = aieth__jstrict_get_string(what, "repeat", v, "statistic", 0, &stat)))
 		return rc;
 	if (runs + warmup > SPEC_REPEAT_MAX)
 		return aieth__fail(AIETH_EINVAL,
@@ -557,9 +557,9 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
-	if ((rc = jstrict_keys(what, path, o, keys)) ||
+	if ((rc = aieth__jstrict_keys(what, path, o, keys)) ||
 	    (rc = dup_string(what, path, o, "name", 0, &t->name)) ||
-	    (rc = jstrict_get_string(what, path, o, "mode", 1, &mode)) ||
+	    (rc = aieth__jstrict_get_string(what, path, o, "mode", 1, &mode)) ||
 	    (rc = parse_regression(what, path, o, &t->regr)))
 		return rc;
 	if (!strcmp(mode, "perf"))
@@ -610,9 +610,9 @@ static int parse_txn(const char *what, aieth_spec *sp, jobj *o, spec_txn *t)
 			if (!json_object_is_type(e, json_type_object))
 				return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what,
 						   q);
-			if ((rc = jstrict_keys(what, q, e, lkeys)) ||
-			    (rc = jstrict_get_string(what, q, e, "from", 1, &from)) ||
-			    (rc = jstrict_get_string(what, q, e, "to", 1, &to)) ||
+			if ((rc = aieth__jstrict_keys(what, q, e, lkeys)) ||
+			    (rc = aieth__jstrict_get_string(what, q, e, "from", 1, &from)) ||
+			    (rc = aieth__jstrict_get_string(what, q, e, "to", 1, &to)) ||
 			    (rc = get_i64(what, q, e, "max_cycles", 1, 0, INT64_MAX, &x)))
 				return rc;
 			if (!strcmp(from, to))
@@ -638,7 +638,7 @@ static int parse_graph(const char *what, jobj *o, const char *path, spec_graph *
 	int rc;
 	if (!json_object_is_type(o, json_type_object))
 		return aieth__fail(AIETH_EPARSE, "%s: %s: expected an object", what, path);
-	if ((rc = jstrict_keys(what, path, o, keys)) ||
+	if ((rc = aieth__jstrict_keys(what, path, o, keys)) ||
 	    (rc = dup_string(what, path, o, "name", 1, &g->name)) ||
 	    (rc = get_i64(what, path, o, "iterations", 0, -1, INT64_MAX, &it)) ||
 	    (rc = dup_string(what, path, o, "model", 0, &g->model)))
@@ -694,7 +694,7 @@ void aieth_spec_free(aieth_spec *sp)
 	free(sp->backend);
 	free(sp->xclbin);
 	free(sp->pl_xclbin);
-	rn_sweep_free(sp->sweep);
+	aieth__rn_sweep_free(sp->sweep);
 	free(sp);
 }
 
@@ -775,7 +775,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	if (!out || !what || (!text && len))
 		return aieth__fail(AIETH_EINVAL, "aieth_spec_parse: NULL argument");
 	*out = NULL;
-	if ((rc = jstrict_parse(what, text, len, &root)))
+	if ((rc = aieth__jstrict_parse(what, text, len, &root)))
 		return rc;
 	sp = calloc(1, sizeof *sp);
 	if (!sp) {
@@ -797,8 +797,8 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 		if ((rc = reject_nulls(what, root, np, sizeof np, 0)))
 			goto fail;
 	}
-	if ((rc = jstrict_keys(what, "", root, keys)) ||
-	    (rc = jstrict_get_string(what, "", root, "schema", 1, &schema)))
+	if ((rc = aieth__jstrict_keys(what, "", root, keys)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "schema", 1, &schema)))
 		goto fail;
 	if (strcmp(schema, SPEC_SCHEMA)) {
 		rc = aieth__fail(AIETH_EINVAL,
@@ -811,8 +811,8 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	    (rc = dup_string(what, "", root, "description", 0, &sp->description)) ||
 	    (rc = dup_string(what, "", root, "board", 0, &sp->board)) ||
 	    (rc = dup_string(what, "", root, "backend", 0, &sp->backend)) ||
-	    (rc = jstrict_get_string(what, "", root, "xclbin", 0, &xclbin)) ||
-	    (rc = jstrict_get_string(what, "", root, "pl_xclbin", 0, &pl_xclbin)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "xclbin", 0, &xclbin)) ||
+	    (rc = aieth__jstrict_get_string(what, "", root, "pl_xclbin", 0, &pl_xclbin)) ||
 	    (rc = parse_regression(what, "", root, &sp->regr)) ||
 	    (rc = parse_repeat(what, root, &sp->repeat)))
 		goto fail;
@@ -875,7 +875,7 @@ int aieth_spec_parse(aieth_spec **out, const char *what, const char *text, size_
 	}
 	/* the axes as written; what they mean for the description and the
 	 * board is checked when it runs (sweep.c) */
-	if ((arr = get(root, "sweep")) && (rc = rn_sweep_parse_json(what, arr, &sp->sweep)))
+	if ((arr = get(root, "sweep")) && (rc = aieth__rn_sweep_parse_json(what, arr, &sp->sweep)))
 		goto fail;
 	json_object_put(root);
 	*out = sp;

@@ -3,7 +3,7 @@
  * sweep.c - a description's sweep (docs/test-spec.md, "sweep"): every axis
  * and value checked against the description and the board before anything
  * runs, then each point set into the description, its data checked
- * (rn_prepare) and run as one test of the report, all in one session of
+ * (aieth__rn_prepare) and run as one test of the report, all in one session of
  * the board unless a point changes a graph model's parameters (they are
  * given when a session opens) or the previous point left the device in
  * doubt (a timeout or a device error). report.run.sweeps records the sweep
@@ -231,8 +231,8 @@ static int check_names(sweep_run *w)
 		base_cp++;
 	for (p = 0; p < w->points; p++) {
 		size_t len, cp;
-		rn_sweep_point(w->d, p, w->idx);
-		len = rn_sweep_point_name(w->d, w->idx, base, name, sizeof name);
+		aieth__rn_sweep_point(w->d, p, w->idx);
+		len = aieth__rn_sweep_point_name(w->d, w->idx, base, name, sizeof name);
 		cp = base_cp + (len - base_len);
 		if (cp > SPEC_NAME_MAX)
 			return aieth__fail(AIETH_EINVAL,
@@ -410,7 +410,7 @@ static int apply(sweep_run *w, size_t p, int *graphs_changed)
 	aieth_spec *sp = w->c->sp;
 	size_t a, t, j, k = 0;
 	int rc;
-	rn_sweep_point(w->d, p, w->idx);
+	aieth__rn_sweep_point(w->d, p, w->idx);
 	for (t = 0; t < sp->ntxns; t++) {
 		txn_state *s = &w->ts[t];
 		spec_txn *st = &sp->txns[t];
@@ -494,39 +494,40 @@ static struct json_object *value_json(const sweep_val *v)
 static void put_value(struct json_object *o, const char *key, const sweep_val *v)
 {
 	if (v->is_uint)
-		rj_u64(o, key, v->u);
+		aieth__rj_u64(o, key, v->u);
 	else if (v->is_num)
-		rj_num(o, key, v->num);
+		aieth__rj_num(o, key, v->num);
 	else
-		rj_str(o, key, v->text);
+		aieth__rj_str(o, key, v->text);
 }
 
 /* report.run.sweeps[] for this sweep (docs/report-schema.md). */
 static struct json_object *sweep_object(sweep_run *w)
 {
-	struct json_object *sw = rj_get(w->c->r->run, "sweeps"), *o = rj_obj(), *axes = rj_arr();
+	struct json_object *sw = aieth__rj_get(w->c->r->run, "sweeps"), *o = aieth__rj_obj(),
+			   *axes = aieth__rj_arr();
 	size_t a, i;
 	if (!sw) {
-		sw = rj_arr();
-		rj_set(w->c->r->run, "sweeps", sw);
+		sw = aieth__rj_arr();
+		aieth__rj_set(w->c->r->run, "sweeps", sw);
 	}
-	rj_str(o, "name", w->c->sp->name);
-	rj_str(o, "spec", w->c->sp->path);
-	rj_str(o, "mode", w->d->zip ? "zip" : "grid");
+	aieth__rj_str(o, "name", w->c->sp->name);
+	aieth__rj_str(o, "spec", w->c->sp->path);
+	aieth__rj_str(o, "mode", w->d->zip ? "zip" : "grid");
 	for (a = 0; a < w->d->nax; a++) {
-		struct json_object *ax = rj_obj(), *vals = rj_arr();
-		rj_str(ax, "name", w->d->ax[a].name);
+		struct json_object *ax = aieth__rj_obj(), *vals = aieth__rj_arr();
+		aieth__rj_str(ax, "name", w->d->ax[a].name);
 		for (i = 0; i < w->d->ax[a].nv; i++)
-			rj_push(vals, value_json(&w->d->ax[a].v[i]));
-		rj_set(ax, "values", vals);
-		rj_push(axes, ax);
+			aieth__rj_push(vals, value_json(&w->d->ax[a].v[i]));
+		aieth__rj_set(ax, "values", vals);
+		aieth__rj_push(axes, ax);
 	}
-	rj_set(o, "axes", axes);
-	rj_u64(o, "points", w->points);
-	rj_u64(o, "points_run", 0);
-	rj_null(o, "stopped");
-	rj_set(o, "knees", rj_arr());
-	rj_push(sw, o);
+	aieth__rj_set(o, "axes", axes);
+	aieth__rj_u64(o, "points", w->points);
+	aieth__rj_u64(o, "points_run", 0);
+	aieth__rj_null(o, "stopped");
+	aieth__rj_set(o, "knees", aieth__rj_arr());
+	aieth__rj_push(sw, o);
 	return o;
 }
 
@@ -553,56 +554,56 @@ static void run_points(sweep_run *w, struct json_object *so)
 		int changed = 0, rc;
 		size_t a;
 		if (p) {
-			c->test = rj_obj();
+			c->test = aieth__rj_obj();
 			c->exit_code = AIETH_EXIT_PASS;
-			rj_push(c->r->tests, c->test);
-			rj_str(c->test, "spec", c->sp->path);
+			aieth__rj_push(c->r->tests, c->test);
+			aieth__rj_str(c->test, "spec", c->sp->path);
 		}
 		rc = apply(w, p, &changed);
-		rn_sweep_point_name(w->d, w->idx, c->sp->name, name, sizeof name);
-		rj_str(c->test, "name", name);
+		aieth__rn_sweep_point_name(w->d, w->idx, c->sp->name, name, sizeof name);
+		aieth__rj_str(c->test, "name", name);
 		if (c->sp->description)
-			rj_str(c->test, "description", c->sp->description);
-		sv = rj_obj();
-		vals = rj_obj();
-		rj_str(sv, "name", c->sp->name);
-		rj_u64(sv, "point", p);
-		rj_u64(sv, "points", w->points);
+			aieth__rj_str(c->test, "description", c->sp->description);
+		sv = aieth__rj_obj();
+		vals = aieth__rj_obj();
+		aieth__rj_str(sv, "name", c->sp->name);
+		aieth__rj_u64(sv, "point", p);
+		aieth__rj_u64(sv, "points", w->points);
 		for (a = 0; a < w->d->nax; a++)
 			put_value(vals, w->d->ax[a].name, &w->d->ax[a].v[w->idx[a]]);
-		rj_set(sv, "values", vals);
-		rj_set(c->test, "sweep", sv);
+		aieth__rj_set(sv, "values", vals);
+		aieth__rj_set(c->test, "sweep", sv);
 		if (rc) {
-			rn_test_error(c, "prepare", rc, NULL, rn_exit_for(rc));
-		} else if (rn_check_interrupt(c, "before this point of the sweep ran")) {
+			aieth__rn_test_error(c, "prepare", rc, NULL, aieth__rn_exit_for(rc));
+		} else if (aieth__rn_check_interrupt(c, "before this point of the sweep ran")) {
 			stopped = "interrupted";
 		} else {
 			snprintf(phase, sizeof phase, "sweep %.40s: point %zu of %zu: %.80s",
 				 c->sp->name, p + 1, w->points, name);
 			progress(c, phase);
-			if (!rn_test_begin(c) && !rn_prepare_test(c)) {
+			if (!aieth__rn_test_begin(c) && !aieth__rn_prepare_test(c)) {
 				if (s && changed) {
-					rn_session_close(c, s);
+					aieth__rn_session_close(c, s);
 					s = NULL;
 				}
 				if (s) {
-					rn_run_point(c, s, 1, 1);
-				} else if (!rn_session_open(c, &s)) {
-					rn_run_point(c, s, 1, 0);
+					aieth__rn_run_point(c, s, 1, 1);
+				} else if (!aieth__rn_session_open(c, &s)) {
+					aieth__rn_run_point(c, s, 1, 0);
 					sessions++;
 				}
 			}
 		}
-		rn_free_data(c);
+		aieth__rn_free_data(c);
 		/* a hang (a data-size mismatch too: exit 2, but the transaction
 		 * did hang) or a device error leaves the board in doubt: the next
 		 * point opens a session of its own */
 		if (s && (c->exit_code == AIETH_EXIT_TIMEOUT || c->exit_code == AIETH_EXIT_INFRA ||
-			  rj_get(c->test, "verdict_detail"))) {
-			rn_session_close(c, s);
+			  aieth__rj_get(c->test, "verdict_detail"))) {
+			aieth__rn_session_close(c, s);
 			s = NULL;
 		}
-		rn_test_finish(c, t0);
+		aieth__rn_test_finish(c, t0);
 		ran++;
 		if (stopped)
 			break;
@@ -617,15 +618,15 @@ static void run_points(sweep_run *w, struct json_object *so)
 		}
 	}
 	if (s)
-		rn_session_close(c, s);
+		aieth__rn_session_close(c, s);
 	restore(w);
-	rj_u64(so, "points_run", ran);
-	rj_u64(so, "sessions", sessions);
+	aieth__rj_u64(so, "points_run", ran);
+	aieth__rj_u64(so, "sessions", sessions);
 	if (stopped)
-		rj_str(so, "stopped", stopped);
+		aieth__rj_str(so, "stopped", stopped);
 }
 
-int rn_sweep(run_ctx *c, double t0)
+int aieth__rn_sweep(run_ctx *c, double t0)
 {
 	sweep_def *own = NULL, *d = c->sp->sweep;
 	sweep_run w;
@@ -639,11 +640,12 @@ int rn_sweep(run_ctx *c, double t0)
 					 "aieth_run_opts.sweep: NULL with num_sweep %zu",
 					 c->o->num_sweep);
 		else
-			rc = rn_sweep_parse_args(c->o->sweep, c->o->num_sweep, c->o->sweep_zip,
-						 &own);
+			rc = aieth__rn_sweep_parse_args(c->o->sweep, c->o->num_sweep,
+							c->o->sweep_zip, &own);
 		if (rc) {
-			rn_test_error(c, "load", rc, "see docs/user-guide.md, \"Sweeps\"",
-				      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
+			aieth__rn_test_error(c, "load", rc, "see docs/user-guide.md, \"Sweeps\"",
+					     rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA
+								: AIETH_EXIT_INPUT);
 			return 1;
 		}
 		d = own;
@@ -653,12 +655,12 @@ int rn_sweep(run_ctx *c, double t0)
 	memset(&w, 0, sizeof w);
 	w.c = c;
 	w.d = d;
-	if ((rc = resolve(c, d)) || (rc = rn_sweep_count(d, &w.points)) ||
+	if ((rc = resolve(c, d)) || (rc = aieth__rn_sweep_count(d, &w.points)) ||
 	    (rc = check_report_size(&w)) || (rc = save_state(&w)) || (rc = check_names(&w))) {
-		rn_test_error(c, "load", rc, "see docs/test-spec.md, \"sweep\"",
-			      rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
+		aieth__rn_test_error(c, "load", rc, "see docs/test-spec.md, \"sweep\"",
+				     rc == AIETH_ENOMEM ? AIETH_EXIT_INFRA : AIETH_EXIT_INPUT);
 		free_state(&w);
-		rn_sweep_free(own);
+		aieth__rn_sweep_free(own);
 		return 1;
 	}
 	first = json_object_array_length(c->r->tests) - 1; /* c->test: point 0 */
@@ -666,6 +668,6 @@ int rn_sweep(run_ctx *c, double t0)
 	run_points(&w, so);
 	aieth__sweep_knees(so, c->r->tests, first, json_object_array_length(c->r->tests) - first);
 	free_state(&w);
-	rn_sweep_free(own);
+	aieth__rn_sweep_free(own);
 	return 1;
 }

@@ -59,22 +59,22 @@ typedef struct sweep_def_s {
 
 /* sweep_axes.c */
 /* A description's "sweep" value (what: the file, for messages). */
-int rn_sweep_parse_json(const char *what, struct json_object *o, sweep_def **out);
+int aieth__rn_sweep_parse_json(const char *what, struct json_object *o, sweep_def **out);
 /* run_test's --sweep texts: each "AXIS=LIST" is one axis of a grid, or
  * with zip of a zip (run_test --sweep-zip, aieth_run_opts.sweep_zip). */
-int rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def **out);
+int aieth__rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def **out);
 /* "FROM..TO*TIMES", "FROM..TO+STEP", a number or a word, comma-separated,
  * appended to the axis (where: for messages). */
-int rn_sweep_parse_list(const char *where, const char *list, sweep_axis *ax);
-void rn_sweep_free(sweep_def *d);
+int aieth__rn_sweep_parse_list(const char *where, const char *list, sweep_axis *ax);
+void aieth__rn_sweep_free(sweep_def *d);
 /* The number of points, or an error naming the count when it is more than
  * SWEEP_MAX_POINTS (grid), or when a zip's axes differ in length. */
-int rn_sweep_count(const sweep_def *d, size_t *points);
+int aieth__rn_sweep_count(const sweep_def *d, size_t *points);
 /* Point p's value index on each axis (idx: nax entries). Grid order: the
  * first axis varies slowest, the last fastest (nested loops in axis order). */
-void rn_sweep_point(const sweep_def *d, size_t p, size_t *idx);
+void aieth__rn_sweep_point(const sweep_def *d, size_t p, size_t *idx);
 /* "base[axis=value,...]" into buf; the length it has (may be >= n). */
-size_t rn_sweep_point_name(const sweep_def *d, const size_t *idx, const char *base, char *buf,
-			   size_t n);
+size_t aieth__rn_sweep_point_name(const sweep_def *d, const size_t *idx, const char *base,
+				  char *buf, size_t n);
 
 #endif

@@ -180,7 +180,7 @@ static int range_end(const char *where, const sweep_axis *ax, const char *s, siz
 	return 0;
 }
 
-int rn_sweep_parse_list(const char *where, const char *list, sweep_axis *ax)
+int aieth__rn_sweep_parse_list(const char *where, const char *list, sweep_axis *ax)
 {
 	const char *p = list;
 	int rc;
@@ -281,7 +281,7 @@ static sweep_def *new_def(const char *origin)
 	return d;
 }
 
-int rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def **out)
+int aieth__rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def **out)
 {
 	sweep_def *d;
 	size_t i = 0;
@@ -291,7 +291,7 @@ int rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def *
 		return AIETH_ENOMEM;
 	d->zip = zip != 0;
 	if (i >= n) {
-		rn_sweep_free(d);
+		aieth__rn_sweep_free(d);
 		return aieth__fail(AIETH_EINVAL, "--sweep: no axis given (AXIS=LIST)");
 	}
 	for (; i < n; i++) {
@@ -309,13 +309,13 @@ int rn_sweep_parse_args(const char *const *items, size_t n, int zip, sweep_def *
 		name[eq - it] = '\0';
 		snprintf(where, sizeof where, "--sweep %s", name);
 		if ((rc = new_axis("--sweep", d, name, &ax)) ||
-		    (rc = rn_sweep_parse_list(where, eq + 1, ax)))
+		    (rc = aieth__rn_sweep_parse_list(where, eq + 1, ax)))
 			goto fail;
 	}
 	*out = d;
 	return 0;
 fail:
-	rn_sweep_free(d);
+	aieth__rn_sweep_free(d);
 	return rc;
 }
 
@@ -399,7 +399,7 @@ static int json_range(const char *where, sweep_axis *ax, struct json_object *o)
 	return push_range(where, ax, e[0], e[1], have[2] ? e[2] : 0, have[3] ? e[3] : 0);
 }
 
-int rn_sweep_parse_json(const char *what, struct json_object *o, sweep_def **out)
+int aieth__rn_sweep_parse_json(const char *what, struct json_object *o, sweep_def **out)
 {
 	struct json_object *axes = NULL, *mode = NULL;
 	char origin[300];
@@ -467,14 +467,14 @@ int rn_sweep_parse_json(const char *what, struct json_object *o, sweep_def **out
 		}
 	}
 	if (rc) {
-		rn_sweep_free(d);
+		aieth__rn_sweep_free(d);
 		return rc;
 	}
 	*out = d;
 	return 0;
 }
 
-void rn_sweep_free(sweep_def *d)
+void aieth__rn_sweep_free(sweep_def *d)
 {
 	size_t i;
 	if (!d)
@@ -484,7 +484,7 @@ void rn_sweep_free(sweep_def *d)
 	free(d);
 }
 
-int rn_sweep_count(const sweep_def *d, size_t *points)
+int aieth__rn_sweep_count(const sweep_def *d, size_t *points)
 {
 	size_t i, n = 1;
 	*points = 0;
@@ -526,7 +526,7 @@ int rn_sweep_count(const sweep_def *d, size_t *points)
 	return 0;
 }
 
-void rn_sweep_point(const sweep_def *d, size_t p, size_t *idx)
+void aieth__rn_sweep_point(const sweep_def *d, size_t p, size_t *idx)
 {
 	size_t i;
 	if (d->zip) {
@@ -540,8 +540,8 @@ void rn_sweep_point(const sweep_def *d, size_t p, size_t *idx)
 	}
 }
 
-size_t rn_sweep_point_name(const sweep_def *d, const size_t *idx, const char *base, char *buf,
-			   size_t n)
+size_t aieth__rn_sweep_point_name(const sweep_def *d, const size_t *idx, const char *base,
+				  char *buf, size_t n)
 {
 	size_t len, i;
 	int w = snprintf(buf, n, "%s[", base);

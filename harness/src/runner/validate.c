@@ -23,21 +23,21 @@ typedef struct {
 } vd_test;
 
 static const vd_test tests[] = {
-	{1, "board files", vd_board_files},
-	{1, "clocks", vd_clocks},
-	{1, "XRT", vd_xrt},
-	{1, "PL kernel xclbin", vd_pl_xclbin},
-	{1, "loopback design", vd_design},
-	{1, "AI Engine driver", vd_aie_driver},
-	{1, "AI Engine array state", vd_aie_array},
-	{1, "device", vd_device},
-	{2, "FUNC data check", vd_func},
-	{2, "PERF all channels", vd_perf},
-	{2, "counters", vd_counters},
-	{2, "throughput", vd_rate},
-	{2, "channel-to-channel delay", vd_delay},
-	{3, "FUNC soak", vd_soak},
-	{3, "memory read latency", vd_latency},
+	{1, "board files", aieth__vd_board_files},
+	{1, "clocks", aieth__vd_clocks},
+	{1, "XRT", aieth__vd_xrt},
+	{1, "PL kernel xclbin", aieth__vd_pl_xclbin},
+	{1, "loopback design", aieth__vd_design},
+	{1, "AI Engine driver", aieth__vd_aie_driver},
+	{1, "AI Engine array state", aieth__vd_aie_array},
+	{1, "device", aieth__vd_device},
+	{2, "FUNC data check", aieth__vd_func},
+	{2, "PERF all channels", aieth__vd_perf},
+	{2, "counters", aieth__vd_counters},
+	{2, "throughput", aieth__vd_rate},
+	{2, "channel-to-channel delay", aieth__vd_delay},
+	{3, "FUNC soak", aieth__vd_soak},
+	{3, "memory read latency", aieth__vd_latency},
 };
 
 const char *aieth_validate_verdict_name(aieth_validate_verdict v)
@@ -63,52 +63,54 @@ static double mono(void)
 /* One test into the report: "validate NN name" with its verdict. */
 static void record(vd_ctx *c, const vd_test *t, double secs)
 {
-	struct json_object *j = rj_obj(), *v = rj_obj();
+	struct json_object *j = aieth__rj_obj(), *v = aieth__rj_obj();
 	char name[96];
 	const char *status = c->verdict == AIETH_VALIDATE_SKIPPED ? "skip"
 			     : c->verdict == AIETH_VALIDATE_FAILED
 				     ? aieth__exit_status(c->exit_code)
 				     : "pass";
 	snprintf(name, sizeof name, "validate %02u %s", c->num, t->name);
-	rj_str(j, "name", name);
-	rj_null(j, "spec");
-	rj_str(j, "board", c->info ? c->info->name : c->board_name);
-	rj_str(j, "backend", c->backend);
-	rj_str(j, "status", status);
-	rj_int(j, "exit_code", c->exit_code);
-	rj_num(j, "duration_s", secs);
-	rj_set(j, "graphs", rj_arr());
-	rj_set(j, "transactions", rj_arr());
-	rj_int(v, "number", c->num);
-	rj_int(v, "level", t->level);
-	rj_str(v, "test", t->name);
-	rj_str(v, "verdict", aieth_validate_verdict_name((aieth_validate_verdict)c->verdict));
+	aieth__rj_str(j, "name", name);
+	aieth__rj_null(j, "spec");
+	aieth__rj_str(j, "board", c->info ? c->info->name : c->board_name);
+	aieth__rj_str(j, "backend", c->backend);
+	aieth__rj_str(j, "status", status);
+	aieth__rj_int(j, "exit_code", c->exit_code);
+	aieth__rj_num(j, "duration_s", secs);
+	aieth__rj_set(j, "graphs", aieth__rj_arr());
+	aieth__rj_set(j, "transactions", aieth__rj_arr());
+	aieth__rj_int(v, "number", c->num);
+	aieth__rj_int(v, "level", t->level);
+	aieth__rj_str(v, "test", t->name);
+	aieth__rj_str(v, "verdict",
+		      aieth_validate_verdict_name((aieth_validate_verdict)c->verdict));
 	if (c->reason[0])
-		rj_str(v, "reason", c->reason);
+		aieth__rj_str(v, "reason", c->reason);
 	else
-		rj_null(v, "reason");
-	rj_set(v, "figures", c->fig);
-	rj_set(j, "validate", v);
+		aieth__rj_null(v, "reason");
+	aieth__rj_set(v, "figures", c->fig);
+	aieth__rj_set(j, "validate", v);
 	if (json_object_array_length(c->warnings))
-		rj_set(j, "warnings", c->warnings);
+		aieth__rj_set(j, "warnings", c->warnings);
 	else
 		json_object_put(c->warnings);
 	if (c->verdict == AIETH_VALIDATE_FAILED)
-		rj_set(j, "error",
-		       rj_error("validate",
-				c->exit_code == AIETH_EXIT_TIMEOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
-				c->reason, NULL));
+		aieth__rj_set(j, "error",
+			      aieth__rj_error("validate",
+					      c->exit_code == AIETH_EXIT_TIMEOUT ? AIETH_ETIMEOUT
+										 : AIETH_EDEVICE,
+					      c->reason, NULL));
 	else
-		rj_null(j, "error");
+		aieth__rj_null(j, "error");
 	{
 		/* a validate test runs once (report schema /2: always there) */
-		struct json_object *rp = rj_obj();
-		rj_int(rp, "runs", 1);
-		rj_int(rp, "warmup", 0);
-		rj_str(rp, "statistic", "median");
-		rj_set(j, "repeat", rp);
+		struct json_object *rp = aieth__rj_obj();
+		aieth__rj_int(rp, "runs", 1);
+		aieth__rj_int(rp, "warmup", 0);
+		aieth__rj_str(rp, "statistic", "median");
+		aieth__rj_set(j, "repeat", rp);
 	}
-	rj_push(c->r->tests, j);
+	aieth__rj_push(c->r->tests, j);
 	c->fig = NULL;
 	c->warnings = NULL;
 }
@@ -170,10 +172,10 @@ int aieth_report_validate(aieth_report *r, const aieth_validate_opts *opts)
 		if (t->level > level)
 			continue;
 		c.num++;
-		c.fig = rj_obj();
-		c.warnings = rj_arr();
+		c.fig = aieth__rj_obj();
+		c.warnings = aieth__rj_arr();
 		c.reason[0] = '\0';
-		vd_pass(&c);
+		aieth__vd_pass(&c);
 		if (o->progress)
 			o->progress(o->progress_ctx, c.num, c.total, t->name, -1, "");
 		t0 = mono();
@@ -183,32 +185,32 @@ int aieth_report_validate(aieth_report *r, const aieth_validate_opts *opts)
 			snprintf(c.reason, sizeof c.reason, "interrupted by signal %d",
 				 (int)*o->interrupt);
 		} else if (c.stop_exit) {
-			vd_skip(&c, "%s", c.stop_why);
+			aieth__vd_skip(&c, "%s", c.stop_why);
 		} else {
 			t->fn(&c);
 		}
 		record(&c, t, mono() - t0);
 		if (o->progress)
 			o->progress(o->progress_ctx, c.num, c.total, t->name, c.verdict, c.reason);
-		if (rj_oom())
+		if (aieth__rj_oom())
 			break;
 	}
 	{
-		struct json_object *v = rj_obj();
-		rj_int(v, "level", level);
-		rj_int(v, "tests", c.total);
-		rj_int(v, "soak_s", c.soak_s);
-		rj_num(v, "rate_pass_fraction", VD_RATE_PASS);
-		rj_num(v, "rate_warn_fraction", VD_RATE_WARN);
+		struct json_object *v = aieth__rj_obj();
+		aieth__rj_int(v, "level", level);
+		aieth__rj_int(v, "tests", c.total);
+		aieth__rj_int(v, "soak_s", c.soak_s);
+		aieth__rj_num(v, "rate_pass_fraction", VD_RATE_PASS);
+		aieth__rj_num(v, "rate_warn_fraction", VD_RATE_WARN);
 		if (c.design[0])
-			rj_str(v, "design", c.design);
-		rj_set(r->run, "validate", v);
+			aieth__rj_str(v, "design", c.design);
+		aieth__rj_set(r->run, "validate", v);
 	}
 	if (c.s)
 		aieth_session_close(c.s);
 	aieth_board_free(c.board);
 	free(c.perf);
-	return rj_oom() ? aieth__fail(AIETH_ENOMEM, "validate: out of memory") : AIETH_OK;
+	return aieth__rj_oom() ? aieth__fail(AIETH_ENOMEM, "validate: out of memory") : AIETH_OK;
 }
 
 int aieth_validate_exit_code(const aieth_report *r)

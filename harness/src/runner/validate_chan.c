@@ -67,11 +67,12 @@ static pair_names *names_of(vd_ctx *c, aieth_channel_args *a, uint32_t n)
 static int cannot(vd_ctx *c)
 {
 	if (!c->s) {
-		vd_skip(c, "%s", c->design_why[0] ? c->design_why : "the device is not open");
+		aieth__vd_skip(c, "%s",
+			       c->design_why[0] ? c->design_why : "the device is not open");
 		return 1;
 	}
 	if (c->design_why[0]) {
-		vd_skip(c, "%s", c->design_why);
+		aieth__vd_skip(c, "%s", c->design_why);
 		return 1;
 	}
 	return 0;
@@ -86,8 +87,8 @@ static aieth_txn *run_txn(vd_ctx *c, aieth_mode mode, const aieth_channel_args *
 	size_t i, shown = 0;
 	char who[600] = "";
 	if (aieth_txn_submit(c->s, mode, a, n, &t) != AIETH_OK) {
-		vd_fail(c, AIETH_EXIT_INFRA, "the transaction was refused: %s",
-			aieth_error_message());
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "the transaction was refused: %s",
+			       aieth_error_message());
 		return NULL;
 	}
 	aieth_txn_wait(t, TXN_TIMEOUT_MS);
@@ -105,19 +106,20 @@ static aieth_txn *run_txn(vd_ctx *c, aieth_mode mode, const aieth_channel_args *
 		}
 	}
 	if (st == AIETH_TXN_TIMEOUT) {
-		vd_fail(c, AIETH_EXIT_TIMEOUT, "%s %s: %s%s%s", mode ? "PERF" : "FUNC",
-			aieth_txn_status_name(st), aieth_txn_message(t), who[0] ? ": " : "", who);
+		aieth__vd_fail(c, AIETH_EXIT_TIMEOUT, "%s %s: %s%s%s", mode ? "PERF" : "FUNC",
+			       aieth_txn_status_name(st), aieth_txn_message(t), who[0] ? ": " : "",
+			       who);
 		c->stop_exit = AIETH_EXIT_TIMEOUT;
 		snprintf(c->stop_why, sizeof c->stop_why,
 			 "the board hung in test %u: reset it before testing further", c->num);
 	} else if (st == AIETH_TXN_INTERRUPTED) {
-		vd_fail(c, AIETH_EXIT_SIGNAL + (c->o->interrupt ? (int)*c->o->interrupt : 2),
-			"interrupted");
+		aieth__vd_fail(c, AIETH_EXIT_SIGNAL + (c->o->interrupt ? (int)*c->o->interrupt : 2),
+			       "interrupted");
 		c->stop_exit = AIETH_EXIT_SIGNAL;
 		snprintf(c->stop_why, sizeof c->stop_why, "interrupted in test %u", c->num);
 	} else {
-		vd_fail(c, AIETH_EXIT_INFRA, "%s failed: %s", mode ? "PERF" : "FUNC",
-			aieth_txn_message(t));
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "%s failed: %s", mode ? "PERF" : "FUNC",
+			       aieth_txn_message(t));
 		c->stop_exit = AIETH_EXIT_INFRA;
 		snprintf(c->stop_why, sizeof c->stop_why, "the device failed in test %u", c->num);
 	}
@@ -153,8 +155,8 @@ static int func_pass(vd_ctx *c, uint64_t size, uint64_t round, uint64_t *bytes)
 	aieth_txn *t = NULL;
 	int rc = -1;
 	if (!a || !buf || pair_args(c, a, n, size, 1) || !(p = names_of(c, a, n))) {
-		vd_fail(c, AIETH_EXIT_INFRA, "out of memory for %u channels of %llu bytes", n,
-			(unsigned long long)size);
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "out of memory for %u channels of %llu bytes",
+			       n, (unsigned long long)size);
 		goto out;
 	}
 	for (k = 0; k < n; k++) {
@@ -172,11 +174,12 @@ static int func_pass(vd_ctx *c, uint64_t size, uint64_t round, uint64_t *bytes)
 			continue;
 		for (i = 0; i < size && tx[i] == rx[i]; i++)
 			;
-		vd_fail(c, AIETH_EXIT_FAIL,
-			"%s: data differs from %s's at byte %zu (0x%02x, sent 0x%02x)%s",
-			a[n + k].plio, a[k].plio, i, rx[i], tx[i], round ? " in a soak round" : "");
-		rj_str(c->fig, "failed_channel", a[n + k].plio);
-		rj_u64(c->fig, "first_bad_byte", i);
+		aieth__vd_fail(c, AIETH_EXIT_FAIL,
+			       "%s: data differs from %s's at byte %zu (0x%02x, sent 0x%02x)%s",
+			       a[n + k].plio, a[k].plio, i, rx[i], tx[i],
+			       round ? " in a soak round" : "");
+		aieth__rj_str(c->fig, "failed_channel", a[n + k].plio);
+		aieth__rj_u64(c->fig, "first_bad_byte", i);
 		goto out;
 	}
 	*bytes += 2ull * n * size;
@@ -189,18 +192,18 @@ out:
 	return rc;
 }
 
-void vd_func(vd_ctx *c)
+void aieth__vd_func(vd_ctx *c)
 {
 	uint64_t size = c->emu ? 4096 : 262144, bytes = 0;
 	if (cannot(c))
 		return;
-	rj_int(c->fig, "channels", nchan(c));
-	rj_u64(c->fig, "bytes_per_channel", size);
+	aieth__rj_int(c->fig, "channels", nchan(c));
+	aieth__rj_u64(c->fig, "bytes_per_channel", size);
 	if (func_pass(c, size, 0, &bytes) == 0)
-		rj_u64(c->fig, "bytes_checked", bytes);
+		aieth__rj_u64(c->fig, "bytes_checked", bytes);
 }
 
-void vd_perf(vd_ctx *c)
+void aieth__vd_perf(vd_ctx *c)
 {
 	uint32_t n = nchan(c), k;
 	uint64_t uram = (uint64_t)c->info->uram_depth_words * 16;
@@ -211,24 +214,24 @@ void vd_perf(vd_ctx *c)
 	if (cannot(c))
 		goto out;
 	if (!a || pair_args(c, a, n, size, rep) || !(p = names_of(c, a, n))) {
-		vd_fail(c, AIETH_EXIT_INFRA, "out of memory for %u channels", n);
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "out of memory for %u channels", n);
 		goto out;
 	}
-	rj_u64(c->fig, "bytes_per_repetition", size);
-	rj_u64(c->fig, "repetition", rep);
+	aieth__rj_u64(c->fig, "bytes_per_repetition", size);
+	aieth__rj_u64(c->fig, "repetition", rep);
 	if (!(t = run_txn(c, AIETH_MODE_PERF, a, 2 * (size_t)n)))
 		goto out;
 	free(c->perf);
 	c->nperf = 0;
 	if (!(c->perf = calloc(2 * (size_t)n, sizeof *c->perf))) {
-		vd_fail(c, AIETH_EXIT_INFRA, "out of memory");
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "out of memory");
 		goto out;
 	}
 	for (k = 0; k < 2 * n; k++)
 		aieth_txn_channel(t, k, &c->perf[k]);
 	c->nperf = 2 * (size_t)n;
 	c->perf_total = aieth_txn_total_cycles(t);
-	rj_u64(c->fig, "total_cycles", c->perf_total);
+	aieth__rj_u64(c->fig, "total_cycles", c->perf_total);
 out:
 	aieth_txn_free(t);
 	free(p);
@@ -240,13 +243,13 @@ static int need_perf(vd_ctx *c)
 	if (cannot(c))
 		return 1;
 	if (!c->nperf) {
-		vd_skip(c, "the PERF run (test %u) gave no counters", c->num - 1);
+		aieth__vd_skip(c, "the PERF run (test %u) gave no counters", c->num - 1);
 		return 1;
 	}
 	return 0;
 }
 
-void vd_counters(vd_ctx *c)
+void aieth__vd_counters(vd_ctx *c)
 {
 	size_t i, n;
 	if (need_perf(c))
@@ -255,15 +258,16 @@ void vd_counters(vd_ctx *c)
 	for (i = 0; i < c->nperf; i++) {
 		const aieth_channel_result *r = &c->perf[i];
 		if (!r->finished || r->first_cycle >= r->last_cycle) {
-			vd_fail(c, AIETH_EXIT_FAIL,
-				"%s: first_cycle %llu is not before last_cycle %llu", r->plio.name,
-				(unsigned long long)r->first_cycle,
-				(unsigned long long)r->last_cycle);
+			aieth__vd_fail(c, AIETH_EXIT_FAIL,
+				       "%s: first_cycle %llu is not before last_cycle %llu",
+				       r->plio.name, (unsigned long long)r->first_cycle,
+				       (unsigned long long)r->last_cycle);
 			return;
 		}
 		/* one time base: every counter counts from the kernel's start */
 		if (c->perf_total && r->last_cycle > c->perf_total) {
-			vd_fail(c, AIETH_EXIT_FAIL,
+			aieth__vd_fail(
+				c, AIETH_EXIT_FAIL,
 				"%s: last_cycle %llu is past the kernel's total of %llu cycles: the "
 				"counters do not share one time base",
 				r->plio.name, (unsigned long long)r->last_cycle,
@@ -271,7 +275,8 @@ void vd_counters(vd_ctx *c)
 			return;
 		}
 		if (i >= n && r->first_cycle < c->perf[i - n].first_cycle) {
-			vd_fail(c, AIETH_EXIT_FAIL,
+			aieth__vd_fail(
+				c, AIETH_EXIT_FAIL,
 				"%s: its first beat (cycle %llu) came before %s sent its first "
 				"(cycle %llu) through a loopback: the counters do not share one "
 				"time base",
@@ -281,42 +286,43 @@ void vd_counters(vd_ctx *c)
 			return;
 		}
 	}
-	rj_int(c->fig, "channels_checked", (int64_t)c->nperf);
+	aieth__rj_int(c->fig, "channels_checked", (int64_t)c->nperf);
 }
 
-void vd_rate(vd_ctx *c)
+void aieth__vd_rate(vd_ctx *c)
 {
 	size_t i, worst = 0;
 	double min = 2, sum = 0;
 	struct json_object *per;
 	if (need_perf(c))
 		return;
-	per = rj_obj();
+	per = aieth__rj_obj();
 	for (i = 0; i < c->nperf; i++) {
 		const aieth_channel_result *r = &c->perf[i];
 		double f = r->cycles ? (double)r->bytes_moved / (double)r->cycles / 16.0 : 0;
-		rj_num(per, r->plio.name, f);
+		aieth__rj_num(per, r->plio.name, f);
 		sum += f;
 		if (f < min) {
 			min = f;
 			worst = i;
 		}
 	}
-	rj_set(c->fig, "fraction_of_16B_per_cycle", per);
-	rj_num(c->fig, "min_fraction", min);
-	rj_num(c->fig, "mean_fraction", sum / (double)c->nperf);
-	rj_num(c->fig, "pass_fraction", VD_RATE_PASS);
-	rj_num(c->fig, "warn_fraction", VD_RATE_WARN);
+	aieth__rj_set(c->fig, "fraction_of_16B_per_cycle", per);
+	aieth__rj_num(c->fig, "min_fraction", min);
+	aieth__rj_num(c->fig, "mean_fraction", sum / (double)c->nperf);
+	aieth__rj_num(c->fig, "pass_fraction", VD_RATE_PASS);
+	aieth__rj_num(c->fig, "warn_fraction", VD_RATE_WARN);
 	if (min < VD_RATE_WARN)
-		vd_fail(c, AIETH_EXIT_FAIL,
+		aieth__vd_fail(
+			c, AIETH_EXIT_FAIL,
 			"%s moved %.1f %% of 16 B/cycle, below the %.0f %% a channel must reach",
 			c->perf[worst].plio.name, min * 100, VD_RATE_WARN * 100);
 	else if (min < VD_RATE_PASS)
-		vd_warn(c, "%s moved %.1f %% of 16 B/cycle, below the expected %.0f %%",
-			c->perf[worst].plio.name, min * 100, VD_RATE_PASS * 100);
+		aieth__vd_warn(c, "%s moved %.1f %% of 16 B/cycle, below the expected %.0f %%",
+			       c->perf[worst].plio.name, min * 100, VD_RATE_PASS * 100);
 }
 
-void vd_delay(vd_ctx *c)
+void aieth__vd_delay(vd_ctx *c)
 {
 	uint32_t n = nchan(c), k;
 	aieth_channel_args *a = calloc(2 * (size_t)n, sizeof *a);
@@ -326,19 +332,19 @@ void vd_delay(vd_ctx *c)
 	if (cannot(c))
 		goto out;
 	if (!a || pair_args(c, a, n, 4096, 1) || !(p = names_of(c, a, n))) {
-		vd_fail(c, AIETH_EXIT_INFRA, "out of memory for %u channels", n);
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "out of memory for %u channels", n);
 		goto out;
 	}
 	for (k = 0; k < n; k++)
 		a[k].delay = (uint64_t)k * DELAY_STEP;
 	if (!(t = run_txn(c, AIETH_MODE_PERF, a, 2 * (size_t)n)))
 		goto out;
-	rj_int(c->fig, "step_cycles", DELAY_STEP);
-	rj_int(c->fig, "tolerance_cycles", DELAY_TOL);
+	aieth__rj_int(c->fig, "step_cycles", DELAY_STEP);
+	aieth__rj_int(c->fig, "tolerance_cycles", DELAY_TOL);
 	for (k = 1; k < n; k++) {
 		int64_t d = 0, want = (int64_t)k * DELAY_STEP, e;
 		if (aieth_txn_delay_between(t, a[0].plio, a[k].plio, &d) != AIETH_OK) {
-			vd_fail(c, AIETH_EXIT_INFRA, "%s", aieth_error_message());
+			aieth__vd_fail(c, AIETH_EXIT_INFRA, "%s", aieth_error_message());
 			goto out;
 		}
 		e = d - want;
@@ -347,7 +353,8 @@ void vd_delay(vd_ctx *c)
 		if (e > worst)
 			worst = e;
 		if (e > DELAY_TOL) {
-			vd_fail(c, AIETH_EXIT_FAIL,
+			aieth__vd_fail(
+				c, AIETH_EXIT_FAIL,
 				"%s started %lld cycles after %s for a delay of %lld (%lld off, more "
 				"than %d)",
 				a[k].plio, (long long)d, a[0].plio, (long long)want, (long long)e,
@@ -355,7 +362,7 @@ void vd_delay(vd_ctx *c)
 			goto out;
 		}
 	}
-	rj_int(c->fig, "worst_error_cycles", worst);
+	aieth__rj_int(c->fig, "worst_error_cycles", worst);
 out:
 	aieth_txn_free(t);
 	free(p);
@@ -369,14 +376,14 @@ static double mono_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void vd_soak(vd_ctx *c)
+void aieth__vd_soak(vd_ctx *c)
 {
 	uint64_t size = c->emu ? 4096 : 1048576, bytes = 0, round;
 	double t0 = mono_s(), until = t0 + c->soak_s;
 	if (cannot(c))
 		return;
-	rj_int(c->fig, "soak_s", c->soak_s);
-	rj_u64(c->fig, "bytes_per_channel", size);
+	aieth__rj_int(c->fig, "soak_s", c->soak_s);
+	aieth__rj_u64(c->fig, "bytes_per_channel", size);
 	/* at least one round; then until the time is up (bounded) */
 	for (round = 1; round <= MAX_SOAK_ROUNDS; round++) {
 		if (func_pass(c, size, round, &bytes) != 0)
@@ -384,7 +391,7 @@ void vd_soak(vd_ctx *c)
 		if (mono_s() >= until || (c->o->interrupt && *c->o->interrupt))
 			break;
 	}
-	rj_u64(c->fig, "rounds", round > MAX_SOAK_ROUNDS ? MAX_SOAK_ROUNDS : round);
-	rj_u64(c->fig, "bytes_checked", bytes);
-	rj_num(c->fig, "seconds", mono_s() - t0);
+	aieth__rj_u64(c->fig, "rounds", round > MAX_SOAK_ROUNDS ? MAX_SOAK_ROUNDS : round);
+	aieth__rj_u64(c->fig, "bytes_checked", bytes);
+	aieth__rj_num(c->fig, "seconds", mono_s() - t0);
 }

@@ -44,29 +44,30 @@ typedef struct {
 } vd_ctx;
 
 /* The running test's outcome (validate_verdict.c); fmt says why. */
-void vd_pass(vd_ctx *c);
-void vd_warn(vd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void vd_fail(vd_ctx *c, int exit_code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void vd_skip(vd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void aieth__vd_pass(vd_ctx *c);
+void aieth__vd_warn(vd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void aieth__vd_fail(vd_ctx *c, int exit_code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void aieth__vd_skip(vd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* validate_board.c: level 1 */
-void vd_board_files(vd_ctx *c);
-void vd_clocks(vd_ctx *c);
-void vd_xrt(vd_ctx *c);
-void vd_pl_xclbin(vd_ctx *c);
-void vd_design(vd_ctx *c);
-void vd_aie_driver(vd_ctx *c);
-void vd_aie_array(vd_ctx *c);
-void vd_device(vd_ctx *c);
+void aieth__vd_board_files(vd_ctx *c);
+void aieth__vd_clocks(vd_ctx *c);
+void aieth__vd_xrt(vd_ctx *c);
+void aieth__vd_pl_xclbin(vd_ctx *c);
+void aieth__vd_design(vd_ctx *c);
+void aieth__vd_aie_driver(vd_ctx *c);
+void aieth__vd_aie_array(vd_ctx *c);
+void aieth__vd_device(vd_ctx *c);
 
 /* validate_chan.c: levels 2 and 3 */
-void vd_perf(vd_ctx *c);
-void vd_counters(vd_ctx *c);
-void vd_rate(vd_ctx *c);
-void vd_func(vd_ctx *c);
-void vd_delay(vd_ctx *c);
-void vd_soak(vd_ctx *c);
+void aieth__vd_perf(vd_ctx *c);
+void aieth__vd_counters(vd_ctx *c);
+void aieth__vd_rate(vd_ctx *c);
+void aieth__vd_func(vd_ctx *c);
+void aieth__vd_delay(vd_ctx *c);
+void aieth__vd_soak(vd_ctx *c);
 /* validate_lat.c */
-void vd_latency(vd_ctx *c);
+void aieth__vd_latency(vd_ctx *c);
 
 #endif

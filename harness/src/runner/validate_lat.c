@@ -26,7 +26,7 @@ static const uint64_t delays[] = {0, 8192};
 static void json_str(sbuf *b, const char *s)
 {
 	struct json_object *j = json_object_new_string(s ? s : "");
-	sb_printf(b, "%s", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	aieth__sb_printf(b, "%s", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
 }
 
@@ -42,20 +42,20 @@ static int describe(vd_ctx *c, sbuf *b, uint32_t n)
 	sb_lit(b, ",\n  \"graphs\": [{\"name\": \"loopback\", \"model\": ");
 	json_str(b, c->emu && c->o->model ? c->o->model : "loopback");
 	if (c->emu && c->o->model_params)
-		sb_printf(b, ", \"params\": %s", c->o->model_params);
+		aieth__sb_printf(b, ", \"params\": %s", c->o->model_params);
 	sb_lit(b, "}],\n  \"transactions\": [");
 	for (si = 0; si < sizeof sizes / sizeof *sizes; si++)
 		for (di = 0; di < sizeof delays / sizeof *delays; di++) {
-			sb_printf(b,
-				  "%s\n    {\"name\": \"s%llu_d%llu\", \"mode\": \"func\", "
-				  "\"channels\": [",
-				  si || di ? "," : "", (unsigned long long)sizes[si],
-				  (unsigned long long)delays[di]);
+			aieth__sb_printf(b,
+					 "%s\n    {\"name\": \"s%llu_d%llu\", \"mode\": \"func\", "
+					 "\"channels\": [",
+					 si || di ? "," : "", (unsigned long long)sizes[si],
+					 (unsigned long long)delays[di]);
 			for (k = 0; k < n; k++) {
 				aieth_plio tx, rx;
 				aieth_board_plio_at(c->board, AIETH_DIR_TO_AIE, k, &tx);
 				aieth_board_plio_at(c->board, AIETH_DIR_FROM_AIE, k, &rx);
-				sb_printf(
+				aieth__sb_printf(
 					b,
 					"%s\n      {\"plio\": \"%s\", \"size\": %llu, \"delay\": "
 					"%llu, \"data\": {\"pattern\": \"random\", \"seed\": %u}},"
@@ -74,12 +74,12 @@ static int describe(vd_ctx *c, sbuf *b, uint32_t n)
 /* RX k's first beat (cycle) in transaction ti: channels are TX k, RX k. */
 static int rx_first(struct json_object *txns, size_t ti, size_t k, int64_t *out)
 {
-	struct json_object *chs = rj_get(json_object_array_get_idx(txns, ti), "channels");
+	struct json_object *chs = aieth__rj_get(json_object_array_get_idx(txns, ti), "channels");
 	struct json_object *ch = chs ? json_object_array_get_idx(chs, 2 * k + 1) : NULL;
-	if (!ch || !rj_get(ch, "first_cycle") ||
-	    !json_object_is_type(rj_get(ch, "first_cycle"), json_type_int))
+	if (!ch || !aieth__rj_get(ch, "first_cycle") ||
+	    !json_object_is_type(aieth__rj_get(ch, "first_cycle"), json_type_int))
 		return -1;
-	*out = rj_geti(ch, "first_cycle");
+	*out = aieth__rj_geti(ch, "first_cycle");
 	return 0;
 }
 
@@ -92,7 +92,7 @@ static int rx_first(struct json_object *txns, size_t ti, size_t k, int64_t *out)
 static void estimate(vd_ctx *c, aieth_report *sub, uint32_t n)
 {
 	struct json_object *t = json_object_array_get_idx(sub->tests, 0);
-	struct json_object *txns = rj_get(t, "transactions"), *per = rj_obj();
+	struct json_object *txns = aieth__rj_get(t, "transactions"), *per = aieth__rj_obj();
 	const size_t nd = sizeof delays / sizeof *delays;
 	size_t si, k;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -109,26 +109,28 @@ static void estimate(vd_ctx *c, aieth_report *sub, uint32_t n)
 		if (best == INT64_MAX ||
 		    aieth_board_plio_at(c->board, AIETH_DIR_TO_AIE, (uint32_t)k, &tx) != AIETH_OK)
 			continue;
-		rj_int(per, tx.name, best);
+		aieth__rj_int(per, tx.name, best);
 		lo = best < lo ? best : lo;
 		hi = best > hi ? best : hi;
 	}
-	rj_set(c->fig, "read_latency_cycles_per_channel", per);
+	aieth__rj_set(c->fig, "read_latency_cycles_per_channel", per);
 	if (hi >= lo) {
-		rj_int(c->fig, "read_latency_cycles_min", lo);
-		rj_int(c->fig, "read_latency_cycles_max", hi);
-		rj_num(c->fig, "read_latency_ns_min",
-		       (double)lo * 1e9 / (double)c->info->pl_clock_hz);
+		aieth__rj_int(c->fig, "read_latency_cycles_min", lo);
+		aieth__rj_int(c->fig, "read_latency_cycles_max", hi);
+		aieth__rj_num(c->fig, "read_latency_ns_min",
+			      (double)lo * 1e9 / (double)c->info->pl_clock_hz);
 		if (lo >= (int64_t)delays[1])
-			vd_warn(c,
+			aieth__vd_warn(
+				c,
 				"a read latency of %lld cycles is not below the %llu-cycle delay: "
 				"the figure is a lower bound",
 				(long long)lo, (unsigned long long)delays[1]);
 	}
-	rj_int(c->fig, "emulator_read_latency_cycles", c->info->func_memory.read_latency_cycles);
+	aieth__rj_int(c->fig, "emulator_read_latency_cycles",
+		      c->info->func_memory.read_latency_cycles);
 }
 
-void vd_latency(vd_ctx *c)
+void aieth__vd_latency(vd_ctx *c)
 {
 	aieth_run_opts ro = AIETH_RUN_OPTS_INIT;
 	aieth_report *sub = NULL;
@@ -139,7 +141,8 @@ void vd_latency(vd_ctx *c)
 									  : c->info->channels;
 	int code;
 	if (c->design_why[0] || !c->s) {
-		vd_skip(c, "%s", c->design_why[0] ? c->design_why : "the device is not open");
+		aieth__vd_skip(c, "%s",
+			       c->design_why[0] ? c->design_why : "the device is not open");
 		return;
 	}
 	/* the description opens its own session: the suite's one lets go */
@@ -150,16 +153,16 @@ void vd_latency(vd_ctx *c)
 	snprintf(desc, sizeof desc, "%s/latency_test.json", dir);
 	snprintf(rep, sizeof rep, "%s/latency_report.json", dir);
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		vd_fail(c, AIETH_EXIT_INFRA, "%s: %s", dir, strerror(errno));
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "%s: %s", dir, strerror(errno));
 		return;
 	}
 	if (describe(c, &b, n) || aieth__write_atomic(desc, b.p, b.n) != AIETH_OK) {
-		vd_fail(c, AIETH_EXIT_INFRA, "%s: %s", desc,
-			b.oom ? "out of memory" : aieth_error_message());
-		sb_free(&b);
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "%s: %s", desc,
+			       b.oom ? "out of memory" : aieth_error_message());
+		aieth__sb_free(&b);
 		return;
 	}
-	sb_free(&b);
+	aieth__sb_free(&b);
 	ro.board = c->board_name;
 	ro.data_dir = c->data_dir;
 	ro.out_dir = dir;
@@ -173,17 +176,19 @@ void vd_latency(vd_ctx *c)
 	if (aieth_report_new(&sub, "run_test validate", 0, NULL) != AIETH_OK ||
 	    aieth_report_run(sub, desc, &ro) != AIETH_OK || aieth_report_finish(sub) != AIETH_OK ||
 	    aieth_report_write_json(sub, rep) != AIETH_OK) {
-		vd_fail(c, AIETH_EXIT_INFRA, "the latency run: %s", aieth_error_message());
+		aieth__vd_fail(c, AIETH_EXIT_INFRA, "the latency run: %s", aieth_error_message());
 		aieth_report_free(sub);
 		return;
 	}
-	rj_str(c->fig, "description", desc);
-	rj_str(c->fig, "report", rep);
+	aieth__rj_str(c->fig, "description", desc);
+	aieth__rj_str(c->fig, "report", rep);
 	code = aieth_report_exit_code(sub);
 	if (code != AIETH_EXIT_PASS) {
-		struct json_object *e = rj_get(json_object_array_get_idx(sub->tests, 0), "error");
-		vd_fail(c, code, "the latency run (%s) ended %s%s%s", rep, aieth__exit_status(code),
-			e ? ": " : "", e ? rj_gets(e, "message") : "");
+		struct json_object *e =
+			aieth__rj_get(json_object_array_get_idx(sub->tests, 0), "error");
+		aieth__vd_fail(c, code, "the latency run (%s) ended %s%s%s", rep,
+			       aieth__exit_status(code), e ? ": " : "",
+			       e ? aieth__rj_gets(e, "message") : "");
 		if (code == AIETH_EXIT_TIMEOUT) {
 			c->stop_exit = code;
 			snprintf(c->stop_why, sizeof c->stop_why, "the board hung in test %u",
@@ -197,7 +202,7 @@ void vd_latency(vd_ctx *c)
 		char cmd[9000];
 		snprintf(cmd, sizeof cmd, "run_test calibrate --board %s -o fitted.json %s=%s",
 			 c->board_name, desc, rep);
-		rj_str(c->fig, "calibrate", cmd);
+		aieth__rj_str(c->fig, "calibrate", cmd);
 	}
 	aieth_report_free(sub);
 }

@@ -12,27 +12,27 @@
 
 static void vsay(char *dst, size_t n, const char *fmt, va_list ap) { vsnprintf(dst, n, fmt, ap); }
 
-void vd_pass(vd_ctx *c)
+void aieth__vd_pass(vd_ctx *c)
 {
 	c->verdict = AIETH_VALIDATE_PASSED;
 	c->exit_code = AIETH_EXIT_PASS;
 }
 
-void vd_warn(vd_ctx *c, const char *fmt, ...)
+void aieth__vd_warn(vd_ctx *c, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsay(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	rj_push_str(c->warnings, msg);
+	aieth__rj_push_str(c->warnings, msg);
 	if (c->verdict == AIETH_VALIDATE_PASSED)
 		c->verdict = AIETH_VALIDATE_WARNINGS;
 	if (!c->reason[0])
 		snprintf(c->reason, sizeof c->reason, "%s", msg);
 }
 
-void vd_fail(vd_ctx *c, int exit_code, const char *fmt, ...)
+void aieth__vd_fail(vd_ctx *c, int exit_code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -42,7 +42,7 @@ void vd_fail(vd_ctx *c, int exit_code, const char *fmt, ...)
 	c->exit_code = exit_code;
 }
 
-void vd_skip(vd_ctx *c, const char *fmt, ...)
+void aieth__vd_skip(vd_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

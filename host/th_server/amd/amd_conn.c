@@ -51,18 +51,20 @@ static int on_run_graph(amd_conn *c, uint32_t g, uint32_t it)
 			     it ? (int64_t)it : AIETH_ITERATIONS_FOREVER);
 	pthread_mutex_unlock(&c->x->call);
 	if (rc)
-		srv_log(c->s, "amd %s: session %s: runAIEGraph %u: %s", c->peer, c->x->id, g,
-			aieth_error_message());
+		aieth__srv_log(c->s, "amd %s: session %s: runAIEGraph %u: %s", c->peer, c->x->id, g,
+			       aieth_error_message());
 	if (rc)
-		amd_log(c, "WARNING", "request runAIEGraph: graph %u %s, %u iterations: %s", g,
-			amd_log_q(c->x->req.graphs[g].name, q), it, aieth_error_message());
+		aieth__amd_log(c, "WARNING", "request runAIEGraph: graph %u %s, %u iterations: %s",
+			       g, aieth__amd_log_q(c->x->req.graphs[g].name, q), it,
+			       aieth_error_message());
 	else
-		amd_log(c, "INFO", "request runAIEGraph: graph %u %s, %u iterations%s", g,
-			amd_log_q(c->x->req.graphs[g].name, q), it, it ? "" : " (until ended)");
+		aieth__amd_log(c, "INFO", "request runAIEGraph: graph %u %s, %u iterations%s", g,
+			       aieth__amd_log_q(c->x->req.graphs[g].name, q), it,
+			       it ? "" : " (until ended)");
 	/* AMD's client asserts [g] = 1 */
 	c->started[g] = 1;
-	amdp_enc_graphs(&c->out, c->started, (uint32_t)c->x->req.ngraphs);
-	return amd_io_flush(c);
+	aieth__amdp_enc_graphs(&c->out, c->started, (uint32_t)c->x->req.ngraphs);
+	return aieth__amd_io_flush(c);
 }
 
 static int on_wait_graph(amd_conn *c, uint32_t tmo)
@@ -72,7 +74,7 @@ static int on_wait_graph(amd_conn *c, uint32_t tmo)
 	uint32_t asked = tmo;
 	size_t g;
 	if (!tmo)
-		tmo = amd_txn_limit_ms(c);
+		tmo = aieth__amd_txn_limit_ms(c);
 	for (g = 0; g < c->x->req.ngraphs; g++) {
 		int rc;
 		if (!c->started[g])
@@ -81,21 +83,22 @@ static int on_wait_graph(amd_conn *c, uint32_t tmo)
 		rc = aieth_graph_wait(c->x->dev, c->x->req.graphs[g].name, tmo);
 		pthread_mutex_unlock(&c->x->call);
 		if (rc)
-			srv_log(c->s, "amd %s: session %s: waitForGraph %s: %s", c->peer, c->x->id,
-				c->x->req.graphs[g].name, aieth_error_message());
+			aieth__srv_log(c->s, "amd %s: session %s: waitForGraph %s: %s", c->peer,
+				       c->x->id, c->x->req.graphs[g].name, aieth_error_message());
 		if (rc && !failed++)
 			snprintf(first, sizeof first, ": graph %s: %s",
-				 amd_log_q(c->x->req.graphs[g].name, q), aieth_error_message());
+				 aieth__amd_log_q(c->x->req.graphs[g].name, q),
+				 aieth_error_message());
 		waited++;
 		c->started[g] = 0;
 	}
-	amd_log(c, failed ? "WARNING" : "INFO",
-		"request waitForGraph: timeout %u ms: graphs "
-		"waited for %u, not ended %u%s",
-		asked, waited, failed, first);
+	aieth__amd_log(c, failed ? "WARNING" : "INFO",
+		       "request waitForGraph: timeout %u ms: graphs "
+		       "waited for %u, not ended %u%s",
+		       asked, waited, failed, first);
 	c->last_ms = srv_now_ms();
-	amdp_enc_graphs(&c->out, c->started, (uint32_t)c->x->req.ngraphs);
-	return amd_io_flush(c);
+	aieth__amdp_enc_graphs(&c->out, c->started, (uint32_t)c->x->req.ngraphs);
+	return aieth__amd_io_flush(c);
 }
 
 /* ------------------------------------------------------------ manager */
@@ -114,10 +117,10 @@ static int on_mgr_device(amd_conn *c)
 	/* the client's name is looked up in the server's boards, never opened */
 	if (c->s->board && strcmp(c->s->board, dev)) {
 		snprintf(why, sizeof why, "%s", c->s->board);
-	} else if ((ok = srv_board_check(c->s, dev, why, sizeof why))) {
+	} else if ((ok = aieth__srv_board_check(c->s, dev, why, sizeof why))) {
 		/* why says which boards there are; a file that does not load, the log */
 		if (ok == -2)
-			srv_log(c->s, "board %s: %s", dev, aieth_error_message());
+			aieth__srv_log(c->s, "board %s: %s", dev, aieth_error_message());
 	} else if (aieth_board_load(&b, dev, c->s->data_dir)) {
 		snprintf(why, sizeof why, "board \"%.64s\" does not load here", dev);
 	} else {
@@ -134,15 +137,15 @@ static int on_mgr_device(amd_conn *c)
 	}
 	ok = !why[0];
 	if (ok) {
-		amdp_enc_mgr_device_ok(&c->out, &c->dec.geom);
+		aieth__amdp_enc_mgr_device_ok(&c->out, &c->dec.geom);
 	} else {
 		/* the client prints the string: it carries the reason */
-		amdp_enc_mgr_device_bad(&c->out, why);
+		aieth__amdp_enc_mgr_device_bad(&c->out, why);
 		snprintf(c->why, sizeof c->why, "device \"%s\" refused: %s", dev, why);
 	}
-	if (amd_io_flush(c))
+	if (aieth__amd_io_flush(c))
 		return -1;
-	amdp_dec_continue(&c->dec, ok);
+	aieth__amdp_dec_continue(&c->dec, ok);
 	return ok ? 0 : -1;
 }
 
@@ -162,15 +165,16 @@ static int wait_active(amd_conn *c)
 		struct pollfd p = {c->fd, POLLIN, 0};
 		srv_sess_view v;
 		/* alive and waiting: a queued session's idle clock reset */
-		ss_state st = srv_queue_state(c->s, c->x, 1, &v);
+		ss_state st = aieth__srv_queue_state(c->s, c->x, 1, &v);
 		if (st != SS_QUEUED && st != SS_ACTIVE)
 			snprintf(c->why, sizeof c->why, "its session %s %s while queued%s%s",
-				 c->x->id, srv_state_names[st], v.reason[0] ? ": " : "", v.reason);
+				 c->x->id, aieth__srv_state_names[st], v.reason[0] ? ": " : "",
+				 v.reason);
 		if (st == SS_ACTIVE)
 			return 0;
 		if (st != SS_QUEUED)
 			return -1;
-		if (amd_io_dying(c)) {
+		if (aieth__amd_io_dying(c)) {
 			snprintf(c->why, sizeof c->why, "the server stopped");
 			return -1;
 		}
@@ -195,18 +199,19 @@ static void log_mgr(amd_conn *c)
 	for (i = 0; i < m->ngraphs && i < 4; i++) {
 		const char *model = c->x->req.graphs[i].model;
 		int n = snprintf(gl + len, sizeof gl - len, "%s%s (%s)", i ? ", " : "",
-				 amd_log_q(m->graph[i], q), model[0] ? model : "loopback");
+				 aieth__amd_log_q(m->graph[i], q), model[0] ? model : "loopback");
 		if (n < 0 || (size_t)n >= sizeof gl - len)
 			break;
 		len += (size_t)n;
 	}
 	if (i < m->ngraphs)
 		snprintf(gl + len, sizeof gl - len, " and %u more", m->ngraphs - i);
-	amd_log(c, "INFO",
-		"request test_harness_mgr: device %s, device index %u, graphs %s; "
-		"xclbin %s (%llu bytes); session %s on the %s backend",
-		amd_log_q(m->device, q2), m->dev_index, gl, amd_log_q(m->file[0], q),
-		(unsigned long long)m->file_len[0], c->x->id, c->s->backend);
+	aieth__amd_log(c, "INFO",
+		       "request test_harness_mgr: device %s, device index %u, graphs %s; "
+		       "xclbin %s (%llu bytes); session %s on the %s backend",
+		       aieth__amd_log_q(m->device, q2), m->dev_index, gl,
+		       aieth__amd_log_q(m->file[0], q), (unsigned long long)m->file_len[0],
+		       c->x->id, c->s->backend);
 }
 
 static int on_mgr(amd_conn *c)
@@ -217,10 +222,10 @@ static int on_mgr(amd_conn *c)
 	uint32_t i;
 	srv_sess *x;
 
-	if (amd_xclbin_check(c))
+	if (aieth__amd_xclbin_check(c))
 		return -1;
 	memset(&req, 0, sizeof req);
-	if (srv_board_check(c->s, m->device, msg, sizeof msg)) {
+	if (aieth__srv_board_check(c->s, m->device, msg, sizeof msg)) {
 		snprintf(c->why, sizeof c->why, "%s", msg); /* logged with the close */
 		return -1;
 	}
@@ -232,23 +237,23 @@ static int on_mgr(amd_conn *c)
 		if (md) {
 			snprintf(req.graphs[i].model, sizeof req.graphs[i].model, "%s", md->model);
 			if (md->params && !(req.graphs[i].params = aieth__strdup(md->params))) {
-				srv_session_req_free(&req);
+				aieth__srv_session_req_free(&req);
 				snprintf(c->why, sizeof c->why, "out of memory");
 				return -1;
 			}
 		}
 	}
 	snprintf(owner, sizeof owner, "amd@%s", c->peer);
-	if (!(x = srv_sess_new(owner, &req))) {
-		srv_session_req_free(&req);
+	if (!(x = aieth__srv_sess_new(owner, &req))) {
+		aieth__srv_session_req_free(&req);
 		snprintf(c->why, sizeof c->why, "out of memory");
 		return -1;
 	}
 	/* the client's xrt.ini goes into the session's artifact folder, made
-	 * by srv_sess_enqueue before the device opens */
+	 * by aieth__srv_sess_enqueue before the device opens */
 	if (c->ini && c->ini_len) {
 		if (!(x->xrt_ini = malloc((size_t)c->ini_len))) {
-			srv_free_sess(x);
+			aieth__srv_free_sess(x);
 			snprintf(c->why, sizeof c->why, "out of memory");
 			return -1;
 		}
@@ -258,11 +263,11 @@ static int on_mgr(amd_conn *c)
 	/* the emulated board takes no design xclbin: received, then ignored */
 	if (c->xpath && !(aieth_backend_flags(c->s->backend) & AIETH_BACKEND_EMULATED) &&
 	    !(x->xclbin = aieth__strdup(c->xpath))) {
-		srv_free_sess(x);
+		aieth__srv_free_sess(x);
 		snprintf(c->why, sizeof c->why, "out of memory");
 		return -1;
 	}
-	switch (srv_sess_enqueue(c->s, x, msg, sizeof msg)) {
+	switch (aieth__srv_sess_enqueue(c->s, x, msg, sizeof msg)) {
 	case SRV_Q_OK: break;
 	case SRV_Q_FAILED:
 		/* AMD's server sends no reply when the device cannot be opened */
@@ -270,22 +275,22 @@ static int on_mgr(amd_conn *c)
 		return -1;
 	default: snprintf(c->why, sizeof c->why, "no session: %s", msg); return -1;
 	}
-	srv_queue_ref(c->s, x);
+	aieth__srv_queue_ref(c->s, x);
 	c->x = x;
-	srv_log(c->s, "amd %s: session %s: board %s, %u graphs, xclbin %s (%llu bytes)%s", c->peer,
-		x->id, m->device, m->ngraphs, m->file[0], (unsigned long long)m->file_len[0],
-		x->state == SS_QUEUED ? ", queued" : "");
+	aieth__srv_log(c->s, "amd %s: session %s: board %s, %u graphs, xclbin %s (%llu bytes)%s",
+		       c->peer, x->id, m->device, m->ngraphs, m->file[0],
+		       (unsigned long long)m->file_len[0], x->state == SS_QUEUED ? ", queued" : "");
 	if (wait_active(c))
 		return -1; /* as AMD's server when the device is unavailable: no reply */
 	c->have_mgr = 1;
 	c->last_ms = srv_now_ms();
-	if (amd_txn_start(c)) {
+	if (aieth__amd_txn_start(c)) {
 		snprintf(c->why, sizeof c->why, "cannot start the transaction thread");
 		return -1;
 	}
 	log_mgr(c);
-	amdp_enc_max_mem(&c->out, c->s->limits.mem_max);
-	return amd_io_flush(c);
+	aieth__amdp_enc_max_mem(&c->out, c->s->limits.mem_max);
+	return aieth__amd_io_flush(c);
 }
 
 /* ------------------------------------------------------- file return */
@@ -303,14 +308,14 @@ static int file_return(amd_conn *c, int closed)
 	DIR *d;
 	if (c->x && !closed) {
 		/* the run summary as it stands (the runner has stopped) */
-		srv_queue_summary(c->s, c->x);
+		aieth__srv_queue_summary(c->s, c->x);
 	}
 	d = c->x && c->x->artdir ? opendir(c->x->artdir) : NULL;
 	if (d) {
 		struct dirent *e;
 		while (n < AMDP_MAX_FILES && (e = readdir(d))) {
 			struct stat st;
-			if (amdp_check_name("file", e->d_name, strlen(e->d_name)) ||
+			if (aieth__amdp_check_name("file", e->d_name, strlen(e->d_name)) ||
 			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 			    !S_ISREG(st.st_mode) || (uint64_t)st.st_size > AMDP_MAX_FILE_BYTES)
 				continue;
@@ -320,15 +325,15 @@ static int file_return(amd_conn *c, int closed)
 		}
 		closedir(d);
 	}
-	amdp_enc_files_count(&c->out, n);
+	aieth__amdp_enc_files_count(&c->out, n);
 	for (i = 0; i < n && !rc; i++) {
 		uint8_t buf[65536];
 		uint64_t left = sizes[i];
 		char *path = aieth__path_join(c->x->artdir, names[i]);
 		int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
 		free(path);
-		amdp_enc_file_head(&c->out, names[i], sizes[i]);
-		rc = amd_io_flush(c);
+		aieth__amdp_enc_file_head(&c->out, names[i], sizes[i]);
+		rc = aieth__amd_io_flush(c);
 		/* exactly the announced bytes: zeros if the file shrank */
 		while (!rc && left) {
 			size_t k = left < sizeof buf ? (size_t)left : sizeof buf;
@@ -337,14 +342,14 @@ static int file_return(amd_conn *c, int closed)
 				memset(buf, 0, k);
 				r = (ssize_t)k;
 			}
-			rc = amd_io_send(c, buf, (size_t)r, NULL, 0, NULL, 0);
+			rc = aieth__amd_io_send(c, buf, (size_t)r, NULL, 0, NULL, 0);
 			left -= (uint64_t)r;
 		}
 		if (fd >= 0)
 			close(fd);
 	}
 	if (!n)
-		rc = amd_io_flush(c);
+		rc = aieth__amd_io_flush(c);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	return rc;
@@ -384,7 +389,7 @@ static int on_msg(amd_conn *c)
 	amdp_kind k = c->dec.msg.kind;
 	int rc = dispatch(c);
 	if (rc < 0 && k != AMDP_Q_DESTROY && req_name(k))
-		amd_log(c, "ERROR", "request %s: %s", req_name(k), c->why);
+		aieth__amd_log(c, "ERROR", "request %s: %s", req_name(k), c->why);
 	return rc;
 }
 
@@ -405,43 +410,45 @@ static int dispatch(amd_conn *c)
 		/* a file return is due after destroy (even for an empty xrt.ini) */
 		c->ini_sent = m->nfiles > 0;
 		if (c->ini_sent)
-			amd_log(c, "INFO",
-				"session: handshake from %s; config file xrt.ini (%llu "
-				"bytes): the session's files are returned after destroy",
-				c->peer, (unsigned long long)c->ini_len);
+			aieth__amd_log(c, "INFO",
+				       "session: handshake from %s; config file xrt.ini (%llu "
+				       "bytes): the session's files are returned after destroy",
+				       c->peer, (unsigned long long)c->ini_len);
 		else
-			amd_log(c, "INFO",
-				"session: handshake from %s; no config file: nothing is "
-				"returned after destroy (as AMD's server)",
-				c->peer);
+			aieth__amd_log(c, "INFO",
+				       "session: handshake from %s; no config file: nothing is "
+				       "returned after destroy (as AMD's server)",
+				       c->peer);
 		return 1;
 	case AMDP_Q_MGR_DEVICE: return on_mgr_device(c) ? -1 : 1;
 	case AMDP_Q_MGR: return on_mgr(c) ? -1 : 1;
-	case AMDP_Q_RUN_BYTES: return amd_txn_run_bytes(c) ? -1 : 1;
-	case AMDP_Q_RUN: return amd_txn_run(c) ? -1 : 1;
-	case AMDP_Q_QUERY: return amd_txn_query(c, m->id) ? -1 : 1;
-	case AMDP_Q_WAIT_TH: return amd_txn_wait(c, m->id, m->timeout) ? -1 : 1;
+	case AMDP_Q_RUN_BYTES: return aieth__amd_txn_run_bytes(c) ? -1 : 1;
+	case AMDP_Q_RUN: return aieth__amd_txn_run(c) ? -1 : 1;
+	case AMDP_Q_QUERY: return aieth__amd_txn_query(c, m->id) ? -1 : 1;
+	case AMDP_Q_WAIT_TH: return aieth__amd_txn_wait(c, m->id, m->timeout) ? -1 : 1;
 	case AMDP_Q_RUN_GRAPH: return on_run_graph(c, m->graph_index, m->iterations) ? -1 : 1;
 	case AMDP_Q_WAIT_GRAPH: return on_wait_graph(c, m->timeout) ? -1 : 1;
 	case AMDP_Q_SET_TIMEOUT:
 		c->timeout_s = m->value > AMD_TIMEOUT_MAX_S ? AMD_TIMEOUT_MAX_S : m->value;
-		amd_log(c, "INFO", "request setTimeOut: %llu s%s", (unsigned long long)m->value,
-			m->value > AMD_TIMEOUT_MAX_S ? " (clamped to 86400 s)" : "");
+		aieth__amd_log(c, "INFO", "request setTimeOut: %llu s%s",
+			       (unsigned long long)m->value,
+			       m->value > AMD_TIMEOUT_MAX_S ? " (clamped to 86400 s)" : "");
 		return 1;
 	case AMDP_Q_GET_TIMEOUT:
-		amd_log(c, "INFO", "request getTimeOut: %llu s", (unsigned long long)c->timeout_s);
-		amdp_enc_timeout(&c->out, c->timeout_s);
-		return amd_io_flush(c) ? -1 : 1;
+		aieth__amd_log(c, "INFO", "request getTimeOut: %llu s",
+			       (unsigned long long)c->timeout_s);
+		aieth__amdp_enc_timeout(&c->out, c->timeout_s);
+		return aieth__amd_io_flush(c) ? -1 : 1;
 	case AMDP_Q_UPDATE_PORT:
 		/* 24 bytes of the client's pointers: the value cannot be known */
-		srv_log(c->s,
-			"amd %s: update port \"%s\" ignored: AMD's client sends pointers, "
-			"not the value (use the HTTP API for RTP)",
-			c->peer, m->port);
-		amd_log(c, "WARNING",
-			"request update port: graph %u, port %s: ignored: AMD's "
-			"client sends pointers, not the value (use the HTTP API for RTP)",
-			m->graph_index, amd_log_q(m->port, q));
+		aieth__srv_log(c->s,
+			       "amd %s: update port \"%s\" ignored: AMD's client sends pointers, "
+			       "not the value (use the HTTP API for RTP)",
+			       c->peer, m->port);
+		aieth__amd_log(c, "WARNING",
+			       "request update port: graph %u, port %s: ignored: AMD's "
+			       "client sends pointers, not the value (use the HTTP API for RTP)",
+			       m->graph_index, aieth__amd_log_q(m->port, q));
 		return 1;
 	case AMDP_Q_READ_PORT:
 		snprintf(c->why, sizeof c->why,
@@ -452,14 +459,16 @@ static int dispatch(amd_conn *c)
 	case AMDP_Q_DESTROY: {
 		int closed;
 		/* the transactions never fetched get their lines first */
-		amd_txn_stop(c);
-		amd_log(c, "INFO", "request destroy: the session ends%s",
-			c->ini_sent ? "; its files are returned" : "");
+		aieth__amd_txn_stop(c);
+		aieth__amd_log(c, "INFO", "request destroy: the session ends%s",
+			       c->ini_sent ? "; its files are returned" : "");
 		/* as AMD's server returns its folder once the session's process
 		 * has exited (src/ps/test_harness_main.cpp): the device closes
 		 * first, so what XRT writes at its end is there too */
-		closed = c->x ? srv_end_close(c->s, c->x, "ended by its AMD client (destroy)") : 0;
-		amd_log_write(c);
+		closed =
+			c->x ? aieth__srv_end_close(c->s, c->x, "ended by its AMD client (destroy)")
+			     : 0;
+		aieth__amd_log_write(c);
 		if (c->ini_sent && file_return(c, closed))
 			return -1;
 		snprintf(c->why, sizeof c->why, "destroy");
@@ -484,34 +493,34 @@ static int on_bulk(amd_conn *c)
 		dst = c->ini;
 		break;
 	case AMDP_BULK_XCLBIN:
-		/* no sink: amd_io.c hands the bytes to amd_xclbin_take */
-		if (amd_xclbin_begin(c, c->dec.bulk_len))
+		/* no sink: amd_io.c hands the bytes to aieth__amd_xclbin_take */
+		if (aieth__amd_xclbin_begin(c, c->dec.bulk_len))
 			return -1;
 		break;
 	case AMDP_BULK_TO_AIE:
-		if (amd_txn_begin(c, &dst))
+		if (aieth__amd_txn_begin(c, &dst))
 			return -1;
 		break;
 	default: break; /* not sent by clients: discarded */
 	}
-	amdp_dec_sink(&c->dec, dst);
+	aieth__amdp_dec_sink(&c->dec, dst);
 	return 0;
 }
 
-void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
+void aieth__amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 {
 	amd_conn *c = calloc(1, sizeof *c);
-	aieth_server *s = sh->s;
+	aieth__server *s = sh->s;
 	struct timeval tv = {AMD_SEND_TIMEOUT_S, 0};
 	amdp_geom g0 = {36, AMDP_WORD_BYTES, 4096, AMDP_WORD_BYTES};
 	int one = 1, rc = -1;
 
 	if (!c) {
-		srv_log(s, "amd %s: out of memory", peer);
+		aieth__srv_log(s, "amd %s: out of memory", peer);
 		return;
 	}
 	c->sh = sh;
-	sb_init(&c->out, AMDP_MAX_REPLY);
+	aieth__sb_init(&c->out, AMDP_MAX_REPLY);
 	c->s = s;
 	c->fd = fd;
 	c->peer = peer;
@@ -524,12 +533,12 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	/* the geometry is the board's once the client names it */
-	amdp_dec_init(&c->dec, AMDP_SERVER, &g0);
-	srv_log(s, "amd %s: connected", peer);
-	amdp_enc_available(&c->out, 1);
-	if (!amd_io_flush(c)) {
+	aieth__amdp_dec_init(&c->dec, AMDP_SERVER, &g0);
+	aieth__srv_log(s, "amd %s: connected", peer);
+	aieth__amdp_enc_available(&c->out, 1);
+	if (!aieth__amd_io_flush(c)) {
 		for (;;) {
-			int ev = amd_io_next_event(c);
+			int ev = aieth__amd_io_next_event(c);
 			if (ev < 0)
 				break;
 			if (ev == AMDP_EV_BULK) {
@@ -542,27 +551,27 @@ void amd_conn_serve(amd_shared *sh, int fd, const char *peer)
 				break;
 		}
 	}
-	amd_txn_stop(c);
+	aieth__amd_txn_stop(c);
 	if (rc != 0 && c->log.lines) {
 		/* the log of a session that did not end by destroy: for the HTTP
 		 * API's artifact listing while the session is remembered */
-		amd_log(c, "ERROR", "session: ended: %s", c->why);
-		amd_log_write(c);
+		aieth__amd_log(c, "ERROR", "session: ended: %s", c->why);
+		aieth__amd_log_write(c);
 	}
 	if (c->x) {
 		/* ended when still queued or active */
-		srv_queue_end(s, c->x, SS_ENDED,
-			      rc == 0 ? "ended by its AMD client (destroy)" : c->why);
-		srv_log(s, "amd %s: session %s ended: %s", peer, c->x->id, c->why);
-		srv_release(s, c->x); /* the device closes (reset) here */
+		aieth__srv_queue_end(s, c->x, SS_ENDED,
+				     rc == 0 ? "ended by its AMD client (destroy)" : c->why);
+		aieth__srv_log(s, "amd %s: session %s ended: %s", peer, c->x->id, c->why);
+		aieth__srv_release(s, c->x); /* the device closes (reset) here */
 	} else {
-		srv_log(s, "amd %s: closed: %s", peer, c->why);
+		aieth__srv_log(s, "amd %s: closed: %s", peer, c->why);
 	}
-	amd_xclbin_end(c);
-	amd_sesslog_free(c);
+	aieth__amd_xclbin_end(c);
+	aieth__amd_sesslog_free(c);
 	free(c->ini);
 	free(c->fetched);
-	sb_free(&c->out);
+	aieth__sb_free(&c->out);
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);
 	free(c);

@@ -29,8 +29,8 @@ typedef struct {
 
 /* What every connection reads: the listener's settings. */
 typedef struct {
-	aieth_server *s;
-	atomic_int stop;  /* set by srv_amd_stop, read by every connection */
+	aieth__server *s;
+	atomic_int stop;  /* set by aieth__srv_amd_stop, read by every connection */
 	uint32_t setup_s; /* a connection's manager must be in within this
 				        (--amd-setup-timeout); setTimeOut cannot extend it */
 	size_t nmodels;
@@ -39,6 +39,6 @@ typedef struct {
 
 /* Serve one accepted socket to its end (the caller closes fd). peer is
  * "ADDR:PORT". */
-void amd_conn_serve(amd_shared *sh, int fd, const char *peer);
+void aieth__amd_conn_serve(amd_shared *sh, int fd, const char *peer);
 
 #endif

@@ -25,7 +25,7 @@
 #define AMD_LOG_LINES_MAX 10000u /* lines kept; later ones are counted */
 #define AMD_LOG_BYTES_MAX (1u << 20)
 #define AMD_LOG_LINE_MAX 1024           /* one line, cut with "..." */
-#define AMD_LOG_Q (AIETH_QUOTE_CAP + 2) /* a quoted client string (amd_log_q) */
+#define AMD_LOG_Q (AIETH_QUOTE_CAP + 2) /* a quoted client string (aieth__amd_log_q) */
 
 typedef struct amd_txn {
 	uint32_t id;
@@ -50,7 +50,7 @@ typedef struct {
 
 typedef struct {
 	amd_shared *sh;
-	aieth_server *s;
+	aieth__server *s;
 	int fd;
 	const char *peer;
 	amdp_dec dec;
@@ -89,64 +89,64 @@ typedef struct {
 /* ---- amd_io.c ---- */
 
 /* The listener or the server is stopping. */
-int amd_io_dying(amd_conn *c);
+int aieth__amd_io_dying(amd_conn *c);
 /* Send a, then img, then t (each may be empty), with one sendmsg per try
  * (MSG_NOSIGNAL). 0, or -1 with c->why. */
-int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
-		const uint8_t *t, size_t tn);
+int aieth__amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
+		       const uint8_t *t, size_t tn);
 /* Send c->out and empty it. */
-int amd_io_flush(amd_conn *c);
+int aieth__amd_io_flush(amd_conn *c);
 /* The next decoder event (AMDP_EV_BULK or AMDP_EV_MSG), reading as needed
  * (bulk straight into its sink) under the watchdog; -1 at the end (c->why). */
-int amd_io_next_event(amd_conn *c);
+int aieth__amd_io_next_event(amd_conn *c);
 
 /* ---- amd_xclbin.c ---- */
 
 /* The manager's xclbin of len bytes is announced: checked against
  * --max-xclbin and reserved in the design cache before its scratch file is
  * made. 0, or -1 (c->why): the connection ends. */
-int amd_xclbin_begin(amd_conn *c, uint64_t len);
-/* The xclbin bytes still due (amd_io.c passes them to amd_xclbin_take
+int aieth__amd_xclbin_begin(amd_conn *c, uint64_t len);
+/* The xclbin bytes still due (amd_io.c passes them to aieth__amd_xclbin_take
  * before the decoder sees them). */
-uint64_t amd_xclbin_due(const amd_conn *c);
+uint64_t aieth__amd_xclbin_due(const amd_conn *c);
 /* n received bytes of it, written at their place; after a failed write
- * they are dropped (amd_xclbin_check reports it). */
-void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n);
+ * they are dropped (aieth__amd_xclbin_check reports it). */
+void aieth__amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n);
 /* The manager request is in: 0 when the xclbin was written whole, else -1
  * (c->why): the connection ends without a reply. */
-int amd_xclbin_check(amd_conn *c);
+int aieth__amd_xclbin_check(amd_conn *c);
 /* The connection ends: the file removed, the reservation given back. */
-void amd_xclbin_end(amd_conn *c);
+void aieth__amd_xclbin_end(amd_conn *c);
 
 /* ---- amd_sesslog.c ---- */
 
 /* One line of the session log at level ("INFO", "WARNING", "ERROR", as
  * AMD's logger spells them); bytes outside printable ASCII escaped. */
-void amd_log(amd_conn *c, const char *level, const char *fmt, ...) AIETH_PRINTF(3, 4);
+void aieth__amd_log(amd_conn *c, const char *level, const char *fmt, ...) AIETH_PRINTF(3, 4);
 /* A client's string for a log line: quoted, escaped, cut; returns out. */
-const char *amd_log_q(const char *s, char out[AMD_LOG_Q]);
+const char *aieth__amd_log_q(const char *s, char out[AMD_LOG_Q]);
 /* Write the log (and its "... N more lines not kept" line) as
  * test_harness_session.log into the session's artifact folder, replacing
  * what was written before; nothing without a session. 0 or -1 (logged on
  * the server). */
-int amd_log_write(amd_conn *c);
-void amd_sesslog_free(amd_conn *c);
+int aieth__amd_log_write(amd_conn *c);
+void aieth__amd_sesslog_free(amd_conn *c);
 
 /* ---- amd_txn.c ---- */
 
 /* Start the runner thread (once the session holds the device). */
-int amd_txn_start(amd_conn *c);
+int aieth__amd_txn_start(amd_conn *c);
 /* End the runner after the transaction it runs; drop every transaction. */
-void amd_txn_stop(amd_conn *c);
+void aieth__amd_txn_stop(amd_conn *c);
 /* A device call's bound: the watchdog, in ms. */
-uint32_t amd_txn_limit_ms(amd_conn *c);
+uint32_t aieth__amd_txn_limit_ms(amd_conn *c);
 /* runTestHarness step 1 (accepted), the TX image's sink, the end;
  * queryTransactionStatus; waitForTestHarness. 0, or -1: the connection
  * ends (c->why). */
-int amd_txn_run_bytes(amd_conn *c);
-int amd_txn_begin(amd_conn *c, uint8_t **sink);
-int amd_txn_run(amd_conn *c);
-int amd_txn_query(amd_conn *c, uint32_t id);
-int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo);
+int aieth__amd_txn_run_bytes(amd_conn *c);
+int aieth__amd_txn_begin(amd_conn *c, uint8_t **sink);
+int aieth__amd_txn_run(amd_conn *c);
+int aieth__amd_txn_query(amd_conn *c, uint32_t id);
+int aieth__amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo);
 
 #endif

@@ -17,11 +17,11 @@
 
 #include "th_server/amd/amd_conn_internal.h"
 
-int amd_io_dying(amd_conn *c) { return c->sh->stop || srv_stats_draining(c->s); }
+int aieth__amd_io_dying(amd_conn *c) { return c->sh->stop || aieth__srv_stats_draining(c->s); }
 
 /* Send b (and an image after it, and a tail) with one sendmsg per try. */
-int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
-		const uint8_t *t, size_t tn)
+int aieth__amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, size_t imgn,
+		       const uint8_t *t, size_t tn)
 {
 	struct iovec v[3] = {{(void *)a, an}, {(void *)img, imgn}, {(void *)t, tn}};
 	int i = 0;
@@ -54,15 +54,15 @@ int amd_io_send(amd_conn *c, const uint8_t *a, size_t an, const uint8_t *img, si
 	return 0;
 }
 
-int amd_io_flush(amd_conn *c)
+int aieth__amd_io_flush(amd_conn *c)
 {
 	int rc;
 	if (c->out.oom) {
 		snprintf(c->why, sizeof c->why, "out of memory building a reply");
 		return -1;
 	}
-	rc = amd_io_send(c, c->out.u, c->out.n, NULL, 0, NULL, 0);
-	sb_reset(&c->out);
+	rc = aieth__amd_io_send(c, c->out.u, c->out.n, NULL, 0, NULL, 0);
+	aieth__sb_reset(&c->out);
 	return rc;
 }
 
@@ -98,7 +98,7 @@ static int wait_readable(amd_conn *c)
 			snprintf(c->why, sizeof c->why, "poll: %s", strerror(errno));
 			return -1;
 		}
-		if (amd_io_dying(c)) {
+		if (aieth__amd_io_dying(c)) {
 			snprintf(c->why, sizeof c->why, "the server stopped");
 			return -1;
 		}
@@ -112,9 +112,9 @@ static int wait_readable(amd_conn *c)
 		}
 		if (c->x) {
 			srv_sess_view v;
-			if (srv_queue_state(c->s, c->x, 0, &v) != SS_ACTIVE) {
+			if (aieth__srv_queue_state(c->s, c->x, 0, &v) != SS_ACTIVE) {
 				snprintf(c->why, sizeof c->why, "its session %s %s%s%s", c->x->id,
-					 srv_state_names[v.state], v.reason[0] ? ": " : "",
+					 aieth__srv_state_names[v.state], v.reason[0] ? ": " : "",
 					 v.reason);
 				return -1;
 			}
@@ -142,12 +142,12 @@ static int read_more(amd_conn *c, int *ev)
 	*ev = AMDP_EV_MORE;
 	if (wait_readable(c) < 0)
 		return -1;
-	dst = amdp_dec_room(&c->dec, &room);
+	dst = aieth__amdp_dec_room(&c->dec, &room);
 	if (dst && c->in_pos == c->in_len) {
 		n = recv(c->fd, dst, room > (1u << 30) ? (1u << 30) : (size_t)room, 0);
 		if (n > 0) {
 			quickack(c);
-			*ev = amdp_dec_advance(&c->dec, (uint64_t)n);
+			*ev = aieth__amdp_dec_advance(&c->dec, (uint64_t)n);
 			if (*ev < 0) {
 				snprintf(c->why, sizeof c->why, "%s", aieth_error_message());
 				return -1;
@@ -163,11 +163,11 @@ static int read_more(amd_conn *c, int *ev)
 			return 0;
 		}
 	}
-	if (amd_io_dying(c))
+	if (aieth__amd_io_dying(c))
 		snprintf(c->why, sizeof c->why, "the server stopped");
 	else if (n == 0)
 		snprintf(c->why, sizeof c->why, "the client closed the connection%s",
-			 amdp_dec_at_boundary(&c->dec) ? "" : " in the middle of a message");
+			 aieth__amdp_dec_at_boundary(&c->dec) ? "" : " in the middle of a message");
 	else if (errno == EINTR || errno == EAGAIN)
 		return 0;
 	else
@@ -176,20 +176,20 @@ static int read_more(amd_conn *c, int *ev)
 }
 
 /* The next decoder event (AMDP_EV_BULK or AMDP_EV_MSG); -1 at the end. */
-int amd_io_next_event(amd_conn *c)
+int aieth__amd_io_next_event(amd_conn *c)
 {
 	for (;;) {
 		int ev = AMDP_EV_MORE;
 		if (c->in_pos < c->in_len) {
 			size_t used = 0, avail = c->in_len - c->in_pos;
-			uint64_t due = amd_xclbin_due(c);
+			uint64_t due = aieth__amd_xclbin_due(c);
 			/* the xclbin's bytes come first in what is buffered: to its
 			 * file, then to the decoder, which drops them */
 			if (due)
-				amd_xclbin_take(c, c->in + c->in_pos,
-						due < avail ? (size_t)due : avail);
-			ev = amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos,
-					   &used);
+				aieth__amd_xclbin_take(c, c->in + c->in_pos,
+						       due < avail ? (size_t)due : avail);
+			ev = aieth__amdp_dec_feed(&c->dec, c->in + c->in_pos, c->in_len - c->in_pos,
+						  &used);
 			c->in_pos += used;
 		} else if (read_more(c, &ev) < 0) {
 			return -1;

@@ -43,7 +43,7 @@ typedef struct amd_listener {
 static void *conn_main(void *arg)
 {
 	amd_slot *sl = arg;
-	amd_conn_serve(&sl->L->sh, sl->fd, sl->peer);
+	aieth__amd_conn_serve(&sl->L->sh, sl->fd, sl->peer);
 	pthread_mutex_lock(&sl->L->mu);
 	/* done before the close: a client that saw its connection end finds
 	 * the slot free (accept_main reaps before it looks) */
@@ -128,8 +128,9 @@ static void *accept_main(void *arg)
 		if (i == AMD_CONNS_MAX) {
 			/* closing before the handshake: AMD's client reports a
 			 * creation failure, nothing else is touched */
-			srv_log(L->sh.s, "amd %s: refused: %d connections are open, the limit",
-				peer, AMD_CONNS_MAX);
+			aieth__srv_log(L->sh.s,
+				       "amd %s: refused: %d connections are open, the limit", peer,
+				       AMD_CONNS_MAX);
 			close(fd);
 		}
 	}
@@ -138,7 +139,7 @@ static void *accept_main(void *arg)
 
 /* "NAME=MODEL[:JSON]" into m. */
 /* NAME=MODEL[:JSON] or NAME=@PRESET (the operator's preset file,
- * srv_model_preset, read once here). */
+ * aieth__srv_model_preset, read once here). */
 static int model_parse(const char *text, const char *data_dir, amd_model *m)
 {
 	const char *eq = strchr(text, '='), *colon;
@@ -169,7 +170,8 @@ static int model_parse(const char *text, const char *data_dir, amd_model *m)
 					   "graph model \"%.80s\": a preset (@NAME) "
 					   "brings its params, give no :JSON",
 					   text);
-		return srv_model_preset(data_dir, eq + 2, m->model, sizeof m->model, &m->params);
+		return aieth__srv_model_preset(data_dir, eq + 2, m->model, sizeof m->model,
+					       &m->params);
 	}
 	memcpy(m->model, eq + 1, ml);
 	m->model[ml] = 0;
@@ -190,7 +192,8 @@ static void listener_free(amd_listener *L)
 	free(L);
 }
 
-int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr, size_t alen)
+int aieth__srv_amd_start(aieth__server *s, const aieth__server_opts *o, const void *addr,
+			 size_t alen)
 {
 	struct sockaddr_storage a, bound;
 	socklen_t blen = sizeof bound;
@@ -198,7 +201,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	size_t len, i;
 	int loopback = 0, one = 1, rc;
 
-	if ((rc = srv_listen_parse(o->amd_listen, &a, sizeof a, &len, &loopback)))
+	if ((rc = aieth__srv_listen_parse(o->amd_listen, &a, sizeof a, &len, &loopback)))
 		return rc;
 	if (!loopback && !o->insecure)
 		return aieth__fail(
@@ -250,7 +253,7 @@ int srv_amd_start(aieth_server *s, const aieth_server_opts *o, const void *addr,
 	return AIETH_OK;
 }
 
-void srv_amd_stop(aieth_server *s)
+void aieth__srv_amd_stop(aieth__server *s)
 {
 	amd_listener *L = s->amd;
 	size_t i;

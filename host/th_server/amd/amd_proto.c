@@ -28,10 +28,10 @@ static void put_str(sbuf *b, const char *s)
 {
 	size_t n = strlen(s);
 	sb_le64(b, n);
-	sb_put(b, s, n);
+	aieth__sb_put(b, s, n);
 }
 
-static int done(sbuf *b) { return sb_check(b, PFX "building a message"); }
+static int done(sbuf *b) { return aieth__sb_check(b, PFX "building a message"); }
 
 /* --------------------------------------------------------------- names */
 
@@ -50,7 +50,7 @@ static int check_text(const char *what, const char *s, size_t len)
 	return 0;
 }
 
-int amdp_check_name(const char *what, const char *s, size_t len)
+int aieth__amdp_check_name(const char *what, const char *s, size_t len)
 {
 	char q[AIETH_QUOTE_CAP];
 	if (len > AMDP_MAX_NAME)
@@ -214,7 +214,7 @@ static int emit(amdp_dec *d, amdp_kind k)
 
 static void new_msg(amdp_dec *d) { memset(&d->msg, 0, sizeof d->msg); }
 
-int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
+int aieth__amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 {
 	memset(d, 0, sizeof *d);
 	d->side = side;
@@ -238,7 +238,7 @@ int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *g)
 /* The fixed part of a transaction's bytes: cfg and perf words. */
 static uint64_t txn_fixed(uint32_t n) { return 8ull * (8ull * n + 1) + 8ull * 4 * n; }
 
-uint64_t amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len)
+uint64_t aieth__amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len)
 {
 	return txn_fixed(n) + to_aie_len + from_aie_len;
 }
@@ -337,7 +337,7 @@ static int on_field(amdp_dec *d)
 		char q[AIETH_QUOTE_CAP];
 		const char *s = m->file[m->nfiles];
 		m->file[m->nfiles][v] = 0;
-		if (amdp_check_name("config file name", s, v)) {
+		if (aieth__amdp_check_name("config file name", s, v)) {
 			d->dead = 1;
 			return AIETH_EINVAL;
 		}
@@ -473,7 +473,7 @@ static int on_field(amdp_dec *d)
 		return AMDP_EV_MORE;
 	case SV_X_NAME:
 		m->file[0][v] = 0;
-		if (amdp_check_name("xclbin name", m->file[0], v)) {
+		if (aieth__amdp_check_name("xclbin name", m->file[0], v)) {
 			d->dead = 1;
 			return AIETH_EINVAL;
 		}
@@ -717,7 +717,7 @@ static int on_field(amdp_dec *d)
 		return AMDP_EV_MORE;
 	case CL_F_NAME:
 		m->file[m->nfiles][v] = 0;
-		if (amdp_check_name("returned file name", m->file[m->nfiles], v)) {
+		if (aieth__amdp_check_name("returned file name", m->file[m->nfiles], v)) {
 			d->dead = 1;
 			return AIETH_EINVAL;
 		}
@@ -767,7 +767,7 @@ static int state_error(amdp_dec *d, size_t len)
 	return fail(d, AIETH_EINVAL, "%zu bytes from the server with no reply expected", len);
 }
 
-int amdp_dec_feed(amdp_dec *d, const uint8_t *p, size_t len, size_t *used)
+int aieth__amdp_dec_feed(amdp_dec *d, const uint8_t *p, size_t len, size_t *used)
 {
 	*used = 0;
 	if (d->dead || d->state == ST_WAIT_SINK || d->state == ST_WAIT_CONT)
@@ -803,7 +803,7 @@ int amdp_dec_feed(amdp_dec *d, const uint8_t *p, size_t len, size_t *used)
 	}
 }
 
-void amdp_dec_sink(amdp_dec *d, uint8_t *dst)
+void aieth__amdp_dec_sink(amdp_dec *d, uint8_t *dst)
 {
 	if (d->state != ST_WAIT_SINK)
 		return;
@@ -811,7 +811,7 @@ void amdp_dec_sink(amdp_dec *d, uint8_t *dst)
 	d->state = d->pending_event;
 }
 
-uint8_t *amdp_dec_room(amdp_dec *d, uint64_t *n)
+uint8_t *aieth__amdp_dec_room(amdp_dec *d, uint64_t *n)
 {
 	*n = 0;
 	if (d->dead || d->prim != P_BYTES || !d->dst || d->state == ST_WAIT_SINK ||
@@ -821,10 +821,10 @@ uint8_t *amdp_dec_room(amdp_dec *d, uint64_t *n)
 	return d->dst + d->got;
 }
 
-int amdp_dec_advance(amdp_dec *d, uint64_t n)
+int aieth__amdp_dec_advance(amdp_dec *d, uint64_t n)
 {
 	uint64_t room;
-	if (!amdp_dec_room(d, &room) || n > room)
+	if (!aieth__amdp_dec_room(d, &room) || n > room)
 		return aieth__fail(AIETH_ESTATE, PFX "advance by %llu bytes with %llu due",
 				   (unsigned long long)n, (unsigned long long)room);
 	d->got += n;
@@ -833,14 +833,14 @@ int amdp_dec_advance(amdp_dec *d, uint64_t n)
 	return complete(d);
 }
 
-int amdp_dec_at_boundary(const amdp_dec *d)
+int aieth__amdp_dec_at_boundary(const amdp_dec *d)
 {
 	if (d->dead || d->state == ST_WAIT_SINK || d->state == ST_WAIT_CONT)
 		return 0;
 	return !d->partial;
 }
 
-void amdp_dec_continue(amdp_dec *d, int go_on)
+void aieth__amdp_dec_continue(amdp_dec *d, int go_on)
 {
 	if (d->state != ST_WAIT_CONT)
 		return;
@@ -862,7 +862,7 @@ void amdp_dec_continue(amdp_dec *d, int go_on)
 	}
 }
 
-int amdp_dec_expect(amdp_dec *d, amdp_kind reply)
+int aieth__amdp_dec_expect(amdp_dec *d, amdp_kind reply)
 {
 	int st;
 	if (d->side != AMDP_CLIENT || d->dead || d->state != ST_IDLE)
@@ -894,7 +894,7 @@ int amdp_dec_expect(amdp_dec *d, amdp_kind reply)
 
 /* ------------------------------------------------- transaction facts */
 
-int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
+int aieth__amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 {
 	uint32_t n = g->n;
 	uint64_t full = (uint64_t)n * g->w * g->d;
@@ -926,7 +926,7 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 	}
 	pld_chan_cfg ch[2][AMDP_MAX_CHANNELS];
 	uint64_t mode;
-	pld_cfg_decode(n, r->cfg, &mode, ch[0], ch[1]);
+	aieth__pld_cfg_decode(n, r->cfg, &mode, ch[0], ch[1]);
 	for (int dir = 0; dir < 2; dir++) {
 		uint64_t img = dir ? r->from_aie_len : r->to_aie_len;
 		const char *dn = dir ? "RX" : "TX";
@@ -958,13 +958,13 @@ int amdp_txn_check(const amdp_geom *g, const amdp_msg *r)
 
 /* ------------------------------------------- encoders: server replies */
 
-int amdp_enc_available(sbuf *b, int available)
+int aieth__amdp_enc_available(sbuf *b, int available)
 {
 	sb_u8(b, available ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g)
+int aieth__amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g)
 {
 	sb_u8(b, 1);
 	sb_le32(b, g->n);
@@ -974,7 +974,7 @@ int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g)
 	return done(b);
 }
 
-int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device)
+int aieth__amdp_enc_mgr_device_bad(sbuf *b, const char *server_device)
 {
 	if (strlen(server_device) > AMDP_MAX_NAME)
 		return aieth__fail(AIETH_EINVAL,
@@ -985,19 +985,19 @@ int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device)
 	return done(b);
 }
 
-int amdp_enc_max_mem(sbuf *b, uint64_t bytes)
+int aieth__amdp_enc_max_mem(sbuf *b, uint64_t bytes)
 {
 	sb_le64(b, bytes);
 	return done(b);
 }
 
-int amdp_enc_accepted(sbuf *b, int accepted)
+int aieth__amdp_enc_accepted(sbuf *b, int accepted)
 {
 	sb_u8(b, accepted ? 1 : 0);
 	return done(b);
 }
 
-int amdp_enc_status(sbuf *b, uint8_t status)
+int aieth__amdp_enc_status(sbuf *b, uint8_t status)
 {
 	if (status > AMDP_ST_DONE)
 		return aieth__fail(AIETH_EINVAL, PFX "transaction status %u out of range 0..4",
@@ -1006,7 +1006,7 @@ int amdp_enc_status(sbuf *b, uint8_t status)
 	return done(b);
 }
 
-int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len)
+int aieth__amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len)
 {
 	if (status != AMDP_ST_DONE && status != AMDP_ST_TIMEOUT)
 		return aieth__fail(
@@ -1018,7 +1018,7 @@ int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len)
 	return done(b);
 }
 
-int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf)
+int aieth__amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf)
 {
 	sb_le64(b, nperf);
 	for (uint32_t i = 0; i < nperf; i++)
@@ -1026,17 +1026,17 @@ int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf)
 	return done(b);
 }
 
-int amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
-		     const uint64_t *perf, uint32_t nperf)
+int aieth__amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
+			    const uint64_t *perf, uint32_t nperf)
 {
-	int r = amdp_enc_wait_th_head(b, status, rx_len);
+	int r = aieth__amdp_enc_wait_th_head(b, status, rx_len);
 	if (r)
 		return r;
-	sb_put(b, rx, rx_len);
-	return amdp_enc_wait_th_tail(b, perf, nperf);
+	aieth__sb_put(b, rx, rx_len);
+	return aieth__amdp_enc_wait_th_tail(b, perf, nperf);
 }
 
-int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n)
+int aieth__amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n)
 {
 	sb_le64(b, n);
 	for (uint32_t i = 0; i < n; i++)
@@ -1044,7 +1044,7 @@ int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n)
 	return done(b);
 }
 
-int amdp_enc_timeout(sbuf *b, uint64_t seconds)
+int aieth__amdp_enc_timeout(sbuf *b, uint64_t seconds)
 {
 	if (seconds == 0)
 		return aieth__fail(AIETH_EINVAL,
@@ -1053,27 +1053,27 @@ int amdp_enc_timeout(sbuf *b, uint64_t seconds)
 	return done(b);
 }
 
-int amdp_enc_files_count(sbuf *b, uint64_t nfiles)
+int aieth__amdp_enc_files_count(sbuf *b, uint64_t nfiles)
 {
 	sb_le64(b, nfiles);
 	return done(b);
 }
 
-int amdp_enc_file_head(sbuf *b, const char *name, uint64_t len)
+int aieth__amdp_enc_file_head(sbuf *b, const char *name, uint64_t len)
 {
-	if (amdp_check_name("returned file name", name, strlen(name)))
+	if (aieth__amdp_check_name("returned file name", name, strlen(name)))
 		return AIETH_EINVAL;
 	put_str(b, name);
 	sb_le64(b, len);
 	return done(b);
 }
 
-int amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len)
+int aieth__amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len)
 {
-	int r = amdp_enc_file_head(b, name, len);
+	int r = aieth__amdp_enc_file_head(b, name, len);
 	if (r)
 		return r;
-	sb_put(b, data, len);
+	aieth__sb_put(b, data, len);
 	return done(b);
 }
 
@@ -1083,11 +1083,11 @@ static void put_file(sbuf *b, const char *name, const uint8_t *data, uint64_t le
 {
 	put_str(b, name);
 	sb_le64(b, len);
-	sb_put(b, data, len);
+	aieth__sb_put(b, data, len);
 }
 
-int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
-		   const uint8_t *const *data, const uint64_t *len)
+int aieth__amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
+			  const uint8_t *const *data, const uint64_t *len)
 {
 	sb_u8(b, ack ? 1 : 0);
 	sb_le64(b, nfiles);
@@ -1096,16 +1096,17 @@ int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
 	return done(b);
 }
 
-int amdp_enc_req_mgr_device(sbuf *b, const char *device)
+int aieth__amdp_enc_req_mgr_device(sbuf *b, const char *device)
 {
 	put_str(b, "test_harness_mgr");
 	put_str(b, device);
 	return done(b);
 }
 
-int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs, const char *const *graphs,
-		     const uint8_t *started, uint32_t nkernels, const char *const *kernels,
-		     const char *xclbin_name, const uint8_t *xclbin, uint64_t xclbin_len)
+int aieth__amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs,
+			    const char *const *graphs, const uint8_t *started, uint32_t nkernels,
+			    const char *const *kernels, const char *xclbin_name,
+			    const uint8_t *xclbin, uint64_t xclbin_len)
 {
 	sb_le32(b, dev_index);
 	sb_le64(b, ngraphs);
@@ -1121,16 +1122,16 @@ int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs, const char *
 	return done(b);
 }
 
-int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes)
+int aieth__amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes)
 {
 	put_str(b, "runTestHarness");
 	sb_le64(b, txn_bytes);
 	return done(b);
 }
 
-int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout, const uint64_t *cfg,
-		     uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
-		     uint64_t from_aie_len)
+int aieth__amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout,
+			    const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie,
+			    uint64_t to_aie_len, uint64_t from_aie_len)
 {
 	sb_u8(b, mode);
 	sb_le32(b, id);
@@ -1141,25 +1142,25 @@ int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout, const
 	sb_le64(b, to_aie_len);
 	if (!to_aie && to_aie_len)
 		return done(b);
-	sb_put(b, to_aie, to_aie_len);
+	aieth__sb_put(b, to_aie, to_aie_len);
 	sb_le64(b, from_aie_len);
 	return done(b);
 }
 
-int amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len)
+int aieth__amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len)
 {
 	sb_le64(b, from_aie_len);
 	return done(b);
 }
 
-int amdp_enc_req_query(sbuf *b, uint32_t id)
+int aieth__amdp_enc_req_query(sbuf *b, uint32_t id)
 {
 	put_str(b, "queryTransactionStatus");
 	sb_le32(b, id);
 	return done(b);
 }
 
-int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms)
+int aieth__amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms)
 {
 	put_str(b, "waitForTestHarness");
 	sb_le32(b, id);
@@ -1167,7 +1168,7 @@ int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms)
 	return done(b);
 }
 
-int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations)
+int aieth__amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations)
 {
 	put_str(b, "runAIEGraph");
 	sb_le32(b, graph);
@@ -1175,43 +1176,43 @@ int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations)
 	return done(b);
 }
 
-int amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms)
+int aieth__amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms)
 {
 	put_str(b, "waitForGraph");
 	sb_le32(b, timeout_ms);
 	return done(b);
 }
 
-int amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds)
+int aieth__amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds)
 {
 	put_str(b, "setTimeOut");
 	sb_le64(b, seconds);
 	return done(b);
 }
 
-int amdp_enc_req_get_timeout(sbuf *b)
+int aieth__amdp_enc_req_get_timeout(sbuf *b)
 {
 	put_str(b, "getTimeOut");
 	return done(b);
 }
 
-int amdp_enc_req_destroy(sbuf *b)
+int aieth__amdp_enc_req_destroy(sbuf *b)
 {
 	put_str(b, "destroy");
 	return done(b);
 }
 
-int amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
-			     const uint8_t raw[AMDP_RTP_RAW])
+int aieth__amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
+				    const uint8_t raw[AMDP_RTP_RAW])
 {
 	put_str(b, "update port");
 	sb_le32(b, graph);
 	put_str(b, port);
-	sb_put(b, raw, AMDP_RTP_RAW);
+	aieth__sb_put(b, raw, AMDP_RTP_RAW);
 	return done(b);
 }
 
-int amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size)
+int aieth__amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size)
 {
 	put_str(b, "read port");
 	sb_le32(b, graph);

@@ -70,13 +70,13 @@ enum { AMDP_ST_CREATED = 0, AMDP_ST_READY, AMDP_ST_RUNNING, AMDP_ST_TIMEOUT, AMD
 typedef enum {
 	AMDP_NONE = 0,
 	/* client -> server */
-	AMDP_Q_HELLO,      /* H2 ack and H3 config files (their contents came as bulk) */
-	AMDP_Q_MGR_DEVICE, /* test_harness_mgr step 1: device; caller replies, then amdp_dec_continue */
-	AMDP_Q_MGR,        /* test_harness_mgr steps 4-8 (xclbin contents came as bulk) */
-	AMDP_Q_RUN_BYTES, /* runTestHarness step 1; caller replies accepted, then amdp_dec_continue */
-	AMDP_Q_RUN,       /* runTestHarness steps 3-8 (to_aie came as bulk) */
-	AMDP_Q_QUERY,     /* queryTransactionStatus */
-	AMDP_Q_WAIT_TH,   /* waitForTestHarness */
+	AMDP_Q_HELLO, /* H2 ack and H3 config files (their contents came as bulk) */
+	AMDP_Q_MGR_DEVICE, /* test_harness_mgr step 1: device; caller replies, then aieth__amdp_dec_continue */
+	AMDP_Q_MGR, /* test_harness_mgr steps 4-8 (xclbin contents came as bulk) */
+	AMDP_Q_RUN_BYTES, /* runTestHarness step 1; caller replies accepted, then aieth__amdp_dec_continue */
+	AMDP_Q_RUN,         /* runTestHarness steps 3-8 (to_aie came as bulk) */
+	AMDP_Q_QUERY,       /* queryTransactionStatus */
+	AMDP_Q_WAIT_TH,     /* waitForTestHarness */
 	AMDP_Q_RUN_GRAPH,   /* runAIEGraph */
 	AMDP_Q_WAIT_GRAPH,  /* waitForGraph */
 	AMDP_Q_SET_TIMEOUT, /* setTimeOut */
@@ -177,117 +177,118 @@ typedef struct {
 	amdp_msg msg;
 } amdp_dec;
 
-/* What amdp_dec_feed stopped on. Errors are negative aieth codes. */
+/* What aieth__amdp_dec_feed stopped on. Errors are negative aieth codes. */
 enum {
 	AMDP_EV_MORE = 0, /* every byte given was consumed; feed more */
-	AMDP_EV_BULK = 1, /* bulk payload announced: call amdp_dec_sink() */
+	AMDP_EV_BULK = 1, /* bulk payload announced: call aieth__amdp_dec_sink() */
 	AMDP_EV_MSG = 2   /* a complete message in dec->msg */
 };
 
 /* Server side: geom is the board's (n <= AMDP_MAX_CHANNELS, w = m = 16);
  * the decoder starts at the handshake (H2). Client side: geom may be zero;
  * the decoder expects H1. Returns 0 or AIETH_EINVAL. */
-int amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *geom);
+int aieth__amdp_dec_init(amdp_dec *d, amdp_side side, const amdp_geom *geom);
 
 /* Consume bytes [p, p+len): sets *used to the bytes taken and returns an
  * AMDP_EV_* or a negative code (the message names the field, the value and
  * the limit; the decoder is dead afterwards). Feed the rest after an
  * event. */
-int amdp_dec_feed(amdp_dec *d, const uint8_t *p, size_t len, size_t *used);
+int aieth__amdp_dec_feed(amdp_dec *d, const uint8_t *p, size_t len, size_t *used);
 
 /* After AMDP_EV_BULK: dec->bulk_len bytes follow and go to dst (at least
  * bulk_len bytes; NULL discards them). Call before the next feed. */
-void amdp_dec_sink(amdp_dec *d, uint8_t *dst);
+void aieth__amdp_dec_sink(amdp_dec *d, uint8_t *dst);
 
 /* During a bulk payload with a sink: where the next bytes should go and
  * how many are still due (0 when no bulk is under way), so a caller may
  * recv() straight into place and then report the count with
- * amdp_dec_advance(). */
-uint8_t *amdp_dec_room(amdp_dec *d, uint64_t *n);
-/* n bytes were written at amdp_dec_room(); returns an AMDP_EV_* as feed. */
-int amdp_dec_advance(amdp_dec *d, uint64_t n);
+ * aieth__amdp_dec_advance(). */
+uint8_t *aieth__amdp_dec_room(amdp_dec *d, uint64_t *n);
+/* n bytes were written at aieth__amdp_dec_room(); returns an AMDP_EV_* as feed. */
+int aieth__amdp_dec_advance(amdp_dec *d, uint64_t n);
 
 /* 1 when no message is partly read (the peer may close here), else 0:
  * end of input elsewhere is a truncated message. */
-int amdp_dec_at_boundary(const amdp_dec *d);
+int aieth__amdp_dec_at_boundary(const amdp_dec *d);
 
 /* Server side, after AMDP_Q_MGR_DEVICE or AMDP_Q_RUN_BYTES: whether the
  * reply let the client go on (device ok, accepted). After a refused
  * device the session is over: further bytes are an error. */
-void amdp_dec_continue(amdp_dec *d, int go_on);
+void aieth__amdp_dec_continue(amdp_dec *d, int go_on);
 
 /* Client side: the reply the next bytes hold (an AMDP_R_* kind; for
  * AMDP_R_MAX_MEM after R_MGR_DEVICE, AMDP_R_GRAPHS for both graph
  * requests). Returns 0, or AIETH_ESTATE while a reply is still partly
  * read or the kind needs the board geometry that is not known yet. */
-int amdp_dec_expect(amdp_dec *d, amdp_kind reply);
+int aieth__amdp_dec_expect(amdp_dec *d, amdp_kind reply);
 
 /* ------------------------------------------------- transaction facts */
 
 /* The byte count runTestHarness announces: 8(8N+1) + 8*4N + to_aie + from_aie. */
-uint64_t amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len);
+uint64_t aieth__amdp_txn_bytes(uint32_t n, uint64_t to_aie_len, uint64_t from_aie_len);
 
 /* The checks AMD's server skips (research §12), for a decoded AMDP_Q_RUN:
  * cfg[0] is the mode; PERF images are N*W*D bytes; every used channel's
  * frames and offset lie inside its image; FUNC repetitions are 1. Returns 0
  * or AIETH_EINVAL with the channel and field named. A compatible server
  * answers such a transaction with TIMEOUT and zeros, not an error. */
-int amdp_txn_check(const amdp_geom *g, const amdp_msg *run);
+int aieth__amdp_txn_check(const amdp_geom *g, const amdp_msg *run);
 
 /* A plain base name: 1..AMDP_MAX_NAME bytes, printable ASCII, no '/', '\\',
  * not "." or "..". Returns 0 or AIETH_EINVAL naming what (e.g. "xclbin
  * name"). */
-int amdp_check_name(const char *what, const char *s, size_t len);
+int aieth__amdp_check_name(const char *what, const char *s, size_t len);
 
 /* ------------------------------------------- encoders: server replies */
 
 /* Each appends one reply to b and returns 0, AIETH_EINVAL (an argument
  * breaks a rule of the protocol) or AIETH_ENOMEM. */
-int amdp_enc_available(sbuf *b, int available);
-int amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g);
-int amdp_enc_mgr_device_bad(sbuf *b, const char *server_device);
-int amdp_enc_max_mem(sbuf *b, uint64_t bytes);
-int amdp_enc_accepted(sbuf *b, int accepted);
-int amdp_enc_status(sbuf *b, uint8_t status);
+int aieth__amdp_enc_available(sbuf *b, int available);
+int aieth__amdp_enc_mgr_device_ok(sbuf *b, const amdp_geom *g);
+int aieth__amdp_enc_mgr_device_bad(sbuf *b, const char *server_device);
+int aieth__amdp_enc_max_mem(sbuf *b, uint64_t bytes);
+int aieth__amdp_enc_accepted(sbuf *b, int accepted);
+int aieth__amdp_enc_status(sbuf *b, uint8_t status);
 /* waitForTestHarness: status, from_aie, perf (4N words). rx may be NULL
  * for zeros. Or in three parts: head, the caller's image, tail. */
-int amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
-		     const uint64_t *perf, uint32_t nperf);
-int amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len);
-int amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf);
-int amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n);
-int amdp_enc_timeout(sbuf *b, uint64_t seconds); /* never 0 */
+int aieth__amdp_enc_wait_th(sbuf *b, uint8_t status, const uint8_t *rx, uint64_t rx_len,
+			    const uint64_t *perf, uint32_t nperf);
+int aieth__amdp_enc_wait_th_head(sbuf *b, uint8_t status, uint64_t rx_len);
+int aieth__amdp_enc_wait_th_tail(sbuf *b, const uint64_t *perf, uint32_t nperf);
+int aieth__amdp_enc_graphs(sbuf *b, const uint8_t *started, uint32_t n);
+int aieth__amdp_enc_timeout(sbuf *b, uint64_t seconds); /* never 0 */
 /* The file return: a count, then per file a head (name, length) and the
  * contents; names must be plain base names. */
-int amdp_enc_files_count(sbuf *b, uint64_t nfiles);
-int amdp_enc_file_head(sbuf *b, const char *name, uint64_t len);
-int amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len);
+int aieth__amdp_enc_files_count(sbuf *b, uint64_t nfiles);
+int aieth__amdp_enc_file_head(sbuf *b, const char *name, uint64_t len);
+int aieth__amdp_enc_file(sbuf *b, const char *name, const uint8_t *data, uint64_t len);
 
 /* ------------------------------------------ encoders: client requests */
 
 /* H2 ack and H3: nfiles config files (name[i], data[i], len[i]). */
-int amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
-		   const uint8_t *const *data, const uint64_t *len);
-int amdp_enc_req_mgr_device(sbuf *b, const char *device);
-int amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs, const char *const *graphs,
-		     const uint8_t *started, uint32_t nkernels, const char *const *kernels,
-		     const char *xclbin_name, const uint8_t *xclbin, uint64_t xclbin_len);
-int amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes);
+int aieth__amdp_enc_hello(sbuf *b, int ack, uint32_t nfiles, const char *const *name,
+			  const uint8_t *const *data, const uint64_t *len);
+int aieth__amdp_enc_req_mgr_device(sbuf *b, const char *device);
+int aieth__amdp_enc_req_mgr(sbuf *b, uint32_t dev_index, uint32_t ngraphs,
+			    const char *const *graphs, const uint8_t *started, uint32_t nkernels,
+			    const char *const *kernels, const char *xclbin_name,
+			    const uint8_t *xclbin, uint64_t xclbin_len);
+int aieth__amdp_enc_req_run_bytes(sbuf *b, uint64_t txn_bytes);
 /* Steps 3-8; to_aie may be NULL (then only the length goes in, and the
- * caller sends the image and then amdp_enc_req_run_tail). */
-int amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout, const uint64_t *cfg,
-		     uint32_t ncfg, const uint8_t *to_aie, uint64_t to_aie_len,
-		     uint64_t from_aie_len);
-int amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len);
-int amdp_enc_req_query(sbuf *b, uint32_t id);
-int amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms);
-int amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations);
-int amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms);
-int amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds);
-int amdp_enc_req_get_timeout(sbuf *b);
-int amdp_enc_req_destroy(sbuf *b);
-int amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
-			     const uint8_t raw[AMDP_RTP_RAW]);
-int amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size);
+ * caller sends the image and then aieth__amdp_enc_req_run_tail). */
+int aieth__amdp_enc_req_run(sbuf *b, uint8_t mode, uint32_t id, uint32_t timeout,
+			    const uint64_t *cfg, uint32_t ncfg, const uint8_t *to_aie,
+			    uint64_t to_aie_len, uint64_t from_aie_len);
+int aieth__amdp_enc_req_run_tail(sbuf *b, uint64_t from_aie_len);
+int aieth__amdp_enc_req_query(sbuf *b, uint32_t id);
+int aieth__amdp_enc_req_wait_th(sbuf *b, uint32_t id, uint32_t timeout_ms);
+int aieth__amdp_enc_req_run_graph(sbuf *b, uint32_t graph, uint32_t iterations);
+int aieth__amdp_enc_req_wait_graph(sbuf *b, uint32_t timeout_ms);
+int aieth__amdp_enc_req_set_timeout(sbuf *b, uint64_t seconds);
+int aieth__amdp_enc_req_get_timeout(sbuf *b);
+int aieth__amdp_enc_req_destroy(sbuf *b);
+int aieth__amdp_enc_req_update_port(sbuf *b, uint32_t graph, const char *port,
+				    const uint8_t raw[AMDP_RTP_RAW]);
+int aieth__amdp_enc_req_read_port(sbuf *b, uint32_t graph, const char *port, uint32_t size);
 
 #endif /* AIETH_SERVER_AMD_PROTO_H */

@@ -14,7 +14,7 @@
  * made only with the manager) up to AMD_LOG_LINES_MAX lines and
  * AMD_LOG_BYTES_MAX bytes; later lines are counted and the file ends with
  * "... N more lines not kept". Nothing a client sent is written raw: its
- * strings go through amd_log_q (quoted, escaped, cut) and every byte of a
+ * strings go through aieth__amd_log_q (quoted, escaped, cut) and every byte of a
  * line outside printable ASCII is written as \xNN, so a line is one line.
  * Only the connection's own thread writes here.
  */
@@ -29,7 +29,7 @@
 #include "util/path.h"
 #include "util/text.h"
 
-const char *amd_log_q(const char *s, char out[AMD_LOG_Q])
+const char *aieth__amd_log_q(const char *s, char out[AMD_LOG_Q])
 {
 	size_t n;
 	out[0] = '"';
@@ -71,7 +71,7 @@ static int reserve(amd_slog *l, size_t more)
 	return 0;
 }
 
-void amd_log(amd_conn *c, const char *level, const char *fmt, ...)
+void aieth__amd_log(amd_conn *c, const char *level, const char *fmt, ...)
 {
 	static const char hx[] = "0123456789abcdef";
 	amd_slog *l = &c->log;
@@ -116,7 +116,7 @@ void amd_log(amd_conn *c, const char *level, const char *fmt, ...)
 	l->lines++;
 }
 
-int amd_log_write(amd_conn *c)
+int aieth__amd_log_write(amd_conn *c)
 {
 	amd_slog *l = &c->log;
 	char tail[AMD_LOG_LINE_MAX], *path;
@@ -134,15 +134,15 @@ int amd_log_write(amd_conn *c)
 	}
 	/* room for the tail was kept: reserve never grows past it */
 	if (reserve(l, n + 1)) {
-		srv_log(c->s, "amd %s: session %s: %s: out of memory", c->peer, c->x->id,
-			AMD_LOG_NAME);
+		aieth__srv_log(c->s, "amd %s: session %s: %s: out of memory", c->peer, c->x->id,
+			       AMD_LOG_NAME);
 		return -1;
 	}
 	if (n)
 		memcpy(l->p + l->len, tail, n);
 	if (!(path = aieth__path_join(c->x->artdir, AMD_LOG_NAME))) {
-		srv_log(c->s, "amd %s: session %s: %s: out of memory", c->peer, c->x->id,
-			AMD_LOG_NAME);
+		aieth__srv_log(c->s, "amd %s: session %s: %s: out of memory", c->peer, c->x->id,
+			       AMD_LOG_NAME);
 		return -1;
 	}
 	/* written whole each time (destroy, then the end): the tail is not
@@ -150,11 +150,12 @@ int amd_log_write(amd_conn *c)
 	rc = aieth__write_atomic(path, l->p ? l->p : "", l->len + n);
 	free(path);
 	if (rc)
-		srv_log(c->s, "amd %s: session %s: %s", c->peer, c->x->id, aieth_error_message());
+		aieth__srv_log(c->s, "amd %s: session %s: %s", c->peer, c->x->id,
+			       aieth_error_message());
 	return rc ? -1 : 0;
 }
 
-void amd_sesslog_free(amd_conn *c)
+void aieth__amd_sesslog_free(amd_conn *c)
 {
 	free(c->log.p);
 	memset(&c->log, 0, sizeof c->log);

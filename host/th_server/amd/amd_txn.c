@@ -2,7 +2,7 @@
 /*
  * amd_txn.c - the transactions of a connection of AMD's protocol
  * (amd_conn_internal.h): accepted by the memory budget, checked
- * (amdp_txn_check: a failure is answered TIMEOUT with zeros), the TX image
+ * (aieth__amdp_txn_check: a failure is answered TIMEOUT with zeros), the TX image
  * received into its srv_txn, run back to back by a runner thread, any
  * pending id queried or fetched, each result kept until fetched.
  */
@@ -57,24 +57,26 @@ static void txn_log(amd_conn *c, const amd_txn *p, uint8_t sent, uint32_t waited
 		 p->id, mode_name(p->mode), (unsigned long long)p->tx_len,
 		 (unsigned long long)p->rx_len);
 	if (p->bad) {
-		amd_log(c, "WARNING", "%s: refused by the checks (%s), %s", what, p->why,
-			sent ? "answered TIMEOUT with zeros" : "never fetched");
+		aieth__amd_log(c, "WARNING", "%s: refused by the checks (%s), %s", what, p->why,
+			       sent ? "answered TIMEOUT with zeros" : "never fetched");
 	} else if (!sent) {
-		amd_log(c, "WARNING", "%s: never fetched, dropped at the end of the session (%s)",
-			what, st[p->st < 5 ? p->st : 0]);
+		aieth__amd_log(c, "WARNING",
+			       "%s: never fetched, dropped at the end of the session (%s)", what,
+			       st[p->st < 5 ? p->st : 0]);
 	} else if (p->st == AMDP_ST_READY || p->st == AMDP_ST_RUNNING) {
-		amd_log(c, "WARNING",
-			"%s: TIMEOUT: the wait of %u ms ended before the device "
-			"(answered with zeros; its result is dropped)",
-			what, waited_ms);
+		aieth__amd_log(c, "WARNING",
+			       "%s: TIMEOUT: the wait of %u ms ended before the device "
+			       "(answered with zeros; its result is dropped)",
+			       what, waited_ms);
 	} else if (sent == AMDP_ST_DONE) {
-		amd_log(c, "INFO", "%s: DONE in %llu cycles (th_server's %s)", what,
-			(unsigned long long)aieth_dev_txn_total_cycles(t->dev), t->id);
+		aieth__amd_log(c, "INFO", "%s: DONE in %llu cycles (th_server's %s)", what,
+			       (unsigned long long)aieth_dev_txn_total_cycles(t->dev), t->id);
 	} else {
-		amd_log(c, "WARNING", "%s: TIMEOUT (th_server's %s): %s", what, t ? t->id : "-",
-			!t          ? ""
-			: t->failed ? t->msg
-				    : srv_txn_message(t));
+		aieth__amd_log(c, "WARNING", "%s: TIMEOUT (th_server's %s): %s", what,
+			       t ? t->id : "-",
+			       !t          ? ""
+			       : t->failed ? t->msg
+					   : aieth__srv_txn_message(t));
 	}
 }
 
@@ -88,13 +90,13 @@ static void txn_remove_locked(amd_conn *c, amd_txn *p)
 	if (*pp)
 		*pp = p->next;
 	if (p->t)
-		srv_txn_retire(c->s, c->x, p->t);
+		aieth__srv_txn_retire(c->s, c->x, p->t);
 	free(p);
 }
 
 /* The device timeout of one transaction: the watchdog (board time on the
  * emulated board). */
-uint32_t amd_txn_limit_ms(amd_conn *c)
+uint32_t aieth__amd_txn_limit_ms(amd_conn *c)
 {
 	uint64_t ms = c->timeout_s * 1000;
 	return ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
@@ -119,11 +121,12 @@ static void *runner_main(void *arg)
 		p->st = AMDP_ST_RUNNING;
 		t = p->t;
 		pthread_mutex_unlock(&c->mu);
-		rc = srv_txn_run(c->s, c->x, t, amd_txn_limit_ms(c));
+		rc = aieth__srv_txn_run(c->s, c->x, t, aieth__amd_txn_limit_ms(c));
 		ok = rc == AIETH_OK && aieth_dev_txn_status(t->dev) == AIETH_TXN_DONE;
 		if (!ok)
-			srv_log(c->s, "amd %s: session %s: transaction %u: %s", c->peer, c->x->id,
-				p->id, rc ? aieth_error_message() : srv_txn_message(t));
+			aieth__srv_log(c->s, "amd %s: session %s: transaction %u: %s", c->peer,
+				       c->x->id, p->id,
+				       rc ? aieth_error_message() : aieth__srv_txn_message(t));
 		pthread_mutex_lock(&c->mu);
 		p->st = ok ? AMDP_ST_DONE : AMDP_ST_TIMEOUT;
 		if (p->abandoned)
@@ -136,7 +139,7 @@ static void *runner_main(void *arg)
 
 /* The runner: started with the session, it runs the transactions in
  * their order. */
-int amd_txn_start(amd_conn *c)
+int aieth__amd_txn_start(amd_conn *c)
 {
 	if (pthread_create(&c->runner, NULL, runner_main, c))
 		return -1;
@@ -145,7 +148,7 @@ int amd_txn_start(amd_conn *c)
 }
 
 /* The runner ends after the transaction it runs; the others are dropped. */
-void amd_txn_stop(amd_conn *c)
+void aieth__amd_txn_stop(amd_conn *c)
 {
 	if (c->runner_on) {
 		pthread_mutex_lock(&c->mu);
@@ -162,10 +165,10 @@ void amd_txn_stop(amd_conn *c)
 		txn_remove_locked(c, c->txns);
 	}
 	if (c->cur) {
-		amd_log(c, "ERROR", "transaction %u: %s: its upload broke off", c->cur->id,
-			mode_name(c->cur->mode));
+		aieth__amd_log(c, "ERROR", "transaction %u: %s: its upload broke off", c->cur->id,
+			       mode_name(c->cur->mode));
 		if (c->cur->t)
-			srv_txn_drop(c->s, c->x, c->cur->t);
+			aieth__srv_txn_drop(c->s, c->x, c->cur->t);
 	}
 	free(c->cur);
 	c->cur = NULL;
@@ -173,9 +176,9 @@ void amd_txn_stop(amd_conn *c)
 
 /* runTestHarness step 1: the budget decides (research §4.2: on 0 the
  * request ends, the session goes on). */
-int amd_txn_run_bytes(amd_conn *c)
+int aieth__amd_txn_run_bytes(amd_conn *c)
 {
-	uint64_t img = c->dec.msg.txn_bytes - amdp_txn_bytes(c->dec.geom.n, 0, 0);
+	uint64_t img = c->dec.msg.txn_bytes - aieth__amdp_txn_bytes(c->dec.geom.n, 0, 0);
 	unsigned pending = 0;
 	uint64_t used;
 	amd_txn *p;
@@ -184,34 +187,36 @@ int amd_txn_run_bytes(amd_conn *c)
 	for (p = c->txns; p; p = p->next)
 		pending++;
 	pthread_mutex_unlock(&c->mu);
-	ok = srv_txn_room(c->s, img, &used) && pending < SRV_TXNS_MAX;
+	ok = aieth__srv_txn_room(c->s, img, &used) && pending < SRV_TXNS_MAX;
 	if (!ok)
-		srv_log(c->s,
+		aieth__srv_log(
+			c->s,
 			"amd %s: session %s: transaction of %llu image bytes refused "
 			"(accepted = 0): %u pending (limit %d), %llu of the --max-memory %llu MiB "
 			"in use",
 			c->peer, c->x->id, (unsigned long long)img, pending, SRV_TXNS_MAX,
 			(unsigned long long)used, (unsigned long long)(c->s->limits.mem_max >> 20));
 	if (!ok)
-		amd_log(c, "WARNING",
+		aieth__amd_log(
+			c, "WARNING",
 			"request runTestHarness: %llu bytes: accepted = 0 (%u "
 			"transactions pending, %llu of the --max-memory budget of %llu bytes in use)",
 			(unsigned long long)c->dec.msg.txn_bytes, pending, (unsigned long long)used,
 			(unsigned long long)c->s->limits.mem_max);
-	amdp_enc_accepted(&c->out, ok);
-	if (amd_io_flush(c))
+	aieth__amdp_enc_accepted(&c->out, ok);
+	if (aieth__amd_io_flush(c))
 		return -1;
-	amdp_dec_continue(&c->dec, ok);
+	aieth__amdp_dec_continue(&c->dec, ok);
 	return 0;
 }
 
 /* The transaction being uploaded, once its cfg words are in: checked,
  * then its srv_txn made (the TX image lands in t->txbuf). NULL sink: the
  * image is read and dropped. -1: the session ends (a duplicate id). */
-int amd_txn_begin(amd_conn *c, uint8_t **sink)
+int aieth__amd_txn_begin(amd_conn *c, uint8_t **sink)
 {
 	amdp_msg *m = &c->dec.msg;
-	uint64_t rx = m->txn_bytes - amdp_txn_bytes(c->dec.geom.n, m->to_aie_len, 0);
+	uint64_t rx = m->txn_bytes - aieth__amdp_txn_bytes(c->dec.geom.n, m->to_aie_len, 0);
 	amd_txn *p;
 	srv_txn_req q;
 	char msg[512];
@@ -240,11 +245,11 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 	/* from_aie's length is what the announced count leaves (the decoder
 	 * checks the field against it) */
 	m->from_aie_len = rx;
-	if (amdp_txn_check(&c->dec.geom, m)) {
-		srv_log(c->s,
-			"amd %s: session %s: transaction %u refused, answered TIMEOUT with "
-			"zeros: %s",
-			c->peer, c->x->id, m->id, aieth_error_message());
+	if (aieth__amdp_txn_check(&c->dec.geom, m)) {
+		aieth__srv_log(c->s,
+			       "amd %s: session %s: transaction %u refused, answered TIMEOUT with "
+			       "zeros: %s",
+			       c->peer, c->x->id, m->id, aieth_error_message());
 		snprintf(p->why, sizeof p->why, "%s", aieth_error_message());
 		p->bad = 1;
 		return 0;
@@ -260,39 +265,40 @@ int amd_txn_begin(amd_conn *c, uint8_t **sink)
 		return 0;
 	}
 	memcpy(q.cfg, m->cfg, m->ncfg * sizeof *q.cfg);
-	if (srv_txn_new(c->s, c->x, &q, &p->t, msg, sizeof msg) != SRV_T_OK) {
-		srv_log(c->s, "amd %s: session %s: transaction %u answered TIMEOUT with zeros: %s",
-			c->peer, c->x->id, m->id, msg);
+	if (aieth__srv_txn_new(c->s, c->x, &q, &p->t, msg, sizeof msg) != SRV_T_OK) {
+		aieth__srv_log(c->s,
+			       "amd %s: session %s: transaction %u answered TIMEOUT with zeros: %s",
+			       c->peer, c->x->id, m->id, msg);
 		snprintf(p->why, sizeof p->why, "%.500s", msg);
 		p->bad = 1;
 		p->t = NULL;
 	} else {
 		/* run_summary.json names it by the client's id too */
-		srv_txn_set_amd_id(c->s, p->t, m->id);
+		aieth__srv_txn_set_amd_id(c->s, p->t, m->id);
 		*sink = p->t->txbuf;
 	}
 	free(q.cfg);
 	return 0;
 }
 
-int amd_txn_run(amd_conn *c)
+int aieth__amd_txn_run(amd_conn *c)
 {
 	amd_txn *p, **pp;
 	if (!c->cur) {
 		uint8_t *sink;
-		if (amd_txn_begin(c, &sink))
+		if (aieth__amd_txn_begin(c, &sink))
 			return -1;
 	}
 	p = c->cur;
 	c->cur = NULL;
-	amd_log(c, "INFO",
-		"request runTestHarness: transaction %u, %s, %llu bytes to the AIE, "
-		"%llu from it%s",
-		p->id, mode_name(p->mode), (unsigned long long)p->tx_len,
-		(unsigned long long)p->rx_len,
-		p->bad ? " (refused by the checks: its wait "
-			 "answers TIMEOUT with zeros)"
-		       : "");
+	aieth__amd_log(c, "INFO",
+		       "request runTestHarness: transaction %u, %s, %llu bytes to the AIE, "
+		       "%llu from it%s",
+		       p->id, mode_name(p->mode), (unsigned long long)p->tx_len,
+		       (unsigned long long)p->rx_len,
+		       p->bad ? " (refused by the checks: its wait "
+				"answers TIMEOUT with zeros)"
+			      : "");
 	if (p->bad) {
 		char why[sizeof p->why + 64];
 		p->st = AMDP_ST_TIMEOUT;
@@ -300,13 +306,15 @@ int amd_txn_run(amd_conn *c)
 			 "refused by th_server's checks (answered TIMEOUT with "
 			 "zeros): %s",
 			 p->why);
-		if (srv_txn_refused(c->s, c->x, p->id, c->dec.geom.n, p->tx_len, p->rx_len, why))
-			srv_log(c->s,
+		if (aieth__srv_txn_refused(c->s, c->x, p->id, c->dec.geom.n, p->tx_len, p->rx_len,
+					   why))
+			aieth__srv_log(
+				c->s,
 				"amd %s: session %s: transaction %u: not in run_summary.json: %s",
 				c->peer, c->x->id, p->id, aieth_error_message());
 	} else {
 		/* its TX image is in (received straight into txbuf) */
-		srv_txn_tx_got(c->s, p->t, p->t->tx_size);
+		aieth__srv_txn_tx_got(c->s, p->t, p->t->tx_size);
 	}
 	pthread_mutex_lock(&c->mu);
 	for (pp = &c->txns; *pp; pp = &(*pp)->next)
@@ -317,7 +325,7 @@ int amd_txn_run(amd_conn *c)
 	return 0;
 }
 
-int amd_txn_query(amd_conn *c, uint32_t id)
+int aieth__amd_txn_query(amd_conn *c, uint32_t id)
 {
 	amd_txn *p;
 	uint8_t st;
@@ -330,13 +338,13 @@ int amd_txn_query(amd_conn *c, uint32_t id)
 		snprintf(c->why, sizeof c->why, "queryTransactionStatus: no transaction %u", id);
 		return -1;
 	}
-	amd_log(c, "INFO", "request queryTransactionStatus: transaction %u: %s", id,
-		st == AMDP_ST_DONE      ? "DONE"
-		: st == AMDP_ST_TIMEOUT ? "TIMEOUT"
-		: st == AMDP_ST_RUNNING ? "RUNNING"
-					: "READY");
-	amdp_enc_status(&c->out, st);
-	return amd_io_flush(c);
+	aieth__amd_log(c, "INFO", "request queryTransactionStatus: transaction %u: %s", id,
+		       st == AMDP_ST_DONE      ? "DONE"
+		       : st == AMDP_ST_TIMEOUT ? "TIMEOUT"
+		       : st == AMDP_ST_RUNNING ? "RUNNING"
+					       : "READY");
+	aieth__amdp_enc_status(&c->out, st);
+	return aieth__amd_io_flush(c);
 }
 
 /* waitForTestHarness's TIMEOUT: rx_len zero bytes and 4N zero perf
@@ -350,28 +358,29 @@ static int send_timeout(amd_conn *c, uint64_t rx_len)
 	sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 	uint64_t left = rx_len;
 	int rc, first = 1;
-	if (amdp_enc_wait_th_head(&c->out, AMDP_ST_TIMEOUT, rx_len) ||
-	    amdp_enc_wait_th_tail(&tail, NULL, 4 * c->dec.geom.n) || c->out.oom || tail.oom) {
+	if (aieth__amdp_enc_wait_th_head(&c->out, AMDP_ST_TIMEOUT, rx_len) ||
+	    aieth__amdp_enc_wait_th_tail(&tail, NULL, 4 * c->dec.geom.n) || c->out.oom ||
+	    tail.oom) {
 		snprintf(c->why, sizeof c->why, "out of memory building a reply");
-		sb_reset(&c->out);
-		sb_free(&tail);
+		aieth__sb_reset(&c->out);
+		aieth__sb_free(&tail);
 		return -1;
 	}
 	do {
 		size_t k = left < sizeof zeros ? (size_t)left : sizeof zeros;
 		left -= k;
-		rc = amd_io_send(c, first ? c->out.u : NULL, first ? c->out.n : 0, zeros, k,
-				 left ? NULL : tail.u, left ? 0 : tail.n);
+		rc = aieth__amd_io_send(c, first ? c->out.u : NULL, first ? c->out.n : 0, zeros, k,
+					left ? NULL : tail.u, left ? 0 : tail.n);
 		first = 0;
 	} while (!rc && left);
-	sb_reset(&c->out);
-	sb_free(&tail);
+	aieth__sb_reset(&c->out);
+	aieth__sb_free(&tail);
 	return rc;
 }
 
 /* waitForTestHarness: any pending id; T ms at most (0: until the device
  * is done, bounded by the transaction's own limit). */
-int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
+int aieth__amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 {
 	int64_t t0 = srv_now_ms();
 	amd_txn *p;
@@ -388,7 +397,7 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	while (p->st == AMDP_ST_READY || p->st == AMDP_ST_RUNNING) {
 		struct timespec ts = srv_deadline(CLOCK_REALTIME, 100);
 		int64_t now = srv_now_ms();
-		if ((tmo && now - t0 >= tmo) || amd_io_dying(c))
+		if ((tmo && now - t0 >= tmo) || aieth__amd_io_dying(c))
 			break;
 		c->last_ms = now; /* a wait in progress keeps the session */
 		pthread_cond_timedwait(&c->cv, &c->mu, &ts);
@@ -399,10 +408,10 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 		/* the wait ended first: TIMEOUT with zeros; the device's result
 		 * will be dropped */
 		pthread_mutex_unlock(&c->mu);
-		amd_log(c, "INFO",
-			"request waitForTestHarness: transaction %u, timeout %u ms: "
-			"TIMEOUT",
-			id, tmo);
+		aieth__amd_log(c, "INFO",
+			       "request waitForTestHarness: transaction %u, timeout %u ms: "
+			       "TIMEOUT",
+			       id, tmo);
 		txn_log(c,
 			&(amd_txn){.id = p->id,
 				   .mode = p->mode,
@@ -424,22 +433,23 @@ int amd_txn_wait(amd_conn *c, uint32_t id, uint32_t tmo)
 	pthread_mutex_unlock(&c->mu);
 	{
 		uint8_t sent = st == AMDP_ST_DONE && p->t ? AMDP_ST_DONE : AMDP_ST_TIMEOUT;
-		amd_log(c, "INFO", "request waitForTestHarness: transaction %u, timeout %u ms: %s",
-			id, tmo, sent == AMDP_ST_DONE ? "DONE" : "TIMEOUT");
+		aieth__amd_log(c, "INFO",
+			       "request waitForTestHarness: transaction %u, timeout %u ms: %s", id,
+			       tmo, sent == AMDP_ST_DONE ? "DONE" : "TIMEOUT");
 		txn_log(c, p, sent, 0);
 	}
 	if (st == AMDP_ST_DONE && p->t) {
 		sbuf tail = SB_INIT(AMDP_MAX_REPLY);
 		size_t nperf = 0;
 		const uint64_t *perf = aieth_dev_txn_perf(p->t->dev, &nperf);
-		rc = amdp_enc_wait_th_head(&c->out, AMDP_ST_DONE, p->rx_len) ||
+		rc = aieth__amdp_enc_wait_th_head(&c->out, AMDP_ST_DONE, p->rx_len) ||
 		     nperf != 4u * c->dec.geom.n ||
-		     amdp_enc_wait_th_tail(&tail, perf, 4 * c->dec.geom.n);
+		     aieth__amdp_enc_wait_th_tail(&tail, perf, 4 * c->dec.geom.n);
 		if (!rc)
-			rc = amd_io_send(c, c->out.u, c->out.n, p->t->rxbuf, (size_t)p->rx_len,
-					 tail.u, tail.n);
-		sb_reset(&c->out);
-		sb_free(&tail);
+			rc = aieth__amd_io_send(c, c->out.u, c->out.n, p->t->rxbuf,
+						(size_t)p->rx_len, tail.u, tail.n);
+		aieth__sb_reset(&c->out);
+		aieth__sb_free(&tail);
 	} else {
 		rc = send_timeout(c, p->rx_len);
 	}

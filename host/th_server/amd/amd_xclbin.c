@@ -17,9 +17,9 @@
 #include "th_server/amd/amd_conn_internal.h"
 #include "util/path.h"
 
-int amd_xclbin_begin(amd_conn *c, uint64_t len)
+int aieth__amd_xclbin_begin(amd_conn *c, uint64_t len)
 {
-	aieth_server *s = c->s;
+	aieth__server *s = c->s;
 	char msg[300];
 	unsigned evicted = 0;
 
@@ -34,17 +34,17 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 			 (unsigned long long)len, (unsigned long long)(s->cache.xclbin_max >> 20));
 		return -1;
 	}
-	if (srv_xclbin_reserve(s, len, &evicted, msg, sizeof msg)) {
+	if (aieth__srv_xclbin_reserve(s, len, &evicted, msg, sizeof msg)) {
 		snprintf(c->why, sizeof c->why, "xclbin of %llu bytes refused: %s",
 			 (unsigned long long)len, msg);
 		return -1;
 	}
 	c->xlen = len;
 	if (evicted)
-		srv_log(s,
-			"xclbin cache: %u older designs evicted to make room for an AMD "
-			"client's xclbin (the limit is --xclbin-cache-mib %llu)",
-			evicted, (unsigned long long)(s->cache.max >> 20));
+		aieth__srv_log(s,
+			       "xclbin cache: %u older designs evicted to make room for an AMD "
+			       "client's xclbin (the limit is --xclbin-cache-mib %llu)",
+			       evicted, (unsigned long long)(s->cache.max >> 20));
 	c->xpath = aieth__path_join(s->work_dir, "amd-xclbin.XXXXXX");
 	if (!c->xpath || (c->xfd = mkstemp(c->xpath)) < 0) {
 		snprintf(c->why, sizeof c->why, "xclbin: cannot create a scratch file in %s: %s",
@@ -58,7 +58,7 @@ int amd_xclbin_begin(amd_conn *c, uint64_t len)
 	return 0;
 }
 
-uint64_t amd_xclbin_due(const amd_conn *c) { return c->xlen - c->xoff; }
+uint64_t aieth__amd_xclbin_due(const amd_conn *c) { return c->xlen - c->xoff; }
 
 /* The file removed (a write failed or the connection ended). */
 static void drop_file(amd_conn *c)
@@ -73,7 +73,7 @@ static void drop_file(amd_conn *c)
 	}
 }
 
-void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n)
+void aieth__amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n)
 {
 	size_t done = 0;
 	while (!c->xerr && done < n) {
@@ -82,7 +82,8 @@ void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n)
 			continue;
 		if (w <= 0) {
 			c->xerr = w < 0 ? errno : ENOSPC;
-			srv_log(c->s,
+			aieth__srv_log(
+				c->s,
 				"amd %s: xclbin: cannot write its scratch file in %s at byte "
 				"%llu of %llu: %s; the connection closes after the manager request",
 				c->peer, c->s->work_dir, (unsigned long long)(c->xoff + done),
@@ -99,7 +100,7 @@ void amd_xclbin_take(amd_conn *c, const uint8_t *p, size_t n)
 	}
 }
 
-int amd_xclbin_check(amd_conn *c)
+int aieth__amd_xclbin_check(amd_conn *c)
 {
 	if (!c->xerr)
 		return 0;
@@ -110,10 +111,10 @@ int amd_xclbin_check(amd_conn *c)
 	return -1;
 }
 
-void amd_xclbin_end(amd_conn *c)
+void aieth__amd_xclbin_end(amd_conn *c)
 {
 	drop_file(c);
 	if (c->xlen)
-		srv_xclbin_unreserve(c->s, c->xlen);
+		aieth__srv_xclbin_unreserve(c->s, c->xlen);
 	c->xlen = 0;
 }

@@ -32,41 +32,41 @@ static unsigned x_status(srv_x_result x)
 	}
 }
 
-enum MHD_Result http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-				     unsigned long long len, int have_len)
+enum MHD_Result aieth__http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
+					    unsigned long long len, int have_len)
 {
 	const char *ct =
 		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 	char msg[512];
 	srv_x_result xr;
 	if (!have_len)
-		return http_reply_err(c, r, 411, NULL,
-				      "PUT %s: the xclbin needs a Content-Length "
-				      "(no chunked upload)",
-				      r->path);
+		return aieth__http_reply_err(c, r, 411, NULL,
+					     "PUT %s: the xclbin needs a Content-Length "
+					     "(no chunked upload)",
+					     r->path);
 	if (!len)
-		return http_reply_err(c, r, 400, NULL, "PUT %s: an empty body is no xclbin",
-				      r->path);
+		return aieth__http_reply_err(c, r, 400, NULL, "PUT %s: an empty body is no xclbin",
+					     r->path);
 	if (!ct || strcmp(ct, "application/octet-stream"))
-		return http_reply_err(c, r, 415, NULL,
-				      "Content-Type: application/octet-stream is needed");
+		return aieth__http_reply_err(c, r, 415, NULL,
+					     "Content-Type: application/octet-stream is needed");
 	if (!(r->xup = calloc(1, sizeof *r->xup)))
-		return http_reply_err(c, r, 500, NULL, "xclbin upload: out of memory");
+		return aieth__http_reply_err(c, r, 500, NULL, "xclbin upload: out of memory");
 	/* the limits come from Content-Length: nothing is read past them */
-	xr = srv_xclbin_begin(s, r->route.sha, srv_xclbin_owner(s, r->who), len, r->xup, msg,
-			      sizeof msg);
+	xr = aieth__srv_xclbin_begin(s, r->route.sha, aieth__srv_xclbin_owner(s, r->who), len,
+				     r->xup, msg, sizeof msg);
 	if (xr) {
 		free(r->xup);
 		r->xup = NULL;
-		return http_reply_err(c, r, x_status(xr), NULL, "%s", msg);
+		return aieth__http_reply_err(c, r, x_status(xr), NULL, "%s", msg);
 	}
 	return MHD_YES;
 }
 
-void http_xclbin_drop(req_ctx *r)
+void aieth__http_xclbin_drop(req_ctx *r)
 {
 	if (r->xup) {
-		srv_xclbin_abort(r->xup);
+		aieth__srv_xclbin_abort(r->xup);
 		free(r->xup);
 		r->xup = NULL;
 	}
@@ -80,7 +80,7 @@ static enum MHD_Result reply_fd(struct MHD_Connection *c, req_ctx *r, int fd, ui
 	enum MHD_Result ret;
 	if (!resp) {
 		close(fd);
-		return http_reply_err(c, r, 500, NULL, "reply: out of memory");
+		return aieth__http_reply_err(c, r, 500, NULL, "reply: out of memory");
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	ret = MHD_queue_response(c, 200, resp);
@@ -91,21 +91,22 @@ static enum MHD_Result reply_fd(struct MHD_Connection *c, req_ctx *r, int fd, ui
 	return ret;
 }
 
-enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	char msg[600];
 	if (!strcmp(r->method, "HEAD")) {
 		/* another token's design is answered as a missing one */
-		int fd = srv_xclbin_open(s, r->route.sha, srv_xclbin_owner(s, r->who));
+		int fd =
+			aieth__srv_xclbin_open(s, r->route.sha, aieth__srv_xclbin_owner(s, r->who));
 		if (fd < 0)
-			return http_reply_err(c, r, 404, NULL, "xclbin %s: not in the cache",
-					      r->route.sha);
+			return aieth__http_reply_err(c, r, 404, NULL, "xclbin %s: not in the cache",
+						     r->route.sha);
 		{
 			struct stat st;
 			if (fstat(fd, &st)) {
 				close(fd);
-				return http_reply_err(c, r, 500, NULL, "xclbin %s: %s",
-						      r->route.sha, strerror(errno));
+				return aieth__http_reply_err(c, r, 500, NULL, "xclbin %s: %s",
+							     r->route.sha, strerror(errno));
 			}
 			return reply_fd(c, r, fd, (uint64_t)st.st_size, "application/octet-stream");
 		}
@@ -118,28 +119,32 @@ enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *
 		srv_x_result xr;
 		uint64_t bytes;
 		if (!u)
-			return http_reply_err(c, r, 500, NULL, "xclbin upload: no upload state");
+			return aieth__http_reply_err(c, r, 500, NULL,
+						     "xclbin upload: no upload state");
 		bytes = u->want;
-		xr = srv_xclbin_commit(s, u, &created, msg, sizeof msg);
+		xr = aieth__srv_xclbin_commit(s, u, &created, msg, sizeof msg);
 		if (u->evicted)
-			srv_log(s,
+			aieth__srv_log(
+				s,
 				"xclbin cache: %u older designs evicted to make room (the limit "
 				"is --xclbin-cache-mib %llu)",
 				u->evicted, (unsigned long long)(s->cache.max >> 20));
 		if (u->index_failed)
-			srv_log(s, "xclbin cache: who may see %s is not kept across a restart: %s",
+			aieth__srv_log(
+				s, "xclbin cache: who may see %s is not kept across a restart: %s",
 				r->route.sha, u->errmsg);
 		free(u);
 		r->xup = NULL;
 		if (xr)
-			return http_reply_err(c, r, x_status(xr), NULL, "%s", msg);
-		srv_log(s, "xclbin %s: %s (%llu bytes)", r->route.sha,
-			created ? "stored" : "already in the cache", (unsigned long long)bytes);
+			return aieth__http_reply_err(c, r, x_status(xr), NULL, "%s", msg);
+		aieth__srv_log(s, "xclbin %s: %s (%llu bytes)", r->route.sha,
+			       created ? "stored" : "already in the cache",
+			       (unsigned long long)bytes);
 		o = json_object_new_object();
 		json_object_object_add(o, "sha256", json_object_new_string(r->route.sha));
 		json_object_object_add(o, "bytes", json_object_new_uint64(bytes));
 		json_object_object_add(o, "stored", json_object_new_boolean(created));
-		return http_reply_json(c, r, created ? 201 : 200, o);
+		return aieth__http_reply_json(c, r, created ? 201 : 200, o);
 	}
 }
 
@@ -155,7 +160,7 @@ static enum MHD_Result artifact_list(struct MHD_Connection *c, req_ctx *r, int d
 		close(dfd);
 	while (d && (de = readdir(d)) && n < ARTIFACTS_MAX) {
 		struct json_object *f;
-		if (!srv_artifact_name_ok(de->d_name) ||
+		if (!aieth__srv_artifact_name_ok(de->d_name) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
 		f = json_object_new_object();
@@ -168,28 +173,28 @@ static enum MHD_Result artifact_list(struct MHD_Connection *c, req_ctx *r, int d
 		closedir(d);
 	o = json_object_new_object();
 	json_object_object_add(o, "artifacts", a);
-	return http_reply_json(c, r, 200, o);
+	return aieth__http_reply_json(c, r, 200, o);
 }
 
-enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	struct stat st;
 	int dfd, fd = -1;
 	/* an ended session's files are final once its device has closed; the
-	 * folder is opened under the server's lock (srv_queue_artifacts) */
-	srv_l_result res = srv_queue_artifacts(s, r->route.sid, r->who, &dfd);
+	 * folder is opened under the server's lock (aieth__srv_queue_artifacts) */
+	srv_l_result res = aieth__srv_queue_artifacts(s, r->route.sid, r->who, &dfd);
 
 	if (res != SRV_L_OK)
-		return http_session_missing(c, r, res);
+		return aieth__http_session_missing(c, r, res);
 	if (r->route.kind == SRV_R_ARTIFACTS)
 		return artifact_list(c, r, dfd);
-	if (!srv_artifact_name_ok(r->route.name)) {
+	if (!aieth__srv_artifact_name_ok(r->route.name)) {
 		if (dfd >= 0)
 			close(dfd);
-		return http_reply_err(c, r, 400, NULL,
-				      "artifact \"%s\": a plain file name is "
-				      "needed ([A-Za-z0-9._-], not starting with '.')",
-				      r->route.name);
+		return aieth__http_reply_err(c, r, 400, NULL,
+					     "artifact \"%s\": a plain file name is "
+					     "needed ([A-Za-z0-9._-], not starting with '.')",
+					     r->route.name);
 	}
 	if (dfd >= 0) {
 		fd = openat(dfd, r->route.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -198,10 +203,10 @@ enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		if (fd >= 0)
 			close(fd);
-		return http_reply_err(c, r, 404, NULL,
-				      "session \"%s\": no artifact \"%s\" (GET "
-				      "/v1/sessions/%s/artifacts lists them)",
-				      r->route.sid, r->route.name, r->route.sid);
+		return aieth__http_reply_err(c, r, 404, NULL,
+					     "session \"%s\": no artifact \"%s\" (GET "
+					     "/v1/sessions/%s/artifacts lists them)",
+					     r->route.sid, r->route.name, r->route.sid);
 	}
 	return reply_fd(c, r, fd, (uint64_t)st.st_size, "application/octet-stream");
 }

@@ -19,7 +19,7 @@
 #include "th_server/srv_queue.h"
 #include "th_server/srv_stats.h"
 
-extern const unsigned srv_metric_codes[SRV_NCODES];
+extern const unsigned aieth__srv_metric_codes[SRV_NCODES];
 
 /* The HTTP connections open (s->conns), tracked so that no client without
  * a token can lock out one with a token (docs/server.md, "Connections"):
@@ -78,65 +78,67 @@ typedef struct {
 	size_t len, cap;
 } req_ctx;
 
-enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status, const char *type,
-			   const char *body, size_t len, const char *allow);
+enum MHD_Result aieth__http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				  const char *type, const char *body, size_t len,
+				  const char *allow);
 /* The same with one more header (hname: hvalue; NULL or "" value: none). */
-enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			       const char *type, const char *body, size_t len, const char *hname,
-			       const char *hvalue);
+enum MHD_Result aieth__http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				      const char *type, const char *body, size_t len,
+				      const char *hname, const char *hvalue);
 /* Takes o. */
-enum MHD_Result http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
-				    struct json_object *o, const char *hname, const char *hvalue);
+enum MHD_Result aieth__http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+					   struct json_object *o, const char *hname,
+					   const char *hvalue);
 /* Takes o. */
-enum MHD_Result http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
-				struct json_object *o);
+enum MHD_Result aieth__http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				       struct json_object *o);
 /* {"error": {"code", "message"}} with the code named after the status. */
-enum MHD_Result http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			       const char *allow, const char *fmt, ...) AIETH_PRINTF(5, 6);
+enum MHD_Result aieth__http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				      const char *allow, const char *fmt, ...) AIETH_PRINTF(5, 6);
 /* An aieth error code as an HTTP status. */
-unsigned http_status_of(int rc);
+unsigned aieth__http_status_of(int rc);
 
 /* The reply for a session of the route that is not there (SRV_L_NONE) or
  * another token's (SRV_L_FORBIDDEN). */
-enum MHD_Result http_session_missing(struct MHD_Connection *c, req_ctx *r, srv_l_result res);
+enum MHD_Result aieth__http_session_missing(struct MHD_Connection *c, req_ctx *r, srv_l_result res);
 /* The session of the route, checked for owner, refreshed, active and
- * referenced (srv_release after): NULL with a reply queued when it cannot
+ * referenced (aieth__srv_release after): NULL with a reply queued when it cannot
  * be used. */
-srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-			      enum MHD_Result *ret);
+srv_sess *aieth__http_active_session(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
+				     enum MHD_Result *ret);
 
-enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result aieth__http_health(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_metrics(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_session_create(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_session(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_graph(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 
-enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result aieth__http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 /* The head of PUT .../tx: MHD_YES with r->sess, r->txn set when the body
  * may stream into the TX image. */
-enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-				 unsigned long long len, int have_len);
+enum MHD_Result aieth__http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
+					unsigned long long len, int have_len);
 /* a piece of PUT .../tx's body into the TX image: -1 past its size, -2
  * when a streamed transaction's device gave up waiting for it */
-int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n);
-enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
-enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+int aieth__http_txn_tx_data(req_ctx *r, aieth__server *s, const char *data, size_t n);
+enum MHD_Result aieth__http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_txn(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
+enum MHD_Result aieth__http_rtp(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 /* http_validate.c: POST /v1/validate, the board health suite */
-enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result aieth__http_validate(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 
 /* http_sensors.c: GET /v1/sensors, the board's sensors (server/srv_sensors.h) */
-enum MHD_Result http_sensors(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result aieth__http_sensors(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 
 /* http_design.c: the design xclbin cache and the sessions' artifacts.
  * The head of PUT /v1/xclbins/SHA: MHD_YES with r->xup set when the body
  * may stream into the cache. */
-enum MHD_Result http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-				     unsigned long long len, int have_len);
-enum MHD_Result http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+enum MHD_Result aieth__http_xclbin_put_head(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
+					    unsigned long long len, int have_len);
+enum MHD_Result aieth__http_xclbin(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 /* A request that ends before its body did (the client went away). */
-void http_xclbin_drop(req_ctx *r);
-enum MHD_Result http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth_server *s);
+void aieth__http_xclbin_drop(req_ctx *r);
+enum MHD_Result aieth__http_artifacts(struct MHD_Connection *c, req_ctx *r, aieth__server *s);
 
 #endif

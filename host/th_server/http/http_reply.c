@@ -15,13 +15,13 @@
 #include "th_server/http/http_internal.h"
 
 /* status classes counted for the metrics */
-const unsigned srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 206, 400, 401, 403,
-					       404, 405, 409, 411, 413, 415, 416, 422,
-					       429, 431, 500, 501, 503, 504, 507};
+const unsigned aieth__srv_metric_codes[SRV_NCODES] = {200, 201, 202, 204, 206, 400, 401, 403,
+						      404, 405, 409, 411, 413, 415, 416, 422,
+						      429, 431, 500, 501, 503, 504, 507};
 
-enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			       const char *type, const char *body, size_t len, const char *hname,
-			       const char *hvalue)
+enum MHD_Result aieth__http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				      const char *type, const char *body, size_t len,
+				      const char *hname, const char *hvalue)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -46,34 +46,36 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, req_ctx *r, unsigned st
 	return ret;
 }
 
-enum MHD_Result http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status, const char *type,
-			   const char *body, size_t len, const char *allow)
+enum MHD_Result aieth__http_reply(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				  const char *type, const char *body, size_t len, const char *allow)
 {
-	return http_reply_hdr(c, r, status, type, body, len, MHD_HTTP_HEADER_ALLOW, allow);
+	return aieth__http_reply_hdr(c, r, status, type, body, len, MHD_HTTP_HEADER_ALLOW, allow);
 }
 
-enum MHD_Result http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
-				    struct json_object *o, const char *hname, const char *hvalue)
+enum MHD_Result aieth__http_reply_json_hdr(struct MHD_Connection *c, req_ctx *r, unsigned status,
+					   struct json_object *o, const char *hname,
+					   const char *hvalue)
 {
 	/* o NULL: its builder ran out of memory */
 	const char *text = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) : NULL;
 	enum MHD_Result ret;
 	if (!text) {
 		json_object_put(o);
-		return http_reply(
+		return aieth__http_reply(
 			c, r, 500, "application/json",
 			"{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}", 56,
 			NULL);
 	}
-	ret = http_reply_hdr(c, r, status, "application/json", text, strlen(text), hname, hvalue);
+	ret = aieth__http_reply_hdr(c, r, status, "application/json", text, strlen(text), hname,
+				    hvalue);
 	json_object_put(o);
 	return ret;
 }
 
-enum MHD_Result http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
-				struct json_object *o)
+enum MHD_Result aieth__http_reply_json(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				       struct json_object *o)
 {
-	return http_reply_json_hdr(c, r, status, o, NULL, NULL);
+	return aieth__http_reply_json_hdr(c, r, status, o, NULL, NULL);
 }
 
 static const char *code_name(unsigned status)
@@ -99,8 +101,8 @@ static const char *code_name(unsigned status)
 	}
 }
 
-enum MHD_Result http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned status,
-			       const char *allow, const char *fmt, ...)
+enum MHD_Result aieth__http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned status,
+				      const char *allow, const char *fmt, ...)
 {
 	char msg[1024];
 	struct json_object *o, *e;
@@ -119,13 +121,13 @@ enum MHD_Result http_reply_err(struct MHD_Connection *c, req_ctx *r, unsigned st
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	if (!text)
 		text = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
-	ret = http_reply(c, r, status, "application/json", text, strlen(text), allow);
+	ret = aieth__http_reply(c, r, status, "application/json", text, strlen(text), allow);
 	json_object_put(o);
 	return ret;
 }
 
 /* An aieth error code as an HTTP status. */
-unsigned http_status_of(int rc)
+unsigned aieth__http_status_of(int rc)
 {
 	switch (rc) {
 	case AIETH_EINVAL:

@@ -13,15 +13,15 @@
 #include "th_server/http/http_internal.h"
 #include "th_server/srv_sensors.h"
 
-enum MHD_Result http_sensors(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_sensors(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	char *text = NULL;
 	size_t len = 0;
 	enum MHD_Result ret;
-	if (srv_sensors_reply(s->sensors, srv_now_ms(), &text, &len))
-		return http_reply_err(c, r, 500, NULL, "GET /v1/sensors: %s",
-				      aieth_error_message());
-	ret = http_reply(c, r, 200, "application/json", text, len, NULL);
+	if (aieth__srv_sensors_reply(s->sensors, srv_now_ms(), &text, &len))
+		return aieth__http_reply_err(c, r, 500, NULL, "GET /v1/sensors: %s",
+					     aieth_error_message());
+	ret = aieth__http_reply(c, r, 200, "application/json", text, len, NULL);
 	free(text);
 	return ret;
 }

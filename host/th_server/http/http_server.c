@@ -52,7 +52,7 @@
 
 static void mhd_logger(void *cls, const char *fm, va_list ap)
 {
-	aieth_server *s = cls;
+	aieth__server *s = cls;
 	char msg[512];
 	size_t n;
 	vsnprintf(msg, sizeof msg, fm, ap);
@@ -67,41 +67,42 @@ static void mhd_logger(void *cls, const char *fm, va_list ap)
 		snprintf(q, sizeof q, "%s",
 			 json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
-		srv_log(s, "%s", q);
+		aieth__srv_log(s, "%s", q);
 	} else {
-		srv_log(s, "http: %s", msg);
+		aieth__srv_log(s, "http: %s", msg);
 	}
 }
 
 /* ---- the request cycle ---- */
 
-static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
 					 unsigned long long n);
 
-static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+static enum MHD_Result dispatch(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	if (r->overflow == 2)
 		return reply_body_memory(c, r, s, r->want);
 	if (r->overflow)
-		return http_reply_err(c, r, 413, NULL,
-				      "request body: more than %zu bytes, the limit", r->body_max);
+		return aieth__http_reply_err(c, r, 413, NULL,
+					     "request body: more than %zu bytes, the limit",
+					     r->body_max);
 	switch (r->route.kind) {
-	case SRV_R_XCLBIN: return http_xclbin(c, r, s);
+	case SRV_R_XCLBIN: return aieth__http_xclbin(c, r, s);
 	case SRV_R_ARTIFACTS:
-	case SRV_R_ARTIFACT: return http_artifacts(c, r, s);
-	case SRV_R_HEALTH: return http_health(c, r, s);
-	case SRV_R_METRICS: return http_metrics(c, r, s);
-	case SRV_R_SESSIONS: return http_session_create(c, r, s);
-	case SRV_R_SESSION: return http_session(c, r, s);
-	case SRV_R_TXNS: return http_txn_create(c, r, s);
-	case SRV_R_TXN_TX: return http_txn_tx_done(c, r, s);
+	case SRV_R_ARTIFACT: return aieth__http_artifacts(c, r, s);
+	case SRV_R_HEALTH: return aieth__http_health(c, r, s);
+	case SRV_R_METRICS: return aieth__http_metrics(c, r, s);
+	case SRV_R_SESSIONS: return aieth__http_session_create(c, r, s);
+	case SRV_R_SESSION: return aieth__http_session(c, r, s);
+	case SRV_R_TXNS: return aieth__http_txn_create(c, r, s);
+	case SRV_R_TXN_TX: return aieth__http_txn_tx_done(c, r, s);
 	case SRV_R_TXN:
-	case SRV_R_TXN_WAIT: return http_txn(c, r, s);
-	case SRV_R_TXN_RX: return http_txn_rx(c, r, s);
-	case SRV_R_GRAPH_RTP: return http_rtp(c, r, s);
-	case SRV_R_VALIDATE: return http_validate(c, r, s);
-	case SRV_R_SENSORS: return http_sensors(c, r, s);
-	default: return http_graph(c, r, s);
+	case SRV_R_TXN_WAIT: return aieth__http_txn(c, r, s);
+	case SRV_R_TXN_RX: return aieth__http_txn_rx(c, r, s);
+	case SRV_R_GRAPH_RTP: return aieth__http_rtp(c, r, s);
+	case SRV_R_VALIDATE: return aieth__http_validate(c, r, s);
+	case SRV_R_SENSORS: return aieth__http_sensors(c, r, s);
+	default: return aieth__http_graph(c, r, s);
 	}
 }
 
@@ -182,7 +183,7 @@ static void conn_cut(http_conn *k)
  * new one is refused only when every connection is authenticated. */
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
 {
-	aieth_server *s = cls;
+	aieth__server *s = cls;
 	http_conns *t = s->conns;
 	http_conn *victim = NULL;
 	char a[64], va[64] = "";
@@ -222,17 +223,19 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 	}
 	pthread_mutex_unlock(&t->mu);
 	if (log && refuse == 1)
-		srv_log(s,
+		aieth__srv_log(
+			s,
 			"http: client %s: connection refused: it holds %u connections without a "
 			"token, the limit is --max-conn-per-addr %u",
 			a, mine, s->limits.conn_per_addr);
 	else if (log && refuse == 2)
-		srv_log(s,
-			"http: client %s: connection refused: all %u connections are "
-			"authenticated, the limit is --max-conn %u",
-			a, live, s->limits.conn_max);
+		aieth__srv_log(s,
+			       "http: client %s: connection refused: all %u connections are "
+			       "authenticated, the limit is --max-conn %u",
+			       a, live, s->limits.conn_max);
 	else if (log)
-		srv_log(s,
+		aieth__srv_log(
+			s,
 			"http: client %s: the oldest connection without a token of %s closed to "
 			"make room (%u of %u open, %u without a token; %u are kept for "
 			"token holders, --max-conn %u)",
@@ -246,7 +249,7 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
 static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
 			  enum MHD_ConnectionNotificationCode code)
 {
-	aieth_server *s = cls;
+	aieth__server *s = cls;
 	http_conns *t = s->conns;
 	http_conn *k = *ctx;
 	pthread_mutex_lock(&t->mu);
@@ -287,7 +290,7 @@ static http_conn *conn_of(struct MHD_Connection *c)
 
 /* The connection's head arrived (head 0), or its request ended and the
  * next head is awaited (head 1). */
-static void conn_in_head(aieth_server *s, struct MHD_Connection *c, int head)
+static void conn_in_head(aieth__server *s, struct MHD_Connection *c, int head)
 {
 	http_conns *t = s->conns;
 	http_conn *k = conn_of(c);
@@ -305,7 +308,7 @@ static void conn_in_head(aieth_server *s, struct MHD_Connection *c, int head)
  * token holder's from now on, never evicted and not counted in its
  * address's --max-conn-per-addr. Returns whether it is one (kept alive
  * after the reply; one without a token carries one request). */
-static int conn_authed(aieth_server *s, struct MHD_Connection *c, int authed)
+static int conn_authed(aieth__server *s, struct MHD_Connection *c, int authed)
 {
 	http_conns *t = s->conns;
 	http_conn *k = conn_of(c);
@@ -320,7 +323,7 @@ static int conn_authed(aieth_server *s, struct MHD_Connection *c, int authed)
 	return r;
 }
 
-void srv_http_tick(aieth_server *s)
+void aieth__srv_http_tick(aieth__server *s)
 {
 	http_conns *t = s->conns;
 	int64_t now = srv_now_ms(), lim = (int64_t)s->limits.head_timeout_s * 1000;
@@ -334,7 +337,8 @@ void srv_http_tick(aieth_server *s)
 			continue;
 		conn_cut(k);
 		t->head_timeouts++;
-		srv_log(s,
+		aieth__srv_log(
+			s,
 			"http: client %s: no complete request head within --head-timeout %u s: "
 			"connection closed",
 			k->addr, s->limits.head_timeout_s);
@@ -344,7 +348,7 @@ void srv_http_tick(aieth_server *s)
 
 /* 429 with Retry-After: the error body names the limit and whose budget
  * (an address or "token NAME") ran out. */
-static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+static enum MHD_Result reply_rate_limited(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
 					  const char *key)
 {
 	char text[512];
@@ -383,34 +387,36 @@ static enum MHD_Result head_bytes(void *cls, enum MHD_ValueKind kind, const char
 /* A request body held in memory (JSON, a run-time parameter) counts
  * against --max-memory with the transaction images: n more bytes of it,
  * 0 when they fit, else -1 with nothing counted. */
-static int body_reserve(aieth_server *s, req_ctx *r, uint64_t n)
+static int body_reserve(aieth__server *s, req_ctx *r, uint64_t n)
 {
-	if (srv_stats_body_reserve(s, n))
+	if (aieth__srv_stats_body_reserve(s, n))
 		return -1;
 	r->body_mem += n;
 	return 0;
 }
 
-static void body_release(aieth_server *s, req_ctx *r)
+static void body_release(aieth__server *s, req_ctx *r)
 {
-	srv_stats_body_release(s, r->body_mem);
+	aieth__srv_stats_body_release(s, r->body_mem);
 	r->body_mem = 0;
 }
 
 /* 413 for a body of n bytes that --max-memory has no room for, named in
  * the reply and the log. */
-static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+static enum MHD_Result reply_body_memory(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
 					 unsigned long long n)
 {
-	unsigned long long used = srv_stats_mem_used(s), mib = s->limits.mem_max >> 20;
-	srv_log(s,
+	unsigned long long used = aieth__srv_stats_mem_used(s), mib = s->limits.mem_max >> 20;
+	aieth__srv_log(
+		s,
 		"http: client %s (token %s): %s %s: a request body of %llu bytes refused: %llu "
 		"bytes of the --max-memory %llu MiB are in use",
 		r->client, r->who, r->method, r->path, n, used, mib);
-	return http_reply_err(c, r, 413, NULL,
-			      "request body of %llu bytes: %llu of the --max-memory %llu MiB are "
-			      "in use (transaction images and request bodies)",
-			      n, used, mib);
+	return aieth__http_reply_err(
+		c, r, 413, NULL,
+		"request body of %llu bytes: %llu of the --max-memory %llu MiB are "
+		"in use (transaction images and request bodies)",
+		n, used, mib);
 }
 
 /* What a drain still serves: the health check, and the requests that
@@ -430,7 +436,7 @@ static int drain_collects(const req_ctx *r)
 }
 
 /* The first call of a request: everything decided from the head. */
-static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
 			       const char *url)
 {
 	size_t head = strlen(url);
@@ -438,15 +444,15 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 	unsigned long long len = 0;
 	int draining;
 
-	srv_route_parse(url, &r->route);
+	aieth__srv_route_parse(url, &r->route);
 	snprintf(r->who, sizeof r->who, "-");
 	MHD_get_connection_values(c, MHD_HEADER_KIND, head_bytes, &head);
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, head_bytes, &head);
 	if (head > HEAD_MAX)
-		return http_reply_err(c, r, 431, NULL,
-				      "the request line and headers have about %zu "
-				      "bytes, the limit is %zu",
-				      head, HEAD_MAX);
+		return aieth__http_reply_err(c, r, 431, NULL,
+					     "the request line and headers have about %zu "
+					     "bytes, the limit is %zu",
+					     head, HEAD_MAX);
 	if (s->have_tokens) {
 		const char *tok, *name = NULL;
 		size_t tlen;
@@ -456,8 +462,8 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		/* tokmu: a reload (SIGHUP) may swap the tokens; the name is
 		 * copied out before they can go */
 		pthread_mutex_lock(&s->tokmu);
-		if (auth && !srv_bearer(auth, &tok, &tlen))
-			name = srv_tokens_check(&s->tokens, tok, tlen);
+		if (auth && !aieth__srv_bearer(auth, &tok, &tlen))
+			name = aieth__srv_tokens_check(&s->tokens, tok, tlen);
 		/* "token NAME" cannot be an address: the two kinds of key never meet */
 		if (name) {
 			snprintf(key, sizeof key, "token %s", name);
@@ -468,106 +474,110 @@ static enum MHD_Result on_head(struct MHD_Connection *c, req_ctx *r, aieth_serve
 		/* a valid token makes the connection a token holder's, the
 		 * health check's too (which needs none) */
 		r->keep = conn_authed(s, c, name != NULL);
-		if (srv_stats_rate(s, name ? key : r->client))
+		if (aieth__srv_stats_rate(s, name ? key : r->client))
 			return reply_rate_limited(c, r, s, name ? key : r->client);
 		if (r->route.kind != SRV_R_HEALTH && !auth)
-			return http_reply_err(c, r, 401, NULL,
-					      "no token: send Authorization: Bearer "
-					      "TOKEN");
+			return aieth__http_reply_err(c, r, 401, NULL,
+						     "no token: send Authorization: Bearer "
+						     "TOKEN");
 		if (r->route.kind != SRV_R_HEALTH && !name)
-			return http_reply_err(c, r, 401, NULL,
-					      "the token is not one of this server's");
+			return aieth__http_reply_err(c, r, 401, NULL,
+						     "the token is not one of this server's");
 	} else {
 		/* without a token file every client is trusted as a token
 		 * holder is, once it asks for more than the health check */
 		r->keep = conn_authed(s, c, r->route.kind != SRV_R_HEALTH);
-		if (srv_stats_rate(s, r->client))
+		if (aieth__srv_stats_rate(s, r->client))
 			return reply_rate_limited(c, r, s, r->client);
 	}
-	draining = srv_stats_request_head(s);
+	draining = aieth__srv_stats_request_head(s);
 	if (draining && !drain_collects(r))
-		return http_reply_err(c, r, 503, NULL, "the server is stopping");
+		return aieth__http_reply_err(c, r, 503, NULL, "the server is stopping");
 	if (r->route.kind == SRV_R_NONE)
-		return http_reply_err(c, r, 404, NULL,
-				      "no such path: %s (the API is under /v1/, "
-				      "docs/http-api.md)",
-				      r->path);
+		return aieth__http_reply_err(c, r, 404, NULL,
+					     "no such path: %s (the API is under /v1/, "
+					     "docs/http-api.md)",
+					     r->path);
 	if (r->route.kind == SRV_R_NOT_IMPL)
-		return http_reply_err(c, r, 501, NULL,
-				      "%s is not built yet (docs/http-api.md, "
-				      "\"Not yet implemented\")",
-				      r->path);
-	allow = srv_route_methods(r->route.kind);
+		return aieth__http_reply_err(c, r, 501, NULL,
+					     "%s is not built yet (docs/http-api.md, "
+					     "\"Not yet implemented\")",
+					     r->path);
+	allow = aieth__srv_route_methods(r->route.kind);
 	if (!method_allowed(allow, r->method))
-		return http_reply_err(c, r, 405, allow, "%s %s: allowed methods are %s", r->method,
-				      r->path, allow);
+		return aieth__http_reply_err(c, r, 405, allow, "%s %s: allowed methods are %s",
+					     r->method, r->path, allow);
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 	if (cl) {
 		const char *p = cl;
 		if (!*p)
-			return http_reply_err(c, r, 400, NULL, "Content-Length: empty");
+			return aieth__http_reply_err(c, r, 400, NULL, "Content-Length: empty");
 		for (; *p; p++) {
 			if (*p < '0' || *p > '9' || p - cl > 18)
-				return http_reply_err(c, r, 400, NULL,
-						      "Content-Length: not a number of 1..19 "
-						      "digits");
+				return aieth__http_reply_err(
+					c, r, 400, NULL,
+					"Content-Length: not a number of 1..19 "
+					"digits");
 			len = len * 10 + (unsigned long long)(*p - '0');
 		}
 	}
 	if (r->route.kind == SRV_R_TXN_TX)
-		return http_txn_tx_head(c, r, s, len, cl != NULL);
+		return aieth__http_txn_tx_head(c, r, s, len, cl != NULL);
 	if (r->route.kind == SRV_R_XCLBIN && !strcmp(r->method, "PUT"))
-		return http_xclbin_put_head(c, r, s, len, cl != NULL);
+		return aieth__http_xclbin_put_head(c, r, s, len, cl != NULL);
 	/* a new session may carry an xrt.ini */
 	r->body_max = r->route.kind == SRV_R_SESSIONS ? SRV_SESSION_BODY_MAX : SRV_BODY_MAX;
 	if (cl) {
 		if (len > r->body_max)
-			return http_reply_err(c, r, 413, NULL,
-					      "request body: Content-Length %llu bytes, "
-					      "the limit is %zu",
-					      len, r->body_max);
+			return aieth__http_reply_err(c, r, 413, NULL,
+						     "request body: Content-Length %llu bytes, "
+						     "the limit is %zu",
+						     len, r->body_max);
 	} else if (!te && !strcmp(r->method, "POST") && r->route.kind != SRV_R_GRAPH_END &&
 		   r->route.kind != SRV_R_GRAPH_WAIT && r->route.kind != SRV_R_TXN_WAIT) {
-		return http_reply_err(c, r, 411, NULL,
-				      "%s %s: a body with Content-Length is needed", r->method,
-				      r->path);
+		return aieth__http_reply_err(c, r, 411, NULL,
+					     "%s %s: a body with Content-Length is needed",
+					     r->method, r->path);
 	}
 	if (r->route.kind == SRV_R_GRAPH_RTP && !strcmp(r->method, "PUT")) {
 		ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 		if (!cl)
-			return http_reply_err(c, r, 411, NULL,
-					      "PUT %s: a body with Content-Length is needed",
-					      r->path);
+			return aieth__http_reply_err(c, r, 411, NULL,
+						     "PUT %s: a body with Content-Length is needed",
+						     r->path);
 		if (!len || len > SRV_RTP_MAX)
-			return http_reply_err(c, r, len ? 413 : 400, NULL,
-					      "run-time parameter: %llu bytes, "
-					      "allowed 1..%u",
-					      len, SRV_RTP_MAX);
+			return aieth__http_reply_err(c, r, len ? 413 : 400, NULL,
+						     "run-time parameter: %llu bytes, "
+						     "allowed 1..%u",
+						     len, SRV_RTP_MAX);
 		if (!ct || strcmp(ct, "application/octet-stream"))
-			return http_reply_err(c, r, 415, NULL,
-					      "Content-Type: application/octet-stream is needed");
+			return aieth__http_reply_err(
+				c, r, 415, NULL,
+				"Content-Type: application/octet-stream is needed");
 		r->cap = (size_t)len;
 		if (body_reserve(s, r, r->cap + 1))
 			return reply_body_memory(c, r, s, len);
 		r->body = malloc(r->cap + 1);
 		if (!r->body)
-			return http_reply_err(c, r, 500, NULL, "request body: out of memory");
+			return aieth__http_reply_err(c, r, 500, NULL,
+						     "request body: out of memory");
 		return MHD_YES;
 	}
 	if (len || te) {
 		ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 		if (!ct || strncmp(ct, "application/json", 16) ||
 		    (ct[16] && ct[16] != ';' && ct[16] != ' '))
-			return http_reply_err(c, r, 415, NULL,
-					      "Content-Type: application/json is needed");
+			return aieth__http_reply_err(c, r, 415, NULL,
+						     "Content-Type: application/json is needed");
 		r->cap = len ? (size_t)len : 4096;
 		if (body_reserve(s, r, r->cap + 1))
 			return reply_body_memory(c, r, s, r->cap);
 		r->body = malloc(r->cap + 1);
 		if (!r->body)
-			return http_reply_err(c, r, 500, NULL,
-					      "request body: out of memory for %zu bytes", r->cap);
+			return aieth__http_reply_err(c, r, 500, NULL,
+						     "request body: out of memory for %zu bytes",
+						     r->cap);
 	}
 	return MHD_YES;
 }
@@ -576,7 +586,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 				  const char *method, const char *version, const char *upload_data,
 				  size_t *upload_size, void **con_cls)
 {
-	aieth_server *s = cls;
+	aieth__server *s = cls;
 	req_ctx *r = *con_cls;
 	(void)version;
 
@@ -586,15 +596,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_NO;
 		*con_cls = r;
 		conn_in_head(s, c, 0);
-		srv_stats_request_begin(s);
+		aieth__srv_stats_request_begin(s);
 		r->t0_ms = srv_now_ms();
 		clock_gettime(CLOCK_REALTIME, &r->t0);
 		snprintf(r->method, sizeof r->method, "%s", method);
 		aieth__quote_str(r->path, sizeof r->path, url);
 		client_text(c, r->client, sizeof r->client);
 		if (strlen(url) > 1024) {
-			http_reply_err(c, r, 404, NULL, "path: %zu bytes, the limit is 1024",
-				       strlen(url));
+			aieth__http_reply_err(c, r, 404, NULL, "path: %zu bytes, the limit is 1024",
+					      strlen(url));
 			return MHD_YES;
 		}
 		on_head(c, r, s, url);
@@ -613,14 +623,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return r->in <= r->body_max + DISCARD_MAX ? MHD_YES : MHD_NO;
 		}
 		if (r->xup) {
-			if (srv_xclbin_write(r->xup, upload_data, n)) {
+			if (aieth__srv_xclbin_write(r->xup, upload_data, n)) {
 				r->overflow = 1;
 				return MHD_NO;
 			}
 			return MHD_YES;
 		}
 		if (r->txn) {
-			int e = http_txn_tx_data(r, s, upload_data, n);
+			int e = aieth__http_txn_tx_data(r, s, upload_data, n);
 			if (e == -1)
 				r->overflow = 1;
 			else if (e)
@@ -664,11 +674,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
  * the drain's refusals), or the device of a streamed transaction that gave
  * up on it (409: the session can no longer use it). The client got no
  * reply: the connection was closed. */
-static void tx_cut_note(aieth_server *s, req_ctx *r, char *note, size_t cap)
+static void tx_cut_note(aieth__server *s, req_ctx *r, char *note, size_t cap)
 {
 	const srv_txn *t = r->txn;
-	const char *why = t->stream ? srv_stream_failure(t->stream) : NULL;
-	if (srv_stats_stopping(s)) {
+	const char *why = t->stream ? aieth__srv_stream_failure(t->stream) : NULL;
+	if (aieth__srv_stats_stopping(s)) {
 		r->status = 503;
 		snprintf(note, cap,
 			 " (the TX upload was cut by the drain (the server is stopping: SIGTERM "
@@ -684,7 +694,7 @@ static void tx_cut_note(aieth_server *s, req_ctx *r, char *note, size_t cap)
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
-	aieth_server *s = cls;
+	aieth__server *s = cls;
 	req_ctx *r = *con_cls;
 	char when[32], note[400] = "";
 	struct tm tm;
@@ -704,9 +714,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	ms = (double)(srv_now_ms() - r->t0_ms);
 	gmtime_r(&r->t0.tv_sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (i = 0; i < SRV_NCODES && srv_metric_codes[i] != r->status; i++)
+	for (i = 0; i < SRV_NCODES && aieth__srv_metric_codes[i] != r->status; i++)
 		;
-	srv_stats_request_end(s, r->in, r->out, (unsigned)i);
+	aieth__srv_stats_request_end(s, r->in, r->out, (unsigned)i);
 	if (s->log_json) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "time", json_object_new_string(when));
@@ -721,32 +731,32 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		json_object_object_add(o, "ms", json_object_new_double(ms));
 		if (note[0])
 			json_object_object_add(o, "note", json_object_new_string(note + 2));
-		srv_log(s, "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		aieth__srv_log(s, "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		srv_log(s, "%s %s %s %s %s %u in=%llu out=%llu %.0fms%s", when, r->client,
-			r->who[0] ? r->who : "-", r->method, r->path, r->status,
-			(unsigned long long)r->in, (unsigned long long)r->out, ms,
-			note[0]          ? note
-			: r->status == 0 ? " (connection closed before the reply)"
-					 : "");
+		aieth__srv_log(s, "%s %s %s %s %s %u in=%llu out=%llu %.0fms%s", when, r->client,
+			       r->who[0] ? r->who : "-", r->method, r->path, r->status,
+			       (unsigned long long)r->in, (unsigned long long)r->out, ms,
+			       note[0]          ? note
+			       : r->status == 0 ? " (connection closed before the reply)"
+						: "");
 	}
 	if (r->txn) {
 		/* the TX upload is over (done, refused or broken): a streamed
 		 * transaction's device stops waiting for one that broke */
 		if (r->txn->stream)
-			srv_stream_tx_end(r->txn->stream, 0);
-		srv_txn_busy_put(s, r->txn);
+			aieth__srv_stream_tx_end(r->txn->stream, 0);
+		aieth__srv_txn_busy_put(s, r->txn);
 	}
 	if (r->sess)
-		srv_release(s, r->sess);
-	http_xclbin_drop(r); /* an upload that did not complete leaves nothing */
+		aieth__srv_release(s, r->sess);
+	aieth__http_xclbin_drop(r); /* an upload that did not complete leaves nothing */
 	body_release(s, r);
 	free(r->body);
 	free(r);
 }
 
-static void conns_free(aieth_server *s)
+static void conns_free(aieth__server *s)
 {
 	http_conns *t = s->conns;
 	if (!t)
@@ -758,7 +768,7 @@ static void conns_free(aieth_server *s)
 
 /* ---- start / stop ---- */
 
-int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addrp)
+int aieth__srv_http_start(aieth__server *s, const aieth__server_opts *o, const void *addrp)
 {
 	const struct sockaddr_storage *addr = addrp;
 	const union MHD_DaemonInfo *di;
@@ -836,8 +846,8 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 		 * its clients use, not this address, and no CA of ours need
 		 * vouch for it */
 		int rc;
-		if ((rc = srv_tls_pin(s->tls_cert, strlen(s->tls_cert), s->self_pin,
-				      sizeof s->self_pin))) {
+		if ((rc = aieth__srv_tls_pin(s->tls_cert, strlen(s->tls_cert), s->self_pin,
+					     sizeof s->self_pin))) {
 			MHD_stop_daemon(d);
 			s->http = NULL;
 			conns_free(s);
@@ -847,7 +857,7 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 	return AIETH_OK;
 }
 
-void srv_http_stop(aieth_server *s)
+void aieth__srv_http_stop(aieth__server *s)
 {
 	int64_t t0 = srv_now_ms(), now;
 	int i;
@@ -859,16 +869,17 @@ void srv_http_stop(aieth_server *s)
 		struct timespec ts = {0, 20 * 1000000L};
 		unsigned n, open;
 		int64_t last;
-		srv_stats_drain(s, &n, &open, &last);
+		aieth__srv_stats_drain(s, &n, &open, &last);
 		now = srv_now_ms();
 		/* the log says which end it was: operators (and tests) read why
 		 * a stop took as long as it did, not a stopwatch */
 		if (!n && !open && now - last >= QUIET_MS) {
-			srv_log(s, "drain: no HTTP session left open");
+			aieth__srv_log(s, "drain: no HTTP session left open");
 			break;
 		}
 		if (!n && now - t0 >= COLLECT_MS) {
-			srv_log(s,
+			aieth__srv_log(
+				s,
 				"drain: the %d s collect window is over with %u HTTP session%s open",
 				COLLECT_MS / 1000, open, open == 1 ? "" : "s");
 			break;
@@ -883,7 +894,7 @@ void srv_http_stop(aieth_server *s)
 
 #else /* !AIETH_HAVE_MHD: built without libmicrohttpd */
 
-int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr)
+int aieth__srv_http_start(aieth__server *s, const aieth__server_opts *o, const void *addr)
 {
 	(void)s;
 	(void)o;
@@ -892,8 +903,8 @@ int srv_http_start(aieth_server *s, const aieth_server_opts *o, const void *addr
 					       "(libaieth was built without libmicrohttpd)");
 }
 
-void srv_http_stop(aieth_server *s) { (void)s; }
+void aieth__srv_http_stop(aieth__server *s) { (void)s; }
 
-void srv_http_tick(aieth_server *s) { (void)s; }
+void aieth__srv_http_tick(aieth__server *s) { (void)s; }
 
 #endif

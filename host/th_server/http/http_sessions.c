@@ -15,11 +15,11 @@
 #include "util/path.h"
 #include "util/sbuf.h"
 
-enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_health(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	struct json_object *o = json_object_new_object();
 	srv_health h;
-	srv_stats_health(s, &h);
+	aieth__srv_stats_health(s, &h);
 	json_object_object_add(o, "status", json_object_new_string(h.draining ? "draining" : "ok"));
 	json_object_object_add(o, "server", json_object_new_string("th_server"));
 	json_object_object_add(o, "version", json_object_new_string(aieth_version()));
@@ -43,17 +43,17 @@ enum MHD_Result http_health(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	} else {
 		json_object_object_add(o, "last_validate", NULL);
 	}
-	return http_reply_json(c, r, 200, o);
+	return aieth__http_reply_json(c, r, 200, o);
 }
 
 /* One metric with its HELP and TYPE lines (Prometheus text format). */
 static void metric(sbuf *b, const char *name, const char *type, const char *help, uint64_t v)
 {
-	sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name,
-		  (unsigned long long)v);
+	aieth__sb_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name,
+			 (unsigned long long)v);
 }
 
-enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_metrics(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	sbuf b = SB_INIT(SB_DOC_MAX);
 	srv_metrics m;
@@ -85,7 +85,7 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	       evicted);
 	metric(&b, "aieth_http_head_timeouts_total", "counter",
 	       "HTTP connections closed: no complete request head within --head-timeout.", head_to);
-	srv_stats_metrics(s, &m);
+	aieth__srv_stats_metrics(s, &m);
 	metric(&b, "aieth_sessions_active", "gauge",
 	       "Sessions holding the device, having it opened or closed (0 or 1).", m.active);
 	metric(&b, "aieth_queue_length", "gauge", "Sessions waiting for the device.", m.queued);
@@ -112,25 +112,25 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 	metric(&b, "aieth_image_kept_bytes", "gauge",
 	       "Image memory kept mapped for the next transaction (released when unused for "
 	       "10 s; within --max-memory).",
-	       srv_images_kept(&s->images));
+	       aieth__srv_images_kept(&s->images));
 	{
 		uint64_t mv[2], cp[2];
-		srv_images_counts(&s->images, mv, cp);
+		aieth__srv_images_counts(&s->images, mv, cp);
 		sb_lit(&b,
 		       "# HELP aieth_image_moved_bytes_total Transaction image bytes moved over "
 		       "HTTP: TX uploads, RX downloads.\n"
 		       "# TYPE aieth_image_moved_bytes_total counter\n");
-		sb_printf(&b,
-			  "aieth_image_moved_bytes_total{direction=\"tx\"} %llu\n"
-			  "aieth_image_moved_bytes_total{direction=\"rx\"} %llu\n",
-			  (unsigned long long)mv[0], (unsigned long long)mv[1]);
+		aieth__sb_printf(&b,
+				 "aieth_image_moved_bytes_total{direction=\"tx\"} %llu\n"
+				 "aieth_image_moved_bytes_total{direction=\"rx\"} %llu\n",
+				 (unsigned long long)mv[0], (unsigned long long)mv[1]);
 		sb_lit(&b, "# HELP aieth_image_copied_bytes_total Of those, bytes copied in user "
 			   "space on the way (make bench).\n"
 			   "# TYPE aieth_image_copied_bytes_total counter\n");
-		sb_printf(&b,
-			  "aieth_image_copied_bytes_total{direction=\"tx\"} %llu\n"
-			  "aieth_image_copied_bytes_total{direction=\"rx\"} %llu\n",
-			  (unsigned long long)cp[0], (unsigned long long)cp[1]);
+		aieth__sb_printf(&b,
+				 "aieth_image_copied_bytes_total{direction=\"tx\"} %llu\n"
+				 "aieth_image_copied_bytes_total{direction=\"rx\"} %llu\n",
+				 (unsigned long long)cp[0], (unsigned long long)cp[1]);
 	}
 	metric(&b, "aieth_xclbin_uploads_total", "counter", "Design xclbins stored in the cache.",
 	       m.xclbin_uploads);
@@ -145,31 +145,33 @@ enum MHD_Result http_metrics(struct MHD_Connection *c, req_ctx *r, aieth_server 
 		   "# TYPE aieth_requests_total counter\n");
 	for (i = 0; i < SRV_NCODES; i++)
 		if (m.requests[i])
-			sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n",
-				  srv_metric_codes[i], (unsigned long long)m.requests[i]);
+			aieth__sb_printf(&b, "aieth_requests_total{status=\"%u\"} %llu\n",
+					 aieth__srv_metric_codes[i],
+					 (unsigned long long)m.requests[i]);
 	if (m.requests_other)
-		sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
-			  (unsigned long long)m.requests_other);
+		aieth__sb_printf(&b, "aieth_requests_total{status=\"other\"} %llu\n",
+				 (unsigned long long)m.requests_other);
 	sb_lit(&b, "# HELP aieth_transactions_total Transactions run to their end, by status.\n"
 		   "# TYPE aieth_transactions_total counter\n");
 	{
 		static const char *const tn[5] = {"pending", "done", "timeout", "failed",
 						  "interrupted"};
 		for (i = 0; i < 5; i++)
-			sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n", tn[i],
-				  (unsigned long long)(m.txn_status[i] +
-						       (i == 3 ? m.txn_failed : 0)));
+			aieth__sb_printf(&b, "aieth_transactions_total{status=\"%s\"} %llu\n",
+					 tn[i],
+					 (unsigned long long)(m.txn_status[i] +
+							      (i == 3 ? m.txn_failed : 0)));
 	}
 	if (b.oom) {
-		sb_free(&b);
-		return http_reply_err(c, r, 500, NULL, "metrics: out of memory");
+		aieth__sb_free(&b);
+		return aieth__http_reply_err(c, r, 500, NULL, "metrics: out of memory");
 	}
-	ret = http_reply(c, r, 200, "text/plain; version=0.0.4", b.p, b.n, NULL);
-	sb_free(&b);
+	ret = aieth__http_reply(c, r, 200, "text/plain; version=0.0.4", b.p, b.n, NULL);
+	aieth__sb_free(&b);
 	return ret;
 }
 
-enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_session_create(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	srv_session_req req;
 	srv_sess *x;
@@ -178,20 +180,20 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	int rc;
 
 	memset(&req, 0, sizeof req);
-	if (srv_session_req_parse(r->body, r->len, &req)) {
-		srv_session_req_free(&req);
-		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if (aieth__srv_session_req_parse(r->body, r->len, &req)) {
+		aieth__srv_session_req_free(&req);
+		return aieth__http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
 	}
 	/* names looked up in the operator's tables, never opened as paths */
-	if ((rc = srv_board_check(s, req.board, msg, sizeof msg)) == -2)
-		srv_log(s, "board %s: %s", req.board, aieth_error_message());
-	if (rc || srv_session_names_check(s, &req, msg, sizeof msg)) {
-		srv_session_req_free(&req);
-		return http_reply_err(c, r, 422, NULL, "%s", msg);
+	if ((rc = aieth__srv_board_check(s, req.board, msg, sizeof msg)) == -2)
+		aieth__srv_log(s, "board %s: %s", req.board, aieth_error_message());
+	if (rc || aieth__srv_session_names_check(s, &req, msg, sizeof msg)) {
+		aieth__srv_session_req_free(&req);
+		return aieth__http_reply_err(c, r, 422, NULL, "%s", msg);
 	}
-	if (!(x = srv_sess_new(r->who, &req))) {
-		srv_session_req_free(&req);
-		return http_reply_err(c, r, 500, NULL, "session: out of memory");
+	if (!(x = aieth__srv_sess_new(r->who, &req))) {
+		aieth__srv_session_req_free(&req);
+		return aieth__http_reply_err(c, r, 500, NULL, "session: out of memory");
 	}
 	x->http = 1;
 	/* the design (pinned in the cache) and the xrt.ini go with the
@@ -201,15 +203,15 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 	x->xrt_ini_len = x->req.xrt_ini_len;
 	x->req.xrt_ini = NULL;
 	x->req.xrt_ini_len = 0;
-	switch (srv_sess_enqueue(s, x, msg, sizeof msg)) {
-	case SRV_Q_DRAINING: return http_reply_err(c, r, 503, NULL, "%s", msg);
-	case SRV_Q_FULL: return http_reply_err(c, r, 429, NULL, "%s", msg);
-	case SRV_Q_FAILED: return http_reply_err(c, r, 422, NULL, "%s", msg);
-	case SRV_Q_NO_XCLBIN: return http_reply_err(c, r, 409, NULL, "%s", msg);
-	case SRV_Q_INTERNAL: return http_reply_err(c, r, 500, NULL, "%s", msg);
+	switch (aieth__srv_sess_enqueue(s, x, msg, sizeof msg)) {
+	case SRV_Q_DRAINING: return aieth__http_reply_err(c, r, 503, NULL, "%s", msg);
+	case SRV_Q_FULL: return aieth__http_reply_err(c, r, 429, NULL, "%s", msg);
+	case SRV_Q_FAILED: return aieth__http_reply_err(c, r, 422, NULL, "%s", msg);
+	case SRV_Q_NO_XCLBIN: return aieth__http_reply_err(c, r, 409, NULL, "%s", msg);
+	case SRV_Q_INTERNAL: return aieth__http_reply_err(c, r, 500, NULL, "%s", msg);
 	case SRV_Q_OK: break;
 	}
-	o = srv_queue_describe(s, x, id, sizeof id, &xpath);
+	o = aieth__srv_queue_describe(s, x, id, sizeof id, &xpath);
 	if (xpath) {
 		/* checked as run_test checks a design locally (lenient: on the
 		 * emulated board a design that does not read is reported, not
@@ -223,57 +225,59 @@ enum MHD_Result http_session_create(struct MHD_Connection *c, req_ctx *r, aieth_
 		} else {
 			json_object_object_add(o, "xclbin_problem",
 					       json_object_new_string(aieth_error_message()));
-			srv_log(s, "session %s: the design xclbin does not read as an xclbin: %s",
+			aieth__srv_log(
+				s, "session %s: the design xclbin does not read as an xclbin: %s",
 				id, aieth_error_message());
 		}
 		free(xpath);
 	}
 	snprintf(loc, sizeof loc, "/v1/sessions/%s", id);
-	return http_reply_json_hdr(c, r, 201, o, MHD_HTTP_HEADER_LOCATION, loc);
+	return aieth__http_reply_json_hdr(c, r, 201, o, MHD_HTTP_HEADER_LOCATION, loc);
 }
 
-enum MHD_Result http_session_missing(struct MHD_Connection *c, req_ctx *r, srv_l_result res)
+enum MHD_Result aieth__http_session_missing(struct MHD_Connection *c, req_ctx *r, srv_l_result res)
 {
 	if (res == SRV_L_FORBIDDEN)
-		return http_reply_err(c, r, 403, NULL, "session \"%s\" belongs to another token",
-				      r->route.sid);
-	return http_reply_err(c, r, 404, NULL,
-			      "session \"%s\": no such session (ended "
-			      "sessions are forgotten after %d more)",
-			      r->route.sid, SRV_ENDED_KEEP);
+		return aieth__http_reply_err(
+			c, r, 403, NULL, "session \"%s\" belongs to another token", r->route.sid);
+	return aieth__http_reply_err(c, r, 404, NULL,
+				     "session \"%s\": no such session (ended "
+				     "sessions are forgotten after %d more)",
+				     r->route.sid, SRV_ENDED_KEEP);
 }
 
-srv_sess *http_active_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-			      enum MHD_Result *ret)
+srv_sess *aieth__http_active_session(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
+				     enum MHD_Result *ret)
 {
 	srv_sess *x;
 	srv_sess_view v;
-	srv_l_result res = srv_queue_active(s, r->route.sid, r->who, &x, &v);
+	srv_l_result res = aieth__srv_queue_active(s, r->route.sid, r->who, &x, &v);
 	if (res == SRV_L_OK)
 		return x;
 	if (res != SRV_L_INACTIVE)
-		*ret = http_session_missing(c, r, res);
+		*ret = aieth__http_session_missing(c, r, res);
 	else if (v.state == SS_QUEUED)
-		*ret = http_reply_err(c, r, 409, NULL,
-				      "session \"%s\" is queued at position "
-				      "%u and does not hold the device yet",
-				      r->route.sid, v.position);
+		*ret = aieth__http_reply_err(c, r, 409, NULL,
+					     "session \"%s\" is queued at position "
+					     "%u and does not hold the device yet",
+					     r->route.sid, v.position);
 	else
-		*ret = http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s", r->route.sid,
-				      srv_state_names[v.state], v.reason[0] ? ": " : "", v.reason);
+		*ret = aieth__http_reply_err(c, r, 409, NULL, "session \"%s\" is %s%s%s",
+					     r->route.sid, aieth__srv_state_names[v.state],
+					     v.reason[0] ? ": " : "", v.reason);
 	return NULL;
 }
 
-enum MHD_Result http_session(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_session(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	struct json_object *o;
 	int end = !strcmp(r->method, "DELETE");
-	srv_l_result res = srv_queue_session(s, r->route.sid, r->who, end, &o);
+	srv_l_result res = aieth__srv_queue_session(s, r->route.sid, r->who, end, &o);
 	if (res != SRV_L_OK)
-		return http_session_missing(c, r, res);
+		return aieth__http_session_missing(c, r, res);
 	if (end)
-		return http_reply(c, r, 204, NULL, "", 0, NULL);
-	return http_reply_json(c, r, 200, o);
+		return aieth__http_reply(c, r, 204, NULL, "", 0, NULL);
+	return aieth__http_reply_json(c, r, 200, o);
 }
 
 /* GET .../graphs/NAME/ports: the graph model's ports (aieth_graph_ports)
@@ -311,12 +315,12 @@ static struct json_object *ports_json(const aieth_graph_port *p, size_t n)
 	return o;
 }
 
-enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_graph(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	aieth_graph_port *ports = NULL;
 	size_t nports = 0;
 	enum MHD_Result ret;
-	srv_sess *x = http_active_session(c, r, s, &ret);
+	srv_sess *x = aieth__http_active_session(c, r, s, &ret);
 	int64_t iterations = 0;
 	uint32_t timeout_ms = 0;
 	uint64_t done = 0;
@@ -326,17 +330,17 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 		return ret;
 
 	if (r->route.kind == SRV_R_GRAPH_RUN)
-		rc = srv_run_req_parse(r->body, r->len, &iterations);
+		rc = aieth__srv_run_req_parse(r->body, r->len, &iterations);
 	else if (r->route.kind == SRV_R_GRAPH_WAIT)
-		rc = srv_wait_req_parse(r->body, r->len, &timeout_ms);
+		rc = aieth__srv_wait_req_parse(r->body, r->len, &timeout_ms);
 	if (rc) {
-		ret = http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+		ret = aieth__http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
 		goto release;
 	}
 	if (pthread_mutex_trylock(&x->call)) {
-		ret = http_reply_err(c, r, 409, NULL,
-				     "session \"%s\" is busy with another device call",
-				     r->route.sid);
+		ret = aieth__http_reply_err(c, r, 409, NULL,
+					    "session \"%s\" is busy with another device call",
+					    r->route.sid);
 		goto release;
 	}
 	switch (r->route.kind) {
@@ -354,24 +358,25 @@ enum MHD_Result http_graph(struct MHD_Connection *c, req_ctx *r, aieth_server *s
 	if (rc == AIETH_EUNSUPPORTED && r->route.kind == SRV_R_PORTS) {
 		/* a board runs the graph itself: its ports are not known before
 		 * the run (the client skips the rules that need them) */
-		ret = http_reply_err(c, r, 501, NULL, "graph \"%s\": %s", r->route.graph,
-				     aieth_error_message());
+		ret = aieth__http_reply_err(c, r, 501, NULL, "graph \"%s\": %s", r->route.graph,
+					    aieth_error_message());
 	} else if (rc) {
-		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\": %s",
-				     r->route.graph, aieth_error_message());
+		ret = aieth__http_reply_err(c, r, aieth__http_status_of(rc), NULL,
+					    "graph \"%s\": %s", r->route.graph,
+					    aieth_error_message());
 	} else if (r->route.kind == SRV_R_PORTS) {
-		ret = http_reply_json(c, r, 200, ports_json(ports, nports));
+		ret = aieth__http_reply_json(c, r, 200, ports_json(ports, nports));
 	} else if (r->route.kind == SRV_R_GRAPH) {
 		struct json_object *o = json_object_new_object();
 		json_object_object_add(o, "iterations_done", json_object_new_uint64(done));
 		json_object_object_add(o, "complete", json_object_new_boolean(complete));
-		ret = http_reply_json(c, r, 200, o);
+		ret = aieth__http_reply_json(c, r, 200, o);
 	} else {
-		ret = http_reply(c, r, 204, NULL, "", 0, NULL);
+		ret = aieth__http_reply(c, r, 204, NULL, "", 0, NULL);
 	}
 release:
 	free(ports);
-	srv_release(s, x);
+	aieth__srv_release(s, x);
 	return ret;
 }
 

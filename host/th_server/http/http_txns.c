@@ -12,7 +12,7 @@
 
 #include "th_server/http/http_internal.h"
 
-enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	static const unsigned status[] = {201, 400, 409, 413, 500};
 	enum MHD_Result ret;
@@ -23,46 +23,48 @@ enum MHD_Result http_txn_create(struct MHD_Connection *c, req_ctx *r, aieth_serv
 	char msg[512];
 	int rc;
 
-	if ((rc = srv_txn_req_parse(r->body, r->len, &q)))
-		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
-	if ((rc = srv_txn_check(&q))) {
+	if ((rc = aieth__srv_txn_req_parse(r->body, r->len, &q)))
+		return aieth__http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if ((rc = aieth__srv_txn_check(&q))) {
 		free(q.cfg);
-		return http_reply_err(c, r, http_status_of(rc), NULL, "%s", aieth_error_message());
+		return aieth__http_reply_err(c, r, aieth__http_status_of(rc), NULL, "%s",
+					     aieth_error_message());
 	}
-	if (!(x = http_active_session(c, r, s, &ret))) {
+	if (!(x = aieth__http_active_session(c, r, s, &ret))) {
 		free(q.cfg);
 		return ret;
 	}
-	tr = srv_txn_new(s, x, &q, &t, msg, sizeof msg);
+	tr = aieth__srv_txn_new(s, x, &q, &t, msg, sizeof msg);
 	if (tr != SRV_T_OK) {
-		ret = http_reply_err(c, r, status[tr], NULL, "%s%s",
-				     tr == SRV_T_GEOMETRY ? "request body: " : "", msg);
+		ret = aieth__http_reply_err(c, r, status[tr], NULL, "%s%s",
+					    tr == SRV_T_GEOMETRY ? "request body: " : "", msg);
 	} else if (q.stream && aieth_dev_streams(x->dev) &&
 		   /* started as it is made: the device waits for its TX bytes
 		    * as they come (server/srv_stream.h) */
-		   ((rc = srv_stream_new(s, x, t)) || (rc = srv_txn_start(s, x, t)))) {
-		ret = http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
-				     t->id, aieth_error_message());
-		srv_txn_drop(s, x, t);
+		   ((rc = aieth__srv_stream_new(s, x, t)) ||
+		    (rc = aieth__srv_txn_start(s, x, t)))) {
+		ret = aieth__http_reply_err(c, r, aieth__http_status_of(rc), NULL,
+					    "transaction \"%s\": %s", t->id, aieth_error_message());
+		aieth__srv_txn_drop(s, x, t);
 	} else {
-		struct json_object *o = srv_txn_json(s, x, t);
+		struct json_object *o = aieth__srv_txn_json(s, x, t);
 		/* whether it streams: asked, and the device can */
 		if (o)
 			json_object_object_add(o, "stream",
 					       json_object_new_boolean(t->stream != NULL));
-		ret = http_reply_json(c, r, 201, o);
+		ret = aieth__http_reply_json(c, r, 201, o);
 	}
 	free(q.cfg);
-	srv_release(s, x);
+	aieth__srv_release(s, x);
 	return ret;
 }
 
 /* The head of PUT .../tx: the body goes straight into the TX image. */
-enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
-				 unsigned long long len, int have_len)
+enum MHD_Result aieth__http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
+					unsigned long long len, int have_len)
 {
 	enum MHD_Result ret;
-	srv_sess *x = http_active_session(c, r, s, &ret);
+	srv_sess *x = aieth__http_active_session(c, r, s, &ret);
 	srv_txn *t;
 	const char *ct;
 	if (!x)
@@ -71,42 +73,42 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
 	char why[256];
 	/* one upload at a time; a streamed transaction takes its upload while
 	 * it runs (held: t busy, dropped when the request completes) */
-	srv_txn_upload_get(s, x, r->route.tid, &t, &busy, &held);
+	aieth__srv_txn_upload_get(s, x, r->route.tid, &t, &busy, &held);
 	streamed = t && t->stream;
 	if (!t) {
-		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
-				     r->route.tid);
+		ret = aieth__http_reply_err(
+			c, r, 404, NULL, "transaction \"%s\": no such transaction", r->route.tid);
 	} else if (busy) {
-		ret = http_reply_err(c, r, 409, NULL,
-				     "transaction \"%s\": another upload of its TX "
-				     "image is in progress",
-				     t->id);
-	} else if (!streamed && srv_txn_state_get(s, t) != ST_AWAIT_TX) {
-		ret = http_reply_err(c, r, 409, NULL,
-				     "transaction \"%s\": its TX image is in already", t->id);
+		ret = aieth__http_reply_err(c, r, 409, NULL,
+					    "transaction \"%s\": another upload of its TX "
+					    "image is in progress",
+					    t->id);
+	} else if (!streamed && aieth__srv_txn_state_get(s, t) != ST_AWAIT_TX) {
+		ret = aieth__http_reply_err(
+			c, r, 409, NULL, "transaction \"%s\": its TX image is in already", t->id);
 	} else if (!have_len || len != t->tx_size) {
 		unsigned status = have_len && len > t->tx_size ? 413 : 400;
-		ret = http_reply_err(c, r, status, NULL,
-				     "transaction \"%s\": Content-Length %s%llu, the TX "
-				     "image is %llu bytes",
-				     t->id, have_len ? "" : "missing, ", have_len ? len : 0ull,
-				     (unsigned long long)t->tx_size);
+		ret = aieth__http_reply_err(c, r, status, NULL,
+					    "transaction \"%s\": Content-Length %s%llu, the TX "
+					    "image is %llu bytes",
+					    t->id, have_len ? "" : "missing, ",
+					    have_len ? len : 0ull, (unsigned long long)t->tx_size);
 	} else if (!(ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						      MHD_HTTP_HEADER_CONTENT_TYPE)) ||
 		   strcmp(ct, "application/octet-stream")) {
-		ret = http_reply_err(c, r, 415, NULL,
-				     "Content-Type: application/octet-stream is needed");
-	} else if (streamed && srv_stream_tx_begin(t->stream, why, sizeof why)) {
-		ret = http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s", t->id, why);
+		ret = aieth__http_reply_err(c, r, 415, NULL,
+					    "Content-Type: application/octet-stream is needed");
+	} else if (streamed && aieth__srv_stream_tx_begin(t->stream, why, sizeof why)) {
+		ret = aieth__http_reply_err(c, r, 409, NULL, "transaction \"%s\": %s", t->id, why);
 	} else {
-		srv_txn_tx_got(s, t, 0);
+		aieth__srv_txn_tx_got(s, t, 0);
 		r->sess = x;
 		r->txn = t; /* t->busy is dropped when the request completes */
 		return MHD_YES;
 	}
 	if (held)
-		srv_txn_busy_put(s, t);
-	srv_release(s, x);
+		aieth__srv_txn_busy_put(s, t);
+	aieth__srv_release(s, x);
 	return ret;
 }
 
@@ -116,7 +118,7 @@ enum MHD_Result http_txn_tx_head(struct MHD_Connection *c, req_ctx *r, aieth_ser
  * image is memory kept mapped (srv_image.c), so the copy costs no page
  * faults; a pwrite into a memory file would be the same copy done by the
  * kernel, plus a system call per piece. */
-int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n)
+int aieth__http_txn_tx_data(req_ctx *r, aieth__server *s, const char *data, size_t n)
 {
 	srv_txn *t = r->txn;
 	if (n > t->tx_size - t->tx_got)
@@ -124,120 +126,123 @@ int http_txn_tx_data(req_ctx *r, aieth_server *s, const char *data, size_t n)
 	if (t->stream) {
 		/* the device may be reading the image: the stream copies under
 		 * its lock and wakes it */
-		if (srv_stream_tx_data(t->stream, data, n))
+		if (aieth__srv_stream_tx_data(t->stream, data, n))
 			return -2; /* the device gave up on the upload */
-		srv_txn_tx_got(s, t, t->tx_got + n);
-		srv_images_count(&s->images, 0, n, n);
+		aieth__srv_txn_tx_got(s, t, t->tx_got + n);
+		aieth__srv_images_count(&s->images, 0, n, n);
 		return 0;
 	}
 	memcpy(t->txbuf + t->tx_got, data, n);
-	srv_txn_tx_got(s, t, t->tx_got + n);
-	srv_images_count(&s->images, 0, n, n);
+	aieth__srv_txn_tx_got(s, t, t->tx_got + n);
+	aieth__srv_images_count(&s->images, 0, n, n);
 	return 0;
 }
 
-enum MHD_Result http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_txn_tx_done(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	srv_txn *t = r->txn;
 	srv_sess *x = r->sess;
 	struct json_object *o;
 	int rc;
 	if (t->tx_got != t->tx_size)
-		return http_reply_err(
+		return aieth__http_reply_err(
 			c, r, 400, NULL, "transaction \"%s\": %llu of %llu TX bytes came", t->id,
 			(unsigned long long)t->tx_got, (unsigned long long)t->tx_size);
 	if (t->stream)
-		srv_stream_tx_end(t->stream, 1); /* started as it was made */
-	else if ((rc = srv_txn_start(s, x, t)))
-		return http_reply_err(c, r, http_status_of(rc), NULL, "transaction \"%s\": %s",
-				      t->id, aieth_error_message());
+		aieth__srv_stream_tx_end(t->stream, 1); /* started as it was made */
+	else if ((rc = aieth__srv_txn_start(s, x, t)))
+		return aieth__http_reply_err(c, r, aieth__http_status_of(rc), NULL,
+					     "transaction \"%s\": %s", t->id,
+					     aieth_error_message());
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(t->id));
 	json_object_object_add(
-		o, "state", json_object_new_string(aieth__dev_txn_state[srv_txn_state_get(s, t)]));
-	return http_reply_json(c, r, 202, o);
+		o, "state",
+		json_object_new_string(aieth__dev_txn_state[aieth__srv_txn_state_get(s, t)]));
+	return aieth__http_reply_json(c, r, 202, o);
 }
 
 /* DELETE .../txns/T: a transaction not running and not streaming is freed
  * with its images. */
-static enum MHD_Result txn_delete(struct MHD_Connection *c, req_ctx *r, aieth_server *s,
+static enum MHD_Result txn_delete(struct MHD_Connection *c, req_ctx *r, aieth__server *s,
 				  srv_sess *x)
 {
 	unsigned pos;
-	switch (srv_txn_delete(s, x, r->route.tid, &pos)) {
+	switch (aieth__srv_txn_delete(s, x, r->route.tid, &pos)) {
 	case SRV_TD_NONE:
-		return http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
-				      r->route.tid);
+		return aieth__http_reply_err(
+			c, r, 404, NULL, "transaction \"%s\": no such transaction", r->route.tid);
 	case SRV_TD_RUNNING:
-		return http_reply_err(c, r, 409, NULL,
-				      "transaction \"%s\" is running on the device "
-				      "(place %u among the started ones): wait for it (POST "
-				      ".../wait) first, or end the session",
-				      r->route.tid, pos);
+		return aieth__http_reply_err(c, r, 409, NULL,
+					     "transaction \"%s\" is running on the device "
+					     "(place %u among the started ones): wait for it (POST "
+					     ".../wait) first, or end the session",
+					     r->route.tid, pos);
 	case SRV_TD_BUSY:
-		return http_reply_err(c, r, 409, NULL,
-				      "transaction \"%s\": its TX upload, wait or RX "
-				      "download is in progress",
-				      r->route.tid);
+		return aieth__http_reply_err(c, r, 409, NULL,
+					     "transaction \"%s\": its TX upload, wait or RX "
+					     "download is in progress",
+					     r->route.tid);
 	case SRV_TD_OK: break;
 	}
-	srv_log(s, "session %s: transaction %s deleted by its client", x->id, r->route.tid);
-	return http_reply(c, r, 204, NULL, "", 0, NULL);
+	aieth__srv_log(s, "session %s: transaction %s deleted by its client", x->id, r->route.tid);
+	return aieth__http_reply(c, r, 204, NULL, "", 0, NULL);
 }
 
 /* POST .../wait: t held until its result is written. */
-static enum MHD_Result txn_wait(struct MHD_Connection *c, req_ctx *r, aieth_server *s, srv_sess *x,
+static enum MHD_Result txn_wait(struct MHD_Connection *c, req_ctx *r, aieth__server *s, srv_sess *x,
 				uint32_t timeout_ms)
 {
 	enum MHD_Result ret;
 	srv_txn *t;
 	char pid[16];
 	int busy;
-	switch (srv_txn_wait_get(s, x, r->route.tid, &t, pid, sizeof pid)) {
+	switch (aieth__srv_txn_wait_get(s, x, r->route.tid, &t, pid, sizeof pid)) {
 	case SRV_TW_NONE:
-		return http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
-				      r->route.tid);
+		return aieth__http_reply_err(
+			c, r, 404, NULL, "transaction \"%s\": no such transaction", r->route.tid);
 	case SRV_TW_AWAIT_TX:
-		return http_reply_err(c, r, 409, NULL,
-				      "transaction \"%s\": its TX image is not in yet",
-				      r->route.tid);
+		return aieth__http_reply_err(c, r, 409, NULL,
+					     "transaction \"%s\": its TX image is not in yet",
+					     r->route.tid);
 	case SRV_TW_NOT_FIRST:
-		return http_reply_err(c, r, 409, NULL,
-				      "transaction \"%s\": %s was started before it "
-				      "and finishes first",
-				      r->route.tid, pid);
+		return aieth__http_reply_err(c, r, 409, NULL,
+					     "transaction \"%s\": %s was started before it "
+					     "and finishes first",
+					     r->route.tid, pid);
 	case SRV_TW_OK: break;
 	}
-	srv_txn_wait(s, x, t, timeout_ms, &busy);
+	aieth__srv_txn_wait(s, x, t, timeout_ms, &busy);
 	if (busy)
-		ret = http_reply_err(c, r, 409, NULL, "%s", aieth_error_message());
+		ret = aieth__http_reply_err(c, r, 409, NULL, "%s", aieth_error_message());
 	else
-		ret = http_reply_json(c, r, 200, srv_txn_json(s, x, t));
-	srv_txn_busy_put(s, t);
+		ret = aieth__http_reply_json(c, r, 200, aieth__srv_txn_json(s, x, t));
+	aieth__srv_txn_busy_put(s, t);
 	return ret;
 }
 
-enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_txn(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	enum MHD_Result ret;
 	srv_sess *x;
 	struct json_object *o;
 	uint32_t timeout_ms = 0;
 
-	if (r->route.kind == SRV_R_TXN_WAIT && srv_wait_req_parse(r->body, r->len, &timeout_ms))
-		return http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
-	if (!(x = http_active_session(c, r, s, &ret)))
+	if (r->route.kind == SRV_R_TXN_WAIT &&
+	    aieth__srv_wait_req_parse(r->body, r->len, &timeout_ms))
+		return aieth__http_reply_err(c, r, 400, NULL, "%s", aieth_error_message());
+	if (!(x = aieth__http_active_session(c, r, s, &ret)))
 		return ret;
 	if (r->route.kind == SRV_R_TXN && !strcmp(r->method, "DELETE"))
 		ret = txn_delete(c, r, s, x);
 	else if (r->route.kind != SRV_R_TXN)
 		ret = txn_wait(c, r, s, x, timeout_ms);
-	else if (srv_txn_status(s, x, r->route.tid, &o))
-		ret = http_reply_err(c, r, 404, NULL, "transaction \"%s\": no such transaction",
-				     r->route.tid);
+	else if (aieth__srv_txn_status(s, x, r->route.tid, &o))
+		ret = aieth__http_reply_err(
+			c, r, 404, NULL, "transaction \"%s\": no such transaction", r->route.tid);
 	else /* the status: no device call, cheap to poll */
-		ret = http_reply_json(c, r, 200, o);
-	srv_release(s, x);
+		ret = aieth__http_reply_json(c, r, 200, o);
+	aieth__srv_release(s, x);
 	return ret;
 }
 
@@ -255,7 +260,7 @@ enum MHD_Result http_txn(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
  * session stays referenced and the transaction busy, so the image stays,
  * until the response is done. */
 typedef struct {
-	aieth_server *s;
+	aieth__server *s;
 	srv_sess *x;
 	srv_txn *t;
 	uint64_t from; /* a streamed transaction's download: where it starts */
@@ -269,21 +274,21 @@ typedef struct {
 static ssize_t rx_live_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	rx_stream *st = cls;
-	uint64_t at = st->from + pos, end = srv_stream_rx_wait(st->t->stream, at);
+	uint64_t at = st->from + pos, end = aieth__srv_stream_rx_wait(st->t->stream, at);
 	size_t n;
 	if (!end)
 		return MHD_CONTENT_READER_END_WITH_ERROR;
 	n = end - at < max ? (size_t)(end - at) : max;
 	memcpy(buf, st->t->rxbuf + at, n);
-	srv_images_count(&st->s->images, 1, 0, n);
+	aieth__srv_images_count(&st->s->images, 1, 0, n);
 	return (ssize_t)n;
 }
 
 static void rx_free(void *cls)
 {
 	rx_stream *st = cls;
-	srv_txn_busy_put(st->s, st->t);
-	srv_release(st->s, st->x);
+	aieth__srv_txn_busy_put(st->s, st->t);
+	aieth__srv_release(st->s, st->x);
 	free(st);
 }
 
@@ -354,10 +359,10 @@ static enum MHD_Result reply_416(struct MHD_Connection *c, req_ctx *r, uint64_t 
 	json_object_object_add(e, "message", json_object_new_string(msg));
 	json_object_object_add(o, "error", e);
 	snprintf(cr, sizeof cr, "bytes */%llu", (unsigned long long)size);
-	return http_reply_json_hdr(c, r, 416, o, MHD_HTTP_HEADER_CONTENT_RANGE, cr);
+	return aieth__http_reply_json_hdr(c, r, 416, o, MHD_HTTP_HEADER_CONTENT_RANGE, cr);
 }
 
-enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	enum MHD_Result ret;
 	srv_sess *x;
@@ -370,28 +375,28 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	char msg[256];
 	int live, found;
 
-	if (!(x = http_active_session(c, r, s, &ret)))
+	if (!(x = aieth__http_active_session(c, r, s, &ret)))
 		return ret;
 	/* held (busy) from here: the image stays until the response is done */
-	if (!(t = srv_txn_rx_get(s, x, r->route.tid, &live, &found))) {
-		ret = http_reply_err(
+	if (!(t = aieth__srv_txn_rx_get(s, x, r->route.tid, &live, &found))) {
+		ret = aieth__http_reply_err(
 			c, r, found ? 409 : 404, NULL, "transaction \"%s\": %s", r->route.tid,
 			found ? "not finished yet (POST .../wait)" : "no such transaction");
-		srv_release(s, x);
+		aieth__srv_release(s, x);
 		return ret;
 	}
 	size = t->rx_size;
 	range = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_RANGE);
 	if (range && range_parse(range, size, &a, &b, msg, sizeof msg)) {
-		srv_txn_busy_put(s, t);
-		srv_release(s, x);
+		aieth__srv_txn_busy_put(s, t);
+		aieth__srv_release(s, x);
 		return reply_416(c, r, size, msg);
 	}
 	st = malloc(sizeof *st);
 	if (!st) {
-		srv_txn_busy_put(s, t);
-		srv_release(s, x);
-		return http_reply_err(c, r, 500, NULL, "out of memory");
+		aieth__srv_txn_busy_put(s, t);
+		aieth__srv_release(s, x);
+		return aieth__http_reply_err(c, r, 500, NULL, "out of memory");
 	}
 	st->s = s;
 	st->x = x;
@@ -410,14 +415,14 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	 * byte moved, docs/server.md); this thread blocks meanwhile, as the
 	 * callback below would */
 	if (live && range && range[strlen(range) - 1] != '-') {
-		if (!srv_stream_rx_wait(t->stream, b)) {
+		if (!aieth__srv_stream_rx_wait(t->stream, b)) {
 			rx_free(st);
-			return http_reply_err(c, r, 409, NULL,
-					      "transaction \"%s\": RX bytes %llu-%llu never became "
-					      "final (the session ended, or the device was not run "
-					      "within --client-timeout)",
-					      r->route.tid, (unsigned long long)a,
-					      (unsigned long long)b);
+			return aieth__http_reply_err(
+				c, r, 409, NULL,
+				"transaction \"%s\": RX bytes %llu-%llu never became "
+				"final (the session ended, or the device was not run "
+				"within --client-timeout)",
+				r->route.tid, (unsigned long long)a, (unsigned long long)b);
 		}
 		live = 0;
 	}
@@ -441,17 +446,17 @@ enum MHD_Result http_txn_rx(struct MHD_Connection *c, req_ctx *r, aieth_server *
 	}
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
-	srv_images_count(&s->images, 1, len, 0);
+	aieth__srv_images_count(&s->images, 1, len, 0);
 	r->status = status;
 	r->out = len;
 	r->answered = 1;
 	return ret;
 }
 
-enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_rtp(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	enum MHD_Result ret;
-	srv_sess *x = http_active_session(c, r, s, &ret);
+	srv_sess *x = aieth__http_active_session(c, r, s, &ret);
 	const char *sz;
 	unsigned long n = 0;
 	uint8_t *buf = NULL;
@@ -462,22 +467,22 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 	if (!strcmp(r->method, "GET")) {
 		uint32_t v;
 		sz = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size");
-		if (srv_rtp_size_parse(sz, &v)) {
-			ret = http_reply_err(c, r, 400, NULL,
-					     "GET %s: ?size=N (1..%u bytes) is needed", r->path,
-					     SRV_RTP_MAX);
+		if (aieth__srv_rtp_size_parse(sz, &v)) {
+			ret = aieth__http_reply_err(c, r, 400, NULL,
+						    "GET %s: ?size=N (1..%u bytes) is needed",
+						    r->path, SRV_RTP_MAX);
 			goto out;
 		}
 		n = v;
 		buf = malloc(n);
 		if (!buf) {
-			ret = http_reply_err(c, r, 500, NULL, "out of memory");
+			ret = aieth__http_reply_err(c, r, 500, NULL, "out of memory");
 			goto out;
 		}
 	}
 	if (pthread_mutex_trylock(&x->call)) {
-		ret = http_reply_err(c, r, 409, NULL,
-				     "session \"%s\" is busy with another device call", x->id);
+		ret = aieth__http_reply_err(
+			c, r, 409, NULL, "session \"%s\" is busy with another device call", x->id);
 		goto out;
 	}
 	if (buf)
@@ -486,15 +491,17 @@ enum MHD_Result http_rtp(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
 		rc = aieth_graph_update_rtp(x->dev, r->route.graph, r->route.port, r->body, r->len);
 	pthread_mutex_unlock(&x->call);
 	if (rc)
-		ret = http_reply_err(c, r, http_status_of(rc), NULL, "graph \"%s\" port \"%s\": %s",
-				     r->route.graph, r->route.port, aieth_error_message());
+		ret = aieth__http_reply_err(c, r, aieth__http_status_of(rc), NULL,
+					    "graph \"%s\" port \"%s\": %s", r->route.graph,
+					    r->route.port, aieth_error_message());
 	else if (buf)
-		ret = http_reply(c, r, 200, "application/octet-stream", (const char *)buf, n, NULL);
+		ret = aieth__http_reply(c, r, 200, "application/octet-stream", (const char *)buf, n,
+					NULL);
 	else
-		ret = http_reply(c, r, 204, NULL, "", 0, NULL);
+		ret = aieth__http_reply(c, r, 204, NULL, "", 0, NULL);
 out:
 	free(buf);
-	srv_release(s, x);
+	aieth__srv_release(s, x);
 	return ret;
 }
 

@@ -31,7 +31,7 @@ static void caller_token(struct MHD_Connection *c, char *dst, size_t cap)
 	const char *tok;
 	size_t n;
 	dst[0] = '\0';
-	if (auth && !srv_bearer(auth, &tok, &n) && n < cap) {
+	if (auth && !aieth__srv_bearer(auth, &tok, &n) && n < cap) {
 		memcpy(dst, tok, n);
 		dst[n] = '\0';
 	}
@@ -47,15 +47,15 @@ static unsigned sum_of(struct json_object *j, const char *key)
 }
 
 /* The last result, for GET /v1/health and the metrics. */
-static void record(aieth_server *s, struct json_object *j, const aieth_report *rep, unsigned level,
+static void record(aieth__server *s, struct json_object *j, const aieth_report *rep, unsigned level,
 		   int code)
 {
-	srv_stats_validate(s, code, level, sum_of(j, "passed"),
-			   sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts"),
-			   sum_of(j, "skipped"), (unsigned)aieth_report_num_warnings(rep));
+	aieth__srv_stats_validate(s, code, level, sum_of(j, "passed"),
+				  sum_of(j, "failed") + sum_of(j, "errors") + sum_of(j, "timeouts"),
+				  sum_of(j, "skipped"), (unsigned)aieth_report_num_warnings(rep));
 }
 
-enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server *s)
+enum MHD_Result aieth__http_validate(struct MHD_Connection *c, req_ctx *r, aieth__server *s)
 {
 	aieth_validate_opts o = AIETH_VALIDATE_OPTS_INIT;
 	aieth_remote_opts ro = AIETH_REMOTE_OPTS_INIT;
@@ -68,11 +68,12 @@ enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server
 	enum MHD_Result ret;
 	int code;
 
-	if (srv_validate_req_parse(r->body, r->len, &level, &soak, &channels))
-		return http_reply_err(c, r, 400, NULL, "POST /v1/validate: %s",
-				      aieth_error_message());
+	if (aieth__srv_validate_req_parse(r->body, r->len, &level, &soak, &channels))
+		return aieth__http_reply_err(c, r, 400, NULL, "POST /v1/validate: %s",
+					     aieth_error_message());
 	if (!mkdtemp(dir))
-		return http_reply_err(c, r, 500, NULL, "POST /v1/validate: no scratch folder");
+		return aieth__http_reply_err(c, r, 500, NULL,
+					     "POST /v1/validate: no scratch folder");
 	caller_token(c, token, sizeof token);
 	ro.server = s->self_url;
 	if (s->self_pin[0])
@@ -87,11 +88,11 @@ enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server
 	o.channels = channels;
 	o.out_dir = dir;
 	o.interrupt = &s->stop;
-	srv_log(s, "validate: level %u for %s", level, r->who[0] ? r->who : r->client);
+	aieth__srv_log(s, "validate: level %u for %s", level, r->who[0] ? r->who : r->client);
 	if (aieth_report_new(&rep, "th_server validate", 0, NULL) != AIETH_OK ||
 	    aieth_report_validate(rep, &o) != AIETH_OK || aieth_report_finish(rep) != AIETH_OK) {
-		ret = http_reply_err(c, r, 500, NULL, "POST /v1/validate: %s",
-				     aieth_error_message());
+		ret = aieth__http_reply_err(c, r, 500, NULL, "POST /v1/validate: %s",
+					    aieth_error_message());
 		aieth_report_free(rep);
 		aieth__remove_tree(dir);
 		return ret;
@@ -101,17 +102,17 @@ enum MHD_Result http_validate(struct MHD_Connection *c, req_ctx *r, aieth_server
 	if (aieth_report_write_json(rep, path) != AIETH_OK ||
 	    aieth__read_file(path, (size_t)64 << 20, &text, &len) != AIETH_OK ||
 	    !(j = json_tokener_parse(text))) {
-		ret = http_reply_err(c, r, 500, NULL, "POST /v1/validate: the report: %s",
-				     aieth_error_message());
+		ret = aieth__http_reply_err(c, r, 500, NULL, "POST /v1/validate: the report: %s",
+					    aieth_error_message());
 	} else {
 		record(s, j, rep, level, code);
 		out = json_object_new_object();
 		json_object_object_add(out, "exit_code", json_object_new_int(code));
 		json_object_object_add(out, "level", json_object_new_int((int)level));
 		json_object_object_add(out, "report", j);
-		ret = http_reply_json(c, r, 200, out);
+		ret = aieth__http_reply_json(c, r, 200, out);
 	}
-	srv_log(s, "validate: level %u: exit %d", level, code);
+	aieth__srv_log(s, "validate: level %u: exit %d", level, code);
 	free(text);
 	aieth_report_free(rep);
 	aieth__remove_tree(dir);

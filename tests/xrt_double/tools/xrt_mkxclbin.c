@@ -114,7 +114,7 @@ static int write_pl(const aieth_board_info *bi, const char *out)
 	o.version_minor = 13;
 	o.timestamp = 1700000000;
 	o.vbnv = bi->base_platform;
-	return xb_write_file(out, &o, NULL, NULL) ? die(out) : 0;
+	return aieth__xb_write_file(out, &o, NULL, NULL) ? die(out) : 0;
 }
 
 static int write_aie(const aieth_board_info *bi, const char *out, int ng, char **graphs)
@@ -162,7 +162,7 @@ static int write_aie(const aieth_board_info *bi, const char *out, int ng, char *
 	o.version_minor = 13;
 	o.timestamp = 1700000000;
 	o.vbnv = bi->base_platform;
-	return xb_write_file(out, &o, NULL, NULL) ? die(out) : 0;
+	return aieth__xb_write_file(out, &o, NULL, NULL) ? die(out) : 0;
 }
 
 int main(int argc, char **argv)

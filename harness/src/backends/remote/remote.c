@@ -147,20 +147,20 @@ static int rm_sensors(void *state, aieth_sensor *out, size_t cap, size_t *n, cha
 		      size_t notes_cap)
 {
 	rm_state *st = state;
-	return rms_read(&st->sens, st->base, st->auth, &st->trust, st->xfer.interrupt, out, cap, n,
-			notes, notes_cap);
+	return aieth__rms_read(&st->sens, st->base, st->auth, &st->trust, st->xfer.interrupt, out,
+			       cap, n, notes, notes_cap);
 }
 
 #else /* !AIETH_HAVE_CURL: built without libcurl */
 
-int rm_open(const aieth_dev_config *cfg, void **state)
+int aieth__rm_open(const aieth_dev_config *cfg, void **state)
 {
 	(void)cfg;
 	*state = NULL;
 	return aieth__fail(AIETH_EUNSUPPORTED, "backend remote: this build has no libcurl");
 }
 
-void rm_close(void *state) { (void)state; }
+void aieth__rm_close(void *state) { (void)state; }
 
 #endif
 
@@ -177,16 +177,16 @@ const aieth_backend_ops aieth__backend_remote = {
 	.description = "a device behind th_server, docs/server.md",
 	.flags = AIETH_BACKEND_NETWORKED,
 	.check = rm_check,
-	.open = rm_open,
-	.close = rm_close,
+	.open = aieth__rm_open,
+	.close = aieth__rm_close,
 	.sensors = RM_OP(rm_sensors),
-	.graph_run = RM_OP(rm_graph_run),
-	.graph_wait = RM_OP(rm_graph_wait),
-	.graph_end = RM_OP(rm_graph_end),
-	.graph_status = RM_OP(rm_graph_status),
-	.txn_start = RM_OP(rm_txn_start),
-	.txn_wait = RM_OP(rm_txn_wait),
-	.graph_update_rtp = RM_OP(rm_update_rtp),
-	.graph_read_rtp = RM_OP(rm_read_rtp),
-	.graph_ports = RM_OP(rm_graph_ports),
+	.graph_run = RM_OP(aieth__rm_graph_run),
+	.graph_wait = RM_OP(aieth__rm_graph_wait),
+	.graph_end = RM_OP(aieth__rm_graph_end),
+	.graph_status = RM_OP(aieth__rm_graph_status),
+	.txn_start = RM_OP(aieth__rm_txn_start),
+	.txn_wait = RM_OP(aieth__rm_txn_wait),
+	.graph_update_rtp = RM_OP(aieth__rm_update_rtp),
+	.graph_read_rtp = RM_OP(aieth__rm_read_rtp),
+	.graph_ports = RM_OP(aieth__rm_graph_ports),
 };

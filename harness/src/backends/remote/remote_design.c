@@ -27,7 +27,7 @@
 static struct curl_slist *setup(const rmd_conn *c, const char *url, const char *content_type,
 				long timeout_s)
 {
-	return rmh_setup(c->h, url, c->auth, &c->trust, content_type, timeout_s, &c->xfer);
+	return aieth__rmh_setup(c->h, url, c->auth, &c->trust, content_type, timeout_s, &c->xfer);
 }
 
 static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
@@ -36,13 +36,13 @@ static int curl_error(const rmd_conn *c, const char *what, CURLcode cc)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s: interrupted", c->base, what);
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			   "server %s: %s: %s", c->base, what,
-			   rmh_words(c->h, cc, c->trust.cacert));
+			   aieth__rmh_words(c->h, cc, c->trust.cacert));
 }
 
 static int status_error(const rmd_conn *c, const char *what, long status, const sbuf *b)
 {
 	char msg[600];
-	rmh_reply_message(b, msg, sizeof msg);
+	aieth__rmh_reply_message(b, msg, sizeof msg);
 	if (status == 401 || status == 403)
 		return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s", c->base,
 				   status, msg);
@@ -84,10 +84,10 @@ static void up_restart(void *ctx)
 	file_up *u = ctx;
 	u->off = 0;
 	u->err = 0;
-	rmh_buf_clear(u->reply);
+	aieth__rmh_buf_clear(u->reply);
 }
 
-int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded)
+int aieth__rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded)
 {
 	char url[700];
 	struct curl_slist *hdrs;
@@ -106,7 +106,7 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	/* ask first: a design the server has is not sent again */
 	hdrs = setup(c, url, NULL, RMH_CALL_S);
 	curl_easy_setopt(c->h, CURLOPT_NOBODY, 1L);
-	cc = rmh_perform(c->h, &c->xfer, NULL, NULL);
+	cc = aieth__rmh_perform(c->h, &c->xfer, NULL, NULL);
 	curl_slist_free_all(hdrs);
 	if (cc)
 		return curl_error(c, "HEAD /v1/xclbins", cc);
@@ -127,27 +127,27 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
 	curl_easy_setopt(c->h, CURLOPT_READFUNCTION, file_read);
 	curl_easy_setopt(c->h, CURLOPT_READDATA, &up);
 	curl_easy_setopt(c->h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
-	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
-	cc = rmh_perform(c->h, &c->xfer, up_restart, &up);
+	cc = aieth__rmh_perform(c->h, &c->xfer, up_restart, &up);
 	curl_slist_free_all(hdrs);
 	close(up.fd);
 	if (up.err) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return aieth__fail(AIETH_EIO, "%s: read failed during the upload (%s)", path,
 				   strerror(up.err));
 	}
 	if (cc) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return curl_error(c, "PUT /v1/xclbins", cc);
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 201 && status != 200) {
 		rc = status_error(c, "xclbin upload", status, &b);
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return rc;
 	}
-	sb_free(&b);
+	aieth__sb_free(&b);
 	*uploaded = status == 201;
 	return AIETH_OK;
 }
@@ -206,7 +206,7 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, int df
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &d);
 	/* an error reply is JSON, not the file: refuse it before writing */
 	curl_easy_setopt(c->h, CURLOPT_FAILONERROR, 1L);
-	cc = rmh_perform(c->h, &c->xfer, NULL, NULL);
+	cc = aieth__rmh_perform(c->h, &c->xfer, NULL, NULL);
 	curl_slist_free_all(hdrs);
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (cc || d.err || d.over) {
@@ -239,8 +239,9 @@ static int fetch_one(const rmd_conn *c, const char *sid, const char *dir, int df
 	return AIETH_OK;
 }
 
-int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uint64_t max_total,
-			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
+int aieth__rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
+			       uint64_t max_total,
+			       void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
 {
 	char url[700];
 	struct curl_slist *hdrs;
@@ -254,26 +255,26 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 
 	snprintf(url, sizeof url, "%s/v1/sessions/%s/artifacts", c->base, sid);
 	hdrs = setup(c, url, NULL, RMH_CALL_S);
-	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &b);
-	cc = rmh_perform(c->h, &c->xfer, rmh_buf_clear, &b);
+	cc = aieth__rmh_perform(c->h, &c->xfer, aieth__rmh_buf_clear, &b);
 	curl_slist_free_all(hdrs);
 	if (cc) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return curl_error(c, "GET artifacts", cc);
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 200) {
 		rc = status_error(c, "GET artifacts", status, &b);
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return rc;
 	}
 	{
 		/* as strictly as a file: one object, no key twice */
 		char what[800];
 		snprintf(what, sizeof what, "server %s: GET artifacts", c->base);
-		rc = jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o);
-		sb_free(&b);
+		rc = aieth__jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o);
+		aieth__sb_free(&b);
 		if (rc)
 			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 	}
@@ -352,9 +353,9 @@ int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uin
 	return rc;
 }
 
-int rmd_artifact_fetch(const rmd_conn *c, const char *sid, const char *dir, const char *name,
-		       uint64_t max, int *found,
-		       void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
+int aieth__rmd_artifact_fetch(const rmd_conn *c, const char *sid, const char *dir, const char *name,
+			      uint64_t max, int *found,
+			      void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx)
 {
 	char *path = NULL;
 	uint64_t got = 0;

@@ -32,7 +32,7 @@ typedef struct {
 /* Make sure the server holds the xclbin at path: hash it, ask (HEAD), and
  * upload it (PUT, streamed from the file) only when missing. sha gets its
  * hash, *uploaded 1 when it was sent. */
-int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded);
+int aieth__rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *uploaded);
 
 /* Fetch session sid's artifacts (GET .../artifacts, then each file) into
  * dir (made when missing), at most AIETH_ARTIFACTS_FILES_MAX of them
@@ -44,16 +44,18 @@ int rmd_xclbin_ensure(const rmd_conn *c, const char *path, char sha[65], int *up
  * what is left; a file that would pass it is not written (nothing half
  * written stays), and the error names the file and the limit.
  * done(ctx, path, bytes) is called for each file written (may be NULL). */
-int rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir, uint64_t max_total,
-			void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
+int aieth__rmd_artifacts_fetch(const rmd_conn *c, const char *sid, const char *dir,
+			       uint64_t max_total,
+			       void (*done)(void *ctx, const char *path, uint64_t bytes),
+			       void *ctx);
 
 /* Fetch one artifact of session sid, name, into dir (as one file of
- * rmd_artifacts_fetch, within max bytes) while the session may still run:
+ * aieth__rmd_artifacts_fetch, within max bytes) while the session may still run:
  * *found 1 when it was written (done called), 0 when the server has no
  * such file (404, not an error). */
-int rmd_artifact_fetch(const rmd_conn *c, const char *sid, const char *dir, const char *name,
-		       uint64_t max, int *found,
-		       void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
+int aieth__rmd_artifact_fetch(const rmd_conn *c, const char *sid, const char *dir, const char *name,
+			      uint64_t max, int *found,
+			      void (*done)(void *ctx, const char *path, uint64_t bytes), void *ctx);
 
 #endif
 #endif

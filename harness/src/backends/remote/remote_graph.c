@@ -21,18 +21,18 @@ static int graph_post(rm_state *st, uint32_t g, const char *verb, const char *bo
 {
 	char path[1024], seg[RMT_SEG_MAX];
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/%s", st->sid,
-		 rmt_path_seg(st->cfg->graphs[g].name, seg), verb);
-	return rm_json(st, "POST", path, body, 204, timeout_s, NULL);
+		 aieth__rmt_path_seg(st->cfg->graphs[g].name, seg), verb);
+	return aieth__rm_json(st, "POST", path, body, 204, timeout_s, NULL);
 }
 
-int rm_graph_run(void *state, uint32_t graph, int64_t iterations)
+int aieth__rm_graph_run(void *state, uint32_t graph, int64_t iterations)
 {
 	char body[64];
 	snprintf(body, sizeof body, "{\"iterations\":%lld}", (long long)iterations);
 	return graph_post(state, graph, "run", body, CALL_S);
 }
 
-int rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
+int aieth__rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 {
 	rm_state *st = state;
 	char body[64];
@@ -46,22 +46,22 @@ int rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms)
 	return rc;
 }
 
-int rm_graph_end(void *state, uint32_t graph)
+int aieth__rm_graph_end(void *state, uint32_t graph)
 {
 	return graph_post(state, graph, "end", NULL, CALL_S);
 }
 
-int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
+int aieth__rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
 {
 	rm_state *st = state;
 	struct json_object *o = NULL;
 	char path[1024], seg[RMT_SEG_MAX];
 	int rc;
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s", st->sid,
-		 rmt_path_seg(st->cfg->graphs[graph].name, seg));
-	if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
+		 aieth__rmt_path_seg(st->cfg->graphs[graph].name, seg));
+	if ((rc = aieth__rm_json(st, "GET", path, NULL, 200, CALL_S, &o)))
 		return rc;
-	rc = rmr_graph_status(st->base, o, done, complete);
+	rc = aieth__rmr_graph_status(st->base, o, done, complete);
 	json_object_put(o);
 	return rc;
 }
@@ -69,7 +69,8 @@ int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete)
 /* The server's graph model ports (GET .../graphs/NAME/ports). A server
  * whose board runs the graph itself answers 501: not known before the run
  * (AIETH_EUNSUPPORTED, as the xrt backend locally). */
-int rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap, size_t *n)
+int aieth__rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap,
+			  size_t *n)
 {
 	rm_state *st = state;
 	struct json_object *o = NULL;
@@ -78,19 +79,19 @@ int rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t 
 	long status = 0;
 	int rc;
 	snprintf(path, sizeof path, "/v1/sessions/%s/graphs/%s/ports", st->sid,
-		 rmt_path_seg(st->cfg->graphs[graph].name, seg));
-	if ((rc = rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
-		sb_free(&b);
+		 aieth__rmt_path_seg(st->cfg->graphs[graph].name, seg));
+	if ((rc = aieth__rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
+		aieth__sb_free(&b);
 		return rc;
 	}
 	if (status == 501) {
-		rmh_reply_message(&b, msg, sizeof msg);
-		sb_free(&b);
+		aieth__rmh_reply_message(&b, msg, sizeof msg);
+		aieth__sb_free(&b);
 		return aieth__fail(AIETH_EUNSUPPORTED, "server %s: %s", st->base, msg);
 	}
-	if ((rc = rm_reply(st, "GET", path, status, 200, &b, &o)))
+	if ((rc = aieth__rm_reply(st, "GET", path, status, 200, &b, &o)))
 		return rc;
-	rc = rmr_graph_ports(st->base, o, ports, cap, n);
+	rc = aieth__rmr_graph_ports(st->base, o, ports, cap, n);
 	json_object_put(o);
 	return rc;
 }
@@ -103,7 +104,7 @@ static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, 
 	if (!esc)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	n = snprintf(path, cap, "/v1/sessions/%s/graphs/%s/rtp/%s", st->sid,
-		     rmt_path_seg(st->cfg->graphs[graph].name, seg), esc);
+		     aieth__rmt_path_seg(st->cfg->graphs[graph].name, seg), esc);
 	curl_free(esc);
 	if (n < 0 || (size_t)n >= cap)
 		return aieth__fail(AIETH_EINVAL,
@@ -113,7 +114,8 @@ static int rtp_path(rm_state *st, uint32_t graph, const char *port, char *path, 
 	return AIETH_OK;
 }
 
-int rm_update_rtp(void *state, uint32_t graph, const char *port, const void *data, size_t size)
+int aieth__rm_update_rtp(void *state, uint32_t graph, const char *port, const void *data,
+			 size_t size)
 {
 	rm_state *st = state;
 	char path[1024], url[1600], msg[600];
@@ -125,27 +127,27 @@ int rm_update_rtp(void *state, uint32_t graph, const char *port, const void *dat
 
 	if ((rc = rtp_path(st, graph, port, path, sizeof path)))
 		return rc;
-	/* not rm_req: its bodies are JSON text (strlen), this one raw bytes */
+	/* not aieth__rm_req: its bodies are JSON text (strlen), this one raw bytes */
 	snprintf(url, sizeof url, "%s%s", st->base, path);
-	hdrs = rm_setup(st, url, "Content-Type: application/octet-stream", CALL_S);
+	hdrs = aieth__rm_setup(st, url, "Content-Type: application/octet-stream", CALL_S);
 	curl_easy_setopt(st->h, CURLOPT_CUSTOMREQUEST, "PUT");
 	curl_easy_setopt(st->h, CURLOPT_POSTFIELDS, data);
 	curl_easy_setopt(st->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
-	curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 	curl_easy_setopt(st->h, CURLOPT_WRITEDATA, &b);
-	cc = rmh_perform(st->h, &st->xfer, rmh_buf_clear, &b);
+	cc = aieth__rmh_perform(st->h, &st->xfer, aieth__rmh_buf_clear, &b);
 	curl_slist_free_all(hdrs);
 	if (cc != CURLE_OK) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		if (cc == CURLE_ABORTED_BY_CALLBACK)
 			return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: interrupted",
 					   st->base, path);
 		return aieth__fail(AIETH_EDEVICE, "server %s: PUT %s: %s", st->base, path,
-				   rmh_words(st->h, cc, st->cacert));
+				   aieth__rmh_words(st->h, cc, st->cacert));
 	}
 	curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &status);
-	rmh_reply_message(&b, msg, sizeof msg);
-	sb_free(&b);
+	aieth__rmh_reply_message(&b, msg, sizeof msg);
+	aieth__sb_free(&b);
 	if (status == 204)
 		return AIETH_OK;
 	return aieth__fail(status == 404   ? AIETH_ENOTFOUND
@@ -154,7 +156,7 @@ int rm_update_rtp(void *state, uint32_t graph, const char *port, const void *dat
 			   "server %s: %s", st->base, msg);
 }
 
-int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
+int aieth__rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size)
 {
 	rm_state *st = state;
 	char path[1100], msg[600];
@@ -165,27 +167,27 @@ int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_
 	if ((rc = rtp_path(st, graph, port, path, sizeof path - 32)))
 		return rc;
 	snprintf(path + strlen(path), sizeof path - strlen(path), "?size=%zu", size);
-	if ((rc = rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
-		sb_free(&b);
+	if ((rc = aieth__rm_req(st, "GET", path, NULL, NULL, CALL_S, &status, &b))) {
+		aieth__sb_free(&b);
 		return rc;
 	}
 	if (status != 200) {
-		rmh_reply_message(&b, msg, sizeof msg);
-		sb_free(&b);
+		aieth__rmh_reply_message(&b, msg, sizeof msg);
+		aieth__sb_free(&b);
 		return aieth__fail(status == 404   ? AIETH_ENOTFOUND
 				   : status == 400 ? AIETH_EINVAL
 						   : AIETH_EDEVICE,
 				   "server %s: %s", st->base, msg);
 	}
 	if (b.n != size) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return aieth__fail(AIETH_EDEVICE,
 				   "server %s: run-time parameter %s: %zu bytes came, "
 				   "%zu asked",
 				   st->base, port, b.n, size);
 	}
 	memcpy(data, b.p, size);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return AIETH_OK;
 }
 

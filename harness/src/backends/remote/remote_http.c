@@ -22,7 +22,7 @@
 #include "util/json_strict.h"
 #include "util/net_words.h"
 
-int rmh_stopped(const rmh_xfer *x)
+int aieth__rmh_stopped(const rmh_xfer *x)
 {
 	return (x->interrupt && *x->interrupt) || (x->stop && atomic_load(x->stop));
 }
@@ -32,15 +32,16 @@ static int xfer(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off
 	const rmh_xfer *x = ctx;
 	(void)dt;
 	(void)dn;
-	if (rmh_stopped(x))
+	if (aieth__rmh_stopped(x))
 		return 1;
 	if (x->progress && ut > 0)
 		x->progress(x->progress_ctx, (uint64_t)un, (uint64_t)ut);
 	return 0;
 }
 
-struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const rmh_trust *trust,
-			     const char *content_type, long timeout_s, const rmh_xfer *x)
+struct curl_slist *aieth__rmh_setup(CURL *h, const char *url, const char *auth,
+				    const rmh_trust *trust, const char *content_type,
+				    long timeout_s, const rmh_xfer *x)
 {
 	struct curl_slist *hdrs = NULL;
 	curl_easy_reset(h);
@@ -87,7 +88,7 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const r
 	return hdrs;
 }
 
-int rmh_stall_from_env(long *stall_s)
+int aieth__rmh_stall_from_env(long *stall_s)
 {
 	const char *v = getenv("AIETH_REMOTE_STALL_S");
 	char *end;
@@ -106,7 +107,7 @@ int rmh_stall_from_env(long *stall_s)
 	return AIETH_OK;
 }
 
-const char *rmh_words(CURL *h, CURLcode cc, const char *cacert)
+const char *aieth__rmh_words(CURL *h, CURLcode cc, const char *cacert)
 {
 	static _Thread_local char w[640];
 	char *url = NULL;
@@ -118,7 +119,7 @@ const char *rmh_words(CURL *h, CURLcode cc, const char *cacert)
 	return aieth__curl_words(w, sizeof w, h, cc, &f);
 }
 
-long rmh_rate_wait_s(CURL *h, int waits)
+long aieth__rmh_rate_wait_s(CURL *h, int waits)
 {
 	long status = 0;
 	curl_off_t after = -1;
@@ -129,17 +130,17 @@ long rmh_rate_wait_s(CURL *h, int waits)
 	return after > RMH_RATE_WAIT_S ? RMH_RATE_WAIT_S : (long)after;
 }
 
-CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx)
+CURLcode aieth__rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx)
 {
 	int waits;
 	for (waits = 0;; waits++) {
 		CURLcode cc = curl_easy_perform(h);
-		long after = rmh_rate_wait_s(h, waits), tenths;
+		long after = aieth__rmh_rate_wait_s(h, waits), tenths;
 		if (!after)
 			return cc;
 		for (tenths = 0; tenths < after * 10; tenths++) {
 			struct timespec ts = {0, 100 * 1000000L};
-			if (x && rmh_stopped(x))
+			if (x && aieth__rmh_stopped(x))
 				return cc;
 			nanosleep(&ts, NULL);
 		}
@@ -148,15 +149,15 @@ CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void 
 	}
 }
 
-void rmh_buf_clear(void *b) { sb_free(b); }
+void aieth__rmh_buf_clear(void *b) { aieth__sb_free(b); }
 
-size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx)
+size_t aieth__rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx)
 {
 	size_t n = size * nmemb;
-	return sb_put(ctx, data, n) ? 0 : n; /* 0: curl ends the transfer */
+	return aieth__sb_put(ctx, data, n) ? 0 : n; /* 0: curl ends the transfer */
 }
 
-void rmh_reply_message(const sbuf *b, char *dst, size_t cap)
+void aieth__rmh_reply_message(const sbuf *b, char *dst, size_t cap)
 {
 	struct json_object *o = b->p ? json_tokener_parse(b->p) : NULL, *e, *m;
 	snprintf(dst, cap, "%s", "(no message)");
@@ -167,7 +168,8 @@ void rmh_reply_message(const sbuf *b, char *dst, size_t cap)
 }
 
 /* A request's common setup on the backend's handle (remote_http.h). */
-struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_type, long timeout_s)
+struct curl_slist *aieth__rm_setup(rm_state *st, const char *url, const char *content_type,
+				   long timeout_s)
 {
 	rmh_xfer *x = &st->xfer;
 	if (st->device_wait) {
@@ -177,7 +179,7 @@ struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_t
 		st->xfer_wait.stall_s = -1;
 		x = &st->xfer_wait;
 	}
-	return rmh_setup(st->h, url, st->auth, &st->trust, content_type, timeout_s, x);
+	return aieth__rmh_setup(st->h, url, st->auth, &st->trust, content_type, timeout_s, x);
 }
 
 #define RETRIES 3 /* an idempotent request repeated on a connection failure */
@@ -192,15 +194,15 @@ typedef struct {
 static void req_restart(void *ctx)
 {
 	req_again *a = ctx;
-	rmh_buf_clear(a->sink);
+	aieth__rmh_buf_clear(a->sink);
 	if (a->resp)
-		rmh_buf_clear(a->resp);
+		aieth__rmh_buf_clear(a->resp);
 	if (a->up)
 		a->up->off = 0;
 }
 
-int rm_req(rm_state *st, const char *method, const char *path, const char *body, img_io *up,
-	   long timeout_s, long *status, sbuf *resp)
+int aieth__rm_req(rm_state *st, const char *method, const char *path, const char *body, img_io *up,
+		  long timeout_s, long *status, sbuf *resp)
 {
 	req_again again;
 	char url[768];
@@ -213,14 +215,14 @@ int rm_req(rm_state *st, const char *method, const char *path, const char *body,
 	snprintf(url, sizeof url, "%s%s", st->base, path);
 	for (attempt = 0; attempt < (idem ? RETRIES : 1); attempt++) {
 		CURL *h = st->h;
-		hdrs = rm_setup(st, url,
-				up     ? "Content-Type: application/octet-stream"
-				: body ? "Content-Type: application/json"
-				       : NULL,
-				timeout_s);
+		hdrs = aieth__rm_setup(st, url,
+				       up     ? "Content-Type: application/octet-stream"
+				       : body ? "Content-Type: application/json"
+					      : NULL,
+				       timeout_s);
 		if (up) {
 			up->off = 0;
-			rm_up_setup(h, up);
+			aieth__rm_up_setup(h, up);
 		} else if (body) {
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
@@ -235,13 +237,13 @@ int rm_req(rm_state *st, const char *method, const char *path, const char *body,
 		again.resp = resp;
 		again.up = up;
 		req_restart(&again);
-		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 		curl_easy_setopt(h, CURLOPT_WRITEDATA, resp ? resp : &sink);
-		cc = rmh_perform(h, &st->xfer, req_restart, &again);
+		cc = aieth__rmh_perform(h, &st->xfer, req_restart, &again);
 		curl_slist_free_all(hdrs);
 		if (cc == CURLE_OK) {
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-			sb_free(&sink);
+			aieth__sb_free(&sink);
 			return AIETH_OK;
 		}
 		if (cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR &&
@@ -252,7 +254,7 @@ int rm_req(rm_state *st, const char *method, const char *path, const char *body,
 			nanosleep(&ts, NULL);
 		}
 	}
-	sb_free(&sink);
+	aieth__sb_free(&sink);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: interrupted", st->base, method,
 				   path);
@@ -275,29 +277,29 @@ int rm_req(rm_state *st, const char *method, const char *path, const char *body,
 				   st->base, method, path, curl_easy_strerror(cc), limits);
 	}
 	return aieth__fail(AIETH_EDEVICE, "server %s: %s %s: %s", st->base, method, path,
-			   rmh_words(st->h, cc, st->cacert));
+			   aieth__rmh_words(st->h, cc, st->cacert));
 }
 
-int rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
-	    long timeout_s, struct json_object **out)
+int aieth__rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
+		   long timeout_s, struct json_object **out)
 {
 	sbuf b = SB_INIT(RMH_BODY_MAX);
 	long status = 0;
-	int rc = rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
+	int rc = aieth__rm_req(st, method, path, body, NULL, timeout_s, &status, &b);
 	if (out)
 		*out = NULL;
 	if (rc) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return rc;
 	}
-	return rm_reply(st, method, path, status, want, &b, out);
+	return aieth__rm_reply(st, method, path, status, want, &b, out);
 }
 
 /* Whether the server ended this client's session itself (--max-session,
  * an idle limit): its reason into reason[cap]. A 409 or an interrupted
  * transaction is then the server's doing, not the caller's: an
  * infrastructure error (exit 3), never an input one. */
-int rm_session_ended(rm_state *st, char *reason, size_t cap)
+int aieth__rm_session_ended(rm_state *st, char *reason, size_t cap)
 {
 	struct json_object *o = NULL;
 	const char *sstate = "", *why = "";
@@ -307,8 +309,8 @@ int rm_session_ended(rm_state *st, char *reason, size_t cap)
 	if (!st->sid[0])
 		return 0;
 	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-	if (!rm_json(st, "GET", path, NULL, 200, CALL_S, &o) &&
-	    !rmr_session_state(st->base, o, &sstate, &pos, &why) &&
+	if (!aieth__rm_json(st, "GET", path, NULL, 200, CALL_S, &o) &&
+	    !aieth__rmr_session_state(st->base, o, &sstate, &pos, &why) &&
 	    (!strcmp(sstate, "expired") || !strcmp(sstate, "ended")) && why[0]) {
 		snprintf(reason, cap, "%s", why);
 		ended = 1;
@@ -319,17 +321,17 @@ int rm_session_ended(rm_state *st, char *reason, size_t cap)
 }
 
 /* A reply (its status and body b, freed here) to a request that wants
- * status want: see rm_json. */
-int rm_reply(rm_state *st, const char *method, const char *path, long status, long want, sbuf *b_,
-	     struct json_object **out)
+ * status want: see aieth__rm_json. */
+int aieth__rm_reply(rm_state *st, const char *method, const char *path, long status, long want,
+		    sbuf *b_, struct json_object **out)
 {
 	sbuf b = *b_;
 	char msg[600];
 	if (out)
 		*out = NULL;
 	if (status != want) {
-		rmh_reply_message(&b, msg, sizeof msg);
-		sb_free(&b);
+		aieth__rmh_reply_message(&b, msg, sizeof msg);
+		aieth__sb_free(&b);
 		switch (status) {
 		case 401:
 		case 403:
@@ -339,7 +341,7 @@ int rm_reply(rm_state *st, const char *method, const char *path, long status, lo
 		case 409: {
 			char why[300];
 			/* between transactions: the server ended the session */
-			if (strcmp(method, "GET") && rm_session_ended(st, why, sizeof why))
+			if (strcmp(method, "GET") && aieth__rm_session_ended(st, why, sizeof why))
 				return aieth__fail(AIETH_EDEVICE,
 						   "server %s ended session %s: %s (%s %s: %s)",
 						   st->base, st->sid, why, method, path, msg);
@@ -357,17 +359,17 @@ int rm_reply(rm_state *st, const char *method, const char *path, long status, lo
 		 * duplicate keys, nothing after it */
 		char what[1400];
 		snprintf(what, sizeof what, "server %s: reply to %s %s", st->base, method, path);
-		if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, out)) {
-			sb_free(&b);
+		if (aieth__jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, out)) {
+			aieth__sb_free(&b);
 			*out = NULL;
 			return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 		}
 	}
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return AIETH_OK;
 }
 
-double rm_mono_s(void)
+double aieth__rm_mono_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -44,12 +44,12 @@ typedef struct {
 } rmh_xfer;
 
 /* Whether x's interrupt or stop flag is raised. */
-int rmh_stopped(const rmh_xfer *x);
+int aieth__rmh_stopped(const rmh_xfer *x);
 
 /* The stall limit from the environment: AIETH_REMOTE_STALL_S, seconds
  * 1..RMH_STALL_MAX_S (unset or empty: RMH_STALL_S). Another value is an
  * AIETH_EINVAL naming the variable. */
-int rmh_stall_from_env(long *stall_s);
+int aieth__rmh_stall_from_env(long *stall_s);
 
 /* What an https server is trusted by: a CA bundle (cacert; NULL: the
  * system's) and its host name, or its public key alone (pin, "sha256//"
@@ -66,8 +66,9 @@ typedef struct {
  * vanished)
  * (must outlive it). Returns the header list, already set on h: the caller
  * frees it after the transfer. */
-struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const rmh_trust *trust,
-			     const char *content_type, long timeout_s, const rmh_xfer *x);
+struct curl_slist *aieth__rmh_setup(CURL *h, const char *url, const char *auth,
+				    const rmh_trust *trust, const char *content_type,
+				    long timeout_s, const rmh_xfer *x);
 
 /* curl_easy_perform on h as set up; a reply the server asks to repeat
  * later (429 with Retry-After: its rate limit; a full queue sends none and
@@ -76,33 +77,33 @@ struct curl_slist *rmh_setup(CURL *h, const char *url, const char *auth, const r
  * is raised while waiting. The server refuses it from the request's head,
  * so nothing of the request was done. again(ctx) (may be NULL) first undoes
  * what the refused exchange wrote and read: reply buffers, upload offsets. */
-CURLcode rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
+CURLcode aieth__rmh_perform(CURL *h, const rmh_xfer *x, void (*again)(void *ctx), void *ctx);
 
 /* A failed transfer on h (cc not CURLE_OK) in the user's words, with the
  * fix (util/net_words.h): the URL h asked, cacert the CA bundle it trusted
  * (NULL: the system's). In a buffer of the calling thread's, valid until
  * its next call: for the message made at once. */
-const char *rmh_words(CURL *h, CURLcode cc, const char *cacert);
+const char *aieth__rmh_words(CURL *h, CURLcode cc, const char *cacert);
 
 /* After a transfer on h: the seconds to wait before repeating it when the
- * server asked for that (as rmh_perform does; waits: how many times it
+ * server asked for that (as aieth__rmh_perform does; waits: how many times it
  * waited already), else 0. For transfers run side by side (curl_multi). */
-long rmh_rate_wait_s(CURL *h, int waits);
+long aieth__rmh_rate_wait_s(CURL *h, int waits);
 
 /* A reply body is kept in an sbuf (util/sbuf.h) made with the limit
  * RMH_BODY_MAX (SB_INIT(RMH_BODY_MAX)): a longer one fails the transfer
- * (over is set). free(p) or sb_free after. */
+ * (over is set). free(p) or aieth__sb_free after. */
 
 /* Frees the sbuf b (an sbuf *) and leaves it empty, to be written again
- * (an rmh_perform again). */
-void rmh_buf_clear(void *b);
+ * (an aieth__rmh_perform again). */
+void aieth__rmh_buf_clear(void *b);
 
 /* CURLOPT_WRITEFUNCTION for an sbuf (the WRITEDATA). */
-size_t rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx);
+size_t aieth__rmh_buf_write(char *data, size_t size, size_t nmemb, void *ctx);
 
 /* The server's {"error": {"message"}} of a reply into dst, or
  * "(no message)". */
-void rmh_reply_message(const sbuf *b, char *dst, size_t cap);
+void aieth__rmh_reply_message(const sbuf *b, char *dst, size_t cap);
 
 #endif
 #endif

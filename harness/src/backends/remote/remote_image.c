@@ -20,14 +20,14 @@ static size_t img_read(char *buf, size_t size, size_t nmemb, void *ctx)
 		return 0;
 	if ((uint64_t)n > io->img->size - io->off)
 		n = (size_t)(io->img->size - io->off);
-	pld_image_read(io->img, io->off, buf, n);
+	aieth__pld_image_read(io->img, io->off, buf, n);
 	io->off += n;
 	return n;
 }
 
 /* RX: the image takes whole 16-byte words (as the device writes them, so
  * the sinks behind it see whole elements); a partial word waits in carry. */
-size_t rm_img_write(char *data, size_t size, size_t nmemb, void *ctx)
+size_t aieth__rm_img_write(char *data, size_t size, size_t nmemb, void *ctx)
 {
 	img_io *io = ctx;
 	size_t n = size * nmemb, left = n, whole;
@@ -43,13 +43,13 @@ size_t rm_img_write(char *data, size_t size, size_t nmemb, void *ctx)
 		left -= k;
 		if (io->ncarry < PLD_WORD_BYTES)
 			return n;
-		pld_image_write(io->img, io->off, io->carry, PLD_WORD_BYTES);
+		aieth__pld_image_write(io->img, io->off, io->carry, PLD_WORD_BYTES);
 		io->off += PLD_WORD_BYTES;
 		io->ncarry = 0;
 	}
 	whole = left - left % PLD_WORD_BYTES;
 	if (whole) {
-		pld_image_write(io->img, io->off, data, whole);
+		aieth__pld_image_write(io->img, io->off, data, whole);
 		io->off += whole;
 	}
 	memcpy(io->carry, data + whole, left - whole);
@@ -59,7 +59,7 @@ size_t rm_img_write(char *data, size_t size, size_t nmemb, void *ctx)
 
 /* h uploads the TX image of up (PUT): read from its segments, 1 MiB reads
  * and sends, not libcurl's 64 KiB. */
-void rm_up_setup(CURL *h, img_io *up)
+void aieth__rm_up_setup(CURL *h, img_io *up)
 {
 	curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(h, CURLOPT_READFUNCTION, img_read);

@@ -19,8 +19,8 @@
 
 /* The backend's open and close (the ops table's): without libcurl, an open
  * that says so (remote.c). */
-int rm_open(const aieth_dev_config *cfg, void **state);
-void rm_close(void *state);
+int aieth__rm_open(const aieth_dev_config *cfg, void **state);
+void aieth__rm_close(void *state);
 
 #ifdef AIETH_HAVE_CURL
 
@@ -57,7 +57,7 @@ typedef struct {
 	int streamed[TXNS_MAX]; /* the server streams it: uploaded in the wait */
 	int serial;             /* AIETH_REMOTE_STREAM=0: never asks for it */
 	int concurrent_io;      /* aieth_remote_opts.concurrent_io: the upload on
-				   a thread of its own (rm_txn_stream) */
+				   a thread of its own (aieth__rm_txn_stream) */
 	/* a streamed transaction's upload and download beside the wait, on
 	 * connections of their own (made at the first one) */
 	CURLM *multi;
@@ -77,72 +77,75 @@ typedef struct {
 
 /* CURLOPT_WRITEFUNCTION into the RX image of ctx (an img_io *): whole
  * words only, a partial one kept for the next call. */
-size_t rm_img_write(char *data, size_t size, size_t nmemb, void *ctx);
+size_t aieth__rm_img_write(char *data, size_t size, size_t nmemb, void *ctx);
 
 /* h uploads the TX image of up (PUT). */
-void rm_up_setup(CURL *h, img_io *up);
+void aieth__rm_up_setup(CURL *h, img_io *up);
 
 /* remote_http.c */
 
 /* A request's common setup on the backend's handle (remote_http.h). */
-struct curl_slist *rm_setup(rm_state *st, const char *url, const char *content_type,
-			    long timeout_s);
+struct curl_slist *aieth__rm_setup(rm_state *st, const char *url, const char *content_type,
+				   long timeout_s);
 
 /* One request. body: JSON text or NULL; up: the TX image stream or NULL.
  * *status is the HTTP status; resp (may be NULL) gets a JSON reply.
  * Returns AIETH_OK when the exchange happened (any status), else an error
  * naming the server. A request the rate limit refused is repeated after
- * the wait the server names (rmh_perform). Idempotent requests are retried
+ * the wait the server names (aieth__rmh_perform). Idempotent requests are retried
  * on connection failures. timeout_s 0: no overall limit (a transfer of any
  * size). */
-int rm_req(rm_state *st, const char *method, const char *path, const char *body, img_io *up,
-	   long timeout_s, long *status, sbuf *resp);
+int aieth__rm_req(rm_state *st, const char *method, const char *path, const char *body, img_io *up,
+		  long timeout_s, long *status, sbuf *resp);
 
 /* A request whose reply must have status want; the reply JSON parsed into
  * *out (may be NULL). Other statuses become errors with the server's
  * message: 401 and 403 are the token, 404 not found, 409 state, 504 a
  * timeout, the rest the device. */
-int rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
-	    long timeout_s, struct json_object **out);
+int aieth__rm_json(rm_state *st, const char *method, const char *path, const char *body, long want,
+		   long timeout_s, struct json_object **out);
 
 /* A reply (its status and body b, freed here) to a request that wants
- * status want: see rm_json. */
-int rm_reply(rm_state *st, const char *method, const char *path, long status, long want, sbuf *b,
-	     struct json_object **out);
+ * status want: see aieth__rm_json. */
+int aieth__rm_reply(rm_state *st, const char *method, const char *path, long status, long want,
+		    sbuf *b, struct json_object **out);
 
 /* Whether the server ended this client's session itself (--max-session,
  * an idle limit): its reason into reason[cap]. */
-int rm_session_ended(rm_state *st, char *reason, size_t cap);
+int aieth__rm_session_ended(rm_state *st, char *reason, size_t cap);
 
 /* Seconds on the monotonic clock. */
-double rm_mono_s(void);
+double aieth__rm_mono_s(void);
 
 /* remote_session.c */
 
 /* A hang's aie_state.json, fetched at once (best effort). */
-void rm_fetch_aie_state(rm_state *st);
+void aieth__rm_fetch_aie_state(rm_state *st);
 
 /* remote_stream.c */
 
 /* GET path (.../rx) into the image of down, from down->off on. */
-int rm_rx_download(rm_state *st, const char *path, img_io *downp);
+int aieth__rm_rx_download(rm_state *st, const char *path, img_io *downp);
 
 /* A streamed transaction's wait: upload, wait and download at once. */
-int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body, long wait_s,
-		  struct json_object **out, img_io *down, int *rx_whole, char *up_err, size_t cap);
+int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
+			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,
+			 char *up_err, size_t cap);
 
 /* remote_txn.c: the ops table's transaction calls */
-int rm_txn_start(void *state, pld_txn *wire);
-int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res);
+int aieth__rm_txn_start(void *state, pld_txn *wire);
+int aieth__rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res);
 
 /* remote_graph.c: the ops table's graph calls */
-int rm_graph_run(void *state, uint32_t graph, int64_t iterations);
-int rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms);
-int rm_graph_end(void *state, uint32_t graph);
-int rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete);
-int rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap, size_t *n);
-int rm_update_rtp(void *state, uint32_t graph, const char *port, const void *data, size_t size);
-int rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size);
+int aieth__rm_graph_run(void *state, uint32_t graph, int64_t iterations);
+int aieth__rm_graph_wait(void *state, uint32_t graph, uint32_t timeout_ms);
+int aieth__rm_graph_end(void *state, uint32_t graph);
+int aieth__rm_graph_status(void *state, uint32_t graph, uint64_t *done, int *complete);
+int aieth__rm_graph_ports(void *state, uint32_t graph, aieth_graph_port *ports, size_t cap,
+			  size_t *n);
+int aieth__rm_update_rtp(void *state, uint32_t graph, const char *port, const void *data,
+			 size_t size);
+int aieth__rm_read_rtp(void *state, uint32_t graph, const char *port, void *data, size_t size);
 
 #endif /* AIETH_HAVE_CURL */
 #endif

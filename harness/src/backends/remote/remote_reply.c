@@ -134,7 +134,7 @@ static int check_status_name(const char *what, struct json_object *o, uint64_t s
 {
 	const char *name = NULL, *want = aieth__dev_status_name((aieth_txn_status)status);
 	int rc;
-	if ((rc = jstrict_get_string(what, NULL, o, "status_name", 1, &name)))
+	if ((rc = aieth__jstrict_get_string(what, NULL, o, "status_name", 1, &name)))
 		return rc;
 	if (strcmp(name, want)) {
 		char q[80];
@@ -157,7 +157,7 @@ static int check_echo(const char *what, struct json_object *o, const pld_txn *wi
 	size_t i;
 	for (i = 0; i < 3; i++) {
 		uint64_t v = 0;
-		int rc = jstrict_get_u64(what, NULL, o, keys[i], 1, 0, UINT64_MAX, &v);
+		int rc = aieth__jstrict_get_u64(what, NULL, o, keys[i], 1, 0, UINT64_MAX, &v);
 		if (rc)
 			return rc;
 		if (v != sent[i])
@@ -170,8 +170,8 @@ static int check_echo(const char *what, struct json_object *o, const pld_txn *wi
 	return AIETH_OK;
 }
 
-int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
-		   aieth_dev_result *res, int *failed)
+int aieth__rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld_txn *wire,
+			  aieth_dev_result *res, int *failed)
 {
 	char what[160];
 	const char *id = NULL, *state = NULL, *msg = NULL;
@@ -184,8 +184,8 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a transaction's wait reply");
 	}
-	if ((rc = jstrict_get_string(what, NULL, o, "id", 1, &id)) ||
-	    (rc = jstrict_get_string(what, NULL, o, "state", 1, &state)))
+	if ((rc = aieth__jstrict_get_string(what, NULL, o, "id", 1, &id)) ||
+	    (rc = aieth__jstrict_get_string(what, NULL, o, "state", 1, &state)))
 		return proto(base, "a transaction's wait reply");
 	if (strcmp(id, tid) || strcmp(state, aieth__dev_txn_state[AIETH_DEV_TXN_STATES - 1])) {
 		aieth__fail(AIETH_EDEVICE,
@@ -195,7 +195,7 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 		return proto(base, "a transaction's wait reply");
 	}
 	if ((rc = check_echo(what, o, wire)) || (rc = get_bool(what, o, "failed", &fail)) ||
-	    (rc = jstrict_get_string(what, NULL, o, "message", 1, &msg)))
+	    (rc = aieth__jstrict_get_string(what, NULL, o, "message", 1, &msg)))
 		return proto(base, "a transaction's wait reply");
 	if (strlen(msg) >= sizeof res->msg) {
 		aieth__fail(AIETH_EDEVICE, "%s: \"message\" has %zu bytes, at most %zu are allowed",
@@ -210,10 +210,11 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	}
 	/* a finished transaction is done, timed out, failed or interrupted:
 	 * pending (0) or any other value is outside the protocol */
-	if ((rc = jstrict_get_u64(what, NULL, o, "status", 1, AIETH_TXN_DONE, AIETH_TXN_INTERRUPTED,
-				  &status)) ||
+	if ((rc = aieth__jstrict_get_u64(what, NULL, o, "status", 1, AIETH_TXN_DONE,
+					 AIETH_TXN_INTERRUPTED, &status)) ||
 	    (rc = check_status_name(what, o, status)) ||
-	    (rc = jstrict_get_u64(what, NULL, o, "total_cycles", 1, 0, INT64_MAX, &cycles)) ||
+	    (rc = aieth__jstrict_get_u64(what, NULL, o, "total_cycles", 1, 0, INT64_MAX,
+					 &cycles)) ||
 	    (rc = get_bool(what, o, "have_progress", &progress)) ||
 	    (rc = txn_fields(what, o, wire->channels, NULL, NULL)))
 		return proto(base, "a transaction's wait reply");
@@ -229,8 +230,8 @@ int rmr_txn_result(const char *base, const char *tid, struct json_object *o, pld
 	return AIETH_OK;
 }
 
-int rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire, int asked,
-		    char *tid, size_t tid_size, int *streamed)
+int aieth__rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire, int asked,
+			   char *tid, size_t tid_size, int *streamed)
 {
 	const char *what = "the transaction reply";
 	const char *id = NULL, *state = NULL, *want;
@@ -256,8 +257,8 @@ int rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire
 			    what);
 		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
 	}
-	if (jstrict_get_string(what, NULL, o, "id", 1, &id) ||
-	    jstrict_get_string(what, NULL, o, "state", 1, &state))
+	if (aieth__jstrict_get_string(what, NULL, o, "id", 1, &id) ||
+	    aieth__jstrict_get_string(what, NULL, o, "state", 1, &state))
 		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
 	/* the id goes into request paths: whole, and nothing but t, - and digits */
 	n = strlen(id);
@@ -283,7 +284,7 @@ int rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire
 	}
 	/* as submitted, and no TX byte uploaded yet */
 	if (check_echo(what, o, wire) ||
-	    jstrict_get_u64(what, NULL, o, "tx_received", 1, 0, UINT64_MAX, &got))
+	    aieth__jstrict_get_u64(what, NULL, o, "tx_received", 1, 0, UINT64_MAX, &got))
 		return aieth__fail_prefix(AIETH_EDEVICE, "server %s: protocol error", base);
 	if (got) {
 		aieth__fail(AIETH_EDEVICE,
@@ -296,8 +297,8 @@ int rmr_txn_created(const char *base, struct json_object *o, const pld_txn *wire
 	return AIETH_OK;
 }
 
-int rmr_session_state(const char *base, struct json_object *o, const char **state,
-		      uint32_t *position, const char **reason)
+int aieth__rmr_session_state(const char *base, struct json_object *o, const char **state,
+			     uint32_t *position, const char **reason)
 {
 	static const char *const states[] = {"queued", "active", "ended", "expired", NULL};
 	const char *what = "the session's state";
@@ -308,8 +309,8 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a session reply");
 	}
-	if (jstrict_get_string(what, NULL, o, "state", 1, &s) ||
-	    jstrict_get_string(what, NULL, o, "reason", 0, &why))
+	if (aieth__jstrict_get_string(what, NULL, o, "state", 1, &s) ||
+	    aieth__jstrict_get_string(what, NULL, o, "reason", 0, &why))
 		return proto(base, "a session reply");
 	for (i = 0; states[i] && strcmp(states[i], s); i++)
 		;
@@ -322,7 +323,7 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 			    what, q);
 		return proto(base, "a session reply");
 	}
-	if (jstrict_get_u32(what, NULL, o, "position", !strcmp(s, "queued"), 0, 65535, &pos))
+	if (aieth__jstrict_get_u32(what, NULL, o, "position", !strcmp(s, "queued"), 0, 65535, &pos))
 		return proto(base, "a session reply");
 	*state = s;
 	*position = pos;
@@ -331,13 +332,13 @@ int rmr_session_state(const char *base, struct json_object *o, const char **stat
 	return AIETH_OK;
 }
 
-int rmr_health(const char *base, struct json_object *o)
+int aieth__rmr_health(const char *base, struct json_object *o)
 {
 	static const char *const keys[] = {"server", "version", "backend"};
 	const char *what = "the health reply", *v = NULL;
 	size_t i, j;
 	for (i = 0; i < 3; i++) {
-		if (jstrict_get_string(what, NULL, o, keys[i], 1, &v))
+		if (aieth__jstrict_get_string(what, NULL, o, keys[i], 1, &v))
 			return proto(base, "GET /v1/health");
 		for (j = 0; v[j] && v[j] >= 0x20 && v[j] < 0x7f; j++)
 			;
@@ -354,7 +355,7 @@ int rmr_health(const char *base, struct json_object *o)
 	return AIETH_OK;
 }
 
-int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete)
+int aieth__rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, int *complete)
 {
 	const char *what = "the graph's status";
 	uint64_t d = 0;
@@ -363,7 +364,7 @@ int rmr_graph_status(const char *base, struct json_object *o, uint64_t *done, in
 		aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 		return proto(base, "a graph reply");
 	}
-	if (jstrict_get_u64(what, NULL, o, "iterations_done", 1, 0, INT64_MAX, &d) ||
+	if (aieth__jstrict_get_u64(what, NULL, o, "iterations_done", 1, 0, INT64_MAX, &d) ||
 	    get_bool(what, o, "complete", &c))
 		return proto(base, "a graph reply");
 	*done = d;
@@ -377,7 +378,7 @@ static int get_ascii(const char *what, struct json_object *o, const char *key, s
 {
 	const char *v = NULL;
 	size_t j;
-	if (jstrict_get_string(what, NULL, o, key, 1, &v))
+	if (aieth__jstrict_get_string(what, NULL, o, key, 1, &v))
 		return AIETH_EDEVICE;
 	for (j = 0; v[j] && v[j] >= 0x20 && v[j] < 0x7f; j++)
 		;
@@ -407,8 +408,8 @@ static int sensor_of(struct json_object *e, size_t i, aieth_sensor *d)
 		return aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
 	if (get_ascii(what, e, "name", sizeof d->name - 1, &name) ||
 	    get_ascii(what, e, "source", sizeof d->source - 1, &source) ||
-	    jstrict_get_string(what, NULL, e, "kind", 1, &kind) ||
-	    jstrict_get_string(what, NULL, e, "unit", 1, &unit))
+	    aieth__jstrict_get_string(what, NULL, e, "kind", 1, &kind) ||
+	    aieth__jstrict_get_string(what, NULL, e, "unit", 1, &unit))
 		return AIETH_EDEVICE;
 	for (k = 0; k < 4 && strcmp(kinds[k], kind); k++)
 		;
@@ -486,8 +487,8 @@ static int sensor_notes(const char *what, struct json_object *o, char *notes, si
 	return AIETH_OK;
 }
 
-int rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size_t cap, size_t *n,
-		char *notes, size_t notes_cap)
+int aieth__rmr_sensors(const char *base, struct json_object *o, aieth_sensor *out, size_t cap,
+		       size_t *n, char *notes, size_t notes_cap)
 {
 	const char *what = "the sensors reply";
 	struct json_object *a;
@@ -555,10 +556,10 @@ static int one_port(const char *what, struct json_object *e, aieth_graph_port *p
 	char q[80];
 	if (!json_object_is_type(e, json_type_object))
 		return aieth__fail(AIETH_EDEVICE, "%s: not a JSON object", what);
-	if (jstrict_get_string(what, NULL, e, "plio", 1, &plio) ||
-	    jstrict_get_string(what, NULL, e, "direction", 1, &dir) ||
-	    jstrict_get_u32(what, NULL, e, "kernel", 1, 0, UINT32_MAX, &k) ||
-	    jstrict_get_u64(what, NULL, e, "bytes_per_iteration", 1, 1, INT64_MAX, &bpi))
+	if (aieth__jstrict_get_string(what, NULL, e, "plio", 1, &plio) ||
+	    aieth__jstrict_get_string(what, NULL, e, "direction", 1, &dir) ||
+	    aieth__jstrict_get_u32(what, NULL, e, "kernel", 1, 0, UINT32_MAX, &k) ||
+	    aieth__jstrict_get_u64(what, NULL, e, "bytes_per_iteration", 1, 1, INT64_MAX, &bpi))
 		return AIETH_EDEVICE;
 	for (j = 0; plio[j] && plio[j] > 0x20 && plio[j] < 0x7f; j++)
 		;
@@ -582,8 +583,8 @@ static int one_port(const char *what, struct json_object *e, aieth_graph_port *p
 	return AIETH_OK;
 }
 
-int rmr_graph_ports(const char *base, struct json_object *o, aieth_graph_port *ports, size_t cap,
-		    size_t *n)
+int aieth__rmr_graph_ports(const char *base, struct json_object *o, aieth_graph_port *ports,
+			   size_t cap, size_t *n)
 {
 	const char *what = "the graph's ports";
 	struct json_object *a;

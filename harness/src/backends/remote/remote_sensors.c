@@ -20,13 +20,13 @@
 
 #define PATH "/v1/sensors"
 
-void rms_init(rms_conn *c)
+void aieth__rms_init(rms_conn *c)
 {
 	memset(c, 0, sizeof *c);
 	pthread_mutex_init(&c->mu, NULL);
 }
 
-void rms_fini(rms_conn *c)
+void aieth__rms_fini(rms_conn *c)
 {
 	if (c->h)
 		curl_easy_cleanup(c->h);
@@ -49,8 +49,8 @@ static int exchange(rms_conn *c, const char *base, const char *auth, const rmh_t
 		return aieth__fail(AIETH_ENOMEM, "server %s: GET " PATH ": no libcurl handle",
 				   base);
 	snprintf(url, sizeof url, "%s" PATH, base);
-	hdrs = rmh_setup(c->h, url, auth, trust, NULL, RMS_CALL_S, &x);
-	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	hdrs = aieth__rmh_setup(c->h, url, auth, trust, NULL, RMS_CALL_S, &x);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, b);
 	/* one try: a sample the rate limit refuses (429) is a failed sample,
 	 * never minutes of waits in the sampler */
@@ -61,14 +61,14 @@ static int exchange(rms_conn *c, const char *base, const char *auth, const rmh_t
 				   "server %s: GET " PATH ": %s", base,
 				   cc == CURLE_ABORTED_BY_CALLBACK
 					   ? "interrupted"
-					   : rmh_words(c->h, cc, trust->cacert));
+					   : aieth__rmh_words(c->h, cc, trust->cacert));
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, status);
 	return AIETH_OK;
 }
 
-int rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
-	     const volatile sig_atomic_t *intr, aieth_sensor *out, size_t cap, size_t *n,
-	     char *notes, size_t notes_cap)
+int aieth__rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
+		    const volatile sig_atomic_t *intr, aieth_sensor *out, size_t cap, size_t *n,
+		    char *notes, size_t notes_cap)
 {
 	sbuf b = SB_INIT(RMH_BODY_MAX);
 	struct json_object *o = NULL;
@@ -79,12 +79,12 @@ int rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *t
 	rc = exchange(c, base, auth, trust, intr, &status, &b);
 	pthread_mutex_unlock(&c->mu);
 	if (rc) {
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return rc;
 	}
 	if (status != 200) {
-		rmh_reply_message(&b, msg, sizeof msg);
-		sb_free(&b);
+		aieth__rmh_reply_message(&b, msg, sizeof msg);
+		aieth__sb_free(&b);
 		if (status == 401 || status == 403)
 			return aieth__fail(AIETH_EDEVICE, "server %s refused the token (%ld): %s",
 					   base, status, msg);
@@ -93,12 +93,12 @@ int rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *t
 			msg, status == 404 ? " (a th_server older than GET /v1/sensors)" : "");
 	}
 	snprintf(what, sizeof what, "server %s: reply to GET " PATH, base);
-	if (jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o)) {
-		sb_free(&b);
+	if (aieth__jstrict_parse_object(what, b.p ? b.p : "", b.n, RMH_BODY_MAX, &o)) {
+		aieth__sb_free(&b);
 		return aieth__fail_prefix(AIETH_EDEVICE, "protocol error");
 	}
-	sb_free(&b);
-	rc = rmr_sensors(base, o, out, cap, n, notes, notes_cap);
+	aieth__sb_free(&b);
+	rc = aieth__rmr_sensors(base, o, out, cap, n, notes, notes_cap);
 	json_object_put(o);
 	return rc;
 }

@@ -27,14 +27,14 @@ typedef struct {
 	CURL *h;            /* made at the first request */
 } rms_conn;
 
-void rms_init(rms_conn *c);
-void rms_fini(rms_conn *c);
+void aieth__rms_init(rms_conn *c);
+void aieth__rms_fini(rms_conn *c);
 /* GET base/v1/sensors with auth ("Authorization: Bearer ..." or ""),
  * trust (the CA bundle or the pinned key), intr (NULL: none) aborting it;
- * the reply checked by rmr_sensors into out, cap, *n and notes. */
-int rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
-	     const volatile sig_atomic_t *intr, aieth_sensor *out, size_t cap, size_t *n,
-	     char *notes, size_t notes_cap);
+ * the reply checked by aieth__rmr_sensors into out, cap, *n and notes. */
+int aieth__rms_read(rms_conn *c, const char *base, const char *auth, const rmh_trust *trust,
+		    const volatile sig_atomic_t *intr, aieth_sensor *out, size_t cap, size_t *n,
+		    char *notes, size_t notes_cap);
 
 #endif
 #endif

@@ -64,7 +64,7 @@ static rmd_conn design_conn(rm_state *st)
  * reads it right after the wait, as a local board's (runner/run_aie.c).
  * Best effort: a failure reaches the artifact error hook, the hang stays
  * the result. */
-void rm_fetch_aie_state(rm_state *st)
+void aieth__rm_fetch_aie_state(rm_state *st)
 {
 	const aieth_session_opts *o = &st->cfg->opts;
 	rmd_conn c;
@@ -72,13 +72,13 @@ void rm_fetch_aie_state(rm_state *st)
 	if (!st->artifacts_dir)
 		return;
 	c = design_conn(st);
-	if (rmd_artifact_fetch(&c, st->sid, st->artifacts_dir, "aie_state.json",
-			       AIE_STATE_FETCH_MAX, &found, o->artifact, o->artifact_ctx) &&
+	if (aieth__rmd_artifact_fetch(&c, st->sid, st->artifacts_dir, "aie_state.json",
+				      AIE_STATE_FETCH_MAX, &found, o->artifact, o->artifact_ctx) &&
 	    o->artifact_error)
 		o->artifact_error(o->artifact_ctx, aieth_error_message());
 }
 
-void rm_close(void *state)
+void aieth__rm_close(void *state)
 {
 	rm_state *st = state;
 	char path[128];
@@ -87,7 +87,7 @@ void rm_close(void *state)
 		return;
 	if (st->sid[0]) {
 		snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
-		rm_req(st, "DELETE", path, NULL, NULL, CALL_S, &status, NULL);
+		aieth__rm_req(st, "DELETE", path, NULL, NULL, CALL_S, &status, NULL);
 		/* the session's files, final once it ended (best effort: a close
 		 * cannot fail; what landed is what the artifact hook heard of) */
 		if (st->artifacts_dir) {
@@ -95,13 +95,13 @@ void rm_close(void *state)
 			rmd_conn c = design_conn(st);
 			uint64_t max = st->artifacts_max ? st->artifacts_max
 							 : AIETH_ARTIFACTS_BYTES_DEFAULT;
-			if (rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir, max, o->artifact,
-						o->artifact_ctx) &&
+			if (aieth__rmd_artifacts_fetch(&c, st->sid, st->artifacts_dir, max,
+						       o->artifact, o->artifact_ctx) &&
 			    o->artifact_error)
 				o->artifact_error(o->artifact_ctx, aieth_error_message());
 		}
 	}
-	rms_fini(&st->sens);
+	aieth__rms_fini(&st->sens);
 	if (st->multi)
 		curl_multi_cleanup(st->multi);
 	if (st->h_up)
@@ -135,7 +135,7 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 	}
 	if (cfg->xclbin) {
 		rmd_conn c = design_conn(st);
-		if ((rc = rmd_xclbin_ensure(&c, cfg->xclbin, xsha, &uploaded))) {
+		if ((rc = aieth__rmd_xclbin_ensure(&c, cfg->xclbin, xsha, &uploaded))) {
 			free(*ini);
 			*ini = NULL;
 			return rc;
@@ -145,7 +145,7 @@ static int design_for_session(rm_state *st, char **ini, size_t *ini_len, char xs
 	return AIETH_OK;
 }
 
-int rm_open(const aieth_dev_config *cfg, void **state)
+int aieth__rm_open(const aieth_dev_config *cfg, void **state)
 {
 	static const aieth_remote_opts none = AIETH_REMOTE_OPTS_INIT;
 	const aieth_remote_opts *ro =
@@ -173,7 +173,7 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 	if (!st)
 		return aieth__fail(AIETH_ENOMEM, "backend remote: out of memory");
 	st->cfg = cfg;
-	rms_init(&st->sens);
+	aieth__rms_init(&st->sens);
 	st->artifacts_max = ro->artifacts_max_bytes;
 	st->concurrent_io = ro->version >= 2 && ro->concurrent_io;
 	st->xfer.interrupt = cfg->opts.interrupt;
@@ -198,7 +198,7 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 		}
 		st->serial = sv && !strcmp(sv, "0");
 	}
-	if ((rc = rmh_stall_from_env(&st->xfer.stall_s))) {
+	if ((rc = aieth__rmh_stall_from_env(&st->xfer.stall_s))) {
 		state_free(st);
 		return rc;
 	}
@@ -211,8 +211,8 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 		return aieth__fail(AIETH_EDEVICE, "backend remote: libcurl could not start");
 	}
 	/* who serves: its name, version and device (for the report) */
-	if ((rc = rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)) ||
-	    (rc = rmr_health(st->base, o)))
+	if ((rc = aieth__rm_json(st, "GET", "/v1/health", NULL, 200, CALL_S, &o)) ||
+	    (rc = aieth__rmr_health(st->base, o)))
 		goto fail;
 	if (cfg->server_info && cfg->server_info_size)
 		snprintf(cfg->server_info, cfg->server_info_size, "%s %s, backend %s",
@@ -247,12 +247,12 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 	}
 	json_object_object_add(req, "graphs", graphs);
 	/* aiesim traces go with the session: the server reads no client path */
-	if ((rc = rmt_traces_add(cfg, req))) {
+	if ((rc = aieth__rmt_traces_add(cfg, req))) {
 		json_object_put(req);
 		goto fail;
 	}
 	text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
-	rc = rm_json(st, "POST", "/v1/sessions", text, 201, CALL_S, &o);
+	rc = aieth__rm_json(st, "POST", "/v1/sessions", text, 201, CALL_S, &o);
 	json_object_put(req);
 	if (rc)
 		goto fail;
@@ -267,17 +267,17 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 				 st->base, sizeof st->sid - 1);
 		goto fail;
 	}
-	if ((rc = rmr_session_state(st->base, o, &sstate, &pos, &reason)))
+	if ((rc = aieth__rmr_session_state(st->base, o, &sstate, &pos, &reason)))
 		goto fail;
 	/* queued: poll (each poll keeps the session alive) until the device is
 	 * ours; the server's --max-wait ends the wait, the client's own bound
 	 * (a server that says "queued" for ever), or an interrupt */
 	snprintf(path, sizeof path, "/v1/sessions/%s", st->sid);
 	qmax = ro->queue_timeout_s ? ro->queue_timeout_s : QUEUE_S;
-	t0 = rm_mono_s();
+	t0 = aieth__rm_mono_s();
 	while (!strcmp(sstate, "queued")) {
 		struct timespec ts = {0, 250 * 1000000L};
-		double waited = rm_mono_s() - t0;
+		double waited = aieth__rm_mono_s() - t0;
 		if (cfg->opts.queued)
 			cfg->opts.queued(cfg->opts.progress_ctx, pos, (uint32_t)waited);
 		if (cfg->opts.interrupt && *cfg->opts.interrupt) {
@@ -297,8 +297,8 @@ int rm_open(const aieth_dev_config *cfg, void **state)
 		}
 		nanosleep(&ts, NULL);
 		json_object_put(o);
-		if ((rc = rm_json(st, "GET", path, NULL, 200, CALL_S, &o)) ||
-		    (rc = rmr_session_state(st->base, o, &sstate, &npos, &reason)))
+		if ((rc = aieth__rm_json(st, "GET", path, NULL, 200, CALL_S, &o)) ||
+		    (rc = aieth__rmr_session_state(st->base, o, &sstate, &npos, &reason)))
 			goto fail;
 		if (!strcmp(sstate, "expired")) {
 			rc = aieth__fail(AIETH_EDEVICE,
@@ -322,7 +322,7 @@ fail:
 		/* keep the message: the close's own requests may set another */
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", aieth_error_message());
-		rm_close(st);
+		aieth__rm_close(st);
 		return aieth__fail(rc, "%s", msg);
 	}
 }

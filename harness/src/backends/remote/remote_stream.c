@@ -36,8 +36,8 @@ static size_t rx_write(char *data, size_t size, size_t nmemb, void *ctx)
 	long status = 0;
 	curl_easy_getinfo(k->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status == k->want)
-		return rm_img_write(data, size, nmemb, k->io);
-	return rmh_buf_write(data, size, nmemb, k->err);
+		return aieth__rm_img_write(data, size, nmemb, k->io);
+	return aieth__rmh_buf_write(data, size, nmemb, k->err);
 }
 
 /* h downloads the RX image into down through k: the body goes to the
@@ -60,7 +60,7 @@ static void rx_setup(CURL *h, rx_sink *k, img_io *down, sbuf *err, long want)
 /* GET .../rx into img; a download that breaks (the connection drops)
  * resumes with Range from the last whole word written, RX_RESUMES times at
  * most: the download is idempotent, the image positional. */
-int rm_rx_download(rm_state *st, const char *path, img_io *downp)
+int aieth__rm_rx_download(rm_state *st, const char *path, img_io *downp)
 {
 	char url[768], range[64], msg[600];
 	img_io down = *downp; /* from where a streamed download stopped, or 0 */
@@ -78,19 +78,19 @@ int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 		CURL *h = st->h;
 		down.ncarry = 0; /* a partial word is fetched again */
 		/* no overall limit: an image of any size (the stall limit holds) */
-		hdrs = rm_setup(st, url, NULL, 0);
+		hdrs = aieth__rm_setup(st, url, NULL, 0);
 		if (from) {
 			snprintf(range, sizeof range, "%llu-", (unsigned long long)from);
 			curl_easy_setopt(h, CURLOPT_RANGE, range);
 		}
 		rx_setup(h, &sink, &down, &err, from ? 206 : 200);
 		/* a refused request wrote its JSON to err only */
-		cc = rmh_perform(h, &st->xfer, rmh_buf_clear, &err);
+		cc = aieth__rmh_perform(h, &st->xfer, aieth__rmh_buf_clear, &err);
 		curl_slist_free_all(hdrs);
 		status = 0;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 		if (cc == CURLE_OK && status == (from ? 206 : 200)) {
-			sb_free(&err);
+			aieth__sb_free(&err);
 			if (down.off + down.ncarry != img->size)
 				return aieth__fail(AIETH_EDEVICE,
 						   "server %s: RX image download: %llu of "
@@ -101,13 +101,13 @@ int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 			return AIETH_OK;
 		}
 		if (cc == CURLE_OK || status >= 300) {
-			rmh_reply_message(&err, msg, sizeof msg);
-			sb_free(&err);
+			aieth__rmh_reply_message(&err, msg, sizeof msg);
+			aieth__sb_free(&err);
 			return aieth__fail(AIETH_EDEVICE,
 					   "server %s: RX image download%s: status %ld: %s",
 					   st->base, from ? " (resumed)" : "", status, msg);
 		}
-		sb_free(&err);
+		aieth__sb_free(&err);
 		if (cc != CURLE_PARTIAL_FILE && cc != CURLE_RECV_ERROR && cc != CURLE_GOT_NOTHING &&
 		    cc != CURLE_COULDNT_CONNECT && cc != CURLE_SEND_ERROR)
 			break;
@@ -122,8 +122,8 @@ int rm_rx_download(rm_state *st, const char *path, img_io *downp)
 	return aieth__fail(cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			   "server %s: RX image download: %s after %llu of %llu bytes (%d resumes "
 			   "at most)",
-			   st->base, rmh_words(st->h, cc, st->cacert), (unsigned long long)down.off,
-			   (unsigned long long)img->size, RX_RESUMES);
+			   st->base, aieth__rmh_words(st->h, cc, st->cacert),
+			   (unsigned long long)down.off, (unsigned long long)img->size, RX_RESUMES);
 }
 
 /* A streamed transaction's wait (docs/http-api.md, "Streamed
@@ -170,13 +170,13 @@ static void up_again(void *ctx)
 {
 	up_thread *u = ctx;
 	u->up->off = 0;
-	rmh_buf_clear(u->reply);
+	aieth__rmh_buf_clear(u->reply);
 }
 
 static void *up_run(void *arg)
 {
 	up_thread *u = arg;
-	u->cc = rmh_perform(u->h, u->x, up_again, u);
+	u->cc = aieth__rmh_perform(u->h, u->x, up_again, u);
 	curl_easy_getinfo(u->h, CURLINFO_RESPONSE_CODE, &u->status);
 	return NULL;
 }
@@ -195,7 +195,8 @@ static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_si
 {
 	char range[64];
 	uint64_t size = down->img->size;
-	struct curl_slist *hdrs = rmh_setup(h, url, st->auth, &st->trust, NULL, 0, &st->xfer_wait);
+	struct curl_slist *hdrs =
+		aieth__rmh_setup(h, url, st->auth, &st->trust, NULL, 0, &st->xfer_wait);
 	*end = size - down->off > RX_PIECE ? down->off + RX_PIECE : size;
 	snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)down->off,
 		 (unsigned long long)(*end - 1));
@@ -204,8 +205,9 @@ static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_si
 	return hdrs;
 }
 
-int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body, long wait_s,
-		  struct json_object **out, img_io *down, int *rx_whole, char *up_err, size_t cap)
+int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
+			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,
+			 char *up_err, size_t cap)
 {
 	static const char *const leg_path[LEGS] = {"tx", "wait", "rx"};
 	char path[256];
@@ -248,17 +250,19 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 	if (L[LEG_UP].h) {
 		memset(&up, 0, sizeof up);
 		up.img = &wire->tx;
-		L[LEG_UP].hdrs = rmh_setup(L[LEG_UP].h, L[LEG_UP].url, st->auth, &st->trust,
-					   "Content-Type: application/octet-stream", 0, &up_x);
-		rm_up_setup(L[LEG_UP].h, &up);
-		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+		L[LEG_UP].hdrs =
+			aieth__rmh_setup(L[LEG_UP].h, L[LEG_UP].url, st->auth, &st->trust,
+					 "Content-Type: application/octet-stream", 0, &up_x);
+		aieth__rm_up_setup(L[LEG_UP].h, &up);
+		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 		curl_easy_setopt(L[LEG_UP].h, CURLOPT_WRITEDATA, &up_reply);
 	}
-	L[LEG_WAIT].hdrs = rmh_setup(L[LEG_WAIT].h, L[LEG_WAIT].url, st->auth, &st->trust,
-				     "Content-Type: application/json", wait_s, &st->xfer_wait);
+	L[LEG_WAIT].hdrs =
+		aieth__rmh_setup(L[LEG_WAIT].h, L[LEG_WAIT].url, st->auth, &st->trust,
+				 "Content-Type: application/json", wait_s, &st->xfer_wait);
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEFUNCTION, rmh_buf_write);
+	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEDATA, &wait_reply);
 	if (L[LEG_RX].h)
 		L[LEG_RX].hdrs =
@@ -281,7 +285,7 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 	for (;;) {
 		CURLMsg *m;
 		int left, pending = 0, due = 0;
-		double now = rm_mono_s();
+		double now = aieth__rm_mono_s();
 		for (i = 0; i < LEGS; i++)
 			if (L[i].retry_at > 0 && now >= L[i].retry_at) {
 				L[i].retry_at = 0;
@@ -303,18 +307,18 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 				L[i].cc = m->data.result;
 				curl_easy_getinfo(L[i].h, CURLINFO_RESPONSE_CODE, &L[i].status);
 				if (L[i].cc == CURLE_OK &&
-				    (wait = rmh_rate_wait_s(L[i].h, L[i].tries))) {
+				    (wait = aieth__rmh_rate_wait_s(L[i].h, L[i].tries))) {
 					/* the rate limit refused it from its head: nothing
 					 * of it was done; again after the wait it names */
 					curl_multi_remove_handle(st->multi, L[i].h);
 					L[i].added = 0;
 					L[i].tries++;
-					L[i].retry_at = rm_mono_s() + (double)wait;
+					L[i].retry_at = aieth__rm_mono_s() + (double)wait;
 					if (i == LEG_UP) {
 						up.off = 0;
-						rmh_buf_clear(&up_reply);
+						aieth__rmh_buf_clear(&up_reply);
 					}
-					rmh_buf_clear(i == LEG_WAIT ? &wait_reply : &rx_err);
+					aieth__rmh_buf_clear(i == LEG_WAIT ? &wait_reply : &rx_err);
 					break;
 				}
 				if (i == LEG_RX && L[i].cc == CURLE_OK && L[i].status == 206 &&
@@ -335,7 +339,7 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 		if (L[LEG_WAIT].done && (L[LEG_WAIT].cc != CURLE_OK || L[LEG_WAIT].status != 200))
 			break;
 		/* once the device is done every RX byte is final: the download
-		 * has the stall limit again (the rest resumes, rm_rx_download) */
+		 * has the stall limit again (the rest resumes, aieth__rm_rx_download) */
 		if (down->off != rx_off) {
 			rx_off = down->off;
 			rx_t = now;
@@ -381,11 +385,11 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 	    !(L[LEG_UP].done && L[LEG_UP].cc == CURLE_OK && L[LEG_UP].status == 202)) {
 		char msg[600] = "";
 		if (L[LEG_UP].done && L[LEG_UP].cc == CURLE_OK)
-			rmh_reply_message(&up_reply, msg, sizeof msg);
+			aieth__rmh_reply_message(&up_reply, msg, sizeof msg);
 		snprintf(up_err, cap, "server %s: TX image upload: %s%s%s", st->base,
 			 !L[LEG_UP].done ? "did not end"
 			 : L[LEG_UP].cc != CURLE_OK
-				 ? rmh_words(L[LEG_UP].h, L[LEG_UP].cc, st->cacert)
+				 ? aieth__rmh_words(L[LEG_UP].h, L[LEG_UP].cc, st->cacert)
 				 : "refused",
 			 msg[0] ? ": " : "", msg);
 	}
@@ -393,26 +397,26 @@ int rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body
 		    L[LEG_RX].status == 206 && down->off + down->ncarry == wire->rx.size;
 	/* what did not come (an error reply writes nothing to down) is fetched
 	 * by the caller from down->off on */
-	sb_free(&up_reply);
-	sb_free(&rx_err);
+	aieth__sb_free(&up_reply);
+	aieth__sb_free(&rx_err);
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/wait", st->sid, tid);
 	if (mc != CURLM_OK) {
-		sb_free(&wait_reply);
+		aieth__sb_free(&wait_reply);
 		return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: %s", st->base, path,
 				   curl_multi_strerror(mc));
 	}
 	if (!L[LEG_WAIT].done || L[LEG_WAIT].cc != CURLE_OK) {
-		sb_free(&wait_reply);
+		aieth__sb_free(&wait_reply);
 		if (!L[LEG_WAIT].done || L[LEG_WAIT].cc == CURLE_ABORTED_BY_CALLBACK)
 			return aieth__fail(AIETH_EDEVICE, "server %s: POST %s: interrupted",
 					   st->base, path);
 		return aieth__fail(
 			L[LEG_WAIT].cc == CURLE_OPERATION_TIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE,
 			"server %s: POST %s: %s%s", st->base, path,
-			rmh_words(L[LEG_WAIT].h, L[LEG_WAIT].cc, st->cacert),
+			aieth__rmh_words(L[LEG_WAIT].h, L[LEG_WAIT].cc, st->cacert),
 			L[LEG_WAIT].cc == CURLE_OPERATION_TIMEDOUT ? " (the wait's limit)" : "");
 	}
-	rc = rm_reply(st, "POST", path, L[LEG_WAIT].status, 200, &wait_reply, out);
+	rc = aieth__rm_reply(st, "POST", path, L[LEG_WAIT].status, 200, &wait_reply, out);
 	return rc;
 }
 

@@ -18,7 +18,7 @@
 
 #define NAME_MAX_ 128 /* a trace's name on the server (SRV_TRACE_NAME_MAX) */
 
-const char *rmt_path_seg(const char *name, char out[RMT_SEG_MAX])
+const char *aieth__rmt_path_seg(const char *name, char out[RMT_SEG_MAX])
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t o = 0;
@@ -136,7 +136,7 @@ out:
 	return rc;
 }
 
-int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req)
+int aieth__rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req)
 {
 	struct json_object *graphs, *traces = NULL;
 	size_t g, o, total = 0;

@@ -26,7 +26,7 @@
  * emulator reads them), added to req's "traces" under a plain name, and
  * the params rewritten to name it, without "dir". AIETH_OK, or
  * AIETH_EINVAL/EIO naming the file and the limit. */
-int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req);
+int aieth__rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req);
 
 /* A graph name percent-encoded for one URL path segment: every byte but
  * [A-Za-z0-9_-] ("top.gr[0]" -> "top%2Egr%5B0%5D"), so '.' and ".." never
@@ -34,7 +34,7 @@ int rmt_traces_add(const aieth_dev_config *cfg, struct json_object *req);
  * th_server accepts (256 bytes) fits; a longer one is cut, which the
  * server refused at session creation already. Returns out. */
 #define RMT_SEG_MAX (3 * 256 + 1)
-const char *rmt_path_seg(const char *name, char out[RMT_SEG_MAX]);
+const char *aieth__rmt_path_seg(const char *name, char out[RMT_SEG_MAX]);
 
 #endif
 #endif

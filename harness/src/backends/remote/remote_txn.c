@@ -16,7 +16,7 @@
 #include "backends/remote/remote_reply.h"
 #include "util/error.h"
 
-int rm_txn_start(void *state, pld_txn *wire)
+int aieth__rm_txn_start(void *state, pld_txn *wire)
 {
 	rm_state *st = state;
 	struct json_object *req, *cfg, *o = NULL;
@@ -44,18 +44,19 @@ int rm_txn_start(void *state, pld_txn *wire)
 	json_object_object_add(req, "tx_bytes", json_object_new_uint64(wire->tx.size));
 	json_object_object_add(req, "rx_bytes", json_object_new_uint64(wire->rx.size));
 	/* streamed where the server's device can: the upload, the device and
-	 * the download overlap (rm_txn_stream) */
+	 * the download overlap (aieth__rm_txn_stream) */
 	json_object_object_add(req, "stream", json_object_new_boolean(!st->serial));
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns", st->sid);
-	rc = rm_json(st, "POST", path, json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN),
-		     201, CALL_S, &o);
+	rc = aieth__rm_json(st, "POST", path,
+			    json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN), 201,
+			    CALL_S, &o);
 	json_object_put(req);
 	if (rc)
 		return rc;
 	slot = (st->head + st->nt) % TXNS_MAX;
 	/* every field as documented: the transaction as submitted */
-	rc = rmr_txn_created(st->base, o, wire, !st->serial, st->tids[slot], sizeof st->tids[slot],
-			     &st->streamed[slot]);
+	rc = aieth__rmr_txn_created(st->base, o, wire, !st->serial, st->tids[slot],
+				    sizeof st->tids[slot], &st->streamed[slot]);
 	json_object_put(o);
 	if (rc)
 		return rc;
@@ -69,14 +70,14 @@ int rm_txn_start(void *state, pld_txn *wire)
 	up.img = &wire->tx;
 	up.off = 0;
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/tx", st->sid, st->tids[slot]);
-	rc = rm_req(st, "PUT", path, NULL, &up, 0, &status, &b);
+	rc = aieth__rm_req(st, "PUT", path, NULL, &up, 0, &status, &b);
 	if (!rc && status != 202) {
 		char msg[600];
-		rmh_reply_message(&b, msg, sizeof msg);
+		aieth__rmh_reply_message(&b, msg, sizeof msg);
 		rc = aieth__fail(AIETH_EDEVICE, "server %s: TX image upload: status %ld: %s",
 				 st->base, status, msg);
 	}
-	sb_free(&b);
+	aieth__sb_free(&b);
 	if (rc)
 		return rc;
 	st->wires[slot] = wire;
@@ -90,7 +91,7 @@ int rm_txn_start(void *state, pld_txn *wire)
 static int rm_interrupted_by_server(rm_state *st, const char *tid, const char *why)
 {
 	char reason[300];
-	if (rm_session_ended(st, reason, sizeof reason))
+	if (aieth__rm_session_ended(st, reason, sizeof reason))
 		return aieth__fail(AIETH_EDEVICE,
 				   "server %s ended session %s while it ran "
 				   "transaction %s: %s (the transaction was interrupted: %s)",
@@ -102,7 +103,7 @@ static int rm_interrupted_by_server(rm_state *st, const char *tid, const char *w
 			   st->base, tid, why);
 }
 
-int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
+int aieth__rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_result *res)
 {
 	rm_state *st = state;
 	struct json_object *o = NULL;
@@ -129,12 +130,12 @@ int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_resul
 	 * limit asked, none here either; TCP keep-alive finds a lost host) */
 	st->device_wait = 1;
 	if (streamed)
-		rc = rm_txn_stream(st, tid, wire, body,
-				   timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o, &down,
-				   &rx_whole, up_err, sizeof up_err);
+		rc = aieth__rm_txn_stream(st, tid, wire, body,
+					  timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o,
+					  &down, &rx_whole, up_err, sizeof up_err);
 	else
-		rc = rm_json(st, "POST", path, body, 200,
-			     timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o);
+		rc = aieth__rm_json(st, "POST", path, body, 200,
+				    timeout_ms ? CALL_S + (long)(timeout_ms / 1000) : 0, &o);
 	st->device_wait = 0;
 	if (rc) {
 		if (st->cfg->opts.interrupt && *st->cfg->opts.interrupt) {
@@ -152,12 +153,12 @@ int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_resul
 		}
 		return rc;
 	}
-	rc = rmr_txn_result(st->base, tid, o, wire, res, &failed);
+	rc = aieth__rmr_txn_result(st->base, tid, o, wire, res, &failed);
 	json_object_put(o);
 	if (rc)
 		return rc;
 	if (res->status == AIETH_TXN_TIMEOUT)
-		rm_fetch_aie_state(st);
+		aieth__rm_fetch_aie_state(st);
 	if (failed && up_err[0]) /* why the server's device ran on zeros */
 		return aieth__fail(AIETH_EDEVICE, "%s", up_err);
 	if (failed)
@@ -170,7 +171,7 @@ int rm_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_dev_resul
 	/* the RX image, streamed into its destinations (after a streamed
 	 * download that broke: from where it broke) */
 	snprintf(path, sizeof path, "/v1/sessions/%s/txns/%s/rx", st->sid, tid);
-	return rm_rx_download(st, path, &down);
+	return aieth__rm_rx_download(st, path, &down);
 }
 
 #endif /* AIETH_HAVE_CURL */

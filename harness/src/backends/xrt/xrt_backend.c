@@ -72,7 +72,7 @@ static int64_t env_ms(const char *name, int64_t def)
 	return *end || x < 0 ? def : (int64_t)x;
 }
 
-static int64_t deadline(int64_t ms) { return xrtp_now_ms() + ms; }
+static int64_t deadline(int64_t ms) { return aieth__xrtp_now_ms() + ms; }
 
 /* dst = a b c d, truncated to size (no format-truncation games). */
 static void join(char *dst, size_t size, const char *a, const char *b, const char *c, const char *d)
@@ -116,7 +116,7 @@ static int check_alive(xrt_state *st)
 static void reply_text(const uint8_t *p, size_t len, char *out, size_t size)
 {
 	xrtp_rd r = {p, p ? len : 0, 0, 0};
-	xrtp_get_str(&r, out, size);
+	aieth__xrtp_get_str(&r, out, size);
 	if (r.err)
 		snprintf(out, size, "malformed reply");
 }
@@ -138,7 +138,7 @@ static int simple_call(xrt_state *st, uint32_t type, sbuf *b, int64_t ms, const 
 	int rc;
 	if ((rc = check_alive(st)))
 		return rc;
-	if ((rc = sb_check(b, "xrt: a request")))
+	if ((rc = aieth__sb_check(b, "xrt: a request")))
 		return rc;
 	if (aieth__xrt_proc_call(&st->proc, type, b->u, b->n, ms < 0 ? -1 : deadline(ms), &h, &p))
 		return lost(st, what, errno == ETIMEDOUT || errno == EINTR); /* EINTR: ended now */
@@ -160,15 +160,17 @@ static void xrt_status_fallback(xrt_state *st, aie_state *s)
 	char name[256], *path;
 	int i, core_row0 = -1;
 	for (i = 0; i < 2 && !dir; i++)
-		if (dirs[i] && aie_xrt_status_find(dirs[i], st->opened_at, name, sizeof name) == 0)
+		if (dirs[i] &&
+		    aieth__aie_xrt_status_find(dirs[i], st->opened_at, name, sizeof name) == 0)
 			dir = dirs[i];
 	if (!dir)
 		return;
 	if (s->ntiles > 0) {
-		aie_state_note(s,
-			       "XRT's %s is there too: not used (the driver's sysfs files come "
-			       "first)",
-			       name);
+		aieth__aie_state_note(
+			s,
+			"XRT's %s is there too: not used (the driver's sysfs files come "
+			"first)",
+			name);
 		return;
 	}
 	if (!(path = aieth__path_join(dir, name)))
@@ -180,10 +182,10 @@ static void xrt_status_fallback(xrt_state *st, aie_state *s)
 		memcpy(graph_, s->graph, sizeof graph_);
 		if (notes)
 			memcpy(notes, s->notes, sizeof s->notes);
-		aie_state_init(s, "xrt-aie-status");
+		aieth__aie_state_init(s, "xrt-aie-status");
 		memcpy(s->graph, graph_, sizeof s->graph);
 		for (n = 0; notes && n < nn; n++)
-			aie_state_note(s, "%s", notes[n]);
+			aieth__aie_state_note(s, "%s", notes[n]);
 		free(notes);
 	}
 	/* AIE: row 0 is the shim row, the AI Engine tiles start at row 1
@@ -192,8 +194,9 @@ static void xrt_status_fallback(xrt_state *st, aie_state *s)
 	if (st->cfg->info && st->cfg->info->aie_generation &&
 	    !strcmp(st->cfg->info->aie_generation, "AIE"))
 		core_row0 = 1;
-	aie_state_note(s, "the driver's sysfs files gave no tile: XRT's %s read instead", name);
-	aie_state_read_xrt_status(s, path, core_row0, core_row0 == 1 ? 0 : -1);
+	aieth__aie_state_note(s, "the driver's sysfs files gave no tile: XRT's %s read instead",
+			      name);
+	aieth__aie_state_read_xrt_status(s, path, core_row0, core_row0 == 1 ? 0 : -1);
 	free(path);
 }
 
@@ -210,15 +213,15 @@ static void capture_aie_state(xrt_state *st, const char *graph, char *out, size_
 	out[0] = '\0';
 	if (ms <= 0 || !(s = malloc(sizeof *s)))
 		return;
-	aie_state_init(s, "sysfs");
+	aieth__aie_state_init(s, "sysfs");
 	if (graph)
 		snprintf(s->graph, sizeof s->graph, "%s", graph);
-	aie_state_capture(s, ms > 60000 ? 60000 : (int)ms);
+	aieth__aie_state_capture(s, ms > 60000 ? 60000 : (int)ms);
 	xrt_status_fallback(st, s);
-	if (aie_state_words_join(s, out, size, 4) == 0 && s->nnotes)
-		aie_words_add(out, size, s->notes[0]);
-	if (dir && aie_state_write(s, dir, "aie_state.json") != AIETH_OK)
-		aie_words_add(out, size, "aie_state.json not written");
+	if (aieth__aie_state_words_join(s, out, size, 4) == 0 && s->nnotes)
+		aieth__aie_words_add(out, size, s->notes[0]);
+	if (dir && aieth__aie_state_write(s, dir, "aie_state.json") != AIETH_OK)
+		aieth__aie_words_add(out, size, "aie_state.json not written");
 	free(s);
 }
 
@@ -235,10 +238,10 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 	st->gone = 1;
 	snprintf(st->gone_msg, sizeof st->gone_msg, "reset after a hang");
 	memcpy(st->req.pl_uuid, st->rep.pl_uuid, 16);
-	xrtp_encode_open(&b, &st->req);
+	aieth__xrtp_encode_open(&b, &st->req);
 	if (b.oom || aieth__xrt_proc_start(&rp, st->run_dir)) {
 		snprintf(out, size, "the device could not be reset (no process): reset the board");
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return;
 	}
 	if (aieth__xrt_proc_call(&rp, XRTP_RESET, b.u, b.n,
@@ -255,12 +258,12 @@ static void reset_device(xrt_state *st, char *out, size_t size)
 		else
 			snprintf(out, size,
 				 "the graphs, the AIE array and the PL kernel were reset");
-		xrtp_send(&rp.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
+		aieth__xrtp_send(&rp.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
 		if (!aieth__xrt_proc_reap(&rp, 2000))
 			aieth__xrt_proc_kill(&rp, 500);
 	}
 	free(p);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void xrt_close(void *state)
@@ -269,11 +272,11 @@ static void xrt_close(void *state)
 	if (!st)
 		return;
 	if (!st->gone && st->proc.pid) {
-		xrtp_send(&st->proc.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
+		aieth__xrtp_send(&st->proc.ch, XRTP_CLOSE, 0, NULL, 0, deadline(1000));
 		{
 			xrtp_hdr h;
 			uint8_t *p = NULL;
-			if (xrtp_recv(&st->proc.ch, &h, &p, deadline(CMD_TIMEOUT_MS)) == 0)
+			if (aieth__xrtp_recv(&st->proc.ch, &h, &p, deadline(CMD_TIMEOUT_MS)) == 0)
 				free(p);
 		}
 		if (!aieth__xrt_proc_reap(&st->proc, st->run_dir ? FLUSH_TIMEOUT_MS : 2000))
@@ -414,8 +417,8 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 		goto fail;
 	if ((rc = aieth__xrt_proc_start(&st->proc, st->run_dir)))
 		goto fail;
-	xrtp_encode_open(&b, &st->req);
-	if ((rc = sb_check(&b, "xrt: a request"))) {
+	aieth__xrtp_encode_open(&b, &st->req);
+	if ((rc = aieth__sb_check(&b, "xrt: a request"))) {
 		goto fail;
 	}
 	if (aieth__xrt_proc_call(&st->proc, XRTP_OPEN, b.u, b.n,
@@ -425,7 +428,7 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 			rc = aieth__fail(AIETH_EDEVICE, "%s", aieth_error_message());
 		goto fail;
 	}
-	if (xrtp_decode_open_rep(p, (size_t)h.len, &st->rep)) {
+	if (aieth__xrtp_decode_open_rep(p, (size_t)h.len, &st->rep)) {
 		rc = aieth__fail(AIETH_EDEVICE, "xrt: malformed reply to open");
 		goto fail;
 	}
@@ -436,14 +439,14 @@ static int xrt_open(const aieth_dev_config *cfg, void **state)
 	free(p);
 	free(names);
 	free(default_pl);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	*state = st;
 	return AIETH_OK;
 fail:
 	free(p);
 	free(names);
 	free(default_pl);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	xrt_close(st);
 	return rc;
 }
@@ -463,7 +466,7 @@ static int xrt_graph_run(void *state, uint32_t graph, int64_t iterations)
 	sb_le32(&b, graph);
 	sb_le64(&b, (uint64_t)(iterations < 0 ? -1 : iterations));
 	rc = simple_call(st, XRTP_GRAPH_RUN, &b, CMD_TIMEOUT_MS, "graph run");
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return rc;
 }
 
@@ -475,7 +478,7 @@ static int graph_wait_ms(xrt_state *st, uint32_t graph, uint32_t timeout_ms)
 	sb_le32(&b, graph);
 	sb_le32(&b, timeout_ms ? timeout_ms : 0x7fffffffu);
 	rc = simple_call(st, XRTP_GRAPH_WAIT, &b, ms, "graph wait");
-	sb_free(&b);
+	aieth__sb_free(&b);
 	if (rc == AIETH_OK)
 		st->complete[graph] = 1;
 	return rc;
@@ -532,7 +535,7 @@ static int xrt_graph_end(void *state, uint32_t graph)
 		return AIETH_OK; /* the graphs were reset with the device */
 	sb_le32(&b, graph);
 	rc = simple_call(st, XRTP_GRAPH_END, &b, CMD_TIMEOUT_MS, "graph end");
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return rc;
 }
 
@@ -543,10 +546,10 @@ static int xrt_update_rtp(void *state, uint32_t graph, const char *port, const v
 	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
 	int rc;
 	sb_le32(&b, graph);
-	xrtp_put_str(&b, port);
-	xrtp_put_blob(&b, data, size);
+	aieth__xrtp_put_str(&b, port);
+	aieth__xrtp_put_blob(&b, data, size);
 	rc = simple_call(st, XRTP_RTP_UPDATE, &b, CMD_TIMEOUT_MS, "RTP update");
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return rc;
 }
 
@@ -561,27 +564,27 @@ static int xrt_read_rtp(void *state, uint32_t graph, const char *port, void *dat
 	if ((rc = check_alive(st)))
 		return rc;
 	sb_le32(&b, graph);
-	xrtp_put_str(&b, port);
+	aieth__xrtp_put_str(&b, port);
 	sb_le64(&b, size);
-	if ((rc = sb_check(&b, "xrt: a request"))) {
-		sb_free(&b);
+	if ((rc = aieth__sb_check(&b, "xrt: a request"))) {
+		aieth__sb_free(&b);
 		return rc;
 	}
 	rc = aieth__xrt_proc_call(&st->proc, XRTP_RTP_READ, b.u, b.n, deadline(CMD_TIMEOUT_MS), &h,
 				  &p);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	if (rc)
 		return lost(st, "RTP read", errno == ETIMEDOUT);
 	{
 		xrtp_rd r = {p, p ? (size_t)h.len : 0, 0, 0};
 		const uint8_t *d;
 		size_t n = 0;
-		xrtp_get_str(&r, msg, sizeof msg);
+		aieth__xrtp_get_str(&r, msg, sizeof msg);
 		if (h.code) {
 			free(p);
 			return fail_with_output(st, h.code, msg);
 		}
-		d = xrtp_get_blob(&r, XRTP_MAX_RTP, &n);
+		d = aieth__xrtp_get_blob(&r, XRTP_MAX_RTP, &n);
 		if (r.err || n != size) {
 			free(p);
 			return aieth__fail(AIETH_EDEVICE, "xrt: malformed RTP read reply");
@@ -607,8 +610,8 @@ static int send_image(xrt_state *st, const pld_image *img, int64_t dl)
 		return -1;
 	for (off = 0; off < img->size; off += CHUNK) {
 		uint64_t n = img->size - off < CHUNK ? img->size - off : CHUNK;
-		pld_image_read(img, off, buf, n);
-		if (xrtp_send_raw(&st->proc.ch, buf, (size_t)n, dl)) {
+		aieth__pld_image_read(img, off, buf, n);
+		if (aieth__xrtp_send_raw(&st->proc.ch, buf, (size_t)n, dl)) {
 			free(buf);
 			return -1;
 		}
@@ -625,11 +628,11 @@ static int recv_image(xrt_state *st, pld_image *img, uint64_t size, int64_t dl)
 		return -1;
 	for (off = 0; off < size; off += CHUNK) {
 		uint64_t n = size - off < CHUNK ? size - off : CHUNK;
-		if (xrtp_recv_raw(&st->proc.ch, buf, (size_t)n, dl)) {
+		if (aieth__xrtp_recv_raw(&st->proc.ch, buf, (size_t)n, dl)) {
 			free(buf);
 			return -1;
 		}
-		pld_image_write(img, off, buf, n);
+		aieth__pld_image_write(img, off, buf, n);
 	}
 	free(buf);
 	return 0;
@@ -701,24 +704,25 @@ static int xrt_txn_wait(void *state, pld_txn *wire, uint32_t timeout_ms, aieth_d
 	req->rx_bytes = wire->rx.size;
 	req->ncfg = (uint32_t)pld_cfg_count(wire->channels);
 	memcpy(req->cfg, wire->cfg, req->ncfg * sizeof *req->cfg);
-	xrtp_encode_txn(&b, req);
-	if ((rc = sb_check(&b, "xrt: a request"))) {
+	aieth__xrtp_encode_txn(&b, req);
+	if ((rc = aieth__sb_check(&b, "xrt: a request"))) {
 		goto out;
 	}
 	dl = deadline(xfer);
 	st->proc.ch.intr = st->cfg->opts.interrupt; /* only this wait is abandoned */
-	if (xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) || send_image(st, &wire->tx, dl)) {
+	if (aieth__xrtp_send(&st->proc.ch, XRTP_TXN, 0, b.u, b.n, dl) ||
+	    send_image(st, &wire->tx, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
 		goto lost_it;
 	}
 	/* the child answers after the run's wait; setting up the buffers
 	 * takes a moment more (1 s + 1 s per 64 MiB) */
 	dl = timeout_ms ? deadline(1000 + (int64_t)(bulk >> 26) * 1000 + timeout_ms + grace) : -1;
-	if (xrtp_recv(&st->proc.ch, &h, &p, dl)) {
+	if (aieth__xrtp_recv(&st->proc.ch, &h, &p, dl)) {
 		rc = errno == ETIMEDOUT ? AIETH_ETIMEOUT : AIETH_EDEVICE;
 		goto lost_it;
 	}
-	if (xrtp_decode_txn_rep(p, (size_t)h.len, rep)) {
+	if (aieth__xrtp_decode_txn_rep(p, (size_t)h.len, rep)) {
 		char msg[1024];
 		reply_text(p, (size_t)h.len, msg, sizeof msg);
 		rc = fail_with_output(st, h.code ? h.code : AIETH_EDEVICE, msg);
@@ -771,7 +775,7 @@ out:
 	free(p);
 	free(req);
 	free(rep);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return rc;
 }
 

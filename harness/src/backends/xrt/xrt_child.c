@@ -55,7 +55,7 @@ static void sleep_ms(unsigned ms)
 
 static void reply(child *c, int code, const void *payload, size_t len)
 {
-	if (xrtp_send(&c->ch, XRTP_REPLY, code, payload, len, -1))
+	if (aieth__xrtp_send(&c->ch, XRTP_REPLY, code, payload, len, -1))
 		_exit(0); /* the parent is gone */
 }
 
@@ -68,9 +68,9 @@ static void reply_msg(child *c, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	xrtp_put_str(&b, msg);
+	aieth__xrtp_put_str(&b, msg);
 	reply(c, code, b.u, b.n);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static const char *errno_text(void) { return errno ? strerror(errno) : "no detail"; }
@@ -226,15 +226,15 @@ static void do_open(child *c)
 		}
 		c->rep.soft_reset = (uint32_t)r;
 	}
-	xrtp_encode_open_rep(&b, &c->rep);
+	aieth__xrtp_encode_open_rep(&b, &c->rep);
 	reply(c, AIETH_OK, b.u, b.n);
-	sb_free(&b);
+	aieth__sb_free(&b);
 	return;
 fail:
 	copy_str(c->rep.msg, sizeof c->rep.msg, msg);
-	xrtp_encode_open_rep(&b, &c->rep);
+	aieth__xrtp_encode_open_rep(&b, &c->rep);
 	reply(c, rc, b.u, b.n);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 /* A fresh child after a hang: reset what can be reset, report each step. */
@@ -291,7 +291,7 @@ static void do_reset(child *c)
 
 static int graph_index(child *c, xrtp_rd *r, uint32_t *g)
 {
-	*g = xrtp_get_u32(r);
+	*g = aieth__xrtp_get_u32(r);
 	if (r->err || *g >= c->ngraphs) {
 		reply_msg(c, AIETH_EINVAL, "graph index %u outside 0..%u", *g, c->ngraphs);
 		return -1;
@@ -311,7 +311,7 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 		return;
 	name = c->req.graphs[g];
 	if (type == XRTP_GRAPH_RUN) {
-		int64_t it = (int64_t)xrtp_get_u64(&r);
+		int64_t it = (int64_t)aieth__xrtp_get_u64(&r);
 		rc = c->api.graph_run(c->graph[g], (int)it);
 		if (rc)
 			reply_msg(c, AIETH_EDEVICE, "xrtGraphRun(\"%s\", %d) returned %d", name,
@@ -319,7 +319,7 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 		else
 			reply_msg(c, AIETH_OK, "%s", "");
 	} else if (type == XRTP_GRAPH_WAIT) {
-		uint32_t ms = xrtp_get_u32(&r);
+		uint32_t ms = aieth__xrtp_get_u32(&r);
 		rc = c->api.graph_wait_done(c->graph[g],
 					    (int)(ms > 0x7fffffffu ? 0x7fffffffu : ms));
 		if (rc == 0)
@@ -338,8 +338,8 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 	} else if (type == XRTP_RTP_UPDATE) {
 		size_t n;
 		const uint8_t *d;
-		xrtp_get_str(&r, port, sizeof port);
-		d = xrtp_get_blob(&r, XRTP_MAX_RTP, &n);
+		aieth__xrtp_get_str(&r, port, sizeof port);
+		d = aieth__xrtp_get_blob(&r, XRTP_MAX_RTP, &n);
 		if (r.err) {
 			reply_msg(c, AIETH_EINVAL, "malformed RTP request");
 			return;
@@ -355,8 +355,8 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 	} else {
 		uint64_t n;
 		char *buf;
-		xrtp_get_str(&r, port, sizeof port);
-		n = xrtp_get_u64(&r);
+		aieth__xrtp_get_str(&r, port, sizeof port);
+		n = aieth__xrtp_get_u64(&r);
 		if (r.err || n > XRTP_MAX_RTP) {
 			reply_msg(c, AIETH_EINVAL, "malformed RTP request");
 			return;
@@ -374,10 +374,10 @@ static void do_graph(child *c, uint32_t type, const uint8_t *p, size_t len)
 				  name, port, (unsigned long long)n, rc);
 		} else {
 			sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
-			xrtp_put_str(&b, "");
-			xrtp_put_blob(&b, buf, (size_t)n);
+			aieth__xrtp_put_str(&b, "");
+			aieth__xrtp_put_blob(&b, buf, (size_t)n);
 			reply(c, AIETH_OK, b.u, b.n);
-			sb_free(&b);
+			aieth__sb_free(&b);
 		}
 		free(buf);
 	}
@@ -393,9 +393,9 @@ static const char *state_name(unsigned s)
 static void txn_reply(child *c, int code, xrtp_txn_rep *rep)
 {
 	sbuf b = SB_INIT(XRTP_MAX_PAYLOAD);
-	xrtp_encode_txn_rep(&b, rep);
+	aieth__xrtp_encode_txn_rep(&b, rep);
 	reply(c, code, b.u, b.n);
-	sb_free(&b);
+	aieth__sb_free(&b);
 }
 
 static void do_txn(child *c, const uint8_t *p, size_t len)
@@ -415,7 +415,7 @@ static void do_txn(child *c, const uint8_t *p, size_t len)
 		reply_msg(c, AIETH_ENOMEM, "out of memory");
 		return;
 	}
-	if (xrtp_decode_txn(p, len, t)) {
+	if (aieth__xrtp_decode_txn(p, len, t)) {
 		free(t);
 		free(rep);
 		reply_msg(c, AIETH_EINVAL, "malformed transaction request");
@@ -453,7 +453,7 @@ static void do_txn(child *c, const uint8_t *p, size_t len)
 		memset(map[0], 0, (size_t)size[0]);
 		memcpy(map[0], t->cfg, (size_t)bytes[0]);
 		memset(map[1], 0, (size_t)size[1]);
-		if (bytes[2] && xrtp_recv_raw(&c->ch, map[2], (size_t)bytes[2], -1))
+		if (bytes[2] && aieth__xrtp_recv_raw(&c->ch, map[2], (size_t)bytes[2], -1))
 			_exit(0);
 		memset(map[2] + bytes[2], 0, (size_t)(size[2] - bytes[2]));
 		memset(map[3], 0, (size_t)size[3]);
@@ -462,7 +462,7 @@ static void do_txn(child *c, const uint8_t *p, size_t len)
 		uint64_t left = t->tx_bytes;
 		while (left) {
 			size_t k = left > sizeof sink ? sizeof sink : (size_t)left;
-			if (xrtp_recv_raw(&c->ch, sink, k, -1))
+			if (aieth__xrtp_recv_raw(&c->ch, sink, k, -1))
 				_exit(0);
 			left -= k;
 		}
@@ -510,7 +510,7 @@ static void do_txn(child *c, const uint8_t *p, size_t len)
 		memcpy(rep->perf, map[1], (size_t)bytes[1]);
 		rep->rx_bytes = bytes[3];
 		txn_reply(c, AIETH_OK, rep);
-		if (bytes[3] && xrtp_send_raw(&c->ch, map[3], (size_t)bytes[3], -1))
+		if (bytes[3] && aieth__xrtp_send_raw(&c->ch, map[3], (size_t)bytes[3], -1))
 			_exit(0);
 		c->api.run_close(run);
 		for (a = 0; a < 4; a++)
@@ -571,12 +571,12 @@ void aieth__xrt_child_main(int fd, int clean_exit)
 	for (;;) {
 		xrtp_hdr h;
 		uint8_t *p = NULL;
-		if (xrtp_recv(&c->ch, &h, &p, -1))
+		if (aieth__xrtp_recv(&c->ch, &h, &p, -1))
 			_exit(0);
 		switch (h.type) {
 		case XRTP_OPEN:
 		case XRTP_RESET:
-			if (xrtp_decode_open(p, (size_t)h.len, &c->req)) {
+			if (aieth__xrtp_decode_open(p, (size_t)h.len, &c->req)) {
 				reply_msg(c, AIETH_EINVAL, "malformed open request");
 				break;
 			}

@@ -43,7 +43,7 @@ typedef struct {
  * XRT_INI_PATH naming run_dir/xrt.ini (xrt_rundir.c); it then ends with
  * exit after CLOSE. AIETH_OK or AIETH_EDEVICE. */
 int aieth__xrt_proc_start(aieth_xrt_proc *p, const char *run_dir);
-/* Send a request and receive its reply before deadline_ms (xrtp_now_ms
+/* Send a request and receive its reply before deadline_ms (aieth__xrtp_now_ms
  * time, < 0 none). 0, or -1 with errno ETIMEDOUT (no reply in time) or
  * ECONNRESET/EPIPE (the child is gone). *payload: caller frees. */
 int aieth__xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size_t len,

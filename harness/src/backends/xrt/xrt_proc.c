@@ -106,9 +106,9 @@ int aieth__xrt_proc_call(aieth_xrt_proc *p, uint32_t type, const void *req, size
 		errno = ECONNRESET;
 		return -1;
 	}
-	if (xrtp_send(&p->ch, type, 0, req, len, deadline_ms))
+	if (aieth__xrtp_send(&p->ch, type, 0, req, len, deadline_ms))
 		return -1;
-	if (xrtp_recv(&p->ch, h, payload, deadline_ms))
+	if (aieth__xrtp_recv(&p->ch, h, payload, deadline_ms))
 		return -1;
 	if (h->type != XRTP_REPLY) {
 		free(*payload);
@@ -132,7 +132,7 @@ static void drain(aieth_xrt_proc *p)
 
 int aieth__xrt_proc_reap(aieth_xrt_proc *p, int ms)
 {
-	int64_t end = xrtp_now_ms() + ms;
+	int64_t end = aieth__xrtp_now_ms() + ms;
 	if (!p->pid)
 		return 1;
 	while (!p->reaped) {
@@ -141,7 +141,7 @@ int aieth__xrt_proc_reap(aieth_xrt_proc *p, int ms)
 			p->reaped = 1;
 			break;
 		}
-		if (xrtp_now_ms() >= end)
+		if (aieth__xrtp_now_ms() >= end)
 			return 0;
 		{
 			struct timespec ts = {0, 5000000L};

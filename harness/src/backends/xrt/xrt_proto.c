@@ -15,16 +15,16 @@
 
 /* ---------------------------------------------------------------- writing */
 
-void xrtp_put_blob(sbuf *b, const void *data, size_t len)
+void aieth__xrtp_put_blob(sbuf *b, const void *data, size_t len)
 {
 	sb_le32(b, (uint32_t)len);
-	sb_put(b, data, len);
+	aieth__sb_put(b, data, len);
 }
 
-void xrtp_put_str(sbuf *b, const char *s)
+void aieth__xrtp_put_str(sbuf *b, const char *s)
 {
 	size_t n = s ? strnlen(s, XRTP_MAX_STR) : 0;
-	xrtp_put_blob(b, s, n);
+	aieth__xrtp_put_blob(b, s, n);
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -42,21 +42,21 @@ static const uint8_t *take(xrtp_rd *r, size_t n)
 }
 
 /* Little-endian integers; 0 once the reader has failed. */
-uint32_t xrtp_get_u32(xrtp_rd *r)
+uint32_t aieth__xrtp_get_u32(xrtp_rd *r)
 {
 	const uint8_t *p = take(r, 4);
 	return p ? aieth__le32_get(p) : 0;
 }
 
-uint64_t xrtp_get_u64(xrtp_rd *r)
+uint64_t aieth__xrtp_get_u64(xrtp_rd *r)
 {
 	const uint8_t *p = take(r, 8);
 	return p ? aieth__le64_get(p) : 0;
 }
 
-const uint8_t *xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len)
+const uint8_t *aieth__xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len)
 {
-	uint32_t n = xrtp_get_u32(r);
+	uint32_t n = aieth__xrtp_get_u32(r);
 	const uint8_t *p;
 	*len = 0;
 	if (r->err)
@@ -71,10 +71,10 @@ const uint8_t *xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len)
 	return p;
 }
 
-void xrtp_get_str(xrtp_rd *r, char *dst, size_t dst_size)
+void aieth__xrtp_get_str(xrtp_rd *r, char *dst, size_t dst_size)
 {
 	size_t n;
-	const uint8_t *p = xrtp_get_blob(r, XRTP_MAX_STR, &n);
+	const uint8_t *p = aieth__xrtp_get_blob(r, XRTP_MAX_STR, &n);
 	dst[0] = '\0';
 	if (!p)
 		return;
@@ -100,21 +100,21 @@ static int rd_end(const xrtp_rd *r) { return r->err || r->off != r->len ? -1 : 0
 
 /* ---------------------------------------------------------------- messages */
 
-void xrtp_encode_open(sbuf *b, const xrtp_open_req *o)
+void aieth__xrtp_encode_open(sbuf *b, const xrtp_open_req *o)
 {
 	uint32_t i;
-	xrtp_put_str(b, o->lib);
-	xrtp_put_str(b, o->pl_xclbin);
-	xrtp_put_str(b, o->aie_xclbin);
-	xrtp_put_str(b, o->kernel);
+	aieth__xrtp_put_str(b, o->lib);
+	aieth__xrtp_put_str(b, o->pl_xclbin);
+	aieth__xrtp_put_str(b, o->aie_xclbin);
+	aieth__xrtp_put_str(b, o->kernel);
 	sb_le32(b, o->device);
 	sb_le32(b, o->ngraphs);
 	for (i = 0; i < o->ngraphs && i < XRTP_MAX_GRAPHS; i++)
-		xrtp_put_str(b, o->graphs[i]);
-	xrtp_put_blob(b, o->pl_uuid, 16);
+		aieth__xrtp_put_str(b, o->graphs[i]);
+	aieth__xrtp_put_blob(b, o->pl_uuid, 16);
 }
 
-int xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o)
+int aieth__xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o)
 {
 	xrtp_rd r;
 	uint32_t i;
@@ -122,17 +122,17 @@ int xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o)
 	const uint8_t *u;
 	rd_init(&r, p, len);
 	memset(o, 0, sizeof *o);
-	xrtp_get_str(&r, o->lib, sizeof o->lib);
-	xrtp_get_str(&r, o->pl_xclbin, sizeof o->pl_xclbin);
-	xrtp_get_str(&r, o->aie_xclbin, sizeof o->aie_xclbin);
-	xrtp_get_str(&r, o->kernel, sizeof o->kernel);
-	o->device = xrtp_get_u32(&r);
-	o->ngraphs = xrtp_get_u32(&r);
+	aieth__xrtp_get_str(&r, o->lib, sizeof o->lib);
+	aieth__xrtp_get_str(&r, o->pl_xclbin, sizeof o->pl_xclbin);
+	aieth__xrtp_get_str(&r, o->aie_xclbin, sizeof o->aie_xclbin);
+	aieth__xrtp_get_str(&r, o->kernel, sizeof o->kernel);
+	o->device = aieth__xrtp_get_u32(&r);
+	o->ngraphs = aieth__xrtp_get_u32(&r);
 	if (o->ngraphs > XRTP_MAX_GRAPHS)
 		return -1;
 	for (i = 0; i < o->ngraphs && !r.err; i++)
-		xrtp_get_str(&r, o->graphs[i], sizeof o->graphs[i]);
-	u = xrtp_get_blob(&r, 16, &n);
+		aieth__xrtp_get_str(&r, o->graphs[i], sizeof o->graphs[i]);
+	u = aieth__xrtp_get_blob(&r, 16, &n);
 	if (u && n == 16)
 		memcpy(o->pl_uuid, u, 16);
 	else
@@ -140,18 +140,18 @@ int xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o)
 	return rd_end(&r);
 }
 
-void xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o)
+void aieth__xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o)
 {
 	int i;
-	xrtp_put_str(b, o->msg);
-	xrtp_put_blob(b, o->pl_uuid, 16);
-	xrtp_put_blob(b, o->aie_uuid, 16);
+	aieth__xrtp_put_str(b, o->msg);
+	aieth__xrtp_put_blob(b, o->pl_uuid, 16);
+	aieth__xrtp_put_blob(b, o->aie_uuid, 16);
 	for (i = 0; i < 4; i++)
 		sb_le32(b, (uint32_t)o->group[i]);
 	sb_le32(b, o->soft_reset);
 }
 
-int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o)
+int aieth__xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o)
 {
 	xrtp_rd r;
 	size_t n1 = 0, n2 = 0;
@@ -159,12 +159,12 @@ int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o)
 	int i;
 	rd_init(&r, p, len);
 	memset(o, 0, sizeof *o);
-	xrtp_get_str(&r, o->msg, sizeof o->msg);
-	u1 = xrtp_get_blob(&r, 16, &n1);
-	u2 = xrtp_get_blob(&r, 16, &n2);
+	aieth__xrtp_get_str(&r, o->msg, sizeof o->msg);
+	u1 = aieth__xrtp_get_blob(&r, 16, &n1);
+	u2 = aieth__xrtp_get_blob(&r, 16, &n2);
 	for (i = 0; i < 4; i++)
-		o->group[i] = (int32_t)xrtp_get_u32(&r);
-	o->soft_reset = xrtp_get_u32(&r);
+		o->group[i] = (int32_t)aieth__xrtp_get_u32(&r);
+	o->soft_reset = aieth__xrtp_get_u32(&r);
 	if (!u1 || !u2 || n1 != 16 || n2 != 16)
 		return -1;
 	memcpy(o->pl_uuid, u1, 16);
@@ -172,7 +172,7 @@ int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o)
 	return rd_end(&r);
 }
 
-void xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t)
+void aieth__xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t)
 {
 	uint32_t i;
 	sb_le32(b, t->channels);
@@ -184,55 +184,55 @@ void xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t)
 		sb_le64(b, t->cfg[i]);
 }
 
-int xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t)
+int aieth__xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t)
 {
 	xrtp_rd r;
 	uint32_t i;
 	rd_init(&r, p, len);
-	t->channels = xrtp_get_u32(&r);
-	t->timeout_ms = xrtp_get_u32(&r);
-	t->tx_bytes = xrtp_get_u64(&r);
-	t->rx_bytes = xrtp_get_u64(&r);
-	t->ncfg = xrtp_get_u32(&r);
+	t->channels = aieth__xrtp_get_u32(&r);
+	t->timeout_ms = aieth__xrtp_get_u32(&r);
+	t->tx_bytes = aieth__xrtp_get_u64(&r);
+	t->rx_bytes = aieth__xrtp_get_u64(&r);
+	t->ncfg = aieth__xrtp_get_u32(&r);
 	if (r.err || t->channels == 0 || t->channels > XRTP_MAX_CHANNELS ||
 	    t->ncfg != 8u * t->channels + 1u || t->tx_bytes > XRTP_MAX_IMAGE ||
 	    t->rx_bytes > XRTP_MAX_IMAGE)
 		return -1;
 	for (i = 0; i < t->ncfg && !r.err; i++)
-		t->cfg[i] = xrtp_get_u64(&r);
+		t->cfg[i] = aieth__xrtp_get_u64(&r);
 	return rd_end(&r);
 }
 
-void xrtp_encode_txn_rep(sbuf *b, const xrtp_txn_rep *t)
+void aieth__xrtp_encode_txn_rep(sbuf *b, const xrtp_txn_rep *t)
 {
 	uint32_t i;
 	sb_le32(b, t->status);
 	sb_le32(b, t->run_state);
 	sb_le32(b, t->have_ctrl);
 	sb_le32(b, t->ctrl);
-	xrtp_put_str(b, t->msg);
+	aieth__xrtp_put_str(b, t->msg);
 	sb_le32(b, t->nperf);
 	for (i = 0; i < t->nperf && i < 4 * XRTP_MAX_CHANNELS; i++)
 		sb_le64(b, t->perf[i]);
 	sb_le64(b, t->rx_bytes);
 }
 
-int xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t)
+int aieth__xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t)
 {
 	xrtp_rd r;
 	uint32_t i;
 	rd_init(&r, p, len);
-	t->status = xrtp_get_u32(&r);
-	t->run_state = xrtp_get_u32(&r);
-	t->have_ctrl = xrtp_get_u32(&r);
-	t->ctrl = xrtp_get_u32(&r);
-	xrtp_get_str(&r, t->msg, sizeof t->msg);
-	t->nperf = xrtp_get_u32(&r);
+	t->status = aieth__xrtp_get_u32(&r);
+	t->run_state = aieth__xrtp_get_u32(&r);
+	t->have_ctrl = aieth__xrtp_get_u32(&r);
+	t->ctrl = aieth__xrtp_get_u32(&r);
+	aieth__xrtp_get_str(&r, t->msg, sizeof t->msg);
+	t->nperf = aieth__xrtp_get_u32(&r);
 	if (r.err || t->nperf > 4 * XRTP_MAX_CHANNELS || t->status > 3)
 		return -1;
 	for (i = 0; i < t->nperf && !r.err; i++)
-		t->perf[i] = xrtp_get_u64(&r);
-	t->rx_bytes = xrtp_get_u64(&r);
+		t->perf[i] = aieth__xrtp_get_u64(&r);
+	t->rx_bytes = aieth__xrtp_get_u64(&r);
 	if (t->rx_bytes > XRTP_MAX_IMAGE)
 		return -1;
 	return rd_end(&r);
@@ -240,7 +240,7 @@ int xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t)
 
 /* ---------------------------------------------------------------- frame I/O */
 
-int64_t xrtp_now_ms(void)
+int64_t aieth__xrtp_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -267,7 +267,7 @@ static int wait_fd(xrtp_chan *c, short events, int64_t deadline)
 			n = 2;
 		}
 		if (deadline >= 0) {
-			int64_t left = deadline - xrtp_now_ms();
+			int64_t left = deadline - aieth__xrtp_now_ms();
 			if (left <= 0) {
 				errno = ETIMEDOUT;
 				return -1;
@@ -295,7 +295,7 @@ static int wait_fd(xrtp_chan *c, short events, int64_t deadline)
 	}
 }
 
-int xrtp_send_raw(xrtp_chan *c, const void *data, size_t len, int64_t deadline_ms)
+int aieth__xrtp_send_raw(xrtp_chan *c, const void *data, size_t len, int64_t deadline_ms)
 {
 	const uint8_t *p = data;
 	while (len) {
@@ -314,7 +314,7 @@ int xrtp_send_raw(xrtp_chan *c, const void *data, size_t len, int64_t deadline_m
 	return 0;
 }
 
-int xrtp_recv_raw(xrtp_chan *c, void *data, size_t len, int64_t deadline_ms)
+int aieth__xrtp_recv_raw(xrtp_chan *c, void *data, size_t len, int64_t deadline_ms)
 {
 	uint8_t *p = data;
 	while (len) {
@@ -337,36 +337,36 @@ int xrtp_recv_raw(xrtp_chan *c, void *data, size_t len, int64_t deadline_ms)
 	return 0;
 }
 
-int xrtp_send(xrtp_chan *c, uint32_t type, int32_t code, const void *payload, size_t len,
-	      int64_t deadline_ms)
+int aieth__xrtp_send(xrtp_chan *c, uint32_t type, int32_t code, const void *payload, size_t len,
+		     int64_t deadline_ms)
 {
 	sbuf b = SB_INIT(16 + XRTP_MAX_PAYLOAD);
 	int rc;
 	sb_le32(&b, type);
 	sb_le32(&b, (uint32_t)code);
 	sb_le64(&b, len);
-	sb_put(&b, payload, len);
+	aieth__sb_put(&b, payload, len);
 	if (b.oom) {
 		errno = b.over ? EMSGSIZE : ENOMEM;
-		sb_free(&b);
+		aieth__sb_free(&b);
 		return -1;
 	}
-	rc = xrtp_send_raw(c, b.p, b.n, deadline_ms);
-	sb_free(&b);
+	rc = aieth__xrtp_send_raw(c, b.p, b.n, deadline_ms);
+	aieth__sb_free(&b);
 	return rc;
 }
 
-int xrtp_recv(xrtp_chan *c, xrtp_hdr *h, uint8_t **payload, int64_t deadline_ms)
+int aieth__xrtp_recv(xrtp_chan *c, xrtp_hdr *h, uint8_t **payload, int64_t deadline_ms)
 {
 	uint8_t raw[16];
 	xrtp_rd r;
 	*payload = NULL;
-	if (xrtp_recv_raw(c, raw, sizeof raw, deadline_ms))
+	if (aieth__xrtp_recv_raw(c, raw, sizeof raw, deadline_ms))
 		return -1;
 	rd_init(&r, raw, sizeof raw);
-	h->type = xrtp_get_u32(&r);
-	h->code = (int32_t)xrtp_get_u32(&r);
-	h->len = xrtp_get_u64(&r);
+	h->type = aieth__xrtp_get_u32(&r);
+	h->code = (int32_t)aieth__xrtp_get_u32(&r);
+	h->len = aieth__xrtp_get_u64(&r);
 	if (h->len > XRTP_MAX_PAYLOAD) {
 		errno = EPROTO;
 		return -1;
@@ -377,7 +377,7 @@ int xrtp_recv(xrtp_chan *c, xrtp_hdr *h, uint8_t **payload, int64_t deadline_ms)
 			errno = ENOMEM;
 			return -1;
 		}
-		if (xrtp_recv_raw(c, *payload, (size_t)h->len, deadline_ms)) {
+		if (aieth__xrtp_recv_raw(c, *payload, (size_t)h->len, deadline_ms)) {
 			free(*payload);
 			*payload = NULL;
 			return -1;

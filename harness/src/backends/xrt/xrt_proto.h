@@ -49,8 +49,8 @@ typedef struct {
 
 /* A payload is written into an sbuf (util/sbuf.h) made with the limit
  * XRTP_MAX_PAYLOAD, its integers by sb_le32 and sb_le64. */
-void xrtp_put_blob(sbuf *b, const void *data, size_t len);
-void xrtp_put_str(sbuf *b, const char *s); /* NULL: empty */
+void aieth__xrtp_put_blob(sbuf *b, const void *data, size_t len);
+void aieth__xrtp_put_str(sbuf *b, const char *s); /* NULL: empty */
 
 /* A payload being read; err is set on the first out-of-bounds read and
  * every later read returns zero/empty. */
@@ -60,13 +60,13 @@ typedef struct {
 	int err;
 } xrtp_rd;
 
-uint32_t xrtp_get_u32(xrtp_rd *r);
-uint64_t xrtp_get_u64(xrtp_rd *r);
+uint32_t aieth__xrtp_get_u32(xrtp_rd *r);
+uint64_t aieth__xrtp_get_u64(xrtp_rd *r);
 /* A blob of at most max bytes: pointer into the payload (not terminated). */
-const uint8_t *xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len);
+const uint8_t *aieth__xrtp_get_blob(xrtp_rd *r, size_t max, size_t *len);
 /* A string of at most XRTP_MAX_STR bytes without NUL, copied into dst
  * (dst_size > XRTP_MAX_STR not needed: longer than dst_size is an error). */
-void xrtp_get_str(xrtp_rd *r, char *dst, size_t dst_size);
+void aieth__xrtp_get_str(xrtp_rd *r, char *dst, size_t dst_size);
 
 /* The OPEN (and RESET) request. */
 typedef struct {
@@ -80,8 +80,8 @@ typedef struct {
 	uint8_t pl_uuid[16]; /* RESET: the PL xclbin's uuid (zero: unknown) */
 } xrtp_open_req;
 
-void xrtp_encode_open(sbuf *b, const xrtp_open_req *o);
-int xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o);
+void aieth__xrtp_encode_open(sbuf *b, const xrtp_open_req *o);
+int aieth__xrtp_decode_open(const uint8_t *p, size_t len, xrtp_open_req *o);
 
 /* The OPEN reply payload: message, uuids, argument groups. */
 typedef struct {
@@ -91,8 +91,8 @@ typedef struct {
 	uint32_t soft_reset; /* 1 done, 0 the kernel's registers are not accessible */
 } xrtp_open_rep;
 
-void xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o);
-int xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o);
+void aieth__xrtp_encode_open_rep(sbuf *b, const xrtp_open_rep *o);
+int aieth__xrtp_decode_open_rep(const uint8_t *p, size_t len, xrtp_open_rep *o);
 
 /* The TXN request: then tx_bytes of bulk data follow. */
 typedef struct {
@@ -103,8 +103,8 @@ typedef struct {
 	uint32_t ncfg; /* 8N+1 */
 } xrtp_txn_req;
 
-void xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t);
-int xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t);
+void aieth__xrtp_encode_txn(sbuf *b, const xrtp_txn_req *t);
+int aieth__xrtp_decode_txn(const uint8_t *p, size_t len, xrtp_txn_req *t);
 
 /* The TXN reply: status (aieth_txn_status), run state, CTRL register, the
  * perf words; rx_bytes of bulk data follow when status is DONE. */
@@ -119,8 +119,8 @@ typedef struct {
 	uint64_t rx_bytes;
 } xrtp_txn_rep;
 
-void xrtp_encode_txn_rep(sbuf *b, const xrtp_txn_rep *t);
-int xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t);
+void aieth__xrtp_encode_txn_rep(sbuf *b, const xrtp_txn_rep *t);
+int aieth__xrtp_decode_txn_rep(const uint8_t *p, size_t len, xrtp_txn_rep *t);
 
 /* Frame I/O. send/recv return 0, or -1 with errno (EPIPE/ECONNRESET: the
  * peer is gone; ETIMEDOUT: the deadline, a CLOCK_MONOTONIC time in ms,
@@ -136,12 +136,12 @@ typedef struct {
 	const volatile sig_atomic_t *intr;
 } xrtp_chan;
 
-int64_t xrtp_now_ms(void);
-int xrtp_send(xrtp_chan *c, uint32_t type, int32_t code, const void *payload, size_t len,
-	      int64_t deadline_ms);
-int xrtp_send_raw(xrtp_chan *c, const void *data, size_t len, int64_t deadline_ms);
+int64_t aieth__xrtp_now_ms(void);
+int aieth__xrtp_send(xrtp_chan *c, uint32_t type, int32_t code, const void *payload, size_t len,
+		     int64_t deadline_ms);
+int aieth__xrtp_send_raw(xrtp_chan *c, const void *data, size_t len, int64_t deadline_ms);
 /* Receive a frame: *payload is malloc'd (caller frees; NULL when empty). */
-int xrtp_recv(xrtp_chan *c, xrtp_hdr *h, uint8_t **payload, int64_t deadline_ms);
-int xrtp_recv_raw(xrtp_chan *c, void *data, size_t len, int64_t deadline_ms);
+int aieth__xrtp_recv(xrtp_chan *c, xrtp_hdr *h, uint8_t **payload, int64_t deadline_ms);
+int aieth__xrtp_recv_raw(xrtp_chan *c, void *data, size_t len, int64_t deadline_ms);
 
 #endif

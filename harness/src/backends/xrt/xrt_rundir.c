@@ -76,28 +76,28 @@ static void filter_ini(sbuf *o, const char *text, size_t len)
 	char section[64] = "";
 	int allowed = 0;
 
-	sb_printf(o,
-		  "; the session's xrt.ini as XRT reads it: only the sections %s, %s, "
-		  "%s and %s, and no path (aieth, docs/on-board.md)\n",
-		  sections[0], sections[1], sections[2], sections[3]);
+	aieth__sb_printf(o,
+			 "; the session's xrt.ini as XRT reads it: only the sections %s, %s, "
+			 "%s and %s, and no path (aieth, docs/on-board.md)\n",
+			 sections[0], sections[1], sections[2], sections[3]);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end, *s, *e;
 		s = trim(p, le, &e);
 		if (s == e || *s == ';' || *s == '#') {
-			sb_printf(o, "%.*s\n", (int)(e - s), s);
+			aieth__sb_printf(o, "%.*s\n", (int)(e - s), s);
 		} else if (*s == '[') {
 			const char *ce = memchr(s, ']', (size_t)(e - s));
 			size_t n = ce ? (size_t)(ce - s - 1) : 0;
 			allowed = ce && in_list(sections, s + 1, n);
 			snprintf(section, sizeof section, "%.*s", (int)(n < 63 ? n : 63), s + 1);
 			if (allowed)
-				sb_printf(o, "[%s]\n", section);
+				aieth__sb_printf(o, "[%s]\n", section);
 			else
-				sb_printf(o,
-					  "; not passed to XRT: the section %.*s and its "
-					  "keys\n",
-					  (int)(e - s > 80 ? 80 : e - s), s);
+				aieth__sb_printf(o,
+						 "; not passed to XRT: the section %.*s and its "
+						 "keys\n",
+						 (int)(e - s > 80 ? 80 : e - s), s);
 		} else {
 			const char *eq = memchr(s, '=', (size_t)(e - s)), *ke, *ve;
 			const char *k = s, *v = eq ? eq + 1 : e;
@@ -106,26 +106,29 @@ static void filter_ini(sbuf *o, const char *text, size_t len)
 			v = trim(v, e, &ve);
 			if (!allowed) {
 				if (section[0])
-					sb_printf(o, "; not passed to XRT: %s.%.*s\n", section,
-						  (int)(ke - k > 80 ? 80 : ke - k), k);
+					aieth__sb_printf(o, "; not passed to XRT: %s.%.*s\n",
+							 section, (int)(ke - k > 80 ? 80 : ke - k),
+							 k);
 				else
-					sb_printf(o, "; not passed to XRT: a line before any "
-						     "section\n");
+					aieth__sb_printf(o,
+							 "; not passed to XRT: a line before any "
+							 "section\n");
 			} else if (!eq) {
-				sb_printf(o, "; not passed to XRT: a line without '='\n");
+				aieth__sb_printf(o, "; not passed to XRT: a line without '='\n");
 			} else if (in_list(refused_keys, k, (size_t)(ke - k))) {
-				sb_printf(o,
-					  "; not passed to XRT: %s.%.*s (a path or a "
-					  "library)\n",
-					  section, (int)(ke - k), k);
+				aieth__sb_printf(o,
+						 "; not passed to XRT: %s.%.*s (a path or a "
+						 "library)\n",
+						 section, (int)(ke - k), k);
 			} else if (memchr(v, '/', (size_t)(ve - v)) ||
 				   memchr(v, '\\', (size_t)(ve - v))) {
-				sb_printf(o,
-					  "; not passed to XRT: %s.%.*s (its value is a "
-					  "path)\n",
-					  section, (int)(ke - k), k);
+				aieth__sb_printf(o,
+						 "; not passed to XRT: %s.%.*s (its value is a "
+						 "path)\n",
+						 section, (int)(ke - k), k);
 			} else {
-				sb_printf(o, "%.*s=%.*s\n", (int)(ke - k), k, (int)(ve - v), v);
+				aieth__sb_printf(o, "%.*s=%.*s\n", (int)(ke - k), k, (int)(ve - v),
+						 v);
 			}
 		}
 		p = nl ? nl + 1 : end;
@@ -174,7 +177,7 @@ int aieth__xrt_rundir_open(const char *xrt_ini, const char *artifacts_dir, char 
 	}
 	if (!(ini = aieth__path_join(tmpl, "xrt.ini"))) {
 		rc = aieth__fail(AIETH_ENOMEM, "xrt: out of memory");
-	} else if ((rc = sb_write_file(&o, ini))) {
+	} else if ((rc = aieth__sb_write_file(&o, ini))) {
 		;
 	} else {
 		*dir = tmpl;
@@ -185,7 +188,7 @@ int aieth__xrt_rundir_open(const char *xrt_ini, const char *artifacts_dir, char 
 out:
 	free(ini);
 	free(tmpl);
-	free(sb_take(&o));
+	free(aieth__sb_take(&o));
 	return rc;
 }
 
