@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/json_strict.h"
 #include "util/suggest.h"
 #include "util/text.h"
@@ -145,17 +146,8 @@ static int sc_nomem(scanner *s)
 
 static int arena_put(scanner *s, const char *p, size_t n)
 {
-	if (s->arena_len + n > s->arena_cap) {
-		size_t cap = s->arena_cap ? s->arena_cap : 256;
-		char *na;
-		while (cap < s->arena_len + n)
-			cap *= 2;
-		na = realloc(s->arena, cap);
-		if (!na)
-			return sc_nomem(s);
-		s->arena = na;
-		s->arena_cap = cap;
-	}
+	if (AIETH__GROW(s->arena, s->arena_cap, s->arena_len + n, 256, 0))
+		return sc_nomem(s);
 	memcpy(s->arena + s->arena_len, p, n);
 	s->arena_len += n;
 	return 0;

@@ -75,7 +75,7 @@ char *aieth_report_diff_text(const aieth_report_diff *d)
 			 *d->base_run ? d->base_run : "?");
 	if (d->refusal) {
 		aieth__sb_printf(&b, ": refused\n  %s\n", d->refusal);
-		return b.oom ? (free(b.p), NULL) : b.p;
+		return aieth__sb_take(&b);
 	}
 	aieth__sb_printf(&b,
 			 ": %zu values compared, %zu regressions, %zu missing or unfinished, %zu "
