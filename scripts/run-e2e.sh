@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The end-to-end scripts, E2E_JOBS at a time (default 2): most of their wall
-# time is waiting (servers, timeouts, qemu), not CPU, so two of them share a
+# The end-to-end scripts, E2E_JOBS at a time (the Makefile's: 3, 2 under
+# qemu; 2 when run by hand): most of their wall
+# time is waiting (servers, timeouts, qemu), not CPU, so several share a
 # 2-core machine well, and nothing in them depends on scheduling (make
 # stress-check runs them beside CPU-bound loops). Scripts named in
 # E2E_SERIAL (none by default: install.sh relinks a copy of the build, not
