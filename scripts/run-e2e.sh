@@ -55,17 +55,18 @@ for f in "${AIETH_BUILD:-}/e2e-times.txt" "${AIETH_NATIVE_BUILD:-}/e2e-times.txt
   [[ -f $f ]] && { times=$f; break; }
   own=0
 done
+# took: the times kept (this build's own); guess: the order. Another
+# build's times guess the order only, and a script that took a second or
+# less there may have been skipped there (cross_compare.sh natively):
+# unknown
 declare -A took=() guess=()
 if [[ -n $times ]]; then
-  while read -r n sec; do [[ $sec =~ ^[0-9]+$ ]] && took[$n]=$sec; done <"$times"
+  while read -r n sec; do
+    [[ $sec =~ ^[0-9]+$ ]] || continue
+    if [[ $own -eq 1 ]]; then took[$n]=$sec; fi
+    if [[ $own -eq 1 || $sec -gt 1 ]]; then guess[$n]=$sec; fi
+  done <"$times"
 fi
-# another build's times guess the order only; a script that took a second
-# or less there may have been skipped there (cross_compare.sh natively):
-# unknown
-for n in "${!took[@]}"; do
-  if [[ $own -eq 1 || ${took[$n]} -gt 1 ]]; then guess[$n]=${took[$n]}; fi
-done
-[[ $own -eq 1 ]] || took=()
 # the scripts, slowest known first (a stable sort: unknown ones lead)
 mapfile -t order < <(i=0; for t in "$@"; do
   n=$(basename "$t"); printf '%s\t%06d\t%s\n' "${guess[$n]:-999999}" $((i++)) "$t"

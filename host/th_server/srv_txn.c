@@ -207,6 +207,8 @@ void aieth__srv_txn_set_amd_id(aieth__server *s, srv_txn *t, uint32_t amd_id)
 static int start_call(srv_sess *x, srv_txn *t)
 {
 	aieth_dev_txn_opts o = AIETH_DEV_TXN_OPTS_INIT;
+	aieth_dev_txn *d;
+	int rc;
 	o.cfg = t->cfg;
 	o.cfg_words = pld_cfg_count(t->channels);
 	o.depth = t->depth;
@@ -214,8 +216,6 @@ static int start_call(srv_sess *x, srv_txn *t)
 	o.tx_size = t->tx_size;
 	o.rx = t->rxbuf;
 	o.rx_size = t->rx_size;
-	aieth_dev_txn *d;
-	int rc;
 	if (t->stream)
 		aieth__srv_stream_gates(t->stream, &o);
 	if (!(rc = aieth_dev_txn_start(x->dev, &o, &d)))

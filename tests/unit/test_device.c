@@ -131,6 +131,15 @@ static uint64_t at(struct json_object *o, const char *key, uint32_t k)
 	return json_object_get_uint64(json_object_array_get_idx(a, (int)k));
 }
 
+/* t's result, parsed (aieth_dev_txn_result_json); NULL on failure */
+static struct json_object *result_of(const aieth_dev_txn *t)
+{
+	char *text = aieth_dev_txn_result_json(t);
+	struct json_object *j = text ? json_tokener_parse(text) : NULL;
+	free(text);
+	return j;
+}
+
 static void test_run_and_result(void)
 {
 	fixture f;
@@ -138,7 +147,6 @@ static void test_run_and_result(void)
 	aieth_dev_txn *t = NULL;
 	const uint64_t *perf;
 	struct json_object *j, *v;
-	char *text;
 	size_t n = 0;
 	aieth_plio pl;
 	CU_ASSERT_EQUAL_FATAL(fixture_open(&f), AIETH_OK);
@@ -157,9 +165,7 @@ static void test_run_and_result(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
 	CU_ASSERT_EQUAL(n, pld_perf_count(f.bi->channels));
 	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t, 0), AIETH_ESTATE); /* waited once */
-	text = aieth_dev_txn_result_json(t);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	j = json_tokener_parse(text);
+	j = result_of(t);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT_TRUE(json_object_object_get_ex(j, "status_name", &v));
 	CU_ASSERT_STRING_EQUAL(json_object_get_string(v), "DONE");
@@ -176,7 +182,6 @@ static void test_run_and_result(void)
 	CU_ASSERT_EQUAL(strtoull(json_object_get_string(json_object_array_get_idx(v, 0)), NULL, 16),
 			perf[0]);
 	json_object_put(j);
-	free(text);
 	/* the result outlives the session */
 	fixture_close(&f);
 	CU_ASSERT_EQUAL(aieth_dev_streams(f.s), 0);
@@ -199,7 +204,6 @@ static void test_record(void)
 	aieth_dev_txn *t = NULL;
 	struct json_object *j, *v;
 	size_t n = 7;
-	char *text;
 	CU_ASSERT_EQUAL(aieth_dev_txn_record(4, AIETH_TXN_FAILED, "refused: \"x\"", NULL),
 			AIETH_EINVAL);
 	CU_ASSERT_EQUAL(aieth_dev_txn_record(4, (aieth_txn_status)9, "x", &t), AIETH_EINVAL);
@@ -211,9 +215,7 @@ static void test_record(void)
 	CU_ASSERT_PTR_NULL(aieth_dev_txn_perf(t, &n));
 	CU_ASSERT_EQUAL(n, 0);
 	CU_ASSERT_EQUAL(aieth_dev_txn_wait(t, 0), AIETH_ESTATE); /* never started */
-	text = aieth_dev_txn_result_json(t);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	j = json_tokener_parse(text);
+	j = result_of(t);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT_TRUE(json_object_object_get_ex(j, "message", &v));
 	CU_ASSERT_STRING_EQUAL(json_object_get_string(v), "refused: \"x\"");
@@ -221,7 +223,6 @@ static void test_record(void)
 	CU_ASSERT_EQUAL(at(j, "rx_moved_bytes", 3), 0);
 	CU_ASSERT_EQUAL(at(j, "rx_moved_bytes", 4), UINT64_MAX); /* 4 channels */
 	json_object_put(j);
-	free(text);
 	aieth_dev_txn_free(t);
 }
 

@@ -20,12 +20,14 @@
 #include "util/opts.h"
 
 struct aieth_dev_txn {
-	aieth_session *s; /* NULL for a record; not read after the wait */
-	pld_txn wire;     /* cfg and perf owned, one segment per image */
+	aieth_session *s; /* started on it; NULL for a record. Not read after
+			     the wait */
+	pld_txn wire;     /* cfg and perf owned (no perf for a record), one
+			     segment per image */
 	pld_seg seg[2];
 	pld_gate gate[2];
 	aieth_dev_result res;
-	int started, waited;
+	int waited;
 };
 
 AIETH__OPTS_INIT_FN(aieth_dev_txn_opts, AIETH_DEV_TXN_OPTS_INIT, AIETH_DEV_TXN_OPTS_VERSION);
@@ -43,8 +45,9 @@ static void dev_free(aieth_dev_txn *t)
 	free(t);
 }
 
-/* A handle for N channels: perf words and result zeroed, registered. */
-static aieth_dev_txn *dev_new(uint32_t N)
+/* A handle for N channels: the result zeroed, the perf words too unless
+ * a record (which has none), registered. */
+static aieth_dev_txn *dev_new(uint32_t N, int record)
 {
 	aieth_dev_txn *t = calloc(1, sizeof *t);
 	if (!t) {
@@ -52,7 +55,7 @@ static aieth_dev_txn *dev_new(uint32_t N)
 		return NULL;
 	}
 	t->wire.channels = N;
-	if (!(t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t))) ||
+	if ((!record && !(t->wire.perf = calloc(pld_perf_count(N), sizeof(uint64_t)))) ||
 	    aieth__dev_result_alloc(&t->res, N) || aieth__handle_add(t, AIETH_HANDLE_DEV_TXN)) {
 		dev_free(t);
 		aieth__fail(AIETH_ENOMEM, "device transaction: out of memory for %u channels", N);
@@ -61,7 +64,7 @@ static aieth_dev_txn *dev_new(uint32_t N)
 	return t;
 }
 
-/* One image of the caller's memory, gated when the caller streams it. */
+/* One image: one segment over the caller's memory. */
 static void image_set(aieth_dev_txn *t, int rx, void *p, uint64_t size)
 {
 	pld_image *im = rx ? &t->wire.rx : &t->wire.tx;
@@ -115,7 +118,7 @@ int aieth_dev_txn_start(aieth_session *s, const aieth_dev_txn_opts *o, aieth_dev
 	aieth__error_clear();
 	if (!out)
 		rc = aieth__fail(AIETH_EINVAL, "aieth_dev_txn_start: NULL out");
-	else if (!(rc = check_opts(s, o)) && !(t = dev_new(s->info->channels)))
+	else if (!(rc = check_opts(s, o)) && !(t = dev_new(s->info->channels, 0)))
 		rc = AIETH_ENOMEM;
 	if (!rc && !(t->wire.cfg = malloc(o->cfg_words * sizeof(uint64_t))))
 		rc = aieth__fail(AIETH_ENOMEM, "device transaction: out of memory");
@@ -140,7 +143,6 @@ int aieth_dev_txn_start(aieth_session *s, const aieth_dev_txn_opts *o, aieth_dev
 		}
 		return rc;
 	}
-	t->started = 1;
 	*out = t;
 	return AIETH_OK;
 }
@@ -151,7 +153,7 @@ int aieth_dev_txn_wait(aieth_dev_txn *t, uint32_t timeout_ms)
 	if (!aieth__handle_live(t, AIETH_HANDLE_DEV_TXN))
 		return aieth__fail(AIETH_EINVAL,
 				   "aieth_dev_txn_wait: not a live device transaction");
-	if (!t->started || t->waited)
+	if (!t->s || t->waited)
 		return aieth__fail(AIETH_ESTATE, "aieth_dev_txn_wait: %s",
 				   t->waited ? "waited for already" : "a record, never started");
 	if ((rc = aieth__session_enter(t->s, "aieth_dev_txn_wait")))
@@ -176,13 +178,10 @@ int aieth_dev_txn_record(uint32_t channels, aieth_txn_status status, const char 
 				   "aieth_dev_txn_record: status %d is not an "
 				   "aieth_txn_status",
 				   (int)status);
-	if (!(t = dev_new(channels)))
+	if (!(t = dev_new(channels, 1)))
 		return AIETH_ENOMEM;
 	t->res.status = status;
 	snprintf(t->res.msg, sizeof t->res.msg, "%s", message ? message : "");
-	/* no perf words: the device wrote none */
-	free(t->wire.perf);
-	t->wire.perf = NULL;
 	*out = t;
 	return AIETH_OK;
 }
