@@ -20,6 +20,7 @@
 #include "th_package/libadf.h"
 #include "th_package/pdi.h"
 #include "th_package/pdi_cache.h"
+#include "th_package/pdi_walk.h"
 #include "th_package/spawn.h"
 #include "th_package/xsa.h"
 #include "th_package/xsa_device.h"
@@ -533,17 +534,21 @@ static int cache_damaged(pkg *p, const char *what)
 
 /* A --pdi input's CDO command streams, walked on its bytes as copied into
  * the written file x (the input was checked without them: check_prebuilt_pdi),
- * each problem naming the input. */
-static int check_pdi_copy(pkg *p, const aieth_xclbin *x)
+ * each problem naming the input: by the walker beside the copy (wk, when
+ * not NULL) if it walked the very range x's table names, else here. */
+static int check_pdi_copy(pkg *p, const aieth_xclbin *x, const aieth_pdi_walker *wk)
 {
 	xb_section_reader r = {x, 0};
 	size_t idx, n;
 	if (aieth_xclbin_section_find(x, AIETH_XCLBIN_KIND_PDI, &idx) || !x->sec[idx].readable)
 		return AIETH_OK; /* the check of the written file says so */
 	r.base = x->sec[idx].pub.offset;
-	n = aieth__pdi_check(aieth__xb_read_section, &r, x->sec[idx].pub.size, p->o->pdi,
-			     p->o->no_check ? NULL : p->o->board, report_line, (void *)p->o,
-			     x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u);
+	if (wk && !aieth__pdi_walk_result(wk, r.base, x->sec[idx].pub.size, &n))
+		aieth__pdi_walk_replay(wk, report_line, (void *)p->o);
+	else
+		n = aieth__pdi_check(aieth__xb_read_section, &r, x->sec[idx].pub.size, p->o->pdi,
+				     p->o->no_check ? NULL : p->o->board, report_line, (void *)p->o,
+				     x->fd < 0 || x->win ? AIETH_PDI_READ_MEM : 0u);
 	if (!n)
 		return AIETH_OK;
 	p->r->problems += n;
@@ -560,10 +565,11 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	xb_wopts w;
 	aieth_xclbin *x = NULL;
 	aieth_out stage = {-1, NULL, NULL, 0, 0};
-	size_t n = 0, problems;
+	aieth_pdi_walker wk;
+	size_t n = 0, problems, pdi_sec;
 	char pdi_name[64], *staged = NULL;
 	uint8_t pdi_sum[16];
-	int rc;
+	int rc, beside = 0;
 
 	memset(s, 0, sizeof s);
 	s[n].kind = AIETH_XCLBIN_KIND_AIE_METADATA;
@@ -578,6 +584,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	s[n].hash_out = pdi_sum;
 	/* a hit its stamp vouches for: the hash its name gives, not hashed */
 	s[n].hash_in = p->check.trusted ? p->check.hash : NULL;
+	pdi_sec = n;
 	s[n++].path = pdi_path;
 	if (p->graph.trace_config) {
 		s[n].kind = AIETH_XCLBIN_KIND_AIE_TRACE_METADATA;
@@ -611,8 +618,17 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 		}
 		stage.no_flush = 1; /* a scratch file: only the output is flushed */
 	}
+	/* a --pdi input's CDO commands are walked beside the copy, on the
+	 * output's bytes as they are written (pdi_walk.h); a walker that
+	 * cannot start leaves the walk to check_pdi_copy, after the copy */
+	if (o->pdi && !aieth__pdi_walk_start(&wk, o->pdi, o->no_check ? NULL : o->board)) {
+		beside = 1;
+		s[pdi_sec].gate = wk.gate;
+	}
 	rc = aieth__xb_write_fd(out->in_place ? stage.fd : out->fd, o->output, &w, p->r->uuid,
 				&p->r->size);
+	if (beside)
+		aieth__pdi_walk_join(&wk);
 	/* a cache hit's check, on the bytes just copied; one that holds is
 	 * stamped on the entry once the written file passed its check, CDO
 	 * command walk included (a later hit need neither hash nor walk it) */
@@ -637,7 +653,7 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 		unsigned walk = o->pdi || p->check.trusted ? AIETH_PDI_NO_WALK : 0u;
 		rc = aieth__xclbin_open_own(&x, wc.read_as, AIETH_XCLBIN_LENIENT);
 		if (!rc && o->pdi)
-			rc = check_pdi_copy(p, x);
+			rc = check_pdi_copy(p, x, beside ? &wk : NULL);
 		if (!rc) {
 			problems = aieth__xclbin_check_flags(x, o->no_check ? NULL : o->board,
 							     report_written, &wc, walk);
@@ -658,6 +674,8 @@ static int write_xclbin(pkg *p, aieth_out *out, const char *pdi_path)
 	}
 	aieth__out_abort(&stage);
 	free(staged);
+	if (beside)
+		aieth__pdi_walk_free(&wk);
 	if (!rc && cancelled(p))
 		rc = interrupted(p);
 	if (rc)

@@ -6,10 +6,14 @@
  * thread), with the hash taken from the input, from the output or through
  * a buffer; into a pipe (no copy_file_range there); a short input is an
  * error naming it, never a SIGBUS; the kernel path moves no byte through
- * user memory where copy_file_range works.
+ * user memory where copy_file_range works. The gate: a reader in
+ * another thread gets the very bytes written, each read waiting for the
+ * copy to reach it; a gate on no regular file, or ended before a copy,
+ * tells the reader so.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +182,117 @@ static void test_short_input(void)
 	close(out);
 }
 
+/* A reader beside a gated copy: reads of 4 bytes every 64 KiB + 3, one
+ * larger than a window, and the last byte, compared with the source. */
+typedef struct {
+	aieth_copy_gate *g;
+	size_t off; /* where the copy starts in the source */
+	uint64_t size;
+	int sized, mismatches, reads_failed;
+} gate_reader;
+
+static void *read_beside(void *arg)
+{
+	gate_reader *r = arg;
+	static uint8_t big[(9u << 20) + 5];
+	uint8_t b[4];
+	uint64_t o;
+	if (aieth__copy_gate_size(r->g, &r->size))
+		return NULL;
+	r->sized = 1;
+	for (o = 0; o + 4 <= r->size; o += (64u << 10) + 3) {
+		if (aieth__copy_gate_read(r->g, b, 4, o))
+			r->reads_failed++;
+		else if (memcmp(b, src_bytes + r->off + o, 4))
+			r->mismatches++;
+	}
+	if (aieth__copy_gate_read(r->g, big, sizeof big, 1000) ||
+	    aieth__copy_gate_read(r->g, b, 1, r->size - 1))
+		r->reads_failed++;
+	else if (memcmp(big, src_bytes + r->off + 1000, sizeof big) ||
+		 b[0] != src_bytes[r->off + r->size - 1])
+		r->mismatches++;
+	/* past the copied range: an error, not a wait */
+	if (!aieth__copy_gate_read(r->g, b, 2, r->size - 1))
+		r->mismatches++;
+	return NULL;
+}
+
+static void test_gate(void)
+{
+	gate_reader r;
+	pthread_t th;
+	uint64_t base, n;
+	uint8_t pre[333];
+	aieth_hash128 h;
+	int in = make_src(), out = open(at("g"), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CU_ASSERT_FATAL(in >= 0 && out >= 0);
+	memset(&r, 0, sizeof r);
+	memset(pre, 1, sizeof pre);
+	CU_ASSERT_EQUAL(aieth__write_full(out, pre, sizeof pre, "g"), AIETH_OK);
+	r.g = aieth__copy_gate_new();
+	r.off = 4099;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.g);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, read_beside, &r), 0);
+	aieth__hash128_init(&h);
+	CU_ASSERT_EQUAL(aieth__copy_range_gated(in, r.off, N - r.off, out, &h, 0, "src", "g", r.g),
+			AIETH_OK);
+	aieth__copy_gate_end(r.g);
+	pthread_join(th, NULL);
+	CU_ASSERT(r.sized);
+	CU_ASSERT_EQUAL(r.size, (uint64_t)(N - r.off));
+	CU_ASSERT_EQUAL(r.mismatches, 0);
+	CU_ASSERT_EQUAL(r.reads_failed, 0);
+	/* the reader's failed read past the range counts: not a whole walk */
+	CU_ASSERT_NOT_EQUAL(aieth__copy_gate_result(r.g, &base, &n), 0);
+	CU_ASSERT_EQUAL(base, sizeof pre);
+	CU_ASSERT_EQUAL(n, (uint64_t)(N - r.off));
+	aieth__copy_gate_free(r.g);
+	close(out);
+	close(in);
+}
+
+/* No bytes for the reader: a pipe (never mapped), a copy refused before
+ * it started (a short input), a gate ended with no copy at all. */
+static void test_gate_without_copy(void)
+{
+	aieth_copy_gate *g;
+	uint64_t size = 7, base;
+	uint8_t b[4];
+	int in = make_src(), out = open(at("w"), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600),
+	    p[2];
+	CU_ASSERT_FATAL(in >= 0 && out >= 0 && pipe(p) == 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g = aieth__copy_gate_new());
+	CU_ASSERT_EQUAL(aieth__copy_range_gated(in, 0, 1000, p[1], NULL, 0, "src", "pipe", g),
+			AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__copy_gate_size(g, &size), -1);
+	CU_ASSERT_NOT_EQUAL(aieth__copy_gate_result(g, &base, &size), 0);
+	aieth__copy_gate_free(g);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g = aieth__copy_gate_new());
+	CU_ASSERT_EQUAL(aieth__copy_range_gated(in, 1, N, out, NULL, 0, "src", "w", g), AIETH_EIO);
+	CU_ASSERT_EQUAL(aieth__copy_gate_size(g, &size), -1);
+	aieth__copy_gate_free(g);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g = aieth__copy_gate_new());
+	aieth__copy_gate_end(g);
+	aieth__copy_gate_end(g);
+	CU_ASSERT_EQUAL(aieth__copy_gate_size(g, &size), -1);
+	aieth__copy_gate_free(g);
+	/* one page, in a single window: read back, every read held */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g = aieth__copy_gate_new());
+	CU_ASSERT_EQUAL(aieth__copy_range_gated(in, 0, 4096, out, NULL, 0, "src", "w", g),
+			AIETH_OK);
+	CU_ASSERT_EQUAL(aieth__copy_gate_size(g, &size), 0);
+	CU_ASSERT_EQUAL(size, 4096u);
+	CU_ASSERT_EQUAL(aieth__copy_gate_read(g, b, 4, 4092), 0);
+	CU_ASSERT_EQUAL(memcmp(b, src_bytes + 4092, 4), 0);
+	CU_ASSERT_EQUAL(aieth__copy_gate_result(g, &base, &size), 0);
+	aieth__copy_gate_free(g);
+	close(p[0]);
+	close(p[1]);
+	close(out);
+	close(in);
+}
+
 static void test_cleanup(void)
 {
 	char cmd[128];
@@ -189,4 +304,5 @@ static void test_cleanup(void)
 
 TU_MAIN("copy", {"same bytes and hash128 as a buffered copy", test_same_bytes_and_hash},
 	{"no byte through user memory", test_no_user_copy}, {"into a pipe", test_into_pipe},
-	{"short input", test_short_input}, {"cleanup", test_cleanup})
+	{"short input", test_short_input}, {"a reader beside the copy (gate)", test_gate},
+	{"a gate with no bytes to read", test_gate_without_copy}, {"cleanup", test_cleanup})

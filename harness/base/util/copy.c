@@ -194,6 +194,150 @@ static int hasher_join(hasher *t, pthread_t th, aieth_hash128 *h)
 	return ok ? 0 : -1;
 }
 
+/* The gate (copy.h): the copy's progress under a lock, and the reader's
+ * window of the output, mapped from the reader's thread alone. */
+struct aieth_copy_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int started, ended; /* under mu */
+	int fd;             /* the output, set before started */
+	uint64_t base, n;   /* the range in fd, set before started */
+	uint64_t ready;     /* bytes of it written (under mu) */
+	/* the reader's: its window of fd [mbase, mbase + mlen), and whether a
+	 * read failed (read by the owner after the join) */
+	const uint8_t *map;
+	uint64_t mbase, mlen;
+	int read_failed;
+};
+
+aieth_copy_gate *aieth__copy_gate_new(void)
+{
+	aieth_copy_gate *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	if (pthread_mutex_init(&g->mu, NULL)) {
+		free(g);
+		return NULL;
+	}
+	if (pthread_cond_init(&g->cv, NULL)) {
+		pthread_mutex_destroy(&g->mu);
+		free(g);
+		return NULL;
+	}
+	g->fd = -1;
+	return g;
+}
+
+void aieth__copy_gate_free(aieth_copy_gate *g)
+{
+	if (!g)
+		return;
+	if (g->map)
+		munmap((void *)g->map, (size_t)g->mlen);
+	pthread_cond_destroy(&g->cv);
+	pthread_mutex_destroy(&g->mu);
+	free(g);
+}
+
+/* 0 when this copy starts the gate (a gate serves one copy). */
+static int gate_start(aieth_copy_gate *g, int fd, uint64_t base, uint64_t n)
+{
+	int mine;
+	pthread_mutex_lock(&g->mu);
+	mine = !g->started && !g->ended;
+	if (mine) {
+		g->fd = fd, g->base = base, g->n = n;
+		g->started = 1;
+		pthread_cond_broadcast(&g->cv);
+	}
+	pthread_mutex_unlock(&g->mu);
+	return mine ? 0 : -1;
+}
+
+static void gate_post(aieth_copy_gate *g, uint64_t ready)
+{
+	pthread_mutex_lock(&g->mu);
+	g->ready = ready;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+void aieth__copy_gate_end(aieth_copy_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->ended = 1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+int aieth__copy_gate_size(aieth_copy_gate *g, uint64_t *n)
+{
+	int ok;
+	pthread_mutex_lock(&g->mu);
+	while (!g->started && !g->ended)
+		pthread_cond_wait(&g->cv, &g->mu);
+	ok = g->started;
+	*n = g->n;
+	pthread_mutex_unlock(&g->mu);
+	return ok ? 0 : -1;
+}
+
+int aieth__copy_gate_read(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	aieth_copy_gate *g = ctx;
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t ready, at;
+	void *m;
+	if (off > g->n || n > g->n - off) {
+		g->read_failed = 1;
+		return aieth__fail(AIETH_EINVAL, "%zu bytes at offset %llu: beyond the copy", n,
+				   (unsigned long long)off);
+	}
+	pthread_mutex_lock(&g->mu);
+	while (!g->ended && g->ready < off + n)
+		pthread_cond_wait(&g->cv, &g->mu);
+	ready = g->ready;
+	pthread_mutex_unlock(&g->mu);
+	if (ready < off + n || pg <= 0) {
+		g->read_failed = 1;
+		return aieth__fail(AIETH_EIO, "the copy ended at byte %llu, before byte %llu",
+				   (unsigned long long)ready, (unsigned long long)(off + n));
+	}
+	at = g->base + off;
+	if (!g->map || at < g->mbase || at + n > g->mbase + g->mlen) {
+		if (g->map)
+			munmap((void *)g->map, (size_t)g->mlen);
+		g->map = NULL;
+		/* only written bytes are mapped (a page past the file's end
+		 * would be SIGBUS); they are in the page cache: populated in
+		 * one go, not a fault per few pages */
+		g->mbase = at / (uint64_t)pg * (uint64_t)pg;
+		g->mlen = g->base + ready - g->mbase < CR_WINDOW ? g->base + ready - g->mbase
+								 : CR_WINDOW;
+		if (at + n > g->mbase + g->mlen) { /* larger than a window */
+			g->read_failed = aieth__pread_full(g->fd, buf, n, at, "the copy's output");
+			return g->read_failed;
+		}
+		m = mmap(NULL, (size_t)g->mlen, PROT_READ, MAP_SHARED | MAP_POPULATE, g->fd,
+			 (off_t)g->mbase);
+		if (m == MAP_FAILED) {
+			g->read_failed = 1;
+			return aieth__fail(AIETH_EIO, "the copy's output: cannot map: %s",
+					   strerror(errno));
+		}
+		g->map = m;
+	}
+	memcpy(buf, g->map + (at - g->mbase), n);
+	return 0;
+}
+
+int aieth__copy_gate_result(const aieth_copy_gate *g, uint64_t *base, uint64_t *n)
+{
+	*base = g->base;
+	*n = g->n;
+	return g->started && g->ready == g->n && !g->read_failed ? 0 : -1;
+}
+
 /* A reflink of the range when both offsets are on block boundaries and
  * the length is too or reaches the input's end (the file systems'
  * rule); 0 when done. Any refusal (ext4, another file system, unaligned)
@@ -224,8 +368,8 @@ static int falls_back(int e)
 	       e == EBADF || e == EPERM || e == ETXTBSY;
 }
 
-int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, unsigned flags,
-		      const char *what_in, const char *what_out)
+static int copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, unsigned flags,
+		      const char *what_in, const char *what_out, aieth_copy_gate *g)
 {
 	struct stat si, so;
 	off_t pos;
@@ -236,6 +380,8 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 	pthread_t th;
 	if (!n)
 		return AIETH_OK;
+	/* an output that is no regular file cannot be mapped: the gate is not
+	 * started (its reader is told when the owner ends it) */
 	if (fstat(in, &si) != 0 || fstat(out, &so) != 0 || !S_ISREG(si.st_mode) ||
 	    !S_ISREG(so.st_mode) || (pos = lseek(out, 0, SEEK_CUR)) < 0) {
 		atomic_fetch_add(&n_user, (unsigned long long)n);
@@ -245,6 +391,8 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 	if ((uint64_t)si.st_size < off || (uint64_t)si.st_size - off < n)
 		return aieth__fail(AIETH_EIO, "%s: %llu bytes, expected at least %llu", what_in,
 				   (unsigned long long)si.st_size, (unsigned long long)(off + n));
+	if (g && gate_start(g, out, (uint64_t)pos, n))
+		g = NULL;
 	if (!try_clone(in, off, n, out, (uint64_t)pos, &si, &so)) {
 		if (lseek(out, pos + (off_t)n, SEEK_SET) < 0)
 			return aieth__fail(AIETH_EIO, "%s: seek error: %s", what_out,
@@ -289,6 +437,8 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 		done += len;
 		if (threaded)
 			hasher_post(&ht, done, rc != AIETH_OK); /* on an error: stop */
+		if (g && !rc)
+			gate_post(g, done);
 	}
 	if (threaded && hasher_join(&ht, th, h) && !rc)
 		for (done = 0; done < n && !rc; done += CR_WINDOW)
@@ -297,4 +447,20 @@ int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 					 &buf, what_in);
 	free(buf);
 	return rc;
+}
+
+int aieth__copy_range_gated(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
+			    unsigned flags, const char *what_in, const char *what_out,
+			    aieth_copy_gate *g)
+{
+	int rc = copy_range(in, off, n, out, h, flags, what_in, what_out, g);
+	if (g) /* done, or failed: a waiting reader returns */
+		aieth__copy_gate_end(g);
+	return rc;
+}
+
+int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, unsigned flags,
+		      const char *what_in, const char *what_out)
+{
+	return copy_range(in, off, n, out, h, flags, what_in, what_out, NULL);
 }

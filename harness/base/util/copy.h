@@ -28,6 +28,40 @@
 int aieth__copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h, unsigned flags,
 		      const char *what_in, const char *what_out);
 
+/* A gate on one copy's output: another thread reads the bytes the copy
+ * wrote, as soon as they are written (a check beside the copy, on the
+ * very bytes written, not on an input that may change), waiting for
+ * those not yet written. The copy posts its progress after each window;
+ * the reader maps the output's windows (out opened read-write). */
+typedef struct aieth_copy_gate aieth_copy_gate;
+
+/* NULL when out of memory. */
+aieth_copy_gate *aieth__copy_gate_new(void);
+void aieth__copy_gate_free(aieth_copy_gate *g);
+
+/* aieth__copy_range, posting to g (NULL: none; a gate serves one copy). */
+int aieth__copy_range_gated(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *h,
+			    unsigned flags, const char *what_in, const char *what_out,
+			    aieth_copy_gate *g);
+
+/* No more bytes come (the writer is done, or failed before the copy):
+ * a waiting reader returns. The owner calls it before it joins the
+ * reader; any number of calls. */
+void aieth__copy_gate_end(aieth_copy_gate *g);
+
+/* Reader: wait until the copy started, its size in *n; -1 when it ended
+ * without starting (or on an output that cannot be mapped). */
+int aieth__copy_gate_size(aieth_copy_gate *g, uint64_t *n);
+
+/* Reader: n bytes at off of the copied range, once written (an
+ * aieth_pdi_read_fn, ctx the gate); non-zero (message set) when the copy
+ * ended short of them or a window cannot be mapped. */
+int aieth__copy_gate_read(void *g, void *buf, size_t n, uint64_t off);
+
+/* After aieth__copy_gate_end: 0 when the copy wrote all its bytes at out
+ * offset *base (its size *n) and every read of them succeeded. */
+int aieth__copy_gate_result(const aieth_copy_gate *g, uint64_t *base, uint64_t *n);
+
 /* Which way the copies of this process went, in bytes (the bench reads
  * them): shared by a reflink, copied by copy_file_range in the kernel,
  * and copied through a user-space buffer (read then write: counted once

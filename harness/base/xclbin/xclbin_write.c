@@ -159,8 +159,9 @@ int aieth__xb_write_fd(int fd, const char *what, const xb_wopts *o, uint8_t uuid
 		} else {
 			/* in the kernel (a reflink or copy_file_range), hashed from
 			 * the written pages: no byte through a user buffer */
-			rc = aieth__copy_range(fds[i], 0, sizes[i], fd, ph,
-					       s->stable ? AIETH_COPY_STABLE : 0, s->path, what);
+			rc = aieth__copy_range_gated(fds[i], 0, sizes[i], fd, ph,
+						     s->stable ? AIETH_COPY_STABLE : 0, s->path,
+						     what, s->gate);
 		}
 		aieth__hash128_final(&hs, sum);
 		if (s->hash_in)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/copy.h"
+
 typedef struct {
 	uint32_t kind;
 	const char *name; /* m_sectionName, cut to 15 characters */
@@ -26,6 +28,9 @@ typedef struct {
 	 * entry its stamp vouches for): taken for the UUID, the bytes not
 	 * hashed */
 	const uint8_t *hash_in;
+	/* NULL, or a gate (util/copy.h) the copy of path posts to: another
+	 * thread reads the payload as it is written */
+	aieth_copy_gate *gate;
 } xb_wsection;
 
 typedef struct {

@@ -206,6 +206,21 @@ printf '\x7f\x01\x02\x00' | dd of="$F/unknown_cmd.pdi" bs=1 seek=$((0x164)) conv
 refused_input "$F/unknown_cmd.pdi: partition header 0 data at offset 0x150: CDO command at word 5 (offset 0x164, header 0x0002017f): command: expected one of the PLM's generic commands 0..42 (module 1), found 127: an unknown command" \
   --pdi "$F/unknown_cmd.pdi" --aie-metadata "$F/aie_control_config.json"
 has "$TMP/err" "the PDI (--pdi) would be refused on the board (1 problem); nothing written"
+# the walk runs beside the copy (host/th_package/pdi_walk.c), on the bytes as
+# they are written: a bad command in the last of three 8 MiB copy windows of a
+# 20 MiB PDI is refused the same way, naming the input, nothing written
+"$G" --board vck190 --big $((20 << 20)) --out "$F/big.a" || bad "fixture generator failed (--big)"
+expect 0 "$T" --no-cache --board vck190 --xsa "$F/harness.xsa" --libadf "$F/big.a" -o "$F/big.xclbin"
+expect 0 "$T" dump-section 18 "$F/big.xclbin" -o "$F/late.pdi"
+# its CDO ends the PDI, with a three-word command (a mask write, 0x00020103)
+late=$(($(stat -c %s "$F/late.pdi") - 12))
+if ((late > 16 << 20)) && [[ $(od -An -tx4 -j "$late" -N4 "$F/late.pdi" | tr -d ' ') == 00020103 ]]; then ok; else bad "late.pdi: no mask write in its last 12 bytes, or a PDI of 16 MiB or less"; fi
+printf '\x7f\x01\x02\x00' | dd of="$F/late.pdi" bs=1 seek="$late" conv=notrunc status=none
+refused_input "$(printf '%s: partition header 0 data at offset 0x150: CDO command at word' "$F/late.pdi")" \
+  --pdi "$F/late.pdi" --aie-metadata "$F/aie_control_config.json"
+has "$TMP/err" "$(printf '(offset 0x%x, header 0x0002017f): command: expected one of the PLM' "$late")"
+has "$TMP/err" "late.pdi: the PDI (--pdi) would be refused on the board (1 problem); nothing written"
+rm -f "$F/big.a" "$F/big.xclbin" "$F/late.pdi"
 # a command running past the CDO: its length word raised to 255 + a huge long length
 cp "$F/aie.pdi" "$F/long.pdi"
 printf '\xff' | dd of="$F/long.pdi" bs=1 seek=$((0x166)) conv=notrunc status=none
