@@ -31,6 +31,26 @@
  * (one per 8 MiB, the goal is at most one per 128 KiB) and little
  * resident at once. */
 #define CR_WINDOW (8u << 20)
+/* The last window goes in steps of 1 MiB: what runs beside the copy (the
+ * hash, a gate's reader) has only the last step left once the copy ends,
+ * not a whole window (seven system calls more per copy). */
+#define CR_TAIL_STEP (1u << 20)
+
+/* The length of the window at done of n bytes (the copy and the hasher
+ * step alike): windows of 8 MiB; with something beside the copy (beside),
+ * the one before the last 8 MiB cut to leave exactly those, and these in
+ * steps. */
+static uint64_t window_len(uint64_t n, uint64_t done, int beside)
+{
+	uint64_t left = n - done;
+	if (!beside)
+		return left < CR_WINDOW ? left : CR_WINDOW;
+	if (n <= CR_WINDOW)
+		return left;
+	if (left > CR_WINDOW)
+		return left - CR_WINDOW < CR_WINDOW ? left - CR_WINDOW : CR_WINDOW;
+	return left < CR_TAIL_STEP ? left : CR_TAIL_STEP;
+}
 
 static atomic_ullong n_reflinked, n_kernel, n_user;
 
@@ -128,7 +148,7 @@ static void *hash_thread(void *arg)
 	uint64_t done = 0;
 	int stop;
 	while (done < t->n) {
-		uint64_t len = t->n - done < CR_WINDOW ? t->n - done : CR_WINDOW;
+		uint64_t len = window_len(t->n, done, 1);
 		pthread_mutex_lock(&t->mu);
 		while (!t->stop && t->ready < done + len)
 			pthread_cond_wait(&t->cv, &t->mu);
@@ -309,8 +329,9 @@ int aieth__copy_gate_read(void *ctx, void *buf, size_t n, uint64_t off)
 			munmap((void *)g->map, (size_t)g->mlen);
 		g->map = NULL;
 		/* only written bytes are mapped (a page past the file's end
-		 * would be SIGBUS); they are in the page cache: populated in
-		 * one go, not a fault per few pages */
+		 * would be SIGBUS); not populated: a reader such as the CDO
+		 * walk touches only some pages, and the hasher populates its
+		 * own mapping of the same pages already */
 		g->mbase = at / (uint64_t)pg * (uint64_t)pg;
 		g->mlen = g->base + ready - g->mbase < CR_WINDOW ? g->base + ready - g->mbase
 								 : CR_WINDOW;
@@ -318,8 +339,7 @@ int aieth__copy_gate_read(void *ctx, void *buf, size_t n, uint64_t off)
 			g->read_failed = aieth__pread_full(g->fd, buf, n, at, "the copy's output");
 			return g->read_failed;
 		}
-		m = mmap(NULL, (size_t)g->mlen, PROT_READ, MAP_SHARED | MAP_POPULATE, g->fd,
-			 (off_t)g->mbase);
+		m = mmap(NULL, (size_t)g->mlen, PROT_READ, MAP_SHARED, g->fd, (off_t)g->mbase);
 		if (m == MAP_FAILED) {
 			g->read_failed = 1;
 			return aieth__fail(AIETH_EIO, "the copy's output: cannot map: %s",
@@ -407,7 +427,7 @@ static int copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 					 (flags & AIETH_COPY_STABLE) ? off : (uint64_t)pos, n,
 					 (flags & AIETH_COPY_STABLE) ? n : 0, h);
 	while (done < n && !rc) {
-		uint64_t len = n - done < CR_WINDOW ? n - done : CR_WINDOW, got = cloned ? len : 0;
+		uint64_t len = window_len(n, done, threaded || g), got = cloned ? len : 0;
 		while (got < len && kernel) {
 			loff_t io = (loff_t)(off + done + got);
 			ssize_t r = copy_file_range(in, &io, out, NULL, (size_t)(len - got), 0);
