@@ -21,7 +21,9 @@
  * which moves past them, feeding them to h when not NULL. Regular files:
  * reflink, else copy_file_range in windows of 8 MiB (EINTR retried, short
  * copies continued; EXDEV, ENOSYS, EOPNOTSUPP, EINVAL and the like fall
- * back to read/write for the rest); h is fed once a window is copied,
+ * back to read/write for the rest; when a thread hashes or reads beside
+ * the copy, the last 8 MiB go in steps of 1 MiB, so that it finishes soon
+ * after the copy); h is fed once a window is copied,
  * from the input's pages when AIETH_COPY_STABLE, else from the output's
  * (out opened read-write; its window is ours), else through a buffer. Anything else (a pipe, a
  * device): aieth__copy. A short input is AIETH_EIO naming what_in. */
