@@ -22,6 +22,9 @@
 
 /* ------------------------------------------------------- data loading */
 
+/* golden bytes read at a time (a multiple of 16: every element whole) */
+#define GOLD_WINDOW ((uint64_t)1 << 20)
+
 /* A binary file's length, checked without reading it; *fd stays open when
  * fd is not NULL. */
 static int bin_len(const char *path, int *fd, uint64_t *len)
@@ -166,6 +169,10 @@ static void chan_type(const spec_chan *sc, chan_run *cr)
 /* Release what chan_open holds (safe on a closed channel). */
 void aieth__rn_chan_close(chan_run *cr)
 {
+	/* the worker first: it may be reading into its buffers from gfd */
+	aieth__rn_ahead_stop(cr->ahead);
+	cr->ahead = NULL;
+	cr->gwin = NULL;
 	if (cr->fd >= 0)
 		close(cr->fd);
 	if (cr->gfd >= 0)
@@ -340,13 +347,15 @@ int aieth__rn_chan_open(run_ctx *c, const spec_txn *st, const spec_chan *sc, cha
 			cr->saving = 1;
 		}
 	}
+	/* a large golden file is read a window ahead on a worker (run_ahead.c);
+	 * without one (a pattern, memory, a small file, no thread) rx_take
+	 * reads each window itself */
+	if (cr->have_golden)
+		cr->ahead = aieth__rn_ahead_start(&cr->gsrc, cr->cmp_len, (size_t)GOLD_WINDOW);
 	return AIETH_OK;
 }
 
 /* ------------------------------------------------------- data streaming */
-
-/* golden bytes read at a time (a multiple of 16: every element whole) */
-#define GOLD_WINDOW ((uint64_t)1 << 20)
 
 int aieth__rn_tx_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
@@ -426,27 +435,35 @@ static int rx_take(chan_run *cr, const uint8_t *buf, size_t n)
 				 * 128 system calls per MiB (docs/server.md) */
 				uint64_t w = cr->cmp_len - o < GOLD_WINDOW ? cr->cmp_len - o
 									   : GOLD_WINDOW;
-				if (!cr->scratch) {
-					cr->scratch = malloc(GOLD_WINDOW);
-					if (!cr->scratch) {
-						aieth__fail(AIETH_ENOMEM,
-							    "out of memory for %zu bytes of "
-							    "golden data",
-							    (size_t)GOLD_WINDOW);
-						goto io_fail;
-					}
-					cr->scratch_cap = GOLD_WINDOW;
-				}
 				cr->gwin_off = o;
 				cr->gwin_len = 0;
-				if (aieth__src_read(&cr->gsrc, o, cr->scratch, (size_t)w))
-					goto io_fail;
+				if (cr->ahead) {
+					/* read by the worker while the last was compared */
+					cr->gwin = aieth__rn_ahead_get(cr->ahead, o, (size_t)w);
+					if (!cr->gwin)
+						goto io_fail;
+				} else {
+					if (!cr->scratch) {
+						cr->scratch = malloc(GOLD_WINDOW);
+						if (!cr->scratch) {
+							aieth__fail(AIETH_ENOMEM,
+								    "out of memory for %zu bytes "
+								    "of golden data",
+								    (size_t)GOLD_WINDOW);
+							goto io_fail;
+						}
+						cr->scratch_cap = GOLD_WINDOW;
+					}
+					cr->gwin = cr->scratch;
+					if (aieth__src_read(&cr->gsrc, o, cr->scratch, (size_t)w))
+						goto io_fail;
+				}
 				cr->gwin_len = w;
 			}
 			k = m - done;
 			if (k > cr->gwin_off + cr->gwin_len - o)
 				k = (size_t)(cr->gwin_off + cr->gwin_len - o);
-			aieth__compare_more(buf + done, cr->scratch + (o - cr->gwin_off), k, o,
+			aieth__compare_more(buf + done, cr->gwin + (o - cr->gwin_off), k, o,
 					    cr->etype, cr->abs_tol, cr->rel_tol, &cr->cmp);
 			done += k;
 		}

@@ -51,7 +51,9 @@ typedef struct {
 	double abs_tol, rel_tol;
 	uint8_t *scratch; /* RX: a window of golden bytes, read ahead */
 	size_t scratch_cap;
-	uint64_t gwin_off, gwin_len; /* the golden bytes scratch holds */
+	uint64_t gwin_off, gwin_len; /* the golden bytes gwin holds */
+	const uint8_t *gwin;         /* scratch, or the read-ahead's window */
+	struct rn_ahead *ahead;      /* RX: golden file read ahead, or NULL */
 	int saving;                  /* RX: out is open */
 	uint8_t *save_buf;           /* RX: saved bytes not written yet (save_n) */
 	size_t save_n;
@@ -65,6 +67,17 @@ typedef struct {
 	char io_err[512];
 	int no_save; /* a repeated run that is not the saved one (the last) */
 } chan_run;
+
+/* run_ahead.c: a golden file read a window ahead on a worker thread
+ * (NULL when not a file, too small for it, or no thread to spare: read
+ * synchronously). get returns the window [off, off+n), n as the caller
+ * cuts windows (window bytes, the last shorter), queueing the next; NULL
+ * with the error set on the caller's thread. stop waits for a read under
+ * way, then frees (safe on NULL). */
+typedef struct rn_ahead rn_ahead;
+rn_ahead *aieth__rn_ahead_start(const aieth_src *src, uint64_t len, size_t window);
+const uint8_t *aieth__rn_ahead_get(rn_ahead *a, uint64_t off, size_t n);
+void aieth__rn_ahead_stop(rn_ahead *a);
 
 /* run_texts.c: text data converted once per description's run (a sweep's
  * points, repeats and the checks before the run read the same bytes). */
