@@ -142,7 +142,7 @@ exec 8<&- 8>&-
 req 200 "$U/v1/health"
 # the access line is written once the reply is out: the client may read
 # the reply first (seen under qemu), so the log is polled
-log_has "$TMP/log_ht" "GET /v1/health 200" && ok || bad "$TMP/log_ht lacks: GET /v1/health 200"
+log_has "$TMP/log_ht" "GET /v1/health 200" && ok || bad "$TMP/log_ht lacks: GET /v1/health 200 (its health lines: $(grep health "$TMP/log_ht"))"
 stop_server
 
 # ---- --max-session: a holder alone keeps the device past the limit; once

@@ -196,6 +196,30 @@ for ipath in "$PATH" /usr/bin:/bin; do
   has "$TMP/out" "th_server is not running"
   initd 0 sh "$root/etc/init.d/th_server" stop
 done
+# a pidfile naming another program (a reused pid) or a zombie (its command
+# line reads empty, as a process in exec does, for a moment): not running
+sleep 300 &
+other=$!
+SPIDS+=("$other")
+mkdir -p "$TMP/run"
+echo "$other" >"$TMP/run/th_server.pid"
+initd 1 sh "$root/etc/init.d/th_server" status
+has "$TMP/out" "not running (stale pidfile"
+kill "$other"; wait "$other" 2>/dev/null
+bash -c 'sh -c "echo \$\$ >\"$1\"; exit 0" sh "$1" & exec sleep 300' sh "$TMP/zpid" &
+zparent=$!
+SPIDS+=("$zparent")
+for i in $(seq 100); do
+  z=$(cat "$TMP/zpid" 2>/dev/null)
+  [[ -n $z ]] && [[ $(awk '{print $3}' "/proc/$z/stat" 2>/dev/null) == Z ]] && break
+  sleep 0.1
+done
+[[ $(awk '{print $3}' "/proc/$z/stat" 2>/dev/null) == Z ]] && ok || bad "no zombie made (pid '$z')"
+echo "$z" >"$TMP/run/th_server.pid"
+initd 1 sh "$root/etc/init.d/th_server" status
+has "$TMP/out" "not running (stale pidfile"
+kill "$zparent"; wait "$zparent" 2>/dev/null
+rm -f "$TMP/run/th_server.pid"
 # a config th_server refuses: start fails (1) and shows why
 printf 'TH_SERVER_OPTS="--listen 127.0.0.1:0 --backend nope"\n' >"$TMP/th_server.conf"
 ipath=$PATH
