@@ -17,6 +17,37 @@ expect() {
 # has FILE TEXT: FILE contains TEXT
 has() { if grep -qF -- "$2" "$1"; then ok; else bad "$1 lacks: $2"; sed 's/^/  | /' "$1" >&2; fi; }
 finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
+# moved FILE: the byte counts of run_test's progress lines in FILE
+moved() { sed -n 's/.*": \([0-9][0-9]*\) of [0-9][0-9]* bytes moved.*/\1/p' "$1"; }
+# run_until_progress N FILE ARGS...: $RT ARGS in the background (pid in RP,
+# stderr in FILE, stdout in $TMP/run.out) until FILE shows N progress lines
+# with more than 0 bytes (120 s at most); 0 when they came
+run_until_progress() {
+  local n=$1 err=$2 i; shift 2
+  : >"$err"
+  "$RT" "$@" >"$TMP/run.out" 2>"$err" &
+  RP=$!
+  for i in $(seq 1200); do
+    [[ $(moved "$err" | awk '$1 > 0' | wc -l) -ge $n ]] && return 0
+    kill -0 "$RP" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+# wait_within TENTHS [WHAT]: $RP must exit within TENTHS tenths of a second
+# (WHAT: after what, for the message); its exit code in RC (killed after the
+# bound: 999). stop_within TENTHS: SIGINT to $RP first
+wait_within() {
+  local i
+  for i in $(seq "$1"); do kill -0 "$RP" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$RP" 2>/dev/null; then
+    bad "run_test still running $(($1 / 10)) s${2:+ after $2} on"
+    kill -KILL "$RP"; wait "$RP" 2>/dev/null; RC=999; return
+  fi
+  ok
+  wait "$RP"; RC=$?
+}
+stop_within() { kill -INT "$RP" 2>/dev/null; wait_within "$1" SIGINT; }
 # amd_port LOG: the AMD listener's port from th_server's start line (60 s
 # at most), into AP
 amd_port() {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_run_ahead.c - a golden file read a window ahead (runner/run_ahead.c):
+ * test_run_ahead.c - a golden file read windows ahead (runner/run_ahead.c):
  * the windows in order are the file's bytes; a file cut short fails at its
  * window with the message a read on the caller's thread gives; only large
  * files get a worker, at most a few in all; stopping with a read queued or
@@ -128,6 +128,46 @@ static void t_bounds(void)
 	close(fd);
 }
 
+/* The caller wakes the worker at most once in two windows read in order
+ * (a worker asleep on a full ring reads two at a time), whichever side is
+ * faster: a bound on the futex calls, not a timing. */
+static void t_wakes(void)
+{
+	enum { N = 64 };
+	static uint8_t big[N * WIN];
+	char path[256];
+	FILE *f;
+	int fd;
+	size_t i;
+	aieth_src s;
+	rn_ahead *a;
+	for (i = 0; i < sizeof big; i++)
+		big[i] = (uint8_t)(i * 13 + i / 4093);
+	snprintf(path, sizeof path, "%s", tu_tmpfile(""));
+	f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(fwrite(big, 1, sizeof big, f), sizeof big);
+	fclose(f);
+	fd = open(path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	s = file_src(fd, sizeof big);
+	a = aieth__rn_ahead_start(&s, sizeof big, WIN);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	for (i = 0; i < N; i++) {
+		const uint8_t *w = aieth__rn_ahead_get(a, i * WIN, WIN);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		CU_ASSERT_EQUAL(memcmp(w, big + i * WIN, WIN), 0);
+	}
+	CU_ASSERT(aieth__rn_ahead_wakes(a) <= N / 2 + 1);
+	/* out of order, then in order again from there: both right */
+	CU_ASSERT_EQUAL(memcmp(aieth__rn_ahead_get(a, 5 * WIN, WIN), big + 5 * WIN, WIN), 0);
+	CU_ASSERT_EQUAL(memcmp(aieth__rn_ahead_get(a, 7 * WIN + 16, 32), big + 7 * WIN + 16, 32),
+			0);
+	aieth__rn_ahead_stop(a);
+	close(fd);
+}
+
 TU_MAIN("run_ahead", {"windows in order are the file's bytes", t_in_order},
 	{"a file cut short: the error of a read here", t_cut_short},
-	{"bounded threads, stopped with reads under way", t_bounds})
+	{"bounded threads, stopped with reads under way", t_bounds},
+	{"at most one wake of the worker in two windows", t_wakes})

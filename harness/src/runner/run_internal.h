@@ -68,16 +68,18 @@ typedef struct {
 	int no_save; /* a repeated run that is not the saved one (the last) */
 } chan_run;
 
-/* run_ahead.c: a golden file read a window ahead on a worker thread
+/* run_ahead.c: a golden file read windows ahead on a worker thread
  * (NULL when not a file, too small for it, or no thread to spare: read
  * synchronously). get returns the window [off, off+n), n as the caller
- * cuts windows (window bytes, the last shorter), queueing the next; NULL
- * with the error set on the caller's thread. stop waits for a read under
- * way, then frees (safe on NULL). */
+ * cuts windows (window bytes, the last shorter), valid until the next get;
+ * NULL with the error set on the caller's thread. stop waits for a read
+ * under way, then frees (safe on NULL). wakes: how often get woke the
+ * worker (at most one in two windows in order, and one to start). */
 typedef struct rn_ahead rn_ahead;
 rn_ahead *aieth__rn_ahead_start(const aieth_src *src, uint64_t len, size_t window);
 const uint8_t *aieth__rn_ahead_get(rn_ahead *a, uint64_t off, size_t n);
 void aieth__rn_ahead_stop(rn_ahead *a);
+uint64_t aieth__rn_ahead_wakes(const rn_ahead *a);
 
 /* run_texts.c: text data converted once per description's run (a sweep's
  * points, repeats and the checks before the run read the same bytes). */

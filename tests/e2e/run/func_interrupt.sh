@@ -23,39 +23,6 @@ cat >"$TMP/func.json" <<'J'
      {"plio": "PLIO_01_FROM_AIE", "size": 68719472640}]}]}
 J
 
-# moved BYTES FILE: the byte counts of FILE's progress lines, one a line
-moved() { sed -n 's/.*": \([0-9][0-9]*\) of [0-9][0-9]* bytes moved.*/\1/p' "$1"; }
-
-# run_until_progress N FILE ARGS...: run_test ARGS in the background (pid in
-# RP, stderr in FILE) until FILE shows N progress lines with more than 0
-# bytes (120 s at most); 0 when they came
-run_until_progress() {
-  local n=$1 err=$2 i; shift 2
-  : >"$err"
-  "$RT" "$@" >"$TMP/run.out" 2>"$err" &
-  RP=$!
-  for i in $(seq 1200); do
-    [[ $(moved "$err" | awk '$1 > 0' | wc -l) -ge $n ]] && return 0
-    kill -0 "$RP" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-
-# stop_within TENTHS: SIGINT to $RP, which must exit within TENTHS tenths
-# of a second; its exit code in RC (killed after the bound: 999)
-stop_within() {
-  local i
-  kill -INT "$RP" 2>/dev/null
-  for i in $(seq "$1"); do kill -0 "$RP" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$RP" 2>/dev/null; then
-    bad "run_test still running $(($1 / 10)) s after SIGINT"
-    kill -KILL "$RP"; wait "$RP" 2>/dev/null; RC=999; return
-  fi
-  ok
-  wait "$RP"; RC=$?
-}
-
 # --- FUNC: progress advances, Ctrl-C is honoured within the transaction
 o=$TMP/func
 if run_until_progress 3 "$TMP/func.err" --progress -o "$o" "$TMP/func.json"; then
