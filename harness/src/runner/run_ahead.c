@@ -8,10 +8,9 @@
  * read ahead. Each side sleeps only when it must (the worker on a full
  * ring, the caller on an empty one) and is woken only then, with the lock
  * let go; the caller wakes a worker asleep on a full ring once two windows
- * are free, so the worker reads two at a time: about one futex call a
- * window in a remote run, where the RX bytes come slower than the file
- * (make bench (e), system calls per MiB). Windows stay 1 MiB: larger ones
- * fall out of the cache before the compare (make bench (c)).
+ * are free, so the worker reads two at a time when the compare is slower
+ * than the file (a first version, woken per window, cost 1,443 futex calls
+ * in a 256 MiB run). Used on a local board only (run_data.c says why).
  *
  * Bounds: one worker per channel, at most RN_AHEAD_MAX_THREADS in the
  * process (a channel past them reads synchronously, as before); RING

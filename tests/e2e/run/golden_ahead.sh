@@ -5,7 +5,8 @@
 # late windows are counted and the first is named at its offset; a golden
 # file cut short during the run fails it with the read's error; Ctrl-C
 # during the compare ends the run with its report written; through th_server
-# (RX from the download thread) the same results as locally.
+# (no worker there: the download thread reads the golden windows) the same
+# results as locally.
 # Synchronised on progress lines, never on sleeps; every wait is bounded.
 . "$(dirname "$0")/../lib.sh"
 RT=$B/bin/run_test
@@ -79,8 +80,8 @@ msg=$(jq -r '.tests[0].error.message' o_cut/report.json 2>&1)
   ok || bad "golden cut short: message '$msg'"
 [[ ${BASH_REMATCH[1]:-0} -ge $((1 << 20)) && ${BASH_REMATCH[1]:-0} -lt $big ]] && ok ||
   bad "golden cut short: the offset is not past the new end and before the old: '$msg'"
-# --- the same through th_server: RX pieces come from the download thread
-# (the read-ahead is asked from it); reports equal to the local runs'
+# --- the same through th_server: RX pieces come from the download thread,
+# which reads the golden windows itself; reports equal to the local runs'
 # (last: th_server_setup ends the script in a build without th_server)
 th_server_setup
 start_server srv.log
