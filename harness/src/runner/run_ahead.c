@@ -203,8 +203,10 @@ const uint8_t *aieth__rn_ahead_get(rn_ahead *a, uint64_t off, size_t n)
 	}
 	while (a->filled <= k && !a->failed) {
 		/* (a worker asleep here has nothing to read: never, but cheap) */
-		if (a->worker_sleeps && can_read(a))
+		if (a->worker_sleeps && can_read(a)) {
+			a->worker_sleeps = 0;
 			pthread_cond_signal(&a->work);
+		}
 		a->caller_sleeps = 1;
 		pthread_cond_wait(&a->done, &a->mu);
 		a->caller_sleeps = 0;
@@ -212,10 +214,14 @@ const uint8_t *aieth__rn_ahead_get(rn_ahead *a, uint64_t off, size_t n)
 	if (a->filled > k) {
 		a->held = k;
 		p = a->buf[k % RING];
-		/* a worker asleep on a full ring reads again once two are free */
+		/* a worker asleep on a full ring reads again once two are free;
+		 * woken once (worker_sleeps cleared: the wake is on its way),
+		 * so at most one wake per sleep, one sleep per two windows */
 		wake = a->worker_sleeps && a->filled - a->held <= RING - 2 && can_read(a);
-		if (wake)
+		if (wake) {
+			a->worker_sleeps = 0;
 			a->wakes++;
+		}
 	} else {
 		/* the read of window k failed: its code and message, here */
 		aieth__fail(a->rc, "%s", a->err);
