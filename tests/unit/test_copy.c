@@ -6,7 +6,9 @@
  * thread), with the hash taken from the input, from the output or through
  * a buffer; into a pipe (no copy_file_range there); a short input is an
  * error naming it, never a SIGBUS; the kernel path moves no byte through
- * user memory where copy_file_range works. The gate: a reader in
+ * user memory where copy_file_range works, and offsets that differ modulo
+ * 64 KiB go through the copy's own pipe (an O_APPEND output, which splice
+ * refuses, another way). The gate: a reader in
  * another thread gets the very bytes written, each read waiting for the
  * copy to reach it; a gate on no regular file, or ended before a copy,
  * tells the reader so.
@@ -108,6 +110,8 @@ static void test_same_bytes_and_hash(void)
 	check_copy(in, 777, N - 777, 1234, O_RDWR, AIETH_COPY_STABLE); /* from the input */
 	check_copy(in, 777, N - 777, 1234, O_RDWR, 0);                 /* from the output */
 	check_copy(in, 777, N - 777, 1234, O_WRONLY, 0);               /* through a buffer */
+	/* an output that splice refuses (O_APPEND: EINVAL) goes on another way */
+	check_copy(in, 777, N - 777, 1234, O_RDWR | O_APPEND, 0);
 	/* one window and less: hashed in this thread */
 	check_copy(in, 5, 3u << 20, 3, O_RDWR, 0);
 	check_copy(in, 5, 3u << 20, 3, O_WRONLY, AIETH_COPY_STABLE);
@@ -134,6 +138,35 @@ static void test_no_user_copy(void)
 			(uint64_t)(N - 4096));
 	close(in);
 	close(out);
+}
+
+/* Offsets that differ modulo 64 KiB (a PDI at byte 2544 of an xclbin):
+ * spliced through the copy's own pipe, every byte (where the kernel has
+ * splice: every Linux this runs on), none through user memory. Offsets
+ * equal modulo 64 KiB: no pipe (copy_file_range, or a reflink). */
+static void test_spliced_where_misaligned(void)
+{
+	aieth_copy_stats a, b;
+	int in = make_src(), out = open(at("sp"), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	uint8_t head[2544];
+	CU_ASSERT_FATAL(in >= 0 && out >= 0);
+	memset(head, 7, sizeof head);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_full(out, head, sizeof head, "sp"), AIETH_OK);
+	aieth__copy_stats(&a);
+	CU_ASSERT_EQUAL(aieth__copy_range(in, 0, N, out, NULL, 0, "src", "sp"), AIETH_OK);
+	aieth__copy_stats(&b);
+	CU_ASSERT_EQUAL(b.spliced - a.spliced, (uint64_t)N);
+	CU_ASSERT_EQUAL(b.user_copied, a.user_copied);
+	close(out);
+	out = open(at("sp"), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CU_ASSERT_FATAL(out >= 0);
+	CU_ASSERT_EQUAL_FATAL(aieth__write_full(out, src_bytes, 65536 + 5, "sp"), AIETH_OK);
+	aieth__copy_stats(&a);
+	CU_ASSERT_EQUAL(aieth__copy_range(in, 5, N - 5, out, NULL, 0, "src", "sp"), AIETH_OK);
+	aieth__copy_stats(&b);
+	CU_ASSERT_EQUAL(b.spliced, a.spliced);
+	close(out);
+	close(in);
 }
 
 /* A pipe is no file: the read/write path, the same bytes and digest. */
@@ -303,6 +336,8 @@ static void test_cleanup(void)
 }
 
 TU_MAIN("copy", {"same bytes and hash128 as a buffered copy", test_same_bytes_and_hash},
-	{"no byte through user memory", test_no_user_copy}, {"into a pipe", test_into_pipe},
-	{"short input", test_short_input}, {"a reader beside the copy (gate)", test_gate},
+	{"no byte through user memory", test_no_user_copy},
+	{"spliced where the offsets differ", test_spliced_where_misaligned},
+	{"into a pipe", test_into_pipe}, {"short input", test_short_input},
+	{"a reader beside the copy (gate)", test_gate},
 	{"a gate with no bytes to read", test_gate_without_copy}, {"cleanup", test_cleanup})

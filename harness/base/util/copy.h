@@ -19,7 +19,8 @@
 
 /* Copy n bytes of in (from offset off) to the current position of out,
  * which moves past them, feeding them to h when not NULL. Regular files:
- * reflink, else copy_file_range in windows of 8 MiB (EINTR retried, short
+ * reflink, else (offsets not equal modulo 64 KiB) splice through a 1 MiB
+ * pipe of its own, else copy_file_range in windows of 8 MiB (EINTR retried, short
  * copies continued; EXDEV, ENOSYS, EOPNOTSUPP, EINVAL and the like fall
  * back to read/write for the rest; when a thread hashes or reads beside
  * the copy, the last 8 MiB go in steps of 1 MiB, so that it finishes soon
@@ -65,11 +66,12 @@ int aieth__copy_gate_read(void *g, void *buf, size_t n, uint64_t off);
 int aieth__copy_gate_result(const aieth_copy_gate *g, uint64_t *base, uint64_t *n);
 
 /* Which way the copies of this process went, in bytes (the bench reads
- * them): shared by a reflink, copied by copy_file_range in the kernel,
- * and copied through a user-space buffer (read then write: counted once
- * per byte moved). */
+ * them): shared by a reflink, copied in the kernel (copy_file_range, or
+ * splice through a pipe: spliced, a part of kernel_copied), and copied
+ * through a user-space buffer (read then write: counted once per byte
+ * moved). */
 typedef struct {
-	uint64_t reflinked, kernel_copied, user_copied;
+	uint64_t reflinked, kernel_copied, spliced, user_copied;
 } aieth_copy_stats;
 
 void aieth__copy_stats(aieth_copy_stats *s);
