@@ -7,7 +7,8 @@
  * every page and may compact memory to find huge ones. So a freed large
  * image stays mapped (within the budget) for the next transaction: a TX
  * image is overwritten by its upload anyway, an RX image is cleared with
- * memset (no faults). A header before the image holds its mapping's size,
+ * memset (no faults), all of it or, for a streamed one, only the bytes
+ * the device does not write (srv_stream.c). A header before the image holds its mapping's size,
  * so that freeing needs only the pointer.
  */
 #include "th_server/srv_image.h"
@@ -120,10 +121,20 @@ static uint8_t *reuse(srv_images *im, size_t total, struct srv_kept *drop, unsig
 
 uint8_t *aieth__srv_image_alloc(srv_images *im, size_t bytes, int zero)
 {
+	int dirty = 0;
+	uint8_t *p = aieth__srv_image_take(im, bytes, &dirty);
+	if (p && zero && dirty)
+		memset(p, 0, bytes);
+	return p;
+}
+
+uint8_t *aieth__srv_image_take(srv_images *im, size_t bytes, int *dirty)
+{
 	struct srv_kept drop[SRV_IMAGE_KEEP];
 	unsigned i, nd = 0;
 	uint8_t *p;
 	size_t total;
+	*dirty = 0;
 	if (bytes > SIZE_MAX - SRV_IMAGE_HDR)
 		return NULL;
 	total = bytes + SRV_IMAGE_HDR;
@@ -138,8 +149,7 @@ uint8_t *aieth__srv_image_alloc(srv_images *im, size_t bytes, int zero)
 	for (i = 0; i < nd; i++)
 		munmap(drop[i].map, drop[i].total);
 	if (p) {
-		if (zero)
-			memset(p + SRV_IMAGE_HDR, 0, bytes);
+		*dirty = 1;
 		return p + SRV_IMAGE_HDR;
 	}
 	p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -53,6 +53,11 @@ void aieth__srv_images_counts(srv_images *im, uint64_t moved[2], uint64_t copied
  * is undefined and the caller writes every byte before anything reads it
  * (a TX image, filled by the upload before the device runs). */
 uint8_t *aieth__srv_image_alloc(srv_images *im, size_t bytes, int zero);
+/* aieth__srv_image_alloc without the clearing: *dirty 1 when the image is
+ * a reused one whose bytes may be another transaction's (the caller
+ * clears what anything may read before the device writes it), 0 when
+ * its bytes read as 0 already (fresh memory) */
+uint8_t *aieth__srv_image_take(srv_images *im, size_t bytes, int *dirty);
 /* frees an image of aieth__srv_image_alloc (NULL: nothing), now_ms the time */
 void aieth__srv_image_free(srv_images *im, uint8_t *p, int64_t now_ms);
 

@@ -33,13 +33,19 @@ typedef struct {
 	uint64_t off, len;
 	uint64_t fill;  /* bytes [off, off+fill) written (the device's thread) */
 	uint64_t shown; /* fill as last published */
+	uint64_t z;     /* [off, off+z) written or cleared (a reused image) */
 } rx_region;
 
 struct srv_stream {
 	aieth__server *s;
 	srv_sess *x;
-	uint8_t *txbuf;
+	uint8_t *txbuf, *rxbuf;
 	uint64_t tx_size, rx_size;
+	/* a reused RX image cleared as the device writes it, not before: the
+	 * bytes outside the regions at the start, those the device skipped
+	 * when it wrote past them, the rest of each region at the end (a 256
+	 * MiB memset was 4-6 ms before the device could start) */
+	int lazy;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	/* under mu */
@@ -153,7 +159,7 @@ static void rx_wrote(void *ctx, uint64_t off, uint64_t len)
 	srv_stream *st = ctx;
 	uint32_t lo = 0, hi = st->nreg;
 	rx_region *r;
-	uint64_t end;
+	uint64_t rel, end;
 	if (!st->reg)
 		return;
 	/* the last region starting at or before off */
@@ -165,11 +171,18 @@ static void rx_wrote(void *ctx, uint64_t off, uint64_t len)
 			hi = mid;
 	}
 	r = &st->reg[lo];
-	if (off < r->off || off > r->off + r->fill)
+	if (off < r->off || off - r->off >= r->len)
+		return; /* outside the regions (the cfg words never write there) */
+	rel = off - r->off;
+	end = len > r->len - rel ? r->len : rel + len;
+	/* bytes skipped: zeros, unless the device writes them later (it
+	 * writes from this thread, after this call) */
+	if (st->lazy && rel > r->z)
+		memset(st->rxbuf + r->off + r->z, 0, (size_t)(rel - r->z));
+	if (end > r->z)
+		r->z = end;
+	if (rel > r->fill)
 		return; /* not next to what is written: final only at the end */
-	end = off + len - r->off;
-	if (end > r->len)
-		end = r->len;
 	if (end <= r->fill)
 		return;
 	r->fill = end;
@@ -221,6 +234,45 @@ static int rx_regions(srv_stream *st, const srv_txn *t)
 	return 0;
 }
 
+/* A reused RX image (t->rx_dirty): with regions, the bytes outside them
+ * now (they are final at once, rx_final) and the rest as the device goes
+ * (rx_wrote, aieth__srv_stream_rx_settle); without (PERF, overlapping
+ * channels), all of it now. */
+static void rx_clear(srv_stream *st, srv_txn *t)
+{
+	uint64_t at = 0;
+	uint32_t i;
+	if (!t->rx_dirty)
+		return;
+	t->rx_dirty = 0;
+	if (!st->reg || !st->nreg) {
+		memset(st->rxbuf, 0, (size_t)st->rx_size);
+		return;
+	}
+	for (i = 0; i < st->nreg; i++) {
+		if (st->reg[i].off > at)
+			memset(st->rxbuf + at, 0, (size_t)(st->reg[i].off - at));
+		at = st->reg[i].off + st->reg[i].len;
+	}
+	if (st->rx_size > at)
+		memset(st->rxbuf + at, 0, (size_t)(st->rx_size - at));
+	st->lazy = 1;
+}
+
+void aieth__srv_stream_rx_settle(srv_stream *st)
+{
+	uint32_t i;
+	if (!st->lazy)
+		return;
+	for (i = 0; i < st->nreg; i++) {
+		rx_region *r = &st->reg[i];
+		if (r->z < r->len)
+			memset(st->rxbuf + r->off + r->z, 0, (size_t)(r->len - r->z));
+		r->z = r->len;
+	}
+	st->lazy = 0;
+}
+
 int aieth__srv_stream_new(aieth__server *s, srv_sess *x, srv_txn *t)
 {
 	srv_stream *st = calloc(1, sizeof *st);
@@ -229,12 +281,14 @@ int aieth__srv_stream_new(aieth__server *s, srv_sess *x, srv_txn *t)
 	st->s = s;
 	st->x = x;
 	st->txbuf = t->txbuf;
+	st->rxbuf = t->rxbuf;
 	st->tx_size = t->tx_size;
 	st->rx_size = t->rx_size;
 	if (rx_regions(st, t)) {
 		free(st);
 		return aieth__fail(AIETH_ENOMEM, "out of memory");
 	}
+	rx_clear(st, t);
 	pthread_mutex_init(&st->mu, NULL);
 	{
 		pthread_condattr_t ca;

@@ -50,6 +50,10 @@ void aieth__srv_stream_tx_end(srv_stream *st, int whole);
 void aieth__srv_stream_device(srv_stream *st, int running);
 /* The transaction finished: every RX byte is final. */
 void aieth__srv_stream_finished(srv_stream *st);
+/* After the device's wait returned, on its thread, before anything may
+ * fetch the whole RX image: a reused image's bytes the device did not
+ * write are cleared (srv_stream.c, rx_clear). */
+void aieth__srv_stream_rx_settle(srv_stream *st);
 /* Why the device gave up waiting for TX bytes, or NULL. */
 const char *aieth__srv_stream_failure(srv_stream *st);
 

@@ -159,10 +159,12 @@ srv_t_result aieth__srv_txn_new(aieth__server *s, srv_sess *x, srv_txn_req *q, s
 	t->tx_size = q->tx_bytes;
 	t->rx_size = q->rx_bytes;
 	/* huge pages where the kernel has them, reused (srv_image.c); TX is
-	 * written whole by its upload before the device runs, RX zeroed */
+	 * written whole by its upload before the device runs; a reused RX
+	 * image is cleared before the device starts (start_call), or a
+	 * streamed one as its device writes it (srv_stream.c) */
 	t->im = &s->images;
 	t->txbuf = aieth__srv_image_alloc(t->im, (size_t)q->tx_bytes, 0);
-	t->rxbuf = aieth__srv_image_alloc(t->im, (size_t)q->rx_bytes, 1);
+	t->rxbuf = aieth__srv_image_take(t->im, (size_t)q->rx_bytes, &t->rx_dirty);
 	if (!t->txbuf || !t->rxbuf)
 		goto oom;
 	pthread_mutex_lock(&s->mu);
@@ -216,6 +218,11 @@ static int start_call(srv_sess *x, srv_txn *t)
 	o.tx_size = t->tx_size;
 	o.rx = t->rxbuf;
 	o.rx_size = t->rx_size;
+	if (t->rx_dirty) { /* no stream took it: what the device does not
+			    * write must read as zeros */
+		memset(t->rxbuf, 0, (size_t)t->rx_size);
+		t->rx_dirty = 0;
+	}
 	if (t->stream)
 		aieth__srv_stream_gates(t->stream, &o);
 	if (!(rc = aieth_dev_txn_start(x->dev, &o, &d)))
@@ -233,6 +240,8 @@ static int wait_call(aieth__server *s, srv_txn *t, uint32_t timeout_ms)
 		aieth__srv_stream_device(t->stream, 1);
 	rc = aieth_dev_txn_wait(t->dev, timeout_ms);
 	if (t->stream) {
+		/* before the whole RX image can be fetched (ST_FINISHED) */
+		aieth__srv_stream_rx_settle(t->stream);
 		aieth__srv_stream_device(t->stream, 0);
 		why = aieth__srv_stream_failure(t->stream);
 	}

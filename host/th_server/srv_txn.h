@@ -43,6 +43,8 @@ typedef struct srv_txn {
 				     retired */
 	uint64_t tx_size, rx_size;
 	uint8_t *txbuf, *rxbuf; /* from im (srv_image.c) */
+	int rx_dirty;           /* rxbuf may hold another transaction's bytes: cleared
+				   before the device starts, or by its stream */
 	srv_images *im;
 	uint64_t tx_got;
 	aieth_dev_txn *dev; /* once started (or a record: aieth__srv_txn_refused) */

@@ -71,6 +71,35 @@ static void test_reuse_zeroes(void)
 	aieth__srv_images_fini(&im);
 }
 
+static void test_take_dirty(void)
+{
+	/* aieth__srv_image_take clears nothing and says whether old bytes
+	 * may show: fresh memory (a new mapping, calloc) no, a kept one yes */
+	size_t n = 6 * MIB;
+	srv_images im;
+	uint8_t *p, *q;
+	int dirty = -1;
+	aieth__srv_images_init(&im, 1024 * MIB);
+	p = aieth__srv_image_take(&im, n, &dirty);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(dirty, 0);
+	CU_ASSERT(all_zero(p, n));
+	memset(p, 0xa5, n);
+	aieth__srv_image_free(&im, p, 100);
+	q = aieth__srv_image_take(&im, n, &dirty);
+	CU_ASSERT_PTR_EQUAL(q, p);
+	CU_ASSERT_EQUAL(dirty, 1);
+	CU_ASSERT_EQUAL(q[n - 1], 0xa5); /* as it was: the caller clears */
+	aieth__srv_image_free(&im, q, 200);
+	dirty = -1;
+	p = aieth__srv_image_take(&im, 4096, &dirty); /* small: calloc */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(dirty, 0);
+	CU_ASSERT(all_zero(p, 4096));
+	aieth__srv_image_free(&im, p, 300);
+	aieth__srv_images_fini(&im);
+}
+
 static void test_fit(void)
 {
 	/* a kept mapping is reused only for an image it holds, at most a
@@ -151,5 +180,6 @@ static void test_refusals(void)
 	aieth__srv_images_fini(&im);
 }
 
-TU_MAIN("srv_image", {"sizes", test_sizes}, {"reuse_zeroes", test_reuse_zeroes}, {"fit", test_fit},
-	{"budget", test_budget}, {"trim", test_trim}, {"refusals", test_refusals})
+TU_MAIN("srv_image", {"sizes", test_sizes}, {"reuse_zeroes", test_reuse_zeroes},
+	{"take_dirty", test_take_dirty}, {"fit", test_fit}, {"budget", test_budget},
+	{"trim", test_trim}, {"refusals", test_refusals})
