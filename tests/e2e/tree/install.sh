@@ -206,7 +206,16 @@ echo "$other" >"$TMP/run/th_server.pid"
 initd 1 sh "$root/etc/init.d/th_server" status
 has "$TMP/out" "not running (stale pidfile"
 kill "$other"; wait "$other" 2>/dev/null
-bash -c 'sh -c "echo \$\$ >\"$1\"; exit 0" sh "$1" & exec sleep 300' sh "$TMP/zpid" &
+# (a parent that never reaps: python3 leaves SIGCHLD as it is and never
+# waits, so its child is a zombie once it exited, whatever the timing; a
+# shell would reap a child that exits before it execs into a sleeper)
+python3 -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+with open(sys.argv[1], "w") as f:
+    f.write("%d\n" % pid)
+time.sleep(300)' "$TMP/zpid" &
 zparent=$!
 SPIDS+=("$zparent")
 for i in $(seq 100); do
