@@ -8,8 +8,8 @@
  * image stays mapped (within the budget) for the next transaction: a TX
  * image is overwritten by its upload anyway, an RX image is cleared with
  * memset (no faults), all of it or, for a streamed one, only the bytes
- * the device does not write (srv_stream.c). A header before the image holds its mapping's size,
- * so that freeing needs only the pointer.
+ * the device does not write (srv_stream.c). A header before the image
+ * holds its mapping's size, so that freeing needs only the pointer.
  */
 #include "th_server/srv_image.h"
 

@@ -234,21 +234,17 @@ static int rx_regions(srv_stream *st, const srv_txn *t)
 	return 0;
 }
 
-/* A reused RX image (t->rx_dirty): with regions, the bytes outside them
+/* A reused RX image (t->rx_dirty) with regions: the bytes outside them
  * now (they are final at once, rx_final) and the rest as the device goes
- * (rx_wrote, aieth__srv_stream_rx_settle); without (PERF, overlapping
- * channels), all of it now. */
+ * (rx_wrote, aieth__srv_stream_rx_settle). Without regions (PERF,
+ * overlapping channels) it stays dirty: start_call clears it whole. */
 static void rx_clear(srv_stream *st, srv_txn *t)
 {
 	uint64_t at = 0;
 	uint32_t i;
-	if (!t->rx_dirty)
+	if (!t->rx_dirty || !st->reg || !st->nreg)
 		return;
 	t->rx_dirty = 0;
-	if (!st->reg || !st->nreg) {
-		memset(st->rxbuf, 0, (size_t)st->rx_size);
-		return;
-	}
 	for (i = 0; i < st->nreg; i++) {
 		if (st->reg[i].off > at)
 			memset(st->rxbuf + at, 0, (size_t)(st->reg[i].off - at));

@@ -165,6 +165,11 @@ static void test_spliced_where_misaligned(void)
 	CU_ASSERT_EQUAL(aieth__copy_range(in, 5, N - 5, out, NULL, 0, "src", "sp"), AIETH_OK);
 	aieth__copy_stats(&b);
 	CU_ASSERT_EQUAL(b.spliced, a.spliced);
+	/* misaligned but within one 64 KiB piece: no pipe either */
+	aieth__copy_stats(&a);
+	CU_ASSERT_EQUAL(aieth__copy_range(in, 0, 65536, out, NULL, 0, "src", "sp"), AIETH_OK);
+	aieth__copy_stats(&b);
+	CU_ASSERT_EQUAL(b.spliced, a.spliced);
 	close(out);
 	close(in);
 }

@@ -92,6 +92,12 @@ static int hash_mapped(int fd, uint64_t off, uint64_t len, aieth_hash128 *h)
 #define SP_ALIGN ((uint64_t)64 << 10)
 #define SP_PIPE (1 << 20)
 
+static void pipe_close(const int p[2])
+{
+	close(p[0]);
+	close(p[1]);
+}
+
 /* A pipe of SP_PIPE bytes or more (0), or -1: none to be had (the user's
  * pipe quota, an old kernel), and copy_file_range serves. */
 static int pipe_open(int p[2])
@@ -99,8 +105,7 @@ static int pipe_open(int p[2])
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
 	if (fcntl(p[1], F_SETPIPE_SZ, SP_PIPE) < SP_PIPE) {
-		close(p[0]);
-		close(p[1]);
+		pipe_close(p);
 		return -1;
 	}
 	return 0;
@@ -478,7 +483,9 @@ static int copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 		atomic_fetch_add(&n_reflinked, (unsigned long long)n);
 		cloned = 1;
 	}
-	if (!cloned && (uint64_t)pos % SP_ALIGN != off % SP_ALIGN)
+	/* (a copy within one of copy_file_range's 64 KiB pieces gains nothing
+	 * from a pipe of its own: three system calls more) */
+	if (!cloned && n > SP_ALIGN && (uint64_t)pos % SP_ALIGN != off % SP_ALIGN)
 		piped = !pipe_open(pfd);
 	/* more than one window: hashed beside the copy (a thread that cannot
 	 * start, or a window it cannot map, leaves it to this thread) */
@@ -499,8 +506,7 @@ static int copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 			if (!e && r)
 				continue;
 			if (e) { /* copy_file_range or the read path goes on */
-				close(pfd[0]);
-				close(pfd[1]);
+				pipe_close(pfd);
 				piped = 0;
 				if (!falls_back(e))
 					rc = aieth__fail(AIETH_EIO, "%s: %s error: %s",
@@ -546,10 +552,8 @@ static int copy_range(int in, uint64_t off, uint64_t n, int out, aieth_hash128 *
 			rc = hash_window(in, off + done, out, (uint64_t)pos + done,
 					 n - done < CR_WINDOW ? n - done : CR_WINDOW, flags, h,
 					 &buf, what_in);
-	if (piped) {
-		close(pfd[0]);
-		close(pfd[1]);
-	}
+	if (piped)
+		pipe_close(pfd);
 	free(buf);
 	return rc;
 }

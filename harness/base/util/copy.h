@@ -19,9 +19,9 @@
 
 /* Copy n bytes of in (from offset off) to the current position of out,
  * which moves past them, feeding them to h when not NULL. Regular files:
- * reflink, else (offsets not equal modulo 64 KiB) splice through a 1 MiB
- * pipe of its own, else copy_file_range in windows of 8 MiB (EINTR retried, short
- * copies continued; EXDEV, ENOSYS, EOPNOTSUPP, EINVAL and the like fall
+ * reflink, else (more than 64 KiB, offsets not equal modulo 64 KiB)
+ * splice through a 1 MiB pipe of its own, else copy_file_range in
+ * windows of 8 MiB (EINTR retried, short copies continued; EXDEV, ENOSYS, EOPNOTSUPP, EINVAL and the like fall
  * back to read/write for the rest; when a thread hashes or reads beside
  * the copy, the last 8 MiB go in steps of 1 MiB, so that it finishes soon
  * after the copy); h is fed once a window is copied,

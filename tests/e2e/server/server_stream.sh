@@ -87,11 +87,12 @@ TID=$(jq -r .id "$TMP/body")
 [[ $(metric aieth_image_kept_bytes) -eq $((k - SZ - 64)) ]] && ok \
   || bad "the streamed RX image is not a kept one: kept $k, then $(metric aieth_image_kept_bytes)"
 head -c $((SZ / 2)) "$TMP/tx.img" >"$TMP/tx_half.img"
+{ cat "$TMP/tx_half.img"; head -c $((SZ / 2)) /dev/zero; } >"$TMP/rx_half_want"
 req 202 -X PUT -H "$OS" --data-binary @"$TMP/tx_half.img" "$T/$TID/tx"
 req 200 -H "$J" -d '{"timeout_ms":300}' "$T/$TID/wait"
 REQ_MAX_S=60 req 200 "$T/$TID/rx"
-cmp -s "$TMP/body" <(cat "$TMP/tx_half.img"; head -c $((SZ / 2)) /dev/zero) && ok \
-  || bad "a reused streamed RX image: not the TX half then zeros (first difference: $(cmp "$TMP/body" <(cat "$TMP/tx_half.img"; head -c $((SZ / 2)) /dev/zero) 2>&1 | head -n 1))"
+cmp -s "$TMP/body" "$TMP/rx_half_want" && ok \
+  || bad "a reused streamed RX image: not the TX half then zeros ($(cmp "$TMP/body" "$TMP/rx_half_want" 2>&1 | head -n 1))"
 req 204 -X DELETE "$T/$TID"
 
 # ---- an upload that breaks: the device stops waiting, the transaction
