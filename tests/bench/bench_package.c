@@ -187,8 +187,9 @@ static void bench_hash(unsigned long mib, int rounds)
 		if (t < best)
 			best = t;
 	}
-	printf("hash128: %.1f GB/s (%lu MiB in memory, best of %d; digest %02x%02x...)\n",
-	       (double)n / best / 1e9, mib, rounds, d[0], d[1]);
+	printf("hash128: %.1f GB/s (%lu MiB in memory, best of %d; %s block loop; digest "
+	       "%02x%02x...)\n",
+	       (double)n / best / 1e9, mib, rounds, aieth__hash128_form(), d[0], d[1]);
 	free(b);
 }
 

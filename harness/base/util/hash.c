@@ -157,8 +157,88 @@ static void h128_scramble(uint64_t *acc)
 	}
 }
 
-/* Whole blocks, the lanes in a local array (no aliasing with the input:
- * what lets the compilers keep them in vector registers). */
+/* Whole blocks. gcc and clang vectorise the portable form below but not
+ * its product: they do not see that both factors are 32 bits wide and
+ * multiply 64 x 64 (three multiplies and shifts per lane pair where one
+ * does), and they keep the lanes in memory across stripes: 3.1 GB/s on a
+ * Xeon, less than `cp`'s copy, which the hash runs beside. The vector
+ * forms hold the eight lanes in four registers for a whole block and
+ * multiply with the one instruction (SSE2's pmuludq, NEON's umlal); they
+ * compute the same function, digests pinned in tests/unit/test_hash.c. */
+#if defined(__SSE2__) && !defined(AIETH_HASH_PORTABLE)
+#include <emmintrin.h>
+#define H128_VECTOR "SSE2"
+
+/* acc * 0x9e3779b1 in each 64-bit lane (the scramble's odd multiply) */
+static __m128i h128_mul_c(__m128i a)
+{
+	const __m128i c = _mm_set1_epi64x(0x9e3779b1);
+	__m128i lo = _mm_mul_epu32(a, c), hi = _mm_mul_epu32(_mm_srli_epi64(a, 32), c);
+	return _mm_add_epi64(lo, _mm_slli_epi64(hi, 32));
+}
+
+static void h128_blocks(uint64_t lane[8], const uint8_t *p, size_t blocks)
+{
+	__m128i a[4];
+	int i, j;
+	for (j = 0; j < 4; j++)
+		a[j] = _mm_loadu_si128((const __m128i *)(lane + 2 * j));
+	for (; blocks; blocks--) {
+		for (i = 0; i < H128_STRIPES; i++, p += 64)
+			for (j = 0; j < 4; j++) {
+				__m128i w = _mm_loadu_si128((const __m128i *)(p + 16 * j));
+				__m128i k = _mm_xor_si128(
+					w, _mm_loadu_si128((const __m128i *)(hkey + i + 2 * j)));
+				/* low half x high half of each word, and the
+				 * neighbouring word (the halves swapped) */
+				a[j] = _mm_add_epi64(a[j], _mm_mul_epu32(k, _mm_srli_epi64(k, 32)));
+				a[j] = _mm_add_epi64(a[j],
+						     _mm_shuffle_epi32(w, _MM_SHUFFLE(1, 0, 3, 2)));
+			}
+		for (j = 0; j < 4; j++) {
+			__m128i x = _mm_xor_si128(a[j], _mm_srli_epi64(a[j], 47));
+			x = _mm_xor_si128(
+				x, _mm_loadu_si128((const __m128i *)(hkey + K_SCRAMBLE + 2 * j)));
+			a[j] = h128_mul_c(x);
+		}
+	}
+	for (j = 0; j < 4; j++)
+		_mm_storeu_si128((__m128i *)(lane + 2 * j), a[j]);
+}
+#elif defined(__aarch64__) && defined(__ARM_NEON) && !defined(AIETH_HASH_PORTABLE)
+#include <arm_neon.h>
+#define H128_VECTOR "NEON"
+
+static void h128_blocks(uint64_t lane[8], const uint8_t *p, size_t blocks)
+{
+	uint64x2_t a[4];
+	const uint32x2_t c = vdup_n_u32(0x9e3779b1u);
+	int i, j;
+	for (j = 0; j < 4; j++)
+		a[j] = vld1q_u64(lane + 2 * j);
+	for (; blocks; blocks--) {
+		for (i = 0; i < H128_STRIPES; i++, p += 64)
+			for (j = 0; j < 4; j++) {
+				uint64x2_t w = vreinterpretq_u64_u8(vld1q_u8(p + 16 * j));
+				uint64x2_t k = veorq_u64(w, vld1q_u64(hkey + i + 2 * j));
+				a[j] = vmlal_u32(a[j], vmovn_u64(k), vshrn_n_u64(k, 32));
+				a[j] = vaddq_u64(a[j], vextq_u64(w, w, 1));
+			}
+		for (j = 0; j < 4; j++) {
+			uint64x2_t x = veorq_u64(a[j], vshrq_n_u64(a[j], 47));
+			x = veorq_u64(x, vld1q_u64(hkey + K_SCRAMBLE + 2 * j));
+			a[j] = vaddq_u64(vmull_u32(vmovn_u64(x), c),
+					 vshlq_n_u64(vmull_u32(vshrn_n_u64(x, 32), c), 32));
+		}
+	}
+	for (j = 0; j < 4; j++)
+		vst1q_u64(lane + 2 * j, a[j]);
+}
+#else
+#define H128_VECTOR "portable"
+
+/* the lanes in a local array (no aliasing with the input: what lets the
+ * compilers keep them in vector registers) */
 static void h128_blocks(uint64_t lane[8], const uint8_t *p, size_t blocks)
 {
 	uint64_t acc[8];
@@ -171,6 +251,7 @@ static void h128_blocks(uint64_t lane[8], const uint8_t *p, size_t blocks)
 	}
 	memcpy(lane, acc, sizeof acc);
 }
+#endif
 
 /* One stripe at the state's position; a block's last stripe scrambles. */
 static void h128_step(aieth_hash128 *s, const uint8_t *p)
@@ -181,6 +262,8 @@ static void h128_step(aieth_hash128 *s, const uint8_t *p)
 		s->stripe = 0;
 	}
 }
+
+const char *aieth__hash128_form(void) { return H128_VECTOR; }
 
 void aieth__hash128_init(aieth_hash128 *s)
 {

@@ -48,6 +48,9 @@ typedef struct {
 void aieth__hash128_init(aieth_hash128 *s);
 void aieth__hash128_update(aieth_hash128 *s, const void *data, size_t len);
 void aieth__hash128_final(aieth_hash128 *s, uint8_t out[16]);
+/* The form of the block loop this build runs: "SSE2", "NEON", "portable"
+ * (the same digests; make bench prints it beside the speed). */
+const char *aieth__hash128_form(void);
 
 /* 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with NUL).
  * Public too (aieth/package.h): th_package prints UUIDs with it. */
