@@ -205,7 +205,9 @@ static void h128_blocks(uint64_t lane[8], const uint8_t *p, size_t blocks)
 	for (j = 0; j < 4; j++)
 		_mm_storeu_si128((__m128i *)(lane + 2 * j), a[j]);
 }
-#elif defined(__aarch64__) && defined(__ARM_NEON) && !defined(AIETH_HASH_PORTABLE)
+#elif defined(__aarch64__) && defined(__ARM_NEON) && !defined(__ARM_BIG_ENDIAN) && \
+	!defined(AIETH_HASH_PORTABLE)
+/* (little-endian only: the words are loaded as bytes and read as lanes) */
 #include <arm_neon.h>
 #define H128_VECTOR "NEON"
 
