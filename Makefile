@@ -233,7 +233,7 @@ $(FEATURE_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' | cmp -s - $@ || echo 'mhd=$(HAVE_MHD) curl=$(HAVE_CURL)' > $@
 $(filter $(O)/obj/host/th_server/% $(O)/obj/harness/src/backends/remote/% $(O)/obj/host/th_assets/% $(O)/obj/host/upload/%,$(LIB_OBJ) $(ENGINE_OBJ)): $(FEATURE_STAMP)
-$(filter $(O)/tests/test_server $(O)/tests/test_remote_reply,$(UNITS)): $(FEATURE_STAMP)
+$(filter $(O)/tests/test_server $(O)/tests/test_remote_reply $(O)/tests/test_remote_pieces,$(UNITS)): $(FEATURE_STAMP)
 
 $(PCFILE): Makefile harness/include/aieth/version.h $(PREFIX_STAMP) $(FEATURE_STAMP)
 	@mkdir -p $(dir $@)

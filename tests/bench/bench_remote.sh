@@ -206,10 +206,15 @@ for _ in 1 2 3; do
   serc=$(least_cpu "${serc:-$t}" "$t")
 done
 kill -TERM "$SP"; wait "$SP"; SP=
+# a streamed run's RX pieces (ranged GETs answered 206), from th_server's
+# request log: each is a request its --rate-limit counts
+pieces=$(awk '$4 == "GET" && $5 ~ /\/txns\/[^\/]*\/rx$/ && $6 == 206 {
+  split($5, p, "/"); n[p[4]]++ } END { k = 0; for (s in n) v[++k] = n[s]; if (!k) { print 0; exit }
+  asort(v); print v[int((k + 1) / 2)] }' "$tmp/log")
 
 echo "(e) run_test FUNC loopback $mib MiB through --backend remote (th_server on 127.0.0.1, emu) vs local"
 awk -v l="$loc" -v r="$rem" -v q="$ser" -v m="$mib" -v t="$tcp_rate" -v tn="$tcp_nspb" \
-  -v rc="$remc" -v sc="$serc" -v n="$(nproc)" -v w="$W" '
+  -v rc="$remc" -v sc="$serc" -v n="$(nproc)" -v w="$W" -v p="$pieces" '
   function met(ok) { return ok ? "met" : "NOT met" }
   BEGIN {
   printf "    wall time local %.3f s, remote streamed %.3f s, remote serial (AIETH_REMOTE_STREAM=0) %.3f s (best of 3;", l, r, q
@@ -228,6 +233,9 @@ awk -v l="$loc" -v r="$rem" -v q="$ser" -v m="$mib" -v t="$tcp_rate" -v tn="$tcp
   printf "    CPU per byte, streamed vs serial: streamed %.0f MiB per CPU second, serial %.0f (serial: run_test %.3f s, th_server %.3f s;", \
     (cs > 0 ? 2 * m / cs : 0), (cq > 0 ? 2 * m / cq : 0), d[2], d[3]
   printf " goal: streamed >= serial, %s)\n", met(cs <= cq)
+  printf "    RX pieces of a streamed run: %d ranged GETs (median of 3; pieces of 8 MiB would be %d), %.0f a second over its wall time;", \
+    p, int((m + 7) / 8), (r > 0 ? p / r : 0)
+  printf " th_server counts each against --rate-limit (200 a second by default)\n"
   # on this machine'"'"'s cores no schedule finishes sooner than CPU / cores
   floor = cs / n
   printf "    CPU floor: on %d cores no schedule ends before %.3f s (the ratio to TCP cannot pass %.2f here):", n, floor, (floor > 0 ? 2 * m / floor / t : 0)

@@ -127,6 +127,10 @@ void aieth__rm_fetch_aie_state(rm_state *st);
 /* GET path (.../rx) into the image of down, from down->off on. */
 int aieth__rm_rx_download(rm_state *st, const char *path, img_io *downp);
 
+/* The length of a streamed download's next piece: after one of prev bytes
+ * (0: none yet) that took took_s, with left bytes to come. */
+uint64_t aieth__rm_rx_piece_next(uint64_t prev, uint64_t left, double took_s);
+
 /* A streamed transaction's wait: upload, wait and download at once. */
 int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const char *body,
 			 long wait_s, struct json_object **out, img_io *down, int *rx_whole,

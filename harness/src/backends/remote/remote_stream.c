@@ -181,23 +181,53 @@ static void *up_run(void *arg)
 	return NULL;
 }
 
-/* A streamed download comes in pieces of RX_PIECE bytes (GET with Range
- * A-B, one after the other on one connection): th_server answers each once
- * its bytes are final and sends it straight from the image, where one
- * open-ended download would be copied through libmicrohttpd's buffer as it
- * grows. The server makes RX bytes final 8 MiB at a time. */
-#define RX_PIECE ((uint64_t)8 << 20)
+/* A streamed download comes in pieces (GET with Range A-B, one after the
+ * other on one connection): th_server answers each once its bytes are
+ * final and sends it straight from the image, where one open-ended
+ * download would be copied through libmicrohttpd's buffer as it grows.
+ * Each piece is a request, and th_server counts requests against its
+ * --rate-limit (200 a second by default, per token or address): pieces of
+ * 8 MiB at 1.6 GB/s of RX would take that whole budget, and a 429 stops
+ * the download for a second. So a piece answered within RX_FAST is
+ * followed by one twice its size, one that took over RX_SLOW by one half
+ * its size (the device is slow: bytes come when final, whatever the
+ * piece), between RX_PIECE_MIN (the server makes bytes final 8 MiB at a
+ * time) and RX_PIECE_MAX; and none is over half of what is left, so the
+ * last, whose wait nothing overlaps, stays small. */
+#define RX_PIECE_MIN ((uint64_t)8 << 20)
+#define RX_PIECE_MAX ((uint64_t)256 << 20)
+#define RX_FAST 0.025
+#define RX_SLOW 0.4
 
-/* h set up for down's next piece, [down->off, *end), through k; its
+uint64_t aieth__rm_rx_piece_next(uint64_t prev, uint64_t left, double took_s)
+{
+	uint64_t n = prev ? prev / RX_PIECE_MIN * RX_PIECE_MIN : RX_PIECE_MIN, half;
+	if (prev && took_s < RX_FAST)
+		n *= 2;
+	else if (prev && took_s > RX_SLOW)
+		n = n / 2 / RX_PIECE_MIN * RX_PIECE_MIN;
+	if (n < RX_PIECE_MIN)
+		n = RX_PIECE_MIN;
+	if (n > RX_PIECE_MAX)
+		n = RX_PIECE_MAX;
+	half = left / 8 / RX_PIECE_MIN * RX_PIECE_MIN;
+	if (n > half)
+		n = half > RX_PIECE_MIN ? half : RX_PIECE_MIN;
+	return n < left ? n : left;
+}
+
+/* h set up for down's next piece, [down->off, *end), through k: *len the
+ * last piece's length (0 for the first), took_s how long it took; its
  * header list returned (the caller frees it after the transfer). */
 static struct curl_slist *rx_piece(rm_state *st, CURL *h, const char *url, rx_sink *k, img_io *down,
-				   sbuf *err, uint64_t *end)
+				   sbuf *err, uint64_t *end, uint64_t *len, double took_s)
 {
 	char range[64];
 	uint64_t size = down->img->size;
 	struct curl_slist *hdrs =
 		aieth__rmh_setup(h, url, st->auth, &st->trust, NULL, 0, &st->xfer_wait);
-	*end = size - down->off > RX_PIECE ? down->off + RX_PIECE : size;
+	*len = aieth__rm_rx_piece_next(*len, size - down->off, took_s);
+	*end = down->off + *len;
 	snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)down->off,
 		 (unsigned long long)(*end - 1));
 	curl_easy_setopt(h, CURLOPT_RANGE, range); /* (libcurl keeps a copy) */
@@ -215,6 +245,8 @@ int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	int running = 0, i, rc;
 	double rx_t = 0, wait_t = 0;     /* the download's last byte; the wait's end */
 	uint64_t rx_off = 0, rx_end = 0; /* rx_end: the end of the piece asked for */
+	uint64_t rx_len = 0;             /* its length */
+	double rx_asked = 0;             /* when it was (last) sent */
 	CURLMcode mc = CURLM_OK;
 	sbuf up_reply = SB_INIT(RMH_BODY_MAX), wait_reply = SB_INIT(RMH_BODY_MAX);
 	sbuf rx_err = SB_INIT(RMH_BODY_MAX);
@@ -265,8 +297,8 @@ int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEFUNCTION, aieth__rmh_buf_write);
 	curl_easy_setopt(L[LEG_WAIT].h, CURLOPT_WRITEDATA, &wait_reply);
 	if (L[LEG_RX].h)
-		L[LEG_RX].hdrs =
-			rx_piece(st, L[LEG_RX].h, L[LEG_RX].url, &sink, down, &rx_err, &rx_end);
+		L[LEG_RX].hdrs = rx_piece(st, L[LEG_RX].h, L[LEG_RX].url, &sink, down, &rx_err,
+					  &rx_end, &rx_len, 0);
 	for (i = 0; i < LEGS; i++)
 		if (L[i].h)
 			L[i].retry_at = 1e-9; /* due now */
@@ -291,6 +323,8 @@ int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 				L[i].retry_at = 0;
 				if (curl_multi_add_handle(st->multi, L[i].h) == CURLM_OK) {
 					L[i].added = 1;
+					if (i == LEG_RX)
+						rx_asked = now;
 				} else {
 					L[i].done = 1;
 					L[i].cc = CURLE_FAILED_INIT;
@@ -329,7 +363,8 @@ int aieth__rm_txn_stream(rm_state *st, const char *tid, pld_txn *wire, const cha
 					L[i].added = 0;
 					curl_slist_free_all(L[i].hdrs);
 					L[i].hdrs = rx_piece(st, L[i].h, L[i].url, &sink, down,
-							     &rx_err, &rx_end);
+							     &rx_err, &rx_end, &rx_len,
+							     aieth__rm_mono_s() - rx_asked);
 					L[i].retry_at = 1e-9;
 					break;
 				}
