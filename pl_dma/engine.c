@@ -418,10 +418,21 @@ int aieth__pld_engine_run(pld_engine *e, pld_txn *t, int reference, uint64_t cyc
 	e->data_bytes = 0;
 	for (i = 0; i < N; i++)
 		e->data_bytes += (tx[i].n + rx[i].n) * PLD_WORD_BYTES;
+	e->data_txn = t;
 	rc = reference ? aieth__pld_data_reference(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 						   sizeof r->msg)
 		       : aieth__pld_data_fast(e, t, tx, rx, r->status == PLD_RUN_DONE, r->msg,
 					      sizeof r->msg);
+	e->data_txn = NULL;
+	if (rc == PLD_DATA_IO_FAILED) {
+		r->status = PLD_RUN_ERROR;
+		snprintf(r->msg, sizeof r->msg,
+			 "the emulated board stopped the transaction once a data source or "
+			 "sink had failed, %.0f%% of its data computed",
+			 e->data_bytes ? 100.0 * (double)e->shown / (double)e->data_bytes : 0.0);
+		rc = 0;
+		goto out;
+	}
 	if (rc == PLD_DATA_INTERRUPTED) {
 		r->status = PLD_RUN_INTERRUPTED;
 		snprintf(r->msg, sizeof r->msg,

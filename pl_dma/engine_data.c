@@ -272,15 +272,19 @@ static void clip(uint64_t x0, uint64_t n, uint64_t lo, uint64_t hi, uint64_t *a,
 int aieth__pld_data_poll(pld_engine *e, double frac)
 {
 	if (e->intr && *e->intr)
-		return 1;
-	if (e->progress && e->data_nk) {
+		return PLD_DATA_INTERRUPTED;
+	if (e->data_txn && (aieth__pld_image_failed(&e->data_txn->tx) ||
+			    aieth__pld_image_failed(&e->data_txn->rx)))
+		return PLD_DATA_IO_FAILED;
+	if (e->data_nk) { /* (shown also says where a stopped run stood) */
 		double f = ((double)e->data_k + frac) / (double)e->data_nk;
 		uint64_t done = (uint64_t)(f * (double)e->data_bytes);
 		if (done > e->data_bytes)
 			done = e->data_bytes;
 		if (done > e->shown) /* never back: the timing phase may have shown more */
 			e->shown = done;
-		e->progress(e->progress_ctx, e->shown, e->data_bytes);
+		if (e->progress)
+			e->progress(e->progress_ctx, e->shown, e->data_bytes);
 	}
 	return 0;
 }
@@ -295,7 +299,7 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 	size_t nr = 0, i, m;
 	uint64_t todo = 0, done_it = 0;
 	uint32_t p, q;
-	int rc = -1;
+	int rc = -1, stop;
 
 	for (q = 0; q < k->d.n_out; q++) {
 		pld_chan *ch = &rx[k->d.out_chan[q]];
@@ -396,8 +400,8 @@ static int kern_fast(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, pld_c
 			a += cnt;
 			done_it += cnt;
 			/* progress, and the interrupt honoured within a chunk's time */
-			if (aieth__pld_data_poll(e, (double)done_it / (double)todo)) {
-				rc = PLD_DATA_INTERRUPTED;
+			if ((stop = aieth__pld_data_poll(e, (double)done_it / (double)todo))) {
+				rc = stop;
 				goto out;
 			}
 		}
@@ -465,7 +469,7 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 	uint8_t *out[PLD_MAX_PORTS];
 	uint32_t p, q;
 	uint64_t x;
-	int rc = -1;
+	int rc = -1, stop;
 
 	for (q = 0; q < k->d.n_out; q++)
 		if (!(outq[q] = malloc((J1 - J0) * k->d.out_beats[q] * W + 1)) ||
@@ -482,8 +486,8 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 	/* every iteration, one at a time, inputs gathered beat by beat */
 	for (j = J0; j < J1; j++) {
 		if (!((j - J0) & REF_POLL_MASK) &&
-		    aieth__pld_data_poll(e, 0.5 * (double)(j - J0) / (double)(J1 - J0))) {
-			rc = PLD_DATA_INTERRUPTED;
+		    (stop = aieth__pld_data_poll(e, 0.5 * (double)(j - J0) / (double)(J1 - J0)))) {
+			rc = stop;
 			goto out;
 		}
 		for (p = 0; p < k->d.n_in; p++) {
@@ -508,8 +512,9 @@ static int kern_reference(pld_engine *e, pld_txn *t, pld_kern *k, pld_chan *tx, 
 		memset(uram, 0, D * W);
 		for (g = 0; g < ch->k; g++) {
 			if (!(g & REF_POLL_MASK) &&
-			    aieth__pld_data_poll(e, 0.5 + 0.5 * (double)q / (double)k->d.n_out)) {
-				rc = PLD_DATA_INTERRUPTED;
+			    (stop = aieth__pld_data_poll(e, 0.5 + 0.5 * (double)q /
+									    (double)k->d.n_out))) {
+				rc = stop;
 				goto out;
 			}
 			x = r0 + g;

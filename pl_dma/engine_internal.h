@@ -84,6 +84,7 @@ struct pld_engine {
 	 * active kernels is being computed (aieth__pld_data_poll) */
 	uint64_t data_bytes;
 	size_t data_k, data_nk;
+	const pld_txn *data_txn; /* whose callbacks may fail (pld_io.failed) */
 };
 
 /* A set of channels and kernels simulated together. */
@@ -114,13 +115,16 @@ int aieth__pld_kern_settle(pld_kern *k, char *err, size_t errlen);
 /* The data phase's hook, between chunks of its work: frac (0..1) of the
  * current kernel's work done. Gives progress the transaction's bytes in
  * that share of the whole phase (never less than already shown) and
- * returns 1 when the interrupt flag is raised: the data phase stops. */
+ * returns PLD_DATA_INTERRUPTED when the interrupt flag is raised, or
+ * PLD_DATA_IO_FAILED when a data source or sink of the transaction failed
+ * (the rest would be moved for nothing): the data phase stops. Else 0. */
 int aieth__pld_data_poll(pld_engine *e, double frac);
 
 /* Data path, after the timing of a transaction is known. Returns 0, -1
- * with err filled (model compute failure, out of memory), or
- * PLD_DATA_INTERRUPTED (the interrupt flag, seen by aieth__pld_data_poll). */
+ * with err filled (model compute failure, out of memory), or what
+ * aieth__pld_data_poll returned to stop it. */
 #define PLD_DATA_INTERRUPTED 2
+#define PLD_DATA_IO_FAILED 3
 int aieth__pld_data_fast(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done, char *err,
 			 size_t errlen);
 int aieth__pld_data_reference(pld_engine *e, pld_txn *t, pld_chan *tx, pld_chan *rx, int done,

@@ -291,8 +291,63 @@ static void test_txn_callback_failure(void)
 	aieth_session_close(s);
 }
 
+/* A sink or source that fails stops the emulated board: the rest of a 64
+ * MiB transaction is not moved for nothing (its data phase polls between
+ * 256 KiB pieces), and the message names the channel and the byte first. */
+static void stops_early(int fail_tx)
+{
+	uint64_t size = 64u << 20;
+	uint8_t *src = malloc(size), *dst = malloc(size);
+	aieth_channel_args a[2] = {{"PLIO_05_TO_AIE", size, 1, 0, NULL},
+				   {"PLIO_05_FROM_AIE", size, 1, 0, NULL}};
+	aieth_channel_io io[2];
+	io_ctx tc, rc;
+	aieth_session *s = open_loop(0);
+	aieth_txn *t = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(src);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dst);
+	memset(src, 3, size);
+	memset(&tc, 0, sizeof tc);
+	memset(&rc, 0, sizeof rc);
+	memset(io, 0, sizeof io);
+	tc.src = src;
+	tc.size = size;
+	rc.dst = dst;
+	rc.size = size;
+	io[0].read = rd;
+	io[0].ctx = &tc;
+	io[1].write = wr;
+	io[1].ctx = &rc;
+	if (fail_tx)
+		tc.fail_at_call = 2;
+	else
+		rc.fail_at_call = 2;
+	CU_ASSERT_EQUAL_FATAL(aieth_txn_submit_io(s, AIETH_MODE_FUNC, a, io, 2, &t), AIETH_OK);
+	CU_ASSERT_EQUAL(aieth_txn_wait(t, 0), AIETH_EDEVICE);
+	CU_ASSERT_EQUAL(aieth_txn_get_status(t), AIETH_TXN_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_txn_message(t),
+				      fail_tx ? "channel 0 (PLIO_05_TO_AIE): the data source"
+					      : "channel 1 (PLIO_05_FROM_AIE): the data sink"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(aieth_txn_message(t), "stopped the transaction once"));
+	/* a few pieces after the failure, not the 64 calls of the whole */
+	CU_ASSERT(tc.calls <= 8);
+	CU_ASSERT(rc.calls <= 8);
+	aieth_txn_free(t);
+	aieth_session_close(s);
+	free(src);
+	free(dst);
+}
+
+static void test_txn_stops_early(void)
+{
+	stops_early(0);
+	stops_early(1);
+}
+
 TU_MAIN("data_pieces", {"pattern in pieces", test_pattern_pieces},
 	{"comparison in pieces", test_compare_pieces},
 	{"FUNC through callbacks = through memory", test_txn_func},
 	{"PERF through callbacks = through memory", test_txn_perf},
-	{"callback failures", test_txn_callback_failure})
+	{"callback failures", test_txn_callback_failure},
+	{"a failed sink or source stops the transaction early", test_txn_stops_early})

@@ -432,6 +432,17 @@ void aieth__pld_image_write(pld_image *img, uint64_t off, const void *src, uint6
 	aieth__pld_image_wrote(img, off, len);
 }
 
+int aieth__pld_image_failed(const pld_image *img)
+{
+	size_t k;
+	for (k = 0; k < img->nseg; k++) {
+		const pld_io *io = img->seg[k].ptr ? NULL : img->seg[k].io;
+		if (io && io->failed && io->failed(io->ctx))
+			return 1;
+	}
+	return 0;
+}
+
 void aieth__pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len)
 {
 	if (len && img->gate && img->gate->wrote)

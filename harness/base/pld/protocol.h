@@ -38,10 +38,13 @@ typedef struct {
 /* A segment's data through callbacks instead of memory (streaming): read
  * fills dst with segment bytes [off, off+len); write takes received bytes.
  * Offsets are relative to the segment. Either may be NULL (zeros / drop).
- * Failures are the callbacks' own to record: the image carries on. */
+ * Failures are the callbacks' own to record: the image carries on; failed
+ * (may be NULL) tells a device that one did, so it can stop the
+ * transaction instead of moving the rest for nothing. */
 typedef struct {
 	void (*read)(void *ctx, uint64_t off, void *dst, uint64_t len);
 	void (*write)(void *ctx, uint64_t off, const void *src, uint64_t len);
+	int (*failed)(void *ctx);
 	void *ctx;
 } pld_io;
 
@@ -132,6 +135,8 @@ uint8_t *aieth__pld_image_ptr(const pld_image *img, uint64_t off, uint64_t len);
 /* Bytes [off, off+len) were written through a pointer of aieth__pld_image_ptr:
  * tells the image's gate (aieth__pld_image_write does so itself). */
 void aieth__pld_image_wrote(const pld_image *img, uint64_t off, uint64_t len);
+/* 1 when a streaming segment's callbacks failed (pld_io.failed), else 0. */
+int aieth__pld_image_failed(const pld_image *img);
 
 /* PERF filler: the 128-bit XOR lane mask P(b) for URAM block b
  * (lane k = (b << k) mod 2^16, b truncated to 16 bits), little-endian. */

@@ -51,6 +51,8 @@ static void io_read(void *ctx, uint64_t off, void *dst, uint64_t len)
 	}
 }
 
+static int io_failed(void *ctx) { return ((const struct aieth_chan_io *)ctx)->failed; }
+
 static void io_write(void *ctx, uint64_t off, const void *src, uint64_t len)
 {
 	struct aieth_chan_io *c = ctx;
@@ -83,6 +85,7 @@ static int io_setup(aieth_txn *t, size_t i, const aieth_channel_io *u, pld_arg *
 	c->io.ctx = c;
 	c->io.read = tx ? io_read : NULL;
 	c->io.write = tx ? NULL : io_write;
+	c->io.failed = io_failed;
 	if (t->mode == AIETH_MODE_FUNC) {
 		pa->io = &c->io;
 		return AIETH_OK;
@@ -107,7 +110,8 @@ static int io_setup(aieth_txn *t, size_t i, const aieth_channel_io *u, pld_arg *
 }
 
 /* After the device finished: PERF RX buffers go to the caller; a failed
- * callback fails the transaction. */
+ * callback fails the transaction, its channel and byte first (a device
+ * that stopped for it, pld_io.failed, says so after). */
 static void io_finish(aieth_txn *t)
 {
 	size_t i;
@@ -121,12 +125,15 @@ static void io_finish(aieth_txn *t)
 		c->buf = NULL;
 	}
 	for (i = 0; i < t->n; i++)
-		if (t->io[i].failed && t->status != AIETH_TXN_FAILED) {
+		if (t->io[i].failed && t->status != AIETH_TXN_INTERRUPTED) {
+			char dev[sizeof t->msg];
+			snprintf(dev, sizeof dev, "%s",
+				 t->status == AIETH_TXN_FAILED ? t->msg : "");
 			t->status = AIETH_TXN_FAILED;
 			snprintf(t->msg, sizeof t->msg,
-				 "channel %zu (%s): the data %s failed at byte %llu", i,
+				 "channel %zu (%s): the data %s failed at byte %llu%s%.300s", i,
 				 t->plios[i].name, t->io[i].read ? "source (read)" : "sink (write)",
-				 (unsigned long long)t->io[i].fail_off);
+				 (unsigned long long)t->io[i].fail_off, dev[0] ? "; " : "", dev);
 			break;
 		}
 }
