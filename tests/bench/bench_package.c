@@ -315,6 +315,7 @@ static int bench_one(const aieth_board *b, const char *dir, const char *xsa, con
 typedef struct {
 	int ok;
 	long long calls, user_bytes;
+	long long futex; /* of calls: the threads' waits, as they happen to meet */
 	long minflt, majflt, hit, direct;
 	long long size;
 } trace_fig;
@@ -356,8 +357,10 @@ static int parse_trace(const char *path, trace_fig *t)
 		n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_");
 		if (!n || (resumed ? strncmp(name + n, " resumed>", 9) : name[n] != '('))
 			continue;
-		if (!resumed)
+		if (!resumed) {
 			t->calls++;
+			t->futex += n == 5 && !strncmp(name, "futex", 5);
+		}
 		/* the result follows the last " = " (-s 0: no string contents) */
 		eq = strstr(p, " = ");
 		if (rw_call(name, n) && eq && !strstr(p, "<unfinished")) {
@@ -506,12 +509,17 @@ static void print_counts(const char *label, const trace_fig *t, const trace_fig 
 {
 	double mib = (double)bytes / (1 << 20);
 	long long calls = t->calls - (base ? base->calls : 0);
+	long long futex = t->futex - (base ? base->futex : 0);
 	long long ub = t->user_bytes - (base ? base->user_bytes : 0);
 	printf("%-28s user-space copies %.3f per byte (%lld bytes through read/write; goal <= 1, "
 	       "0 with copy_file_range)\n",
 	       label, (double)ub / (double)bytes, ub);
 	printf("%-28s system calls %.2f per MiB (%lld; goal <= 8, one per 128 KiB)\n", "",
 	       (double)calls / mib, calls);
+	/* a futex call is a wait that found the other thread behind (or its
+	 * wake): how many depends on the schedule, the rest on the bytes */
+	printf("%-28s of them futex %lld; without futex %.2f per MiB\n", "", futex,
+	       (double)(calls - futex) / mib);
 	if (faults)
 		printf("%-28s page faults %.1f per MiB (minor %ld, major %ld)\n", "",
 		       (double)(t->minflt + t->majflt) / mib, t->minflt, t->majflt);
