@@ -134,6 +134,24 @@ static int wr(void *ctx, uint64_t off, const void *buf, size_t n)
 	return 0;
 }
 
+/* io[0] reads TX from src (txsize bytes) through tc, io[1] writes RX to
+ * dst (rxsize bytes) through rc, both contexts fresh. */
+static void io_pair(aieth_channel_io io[2], io_ctx *tc, io_ctx *rc, const uint8_t *src,
+		    uint64_t txsize, uint8_t *dst, uint64_t rxsize)
+{
+	memset(tc, 0, sizeof *tc);
+	memset(rc, 0, sizeof *rc);
+	memset(io, 0, 2 * sizeof *io);
+	tc->src = src;
+	tc->size = txsize;
+	rc->dst = dst;
+	rc->size = rxsize;
+	io[0].read = rd;
+	io[0].ctx = tc;
+	io[1].write = wr;
+	io[1].ctx = rc;
+}
+
 static aieth_session *open_loop(int reference)
 {
 	aieth_session *s = tu_session("vck190", "loopback", NULL, reference);
@@ -188,17 +206,7 @@ static void both_ways(aieth_mode mode, int reference, uint64_t txsize, uint64_t 
 	aieth_txn_free(t);
 	aieth_session_close(s);
 
-	memset(&tc, 0, sizeof tc);
-	memset(&rc, 0, sizeof rc);
-	tc.src = src;
-	tc.size = txsize;
-	rc.dst = d2;
-	rc.size = rxsize;
-	memset(io, 0, sizeof io);
-	io[0].read = rd;
-	io[0].ctx = &tc;
-	io[1].write = wr;
-	io[1].ctx = &rc;
+	io_pair(io, &tc, &rc, src, txsize, d2, rxsize);
 	a[0].data = NULL;
 	a[1].data = NULL;
 	s = open_loop(reference);
@@ -253,17 +261,7 @@ static void test_txn_callback_failure(void)
 	aieth_txn *t = NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	memset(src, 1, sizeof src);
-	memset(&tc, 0, sizeof tc);
-	memset(&rc, 0, sizeof rc);
-	memset(io, 0, sizeof io);
-	tc.src = src;
-	tc.size = sizeof src;
-	rc.dst = src;
-	rc.size = sizeof src;
-	io[0].read = rd;
-	io[0].ctx = &tc;
-	io[1].write = wr;
-	io[1].ctx = &rc;
+	io_pair(io, &tc, &rc, src, sizeof src, src, sizeof src);
 	/* a callback of the wrong direction, or with a data pointer */
 	io[0].write = wr;
 	CU_ASSERT_EQUAL(aieth_txn_submit_io(s, AIETH_MODE_FUNC, a, io, 2, &t), AIETH_EINVAL);
@@ -308,17 +306,7 @@ static void stops_early(int fail_tx)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(src);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dst);
 	memset(src, 3, size);
-	memset(&tc, 0, sizeof tc);
-	memset(&rc, 0, sizeof rc);
-	memset(io, 0, sizeof io);
-	tc.src = src;
-	tc.size = size;
-	rc.dst = dst;
-	rc.size = size;
-	io[0].read = rd;
-	io[0].ctx = &tc;
-	io[1].write = wr;
-	io[1].ctx = &rc;
+	io_pair(io, &tc, &rc, src, size, dst, size);
 	if (fail_tx)
 		tc.fail_at_call = 2;
 	else

@@ -203,7 +203,7 @@ static void *up_run(void *arg)
 
 uint64_t aieth__rm_rx_piece_next(uint64_t prev, uint64_t left, double took_s)
 {
-	uint64_t n = prev ? prev / RX_PIECE_MIN * RX_PIECE_MIN : RX_PIECE_MIN, half;
+	uint64_t n = prev ? prev / RX_PIECE_MIN * RX_PIECE_MIN : RX_PIECE_MIN, eighth;
 	if (prev && took_s < RX_FAST)
 		n *= 2;
 	else if (prev && took_s > RX_SLOW)
@@ -212,9 +212,9 @@ uint64_t aieth__rm_rx_piece_next(uint64_t prev, uint64_t left, double took_s)
 		n = RX_PIECE_MIN;
 	if (n > RX_PIECE_MAX)
 		n = RX_PIECE_MAX;
-	half = left / 8 / RX_PIECE_MIN * RX_PIECE_MIN;
-	if (n > half)
-		n = half > RX_PIECE_MIN ? half : RX_PIECE_MIN;
+	eighth = left / 8 / RX_PIECE_MIN * RX_PIECE_MIN;
+	if (n > eighth)
+		n = eighth > RX_PIECE_MIN ? eighth : RX_PIECE_MIN;
 	return n < left ? n : left;
 }
 
